@@ -1,0 +1,408 @@
+package value
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+)
+
+// ErrCorrupt reports malformed BSON input.
+var errCorrupt = errors.New("invalid BSON")
+
+// Decode turns raw BSON into the engine's document model. It is the hot
+// path of every insert, so it walks the bytes directly instead of going
+// through the reflection-based bson.Unmarshal.
+func Decode(raw []byte) (bson.D, error) {
+	d, err := decodeDoc(raw, 0)
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// MaxDecodeDepth bounds recursion on untrusted input; mongod's own nesting
+// limit (100 levels for stored documents) is enforced by the storage layer.
+const MaxDecodeDepth = 200
+
+func decodeDoc(raw []byte, depth int) (bson.D, error) {
+	if depth > MaxDecodeDepth {
+		return nil, fmt.Errorf("%w: nesting too deep", errCorrupt)
+	}
+	if len(raw) < 5 {
+		return nil, fmt.Errorf("%w: document shorter than 5 bytes", errCorrupt)
+	}
+	length := int(int32(uint32(raw[0]) | uint32(raw[1])<<8 | uint32(raw[2])<<16 | uint32(raw[3])<<24))
+	if length < 5 || length > len(raw) || raw[length-1] != 0 {
+		return nil, fmt.Errorf("%w: bad document length", errCorrupt)
+	}
+	body := raw[4 : length-1]
+	n := 0
+	for i := range body {
+		if body[i] == 0 {
+			n++
+		}
+	}
+	d := make(bson.D, 0, min(n/2+1, 64))
+	for len(body) > 0 {
+		t := bsoncore.Type(body[0])
+		body = body[1:]
+		key, rest, ok := bsoncore.ReadKey(body)
+		if !ok {
+			return nil, fmt.Errorf("%w: unterminated field name", errCorrupt)
+		}
+		v, rest, err := decodeValue(t, rest, depth)
+		if err != nil {
+			return nil, err
+		}
+		d = append(d, bson.E{Key: key, Value: v})
+		body = rest
+	}
+	return d, nil
+}
+
+func decodeArray(raw []byte, depth int) (bson.A, error) {
+	d, err := decodeDoc(raw, depth)
+	if err != nil {
+		return nil, err
+	}
+	a := make(bson.A, len(d))
+	for i, e := range d {
+		a[i] = e.Value
+	}
+	return a, nil
+}
+
+func decodeValue(t bsoncore.Type, src []byte, depth int) (any, []byte, error) {
+	bad := func(what string) (any, []byte, error) {
+		return nil, nil, fmt.Errorf("%w: truncated %s", errCorrupt, what)
+	}
+	switch t {
+	case bsoncore.TypeDouble:
+		f, rest, ok := bsoncore.ReadDouble(src)
+		if !ok {
+			return bad("double")
+		}
+		return f, rest, nil
+	case bsoncore.TypeString:
+		s, rest, ok := bsoncore.ReadString(src)
+		if !ok {
+			return bad("string")
+		}
+		return s, rest, nil
+	case bsoncore.TypeEmbeddedDocument:
+		doc, rest, ok := bsoncore.ReadDocument(src)
+		if !ok {
+			return bad("document")
+		}
+		d, err := decodeDoc(doc, depth+1)
+		return d, rest, err
+	case bsoncore.TypeArray:
+		arr, rest, ok := bsoncore.ReadArray(src)
+		if !ok {
+			return bad("array")
+		}
+		a, err := decodeArray(arr, depth+1)
+		return a, rest, err
+	case bsoncore.TypeBinary:
+		sub, data, rest, ok := bsoncore.ReadBinary(src)
+		if !ok {
+			return bad("binData")
+		}
+		return bson.Binary{Subtype: sub, Data: append([]byte(nil), data...)}, rest, nil
+	case bsoncore.TypeUndefined:
+		return bson.Undefined{}, src, nil
+	case bsoncore.TypeObjectID:
+		oid, rest, ok := bsoncore.ReadObjectID(src)
+		if !ok {
+			return bad("objectId")
+		}
+		return bson.ObjectID(oid), rest, nil
+	case bsoncore.TypeBoolean:
+		b, rest, ok := bsoncore.ReadBoolean(src)
+		if !ok {
+			return bad("bool")
+		}
+		return b, rest, nil
+	case bsoncore.TypeDateTime:
+		dt, rest, ok := bsoncore.ReadDateTime(src)
+		if !ok {
+			return bad("date")
+		}
+		return bson.DateTime(dt), rest, nil
+	case bsoncore.TypeNull:
+		return nil, src, nil
+	case bsoncore.TypeRegex:
+		p, o, rest, ok := bsoncore.ReadRegex(src)
+		if !ok {
+			return bad("regex")
+		}
+		return bson.Regex{Pattern: p, Options: o}, rest, nil
+	case bsoncore.TypeDBPointer:
+		ns, oid, rest, ok := bsoncore.ReadDBPointer(src)
+		if !ok {
+			return bad("dbPointer")
+		}
+		return bson.DBPointer{DB: ns, Pointer: bson.ObjectID(oid)}, rest, nil
+	case bsoncore.TypeJavaScript:
+		js, rest, ok := bsoncore.ReadJavaScript(src)
+		if !ok {
+			return bad("javascript")
+		}
+		return bson.JavaScript(js), rest, nil
+	case bsoncore.TypeSymbol:
+		s, rest, ok := bsoncore.ReadSymbol(src)
+		if !ok {
+			return bad("symbol")
+		}
+		return bson.Symbol(s), rest, nil
+	case bsoncore.TypeCodeWithScope:
+		code, scope, rest, ok := bsoncore.ReadCodeWithScope(src)
+		if !ok {
+			return bad("javascriptWithScope")
+		}
+		sd, err := decodeDoc(scope, depth+1)
+		if err != nil {
+			return nil, nil, err
+		}
+		return bson.CodeWithScope{Code: bson.JavaScript(code), Scope: sd}, rest, nil
+	case bsoncore.TypeInt32:
+		i, rest, ok := bsoncore.ReadInt32(src)
+		if !ok {
+			return bad("int")
+		}
+		return i, rest, nil
+	case bsoncore.TypeTimestamp:
+		ts, ti, rest, ok := bsoncore.ReadTimestamp(src)
+		if !ok {
+			return bad("timestamp")
+		}
+		return bson.Timestamp{T: ts, I: ti}, rest, nil
+	case bsoncore.TypeInt64:
+		i, rest, ok := bsoncore.ReadInt64(src)
+		if !ok {
+			return bad("long")
+		}
+		return i, rest, nil
+	case bsoncore.TypeDecimal128:
+		h, l, rest, ok := bsoncore.ReadDecimal128(src)
+		if !ok {
+			return bad("decimal")
+		}
+		return bson.NewDecimal128(h, l), rest, nil
+	case bsoncore.TypeMinKey:
+		return bson.MinKey{}, src, nil
+	case bsoncore.TypeMaxKey:
+		return bson.MaxKey{}, src, nil
+	}
+	return nil, nil, fmt.Errorf("%w: unknown element type 0x%02x", errCorrupt, byte(t))
+}
+
+// Encode renders a document as raw BSON.
+func Encode(d bson.D) ([]byte, error) {
+	return AppendDoc(make([]byte, 0, 64), d)
+}
+
+// AppendDoc appends the BSON encoding of d to dst.
+func AppendDoc(dst []byte, d bson.D) ([]byte, error) {
+	idx, dst := bsoncore.AppendDocumentStart(dst)
+	var err error
+	for _, e := range d {
+		if dst, err = appendElement(dst, e.Key, e.Value); err != nil {
+			return nil, err
+		}
+	}
+	return bsoncore.AppendDocumentEnd(dst, idx)
+}
+
+func appendArray(dst []byte, a bson.A) ([]byte, error) {
+	idx, dst := bsoncore.AppendArrayStart(dst)
+	var err error
+	var keybuf [20]byte
+	for i, v := range a {
+		key := itoa(keybuf[:0], i)
+		if dst, err = appendElement(dst, key, v); err != nil {
+			return nil, err
+		}
+	}
+	return bsoncore.AppendArrayEnd(dst, idx)
+}
+
+func itoa(buf []byte, i int) string {
+	if i < 10 {
+		return smallKeys[i]
+	}
+	return string(appendInt(buf, i))
+}
+
+var smallKeys = [10]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
+
+func appendInt(buf []byte, i int) []byte {
+	var tmp [20]byte
+	n := len(tmp)
+	for i >= 10 {
+		n--
+		tmp[n] = byte('0' + i%10)
+		i /= 10
+	}
+	n--
+	tmp[n] = byte('0' + i)
+	return append(buf, tmp[n:]...)
+}
+
+func appendElement(dst []byte, key string, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case nil:
+		return bsoncore.AppendNullElement(dst, key), nil
+	case float64:
+		return bsoncore.AppendDoubleElement(dst, key, x), nil
+	case string:
+		return bsoncore.AppendStringElement(dst, key, x), nil
+	case bson.D:
+		dst = bsoncore.AppendHeader(dst, bsoncore.TypeEmbeddedDocument, key)
+		return AppendDoc(dst, x)
+	case bson.A:
+		dst = bsoncore.AppendHeader(dst, bsoncore.TypeArray, key)
+		return appendArray(dst, x)
+	case bson.Binary:
+		return bsoncore.AppendBinaryElement(dst, key, x.Subtype, x.Data), nil
+	case bson.Undefined:
+		return bsoncore.AppendUndefinedElement(dst, key), nil
+	case bson.ObjectID:
+		return bsoncore.AppendObjectIDElement(dst, key, x), nil
+	case bool:
+		return bsoncore.AppendBooleanElement(dst, key, x), nil
+	case bson.DateTime:
+		return bsoncore.AppendDateTimeElement(dst, key, int64(x)), nil
+	case bson.Regex:
+		return bsoncore.AppendRegexElement(dst, key, x.Pattern, sortedOptions(x.Options)), nil
+	case bson.DBPointer:
+		return bsoncore.AppendDBPointerElement(dst, key, x.DB, x.Pointer), nil
+	case bson.JavaScript:
+		return bsoncore.AppendJavaScriptElement(dst, key, string(x)), nil
+	case bson.Symbol:
+		return bsoncore.AppendSymbolElement(dst, key, string(x)), nil
+	case bson.CodeWithScope:
+		scope, _ := x.Scope.(bson.D)
+		sb, err := Encode(scope)
+		if err != nil {
+			return nil, err
+		}
+		return bsoncore.AppendCodeWithScopeElement(dst, key, string(x.Code), sb), nil
+	case int32:
+		return bsoncore.AppendInt32Element(dst, key, x), nil
+	case bson.Timestamp:
+		return bsoncore.AppendTimestampElement(dst, key, x.T, x.I), nil
+	case int64:
+		return bsoncore.AppendInt64Element(dst, key, x), nil
+	case bson.Decimal128:
+		h, l := x.GetBytes()
+		return bsoncore.AppendDecimal128Element(dst, key, h, l), nil
+	case bson.MinKey:
+		return bsoncore.AppendMinKeyElement(dst, key), nil
+	case bson.MaxKey:
+		return bsoncore.AppendMaxKeyElement(dst, key), nil
+	case Missing:
+		// A missing value is simply not written; callers normally drop it
+		// earlier, this keeps a stray marker from corrupting output.
+		return dst, nil
+	case int:
+		if x >= math.MinInt32 && x <= math.MaxInt32 {
+			return bsoncore.AppendInt32Element(dst, key, int32(x)), nil
+		}
+		return bsoncore.AppendInt64Element(dst, key, int64(x)), nil
+	}
+	return nil, fmt.Errorf("value: cannot encode Go type %T", v)
+}
+
+// sortedOptions keeps regex flags in the alphabetical order BSON requires.
+func sortedOptions(o string) string {
+	if len(o) < 2 {
+		return o
+	}
+	b := []byte(o)
+	for i := 1; i < len(b); i++ {
+		for j := i; j > 0 && b[j] < b[j-1]; j-- {
+			b[j], b[j-1] = b[j-1], b[j]
+		}
+	}
+	return string(b)
+}
+
+// Size returns the exact BSON size of d in bytes without allocating the
+// encoding.
+func Size(d bson.D) int {
+	n := 5
+	for _, e := range d {
+		n += 1 + len(e.Key) + 1 + valueSize(e.Value)
+	}
+	return n
+}
+
+func arraySize(a bson.A) int {
+	n := 5
+	for i, v := range a {
+		n += 1 + digits(i) + 1 + valueSize(v)
+	}
+	return n
+}
+
+func digits(i int) int {
+	n := 1
+	for i >= 10 {
+		i /= 10
+		n++
+	}
+	return n
+}
+
+func valueSize(v any) int {
+	switch x := v.(type) {
+	case nil, bson.Undefined, bson.MinKey, bson.MaxKey, Missing:
+		return 0
+	case float64, int64, bson.DateTime, bson.Timestamp:
+		return 8
+	case int32:
+		return 4
+	case bool:
+		return 1
+	case string:
+		return 4 + len(x) + 1
+	case bson.Symbol:
+		return 4 + len(x) + 1
+	case bson.JavaScript:
+		return 4 + len(x) + 1
+	case bson.D:
+		return Size(x)
+	case bson.A:
+		return arraySize(x)
+	case bson.Binary:
+		if x.Subtype == 2 {
+			return 4 + 1 + 4 + len(x.Data)
+		}
+		return 4 + 1 + len(x.Data)
+	case bson.ObjectID:
+		return 12
+	case bson.Regex:
+		return len(x.Pattern) + 1 + len(x.Options) + 1
+	case bson.DBPointer:
+		return 4 + len(x.DB) + 1 + 12
+	case bson.CodeWithScope:
+		scope, _ := x.Scope.(bson.D)
+		return 4 + 4 + len(x.Code) + 1 + Size(scope)
+	case bson.Decimal128:
+		return 16
+	case int:
+		if x >= math.MinInt32 && x <= math.MaxInt32 {
+			return 4
+		}
+		return 8
+	}
+	return 0
+}
+
+// ValueSize is the encoded size of one value (without key and type byte),
+// as $bsonSize and size accounting need it.
+func ValueSize(v any) int { return valueSize(v) }

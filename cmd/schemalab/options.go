@@ -1,5 +1,12 @@
 package main
 
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
 // globalOptions are the flags every subcommand accepts (DESIGN.md,
 // "Command line").
 type globalOptions struct {
@@ -8,4 +15,102 @@ type globalOptions struct {
 	DBPrefix   string // --db-prefix, default "schemalab_"
 	ContentDir string // --content
 	NoColor    bool   // --no-color, env NO_COLOR
+}
+
+// defaultGlobalOptions applies the environment: MONGODB_URI and NO_COLOR
+// (any non-empty value, per no-color.org).
+func defaultGlobalOptions(getenv func(string) string) globalOptions {
+	return globalOptions{
+		URI:      getenv("MONGODB_URI"),
+		DBPrefix: "schemalab_",
+		NoColor:  getenv("NO_COLOR") != "",
+	}
+}
+
+// globalValueFlags take a value; --no-color is the one boolean.
+var globalValueFlags = map[string]bool{"uri": true, "sandbox": true, "db-prefix": true, "content": true}
+
+func (g *globalOptions) flagSet(name string, errOut io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(errOut)
+	fs.StringVar(&g.URI, "uri", g.URI, "MongoDB connection string (env MONGODB_URI)")
+	fs.StringVar(&g.Sandbox, "sandbox", g.Sandbox, "sandbox backend: embedded, mongod or uri")
+	fs.StringVar(&g.DBPrefix, "db-prefix", g.DBPrefix, "prefix of lesson database names")
+	fs.StringVar(&g.ContentDir, "content", g.ContentDir, "directory of extra lesson packs")
+	fs.BoolVar(&g.NoColor, "no-color", g.NoColor, "disable colors (env NO_COLOR)")
+	fs.Usage = func() { usage(errOut) }
+	return fs
+}
+
+// parseCommandLine splits args into global options, the subcommand and the
+// subcommand's own arguments. Global flags may come before the subcommand
+// or among its arguments (`schemalab shell --uri URI file.js`); everything
+// after a "--" is left to the subcommand untouched.
+func parseCommandLine(args []string, getenv func(string) string, errOut io.Writer) (globalOptions, string, []string, error) {
+	g := defaultGlobalOptions(getenv)
+	fs := g.flagSet("schemalab", errOut)
+	if err := fs.Parse(args); err != nil {
+		return g, "", nil, err
+	}
+	rest := fs.Args()
+	if len(rest) == 0 {
+		return g, "", nil, g.validate()
+	}
+	sub, rest := rest[0], rest[1:]
+	var global, own []string
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		if a == "--" {
+			own = append(own, rest[i:]...)
+			break
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			own = append(own, a)
+			continue
+		}
+		switch {
+		case name == "no-color":
+			global = append(global, a)
+		case globalValueFlags[name]:
+			global = append(global, a)
+			if !hasValue && i+1 < len(rest) {
+				i++
+				global = append(global, rest[i])
+			}
+		default:
+			own = append(own, a)
+		}
+	}
+	if err := fs.Parse(global); err != nil {
+		return g, sub, nil, err
+	}
+	return g, sub, own, g.validate()
+}
+
+func (g *globalOptions) validate() error {
+	switch g.Sandbox {
+	case "", "embedded", "mongod", "uri":
+		return nil
+	}
+	return fmt.Errorf("--sandbox must be embedded, mongod or uri, not %q", g.Sandbox)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `schemalab: a terminal course and playground for MongoDB schema-design patterns
+
+Usage:
+  schemalab [global flags]                    the course (terminal UI)
+  schemalab serve [--port N] [--bind ADDR] [--bind-any]
+                                              run the embedded MongoDB-compatible server
+  schemalab shell [--db NAME] [FILE.js | -]   run mongosh-syntax JavaScript
+  schemalab version                           print version information
+
+Global flags:
+  --uri URI          MongoDB connection string (env MONGODB_URI)
+  --sandbox KIND     embedded, mongod or uri
+  --db-prefix P      prefix of lesson database names (default "schemalab_")
+  --content DIR      directory of extra lesson packs
+  --no-color         disable colors (env NO_COLOR)
+`)
 }

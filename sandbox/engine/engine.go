@@ -6,10 +6,15 @@ package engine
 
 import (
 	"context"
+	"runtime/debug"
+	"sync"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/query"
 )
 
 // ConnInfo describes the client connection a command arrived on.
@@ -19,24 +24,82 @@ type ConnInfo struct {
 }
 
 // Engine is one embedded server's data and cursors. It is safe for
-// concurrent use by many connections.
+// concurrent use by many connections: mu serialises writers against
+// readers for the whole catalog, the way a single-node lab server needs
+// it, and stored documents are immutable so results stay valid after the
+// lock is released.
 type Engine struct {
+	mu       sync.RWMutex
+	catalog  *catalog.Catalog
+	cursors  *cursorTable
+	commands map[string]handler
+	usage    *indexUsage
+	started  time.Time
 }
 
 // New returns an empty engine.
 func New() *Engine {
-	return &Engine{}
+	return &Engine{
+		catalog:  catalog.New(compilePartialFilter),
+		cursors:  newCursorTable(),
+		commands: commandTable(),
+		usage:    newIndexUsage(),
+		started:  time.Now(),
+	}
+}
+
+// request is one command being executed.
+type request struct {
+	ctx  context.Context
+	conn ConnInfo
+	db   string
+	name string // the command name as the client spelled it
+	cmd  bson.D
+	now  bson.DateTime
 }
 
 // Run executes one command. cmd is the OP_MSG body with kind-1 document
 // sequences already folded in as arrays, and carries "$db". The reply is
 // always a document: {ok: 1, ...} or mongod's error shape {ok: 0, errmsg,
 // code, codeName}.
-func (e *Engine) Run(ctx context.Context, conn ConnInfo, cmd bson.D) bson.D {
+func (e *Engine) Run(ctx context.Context, conn ConnInfo, cmd bson.D) (reply bson.D) {
 	if len(cmd) == 0 {
 		return ErrorReply(mongoerr.New(mongoerr.FailedToParse, "Empty command"))
 	}
-	return ErrorReply(mongoerr.Newf(mongoerr.CommandNotFound, "no such command: '%s'", cmd[0].Key))
+	defer func() {
+		if r := recover(); r != nil {
+			reply = ErrorReply(mongoerr.Newf(mongoerr.InternalError,
+				"internal error in command '%s': %v\n%s", cmd[0].Key, r, firstLines(debug.Stack(), 12)))
+		}
+	}()
+	name := cmd[0].Key
+	h, ok := e.commands[name]
+	if !ok {
+		return ErrorReply(mongoerr.Newf(mongoerr.CommandNotFound, "no such command: '%s'", name))
+	}
+	db, _ := lookupString(cmd, "$db")
+	if db == "" {
+		return ErrorReply(mongoerr.New(mongoerr.InvalidNamespace, "Invalid empty database name"))
+	}
+	req := &request{ctx: ctx, conn: conn, db: db, name: name, cmd: cmd, now: bson.NewDateTimeFromTime(time.Now())}
+	out, err := h(e, req)
+	if err != nil {
+		return ErrorReply(err)
+	}
+	return append(out, bson.E{Key: "ok", Value: 1.0})
+}
+
+func firstLines(b []byte, n int) string {
+	lines := 0
+	for i, c := range b {
+		if c == '\n' {
+			lines++
+			if lines == n {
+				return string(b[:i])
+			}
+		}
+	}
+	return string(b)
 }
 
 // ErrorReply renders err in mongod's reply shape.
@@ -49,4 +112,27 @@ func ErrorReply(err error) bson.D {
 		{Key: "codeName", Value: me.CodeName()},
 	}
 	return append(reply, me.Extra...)
+}
+
+func lookupString(d bson.D, key string) (string, bool) {
+	for _, e := range d {
+		if e.Key == key {
+			s, ok := e.Value.(string)
+			return s, ok
+		}
+	}
+	return "", false
+}
+
+// handler executes one command; it returns the reply fields without "ok".
+type handler func(e *Engine, req *request) (bson.D, error)
+
+// compilePartialFilter lets the catalog evaluate partialFilterExpression
+// without depending on the query language.
+func compilePartialFilter(filter bson.D) (func(bson.D) bool, error) {
+	f, err := query.Compile(filter, query.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return f.Matches, nil
 }

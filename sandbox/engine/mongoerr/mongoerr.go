@@ -145,6 +145,21 @@ var codeNames = map[int32]string{
 	UnknownError:                    "UnknownError",
 	CannotIndexParallelArrays:       "CannotIndexParallelArrays",
 	InvalidDBRef:                    "InvalidDBRef",
+	181:                             "AmbiguousIndexKeyPattern",
+	11602:                           "InterruptedDueToReplStateChange",
+	262:                             "ExceededTimeLimit",
+	146:                             "ExceededMemoryLimit",
+	160:                             "CannotBackfillArray",
+	202:                             "NetworkInterfaceExceededTimeLimit",
+	6:                               "HostUnreachable",
+	7:                               "HostNotFound",
+	89:                              "NetworkTimeout",
+	263:                             "OperationNotSupportedInTransaction",
+	5:                               "GraphContainsCycle",
+	30:                              "InvalidPath",
+	31:                              "RoleNotFound",
+	34:                              "DBPathInUse",
+	38:                              "CannotGrowDocumentInCappedNamespace",
 }
 
 // CodeName returns mongod's codeName. Codes without a name in

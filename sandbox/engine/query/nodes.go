@@ -1,11 +1,17 @@
 package query
 
-import "go.mongodb.org/mongo-driver/v2/bson"
+import (
+	"regexp"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
 
 // The parsed form of a filter. The planner reads these node types to derive
 // index bounds, explain prints them as parsedQuery, and upserts read the
 // equality predicates to seed a new document. Every node matches itself
 // against a document; Path is always the full dotted path from the root.
+// Compile builds pointer nodes (*Compare, *And, ...), except AlwaysTrue and
+// AlwaysFalse, which are values. Bits (bits.go) is the $bits* operators.
 
 // Node is one predicate of a parsed filter.
 type Node interface {
@@ -18,8 +24,9 @@ type Node interface {
 
 // Position carries the array position that satisfied a predicate.
 type Position struct {
-	Index int  // -1 when no array element was involved
-	Set   bool // true once Index has been recorded
+	Index int   // -1 when no array element was involved
+	Set   bool  // true once Index has been recorded
+	Err   error // first evaluation error ($expr), when the caller asks for it
 }
 
 // And is {$and: [...]} and the implicit AND of a filter's top-level fields.
@@ -45,6 +52,8 @@ type Compare struct {
 	Path  string
 	Op    string
 	Value any
+
+	parts []string // Path pre-split at compile time
 }
 
 // In is {field: {$in: [...]}}; Values holds the non-regex members, Regexes
@@ -53,18 +62,26 @@ type In struct {
 	Path    string
 	Values  []any
 	Regexes []bson.Regex
+
+	parts    []string         // Path pre-split at compile time
+	compiled []*regexp.Regexp // Regexes, compiled
 }
 
 // Regex is {field: /re/} or {field: {$regex, $options}}.
 type Regex struct {
 	Path  string
 	Regex bson.Regex
+
+	parts    []string // Path pre-split at compile time
+	compiled *regexp.Regexp
 }
 
 // Exists is {field: {$exists: bool}}.
 type Exists struct {
 	Path   string
 	Exists bool
+
+	parts []string // Path pre-split at compile time
 }
 
 // Type is {field: {$type: ...}}; Types holds BSON type numbers, and
@@ -73,12 +90,16 @@ type Type struct {
 	Path   string
 	Types  []int
 	Number bool
+
+	parts []string // Path pre-split at compile time
 }
 
 // Size is {field: {$size: n}}.
 type Size struct {
 	Path string
 	N    int
+
+	parts []string // Path pre-split at compile time
 }
 
 // All is {field: {$all: [...]}}; it is kept as a node for explain, and
@@ -86,6 +107,8 @@ type Size struct {
 type All struct {
 	Path    string
 	Members []Node
+
+	parts []string
 }
 
 // ElemMatchObject is {field: {$elemMatch: {subfield predicates}}}; Filter
@@ -93,6 +116,8 @@ type All struct {
 type ElemMatchObject struct {
 	Path   string
 	Filter Node
+
+	parts []string // Path pre-split at compile time
 }
 
 // ElemMatchValue is {field: {$elemMatch: {$gt: .., $lt: ..}}}; Predicates
@@ -100,6 +125,8 @@ type ElemMatchObject struct {
 type ElemMatchValue struct {
 	Path       string
 	Predicates []Node
+
+	parts []string // Path pre-split at compile time
 }
 
 // Mod is {field: {$mod: [divisor, remainder]}}.
@@ -107,13 +134,15 @@ type Mod struct {
 	Path      string
 	Divisor   int64
 	Remainder int64
+
+	parts []string // Path pre-split at compile time
 }
 
 // Expr is {$expr: <aggregation expression>}.
 type Expr struct {
 	Spec any // the original expression, for explain
-	// Eval is the compiled expression; the owner of this package wires it
-	// to sandbox/engine/expr.
+	// eval is the compiled expression (sandbox/engine/expr).
+	eval exprEvaluator
 }
 
 // AlwaysTrue and AlwaysFalse are what an empty filter, $and: [] forms, and

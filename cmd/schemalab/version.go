@@ -1,0 +1,37 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+)
+
+const driverModule = "go.mongodb.org/mongo-driver/v2"
+
+// runVersion prints the schemalab, Go and driver versions as recorded in
+// the binary's build information.
+func runVersion(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		fmt.Fprintf(stderr, "schemalab version: unexpected argument %q\n", args[0])
+		return 2
+	}
+	version, driver := "(devel)", "unknown"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			version = bi.Main.Version
+		}
+		for _, dep := range bi.Deps {
+			if dep.Path == driverModule {
+				driver = dep.Version
+				if dep.Replace != nil {
+					driver = dep.Replace.Version
+				}
+			}
+		}
+	}
+	fmt.Fprintf(stdout, "schemalab %s\n", version)
+	fmt.Fprintf(stdout, "go %s\n", runtime.Version())
+	fmt.Fprintf(stdout, "mongo-driver %s\n", driver)
+	return 0
+}

@@ -1,0 +1,240 @@
+package engine
+
+import (
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/catalog"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/storagestats"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// Collection options the sandbox stores and lists but does not act on
+// are accepted; the ones that would change behaviour it cannot reproduce
+// (capped, time series, views, clustered, validators) are refused.
+var createFields = []string{"capped", "size", "max", "timeseries", "expireAfterSeconds",
+	"viewOn", "pipeline", "collation", "validator", "validationLevel", "validationAction",
+	"storageEngine", "indexOptionDefaults", "clusteredIndex", "changeStreamPreAndPostImages",
+	"idIndex", "autoIndexId", "flags", "encryptedFields", "temp"}
+
+func cmdCreate(e *Engine, req *request) (bson.D, error) {
+	collName, err := collectionName(req)
+	if err != nil {
+		return nil, err
+	}
+	a := newArgs(req)
+	if err := a.checkKnown(true, createFields...); err != nil {
+		return nil, err
+	}
+	var opts bson.D
+	for _, f := range req.cmd[1:] {
+		if genericArguments[f.Key] {
+			continue
+		}
+		switch f.Key {
+		case "capped", "timeseries", "viewOn", "pipeline", "clusteredIndex", "validator", "encryptedFields":
+			if b, ok := f.Value.(bool); ok && !b {
+				continue
+			}
+			return nil, mongoerr.Newf(mongoerr.NotImplemented,
+				"create option '%s' is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it", f.Key)
+		}
+		opts = append(opts, f)
+	}
+	if err := catalog.ValidateNamespace(req.db, collName); err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if c := e.catalog.Collection(req.db, collName); c != nil {
+		// Since 7.0 create is idempotent when the options match.
+		if value.Compare(c.Options, nonNil(opts)) == 0 {
+			return bson.D{}, nil
+		}
+		return nil, mongoerr.Newf(mongoerr.NamespaceExists, "Collection %s.%s already exists.", req.db, collName)
+	}
+	if _, err := e.catalog.CreateCollection(req.db, collName, opts); err != nil {
+		return nil, err
+	}
+	return bson.D{}, nil
+}
+
+func nonNil(d bson.D) bson.D {
+	if d == nil {
+		return bson.D{}
+	}
+	return d
+}
+
+func cmdDrop(e *Engine, req *request) (bson.D, error) {
+	collName, err := collectionName(req)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	c := e.catalog.Collection(req.db, collName)
+	if c == nil {
+		// mongod 7.0+ treats dropping a missing collection as success.
+		return bson.D{}, nil
+	}
+	n := len(c.Indexes())
+	e.catalog.DropCollection(req.db, collName)
+	e.cursors.killNamespace(ns(req.db, collName), false)
+	return bson.D{{Key: "nIndexesWas", Value: int32(n)}, {Key: "ns", Value: ns(req.db, collName)}}, nil
+}
+
+func cmdDropDatabase(e *Engine, req *request) (bson.D, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.catalog.DropDatabase(req.db)
+	e.cursors.killNamespace(req.db, true)
+	return bson.D{{Key: "dropped", Value: req.db}}, nil
+}
+
+func cmdListDatabases(e *Engine, req *request) (bson.D, error) {
+	if req.db != "admin" {
+		return nil, mongoerr.New(mongoerr.Unauthorized, "listDatabases may only be run against the admin database.")
+	}
+	a := newArgs(req)
+	if err := a.checkKnown(true, "filter", "nameOnly", "authorizedDatabases"); err != nil {
+		return nil, err
+	}
+	filter, _, err := a.document("filter")
+	if err != nil {
+		return nil, err
+	}
+	nameOnly, err := a.boolean("nameOnly", false)
+	if err != nil {
+		return nil, err
+	}
+	var f *query.Filter
+	if len(filter) > 0 {
+		if f, err = query.Compile(filter, query.Options{Now: req.now}); err != nil {
+			return nil, err
+		}
+	}
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	dbs := bson.A{}
+	var total int64
+	for _, name := range e.catalog.DatabaseNames() {
+		entry := bson.D{{Key: "name", Value: name}}
+		if !nameOnly {
+			size := sizeOnDisk(e.catalog.Database(name))
+			entry = append(entry, bson.E{Key: "sizeOnDisk", Value: size}, bson.E{Key: "empty", Value: size == 0})
+			total += size
+		}
+		if f != nil && !f.Matches(entry) {
+			continue
+		}
+		dbs = append(dbs, entry)
+	}
+	reply := bson.D{{Key: "databases", Value: dbs}}
+	if !nameOnly {
+		reply = append(reply, bson.E{Key: "totalSize", Value: total}, bson.E{Key: "totalSizeMb", Value: total / (1024 * 1024)})
+	}
+	return reply, nil
+}
+
+func cmdListCollections(e *Engine, req *request) (bson.D, error) {
+	a := newArgs(req)
+	if err := a.checkKnown(true, "filter", "nameOnly", "authorizedCollections", "cursor", "includePendingDrops"); err != nil {
+		return nil, err
+	}
+	filter, _, err := a.document("filter")
+	if err != nil {
+		return nil, err
+	}
+	nameOnly, err := a.boolean("nameOnly", false)
+	if err != nil {
+		return nil, err
+	}
+	cursorOpts, _, err := a.document("cursor")
+	if err != nil {
+		return nil, err
+	}
+	batch, hasBatch, err := args{prefix: "listCollections.cursor", doc: cursorOpts}.int64Arg("batchSize")
+	if err != nil {
+		return nil, err
+	}
+	var f *query.Filter
+	if len(filter) > 0 {
+		if f, err = query.Compile(filter, query.Options{Now: req.now}); err != nil {
+			return nil, err
+		}
+	}
+	e.mu.RLock()
+	var docs []bson.D
+	if db := e.catalog.Database(req.db); db != nil {
+		for _, c := range db.Collections() {
+			entry := c.ListCollectionsEntry()
+			if f != nil && !f.Matches(entry) {
+				continue
+			}
+			if nameOnly {
+				entry = bson.D{{Key: "name", Value: c.Name}, {Key: "type", Value: "collection"}}
+			}
+			docs = append(docs, entry)
+		}
+	}
+	e.mu.RUnlock()
+	return e.cursors.firstBatch(ns(req.db, "$cmd.listCollections"), docs, batch, hasBatch, false), nil
+}
+
+func cmdRenameCollection(e *Engine, req *request) (bson.D, error) {
+	if req.db != "admin" {
+		return nil, mongoerr.New(mongoerr.Unauthorized, "renameCollection may only be run against the admin database.")
+	}
+	a := newArgs(req)
+	if err := a.checkKnown(true, "to", "dropTarget", "stayTemp", "collectionUUID"); err != nil {
+		return nil, err
+	}
+	from, ok := req.cmd[0].Value.(string)
+	if !ok {
+		return nil, a.wrongType("renameCollection", req.cmd[0].Value, "type 'string'")
+	}
+	to, ok, err := a.str("to")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, mongoerr.New(mongoerr.NoSuchKey, "BSON field 'renameCollection.to' is missing but a required field")
+	}
+	dropTarget, err := a.boolean("dropTarget", false)
+	if err != nil {
+		return nil, err
+	}
+	fromDB, fromColl, ok1 := strings.Cut(from, ".")
+	toDB, toColl, ok2 := strings.Cut(to, ".")
+	if !ok1 || fromColl == "" {
+		return nil, mongoerr.Newf(mongoerr.InvalidNamespace, "Invalid source namespace: %s", from)
+	}
+	if !ok2 || toColl == "" {
+		return nil, mongoerr.Newf(mongoerr.InvalidNamespace, "Invalid target namespace: %s", to)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.catalog.RenameCollection(fromDB, fromColl, toDB, toColl, dropTarget); err != nil {
+		return nil, err
+	}
+	e.cursors.killNamespace(from, false)
+	return bson.D{}, nil
+}
+
+// sizeOnDisk is listDatabases' figure: the modelled on-disk size of every
+// collection's data and index files.
+func sizeOnDisk(db *catalog.Database) int64 {
+	if db == nil {
+		return 0
+	}
+	var n int64
+	for _, c := range db.Collections() {
+		f := storagestats.Collect(c)
+		n += f.StorageSize + f.TotalIndex
+	}
+	return n
+}

@@ -1,0 +1,176 @@
+package engine
+
+import (
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/catalog"
+	"github.com/schemalab/schemalab/sandbox/engine/index"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
+	collName, err := collectionName(req)
+	if err != nil {
+		return nil, err
+	}
+	a := newArgs(req)
+	if err := a.checkKnown(true, "indexes", "commitQuorum", "ignoreUnknownIndexOptions", "isTimeseriesNamespace"); err != nil {
+		return nil, err
+	}
+	raw, ok, err := a.array("indexes")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, mongoerr.New(mongoerr.NoSuchKey, "BSON field 'createIndexes.indexes' is missing but a required field")
+	}
+	if len(raw) == 0 {
+		return nil, mongoerr.New(mongoerr.BadValue, "Must specify at least one index to create")
+	}
+	specs := make([]index.Spec, len(raw))
+	for i, v := range raw {
+		d, ok := v.(bson.D)
+		if !ok {
+			return nil, mongoerr.Newf(mongoerr.TypeMismatch,
+				"BSON field 'createIndexes.indexes.%d' is the wrong type '%s', expected type 'object'", i, value.TypeName(v))
+		}
+		if specs[i], err = index.ParseSpec(d); err != nil {
+			return nil, err
+		}
+	}
+	if err := catalog.ValidateNamespace(req.db, collName); err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	coll := e.catalog.Collection(req.db, collName)
+	created := false
+	if coll == nil {
+		if coll, err = e.catalog.CreateCollection(req.db, collName, nil); err != nil {
+			return nil, err
+		}
+		created = true
+	}
+	before := len(coll.Indexes())
+	added := 0
+	for _, s := range specs {
+		ok, err := coll.CreateIndex(s)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			added++
+		}
+	}
+	reply := bson.D{{Key: "numIndexesBefore", Value: int32(before)}, {Key: "numIndexesAfter", Value: int32(len(coll.Indexes()))}}
+	if created {
+		reply = append(reply, bson.E{Key: "createdCollectionAutomatically", Value: true})
+	}
+	if added == 0 {
+		reply = append(reply, bson.E{Key: "note", Value: "all indexes already exist"})
+	}
+	return reply, nil
+}
+
+func cmdListIndexes(e *Engine, req *request) (bson.D, error) {
+	collName, err := collectionName(req)
+	if err != nil {
+		return nil, err
+	}
+	a := newArgs(req)
+	if err := a.checkKnown(true, "cursor", "includeBuildUUIDs", "includeIndexBuildInfo"); err != nil {
+		return nil, err
+	}
+	cursorOpts, _, err := a.document("cursor")
+	if err != nil {
+		return nil, err
+	}
+	batch, hasBatch, err := args{prefix: "listIndexes.cursor", doc: cursorOpts}.int64Arg("batchSize")
+	if err != nil {
+		return nil, err
+	}
+	e.mu.RLock()
+	coll := e.catalog.Collection(req.db, collName)
+	var docs []bson.D
+	if coll != nil {
+		for _, ix := range coll.Indexes() {
+			docs = append(docs, ix.Spec.Document())
+		}
+	}
+	e.mu.RUnlock()
+	if coll == nil {
+		return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "ns does not exist: %s", ns(req.db, collName))
+	}
+	return e.cursors.firstBatch(ns(req.db, collName), docs, batch, hasBatch, false), nil
+}
+
+func cmdDropIndexes(e *Engine, req *request) (bson.D, error) {
+	collName, err := collectionName(req)
+	if err != nil {
+		return nil, err
+	}
+	a := newArgs(req)
+	a.prefix = "dropIndexes"
+	if err := a.checkKnown(true, "index", "collectionUUID", "isTimeseriesNamespace"); err != nil {
+		return nil, err
+	}
+	target, ok := a.get("index")
+	if !ok {
+		return nil, mongoerr.New(mongoerr.NoSuchKey, "BSON field 'dropIndexes.index' is missing but a required field")
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	coll := e.catalog.Collection(req.db, collName)
+	if coll == nil {
+		return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "ns not found %s", ns(req.db, collName))
+	}
+	was := int32(len(coll.Indexes()))
+	var names []string
+	switch t := target.(type) {
+	case string:
+		if t == "*" {
+			coll.DropAllIndexes()
+			return bson.D{{Key: "nIndexesWas", Value: was}, {Key: "msg", Value: "non-_id indexes dropped for collection"}}, nil
+		}
+		names = []string{t}
+	case bson.A:
+		for _, v := range t {
+			s, ok := v.(string)
+			if !ok {
+				return nil, a.wrongType("index", target, "types '[string, object, array']")
+			}
+			names = append(names, s)
+		}
+	case bson.D:
+		matches := coll.IndexesByKey(t)
+		if len(matches) == 0 {
+			return nil, mongoerr.Newf(mongoerr.IndexNotFound, "can't find index with key: %s", index.FormatDoc(t))
+		}
+		if len(matches) > 1 {
+			return nil, mongoerr.Newf(mongoerr.AmbiguousIndexKeyPattern,
+				"%d indexes found for key: %s, identify by name instead. Conflicting indexes: %s, %s",
+				len(matches), index.FormatDoc(t), index.FormatDoc(matches[0].Spec.Document()), index.FormatDoc(matches[1].Spec.Document()))
+		}
+		if matches[0].Spec.IsID() {
+			return nil, mongoerr.New(mongoerr.InvalidOptions, "cannot drop _id index")
+		}
+		names = []string{matches[0].Spec.Name}
+	default:
+		return nil, a.wrongType("index", target, "types '[string, object, array']")
+	}
+	for _, n := range names {
+		if n == index.IDIndexName {
+			return nil, mongoerr.New(mongoerr.InvalidOptions, "cannot drop _id index")
+		}
+		if coll.Index(n) == nil {
+			return nil, mongoerr.Newf(mongoerr.IndexNotFound, "index not found with name [%s]", n)
+		}
+	}
+	for _, n := range names {
+		if err := coll.DropIndex(n); err != nil {
+			return nil, err
+		}
+	}
+	return bson.D{{Key: "nIndexesWas", Value: was}}, nil
+}

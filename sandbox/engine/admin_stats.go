@@ -1,0 +1,72 @@
+package engine
+
+import (
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/catalog"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/storagestats"
+)
+
+// scaleArg reads collStats/dbStats' scale: a positive number.
+func scaleArg(a args) (int64, error) {
+	n, ok, err := a.int64Arg("scale")
+	if err != nil || !ok {
+		return 1, err
+	}
+	if n < 1 {
+		return 0, mongoerr.Newf(mongoerr.Location51024, "BSON field 'scale' value must be >= 1, actual value '%d'", n)
+	}
+	return n, nil
+}
+
+func cmdCollStats(e *Engine, req *request) (bson.D, error) {
+	collName, err := collectionName(req)
+	if err != nil {
+		return nil, err
+	}
+	a := newArgs(req)
+	if err := a.checkKnown(true, "scale", "verbose", "waitForLock"); err != nil {
+		return nil, err
+	}
+	scale, err := scaleArg(a)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	out := storagestats.CollStats(ns(req.db, collName), e.catalog.Collection(req.db, collName), scale)
+	return stripOK(out), nil
+}
+
+func cmdDBStats(e *Engine, req *request) (bson.D, error) {
+	a := newArgs(req)
+	if err := a.checkKnown(true, "scale", "freeStorage"); err != nil {
+		return nil, err
+	}
+	scale, err := scaleArg(a)
+	if err != nil {
+		return nil, err
+	}
+	free, err := a.boolean("freeStorage", false)
+	if err != nil {
+		return nil, err
+	}
+	if err := catalog.ValidateDBName(req.db); err != nil {
+		return nil, err
+	}
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return stripOK(storagestats.DBStats(req.db, e.catalog.Database(req.db), scale, free)), nil
+}
+
+// stripOK drops an "ok" field a renderer may have added: Run appends it.
+func stripOK(d bson.D) bson.D {
+	out := d[:0:0]
+	for _, f := range d {
+		if f.Key != "ok" {
+			out = append(out, f)
+		}
+	}
+	return out
+}

@@ -1,0 +1,510 @@
+package aggregate
+
+import (
+	"math"
+	"slices"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// accumulator folds the values of one group.
+type accumulator interface {
+	add(v any) error
+	result() any
+}
+
+// accStatement is one output field of $group: {field: {$op: arg}}.
+type accStatement struct {
+	field string
+	op    string
+	spec  any // the argument as given, for explain
+	// input computes what add receives for the current document.
+	input func(env *expr.Env) (any, error)
+	// newAcc makes the accumulator of a new group; env is positioned on the
+	// group's first document ($topN's n may depend on the group key).
+	newAcc func(env *expr.Env) (accumulator, error)
+}
+
+func parseAccStatement(field string, v any, p *parser) (*accStatement, error) {
+	d, ok := v.(bson.D)
+	if !ok || len(d) == 0 || len(d[0].Key) == 0 || d[0].Key[0] != '$' {
+		return nil, mongoerr.Newf(40234, "The field '%s' must be an accumulator object", field)
+	}
+	for i := 0; i < len(field); i++ {
+		if field[i] == '.' {
+			return nil, mongoerr.Newf(40235, "The field name '%s' cannot contain '.'", field)
+		}
+	}
+	if field[0] == '$' {
+		return nil, mongoerr.Newf(40236, "The field name '%s' cannot be an operator name", field)
+	}
+	if len(d) != 1 {
+		return nil, mongoerr.Newf(40238, "The field '%s' must specify one accumulator", field)
+	}
+	op, arg := d[0].Key, d[0].Value
+	st := &accStatement{field: field, op: op, spec: arg}
+	switch op {
+	case "$top", "$bottom", "$topN", "$bottomN":
+		return st, parseTopBottom(st, arg, p)
+	case "$firstN", "$lastN", "$minN", "$maxN":
+		return st, parseNAcc(st, arg, p)
+	case "$count":
+		if ad, ok := arg.(bson.D); !ok || len(ad) != 0 {
+			return nil, mongoerr.New(mongoerr.TypeMismatch, "$count takes no arguments, i.e. $count:{}")
+		}
+		st.input = func(*expr.Env) (any, error) { return int32(1), nil }
+		st.newAcc = func(*expr.Env) (accumulator, error) { return &sumAcc{}, nil }
+		return st, nil
+	}
+	mk, ok := simpleAccumulators[op]
+	if !ok {
+		return nil, mongoerr.Newf(15952, "unknown group operator '%s'", op)
+	}
+	if _, isArr := arg.(bson.A); isArr {
+		return nil, mongoerr.Newf(40237, "The %s accumulator is a unary operator", op)
+	}
+	x, err := p.compile(arg)
+	if err != nil {
+		return nil, err
+	}
+	st.input = x.Eval
+	st.newAcc = func(*expr.Env) (accumulator, error) { return mk(), nil }
+	return st, nil
+}
+
+var simpleAccumulators = map[string]func() accumulator{
+	"$sum":          func() accumulator { return &sumAcc{} },
+	"$avg":          func() accumulator { return &avgAcc{} },
+	"$min":          func() accumulator { return &minMaxAcc{sign: 1} },
+	"$max":          func() accumulator { return &minMaxAcc{sign: -1} },
+	"$first":        func() accumulator { return &firstAcc{} },
+	"$last":         func() accumulator { return &lastAcc{} },
+	"$push":         func() accumulator { return &pushAcc{arr: bson.A{}} },
+	"$addToSet":     func() accumulator { return &addToSetAcc{arr: bson.A{}, seen: map[string]struct{}{}} },
+	"$mergeObjects": func() accumulator { return &mergeObjectsAcc{out: bson.D{}} },
+	"$stdDevPop":    func() accumulator { return &stdDevAcc{} },
+	"$stdDevSamp":   func() accumulator { return &stdDevAcc{sample: true} },
+}
+
+// ---- $sum / $avg: the expression package's widening summation ----
+
+type sumAcc struct{ s expr.Sum }
+
+func (a *sumAcc) add(v any) error {
+	if value.IsNumber(v) {
+		a.s.Add(v)
+	}
+	return nil
+}
+func (a *sumAcc) result() any { return a.s.Result() }
+
+type avgAcc struct{ s expr.Sum }
+
+func (a *avgAcc) add(v any) error {
+	if value.IsNumber(v) {
+		a.s.Add(v)
+	}
+	return nil
+}
+func (a *avgAcc) result() any { return a.s.Avg() }
+
+// ---- $min / $max ignore null, undefined and missing ----
+
+type minMaxAcc struct {
+	sign int // 1 for $min, -1 for $max
+	v    any
+	set  bool
+}
+
+func (a *minMaxAcc) add(v any) error {
+	switch v.(type) {
+	case nil, value.Missing, bson.Undefined:
+		return nil
+	}
+	if !a.set || value.Compare(v, a.v)*a.sign < 0 {
+		a.v, a.set = v, true
+	}
+	return nil
+}
+
+func (a *minMaxAcc) result() any {
+	if !a.set {
+		return nil
+	}
+	return a.v
+}
+
+// ---- $first / $last: a missing value counts, as null ----
+
+type firstAcc struct {
+	v   any
+	set bool
+}
+
+func (a *firstAcc) add(v any) error {
+	if !a.set {
+		a.v, a.set = missingToNull(v), true
+	}
+	return nil
+}
+func (a *firstAcc) result() any { return a.v }
+
+type lastAcc struct{ v any }
+
+func (a *lastAcc) add(v any) error { a.v = missingToNull(v); return nil }
+func (a *lastAcc) result() any     { return a.v }
+
+func missingToNull(v any) any {
+	if value.IsMissing(v) {
+		return nil
+	}
+	return v
+}
+
+// ---- $push / $addToSet skip missing values ----
+
+type pushAcc struct{ arr bson.A }
+
+func (a *pushAcc) add(v any) error {
+	if !value.IsMissing(v) {
+		a.arr = append(a.arr, v)
+	}
+	return nil
+}
+func (a *pushAcc) result() any { return a.arr }
+
+type addToSetAcc struct {
+	arr  bson.A
+	seen map[string]struct{}
+	buf  []byte
+}
+
+func (a *addToSetAcc) add(v any) error {
+	if value.IsMissing(v) {
+		return nil
+	}
+	a.buf = appendKey(a.buf[:0], v)
+	if _, dup := a.seen[string(a.buf)]; dup {
+		return nil
+	}
+	a.seen[string(a.buf)] = struct{}{}
+	a.arr = append(a.arr, v)
+	return nil
+}
+func (a *addToSetAcc) result() any { return a.arr }
+
+// ---- $mergeObjects ----
+
+type mergeObjectsAcc struct{ out bson.D }
+
+func (a *mergeObjectsAcc) add(v any) error {
+	switch x := v.(type) {
+	case nil, value.Missing:
+		return nil
+	case bson.D:
+		for _, e := range x {
+			a.out = setInPlace(a.out, e.Key, e.Value)
+		}
+		return nil
+	}
+	return mongoerr.Newf(40400, "$mergeObjects requires object inputs, but input %s is of type %s", docString(v), typeNameOf(v))
+}
+func (a *mergeObjectsAcc) result() any { return a.out }
+
+// ---- $stdDevPop / $stdDevSamp: Welford's algorithm over the numbers ----
+
+type stdDevAcc struct {
+	sample bool
+	n      int64
+	mean   float64
+	m2     float64
+}
+
+func (a *stdDevAcc) add(v any) error {
+	var f float64
+	switch x := v.(type) {
+	case int32:
+		f = float64(x)
+	case int64:
+		f = float64(x)
+	case float64:
+		f = x
+	case bson.Decimal128:
+		f, _ = decimalToFloat(x)
+	default:
+		return nil
+	}
+	a.n++
+	d := f - a.mean
+	a.mean += d / float64(a.n)
+	a.m2 += d * (f - a.mean)
+	return nil
+}
+
+func (a *stdDevAcc) result() any {
+	if a.sample {
+		if a.n < 2 {
+			return nil
+		}
+		return math.Sqrt(a.m2 / float64(a.n-1))
+	}
+	if a.n == 0 {
+		return nil
+	}
+	return math.Sqrt(a.m2 / float64(a.n))
+}
+
+// ---- $firstN / $lastN / $minN / $maxN ----
+
+func nArgs(op string, arg any, names ...string) (map[string]any, error) {
+	d, ok := arg.(bson.D)
+	if !ok {
+		return nil, mongoerr.Newf(5787801, "specification must be an object; found %s", docString(arg))
+	}
+	m := map[string]any{}
+	for _, e := range d {
+		if !slices.Contains(names, e.Key) {
+			return nil, mongoerr.Newf(5787901, "Unknown argument for 'n' operator: %s", e.Key)
+		}
+		m[e.Key] = e.Value
+	}
+	for _, n := range names {
+		if _, ok := m[n]; !ok {
+			switch n {
+			case "n":
+				return nil, mongoerr.New(5787906, "Missing value for 'n'")
+			case "input":
+				return nil, mongoerr.New(5787907, "Missing value for 'input'")
+			case "sortBy":
+				return nil, mongoerr.Newf(5788005, "Missing value for 'sortBy'")
+			case "output":
+				return nil, mongoerr.Newf(5788004, "Missing value for 'output'")
+			}
+		}
+	}
+	return m, nil
+}
+
+// evalN evaluates and validates n like mongod's AccumulatorN::validateN.
+func evalN(op string, x expr.Expr, env *expr.Env) (int64, error) {
+	v, err := x.Eval(env)
+	if err != nil {
+		return 0, err
+	}
+	if !value.IsNumber(v) {
+		return 0, mongoerr.Newf(5787902, "Value for 'n' must be of integral type, but found %s", docString(v))
+	}
+	n, ok := toInt64(v)
+	if !ok {
+		return 0, mongoerr.Newf(5787903, "Value for 'n' must be of integral type, but found %s", docString(v))
+	}
+	if n <= 0 {
+		return 0, mongoerr.Newf(5787908, "'n' must be greater than 0, found %d", n)
+	}
+	return n, nil
+}
+
+func parseNAcc(st *accStatement, arg any, p *parser) error {
+	m, err := nArgs(st.op, arg, "input", "n")
+	if err != nil {
+		return err
+	}
+	in, err := p.compile(m["input"])
+	if err != nil {
+		return err
+	}
+	nx, err := p.compile(m["n"])
+	if err != nil {
+		return err
+	}
+	st.input = in.Eval
+	op := st.op
+	st.newAcc = func(env *expr.Env) (accumulator, error) {
+		n, err := evalN(op, nx, env)
+		if err != nil {
+			return nil, err
+		}
+		switch op {
+		case "$firstN":
+			return &firstNAcc{n: n, arr: bson.A{}}, nil
+		case "$lastN":
+			return &lastNAcc{n: n, arr: bson.A{}}, nil
+		case "$minN":
+			return &minMaxNAcc{n: n, sign: 1, arr: bson.A{}}, nil
+		}
+		return &minMaxNAcc{n: n, sign: -1, arr: bson.A{}}, nil
+	}
+	return nil
+}
+
+type firstNAcc struct {
+	n   int64
+	arr bson.A
+}
+
+func (a *firstNAcc) add(v any) error {
+	if int64(len(a.arr)) < a.n {
+		a.arr = append(a.arr, missingToNull(v))
+	}
+	return nil
+}
+func (a *firstNAcc) result() any { return a.arr }
+
+type lastNAcc struct {
+	n   int64
+	arr bson.A
+}
+
+func (a *lastNAcc) add(v any) error {
+	a.arr = append(a.arr, missingToNull(v))
+	if int64(len(a.arr)) > a.n {
+		a.arr = a.arr[1:]
+	}
+	return nil
+}
+func (a *lastNAcc) result() any { return a.arr }
+
+// minMaxNAcc keeps the n smallest ($minN) or largest ($maxN) non-null
+// values, in that order.
+type minMaxNAcc struct {
+	n    int64
+	sign int
+	arr  bson.A
+}
+
+func (a *minMaxNAcc) add(v any) error {
+	switch v.(type) {
+	case nil, value.Missing, bson.Undefined:
+		return nil
+	}
+	i, _ := slices.BinarySearchFunc(a.arr, v, func(e, t any) int {
+		c := value.Compare(e, t) * a.sign
+		if c == 0 {
+			return -1 // keep earlier equal values first
+		}
+		return c
+	})
+	if int64(i) >= a.n {
+		return nil
+	}
+	a.arr = slices.Insert(a.arr, i, v)
+	if int64(len(a.arr)) > a.n {
+		a.arr = a.arr[:a.n]
+	}
+	return nil
+}
+func (a *minMaxNAcc) result() any { return a.arr }
+
+// ---- $top / $bottom / $topN / $bottomN ----
+
+type rankedValue struct {
+	key []any
+	out any
+}
+
+func parseTopBottom(st *accStatement, arg any, p *parser) error {
+	single := st.op == "$top" || st.op == "$bottom"
+	names := []string{"n", "output", "sortBy"}
+	if single {
+		names = []string{"output", "sortBy"}
+	}
+	m, err := nArgs(st.op, arg, names...)
+	if err != nil {
+		return err
+	}
+	srt, err := parseSortPattern(m["sortBy"])
+	if err != nil {
+		return err
+	}
+	out, err := p.compile(m["output"])
+	if err != nil {
+		return err
+	}
+	st.input = func(env *expr.Env) (any, error) {
+		v, err := out.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		return rankedValue{key: srt.key(env.Root(), nil), out: missingToNull(v)}, nil
+	}
+	var nx expr.Expr
+	if !single {
+		if nx, err = p.compile(m["n"]); err != nil {
+			return err
+		}
+	}
+	bottom := st.op == "$bottom" || st.op == "$bottomN"
+	st.newAcc = func(env *expr.Env) (accumulator, error) {
+		n := int64(1)
+		if nx != nil {
+			if n, err = evalN(st.op, nx, env); err != nil {
+				return nil, err
+			}
+		}
+		return &topAcc{n: n, spec: srt, bottom: bottom, single: single}, nil
+	}
+	return nil
+}
+
+// topAcc keeps the first n values in sortBy order ($top), or the last n
+// ($bottom), in a sorted slice bounded by n.
+type topAcc struct {
+	n      int64
+	spec   *sortSpec
+	bottom bool
+	single bool
+	vals   []rankedValue
+}
+
+func (a *topAcc) cmp(x, y []any) int {
+	c := a.spec.compare(x, y)
+	if a.bottom {
+		return -c
+	}
+	return c
+}
+
+func (a *topAcc) add(v any) error {
+	r := v.(rankedValue)
+	// Ties: $top keeps the earliest, $bottom the latest document.
+	i, _ := slices.BinarySearchFunc(a.vals, r, func(e, t rankedValue) int {
+		c := a.cmp(e.key, t.key)
+		if c == 0 {
+			if a.bottom {
+				return 1
+			}
+			return -1
+		}
+		return c
+	})
+	if int64(i) >= a.n {
+		return nil
+	}
+	a.vals = slices.Insert(a.vals, i, r)
+	if int64(len(a.vals)) > a.n {
+		a.vals = a.vals[:a.n]
+	}
+	return nil
+}
+
+func (a *topAcc) result() any {
+	if a.single {
+		if len(a.vals) == 0 {
+			return nil
+		}
+		return a.vals[0].out
+	}
+	out := make(bson.A, len(a.vals))
+	for i, r := range a.vals {
+		if a.bottom {
+			out[len(a.vals)-1-i] = r.out
+		} else {
+			out[i] = r.out
+		}
+	}
+	return out
+}

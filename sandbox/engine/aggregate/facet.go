@@ -1,0 +1,188 @@
+package aggregate
+
+import (
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+)
+
+// ---- $facet ----
+
+type facet struct {
+	name     string
+	pipeline bson.A
+	stages   []Stage
+}
+
+type facetStage struct {
+	facets []facet
+}
+
+func parseFacet(spec any, p *parser) ([]Stage, error) {
+	d, ok := spec.(bson.D)
+	if !ok || len(d) == 0 {
+		return nil, mongoerr.Newf(40169, "the $facet specification must be a non-empty object, but found: $facet: %s", valueString(spec))
+	}
+	s := &facetStage{}
+	sub := &parser{ctx: p.ctx, scope: p.scope, letVals: p.letVals, inFacet: true}
+	for _, e := range d {
+		if err := validateFieldName(e.Key); err != nil {
+			return nil, err
+		}
+		arr, ok := e.Value.(bson.A)
+		if !ok {
+			return nil, mongoerr.Newf(40170, "arguments to $facet must be arrays, %s is type %s", e.Key, typeNameOf(e.Value))
+		}
+		for _, st := range arr {
+			if _, ok := st.(bson.D); !ok {
+				return nil, mongoerr.Newf(40171, "elements of arrays in $facet spec must be non-empty objects, %s argument contained an element of type %s: %s", e.Key, typeNameOf(st), valueString(st))
+			}
+		}
+		stages, err := parseStages(arr, sub)
+		if err != nil {
+			return nil, err
+		}
+		s.facets = append(s.facets, facet{name: e.Key, pipeline: arr, stages: stages})
+	}
+	return []Stage{s}, nil
+}
+
+func (s *facetStage) Name() string { return "$facet" }
+
+func (s *facetStage) Spec() bson.D {
+	body := bson.D{}
+	for _, f := range s.facets {
+		arr := bson.A{}
+		for _, st := range f.stages {
+			arr = append(arr, st.Spec())
+		}
+		body = append(body, bson.E{Key: f.name, Value: arr})
+	}
+	return stageSpec("$facet", body)
+}
+
+// open buffers the input once and runs every facet over it.
+func (s *facetStage) open(in Iterator, rt *runtime) (Iterator, error) {
+	done := false
+	return funcIterator(func() (bson.D, bool, error) {
+		if done {
+			return nil, false, nil
+		}
+		done = true
+		docs, err := Drain(in)
+		if err != nil {
+			return nil, false, err
+		}
+		out := make(bson.D, 0, len(s.facets))
+		for _, f := range s.facets {
+			it := Iterator(NewSliceIterator(docs))
+			for _, st := range f.stages {
+				if it, err = st.open(it, rt); err != nil {
+					return nil, false, err
+				}
+			}
+			res, err := Drain(it)
+			if err != nil {
+				return nil, false, err
+			}
+			arr := make(bson.A, len(res))
+			for i, r := range res {
+				arr[i] = r
+			}
+			out = append(out, bson.E{Key: f.name, Value: arr})
+		}
+		return out, true, nil
+	}), nil
+}
+
+// ---- $unionWith ----
+
+type unionWithStage struct {
+	coll     string
+	pipeline bson.A
+}
+
+func parseUnionWith(spec any, p *parser) ([]Stage, error) {
+	s := &unionWithStage{}
+	switch x := spec.(type) {
+	case string:
+		s.coll = x
+	case bson.D:
+		for _, e := range x {
+			switch e.Key {
+			case "coll":
+				c, ok := e.Value.(string)
+				if !ok {
+					return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '$unionWith.coll' is the wrong type '%s', expected type 'string'", typeNameOf(e.Value))
+				}
+				s.coll = c
+			case "pipeline":
+				arr, ok := e.Value.(bson.A)
+				if !ok {
+					return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '$unionWith.pipeline' is the wrong type '%s', expected type 'array'", typeNameOf(e.Value))
+				}
+				s.pipeline = arr
+			default:
+				return nil, mongoerr.Newf(mongoerr.UnrecognizedCommandField, "BSON field '$unionWith.%s' is an unknown field.", e.Key)
+			}
+		}
+		if s.coll == "" && !(len(s.pipeline) > 0 && firstStageIs(s.pipeline, "$documents")) {
+			return nil, mongoerr.New(mongoerr.FailedToParse, "$unionWith stage without explicit collection must have a pipeline with $documents as first stage")
+		}
+	default:
+		return nil, mongoerr.Newf(mongoerr.FailedToParse, "the $unionWith stage specification must be an object or string, but found %s", typeNameOf(spec))
+	}
+	if s.pipeline != nil {
+		if err := p.parseSubPipeline(s.pipeline, nil, false); err != nil {
+			return nil, err
+		}
+	}
+	return []Stage{s}, nil
+}
+
+func (s *unionWithStage) Name() string { return "$unionWith" }
+
+func (s *unionWithStage) Spec() bson.D {
+	body := bson.D{{Key: "coll", Value: s.coll}}
+	if s.pipeline != nil {
+		body = append(body, bson.E{Key: "pipeline", Value: s.pipeline})
+	} else {
+		body = append(body, bson.E{Key: "pipeline", Value: bson.A{}})
+	}
+	return stageSpec("$unionWith", body)
+}
+
+// open passes its input through, then the other collection's results.
+func (s *unionWithStage) open(in Iterator, rt *runtime) (Iterator, error) {
+	var other []bson.D
+	inputDone, loaded := false, false
+	return funcIterator(func() (bson.D, bool, error) {
+		if !inputDone {
+			d, ok, err := in.Next()
+			if err != nil {
+				return nil, false, err
+			}
+			if ok {
+				return d, true, nil
+			}
+			inputDone = true
+		}
+		if !loaded {
+			loaded = true
+			pipeline := s.pipeline
+			if pipeline == nil {
+				pipeline = bson.A{}
+			}
+			var err error
+			if other, err = rt.runSub(rt.ctx.DB, s.coll, pipeline, nil); err != nil {
+				return nil, false, err
+			}
+		}
+		if len(other) == 0 {
+			return nil, false, nil
+		}
+		d := other[0]
+		other = other[1:]
+		return d, true, nil
+	}), nil
+}

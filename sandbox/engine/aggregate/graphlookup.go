@@ -1,0 +1,243 @@
+package aggregate
+
+import (
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+type graphLookupStage struct {
+	from           string
+	as             string
+	asParts        []string
+	startWithSpec  any
+	startWith      expr.Expr
+	connectFrom    string
+	connectFromPts []string
+	connectTo      string
+	depthField     string
+	depthParts     []string
+	maxDepth       int64 // -1: unlimited
+	restrict       bson.D
+}
+
+func parseGraphLookup(spec any, p *parser) ([]Stage, error) {
+	d, ok := spec.(bson.D)
+	if !ok {
+		return nil, mongoerr.Newf(40327, "$graphLookup must be specified as an object, found: %s", typeNameOf(spec))
+	}
+	s := &graphLookupStage{maxDepth: -1}
+	for _, e := range d {
+		switch e.Key {
+		case "startWith":
+			x, err := p.compile(e.Value)
+			if err != nil {
+				return nil, err
+			}
+			s.startWithSpec, s.startWith = e.Value, x
+			continue
+		case "maxDepth":
+			if !value.IsNumber(e.Value) {
+				return nil, mongoerr.Newf(40100, "maxDepth must be numeric, found type: %s", typeNameOf(e.Value))
+			}
+			f, _ := toFloat(e.Value)
+			n := int64(f)
+			if n < 0 {
+				return nil, mongoerr.Newf(40101, "maxDepth requires a nonnegative argument, found: %d", n)
+			}
+			if float64(n) != f {
+				return nil, mongoerr.Newf(40102, "maxDepth could not be represented as a long long: %d", n)
+			}
+			s.maxDepth = n
+			continue
+		case "restrictSearchWithMatch":
+			m, ok := e.Value.(bson.D)
+			if !ok {
+				return nil, mongoerr.Newf(40185, "restrictSearchWithMatch must be an object, found %s", typeNameOf(e.Value))
+			}
+			if _, err := query.Compile(m, query.Options{Now: p.ctx.Now, LetVars: p.letVals}); err != nil {
+				me := mongoerr.As(err)
+				return nil, mongoerr.Newf(me.Code, "Failed to parse 'restrictSearchWithMatch' option to $graphLookup :: caused by :: %s", me.Msg)
+			}
+			s.restrict = m
+			continue
+		case "from", "as", "connectFromField", "connectToField", "depthField":
+		default:
+			return nil, mongoerr.Newf(40104, "Unknown argument to $graphLookup: %s", e.Key)
+		}
+		str, isStr := e.Value.(string)
+		if !isStr {
+			return nil, mongoerr.Newf(40103, "expected string as argument for %s, found: %s", e.Key, typeNameOf(e.Value))
+		}
+		switch e.Key {
+		case "from":
+			s.from = str
+		case "as":
+			s.as = str
+		case "connectFromField":
+			s.connectFrom = str
+		case "connectToField":
+			s.connectTo = str
+		case "depthField":
+			if err := validateFieldName(str); err != nil {
+				return nil, err
+			}
+			s.depthField = str
+		}
+	}
+	if s.from == "" || s.as == "" || s.startWith == nil || s.connectFrom == "" || s.connectTo == "" {
+		return nil, mongoerr.New(40105, "$graphLookup requires 'from', 'as', 'startWith', 'connectFromField', and 'connectToField' to be specified.")
+	}
+	for _, f := range []string{s.as, s.connectFrom, s.connectTo} {
+		if err := validateFieldName(f); err != nil {
+			return nil, err
+		}
+	}
+	s.asParts = splitPath(s.as)
+	s.connectFromPts = splitPath(s.connectFrom)
+	if s.depthField != "" {
+		s.depthParts = splitPath(s.depthField)
+	}
+	return []Stage{s}, nil
+}
+
+func (s *graphLookupStage) Name() string { return "$graphLookup" }
+
+func (s *graphLookupStage) Spec() bson.D {
+	body := bson.D{
+		{Key: "from", Value: s.from}, {Key: "as", Value: s.as},
+		{Key: "connectToField", Value: s.connectTo}, {Key: "connectFromField", Value: s.connectFrom},
+		{Key: "startWith", Value: s.startWithSpec},
+	}
+	if s.depthField != "" {
+		body = append(body, bson.E{Key: "depthField", Value: s.depthField})
+	}
+	if s.maxDepth >= 0 {
+		body = append(body, bson.E{Key: "maxDepth", Value: s.maxDepth})
+	}
+	if s.restrict != nil {
+		body = append(body, bson.E{Key: "restrictSearchWithMatch", Value: s.restrict})
+	}
+	return stageSpec("$graphLookup", body)
+}
+
+func (s *graphLookupStage) open(in Iterator, rt *runtime) (Iterator, error) {
+	env := rt.newEnv()
+	return funcIterator(func() (bson.D, bool, error) {
+		d, ok, err := in.Next()
+		if !ok || err != nil {
+			return nil, false, err
+		}
+		env.Reset(d)
+		start, err := s.startWith.Eval(env)
+		if err != nil {
+			return nil, false, err
+		}
+		found, err := s.search(start, rt)
+		if err != nil {
+			return nil, false, err
+		}
+		return setNested(d, s.asParts, found), true, nil
+	}), nil
+}
+
+// search is a breadth-first traversal: each depth level is one query,
+// {connectToField: {$in: frontier}} (plus restrictSearchWithMatch), so an
+// index on connectToField serves it. Documents are visited once, by _id,
+// which makes cycles harmless; values already queried are not queried
+// again; a document without connectFromField ends its branch.
+func (s *graphLookupStage) search(start any, rt *runtime) (bson.A, error) {
+	var frontier bson.A
+	queried := map[string]struct{}{}
+	var key []byte
+	addValue := func(v any) {
+		if value.IsMissing(v) {
+			return
+		}
+		key = appendKey(key[:0], v)
+		if _, done := queried[string(key)]; done {
+			return
+		}
+		queried[string(key)] = struct{}{}
+		frontier = append(frontier, v)
+	}
+	if arr, ok := start.(bson.A); ok {
+		for _, v := range arr {
+			addValue(v)
+		}
+	} else {
+		addValue(start)
+	}
+	visited := map[string]struct{}{}
+	results := bson.A{}
+	for depth := int64(0); len(frontier) > 0 && (s.maxDepth < 0 || depth <= s.maxDepth); depth++ {
+		if err := rt.ctx.err(); err != nil {
+			return nil, interrupted(err)
+		}
+		filter := bson.D{{Key: s.connectTo, Value: bson.D{{Key: "$in", Value: frontier}}}}
+		if s.restrict != nil {
+			filter = bson.D{{Key: "$and", Value: bson.A{s.restrict, filter}}}
+		}
+		docs, err := rt.query(rt.ctx.DB, s.from, filter)
+		if err != nil {
+			return nil, err
+		}
+		frontier = nil
+		for _, doc := range docs {
+			key = appendKey(key[:0], value.Get(doc, "_id"))
+			if _, seen := visited[string(key)]; seen {
+				continue
+			}
+			visited[string(key)] = struct{}{}
+			out := doc
+			if s.depthParts != nil {
+				out = setNested(doc, s.depthParts, depth)
+			}
+			results = append(results, out)
+			next := getAllValues(doc, s.connectFromPts)
+			for _, v := range next {
+				addValue(v)
+			}
+		}
+	}
+	return results, nil
+}
+
+// getAllValues returns every value a path reaches, expanding arrays along
+// the way and at the end, as mongod's visitAllValuesAtPath does; a missing
+// path yields nothing.
+func getAllValues(d bson.D, parts []string) []any {
+	var out []any
+	var walk func(v any, parts []string)
+	walk = func(v any, parts []string) {
+		if len(parts) == 0 {
+			if a, ok := v.(bson.A); ok {
+				for _, e := range a {
+					if !value.IsMissing(e) {
+						out = append(out, e)
+					}
+				}
+				return
+			}
+			if !value.IsMissing(v) {
+				out = append(out, v)
+			}
+			return
+		}
+		switch x := v.(type) {
+		case bson.D:
+			walk(value.Get(x, parts[0]), parts[1:])
+		case bson.A:
+			for _, e := range x {
+				if sub, ok := e.(bson.D); ok {
+					walk(value.Get(sub, parts[0]), parts[1:])
+				}
+			}
+		}
+	}
+	walk(d, parts)
+	return out
+}

@@ -1,0 +1,147 @@
+package aggregate
+
+import (
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+type groupStage struct {
+	idSpec any // the _id as explain shows it
+	id     func(env *expr.Env) (any, error)
+	accs   []*accStatement
+}
+
+func parseGroupStage(spec any, p *parser) ([]Stage, error) {
+	return oneStage(parseGroup(spec, p))
+}
+
+func parseGroup(spec any, p *parser) (*groupStage, error) {
+	d, ok := spec.(bson.D)
+	if !ok {
+		return nil, mongoerr.New(15947, "a group's fields must be specified in an object")
+	}
+	g := &groupStage{}
+	idSeen := false
+	for _, e := range d {
+		if e.Key == "_id" {
+			if idSeen {
+				return nil, mongoerr.New(16414, "a group's _id may only be specified once")
+			}
+			idSeen = true
+			x, err := p.compile(e.Value)
+			if err != nil {
+				return nil, err
+			}
+			g.idSpec, g.id = e.Value, x.Eval
+			continue
+		}
+		st, err := parseAccStatement(e.Key, e.Value, p)
+		if err != nil {
+			return nil, err
+		}
+		g.accs = append(g.accs, st)
+	}
+	if !idSeen {
+		return nil, mongoerr.New(15955, "a group specification must include an _id")
+	}
+	return g, nil
+}
+
+func (g *groupStage) Name() string { return "$group" }
+
+func (g *groupStage) Spec() bson.D {
+	body := bson.D{{Key: "_id", Value: g.idSpec}}
+	for _, a := range g.accs {
+		body = append(body, bson.E{Key: a.field, Value: bson.D{{Key: a.op, Value: a.spec}}})
+	}
+	return stageSpec("$group", body)
+}
+
+type group struct {
+	id   any
+	accs []accumulator
+}
+
+func (g *groupStage) open(in Iterator, rt *runtime) (Iterator, error) {
+	var groups []*group
+	loaded := false
+	return funcIterator(func() (bson.D, bool, error) {
+		if !loaded {
+			loaded = true
+			var err error
+			if groups, err = g.consume(in, rt); err != nil {
+				return nil, false, err
+			}
+		}
+		if len(groups) == 0 {
+			return nil, false, nil
+		}
+		gr := groups[0]
+		groups[0] = nil
+		groups = groups[1:]
+		out := make(bson.D, 0, 1+len(gr.accs))
+		out = append(out, bson.E{Key: "_id", Value: gr.id})
+		for i, a := range gr.accs {
+			out = append(out, bson.E{Key: g.accs[i].field, Value: a.result()})
+		}
+		return out, true, nil
+	}), nil
+}
+
+// consume reads the whole input into a hash map keyed by the encoded group
+// key; only the groups and their accumulators stay in memory, and a
+// document costs no allocation beyond what its expressions need.
+func (g *groupStage) consume(in Iterator, rt *runtime) ([]*group, error) {
+	env := rt.newEnv()
+	index := map[string]*group{}
+	var order []*group
+	var key []byte
+	for n := 0; ; n++ {
+		if n&4095 == 4095 {
+			if err := rt.ctx.err(); err != nil {
+				return nil, interrupted(err)
+			}
+		}
+		d, ok, err := in.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		env.Reset(d)
+		id, err := g.id(env)
+		if err != nil {
+			return nil, err
+		}
+		if value.IsMissing(id) {
+			id = nil
+		}
+		key = appendKey(key[:0], id)
+		gr, ok := index[string(key)]
+		if !ok {
+			gr = &group{id: id, accs: make([]accumulator, len(g.accs))}
+			for i, st := range g.accs {
+				if gr.accs[i], err = st.newAcc(env); err != nil {
+					return nil, err
+				}
+			}
+			index[string(key)] = gr
+			order = append(order, gr)
+		}
+		for i, st := range g.accs {
+			v, err := st.input(env)
+			if err != nil {
+				return nil, err
+			}
+			if err := gr.accs[i].add(v); err != nil {
+				return nil, err
+			}
+		}
+	}
+	// An empty input yields no groups at all, even for _id: null.
+	return order, nil
+}

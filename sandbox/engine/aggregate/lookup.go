@@ -1,0 +1,208 @@
+package aggregate
+
+import (
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+type letVar struct {
+	name string
+	spec any
+	x    expr.Expr
+}
+
+type lookupStage struct {
+	from         string
+	as           string
+	asParts      []string
+	localField   string
+	localParts   []string
+	foreignField string
+	let          []letVar
+	pipeline     bson.A
+	hasPipeline  bool
+}
+
+func parseLookup(spec any, p *parser) ([]Stage, error) {
+	d, ok := spec.(bson.D)
+	if !ok {
+		return nil, mongoerr.New(mongoerr.FailedToParse, "the $lookup specification must be an Object")
+	}
+	s := &lookupStage{}
+	hasLet := false
+	var letSpec bson.D
+	for _, e := range d {
+		switch e.Key {
+		case "pipeline":
+			arr, ok := e.Value.(bson.A)
+			if !ok {
+				return nil, mongoerr.Newf(mongoerr.TypeMismatch, "'pipeline' option must be specified as an array")
+			}
+			s.pipeline, s.hasPipeline = arr, true
+			continue
+		case "let":
+			ld, ok := e.Value.(bson.D)
+			if !ok {
+				return nil, mongoerr.Newf(mongoerr.FailedToParse, "$lookup argument 'let: %s' must be an object, is type %s", docString(e.Value), typeNameOf(e.Value))
+			}
+			letSpec, hasLet = ld, true
+			continue
+		case "from":
+			switch f := e.Value.(type) {
+			case string:
+				s.from = f
+			case bson.D:
+				return nil, mongoerr.Newf(mongoerr.FailedToParse, "$lookup with syntax {from: {db:<>, coll:<>},..} is not supported for db: %s and coll: %s", docString(value.Get(f, "db")), docString(value.Get(f, "coll")))
+			default:
+				return nil, mongoerr.Newf(mongoerr.FailedToParse, "$lookup 'from' field must be a string, but found %s", typeNameOf(e.Value))
+			}
+			continue
+		}
+		str, isStr := e.Value.(string)
+		if !isStr {
+			return nil, mongoerr.Newf(mongoerr.FailedToParse, "$lookup argument '%s: %s' must be a string, found %s: %s", e.Key, docString(e.Value), docString(e.Value), typeNameOf(e.Value))
+		}
+		switch e.Key {
+		case "as":
+			s.as = str
+		case "localField":
+			s.localField = str
+		case "foreignField":
+			s.foreignField = str
+		default:
+			return nil, mongoerr.Newf(mongoerr.FailedToParse, "unknown argument to $lookup: %s", e.Key)
+		}
+	}
+	if s.from == "" && !(s.hasPipeline && len(s.pipeline) > 0 && firstStageIs(s.pipeline, "$documents")) {
+		return nil, mongoerr.New(mongoerr.FailedToParse, "$lookup stage without explicit collection must have a pipeline with $documents as first stage")
+	}
+	if s.as == "" {
+		return nil, mongoerr.New(mongoerr.FailedToParse, "must specify 'as' field for a $lookup")
+	}
+	if err := validateFieldName(s.as); err != nil {
+		return nil, err
+	}
+	s.asParts = splitPath(s.as)
+	if s.hasPipeline {
+		if (s.localField == "") != (s.foreignField == "") {
+			return nil, mongoerr.New(mongoerr.FailedToParse, "$lookup requires both or neither of 'localField' and 'foreignField' to be specified")
+		}
+	} else {
+		if s.localField == "" || s.foreignField == "" {
+			return nil, mongoerr.New(mongoerr.FailedToParse, "$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to be specified")
+		}
+		if hasLet {
+			return nil, mongoerr.New(mongoerr.FailedToParse, "$lookup with a 'let' argument must also specify 'pipeline'")
+		}
+	}
+	if s.localField != "" {
+		s.localParts = splitPath(s.localField)
+	}
+	var names []string
+	for _, e := range letSpec {
+		x, err := p.compile(e.Value)
+		if err != nil {
+			return nil, err
+		}
+		s.let = append(s.let, letVar{name: e.Key, spec: e.Value, x: x})
+		names = append(names, e.Key)
+	}
+	if s.hasPipeline {
+		if err := p.parseSubPipeline(s.pipeline, names, false); err != nil {
+			return nil, err
+		}
+	}
+	return []Stage{s}, nil
+}
+
+func firstStageIs(pipeline bson.A, name string) bool {
+	d, ok := pipeline[0].(bson.D)
+	return ok && len(d) == 1 && d[0].Key == name
+}
+
+func (s *lookupStage) Name() string { return "$lookup" }
+
+func (s *lookupStage) Spec() bson.D {
+	body := bson.D{{Key: "from", Value: s.from}, {Key: "as", Value: s.as}}
+	if s.localField != "" {
+		body = append(body, bson.E{Key: "localField", Value: s.localField}, bson.E{Key: "foreignField", Value: s.foreignField})
+	}
+	if s.hasPipeline {
+		let := bson.D{}
+		for _, l := range s.let {
+			let = append(let, bson.E{Key: l.name, Value: l.spec})
+		}
+		body = append(body, bson.E{Key: "let", Value: let}, bson.E{Key: "pipeline", Value: s.pipeline})
+	}
+	return stageSpec("$lookup", body)
+}
+
+// localMatch builds the foreign filter for a local document: every value
+// the local path reaches (array elements expanded), or null when none.
+func (s *lookupStage) localMatch(d bson.D) bson.D {
+	vals := sortKeyValues(d, s.localParts, nil)
+	in := make(bson.A, 0, len(vals))
+	hasRegex := false
+	for _, v := range vals {
+		if _, ok := v.(bson.Undefined); ok {
+			continue // an empty array matches nothing
+		}
+		if _, ok := v.(bson.Regex); ok {
+			hasRegex = true
+		}
+		in = append(in, v)
+	}
+	if hasRegex {
+		// A regex local value matches only an equal regex, never as a pattern.
+		or := bson.A{}
+		for _, v := range in {
+			or = append(or, bson.D{{Key: s.foreignField, Value: bson.D{{Key: "$eq", Value: v}}}})
+		}
+		return bson.D{{Key: "$or", Value: or}}
+	}
+	return bson.D{{Key: s.foreignField, Value: bson.D{{Key: "$in", Value: in}}}}
+}
+
+func (s *lookupStage) open(in Iterator, rt *runtime) (Iterator, error) {
+	env := rt.newEnv()
+	return funcIterator(func() (bson.D, bool, error) {
+		d, ok, err := in.Next()
+		if !ok || err != nil {
+			return nil, false, err
+		}
+		var matches []bson.D
+		switch {
+		case !s.hasPipeline:
+			matches, err = rt.query(rt.ctx.DB, s.from, s.localMatch(d))
+		default:
+			env.Reset(d)
+			let := make(bson.D, 0, len(s.let))
+			for _, l := range s.let {
+				v, err := l.x.Eval(env)
+				if err != nil {
+					return nil, false, err
+				}
+				if value.IsMissing(v) {
+					v = nil
+				}
+				let = append(let, bson.E{Key: l.name, Value: v})
+			}
+			pipeline := s.pipeline
+			if s.localField != "" {
+				pipeline = append(bson.A{bson.D{{Key: "$match", Value: s.localMatch(d)}}}, s.pipeline...)
+			}
+			matches, err = rt.runSub(rt.ctx.DB, s.from, pipeline, let)
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		arr := make(bson.A, len(matches))
+		for i, m := range matches {
+			arr[i] = m
+		}
+		return setNested(d, s.asParts, arr), true, nil
+	}), nil
+}

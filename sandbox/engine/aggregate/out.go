@@ -1,0 +1,336 @@
+package aggregate
+
+import (
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// parseTarget reads $out's and $merge's target: "coll" or {db, coll}.
+func parseTarget(stage string, v any, defaultDB string) (db, coll string, err error) {
+	switch x := v.(type) {
+	case string:
+		return defaultDB, x, nil
+	case bson.D:
+		db = defaultDB
+		for _, e := range x {
+			s, ok := e.Value.(string)
+			switch e.Key {
+			case "db":
+				if !ok {
+					return "", "", mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s.db' is the wrong type '%s', expected type 'string'", stage, typeNameOf(e.Value))
+				}
+				db = s
+			case "coll":
+				if !ok {
+					return "", "", mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s.coll' is the wrong type '%s', expected type 'string'", stage, typeNameOf(e.Value))
+				}
+				coll = s
+			default:
+				return "", "", mongoerr.Newf(mongoerr.UnrecognizedCommandField, "BSON field '%s.%s' is an unknown field.", stage, e.Key)
+			}
+		}
+		if coll == "" {
+			return "", "", mongoerr.Newf(mongoerr.FailedToParse, "BSON field '%s.coll' is missing but a required field", stage)
+		}
+		return db, coll, nil
+	}
+	return "", "", mongoerr.Newf(mongoerr.TypeMismatch, "%s only supports a string or object argument, but found %s", stage, typeNameOf(v))
+}
+
+// ---- $out ----
+
+type outStage struct{ db, coll string }
+
+func parseOut(spec any, p *parser) ([]Stage, error) {
+	if p.inSub {
+		return nil, mongoerr.New(51047, "$out is not allowed within a $lookup's sub-pipeline")
+	}
+	db, coll, err := parseTarget("$out", spec, p.ctx.DB)
+	if err != nil {
+		return nil, err
+	}
+	if coll == "" {
+		return nil, mongoerr.Newf(mongoerr.InvalidNamespace, "Invalid $out target namespace, %s.", db+".")
+	}
+	return []Stage{&outStage{db: db, coll: coll}}, nil
+}
+
+func (s *outStage) Name() string { return "$out" }
+func (s *outStage) Spec() bson.D {
+	return stageSpec("$out", bson.D{{Key: "db", Value: s.db}, {Key: "coll", Value: s.coll}})
+}
+
+func (s *outStage) open(in Iterator, rt *runtime) (Iterator, error) {
+	done := false
+	return funcIterator(func() (bson.D, bool, error) {
+		if done {
+			return nil, false, nil
+		}
+		done = true
+		docs, err := Drain(in)
+		if err != nil {
+			return nil, false, err
+		}
+		if rt.ctx.ReplaceCollection == nil {
+			return nil, false, mongoerr.New(mongoerr.InternalError, "aggregate: no ReplaceCollection function in the context")
+		}
+		return nil, false, rt.ctx.ReplaceCollection(s.db, s.coll, docs)
+	}), nil
+}
+
+// ---- $merge ----
+
+type mergeStage struct {
+	db, coll        string
+	on              []string
+	onGiven         bool
+	whenMatched     string // replace, keepExisting, merge, fail, pipeline
+	matchedPipeline bson.A
+	matchedStages   []Stage
+	whenNotMatched  string // insert, discard, fail
+	let             []letVar
+	letGiven        bool
+}
+
+func parseMerge(spec any, p *parser) ([]Stage, error) {
+	if p.inSub {
+		return nil, mongoerr.New(51047, "$merge is not allowed within a $lookup's sub-pipeline")
+	}
+	s := &mergeStage{whenMatched: "merge", whenNotMatched: "insert", on: []string{"_id"}}
+	var letSpec bson.D
+	switch x := spec.(type) {
+	case string:
+		s.db, s.coll = p.ctx.DB, x
+	case bson.D:
+		haveInto := false
+		for _, e := range x {
+			switch e.Key {
+			case "into":
+				db, coll, err := parseTarget("$merge.into", e.Value, p.ctx.DB)
+				if err != nil {
+					return nil, err
+				}
+				s.db, s.coll, haveInto = db, coll, true
+			case "on":
+				s.on, s.onGiven = nil, true
+				switch o := e.Value.(type) {
+				case string:
+					s.on = []string{o}
+				case bson.A:
+					for _, f := range o {
+						fs, ok := f.(string)
+						if !ok {
+							return nil, mongoerr.Newf(51134, "$merge 'on' array elements must be strings, but found %s", typeNameOf(f))
+						}
+						s.on = append(s.on, fs)
+					}
+					if len(s.on) == 0 {
+						return nil, mongoerr.New(51187, "If explicitly specifying $merge 'on', must include at least one field")
+					}
+				default:
+					return nil, mongoerr.Newf(51186, "$merge 'on' field  must be either a string or an array of strings, but found %s", typeNameOf(e.Value))
+				}
+			case "whenMatched":
+				switch w := e.Value.(type) {
+				case string:
+					switch w {
+					case "replace", "keepExisting", "merge", "fail":
+						s.whenMatched = w
+					default:
+						return nil, mongoerr.Newf(mongoerr.BadValue, "Enumeration value '%s' for field '$merge.whenMatched' is not a valid value.", w)
+					}
+				case bson.A:
+					s.whenMatched, s.matchedPipeline = "pipeline", w
+				default:
+					return nil, mongoerr.Newf(51191, "BSON field '$merge.whenMatched' must be either a string or array, but found %s", typeNameOf(e.Value))
+				}
+			case "whenNotMatched":
+				w, ok := e.Value.(string)
+				if !ok {
+					return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '$merge.whenNotMatched' is the wrong type '%s', expected type 'string'", typeNameOf(e.Value))
+				}
+				switch w {
+				case "insert", "discard", "fail":
+					s.whenNotMatched = w
+				default:
+					return nil, mongoerr.Newf(mongoerr.BadValue, "Enumeration value '%s' for field '$merge.whenNotMatched' is not a valid value.", w)
+				}
+			case "let":
+				ld, ok := e.Value.(bson.D)
+				if !ok {
+					return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '$merge.let' is the wrong type '%s', expected type 'object'", typeNameOf(e.Value))
+				}
+				letSpec, s.letGiven = ld, true
+			default:
+				return nil, mongoerr.Newf(mongoerr.UnrecognizedCommandField, "BSON field '$merge.%s' is an unknown field.", e.Key)
+			}
+		}
+		if !haveInto {
+			return nil, mongoerr.New(40414, "BSON field '$merge.into' is missing but a required field")
+		}
+	default:
+		return nil, mongoerr.Newf(51182, "$merge only supports a string or object argument, but found %s", typeNameOf(spec))
+	}
+	if s.letGiven && s.whenMatched != "pipeline" {
+		return nil, mongoerr.New(51199, "Cannot use 'let' variables with 'whenMatched: "+s.whenMatched+"' mode")
+	}
+	if s.whenMatched == "pipeline" {
+		if !s.letGiven {
+			letSpec = bson.D{{Key: "new", Value: "$$ROOT"}}
+		}
+		names := []string{}
+		for _, e := range letSpec {
+			x, err := p.compile(e.Value)
+			if err != nil {
+				return nil, err
+			}
+			s.let = append(s.let, letVar{name: e.Key, spec: e.Value, x: x})
+			names = append(names, e.Key)
+		}
+		if !s.letGiven {
+			names = []string{"new"}
+		}
+		sub := &parser{ctx: p.ctx, scope: p.scope.With(names...), letVals: p.letVals}
+		for _, raw := range s.matchedPipeline {
+			d, ok := raw.(bson.D)
+			if ok && len(d) == 1 {
+				switch d[0].Key {
+				case "$addFields", "$set", "$project", "$unset", "$replaceRoot", "$replaceWith":
+				default:
+					return nil, mongoerr.Newf(mongoerr.InvalidOptions, "'%s' is not allowed to be used within an update", d[0].Key)
+				}
+			}
+		}
+		stages, err := parseStages(s.matchedPipeline, sub)
+		if err != nil {
+			return nil, err
+		}
+		s.matchedStages = stages
+	}
+	for _, f := range s.on {
+		if err := validateFieldName(f); err != nil {
+			return nil, err
+		}
+	}
+	return []Stage{s}, nil
+}
+
+func (s *mergeStage) Name() string { return "$merge" }
+
+func (s *mergeStage) Spec() bson.D {
+	on := any(s.on[0])
+	if len(s.on) > 1 || s.onGiven && len(s.on) != 1 {
+		arr := bson.A{}
+		for _, f := range s.on {
+			arr = append(arr, f)
+		}
+		on = arr
+	}
+	var wm any = s.whenMatched
+	if s.whenMatched == "pipeline" {
+		wm = s.matchedPipeline
+	}
+	body := bson.D{
+		{Key: "into", Value: bson.D{{Key: "db", Value: s.db}, {Key: "coll", Value: s.coll}}},
+		{Key: "on", Value: on},
+		{Key: "whenMatched", Value: wm},
+		{Key: "whenNotMatched", Value: s.whenNotMatched},
+	}
+	return stageSpec("$merge", body)
+}
+
+func (s *mergeStage) open(in Iterator, rt *runtime) (Iterator, error) {
+	if rt.ctx.MergeLookup == nil || rt.ctx.MergeWrite == nil {
+		return nil, mongoerr.New(mongoerr.InternalError, "aggregate: no MergeLookup/MergeWrite functions in the context")
+	}
+	env := rt.newEnv()
+	done := false
+	return funcIterator(func() (bson.D, bool, error) {
+		if done {
+			return nil, false, nil
+		}
+		done = true
+		for {
+			d, ok, err := in.Next()
+			if err != nil {
+				return nil, false, err
+			}
+			if !ok {
+				return nil, false, nil
+			}
+			if err := s.write(d, rt, env); err != nil {
+				return nil, false, err
+			}
+		}
+	}), nil
+}
+
+func (s *mergeStage) write(d bson.D, rt *runtime, env *expr.Env) error {
+	for _, f := range s.on {
+		switch v := getNested(d, splitPath(f)).(type) {
+		case nil, value.Missing, bson.Undefined, bson.A:
+			if f == "_id" && value.IsMissing(v) {
+				continue // the engine generates an _id for the insert
+			}
+			return mongoerr.Newf(51132, "$merge write error: 'on' field '%s' cannot be missing, null, undefined or an array", f)
+		}
+	}
+	existing, found, err := rt.ctx.MergeLookup(s.db, s.coll, s.on, d)
+	if err != nil {
+		return err
+	}
+	if !found {
+		switch s.whenNotMatched {
+		case "discard":
+			return nil
+		case "fail":
+			return mongoerr.New(13113, "$merge could not find a matching document in the target collection for at least one document in the source collection")
+		}
+		return rt.ctx.MergeWrite(s.db, s.coll, nil, d, true)
+	}
+	var newDoc bson.D
+	switch s.whenMatched {
+	case "keepExisting":
+		return nil
+	case "fail":
+		return mongoerr.Newf(mongoerr.DuplicateKey, "$merge failed due to a DuplicateKey error :: caused by :: E11000 duplicate key error collection: %s.%s index: _id_ dup key: { _id: %s }", s.db, s.coll, docString(value.Get(existing, "_id")))
+	case "replace":
+		newDoc = d
+	case "merge":
+		newDoc = make(bson.D, len(existing), len(existing)+len(d))
+		copy(newDoc, existing)
+		for _, e := range d {
+			newDoc = setInPlace(newDoc, e.Key, e.Value)
+		}
+	case "pipeline":
+		env.Reset(d)
+		let := make(bson.D, 0, len(s.let)+len(rt.letVals))
+		let = append(let, rt.letVals...)
+		for _, l := range s.let {
+			v, err := l.x.Eval(env)
+			if err != nil {
+				return err
+			}
+			let = setInPlace(let, l.name, v)
+		}
+		sub := &runtime{ctx: rt.ctx, letVals: let, scope: rt.scope}
+		it := Iterator(NewSliceIterator([]bson.D{existing}))
+		for _, st := range s.matchedStages {
+			if it, err = st.open(it, sub); err != nil {
+				return err
+			}
+		}
+		res, err := Drain(it)
+		if err != nil {
+			return err
+		}
+		if len(res) != 1 {
+			return nil
+		}
+		newDoc = res[0]
+	}
+	return rt.ctx.MergeWrite(s.db, s.coll, existing, newDoc, false)
+}

@@ -1,0 +1,189 @@
+package aggregate
+
+import (
+	"fmt"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// parser carries what stage parsers need: the command context and the
+// variables in scope (command-level let, $lookup let).
+type parser struct {
+	ctx     *Context
+	scope   *expr.Scope
+	letVals bson.D // evaluated command-level let, for $match's $expr
+	inFacet bool
+	inSub   bool // inside a $lookup or $unionWith sub-pipeline
+}
+
+type stageParser func(spec any, p *parser) ([]Stage, error)
+
+// stageParsers maps every supported stage name to its parser. Aliases
+// expand into several stages, as mongod's REGISTER_MULTI_STAGE_ALIAS does.
+var stageParsers map[string]stageParser
+
+func init() {
+	stageParsers = map[string]stageParser{
+		"$match":           parseMatch,
+		"$project":         parseProject,
+		"$addFields":       parseAddFields("$addFields"),
+		"$set":             parseAddFields("$set"),
+		"$unset":           parseUnset,
+		"$sort":            parseSort,
+		"$limit":           parseLimit,
+		"$skip":            parseSkip,
+		"$count":           parseCount,
+		"$sortByCount":     parseSortByCount,
+		"$replaceRoot":     parseReplaceRoot,
+		"$replaceWith":     parseReplaceWith,
+		"$sample":          parseSample,
+		"$unionWith":       parseUnionWith,
+		"$documents":       parseDocuments,
+		"$group":           parseGroupStage,
+		"$unwind":          parseUnwind,
+		"$bucket":          parseBucket,
+		"$bucketAuto":      parseBucketAuto,
+		"$facet":           parseFacet,
+		"$lookup":          parseLookup,
+		"$graphLookup":     parseGraphLookup,
+		"$out":             parseOut,
+		"$merge":           parseMerge,
+		"$collStats":       parseCollStats,
+		"$indexStats":      parseIndexStats,
+		"$setWindowFields": parseSetWindowFields,
+	}
+}
+
+// Stages that must come first or last, and those $facet refuses.
+var (
+	firstOnlyStages = map[string]bool{"$collStats": true, "$indexStats": true, "$documents": true}
+	lastOnlyStages  = map[string]bool{"$out": true, "$merge": true}
+	notInFacet      = map[string]bool{"$collStats": true, "$indexStats": true, "$facet": true,
+		"$out": true, "$merge": true, "$documents": true}
+)
+
+func parseStages(pipeline bson.A, p *parser) ([]Stage, error) {
+	var stages []Stage
+	for i, raw := range pipeline {
+		spec, ok := raw.(bson.D)
+		if !ok {
+			return nil, mongoerr.New(mongoerr.TypeMismatch, "Each element of the 'pipeline' array must be an object")
+		}
+		if len(spec) != 1 {
+			return nil, mongoerr.New(40323, "A pipeline stage specification object must contain exactly one field.")
+		}
+		name := spec[0].Key
+		parse, ok := stageParsers[name]
+		if !ok {
+			return nil, mongoerr.Newf(mongoerr.Location40324, "Unrecognized pipeline stage name: '%s'", name)
+		}
+		if p.inFacet && notInFacet[name] {
+			return nil, mongoerr.Newf(40600, "%s is not allowed to be used within a $facet stage", name)
+		}
+		if firstOnlyStages[name] && i != 0 {
+			return nil, mongoerr.Newf(40602, "%s is only valid as the first stage in a pipeline", name)
+		}
+		if lastOnlyStages[name] && i != len(pipeline)-1 {
+			return nil, mongoerr.Newf(40601, "%s can only be the final stage in the pipeline", name)
+		}
+		parsed, err := parse(spec[0].Value, p)
+		if err != nil {
+			return nil, err
+		}
+		stages = append(stages, parsed...)
+	}
+	return optimize(stages), nil
+}
+
+// optimize applies the rewrites mongod always applies and that change what
+// explain shows or how much memory a stage needs: a $limit following a
+// $sort is absorbed into it (top-k sort).
+func optimize(stages []Stage) []Stage {
+	out := stages[:0:0]
+	for _, s := range stages {
+		if lim, ok := s.(*limitStage); ok && len(out) > 0 {
+			if srt, ok := out[len(out)-1].(*sortStage); ok {
+				if srt.limit == 0 || lim.n < srt.limit {
+					srt.limit = lim.n
+				}
+				continue
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// compile compiles an aggregation expression in the parser's scope.
+func (p *parser) compile(spec any) (expr.Expr, error) {
+	return expr.Compile(spec, p.scope)
+}
+
+// typeNameOf is mongod's typeName() for error messages.
+func typeNameOf(v any) string {
+	if value.IsMissing(v) {
+		return "missing"
+	}
+	return value.TypeName(v)
+}
+
+// toInt64 accepts the numeric forms mongod accepts for counts: integral
+// int32, int64, double or decimal.
+func toInt64(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	case float64:
+		if x != float64(int64(x)) {
+			return 0, false
+		}
+		return int64(x), true
+	case bson.Decimal128:
+		s := x.String()
+		var n int64
+		if _, err := fmt.Sscan(s, &n); err == nil && fmt.Sprint(n) == s {
+			return n, true
+		}
+		f, ok := decimalToFloat(x)
+		if ok && f == float64(int64(f)) {
+			return int64(f), true
+		}
+	}
+	return 0, false
+}
+
+func decimalToFloat(d bson.Decimal128) (float64, bool) {
+	var f float64
+	if _, err := fmt.Sscan(d.String(), &f); err != nil {
+		return 0, false
+	}
+	return f, true
+}
+
+// oneDoc wraps a single stage into the []Stage parsers return.
+func oneStage(s Stage, err error) ([]Stage, error) {
+	if err != nil {
+		return nil, err
+	}
+	return []Stage{s}, nil
+}
+
+// errIterator fails on the first call.
+func errIterator(err error) Iterator {
+	return funcIterator(func() (bson.D, bool, error) { return nil, false, err })
+}
+
+// emptyIterator yields nothing.
+var emptyIterator = funcIterator(func() (bson.D, bool, error) { return nil, false, nil })
+
+// stageSpec builds {name: spec}.
+func stageSpec(name string, spec any) bson.D { return bson.D{{Key: name, Value: spec}} }
+
+// docString renders a value in error messages the way mongod prints it.
+func docString(v any) string { return valueString(v) }

@@ -1,0 +1,290 @@
+// Package aggregate is the aggregation pipeline of the embedded engine: it
+// parses a pipeline the way mongod does (same validation, codes and
+// messages), runs it as a chain of iterators over the documents the engine
+// feeds it, and serializes every stage for explain.
+package aggregate
+
+import (
+	"context"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+)
+
+// Iterator yields documents; ok is false once the input is exhausted.
+type Iterator interface {
+	Next() (doc bson.D, ok bool, err error)
+}
+
+// Context gives stages what lies outside the pipeline. The engine fills in
+// the function fields; a nil function makes the stages that need it fail
+// with an error rather than panic.
+type Context struct {
+	Ctx context.Context
+	DB  string
+	Now bson.DateTime // $$NOW for the whole command
+	Let bson.D        // command-level let: name -> expression (evaluated once)
+
+	// Query runs filter (+ optional sort and limit) on db.coll through the
+	// query planner so that $lookup and $graphLookup use indexes. A missing
+	// collection yields no documents.
+	Query func(db, coll string, filter bson.D, sort bson.D, limit int64) ([]bson.D, error)
+	// Pipeline runs a sub-pipeline on db.coll. let holds the variables the
+	// sub-pipeline sees, each already wrapped as {$literal: value}. When nil,
+	// sub-pipelines run in this package over Query(db, coll, {}, nil, 0).
+	Pipeline func(db, coll string, pipeline bson.A, let bson.D) ([]bson.D, error)
+	// ReplaceCollection atomically replaces db.coll's documents ($out).
+	ReplaceCollection func(db, coll string, docs []bson.D) error
+	// MergeLookup finds the target document whose `on` fields equal doc's
+	// ($merge).
+	MergeLookup func(db, coll string, on []string, doc bson.D) (existing bson.D, found bool, err error)
+	// MergeWrite replaces old with newDoc, or inserts newDoc when insert is
+	// true ($merge).
+	MergeWrite func(db, coll string, old bson.D, newDoc bson.D, insert bool) error
+	CollStats  func(db, coll string, spec bson.D) (bson.D, error)
+	IndexStats func(db, coll string) ([]bson.D, error)
+	// Coll is the collection the pipeline runs on ("" for a database-level
+	// aggregate); $collStats and $indexStats read it.
+	Coll string
+}
+
+func (c *Context) err() error {
+	if c == nil || c.Ctx == nil {
+		return nil
+	}
+	return c.Ctx.Err()
+}
+
+// Stage is one parsed stage of a pipeline.
+type Stage interface {
+	// Name is the stage's name as explain shows it ("$group").
+	Name() string
+	// Spec is the stage's serialization as explain shows it: {$name: ...}.
+	Spec() bson.D
+	open(in Iterator, rt *runtime) (Iterator, error)
+}
+
+// Pipeline is a parsed pipeline, ready to run once.
+type Pipeline struct {
+	ctx     *Context
+	scope   *expr.Scope
+	letVals bson.D // command-level let, evaluated
+	stages  []Stage
+	stats   []*stageStats
+	timing  bool
+}
+
+// EnableTiming makes Run measure each stage's executionTimeMillisEstimate.
+// It costs two clock reads per document per stage, so the engine turns it
+// on only for explain with executionStats; nReturned is always counted.
+func (p *Pipeline) EnableTiming() { p.timing = true }
+
+// runtime is what stages need while running.
+type runtime struct {
+	ctx     *Context
+	letVals bson.D
+	scope   *expr.Scope
+}
+
+func (rt *runtime) newEnv() *expr.Env {
+	env := expr.NewEnv(nil, rt.ctx.Now)
+	for _, e := range rt.letVals {
+		env.SetVar(e.Key, e.Value)
+	}
+	return env
+}
+
+// Parse validates every stage like mongod and builds the pipeline.
+func Parse(pipeline bson.A, ctx *Context) (*Pipeline, error) {
+	if ctx == nil {
+		ctx = &Context{}
+	}
+	names := make([]string, 0, len(ctx.Let))
+	for _, e := range ctx.Let {
+		names = append(names, e.Key)
+	}
+	p := &Pipeline{ctx: ctx, scope: expr.NewScope(names...)}
+	if len(ctx.Let) > 0 {
+		env := expr.NewEnv(bson.D{}, ctx.Now)
+		for _, e := range ctx.Let {
+			x, err := expr.Compile(e.Value, expr.NewScope())
+			if err != nil {
+				return nil, err
+			}
+			v, err := x.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			p.letVals = append(p.letVals, bson.E{Key: e.Key, Value: v})
+		}
+	}
+	stages, err := parseStages(pipeline, &parser{ctx: ctx, scope: p.scope, letVals: p.letVals})
+	if err != nil {
+		return nil, err
+	}
+	p.setStages(stages)
+	return p, nil
+}
+
+func (p *Pipeline) setStages(stages []Stage) {
+	p.stages = stages
+	p.stats = make([]*stageStats, len(stages))
+	for i := range p.stats {
+		p.stats[i] = &stageStats{}
+	}
+}
+
+// Stages returns the parsed stages, aliases already expanded the way mongod
+// expands them ($count becomes $group + $project, $bucket $group + $sort).
+func (p *Pipeline) Stages() []Stage { return p.stages }
+
+// LeadingMatch returns the filter of a leading $match, which the engine
+// pushes into the query planner; RemoveLeading then drops it.
+func (p *Pipeline) LeadingMatch() (filter bson.D, ok bool) {
+	if len(p.stages) == 0 {
+		return nil, false
+	}
+	if m, isMatch := p.stages[0].(*matchStage); isMatch {
+		return m.filter, true
+	}
+	return nil, false
+}
+
+// LeadingSort returns the sort pattern (and coalesced limit, 0 if none) of
+// the first stage when it is a $sort, so the planner can provide the order.
+func (p *Pipeline) LeadingSort() (sort bson.D, limit int64, ok bool) {
+	if len(p.stages) == 0 {
+		return nil, 0, false
+	}
+	if s, isSort := p.stages[0].(*sortStage); isSort {
+		return s.pattern, s.limit, true
+	}
+	return nil, 0, false
+}
+
+// RemoveLeading drops the first n stages once the engine has pushed them
+// down into the query layer.
+func (p *Pipeline) RemoveLeading(n int) {
+	n = min(n, len(p.stages))
+	p.stages = p.stages[n:]
+	p.stats = p.stats[n:]
+}
+
+// Run chains the stages over input.
+func (p *Pipeline) Run(input Iterator) (Iterator, error) {
+	rt := &runtime{ctx: p.ctx, letVals: p.letVals, scope: p.scope}
+	it := input
+	for i, s := range p.stages {
+		next, err := s.open(it, rt)
+		if err != nil {
+			return nil, err
+		}
+		it = &timedIterator{in: next, stats: p.stats[i], ctx: p.ctx, timing: p.timing}
+	}
+	return it, nil
+}
+
+// Explain serializes the stages as mongod 8.0's aggregate explain lists
+// them; for executionStats and allPlansExecution each stage also carries
+// nReturned and executionTimeMillisEstimate.
+func (p *Pipeline) Explain(verbosity string) bson.A {
+	out := make(bson.A, 0, len(p.stages))
+	withStats := verbosity == "executionStats" || verbosity == "allPlansExecution"
+	for i, s := range p.stages {
+		d := s.Spec()
+		if withStats {
+			d = append(d,
+				bson.E{Key: "nReturned", Value: p.stats[i].returned},
+				bson.E{Key: "executionTimeMillisEstimate", Value: p.stats[i].elapsed.Milliseconds()})
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+type stageStats struct {
+	returned int64
+	elapsed  time.Duration
+}
+
+// timedIterator counts what a stage returns and the time spent in it,
+// including its inputs, as mongod's executionTimeMillisEstimate does.
+type timedIterator struct {
+	in     Iterator
+	stats  *stageStats
+	ctx    *Context
+	n      int
+	timing bool
+}
+
+func (t *timedIterator) Next() (bson.D, bool, error) {
+	t.n++
+	if t.n&1023 == 0 {
+		if err := t.ctx.err(); err != nil {
+			return nil, false, interrupted(err)
+		}
+	}
+	var d bson.D
+	var ok bool
+	var err error
+	if t.timing {
+		start := time.Now()
+		d, ok, err = t.in.Next()
+		t.stats.elapsed += time.Since(start)
+	} else {
+		d, ok, err = t.in.Next()
+	}
+	if ok {
+		t.stats.returned++
+	}
+	return d, ok, err
+}
+
+func interrupted(err error) error {
+	if err == context.DeadlineExceeded {
+		return mongoerr.New(mongoerr.MaxTimeMSExpired, "operation exceeded time limit")
+	}
+	return mongoerr.New(mongoerr.Interrupted, "operation was interrupted")
+}
+
+// SliceIterator yields the documents of a slice.
+type SliceIterator struct {
+	docs []bson.D
+	i    int
+}
+
+// NewSliceIterator returns an iterator over docs.
+func NewSliceIterator(docs []bson.D) *SliceIterator { return &SliceIterator{docs: docs} }
+
+// Next implements Iterator.
+func (s *SliceIterator) Next() (bson.D, bool, error) {
+	if s.i >= len(s.docs) {
+		return nil, false, nil
+	}
+	d := s.docs[s.i]
+	s.i++
+	return d, true, nil
+}
+
+// Drain reads it to the end.
+func Drain(it Iterator) ([]bson.D, error) {
+	var out []bson.D
+	for {
+		d, ok, err := it.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return out, nil
+		}
+		out = append(out, d)
+	}
+}
+
+// funcIterator adapts a closure.
+type funcIterator func() (bson.D, bool, error)
+
+func (f funcIterator) Next() (bson.D, bool, error) { return f() }

@@ -1,0 +1,246 @@
+package aggregate
+
+import (
+	"container/heap"
+	"slices"
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// sortSpec is a parsed sort pattern; it also orders $top/$bottom groups.
+type sortSpec struct {
+	pattern bson.D
+	paths   [][]string
+	desc    []bool
+}
+
+func parseSortPattern(spec any) (*sortSpec, error) {
+	d, ok := spec.(bson.D)
+	if !ok {
+		return nil, mongoerr.New(15973, "the $sort key specification must be an object")
+	}
+	if len(d) == 0 {
+		return nil, mongoerr.New(15976, "$sort stage must have at least one sort key")
+	}
+	s := &sortSpec{pattern: d}
+	for _, e := range d {
+		if err := validateFieldName(e.Key); err != nil {
+			return nil, err
+		}
+		n, ok := toInt64(e.Value)
+		if !value.IsNumber(e.Value) || !ok || (n != 1 && n != -1) {
+			if _, isDoc := e.Value.(bson.D); isDoc {
+				return nil, mongoerr.Newf(17312, "$meta is the only expression supported by $sort right now")
+			}
+			return nil, mongoerr.New(15975, "$sort key ordering must be 1 (for ascending) or -1 (for descending)")
+		}
+		s.paths = append(s.paths, strings.Split(e.Key, "."))
+		s.desc = append(s.desc, n == -1)
+	}
+	return s, nil
+}
+
+// key computes a document's sort key: per field, the smallest value the
+// path reaches for an ascending sort and the largest for a descending one,
+// as mongod does for arrays; a missing field sorts as null.
+func (s *sortSpec) key(d bson.D, buf []any) []any {
+	key := buf[:0]
+	var vals []any
+	for i, parts := range s.paths {
+		vals = sortKeyValues(d, parts, vals[:0])
+		best := vals[0]
+		for _, v := range vals[1:] {
+			c := value.Compare(v, best)
+			if (s.desc[i] && c > 0) || (!s.desc[i] && c < 0) {
+				best = v
+			}
+		}
+		key = append(key, best)
+	}
+	return key
+}
+
+func (s *sortSpec) compare(a, b []any) int {
+	for i := range a {
+		c := value.Compare(a[i], b[i])
+		if c != 0 {
+			if s.desc[i] {
+				return -c
+			}
+			return c
+		}
+	}
+	return 0
+}
+
+type sortStage struct {
+	*sortSpec
+	limit int64 // a following $limit, absorbed (0: none)
+}
+
+func parseSort(spec any, _ *parser) ([]Stage, error) {
+	s, err := parseSortPattern(spec)
+	if err != nil {
+		return nil, err
+	}
+	return []Stage{&sortStage{sortSpec: s}}, nil
+}
+
+func (s *sortStage) Name() string { return "$sort" }
+
+// Spec: mongod shows {$sort: {sortKey: {...}, limit: N}}.
+func (s *sortStage) Spec() bson.D {
+	body := bson.D{{Key: "sortKey", Value: s.pattern}}
+	if s.limit > 0 {
+		body = append(body, bson.E{Key: "limit", Value: s.limit})
+	}
+	return stageSpec("$sort", body)
+}
+
+type keyedDoc struct {
+	key []any
+	doc bson.D
+	seq int64
+}
+
+func (s *sortStage) open(in Iterator, rt *runtime) (Iterator, error) {
+	var out []keyedDoc
+	loaded := false
+	return funcIterator(func() (bson.D, bool, error) {
+		if !loaded {
+			loaded = true
+			var err error
+			if s.limit > 0 {
+				out, err = s.topK(in, rt)
+			} else {
+				out, err = s.all(in, rt)
+			}
+			if err != nil {
+				return nil, false, err
+			}
+		}
+		if len(out) == 0 {
+			return nil, false, nil
+		}
+		d := out[0].doc
+		out[0] = keyedDoc{}
+		out = out[1:]
+		return d, true, nil
+	}), nil
+}
+
+func (s *sortStage) all(in Iterator, rt *runtime) ([]keyedDoc, error) {
+	var docs []keyedDoc
+	for n := 0; ; n++ {
+		if n&4095 == 4095 {
+			if err := rt.ctx.err(); err != nil {
+				return nil, interrupted(err)
+			}
+		}
+		d, ok, err := in.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		docs = append(docs, keyedDoc{key: s.key(d, make([]any, 0, len(s.paths))), doc: d})
+	}
+	slices.SortStableFunc(docs, func(a, b keyedDoc) int { return s.compare(a.key, b.key) })
+	return docs, nil
+}
+
+// topK keeps only the best limit documents in a max-heap, so memory stays
+// bounded by the limit whatever the input size.
+func (s *sortStage) topK(in Iterator, rt *runtime) ([]keyedDoc, error) {
+	h := &docHeap{spec: s.sortSpec}
+	var spare []any
+	for seq := int64(0); ; seq++ {
+		if seq&4095 == 4095 {
+			if err := rt.ctx.err(); err != nil {
+				return nil, interrupted(err)
+			}
+		}
+		d, ok, err := in.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		k := s.key(d, spare)
+		if int64(len(h.docs)) < s.limit {
+			heap.Push(h, keyedDoc{key: slices.Clone(k), doc: d, seq: seq})
+			continue
+		}
+		// Replace the worst kept document only when strictly better, so
+		// earlier documents win ties as in a stable sort.
+		if s.compare(k, h.docs[0].key) < 0 {
+			spare = h.docs[0].key
+			h.docs[0] = keyedDoc{key: slices.Clone(k), doc: d, seq: seq}
+			heap.Fix(h, 0)
+		} else {
+			spare = k
+		}
+	}
+	out := h.docs
+	slices.SortFunc(out, func(a, b keyedDoc) int {
+		if c := s.compare(a.key, b.key); c != 0 {
+			return c
+		}
+		return int(a.seq - b.seq)
+	})
+	return out, nil
+}
+
+// docHeap is a max-heap on (key, seq): its root is the worst kept document.
+type docHeap struct {
+	spec *sortSpec
+	docs []keyedDoc
+}
+
+func (h *docHeap) Len() int { return len(h.docs) }
+func (h *docHeap) Less(i, j int) bool {
+	c := h.spec.compare(h.docs[i].key, h.docs[j].key)
+	if c != 0 {
+		return c > 0
+	}
+	return h.docs[i].seq > h.docs[j].seq
+}
+func (h *docHeap) Swap(i, j int) { h.docs[i], h.docs[j] = h.docs[j], h.docs[i] }
+func (h *docHeap) Push(x any)    { h.docs = append(h.docs, x.(keyedDoc)) }
+func (h *docHeap) Pop() any {
+	x := h.docs[len(h.docs)-1]
+	h.docs = h.docs[:len(h.docs)-1]
+	return x
+}
+
+// ---- $sortByCount: $group {_id: <expr>, count: {$sum: 1}} + $sort {count: -1} ----
+
+func parseSortByCount(spec any, p *parser) ([]Stage, error) {
+	switch x := spec.(type) {
+	case bson.D:
+		if len(x) == 0 || !strings.HasPrefix(x[0].Key, "$") {
+			return nil, mongoerr.New(40147, "the sortByCount field must be defined as a $-prefixed path or an expression inside an object")
+		}
+	case string:
+		if !strings.HasPrefix(x, "$") {
+			return nil, mongoerr.New(40148, "the sortByCount field must be defined as a $-prefixed path or an expression inside an object")
+		}
+	default:
+		return nil, mongoerr.New(40149, "the sortByCount field must be specified as a string or as an object")
+	}
+	group, err := parseGroup(bson.D{{Key: "_id", Value: spec}, {Key: "count", Value: bson.D{{Key: "$sum", Value: int32(1)}}}}, p)
+	if err != nil {
+		return nil, err
+	}
+	srt, err := parseSortPattern(bson.D{{Key: "count", Value: int32(-1)}})
+	if err != nil {
+		return nil, err
+	}
+	return []Stage{group, &sortStage{sortSpec: srt}}, nil
+}

@@ -1,0 +1,393 @@
+package aggregate
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// ---- $match ----
+
+type matchStage struct {
+	filter bson.D
+	m      *query.Filter
+}
+
+func parseMatch(spec any, p *parser) ([]Stage, error) {
+	filter, ok := spec.(bson.D)
+	if !ok {
+		return nil, mongoerr.New(15959, "the match filter must be an expression in an object")
+	}
+	return oneStage(newMatch(filter, p))
+}
+
+func newMatch(filter bson.D, p *parser) (*matchStage, error) {
+	m, err := query.Compile(filter, query.Options{Now: p.ctx.Now, LetVars: p.letVals})
+	if err != nil {
+		return nil, err
+	}
+	return &matchStage{filter: filter, m: m}, nil
+}
+
+func (s *matchStage) Name() string { return "$match" }
+func (s *matchStage) Spec() bson.D { return stageSpec("$match", s.filter) }
+
+func (s *matchStage) open(in Iterator, rt *runtime) (Iterator, error) {
+	return funcIterator(func() (bson.D, bool, error) {
+		for {
+			d, ok, err := in.Next()
+			if !ok || err != nil {
+				return nil, false, err
+			}
+			if s.m.Matches(d) {
+				return d, true, nil
+			}
+		}
+	}), nil
+}
+
+// ---- $limit / $skip ----
+
+// parseCount64 validates $limit and $skip arguments like mongod's
+// parseIntegerElementToNonNegativeLong.
+func parseCount64(name string, code int32, spec any) (int64, error) {
+	if !value.IsNumber(spec) {
+		return 0, mongoerr.Newf(code, "invalid argument to %s stage: Expected a number in: %s: %s", name, name, docString(spec))
+	}
+	n, ok := toInt64(spec)
+	if !ok {
+		return 0, mongoerr.Newf(code, "invalid argument to %s stage: Expected an integer: %s: %s", name, name, docString(spec))
+	}
+	if n < 0 {
+		return 0, mongoerr.Newf(code, "invalid argument to %s stage: Expected a non-negative number in: %s: %d", name, name, n)
+	}
+	return n, nil
+}
+
+type limitStage struct{ n int64 }
+
+func parseLimit(spec any, _ *parser) ([]Stage, error) {
+	n, err := parseCount64("$limit", 5107201, spec)
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, mongoerr.New(15958, "the limit must be positive")
+	}
+	return []Stage{&limitStage{n: n}}, nil
+}
+
+func (s *limitStage) Name() string { return "$limit" }
+func (s *limitStage) Spec() bson.D { return stageSpec("$limit", s.n) }
+
+func (s *limitStage) open(in Iterator, _ *runtime) (Iterator, error) {
+	var seen int64
+	return funcIterator(func() (bson.D, bool, error) {
+		if seen >= s.n {
+			return nil, false, nil
+		}
+		d, ok, err := in.Next()
+		if ok {
+			seen++
+		}
+		return d, ok, err
+	}), nil
+}
+
+type skipStage struct{ n int64 }
+
+func parseSkip(spec any, _ *parser) ([]Stage, error) {
+	n, err := parseCount64("$skip", 5107200, spec)
+	if err != nil {
+		return nil, err
+	}
+	return []Stage{&skipStage{n: n}}, nil
+}
+
+func (s *skipStage) Name() string { return "$skip" }
+func (s *skipStage) Spec() bson.D { return stageSpec("$skip", s.n) }
+
+func (s *skipStage) open(in Iterator, _ *runtime) (Iterator, error) {
+	skipped := int64(0)
+	return funcIterator(func() (bson.D, bool, error) {
+		for skipped < s.n {
+			_, ok, err := in.Next()
+			if !ok || err != nil {
+				return nil, false, err
+			}
+			skipped++
+		}
+		return in.Next()
+	}), nil
+}
+
+// ---- $count: an alias for $group {_id: null, n: {$sum: 1}} + $project {_id: 0} ----
+
+func parseCount(spec any, p *parser) ([]Stage, error) {
+	field, ok := spec.(string)
+	if !ok {
+		return nil, mongoerr.New(40156, "the count field must be a non-empty string")
+	}
+	if field == "" {
+		return nil, mongoerr.New(40157, "the count field must be a non-empty string")
+	}
+	if field[0] == '$' {
+		return nil, mongoerr.New(40158, "the count field cannot be a $-prefixed path")
+	}
+	for i := 0; i < len(field); i++ {
+		if field[i] == 0 {
+			return nil, mongoerr.New(40159, "the count field cannot contain a null byte")
+		}
+	}
+	for i := 0; i < len(field); i++ {
+		if field[i] == '.' {
+			return nil, mongoerr.New(40160, "the count field cannot contain '.'")
+		}
+	}
+	group, err := parseGroup(bson.D{{Key: "_id", Value: nil}, {Key: field, Value: bson.D{{Key: "$sum", Value: int32(1)}}}}, p)
+	if err != nil {
+		return nil, err
+	}
+	proj, err := parseProject(bson.D{{Key: "_id", Value: int32(0)}, {Key: field, Value: int32(1)}}, p)
+	if err != nil {
+		return nil, err
+	}
+	return append([]Stage{group}, proj...), nil
+}
+
+// ---- $sample ----
+
+type sampleStage struct{ size int64 }
+
+func parseSample(spec any, _ *parser) ([]Stage, error) {
+	d, ok := spec.(bson.D)
+	if !ok {
+		return nil, mongoerr.New(28745, "the $sample stage specification must be an object")
+	}
+	var size int64
+	sizeGiven := false
+	for _, e := range d {
+		if e.Key != "size" {
+			return nil, mongoerr.Newf(28748, "unrecognized option to $sample: %s", e.Key)
+		}
+		if !value.IsNumber(e.Value) {
+			return nil, mongoerr.New(28746, "size argument to $sample must be a number")
+		}
+		if i, isLong := e.Value.(int64); isLong {
+			size = i
+		} else {
+			f, _ := toFloat(e.Value)
+			size = int64(f) // safeNumberLong truncates
+		}
+		sizeGiven = true
+	}
+	if !sizeGiven {
+		return nil, mongoerr.New(28749, "$sample stage must specify a size")
+	}
+	if size <= 0 {
+		return nil, mongoerr.New(28747, "size argument to $sample must be a positive integer")
+	}
+	return []Stage{&sampleStage{size: size}}, nil
+}
+
+func (s *sampleStage) Name() string { return "$sample" }
+func (s *sampleStage) Spec() bson.D {
+	return stageSpec("$sample", bson.D{{Key: "size", Value: s.size}})
+}
+
+// open keeps a reservoir of size documents, so memory is bounded by the
+// sample rather than the input, then yields them in random order.
+func (s *sampleStage) open(in Iterator, _ *runtime) (Iterator, error) {
+	var res []bson.D
+	loaded := false
+	return funcIterator(func() (bson.D, bool, error) {
+		if !loaded {
+			loaded = true
+			seen := int64(0)
+			for {
+				d, ok, err := in.Next()
+				if err != nil {
+					return nil, false, err
+				}
+				if !ok {
+					break
+				}
+				seen++
+				if int64(len(res)) < s.size {
+					res = append(res, d)
+				} else if j := rand.Int64N(seen); j < s.size {
+					res[j] = d
+				}
+			}
+			rand.Shuffle(len(res), func(i, j int) { res[i], res[j] = res[j], res[i] })
+		}
+		if len(res) == 0 {
+			return nil, false, nil
+		}
+		d := res[0]
+		res = res[1:]
+		return d, true, nil
+	}), nil
+}
+
+// ---- $documents ----
+
+type documentsStage struct {
+	spec any
+	x    expr.Expr
+}
+
+func parseDocuments(spec any, p *parser) ([]Stage, error) {
+	x, err := p.compile(spec)
+	if err != nil {
+		return nil, err
+	}
+	return []Stage{&documentsStage{spec: spec, x: x}}, nil
+}
+
+func (s *documentsStage) Name() string { return "$documents" }
+func (s *documentsStage) Spec() bson.D { return stageSpec("$documents", s.spec) }
+
+func (s *documentsStage) open(_ Iterator, rt *runtime) (Iterator, error) {
+	env := rt.newEnv()
+	env.Reset(bson.D{})
+	v, err := s.x.Eval(env)
+	if err != nil {
+		return nil, err
+	}
+	arr, ok := v.(bson.A)
+	if !ok {
+		return nil, mongoerr.Newf(5858203, "an array is expected")
+	}
+	docs := make([]bson.D, 0, len(arr))
+	for _, e := range arr {
+		d, ok := e.(bson.D)
+		if !ok {
+			return nil, mongoerr.Newf(mongoerr.TypeMismatch, "$documents expected an array of objects")
+		}
+		docs = append(docs, d)
+	}
+	return NewSliceIterator(docs), nil
+}
+
+// ---- $replaceRoot / $replaceWith ----
+
+type replaceRootStage struct {
+	name    string // how the error message names the value, as mongod's
+	newRoot any
+	x       expr.Expr
+}
+
+func parseReplaceRoot(spec any, p *parser) ([]Stage, error) {
+	d, ok := spec.(bson.D)
+	if !ok {
+		return nil, mongoerr.Newf(40229, "expected an object as specification for $replaceRoot stage, got %s", typeNameOf(spec))
+	}
+	var newRoot any = value.Missing{}
+	for _, e := range d {
+		if e.Key != "newRoot" {
+			return nil, mongoerr.Newf(40415, "BSON field '$replaceRoot.%s' is an unknown field.", e.Key)
+		}
+		newRoot = e.Value
+	}
+	if value.IsMissing(newRoot) {
+		return nil, mongoerr.New(40414, "BSON field '$replaceRoot.newRoot' is missing but a required field")
+	}
+	x, err := p.compile(newRoot)
+	if err != nil {
+		return nil, err
+	}
+	return []Stage{&replaceRootStage{name: "'newRoot' expression ", newRoot: newRoot, x: x}}, nil
+}
+
+func parseReplaceWith(spec any, p *parser) ([]Stage, error) {
+	x, err := p.compile(spec)
+	if err != nil {
+		return nil, err
+	}
+	return []Stage{&replaceRootStage{name: "'replacement document' ", newRoot: spec, x: x}}, nil
+}
+
+func (s *replaceRootStage) Name() string { return "$replaceRoot" }
+
+// Spec: mongod serializes $replaceWith as $replaceRoot {newRoot: ...}.
+func (s *replaceRootStage) Spec() bson.D {
+	return stageSpec("$replaceRoot", bson.D{{Key: "newRoot", Value: s.newRoot}})
+}
+
+func (s *replaceRootStage) open(in Iterator, rt *runtime) (Iterator, error) {
+	env := rt.newEnv()
+	return funcIterator(func() (bson.D, bool, error) {
+		d, ok, err := in.Next()
+		if !ok || err != nil {
+			return nil, false, err
+		}
+		env.Reset(d)
+		v, err := s.x.Eval(env)
+		if err != nil {
+			return nil, false, err
+		}
+		nd, isDoc := v.(bson.D)
+		if !isDoc {
+			return nil, false, mongoerr.Newf(40228,
+				"%smust evaluate to an object, but resulting value was: %s. Type of resulting value: '%s'. Input document: %s",
+				s.name, valueString(v), typeNameOf(v), valueString(d))
+		}
+		return nd, true, nil
+	}), nil
+}
+
+// valueString renders a value in error messages as mongod's
+// Value::toString does: {a: 1, b: "x"}, [1, 2], MISSING.
+func valueString(v any) string {
+	var b strings.Builder
+	writeValue(&b, v)
+	return b.String()
+}
+
+func writeValue(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case value.Missing:
+		b.WriteString("MISSING")
+	case nil:
+		b.WriteString("null")
+	case string:
+		b.WriteString(strconv.Quote(x))
+	case bson.D:
+		b.WriteString("{")
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(e.Key)
+			b.WriteString(": ")
+			writeValue(b, e.Value)
+		}
+		b.WriteString("}")
+	case bson.A:
+		b.WriteString("[")
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeValue(b, e)
+		}
+		b.WriteString("]")
+	case float64:
+		b.WriteString(strconv.FormatFloat(x, 'g', -1, 64))
+	case bson.ObjectID:
+		b.WriteString("ObjectId('" + x.Hex() + "')")
+	case bson.DateTime:
+		b.WriteString(x.Time().UTC().Format("2006-01-02T15:04:05.000Z"))
+	default:
+		fmt.Fprint(b, v)
+	}
+}

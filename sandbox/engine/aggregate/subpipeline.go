@@ -1,0 +1,76 @@
+package aggregate
+
+import (
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+)
+
+// literalLet wraps evaluated variables as {$literal: v}, so that the
+// sub-pipeline's Parse, which evaluates its let as expressions, sees the
+// values unchanged (a string "$x" stays a string).
+func literalLet(vars ...bson.D) bson.D {
+	var out bson.D
+	for _, vs := range vars {
+		for _, e := range vs {
+			out = setInPlace(out, e.Key, bson.D{{Key: "$literal", Value: e.Value}})
+		}
+	}
+	return out
+}
+
+// runSub runs a sub-pipeline on db.coll with variables let (values). The
+// engine's Pipeline function plans it against the collection's indexes;
+// without one, the collection is read through Query and the pipeline runs
+// here.
+func (rt *runtime) runSub(db, coll string, pipeline bson.A, let bson.D) ([]bson.D, error) {
+	wrapped := literalLet(rt.letVals, let)
+	if rt.ctx.Pipeline != nil {
+		return rt.ctx.Pipeline(db, coll, pipeline, wrapped)
+	}
+	var docs []bson.D
+	if coll != "" {
+		if rt.ctx.Query == nil {
+			return nil, mongoerr.New(mongoerr.InternalError, "aggregate: no Query function in the context")
+		}
+		var err error
+		if docs, err = rt.ctx.Query(db, coll, bson.D{}, nil, 0); err != nil {
+			return nil, err
+		}
+	}
+	child := *rt.ctx
+	child.DB, child.Coll, child.Let = db, coll, wrapped
+	p, err := Parse(pipeline, &child)
+	if err != nil {
+		return nil, err
+	}
+	it, err := p.Run(NewSliceIterator(docs))
+	if err != nil {
+		return nil, err
+	}
+	return Drain(it)
+}
+
+// parseSubPipeline validates a sub-pipeline at parse time, with extra
+// variable names in scope ($lookup's let).
+func (p *parser) parseSubPipeline(pipeline bson.A, vars []string, inFacet bool) error {
+	// $match compiles $expr against let values; placeholders let it
+	// validate variable names here, the real values come at run time.
+	letVals := append(bson.D{}, p.letVals...)
+	for _, v := range vars {
+		letVals = setInPlace(letVals, v, nil)
+	}
+	sub := &parser{ctx: p.ctx, scope: p.scope.With(vars...), letVals: letVals, inFacet: inFacet, inSub: !inFacet}
+	_, err := parseStages(pipeline, sub)
+	return err
+}
+
+func (rt *runtime) query(db, coll string, filter bson.D) ([]bson.D, error) {
+	if rt.ctx.Query == nil {
+		return nil, mongoerr.New(mongoerr.InternalError, "aggregate: no Query function in the context")
+	}
+	return rt.ctx.Query(db, coll, filter, nil, 0)
+}
+
+var _ = expr.NewScope

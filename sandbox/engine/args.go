@@ -1,0 +1,229 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// Command arguments are read the way mongod's IDL-generated parsers read
+// them, so that a wrong type or an unknown field fails with the same code
+// and message ("BSON field 'find.limit' is the wrong type 'string',
+// expected types '[long, int, decimal, double']").
+
+// genericArguments are accepted by every command and ignored here: they
+// concern sessions, replication, auth and routing, none of which a
+// single-node sandbox acts on.
+var genericArguments = map[string]bool{
+	"$db": true, "lsid": true, "$clusterTime": true, "txnNumber": true,
+	"autocommit": true, "startTransaction": true, "readConcern": true,
+	"writeConcern": true, "$readPreference": true, "apiVersion": true,
+	"apiStrict": true, "apiDeprecationErrors": true, "comment": true,
+	"maxTimeMS": true, "$audit": true, "$client": true,
+	"mayBypassWriteBlocking": true, "$configServerState": true,
+	"$topologyTime": true, "$configTime": true, "$readPreferenceMode": true,
+	"databaseVersion": true, "shardVersion": true, "tracking_info": true,
+	"$queryOptions": true, "bypassDocumentValidation": true,
+	"maxTimeMSOpOnly": true, "clientOperationKey": true, "$oplogQueryData": true,
+	"$replData": true, "versionContext": true, "rawData": true,
+}
+
+// idlNames maps a command to the struct name mongod's IDL parser uses in
+// its error messages.
+var idlNames = map[string]string{
+	"find": "FindCommandRequest",
+}
+
+// args reads the fields of one command (or of a nested spec such as one
+// update statement) with mongod's errors.
+type args struct {
+	prefix string // "find", "update.updates", ...
+	doc    bson.D
+}
+
+func newArgs(req *request) args {
+	prefix := req.name
+	if n, ok := idlNames[req.name]; ok {
+		prefix = n
+	}
+	return args{prefix: prefix, doc: req.cmd}
+}
+
+// checkKnown fails with mongod's unknown-field error for any field not in
+// known (the command name itself, generic arguments and known fields).
+func (a args) checkKnown(skipFirst bool, known ...string) error {
+	for i, e := range a.doc {
+		if i == 0 && skipFirst {
+			continue
+		}
+		if genericArguments[e.Key] {
+			continue
+		}
+		found := false
+		for _, k := range known {
+			if k == e.Key {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return mongoerr.Newf(mongoerr.UnrecognizedCommandField,
+				"BSON field '%s.%s' is an unknown field.", a.prefix, e.Key)
+		}
+	}
+	return nil
+}
+
+func (a args) get(name string) (any, bool) {
+	for _, e := range a.doc {
+		if e.Key == name {
+			return e.Value, true
+		}
+	}
+	return nil, false
+}
+
+func (a args) wrongType(name string, v any, expected string) error {
+	return mongoerr.Newf(mongoerr.TypeMismatch,
+		"BSON field '%s.%s' is the wrong type '%s', expected %s", a.prefix, name, value.TypeName(v), expected)
+}
+
+// document reads an optional sub-document; null counts as absent where
+// mongod's IDL allows it (optional fields).
+func (a args) document(name string) (bson.D, bool, error) {
+	v, ok := a.get(name)
+	if !ok || v == nil {
+		return nil, false, nil
+	}
+	d, isDoc := v.(bson.D)
+	if !isDoc {
+		return nil, false, a.wrongType(name, v, "type 'object'")
+	}
+	return d, true, nil
+}
+
+func (a args) array(name string) (bson.A, bool, error) {
+	v, ok := a.get(name)
+	if !ok {
+		return nil, false, nil
+	}
+	arr, isArr := v.(bson.A)
+	if !isArr {
+		return nil, false, a.wrongType(name, v, "type 'array'")
+	}
+	return arr, true, nil
+}
+
+func (a args) boolean(name string, def bool) (bool, error) {
+	v, ok := a.get(name)
+	if !ok || v == nil {
+		return def, nil
+	}
+	switch b := v.(type) {
+	case bool:
+		return b, nil
+	case int32, int64, float64, bson.Decimal128:
+		// IDL "safeBool" accepts numbers, as mongod does for options
+		// like `multi: 1` sent by old shells.
+		return !isZeroNumber(b), nil
+	}
+	return false, a.wrongType(name, v, "types '[bool, long, int, decimal, double']")
+}
+
+func (a args) str(name string) (string, bool, error) {
+	v, ok := a.get(name)
+	if !ok {
+		return "", false, nil
+	}
+	s, isStr := v.(string)
+	if !isStr {
+		return "", false, a.wrongType(name, v, "type 'string'")
+	}
+	return s, true, nil
+}
+
+// int64Arg reads a "safeInt64" field: any number, truncated toward zero.
+func (a args) int64Arg(name string) (int64, bool, error) {
+	v, ok := a.get(name)
+	if !ok || v == nil {
+		return 0, false, nil
+	}
+	n, isNum := toInt64(v)
+	if !isNum {
+		return 0, false, a.wrongType(name, v, "types '[long, int, decimal, double']")
+	}
+	return n, true, nil
+}
+
+func toInt64(v any) (int64, bool) {
+	switch n := v.(type) {
+	case int32:
+		return int64(n), true
+	case int64:
+		return n, true
+	case float64:
+		if math.IsNaN(n) {
+			return 0, true
+		}
+		if n >= math.MaxInt64 {
+			return math.MaxInt64, true
+		}
+		if n <= math.MinInt64 {
+			return math.MinInt64, true
+		}
+		return int64(n), true
+	case bson.Decimal128:
+		f, err := decimalToFloat(n)
+		if err != nil {
+			return 0, true
+		}
+		return toInt64(f)
+	}
+	return 0, false
+}
+
+func decimalToFloat(d bson.Decimal128) (float64, error) {
+	var f float64
+	_, err := fmt.Sscan(d.String(), &f)
+	return f, err
+}
+
+func isZeroNumber(v any) bool {
+	switch n := v.(type) {
+	case int32:
+		return n == 0
+	case int64:
+		return n == 0
+	case float64:
+		return n == 0
+	case bson.Decimal128:
+		return n.IsZero()
+	}
+	return false
+}
+
+// namespaceArg reads the collection name that is the command's first
+// field, with mongod's message for a wrong type.
+func collectionName(req *request) (string, error) {
+	v := req.cmd[0].Value
+	s, ok := v.(string)
+	if !ok {
+		return "", mongoerr.Newf(mongoerr.InvalidNamespace,
+			"collection name has invalid type %s", value.TypeName(v))
+	}
+	if s == "" {
+		return "", mongoerr.Newf(mongoerr.InvalidNamespace, "Invalid namespace specified '%s.'", req.db)
+	}
+	return s, nil
+}
+
+func ns(db, coll string) string { return db + "." + coll }
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}

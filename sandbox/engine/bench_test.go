@@ -1,0 +1,111 @@
+package engine_test
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+)
+
+// The figures of issue 2, measured through the official driver against
+// the embedded server:
+//
+//	go test ./sandbox/engine -run '^$' -bench . -benchtime 3x
+
+func enrollments(n int) []any {
+	docs := make([]any, n)
+	for i := range n {
+		docs[i] = bson.D{{Key: "courseId", Value: int32(i % 200)}, {Key: "grade", Value: int32(50 + (i*7919)%51)}, {Key: "student", Value: fmt.Sprintf("s%06d", i)}}
+	}
+	return docs
+}
+
+func BenchmarkInsertMany200k(b *testing.B) {
+	client := startServer(b)
+	docs := enrollments(200_000)
+	b.ResetTimer()
+	for i := range b.N {
+		coll := client.Database("bench").Collection(fmt.Sprintf("e%d", i))
+		if _, err := coll.InsertMany(ctx, docs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkFindIndexedEquality200k(b *testing.B) {
+	client := startServer(b)
+	coll := client.Database("bench").Collection("e")
+	if _, err := coll.InsertMany(ctx, enrollments(200_000)); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "student", Value: 1}}}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		var d bson.D
+		if err := coll.FindOne(ctx, bson.D{{Key: "student", Value: fmt.Sprintf("s%06d", (i*7)%200_000)}}).Decode(&d); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func readings(n int) []any {
+	start := time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)
+	docs := make([]any, n)
+	for i := range n {
+		docs[i] = bson.D{{Key: "sensorId", Value: "s7"}, {Key: "at", Value: bson.NewDateTimeFromTime(start.Add(time.Duration(i) * time.Minute))}, {Key: "temp", Value: 20 + float64(i%100)/10}}
+	}
+	return docs
+}
+
+func BenchmarkFindIndexedRange720of144k(b *testing.B) {
+	client := startServer(b)
+	coll := client.Database("bench").Collection("readings")
+	if _, err := coll.InsertMany(ctx, readings(144_000)); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "sensorId", Value: 1}, {Key: "at", Value: 1}}}); err != nil {
+		b.Fatal(err)
+	}
+	lo := bson.NewDateTimeFromTime(time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC))
+	hi := bson.NewDateTimeFromTime(time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC))
+	filter := bson.D{{Key: "sensorId", Value: "s7"}, {Key: "at", Value: bson.D{{Key: "$gte", Value: lo}, {Key: "$lt", Value: hi}}}}
+	b.ResetTimer()
+	for range b.N {
+		cur, err := coll.Find(ctx, filter, options.Find().SetBatchSize(1000))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var out []bson.Raw
+		if err := cur.All(ctx, &out); err != nil {
+			b.Fatal(err)
+		}
+		if len(out) != 720 {
+			b.Fatalf("got %d documents", len(out))
+		}
+	}
+}
+
+// BenchmarkMemory200k reports the Go heap held by 200,000 stored small
+// documents (heap-MB); RSS is reported by the shell figure in the notes.
+func BenchmarkMemory200k(b *testing.B) {
+	for range b.N {
+		client := startServer(b)
+		coll := client.Database("bench").Collection("e")
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if _, err := coll.InsertMany(ctx, enrollments(200_000)); err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "heap-MB")
+	}
+}

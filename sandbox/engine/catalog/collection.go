@@ -1,0 +1,313 @@
+package catalog
+
+import (
+	"math"
+
+	"github.com/google/btree"
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/index"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// Record is one stored document. Doc is never modified once stored.
+type Record struct {
+	ID   int64
+	Doc  bson.D
+	Size int // BSON size, kept for storage statistics
+}
+
+// Collection is an ordered set of records and its indexes.
+type Collection struct {
+	DB, Name string
+	UUID     bson.Binary
+	Options  bson.D
+
+	records  *btree.BTreeG[*Record]
+	nextID   int64
+	dataSize int64
+	indexes  []*index.Index
+	compile  FilterCompiler
+}
+
+func newCollection(db, name string, options bson.D, compile FilterCompiler) *Collection {
+	c := &Collection{
+		DB: db, Name: name, UUID: newUUID(), Options: options, compile: compile,
+		records: btree.NewG(32, func(a, b *Record) bool { return a.ID < b.ID }),
+		nextID:  1,
+	}
+	if options == nil {
+		c.Options = bson.D{}
+	}
+	c.indexes = []*index.Index{index.New(index.IDSpec(), nil)}
+	return c
+}
+
+// NS is "db.coll".
+func (c *Collection) NS() string { return c.DB + "." + c.Name }
+
+// Count is the number of records.
+func (c *Collection) Count() int { return c.records.Len() }
+
+// DataSize is the sum of the records' BSON sizes.
+func (c *Collection) DataSize() int64 { return c.dataSize }
+
+// Get returns the document with RecordID rid.
+func (c *Collection) Get(rid int64) (bson.D, bool) {
+	r, ok := c.records.Get(&Record{ID: rid})
+	if !ok {
+		return nil, false
+	}
+	return r.Doc, true
+}
+
+// Scan visits records in natural order starting at RecordID from (use 0
+// for the beginning) until fn returns false. Resuming from the last seen
+// RecordID+1 continues a scan across yields, whatever was written since.
+func (c *Collection) Scan(from int64, fn func(r *Record) bool) {
+	c.records.AscendGreaterOrEqual(&Record{ID: from}, fn)
+}
+
+// ScanBackward visits records in reverse natural order starting at
+// RecordID from (math.MaxInt64 for the end).
+func (c *Collection) ScanBackward(from int64, fn func(r *Record) bool) {
+	c.records.DescendLessOrEqual(&Record{ID: from}, fn)
+}
+
+// Indexes lists the indexes in creation order; _id_ is first.
+func (c *Collection) Indexes() []*index.Index { return c.indexes }
+
+// Index returns the named index, or nil.
+func (c *Collection) Index(name string) *index.Index {
+	for _, ix := range c.indexes {
+		if ix.Spec.Name == name {
+			return ix
+		}
+	}
+	return nil
+}
+
+// IndexesByKey returns the indexes whose key pattern is key.
+func (c *Collection) IndexesByKey(key bson.D) []*index.Index {
+	var out []*index.Index
+	for _, ix := range c.indexes {
+		if index.SameKey(ix.Spec.Key, key) {
+			out = append(out, ix)
+		}
+	}
+	return out
+}
+
+// keysFor computes doc's keys for every index, failing on parallel
+// arrays before anything is written.
+func (c *Collection) keysFor(doc bson.D) ([]index.KeySet, error) {
+	sets := make([]index.KeySet, len(c.indexes))
+	for i, ix := range c.indexes {
+		ks, err := ix.Keys(doc)
+		if err != nil {
+			return nil, err
+		}
+		sets[i] = ks
+	}
+	return sets, nil
+}
+
+func (c *Collection) checkUnique(sets []index.KeySet, rid int64) error {
+	for i, ix := range c.indexes {
+		if err := ix.CheckUnique(sets[i], rid, c.NS()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Insert stores doc (which the caller hands over: it must not be modified
+// afterwards) and returns its RecordID. A duplicate key or parallel arrays
+// leave the collection unchanged.
+func (c *Collection) Insert(doc bson.D) (int64, error) {
+	sets, err := c.keysFor(doc)
+	if err != nil {
+		return 0, err
+	}
+	rid := c.nextID
+	if err := c.checkUnique(sets, rid); err != nil {
+		return 0, err
+	}
+	c.nextID++
+	for i, ix := range c.indexes {
+		ix.Add(sets[i], rid)
+	}
+	size := value.Size(doc)
+	c.records.ReplaceOrInsert(&Record{ID: rid, Doc: doc, Size: size})
+	c.dataSize += int64(size)
+	return rid, nil
+}
+
+// Replace swaps the document at rid for doc, keeping its RecordID and
+// position. On error nothing changes.
+func (c *Collection) Replace(rid int64, doc bson.D) error {
+	old, ok := c.records.Get(&Record{ID: rid})
+	if !ok {
+		return mongoerr.Newf(mongoerr.InternalError, "record %d not found", rid)
+	}
+	sets, err := c.keysFor(doc)
+	if err != nil {
+		return err
+	}
+	if err := c.checkUnique(sets, rid); err != nil {
+		return err
+	}
+	oldSets, _ := c.keysFor(old.Doc)
+	for i, ix := range c.indexes {
+		if oldSets != nil {
+			ix.Remove(oldSets[i], rid)
+		}
+		ix.Add(sets[i], rid)
+	}
+	size := value.Size(doc)
+	c.records.ReplaceOrInsert(&Record{ID: rid, Doc: doc, Size: size})
+	c.dataSize += int64(size - old.Size)
+	return nil
+}
+
+// Delete removes the record and reports whether it existed.
+func (c *Collection) Delete(rid int64) bool {
+	old, ok := c.records.Delete(&Record{ID: rid})
+	if !ok {
+		return false
+	}
+	if sets, err := c.keysFor(old.Doc); err == nil {
+		for i, ix := range c.indexes {
+			ix.Remove(sets[i], rid)
+		}
+	}
+	c.dataSize -= int64(old.Size)
+	return true
+}
+
+// Truncate removes every record (emptycapped, deleteMany({}) fast path).
+func (c *Collection) Truncate() {
+	c.records.Clear(false)
+	c.dataSize = 0
+	for i, ix := range c.indexes {
+		c.indexes[i] = index.New(ix.Spec, nil)
+		if ix.Spec.Partial != nil && c.compile != nil {
+			m, _ := c.compile(ix.Spec.Partial)
+			c.indexes[i] = index.New(ix.Spec, m)
+		}
+	}
+}
+
+// CreateIndex adds an index built over the existing records. It returns
+// false without error when an identical index exists (createIndexes'
+// idempotence), and mongod's errors for conflicting specs and for
+// existing documents that violate a unique index or hold parallel arrays.
+func (c *Collection) CreateIndex(spec index.Spec) (bool, error) {
+	for _, ix := range c.indexes {
+		if ix.Spec.Name != spec.Name {
+			continue
+		}
+		switch spec.Compare(ix.Spec) {
+		case index.Identical:
+			return false, nil
+		case index.Equivalent:
+			return false, mongoerr.Newf(mongoerr.IndexOptionsConflict, "An equivalent index already exists with the same name but different options. Requested index: %s, existing index: %s",
+				index.FormatDoc(spec.Document()), index.FormatDoc(ix.Spec.Document()))
+		default:
+			return false, mongoerr.Newf(mongoerr.IndexKeySpecsConflict, "An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: %s, existing index: %s",
+				index.FormatDoc(spec.Document()), index.FormatDoc(ix.Spec.Document()))
+		}
+	}
+	for _, ix := range c.indexes {
+		switch spec.Compare(ix.Spec) {
+		case index.Identical:
+			return false, mongoerr.Newf(mongoerr.IndexOptionsConflict, "Index already exists with a different name: %s", ix.Spec.Name)
+		case index.Equivalent:
+			return false, mongoerr.Newf(mongoerr.IndexOptionsConflict, "An equivalent index already exists with a different name and options. Requested index: %s, existing index: %s",
+				index.FormatDoc(spec.Document()), index.FormatDoc(ix.Spec.Document()))
+		}
+	}
+	if len(c.indexes) >= 64 {
+		return false, mongoerr.Newf(mongoerr.CannotCreateIndex, "add index fails, too many indexes for %s key:%s", c.NS(), index.FormatDoc(spec.Key))
+	}
+	var partial func(bson.D) bool
+	if spec.Partial != nil {
+		if c.compile == nil {
+			return false, mongoerr.New(mongoerr.NotImplemented, "partialFilterExpression is not available")
+		}
+		m, err := c.compile(spec.Partial)
+		if err != nil {
+			return false, err
+		}
+		partial = m
+	}
+	ix := index.New(spec, partial)
+	var buildErr error
+	c.records.Ascend(func(r *Record) bool {
+		ks, err := ix.Keys(r.Doc)
+		if err == nil {
+			err = ix.CheckUnique(ks, r.ID, c.NS())
+		}
+		if err != nil {
+			buildErr = err
+			return false
+		}
+		ix.Add(ks, r.ID)
+		return true
+	})
+	if buildErr != nil {
+		if me := mongoerr.As(buildErr); me.Code == mongoerr.DuplicateKey {
+			me2 := *me
+			me2.Msg = "Index build failed: " + uuidString(newUUID()) + ": Collection " + c.NS() + " ( " + uuidString(c.UUID) + " ) :: caused by :: " + me.Msg
+			return false, &me2
+		}
+		return false, buildErr
+	}
+	c.indexes = append(c.indexes, ix)
+	return true, nil
+}
+
+// DropIndex removes the named index. _id_ cannot be dropped.
+func (c *Collection) DropIndex(name string) error {
+	if name == index.IDIndexName {
+		return mongoerr.New(mongoerr.InvalidOptions, "cannot drop _id index")
+	}
+	for i, ix := range c.indexes {
+		if ix.Spec.Name == name {
+			c.indexes = append(c.indexes[:i:i], c.indexes[i+1:]...)
+			return nil
+		}
+	}
+	return mongoerr.Newf(mongoerr.IndexNotFound, "index not found with name [%s]", name)
+}
+
+// DropAllIndexes removes every index but _id_ ("*").
+func (c *Collection) DropAllIndexes() {
+	c.indexes = c.indexes[:1:1]
+}
+
+// ListCollectionsEntry is the collection's document in listCollections.
+func (c *Collection) ListCollectionsEntry() bson.D {
+	return bson.D{
+		{Key: "name", Value: c.Name},
+		{Key: "type", Value: "collection"},
+		{Key: "options", Value: c.Options},
+		{Key: "info", Value: bson.D{{Key: "readOnly", Value: false}, {Key: "uuid", Value: c.UUID}}},
+		{Key: "idIndex", Value: index.IDSpec().Document()},
+	}
+}
+
+func uuidString(b bson.Binary) string {
+	const hexdigits = "0123456789abcdef"
+	out := make([]byte, 0, 36)
+	for i, x := range b.Data {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			out = append(out, '-')
+		}
+		out = append(out, hexdigits[x>>4], hexdigits[x&15])
+	}
+	return string(out)
+}
+
+var _ = math.MaxInt64

@@ -1,0 +1,180 @@
+package engine
+
+import (
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/planner"
+	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+func parseCount(req *request) (*findSpec, error) {
+	collName, err := collectionName(req)
+	if err != nil {
+		return nil, err
+	}
+	a := newArgs(req)
+	if err := a.checkKnown(true, "query", "limit", "skip", "hint", "collation", "fields", "let", "readConcern"); err != nil {
+		return nil, err
+	}
+	s := &findSpec{coll: collName}
+	if s.filter, _, err = a.document("query"); err != nil {
+		return nil, err
+	}
+	if s.skip, _, err = a.int64Arg("skip"); err != nil {
+		return nil, err
+	}
+	if s.skip < 0 {
+		return nil, mongoerr.Newf(mongoerr.Location51024, "BSON field 'skip' value must be >= 0, actual value '%d'", s.skip)
+	}
+	if s.limit, _, err = a.int64Arg("limit"); err != nil {
+		return nil, err
+	}
+	if s.limit < 0 {
+		// count treats a negative limit as its absolute value.
+		s.limit = -s.limit
+	}
+	if h, ok := a.get("hint"); ok {
+		if hd, isDoc := h.(bson.D); !isDoc || len(hd) > 0 {
+			s.hint = h
+		}
+	}
+	if s.let, _, err = a.document("let"); err != nil {
+		return nil, err
+	}
+	return s, checkCollation(a)
+}
+
+func countQuery(req *request, s *findSpec) (planner.Query, error) {
+	q := planner.Query{Skip: s.skip, Limit: s.limit, Hint: s.hint, Count: true}
+	if len(s.filter) > 0 {
+		f, err := query.Compile(s.filter, query.Options{Now: req.now, LetVars: s.let})
+		if err != nil {
+			return q, err
+		}
+		q.Filter = f
+	}
+	return q, nil
+}
+
+func cmdCount(e *Engine, req *request) (bson.D, error) {
+	s, err := parseCount(req)
+	if err != nil {
+		return nil, err
+	}
+	q, err := countQuery(req, s)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	exec, err := e.plan(e.catalog.Collection(req.db, s.coll), ns(req.db, s.coll), q)
+	if err != nil {
+		return nil, err
+	}
+	n, err := exec.Count()
+	if err != nil {
+		return nil, err
+	}
+	return bson.D{{Key: "n", Value: int32(n)}}, nil
+}
+
+func parseDistinct(req *request) (*findSpec, string, error) {
+	collName, err := collectionName(req)
+	if err != nil {
+		return nil, "", err
+	}
+	a := newArgs(req)
+	if err := a.checkKnown(true, "key", "query", "hint", "collation", "let"); err != nil {
+		return nil, "", err
+	}
+	key, ok, err := a.str("key")
+	if err != nil {
+		return nil, "", err
+	}
+	if !ok {
+		return nil, "", mongoerr.New(mongoerr.NoSuchKey, "BSON field 'distinct.key' is missing but a required field")
+	}
+	s := &findSpec{coll: collName}
+	if s.filter, _, err = a.document("query"); err != nil {
+		return nil, "", err
+	}
+	if h, ok := a.get("hint"); ok {
+		if hd, isDoc := h.(bson.D); !isDoc || len(hd) > 0 {
+			s.hint = h
+		}
+	}
+	if s.let, _, err = a.document("let"); err != nil {
+		return nil, "", err
+	}
+	return s, key, checkCollation(a)
+}
+
+func cmdDistinct(e *Engine, req *request) (bson.D, error) {
+	s, key, err := parseDistinct(req)
+	if err != nil {
+		return nil, err
+	}
+	q, err := plannerQuery(req, s)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	exec, err := e.plan(e.catalog.Collection(req.db, s.coll), ns(req.db, s.coll), q)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := runPlan(exec)
+	if err != nil {
+		return nil, err
+	}
+	return bson.D{{Key: "values", Value: distinctValues(docs, key)}}, nil
+}
+
+// distinctValues collects the distinct values at a dotted path: arrays
+// contribute their elements (one level, as mongod's distinct does), and
+// the result is in BSON order.
+func distinctValues(docs []bson.D, path string) bson.A {
+	var vals []any
+	for _, d := range docs {
+		collectPathValues(d, splitDots(path), &vals)
+	}
+	sortValues(vals)
+	out := bson.A{}
+	for i, v := range vals {
+		if i > 0 && value.Compare(vals[i-1], v) == 0 {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func collectPathValues(v any, path []string, out *[]any) {
+	if len(path) == 0 {
+		if arr, ok := v.(bson.A); ok {
+			*out = append(*out, arr...)
+			return
+		}
+		if !value.IsMissing(v) {
+			*out = append(*out, v)
+		}
+		return
+	}
+	switch x := v.(type) {
+	case bson.D:
+		collectPathValues(value.Get(x, path[0]), path[1:], out)
+	case bson.A:
+		if i, ok := value.ArrayIndex(path[0]); ok && i < len(x) {
+			collectPathValues(x[i], path[1:], out)
+			return
+		}
+		for _, el := range x {
+			if d, ok := el.(bson.D); ok {
+				collectPathValues(value.Get(d, path[0]), path[1:], out)
+			}
+		}
+	}
+}

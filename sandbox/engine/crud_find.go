@@ -1,0 +1,254 @@
+package engine
+
+import (
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/planner"
+	"github.com/schemalab/schemalab/sandbox/engine/projection"
+	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// findSpec is a parsed find command (also built by explain and by count,
+// distinct and findAndModify for their query part).
+type findSpec struct {
+	coll        string
+	filter      bson.D
+	sort        bson.D
+	projection  bson.D
+	hint        any
+	skip        int64
+	limit       int64
+	batchSize   int64
+	hasBatch    bool
+	singleBatch bool
+	let         bson.D
+}
+
+var findFields = []string{"filter", "projection", "sort", "hint", "skip", "limit", "batchSize",
+	"singleBatch", "let", "collation", "allowDiskUse", "noCursorTimeout", "returnKey",
+	"showRecordId", "min", "max", "tailable", "awaitData", "allowPartialResults", "oplogReplay",
+	"readOnce", "requestResumeToken", "resumeAfter", "term", "ntoreturn"}
+
+func parseFind(req *request) (*findSpec, error) {
+	coll, err := collectionName(req)
+	if err != nil {
+		return nil, err
+	}
+	a := newArgs(req)
+	if err := a.checkKnown(true, findFields...); err != nil {
+		return nil, err
+	}
+	s := &findSpec{coll: coll}
+	if s.filter, _, err = a.document("filter"); err != nil {
+		return nil, err
+	}
+	if s.projection, _, err = a.document("projection"); err != nil {
+		return nil, err
+	}
+	if s.sort, _, err = a.document("sort"); err != nil {
+		return nil, err
+	}
+	if s.let, _, err = a.document("let"); err != nil {
+		return nil, err
+	}
+	if err := checkCollation(a); err != nil {
+		return nil, err
+	}
+	if h, ok := a.get("hint"); ok {
+		switch h.(type) {
+		case string, bson.D:
+			s.hint = h
+		default:
+			return nil, a.wrongType("hint", h, "types '[string, object']")
+		}
+		if d, isDoc := h.(bson.D); isDoc && len(d) == 0 {
+			s.hint = nil
+		}
+	}
+	if s.skip, _, err = a.int64Arg("skip"); err != nil {
+		return nil, err
+	}
+	if s.skip < 0 {
+		return nil, mongoerr.Newf(mongoerr.Location51024, "BSON field 'skip' value must be >= 0, actual value '%d'", s.skip)
+	}
+	if s.limit, _, err = a.int64Arg("limit"); err != nil {
+		return nil, err
+	}
+	if s.limit < 0 {
+		return nil, mongoerr.Newf(mongoerr.Location51024, "BSON field 'limit' value must be >= 0, actual value '%d'", s.limit)
+	}
+	if s.batchSize, s.hasBatch, err = a.int64Arg("batchSize"); err != nil {
+		return nil, err
+	}
+	if s.batchSize < 0 {
+		return nil, mongoerr.Newf(mongoerr.Location51024, "BSON field 'batchSize' value must be >= 0, actual value '%d'", s.batchSize)
+	}
+	if s.singleBatch, err = a.boolean("singleBatch", false); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// checkCollation accepts the simple collation only: the sandbox compares
+// strings by code point, and a locale collation would silently give
+// different answers, so it is refused with mongod's not-implemented code.
+func checkCollation(a args) error {
+	c, ok, err := a.document("collation")
+	if err != nil || !ok {
+		return err
+	}
+	if loc, _ := lookupString(c, "locale"); loc == "simple" && len(c) == 1 {
+		return nil
+	}
+	return mongoerr.New(mongoerr.NotImplemented, "collation other than {locale: 'simple'} is not supported by the schemalab sandbox")
+}
+
+// plannerQuery compiles the query part of a find-like command.
+func plannerQuery(req *request, s *findSpec) (planner.Query, error) {
+	q := planner.Query{Sort: s.sort, Skip: s.skip, Limit: s.limit, Hint: s.hint}
+	if len(s.filter) > 0 {
+		f, err := query.Compile(s.filter, query.Options{Now: req.now, LetVars: s.let})
+		if err != nil {
+			return q, err
+		}
+		q.Filter = f
+	}
+	if err := validateSort(s.sort); err != nil {
+		return q, err
+	}
+	if len(s.projection) > 0 {
+		p, err := projection.Compile(s.projection, projection.Options{Now: req.now, LetVars: s.let})
+		if err != nil {
+			return q, err
+		}
+		stage := "PROJECTION_DEFAULT"
+		if p.Simple() {
+			stage = "PROJECTION_SIMPLE"
+		}
+		q.Projection = &planner.Projector{Stage: stage, Spec: p.Serialize(), Apply: p.Apply}
+	}
+	return q, nil
+}
+
+// validateSort applies the $sort key rules of find and aggregate.
+func validateSort(sort bson.D) error {
+	for _, e := range sort {
+		if e.Key == "" {
+			return mongoerr.New(mongoerr.Location15998, "FieldPath cannot be constructed with empty string")
+		}
+		switch v := e.Value.(type) {
+		case int32, int64, float64, bson.Decimal128:
+			n, _ := toInt64(v)
+			if n != 1 && n != -1 {
+				return mongoerr.New(mongoerr.Location15975, "$sort key ordering must be 1 (for ascending) or -1 (for descending)")
+			}
+		case bson.D:
+			if len(v) == 1 && v[0].Key == "$meta" {
+				return mongoerr.New(mongoerr.NotImplemented, "$meta sort is not supported by the schemalab sandbox")
+			}
+			return mongoerr.New(mongoerr.Location17312, "$meta is the only expression supported by $sort right now")
+		default:
+			return mongoerr.New(mongoerr.Location15974, "Illegal key in $sort specification: "+e.Key+": "+shortValue(e.Value))
+		}
+	}
+	return nil
+}
+
+// runPlan executes a find-like query to the end and returns its results.
+func runPlan(exec *planner.Executor) ([]bson.D, error) {
+	var out []bson.D
+	for {
+		r, ok, err := exec.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return out, nil
+		}
+		out = append(out, r.Doc)
+	}
+}
+
+func cmdFind(e *Engine, req *request) (bson.D, error) {
+	s, err := parseFind(req)
+	if err != nil {
+		return nil, err
+	}
+	q, err := plannerQuery(req, s)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.RLock()
+	docs, err := func() ([]bson.D, error) {
+		defer e.mu.RUnlock()
+		exec, err := e.plan(e.catalog.Collection(req.db, s.coll), ns(req.db, s.coll), q)
+		if err != nil {
+			return nil, err
+		}
+		return runPlan(exec)
+	}()
+	if err != nil {
+		return nil, err
+	}
+	return e.cursors.firstBatch(ns(req.db, s.coll), docs, s.batchSize, s.hasBatch, s.singleBatch), nil
+}
+
+func cmdGetMore(e *Engine, req *request) (bson.D, error) {
+	id, ok := req.cmd[0].Value.(int64)
+	if !ok {
+		return nil, mongoerr.Newf(mongoerr.TypeMismatch,
+			"BSON field 'getMore.getMore' is the wrong type '%s', expected type 'long'", value.TypeName(req.cmd[0].Value))
+	}
+	a := newArgs(req)
+	if err := a.checkKnown(true, "collection", "batchSize", "maxTimeMS", "term", "lastKnownCommittedOpTime", "includeQueryStatsMetrics"); err != nil {
+		return nil, err
+	}
+	coll, ok, err := a.str("collection")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, mongoerr.New(mongoerr.NoSuchKey, "BSON field 'getMore.collection' is missing but a required field")
+	}
+	batch, _, err := a.int64Arg("batchSize")
+	if err != nil {
+		return nil, err
+	}
+	return e.cursors.getMore(id, ns(req.db, coll), batch)
+}
+
+func cmdKillCursors(e *Engine, req *request) (bson.D, error) {
+	if _, err := collectionName(req); err != nil {
+		return nil, err
+	}
+	a := newArgs(req)
+	if err := a.checkKnown(true, "cursors"); err != nil {
+		return nil, err
+	}
+	arr, _, err := a.array("cursors")
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for _, v := range arr {
+		if id, ok := v.(int64); ok {
+			ids = append(ids, id)
+		}
+	}
+	killed, notFound := e.cursors.kill(ids)
+	toArr := func(xs []int64) bson.A {
+		a := bson.A{}
+		for _, x := range xs {
+			a = append(a, x)
+		}
+		return a
+	}
+	return bson.D{
+		{Key: "cursorsKilled", Value: toArr(killed)},
+		{Key: "cursorsNotFound", Value: toArr(notFound)},
+		{Key: "cursorsAlive", Value: bson.A{}},
+		{Key: "cursorsUnknown", Value: bson.A{}},
+	}, nil
+}

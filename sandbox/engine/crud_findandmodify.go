@@ -1,0 +1,142 @@
+package engine
+
+import (
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/catalog"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/projection"
+)
+
+func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
+	collName, err := collectionName(req)
+	if err != nil {
+		return nil, err
+	}
+	a := newArgs(req)
+	a.prefix = "findAndModify"
+	if err := a.checkKnown(true, "query", "sort", "remove", "update", "new", "fields", "upsert",
+		"arrayFilters", "hint", "collation", "let", "bypassDocumentValidation", "stmtId"); err != nil {
+		return nil, err
+	}
+	filter, _, err := a.document("query")
+	if err != nil {
+		return nil, err
+	}
+	sort, _, err := a.document("sort")
+	if err != nil {
+		return nil, err
+	}
+	fields, _, err := a.document("fields")
+	if err != nil {
+		return nil, err
+	}
+	let, _, err := a.document("let")
+	if err != nil {
+		return nil, err
+	}
+	remove, err := a.boolean("remove", false)
+	if err != nil {
+		return nil, err
+	}
+	returnNew, err := a.boolean("new", false)
+	if err != nil {
+		return nil, err
+	}
+	upsert, err := a.boolean("upsert", false)
+	if err != nil {
+		return nil, err
+	}
+	arrayFilters, _, err := a.array("arrayFilters")
+	if err != nil {
+		return nil, err
+	}
+	upd, hasUpdate := a.get("update")
+	var hint any
+	if h, ok := a.get("hint"); ok {
+		if hd, isDoc := h.(bson.D); !isDoc || len(hd) > 0 {
+			hint = h
+		}
+	}
+	if err := checkCollation(a); err != nil {
+		return nil, err
+	}
+	switch {
+	case remove && hasUpdate:
+		return nil, mongoerr.New(mongoerr.FailedToParse, "Cannot specify both an update and remove=true")
+	case !remove && !hasUpdate:
+		return nil, mongoerr.New(mongoerr.FailedToParse, "Either an update or remove=true must be specified")
+	case remove && upsert:
+		return nil, mongoerr.New(mongoerr.FailedToParse, "Cannot specify both upsert=true and remove=true ")
+	case remove && returnNew:
+		return nil, mongoerr.New(mongoerr.FailedToParse, "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document")
+	}
+	if remove && len(arrayFilters) > 0 {
+		return nil, mongoerr.New(mongoerr.FailedToParse, "Cannot specify arrayFilters and remove=true")
+	}
+	var proj *projection.Projection
+	if len(fields) > 0 {
+		if proj, err = projection.Compile(fields, projection.Options{Now: req.now, LetVars: let}); err != nil {
+			return nil, err
+		}
+	}
+	project := func(d bson.D) (any, error) {
+		if d == nil {
+			return nil, nil
+		}
+		if proj == nil {
+			return d, nil
+		}
+		return proj.Apply(d, -1)
+	}
+
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if remove {
+		removed, err := e.applyDelete(req, collName, &deleteStatement{filter: filter, sort: sort, hint: hint, let: let})
+		if err != nil {
+			return nil, err
+		}
+		var doc bson.D
+		if len(removed) > 0 {
+			doc = removed[0]
+		}
+		v, err := project(doc)
+		if err != nil {
+			return nil, err
+		}
+		return bson.D{
+			{Key: "lastErrorObject", Value: bson.D{{Key: "n", Value: int32(len(removed))}}},
+			{Key: "value", Value: v},
+		}, nil
+	}
+	switch upd.(type) {
+	case bson.D, bson.A:
+	default:
+		return nil, mongoerr.New(mongoerr.FailedToParse, "Update argument must be either an object or an array")
+	}
+	if err := catalog.ValidateCollectionName(req.db, collName); err != nil {
+		return nil, err
+	}
+	out, err := e.applyUpdate(req, collName, &updateStatement{filter: filter, update: upd, upsert: upsert,
+		arrayFilters: arrayFilters, hint: hint, sort: sort, let: let}, true)
+	if err != nil {
+		return nil, err
+	}
+	doc := out.before
+	if returnNew {
+		doc = out.after
+	}
+	if out.upsertedID != nil && !returnNew {
+		doc = nil
+	}
+	v, err := project(doc)
+	if err != nil {
+		return nil, err
+	}
+	leo := bson.D{{Key: "n", Value: int32(out.matched)}, {Key: "updatedExisting", Value: out.matched > 0}}
+	if out.upsertedID != nil {
+		leo = bson.D{{Key: "n", Value: int32(1)}, {Key: "updatedExisting", Value: false}, {Key: "upserted", Value: out.upsertedID}}
+	}
+	return bson.D{{Key: "lastErrorObject", Value: leo}, {Key: "value", Value: v}}, nil
+}

@@ -1,0 +1,219 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/catalog"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// Document limits (src/mongo/bson/util/builder.h, bson_depth.h).
+const (
+	maxUserDocSize     = 16 * 1024 * 1024        // BSONObjMaxUserSize
+	maxInternalDocSize = maxUserDocSize + 16*1024 // BSONObjMaxInternalSize
+	maxStorageDepth    = 180                     // BSONDepth::getMaxDepthForUserStorage()
+)
+
+// writeError is one entry of a write command's writeErrors.
+type writeError struct {
+	index int
+	err   *mongoerr.Error
+}
+
+// render follows write_ops::WriteError::serialize: index, code, the
+// error's extra info (keyPattern/keyValue), then errmsg.
+func (w writeError) render() bson.D {
+	d := bson.D{{Key: "index", Value: int32(w.index)}, {Key: "code", Value: w.err.Code}}
+	d = append(d, w.err.Extra...)
+	return append(d, bson.E{Key: "errmsg", Value: w.err.Msg})
+}
+
+func renderWriteErrors(errs []writeError) bson.A {
+	a := make(bson.A, len(errs))
+	for i, w := range errs {
+		a[i] = w.render()
+	}
+	return a
+}
+
+// checkMessageDocSize is the check mongod applies while parsing a command
+// message: a document above the internal limit fails the whole command.
+func checkMessageDocSize(doc bson.D) error {
+	size := value.Size(doc)
+	if size <= maxInternalDocSize {
+		return nil
+	}
+	first := ""
+	if len(doc) > 0 {
+		first = doc[0].Key + ": " + shortValue(doc[0].Value)
+	}
+	return mongoerr.Newf(mongoerr.BSONObjectTooLarge,
+		"BSONObj size: %d (0x%X) is invalid. Size must be between 0 and %d(16MB) First element: %s",
+		size, size, maxInternalDocSize, first)
+}
+
+// shortValue renders a value the way BSONElement::toString does in log
+// and error messages (strings quoted, ObjectIds as ObjectId('...')).
+func shortValue(v any) string {
+	switch x := v.(type) {
+	case string:
+		if len(x) > 80 {
+			x = x[:80] + "..."
+		}
+		return fmt.Sprintf("%q", x)
+	case bson.ObjectID:
+		return "ObjectId('" + x.Hex() + "')"
+	case nil:
+		return "null"
+	case bson.D, bson.A:
+		return "{ ... }"
+	}
+	return fmt.Sprint(v)
+}
+
+// prepareInsert applies fixDocumentForInsert: size and depth limits, _id
+// validity, and _id generated or moved to the front.
+func prepareInsert(doc bson.D) (bson.D, *mongoerr.Error) {
+	if size := value.Size(doc); size > maxUserDocSize {
+		return nil, mongoerr.Newf(mongoerr.BadValue, "object to insert too large. size in bytes: %d, max size: %d", size, maxUserDocSize)
+	}
+	if exceedsDepth(doc, 1) {
+		return nil, mongoerr.Newf(mongoerr.Overflow, "cannot insert document because it exceeds %d levels of nesting", maxStorageDepth)
+	}
+	idAt := -1
+	for i, e := range doc {
+		if e.Key != "_id" {
+			continue
+		}
+		if idAt >= 0 {
+			return nil, mongoerr.New(mongoerr.BadValue, "can't have multiple _id fields in one document")
+		}
+		if err := validID(e.Value); err != nil {
+			return nil, err
+		}
+		idAt = i
+	}
+	switch {
+	case idAt == 0:
+		return doc, nil
+	case idAt > 0:
+		out := make(bson.D, 0, len(doc))
+		out = append(out, doc[idAt])
+		out = append(out, doc[:idAt]...)
+		return append(out, doc[idAt+1:]...), nil
+	}
+	out := make(bson.D, 0, len(doc)+1)
+	out = append(out, bson.E{Key: "_id", Value: bson.NewObjectID()})
+	return append(out, doc...), nil
+}
+
+// exceedsDepth reports nesting beyond mongod's storage limit; empty
+// sub-documents do not count, as in validateDepth.
+func exceedsDepth(v any, depth int) bool {
+	switch x := v.(type) {
+	case bson.D:
+		if len(x) > 0 && depth > maxStorageDepth {
+			return true
+		}
+		for _, e := range x {
+			if exceedsDepth(e.Value, depth+1) {
+				return true
+			}
+		}
+	case bson.A:
+		if len(x) > 0 && depth > maxStorageDepth {
+			return true
+		}
+		for _, e := range x {
+			if exceedsDepth(e, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// validID is storage_validation::storageValidIdField.
+func validID(v any) *mongoerr.Error {
+	switch x := v.(type) {
+	case bson.Regex, bson.A, bson.Undefined:
+		return mongoerr.Newf(mongoerr.InvalidIdField, "The '_id' value cannot be of type %s", value.TypeName(v))
+	case bson.D:
+		for _, e := range x {
+			if strings.HasPrefix(e.Key, "$") {
+				return mongoerr.Newf(mongoerr.DollarPrefixedFieldName,
+					"_id fields may not contain '$'-prefixed fields: %s is not valid for storage.", e.Key)
+			}
+		}
+	}
+	return nil
+}
+
+func cmdInsert(e *Engine, req *request) (bson.D, error) {
+	collName, err := collectionName(req)
+	if err != nil {
+		return nil, err
+	}
+	a := newArgs(req)
+	if err := a.checkKnown(true, "documents", "ordered", "bypassDocumentValidation"); err != nil {
+		return nil, err
+	}
+	docs, ok, err := a.array("documents")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, mongoerr.New(mongoerr.NoSuchKey, "BSON field 'insert.documents' is missing but a required field")
+	}
+	ordered, err := a.boolean("ordered", true)
+	if err != nil {
+		return nil, err
+	}
+	for i, d := range docs {
+		doc, isDoc := d.(bson.D)
+		if !isDoc {
+			return nil, mongoerr.Newf(mongoerr.TypeMismatch,
+				"BSON field 'insert.documents.%d' is the wrong type '%s', expected type 'object'", i, value.TypeName(d))
+		}
+		if err := checkMessageDocSize(doc); err != nil {
+			return nil, err
+		}
+	}
+	if err := catalog.ValidateNamespace(req.db, collName); err != nil {
+		return nil, err
+	}
+
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	coll, err := e.catalog.EnsureCollection(req.db, collName)
+	if err != nil {
+		return nil, err
+	}
+	var werrs []writeError
+	n := 0
+	for i, d := range docs {
+		doc, perr := prepareInsert(d.(bson.D))
+		if perr == nil {
+			if _, err := coll.Insert(doc); err != nil {
+				perr = mongoerr.As(err)
+			}
+		}
+		if perr != nil {
+			werrs = append(werrs, writeError{index: i, err: perr})
+			if ordered {
+				break
+			}
+			continue
+		}
+		n++
+	}
+	reply := bson.D{{Key: "n", Value: int32(n)}}
+	if len(werrs) > 0 {
+		reply = append(reply, bson.E{Key: "writeErrors", Value: renderWriteErrors(werrs)})
+	}
+	return reply, nil
+}

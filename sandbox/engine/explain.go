@@ -1,0 +1,483 @@
+package engine
+
+import (
+	"os"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/planner"
+	"github.com/schemalab/schemalab/sandbox/engine/query"
+)
+
+// ServerVersion is the MongoDB version the sandbox reproduces; buildInfo,
+// hello and explain's serverInfo report it.
+const ServerVersion = "8.0.4"
+
+// explainVerbosity validates explain's verbosity; mongod defaults the
+// explain command to allPlansExecution.
+func explainVerbosity(req *request) (string, error) {
+	a := newArgs(req)
+	if err := a.checkKnown(true, "verbosity"); err != nil {
+		return "", err
+	}
+	v, ok, err := a.str("verbosity")
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "allPlansExecution", nil
+	}
+	switch v {
+	case "queryPlanner", "executionStats", "allPlansExecution":
+		return v, nil
+	}
+	return "", mongoerr.Newf(mongoerr.BadValue,
+		"Enumeration value '%s' for field 'explain.verbosity' is not a valid value.", v)
+}
+
+func cmdExplain(e *Engine, req *request) (bson.D, error) {
+	inner, ok := req.cmd[0].Value.(bson.D)
+	if !ok {
+		return nil, mongoerr.Newf(mongoerr.TypeMismatch,
+			"BSON field 'explain.explain' is the wrong type '%s', expected type 'object'", typeNameOf(req.cmd[0].Value))
+	}
+	if len(inner) == 0 {
+		return nil, mongoerr.New(mongoerr.FailedToParse, "explain command requires a nested object")
+	}
+	verbosity, err := explainVerbosity(req)
+	if err != nil {
+		return nil, err
+	}
+	sub := *req
+	sub.name = inner[0].Key
+	sub.cmd = inner
+	if db, ok := lookupString(inner, "$db"); ok && db != req.db {
+		return nil, mongoerr.Newf(mongoerr.InvalidNamespace,
+			"Mismatched $db in explain command. Expected %s but got %s", req.db, db)
+	}
+	switch sub.name {
+	case "find":
+		return e.explainFind(&sub, verbosity)
+	case "aggregate":
+		s, err := parseAggregate(&sub)
+		if err != nil {
+			return nil, err
+		}
+		return e.explainAggregate(&sub, s, verbosity)
+	case "count":
+		return e.explainCount(&sub, verbosity)
+	case "distinct":
+		return e.explainDistinct(&sub, verbosity)
+	case "update":
+		return e.explainUpdate(&sub, verbosity)
+	case "delete":
+		return e.explainDelete(&sub, verbosity)
+	case "findAndModify", "findandmodify":
+		return e.explainFindAndModify(&sub, verbosity)
+	}
+	if _, known := e.commands[sub.name]; known {
+		return nil, mongoerr.Newf(mongoerr.IllegalOperation, "Cannot explain cmd: %s", sub.name)
+	}
+	return nil, mongoerr.Newf(mongoerr.CommandNotFound, "Explain failed due to unknown command: %s", sub.name)
+}
+
+func typeNameOf(v any) string {
+	return valueTypeName(v)
+}
+
+// explainTail is what every explain ends with: the command as run, the
+// server and the query knobs mongod reports.
+func explainTail(req *request) bson.D {
+	host, _ := os.Hostname()
+	cmd := make(bson.D, 0, len(req.cmd)+1)
+	hasDB := false
+	for _, f := range req.cmd {
+		if f.Key == "$db" {
+			hasDB = true
+		}
+		if genericArguments[f.Key] && f.Key != "$db" {
+			continue
+		}
+		cmd = append(cmd, f)
+	}
+	if !hasDB {
+		cmd = append(cmd, bson.E{Key: "$db", Value: req.db})
+	}
+	return bson.D{
+		{Key: "command", Value: cmd},
+		{Key: "serverInfo", Value: bson.D{
+			{Key: "host", Value: host},
+			{Key: "port", Value: int32(27017)},
+			{Key: "version", Value: ServerVersion},
+			{Key: "gitVersion", Value: "schemalab-embedded"},
+		}},
+		{Key: "serverParameters", Value: bson.D{
+			{Key: "internalQueryFacetBufferSizeBytes", Value: int32(104857600)},
+			{Key: "internalQueryFacetMaxOutputDocSizeBytes", Value: int32(104857600)},
+			{Key: "internalLookupStageIntermediateDocumentMaxSizeBytes", Value: int32(104857600)},
+			{Key: "internalDocumentSourceGroupMaxMemoryBytes", Value: int32(104857600)},
+			{Key: "internalQueryMaxBlockingSortMemoryUsageBytes", Value: int32(104857600)},
+			{Key: "internalQueryProhibitBlockingMergeOnMongoS", Value: int32(0)},
+			{Key: "internalQueryMaxAddToSetBytes", Value: int32(104857600)},
+			{Key: "internalDocumentSourceSetWindowFieldsMaxMemoryBytes", Value: int32(104857600)},
+			{Key: "internalQueryFrameworkControl", Value: "forceClassicEngine"},
+			{Key: "internalQueryPlannerIgnoreIndexWithCollationForRegex", Value: int32(1)},
+		}},
+	}
+}
+
+// explainPlan runs exec as far as the verbosity requires and renders the
+// queryPlanner and executionStats sections. wrap, when set, puts a write
+// stage (UPDATE, DELETE) above the plan.
+func explainPlan(exec *planner.Executor, verbosity string, wrap func(plan bson.D, exec bool) bson.D) (bson.D, error) {
+	if verbosity != "queryPlanner" {
+		for {
+			_, ok, err := exec.Next()
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				break
+			}
+		}
+	}
+	qp := exec.QueryPlanner()
+	if wrap != nil {
+		qp = rewrapPlan(qp, "winningPlan", func(p bson.D) bson.D { return wrap(p, false) })
+	}
+	out := bson.D{{Key: "queryPlanner", Value: qp}}
+	if verbosity != "queryPlanner" {
+		st := exec.ExecutionStats(verbosity == "allPlansExecution")
+		if wrap != nil {
+			st = rewrapPlan(st, "executionStages", func(p bson.D) bson.D { return wrap(p, true) })
+		}
+		out = append(out, bson.E{Key: "executionStats", Value: st})
+	}
+	return out, nil
+}
+
+// rewrapPlan replaces the plan document under key, keeping isCached at the
+// top as mongod prints it.
+func rewrapPlan(d bson.D, key string, wrap func(bson.D) bson.D) bson.D {
+	out := make(bson.D, len(d))
+	copy(out, d)
+	for i, f := range out {
+		if f.Key != key {
+			continue
+		}
+		plan, _ := f.Value.(bson.D)
+		inner := plan
+		if len(plan) > 0 && plan[0].Key == "isCached" {
+			inner = plan[1:]
+		}
+		out[i].Value = append(bson.D{{Key: "isCached", Value: false}}, wrap(inner)...)
+	}
+	return out
+}
+
+func explainReply(req *request, body bson.D) bson.D {
+	out := bson.D{{Key: "explainVersion", Value: "1"}}
+	out = append(out, body...)
+	return append(out, explainTail(req)...)
+}
+
+func (e *Engine) explainFind(req *request, verbosity string) (bson.D, error) {
+	s, err := parseFind(req)
+	if err != nil {
+		return nil, err
+	}
+	q, err := plannerQuery(req, s)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	exec, err := e.plan(e.catalog.Collection(req.db, s.coll), ns(req.db, s.coll), q)
+	if err != nil {
+		return nil, err
+	}
+	body, err := explainPlan(exec, verbosity, nil)
+	if err != nil {
+		return nil, err
+	}
+	return explainReply(req, body), nil
+}
+
+func (e *Engine) explainCount(req *request, verbosity string) (bson.D, error) {
+	s, err := parseCount(req)
+	if err != nil {
+		return nil, err
+	}
+	q, err := countQuery(req, s)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	exec, err := e.plan(e.catalog.Collection(req.db, s.coll), ns(req.db, s.coll), q)
+	if err != nil {
+		return nil, err
+	}
+	body, err := explainPlan(exec, verbosity, nil)
+	if err != nil {
+		return nil, err
+	}
+	return explainReply(req, body), nil
+}
+
+func (e *Engine) explainDistinct(req *request, verbosity string) (bson.D, error) {
+	s, key, err := parseDistinct(req)
+	if err != nil {
+		return nil, err
+	}
+	s.projection = bson.D{{Key: key, Value: int32(1)}, {Key: "_id", Value: int32(0)}}
+	if key == "_id" {
+		s.projection = bson.D{{Key: "_id", Value: int32(1)}}
+	}
+	q, err := plannerQuery(req, s)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	exec, err := e.plan(e.catalog.Collection(req.db, s.coll), ns(req.db, s.coll), q)
+	if err != nil {
+		return nil, err
+	}
+	body, err := explainPlan(exec, verbosity, nil)
+	if err != nil {
+		return nil, err
+	}
+	return explainReply(req, body), nil
+}
+
+// writeStage renders the UPDATE or DELETE stage mongod puts above the
+// query plan of a write; explain never performs the write.
+func writeStage(name string, counts bson.D) func(plan bson.D, exec bool) bson.D {
+	return func(plan bson.D, exec bool) bson.D {
+		d := bson.D{{Key: "stage", Value: name}}
+		if exec {
+			d = append(d,
+				bson.E{Key: "nReturned", Value: int64(0)},
+				bson.E{Key: "executionTimeMillisEstimate", Value: lookupInt(plan, "executionTimeMillisEstimate")},
+				bson.E{Key: "works", Value: lookupInt(plan, "works") + 1},
+				bson.E{Key: "advanced", Value: int64(0)},
+				bson.E{Key: "needTime", Value: lookupInt(plan, "works")},
+				bson.E{Key: "needYield", Value: int64(0)},
+				bson.E{Key: "saveState", Value: int64(0)},
+				bson.E{Key: "restoreState", Value: int64(0)},
+				bson.E{Key: "isEOF", Value: int64(1)},
+			)
+			d = append(d, counts...)
+		}
+		return append(d, bson.E{Key: "inputStage", Value: plan})
+	}
+}
+
+func lookupInt(d bson.D, key string) int64 {
+	for _, f := range d {
+		if f.Key == key {
+			n, _ := toInt64(f.Value)
+			return n
+		}
+	}
+	return 0
+}
+
+func (e *Engine) explainUpdate(req *request, verbosity string) (bson.D, error) {
+	collName, err := collectionName(req)
+	if err != nil {
+		return nil, err
+	}
+	a := newArgs(req)
+	updates, _, err := a.array("updates")
+	if err != nil {
+		return nil, err
+	}
+	if len(updates) != 1 {
+		return nil, mongoerr.New(mongoerr.InvalidLength, "explained write batches must be of size 1")
+	}
+	let, _, _ := a.document("let")
+	st, err := parseUpdateStatement(0, updates[0], let)
+	if err != nil {
+		return nil, err
+	}
+	return e.explainWrite(req, collName, st.filter, st.sort, st.hint, st.let, !st.multi, verbosity, func(n int64) bson.D {
+		wouldUpsert := n == 0 && st.upsert
+		return bson.D{
+			{Key: "nMatched", Value: n},
+			{Key: "nWouldModify", Value: n},
+			{Key: "nWouldUpsert", Value: boolInt(wouldUpsert)},
+		}
+	}, "UPDATE")
+}
+
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (e *Engine) explainDelete(req *request, verbosity string) (bson.D, error) {
+	collName, err := collectionName(req)
+	if err != nil {
+		return nil, err
+	}
+	a := newArgs(req)
+	deletes, _, err := a.array("deletes")
+	if err != nil {
+		return nil, err
+	}
+	if len(deletes) != 1 {
+		return nil, mongoerr.New(mongoerr.InvalidLength, "explained write batches must be of size 1")
+	}
+	let, _, _ := a.document("let")
+	st, err := parseDeleteStatement(0, deletes[0], let)
+	if err != nil {
+		return nil, err
+	}
+	return e.explainWrite(req, collName, st.filter, st.sort, st.hint, st.let, !st.multi, verbosity, func(n int64) bson.D {
+		return bson.D{{Key: "nWouldDelete", Value: n}}
+	}, "DELETE")
+}
+
+func (e *Engine) explainFindAndModify(req *request, verbosity string) (bson.D, error) {
+	collName, err := collectionName(req)
+	if err != nil {
+		return nil, err
+	}
+	a := newArgs(req)
+	filter, _, err := a.document("query")
+	if err != nil {
+		return nil, err
+	}
+	sort, _, _ := a.document("sort")
+	let, _, _ := a.document("let")
+	remove, _ := a.boolean("remove", false)
+	upsert, _ := a.boolean("upsert", false)
+	var hint any
+	if h, ok := a.get("hint"); ok {
+		hint = h
+	}
+	if remove {
+		return e.explainWrite(req, collName, filter, sort, hint, let, true, verbosity, func(n int64) bson.D {
+			return bson.D{{Key: "nWouldDelete", Value: n}}
+		}, "DELETE")
+	}
+	return e.explainWrite(req, collName, filter, sort, hint, let, true, verbosity, func(n int64) bson.D {
+		return bson.D{{Key: "nMatched", Value: n}, {Key: "nWouldModify", Value: n}, {Key: "nWouldUpsert", Value: boolInt(n == 0 && upsert)}}
+	}, "UPDATE")
+}
+
+func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D, hint any, let bson.D, single bool, verbosity string, counts func(n int64) bson.D, stage string) (bson.D, error) {
+	q := planner.Query{Sort: sort, Hint: hint}
+	if single {
+		q.Limit = 1
+	}
+	if len(filter) > 0 {
+		f, err := query.Compile(filter, query.Options{Now: req.now, LetVars: let})
+		if err != nil {
+			return nil, err
+		}
+		q.Filter = f
+	}
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	exec, err := e.plan(e.catalog.Collection(req.db, collName), ns(req.db, collName), q)
+	if err != nil {
+		return nil, err
+	}
+	var n int64
+	if verbosity != "queryPlanner" {
+		for {
+			_, ok, err := exec.Next()
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				break
+			}
+			n++
+		}
+	}
+	body, err := explainPlan(exec, verbosity, writeStage(stage, counts(n)))
+	if err != nil {
+		return nil, err
+	}
+	return explainReply(req, body), nil
+}
+
+func (e *Engine) explainAggregate(req *request, s *aggregateSpec, verbosity string) (bson.D, error) {
+	if writesTo(s.pipeline) && verbosity != "queryPlanner" {
+		return nil, mongoerr.New(mongoerr.IllegalOperation,
+			"Explain with verbosity executionStats or allPlansExecution is not supported for pipelines with $out or $merge in the sandbox")
+	}
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	p, exec, err := e.preparePipeline(req, s.coll, s.pipeline, s.let, s.hint)
+	if err != nil {
+		return nil, err
+	}
+	if exec != nil && len(p.Stages()) == 0 {
+		body, err := explainPlan(exec, verbosity, nil)
+		if err != nil {
+			return nil, err
+		}
+		return explainReply(req, body), nil
+	}
+	var cursorOut *countingIterator
+	if verbosity != "queryPlanner" {
+		var in aggregateIterator = emptyIterator{}
+		if exec != nil {
+			cursorOut = &countingIterator{in: executorIterator{exec: exec}}
+			in = cursorOut
+		}
+		it, err := p.Run(in)
+		if err != nil {
+			return nil, err
+		}
+		for {
+			_, ok, err := it.Next()
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				break
+			}
+		}
+	}
+	stages := bson.A{}
+	if exec != nil {
+		cur := bson.D{{Key: "queryPlanner", Value: exec.QueryPlanner()}}
+		if verbosity != "queryPlanner" {
+			cur = append(cur, bson.E{Key: "executionStats", Value: exec.ExecutionStats(verbosity == "allPlansExecution")})
+		}
+		entry := bson.D{{Key: "$cursor", Value: cur}}
+		if cursorOut != nil {
+			entry = append(entry,
+				bson.E{Key: "nReturned", Value: cursorOut.n},
+				bson.E{Key: "executionTimeMillisEstimate", Value: lookupInt(exec.ExecutionStats(false), "executionTimeMillis")})
+		}
+		stages = append(stages, entry)
+	}
+	stages = append(stages, p.Explain(verbosity)...)
+	out := bson.D{{Key: "explainVersion", Value: "1"}, {Key: "stages", Value: stages}}
+	tail := explainTail(req)
+	// aggregate explains list the command after the server sections.
+	return append(append(out, tail[1:]...), tail[0]), nil
+}
+
+type countingIterator struct {
+	in aggregateIterator
+	n  int64
+}
+
+func (c *countingIterator) Next() (bson.D, bool, error) {
+	d, ok, err := c.in.Next()
+	if ok {
+		c.n++
+	}
+	return d, ok, err
+}

@@ -1,0 +1,682 @@
+package expr
+
+import (
+	"math"
+	"math/big"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+func bigInt(n int64) *big.Int { return big.NewInt(n) }
+
+// addState is mongod's AddState: the narrowest result type that avoids
+// overflow, with a single date allowed.
+type addState struct {
+	longTotal   int64
+	doubleTotal float64
+	decTotal    dec
+	widest      int
+	isDate      bool
+}
+
+func (s *addState) add(v any) error {
+	if d, ok := v.(bson.DateTime); ok {
+		if s.isDate {
+			return mongoerr.New(16612, "only one date allowed in an $add expression")
+		}
+		old := s.value()
+		s.longTotal = 0
+		s.isDate = true
+		if err := s.addToDate(old); err != nil {
+			return err
+		}
+		return s.addToDate(int64(d))
+	}
+	if s.isDate {
+		return s.addToDate(v)
+	}
+	old := s.widest
+	s.widest = max(s.widest, numKind(v))
+	if old != s.widest {
+		switch s.widest {
+		case kDouble:
+			s.doubleTotal = float64(s.longTotal)
+		case kDecimal:
+			if old == kDouble {
+				s.decTotal = toDec(s.doubleTotal)
+			} else {
+				s.decTotal = dec{coef: bigInt(s.longTotal)}
+			}
+		}
+	}
+	switch s.widest {
+	case kInt, kLong:
+		n, _ := coerceToLong(v)
+		if addOverflows(s.longTotal, n) {
+			s.widest = kDouble
+			s.doubleTotal = float64(s.longTotal) + ToDouble(v)
+		} else {
+			s.longTotal += n
+		}
+	case kDouble:
+		s.doubleTotal += ToDouble(v)
+	case kDecimal:
+		s.decTotal = decAdd(s.decTotal, toDec(v))
+	}
+	return nil
+}
+
+func (s *addState) addToDate(v any) error {
+	overflow := mongoerr.New(mongoerr.Overflow, "date overflow")
+	var n int64
+	switch x := v.(type) {
+	case int32:
+		n = int64(x)
+	case int64:
+		n = x
+	case float64:
+		if !(x >= -9.223372036854775808e18 && x < 9.223372036854775808e18) {
+			return overflow
+		}
+		n = int64(math.Round(x))
+	case bson.Decimal128:
+		l, ok := decToInt64(decOf(x), roundHalfEven)
+		if !ok {
+			return overflow
+		}
+		n = l
+	}
+	if addOverflows(s.longTotal, n) {
+		return overflow
+	}
+	s.longTotal += n
+	return nil
+}
+
+func (s *addState) value() any {
+	if s.isDate {
+		return bson.DateTime(s.longTotal)
+	}
+	switch s.widest {
+	case kLong:
+		return s.longTotal
+	case kDouble:
+		return s.doubleTotal
+	case kDecimal:
+		return s.decTotal.toD128()
+	}
+	return intOrLong(s.longTotal)
+}
+
+// Add is $add of two values (used by $dateAdd-free callers such as
+// $bucketAuto granularity and pipeline updates).
+func Add(a, b any) (any, error) {
+	var s addState
+	s.widest = kInt
+	for _, v := range []any{a, b} {
+		if nullish(v) {
+			return nil, nil
+		}
+		if err := checkAddOperand(v); err != nil {
+			return nil, err
+		}
+		if err := s.add(v); err != nil {
+			return nil, err
+		}
+	}
+	return s.value(), nil
+}
+
+func checkAddOperand(v any) error {
+	if _, ok := v.(bson.DateTime); !ok && !isNumeric(v) {
+		return mongoerr.Newf(mongoerr.TypeMismatch, "$add only supports numeric or date types, not %s", typeName(v))
+	}
+	return nil
+}
+
+func compileAdd(name string, arg any, scope *Scope) (Expr, error) {
+	args, err := compileArgs(arg, scope)
+	if err != nil {
+		return nil, err
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		s := addState{widest: kInt}
+		for _, a := range args {
+			v, err := a.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			if nullish(v) {
+				return nil, nil
+			}
+			if err := checkAddOperand(v); err != nil {
+				return nil, err
+			}
+			if err := s.add(v); err != nil {
+				return nil, err
+			}
+		}
+		return s.value(), nil
+	}), nil
+}
+
+// Subtract is $subtract.
+func Subtract(lhs, rhs any) (any, error) {
+	if isNumeric(lhs) && isNumeric(rhs) {
+		switch max(numKind(lhs), numKind(rhs)) {
+		case kDecimal:
+			return decAdd(toDec(lhs), decNeg(toDec(rhs))).toD128(), nil
+		case kDouble:
+			return ToDouble(lhs) - ToDouble(rhs), nil
+		default:
+			a, _ := coerceToLong(lhs)
+			b, _ := coerceToLong(rhs)
+			r := a - b
+			if (b < 0 && r < a) || (b > 0 && r > a) {
+				return float64(a) - float64(b), nil
+			}
+			if numKind(lhs) == kInt && numKind(rhs) == kInt {
+				return intOrLong(r), nil
+			}
+			return r, nil
+		}
+	}
+	if nullish(lhs) || nullish(rhs) {
+		return nil, nil
+	}
+	if d, ok := lhs.(bson.DateTime); ok {
+		switch r := rhs.(type) {
+		case bson.DateTime:
+			return int64(d) - int64(r), nil
+		}
+		if isNumeric(rhs) {
+			s := addState{longTotal: int64(d), isDate: true}
+			var neg any
+			switch n := rhs.(type) {
+			case int32:
+				neg = -int64(n)
+			case int64:
+				if n == math.MinInt64 {
+					return nil, mongoerr.New(mongoerr.Overflow, "date overflow")
+				}
+				neg = -n
+			case float64:
+				neg = -n
+			case bson.Decimal128:
+				neg = decNeg(decOf(n)).toD128()
+			}
+			if err := s.addToDate(neg); err != nil {
+				return nil, err
+			}
+			return s.value(), nil
+		}
+		return nil, mongoerr.Newf(mongoerr.TypeMismatch, "can't $subtract %s from Date", typeName(rhs))
+	}
+	return nil, mongoerr.Newf(mongoerr.TypeMismatch, "can't $subtract %s from %s", typeName(rhs), typeName(lhs))
+}
+
+func compileSubtract(name string, arg any, scope *Scope) (Expr, error) {
+	args, err := compileFixed(name, arg, scope, 2)
+	if err != nil {
+		return nil, err
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		a, err := args[0].Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		b, err := args[1].Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		return Subtract(a, b)
+	}), nil
+}
+
+func compileMultiply(name string, arg any, scope *Scope) (Expr, error) {
+	args, err := compileArgs(arg, scope)
+	if err != nil {
+		return nil, err
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		var (
+			dbl  = 1.0
+			lng  = int64(1)
+			dc   dec
+			kind = kInt
+		)
+		for _, a := range args {
+			v, err := a.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			if nullish(v) {
+				return nil, nil
+			}
+			if !isNumeric(v) {
+				return nil, mongoerr.Newf(mongoerr.TypeMismatch, "$multiply only supports numeric types, not %s", typeName(v))
+			}
+			old := kind
+			kind = max(kind, numKind(v))
+			if old != kind {
+				switch kind {
+				case kDecimal:
+					if old == kDouble {
+						dc = toDec(dbl)
+					} else {
+						dc = dec{coef: bigInt(lng)}
+					}
+				case kDouble:
+					dbl = float64(lng)
+				}
+			}
+			switch kind {
+			case kDecimal:
+				dc = decMul(dc, toDec(v))
+			case kDouble:
+				dbl *= ToDouble(v)
+			default:
+				n, _ := coerceToLong(v)
+				p, over := mulOverflows(lng, n)
+				if over {
+					kind = kDouble
+					dbl = float64(lng) * ToDouble(v)
+				} else {
+					lng = p
+				}
+			}
+		}
+		switch kind {
+		case kDecimal:
+			return dc.toD128(), nil
+		case kDouble:
+			return dbl, nil
+		case kLong:
+			return lng, nil
+		}
+		return intOrLong(lng), nil
+	}), nil
+}
+
+// Divide is $divide.
+func Divide(lhs, rhs any) (any, error) {
+	if isNumeric(lhs) && isNumeric(rhs) {
+		if numKind(lhs) == kDecimal || numKind(rhs) == kDecimal {
+			d := toDec(rhs)
+			if d.kind == decFinite && d.coef.Sign() == 0 {
+				return nil, mongoerr.New(mongoerr.BadValue, "can't $divide by zero")
+			}
+			return decDiv(toDec(lhs), d).toD128(), nil
+		}
+		den := ToDouble(rhs)
+		if den == 0 {
+			return nil, mongoerr.New(mongoerr.BadValue, "can't $divide by zero")
+		}
+		return ToDouble(lhs) / den, nil
+	}
+	if nullish(lhs) || nullish(rhs) {
+		return nil, nil
+	}
+	return nil, mongoerr.Newf(mongoerr.TypeMismatch, "$divide only supports numeric types, not %s and %s", typeName(lhs), typeName(rhs))
+}
+
+func compileBinary(fn func(a, b any) (any, error)) compiler {
+	return func(name string, arg any, scope *Scope) (Expr, error) {
+		args, err := compileFixed(name, arg, scope, 2)
+		if err != nil {
+			return nil, err
+		}
+		return evalFunc(func(env *Env) (any, error) {
+			a, err := args[0].Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			b, err := args[1].Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			return fn(a, b)
+		}), nil
+	}
+}
+
+// Mod is $mod: the remainder takes the dividend's sign.
+func Mod(lhs, rhs any) (any, error) {
+	if isNumeric(lhs) && isNumeric(rhs) {
+		kind := max(numKind(lhs), numKind(rhs))
+		switch kind {
+		case kDecimal:
+			d := toDec(rhs)
+			if d.kind == decFinite && d.coef.Sign() == 0 {
+				return nil, mongoerr.New(5733415, "can't $mod by zero")
+			}
+			a := toDec(lhs)
+			if a.kind != decFinite || d.kind != decFinite {
+				return decNaNValue, nil
+			}
+			x, y, e := align(a, d)
+			r := new(big.Int).Rem(x, y)
+			return dec{coef: r, exp: e}.toD128(), nil
+		case kDouble:
+			d := ToDouble(rhs)
+			if d == 0 {
+				return nil, mongoerr.New(16610, "can't $mod by zero")
+			}
+			return math.Mod(ToDouble(lhs), d), nil
+		default:
+			b, _ := coerceToLong(rhs)
+			if b == 0 {
+				return nil, mongoerr.New(16610, "can't $mod by zero")
+			}
+			a, _ := coerceToLong(lhs)
+			var r int64
+			if b != -1 {
+				r = a % b
+			}
+			if kind == kInt {
+				return int32(r), nil
+			}
+			return r, nil
+		}
+	}
+	if nullish(lhs) || nullish(rhs) {
+		return nil, nil
+	}
+	return nil, mongoerr.Newf(16611, "$mod only supports numeric types, not %s and %s", typeName(lhs), typeName(rhs))
+}
+
+// compileUnaryNumeric builds ExpressionSingleNumericArg operators.
+func compileUnaryNumeric(fn func(name string, v any) (any, error)) compiler {
+	return func(name string, arg any, scope *Scope) (Expr, error) {
+		args, err := compileFixed(name, arg, scope, 1)
+		if err != nil {
+			return nil, err
+		}
+		return evalFunc(func(env *Env) (any, error) {
+			v, err := args[0].Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			if nullish(v) {
+				return nil, nil
+			}
+			if !isNumeric(v) {
+				return nil, mongoerr.Newf(28765, "%s only supports numeric types, not %s", name, typeName(v))
+			}
+			return fn(name, v)
+		}), nil
+	}
+}
+
+func absOf(_ string, v any) (any, error) {
+	switch n := v.(type) {
+	case float64:
+		return math.Abs(n), nil
+	case bson.Decimal128:
+		d := decOf(n)
+		if decSign(d) < 0 {
+			d = decNeg(d)
+		}
+		return d.toD128(), nil
+	case int32:
+		if n < 0 {
+			return intOrLong(-int64(n)), nil
+		}
+		return n, nil
+	case int64:
+		if n == math.MinInt64 {
+			return nil, mongoerr.New(28680, "can't take $abs of long long min")
+		}
+		if n < 0 {
+			return -n, nil
+		}
+		return n, nil
+	}
+	return v, nil
+}
+
+func ceilFloor(mode roundMode, f func(float64) float64) func(string, any) (any, error) {
+	return func(_ string, v any) (any, error) {
+		switch n := v.(type) {
+		case float64:
+			return f(n), nil
+		case bson.Decimal128:
+			return decQuantize(decOf(n), 0, mode).toD128(), nil
+		}
+		return v, nil
+	}
+}
+
+func floatFn(f func(float64) float64) func(string, any) (any, error) {
+	return func(_ string, v any) (any, error) {
+		if d, ok := v.(bson.Decimal128); ok {
+			return decFromDouble(f(decToFloat(decOf(d))), 34).toD128(), nil
+		}
+		return f(ToDouble(v)), nil
+	}
+}
+
+func sqrtOf(_ string, v any) (any, error) {
+	if d, ok := v.(bson.Decimal128); ok {
+		x := decOf(d)
+		if x.kind == decNegInf || (x.kind == decFinite && x.coef.Sign() < 0) {
+			return nil, mongoerr.New(28714, "$sqrt's argument must be greater than or equal to 0")
+		}
+		return decFromDouble(math.Sqrt(decToFloat(x)), 34).toD128(), nil
+	}
+	f := ToDouble(v)
+	if f < 0 {
+		return nil, mongoerr.New(28714, "$sqrt's argument must be greater than or equal to 0")
+	}
+	return math.Sqrt(f), nil
+}
+
+func logFn(code int32, f func(float64) float64) func(string, any) (any, error) {
+	return func(name string, v any) (any, error) {
+		if d, ok := v.(bson.Decimal128); ok {
+			x := decOf(d)
+			if x.kind == decNegInf || (x.kind == decFinite && x.coef.Sign() <= 0) {
+				return nil, mongoerr.Newf(code, "%s's argument must be a positive number, but is %s", name, formatDouble(decToFloat(x)))
+			}
+			return decFromDouble(f(decToFloat(x)), 34).toD128(), nil
+		}
+		x := ToDouble(v)
+		if x <= 0 {
+			return nil, mongoerr.Newf(code, "%s's argument must be a positive number, but is %s", name, formatDouble(x))
+		}
+		return f(x), nil
+	}
+}
+
+func formatNumber(v any) string {
+	if f, ok := v.(float64); ok {
+		return formatDouble(f)
+	}
+	return FormatValue(v)
+}
+
+func compileLog(name string, arg any, scope *Scope) (Expr, error) {
+	return compileBinary(func(a, b any) (any, error) {
+		if nullish(a) || nullish(b) {
+			return nil, nil
+		}
+		if !isNumeric(a) {
+			return nil, mongoerr.Newf(28756, "$log's argument must be numeric, not %s", typeName(a))
+		}
+		if !isNumeric(b) {
+			return nil, mongoerr.Newf(28757, "$log's base must be numeric, not %s", typeName(b))
+		}
+		x, base := ToDouble(a), ToDouble(b)
+		if x <= 0 {
+			return nil, mongoerr.Newf(28758, "$log's argument must be a positive number, but is %s", formatDouble(x))
+		}
+		if base <= 0 || base == 1 {
+			return nil, mongoerr.Newf(28759, "$log's base must be a positive number not equal to 1, but is %s", formatDouble(base))
+		}
+		r := math.Log(x) / math.Log(base)
+		if numKind(a) == kDecimal || numKind(b) == kDecimal {
+			return decFromDouble(r, 34).toD128(), nil
+		}
+		return r, nil
+	})(name, arg, scope)
+}
+
+// Pow is $pow: integer powers stay integers while they fit.
+func Pow(base, exp any) (any, error) {
+	if nullish(base) || nullish(exp) {
+		return nil, nil
+	}
+	if !isNumeric(base) {
+		return nil, mongoerr.Newf(28762, "$pow's base must be numeric, not %s", typeName(base))
+	}
+	if !isNumeric(exp) {
+		return nil, mongoerr.Newf(28763, "$pow's exponent must be numeric, not %s", typeName(exp))
+	}
+	bd, ed := ToDouble(base), ToDouble(exp)
+	if bd == 0 && ed < 0 {
+		return nil, mongoerr.New(28764, "$pow cannot take a base of 0 and a negative exponent")
+	}
+	kind := max(numKind(base), numKind(exp))
+	switch kind {
+	case kDecimal:
+		return decPow(toDec(base), toDec(exp)), nil
+	case kDouble:
+		return math.Pow(bd, ed), nil
+	}
+	b, _ := coerceToLong(base)
+	e, _ := coerceToLong(exp)
+	typed := func(n int64) any {
+		if kind == kInt {
+			return intOrLong(n)
+		}
+		return n
+	}
+	if e < 0 {
+		switch b {
+		case 1:
+			return typed(1), nil
+		case -1:
+			if e%2 == 0 {
+				return typed(1), nil
+			}
+			return typed(-1), nil
+		}
+		return math.Pow(bd, ed), nil
+	}
+	r := int64(1)
+	for range e {
+		p, over := mulOverflows(r, b)
+		if over {
+			return math.Pow(bd, ed), nil
+		}
+		r = p
+		if r == 0 || r == 1 {
+			break
+		}
+	}
+	if b == -1 {
+		r = 1
+		if e%2 == 1 {
+			r = -1
+		}
+	}
+	return typed(r), nil
+}
+
+func decPow(b, e dec) any {
+	if e.kind == decFinite && e.exp >= 0 && b.kind == decFinite {
+		if n, ok := decToInt64(e, roundTowardZero); ok && n >= 0 && n <= 1000 {
+			r := dec{coef: bigInt(1)}
+			for range n {
+				r = decMul(r, b)
+				r.coef, r.exp = roundCoef(r.coef, r.exp, 40)
+			}
+			return r.toD128()
+		}
+	}
+	return decFromDouble(math.Pow(decToFloat(b), decToFloat(e)), 34).toD128()
+}
+
+// compileRound builds $round (half to even) and $trunc (toward zero).
+func compileRound(mode roundMode) compiler {
+	return func(name string, arg any, scope *Scope) (Expr, error) {
+		args, err := compileRanged(name, arg, scope, 1, 2)
+		if err != nil {
+			return nil, err
+		}
+		return evalFunc(func(env *Env) (any, error) {
+			v, err := args[0].Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			if nullish(v) {
+				return nil, nil
+			}
+			if !isNumeric(v) {
+				return nil, mongoerr.Newf(51081, "%s only supports numeric types, not %s", name, typeName(v))
+			}
+			place := int64(0)
+			if len(args) == 2 {
+				p, err := args[1].Eval(env)
+				if err != nil {
+					return nil, err
+				}
+				if nullish(p) {
+					return nil, nil
+				}
+				place, err = coerceToLong(p)
+				if err != nil {
+					return nil, err
+				}
+				if !isIntegral(p) {
+					return nil, mongoerr.Newf(51082, "precision argument to  %s must be a integral value", name)
+				}
+				if place < -20 || place > 100 {
+					return nil, mongoerr.Newf(51083, "cannot apply %s with precision value %d value must be in [-20, 100]", name, place)
+				}
+			}
+			return roundNumber(name, v, int(place), mode)
+		}), nil
+	}
+}
+
+func roundNumber(name string, v any, place int, mode roundMode) (any, error) {
+	switch n := v.(type) {
+	case bson.Decimal128:
+		d := decOf(n)
+		if d.kind != decFinite {
+			return n, nil
+		}
+		return decQuantize(d, -place, mode).toD128(), nil
+	case float64:
+		if math.IsNaN(n) || math.IsInf(n, 0) {
+			return n, nil
+		}
+		d := decQuantize(decFromDouble(n, 34), -place, mode)
+		r := decToFloat(d)
+		if r == 0 && math.Signbit(n) {
+			r = math.Copysign(0, -1)
+		}
+		return r, nil
+	case int32, int64:
+		if place >= 0 {
+			return v, nil
+		}
+		l, _ := coerceToLong(v)
+		d := decQuantize(dec{coef: bigInt(l)}, -place, mode)
+		r, ok := decToInt64(d, roundTowardZero)
+		if !ok {
+			return nil, mongoerr.Newf(51080, "invalid conversion from Decimal128 result in %s resulting from arguments: [%s, %d]", name, FormatValue(v), place)
+		}
+		if _, isInt := v.(int32); isInt && r <= math.MaxInt32 {
+			return int32(r), nil
+		}
+		return r, nil
+	}
+	return v, nil
+}
+
+var _ = value.Missing{}

@@ -1,0 +1,790 @@
+package expr
+
+import (
+	"math"
+	"slices"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// unary compiles a one-argument operator evaluating fn on the value.
+func unary(fn func(name string, v any) (any, error)) compiler {
+	return func(name string, arg any, scope *Scope) (Expr, error) {
+		args, err := compileFixed(name, arg, scope, 1)
+		if err != nil {
+			return nil, err
+		}
+		a := args[0]
+		return evalFunc(func(env *Env) (any, error) {
+			v, err := a.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			return fn(name, v)
+		}), nil
+	}
+}
+
+func sizeOf(_ string, v any) (any, error) {
+	a, ok := v.(bson.A)
+	if !ok {
+		return nil, mongoerr.Newf(17124, "The argument to $size must be an array. Type of argument is: %s", typeName(v))
+	}
+	return int32(len(a)), nil
+}
+
+func isArrayOf(_ string, v any) (any, error) { return value.IsArray(v), nil }
+
+func arrayElemAt(name string, arr, idx any) (any, error) {
+	if nullish(arr) || nullish(idx) {
+		return nil, nil
+	}
+	a, ok := arr.(bson.A)
+	if !ok {
+		if name == "$arrayElemAt" {
+			return nil, mongoerr.Newf(28689, "$arrayElemAt's first argument must be an array, but is %s", typeName(arr))
+		}
+		return nil, mongoerr.Newf(28689, "%s's argument must be an array, but is %s", name, typeName(arr))
+	}
+	if !isNumeric(idx) {
+		return nil, mongoerr.Newf(28690, "$arrayElemAt's second argument must be a numeric value, but is %s", typeName(idx))
+	}
+	if !isIntegral(idx) {
+		return nil, mongoerr.Newf(28691, "$arrayElemAt's second argument must be representable as a 32-bit integer: %s", formatNumber(idx))
+	}
+	i := asInt(idx)
+	if i < 0 {
+		i += len(a)
+	}
+	if i < 0 || i >= len(a) {
+		return value.Missing{}, nil
+	}
+	return a[i], nil
+}
+
+func compileArrayElemAt(name string, arg any, scope *Scope) (Expr, error) {
+	return compileBinary(func(a, b any) (any, error) { return arrayElemAt(name, a, b) })(name, arg, scope)
+}
+
+func firstLast(name string, v any) (any, error) {
+	if name == "$first" {
+		return arrayElemAt(name, v, int32(0))
+	}
+	return arrayElemAt(name, v, int32(-1))
+}
+
+func reverseArray(_ string, v any) (any, error) {
+	if nullish(v) {
+		return nil, nil
+	}
+	a, ok := v.(bson.A)
+	if !ok {
+		return nil, mongoerr.Newf(34435, "The argument to $reverseArray must be an array, but was of type: %s", typeName(v))
+	}
+	out := make(bson.A, len(a))
+	for i, e := range a {
+		out[len(a)-1-i] = e
+	}
+	return out, nil
+}
+
+func elementsTrue(name string, v any) (any, error) {
+	a, ok := v.(bson.A)
+	if !ok {
+		return nil, mongoerr.Newf(17040, "%s's argument must be an array, but is %s", name, typeName(v))
+	}
+	all := name == "$allElementsTrue"
+	for _, e := range a {
+		if IsTrue(e) != all {
+			return !all, nil
+		}
+	}
+	return all, nil
+}
+
+func compileConcatArrays(name string, arg any, scope *Scope) (Expr, error) {
+	args, err := compileArgs(arg, scope)
+	if err != nil {
+		return nil, err
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		out := bson.A{}
+		for _, a := range args {
+			v, err := a.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			if nullish(v) {
+				return nil, nil
+			}
+			arr, ok := v.(bson.A)
+			if !ok {
+				return nil, mongoerr.Newf(28664, "$concatArrays only supports arrays, not %s", typeName(v))
+			}
+			out = append(out, arr...)
+		}
+		return out, nil
+	}), nil
+}
+
+func inArray(a, b any) (any, error) {
+	arr, ok := b.(bson.A)
+	if !ok {
+		return nil, mongoerr.Newf(40081, "$in requires an array as a second argument, found: %s", typeName(b))
+	}
+	for _, e := range arr {
+		if value.Compare(a, e) == 0 {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+func compileIndexOfArray(name string, arg any, scope *Scope) (Expr, error) {
+	args, err := compileRanged(name, arg, scope, 2, 4)
+	if err != nil {
+		return nil, err
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		vals, err := evalAll(env, args, make([]any, 0, 4))
+		if err != nil {
+			return nil, err
+		}
+		if nullish(vals[0]) {
+			return nil, nil
+		}
+		arr, ok := vals[0].(bson.A)
+		if !ok {
+			return nil, mongoerr.Newf(40090, "$indexOfArray requires an array as a first argument, found: %s", typeName(vals[0]))
+		}
+		start, end := 0, len(arr)
+		if len(vals) > 2 {
+			s, err := indexArg(name, vals[2], "starting")
+			if err != nil {
+				return nil, err
+			}
+			start = s
+		}
+		if len(vals) > 3 {
+			e, err := indexArg(name, vals[3], "ending")
+			if err != nil {
+				return nil, err
+			}
+			end = min(e, len(arr))
+		}
+		for i := start; i < end; i++ {
+			if value.Compare(arr[i], vals[1]) == 0 {
+				return int32(i), nil
+			}
+		}
+		return int32(-1), nil
+	}), nil
+}
+
+// indexArg validates the optional start/end of $indexOfArray/$indexOfCP.
+func indexArg(name string, v any, which string) (int, error) {
+	if !isIntegral(v) {
+		return 0, mongoerr.Newf(40096, "%srequires an integral %s index, found a value of type: %s, with value: %s", name, which, typeName(v), FormatValue(v))
+	}
+	i := asInt(v)
+	if i < 0 {
+		return 0, mongoerr.Newf(40097, "%s requires a nonnegative %s index, found: %d", name, which, i)
+	}
+	return i, nil
+}
+
+func compileRange(name string, arg any, scope *Scope) (Expr, error) {
+	args, err := compileRanged(name, arg, scope, 2, 3)
+	if err != nil {
+		return nil, err
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		vals, err := evalAll(env, args, make([]any, 0, 3))
+		if err != nil {
+			return nil, err
+		}
+		if !isNumeric(vals[0]) {
+			return nil, mongoerr.Newf(34443, "$range requires a numeric starting value, found value of type: %s", typeName(vals[0]))
+		}
+		if !isIntegral(vals[0]) {
+			return nil, mongoerr.Newf(34444, "$range requires a starting value that can be represented as a 32-bit integer, found value: %s", formatNumber(vals[0]))
+		}
+		if !isNumeric(vals[1]) {
+			return nil, mongoerr.Newf(34445, "$range requires a numeric ending value, found value of type: %s", typeName(vals[1]))
+		}
+		if !isIntegral(vals[1]) {
+			return nil, mongoerr.Newf(34446, "$range requires an ending value that can be represented as a 32-bit integer, found value: %s", formatNumber(vals[1]))
+		}
+		step := 1
+		if len(vals) == 3 {
+			if !isNumeric(vals[2]) {
+				return nil, mongoerr.Newf(34447, "$range requires a numeric step value, found value of type:%s", typeName(vals[2]))
+			}
+			if !isIntegral(vals[2]) {
+				return nil, mongoerr.Newf(34448, "$range requires a step value that can be represented as a 32-bit integer, found value: %s", formatNumber(vals[2]))
+			}
+			step = asInt(vals[2])
+			if step == 0 {
+				return nil, mongoerr.New(34449, "$range requires a non-zero step value")
+			}
+		}
+		start, end := asInt(vals[0]), asInt(vals[1])
+		// mongod refuses ranges over internalQueryMaxRangeBytes (100 MiB),
+		// counting 16 bytes per element plus the vector itself.
+		steps := (end - start) / step
+		length := 0
+		if steps >= 0 {
+			length = steps + 1
+		}
+		const memLimit = 100 * 1024 * 1024
+		if need := 24 + length*16; need >= memLimit {
+			return nil, mongoerr.Newf(146, "$range would use too much memory (%d bytes) and cannot spill to disk. Memory limit: %d bytes", need, memLimit)
+		}
+		out := make(bson.A, 0, length)
+		for i := start; (step > 0 && i < end) || (step < 0 && i > end); i += step {
+			out = append(out, int32(i))
+		}
+		return out, nil
+	}), nil
+}
+
+func compileSlice(name string, arg any, scope *Scope) (Expr, error) {
+	args, err := compileRanged(name, arg, scope, 2, 3)
+	if err != nil {
+		return nil, err
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		vals, err := evalAll(env, args, make([]any, 0, 3))
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range vals {
+			if nullish(v) {
+				return nil, nil
+			}
+		}
+		arr, ok := vals[0].(bson.A)
+		if !ok {
+			return nil, mongoerr.Newf(28724, "First argument to $slice must be an array, but is of type: %s", typeName(vals[0]))
+		}
+		if !isNumeric(vals[1]) {
+			return nil, mongoerr.Newf(28725, "Second argument to $slice must be a numeric value, but is of type: %s", typeName(vals[1]))
+		}
+		if !isIntegral(vals[1]) {
+			return nil, mongoerr.Newf(28726, "Second argument to $slice can't be represented as a 32-bit integer: %s", formatNumber(vals[1]))
+		}
+		n := len(arr)
+		second := asInt(vals[1])
+		var start, length int
+		if len(vals) == 2 {
+			if second >= 0 {
+				start, length = 0, min(second, n)
+			} else {
+				start = max(0, n+second)
+				length = n - start
+			}
+		} else {
+			if !isNumeric(vals[2]) {
+				return nil, mongoerr.Newf(28727, "Third argument to $slice must be numeric, but is of type: %s", typeName(vals[2]))
+			}
+			if !isIntegral(vals[2]) {
+				return nil, mongoerr.Newf(28728, "Third argument to $slice can't be represented as a 32-bit integer: %s", formatNumber(vals[2]))
+			}
+			length = asInt(vals[2])
+			if length <= 0 {
+				return nil, mongoerr.Newf(28729, "Third argument to $slice must be positive: %s", formatNumber(vals[2]))
+			}
+			if second < 0 {
+				start = max(0, n+second)
+			} else {
+				start = min(second, n)
+			}
+			length = min(length, n-start)
+		}
+		out := make(bson.A, length)
+		copy(out, arr[start:start+length])
+		return out, nil
+	}), nil
+}
+
+// iterator parses the {input, as, ...} object of $map and $filter.
+func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
+	isMap := name == "$map"
+	d, ok := arg.(bson.D)
+	if !ok {
+		if isMap {
+			return nil, mongoerr.New(16878, "$map only supports an object as its argument")
+		}
+		return nil, mongoerr.New(28646, "$filter only supports an object as its argument")
+	}
+	var inputSpec, bodySpec, limitSpec any
+	haveInput, haveBody, haveLimit := false, false, false
+	as := "this"
+	bodyKey := "cond"
+	if isMap {
+		bodyKey = "in"
+	}
+	for _, e := range d {
+		switch e.Key {
+		case "input":
+			inputSpec, haveInput = e.Value, true
+		case "as":
+			s, ok := e.Value.(string)
+			if !ok {
+				return nil, mongoerr.Newf(16866, "empty variable names are not allowed")
+			}
+			as = s
+		case bodyKey:
+			bodySpec, haveBody = e.Value, true
+		case "limit":
+			if isMap {
+				return nil, mongoerr.Newf(16879, "Unrecognized parameter to $map: %s", e.Key)
+			}
+			limitSpec, haveLimit = e.Value, true
+		default:
+			if isMap {
+				return nil, mongoerr.Newf(16879, "Unrecognized parameter to $map: %s", e.Key)
+			}
+			return nil, mongoerr.Newf(28647, "Unrecognized parameter to $filter: %s", e.Key)
+		}
+	}
+	if !haveInput {
+		if isMap {
+			return nil, mongoerr.New(16880, "Missing 'input' parameter to $map")
+		}
+		return nil, mongoerr.New(28648, "Missing 'input' parameter to $filter")
+	}
+	if !haveBody {
+		if isMap {
+			return nil, mongoerr.New(16882, "Missing 'in' parameter to $map")
+		}
+		return nil, mongoerr.New(28650, "Missing 'cond' parameter to $filter")
+	}
+	if err := ValidateVarNameForWrite(as); err != nil {
+		return nil, err
+	}
+	input, err := Compile(inputSpec, scope)
+	if err != nil {
+		return nil, err
+	}
+	body, err := Compile(bodySpec, scope.With(as))
+	if err != nil {
+		return nil, err
+	}
+	var limit Expr
+	if haveLimit {
+		if limit, err = Compile(limitSpec, scope); err != nil {
+			return nil, err
+		}
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		in, err := input.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		if nullish(in) {
+			return nil, nil
+		}
+		arr, ok := in.(bson.A)
+		if !ok {
+			if isMap {
+				return nil, mongoerr.Newf(16883, "input to $map must be an array not %s", typeName(in))
+			}
+			return nil, mongoerr.Newf(28651, "input to $filter must be an array not %s", typeName(in))
+		}
+		max := math.MaxInt
+		if limit != nil {
+			lv, err := limit.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			if !nullish(lv) {
+				if !isIntegral(lv) {
+					return nil, mongoerr.Newf(327391, "$filter: limit must be represented as a 32-bit integral value: %s", formatForMessage(lv))
+				}
+				max = asInt(lv)
+				if max < 1 {
+					return nil, mongoerr.Newf(327392, "$filter: limit must be greater than 0: %d", max)
+				}
+			}
+		}
+		out := make(bson.A, 0, len(arr))
+		env.push(as, nil)
+		defer env.pop(1)
+		slot := len(env.vars) - 1
+		for _, e := range arr {
+			env.vars[slot].val = e
+			r, err := body.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			if isMap {
+				if value.IsMissing(r) {
+					r = nil
+				}
+				out = append(out, r)
+			} else if IsTrue(r) {
+				out = append(out, e)
+				if len(out) >= max {
+					break
+				}
+			}
+		}
+		return out, nil
+	}), nil
+}
+
+func compileReduce(name string, arg any, scope *Scope) (Expr, error) {
+	d, ok := arg.(bson.D)
+	if !ok {
+		return nil, mongoerr.Newf(40075, "$reduce requires an object as an argument, found: %s", typeName(arg))
+	}
+	m := map[string]any{}
+	for _, e := range d {
+		switch e.Key {
+		case "input", "initialValue", "in":
+			m[e.Key] = e.Value
+		default:
+			return nil, mongoerr.Newf(40076, "$reduce found an unknown argument: %s", e.Key)
+		}
+	}
+	for _, k := range []struct {
+		key  string
+		code int32
+	}{{"input", 40077}, {"initialValue", 40078}, {"in", 40079}} {
+		if _, ok := m[k.key]; !ok {
+			return nil, mongoerr.Newf(k.code, "$reduce requires '%s' to be specified", k.key)
+		}
+	}
+	input, err := Compile(m["input"], scope)
+	if err != nil {
+		return nil, err
+	}
+	init, err := Compile(m["initialValue"], scope)
+	if err != nil {
+		return nil, err
+	}
+	in, err := Compile(m["in"], scope.With("this", "value"))
+	if err != nil {
+		return nil, err
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		iv, err := input.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		if nullish(iv) {
+			return nil, nil
+		}
+		arr, ok := iv.(bson.A)
+		if !ok {
+			return nil, mongoerr.Newf(40080, "$reduce requires that 'input' be an array, found: %s", FormatValue(iv))
+		}
+		acc, err := init.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		env.push("value", nil)
+		env.push("this", nil)
+		defer env.pop(2)
+		n := len(env.vars)
+		for _, e := range arr {
+			env.vars[n-2].val = acc
+			env.vars[n-1].val = e
+			acc, err = in.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+		}
+		return acc, nil
+	}), nil
+}
+
+func compileZip(name string, arg any, scope *Scope) (Expr, error) {
+	d, ok := arg.(bson.D)
+	if !ok {
+		return nil, mongoerr.Newf(34460, "$zip only supports an object as an argument, found %s", typeName(arg))
+	}
+	var inputs, defaults []Expr
+	longest := false
+	haveInputs, haveDefaults := false, false
+	for _, e := range d {
+		switch e.Key {
+		case "inputs":
+			a, ok := e.Value.(bson.A)
+			if !ok {
+				return nil, mongoerr.Newf(34461, "inputs must be an array of expressions, found %s", typeName(e.Value))
+			}
+			for _, x := range a {
+				c, err := Compile(x, scope)
+				if err != nil {
+					return nil, err
+				}
+				inputs = append(inputs, c)
+			}
+			haveInputs = true
+		case "defaults":
+			a, ok := e.Value.(bson.A)
+			if !ok {
+				return nil, mongoerr.Newf(34462, "defaults must be an array of expressions, found %s", typeName(e.Value))
+			}
+			for _, x := range a {
+				c, err := Compile(x, scope)
+				if err != nil {
+					return nil, err
+				}
+				defaults = append(defaults, c)
+			}
+			haveDefaults = true
+		case "useLongestLength":
+			b, ok := e.Value.(bool)
+			if !ok {
+				return nil, mongoerr.Newf(34463, "useLongestLength must be a bool, found %s", typeName(e.Value))
+			}
+			longest = b
+		default:
+			return nil, mongoerr.Newf(34464, "$zip found an unknown argument: %s", e.Key)
+		}
+	}
+	if !haveInputs {
+		return nil, mongoerr.New(34465, "$zip requires at least one input array")
+	}
+	if haveDefaults && !longest {
+		return nil, mongoerr.New(34466, "cannot specify defaults unless useLongestLength is true")
+	}
+	if haveDefaults && len(defaults) != len(inputs) {
+		return nil, mongoerr.New(34467, "defaults and inputs must have the same length")
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		arrays := make([]bson.A, len(inputs))
+		minLen, maxLen := math.MaxInt, 0
+		for i, in := range inputs {
+			v, err := in.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			if nullish(v) {
+				return nil, nil
+			}
+			a, ok := v.(bson.A)
+			if !ok {
+				return nil, mongoerr.Newf(34468, "$zip found a non-array expression in input: %s", FormatValue(v))
+			}
+			arrays[i] = a
+			minLen, maxLen = min(minLen, len(a)), max(maxLen, len(a))
+		}
+		defs := make([]any, len(inputs))
+		for i, de := range defaults {
+			v, err := de.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			defs[i] = v
+		}
+		n := minLen
+		if longest {
+			n = maxLen
+		}
+		out := make(bson.A, n)
+		for r := range n {
+			row := make(bson.A, len(arrays))
+			for i, a := range arrays {
+				if r < len(a) {
+					row[i] = a[r]
+				} else {
+					row[i] = defs[i]
+				}
+			}
+			out[r] = row
+		}
+		return out, nil
+	}), nil
+}
+
+func compileSortArray(name string, arg any, scope *Scope) (Expr, error) {
+	d, ok := arg.(bson.D)
+	if !ok {
+		return nil, mongoerr.New(2942500, "$sortArray requires an object as an argument")
+	}
+	var input Expr
+	var sortBy any
+	haveSort := false
+	for _, e := range d {
+		switch e.Key {
+		case "input":
+			x, err := Compile(e.Value, scope)
+			if err != nil {
+				return nil, err
+			}
+			input = x
+		case "sortBy":
+			sortBy, haveSort = e.Value, true
+		default:
+			return nil, mongoerr.Newf(2942501, "$sortArray found an unknown argument: %s", e.Key)
+		}
+	}
+	if input == nil {
+		return nil, mongoerr.New(2942502, "$sortArray requires 'input' to be specified")
+	}
+	if !haveSort {
+		return nil, mongoerr.New(2942503, "$sortArray requires 'sortBy' to be specified")
+	}
+	var cmp func(a, b any) int
+	switch s := sortBy.(type) {
+	case bson.D:
+		if len(s) == 0 {
+			return nil, mongoerr.New(15976, "$sortArray sort must have at least one sort key")
+		}
+		type key struct {
+			parts []string
+			dir   int
+		}
+		keys := make([]key, len(s))
+		for i, e := range s {
+			dir, ok := sortDirection(e.Value)
+			if !ok {
+				return nil, mongoerr.New(15975, "$sort key ordering must be 1 (for ascending) or -1 (for descending)")
+			}
+			keys[i] = key{splitPath(e.Key), dir}
+		}
+		cmp = func(a, b any) int {
+			for _, k := range keys {
+				av, bv := sortKeyValue(a, k.parts, k.dir), sortKeyValue(b, k.parts, k.dir)
+				if c := value.Compare(av, bv); c != 0 {
+					return c * k.dir
+				}
+			}
+			return 0
+		}
+	default:
+		dir, ok := sortDirection(sortBy)
+		if !ok {
+			return nil, mongoerr.New(2942504, "$sortArray requires sortBy to be either 1, -1, or a document")
+		}
+		cmp = func(a, b any) int { return value.Compare(a, b) * dir }
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		v, err := input.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		if nullish(v) {
+			return nil, nil
+		}
+		arr, ok := v.(bson.A)
+		if !ok {
+			return nil, mongoerr.Newf(2942504, "The input argument to $sortArray must be an array, but was of type: %s", typeName(v))
+		}
+		out := slices.Clone(arr)
+		slices.SortStableFunc(out, cmp)
+		return out, nil
+	}), nil
+}
+
+func sortDirection(v any) (int, bool) {
+	if !isNumeric(v) {
+		return 0, false
+	}
+	switch ToDouble(v) {
+	case 1:
+		return 1, true
+	case -1:
+		return -1, true
+	}
+	return 0, false
+}
+
+// sortKeyValue extracts a sort key; arrays sort by their smallest element
+// ascending and largest descending, as $sort does. Non-documents have
+// a missing key.
+func sortKeyValue(v any, parts []string, dir int) any {
+	r := walkPath(v, parts)
+	if a, ok := r.(bson.A); ok {
+		if len(a) == 0 {
+			return value.Missing{}
+		}
+		best := a[0]
+		for _, e := range a[1:] {
+			if c := value.Compare(e, best); (dir > 0 && c < 0) || (dir < 0 && c > 0) {
+				best = e
+			}
+		}
+		return best
+	}
+	return r
+}
+
+// compileFirstLastN builds $firstN/$lastN/$maxN/$minN over an array.
+func compileNArray(name string, arg any, scope *Scope) (Expr, error) {
+	d, ok := arg.(bson.D)
+	if !ok {
+		return nil, mongoerr.Newf(5787801, "specification must be an object; found %s: %s", name, typeName(arg))
+	}
+	var nE, inE Expr
+	for _, e := range d {
+		x, err := Compile(e.Value, scope)
+		if err != nil {
+			return nil, err
+		}
+		switch e.Key {
+		case "n":
+			nE = x
+		case "input":
+			inE = x
+		default:
+			return nil, mongoerr.Newf(5787901, "Unknown argument for 'n' operator: %s", e.Key)
+		}
+	}
+	if nE == nil {
+		return nil, mongoerr.Newf(5787906, "Missing value for 'n'")
+	}
+	if inE == nil {
+		return nil, mongoerr.Newf(5787907, "Missing value for 'input'")
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		nv, err := nE.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		if !isIntegral64(nv) {
+			return nil, mongoerr.Newf(5787903, "Value for 'n' must be of integral type, but found %s", formatForMessage(nv))
+		}
+		n := asInt(nv)
+		if n <= 0 {
+			return nil, mongoerr.Newf(5787908, "'n' must be greater than 0, found %d", n)
+		}
+		iv, err := inE.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		if nullish(iv) {
+			return nil, nil
+		}
+		arr, ok := iv.(bson.A)
+		if !ok {
+			return nil, mongoerr.Newf(5788200, "Input must be an array; found %s", typeName(iv))
+		}
+		switch name {
+		case "$firstN":
+			return slices.Clone(arr[:min(n, len(arr))]), nil
+		case "$lastN":
+			return slices.Clone(arr[len(arr)-min(n, len(arr)):]), nil
+		}
+		vals := make(bson.A, 0, len(arr))
+		for _, e := range arr {
+			if !nullish(e) {
+				vals = append(vals, e)
+			}
+		}
+		slices.SortStableFunc(vals, func(a, b any) int {
+			if name == "$maxN" {
+				return value.Compare(b, a)
+			}
+			return value.Compare(a, b)
+		})
+		return vals[:min(n, len(vals))], nil
+	}), nil
+}

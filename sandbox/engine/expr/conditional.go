@@ -1,0 +1,149 @@
+package expr
+
+import (
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+)
+
+func compileCond(name string, arg any, scope *Scope) (Expr, error) {
+	var ifE, thenE, elseE Expr
+	if d, ok := arg.(bson.D); ok {
+		var set [3]bool
+		for _, e := range d {
+			x, err := Compile(e.Value, scope)
+			if err != nil {
+				return nil, err
+			}
+			switch e.Key {
+			case "if":
+				ifE, set[0] = x, true
+			case "then":
+				thenE, set[1] = x, true
+			case "else":
+				elseE, set[2] = x, true
+			default:
+				return nil, mongoerr.Newf(17083, "Unrecognized parameter to $cond: %s", e.Key)
+			}
+		}
+		switch {
+		case !set[0]:
+			return nil, mongoerr.New(17080, "Missing 'if' parameter to $cond")
+		case !set[1]:
+			return nil, mongoerr.New(17081, "Missing 'then' parameter to $cond")
+		case !set[2]:
+			return nil, mongoerr.New(17082, "Missing 'else' parameter to $cond")
+		}
+	} else {
+		args, err := compileFixed(name, arg, scope, 3)
+		if err != nil {
+			return nil, err
+		}
+		ifE, thenE, elseE = args[0], args[1], args[2]
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		c, err := ifE.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		if IsTrue(c) {
+			return thenE.Eval(env)
+		}
+		return elseE.Eval(env)
+	}), nil
+}
+
+func compileIfNull(name string, arg any, scope *Scope) (Expr, error) {
+	args, err := compileArgs(arg, scope)
+	if err != nil {
+		return nil, err
+	}
+	if len(args) < 2 {
+		return nil, mongoerr.Newf(1257300, "$ifNull needs at least two arguments, had: %d", len(args))
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		for i, a := range args {
+			v, err := a.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			if !nullish(v) || i == len(args)-1 {
+				return v, nil
+			}
+		}
+		return nil, nil
+	}), nil
+}
+
+func compileSwitch(name string, arg any, scope *Scope) (Expr, error) {
+	d, ok := arg.(bson.D)
+	if !ok {
+		return nil, mongoerr.Newf(40060, "$switch requires an object as an argument, found: %s", typeName(arg))
+	}
+	type branch struct{ cond, then Expr }
+	var branches []branch
+	var def Expr
+	for _, e := range d {
+		switch e.Key {
+		case "branches":
+			arr, ok := e.Value.(bson.A)
+			if !ok {
+				return nil, mongoerr.Newf(40061, "$switch expected an array for 'branches', found: %s", typeName(e.Value))
+			}
+			for _, b := range arr {
+				bd, ok := b.(bson.D)
+				if !ok {
+					return nil, mongoerr.Newf(40062, "$switch expected each branch to be an object, found: %s", typeName(b))
+				}
+				var br branch
+				for _, f := range bd {
+					x, err := Compile(f.Value, scope)
+					if err != nil {
+						return nil, err
+					}
+					switch f.Key {
+					case "case":
+						br.cond = x
+					case "then":
+						br.then = x
+					default:
+						return nil, mongoerr.Newf(40063, "$switch found an unknown argument to a branch: %s", f.Key)
+					}
+				}
+				if br.cond == nil {
+					return nil, mongoerr.New(40064, "$switch requires each branch have a 'case' expression")
+				}
+				if br.then == nil {
+					return nil, mongoerr.New(40065, "$switch requires each branch have a 'then' expression.")
+				}
+				branches = append(branches, br)
+			}
+		case "default":
+			x, err := Compile(e.Value, scope)
+			if err != nil {
+				return nil, err
+			}
+			def = x
+		default:
+			return nil, mongoerr.Newf(40067, "$switch found an unknown argument: %s", e.Key)
+		}
+	}
+	if len(branches) == 0 {
+		return nil, mongoerr.New(40068, "$switch requires at least one branch.")
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		for _, b := range branches {
+			c, err := b.cond.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			if IsTrue(c) {
+				return b.then.Eval(env)
+			}
+		}
+		if def == nil {
+			return nil, mongoerr.New(40066, "$switch could not find a matching branch for an input, and no default was specified.")
+		}
+		return def.Eval(env)
+	}), nil
+}

@@ -1,0 +1,1219 @@
+package expr
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// dateOf converts a date-like value (date, timestamp, ObjectId) to
+// milliseconds since the epoch, as Value::coerceToDate.
+func dateOf(v any) (int64, error) {
+	switch x := v.(type) {
+	case bson.DateTime:
+		return int64(x), nil
+	case bson.Timestamp:
+		return int64(x.T) * 1000, nil
+	case bson.ObjectID:
+		return x.Timestamp().Unix() * 1000, nil
+	}
+	return 0, mongoerr.Newf(16006, "can't convert from BSON type %s to Date", typeName(v))
+}
+
+func timeOf(ms int64, loc *time.Location) time.Time {
+	return time.UnixMilli(ms).In(loc)
+}
+
+// ParseTimezone resolves an Olson identifier or a UTC offset ("+05:30",
+// "-0800", "+03").
+func ParseTimezone(s string) (*time.Location, error) {
+	bad := mongoerr.Newf(40485, "unrecognized time zone identifier: \"%s\"", s)
+	if s == "" {
+		return nil, bad
+	}
+	if s[0] == '+' || s[0] == '-' {
+		digits := strings.ReplaceAll(s[1:], ":", "")
+		var h, m int
+		var err error
+		switch len(digits) {
+		case 2:
+			h, err = strconv.Atoi(digits)
+		case 4:
+			h, err = strconv.Atoi(digits[:2])
+			if err == nil {
+				m, err = strconv.Atoi(digits[2:])
+			}
+		default:
+			return nil, bad
+		}
+		if err != nil || strings.Count(s, ":") > 1 {
+			return nil, bad
+		}
+		off := h*3600 + m*60
+		if s[0] == '-' {
+			off = -off
+		}
+		return time.FixedZone(s, off), nil
+	}
+	switch s {
+	case "UTC", "GMT", "Z":
+		return time.UTC, nil
+	}
+	if strings.ContainsAny(s, " .") || strings.HasPrefix(s, "/") {
+		return nil, bad
+	}
+	loc, err := time.LoadLocation(s)
+	if err != nil || s == "Local" {
+		return nil, bad
+	}
+	return loc, nil
+}
+
+// tzExpr evaluates an optional timezone argument; ok is false when the
+// timezone is null (the operator then returns null).
+type tzExpr struct {
+	e     Expr
+	fixed *time.Location
+	// last caches the most recent non-constant zone, since loading a
+	// location reads the tz database and documents usually share a zone.
+	last atomic.Pointer[namedLoc]
+}
+
+type namedLoc struct {
+	name string
+	loc  *time.Location
+}
+
+func newTZ(e Expr) (*tzExpr, error) {
+	tz := &tzExpr{e: e}
+	if e == nil {
+		tz.fixed = time.UTC
+		return tz, nil
+	}
+	if c, ok := e.(constant); ok {
+		if s, ok := c.v.(string); ok {
+			loc, err := ParseTimezone(s)
+			if err != nil {
+				return nil, err
+			}
+			tz.fixed = loc
+		}
+	}
+	return tz, nil
+}
+
+func (t *tzExpr) eval(env *Env) (*time.Location, bool, error) {
+	if t.fixed != nil {
+		return t.fixed, true, nil
+	}
+	v, err := t.e.Eval(env)
+	if err != nil {
+		return nil, false, err
+	}
+	if nullish(v) {
+		return nil, false, nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return nil, false, mongoerr.Newf(40517, "timezone must evaluate to a string, found %s", typeName(v))
+	}
+	if l := t.last.Load(); l != nil && l.name == s {
+		return l.loc, true, nil
+	}
+	loc, err := ParseTimezone(s)
+	if err != nil {
+		return nil, false, err
+	}
+	t.last.Store(&namedLoc{s, loc})
+	return loc, true, nil
+}
+
+// compileDatePart builds $year, $month, ... accepting a date, [date] or
+// {date, timezone}.
+func compileDatePart(name string, arg any, scope *Scope) (Expr, error) {
+	var dateSpec, tzSpec any
+	haveTZ := false
+	switch a := arg.(type) {
+	case bson.D:
+		if len(a) > 0 && strings.HasPrefix(a[0].Key, "$") {
+			dateSpec = a
+			break
+		}
+		haveDate := false
+		for _, e := range a {
+			switch e.Key {
+			case "date":
+				dateSpec, haveDate = e.Value, true
+			case "timezone":
+				tzSpec, haveTZ = e.Value, true
+			default:
+				return nil, mongoerr.Newf(40535, "unrecognized option to %s: \"%s\"", name, e.Key)
+			}
+		}
+		if !haveDate {
+			return nil, mongoerr.Newf(40539, "missing 'date' argument to %s, provided: %s", name, FormatValue(a))
+		}
+	case bson.A:
+		if len(a) != 1 {
+			return nil, mongoerr.Newf(40536, "%s accepts exactly one argument if given an array, but was given %d", name, len(a))
+		}
+		dateSpec = a[0]
+	default:
+		dateSpec = arg
+	}
+	date, err := Compile(dateSpec, scope)
+	if err != nil {
+		return nil, err
+	}
+	var tzE Expr
+	if haveTZ {
+		if tzE, err = Compile(tzSpec, scope); err != nil {
+			return nil, err
+		}
+	}
+	tz, err := newTZ(tzE)
+	if err != nil {
+		return nil, err
+	}
+	part := datePartFunc(name)
+	return evalFunc(func(env *Env) (any, error) {
+		v, err := date.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		if nullish(v) {
+			return nil, nil
+		}
+		ms, err := dateOf(v)
+		if err != nil {
+			return nil, err
+		}
+		loc, ok, err := tz.eval(env)
+		if err != nil || !ok {
+			return nil, err
+		}
+		return int32(part(timeOf(ms, loc))), nil
+	}), nil
+}
+
+func datePartFunc(name string) func(t time.Time) int {
+	switch name {
+	case "$year":
+		return func(t time.Time) int { return t.Year() }
+	case "$month":
+		return func(t time.Time) int { return int(t.Month()) }
+	case "$dayOfMonth":
+		return func(t time.Time) int { return t.Day() }
+	case "$dayOfWeek":
+		return func(t time.Time) int { return int(t.Weekday()) + 1 }
+	case "$dayOfYear":
+		return func(t time.Time) int { return t.YearDay() }
+	case "$hour":
+		return func(t time.Time) int { return t.Hour() }
+	case "$minute":
+		return func(t time.Time) int { return t.Minute() }
+	case "$second":
+		return func(t time.Time) int { return t.Second() }
+	case "$millisecond":
+		return func(t time.Time) int { return t.Nanosecond() / 1e6 }
+	case "$week":
+		return sundayWeek
+	case "$isoWeek":
+		return func(t time.Time) int { _, w := t.ISOWeek(); return w }
+	case "$isoWeekYear":
+		return func(t time.Time) int { y, _ := t.ISOWeek(); return y }
+	case "$isoDayOfWeek":
+		return isoDayOfWeek
+	}
+	return func(time.Time) int { return 0 }
+}
+
+// sundayWeek is strftime's %U: weeks start on Sunday, days before the
+// year's first Sunday are week 0.
+func sundayWeek(t time.Time) int { return (t.YearDay() - 1 + 7 - int(t.Weekday())) / 7 }
+
+func isoDayOfWeek(t time.Time) int {
+	if t.Weekday() == time.Sunday {
+		return 7
+	}
+	return int(t.Weekday())
+}
+
+const defaultDateFormat = "%Y-%m-%dT%H:%M:%S.%LZ"
+
+// validateDateFormat checks a $dateToString format string.
+func validateDateFormat(f string) error {
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			continue
+		}
+		if i+1 >= len(f) {
+			return mongoerr.New(18535, "Unmatched '%' at end of format string")
+		}
+		i++
+		if !strings.ContainsRune("dGHjLmMSuUVwYzZ%", rune(f[i])) {
+			return mongoerr.Newf(18536, "Invalid format character '%%%c' in format string", f[i])
+		}
+	}
+	return nil
+}
+
+// FormatDate applies $dateToString's format specifiers.
+func FormatDate(ms int64, format string, loc *time.Location) (string, error) {
+	t := timeOf(ms, loc)
+	var sb strings.Builder
+	pad := func(n, w int) {
+		s := strconv.Itoa(n)
+		for i := len(s); i < w; i++ {
+			sb.WriteByte('0')
+		}
+		sb.WriteString(s)
+	}
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' || i+1 >= len(format) {
+			sb.WriteByte(c)
+			continue
+		}
+		i++
+		switch format[i] {
+		case 'Y':
+			if t.Year() < 0 || t.Year() > 9999 {
+				return "", mongoerr.Newf(18537, "$dateToString is only defined on year 0-9999, tried to use year %d", t.Year())
+			}
+			pad(t.Year(), 4)
+		case 'G':
+			y, _ := t.ISOWeek()
+			if y < 0 || y > 9999 {
+				return "", mongoerr.Newf(18537, "$dateToString is only defined on year 0-9999, tried to use year %d", y)
+			}
+			pad(y, 4)
+		case 'm':
+			pad(int(t.Month()), 2)
+		case 'd':
+			pad(t.Day(), 2)
+		case 'H':
+			pad(t.Hour(), 2)
+		case 'M':
+			pad(t.Minute(), 2)
+		case 'S':
+			pad(t.Second(), 2)
+		case 'L':
+			pad(t.Nanosecond()/1e6, 3)
+		case 'j':
+			pad(t.YearDay(), 3)
+		case 'w':
+			pad(int(t.Weekday())+1, 1)
+		case 'u':
+			pad(isoDayOfWeek(t), 1)
+		case 'U':
+			pad(sundayWeek(t), 2)
+		case 'V':
+			_, w := t.ISOWeek()
+			pad(w, 2)
+		case 'z':
+			_, off := t.Zone()
+			if off < 0 {
+				sb.WriteByte('-')
+				off = -off
+			} else {
+				sb.WriteByte('+')
+			}
+			pad(off/3600, 2)
+			pad(off%3600/60, 2)
+		case 'Z':
+			_, off := t.Zone()
+			sb.WriteString(strconv.Itoa(off / 60))
+		case '%':
+			sb.WriteByte('%')
+		default:
+			return "", mongoerr.Newf(18536, "Invalid format character '%%%c' in format string", format[i])
+		}
+	}
+	return sb.String(), nil
+}
+
+func compileDateToString(name string, arg any, scope *Scope) (Expr, error) {
+	d, ok := arg.(bson.D)
+	if !ok {
+		return nil, mongoerr.New(18629, "$dateToString only supports an object as its argument")
+	}
+	var date, format, tzE, onNull Expr
+	for _, e := range d {
+		x, err := Compile(e.Value, scope)
+		if err != nil {
+			return nil, err
+		}
+		switch e.Key {
+		case "date":
+			date = x
+		case "format":
+			format = x
+		case "timezone":
+			tzE = x
+		case "onNull":
+			onNull = x
+		default:
+			return nil, mongoerr.Newf(18534, "Unrecognized argument to $dateToString: %s", e.Key)
+		}
+	}
+	if date == nil {
+		return nil, mongoerr.New(18628, "Missing 'date' parameter to $dateToString")
+	}
+	if c, ok := format.(constant); ok {
+		if s, ok := c.v.(string); ok {
+			if err := validateDateFormat(s); err != nil {
+				return nil, err
+			}
+		}
+	}
+	tz, err := newTZ(tzE)
+	if err != nil {
+		return nil, err
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		v, err := date.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		var fv any = value.Missing{}
+		if format != nil {
+			if fv, err = format.Eval(env); err != nil {
+				return nil, err
+			}
+			if !nullish(fv) {
+				s, ok := fv.(string)
+				if !ok {
+					return nil, mongoerr.Newf(18533, "$dateToString requires that 'format' be a string, found: %s with value %s", typeName(fv), FormatValue(fv))
+				}
+				if err := validateDateFormat(s); err != nil {
+					return nil, err
+				}
+			}
+		}
+		loc, ok, err := tz.eval(env)
+		if err != nil {
+			return nil, err
+		}
+		if nullish(v) {
+			if onNull != nil {
+				return onNull.Eval(env)
+			}
+			return nil, nil
+		}
+		if !ok {
+			return nil, nil
+		}
+		f := defaultDateFormat
+		if format != nil {
+			if nullish(fv) {
+				return nil, nil
+			}
+			f = fv.(string)
+		} else if loc != time.UTC {
+			// Outside UTC the default format has no 'Z'.
+			f = "%Y-%m-%dT%H:%M:%S.%L"
+		}
+		ms, err := dateOf(v)
+		if err != nil {
+			return nil, err
+		}
+		return FormatDate(ms, f, loc)
+	}), nil
+}
+
+func compileDateToParts(name string, arg any, scope *Scope) (Expr, error) {
+	d, ok := arg.(bson.D)
+	if !ok {
+		return nil, mongoerr.New(40524, "$dateToParts only supports an object as its argument")
+	}
+	var date, tzE, iso Expr
+	for _, e := range d {
+		x, err := Compile(e.Value, scope)
+		if err != nil {
+			return nil, err
+		}
+		switch e.Key {
+		case "date":
+			date = x
+		case "timezone":
+			tzE = x
+		case "iso8601":
+			iso = x
+		default:
+			return nil, mongoerr.Newf(40520, "Unrecognized argument to $dateToParts: %s", e.Key)
+		}
+	}
+	if date == nil {
+		return nil, mongoerr.New(40522, "Missing 'date' parameter to $dateToParts")
+	}
+	tz, err := newTZ(tzE)
+	if err != nil {
+		return nil, err
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		v, err := date.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		loc, ok, err := tz.eval(env)
+		if err != nil || !ok {
+			return nil, err
+		}
+		useISO := false
+		if iso != nil {
+			iv, err := iso.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			if nullish(iv) {
+				return nil, nil
+			}
+			b, ok := iv.(bool)
+			if !ok {
+				return nil, mongoerr.Newf(40521, "iso8601 must evaluate to a bool, found %s", typeName(iv))
+			}
+			useISO = b
+		}
+		if nullish(v) {
+			return nil, nil
+		}
+		ms, err := dateOf(v)
+		if err != nil {
+			return nil, err
+		}
+		t := timeOf(ms, loc)
+		tail := bson.D{
+			{Key: "hour", Value: int32(t.Hour())},
+			{Key: "minute", Value: int32(t.Minute())},
+			{Key: "second", Value: int32(t.Second())},
+			{Key: "millisecond", Value: int32(t.Nanosecond() / 1e6)},
+		}
+		if useISO {
+			y, w := t.ISOWeek()
+			return append(bson.D{
+				{Key: "isoWeekYear", Value: int32(y)},
+				{Key: "isoWeek", Value: int32(w)},
+				{Key: "isoDayOfWeek", Value: int32(isoDayOfWeek(t))},
+			}, tail...), nil
+		}
+		return append(bson.D{
+			{Key: "year", Value: int32(t.Year())},
+			{Key: "month", Value: int32(t.Month())},
+			{Key: "day", Value: int32(t.Day())},
+		}, tail...), nil
+	}), nil
+}
+
+func compileDateFromParts(name string, arg any, scope *Scope) (Expr, error) {
+	d, ok := arg.(bson.D)
+	if !ok {
+		return nil, mongoerr.New(40519, "$dateFromParts only supports an object as its argument")
+	}
+	fields := []string{"year", "month", "day", "hour", "minute", "second", "millisecond", "isoWeekYear", "isoWeek", "isoDayOfWeek", "timezone"}
+	exprs := map[string]Expr{}
+	for _, e := range d {
+		known := false
+		for _, f := range fields {
+			if f == e.Key {
+				known = true
+			}
+		}
+		if !known {
+			return nil, mongoerr.Newf(40518, "Unrecognized argument to $dateFromParts: %s", e.Key)
+		}
+		x, err := Compile(e.Value, scope)
+		if err != nil {
+			return nil, err
+		}
+		exprs[e.Key] = x
+	}
+	_, hasYear := exprs["year"]
+	_, hasISOYear := exprs["isoWeekYear"]
+	if !hasYear && !hasISOYear {
+		return nil, mongoerr.New(40516, "$dateFromParts requires either 'year' or 'isoWeekYear' to be present")
+	}
+	if hasYear && (exprs["isoWeekYear"] != nil || exprs["isoWeek"] != nil || exprs["isoDayOfWeek"] != nil) {
+		return nil, mongoerr.New(40489, "$dateFromParts does not allow mixing natural dates with ISO dates")
+	}
+	if hasISOYear && (exprs["year"] != nil || exprs["month"] != nil || exprs["day"] != nil) {
+		return nil, mongoerr.New(40525, "$dateFromParts does not allow mixing ISO dates with natural dates")
+	}
+	tz, err := newTZ(exprs["timezone"])
+	if err != nil {
+		return nil, err
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		vals := map[string]int{}
+		for _, f := range fields[:10] {
+			e := exprs[f]
+			def := 0
+			switch f {
+			case "month", "day", "isoWeek", "isoDayOfWeek":
+				def = 1
+			}
+			if e == nil {
+				vals[f] = def
+				continue
+			}
+			v, err := e.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			if nullish(v) {
+				return nil, nil
+			}
+			if !isIntegral64(v) {
+				return nil, mongoerr.Newf(40515, "'%s' must evaluate to an integer, found %s with value %s", f, typeName(v), FormatValue(v))
+			}
+			n := asInt(v)
+			switch f {
+			case "year":
+				if n < 1 || n > 9999 {
+					return nil, mongoerr.Newf(40523, "'year' must evaluate to an integer in the range 1 to 9999, found %d", n)
+				}
+			case "isoWeekYear":
+				if n < 1 || n > 9999 {
+					return nil, mongoerr.Newf(31095, "'isoWeekYear' must evaluate to an integer in the range 1 to 9999, found %d", n)
+				}
+			case "second", "millisecond":
+				// Seconds and milliseconds carry over without a bound.
+			default:
+				if n < -32768 || n > 32767 {
+					return nil, mongoerr.Newf(31034, "'%s' must evaluate to a value in the range [-32768, 32767]; value %d is not in range", f, n)
+				}
+			}
+			vals[f] = n
+		}
+		loc, ok, err := tz.eval(env)
+		if err != nil || !ok {
+			return nil, err
+		}
+		var t time.Time
+		if hasISOYear {
+			// ISO week 1 contains January 4th.
+			jan4 := time.Date(vals["isoWeekYear"], 1, 4, 0, 0, 0, 0, loc)
+			week1 := jan4.AddDate(0, 0, -(isoDayOfWeek(jan4) - 1))
+			t = time.Date(week1.Year(), week1.Month(), week1.Day()+(vals["isoWeek"]-1)*7+vals["isoDayOfWeek"]-1,
+				vals["hour"], vals["minute"], 0, 0, loc)
+		} else {
+			t = time.Date(vals["year"], time.Month(vals["month"]), vals["day"], vals["hour"], vals["minute"], 0, 0, loc)
+		}
+		t = t.Add(time.Duration(vals["second"]) * time.Second)
+		return bson.DateTime(t.UnixMilli() + int64(vals["millisecond"])), nil
+	}), nil
+}
+
+// dateLayouts are the ISO-8601-like forms $dateFromString accepts without
+// a format.
+var dateLayouts = []string{
+	"2006-01-02T15:04:05.999999999Z07:00",
+	"2006-01-02T15:04:05.999999999Z0700",
+	"2006-01-02T15:04:05.999999999Z07",
+	"2006-01-02T15:04:05.999999999",
+	"2006-01-02 15:04:05.999999999Z07:00",
+	"2006-01-02 15:04:05.999999999",
+	"2006-01-02T15:04Z07:00",
+	"2006-01-02T15:04",
+	"2006-01-02 15:04",
+	"2006-01-02",
+	"2006/01/02 15:04:05",
+	"2006/01/02",
+	"Jan 2, 2006",
+	"January 2, 2006",
+	"2006-01-02T15:04:05 MST",
+	"2006-01-02 15:04:05 MST",
+}
+
+// parseDateString parses like $dateFromString; loc is the timezone
+// argument (nil for UTC).
+func parseDateString(s, format string, loc *time.Location) (bson.DateTime, error) {
+	if loc == nil {
+		loc = time.UTC
+	}
+	fail := func() error {
+		return mongoerr.Newf(mongoerr.ConversionFailure, "Error parsing date string '%s'; 0: passed in string does not match format", s)
+	}
+	if format != "" {
+		layout, err := goLayout(format)
+		if err != nil {
+			return 0, err
+		}
+		t, err := time.ParseInLocation(layout, s, loc)
+		if err != nil {
+			return 0, mongoerr.Newf(mongoerr.ConversionFailure, "Error parsing date string '%s'; 0: %s", s, "Error parsing date string")
+		}
+		return bson.DateTime(t.UnixMilli()), nil
+	}
+	str := s
+	if strings.HasSuffix(str, "Z") && !strings.Contains(str, "T") && len(str) > 10 {
+		str = strings.TrimSuffix(str, "Z") + "+00:00"
+	}
+	for _, l := range dateLayouts {
+		if t, err := time.ParseInLocation(l, str, loc); err == nil {
+			return bson.DateTime(t.UnixMilli()), nil
+		}
+	}
+	return 0, fail()
+}
+
+// goLayout turns $dateFromString's format specifiers into a Go layout.
+func goLayout(f string) (string, error) {
+	var sb strings.Builder
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			sb.WriteByte(f[i])
+			continue
+		}
+		if i+1 >= len(f) {
+			return "", mongoerr.New(18535, "Unmatched '%' at end of format string")
+		}
+		i++
+		switch f[i] {
+		case 'Y':
+			sb.WriteString("2006")
+		case 'm':
+			sb.WriteString("1")
+		case 'd':
+			sb.WriteString("2")
+		case 'H':
+			sb.WriteString("15")
+		case 'M':
+			sb.WriteString("4")
+		case 'S':
+			sb.WriteString("5")
+		case 'L':
+			sb.WriteString("000")
+		case 'j':
+			sb.WriteString("002")
+		case 'z':
+			sb.WriteString("-0700")
+		case 'Z':
+			sb.WriteString("Z07:00")
+		case '%':
+			sb.WriteByte('%')
+		default:
+			return "", mongoerr.Newf(18536, "Invalid format character '%%%c' in format string", f[i])
+		}
+	}
+	return sb.String(), nil
+}
+
+func compileDateFromString(name string, arg any, scope *Scope) (Expr, error) {
+	d, ok := arg.(bson.D)
+	if !ok {
+		return nil, mongoerr.Newf(40540, "$dateFromString only supports an object as an argument, found: %s", typeName(arg))
+	}
+	var ds, format, tzE, onNull, onError Expr
+	for _, e := range d {
+		x, err := Compile(e.Value, scope)
+		if err != nil {
+			return nil, err
+		}
+		switch e.Key {
+		case "dateString":
+			ds = x
+		case "format":
+			format = x
+		case "timezone":
+			tzE = x
+		case "onNull":
+			onNull = x
+		case "onError":
+			onError = x
+		default:
+			return nil, mongoerr.Newf(40541, "Unrecognized argument to $dateFromString: %s", e.Key)
+		}
+	}
+	if ds == nil {
+		return nil, mongoerr.New(40542, "Missing 'dateString' parameter to $dateFromString")
+	}
+	tz, err := newTZ(tzE)
+	if err != nil {
+		return nil, err
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		f := ""
+		if format != nil {
+			fv, err := format.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			if nullish(fv) {
+				return nil, nil
+			}
+			s, ok := fv.(string)
+			if !ok {
+				return nil, mongoerr.Newf(40684, "$dateFromString requires that 'format' be a string, found: %s with value %s", typeName(fv), FormatValue(fv))
+			}
+			f = s
+		}
+		loc, ok, err := tz.eval(env)
+		if err != nil || !ok {
+			return nil, err
+		}
+		v, err := ds.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		if nullish(v) {
+			if onNull != nil {
+				return onNull.Eval(env)
+			}
+			return nil, nil
+		}
+		s, ok := v.(string)
+		if !ok {
+			if onError != nil {
+				return onError.Eval(env)
+			}
+			return nil, mongoerr.Newf(mongoerr.ConversionFailure, "$dateFromString requires that 'dateString' be a string, found: %s with value %s", typeName(v), FormatValue(v))
+		}
+		r, err := parseDateString(s, f, loc)
+		if err != nil {
+			if onError != nil {
+				return onError.Eval(env)
+			}
+			return nil, err
+		}
+		return r, nil
+	}), nil
+}
+
+// timeUnit validates a unit name for $dateTrunc/$dateAdd/$dateDiff.
+func timeUnit(op string, v any) (string, error) {
+	s, ok := v.(string)
+	if !ok {
+		return "", mongoerr.Newf(5439013, "%s requires 'unit' to be a string, but got %s", op, typeName(v))
+	}
+	switch s {
+	case "year", "quarter", "month", "week", "day", "hour", "minute", "second", "millisecond":
+		return s, nil
+	}
+	return "", mongoerr.Newf(mongoerr.FailedToParse, "%s parameter 'unit' value parsing failed :: caused by :: unknown time unit value: %s", op, s)
+}
+
+func dayOfWeekArg(op string, v any) (time.Weekday, error) {
+	s, ok := v.(string)
+	if !ok {
+		return 0, mongoerr.Newf(5439015, "%s requires 'startOfWeek' to be a string, but got %s", op, typeName(v))
+	}
+	names := map[string]time.Weekday{"sunday": 0, "sun": 0, "monday": 1, "mon": 1, "tuesday": 2, "tue": 2, "wednesday": 3, "wed": 3,
+		"thursday": 4, "thu": 4, "friday": 5, "fri": 5, "saturday": 6, "sat": 6}
+	w, ok := names[strings.ToLower(s)]
+	if !ok {
+		return 0, mongoerr.Newf(5439016, "%s parameter 'startOfWeek' value cannot be recognized as a day of a week: %s", op, s)
+	}
+	return w, nil
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+var unitDurations = map[string]int64{"hour": 3600000, "minute": 60000, "second": 1000, "millisecond": 1}
+
+// TruncateDate is $dateTrunc's binning, anchored at 2000-01-01T00:00 in
+// the timezone as mongod does.
+func TruncateDate(ms int64, unit string, binSize int64, loc *time.Location, startOfWeek time.Weekday) int64 {
+	ref := time.Date(2000, 1, 1, 0, 0, 0, 0, loc)
+	if d, ok := unitDurations[unit]; ok {
+		if unit == "millisecond" || unit == "second" || unit == "minute" || unit == "hour" {
+			step := d * binSize
+			return ref.UnixMilli() + floorDiv(ms-ref.UnixMilli(), step)*step
+		}
+	}
+	t := timeOf(ms, loc)
+	switch unit {
+	case "day", "week":
+		days := daysFromCivil(t.Year(), int(t.Month()), t.Day()) - daysFromCivil(2000, 1, 1)
+		refShift := int64(0)
+		step := binSize
+		if unit == "week" {
+			step *= 7
+			// The reference moves forward to the first startOfWeek day.
+			refShift = int64((int(startOfWeek) - int(time.Saturday) + 7) % 7)
+		}
+		bin := floorDiv(days-refShift, step)*step + refShift
+		y, m, dd := civilFromDays(bin + daysFromCivil(2000, 1, 1))
+		return time.Date(y, time.Month(m), dd, 0, 0, 0, 0, loc).UnixMilli()
+	case "month", "quarter", "year":
+		months := int64((t.Year()-2000)*12 + int(t.Month()) - 1)
+		step := binSize
+		switch unit {
+		case "quarter":
+			step *= 3
+		case "year":
+			step *= 12
+		}
+		bin := floorDiv(months, step) * step
+		y := 2000 + int(floorDiv(bin, 12))
+		m := int(bin - floorDiv(bin, 12)*12)
+		return time.Date(y, time.Month(m+1), 1, 0, 0, 0, 0, loc).UnixMilli()
+	}
+	return ms
+}
+
+// daysFromCivil counts days since 1970-01-01 (Howard Hinnant's algorithm).
+func daysFromCivil(y, m, d int) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := y / 400
+	if y < 0 && y%400 != 0 {
+		era = (y - 399) / 400
+	}
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64(era*146097 + doe - 719468)
+}
+
+func civilFromDays(z int64) (int, int, int) {
+	z += 719468
+	era := z / 146097
+	if z < 0 && z%146097 != 0 {
+		era = (z - 146096) / 146097
+	}
+	doe := z - era*146097
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
+	y := yoe + era*400
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153
+	d := doy - (153*mp+2)/5 + 1
+	m := mp + 3
+	if m > 12 {
+		m -= 12
+	}
+	if m <= 2 {
+		y++
+	}
+	return int(y), int(m), int(d)
+}
+
+// namedArgs compiles an operator's named arguments, failing on unknown
+// names with mongod's per-operator message.
+func namedArgs(name string, arg any, scope *Scope, allowed []string, notObjCode, unknownCode int32) (map[string]Expr, error) {
+	d, ok := arg.(bson.D)
+	if !ok {
+		return nil, mongoerr.Newf(notObjCode, "%s only supports an object as its argument", name)
+	}
+	out := map[string]Expr{}
+	for _, e := range d {
+		known := false
+		for _, a := range allowed {
+			if a == e.Key {
+				known = true
+			}
+		}
+		if !known {
+			return nil, mongoerr.Newf(unknownCode, "Unrecognized argument to %s: %s", name, e.Key)
+		}
+		x, err := Compile(e.Value, scope)
+		if err != nil {
+			return nil, err
+		}
+		out[e.Key] = x
+	}
+	return out, nil
+}
+
+func compileDateTrunc(name string, arg any, scope *Scope) (Expr, error) {
+	m, err := namedArgs(name, arg, scope, []string{"date", "unit", "binSize", "timezone", "startOfWeek"}, 5439007, 5439008)
+	if err != nil {
+		return nil, err
+	}
+	if m["date"] == nil {
+		return nil, mongoerr.New(5439009, "Missing 'date' parameter to $dateTrunc")
+	}
+	if m["unit"] == nil {
+		return nil, mongoerr.New(5439010, "Missing 'unit' parameter to $dateTrunc")
+	}
+	tz, err := newTZ(m["timezone"])
+	if err != nil {
+		return nil, withContext(err, "$dateTrunc parameter 'timezone' value parsing failed")
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		dv, err := m["date"].Eval(env)
+		if err != nil || nullish(dv) {
+			return nil, err
+		}
+		bin := int64(1)
+		if m["binSize"] != nil {
+			bv, err := m["binSize"].Eval(env)
+			if err != nil || nullish(bv) {
+				return nil, err
+			}
+			if !isIntegral64(bv) {
+				return nil, mongoerr.Newf(5439017, "$dateTrunc requires 'binSize' to be a 64-bit integer, but got value '%s' of type %s", FormatValue(bv), typeName(bv))
+			}
+			bin, _ = coerceToLong(bv)
+			if bin <= 0 {
+				return nil, mongoerr.Newf(5439018, "$dateTrunc requires 'binSize' to be greater than 0, but got value %d", bin)
+			}
+		}
+		uv, err := m["unit"].Eval(env)
+		if err != nil || nullish(uv) {
+			return nil, err
+		}
+		unit, err := timeUnit(name, uv)
+		if err != nil {
+			return nil, err
+		}
+		sow := time.Sunday
+		if unit == "week" && m["startOfWeek"] != nil {
+			sv, err := m["startOfWeek"].Eval(env)
+			if err != nil || nullish(sv) {
+				return nil, err
+			}
+			if sow, err = dayOfWeekArg(name, sv); err != nil {
+				return nil, err
+			}
+		}
+		loc, ok, err := tz.eval(env)
+		if err != nil || !ok {
+			return nil, withContext(err, "$dateTrunc parameter 'timezone' value parsing failed")
+		}
+		ms, err := dateOf(dv)
+		if err != nil {
+			return nil, mongoerr.Newf(5166307, "$dateTrunc requires 'date' to be a date, but got %s", typeName(dv))
+		}
+		return bson.DateTime(TruncateDate(ms, unit, bin, loc, sow)), nil
+	}), nil
+}
+
+// withContext prefixes an error's message as mongod's
+// addContextToAssertionException does, keeping its code.
+func withContext(err error, context string) error {
+	if me, ok := err.(*mongoerr.Error); ok {
+		return mongoerr.New(me.Code, context+" :: caused by :: "+me.Msg)
+	}
+	return err
+}
+
+// AddToDate adds amount units to a date in the timezone; calendar units
+// clamp the day to the end of the resulting month, as mongod does.
+func AddToDate(ms int64, unit string, amount int64, loc *time.Location) (int64, error) {
+	overflow := mongoerr.Newf(5166406, "$dateAdd overflowed")
+	if d, ok := unitDurations[unit]; ok {
+		p, over := mulOverflows(d, amount)
+		if over || addOverflows(ms, p) {
+			return 0, overflow
+		}
+		return ms + p, nil
+	}
+	t := timeOf(ms, loc)
+	switch unit {
+	case "day", "week":
+		days := amount
+		if unit == "week" {
+			days *= 7
+		}
+		if days > 1e9 || days < -1e9 {
+			return 0, overflow
+		}
+		r := time.Date(t.Year(), t.Month(), t.Day()+int(days), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc)
+		return r.UnixMilli(), nil
+	default:
+		months := amount
+		switch unit {
+		case "quarter":
+			months *= 3
+		case "year":
+			months *= 12
+		}
+		if months > 1e7 || months < -1e7 {
+			return 0, overflow
+		}
+		total := int64(t.Year())*12 + int64(t.Month()) - 1 + months
+		y, mo := int(floorDiv(total, 12)), int(total-floorDiv(total, 12)*12)+1
+		day := t.Day()
+		if last := daysIn(y, mo); day > last {
+			day = last
+		}
+		r := time.Date(y, time.Month(mo), day, t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc)
+		return r.UnixMilli(), nil
+	}
+}
+
+func daysIn(y, m int) int {
+	return time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
+
+func compileDateAdd(name string, arg any, scope *Scope) (Expr, error) {
+	m, err := namedArgs(name, arg, scope, []string{"startDate", "unit", "amount", "timezone"}, 5166400, 5166401)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range []struct {
+		key  string
+		code int32
+	}{{"startDate", 5166402}, {"unit", 5166402}, {"amount", 5166402}} {
+		if m[k.key] == nil {
+			return nil, mongoerr.Newf(k.code, "%s requires startDate, unit, and amount to be present", name)
+		}
+	}
+	tz, err := newTZ(m["timezone"])
+	if err != nil {
+		return nil, err
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		sv, err := m["startDate"].Eval(env)
+		if err != nil || nullish(sv) {
+			return nil, err
+		}
+		uv, err := m["unit"].Eval(env)
+		if err != nil || nullish(uv) {
+			return nil, err
+		}
+		unit, err := timeUnit(name, uv)
+		if err != nil {
+			return nil, err
+		}
+		av, err := m["amount"].Eval(env)
+		if err != nil || nullish(av) {
+			return nil, err
+		}
+		loc, ok, err := tz.eval(env)
+		if err != nil || !ok {
+			return nil, err
+		}
+		ms, err := dateOf(sv)
+		if err != nil {
+			return nil, mongoerr.Newf(5166403, "%s requires startDate to be convertible to a date", name)
+		}
+		if !isIntegral64(av) {
+			return nil, mongoerr.Newf(5166405, "%s expects integer amount of time units", name)
+		}
+		amount, _ := coerceToLong(av)
+		if name == "$dateSubtract" {
+			if amount == math.MinInt64 {
+				return nil, mongoerr.Newf(6045000, "invalid $dateSubtract 'amount' parameter value: %d", amount)
+			}
+			amount = -amount
+		}
+		r, err := AddToDate(ms, unit, amount, loc)
+		if err != nil {
+			return nil, err
+		}
+		return bson.DateTime(r), nil
+	}), nil
+}
+
+// DateDiff counts unit boundaries crossed between two instants in the
+// timezone, as $dateDiff does.
+func DateDiff(start, end int64, unit string, loc *time.Location, startOfWeek time.Weekday) int64 {
+	s, e := timeOf(start, loc), timeOf(end, loc)
+	switch unit {
+	case "year":
+		return int64(e.Year() - s.Year())
+	case "quarter":
+		return int64((e.Year()*4 + (int(e.Month())-1)/3) - (s.Year()*4 + (int(s.Month())-1)/3))
+	case "month":
+		return int64((e.Year()*12 + int(e.Month())) - (s.Year()*12 + int(s.Month())))
+	case "week":
+		sd := daysFromCivil(s.Year(), int(s.Month()), s.Day())
+		ed := daysFromCivil(e.Year(), int(e.Month()), e.Day())
+		// Shift so that weeks start on startOfWeek (1970-01-01 is a Thursday).
+		shift := int64((int(time.Thursday) - int(startOfWeek) + 7) % 7)
+		return floorDiv(ed+shift, 7) - floorDiv(sd+shift, 7)
+	case "day":
+		return daysFromCivil(e.Year(), int(e.Month()), e.Day()) - daysFromCivil(s.Year(), int(s.Month()), s.Day())
+	case "millisecond":
+		return end - start
+	}
+	d := unitDurations[unit]
+	_, so := s.Zone()
+	_, eo := e.Zone()
+	return floorDiv(end+int64(eo)*1000, d) - floorDiv(start+int64(so)*1000, d)
+}
+
+func compileDateDiff(name string, arg any, scope *Scope) (Expr, error) {
+	d, ok := arg.(bson.D)
+	if !ok {
+		return nil, mongoerr.New(5166301, "$dateDiff only supports an object as its argument")
+	}
+	m := map[string]Expr{}
+	for _, e := range d {
+		switch e.Key {
+		case "startDate", "endDate", "unit", "timezone", "startOfWeek":
+			x, err := Compile(e.Value, scope)
+			if err != nil {
+				return nil, err
+			}
+			m[e.Key] = x
+		default:
+			return nil, mongoerr.Newf(5166302, "Unrecognized argument to $dateDiff: %s", e.Key)
+		}
+	}
+	if m["startDate"] == nil {
+		return nil, mongoerr.New(5166303, "Missing 'startDate' parameter to $dateDiff")
+	}
+	if m["endDate"] == nil {
+		return nil, mongoerr.New(5166304, "Missing 'endDate' parameter to $dateDiff")
+	}
+	if m["unit"] == nil {
+		return nil, mongoerr.New(5166305, "Missing 'unit' parameter to $dateDiff")
+	}
+	tz, err := newTZ(m["timezone"])
+	if err != nil {
+		return nil, withContext(err, "$dateDiff parameter 'timezone' value parsing failed")
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		sv, err := m["startDate"].Eval(env)
+		if err != nil || nullish(sv) {
+			return nil, err
+		}
+		ev, err := m["endDate"].Eval(env)
+		if err != nil || nullish(ev) {
+			return nil, err
+		}
+		uv, err := m["unit"].Eval(env)
+		if err != nil || nullish(uv) {
+			return nil, err
+		}
+		unit, err := timeUnit(name, uv)
+		if err != nil {
+			return nil, err
+		}
+		sow := time.Sunday
+		if unit == "week" && m["startOfWeek"] != nil {
+			wv, err := m["startOfWeek"].Eval(env)
+			if err != nil || nullish(wv) {
+				return nil, err
+			}
+			if sow, err = dayOfWeekArg(name, wv); err != nil {
+				return nil, err
+			}
+		}
+		loc, ok, err := tz.eval(env)
+		if err != nil || !ok {
+			return nil, withContext(err, "$dateDiff parameter 'timezone' value parsing failed")
+		}
+		start, err := dateOf(sv)
+		if err != nil {
+			return nil, mongoerr.Newf(5166307, "$dateDiff requires 'startDate' to be a date, but got %s", typeName(sv))
+		}
+		end, err := dateOf(ev)
+		if err != nil {
+			return nil, mongoerr.Newf(5166307, "$dateDiff requires 'endDate' to be a date, but got %s", typeName(ev))
+		}
+		return DateDiff(start, end, unit, loc, sow), nil
+	}), nil
+}
+
+var _ = fmt.Sprint
+var _ = value.Missing{}

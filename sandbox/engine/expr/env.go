@@ -1,0 +1,136 @@
+package expr
+
+import (
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// Env is the runtime state for evaluating compiled expressions against one
+// document. Variables live on a small stack so that $let, $map, $filter and
+// $reduce bind and unbind names without allocating per document.
+type Env struct {
+	root bson.D
+	// current is $$CURRENT when rebound; while it is the root, rootCurrent
+	// is set instead, because boxing a bson.D into an interface would cost
+	// an allocation per document.
+	current     any
+	rootCurrent bool
+	now         bson.DateTime
+	vars        []binding
+}
+
+type binding struct {
+	name string
+	val  any
+}
+
+// NewEnv prepares evaluation against root; now is $$NOW for the whole
+// command, so every document of one command sees the same instant.
+func NewEnv(root bson.D, now bson.DateTime) *Env {
+	return &Env{root: root, rootCurrent: true, now: now}
+}
+
+// Reset points the environment at the next document, keeping command-level
+// variables (those set with SetVar) and the stack's capacity.
+func (e *Env) Reset(root bson.D) {
+	e.root = root
+	e.current = nil
+	e.rootCurrent = true
+}
+
+// SetVar binds a command-level `let` variable or a stage-defined variable
+// ($$DESCEND for $redact, $lookup's let). A later SetVar of the same name
+// replaces the value.
+func (e *Env) SetVar(name string, v any) {
+	if name == "CURRENT" {
+		e.setCurrent(v)
+		return
+	}
+	for i := range e.vars {
+		if e.vars[i].name == name {
+			e.vars[i].val = v
+			return
+		}
+	}
+	e.vars = append(e.vars, binding{name, v})
+}
+
+// Root returns $$ROOT.
+func (e *Env) Root() bson.D { return e.root }
+
+// Now returns $$NOW.
+func (e *Env) Now() bson.DateTime { return e.now }
+
+// currentValue returns $$CURRENT.
+func (e *Env) currentValue() any {
+	if e.rootCurrent {
+		return e.root
+	}
+	return e.current
+}
+
+// setCurrent rebinds $$CURRENT and returns a restore function's state.
+func (e *Env) setCurrent(v any) {
+	e.current = v
+	e.rootCurrent = false
+}
+
+func (e *Env) push(name string, v any) { e.vars = append(e.vars, binding{name, v}) }
+
+func (e *Env) pop(n int) { e.vars = e.vars[:len(e.vars)-n] }
+
+// lookup finds the innermost binding; Missing when unbound at runtime
+// (which compile-time scoping makes impossible for user variables).
+func (e *Env) lookup(name string) any {
+	switch name {
+	case "ROOT":
+		return e.root
+	case "CURRENT":
+		return e.currentValue()
+	case "REMOVE":
+		return value.Missing{}
+	case "NOW":
+		return e.now
+	case "CLUSTER_TIME":
+		ms := int64(e.now)
+		return bson.Timestamp{T: uint32(ms / 1000), I: 1}
+	}
+	for i := len(e.vars) - 1; i >= 0; i-- {
+		if e.vars[i].name == name {
+			return e.vars[i].val
+		}
+	}
+	return value.Missing{}
+}
+
+// Scope is the compile-time set of defined variable names, so that an
+// undefined variable fails when the pipeline is parsed, as in mongod.
+type Scope struct {
+	parent *Scope
+	names  []string
+}
+
+var systemVars = []string{"ROOT", "CURRENT", "REMOVE", "NOW", "CLUSTER_TIME", "USER_ROLES", "SEARCH_META"}
+
+// NewScope returns the top-level scope: the system variables plus the
+// command's `let` variables.
+func NewScope(userVars ...string) *Scope {
+	return &Scope{names: append(append([]string{}, systemVars...), userVars...)}
+}
+
+// With returns a child scope defining names ($let vars, $map's `as`...).
+func (s *Scope) With(names ...string) *Scope {
+	return &Scope{parent: s, names: names}
+}
+
+func (s *Scope) defined(name string) bool {
+	for sc := s; sc != nil; sc = sc.parent {
+		for _, n := range sc.names {
+			if n == name {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,197 @@
+package expr
+
+import (
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// GetPath evaluates a dotted path with aggregation's semantics: traversing
+// an array maps the rest of the path over its elements (documents only,
+// nested arrays kept nested, missing results dropped), and numeric
+// components are field names, never array indexes.
+func GetPath(doc bson.D, path string) any {
+	return walkPath(doc, splitPath(path))
+}
+
+func splitPath(path string) []string {
+	if path == "" {
+		return nil
+	}
+	return strings.Split(path, ".")
+}
+
+func walkPath(v any, parts []string) any {
+	for i, p := range parts {
+		switch c := v.(type) {
+		case bson.D:
+			v = value.Get(c, p)
+		case bson.A:
+			return walkArray(c, parts[i:])
+		default:
+			return value.Missing{}
+		}
+	}
+	return v
+}
+
+// walkDoc is walkPath starting from a document, avoiding the boxing of
+// the document itself.
+func walkDoc(d bson.D, parts []string) any {
+	v := value.Get(d, parts[0])
+	if len(parts) == 1 {
+		return v
+	}
+	return walkPath(v, parts[1:])
+}
+
+func walkArray(a bson.A, parts []string) any {
+	out := make(bson.A, 0, len(a))
+	for _, e := range a {
+		switch c := e.(type) {
+		case bson.D:
+			r := walkPath(c, parts)
+			if !value.IsMissing(r) {
+				out = append(out, r)
+			}
+		case bson.A:
+			out = append(out, walkArray(c, parts))
+		}
+	}
+	return out
+}
+
+// fieldPath is "$a.b": a path relative to $$CURRENT.
+type fieldPath struct {
+	path  string
+	parts []string
+}
+
+func (f *fieldPath) Eval(env *Env) (any, error) {
+	if env.rootCurrent {
+		// The common case ($price, $course on the stage's document) reads
+		// without allocating.
+		if len(f.parts) == 1 {
+			return value.Get(env.root, f.parts[0]), nil
+		}
+		return walkDoc(env.root, f.parts), nil
+	}
+	return walkPath(env.current, f.parts), nil
+}
+
+// varPath is "$$name.rest".
+type varPath struct {
+	name  string
+	parts []string
+}
+
+func (v *varPath) Eval(env *Env) (any, error) {
+	base := env.lookup(v.name)
+	if len(v.parts) == 0 {
+		return base, nil
+	}
+	return walkPath(base, v.parts), nil
+}
+
+// validatePathPart applies FieldPath::validateFieldName.
+func validatePathPart(p string) error {
+	switch {
+	case p == "":
+		return mongoerr.New(15998, "FieldPath field names may not be empty strings.")
+	case p[0] == '$':
+		return mongoerr.New(16410, "FieldPath field names may not start with '$'. Consider using $getField or $setField.")
+	case strings.IndexByte(p, 0) >= 0:
+		return mongoerr.New(16411, "FieldPath field names may not contain '\\0'.")
+	}
+	return nil
+}
+
+func compileFieldPath(s string, scope *Scope) (Expr, error) {
+	if strings.IndexByte(s, 0) >= 0 {
+		return nil, mongoerr.New(16419, "field path must not contain embedded null characters")
+	}
+	if strings.HasPrefix(s, "$$") {
+		rest := s[2:]
+		name, tail, _ := strings.Cut(rest, ".")
+		if err := validateVarNameForRead(name); err != nil {
+			return nil, err
+		}
+		if !scope.defined(name) {
+			return nil, mongoerr.Newf(17276, "Use of undefined variable: %s", name)
+		}
+		var parts []string
+		if strings.Contains(rest, ".") {
+			if tail == "" || strings.HasSuffix(tail, ".") {
+				return nil, mongoerr.New(40353, "FieldPath must not end with a '.'.")
+			}
+			parts = strings.Split(tail, ".")
+			for _, p := range parts {
+				if err := validatePathPart(p); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if name == "CURRENT" && len(parts) > 0 {
+			return &fieldPath{path: tail, parts: parts}, nil
+		}
+		return &varPath{name: name, parts: parts}, nil
+	}
+	p := s[1:]
+	if p == "" {
+		return nil, mongoerr.New(16872, "'$' by itself is not a valid FieldPath")
+	}
+	if strings.HasSuffix(p, ".") {
+		return nil, mongoerr.New(40353, "FieldPath must not end with a '.'.")
+	}
+	parts := strings.Split(p, ".")
+	for _, part := range parts {
+		if err := validatePathPart(part); err != nil {
+			return nil, err
+		}
+	}
+	return &fieldPath{path: p, parts: parts}, nil
+}
+
+// validateVarNameForRead is Variables::validateNameForUserRead: system
+// variables are upper case, user variables start lower case or non-ASCII.
+func validateVarNameForRead(name string) error {
+	if name == "" {
+		return mongoerr.New(16866, "empty variable names are not allowed")
+	}
+	c := name[0]
+	if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80) {
+		return mongoerr.Newf(16867, "'%s' starts with an invalid character for a user variable name", name)
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80) {
+			return mongoerr.Newf(16868, "'%s' contains an invalid character for a variable name: '%c'", name, c)
+		}
+	}
+	return nil
+}
+
+// ValidateVarNameForWrite is Variables::validateNameForUserWrite, used by
+// $let and by stages that define variables (let in $lookup, commands).
+func ValidateVarNameForWrite(name string) error {
+	if name == "" {
+		return mongoerr.New(16866, "empty variable names are not allowed")
+	}
+	if name == "CURRENT" {
+		return nil
+	}
+	c := name[0]
+	if !(c >= 'a' && c <= 'z' || c >= 0x80) {
+		return mongoerr.Newf(16867, "'%s' starts with an invalid character for a user variable name", name)
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80) {
+			return mongoerr.Newf(16868, "'%s' contains an invalid character for a variable name: '%c'", name, c)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,112 @@
+package expr
+
+import (
+	"encoding/hex"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// FormatValue renders a value the way mongod's BSONObj::toString and
+// Value's operator<< do in error messages: { a: 1, b: "x" }, [ 1, 2 ].
+func FormatValue(v any) string {
+	var sb strings.Builder
+	formatTo(&sb, v)
+	return sb.String()
+}
+
+func formatTo(sb *strings.Builder, v any) {
+	switch x := v.(type) {
+	case bson.D:
+		if len(x) == 0 {
+			sb.WriteString("{}")
+			return
+		}
+		sb.WriteString("{ ")
+		for i, e := range x {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			sb.WriteString(e.Key)
+			sb.WriteString(": ")
+			formatTo(sb, e.Value)
+		}
+		sb.WriteString(" }")
+	case bson.A:
+		if len(x) == 0 {
+			sb.WriteString("[]")
+			return
+		}
+		sb.WriteString("[ ")
+		for i, e := range x {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			formatTo(sb, e)
+		}
+		sb.WriteString(" ]")
+	case string:
+		sb.WriteString(strconv.Quote(x))
+	case int32:
+		sb.WriteString(strconv.FormatInt(int64(x), 10))
+	case int64:
+		sb.WriteString(strconv.FormatInt(x, 10))
+	case float64:
+		sb.WriteString(formatDouble(x))
+	case bool:
+		sb.WriteString(strconv.FormatBool(x))
+	case nil:
+		sb.WriteString("null")
+	case bson.Undefined:
+		sb.WriteString("undefined")
+	case bson.ObjectID:
+		sb.WriteString("ObjectId('" + hex.EncodeToString(x[:]) + "')")
+	case bson.DateTime:
+		sb.WriteString("new Date(" + strconv.FormatInt(int64(x), 10) + ")")
+	case bson.Decimal128:
+		sb.WriteString("NumberDecimal(\"" + x.String() + "\")")
+	case bson.Timestamp:
+		sb.WriteString("Timestamp(" + strconv.FormatUint(uint64(x.T), 10) + ", " + strconv.FormatUint(uint64(x.I), 10) + ")")
+	case bson.Regex:
+		sb.WriteString("/" + x.Pattern + "/" + x.Options)
+	case bson.MinKey:
+		sb.WriteString("MinKey")
+	case bson.MaxKey:
+		sb.WriteString("MaxKey")
+	case bson.Binary:
+		sb.WriteString("BinData(" + strconv.Itoa(int(x.Subtype)) + ", " + strings.ToUpper(hex.EncodeToString(x.Data)) + ")")
+	default:
+		sb.WriteString(typeName(v))
+	}
+}
+
+// formatDouble prints a double as mongod's streams do in messages
+// (printf's %g: six significant digits).
+func formatDouble(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "nan"
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(f, 'g', 6, 64)
+}
+
+// formatForMessage renders a value inside a message where mongod streams
+// a Value (strings unquoted).
+func formatForMessage(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return FormatValue(v)
+}
+
+// isoDate formats a date as mongod's dateToISOStringUTC.
+func isoDate(d bson.DateTime) string {
+	return time.UnixMilli(int64(d)).UTC().Format("2006-01-02T15:04:05.000Z")
+}

@@ -1,0 +1,310 @@
+package expr
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// operators maps each expression operator to its compiler. It is filled
+// once in init (a composite literal would be an initialization cycle,
+// since compilers call Compile) and only read afterwards.
+var operators map[string]compiler
+
+func init() {
+	operators = map[string]compiler{
+		// literals and variables
+		"$literal": compileLiteral,
+		"$const":   compileLiteral,
+		"$let":     compileLet,
+
+		// arithmetic
+		"$add":      compileAdd,
+		"$subtract": compileSubtract,
+		"$multiply": compileMultiply,
+		"$divide":   compileBinary(Divide),
+		"$mod":      compileBinary(Mod),
+		"$abs":      compileUnaryNumeric(absOf),
+		"$ceil":     compileUnaryNumeric(ceilFloor(roundUp, math.Ceil)),
+		"$floor":    compileUnaryNumeric(ceilFloor(roundDown, math.Floor)),
+		"$sqrt":     compileUnaryNumeric(sqrtOf),
+		"$exp":      compileUnaryNumeric(floatFn(math.Exp)),
+		"$ln":       compileUnaryNumeric(logFn(28766, math.Log)),
+		"$log10":    compileUnaryNumeric(logFn(28761, math.Log10)),
+		"$log":      compileLog,
+		"$pow":      compileBinary(Pow),
+		"$round":    compileRound(roundHalfEven),
+		"$trunc":    compileRound(roundTowardZero),
+
+		// trigonometry
+		"$sin":              compileUnaryNumeric(floatFn(math.Sin)),
+		"$cos":              compileUnaryNumeric(floatFn(math.Cos)),
+		"$tan":              compileUnaryNumeric(floatFn(math.Tan)),
+		"$asin":             compileUnaryNumeric(floatFn(math.Asin)),
+		"$acos":             compileUnaryNumeric(floatFn(math.Acos)),
+		"$atan":             compileUnaryNumeric(floatFn(math.Atan)),
+		"$sinh":             compileUnaryNumeric(floatFn(math.Sinh)),
+		"$cosh":             compileUnaryNumeric(floatFn(math.Cosh)),
+		"$tanh":             compileUnaryNumeric(floatFn(math.Tanh)),
+		"$asinh":            compileUnaryNumeric(floatFn(math.Asinh)),
+		"$acosh":            compileUnaryNumeric(floatFn(math.Acosh)),
+		"$atanh":            compileUnaryNumeric(floatFn(math.Atanh)),
+		"$degreesToRadians": compileUnaryNumeric(floatFn(func(x float64) float64 { return x * math.Pi / 180 })),
+		"$radiansToDegrees": compileUnaryNumeric(floatFn(func(x float64) float64 { return x * 180 / math.Pi })),
+		"$atan2":            compileBinary(atan2),
+
+		// comparison
+		"$eq":  compileCompare,
+		"$ne":  compileCompare,
+		"$gt":  compileCompare,
+		"$gte": compileCompare,
+		"$lt":  compileCompare,
+		"$lte": compileCompare,
+		"$cmp": compileCompare,
+
+		// boolean
+		"$and": compileAndOr,
+		"$or":  compileAndOr,
+		"$not": compileNot,
+
+		// conditional
+		"$cond":   compileCond,
+		"$ifNull": compileIfNull,
+		"$switch": compileSwitch,
+
+		// array
+		"$size":            unary(sizeOf),
+		"$arrayElemAt":     compileArrayElemAt,
+		"$first":           unary(firstLast),
+		"$last":            unary(firstLast),
+		"$filter":          compileMapFilter,
+		"$map":             compileMapFilter,
+		"$reduce":          compileReduce,
+		"$slice":           compileSlice,
+		"$concatArrays":    compileConcatArrays,
+		"$in":              compileBinary(inArray),
+		"$isArray":         unary(isArrayOf),
+		"$range":           compileRange,
+		"$reverseArray":    unary(reverseArray),
+		"$sortArray":       compileSortArray,
+		"$indexOfArray":    compileIndexOfArray,
+		"$zip":             compileZip,
+		"$anyElementTrue":  unary(elementsTrue),
+		"$allElementsTrue": unary(elementsTrue),
+		"$firstN":          compileNArray,
+		"$lastN":           compileNArray,
+		"$maxN":            compileNArray,
+		"$minN":            compileNArray,
+		"$sum":             compileArrayAccumulator,
+		"$avg":             compileArrayAccumulator,
+		"$min":             compileArrayAccumulator,
+		"$max":             compileArrayAccumulator,
+		"$stdDevPop":       compileArrayAccumulator,
+		"$stdDevSamp":      compileArrayAccumulator,
+
+		// sets
+		"$setUnion":        compileSetOp,
+		"$setIntersection": compileSetOp,
+		"$setEquals":       compileSetOp,
+		"$setDifference":   compileSetOp,
+		"$setIsSubset":     compileSetOp,
+
+		// strings
+		"$concat":       compileConcat,
+		"$substr":       compileSubstrBytes,
+		"$substrBytes":  compileSubstrBytes,
+		"$substrCP":     compileSubstrCP,
+		"$toUpper":      unary(caseChange),
+		"$toLower":      unary(caseChange),
+		"$split":        compileBinary(split),
+		"$strLenCP":     unary(strLen),
+		"$strLenBytes":  unary(strLen),
+		"$trim":         compileTrim,
+		"$ltrim":        compileTrim,
+		"$rtrim":        compileTrim,
+		"$regexMatch":   compileRegex,
+		"$regexFind":    compileRegex,
+		"$regexFindAll": compileRegex,
+		"$indexOfCP":    compileIndexOfStr,
+		"$indexOfBytes": compileIndexOfStr,
+		"$replaceOne":   compileReplace,
+		"$replaceAll":   compileReplace,
+		"$strcasecmp":   compileBinary(strcasecmp),
+
+		// dates
+		"$year":           compileDatePart,
+		"$month":          compileDatePart,
+		"$dayOfMonth":     compileDatePart,
+		"$dayOfWeek":      compileDatePart,
+		"$dayOfYear":      compileDatePart,
+		"$hour":           compileDatePart,
+		"$minute":         compileDatePart,
+		"$second":         compileDatePart,
+		"$millisecond":    compileDatePart,
+		"$week":           compileDatePart,
+		"$isoWeek":        compileDatePart,
+		"$isoWeekYear":    compileDatePart,
+		"$isoDayOfWeek":   compileDatePart,
+		"$dateToString":   compileDateToString,
+		"$dateFromString": compileDateFromString,
+		"$dateToParts":    compileDateToParts,
+		"$dateFromParts":  compileDateFromParts,
+		"$dateTrunc":      compileDateTrunc,
+		"$dateAdd":        compileDateAdd,
+		"$dateSubtract":   compileDateAdd,
+		"$dateDiff":       compileDateDiff,
+		"$toDate":         compileTo("date"),
+
+		// types
+		"$type":       unary(typeOf),
+		"$isNumber":   unary(isNumberOf),
+		"$convert":    compileConvert,
+		"$toString":   compileTo("string"),
+		"$toInt":      compileTo("int"),
+		"$toLong":     compileTo("long"),
+		"$toDouble":   compileTo("double"),
+		"$toDecimal":  compileTo("decimal"),
+		"$toBool":     compileTo("bool"),
+		"$toObjectId": compileTo("objectId"),
+
+		// objects
+		"$mergeObjects":  compileMergeObjects,
+		"$getField":      compileFieldOp,
+		"$setField":      compileFieldOp,
+		"$unsetField":    compileFieldOp,
+		"$objectToArray": unary(objectToArray),
+		"$arrayToObject": unary(arrayToObject),
+
+		// sizes
+		"$bsonSize":   unary(bsonSize),
+		"$binarySize": unary(binarySize),
+
+		// timestamps, bits, misc
+		"$tsSecond":    unary(tsPart),
+		"$tsIncrement": unary(tsPart),
+		"$bitAnd":      compileBitOp,
+		"$bitOr":       compileBitOp,
+		"$bitXor":      compileBitOp,
+		"$bitNot":      unary(bitNot),
+		"$rand":        compileRand,
+		"$meta":        compileMeta,
+	}
+}
+
+func atan2(a, b any) (any, error) {
+	if nullish(a) || nullish(b) {
+		return nil, nil
+	}
+	if !isNumeric(a) {
+		return nil, mongoerr.Newf(51044, "$atan2 only supports numeric types, not %s", typeName(a))
+	}
+	if !isNumeric(b) {
+		return nil, mongoerr.Newf(51045, "$atan2 only supports numeric types, not %s", typeName(b))
+	}
+	r := math.Atan2(ToDouble(a), ToDouble(b))
+	if numKind(a) == kDecimal || numKind(b) == kDecimal {
+		return decFromDouble(r, 34).toD128(), nil
+	}
+	return r, nil
+}
+
+func tsPart(name string, v any) (any, error) {
+	if nullish(v) {
+		return nil, nil
+	}
+	ts, ok := v.(bson.Timestamp)
+	if !ok {
+		code := int32(5687301)
+		if name == "$tsIncrement" {
+			code = 5687302
+		}
+		return nil, mongoerr.Newf(code, " Argument to %s must be a timestamp, but is %s", name, typeName(v))
+	}
+	if name == "$tsSecond" {
+		return int64(ts.T), nil
+	}
+	return int64(ts.I), nil
+}
+
+func compileBitOp(name string, arg any, scope *Scope) (Expr, error) {
+	args, err := compileArgs(arg, scope)
+	if err != nil {
+		return nil, err
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		var acc int64
+		switch name {
+		case "$bitAnd":
+			acc = -1
+		}
+		long := false
+		for _, a := range args {
+			v, err := a.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			if nullish(v) {
+				return nil, nil
+			}
+			var n int64
+			switch x := v.(type) {
+			case int32:
+				n = int64(x)
+			case int64:
+				n, long = x, true
+			default:
+				return nil, mongoerr.Newf(mongoerr.TypeMismatch, "%s only supports int and long operands.", name)
+			}
+			switch name {
+			case "$bitAnd":
+				acc &= n
+			case "$bitOr":
+				acc |= n
+			case "$bitXor":
+				acc ^= n
+			}
+		}
+		if long {
+			return acc, nil
+		}
+		return int32(acc), nil
+	}), nil
+}
+
+func bitNot(name string, v any) (any, error) {
+	switch x := v.(type) {
+	case nil, value.Missing, bson.Undefined:
+		return nil, nil
+	case int32:
+		return ^x, nil
+	case int64:
+		return ^x, nil
+	}
+	return nil, mongoerr.Newf(mongoerr.TypeMismatch, "$bitNot only supports int and long, not: %s.", typeName(v))
+}
+
+func compileRand(name string, arg any, scope *Scope) (Expr, error) {
+	if d, ok := arg.(bson.D); !ok || len(d) != 0 {
+		return nil, mongoerr.New(3040501, "$rand not allowed with arguments, must be an empty object")
+	}
+	return evalFunc(func(*Env) (any, error) { return rand.Float64(), nil }), nil
+}
+
+func compileMeta(name string, arg any, scope *Scope) (Expr, error) {
+	s, ok := arg.(string)
+	if !ok {
+		return nil, mongoerr.New(17307, "$meta only supports string arguments")
+	}
+	switch s {
+	case "textScore", "randVal", "searchScore", "searchHighlights", "geoNearDistance", "geoNearPoint",
+		"recordId", "indexKey", "sortKey", "searchScoreDetails", "searchSequenceToken", "score", "scoreDetails":
+	default:
+		return nil, mongoerr.Newf(17308, "Unsupported argument to $meta: %s", s)
+	}
+	// The sandbox has no text or search scores; metadata is absent.
+	return constant{value.Missing{}}, nil
+}

@@ -1,0 +1,678 @@
+package expr
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// coerceToString is Value::coerceToString, used by $toUpper, $toLower,
+// $substr* and $strcasecmp.
+func coerceToString(v any) (string, error) {
+	switch x := v.(type) {
+	case string:
+		return x, nil
+	case bson.Symbol:
+		return string(x), nil
+	case nil, value.Missing, bson.Undefined:
+		return "", nil
+	case int32:
+		return strconv.FormatInt(int64(x), 10), nil
+	case int64:
+		return strconv.FormatInt(x, 10), nil
+	case float64:
+		return doubleToString(x), nil
+	case bson.Decimal128:
+		return x.String(), nil
+	case bson.DateTime:
+		return isoDate(x), nil
+	case bson.Timestamp:
+		return "Timestamp(" + strconv.FormatUint(uint64(x.T), 10) + ", " + strconv.FormatUint(uint64(x.I), 10) + ")", nil
+	case bson.JavaScript:
+		return string(x), nil
+	}
+	return "", mongoerr.Newf(16007, "can't convert from BSON type %s to String", typeName(v))
+}
+
+// doubleToString formats a double as $toString does (fmt's "{}": the
+// shortest round-trip digits, exponent form outside [1e-5, 1e16)).
+func doubleToString(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == 0 && math.Signbit(f):
+		return "-0"
+	}
+	a := math.Abs(f)
+	if a != 0 && (a >= 1e16 || a < 1e-4) {
+		return strconv.FormatFloat(f, 'e', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+func compileConcat(name string, arg any, scope *Scope) (Expr, error) {
+	args, err := compileArgs(arg, scope)
+	if err != nil {
+		return nil, err
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		var sb strings.Builder
+		for _, a := range args {
+			v, err := a.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			if nullish(v) {
+				return nil, nil
+			}
+			s, ok := v.(string)
+			if !ok {
+				return nil, mongoerr.Newf(16702, "$concat only supports strings, not %s", typeName(v))
+			}
+			sb.WriteString(s)
+		}
+		return sb.String(), nil
+	}), nil
+}
+
+func caseChange(name string, v any) (any, error) {
+	s, err := coerceToString(v)
+	if err != nil {
+		return nil, err
+	}
+	b := []byte(s)
+	for i, c := range b {
+		// mongod changes ASCII letters only.
+		if name == "$toUpper" && c >= 'a' && c <= 'z' {
+			b[i] = c - 32
+		} else if name == "$toLower" && c >= 'A' && c <= 'Z' {
+			b[i] = c + 32
+		}
+	}
+	return string(b), nil
+}
+
+func strcasecmp(a, b any) (any, error) {
+	x, err := coerceToString(a)
+	if err != nil {
+		return nil, err
+	}
+	y, err := coerceToString(b)
+	if err != nil {
+		return nil, err
+	}
+	c := strings.Compare(asciiUpper(x), asciiUpper(y))
+	return int32(c), nil
+}
+
+func asciiUpper(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'a' && c <= 'z' {
+			b[i] = c - 32
+		}
+	}
+	return string(b)
+}
+
+func compileSubstrBytes(name string, arg any, scope *Scope) (Expr, error) {
+	args, err := compileFixed(name, arg, scope, 3)
+	if err != nil {
+		return nil, err
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		vals, err := evalAll(env, args, make([]any, 0, 3))
+		if err != nil {
+			return nil, err
+		}
+		s, err := coerceToString(vals[0])
+		if err != nil {
+			return nil, err
+		}
+		if !isNumeric(vals[1]) {
+			return nil, mongoerr.Newf(16034, "%s:  starting index must be a numeric type (is BSON type %s)", name, typeName(vals[1]))
+		}
+		if !isNumeric(vals[2]) {
+			return nil, mongoerr.Newf(16035, "%s:  length must be a numeric type (is BSON type %s)", name, typeName(vals[2]))
+		}
+		lo, err := coerceToLong(vals[1])
+		if err != nil {
+			return nil, err
+		}
+		if lo < 0 {
+			return nil, mongoerr.Newf(50752, "%s:  starting index must be non-negative (got: %d)", name, lo)
+		}
+		ln, err := coerceToLong(vals[2])
+		if err != nil {
+			return nil, err
+		}
+		ulo, uln := uint64(lo), uint64(ln)
+		if ln < 0 {
+			// A negative length means the rest of the string.
+			uln = uint64(len(s))
+		}
+		if ulo < uint64(len(s)) && s[ulo]&0xC0 == 0x80 {
+			return nil, mongoerr.Newf(28656, "%s:  Invalid range, starting index is a UTF-8 continuation byte.", name)
+		}
+		if ulo+uln < uint64(len(s)) && s[ulo+uln]&0xC0 == 0x80 {
+			return nil, mongoerr.Newf(28657, "%s:  Invalid range, ending index is in the middle of a UTF-8 character.", name)
+		}
+		if ulo >= uint64(len(s)) {
+			return "", nil
+		}
+		end := min(ulo+uln, uint64(len(s)))
+		return s[ulo:end], nil
+	}), nil
+}
+
+func compileSubstrCP(name string, arg any, scope *Scope) (Expr, error) {
+	args, err := compileFixed(name, arg, scope, 3)
+	if err != nil {
+		return nil, err
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		vals, err := evalAll(env, args, make([]any, 0, 3))
+		if err != nil {
+			return nil, err
+		}
+		s, err := coerceToString(vals[0])
+		if err != nil {
+			return nil, err
+		}
+		if !isNumeric(vals[1]) {
+			return nil, mongoerr.Newf(34450, "$substrCP: starting index must be a numeric type (is BSON type %s)", typeName(vals[1]))
+		}
+		if !isIntegral(vals[1]) {
+			return nil, mongoerr.Newf(34451, "$substrCP: starting index cannot be represented as a 32-bit integral value: %s", FormatValue(vals[1]))
+		}
+		if !isNumeric(vals[2]) {
+			return nil, mongoerr.Newf(34452, "$substrCP: length must be a numeric type (is BSON type %s)", typeName(vals[2]))
+		}
+		if !isIntegral(vals[2]) {
+			return nil, mongoerr.Newf(34453, "$substrCP: length cannot be represented as a 32-bit integral value: %s", FormatValue(vals[2]))
+		}
+		start, length := asInt(vals[1]), asInt(vals[2])
+		if length < 0 {
+			return nil, mongoerr.New(34454, "$substrCP: length must be a nonnegative integer.")
+		}
+		if start < 0 {
+			return nil, mongoerr.New(34455, "$substrCP: the starting index must be nonnegative integer.")
+		}
+		i, cp := 0, 0
+		for i < len(s) && cp < start {
+			_, w := utf8.DecodeRuneInString(s[i:])
+			i += w
+			cp++
+		}
+		j, n := i, 0
+		for j < len(s) && n < length {
+			_, w := utf8.DecodeRuneInString(s[j:])
+			j += w
+			n++
+		}
+		return s[i:j], nil
+	}), nil
+}
+
+func strLen(name string, v any) (any, error) {
+	s, ok := v.(string)
+	if !ok {
+		if name == "$strLenCP" {
+			return nil, mongoerr.Newf(34471, "$strLenCP requires a string argument, found: %s", typeName(v))
+		}
+		return nil, mongoerr.Newf(34473, "$strLenBytes requires a string argument, found: %s", typeName(v))
+	}
+	if name == "$strLenCP" {
+		return int32(utf8.RuneCountInString(s)), nil
+	}
+	return int32(len(s)), nil
+}
+
+func split(a, b any) (any, error) {
+	if nullish(a) || nullish(b) {
+		return nil, nil
+	}
+	s, ok := a.(string)
+	if !ok {
+		return nil, mongoerr.Newf(40085, "$split requires an expression that evaluates to a string as a first argument, found: %s", typeName(a))
+	}
+	sep, ok := b.(string)
+	if !ok {
+		return nil, mongoerr.Newf(40086, "$split requires an expression that evaluates to a string as a second argument, found: %s", typeName(b))
+	}
+	if sep == "" {
+		return nil, mongoerr.New(40087, "$split requires a non-empty separator")
+	}
+	parts := strings.Split(s, sep)
+	out := make(bson.A, len(parts))
+	for i, p := range parts {
+		out[i] = p
+	}
+	return out, nil
+}
+
+func compileIndexOfStr(name string, arg any, scope *Scope) (Expr, error) {
+	args, err := compileRanged(name, arg, scope, 2, 4)
+	if err != nil {
+		return nil, err
+	}
+	cp := name == "$indexOfCP"
+	codes := [2]int32{40091, 40092}
+	if cp {
+		codes = [2]int32{40093, 40094}
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		vals, err := evalAll(env, args, make([]any, 0, 4))
+		if err != nil {
+			return nil, err
+		}
+		if nullish(vals[0]) {
+			return nil, nil
+		}
+		s, ok := vals[0].(string)
+		if !ok {
+			return nil, mongoerr.Newf(codes[0], "%s requires a string as the first argument, found: %s", name, typeName(vals[0]))
+		}
+		tok, ok := vals[1].(string)
+		if !ok {
+			return nil, mongoerr.Newf(codes[1], "%s requires a string as the second argument, found: %s", name, typeName(vals[1]))
+		}
+		// offsets[i] is the byte offset of unit i (bytes or code points).
+		var offsets []int
+		n := len(s)
+		if cp {
+			for i := range s {
+				offsets = append(offsets, i)
+			}
+			n = len(offsets)
+		}
+		start, end := 0, n
+		if len(vals) > 2 {
+			if start, err = indexArg(name, vals[2], "starting"); err != nil {
+				return nil, err
+			}
+		}
+		if len(vals) > 3 {
+			if end, err = indexArg(name, vals[3], "ending"); err != nil {
+				return nil, err
+			}
+			end = min(end, n)
+		}
+		if !cp {
+			// std::string::find on the prefix, as mongod does.
+			if start > len(s) || end < start {
+				return int32(-1), nil
+			}
+			if p := strings.Index(s[start:end], tok); p >= 0 {
+				return int32(start + p), nil
+			}
+			return int32(-1), nil
+		}
+		if end < start {
+			return int32(-1), nil
+		}
+		if s == "" && tok == "" && start == 0 {
+			return int32(0), nil
+		}
+		for i := start; i < end; i++ {
+			if strings.HasPrefix(s[offsets[i]:], tok) {
+				return int32(i), nil
+			}
+		}
+		return int32(-1), nil
+	}), nil
+}
+
+// trimWhitespace is mongod's default $trim set: the Unicode whitespace
+// code points it lists, plus the null character.
+var trimWhitespace = []rune{0, ' ', '\t', '\n', '\v', '\f', '\r', 0xA0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200A}
+
+func compileTrim(name string, arg any, scope *Scope) (Expr, error) {
+	d, ok := arg.(bson.D)
+	if !ok {
+		return nil, mongoerr.Newf(50696, "%s only supports an object as an argument, found: %s", name, typeName(arg))
+	}
+	var input, chars Expr
+	for _, e := range d {
+		x, err := Compile(e.Value, scope)
+		if err != nil {
+			return nil, err
+		}
+		switch e.Key {
+		case "input":
+			input = x
+		case "chars":
+			chars = x
+		default:
+			return nil, mongoerr.Newf(50694, "%s found an unknown argument: %s", name, e.Key)
+		}
+	}
+	if input == nil {
+		return nil, mongoerr.Newf(50695, "%s requires an 'input' field", name)
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		v, err := input.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		if nullish(v) {
+			return nil, nil
+		}
+		s, ok := v.(string)
+		if !ok {
+			return nil, mongoerr.Newf(50699, "%s requires its input to be a string, got %s (of type %s) instead.", name, FormatValue(v), typeName(v))
+		}
+		set := trimWhitespace
+		if chars != nil {
+			c, err := chars.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			if nullish(c) {
+				return nil, nil
+			}
+			cs, ok := c.(string)
+			if !ok {
+				return nil, mongoerr.Newf(50700, "%s requires 'chars' to be a string, got %s (of type %s) instead.", name, FormatValue(c), typeName(c))
+			}
+			set = []rune(cs)
+		}
+		in := func(r rune) bool {
+			for _, c := range set {
+				if c == r {
+					return true
+				}
+			}
+			return false
+		}
+		if name != "$rtrim" {
+			s = strings.TrimLeftFunc(s, in)
+		}
+		if name != "$ltrim" {
+			s = strings.TrimRightFunc(s, in)
+		}
+		return s, nil
+	}), nil
+}
+
+func compileReplace(name string, arg any, scope *Scope) (Expr, error) {
+	d, ok := arg.(bson.D)
+	if !ok {
+		return nil, mongoerr.Newf(51751, "%s requires an object as an argument, found: %s", name, typeName(arg))
+	}
+	exprs := map[string]Expr{}
+	for _, e := range d {
+		switch e.Key {
+		case "input", "find", "replacement":
+			x, err := Compile(e.Value, scope)
+			if err != nil {
+				return nil, err
+			}
+			exprs[e.Key] = x
+		default:
+			return nil, mongoerr.Newf(51750, "%s found an unknown argument: %s", name, e.Key)
+		}
+	}
+	for _, k := range []struct {
+		key  string
+		code int32
+	}{{"input", 51749}, {"find", 51748}, {"replacement", 51747}} {
+		if exprs[k.key] == nil {
+			return nil, mongoerr.Newf(k.code, "%s requires '%s' to be specified", name, k.key)
+		}
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		var strs [3]string
+		null := false
+		for i, k := range []struct {
+			key  string
+			code int32
+		}{{"input", 51746}, {"find", 51745}, {"replacement", 51744}} {
+			v, err := exprs[k.key].Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			if nullish(v) {
+				null = true
+				continue
+			}
+			s, ok := v.(string)
+			if !ok {
+				return nil, mongoerr.Newf(k.code, "%s requires that '%s' be a string, found: %s", name, k.key, formatForMessage(v))
+			}
+			strs[i] = s
+		}
+		if null {
+			return nil, nil
+		}
+		if name == "$replaceOne" {
+			return strings.Replace(strs[0], strs[1], strs[2], 1), nil
+		}
+		return strings.ReplaceAll(strs[0], strs[1], strs[2]), nil
+	}), nil
+}
+
+// compileRegex builds $regexMatch, $regexFind and $regexFindAll.
+func compileRegex(name string, arg any, scope *Scope) (Expr, error) {
+	d, ok := arg.(bson.D)
+	if !ok {
+		return nil, mongoerr.Newf(51103, "%s expects an object of named arguments but found: %s", name, typeName(arg))
+	}
+	var input, re, opts Expr
+	for _, e := range d {
+		x, err := Compile(e.Value, scope)
+		if err != nil {
+			return nil, err
+		}
+		switch e.Key {
+		case "input":
+			input = x
+		case "regex":
+			re = x
+		case "options":
+			opts = x
+		default:
+			return nil, mongoerr.Newf(31024, "%s found an unknown field: %s", name, e.Key)
+		}
+	}
+	if input == nil {
+		return nil, mongoerr.Newf(31022, "%s requires 'input' parameter", name)
+	}
+	if re == nil {
+		return nil, mongoerr.Newf(31023, "%s requires 'regex' parameter", name)
+	}
+	// A constant pattern is compiled once, when the command is parsed, as
+	// mongod precompiles it.
+	var cached *regexp.Regexp
+	_, c1 := re.(constant)
+	_, c2 := opts.(constant)
+	if c1 && (opts == nil || c2) {
+		rv, _ := re.Eval(nil)
+		ov, _ := evalOpt(opts, nil)
+		rx, _, err := resolveRegex(name, rv, ov)
+		if err != nil {
+			return nil, err
+		}
+		cached = rx
+	}
+	noMatch := func() any {
+		switch name {
+		case "$regexMatch":
+			return false
+		case "$regexFind":
+			return nil
+		}
+		return bson.A{}
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		in, err := input.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		rx, havePattern := cached, cached != nil
+		if rx == nil {
+			rv, err := re.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			ov, err := evalOpt(opts, env)
+			if err != nil {
+				return nil, err
+			}
+			if rx, havePattern, err = resolveRegex(name, rv, ov); err != nil {
+				return nil, err
+			}
+		}
+		if !nullish(in) {
+			if _, ok := in.(string); !ok {
+				return nil, mongoerr.Newf(51104, "%s needs 'input' to be of type string", name)
+			}
+		}
+		if nullish(in) || !havePattern {
+			return noMatch(), nil
+		}
+		s := in.(string)
+		switch name {
+		case "$regexMatch":
+			return rx.MatchString(s), nil
+		case "$regexFind":
+			loc := rx.FindStringSubmatchIndex(s)
+			if loc == nil {
+				return nil, nil
+			}
+			return regexResult(s, loc), nil
+		}
+		out := bson.A{}
+		for _, loc := range rx.FindAllStringSubmatchIndex(s, -1) {
+			out = append(out, regexResult(s, loc))
+		}
+		return out, nil
+	}), nil
+}
+
+// resolveRegex validates 'regex' and 'options' and compiles the pattern;
+// ok is false when the pattern is nullish.
+func resolveRegex(name string, rv, ov any) (*regexp.Regexp, bool, error) {
+	var pattern, flags string
+	have := false
+	switch r := rv.(type) {
+	case string:
+		pattern, have = r, true
+	case bson.Regex:
+		pattern, flags, have = r.Pattern, r.Options, true
+	default:
+		if !nullish(rv) {
+			return nil, false, mongoerr.Newf(51105, "%s needs 'regex' to be of type string or regex", name)
+		}
+	}
+	if !nullish(ov) {
+		os, ok := ov.(string)
+		if !ok {
+			return nil, false, mongoerr.Newf(51106, "%s needs 'options' to be of type string", name)
+		}
+		if flags != "" {
+			return nil, false, mongoerr.Newf(51107, "%s: found regex option(s) specified in both 'regex' and 'option' fields", name)
+		}
+		flags = os
+	}
+	if strings.IndexByte(pattern, 0) >= 0 {
+		return nil, false, mongoerr.Newf(51109, "%s: regular expression cannot contain an embedded null byte", name)
+	}
+	if strings.IndexByte(flags, 0) >= 0 {
+		return nil, false, mongoerr.Newf(51110, "%s: regular expression options cannot contain an embedded null byte", name)
+	}
+	if !have {
+		return nil, false, nil
+	}
+	rx, err := CompileRegex(pattern, flags, name)
+	return rx, err == nil, err
+}
+
+func regexResult(s string, loc []int) bson.D {
+	caps := bson.A{}
+	for i := 2; i < len(loc); i += 2 {
+		if loc[i] < 0 {
+			caps = append(caps, nil)
+		} else {
+			caps = append(caps, s[loc[i]:loc[i+1]])
+		}
+	}
+	return bson.D{
+		{Key: "match", Value: s[loc[0]:loc[1]]},
+		{Key: "idx", Value: int32(utf8.RuneCountInString(s[:loc[0]]))},
+		{Key: "captures", Value: caps},
+	}
+}
+
+// CompileRegex translates a PCRE pattern with MongoDB options (i m s x)
+// into Go's regexp. Constructs RE2 lacks (backreferences, lookaround) fail
+// as an invalid regex, in the operator's words.
+func CompileRegex(pattern, flags, opName string) (*regexp.Regexp, error) {
+	prefix := ""
+	for _, f := range flags {
+		switch f {
+		case 'i', 'm', 's':
+			if !strings.ContainsRune(prefix, f) {
+				prefix += string(f)
+			}
+		case 'x':
+			pattern = stripExtended(pattern)
+		case 'u':
+		default:
+			return nil, mongoerr.Newf(51108, "%s invalid flag in regex options: %c", opName, f)
+		}
+	}
+	if prefix != "" {
+		pattern = "(?" + prefix + ")" + pattern
+	}
+	rx, err := regexp.Compile(pattern)
+	if err != nil {
+		msg := err.Error()
+		if i := strings.Index(msg, ": "); i >= 0 && strings.HasPrefix(msg, "error parsing regexp") {
+			msg = msg[i+2:]
+		}
+		return nil, mongoerr.Newf(51111, "Invalid Regex in %s: %s", opName, msg)
+	}
+	return rx, nil
+}
+
+// stripExtended removes unescaped whitespace and #-comments outside
+// character classes, as PCRE's extended mode does.
+func stripExtended(p string) string {
+	var sb strings.Builder
+	inClass := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p):
+			sb.WriteByte(c)
+			sb.WriteByte(p[i+1])
+			i++
+			continue
+		case c == '[':
+			inClass = true
+		case c == ']':
+			inClass = false
+		case !inClass && (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'):
+			continue
+		case !inClass && c == '#':
+			for i < len(p) && p[i] != '\n' {
+				i++
+			}
+			continue
+		}
+		sb.WriteByte(c)
+	}
+	return sb.String()
+}

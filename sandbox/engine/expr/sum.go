@@ -1,0 +1,264 @@
+package expr
+
+import (
+	"math"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// doubleDouble is a compensated (Neumaier) summation standing in for
+// mongod's DoubleDoubleSummation: sums of doubles and of large longs stay
+// exact far beyond a plain float64 accumulator.
+type doubleDouble struct{ sum, comp float64 }
+
+func (d *doubleDouble) addDouble(x float64) {
+	t := d.sum + x
+	if math.Abs(d.sum) >= math.Abs(x) {
+		d.comp += (d.sum - t) + x
+	} else {
+		d.comp += (x - t) + d.sum
+	}
+	d.sum = t
+}
+
+func (d *doubleDouble) addLong(x int64) {
+	hi := float64(x)
+	// The part of x a double cannot hold is added separately.
+	var lo int64
+	if hi < 9.223372036854775807e18 {
+		lo = x - int64(hi)
+	} else {
+		lo = x - math.MaxInt64 - 1
+		hi = 9.223372036854775808e18
+	}
+	d.addDouble(hi)
+	d.addDouble(float64(lo))
+}
+
+func (d *doubleDouble) result() float64 {
+	if math.IsNaN(d.sum) || math.IsInf(d.sum, 0) {
+		return d.sum
+	}
+	return d.sum + d.comp
+}
+
+// Sum is the running total of $sum and $avg with mongod's type widening:
+// int32 → int64 → double → decimal.
+type Sum struct {
+	kind     int
+	longSum  int64
+	longOver bool
+	dd       doubleDouble
+	decSum   dec
+	hasDec   bool
+	count    int64
+}
+
+// Add adds a value; non-numeric values are ignored, as $sum does.
+func (s *Sum) Add(v any) {
+	k := numKind(v)
+	if k == 0 {
+		return
+	}
+	s.count++
+	s.kind = max(s.kind, k)
+	switch n := v.(type) {
+	case int32:
+		s.addLong(int64(n))
+	case int64:
+		s.addLong(n)
+	case float64:
+		s.dd.addDouble(n)
+	case bson.Decimal128:
+		if !s.hasDec {
+			s.decSum = dec{coef: bigInt(0)}
+			s.hasDec = true
+		}
+		s.decSum = decAdd(s.decSum, decOf(n))
+	}
+}
+
+func (s *Sum) addLong(n int64) {
+	s.dd.addLong(n)
+	if !s.longOver {
+		if addOverflows(s.longSum, n) {
+			s.longOver = true
+		} else {
+			s.longSum += n
+		}
+	}
+}
+
+// Count is how many numeric values were added.
+func (s *Sum) Count() int64 { return s.count }
+
+// Result is the $sum result: int32 when all inputs were int32 and the
+// total fits, int64 for integer totals, double once a double was added or
+// a long total overflowed, decimal once a decimal was added.
+func (s *Sum) Result() any {
+	switch s.kind {
+	case 0, kInt, kLong:
+		if s.longOver {
+			return s.dd.result()
+		}
+		if s.kind == kLong {
+			return s.longSum
+		}
+		return intOrLong(s.longSum)
+	case kDouble:
+		return s.dd.result()
+	}
+	return s.decimalTotal().toD128()
+}
+
+func (s *Sum) decimalTotal() dec {
+	total := s.decSum
+	if !s.hasDec {
+		total = dec{coef: bigInt(0)}
+	}
+	if s.kind == kDecimal {
+		if s.longOver || s.dd.sum != 0 || s.dd.comp != 0 {
+			if !s.longOver && s.dd.comp == 0 && s.dd.sum == float64(s.longSum) {
+				total = decAdd(total, dec{coef: bigInt(s.longSum)})
+			} else {
+				total = decAdd(total, decFromDouble(s.dd.sum, 17))
+				total = decAdd(total, decFromDouble(s.dd.comp, 17))
+			}
+		}
+	}
+	return total
+}
+
+// Avg is the $avg result: a double, a decimal if any input was decimal,
+// null when nothing numeric was added.
+func (s *Sum) Avg() any {
+	if s.count == 0 {
+		return nil
+	}
+	if s.kind == kDecimal {
+		return decDiv(s.decimalTotal(), dec{coef: bigInt(s.count)}).toD128()
+	}
+	if s.kind != kDouble && !s.longOver {
+		return float64(s.longSum) / float64(s.count)
+	}
+	return s.dd.result() / float64(s.count)
+}
+
+// Reset clears the total for reuse.
+func (s *Sum) Reset() { *s = Sum{} }
+
+// compileArrayAccumulator builds the expression forms of $sum $avg $min
+// $max $stdDevPop $stdDevSamp: one argument that is an array is
+// aggregated element-wise, otherwise the argument list is.
+func compileArrayAccumulator(name string, arg any, scope *Scope) (Expr, error) {
+	args, err := compileArgs(arg, scope)
+	if err != nil {
+		return nil, err
+	}
+	single := len(args) == 1
+	if _, isArr := arg.(bson.A); isArr && len(args) == 1 {
+		// {$sum: ["$a"]} still aggregates over "$a" when it is an array.
+		single = true
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		var vals bson.A
+		if single {
+			v, err := args[0].Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			if a, ok := v.(bson.A); ok {
+				vals = a
+			} else {
+				vals = bson.A{v}
+			}
+		} else {
+			vals = make(bson.A, 0, len(args))
+			for _, a := range args {
+				v, err := a.Eval(env)
+				if err != nil {
+					return nil, err
+				}
+				vals = append(vals, v)
+			}
+		}
+		return accumulate(name, vals), nil
+	}), nil
+}
+
+func accumulate(name string, vals bson.A) any {
+	switch name {
+	case "$sum":
+		var s Sum
+		for _, v := range vals {
+			s.Add(v)
+		}
+		return s.Result()
+	case "$avg":
+		var s Sum
+		for _, v := range vals {
+			s.Add(v)
+		}
+		return s.Avg()
+	case "$min", "$max":
+		var best any = value.Missing{}
+		for _, v := range vals {
+			if nullish(v) {
+				continue
+			}
+			if value.IsMissing(best) {
+				best = v
+				continue
+			}
+			c := value.Compare(v, best)
+			if (name == "$min" && c < 0) || (name == "$max" && c > 0) {
+				best = v
+			}
+		}
+		if value.IsMissing(best) {
+			return nil
+		}
+		return best
+	case "$stdDevPop", "$stdDevSamp":
+		var sd StdDev
+		for _, v := range vals {
+			sd.Add(v)
+		}
+		return sd.Result(name == "$stdDevSamp")
+	}
+	return nil
+}
+
+// StdDev is the running state of $stdDevPop/$stdDevSamp (Welford's
+// algorithm, as mongod's AccumulatorStdDev).
+type StdDev struct {
+	count    int64
+	mean, m2 float64
+}
+
+// Add adds a numeric value; others are ignored.
+func (s *StdDev) Add(v any) {
+	if !isNumeric(v) {
+		return
+	}
+	x := ToDouble(v)
+	s.count++
+	delta := x - s.mean
+	s.mean += delta / float64(s.count)
+	s.m2 += delta * (x - s.mean)
+}
+
+// Result is the population or sample standard deviation, null when there
+// are too few values.
+func (s *StdDev) Result(sample bool) any {
+	n := s.count
+	if sample {
+		n--
+	}
+	if n <= 0 {
+		return nil
+	}
+	return math.Sqrt(s.m2 / float64(n))
+}

@@ -1,0 +1,86 @@
+package expr
+
+import (
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+func compileLiteral(name string, arg any, scope *Scope) (Expr, error) {
+	return constant{arg}, nil
+}
+
+func compileLet(name string, arg any, scope *Scope) (Expr, error) {
+	d, ok := arg.(bson.D)
+	if !ok {
+		return nil, mongoerr.New(16874, "$let only supports an object as its argument")
+	}
+	var varsSpec bson.D
+	var inSpec any
+	haveVars, haveIn := false, false
+	for _, e := range d {
+		switch e.Key {
+		case "vars":
+			vd, ok := e.Value.(bson.D)
+			if !ok {
+				return nil, mongoerr.Newf(10065, "invalid parameter: expected an object (vars)")
+			}
+			varsSpec, haveVars = vd, true
+		case "in":
+			inSpec, haveIn = e.Value, true
+		default:
+			return nil, mongoerr.Newf(16875, "Unrecognized parameter to $let: %s", e.Key)
+		}
+	}
+	if !haveVars {
+		return nil, mongoerr.New(16876, "Missing 'vars' parameter to $let")
+	}
+	if !haveIn {
+		return nil, mongoerr.New(16877, "Missing 'in' parameter to $let")
+	}
+	names := make([]string, len(varsSpec))
+	vals := make([]Expr, len(varsSpec))
+	for i, e := range varsSpec {
+		if err := ValidateVarNameForWrite(e.Key); err != nil {
+			return nil, err
+		}
+		// Variable definitions see the outer scope only.
+		x, err := Compile(e.Value, scope)
+		if err != nil {
+			return nil, err
+		}
+		names[i], vals[i] = e.Key, x
+	}
+	in, err := Compile(inSpec, scope.With(names...))
+	if err != nil {
+		return nil, err
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		var saved [4]any
+		results := saved[:0]
+		for _, v := range vals {
+			r, err := v.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			results = append(results, r)
+		}
+		oldCurrent, oldRoot := env.current, env.rootCurrent
+		pushed := 0
+		for i, n := range names {
+			if n == "CURRENT" {
+				env.setCurrent(results[i])
+				continue
+			}
+			env.push(n, results[i])
+			pushed++
+		}
+		r, err := in.Eval(env)
+		env.pop(pushed)
+		env.current, env.rootCurrent = oldCurrent, oldRoot
+		return r, err
+	}), nil
+}
+
+var _ = value.Missing{}

@@ -1,0 +1,220 @@
+// Package index is the engine's ordered secondary storage: index specs as
+// createIndexes and listIndexes see them, key generation (multikey,
+// sparse, partial), and a B-tree of (key, RecordID) entries ordered by
+// MongoDB's BSON order per field and direction.
+package index
+
+import (
+	"math"
+	"strings"
+
+	"github.com/google/btree"
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// Entry is one index entry: a key (a value per key-pattern field) and the
+// RecordID of the document it came from.
+type Entry struct {
+	Key []any
+	RID int64
+}
+
+// Lowest and Highest are sentinels usable in a seek key: they sort before
+// (after) every value in index order, whatever the field's direction, so
+// that a planner can seek to "the first key with this prefix" or "just
+// past every key with this prefix".
+type (
+	Lowest  struct{}
+	Highest struct{}
+)
+
+// Index is one index of a collection.
+type Index struct {
+	Spec    Spec
+	parts   [][]string
+	tree    *btree.BTreeG[Entry]
+	partial func(bson.D) bool
+	// arrays accumulates, per field, the path prefixes seen holding an
+	// array; like mongod, an index never becomes non-multikey again.
+	arrays []uint64
+}
+
+// New builds an empty index. partial is the compiled
+// partialFilterExpression (nil when the index has none).
+func New(spec Spec, partial func(bson.D) bool) *Index {
+	ix := &Index{Spec: spec, partial: partial, arrays: make([]uint64, len(spec.Fields))}
+	for _, f := range spec.Fields {
+		ix.parts = append(ix.parts, strings.Split(f.Path, "."))
+	}
+	ix.tree = btree.NewG(32, ix.Less)
+	return ix
+}
+
+// Less orders entries by key (per-field BSON order and direction), then
+// RecordID.
+func (ix *Index) Less(a, b Entry) bool {
+	if c := ix.compareKeys(a.Key, b.Key); c != 0 {
+		return c < 0
+	}
+	return a.RID < b.RID
+}
+
+// CompareKeys compares two keys in index order.
+func (ix *Index) CompareKeys(a, b []any) int { return ix.compareKeys(a, b) }
+
+func (ix *Index) compareKeys(a, b []any) int {
+	for i := range min(len(a), len(b)) {
+		if c := ix.CompareField(i, a[i], b[i]); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// CompareField compares two values of key field i in index order.
+func (ix *Index) CompareField(i int, x, y any) int {
+	if c, ok := compareSentinel(x, y); ok {
+		return c
+	}
+	c := value.Compare(x, y)
+	if ix.Spec.Fields[i].Desc {
+		return -c
+	}
+	return c
+}
+
+func compareSentinel(x, y any) (int, bool) {
+	rank := func(v any) int {
+		switch v.(type) {
+		case Lowest:
+			return -1
+		case Highest:
+			return 1
+		}
+		return 0
+	}
+	rx, ry := rank(x), rank(y)
+	if rx == 0 && ry == 0 {
+		return 0, false
+	}
+	switch {
+	case rx < ry:
+		return -1, true
+	case rx > ry:
+		return 1, true
+	}
+	return 0, true
+}
+
+// Len is the number of entries.
+func (ix *Index) Len() int { return ix.tree.Len() }
+
+// Add inserts a document's keys.
+func (ix *Index) Add(ks KeySet, rid int64) {
+	for i, m := range ks.arrays {
+		ix.arrays[i] |= m
+	}
+	for _, k := range ks.Keys {
+		ix.tree.ReplaceOrInsert(Entry{Key: k, RID: rid})
+	}
+}
+
+// Remove deletes a document's keys.
+func (ix *Index) Remove(ks KeySet, rid int64) {
+	for _, k := range ks.Keys {
+		ix.tree.Delete(Entry{Key: k, RID: rid})
+	}
+}
+
+// CheckUnique returns mongod's E11000 error when a unique index already
+// holds one of the keys for a record other than rid. ns is "db.coll".
+func (ix *Index) CheckUnique(ks KeySet, rid int64, ns string) error {
+	if !ix.Spec.Unique {
+		return nil
+	}
+	for _, k := range ks.Keys {
+		var dup bool
+		ix.tree.AscendGreaterOrEqual(Entry{Key: k, RID: math.MinInt64}, func(e Entry) bool {
+			if ix.compareKeys(e.Key, k) != 0 {
+				return false
+			}
+			if e.RID != rid {
+				dup = true
+				return false
+			}
+			return true
+		})
+		if dup {
+			return ix.duplicateKeyError(k, ns)
+		}
+	}
+	return nil
+}
+
+func (ix *Index) duplicateKeyError(key []any, ns string) error {
+	keyValue := make(bson.D, len(key))
+	for i, f := range ix.Spec.Fields {
+		keyValue[i] = bson.E{Key: f.Path, Value: key[i]}
+	}
+	err := mongoerr.Newf(mongoerr.DuplicateKey, "E11000 duplicate key error collection: %s index: %s dup key: %s",
+		ns, ix.Spec.Name, FormatDoc(keyValue))
+	err.Extra = bson.D{{Key: "keyPattern", Value: ix.Spec.Key}, {Key: "keyValue", Value: keyValue}}
+	return err
+}
+
+// IsMultiKey reports whether any indexed document had an array on an
+// indexed path.
+func (ix *Index) IsMultiKey() bool {
+	for _, m := range ix.arrays {
+		if m != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// FieldIsMultiKey reports whether key field i ever went through an array.
+func (ix *Index) FieldIsMultiKey(i int) bool { return ix.arrays[i] != 0 }
+
+// MultiKeyPaths is explain's multiKeyPaths: for each key field, the path
+// prefixes that held arrays, e.g. {"a.b": ["a"], c: []}.
+func (ix *Index) MultiKeyPaths() bson.D {
+	d := make(bson.D, len(ix.parts))
+	for i, parts := range ix.parts {
+		paths := bson.A{}
+		for n := range parts {
+			if ix.arrays[i]&(1<<uint(n)) != 0 {
+				paths = append(paths, strings.Join(parts[:n+1], "."))
+			}
+		}
+		d[i] = bson.E{Key: ix.Spec.Fields[i].Path, Value: paths}
+	}
+	return d
+}
+
+// AscendFrom calls fn for entries >= pivot in index order until fn
+// returns false.
+func (ix *Index) AscendFrom(pivot Entry, fn func(Entry) bool) {
+	ix.tree.AscendGreaterOrEqual(pivot, fn)
+}
+
+// DescendFrom calls fn for entries <= pivot in reverse index order until
+// fn returns false.
+func (ix *Index) DescendFrom(pivot Entry, fn func(Entry) bool) {
+	ix.tree.DescendLessOrEqual(pivot, fn)
+}
+
+// Ascend visits every entry in index order.
+func (ix *Index) Ascend(fn func(Entry) bool) { ix.tree.Ascend(fn) }
+
+// Clone returns an index sharing nothing mutable with ix, for catalog
+// operations that must leave the original untouched on failure.
+func (ix *Index) Clone() *Index {
+	c := *ix
+	c.tree = ix.tree.Clone()
+	c.arrays = append([]uint64(nil), ix.arrays...)
+	return &c
+}

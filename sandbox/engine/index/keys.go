@@ -1,0 +1,171 @@
+package index
+
+import (
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// KeySet is the index keys of one document: one []any per key, each
+// holding a value per key-pattern field. A document without arrays has
+// exactly one key; an array at an indexed path gives one key per element.
+type KeySet struct {
+	Keys [][]any
+	// arrays[i] is a bitmask of path prefixes (bit n = first n+1
+	// components) of field i that held an array, for multiKeyPaths.
+	arrays []uint64
+}
+
+type fieldValues struct {
+	values    []any
+	found     bool   // some value was present (not only missing → null)
+	arrays    uint64 // prefixes that were arrays
+	fanPrefix string // path prefix of the array the values fanned out of
+}
+
+// Keys computes the keys of doc. It fails with mongod's error 171 when two
+// key fields go through different arrays. A sparse index returns no keys
+// for a document missing every indexed field; a partial index none for a
+// document outside its filter.
+func (ix *Index) Keys(doc bson.D) (KeySet, error) {
+	if ix.partial != nil && !ix.partial(doc) {
+		return KeySet{}, nil
+	}
+	fields := make([]fieldValues, len(ix.parts))
+	anyFound := false
+	fan := -1
+	for i, parts := range ix.parts {
+		fv := &fields[i]
+		collect(doc, parts, 0, fv)
+		if len(fv.values) == 0 {
+			fv.values = append(fv.values, nil)
+		}
+		anyFound = anyFound || fv.found
+		if fv.fanPrefix != "" {
+			if fan >= 0 && fields[fan].fanPrefix != fv.fanPrefix {
+				return KeySet{}, mongoerr.Newf(mongoerr.CannotIndexParallelArrays, "cannot index parallel arrays [%s] [%s]",
+					lastComponent(fv.fanPrefix), lastComponent(fields[fan].fanPrefix))
+			}
+			fan = i
+		}
+	}
+	if ix.Spec.Sparse && !anyFound {
+		return KeySet{}, nil
+	}
+	ks := KeySet{arrays: make([]uint64, len(fields))}
+	for i := range fields {
+		ks.arrays[i] = fields[i].arrays
+	}
+	n := 1
+	for i := range fields {
+		n *= len(fields[i].values)
+	}
+	ks.Keys = make([][]any, 0, n)
+	key := make([]any, len(fields))
+	var build func(i int)
+	build = func(i int) {
+		if i == len(fields) {
+			for _, k := range ks.Keys {
+				if ix.compareKeys(k, key) == 0 {
+					return
+				}
+			}
+			ks.Keys = append(ks.Keys, append([]any(nil), key...))
+			return
+		}
+		for _, v := range fields[i].values {
+			key[i] = v
+			build(i + 1)
+		}
+	}
+	if n == 1 {
+		for i := range fields {
+			key[i] = fields[i].values[0]
+		}
+		ks.Keys = append(ks.Keys, key)
+	} else {
+		build(0)
+	}
+	return ks, nil
+}
+
+func lastComponent(path string) string {
+	if i := strings.LastIndexByte(path, '.'); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}
+
+// collect gathers the values at parts[depth:] below cur, fanning out over
+// arrays as mongod's key generator does: a leaf array gives one key per
+// element (an empty one gives undefined), an array in the middle of the
+// path is traversed element by element, and a numeric component indexes
+// into an array positionally.
+func collect(cur any, parts []string, depth int, fv *fieldValues) {
+	if depth == len(parts) {
+		if arr, ok := cur.(bson.A); ok {
+			fv.found = true
+			fv.arrays |= 1 << uint(depth-1)
+			if fv.fanPrefix == "" {
+				fv.fanPrefix = strings.Join(parts[:depth], ".")
+			}
+			if len(arr) == 0 {
+				fv.values = append(fv.values, bson.Undefined{})
+				return
+			}
+			for _, e := range arr {
+				fv.addUnique(e)
+			}
+			return
+		}
+		if !value.IsMissing(cur) {
+			fv.found = true
+			fv.addUnique(cur)
+		}
+		return
+	}
+	switch c := cur.(type) {
+	case bson.D:
+		v := value.Get(c, parts[depth])
+		if value.IsMissing(v) {
+			return
+		}
+		collect(v, parts, depth+1, fv)
+	case bson.A:
+		if idx, ok := value.ArrayIndex(parts[depth]); ok {
+			if idx < len(c) {
+				collect(c[idx], parts, depth+1, fv)
+			}
+			return
+		}
+		fv.arrays |= 1 << uint(depth-1)
+		if fv.fanPrefix == "" {
+			fv.fanPrefix = strings.Join(parts[:depth], ".")
+		}
+		before := len(fv.values)
+		for _, e := range c {
+			if d, ok := e.(bson.D); ok {
+				n := len(fv.values)
+				collect(d, parts, depth, fv)
+				if len(fv.values) == n {
+					fv.addUnique(nil)
+				}
+			}
+		}
+		if len(fv.values) == before {
+			fv.addUnique(nil)
+		}
+	}
+}
+
+func (fv *fieldValues) addUnique(v any) {
+	for _, x := range fv.values {
+		if value.Compare(x, v) == 0 && value.TypeNumber(x) == value.TypeNumber(v) {
+			return
+		}
+	}
+	fv.values = append(fv.values, v)
+}

@@ -1,0 +1,314 @@
+package index
+
+import (
+	"strconv"
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// IDIndexName is the name of the index every collection has on _id.
+const IDIndexName = "_id_"
+
+// Field is one component of a key pattern.
+type Field struct {
+	Path string
+	Desc bool // -1 direction
+}
+
+// Spec is a validated index specification, as createIndexes receives it
+// and listIndexes returns it.
+type Spec struct {
+	Name    string
+	Key     bson.D // the key pattern as given
+	Fields  []Field
+	Unique  bool
+	Sparse  bool
+	Hidden  bool
+	Partial bson.D // partialFilterExpression, nil when absent
+	// Options holds every option after v/key/name in the order given, so
+	// that listIndexes prints them as mongod stores them.
+	Options bson.D
+}
+
+// IDSpec is the spec of the _id index.
+func IDSpec() Spec {
+	return Spec{
+		Name:   IDIndexName,
+		Key:    bson.D{{Key: "_id", Value: int32(1)}},
+		Fields: []Field{{Path: "_id"}},
+		Unique: true,
+	}
+}
+
+// IsID reports whether the spec is the _id index.
+func (s Spec) IsID() bool { return s.Name == IDIndexName }
+
+// Document is the spec as listIndexes prints it: {v: 2, key, name,
+// options...}.
+func (s Spec) Document() bson.D {
+	d := make(bson.D, 0, 3+len(s.Options))
+	d = append(d, bson.E{Key: "v", Value: int32(2)}, bson.E{Key: "key", Value: s.Key}, bson.E{Key: "name", Value: s.Name})
+	return append(d, s.Options...)
+}
+
+// validOptions are the index options mongod accepts on createIndexes;
+// the ones this engine cannot honour are refused in ParseSpec.
+var validOptions = map[string]bool{
+	"unique": true, "sparse": true, "partialFilterExpression": true,
+	"expireAfterSeconds": true, "hidden": true, "background": true,
+	"collation": true, "weights": true, "default_language": true,
+	"language_override": true, "textIndexVersion": true,
+	"2dsphereIndexVersion": true, "bits": true, "min": true, "max": true,
+	"bucketSize": true, "wildcardProjection": true, "storageEngine": true,
+	"prepareUnique": true, "clustered": true, "coarsestIndexedLevel": true,
+	"finestIndexedLevel": true, "dropDups": true, "ns": true,
+}
+
+// unsupportedPlugins are index types mongod has but this engine does
+// not implement; they fail loudly instead of building a wrong index.
+var unsupportedPlugins = map[string]bool{
+	"text": true, "2dsphere": true, "2d": true, "hashed": true,
+	"geoHaystack": true, "2dsphere_bucket": true,
+}
+
+// ParseSpec validates one element of createIndexes' "indexes" array.
+func ParseSpec(doc bson.D) (Spec, error) {
+	var s Spec
+	var haveKey, haveName bool
+	for _, e := range doc {
+		switch e.Key {
+		case "key":
+			k, ok := e.Value.(bson.D)
+			if !ok {
+				return s, mongoerr.Newf(mongoerr.TypeMismatch, "The field 'key' must be an object, but got %s", value.TypeName(e.Value))
+			}
+			s.Key, haveKey = k, true
+		case "name":
+			n, ok := e.Value.(string)
+			if !ok {
+				return s, mongoerr.Newf(mongoerr.TypeMismatch, "The field 'name' must be a string, but got %s", value.TypeName(e.Value))
+			}
+			s.Name, haveName = n, true
+		case "v":
+			if n, ok := numberAsInt(e.Value); !ok || (n != 1 && n != 2) {
+				return s, mongoerr.Newf(mongoerr.CannotCreateIndex, "Invalid index specification %s; cannot create an index with v=%s", FormatDoc(doc), FormatValue(e.Value))
+			}
+		default:
+			if !validOptions[e.Key] {
+				return s, mongoerr.Newf(mongoerr.InvalidIndexSpecificationOption, "The field '%s' is not valid for an index specification. Specification: %s", e.Key, FormatDoc(doc))
+			}
+			if err := s.addOption(e, doc); err != nil {
+				return s, err
+			}
+		}
+	}
+	if !haveKey {
+		return s, mongoerr.New(mongoerr.FailedToParse, "The 'key' field is a required property of an index specification")
+	}
+	if !haveName {
+		return s, mongoerr.New(mongoerr.FailedToParse, "The 'name' field is a required property of an index specification")
+	}
+	if s.Name == "" {
+		return s, mongoerr.New(mongoerr.CannotCreateIndex, "index name cannot be empty")
+	}
+	if err := s.parseKey(); err != nil {
+		return s, err
+	}
+	if s.Name == IDIndexName && !(len(s.Fields) == 1 && s.Fields[0].Path == "_id" && !s.Fields[0].Desc) {
+		return s, mongoerr.Newf(mongoerr.BadValue, "The index name '_id_' is reserved for the _id index, which must have key pattern {_id: 1}, found key: %s", FormatDoc(s.Key))
+	}
+	if s.Sparse && s.Partial != nil {
+		return s, mongoerr.New(mongoerr.CannotCreateIndex, "cannot mix \"partialFilterExpression\" and \"sparse\" options")
+	}
+	return s, nil
+}
+
+func (s *Spec) addOption(e bson.E, doc bson.D) error {
+	switch e.Key {
+	case "unique", "sparse", "hidden":
+		b := truthy(e.Value)
+		switch e.Key {
+		case "unique":
+			s.Unique = b
+		case "sparse":
+			s.Sparse = b
+		case "hidden":
+			s.Hidden = b
+			if !b {
+				return nil // mongod drops hidden: false from the stored spec
+			}
+		}
+		s.Options = append(s.Options, bson.E{Key: e.Key, Value: b})
+		return nil
+	case "background", "dropDups", "ns":
+		return nil // accepted and ignored, as mongod 8.0 does
+	case "partialFilterExpression":
+		p, ok := e.Value.(bson.D)
+		if !ok {
+			return mongoerr.New(mongoerr.CannotCreateIndex, "'partialFilterExpression' for an index must be a document")
+		}
+		s.Partial = p
+	case "expireAfterSeconds":
+		if !value.IsNumber(e.Value) {
+			return mongoerr.Newf(mongoerr.CannotCreateIndex, "TTL index 'expireAfterSeconds' option must be numeric, but received a type of '%s'. Index spec: %s", value.TypeName(e.Value), FormatDoc(doc))
+		}
+	case "collation", "weights", "default_language", "language_override", "textIndexVersion",
+		"2dsphereIndexVersion", "bits", "min", "max", "bucketSize", "wildcardProjection",
+		"clustered", "coarsestIndexedLevel", "finestIndexedLevel", "prepareUnique", "storageEngine":
+		return mongoerr.Newf(mongoerr.NotImplemented, "index option '%s' is not supported by the schemalab sandbox", e.Key)
+	}
+	s.Options = append(s.Options, e)
+	return nil
+}
+
+func (s *Spec) parseKey() error {
+	if len(s.Key) == 0 {
+		return mongoerr.New(mongoerr.CannotCreateIndex, "Index keys cannot be empty.")
+	}
+	seen := map[string]bool{}
+	for _, e := range s.Key {
+		if e.Key == "" || strings.HasPrefix(e.Key, "$") && e.Key != "$**" || strings.Contains(e.Key, "..") ||
+			strings.HasPrefix(e.Key, ".") || strings.HasSuffix(e.Key, ".") {
+			return mongoerr.Newf(mongoerr.CannotCreateIndex, "Index key contains an illegal field name: field name starts with '$'.")
+		}
+		if seen[e.Key] {
+			return mongoerr.Newf(mongoerr.CannotCreateIndex, "Error in specification %s :: caused by :: Index keys cannot contain duplicate fields.", FormatDoc(s.Key))
+		}
+		seen[e.Key] = true
+		if e.Key == "$**" || strings.HasSuffix(e.Key, ".$**") {
+			return mongoerr.New(mongoerr.NotImplemented, "wildcard indexes are not supported by the schemalab sandbox")
+		}
+		switch v := e.Value.(type) {
+		case string:
+			if unsupportedPlugins[v] {
+				return mongoerr.Newf(mongoerr.NotImplemented, "%s indexes are not supported by the schemalab sandbox", v)
+			}
+			return mongoerr.Newf(mongoerr.CannotCreateIndex, "Unknown index plugin '%s'", v)
+		case int32, int64, float64, bson.Decimal128:
+			f := numberAsFloat(v)
+			if f == 0 {
+				return mongoerr.Newf(mongoerr.CannotCreateIndex, "Error in specification %s :: caused by :: Values in the index key pattern can't be 0.", FormatDoc(s.Key))
+			}
+			s.Fields = append(s.Fields, Field{Path: e.Key, Desc: f < 0})
+		default:
+			return mongoerr.Newf(mongoerr.CannotCreateIndex, "Error in specification %s :: caused by :: Values in v:2 index key pattern cannot be of type %s. Only numbers > 0, numbers < 0, and strings are allowed.", FormatDoc(s.Key), value.TypeName(v))
+		}
+	}
+	return nil
+}
+
+// DefaultName is the name mongod gives an index when none is given:
+// {a: 1, "b.c": -1} → "a_1_b.c_-1".
+func DefaultName(key bson.D) string {
+	var b strings.Builder
+	for i, e := range key {
+		if i > 0 {
+			b.WriteByte('_')
+		}
+		b.WriteString(e.Key)
+		b.WriteByte('_')
+		switch v := e.Value.(type) {
+		case string:
+			b.WriteString(v)
+		case float64:
+			b.WriteString(strings.TrimSuffix(FormatDouble(v), ".0"))
+		default:
+			b.WriteString(FormatValue(v))
+		}
+	}
+	return b.String()
+}
+
+// Comparison says how a requested spec relates to an existing one, as
+// mongod's IndexDescriptor::compareIndexOptions does.
+type Comparison int
+
+const (
+	// Different: the key or an identifying option (unique, sparse,
+	// partialFilterExpression) differs.
+	Different Comparison = iota
+	// Equivalent: same key and identifying options, other options differ.
+	Equivalent
+	// Identical: nothing differs.
+	Identical
+)
+
+// Compare compares a requested spec with an existing one (names aside).
+func (s Spec) Compare(existing Spec) Comparison {
+	if !sameKey(s.Key, existing.Key) || s.Unique != existing.Unique || s.Sparse != existing.Sparse ||
+		value.Compare(s.Partial, existing.Partial) != 0 || (s.Partial == nil) != (existing.Partial == nil) {
+		return Different
+	}
+	if s.Hidden != existing.Hidden || value.Compare(optionValue(s.Options, "expireAfterSeconds"), optionValue(existing.Options, "expireAfterSeconds")) != 0 {
+		return Equivalent
+	}
+	return Identical
+}
+
+// SameKey reports whether two key patterns are the same pattern (1 and
+// 1.0 are the same direction).
+func SameKey(a, b bson.D) bool { return sameKey(a, b) }
+
+func sameKey(a, b bson.D) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Key != b[i].Key || value.Compare(a[i].Value, b[i].Value) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func optionValue(opts bson.D, key string) any {
+	for _, e := range opts {
+		if e.Key == key {
+			return e.Value
+		}
+	}
+	return value.Missing{}
+}
+
+func truthy(v any) bool {
+	switch x := v.(type) {
+	case bool:
+		return x
+	case nil, value.Missing, bson.Undefined:
+		return false
+	case int32, int64, float64, bson.Decimal128:
+		return numberAsFloat(x) != 0
+	}
+	return true
+}
+
+func numberAsFloat(v any) float64 {
+	switch x := v.(type) {
+	case int32:
+		return float64(x)
+	case int64:
+		return float64(x)
+	case float64:
+		return x
+	case bson.Decimal128:
+		f, _ := strconv.ParseFloat(x.String(), 64)
+		return f
+	}
+	return 0
+}
+
+func numberAsInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	case float64:
+		return int64(x), float64(int64(x)) == x
+	}
+	return 0, false
+}

@@ -1,0 +1,340 @@
+package planner
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/index"
+	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// interval is a range of values in ascending BSON order.
+type interval struct {
+	lo, hi       any
+	loInc, hiInc bool
+}
+
+// oil is an ordered interval list: disjoint intervals ascending.
+type oil []interval
+
+func point(v any) interval { return interval{lo: v, hi: v, loInc: true, hiInc: true} }
+
+func fullInterval() interval {
+	return interval{lo: bson.MinKey{}, hi: bson.MaxKey{}, loInc: true, hiInc: true}
+}
+
+func (o oil) isFull() bool {
+	return len(o) == 1 && isMinKey(o[0].lo) && isMaxKey(o[0].hi) && o[0].loInc && o[0].hiInc
+}
+
+func (o oil) isPoints() bool {
+	for _, iv := range o {
+		if !iv.loInc || !iv.hiInc || value.Compare(iv.lo, iv.hi) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func isMinKey(v any) bool { _, ok := v.(bson.MinKey); return ok }
+func isMaxKey(v any) bool { _, ok := v.(bson.MaxKey); return ok }
+
+// typeBracket returns the smallest and largest values of v's canonical
+// type as mongod's index bounds builder prints them, and whether those
+// ends are inclusive.
+func typeBracket(v any) (lo any, loInc bool, hi any, hiInc bool) {
+	switch v.(type) {
+	case int32, int64, float64, bson.Decimal128:
+		return math.Inf(-1), true, math.Inf(1), true
+	case string, bson.Symbol:
+		return "", true, bson.D{}, false
+	case bson.D:
+		return bson.D{}, true, bson.A{}, false
+	case bson.A:
+		return bson.A{}, true, bson.Binary{}, false
+	case bson.Binary:
+		return bson.Binary{}, true, bson.ObjectID{}, false
+	case bson.ObjectID:
+		var max bson.ObjectID
+		for i := range max {
+			max[i] = 0xff
+		}
+		return bson.ObjectID{}, true, max, true
+	case bool:
+		return false, true, true, true
+	case bson.DateTime:
+		return bson.DateTime(math.MinInt64), true, bson.DateTime(math.MaxInt64), true
+	case bson.Timestamp:
+		return bson.Timestamp{}, true, bson.Timestamp{T: math.MaxUint32, I: math.MaxUint32}, true
+	case nil:
+		return nil, true, nil, true
+	}
+	return bson.MinKey{}, true, bson.MaxKey{}, true
+}
+
+// predicateBounds returns the bounds a predicate on path gives, and
+// whether the predicate can use an index at all.
+func predicateBounds(n query.Node) (oil, bool) {
+	switch x := n.(type) {
+	case *query.Compare:
+		return compareBounds(x.Op, x.Value)
+	case *query.In:
+		var out oil
+		for _, v := range x.Values {
+			b, _ := compareBounds("$eq", v)
+			out = append(out, b...)
+		}
+		for _, re := range x.Regexes {
+			out = append(out, regexBounds(re)...)
+		}
+		return normalize(out), true
+	case *query.Regex:
+		return regexBounds(x.Regex), true
+	case *query.ElemMatchValue:
+		var out oil
+		ok := false
+		for _, p := range x.Predicates {
+			b, usable := predicateBounds(p)
+			if !usable {
+				continue
+			}
+			if !ok {
+				out, ok = b, true
+			} else {
+				out = intersect(out, b)
+			}
+		}
+		return out, ok
+	case *query.All:
+		if len(x.Members) > 0 {
+			return predicateBounds(x.Members[0])
+		}
+	}
+	return nil, false
+}
+
+func compareBounds(op string, v any) (oil, bool) {
+	switch op {
+	case "$eq":
+		switch x := v.(type) {
+		case bson.A:
+			if len(x) == 0 {
+				return oil{point(bson.Undefined{}), point(x)}, true
+			}
+			return normalize(oil{point(x[0]), point(x)}), true
+		case bson.MinKey, bson.MaxKey:
+			return oil{point(v)}, true
+		}
+		if f, ok := v.(float64); ok && math.IsNaN(f) {
+			return oil{point(v)}, true
+		}
+		return oil{point(v)}, true
+	case "$gt", "$gte":
+		if isMinKey(v) {
+			return oil{{lo: v, hi: bson.MaxKey{}, loInc: op == "$gte", hiInc: true}}, true
+		}
+		if isMaxKey(v) {
+			if op == "$gte" {
+				return oil{point(v)}, true
+			}
+			return oil{}, true
+		}
+		if v == nil {
+			if op == "$gte" {
+				return oil{point(nil)}, true
+			}
+			return oil{}, true
+		}
+		_, _, hi, hiInc := typeBracket(v)
+		return oil{{lo: v, hi: hi, loInc: op == "$gte", hiInc: hiInc}}, true
+	case "$lt", "$lte":
+		if isMaxKey(v) {
+			return oil{{lo: bson.MinKey{}, hi: v, loInc: true, hiInc: op == "$lte"}}, true
+		}
+		if isMinKey(v) {
+			if op == "$lte" {
+				return oil{point(v)}, true
+			}
+			return oil{}, true
+		}
+		if v == nil {
+			if op == "$lte" {
+				return oil{point(nil)}, true
+			}
+			return oil{}, true
+		}
+		lo, loInc, _, _ := typeBracket(v)
+		return oil{{lo: lo, hi: v, loInc: loInc, hiInc: op == "$lte"}}, true
+	}
+	return nil, false
+}
+
+// regexBounds gives a prefix range for an anchored, case-sensitive regex
+// (/^\/Electronics\// → ["/Electronics/", "/Electronics0")) and the whole
+// string range otherwise, plus the regex itself since a BSON regex value
+// equal to the pattern also matches.
+func regexBounds(re bson.Regex) oil {
+	self := point(re)
+	prefix, _, ok := regexPrefix(re)
+	if !ok || prefix == "" {
+		return oil{{lo: "", hi: bson.D{}, loInc: true, hiInc: false}, self}
+	}
+	return oil{{lo: prefix, hi: successor(prefix), loInc: true, hiInc: false}, self}
+}
+
+// regexPrefix extracts the literal prefix of an anchored regex; whole
+// reports that the pattern is nothing but that prefix.
+func regexPrefix(re bson.Regex) (prefix string, whole, ok bool) {
+	// Case-insensitive, multi-line and extended patterns, and any
+	// alternation (which may escape the anchor), have no usable prefix.
+	if strings.ContainsAny(re.Options, "imx") || strings.Contains(re.Pattern, "|") {
+		return "", false, false
+	}
+	p := re.Pattern
+	switch {
+	case strings.HasPrefix(p, "^"):
+		p = p[1:]
+	case strings.HasPrefix(p, `\A`):
+		p = p[2:]
+	default:
+		return "", false, false
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p):
+			n := p[i+1]
+			if n >= 'a' && n <= 'z' || n >= 'A' && n <= 'Z' || n >= '0' && n <= '9' {
+				return b.String(), false, true
+			}
+			b.WriteByte(n)
+			i++
+		case strings.IndexByte(".*+?()[]{}|^$", c) >= 0:
+			// A quantifier applies to the previous character, which
+			// therefore is not a fixed part of the prefix.
+			if strings.IndexByte("*?{", c) >= 0 && b.Len() > 0 {
+				s := b.String()
+				return s[:len(s)-1], false, true
+			}
+			return b.String(), false, true
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), true, true
+}
+
+func successor(s string) string {
+	b := []byte(s)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] < 0xff {
+			b[i]++
+			return string(b[:i+1])
+		}
+	}
+	return s
+}
+
+func cmpLo(a, b interval) int {
+	if c := value.Compare(a.lo, b.lo); c != 0 {
+		return c
+	}
+	switch {
+	case a.loInc == b.loInc:
+		return 0
+	case a.loInc:
+		return -1
+	}
+	return 1
+}
+
+// normalize sorts intervals and merges overlapping or touching ones.
+func normalize(o oil) oil {
+	if len(o) <= 1 {
+		return o
+	}
+	o = slices.Clone(o)
+	slices.SortStableFunc(o, cmpLo)
+	out := oil{o[0]}
+	for _, iv := range o[1:] {
+		last := &out[len(out)-1]
+		c := value.Compare(iv.lo, last.hi)
+		if c < 0 || c == 0 && (iv.loInc || last.hiInc) {
+			if h := value.Compare(iv.hi, last.hi); h > 0 || h == 0 && iv.hiInc {
+				last.hi, last.hiInc = iv.hi, iv.hiInc
+			}
+			continue
+		}
+		out = append(out, iv)
+	}
+	return out
+}
+
+// intersect intersects two interval lists.
+func intersect(a, b oil) oil {
+	var out oil
+	for _, x := range a {
+		for _, y := range b {
+			lo, loInc := x.lo, x.loInc
+			if c := value.Compare(y.lo, lo); c > 0 || c == 0 && !y.loInc {
+				lo, loInc = y.lo, y.loInc
+			}
+			hi, hiInc := x.hi, x.hiInc
+			if c := value.Compare(y.hi, hi); c < 0 || c == 0 && !y.hiInc {
+				hi, hiInc = y.hi, y.hiInc
+			}
+			c := value.Compare(lo, hi)
+			if c < 0 || c == 0 && loInc && hiInc {
+				out = append(out, interval{lo: lo, hi: hi, loInc: loInc, hiInc: hiInc})
+			}
+		}
+	}
+	return normalize(out)
+}
+
+// scanInterval is an interval in scan order: start comes first in the
+// direction the index is walked.
+type scanInterval struct {
+	start, end       any
+	startInc, endInc bool
+}
+
+// scanBounds are per-field interval lists in scan order.
+type scanBounds [][]scanInterval
+
+// orient turns ascending value intervals into scan order for a field
+// walked in the given direction (+1 ascending values, -1 descending).
+func orient(o oil, dir int) []scanInterval {
+	out := make([]scanInterval, len(o))
+	for i, iv := range o {
+		if dir > 0 {
+			out[i] = scanInterval{start: iv.lo, end: iv.hi, startInc: iv.loInc, endInc: iv.hiInc}
+		} else {
+			out[len(o)-1-i] = scanInterval{start: iv.hi, end: iv.lo, startInc: iv.hiInc, endInc: iv.loInc}
+		}
+	}
+	return out
+}
+
+func formatInterval(iv scanInterval) string {
+	var b strings.Builder
+	if iv.startInc {
+		b.WriteByte('[')
+	} else {
+		b.WriteByte('(')
+	}
+	b.WriteString(index.FormatValue(iv.start))
+	b.WriteString(", ")
+	b.WriteString(index.FormatValue(iv.end))
+	if iv.endInc {
+		b.WriteByte(']')
+	} else {
+		b.WriteByte(')')
+	}
+	return b.String()
+}

@@ -1,0 +1,415 @@
+package planner
+
+import (
+	"hash/fnv"
+	"math"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/catalog"
+	"github.com/schemalab/schemalab/sandbox/engine/index"
+)
+
+// Executor runs a chosen plan. It is not safe for concurrent use; the
+// command layer holds the engine lock while calling it, and may keep it
+// across getMore calls (scans resume by key and RecordID, so writes in
+// between are tolerated, as after a mongod yield).
+type Executor struct {
+	coll       *catalog.Collection
+	ns         string
+	q          Query
+	candidates []*candidate
+	winner     *candidate
+	root       stage
+	count      *countStage
+	buffered   []member
+	express    *expressStage
+	fastCount  *fastCountStage
+	elapsed    time.Duration
+	trialTime  time.Duration
+	eof        bool
+}
+
+// trialResults is how many results end a trial (mongod's default batch).
+const trialResults = 101
+
+// runTrial races the candidates round-robin like mongod's MultiPlanStage
+// until one produces 101 results or finishes, then ranks them by
+// productivity (advanced/works) plus small bonuses for plans without a
+// SORT stage; ties go to the earlier candidate.
+func (e *Executor) runTrial() {
+	start := time.Now()
+	maxWorks := max(10000, int64(0.29*float64(e.coll.Count())))
+	target := int64(trialResults)
+	if e.q.Limit > 0 && e.q.Limit < target {
+		target = e.q.Limit
+	}
+	done := false
+	for w := int64(0); w < maxWorks && !done; w++ {
+		for _, c := range e.candidates {
+			if c.root.common().eof {
+				continue
+			}
+			st, m := c.root.work()
+			switch st {
+			case advanced:
+				c.results = append(c.results, m)
+				if int64(len(c.results)) >= target {
+					done = true
+				}
+			case isEOF:
+				done = true
+			}
+		}
+	}
+	best := -1.0
+	for _, c := range e.candidates {
+		s := c.root.common()
+		works := max(s.works, 1)
+		eps := math.Min(1/(10*float64(works)), 1e-4)
+		c.score = 1 + float64(s.advanced)/float64(works) + eps // no index intersection
+		if !hasSort(c.root) {
+			c.score += eps
+		}
+		if c.score > best {
+			best, e.winner = c.score, c
+		}
+	}
+	e.trialTime = time.Since(start)
+	for _, c := range e.candidates {
+		c.trialEx = c.root.describe(true)
+	}
+}
+
+func hasSort(s stage) bool {
+	switch x := s.(type) {
+	case *sortStage:
+		return true
+	case *skipStage:
+		return hasSort(x.child)
+	case *limitStage:
+		return hasSort(x.child)
+	case *projectionStage:
+		return hasSort(x.child)
+	case *countStage:
+		return hasSort(x.child)
+	}
+	return false
+}
+
+// Next returns the next result; ok is false at the end.
+func (e *Executor) Next() (Result, bool, error) {
+	if len(e.buffered) > 0 {
+		m := e.buffered[0]
+		e.buffered = e.buffered[1:]
+		return Result{RID: m.rid, Doc: m.doc, Pos: m.pos}, true, nil
+	}
+	if e.eof {
+		return Result{}, false, nil
+	}
+	start := time.Now()
+	defer func() { e.elapsed += time.Since(start) }()
+	for {
+		st, m := e.root.work()
+		switch st {
+		case advanced:
+			return Result{RID: m.rid, Doc: m.doc, Pos: m.pos}, true, nil
+		case isEOF:
+			e.eof = true
+			if err := e.stageError(); err != nil {
+				return Result{}, false, err
+			}
+			return Result{}, false, nil
+		}
+	}
+}
+
+func (e *Executor) stageError() error {
+	for s := e.root; s != nil; {
+		switch x := s.(type) {
+		case *projectionStage:
+			if x.err != nil {
+				return x.err
+			}
+			s = x.child
+		case *skipStage:
+			s = x.child
+		case *limitStage:
+			s = x.child
+		case *countStage:
+			s = x.child
+		case *expressStage:
+			return x.err
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// Count runs a count plan to the end and returns the number of matching
+// documents (after skip and limit).
+func (e *Executor) Count() (int64, error) {
+	for {
+		_, ok, err := e.Next()
+		if err != nil || !ok {
+			break
+		}
+	}
+	if e.fastCount != nil {
+		return e.fastCount.n, nil
+	}
+	if e.count == nil {
+		return 0, nil
+	}
+	return e.count.n, e.stageError()
+}
+
+// UsedIndex names the winning plan's index ("" for a collection scan).
+func (e *Executor) UsedIndex() string {
+	if e.winner == nil || e.winner.ix == nil {
+		return ""
+	}
+	return e.winner.ix.Spec.Name
+}
+
+// KeysExamined and DocsExamined are the winning plan's totals so far.
+func (e *Executor) KeysExamined() int64 {
+	if e.express != nil {
+		return e.express.keys
+	}
+	if e.winner == nil {
+		return 0
+	}
+	return e.winner.keysExamined()
+}
+
+// DocsExamined counts documents fetched or scanned by the winning plan.
+func (e *Executor) DocsExamined() int64 {
+	if e.express != nil {
+		return e.express.docs
+	}
+	if e.winner == nil {
+		return 0
+	}
+	if cs, ok := e.winner.scan.(*collScan); ok {
+		return cs.docs
+	}
+	if e.winner.fetch != nil {
+		return e.winner.fetch.docs
+	}
+	return 0
+}
+
+// QueryPlanner renders explain's queryPlanner section for a find-like
+// command, in mongod 8.0's field order.
+func (e *Executor) QueryPlanner() bson.D {
+	parsed := bson.D{}
+	if e.q.Filter != nil {
+		parsed = e.q.Filter.Serialize()
+	}
+	hash := shapeHash(e.ns, parsed, e.q.Sort)
+	qp := bson.D{
+		{Key: "namespace", Value: e.ns},
+		{Key: "parsedQuery", Value: parsed},
+		{Key: "indexFilterSet", Value: false},
+	}
+	if e.coll != nil {
+		qp = append(qp,
+			bson.E{Key: "queryHash", Value: hash},
+			bson.E{Key: "planCacheShapeHash", Value: hash},
+			bson.E{Key: "planCacheKey", Value: planCacheKey(hash, e.coll)},
+		)
+	}
+	qp = append(qp,
+		bson.E{Key: "optimizationTimeMillis", Value: int32(0)},
+		bson.E{Key: "maxIndexedOrSolutionsReached", Value: false},
+		bson.E{Key: "maxIndexedAndSolutionsReached", Value: false},
+		bson.E{Key: "maxScansToExplodeReached", Value: false},
+		bson.E{Key: "prunedSimilarIndexes", Value: false},
+		bson.E{Key: "winningPlan", Value: withCached(e.root.describe(false))},
+	)
+	rejected := bson.A{}
+	for _, c := range e.candidates {
+		if c != e.winner {
+			rejected = append(rejected, withCached(c.root.describe(false)))
+		}
+	}
+	return append(qp, bson.E{Key: "rejectedPlans", Value: rejected})
+}
+
+func withCached(d bson.D) bson.D {
+	return append(bson.D{{Key: "isCached", Value: false}}, d...)
+}
+
+// ExecutionStats renders explain's executionStats section; call it after
+// draining the executor. allPlans adds allPlansExecution.
+func (e *Executor) ExecutionStats(allPlans bool) bson.D {
+	millis := e.elapsed.Milliseconds() + e.trialTime.Milliseconds()
+	setMillis(e.root, millis)
+	n := e.root.common().advanced
+	if e.count != nil || e.fastCount != nil {
+		n = 0
+	}
+	d := bson.D{
+		{Key: "executionSuccess", Value: e.stageError() == nil},
+		{Key: "nReturned", Value: n},
+		{Key: "executionTimeMillis", Value: millis},
+		{Key: "totalKeysExamined", Value: e.KeysExamined()},
+		{Key: "totalDocsExamined", Value: e.DocsExamined()},
+		{Key: "executionStages", Value: withCached(e.root.describe(true))},
+	}
+	if allPlans {
+		all := bson.A{}
+		if len(e.candidates) > 1 {
+			for _, c := range e.candidates {
+				all = append(all, c.trialStats())
+			}
+		}
+		d = append(d, bson.E{Key: "allPlansExecution", Value: all})
+	}
+	return d
+}
+
+func (c *candidate) trialStats() bson.D {
+	var docs int64
+	keys := c.keysExamined()
+	if cs, ok := c.scan.(*collScan); ok {
+		docs = cs.docs
+	} else if c.fetch != nil {
+		docs = c.fetch.docs
+	}
+	return bson.D{
+		{Key: "nReturned", Value: int64(len(c.results))},
+		{Key: "executionTimeMillisEstimate", Value: int64(0)},
+		{Key: "totalKeysExamined", Value: keys},
+		{Key: "totalDocsExamined", Value: docs},
+		{Key: "score", Value: c.score},
+		{Key: "executionStages", Value: c.trialEx},
+	}
+}
+
+func (c *candidate) keysExamined() int64 {
+	var n int64
+	for _, ix := range c.ixscans {
+		n += ix.keys
+	}
+	return n
+}
+
+func setMillis(s stage, ms int64) {
+	switch x := s.(type) {
+	case *collScan:
+		x.millis = ms
+	case *ixScan:
+		x.millis = ms
+	case *fetch:
+		x.millis = ms
+		setMillis(x.child, ms)
+	case *sortStage:
+		x.millis = ms
+		setMillis(x.child, ms)
+	case *skipStage:
+		x.millis = ms
+		setMillis(x.child, ms)
+	case *limitStage:
+		x.millis = ms
+		setMillis(x.child, ms)
+	case *projectionStage:
+		x.millis = ms
+		setMillis(x.child, ms)
+	case *countStage:
+		x.millis = ms
+		setMillis(x.child, ms)
+	case *countScan:
+		x.millis = ms
+	case *subplanStage:
+		x.millis = ms
+		setMillis(x.child, ms)
+	case *orStage:
+		x.millis = ms
+		for _, c := range x.children {
+			setMillis(c, ms)
+		}
+	}
+}
+
+// shapeHash is a stable 8-hex-digit hash of the query's shape (paths and
+// operators, not values), standing in for mongod's queryHash.
+func shapeHash(ns string, filter, sort bson.D) string {
+	h := fnv.New32a()
+	h.Write([]byte(ns))
+	writeShape(h, filter)
+	h.Write([]byte(index.FormatDoc(sort)))
+	return hex8(h.Sum32())
+}
+
+func writeShape(h interface{ Write([]byte) (int, error) }, v any) {
+	switch x := v.(type) {
+	case bson.D:
+		for _, e := range x {
+			h.Write([]byte(e.Key))
+			writeShape(h, e.Value)
+		}
+	case bson.A:
+		for _, e := range x {
+			writeShape(h, e)
+		}
+	default:
+		h.Write([]byte{'?'})
+	}
+}
+
+func planCacheKey(hash string, coll *catalog.Collection) string {
+	h := fnv.New32a()
+	h.Write([]byte(hash))
+	for _, ix := range coll.Indexes() {
+		h.Write([]byte(ix.Spec.Name))
+	}
+	return hex8(h.Sum32())
+}
+
+func hex8(v uint32) string {
+	const digits = "0123456789ABCDEF"
+	b := make([]byte, 8)
+	for i := 7; i >= 0; i-- {
+		b[i] = digits[v&15]
+		v >>= 4
+	}
+	return string(b)
+}
+
+// --- COUNT ---
+
+type countStage struct {
+	st     stats
+	child  stage
+	n      int64
+	millis int64
+}
+
+func (s *countStage) common() *stats { return &s.st }
+
+// work counts child results without returning them, as mongod's COUNT
+// stage does (it advances nothing).
+func (s *countStage) work() (state, member) {
+	st, _ := s.child.work()
+	switch st {
+	case advanced:
+		s.n++
+		return s.st.record(needTime), member{}
+	case needTime:
+		return s.st.record(needTime), member{}
+	}
+	return s.st.record(isEOF), member{}
+}
+
+func (s *countStage) describe(exec bool) bson.D {
+	d := bson.D{{Key: "stage", Value: "COUNT"}}
+	if exec {
+		d = append(d, commonFields(&s.st, s.millis)...)
+		d = append(d, bson.E{Key: "nCounted", Value: s.n}, bson.E{Key: "nSkipped", Value: int64(0)})
+	}
+	return append(d, bson.E{Key: "inputStage", Value: s.child.describe(exec)})
+}

@@ -1,0 +1,195 @@
+package planner
+
+import (
+	"math"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/catalog"
+	"github.com/schemalab/schemalab/sandbox/engine/index"
+	"github.com/schemalab/schemalab/sandbox/engine/query"
+)
+
+// MongoDB 8.0 answers point lookups on _id (and findOne-style equality on
+// a unique single-field index) through its "express" path, bypassing
+// planning: explain shows a lone EXPRESS_IXSCAN. Counting an empty filter
+// reads the record store's count (RECORD_STORE_FAST_COUNT), and a count
+// answered entirely by one index interval scans keys only (COUNT_SCAN).
+
+// expressEligible returns the index and key for an express lookup.
+func expressEligible(coll *catalog.Collection, q Query) (*index.Index, any, bool) {
+	if q.Count || q.Hint != nil || len(q.Sort) > 0 || q.Skip > 0 || q.Filter == nil {
+		return nil, nil, false
+	}
+	cs := conjuncts(q.Filter)
+	if len(cs) != 1 {
+		return nil, nil, false
+	}
+	cmp, ok := cs[0].(*query.Compare)
+	if !ok || cmp.Op != "$eq" || !exactValue(cmp.Value) {
+		return nil, nil, false
+	}
+	if cmp.Path == "_id" {
+		return coll.Indexes()[0], cmp.Value, true
+	}
+	if q.Limit != 1 {
+		return nil, nil, false
+	}
+	for _, ix := range coll.Indexes() {
+		s := ix.Spec
+		if s.Unique && !s.Sparse && s.Partial == nil && !s.Hidden && len(s.Fields) == 1 &&
+			s.Fields[0].Path == cmp.Path && !ix.IsMultiKey() {
+			return ix, cmp.Value, true
+		}
+	}
+	return nil, nil, false
+}
+
+type expressStage struct {
+	st       stats
+	ix       *index.Index
+	coll     *catalog.Collection
+	key      any
+	filter   *query.Filter
+	proj     *Projector
+	done     bool
+	keys     int64
+	docs     int64
+	returned int64
+	err      error
+}
+
+func (s *expressStage) common() *stats { return &s.st }
+
+func (s *expressStage) work() (state, member) {
+	if s.done {
+		return s.st.record(isEOF), member{}
+	}
+	s.done = true
+	var rid int64
+	found := false
+	s.ix.AscendFrom(index.Entry{Key: []any{s.key}, RID: math.MinInt64}, func(e index.Entry) bool {
+		if s.ix.CompareKeys(e.Key, []any{s.key}) == 0 {
+			rid, found = e.RID, true
+		}
+		return false
+	})
+	if !found {
+		return s.st.record(isEOF), member{}
+	}
+	s.keys++
+	doc, ok := s.coll.Get(rid)
+	if !ok {
+		return s.st.record(isEOF), member{}
+	}
+	s.docs++
+	matched, pos := s.filter.MatchPosition(doc)
+	if !matched {
+		return s.st.record(isEOF), member{}
+	}
+	if s.proj != nil {
+		out, err := s.proj.Apply(doc, pos)
+		if err != nil {
+			s.err = err
+			return s.st.record(isEOF), member{}
+		}
+		doc = out
+	}
+	s.returned++
+	return s.st.record(advanced), member{rid: rid, doc: doc, pos: pos}
+}
+
+func (s *expressStage) describe(exec bool) bson.D {
+	d := bson.D{
+		{Key: "stage", Value: "EXPRESS_IXSCAN"},
+		{Key: "keyPattern", Value: index.FormatDoc(s.ix.Spec.Key)},
+		{Key: "indexName", Value: s.ix.Spec.Name},
+	}
+	if s.proj != nil {
+		d = append(d, bson.E{Key: "projection", Value: s.proj.Spec}, bson.E{Key: "projectionCovered", Value: false})
+	}
+	if exec {
+		d = append(d,
+			bson.E{Key: "keysExamined", Value: s.keys},
+			bson.E{Key: "docsExamined", Value: s.docs},
+			bson.E{Key: "nReturned", Value: s.returned},
+		)
+	}
+	return d
+}
+
+type fastCountStage struct {
+	st stats
+	n  int64
+}
+
+func (s *fastCountStage) common() *stats { return &s.st }
+
+func (s *fastCountStage) work() (state, member) { return s.st.record(isEOF), member{} }
+
+func (s *fastCountStage) describe(exec bool) bson.D {
+	d := bson.D{{Key: "stage", Value: "RECORD_STORE_FAST_COUNT"}}
+	if exec {
+		d = append(d, commonFields(&s.st, 0)...)
+		d = append(d, bson.E{Key: "nCounted", Value: s.n}, bson.E{Key: "nSkipped", Value: int64(0)})
+	}
+	return d
+}
+
+// countScan counts the keys of one index interval without fetching.
+type countScan struct {
+	*ixScan
+}
+
+func (s *countScan) describe(exec bool) bson.D {
+	d := bson.D{{Key: "stage", Value: "COUNT_SCAN"}}
+	if exec {
+		d = append(d, commonFields(&s.st, s.millis)...)
+	}
+	spec := s.ix.Spec
+	start, end := make(bson.D, len(s.bounds)), make(bson.D, len(s.bounds))
+	startInc, endInc := true, true
+	for i, f := range s.bounds {
+		iv := f[0]
+		start[i] = bson.E{Key: spec.Fields[i].Path, Value: iv.start}
+		end[i] = bson.E{Key: spec.Fields[i].Path, Value: iv.end}
+		if i == s.endField {
+			startInc, endInc = iv.startInc, iv.endInc
+		}
+	}
+	d = append(d,
+		bson.E{Key: "keyPattern", Value: spec.Key},
+		bson.E{Key: "indexName", Value: spec.Name},
+		bson.E{Key: "isMultiKey", Value: s.ix.IsMultiKey()},
+		bson.E{Key: "multiKeyPaths", Value: s.ix.MultiKeyPaths()},
+		bson.E{Key: "isUnique", Value: spec.Unique},
+		bson.E{Key: "isSparse", Value: spec.Sparse},
+		bson.E{Key: "isPartial", Value: spec.Partial != nil},
+		bson.E{Key: "indexVersion", Value: int32(2)},
+		bson.E{Key: "indexBounds", Value: bson.D{
+			{Key: "startKey", Value: start},
+			{Key: "startKeyInclusive", Value: startInc},
+			{Key: "endKey", Value: end},
+			{Key: "endKeyInclusive", Value: endInc},
+		}},
+	)
+	if exec {
+		d = append(d, bson.E{Key: "keysExamined", Value: s.keys})
+	}
+	return d
+}
+
+// countScanEligible: every predicate is answered exactly by the bounds of
+// a non-multikey index and those bounds form one interval.
+func countScanEligible(q Query, c *candidate) bool {
+	if !q.Count || c.ix == nil || c.ix.IsMultiKey() || q.Filter == nil {
+		return false
+	}
+	for _, n := range conjuncts(q.Filter) {
+		if !exactlyCovered(n, c) {
+			return false
+		}
+	}
+	ixs, ok := c.scan.(*ixScan)
+	return ok && ixs.single
+}

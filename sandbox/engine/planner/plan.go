@@ -1,0 +1,601 @@
+// Package planner chooses and runs query plans over a catalog collection
+// the way mongod's classic engine does: index bounds from the filter's
+// predicates, one candidate plan per usable index, a trial race between
+// candidates (skipped when only one applies), and stage-by-stage
+// execution statistics for explain.
+package planner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/catalog"
+	"github.com/schemalab/schemalab/sandbox/engine/index"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// Query is what find, count, distinct, update, delete, findAndModify and a
+// pipeline's leading $match/$sort ask of the planner.
+type Query struct {
+	Filter     *query.Filter // nil matches everything
+	Sort       bson.D        // nil for natural order; {$natural: ±1} allowed
+	Projection *Projector    // nil returns whole documents
+	Skip       int64
+	Limit      int64 // 0 = no limit
+	// Hint is nil, an index name (string) or a key pattern (bson.D),
+	// {$natural: 1} / {$natural: -1} forcing a collection scan.
+	Hint any
+	// Count plans a count: results are not returned, COUNT tops the plan.
+	Count bool
+}
+
+// Projector is a compiled projection as the planner runs it: the command
+// layer builds it from package projection (Stage "PROJECTION_SIMPLE" when
+// Simple(), else "PROJECTION_DEFAULT"; Spec from Serialize()).
+type Projector struct {
+	Stage string
+	Spec  bson.D
+	Apply func(doc bson.D, positionalIndex int) (bson.D, error)
+}
+
+// Result is one document produced by a plan. RID identifies the stored
+// record, for updates and deletes; Pos is the array position that matched
+// the filter (for the positional $), -1 when none.
+type Result struct {
+	RID int64
+	Doc bson.D
+	Pos int
+}
+
+// candidate is one way to answer the query.
+type candidate struct {
+	ix     *index.Index // nil for a collection scan
+	bounds []oil        // ascending value intervals per key field
+	dir    int          // index scan direction
+	sorted bool         // the scan yields documents in the sort order
+	root   stage
+	count  *countStage
+	scan   stage // COLLSCAN or IXSCAN leaf
+	fetch  *fetch
+	// branches are the per-branch index plans of a rooted $or.
+	branches []*candidate
+	ixscans  []*ixScan
+	// trial results, returned first if this candidate wins
+	results []member
+	trialEx bson.D
+	score   float64
+}
+
+// conjuncts splits a filter into its top-level AND members.
+func conjuncts(f *query.Filter) []query.Node {
+	if f == nil {
+		return nil
+	}
+	if a, ok := f.Root.(*query.And); ok {
+		return a.Children
+	}
+	return []query.Node{f.Root}
+}
+
+// matchRank follows mongod's MatchExpression::MatchType order.
+func matchRank(n query.Node) int {
+	switch x := n.(type) {
+	case *query.All:
+		return 0
+	case *query.ElemMatchValue:
+		return 3
+	case *query.Compare:
+		return map[string]int{"$eq": 5, "$lte": 6, "$lt": 7, "$gt": 8, "$gte": 9}[x.Op]
+	case *query.Regex:
+		return 10
+	case *query.In:
+		return 13
+	}
+	return 20
+}
+
+func nodePath(n query.Node) string {
+	switch x := n.(type) {
+	case *query.Compare:
+		if x.Op == "$ne" {
+			return ""
+		}
+		return x.Path
+	case *query.In:
+		return x.Path
+	case *query.Regex:
+		return x.Path
+	case *query.ElemMatchValue:
+		return x.Path
+	case *query.All:
+		return x.Path
+	}
+	return ""
+}
+
+// Plan chooses a plan for q over coll (nil when the collection does not
+// exist: the plan is EOF). ns is "db.coll" for explain and errors.
+func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
+	e := &Executor{coll: coll, ns: ns, q: q}
+	if coll == nil {
+		e.root = &eofStage{}
+		if q.Count {
+			e.count = &countStage{child: e.root}
+			e.root = e.count
+		}
+		return e, nil
+	}
+	if ix, key, ok := expressEligible(coll, q); ok {
+		es := &expressStage{ix: ix, coll: coll, key: key, filter: q.Filter, proj: q.Projection}
+		e.express = es
+		e.root = es
+		return e, nil
+	}
+	if q.Count && (q.Filter == nil || q.Filter.IsEmpty()) && q.Hint == nil && q.Skip == 0 && q.Limit == 0 {
+		e.root = &fastCountStage{n: int64(coll.Count())}
+		e.fastCount = e.root.(*fastCountStage)
+		return e, nil
+	}
+	cands, err := enumerate(coll, q)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cands {
+		build(coll, q, c)
+	}
+	e.candidates = cands
+	if len(cands) == 1 {
+		e.winner = cands[0]
+	} else {
+		e.runTrial()
+	}
+	e.root = e.winner.root
+	e.count = e.winner.count
+	e.buffered = e.winner.results
+	e.winner.results = nil
+	return e, nil
+}
+
+func naturalDirection(d bson.D) (int, bool) {
+	if len(d) == 1 && d[0].Key == "$natural" {
+		if n, ok := numberValue(d[0].Value); ok && n < 0 {
+			return -1, true
+		}
+		return 1, true
+	}
+	return 0, false
+}
+
+func numberValue(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int32:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	return 0, false
+}
+
+// enumerate lists the candidate plans, as QueryPlanner::plan does:
+// indexed plans for every index whose leading field has a predicate (or
+// that provides the sort), and a collection scan only when no index
+// applies or one is hinted.
+func enumerate(coll *catalog.Collection, q Query) ([]*candidate, error) {
+	preds := predicatesByPath(conjuncts(q.Filter))
+	sortSpec := q.Sort
+	natural := 0
+	if d, ok := naturalDirection(sortSpec); ok {
+		natural, sortSpec = d, nil
+	}
+	switch h := q.Hint.(type) {
+	case string:
+		ix := coll.Index(h)
+		if ix == nil || ix.Spec.Hidden {
+			return nil, badHint(coll, q)
+		}
+		return []*candidate{indexCandidate(ix, preds, sortSpec, true)}, nil
+	case bson.D:
+		if d, ok := naturalDirection(h); ok {
+			return []*candidate{{dir: d}}, nil
+		}
+		if len(h) > 0 {
+			for _, ix := range coll.IndexesByKey(h) {
+				if !ix.Spec.Hidden {
+					return []*candidate{indexCandidate(ix, preds, sortSpec, true)}, nil
+				}
+			}
+			return nil, badHint(coll, q)
+		}
+	}
+	if natural != 0 {
+		return []*candidate{{dir: natural}}, nil
+	}
+	var out []*candidate
+	for _, ix := range coll.Indexes() {
+		if ix.Spec.Hidden {
+			continue
+		}
+		if c := indexCandidate(ix, preds, sortSpec, false); c != nil && usable(ix, c, q) {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 && len(sortSpec) > 0 {
+		for _, ix := range coll.Indexes() {
+			if ix.Spec.Hidden || ix.Spec.Sparse || ix.Spec.Partial != nil {
+				continue
+			}
+			if c := indexCandidate(ix, preds, sortSpec, true); c != nil && c.sorted {
+				out = append(out, c)
+			}
+		}
+	}
+	if len(out) == 0 && len(sortSpec) == 0 {
+		if c := orCandidate(coll, q); c != nil {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, &candidate{dir: 1})
+	}
+	return out, nil
+}
+
+// predicatesByPath groups the indexable predicates of an AND by path, in
+// mongod's canonical order (by match type), which decides which single
+// predicate bounds a multikey field.
+func predicatesByPath(nodes []query.Node) map[string][]query.Node {
+	preds := map[string][]query.Node{}
+	for _, n := range nodes {
+		if p := nodePath(n); p != "" {
+			if _, ok := predicateBounds(n); ok {
+				preds[p] = append(preds[p], n)
+			}
+		}
+	}
+	for _, ns := range preds {
+		slices.SortStableFunc(ns, func(a, b query.Node) int { return matchRank(a) - matchRank(b) })
+	}
+	return preds
+}
+
+// indexCandidate derives bounds for ix; without force it returns nil
+// unless the leading field has a predicate.
+func indexCandidate(ix *index.Index, preds map[string][]query.Node, sortSpec bson.D, force bool) *candidate {
+	fields := ix.Spec.Fields
+	if !force && len(preds[fields[0].Path]) == 0 {
+		return nil
+	}
+	c := &candidate{ix: ix, dir: 1, bounds: make([]oil, len(fields))}
+	for i, f := range fields {
+		var b oil
+		have := false
+		for _, n := range preds[f.Path] {
+			nb, _ := predicateBounds(n)
+			if !have {
+				b, have = nb, true
+				continue
+			}
+			// On a multikey path each predicate may be satisfied by a
+			// different element, so bounds must not be intersected.
+			if ix.FieldIsMultiKey(i) {
+				break
+			}
+			b = intersect(b, nb)
+		}
+		if !have {
+			b = oil{fullInterval()}
+		}
+		c.bounds[i] = b
+	}
+	if len(sortSpec) > 0 {
+		c.sorted, c.dir = providesSort(ix, c.bounds, sortSpec)
+		if !c.sorted {
+			c.dir = 1
+		}
+	}
+	return c
+}
+
+// providesSort reports whether scanning ix yields the sort order, after
+// skipping leading fields pinned to a single value, and in which
+// direction.
+func providesSort(ix *index.Index, bounds []oil, sortSpec bson.D) (bool, int) {
+	fields := ix.Spec.Fields
+	i := 0
+	dir := 0
+	for _, s := range sortSpec {
+		for i < len(fields) && fields[i].Path != s.Key && len(bounds[i]) == 1 && bounds[i].isPoints() {
+			i++
+		}
+		if i >= len(fields) || fields[i].Path != s.Key || ix.FieldIsMultiKey(i) {
+			return false, 1
+		}
+		n, ok := numberValue(s.Value)
+		if !ok {
+			return false, 1
+		}
+		d := 1
+		if (n < 0) != fields[i].Desc {
+			d = -1
+		}
+		if dir != 0 && d != dir {
+			return false, 1
+		}
+		dir = d
+		i++
+	}
+	return true, dir
+}
+
+// usable applies the restrictions on sparse and partial indexes: they
+// hold no entry for some documents, so they may only answer queries that
+// cannot match those documents.
+func usable(ix *index.Index, c *candidate, q Query) bool {
+	if ix.Spec.Sparse {
+		for _, b := range c.bounds[:1] {
+			for _, iv := range b {
+				if value.Compare(iv.lo, nil) <= 0 && value.Compare(iv.hi, nil) >= 0 {
+					return false
+				}
+			}
+		}
+	}
+	if ix.Spec.Partial != nil {
+		return impliesPartial(q.Filter, ix.Spec.Partial)
+	}
+	return true
+}
+
+// impliesPartial checks that every predicate of the partial filter is
+// implied by a query predicate on the same path whose bounds fall inside
+// it.
+func impliesPartial(f *query.Filter, partial bson.D) bool {
+	pf, err := query.Compile(partial, query.Options{})
+	if err != nil || f == nil {
+		return false
+	}
+	qb := map[string]oil{}
+	for _, n := range conjuncts(f) {
+		if p := nodePath(n); p != "" {
+			b, ok := predicateBounds(n)
+			if !ok {
+				continue
+			}
+			if old, seen := qb[p]; seen {
+				b = intersect(old, b)
+			}
+			qb[p] = b
+		}
+	}
+	for _, n := range conjuncts(pf) {
+		if ex, ok := n.(*query.Exists); ok && ex.Exists {
+			b, ok := qb[ex.Path]
+			if !ok || containsNull(b) {
+				return false
+			}
+			continue
+		}
+		p := nodePath(n)
+		pb, ok := predicateBounds(n)
+		if p == "" || !ok {
+			return false
+		}
+		b, ok := qb[p]
+		if !ok || len(intersect(b, pb)) != len(b) || !sameOIL(intersect(b, pb), b) {
+			return false
+		}
+	}
+	return true
+}
+
+func containsNull(o oil) bool {
+	for _, iv := range o {
+		if value.Compare(iv.lo, nil) <= 0 && value.Compare(iv.hi, nil) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func sameOIL(a, b oil) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if value.Compare(a[i].lo, b[i].lo) != 0 || value.Compare(a[i].hi, b[i].hi) != 0 ||
+			a[i].loInc != b[i].loInc || a[i].hiInc != b[i].hiInc {
+			return false
+		}
+	}
+	return true
+}
+
+// build assembles a candidate's stage tree in mongod's order:
+// scan → FETCH → SORT → SKIP → PROJECTION → LIMIT (the limit folds into
+// SORT when there is one), topped by COUNT for counts.
+func build(coll *catalog.Collection, q Query, c *candidate) {
+	var s stage
+	if c.branches != nil {
+		or := &orStage{}
+		for _, b := range c.branches {
+			ixs := newIxScan(b.ix, coll, orientAll(b), b.dir)
+			c.ixscans = append(c.ixscans, ixs)
+			or.children = append(or.children, ixs)
+		}
+		f := &fetch{child: or, coll: coll, filter: q.Filter}
+		c.fetch = f
+		s = &subplanStage{child: f}
+	} else if c.ix == nil {
+		cs := newCollScan(coll, q.Filter, c.dir < 0)
+		c.scan, s = cs, cs
+	} else if ixs := newIxScan(c.ix, coll, orientAll(c), c.dir); q.Count && countScanEligible(q, &candidate{ix: c.ix, scan: ixs}) {
+		cs := &countScan{ixScan: ixs}
+		c.scan, s = ixs, cs
+		c.ixscans = []*ixScan{ixs}
+	} else {
+		c.scan = ixs
+		c.ixscans = []*ixScan{ixs}
+		f := &fetch{child: ixs, coll: coll}
+		if q.Filter != nil && !q.Filter.IsEmpty() {
+			f.filter = q.Filter
+			f.shown = residual(q.Filter, c)
+		}
+		c.fetch, s = f, f
+	}
+	limitFolded := false
+	if len(q.Sort) > 0 && !c.sorted {
+		if _, nat := naturalDirection(q.Sort); !nat {
+			lim := int64(0)
+			if q.Limit > 0 {
+				lim = q.Limit + q.Skip
+				limitFolded = true
+			}
+			s = newSortStage(s, q.Sort, lim)
+		}
+	}
+	if q.Skip > 0 {
+		s = &skipStage{child: s, n: q.Skip}
+	}
+	if q.Projection != nil && !q.Count {
+		s = &projectionStage{child: s, proj: q.Projection}
+	}
+	if q.Limit > 0 && !limitFolded {
+		s = &limitStage{child: s, n: q.Limit}
+	}
+	if q.Count {
+		c.count = &countStage{child: s}
+		s = c.count
+	}
+	c.root = s
+}
+
+func orientAll(c *candidate) scanBounds {
+	sb := make(scanBounds, len(c.bounds))
+	for i, f := range c.ix.Spec.Fields {
+		vdir := c.dir
+		if f.Desc {
+			vdir = -vdir
+		}
+		sb[i] = orient(c.bounds[i], vdir)
+	}
+	return sb
+}
+
+// residual is the part of the filter the index bounds do not answer
+// exactly, which explain prints as the FETCH stage's filter.
+func residual(f *query.Filter, c *candidate) bson.D {
+	var rest []query.Node
+	for _, n := range conjuncts(f) {
+		if !exactlyCovered(n, c) {
+			rest = append(rest, n)
+		}
+	}
+	switch len(rest) {
+	case 0:
+		return nil
+	case 1:
+		return (&query.Filter{Root: rest[0]}).Serialize()
+	}
+	return (&query.Filter{Root: &query.And{Children: rest}}).Serialize()
+}
+
+// exactlyCovered reports whether the bounds on n's path fully decide n:
+// equality or ranges on scalar values of a non-multikey field whose
+// bounds were built from n alone or by intersection.
+func exactlyCovered(n query.Node, c *candidate) bool {
+	p := nodePath(n)
+	if p == "" {
+		return false
+	}
+	for i, f := range c.ix.Spec.Fields {
+		if f.Path != p {
+			continue
+		}
+		if c.ix.FieldIsMultiKey(i) {
+			return false
+		}
+		switch x := n.(type) {
+		case *query.Compare:
+			return exactValue(x.Value)
+		case *query.In:
+			if len(x.Regexes) > 0 {
+				return false
+			}
+			for _, v := range x.Values {
+				if !exactValue(v) {
+					return false
+				}
+			}
+			return true
+		case *query.Regex:
+			pre, whole, ok := regexPrefix(x.Regex)
+			return ok && whole && pre != ""
+		}
+		return false
+	}
+	return false
+}
+
+func exactValue(v any) bool {
+	switch v.(type) {
+	case nil, bson.A, bson.D, bson.MinKey, bson.MaxKey, bson.Undefined:
+		return false
+	}
+	return true
+}
+
+func badHint(coll *catalog.Collection, q Query) error {
+	return mongoerr.Newf(mongoerr.BadValue,
+		"error processing query: ns=%s%sSort: %s\nProj: %s\n planner returned error :: caused by :: hint provided does not correspond to an existing index",
+		coll.NS(), debugTree(q.Filter), index.FormatDoc(q.Sort), projSpec(q))
+}
+
+func projSpec(q Query) string {
+	if q.Projection == nil {
+		return "{}"
+	}
+	return index.FormatDoc(q.Projection.Spec)
+}
+
+// debugTree renders the filter as mongod's MatchExpression::debugString
+// does in planner errors ("Tree: $and\n    a $eq 1\n ...").
+func debugTree(f *query.Filter) string {
+	if f == nil || f.IsEmpty() {
+		return ": $and\n"
+	}
+	var b strings.Builder
+	b.WriteString(": ")
+	writeDebug(&b, f.Root, 0)
+	return b.String()
+}
+
+func writeDebug(b *strings.Builder, n query.Node, depth int) {
+	if depth > 0 {
+		b.WriteString(strings.Repeat("    ", depth))
+	}
+	switch x := n.(type) {
+	case *query.And:
+		b.WriteString("$and\n")
+		for _, c := range x.Children {
+			writeDebug(b, c, depth+1)
+		}
+	case *query.Or:
+		b.WriteString("$or\n")
+		for _, c := range x.Children {
+			writeDebug(b, c, depth+1)
+		}
+	case *query.Compare:
+		fmt.Fprintf(b, "%s %s %s\n", x.Path, x.Op, index.FormatValue(x.Value))
+	default:
+		d := (&query.Filter{Root: n}).Serialize()
+		b.WriteString(index.FormatDoc(d))
+		b.WriteString("\n")
+	}
+}

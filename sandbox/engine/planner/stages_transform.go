@@ -1,0 +1,320 @@
+package planner
+
+import (
+	"slices"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// --- SORT ---
+
+// sortStage buffers its input and returns it ordered by the sort pattern,
+// keeping only the first limit results when a limit was folded in.
+type sortStage struct {
+	st      stats
+	child   stage
+	pattern bson.D
+	fields  []sortField
+	limit   int64
+	rows    []sortRow
+	loaded  bool
+	out     int
+	bytes   int64
+	millis  int64
+}
+
+type sortField struct {
+	path string
+	desc bool
+}
+
+type sortRow struct {
+	keys []any
+	m    member
+	seq  int
+}
+
+func newSortStage(child stage, pattern bson.D, limit int64) *sortStage {
+	s := &sortStage{child: child, pattern: pattern, limit: limit}
+	for _, e := range pattern {
+		desc := false
+		switch x := e.Value.(type) {
+		case int32:
+			desc = x < 0
+		case int64:
+			desc = x < 0
+		case float64:
+			desc = x < 0
+		}
+		s.fields = append(s.fields, sortField{path: e.Key, desc: desc})
+	}
+	return s
+}
+
+func (s *sortStage) common() *stats { return &s.st }
+
+func (s *sortStage) work() (state, member) {
+	if !s.loaded {
+		st, m := s.child.work()
+		switch st {
+		case advanced:
+			keys := make([]any, len(s.fields))
+			for i, f := range s.fields {
+				keys[i] = SortKey(m.doc, f.path, f.desc)
+			}
+			s.bytes += int64(value.Size(m.doc))
+			s.rows = append(s.rows, sortRow{keys: keys, m: m, seq: len(s.rows)})
+			return s.st.record(needTime), member{}
+		case needTime:
+			return s.st.record(needTime), member{}
+		}
+		s.loaded = true
+		slices.SortStableFunc(s.rows, func(a, b sortRow) int {
+			for i, f := range s.fields {
+				c := value.Compare(a.keys[i], b.keys[i])
+				if f.desc {
+					c = -c
+				}
+				if c != 0 {
+					return c
+				}
+			}
+			return 0
+		})
+		if s.limit > 0 && int64(len(s.rows)) > s.limit {
+			s.rows = s.rows[:s.limit]
+		}
+		return s.st.record(needTime), member{}
+	}
+	if s.out >= len(s.rows) {
+		return s.st.record(isEOF), member{}
+	}
+	m := s.rows[s.out].m
+	s.rows[s.out] = sortRow{}
+	s.out++
+	return s.st.record(advanced), m
+}
+
+func (s *sortStage) describe(exec bool) bson.D {
+	d := bson.D{{Key: "stage", Value: "SORT"}}
+	if exec {
+		d = append(d, commonFields(&s.st, s.millis)...)
+	}
+	d = append(d,
+		bson.E{Key: "sortPattern", Value: s.pattern},
+		bson.E{Key: "memLimit", Value: int32(104857600)},
+	)
+	if s.limit > 0 {
+		d = append(d, bson.E{Key: "limitAmount", Value: s.limit})
+	}
+	d = append(d, bson.E{Key: "type", Value: "simple"})
+	if exec {
+		d = append(d,
+			bson.E{Key: "totalDataSizeSorted", Value: s.bytes},
+			bson.E{Key: "usedDisk", Value: false},
+			bson.E{Key: "spills", Value: int64(0)},
+			bson.E{Key: "spilledDataStorageSize", Value: int64(0)},
+		)
+	}
+	return append(d, bson.E{Key: "inputStage", Value: s.child.describe(exec)})
+}
+
+// SortKey is the value a document sorts by for one sort field, as mongod
+// computes it: through arrays, the smallest element for an ascending sort
+// and the largest for a descending one; a missing field sorts as null.
+func SortKey(doc bson.D, path string, desc bool) any {
+	var best any
+	found := false
+	visit := func(v any) {
+		if !found {
+			best, found = v, true
+			return
+		}
+		c := value.Compare(v, best)
+		if desc && c > 0 || !desc && c < 0 {
+			best = v
+		}
+	}
+	sortValues(doc, path, visit)
+	if !found {
+		return nil
+	}
+	return best
+}
+
+func sortValues(cur any, path string, visit func(any)) {
+	if path == "" {
+		if a, ok := cur.(bson.A); ok {
+			if len(a) == 0 {
+				visit(bson.Undefined{})
+				return
+			}
+			for _, e := range a {
+				visit(e)
+			}
+			return
+		}
+		if value.IsMissing(cur) {
+			visit(nil)
+			return
+		}
+		visit(cur)
+		return
+	}
+	head, rest := path, ""
+	for i := 0; i < len(path); i++ {
+		if path[i] == '.' {
+			head, rest = path[:i], path[i+1:]
+			break
+		}
+	}
+	switch c := cur.(type) {
+	case bson.D:
+		sortValues(value.Get(c, head), rest, visit)
+	case bson.A:
+		if idx, ok := value.ArrayIndex(head); ok {
+			if idx < len(c) {
+				sortValues(c[idx], rest, visit)
+			} else {
+				visit(nil)
+			}
+			return
+		}
+		any := false
+		for _, e := range c {
+			if d, ok := e.(bson.D); ok {
+				any = true
+				sortValues(value.Get(d, head), rest, visit)
+			}
+		}
+		if !any {
+			visit(nil)
+		}
+	default:
+		visit(nil)
+	}
+}
+
+// --- SKIP / LIMIT ---
+
+type skipStage struct {
+	st      stats
+	child   stage
+	n       int64
+	skipped int64
+	millis  int64
+}
+
+func (s *skipStage) common() *stats { return &s.st }
+
+func (s *skipStage) work() (state, member) {
+	st, m := s.child.work()
+	switch st {
+	case advanced:
+		if s.skipped < s.n {
+			s.skipped++
+			return s.st.record(needTime), member{}
+		}
+		return s.st.record(advanced), m
+	case needTime:
+		return s.st.record(needTime), member{}
+	}
+	return s.st.record(isEOF), member{}
+}
+
+func (s *skipStage) describe(exec bool) bson.D {
+	d := bson.D{{Key: "stage", Value: "SKIP"}}
+	if exec {
+		d = append(d, commonFields(&s.st, s.millis)...)
+	}
+	d = append(d, bson.E{Key: "skipAmount", Value: s.n})
+	return append(d, bson.E{Key: "inputStage", Value: s.child.describe(exec)})
+}
+
+type limitStage struct {
+	st     stats
+	child  stage
+	n      int64
+	millis int64
+}
+
+func (s *limitStage) common() *stats { return &s.st }
+
+func (s *limitStage) work() (state, member) {
+	if s.st.advanced >= s.n {
+		return s.st.record(isEOF), member{}
+	}
+	st, m := s.child.work()
+	switch st {
+	case advanced:
+		return s.st.record(advanced), m
+	case needTime:
+		return s.st.record(needTime), member{}
+	}
+	return s.st.record(isEOF), member{}
+}
+
+func (s *limitStage) describe(exec bool) bson.D {
+	d := bson.D{{Key: "stage", Value: "LIMIT"}}
+	if exec {
+		d = append(d, commonFields(&s.st, s.millis)...)
+	}
+	d = append(d, bson.E{Key: "limitAmount", Value: s.n})
+	return append(d, bson.E{Key: "inputStage", Value: s.child.describe(exec)})
+}
+
+// --- PROJECTION ---
+
+type projectionStage struct {
+	st     stats
+	child  stage
+	proj   *Projector
+	err    error
+	millis int64
+}
+
+func (s *projectionStage) common() *stats { return &s.st }
+
+func (s *projectionStage) work() (state, member) {
+	st, m := s.child.work()
+	switch st {
+	case advanced:
+		doc, err := s.proj.Apply(m.doc, m.pos)
+		if err != nil {
+			s.err = err
+			return s.st.record(isEOF), member{}
+		}
+		m.doc = doc
+		return s.st.record(advanced), m
+	case needTime:
+		return s.st.record(needTime), member{}
+	}
+	return s.st.record(isEOF), member{}
+}
+
+func (s *projectionStage) describe(exec bool) bson.D {
+	d := bson.D{{Key: "stage", Value: s.proj.Stage}}
+	if exec {
+		d = append(d, commonFields(&s.st, s.millis)...)
+	}
+	d = append(d, bson.E{Key: "transformBy", Value: s.proj.Spec})
+	return append(d, bson.E{Key: "inputStage", Value: s.child.describe(exec)})
+}
+
+// --- EOF (missing collection) ---
+
+type eofStage struct{ st stats }
+
+func (s *eofStage) common() *stats { return &s.st }
+
+func (s *eofStage) work() (state, member) { return s.st.record(isEOF), member{} }
+
+func (s *eofStage) describe(exec bool) bson.D {
+	d := bson.D{{Key: "stage", Value: "EOF"}}
+	if exec {
+		d = append(d, commonFields(&s.st, 0)...)
+	}
+	return d
+}

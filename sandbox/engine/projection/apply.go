@@ -1,0 +1,302 @@
+package projection
+
+import (
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// codePositionalNoMatch is mongod's error when the query matched no array
+// element for a positional projection (the find command prefixes it with
+// "Executor error during find command :: caused by :: ").
+const codePositionalNoMatch = 51246
+
+func errPositionalNoMatch() error {
+	return mongoerr.New(codePositionalNoMatch, "positional operator '.$' couldn't find a matching element in the array")
+}
+
+// Apply projects doc. positionalIndex is the array index reported by
+// query.Filter.MatchPosition (only used when NeedsPosition). doc is never
+// modified; the result may share unchanged values with it, so treat it as
+// read-only.
+func (p *Projection) Apply(doc bson.D, positionalIndex int) (bson.D, error) {
+	a := applier{root: doc, pos: positionalIndex, ev: evaluator{ctx: p.env}}
+	if !p.inclusion {
+		return a.excludeDoc(p.root, doc)
+	}
+	out, err := a.projectDoc(p.root, doc)
+	if err != nil {
+		return nil, err
+	}
+	return a.addComputed(p.root, out, doc)
+}
+
+type applier struct {
+	root bson.D
+	pos  int
+	ev   evaluator
+}
+
+// projectDoc keeps the included fields of d in document order (mongod's
+// InclusionNode::applyProjections); computed fields come afterwards.
+func (a *applier) projectDoc(n *node, d bson.D) (bson.D, error) {
+	out := make(bson.D, 0, len(n.children))
+	for _, e := range d {
+		c := n.get(e.Key)
+		if c == nil {
+			continue
+		}
+		switch c.kind {
+		case kindInclude:
+			out = append(out, e)
+		case kindSubtree:
+			v, err := a.projectValue(c.sub, e.Value)
+			if err != nil {
+				return nil, err
+			}
+			if !value.IsMissing(v) {
+				out = append(out, bson.E{Key: e.Key, Value: v})
+			}
+		case kindSlice:
+			out = append(out, bson.E{Key: e.Key, Value: slice(e.Value, c)})
+		case kindPositional:
+			v, err := a.positional(e.Value)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, bson.E{Key: e.Key, Value: v})
+		}
+	}
+	return out, nil
+}
+
+// projectValue applies a sub-projection to a value: documents are
+// projected, arrays element by element (scalars are dropped), and a scalar
+// where a document was expected disappears.
+func (a *applier) projectValue(n *node, v any) (any, error) {
+	switch x := v.(type) {
+	case bson.D:
+		return a.projectDoc(n, x)
+	case bson.A:
+		if n.hasPositional() && a.pos != -2 {
+			// The positional operator selects one element of the first
+			// array on its path.
+			if a.pos < 0 || a.pos >= len(x) {
+				return nil, errPositionalNoMatch()
+			}
+			saved := a.pos
+			a.pos = -2
+			defer func() { a.pos = saved }()
+			el, err := a.projectValue(n, x[saved])
+			if err != nil {
+				return nil, err
+			}
+			if value.IsMissing(el) {
+				return bson.A{}, nil
+			}
+			return bson.A{el}, nil
+		}
+		out := make(bson.A, 0, len(x))
+		for _, el := range x {
+			switch el.(type) {
+			case bson.D, bson.A:
+				pv, err := a.projectValue(n, el)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, pv)
+			}
+		}
+		return out, nil
+	}
+	return value.Missing{}, nil
+}
+
+func (a *applier) positional(v any) (any, error) {
+	arr, ok := v.(bson.A)
+	if !ok || a.pos == -2 {
+		return v, nil
+	}
+	if a.pos < 0 || a.pos >= len(arr) {
+		return nil, errPositionalNoMatch()
+	}
+	return bson.A{arr[a.pos]}, nil
+}
+
+func (n *node) hasPositional() bool {
+	for _, c := range n.children {
+		if c.kind == kindPositional || (c.kind == kindSubtree && c.sub.hasPositional()) {
+			return true
+		}
+	}
+	return false
+}
+
+func (n *node) hasComputed() bool {
+	for _, c := range n.children {
+		if c.kind == kindExpr || (c.kind == kindSubtree && c.sub.hasComputed()) {
+			return true
+		}
+	}
+	return false
+}
+
+// addComputed appends the computed fields ($elemMatch results and
+// expressions) in projection order, after the included fields, as mongod's
+// InclusionNode::addComputedFields does. out is owned by the caller.
+func (a *applier) addComputed(n *node, out bson.D, input bson.D) (bson.D, error) {
+	for _, c := range n.children {
+		switch c.kind {
+		case kindExpr:
+			v, err := a.ev.eval(c.expr, a.root)
+			if err != nil {
+				return nil, err
+			}
+			out = setField(out, c.name, v)
+		case kindElemMatch:
+			v := getField(input, c.name)
+			arr, ok := v.(bson.A)
+			if !ok {
+				continue
+			}
+			matched, idx := c.elemMatch.MatchPosition(bson.D{{Key: c.name, Value: arr}})
+			if matched && idx >= 0 && idx < len(arr) {
+				out = setField(out, c.name, bson.A{arr[idx]})
+			}
+		case kindSubtree:
+			if !c.sub.hasComputed() {
+				continue
+			}
+			v, err := a.computedValue(c.sub, getField(out, c.name))
+			if err != nil {
+				return nil, err
+			}
+			out = setField(out, c.name, v)
+		}
+	}
+	return out, nil
+}
+
+// computedValue adds a subtree's computed fields to the projected value:
+// into a document, into each element of an array, and into a new document
+// replacing anything else.
+func (a *applier) computedValue(n *node, v any) (any, error) {
+	switch x := v.(type) {
+	case bson.D:
+		return a.addComputed(n, x, nil)
+	case bson.A:
+		out := make(bson.A, len(x))
+		for i, el := range x {
+			cv, err := a.computedValue(n, el)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = cv
+		}
+		return out, nil
+	}
+	return a.addComputed(n, bson.D{}, nil)
+}
+
+// excludeDoc removes the excluded fields, keeping everything else in
+// place (mongod's ExclusionNode).
+func (a *applier) excludeDoc(n *node, d bson.D) (bson.D, error) {
+	out := make(bson.D, 0, len(d))
+	for _, e := range d {
+		c := n.get(e.Key)
+		if c == nil {
+			out = append(out, e)
+			continue
+		}
+		switch c.kind {
+		case kindExclude:
+		case kindSubtree:
+			v, err := a.excludeValue(c.sub, e.Value)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, bson.E{Key: e.Key, Value: v})
+		case kindSlice:
+			out = append(out, bson.E{Key: e.Key, Value: slice(e.Value, c)})
+		case kindElemMatch:
+			if arr, ok := e.Value.(bson.A); ok {
+				matched, idx := c.elemMatch.MatchPosition(bson.D{{Key: c.name, Value: arr}})
+				if matched && idx >= 0 && idx < len(arr) {
+					out = append(out, bson.E{Key: e.Key, Value: bson.A{arr[idx]}})
+				}
+			}
+		default:
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+func (a *applier) excludeValue(n *node, v any) (any, error) {
+	switch x := v.(type) {
+	case bson.D:
+		return a.excludeDoc(n, x)
+	case bson.A:
+		out := make(bson.A, len(x))
+		for i, el := range x {
+			ev, err := a.excludeValue(n, el)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = ev
+		}
+		return out, nil
+	}
+	return v, nil
+}
+
+// slice is the find $slice: n first (or last, when negative) elements, or
+// [skip, limit] with a negative skip counting from the end. Non-arrays are
+// returned unchanged.
+func slice(v any, c *child) any {
+	arr, ok := v.(bson.A)
+	if !ok {
+		return v
+	}
+	n := len(arr)
+	if !c.hasSkip {
+		if c.limit >= 0 {
+			return arr[:min(c.limit, n)]
+		}
+		return arr[max(n+c.limit, 0):]
+	}
+	start := c.skip
+	if start < 0 {
+		start = max(n+start, 0)
+	}
+	start = min(start, n)
+	end := min(start+c.limit, n)
+	return arr[start:end]
+}
+
+func getField(d bson.D, key string) any {
+	for _, e := range d {
+		if e.Key == key {
+			return e.Value
+		}
+	}
+	return value.Missing{}
+}
+
+// setField replaces or appends a field; a Missing value removes it, as
+// $$REMOVE does in a projection.
+func setField(d bson.D, key string, v any) bson.D {
+	for i := range d {
+		if d[i].Key == key {
+			if value.IsMissing(v) {
+				return append(d[:i:i], d[i+1:]...)
+			}
+			d[i].Value = v
+			return d
+		}
+	}
+	if value.IsMissing(v) {
+		return d
+	}
+	return append(d, bson.E{Key: key, Value: v})
+}

@@ -1,0 +1,44 @@
+package projection
+
+import (
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// exprContext compiles and evaluates aggregation expressions used as
+// computed projection fields.
+type exprContext struct {
+	now   bson.DateTime
+	lets  bson.D
+	scope *expr.Scope
+}
+
+type compiledExpr = expr.Expr
+
+func newExprContext(opts Options) exprContext {
+	names := make([]string, 0, len(opts.LetVars))
+	for _, v := range opts.LetVars {
+		names = append(names, v.Key)
+	}
+	return exprContext{now: opts.Now, lets: opts.LetVars, scope: expr.NewScope(names...)}
+}
+
+func (c exprContext) isOperator(name string) bool { return expr.IsOperator(name) }
+
+func (c exprContext) compile(spec any) (compiledExpr, error) { return expr.Compile(spec, c.scope) }
+
+// evaluator evaluates the computed fields of one document in one Env.
+type evaluator struct {
+	ctx exprContext
+	env *expr.Env
+}
+
+func (ev *evaluator) eval(e compiledExpr, root bson.D) (any, error) {
+	if ev.env == nil {
+		ev.env = expr.NewEnv(root, ev.ctx.now)
+		for _, l := range ev.ctx.lets {
+			ev.env.SetVar(l.Key, l.Value)
+		}
+	}
+	return e.Eval(ev.env)
+}

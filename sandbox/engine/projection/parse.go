@@ -1,0 +1,476 @@
+package projection
+
+import (
+	"strings"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// The parser follows src/mongo/db/query/projection_parser.cpp.
+
+type parseCtx struct {
+	opts               Options
+	typ                int // 0 unknown, 1 inclusion, 2 exclusion
+	idSpecified        bool
+	hasPositional      bool
+	hasElemMatch       bool
+	hasFindSlice       bool
+	idIncludedEntirely bool
+	idExcludedEntirely bool
+	dotted             bool
+	env                exprContext
+}
+
+const (
+	typeInclusion = 1
+	typeExclusion = 2
+)
+
+// Compile parses a find projection.
+func Compile(spec bson.D, opts Options) (*Projection, error) {
+	ctx := &parseCtx{opts: opts, env: newExprContext(opts)}
+	root := &node{}
+	for _, e := range spec {
+		if e.Key == "_id" || strings.HasPrefix(e.Key, "_id.") {
+			ctx.idSpecified = true
+		}
+		if err := ctx.parseElement(e, "", root); err != nil {
+			return nil, err
+		}
+	}
+	if ctx.typ == 0 {
+		ctx.typ = ctx.defaultType()
+	}
+	if !ctx.idSpecified && ctx.typ == typeInclusion {
+		root.children = append(root.children, &child{name: "_id", kind: kindInclude})
+	}
+	if ctx.typ == typeExclusion && ctx.idSpecified && ctx.idIncludedEntirely {
+		root.remove("_id")
+	}
+	p := &Projection{
+		spec:          spec,
+		inclusion:     ctx.typ == typeInclusion,
+		root:          root,
+		hasPositional: ctx.hasPositional,
+		env:           ctx.env,
+	}
+	p.simple = !ctx.dotted
+	for _, c := range root.children {
+		if c.kind != kindInclude && c.kind != kindExclude {
+			p.simple = false
+		}
+	}
+	return p, nil
+}
+
+// defaultType is computeProjectionType: what a projection with only _id and
+// find-only operators means.
+func (ctx *parseCtx) defaultType() int {
+	switch {
+	case ctx.hasFindSlice:
+		if ctx.idIncludedEntirely {
+			return typeInclusion
+		}
+		return typeExclusion
+	case ctx.hasElemMatch:
+		return typeInclusion
+	case ctx.idIncludedEntirely:
+		return typeInclusion
+	}
+	return typeExclusion
+}
+
+// validateFieldPath applies FieldPath's rules to a projection key.
+func validateFieldPath(path string) error {
+	if path == "" {
+		return mongoerr.New(40352, "FieldPath cannot be constructed with empty string")
+	}
+	if strings.HasSuffix(path, ".") {
+		return mongoerr.New(40353, "FieldPath must not end with a '.'.")
+	}
+	for _, part := range strings.Split(path, ".") {
+		if part == "" {
+			return mongoerr.New(15998, "FieldPath field names may not be empty strings.")
+		}
+		if part[0] == '$' {
+			return mongoerr.New(16410, "FieldPath field names may not start with '$'. Consider using $getField or $setField.")
+		}
+	}
+	return nil
+}
+
+// firstPositional finds ".$" the way findFirstPositionalOperator does.
+func firstPositional(path string) (begin, end int, ok bool) {
+	if i := strings.Index(path, ".$."); i >= 0 {
+		return i, i + 3, true
+	}
+	if strings.HasSuffix(path, ".$") {
+		return len(path) - 2, len(path), true
+	}
+	if path == "$" {
+		return 0, 1, true
+	}
+	return 0, 0, false
+}
+
+func isInclusionOrExclusionValue(v any) bool {
+	switch v.(type) {
+	case bool, int32, int64, float64, bson.Decimal128:
+		return true
+	}
+	return false
+}
+
+func (ctx *parseCtx) parseElement(e bson.E, parentPath string, parent *node) error {
+	pb, pe, positional := firstPositional(e.Key)
+	if sub, ok := e.Value.(bson.D); ok {
+		if positional {
+			return mongoerr.New(31271, "positional projection cannot be used with an expression or sub object")
+		}
+		return ctx.parseSubObject(e.Key, parentPath, sub, parent)
+	}
+	if isInclusionOrExclusionValue(e.Value) {
+		if truthy(e.Value) {
+			return ctx.parseInclusion(e.Key, parentPath, parent, positional, pb, pe)
+		}
+		return ctx.parseExclusion(e.Key, parentPath, parent)
+	}
+	if positional {
+		return mongoerr.New(31308, "positional projection cannot be used with a literal")
+	}
+	return ctx.parseLiteral(e, parent)
+}
+
+func truthy(v any) bool {
+	switch x := v.(type) {
+	case bool:
+		return x
+	case int32:
+		return x != 0
+	case int64:
+		return x != 0
+	case float64:
+		return x != 0
+	case bson.Decimal128:
+		return !x.IsZero()
+	}
+	return false
+}
+
+// addAtPath inserts c under the dotted path, creating intermediate nodes,
+// with mongod's path-collision errors.
+func (ctx *parseCtx) addAtPath(root *node, path string, c *child) error {
+	if err := validateFieldPath(path); err != nil {
+		return err
+	}
+	parts := strings.Split(path, ".")
+	if len(parts) > 1 {
+		ctx.dotted = true
+	}
+	n := root
+	for i, part := range parts {
+		existing := n.get(part)
+		if i == len(parts)-1 {
+			if existing != nil {
+				return mongoerr.New(31250, "Path collision at "+path)
+			}
+			c.name = part
+			n.children = append(n.children, c)
+			return nil
+		}
+		if existing == nil {
+			existing = &child{name: part, kind: kindSubtree, sub: &node{}}
+			n.children = append(n.children, existing)
+		} else if existing.kind != kindSubtree {
+			return mongoerr.New(31249, "Path collision at "+path+" remaining portion "+strings.Join(parts[i+1:], "."))
+		}
+		n = existing.sub
+	}
+	return nil
+}
+
+func (ctx *parseCtx) parseInclusion(key, parentPath string, parent *node, positional bool, pb, pe int) error {
+	isTopLevelID := key == "_id" && parentPath == ""
+	if !positional {
+		if err := ctx.addAtPath(parent, key, &child{kind: kindInclude}); err != nil {
+			return err
+		}
+		if isTopLevelID {
+			ctx.idIncludedEntirely = true
+		}
+	} else {
+		if ctx.hasPositional {
+			return mongoerr.New(31276, "Cannot specify more than one positional projection per query.")
+		}
+		if ctx.hasElemMatch {
+			return mongoerr.New(31256, "Cannot specify positional operator and $elemMatch.")
+		}
+		matchField := key
+		if parentPath != "" {
+			matchField = parentPath
+		}
+		if i := strings.IndexByte(matchField, '.'); i >= 0 {
+			matchField = matchField[:i]
+		}
+		if ctx.opts.Filter == nil || !hasPositionalOperatorMatch(ctx.opts.Filter.Root, matchField) {
+			return mongoerr.New(31277, "Positional projection '"+key+"' does not match the query document.")
+		}
+		if strings.HasSuffix(key, ".$.") {
+			return mongoerr.New(31270, "Path cannot end with '.$.'")
+		}
+		rest := key[pe:]
+		if _, _, again := firstPositional(rest); again || rest == "$" {
+			return mongoerr.New(31287, "Cannot use positional operator twice: "+key)
+		}
+		if err := ctx.addAtPath(parent, key[:pb], &child{kind: kindPositional}); err != nil {
+			return err
+		}
+		ctx.hasPositional = true
+	}
+	if !isTopLevelID {
+		if ctx.typ == typeExclusion {
+			return mongoerr.New(31253, "Cannot do inclusion on field "+key+" in exclusion projection")
+		}
+		ctx.typ = typeInclusion
+	}
+	return nil
+}
+
+// hasPositionalOperatorMatch: some predicate of the query is on a path
+// whose first component is matchField.
+func hasPositionalOperatorMatch(n query.Node, matchField string) bool {
+	switch x := n.(type) {
+	case *query.And:
+		for _, c := range x.Children {
+			if hasPositionalOperatorMatch(c, matchField) {
+				return true
+			}
+		}
+		return false
+	case *query.Or:
+		for _, c := range x.Children {
+			if hasPositionalOperatorMatch(c, matchField) {
+				return true
+			}
+		}
+		return false
+	case *query.Nor:
+		for _, c := range x.Children {
+			if hasPositionalOperatorMatch(c, matchField) {
+				return true
+			}
+		}
+		return false
+	case *query.Not:
+		return hasPositionalOperatorMatch(x.Child, matchField)
+	case *query.All:
+		return firstComponent(x.Path) == matchField
+	}
+	p := leafPath(n)
+	return p != "" && firstComponent(p) == matchField
+}
+
+func leafPath(n query.Node) string {
+	switch x := n.(type) {
+	case *query.Compare:
+		return x.Path
+	case *query.In:
+		return x.Path
+	case *query.Regex:
+		return x.Path
+	case *query.Exists:
+		return x.Path
+	case *query.Type:
+		return x.Path
+	case *query.Size:
+		return x.Path
+	case *query.Mod:
+		return x.Path
+	case *query.ElemMatchObject:
+		return x.Path
+	case *query.ElemMatchValue:
+		return x.Path
+	case *query.Bits:
+		return x.Path
+	}
+	return ""
+}
+
+func firstComponent(p string) string {
+	if i := strings.IndexByte(p, '.'); i >= 0 {
+		return p[:i]
+	}
+	return p
+}
+
+func (ctx *parseCtx) parseExclusion(key, parentPath string, parent *node) error {
+	if err := ctx.addAtPath(parent, key, &child{kind: kindExclude}); err != nil {
+		return err
+	}
+	if key == "_id" && parentPath == "" {
+		ctx.idExcludedEntirely = true
+		return nil
+	}
+	if ctx.typ == typeInclusion {
+		return mongoerr.New(31254, "Cannot do exclusion on field "+key+" in inclusion projection")
+	}
+	ctx.typ = typeExclusion
+	return nil
+}
+
+func (ctx *parseCtx) parseLiteral(e bson.E, parent *node) error {
+	ex, err := ctx.env.compile(e.Value)
+	if err != nil {
+		return err
+	}
+	if err := ctx.addAtPath(parent, e.Key, &child{kind: kindExpr, expr: ex}); err != nil {
+		return err
+	}
+	if ctx.typ == typeExclusion {
+		return mongoerr.New(31310, "Cannot use an expression "+formatElement(e)+" in an exclusion projection")
+	}
+	ctx.typ = typeInclusion
+	return nil
+}
+
+func (ctx *parseCtx) parseSubObject(key, parentPath string, obj bson.D, parent *node) error {
+	if len(obj) == 0 {
+		return mongoerr.New(51270, "An empty sub-projection is not a valid value. Found empty object at path")
+	}
+	if len(obj) == 1 && strings.HasPrefix(obj[0].Key, "$") {
+		done, err := ctx.parseSubObjectAsExpression(key, parentPath, obj, parent)
+		if err != nil || done {
+			return err
+		}
+		if validateFieldPath(obj[0].Key) != nil {
+			return mongoerr.New(31325, "Unknown expression "+obj[0].Key)
+		}
+	}
+	if err := validateFieldPath(key); err != nil {
+		return err
+	}
+	sub := &node{}
+	// A second sub-object or dotted path under the same field merges into
+	// the same layer; collisions are found on its leaves.
+	existing := parent.get(key)
+	if existing != nil && existing.kind == kindSubtree {
+		sub = existing.sub
+	} else {
+		if err := ctx.addAtPath(parent, key, &child{kind: kindSubtree, sub: sub}); err != nil {
+			return err
+		}
+	}
+	// A nested projection is never PROJECTION_SIMPLE.
+	ctx.dotted = true
+	full := key
+	if parentPath != "" {
+		full = parentPath + "." + key
+	}
+	for _, e := range obj {
+		if err := ctx.parseElement(e, full, sub); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (ctx *parseCtx) parseSubObjectAsExpression(key, parentPath string, obj bson.D, parent *node) (bool, error) {
+	op := obj[0].Key
+	switch op {
+	case "$slice":
+		c, err := parseFindSlice(obj[0].Value)
+		if err != nil {
+			// mongod then tries the aggregation $slice ({$slice: ["$arr",
+			// 2]}), a computed field; the find form's error wins if that
+			// fails too.
+			var ex compiledExpr
+			var exErr error
+			if ctx.typ == typeExclusion {
+				exErr = mongoerr.New(31252, "Cannot use expression other than $meta in exclusion projection")
+			} else {
+				ex, exErr = ctx.env.compile(obj)
+			}
+			if exErr != nil {
+				return true, sliceSyntaxError(obj, err, exErr)
+			}
+			ctx.typ = typeInclusion
+			return true, ctx.addAtPath(parent, key, &child{kind: kindExpr, expr: ex})
+		}
+		if err := ctx.addAtPath(parent, key, c); err != nil {
+			return true, err
+		}
+		ctx.hasFindSlice = true
+		return true, nil
+	case "$elemMatch":
+		spec, ok := obj[0].Value.(bson.D)
+		if !ok {
+			return true, mongoerr.New(31274, "elemMatch: Invalid argument, object required, but got "+typeName(obj[0].Value))
+		}
+		if ctx.hasPositional {
+			return true, mongoerr.New(31255, "Cannot specify positional operator and $elemMatch.")
+		}
+		if parentPath != "" || strings.Contains(key, ".") {
+			return true, mongoerr.New(31275, "Cannot use $elemMatch projection on a nested field.")
+		}
+		f, err := query.Compile(bson.D{{Key: key, Value: bson.D{{Key: "$elemMatch", Value: spec}}}},
+			query.Options{Now: ctx.opts.Now, LetVars: ctx.opts.LetVars})
+		if err != nil {
+			return true, err
+		}
+		if err := ctx.addAtPath(parent, key, &child{kind: kindElemMatch, elemMatch: f}); err != nil {
+			return true, err
+		}
+		ctx.hasElemMatch = true
+		return true, nil
+	}
+	if !ctx.env.isOperator(op) {
+		return false, nil
+	}
+	isMeta := op == "$meta"
+	if ctx.typ == typeExclusion && !isMeta {
+		return true, mongoerr.New(31252, "Cannot use expression other than $meta in exclusion projection")
+	}
+	ex, err := ctx.env.compile(obj)
+	if err != nil {
+		return true, err
+	}
+	if !isMeta {
+		ctx.typ = typeInclusion
+	}
+	return true, ctx.addAtPath(parent, key, &child{kind: kindExpr, expr: ex})
+}
+
+func parseFindSlice(v any) (*child, error) {
+	switch x := v.(type) {
+	case int32, int64, float64, bson.Decimal128:
+		return &child{kind: kindSlice, limit: numberInt(x)}, nil
+	case bson.A:
+		if len(x) != 2 {
+			return nil, mongoerr.New(31272, "$slice array argument should be of form [skip, limit]")
+		}
+		if !isNumber(x[0]) {
+			return nil, mongoerr.New(31257, "$slice expects the skip argument to be a number, got "+typeName(x[0]))
+		}
+		if !isNumber(x[1]) {
+			return nil, mongoerr.New(31258, "$slice expects the limit argument to be a number, got "+typeName(x[1]))
+		}
+		limit := numberInt(x[1])
+		if limit <= 0 {
+			return nil, mongoerr.Newf(31259, "$slice limit must be positive, got %d", limit)
+		}
+		return &child{kind: kindSlice, skip: numberInt(x[0]), hasSkip: true, limit: limit}, nil
+	}
+	return nil, mongoerr.New(31273, "$slice only supports numbers and [skip, limit] arrays")
+}
+
+// sliceSyntaxError is the error mongod reports when a $slice is neither
+// the find form nor a valid aggregation expression: the expression's code,
+// with both reasons as context.
+func sliceSyntaxError(obj bson.D, findErr, exprErr error) error {
+	fe, ee := mongoerr.As(findErr), mongoerr.As(exprErr)
+	return mongoerr.New(ee.Code, "Invalid $slice syntax. The given syntax "+formatDoc(obj)+
+		" did not match the find() syntax because :: "+fe.CodeName()+": "+fe.Msg+
+		" :: The given syntax did not match the expression $slice syntax. :: caused by :: "+ee.Msg)
+}

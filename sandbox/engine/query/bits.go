@@ -1,0 +1,186 @@
+package query
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// Bits is {field: {$bitsAllSet|$bitsAllClear|$bitsAnySet|$bitsAnyClear: mask}};
+// the mask (number, BinData or list of positions) is kept as bit
+// positions, which is also how explain prints it.
+type Bits struct {
+	Path      string
+	Op        string
+	Positions []uint32
+
+	parts []string
+}
+
+// Matches implements Node.
+func (b *Bits) Matches(doc bson.D, pos *Position) bool {
+	return matchPath(doc, pathParts(b.parts, b.Path), true, b, pos)
+}
+
+// matchValue tests integral numbers (as 64-bit two's complement, so that
+// positions past 63 of a negative number count as set) and BinData.
+func (b *Bits) matchValue(v any, _ *Position) bool {
+	var bit func(p uint32) bool
+	switch x := v.(type) {
+	case int32, int64, float64, bson.Decimal128:
+		n, ok := integralInt64(x)
+		if !ok {
+			return false
+		}
+		bit = func(p uint32) bool {
+			if p >= 64 {
+				return n < 0
+			}
+			return n&(1<<p) != 0
+		}
+	case bson.Binary:
+		bit = func(p uint32) bool {
+			i := int(p / 8)
+			return i < len(x.Data) && x.Data[i]&(1<<(p%8)) != 0
+		}
+	default:
+		return false
+	}
+	for _, p := range b.Positions {
+		set := bit(p)
+		switch b.Op {
+		case "$bitsAllSet":
+			if !set {
+				return false
+			}
+		case "$bitsAllClear":
+			if set {
+				return false
+			}
+		case "$bitsAnySet":
+			if set {
+				return true
+			}
+		case "$bitsAnyClear":
+			if !set {
+				return true
+			}
+		}
+	}
+	return b.Op == "$bitsAllSet" || b.Op == "$bitsAllClear"
+}
+
+func integralInt64(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	case float64:
+		if x != math.Trunc(x) || x >= 9.223372036854775807e18 || x < -9.223372036854775808e18 {
+			return 0, false
+		}
+		return int64(x), true
+	case bson.Decimal128:
+		f, err := strconv.ParseFloat(x.String(), 64)
+		if err != nil {
+			return 0, false
+		}
+		return integralInt64(f)
+	}
+	return 0, false
+}
+
+// parseBits is parseBitTest in expression_parser.cpp.
+func parseBits(path, op string, v any) (Node, error) {
+	b := &Bits{Path: path, Op: op, parts: splitPath(path)}
+	switch x := v.(type) {
+	case bson.A:
+		for _, e := range x {
+			p, err := bitPosition(e)
+			if err != nil {
+				return nil, err
+			}
+			b.Positions = append(b.Positions, p)
+		}
+	case int32, int64, float64, bson.Decimal128:
+		n, err := parseIntegerElementToLong(op, x)
+		if err != nil {
+			return nil, err
+		}
+		if n < 0 {
+			return nil, mongoerr.New(mongoerr.FailedToParse, "Expected a positive number in: "+op+": "+strconv.FormatInt(n, 10))
+		}
+		for p := range uint32(63) {
+			if n&(1<<p) != 0 {
+				b.Positions = append(b.Positions, p)
+			}
+		}
+	case bson.Binary:
+		for i, by := range x.Data {
+			for j := range uint32(8) {
+				if by&(1<<j) != 0 {
+					b.Positions = append(b.Positions, uint32(i)*8+j)
+				}
+			}
+		}
+	default:
+		return nil, badValue(op + " takes an Array, a number, or a BinData but received: " + op + ": " + formatScalar(v))
+	}
+	return b, nil
+}
+
+func bitPosition(e any) (uint32, error) {
+	bad := func(what string) error { return badValue(what + formatScalar(e)) }
+	switch x := e.(type) {
+	case int32:
+		if x < 0 {
+			return 0, bad("bit positions must be >= 0 but got: ")
+		}
+		return uint32(x), nil
+	case int64:
+		if x > math.MaxInt32 || x < math.MinInt32 {
+			return 0, bad("bit positions cannot be represented as a 32-bit signed integer: ")
+		}
+		if x < 0 {
+			return 0, bad("bit positions must be >= 0 but got: ")
+		}
+		return uint32(x), nil
+	case float64:
+		if math.IsNaN(x) {
+			return 0, bad("bit positions cannot take a NaN: ")
+		}
+		if x > math.MaxInt32 || x < math.MinInt32 {
+			return 0, bad("bit positions cannot be represented as a 32-bit signed integer: ")
+		}
+		if x != math.Trunc(x) {
+			return 0, bad("bit positions must be an integer but got: ")
+		}
+		if x < 0 {
+			return 0, bad("bit positions must be >= 0 but got: ")
+		}
+		return uint32(x), nil
+	}
+	return 0, bad("bit positions must be an integer but got: ")
+}
+
+// formatScalar renders a value roughly as BSONElement::toString does for
+// error messages ("0: 1.5").
+func formatScalar(v any) string {
+	switch x := v.(type) {
+	case int32:
+		return strconv.Itoa(int(x))
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		return formatNumber(x)
+	case string:
+		return strconv.Quote(x)
+	case nil:
+		return "null"
+	}
+	return value.TypeName(v)
+}

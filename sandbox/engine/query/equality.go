@@ -1,0 +1,94 @@
+package query
+
+import (
+	"strings"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// EqualityDoc returns the document an upsert starts from: every equality
+// the filter implies for certain ({a: 1}, {a: {$eq: 1}}, a one-element $in
+// or $all, the children of $and, a one-branch $or), with dotted paths
+// expanded into embedded documents and _id first. Two equalities on one
+// path, or on a path and its prefix, fail with mongod's error 54.
+//
+// mongod emits the remaining fields in its own hash order; we keep the
+// filter's order.
+func (f *Filter) EqualityDoc() (bson.D, error) {
+	var eqs []*Compare
+	collectEqualities(f.Root, &eqs)
+	paths := make([]string, 0, len(eqs))
+	for _, e := range eqs {
+		for _, p := range paths {
+			switch {
+			case p == e.Path:
+				return nil, mongoerr.New(mongoerr.NotSingleValueField,
+					"cannot infer query fields to set, path '"+p+"' is matched twice")
+			case strings.HasPrefix(e.Path, p+"."), strings.HasPrefix(p, e.Path+"."):
+				return nil, mongoerr.New(mongoerr.NotSingleValueField,
+					"cannot infer query fields to set, both paths '"+p+"' and '"+e.Path+"' are matched")
+			}
+		}
+		paths = append(paths, e.Path)
+	}
+	doc := bson.D{}
+	for _, e := range eqs {
+		if e.Path == "_id" || strings.HasPrefix(e.Path, "_id.") {
+			doc = setPath(doc, splitPath(e.Path), value.DeepCopy(e.Value))
+		}
+	}
+	for _, e := range eqs {
+		if e.Path != "_id" && !strings.HasPrefix(e.Path, "_id.") {
+			doc = setPath(doc, splitPath(e.Path), value.DeepCopy(e.Value))
+		}
+	}
+	return doc, nil
+}
+
+func collectEqualities(n Node, out *[]*Compare) {
+	switch x := n.(type) {
+	case *Compare:
+		if x.Op == "$eq" && !strings.HasPrefix(x.Path, "$") {
+			*out = append(*out, x)
+		}
+	case *In:
+		if len(x.Values) == 1 && len(x.Regexes) == 0 {
+			*out = append(*out, &Compare{Path: x.Path, Op: "$eq", Value: x.Values[0]})
+		}
+	case *And:
+		for _, c := range x.Children {
+			collectEqualities(c, out)
+		}
+	case *All:
+		for _, m := range x.Members {
+			collectEqualities(m, out)
+		}
+	case *Or:
+		if len(x.Children) == 1 {
+			collectEqualities(x.Children[0], out)
+		}
+	}
+}
+
+// setPath sets a dotted path in a document the seeding builds itself,
+// creating embedded documents on the way.
+func setPath(d bson.D, parts []string, v any) bson.D {
+	for i := range d {
+		if d[i].Key != parts[0] {
+			continue
+		}
+		if len(parts) == 1 {
+			d[i].Value = v
+			return d
+		}
+		sub, _ := d[i].Value.(bson.D)
+		d[i].Value = setPath(sub, parts[1:], v)
+		return d
+	}
+	if len(parts) == 1 {
+		return append(d, bson.E{Key: parts[0], Value: v})
+	}
+	return append(d, bson.E{Key: parts[0], Value: setPath(bson.D{}, parts[1:], v)})
+}

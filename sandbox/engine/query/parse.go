@@ -1,0 +1,629 @@
+package query
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// The parser follows src/mongo/db/matcher/expression_parser.cpp: the same
+// dispatch, the same error codes and messages.
+
+// level is mongod's DocumentParseLevel: $expr and $text are only allowed
+// against the whole document, not inside $elemMatch.
+type level int
+
+const (
+	levelPredicateTop level = iota
+	levelUserDocTop
+	levelSubDoc
+)
+
+type parser struct{ opts Options }
+
+func badValue(msg string) error { return mongoerr.New(mongoerr.BadValue, msg) }
+
+func (p *parser) parseDoc(d bson.D, lvl level) (Node, error) {
+	next := lvl
+	if lvl == levelPredicateTop {
+		next = levelUserDocTop
+	}
+	children := make([]Node, 0, len(d))
+	for _, e := range d {
+		if strings.HasPrefix(e.Key, "$") {
+			n, err := p.parseTopOperator(e.Key, e.Value, lvl)
+			if err != nil {
+				return nil, err
+			}
+			if n != nil {
+				children = append(children, n)
+			}
+			continue
+		}
+		if sub, ok := e.Value.(bson.D); ok && isExpressionDoc(sub, false) {
+			ns, err := p.parseSub(e.Key, sub, next)
+			if err != nil {
+				return nil, err
+			}
+			children = append(children, ns...)
+			continue
+		}
+		if re, ok := e.Value.(bson.Regex); ok {
+			n, err := newRegex(e.Key, re.Pattern, re.Options)
+			if err != nil {
+				return nil, err
+			}
+			children = append(children, n)
+			continue
+		}
+		n, err := newCompare(e.Key, "$eq", e.Value)
+		if err != nil {
+			return nil, err
+		}
+		children = append(children, n)
+	}
+	if len(children) == 1 {
+		return children[0], nil
+	}
+	return &And{Children: children}, nil
+}
+
+// isExpressionDoc: a non-empty document whose first field starts with $
+// and that is not a DBRef ({$ref, $id}).
+func isExpressionDoc(d bson.D, allowIncompleteDBRef bool) bool {
+	if len(d) == 0 || !strings.HasPrefix(d[0].Key, "$") {
+		return false
+	}
+	hasRef, hasID, hasDB := false, false, false
+	for _, e := range d {
+		switch e.Key {
+		case "$ref":
+			hasRef = true
+		case "$id":
+			hasID = true
+		case "$db":
+			hasDB = true
+		}
+	}
+	if allowIncompleteDBRef {
+		return !(hasRef || hasID || hasDB)
+	}
+	return !(hasRef && hasID)
+}
+
+// pathlessOperators are the operators valid at the top of a filter.
+var pathlessOperators = map[string]bool{
+	"$and": true, "$or": true, "$nor": true, "$comment": true, "$expr": true,
+	"$where": true, "$text": true, "$jsonSchema": true, "$alwaysTrue": true,
+	"$alwaysFalse": true, "$id": true, "$ref": true, "$db": true, "$sampleRate": true,
+}
+
+func (p *parser) parseTopOperator(name string, v any, lvl level) (Node, error) {
+	switch name {
+	case "$and", "$or", "$nor":
+		arr, ok := v.(bson.A)
+		if !ok {
+			return nil, badValue(name + " must be an array")
+		}
+		if len(arr) == 0 {
+			return nil, badValue("$and/$or/$nor must be a nonempty array")
+		}
+		children := make([]Node, 0, len(arr))
+		for _, e := range arr {
+			d, ok := e.(bson.D)
+			if !ok {
+				return nil, badValue("$or/$and/$nor entries need to be full objects")
+			}
+			n, err := p.parseDoc(d, lvl)
+			if err != nil {
+				return nil, err
+			}
+			children = append(children, n)
+		}
+		switch name {
+		case "$and":
+			return &And{Children: children}, nil
+		case "$or":
+			return &Or{Children: children}, nil
+		}
+		return &Nor{Children: children}, nil
+	case "$comment":
+		return nil, nil
+	case "$expr":
+		if lvl == levelSubDoc {
+			return nil, badValue("$expr can only be applied to the top-level document")
+		}
+		return compileExpr(v, p.opts)
+	case "$where":
+		if lvl == levelSubDoc {
+			return nil, badValue("$elemMatch cannot contain $where expression")
+		}
+		// The sandbox has no JavaScript engine; this is what mongod says
+		// when server-side scripting is disabled.
+		return nil, badValue("no globalScriptEngine in $where parsing")
+	case "$text":
+		if lvl == levelSubDoc {
+			return nil, badValue("$text can only be applied to the top-level document")
+		}
+		return nil, mongoerr.New(mongoerr.IndexNotFound, "text index required for $text query")
+	case "$jsonSchema":
+		return nil, mongoerr.New(mongoerr.NotImplemented, "$jsonSchema is not supported by the schemalab sandbox")
+	case "$alwaysTrue", "$alwaysFalse":
+		n, err := parseIntegerElementToLong(name, v)
+		if err != nil {
+			return nil, err
+		}
+		if n != 1 {
+			return nil, mongoerr.New(mongoerr.FailedToParse, name+" must be an integer value of 1")
+		}
+		if name == "$alwaysTrue" {
+			return AlwaysTrue{}, nil
+		}
+		return AlwaysFalse{}, nil
+	case "$id", "$ref", "$db":
+		return newCompare(name, "$eq", v)
+	}
+	return nil, badValue("unknown top level operator: " + name +
+		". If you have a field name that starts with a '$' symbol, consider using $getField or $setField.")
+}
+
+// parseIntegerElementToLong is MatchExpressionParser::parseIntegerElementToLong.
+func parseIntegerElementToLong(name string, v any) (int64, error) {
+	switch x := v.(type) {
+	case int32:
+		return int64(x), nil
+	case int64:
+		return x, nil
+	case float64:
+		if math.IsNaN(x) {
+			return 0, mongoerr.New(mongoerr.FailedToParse, "Expected an integer, but found NaN in: "+name+": nan.0")
+		}
+		if x >= 9.223372036854775807e18 || x < -9.223372036854775808e18 {
+			return 0, mongoerr.New(mongoerr.FailedToParse, "Cannot represent as a 64-bit integer: "+name+": "+formatNumber(x))
+		}
+		if x != math.Trunc(x) {
+			return 0, mongoerr.New(mongoerr.FailedToParse, "Expected an integer: "+name+": "+formatNumber(x))
+		}
+		return int64(x), nil
+	case bson.Decimal128:
+		f, err := strconv.ParseFloat(x.String(), 64)
+		if err != nil || f != math.Trunc(f) {
+			return 0, mongoerr.New(mongoerr.FailedToParse, "Cannot represent as a 64-bit integer: "+name+": "+x.String())
+		}
+		return int64(f), nil
+	}
+	return 0, mongoerr.New(mongoerr.FailedToParse, "Expected a number in: "+name+": "+value.TypeName(v))
+}
+
+func formatNumber(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+		return strconv.FormatFloat(f, 'f', -1, 64) + ".0"
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// parseSub parses {path: {$op: arg, ...}} into one node per operator.
+func (p *parser) parseSub(path string, sub bson.D, lvl level) ([]Node, error) {
+	if len(sub) > 0 {
+		switch sub[0].Key {
+		case "$near", "$nearSphere", "$geoNear":
+			return nil, mongoerr.New(mongoerr.NoQueryExecutionPlans,
+				"error processing query: planner returned error :: caused by :: unable to find index for $geoNear query")
+		}
+	}
+	out := make([]Node, 0, len(sub))
+	for _, e := range sub {
+		n, err := p.parseSubField(sub, path, e.Key, e.Value, lvl)
+		if err != nil {
+			return nil, err
+		}
+		if n != nil {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+func (p *parser) parseSubField(context bson.D, path, op string, v any, lvl level) (Node, error) {
+	switch op {
+	case "$eq":
+		return newCompare(path, "$eq", v)
+	case "$not":
+		return p.parseNot(path, v, lvl)
+	case "$ne":
+		if _, ok := v.(bson.Regex); ok {
+			return nil, badValue("Can't have regex as arg to $ne.")
+		}
+		eq, err := newCompare(path, "$eq", v)
+		if err != nil {
+			return nil, err
+		}
+		return &Not{Path: path, Child: eq}, nil
+	case "$lt", "$lte", "$gt", "$gte":
+		if _, ok := v.(bson.Regex); ok {
+			return nil, badValue("Can't have RegEx as arg to predicate over field '" + path + "'.")
+		}
+		return newCompare(path, op, v)
+	case "$in", "$nin":
+		arr, ok := v.(bson.A)
+		if !ok {
+			return nil, badValue(op + " needs an array")
+		}
+		in, err := newIn(path, arr)
+		if err != nil {
+			return nil, err
+		}
+		if op == "$nin" {
+			return &Not{Path: path, Child: in}, nil
+		}
+		return in, nil
+	case "$size":
+		return parseSize(path, v)
+	case "$exists":
+		ex := &Exists{Path: path, Exists: true, parts: splitPath(path)}
+		if truthy(v) {
+			return ex, nil
+		}
+		return &Not{Path: path, Child: ex}, nil
+	case "$type":
+		return parseType(path, v)
+	case "$mod":
+		return parseMod(path, v)
+	case "$options":
+		for _, e := range context {
+			if e.Key == "$regex" {
+				return nil, nil
+			}
+		}
+		return nil, badValue("$options needs a $regex")
+	case "$regex":
+		return parseRegexDocument(path, context)
+	case "$elemMatch":
+		return p.parseElemMatch(path, v)
+	case "$all":
+		return p.parseAll(path, v)
+	case "$bitsAllSet", "$bitsAllClear", "$bitsAnySet", "$bitsAnyClear":
+		return parseBits(path, op, v)
+	case "$geoWithin", "$within", "$geoIntersects", "$near", "$nearSphere", "$geoNear":
+		return nil, mongoerr.New(mongoerr.NotImplemented, op+" is not supported by the schemalab sandbox")
+	case "$where":
+		return nil, badValue("$where cannot be applied to a field")
+	}
+	return nil, badValue("unknown operator: " + op)
+}
+
+// truthy is BSONElement::trueValue.
+func truthy(v any) bool {
+	switch x := v.(type) {
+	case nil, value.Missing, bson.Undefined:
+		return false
+	case bool:
+		return x
+	case int32:
+		return x != 0
+	case int64:
+		return x != 0
+	case float64:
+		return x != 0
+	case bson.Decimal128:
+		f, err := strconv.ParseFloat(x.String(), 64)
+		return err != nil || f != 0
+	}
+	return true
+}
+
+func newCompare(path, op string, v any) (Node, error) {
+	if _, ok := v.(bson.Undefined); ok {
+		return nil, badValue("cannot compare to undefined")
+	}
+	return &Compare{Path: path, Op: op, Value: v, parts: splitPath(path)}, nil
+}
+
+func newRegex(path, pattern, options string) (*Regex, error) {
+	re, err := compileRegex(pattern, options)
+	if err != nil {
+		return nil, err
+	}
+	return &Regex{Path: path, Regex: bson.Regex{Pattern: pattern, Options: options}, parts: splitPath(path), compiled: re}, nil
+}
+
+func newIn(path string, arr bson.A) (*In, error) {
+	in := &In{Path: path, parts: splitPath(path)}
+	for _, e := range arr {
+		if d, ok := e.(bson.D); ok && isExpressionDoc(d, false) {
+			return nil, badValue("cannot nest $ under $in")
+		}
+		switch x := e.(type) {
+		case bson.Regex:
+			re, err := compileRegex(x.Pattern, x.Options)
+			if err != nil {
+				return nil, err
+			}
+			in.Regexes = append(in.Regexes, x)
+			in.compiled = append(in.compiled, re)
+		case bson.Undefined:
+			return nil, badValue("InMatchExpression equality cannot be undefined")
+		default:
+			in.Values = append(in.Values, e)
+		}
+	}
+	return in, nil
+}
+
+func parseSize(path string, v any) (Node, error) {
+	var n int
+	switch x := v.(type) {
+	case int32:
+		n = int(x)
+	case int64:
+		if x != int64(int32(x)) {
+			return nil, badValue("$size must be representable as a 32-bit integer")
+		}
+		n = int(x)
+	case float64:
+		if x != math.Trunc(x) || math.IsNaN(x) || x > math.MaxInt32 || x < math.MinInt32 {
+			return nil, badValue("$size must be a whole number")
+		}
+		n = int(x)
+	default:
+		return nil, badValue("$size needs a number")
+	}
+	if n < 0 {
+		return nil, badValue("$size may not be negative")
+	}
+	return &Size{Path: path, N: n, parts: splitPath(path)}, nil
+}
+
+// typeAliases is mongod's kTypeAliasMap plus "number".
+var typeAliases = map[string]int{
+	"double": value.TypeDouble, "string": value.TypeString, "object": value.TypeObject,
+	"array": value.TypeArray, "binData": value.TypeBinData, "undefined": value.TypeUndefined,
+	"objectId": value.TypeObjectID, "bool": value.TypeBool, "date": value.TypeDate,
+	"null": value.TypeNull, "regex": value.TypeRegex, "dbPointer": value.TypeDBPointer,
+	"javascript": value.TypeJavaScript, "symbol": value.TypeSymbol,
+	"javascriptWithScope": value.TypeCodeWithScope, "int": value.TypeInt,
+	"timestamp": value.TypeTimestamp, "long": value.TypeLong, "decimal": value.TypeDecimal,
+	"minKey": value.TypeMinKey, "maxKey": value.TypeMaxKey,
+}
+
+func parseType(path string, v any) (Node, error) {
+	t := &Type{Path: path, parts: splitPath(path)}
+	add := func(e any) error {
+		switch x := e.(type) {
+		case string:
+			if x == "number" {
+				t.Number = true
+				return nil
+			}
+			n, ok := typeAliases[x]
+			if !ok {
+				return badValue("Unknown type name alias: " + x)
+			}
+			t.Types = append(t.Types, n)
+			return nil
+		case int32, int64, float64, bson.Decimal128:
+			f := toFloat(x)
+			n := int(f)
+			if f != math.Trunc(f) || !validTypeCode(n) {
+				return badValue("Invalid numerical type code: " + strconv.FormatFloat(f, 'g', -1, 64))
+			}
+			t.Types = append(t.Types, n)
+			return nil
+		}
+		return mongoerr.New(mongoerr.TypeMismatch, "type must be represented as a number or a string")
+	}
+	if arr, ok := v.(bson.A); ok {
+		for _, e := range arr {
+			if err := add(e); err != nil {
+				return nil, err
+			}
+		}
+	} else if err := add(v); err != nil {
+		return nil, err
+	}
+	if len(t.Types) == 0 && !t.Number {
+		return nil, mongoerr.New(mongoerr.FailedToParse, path+" must match at least one type")
+	}
+	return t, nil
+}
+
+func validTypeCode(n int) bool {
+	return (n >= 1 && n <= 19) || n == value.TypeMinKey || n == value.TypeMaxKey
+}
+
+func toFloat(v any) float64 {
+	switch x := v.(type) {
+	case int32:
+		return float64(x)
+	case int64:
+		return float64(x)
+	case float64:
+		return x
+	case bson.Decimal128:
+		f, _ := strconv.ParseFloat(x.String(), 64)
+		return f
+	}
+	return 0
+}
+
+func parseMod(path string, v any) (Node, error) {
+	arr, ok := v.(bson.A)
+	if !ok {
+		return nil, badValue("malformed mod, needs to be an array")
+	}
+	if len(arr) < 1 {
+		return nil, badValue("malformed mod, not enough elements")
+	}
+	if !value.IsNumber(arr[0]) {
+		return nil, badValue("malformed mod, divisor not a number")
+	}
+	if len(arr) < 2 {
+		return nil, badValue("malformed mod, not enough elements")
+	}
+	if !value.IsNumber(arr[1]) {
+		return nil, badValue("malformed mod, remainder not a number")
+	}
+	if len(arr) > 2 {
+		return nil, badValue("malformed mod, too many elements")
+	}
+	d, ok := truncatedInt64(arr[0])
+	if !ok {
+		return nil, badValue("malformed mod, divisor value is invalid :: caused by :: Unable to coerce NaN/Inf to integral type")
+	}
+	r, ok := truncatedInt64(arr[1])
+	if !ok {
+		return nil, badValue("malformed mod, remainder value is invalid :: caused by :: Unable to coerce NaN/Inf to integral type")
+	}
+	if d == 0 {
+		return nil, badValue("divisor cannot be 0")
+	}
+	return &Mod{Path: path, Divisor: d, Remainder: r, parts: splitPath(path)}, nil
+}
+
+// parseRegexDocument reads $regex and $options from the operator document,
+// in either order.
+func parseRegexDocument(path string, doc bson.D) (Node, error) {
+	var pattern, options string
+	for _, e := range doc {
+		switch e.Key {
+		case "$regex":
+			switch x := e.Value.(type) {
+			case string:
+				pattern = x
+			case bson.Regex:
+				pattern = x.Pattern
+				if x.Options != "" {
+					if options != "" {
+						return nil, mongoerr.New(codeRegexOptionsBoth, "options set in both $regex and $options")
+					}
+					options = x.Options
+				}
+			default:
+				return nil, badValue("$regex has to be a string")
+			}
+		case "$options":
+			s, ok := e.Value.(string)
+			if !ok {
+				return nil, badValue("$options has to be a string")
+			}
+			if options != "" {
+				return nil, mongoerr.New(codeRegexOptionsTwice, "options set in both $regex and $options")
+			}
+			options = s
+		}
+	}
+	return newRegex(path, pattern, options)
+}
+
+func (p *parser) parseNot(path string, v any, lvl level) (Node, error) {
+	if re, ok := v.(bson.Regex); ok {
+		r, err := newRegex(path, re.Pattern, re.Options)
+		if err != nil {
+			return nil, err
+		}
+		return &Not{Path: path, Child: r}, nil
+	}
+	d, ok := v.(bson.D)
+	if !ok {
+		return nil, badValue("$not needs a regex or a document")
+	}
+	if len(d) == 0 {
+		return nil, badValue("$not cannot be empty")
+	}
+	children, err := p.parseSub(path, d, lvl)
+	if err != nil {
+		return nil, err
+	}
+	if len(children) == 1 {
+		return &Not{Path: path, Child: children[0]}, nil
+	}
+	return &Not{Path: path, Child: &And{Children: children}}, nil
+}
+
+func (p *parser) parseElemMatch(path string, v any) (Node, error) {
+	obj, ok := v.(bson.D)
+	if !ok {
+		return nil, badValue("$elemMatch needs an Object")
+	}
+	// The value form applies when the argument is an operator document
+	// whose operators are not the pathless ones ($and, $or, $nor, $where...).
+	if isExpressionDoc(obj, true) && !pathlessOperators[obj[0].Key] {
+		preds, err := p.parseSub("", obj, levelSubDoc)
+		if err != nil {
+			return nil, err
+		}
+		return &ElemMatchValue{Path: path, Predicates: preds, parts: splitPath(path)}, nil
+	}
+	for _, e := range obj {
+		if e.Key == "$where" {
+			return nil, badValue("$elemMatch cannot contain $where expression")
+		}
+	}
+	sub, err := p.parseDoc(obj, levelSubDoc)
+	if err != nil {
+		return nil, err
+	}
+	return &ElemMatchObject{Path: path, Filter: optimize(sub), parts: splitPath(path)}, nil
+}
+
+func (p *parser) parseAll(path string, v any) (Node, error) {
+	arr, ok := v.(bson.A)
+	if !ok {
+		return nil, badValue("$all needs an array")
+	}
+	all := &All{Path: path, parts: splitPath(path)}
+	if len(arr) > 0 && isElemMatchDoc(arr[0]) {
+		for _, e := range arr {
+			if !isElemMatchDoc(e) {
+				return nil, badValue("$all/$elemMatch has to be consistent")
+			}
+			n, err := p.parseElemMatch(path, e.(bson.D)[0].Value)
+			if err != nil {
+				return nil, err
+			}
+			all.Members = append(all.Members, n)
+		}
+		return all, nil
+	}
+	for _, e := range arr {
+		switch x := e.(type) {
+		case bson.Regex:
+			r, err := newRegex(path, x.Pattern, x.Options)
+			if err != nil {
+				return nil, err
+			}
+			all.Members = append(all.Members, r)
+			continue
+		case bson.D:
+			if len(x) > 0 && isPathAcceptingKeyword(x[0].Key) {
+				return nil, badValue("no $ expressions in $all")
+			}
+		}
+		n, err := newCompare(path, "$eq", e)
+		if err != nil {
+			return nil, err
+		}
+		all.Members = append(all.Members, n)
+	}
+	return all, nil
+}
+
+func isElemMatchDoc(v any) bool {
+	d, ok := v.(bson.D)
+	return ok && len(d) > 0 && d[0].Key == "$elemMatch"
+}
+
+func isPathAcceptingKeyword(k string) bool {
+	switch k {
+	case "$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin", "$size", "$exists",
+		"$type", "$mod", "$options", "$regex", "$elemMatch", "$all", "$geoWithin", "$within",
+		"$geoIntersects", "$near", "$nearSphere", "$geoNear", "$bitsAllSet", "$bitsAllClear",
+		"$bitsAnySet", "$bitsAnyClear":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,149 @@
+package query
+
+import (
+	"errors"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// mongod's codes for regex parse failures (src/mongo/db/matcher/expression_leaf.cpp).
+const (
+	codeRegexInvalid      = 51091
+	codeRegexInvalidFlag  = 51108
+	codeRegexOptionsTwice = 51075
+	codeRegexOptionsBoth  = 51074
+)
+
+// Matches implements Node.
+func (r *Regex) Matches(doc bson.D, pos *Position) bool {
+	return matchPath(doc, pathParts(r.parts, r.Path), true, r, pos)
+}
+
+func (r *Regex) matchValue(v any, _ *Position) bool {
+	re := r.compiled
+	if re == nil {
+		var err error
+		if re, err = compileRegex(r.Regex.Pattern, r.Regex.Options); err != nil {
+			return false
+		}
+	}
+	return matchRegexValue(re, r.Regex, v)
+}
+
+// matchRegexValue: a regex matches strings and symbols, and a stored BSON
+// regex only when pattern and flags are identical.
+func matchRegexValue(re *regexp.Regexp, src bson.Regex, v any) bool {
+	switch x := v.(type) {
+	case string:
+		return re.MatchString(x)
+	case bson.Symbol:
+		return re.MatchString(string(x))
+	case bson.Regex:
+		return x.Pattern == src.Pattern && x.Options == src.Options
+	}
+	return false
+}
+
+// compileRegex translates a PCRE pattern with mongod's options (i, m, s, x,
+// u) into a Go regexp. Constructs RE2 cannot run (lookaround,
+// backreferences) are refused with mongod's "invalid regex" code rather
+// than silently matching differently.
+func compileRegex(pattern, options string) (*regexp.Regexp, error) {
+	flags := ""
+	extended := false
+	for _, o := range options {
+		switch o {
+		case 'i', 'm', 's':
+			if !strings.ContainsRune(flags, o) {
+				flags += string(o)
+			}
+		case 'x':
+			extended = true
+		case 'u':
+			// UTF-8 mode is always on in Go.
+		default:
+			return nil, mongoerr.Newf(codeRegexInvalidFlag, "invalid flag in regex options: %c", o)
+		}
+	}
+	if strings.IndexByte(pattern, 0) >= 0 {
+		return nil, mongoerr.New(codeRegexInvalid, "Regular expression cannot contain an embedded null byte")
+	}
+	if extended {
+		pattern = stripExtended(pattern)
+	}
+	pattern = strings.ReplaceAll(pattern, `\Z`, `(?:\n?\z)`)
+	if flags != "" {
+		pattern = "(?" + flags + ")" + pattern
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, mongoerr.New(codeRegexInvalid, "Regular expression is invalid: "+pcreMessage(err))
+	}
+	return re, nil
+}
+
+// pcreMessage renders a Go regexp error with PCRE2's wording where the two
+// libraries agree that the pattern is wrong.
+func pcreMessage(err error) string {
+	var se *syntax.Error
+	if !errors.As(err, &se) {
+		return err.Error()
+	}
+	switch se.Code {
+	case syntax.ErrMissingParen:
+		return "missing closing parenthesis"
+	case syntax.ErrUnexpectedParen:
+		return "unmatched closing parenthesis"
+	case syntax.ErrMissingBracket:
+		return "missing terminating ] for character class"
+	case syntax.ErrMissingRepeatArgument:
+		return "quantifier does not follow a repeatable item"
+	case syntax.ErrTrailingBackslash:
+		return "\\ at end of pattern"
+	case syntax.ErrInvalidRepeatSize:
+		return "number too big in {} quantifier"
+	case syntax.ErrInvalidCharRange:
+		return "range out of order in character class"
+	case syntax.ErrInvalidPerlOp:
+		return "lookaround assertions, atomic groups and backreferences are not supported by the schemalab sandbox: `" + se.Expr + "`"
+	case syntax.ErrInvalidEscape:
+		return "unsupported escape sequence: `" + se.Expr + "`"
+	}
+	return se.Error()
+}
+
+// stripExtended removes the whitespace and #-comments that PCRE's x option
+// ignores outside character classes.
+func stripExtended(p string) string {
+	var b strings.Builder
+	inClass := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p):
+			b.WriteByte(c)
+			b.WriteByte(p[i+1])
+			i++
+		case inClass:
+			if c == ']' {
+				inClass = false
+			}
+			b.WriteByte(c)
+		case c == '[':
+			inClass = true
+			b.WriteByte(c)
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+		case c == '#':
+			for i < len(p) && p[i] != '\n' {
+				i++
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}

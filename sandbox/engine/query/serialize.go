@@ -1,0 +1,301 @@
+package query
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// Serialize renders the filter as explain's parsedQuery: the optimized tree
+// with $and/$or children in mongod's canonical order (by match type, then
+// path, then number of children, then serialized value), $ne and $nin as
+// $not, $all expanded into its equalities, and $in lists sorted and
+// de-duplicated.
+func (f *Filter) Serialize() bson.D {
+	if a, ok := f.Root.(*And); ok && len(a.Children) == 0 {
+		return bson.D{}
+	}
+	return serializeNode(f.Root)
+}
+
+// matchTypeRank is the order of mongod's MatchExpression::MatchType enum,
+// which the canonical sort uses first.
+func matchTypeRank(n Node) int {
+	switch x := n.(type) {
+	case *And, *All:
+		return 0
+	case *Or:
+		return 1
+	case *ElemMatchObject:
+		return 2
+	case *ElemMatchValue:
+		return 3
+	case *Size:
+		return 4
+	case *Compare:
+		switch x.Op {
+		case "$eq":
+			return 5
+		case "$lte":
+			return 6
+		case "$lt":
+			return 7
+		case "$gt":
+			return 8
+		case "$gte":
+			return 9
+		}
+		return 18 // $ne is a NOT
+	case *Regex:
+		return 10
+	case *Mod:
+		return 11
+	case *Exists:
+		if !x.Exists {
+			return 18
+		}
+		return 12
+	case *In:
+		return 13
+	case *Bits:
+		switch x.Op {
+		case "$bitsAllSet":
+			return 14
+		case "$bitsAllClear":
+			return 15
+		case "$bitsAnySet":
+			return 16
+		}
+		return 17
+	case *Not:
+		return 18
+	case *Nor:
+		return 19
+	case *Type:
+		return 20
+	case *Expr:
+		return 23
+	case AlwaysFalse:
+		return 24
+	case AlwaysTrue:
+		return 25
+	}
+	return 30
+}
+
+func nodePath(n Node) string {
+	switch x := n.(type) {
+	case *Compare:
+		return x.Path
+	case *In:
+		return x.Path
+	case *Regex:
+		return x.Path
+	case *Exists:
+		return x.Path
+	case *Type:
+		return x.Path
+	case *Size:
+		return x.Path
+	case *Mod:
+		return x.Path
+	case *ElemMatchObject:
+		return x.Path
+	case *ElemMatchValue:
+		return x.Path
+	case *Bits:
+		return x.Path
+	}
+	return ""
+}
+
+func numChildren(n Node) int {
+	switch x := n.(type) {
+	case *And:
+		return len(x.Children)
+	case *Or:
+		return len(x.Children)
+	case *Nor:
+		return len(x.Children)
+	case *Not:
+		return 1
+	case *All:
+		return len(x.Members)
+	case *ElemMatchObject:
+		return 1
+	case *ElemMatchValue:
+		return len(x.Predicates)
+	}
+	return 0
+}
+
+// canonicalChildren flattens $all members into the surrounding list (mongod
+// parses $all as an $and of equalities) and sorts them.
+func canonicalChildren(children []Node, flattenAnd bool) []bson.D {
+	flat := make([]Node, 0, len(children))
+	for _, c := range children {
+		if a, ok := c.(*All); ok && flattenAnd && len(a.Members) > 0 {
+			flat = append(flat, a.Members...)
+			continue
+		}
+		if a, ok := c.(*And); ok && flattenAnd {
+			flat = append(flat, a.Children...)
+			continue
+		}
+		flat = append(flat, c)
+	}
+	type item struct {
+		n    Node
+		rank int
+		path string
+		kids int
+		ser  bson.D
+	}
+	items := make([]item, len(flat))
+	for i, c := range flat {
+		items[i] = item{c, matchTypeRank(c), nodePath(c), numChildren(c), serializeNode(c)}
+	}
+	slices.SortStableFunc(items, func(a, b item) int {
+		if a.rank != b.rank {
+			return a.rank - b.rank
+		}
+		if c := strings.Compare(a.path, b.path); c != 0 {
+			return c
+		}
+		if a.kids != b.kids {
+			return a.kids - b.kids
+		}
+		return value.Compare(a.ser, b.ser)
+	})
+	out := make([]bson.D, len(items))
+	for i, it := range items {
+		out[i] = it.ser
+	}
+	return out
+}
+
+func docsToArray(ds []bson.D) bson.A {
+	a := make(bson.A, len(ds))
+	for i, d := range ds {
+		a[i] = d
+	}
+	return a
+}
+
+func serializeNode(n Node) bson.D {
+	switch x := n.(type) {
+	case *And:
+		kids := canonicalChildren(x.Children, true)
+		if len(kids) == 1 {
+			return kids[0]
+		}
+		return bson.D{{Key: "$and", Value: docsToArray(kids)}}
+	case *All:
+		if len(x.Members) == 0 {
+			return bson.D{{Key: "$alwaysFalse", Value: int32(1)}}
+		}
+		return serializeNode(&And{Children: x.Members})
+	case *Or:
+		return bson.D{{Key: "$or", Value: docsToArray(canonicalChildren(x.Children, false))}}
+	case *Nor:
+		return bson.D{{Key: "$nor", Value: docsToArray(canonicalChildren(x.Children, false))}}
+	case *Not:
+		return serializeNot(x)
+	case *Expr:
+		return bson.D{{Key: "$expr", Value: x.Spec}}
+	case AlwaysTrue:
+		return bson.D{{Key: "$alwaysTrue", Value: int32(1)}}
+	case AlwaysFalse:
+		return bson.D{{Key: "$alwaysFalse", Value: int32(1)}}
+	}
+	return bson.D{{Key: nodePath(n), Value: rightHandSide(n)}}
+}
+
+// serializeNot prints {path: {$not: {...}}} when the negated predicate is
+// on one path, and {$nor: [...]} otherwise, as mongod 8.0 does.
+func serializeNot(x *Not) bson.D {
+	switch c := x.Child.(type) {
+	case *And, *Or, *Nor, *Not, *Expr, AlwaysTrue, AlwaysFalse:
+		return bson.D{{Key: "$nor", Value: bson.A{serializeNode(c)}}}
+	case *All:
+		if len(c.Members) != 1 {
+			return bson.D{{Key: "$nor", Value: bson.A{serializeNode(c)}}}
+		}
+		return serializeNot(&Not{Path: x.Path, Child: c.Members[0]})
+	}
+	return bson.D{{Key: nodePath(x.Child), Value: bson.D{{Key: "$not", Value: rightHandSide(x.Child)}}}}
+}
+
+// rightHandSide is the {$op: arg} part of a path predicate.
+func rightHandSide(n Node) bson.D {
+	switch x := n.(type) {
+	case *Compare:
+		if x.Op == "$ne" {
+			return bson.D{{Key: "$not", Value: bson.D{{Key: "$eq", Value: x.Value}}}}
+		}
+		return bson.D{{Key: x.Op, Value: x.Value}}
+	case *In:
+		vals := slices.Clone(x.Values)
+		slices.SortStableFunc(vals, value.Compare)
+		vals = slices.CompactFunc(vals, value.Equal)
+		arr := make(bson.A, 0, len(vals)+len(x.Regexes))
+		for _, v := range vals {
+			arr = append(arr, v)
+		}
+		for _, r := range x.Regexes {
+			arr = append(arr, r)
+		}
+		return bson.D{{Key: "$in", Value: arr}}
+	case *Regex:
+		d := bson.D{{Key: "$regex", Value: x.Regex.Pattern}}
+		if x.Regex.Options != "" {
+			d = append(d, bson.E{Key: "$options", Value: x.Regex.Options})
+		}
+		return d
+	case *Exists:
+		if !x.Exists {
+			return bson.D{{Key: "$not", Value: bson.D{{Key: "$exists", Value: true}}}}
+		}
+		return bson.D{{Key: "$exists", Value: true}}
+	case *Type:
+		arr := bson.A{}
+		if x.Number {
+			arr = append(arr, "number")
+		}
+		types := slices.Clone(x.Types)
+		slices.Sort(types)
+		for _, t := range slices.Compact(types) {
+			arr = append(arr, int32(t))
+		}
+		return bson.D{{Key: "$type", Value: arr}}
+	case *Size:
+		return bson.D{{Key: "$size", Value: int32(x.N)}}
+	case *Mod:
+		return bson.D{{Key: "$mod", Value: bson.A{x.Divisor, x.Remainder}}}
+	case *Bits:
+		arr := make(bson.A, len(x.Positions))
+		for i, p := range x.Positions {
+			arr[i] = int32(p)
+		}
+		return bson.D{{Key: x.Op, Value: arr}}
+	case *ElemMatchObject:
+		return bson.D{{Key: "$elemMatch", Value: serializeNode(x.Filter)}}
+	case *ElemMatchValue:
+		d := bson.D{}
+		for _, p := range x.Predicates {
+			d = append(d, rightHandSide(p)...)
+		}
+		return bson.D{{Key: "$elemMatch", Value: d}}
+	case *Not:
+		return bson.D{{Key: "$not", Value: rightHandSide(x.Child)}}
+	case *And:
+		d := bson.D{}
+		for _, c := range x.Children {
+			d = append(d, rightHandSide(c)...)
+		}
+		return d
+	}
+	return bson.D{}
+}

@@ -1,0 +1,123 @@
+package update
+
+import "testing"
+
+func TestPush(t *testing.T) {
+	runCases(t, []updateCase{
+		{name: "manual: append a value", doc: `{"_id": 1, "scores": [44, 78, 38, 80]}`,
+			update: `{"$push": {"scores": 89}}`, want: `{"_id": 1, "scores": [44, 78, 38, 80, 89]}`, modified: true},
+		{name: "creates a missing array", doc: `{"_id": 1}`,
+			update: `{"$push": {"a": {"x": 1}}}`, want: `{"_id": 1, "a": [{"x": 1}]}`, modified: true},
+		{name: "an array value is one element", doc: `{"_id": 1, "a": []}`,
+			update: `{"$push": {"a": [1, 2]}}`, want: `{"_id": 1, "a": [[1, 2]]}`, modified: true},
+		{name: "manual: $each", doc: `{"_id": 1, "scores": [44]}`,
+			update: `{"$push": {"scores": {"$each": [90, 92, 85]}}}`, want: `{"_id": 1, "scores": [44, 90, 92, 85]}`, modified: true},
+		{name: "manual: $each $sort $slice", doc: `{"_id": 5, "quizzes": [{"wk": 1, "score": 10}, {"wk": 2, "score": 8}, {"wk": 3, "score": 5}, {"wk": 4, "score": 6}]}`,
+			update: `{"$push": {"quizzes": {"$each": [{"wk": 5, "score": 8}, {"wk": 6, "score": 7}, {"wk": 7, "score": 6}], "$sort": {"score": -1}, "$slice": 3}}}`,
+			want:   `{"_id": 5, "quizzes": [{"wk": 1, "score": 10}, {"wk": 2, "score": 8}, {"wk": 5, "score": 8}]}`, modified: true},
+		{name: "manual: $position 0", doc: `{"_id": 1, "scores": [100]}`,
+			update: `{"$push": {"scores": {"$each": [50, 60, 70], "$position": 0}}}`, want: `{"_id": 1, "scores": [50, 60, 70, 100]}`, modified: true},
+		{name: "manual: $position 2", doc: `{"_id": 1, "scores": [50, 60, 70, 100]}`,
+			update: `{"$push": {"scores": {"$each": [20, 30], "$position": 2}}}`, want: `{"_id": 1, "scores": [50, 60, 20, 30, 70, 100]}`, modified: true},
+		{name: "manual: negative $position", doc: `{"_id": 1, "scores": [50, 60, 20, 30, 70, 100]}`,
+			update: `{"$push": {"scores": {"$each": [90, 80], "$position": -2}}}`, want: `{"_id": 1, "scores": [50, 60, 20, 30, 90, 80, 70, 100]}`, modified: true},
+		{name: "negative $position past the front", doc: `{"_id": 1, "a": [1, 2]}`,
+			update: `{"$push": {"a": {"$each": [0], "$position": -5}}}`, want: `{"_id": 1, "a": [0, 1, 2]}`, modified: true},
+		{name: "manual: $slice -5 keeps the last five", doc: `{"_id": 1, "scores": [40, 50, 60]}`,
+			update: `{"$push": {"scores": {"$each": [80, 78, 86], "$slice": -5}}}`, want: `{"_id": 1, "scores": [50, 60, 80, 78, 86]}`, modified: true},
+		{name: "manual: $slice 3", doc: `{"_id": 2, "scores": [89, 90]}`,
+			update: `{"$push": {"scores": {"$each": [100, 20], "$slice": 3}}}`, want: `{"_id": 2, "scores": [89, 90, 100]}`, modified: true},
+		{name: "manual: $slice only", doc: `{"_id": 3, "scores": [89, 70, 100, 20]}`,
+			update: `{"$push": {"scores": {"$each": [], "$slice": -3}}}`, want: `{"_id": 3, "scores": [70, 100, 20]}`, modified: true},
+		{name: "$slice 0 empties", doc: `{"_id": 1, "a": [1, 2]}`,
+			update: `{"$push": {"a": {"$each": [3], "$slice": 0}}}`, want: `{"_id": 1, "a": []}`, modified: true},
+		{name: "empty $each is a no-op", doc: `{"_id": 1, "a": [1]}`,
+			update: `{"$push": {"a": {"$each": []}}}`, want: `{"_id": 1, "a": [1]}`},
+		{name: "manual: sort whole values descending", doc: `{"_id": 2, "tests": [89, 70, 89, 50]}`,
+			update: `{"$push": {"tests": {"$each": [40, 60], "$sort": -1}}}`, want: `{"_id": 2, "tests": [89, 89, 70, 60, 50, 40]}`, modified: true},
+		{name: "seed 001: keep the last five reviews", doc: `{"_id": 101, "ulasan": [{"p": 1}, {"p": 2}, {"p": 3}, {"p": 4}, {"p": 5}], "jumlahUlasan": 5}`,
+			update: `{"$push": {"ulasan": {"$each": [{"pembaca": "Tono", "bintang": 3}], "$slice": -5}}, "$inc": {"jumlahUlasan": 1}}`,
+			want:   `{"_id": 101, "ulasan": [{"p": 2}, {"p": 3}, {"p": 4}, {"p": 5}, {"pembaca": "Tono", "bintang": 3}], "jumlahUlasan": 6}`, modified: true},
+		{name: "not an array", doc: `{"_id": 1, "a": "x"}`, update: `{"$push": {"a": 1}}`, code: 2,
+			msg: "The field 'a' must be an array but is of type string in document {_id: 1}"},
+		{name: "nested not an array", doc: `{"_id": 1, "a": {"b": 1}}`, update: `{"$push": {"a.b": 1}}`, code: 2,
+			msg: "The field 'a.b' must be an array but is of type int in document {_id: 1}"},
+		{name: "unknown clause", doc: `{"_id": 1}`, update: `{"$push": {"a": {"$each": [1], "$foo": 1}}}`, code: 2,
+			msg: "Unrecognized clause in $push: $foo"},
+		{name: "$each not an array", doc: `{"_id": 1}`, update: `{"$push": {"a": {"$each": 1}}}`, code: 2,
+			msg: "The argument to $each in $push must be an array but it was of type: int"},
+		{name: "bad $sort", doc: `{"_id": 1}`, update: `{"$push": {"a": {"$each": [1], "$sort": 2}}}`, code: 2,
+			msg: "The $sort element value must be either 1 or -1"},
+		{name: "bad $slice", doc: `{"_id": 1}`, update: `{"$push": {"a": {"$each": [1], "$slice": "x"}}}`, code: 2,
+			msg: "The value for $slice must be an integer value but was given type: string"},
+	})
+}
+
+func TestAddToSet(t *testing.T) {
+	runCases(t, []updateCase{
+		{name: "manual: adds a missing value", doc: `{"_id": 1, "letters": ["a", "b"]}`,
+			update: `{"$addToSet": {"letters": "c"}}`, want: `{"_id": 1, "letters": ["a", "b", "c"]}`, modified: true},
+		{name: "manual: array value is one element", doc: `{"_id": 1, "letters": ["a", "b"]}`,
+			update: `{"$addToSet": {"letters": ["c", "d"]}}`, want: `{"_id": 1, "letters": ["a", "b", ["c", "d"]]}`, modified: true},
+		{name: "present value is a no-op", doc: `{"_id": 1, "colors": ["blue", "green"]}`,
+			update: `{"$addToSet": {"colors": "green"}}`, want: `{"_id": 1, "colors": ["blue", "green"]}`},
+		{name: "numbers compare across types", doc: `{"_id": 1, "a": [1]}`,
+			update: `{"$addToSet": {"a": 1.0}}`, want: `{"_id": 1, "a": [1]}`},
+		{name: "documents compare with field order", doc: `{"_id": 1, "a": [{"x": 1, "y": 2}]}`,
+			update: `{"$addToSet": {"a": {"y": 2, "x": 1}}}`, want: `{"_id": 1, "a": [{"x": 1, "y": 2}, {"y": 2, "x": 1}]}`, modified: true},
+		{name: "manual: $each", doc: `{"_id": 2, "item": "cable", "tags": ["electronics", "supplies"]}`,
+			update: `{"$addToSet": {"tags": {"$each": ["camera", "electronics", "accessories"]}}}`,
+			want:   `{"_id": 2, "item": "cable", "tags": ["electronics", "supplies", "camera", "accessories"]}`, modified: true},
+		{name: "creates with duplicates removed", doc: `{"_id": 1}`,
+			update: `{"$addToSet": {"a": {"$each": [1, 2, 1]}}}`, want: `{"_id": 1, "a": [1, 2]}`, modified: true},
+		{name: "not an array", doc: `{"_id": 1, "a": 5}`, update: `{"$addToSet": {"a": 1}}`, code: 2,
+			msg: "Cannot apply $addToSet to non-array field. Field named 'a' has non-array type int"},
+	})
+}
+
+func TestPopPullPullAll(t *testing.T) {
+	runCases(t, []updateCase{
+		{name: "manual: pop first", doc: `{"_id": 1, "scores": [8, 9, 10]}`,
+			update: `{"$pop": {"scores": -1}}`, want: `{"_id": 1, "scores": [9, 10]}`, modified: true},
+		{name: "manual: pop last", doc: `{"_id": 10, "scores": [9, 10]}`,
+			update: `{"$pop": {"scores": 1}}`, want: `{"_id": 10, "scores": [9]}`, modified: true},
+		{name: "pop empty is a no-op", doc: `{"_id": 1, "a": []}`, update: `{"$pop": {"a": 1}}`, want: `{"_id": 1, "a": []}`},
+		{name: "pop missing is a no-op", doc: `{"_id": 1}`, update: `{"$pop": {"a": 1}}`, want: `{"_id": 1}`},
+		{name: "pop bad argument", doc: `{"_id": 1}`, update: `{"$pop": {"a": 2}}`, code: 2, msg: "$pop expects 1 or -1, found: 2"},
+		{name: "pop non-array", doc: `{"_id": 1, "a": {"b": "x"}}`, update: `{"$pop": {"a.b": 1}}`, code: 14,
+			msg: "Path 'a.b' contains an element of non-array type 'string'"},
+		{name: "manual: pull values and in", doc: `{"_id": 1, "fruits": ["apples", "pears", "oranges", "grapes", "bananas"], "vegetables": ["carrots", "celery", "squash", "carrots"]}`,
+			update: `{"$pull": {"fruits": {"$in": ["apples", "oranges"]}, "vegetables": "carrots"}}`,
+			want:   `{"_id": 1, "fruits": ["pears", "grapes", "bananas"], "vegetables": ["celery", "squash"]}`, modified: true},
+		{name: "manual: pull by condition", doc: `{"_id": 1, "votes": [3, 5, 6, 7, 7, 8]}`,
+			update: `{"$pull": {"votes": {"$gte": 6}}}`, want: `{"_id": 1, "votes": [3, 5]}`, modified: true},
+		{name: "manual: pull documents by fields", doc: `{"_id": 1, "results": [{"item": "A", "score": 5}, {"item": "B", "score": 8}]}`,
+			update: `{"$pull": {"results": {"score": 8, "item": "B"}}}`, want: `{"_id": 1, "results": [{"item": "A", "score": 5}]}`, modified: true},
+		{name: "manual: pull with elemMatch", doc: `{"_id": 1, "results": [{"item": "A", "score": 5, "answers": [{"q": 1, "a": 4}, {"q": 2, "a": 6}]}, {"item": "B", "score": 8, "answers": [{"q": 1, "a": 8}, {"q": 2, "a": 9}]}]}`,
+			update: `{"$pull": {"results": {"answers": {"$elemMatch": {"q": 2, "a": {"$gte": 8}}}}}}`,
+			want:   `{"_id": 1, "results": [{"item": "A", "score": 5, "answers": [{"q": 1, "a": 4}, {"q": 2, "a": 6}]}]}`, modified: true},
+		{name: "pull exact array element", doc: `{"_id": 1, "a": [[1, 2], [2, 1], 1]}`,
+			update: `{"$pull": {"a": [1, 2]}}`, want: `{"_id": 1, "a": [[2, 1], 1]}`, modified: true},
+		{name: "pull nothing matching", doc: `{"_id": 1, "a": [1]}`, update: `{"$pull": {"a": 5}}`, want: `{"_id": 1, "a": [1]}`},
+		{name: "pull from non-array", doc: `{"_id": 1, "a": 1}`, update: `{"$pull": {"a": 1}}`, code: 2,
+			msg: "Cannot apply $pull to a non-array value"},
+		{name: "manual: pullAll", doc: `{"_id": 1, "scores": [0, 2, 5, 5, 1, 0]}`,
+			update: `{"$pullAll": {"scores": [0, 5]}}`, want: `{"_id": 1, "scores": [2, 1]}`, modified: true},
+		{name: "pullAll needs an array", doc: `{"_id": 1}`, update: `{"$pullAll": {"a": 1}}`, code: 2,
+			msg: "$pullAll requires an array argument but was given a int"},
+	})
+}
+
+func TestNonViablePaths(t *testing.T) {
+	runCases(t, []updateCase{
+		{name: "pull through a scalar", doc: `{"_id": 1, "a": 1}`, update: `{"$pull": {"a.b": 1}}`, code: 28,
+			msg: "Cannot use the part (b) of (a.b) to traverse the element ({a: 1})"},
+		{name: "pop through a scalar", doc: `{"_id": 1, "a": {"b": 1}}`, update: `{"$pop": {"a.b.c": 1}}`, code: 28,
+			msg: "Cannot use the part (c) of (a.b.c) to traverse the element ({b: 1})"},
+		{name: "pull through a missing field", doc: `{"_id": 1, "a": {}}`, update: `{"$pull": {"a.b.c": 1}}`, want: `{"_id": 1, "a": {}}`},
+		{name: "pull past the end of an array", doc: `{"_id": 1, "a": [1]}`, update: `{"$pull": {"a.3.c": 1}}`, want: `{"_id": 1, "a": [1]}`},
+		{name: "top-level dollar field", doc: `{"_id": 1}`, update: `{"$set": {"$a": 1}}`, code: 52,
+			msg: "The dollar ($) prefixed field '$a' in '$a' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith."},
+		{name: "nested dollar field is allowed", doc: `{"_id": 1}`, update: `{"$set": {"a": {"$b": 1}}}`, want: `{"_id": 1, "a": {"$b": 1}}`, modified: true},
+	})
+}

@@ -1,0 +1,170 @@
+package update
+
+import "testing"
+
+func TestSet(t *testing.T) {
+	runCases(t, []updateCase{
+		{name: "new fields in path order, not written order", doc: `{"_id": 1, "x": 1}`,
+			update: `{"$set": {"z": 1, "a": 2, "m": 3}}`, want: `{"_id": 1, "x": 1, "a": 2, "m": 3, "z": 1}`, modified: true},
+		{name: "existing field keeps its position", doc: `{"_id": 1, "a": 1, "b": 2}`,
+			update: `{"$set": {"a": "x"}}`, want: `{"_id": 1, "a": "x", "b": 2}`, modified: true},
+		{name: "same value is a no-op", doc: `{"_id": 1, "a": {"b": [1, 2]}}`,
+			update: `{"$set": {"a": {"b": [1, 2]}}}`, want: `{"_id": 1, "a": {"b": [1, 2]}}`},
+		{name: "int to double is a change", doc: `{"_id": 1, "a": 1}`,
+			update: `{"$set": {"a": 1.0}}`, want: `{"_id": 1, "a": 1.0}`, modified: true},
+		{name: "embedded field order matters", doc: `{"_id": 1, "a": {"x": 1, "y": 2}}`,
+			update: `{"$set": {"a": {"y": 2, "x": 1}}}`, want: `{"_id": 1, "a": {"y": 2, "x": 1}}`, modified: true},
+		{name: "creates the missing path", doc: `{"_id": 1}`,
+			update: `{"$set": {"a.b.c": 1}}`, want: `{"_id": 1, "a": {"b": {"c": 1}}}`, modified: true},
+		{name: "manual: embedded documents", doc: `{"_id": 100, "quantity": 250, "instock": true, "details": {"model": "14QQ", "make": "Clothing Co"}, "ratings": [{"by": "Customer007", "rating": 4}]}`,
+			update: `{"$set": {"details.make": "Kustom Kidz"}}`,
+			want:   `{"_id": 100, "quantity": 250, "instock": true, "details": {"model": "14QQ", "make": "Kustom Kidz"}, "ratings": [{"by": "Customer007", "rating": 4}]}`, modified: true},
+		{name: "manual: array element by index", doc: `{"_id": 100, "tags": ["apparel", "clothing"], "ratings": [{"by": "Customer007", "rating": 4}]}`,
+			update: `{"$set": {"tags.1": "rain gear", "ratings.0.rating": 2}}`,
+			want:   `{"_id": 100, "tags": ["apparel", "rain gear"], "ratings": [{"by": "Customer007", "rating": 2}]}`, modified: true},
+		{name: "index past the end pads with null", doc: `{"_id": 1, "a": [1, 2]}`,
+			update: `{"$set": {"a.4": 5}}`, want: `{"_id": 1, "a": [1, 2, null, null, 5]}`, modified: true},
+		{name: "indexes apply in numeric order", doc: `{"_id": 1, "a": []}`,
+			update: `{"$set": {"a.10": 1, "a.2": 2}}`, want: `{"_id": 1, "a": [null, null, 2, null, null, null, null, null, null, null, 1]}`, modified: true},
+		{name: "numeric field in a document", doc: `{"_id": 1, "a": {}}`,
+			update: `{"$set": {"a.0": 1}}`, want: `{"_id": 1, "a": {"0": 1}}`, modified: true},
+		{name: "empty $set is allowed", doc: `{"_id": 1}`, update: `{"$set": {}}`, want: `{"_id": 1}`},
+		{name: "through a scalar", doc: `{"_id": 1, "a": 1}`, update: `{"$set": {"a.b": 1}}`,
+			code: 28, msg: "Cannot create field 'b' in element {a: 1}"},
+		{name: "deeper through a scalar", doc: `{"_id": 1, "a": {"b": "x"}}`, update: `{"$set": {"a.b.c.d": 1}}`,
+			code: 28, msg: `Cannot create field 'c' in element {b: "x"}`},
+		{name: "field name on an array", doc: `{"_id": 1, "a": [1, 2]}`, update: `{"$set": {"a.b": 1}}`,
+			code: 28, msg: "Cannot create field 'b' in element {a: [ 1, 2 ]}"},
+		{name: "change _id", doc: `{"_id": 1}`, update: `{"$set": {"_id": 2}}`,
+			code: 66, msg: "Performing an update on the path '_id' would modify the immutable field '_id'"},
+		{name: "same _id is fine", doc: `{"_id": 1, "a": 1}`, update: `{"$set": {"_id": 1, "a": 2}}`,
+			want: `{"_id": 1, "a": 2}`, modified: true},
+		{name: "change inside _id", doc: `{"_id": {"x": 1}}`, update: `{"$set": {"_id.x": 2}}`,
+			code: 66, msg: "Performing an update on the path '_id.x' would modify the immutable field '_id'"},
+		{name: "conflict prefix", doc: `{"_id": 1}`, update: `{"$set": {"a": 1}, "$inc": {"a.b": 1}}`,
+			code: 40, msg: "Updating the path 'a.b' would create a conflict at 'a'"},
+		{name: "conflict same path", doc: `{"_id": 1}`, update: `{"$set": {"a.b": 1}, "$unset": {"a": ""}}`,
+			code: 40, msg: "Updating the path 'a' would create a conflict at 'a'"},
+		{name: "unknown modifier", doc: `{"_id": 1}`, update: `{"$foo": {"a": 1}}`,
+			code: 9, msg: "Unknown modifier: $foo. Expected a valid update modifier or pipeline-style update specified as an array"},
+		{name: "non-operator after operator", doc: `{"_id": 1}`, update: `{"$set": {"a": 1}, "b": 2}`,
+			code: 9, msg: "Unknown modifier: b. Expected a valid update modifier or pipeline-style update specified as an array"},
+		{name: "modifier argument not an object", doc: `{"_id": 1}`, update: `{"$set": 1}`,
+			code: 9, msg: "Modifiers operate on fields but we found type int instead. For example: {$mod: {<field>: ...}} not {$set: 1}"},
+		{name: "empty path", doc: `{"_id": 1}`, update: `{"$set": {"": 1}}`, code: 56, msg: "An empty update path is not valid."},
+		{name: "empty part", doc: `{"_id": 1}`, update: `{"$set": {"a..b": 1}}`,
+			code: 56, msg: "The update path 'a..b' contains an empty field name, which is not allowed."},
+	})
+}
+
+func TestUnsetAndSetOnInsert(t *testing.T) {
+	runCases(t, []updateCase{
+		{name: "manual $unset", doc: `{"_id": 1, "sku": "abc", "quantity": 10, "instock": true}`,
+			update: `{"$unset": {"quantity": "", "instock": ""}}`, want: `{"_id": 1, "sku": "abc"}`, modified: true},
+		{name: "missing field is a no-op", doc: `{"_id": 1}`, update: `{"$unset": {"a.b": 1}}`, want: `{"_id": 1}`},
+		{name: "through a scalar is a no-op", doc: `{"_id": 1, "a": 5}`, update: `{"$unset": {"a.b": 1}}`, want: `{"_id": 1, "a": 5}`},
+		{name: "array element becomes null", doc: `{"_id": 1, "a": [1, 2, 3]}`,
+			update: `{"$unset": {"a.1": 1}}`, want: `{"_id": 1, "a": [1, null, 3]}`, modified: true},
+		{name: "unset _id", doc: `{"_id": 1}`, update: `{"$unset": {"_id": 1}}`,
+			code: 66, msg: "Performing an update on the path '_id' would modify the immutable field '_id'"},
+		{name: "setOnInsert ignored on update", doc: `{"_id": 1}`, update: `{"$setOnInsert": {"a": 1}}`, want: `{"_id": 1}`},
+		{name: "setOnInsert on insert", doc: `{"_id": 1}`, update: `{"$setOnInsert": {"a": 1}, "$set": {"b": 2}}`, insert: true,
+			want: `{"_id": 1, "a": 1, "b": 2}`, modified: true},
+	})
+}
+
+func TestArithmetic(t *testing.T) {
+	runCases(t, []updateCase{
+		{name: "manual $inc", doc: `{"_id": 1, "sku": "abc123", "quantity": 10, "metrics": {"orders": 2, "ratings": 3.5}}`,
+			update: `{"$inc": {"quantity": -2, "metrics.orders": 1}}`,
+			want:   `{"_id": 1, "sku": "abc123", "quantity": 8, "metrics": {"orders": 3, "ratings": 3.5}}`, modified: true},
+		{name: "missing field is created with the operand", doc: `{"_id": 1}`,
+			update: `{"$inc": {"n": {"$numberLong": "5"}}}`, want: `{"_id": 1, "n": {"$numberLong": "5"}}`, modified: true},
+		{name: "int32 overflow widens to long", doc: `{"_id": 1, "n": 2147483647}`,
+			update: `{"$inc": {"n": 1}}`, want: `{"_id": 1, "n": {"$numberLong": "2147483648"}}`, modified: true},
+		{name: "int plus double is double", doc: `{"_id": 1, "n": 1}`,
+			update: `{"$inc": {"n": 0.5}}`, want: `{"_id": 1, "n": 1.5}`, modified: true},
+		{name: "int plus long is long", doc: `{"_id": 1, "n": 1}`,
+			update: `{"$inc": {"n": {"$numberLong": "1"}}}`, want: `{"_id": 1, "n": {"$numberLong": "2"}}`, modified: true},
+		{name: "inc by zero is a no-op", doc: `{"_id": 1, "n": 1}`, update: `{"$inc": {"n": 0}}`, want: `{"_id": 1, "n": 1}`},
+		{name: "long overflow fails", doc: `{"_id": 1, "n": {"$numberLong": "9223372036854775807"}}`,
+			update: `{"$inc": {"n": 1}}`, code: 2,
+			msg: "Failed to apply $inc operations to current value ((NumberLong)9223372036854775807) for document {_id: 1}"},
+		{name: "non-numeric field", doc: `{"_id": 1, "a": "x"}`, update: `{"$inc": {"a": 1}}`, code: 14,
+			msg: "Cannot apply $inc to a value of non-numeric type. {_id: 1} has the field 'a' of non-numeric type string"},
+		{name: "non-numeric argument", doc: `{"_id": 1}`, update: `{"$inc": {"a": "x"}}`, code: 14,
+			msg: `Cannot increment with non-numeric argument: {a: "x"}`},
+		{name: "manual $mul", doc: `{"_id": 1, "item": "ABC", "price": 10.99, "qty": 25}`,
+			update: `{"$mul": {"price": 1.25, "qty": 2}}`, want: `{"_id": 1, "item": "ABC", "price": 13.7375, "qty": 50}`, modified: true},
+		{name: "manual $mul missing field", doc: `{"_id": 2, "item": "Unknown"}`,
+			update: `{"$mul": {"price": {"$numberLong": "100"}}}`, want: `{"_id": 2, "item": "Unknown", "price": {"$numberLong": "0"}}`, modified: true},
+		{name: "manual $mul mixed types", doc: `{"_id": 3, "item": "XYZ", "price": {"$numberLong": "10"}}`,
+			update: `{"$mul": {"price": 5}}`, want: `{"_id": 3, "item": "XYZ", "price": {"$numberLong": "50"}}`, modified: true},
+		{name: "mul non-numeric argument", doc: `{"_id": 1}`, update: `{"$mul": {"a": true}}`, code: 14,
+			msg: "Cannot multiply with non-numeric argument: {a: true}"},
+		{name: "decimal inc", doc: `{"_id": 1, "d": {"$numberDecimal": "1.1"}}`,
+			update: `{"$inc": {"d": 2}}`, want: `{"_id": 1, "d": {"$numberDecimal": "3.1"}}`, modified: true},
+	})
+}
+
+func TestMinMaxCurrentDate(t *testing.T) {
+	runCases(t, []updateCase{
+		{name: "manual $min lowers", doc: `{"_id": 1, "highScore": 800, "lowScore": 200}`,
+			update: `{"$min": {"lowScore": 150}}`, want: `{"_id": 1, "highScore": 800, "lowScore": 150}`, modified: true},
+		{name: "manual $min keeps", doc: `{"_id": 1, "highScore": 800, "lowScore": 150}`,
+			update: `{"$min": {"lowScore": 250}}`, want: `{"_id": 1, "highScore": 800, "lowScore": 150}`},
+		{name: "manual $max raises", doc: `{"_id": 1, "highScore": 800, "lowScore": 200}`,
+			update: `{"$max": {"highScore": 950}}`, want: `{"_id": 1, "highScore": 950, "lowScore": 200}`, modified: true},
+		{name: "equal numbers of another type are a no-op", doc: `{"_id": 1, "a": 5}`,
+			update: `{"$max": {"a": 5.0}}`, want: `{"_id": 1, "a": 5}`},
+		{name: "across types by BSON order", doc: `{"_id": 1, "a": "x"}`,
+			update: `{"$min": {"a": 3}}`, want: `{"_id": 1, "a": 3}`, modified: true},
+		{name: "missing is created", doc: `{"_id": 1}`, update: `{"$max": {"a": 3}}`, want: `{"_id": 1, "a": 3}`, modified: true},
+		{name: "currentDate true", doc: `{"_id": 1}`, update: `{"$currentDate": {"d": true}}`,
+			want: `{"_id": 1, "d": {"$date": 1700000000000}}`, modified: true},
+		{name: "currentDate timestamp", doc: `{"_id": 1}`, update: `{"$currentDate": {"t": {"$type": "timestamp"}}}`,
+			want: `{"_id": 1, "t": {"$timestamp": {"t": 1700000000, "i": 1}}}`, modified: true},
+		{name: "currentDate bad type", doc: `{"_id": 1}`, update: `{"$currentDate": {"t": {"$type": "x"}}}`, code: 2,
+			msg: "The '$type' string field is required to be 'date' or 'timestamp': {$currentDate: {field : {$type: 'date'}}}"},
+		{name: "currentDate bad arg", doc: `{"_id": 1}`, update: `{"$currentDate": {"t": 1}}`, code: 2,
+			msg: "int is not valid type for $currentDate. Please use a boolean ('true') or a $type expression ({$type: 'timestamp/date'})."},
+	})
+}
+
+func TestRename(t *testing.T) {
+	runCases(t, []updateCase{
+		{name: "renamed field moves to the end", doc: `{"_id": 1, "nmae": "x", "b": 1}`,
+			update: `{"$rename": {"nmae": "name"}}`, want: `{"_id": 1, "b": 1, "name": "x"}`, modified: true},
+		{name: "onto an existing field keeps its place", doc: `{"_id": 1, "a": 1, "b": 2, "c": 3}`,
+			update: `{"$rename": {"a": "c"}}`, want: `{"_id": 1, "b": 2, "c": 1}`, modified: true},
+		{name: "manual: into an embedded document", doc: `{"_id": 1, "name": {"first": "george", "last": "washington"}, "contact": {}}`,
+			update: `{"$rename": {"name.first": "contact.fname"}}`,
+			want:   `{"_id": 1, "name": {"last": "washington"}, "contact": {"fname": "george"}}`, modified: true},
+		{name: "missing source is a no-op", doc: `{"_id": 1, "a": 1}`,
+			update: `{"$rename": {"wife": "spouse"}}`, want: `{"_id": 1, "a": 1}`},
+		{name: "source in array", doc: `{"_id": 1, "a": [{"b": 1}]}`, update: `{"$rename": {"a.0.b": "c"}}`, code: 2,
+			msg: "The source field cannot be an array element, 'a.0.b' in doc with _id: 1 has an array field called 'a'"},
+		{name: "destination in array", doc: `{"_id": 1, "x": 1, "a": [{"b": 1}]}`, update: `{"$rename": {"x": "a.0.c"}}`, code: 2,
+			msg: "The destination field cannot be an array element, 'a.0.c' in doc with _id: 1 has an array field called 'a'"},
+		{name: "same path", doc: `{"_id": 1}`, update: `{"$rename": {"a": "a.b"}}`, code: 2,
+			msg: `The source and target field for $rename must not be on the same path: a: "a.b"`},
+		{name: "target not a string", doc: `{"_id": 1}`, update: `{"$rename": {"a": 1}}`, code: 2,
+			msg: "The 'to' field for $rename must be a string: a: 1"},
+		{name: "conflicts with another modifier on the source", doc: `{"_id": 1}`,
+			update: `{"$rename": {"a": "b"}, "$set": {"a": 1}}`, code: 40,
+			msg: "Updating the path 'a' would create a conflict at 'a'"},
+		{name: "rename _id", doc: `{"_id": 1}`, update: `{"$rename": {"_id": "x"}}`, code: 66,
+			msg: "Unsetting the path '_id' using $rename would modify the immutable field '_id'"},
+	})
+}
+
+func TestBit(t *testing.T) {
+	runCases(t, []updateCase{
+		{name: "manual: and", doc: `{"_id": 1, "expdata": 13}`, update: `{"$bit": {"expdata": {"and": 10}}}`,
+			want: `{"_id": 1, "expdata": 8}`, modified: true},
+		{name: "manual: or on a long", doc: `{"_id": 2, "expdata": {"$numberLong": "3"}}`, update: `{"$bit": {"expdata": {"or": 5}}}`,
+			want: `{"_id": 2, "expdata": {"$numberLong": "7"}}`, modified: true},
+		{name: "manual: xor on a long", doc: `{"_id": 3, "expdata": {"$numberLong": "1"}}`, update: `{"$bit": {"expdata": {"xor": 5}}}`,
+			want: `{"_id": 3, "expdata": {"$numberLong": "4"}}`, modified: true},
+	})
+}

@@ -1,0 +1,58 @@
+package update
+
+import (
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+func compileReplacement(spec bson.D, opts Options) (*Update, error) {
+	for _, e := range spec {
+		if strings.HasPrefix(e.Key, "$") {
+			return nil, mongoerr.Newf(mongoerr.DollarPrefixedFieldName,
+				"The dollar ($) prefixed field '%s' in '%s' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.",
+				e.Key, e.Key)
+		}
+	}
+	if err := validateID(spec); err != nil {
+		return nil, err
+	}
+	return &Update{kind: Replacement, replacement: spec, now: opts.Now}, nil
+}
+
+func (u *Update) applyReplacement(doc bson.D) (bson.D, bool, error) {
+	return replaceDocument(doc, u.replacement, true)
+}
+
+// replaceDocument is mongod's ObjectReplaceExecutor: the new document keeps
+// the old _id (first) when it has none, may not change it, and is a no-op
+// when identical to the old one.
+func replaceDocument(doc, repl bson.D, copyRepl bool) (bson.D, bool, error) {
+	oldID := value.Get(doc, "_id")
+	newID := value.Get(repl, "_id")
+	var out bson.D
+	switch {
+	case value.IsMissing(newID) && !value.IsMissing(oldID):
+		out = make(bson.D, 0, len(repl)+1)
+		out = append(out, bson.E{Key: "_id", Value: oldID})
+		out = append(out, repl...)
+	case !value.IsMissing(newID) && !value.IsMissing(oldID) && value.Compare(oldID, newID) != 0:
+		return nil, false, mongoerr.Newf(mongoerr.ImmutableField,
+			"After applying the update, the (immutable) field '_id' was found to have been altered to %s", elemString("_id", newID))
+	default:
+		out = repl
+	}
+	if identical(bson.D(out), doc) {
+		return doc, false, nil
+	}
+	if copyRepl {
+		out = value.CopyDoc(out)
+	}
+	if err := validateID(out); err != nil {
+		return nil, false, err
+	}
+	return out, true, nil
+}

@@ -1,0 +1,187 @@
+// Package update implements MongoDB 8.0 update semantics: operator updates
+// ($set, $inc, $push, ... with positional and array-filter paths),
+// replacement documents and pipeline-style updates.
+//
+// Operator updates are parsed into a tree shaped like mongod's UpdateNode
+// tree (src/mongo/db/update): one internal node per path component and a
+// leaf per modifier. Applying the tree walks the document once, in the
+// tree's sorted child order, which is what gives new fields mongod's order.
+package update
+
+import (
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// Kind tells which of mongod's three update styles an Update is.
+type Kind int
+
+// The update styles.
+const (
+	Operators Kind = iota
+	Replacement
+	Pipeline
+)
+
+// Options carries the update command's per-statement options.
+type Options struct {
+	ArrayFilters bson.A
+	// Now is the statement's clock reading, used by $currentDate and $$NOW.
+	Now     bson.DateTime
+	LetVars bson.D
+}
+
+// Update is a compiled update; it is immutable and safe for concurrent use.
+type Update struct {
+	kind        Kind
+	root        *objectNode
+	filters     map[string]*arrayFilter
+	positional  bool
+	replacement bson.D
+	pipeline    []pipelineStage
+	now         bson.DateTime
+	letVars     bson.D
+}
+
+// Kind reports the update style.
+func (u *Update) Kind() Kind { return u.kind }
+
+// Positional reports whether the update uses the positional $ operator, so
+// that the caller knows it must supply the query's matched array index.
+func (u *Update) Positional() bool { return u.positional }
+
+// Compile parses an update specification: a document of update operators, a
+// replacement document, or (as a bson.A) an aggregation pipeline.
+func Compile(spec any, opts Options) (*Update, error) {
+	switch s := spec.(type) {
+	case bson.A:
+		if len(opts.ArrayFilters) > 0 {
+			return nil, mongoerr.New(mongoerr.FailedToParse, "arrayFilters may not be specified for pipeline-style updates")
+		}
+		return compilePipeline(s, opts)
+	case bson.D:
+		if len(s) == 0 || !strings.HasPrefix(s[0].Key, "$") {
+			return compileReplacement(s, opts)
+		}
+		return compileOperators(s, opts)
+	}
+	return nil, mongoerr.New(mongoerr.FailedToParse, "Update argument must be either an object or an array")
+}
+
+// Apply returns the updated document without mutating doc. positional is
+// the array index the query matched for the positional $ operator (-1 if
+// none); insert is true when doc is a freshly seeded upsert document, so
+// that $setOnInsert applies. modified is false for a no-op update.
+func (u *Update) Apply(doc bson.D, positional int, insert bool) (bson.D, bool, error) {
+	var out bson.D
+	var modified bool
+	var err error
+	switch u.kind {
+	case Replacement:
+		out, modified, err = u.applyReplacement(doc)
+	case Pipeline:
+		out, modified, err = u.applyPipeline(doc)
+	default:
+		out, modified, err = u.applyOperators(doc, positional, insert)
+	}
+	if err != nil || !modified {
+		return out, modified, err
+	}
+	// mongod's update stage stores _id first whatever the update did
+	// (update::ensureIdFieldIsFirst).
+	if len(out) > 0 && out[0].Key != "_id" && !value.IsMissing(value.Get(out, "_id")) {
+		out = idFirst(out)
+	}
+	return out, true, nil
+}
+
+// Upsert builds the document an upsert inserts. seed holds the filter's
+// equality fields. A replacement keeps only the seed's _id; an operator
+// update is applied to the seed with insert semantics. The _id is always
+// first and is generated when absent.
+func (u *Update) Upsert(seed bson.D) (bson.D, error) {
+	var doc bson.D
+	switch u.kind {
+	case Replacement:
+		// Only the filter's _id seeds a replacement upsert.
+		var base bson.D
+		if id := value.Get(seed, "_id"); !value.IsMissing(id) {
+			base = bson.D{{Key: "_id", Value: id}}
+		}
+		d, changed, err := replaceDocument(base, u.replacement, true)
+		if err != nil {
+			return nil, err
+		}
+		doc = d
+		if !changed {
+			doc = value.CopyDoc(d)
+		}
+	case Pipeline:
+		d, changed, err := u.applyPipeline(seed)
+		if err != nil {
+			return nil, err
+		}
+		doc = d
+		if !changed {
+			doc = value.CopyDoc(d)
+		}
+	default:
+		d, changed, err := u.applyOperators(seed, -1, true)
+		if err != nil {
+			return nil, err
+		}
+		doc = d
+		if !changed {
+			doc = value.CopyDoc(d)
+		}
+	}
+	if err := validateID(doc); err != nil {
+		return nil, err
+	}
+	return idFirst(doc), nil
+}
+
+// idFirst moves _id to the front, generating an ObjectId when there is
+// none, as mongod does for every inserted document.
+func idFirst(doc bson.D) bson.D {
+	for i, e := range doc {
+		if e.Key != "_id" {
+			continue
+		}
+		if i == 0 {
+			return doc
+		}
+		out := make(bson.D, 0, len(doc))
+		out = append(out, e)
+		out = append(out, doc[:i]...)
+		return append(out, doc[i+1:]...)
+	}
+	out := make(bson.D, 0, len(doc)+1)
+	out = append(out, bson.E{Key: "_id", Value: bson.NewObjectID()})
+	return append(out, doc...)
+}
+
+// validateID applies mongod's storage rules for _id to an updated document.
+func validateID(doc bson.D) error {
+	id := value.Get(doc, "_id")
+	switch v := id.(type) {
+	case bson.A:
+		return mongoerr.New(mongoerr.InvalidIdField, "The '_id' value cannot be of type array")
+	case bson.Regex:
+		return mongoerr.New(mongoerr.InvalidIdField, "The '_id' value cannot be of type regex")
+	case bson.Undefined:
+		return mongoerr.New(mongoerr.InvalidIdField, "The '_id' value cannot be of type undefined")
+	case bson.D:
+		for _, e := range v {
+			if strings.HasPrefix(e.Key, "$") {
+				return mongoerr.Newf(mongoerr.DollarPrefixedFieldName,
+					"_id fields may not contain '$'-prefixed fields: %s is not valid for storage.", e.Key)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,62 @@
+package acceptance
+
+import (
+	"context"
+	"testing"
+
+	"github.com/schemalab/schemalab/sandbox/shell"
+)
+
+// Figures from issue 4: new runtime ≤ 20 ms, findOne round trip ≤ 1 ms,
+// 144,000 readings built in JS and inserted with insertMany ≤ 1.5 s.
+
+func BenchmarkNewRuntime(b *testing.B) {
+	client, _ := startServer(b)
+	for b.Loop() {
+		if _, err := shell.New(client, "bench", shell.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkFindOneRoundTrip(b *testing.B) {
+	sh := newShell(b, "bench")
+	if _, err := sh.Eval(context.Background(), "db.f.insertOne({ _id: 1, name: 'reading', value: 21.5, tags: ['a', 'b'] })"); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := sh.Eval(context.Background(), "db.f.findOne({ _id: 1 })"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+const readingsScript = `
+const docs = []
+const start = new Date('2026-01-01T00:00:00Z').getTime()
+for (let i = 0; i < 144000; i++) {
+  docs.push({ sensorId: i % 100, ts: new Date(start + i * 60000), temperature: 20 + (i % 50) / 10, humidity: 40 + (i % 30), status: 'ok' })
+}
+const r = db.readings.insertMany(docs)
+db.readings.estimatedDocumentCount()
+`
+
+func BenchmarkInsertMany144kReadings(b *testing.B) {
+	client, _ := startServer(b)
+	for b.Loop() {
+		sh, err := shell.New(client, "bench", shell.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := sh.Eval(context.Background(), "db.readings.drop()"); err != nil {
+			b.Fatal(err)
+		}
+		res, err := sh.Eval(context.Background(), readingsScript)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Transcript != "144000\n" {
+			b.Fatalf("unexpected output %q", res.Transcript)
+		}
+	}
+}

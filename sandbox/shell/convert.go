@@ -1,0 +1,346 @@
+package shell
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/dop251/goja"
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// bsonBox is the Go side of a BSON wrapper object (ObjectId, Long, ...).
+// It is a goja DynamicObject so that Export() hands the value back without
+// copying, which keeps JS→BSON conversion cheap.
+type bsonBox struct{ v any }
+
+func (b *bsonBox) Get(string) goja.Value       { return nil }
+func (b *bsonBox) Set(string, goja.Value) bool { return false }
+func (b *bsonBox) Has(string) bool             { return false }
+func (b *bsonBox) Delete(string) bool          { return true }
+func (b *bsonBox) Keys() []string              { return nil }
+
+// protoFor names the JS constructor whose prototype a wrapper gets.
+func protoFor(v any) string {
+	switch v.(type) {
+	case bson.ObjectID:
+		return "ObjectId"
+	case int64:
+		return "Long"
+	case Int32Value:
+		return "Int32"
+	case DoubleValue:
+		return "Double"
+	case bson.Decimal128:
+		return "Decimal128"
+	case bson.Timestamp:
+		return "Timestamp"
+	case bson.Binary:
+		return "Binary"
+	case bson.MinKey:
+		return "MinKey"
+	case bson.MaxKey:
+		return "MaxKey"
+	case bson.JavaScript, bson.CodeWithScope:
+		return "Code"
+	case DBRef:
+		return "DBRef"
+	case bson.Regex:
+		return "BSONRegExp"
+	case bson.Symbol:
+		return "BSONSymbol"
+	}
+	return ""
+}
+
+func (s *Shell) box(v any) *goja.Object {
+	o := s.vm.NewDynamicObject(&bsonBox{v: v})
+	if p := s.protoByName[protoFor(v)]; p != nil {
+		_ = o.SetPrototype(p)
+	}
+	return o
+}
+
+// unbox returns the BSON value of a wrapper object.
+func (s *Shell) unbox(v goja.Value) (any, bool) {
+	o, ok := v.(*goja.Object)
+	if !ok {
+		return nil, false
+	}
+	p := o.Prototype()
+	if p == nil || p == s.objectProto {
+		return nil, false
+	}
+	if _, known := s.protos[p]; !known {
+		return nil, false
+	}
+	b, ok := o.Export().(*bsonBox)
+	if !ok {
+		return nil, false
+	}
+	return b.v, true
+}
+
+const maxNesting = 150
+
+var errTooDeep = errors.New("cyclic or too deeply nested object")
+
+// toDoc converts a JS value that must be a document.
+func (s *Shell) toDoc(v goja.Value, what string) (bson.D, error) {
+	o, ok := v.(*goja.Object)
+	if !ok || o.ClassName() == "Array" || o.ClassName() == "Function" {
+		return nil, fmt.Errorf("%s must be an object", what)
+	}
+	x, err := s.toBSON(v, 0, false)
+	if err != nil {
+		return nil, err
+	}
+	d, ok := x.(bson.D)
+	if !ok {
+		return nil, fmt.Errorf("%s must be an object", what)
+	}
+	return d, nil
+}
+
+// toBSON converts a JS value to the BSON value mongosh's driver would send:
+// integral numbers that fit int32 become int32, other numbers double,
+// Dates BSON dates, RegExps BSON regexes, undefined null. With display set,
+// values keep the JS-only distinctions the printer needs (undefined,
+// functions, explicit Int32/Double wrappers, class names).
+func (s *Shell) toBSON(v goja.Value, depth int, display bool) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	switch o := v.(type) {
+	case *goja.Object:
+		return s.objectToBSON(o, depth, display)
+	}
+	if goja.IsUndefined(v) {
+		if display {
+			return bson.Undefined{}, nil
+		}
+		return nil, nil
+	}
+	if goja.IsNull(v) {
+		return nil, nil
+	}
+	switch x := v.Export().(type) {
+	case int64:
+		if x >= math.MinInt32 && x <= math.MaxInt32 {
+			return int32(x), nil
+		}
+		return float64(x), nil
+	case float64:
+		if display {
+			if x == math.Trunc(x) && x >= math.MinInt32 && x <= math.MaxInt32 && !(x == 0 && math.Signbit(x)) {
+				return int32(x), nil
+			}
+			return x, nil
+		}
+		if x == math.Trunc(x) && x >= math.MinInt32 && x <= math.MaxInt32 && !(x == 0 && math.Signbit(x)) {
+			return int32(x), nil
+		}
+		return x, nil
+	case string:
+		return x, nil
+	case bool:
+		return x, nil
+	case *goja.Symbol:
+		if display {
+			return Function{Name: x.String()}, nil
+		}
+		return nil, nil
+	default:
+		if display {
+			return v.String(), nil
+		}
+		return v.String(), nil
+	}
+}
+
+func (s *Shell) objectToBSON(o *goja.Object, depth int, display bool) (any, error) {
+	if depth > maxNesting {
+		if display {
+			return Circular{Index: 1}, nil
+		}
+		return nil, errTooDeep
+	}
+	if b, ok := s.unbox(o); ok {
+		if !display {
+			switch x := b.(type) {
+			case Int32Value:
+				return int32(x), nil
+			case DoubleValue:
+				return float64(x), nil
+			case DBRef:
+				d := bson.D{{Key: "$ref", Value: x.Collection}, {Key: "$id", Value: x.ID}}
+				if x.DB != "" {
+					d = append(d, bson.E{Key: "$db", Value: x.DB})
+				}
+				return d, nil
+			}
+		}
+		return b, nil
+	}
+	switch o.ClassName() {
+	case "Array":
+		n := int(o.Get("length").ToInteger())
+		arr := make(bson.A, n)
+		for i := range n {
+			ev, err := s.toBSON(o.Get(strconv.Itoa(i)), depth+1, display)
+			if err != nil {
+				return nil, err
+			}
+			arr[i] = ev
+		}
+		return arr, nil
+	case "Date":
+		t, ok := o.Export().(time.Time)
+		if !ok {
+			return bson.DateTime(math.MaxInt64), nil
+		}
+		return bson.NewDateTimeFromTime(t), nil
+	case "RegExp":
+		return bson.Regex{Pattern: o.Get("source").String(), Options: sortFlags(o.Get("flags").String())}, nil
+	case "Function":
+		if display {
+			name := ""
+			if nv := o.Get("name"); nv != nil && !goja.IsUndefined(nv) {
+				name = nv.String()
+			}
+			src := o.String()
+			return Function{Name: name, Class: len(src) > 5 && src[:5] == "class"}, nil
+		}
+		return nil, errSkip
+	case "Error":
+		if display {
+			return JSError{Name: o.Get("name").String(), Message: o.Get("message").String()}, nil
+		}
+	case "Promise":
+		if display {
+			return Instance{Name: "Promise"}, nil
+		}
+	}
+	if display {
+		if t := o.GetSymbol(s.typeSym); t != nil && !goja.IsUndefined(t) {
+			return s.shellObjectDisplay(o, t.String())
+		}
+	}
+	keys := o.Keys()
+	d := make(bson.D, 0, len(keys))
+	for _, k := range keys {
+		ev, err := s.toBSON(o.Get(k), depth+1, display)
+		if err == errSkip {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		d = append(d, bson.E{Key: k, Value: ev})
+	}
+	if display {
+		if p := o.Prototype(); p != s.objectProto {
+			name := ""
+			if p == nil {
+				name = "[Object: null prototype]"
+			} else if c := p.Get("constructor"); c != nil {
+				if co, ok := c.(*goja.Object); ok {
+					if nv := co.Get("name"); nv != nil {
+						name = nv.String()
+					}
+				}
+			}
+			if name != "" && name != "Object" {
+				return Instance{Name: name, Doc: d}, nil
+			}
+		}
+	}
+	return d, nil
+}
+
+var errSkip = errors.New("skip")
+
+// sortFlags orders regex flags as the server stores them.
+func sortFlags(f string) string {
+	b := []byte(f)
+	for i := 1; i < len(b); i++ {
+		for j := i; j > 0 && b[j] < b[j-1]; j-- {
+			b[j], b[j-1] = b[j-1], b[j]
+		}
+	}
+	out := b[:0]
+	for _, c := range b {
+		if c != 'g' && c != 'y' {
+			out = append(out, c)
+		}
+	}
+	return string(out)
+}
+
+// fromBSON converts a value read from the server to JavaScript as the
+// Node driver does with mongosh's settings (promoteValues): int32 and
+// double become numbers, int64 a Long, dates JS Dates.
+func (s *Shell) fromBSON(v any) goja.Value {
+	switch x := v.(type) {
+	case nil, bson.Null:
+		return goja.Null()
+	case bson.Undefined:
+		return goja.Undefined()
+	case string:
+		return s.vm.ToValue(x)
+	case int32:
+		return s.vm.ToValue(int64(x))
+	case float64:
+		return s.vm.ToValue(x)
+	case bool:
+		return s.vm.ToValue(x)
+	case bson.D:
+		if ref, ok := asDBRef(x); ok {
+			return s.box(ref)
+		}
+		o := s.vm.NewObject()
+		for _, e := range x {
+			_ = o.Set(e.Key, s.fromBSON(e.Value))
+		}
+		return o
+	case bson.A:
+		items := make([]any, len(x))
+		for i, e := range x {
+			items[i] = s.fromBSON(e)
+		}
+		return s.vm.NewArray(items...)
+	case bson.DateTime:
+		return s.newDate(int64(x))
+	case bson.Regex:
+		if jsRegexFlags(x.Options) {
+			if r, err := s.vm.New(s.regexpCtor, s.vm.ToValue(x.Pattern), s.vm.ToValue(x.Options)); err == nil {
+				return r
+			}
+		}
+		return s.box(x)
+	case int:
+		return s.vm.ToValue(int64(x))
+	case goja.Value:
+		return x
+	}
+	return s.box(v)
+}
+
+func (s *Shell) newDate(ms int64) goja.Value {
+	d, err := s.vm.New(s.dateCtor, s.vm.ToValue(ms))
+	if err != nil {
+		return goja.Null()
+	}
+	return d
+}
+
+// display converts any JS value into the printer's model.
+func (s *Shell) display(v goja.Value) any {
+	x, err := s.toBSON(v, 0, true)
+	if err != nil {
+		return v.String()
+	}
+	return x
+}

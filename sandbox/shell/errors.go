@@ -1,0 +1,227 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dop251/goja"
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+)
+
+// Hidden properties carrying the parts of a driver error that mongosh
+// prints after the message ("Result: …", "Write Errors: …").
+const (
+	errResultKey      = "__shellErrorResult"
+	errWriteErrorsKey = "__shellErrorWriteErrors"
+	errInfoKey        = "__shellErrorInfo"
+)
+
+// jsError builds an Error object with the given class name.
+func (s *Shell) jsError(name, msg string) *goja.Object {
+	ctor := s.vm.Get("Error").ToObject(s.vm)
+	o, err := s.vm.New(ctor, s.vm.ToValue(msg))
+	if err != nil {
+		panic(s.vm.NewGoError(err))
+	}
+	_ = o.DefineDataProperty("name", s.vm.ToValue(name), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	return o
+}
+
+func (s *Shell) hide(o *goja.Object, key string, v any) {
+	_ = o.DefineDataProperty(key, s.vm.ToValue(v), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
+// throwDriver turns a driver error into the JS error mongosh's Node driver
+// would raise, and throws it.
+func (s *Shell) throwDriver(err error) {
+	panic(s.driverError(err))
+}
+
+func (s *Shell) driverError(err error) *goja.Object {
+	var we mongo.WriteException
+	var ce mongo.CommandError
+	var bwe mongo.BulkWriteException
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
+		if s.ctx.Err() != nil {
+			// The evaluation is being interrupted; the runner reports why.
+			s.vm.Interrupt(s.ctx.Err())
+		}
+		return s.jsError("MongoOperationTimeoutError", err.Error())
+	case errors.As(err, &we) && len(we.WriteErrors) > 0:
+		w := we.WriteErrors[0]
+		o := s.jsError("MongoServerError", w.Message)
+		_ = o.Set("code", w.Code)
+		if len(w.Details) > 0 {
+			if d, e := rawToD(w.Details); e == nil {
+				s.hide(o, errInfoKey, d)
+				_ = o.Set("errInfo", s.fromBSON(d))
+			}
+		}
+		return o
+	case errors.As(err, &we) && we.WriteConcernError != nil:
+		o := s.jsError("MongoWriteConcernError", we.WriteConcernError.Message)
+		_ = o.Set("code", we.WriteConcernError.Code)
+		return o
+	case errors.As(err, &bwe) && len(bwe.WriteErrors) > 0:
+		w := bwe.WriteErrors[0]
+		o := s.jsError("MongoBulkWriteError", w.Message)
+		_ = o.Set("code", w.Code)
+		return o
+	case errors.As(err, &ce):
+		o := s.jsError("MongoServerError", ce.Message)
+		_ = o.Set("code", ce.Code)
+		if ce.Name != "" {
+			_ = o.Set("codeName", ce.Name)
+		}
+		return o
+	case mongo.IsNetworkError(err):
+		return s.jsError("MongoNetworkError", "connection to the server was lost: "+err.Error())
+	case strings.Contains(err.Error(), "server selection"):
+		return s.jsError("MongoServerSelectionError", "cannot reach the server: "+err.Error())
+	case errors.Is(err, mongo.ErrClientDisconnected):
+		return s.jsError("MongoNotConnectedError", "Client must be connected before running operations")
+	}
+	return s.jsError("MongoError", err.Error())
+}
+
+// throwBulkError raises MongoBulkWriteError with the Node driver's
+// BulkWriteResult and WriteError shapes, which mongosh prints in full.
+func (s *Shell) throwBulkError(bwe mongo.BulkWriteException, ids []any, docs []any, ordered bool, res *mongo.BulkWriteResult) {
+	w := bwe.WriteErrors[0]
+	o := s.jsError("MongoBulkWriteError", w.Message)
+	_ = o.Set("code", w.Code)
+	failed := map[int]bool{}
+	for _, e := range bwe.WriteErrors {
+		failed[e.Index] = true
+	}
+	inserted := bson.D{}
+	insertedCount := int64(0)
+	for i, id := range ids {
+		if id == nil || failed[i] || (ordered && i > w.Index) {
+			continue
+		}
+		if ordered && i >= w.Index {
+			continue
+		}
+		inserted = append(inserted, bson.E{Key: fmt.Sprint(i), Value: id})
+		insertedCount++
+	}
+	if docs == nil {
+		insertedCount = res.InsertedCount
+	}
+	upserted := bson.D{}
+	for i, id := range res.UpsertedIDs {
+		upserted = append(upserted, bson.E{Key: fmt.Sprint(i), Value: id})
+	}
+	result := Instance{Name: "BulkWriteResult", Doc: bson.D{
+		{Key: "insertedCount", Value: int32(insertedCount)},
+		{Key: "matchedCount", Value: int32(res.MatchedCount)},
+		{Key: "modifiedCount", Value: int32(res.ModifiedCount)},
+		{Key: "deletedCount", Value: int32(res.DeletedCount)},
+		{Key: "upsertedCount", Value: int32(res.UpsertedCount)},
+		{Key: "upsertedIds", Value: upserted},
+		{Key: "insertedIds", Value: inserted},
+	}}
+	var writeErrors bson.A
+	for _, e := range bwe.WriteErrors {
+		var op any = bson.D{}
+		if docs != nil && e.Index < len(docs) {
+			op = docs[e.Index]
+		}
+		var errInfo any = bson.Undefined{}
+		if len(e.Details) > 0 {
+			if d, err := rawToD(e.Details); err == nil {
+				errInfo = d
+			}
+		}
+		writeErrors = append(writeErrors, Instance{Name: "WriteError", Doc: bson.D{{Key: "err", Value: bson.D{
+			{Key: "index", Value: int32(e.Index)},
+			{Key: "code", Value: int32(e.Code)},
+			{Key: "errmsg", Value: e.Message},
+			{Key: "errInfo", Value: errInfo},
+			{Key: "op", Value: op},
+		}}}})
+	}
+	s.hide(o, errResultKey, result)
+	s.hide(o, errWriteErrorsKey, writeErrors)
+	panic(o)
+}
+
+// describeError renders an evaluation error as mongosh's formatError does.
+func (s *Shell) describeError(err error, ctx context.Context) *EvalError {
+	var ie *goja.InterruptedError
+	var ex *goja.Exception
+	var se *goja.StackOverflowError
+	var syn *syntaxError
+	var th *thrown
+	if ctx.Err() != nil {
+		// Whatever failed, it failed because the evaluation was stopped.
+		err = errors.Join(ctx.Err(), err)
+	}
+	switch {
+	case errors.As(err, &syn):
+		return &EvalError{Text: "SyntaxError: " + syn.msg, Name: "SyntaxError", err: err}
+	case errors.As(err, &ie) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return &EvalError{
+				Text: fmt.Sprintf("MongoshInterruptedError: execution exceeded the time limit of %s and was interrupted", s.opts.Timeout),
+				Name: "MongoshInterruptedError", err: errors.Join(ErrTimeout, err),
+			}
+		}
+		return &EvalError{Text: "MongoshInterruptedError: execution was interrupted", Name: "MongoshInterruptedError", err: err}
+	case errors.As(err, &se):
+		return &EvalError{Text: "RangeError: Maximum call stack size exceeded", Name: "RangeError", err: err}
+	case errors.As(err, &ex):
+		return s.describeThrown(ex.Value(), err)
+	case errors.As(err, &th):
+		return s.describeThrown(th.v, err)
+	}
+	return &EvalError{Text: "Error: " + err.Error(), Name: "Error", err: err}
+}
+
+func (s *Shell) describeThrown(v goja.Value, err error) *EvalError {
+	o, ok := v.(*goja.Object)
+	if !ok || o.ClassName() != "Error" {
+		text := "Uncaught " + Format(s.display(v), ResultFormat)
+		return &EvalError{Text: text, Name: "Uncaught", err: err}
+	}
+	name := o.Get("name").String()
+	msg := o.Get("message").String()
+	ee := &EvalError{Name: name, err: err}
+	if c := o.Get("code"); c != nil && !goja.IsUndefined(c) {
+		ee.Code = int(c.ToInteger())
+	}
+	var sb strings.Builder
+	sb.WriteString(name)
+	if cn := o.Get("codeName"); cn != nil && !goja.IsUndefined(cn) && !goja.IsNull(cn) {
+		sb.WriteString("[" + cn.String() + "]")
+	}
+	sb.WriteString(": ")
+	sb.WriteString(msg)
+	if info := o.Get(errInfoKey); info != nil && !goja.IsUndefined(info) {
+		sb.WriteString("\nAdditional information: " + Format(info.Export(), FullFormat))
+	}
+	if r := o.Get(errResultKey); r != nil && !goja.IsUndefined(r) {
+		sb.WriteString("\nResult: " + Format(r.Export(), FullFormat))
+	}
+	if we := o.Get(errWriteErrorsKey); we != nil && !goja.IsUndefined(we) {
+		sb.WriteString("\nWrite Errors: " + Format(we.Export(), FullFormat))
+	}
+	ee.Text = sb.String()
+	return ee
+}
+
+// syntaxError is a parse failure with its position in the whole script.
+type syntaxError struct{ msg string }
+
+func (e *syntaxError) Error() string { return "SyntaxError: " + e.msg }
+
+// thrown is a JS value thrown outside goja's own exception path (a
+// rejected top-level promise, a failed shell command).
+type thrown struct{ v goja.Value }
+
+func (e *thrown) Error() string { return e.v.String() }

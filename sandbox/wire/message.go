@@ -1,0 +1,304 @@
+package wire
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"strconv"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// Opcodes of the MongoDB wire protocol (mongo/rpc/message.h).
+const (
+	opReply        = 1
+	opUpdate       = 2001
+	opInsert       = 2002
+	opQuery        = 2004
+	opGetMore      = 2005
+	opDelete       = 2006
+	opKillCursors  = 2007
+	opCompressed   = 2012
+	opMsg          = 2013
+	headerSize     = 16
+	maxMessageSize = 48_000_000 // maxMessageSizeBytes advertised by hello
+)
+
+// OP_MSG flag bits.
+const (
+	flagChecksumPresent = 1 << 0
+	flagMoreToCome      = 1 << 1
+	flagExhaustAllowed  = 1 << 16
+	// The low 16 bits are "required": a receiver must refuse bits it does
+	// not know there, and may ignore unknown bits in the high half.
+	requiredFlagMask = 0xffff
+	knownFlags       = flagChecksumPresent | flagMoreToCome
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// header is the 16-byte message header that starts every message.
+type header struct {
+	length     int32
+	requestID  int32
+	responseTo int32
+	opCode     int32
+}
+
+func parseHeader(b []byte) header {
+	return header{
+		length:     int32(binary.LittleEndian.Uint32(b[0:])),
+		requestID:  int32(binary.LittleEndian.Uint32(b[4:])),
+		responseTo: int32(binary.LittleEndian.Uint32(b[8:])),
+		opCode:     int32(binary.LittleEndian.Uint32(b[12:])),
+	}
+}
+
+// request is one decoded client message.
+type request struct {
+	header header
+	// cmd is the command document: for OP_MSG the body with its kind-1
+	// document sequences folded in as arrays, for OP_QUERY the query.
+	cmd bson.D
+	// OP_MSG only.
+	flags uint32
+	// OP_QUERY only: "<db>.$cmd" or a collection namespace.
+	fullCollectionName string
+	// replyErr, when set, is answered instead of running cmd: the message
+	// was readable enough to reply to but mongod refuses it.
+	replyErr bson.D
+}
+
+func (r *request) moreToCome() bool {
+	return r.header.opCode == opMsg && r.flags&flagMoreToCome != 0
+}
+
+func (r *request) checksummed() bool {
+	return r.header.opCode == opMsg && r.flags&flagChecksumPresent != 0
+}
+
+// errCloseConnection marks a message mongod answers by closing the
+// connection: a broken frame, an unsupported opcode, or an OP_MSG parse
+// error in the ConnectionFatalMessageParseError category.
+type errCloseConnection struct{ reason string }
+
+func (e *errCloseConnection) Error() string { return e.reason }
+
+func closeConn(format string, args ...any) error {
+	return &errCloseConnection{reason: fmt.Sprintf(format, args...)}
+}
+
+// decodeMessage decodes one complete message (header included). It returns
+// a request, a request whose replyErr must be sent back, or an
+// *errCloseConnection. It never panics on any input.
+func decodeMessage(msg []byte) (*request, error) {
+	if len(msg) < headerSize {
+		return nil, closeConn("message shorter than its header (%d bytes)", len(msg))
+	}
+	h := parseHeader(msg)
+	if int(h.length) != len(msg) {
+		return nil, closeConn("message length %d does not match its %d bytes", h.length, len(msg))
+	}
+	if h.length > maxMessageSize {
+		return nil, closeConn("message length %d is over %d", h.length, maxMessageSize)
+	}
+	body := msg[headerSize:]
+	switch h.opCode {
+	case opMsg:
+		return decodeOpMsg(h, msg, body)
+	case opQuery:
+		return decodeOpQuery(h, body)
+	case opGetMore:
+		// mongod still answers a legacy OP_GET_MORE, with an OP_REPLY error.
+		return &request{header: h, replyErr: legacyOpcodeError("OP_GET_MORE is no longer supported")}, nil
+	case opInsert, opUpdate, opDelete, opKillCursors:
+		// Fire-and-forget legacy writes: mongod logs and drops them, no reply.
+		return &request{header: h}, nil
+	case opCompressed:
+		// hello never offers compression, so a compressed message is a
+		// protocol violation from this server's point of view.
+		return nil, closeConn("OP_COMPRESSED received but compression was not negotiated")
+	default:
+		return nil, closeConn("Message type %d is not supported.", h.opCode)
+	}
+}
+
+func decodeOpMsg(h header, msg, body []byte) (*request, error) {
+	if len(body) < 4 {
+		return nil, closeConn("OP_MSG without flags")
+	}
+	req := &request{header: h, flags: binary.LittleEndian.Uint32(body)}
+	if req.flags&^knownFlags&requiredFlagMask != 0 {
+		return nil, closeConn("Message contains illegal flags value: Ob%032b", req.flags)
+	}
+	sections := body[4:]
+	if req.flags&flagChecksumPresent != 0 {
+		if len(sections) < 4 {
+			return nil, closeConn("OP_MSG checksum flag set but message too short")
+		}
+		n := len(msg) - 4
+		want := binary.LittleEndian.Uint32(msg[n:])
+		if crc32.Checksum(msg[:n], castagnoli) != want {
+			return nil, closeConn("OP_MSG checksum does not match contents")
+		}
+		sections = sections[:len(sections)-4]
+	}
+	cmd, errReply := decodeSections(sections)
+	if errReply != nil {
+		req.replyErr = errReply
+		return req, nil
+	}
+	req.cmd = cmd
+	return req, nil
+}
+
+type docSequence struct {
+	name string
+	docs bson.A
+}
+
+// decodeSections parses the OP_MSG sections and folds document sequences
+// into the body, the shape the engine and mongod's IDL parsers see.
+func decodeSections(b []byte) (bson.D, bson.D) {
+	var body bson.D
+	haveBody := false
+	var seqs []docSequence
+	for len(b) > 0 {
+		kind := b[0]
+		b = b[1:]
+		switch kind {
+		case 0:
+			if haveBody {
+				return nil, errorReply(40430, "", "Multiple body sections in message")
+			}
+			doc, rest, err := readDocument(b)
+			if err != nil {
+				return nil, invalidBSON(err)
+			}
+			body, b, haveBody = doc, rest, true
+		case 1:
+			if len(b) < 4 {
+				return nil, invalidBSON(errors.New("truncated document sequence"))
+			}
+			size := int(int32(binary.LittleEndian.Uint32(b)))
+			if size < 5 || size > len(b) {
+				return nil, invalidBSON(fmt.Errorf("invalid document sequence size %d", size))
+			}
+			seq := b[4:size]
+			b = b[size:]
+			nul := indexZero(seq)
+			if nul < 0 {
+				return nil, invalidBSON(errors.New("unterminated document sequence identifier"))
+			}
+			name := string(seq[:nul])
+			seq = seq[nul+1:]
+			for _, s := range seqs {
+				if s.name == name {
+					return nil, errorReply(40431, "", "Duplicate document sequence: "+name)
+				}
+			}
+			docs := bson.A{}
+			for len(seq) > 0 {
+				doc, rest, err := readDocument(seq)
+				if err != nil {
+					return nil, invalidBSON(err)
+				}
+				docs = append(docs, doc)
+				seq = rest
+			}
+			seqs = append(seqs, docSequence{name: name, docs: docs})
+		default:
+			return nil, errorReply(40432, "", "Unknown section kind "+strconv.Itoa(int(kind)))
+		}
+	}
+	if !haveBody {
+		return nil, errorReply(40587, "", "OP_MSG messages must have a body")
+	}
+	if len(seqs) == 0 {
+		return body, nil
+	}
+	cmd := make(bson.D, 0, len(body)+len(seqs))
+	cmd = append(cmd, body...)
+	for _, s := range seqs {
+		for _, e := range body {
+			if e.Key == s.name {
+				return nil, errorReply(40433, "", "Duplicate field between body and document sequence "+s.name)
+			}
+		}
+		cmd = append(cmd, bson.E{Key: s.name, Value: s.docs})
+	}
+	return cmd, nil
+}
+
+func decodeOpQuery(h header, b []byte) (*request, error) {
+	req := &request{header: h}
+	if len(b) < 4 {
+		return nil, closeConn("truncated OP_QUERY")
+	}
+	b = b[4:] // flags: tailable, slaveOk, ... nothing a command needs
+	nul := indexZero(b)
+	if nul < 0 {
+		return nil, closeConn("OP_QUERY namespace is not terminated")
+	}
+	req.fullCollectionName = string(b[:nul])
+	b = b[nul+1:]
+	if len(b) < 8 {
+		return nil, closeConn("truncated OP_QUERY")
+	}
+	b = b[8:] // numberToSkip, numberToReturn
+	query, _, err := readDocument(b)
+	if err != nil {
+		req.replyErr = invalidBSON(err)
+		return req, nil
+	}
+	// Old drivers wrap commands as {$query: {...}, $readPreference: ...}.
+	if len(query) > 0 && (query[0].Key == "$query" || query[0].Key == "query") {
+		if inner, ok := query[0].Value.(bson.D); ok {
+			query = inner
+		}
+	}
+	req.cmd = query
+	return req, nil
+}
+
+// readDocument decodes the BSON document at the start of b.
+func readDocument(b []byte) (bson.D, []byte, error) {
+	if len(b) < 5 {
+		return nil, nil, errors.New("document shorter than 5 bytes")
+	}
+	size := int(int32(binary.LittleEndian.Uint32(b)))
+	if size < 5 || size > len(b) {
+		return nil, nil, fmt.Errorf("BSONObj size: %d (0x%X) is invalid. Size must be between 0 and 16793600(16MB)", size, uint32(size))
+	}
+	doc, err := value.Decode(b[:size])
+	if err != nil {
+		return nil, nil, err
+	}
+	return doc, b[size:], nil
+}
+
+func indexZero(b []byte) int {
+	for i, c := range b {
+		if c == 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+func invalidBSON(err error) bson.D {
+	return errorReply(codeInvalidBSON, "InvalidBSON", err.Error())
+}
+
+// legacyOpcodeError is mongod's OP_REPLY document for removed legacy
+// opcodes (makeErrorResponseToUnsupportedOpQuery).
+func legacyOpcodeError(what string) bson.D {
+	return bson.D{
+		{Key: "$err", Value: what + ". The client driver may require an upgrade. For more details see https://dochub.mongodb.org/core/legacy-opcode-removal"},
+		{Key: "code", Value: int32(5739101)},
+		{Key: "ok", Value: 0.0},
+	}
+}

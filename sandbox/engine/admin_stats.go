@@ -36,7 +36,7 @@ func cmdCollStats(e *Engine, req *request) (bson.D, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	out := storagestats.CollStats(ns(req.db, collName), e.catalog.Collection(req.db, collName), scale)
-	return stripOK(out), nil
+	return appendNumberStyleDoc(stripOK(out)), nil
 }
 
 func cmdDBStats(e *Engine, req *request) (bson.D, error) {
@@ -57,7 +57,7 @@ func cmdDBStats(e *Engine, req *request) (bson.D, error) {
 	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	return stripOK(storagestats.DBStats(req.db, e.catalog.Database(req.db), scale, free)), nil
+	return appendNumberStyleDoc(stripOK(storagestats.DBStats(req.db, e.catalog.Database(req.db), scale, free))), nil
 }
 
 // stripOK drops an "ok" field a renderer may have added: Run appends it.

@@ -334,7 +334,7 @@ func cmdAggregate(e *Engine, req *request) (bson.D, error) {
 	}
 	docs, err := drainPipeline(p, exec)
 	if err != nil {
-		return nil, err
+		return nil, executorError("PlanExecutor error during aggregation", err)
 	}
 	nsName := ns(req.db, s.coll)
 	if s.coll == "" {
@@ -390,7 +390,7 @@ func (e *Engine) collStatsStage(db, coll string, spec bson.D) (bson.D, error) {
 				{Key: "total", Value: int64(0)}, {Key: "nonTailable", Value: int64(0)}}}}})
 		}
 	}
-	return out, nil
+	return appendNumberStyleDoc(out), nil
 }
 
 func (e *Engine) indexStatsStage(db, coll string) []bson.D {

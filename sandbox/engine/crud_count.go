@@ -40,7 +40,7 @@ func parseCount(req *request) (*findSpec, error) {
 			s.hint = h
 		}
 	}
-	if s.let, _, err = a.document("let"); err != nil {
+	if s.let, err = letArg(a, req.now); err != nil {
 		return nil, err
 	}
 	return s, checkCollation(a)
@@ -105,7 +105,7 @@ func parseDistinct(req *request) (*findSpec, string, error) {
 			s.hint = h
 		}
 	}
-	if s.let, _, err = a.document("let"); err != nil {
+	if s.let, err = letArg(a, req.now); err != nil {
 		return nil, "", err
 	}
 	return s, key, checkCollation(a)

@@ -126,7 +126,7 @@ func cmdDelete(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	let, _, err := a.document("let")
+	let, err := letArg(a, req.now)
 	if err != nil {
 		return nil, err
 	}

@@ -50,7 +50,7 @@ func parseFind(req *request) (*findSpec, error) {
 	if s.sort, _, err = a.document("sort"); err != nil {
 		return nil, err
 	}
-	if s.let, _, err = a.document("let"); err != nil {
+	if s.let, err = letArg(a, req.now); err != nil {
 		return nil, err
 	}
 	if err := checkCollation(a); err != nil {
@@ -119,7 +119,7 @@ func plannerQuery(req *request, s *findSpec) (planner.Query, error) {
 		return q, err
 	}
 	if len(s.projection) > 0 {
-		p, err := projection.Compile(s.projection, projection.Options{Now: req.now, LetVars: s.let})
+		p, err := projection.Compile(s.projection, projection.Options{Now: req.now, LetVars: s.let, Filter: q.Filter})
 		if err != nil {
 			return q, err
 		}
@@ -190,7 +190,7 @@ func cmdFind(e *Engine, req *request) (bson.D, error) {
 		return runPlan(exec)
 	}()
 	if err != nil {
-		return nil, err
+		return nil, executorError("Executor error during find command", err)
 	}
 	return e.cursors.firstBatch(ns(req.db, s.coll), docs, s.batchSize, s.hasBatch, s.singleBatch), nil
 }

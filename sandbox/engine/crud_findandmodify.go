@@ -6,6 +6,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/projection"
+	"github.com/schemalab/schemalab/sandbox/engine/query"
 )
 
 func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
@@ -31,7 +32,7 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	let, _, err := a.document("let")
+	let, err := letArg(a, req.now)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +77,11 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 	}
 	var proj *projection.Projection
 	if len(fields) > 0 {
-		if proj, err = projection.Compile(fields, projection.Options{Now: req.now, LetVars: let}); err != nil {
+		qf, err := query.Compile(filter, query.Options{Now: req.now, LetVars: let})
+		if err != nil {
+			return nil, err
+		}
+		if proj, err = projection.Compile(fields, projection.Options{Now: req.now, LetVars: let, Filter: qf}); err != nil {
 			return nil, err
 		}
 	}

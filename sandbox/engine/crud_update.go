@@ -190,7 +190,7 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 // (replacements and pipelines can change it without naming the path).
 func checkIDUnchanged(before, after bson.D) error {
 	ob, na := value.Get(before, "_id"), value.Get(after, "_id")
-	if value.IsMissing(ob) || (!value.IsMissing(na) && value.Compare(ob, na) == 0 && value.TypeNumber(ob) == value.TypeNumber(na)) {
+	if value.IsMissing(ob) || (!value.IsMissing(na) && value.Compare(ob, na) == 0) {
 		return nil
 	}
 	return mongoerr.Newf(mongoerr.ImmutableField,
@@ -217,7 +217,7 @@ func cmdUpdate(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	let, _, err := a.document("let")
+	let, err := letArg(a, req.now)
 	if err != nil {
 		return nil, err
 	}

@@ -178,7 +178,7 @@ func rewrapPlan(d bson.D, key string, wrap func(bson.D) bson.D) bson.D {
 
 func explainReply(req *request, body bson.D) bson.D {
 	out := bson.D{{Key: "explainVersion", Value: "1"}}
-	out = append(out, body...)
+	out = append(out, appendNumberStyleDoc(body)...)
 	return append(out, explainTail(req)...)
 }
 
@@ -463,7 +463,7 @@ func (e *Engine) explainAggregate(req *request, s *aggregateSpec, verbosity stri
 		stages = append(stages, entry)
 	}
 	stages = append(stages, p.Explain(verbosity)...)
-	out := bson.D{{Key: "explainVersion", Value: "1"}, {Key: "stages", Value: stages}}
+	out := bson.D{{Key: "explainVersion", Value: "1"}, {Key: "stages", Value: appendNumberStyle(stages)}}
 	tail := explainTail(req)
 	// aggregate explains list the command after the server sections.
 	return append(append(out, tail[1:]...), tail[0]), nil

@@ -1,6 +1,10 @@
 package engine
 
 import (
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"go.mongodb.org/mongo-driver/v2/bson"
+
 	"slices"
 	"strings"
 
@@ -14,3 +18,84 @@ func sortValues(vals []any) {
 }
 
 func valueTypeName(v any) string { return value.TypeName(v) }
+
+// appendNumberStyle rewrites int64 figures the way mongod's
+// BSONObjBuilder::appendNumber stores them: as int32 when the magnitude is
+// below 2^30. Explain and statistics replies are built that way in mongod,
+// which is why mongosh prints `nReturned: 1` rather than `Long('1')`.
+func appendNumberStyle(v any) any {
+	switch x := v.(type) {
+	case int64:
+		if x < 1<<30 && x > -(1<<30) {
+			return int32(x)
+		}
+		return x
+	case bson.D:
+		out := make(bson.D, len(x))
+		for i, e := range x {
+			out[i] = bson.E{Key: e.Key, Value: appendNumberStyle(e.Value)}
+		}
+		return out
+	case bson.A:
+		out := make(bson.A, len(x))
+		for i, e := range x {
+			out[i] = appendNumberStyle(e)
+		}
+		return out
+	}
+	return v
+}
+
+func appendNumberStyleDoc(d bson.D) bson.D { return appendNumberStyle(d).(bson.D) }
+
+// letArg reads a command's `let` and evaluates each variable's expression
+// once, as mongod does before running the command; the query, update and
+// projection layers then see plain values.
+func letArg(a args, now bson.DateTime) (bson.D, error) {
+	let, ok, err := a.document("let")
+	if err != nil || !ok {
+		return nil, err
+	}
+	out := make(bson.D, 0, len(let))
+	env := expr.NewEnv(bson.D{}, now)
+	for _, e := range let {
+		if err := validVariableName(e.Key); err != nil {
+			return nil, err
+		}
+		x, err := expr.Compile(e.Value, expr.NewScope())
+		if err != nil {
+			return nil, err
+		}
+		v, err := x.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, bson.E{Key: e.Key, Value: v})
+	}
+	return out, nil
+}
+
+// validVariableName applies mongod's rule for user variable names: they
+// start with a lowercase letter or a non-ASCII character.
+func validVariableName(name string) error {
+	if name == "" {
+		return mongoerr.New(mongoerr.FailedToParse, "empty variable names are not allowed")
+	}
+	c := name[0]
+	if !(c >= 'a' && c <= 'z') && c < 0x80 {
+		return mongoerr.Newf(mongoerr.FailedToParse, "'%s' starts with an invalid character for a user variable name", name)
+	}
+	return nil
+}
+
+// executorError prefixes a runtime failure the way mongod's plan executor
+// reports it ("Executor error during find command :: caused by :: ...").
+func executorError(prefix string, err error) error {
+	if err == nil {
+		return nil
+	}
+	me := mongoerr.As(err)
+	out := *me
+	out.Msg = prefix + " :: caused by :: " + me.Msg
+	return &out
+}

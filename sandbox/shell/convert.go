@@ -224,6 +224,11 @@ func (s *Shell) objectToBSON(o *goja.Object, depth int, display bool) (any, erro
 		}
 	}
 	if display {
+		if p := o.Prototype(); p != nil && p != s.objectProto && (p == s.mapProto || p == s.setProto) {
+			return s.mapSetDisplay(o, p == s.mapProto, depth)
+		}
+	}
+	if display {
 		if t := o.GetSymbol(s.typeSym); t != nil && !goja.IsUndefined(t) {
 			return s.shellObjectDisplay(o, t.String())
 		}
@@ -343,4 +348,48 @@ func (s *Shell) display(v goja.Value) any {
 		return v.String()
 	}
 	return x
+}
+
+// mapSetDisplay lists a Map's entries or a Set's items for the printer.
+func (s *Shell) mapSetDisplay(o *goja.Object, isMap bool, depth int) (any, error) {
+	if s.arrayFrom == nil {
+		v, err := s.vm.RunString("(x) => Array.from(x)")
+		if err != nil {
+			return nil, err
+		}
+		s.arrayFrom, _ = goja.AssertFunction(v)
+	}
+	arrV, err := s.arrayFrom(goja.Undefined(), o)
+	if err != nil {
+		return nil, err
+	}
+	arr := arrV.ToObject(s.vm)
+	n := int(arr.Get("length").ToInteger())
+	m := JSMap{Entries: [][2]any{}}
+	st := JSSet{Items: []any{}}
+	for i := range n {
+		item := arr.Get(indexKey(i))
+		if isMap {
+			pair := item.ToObject(s.vm)
+			k, err := s.toBSON(pair.Get("0"), depth+1, true)
+			if err != nil {
+				return nil, err
+			}
+			v, err := s.toBSON(pair.Get("1"), depth+1, true)
+			if err != nil {
+				return nil, err
+			}
+			m.Entries = append(m.Entries, [2]any{k, v})
+			continue
+		}
+		v, err := s.toBSON(item, depth+1, true)
+		if err != nil {
+			return nil, err
+		}
+		st.Items = append(st.Items, v)
+	}
+	if isMap {
+		return m, nil
+	}
+	return st, nil
 }

@@ -36,7 +36,7 @@ func indexKey(i int) string {
 // missing _id is generated, written first, and returned.
 func (s *Shell) encodeDoc(dst []byte, o *goja.Object, ensureID bool) (out []byte, id any, generated bool, err error) {
 	idx, dst := bsoncore.AppendDocumentStart(dst)
-	keys := o.Keys()
+	keys := s.ownKeys(o)
 	if ensureID {
 		hasID := false
 		for _, k := range keys {
@@ -127,7 +127,7 @@ func (s *Shell) appendObject(dst []byte, key string, o *goja.Object, depth int) 
 	}
 	idx, dst := bsoncore.AppendDocumentElementStart(dst, key)
 	var err error
-	for _, k := range o.Keys() {
+	for _, k := range s.ownKeys(o) {
 		if dst, err = s.appendValue(dst, k, o.Get(k), depth+1); err != nil {
 			return nil, err
 		}
@@ -206,4 +206,14 @@ func appendGo(dst []byte, key string, v any) ([]byte, error) {
 	}
 	dst = bsoncore.AppendHeader(dst, bsoncore.Type(t), key)
 	return append(dst, data...), nil
+}
+
+// ownKeys lists the keys the Node driver serialises. For plain objects it
+// skips goja's per-key enumerability check (object literals only have
+// enumerable properties), which is most of the cost of encoding.
+func (s *Shell) ownKeys(o *goja.Object) []string {
+	if o.Prototype() == s.objectProto {
+		return o.GetOwnPropertyNames()
+	}
+	return o.Keys()
 }

@@ -237,9 +237,9 @@ func (c *inspectCtx) formatValue(v any, recurseTimes int, _ bool) string {
 	case []any:
 		return c.formatArray(bson.A(x), recurseTimes)
 	case JSMap:
-		return c.formatMapSet(x.Entries, nil, recurseTimes)
+		return c.formatMapSet(x.Entries, nil, true, recurseTimes)
 	case JSSet:
-		return c.formatMapSet(nil, x.Items, recurseTimes)
+		return c.formatMapSet(nil, x.Items, false, recurseTimes)
 	case bson.Raw:
 		d, err := bsonRawToD(x)
 		if err != nil {
@@ -304,17 +304,17 @@ func (c *inspectCtx) formatArray(a bson.A, recurseTimes int) string {
 	return c.reduceToSingleString(output, "", "[", "]", kArrayExtrasType, recurseTimes, a)
 }
 
-func (c *inspectCtx) formatMapSet(entries [][2]any, items []any, recurseTimes int) string {
+func (c *inspectCtx) formatMapSet(entries [][2]any, items []any, isMap bool, recurseTimes int) string {
 	size := len(entries) + len(items)
 	prefix := "Set(" + strconv.Itoa(size) + ") "
-	if entries != nil {
+	if isMap {
 		prefix = "Map(" + strconv.Itoa(size) + ") "
 	}
 	if size == 0 {
 		return prefix + "{}"
 	}
 	if c.depthExceeded(recurseTimes) {
-		return "[" + strings.TrimSuffix(prefix[:3], "(") + "]"
+		return "[" + prefix[:3] + "]"
 	}
 	recurseTimes++
 	c.currentDepth = recurseTimes

@@ -15,14 +15,15 @@
   function Int32(v) { return n.int32(v); }
   function NumberInt(v) { return n.int32(v); }
   function Long(v, high, unsigned) { return n.long(v, high); }
-  function NumberLong(v) { return n.long(v); }
+  const deprecatedNumber = (name) => n.print('Warning: ' + name + ': specifying a number as argument is deprecated and may lead to loss of precision, pass a string instead');
+  function NumberLong(v) { if (typeof v === 'number') deprecatedNumber('NumberLong'); return n.long(v); }
   Long.fromNumber = (v) => n.long(Math.trunc(v));
   Long.fromString = (s) => n.long(String(s));
   Long.fromInt = (v) => n.long(v | 0);
   Long.fromBigInt = (v) => n.long(String(v));
   function Double(v) { return n.double(v); }
   function Decimal128(s) { return n.decimal(s); }
-  function NumberDecimal(s) { return n.decimal(s); }
+  function NumberDecimal(s) { if (typeof s === 'number') deprecatedNumber('NumberDecimal'); return n.decimal(s); }
   Decimal128.fromString = (s) => n.decimal(s);
   function Timestamp(t, i) { return n.timestamp(t, i); }
   function UUID(s) { return n.uuid(s); }
@@ -72,7 +73,14 @@
   Object.defineProperty(DBRef.prototype, '$id', { get() { return n.dbrefPart(this, 'oid'); } });
 
   const EJSON = {
-    stringify: (v, replacer, space, opts) => n.ejsonStringify(v, replacer, space, opts),
+    stringify: (v, replacer, space, opts) => {
+      if (replacer !== null && typeof replacer === 'object' && !Array.isArray(replacer)) {
+        opts = replacer; replacer = undefined; space = 0;
+      } else if (space !== null && typeof space === 'object') {
+        opts = space; space = 0;
+      }
+      return n.ejsonStringify(v, replacer, space, opts);
+    },
     parse: (s, opts) => n.ejsonParse(s, opts),
     serialize: (v, opts) => JSON.parse(n.ejsonStringify(v, undefined, undefined, opts)),
     deserialize: (v, opts) => n.ejsonParse(JSON.stringify(v), opts),

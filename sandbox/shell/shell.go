@@ -87,6 +87,9 @@ type Shell struct {
 	regexpCtor  *goja.Object
 	setDB       goja.Callable
 	lastCursor  *goja.Object
+	arrayFrom   goja.Callable
+	mapProto    *goja.Object
+	setProto    *goja.Object
 }
 
 // ErrTimeout is wrapped by the error of an Eval that ran out of time.
@@ -120,6 +123,8 @@ func New(client *mongo.Client, db string, opts Options) (*Shell, error) {
 	s.typeSym = goja.NewSymbol("shellApiType")
 	s.objectProto = s.vm.Get("Object").ToObject(s.vm).Get("prototype").ToObject(s.vm)
 	s.dateCtor = s.vm.Get("Date").ToObject(s.vm)
+	s.mapProto = s.vm.Get("Map").ToObject(s.vm).Get("prototype").ToObject(s.vm)
+	s.setProto = s.vm.Get("Set").ToObject(s.vm).Get("prototype").ToObject(s.vm)
 	s.regexpCtor = s.vm.Get("RegExp").ToObject(s.vm)
 	fnVal, err := s.vm.RunProgram(prog)
 	if err != nil {

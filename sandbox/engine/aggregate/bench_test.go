@@ -60,3 +60,30 @@ func BenchmarkBucket200k(b *testing.B) {
 		{Key: "output", Value: bson.D{{Key: "count", Value: bson.D{{Key: "$sum", Value: int32(1)}}}, {Key: "avg", Value: bson.D{{Key: "$avg", Value: "$grade"}}}}},
 	}}}}, 5)
 }
+
+// BenchmarkGroupSort1M is the large-input case: 1,000,000 documents, a
+// $group into a few groups, and a full $sort of every document.
+func BenchmarkGroupSort1M(b *testing.B) {
+	input := enrollmentDocs(1_000_000)
+	pipeline := bson.A{
+		bson.D{{Key: "$group", Value: bson.D{{Key: "_id", Value: bson.D{{Key: "$mod", Value: bson.A{"$grade", int32(7)}}}}, {Key: "students", Value: bson.D{{Key: "$sum", Value: int32(1)}}}}}},
+		bson.D{{Key: "$sort", Value: bson.D{{Key: "students", Value: int32(-1)}}}},
+	}
+	db := newFakeDB()
+	for b.Loop() {
+		p, err := Parse(pipeline, db.context())
+		if err != nil {
+			b.Fatal(err)
+		}
+		it, _ := p.Run(NewSliceIterator(input))
+		if _, err := Drain(it); err != nil {
+			b.Fatal(err)
+		}
+		p, _ = Parse(bson.A{bson.D{{Key: "$sort", Value: bson.D{{Key: "student", Value: int32(-1)}}}}}, db.context())
+		it, _ = p.Run(NewSliceIterator(input))
+		out, err := Drain(it)
+		if err != nil || len(out) != len(input) {
+			b.Fatal(err, len(out))
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package aggregate
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -508,5 +507,3 @@ func roundGranularity(name string, v any, up bool) any {
 	}
 	return series[len(series)-1] * mag / 10
 }
-
-var _ = fmt.Sprint

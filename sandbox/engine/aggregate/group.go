@@ -12,6 +12,32 @@ type groupStage struct {
 	idSpec any // the _id as explain shows it
 	id     func(env *expr.Env) (any, error)
 	accs   []*accStatement
+
+	// Execution statistics for explain: the BSON size of the output, and
+	// per accumulator the BSON size of its results over all groups (the
+	// model of its memory use).
+	outputBytes int64
+	accBytes    []int64
+}
+
+func (g *groupStage) execStats() bson.D {
+	mem := bson.D{}
+	for i, a := range g.accs {
+		var n int64
+		if i < len(g.accBytes) {
+			n = g.accBytes[i]
+		}
+		mem = append(mem, bson.E{Key: a.field, Value: n})
+	}
+	return bson.D{
+		{Key: "maxAccumulatorMemoryUsageBytes", Value: mem},
+		{Key: "totalOutputDataSizeBytes", Value: g.outputBytes},
+		{Key: "usedDisk", Value: false},
+		{Key: "spills", Value: int64(0)},
+		{Key: "spilledDataStorageSize", Value: int64(0)},
+		{Key: "numBytesSpilledEstimate", Value: int64(0)},
+		{Key: "spilledRecords", Value: int64(0)},
+	}
 }
 
 func parseGroupStage(spec any, p *parser) ([]Stage, error) {
@@ -84,8 +110,18 @@ func (g *groupStage) open(in Iterator, rt *runtime) (Iterator, error) {
 		groups = groups[1:]
 		out := make(bson.D, 0, 1+len(gr.accs))
 		out = append(out, bson.E{Key: "_id", Value: gr.id})
+		if g.accBytes == nil {
+			g.accBytes = make([]int64, len(g.accs))
+		}
 		for i, a := range gr.accs {
-			out = append(out, bson.E{Key: g.accs[i].field, Value: a.result()})
+			r := a.result()
+			if rt.explain {
+				g.accBytes[i] += int64(value.ValueSize(r))
+			}
+			out = append(out, bson.E{Key: g.accs[i].field, Value: r})
+		}
+		if rt.explain {
+			g.outputBytes += int64(value.Size(out))
 		}
 		return out, true, nil
 	}), nil

@@ -63,7 +63,7 @@ func parseLookup(spec any, p *parser) ([]Stage, error) {
 		}
 		str, isStr := e.Value.(string)
 		if !isStr {
-			return nil, mongoerr.Newf(mongoerr.FailedToParse, "$lookup argument '%s: %s' must be a string, found %s: %s", e.Key, docString(e.Value), docString(e.Value), typeNameOf(e.Value))
+			return nil, mongoerr.Newf(mongoerr.FailedToParse, "$lookup argument '%s' must be a string, found %s: %s: %s", e.Key, e.Key, valueString(e.Value), typeNameOf(e.Value))
 		}
 		switch e.Key {
 		case "as":
@@ -141,29 +141,32 @@ func (s *lookupStage) Spec() bson.D {
 }
 
 // localMatch builds the foreign filter for a local document: every value
-// the local path reaches (array elements expanded), or null when none.
+// the local path reaches (arrays expanded, as visitAllValuesAtPath does),
+// or null when it reaches none, as mongod's makeMatchStageFromInput does.
 func (s *lookupStage) localMatch(d bson.D) bson.D {
-	vals := sortKeyValues(d, s.localParts, nil)
-	in := make(bson.A, 0, len(vals))
+	vals := getAllValues(d, s.localParts)
+	if len(vals) == 0 {
+		vals = []any{nil}
+	}
+	// The same three forms as mongod: $eq for one value, $in for several,
+	// and $or of $eq when a regex must match as a value, not a pattern.
+	if len(vals) == 1 {
+		return bson.D{{Key: s.foreignField, Value: bson.D{{Key: "$eq", Value: vals[0]}}}}
+	}
 	hasRegex := false
 	for _, v := range vals {
-		if _, ok := v.(bson.Undefined); ok {
-			continue // an empty array matches nothing
-		}
 		if _, ok := v.(bson.Regex); ok {
 			hasRegex = true
 		}
-		in = append(in, v)
 	}
 	if hasRegex {
-		// A regex local value matches only an equal regex, never as a pattern.
-		or := bson.A{}
-		for _, v := range in {
+		or := make(bson.A, 0, len(vals))
+		for _, v := range vals {
 			or = append(or, bson.D{{Key: s.foreignField, Value: bson.D{{Key: "$eq", Value: v}}}})
 		}
 		return bson.D{{Key: "$or", Value: or}}
 	}
-	return bson.D{{Key: s.foreignField, Value: bson.D{{Key: "$in", Value: in}}}}
+	return bson.D{{Key: s.foreignField, Value: bson.D{{Key: "$in", Value: bson.A(vals)}}}}
 }
 
 func (s *lookupStage) open(in Iterator, rt *runtime) (Iterator, error) {

@@ -121,7 +121,7 @@ func TestExplainAndLeadingStages(t *testing.T) {
 			t.Fatalf("stages %v, want %v", names, want)
 		}
 	}
-	expect(t, []bson.D{got[0].(bson.D)}, `{"$sort": {"sortKey": {"grade": -1}, "limit": {"$numberLong": "2"}}, "nReturned": {"$numberLong": "2"}, "executionTimeMillisEstimate": {"$numberLong": "0"}}`)
+	expect(t, []bson.D{got[0].(bson.D)}, `{"$sort": {"sortKey": {"grade": -1}, "limit": {"$numberLong": "2"}}, "totalDataSizeSortedBytesEstimate": {"$numberLong": "163"}, "usedDisk": false, "spills": {"$numberLong": "0"}, "spilledDataStorageSize": {"$numberLong": "0"}, "nReturned": {"$numberLong": "2"}, "executionTimeMillisEstimate": {"$numberLong": "0"}}`)
 	expect(t, []bson.D{got[3].(bson.D)[:1]}, `{"$project": {"_id": false, "n": true}}`)
 	plain := p.Explain("queryPlanner")
 	if len(plain[1].(bson.D)) != 1 {

@@ -169,7 +169,7 @@ func parseMerge(spec any, p *parser) ([]Stage, error) {
 			}
 		}
 		if !haveInto {
-			return nil, mongoerr.New(40414, "BSON field '$merge.into' is missing but a required field")
+			return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field '$merge.into' is missing but a required field")
 		}
 	default:
 		return nil, mongoerr.Newf(51182, "$merge only supports a string or object argument, but found %s", typeNameOf(spec))
@@ -287,7 +287,7 @@ func (s *mergeStage) write(d bson.D, rt *runtime, env *expr.Env) error {
 		case "discard":
 			return nil
 		case "fail":
-			return mongoerr.New(13113, "$merge could not find a matching document in the target collection for at least one document in the source collection")
+			return mongoerr.New(mongoerr.MergeStageNoMatchingDocument, "$merge could not find a matching document in the target collection for at least one document in the source collection")
 		}
 		return rt.ctx.MergeWrite(s.db, s.coll, nil, d, true)
 	}

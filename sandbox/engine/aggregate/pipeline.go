@@ -87,6 +87,7 @@ type runtime struct {
 	ctx     *Context
 	letVals bson.D
 	scope   *expr.Scope
+	explain bool // collect the stage-specific explain statistics
 }
 
 func (rt *runtime) newEnv() *expr.Env {
@@ -175,7 +176,7 @@ func (p *Pipeline) RemoveLeading(n int) {
 
 // Run chains the stages over input.
 func (p *Pipeline) Run(input Iterator) (Iterator, error) {
-	rt := &runtime{ctx: p.ctx, letVals: p.letVals, scope: p.scope}
+	rt := &runtime{ctx: p.ctx, letVals: p.letVals, scope: p.scope, explain: p.timing}
 	it := input
 	for i, s := range p.stages {
 		next, err := s.open(it, rt)
@@ -196,6 +197,9 @@ func (p *Pipeline) Explain(verbosity string) bson.A {
 	for i, s := range p.stages {
 		d := s.Spec()
 		if withStats {
+			if es, ok := s.(execStatser); ok {
+				d = append(d, es.execStats()...)
+			}
 			d = append(d,
 				bson.E{Key: "nReturned", Value: p.stats[i].returned},
 				bson.E{Key: "executionTimeMillisEstimate", Value: p.stats[i].elapsed.Milliseconds()})
@@ -204,6 +208,10 @@ func (p *Pipeline) Explain(verbosity string) bson.A {
 	}
 	return out
 }
+
+// execStatser is implemented by the stages that report stage-specific
+// fields in executionStats explain ($group, $sort), as mongod does.
+type execStatser interface{ execStats() bson.D }
 
 type stageStats struct {
 	returned int64

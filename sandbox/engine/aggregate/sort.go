@@ -16,6 +16,7 @@ type sortSpec struct {
 	pattern bson.D
 	paths   [][]string
 	desc    []bool
+	scratch []any // reused by key; a pipeline runs on one goroutine
 }
 
 func parseSortPattern(spec any) (*sortSpec, error) {
@@ -49,7 +50,8 @@ func parseSortPattern(spec any) (*sortSpec, error) {
 // as mongod does for arrays; a missing field sorts as null.
 func (s *sortSpec) key(d bson.D, buf []any) []any {
 	key := buf[:0]
-	var vals []any
+	vals := s.scratch[:0]
+	defer func() { s.scratch = vals[:0] }()
 	for i, parts := range s.paths {
 		vals = sortKeyValues(d, parts, vals[:0])
 		best := vals[0]
@@ -79,7 +81,17 @@ func (s *sortSpec) compare(a, b []any) int {
 
 type sortStage struct {
 	*sortSpec
-	limit int64 // a following $limit, absorbed (0: none)
+	limit       int64 // a following $limit, absorbed (0: none)
+	sortedBytes int64 // BSON size of the documents sorted, for explain
+}
+
+func (s *sortStage) execStats() bson.D {
+	return bson.D{
+		{Key: "totalDataSizeSortedBytesEstimate", Value: s.sortedBytes},
+		{Key: "usedDisk", Value: false},
+		{Key: "spills", Value: int64(0)},
+		{Key: "spilledDataStorageSize", Value: int64(0)},
+	}
 }
 
 func parseSort(spec any, _ *parser) ([]Stage, error) {
@@ -127,6 +139,9 @@ func (s *sortStage) open(in Iterator, rt *runtime) (Iterator, error) {
 			return nil, false, nil
 		}
 		d := out[0].doc
+		if rt.explain {
+			s.sortedBytes += int64(value.Size(d))
+		}
 		out[0] = keyedDoc{}
 		out = out[1:]
 		return d, true, nil
@@ -135,6 +150,10 @@ func (s *sortStage) open(in Iterator, rt *runtime) (Iterator, error) {
 
 func (s *sortStage) all(in Iterator, rt *runtime) ([]keyedDoc, error) {
 	var docs []keyedDoc
+	// Keys are carved out of large blocks rather than allocated per
+	// document.
+	var arena []any
+	width := len(s.paths)
 	for n := 0; ; n++ {
 		if n&4095 == 4095 {
 			if err := rt.ctx.err(); err != nil {
@@ -148,7 +167,12 @@ func (s *sortStage) all(in Iterator, rt *runtime) ([]keyedDoc, error) {
 		if !ok {
 			break
 		}
-		docs = append(docs, keyedDoc{key: s.key(d, make([]any, 0, len(s.paths))), doc: d})
+		if len(arena)+width > cap(arena) {
+			arena = make([]any, 0, 4096*width)
+		}
+		k := s.key(d, arena[len(arena):len(arena)])
+		arena = arena[:len(arena)+width]
+		docs = append(docs, keyedDoc{key: k[:width:width], doc: d})
 	}
 	slices.SortStableFunc(docs, func(a, b keyedDoc) int { return s.compare(a.key, b.key) })
 	return docs, nil

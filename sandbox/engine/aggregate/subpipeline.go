@@ -3,7 +3,6 @@ package aggregate
 import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
@@ -72,5 +71,3 @@ func (rt *runtime) query(db, coll string, filter bson.D) ([]bson.D, error) {
 	}
 	return rt.ctx.Query(db, coll, filter, nil, 0)
 }
-
-var _ = expr.NewScope

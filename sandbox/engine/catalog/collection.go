@@ -191,11 +191,7 @@ func (c *Collection) Truncate() {
 	c.records.Clear(false)
 	c.dataSize = 0
 	for i, ix := range c.indexes {
-		c.indexes[i] = index.New(ix.Spec, nil)
-		if ix.Spec.Partial != nil && c.compile != nil {
-			m, _ := c.compile(ix.Spec.Partial)
-			c.indexes[i] = index.New(ix.Spec, m)
-		}
+		c.indexes[i] = ix.Empty()
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
-	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 func bigInt(n int64) *big.Int { return big.NewInt(n) }
@@ -678,5 +677,3 @@ func roundNumber(name string, v any, place int, mode roundMode) (any, error) {
 	}
 	return v, nil
 }
-
-var _ = value.Missing{}

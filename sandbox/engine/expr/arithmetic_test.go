@@ -79,3 +79,16 @@ func TestArithmetic(t *testing.T) {
 		{name: "trunc negative place", expr: `{"$trunc": [28.73, -1]}`, want: `20.0`},
 	})
 }
+
+func TestDecimalArithmetic(t *testing.T) {
+	runCases(t, []exprCase{
+		{name: "add rounds to 34 digits", expr: `{"$add": [{"$numberDecimal": "1234567890123456789012345678901234"}, {"$numberDecimal": "0.5"}]}`, want: `{"$numberDecimal": "1234567890123456789012345678901234"}`},
+		{name: "add rounds half even up", expr: `{"$add": [{"$numberDecimal": "1234567890123456789012345678901235"}, {"$numberDecimal": "0.5"}]}`, want: `{"$numberDecimal": "1234567890123456789012345678901236"}`},
+		{name: "subtract", expr: `{"$subtract": [{"$numberDecimal": "0.3"}, {"$numberDecimal": "0.1"}]}`, want: `{"$numberDecimal": "0.2"}`},
+		{name: "divide negative", expr: `{"$divide": [{"$numberDecimal": "-2"}, 3]}`, want: `{"$numberDecimal": "-0.6666666666666666666666666666666667"}`},
+		{name: "double widened to decimal keeps 15 digits", expr: `{"$add": [0.1, {"$numberDecimal": "0"}]}`, want: `{"$numberDecimal": "0.100000000000000"}`},
+		{name: "compare decimal and double", expr: `{"$gt": [{"$numberDecimal": "0.30000000000000001"}, 0.3]}`, want: `true`},
+		{name: "mod decimal", expr: `{"$mod": [{"$numberDecimal": "7.5"}, 2]}`, want: `{"$numberDecimal": "1.5"}`},
+		{name: "mod decimal zero", expr: `{"$mod": [{"$numberDecimal": "7.5"}, 0]}`, code: 5733415},
+	})
+}

@@ -310,7 +310,7 @@ func compileSlice(name string, arg any, scope *Scope) (Expr, error) {
 	}), nil
 }
 
-// iterator parses the {input, as, ...} object of $map and $filter.
+// compileMapFilter builds $map and $filter from their {input, as, ...} object.
 func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
 	isMap := name == "$map"
 	d, ok := arg.(bson.D)
@@ -395,7 +395,7 @@ func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			return nil, mongoerr.Newf(28651, "input to $filter must be an array not %s", typeName(in))
 		}
-		max := math.MaxInt
+		limitN := math.MaxInt
 		if limit != nil {
 			lv, err := limit.Eval(env)
 			if err != nil {
@@ -405,9 +405,9 @@ func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
 				if !isIntegral(lv) {
 					return nil, mongoerr.Newf(327391, "$filter: limit must be represented as a 32-bit integral value: %s", formatForMessage(lv))
 				}
-				max = asInt(lv)
-				if max < 1 {
-					return nil, mongoerr.Newf(327392, "$filter: limit must be greater than 0: %d", max)
+				limitN = asInt(lv)
+				if limitN < 1 {
+					return nil, mongoerr.Newf(327392, "$filter: limit must be greater than 0: %d", limitN)
 				}
 			}
 		}
@@ -428,7 +428,7 @@ func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
 				out = append(out, r)
 			} else if IsTrue(r) {
 				out = append(out, e)
-				if len(out) >= max {
+				if len(out) >= limitN {
 					break
 				}
 			}
@@ -717,7 +717,7 @@ func sortKeyValue(v any, parts []string, dir int) any {
 	return r
 }
 
-// compileFirstLastN builds $firstN/$lastN/$maxN/$minN over an array.
+// compileNArray builds the array forms of $firstN, $lastN, $maxN and $minN.
 func compileNArray(name string, arg any, scope *Scope) (Expr, error) {
 	d, ok := arg.(bson.D)
 	if !ok {

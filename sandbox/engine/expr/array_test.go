@@ -74,3 +74,12 @@ func TestRangeMemoryLimit(t *testing.T) {
 		{name: "range empty", expr: `{"$range": [5, 0]}`, want: `[]`},
 	})
 }
+
+// The outlier lesson (seed 000) counts customers with a missing-safe $size.
+func TestSeedCustomerCount(t *testing.T) {
+	runCases(t, []exprCase{
+		{name: "with customers", expr: `{"$size": {"$ifNull": ["$customers", []]}}`, doc: `{"customers": ["a", "b"]}`, want: `{"$numberInt": "2"}`},
+		{name: "without customers", expr: `{"$size": {"$ifNull": ["$customers", []]}}`, doc: `{"title": "x"}`, want: `{"$numberInt": "0"}`},
+		{name: "null customers", expr: `{"$size": {"$ifNull": ["$customers", []]}}`, doc: `{"customers": null}`, want: `{"$numberInt": "0"}`},
+	})
+}

@@ -263,38 +263,6 @@ func IsTrue(v any) bool {
 // typeName is mongod's typeName() used in messages ("missing" for EOO).
 func typeName(v any) string { return value.TypeName(v) }
 
-// objectArgs reads an operator's named-argument object, reporting unknown
-// names with the operator's own error.
-func objectArgs(arg any, allowed []string, notObj func() error, unknown func(string) error) (map[string]any, error) {
-	d, ok := arg.(bson.D)
-	if !ok {
-		return nil, notObj()
-	}
-	out := make(map[string]any, len(d))
-	for _, e := range d {
-		found := false
-		for _, a := range allowed {
-			if a == e.Key {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return nil, unknown(e.Key)
-		}
-		out[e.Key] = e.Value
-	}
-	return out, nil
-}
-
-func compileOpt(m map[string]any, key string, scope *Scope) (Expr, error) {
-	v, ok := m[key]
-	if !ok {
-		return nil, nil
-	}
-	return Compile(v, scope)
-}
-
 // evalOpt evaluates an optional argument; absent arguments are Missing.
 func evalOpt(e Expr, env *Env) (any, error) {
 	if e == nil {

@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -259,7 +258,7 @@ func validateDateFormat(f string) error {
 			return mongoerr.New(18535, "Unmatched '%' at end of format string")
 		}
 		i++
-		if !strings.ContainsRune("dGHjLmMSuUVwYzZ%", rune(f[i])) {
+		if !strings.ContainsRune("bBdGHjLmMSuUVwYzZ%", rune(f[i])) {
 			return mongoerr.Newf(18536, "Invalid format character '%%%c' in format string", f[i])
 		}
 	}
@@ -270,7 +269,12 @@ func validateDateFormat(f string) error {
 func FormatDate(ms int64, format string, loc *time.Location) (string, error) {
 	t := timeOf(ms, loc)
 	var sb strings.Builder
+	var rangeErr error
 	pad := func(n, w int) {
+		if n < 0 || n > 9999 {
+			rangeErr = mongoerr.Newf(18537, "Could not convert date to string: date component was outside the supported range of 0-9999: %d", n)
+			return
+		}
 		s := strconv.Itoa(n)
 		for i := len(s); i < w; i++ {
 			sb.WriteByte('0')
@@ -286,16 +290,14 @@ func FormatDate(ms int64, format string, loc *time.Location) (string, error) {
 		i++
 		switch format[i] {
 		case 'Y':
-			if t.Year() < 0 || t.Year() > 9999 {
-				return "", mongoerr.Newf(18537, "$dateToString is only defined on year 0-9999, tried to use year %d", t.Year())
-			}
 			pad(t.Year(), 4)
 		case 'G':
 			y, _ := t.ISOWeek()
-			if y < 0 || y > 9999 {
-				return "", mongoerr.Newf(18537, "$dateToString is only defined on year 0-9999, tried to use year %d", y)
-			}
 			pad(y, 4)
+		case 'b':
+			sb.WriteString(t.Month().String()[:3])
+		case 'B':
+			sb.WriteString(t.Month().String())
 		case 'm':
 			pad(int(t.Month()), 2)
 		case 'd':
@@ -336,6 +338,9 @@ func FormatDate(ms int64, format string, loc *time.Location) (string, error) {
 			sb.WriteByte('%')
 		default:
 			return "", mongoerr.Newf(18536, "Invalid format character '%%%c' in format string", format[i])
+		}
+		if rangeErr != nil {
+			return "", rangeErr
 		}
 	}
 	return sb.String(), nil
@@ -1214,6 +1219,3 @@ func compileDateDiff(name string, arg any, scope *Scope) (Expr, error) {
 		return DateDiff(start, end, unit, loc, sow), nil
 	}), nil
 }
-
-var _ = fmt.Sprint
-var _ = value.Missing{}

@@ -130,10 +130,8 @@ func roundCoef(coef *big.Int, exp, digits int) (*big.Int, int) {
 	drop := n - digits
 	div := new(big.Int).Exp(bigTen, big.NewInt(int64(drop)), nil)
 	q, r := new(big.Int).QuoRem(abs, div, new(big.Int))
-	half := new(big.Int).Rsh(div, 1)
-	// div is a power of ten, so 2*r vs div decides the rounding.
+	// Comparing 2*r with div decides the rounding.
 	c := new(big.Int).Lsh(r, 1).Cmp(div)
-	_ = half
 	if c > 0 || (c == 0 && q.Bit(0) == 1) {
 		q.Add(q, big.NewInt(1))
 	}

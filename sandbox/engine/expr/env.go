@@ -70,7 +70,7 @@ func (e *Env) currentValue() any {
 	return e.current
 }
 
-// setCurrent rebinds $$CURRENT and returns a restore function's state.
+// setCurrent rebinds $$CURRENT.
 func (e *Env) setCurrent(v any) {
 	e.current = v
 	e.rootCurrent = false

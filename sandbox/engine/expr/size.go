@@ -1,8 +1,6 @@
 package expr
 
 import (
-	"unicode/utf8"
-
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
@@ -31,5 +29,3 @@ func binarySize(_ string, v any) (any, error) {
 	}
 	return nil, mongoerr.Newf(51276, "$binarySize requires a string or BinData argument, found: %s", typeName(v))
 }
-
-var _ = utf8.RuneError

@@ -60,7 +60,12 @@ func targetType(v any) (string, error) {
 // Convert performs $convert of a non-null input to the named type.
 func Convert(v any, to string) (any, error) {
 	if value.TypeName(v) == to {
-		return v, nil
+		switch to {
+		case "double", "string", "objectId", "bool", "date", "int", "long", "decimal", "binData":
+			return v, nil
+		}
+		// mongod's conversion table has no identity entry for other types.
+		return nil, unsupported(v, to)
 	}
 	switch to {
 	case "double":

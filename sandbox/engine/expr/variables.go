@@ -4,7 +4,6 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
-	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 func compileLiteral(name string, arg any, scope *Scope) (Expr, error) {
@@ -82,5 +81,3 @@ func compileLet(name string, arg any, scope *Scope) (Expr, error) {
 		return r, err
 	}), nil
 }
-
-var _ = value.Missing{}

@@ -210,6 +210,9 @@ func (ix *Index) DescendFrom(pivot Entry, fn func(Entry) bool) {
 // Ascend visits every entry in index order.
 func (ix *Index) Ascend(fn func(Entry) bool) { ix.tree.Ascend(fn) }
 
+// Empty returns a new, empty index with the same spec and partial filter.
+func (ix *Index) Empty() *Index { return New(ix.Spec, ix.partial) }
+
 // Clone returns an index sharing nothing mutable with ix, for catalog
 // operations that must leave the original untouched on failure.
 func (ix *Index) Clone() *Index {

@@ -141,6 +141,12 @@ func (e *Executor) stageError() error {
 			s = x.child
 		case *expressStage:
 			return x.err
+		case *sortStage:
+			s = x.child
+		case *fetch:
+			return x.err
+		case *collScan:
+			return x.err
 		default:
 			return nil
 		}

@@ -349,3 +349,30 @@ func TestRootedOrUsesOneScanPerBranch(t *testing.T) {
 		t.Fatalf("stage %v", s)
 	}
 }
+
+func TestSparseAndPartialIndexesOnlyAnswerWhatTheyHold(t *testing.T) {
+	cat := newCatalog()
+	c, _ := cat.CreateCollection("db", "c", nil)
+	mustIndex(t, c, d("a", int32(1)), bson.E{Key: "partialFilterExpression", Value: d("a", d("$gt", int32(5)))})
+	mustIndex(t, c, d("s", int32(1)), bson.E{Key: "sparse", Value: true})
+	for i := range 10 {
+		fill(t, c, d("_id", int32(i), "a", int32(i)))
+	}
+	fill(t, c, d("_id", int32(10), "s", int32(1)))
+	e, _ := Plan(c, c.NS(), Query{Filter: mustCompile(t, d("a", d("$gte", int32(8))))})
+	if got := ids(drain(t, e)); len(got) != 2 || value.Lookup(e.QueryPlanner(), "winningPlan.inputStage.isPartial") != true {
+		t.Fatalf("partial index should answer a >= 8: %v %v", got, e.QueryPlanner())
+	}
+	e, _ = Plan(c, c.NS(), Query{Filter: mustCompile(t, d("a", int32(3)))})
+	if got := ids(drain(t, e)); len(got) != 1 || value.Lookup(e.QueryPlanner(), "winningPlan.stage") != "COLLSCAN" {
+		t.Fatalf("a = 3 is outside the partial filter: %v", got)
+	}
+	e, _ = Plan(c, c.NS(), Query{Filter: mustCompile(t, d("s", nil))})
+	if got := ids(drain(t, e)); len(got) != 10 || value.Lookup(e.QueryPlanner(), "winningPlan.stage") != "COLLSCAN" {
+		t.Fatalf("{s: null} cannot use a sparse index: %v", got)
+	}
+	e, _ = Plan(c, c.NS(), Query{Filter: mustCompile(t, d("s", int32(1)))})
+	if got := ids(drain(t, e)); len(got) != 1 || value.Lookup(e.QueryPlanner(), "winningPlan.inputStage.indexName") != "s_1" {
+		t.Fatalf("sparse index for s = 1: %v", got)
+	}
+}

@@ -90,6 +90,7 @@ type collScan struct {
 	done     bool
 	docs     int64
 	millis   int64
+	err      error // a $expr evaluation error ends the scan and fails the query
 }
 
 func newCollScan(coll *catalog.Collection, filter *query.Filter, backward bool) *collScan {
@@ -141,7 +142,11 @@ func (c *collScan) work() (state, member) {
 	c.pos++
 	c.docs++
 	if c.filter != nil {
-		ok, p := c.filter.MatchPosition(r.Doc)
+		ok, p, err := c.filter.Eval(r.Doc)
+		if err != nil {
+			c.err = err
+			return c.st.record(isEOF), member{}
+		}
 		if !ok {
 			return c.st.record(needTime), member{}
 		}
@@ -179,6 +184,7 @@ type fetch struct {
 	shown  bson.D        // the residual predicates explain prints
 	docs   int64
 	millis int64
+	err    error // a $expr evaluation error ends the fetch and fails the query
 }
 
 func (f *fetch) common() *stats { return &f.st }
@@ -198,7 +204,11 @@ func (f *fetch) work() (state, member) {
 	f.docs++
 	m.doc, m.pos = doc, -1
 	if f.filter != nil {
-		ok, p := f.filter.MatchPosition(doc)
+		ok, p, err := f.filter.Eval(doc)
+		if err != nil {
+			f.err = err
+			return f.st.record(isEOF), member{}
+		}
 		if !ok {
 			return f.st.record(needTime), member{}
 		}

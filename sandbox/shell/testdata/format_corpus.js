@@ -40,3 +40,15 @@ Array.from({ length: 10 }, (_, i) => ({ _id: i, name: 'user' + i, tags: [ 'a', '
 'top level string'
 42
 -0
+{ a: BSONSymbol('sym'), c: Code('x', { a: 1 }), l: Long('-9223372036854775808'), ts: Timestamp({ t: 0, i: 0 }) }
+{ s: new Set([ 1, 'two' ]), m: new Map([ [ 'a', { b: 1 } ] ]), em: new Map() }
+{ nested: [ [ { a: [ 1, { b: [ 2, { c: 3 } ] } ] } ] ] }
+{ re: BSONRegExp('a+', 'x'), dt: new Date(-62198755200000), big: new Date(253402300800000), bin: Binary.createFromHexString('0102', 128) }
+[ 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' ]
+{ k: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\nyyyyyyyy' }
+{ level1: { level2: { level3: { a: 1, b: 'two', c: [ 1, 2, 3 ] }, x: [ { y: 1 }, { y: 2 } ] }, wide: { aaaaaaaaaa: 1, bbbbbbbbbb: 2, cccccccccc: 3, dddddddddd: 4, eeeeeeeeee: 5 } } }
+Array.from({ length: 25 }, (_, i) => ({ _id: i, v: i * 1.5 }))
+Array.from({ length: 9 }, (_, i) => NumberLong(String(i * 1000000)))
+Array.from({ length: 9 }, (_, i) => ObjectId('6ad39b39a4366d64684ef1' + (0xb0 + i).toString(16)))
+[ -1, 22, -333, 4444, -55555, 666666, 7, 8.5, -9.25 ]
+{ a: [ { b: [ { c: [ { d: [ { e: [ { f: [ 1 ] } ] } ] } ] } ] } ] }

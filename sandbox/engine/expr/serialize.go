@@ -1,0 +1,89 @@
+package expr
+
+import (
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// Serialize renders an expression specification the way mongod's explain
+// shows it after optimization: literals become {$const: v}, a
+// sub-expression without field paths or variables is folded into its
+// value, operator arguments are listed as arrays. Named-argument
+// operators ($cond's object form, $let, $map, $dateToString...) keep their
+// object form.
+func Serialize(spec any, scope *Scope) any {
+	if scope == nil {
+		scope = NewScope()
+	}
+	if isFoldable(spec) {
+		if e, err := Compile(spec, scope); err == nil {
+			if v, err := e.Eval(NewEnv(bson.D{}, 0)); err == nil {
+				return bson.D{{Key: "$const", Value: v}}
+			}
+		}
+	}
+	switch s := spec.(type) {
+	case string:
+		return s
+	case bson.A:
+		out := make(bson.A, len(s))
+		for i, e := range s {
+			out[i] = Serialize(e, scope)
+		}
+		return out
+	case bson.D:
+		if len(s) == 1 && strings.HasPrefix(s[0].Key, "$") {
+			op, arg := s[0].Key, s[0].Value
+			switch a := arg.(type) {
+			case bson.A:
+				return bson.D{{Key: op, Value: Serialize(a, scope)}}
+			case bson.D:
+				if len(a) > 0 && !strings.HasPrefix(a[0].Key, "$") {
+					out := make(bson.D, len(a))
+					for i, e := range a {
+						out[i] = bson.E{Key: e.Key, Value: Serialize(e.Value, scope)}
+					}
+					return bson.D{{Key: op, Value: out}}
+				}
+			}
+			return bson.D{{Key: op, Value: bson.A{Serialize(arg, scope)}}}
+		}
+		out := make(bson.D, len(s))
+		for i, e := range s {
+			out[i] = bson.E{Key: e.Key, Value: Serialize(e.Value, scope)}
+		}
+		return out
+	}
+	return bson.D{{Key: "$const", Value: spec}}
+}
+
+// isFoldable reports whether spec depends on no document, variable or
+// randomness, so that mongod's optimize() would fold it to a constant.
+func isFoldable(spec any) bool {
+	switch s := spec.(type) {
+	case string:
+		return !strings.HasPrefix(s, "$")
+	case bson.A:
+		for _, e := range s {
+			if !isFoldable(e) {
+				return false
+			}
+		}
+		return true
+	case bson.D:
+		for _, e := range s {
+			switch e.Key {
+			case "$rand", "$meta":
+				return false
+			case "$literal", "$const":
+				continue
+			}
+			if !isFoldable(e.Value) {
+				return false
+			}
+		}
+		return true
+	}
+	return true
+}

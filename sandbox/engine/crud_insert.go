@@ -13,9 +13,9 @@ import (
 
 // Document limits (src/mongo/bson/util/builder.h, bson_depth.h).
 const (
-	maxUserDocSize     = 16 * 1024 * 1024        // BSONObjMaxUserSize
+	maxUserDocSize     = 16 * 1024 * 1024         // BSONObjMaxUserSize
 	maxInternalDocSize = maxUserDocSize + 16*1024 // BSONObjMaxInternalSize
-	maxStorageDepth    = 180                     // BSONDepth::getMaxDepthForUserStorage()
+	maxStorageDepth    = 180                      // BSONDepth::getMaxDepthForUserStorage()
 )
 
 // writeError is one entry of a write command's writeErrors.

@@ -3,7 +3,7 @@ package engine_test
 import (
 	"context"
 	"errors"
-		"reflect"
+	"reflect"
 	"strings"
 	"testing"
 

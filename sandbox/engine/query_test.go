@@ -46,18 +46,18 @@ func TestQuerySemantics(t *testing.T) {
 		filter bson.D
 		want   string
 	}{
-		{bson.D{{Key: "a", Value: 5}}, "1 2 3"},                                                             // numbers compare across types
-		{bson.D{{Key: "a", Value: bson.D{{Key: "$gt", Value: 4}}}}, "1 2 3 5"},                              // array element matches, strings never do
-		{bson.D{{Key: "a", Value: bson.D{{Key: "$gt", Value: 1}, {Key: "$lt", Value: 9}}}}, "1 2 3 5"},        // each bound may be met by a different element
+		{bson.D{{Key: "a", Value: 5}}, "1 2 3"},                                                                                     // numbers compare across types
+		{bson.D{{Key: "a", Value: bson.D{{Key: "$gt", Value: 4}}}}, "1 2 3 5"},                                                      // array element matches, strings never do
+		{bson.D{{Key: "a", Value: bson.D{{Key: "$gt", Value: 1}, {Key: "$lt", Value: 9}}}}, "1 2 3 5"},                              // each bound may be met by a different element
 		{bson.D{{Key: "a", Value: bson.D{{Key: "$elemMatch", Value: bson.D{{Key: "$gt", Value: 1}, {Key: "$lt", Value: 9}}}}}}, ""}, // one element must meet both
-		{bson.D{{Key: "b", Value: nil}}, "1 2 3 4 5"},                                                       // null matches missing
+		{bson.D{{Key: "b", Value: nil}}, "1 2 3 4 5"},                                                                               // null matches missing
 		{bson.D{{Key: "b", Value: bson.D{{Key: "$exists", Value: true}}}}, "3"},
 		{bson.D{{Key: "tags", Value: "x"}}, "1 5"},
-		{bson.D{{Key: "tags", Value: bson.A{"x", "y"}}}, "1 5"},                                              // whole-array equality
+		{bson.D{{Key: "tags", Value: bson.A{"x", "y"}}}, "1 5"}, // whole-array equality
 		{bson.D{{Key: "tags", Value: bson.D{{Key: "$all", Value: bson.A{"y", "x"}}}}}, "1 5"},
 		{bson.D{{Key: "tags", Value: bson.D{{Key: "$size", Value: 1}}}}, "2"},
-		{bson.D{{Key: "sub.c.d", Value: 2}}, "4"},                                                           // dotted path through an array of documents
-		{bson.D{{Key: "sub.c.1.d", Value: 2}}, "4"},                                                         // numeric path component
+		{bson.D{{Key: "sub.c.d", Value: 2}}, "4"},   // dotted path through an array of documents
+		{bson.D{{Key: "sub.c.1.d", Value: 2}}, "4"}, // numeric path component
 		{bson.D{{Key: "a", Value: bson.D{{Key: "$type", Value: "string"}}}}, "4"},
 		{bson.D{{Key: "a", Value: bson.D{{Key: "$in", Value: bson.A{9, "5"}}}}}, "4 5"},
 		{bson.D{{Key: "a", Value: bson.D{{Key: "$ne", Value: 5}}}}, "4 5"},

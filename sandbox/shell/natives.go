@@ -29,7 +29,6 @@ func (s *Shell) natives() *goja.Object {
 	})
 
 	set("insertOne", func(c goja.FunctionCall) goja.Value {
-		coll := s.coll(c.Argument(0), c.Argument(1))
 		o, ok := c.Argument(2).(*goja.Object)
 		if !ok || o.ClassName() == "Array" {
 			s.throw("MongoInvalidArgumentError", "Document must be an object")
@@ -41,8 +40,12 @@ func (s *Shell) natives() *goja.Object {
 		if generated {
 			_ = o.Set("_id", s.box(id))
 		}
-		if _, err := coll.InsertOne(s.ctx, bson.Raw(doc)); err != nil {
+		_, wes, err := s.insertDocs(c.Argument(0).String(), c.Argument(1).String(), [][]byte{doc}, true)
+		if err != nil {
 			s.throwDriver(err)
+		}
+		if len(wes) > 0 {
+			s.throwDriver(mongo.WriteException{WriteErrors: mongo.WriteErrors{{Index: 0, Code: wes[0].Code, Message: wes[0].Message, Details: wes[0].Details}}})
 		}
 		r := s.vm.NewObject()
 		_ = r.Set("acknowledged", true)
@@ -311,7 +314,6 @@ func (s *Shell) ensureID(src goja.Value, doc bson.D) (bson.D, any) {
 }
 
 func (s *Shell) insertMany(c goja.FunctionCall) goja.Value {
-	coll := s.coll(c.Argument(0), c.Argument(1))
 	arr, ok := c.Argument(2).(*goja.Object)
 	if !ok || arr.ClassName() != "Array" {
 		s.throw("MongoshInvalidInputError", "Argument 'docs' must be an array")
@@ -343,28 +345,30 @@ func (s *Shell) insertMany(c goja.FunctionCall) goja.Value {
 			_ = o.Set("_id", boxes[i])
 		}
 	}
-	docs := make([]any, n)
+	docs := make([][]byte, n)
 	start := 0
 	for i, end := range ends {
-		docs[i] = bson.Raw(buf[start:end])
+		docs[i] = buf[start:end:end]
 		start = end
 	}
-	o := options.InsertMany()
 	ordered := true
 	if v, ok := lookupD(opts, "ordered").(bool); ok {
 		ordered = v
-		o.SetOrdered(v)
 	}
-	if _, err := coll.InsertMany(s.ctx, docs, o); err != nil {
-		var bwe mongo.BulkWriteException
-		if errors.As(err, &bwe) && len(bwe.WriteErrors) > 0 {
-			opDocs := make([]any, n)
-			for i, d := range docs {
-				opDocs[i], _ = rawToD(d.(bson.Raw))
-			}
-			s.throwBulkError(bwe, ids, opDocs, ordered, &mongo.BulkWriteResult{})
-		}
+	_, wes, err := s.insertDocs(c.Argument(0).String(), c.Argument(1).String(), docs, ordered)
+	if err != nil {
 		s.throwDriver(err)
+	}
+	if len(wes) > 0 {
+		bwe := mongo.BulkWriteException{}
+		for _, we := range wes {
+			bwe.WriteErrors = append(bwe.WriteErrors, mongo.BulkWriteError{WriteError: mongo.WriteError{Index: we.Index, Code: we.Code, Message: we.Message, Details: we.Details}})
+		}
+		opDocs := make([]any, n)
+		for i, d := range docs {
+			opDocs[i], _ = rawToD(d)
+		}
+		s.throwBulkError(bwe, ids, opDocs, ordered, &mongo.BulkWriteResult{})
 	}
 	r := s.vm.NewObject()
 	_ = r.Set("acknowledged", true)

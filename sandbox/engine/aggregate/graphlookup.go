@@ -10,6 +10,7 @@ import (
 )
 
 type graphLookupStage struct {
+	unwind         *unwindStage // an absorbed $unwind of the "as" field
 	from           string
 	as             string
 	asParts        []string
@@ -27,7 +28,7 @@ type graphLookupStage struct {
 func parseGraphLookup(spec any, p *parser) ([]Stage, error) {
 	d, ok := spec.(bson.D)
 	if !ok {
-		return nil, mongoerr.Newf(40327, "$graphLookup must be specified as an object, found: %s", typeNameOf(spec))
+		return nil, mongoerr.Newf(mongoerr.FailedToParse, "the $graphLookup stage specification must be an object, but found %s", typeNameOf(spec))
 	}
 	s := &graphLookupStage{maxDepth: -1}
 	for _, e := range d {
@@ -121,10 +122,24 @@ func (s *graphLookupStage) Spec() bson.D {
 	if s.restrict != nil {
 		body = append(body, bson.E{Key: "restrictSearchWithMatch", Value: s.restrict})
 	}
+	if s.unwind != nil {
+		body = append(body, bson.E{Key: "unwinding", Value: s.unwind.unwinding()})
+	}
 	return stageSpec("$graphLookup", body)
 }
 
 func (s *graphLookupStage) open(in Iterator, rt *runtime) (Iterator, error) {
+	if s.unwind != nil {
+		it, err := s.join(in, rt)
+		if err != nil {
+			return nil, err
+		}
+		return s.unwind.open(it, rt)
+	}
+	return s.join(in, rt)
+}
+
+func (s *graphLookupStage) join(in Iterator, rt *runtime) (Iterator, error) {
 	env := rt.newEnv()
 	return funcIterator(func() (bson.D, bool, error) {
 		d, ok, err := in.Next()

@@ -15,6 +15,7 @@ type letVar struct {
 }
 
 type lookupStage struct {
+	unwind       *unwindStage // an absorbed $unwind of the "as" field
 	from         string
 	as           string
 	asParts      []string
@@ -137,6 +138,9 @@ func (s *lookupStage) Spec() bson.D {
 		}
 		body = append(body, bson.E{Key: "let", Value: let}, bson.E{Key: "pipeline", Value: s.pipeline})
 	}
+	if s.unwind != nil {
+		body = append(body, bson.E{Key: "unwinding", Value: s.unwind.unwinding()})
+	}
 	return stageSpec("$lookup", body)
 }
 
@@ -170,6 +174,17 @@ func (s *lookupStage) localMatch(d bson.D) bson.D {
 }
 
 func (s *lookupStage) open(in Iterator, rt *runtime) (Iterator, error) {
+	if s.unwind != nil {
+		it, err := s.join(in, rt)
+		if err != nil {
+			return nil, err
+		}
+		return s.unwind.open(it, rt)
+	}
+	return s.join(in, rt)
+}
+
+func (s *lookupStage) join(in Iterator, rt *runtime) (Iterator, error) {
 	env := rt.newEnv()
 	return funcIterator(func() (bson.D, bool, error) {
 		d, ok, err := in.Next()

@@ -140,3 +140,21 @@ func TestGraphLookupCycle(t *testing.T) {
 		{name: "from type", pipeline: `[{"$graphLookup": {"from": 1}}]`, code: 40103, msg: "expected string as argument for from, found: int"},
 	})
 }
+
+func TestLookupAbsorbsUnwind(t *testing.T) {
+	db := newFakeDB()
+	db.colls["inv"] = docs(t, `{"_id": 1, "sku": "a"}`, `{"_id": 2, "sku": "a"}`)
+	ctx := db.context()
+	p, err := Parse(pipe(t, `[{"$lookup": {"from": "inv", "localField": "item", "foreignField": "sku", "as": "inv"}}, {"$unwind": "$inv"}]`), ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expect(t, toDocs(p.Explain("queryPlanner")),
+		`{"$lookup": {"from": "inv", "as": "inv", "localField": "item", "foreignField": "sku", "unwinding": {"preserveNullAndEmptyArrays": false}}}`)
+	it, _ := p.Run(NewSliceIterator(docs(t, `{"_id": 9, "item": "a"}`, `{"_id": 10, "item": "b"}`)))
+	got, err := Drain(it)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expect(t, got, `{"_id": 9, "item": "a", "inv": {"_id": 1, "sku": "a"}}`, `{"_id": 9, "item": "a", "inv": {"_id": 2, "sku": "a"}}`)
+}

@@ -167,3 +167,29 @@ func TestSeedOutlierDistribution(t *testing.T) {
 			want:     []string{`{"_id": 0, "count": 3}`}},
 	})
 }
+
+func TestPipelineOptimizations(t *testing.T) {
+	ctx := newFakeDB().context()
+	p, err := Parse(pipe(t, `[{"$match": {"course": "db"}}, {"$match": {"grade": {"$gte": 80}}}, {"$sort": {"grade": 1}}, {"$skip": 1}, {"$limit": 5}, {"$limit": 3}]`), ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expect(t, toDocs(p.Explain("queryPlanner")),
+		`{"$match": {"$and": [{"course": "db"}, {"grade": {"$gte": 80}}]}}`,
+		`{"$sort": {"sortKey": {"grade": 1}, "limit": {"$numberLong": "4"}}}`,
+		`{"$skip": {"$numberLong": "1"}}`)
+	it, _ := p.Run(NewSliceIterator(docs(t, enrollments...)))
+	got, err := Drain(it)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expect(t, got, `{"_id": 1, "course": "db", "grade": 90, "student": "ann", "tags": ["a"]}`)
+}
+
+func toDocs(a bson.A) []bson.D {
+	out := make([]bson.D, len(a))
+	for i, v := range a {
+		out[i] = v.(bson.D)
+	}
+	return out
+}

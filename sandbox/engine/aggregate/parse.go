@@ -99,17 +99,70 @@ func parseStages(pipeline bson.A, p *parser) ([]Stage, error) {
 	return optimize(stages), nil
 }
 
-// optimize applies the rewrites mongod always applies and that change what
-// explain shows or how much memory a stage needs: a $limit following a
-// $sort is absorbed into it (top-k sort).
+// optimize applies the rewrites mongod always applies and that show in
+// explain or bound memory (the manual's "Aggregation Pipeline
+// Optimization"): adjacent $match stages merge into one {$and}, adjacent
+// $limit and $skip stages coalesce, $sort + $skip + $limit moves the limit
+// (plus the skip) into the sort, a $limit after a $sort is absorbed into
+// it (a top-k sort), and an $unwind of a $lookup's "as" field joins the
+// $lookup.
 func optimize(stages []Stage) []Stage {
 	out := stages[:0:0]
 	for _, s := range stages {
-		if lim, ok := s.(*limitStage); ok && len(out) > 0 {
-			if srt, ok := out[len(out)-1].(*sortStage); ok {
-				if srt.limit == 0 || lim.n < srt.limit {
-					srt.limit = lim.n
+		var prev Stage
+		if len(out) > 0 {
+			prev = out[len(out)-1]
+		}
+		switch cur := s.(type) {
+		case *limitStage:
+			switch p := prev.(type) {
+			case *sortStage:
+				if p.limit == 0 || cur.n < p.limit {
+					p.limit = cur.n
 				}
+				continue
+			case *limitStage:
+				p.n = min(p.n, cur.n)
+				continue
+			case *skipStage:
+				if len(out) > 1 {
+					if srt, ok := out[len(out)-2].(*sortStage); ok {
+						total := p.n + cur.n
+						if srt.limit == 0 || total < srt.limit {
+							srt.limit = total
+						}
+						continue
+					}
+				}
+			}
+		case *unwindStage:
+			// $lookup and $graphLookup absorb an $unwind of their "as"
+			// field; explain shows it as "unwinding".
+			switch p := prev.(type) {
+			case *lookupStage:
+				if p.unwind == nil && cur.path == p.as {
+					p.unwind = cur
+					continue
+				}
+			case *graphLookupStage:
+				if p.unwind == nil && cur.path == p.as {
+					p.unwind = cur
+					continue
+				}
+			}
+		case *skipStage:
+			if p, ok := prev.(*skipStage); ok {
+				p.n += cur.n
+				continue
+			}
+		case *matchStage:
+			if p, ok := prev.(*matchStage); ok && p.m != nil && cur.m != nil {
+				merged := &matchStage{
+					filter: bson.D{{Key: "$and", Value: bson.A{p.filter, cur.filter}}},
+					m:      p.m,
+					next:   append(append([]*matchStage{}, p.next...), cur),
+				}
+				out[len(out)-1] = merged
 				continue
 			}
 		}

@@ -19,6 +19,19 @@ import (
 type matchStage struct {
 	filter bson.D
 	m      *query.Filter
+	next   []*matchStage // merged adjacent $match stages, all must match
+}
+
+func (s *matchStage) matches(d bson.D) bool {
+	if !s.m.Matches(d) {
+		return false
+	}
+	for _, n := range s.next {
+		if !n.m.Matches(d) {
+			return false
+		}
+	}
+	return true
 }
 
 func parseMatch(spec any, p *parser) ([]Stage, error) {
@@ -47,7 +60,7 @@ func (s *matchStage) open(in Iterator, rt *runtime) (Iterator, error) {
 			if !ok || err != nil {
 				return nil, false, err
 			}
-			if s.m.Matches(d) {
+			if s.matches(d) {
 				return d, true, nil
 			}
 		}

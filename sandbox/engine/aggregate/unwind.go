@@ -77,6 +77,16 @@ func parseUnwind(spec any, _ *parser) ([]Stage, error) {
 
 func (s *unwindStage) Name() string { return "$unwind" }
 
+// unwinding is how an absorbed $unwind shows inside $lookup and
+// $graphLookup in explain.
+func (s *unwindStage) unwinding() bson.D {
+	d := bson.D{{Key: "preserveNullAndEmptyArrays", Value: s.preserve}}
+	if s.indexField != "" {
+		d = append(d, bson.E{Key: "includeArrayIndex", Value: s.indexField})
+	}
+	return d
+}
+
 func (s *unwindStage) Spec() bson.D {
 	body := bson.D{{Key: "path", Value: "$" + s.path}}
 	if s.indexField != "" {

@@ -79,3 +79,11 @@ func TestDateFromStringFormats(t *testing.T) {
 		{name: "tsSecond", expr: `{"$tsSecond": {"$timestamp": {"t": 1622731060, "i": 1}}}`, want: `{"$numberLong": "1622731060"}`},
 	})
 }
+
+func TestDateStringForms(t *testing.T) {
+	runCases(t, []exprCase{
+		{name: "space offset", expr: `{"$toDate": "2018-03-20 11:00:06 +0500"}`, want: `{"$date": "2018-03-20T06:00:06Z"}`},
+		{name: "iso z", expr: `{"$toDate": "2018-03-20T11:00:06.123Z"}`, want: `{"$date": "2018-03-20T11:00:06.123Z"}`},
+		{name: "date only", expr: `{"$toDate": "2018-03-20"}`, want: `{"$date": "2018-03-20T00:00:00Z"}`},
+	})
+}

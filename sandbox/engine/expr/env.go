@@ -92,9 +92,6 @@ func (e *Env) lookup(name string) any {
 		return value.Missing{}
 	case "NOW":
 		return e.now
-	case "CLUSTER_TIME":
-		ms := int64(e.now)
-		return bson.Timestamp{T: uint32(ms / 1000), I: 1}
 	}
 	for i := len(e.vars) - 1; i >= 0; i-- {
 		if e.vars[i].name == name {

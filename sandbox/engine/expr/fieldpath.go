@@ -89,6 +89,10 @@ type varPath struct {
 }
 
 func (v *varPath) Eval(env *Env) (any, error) {
+	if v.name == "CLUSTER_TIME" {
+		// The sandbox is a standalone server, which has no cluster time.
+		return nil, mongoerr.New(51144, "Builtin variable '$$CLUSTER_TIME' is not available")
+	}
 	base := env.lookup(v.name)
 	if len(v.parts) == 0 {
 		return base, nil

@@ -52,7 +52,7 @@ func parseAggregate(req *request) (*aggregateSpec, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, mongoerr.New(mongoerr.NoSuchKey, "BSON field 'aggregate.pipeline' is missing but a required field")
+		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field 'aggregate.pipeline' is missing but a required field")
 	}
 	s.pipeline = p
 	if s.explain, err = a.boolean("explain", false); err != nil {
@@ -194,6 +194,13 @@ func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggrega
 		rid, ok := findRecord(target, old)
 		if !ok {
 			return nil
+		}
+		if id := value.Get(old, "_id"); value.IsMissing(value.Get(newDoc, "_id")) {
+			// whenMatched replacements keep the target document's _id.
+			newDoc = append(bson.D{{Key: "_id", Value: id}}, newDoc...)
+		}
+		if err := checkIDUnchanged(old, newDoc); err != nil {
+			return err
 		}
 		if value.Size(newDoc) > maxUserDocSize {
 			return mongoerr.Newf(mongoerr.Location17419, "Resulting document after update is larger than %d", maxUserDocSize)

@@ -94,7 +94,7 @@ func parseDistinct(req *request) (*findSpec, string, error) {
 		return nil, "", err
 	}
 	if !ok {
-		return nil, "", mongoerr.New(mongoerr.NoSuchKey, "BSON field 'distinct.key' is missing but a required field")
+		return nil, "", mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field 'distinct.key' is missing but a required field")
 	}
 	s := &findSpec{coll: collName}
 	if s.filter, _, err = a.document("query"); err != nil {

@@ -210,7 +210,7 @@ func cmdGetMore(e *Engine, req *request) (bson.D, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, mongoerr.New(mongoerr.NoSuchKey, "BSON field 'getMore.collection' is missing but a required field")
+		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field 'getMore.collection' is missing but a required field")
 	}
 	batch, _, err := a.int64Arg("batchSize")
 	if err != nil {

@@ -167,7 +167,7 @@ func cmdInsert(e *Engine, req *request) (bson.D, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, mongoerr.New(mongoerr.NoSuchKey, "BSON field 'insert.documents' is missing but a required field")
+		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field 'insert.documents' is missing but a required field")
 	}
 	ordered, err := a.boolean("ordered", true)
 	if err != nil {

@@ -48,12 +48,12 @@ func parseUpdateStatement(i int, v any, let bson.D) (*updateStatement, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, mongoerr.New(mongoerr.NoSuchKey, "BSON field 'update.updates.q' is missing but a required field")
+		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field 'update.updates.q' is missing but a required field")
 	}
 	st.filter = q
 	u, ok := a.get("u")
 	if !ok {
-		return nil, mongoerr.New(mongoerr.NoSuchKey, "BSON field 'update.updates.u' is missing but a required field")
+		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field 'update.updates.u' is missing but a required field")
 	}
 	switch u.(type) {
 	case bson.D, bson.A:
@@ -211,7 +211,7 @@ func cmdUpdate(e *Engine, req *request) (bson.D, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, mongoerr.New(mongoerr.NoSuchKey, "BSON field 'update.updates' is missing but a required field")
+		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field 'update.updates' is missing but a required field")
 	}
 	ordered, err := a.boolean("ordered", true)
 	if err != nil {

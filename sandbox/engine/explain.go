@@ -434,6 +434,7 @@ func (e *Engine) explainAggregate(req *request, s *aggregateSpec, verbosity stri
 			cursorOut = &countingIterator{in: executorIterator{exec: exec}}
 			in = cursorOut
 		}
+		p.EnableTiming()
 		it, err := p.Run(in)
 		if err != nil {
 			return nil, err

@@ -295,28 +295,47 @@ func (s *Shell) bsonNatives(n *goja.Object) {
 		}
 		return s.vm.ToValue(math.NaN())
 	})
+	// bsonJSON is each wrapper's toJSON, as js-bson defines it, so that
+	// JSON.stringify prints what it prints in mongosh.
 	set("bsonJSON", func(c goja.FunctionCall) goja.Value {
 		b, _ := s.unbox(c.This)
+		obj := func(kv ...any) goja.Value {
+			o := s.vm.NewObject()
+			for i := 0; i+1 < len(kv); i += 2 {
+				_ = o.Set(kv[i].(string), kv[i+1])
+			}
+			return o
+		}
 		switch x := b.(type) {
+		case bson.ObjectID:
+			return s.vm.ToValue(x.Hex())
 		case int64:
-			return s.vm.ToValue(strconv.FormatInt(x, 10))
+			return obj("high", int64(int32(x>>32)), "low", int64(int32(x)), "unsigned", false)
 		case Int32Value:
 			return s.vm.ToValue(int64(x))
 		case DoubleValue:
 			return s.vm.ToValue(float64(x))
-		}
-		raw, err := bson.MarshalExtJSON(bson.D{{Key: "v", Value: b}}, false, false)
-		if err != nil {
-			return goja.Undefined()
-		}
-		var m map[string]any
-		if json.Unmarshal(raw, &m) == nil {
-			if _, isOID := b.(bson.ObjectID); isOID {
-				return s.vm.ToValue(bsonToString(b))
+		case bson.Decimal128:
+			return obj("$numberDecimal", x.String())
+		case bson.Timestamp:
+			return obj("$timestamp", bsonToString(x))
+		case bson.Binary:
+			return s.vm.ToValue(base64.StdEncoding.EncodeToString(x.Data))
+		case bson.JavaScript:
+			return obj("code", string(x))
+		case bson.CodeWithScope:
+			return obj("code", string(x.Code), "scope", s.fromBSON(x.Scope))
+		case DBRef:
+			if x.DB != "" {
+				return obj("$ref", x.Collection, "$id", s.fromBSON(x.ID), "$db", x.DB)
 			}
-			return s.vm.ToValue(m["v"])
+			return obj("$ref", x.Collection, "$id", s.fromBSON(x.ID))
+		case bson.Regex:
+			return obj("pattern", x.Pattern, "options", x.Options)
+		case bson.Symbol:
+			return s.vm.ToValue(string(x))
 		}
-		return goja.Undefined()
+		return s.vm.NewObject()
 	})
 	set("bsonEquals", func(c goja.FunctionCall) goja.Value {
 		a, _ := s.unbox(c.This)
@@ -327,11 +346,11 @@ func (s *Shell) bsonNatives(n *goja.Object) {
 			}
 			return s.vm.ToValue(false)
 		}
-		return s.vm.ToValue(Format(a, FullFormat) == Format(b, FullFormat))
+		return s.vm.ToValue(Format(a, fullFormat) == Format(b, fullFormat))
 	})
 	set("bsonInspect", func(c goja.FunctionCall) goja.Value {
 		b, _ := s.unbox(c.This)
-		return s.vm.ToValue(Format(b, ResultFormat))
+		return s.vm.ToValue(Format(b, resultFormat))
 	})
 	set("bsonType", func(c goja.FunctionCall) goja.Value {
 		b, _ := s.unbox(c.This)
@@ -491,7 +510,7 @@ func bsonToString(v any) string {
 	case bson.Symbol:
 		return string(x)
 	}
-	return Format(v, ResultFormat)
+	return Format(v, resultFormat)
 }
 
 // parseISODate accepts the forms mongosh's ISODate() accepts: a date, a

@@ -3,6 +3,7 @@ package shell
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"time"
 
@@ -15,6 +16,13 @@ import (
 // thousands of documents built in a JS loop is a figure the issue sets
 // (144,000 in 1.5 s), and going through bson.D and the driver's
 // reflection-based encoder costs more than the JS loop itself.
+
+var (
+	typeInt64   = reflect.TypeOf(int64(0))
+	typeFloat64 = reflect.TypeOf(float64(0))
+	typeString  = reflect.TypeOf("")
+	typeBool    = reflect.TypeOf(false)
+)
 
 // smallIndexKeys avoids strconv for the usual array sizes.
 var smallIndexKeys = func() [256]string {
@@ -73,23 +81,25 @@ func (s *Shell) appendValue(dst []byte, key string, v goja.Value, depth int) ([]
 	if o, ok := v.(*goja.Object); ok {
 		return s.appendObject(dst, key, o, depth)
 	}
-	switch x := v.Export().(type) {
-	case nil:
-		return bsoncore.AppendNullElement(dst, key), nil
-	case int64:
+	// ExportType and the To* accessors avoid boxing every number into an
+	// interface, which Export() would do.
+	switch v.ExportType() {
+	case typeInt64:
+		x := v.ToInteger()
 		if x >= math.MinInt32 && x <= math.MaxInt32 {
 			return bsoncore.AppendInt32Element(dst, key, int32(x)), nil
 		}
 		return bsoncore.AppendDoubleElement(dst, key, float64(x)), nil
-	case float64:
+	case typeFloat64:
+		x := v.ToFloat()
 		if x == math.Trunc(x) && x >= math.MinInt32 && x <= math.MaxInt32 && !(x == 0 && math.Signbit(x)) {
 			return bsoncore.AppendInt32Element(dst, key, int32(x)), nil
 		}
 		return bsoncore.AppendDoubleElement(dst, key, x), nil
-	case string:
-		return bsoncore.AppendStringElement(dst, key, x), nil
-	case bool:
-		return bsoncore.AppendBooleanElement(dst, key, x), nil
+	case typeString:
+		return bsoncore.AppendStringElement(dst, key, v.String()), nil
+	case typeBool:
+		return bsoncore.AppendBooleanElement(dst, key, v.ToBoolean()), nil
 	}
 	// undefined (serialised as null, as the Node driver does) and symbols
 	return bsoncore.AppendNullElement(dst, key), nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/dop251/goja"
@@ -45,6 +46,8 @@ func (s *Shell) driverError(err error) *goja.Object {
 	var ce mongo.CommandError
 	var bwe mongo.BulkWriteException
 	switch {
+	case s.ctx.Err() == nil && strings.Contains(err.Error(), "server selection error"):
+		return s.jsError("MongoServerSelectionError", "cannot reach the server: "+err.Error())
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 		if s.ctx.Err() != nil {
 			// The evaluation is being interrupted; the runner reports why.
@@ -71,6 +74,8 @@ func (s *Shell) driverError(err error) *goja.Object {
 		o := s.jsError("MongoBulkWriteError", w.Message)
 		_ = o.Set("code", w.Code)
 		return o
+	case mongo.IsNetworkError(err):
+		return s.jsError("MongoNetworkError", "connection to the server was lost: "+err.Error())
 	case errors.As(err, &ce):
 		o := s.jsError("MongoServerError", ce.Message)
 		_ = o.Set("code", ce.Code)
@@ -78,10 +83,6 @@ func (s *Shell) driverError(err error) *goja.Object {
 			_ = o.Set("codeName", ce.Name)
 		}
 		return o
-	case mongo.IsNetworkError(err):
-		return s.jsError("MongoNetworkError", "connection to the server was lost: "+err.Error())
-	case strings.Contains(err.Error(), "server selection"):
-		return s.jsError("MongoServerSelectionError", "cannot reach the server: "+err.Error())
 	case errors.Is(err, mongo.ErrClientDisconnected):
 		return s.jsError("MongoNotConnectedError", "Client must be connected before running operations")
 	}
@@ -186,11 +187,13 @@ func (s *Shell) describeError(err error, ctx context.Context) *EvalError {
 func (s *Shell) describeThrown(v goja.Value, err error) *EvalError {
 	o, ok := v.(*goja.Object)
 	if !ok || o.ClassName() != "Error" {
-		text := "Uncaught " + Format(s.display(v), ResultFormat)
-		return &EvalError{Text: text, Name: "Uncaught", err: err}
+		// mongosh reports a thrown non-Error value as an Error with the
+		// value as its message.
+		text := "Error: " + formatPrintArg(s.display(v), resultFormat)
+		return &EvalError{Text: text, Name: "Error", err: err}
 	}
 	name := o.Get("name").String()
-	msg := o.Get("message").String()
+	msg := v8Message(o.Get("message").String())
 	ee := &EvalError{Name: name, err: err}
 	if c := o.Get("code"); c != nil && !goja.IsUndefined(c) {
 		ee.Code = int(c.ToInteger())
@@ -203,13 +206,13 @@ func (s *Shell) describeThrown(v goja.Value, err error) *EvalError {
 	sb.WriteString(": ")
 	sb.WriteString(msg)
 	if info := o.Get(errInfoKey); info != nil && !goja.IsUndefined(info) {
-		sb.WriteString("\nAdditional information: " + Format(info.Export(), FullFormat))
+		sb.WriteString("\nAdditional information: " + Format(info.Export(), fullFormat))
 	}
 	if r := o.Get(errResultKey); r != nil && !goja.IsUndefined(r) {
-		sb.WriteString("\nResult: " + Format(r.Export(), FullFormat))
+		sb.WriteString("\nResult: " + Format(r.Export(), fullFormat))
 	}
 	if we := o.Get(errWriteErrorsKey); we != nil && !goja.IsUndefined(we) {
-		sb.WriteString("\nWrite Errors: " + Format(we.Export(), FullFormat))
+		sb.WriteString("\nWrite Errors: " + Format(we.Export(), fullFormat))
 	}
 	ee.Text = sb.String()
 	return ee
@@ -225,3 +228,22 @@ func (e *syntaxError) Error() string { return "SyntaxError: " + e.msg }
 type thrown struct{ v goja.Value }
 
 func (e *thrown) Error() string { return e.v.String() }
+
+// goja words some TypeErrors differently from V8, which mongosh runs on.
+var v8Messages = []struct {
+	re   *regexp.Regexp
+	repl string
+}{
+	{regexp.MustCompile(`^Cannot read property '(.*)' of (undefined|null)$`), "Cannot read properties of $2 (reading '$1')"},
+	{regexp.MustCompile(`^Cannot set property '(.*)' of (undefined|null)$`), "Cannot set properties of $2 (setting '$1')"},
+	{regexp.MustCompile(`^Value is not an object: (.*)$`), "Cannot convert $1 to object"},
+}
+
+func v8Message(msg string) string {
+	for _, m := range v8Messages {
+		if m.re.MatchString(msg) {
+			return m.re.ReplaceAllString(msg, m.repl)
+		}
+	}
+	return msg
+}

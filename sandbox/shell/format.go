@@ -31,16 +31,23 @@ type FormatOptions struct {
 	BreakLength int
 }
 
-// ResultFormat is how mongosh prints a statement's result (inspectDepth 6,
-// inspectCompact 3, Node's default maxArrayLength 100).
-var ResultFormat = FormatOptions{Depth: 6, MaxArrayLength: 100, Compact: 3, BreakLength: 80}
+// The option sets mongosh uses (read-only).
+var (
+	// resultFormat prints a statement's result (inspectDepth 6,
+	// inspectCompact 3, Node's default maxArrayLength 100).
+	resultFormat = FormatOptions{Depth: 6, MaxArrayLength: 100, Compact: 3, BreakLength: 80}
+	// fullFormat prints cursors and explain output: nothing is cut off.
+	fullFormat = FormatOptions{Depth: -1, MaxArrayLength: -1, Compact: 3, BreakLength: 80}
+	// printJSONFormat is printjson's (compact: false, no limits).
+	printJSONFormat = FormatOptions{Depth: -1, MaxArrayLength: -1, Compact: 0, BreakLength: 80}
+)
 
-// FullFormat is how mongosh prints cursors and explain output: nothing is
-// cut off.
-var FullFormat = FormatOptions{Depth: -1, MaxArrayLength: -1, Compact: 3, BreakLength: 80}
+// ResultOptions are the options mongosh prints statement results with.
+func ResultOptions() FormatOptions { return resultFormat }
 
-// PrintJSONFormat is how printjson prints (compact: false, no limits).
-var PrintJSONFormat = FormatOptions{Depth: -1, MaxArrayLength: -1, Compact: 0, BreakLength: 80}
+// FullOptions are the options mongosh prints cursor batches and explain
+// output with.
+func FullOptions() FormatOptions { return fullFormat }
 
 // Display-only value kinds: JavaScript values that have no BSON equivalent
 // but that a statement can evaluate to.
@@ -50,9 +57,6 @@ type (
 	Int32Value int32
 	// DoubleValue is an explicit Double() wrapper, printed as Double(n).
 	DoubleValue float64
-	// LongValue is a Long read from the server or built with Long()/NumberLong().
-	// Plain int64 prints the same; the distinct type is kept for clarity in
-	// Result values.
 	// Function is a JavaScript function value.
 	Function struct {
 		Name  string
@@ -105,7 +109,7 @@ func FormatResult(v any) string {
 	case bson.Undefined:
 		return ""
 	}
-	return Format(v, ResultFormat)
+	return Format(v, resultFormat)
 }
 
 // formatPrintArg renders one argument of print()/console.log().

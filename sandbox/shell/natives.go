@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,11 +21,11 @@ func (s *Shell) natives() *goja.Object {
 	set := func(name string, fn func(goja.FunctionCall) goja.Value) { _ = n.Set(name, fn) }
 
 	set("print", func(c goja.FunctionCall) goja.Value {
-		s.printArgs(c.Arguments, ResultFormat)
+		s.printArgs(c.Arguments, resultFormat)
 		return goja.Undefined()
 	})
 	set("printjson", func(c goja.FunctionCall) goja.Value {
-		s.printArgs(c.Arguments, PrintJSONFormat)
+		s.printArgs(c.Arguments, printJSONFormat)
 		return goja.Undefined()
 	})
 
@@ -339,6 +340,10 @@ func (s *Shell) insertMany(c goja.FunctionCall) goja.Value {
 			s.throw("BSONError", "%s", err.Error())
 		}
 		ends[i] = len(buf)
+		if i == 0 {
+			// One buffer for all documents: size it from the first.
+			buf = slices.Grow(buf, len(buf)*(n-1)*9/8)
+		}
 		if generated {
 			// The Node driver sets the generated _id on the caller's object.
 			boxes[i] = s.box(ids[i])
@@ -863,7 +868,7 @@ func indexName(keys bson.D) string {
 		case string:
 			v = x
 		default:
-			v = Format(x, ResultFormat)
+			v = Format(x, resultFormat)
 		}
 		parts = append(parts, e.Key, v)
 	}

@@ -56,7 +56,6 @@
     ctor.prototype.toNumber = function () { return n.bsonNumber(this); };
     ctor.prototype.toInt = function () { return n.bsonNumber(this) | 0; };
   }
-  Decimal128.prototype.toJSON = function () { return { $numberDecimal: n.bsonString(this) }; };
   Object.defineProperty(Timestamp.prototype, 't', { get() { return n.timestampPart(this, 't'); } });
   Object.defineProperty(Timestamp.prototype, 'i', { get() { return n.timestampPart(this, 'i'); } });
   Timestamp.prototype.getTime = function () { return n.timestampPart(this, 't'); };

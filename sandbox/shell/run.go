@@ -110,11 +110,11 @@ func (s *Shell) emitShellObject(o *goja.Object, typ string) error {
 			return err
 		}
 		d := s.display(v)
-		s.emit(Format(d, FullFormat), d)
+		s.emit(Format(d, fullFormat), d)
 		return nil
 	case "ExplainOutput":
 		d := s.display(v2obj(o))
-		s.emit(Format(d, FullFormat), d)
+		s.emit(Format(d, fullFormat), d)
 		return nil
 	case "Database":
 		name := o.Get("_name").String()
@@ -155,7 +155,7 @@ func (s *Shell) emitCursorBatch(o *goja.Object, viaIt bool) error {
 		}
 		return nil
 	}
-	text := Format(arr, FullFormat)
+	text := Format(arr, fullFormat)
 	if more {
 		text += "\nType \"it\" for more"
 	}

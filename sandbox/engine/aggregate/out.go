@@ -169,7 +169,7 @@ func parseMerge(spec any, p *parser) ([]Stage, error) {
 			}
 		}
 		if !haveInto {
-			return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field '$merge.into' is missing but a required field")
+			return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field '$merge.into' is missing but a required field")
 		}
 	default:
 		return nil, mongoerr.Newf(51182, "$merge only supports a string or object argument, but found %s", typeNameOf(spec))

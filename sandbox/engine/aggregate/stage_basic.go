@@ -312,7 +312,7 @@ func parseReplaceRoot(spec any, p *parser) ([]Stage, error) {
 		newRoot = e.Value
 	}
 	if value.IsMissing(newRoot) {
-		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field '$replaceRoot.newRoot' is missing but a required field")
+		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field '$replaceRoot.newRoot' is missing but a required field")
 	}
 	x, err := p.compile(newRoot)
 	if err != nil {

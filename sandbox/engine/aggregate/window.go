@@ -82,7 +82,7 @@ func parseSetWindowFields(spec any, p *parser) ([]Stage, error) {
 		}
 	}
 	if !haveOutput {
-		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field '$setWindowFields.output' is missing but a required field")
+		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field '$setWindowFields.output' is missing but a required field")
 	}
 	for _, e := range output {
 		if err := validateFieldName(e.Key); err != nil {

@@ -56,7 +56,14 @@ func New(spec Spec, partial func(bson.D) bool) *Index {
 // Less orders entries by key (per-field BSON order and direction), then
 // RecordID.
 func (ix *Index) Less(a, b Entry) bool {
-	if c := ix.compareKeys(a.Key, b.Key); c != 0 {
+	var c int
+	if len(a.Key) == 1 && len(b.Key) == 1 {
+		// Single-field indexes are the common case; skip the loop.
+		c = ix.CompareField(0, a.Key[0], b.Key[0])
+	} else {
+		c = ix.compareKeys(a.Key, b.Key)
+	}
+	if c != 0 {
 		return c < 0
 	}
 	return a.RID < b.RID
@@ -86,17 +93,18 @@ func (ix *Index) CompareField(i int, x, y any) int {
 	return c
 }
 
-func compareSentinel(x, y any) (int, bool) {
-	rank := func(v any) int {
-		switch v.(type) {
-		case Lowest:
-			return -1
-		case Highest:
-			return 1
-		}
-		return 0
+func sentinelRank(v any) int {
+	switch v.(type) {
+	case Lowest:
+		return -1
+	case Highest:
+		return 1
 	}
-	rx, ry := rank(x), rank(y)
+	return 0
+}
+
+func compareSentinel(x, y any) (int, bool) {
+	rx, ry := sentinelRank(x), sentinelRank(y)
 	if rx == 0 && ry == 0 {
 		return 0, false
 	}

@@ -146,6 +146,7 @@ var codeNames = map[int32]string{
 	CannotIndexParallelArrays:       "CannotIndexParallelArrays",
 	InvalidDBRef:                    "InvalidDBRef",
 	181:                             "AmbiguousIndexKeyPattern",
+	13113:                           "MergeStageNoMatchingDocument",
 	11602:                           "InterruptedDueToReplStateChange",
 	262:                             "ExceededTimeLimit",
 	146:                             "ExceededMemoryLimit",

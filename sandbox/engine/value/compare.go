@@ -14,6 +14,40 @@ import (
 // type rank, then within the type. Numbers of different types compare by
 // numeric value; NaN sorts below every other number. It returns -1, 0 or 1.
 func Compare(a, b any) int {
+	// Fast paths for the same concrete type, which is what index keys,
+	// sorts and groups compare almost always.
+	switch av := a.(type) {
+	case string:
+		if bv, ok := b.(string); ok {
+			return strings.Compare(av, bv)
+		}
+	case int32:
+		if bv, ok := b.(int32); ok {
+			return cmpInt64(int64(av), int64(bv))
+		}
+	case int64:
+		if bv, ok := b.(int64); ok {
+			return cmpInt64(av, bv)
+		}
+	case bson.ObjectID:
+		if bv, ok := b.(bson.ObjectID); ok {
+			return bytes.Compare(av[:], bv[:])
+		}
+	case bson.DateTime:
+		if bv, ok := b.(bson.DateTime); ok {
+			return cmpInt64(int64(av), int64(bv))
+		}
+	case float64:
+		if bv, ok := b.(float64); ok && av == av && bv == bv {
+			switch {
+			case av < bv:
+				return -1
+			case av > bv:
+				return 1
+			}
+			return 0
+		}
+	}
 	ra, rb := canonicalOrder(a), canonicalOrder(b)
 	if ra != rb {
 		return cmpInt(ra, rb)

@@ -3,12 +3,18 @@ package acceptance
 import (
 	"context"
 	"errors"
+	"net"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/schemalab/schemalab/sandbox/engine"
 	"github.com/schemalab/schemalab/sandbox/shell"
+	"github.com/schemalab/schemalab/sandbox/wire"
 )
 
 func eval(t *testing.T, sh *shell.Shell, src string) string {
@@ -226,5 +232,45 @@ func TestExplainMetrics(t *testing.T) {
 	}
 	if m := res.Metrics[0]; m.NReturned != 3 || m.KeysExamined != 3 || m.DocsExamined != 3 {
 		t.Errorf("metrics[0] = %+v", m)
+	}
+}
+
+// TestLostConnection: with the server gone an evaluation fails with a
+// clear error; once it is back the same session works again.
+func TestLostConnection(t *testing.T) {
+	srv, err := wire.Start(context.Background(), wire.Options{Engine: engine.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := srv.Addr().(*net.TCPAddr).Port
+	client, err := mongo.Connect(options.Client().ApplyURI(srv.URI()).SetServerSelectionTimeout(time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Disconnect(context.Background())
+	sh, err := shell.New(client, "test", shell.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectOut(t, sh, "db.c.insertOne({ _id: 1 })", "{ acknowledged: true, insertedId: 1 }\n")
+	srv.Close()
+	_, err = sh.Eval(context.Background(), "db.c.findOne()")
+	if err == nil || !(strings.HasPrefix(err.Error(), "MongoNetworkError: ") || strings.HasPrefix(err.Error(), "MongoServerSelectionError: ")) {
+		t.Fatalf("with the server down: %v", err)
+	}
+	srv2, err := wire.Start(context.Background(), wire.Options{Engine: engine.New(), Port: port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv2.Close()
+	var res shell.Result
+	for range 50 {
+		if res, err = sh.Eval(context.Background(), "db.c.countDocuments()"); err == nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil || res.Transcript != "0\n" {
+		t.Fatalf("after restart: %v %q", err, res.Transcript)
 	}
 }

@@ -191,17 +191,7 @@ func (e *Engine) explainFind(req *request, verbosity string) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	exec, err := e.plan(e.catalog.Collection(req.db, s.coll), ns(req.db, s.coll), q)
-	if err != nil {
-		return nil, err
-	}
-	body, err := explainPlan(exec, verbosity, nil)
-	if err != nil {
-		return nil, err
-	}
-	return explainReply(req, body), nil
+	return e.explainQuery(req, s.coll, q, verbosity)
 }
 
 func (e *Engine) explainCount(req *request, verbosity string) (bson.D, error) {
@@ -213,9 +203,15 @@ func (e *Engine) explainCount(req *request, verbosity string) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
+	return e.explainQuery(req, s.coll, q, verbosity)
+}
+
+// explainQuery plans q over db.coll under the read lock and renders the
+// find-shaped explain (queryPlanner, executionStats, command, server).
+func (e *Engine) explainQuery(req *request, coll string, q planner.Query, verbosity string) (bson.D, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	exec, err := e.plan(e.catalog.Collection(req.db, s.coll), ns(req.db, s.coll), q)
+	exec, err := e.plan(e.catalog.Collection(req.db, coll), ns(req.db, coll), q)
 	if err != nil {
 		return nil, err
 	}
@@ -239,17 +235,7 @@ func (e *Engine) explainDistinct(req *request, verbosity string) (bson.D, error)
 	if err != nil {
 		return nil, err
 	}
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	exec, err := e.plan(e.catalog.Collection(req.db, s.coll), ns(req.db, s.coll), q)
-	if err != nil {
-		return nil, err
-	}
-	body, err := explainPlan(exec, verbosity, nil)
-	if err != nil {
-		return nil, err
-	}
-	return explainReply(req, body), nil
+	return e.explainQuery(req, s.coll, q, verbosity)
 }
 
 // writeStage renders the UPDATE or DELETE stage mongod puts above the

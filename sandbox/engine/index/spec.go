@@ -215,7 +215,7 @@ func DefaultName(key bson.D) string {
 		case string:
 			b.WriteString(v)
 		case float64:
-			b.WriteString(strings.TrimSuffix(FormatDouble(v), ".0"))
+			b.WriteString(strings.TrimSuffix(value.FormatDouble(v), ".0"))
 		default:
 			b.WriteString(FormatValue(v))
 		}

@@ -458,6 +458,6 @@ func writeDocumentValue(b *strings.Builder, v any) {
 	case bson.ObjectID:
 		b.WriteString(x.Hex())
 	default:
-		writeValue(b, v)
+		b.WriteString(value.Format(v))
 	}
 }

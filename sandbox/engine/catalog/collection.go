@@ -113,9 +113,15 @@ func (c *Collection) keysFor(doc bson.D) ([]index.KeySet, error) {
 	return sets, nil
 }
 
-func (c *Collection) checkUnique(sets []index.KeySet, rid int64) error {
+// addKeys inserts a document's keys into every index, index by index; a
+// duplicate on a unique index removes what this call added and fails, so
+// the indexes are left as they were.
+func (c *Collection) addKeys(sets []index.KeySet, rid int64) error {
 	for i, ix := range c.indexes {
-		if err := ix.CheckUnique(sets[i], rid, c.NS()); err != nil {
+		if err := ix.TryAdd(sets[i], rid, c.NS()); err != nil {
+			for j := range i {
+				c.indexes[j].Remove(sets[j], rid)
+			}
 			return err
 		}
 	}
@@ -131,13 +137,10 @@ func (c *Collection) Insert(doc bson.D) (int64, error) {
 		return 0, err
 	}
 	rid := c.nextID
-	if err := c.checkUnique(sets, rid); err != nil {
+	if err := c.addKeys(sets, rid); err != nil {
 		return 0, err
 	}
 	c.nextID++
-	for i, ix := range c.indexes {
-		ix.Add(sets[i], rid)
-	}
 	size := value.Size(doc)
 	c.records.ReplaceOrInsert(&Record{ID: rid, Doc: doc, Size: size})
 	c.dataSize += int64(size)
@@ -155,15 +158,19 @@ func (c *Collection) Replace(rid int64, doc bson.D) error {
 	if err != nil {
 		return err
 	}
-	if err := c.checkUnique(sets, rid); err != nil {
-		return err
-	}
 	oldSets, _ := c.keysFor(old.Doc)
-	for i, ix := range c.indexes {
-		if oldSets != nil {
+	if oldSets != nil {
+		for i, ix := range c.indexes {
 			ix.Remove(oldSets[i], rid)
 		}
-		ix.Add(sets[i], rid)
+	}
+	if err := c.addKeys(sets, rid); err != nil {
+		if oldSets != nil {
+			for i, ix := range c.indexes {
+				ix.Add(oldSets[i], rid)
+			}
+		}
+		return err
 	}
 	size := value.Size(doc)
 	c.records.ReplaceOrInsert(&Record{ID: rid, Doc: doc, Size: size})
@@ -243,13 +250,12 @@ func (c *Collection) CreateIndex(spec index.Spec) (bool, error) {
 	c.records.Ascend(func(r *Record) bool {
 		ks, err := ix.Keys(r.Doc)
 		if err == nil {
-			err = ix.CheckUnique(ks, r.ID, c.NS())
+			err = ix.TryAdd(ks, r.ID, c.NS())
 		}
 		if err != nil {
 			buildErr = err
 			return false
 		}
-		ix.Add(ks, r.ID)
 		return true
 	})
 	if buildErr != nil {

@@ -5,7 +5,6 @@
 package index
 
 import (
-	"math"
 	"strings"
 
 	"github.com/google/btree"
@@ -49,8 +48,23 @@ func New(spec Spec, partial func(bson.D) bool) *Index {
 	for _, f := range spec.Fields {
 		ix.parts = append(ix.parts, strings.Split(f.Path, "."))
 	}
-	ix.tree = btree.NewG(32, ix.Less)
+	if spec.Unique {
+		// A unique index holds at most one entry per key, so entries are
+		// ordered by key alone: inserting then finds a duplicate in the
+		// same descent (see TryAdd), as WiredTiger's no-overwrite insert
+		// does for mongod.
+		ix.tree = btree.NewG(32, ix.lessKeyOnly)
+	} else {
+		ix.tree = btree.NewG(32, ix.Less)
+	}
 	return ix
+}
+
+func (ix *Index) lessKeyOnly(a, b Entry) bool {
+	if len(a.Key) == 1 && len(b.Key) == 1 {
+		return ix.CompareField(0, a.Key[0], b.Key[0]) < 0
+	}
+	return ix.compareKeys(a.Key, b.Key) < 0
 }
 
 // Less orders entries by key (per-field BSON order and direction), then
@@ -130,6 +144,29 @@ func (ix *Index) Add(ks KeySet, rid int64) {
 	}
 }
 
+// TryAdd inserts a document's keys; on a unique index a key already held
+// by another record fails with E11000 and leaves the index as it was.
+func (ix *Index) TryAdd(ks KeySet, rid int64, ns string) error {
+	if !ix.Spec.Unique {
+		ix.Add(ks, rid)
+		return nil
+	}
+	for i, k := range ks.Keys {
+		old, replaced := ix.tree.ReplaceOrInsert(Entry{Key: k, RID: rid})
+		if replaced && old.RID != rid {
+			ix.tree.ReplaceOrInsert(old)
+			for _, done := range ks.Keys[:i] {
+				ix.tree.Delete(Entry{Key: done, RID: rid})
+			}
+			return ix.duplicateKeyError(k, ns)
+		}
+	}
+	for i, m := range ks.arrays {
+		ix.arrays[i] |= m
+	}
+	return nil
+}
+
 // Remove deletes a document's keys.
 func (ix *Index) Remove(ks KeySet, rid int64) {
 	for _, k := range ks.Keys {
@@ -144,18 +181,7 @@ func (ix *Index) CheckUnique(ks KeySet, rid int64, ns string) error {
 		return nil
 	}
 	for _, k := range ks.Keys {
-		var dup bool
-		ix.tree.AscendGreaterOrEqual(Entry{Key: k, RID: math.MinInt64}, func(e Entry) bool {
-			if ix.compareKeys(e.Key, k) != 0 {
-				return false
-			}
-			if e.RID != rid {
-				dup = true
-				return false
-			}
-			return true
-		})
-		if dup {
+		if e, ok := ix.tree.Get(Entry{Key: k}); ok && e.RID != rid {
 			return ix.duplicateKeyError(k, ns)
 		}
 	}

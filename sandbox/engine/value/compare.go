@@ -2,6 +2,7 @@ package value
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"math/big"
 	"strings"
@@ -31,7 +32,7 @@ func Compare(a, b any) int {
 		}
 	case bson.ObjectID:
 		if bv, ok := b.(bson.ObjectID); ok {
-			return bytes.Compare(av[:], bv[:])
+			return compareObjectIDs(&av, &bv)
 		}
 	case bson.DateTime:
 		if bv, ok := b.(bson.DateTime); ok {
@@ -307,6 +308,26 @@ func cmpInt64(a, b int64) int {
 	case a < b:
 		return -1
 	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// compareObjectIDs orders ObjectIds by their bytes; comparing them as two
+// big-endian words avoids a generic byte comparison on every index probe
+// of the _id index.
+func compareObjectIDs(a, b *bson.ObjectID) int {
+	if x, y := binary.BigEndian.Uint64(a[:8]), binary.BigEndian.Uint64(b[:8]); x != y {
+		if x < y {
+			return -1
+		}
+		return 1
+	}
+	x, y := binary.BigEndian.Uint32(a[8:]), binary.BigEndian.Uint32(b[8:])
+	switch {
+	case x < y:
+		return -1
+	case x > y:
 		return 1
 	}
 	return 0

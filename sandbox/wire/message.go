@@ -166,6 +166,9 @@ func decodeSections(b []byte) (bson.D, bson.D) {
 	var body bson.D
 	haveBody := false
 	var seqs []docSequence
+	// One decoder for the whole message keeps one copy of the field names
+	// shared by an insert batch's documents.
+	var dec value.Decoder
 	for len(b) > 0 {
 		kind := b[0]
 		b = b[1:]
@@ -174,7 +177,7 @@ func decodeSections(b []byte) (bson.D, bson.D) {
 			if haveBody {
 				return nil, errorReply(40430, "", "Multiple body sections in message")
 			}
-			doc, rest, err := readDocument(b)
+			doc, rest, err := readDocumentWith(&dec, b)
 			if err != nil {
 				return nil, invalidBSON(err)
 			}
@@ -202,7 +205,7 @@ func decodeSections(b []byte) (bson.D, bson.D) {
 			}
 			docs := bson.A{}
 			for len(seq) > 0 {
-				doc, rest, err := readDocument(seq)
+				doc, rest, err := readDocumentWith(&dec, seq)
 				if err != nil {
 					return nil, invalidBSON(err)
 				}
@@ -266,6 +269,11 @@ func decodeOpQuery(h header, b []byte) (*request, error) {
 
 // readDocument decodes the BSON document at the start of b.
 func readDocument(b []byte) (bson.D, []byte, error) {
+	var dec value.Decoder
+	return readDocumentWith(&dec, b)
+}
+
+func readDocumentWith(dec *value.Decoder, b []byte) (bson.D, []byte, error) {
 	if len(b) < 5 {
 		return nil, nil, errors.New("document shorter than 5 bytes")
 	}
@@ -273,7 +281,7 @@ func readDocument(b []byte) (bson.D, []byte, error) {
 	if size < 5 || size > len(b) {
 		return nil, nil, fmt.Errorf("BSONObj size: %d (0x%X) is invalid. Size must be between 0 and 16793600(16MB)", size, uint32(size))
 	}
-	doc, err := value.Decode(b[:size])
+	doc, err := dec.Decode(b[:size])
 	if err != nil {
 		return nil, nil, err
 	}

@@ -16,18 +16,46 @@ var errCorrupt = errors.New("invalid BSON")
 // path of every insert, so it walks the bytes directly instead of going
 // through the reflection-based bson.Unmarshal.
 func Decode(raw []byte) (bson.D, error) {
-	d, err := decodeDoc(raw, 0)
-	if err != nil {
-		return nil, err
+	var dec Decoder
+	return dec.Decode(raw)
+}
+
+// Decoder decodes many documents that share field names, such as the
+// documents of one insert batch, keeping a single copy of each name: a
+// stored collection then holds one "courseId" string, not one per
+// document. The zero value is ready to use; it is not safe for concurrent
+// use.
+type Decoder struct {
+	keys map[string]string
+}
+
+// maxInternedKeys bounds the table for batches with unusual field names.
+const maxInternedKeys = 4096
+
+// Decode decodes one document.
+func (dec *Decoder) Decode(raw []byte) (bson.D, error) {
+	return dec.decodeDoc(raw, 0)
+}
+
+func (dec *Decoder) key(b []byte) string {
+	if k, ok := dec.keys[string(b)]; ok {
+		return k
 	}
-	return d, nil
+	k := string(b)
+	if dec.keys == nil {
+		dec.keys = make(map[string]string, 16)
+	}
+	if len(dec.keys) < maxInternedKeys {
+		dec.keys[k] = k
+	}
+	return k
 }
 
 // MaxDecodeDepth bounds recursion on untrusted input; mongod's own nesting
 // limit (100 levels for stored documents) is enforced by the storage layer.
 const MaxDecodeDepth = 200
 
-func decodeDoc(raw []byte, depth int) (bson.D, error) {
+func (dec *Decoder) decodeDoc(raw []byte, depth int) (bson.D, error) {
 	if depth > MaxDecodeDepth {
 		return nil, fmt.Errorf("%w: nesting too deep", errCorrupt)
 	}
@@ -49,11 +77,12 @@ func decodeDoc(raw []byte, depth int) (bson.D, error) {
 	for len(body) > 0 {
 		t := bsoncore.Type(body[0])
 		body = body[1:]
-		key, rest, ok := bsoncore.ReadKey(body)
+		kb, rest, ok := bsoncore.ReadKeyBytes(body)
 		if !ok {
 			return nil, fmt.Errorf("%w: unterminated field name", errCorrupt)
 		}
-		v, rest, err := decodeValue(t, rest, depth)
+		key := dec.key(kb)
+		v, rest, err := dec.decodeValue(t, rest, depth)
 		if err != nil {
 			return nil, err
 		}
@@ -63,8 +92,8 @@ func decodeDoc(raw []byte, depth int) (bson.D, error) {
 	return d, nil
 }
 
-func decodeArray(raw []byte, depth int) (bson.A, error) {
-	d, err := decodeDoc(raw, depth)
+func (dec *Decoder) decodeArray(raw []byte, depth int) (bson.A, error) {
+	d, err := dec.decodeDoc(raw, depth)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +104,7 @@ func decodeArray(raw []byte, depth int) (bson.A, error) {
 	return a, nil
 }
 
-func decodeValue(t bsoncore.Type, src []byte, depth int) (any, []byte, error) {
+func (dec *Decoder) decodeValue(t bsoncore.Type, src []byte, depth int) (any, []byte, error) {
 	bad := func(what string) (any, []byte, error) {
 		return nil, nil, fmt.Errorf("%w: truncated %s", errCorrupt, what)
 	}
@@ -97,14 +126,14 @@ func decodeValue(t bsoncore.Type, src []byte, depth int) (any, []byte, error) {
 		if !ok {
 			return bad("document")
 		}
-		d, err := decodeDoc(doc, depth+1)
+		d, err := dec.decodeDoc(doc, depth+1)
 		return d, rest, err
 	case bsoncore.TypeArray:
 		arr, rest, ok := bsoncore.ReadArray(src)
 		if !ok {
 			return bad("array")
 		}
-		a, err := decodeArray(arr, depth+1)
+		a, err := dec.decodeArray(arr, depth+1)
 		return a, rest, err
 	case bsoncore.TypeBinary:
 		sub, data, rest, ok := bsoncore.ReadBinary(src)
@@ -163,7 +192,7 @@ func decodeValue(t bsoncore.Type, src []byte, depth int) (any, []byte, error) {
 		if !ok {
 			return bad("javascriptWithScope")
 		}
-		sd, err := decodeDoc(scope, depth+1)
+		sd, err := dec.decodeDoc(scope, depth+1)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -3,9 +3,9 @@ package engine_test
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
-	"runtime"
 	"testing"
 	"time"
 

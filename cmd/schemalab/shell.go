@@ -75,11 +75,24 @@ func runShell(ctx context.Context, g *globalOptions, args []string) int {
 	evalCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
 	res, evalErr := sh.Eval(evalCtx, string(src))
-	os.Stdout.WriteString(res.Transcript)
+	writeTranscript(res, evalErr)
 	if evalErr != nil {
 		return 1
 	}
 	return 0
+}
+
+// writeTranscript prints results on stdout and the error, as mongosh
+// does, on stderr.
+func writeTranscript(res shell.Result, evalErr error) {
+	out := res.Transcript
+	if evalErr != nil {
+		out = strings.TrimSuffix(out, evalErr.Error()+"\n")
+	}
+	os.Stdout.WriteString(out)
+	if evalErr != nil {
+		fmt.Fprintln(os.Stderr, evalErr.Error())
+	}
 }
 
 // connectShell connects the driver to uri, or starts the embedded sandbox
@@ -153,9 +166,9 @@ func interactiveShell(ctx context.Context, sh *shell.Shell) int {
 			return 0
 		}
 		evalCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
-		res, _ := sh.Eval(evalCtx, src)
+		res, evalErr := sh.Eval(evalCtx, src)
 		stop()
-		os.Stdout.WriteString(res.Transcript)
+		writeTranscript(res, evalErr)
 	}
 }
 

@@ -80,7 +80,7 @@ func (s *Shell) bsonNatives(n *goja.Object) {
 		return s.box(oid)
 	})
 	set("objectIdTime", func(c goja.FunctionCall) goja.Value {
-		b, _ := s.unbox(c.This)
+		b := s.selfBox(c)
 		oid, _ := b.(bson.ObjectID)
 		return s.newDate(oid.Timestamp().UnixMilli())
 	})
@@ -210,10 +210,7 @@ func (s *Shell) bsonNatives(n *goja.Object) {
 		return s.box(bson.Binary{Subtype: sub, Data: data})
 	})
 	set("binaryString", func(c goja.FunctionCall) goja.Value {
-		b, _ := s.unbox(c.This)
-		if b == nil {
-			b, _ = s.unbox(c.Argument(0))
-		}
+		b := s.selfBox(c)
 		bin, _ := b.(bson.Binary)
 		switch c.Argument(1).String() {
 		case "hex":
@@ -277,14 +274,11 @@ func (s *Shell) bsonNatives(n *goja.Object) {
 	})
 	set("bsonSymbol", func(c goja.FunctionCall) goja.Value { return s.box(bson.Symbol(c.Argument(0).String())) })
 	set("bsonString", func(c goja.FunctionCall) goja.Value {
-		b, _ := s.unbox(c.This)
-		if b == nil {
-			b, _ = s.unbox(c.Argument(0))
-		}
+		b := s.selfBox(c)
 		return s.vm.ToValue(bsonToString(b))
 	})
 	set("bsonNumber", func(c goja.FunctionCall) goja.Value {
-		b, _ := s.unbox(c.This)
+		b := s.selfBox(c)
 		switch x := b.(type) {
 		case int64:
 			return s.vm.ToValue(float64(x))
@@ -298,7 +292,7 @@ func (s *Shell) bsonNatives(n *goja.Object) {
 	// bsonJSON is each wrapper's toJSON, as js-bson defines it, so that
 	// JSON.stringify prints what it prints in mongosh.
 	set("bsonJSON", func(c goja.FunctionCall) goja.Value {
-		b, _ := s.unbox(c.This)
+		b := s.selfBox(c)
 		obj := func(kv ...any) goja.Value {
 			o := s.vm.NewObject()
 			for i := 0; i+1 < len(kv); i += 2 {
@@ -338,10 +332,10 @@ func (s *Shell) bsonNatives(n *goja.Object) {
 		return s.vm.NewObject()
 	})
 	set("bsonEquals", func(c goja.FunctionCall) goja.Value {
-		a, _ := s.unbox(c.This)
-		b, ok := s.unbox(c.Argument(0))
+		a, _ := s.unbox(c.Argument(0))
+		b, ok := s.unbox(c.Argument(1))
 		if !ok {
-			if str, isStr := c.Argument(0).Export().(string); isStr {
+			if str, isStr := c.Argument(1).Export().(string); isStr {
 				return s.vm.ToValue(bsonToString(a) == str)
 			}
 			return s.vm.ToValue(false)
@@ -349,11 +343,11 @@ func (s *Shell) bsonNatives(n *goja.Object) {
 		return s.vm.ToValue(Format(a, fullFormat) == Format(b, fullFormat))
 	})
 	set("bsonInspect", func(c goja.FunctionCall) goja.Value {
-		b, _ := s.unbox(c.This)
+		b := s.selfBox(c)
 		return s.vm.ToValue(Format(b, resultFormat))
 	})
 	set("bsonType", func(c goja.FunctionCall) goja.Value {
-		b, _ := s.unbox(c.This)
+		b := s.selfBox(c)
 		return s.vm.ToValue(protoFor(b))
 	})
 	set("bsonsize", func(c goja.FunctionCall) goja.Value {
@@ -538,4 +532,14 @@ func parseISODate(s string) (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// selfBox is the wrapper a prelude method passes as its first argument
+// (n.fn(this, ...)), or the receiver when a native is called directly.
+func (s *Shell) selfBox(c goja.FunctionCall) any {
+	if b, ok := s.unbox(c.Argument(0)); ok {
+		return b
+	}
+	b, _ := s.unbox(c.This)
+	return b
 }

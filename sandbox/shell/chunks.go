@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/parser"
 )
 
@@ -130,4 +131,41 @@ func InputComplete(src string) bool {
 		return true
 	}
 	return inputComplete(src)
+}
+
+// redeclarable rewrites top-level let/const/class declarations into var
+// form. mongosh's async rewriter does the same, which is why re-running
+// `const x = ...` in the same session works there (lessons re-run steps).
+func redeclarable(src string) string {
+	prog, err := parser.ParseFile(nil, "", stripAwait(src), 0)
+	if err != nil {
+		return src
+	}
+	type edit struct {
+		at, cut int
+		text    string
+	}
+	var edits []edit
+	for _, st := range prog.Body {
+		switch d := st.(type) {
+		case *ast.LexicalDeclaration:
+			at := int(d.Idx) - 1
+			switch {
+			case strings.HasPrefix(src[at:], "const"):
+				edits = append(edits, edit{at, 5, "var  "})
+			case strings.HasPrefix(src[at:], "let"):
+				edits = append(edits, edit{at, 3, "var"})
+			}
+		case *ast.ClassDeclaration:
+			if d.Class != nil && d.Class.Name != nil {
+				at := int(d.Class.Class) - 1
+				edits = append(edits, edit{at, 0, "var " + string(d.Class.Name.Name) + " = "})
+			}
+		}
+	}
+	for i := len(edits) - 1; i >= 0; i-- {
+		e := edits[i]
+		src = src[:e.at] + e.text + src[e.at+e.cut:]
+	}
+	return src
 }

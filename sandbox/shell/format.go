@@ -95,7 +95,7 @@ func Format(v any, opts FormatOptions) string {
 		opts.BreakLength = 80
 	}
 	c := &inspectCtx{opts: opts}
-	return c.formatValue(v, 0, true)
+	return c.formatValue(v, 0)
 }
 
 // FormatResult renders a statement result the way mongosh's formatOutput
@@ -150,7 +150,7 @@ func (c *inspectCtx) depthExceeded(recurseTimes int) bool {
 	return c.opts.Depth >= 0 && recurseTimes > c.opts.Depth
 }
 
-func (c *inspectCtx) formatValue(v any, recurseTimes int, _ bool) string {
+func (c *inspectCtx) formatValue(v any, recurseTimes int) string {
 	switch x := v.(type) {
 	case nil:
 		return "null"
@@ -199,14 +199,14 @@ func (c *inspectCtx) formatValue(v any, recurseTimes int, _ bool) string {
 	case bson.JavaScript:
 		return "Code(" + strEscape(string(x)) + ")"
 	case bson.CodeWithScope:
-		scope := c.formatValue(x.Scope, recurseTimes, false)
+		scope := c.formatValue(x.Scope, recurseTimes)
 		return "Code(" + strEscape(string(x.Code)) + ", " + scope + ")"
 	case bson.Symbol:
 		return "BSONSymbol(" + strEscape(string(x)) + ")"
 	case bson.DBPointer:
 		return "DBPointer(" + strEscape(x.DB) + ", ObjectId('" + x.Pointer.Hex() + "'))"
 	case DBRef:
-		s := "DBRef(" + strEscape(x.Collection) + ", " + c.formatValue(x.ID, recurseTimes, false)
+		s := "DBRef(" + strEscape(x.Collection) + ", " + c.formatValue(x.ID, recurseTimes)
 		if x.DB != "" {
 			s += ", " + strEscape(x.DB)
 		}
@@ -231,7 +231,7 @@ func (c *inspectCtx) formatValue(v any, recurseTimes int, _ bool) string {
 		return "[" + x.Name + ": " + x.Message + "]"
 	case bson.D:
 		if ref, ok := asDBRef(x); ok {
-			return c.formatValue(ref, recurseTimes, false)
+			return c.formatValue(ref, recurseTimes)
 		}
 		return c.formatObject(x, "", recurseTimes)
 	case Instance:
@@ -249,7 +249,7 @@ func (c *inspectCtx) formatValue(v any, recurseTimes int, _ bool) string {
 		if err != nil {
 			return "<invalid BSON>"
 		}
-		return c.formatValue(d, recurseTimes, false)
+		return c.formatValue(d, recurseTimes)
 	}
 	return "<unknown>"
 }
@@ -276,7 +276,7 @@ func (c *inspectCtx) formatObject(d bson.D, name string, recurseTimes int) strin
 	output := make([]string, 0, len(d))
 	for _, e := range d {
 		c.indentationLvl += 2
-		str := c.formatValue(e.Value, recurseTimes, false)
+		str := c.formatValue(e.Value, recurseTimes)
 		c.indentationLvl -= 2
 		output = append(output, formatKey(e.Key)+": "+str)
 	}
@@ -299,7 +299,7 @@ func (c *inspectCtx) formatArray(a bson.A, recurseTimes int) string {
 	output := make([]string, 0, n+1)
 	for i := range n {
 		c.indentationLvl += 2
-		output = append(output, c.formatValue(a[i], recurseTimes, false))
+		output = append(output, c.formatValue(a[i], recurseTimes))
 		c.indentationLvl -= 2
 	}
 	if remaining := len(a) - n; remaining > 0 {
@@ -325,10 +325,10 @@ func (c *inspectCtx) formatMapSet(entries [][2]any, items []any, isMap bool, rec
 	var output []string
 	c.indentationLvl += 2
 	for _, e := range entries {
-		output = append(output, c.formatValue(e[0], recurseTimes, false)+" => "+c.formatValue(e[1], recurseTimes, false))
+		output = append(output, c.formatValue(e[0], recurseTimes)+" => "+c.formatValue(e[1], recurseTimes))
 	}
 	for _, v := range items {
-		output = append(output, c.formatValue(v, recurseTimes, false))
+		output = append(output, c.formatValue(v, recurseTimes))
 	}
 	c.indentationLvl -= 2
 	return c.reduceToSingleString(output, "", prefix+"{", "}", kObjectType, recurseTimes, nil)

@@ -34,12 +34,11 @@ func (s *Shell) natives() *goja.Object {
 		if !ok || o.ClassName() == "Array" {
 			s.throw("MongoInvalidArgumentError", "Document must be an object")
 		}
-		doc, id, generated, err := s.encodeDoc(nil, o, true)
+		// mongosh inserts a copy ({ ...doc }), so the caller's object is
+		// not given the generated _id.
+		doc, id, _, err := s.encodeDoc(nil, o, true)
 		if err != nil {
 			s.throw("BSONError", "%s", err.Error())
-		}
-		if generated {
-			_ = o.Set("_id", s.box(id))
 		}
 		_, wes, err := s.insertDocs(c.Argument(0).String(), c.Argument(1).String(), [][]byte{doc}, true)
 		if err != nil {
@@ -152,6 +151,12 @@ func (s *Shell) natives() *goja.Object {
 			s.throwDriver(err)
 		}
 		return s.vm.ToValue(n)
+	})
+	set("countCommand", func(c goja.FunctionCall) goja.Value {
+		cmd := bson.D{{Key: "count", Value: c.Argument(1).String()}, {Key: "query", Value: s.mustDoc(c.Argument(2), "query")}}
+		cmd = append(cmd, s.optDoc(c.Argument(3))...)
+		res := s.command(c.Argument(0).String(), cmd)
+		return s.vm.ToValue(toInt64(lookupD(res, "n")))
 	})
 	set("estimatedCount", func(c goja.FunctionCall) goja.Value {
 		res := s.command(c.Argument(0).String(), bson.D{{Key: "count", Value: c.Argument(1).String()}})
@@ -325,7 +330,6 @@ func (s *Shell) insertMany(c goja.FunctionCall) goja.Value {
 		s.throw("MongoInvalidArgumentError", "Invalid BulkOperation, Batch cannot be empty")
 	}
 	ids := make([]any, n)
-	boxes := make([]goja.Value, n)
 	ends := make([]int, n)
 	var buf []byte
 	for i := range n {
@@ -344,11 +348,7 @@ func (s *Shell) insertMany(c goja.FunctionCall) goja.Value {
 			// One buffer for all documents: size it from the first.
 			buf = slices.Grow(buf, len(buf)*(n-1)*9/8)
 		}
-		if generated {
-			// The Node driver sets the generated _id on the caller's object.
-			boxes[i] = s.box(ids[i])
-			_ = o.Set("_id", boxes[i])
-		}
+		_ = generated // mongosh inserts copies ({ ...doc }): the caller's object keeps no _id
 	}
 	docs := make([][]byte, n)
 	start := 0
@@ -379,11 +379,7 @@ func (s *Shell) insertMany(c goja.FunctionCall) goja.Value {
 	_ = r.Set("acknowledged", true)
 	idObj := s.vm.NewObject()
 	for i, id := range ids {
-		v := boxes[i]
-		if v == nil {
-			v = s.fromBSON(id)
-		}
-		_ = idObj.Set(indexKey(i), v)
+		_ = idObj.Set(indexKey(i), s.fromBSON(id))
 	}
 	_ = r.Set("insertedIds", idObj)
 	return r

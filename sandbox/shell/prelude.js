@@ -4,6 +4,10 @@
 (function (g, n) {
   'use strict';
   const kType = n.typeSymbol;
+  const warned = new Set();
+  const deprecated = (msg) => {
+    if (!warned.has(msg)) { warned.add(msg); n.print('DeprecationWarning: ' + msg); }
+  };
   const hidden = (obj, key, value) => Object.defineProperty(obj, key, { value, writable: true, configurable: true, enumerable: false });
 
   // ---- BSON helpers -------------------------------------------------------
@@ -150,17 +154,17 @@
       while (this.hasNext()) { this.next(); c++; }
       return c;
     }
+    // The Node driver's FindCursor.count(): a count command with the
+    // cursor's filter, skip and limit.
     count() {
       if (this._kind !== 'find') throw new TypeError('cursor.count is not a function');
-      return n.countDocuments(this._db, this._coll, this._spec.filter || {}, {});
-    }
-    size() {
-      if (this._kind !== 'find') throw new TypeError('cursor.size is not a function');
       const opts = {};
       if (this._spec.limit) opts.limit = Math.abs(this._spec.limit);
       if (this._spec.skip) opts.skip = this._spec.skip;
-      return n.countDocuments(this._db, this._coll, this._spec.filter || {}, opts);
+      if (this._spec.hint) opts.hint = this._spec.hint;
+      return n.countCommand(this._db, this._coll, this._spec.filter || {}, opts);
     }
+    size() { return this.count(); }
     explain(verbosity) { return n.explain(this._db, this._coll, this._kind, this._spec, verbosity); }
     close() { if (this._h !== null) n.cursorClose(this._h); }
     isClosed() { return this._h !== null && !n.cursorHasNext(this._h); }
@@ -188,6 +192,15 @@
   }
   hidden(ExplainableCursor.prototype, kType, 'ExplainableCursor');
 
+  // mongosh runs a pipeline ending in $out or $merge at once, even when its
+  // cursor is never read.
+  const runsImmediately = (cursor) => {
+    const p = cursor._spec.pipeline;
+    const last = Array.isArray(p) && p.length > 0 ? p[p.length - 1] : null;
+    if (last && typeof last === 'object' && ('$out' in last || '$merge' in last)) cursor.hasNext();
+    return cursor;
+  };
+
   // ---- collections --------------------------------------------------------
   const opt = (o) => (o === undefined || o === null ? {} : o);
   class Collection {
@@ -203,25 +216,24 @@
     insertOne(doc, o) { return n.insertOne(this._db, this._name, doc, opt(o)); }
     insertMany(docs, o) { return n.insertMany(this._db, this._name, docs, opt(o)); }
     insert(docs, o) {
-      if (Array.isArray(docs)) return n.insertMany(this._db, this._name, docs, opt(o));
-      return n.insertOne(this._db, this._name, docs, opt(o));
+      deprecated('Collection.insert() is deprecated. Use insertOne, insertMany, or bulkWrite.');
+      return n.insertMany(this._db, this._name, Array.isArray(docs) ? docs : [docs], opt(o));
     }
     updateOne(f, u, o) { return n.update(this._db, this._name, 'one', f, u, opt(o)); }
     updateMany(f, u, o) { return n.update(this._db, this._name, 'many', f, u, opt(o)); }
     replaceOne(f, r, o) { return n.update(this._db, this._name, 'replace', f, r, opt(o)); }
     update(f, u, o) {
+      deprecated('Collection.update() is deprecated. Use updateOne, updateMany, or bulkWrite.');
       o = opt(o);
-      const multi = !!o.multi;
       const rest = Object.assign({}, o);
       delete rest.multi;
-      const isOp = u !== null && typeof u === 'object' && !Array.isArray(u) && Object.keys(u).some(k => k.startsWith('$'));
-      const kind = Array.isArray(u) || isOp ? (multi ? 'many' : 'one') : 'replace';
-      return n.update(this._db, this._name, kind, f, u, rest);
+      return n.update(this._db, this._name, o.multi ? 'many' : 'one', f, u, rest);
     }
     deleteOne(f, o) { return n.deleteDocs(this._db, this._name, false, f, opt(o)); }
     deleteMany(f, o) { return n.deleteDocs(this._db, this._name, true, f, opt(o)); }
     remove(f, o) {
-      const justOne = o === true || (o && o.justOne);
+      deprecated('Collection.remove() is deprecated. Use deleteOne, deleteMany, findOneAndDelete, or bulkWrite.');
+      const justOne = typeof o === 'boolean' ? o : !!(o && o.justOne);
       return n.deleteDocs(this._db, this._name, !justOne, f, {});
     }
     find(filter, projection, o) {
@@ -238,11 +250,14 @@
       const spec = Object.assign({}, opt(o));
       spec.pipeline = pipeline;
       if (spec.explain) { return n.explain(this._db, this._name, 'aggregate', spec, 'queryPlanner'); }
-      return new Cursor(this._db, this._name, 'aggregate', spec);
+      return runsImmediately(new Cursor(this._db, this._name, 'aggregate', spec));
     }
     countDocuments(f, o) { return n.countDocuments(this._db, this._name, f === undefined ? {} : f, opt(o)); }
     estimatedDocumentCount(o) { return n.estimatedCount(this._db, this._name, opt(o)); }
-    count(f, o) { return n.countDocuments(this._db, this._name, f === undefined ? {} : f, opt(o)); }
+    count(f, o) {
+      deprecated('Collection.count() is deprecated. Use countDocuments or estimatedDocumentCount.');
+      return n.countCommand(this._db, this._name, f === undefined ? {} : f, opt(o));
+    }
     distinct(field, f, o) { return n.distinct(this._db, this._name, field, f === undefined ? {} : f, opt(o)); }
     bulkWrite(ops, o) { return n.bulkWrite(this._db, this._name, ops, opt(o)); }
     findOneAndUpdate(f, u, o) { return n.findAndModify(this._db, this._name, 'update', f, u, opt(o)); }
@@ -370,7 +385,7 @@
     aggregate(pipeline, o) {
       const spec = Object.assign({}, opt(o));
       spec.pipeline = pipeline;
-      return new Cursor(this._name, 1, 'aggregate', spec);
+      return runsImmediately(new Cursor(this._name, 1, 'aggregate', spec));
     }
     version() { return n.runCommand('admin', { buildInfo: 1 }).version; }
     serverStatus() { return n.runCommand('admin', { serverStatus: 1 }); }

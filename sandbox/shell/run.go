@@ -27,9 +27,10 @@ func (s *Shell) runChunk(ch chunk) (err error) {
 	if ch.cmd != "" {
 		return s.runShellCommand(ch)
 	}
-	prog, err := goja.Compile("", ch.src, false)
-	if err != nil && strings.Contains(ch.src, "await") {
-		if p2, err2 := compileTopLevelAwait(ch.src); err2 == nil {
+	src := redeclarable(ch.src)
+	prog, err := goja.Compile("", src, false)
+	if err != nil && strings.Contains(src, "await") {
+		if p2, err2 := compileTopLevelAwait(src); err2 == nil {
 			prog, err = p2, nil
 		}
 	}
@@ -46,24 +47,55 @@ func (s *Shell) runChunk(ch chunk) (err error) {
 var posRe = regexp.MustCompile(`Line (\d+):(\d+) (.*?)(?: \(and \d+ more errors\))?$`)
 
 func (s *Shell) syntaxErr(err error, ch chunk) error {
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "SyntaxError: ")
-	if m := posRe.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		col, _ := strconv.Atoi(m[2])
-		return &syntaxError{msg: fmt.Sprintf("%s. (%d:%d)", m[3], line+ch.line-1, col-1)}
-	}
+	msg := strings.TrimPrefix(err.Error(), "SyntaxError: ")
+	line, col := 0, 0
 	var cse *goja.CompilerSyntaxError
-	if errors.As(err, &cse) && cse.File != nil {
-		p := cse.File.Position(cse.Offset)
-		return &syntaxError{msg: fmt.Sprintf("%s. (%d:%d)", cse.Message, p.Line+ch.line-1, p.Column-1)}
-	}
 	var el parser.ErrorList
-	if errors.As(err, &el) && len(el) > 0 {
-		p := el[0].Position
-		return &syntaxError{msg: fmt.Sprintf("%s. (%d:%d)", el[0].Message, p.Line+ch.line-1, p.Column-1)}
+	switch {
+	case errors.As(err, &el) && len(el) > 0:
+		msg, line, col = el[0].Message, el[0].Position.Line, el[0].Position.Column
+	case errors.As(err, &cse) && cse.File != nil:
+		p := cse.File.Position(cse.Offset)
+		msg, line, col = cse.Message, p.Line, p.Column
+	default:
+		if m := posRe.FindStringSubmatch(msg); m != nil {
+			line, _ = strconv.Atoi(m[1])
+			col, _ = strconv.Atoi(m[2])
+			msg = m[3]
+		}
 	}
-	return &syntaxError{msg: msg}
+	if line == 0 {
+		return &syntaxError{msg: msg}
+	}
+	// Babel-style position (1-based line, 0-based column) and code frame,
+	// as mongosh prints them, numbered by the line in the whole script.
+	text := fmt.Sprintf("%s. (%d:%d)\n\n%s", strings.TrimSuffix(msg, "."), line+ch.line-1, col-1, codeFrame(ch.src, line, col, ch.line-1))
+	return &syntaxError{msg: text}
+}
+
+// codeFrame is @babel/code-frame's layout: two lines above, three below,
+// a caret under the column.
+func codeFrame(src string, line, col, offset int) string {
+	lines := strings.Split(strings.TrimRight(src, "\n"), "\n")
+	first, last := max(line-2, 1), min(line+3, len(lines))
+	width := len(strconv.Itoa(last + offset))
+	var sb strings.Builder
+	for n := first; n <= last; n++ {
+		marker := "  "
+		if n == line {
+			marker = "> "
+		}
+		num := strconv.Itoa(n + offset)
+		sb.WriteString(marker + strings.Repeat(" ", width-len(num)) + num + " |")
+		if lines[n-1] != "" {
+			sb.WriteString(" " + lines[n-1])
+		}
+		sb.WriteByte('\n')
+		if n == line {
+			sb.WriteString("  " + strings.Repeat(" ", width) + " | " + strings.Repeat(" ", max(col-1, 0)) + "^\n")
+		}
+	}
+	return strings.TrimRight(sb.String(), "\n")
 }
 
 // emitValue prints a statement's value as mongosh's formatOutput does.
@@ -113,7 +145,7 @@ func (s *Shell) emitShellObject(o *goja.Object, typ string) error {
 		s.emit(Format(d, fullFormat), d)
 		return nil
 	case "ExplainOutput":
-		d := s.display(v2obj(o))
+		d := s.display(o)
 		s.emit(Format(d, fullFormat), d)
 		return nil
 	case "Database":
@@ -134,8 +166,6 @@ func (s *Shell) emitShellObject(o *goja.Object, typ string) error {
 	s.emit(FormatResult(d), d)
 	return nil
 }
-
-func v2obj(o *goja.Object) goja.Value { return o }
 
 // emitCursorBatch prints up to 20 documents of a cursor and the
 // 'Type "it" for more' hint. it reports "no cursor" on an exhausted cursor
@@ -190,14 +220,16 @@ func (s *Shell) runShellCommand(ch chunk) error {
 	switch ch.cmd {
 	case "use":
 		name := strings.Trim(ch.arg, `"'`)
-		if name == s.db {
+		if name == s.DB() {
 			s.emit("already on db "+name, "already on db "+name)
 			return nil
 		}
 		if _, err := s.setDB(goja.Undefined(), s.vm.ToValue(name)); err != nil {
 			return err
 		}
+		s.dbMu.Lock()
 		s.db = name
+		s.dbMu.Unlock()
 		s.emit("switched to db "+name, "switched to db "+name)
 		return nil
 	case "it":
@@ -237,7 +269,7 @@ func (s *Shell) runShow(what string) (err error) {
 		text := textTable(rows, true)
 		s.emit(text, dbs)
 	case "collections", "tables":
-		docs := s.cursorCommand(s.db, bson.D{{Key: "listCollections", Value: 1}, {Key: "nameOnly", Value: true}})
+		docs := s.cursorCommand(s.DB(), bson.D{{Key: "listCollections", Value: 1}, {Key: "nameOnly", Value: true}})
 		var names []string
 		for _, d := range docs {
 			dd, _ := d.(bson.D)

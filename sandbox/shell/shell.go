@@ -72,7 +72,9 @@ type Shell struct {
 	client *mongo.Client
 	opts   Options
 	vm     *goja.Runtime
-	db     string
+
+	dbMu sync.Mutex // guards db apart from mu, so DB() never waits for an Eval
+	db   string
 
 	mu     sync.Mutex
 	ctx    context.Context // the running Eval's context
@@ -151,8 +153,8 @@ func New(client *mongo.Client, db string, opts Options) (*Shell, error) {
 
 // DB is the current database name (changed by `use`).
 func (s *Shell) DB() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.dbMu.Lock()
+	defer s.dbMu.Unlock()
 	return s.db
 }
 

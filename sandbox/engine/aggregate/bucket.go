@@ -235,7 +235,7 @@ func parseBucketAuto(spec any, p *parser) ([]Stage, error) {
 				return nil, mongoerr.Newf(40242, "The $bucketAuto 'buckets' field must be representable as a 32-bit integer, but found %s.", docString(e.Value))
 			}
 			if n <= 0 {
-				return nil, mongoerr.Newf(40243, "The $bucketAuto 'buckets' field must be greater than 0, but found: %d.", n)
+				return nil, mongoerr.Newf(40243, "The $bucketAuto 'buckets' field must be greater than 0, but found: %d", n)
 			}
 			s.buckets, haveBuckets = n, true
 		case "output":

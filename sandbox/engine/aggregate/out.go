@@ -215,7 +215,59 @@ func parseMerge(spec any, p *parser) ([]Stage, error) {
 			return nil, err
 		}
 	}
+	if err := s.checkUniqueOn(p.ctx); err != nil {
+		return nil, err
+	}
 	return []Stage{s}, nil
+}
+
+// checkUniqueOn refuses an `on` other than _id unless the target has a
+// unique index on exactly those fields, as mongod does when it parses
+// $merge: without one, two source documents could match the same target
+// document and the outcome would depend on their order.
+func (s *mergeStage) checkUniqueOn(ctx *Context) error {
+	if len(s.on) == 1 && s.on[0] == "_id" || ctx == nil || ctx.IndexStats == nil {
+		return nil
+	}
+	indexes, err := ctx.IndexStats(s.db, s.coll)
+	if err != nil {
+		return err
+	}
+	for _, ix := range indexes {
+		if supportsUniqueOn(ix, s.on) {
+			return nil
+		}
+	}
+	return mongoerr.New(51183, "Cannot find index to verify that join fields will be unique")
+}
+
+// supportsUniqueOn reports whether the $indexStats entry ix describes a
+// unique, non-partial index whose key fields are exactly the on fields
+// (in any order).
+func supportsUniqueOn(ix bson.D, on []string) bool {
+	spec, _ := lookupField(ix, "spec").(bson.D)
+	key, _ := lookupField(spec, "key").(bson.D)
+	if unique, _ := lookupField(spec, "unique").(bool); !unique || len(key) != len(on) {
+		return false
+	}
+	if _, partial := lookupField(spec, "partialFilterExpression").(bson.D); partial {
+		return false
+	}
+	for _, f := range on {
+		if _, ok := lookupField(key, f).(value.Missing); ok {
+			return false
+		}
+	}
+	return true
+}
+
+func lookupField(d bson.D, name string) any {
+	for _, e := range d {
+		if e.Key == name {
+			return e.Value
+		}
+	}
+	return value.Missing{}
 }
 
 func (s *mergeStage) Name() string { return "$merge" }

@@ -142,6 +142,11 @@ func (p *Pipeline) setStages(stages []Stage) {
 // expands them ($count becomes $group + $project, $bucket $group + $sort).
 func (p *Pipeline) Stages() []Stage { return p.stages }
 
+// LetValues is the command-level let, evaluated: what a pushed-down
+// leading $match's $expr must see as its variables (not the let's
+// unevaluated expressions, such as {$literal: v} for a sub-pipeline).
+func (p *Pipeline) LetValues() bson.D { return p.letVals }
+
 // LeadingMatch returns the filter of a leading $match, which the engine
 // pushes into the query planner; RemoveLeading then drops it.
 func (p *Pipeline) LeadingMatch() (filter bson.D, ok bool) {

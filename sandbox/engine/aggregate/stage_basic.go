@@ -205,8 +205,8 @@ func parseSample(spec any, _ *parser) ([]Stage, error) {
 	if !sizeGiven {
 		return nil, mongoerr.New(28749, "$sample stage must specify a size")
 	}
-	if size <= 0 {
-		return nil, mongoerr.New(28747, "size argument to $sample must be a positive integer")
+	if size < 0 {
+		return nil, mongoerr.New(28747, "size argument to $sample must not be negative")
 	}
 	return []Stage{&sampleStage{size: size}}, nil
 }

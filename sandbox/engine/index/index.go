@@ -232,13 +232,33 @@ func (ix *Index) MultiKeyPaths() bson.D {
 // AscendFrom calls fn for entries >= pivot in index order until fn
 // returns false.
 func (ix *Index) AscendFrom(pivot Entry, fn func(Entry) bool) {
-	ix.tree.AscendGreaterOrEqual(pivot, fn)
+	if !ix.Spec.Unique {
+		ix.tree.AscendGreaterOrEqual(pivot, fn)
+		return
+	}
+	// A unique index orders by key alone; restore (key, RecordID) order
+	// for scans resuming after an entry they already returned.
+	ix.tree.AscendGreaterOrEqual(pivot, func(e Entry) bool {
+		if e.RID < pivot.RID && ix.compareKeys(e.Key, pivot.Key) == 0 {
+			return true
+		}
+		return fn(e)
+	})
 }
 
 // DescendFrom calls fn for entries <= pivot in reverse index order until
 // fn returns false.
 func (ix *Index) DescendFrom(pivot Entry, fn func(Entry) bool) {
-	ix.tree.DescendLessOrEqual(pivot, fn)
+	if !ix.Spec.Unique {
+		ix.tree.DescendLessOrEqual(pivot, fn)
+		return
+	}
+	ix.tree.DescendLessOrEqual(pivot, func(e Entry) bool {
+		if e.RID > pivot.RID && ix.compareKeys(e.Key, pivot.Key) == 0 {
+			return true
+		}
+		return fn(e)
+	})
 }
 
 // Ascend visits every entry in index order.

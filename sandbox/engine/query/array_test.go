@@ -64,9 +64,9 @@ func TestArrayErrors(t *testing.T) {
 		{"elemMatch scalar", D{{Key: "a", Value: D{{Key: "$elemMatch", Value: int32(1)}}}}, 2, "$elemMatch needs an Object"},
 		{"elemMatch where", D{{Key: "a", Value: D{{Key: "$elemMatch", Value: D{{Key: "$where", Value: "1"}}}}}}, 2, "$elemMatch cannot contain $where expression"},
 		{"elemMatch expr", D{{Key: "a", Value: D{{Key: "$elemMatch", Value: D{{Key: "$expr", Value: D{{Key: "$eq", Value: A{int32(1), int32(1)}}}}}}}}}, 2, "$expr can only be applied to the top-level document"},
-		{"size string", D{{Key: "a", Value: D{{Key: "$size", Value: "1"}}}}, 2, "$size needs a number"},
-		{"size negative", D{{Key: "a", Value: D{{Key: "$size", Value: int32(-1)}}}}, 2, "$size may not be negative"},
-		{"size fraction", D{{Key: "a", Value: D{{Key: "$size", Value: 1.5}}}}, 2, "$size must be a whole number"},
-		{"size long", D{{Key: "a", Value: D{{Key: "$size", Value: int64(1) << 40}}}}, 2, "$size must be representable as a 32-bit integer"},
+		{"size string", D{{Key: "a", Value: D{{Key: "$size", Value: "1"}}}}, 2, "Failed to parse $size. Expected a number in: $size: \"1\""},
+		{"size negative", D{{Key: "a", Value: D{{Key: "$size", Value: int32(-1)}}}}, 2, "Failed to parse $size. Expected a non-negative number in: $size: -1"},
+		{"size fraction", D{{Key: "a", Value: D{{Key: "$size", Value: 1.5}}}}, 2, "Failed to parse $size. Expected an integer: $size: 1.5"},
+		{"size long", D{{Key: "a", Value: D{{Key: "$size", Value: int64(1) << 40}}}}, 2, "Failed to parse $size. Cannot represent $size: 1099511627776 in an int"},
 	})
 }

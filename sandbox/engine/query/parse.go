@@ -354,28 +354,44 @@ func newIn(path string, arr bson.A) (*In, error) {
 	return in, nil
 }
 
+// parseSize follows BSONElement::parseIntegerElementToNonNegativeInt, whose
+// reason mongod prefixes with "Failed to parse $size. ".
 func parseSize(path string, v any) (Node, error) {
-	var n int
+	fail := func(reason string) error {
+		return badValue("Failed to parse $size. " + reason + value.FormatElem("$size", v))
+	}
+	var n int64
 	switch x := v.(type) {
 	case int32:
-		n = int(x)
+		n = int64(x)
 	case int64:
-		if x != int64(int32(x)) {
-			return nil, badValue("$size must be representable as a 32-bit integer")
-		}
-		n = int(x)
+		n = x
 	case float64:
-		if x != math.Trunc(x) || math.IsNaN(x) || x > math.MaxInt32 || x < math.MinInt32 {
-			return nil, badValue("$size must be a whole number")
+		switch {
+		case math.IsNaN(x):
+			return nil, fail("Expected an integer, but found NaN in: ")
+		case x >= 9223372036854775808.0 || x < -9223372036854775808.0:
+			return nil, fail("Cannot represent as a 64-bit integer: ")
+		case x != math.Trunc(x):
+			return nil, fail("Expected an integer: ")
 		}
-		n = int(x)
+		n = int64(x)
+	case bson.Decimal128:
+		f, err := strconv.ParseFloat(x.String(), 64)
+		if err != nil || f != math.Trunc(f) || math.Abs(f) >= 9223372036854775808.0 {
+			return nil, fail("Cannot represent as a 64-bit integer: ")
+		}
+		n = int64(f)
 	default:
-		return nil, badValue("$size needs a number")
+		return nil, fail("Expected a number in: ")
+	}
+	if n < math.MinInt32 || n > math.MaxInt32 {
+		return nil, badValue("Failed to parse $size. Cannot represent " + value.FormatElem("$size", v) + " in an int")
 	}
 	if n < 0 {
-		return nil, badValue("$size may not be negative")
+		return nil, fail("Expected a non-negative number in: ")
 	}
-	return &Size{Path: path, N: n, parts: splitPath(path)}, nil
+	return &Size{Path: path, N: int(n), parts: splitPath(path)}, nil
 }
 
 // typeAliases is mongod's kTypeAliasMap plus "number".

@@ -283,7 +283,7 @@ func parsePop(path string, arg any, _ map[string]*arrayFilter) (leaf, error) {
 		return nil, mongoerr.Newf(mongoerr.FailedToParse, "Expected an integer: %s", elemString(path, arg))
 	}
 	if n != 1 && n != -1 {
-		return nil, mongoerr.Newf(mongoerr.BadValue, "$pop expects 1 or -1, found: %d", n)
+		return nil, mongoerr.Newf(mongoerr.FailedToParse, "$pop expects 1 or -1, found: %d", n)
 	}
 	return popOp{n == -1}, nil
 }

@@ -83,7 +83,7 @@ func TestPopPullPullAll(t *testing.T) {
 			update: `{"$pop": {"scores": 1}}`, want: `{"_id": 10, "scores": [9]}`, modified: true},
 		{name: "pop empty is a no-op", doc: `{"_id": 1, "a": []}`, update: `{"$pop": {"a": 1}}`, want: `{"_id": 1, "a": []}`},
 		{name: "pop missing is a no-op", doc: `{"_id": 1}`, update: `{"$pop": {"a": 1}}`, want: `{"_id": 1}`},
-		{name: "pop bad argument", doc: `{"_id": 1}`, update: `{"$pop": {"a": 2}}`, code: 2, msg: "$pop expects 1 or -1, found: 2"},
+		{name: "pop bad argument", doc: `{"_id": 1}`, update: `{"$pop": {"a": 2}}`, code: 9, msg: "$pop expects 1 or -1, found: 2"},
 		{name: "pop non-array", doc: `{"_id": 1, "a": {"b": "x"}}`, update: `{"$pop": {"a.b": 1}}`, code: 14,
 			msg: "Path 'a.b' contains an element of non-array type 'string'"},
 		{name: "manual: pull values and in", doc: `{"_id": 1, "fruits": ["apples", "pears", "oranges", "grapes", "bananas"], "vegetables": ["carrots", "celery", "squash", "carrots"]}`,

@@ -1,0 +1,184 @@
+package engine_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+)
+
+// Upsert rules from the manual's "Upsert Behavior" (update command) and
+// jstests/core/write/upsert: equality fields of the query seed the new
+// document, then the update applies.
+func TestConfUpsert(t *testing.T) {
+	cases := []struct{ q, u, want string }{
+		{`{"_id":7,"x":1}`, `{"$set":{"y":2}}`, `{"_id":7,"x":1,"y":2}`},
+		{`{"_id":7,"a":1,"b":{"$gt":5},"c.d":3}`, `{"$set":{"e":1}}`, `{"_id":7,"a":1,"c":{"d":3},"e":1}`},
+		{`{"_id":7,"$and":[{"a":1},{"b":{"$eq":2}}]}`, `{"$inc":{"n":1}}`, `{"_id":7,"a":1,"b":2,"n":1}`},
+		{`{"_id":7,"a":{"$in":[4]},"b":{"$in":[1,2]}}`, `{"$setOnInsert":{"s":true}}`, `{"_id":7,"a":4,"s":true}`},
+		{`{"_id":7,"a":1}`, `{"b":2}`, `{"_id":7,"b":2}`},
+		{`{"_id":7,"a":{"$elemMatch":{"x":1}}}`, `{"$set":{"y":1}}`, `{"_id":7,"y":1}`},
+		{`{"_id":7,"a":{"b":1}}`, `{"$set":{"a.c":2}}`, `{"_id":7,"a":{"b":1,"c":2}}`},
+	}
+	for _, c := range cases {
+		db, coll := confColl(t)
+		out := okJ(t, db, `{"update":"c","updates":[{"q":`+c.q+`,"u":`+c.u+`,"upsert":true}]}`)
+		sameJSON(t, "upsert reply "+c.q, out, `{"n":1,"nModified":0,"upserted":[{"index":0,"_id":7}],"ok":1.0}`)
+		var got bson.D
+		if err := coll.FindOne(ctx, bson.D{}).Decode(&got); err != nil {
+			t.Fatal(err)
+		}
+		sameJSON(t, "upserted "+c.q+" "+c.u, got, c.want)
+	}
+
+	// A generated _id goes first, as an ObjectId, and is reported.
+	db, coll := confColl(t)
+	out := okJ(t, db, `{"update":"c","updates":[{"q":{"a":1},"u":{"$set":{"b":1}},"upsert":true}]}`)
+	up := field(out, "upserted").(bson.A)[0].(bson.D)
+	oid, ok := field(up, "_id").(bson.ObjectID)
+	if !ok {
+		t.Fatalf("upserted %v", up)
+	}
+	var got bson.D
+	_ = coll.FindOne(ctx, bson.D{}).Decode(&got)
+	sameJSON(t, "generated _id", got, `{"_id":{"$oid":"`+oid.Hex()+`"},"a":1,"b":1}`)
+
+	// $setOnInsert does nothing when a document matched.
+	okJ(t, db, `{"update":"c","updates":[{"q":{"a":1},"u":{"$setOnInsert":{"z":1}},"upsert":true}]}`)
+	_ = coll.FindOne(ctx, bson.D{}).Decode(&got)
+	sameJSON(t, "setOnInsert on match", got, `{"_id":{"$oid":"`+oid.Hex()+`"},"a":1,"b":1}`)
+}
+
+// The seed-002 bucket pattern: an upsert keyed on a non-full bucket opens
+// a new bucket when the current one holds 60 readings.
+func TestConfSeed002BucketUpsert(t *testing.T) {
+	db, coll := confColl(t)
+	for i := range 61 {
+		okJ(t, db, fmt.Sprintf(`{"update":"c","updates":[{"q":{"sensorId":1,"hour":{"$date":"2025-09-01T10:00:00Z"},"count":{"$lt":60}},"u":{"$push":{"readings":{"m":%d}},"$inc":{"count":1}},"upsert":true}]}`, i))
+	}
+	docs := findAll(t, coll, bson.D{}, nil)
+	if len(docs) != 2 {
+		t.Fatalf("want 2 buckets, got %d", len(docs))
+	}
+	sameJSON(t, "first bucket count", field(docs[0], "count"), `60`)
+	sameJSON(t, "second bucket", docs[1][1:], `{"sensorId":1,"hour":{"$date":"2025-09-01T10:00:00Z"},"count":1,"readings":[{"m":60}]}`)
+}
+
+func TestConfUpdateCounting(t *testing.T) {
+	db, _ := confColl(t, `{"_id":1,"a":1}`, `{"_id":2,"a":2}`, `{"_id":3,"a":2}`)
+	out := okJ(t, db, `{"update":"c","updates":[{"q":{},"u":{"$set":{"a":2}},"multi":true}]}`)
+	sameJSON(t, "multi", out, `{"n":3,"nModified":1,"ok":1.0}`)
+	out = okJ(t, db, `{"update":"c","updates":[{"q":{"a":2},"u":{"$set":{"b":1}}}]}`)
+	sameJSON(t, "single", out, `{"n":1,"nModified":1,"ok":1.0}`)
+	out = okJ(t, db, `{"update":"c","updates":[{"q":{"a":9},"u":{"$set":{"b":1}}}]}`)
+	sameJSON(t, "no match", out, `{"n":0,"nModified":0,"ok":1.0}`)
+	out = okJ(t, db, `{"update":"c","updates":[{"q":{"_id":1},"u":{"$set":{"b":1}}},{"q":{"_id":9},"u":{"$set":{"b":1}},"upsert":true},{"q":{"_id":2},"u":{"_id":2,"a":2}}]}`)
+	sameJSON(t, "batch", out, `{"n":3,"nModified":2,"upserted":[{"index":1,"_id":9}],"ok":1.0}`)
+	wantErr(t, db, `{"update":"c","updates":[{"q":{},"u":{"a":1},"multi":true}]}`, 9, "multi update is not supported for replacement-style update")
+	out = okJ(t, db, `{"delete":"c","deletes":[{"q":{"a":2},"limit":1}]}`)
+	sameJSON(t, "delete one", out, `{"n":1,"ok":1.0}`)
+	out = okJ(t, db, `{"delete":"c","deletes":[{"q":{},"limit":0}]}`)
+	sameJSON(t, "delete many", out, `{"n":3,"ok":1.0}`)
+}
+
+// The E11000 message, keyPattern and keyValue, and ordered versus
+// unordered batches, as in the manual's insert command page.
+func TestConfWriteErrorsOrdered(t *testing.T) {
+	db, _ := confColl(t)
+	out := okJ(t, db, `{"insert":"c","documents":[{"_id":1},{"_id":1},{"_id":2}]}`)
+	dup := `{"index":1,"code":11000,"errmsg":"E11000 duplicate key error collection: conf.c index: _id_ dup key: { _id: 1 }","keyPattern":{"_id":1},"keyValue":{"_id":1}}`
+	sameJSON(t, "ordered", out, `{"n":1,"writeErrors":[`+dup+`],"ok":1.0}`)
+	out = okJ(t, db, `{"insert":"c","documents":[{"_id":3},{"_id":1},{"_id":4}],"ordered":false}`)
+	sameJSON(t, "unordered", out, `{"n":2,"writeErrors":[`+dup+`],"ok":1.0}`)
+
+	okJ(t, db, `{"createIndexes":"c","indexes":[{"key":{"e":1,"f":-1},"name":"ef","unique":true}]}`)
+	okJ(t, db, `{"insert":"c","documents":[{"_id":10,"e":"x","f":1}]}`)
+	out = okJ(t, db, `{"insert":"c","documents":[{"_id":11,"e":"x","f":1}]}`)
+	sameJSON(t, "compound dup", out, `{"n":0,"writeErrors":[{"index":0,"code":11000,"errmsg":"E11000 duplicate key error collection: conf.c index: ef dup key: { e: \"x\", f: 1 }","keyPattern":{"e":1,"f":-1},"keyValue":{"e":"x","f":1}}],"ok":1.0}`)
+	out = okJ(t, db, `{"update":"c","updates":[{"q":{"_id":2},"u":{"$set":{"e":"x","f":1}}}]}`)
+	sameJSON(t, "update dup", out, `{"n":0,"nModified":0,"writeErrors":[{"index":0,"code":11000,"errmsg":"E11000 duplicate key error collection: conf.c index: ef dup key: { e: \"x\", f: 1 }","keyPattern":{"e":1,"f":-1},"keyValue":{"e":"x","f":1}}],"ok":1.0}`)
+}
+
+// Document rules: field order kept, a generated _id first, _id types
+// refused as mongod refuses them, size and depth limits.
+func TestConfDocumentRules(t *testing.T) {
+	db, coll := confColl(t)
+	okJ(t, db, `{"insert":"c","documents":[{"z":1,"a":2,"_id":5,"m":{"y":1,"b":2}}]}`)
+	var got bson.D
+	_ = coll.FindOne(ctx, bson.D{}).Decode(&got)
+	sameJSON(t, "_id moved first", got, `{"_id":5,"z":1,"a":2,"m":{"y":1,"b":2}}`)
+
+	okJ(t, db, `{"insert":"c","documents":[{"k":1}]}`)
+	_ = coll.FindOne(ctx, bson.D{{Key: "k", Value: 1}}).Decode(&got)
+	if _, ok := got[0].Value.(bson.ObjectID); got[0].Key != "_id" || !ok {
+		t.Errorf("generated _id: %v", got)
+	}
+
+	for _, c := range []struct {
+		doc  string
+		code int32
+		msg  string
+	}{
+		{`{"_id":[1]}`, 2, "can't use an array for _id"},
+		{`{"_id":{"$regularExpression":{"pattern":"a","options":""}}}`, 2, "can't use a regex for _id"},
+		{`{"_id":{"$undefined":true}}`, 2, "can't use a undefined for _id"},
+		{`{"_id":{"a":{"$x":1}}}`, 2, "_id fields may not contain '$'-prefixed fields: $x is not valid for storage."},
+	} {
+		out := okJ(t, db, `{"insert":"c","documents":[`+c.doc+`]}`)
+		sameJSON(t, "insert "+c.doc, out, fmt.Sprintf(`{"n":0,"writeErrors":[{"index":0,"code":%d,"errmsg":%q}],"ok":1.0}`, c.code, c.msg))
+	}
+
+	// Nesting: mongod stores at most 100 levels below the top document
+	// (BSONDepth::kDefaultMaxAllowableDepth = 200 for BSON, but storage
+	// validation refuses documents nested deeper than 180).
+	deep := strings.Repeat(`{"a":`, 181) + "1" + strings.Repeat("}", 181)
+	out, ce := runJ(t, db, `{"insert":"c","documents":[{"_id":"deep","d":`+deep+`}]}`)
+	if ce == nil {
+		we, _ := field(out, "writeErrors").(bson.A)
+		if len(we) != 1 {
+			t.Errorf("deep document accepted: %v", out)
+		} else {
+			sameJSON(t, "depth", field(we[0].(bson.D), "code"), `15`)
+		}
+	}
+	okJ(t, db, `{"insert":"c","documents":[{"_id":"ok","d":`+strings.Repeat(`{"a":`, 150)+"1"+strings.Repeat("}", 150)+`}]}`)
+}
+
+func bigString(n int) string { return strings.Repeat("x", n) }
+
+// 16 MiB limits: insert refuses with code 2 "object to insert too large",
+// an update whose result is too big fails with 17419, an upsert
+// replacement with 17420, and a message over 16 MiB + 16 KiB with 10334.
+func TestConfDocumentSizeLimits(t *testing.T) {
+	db, coll := confColl(t)
+	const max = 16 * 1024 * 1024
+	big := bson.D{{Key: "_id", Value: 1}, {Key: "s", Value: bigString(max - 100)}}
+	raw, _ := bson.Marshal(big)
+	_, err := coll.InsertOne(ctx, big)
+	want := fmt.Sprintf("object to insert too large. size in bytes: %d, max size: %d", len(raw), max)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("insert too large: %v\nwant %s", err, want)
+	}
+	// Just under the limit is fine.
+	okDoc := bson.D{{Key: "_id", Value: 2}, {Key: "s", Value: bigString(max - 1000)}}
+	if _, err := coll.InsertOne(ctx, okDoc); err != nil {
+		t.Fatalf("insert just under 16 MiB: %v", err)
+	}
+	_, err = coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: 2}}, bson.D{{Key: "$set", Value: bson.D{{Key: "t", Value: bigString(2000)}}}})
+	if err == nil || !strings.Contains(err.Error(), "Resulting document after update is larger than 16777216") {
+		t.Errorf("update too large: %v", err)
+	}
+	var we bson.D
+	out, _ := runJ(t, db, `{"update":"c","updates":[{"q":{"_id":2},"u":{"$set":{"t":"`+bigString(2000)+`"}}}]}`)
+	we = field(out, "writeErrors").(bson.A)[0].(bson.D)
+	sameJSON(t, "update too large code", field(we, "code"), `17419`)
+
+	res, err := coll.ReplaceOne(ctx, bson.D{{Key: "_id", Value: 3}}, bson.D{{Key: "s", Value: bigString(max - 10)}}, optsUpsert())
+	if err == nil || !strings.Contains(err.Error(), "Document to upsert is larger than 16777216") {
+		t.Errorf("upsert replacement too large: %v %v", res, err)
+	}
+}
+
+func optsUpsert() *options.ReplaceOptionsBuilder { return options.Replace().SetUpsert(true) }

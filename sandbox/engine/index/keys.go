@@ -1,6 +1,7 @@
 package index
 
 import (
+	"slices"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -40,6 +41,7 @@ func (ix *Index) Keys(doc bson.D) (KeySet, error) {
 	for i, parts := range ix.parts {
 		fv := &fields[i]
 		collect(doc, parts, 0, fv)
+		fv.values = dedupValues(fv.values)
 		if len(fv.values) == 0 {
 			fv.values = append(fv.values, nil)
 		}
@@ -68,11 +70,6 @@ func (ix *Index) Keys(doc bson.D) (KeySet, error) {
 	var build func(i int)
 	build = func(i int) {
 		if i == len(fields) {
-			for _, k := range ks.Keys {
-				if ix.compareKeys(k, key) == 0 {
-					return
-				}
-			}
 			ks.Keys = append(ks.Keys, append([]any(nil), key...))
 			return
 		}
@@ -88,8 +85,40 @@ func (ix *Index) Keys(doc bson.D) (KeySet, error) {
 		ks.Keys = append(ks.Keys, key)
 	} else {
 		build(0)
+		// Fields sharing an array prefix can combine into the same key
+		// twice; a sort brings duplicates together (a document with a
+		// 50,000-element array must not cost 50,000² comparisons).
+		slices.SortFunc(ks.Keys, ix.compareKeys)
+		ks.Keys = slices.CompactFunc(ks.Keys, func(a, b []any) bool { return ix.compareKeys(a, b) == 0 })
 	}
 	return ks, nil
+}
+
+// dedupValues removes repeated values (equal in BSON order, as mongod's
+// key set does with equal KeyStrings) in O(n log n); the first of equal
+// values is kept.
+func dedupValues(vals []any) []any {
+	if len(vals) < 2 {
+		return vals
+	}
+	if len(vals) < 8 {
+		out := vals[:1]
+		for _, v := range vals[1:] {
+			dup := false
+			for _, x := range out {
+				if value.Compare(x, v) == 0 {
+					dup = true
+					break
+				}
+			}
+			if !dup {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	slices.SortStableFunc(vals, value.Compare)
+	return slices.CompactFunc(vals, func(a, b any) bool { return value.Compare(a, b) == 0 })
 }
 
 func lastComponent(path string) string {
@@ -161,11 +190,8 @@ func collect(cur any, parts []string, depth int, fv *fieldValues) {
 	}
 }
 
+// addUnique collects a value; duplicates are removed once the field is
+// complete (dedupValues).
 func (fv *fieldValues) addUnique(v any) {
-	for _, x := range fv.values {
-		if value.Compare(x, v) == 0 && value.TypeNumber(x) == value.TypeNumber(v) {
-			return
-		}
-	}
 	fv.values = append(fv.values, v)
 }

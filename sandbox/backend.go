@@ -1,15 +1,20 @@
 // Package sandbox owns the database a learner works in: which backend
-// serves it (the embedded server, or a real MongoDB), how the app connects
-// to it through the official driver, and the lifecycle of both.
+// serves it (the embedded server, a mongod it starts, or a real MongoDB
+// given by a URI), how the app connects to it through the official driver,
+// the lifecycle of both, and the rules that keep a shared server's other
+// databases out of reach.
 package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"net/url"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
@@ -17,26 +22,119 @@ import (
 	"github.com/schemalab/schemalab/sandbox/wire"
 )
 
+// The backend kinds, as --sandbox spells them.
+const (
+	KindEmbedded = "embedded"
+	KindMongod   = "mongod"
+	KindURI      = "uri"
+)
+
+// Config chooses and configures a backend; the CLI and the TUI fill it from
+// the global flags.
+type Config struct {
+	// URI is --uri / MONGODB_URI.
+	URI string
+	// Kind is --sandbox: "embedded", "mongod" or "uri". Empty means "uri"
+	// when URI is set and "embedded" otherwise. An explicit "embedded" or
+	// "mongod" wins over a URI (MONGODB_URI may be set for other tools).
+	Kind string
+	// MongodPath is --mongod; empty means "mongod" on PATH.
+	MongodPath string
+	// DBPrefix is --db-prefix; empty means DefaultPrefix.
+	DBPrefix string
+	// UnsafeAnyDB is --unsafe-any-db: CheckDB allows every database.
+	UnsafeAnyDB bool
+}
+
 // Backend is a connected sandbox. Client is the official driver's client;
 // every database access of the app goes through it.
 type Backend struct {
 	Client *mongo.Client
-	// Kind is "embedded" or "uri".
+	// Kind is KindEmbedded, KindMongod or KindURI.
 	Kind string
-	// Host is what may be shown to the user: the host of a URI without
-	// credentials, or "embedded sandbox".
-	Host   string
+	// Host is what may be shown to the user: host:port of the server
+	// without credentials, or "embedded sandbox".
+	Host string
+	// Version is the server's version from buildInfo, e.g. "8.0.4" ("" if
+	// the server would not say).
+	Version string
+	// Topology is "standalone", "replica set rs0" or "sharded cluster",
+	// from hello ("" if the server would not say).
+	Topology string
+
+	prefix      string
+	unsafeAnyDB bool
+
 	server *wire.Server
 	cancel context.CancelFunc
+	mongod *mongodProcess
+
+	closeOnce sync.Once
+	closeErr  error
+
+	// owned holds the databases this process created or verified as
+	// schemalab's, so that their marker is checked once, before the first
+	// drop: the learner may drop and refill them in between.
+	mu    sync.Mutex
+	owned map[string]bool
 }
 
 // serverSelectionTimeout bounds how long connecting to a real server may
 // take before the user gets a clear error.
 const serverSelectionTimeout = 5 * time.Second
 
+// Open starts or connects the backend cfg asks for.
+func Open(ctx context.Context, cfg Config) (*Backend, error) {
+	prefix := cfg.DBPrefix
+	if prefix == "" {
+		prefix = DefaultPrefix
+	}
+	if err := ValidatePrefix(prefix); err != nil {
+		return nil, err
+	}
+	kind := cfg.Kind
+	if kind == "" {
+		kind = KindEmbedded
+		if cfg.URI != "" {
+			kind = KindURI
+		}
+	}
+	var (
+		b   *Backend
+		err error
+	)
+	switch kind {
+	case KindEmbedded:
+		b, err = startEmbedded(ctx)
+	case KindMongod:
+		b, err = startMongodBackend(ctx, cfg.MongodPath)
+	case KindURI:
+		if cfg.URI == "" {
+			return nil, errors.New("--sandbox uri needs a connection string: pass --uri or set MONGODB_URI")
+		}
+		b, err = connectURI(ctx, cfg.URI)
+	default:
+		return nil, fmt.Errorf("--sandbox must be embedded, mongod or uri, not %q", kind)
+	}
+	if err != nil {
+		return nil, err
+	}
+	b.prefix, b.unsafeAnyDB = prefix, cfg.UnsafeAnyDB
+	return b, nil
+}
+
 // StartEmbedded starts the in-process server on a free loopback port and
-// connects the driver to it.
+// connects the driver to it, with the default prefix.
 func StartEmbedded(ctx context.Context) (*Backend, error) {
+	return Open(ctx, Config{Kind: KindEmbedded})
+}
+
+// Connect connects to a real MongoDB given by uri, with the default prefix.
+func Connect(ctx context.Context, uri string) (*Backend, error) {
+	return Open(ctx, Config{Kind: KindURI, URI: uri})
+}
+
+func startEmbedded(ctx context.Context) (*Backend, error) {
 	sctx, cancel := context.WithCancel(context.Background())
 	srv, err := wire.Start(sctx, wire.Options{Engine: engine.New()})
 	if err != nil {
@@ -44,76 +142,164 @@ func StartEmbedded(ctx context.Context) (*Backend, error) {
 		return nil, fmt.Errorf("start the embedded sandbox: %w", err)
 	}
 	client, err := mongo.Connect(options.Client().ApplyURI(srv.URI()).SetServerSelectionTimeout(serverSelectionTimeout))
+	if err == nil {
+		if err = client.Ping(ctx, nil); err != nil {
+			_ = client.Disconnect(context.Background())
+		}
+	}
 	if err != nil {
 		_ = srv.Close()
 		cancel()
 		return nil, fmt.Errorf("connect to the embedded sandbox: %w", err)
 	}
-	if err := client.Ping(ctx, nil); err != nil {
-		_ = client.Disconnect(context.Background())
-		_ = srv.Close()
-		cancel()
-		return nil, fmt.Errorf("connect to the embedded sandbox: %w", err)
-	}
-	return &Backend{Client: client, Kind: "embedded", Host: "embedded sandbox", server: srv, cancel: cancel}, nil
+	b := &Backend{Client: client, Kind: KindEmbedded, Host: "embedded sandbox", server: srv, cancel: cancel}
+	b.describe(ctx)
+	return b, nil
 }
 
-// Connect connects to a real MongoDB given by uri.
-func Connect(ctx context.Context, uri string) (*Backend, error) {
+func connectURI(ctx context.Context, uri string) (*Backend, error) {
 	host := RedactURI(uri)
-	client, err := mongo.Connect(options.Client().ApplyURI(uri).SetServerSelectionTimeout(serverSelectionTimeout))
+	client, err := mongo.Connect(options.Client().ApplyURI(uri).
+		SetServerSelectionTimeout(serverSelectionTimeout).
+		SetAppName("schemalab"))
 	if err != nil {
-		return nil, fmt.Errorf("connect to %s: %w", host, redactErr(err, uri))
+		return nil, fmt.Errorf("could not use the connection string for %s: %v\nhint: check the URI (mongodb://host:27017/ or mongodb+srv://cluster.example.net/)",
+			host, redactErr(err, uri))
 	}
 	if err := client.Ping(ctx, nil); err != nil {
 		_ = client.Disconnect(context.Background())
-		return nil, fmt.Errorf("could not reach MongoDB at %s within %s: %w\nhint: start mongod, check the URI, or drop --uri to use the embedded sandbox",
-			host, serverSelectionTimeout, redactErr(err, uri))
+		return nil, fmt.Errorf("could not reach MongoDB at %s within %s: %s\nhint: %s",
+			host, serverSelectionTimeout, redactText(selectionCause(err), uri), connectHint(err, host))
 	}
-	return &Backend{Client: client, Kind: "uri", Host: host}, nil
+	b := &Backend{Client: client, Kind: KindURI, Host: host}
+	b.describe(ctx)
+	return b, nil
 }
 
-// URI is the embedded server's connection string ("" for a real server,
-// whose URI may hold credentials).
-func (b *Backend) URI() string {
-	if b.server != nil {
-		return b.server.URI()
+// selectionCause shortens the driver's server selection error, which
+// dumps the whole topology, to the last error of the first server.
+func selectionCause(err error) string {
+	msg := err.Error()
+	_, last, ok := strings.Cut(msg, "Last error: ")
+	if !ok {
+		return msg
+	}
+	if i := strings.Index(last, " }"); i >= 0 {
+		last = last[:i]
+	}
+	return last
+}
+
+// connectHint picks the one hint most likely to help.
+func connectHint(err error, host string) string {
+	msg := strings.ToLower(err.Error())
+	switch {
+	case strings.Contains(msg, "auth"):
+		return "check the user name and password in the URI"
+	case strings.Contains(msg, "connection refused") && isLocalHost(host):
+		return "start mongod (or `docker run -d -p 27017:27017 mongo:8`), or drop --uri to use the embedded sandbox"
+	case strings.Contains(msg, "no such host"):
+		return "check the host name in the URI"
+	}
+	return "check the URI and that the server is running and reachable, or drop --uri to use the embedded sandbox"
+}
+
+func isLocalHost(host string) bool {
+	return strings.HasPrefix(host, "localhost") || strings.HasPrefix(host, "127.") || strings.HasPrefix(host, "[::1]")
+}
+
+// describe fills Version and Topology. Servers that refuse buildInfo or
+// hello to the user are still usable, so failures leave them empty.
+func (b *Backend) describe(ctx context.Context) {
+	admin := b.Client.Database("admin")
+	var info struct {
+		Version string `bson:"version"`
+	}
+	if err := admin.RunCommand(ctx, bson.D{{Key: "buildInfo", Value: 1}}).Decode(&info); err == nil {
+		b.Version = info.Version
+	}
+	var hello struct {
+		SetName string `bson:"setName"`
+		Msg     string `bson:"msg"`
+	}
+	if err := admin.RunCommand(ctx, bson.D{{Key: "hello", Value: 1}}).Decode(&hello); err == nil {
+		switch {
+		case hello.Msg == "isdbgrid":
+			b.Topology = "sharded cluster"
+		case hello.SetName != "":
+			b.Topology = "replica set " + hello.SetName
+		default:
+			b.Topology = "standalone"
+		}
+	}
+}
+
+// Status is the one-line description for the status line and doctor, e.g.
+// "embedded sandbox (MongoDB 8.0.4-compatible)",
+// "mongod 8.0.4, standalone, temporary on 127.0.0.1:40123" or
+// "MongoDB 8.0.4, replica set rs0, at cluster0.example.mongodb.net".
+// It never holds credentials.
+func (b *Backend) Status() string {
+	version := b.Version
+	if version == "" {
+		version = "(version unknown)"
+	}
+	topology := ""
+	if b.Topology != "" {
+		topology = ", " + b.Topology
+	}
+	switch b.Kind {
+	case KindEmbedded:
+		return fmt.Sprintf("embedded sandbox (MongoDB %s-compatible)", version)
+	case KindMongod:
+		return fmt.Sprintf("mongod %s%s, temporary on %s%s", version, topology, b.Host, b.oldVersionNote())
+	}
+	return fmt.Sprintf("MongoDB %s%s, at %s%s", version, topology, b.Host, b.oldVersionNote())
+}
+
+// oldVersionNote warns that lessons assume MongoDB 6.0 or later.
+func (b *Backend) oldVersionNote() string {
+	major, _, _ := strings.Cut(b.Version, ".")
+	if n, err := strconv.Atoi(major); err == nil && n < 6 {
+		return " (older than 6.0: some steps may fail)"
 	}
 	return ""
 }
 
-// Close disconnects and stops the embedded server, if any.
+// URI is the connection string of a sandbox this process started (embedded
+// or mongod), for `mongosh URI`; "" for a server given by URI, whose
+// connection string may hold credentials.
+func (b *Backend) URI() string {
+	switch {
+	case b.server != nil:
+		return b.server.URI()
+	case b.mongod != nil:
+		return b.mongod.uri()
+	}
+	return ""
+}
+
+// Close disconnects, stops the embedded server or the mongod this process
+// started, and deletes the mongod's data directory. It is safe to call more
+// than once, also concurrently (from a signal handler's goroutine).
 func (b *Backend) Close() error {
-	err := b.Client.Disconnect(context.Background())
-	if b.server != nil {
-		if cerr := b.server.Close(); err == nil {
-			err = cerr
+	b.closeOnce.Do(func() {
+		dctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		b.closeErr = b.Client.Disconnect(dctx)
+		if b.server != nil {
+			if err := b.server.Close(); b.closeErr == nil {
+				b.closeErr = err
+			}
 		}
-	}
-	if b.cancel != nil {
-		b.cancel()
-	}
-	return err
-}
-
-// RedactURI returns the host part of a MongoDB URI, never its
-// credentials or query parameters.
-func RedactURI(uri string) string {
-	u, err := url.Parse(uri)
-	if err != nil || u.Host == "" {
-		return "the given URI"
-	}
-	return u.Host
-}
-
-func redactErr(err error, uri string) error {
-	u, perr := url.Parse(uri)
-	if perr != nil || u.User == nil {
-		return err
-	}
-	msg := err.Error()
-	if pw, ok := u.User.Password(); ok && pw != "" {
-		msg = strings.ReplaceAll(msg, pw, "****")
-	}
-	return fmt.Errorf("%s", msg)
+		if b.cancel != nil {
+			b.cancel()
+		}
+		if b.mongod != nil {
+			if err := b.mongod.stop(); b.closeErr == nil {
+				b.closeErr = err
+			}
+		}
+	})
+	return b.closeErr
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 func main() {
@@ -17,6 +18,15 @@ func main() {
 
 // run is main without the process: it returns the exit code.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	if !hasSubcommand(args) {
+		// No subcommand: the course itself. Its own flags (--present,
+		// --lesson, --step) mix with the global ones.
+		if code, ok := checkTUIArgs(args, getenv, stderr); !ok {
+			return code
+		}
+		g := defaultGlobalOptions(getenv)
+		return runTUI(ctx, &g, args)
+	}
 	g, sub, rest, err := parseCommandLine(args, getenv, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -26,15 +36,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return 2
 	}
 	switch sub {
-	case "":
-		fmt.Fprintln(stdout, "The schemalab course (terminal UI) is coming soon.")
-		fmt.Fprintln(stdout, "Meanwhile: `schemalab serve` starts the embedded MongoDB-compatible server,")
-		fmt.Fprintln(stdout, "and `schemalab shell` runs mongosh-syntax JavaScript against it.")
-		return 0
 	case "serve":
 		return runServe(ctx, &g, rest, stdout, stderr)
 	case "shell":
 		return runShell(ctx, &g, rest)
+	case "run":
+		return runRun(ctx, &g, rest)
+	case "list":
+		return runList(ctx, &g, rest)
+	case "reset":
+		return runReset(ctx, &g, rest)
 	case "version":
 		return runVersion(rest, stdout, stderr)
 	case "help":
@@ -44,4 +55,50 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fmt.Fprintf(stderr, "schemalab: unknown command %q\n\n", sub)
 	usage(stderr)
 	return 2
+}
+
+// tuiValueFlags are the course's own flags that take a value.
+var tuiValueFlags = map[string]bool{"lesson": true, "step": true}
+
+// hasSubcommand reports whether args name a subcommand (a word that is
+// neither a flag nor a flag's value), as opposed to opening the course.
+func hasSubcommand(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return i+1 < len(args)
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			return true
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if (globalValueFlags[name] || tuiValueFlags[name]) && !hasValue {
+			i++
+		}
+		if name == "h" || name == "help" {
+			return true
+		}
+	}
+	return false
+}
+
+// checkTUIArgs reports bad flags on the course's command line to stderr
+// before the terminal is taken over.
+func checkTUIArgs(args []string, getenv func(string) string, stderr io.Writer) (int, bool) {
+	g := defaultGlobalOptions(getenv)
+	fs := g.flagSet("schemalab", stderr)
+	fs.Bool("present", false, "presenter mode")
+	fs.String("lesson", "", "open this lesson directly")
+	fs.Int("step", 0, "with --lesson: open at this step")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0, false
+		}
+		return 2, false
+	}
+	if err := g.validate(); err != nil {
+		fmt.Fprintf(stderr, "schemalab: %v\n", err)
+		return 2, false
+	}
+	return 0, true
 }

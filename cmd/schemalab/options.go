@@ -100,10 +100,15 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `schemalab: a terminal course and playground for MongoDB schema-design patterns
 
 Usage:
-  schemalab [global flags]                    the course (terminal UI)
+  schemalab [global flags] [--present] [--lesson ID [--step N]]
+                                              the course (terminal UI)
   schemalab serve [--port N] [--bind ADDR] [--bind-any]
                                               run the embedded MongoDB-compatible server
   schemalab shell [--db NAME] [FILE.js | -]   run mongosh-syntax JavaScript
+  schemalab run [--check] [--format text|markdown] [LESSON...]
+                                              print lesson transcripts; --check verifies them
+  schemalab list                              lessons, ids and progress
+  schemalab reset [LESSON...|--all] [--yes]   reset lesson databases and progress
   schemalab version                           print version information
 
 Global flags:

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/hex"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -54,7 +55,8 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 		if value.Compare(c.Options, nonNil(opts)) == 0 {
 			return bson.D{}, nil
 		}
-		return nil, mongoerr.Newf(mongoerr.NamespaceExists, "Collection %s.%s already exists.", req.db, collName)
+		return nil, mongoerr.Newf(mongoerr.NamespaceExists, "namespace %s.%s already exists, but with different options: %s",
+			req.db, collName, existingOptions(c))
 	}
 	if _, err := e.catalog.CreateCollection(req.db, collName, opts); err != nil {
 		return nil, err
@@ -182,7 +184,7 @@ func cmdListCollections(e *Engine, req *request) (bson.D, error) {
 		}
 	}
 	e.mu.RUnlock()
-	return e.cursors.firstBatch(ns(req.db, "$cmd.listCollections"), docs, batch, hasBatch, false), nil
+	return listingCursor(e.cursors.firstBatch(ns(req.db, "$cmd.listCollections"), docs, batch, hasBatch, false)), nil
 }
 
 func cmdRenameCollection(e *Engine, req *request) (bson.D, error) {
@@ -237,4 +239,21 @@ func sizeOnDisk(db *catalog.Database) int64 {
 		n += f.StorageSize + f.TotalIndex
 	}
 	return n
+}
+
+// existingOptions renders a collection's options as mongod's
+// checkCollectionOptions does in its NamespaceExists error: the uuid first,
+// then the options the collection was created with.
+func existingOptions(c *catalog.Collection) string {
+	var b strings.Builder
+	u := hex.EncodeToString(c.UUID.Data)
+	if len(u) == 32 {
+		u = u[:8] + "-" + u[8:12] + "-" + u[12:16] + "-" + u[16:20] + "-" + u[20:]
+	}
+	b.WriteString(`{ uuid: UUID("` + u + `")`)
+	for _, e := range c.Options {
+		b.WriteString(", " + value.FormatElem(e.Key, e.Value))
+	}
+	b.WriteString(" }")
+	return b.String()
 }

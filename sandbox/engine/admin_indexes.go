@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"strings"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
@@ -36,7 +38,11 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 				"BSON field 'createIndexes.indexes.%d' is the wrong type '%s', expected type 'object'", i, value.TypeName(v))
 		}
 		if specs[i], err = index.ParseSpec(d); err != nil {
-			return nil, err
+			return nil, inSpecification(err, d)
+		}
+		// A dropIndexes of "*" means every index, so mongod refuses the name.
+		if specs[i].Name == "*" {
+			return nil, mongoerr.New(mongoerr.BadValue, "The index name '*' is not valid.")
 		}
 	}
 	if err := catalog.ValidateNamespace(req.db, collName); err != nil {
@@ -102,7 +108,7 @@ func cmdListIndexes(e *Engine, req *request) (bson.D, error) {
 	if coll == nil {
 		return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "ns does not exist: %s", ns(req.db, collName))
 	}
-	return e.cursors.firstBatch(ns(req.db, collName), docs, batch, hasBatch, false), nil
+	return listingCursor(e.cursors.firstBatch(ns(req.db, collName), docs, batch, hasBatch, false)), nil
 }
 
 func cmdDropIndexes(e *Engine, req *request) (bson.D, error) {
@@ -173,4 +179,15 @@ func cmdDropIndexes(e *Engine, req *request) (bson.D, error) {
 		}
 	}
 	return bson.D{{Key: "nIndexesWas", Value: was}}, nil
+}
+
+// inSpecification adds the context mongod's createIndexes puts around a
+// failure of index_key_validate::validateIndexSpec; the reserved-name
+// check runs after it and is reported bare.
+func inSpecification(err error, spec bson.D) error {
+	me, ok := err.(*mongoerr.Error)
+	if !ok || strings.HasPrefix(me.Msg, "The index name '_id_' is reserved") {
+		return err
+	}
+	return mongoerr.New(me.Code, "Error in specification "+value.FormatDoc(spec)+" :: caused by :: "+me.Msg)
 }

@@ -97,7 +97,7 @@ func runAggCases(t *testing.T, cases []aggCase) {
 			if tc.dbLevel {
 				got = aggregateDB(t, db, pipeline)
 			} else {
-				got = aggregate(t, coll, pipeline)
+				got = aggRun(t, coll, pipeline)
 			}
 			if tc.after != nil {
 				defer tc.after(t, db)
@@ -145,7 +145,7 @@ func itoa(i int) string {
 	return itoa(i/10) + digits[i%10:i%10+1]
 }
 
-func aggregate(t testing.TB, coll *mongo.Collection, pipeline any) []bson.D {
+func aggRun(t testing.TB, coll *mongo.Collection, pipeline any) []bson.D {
 	t.Helper()
 	cur, err := coll.Aggregate(ctx, pipeline)
 	if err != nil {
@@ -203,5 +203,78 @@ next:
 			}
 		}
 		t.Fatalf("unexpected document %v\n got: %v\nwant: %v", g, got, want)
+	}
+}
+
+// planExecutorPrefix is what mongod puts before an error raised while the
+// pipeline runs (as opposed to when it is parsed).
+const planExecutorPrefix = "PlanExecutor error during aggregation :: caused by :: "
+
+// optimizePrefix is what mongod puts before an error raised while it
+// optimizes the pipeline: evaluating an operator whose arguments are all
+// constants happens then, before any document is read.
+const optimizePrefix = "Failed to optimize pipeline :: caused by :: "
+
+// exprCase evaluates expr in {$project: {_id: 0, r: expr}} over doc: the
+// result is {r: want}, {} when missing is set, or the error code/msg
+// (msg is prefixed with planExecutorPrefix, or optimizePrefix when folded,
+// and left alone when parseErr).
+type exprCase struct {
+	name     string
+	doc      string // JSON document ("" for {})
+	expr     string // JSON expression
+	want     string // JSON value
+	missing  bool
+	code     int32
+	msg      string
+	parseErr bool
+	folded   bool
+}
+
+func runExprCases(t *testing.T, cases []exprCase) {
+	t.Helper()
+	coll := startServer(t).Database("expr").Collection("c")
+	docs := make([]any, len(cases))
+	for i, tc := range cases {
+		d := bson.D{{Key: "_id", Value: int32(i)}}
+		if tc.doc != "" {
+			d = append(d, ejDoc(t, tc.doc)...)
+		}
+		docs[i] = d
+	}
+	if _, err := coll.InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			x := ejArray(t, "["+tc.expr+"]")[0]
+			pipeline := bson.A{
+				bson.D{{Key: "$match", Value: bson.D{{Key: "_id", Value: int32(i)}}}},
+				bson.D{{Key: "$project", Value: bson.D{{Key: "_id", Value: 0}, {Key: "r", Value: x}}}},
+			}
+			if tc.code != 0 {
+				err := aggError(t, coll.Database(), coll.Name(), pipeline)
+				msg := tc.msg
+				switch {
+				case msg == "" || tc.parseErr:
+				case tc.folded:
+					msg = optimizePrefix + msg
+				default:
+					msg = planExecutorPrefix + msg
+				}
+				if err.Code != tc.code || (msg != "" && err.Message != msg) {
+					t.Fatalf("%s\nerror\n got: %d %q\nwant: %d %q", tc.expr, err.Code, err.Message, tc.code, msg)
+				}
+				return
+			}
+			got := aggRun(t, coll, pipeline)
+			want := []bson.D{{}}
+			if !tc.missing {
+				want = []bson.D{{{Key: "r", Value: ejArray(t, "["+tc.want+"]")[0]}}}
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s\n got: %v\nwant: %v", tc.expr, got, want)
+			}
+		})
 	}
 }

@@ -107,6 +107,31 @@ func TestAggBasicStages(t *testing.T) {
 		{name: "sample size and membership", docs: inventory, pipeline: `[{"$sample": {"size": 5}}, {"$sort": {"_id": 1}}, {"$project": {"_id": 1}}]`,
 			want: `[{"_id": 1}, {"_id": 2}, {"_id": 3}]`},
 		{name: "sample zero", docs: inventory, pipeline: `[{"$sample": {"size": 0}}]`, want: `[]`},
+		{name: "match unknown operator", docs: inventory, pipeline: `[{"$match": {"a": {"$bogus": 1}}}]`,
+			code: 2, msg: "unknown operator: $bogus"},
+		{name: "match not an object", docs: inventory, pipeline: `[{"$match": 1}]`,
+			code: 15959, msg: "the match filter must be an expression in an object"},
+		{name: "unset not a string", docs: inventory, pipeline: `[{"$unset": 1}]`,
+			code: 31002, msg: "$unset specification must be a string or an array"},
+		{name: "replaceRoot without newRoot", docs: inventory, pipeline: `[{"$replaceRoot": {}}]`,
+			code: 40414, msg: "BSON field '$replaceRoot.newRoot' is missing but a required field"},
+		{name: "unionWith bad spec", docs: inventory, pipeline: `[{"$unionWith": 1}]`,
+			code: 9, msg: "the $unionWith stage specification must be an object or string, but found int"},
+		{name: "indexStats with arguments", docs: inventory, pipeline: `[{"$indexStats": {"a": 1}}]`,
+			code: 28803, msg: "The $indexStats stage specification must be an empty object"},
+		{name: "lookup from not a string", docs: inventory, pipeline: `[{"$lookup": {"from": 1, "localField": "a", "foreignField": "b", "as": "c"}}]`,
+			code: 9, msg: "$lookup 'from' field must be a string, but found int"},
+		// mongod evaluates constant operators while optimizing the pipeline:
+		// their errors come before any document is read, even from a
+		// $cond branch that would never be taken.
+		{name: "constant error is an optimization error", docs: inventory, pipeline: `[{"$match": {"_id": 0}}, {"$project": {"r": {"$divide": [1, 0]}}}]`,
+			code: 2, msg: "Failed to optimize pipeline :: caused by :: can't $divide by zero"},
+		{name: "constant error in an untaken branch", docs: inventory, pipeline: `[{"$project": {"r": {"$cond": [true, 1, {"$size": "x"}]}}}]`,
+			code: 17124, msg: "Failed to optimize pipeline :: caused by :: The argument to $size must be an array, but was of type: string"},
+		{name: "constant error in $group", docs: inventory, pipeline: `[{"$group": {"_id": null, "s": {"$sum": {"$ln": -1}}}}]`,
+			code: 28766, msg: "Failed to optimize pipeline :: caused by :: $ln's argument must be a positive number, but is -1"},
+		{name: "field error is an executor error", docs: inventory, pipeline: `[{"$project": {"r": {"$divide": ["$price", 0]}}}]`,
+			code: 2, msg: planExecutorPrefix + "can't $divide by zero"},
 		{name: "sample negative", docs: inventory, pipeline: `[{"$sample": {"size": -1}}]`,
 			code: 28747, msg: "size argument to $sample must not be negative"},
 	})
@@ -121,7 +146,7 @@ func TestAggSampleSize(t *testing.T) {
 	if _, err := coll.InsertMany(ctx, docs); err != nil {
 		t.Fatal(err)
 	}
-	got := aggregate(t, coll, bson.A{bson.D{{Key: "$sample", Value: bson.D{{Key: "size", Value: 7}}}}})
+	got := aggRun(t, coll, bson.A{bson.D{{Key: "$sample", Value: bson.D{{Key: "size", Value: 7}}}}})
 	seen := map[int32]bool{}
 	for _, d := range got {
 		id, ok := d[0].Value.(int32)
@@ -340,7 +365,7 @@ func TestAggFacetAndLookup(t *testing.T) {
 			pipeline: `[{"$lookup": {"from": "warehouses", "localField": "item", "foreignField": "stock_item", "let": {"q": "$ordered"},
 				"pipeline": [{"$match": {"$expr": {"$gt": ["$instock", {"$multiply": ["$$q", 50]}]}}}, {"$project": {"warehouse": 1, "_id": 0}}], "as": "w"}},
 				{"$project": {"w": 1}}]`,
-			want: `[{"_id": 1, "w": [{"warehouse": "A"}, {"warehouse": "B"}]}, {"_id": 2, "w": [{"warehouse": "A"}]}, {"_id": 3, "w": []}]`},
+			want: `[{"_id": 1, "w": [{"warehouse": "A"}]}, {"_id": 2, "w": [{"warehouse": "A"}]}, {"_id": 3, "w": []}]`},
 		{name: "lookup without as", docs: orders, pipeline: `[{"$lookup": {"from": "inventory", "localField": "item", "foreignField": "sku"}}]`,
 			code: 9},
 		{name: "lookup let variable undefined in pipeline", docs: orders, other: map[string]string{"inventory": inventory},
@@ -407,15 +432,15 @@ func TestAggGraphLookupUsesIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	ops := func() int64 {
-		for _, d := range aggregate(t, coll, ejArray(t, `[{"$indexStats": {}}, {"$match": {"name": "name_1"}}]`)) {
-			acc, _ := bson.Raw(mustMarshal(t, d)).Lookup("accesses", "ops").Int64OK()
+		for _, d := range aggRun(t, coll, ejArray(t, `[{"$indexStats": {}}, {"$match": {"name": "name_1"}}]`)) {
+			acc, _ := bson.Raw(aggMarshal(t, d)).Lookup("accesses", "ops").Int64OK()
 			return acc
 		}
 		t.Fatal("no name_1 in $indexStats")
 		return 0
 	}
 	before := ops()
-	got := aggregate(t, coll, ejArray(t, `[{"$match": {"_id": 3}},
+	got := aggRun(t, coll, ejArray(t, `[{"$match": {"_id": 3}},
 		{"$graphLookup": {"from": "tree", "startWith": "$parent", "connectFromField": "parent", "connectToField": "name", "as": "up", "depthField": "depth"}},
 		{"$project": {"up": {"$sortArray": {"input": "$up.name", "sortBy": 1}}}}]`))
 	assertDocs(t, got, ejDocs(t, `[{"_id": 3, "up": ["a", "root"]}]`))
@@ -432,17 +457,17 @@ func TestAggIndexAndCollStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = findAll(t, coll, bson.D{{Key: "a", Value: 2}})
-	stats := aggregate(t, coll, ejArray(t, `[{"$indexStats": {}}, {"$sort": {"name": 1}}, {"$project": {"name": 1, "key": 1, "ops": "$accesses.ops", "spec": 1}}]`))
+	stats := aggRun(t, coll, ejArray(t, `[{"$indexStats": {}}, {"$sort": {"name": 1}}, {"$project": {"name": 1, "key": 1, "ops": "$accesses.ops", "spec": 1}}]`))
 	want := ejDocs(t, `[
 		{"name": "_id_", "key": {"_id": 1}, "spec": {"v": 2, "key": {"_id": 1}, "name": "_id_"}, "ops": {"$numberLong": "0"}},
 		{"name": "a_-1", "key": {"a": -1}, "spec": {"v": 2, "key": {"a": -1}, "name": "a_-1"}, "ops": {"$numberLong": "1"}}]`)
 	assertDocs(t, stats, want)
 
-	cs := aggregate(t, coll, ejArray(t, `[{"$collStats": {"count": {}, "storageStats": {}}}]`))
+	cs := aggRun(t, coll, ejArray(t, `[{"$collStats": {"count": {}, "storageStats": {}}}]`))
 	if len(cs) != 1 {
 		t.Fatalf("$collStats returned %v", cs)
 	}
-	doc := bson.Raw(mustMarshal(t, cs[0]))
+	doc := bson.Raw(aggMarshal(t, cs[0]))
 	if ns := doc.Lookup("ns").StringValue(); ns != "agg.c" {
 		t.Fatalf("ns %q", ns)
 	}
@@ -465,7 +490,7 @@ func TestAggIndexAndCollStats(t *testing.T) {
 	}
 }
 
-func mustMarshal(t testing.TB, v any) []byte {
+func aggMarshal(t testing.TB, v any) []byte {
 	t.Helper()
 	b, err := bson.Marshal(v)
 	if err != nil {
@@ -517,7 +542,7 @@ func TestAggOutAndMerge(t *testing.T) {
 				}
 				return
 			}
-			if got := aggregate(t, db.Collection("s"), pipeline); len(got) != 0 {
+			if got := aggRun(t, db.Collection("s"), pipeline); len(got) != 0 {
 				t.Fatalf("$out/$merge returned documents: %v", got)
 			}
 			got := findAll(t, db.Collection("t"), bson.D{}, options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}))

@@ -117,7 +117,7 @@ func wantErr(t testing.TB, db *mongo.Database, cmd string, code int32, msg strin
 		t.Errorf("%s: succeeded, want error %d %q", cmd, code, msg)
 		return
 	}
-	if ce.Code != code || ce.Message != msg {
+	if ce.Code != code || (msg != "" && ce.Message != msg) {
 		t.Errorf("%s:\n got: %d %q\nwant: %d %q", cmd, ce.Code, ce.Message, code, msg)
 	}
 }

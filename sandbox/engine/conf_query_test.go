@@ -156,3 +156,51 @@ func TestConfQueryErrors(t *testing.T) {
 		wantErr(t, db, `{"find":"c","filter":`+c.filter+`}`, c.code, c.msg)
 	}
 }
+
+// More array and null semantics: nested arrays are not traversed for field
+// names, $ne/$nin exclude a document when any element matches, embedded
+// document equality is order sensitive, and since 8.0 null equality no
+// longer matches undefined (8.0 release notes, "Null queries").
+func TestConfQueryArraySemantics(t *testing.T) {
+	db, _ := confColl(t,
+		`{"_id":1,"a":[[{"b":1}]],"tags":["xa","yb"]}`,
+		`{"_id":2,"a":[{"b":[1]}],"arr":[1,2]}`,
+		`{"_id":3,"a":{"b":1},"arr":[2,3],"d":{"x":1,"y":1}}`,
+		`{"_id":4,"a":5,"arr":[[1,2],3],"d":{"y":1,"x":1}}`,
+		`{"_id":5,"u":{"$undefined":true},"a":[{"b":[1,2]},{"b":[3]}],"n":{"$numberDecimal":"5"},"t":{"$date":"2020-01-01T00:00:00Z"}}`,
+	)
+	cases := [][2]string{
+		{`{"a.b":1}`, `[2,3,5]`},
+		{`{"a.0.b":1}`, `[1,2,5]`}, // a.0 of doc 1 is an array, traversed for b
+		{`{"a.0.0.b":1}`, `[1]`},
+		{`{"arr":{"$ne":1}}`, `[1,3,4,5]`},
+		{`{"arr":{"$nin":[1,3]}}`, `[1,5]`},
+		{`{"arr":{"$in":[[1,2]]}}`, `[2,4]`},
+		{`{"d":{"x":1,"y":1}}`, `[3]`},
+		{`{"d":{"y":1,"x":1}}`, `[4]`},
+		{`{"d.x":1,"d.y":1}`, `[3,4]`},
+		{`{"arr":{"$elemMatch":{"$not":{"$gt":2}}}}`, `[2,3,4]`}, // [1,2] is not $gt 2: no traversal inside $elemMatch
+		{`{"a.b":{"$size":1}}`, `[2,5]`},
+		{`{"a.b":{"$size":2}}`, `[5]`},
+		{`{"tags":{"$regex":"^y"}}`, `[1]`},
+		{`{"a":{"$all":[5]}}`, `[4]`},
+		{`{"arr":{"$nin":[]}}`, `[1,2,3,4,5]`},
+		{`{"$nor":[{"arr":{"$exists":true}}]}`, `[1,5]`},
+		{`{"arr":{"$not":{"$size":2}}}`, `[1,5]`},
+		{`{"n":5}`, `[5]`},
+		{`{"n":{"$gte":5.0,"$lte":{"$numberLong":"5"}}}`, `[5]`},
+		{`{"t":{"$gt":0}}`, `[]`},
+		{`{"t":{"$gt":{"$date":"2019-01-01T00:00:00Z"}}}`, `[5]`},
+		{`{"u":null}`, `[1,2,3,4]`},
+		{`{"u":{"$exists":true}}`, `[5]`},
+		{`{"u":{"$type":"undefined"}}`, `[5]`},
+		{`{"arr":{"$type":"array"}}`, `[2,3,4]`},
+		{`{"arr.0":{"$type":"array"}}`, `[4]`},
+		{`{"arr.0":{"$exists":true}}`, `[2,3,4]`},
+		{`{"$and":[{"arr":2},{"$or":[{"_id":2},{"_id":3}]}]}`, `[2,3]`},
+		{`{"$expr":{"$and":[{"$isArray":"$arr"},{"$eq":[{"$size":"$arr"},2]}]}}`, `[2,3,4]`},
+	}
+	for _, c := range cases {
+		findIDs(t, db, c[0], c[1])
+	}
+}

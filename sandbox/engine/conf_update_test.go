@@ -141,3 +141,83 @@ func TestConfUpdateErrors(t *testing.T) {
 		sameJSON(t, "update "+c.u, out, fmt.Sprintf(`{"n":0,"nModified":0,"writeErrors":[{"index":0,"code":%d,"errmsg":%q}],"ok":1.0}`, c.code, c.msg))
 	}
 }
+
+func TestConfUpdateMoreOperators(t *testing.T) {
+	cases := []updateCase{
+		{`{"_id":1}`, `{"$push":{"a":{"$each":[2,1],"$sort":1}}}`, ``, `{"_id":1,"a":[1,2]}`, 1},
+		{`{"_id":1}`, `{"$addToSet":{"a":1}}`, ``, `{"_id":1,"a":[1]}`, 1},
+		{`{"_id":1}`, `{"$pull":{"a":1}}`, ``, `{"_id":1}`, 0},
+		{`{"_id":1}`, `{"$pop":{"a":1}}`, ``, `{"_id":1}`, 0},
+		{`{"_id":1}`, `{"$setOnInsert":{"a":1}}`, ``, `{"_id":1}`, 0},
+		{`{"_id":1,"a":{"b":1,"c":[1]}}`, `{"$set":{"a":{"b":1,"c":[1]}}}`, ``, `{"_id":1,"a":{"b":1,"c":[1]}}`, 0},
+		{`{"_id":1,"a":{"b":1,"c":[1]}}`, `{"$set":{"a":{"c":[1],"b":1}}}`, ``, `{"_id":1,"a":{"c":[1],"b":1}}`, 1},
+		{`{"_id":1,"a":1}`, `{"b":2,"_id":1}`, ``, `{"_id":1,"b":2}`, 1},
+		{`{"_id":1,"a":1}`, `{}`, ``, `{"_id":1}`, 1},
+		{`{"_id":1,"a":2147483647}`, `{"$mul":{"a":2}}`, ``, `{"_id":1,"a":{"$numberLong":"4294967294"}}`, 1},
+		{`{"_id":1,"a":{"$numberDecimal":"1.5"}}`, `{"$inc":{"a":1}}`, ``, `{"_id":1,"a":{"$numberDecimal":"2.5"}}`, 1},
+		{`{"_id":1,"d":{"$date":"2020-01-01T00:00:00Z"}}`, `{"$max":{"d":{"$date":"2021-01-01T00:00:00Z"}}}`, ``, `{"_id":1,"d":{"$date":"2021-01-01T00:00:00Z"}}`, 1},
+		{`{"_id":1,"a":[{"x":1},{"x":2}]}`, `{"$unset":{"a.5.x":1,"zz.y":1}}`, ``, `{"_id":1,"a":[{"x":1},{"x":2}]}`, 0},
+		{`{"_id":1,"a":[1,2,3]}`, `{"$push":{"a":{"$each":[4],"$slice":-2,"$position":0}}}`, ``, `{"_id":1,"a":[2,3]}`, 1},
+		{`{"_id":1,"a":[3,1,2]}`, `{"$push":{"a":{"$each":[],"$sort":1}}}`, ``, `{"_id":1,"a":[1,2,3]}`, 1},
+	}
+	for i, c := range cases {
+		db, coll := confColl(t, c.doc)
+		out := okJ(t, db, `{"update":"c","updates":[{"q":{"_id":1},"u":`+c.update+`}]}`)
+		sameJSON(t, fmt.Sprintf("more case %d reply to %s", i, c.update), out, fmt.Sprintf(`{"n":1,"nModified":%d,"ok":1.0}`, c.nModified))
+		var got bson.D
+		if err := coll.FindOne(ctx, bson.D{}).Decode(&got); err != nil {
+			t.Fatal(err)
+		}
+		sameJSON(t, fmt.Sprintf("more case %d: %s on %s", i, c.update, c.doc), got, c.want)
+	}
+
+	// $currentDate sets a date, or a timestamp when asked.
+	db, coll := confColl(t, `{"_id":1}`)
+	okJ(t, db, `{"update":"c","updates":[{"q":{"_id":1},"u":{"$currentDate":{"d":true,"t":{"$type":"timestamp"},"e":{"$type":"date"}}}}]}`)
+	var got bson.D
+	_ = coll.FindOne(ctx, bson.D{}).Decode(&got)
+	if _, ok := field(got, "d").(bson.DateTime); !ok {
+		t.Errorf("$currentDate true: %v", got)
+	}
+	if _, ok := field(got, "e").(bson.DateTime); !ok {
+		t.Errorf("$currentDate date: %v", got)
+	}
+	if ts, ok := field(got, "t").(bson.Timestamp); !ok || ts.T == 0 {
+		t.Errorf("$currentDate timestamp: %v", got)
+	}
+
+	// More refusals, each a write error with mongod's code and message.
+	for _, c := range []struct {
+		doc, q, u string
+		upsert    bool
+		code      int32
+		msg       string
+	}{
+		{`{"_id":1,"a":[{"x":1}]}`, `{"_id":1}`, `{"$set":{"a.b":1}}`, false, 28, "Cannot create field 'b' in element {a: [ { x: 1 } ]}"},
+		{`{"_id":1}`, `{"_id":1}`, `{"$set":{"g.$[]":1}}`, false, 2, "The path 'g' must exist in the document in order to apply array updates."},
+		{`{"_id":1}`, `{"a":1}`, `{"$set":{"a.$":2}}`, true, 2, "The positional operator did not find the match needed from the query."},
+		{`{"_id":1}`, `{"_id":1}`, `{"$currentDate":{"d":{"$type":"x"}}}`, false, 2, "The '$type' string field is required to be 'date' or 'timestamp': {$currentDate: {field : {$type: 'date'}}}"},
+		{`{"_id":1}`, `{"_id":1}`, `{"$set":{"a":1},"b":1}`, false, 9, "Unknown modifier: b. Expected a valid update modifier or pipeline-style update specified as an array"},
+		{`{"_id":1}`, `{"_id":1}`, `{"a":1,"$set":{"b":1}}`, false, 52, "The dollar ($) prefixed field '$set' in '$set' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith."},
+		{`{"_id":1}`, `{"a":{"$gt":1},"$or":[{"a":2},{"a":3}]}`, `{"$set":{"b":1}}`, true, -1, ""},
+		{`{"_id":1}`, `{"a":1,"a.b":2}`, `{"$set":{"c":1}}`, true, 54, "cannot infer query fields to set, both paths 'a.b' and 'a' are matched"},
+		{`{"_id":1}`, `{"$and":[{"a":1},{"a":2}]}`, `{"$set":{"c":1}}`, true, 54, "cannot infer query fields to set, path 'a' is matched twice"},
+		{`{"_id":1}`, `{"_id":{"$gt":5}}`, `{"$set":{"_id":2}}`, true, -1, ""},
+	} {
+		db, _ := confColl(t, c.doc)
+		cmd := fmt.Sprintf(`{"update":"c","updates":[{"q":%s,"u":%s,"upsert":%v}]}`, c.q, c.u, c.upsert)
+		out := okJ(t, db, cmd)
+		if c.code == -1 {
+			if field(out, "writeErrors") != nil {
+				t.Errorf("%s: %v", cmd, relaxed(out))
+			}
+			continue
+		}
+		we, _ := field(out, "writeErrors").(bson.A)
+		if len(we) != 1 {
+			t.Errorf("%s: no write error: %v", cmd, relaxed(out))
+			continue
+		}
+		sameJSON(t, cmd, bson.D{we[0].(bson.D)[1], we[0].(bson.D)[2]}, fmt.Sprintf(`{"code":%d,"errmsg":%q}`, c.code, c.msg))
+	}
+}

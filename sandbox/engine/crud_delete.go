@@ -122,6 +122,9 @@ func cmdDelete(e *Engine, req *request) (bson.D, error) {
 	if !ok {
 		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field 'delete.deletes' is missing but a required field")
 	}
+	if err := checkBatchSize(len(deletes)); err != nil {
+		return nil, err
+	}
 	ordered, err := a.boolean("ordered", true)
 	if err != nil {
 		return nil, err

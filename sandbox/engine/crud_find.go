@@ -88,7 +88,32 @@ func parseFind(req *request) (*findSpec, error) {
 	if s.singleBatch, err = a.boolean("singleBatch", false); err != nil {
 		return nil, err
 	}
+	if err := refuseUnsupportedFindOptions(a); err != nil {
+		return nil, err
+	}
 	return s, nil
+}
+
+// refuseUnsupportedFindOptions fails find options the sandbox does not
+// implement, rather than ignore them and answer differently from mongod:
+// min/max index bounds, returnKey, showRecordId, and tailable cursors
+// (which need capped collections).
+func refuseUnsupportedFindOptions(a args) error {
+	for _, name := range []string{"min", "max"} {
+		if d, ok, err := a.document(name); err != nil {
+			return err
+		} else if ok && len(d) > 0 {
+			return mongoerr.Newf(mongoerr.NotImplemented, "find option '%s' is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it", name)
+		}
+	}
+	for _, name := range []string{"returnKey", "showRecordId", "tailable", "awaitData"} {
+		if on, err := a.boolean(name, false); err != nil {
+			return err
+		} else if on {
+			return mongoerr.Newf(mongoerr.NotImplemented, "find option '%s' is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it", name)
+		}
+	}
+	return nil
 }
 
 // checkCollation accepts the simple collation only: the sandbox compares

@@ -126,6 +126,9 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 	out, err := e.applyUpdate(req, collName, &updateStatement{filter: filter, update: upd, upsert: upsert,
 		arrayFilters: arrayFilters, hint: hint, sort: sort, let: let}, true)
 	if err != nil {
+		if me, ok := err.(*mongoerr.Error); ok && out.executing {
+			return nil, &mongoerr.Error{Code: me.Code, Msg: "Plan executor error during findAndModify :: caused by :: " + me.Msg, Extra: me.Extra}
+		}
 		return nil, err
 	}
 	doc := out.before

@@ -143,14 +143,36 @@ func validID(v any) *mongoerr.Error {
 	case bson.Regex, bson.A, bson.Undefined:
 		return mongoerr.Newf(mongoerr.InvalidIdField, "The '_id' value cannot be of type %s", value.TypeName(v))
 	case bson.D:
-		for _, e := range x {
-			if strings.HasPrefix(e.Key, "$") {
-				return mongoerr.Newf(mongoerr.DollarPrefixedFieldName,
-					"_id fields may not contain '$'-prefixed fields: %s is not valid for storage.", e.Key)
-			}
+		if key := dollarPrefixedKey(x); key != "" {
+			return mongoerr.Newf(mongoerr.DollarPrefixedFieldName,
+				"_id fields may not contain '$'-prefixed fields: %s is not valid for storage.", key)
 		}
 	}
 	return nil
+}
+
+// dollarPrefixedKey finds the first '$'-prefixed field name at any depth,
+// as BSONObj::storageValidEmbedded does; the DBRef fields $ref, $id and $db
+// are storable.
+func dollarPrefixedKey(v any) string {
+	switch x := v.(type) {
+	case bson.D:
+		for _, e := range x {
+			if strings.HasPrefix(e.Key, "$") && e.Key != "$ref" && e.Key != "$id" && e.Key != "$db" {
+				return e.Key
+			}
+			if k := dollarPrefixedKey(e.Value); k != "" {
+				return k
+			}
+		}
+	case bson.A:
+		for _, e := range x {
+			if k := dollarPrefixedKey(e); k != "" {
+				return k
+			}
+		}
+	}
+	return ""
 }
 
 func cmdInsert(e *Engine, req *request) (bson.D, error) {
@@ -168,6 +190,9 @@ func cmdInsert(e *Engine, req *request) (bson.D, error) {
 	}
 	if !ok {
 		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field 'insert.documents' is missing but a required field")
+	}
+	if err := checkBatchSize(len(docs)); err != nil {
+		return nil, err
 	}
 	ordered, err := a.boolean("ordered", true)
 	if err != nil {
@@ -198,6 +223,7 @@ func cmdInsert(e *Engine, req *request) (bson.D, error) {
 	for i, d := range docs {
 		doc, perr := prepareInsert(d.(bson.D))
 		if perr == nil {
+			doc = fillZeroTimestamps(doc, req.now, i)
 			if _, err := coll.Insert(doc); err != nil {
 				perr = mongoerr.As(err)
 			}
@@ -216,4 +242,36 @@ func cmdInsert(e *Engine, req *request) (bson.D, error) {
 		reply = append(reply, bson.E{Key: "writeErrors", Value: renderWriteErrors(werrs)})
 	}
 	return reply, nil
+}
+
+// maxWriteBatchSize is write_ops::kMaxWriteBatchSize, also advertised by hello.
+const maxWriteBatchSize = 100000
+
+// checkBatchSize is checkOpCountForCommand, applied to insert, update and
+// delete alike.
+func checkBatchSize(n int) error {
+	if n == 0 || n > maxWriteBatchSize {
+		return mongoerr.Newf(mongoerr.InvalidLength, "Write batch sizes must be between 1 and %d. Got %d operations.", maxWriteBatchSize, n)
+	}
+	return nil
+}
+
+// fillZeroTimestamps gives top-level Timestamp(0, 0) fields the current
+// time, as fixDocumentForInsert does with a tick of the cluster clock
+// (nested ones are stored as they are). The increment follows the
+// document's position so that one batch's timestamps still ascend.
+func fillZeroTimestamps(doc bson.D, now bson.DateTime, i int) bson.D {
+	var out bson.D
+	for j, e := range doc {
+		if ts, ok := e.Value.(bson.Timestamp); ok && ts.T == 0 && ts.I == 0 {
+			if out == nil {
+				out = append(bson.D(nil), doc...)
+			}
+			out[j].Value = bson.Timestamp{T: uint32(int64(now) / 1000), I: uint32(i + 1)}
+		}
+	}
+	if out == nil {
+		return doc
+	}
+	return out
 }

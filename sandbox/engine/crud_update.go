@@ -28,8 +28,12 @@ type updateOutcome struct {
 	matched    int64
 	modified   int64
 	upsertedID any // nil unless an upsert inserted
-	before     bson.D
-	after      bson.D
+	// executing is set once the statement is parsed and planned: later
+	// errors come from the plan executor, which findAndModify reports
+	// with context.
+	executing bool
+	before    bson.D
+	after     bson.D
 }
 
 func parseUpdateStatement(i int, v any, let bson.D) (*updateStatement, error) {
@@ -114,6 +118,7 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 		if err != nil {
 			return out, err
 		}
+		out.executing = true
 		// Materialise the matches first so that moving a document within
 		// an index cannot make the scan visit it twice.
 		var matches []planner.Result
@@ -142,6 +147,9 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 			if value.Size(newDoc) > maxUserDocSize {
 				return out, mongoerr.Newf(mongoerr.Location17419, "Resulting document after update is larger than %d", maxUserDocSize)
 			}
+			if err := checkUpdatedDepth(newDoc); err != nil {
+				return out, err
+			}
 			if err := checkIDUnchanged(m.Doc, newDoc); err != nil {
 				return out, err
 			}
@@ -157,6 +165,7 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 	if out.matched > 0 || !st.upsert {
 		return out, nil
 	}
+	out.executing = true
 	seed, err := f.EqualityDoc()
 	if err != nil {
 		return out, err
@@ -167,6 +176,9 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 	}
 	if value.Size(doc) > maxUserDocSize {
 		return out, mongoerr.Newf(mongoerr.Location17420, "Document to upsert is larger than %d", maxUserDocSize)
+	}
+	if err := checkUpdatedDepth(doc); err != nil {
+		return out, err
 	}
 	if err := catalog.ValidateNamespace(req.db, collName); err != nil {
 		return out, err
@@ -212,6 +224,9 @@ func cmdUpdate(e *Engine, req *request) (bson.D, error) {
 	}
 	if !ok {
 		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field 'update.updates' is missing but a required field")
+	}
+	if err := checkBatchSize(len(updates)); err != nil {
+		return nil, err
 	}
 	ordered, err := a.boolean("ordered", true)
 	if err != nil {
@@ -260,4 +275,14 @@ func cmdUpdate(e *Engine, req *request) (bson.D, error) {
 		reply = append(reply, bson.E{Key: "writeErrors", Value: renderWriteErrors(werrs)})
 	}
 	return reply, nil
+}
+
+// checkUpdatedDepth is the nesting check of storage_validation::storageValid,
+// which mongod applies to the result of an update (with its own message,
+// unlike the insert path's "cannot insert document because...").
+func checkUpdatedDepth(doc bson.D) error {
+	if exceedsDepth(doc, 1) {
+		return mongoerr.Newf(mongoerr.Overflow, "Document exceeds maximum nesting depth of %d", maxStorageDepth)
+	}
+	return nil
 }

@@ -167,3 +167,13 @@ func (t *cursorTable) open() int {
 	defer t.mu.Unlock()
 	return len(t.cursors)
 }
+
+// listingCursor reorders a first-batch reply the way listIndexes and
+// listCollections build theirs (ListIndexesReplyCursor and
+// ListCollectionsReplyCursor declare id, ns, firstBatch), unlike find and
+// aggregate whose cursor starts with firstBatch.
+func listingCursor(reply bson.D) bson.D {
+	cur := reply[0].Value.(bson.D)
+	reply[0].Value = bson.D{cur[1], cur[2], cur[0]}
+	return reply
+}

@@ -43,9 +43,10 @@ func TestBucketUpsertOpensNewBucket(t *testing.T) {
 	for _, e := range first {
 		keys = append(keys, e.Key)
 	}
-	// The equality fields of the filter seed the document; the operators'
-	// fields follow (mongod applies them in field-name order).
-	if got := joinKeys(keys); got != "_id sensorId hour count max min samples sum" {
+	// The equality fields of the filter seed the document in path order
+	// (pathsupport::EqualityMatches is a std::map); the operators' fields
+	// follow (mongod applies them in field-name order).
+	if got := joinKeys(keys); got != "_id hour sensorId count max min samples sum" {
 		t.Fatalf("bucket fields %s", got)
 	}
 	n, _ := coll.CountDocuments(ctx, bson.D{})

@@ -192,11 +192,7 @@ func (s *graphLookupStage) search(start any, rt *runtime) (bson.A, error) {
 		if err := rt.ctx.err(); err != nil {
 			return nil, interrupted(err)
 		}
-		filter := bson.D{{Key: s.connectTo, Value: bson.D{{Key: "$in", Value: frontier}}}}
-		if s.restrict != nil {
-			filter = bson.D{{Key: "$and", Value: bson.A{s.restrict, filter}}}
-		}
-		docs, err := rt.query(rt.ctx.DB, s.from, filter)
+		docs, err := s.queryFrontier(frontier, rt)
 		if err != nil {
 			return nil, err
 		}
@@ -219,6 +215,36 @@ func (s *graphLookupStage) search(start any, rt *runtime) (bson.A, error) {
 		}
 	}
 	return results, nil
+}
+
+// frontierBatch bounds the $in list of one lookup query. Matching a
+// document against {$in: list} and checking an index key against the
+// list's intervals both cost time in the list's length, so one query with
+// a whole wide level (thousands of values) is quadratic; batches keep
+// each query's cost linear in the documents it returns.
+const frontierBatch = 64
+
+// queryFrontier finds the documents whose connectToField matches one of
+// the frontier's values (and restrictSearchWithMatch), batch by batch.
+func (s *graphLookupStage) queryFrontier(frontier bson.A, rt *runtime) ([]bson.D, error) {
+	var docs []bson.D
+	for start := 0; start < len(frontier); start += frontierBatch {
+		batch := frontier[start:min(start+frontierBatch, len(frontier))]
+		filter := bson.D{{Key: s.connectTo, Value: bson.D{{Key: "$in", Value: batch}}}}
+		if s.restrict != nil {
+			filter = bson.D{{Key: "$and", Value: bson.A{s.restrict, filter}}}
+		}
+		found, err := rt.query(rt.ctx.DB, s.from, filter)
+		if err != nil {
+			return nil, err
+		}
+		if docs == nil {
+			docs = found
+		} else {
+			docs = append(docs, found...)
+		}
+	}
+	return docs, nil
 }
 
 // getAllValues returns every value a path reaches, expanding arrays along

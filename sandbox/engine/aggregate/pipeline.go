@@ -107,7 +107,7 @@ func Parse(pipeline bson.A, ctx *Context) (*Pipeline, error) {
 	for _, e := range ctx.Let {
 		names = append(names, e.Key)
 	}
-	p := &Pipeline{ctx: ctx, scope: expr.NewScope(names...)}
+	p := &Pipeline{ctx: ctx, scope: expr.NewScope(names...).WithConstantFolding()}
 	if len(ctx.Let) > 0 {
 		env := expr.NewEnv(bson.D{}, ctx.Now)
 		for _, e := range ctx.Let {

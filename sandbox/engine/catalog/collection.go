@@ -259,7 +259,9 @@ func (c *Collection) CreateIndex(spec index.Spec) (bool, error) {
 		return true
 	})
 	if buildErr != nil {
-		if me := mongoerr.As(buildErr); me.Code == mongoerr.DuplicateKey {
+		// mongod's index build reports any failure while scanning the
+		// collection (a duplicate key, parallel arrays) with its context.
+		if me := mongoerr.As(buildErr); me != nil && me.Code != mongoerr.InternalError {
 			me2 := *me
 			me2.Msg = "Index build failed: " + uuidString(newUUID()) + ": Collection " + c.NS() + " ( " + uuidString(c.UUID) + " ) :: caused by :: " + me.Msg
 			return false, &me2

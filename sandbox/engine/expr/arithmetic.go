@@ -494,7 +494,7 @@ func formatNumber(v any) string {
 	if f, ok := v.(float64); ok {
 		return formatDouble(f)
 	}
-	return FormatValue(v)
+	return formatValue(v)
 }
 
 func compileLog(name string, arg any, scope *Scope) (Expr, error) {
@@ -668,7 +668,7 @@ func roundNumber(name string, v any, place int, mode roundMode) (any, error) {
 		d := decQuantize(dec{coef: bigInt(l)}, -place, mode)
 		r, ok := decToInt64(d, roundTowardZero)
 		if !ok {
-			return nil, mongoerr.Newf(51080, "invalid conversion from Decimal128 result in %s resulting from arguments: [%s, %d]", name, FormatValue(v), place)
+			return nil, mongoerr.Newf(51080, "invalid conversion from Decimal128 result in %s resulting from arguments: [%s, %d]", name, formatValue(v), place)
 		}
 		if _, isInt := v.(int32); isInt && r <= math.MaxInt32 {
 			return int32(r), nil

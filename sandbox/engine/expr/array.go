@@ -31,7 +31,7 @@ func unary(fn func(name string, v any) (any, error)) compiler {
 func sizeOf(_ string, v any) (any, error) {
 	a, ok := v.(bson.A)
 	if !ok {
-		return nil, mongoerr.Newf(17124, "The argument to $size must be an array. Type of argument is: %s", typeName(v))
+		return nil, mongoerr.Newf(17124, "The argument to $size must be an array, but was of type: %s", typeName(v))
 	}
 	return int32(len(a)), nil
 }
@@ -187,7 +187,7 @@ func compileIndexOfArray(name string, arg any, scope *Scope) (Expr, error) {
 // indexArg validates the optional start/end of $indexOfArray/$indexOfCP.
 func indexArg(name string, v any, which string) (int, error) {
 	if !isIntegral(v) {
-		return 0, mongoerr.Newf(40096, "%srequires an integral %s index, found a value of type: %s, with value: %s", name, which, typeName(v), FormatValue(v))
+		return 0, mongoerr.Newf(40096, "%srequires an integral %s index, found a value of type: %s, with value: %s", name, which, typeName(v), formatValue(v))
 	}
 	i := asInt(v)
 	if i < 0 {
@@ -481,7 +481,7 @@ func compileReduce(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		arr, ok := iv.(bson.A)
 		if !ok {
-			return nil, mongoerr.Newf(40080, "$reduce requires that 'input' be an array, found: %s", FormatValue(iv))
+			return nil, mongoerr.Newf(40080, "$reduce requires that 'input' be an array, found: %s", formatValue(iv))
 		}
 		acc, err := init.Eval(env)
 		if err != nil {
@@ -571,7 +571,7 @@ func compileZip(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			a, ok := v.(bson.A)
 			if !ok {
-				return nil, mongoerr.Newf(34468, "$zip found a non-array expression in input: %s", FormatValue(v))
+				return nil, mongoerr.Newf(34468, "$zip found a non-array expression in input: %s", formatValue(v))
 			}
 			arrays[i] = a
 			minLen, maxLen = min(minLen, len(a)), max(maxLen, len(a))

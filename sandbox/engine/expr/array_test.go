@@ -5,8 +5,8 @@ import "testing"
 func TestArrayOperators(t *testing.T) {
 	runCases(t, []exprCase{
 		{name: "size", expr: `{"$size": "$a"}`, doc: `{"a": [1, 2, 3]}`, want: `{"$numberInt": "3"}`},
-		{name: "size string", expr: `{"$size": "$a"}`, doc: `{"a": "abc"}`, code: 17124, msg: "The argument to $size must be an array. Type of argument is: string"},
-		{name: "size missing", expr: `{"$size": "$a"}`, code: 17124, msg: "The argument to $size must be an array. Type of argument is: missing"},
+		{name: "size string", expr: `{"$size": "$a"}`, doc: `{"a": "abc"}`, code: 17124, msg: "The argument to $size must be an array, but was of type: string"},
+		{name: "size missing", expr: `{"$size": "$a"}`, code: 17124, msg: "The argument to $size must be an array, but was of type: missing"},
 		{name: "arrayElemAt", expr: `{"$arrayElemAt": [[1, 2, 3], -1]}`, want: `{"$numberInt": "3"}`},
 		{name: "arrayElemAt out of range", expr: `{"$arrayElemAt": [[1, 2, 3], 15]}`, want: `missing`},
 		{name: "arrayElemAt not array", expr: `{"$arrayElemAt": ["x", 0]}`, code: 28689},

@@ -163,7 +163,11 @@ func compileOperator(name string, arg any, scope *Scope) (Expr, error) {
 	if !ok {
 		return nil, mongoerr.Newf(mongoerr.InvalidPipelineOperator, "Unrecognized expression '%s'", name)
 	}
-	return c(name, arg, scope)
+	x, err := c(name, arg, scope)
+	if err != nil || !scope.fold {
+		return x, err
+	}
+	return foldConstant(name, arg, x)
 }
 
 // IsOperator reports whether name is a known expression operator.

@@ -397,7 +397,7 @@ func compileDateToString(name string, arg any, scope *Scope) (Expr, error) {
 			if !nullish(fv) {
 				s, ok := fv.(string)
 				if !ok {
-					return nil, mongoerr.Newf(18533, "$dateToString requires that 'format' be a string, found: %s with value %s", typeName(fv), FormatValue(fv))
+					return nil, mongoerr.Newf(18533, "$dateToString requires that 'format' be a string, found: %s with value %s", typeName(fv), formatValue(fv))
 				}
 				if err := validateDateFormat(s); err != nil {
 					return nil, err
@@ -577,7 +577,7 @@ func compileDateFromParts(name string, arg any, scope *Scope) (Expr, error) {
 				return nil, nil
 			}
 			if !isIntegral64(v) {
-				return nil, mongoerr.Newf(40515, "'%s' must evaluate to an integer, found %s with value %s", f, typeName(v), FormatValue(v))
+				return nil, mongoerr.Newf(40515, "'%s' must evaluate to an integer, found %s with value %s", f, typeName(v), formatValue(v))
 			}
 			n := asInt(v)
 			switch f {
@@ -760,7 +760,7 @@ func compileDateFromString(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			s, ok := fv.(string)
 			if !ok {
-				return nil, mongoerr.Newf(40684, "$dateFromString requires that 'format' be a string, found: %s with value %s", typeName(fv), FormatValue(fv))
+				return nil, mongoerr.Newf(40684, "$dateFromString requires that 'format' be a string, found: %s with value %s", typeName(fv), formatValue(fv))
 			}
 			f = s
 		}
@@ -783,7 +783,7 @@ func compileDateFromString(name string, arg any, scope *Scope) (Expr, error) {
 			if onError != nil {
 				return onError.Eval(env)
 			}
-			return nil, mongoerr.Newf(mongoerr.ConversionFailure, "$dateFromString requires that 'dateString' be a string, found: %s with value %s", typeName(v), FormatValue(v))
+			return nil, mongoerr.Newf(mongoerr.ConversionFailure, "$dateFromString requires that 'dateString' be a string, found: %s with value %s", typeName(v), formatValue(v))
 		}
 		r, err := parseDateString(s, f, loc)
 		if err != nil {
@@ -966,7 +966,7 @@ func compileDateTrunc(name string, arg any, scope *Scope) (Expr, error) {
 				return nil, err
 			}
 			if !isIntegral64(bv) {
-				return nil, mongoerr.Newf(5439017, "$dateTrunc requires 'binSize' to be a 64-bit integer, but got value '%s' of type %s", FormatValue(bv), typeName(bv))
+				return nil, mongoerr.Newf(5439017, "$dateTrunc requires 'binSize' to be a 64-bit integer, but got value '%s' of type %s", formatValue(bv), typeName(bv))
 			}
 			bin, _ = coerceToLong(bv)
 			if bin <= 0 {

@@ -106,6 +106,7 @@ func (e *Env) lookup(name string) any {
 type Scope struct {
 	parent *Scope
 	names  []string
+	fold   bool // see WithConstantFolding (expr/fold.go)
 }
 
 var systemVars = []string{"ROOT", "CURRENT", "REMOVE", "NOW", "CLUSTER_TIME", "USER_ROLES", "SEARCH_META"}
@@ -118,7 +119,7 @@ func NewScope(userVars ...string) *Scope {
 
 // With returns a child scope defining names ($let vars, $map's `as`...).
 func (s *Scope) With(names ...string) *Scope {
-	return &Scope{parent: s, names: names}
+	return &Scope{parent: s, names: names, fold: s != nil && s.fold}
 }
 
 func (s *Scope) defined(name string) bool {

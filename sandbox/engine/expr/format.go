@@ -10,44 +10,66 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
 
-// FormatValue renders a value the way mongod's BSONObj::toString and
-// Value's operator<< do in error messages: { a: 1, b: "x" }, [ 1, 2 ].
+// FormatValue renders a value the way mongod's BSONObj::toString does in
+// error messages about a specification: { a: 1, b: "x" }, [ 1, 2 ].
 func FormatValue(v any) string {
 	var sb strings.Builder
-	formatTo(&sb, v)
+	formatTo(&sb, v, false)
 	return sb.String()
 }
 
-func formatTo(sb *strings.Builder, v any) {
+// formatValue renders an evaluated value the way mongod's Value
+// operator<< does (Document and array printing have no inner padding):
+// {a: 1, b: "x"}, [1, 2]. mongod streams a Value into most runtime
+// messages, e.g. "Missing either or both keys from: {k: "key", z: 2}".
+func formatValue(v any) string {
+	var sb strings.Builder
+	formatTo(&sb, v, true)
+	return sb.String()
+}
+
+func formatTo(sb *strings.Builder, v any, compact bool) {
+	open, close := "{ ", " }"
+	if compact {
+		open, close = "{", "}"
+	}
 	switch x := v.(type) {
 	case bson.D:
 		if len(x) == 0 {
 			sb.WriteString("{}")
 			return
 		}
-		sb.WriteString("{ ")
+		sb.WriteString(open)
 		for i, e := range x {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
 			sb.WriteString(e.Key)
 			sb.WriteString(": ")
-			formatTo(sb, e.Value)
+			formatTo(sb, e.Value, compact)
 		}
-		sb.WriteString(" }")
+		sb.WriteString(close)
 	case bson.A:
 		if len(x) == 0 {
 			sb.WriteString("[]")
 			return
 		}
-		sb.WriteString("[ ")
+		if compact {
+			sb.WriteString("[")
+		} else {
+			sb.WriteString("[ ")
+		}
 		for i, e := range x {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			formatTo(sb, e)
+			formatTo(sb, e, compact)
 		}
-		sb.WriteString(" ]")
+		if compact {
+			sb.WriteString("]")
+		} else {
+			sb.WriteString(" ]")
+		}
 	case string:
 		sb.WriteString(strconv.Quote(x))
 	case int32:
@@ -103,7 +125,7 @@ func formatForMessage(v any) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
-	return FormatValue(v)
+	return formatValue(v)
 }
 
 // isoDate formats a date as mongod's dateToISOStringUTC.

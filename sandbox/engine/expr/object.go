@@ -38,7 +38,7 @@ func compileMergeObjects(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			d, ok := v.(bson.D)
 			if !ok {
-				return nil, mongoerr.Newf(40400, "$mergeObjects requires object inputs, but input %s is of type %s", FormatValue(v), typeName(v))
+				return nil, mongoerr.Newf(40400, "$mergeObjects requires object inputs, but input %s is of type %s", formatValue(v), typeName(v))
 			}
 			for _, e := range d {
 				if value.IsMissing(e.Value) {
@@ -106,7 +106,7 @@ func arrayToObject(_ string, v any) (any, error) {
 			}
 			k, v := value.Get(d, "k"), value.Get(d, "v")
 			if value.IsMissing(k) || value.IsMissing(v) {
-				return nil, mongoerr.Newf(40393, "$arrayToObject requires an object with keys 'k' and 'v'. Missing either or both keys from: %s", FormatValue(d))
+				return nil, mongoerr.Newf(40393, "$arrayToObject requires an object with keys 'k' and 'v'. Missing either or both keys from: %s", formatValue(d))
 			}
 			if _, ok := k.(string); !ok {
 				return nil, mongoerr.Newf(40394, "$arrayToObject requires an object with keys 'k' and 'v', where the value of 'k' must be of type string. Found type: %s", typeName(k))

@@ -194,13 +194,13 @@ func compileSubstrCP(name string, arg any, scope *Scope) (Expr, error) {
 			return nil, mongoerr.Newf(34450, "$substrCP: starting index must be a numeric type (is BSON type %s)", typeName(vals[1]))
 		}
 		if !isIntegral(vals[1]) {
-			return nil, mongoerr.Newf(34451, "$substrCP: starting index cannot be represented as a 32-bit integral value: %s", FormatValue(vals[1]))
+			return nil, mongoerr.Newf(34451, "$substrCP: starting index cannot be represented as a 32-bit integral value: %s", formatValue(vals[1]))
 		}
 		if !isNumeric(vals[2]) {
 			return nil, mongoerr.Newf(34452, "$substrCP: length must be a numeric type (is BSON type %s)", typeName(vals[2]))
 		}
 		if !isIntegral(vals[2]) {
-			return nil, mongoerr.Newf(34453, "$substrCP: length cannot be represented as a 32-bit integral value: %s", FormatValue(vals[2]))
+			return nil, mongoerr.Newf(34453, "$substrCP: length cannot be represented as a 32-bit integral value: %s", formatValue(vals[2]))
 		}
 		start, length := asInt(vals[1]), asInt(vals[2])
 		if length < 0 {
@@ -371,7 +371,7 @@ func compileTrim(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		s, ok := v.(string)
 		if !ok {
-			return nil, mongoerr.Newf(50699, "%s requires its input to be a string, got %s (of type %s) instead.", name, FormatValue(v), typeName(v))
+			return nil, mongoerr.Newf(50699, "%s requires its input to be a string, got %s (of type %s) instead.", name, formatValue(v), typeName(v))
 		}
 		set := trimWhitespace
 		if chars != nil {
@@ -384,7 +384,7 @@ func compileTrim(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			cs, ok := c.(string)
 			if !ok {
-				return nil, mongoerr.Newf(50700, "%s requires 'chars' to be a string, got %s (of type %s) instead.", name, FormatValue(c), typeName(c))
+				return nil, mongoerr.Newf(50700, "%s requires 'chars' to be a string, got %s (of type %s) instead.", name, formatValue(c), typeName(c))
 			}
 			set = []rune(cs)
 		}

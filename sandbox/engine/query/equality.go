@@ -1,6 +1,7 @@
 package query
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
@@ -14,8 +15,10 @@ import (
 // expanded into embedded documents and _id first. Two equalities on one
 // path, or on a path and its prefix, fail with mongod's error 54.
 //
-// mongod emits the remaining fields in its own hash order; we keep the
-// filter's order.
+// mongod collects the equalities in a std::map keyed by path
+// (pathsupport::EqualityMatches) and adds them in that byte order, so the
+// seeded fields come out sorted by path, not in the filter's order; the
+// upsert then moves _id to the front.
 func (f *Filter) EqualityDoc() (bson.D, error) {
 	var eqs []*Compare
 	collectEqualities(f.Root, &eqs)
@@ -27,12 +30,19 @@ func (f *Filter) EqualityDoc() (bson.D, error) {
 				return nil, mongoerr.New(mongoerr.NotSingleValueField,
 					"cannot infer query fields to set, path '"+p+"' is matched twice")
 			case strings.HasPrefix(e.Path, p+"."), strings.HasPrefix(p, e.Path+"."):
+				// mongod meets the prefix first (its canonical query sorts
+				// by path) and names the longer path, then its prefix.
+				long, short := e.Path, p
+				if len(p) > len(e.Path) {
+					long, short = p, e.Path
+				}
 				return nil, mongoerr.New(mongoerr.NotSingleValueField,
-					"cannot infer query fields to set, both paths '"+p+"' and '"+e.Path+"' are matched")
+					"cannot infer query fields to set, both paths '"+long+"' and '"+short+"' are matched")
 			}
 		}
 		paths = append(paths, e.Path)
 	}
+	slices.SortStableFunc(eqs, func(a, b *Compare) int { return strings.Compare(a.Path, b.Path) })
 	doc := bson.D{}
 	for _, e := range eqs {
 		if e.Path == "_id" || strings.HasPrefix(e.Path, "_id.") {

@@ -14,9 +14,10 @@ func TestEqualityDoc(t *testing.T) {
 		filter D
 		want   D
 	}{
-		// The seed-002 bucket upsert: the range on count seeds nothing.
+		// The seed-002 bucket upsert: the range on count seeds nothing, and
+		// the equalities come out in path order (a std::map in mongod).
 		{"bucket", D{{Key: "sensorId", Value: int32(1)}, {Key: "hour", Value: "h"}, {Key: "count", Value: D{{Key: "$lt", Value: int32(60)}}}},
-			D{{Key: "sensorId", Value: int32(1)}, {Key: "hour", Value: "h"}}},
+			D{{Key: "hour", Value: "h"}, {Key: "sensorId", Value: int32(1)}}},
 		{"eq operator", D{{Key: "a", Value: D{{Key: "$eq", Value: int32(1)}}}}, D{{Key: "a", Value: int32(1)}}},
 		{"in one element", D{{Key: "a", Value: D{{Key: "$in", Value: A{int32(1)}}}}}, D{{Key: "a", Value: int32(1)}}},
 		{"in two elements", D{{Key: "a", Value: D{{Key: "$in", Value: A{int32(1), int32(2)}}}}}, D{}},
@@ -53,7 +54,7 @@ func TestEqualityDocConflicts(t *testing.T) {
 		msg    string
 	}{
 		{D{{Key: "$and", Value: A{D{{Key: "a", Value: int32(1)}}, D{{Key: "a", Value: int32(2)}}}}}, "cannot infer query fields to set, path 'a' is matched twice"},
-		{D{{Key: "a", Value: int32(1)}, {Key: "a.b", Value: int32(2)}}, "cannot infer query fields to set, both paths 'a' and 'a.b' are matched"},
+		{D{{Key: "a", Value: int32(1)}, {Key: "a.b", Value: int32(2)}}, "cannot infer query fields to set, both paths 'a.b' and 'a' are matched"},
 	}
 	for _, c := range cases {
 		_, err := compile(t, c.filter).EqualityDoc()

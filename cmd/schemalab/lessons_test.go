@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestRunTranscript runs `schemalab run` (set SCHEMALAB_RUN_ARGS to see a
+// transcript while authoring, e.g. "--check bucket").
+func TestRunTranscript(t *testing.T) {
+	args := strings.Fields(os.Getenv("SCHEMALAB_RUN_ARGS"))
+	if len(args) == 0 {
+		t.Skip("set SCHEMALAB_RUN_ARGS")
+	}
+	var out, errOut bytes.Buffer
+	g, _, rest, err := parseCommandLine(append([]string{"run"}, args...), os.Getenv, &errOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := runLessons(context.Background(), &g, rest, &out, &errOut)
+	os.Stdout.Write(out.Bytes())
+	os.Stdout.Write(errOut.Bytes())
+	if code != 0 {
+		t.Errorf("exit code %d", code)
+	}
+}
+
+func TestRunCheckListReset(t *testing.T) {
+	state := t.TempDir()
+	t.Setenv("SCHEMALAB_STATE_DIR", state)
+	pack := t.TempDir()
+	lesson := "---\nid: tiny\ntitle: Tiny\norder: 99\n---\n## Count\n```js setup\ndb.c.insertOne({ a: 1 })\n```\n" +
+		"```js run\ndb.c.countDocuments()\n```\n```text expect\n1\n```\n" +
+		"## Exercise: two\nMake it two.\n```js exercise check\ndb.c.countDocuments() === 2\n```\n```js exercise solution\ndb.c.insertOne({ a: 2 })\n```\n"
+	if err := os.WriteFile(pack+"/tiny.md", []byte(lesson), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := defaultGlobalOptions(func(string) string { return "" })
+	g.ContentDir = pack
+	ctx := context.Background()
+
+	var out, errOut bytes.Buffer
+	if code := runLessons(ctx, &g, []string{"--check", "tiny"}, &out, &errOut); code != 0 {
+		t.Fatalf("run --check tiny = %d\n%s\n%s", code, out.String(), errOut.String())
+	}
+	for _, want := range []string{"1. Count", "> db.c.countDocuments()", "✓ expect", "✓ exercise"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("transcript lacks %q:\n%s", want, out.String())
+		}
+	}
+
+	out.Reset()
+	errOut.Reset()
+	if code := runLessons(ctx, &g, []string{"--format", "markdown", "tiny"}, &out, &errOut); code != 0 {
+		t.Fatalf("run --format markdown = %d: %s", code, errOut.String())
+	}
+	if !strings.HasPrefix(out.String(), "# Tiny\n") || !strings.Contains(out.String(), "```text\n1\n```") ||
+		strings.Contains(out.String(), "insertOne({ a: 2 })") {
+		t.Errorf("markdown handout (no solutions):\n%s", out.String())
+	}
+
+	// A failing expectation names the lesson and step and exits non-zero.
+	broken := strings.Replace(lesson, "```text expect\n1\n", "```text expect\n42\n", 1)
+	if err := os.WriteFile(pack+"/tiny.md", []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	errOut.Reset()
+	if code := runLessons(ctx, &g, []string{"--check", "tiny"}, &out, &errOut); code != 1 ||
+		!strings.Contains(errOut.String(), `FAIL tiny step 1 "Count"`) {
+		t.Errorf("broken lesson: code %d, stderr:\n%s", code, errOut.String())
+	}
+
+	out.Reset()
+	errOut.Reset()
+	if code := listLessons(&g, nil, os.Getenv, &out, &errOut); code != 0 {
+		t.Fatalf("list = %d: %s", code, errOut.String())
+	}
+	for _, want := range []string{"outlier", "bucket", "computed", "tree", "choosing", "tiny", "0/2 steps, 0/1 ex"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("list lacks %q:\n%s", want, out.String())
+		}
+	}
+
+	out.Reset()
+	errOut.Reset()
+	if code := resetLessons(ctx, &g, []string{"tiny", "--yes"}, os.Getenv, nil, &out, &errOut); code != 0 ||
+		!strings.Contains(out.String(), "schemalab_tiny") {
+		t.Errorf("reset = %d: %s %s", code, out.String(), errOut.String())
+	}
+	if code := resetLessons(ctx, &g, nil, os.Getenv, nil, &out, &errOut); code != 2 {
+		t.Errorf("reset without lessons or --all = %d, want 2", code)
+	}
+}

@@ -1,0 +1,156 @@
+package lessons
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeFile(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestStoreRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	s, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetCurrent("outlier", "reading"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.MarkDone("outlier", "intro"); err != nil {
+		t.Fatal(err)
+	}
+	if e, err := s.RecordAttempt("outlier", "ex-1", false); err != nil || e.Attempts != 1 || e.Status != ExerciseFailed {
+		t.Fatalf("first attempt: %+v %v", e, err)
+	}
+	if e, _ := s.RecordAttempt("outlier", "ex-1", true); e.Attempts != 2 || e.Status != ExercisePassed {
+		t.Fatalf("second attempt: %+v", e)
+	}
+	if e, _ := s.RecordAttempt("outlier", "ex-1", false); e.Status != ExercisePassed || e.Attempts != 3 {
+		t.Fatalf("a passed exercise stays passed, attempts still count: %+v", e)
+	}
+
+	again, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := again.Lesson("outlier")
+	if p.Current != "reading" || !p.IsDone("intro") || !p.IsDone("ex-1") || p.Exercise("ex-1").Attempts != 3 {
+		t.Errorf("reloaded progress = %+v", p)
+	}
+	if again.Warning() != "" {
+		t.Errorf("warning = %q", again.Warning())
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 || entries[0].Name() != "progress.json" {
+		t.Errorf("the state dir should hold only progress.json (no temp files left), got %v", entries)
+	}
+
+	if err := again.ResetLesson("outlier"); err != nil {
+		t.Fatal(err)
+	}
+	if p := again.Lesson("outlier"); p.Current != "" || len(p.Done) != 0 {
+		t.Errorf("after reset: %+v", p)
+	}
+}
+
+func TestStoreCorruptFileIsMovedAside(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "progress.json"), []byte(`{"version":1,"lessons":{"outlier":`))
+	s, err := OpenStore(dir)
+	if err != nil {
+		t.Fatalf("a corrupt file must not be fatal: %v", err)
+	}
+	if !strings.Contains(s.Warning(), "moved to") {
+		t.Errorf("warning = %q", s.Warning())
+	}
+	matches, _ := filepath.Glob(filepath.Join(dir, "progress.json.corrupt-*"))
+	if len(matches) != 1 {
+		t.Fatalf("corrupt file not kept aside: %v", matches)
+	}
+	if got, _ := os.ReadFile(matches[0]); string(got) != `{"version":1,"lessons":{"outlier":` {
+		t.Errorf("aside file content = %q", got)
+	}
+	if p := s.Lesson("outlier"); p.Current != "" {
+		t.Errorf("progress should start fresh: %+v", p)
+	}
+	if err := s.MarkDone("outlier", "a"); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := OpenStore(dir); !again.Lesson("outlier").IsDone("a") || again.Warning() != "" {
+		t.Error("a fresh, valid file should be written after the corrupt one")
+	}
+}
+
+func TestStoreAtomicWriteKeepsOldFileOnFailure(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := OpenStore(dir)
+	if err := s.MarkDone("tree", "one"); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(filepath.Join(dir, "progress.json"))
+	// A read-only directory makes creating the temp file fail: the old
+	// file must stay intact and the error must be reported.
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(dir, 0o755)
+	if os.Geteuid() == 0 {
+		t.Skip("root ignores directory permissions")
+	}
+	if err := s.MarkDone("tree", "two"); err == nil {
+		t.Fatal("saving into a read-only directory should fail")
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, "progress.json"))
+	if string(before) != string(after) {
+		t.Error("a failed save changed the progress file")
+	}
+}
+
+func TestSolutionRevealRules(t *testing.T) {
+	l, err := Parse("demo.md", []byte(goodLesson))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := OpenStore(t.TempDir())
+	if _, err := s.Solution(l, 0, false); err == nil {
+		t.Error("step 1 is not an exercise")
+	}
+	if _, err := s.Solution(l, 2, false); !errors.Is(err, ErrSolutionLocked) {
+		t.Errorf("before any attempt: %v, want ErrSolutionLocked", err)
+	}
+	if _, err := s.RecordAttempt("demo", l.Steps[2].ID, false); err != nil {
+		t.Fatal(err)
+	}
+	if sol, err := s.Solution(l, 2, false); err != nil || sol != "db.c.insertOne({ a: 2 })" {
+		t.Errorf("after a failed attempt: %q %v", sol, err)
+	}
+	s2, _ := OpenStore(t.TempDir())
+	if sol, err := s2.Solution(l, 2, true); err != nil || sol == "" {
+		t.Errorf("explicit request: %q %v", sol, err)
+	}
+	if !s2.Lesson("demo").Exercise(l.Steps[2].ID).Revealed {
+		t.Error("an explicit reveal should be recorded")
+	}
+	sum := Summarize(l, s.Lesson("demo"))
+	if sum.Steps != 3 || sum.Exercises != 1 || sum.ExercisesDone != 0 {
+		t.Errorf("summary = %+v", sum)
+	}
+}
+
+func TestDefaultStateDirHonoursEnv(t *testing.T) {
+	env := map[string]string{StateDirEnv: "/tmp/x"}
+	if got := DefaultStateDir(func(k string) string { return env[k] }); got != "/tmp/x" {
+		t.Errorf("DefaultStateDir = %q", got)
+	}
+	if got := DefaultStateDir(func(string) string { return "" }); !strings.HasSuffix(got, "schemalab") {
+		t.Errorf("DefaultStateDir = %q", got)
+	}
+}

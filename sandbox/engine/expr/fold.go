@@ -1,0 +1,72 @@
+package expr
+
+import (
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+)
+
+// mongod optimizes a pipeline before running it, and optimizing an
+// expression evaluates every operator whose arguments are all constants
+// (ExpressionNary::optimize and its kin). So a constant expression fails
+// when the pipeline is built, even over an empty collection and even in a
+// $cond branch that would never run, with "Failed to optimize pipeline ::
+// caused by :: <error>" instead of the executor's per-document error.
+
+// WithConstantFolding returns a copy of s whose operators with constant
+// arguments are evaluated at compile time, as in an aggregation pipeline.
+func (s *Scope) WithConstantFolding() *Scope {
+	out := *s
+	out.fold = true
+	return &out
+}
+
+// foldConstant replaces x, the operator name applied to arg, by its value
+// when arg is constant.
+func foldConstant(name string, arg any, x Expr) (Expr, error) {
+	if _, ok := x.(constant); ok || neverFolded[name] || !constantSpec(arg) {
+		return x, nil
+	}
+	v, err := x.Eval(NewEnv(bson.D{}, 0))
+	if err != nil {
+		me := mongoerr.As(err)
+		return nil, mongoerr.New(me.Code, "Failed to optimize pipeline :: caused by :: "+me.Msg)
+	}
+	return constant{v}, nil
+}
+
+// neverFolded are the operators mongod does not evaluate at optimization
+// time: they read the current document without naming it ($getField and
+// its kin default to $$CURRENT), or are not deterministic.
+var neverFolded = map[string]bool{
+	"$getField": true, "$setField": true, "$unsetField": true,
+	"$rand": true, "$meta": true, "$function": true, "$accumulator": true,
+	"$sampleRate": true, "$createObjectId": true, "$currentDate": true,
+}
+
+// constantSpec reports whether an expression specification reads neither
+// a field nor a variable.
+func constantSpec(spec any) bool {
+	switch s := spec.(type) {
+	case string:
+		return !strings.HasPrefix(s, "$")
+	case bson.A:
+		for _, e := range s {
+			if !constantSpec(e) {
+				return false
+			}
+		}
+	case bson.D:
+		if len(s) == 1 && s[0].Key == "$literal" {
+			return true
+		}
+		for _, e := range s {
+			if strings.HasPrefix(e.Key, "$") && neverFolded[e.Key] || !constantSpec(e.Value) {
+				return false
+			}
+		}
+	}
+	return true
+}

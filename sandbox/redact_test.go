@@ -1,0 +1,65 @@
+package sandbox
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestRedactURI(t *testing.T) {
+	for _, tc := range []struct{ uri, want string }{
+		{"mongodb://localhost:27017", "localhost:27017"},
+		{"mongodb://alice:s3cret@db.example.com:27017/shop?authSource=admin", "db.example.com:27017"},
+		{"mongodb+srv://alice:p%40ss@cluster0.abcde.mongodb.net/?retryWrites=true", "cluster0.abcde.mongodb.net"},
+		{"mongodb://u:p@h1:27017,h2:27017/?replicaSet=rs0", "h1:27017,h2:27017"},
+		{"mongodb://u:p@w@rd@h:1/", "h:1"},
+		{"MONGODB://h", "h"},
+		{"postgres://u:p@h/", "the given URI"},
+		{"mongodb://", "the given URI"},
+	} {
+		if got := RedactURI(tc.uri); got != tc.want {
+			t.Errorf("RedactURI(%q) = %q, want %q", tc.uri, got, tc.want)
+		}
+	}
+}
+
+func TestConnectErrorsHideCredentials(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		uri   string
+		wants []string
+	}{
+		{"mongodb://alice:Sup3rSecret@127.0.0.1:1/?authSource=admin&authMechanismProperties=AWS_SESSION_TOKEN:tok3nvalue",
+			[]string{"could not reach MongoDB at 127.0.0.1:1 within 5s", "hint: start mongod"}},
+		{"mongodb://alice:Sup3rSecret@127.0.0.1:notaport/",
+			[]string{"127.0.0.1:notaport", "hint: check the URI"}},
+	} {
+		_, err := Open(context.Background(), Config{URI: tc.uri})
+		if err == nil {
+			t.Fatalf("Open(%s) succeeded", tc.uri)
+		}
+		msg := err.Error()
+		t.Log(msg)
+		for _, secret := range []string{"Sup3rSecret", "alice", "tok3nvalue"} {
+			if strings.Contains(msg, secret) {
+				t.Errorf("error shows %q: %s", secret, msg)
+			}
+		}
+		for _, want := range tc.wants {
+			if !strings.Contains(msg, want) {
+				t.Errorf("error %q lacks %q", msg, want)
+			}
+		}
+	}
+}
+
+func TestRedactText(t *testing.T) {
+	uri := "mongodb://alice:p%40ss%2Fword@h:1/?tlsCertificateKeyFilePassword=hunter22"
+	msg := "auth failed for alice with p@ss/word and p%40ss%2Fword; tls hunter22; uri " + uri
+	got := redactText(msg, uri)
+	for _, secret := range []string{"alice", "p@ss/word", "p%40ss", "hunter22"} {
+		if strings.Contains(got, secret) {
+			t.Errorf("redactText left %q: %s", secret, got)
+		}
+	}
+}

@@ -1,0 +1,240 @@
+package tui
+
+import (
+	"image/color"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/sandbox/shell"
+	"github.com/schemalab/schemalab/tui/styles"
+)
+
+func TestInputComplete(t *testing.T) {
+	for src, want := range map[string]bool{
+		"db.people.find()":             true,
+		"db.people.find({":             false,
+		"db.people.find({ a: '}' })":   true,
+		"db.people.aggregate([\n  {":   false,
+		"print('it\\'s (')":            true,
+		"const s = `multi\nline":       false,
+		"db.people.find({ a: 1 })\n})": true,
+	} {
+		if got := inputComplete(src); got != want {
+			t.Errorf("inputComplete(%q) = %v, want %v", src, got, want)
+		}
+	}
+}
+
+func TestPipelineOf(t *testing.T) {
+	coll, pipe, ok := pipelineOf("// group\ndb.people.aggregate([\n  { $match: {} },\n  { $count: 'n' }\n]);")
+	if !ok || coll != "db.people" || !strings.HasPrefix(pipe, "[") {
+		t.Fatalf("got %q %q %v", coll, pipe, ok)
+	}
+	for _, src := range []string{
+		"db.people.find()",
+		"const x = 1; db.people.aggregate([])",
+		"db.a.aggregate([]); db.b.aggregate([])",
+	} {
+		if _, _, ok := pipelineOf(src); ok {
+			t.Errorf("pipelineOf(%q) accepted a step that is not a single aggregate", src)
+		}
+	}
+}
+
+func TestDistributionPicture(t *testing.T) {
+	st := styles.New(true, true)
+	v := bson.A{
+		bson.D{{Key: "_id", Value: int32(0)}, {Key: "count", Value: int32(950)}},
+		bson.D{{Key: "_id", Value: int32(50)}, {Key: "count", Value: int32(40)}},
+		bson.D{{Key: "_id", Value: int32(10000)}, {Key: "count", Value: int32(1)}},
+	}
+	s := ansi.Strip(distribution(st, v, 60, false))
+	lines := strings.Split(s, "\n")
+	if len(lines) != 4 || !strings.Contains(lines[1], "0–50") || !strings.Contains(lines[3], "10000+") {
+		t.Fatalf("unexpected chart:\n%s", s)
+	}
+	// The long tail stays visible: one book still gets a sliver of bar.
+	if !strings.ContainsAny(lines[3], "▏▎▍▌▋▊▉█") {
+		t.Errorf("the single outlier has no bar:\n%s", s)
+	}
+	if distribution(st, bson.A{bson.D{{Key: "_id", Value: "x"}, {Key: "n", Value: int32(1)}}}, 60, false) != "" {
+		t.Error("a list that is not {_id, count} was charted")
+	}
+}
+
+func TestBucketPicture(t *testing.T) {
+	st := styles.New(true, true)
+	d := bson.D{{Key: "sensorId", Value: "s7"}, {Key: "count", Value: int32(3)}, {Key: "sum", Value: 63.0},
+		{Key: "min", Value: 20.0}, {Key: "max", Value: 22.0},
+		{Key: "samples", Value: bson.A{
+			bson.D{{Key: "m", Value: int32(0)}, {Key: "t", Value: 20.0}},
+			bson.D{{Key: "m", Value: int32(1)}, {Key: "t", Value: 21.0}},
+			bson.D{{Key: "m", Value: int32(2)}, {Key: "t", Value: 22.0}},
+		}}}
+	s := ansi.Strip(bucketPicture(st, d, 40))
+	if !strings.Contains(s, "▁▄█") || !strings.Contains(s, "count 3 · min 20 · max 22 · avg 21.00") {
+		t.Fatalf("unexpected bucket picture:\n%s", s)
+	}
+}
+
+func TestFiguresTableHighlightsBetter(t *testing.T) {
+	st := styles.New(true, true)
+	vs := []lessons.VariantResult{
+		{Label: "flat", Figures: []lessons.Figure{{Key: "keys", Value: 720}, {Key: "docs", Value: 720}}},
+		{Label: "bucketed", Figures: []lessons.Figure{{Key: "keys", Value: 12}, {Key: "docs", Value: 12}}},
+	}
+	s := figuresTable(st, vs, 80, false)
+	plain := ansi.Strip(s)
+	if !strings.Contains(plain, "keys examined") || !strings.Contains(plain, "720") || !strings.Contains(plain, "12") {
+		t.Fatalf("figures missing:\n%s", plain)
+	}
+	// Monochrome marks the better value with bold+underline.
+	if !strings.Contains(s, "\x1b[1;4;4m1") {
+		t.Errorf("the better value 12 is not highlighted:\n%q", s)
+	}
+}
+
+func TestTooSmall(t *testing.T) {
+	m := newTestApp(t, testOptions(t))
+	m.Update(tea.WindowSizeMsg{Width: 59, Height: 30})
+	if !strings.Contains(m.render(), "terminal too small") {
+		t.Error("59 columns should say the terminal is too small")
+	}
+	m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	if strings.Contains(m.render(), "terminal too small") {
+		t.Error("60×20 is big enough")
+	}
+}
+
+// TestProgressAndStages runs steps synchronously (no program) to check
+// that progress is saved on step changes and runs, and that the stage
+// preview walks the pipeline.
+func TestProgressAndStages(t *testing.T) {
+	store, err := lessons.OpenStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := testOptions(t)
+	opts.Store = store
+	m := newTestApp(t, opts)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.Update(backendReadyMsg{backend: testBackend, label: "embedded sandbox"})
+	m.openLesson("basics", 0)
+	exec := func(cmd tea.Cmd) {
+		for cmd != nil {
+			msg := cmd()
+			if b, ok := msg.(tea.BatchMsg); ok {
+				var next tea.Cmd
+				for _, c := range b {
+					if c == nil {
+						continue
+					}
+					if r, ok := c().(runDoneMsg); ok {
+						_, next = m.Update(r)
+					}
+				}
+				cmd = next
+				continue
+			}
+			_, cmd = m.Update(msg)
+		}
+	}
+	_, cmd := m.Update(press("enter"))
+	exec(cmd)
+	if p := store.Lesson("basics"); !p.IsDone("insert-and-find") || p.Current != "insert-and-find" {
+		t.Fatalf("progress after running step 1: %+v", p)
+	}
+	m.Update(press("n"))
+	m.Update(press("n"))
+	m.Update(press("n"))
+	if p := store.Lesson("basics"); p.Current != "group-by-decade" {
+		t.Fatalf("current step = %q, want group-by-decade", p.Current)
+	}
+	_, cmd = m.Update(press("s"))
+	exec(cmd)
+	if m.lesson.mode != modeStages || len(m.lesson.stages) != 3 || m.lesson.stage != 0 {
+		t.Fatalf("stage preview: mode %v stages %v at %d", m.lesson.mode, m.lesson.stages, m.lesson.stage)
+	}
+	_, cmd = m.Update(press("s"))
+	exec(cmd)
+	if m.lesson.stage != 1 || !strings.Contains(m.lesson.output.title, "$group") {
+		t.Fatalf("second stage: %d %q", m.lesson.stage, m.lesson.output.title)
+	}
+	m.Update(press("esc"))
+}
+
+func TestTreePicture(t *testing.T) {
+	node := func(id, name, parent string) bson.D {
+		var p any = parent
+		if parent == "" {
+			p = nil
+		}
+		return bson.D{{Key: "_id", Value: id}, {Key: "name", Value: name}, {Key: "parent", Value: p}}
+	}
+	tr := buildTree(bson.A{
+		node("electronics", "Electronics", ""), node("phones", "Phones", "electronics"),
+		node("smartphones", "Smartphones", "phones"), node("android", "Android", "smartphones"),
+		node("books", "Books", ""),
+	})
+	if tr == nil {
+		t.Fatal("parent references were not read as a tree")
+	}
+	// A $graphLookup result: the start node and its ancestors with depth.
+	res := &lessons.StepResult{Blocks: []lessons.BlockResult{{
+		Block: &lessons.Block{Kind: lessons.Run},
+		Result: shell.Result{Outputs: []shell.Output{{Value: bson.A{bson.D{
+			{Key: "_id", Value: "android"}, {Key: "name", Value: "Android"},
+			{Key: "ancestors", Value: bson.A{
+				bson.D{{Key: "name", Value: "Phones"}, {Key: "depth", Value: int64(1)}},
+				bson.D{{Key: "name", Value: "Smartphones"}, {Key: "depth", Value: int64(0)}},
+			}},
+		}}}}},
+	}}}
+	if !treeShaped(res) {
+		t.Fatal("a $graphLookup result should look tree-shaped")
+	}
+	tr.hits = treeHits(tr, res)
+	if d, ok := tr.hits["phones"]; !ok || d != 1 {
+		t.Errorf("phones: hit %v depth %d, want depth 1", ok, d)
+	}
+	if _, ok := tr.hits["electronics"]; ok {
+		t.Error("electronics was not returned")
+	}
+	pic := ansi.Strip(treePicture(styles.New(true, true), tr))
+	for _, want := range []string{"Electronics", "Phones · depth 1", "Smartphones · depth 0", "Android", "Books"} {
+		if !strings.Contains(pic, want) {
+			t.Errorf("tree lacks %q:\n%s", want, pic)
+		}
+	}
+	// Materialized paths give the same tree.
+	byPath := buildTree(bson.A{
+		bson.D{{Key: "_id", Value: "e"}, {Key: "name", Value: "Electronics"}, {Key: "path", Value: "/Electronics"}},
+		bson.D{{Key: "_id", Value: "p"}, {Key: "name", Value: "Phones"}, {Key: "path", Value: "/Electronics/Phones"}},
+	})
+	if byPath == nil || byPath.parent["p"] != "e" {
+		t.Errorf("materialized path tree: %+v", byPath)
+	}
+}
+
+func TestThemeAndNoColor(t *testing.T) {
+	m := newTestApp(t, testOptions(t))
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	m.Update(tea.BackgroundColorMsg{Color: color.White})
+	if m.styles.IsDark || m.styles.Glamour != "light" {
+		t.Errorf("a white background should select the light theme, got dark=%v glamour=%s", m.styles.IsDark, m.styles.Glamour)
+	}
+	opts := testOptions(t)
+	opts.NoColor = true
+	mono := newTestApp(t, opts)
+	mono.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	mono.Update(backendReadyMsg{backend: testBackend, label: "embedded sandbox"})
+	mono.openLesson("basics", 2)
+	if s := mono.render(); strings.Contains(s, "[38;") || strings.Contains(s, "[48;") {
+		t.Errorf("--no-color output has colours: %q", s[:200])
+	}
+}

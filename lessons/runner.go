@@ -151,6 +151,7 @@ type Figure struct {
 var FigureLabels = map[string]string{
 	"keys": "keys examined", "docs": "docs examined", "ms": "ms",
 	"dataBytes": "data bytes", "indexBytes": "index bytes", "updated": "docs updated",
+	"storageBytes": "storage bytes",
 }
 
 // Figure returns the value of key among v's figures.

@@ -56,7 +56,6 @@ const minTermWidth, minTermHeight = 80, 24
 func doctor(ctx context.Context, g *globalOptions, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	mongodPath := fs.String("mongod", "", "mongod binary for --sandbox mongod (default: mongod on PATH)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: schemalab doctor [--uri URI | --sandbox embedded|mongod|uri] [--mongod PATH]")
 	}
@@ -74,16 +73,11 @@ func doctor(ctx context.Context, g *globalOptions, args []string, getenv func(st
 
 	checks := []doctorCheck{
 		terminalCheck(stdout, g.NoColor),
-		binaryCheck(ctx, "mongod", *mongodPath, wantMongod,
+		binaryCheck(ctx, "mongod", g.Mongod, wantMongod,
 			"only needed for --sandbox mongod"),
 		binaryCheck(ctx, "mongosh", "", false,
 			"optional: to connect mongosh to `schemalab serve`"),
-		backendCheck(ctx, sandbox.Config{
-			URI:        g.URI,
-			Kind:       g.Sandbox,
-			MongodPath: *mongodPath,
-			DBPrefix:   g.DBPrefix,
-		}),
+		backendCheck(ctx, g.sandboxConfig()),
 		progressCheck(getenv),
 	}
 

@@ -170,7 +170,19 @@ func runOneLesson(ctx context.Context, be *sandbox.Backend, g *globalOptions, l 
 		}
 	}
 	if check {
-		fmt.Fprintf(stderr, "ok   %s (%d steps) %s\n", l.ID, len(l.Steps), time.Since(start).Round(time.Millisecond))
+		status := "ok  "
+		if failed > 0 {
+			status = "FAIL"
+		}
+		fmt.Fprintf(stderr, "%s %s (%d steps) %s\n", status, l.ID, len(l.Steps), time.Since(start).Round(time.Millisecond))
+	}
+	// The embedded server vanishes at exit anyway; dropping each lesson's
+	// database as soon as it is done keeps a run of all lessons within the
+	// memory of the largest one. A real server keeps it for inspection.
+	if be.Kind == "embedded" {
+		if err := lessons.ResetDatabase(ctx, be.Client, r.Database()); err != nil {
+			return failed, err
+		}
 	}
 	return failed, nil
 }

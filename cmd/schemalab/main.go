@@ -9,11 +9,20 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 )
 
 func main() {
-	os.Exit(run(context.Background(), os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
+	// Ctrl+C and SIGTERM cancel the context, so that every subcommand
+	// unwinds through its deferred Close: a mongod we started is stopped
+	// and its temporary directory removed. (The TUI and the interactive
+	// shell read keys in raw mode and handle Ctrl+C themselves.)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 // run is main without the process: it returns the exit code.
@@ -46,6 +55,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runList(ctx, &g, rest)
 	case "reset":
 		return runReset(ctx, &g, rest)
+	case "doctor":
+		return runDoctor(ctx, &g, rest)
 	case "version":
 		return runVersion(rest, stdout, stderr)
 	case "help":

@@ -15,6 +15,11 @@ type globalOptions struct {
 	DBPrefix   string // --db-prefix, default "schemalab_"
 	ContentDir string // --content
 	NoColor    bool   // --no-color, env NO_COLOR
+	// Mongod is --mongod: the mongod binary for --sandbox mongod.
+	Mongod string
+	// UnsafeAnyDB is --unsafe-any-db: the explicit opt-out of the rule
+	// that keeps a real server's databases outside the prefix untouched.
+	UnsafeAnyDB bool
 }
 
 // defaultGlobalOptions applies the environment: MONGODB_URI and NO_COLOR
@@ -27,8 +32,9 @@ func defaultGlobalOptions(getenv func(string) string) globalOptions {
 	}
 }
 
-// globalValueFlags take a value; --no-color is the one boolean.
-var globalValueFlags = map[string]bool{"uri": true, "sandbox": true, "db-prefix": true, "content": true}
+// globalValueFlags take a value; --no-color and --unsafe-any-db are the
+// booleans.
+var globalValueFlags = map[string]bool{"uri": true, "sandbox": true, "db-prefix": true, "content": true, "mongod": true}
 
 func (g *globalOptions) flagSet(name string, errOut io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
@@ -38,6 +44,8 @@ func (g *globalOptions) flagSet(name string, errOut io.Writer) *flag.FlagSet {
 	fs.StringVar(&g.DBPrefix, "db-prefix", g.DBPrefix, "prefix of lesson database names")
 	fs.StringVar(&g.ContentDir, "content", g.ContentDir, "directory of extra lesson packs")
 	fs.BoolVar(&g.NoColor, "no-color", g.NoColor, "disable colors (env NO_COLOR)")
+	fs.StringVar(&g.Mongod, "mongod", g.Mongod, "mongod binary for --sandbox mongod (default: mongod on PATH)")
+	fs.BoolVar(&g.UnsafeAnyDB, "unsafe-any-db", g.UnsafeAnyDB, "on a real server, allow databases outside the prefix")
 	fs.Usage = func() { usage(errOut) }
 	return fs
 }
@@ -70,7 +78,7 @@ func parseCommandLine(args []string, getenv func(string) string, errOut io.Write
 			continue
 		}
 		switch {
-		case name == "no-color":
+		case name == "no-color" || name == "unsafe-any-db":
 			global = append(global, a)
 		case globalValueFlags[name]:
 			global = append(global, a)
@@ -109,6 +117,7 @@ Usage:
                                               print lesson transcripts; --check verifies them
   schemalab list                              lessons, ids and progress
   schemalab reset [LESSON...|--all] [--yes]   reset lesson databases and progress
+  schemalab doctor                            check the terminal, tools, backend and progress store
   schemalab version                           print version information
 
 Global flags:
@@ -117,5 +126,7 @@ Global flags:
   --db-prefix P      prefix of lesson database names (default "schemalab_")
   --content DIR      directory of extra lesson packs
   --no-color         disable colors (env NO_COLOR)
+  --mongod PATH      mongod binary for --sandbox mongod (default: mongod on PATH)
+  --unsafe-any-db    on a real server, allow databases outside the prefix
 `)
 }

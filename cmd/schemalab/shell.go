@@ -11,13 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
-
-	"github.com/schemalab/schemalab/sandbox/engine"
 	"github.com/schemalab/schemalab/sandbox/shell"
 	"github.com/schemalab/schemalab/sandbox/shell/lineedit"
-	"github.com/schemalab/schemalab/sandbox/wire"
 )
 
 // runShell implements `schemalab shell`; args are the arguments after the
@@ -37,22 +32,31 @@ func runShell(ctx context.Context, g *globalOptions, args []string) int {
 		}
 		return 2
 	}
-	if *uri == "" {
-		*uri = os.Getenv("MONGODB_URI")
-	}
 	if fs.NArg() > 1 {
 		fs.Usage()
 		return 2
 	}
+	dbGiven := false
+	fs.Visit(func(f *flag.Flag) { dbGiven = dbGiven || f.Name == "db" })
 
-	client, cleanup, err := connectShell(ctx, *uri)
+	g.URI = *uri
+	be, err := openSandbox(ctx, g)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "schemalab shell:", err)
 		return 1
 	}
-	defer cleanup()
+	defer be.Close()
+	db := *dbName
+	if !dbGiven && be.Enforced() {
+		// On a real server the shell starts inside the sandbox's names.
+		db = be.DatabaseName("scratch")
+	}
+	if err := be.CheckDB(db); err != nil {
+		fmt.Fprintln(os.Stderr, "schemalab shell:", err)
+		return 2
+	}
 
-	sh, err := shell.New(client, *dbName, shell.Options{Timeout: *timeout})
+	sh, err := shell.New(be.Client, db, shell.Options{Timeout: *timeout, CheckDB: be.CheckDB, CheckCommand: be.CheckCommand})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "schemalab shell:", err)
 		return 1
@@ -93,39 +97,6 @@ func writeTranscript(res shell.Result, evalErr error) {
 	if evalErr != nil {
 		fmt.Fprintln(os.Stderr, evalErr.Error())
 	}
-}
-
-// connectShell connects the driver to uri, or starts the embedded sandbox
-// when uri is empty.
-func connectShell(ctx context.Context, uri string) (*mongo.Client, func(), error) {
-	var srv *wire.Server
-	if uri == "" {
-		var err error
-		srv, err = wire.Start(ctx, wire.Options{Engine: engine.New()})
-		if err != nil {
-			return nil, nil, fmt.Errorf("start embedded sandbox: %w", err)
-		}
-		uri = srv.URI()
-	}
-	opts := options.Client().ApplyURI(uri).
-		SetServerSelectionTimeout(5 * time.Second).
-		SetAppName("schemalab shell")
-	client, err := mongo.Connect(opts)
-	if err != nil {
-		if srv != nil {
-			_ = srv.Close()
-		}
-		return nil, nil, err
-	}
-	cleanup := func() {
-		dctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		_ = client.Disconnect(dctx)
-		if srv != nil {
-			_ = srv.Close()
-		}
-	}
-	return client, cleanup, nil
 }
 
 // interactiveShell is the line shell: a `<db>> ` prompt, history, and

@@ -258,6 +258,7 @@ func (s *Shell) natives() *goja.Object {
 		_ = r.Set("dropped", name)
 		return r
 	})
+	s.guardNatives(n)
 	return n
 }
 

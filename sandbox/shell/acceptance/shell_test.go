@@ -49,7 +49,7 @@ func TestSeed000AddCustomer(t *testing.T) {
 	expectOut(t, sh, `db.books.findOne({ _id: 1 }, { customerCount: 1, hasExtras: 1, n: { $size: "$customers" } })`,
 		"{ _id: 1, customerCount: 1060, hasExtras: true, n: 50 }\n")
 	expectOut(t, sh, `db.book_customers_extra.find({}, { _id: 0, bookId: 1, batch: 1, count: 1 }).sort({ batch: 1 })`,
-		"[\n  { bookId: 1, batch: 1, count: 1000 },\n  { bookId: 1, batch: 2, count: 10 }\n]\n")
+		"[\n  { batch: 1, bookId: 1, count: 1000 },\n  { batch: 2, bookId: 1, count: 10 }\n]\n")
 }
 
 func TestShellCommandsAndTypes(t *testing.T) {

@@ -1,0 +1,18 @@
+package main
+
+import (
+	"context"
+
+	"github.com/schemalab/schemalab/sandbox"
+)
+
+// sandboxConfig is the backend the global flags ask for.
+func (g *globalOptions) sandboxConfig() sandbox.Config {
+	return sandbox.Config{URI: g.URI, Kind: g.Sandbox, MongodPath: g.Mongod, DBPrefix: g.DBPrefix, UnsafeAnyDB: g.UnsafeAnyDB}
+}
+
+// openSandbox connects every subcommand to its backend the same way: the
+// embedded server, a mongod we start, or a real server by URI.
+func openSandbox(ctx context.Context, g *globalOptions) (*sandbox.Backend, error) {
+	return sandbox.Open(ctx, g.sandboxConfig())
+}

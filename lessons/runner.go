@@ -25,6 +25,14 @@ type RunnerOptions struct {
 	Prefix string
 	// Timeout bounds one block's evaluation; 0 means 60 s.
 	Timeout time.Duration
+	// ResetDB empties the lesson database before the lesson starts; nil
+	// drops it through the client. The sandbox passes its own, which on a
+	// shared server drops only databases schemalab created.
+	ResetDB func(ctx context.Context, db string) error
+	// CheckDB and CheckCommand keep the lesson's shell inside the
+	// sandbox's databases (see shell.Options); nil allows everything.
+	CheckDB      func(db string) error
+	CheckCommand func(db string, cmd bson.D) error
 }
 
 // Runner executes one lesson's steps in one shell session against the
@@ -70,10 +78,15 @@ func (r *Runner) Next() int { return r.next }
 
 // Reset drops the lesson database and starts a fresh shell session.
 func (r *Runner) Reset(ctx context.Context) error {
-	if err := ResetDatabase(ctx, r.client, r.Database()); err != nil {
+	reset := r.opts.ResetDB
+	if reset == nil {
+		reset = func(ctx context.Context, db string) error { return ResetDatabase(ctx, r.client, db) }
+	}
+	if err := reset(ctx, r.Database()); err != nil {
 		return err
 	}
-	sh, err := shell.New(r.client, r.Database(), shell.Options{Timeout: r.opts.Timeout})
+	sh, err := shell.New(r.client, r.Database(), shell.Options{Timeout: r.opts.Timeout,
+		CheckDB: r.opts.CheckDB, CheckCommand: r.opts.CheckCommand})
 	if err != nil {
 		return err
 	}

@@ -141,7 +141,10 @@ func startEmbedded(ctx context.Context) (*Backend, error) {
 		cancel()
 		return nil, fmt.Errorf("start the embedded sandbox: %w", err)
 	}
-	client, err := mongo.Connect(options.Client().ApplyURI(srv.URI()).SetServerSelectionTimeout(serverSelectionTimeout))
+	// Polling monitoring: an in-process server needs no streaming hello,
+	// and a pending awaitable hello would hold up Disconnect at exit.
+	client, err := mongo.Connect(options.Client().ApplyURI(srv.URI()).SetServerSelectionTimeout(serverSelectionTimeout).
+		SetServerMonitoringMode(options.ServerMonitoringModePoll))
 	if err == nil {
 		if err = client.Ping(ctx, nil); err != nil {
 			_ = client.Disconnect(context.Background())

@@ -17,7 +17,6 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/lessons"
 	"github.com/schemalab/schemalab/sandbox"
@@ -148,20 +147,12 @@ func (m *Model) connectCmd() tea.Cmd {
 }
 
 // backendLabel is the backend shown plainly: "embedded sandbox", or the
-// host of --uri with the server's version.
-func backendLabel(ctx context.Context, be *sandbox.Backend) string {
-	if be.Kind == "embedded" {
+// server's version, topology and host (never credentials).
+func backendLabel(_ context.Context, be *sandbox.Backend) string {
+	if be.Kind == sandbox.KindEmbedded {
 		return be.Host
 	}
-	var info struct {
-		Version string `bson:"version"`
-	}
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	if err := be.Client.Database("admin").RunCommand(ctx, bson.D{{Key: "buildInfo", Value: 1}}).Decode(&info); err == nil && info.Version != "" {
-		return be.Host + " · MongoDB " + info.Version
-	}
-	return be.Host
+	return be.Status()
 }
 
 // pageSize is the area pages draw in: the window minus margins and the
@@ -328,7 +319,8 @@ func (m *Model) openLesson(id string, step int) tea.Cmd {
 		return statusCmd("The sandbox is still starting…")
 	}
 	sess := &session{lesson: l, store: m.opts.Store,
-		runner: lessons.NewRunner(m.backend.Client, l, lessons.RunnerOptions{Prefix: m.opts.Prefix})}
+		runner: lessons.NewRunner(m.backend.Client, l, lessons.RunnerOptions{Prefix: m.backend.Prefix(),
+			ResetDB: m.backend.ResetDB, CheckDB: m.backend.CheckDB, CheckCommand: m.backend.CheckCommand})}
 	for i, other := range m.opts.Catalog.Lessons {
 		if other.ID == id && i+1 < len(m.opts.Catalog.Lessons) {
 			sess.nextLesson, sess.nextTitle = m.opts.Catalog.Lessons[i+1].ID, m.opts.Catalog.Lessons[i+1].Title

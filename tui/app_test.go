@@ -22,7 +22,7 @@ import (
 var testBackend *sandbox.Backend
 
 func TestMain(m *testing.M) {
-	be, err := sandbox.StartEmbedded(context.Background())
+	be, err := sandbox.Open(context.Background(), sandbox.Config{DBPrefix: "tuitest_"})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/schemalab/schemalab/lessons"
 	"github.com/schemalab/schemalab/sandbox"
 )
 
@@ -15,4 +16,11 @@ func (g *globalOptions) sandboxConfig() sandbox.Config {
 // embedded server, a mongod we start, or a real server by URI.
 func openSandbox(ctx context.Context, g *globalOptions) (*sandbox.Backend, error) {
 	return sandbox.Open(ctx, g.sandboxConfig())
+}
+
+// runnerOptions ties a lesson runner to the backend's naming and safety
+// rules: the lesson database is reset the backend's way and the shell
+// refuses databases outside the prefix on a real server.
+func runnerOptions(be *sandbox.Backend) lessons.RunnerOptions {
+	return lessons.RunnerOptions{Prefix: be.Prefix(), ResetDB: be.ResetDB, CheckDB: be.CheckDB, CheckCommand: be.CheckCommand}
 }

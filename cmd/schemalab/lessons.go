@@ -63,19 +63,6 @@ func loadCatalog(g *globalOptions, stderr io.Writer) (*lessons.Catalog, []error)
 	return cat, errs
 }
 
-// openBackend is the embedded sandbox unless a URI was given.
-func openBackend(ctx context.Context, g *globalOptions) (*sandbox.Backend, error) {
-	switch {
-	case g.URI != "":
-		return sandbox.Connect(ctx, g.URI)
-	case g.Sandbox == "uri":
-		return nil, errors.New("--sandbox uri needs --uri or MONGODB_URI")
-	case g.Sandbox == "mongod":
-		return nil, errors.New("--sandbox mongod is not available for run yet; use --uri")
-	}
-	return sandbox.StartEmbedded(ctx)
-}
-
 func runLessons(ctx context.Context, g *globalOptions, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -102,7 +89,7 @@ func runLessons(ctx context.Context, g *globalOptions, args []string, stdout, st
 		fmt.Fprintln(stderr, "schemalab run:", err)
 		return 2
 	}
-	be, err := openBackend(ctx, g)
+	be, err := openSandbox(ctx, g)
 	if err != nil {
 		fmt.Fprintln(stderr, "schemalab run:", err)
 		return 1
@@ -143,7 +130,7 @@ func runLessons(ctx context.Context, g *globalOptions, args []string, stdout, st
 // runOneLesson writes one lesson's transcript and returns how many steps
 // failed; err is a failure that stops the run (a lost connection).
 func runOneLesson(ctx context.Context, be *sandbox.Backend, g *globalOptions, l *lessons.Lesson, w *transcript, check bool, stderr io.Writer) (int, error) {
-	r := lessons.NewRunner(be.Client, l, lessons.RunnerOptions{Prefix: g.DBPrefix})
+	r := lessons.NewRunner(be.Client, l, runnerOptions(be))
 	if err := r.Reset(ctx); err != nil {
 		return 0, err
 	}
@@ -270,14 +257,14 @@ func resetLessons(ctx context.Context, g *globalOptions, args []string, getenv f
 			return 1
 		}
 	}
-	be, err := openBackend(ctx, g)
+	be, err := openSandbox(ctx, g)
 	if err != nil {
 		fmt.Fprintln(stderr, "schemalab reset:", err)
 		return 1
 	}
 	defer be.Close()
 	for _, name := range dbs {
-		if err := lessons.ResetDatabase(ctx, be.Client, name); err != nil {
+		if err := be.ResetDB(ctx, name); err != nil {
 			fmt.Fprintln(stderr, "schemalab reset:", err)
 			return 1
 		}

@@ -71,7 +71,7 @@ func runTUI(ctx context.Context, g *globalOptions, args []string) int {
 	err = tui.Run(ctx, tui.Options{
 		Catalog:  cat,
 		Store:    store,
-		Connect:  func(ctx context.Context) (*sandbox.Backend, error) { return openBackend(ctx, g) },
+		Connect:  func(ctx context.Context) (*sandbox.Backend, error) { return openSandbox(ctx, g) },
 		Prefix:   g.DBPrefix,
 		NoColor:  g.NoColor,
 		Present:  *present,

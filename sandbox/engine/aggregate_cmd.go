@@ -256,7 +256,7 @@ func (e *Engine) preparePipeline(req *request, coll string, pipeline bson.A, let
 	q := planner.Query{Hint: hint}
 	pushed := 0
 	if filter, ok := p.LeadingMatch(); ok {
-		f, err := query.Compile(filter, query.Options{Now: req.now, LetVars: let})
+		f, err := query.Compile(filter, query.Options{Now: req.now, LetVars: p.LetValues()})
 		if err != nil {
 			return nil, nil, err
 		}

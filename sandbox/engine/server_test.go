@@ -23,7 +23,8 @@ func startServer(t testing.TB) *mongo.Client {
 		cancel()
 		t.Fatalf("start server: %v", err)
 	}
-	client, err := mongo.Connect(options.Client().ApplyURI(srv.URI()).SetServerSelectionTimeout(5 * time.Second))
+	client, err := mongo.Connect(options.Client().ApplyURI(srv.URI()).SetServerSelectionTimeout(5 * time.Second).
+		SetServerMonitoringMode(options.ServerMonitoringModePoll))
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}

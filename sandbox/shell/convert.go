@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dop251/goja"
@@ -203,7 +204,7 @@ func (s *Shell) objectToBSON(o *goja.Object, depth int, display bool) (any, erro
 		}
 		return bson.NewDateTimeFromTime(t), nil
 	case "RegExp":
-		return bson.Regex{Pattern: o.Get("source").String(), Options: sortFlags(o.Get("flags").String())}, nil
+		return bson.Regex{Pattern: patternOf(o), Options: sortFlags(o.Get("flags").String())}, nil
 	case "Function":
 		if display {
 			name := ""
@@ -392,4 +393,31 @@ func (s *Shell) mapSetDisplay(o *goja.Object, isMap bool, depth int) (any, error
 		return m, nil
 	}
 	return st, nil
+}
+
+// patternOf is a RegExp's pattern as it was written. goja reports a "/"
+// inside a character class as "\u002f" in .source, where V8 (and so
+// mongosh) keeps "/"; the server's PCRE has no \u escape and would
+// refuse the pattern.
+func patternOf(o *goja.Object) string {
+	src := o.Get("source").String()
+	if !strings.Contains(src, `\u002f`) && !strings.Contains(src, `\u002F`) {
+		return src
+	}
+	var b strings.Builder
+	for i := 0; i < len(src); i++ {
+		if src[i] == '\\' && i+1 < len(src) {
+			if rest := src[i+1:]; strings.HasPrefix(rest, "u002f") || strings.HasPrefix(rest, "u002F") {
+				b.WriteByte('/')
+				i += 5
+				continue
+			}
+			b.WriteByte(src[i])
+			b.WriteByte(src[i+1])
+			i++
+			continue
+		}
+		b.WriteByte(src[i])
+	}
+	return b.String()
 }

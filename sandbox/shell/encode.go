@@ -130,7 +130,7 @@ func (s *Shell) appendObject(dst []byte, key string, o *goja.Object, depth int) 
 		}
 		return bsoncore.AppendDateTimeElement(dst, key, t.UnixMilli()), nil
 	case "RegExp":
-		return bsoncore.AppendRegexElement(dst, key, o.Get("source").String(), sortFlags(o.Get("flags").String())), nil
+		return bsoncore.AppendRegexElement(dst, key, patternOf(o), sortFlags(o.Get("flags").String())), nil
 	case "Function":
 		// The Node driver leaves functions out (serializeFunctions: false).
 		return dst, nil

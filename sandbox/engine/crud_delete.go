@@ -107,35 +107,14 @@ func (e *Engine) applyDelete(req *request, collName string, st *deleteStatement)
 }
 
 func cmdDelete(e *Engine, req *request) (bson.D, error) {
-	collName, err := collectionName(req)
+	b, err := parseWriteBatch(req, "deletes")
 	if err != nil {
 		return nil, err
 	}
-	a := newArgs(req)
-	if err := a.checkKnown(true, "deletes", "ordered", "let", "stmtIds", "stmtId"); err != nil {
-		return nil, err
-	}
-	deletes, ok, err := a.array("deletes")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field 'delete.deletes' is missing but a required field")
-	}
-	if err := checkBatchSize(len(deletes)); err != nil {
-		return nil, err
-	}
-	ordered, err := a.boolean("ordered", true)
-	if err != nil {
-		return nil, err
-	}
-	let, err := letArg(a, req.now)
-	if err != nil {
-		return nil, err
-	}
-	stmts := make([]*deleteStatement, len(deletes))
-	for i, v := range deletes {
-		if stmts[i], err = parseDeleteStatement(i, v, let); err != nil {
+	collName, ordered := b.coll, b.ordered
+	stmts := make([]*deleteStatement, len(b.statements))
+	for i, v := range b.statements {
+		if stmts[i], err = parseDeleteStatement(i, v, b.let); err != nil {
 			return nil, err
 		}
 	}

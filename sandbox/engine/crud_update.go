@@ -210,35 +210,14 @@ func checkIDUnchanged(before, after bson.D) error {
 }
 
 func cmdUpdate(e *Engine, req *request) (bson.D, error) {
-	collName, err := collectionName(req)
+	b, err := parseWriteBatch(req, "updates", "bypassDocumentValidation")
 	if err != nil {
 		return nil, err
 	}
-	a := newArgs(req)
-	if err := a.checkKnown(true, "updates", "ordered", "let", "bypassDocumentValidation", "stmtIds", "stmtId"); err != nil {
-		return nil, err
-	}
-	updates, ok, err := a.array("updates")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field 'update.updates' is missing but a required field")
-	}
-	if err := checkBatchSize(len(updates)); err != nil {
-		return nil, err
-	}
-	ordered, err := a.boolean("ordered", true)
-	if err != nil {
-		return nil, err
-	}
-	let, err := letArg(a, req.now)
-	if err != nil {
-		return nil, err
-	}
-	stmts := make([]*updateStatement, len(updates))
-	for i, v := range updates {
-		if stmts[i], err = parseUpdateStatement(i, v, let); err != nil {
+	collName, ordered := b.coll, b.ordered
+	stmts := make([]*updateStatement, len(b.statements))
+	for i, v := range b.statements {
+		if stmts[i], err = parseUpdateStatement(i, v, b.let); err != nil {
 			return nil, err
 		}
 	}

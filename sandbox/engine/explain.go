@@ -271,25 +271,29 @@ func lookupInt(d bson.D, key string) int64 {
 	return 0
 }
 
-func (e *Engine) explainUpdate(req *request, verbosity string) (bson.D, error) {
-	collName, err := collectionName(req)
+// explainedStatement parses an update or delete command for explain,
+// which takes exactly one statement.
+func explainedStatement(req *request, field string) (*writeBatch, error) {
+	b, err := parseWriteBatch(req, field, "bypassDocumentValidation")
 	if err != nil {
 		return nil, err
 	}
-	a := newArgs(req)
-	updates, _, err := a.array("updates")
-	if err != nil {
-		return nil, err
-	}
-	if len(updates) != 1 {
+	if len(b.statements) != 1 {
 		return nil, mongoerr.New(mongoerr.InvalidLength, "explained write batches must be of size 1")
 	}
-	let, _, _ := a.document("let")
-	st, err := parseUpdateStatement(0, updates[0], let)
+	return b, nil
+}
+
+func (e *Engine) explainUpdate(req *request, verbosity string) (bson.D, error) {
+	b, err := explainedStatement(req, "updates")
 	if err != nil {
 		return nil, err
 	}
-	return e.explainWrite(req, collName, st.filter, st.sort, st.hint, st.let, !st.multi, verbosity, func(n int64) bson.D {
+	st, err := parseUpdateStatement(0, b.statements[0], b.let)
+	if err != nil {
+		return nil, err
+	}
+	return e.explainWrite(req, b.coll, st.filter, st.sort, st.hint, st.let, !st.multi, verbosity, func(n int64) bson.D {
 		wouldUpsert := n == 0 && st.upsert
 		return bson.D{
 			{Key: "nMatched", Value: n},
@@ -307,24 +311,15 @@ func boolInt(b bool) int64 {
 }
 
 func (e *Engine) explainDelete(req *request, verbosity string) (bson.D, error) {
-	collName, err := collectionName(req)
+	b, err := explainedStatement(req, "deletes")
 	if err != nil {
 		return nil, err
 	}
-	a := newArgs(req)
-	deletes, _, err := a.array("deletes")
+	st, err := parseDeleteStatement(0, b.statements[0], b.let)
 	if err != nil {
 		return nil, err
 	}
-	if len(deletes) != 1 {
-		return nil, mongoerr.New(mongoerr.InvalidLength, "explained write batches must be of size 1")
-	}
-	let, _, _ := a.document("let")
-	st, err := parseDeleteStatement(0, deletes[0], let)
-	if err != nil {
-		return nil, err
-	}
-	return e.explainWrite(req, collName, st.filter, st.sort, st.hint, st.let, !st.multi, verbosity, func(n int64) bson.D {
+	return e.explainWrite(req, b.coll, st.filter, st.sort, st.hint, st.let, !st.multi, verbosity, func(n int64) bson.D {
 		return bson.D{{Key: "nWouldDelete", Value: n}}
 	}, "DELETE")
 }

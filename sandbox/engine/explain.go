@@ -131,6 +131,7 @@ func explainTail(req *request) bson.D {
 // queryPlanner and executionStats sections. wrap, when set, puts a write
 // stage (UPDATE, DELETE) above the plan.
 func explainPlan(exec *planner.Executor, verbosity string, wrap func(plan bson.D, exec bool) bson.D) (bson.D, error) {
+	exec.EnableTiming()
 	if verbosity != "queryPlanner" {
 		for {
 			_, ok, err := exec.Next()
@@ -371,6 +372,7 @@ func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D
 		return nil, err
 	}
 	var n int64
+	exec.EnableTiming()
 	if verbosity != "queryPlanner" {
 		for {
 			_, ok, err := exec.Next()
@@ -416,6 +418,9 @@ func (e *Engine) explainAggregate(req *request, s *aggregateSpec, verbosity stri
 			in = cursorOut
 		}
 		p.EnableTiming()
+		if exec != nil {
+			exec.EnableTiming()
+		}
 		it, err := p.Run(in)
 		if err != nil {
 			return nil, err

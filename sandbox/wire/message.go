@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"runtime"
 	"strconv"
+	"sync"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -203,14 +205,9 @@ func decodeSections(b []byte) (bson.D, bson.D) {
 					return nil, errorReply(40431, "", "Duplicate document sequence: "+name)
 				}
 			}
-			docs := bson.A{}
-			for len(seq) > 0 {
-				doc, rest, err := readDocumentWith(&dec, seq)
-				if err != nil {
-					return nil, invalidBSON(err)
-				}
-				docs = append(docs, doc)
-				seq = rest
+			docs, err := decodeSequence(&dec, seq)
+			if err != nil {
+				return nil, invalidBSON(err)
 			}
 			seqs = append(seqs, docSequence{name: name, docs: docs})
 		default:
@@ -309,4 +306,68 @@ func legacyOpcodeError(what string) bson.D {
 		{Key: "code", Value: int32(5739101)},
 		{Key: "ok", Value: 0.0},
 	}
+}
+
+// parallelDecodeMin is the document count above which a sequence is
+// decoded on every core: a large insertMany batch arrives while the client
+// waits for the reply, so the other core is otherwise idle.
+const parallelDecodeMin = 2048
+
+// decodeSequence decodes the documents of a kind-1 section in order.
+func decodeSequence(dec *value.Decoder, seq []byte) (bson.A, error) {
+	var bounds []int // start offsets; the last entry is len(seq)
+	for off := 0; off < len(seq); {
+		if len(seq)-off < 5 {
+			return nil, errors.New("document shorter than 5 bytes")
+		}
+		size := int(int32(binary.LittleEndian.Uint32(seq[off:])))
+		if size < 5 || size > len(seq)-off {
+			return nil, fmt.Errorf("BSONObj size: %d (0x%X) is invalid. Size must be between 0 and 16793600(16MB)", size, uint32(size))
+		}
+		bounds = append(bounds, off)
+		off += size
+	}
+	bounds = append(bounds, len(seq))
+	n := len(bounds) - 1
+	docs := make(bson.A, n)
+	workers := min(runtime.GOMAXPROCS(0), 8)
+	if n < parallelDecodeMin || workers < 2 {
+		for i := range n {
+			d, err := dec.Decode(seq[bounds[i]:bounds[i+1]])
+			if err != nil {
+				return nil, err
+			}
+			docs[i] = d
+		}
+		return docs, nil
+	}
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	chunk := (n + workers - 1) / workers
+	for w := range workers {
+		lo, hi := w*chunk, min((w+1)*chunk, n)
+		if lo >= hi {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var own value.Decoder
+			for i := lo; i < hi; i++ {
+				d, err := own.Decode(seq[bounds[i]:bounds[i+1]])
+				if err != nil {
+					errs[w] = err
+					return
+				}
+				docs[i] = d
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return docs, nil
 }

@@ -62,6 +62,16 @@ func New(spec Spec, partial func(bson.D) bool) *Index {
 
 func (ix *Index) lessKeyOnly(a, b Entry) bool {
 	if len(a.Key) == 1 && len(b.Key) == 1 {
+		// ObjectId _ids are the keys most inserts compare.
+		if x, ok := a.Key[0].(bson.ObjectID); ok {
+			if y, ok := b.Key[0].(bson.ObjectID); ok {
+				c := value.CompareObjectIDs(&x, &y)
+				if ix.Spec.Fields[0].Desc {
+					c = -c
+				}
+				return c < 0
+			}
+		}
 		return ix.CompareField(0, a.Key[0], b.Key[0]) < 0
 	}
 	return ix.compareKeys(a.Key, b.Key) < 0

@@ -35,6 +35,21 @@ func (ix *Index) Keys(doc bson.D) (KeySet, error) {
 	if ix.partial != nil && !ix.partial(doc) {
 		return KeySet{}, nil
 	}
+	if len(ix.parts) == 1 && len(ix.parts[0]) == 1 {
+		// The common case, a single top-level field (every _id index):
+		// no path walk, and no array means exactly one key.
+		v := value.Get(doc, ix.parts[0][0])
+		switch v.(type) {
+		case bson.A:
+		case value.Missing:
+			if ix.Spec.Sparse {
+				return KeySet{}, nil
+			}
+			return KeySet{Keys: [][]any{{nil}}}, nil
+		default:
+			return KeySet{Keys: [][]any{{v}}}, nil
+		}
+	}
 	fields := make([]fieldValues, len(ix.parts))
 	anyFound := false
 	fan := -1

@@ -32,7 +32,7 @@ func Compare(a, b any) int {
 		}
 	case bson.ObjectID:
 		if bv, ok := b.(bson.ObjectID); ok {
-			return compareObjectIDs(&av, &bv)
+			return CompareObjectIDs(&av, &bv)
 		}
 	case bson.DateTime:
 		if bv, ok := b.(bson.DateTime); ok {
@@ -313,10 +313,10 @@ func cmpInt64(a, b int64) int {
 	return 0
 }
 
-// compareObjectIDs orders ObjectIds by their bytes; comparing them as two
+// CompareObjectIDs orders ObjectIds by their bytes; comparing them as two
 // big-endian words avoids a generic byte comparison on every index probe
 // of the _id index.
-func compareObjectIDs(a, b *bson.ObjectID) int {
+func CompareObjectIDs(a, b *bson.ObjectID) int {
 	if x, y := binary.BigEndian.Uint64(a[:8]), binary.BigEndian.Uint64(b[:8]); x != y {
 		if x < y {
 			return -1

@@ -28,9 +28,10 @@ type Executor struct {
 	fastCount  *fastCountStage
 	elapsed    time.Duration
 	trialTime  time.Duration
-	// timing makes Next measure its own time for explain; plain queries
-	// skip the two clock reads per document.
-	timing bool
+	// timing makes the executor measure the time from its first Next to
+	// its end, for explain; plain queries read no clock at all.
+	timing  bool
+	started time.Time
 	eof    bool
 }
 
@@ -115,9 +116,8 @@ func (e *Executor) Next() (Result, bool, error) {
 	if e.eof {
 		return Result{}, false, nil
 	}
-	if e.timing {
-		start := time.Now()
-		defer func() { e.elapsed += time.Since(start) }()
+	if e.timing && e.started.IsZero() {
+		e.started = time.Now()
 	}
 	for {
 		st, m := e.root.work()
@@ -126,6 +126,9 @@ func (e *Executor) Next() (Result, bool, error) {
 			return Result{RID: m.rid, Doc: m.doc, Pos: m.pos}, true, nil
 		case isEOF:
 			e.eof = true
+			if e.timing {
+				e.elapsed = time.Since(e.started)
+			}
 			if err := e.stageError(); err != nil {
 				return Result{}, false, err
 			}
@@ -261,7 +264,13 @@ func withCached(d bson.D) bson.D {
 // ExecutionStats renders explain's executionStats section; call it after
 // draining the executor. allPlans adds allPlansExecution.
 func (e *Executor) ExecutionStats(allPlans bool) bson.D {
-	millis := e.elapsed.Milliseconds() + e.trialTime.Milliseconds()
+	elapsed := e.elapsed
+	if !e.eof && !e.started.IsZero() {
+		// A consumer that stopped early (a downstream $limit) never
+		// drove the plan to its end.
+		elapsed = time.Since(e.started)
+	}
+	millis := elapsed.Milliseconds() + e.trialTime.Milliseconds()
 	setMillis(e.root, millis)
 	n := e.root.common().advanced
 	if e.count != nil || e.fastCount != nil {

@@ -32,7 +32,7 @@ type Executor struct {
 	// its end, for explain; plain queries read no clock at all.
 	timing  bool
 	started time.Time
-	eof    bool
+	eof     bool
 }
 
 // trialResults is how many results end a trial (mongod's default batch).

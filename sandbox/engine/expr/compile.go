@@ -217,7 +217,7 @@ func compileRanged(name string, arg any, scope *Scope, lo, hi int) ([]Expr, erro
 		return nil, err
 	}
 	if len(args) < lo || len(args) > hi {
-		return nil, mongoerr.Newf(28667, "Expression %s takes at least %d arguments, and at most %d. %d were passed in.", name, lo, hi, len(args))
+		return nil, mongoerr.Newf(28667, "Expression %s takes at least %d arguments, and at most %d, but %d were passed in.", name, lo, hi, len(args))
 	}
 	return args, nil
 }

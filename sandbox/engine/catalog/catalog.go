@@ -12,7 +12,6 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/schemalab/schemalab/sandbox/engine/index"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
@@ -199,4 +198,3 @@ func newUUID() bson.Binary {
 }
 
 // keep index imported for the collection file's use in docs.
-var _ = index.IDIndexName

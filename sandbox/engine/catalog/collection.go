@@ -1,8 +1,6 @@
 package catalog
 
 import (
-	"math"
-
 	"github.com/google/btree"
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -313,5 +311,3 @@ func uuidString(b bson.Binary) string {
 	}
 	return string(out)
 }
-
-var _ = math.MaxInt64

@@ -207,14 +207,19 @@ func listLessons(g *globalOptions, args []string, getenv func(string) string, st
 	for _, l := range cat.Lessons {
 		idw = max(idw, len(l.ID))
 	}
-	fmt.Fprintf(stdout, "%-3s %-*s %-4s %-16s %s\n", "#", idw, "ID", "MIN", "PROGRESS", "TITLE")
-	for _, l := range cat.Lessons {
+	progress := make([]string, len(cat.Lessons))
+	pw := len("PROGRESS")
+	for i, l := range cat.Lessons {
 		s := lessons.Summarize(l, store.Lesson(l.ID))
-		prog := fmt.Sprintf("%d/%d steps", s.StepsDone, s.Steps)
+		progress[i] = fmt.Sprintf("%d/%d steps", s.StepsDone, s.Steps)
 		if s.Exercises > 0 {
-			prog += fmt.Sprintf(", %d/%d ex", s.ExercisesDone, s.Exercises)
+			progress[i] += fmt.Sprintf(", %d/%d exercises", s.ExercisesDone, s.Exercises)
 		}
-		fmt.Fprintf(stdout, "%-3d %-*s %-4d %-16s %s\n", l.Order, idw, l.ID, l.Minutes, prog, l.Title)
+		pw = max(pw, len(progress[i]))
+	}
+	fmt.Fprintf(stdout, "%-3s %-*s %-4s %-*s %s\n", "#", idw, "ID", "MIN", pw, "PROGRESS", "TITLE")
+	for i, l := range cat.Lessons {
+		fmt.Fprintf(stdout, "%-3d %-*s %-4d %-*s %s\n", l.Order, idw, l.ID, l.Minutes, pw, progress[i], l.Title)
 	}
 	return 0
 }

@@ -17,6 +17,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schemalab/schemalab/lessons"
 	"github.com/schemalab/schemalab/sandbox"
@@ -318,7 +319,7 @@ func (m *Model) openLesson(id string, step int) tea.Cmd {
 		}
 		return statusCmd("The sandbox is still starting…")
 	}
-	sess := &session{lesson: l, store: m.opts.Store,
+	sess := &session{lesson: l, store: m.opts.Store, client: m.backend.Client,
 		runner: lessons.NewRunner(m.backend.Client, l, lessons.RunnerOptions{Prefix: m.backend.Prefix(),
 			ResetDB: m.backend.ResetDB, CheckDB: m.backend.CheckDB, CheckCommand: m.backend.CheckCommand})}
 	for i, other := range m.opts.Catalog.Lessons {
@@ -378,9 +379,12 @@ func (m *Model) render() string {
 		if m.lesson != nil {
 			full = m.lesson
 		}
-		hm := m.help
-		hm.ShowAll = true
-		body := st.Title.Render("Keys") + "\n\n" + hm.View(full) + "\n\n" + st.Muted.Render("? or esc closes this help")
+		body := st.Title.Render("Keys") + "\n\n" + m.fullHelp(full, w) + "\n\n"
+		if m.Present {
+			body += st.Text.Render("Presenting: each step opens with its prose only; enter reveals its code,") + "\n" +
+				st.Text.Render("enter again runs it and shows the output. No status line; bars are doubled.") + "\n\n"
+		}
+		body += st.Muted.Render("? or esc closes this help")
 		page = lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, body)
 		km = helpCloser{m.KeyMap}
 	case m.lesson != nil:
@@ -428,6 +432,11 @@ func (m *Model) statusLine(km help.KeyMap) string {
 	hm := m.help
 	hm.SetWidth(max(m.Width-lipglossWidth(left)-3, 10))
 	right := hm.View(km)
+	// bubbles/help overflows its width when even the ellipsis does not
+	// fit after the last item; cut it rather than lose the whole line.
+	if avail := m.Width - lipglossWidth(left) - 1; lipglossWidth(right) > avail {
+		right = ansi.Truncate(right, max(avail, 0), "…")
+	}
 	gap := m.Width - lipglossWidth(left) - lipglossWidth(right)
 	if gap < 1 {
 		return fit(left, m.Width)
@@ -436,6 +445,22 @@ func (m *Model) statusLine(km help.KeyMap) string {
 }
 
 func lipglossWidth(s string) int { return lipgloss.Width(s) }
+
+// fullHelp lays the key columns out side by side, or in two rows of
+// columns when they do not fit the width (bubbles/help would cut the last
+// ones off, and with them quit and the scratch shell at 80 columns).
+func (m *Model) fullHelp(km help.KeyMap, w int) string {
+	hm := m.help
+	hm.ShowAll = true
+	hm.SetWidth(0)
+	groups := km.FullHelp()
+	out := hm.FullHelpView(groups)
+	if lipgloss.Width(out) <= w || len(groups) < 2 {
+		return out
+	}
+	half := (len(groups) + 1) / 2
+	return hm.FullHelpView(groups[:half]) + "\n\n" + hm.FullHelpView(groups[half:])
+}
 
 // helpCloser is the status line's help while the full help is open.
 type helpCloser struct{ k *keymap.KeyMap }

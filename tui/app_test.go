@@ -148,13 +148,13 @@ func TestCompareStep(t *testing.T) {
 			waitFor(t, tm, "ran in")
 		})
 		out := m.lesson.outputs[1]
-		if out == nil || len(out.variants) != 2 {
+		if out == nil || len(out.groups) != 1 || len(out.groups[0]) != 2 {
 			t.Fatalf("want two variants, got %+v", out)
 		}
-		if d, _ := out.variants[0].Figure("docs"); d != 50 {
+		if d, _ := out.groups[0][0].Figure("docs"); d != 50 {
 			t.Errorf("no index: docs examined = %v, want 50", d)
 		}
-		if d, _ := out.variants[1].Figure("docs"); d != 5 {
+		if d, _ := out.groups[0][1].Figure("docs"); d != 5 {
 			t.Errorf("index on k: docs examined = %v, want 5", d)
 		}
 	})

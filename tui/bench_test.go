@@ -78,3 +78,18 @@ func BenchmarkScroll50k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWrap50k is setting a 50,000-line output whose every line is
+// wider than the pane: the one-time cost of soft wrapping it.
+func BenchmarkWrap50k(b *testing.B) {
+	var sb strings.Builder
+	for i := range 50000 {
+		fmt.Fprintf(&sb, "  { _id: %d, sensorId: 's7', at: ISODate('2026-09-01T00:00:00.000Z'), temp: 21.%d, note: 'a longer line' },\n", i, i%10)
+	}
+	text := sb.String()
+	p := newPane(openedApp(b, 120, 34).Common, "Output")
+	p.SetSize(54, 30)
+	for b.Loop() {
+		p.SetContent(text)
+	}
+}

@@ -135,11 +135,22 @@ func (p *catalogPage) View() string {
 			status += fmt.Sprintf(" · %d/%d exercises", sum.ExercisesDone, sum.Exercises)
 		}
 		if idx := l.StepIndex(prog.Current); idx >= 0 && sum.StepsDone < sum.Steps {
-			status += fmt.Sprintf(" · resume at step %d, %s", idx+1, l.Steps[idx].Title)
+			status += fmt.Sprintf(" · resume at step %d, %s", idx+1, plainTitle(l.Steps[idx].Title))
 		} else if sum.Steps > 0 && sum.StepsDone == sum.Steps {
 			status += " · done"
 		}
 		b.WriteString(fit("  "+progressBar(st, pct, barW)+st.Muted.Render(status), p.Width) + "\n\n")
+	}
+	// Say when lessons are off screen: at 80×24 the last one is.
+	var more []string
+	if p.offset > 0 {
+		more = append(more, fmt.Sprintf("↑ %d more", p.offset))
+	}
+	if below := len(p.cat.Lessons) - p.offset - per; below > 0 {
+		more = append(more, fmt.Sprintf("↓ %d more lesson%s", below, plural(below)))
+	}
+	if len(more) > 0 {
+		b.WriteString("  " + st.Muted.Render(strings.Join(more, " · ")))
 	}
 	return fitBlock(strings.TrimRight(b.String(), "\n"), p.Width, p.Height)
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,9 +37,11 @@ const (
 
 // stepOutput is what the output pane shows for one step.
 type stepOutput struct {
-	text     string
-	footer   string
-	variants []lessons.VariantResult
+	text   string
+	footer string
+	// groups are the step's comparisons, one list of variants each (a step
+	// may compare twice).
+	groups [][]lessons.VariantResult
 	// extra is a comparison step's other output (run blocks, verdicts),
 	// shown under its prose since the columns hold the variants.
 	extra string
@@ -57,14 +60,26 @@ type lessonPage struct {
 	prose, output *pane
 	variants      []*pane
 	focus         int // index into focusOrder()
+	// group is the comparison the columns show when a step has several.
+	group int
 
 	outputs  map[int]*stepOutput
 	drafts   map[int]string
 	hints    map[int]int
 	exResult map[int]*lessons.ExerciseResult
-	confirm  confirmKind
+	// exRuns is the output of an exercise step's own run blocks (the data
+	// the question is about), shown under its code in the prose pane.
+	exRuns  map[int]string
+	confirm confirmKind
 	// editRun is set while the learner edits a run step's code (e).
 	editRun bool
+	// revealed records the steps whose code --present has shown: there a
+	// step opens with its prose only, enter reveals the code, the next
+	// enter runs it and shows the output with the prose that follows.
+	revealed map[int]bool
+	// showSetup expands the setup blocks (x), which are collapsed to one
+	// line because they are plumbing, not the lesson's point.
+	showSetup bool
 
 	editor   textarea.Model
 	shellIn  textarea.Model
@@ -94,6 +109,8 @@ func newLessonPage(ctx context.Context, c common.Common, sess *session, runs *ru
 		drafts:     map[int]string{},
 		hints:      map[int]int{},
 		exResult:   map[int]*lessons.ExerciseResult{},
+		revealed:   map[int]bool{},
+		exRuns:     map[int]string{},
 		proseCache: map[string]string{},
 		fmtDur:     roundDuration,
 	}
@@ -132,6 +149,26 @@ func (p *lessonPage) current() *lessons.Step { return &p.sess.lesson.Steps[p.ste
 
 func (p *lessonPage) isCompare() bool { return len(p.current().Code(lessons.Compare)) > 0 }
 
+// showsEditor reports whether the editor is on screen: on an exercise or
+// while editing a run step, except while the scratch shell is open, whose
+// output needs the room.
+func (p *lessonPage) showsEditor() bool {
+	return (p.isExercise() || p.editRun) && p.mode != modeShell
+}
+
+// needsExerciseRun reports whether the current step is an exercise whose
+// own code (say, a distribution to reason about) has not run yet: enter
+// runs it first, and checks the answer after that.
+func (p *lessonPage) needsExerciseRun() bool {
+	_, ran := p.exRuns[p.step]
+	return p.isExercise() && !ran && len(p.current().Code(lessons.Run)) > 0
+}
+
+// hasCode reports whether the step has anything to run.
+func (p *lessonPage) hasCode() bool {
+	return slices.ContainsFunc(p.current().Blocks, func(b lessons.Block) bool { return isCode(b.Kind) })
+}
+
 func (p *lessonPage) isExercise() bool { return p.current().Exercise != nil }
 
 func (p *lessonPage) hasStages() bool { return stageCode(p.current()) != "" }
@@ -147,7 +184,7 @@ func (p *lessonPage) goTo(i int) {
 	if p.isExerciseAt(p.step) && p.mode != modeComplete {
 		p.drafts[p.step] = p.editor.Value()
 	}
-	p.step, p.mode, p.confirm, p.focus, p.editRun = i, modeStep, confirmNone, 0, false
+	p.step, p.mode, p.confirm, p.focus, p.editRun, p.group = i, modeStep, confirmNone, 0, false, 0
 	p.editor.Blur()
 	if ex := p.current().Exercise; ex != nil {
 		d, ok := p.drafts[i]
@@ -157,14 +194,52 @@ func (p *lessonPage) goTo(i int) {
 		p.editor.SetValue(d)
 	}
 	_ = p.sess.setCurrent(i)
-	p.variants = nil
+	p.showGroup(0)
+}
+
+// compareGroups are the step's compare blocks, one list per comparison.
+func (p *lessonPage) compareGroups() [][]lessons.Block {
+	var groups [][]lessons.Block
 	for _, b := range p.current().Code(lessons.Compare) {
-		if b.Group == p.current().Code(lessons.Compare)[0].Group {
+		if n := len(groups); n == 0 || groups[n-1][0].Group != b.Group {
+			groups = append(groups, nil)
+		}
+		groups[len(groups)-1] = append(groups[len(groups)-1], b)
+	}
+	return groups
+}
+
+// showGroup puts comparison g of the step in the columns.
+func (p *lessonPage) showGroup(g int) {
+	groups := p.compareGroups()
+	p.group = 0
+	if len(groups) > 0 {
+		p.group = (g%len(groups) + len(groups)) % len(groups)
+	}
+	p.variants = nil
+	if len(groups) > 0 {
+		for _, b := range groups[p.group] {
 			p.variants = append(p.variants, newPane(p.Common, b.Variant.Label))
 		}
 	}
+	p.focus = 0
 	p.SetSize(p.Width, p.Height)
 	p.refresh()
+}
+
+func (p *lessonPage) figuresTitle() string {
+	if n := len(p.compareGroups()); n > 1 {
+		return fmt.Sprintf("Figures · comparison %d of %d · g shows the next", p.group+1, n)
+	}
+	return "Figures"
+}
+
+// groupVariants is the result of the comparison the columns show.
+func (p *lessonPage) groupVariants(out *stepOutput) []lessons.VariantResult {
+	if out == nil || p.group >= len(out.groups) {
+		return nil
+	}
+	return out.groups[p.group]
 }
 
 func (p *lessonPage) isExerciseAt(i int) bool {
@@ -174,7 +249,7 @@ func (p *lessonPage) isExerciseAt(i int) bool {
 // refresh puts the current step's prose and output into the panes.
 func (p *lessonPage) refresh() {
 	st := p.current()
-	p.prose.title = fmt.Sprintf("Step %d of %d · %s", p.step+1, len(p.lesson().Steps), st.Title)
+	p.prose.title = fmt.Sprintf("Step %d of %d · %s", p.step+1, len(p.lesson().Steps), plainTitle(st.Title))
 	out := p.outputs[p.step]
 	p.prose.SetContent(p.proseWithExtra(out))
 	p.output.title = "Output"
@@ -185,8 +260,17 @@ func (p *lessonPage) refresh() {
 	case out != nil:
 		p.output.SetContent(out.text)
 		p.output.footer = out.footer
+	case p.needsExerciseRun():
+		p.output.SetContent(p.Styles.Muted.Render("Press enter to run the step's code: its output appears under it. Then e to write your answer."))
+		p.output.footer = ""
 	case p.isExercise():
-		p.output.SetContent(p.Styles.Muted.Render("Press e to edit, enter to run your code and check it."))
+		p.output.SetContent(p.Styles.Muted.Render("Press e to edit, enter to check your code."))
+		p.output.footer = ""
+	case !p.hasCode():
+		p.output.SetContent(p.Styles.Muted.Render("Nothing to run in this step: read it, then press n for the next one."))
+		p.output.footer = ""
+	case p.reveal() == revealProse:
+		p.output.SetContent(p.Styles.Muted.Render("Press enter to reveal the code."))
 		p.output.footer = ""
 	default:
 		p.output.SetContent(p.Styles.Muted.Render("Press enter to run this step."))
@@ -199,36 +283,98 @@ func (p *lessonPage) refresh() {
 
 func (p *lessonPage) proseWithExtra(out *stepOutput) string {
 	s := p.renderStep()
+	if r, ok := p.exRuns[p.step]; ok && p.isExercise() {
+		s += "\n" + p.Styles.PaneTitle.Render("Output") + "\n" + r
+	}
 	if out != nil && out.extra != "" {
 		s += "\n" + p.Styles.PaneTitle.Render("Output") + "\n" + out.extra
 	}
 	return s
 }
 
+// revealLevel is how much of a step --present shows.
+type revealLevel int
+
+const (
+	revealAll   revealLevel = iota // everything: not presenting, or run
+	revealProse                    // the prose before the first code block
+	revealCode                     // up to the last code block, not the prose after it
+)
+
+func isCode(k lessons.BlockKind) bool {
+	return k == lessons.Run || k == lessons.Setup || k == lessons.Compare
+}
+
+// reveal is how much of the current step is shown. Exercises are shown
+// whole: the editor is their code.
+func (p *lessonPage) reveal() revealLevel {
+	if !p.Present || p.isExercise() || p.outputs[p.step] != nil {
+		return revealAll
+	}
+	if !p.hasCode() {
+		return revealAll
+	}
+	if p.revealed[p.step] {
+		return revealCode
+	}
+	return revealProse
+}
+
+// shownBlocks is the number of the step's blocks the reveal level shows.
+func (p *lessonPage) shownBlocks(level revealLevel) int {
+	blocks := p.current().Blocks
+	switch level {
+	case revealProse:
+		return max(slices.IndexFunc(blocks, func(b lessons.Block) bool { return isCode(b.Kind) }), 0)
+	case revealCode:
+		last := 0
+		for i, b := range blocks {
+			if isCode(b.Kind) {
+				last = i + 1
+			}
+		}
+		return last
+	}
+	return len(blocks)
+}
+
 // renderStep is the left pane: prose through Glamour, executable code
 // highlighted, setup collapsed, revealed hints.
 func (p *lessonPage) renderStep() string {
 	w := max(p.prose.vp.Width(), 20)
-	ck := fmt.Sprintf("%d/%d/%s/%d", p.step, w, p.Styles.Glamour, p.hints[p.step])
+	level := p.reveal()
+	ck := fmt.Sprintf("%d/%d/%s/%d/%d/%t", p.step, w, p.Styles.Glamour, p.hints[p.step], level, p.showSetup)
 	if s, ok := p.proseCache[ck]; ok {
 		return s
 	}
 	st := p.current()
 	var parts []string
-	for _, b := range st.Blocks {
+	for _, b := range st.Blocks[:p.shownBlocks(level)] {
 		switch b.Kind {
 		case lessons.Prose:
 			parts = append(parts, p.markdown(b.Text, w))
 		case lessons.Run:
 			parts = append(parts, p.codeBlock(b.Text, "run", w))
 		case lessons.Setup:
+			if p.showSetup {
+				parts = append(parts, p.codeBlock(b.Text, "setup · runs first · x hides it", w))
+				continue
+			}
 			n := strings.Count(b.Text, "\n") + 1
-			parts = append(parts, p.Styles.Muted.Render(fmt.Sprintf("▸ setup · %d line%s, runs first", n, plural(n))))
+			parts = append(parts, p.Styles.Muted.Render(fmt.Sprintf("▸ setup · %d line%s, runs first · x shows it", n, plural(n))))
 		case lessons.Compare:
 			if p.isCompare() && p.Width >= 60 {
 				continue // shown in the variant columns
 			}
 			parts = append(parts, p.codeBlock(b.Text, b.Variant.Label, w))
+		}
+	}
+	switch level {
+	case revealProse:
+		parts = append(parts, p.Styles.Muted.Render("▸ enter reveals the code"))
+	case revealCode:
+		if p.shownBlocks(level) < len(st.Blocks) {
+			parts = append(parts, p.Styles.Muted.Render("▸ enter runs it; more follows the output"))
 		}
 	}
 	if ex := st.Exercise; ex != nil {
@@ -244,6 +390,10 @@ func (p *lessonPage) renderStep() string {
 	p.proseCache[ck] = s
 	return s
 }
+
+// plainTitle drops the Markdown code marks of a heading: a pane title is
+// plain text, where `count` would show its backticks.
+func plainTitle(s string) string { return strings.ReplaceAll(s, "`", "") }
 
 func plural(n int) string {
 	if n == 1 {
@@ -270,7 +420,9 @@ func (p *lessonPage) markdown(src string, w int) string {
 
 func (p *lessonPage) codeBlock(code, label string, w int) string {
 	gutter := p.Styles.Accent.Render("│ ")
-	lines := strings.Split(highlightJS(code, p.Styles), "\n")
+	// Wrapped here, inside the gutter, so that a long line's continuation
+	// still reads as code.
+	lines, _ := softWrap(strings.Split(highlightJS(code, p.Styles), "\n"), max(w-2, 10))
 	for i := range lines {
 		lines[i] = gutter + lines[i]
 	}
@@ -280,15 +432,19 @@ func (p *lessonPage) codeBlock(code, label string, w int) string {
 
 // variantContent is a comparison column: its code, then its output.
 func (p *lessonPage) variantContent(i int) string {
-	blocks := p.current().Code(lessons.Compare)
-	if i >= len(blocks) {
+	groups := p.compareGroups()
+	if p.group >= len(groups) || i >= len(groups[p.group]) {
 		return ""
 	}
+	blocks := groups[p.group]
 	code := highlightJS(blocks[i].Text, p.Styles)
+	if p.reveal() == revealProse {
+		return p.Styles.Muted.Render("enter reveals the code")
+	}
 	out := p.outputs[p.step]
 	body := p.Styles.Muted.Render("Press enter to run the comparison.")
-	if out != nil && i < len(out.variants) {
-		v := out.variants[i]
+	if vs := p.groupVariants(out); i < len(vs) {
+		v := vs[i]
 		body = strings.TrimRight(v.Result.Transcript, "\n")
 		if v.Err != nil && body == "" {
 			body = p.Styles.Error.Render(v.Err.Error())
@@ -352,7 +508,7 @@ func (p *lessonPage) SetSize(w, h int) {
 		p.output.x, p.output.y = p.originX+left, y
 	default:
 		top := bodyH * 11 / 20
-		if p.isExercise() || p.editRun {
+		if p.showsEditor() {
 			top = bodyH * 2 / 5
 		}
 		p.prose.SetSize(w, top)
@@ -360,7 +516,7 @@ func (p *lessonPage) SetSize(w, h int) {
 		p.output.SetSize(w, bodyH-top)
 		p.output.x, p.output.y = p.originX, y+top
 	}
-	if p.isExercise() || p.editRun {
+	if p.showsEditor() {
 		edH := p.output.Height / 2
 		if p.Width < 100 {
 			edH = p.output.Height * 3 / 5
@@ -385,8 +541,8 @@ const shellHeight = 5
 
 func (p *lessonPage) figuresHeight() int {
 	n := 5
-	if out := p.outputs[p.step]; out != nil && len(out.variants) > 0 {
-		n = len(figureKeys(out.variants))
+	if vs := p.groupVariants(p.outputs[p.step]); len(vs) > 0 {
+		n = len(figureKeys(vs))
 	}
 	if p.Present {
 		n *= 2
@@ -416,19 +572,22 @@ func (p *lessonPage) View() string {
 			cols = append(cols, vp.View())
 		}
 		figs := p.Styles.Muted.Render("Press enter to run both variants and compare their figures.")
+		if p.reveal() == revealProse {
+			figs = p.Styles.Muted.Render("Press enter to reveal the variants' code.")
+		}
 		if out := p.outputs[p.step]; out != nil {
 			figs = out.text
-			if len(out.variants) > 0 {
-				figs = figuresTable(st, out.variants, p.output.Width-4, p.Present)
+			if vs := p.groupVariants(out); len(vs) > 0 {
+				figs = figuresTable(st, vs, p.output.Width-4, p.Present)
 			}
 		}
 		body = lipgloss.JoinVertical(lipgloss.Left,
 			p.prose.View(),
 			lipgloss.JoinHorizontal(lipgloss.Top, cols...),
-			frame(st, p.output.Width, p.output.Height, "Figures", p.output.footer, strings.Split(fitBlock(figs, p.output.Width-4, p.output.Height-2), "\n"), false))
+			frame(st, p.output.Width, p.output.Height, p.figuresTitle(), p.output.footer, strings.Split(fitBlock(figs, p.output.Width-4, p.output.Height-2), "\n"), false))
 	default:
 		right := p.output.View()
-		if p.isExercise() || p.editRun {
+		if p.showsEditor() {
 			edTitle := "Your code"
 			if p.mode == modeEditing {
 				edTitle += " · editing (esc to stop, ctrl+r to run)"
@@ -486,14 +645,19 @@ func (p *lessonPage) completionView() string {
 	l := p.lesson()
 	sum := lessons.Summarize(l, p.sess.progress())
 	var b strings.Builder
-	b.WriteString(st.Success.Render("✓ Lesson complete: "+l.Title) + "\n\n")
+	if sum.StepsDone >= sum.Steps {
+		b.WriteString(st.Success.Render("✓ Lesson complete: "+l.Title) + "\n\n")
+	} else {
+		left := sum.Steps - sum.StepsDone
+		b.WriteString(st.Title.Render("End of "+l.Title) + st.Muted.Render(fmt.Sprintf(" · %d step%s not done yet (○ below)", left, plural(left))) + "\n\n")
+	}
 	b.WriteString(st.Subtitle.Render("What you worked through") + "\n")
 	for _, s := range l.Steps {
 		mark := st.Muted.Render("○ ")
 		if p.sess.progress().IsDone(s.ID) {
 			mark = st.Accent.Render("● ")
 		}
-		b.WriteString("  " + mark + s.Title + "\n")
+		b.WriteString("  " + mark + plainTitle(s.Title) + "\n")
 	}
 	b.WriteString("\n")
 	b.WriteString(fmt.Sprintf("Steps done: %d of %d\n", sum.StepsDone, sum.Steps))

@@ -27,6 +27,14 @@ func (p *lessonPage) ShortHelp() []key.Binding {
 		return []key.Binding{withHelp(k.Run, "enter", "next lesson"), k.Back, k.Quit}
 	}
 	out := []key.Binding{k.Run, k.Next, k.Prev}
+	switch {
+	case p.reveal() == revealProse:
+		out[0] = withHelp(k.Run, "enter", "reveal the code")
+	case p.needsExerciseRun():
+		out[0] = withHelp(k.Run, "enter", "run the step")
+	case p.isExercise():
+		out[0] = withHelp(k.Run, "enter", "check")
+	}
 	if p.isExercise() {
 		out = append(out, k.Edit, k.Hint)
 	} else if len(p.current().Code(lessons.Run)) > 0 {
@@ -46,10 +54,10 @@ func withHelp(b key.Binding, k, desc string) key.Binding {
 func (p *lessonPage) FullHelp() [][]key.Binding {
 	k := p.KeyMap
 	return [][]key.Binding{
-		{k.Run, k.Next, k.Prev, k.Focus},
+		{k.Run, k.Next, k.Prev, k.Focus, k.Group},
 		{k.Up, k.Down, k.PageUp, k.PageDown},
 		{k.Edit, k.ExternalEditor, k.CheckFromEditor, k.Hint, k.Solution},
-		{k.Shell, k.Stages, k.Reset, k.Back, k.Cancel, k.Quit},
+		{k.Shell, k.Stages, k.Setup, k.Reset, k.Back, k.Cancel, k.Quit},
 	}
 }
 
@@ -109,7 +117,8 @@ func (p *lessonPage) key(msg tea.KeyPressMsg) tea.Cmd {
 		switch c {
 		case confirmReset:
 			p.outputs, p.exResult, p.hints, p.drafts = map[int]*stepOutput{}, map[int]*lessons.ExerciseResult{}, map[int]int{}, map[int]string{}
-			p.proseCache = map[string]string{}
+			p.exRuns = map[int]string{}
+			p.proseCache, p.revealed = map[string]string{}, map[int]bool{}
 			cmd := p.runs.start(p.ctx, "resetting "+p.lesson().ID, func(ctx context.Context, seq int) tea.Cmd {
 				return p.sess.resetCmd(ctx, seq)
 			})
@@ -121,7 +130,10 @@ func (p *lessonPage) key(msg tea.KeyPressMsg) tea.Cmd {
 				return statusCmd(err.Error())
 			}
 			p.editor.SetValue(sol)
-			return statusCmd("The reference solution is in the editor: press enter to run it.")
+			// The last verdict was about the learner's own code.
+			p.output.SetContent(p.Styles.Muted.Render("The reference solution is in the editor: press enter to check it."))
+			p.output.footer = ""
+			return statusCmd("The reference solution is in the editor: press enter to check it.")
 		}
 		return nil
 	}
@@ -180,8 +192,22 @@ func (p *lessonPage) key(msg tea.KeyPressMsg) tea.Cmd {
 			p.goTo(p.step - 1)
 		}
 	case key.Matches(msg, k.Run):
+		if p.needsExerciseRun() {
+			return p.run()
+		}
 		if p.isExercise() {
 			return p.check()
+		}
+		if p.reveal() == revealProse {
+			// Scroll to what was revealed, keeping a few lines of the
+			// prose above it for context.
+			seen := p.prose.vp.TotalLineCount() - 1
+			p.revealed[p.step] = true
+			p.refresh()
+			if seen > p.prose.vp.Height()/2 {
+				p.prose.vp.SetYOffset(seen - 3)
+			}
+			return nil
 		}
 		return p.run()
 	case key.Matches(msg, k.Edit):
@@ -245,6 +271,15 @@ func (p *lessonPage) key(msg tea.KeyPressMsg) tea.Cmd {
 			return p.runStage(0)
 		}
 		return statusCmd("Stage preview works on a step whose code is a single aggregate([...]).")
+	case key.Matches(msg, k.Group):
+		if len(p.compareGroups()) > 1 {
+			p.showGroup(p.group + 1)
+		}
+	case key.Matches(msg, k.Setup):
+		if len(p.current().Code(lessons.Setup)) > 0 {
+			p.showSetup = !p.showSetup
+			p.prose.SetContent(p.proseWithExtra(p.outputs[p.step]))
+		}
 	case key.Matches(msg, k.Reset):
 		p.confirm = confirmReset
 	case key.Matches(msg, k.Back):

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/lessons"
 )
@@ -56,11 +57,29 @@ func (p *lessonPage) runDone(m runDoneMsg) tea.Cmd {
 	footer := "ran in " + p.fmtDur(m.elapsed)
 	switch m.kind {
 	case runStep:
+		if p.isExerciseAt(m.step) {
+			// An exercise's own code ran: its output goes under the code,
+			// the Check pane stays for the learner's answer, and the step
+			// is done only when the answer passes.
+			text := ""
+			if m.err != nil {
+				text = st.Error.Render(errorText(m.err))
+			} else {
+				text = p.formatStep(m.res, m.tree, m.samples).text
+			}
+			p.exRuns[m.step] = text
+			if m.step == p.step {
+				shown := p.prose.vp.TotalLineCount()
+				p.refresh()
+				p.prose.vp.SetYOffset(max(shown-p.prose.vp.Height()/3, 0))
+			}
+			return nil
+		}
 		out := &stepOutput{}
 		if m.err != nil {
 			out.text = st.Error.Render(errorText(m.err))
 		} else {
-			out = p.formatStep(m.res, m.tree)
+			out = p.formatStep(m.res, m.tree, m.samples)
 			if out.ok {
 				_ = p.sess.markDone(m.step)
 			}
@@ -128,7 +147,14 @@ func (p *lessonPage) runDone(m runDoneMsg) tea.Cmd {
 		return statusCmd("Lesson reset: database dropped, progress forgotten.")
 	}
 	if m.step == p.step {
+		if p.isCompare() {
+			// The figures pane fits the figures the run returned.
+			p.SetSize(p.Width, p.Height)
+		}
+		// A run must not move the prose the reader is looking at.
+		y := p.prose.vp.YOffset()
 		p.refresh()
+		p.prose.vp.SetYOffset(y)
 	}
 	return nil
 }
@@ -155,42 +181,56 @@ func errorText(err error) string {
 
 // formatStep is the output pane's text for a step result: each block's
 // mongosh transcript, expectations and failures.
-func (p *lessonPage) formatStep(res *lessons.StepResult, t *treeData) *stepOutput {
+func (p *lessonPage) formatStep(res *lessons.StepResult, t *treeData, samples map[outputRef]bson.A) *stepOutput {
 	st := p.Styles
 	var parts []string
-	var variants []lessons.VariantResult
+	var groups [][]lessons.VariantResult
 	met := 0
+	// Pictures go first, above the transcripts, so that a chart drawn from
+	// the step's second query is not below a long first output.
+	var pics []string
 	if pic := treePicture(st, t); pic != "" {
-		parts = append(parts, pic)
+		pics = append(pics, pic)
 	}
-	for _, b := range res.Blocks {
+	for bi, b := range res.Blocks {
 		if b.Block == nil {
 			continue
 		}
 		switch b.Block.Kind {
 		case lessons.Run:
-			if pic := picture(st, p.current(), b, max(p.output.vp.Width(), 20), p.Present); pic != "" {
-				parts = append(parts, pic)
+			full := func(oi int) bson.A { return samples[outputRef{bi, oi}] }
+			if pic := picture(st, b, full, max(p.output.vp.Width(), 20), p.Present); pic != "" {
+				pics = append(pics, pic)
 			}
 			parts = append(parts, strings.TrimRight(b.Result.Transcript, "\n"))
 		case lessons.Compare:
-			variants = b.Variants
+			if b.Variants != nil {
+				groups = append(groups, b.Variants)
+			}
 		case lessons.ExpectOutput, lessons.ExpectJS:
 			if b.Passed {
 				met++
 			}
 		}
 	}
+	parts = append(pics, parts...)
 	if met > 0 {
 		parts = append(parts, st.Success.Render(fmt.Sprintf("✓ %d expectation%s met", met, plural(met))))
 	}
 	for _, f := range res.Failures {
 		parts = append(parts, st.Error.Render("✗ "+f.Msg))
 	}
-	out := &stepOutput{variants: variants, ok: res.OK(), text: strings.Join(parts, "\n\n")}
-	if len(variants) > 0 {
+	if len(parts) == 0 && len(groups) == 0 {
+		msg := "Nothing to run in this step: read it, then press n for the next one."
+		if p.hasCode() {
+			msg = "The step ran and printed nothing."
+		}
+		parts = append(parts, st.Muted.Render(msg))
+	}
+	out := &stepOutput{groups: groups, ok: res.OK(), text: strings.Join(parts, "\n\n")}
+	if len(groups) > 0 {
 		out.extra = out.text
-		out.text = figuresTable(st, variants, max(p.output.vp.Width(), 20), p.Present)
+		out.text = figuresTable(st, groups[0], max(p.output.vp.Width(), 20), p.Present)
 	}
 	return out
 }

@@ -3,6 +3,8 @@ package tui
 import (
 	"time"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
+
 	"github.com/schemalab/schemalab/lessons"
 	"github.com/schemalab/schemalab/sandbox"
 	"github.com/schemalab/schemalab/sandbox/shell"
@@ -50,6 +52,7 @@ type runDoneMsg struct {
 	src     string
 	res     *lessons.StepResult
 	tree    *treeData
+	samples map[outputRef]bson.A // full samples of buckets printed in part
 	ex      *lessons.ExerciseResult
 	eval    shell.Result
 	stages  []string

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"image/color"
 	"strings"
 	"testing"
@@ -76,9 +77,60 @@ func TestBucketPicture(t *testing.T) {
 			bson.D{{Key: "m", Value: int32(1)}, {Key: "t", Value: 21.0}},
 			bson.D{{Key: "m", Value: int32(2)}, {Key: "t", Value: 22.0}},
 		}}}
-	s := ansi.Strip(bucketPicture(st, d, 40))
+	s := ansi.Strip(bucketPicture(st, d, nil, 40))
 	if !strings.Contains(s, "▁▄█") || !strings.Contains(s, "count 3 · min 20 · max 22 · avg 21.00") {
 		t.Fatalf("unexpected bucket picture:\n%s", s)
+	}
+}
+
+// A bucket printed with $slice: 3 is drawn with its full samples, one cell
+// per reading, in equal rows when the pane is narrower than the hour.
+func TestBucketPictureFullSamples(t *testing.T) {
+	st := styles.New(true, true)
+	all := make(bson.A, 60)
+	for i := range all {
+		all[i] = bson.D{{Key: "m", Value: int32(i)}, {Key: "t", Value: 20 + float64(i%7)/4}}
+	}
+	d := bson.D{{Key: "sensorId", Value: "s7"}, {Key: "count", Value: int32(60)},
+		{Key: "min", Value: 20.0}, {Key: "max", Value: 21.5}, {Key: "samples", Value: all[:3]}}
+	s := ansi.Strip(bucketPicture(st, d, all, 50))
+	lines := strings.Split(s, "\n")
+	if lines[0] != "bucket · 60 readings" || len(lines) != 4 {
+		t.Fatalf("want a title, two rows of 30 readings and the figures:\n%s", s)
+	}
+	for _, row := range lines[1:3] {
+		if n := len([]rune(row)); n != 30 {
+			t.Errorf("row %q has %d readings, want 30", row, n)
+		}
+	}
+}
+
+// bucketSamples finds the bucket a projection cut to three samples (and
+// stripped of its _id) and reads the whole hour.
+func TestBucketSamplesFromDatabase(t *testing.T) {
+	ctx := context.Background()
+	db := testBackend.Client.Database("tuitest_buckets")
+	t.Cleanup(func() { _ = db.Drop(ctx) })
+	all := make(bson.A, 60)
+	for i := range all {
+		all[i] = bson.D{{Key: "m", Value: int32(i)}, {Key: "t", Value: 20 + float64(i)/10}}
+	}
+	hour := bson.DateTime(1788220800000)
+	for _, s := range []string{"s6", "s7"} {
+		if _, err := db.Collection("readings_bucket").InsertOne(ctx, bson.D{{Key: "sensorId", Value: s},
+			{Key: "hour", Value: hour}, {Key: "count", Value: int32(60)}, {Key: "samples", Value: all}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	step := &lessons.Step{Blocks: []lessons.Block{{Kind: lessons.Run,
+		Text: "db.readings_bucket.findOne({ sensorId: 's7' }, { _id: 0, samples: { $slice: 3 } })"}}}
+	shown := bson.D{{Key: "sensorId", Value: "s7"}, {Key: "hour", Value: hour}, {Key: "count", Value: int32(60)},
+		{Key: "samples", Value: all[:3]}}
+	res := &lessons.StepResult{Blocks: []lessons.BlockResult{{Block: &step.Blocks[0],
+		Result: shell.Result{Outputs: []shell.Output{{Value: int32(2)}, {Value: shown}}}}}}
+	got := bucketSamples(ctx, testBackend.Client, "tuitest_buckets", step, res)
+	if len(got[outputRef{0, 1}]) != 60 {
+		t.Fatalf("want the 60 samples of output 1, got %v", got)
 	}
 }
 
@@ -236,5 +288,65 @@ func TestThemeAndNoColor(t *testing.T) {
 	mono.openLesson("basics", 2)
 	if s := mono.render(); strings.Contains(s, "[38;") || strings.Contains(s, "[48;") {
 		t.Errorf("--no-color output has colours: %q", s[:200])
+	}
+}
+
+// --present reveals a step one part at a time: its prose, then on enter
+// its code, then on the next enter its output.
+func TestPresentRevealsOnePartAtATime(t *testing.T) {
+	opts := testOptions(t)
+	opts.Present = true
+	m := newTestApp(t, opts)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 34})
+	m.Update(backendReadyMsg{backend: testBackend, label: testBackend.Host})
+	m.openLesson("basics", 0)
+	screen := func() string { return ansi.Strip(m.render()) }
+	if s := screen(); !strings.Contains(s, "insertMany") || strings.Contains(s, "born: 1815") {
+		t.Fatalf("the step should open with its prose only:\n%s", s)
+	}
+	if s := screen(); !strings.Contains(s, "enter reveals the code") {
+		t.Fatalf("no hint that enter reveals the code:\n%s", s)
+	}
+	if _, cmd := m.Update(press("enter")); cmd != nil {
+		t.Fatal("the first enter should reveal, not run")
+	}
+	if s := screen(); !strings.Contains(s, "born: 1815") || !strings.Contains(s, "Press enter to run") {
+		t.Fatalf("the first enter did not reveal the code:\n%s", s)
+	}
+	_, cmd := m.Update(press("enter"))
+	if cmd == nil || !m.runs.active {
+		t.Fatal("the second enter should run the step")
+	}
+}
+
+// A step that compares twice shows one comparison at a time, each column
+// with its own code and output, and g moves to the next.
+func TestTwoComparisonsInOneStep(t *testing.T) {
+	cat, errs := lessons.Load(nil, "testdata/twocompare")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	opts := testOptions(t)
+	opts.Catalog = cat
+	m := newTestApp(t, opts)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 34})
+	m.Update(backendReadyMsg{backend: testBackend, label: testBackend.Host})
+	m.openLesson("two", 0)
+	p := m.lesson
+	msg := p.sess.runStepCmd(context.Background(), 0, 0)()
+	p.Update(msg)
+	if err := msg.(runDoneMsg).err; err != nil {
+		t.Fatal(err)
+	}
+	screen := ansi.Strip(m.render())
+	if len(p.variants) != 2 || !strings.Contains(screen, "db.a.countDocuments()") || strings.Contains(screen, "'three'") ||
+		!strings.Contains(screen, "comparison 1 of 2") {
+		t.Fatalf("the first comparison should fill the columns:\n%s", screen)
+	}
+	m.Update(press("g"))
+	screen = ansi.Strip(m.render())
+	if len(p.variants) != 3 || !strings.Contains(screen, "'three'") || strings.Contains(screen, "db.a.countDocuments()") ||
+		!strings.Contains(screen, "comparison 2 of 2") {
+		t.Fatalf("g should show the second comparison:\n%s", screen)
 	}
 }

@@ -18,13 +18,14 @@ import (
 // and $sortByCount return) as a horizontal bar chart, and a bucket
 // document (samples with count, min and max) as a sparkline with its
 // figures. The shapes are recognized from the values, not from lesson ids,
-// so an instructor's own lesson gets the same pictures.
-func picture(st *styles.Styles, step *lessons.Step, b lessons.BlockResult, width int, big bool) string {
-	for _, o := range b.Result.Outputs {
+// so an instructor's own lesson gets the same pictures. full returns the
+// whole samples array of output i when it was printed in part.
+func picture(st *styles.Styles, b lessons.BlockResult, full func(i int) bson.A, width int, big bool) string {
+	for i, o := range b.Result.Outputs {
 		if s := distribution(st, o.Value, width, big); s != "" {
 			return s
 		}
-		if s := bucketPicture(st, o.Value, width); s != "" {
+		if s := bucketPicture(st, o.Value, full(i), width); s != "" {
 			return s
 		}
 	}
@@ -125,8 +126,9 @@ func distribution(st *styles.Styles, v any, width int, big bool) string {
 }
 
 // bucketPicture draws one bucket document (or the first of a list): its
-// samples as a sparkline next to count, min, max and average.
-func bucketPicture(st *styles.Styles, v any, width int) string {
+// samples as a sparkline next to count, min, max and average. all, when
+// not nil, is the bucket's full samples array read from the database.
+func bucketPicture(st *styles.Styles, v any, all bson.A, width int) string {
 	if arr, ok := v.(bson.A); ok && len(arr) > 0 {
 		v = arr[0]
 	}
@@ -138,6 +140,9 @@ func bucketPicture(st *styles.Styles, v any, width int) string {
 	samples, ok2 := sv.(bson.A)
 	if !ok || !ok2 || len(samples) == 0 {
 		return ""
+	}
+	if len(all) > len(samples) {
+		samples = all
 	}
 	var vals []float64
 	for _, s := range samples {
@@ -156,8 +161,8 @@ func bucketPicture(st *styles.Styles, v any, width int) string {
 			}
 		}
 	}
-	if len(vals) == 0 {
-		return ""
+	if len(vals) < 2 {
+		return "" // one reading is no line; the document says it all
 	}
 	lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
 	for _, x := range vals {
@@ -179,15 +184,37 @@ func bucketPicture(st *styles.Styles, v any, width int) string {
 			avg = n / count
 		}
 	}
-	spark := sparkline(vals, lo, hi, max(width-2, 8))
+	var b strings.Builder
+	b.WriteString(st.PaneTitle.Render(fmt.Sprintf("bucket · %d reading%s", len(vals), plural(len(vals)))))
+	for _, row := range sparkRows(vals, lo, hi, max(width-2, 8)) {
+		b.WriteString("\n" + st.BarFull.Render(row))
+	}
 	figs := fmt.Sprintf("count %s · min %g · max %g · avg %.2f", formatFigure(count), mn, mx, avg)
-	return st.PaneTitle.Render("bucket") + "\n" + st.BarFull.Render(spark) + "\n" + st.Muted.Render(figs)
+	b.WriteString("\n" + st.Muted.Render(figs))
+	return b.String()
 }
 
-// sparkline maps values to eighth-height blocks, sampling when there are
-// more values than cells.
-func sparkline(vals []float64, lo, hi float64, width int) string {
+// sparkRows maps every value to an eighth-height block, one cell each: a
+// bucket's 60 readings are all shown, in rows of equal length when the
+// pane is narrower than the series, on one scale so the rows compare.
+func sparkRows(vals []float64, lo, hi float64, width int) []string {
 	ticks := []rune("▁▂▃▄▅▆▇█")
+	rows := (len(vals) + width - 1) / width
+	if rows > 4 {
+		// Very long series: sample, one cell per column on one row.
+		return []string{sparkline(vals, lo, hi, width, ticks)}
+	}
+	per := (len(vals) + rows - 1) / rows
+	var out []string
+	for start := 0; start < len(vals); start += per {
+		out = append(out, sparkline(vals[start:min(start+per, len(vals))], lo, hi, per, ticks))
+	}
+	return out
+}
+
+// sparkline draws vals on one row, sampling when there are more values
+// than cells.
+func sparkline(vals []float64, lo, hi float64, width int, ticks []rune) string {
 	n := min(len(vals), width)
 	out := make([]rune, n)
 	for i := range n {
@@ -196,7 +223,7 @@ func sparkline(vals []float64, lo, hi float64, width int) string {
 		if hi > lo {
 			k = int((x - lo) / (hi - lo) * float64(len(ticks)-1))
 		}
-		out[i] = ticks[k]
+		out[i] = ticks[min(max(k, 0), len(ticks)-1)]
 	}
 	return string(out)
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/schemalab/schemalab/lessons"
 )
@@ -21,6 +23,9 @@ type session struct {
 	lesson *lessons.Lesson
 	runner *lessons.Runner
 	store  *lessons.Store
+	// client is the backend's driver client, for the read-only look-ups
+	// the pictures need (a bucket's full samples); nil in some tests.
+	client *mongo.Client
 	// nextLesson and nextTitle name the lesson the completion screen offers.
 	nextLesson, nextTitle string
 }
@@ -75,15 +80,17 @@ func done(seq int, kind runKind, lesson string, step int, start time.Time, fill 
 
 // runStepCmd runs step i (replaying earlier ones when needed).
 func (s *session) runStepCmd(ctx context.Context, seq, i int) tea.Cmd {
-	r, l := s.runner, s.lesson
+	r, l, c := s.runner, s.lesson, s.client
 	return func() tea.Msg {
 		start := time.Now()
 		res, err := r.RunStep(ctx, i)
 		var t *treeData
+		var samples map[outputRef]bson.A
 		if err == nil && res != nil {
 			t = readTree(ctx, r, &l.Steps[i], res)
+			samples = bucketSamples(ctx, c, r.Database(), &l.Steps[i], res)
 		}
-		return done(seq, runStep, l.ID, i, start, func(m *runDoneMsg) { m.res, m.err, m.tree = res, err, t })
+		return done(seq, runStep, l.ID, i, start, func(m *runDoneMsg) { m.res, m.err, m.tree, m.samples = res, err, t, samples })
 	}
 }
 

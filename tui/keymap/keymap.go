@@ -14,6 +14,8 @@ type KeyMap struct {
 	Focus            key.Binding
 	Shell            key.Binding
 	Stages           key.Binding
+	Setup            key.Binding
+	Group            key.Binding
 	Hint             key.Binding
 	Solution         key.Binding
 	Reset            key.Binding
@@ -43,6 +45,8 @@ func Default() *KeyMap {
 		Focus:           key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "focus")),
 		Shell:           key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "scratch shell")),
 		Stages:          key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "stage preview")),
+		Setup:           key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "show/hide setup")),
+		Group:           key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "next comparison")),
 		Hint:            key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "hint")),
 		Solution:        key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "view solution")),
 		Reset:           key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reset lesson")),

@@ -518,12 +518,9 @@ func compileZip(name string, arg any, scope *Scope) (Expr, error) {
 			if !ok {
 				return nil, mongoerr.Newf(34461, "inputs must be an array of expressions, found %s", typeName(e.Value))
 			}
-			for _, x := range a {
-				c, err := Compile(x, scope)
-				if err != nil {
-					return nil, err
-				}
-				inputs = append(inputs, c)
+			var err error
+			if inputs, err = compileArgs(a, scope); err != nil {
+				return nil, err
 			}
 			haveInputs = true
 		case "defaults":
@@ -531,12 +528,9 @@ func compileZip(name string, arg any, scope *Scope) (Expr, error) {
 			if !ok {
 				return nil, mongoerr.Newf(34462, "defaults must be an array of expressions, found %s", typeName(e.Value))
 			}
-			for _, x := range a {
-				c, err := Compile(x, scope)
-				if err != nil {
-					return nil, err
-				}
-				defaults = append(defaults, c)
+			var err error
+			if defaults, err = compileArgs(a, scope); err != nil {
+				return nil, err
 			}
 			haveDefaults = true
 		case "useLongestLength":

@@ -22,7 +22,7 @@ import (
 // classroom server, which also holds a database that is not the sandbox's.
 func TestLessonsThroughURIOnSharedServer(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs every lesson")
+		t.Skip("-short: runs every built-in lesson through --uri (about 15 s)")
 	}
 	srv, err := wire.Start(context.Background(), wire.Options{})
 	if err != nil {

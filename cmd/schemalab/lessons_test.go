@@ -8,25 +8,6 @@ import (
 	"testing"
 )
 
-// TestRunTranscript runs `schemalab run` (set SCHEMALAB_RUN_ARGS to see a
-// transcript while authoring, e.g. "--check bucket").
-func TestRunTranscript(t *testing.T) {
-	args := strings.Fields(os.Getenv("SCHEMALAB_RUN_ARGS"))
-	if len(args) == 0 {
-		t.Skip("set SCHEMALAB_RUN_ARGS")
-	}
-	var out, errOut bytes.Buffer
-	g, _, rest, err := parseCommandLine(append([]string{"run"}, args...), os.Getenv, &errOut)
-	if err != nil {
-		t.Fatal(err)
-	}
-	code := runLessons(context.Background(), &g, rest, &out, &errOut)
-	os.Stdout.Write(out.Bytes())
-	os.Stdout.Write(errOut.Bytes())
-	if code != 0 {
-		t.Errorf("exit code %d", code)
-	}
-}
 
 func TestRunCheckListReset(t *testing.T) {
 	state := t.TempDir()

@@ -8,7 +8,6 @@ import (
 	"testing"
 )
 
-
 func TestRunCheckListReset(t *testing.T) {
 	state := t.TempDir()
 	t.Setenv("SCHEMALAB_STATE_DIR", state)

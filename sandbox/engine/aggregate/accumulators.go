@@ -62,6 +62,9 @@ func parseAccStatement(field string, v any, p *parser) (*accStatement, error) {
 	}
 	mk, ok := simpleAccumulators[op]
 	if !ok {
+		if err := expr.Unsupported(op); err != nil {
+			return nil, err
+		}
 		return nil, mongoerr.Newf(15952, "unknown group operator '%s'", op)
 	}
 	if _, isArr := arg.(bson.A); isArr {

@@ -161,6 +161,9 @@ func validateObjectFieldName(name string) error {
 func compileOperator(name string, arg any, scope *Scope) (Expr, error) {
 	c, ok := operators[name]
 	if !ok {
+		if err := Unsupported(name); err != nil {
+			return nil, err
+		}
 		return nil, mongoerr.Newf(mongoerr.InvalidPipelineOperator, "Unrecognized expression '%s'", name)
 	}
 	x, err := c(name, arg, scope)

@@ -3,6 +3,7 @@ package aggregate
 import (
 	"math"
 	"slices"
+	"sort"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -444,29 +445,46 @@ func toFloat(v any) (float64, bool) {
 	return 0, false
 }
 
-// Preferred number series for $bucketAuto's granularity (mongod's
-// granularity_rounder_preferred_numbers.cpp), within one decade [1, 10).
+// Preferred number series for $bucketAuto's granularity, exactly as
+// mongod's granularity_rounder_preferred_numbers.cpp lists them (in its
+// own decades: R80 there is the "least rounded" 40-value series). The
+// values, not a normalised copy, are scaled by powers of ten, so results
+// match mongod's doubles bit for bit (16 * 10 is 160, 1.6 * 100 is not).
 var preferredSeries = map[string][]float64{
-	"R5":        {1.0, 1.6, 2.5, 4.0, 6.3},
-	"R10":       {1.0, 1.25, 1.6, 2.0, 2.5, 3.15, 4.0, 5.0, 6.3, 8.0},
-	"R20":       {1.0, 1.12, 1.25, 1.4, 1.6, 1.8, 2.0, 2.24, 2.5, 2.8, 3.15, 3.55, 4.0, 4.5, 5.0, 5.6, 6.3, 7.1, 8.0, 9.0},
-	"R40":       {1.0, 1.06, 1.12, 1.18, 1.25, 1.32, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 2.0, 2.12, 2.24, 2.36, 2.5, 2.65, 2.8, 3.0, 3.15, 3.35, 3.55, 3.75, 4.0, 4.25, 4.5, 4.75, 5.0, 5.3, 5.6, 6.0, 6.3, 6.7, 7.1, 7.5, 8.0, 8.5, 9.0, 9.5},
-	"R80":       {1.0, 1.03, 1.06, 1.09, 1.12, 1.15, 1.18, 1.22, 1.25, 1.28, 1.32, 1.36, 1.4, 1.45, 1.5, 1.55, 1.6, 1.65, 1.7, 1.75, 1.8, 1.85, 1.9, 1.95, 2.0, 2.06, 2.12, 2.18, 2.24, 2.3, 2.36, 2.43, 2.5, 2.58, 2.65, 2.72, 2.8, 2.9, 3.0, 3.07, 3.15, 3.25, 3.35, 3.45, 3.55, 3.65, 3.75, 3.87, 4.0, 4.12, 4.25, 4.37, 4.5, 4.62, 4.75, 4.87, 5.0, 5.15, 5.3, 5.45, 5.6, 5.8, 6.0, 6.15, 6.3, 6.5, 6.7, 6.9, 7.1, 7.3, 7.5, 7.75, 8.0, 8.25, 8.5, 8.75, 9.0, 9.25, 9.5, 9.75},
-	"1-2-5":     {1.0, 2.0, 5.0},
-	"E6":        {1.0, 1.5, 2.2, 3.3, 4.7, 6.8},
-	"E12":       {1.0, 1.2, 1.5, 1.8, 2.2, 2.7, 3.3, 3.9, 4.7, 5.6, 6.8, 8.2},
-	"E24":       {1.0, 1.1, 1.2, 1.3, 1.5, 1.6, 1.8, 2.0, 2.2, 2.4, 2.7, 3.0, 3.3, 3.6, 3.9, 4.3, 4.7, 5.1, 5.6, 6.2, 6.8, 7.5, 8.2, 9.1},
-	"E48":       {1.0, 1.05, 1.1, 1.15, 1.21, 1.27, 1.33, 1.4, 1.47, 1.54, 1.62, 1.69, 1.78, 1.87, 1.96, 2.05, 2.15, 2.26, 2.37, 2.49, 2.61, 2.74, 2.87, 3.01, 3.16, 3.32, 3.48, 3.65, 3.83, 4.02, 4.22, 4.42, 4.64, 4.87, 5.11, 5.36, 5.62, 5.9, 6.19, 6.49, 6.81, 7.15, 7.5, 7.87, 8.25, 8.66, 9.09, 9.53},
-	"E96":       nil, // accepted; rounds like E48 (not yet the full series)
-	"E192":      nil,
+	"R5":  {10, 16, 25, 40, 63},
+	"R10": {100, 125, 160, 200, 250, 315, 400, 500, 630, 800},
+	"R20": {100, 112, 125, 140, 160, 180, 200, 224, 250, 280, 315, 355, 400, 450, 500, 560, 630, 710, 800, 900},
+	"R40": {100, 106, 112, 118, 125, 132, 140, 150, 160, 170, 180, 190, 200, 212, 224, 236, 250, 265, 280, 300,
+		315, 355, 375, 400, 425, 450, 475, 500, 530, 560, 600, 630, 670, 710, 750, 800, 850, 900, 950},
+	"R80": {103, 109, 115, 122, 128, 136, 145, 155, 165, 175, 185, 195, 206, 218, 230, 243, 258, 272, 290, 307,
+		325, 345, 365, 387, 412, 437, 462, 487, 515, 545, 575, 615, 650, 690, 730, 775, 825, 875, 925, 975},
+	"1-2-5": {10, 20, 50},
+	"E6":    {10, 15, 22, 33, 47, 68},
+	"E12":   {10, 12, 15, 18, 22, 27, 33, 39, 47, 56, 68, 82},
+	"E24":   {10, 11, 12, 13, 15, 16, 18, 20, 22, 24, 27, 30, 33, 36, 39, 43, 47, 51, 56, 62, 68, 75, 82, 91},
+	"E48": {100, 105, 110, 115, 121, 127, 133, 140, 147, 154, 162, 169, 178, 187, 196, 205, 215, 226, 237, 249,
+		261, 274, 287, 301, 316, 332, 348, 365, 383, 402, 422, 442, 464, 487, 511, 536, 562, 590, 619, 649,
+		681, 715, 750, 787, 825, 866, 909, 953},
+	"E96": {100, 102, 105, 107, 110, 113, 115, 118, 121, 124, 127, 130, 133, 137, 140, 143, 147, 150, 154, 158,
+		162, 165, 169, 174, 178, 182, 187, 191, 196, 200, 205, 210, 215, 221, 226, 232, 237, 243, 249, 255,
+		261, 267, 274, 280, 287, 294, 301, 309, 316, 324, 332, 340, 348, 357, 365, 374, 383, 392, 402, 412,
+		422, 432, 442, 453, 464, 475, 487, 499, 511, 523, 536, 549, 562, 576, 590, 604, 619, 634, 649, 665,
+		681, 698, 715, 732, 750, 768, 787, 806, 825, 845, 866, 887, 909, 931, 953, 976},
+	"E192": {100, 101, 102, 104, 105, 106, 107, 109, 110, 111, 113, 114, 115, 117, 118, 120, 121, 123, 124, 126,
+		127, 129, 130, 132, 133, 135, 137, 138, 140, 142, 143, 145, 147, 149, 150, 152, 154, 156, 158, 160,
+		162, 164, 165, 167, 169, 172, 174, 176, 178, 180, 182, 184, 187, 189, 191, 193, 196, 198, 200, 203,
+		205, 208, 210, 213, 215, 218, 221, 223, 226, 229, 232, 234, 237, 240, 243, 246, 249, 252, 255, 258,
+		261, 264, 267, 271, 274, 277, 280, 284, 287, 291, 294, 298, 301, 305, 309, 312, 316, 320, 324, 328,
+		332, 336, 340, 344, 348, 352, 357, 361, 365, 370, 374, 379, 383, 388, 392, 397, 402, 407, 412, 417,
+		422, 427, 432, 437, 442, 448, 453, 459, 464, 470, 475, 481, 487, 493, 499, 505, 511, 517, 523, 530,
+		536, 542, 549, 556, 562, 569, 576, 583, 590, 597, 604, 612, 619, 626, 634, 642, 649, 657, 665, 673,
+		681, 690, 698, 706, 715, 723, 732, 741, 750, 759, 768, 777, 787, 796, 806, 816, 825, 835, 845, 856,
+		866, 876, 887, 898, 909, 920, 931, 942, 953, 965, 976, 988},
 	"POWERSOF2": nil,
 }
 
 func granularitySeries(name string) ([]float64, bool) {
 	s, ok := preferredSeries[name]
-	if ok && s == nil && name != "POWERSOF2" {
-		s = preferredSeries["E48"]
-	}
 	return s, ok
 }
 
@@ -476,7 +494,7 @@ func granularitySeries(name string) ([]float64, bool) {
 func roundGranularity(name string, v any, up bool) any {
 	f, _ := toFloat(v)
 	if f == 0 {
-		return 0.0
+		return v // mongod returns a zero unchanged, type included
 	}
 	if name == "POWERSOF2" {
 		e := math.Floor(math.Log2(f))
@@ -490,20 +508,45 @@ func roundGranularity(name string, v any, up bool) any {
 		return p
 	}
 	series, _ := granularitySeries(name)
-	mag := math.Pow(10, math.Floor(math.Log10(f)))
-	norm := f / mag
 	if up {
-		for _, s := range series {
-			if s > norm+1e-12 {
-				return s * mag
-			}
-		}
-		return 10 * mag
+		return roundUpPreferred(series, f)
 	}
-	for i := len(series) - 1; i >= 0; i-- {
-		if series[i] < norm-1e-12 {
-			return series[i] * mag
+	return roundDownPreferred(series, f)
+}
+
+// roundUpPreferred is GranularityRounderPreferredNumbers::roundUp for
+// doubles: scale the series by powers of ten until it spans the number,
+// then take the first value strictly greater.
+func roundUpPreferred(series []float64, number float64) float64 {
+	multiplier := 1.0
+	for number >= series[len(series)-1]*multiplier {
+		multiplier *= 10
+	}
+	for number < series[0]*multiplier {
+		previousMin := series[0] * multiplier
+		multiplier /= 10
+		if number >= series[len(series)-1]*multiplier {
+			return previousMin
 		}
 	}
-	return series[len(series)-1] * mag / 10
+	i := sort.Search(len(series), func(i int) bool { return number < series[i]*multiplier })
+	return series[i] * multiplier
+}
+
+// roundDownPreferred is GranularityRounderPreferredNumbers::roundDown for
+// doubles: the last series value strictly less than the number.
+func roundDownPreferred(series []float64, number float64) float64 {
+	multiplier := 1.0
+	for number <= series[0]*multiplier {
+		multiplier /= 10
+	}
+	for number > series[len(series)-1]*multiplier {
+		previousMax := series[len(series)-1] * multiplier
+		multiplier *= 10
+		if number <= series[0]*multiplier {
+			return previousMax
+		}
+	}
+	i := sort.Search(len(series), func(i int) bool { return !(series[i]*multiplier < number) })
+	return series[i-1] * multiplier
 }

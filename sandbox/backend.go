@@ -136,7 +136,7 @@ func Connect(ctx context.Context, uri string) (*Backend, error) {
 
 func startEmbedded(ctx context.Context) (*Backend, error) {
 	sctx, cancel := context.WithCancel(context.Background())
-	srv, err := wire.Start(sctx, wire.Options{Engine: engine.New()})
+	srv, err := wire.Start(sctx, wire.Options{Engine: engine.New(engine.Options{})})
 	if err != nil {
 		cancel()
 		return nil, fmt.Errorf("start the embedded sandbox: %w", err)

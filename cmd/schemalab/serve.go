@@ -14,7 +14,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox/wire"
 )
 
-// runServe implements `schemalab serve [--port N] [--bind ADDR] [--bind-any]`:
+// runServe implements `schemalab serve [--port N] [--bind ADDR] [--bind-any] [--strict]`:
 // the embedded server on its own, for mongosh, Compass or any driver. The
 // first line of stdout is the connection string, so scripts can read it.
 func runServe(ctx context.Context, g *globalOptions, args []string, stdout, stderr io.Writer) int {
@@ -23,6 +23,7 @@ func runServe(ctx context.Context, g *globalOptions, args []string, stdout, stde
 	port := fs.Int("port", 0, "TCP port (0 picks a free one)")
 	bind := fs.String("bind", "127.0.0.1", "address to listen on")
 	bindAny := fs.Bool("bind-any", false, "allow a non-loopback --bind (the sandbox has no authentication)")
+	strict := fs.Bool("strict", false, "answer exactly like mongod: refuse schemalab's own commands (schemalabSnapshot) with CommandNotFound")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -45,7 +46,7 @@ func runServe(ctx context.Context, g *globalOptions, args []string, stdout, stde
 		Port:             *port,
 		Bind:             *bind,
 		AllowNonLoopback: *bindAny,
-		Engine:           engine.New(),
+		Engine:           engine.New(engine.Options{Strict: *strict}),
 		ErrorLog:         stderr,
 	}
 	// SCHEMALAB_LOG_COMMANDS=1 prints every command received, which shows

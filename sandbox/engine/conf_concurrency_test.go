@@ -21,7 +21,7 @@ import (
 func TestConfConcurrentClients(t *testing.T) {
 	srvCtx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	srv, err := wire.Start(srvCtx, wire.Options{Engine: engine.New()})
+	srv, err := wire.Start(srvCtx, wire.Options{Engine: engine.New(engine.Options{})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,16 +35,32 @@ type Engine struct {
 	commands map[string]handler
 	usage    *indexUsage
 	started  time.Time
+	// snapshots are the databases saved by schemalabSnapshot.
+	snapshots snapshotStore
+}
+
+// Options configure an engine.
+type Options struct {
+	// Strict makes the engine answer like mongod to every command mongod
+	// lacks, including schemalab's own (schemalabSnapshot): CommandNotFound.
+	// It is for instructors who want the embedded server to look exactly
+	// like mongod.
+	Strict bool
 }
 
 // New returns an empty engine.
-func New() *Engine {
+func New(opts Options) *Engine {
+	commands := commandTable()
+	if !opts.Strict {
+		commands[SnapshotCommand] = cmdSnapshot
+	}
 	return &Engine{
-		catalog:  catalog.New(compilePartialFilter),
-		cursors:  newCursorTable(),
-		commands: commandTable(),
-		usage:    newIndexUsage(),
-		started:  time.Now(),
+		catalog:   catalog.New(compilePartialFilter),
+		cursors:   newCursorTable(),
+		commands:  commands,
+		usage:     newIndexUsage(),
+		started:   time.Now(),
+		snapshots: snapshotStore{},
 	}
 }
 

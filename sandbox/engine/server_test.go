@@ -18,7 +18,7 @@ import (
 func startServer(t testing.TB) *mongo.Client {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	srv, err := wire.Start(ctx, wire.Options{Engine: engine.New()})
+	srv, err := wire.Start(ctx, wire.Options{Engine: engine.New(engine.Options{})})
 	if err != nil {
 		cancel()
 		t.Fatalf("start server: %v", err)

@@ -69,7 +69,7 @@ func FuzzDispatch(f *testing.F) {
 	for _, c := range seedCommands(f) {
 		f.Add(c)
 	}
-	srv := startTestServer(f, Options{Engine: engine.New()})
+	srv := startTestServer(f, Options{Engine: engine.New(engine.Options{})})
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		cmd, err := value.Decode(raw)
 		if err != nil {

@@ -111,7 +111,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	}
 	eng := opts.Engine
 	if eng == nil {
-		eng = engine.New()
+		eng = engine.New(engine.Options{})
 	}
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &Server{

@@ -196,5 +196,3 @@ func newUUID() bson.Binary {
 	b[8] = b[8]&0x3f | 0x80
 	return bson.Binary{Subtype: 4, Data: b}
 }
-
-// keep index imported for the collection file's use in docs.

@@ -311,3 +311,17 @@ func uuidString(b bson.Binary) string {
 	}
 	return string(out)
 }
+
+// clone returns a copy that shares every stored record and index entry
+// with c copy-on-write: it costs O(1) now, and a later write to either copy
+// duplicates only the B-tree nodes it touches. Records are immutable, so
+// sharing them is safe.
+func (c *Collection) clone() *Collection {
+	out := *c
+	out.records = c.records.Clone()
+	out.indexes = make([]*index.Index, len(c.indexes))
+	for i, ix := range c.indexes {
+		out.indexes[i] = ix.Clone()
+	}
+	return &out
+}

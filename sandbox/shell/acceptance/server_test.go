@@ -18,7 +18,7 @@ import (
 // startServer starts an embedded server and connects a driver client.
 func startServer(tb testing.TB) (*mongo.Client, *wire.Server) {
 	tb.Helper()
-	srv, err := wire.Start(context.Background(), wire.Options{Engine: engine.New()})
+	srv, err := wire.Start(context.Background(), wire.Options{Engine: engine.New(engine.Options{})})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -238,7 +238,7 @@ func TestExplainMetrics(t *testing.T) {
 // TestLostConnection: with the server gone an evaluation fails with a
 // clear error; once it is back the same session works again.
 func TestLostConnection(t *testing.T) {
-	srv, err := wire.Start(context.Background(), wire.Options{Engine: engine.New()})
+	srv, err := wire.Start(context.Background(), wire.Options{Engine: engine.New(engine.Options{})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +258,7 @@ func TestLostConnection(t *testing.T) {
 	if err == nil || !(strings.HasPrefix(err.Error(), "MongoNetworkError: ") || strings.HasPrefix(err.Error(), "MongoServerSelectionError: ")) {
 		t.Fatalf("with the server down: %v", err)
 	}
-	srv2, err := wire.Start(context.Background(), wire.Options{Engine: engine.New(), Port: port})
+	srv2, err := wire.Start(context.Background(), wire.Options{Engine: engine.New(engine.Options{}), Port: port})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,150 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/catalog"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+)
+
+// SnapshotCommand is the embedded server's own command for saving and
+// restoring whole databases in O(1):
+//
+//	{schemalabSnapshot: "save",    db: D, name: N}
+//	{schemalabSnapshot: "restore", db: D, name: N [, fromDb: S]}
+//	{schemalabSnapshot: "drop",    db: D [, name: N]}
+//	{schemalabSnapshot: "list",    db: D}
+//
+// db defaults to the command's $db; fromDb (restore) names the database
+// the snapshot was taken of and defaults to db, so a classroom can give a
+// student a copy of a shared template. mongod has no such command and
+// answers CommandNotFound, which is how the lessons runner knows to
+// replay steps instead; the name carries our product's prefix so that it
+// can never collide with one of mongod's.
+const SnapshotCommand = "schemalabSnapshot"
+
+// maxSnapshotsPerDB bounds what a client can make the server keep: each
+// snapshot pins the versions of the B-tree nodes written since it was
+// taken.
+const maxSnapshotsPerDB = 256
+
+// snapshotStore holds saved database snapshots by database, then name.
+// It is guarded by Engine.mu.
+type snapshotStore map[string]map[string]*catalog.Snapshot
+
+func cmdSnapshot(e *Engine, req *request) (bson.D, error) {
+	a := newArgs(req)
+	if err := a.checkKnown(true, "db", "name", "fromDb"); err != nil {
+		return nil, err
+	}
+	action, ok := req.cmd[0].Value.(string)
+	if !ok {
+		return nil, a.wrongType(SnapshotCommand, req.cmd[0].Value, "string")
+	}
+	db, hasDB, err := a.str("db")
+	if err != nil {
+		return nil, err
+	}
+	if !hasDB {
+		db = req.db
+	}
+	if err := catalog.ValidateDBName(db); err != nil {
+		return nil, err
+	}
+	name, hasName, err := a.str("name")
+	if err != nil {
+		return nil, err
+	}
+	if hasName && (name == "" || strings.ContainsRune(name, 0)) {
+		return nil, mongoerr.New(mongoerr.BadValue, "snapshot name must be a non-empty string")
+	}
+	needName := func() error {
+		if !hasName {
+			return mongoerr.Newf(mongoerr.RequiredFieldMissing,
+				"BSON field '%s.name' is missing but a required field", SnapshotCommand)
+		}
+		return nil
+	}
+
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	switch action {
+	case "save":
+		if err := needName(); err != nil {
+			return nil, err
+		}
+		byName := e.snapshots[db]
+		if _, exists := byName[name]; !exists && len(byName) >= maxSnapshotsPerDB {
+			return nil, mongoerr.Newf(mongoerr.IllegalOperation,
+				"database %s already has %d snapshots, the most the embedded server keeps; drop some first", db, maxSnapshotsPerDB)
+		}
+		if byName == nil {
+			byName = map[string]*catalog.Snapshot{}
+			e.snapshots[db] = byName
+		}
+		s := e.catalog.SnapshotDatabase(db, time.Now())
+		byName[name] = s
+		return bson.D{
+			{Key: "saved", Value: name},
+			{Key: "db", Value: db},
+			{Key: "collections", Value: int32(s.Collections())},
+			{Key: "documents", Value: int64(s.Documents())},
+		}, nil
+	case "restore":
+		if err := needName(); err != nil {
+			return nil, err
+		}
+		from, hasFrom, err := a.str("fromDb")
+		if err != nil {
+			return nil, err
+		}
+		if !hasFrom {
+			from = db
+		}
+		s := e.snapshots[from][name]
+		if s == nil {
+			return nil, mongoerr.Newf(mongoerr.NoSuchKey, "no snapshot named '%s' of database %s", name, from)
+		}
+		e.catalog.RestoreDatabase(db, s)
+		e.cursors.killNamespace(db, true)
+		return bson.D{{Key: "restored", Value: name}, {Key: "db", Value: db}, {Key: "fromDb", Value: from}}, nil
+	case "drop":
+		dropped := 0
+		if hasName {
+			if _, ok := e.snapshots[db][name]; ok {
+				delete(e.snapshots[db], name)
+				dropped = 1
+			}
+		} else {
+			dropped = len(e.snapshots[db])
+			delete(e.snapshots, db)
+		}
+		if len(e.snapshots[db]) == 0 {
+			delete(e.snapshots, db)
+		}
+		return bson.D{{Key: "dropped", Value: int32(dropped)}}, nil
+	case "list":
+		names := make([]string, 0, len(e.snapshots[db]))
+		for n := range e.snapshots[db] {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		list := make(bson.A, 0, len(names))
+		for _, n := range names {
+			s := e.snapshots[db][n]
+			list = append(list, bson.D{
+				{Key: "name", Value: n},
+				{Key: "collections", Value: int32(s.Collections())},
+				{Key: "documents", Value: int64(s.Documents())},
+				{Key: "taken", Value: bson.NewDateTimeFromTime(s.Taken)},
+			})
+		}
+		return bson.D{{Key: "snapshots", Value: list}}, nil
+	}
+	return nil, mongoerr.Newf(mongoerr.BadValue,
+		"%s must be \"save\", \"restore\", \"drop\" or \"list\", not \"%s\"", SnapshotCommand, action)
+}

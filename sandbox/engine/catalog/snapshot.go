@@ -1,0 +1,60 @@
+package catalog
+
+import "time"
+
+// Snapshot is a whole database frozen at one moment. It shares its records
+// and index entries with the live database copy-on-write, so taking one,
+// restoring one and keeping one cost O(1) until either side is written.
+type Snapshot struct {
+	// DB is the database the snapshot was taken of.
+	DB string
+	// Taken is when it was taken.
+	Taken time.Time
+	colls map[string]*Collection
+}
+
+// Collections is how many collections the snapshot holds.
+func (s *Snapshot) Collections() int { return len(s.colls) }
+
+// Documents is how many documents the snapshot holds.
+func (s *Snapshot) Documents() int {
+	n := 0
+	for _, c := range s.colls {
+		n += c.Count()
+	}
+	return n
+}
+
+// SnapshotDatabase freezes db as it is now. A database without
+// collections gives an empty snapshot, which restores to "no database".
+func (c *Catalog) SnapshotDatabase(db string, now time.Time) *Snapshot {
+	s := &Snapshot{DB: db, Taken: now, colls: map[string]*Collection{}}
+	if d := c.dbs[db]; d != nil {
+		for name, col := range d.colls {
+			s.colls[name] = col.clone()
+		}
+	}
+	return s
+}
+
+// RestoreDatabase replaces db's collections with the snapshot's, which
+// stays usable for further restores. Restoring into the database the
+// snapshot was taken of keeps collection UUIDs, as a restore does; into
+// another database (a classroom template copied for a student) every
+// collection gets a new UUID, as a new collection would.
+func (c *Catalog) RestoreDatabase(db string, s *Snapshot) {
+	delete(c.dbs, db)
+	if len(s.colls) == 0 {
+		return
+	}
+	d := &Database{Name: db, colls: make(map[string]*Collection, len(s.colls))}
+	for name, col := range s.colls {
+		restored := col.clone()
+		restored.DB = db
+		if db != s.DB {
+			restored.UUID = newUUID()
+		}
+		d.colls[name] = restored
+	}
+	c.dbs[db] = d
+}

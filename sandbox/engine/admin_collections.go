@@ -204,7 +204,7 @@ func cmdRenameCollection(e *Engine, req *request) (bson.D, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field 'renameCollection.to' is missing but a required field")
+		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'renameCollection.to' is missing but a required field")
 	}
 	dropTarget, err := a.boolean("dropTarget", false)
 	if err != nil {

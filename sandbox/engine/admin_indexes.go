@@ -25,7 +25,7 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field 'createIndexes.indexes' is missing but a required field")
+		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'createIndexes.indexes' is missing but a required field")
 	}
 	if len(raw) == 0 {
 		return nil, mongoerr.New(mongoerr.BadValue, "Must specify at least one index to create")
@@ -123,7 +123,7 @@ func cmdDropIndexes(e *Engine, req *request) (bson.D, error) {
 	}
 	target, ok := a.get("index")
 	if !ok {
-		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field 'dropIndexes.index' is missing but a required field")
+		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'dropIndexes.index' is missing but a required field")
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()

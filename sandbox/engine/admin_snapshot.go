@@ -64,7 +64,7 @@ func cmdSnapshot(e *Engine, req *request) (bson.D, error) {
 	}
 	needName := func() error {
 		if !hasName {
-			return mongoerr.Newf(mongoerr.RequiredFieldMissing,
+			return mongoerr.Newf(mongoerr.IDLFailedToParse,
 				"BSON field '%s.name' is missing but a required field", SnapshotCommand)
 		}
 		return nil

@@ -15,7 +15,7 @@ func scaleArg(a args) (int64, error) {
 		return 1, err
 	}
 	if n < 1 {
-		return 0, mongoerr.Newf(mongoerr.Location51024, "BSON field 'scale' value must be >= 1, actual value '%d'", n)
+		return 0, mongoerr.Newf(51024, "BSON field 'scale' value must be >= 1, actual value '%d'", n)
 	}
 	return n, nil
 }

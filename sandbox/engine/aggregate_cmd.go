@@ -52,7 +52,7 @@ func parseAggregate(req *request) (*aggregateSpec, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field 'aggregate.pipeline' is missing but a required field")
+		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'aggregate.pipeline' is missing but a required field")
 	}
 	s.pipeline = p
 	if s.explain, err = a.boolean("explain", false); err != nil {
@@ -69,7 +69,7 @@ func parseAggregate(req *request) (*aggregateSpec, error) {
 		return nil, err
 	}
 	if s.batchSize < 0 {
-		return nil, mongoerr.Newf(mongoerr.Location51024, "BSON field 'batchSize' value must be >= 0, actual value '%d'", s.batchSize)
+		return nil, mongoerr.Newf(51024, "BSON field 'batchSize' value must be >= 0, actual value '%d'", s.batchSize)
 	}
 	if h, ok := a.get("hint"); ok {
 		if hd, isDoc := h.(bson.D); !isDoc || len(hd) > 0 {
@@ -203,7 +203,7 @@ func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggrega
 			return err
 		}
 		if value.Size(newDoc) > maxUserDocSize {
-			return mongoerr.Newf(mongoerr.Location17419, "Resulting document after update is larger than %d", maxUserDocSize)
+			return mongoerr.Newf(17419, "Resulting document after update is larger than %d", maxUserDocSize)
 		}
 		return target.Replace(rid, newDoc)
 	}
@@ -380,7 +380,7 @@ func (e *Engine) collStatsStage(db, coll string, spec bson.D) (bson.D, error) {
 						return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '$collStats.storageStats.scale' is the wrong type '%s', expected types '[long, int, decimal, double']", value.TypeName(v))
 					}
 					if n < 1 {
-						return nil, mongoerr.Newf(mongoerr.Location51024, "BSON field 'scale' value must be >= 1, actual value '%d'", n)
+						return nil, mongoerr.Newf(51024, "BSON field 'scale' value must be >= 1, actual value '%d'", n)
 					}
 					scale = n
 				}

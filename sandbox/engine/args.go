@@ -72,7 +72,7 @@ func (a args) checkKnown(skipFirst bool, known ...string) error {
 			}
 		}
 		if !found {
-			return mongoerr.Newf(mongoerr.UnrecognizedCommandField,
+			return mongoerr.Newf(mongoerr.IDLUnknownField,
 				"BSON field '%s.%s' is an unknown field.", a.prefix, e.Key)
 		}
 	}

@@ -26,7 +26,7 @@ func parseCount(req *request) (*findSpec, error) {
 		return nil, err
 	}
 	if s.skip < 0 {
-		return nil, mongoerr.Newf(mongoerr.Location51024, "BSON field 'skip' value must be >= 0, actual value '%d'", s.skip)
+		return nil, mongoerr.Newf(51024, "BSON field 'skip' value must be >= 0, actual value '%d'", s.skip)
 	}
 	if s.limit, _, err = a.int64Arg("limit"); err != nil {
 		return nil, err
@@ -94,7 +94,7 @@ func parseDistinct(req *request) (*findSpec, string, error) {
 		return nil, "", err
 	}
 	if !ok {
-		return nil, "", mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field 'distinct.key' is missing but a required field")
+		return nil, "", mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'distinct.key' is missing but a required field")
 	}
 	s := &findSpec{coll: collName}
 	if s.filter, _, err = a.document("query"); err != nil {

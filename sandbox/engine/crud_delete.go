@@ -33,14 +33,14 @@ func parseDeleteStatement(i int, v any, let bson.D) (*deleteStatement, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field 'delete.deletes.q' is missing but a required field")
+		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'delete.deletes.q' is missing but a required field")
 	}
 	limit, ok, err := a.int64Arg("limit")
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
-		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field 'delete.deletes.limit' is missing but a required field")
+		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'delete.deletes.limit' is missing but a required field")
 	}
 	if limit != 0 && limit != 1 {
 		return nil, mongoerr.Newf(mongoerr.FailedToParse, "The limit field in delete objects must be 0 or 1. Got %d", limit)

@@ -71,19 +71,19 @@ func parseFind(req *request) (*findSpec, error) {
 		return nil, err
 	}
 	if s.skip < 0 {
-		return nil, mongoerr.Newf(mongoerr.Location51024, "BSON field 'skip' value must be >= 0, actual value '%d'", s.skip)
+		return nil, mongoerr.Newf(51024, "BSON field 'skip' value must be >= 0, actual value '%d'", s.skip)
 	}
 	if s.limit, _, err = a.int64Arg("limit"); err != nil {
 		return nil, err
 	}
 	if s.limit < 0 {
-		return nil, mongoerr.Newf(mongoerr.Location51024, "BSON field 'limit' value must be >= 0, actual value '%d'", s.limit)
+		return nil, mongoerr.Newf(51024, "BSON field 'limit' value must be >= 0, actual value '%d'", s.limit)
 	}
 	if s.batchSize, s.hasBatch, err = a.int64Arg("batchSize"); err != nil {
 		return nil, err
 	}
 	if s.batchSize < 0 {
-		return nil, mongoerr.Newf(mongoerr.Location51024, "BSON field 'batchSize' value must be >= 0, actual value '%d'", s.batchSize)
+		return nil, mongoerr.Newf(51024, "BSON field 'batchSize' value must be >= 0, actual value '%d'", s.batchSize)
 	}
 	if s.singleBatch, err = a.boolean("singleBatch", false); err != nil {
 		return nil, err
@@ -161,21 +161,21 @@ func plannerQuery(req *request, s *findSpec) (planner.Query, error) {
 func validateSort(sort bson.D) error {
 	for _, e := range sort {
 		if e.Key == "" {
-			return mongoerr.New(mongoerr.Location15998, "FieldPath cannot be constructed with empty string")
+			return mongoerr.New(15998, "FieldPath cannot be constructed with empty string")
 		}
 		switch v := e.Value.(type) {
 		case int32, int64, float64, bson.Decimal128:
 			n, _ := toInt64(v)
 			if n != 1 && n != -1 {
-				return mongoerr.New(mongoerr.Location15975, "$sort key ordering must be 1 (for ascending) or -1 (for descending)")
+				return mongoerr.New(15975, "$sort key ordering must be 1 (for ascending) or -1 (for descending)")
 			}
 		case bson.D:
 			if len(v) == 1 && v[0].Key == "$meta" {
 				return mongoerr.New(mongoerr.NotImplemented, "$meta sort is not supported by the schemalab sandbox")
 			}
-			return mongoerr.New(mongoerr.Location17312, "$meta is the only expression supported by $sort right now")
+			return mongoerr.New(17312, "$meta is the only expression supported by $sort right now")
 		default:
-			return mongoerr.New(mongoerr.Location15974, "Illegal key in $sort specification: "+e.Key+": "+shortValue(e.Value))
+			return mongoerr.New(15974, "Illegal key in $sort specification: "+e.Key+": "+shortValue(e.Value))
 		}
 	}
 	return nil
@@ -235,7 +235,7 @@ func cmdGetMore(e *Engine, req *request) (bson.D, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field 'getMore.collection' is missing but a required field")
+		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'getMore.collection' is missing but a required field")
 	}
 	batch, _, err := a.int64Arg("batchSize")
 	if err != nil {

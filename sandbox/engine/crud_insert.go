@@ -189,7 +189,7 @@ func cmdInsert(e *Engine, req *request) (bson.D, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field 'insert.documents' is missing but a required field")
+		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'insert.documents' is missing but a required field")
 	}
 	if err := checkBatchSize(len(docs)); err != nil {
 		return nil, err

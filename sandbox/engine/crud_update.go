@@ -52,12 +52,12 @@ func parseUpdateStatement(i int, v any, let bson.D) (*updateStatement, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field 'update.updates.q' is missing but a required field")
+		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'update.updates.q' is missing but a required field")
 	}
 	st.filter = q
 	u, ok := a.get("u")
 	if !ok {
-		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field 'update.updates.u' is missing but a required field")
+		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'update.updates.u' is missing but a required field")
 	}
 	switch u.(type) {
 	case bson.D, bson.A:
@@ -145,7 +145,7 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 				continue
 			}
 			if value.Size(newDoc) > maxUserDocSize {
-				return out, mongoerr.Newf(mongoerr.Location17419, "Resulting document after update is larger than %d", maxUserDocSize)
+				return out, mongoerr.Newf(17419, "Resulting document after update is larger than %d", maxUserDocSize)
 			}
 			if err := checkUpdatedDepth(newDoc); err != nil {
 				return out, err
@@ -175,7 +175,7 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 		return out, err
 	}
 	if value.Size(doc) > maxUserDocSize {
-		return out, mongoerr.Newf(mongoerr.Location17420, "Document to upsert is larger than %d", maxUserDocSize)
+		return out, mongoerr.Newf(17420, "Document to upsert is larger than %d", maxUserDocSize)
 	}
 	if err := checkUpdatedDepth(doc); err != nil {
 		return out, err

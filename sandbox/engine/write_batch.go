@@ -31,7 +31,7 @@ func parseWriteBatch(req *request, field string, known ...string) (*writeBatch, 
 		return nil, err
 	}
 	if !ok {
-		return nil, mongoerr.Newf(mongoerr.RequiredFieldMissing, "BSON field '%s.%s' is missing but a required field", req.name, field)
+		return nil, mongoerr.Newf(mongoerr.IDLFailedToParse, "BSON field '%s.%s' is missing but a required field", req.name, field)
 	}
 	if err := checkBatchSize(len(stmts)); err != nil {
 		return nil, err

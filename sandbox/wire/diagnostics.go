@@ -89,7 +89,7 @@ func (s *Server) getParameter(c *call) (bson.D, error) {
 			case "showDetails":
 				details = truthy(e.Value)
 			default:
-				return nil, mongoerr.Newf(40415, "BSON field 'getParameter.%s' is an unknown field.", e.Key)
+				return nil, mongoerr.Newf(mongoerr.IDLUnknownField, "BSON field 'getParameter.%s' is an unknown field.", e.Key)
 			}
 		}
 	}

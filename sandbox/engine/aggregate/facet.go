@@ -123,7 +123,7 @@ func parseUnionWith(spec any, p *parser) ([]Stage, error) {
 				}
 				s.pipeline = arr
 			default:
-				return nil, mongoerr.Newf(mongoerr.UnrecognizedCommandField, "BSON field '$unionWith.%s' is an unknown field.", e.Key)
+				return nil, mongoerr.Newf(mongoerr.IDLUnknownField, "BSON field '$unionWith.%s' is an unknown field.", e.Key)
 			}
 		}
 		if s.coll == "" && !(len(s.pipeline) > 0 && firstStageIs(s.pipeline, "$documents")) {

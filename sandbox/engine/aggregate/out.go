@@ -29,7 +29,7 @@ func parseTarget(stage string, v any, defaultDB string) (db, coll string, err er
 				}
 				coll = s
 			default:
-				return "", "", mongoerr.Newf(mongoerr.UnrecognizedCommandField, "BSON field '%s.%s' is an unknown field.", stage, e.Key)
+				return "", "", mongoerr.Newf(mongoerr.IDLUnknownField, "BSON field '%s.%s' is an unknown field.", stage, e.Key)
 			}
 		}
 		if coll == "" {
@@ -165,11 +165,11 @@ func parseMerge(spec any, p *parser) ([]Stage, error) {
 				}
 				letSpec, s.letGiven = ld, true
 			default:
-				return nil, mongoerr.Newf(mongoerr.UnrecognizedCommandField, "BSON field '$merge.%s' is an unknown field.", e.Key)
+				return nil, mongoerr.Newf(mongoerr.IDLUnknownField, "BSON field '$merge.%s' is an unknown field.", e.Key)
 			}
 		}
 		if !haveInto {
-			return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field '$merge.into' is missing but a required field")
+			return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field '$merge.into' is missing but a required field")
 		}
 	default:
 		return nil, mongoerr.Newf(51182, "$merge only supports a string or object argument, but found %s", typeNameOf(spec))

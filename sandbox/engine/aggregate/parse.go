@@ -79,7 +79,7 @@ func parseStages(pipeline bson.A, p *parser) ([]Stage, error) {
 		name := spec[0].Key
 		parse, ok := stageParsers[name]
 		if !ok {
-			return nil, mongoerr.Newf(mongoerr.Location40324, "Unrecognized pipeline stage name: '%s'", name)
+			return nil, mongoerr.Newf(40324, "Unrecognized pipeline stage name: '%s'", name)
 		}
 		if p.inFacet && notInFacet[name] {
 			return nil, mongoerr.Newf(40600, "%s is not allowed to be used within a $facet stage", name)

@@ -126,10 +126,10 @@ func validateFieldName(path string) error {
 	}
 	for _, part := range strings.Split(path, ".") {
 		if part == "" {
-			return mongoerr.New(mongoerr.Location15998, "FieldPath field names may not be empty strings.")
+			return mongoerr.New(15998, "FieldPath field names may not be empty strings.")
 		}
 		if part[0] == '$' {
-			return mongoerr.Newf(mongoerr.Location16410, "FieldPath field names may not start with '$'. Consider using $getField or $setField.")
+			return mongoerr.Newf(16410, "FieldPath field names may not start with '$'. Consider using $getField or $setField.")
 		}
 	}
 	return nil

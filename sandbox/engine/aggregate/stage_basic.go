@@ -307,12 +307,12 @@ func parseReplaceRoot(spec any, p *parser) ([]Stage, error) {
 	var newRoot any = value.Missing{}
 	for _, e := range d {
 		if e.Key != "newRoot" {
-			return nil, mongoerr.Newf(40415, "BSON field '$replaceRoot.%s' is an unknown field.", e.Key)
+			return nil, mongoerr.Newf(mongoerr.IDLUnknownField, "BSON field '$replaceRoot.%s' is an unknown field.", e.Key)
 		}
 		newRoot = e.Value
 	}
 	if value.IsMissing(newRoot) {
-		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field '$replaceRoot.newRoot' is missing but a required field")
+		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field '$replaceRoot.newRoot' is missing but a required field")
 	}
 	x, err := p.compile(newRoot)
 	if err != nil {

@@ -22,7 +22,7 @@ func parseCollStats(spec any, _ *parser) ([]Stage, error) {
 				return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '$collStats.%s' is the wrong type '%s', expected type 'object'", e.Key, typeNameOf(e.Value))
 			}
 		default:
-			return nil, mongoerr.Newf(mongoerr.UnrecognizedCommandField, "BSON field '$collStats.%s' is an unknown field.", e.Key)
+			return nil, mongoerr.Newf(mongoerr.IDLUnknownField, "BSON field '$collStats.%s' is an unknown field.", e.Key)
 		}
 	}
 	return []Stage{&collStatsStage{spec: d}}, nil

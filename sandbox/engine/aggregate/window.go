@@ -78,11 +78,11 @@ func parseSetWindowFields(spec any, p *parser) ([]Stage, error) {
 			}
 			output, haveOutput = o, true
 		default:
-			return nil, mongoerr.Newf(mongoerr.UnrecognizedCommandField, "BSON field '$setWindowFields.%s' is an unknown field.", e.Key)
+			return nil, mongoerr.Newf(mongoerr.IDLUnknownField, "BSON field '$setWindowFields.%s' is an unknown field.", e.Key)
 		}
 	}
 	if !haveOutput {
-		return nil, mongoerr.New(mongoerr.RequiredFieldMissing, "BSON field '$setWindowFields.output' is missing but a required field")
+		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field '$setWindowFields.output' is missing but a required field")
 	}
 	for _, e := range output {
 		if err := validateFieldName(e.Key); err != nil {

@@ -241,7 +241,7 @@ func compileRange(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		const memLimit = 100 * 1024 * 1024
 		if need := 24 + length*16; need >= memLimit {
-			return nil, mongoerr.Newf(146, "$range would use too much memory (%d bytes) and cannot spill to disk. Memory limit: %d bytes", need, memLimit)
+			return nil, mongoerr.Newf(mongoerr.ExceededMemoryLimit, "$range would use too much memory (%d bytes) and cannot spill to disk. Memory limit: %d bytes", need, memLimit)
 		}
 		out := make(bson.A, 0, length)
 		for i := start; (step > 0 && i < end) || (step < 0 && i > end); i += step {

@@ -66,11 +66,11 @@ func compileStage(name string, arg any, scope *expr.Scope) (pipelineStage, error
 		nr := value.Get(spec, "newRoot")
 		for _, e := range spec {
 			if e.Key != "newRoot" {
-				return nil, mongoerr.Newf(40415, "BSON field '$replaceRoot.%s' is an unknown field.", e.Key)
+				return nil, mongoerr.Newf(mongoerr.IDLUnknownField, "BSON field '$replaceRoot.%s' is an unknown field.", e.Key)
 			}
 		}
 		if value.IsMissing(nr) {
-			return nil, mongoerr.New(40414, "BSON field '$replaceRoot.newRoot' is missing but a required field")
+			return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field '$replaceRoot.newRoot' is missing but a required field")
 		}
 		e, err := expr.Compile(nr, scope)
 		if err != nil {

@@ -35,4 +35,3 @@ func TestParseReadsMultiLineEntriesAndSkipsComments(t *testing.T) {
 		t.Error("a code named twice was accepted")
 	}
 }
-

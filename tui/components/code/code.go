@@ -96,7 +96,6 @@ const (
 	kindCount
 )
 
-
 // frag is a highlighted fragment of a line: text[previous end:end].
 type frag struct {
 	end  int

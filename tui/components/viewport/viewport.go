@@ -136,16 +136,16 @@ func (m *Model) clamp() {
 	m.x = min(max(m.x, 0), m.maxXOffset())
 }
 
-func (m *Model) SetYOffset(y int) { m.y = y; m.clamp() }
-func (m *Model) SetXOffset(x int) { m.x = x; m.clamp() }
-func (m *Model) ScrollDown(n int) { m.SetYOffset(m.y + n) }
-func (m *Model) ScrollUp(n int)   { m.SetYOffset(m.y - n) }
+func (m *Model) SetYOffset(y int)  { m.y = y; m.clamp() }
+func (m *Model) SetXOffset(x int)  { m.x = x; m.clamp() }
+func (m *Model) ScrollDown(n int)  { m.SetYOffset(m.y + n) }
+func (m *Model) ScrollUp(n int)    { m.SetYOffset(m.y - n) }
 func (m *Model) ScrollRight(n int) { m.SetXOffset(m.x + n) }
-func (m *Model) ScrollLeft(n int) { m.SetXOffset(m.x - n) }
-func (m *Model) PageDown()        { m.ScrollDown(max(m.height, 1)) }
-func (m *Model) PageUp()          { m.ScrollUp(max(m.height, 1)) }
-func (m *Model) GotoTop()         { m.y = 0 }
-func (m *Model) GotoBottom()      { m.y = m.maxY() }
+func (m *Model) ScrollLeft(n int)  { m.SetXOffset(m.x - n) }
+func (m *Model) PageDown()         { m.ScrollDown(max(m.height, 1)) }
+func (m *Model) PageUp()           { m.ScrollUp(max(m.height, 1)) }
+func (m *Model) GotoTop()          { m.y = 0 }
+func (m *Model) GotoBottom()       { m.y = m.maxY() }
 
 // ShowRow scrolls the least needed for row i to be visible.
 func (m *Model) ShowRow(i int) {

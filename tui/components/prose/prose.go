@@ -213,7 +213,8 @@ func (d *Document) heading(n *ast.Heading, measure int) []viewport.Row {
 	return rows
 }
 
-var bullets = [...]string{"•", "◦", "▪"}
+// bullets are the list markers by depth.
+const bullets = "•◦▪"
 
 func (d *Document) list(n *ast.List, width, measure int) []viewport.Row {
 	depth := 0
@@ -230,7 +231,8 @@ func (d *Document) list(n *ast.List, width, measure int) []viewport.Row {
 	var rows []viewport.Row
 	i := 0
 	for item := n.FirstChild(); item != nil; item = item.NextSibling() {
-		mark := bullets[depth%len(bullets)]
+		marks := []rune(bullets)
+		mark := string(marks[depth%len(marks)])
 		if n.IsOrdered() {
 			mark = strconv.Itoa(n.Start+i) + string(n.Marker)
 		}

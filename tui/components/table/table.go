@@ -118,6 +118,9 @@ func (t *Table) NaturalWidth() int {
 // natural width, or in wrapped mode as narrow as width allows. Lines may
 // be wider than width; Width is the widest.
 func (t *Table) Render(width int) (lines []string, w int) {
+	if t.cols == 0 {
+		return nil, 0
+	}
 	widths := t.nat
 	if t.opts.Wrap {
 		widths = t.fit(width)

@@ -76,7 +76,7 @@ type Block struct {
 	opts   Options
 	lines  []line
 	paints [kindCount]inline.Paint
-	gutter lipgloss.Style
+	gutter inline.Paint
 
 	cacheW    int
 	cacheRows []Row
@@ -131,7 +131,7 @@ type line struct {
 
 // New tokenizes src.
 func New(src string, opts Options) *Block {
-	b := &Block{opts: opts, cacheW: -1, gutter: opts.Styles.Muted}
+	b := &Block{opts: opts, cacheW: -1, gutter: inline.PaintOf(opts.Styles.Muted)}
 	st := opts.Styles
 	for k, s := range [kindCount]lipgloss.Style{
 		kindPlain: st.CodePlain, kindKeyword: st.CodeKeyword, kindString: st.CodeString, kindNumber: st.CodeNumber,
@@ -537,5 +537,5 @@ func (b *Block) Gutter(r Row) string {
 	default:
 		return "  "
 	}
-	return b.gutter.Render(g)
+	return b.gutter.Apply(g)
 }

@@ -135,8 +135,15 @@ type Model struct {
 	info  []RowInfo
 	width int
 
-	marker, output, rule, errMark, muted lipgloss.Style
-	errTheme                             *inline.Theme
+	gutters  gutters
+	muted    lipgloss.Style
+	errTheme *inline.Theme
+}
+
+// gutters are the gutter marks, rendered once: a notebook of 2,000 output
+// rows draws them 2,000 times on each layout.
+type gutters struct {
+	statement, cont, output, rule, err string
 }
 
 // output is a statement's output lines, measured once.
@@ -154,8 +161,14 @@ func New(b Block, opts Options) *Model {
 		opts.KeyMap = DefaultKeyMap()
 	}
 	st := opts.Styles
-	m := &Model{opts: opts, vp: viewport.New(st),
-		marker: st.Accent, output: st.Accent, rule: st.Muted, errMark: st.Error, muted: st.Muted,
+	m := &Model{opts: opts, vp: viewport.New(st), muted: st.Muted,
+		gutters: gutters{
+			statement: st.Accent.Render("›") + " ",
+			cont:      st.Muted.Render(code.ContinuationMarker) + " ",
+			output:    st.Accent.Render("⇒") + " ",
+			rule:      st.Muted.Render("│") + " ",
+			err:       st.Error.Render("✗") + " ",
+		},
 		errTheme: &inline.Theme{Base: st.Error.UnsetBold()}}
 	m.vp.KeyMap = opts.KeyMap.KeyMap
 	m.SetBlock(b)
@@ -249,9 +262,10 @@ func (m *Model) RowAt(y int) RowInfo {
 func (m *Model) Info() []RowInfo { return m.info }
 
 // ToggleVisible expands, or collapses, the collapsible output whose hint
-// is nearest the top of the window, else the first whose rows are in it,
-// keeping that hint where it was on the screen. It reports whether there
-// was one.
+// is nearest the top of the window, else the first whose rows are in it.
+// Expanding leaves the window where it is, so the lines that were hidden
+// appear where the hint was; collapsing keeps the hint where it was on the
+// screen. It reports whether there was an output to toggle.
 func (m *Model) ToggleVisible() bool {
 	top, bottom := m.vp.YOffset(), min(m.vp.YOffset()+m.vp.Height(), len(m.info))
 	target, at := -1, 0
@@ -268,7 +282,11 @@ func (m *Model) ToggleVisible() bool {
 	if target < 0 {
 		return false
 	}
-	m.SetExpanded(target, !m.outs[target].expanded)
+	expand := !m.outs[target].expanded
+	m.SetExpanded(target, expand)
+	if expand {
+		return true
+	}
 	for i, r := range m.info {
 		if r.Statement == target && r.Part == Hint {
 			m.vp.SetYOffset(i - at)
@@ -317,9 +335,9 @@ func (m *Model) Layout(width int) ([]viewport.Row, []RowInfo) {
 		g := "  "
 		stmt, first := starts[r.Line]
 		if first && !r.Cont {
-			g, owner = m.marker.Render("›")+" ", stmt
+			g, owner = m.gutters.statement, stmt
 		} else if r.Cont {
-			g = m.rule.Render(code.ContinuationMarker) + " "
+			g = m.gutters.cont
 		}
 		text := r.Text
 		if first && !r.Cont {
@@ -381,9 +399,9 @@ func (m *Model) outputRows(i, body int, add func(viewport.Row, RowInfo)) bool {
 	gutter := func() string {
 		n++
 		if n == 1 {
-			return m.output.Render("⇒") + " "
+			return m.gutters.output
 		}
-		return m.rule.Render("│") + " "
+		return m.gutters.rule
 	}
 	for _, l := range shown {
 		add(viewport.Row{Gutter: gutter(), Text: l, Scroll: wide > body}, RowInfo{Statement: i, Part: Output})
@@ -402,9 +420,9 @@ func (m *Model) outputRows(i, body int, add func(viewport.Row, RowInfo)) bool {
 		return n > 0
 	}
 	for j, l := range o.err.Wrap(body) {
-		g := m.rule.Render("│") + " "
+		g := m.gutters.rule
 		if j == 0 {
-			g = m.errMark.Render("✗") + " "
+			g = m.gutters.err
 		}
 		add(viewport.Row{Gutter: g, Text: m.errTheme.Render(l)}, RowInfo{Statement: i, Part: Error})
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
@@ -16,6 +17,14 @@ import (
 )
 
 var dark = styles.New(true, false)
+
+// Model fits the TUI's Component interface: tea.Model, help.KeyMap and
+// SetSize.
+var _ interface {
+	tea.Model
+	help.KeyMap
+	SetSize(w, h int)
+} = (*Model)(nil)
 
 func read(t testing.TB, name string) string {
 	t.Helper()
@@ -212,15 +221,39 @@ func TestCollapseAndShowAll(t *testing.T) {
 	if !m.Expanded(2) || m.Expanded(3) {
 		t.Fatalf("a should expand the first visible output only: %v %v", m.Expanded(2), m.Expanded(3))
 	}
-	if r := m.RowAt(hintY); r.Part != Hint || r.Statement != 2 {
-		t.Errorf("the hint moved from row %d: now %+v there", hintY, r)
+	if r := m.RowAt(hintY); r.Part != Output || r.Statement != 2 || m.vp.YOffset() != 0 {
+		t.Errorf("expanding should show the hidden lines where the hint was (row %d): %+v, offset %d", hintY, r, m.vp.YOffset())
 	}
-	if !strings.Contains(ansi.Strip(m.Render()), "▴ 165 lines · a collapses") {
-		t.Errorf("expanded output has no collapse hint:\n%s", ansi.Strip(m.Render()))
+	var texts []string
+	for _, r := range m.vp.Rows() {
+		texts = append(texts, ansi.Strip(r.Text))
+	}
+	if !strings.Contains(strings.Join(texts, "\n"), "▴ 165 lines · a collapses") {
+		t.Error("expanded output has no collapse hint")
+	}
+	// Scrolled to the end of the expanded output, a collapses it and its
+	// hint stays on the same screen row.
+	for y := range 20 {
+		if m.RowAt(y).Part == Hint {
+			t.Fatalf("a hint is still visible at row %d before scrolling", y)
+		}
+	}
+	m.vp.ScrollDown(160)
+	endY := -1
+	for y := range 20 {
+		if r := m.RowAt(y); r.Part == Hint && r.Statement == 2 {
+			endY = y
+		}
+	}
+	if endY < 0 {
+		t.Fatal("no collapse hint after scrolling to the output's end")
 	}
 	m.Update(tea.KeyPressMsg{Code: 'a', Text: "a"})
 	if m.Expanded(2) {
 		t.Error("a again should collapse it")
+	}
+	if r := m.RowAt(endY); r.Part != Hint || r.Statement != 2 {
+		t.Errorf("after collapsing, row %d shows %+v, want the hint that was there", endY, r)
 	}
 	var keys []string
 	for _, k := range m.ShortHelp() {

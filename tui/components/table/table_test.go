@@ -4,9 +4,11 @@ import (
 	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/schemalab/schemalab/tui/components/inline"
 	"github.com/schemalab/schemalab/tui/components/internal/comptest"
@@ -15,6 +17,14 @@ import (
 )
 
 var dark = styles.New(true, false)
+
+// Model fits the TUI's Component interface: tea.Model, help.KeyMap and
+// SetSize.
+var _ interface {
+	tea.Model
+	help.KeyMap
+	SetSize(w, h int)
+} = (*Model)(nil)
 
 func theme() *inline.Theme {
 	return &inline.Theme{Code: dark.CodeField, Strong: lipgloss.NewStyle().Bold(true)}
@@ -190,5 +200,17 @@ func TestModelScrolls(t *testing.T) {
 	comptest.FitWidth(t, m.View().Content, 60)
 	if len(m.ShortHelp()) != 4 {
 		t.Errorf("a wide table's help should offer the horizontal keys: %d bindings", len(m.ShortHelp()))
+	}
+}
+
+// TestStyleGoldens keeps the escape codes: a bold header, muted rules,
+// coloured code; under NO_COLOR bold and faint only.
+func TestStyleGoldens(t *testing.T) {
+	for name, st := range map[string]*styles.Styles{"dark": dark, "nocolor": styles.New(true, true)} {
+		t.Run(name, func(t *testing.T) {
+			th := &inline.Theme{Code: st.CodeField}
+			lines, _ := New(treeTable(t), Options{Styles: st, Theme: th}).Render(200)
+			golden.RequireEqual(t, strings.Join(lines, "\n"))
+		})
 	}
 }

@@ -53,16 +53,17 @@ type KeyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom, Left, Right key.Binding
 }
 
-// DefaultKeyMap is the TUI's scrolling keys. Left and right need shift,
-// since plain arrows move between steps on a lesson page.
+// DefaultKeyMap is the TUI's scrolling keys (those of tui/keymap for up,
+// down and pages). Left and right need shift, since plain arrows move
+// between steps on a lesson page; g is left to "next comparison".
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
 		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown", "space"), key.WithHelp("pgdn", "page down")),
-		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home", "top")),
-		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end", "bottom")),
+		Top:      key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "top")),
+		Bottom:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "bottom")),
 		Left:     key.NewBinding(key.WithKeys("shift+left", "<"), key.WithHelp("shift+←", "scroll left")),
 		Right:    key.NewBinding(key.WithKeys("shift+right", ">"), key.WithHelp("shift+→", "scroll right")),
 	}

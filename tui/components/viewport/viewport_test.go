@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -19,6 +20,14 @@ var (
 )
 
 // wideContent is prose above a table too wide for a 20-cell window.
+// Model fits the TUI's Component interface: tea.Model, help.KeyMap and
+// SetSize.
+var _ interface {
+	tea.Model
+	help.KeyMap
+	SetSize(w, h int)
+} = (*Model)(nil)
+
 func wideContent() []Row {
 	return []Row{
 		{Text: "prose stays"},

@@ -1,0 +1,486 @@
+// Package notebook shows a block of code with each statement's output
+// directly under that statement, the way a notebook does.
+//
+// Its visual grammar, read down the two-cell gutter:
+//
+//		› db.readings.countDocuments()                         2 ms
+//		⇒ 144000
+//
+//		› db.readings.find({ sensorId: 's7' }, { _id: 0, at: 1,
+//		↪   temp: 1 }).sort({ at: -1 }).limit(3)
+//		⇒ [
+//		│   { at: ISODate('2026-09-02T07:59:00.000Z'), temp: 23.1 },
+//		│ ]
+//
+//	  - › opens a statement; its further lines have a blank gutter, and ↪
+//	    marks a long line wrapped by the code component (never inside a
+//	    token). Its time, when given, sits at the right of its first row.
+//	  - ⇒ opens what that statement produced: printed text, then its value,
+//	    as mongosh shows them; │ runs down the rest of it, so the reach of
+//	    one output is visible, and ✗ opens an error.
+//	  - A blank row closes each statement that produced something, so
+//	    statements without output (const, function) read as one piece of
+//	    code and each output sits between its statement and the next.
+//
+// An output longer than the collapse limit shows its first rows and a
+// hint row, "… 140 more lines · a shows all"; the key expands the output
+// whose hint is nearest the top of the window, and collapses it again.
+// Outputs come formatted by the shell for the width they are shown at and
+// are never re-wrapped: a line that is still too wide makes that output's
+// rows scroll sideways (under a "more →" cue), so mongosh's structure is
+// never broken into lone } lines. Errors, which are sentences, wrap at
+// spaces.
+//
+// The input types are plain structs the TUI fills from the lessons
+// runner's results; the package imports neither lessons nor the shell.
+package notebook
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/schemalab/schemalab/tui/components/code"
+	"github.com/schemalab/schemalab/tui/components/inline"
+	"github.com/schemalab/schemalab/tui/components/viewport"
+	"github.com/schemalab/schemalab/tui/styles"
+)
+
+// Span is a statement's lines in the block's code: 1-based, inclusive.
+type Span struct{ Start, End int }
+
+// Statement is one statement of a block and what running it produced.
+type Statement struct {
+	Span Span
+	// Printed is what print, printjson or console.log wrote while it ran.
+	Printed string
+	// Output is its value as mongosh prints it; "" when undefined.
+	Output string
+	// Error is the message of the error it threw, if any.
+	Error   string
+	Elapsed time.Duration
+}
+
+// Block is a block of code and its statements. Lines of Code outside
+// every statement's span (comments, blank lines) are shown as code.
+type Block struct {
+	Code string
+	// Lang is the code's language for highlighting; "" is JavaScript.
+	Lang       string
+	Statements []Statement
+}
+
+// DefaultCollapse is how many rows of an output show before the rest
+// collapses behind a hint.
+const DefaultCollapse = 12
+
+// Options configure a Model.
+type Options struct {
+	Styles *styles.Styles
+	// CollapseAfter is the rows of an output shown while collapsed; 0
+	// means DefaultCollapse, a negative number never collapses.
+	CollapseAfter int
+	// CodeMode is whether long code lines wrap or scroll.
+	CodeMode code.Mode
+	KeyMap   KeyMap
+}
+
+// KeyMap is the scrolling keys and the show-all key.
+type KeyMap struct {
+	viewport.KeyMap
+	ShowAll key.Binding
+}
+
+// DefaultKeyMap is viewport's keys and a for show all.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{KeyMap: viewport.DefaultKeyMap(),
+		ShowAll: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "show all / collapse"))}
+}
+
+// Part is what a row of the notebook shows.
+type Part int
+
+const (
+	Code Part = iota
+	Output
+	Error
+	// Hint is the row that says how much of an output is hidden.
+	Hint
+	// Gap is a blank or cue row.
+	Gap
+)
+
+// RowInfo says what a row belongs to.
+type RowInfo struct {
+	// Statement is the index of the statement, or -1 for code outside
+	// every statement and for gaps.
+	Statement int
+	Part      Part
+	// Line is the 0-based source line of a Code row.
+	Line int
+}
+
+// Model is a notebook block in a scrolling window.
+type Model struct {
+	opts  Options
+	block Block
+	code  *code.Block
+	outs  []output
+	vp    *viewport.Model
+	info  []RowInfo
+	width int
+
+	gutters  gutters
+	muted    lipgloss.Style
+	errTheme *inline.Theme
+}
+
+// gutters are the gutter marks, rendered once: a notebook of 2,000 output
+// rows draws them 2,000 times on each layout.
+type gutters struct {
+	statement, cont, output, rule, err string
+}
+
+// output is a statement's output lines, measured once.
+type output struct {
+	lines    []string
+	widths   []int
+	err      inline.Text
+	hasErr   bool
+	expanded bool
+}
+
+// New lays block out once it is given a size.
+func New(b Block, opts Options) *Model {
+	if opts.KeyMap.ShowAll.Keys() == nil {
+		opts.KeyMap = DefaultKeyMap()
+	}
+	st := opts.Styles
+	m := &Model{opts: opts, vp: viewport.New(st), muted: st.Muted,
+		gutters: gutters{
+			statement: st.Accent.Render("›") + " ",
+			cont:      st.Muted.Render(code.ContinuationMarker) + " ",
+			output:    st.Accent.Render("⇒") + " ",
+			rule:      st.Muted.Render("│") + " ",
+			err:       st.Error.Render("✗") + " ",
+		},
+		errTheme: &inline.Theme{Base: st.Error.UnsetBold()}}
+	m.vp.KeyMap = opts.KeyMap.KeyMap
+	m.SetBlock(b)
+	return m
+}
+
+// SetBlock replaces the block, as when a step ran again; outputs start
+// collapsed.
+func (m *Model) SetBlock(b Block) {
+	m.block = b
+	m.code = code.New(b.Code, code.Options{Styles: m.opts.Styles, Lang: b.Lang, Mode: m.opts.CodeMode})
+	m.outs = make([]output, len(b.Statements))
+	for i, s := range b.Statements {
+		var lines []string
+		for _, t := range []string{s.Printed, s.Output} {
+			if t = strings.TrimRight(t, "\n"); t != "" {
+				lines = append(lines, strings.Split(t, "\n")...)
+			}
+		}
+		o := output{lines: lines, widths: make([]int, len(lines))}
+		for j, l := range lines {
+			o.widths[j] = cellWidth(l)
+		}
+		if e := strings.TrimRight(s.Error, "\n"); e != "" {
+			o.err, o.hasErr = inline.Split([]inline.Span{{Text: e}}), true
+		}
+		m.outs[i] = o
+	}
+	m.relayout()
+}
+
+func cellWidth(s string) int {
+	for i := range len(s) {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
+}
+
+// Viewport is the window, for its offsets.
+func (m *Model) Viewport() *viewport.Model { return m.vp }
+
+// SetSize lays the block out for w×h.
+func (m *Model) SetSize(w, h int) {
+	m.vp.SetSize(w, h)
+	if w != m.width {
+		m.width = w
+		m.relayout()
+	}
+}
+
+// Expanded reports whether statement i's output shows in full.
+func (m *Model) Expanded(i int) bool { return m.outs[i].expanded }
+
+// Collapsible reports whether statement i's output is long enough to
+// collapse.
+func (m *Model) Collapsible(i int) bool {
+	limit := m.limit()
+	return limit > 0 && len(m.outs[i].lines) > limit+1
+}
+
+// SetExpanded shows statement i's output in full or collapsed.
+func (m *Model) SetExpanded(i int, on bool) {
+	if m.outs[i].expanded != on {
+		m.outs[i].expanded = on
+		m.relayout()
+	}
+}
+
+func (m *Model) limit() int {
+	switch {
+	case m.opts.CollapseAfter < 0:
+		return 0
+	case m.opts.CollapseAfter == 0:
+		return DefaultCollapse
+	}
+	return m.opts.CollapseAfter
+}
+
+// RowAt is what the window's row y shows.
+func (m *Model) RowAt(y int) RowInfo {
+	i := m.vp.YOffset() + y
+	if y < 0 || i >= len(m.info) {
+		return RowInfo{Statement: -1, Part: Gap}
+	}
+	return m.info[i]
+}
+
+// Info is what row i of the content shows.
+func (m *Model) Info() []RowInfo { return m.info }
+
+// ToggleVisible expands, or collapses, the collapsible output whose hint
+// is nearest the top of the window, else the first whose rows are in it.
+// Expanding leaves the window where it is, so the lines that were hidden
+// appear where the hint was; collapsing keeps the hint where it was on the
+// screen. It reports whether there was an output to toggle.
+func (m *Model) ToggleVisible() bool {
+	top, bottom := m.vp.YOffset(), min(m.vp.YOffset()+m.vp.Height(), len(m.info))
+	target, at := -1, 0
+	for i := top; i < bottom && target < 0; i++ {
+		if r := m.info[i]; r.Part == Hint {
+			target, at = r.Statement, i-top
+		}
+	}
+	for i := top; i < bottom && target < 0; i++ {
+		if r := m.info[i]; r.Part == Output && m.Collapsible(r.Statement) {
+			target, at = r.Statement, i-top
+		}
+	}
+	if target < 0 {
+		return false
+	}
+	expand := !m.outs[target].expanded
+	m.SetExpanded(target, expand)
+	if expand {
+		return true
+	}
+	for i, r := range m.info {
+		if r.Statement == target && r.Part == Hint {
+			m.vp.SetYOffset(i - at)
+			break
+		}
+	}
+	return true
+}
+
+func (m *Model) relayout() {
+	if m.width <= 0 {
+		return
+	}
+	rows, info := m.Layout(m.width)
+	m.info = info
+	m.vp.SetRows(rows)
+}
+
+const gutterWidth = 2
+
+// Layout is the block laid out for width cells, with what each row shows.
+func (m *Model) Layout(width int) ([]viewport.Row, []RowInfo) {
+	body := max(width-gutterWidth, 1)
+	codeRows := m.code.Layout(body)
+	starts := map[int]int{}
+	ends := map[int][]int{}
+	last := max(m.code.Lines()-1, 0)
+	for i, s := range m.block.Statements {
+		start := min(max(s.Span.Start-1, 0), last)
+		end := min(max(s.Span.End-1, start), last)
+		if _, ok := starts[start]; !ok {
+			starts[start] = i
+		}
+		ends[end] = append(ends[end], i)
+	}
+	rows := make([]viewport.Row, 0, len(codeRows)+8)
+	info := make([]RowInfo, 0, cap(rows))
+	add := func(r viewport.Row, ri RowInfo) {
+		rows = append(rows, r)
+		info = append(info, ri)
+	}
+	scroll := m.opts.CodeMode == code.Scroll
+	codeW := 0 // widest code row since the last cue, in scroll mode
+	owner := -1
+	for k, r := range codeRows {
+		g := "  "
+		stmt, first := starts[r.Line]
+		if first && !r.Cont {
+			g, owner = m.gutters.statement, stmt
+		} else if r.Cont {
+			g = m.gutters.cont
+		}
+		text := r.Text
+		if first && !r.Cont {
+			text += m.elapsed(m.block.Statements[stmt].Elapsed, body-r.Width)
+		}
+		own := owner
+		if !m.inSpan(owner, r.Line) {
+			own = -1
+		}
+		add(viewport.Row{Gutter: g, Text: text, Scroll: scroll}, RowInfo{Statement: own, Part: Code, Line: r.Line})
+		codeW = max(codeW, r.Width+gutterWidth)
+		if k+1 < len(codeRows) && codeRows[k+1].Line == r.Line {
+			continue
+		}
+		produced := false
+		for _, i := range ends[r.Line] {
+			if m.hasOutput(i) && scroll && codeW > width {
+				add(viewport.CueRow(codeW, viewport.ScrollHint(m.vp.KeyMap)), RowInfo{Statement: -1, Part: Gap})
+				codeW = 0
+			}
+			produced = m.outputRows(i, body, add) || produced
+		}
+		if produced && k+1 < len(codeRows) {
+			add(viewport.Row{}, RowInfo{Statement: -1, Part: Gap})
+		}
+	}
+	if scroll && codeW > width {
+		add(viewport.CueRow(codeW, viewport.ScrollHint(m.vp.KeyMap)), RowInfo{Statement: -1, Part: Gap})
+	}
+	return rows, info
+}
+
+func (m *Model) inSpan(stmt, line int) bool {
+	if stmt < 0 {
+		return false
+	}
+	s := m.block.Statements[stmt].Span
+	return line >= s.Start-1 && line <= max(s.End-1, s.Start-1)
+}
+
+func (m *Model) hasOutput(i int) bool {
+	return len(m.outs[i].lines) > 0 || m.outs[i].hasErr
+}
+
+// outputRows adds statement i's output rows and reports whether it had
+// any.
+func (m *Model) outputRows(i, body int, add func(viewport.Row, RowInfo)) bool {
+	o := &m.outs[i]
+	shown := o.lines
+	collapsed := m.Collapsible(i) && !o.expanded
+	if collapsed {
+		shown = shown[:m.limit()]
+	}
+	wide := 0
+	for j := range shown {
+		wide = max(wide, o.widths[j])
+	}
+	n := 0
+	gutter := func() string {
+		n++
+		if n == 1 {
+			return m.gutters.output
+		}
+		return m.gutters.rule
+	}
+	for _, l := range shown {
+		add(viewport.Row{Gutter: gutter(), Text: l, Scroll: wide > body}, RowInfo{Statement: i, Part: Output})
+	}
+	if m.Collapsible(i) {
+		hint := fmt.Sprintf("… %d more lines · %s shows all", len(o.lines)-len(shown), m.opts.KeyMap.ShowAll.Help().Key)
+		if !collapsed {
+			hint = fmt.Sprintf("▴ %d lines · %s collapses", len(o.lines), m.opts.KeyMap.ShowAll.Help().Key)
+		}
+		add(viewport.Row{Gutter: gutter(), Text: m.muted.Render(hint)}, RowInfo{Statement: i, Part: Hint})
+	}
+	if wide > body {
+		add(viewport.CueRow(wide+gutterWidth, viewport.ScrollHint(m.vp.KeyMap)), RowInfo{Statement: -1, Part: Gap})
+	}
+	if !o.hasErr {
+		return n > 0
+	}
+	for j, l := range o.err.Wrap(body) {
+		g := m.gutters.rule
+		if j == 0 {
+			g = m.gutters.err
+		}
+		add(viewport.Row{Gutter: g, Text: m.errTheme.Render(l)}, RowInfo{Statement: i, Part: Error})
+	}
+	return true
+}
+
+// elapsed is a statement's time, right-aligned in room cells, or nothing
+// when it is under a millisecond or does not fit.
+func (m *Model) elapsed(d time.Duration, room int) string {
+	if d < time.Millisecond {
+		return ""
+	}
+	label := fmt.Sprintf("%d ms", d.Milliseconds())
+	if d >= time.Second {
+		label = fmt.Sprintf("%.1f s", d.Seconds())
+	}
+	if room < len(label)+2 {
+		return ""
+	}
+	return strings.Repeat(" ", room-len(label)) + m.muted.Render(label)
+}
+
+func (m *Model) Init() tea.Cmd { return nil }
+
+// Update scrolls, and toggles an output for ShowAll.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.opts.KeyMap.ShowAll) {
+		m.ToggleVisible()
+		return m, nil
+	}
+	m.vp.Handle(msg)
+	return m, nil
+}
+
+func (m *Model) View() tea.View { return m.vp.View() }
+
+// Render is the window's content as a string.
+func (m *Model) Render() string { return m.vp.Render() }
+
+// ShortHelp is the scrolling keys, and show all when an output collapses.
+func (m *Model) ShortHelp() []key.Binding {
+	h := m.vp.ShortHelp()
+	if m.anyCollapsible() {
+		h = append(h, m.opts.KeyMap.ShowAll)
+	}
+	return h
+}
+
+// FullHelp is every key.
+func (m *Model) FullHelp() [][]key.Binding {
+	return append(m.vp.FullHelp(), []key.Binding{m.opts.KeyMap.ShowAll})
+}
+
+func (m *Model) anyCollapsible() bool {
+	for i := range m.outs {
+		if m.Collapsible(i) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,2 @@
+db.dup.insertOne({ _id: 1, name: "Ada" })
+db.dup.insertOne({ _id: 1, name: "Ада Лавлейс" })

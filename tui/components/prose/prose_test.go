@@ -1,0 +1,293 @@
+package prose
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/schemalab/schemalab/tui/components/internal/comptest"
+	"github.com/schemalab/schemalab/tui/components/viewport"
+	"github.com/schemalab/schemalab/tui/styles"
+)
+
+var (
+	dark    = styles.New(true, false)
+	noColor = styles.New(true, true)
+)
+
+const hint = "shift+←/→ scrolls"
+
+func opts(st *styles.Styles) Options { return Options{Styles: st, ScrollHint: hint} }
+
+// TestTreeChoosingGoldens is the tree lesson's "Choosing a tree model"
+// step: its wide table, a list with strong text, links.
+func TestTreeChoosingGoldens(t *testing.T) {
+	md := comptest.Section(t, comptest.Lesson(t, "04-tree.md"), "## Choosing a tree model", "## Exercise")
+	doc := Parse(md, opts(dark))
+	comptest.Goldens(t, comptest.Widths, func(t *testing.T, w int) string { return doc.Render(w) })
+}
+
+// TestOutlierGoldens is the outlier lesson's introduction and its second
+// step: long paragraphs with soft breaks, emphasis, inline code, code.
+func TestOutlierGoldens(t *testing.T) {
+	md := comptest.Section(t, comptest.Lesson(t, "01-outlier.md"), "# The Outlier Pattern", "## Books and customers") +
+		comptest.Section(t, comptest.Lesson(t, "01-outlier.md"), "## Find the outliers", "## Applying")
+	doc := Parse(md, opts(dark))
+	comptest.Goldens(t, comptest.Widths, func(t *testing.T, w int) string { return doc.Render(w) })
+}
+
+// blocksMarkdown has what the lessons use less often: every heading level,
+// a quote, nested and ordered lists, soft breaks inside list items,
+// Cyrillic and Japanese text.
+const blocksMarkdown = `### A cycle, and ` + "`maxDepth`" + ` as the guard
+
+#### Level four
+
+> Design for the distribution, not for the maximum: the ordinary documents keep
+> their shape, and *only* the outliers pay for the difference.
+
+9. Embed the customers, because the page of a book shows them and one read is
+   cheapest.
+10. Flag the outliers:
+    - set ` + "`hasExtras: true`" + ` on the book, and move the
+      customers in a separate collection;
+    - keep a counter.
+11. Read with one query, or two for a flagged book.
+
+Паттерн выброса хранит обычные документы в их привычной форме, а немногие
+исключения получают отдельное представление.
+
+外れ値パターンは、通常のドキュメントをそのままの形で保存し、
+少数の例外だけを別のコレクションに移します。
+
+---
+
+See <https://www.mongodb.com/docs/manual/data-modeling/design-patterns/group-data/outlier-pattern/> for the pattern.
+`
+
+func TestBlocksGoldens(t *testing.T) {
+	doc := Parse(blocksMarkdown, opts(dark))
+	comptest.Goldens(t, comptest.Widths, func(t *testing.T, w int) string { return doc.Render(w) })
+}
+
+func TestTableWrapGoldens(t *testing.T) {
+	md := comptest.Section(t, comptest.Lesson(t, "04-tree.md"), "## Choosing a tree model", "- **Parent")
+	o := opts(dark)
+	o.TableWrap = true
+	doc := Parse(md, o)
+	comptest.Goldens(t, []int{80, 120}, func(t *testing.T, w int) string { return doc.Render(w) })
+}
+
+// styleMarkdown is the outlier lesson's sentences that carry every inline
+// style.
+const styleMarkdown = `## Emphasis and code
+
+Most books collect fewer than fifty reviews; *Atomic Habits* collects hundreds of thousands.
+The classic mistake is to **design for the maximum instead of the distribution**: the
+` + "`customers_1`" + ` index carries 50,000 entries. See [the manual](https://www.mongodb.com/docs/manual/).`
+
+// TestStyleGoldens keeps the escape codes: colours in the dark theme, and
+// under NO_COLOR underline, bold and backticks.
+func TestStyleGoldens(t *testing.T) {
+	for name, st := range map[string]*styles.Styles{"dark": dark, "nocolor": noColor} {
+		t.Run(name, func(t *testing.T) {
+			golden.RequireEqual(t, Parse(styleMarkdown, opts(st)).Render(80))
+		})
+	}
+}
+
+func TestNoColorKeepsEmphasisAndCodeDistinct(t *testing.T) {
+	out := Parse(styleMarkdown, opts(noColor)).Render(80)
+	for text, attr := range map[string]string{"Atomic Habits": "4", "design for the maximum": "1", "the manual": "4"} {
+		if got := sgrBefore(out, text); !strings.Contains(";"+got+";", ";"+attr+";") {
+			t.Errorf("NO_COLOR: %q is drawn with SGR %q, want attribute %s", text, got, attr)
+		}
+	}
+	if !strings.Contains(out, "`customers_1`") {
+		t.Errorf("NO_COLOR: inline code lost its backticks:\n%q", out)
+	}
+	plain := ansi.Strip(out)
+	if strings.Contains(plain, "*Atomic") || strings.Contains(plain, "**design") {
+		t.Errorf("emphasis markers left in the text:\n%s", plain)
+	}
+	if strings.Contains(out, "\x1b[3") && strings.Contains(out, "8;") {
+		t.Errorf("NO_COLOR output has colours: %q", out)
+	}
+	// With colour, the backticks go: the colour marks the code.
+	if c := ansi.Strip(Parse(styleMarkdown, opts(dark)).Render(80)); strings.Contains(c, "`") {
+		t.Errorf("backticks shown with colour:\n%s", c)
+	}
+}
+
+// sgrBefore is the parameters of the escape code right before text.
+func sgrBefore(out, text string) string {
+	i := strings.Index(out, text)
+	if i < 0 {
+		return ""
+	}
+	m := regexp.MustCompile(`\x1b\[([0-9;]*)m$`).FindStringSubmatch(out[:i])
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
+
+var headingMarker = regexp.MustCompile(`^\s*#{1,6}\s`)
+
+// Model fits the TUI's Component interface: tea.Model, help.KeyMap and
+// SetSize.
+var _ interface {
+	tea.Model
+	help.KeyMap
+	SetSize(w, h int)
+} = (*Model)(nil)
+
+// TestEveryLesson checks each lesson, whole, at every width: no line is
+// wider than the window, every word is whole on some row, no heading keeps
+// its hashes.
+func TestEveryLesson(t *testing.T) {
+	for name, md := range comptest.Lessons(t) {
+		doc := Parse(md, opts(dark))
+		words := doc.Words()
+		if len(words) < 500 {
+			t.Fatalf("%s: only %d words", name, len(words))
+		}
+		for _, w := range comptest.Widths {
+			out := doc.Render(w)
+			comptest.FitWidth(t, out, w)
+			var rows []string
+			for _, r := range doc.Rows(w) {
+				plain := ansi.Strip(r.Gutter + r.Text)
+				rows = append(rows, plain)
+				// Code rows start with their two-cell gutter; a # there is
+				// code.
+				if headingMarker.MatchString(plain) && !strings.HasPrefix(plain, "  ") {
+					t.Errorf("%s w%d: heading marker left: %q", name, w, plain)
+				}
+			}
+			all := strings.Join(rows, "\n")
+			measure := Measure(w)
+			for _, word := range words {
+				want := word
+				if ww := ansi.StringWidth(word); ww > measure-4 {
+					// Too wide for any line: cut with an ellipsis.
+					want = ansi.Truncate(word, measure-6, "")
+				}
+				if !strings.Contains(all, want) {
+					t.Errorf("%s w%d: word %q is broken", name, w, word)
+				}
+			}
+		}
+	}
+}
+
+// TestSoftBreaksFlow: a paragraph's source line breaks do not survive;
+// every rendered line ends only where the next word would not fit.
+func TestSoftBreaksFlow(t *testing.T) {
+	paragraphs := 0
+	for name, md := range comptest.Lessons(t) {
+		for _, p := range strings.Split(md, "\n\n") {
+			p = strings.TrimSpace(p)
+			if p == "" || strings.ContainsAny(p[:1], "`|#>-*0123456789<") || strings.Contains(p, "```") || !strings.Contains(p, "\n") {
+				continue
+			}
+			paragraphs++
+			for _, w := range []int{40, 60, 80, 120} {
+				// Under NO_COLOR code spans keep their backticks, which
+				// shows the short ones that move as a whole.
+				rows := Parse(p, opts(noColor)).Rows(w)
+				for i := 0; i+1 < len(rows); i++ {
+					line, next := ansi.Strip(rows[i].Text), ansi.Strip(rows[i+1].Text)
+					first := firstUnit(next)
+					if ansi.StringWidth(line)+1+ansi.StringWidth(first) <= Measure(w) {
+						t.Errorf("%s w%d: line ends early: %q / %q", name, w, line, next)
+					}
+				}
+			}
+		}
+	}
+	if paragraphs < 100 {
+		t.Errorf("only %d multi-line paragraphs found in the lessons", paragraphs)
+	}
+}
+
+// firstUnit is what cannot leave the start of line: its first word, or
+// the whole of a short code span it opens.
+func firstUnit(line string) string {
+	word := strings.Fields(line)[0]
+	open := strings.IndexByte(line, '`')
+	if open < 0 || open >= len(word) || strings.Count(word, "`")%2 == 0 {
+		return word
+	}
+	end := strings.IndexByte(line[open+1:], '`')
+	if end < 0 || ansi.StringWidth(line[open:open+end+2]) > glueWidth {
+		return word
+	}
+	rest := line[open+end+2:]
+	if sp := strings.IndexByte(rest, ' '); sp >= 0 {
+		rest = rest[:sp]
+	}
+	return line[:open+end+2] + rest
+}
+
+func TestMeasure(t *testing.T) {
+	for avail, want := range map[int]int{40: 40, 79: 79, 80: 80, 120: 80, 200: 80, 0: 1} {
+		if got := Measure(avail); got != want {
+			t.Errorf("Measure(%d) = %d, want %d", avail, got, want)
+		}
+	}
+	// Prose stops at the measure while the table beside it uses the width.
+	md := comptest.Section(t, comptest.Lesson(t, "04-tree.md"), "## Choosing a tree model", "## Exercise")
+	doc := Parse(md, opts(dark))
+	widest, table := 0, false
+	for _, r := range doc.Rows(200) {
+		if strings.ContainsAny(r.Text, "│┼") {
+			table = true
+			continue
+		}
+		widest = max(widest, ansi.StringWidth(r.Text))
+	}
+	if widest > DefaultMeasure || !table {
+		t.Errorf("at 200 cells the text is %d wide (table found: %v), want at most %d", widest, table, DefaultMeasure)
+	}
+}
+
+func TestModelScrollsTheTableNotTheProse(t *testing.T) {
+	md := comptest.Section(t, comptest.Lesson(t, "04-tree.md"), "## Choosing a tree model", "## Exercise")
+	m := New(md, Options{Styles: dark})
+	m.SetSize(80, 30)
+	before := strings.Split(ansi.Strip(m.View().Content), "\n")
+	m.Update(tea.KeyPressMsg{Code: tea.KeyRight, Mod: tea.ModShift})
+	after := strings.Split(ansi.Strip(m.View().Content), "\n")
+	if before[0] != after[0] || before[3] != after[3] {
+		t.Errorf("the prose moved: %q → %q", before[3], after[3])
+	}
+	if before[5] == after[5] {
+		t.Errorf("the table did not move: %q", after[5])
+	}
+	if !strings.Contains(strings.Join(after, "\n"), "← more · more → · "+viewport.ScrollHint(viewport.DefaultKeyMap())) {
+		t.Errorf("no cue with the default hint:\n%s", strings.Join(after, "\n"))
+	}
+}
+
+// BenchmarkRenderStep is parsing and laying out a whole lesson step, the
+// tree lesson's table step, at 120 cells.
+func BenchmarkRenderStep(b *testing.B) {
+	md := comptest.Section(b, comptest.Lesson(b, "04-tree.md"), "## Choosing a tree model", "## Exercise")
+	for b.Loop() {
+		Parse(md, opts(dark)).Render(120)
+	}
+}
+
+// BenchmarkRenderLesson is the whole outlier lesson, the longest.
+func BenchmarkRenderLesson(b *testing.B) {
+	md := comptest.Lesson(b, "01-outlier.md")
+	for b.Loop() {
+		Parse(md, opts(dark)).Render(120)
+	}
+}

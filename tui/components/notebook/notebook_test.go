@@ -79,9 +79,9 @@ func costStep(t testing.TB) Block {
 func longBlock(t testing.TB) Block {
 	return Block{Code: read(t, "long.js"), Statements: []Statement{
 		{Span: Span{1, 1}},
-		{Span: Span{2, 2}, Output: read(t, "long-2.out")},
-		{Span: Span{3, 3}, Output: read(t, "long-3.out"), Elapsed: 41 * time.Millisecond},
-		{Span: Span{4, 4}, Output: read(t, "long-4.out"), Elapsed: 1500 * time.Millisecond},
+		{Span: Span{2, 2}, Output: read(t, "long-2.txt")},
+		{Span: Span{3, 3}, Output: read(t, "long-3.txt"), Elapsed: 41 * time.Millisecond},
+		{Span: Span{4, 4}, Output: read(t, "long-4.txt"), Elapsed: 1500 * time.Millisecond},
 	}}
 }
 
@@ -285,7 +285,7 @@ func TestErrorsWrapAtSpaces(t *testing.T) {
 // benchBlock is one statement whose output is 2,000 lines of mongosh
 // documents, expanded.
 func benchBlock(b *testing.B) *Model {
-	lines := strings.Split(strings.TrimRight(read(b, "long-4.out"), "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(read(b, "long-4.txt"), "\n"), "\n")
 	var out []string
 	for len(out) < 2000 {
 		out = append(out, lines...)

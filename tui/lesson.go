@@ -87,9 +87,9 @@ type lessonPage struct {
 	// none yet), so that a draft is never saved under another step.
 	editorFor int
 	shellIn   textarea.Model
-	history  []string
-	histAt   int
-	shellLog strings.Builder
+	history   []string
+	histAt    int
+	shellLog  strings.Builder
 
 	stage  int
 	stages []string

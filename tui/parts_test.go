@@ -29,11 +29,6 @@ func TestInputComplete(t *testing.T) {
 	}
 }
 
-
-
-
-
-
 func TestDistributionPicture(t *testing.T) {
 	st := styles.New(true, true)
 	bars := []lessons.Bar{{Label: "0–50", Count: 950}, {Label: "50–10000", Count: 40}, {Label: "10000+", Count: 1}}
@@ -176,7 +171,6 @@ func TestProgressAndStages(t *testing.T) {
 	}
 	m.Update(press("esc"))
 }
-
 
 func TestThemeAndNoColor(t *testing.T) {
 	m := newTestApp(t, testOptions(t))

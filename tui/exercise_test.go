@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"encoding/json"
 	"os/exec"
 	"strings"
@@ -72,6 +73,16 @@ func run(t *testing.T, opts Options, script func(tm *teatest.TestModel)) *Model 
 	return tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
 }
 
+// waitLong waits for a run that first brings a built-in lesson to a late
+// step: seconds of data generation, many more under the race detector on
+// a loaded machine.
+func waitLong(t *testing.T, tm *teatest.TestModel, want string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte(want))
+	}, teatest.WithDuration(2*time.Minute), teatest.WithCheckInterval(20*time.Millisecond))
+}
+
 func typeText(tm *teatest.TestModel, s string) {
 	for i, line := range strings.Split(s, "\n") {
 		if i > 0 {
@@ -104,7 +115,7 @@ func TestDestructiveAttemptThenSolutionPasses(t *testing.T) {
 		tm.Send(press("e"))
 		typeText(tm, "\ndb.buku.updateOne({ _id: 101 }, { $unset: { ulasan: '' } })")
 		tm.Send(tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl})
-		waitFor(t, tm, "Not yet")
+		waitLong(t, tm, "Not yet")
 		tm.Send(press("esc"))
 		tm.Send(press(":"))
 		typeText(tm, "db.ulasan.drop()")

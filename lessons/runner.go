@@ -147,7 +147,13 @@ func (r *Runner) Reset(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.sh, r.saved, r.goals = sh, map[string]*shell.Globals{}, map[int]*goal{}
+	r.sh, r.saved = sh, map[string]*shell.Globals{}
+	if r.goals == nil {
+		// Goals outlive a reset: they are what the reference solutions
+		// leave on the lesson's deterministic data, which a reset rebuilds
+		// the same (and which a server without snapshots resets often).
+		r.goals = map[int]*goal{}
+	}
 	if err := r.save(ctx, stateBefore(0)); err != nil {
 		return err
 	}

@@ -46,8 +46,11 @@ func BenchmarkJumpFresh(b *testing.B) {
 	for b.Loop() {
 		r := NewRunner(sandboxOf(be, "fresh_"), l, RunnerOptions{})
 		res, err := r.RunStep(ctx, 10)
-		if err != nil || !res.codeOK() {
-			b.Fatal(err, res.Failures)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !res.codeOK() {
+			b.Fatal(res.Failures)
 		}
 		b.StopTimer()
 		r.Close()

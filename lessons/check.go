@@ -48,10 +48,12 @@ type predicateInput struct {
 
 // attemptRecord is an attempt as a check sees it.
 type attemptRecord struct {
-	output   string
-	value    any
-	err      error
-	commands []Command
+	output string
+	value  any
+	// valueText is the value as mongosh printed it.
+	valueText string
+	err       error
+	commands  []Command
 }
 
 // predicate evaluates a check or js expect block b in a scope of its own
@@ -64,6 +66,13 @@ func (r *Runner) predicate(ctx context.Context, b *Block, in predicateInput) (Ve
 		input = append(input, bson.E{Key: "attempt", Value: a.document()})
 	}
 	raw, err := bson.MarshalExtJSON(input, true, false)
+	if err != nil && in.attempt != nil {
+		// A value BSON cannot hold reaches the check as mongosh printed it.
+		a := *in.attempt
+		a.value = a.valueText
+		input[len(input)-1].Value = a.document()
+		raw, err = bson.MarshalExtJSON(input, true, false)
+	}
 	if err != nil {
 		return Verdict{Message: "internal error: " + err.Error()}, shell.Result{}
 	}

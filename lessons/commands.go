@@ -164,6 +164,14 @@ func describeCommand(name, db string, raw bson.Raw) Command {
 		c.Writes, c.Target = 1, c.Collection
 	case "renameCollection":
 		c.Writes = 1
+	case "explain":
+		// An explain with executionStats runs the read it explains.
+		if inner, ok := raw.Lookup("explain").DocumentOK(); ok {
+			if first, err := inner.IndexErr(0); err == nil {
+				in := describeCommand(first.Key(), db, bson.Raw(inner))
+				c.Collection, c.Reads = in.Collection, in.Reads
+			}
+		}
 	}
 	return c
 }

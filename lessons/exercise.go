@@ -107,7 +107,7 @@ func (r *Runner) attempt(ctx context.Context, i int, ex *Exercise, code string) 
 	}
 	rec := &attemptRecord{output: out.Attempt.Transcript, err: out.Err, commands: out.Commands}
 	if n := len(out.Attempt.Outputs); n > 0 {
-		rec.value = out.Attempt.Outputs[n-1].Value
+		rec.value, rec.valueText = out.Attempt.Outputs[n-1].Value, out.Attempt.Outputs[n-1].Text
 	}
 	explained := ""
 	defer func() {

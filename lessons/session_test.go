@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/event"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
@@ -431,4 +432,29 @@ func TestReplayWhereThereAreNoSnapshots(t *testing.T) {
 	if !strings.Contains(text, "no snapshot command") || !strings.Contains(text, "Replaying steps 1–") {
 		t.Errorf("no progress line says that steps are replayed:\n%s", text)
 	}
+}
+
+// An attempt that runs explain still reads the collection it explains.
+func TestExplainIsARead(t *testing.T) {
+	c := describeCommand("explain", "db", mustRaw(t, `{"explain": {"find": "readings", "filter": {}}, "verbosity": "executionStats"}`))
+	if len(c.Reads) != 1 || c.Reads[0] != "readings" || c.Writes != 0 {
+		t.Errorf("explain of a find: %+v", c)
+	}
+	c = describeCommand("aggregate", "db", mustRaw(t, `{"aggregate": "a", "pipeline": [{"$lookup": {"from": "b", "as": "x", "pipeline": [{"$unionWith": "c"}]}}, {"$merge": {"into": "d"}}]}`))
+	if strings.Join(c.Reads, ",") != "a,b,c" || c.Target != "d" || c.Writes != 1 {
+		t.Errorf("aggregate with $lookup, $unionWith and $merge: %+v", c)
+	}
+}
+
+func mustRaw(t *testing.T, js string) bson.Raw {
+	t.Helper()
+	var d bson.D
+	if err := bson.UnmarshalExtJSON([]byte(js), false, &d); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := bson.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
 }

@@ -119,7 +119,13 @@ func New(ctx context.Context, opts Options) *Model {
 func (m *Model) Close() error {
 	if m.lesson != nil {
 		m.lesson.saveDraft()
-		_ = m.lesson.sess.runner.Close()
+		if m.runs.active {
+			// The run's goroutine still holds the runner; the process is
+			// ending and takes the session with it.
+			m.runs.cancel()
+		} else {
+			_ = m.lesson.sess.runner.Close()
+		}
 	}
 	if m.backend != nil && m.backend.Close != nil {
 		return m.backend.Close()

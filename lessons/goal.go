@@ -235,15 +235,18 @@ func diffDocuments(want, yours []bson.D) ([]Difference, int) {
 	return diffs, 0
 }
 
-// diffFields returns the first top-level field where y differs from w.
+// diffFields returns the first top-level field where y differs from w: a
+// value both have but differently first (the likeliest mistake, such as a
+// wrong average), then a field missing from y, then one y has in excess.
 func diffFields(w, y bson.D) (Difference, bool) {
 	for _, e := range w {
-		yv, ok := field(y, e.Key)
-		switch {
-		case !ok:
-			return Difference{Field: e.Key, Goal: show(e.Value)}, true
-		case canonical(bson.D{{Key: "v", Value: e.Value}}) != canonical(bson.D{{Key: "v", Value: yv}}):
+		if yv, ok := field(y, e.Key); ok && canonical(bson.D{{Key: "v", Value: e.Value}}) != canonical(bson.D{{Key: "v", Value: yv}}) {
 			return Difference{Field: e.Key, Goal: show(e.Value), Yours: show(yv)}, true
+		}
+	}
+	for _, e := range w {
+		if _, ok := field(y, e.Key); !ok {
+			return Difference{Field: e.Key, Goal: show(e.Value)}, true
 		}
 	}
 	for _, e := range y {

@@ -458,3 +458,28 @@ func mustRaw(t *testing.T, js string) bson.Raw {
 	}
 	return raw
 }
+
+// The check of the nightly job says only "some subject has a wrong
+// courseCount or avgGrade";
+// the goal beside the attempt names the subject and the value.
+func TestGoalNamesTheFirstWrongDocument(t *testing.T) {
+	l := builtin(t, "computed")
+	i := stepNamed(t, l, "Exercise: the nightly job")
+	r := newTestRunner(t, startSandbox(t), l, "goal_")
+	bestCourseAverage := `db.courses.aggregate([
+  { $group: { _id: { $arrayElemAt: [{ $split: ['$title', ' '] }, 0] }, courseCount: { $sum: 1 }, avgGrade: { $max: '$avgGrade' } } },
+  { $merge: { into: 'subjects', on: '_id', whenMatched: 'replace', whenNotMatched: 'insert' } }
+]).toArray()`
+	res := try(t, r, i, bestCourseAverage)
+	if res.Passed || res.Goal == nil || len(res.Goal.Collections) != 1 {
+		t.Fatalf("attempt: %v %q %+v", res.Passed, res.Message, res.Goal)
+	}
+	c := res.Goal.Collections[0]
+	if c.Name != "subjects" || len(c.Differences) == 0 {
+		t.Fatalf("subjects comparison: %+v", c)
+	}
+	d := c.Differences[0]
+	if !strings.HasPrefix(d.Doc, "_id: '") || d.Field != "avgGrade" || d.Goal == "" || d.Yours == "" || d.Goal == d.Yours {
+		t.Errorf("first difference should name a subject's avgGrade: %+v (%s)", d, d)
+	}
+}

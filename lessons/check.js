@@ -12,39 +12,34 @@ const __data = __parse(__sl.input);
 const __reads = (c) => c.reads || [];
 
 // A list of recorded commands and the questions checks ask about it.
-const __commandSet = (list) => ({
-  commands: list,
-  reads(coll) {
-    return list.filter((c) => __reads(c).length > 0 && (coll === undefined || __reads(c).includes(coll))).length;
-  },
-  writes(coll) {
-    return list.reduce((n, c) => n + (coll === undefined || c.target === coll ? c.writes : 0), 0);
-  },
-  readsOnly(coll) {
-    const other = [];
-    for (const c of list) for (const r of __reads(c)) if (r !== coll && !other.includes(r)) other.push(r);
-    if (other.length > 0) {
-      return { pass: false, message: 'your code read ' + other.map(__quote).join(', ') + ': the task asks for ' + __quote(coll) + ' only' };
-    }
-    if (!list.some((c) => __reads(c).includes(coll))) {
-      return { pass: false, message: 'your code never read ' + __quote(coll) };
-    }
-    return { pass: true, message: 'your code read ' + __quote(coll) + ' only' };
-  },
-  explain(i) {
-    const reads = list.filter((c) => __reads(c).length > 0);
+const __commandSet = (list) => {
+  const readList = () => list.filter((c) => __reads(c).length > 0);
+  const explain = (i) => {
+    const reads = readList();
     if (!(i >= 0 && i < reads.length)) {
       throw new RangeError('explain(' + i + '): there ' + (reads.length === 1 ? 'was 1 read' : 'were ' + reads.length + ' reads'));
     }
     return __parse(__sl.explain(reads[i].index));
-  },
-  docsExamined() {
-    let n = 0;
-    const reads = list.filter((c) => __reads(c).length > 0);
-    for (let i = 0; i < reads.length; i++) n += this.explain(i).totalDocsExamined;
-    return n;
-  },
-});
+  };
+  return {
+    commands: list,
+    reads: (coll) => readList().filter((c) => coll === undefined || __reads(c).includes(coll)).length,
+    writes: (coll) => list.reduce((n, c) => n + (coll === undefined || c.target === coll ? c.writes : 0), 0),
+    readsOnly(coll) {
+      const other = [];
+      for (const c of list) for (const r of __reads(c)) if (r !== coll && !other.includes(r)) other.push(r);
+      if (other.length > 0) {
+        return { pass: false, message: 'your code read ' + other.map(__quote).join(', ') + ': the task asks for ' + __quote(coll) + ' only' };
+      }
+      if (!list.some((c) => __reads(c).includes(coll))) {
+        return { pass: false, message: 'your code never read ' + __quote(coll) };
+      }
+      return { pass: true, message: 'your code read ' + __quote(coll) + ' only' };
+    },
+    explain,
+    docsExamined: () => readList().reduce((n, _, i) => n + explain(i).totalDocsExamined, 0),
+  };
+};
 
 let __errorSeen = false;
 const __attempt = __data.attempt;

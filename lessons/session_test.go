@@ -459,9 +459,8 @@ func mustRaw(t *testing.T, js string) bson.Raw {
 	return raw
 }
 
-// The check of the nightly job says only "some subject has a wrong
-// courseCount or avgGrade";
-// the goal beside the attempt names the subject and the value.
+// The nightly job's check says only "some subject has a wrong courseCount
+// or avgGrade"; the goal beside the attempt names the subject and value.
 func TestGoalNamesTheFirstWrongDocument(t *testing.T) {
 	l := builtin(t, "computed")
 	i := stepNamed(t, l, "Exercise: the nightly job")

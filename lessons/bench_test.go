@@ -1,73 +1,153 @@
-package lessons_test
+package lessons
 
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/schemalab/schemalab/content"
-	"github.com/schemalab/schemalab/lessons"
-	"github.com/schemalab/schemalab/sandbox"
 )
 
-// BenchmarkLessonSetup measures each built-in lesson's first step — the
-// reset and its data-generating setup — on the embedded sandbox (the 1.5 s
-// budget of issue 5). Run with -benchtime=3x; one iteration is seconds.
-func BenchmarkLessonSetup(b *testing.B) {
-	cat, errs := lessons.Load(content.FS)
-	if len(errs) > 0 {
-		b.Fatal(errs)
-	}
+// The figures of issue 12, through the real embedded server and driver:
+//
+//	go test ./lessons -run '^$' -bench . -benchtime 20x
+
+// BenchmarkJumpAfterVisit is a jump to a step of a lesson whose steps
+// have all been visited once: every jump goes to a step far from the last
+// (the budget is 150 ms).
+func BenchmarkJumpAfterVisit(b *testing.B) {
 	ctx := context.Background()
-	be, err := sandbox.StartEmbedded(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer be.Close()
-	for _, l := range cat.Lessons {
+	be := startSandbox(b)
+	for _, l := range loadBuiltin(b) {
 		b.Run(l.ID, func(b *testing.B) {
-			r := lessons.NewRunner(be.Client, l, lessons.RunnerOptions{Prefix: "bench_"})
+			r := newTestRunner(b, be, l, "bench_")
+			for i := range l.Steps {
+				if _, err := r.RunStep(ctx, i); err != nil {
+					b.Fatal(err)
+				}
+			}
+			n, k := len(l.Steps), 0
 			for b.Loop() {
-				if err := r.Reset(ctx); err != nil {
+				k = (k + n/2 + 1) % n
+				if err := r.Prepare(ctx, k); err != nil {
 					b.Fatal(err)
-				}
-				res, err := r.RunStep(ctx, 0)
-				if err != nil {
-					b.Fatal(err)
-				}
-				for _, f := range res.Failures {
-					if !f.Expect {
-						b.Fatal(f)
-					}
 				}
 			}
 		})
 	}
 }
 
-// BenchmarkCheckAll is `schemalab run --check` over every built-in lesson.
-func BenchmarkCheckAll(b *testing.B) {
-	cat, _ := lessons.Load(content.FS)
+// BenchmarkJumpFresh is opening the outlier lesson at step 11 and running
+// it, on a fresh session (the budget is 1.5 s).
+func BenchmarkJumpFresh(b *testing.B) {
 	ctx := context.Background()
-	be, err := sandbox.StartEmbedded(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer be.Close()
+	be := startSandbox(b)
+	l := builtin(b, "outlier")
 	for b.Loop() {
-		for _, l := range cat.Lessons {
-			r := lessons.NewRunner(be.Client, l, lessons.RunnerOptions{Prefix: "bench_"})
-			if err := r.Reset(ctx); err != nil {
-				b.Fatal(err)
+		r := NewRunner(sandboxOf(be, "fresh_"), l, RunnerOptions{})
+		res, err := r.RunStep(ctx, 10)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !res.codeOK() {
+			b.Fatal(res.Failures)
+		}
+		b.StopTimer()
+		r.Close()
+		b.StartTimer()
+	}
+}
+
+// BenchmarkExerciseAttempt is one attempt at each built-in exercise with
+// its reference solution, the goal already known (the budget is 300 ms);
+// first-ms reports the first attempt, which also runs the goal.
+func BenchmarkExerciseAttempt(b *testing.B) {
+	ctx := context.Background()
+	be := startSandbox(b)
+	for _, l := range loadBuiltin(b) {
+		for i, st := range l.Steps {
+			if st.Exercise == nil {
+				continue
 			}
+			b.Run(l.ID+"/"+st.ID, func(b *testing.B) {
+				r := newTestRunner(b, be, l, "bench_")
+				if err := r.Prepare(ctx, i); err != nil {
+					b.Fatal(err)
+				}
+				start := time.Now()
+				if res, err := r.TryExercise(ctx, i, st.Exercise.Solution); err != nil || !res.Passed {
+					b.Fatal(err, res)
+				}
+				first := time.Since(start)
+				for b.Loop() {
+					res, err := r.TryExercise(ctx, i, st.Exercise.Solution)
+					if err != nil || !res.Passed {
+						b.Fatal(err, res)
+					}
+				}
+				b.ReportMetric(float64(first.Microseconds())/1000, "first-ms")
+			})
+		}
+	}
+}
+
+// BenchmarkRerunStep is running a step again; overhead-ms is what the
+// re-run costs beyond the step's own run time (the budget is 20 ms).
+func BenchmarkRerunStep(b *testing.B) {
+	ctx := context.Background()
+	be := startSandbox(b)
+	for _, l := range loadBuiltin(b) {
+		b.Run(l.ID, func(b *testing.B) {
+			r := newTestRunner(b, be, l, "bench_")
 			for i := range l.Steps {
-				res, err := r.CheckStep(ctx, i)
+				if _, err := r.RunStep(ctx, i); err != nil {
+					b.Fatal(err)
+				}
+			}
+			var overhead, worst time.Duration
+			k := 0
+			for b.Loop() {
+				i := k % len(l.Steps)
+				k++
+				start := time.Now()
+				res, err := r.RunStep(ctx, i)
 				if err != nil {
 					b.Fatal(err)
 				}
-				if !res.OK() {
-					b.Fatal(l.ID, i+1, res.Failures)
+				o := time.Since(start) - res.Elapsed
+				overhead += o
+				worst = max(worst, o)
+			}
+			b.ReportMetric(float64(overhead.Microseconds())/1000/float64(max(k, 1)), "overhead-ms")
+			b.ReportMetric(float64(worst.Microseconds())/1000, "worst-overhead-ms")
+		})
+	}
+}
+
+// BenchmarkCheckAll is `schemalab run --check` over every built-in lesson,
+// authoring guard included (the budget is 8 s on 2 cores).
+func BenchmarkCheckAll(b *testing.B) {
+	ctx := context.Background()
+	be := startSandbox(b)
+	ls := loadBuiltin(b)
+	for b.Loop() {
+		for _, l := range ls {
+			r := NewRunner(sandboxOf(be, "bench_"), l, RunnerOptions{})
+			for i := range l.Steps {
+				res, err := r.CheckStep(ctx, i)
+				if err != nil || !res.OK() {
+					b.Fatal(l.ID, i+1, err, res.Failures)
 				}
 			}
+			r.Close()
 		}
 	}
+}
+
+func loadBuiltin(b *testing.B) []*Lesson {
+	cat, errs := Load(content.FS)
+	if len(errs) > 0 {
+		b.Fatal(errs)
+	}
+	return cat.Lessons
 }

@@ -1,4 +1,4 @@
-package lessons_test
+package lessons
 
 import (
 	"context"
@@ -9,15 +9,13 @@ import (
 	"time"
 
 	"github.com/schemalab/schemalab/content"
-	"github.com/schemalab/schemalab/lessons"
-	"github.com/schemalab/schemalab/sandbox"
 )
 
 // TestBuiltinLessonsCheck is `schemalab run --check` over every built-in
 // lesson on the embedded sandbox: every block runs, every expectation
 // holds and every reference solution passes its check.
 func TestBuiltinLessonsCheck(t *testing.T) {
-	cat, errs := lessons.Load(content.FS)
+	cat, errs := Load(content.FS)
 	for _, err := range errs {
 		t.Errorf("load: %v", err)
 	}
@@ -25,21 +23,14 @@ func TestBuiltinLessonsCheck(t *testing.T) {
 		t.Fatalf("want at least 5 built-in lessons, got %d", len(cat.Lessons))
 	}
 	ctx := context.Background()
-	be, err := sandbox.StartEmbedded(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer be.Close()
+	be := startSandbox(t)
 	only := os.Getenv("SCHEMALAB_LESSON") // focus one lesson while authoring
 	for _, l := range cat.Lessons {
 		if only != "" && l.ID != only {
 			continue
 		}
 		t.Run(l.ID, func(t *testing.T) {
-			r := lessons.NewRunner(be.Client, l, lessons.RunnerOptions{})
-			if err := r.Reset(ctx); err != nil {
-				t.Fatal(err)
-			}
+			r := newTestRunner(t, be, l, "")
 			start := time.Now()
 			for i := range l.Steps {
 				res, err := r.CheckStep(ctx, i)
@@ -50,7 +41,7 @@ func TestBuiltinLessonsCheck(t *testing.T) {
 					// The 1.5 s budget is a figure to report, not a pass/fail
 					// line: timings on a shared CI machine are noise. Set
 					// SCHEMALAB_STRICT_TIMING=1 to enforce it.
-					if b.Block != nil && b.Block.Kind == lessons.Setup && b.Result.Elapsed > 1500*time.Millisecond {
+					if b.Block != nil && b.Block.Kind == Setup && b.Result.Elapsed > 1500*time.Millisecond {
 						msg := fmt.Sprintf("step %d %q: setup took %s, budget 1.5 s", i+1, l.Steps[i].Title, b.Result.Elapsed.Round(time.Millisecond))
 						if os.Getenv("SCHEMALAB_STRICT_TIMING") != "" {
 							t.Error(msg)
@@ -74,7 +65,7 @@ func TestBuiltinLessonsCheck(t *testing.T) {
 // TestReviewsFramingReproducesSeed001 pins the seed's transcripts: the
 // outlier lesson's reviews steps must print what the seed shows.
 func TestReviewsFramingReproducesSeed001(t *testing.T) {
-	cat, _ := lessons.Load(content.FS)
+	cat, _ := Load(content.FS)
 	l := cat.Find("outlier")
 	if l == nil {
 		t.Fatal("no outlier lesson")

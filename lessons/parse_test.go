@@ -257,7 +257,7 @@ func TestAuthoringGuideExampleRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	be := startSandbox(t)
-	r := NewRunner(be.Client, l, RunnerOptions{Prefix: "guide_"})
+	r := newTestRunner(t, be, l, "guide_")
 	for i := range l.Steps {
 		res, err := r.CheckStep(context.Background(), i)
 		if err != nil {

@@ -47,6 +47,12 @@ type ExerciseProgress struct {
 	Attempts int            `json:"attempts"`
 	// Revealed is set once the learner asked to see the solution.
 	Revealed bool `json:"revealed,omitempty"`
+	// Draft is the learner's code as the editor last held it, so that a
+	// learner who quits mid-exercise comes back to it; nil means the
+	// starter code.
+	Draft *string `json:"draft,omitempty"`
+	// Hints is how many hints the learner has revealed.
+	Hints int `json:"hints,omitempty"`
 }
 
 // LessonProgress is one lesson's record; steps are named by their id.
@@ -83,23 +89,28 @@ type Store struct {
 }
 
 // OpenStore reads the progress in dir, creating nothing until the first
-// change. A file that cannot be parsed is moved aside (progress.json.corrupt-
-// TIMESTAMP) and progress starts fresh; Warning says so. Only an unreadable
-// directory is an error.
+// change. A file that cannot be parsed, or that parses into something not
+// shaped like progress, is moved aside (progress.json.corrupt-TIMESTAMP)
+// and progress starts fresh; Warning says so. Temporary files left by a
+// write that was killed are removed. Only an unreadable directory is an
+// error.
 func OpenStore(dir string) (*Store, error) {
 	s := &Store{path: filepath.Join(dir, progressFile), data: progressData{Version: 1, Lessons: map[string]*LessonProgress{}}}
 	raw, err := os.ReadFile(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
+		removeStaleTemps(dir)
 		return s, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read progress: %w", err)
 	}
+	removeStaleTemps(dir)
 	var d progressData
-	if err := json.Unmarshal(raw, &d); err != nil || d.Version != 1 {
-		if err == nil {
-			err = fmt.Errorf("unknown version %d", d.Version)
-		}
+	err = json.Unmarshal(raw, &d)
+	if err == nil {
+		err = d.validate()
+	}
+	if err != nil {
 		aside := fmt.Sprintf("%s.corrupt-%s", s.path, time.Now().UTC().Format("20060102T150405Z"))
 		if rerr := os.Rename(s.path, aside); rerr != nil {
 			s.warning = fmt.Sprintf("progress file %s is unreadable (%v) and could not be moved aside (%v); starting fresh", s.path, err, rerr)
@@ -138,9 +149,53 @@ func (s *Store) Lesson(id string) LessonProgress {
 	cp.Exercises = map[string]*ExerciseProgress{}
 	for k, v := range p.Exercises {
 		e := *v
+		if v.Draft != nil {
+			d := *v.Draft
+			e.Draft = &d
+		}
 		cp.Exercises[k] = &e
 	}
 	return cp
+}
+
+// validate rejects JSON that is valid but not shaped like progress: a
+// lesson or exercise that is null, counts below zero, an unknown status.
+func (d *progressData) validate() error {
+	if d.Version != 1 {
+		return fmt.Errorf("unknown version %d", d.Version)
+	}
+	for id, l := range d.Lessons {
+		if l == nil {
+			return fmt.Errorf("lesson %q is null", id)
+		}
+		for step, e := range l.Exercises {
+			switch {
+			case e == nil:
+				return fmt.Errorf("lesson %q: exercise %q is null", id, step)
+			case e.Attempts < 0 || e.Hints < 0:
+				return fmt.Errorf("lesson %q: exercise %q has a negative count", id, step)
+			case e.Status != ExerciseNotTried && e.Status != ExerciseFailed && e.Status != ExercisePassed:
+				return fmt.Errorf("lesson %q: exercise %q has unknown status %q", id, step, e.Status)
+			}
+		}
+	}
+	return nil
+}
+
+// staleTempAge is how old a temporary progress file must be to count as
+// left by a killed write rather than being written right now by another
+// schemalab process sharing the directory.
+const staleTempAge = time.Minute
+
+// removeStaleTemps deletes the temporary files of writes that never
+// finished (the process was killed between create and rename).
+func removeStaleTemps(dir string) {
+	matches, _ := filepath.Glob(filepath.Join(dir, progressFile+".tmp-*"))
+	for _, m := range matches {
+		if info, err := os.Stat(m); err == nil && time.Since(info.ModTime()) > staleTempAge {
+			_ = os.Remove(m)
+		}
+	}
 }
 
 func (s *Store) lessonLocked(id string) *LessonProgress {
@@ -178,14 +233,7 @@ func (s *Store) RecordAttempt(lesson, step string, passed bool) (ExerciseProgres
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.lessonLocked(lesson)
-	if p.Exercises == nil {
-		p.Exercises = map[string]*ExerciseProgress{}
-	}
-	e := p.Exercises[step]
-	if e == nil {
-		e = &ExerciseProgress{}
-		p.Exercises[step] = e
-	}
+	e := s.exerciseLocked(lesson, step)
 	e.Attempts++
 	switch {
 	case passed:
@@ -197,6 +245,53 @@ func (s *Store) RecordAttempt(lesson, step string, passed bool) (ExerciseProgres
 		e.Status = ExerciseFailed
 	}
 	return *e, s.saveLocked()
+}
+
+// exerciseLocked returns the record of the exercise in step, creating it.
+func (s *Store) exerciseLocked(lesson, step string) *ExerciseProgress {
+	p := s.lessonLocked(lesson)
+	if p.Exercises == nil {
+		p.Exercises = map[string]*ExerciseProgress{}
+	}
+	e := p.Exercises[step]
+	if e == nil {
+		e = &ExerciseProgress{}
+		p.Exercises[step] = e
+	}
+	return e
+}
+
+// SaveDraft keeps the learner's code for the exercise of step.
+func (s *Store) SaveDraft(lesson, step, code string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.exerciseLocked(lesson, step)
+	if e.Draft != nil && *e.Draft == code {
+		return nil
+	}
+	e.Draft = &code
+	return s.saveLocked()
+}
+
+// SetHints records that n hints of the exercise of step are revealed.
+func (s *Store) SetHints(lesson, step string, n int) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.exerciseLocked(lesson, step)
+	if e.Hints >= n {
+		return nil
+	}
+	e.Hints = n
+	return s.saveLocked()
+}
+
+// ForgetDraft drops the learner's code for the exercise of step, so that
+// it starts over from the starter code; attempts and status stay.
+func (s *Store) ForgetDraft(lesson, step string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.exerciseLocked(lesson, step).Draft = nil
+	return s.saveLocked()
 }
 
 // ErrSolutionLocked is returned by Solution before the learner has tried
@@ -222,14 +317,7 @@ func (s *Store) Solution(l *Lesson, i int, explicit bool) (string, error) {
 		return "", ErrSolutionLocked
 	}
 	if explicit && !e.Revealed {
-		p := s.lessonLocked(l.ID)
-		if p.Exercises == nil {
-			p.Exercises = map[string]*ExerciseProgress{}
-		}
-		if p.Exercises[step] == nil {
-			p.Exercises[step] = &ExerciseProgress{}
-		}
-		p.Exercises[step].Revealed = true
+		s.exerciseLocked(l.ID, step).Revealed = true
 		if err := s.saveLocked(); err != nil {
 			return "", err
 		}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func writeFile(t *testing.T, path string, data []byte) {
@@ -152,5 +153,86 @@ func TestDefaultStateDirHonoursEnv(t *testing.T) {
 	}
 	if got := DefaultStateDir(func(string) string { return "" }); !strings.HasSuffix(got, "schemalab") {
 		t.Errorf("DefaultStateDir = %q", got)
+	}
+}
+
+// JSON that parses but is not shaped like progress is treated like a
+// corrupt file (issue 11): moved aside with a warning, never a panic.
+func TestStoreWrongShapeIsMovedAside(t *testing.T) {
+	for _, bad := range []string{
+		`{"version":1,"lessons":{"outlier":{"exercises":{"x":null}}}}`,
+		`{"version":1,"lessons":{"outlier":null}}`,
+		`{"version":1,"lessons":{"outlier":{"exercises":{"x":{"attempts":-1}}}}}`,
+		`{"version":1,"lessons":{"outlier":{"exercises":{"x":{"status":"maybe"}}}}}`,
+		`{"version":2,"lessons":{}}`,
+		`[]`,
+	} {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "progress.json"), []byte(bad))
+		s, err := OpenStore(dir)
+		if err != nil {
+			t.Fatalf("%s: %v", bad, err)
+		}
+		if !strings.Contains(s.Warning(), "moved to") {
+			t.Errorf("%s: warning = %q", bad, s.Warning())
+		}
+		cat := &Lesson{ID: "outlier", Steps: []Step{{ID: "x", Exercise: &Exercise{}}}}
+		if sum := Summarize(cat, s.Lesson("outlier")); sum.ExercisesDone != 0 {
+			t.Errorf("%s: %+v", bad, sum)
+		}
+		if matches, _ := filepath.Glob(filepath.Join(dir, "progress.json.corrupt-*")); len(matches) != 1 {
+			t.Errorf("%s: not moved aside: %v", bad, matches)
+		}
+	}
+}
+
+// A write killed between creating its temporary file and renaming it
+// leaves the file behind; the next start removes it, and leaves alone a
+// fresh one that another process may be writing right now.
+func TestStoreRemovesTempFilesOfKilledWrites(t *testing.T) {
+	dir := t.TempDir()
+	stale := filepath.Join(dir, "progress.json.tmp-123")
+	fresh := filepath.Join(dir, "progress.json.tmp-456")
+	writeFile(t, stale, []byte(`{"version":1`))
+	writeFile(t, fresh, []byte(`{"version":1`))
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenStore(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the stale temporary file is still there: %v", err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("a fresh temporary file was removed: %v", err)
+	}
+}
+
+// Drafts, revealed hints and the revealed solution survive a restart.
+func TestStoreKeepsDraftsAndHints(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := OpenStore(dir)
+	if err := s.SaveDraft("outlier", "ex", "db.buku.find()"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetHints("outlier", "ex", 2); err != nil {
+		t.Fatal(err)
+	}
+	l := &Lesson{ID: "outlier", Steps: []Step{{ID: "ex", Exercise: &Exercise{Solution: "sol"}}}}
+	if _, err := s.Solution(l, 0, true); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := OpenStore(dir)
+	e := again.Lesson("outlier").Exercise("ex")
+	if e.Draft == nil || *e.Draft != "db.buku.find()" || e.Hints != 2 || !e.Revealed {
+		t.Errorf("after a restart: %+v", e)
+	}
+	if err := again.ForgetDraft("outlier", "ex"); err != nil {
+		t.Fatal(err)
+	}
+	if e := again.Lesson("outlier").Exercise("ex"); e.Draft != nil || e.Hints != 2 {
+		t.Errorf("after starting over: %+v", e)
 	}
 }

@@ -2,15 +2,12 @@ package lessons
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"regexp"
 	"strings"
 	"time"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/schemalab/schemalab/sandbox/shell"
@@ -21,49 +18,77 @@ const DefaultPrefix = "schemalab_"
 
 // RunnerOptions configure a Runner.
 type RunnerOptions struct {
-	// Prefix of the lesson database name; "" means DefaultPrefix.
-	Prefix string
 	// Timeout bounds one block's evaluation; 0 means 60 s.
 	Timeout time.Duration
-	// ResetDB empties the lesson database before the lesson starts; nil
-	// drops it through the client. The sandbox passes its own, which on a
-	// shared server drops only databases schemalab created.
-	ResetDB func(ctx context.Context, db string) error
-	// CheckDB and CheckCommand keep the lesson's shell inside the
-	// sandbox's databases (see shell.Options); nil allows everything.
-	CheckDB      func(db string) error
-	CheckCommand func(db string, cmd bson.D) error
+	// Progress, if set, receives the progress lines of long operations,
+	// such as replaying steps on a server that has no snapshots.
+	Progress func(line string)
 }
 
-// Runner executes one lesson's steps in one shell session against the
-// lesson's own database. Steps run in order: asking for a later step first
-// replays the earlier ones (setup, run and compare blocks) so that the
-// database is in the state the lesson expects. A Runner is not safe for
-// concurrent use.
+// Runner is one learner's session of one lesson: its own driver client,
+// one mongosh session and the lesson's database, <prefix><id>.
+//
+// After each step the runner saves a snapshot of the database (the
+// embedded server's schemalabSnapshot command) together with a checkpoint
+// of the session's global bindings, so that re-running a step, jumping to
+// one, the scratch shell and every exercise attempt start from a known
+// state by restoring, never by replaying. On a server without snapshots
+// (a real MongoDB) it replays the earlier steps instead, and says so.
+//
+// Why the JavaScript state is restored from a checkpoint of the global
+// scope rather than rebuilt by re-evaluating earlier steps: lesson code
+// keeps its state in top-level declarations and assignments (the shell
+// turns const and let into var, so they are all globals), and putting
+// back the name → value table taken after a step restores exactly those,
+// in microseconds, including a helper a learner overwrote or a variable
+// an attempt reassigned. Re-evaluating the earlier steps would cost what
+// replaying costs (seconds where a step generates 200,000 documents) and
+// would re-run code with side effects; replaying only their declarations
+// would need the statements that fill them too. What a checkpoint does
+// not undo is a change made inside an object that a global still points
+// to (push onto an array from an earlier step); the authoring guide asks
+// lessons to reassign instead.
+//
+// A Runner is not safe for concurrent use.
 type Runner struct {
-	client *mongo.Client
+	sb     *Sandbox
 	lesson *Lesson
 	opts   RunnerOptions
+
+	client *mongo.Client
+	rec    *recorder
 	sh     *shell.Shell
-	next   int // the first step not yet run in this session
+
+	snapshots snapshotSupport
+	// saved maps the name of every saved state to the checkpoint of the
+	// session's globals taken with it; on the embedded server the
+	// database snapshot of the same name exists too.
+	saved map[string]*shell.Globals
+	live  liveState
+	goals map[int]*goal
+	notes []string
 }
 
-// NewRunner prepares a runner; nothing runs until Reset or RunStep.
-func NewRunner(client *mongo.Client, l *Lesson, opts RunnerOptions) *Runner {
-	if opts.Prefix == "" {
-		opts.Prefix = DefaultPrefix
-	}
+// liveState is what the session holds now: a saved state, or (state "")
+// whatever an attempt, an edit or the scratch shell left at step.
+type liveState struct {
+	state string
+	step  int
+}
+
+// NewRunner prepares a runner; it connects on first use.
+func NewRunner(sb *Sandbox, l *Lesson, opts RunnerOptions) *Runner {
 	if opts.Timeout <= 0 {
 		opts.Timeout = 60 * time.Second
 	}
-	return &Runner{client: client, lesson: l, opts: opts}
+	return &Runner{sb: sb, lesson: l, opts: opts, live: liveState{step: -1}}
 }
 
 // Lesson is the lesson this runner executes.
 func (r *Runner) Lesson() *Lesson { return r.lesson }
 
 // Database is the lesson's database name, <prefix><id>.
-func (r *Runner) Database() string { return DatabaseName(r.opts.Prefix, r.lesson.ID) }
+func (r *Runner) Database() string { return DatabaseName(r.sb.Prefix, r.lesson.ID) }
 
 // DatabaseName names the database of lesson id.
 func DatabaseName(prefix, id string) string {
@@ -73,34 +98,105 @@ func DatabaseName(prefix, id string) string {
 	return prefix + id
 }
 
-// Next is the index of the first step not yet run in this session.
-func (r *Runner) Next() int { return r.next }
+// connect opens the session's client once.
+func (r *Runner) connect(ctx context.Context) error {
+	if r.client != nil {
+		return nil
+	}
+	if r.sb == nil || r.sb.Connect == nil {
+		return errors.New("lessons: the runner has no sandbox to connect to")
+	}
+	rec := &recorder{}
+	client, err := r.sb.Connect(ctx, rec.monitor())
+	if err != nil {
+		return err
+	}
+	r.client, r.rec = client, rec
+	return nil
+}
 
-// Reset drops the lesson database and starts a fresh shell session.
+// Close drops the session's snapshots and disconnects its client. The
+// lesson database stays as the session left it.
+func (r *Runner) Close() error {
+	if r.client == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	r.dropSnapshots(ctx)
+	err := r.client.Disconnect(ctx)
+	r.client, r.sh = nil, nil
+	return err
+}
+
+// Reset empties the lesson database, forgets every snapshot and starts a
+// fresh shell session: the state before the first step.
 func (r *Runner) Reset(ctx context.Context) error {
-	reset := r.opts.ResetDB
+	if err := r.connect(ctx); err != nil {
+		return err
+	}
+	r.dropSnapshots(ctx)
+	reset := r.sb.ResetDB
 	if reset == nil {
-		reset = func(ctx context.Context, db string) error { return ResetDatabase(ctx, r.client, db) }
+		reset = func(ctx context.Context, db string) error { return dropDatabase(ctx, r.client, db) }
 	}
 	if err := reset(ctx, r.Database()); err != nil {
 		return err
 	}
-	sh, err := shell.New(r.client, r.Database(), shell.Options{Timeout: r.opts.Timeout,
-		CheckDB: r.opts.CheckDB, CheckCommand: r.opts.CheckCommand})
+	sh, err := shell.New(r.client, r.Database(), shell.Options{Timeout: r.opts.Timeout})
 	if err != nil {
 		return err
 	}
-	r.sh, r.next = sh, 0
+	r.sh, r.saved = sh, map[string]*shell.Globals{}
+	if r.goals == nil {
+		// Goals outlive a reset: they are what the reference solutions
+		// leave on the lesson's deterministic data, which a reset rebuilds
+		// the same (and which a server without snapshots resets often).
+		r.goals = map[int]*goal{}
+	}
+	if err := r.save(ctx, stateBefore(0)); err != nil {
+		return err
+	}
+	r.live = liveState{state: stateBefore(0), step: 0}
 	return nil
 }
 
-// ResetDatabase drops a lesson database.
-func ResetDatabase(ctx context.Context, client *mongo.Client, name string) error {
+func dropDatabase(ctx context.Context, client *mongo.Client, name string) error {
 	if err := client.Database(name).Drop(ctx); err != nil {
 		return fmt.Errorf("reset database %s: %w", name, err)
 	}
 	return nil
 }
+
+// ensureSession starts the session if none is running.
+func (r *Runner) ensureSession(ctx context.Context) error {
+	if r.sh != nil {
+		return nil
+	}
+	return r.Reset(ctx)
+}
+
+// begin starts an operation: a session exists, the step exists, and the
+// notes of the last operation are forgotten.
+func (r *Runner) begin(ctx context.Context, i int) error {
+	r.notes = nil
+	if i < 0 || i >= len(r.lesson.Steps) {
+		return fmt.Errorf("lesson %s has no step %d", r.lesson.ID, i+1)
+	}
+	return r.ensureSession(ctx)
+}
+
+// note records a progress line for the current operation.
+func (r *Runner) note(line string) {
+	r.notes = append(r.notes, line)
+	if r.opts.Progress != nil {
+		r.opts.Progress(line)
+	}
+}
+
+// Notes are the progress lines of the last operation (a replay on a
+// server without snapshots, an explain that could not use one).
+func (r *Runner) Notes() []string { return r.notes }
 
 // StepResult is what running one step produced.
 type StepResult struct {
@@ -110,13 +206,25 @@ type StepResult struct {
 	// (setup first); expect blocks appear with their verdict.
 	Blocks []BlockResult
 	// Failures lists what went wrong: an unexpected error, a failed
-	// expectation or, when checking, a failed reference solution.
+	// expectation or, when checking, a failed authoring guard.
 	Failures []Failure
 	Elapsed  time.Duration
+	// Notes are progress lines, such as a replay of earlier steps.
+	Notes []string
 }
 
 // OK reports whether the step ran without failure.
 func (s *StepResult) OK() bool { return len(s.Failures) == 0 }
+
+// codeOK reports whether the step's code ran (failed expectations aside).
+func (s *StepResult) codeOK() bool {
+	for _, f := range s.Failures {
+		if !f.Expect {
+			return false
+		}
+	}
+	return true
+}
 
 // Failure is one problem in a step, with the file line of its block.
 type Failure struct {
@@ -143,179 +251,78 @@ type BlockResult struct {
 	Message string
 }
 
-// VariantResult is one side of a comparison.
-type VariantResult struct {
-	Label   string
-	Block   *Block
-	Result  shell.Result
-	Err     error
-	Figures []Figure
-}
-
-// Figure is one named number of a comparison variant.
-type Figure struct {
-	// Key is keys, docs, ms, dataBytes, indexBytes, updated, or the name
-	// a figures expression gave.
-	Key   string
-	Value float64
-}
-
-// FigureLabels are the display names of the standard figure keys.
-var FigureLabels = map[string]string{
-	"keys": "keys examined", "docs": "docs examined", "ms": "ms",
-	"dataBytes": "data bytes", "indexBytes": "index bytes", "updated": "docs updated",
-	"storageBytes": "storage bytes",
-}
-
-// Figure returns the value of key among v's figures.
-func (v *VariantResult) Figure(key string) (float64, bool) {
-	for _, f := range v.Figures {
-		if f.Key == key {
-			return f.Value, true
-		}
-	}
-	return 0, false
-}
-
-// ensureSession starts the session if none is running.
-func (r *Runner) ensureSession(ctx context.Context) error {
-	if r.sh != nil {
-		return nil
-	}
-	return r.Reset(ctx)
-}
-
-// catchUp brings the session to just before step i.
-func (r *Runner) catchUp(ctx context.Context, i int) error {
-	if i < 0 || i >= len(r.lesson.Steps) {
-		return fmt.Errorf("lesson %s has no step %d", r.lesson.ID, i+1)
-	}
-	if r.sh == nil || i < r.next {
-		if err := r.Reset(ctx); err != nil {
-			return err
-		}
-	}
-	for r.next < i {
-		res := r.runStep(ctx, r.next, modeReplay)
-		if !res.OK() {
-			return fmt.Errorf("%s: replaying step %d %q: %s", r.lesson.ID, r.next+1, r.lesson.Steps[r.next].Title, res.Failures[0])
-		}
-		r.next++
-	}
-	return nil
-}
-
-// RunStep runs step i (0-based) and returns its results, evaluating its
-// expect blocks. Earlier steps are replayed first when needed.
+// RunStep runs step i (0-based) from the state its earlier steps leave,
+// restored from a snapshot when there is one, and evaluates its expect
+// blocks.
 func (r *Runner) RunStep(ctx context.Context, i int) (*StepResult, error) {
-	if err := r.catchUp(ctx, i); err != nil {
-		return nil, err
-	}
-	res := r.runStep(ctx, i, modeShow)
-	r.next = i + 1
-	return res, ctx.Err()
+	return r.runFromBefore(ctx, i, modeShow)
 }
 
-// CheckStep runs step i like RunStep and, for an exercise, also runs the
-// reference solution and its check: what `schemalab run --check` does.
+// CheckStep runs step i like RunStep and, for an exercise, also proves
+// the authoring guard: the starter code fails the check, the reference
+// solution passes it, twice in a row from the same state. It is what
+// `schemalab run --check` does.
 func (r *Runner) CheckStep(ctx context.Context, i int) (*StepResult, error) {
-	if err := r.catchUp(ctx, i); err != nil {
+	return r.runFromBefore(ctx, i, modeCheck)
+}
+
+func (r *Runner) runFromBefore(ctx context.Context, i int, mode runMode) (*StepResult, error) {
+	if err := r.begin(ctx, i); err != nil {
 		return nil, err
 	}
-	res := r.runStep(ctx, i, modeCheck)
-	r.next = i + 1
+	if err := r.ensureBefore(ctx, i); err != nil {
+		return nil, err
+	}
+	res := r.runStep(ctx, i, mode)
+	if mode == modeCheck && r.lesson.Steps[i].Exercise != nil && res.codeOK() {
+		r.guardExercise(ctx, i, res)
+	}
+	res.Notes = r.notes
 	return res, ctx.Err()
 }
 
-// Eval runs free-form code in the lesson's session, e.g. a learner's
-// edit of a run block.
-func (r *Runner) Eval(ctx context.Context, src string) (shell.Result, error) {
-	if err := r.ensureSession(ctx); err != nil {
+// Prepare brings the session to the state before step i: what jumping to
+// a step does before the learner runs anything.
+func (r *Runner) Prepare(ctx context.Context, i int) error {
+	if err := r.begin(ctx, i); err != nil {
+		return err
+	}
+	return r.ensureBefore(ctx, i)
+}
+
+// RunEdited runs a learner's edit of step i's code from the state the
+// step's own code starts from (after its setup).
+func (r *Runner) RunEdited(ctx context.Context, i int, src string) (shell.Result, error) {
+	if err := r.begin(ctx, i); err != nil {
 		return shell.Result{}, err
 	}
+	if err := r.ensureSetup(ctx, i); err != nil {
+		return shell.Result{}, err
+	}
+	r.live = liveState{step: i}
 	return r.sh.Eval(ctx, src)
 }
 
-// ExerciseResult is the verdict on one attempt at an exercise.
-type ExerciseResult struct {
-	Passed bool
-	// Message explains a failure (the check's own words when it gave any).
-	Message string
-	// Attempt is the learner's code's result; Check is the check's.
-	Attempt shell.Result
-	Check   shell.Result
-	// Err is the error the learner's code threw, if any.
-	Err error
-}
-
-// TryExercise runs the learner's code for the exercise of step i, then
-// the exercise's check. The step's setup blocks run again first, so every
-// attempt starts from the same data. Recording the attempt is the caller's
-// job (Store.RecordAttempt).
-func (r *Runner) TryExercise(ctx context.Context, i int, code string) (*ExerciseResult, error) {
-	if i < 0 || i >= len(r.lesson.Steps) || r.lesson.Steps[i].Exercise == nil {
-		return nil, fmt.Errorf("step %d of %s is not an exercise", i+1, r.lesson.ID)
+// Eval runs scratch-shell input on the lesson's state at step i. The
+// first input at a step brings the session there: to the state the step
+// left when it has run (for an exercise, the data the attempts start
+// from), else to the state before it. Later inputs at the same step go on
+// from whatever the earlier ones did, as in any shell.
+func (r *Runner) Eval(ctx context.Context, i int, src string) (shell.Result, error) {
+	if err := r.begin(ctx, i); err != nil {
+		return shell.Result{}, err
 	}
-	if r.sh == nil || r.next != i+1 {
-		if _, err := r.RunStep(ctx, i); err != nil {
-			return nil, err
+	if r.live.step != i {
+		target := i
+		if r.saved[stateBefore(i+1)] != nil || r.lesson.Steps[i].Exercise != nil {
+			target = i + 1
 		}
-	} else {
-		for _, b := range r.lesson.Steps[i].Code(Setup) {
-			if _, err := r.sh.Eval(ctx, b.Text); err != nil {
-				return nil, fmt.Errorf("%s step %d setup (line %d): %w", r.lesson.ID, i+1, b.Line, err)
-			}
+		if err := r.ensureBefore(ctx, target); err != nil {
+			return shell.Result{}, err
 		}
 	}
-	return r.tryExercise(ctx, r.lesson.Steps[i].Exercise, code)
-}
-
-func (r *Runner) tryExercise(ctx context.Context, ex *Exercise, code string) (*ExerciseResult, error) {
-	out := &ExerciseResult{}
-	out.Attempt, out.Err = r.sh.Eval(ctx, code)
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	if out.Err != nil {
-		out.Message = "your code stopped with an error: " + firstLine(errText(out.Err))
-		return out, nil
-	}
-	passed, msg, res, err := r.predicate(ctx, ex.Check, out.Attempt.Transcript)
-	out.Check = res
-	if err != nil {
-		out.Message = "the check stopped with an error: " + firstLine(errText(err))
-		return out, nil
-	}
-	out.Passed, out.Message = passed, msg
-	return out, nil
-}
-
-// predicate evaluates a check or expect predicate. The variable `output`
-// holds the text the code before it printed. It passes when its last
-// statement's value is true; a string value is a failure message.
-func (r *Runner) predicate(ctx context.Context, src, output string) (bool, string, shell.Result, error) {
-	lit, _ := json.Marshal(output)
-	if _, err := r.sh.Eval(ctx, "var output = "+string(lit)+";"); err != nil {
-		return false, "", shell.Result{}, err
-	}
-	res, err := r.sh.Eval(ctx, src)
-	if err != nil {
-		return false, "", res, err
-	}
-	if len(res.Outputs) == 0 {
-		return false, "the check gave no verdict (its last statement must evaluate to true, false or a message)", res, nil
-	}
-	switch v := res.Outputs[len(res.Outputs)-1].Value.(type) {
-	case bool:
-		if v {
-			return true, "", res, nil
-		}
-		return false, "not yet: the check returned false", res, nil
-	case string:
-		return false, v, res, nil
-	default:
-		return false, "the check returned " + res.Outputs[len(res.Outputs)-1].Text + ", not true", res, nil
-	}
+	r.live = liveState{step: i}
+	return r.sh.Eval(ctx, src)
 }
 
 type runMode int
@@ -326,10 +333,13 @@ const (
 	modeCheck
 )
 
+// runStep runs step i on the state before it and saves the states after
+// its setup and after the step.
 func (r *Runner) runStep(ctx context.Context, i int, mode runMode) *StepResult {
 	start := time.Now()
 	st := &r.lesson.Steps[i]
 	res := &StepResult{Step: i, Title: st.Title}
+	r.live = liveState{step: i}
 	fail := func(line int, format string, args ...any) {
 		res.Failures = append(res.Failures, Failure{Line: line, Msg: fmt.Sprintf(format, args...)})
 	}
@@ -347,6 +357,12 @@ func (r *Runner) runStep(ctx context.Context, i int, mode runMode) *StepResult {
 		if err != nil {
 			fail(b.Line, "setup failed: %s", errText(err))
 			res.Elapsed = time.Since(start)
+			return res
+		}
+	}
+	if hasSetup(st) {
+		if err := r.saveOnce(ctx, stateSetup(i)); err != nil {
+			fail(st.Line, "%v", err)
 			return res
 		}
 	}
@@ -401,191 +417,30 @@ func (r *Runner) runStep(ctx context.Context, i int, mode runMode) *StepResult {
 			if mode == modeReplay {
 				continue
 			}
-			ok, msg, out, err := r.predicate(ctx, b.Text, lastOutput)
-			br := BlockResult{Block: b, Result: out, Err: err, Passed: ok && err == nil, Message: msg}
-			if err != nil {
-				br.Message = errText(err)
-				failExpect(b.Line, "expect predicate threw: %s", errText(err))
-			} else if !ok {
-				failExpect(b.Line, "expect predicate failed: %s", msg)
+			v, out := r.predicate(ctx, b, predicateInput{output: lastOutput})
+			br := BlockResult{Block: b, Result: out, Passed: v.Pass, Message: v.Message}
+			if !v.Pass {
+				if v.Threw != "" {
+					failExpect(v.Line, "expect predicate threw: %s", v.Threw)
+				} else {
+					failExpect(b.Line, "expect predicate failed: %s", v.Message)
+				}
 			}
 			res.Blocks = append(res.Blocks, br)
 		}
 	}
-	if mode == modeCheck && st.Exercise != nil && len(res.Failures) == 0 {
-		ex, err := r.tryExercise(ctx, st.Exercise, st.Exercise.Solution)
-		switch {
-		case err != nil:
-			fail(st.Exercise.Line, "exercise: %v", err)
-		case !ex.Passed:
-			fail(st.Exercise.Line, "the reference solution does not pass the check: %s", ex.Message)
-		}
-		if ex != nil {
-			res.Blocks = append(res.Blocks, BlockResult{Block: exerciseBlock(st), Result: ex.Attempt, Err: ex.Err, Passed: ex.Passed, Message: ex.Message})
+	if res.codeOK() && ctx.Err() == nil {
+		if err := r.saveOnce(ctx, stateBefore(i+1)); err != nil {
+			fail(st.Line, "%v", err)
+		} else {
+			r.live = liveState{state: stateBefore(i + 1), step: i}
 		}
 	}
 	res.Elapsed = time.Since(start)
 	return res
 }
 
-func exerciseBlock(st *Step) *Block {
-	for i := range st.Blocks {
-		if st.Blocks[i].Kind == ExerciseSolution {
-			return &st.Blocks[i]
-		}
-	}
-	return nil
-}
-
-// runVariant runs one comparison variant and gathers its figures: keys and
-// documents examined and milliseconds from the explain output, documents
-// updated from write results, bytes from collStats, and any figures
-// expression the author gave.
-func (r *Runner) runVariant(ctx context.Context, b *Block) VariantResult {
-	v := VariantResult{Label: b.Variant.Label, Block: b}
-	v.Result, v.Err = r.sh.Eval(ctx, b.Text)
-	if v.Err != nil {
-		return v
-	}
-	if len(v.Result.Metrics) > 0 {
-		var keys, docs, ms int64
-		for _, m := range v.Result.Metrics {
-			keys += m.KeysExamined
-			docs += m.DocsExamined
-			ms += m.Millis
-		}
-		v.Figures = append(v.Figures, Figure{"keys", float64(keys)}, Figure{"docs", float64(docs)}, Figure{"ms", float64(ms)})
-	}
-	if fs, ok := figuresDocument(v.Result.Outputs); ok {
-		for _, f := range fs {
-			v.Figures = setFigure(v.Figures, f.Key, f.Value)
-		}
-	}
-	if n, ok := modifiedCount(v.Result.Outputs); ok {
-		v.Figures = append(v.Figures, Figure{"updated", float64(n)})
-	}
-	if c := b.Variant.Collection; c != "" {
-		data, index, err := r.collectionBytes(ctx, c)
-		if err != nil {
-			v.Err = err
-			return v
-		}
-		v.Figures = append(v.Figures, Figure{"dataBytes", float64(data)}, Figure{"indexBytes", float64(index)})
-	}
-	if expr := b.Variant.Figures; expr != "" {
-		res, err := r.sh.Eval(ctx, "("+expr+")")
-		if err != nil {
-			v.Err = fmt.Errorf("figures expression: %w", err)
-			return v
-		}
-		if len(res.Outputs) > 0 {
-			d, ok := res.Outputs[len(res.Outputs)-1].Value.(bson.D)
-			if !ok {
-				v.Err = fmt.Errorf("figures expression must return a document, got %s", res.Outputs[len(res.Outputs)-1].Text)
-				return v
-			}
-			for _, e := range d {
-				n, ok := number(e.Value)
-				if !ok {
-					continue
-				}
-				v.Figures = setFigure(v.Figures, e.Key, n)
-			}
-		}
-	}
-	return v
-}
-
-// figuresDocument reads a variant's last value as figures when it is a
-// document of numbers with at least one standard figure key, such as
-// { keys: 720, docs: 720, ms: 1 }.
-func figuresDocument(outs []shell.Output) ([]Figure, bool) {
-	if len(outs) == 0 {
-		return nil, false
-	}
-	d, ok := outs[len(outs)-1].Value.(bson.D)
-	if !ok || len(d) == 0 {
-		return nil, false
-	}
-	var fs []Figure
-	standard := false
-	for _, e := range d {
-		n, ok := number(e.Value)
-		if !ok {
-			return nil, false
-		}
-		if _, ok := FigureLabels[e.Key]; ok {
-			standard = true
-		}
-		fs = append(fs, Figure{e.Key, n})
-	}
-	return fs, standard
-}
-
-func setFigure(fs []Figure, key string, val float64) []Figure {
-	for i := range fs {
-		if fs[i].Key == key {
-			fs[i].Value = val
-			return fs
-		}
-	}
-	return append(fs, Figure{key, val})
-}
-
-// modifiedCount sums modifiedCount and upsertedCount over write results.
-func modifiedCount(outs []shell.Output) (int64, bool) {
-	var total int64
-	found := false
-	for _, o := range outs {
-		d, ok := o.Value.(bson.D)
-		if !ok {
-			continue
-		}
-		for _, e := range d {
-			if e.Key == "modifiedCount" || e.Key == "upsertedCount" {
-				if n, ok := number(e.Value); ok {
-					total += int64(n)
-					found = true
-				}
-			}
-		}
-	}
-	return total, found
-}
-
-func (r *Runner) collectionBytes(ctx context.Context, coll string) (int64, int64, error) {
-	var stats bson.D
-	err := r.client.Database(r.Database()).RunCommand(ctx, bson.D{{Key: "collStats", Value: coll}}).Decode(&stats)
-	if err != nil {
-		return 0, 0, fmt.Errorf("collStats %s: %w", coll, err)
-	}
-	var data, index float64
-	for _, e := range stats {
-		switch e.Key {
-		case "size":
-			data, _ = number(e.Value)
-		case "totalIndexSize":
-			index, _ = number(e.Value)
-		}
-	}
-	return int64(data), int64(index), nil
-}
-
-func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int32:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case float64:
-		return x, !math.IsNaN(x)
-	case shell.Int32Value:
-		return float64(x), true
-	case int:
-		return float64(x), true
-	}
-	return 0, false
-}
+func hasSetup(st *Step) bool { return len(st.Code(Setup)) > 0 }
 
 // MatchFragment reports whether the lines of fragment appear as consecutive
 // lines of output. Trailing spaces are ignored, leading blank lines of the

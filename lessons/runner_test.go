@@ -8,7 +8,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox"
 )
 
-func startSandbox(t *testing.T) *sandbox.Backend {
+func startSandbox(t testing.TB) *sandbox.Backend {
 	t.Helper()
 	be, err := sandbox.StartEmbedded(context.Background())
 	if err != nil {
@@ -16,6 +16,21 @@ func startSandbox(t *testing.T) *sandbox.Backend {
 	}
 	t.Cleanup(func() { be.Close() })
 	return be
+}
+
+// sandboxOf is what cmd/schemalab hands lessons: the backend as functions.
+func sandboxOf(be *sandbox.Backend, prefix string) *Sandbox {
+	return &Sandbox{
+		Connect: be.Connector(),
+		Prefix:  prefix,
+	}
+}
+
+// newTestRunner is a runner on be that is closed when the test ends.
+func newTestRunner(t testing.TB, be *sandbox.Backend, l *Lesson, prefix string) *Runner {
+	r := NewRunner(sandboxOf(be, prefix), l, RunnerOptions{})
+	t.Cleanup(func() { r.Close() })
+	return r
 }
 
 const runnerLesson = "---\nid: runner\ntitle: Runner\n---\n" +
@@ -38,7 +53,7 @@ func TestRunnerStepsFiguresAndExercises(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := NewRunner(be.Client, l, RunnerOptions{Prefix: "test_"})
+	r := newTestRunner(t, be, l, "test_")
 	if r.Database() != "test_runner" {
 		t.Errorf("database = %q", r.Database())
 	}

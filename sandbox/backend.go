@@ -64,6 +64,9 @@ type Backend struct {
 
 	prefix      string
 	unsafeAnyDB bool
+	// uri is the connection string a KindURI backend was given, for the
+	// clients NewClient makes; it may hold credentials and is never shown.
+	uri string
 
 	server *wire.Server
 	cancel context.CancelFunc
@@ -174,7 +177,7 @@ func connectURI(ctx context.Context, uri string) (*Backend, error) {
 		return nil, fmt.Errorf("could not reach MongoDB at %s within %s: %s\nhint: %s",
 			host, serverSelectionTimeout, redactText(selectionCause(err), uri), connectHint(err, host))
 	}
-	b := &Backend{Client: client, Kind: KindURI, Host: host}
+	b := &Backend{Client: client, Kind: KindURI, Host: host, uri: uri}
 	b.describe(ctx)
 	return b, nil
 }

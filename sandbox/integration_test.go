@@ -102,7 +102,8 @@ func checkLessonsOn(t *testing.T, uri, prefix string) {
 			if err := be.ResetDB(ctx, db); err != nil {
 				t.Fatal(err)
 			}
-			r := lessons.NewRunner(be.Client, l, lessons.RunnerOptions{Prefix: be.Prefix()})
+			r := lessons.NewRunner(&lessons.Sandbox{Connect: be.Connector(), Prefix: be.Prefix(), ResetDB: be.ResetDB}, l, lessons.RunnerOptions{})
+			defer r.Close()
 			if r.Database() != db {
 				t.Fatalf("runner uses %s, sandbox %s", r.Database(), db)
 			}

@@ -20,7 +20,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schemalab/schemalab/lessons"
-	"github.com/schemalab/schemalab/sandbox"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/keymap"
 	"github.com/schemalab/schemalab/tui/styles"
@@ -32,9 +31,7 @@ type Options struct {
 	// Store keeps progress; nil keeps none (tests).
 	Store *lessons.Store
 	// Connect opens the sandbox. It runs after the first frame is drawn.
-	Connect func(ctx context.Context) (*sandbox.Backend, error)
-	// Prefix of lesson database names.
-	Prefix  string
+	Connect func(ctx context.Context) (*lessons.Sandbox, error)
 	NoColor bool
 	Present bool
 	// Lesson and Step (1-based) open a lesson directly; Step 0 resumes.
@@ -55,7 +52,7 @@ type Model struct {
 	opts    Options
 	ctx     context.Context
 	styles  *styles.Styles
-	backend *sandbox.Backend
+	backend *lessons.Sandbox
 	connErr error
 
 	catalog *catalogPage
@@ -117,9 +114,20 @@ func New(ctx context.Context, opts Options) *Model {
 	return m
 }
 
-// Close stops the sandbox; call it after the program ends.
+// Close ends the open lesson's session and stops the sandbox; call it
+// after the program ends.
 func (m *Model) Close() error {
-	if m.backend != nil {
+	if m.lesson != nil {
+		m.lesson.saveDraft()
+		if m.runs.active {
+			// The run's goroutine still holds the runner; the process is
+			// ending and takes the session with it.
+			m.runs.cancel()
+		} else {
+			_ = m.lesson.sess.runner.Close()
+		}
+	}
+	if m.backend != nil && m.backend.Close != nil {
 		return m.backend.Close()
 	}
 	return nil
@@ -140,20 +148,8 @@ func (m *Model) connectCmd() tea.Cmd {
 			return backendReadyMsg{err: fmt.Errorf("no sandbox configured")}
 		}
 		be, err := connect(ctx)
-		if err != nil {
-			return backendReadyMsg{err: err}
-		}
-		return backendReadyMsg{backend: be, label: backendLabel(ctx, be)}
+		return backendReadyMsg{backend: be, err: err}
 	}
-}
-
-// backendLabel is the backend shown plainly: "embedded sandbox", or the
-// server's version, topology and host (never credentials).
-func backendLabel(_ context.Context, be *sandbox.Backend) string {
-	if be.Kind == sandbox.KindEmbedded {
-		return be.Host
-	}
-	return be.Status()
 }
 
 // pageSize is the area pages draw in: the window minus margins and the
@@ -215,7 +211,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.connErr = msg.err
 			m.Backend = "not connected: " + msg.err.Error()
 		} else {
-			m.backend, m.Backend = msg.backend, msg.label
+			m.backend, m.Backend = msg.backend, msg.backend.Label
 		}
 		m.resize()
 		if m.opts.Lesson != "" && msg.err == nil {
@@ -227,7 +223,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case openLessonMsg:
 		return m, m.openLesson(msg.id, msg.step)
 	case backToCatalogMsg:
-		m.lesson = nil
+		m.leaveLesson()
 		return m, nil
 	case statusMsg:
 		m.status = string(msg)
@@ -240,6 +236,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.runs.spin, cmd = m.runs.spin.Update(msg)
 		return m, cmd
 	case runDoneMsg:
+		if msg.sess != nil && msg.sess.retired {
+			_ = msg.sess.runner.Close()
+		}
 		if !m.runs.finish(msg.seq) {
 			return m, nil
 		}
@@ -276,7 +275,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			m.status = "Cancelling…"
 			return nil
 		}
-		m.quitting = true
+		m.quit()
 		return tea.Quit
 	}
 	if m.showHelp {
@@ -290,7 +289,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
-		m.quitting = true
+		m.quit()
 		return tea.Quit
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
@@ -300,6 +299,30 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.lesson.Update(msg)
 	}
 	return m.catalog.Update(msg)
+}
+
+// quit keeps the open exercise's draft before the program ends.
+func (m *Model) quit() {
+	m.quitting = true
+	if m.lesson != nil {
+		m.lesson.saveDraft()
+	}
+}
+
+// leaveLesson ends the open lesson's session: its draft is kept and its
+// runner closed, or closed when the run in flight ends.
+func (m *Model) leaveLesson() {
+	if m.lesson == nil {
+		return
+	}
+	m.lesson.saveDraft()
+	if sess := m.lesson.sess; m.runs.active {
+		sess.retired = true
+		m.runs.cancel()
+	} else {
+		_ = sess.runner.Close()
+	}
+	m.lesson = nil
 }
 
 // openLesson shows lesson id at step (0-based; < 0 resumes where the
@@ -319,9 +342,8 @@ func (m *Model) openLesson(id string, step int) tea.Cmd {
 		}
 		return statusCmd("The sandbox is still starting…")
 	}
-	sess := &session{lesson: l, store: m.opts.Store, client: m.backend.Client,
-		runner: lessons.NewRunner(m.backend.Client, l, lessons.RunnerOptions{Prefix: m.backend.Prefix(),
-			ResetDB: m.backend.ResetDB, CheckDB: m.backend.CheckDB, CheckCommand: m.backend.CheckCommand})}
+	m.leaveLesson()
+	sess := &session{lesson: l, store: m.opts.Store, runner: lessons.NewRunner(m.backend, l, lessons.RunnerOptions{})}
 	for i, other := range m.opts.Catalog.Lessons {
 		if other.ID == id && i+1 < len(m.opts.Catalog.Lessons) {
 			sess.nextLesson, sess.nextTitle = m.opts.Catalog.Lessons[i+1].ID, m.opts.Catalog.Lessons[i+1].Title
@@ -411,6 +433,8 @@ func (m *Model) confirmLine() string {
 		return st.Warning.Render(fmt.Sprintf("Reset %s? This drops %s and forgets its progress. y/N", m.lesson.lesson().ID, m.lesson.sess.runner.Database()))
 	case confirmSolution:
 		return st.Warning.Render("Replace your code with the reference solution? y/N")
+	case confirmResetExercise:
+		return st.Warning.Render("Start this exercise over? The data goes back to how the exercise begins and your code to the starter. y/N")
 	}
 	return ""
 }

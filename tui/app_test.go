@@ -33,6 +33,12 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// testSandbox is the backend as lessons takes it, as cmd/schemalab wires
+// it; closing the app leaves the shared backend running.
+func testSandbox(be *sandbox.Backend) *lessons.Sandbox {
+	return &lessons.Sandbox{Connect: be.Connector(), Prefix: be.Prefix(), ResetDB: be.ResetDB, Label: be.Host}
+}
+
 func testCatalog(t testing.TB) *lessons.Catalog {
 	cat, errs := lessons.Load(nil, "testdata/lessons")
 	if len(errs) > 0 {
@@ -44,8 +50,7 @@ func testCatalog(t testing.TB) *lessons.Catalog {
 func testOptions(t testing.TB) Options {
 	return Options{
 		Catalog: testCatalog(t),
-		Prefix:  "tuitest_",
-		Connect: func(context.Context) (*sandbox.Backend, error) { return testBackend, nil },
+		Connect: func(context.Context) (*lessons.Sandbox, error) { return testSandbox(testBackend), nil },
 	}
 }
 

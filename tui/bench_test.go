@@ -22,7 +22,7 @@ func BenchmarkFirstFrame(b *testing.B) {
 		}
 		m := newTestApp(b, opts)
 		m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
-		m.Update(backendReadyMsg{backend: be, label: be.Host})
+		m.Update(backendReadyMsg{backend: testSandbox(be)})
 		if !strings.Contains(m.render(), "embedded sandbox") {
 			b.Fatal("no catalog")
 		}
@@ -35,7 +35,7 @@ func BenchmarkFirstFrame(b *testing.B) {
 func openedApp(b *testing.B, w, h int) *Model {
 	m := newTestApp(b, testOptions(b))
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	m.Update(backendReadyMsg{backend: testBackend, label: testBackend.Host})
+	m.Update(backendReadyMsg{backend: testSandbox(testBackend)})
 	m.openLesson("basics", 0)
 	m.render()
 	return m

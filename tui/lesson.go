@@ -33,6 +33,7 @@ const (
 	confirmNone confirmKind = iota
 	confirmReset
 	confirmSolution
+	confirmResetExercise
 )
 
 // stepOutput is what the output pane shows for one step.
@@ -81,11 +82,14 @@ type lessonPage struct {
 	// line because they are plumbing, not the lesson's point.
 	showSetup bool
 
-	editor   textarea.Model
-	shellIn  textarea.Model
-	history  []string
-	histAt   int
-	shellLog strings.Builder
+	editor textarea.Model
+	// editorFor is the exercise step whose code the editor holds (-1:
+	// none yet), so that a draft is never saved under another step.
+	editorFor int
+	shellIn   textarea.Model
+	history   []string
+	histAt    int
+	shellLog  strings.Builder
 
 	stage  int
 	stages []string
@@ -113,14 +117,39 @@ func newLessonPage(ctx context.Context, c common.Common, sess *session, runs *ru
 		exRuns:     map[int]string{},
 		proseCache: map[string]string{},
 		fmtDur:     roundDuration,
+		editorFor:  -1,
 	}
 	p.editor = newEditor(c)
 	p.shellIn = newEditor(c)
 	p.shellIn.ShowLineNumbers = false
 	p.shellIn.Prompt = ""
 	p.shellIn.Placeholder = "mongosh JavaScript on " + sess.runner.Database()
+	// Drafts and revealed hints come back from the last visit.
+	prog := sess.progress()
+	for i, st := range sess.lesson.Steps {
+		if st.Exercise == nil {
+			continue
+		}
+		e := prog.Exercise(st.ID)
+		if e.Draft != nil {
+			p.drafts[i] = *e.Draft
+		}
+		if e.Hints > 0 {
+			p.hints[i] = min(e.Hints, len(st.Exercise.Hints))
+		}
+	}
 	p.goTo(min(max(step, 0), len(sess.lesson.Steps)-1))
 	return p
+}
+
+// saveDraft keeps the exercise's editor content in the progress store,
+// so that a learner who quits mid-exercise comes back to it.
+func (p *lessonPage) saveDraft() {
+	if p.editorFor != p.step || !p.isExercise() || p.mode == modeComplete || p.editRun {
+		return
+	}
+	p.drafts[p.step] = p.editor.Value()
+	_ = p.sess.saveDraft(p.step, p.editor.Value())
 }
 
 func newEditor(c common.Common) textarea.Model {
@@ -171,7 +200,7 @@ func (p *lessonPage) hasCode() bool {
 
 func (p *lessonPage) isExercise() bool { return p.current().Exercise != nil }
 
-func (p *lessonPage) hasStages() bool { return stageCode(p.current()) != "" }
+func (p *lessonPage) hasStages() bool { return p.current().HasStages() }
 
 func (p *lessonPage) lastStep() bool { return p.step == len(p.lesson().Steps)-1 }
 
@@ -181,9 +210,7 @@ func (p *lessonPage) wantsKeys() bool { return p.mode == modeEditing || p.mode =
 
 // goTo shows step i and records it as the current step.
 func (p *lessonPage) goTo(i int) {
-	if p.isExerciseAt(p.step) && p.mode != modeComplete {
-		p.drafts[p.step] = p.editor.Value()
-	}
+	p.saveDraft()
 	p.step, p.mode, p.confirm, p.focus, p.editRun, p.group = i, modeStep, confirmNone, 0, false, 0
 	p.editor.Blur()
 	if ex := p.current().Exercise; ex != nil {
@@ -192,6 +219,7 @@ func (p *lessonPage) goTo(i int) {
 			d = ex.Starter
 		}
 		p.editor.SetValue(d)
+		p.editorFor = i
 	}
 	_ = p.sess.setCurrent(i)
 	p.showGroup(0)
@@ -542,7 +570,7 @@ const shellHeight = 5
 func (p *lessonPage) figuresHeight() int {
 	n := 5
 	if vs := p.groupVariants(p.outputs[p.step]); len(vs) > 0 {
-		n = len(figureKeys(vs))
+		n = len(lessons.FigureKeys(vs))
 	}
 	if p.Present {
 		n *= 2

@@ -56,7 +56,7 @@ func (p *lessonPage) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Run, k.Next, k.Prev, k.Focus, k.Group},
 		{k.Up, k.Down, k.PageUp, k.PageDown},
-		{k.Edit, k.ExternalEditor, k.CheckFromEditor, k.Hint, k.Solution},
+		{k.Edit, k.ExternalEditor, k.CheckFromEditor, k.Hint, k.Solution, k.ResetExercise},
 		{k.Shell, k.Stages, k.Setup, k.Reset, k.Back, k.Cancel, k.Quit},
 	}
 }
@@ -124,6 +124,11 @@ func (p *lessonPage) key(msg tea.KeyPressMsg) tea.Cmd {
 			})
 			p.goTo(0)
 			return cmd
+		case confirmResetExercise:
+			i := p.step
+			return p.runs.start(p.ctx, "starting the exercise over", func(ctx context.Context, seq int) tea.Cmd {
+				return p.sess.resetExerciseCmd(ctx, seq, i)
+			})
 		case confirmSolution:
 			sol, err := p.sess.solution(p.step)
 			if err != nil {
@@ -143,6 +148,7 @@ func (p *lessonPage) key(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, k.Back):
 			p.mode = modeStep
 			p.editor.Blur()
+			p.saveDraft()
 			if p.editRun {
 				p.editRun = false
 				p.SetSize(p.Width, p.Height)
@@ -233,6 +239,7 @@ func (p *lessonPage) key(msg tea.KeyPressMsg) tea.Cmd {
 		if ex := p.current().Exercise; ex != nil {
 			if p.hints[p.step] < len(ex.Hints) {
 				p.hints[p.step]++
+				_ = p.sess.setHints(p.step, p.hints[p.step])
 				p.refresh()
 				p.prose.vp.GotoBottom()
 			} else {
@@ -282,6 +289,10 @@ func (p *lessonPage) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Reset):
 		p.confirm = confirmReset
+	case key.Matches(msg, k.ResetExercise):
+		if p.isExercise() {
+			p.confirm = confirmResetExercise
+		}
 	case key.Matches(msg, k.Back):
 		return func() tea.Msg { return backToCatalogMsg{} }
 	}

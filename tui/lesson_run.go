@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/lessons"
 )
@@ -20,7 +19,7 @@ func (p *lessonPage) run() tea.Cmd {
 
 func (p *lessonPage) check() tea.Cmd {
 	i, code := p.step, p.editor.Value()
-	p.drafts[i] = code
+	p.saveDraft()
 	return p.runs.start(p.ctx, "checking your code", func(ctx context.Context, seq int) tea.Cmd {
 		return p.sess.exerciseCmd(ctx, seq, i, code)
 	})
@@ -50,11 +49,14 @@ func (p *lessonPage) runStage(k int) tea.Cmd {
 // runDone puts a finished run's result where it belongs and records
 // progress.
 func (p *lessonPage) runDone(m runDoneMsg) tea.Cmd {
-	if m.lesson != p.lesson().ID {
+	if m.sess != p.sess {
 		return nil
 	}
 	st := p.Styles
 	footer := "ran in " + p.fmtDur(m.elapsed)
+	if len(m.notes) > 0 {
+		footer += " · " + m.notes[len(m.notes)-1]
+	}
 	switch m.kind {
 	case runStep:
 		if p.isExerciseAt(m.step) {
@@ -65,7 +67,7 @@ func (p *lessonPage) runDone(m runDoneMsg) tea.Cmd {
 			if m.err != nil {
 				text = st.Error.Render(errorText(m.err))
 			} else {
-				text = p.formatStep(m.res, m.tree, m.samples).text
+				text = p.formatStep(m.res, m.pics).text
 			}
 			p.exRuns[m.step] = text
 			if m.step == p.step {
@@ -79,7 +81,7 @@ func (p *lessonPage) runDone(m runDoneMsg) tea.Cmd {
 		if m.err != nil {
 			out.text = st.Error.Render(errorText(m.err))
 		} else {
-			out = p.formatStep(m.res, m.tree, m.samples)
+			out = p.formatStep(m.res, m.pics)
 			if out.ok {
 				_ = p.sess.markDone(m.step)
 			}
@@ -99,12 +101,15 @@ func (p *lessonPage) runDone(m runDoneMsg) tea.Cmd {
 		p.outputs[m.step] = out
 	case runShell:
 		fmt.Fprintf(&p.shellLog, "%s\n", st.Prompt.Render(p.shellPrompt())+strings.ReplaceAll(m.src, "\n", "\n… "))
-		text := strings.TrimRight(m.eval.Transcript, "\n")
+		text := strings.TrimRight(m.out, "\n")
 		if m.err != nil && text == "" {
 			text = st.Error.Render(errorText(m.err))
 		}
 		if text != "" {
 			p.shellLog.WriteString(text + "\n")
+		}
+		for _, n := range m.notes {
+			p.shellLog.WriteString(st.Muted.Render(n) + "\n")
 		}
 		if p.mode == modeShell {
 			p.output.title = "Scratch shell · " + p.sess.runner.Database()
@@ -126,11 +131,11 @@ func (p *lessonPage) runDone(m runDoneMsg) tea.Cmd {
 			}
 			p.output.title = fmt.Sprintf("After stage %d of %d · %s", m.stage+1, len(m.stages), name)
 			p.output.footer = footer
-			p.output.SetContent(p.stageStrip() + "\n\n" + strings.TrimRight(m.eval.Transcript, "\n"))
+			p.output.SetContent(p.stageStrip() + "\n\n" + strings.TrimRight(m.out, "\n"))
 		}
 		return nil
 	case runEdited:
-		text := strings.TrimRight(m.eval.Transcript, "\n")
+		text := strings.TrimRight(m.out, "\n")
 		if m.err != nil && text == "" {
 			text = st.Error.Render(errorText(m.err))
 		}
@@ -145,6 +150,18 @@ func (p *lessonPage) runDone(m runDoneMsg) tea.Cmd {
 			return statusCmd("reset failed: " + errorText(m.err))
 		}
 		return statusCmd("Lesson reset: database dropped, progress forgotten.")
+	case runResetExercise:
+		if m.err != nil {
+			return statusCmd("reset failed: " + errorText(m.err))
+		}
+		delete(p.drafts, m.step)
+		delete(p.outputs, m.step)
+		delete(p.exResult, m.step)
+		if m.step == p.step {
+			p.editor.SetValue(m.src)
+			p.refresh()
+		}
+		return statusCmd("Exercise started over: the data as the exercise begins, and the starter code.")
 	}
 	if m.step == p.step {
 		if p.isCompare() {
@@ -181,27 +198,31 @@ func errorText(err error) string {
 
 // formatStep is the output pane's text for a step result: each block's
 // mongosh transcript, expectations and failures.
-func (p *lessonPage) formatStep(res *lessons.StepResult, t *treeData, samples map[outputRef]bson.A) *stepOutput {
+func (p *lessonPage) formatStep(res *lessons.StepResult, pics *lessons.Pictures) *stepOutput {
 	st := p.Styles
 	var parts []string
 	var groups [][]lessons.VariantResult
 	met := 0
 	// Pictures go first, above the transcripts, so that a chart drawn from
 	// the step's second query is not below a long first output.
-	var pics []string
-	if pic := treePicture(st, t); pic != "" {
-		pics = append(pics, pic)
+	var drawn []string
+	if pics == nil {
+		pics = &lessons.Pictures{}
 	}
-	for bi, b := range res.Blocks {
+	if pic := treePicture(st, pics.Tree); pic != "" {
+		drawn = append(drawn, pic)
+	}
+	for _, c := range pics.Charts {
+		if pic := picture(st, c, max(p.output.vp.Width(), 20), p.Present); pic != "" {
+			drawn = append(drawn, pic)
+		}
+	}
+	for _, b := range res.Blocks {
 		if b.Block == nil {
 			continue
 		}
 		switch b.Block.Kind {
 		case lessons.Run:
-			full := func(oi int) bson.A { return samples[outputRef{bi, oi}] }
-			if pic := picture(st, b, full, max(p.output.vp.Width(), 20), p.Present); pic != "" {
-				pics = append(pics, pic)
-			}
 			parts = append(parts, strings.TrimRight(b.Result.Transcript, "\n"))
 		case lessons.Compare:
 			if b.Variants != nil {
@@ -213,7 +234,7 @@ func (p *lessonPage) formatStep(res *lessons.StepResult, t *treeData, samples ma
 			}
 		}
 	}
-	parts = append(pics, parts...)
+	parts = append(drawn, parts...)
 	if met > 0 {
 		parts = append(parts, st.Success.Render(fmt.Sprintf("✓ %d expectation%s met", met, plural(met))))
 	}
@@ -240,19 +261,54 @@ func (p *lessonPage) formatExercise(r *lessons.ExerciseResult) string {
 	var b strings.Builder
 	if r.Passed {
 		b.WriteString(st.Success.Render("✓ Passed") + "\n")
+		if r.Message != "" {
+			b.WriteString(r.Message + "\n")
+		}
 	} else {
 		b.WriteString(st.Error.Render("✗ Not yet") + "\n")
 		if r.Message != "" {
 			b.WriteString(r.Message + "\n")
 		}
-		hint := "Press h for a hint, v to see the solution."
+		hint := "Press h for a hint, v to see the solution, u to start over."
 		if ex := p.current().Exercise; ex != nil && p.hints[p.step] >= len(ex.Hints) {
-			hint = "Press v to see the solution."
+			hint = "Press v to see the solution, u to start over."
 		}
 		b.WriteString(st.Muted.Render(hint) + "\n")
 	}
+	if g := r.Goal; g != nil && !r.Passed {
+		b.WriteString("\n" + p.goalText(g))
+	}
 	if t := strings.TrimRight(r.Attempt.Transcript, "\n"); t != "" {
 		b.WriteString("\n" + st.Muted.Render("your code printed:") + "\n" + t)
+	}
+	return b.String()
+}
+
+// goalText sets the data the attempt left beside the goal's: a line per
+// collection, and its first differences.
+func (p *lessonPage) goalText(g *lessons.GoalComparison) string {
+	st := p.Styles
+	var b strings.Builder
+	b.WriteString(st.PaneTitle.Render("Your data beside the goal") + "\n")
+	for _, c := range g.Collections {
+		switch {
+		case c.OnlyYours:
+			b.WriteString(st.Error.Render("✗ "+c.Name) + st.Muted.Render(": your code wrote here; the goal leaves it alone") + "\n")
+			continue
+		case c.Match():
+			b.WriteString(st.Success.Render("✓ "+c.Name) + st.Muted.Render(fmt.Sprintf(": as in the goal (%d documents)", c.Yours)) + "\n")
+			continue
+		}
+		b.WriteString(st.Error.Render("✗ "+c.Name) + st.Muted.Render(fmt.Sprintf(": %d documents, the goal has %d", c.Yours, c.Goal)) + "\n")
+		if c.TooLarge {
+			b.WriteString(st.Muted.Render("  too many documents to compare one by one") + "\n")
+		}
+		for _, d := range c.Differences {
+			b.WriteString("  " + d.String() + "\n")
+		}
+		if c.More > 0 {
+			b.WriteString(st.Muted.Render(fmt.Sprintf("  … and %d more", c.More)) + "\n")
+		}
 	}
 	return b.String()
 }

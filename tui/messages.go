@@ -3,11 +3,7 @@ package tui
 import (
 	"time"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
-
 	"github.com/schemalab/schemalab/lessons"
-	"github.com/schemalab/schemalab/sandbox"
-	"github.com/schemalab/schemalab/sandbox/shell"
 )
 
 // Typed messages between the app, its pages and the runs they start.
@@ -15,8 +11,7 @@ import (
 // backendReadyMsg reports the sandbox connection, made after the first
 // frame so that the app appears at once.
 type backendReadyMsg struct {
-	backend *sandbox.Backend
-	label   string
+	backend *lessons.Sandbox
 	err     error
 }
 
@@ -40,22 +35,25 @@ const (
 	runStage
 	runEdited
 	runReset
+	runResetExercise
 )
 
 // runDoneMsg is the end of any asynchronous run.
 type runDoneMsg struct {
-	seq     int // matches the run that is current; stale results are dropped
-	kind    runKind
-	lesson  string
-	step    int
-	stage   int
-	src     string
-	res     *lessons.StepResult
-	tree    *treeData
-	samples map[outputRef]bson.A // full samples of buckets printed in part
-	ex      *lessons.ExerciseResult
-	eval    shell.Result
+	seq    int // matches the run that is current; stale results are dropped
+	kind   runKind
+	sess   *session
+	lesson string
+	step   int
+	stage  int
+	src    string
+	res    *lessons.StepResult
+	pics   *lessons.Pictures
+	ex     *lessons.ExerciseResult
+	// out is the transcript of a scratch-shell input, an edit or a stage.
+	out     string
 	stages  []string
+	notes   []string
 	err     error
 	elapsed time.Duration
 }

@@ -8,10 +8,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/lessons"
-	"github.com/schemalab/schemalab/sandbox/shell"
 	"github.com/schemalab/schemalab/tui/styles"
 )
 
@@ -31,30 +29,10 @@ func TestInputComplete(t *testing.T) {
 	}
 }
 
-func TestPipelineOf(t *testing.T) {
-	coll, pipe, ok := pipelineOf("// group\ndb.people.aggregate([\n  { $match: {} },\n  { $count: 'n' }\n]);")
-	if !ok || coll != "db.people" || !strings.HasPrefix(pipe, "[") {
-		t.Fatalf("got %q %q %v", coll, pipe, ok)
-	}
-	for _, src := range []string{
-		"db.people.find()",
-		"const x = 1; db.people.aggregate([])",
-		"db.a.aggregate([]); db.b.aggregate([])",
-	} {
-		if _, _, ok := pipelineOf(src); ok {
-			t.Errorf("pipelineOf(%q) accepted a step that is not a single aggregate", src)
-		}
-	}
-}
-
 func TestDistributionPicture(t *testing.T) {
 	st := styles.New(true, true)
-	v := bson.A{
-		bson.D{{Key: "_id", Value: int32(0)}, {Key: "count", Value: int32(950)}},
-		bson.D{{Key: "_id", Value: int32(50)}, {Key: "count", Value: int32(40)}},
-		bson.D{{Key: "_id", Value: int32(10000)}, {Key: "count", Value: int32(1)}},
-	}
-	s := ansi.Strip(distribution(st, v, 60, false))
+	bars := []lessons.Bar{{Label: "0–50", Count: 950}, {Label: "50–10000", Count: 40}, {Label: "10000+", Count: 1}}
+	s := ansi.Strip(distribution(st, bars, 60, false))
 	lines := strings.Split(s, "\n")
 	if len(lines) != 4 || !strings.Contains(lines[1], "0–50") || !strings.Contains(lines[3], "10000+") {
 		t.Fatalf("unexpected chart:\n%s", s)
@@ -63,37 +41,25 @@ func TestDistributionPicture(t *testing.T) {
 	if !strings.ContainsAny(lines[3], "▏▎▍▌▋▊▉█") {
 		t.Errorf("the single outlier has no bar:\n%s", s)
 	}
-	if distribution(st, bson.A{bson.D{{Key: "_id", Value: "x"}, {Key: "n", Value: int32(1)}}}, 60, false) != "" {
-		t.Error("a list that is not {_id, count} was charted")
-	}
 }
 
 func TestBucketPicture(t *testing.T) {
 	st := styles.New(true, true)
-	d := bson.D{{Key: "sensorId", Value: "s7"}, {Key: "count", Value: int32(3)}, {Key: "sum", Value: 63.0},
-		{Key: "min", Value: 20.0}, {Key: "max", Value: 22.0},
-		{Key: "samples", Value: bson.A{
-			bson.D{{Key: "m", Value: int32(0)}, {Key: "t", Value: 20.0}},
-			bson.D{{Key: "m", Value: int32(1)}, {Key: "t", Value: 21.0}},
-			bson.D{{Key: "m", Value: int32(2)}, {Key: "t", Value: 22.0}},
-		}}}
-	s := ansi.Strip(bucketPicture(st, d, nil, 40))
+	s := ansi.Strip(bucketPicture(st, &lessons.BucketSeries{Values: []float64{20, 21, 22}, Count: 3, Min: 20, Max: 22, Avg: 21}, 40))
 	if !strings.Contains(s, "▁▄█") || !strings.Contains(s, "count 3 · min 20 · max 22 · avg 21.00") {
 		t.Fatalf("unexpected bucket picture:\n%s", s)
 	}
 }
 
-// A bucket printed with $slice: 3 is drawn with its full samples, one cell
-// per reading, in equal rows when the pane is narrower than the hour.
-func TestBucketPictureFullSamples(t *testing.T) {
+// A bucket's 60 readings are drawn one cell each, in equal rows when the
+// pane is narrower than the hour.
+func TestBucketPictureRows(t *testing.T) {
 	st := styles.New(true, true)
-	all := make(bson.A, 60)
-	for i := range all {
-		all[i] = bson.D{{Key: "m", Value: int32(i)}, {Key: "t", Value: 20 + float64(i%7)/4}}
+	vals := make([]float64, 60)
+	for i := range vals {
+		vals[i] = 20 + float64(i%7)/4
 	}
-	d := bson.D{{Key: "sensorId", Value: "s7"}, {Key: "count", Value: int32(60)},
-		{Key: "min", Value: 20.0}, {Key: "max", Value: 21.5}, {Key: "samples", Value: all[:3]}}
-	s := ansi.Strip(bucketPicture(st, d, all, 50))
+	s := ansi.Strip(bucketPicture(st, &lessons.BucketSeries{Values: vals, Count: 60, Min: 20, Max: 21.5}, 50))
 	lines := strings.Split(s, "\n")
 	if lines[0] != "bucket · 60 readings" || len(lines) != 4 {
 		t.Fatalf("want a title, two rows of 30 readings and the figures:\n%s", s)
@@ -105,32 +71,18 @@ func TestBucketPictureFullSamples(t *testing.T) {
 	}
 }
 
-// bucketSamples finds the bucket a projection cut to three samples (and
-// stripped of its _id) and reads the whole hour.
-func TestBucketSamplesFromDatabase(t *testing.T) {
-	ctx := context.Background()
-	db := testBackend.Client.Database("tuitest_buckets")
-	t.Cleanup(func() { _ = db.Drop(ctx) })
-	all := make(bson.A, 60)
-	for i := range all {
-		all[i] = bson.D{{Key: "m", Value: int32(i)}, {Key: "t", Value: 20 + float64(i)/10}}
+func TestTreePicture(t *testing.T) {
+	tr := &lessons.Tree{
+		IDs:    []string{"electronics", "phones", "smartphones", "android", "books"},
+		Name:   map[string]string{"electronics": "Electronics", "phones": "Phones", "smartphones": "Smartphones", "android": "Android", "books": "Books"},
+		Parent: map[string]string{"phones": "electronics", "smartphones": "phones", "android": "smartphones"},
+		Hits:   map[string]int{"phones": 1, "smartphones": 0, "android": -1},
 	}
-	hour := bson.DateTime(1788220800000)
-	for _, s := range []string{"s6", "s7"} {
-		if _, err := db.Collection("readings_bucket").InsertOne(ctx, bson.D{{Key: "sensorId", Value: s},
-			{Key: "hour", Value: hour}, {Key: "count", Value: int32(60)}, {Key: "samples", Value: all}}); err != nil {
-			t.Fatal(err)
+	pic := ansi.Strip(treePicture(styles.New(true, true), tr))
+	for _, want := range []string{"Electronics", "Phones · depth 1", "Smartphones · depth 0", "Android", "Books"} {
+		if !strings.Contains(pic, want) {
+			t.Errorf("tree lacks %q:\n%s", want, pic)
 		}
-	}
-	step := &lessons.Step{Blocks: []lessons.Block{{Kind: lessons.Run,
-		Text: "db.readings_bucket.findOne({ sensorId: 's7' }, { _id: 0, samples: { $slice: 3 } })"}}}
-	shown := bson.D{{Key: "sensorId", Value: "s7"}, {Key: "hour", Value: hour}, {Key: "count", Value: int32(60)},
-		{Key: "samples", Value: all[:3]}}
-	res := &lessons.StepResult{Blocks: []lessons.BlockResult{{Block: &step.Blocks[0],
-		Result: shell.Result{Outputs: []shell.Output{{Value: int32(2)}, {Value: shown}}}}}}
-	got := bucketSamples(ctx, testBackend.Client, "tuitest_buckets", step, res)
-	if len(got[outputRef{0, 1}]) != 60 {
-		t.Fatalf("want the 60 samples of output 1, got %v", got)
 	}
 }
 
@@ -175,7 +127,7 @@ func TestProgressAndStages(t *testing.T) {
 	opts.Store = store
 	m := newTestApp(t, opts)
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	m.Update(backendReadyMsg{backend: testBackend, label: "embedded sandbox"})
+	m.Update(backendReadyMsg{backend: testSandbox(testBackend)})
 	m.openLesson("basics", 0)
 	exec := func(cmd tea.Cmd) {
 		for cmd != nil {
@@ -220,59 +172,6 @@ func TestProgressAndStages(t *testing.T) {
 	m.Update(press("esc"))
 }
 
-func TestTreePicture(t *testing.T) {
-	node := func(id, name, parent string) bson.D {
-		var p any = parent
-		if parent == "" {
-			p = nil
-		}
-		return bson.D{{Key: "_id", Value: id}, {Key: "name", Value: name}, {Key: "parent", Value: p}}
-	}
-	tr := buildTree(bson.A{
-		node("electronics", "Electronics", ""), node("phones", "Phones", "electronics"),
-		node("smartphones", "Smartphones", "phones"), node("android", "Android", "smartphones"),
-		node("books", "Books", ""),
-	})
-	if tr == nil {
-		t.Fatal("parent references were not read as a tree")
-	}
-	// A $graphLookup result: the start node and its ancestors with depth.
-	res := &lessons.StepResult{Blocks: []lessons.BlockResult{{
-		Block: &lessons.Block{Kind: lessons.Run},
-		Result: shell.Result{Outputs: []shell.Output{{Value: bson.A{bson.D{
-			{Key: "_id", Value: "android"}, {Key: "name", Value: "Android"},
-			{Key: "ancestors", Value: bson.A{
-				bson.D{{Key: "name", Value: "Phones"}, {Key: "depth", Value: int64(1)}},
-				bson.D{{Key: "name", Value: "Smartphones"}, {Key: "depth", Value: int64(0)}},
-			}},
-		}}}}},
-	}}}
-	if !treeShaped(res) {
-		t.Fatal("a $graphLookup result should look tree-shaped")
-	}
-	tr.hits = treeHits(tr, res)
-	if d, ok := tr.hits["phones"]; !ok || d != 1 {
-		t.Errorf("phones: hit %v depth %d, want depth 1", ok, d)
-	}
-	if _, ok := tr.hits["electronics"]; ok {
-		t.Error("electronics was not returned")
-	}
-	pic := ansi.Strip(treePicture(styles.New(true, true), tr))
-	for _, want := range []string{"Electronics", "Phones · depth 1", "Smartphones · depth 0", "Android", "Books"} {
-		if !strings.Contains(pic, want) {
-			t.Errorf("tree lacks %q:\n%s", want, pic)
-		}
-	}
-	// Materialized paths give the same tree.
-	byPath := buildTree(bson.A{
-		bson.D{{Key: "_id", Value: "e"}, {Key: "name", Value: "Electronics"}, {Key: "path", Value: "/Electronics"}},
-		bson.D{{Key: "_id", Value: "p"}, {Key: "name", Value: "Phones"}, {Key: "path", Value: "/Electronics/Phones"}},
-	})
-	if byPath == nil || byPath.parent["p"] != "e" {
-		t.Errorf("materialized path tree: %+v", byPath)
-	}
-}
-
 func TestThemeAndNoColor(t *testing.T) {
 	m := newTestApp(t, testOptions(t))
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
@@ -284,7 +183,7 @@ func TestThemeAndNoColor(t *testing.T) {
 	opts.NoColor = true
 	mono := newTestApp(t, opts)
 	mono.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	mono.Update(backendReadyMsg{backend: testBackend, label: "embedded sandbox"})
+	mono.Update(backendReadyMsg{backend: testSandbox(testBackend)})
 	mono.openLesson("basics", 2)
 	if s := mono.render(); strings.Contains(s, "[38;") || strings.Contains(s, "[48;") {
 		t.Errorf("--no-color output has colours: %q", s[:200])
@@ -298,7 +197,7 @@ func TestPresentRevealsOnePartAtATime(t *testing.T) {
 	opts.Present = true
 	m := newTestApp(t, opts)
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 34})
-	m.Update(backendReadyMsg{backend: testBackend, label: testBackend.Host})
+	m.Update(backendReadyMsg{backend: testSandbox(testBackend)})
 	m.openLesson("basics", 0)
 	screen := func() string { return ansi.Strip(m.render()) }
 	if s := screen(); !strings.Contains(s, "insertMany") || strings.Contains(s, "born: 1815") {
@@ -330,7 +229,7 @@ func TestTwoComparisonsInOneStep(t *testing.T) {
 	opts.Catalog = cat
 	m := newTestApp(t, opts)
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 34})
-	m.Update(backendReadyMsg{backend: testBackend, label: testBackend.Host})
+	m.Update(backendReadyMsg{backend: testSandbox(testBackend)})
 	m.openLesson("two", 0)
 	p := m.lesson
 	msg := p.sess.runStepCmd(context.Background(), 0, 0)()

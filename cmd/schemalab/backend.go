@@ -18,9 +18,24 @@ func openSandbox(ctx context.Context, g *globalOptions) (*sandbox.Backend, error
 	return sandbox.Open(ctx, g.sandboxConfig())
 }
 
-// runnerOptions ties a lesson runner to the backend's naming and safety
-// rules: the lesson database is reset the backend's way and the shell
-// refuses databases outside the prefix on a real server.
-func runnerOptions(be *sandbox.Backend) lessons.RunnerOptions {
-	return lessons.RunnerOptions{Prefix: be.Prefix(), ResetDB: be.ResetDB, CheckDB: be.CheckDB, CheckCommand: be.CheckCommand}
+// lessonSandbox hands the backend to lessons as functions: each lesson
+// session opens its own client (with its command monitor) through it, and
+// resets lesson databases the backend's way.
+func lessonSandbox(be *sandbox.Backend) *lessons.Sandbox {
+	return &lessons.Sandbox{
+		Connect: be.Connector(),
+		Prefix:  be.Prefix(),
+		ResetDB: be.ResetDB,
+		Label:   backendLabel(be),
+		Close:   be.Close,
+	}
+}
+
+// backendLabel is the backend shown plainly: "embedded sandbox", or the
+// server's version, topology and host (never credentials).
+func backendLabel(be *sandbox.Backend) string {
+	if be.Kind == sandbox.KindEmbedded {
+		return be.Host
+	}
+	return be.Status()
 }

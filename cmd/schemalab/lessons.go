@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -102,7 +101,7 @@ func runLessons(ctx context.Context, g *globalOptions, args []string, stdout, st
 	failed := 0
 	start := time.Now()
 	for _, l := range selected {
-		n, err := runOneLesson(ctx, be, g, l, w, *check, stderr)
+		n, err := runOneLesson(ctx, be, l, w, *check, stderr)
 		failed += n
 		if err != nil {
 			out.Flush()
@@ -129,8 +128,11 @@ func runLessons(ctx context.Context, g *globalOptions, args []string, stdout, st
 
 // runOneLesson writes one lesson's transcript and returns how many steps
 // failed; err is a failure that stops the run (a lost connection).
-func runOneLesson(ctx context.Context, be *sandbox.Backend, g *globalOptions, l *lessons.Lesson, w *transcript, check bool, stderr io.Writer) (int, error) {
-	r := lessons.NewRunner(be.Client, l, runnerOptions(be))
+func runOneLesson(ctx context.Context, be *sandbox.Backend, l *lessons.Lesson, w *transcript, check bool, stderr io.Writer) (int, error) {
+	r := lessons.NewRunner(lessonSandbox(be), l, lessons.RunnerOptions{
+		Progress: func(line string) { fmt.Fprintf(stderr, "schemalab run: %s: %s\n", l.ID, line) },
+	})
+	defer r.Close()
 	if err := r.Reset(ctx); err != nil {
 		return 0, err
 	}
@@ -166,8 +168,8 @@ func runOneLesson(ctx context.Context, be *sandbox.Backend, g *globalOptions, l 
 	// The embedded server vanishes at exit anyway; dropping each lesson's
 	// database as soon as it is done keeps a run of all lessons within the
 	// memory of the largest one. A real server keeps it for inspection.
-	if be.Kind == "embedded" {
-		if err := lessons.ResetDatabase(ctx, be.Client, r.Database()); err != nil {
+	if be.Kind == sandbox.KindEmbedded {
+		if err := be.ResetDB(ctx, r.Database()); err != nil {
 			return failed, err
 		}
 	}
@@ -436,18 +438,9 @@ func indent(s, p string) string {
 }
 
 // figureTable lays a comparison's figures out one row per figure, one
-// column per variant.
+// column per variant, in the order and with the labels the app uses.
 func figureTable(vs []lessons.VariantResult, md bool) string {
-	var keys []string
-	seen := map[string]bool{}
-	for _, v := range vs {
-		for _, f := range v.Figures {
-			if !seen[f.Key] {
-				seen[f.Key] = true
-				keys = append(keys, f.Key)
-			}
-		}
-	}
+	keys := lessons.FigureKeys(vs)
 	if len(keys) == 0 {
 		return ""
 	}
@@ -456,14 +449,10 @@ func figureTable(vs []lessons.VariantResult, md bool) string {
 		rows[0] = append(rows[0], v.Label)
 	}
 	for _, k := range keys {
-		label := k
-		if l, ok := lessons.FigureLabels[k]; ok {
-			label = l
-		}
-		row := []string{label}
+		row := []string{lessons.FigureLabel(k)}
 		for _, v := range vs {
 			if n, ok := v.Figure(k); ok {
-				row = append(row, formatNumber(n))
+				row = append(row, lessons.FormatFigure(n))
 			} else {
 				row = append(row, "–")
 			}
@@ -497,25 +486,4 @@ func figureTable(vs []lessons.VariantResult, md bool) string {
 		sb.WriteString("\n")
 	}
 	return sb.String()
-}
-
-// formatNumber prints integers with thousands separators (2,879,488).
-func formatNumber(f float64) string {
-	if f != float64(int64(f)) {
-		return strconv.FormatFloat(f, 'f', 2, 64)
-	}
-	s := strconv.FormatInt(int64(f), 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var out []byte
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	if neg {
-		return "-" + string(out)
-	}
-	return string(out)
 }

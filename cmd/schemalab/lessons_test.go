@@ -75,3 +75,41 @@ func TestRunCheckListReset(t *testing.T) {
 		t.Errorf("reset without lessons or --all = %d, want 2", code)
 	}
 }
+
+// Issue 11: a progress file that is valid JSON but wrongly shaped must not
+// take `schemalab list` down.
+func TestListSurvivesWronglyShapedProgress(t *testing.T) {
+	state := t.TempDir()
+	t.Setenv("SCHEMALAB_STATE_DIR", state)
+	if err := os.WriteFile(state+"/progress.json", []byte(`{"version":1,"lessons":{"outlier":{"exercises":{"x":null}}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := defaultGlobalOptions(func(string) string { return "" })
+	var out, errOut bytes.Buffer
+	if code := listLessons(&g, nil, os.Getenv, &out, &errOut); code != 0 || !strings.Contains(out.String(), "outlier") {
+		t.Fatalf("list = %d\n%s\n%s", code, out.String(), errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "moved to") {
+		t.Errorf("no warning about the moved file: %q", errOut.String())
+	}
+}
+
+// The authoring guard of `run --check`: a pack whose exercise passes with
+// its starter code untouched fails, naming the file and line.
+func TestRunCheckReportsAnExerciseThatPassesUntouched(t *testing.T) {
+	t.Setenv("SCHEMALAB_STATE_DIR", t.TempDir())
+	pack := t.TempDir()
+	lesson := "---\nid: loose\ntitle: Loose\n---\n## Exercise: one\nInsert one document.\n" +
+		"```js exercise starter\ndb.c.insertOne({ a: 1 })\n```\n" +
+		"```js exercise check\ndb.c.countDocuments() === 1\n```\n```js exercise solution\ndb.c.insertOne({ a: 1 })\n```\n"
+	if err := os.WriteFile(pack+"/loose.md", []byte(lesson), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := defaultGlobalOptions(func(string) string { return "" })
+	g.ContentDir = pack
+	var out, errOut bytes.Buffer
+	code := runLessons(context.Background(), &g, []string{"--check", "loose"}, &out, &errOut)
+	if want := pack + "/loose.md:7): the exercise passes with its starter code untouched"; code != 1 || !strings.Contains(errOut.String(), want) {
+		t.Errorf("code %d, want 1 and %q in:\n%s", code, want, errOut.String())
+	}
+}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/schemalab/schemalab/content"
 	"github.com/schemalab/schemalab/lessons"
-	"github.com/schemalab/schemalab/sandbox"
 	"github.com/schemalab/schemalab/sandbox/shell/lineedit"
 	"github.com/schemalab/schemalab/tui"
 )
@@ -69,10 +68,15 @@ func runTUI(ctx context.Context, g *globalOptions, args []string) int {
 		warnings = append(warnings, w)
 	}
 	err = tui.Run(ctx, tui.Options{
-		Catalog:  cat,
-		Store:    store,
-		Connect:  func(ctx context.Context) (*sandbox.Backend, error) { return openSandbox(ctx, g) },
-		Prefix:   g.DBPrefix,
+		Catalog: cat,
+		Store:   store,
+		Connect: func(ctx context.Context) (*lessons.Sandbox, error) {
+			be, err := openSandbox(ctx, g)
+			if err != nil {
+				return nil, err
+			}
+			return lessonSandbox(be), nil
+		},
 		NoColor:  g.NoColor,
 		Present:  *present,
 		Lesson:   *lessonID,

@@ -171,6 +171,22 @@ func (s *Shell) DB() string {
 // first statement that throws; that error is returned and also ends the
 // Transcript, formatted as mongosh prints it. The session stays usable.
 func (s *Shell) Eval(ctx context.Context, src string) (Result, error) {
+	return s.evaluate(ctx, func() error {
+		for _, ch := range splitChunks(src) {
+			if err := s.runChunk(ch); err != nil {
+				return err
+			}
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+		}
+		return nil
+	})
+}
+
+// evaluate runs one evaluation under the session's lock, deadline,
+// interrupt and output capture; the first error run returns ends it.
+func (s *Shell) evaluate(ctx context.Context, run func() error) (Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	start := time.Now()
@@ -185,15 +201,8 @@ func (s *Shell) Eval(ctx context.Context, src string) (Result, error) {
 	defer stop()
 
 	var evalErr error
-	for _, ch := range splitChunks(src) {
-		if err := s.runChunk(ch); err != nil {
-			evalErr = s.reportError(err, ctx)
-			break
-		}
-		if ctx.Err() != nil {
-			evalErr = s.reportError(ctx.Err(), ctx)
-			break
-		}
+	if err := run(); err != nil {
+		evalErr = s.reportError(err, ctx)
 	}
 	s.vm.ClearInterrupt()
 	res.Transcript = s.out.String()

@@ -19,6 +19,7 @@ type KeyMap struct {
 	Hint             key.Binding
 	Solution         key.Binding
 	Reset            key.Binding
+	ResetExercise    key.Binding
 	Back             key.Binding
 	Quit             key.Binding
 	Cancel           key.Binding
@@ -50,6 +51,7 @@ func Default() *KeyMap {
 		Hint:            key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "hint")),
 		Solution:        key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "view solution")),
 		Reset:           key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reset lesson")),
+		ResetExercise:   key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "start exercise over")),
 		Back:            key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		Quit:            key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		Cancel:          key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel run / quit")),

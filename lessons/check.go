@@ -1,0 +1,204 @@
+package lessons
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/shell"
+)
+
+//go:embed check.js
+var checkScope string
+
+// checkFile names the check scope in JavaScript stack traces, which is
+// how a thrown check's own line is told from the runner's.
+const checkFile = "schemalab:check.js"
+
+// Verdict is a check's or a js expect block's answer.
+type Verdict struct {
+	Pass bool
+	// Message is shown on success and on failure: the check's own words,
+	// what it printed, or why it gave no verdict.
+	Message string
+	// Threw is the error a check threw ("" if none), and Line its line in
+	// the lesson file.
+	Threw string
+	Line  int
+	// errorSeen reports that the check looked at attempt.error, so that a
+	// thrown attempt is the check's to judge.
+	errorSeen bool
+}
+
+// predicateInput is what a check sees of the code before it.
+type predicateInput struct {
+	output  string
+	attempt *attemptRecord
+	// explain explains recorded command k on the data as it was before
+	// the attempt (nil outside attempts).
+	explain func(k int) (string, error)
+}
+
+// attemptRecord is an attempt as a check sees it.
+type attemptRecord struct {
+	output string
+	value  any
+	// valueText is the value as mongosh printed it.
+	valueText string
+	err       error
+	commands  []Command
+}
+
+// predicate evaluates a check or js expect block b in a scope of its own
+// (check.js): its helpers are not globals of the session. The block
+// passes when its last statement is true or { pass: true }; a string is
+// a failure message.
+func (r *Runner) predicate(ctx context.Context, b *Block, in predicateInput) (Verdict, shell.Result) {
+	input := bson.D{{Key: "output", Value: in.output}}
+	if a := in.attempt; a != nil {
+		input = append(input, bson.E{Key: "attempt", Value: a.document()})
+	}
+	raw, err := bson.MarshalExtJSON(input, true, false)
+	if err != nil && in.attempt != nil {
+		// A value BSON cannot hold reaches the check as mongosh printed it.
+		a := *in.attempt
+		a.value = a.valueText
+		input[len(input)-1].Value = a.document()
+		raw, err = bson.MarshalExtJSON(input, true, false)
+	}
+	if err != nil {
+		return Verdict{Message: "internal error: " + err.Error()}, shell.Result{}
+	}
+	explain := in.explain
+	if explain == nil {
+		explain = func(int) (string, error) { return "", errors.New("explain is only for exercise attempts") }
+	}
+	side := map[string]any{
+		"check": b.Text,
+		"input": string(raw),
+		"mark":  func() int { return r.rec.count() },
+		"since": func(n int) (string, error) { return commandsJSON(r.rec.since(n)) },
+		"explain": func(k int) (string, error) {
+			if r.rec.count() <= k {
+				return "", fmt.Errorf("explain: no command %d was recorded", k)
+			}
+			return explain(k)
+		},
+	}
+	res, err := r.sh.EvalFunction(ctx, checkFile, checkScope, map[string]any{"__schemalab": side})
+	if err != nil {
+		return Verdict{Threw: errText(err), Line: b.Line, Message: "the check stopped with an error: " + firstLine(errText(err))}, res
+	}
+	var out struct {
+		Pass      bool    `json:"pass"`
+		Message   *string `json:"message"`
+		Plain     bool    `json:"plain"`
+		Threw     string  `json:"threw"`
+		Stack     string  `json:"stack"`
+		Invalid   string  `json:"invalid"`
+		ErrorSeen bool    `json:"errorSeen"`
+	}
+	text := ""
+	if len(res.Outputs) > 0 {
+		text, _ = res.Outputs[len(res.Outputs)-1].Value.(string)
+	}
+	if err := json.Unmarshal([]byte(text), &out); err != nil {
+		return Verdict{Message: "internal error: the check scope answered " + strconv.Quote(text)}, res
+	}
+	v := Verdict{Pass: out.Pass, errorSeen: out.ErrorSeen}
+	printed := strings.TrimRight(res.Printed, "\n")
+	switch {
+	case out.Threw != "":
+		v.Pass, v.Threw, v.Line = false, out.Threw, b.Line+checkLine(out.Threw, out.Stack)
+		v.Message = fmt.Sprintf("the check stopped with an error (%s:%d): %s", r.lesson.File, v.Line, firstLine(out.Threw))
+	case out.Invalid != "":
+		v.Message = "the check gave no verdict: its last statement must be true, false, a message or { pass, message }, not " + out.Invalid
+	case out.Message != nil && *out.Message != "":
+		v.Message = *out.Message
+	case printed != "":
+		v.Message = printed
+	case !out.Pass:
+		v.Message = "not yet: the check returned false"
+	}
+	return v, res
+}
+
+// stackFrame matches a position in eval'd check code: "<eval>:3:7".
+var (
+	evalFrame   = regexp.MustCompile(`<eval>:(\d+):\d+`)
+	syntaxFrame = regexp.MustCompile(`<eval>: Line (\d+):\d+`)
+)
+
+// checkLine finds the line of the check's own source (1-based) where a
+// thrown error surfaced: the outermost frame in the eval'd check, that
+// is, the check's statement that was running. 0 means unknown.
+func checkLine(threw, stack string) int {
+	if m := syntaxFrame.FindStringSubmatch(threw); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	line := 0
+	for _, frame := range strings.Split(stack, "\n") {
+		if strings.Contains(frame, checkFile) {
+			break
+		}
+		if m := evalFrame.FindStringSubmatch(frame); m != nil {
+			line, _ = strconv.Atoi(m[1])
+		}
+	}
+	return line
+}
+
+// document is the attempt in the shape check.js reads.
+func (a *attemptRecord) document() bson.D {
+	var errDoc any
+	if a.err != nil {
+		var ee *shell.EvalError
+		d := bson.D{{Key: "message", Value: errText(a.err)}}
+		if errors.As(a.err, &ee) {
+			d = bson.D{{Key: "name", Value: ee.Name}, {Key: "message", Value: ee.Text}, {Key: "code", Value: int32(ee.Code)}}
+		}
+		errDoc = d
+	}
+	return bson.D{
+		{Key: "output", Value: a.output},
+		{Key: "value", Value: plainValue(a.value)},
+		{Key: "error", Value: errDoc},
+		{Key: "commands", Value: commandDocs(a.commands)},
+	}
+}
+
+// maxCommandBytes caps the command documents handed to checks: an
+// insertMany of thousands of documents is summarized, not copied.
+const maxCommandBytes = 64 << 10
+
+func commandDocs(cs []Command) bson.A {
+	out := bson.A{}
+	for _, c := range cs {
+		reads := bson.A{}
+		for _, s := range c.Reads {
+			reads = append(reads, s)
+		}
+		d := bson.D{{Key: "name", Value: c.Name}, {Key: "db", Value: c.DB}, {Key: "collection", Value: c.Collection},
+			{Key: "reads", Value: reads}, {Key: "writes", Value: int32(c.Writes)}, {Key: "target", Value: c.Target},
+			{Key: "index", Value: int32(c.Index)}}
+		if len(c.raw) <= maxCommandBytes {
+			d = append(d, bson.E{Key: "command", Value: c.raw})
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// commandsJSON is {c: [commands]} as Extended JSON, for track().
+func commandsJSON(cs []Command) (string, error) {
+	raw, err := bson.MarshalExtJSON(bson.D{{Key: "c", Value: commandDocs(cs)}}, true, false)
+	return string(raw), err
+}

@@ -1,0 +1,313 @@
+package lessons
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/schemalab/schemalab/sandbox/shell"
+)
+
+// goalDocLimit caps the documents of one collection compared with the
+// goal; a larger collection is compared by its count only.
+const goalDocLimit = 500
+
+// maxDifferences is how many differences a comparison lists.
+const maxDifferences = 5
+
+// goal is what the reference solution (and the check after it) leaves in
+// the collections it writes, taken from the state attempts start from.
+type goal struct {
+	collections []string
+	docs        map[string][]bson.D // nil for a collection over goalDocLimit
+	counts      map[string]int64
+}
+
+// GoalComparison sets the data an attempt left beside the goal's, for
+// every collection the reference solution writes: what "done" looks like.
+type GoalComparison struct {
+	Collections []CollectionComparison
+}
+
+// Match reports whether every collection matches the goal.
+func (g *GoalComparison) Match() bool {
+	for _, c := range g.Collections {
+		if !c.Match() {
+			return false
+		}
+	}
+	return true
+}
+
+// CollectionComparison is one collection against the goal.
+type CollectionComparison struct {
+	Name string
+	// Goal and Yours are the two documents counts.
+	Goal, Yours int64
+	// Differences are the first differences found, in the goal's order;
+	// More counts those left out.
+	Differences []Difference
+	More        int
+	// TooLarge is set when the collection holds more documents than are
+	// compared one by one; only the counts are then compared.
+	TooLarge bool
+	// OnlyYours marks a collection the attempt wrote and the goal leaves
+	// alone.
+	OnlyYours bool
+}
+
+// Match reports whether the collection matches the goal.
+func (c *CollectionComparison) Match() bool {
+	return len(c.Differences) == 0 && c.Goal == c.Yours && !c.OnlyYours
+}
+
+// Difference is one document or field that differs from the goal.
+type Difference struct {
+	// Doc names the document ("_id: 101"), or shows it when its _id is an
+	// ObjectId generated on insert, which no attempt can match.
+	Doc string
+	// Field is the first differing top-level field; "" when the whole
+	// document is missing from one side.
+	Field string
+	// Goal and Yours are the values as mongosh prints them; "" when that
+	// side lacks the field or the document.
+	Goal, Yours string
+}
+
+func (d Difference) String() string {
+	switch {
+	case d.Field == "" && d.Yours == "":
+		return d.Doc + ": in the goal, missing in yours"
+	case d.Field == "":
+		return d.Doc + ": in yours, not in the goal"
+	case d.Yours == "":
+		return fmt.Sprintf("%s: %s is %s in the goal, missing in yours", d.Doc, d.Field, d.Goal)
+	case d.Goal == "":
+		return fmt.Sprintf("%s: %s is %s in yours, absent from the goal", d.Doc, d.Field, d.Yours)
+	}
+	return fmt.Sprintf("%s: %s is %s, the goal has %s", d.Doc, d.Field, d.Yours, d.Goal)
+}
+
+// computeGoal runs the reference solution and the check on the state
+// attempts start from and keeps what they leave in the collections they
+// write. nil means the solution changes no data (its result is an answer,
+// which the goal must not give away).
+func (r *Runner) computeGoal(ctx context.Context, i int) (*goal, error) {
+	ex, err := r.exercise(i)
+	if err != nil {
+		return nil, err
+	}
+	out, err := r.attempt(ctx, i, ex, ex.Solution)
+	if err != nil || !out.Passed {
+		// A solution that fails its check is the author's bug, which
+		// `run --check` reports; the learner just gets no goal.
+		return nil, err
+	}
+	var colls []string
+	for _, c := range r.rec.since(0) { // the solution's commands and the check's
+		if c.Writes > 0 && c.Target != "" && c.DB == r.Database() {
+			colls = appendNew(colls, c.Target)
+		}
+	}
+	if len(colls) == 0 {
+		return nil, nil
+	}
+	g := &goal{collections: colls, docs: map[string][]bson.D{}, counts: map[string]int64{}}
+	for _, c := range colls {
+		docs, n, err := r.readCollection(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		g.docs[c], g.counts[c] = docs, n
+	}
+	return g, nil
+}
+
+// readCollection reads up to goalDocLimit documents of coll in _id order
+// and counts them all; docs is nil when there are more.
+func (r *Runner) readCollection(ctx context.Context, coll string) ([]bson.D, int64, error) {
+	c := r.client.Database(r.Database()).Collection(coll)
+	// The collection's count from its metadata: reading all of a 200,000
+	// document collection to count it would cost more than the attempt.
+	n, err := c.EstimatedDocumentCount(ctx)
+	if err != nil {
+		return nil, 0, fmt.Errorf("read %s for the goal: %w", coll, err)
+	}
+	if n > goalDocLimit {
+		return nil, n, nil
+	}
+	cur, err := c.Find(ctx, bson.D{}, options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}))
+	if err != nil {
+		return nil, 0, fmt.Errorf("read %s for the goal: %w", coll, err)
+	}
+	var docs []bson.D
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, 0, fmt.Errorf("read %s for the goal: %w", coll, err)
+	}
+	return docs, n, nil
+}
+
+// compareGoal reads what the attempt left in the goal's collections and
+// in those the attempt wrote besides, and compares.
+func (r *Runner) compareGoal(ctx context.Context, g *goal, attempt []Command) *GoalComparison {
+	cmp := &GoalComparison{}
+	for _, name := range g.collections {
+		docs, n, err := r.readCollection(ctx, name)
+		if err != nil {
+			continue
+		}
+		cc := CollectionComparison{Name: name, Goal: g.counts[name], Yours: n}
+		if g.docs[name] == nil || docs == nil {
+			cc.TooLarge = true
+		} else {
+			cc.Differences, cc.More = diffDocuments(g.docs[name], docs)
+		}
+		cmp.Collections = append(cmp.Collections, cc)
+	}
+	for _, c := range attempt {
+		if c.Writes > 0 && c.Target != "" && c.DB == r.Database() && !slices.Contains(g.collections, c.Target) &&
+			!slices.ContainsFunc(cmp.Collections, func(cc CollectionComparison) bool { return cc.Name == c.Target }) {
+			cmp.Collections = append(cmp.Collections, CollectionComparison{Name: c.Target, OnlyYours: true})
+		}
+	}
+	return cmp
+}
+
+// diffDocuments lists how yours differs from want. Documents are matched
+// by _id, except those whose _id is an ObjectId (generated on insert, so
+// different in every run), which are matched by their other fields.
+func diffDocuments(want, yours []bson.D) ([]Difference, int) {
+	var diffs []Difference
+	add := func(d Difference) { diffs = append(diffs, d) }
+	byID := map[string]bson.D{}
+	anonYours := map[string]int{}
+	for _, d := range yours {
+		if key, ok := idKey(d); ok {
+			byID[key] = d
+		} else {
+			anonYours[canonical(withoutID(d))]++
+		}
+	}
+	seen := map[string]bool{}
+	for _, w := range want {
+		key, ok := idKey(w)
+		if !ok {
+			c := canonical(withoutID(w))
+			if anonYours[c] > 0 {
+				anonYours[c]--
+			} else {
+				add(Difference{Doc: show(withoutID(w))})
+			}
+			continue
+		}
+		seen[key] = true
+		y, found := byID[key]
+		if !found {
+			add(Difference{Doc: "_id: " + key})
+			continue
+		}
+		if d, differs := diffFields(w, y); differs {
+			d.Doc = "_id: " + key
+			add(d)
+		}
+	}
+	for _, y := range yours {
+		if key, ok := idKey(y); ok && !seen[key] {
+			add(Difference{Doc: "_id: " + key, Yours: show(y)})
+		}
+	}
+	for _, y := range yours {
+		if _, ok := idKey(y); ok {
+			continue
+		}
+		if c := canonical(withoutID(y)); anonYours[c] > 0 {
+			anonYours[c]--
+			add(Difference{Doc: show(withoutID(y)), Yours: show(withoutID(y))})
+		}
+	}
+	if len(diffs) > maxDifferences {
+		return diffs[:maxDifferences], len(diffs) - maxDifferences
+	}
+	return diffs, 0
+}
+
+// diffFields returns the first top-level field where y differs from w: a
+// value both have but differently first (the likeliest mistake, such as a
+// wrong average), then a field missing from y, then one y has in excess.
+func diffFields(w, y bson.D) (Difference, bool) {
+	for _, e := range w {
+		if yv, ok := field(y, e.Key); ok && canonical(bson.D{{Key: "v", Value: e.Value}}) != canonical(bson.D{{Key: "v", Value: yv}}) {
+			return Difference{Field: e.Key, Goal: show(e.Value), Yours: show(yv)}, true
+		}
+	}
+	for _, e := range w {
+		if _, ok := field(y, e.Key); !ok {
+			return Difference{Field: e.Key, Goal: show(e.Value)}, true
+		}
+	}
+	for _, e := range y {
+		if _, ok := field(w, e.Key); !ok {
+			return Difference{Field: e.Key, Yours: show(e.Value)}, true
+		}
+	}
+	return Difference{}, false
+}
+
+func field(d bson.D, key string) (any, bool) {
+	for _, e := range d {
+		if e.Key == key {
+			return e.Value, true
+		}
+	}
+	return nil, false
+}
+
+// idKey is a document's _id as mongosh prints it, unless it is an
+// ObjectId.
+func idKey(d bson.D) (string, bool) {
+	id, ok := field(d, "_id")
+	if !ok {
+		return "", false
+	}
+	if _, oid := id.(bson.ObjectID); oid {
+		return "", false
+	}
+	return show(id), true
+}
+
+func withoutID(d bson.D) bson.D {
+	out := make(bson.D, 0, len(d))
+	for _, e := range d {
+		if e.Key != "_id" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// canonical is a document's canonical Extended JSON: equal for equal
+// BSON, types included.
+func canonical(d bson.D) string {
+	raw, err := bson.MarshalExtJSON(d, true, false)
+	if err != nil {
+		return fmt.Sprint(d)
+	}
+	return string(raw)
+}
+
+// showLimit keeps a difference on one line.
+const showLimit = 70
+
+// show prints a value as mongosh does, on one line.
+func show(v any) string {
+	s := shell.Format(v, shell.FormatOptions{Depth: 2, MaxArrayLength: 5, Compact: 3, BreakLength: 1 << 20})
+	s = strings.Join(strings.Fields(s), " ")
+	if len([]rune(s)) > showLimit {
+		s = string([]rune(s)[:showLimit-1]) + "…"
+	}
+	return s
+}

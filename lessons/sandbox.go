@@ -1,0 +1,31 @@
+package lessons
+
+import (
+	"context"
+
+	"go.mongodb.org/mongo-driver/v2/event"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+)
+
+// ConnectFunc opens a driver client on the sandbox whose every command
+// goes to monitor (when not nil). Each lesson session owns the client it
+// opens, so that it can watch what an exercise attempt sends.
+type ConnectFunc func(ctx context.Context, monitor *event.CommandMonitor) (*mongo.Client, error)
+
+// Sandbox is what a lesson session needs of the backend, as values and
+// functions: lessons does not know which backend serves it.
+type Sandbox struct {
+	// Connect opens a session's client; required.
+	Connect ConnectFunc
+	// Prefix of lesson database names; "" means DefaultPrefix.
+	Prefix string
+	// ResetDB empties a lesson database; nil drops it through the
+	// session's client. A shared server's backend drops only databases
+	// schemalab created.
+	ResetDB func(ctx context.Context, db string) error
+	// Label describes the backend for the status line: "embedded
+	// sandbox", or a server's version and host (never credentials).
+	Label string
+	// Close releases the backend; the app calls it when it exits.
+	Close func() error
+}

@@ -1,0 +1,203 @@
+package lessons
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/schemalab/schemalab/sandbox/shell"
+)
+
+// snapshotSupport is whether the server can save and restore databases.
+type snapshotSupport int
+
+const (
+	snapshotsUnknown snapshotSupport = iota // until the first save answers
+	snapshotsOn
+	snapshotsOff // a real MongoDB, or `schemalab serve --strict`
+)
+
+// codeCommandNotFound is mongod's answer to a command it does not have.
+const codeCommandNotFound = 59
+
+// The states a session saves, by step: before it (after the steps before
+// it), and after its setup blocks (where its own code and the stage
+// preview start). The state before step i+1 is also where every attempt
+// at the exercise of step i starts.
+func stateBefore(i int) string { return "s" + strconv.Itoa(i) }
+func stateSetup(i int) string  { return "p" + strconv.Itoa(i) }
+
+// beforeStep returns k for the state "s<k>".
+func beforeStep(state string) (int, bool) {
+	if len(state) < 2 || state[0] != 's' {
+		return 0, false
+	}
+	k, err := strconv.Atoi(state[1:])
+	return k, err == nil
+}
+
+// snapshotCmd runs the snapshot command on the lesson database.
+func (r *Runner) snapshotCmd(ctx context.Context, action, name string, extra ...bson.E) error {
+	cmd := bson.D{{Key: SnapshotCommand, Value: action}, {Key: "db", Value: r.Database()}}
+	if name != "" {
+		cmd = append(cmd, bson.E{Key: "name", Value: name})
+	}
+	cmd = append(cmd, extra...)
+	was := r.rec.pause()
+	defer r.rec.resume(was)
+	return r.client.Database(r.Database()).RunCommand(ctx, cmd).Err()
+}
+
+// save records the session as state name: a database snapshot, when the
+// server has them, and a checkpoint of the globals.
+func (r *Runner) save(ctx context.Context, name string) error {
+	if r.snapshots != snapshotsOff {
+		err := r.snapshotCmd(ctx, "save", name)
+		switch {
+		case err == nil:
+			r.snapshots = snapshotsOn
+		case r.snapshots == snapshotsUnknown:
+			r.snapshots = snapshotsOff
+			why := "it has no snapshot command"
+			var ce mongo.CommandError
+			if !errors.As(err, &ce) || ce.Code != codeCommandNotFound {
+				why = "saving a snapshot failed: " + err.Error()
+			}
+			r.note("This server cannot save database snapshots (" + why + "): steps are replayed to restore a state, which takes as long as running them.")
+		default:
+			return fmt.Errorf("save a snapshot of %s: %w", r.Database(), err)
+		}
+	}
+	r.saved[name] = r.sh.SaveGlobals()
+	return nil
+}
+
+// saveOnce saves state name unless it was saved before: the same code on
+// the same state leaves the same state, and keeping the first keeps the
+// states saved after it consistent with it.
+func (r *Runner) saveOnce(ctx context.Context, name string) error {
+	if r.saved[name] != nil {
+		return nil
+	}
+	return r.save(ctx, name)
+}
+
+// restore brings the session back to a saved state (snapshots only).
+func (r *Runner) restore(ctx context.Context, name string) error {
+	if err := r.snapshotCmd(ctx, "restore", name); err != nil {
+		return fmt.Errorf("restore the snapshot %s of %s: %w", name, r.Database(), err)
+	}
+	r.sh.RestoreGlobals(r.saved[name])
+	r.live.state = name
+	if k, ok := beforeStep(name); ok {
+		r.live.step = max(k-1, 0)
+	} else if k, err := strconv.Atoi(name[1:]); err == nil {
+		r.live.step = k
+	}
+	return nil
+}
+
+// restoreInto copies saved state name into another database, for
+// explaining an attempt's reads on the data as it was before.
+func (r *Runner) restoreInto(ctx context.Context, name, db string) error {
+	cmd := bson.D{{Key: SnapshotCommand, Value: "restore"}, {Key: "db", Value: db}, {Key: "name", Value: name},
+		{Key: "fromDb", Value: r.Database()}}
+	was := r.rec.pause()
+	defer r.rec.resume(was)
+	return r.client.Database(db).RunCommand(ctx, cmd).Err()
+}
+
+// dropSnapshots frees what the server keeps for this session.
+func (r *Runner) dropSnapshots(ctx context.Context) {
+	if r.snapshots == snapshotsOn {
+		_ = r.snapshotCmd(ctx, "drop", "")
+	}
+	r.saved = map[string]*shell.Globals{}
+}
+
+// ensureBefore brings the session to the state before step k (k may be
+// len(steps), the end of the lesson). With snapshots it restores the
+// nearest saved state at or before k and runs the steps in between once,
+// saving theirs; without, it replays from the start unless the session
+// is already on the way.
+func (r *Runner) ensureBefore(ctx context.Context, k int) error {
+	want := stateBefore(k)
+	if r.live.state == want {
+		return nil
+	}
+	from := 0
+	if r.snapshots == snapshotsOn {
+		from = k
+		for from > 0 && r.saved[stateBefore(from)] == nil {
+			from--
+		}
+		if err := r.restore(ctx, stateBefore(from)); err != nil {
+			return err
+		}
+	} else if j, ok := beforeStep(r.live.state); ok && j <= k {
+		from = j
+	} else {
+		if err := r.Reset(ctx); err != nil {
+			return err
+		}
+		if k > 0 {
+			r.note(fmt.Sprintf("Replaying steps 1–%d of %s to restore their state: this server has no snapshots.", k, r.lesson.ID))
+		}
+	}
+	for j := from; j < k; j++ {
+		res := r.runStep(ctx, j, modeReplay)
+		if !res.codeOK() {
+			return fmt.Errorf("%s: running step %d %q first: %s", r.lesson.ID, j+1, r.lesson.Steps[j].Title, res.Failures[0])
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ensureSetup brings the session to the state after step i's setup.
+func (r *Runner) ensureSetup(ctx context.Context, i int) error {
+	st := &r.lesson.Steps[i]
+	if !hasSetup(st) {
+		return r.ensureBefore(ctx, i)
+	}
+	name := stateSetup(i)
+	if r.live.state == name {
+		return nil
+	}
+	if r.snapshots == snapshotsOn && r.saved[name] != nil {
+		return r.restore(ctx, name)
+	}
+	if err := r.ensureBefore(ctx, i); err != nil {
+		return err
+	}
+	for _, b := range st.Code(Setup) {
+		if _, err := r.sh.Eval(ctx, b.Text); err != nil {
+			r.live = liveState{step: i}
+			return fmt.Errorf("%s step %d setup (line %d): %w", r.lesson.ID, i+1, b.Line, err)
+		}
+	}
+	if err := r.saveOnce(ctx, name); err != nil {
+		return err
+	}
+	r.live = liveState{state: name, step: i}
+	return nil
+}
+
+// settle puts the session back on a saved state after an attempt that
+// was interrupted, so that the learner's next look at the database does
+// not find it half-changed. Without snapshots the next operation
+// replays anyway.
+func (r *Runner) settle(ctx context.Context, state string) {
+	if r.snapshots != snapshotsOn || r.saved[state] == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeoutForRestore)
+	defer cancel()
+	_ = r.restore(ctx, state)
+}

@@ -334,7 +334,7 @@ func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
 		case "as":
 			s, ok := e.Value.(string)
 			if !ok {
-				return nil, mongoerr.Newf(16866, "empty variable names are not allowed")
+				return nil, mongoerr.New(mongoerr.FailedToParse, "empty variable names are not allowed")
 			}
 			as = s
 		case bodyKey:
@@ -412,11 +412,10 @@ func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
 			}
 		}
 		out := make(bson.A, 0, len(arr))
-		env.push(as, nil)
-		defer env.pop(1)
-		slot := len(env.vars) - 1
+		bind := env.bindLoopVar(as)
+		defer bind.release()
 		for _, e := range arr {
-			env.vars[slot].val = e
+			bind.set(e)
 			r, err := body.Eval(env)
 			if err != nil {
 				return nil, err

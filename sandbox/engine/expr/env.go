@@ -78,6 +78,40 @@ func (e *Env) setCurrent(v any) {
 
 func (e *Env) push(name string, v any) { e.vars = append(e.vars, binding{name, v}) }
 
+// loopVar is the variable $map and $filter bind to each element in turn.
+// "CURRENT" is the one system variable a user may rebind (as: "CURRENT"
+// makes "$a" read each element), so it rebinds $$CURRENT itself.
+type loopVar struct {
+	env                 *Env
+	slot                int // index in env.vars; -1 for CURRENT
+	oldCurrent          any
+	oldCurrentIsTheRoot bool
+}
+
+func (e *Env) bindLoopVar(name string) loopVar {
+	if name == "CURRENT" {
+		return loopVar{env: e, slot: -1, oldCurrent: e.current, oldCurrentIsTheRoot: e.rootCurrent}
+	}
+	e.push(name, nil)
+	return loopVar{env: e, slot: len(e.vars) - 1}
+}
+
+func (l loopVar) set(v any) {
+	if l.slot < 0 {
+		l.env.setCurrent(v)
+		return
+	}
+	l.env.vars[l.slot].val = v
+}
+
+func (l loopVar) release() {
+	if l.slot < 0 {
+		l.env.current, l.env.rootCurrent = l.oldCurrent, l.oldCurrentIsTheRoot
+		return
+	}
+	l.env.pop(1)
+}
+
 func (e *Env) pop(n int) { e.vars = e.vars[:len(e.vars)-n] }
 
 // lookup finds the innermost binding; Missing when unbound at runtime

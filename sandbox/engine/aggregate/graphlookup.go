@@ -1,8 +1,6 @@
 package aggregate
 
 import (
-	"math"
-
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
@@ -322,7 +320,7 @@ func getAllValues(d bson.D, parts []string) []any {
 			if !isArray {
 				break
 			}
-			pos, isPos := arrayPosition(parts[i])
+			pos, isPos := value.ParseUnsignedBase10(parts[i])
 			if !isPos {
 				break
 			}
@@ -349,24 +347,4 @@ func getAllValues(d bson.D, parts []string) []any {
 	}
 	walk(d, 0)
 	return out
-}
-
-// arrayPosition is mongod's str::parseUnsignedBase10Integer: a component
-// of decimal digits only (leading zeros allowed) that fits an unsigned int.
-func arrayPosition(part string) (int, bool) {
-	if part == "" || len(part) > 10 {
-		return 0, false
-	}
-	n := 0
-	for i := 0; i < len(part); i++ {
-		c := part[i]
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	if n > math.MaxUint32 {
-		return 0, false
-	}
-	return n, true
 }

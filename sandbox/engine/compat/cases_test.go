@@ -17,8 +17,9 @@ const planExecutor = "PlanExecutor error during aggregation :: caused by :: "
 
 // aggCase runs pipeline on collection c, holding docs, and expects the
 // documents want (in order unless unordered) or the error code/msg. After
-// a pipeline that writes, then lists the documents of collection thenColl,
-// sorted by _id, to compare with thenWant.
+// a pipeline that writes, thenFind (a find command, JSON) or else a find of
+// collection thenColl sorted by _id lists the documents to compare with
+// thenWant.
 type aggCase struct {
 	name      string
 	ref       string
@@ -32,6 +33,7 @@ type aggCase struct {
 	code      int32
 	msg       string
 	thenColl  string
+	thenFind  string
 	thenWant  string
 }
 
@@ -65,12 +67,16 @@ func runAggCases(t *testing.T, cases []aggCase) {
 			if tc.want != "" {
 				sameDocs(t, tc.pipeline, got, tc.want, tc.unordered)
 			}
-			if tc.thenColl != "" {
-				after, err := cursorDocs(t, db, bson.D{{Key: "find", Value: tc.thenColl}, {Key: "sort", Value: bson.D{{Key: "_id", Value: 1}}}})
+			if tc.thenColl != "" || tc.thenFind != "" {
+				find := bson.D{{Key: "find", Value: tc.thenColl}, {Key: "sort", Value: bson.D{{Key: "_id", Value: 1}}}}
+				if tc.thenFind != "" {
+					find = ejDoc(t, tc.thenFind)
+				}
+				after, err := cursorDocs(t, db, find)
 				if err != nil {
 					t.Fatal(err)
 				}
-				sameDocs(t, "documents of "+tc.thenColl, after, tc.thenWant, false)
+				sameDocs(t, "then "+relaxed(find), after, tc.thenWant, false)
 			}
 		})
 	}

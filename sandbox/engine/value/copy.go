@@ -84,3 +84,24 @@ func ArrayIndex(s string) (int, bool) {
 	}
 	return n, true
 }
+
+// ParseUnsignedBase10 is mongod's str::parseUnsignedBase10Integer, which
+// reads a path component as an array position where update paths and
+// document_path_support do: decimal digits only, leading zeros allowed
+// ("01" is 1), the value fitting an unsigned 32-bit integer.
+func ParseUnsignedBase10(s string) (int, bool) {
+	if s == "" || len(s) > 10 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	if n > 1<<32-1 {
+		return 0, false
+	}
+	return n, true
+}

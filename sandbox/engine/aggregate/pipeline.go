@@ -256,12 +256,7 @@ func (t *timedIterator) Next() (bson.D, bool, error) {
 	return d, ok, err
 }
 
-func interrupted(err error) error {
-	if err == context.DeadlineExceeded {
-		return mongoerr.New(mongoerr.MaxTimeMSExpired, "operation exceeded time limit")
-	}
-	return mongoerr.New(mongoerr.Interrupted, "operation was interrupted")
-}
+func interrupted(err error) error { return mongoerr.FromContext(err) }
 
 // SliceIterator yields the documents of a slice.
 type SliceIterator struct {

@@ -229,6 +229,9 @@ const frontierBatch = 64
 func (s *graphLookupStage) queryFrontier(frontier bson.A, rt *runtime) ([]bson.D, error) {
 	var docs []bson.D
 	for start := 0; start < len(frontier); start += frontierBatch {
+		if err := rt.ctx.err(); err != nil {
+			return nil, interrupted(err)
+		}
 		batch := frontier[start:min(start+frontierBatch, len(frontier))]
 		filter := s.frontierFilter(batch)
 		var found []bson.D

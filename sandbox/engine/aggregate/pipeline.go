@@ -92,6 +92,7 @@ type runtime struct {
 
 func (rt *runtime) newEnv() *expr.Env {
 	env := expr.NewEnv(nil, rt.ctx.Now)
+	env.SetContext(rt.ctx.Ctx)
 	for _, e := range rt.letVals {
 		env.SetVar(e.Key, e.Value)
 	}

@@ -393,6 +393,11 @@ func (o *windowOutput) evaluate(part []windowRow, env *expr.Env) ([]any, error) 
 			return nil, err
 		}
 		for k := lo; k <= hi; k++ {
+			// Windows recomputed per document cost up to the partition's
+			// size squared: let maxTimeMS and a killed command stop them.
+			if err := env.Tick(); err != nil {
+				return nil, err
+			}
 			if err := acc.add(inputs[k]); err != nil {
 				return nil, err
 			}
@@ -422,7 +427,13 @@ func (o *windowOutput) evaluate(part []windowRow, env *expr.Env) ([]any, error) 
 		}
 	default:
 		for i := range part {
-			lo, hi := o.bounds(part, i)
+			if err := env.Tick(); err != nil {
+				return nil, err
+			}
+			lo, hi, err := o.bounds(part, i, env)
+			if err != nil {
+				return nil, err
+			}
 			if lo > hi {
 				env.Reset(part[i].doc)
 				acc, err := o.acc.newAcc(env)
@@ -446,8 +457,9 @@ func (o *windowOutput) evaluate(part []windowRow, env *expr.Env) ([]any, error) 
 // and keeps arrays and counts as the accumulator produced them.
 func windowResult(v any) any { return missingToNull(v) }
 
-// bounds returns the inclusive index range of row i's window.
-func (o *windowOutput) bounds(part []windowRow, i int) (int, int) {
+// bounds returns the inclusive index range of row i's window. A range
+// window scans the partition, so each step ticks env's context check.
+func (o *windowOutput) bounds(part []windowRow, i int, env *expr.Env) (int, int, error) {
 	if !o.byRange {
 		lo, hi := 0, len(part)-1
 		if !o.lo.unbounded {
@@ -462,7 +474,7 @@ func (o *windowOutput) bounds(part []windowRow, i int) (int, int) {
 				hi = i
 			}
 		}
-		return max(lo, 0), min(hi, len(part)-1)
+		return max(lo, 0), min(hi, len(part)-1), nil
 	}
 	cur, _ := toFloat(part[i].key[0])
 	in := func(j int, b windowBound, low bool) bool {
@@ -484,9 +496,12 @@ func (o *windowOutput) bounds(part []windowRow, i int) (int, int) {
 	}
 	lo, hi := len(part), -1
 	for j := range part {
+		if err := env.Tick(); err != nil {
+			return 0, 0, err
+		}
 		if in(j, o.lo, true) && in(j, o.hi, false) {
 			lo, hi = min(lo, j), max(hi, j)
 		}
 	}
-	return lo, hi
+	return lo, hi, nil
 }

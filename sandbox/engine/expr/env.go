@@ -1,8 +1,11 @@
 package expr
 
 import (
+	"context"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
@@ -18,6 +21,10 @@ type Env struct {
 	rootCurrent bool
 	now         bson.DateTime
 	vars        []binding
+	// ctx is the command's context; ticks counts loop steps between looks
+	// at it (see Tick).
+	ctx   context.Context
+	ticks uint64
 }
 
 type binding struct {
@@ -54,6 +61,33 @@ func (e *Env) SetVar(name string, v any) {
 		}
 	}
 	e.vars = append(e.vars, binding{name, v})
+}
+
+// SetContext makes evaluations whose work depends on the data ($map over a
+// $range, $reduce, window recomputation) stop when ctx ends: maxTimeMS, a
+// killed command, a stopping server.
+func (e *Env) SetContext(ctx context.Context) { e.ctx = ctx }
+
+// tickEvery is how many loop steps pass between looks at the context: a
+// look costs a mutex, a step a few nanoseconds.
+const tickEvery = 4096
+
+// Tick counts one step of a data-dependent loop; every tickEvery steps it
+// reports an ended context as mongod reports an interrupted operation.
+func (e *Env) Tick() error { return e.TickN(1) }
+
+// TickN counts n steps at once, for a step that itself costs work in
+// proportion to n (a regex search over n bytes).
+func (e *Env) TickN(n int) error {
+	before := e.ticks
+	e.ticks += uint64(n)
+	if e.ticks/tickEvery == before/tickEvery || e.ctx == nil {
+		return nil
+	}
+	if err := e.ctx.Err(); err != nil {
+		return mongoerr.FromContext(err)
+	}
+	return nil
 }
 
 // Root returns $$ROOT.

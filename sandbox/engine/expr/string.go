@@ -3,6 +3,7 @@ package expr
 import (
 	"math"
 	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -551,14 +552,99 @@ func compileRegex(name string, arg any, scope *Scope) (Expr, error) {
 			if loc == nil {
 				return nil, nil
 			}
-			return regexResult(s, loc), nil
+			return regexResult(s, loc, utf8.RuneCountInString(s[:loc[0]])), nil
 		}
-		out := bson.A{}
+		return findAllRegex(rx, s, env)
+	}), nil
+}
+
+// findAllRegex is $regexFindAll with Go's FindAll semantics for empty
+// matches. Finding every match can cost the input's length per match (a
+// pattern like "(a*)*b|" scans to the end before settling on the empty
+// alternative), so the scan goes match by match and counts the bytes it
+// searches against the command's deadline. A pattern whose assertions
+// look at the text before the search position (^, \b, \B) cannot be
+// searched from an offset and is matched in one call.
+func findAllRegex(rx *regexp.Regexp, s string, env *Env) (bson.A, error) {
+	out := bson.A{}
+	idx := runeCounter{s: s}
+	if looksBehind(rx) {
 		for _, loc := range rx.FindAllStringSubmatchIndex(s, -1) {
-			out = append(out, regexResult(s, loc))
+			if err := env.TickN(1); err != nil {
+				return nil, err
+			}
+			out = append(out, regexResult(s, loc, idx.at(loc[0])))
 		}
 		return out, nil
-	}), nil
+	}
+	for pos, prevEnd := 0, -1; pos <= len(s); {
+		if err := env.TickN(len(s) - pos + 1); err != nil {
+			return nil, err
+		}
+		loc := rx.FindStringSubmatchIndex(s[pos:])
+		if loc == nil {
+			break
+		}
+		for i := range loc {
+			if loc[i] >= 0 {
+				loc[i] += pos
+			}
+		}
+		accept := true
+		if loc[1] == pos {
+			// An empty match: never right after the previous match, and
+			// the search moves on by one character.
+			accept = loc[0] != prevEnd
+			if _, width := utf8.DecodeRuneInString(s[pos:]); width > 0 {
+				pos += width
+			} else {
+				pos = len(s) + 1
+			}
+		} else {
+			pos = loc[1]
+		}
+		prevEnd = loc[1]
+		if accept {
+			out = append(out, regexResult(s, loc, idx.at(loc[0])))
+		}
+	}
+	return out, nil
+}
+
+// looksBehind reports whether a pattern has an assertion about the text
+// before the position it is tried at (^, \b, \B).
+func looksBehind(rx *regexp.Regexp) bool {
+	re, err := syntax.Parse(rx.String(), syntax.Perl)
+	if err != nil {
+		return true
+	}
+	prog, err := syntax.Compile(re.Simplify())
+	if err != nil {
+		return true
+	}
+	const behind = syntax.EmptyBeginLine | syntax.EmptyBeginText | syntax.EmptyWordBoundary | syntax.EmptyNoWordBoundary
+	for _, in := range prog.Inst {
+		if in.Op == syntax.InstEmptyWidth && syntax.EmptyOp(in.Arg)&behind != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// runeCounter turns increasing byte offsets into code-point indexes
+// without recounting from the start for every match.
+type runeCounter struct {
+	s          string
+	byteOff, n int
+}
+
+func (c *runeCounter) at(off int) int {
+	if off < c.byteOff {
+		c.byteOff, c.n = 0, 0
+	}
+	c.n += utf8.RuneCountInString(c.s[c.byteOff:off])
+	c.byteOff = off
+	return c.n
 }
 
 // resolveRegex validates 'regex' and 'options' and compiles the pattern;
@@ -599,7 +685,7 @@ func resolveRegex(name string, rv, ov any) (*regexp.Regexp, bool, error) {
 	return rx, err == nil, err
 }
 
-func regexResult(s string, loc []int) bson.D {
+func regexResult(s string, loc []int, runeIdx int) bson.D {
 	caps := bson.A{}
 	for i := 2; i < len(loc); i += 2 {
 		if loc[i] < 0 {
@@ -610,7 +696,7 @@ func regexResult(s string, loc []int) bson.D {
 	}
 	return bson.D{
 		{Key: "match", Value: s[loc[0]:loc[1]]},
-		{Key: "idx", Value: int32(utf8.RuneCountInString(s[:loc[0]]))},
+		{Key: "idx", Value: int32(runeIdx)},
 		{Key: "captures", Value: caps},
 	}
 }

@@ -181,18 +181,21 @@ func runFindCases(t *testing.T, cases []findCase) {
 
 // updateCase applies update (a document or a pipeline, JSON) with updateOne
 // semantics to the documents of c matching filter, then expects c to hold
-// want (sorted by _id), or the update to fail with code/msg.
+// want (sorted by _id) and, when modified is set, the reply's nModified, or
+// the update to fail with code/msg.
 type updateCase struct {
-	name   string
-	ref    string
-	docs   string
-	filter string // "" for {}
-	update string
-	upsert bool
-	multi  bool
-	want   string
-	code   int32
-	msg    string
+	name         string
+	ref          string
+	docs         string
+	filter       string // "" for {}
+	update       string
+	arrayFilters string
+	upsert       bool
+	multi        bool
+	want         string
+	modified     string
+	code         int32
+	msg          string
 }
 
 func runUpdateCases(t *testing.T, cases []updateCase) {
@@ -210,6 +213,9 @@ func runUpdateCases(t *testing.T, cases []updateCase) {
 			}
 			stmt := bson.D{{Key: "q", Value: ejDoc(t, filter)}, {Key: "u", Value: ejValue(t, tc.update)},
 				{Key: "upsert", Value: tc.upsert}, {Key: "multi", Value: tc.multi}}
+			if tc.arrayFilters != "" {
+				stmt = append(stmt, bson.E{Key: "arrayFilters", Value: ejArray(t, tc.arrayFilters)})
+			}
 			reply, err := command(t, db, bson.D{{Key: "update", Value: "c"}, {Key: "updates", Value: bson.A{stmt}}})
 			if err == nil {
 				// Per-statement failures come back as writeErrors.
@@ -226,6 +232,9 @@ func runUpdateCases(t *testing.T, cases []updateCase) {
 			}
 			if err != nil {
 				t.Fatalf("%s: %v", tc.update, err)
+			}
+			if tc.modified != "" {
+				sameValue(t, "nModified of "+tc.update, field(reply, "nModified"), tc.modified)
 			}
 			after, ferr := cursorDocs(t, db, bson.D{{Key: "find", Value: "c"}, {Key: "sort", Value: bson.D{{Key: "_id", Value: 1}}}})
 			if ferr != nil {

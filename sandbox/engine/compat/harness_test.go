@@ -212,6 +212,14 @@ func command(t *testing.T, db *mongo.Database, cmd bson.D) (bson.D, *mongo.Comma
 	if err == nil {
 		return out, nil
 	}
+	// The driver turns a reply holding writeErrors into a WriteException;
+	// the reply itself is what the case checks.
+	var we mongo.WriteException
+	if errors.As(err, &we) && we.Raw != nil {
+		if uerr := bson.Unmarshal(we.Raw, &out); uerr == nil {
+			return out, nil
+		}
+	}
 	var ce mongo.CommandError
 	if errors.As(err, &ce) {
 		return nil, &ce

@@ -41,10 +41,7 @@ func runAggCases(t *testing.T, cases []aggCase) {
 	t.Helper()
 	s := newSuite(t)
 	for _, tc := range cases {
-		if tc.ref == "" {
-			t.Fatalf("case %q cites no source", tc.name)
-		}
-		s.run(t, tc.name, func(t *testing.T, db *mongo.Database) {
+		s.runCase(t, tc.name, tc.ref, func(t *testing.T, db *mongo.Database) {
 			insertDocs(t, db.Collection("c"), tc.docs)
 			for name, docs := range tc.other {
 				insertDocs(t, db.Collection(name), docs)
@@ -100,10 +97,7 @@ func runExprCases(t *testing.T, cases []exprCase) {
 	t.Helper()
 	s := newSuite(t)
 	for _, tc := range cases {
-		if tc.ref == "" {
-			t.Fatalf("case %q cites no source", tc.name)
-		}
-		s.run(t, tc.name, func(t *testing.T, db *mongo.Database) {
+		s.runCase(t, tc.name, tc.ref, func(t *testing.T, db *mongo.Database) {
 			doc := tc.doc
 			if doc == "" {
 				doc = `{"_id": 0}`
@@ -148,10 +142,7 @@ func runFindCases(t *testing.T, cases []findCase) {
 	t.Helper()
 	s := newSuite(t)
 	for _, tc := range cases {
-		if tc.ref == "" {
-			t.Fatalf("case %q cites no source", tc.name)
-		}
-		s.run(t, tc.name, func(t *testing.T, db *mongo.Database) {
+		s.runCase(t, tc.name, tc.ref, func(t *testing.T, db *mongo.Database) {
 			insertDocs(t, db.Collection("c"), tc.docs)
 			cmd := bson.D{{Key: "find", Value: "c"}}
 			if tc.filter != "" {
@@ -202,10 +193,7 @@ func runUpdateCases(t *testing.T, cases []updateCase) {
 	t.Helper()
 	s := newSuite(t)
 	for _, tc := range cases {
-		if tc.ref == "" {
-			t.Fatalf("case %q cites no source", tc.name)
-		}
-		s.run(t, tc.name, func(t *testing.T, db *mongo.Database) {
+		s.runCase(t, tc.name, tc.ref, func(t *testing.T, db *mongo.Database) {
 			insertDocs(t, db.Collection("c"), tc.docs)
 			filter := tc.filter
 			if filter == "" {

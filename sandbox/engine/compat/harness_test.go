@@ -55,12 +55,25 @@ func newSuite(t *testing.T) *suite {
 
 func connect(t *testing.T, uri string) *mongo.Client {
 	t.Helper()
-	client, err := mongo.Connect(options.Client().ApplyURI(uri).SetServerSelectionTimeout(10 * time.Second))
+	// Polling, not streaming, monitoring: a streaming hello waits up to
+	// 10s on the server, and Disconnect would wait for it.
+	client, err := mongo.Connect(options.Client().ApplyURI(uri).SetServerSelectionTimeout(10 * time.Second).
+		SetServerMonitoringMode(options.ServerMonitoringModePoll))
 	if err != nil {
 		t.Fatalf("connect to %s: %v", uri, err)
 	}
 	t.Cleanup(func() { _ = client.Disconnect(context.Background()) })
 	return client
+}
+
+// runCase is run for a table case, which must cite where its expected
+// value comes from.
+func (s *suite) runCase(t *testing.T, name, ref string, fn func(t *testing.T, db *mongo.Database)) {
+	t.Helper()
+	if ref == "" {
+		t.Fatalf("case %q cites no source", name)
+	}
+	s.run(t, name, fn)
 }
 
 // run runs fn as the subtest name/embedded and name/mongodb, each with a
@@ -220,12 +233,18 @@ func command(t *testing.T, db *mongo.Database, cmd bson.D) (bson.D, *mongo.Comma
 			return out, nil
 		}
 	}
+	return nil, serverError(t, cmd, err)
+}
+
+// serverError returns the server's error, failing the test on any other
+// (a lost connection, a timeout).
+func serverError(t *testing.T, cmd bson.D, err error) *mongo.CommandError {
+	t.Helper()
 	var ce mongo.CommandError
-	if errors.As(err, &ce) {
-		return nil, &ce
+	if !errors.As(err, &ce) {
+		t.Fatalf("%s: %v", relaxed(cmd), err)
 	}
-	t.Fatalf("%s: %v", relaxed(cmd), err)
-	return nil, nil
+	return &ce
 }
 
 func mustCommand(t *testing.T, db *mongo.Database, cmd string) bson.D {
@@ -249,12 +268,7 @@ func cursorDocs(t *testing.T, db *mongo.Database, cmd bson.D) ([]bson.D, *mongo.
 	if err == nil {
 		return out, nil
 	}
-	var ce mongo.CommandError
-	if errors.As(err, &ce) {
-		return nil, &ce
-	}
-	t.Fatalf("%s: %v", relaxed(cmd), err)
-	return nil, nil
+	return nil, serverError(t, cmd, err)
 }
 
 // sameError fails unless err is the server error code with message msg

@@ -72,17 +72,10 @@ func Lookup(d bson.D, path string) any {
 // ArrayIndex parses a path component as an array index the way mongod
 // does: only plain decimal digits, no sign, no leading zeros except "0".
 func ArrayIndex(s string) (int, bool) {
-	if s == "" || len(s) > 9 || (len(s) > 1 && s[0] == '0') {
+	if len(s) > 9 || (len(s) > 1 && s[0] == '0') {
 		return 0, false
 	}
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return 0, false
-		}
-		n = n*10 + int(s[i]-'0')
-	}
-	return n, true
+	return ParseUnsignedBase10(s)
 }
 
 // ParseUnsignedBase10 is mongod's str::parseUnsignedBase10Integer, which

@@ -496,6 +496,7 @@ func compileRegex(name string, arg any, scope *Scope) (Expr, error) {
 	// A constant pattern is compiled once, when the command is parsed, as
 	// mongod precompiles it.
 	var cached *regexp.Regexp
+	cachedBehind := false
 	_, c1 := re.(constant)
 	_, c2 := opts.(constant)
 	if c1 && (opts == nil || c2) {
@@ -506,6 +507,9 @@ func compileRegex(name string, arg any, scope *Scope) (Expr, error) {
 			return nil, err
 		}
 		cached = rx
+		if rx != nil && name == "$regexFindAll" {
+			cachedBehind = looksBehind(rx)
+		}
 	}
 	noMatch := func() any {
 		switch name {
@@ -554,21 +558,28 @@ func compileRegex(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			return regexResult(s, loc, utf8.RuneCountInString(s[:loc[0]])), nil
 		}
-		return findAllRegex(rx, s, env)
+		behind := cachedBehind
+		if rx != cached {
+			behind = looksBehind(rx)
+		}
+		return findAllRegex(rx, behind, s, env)
 	}), nil
 }
 
-// findAllRegex is $regexFindAll with Go's FindAll semantics for empty
-// matches. Finding every match can cost the input's length per match (a
-// pattern like "(a*)*b|" scans to the end before settling on the empty
-// alternative), so the scan goes match by match and counts the bytes it
-// searches against the command's deadline. A pattern whose assertions
-// look at the text before the search position (^, \b, \B) cannot be
-// searched from an offset and is matched in one call.
-func findAllRegex(rx *regexp.Regexp, s string, env *Env) (bson.A, error) {
+// findAllRegex is $regexFindAll as mongod runs it (regex.cpp evaluate for
+// ExpressionRegexFindAll): search from a position, take the match, go on
+// from its end, or one character past an empty match; never search from
+// the very end of a non-empty input. An empty match right after another
+// match counts (Go's FindAll would drop it). Each search can cost the rest
+// of the input (a pattern like "(a*)*b|" scans to the end before settling
+// on the empty alternative), so the bytes searched count against the
+// command's deadline. A pattern with an assertion about the text before
+// the position (behind: ^, \b, \B) cannot be searched from an offset in
+// Go, and is matched in one FindAll call instead.
+func findAllRegex(rx *regexp.Regexp, behind bool, s string, env *Env) (bson.A, error) {
 	out := bson.A{}
 	idx := runeCounter{s: s}
-	if looksBehind(rx) {
+	if behind {
 		for _, loc := range rx.FindAllStringSubmatchIndex(s, -1) {
 			if err := env.TickN(1); err != nil {
 				return nil, err
@@ -577,7 +588,7 @@ func findAllRegex(rx *regexp.Regexp, s string, env *Env) (bson.A, error) {
 		}
 		return out, nil
 	}
-	for pos, prevEnd := 0, -1; pos <= len(s); {
+	for pos := 0; ; {
 		if err := env.TickN(len(s) - pos + 1); err != nil {
 			return nil, err
 		}
@@ -590,22 +601,18 @@ func findAllRegex(rx *regexp.Regexp, s string, env *Env) (bson.A, error) {
 				loc[i] += pos
 			}
 		}
-		accept := true
-		if loc[1] == pos {
-			// An empty match: never right after the previous match, and
-			// the search moves on by one character.
-			accept = loc[0] != prevEnd
-			if _, width := utf8.DecodeRuneInString(s[pos:]); width > 0 {
-				pos += width
-			} else {
-				pos = len(s) + 1
-			}
-		} else {
+		out = append(out, regexResult(s, loc, idx.at(loc[0])))
+		if loc[1] > loc[0] {
 			pos = loc[1]
+		} else {
+			if loc[0] >= len(s) {
+				break
+			}
+			_, width := utf8.DecodeRuneInString(s[loc[0]:])
+			pos = loc[0] + width
 		}
-		prevEnd = loc[1]
-		if accept {
-			out = append(out, regexResult(s, loc, idx.at(loc[0])))
+		if pos >= len(s) {
+			break
 		}
 	}
 	return out, nil

@@ -236,11 +236,12 @@ func (s *graphLookupStage) queryFrontier(frontier bson.A, rt *runtime) ([]bson.D
 		filter := s.frontierFilter(batch)
 		var found []bson.D
 		var err error
-		if s.restrict != nil {
+		if s.restrict != nil && len(rt.letVals) > 0 {
 			// restrictSearchWithMatch may read variables ($expr with
 			// $$name): the command's let and, inside a $lookup, its let.
 			// A sub-pipeline sees them, as mongod copies the variables into
-			// the expression context of its own query.
+			// the expression context of its own query. Without variables
+			// in scope the plain query is the same and cheaper.
 			found, err = rt.runSub(rt.ctx.DB, s.from, bson.A{bson.D{{Key: "$match", Value: filter}}}, nil)
 		} else {
 			found, err = rt.query(rt.ctx.DB, s.from, filter)

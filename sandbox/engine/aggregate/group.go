@@ -1,6 +1,8 @@
 package aggregate
 
 import (
+	"strings"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
@@ -57,11 +59,11 @@ func parseGroup(spec any, p *parser) (*groupStage, error) {
 				return nil, mongoerr.New(16414, "a group's _id may only be specified once")
 			}
 			idSeen = true
-			x, err := p.compile(e.Value)
+			id, err := parseGroupID(e.Value, p)
 			if err != nil {
 				return nil, err
 			}
-			g.idSpec, g.id = e.Value, x.Eval
+			g.idSpec, g.id = e.Value, id
 			continue
 		}
 		st, err := parseAccStatement(e.Key, e.Value, p)
@@ -74,6 +76,55 @@ func parseGroup(spec any, p *parser) (*groupStage, error) {
 		return nil, mongoerr.New(15955, "a group specification must include an _id")
 	}
 	return g, nil
+}
+
+// parseGroupID compiles the _id. An object of fields ({a: "$a", b: "$b"})
+// is grouped on its fields' values, as mongod's setIdExpression does: with
+// one field a missing value becomes null ({a: null}, one group for null and
+// missing), with several a missing field is left out of the key.
+func parseGroupID(spec any, p *parser) (func(env *expr.Env) (any, error), error) {
+	d, isDoc := spec.(bson.D)
+	if !isDoc || len(d) == 0 || strings.HasPrefix(d[0].Key, "$") {
+		x, err := p.compile(spec)
+		if err != nil {
+			return nil, err
+		}
+		return x.Eval, nil
+	}
+	for _, e := range d {
+		if _, isBool := e.Value.(bool); isBool || value.IsNumber(e.Value) {
+			return nil, mongoerr.New(17390, "$group does not support inclusion-style expressions")
+		}
+	}
+	// The object as a whole gets mongod's checks on its field names.
+	if _, err := p.compile(d); err != nil {
+		return nil, err
+	}
+	fields := make([]expr.Expr, len(d))
+	for i, e := range d {
+		x, err := p.compile(e.Value)
+		if err != nil {
+			return nil, err
+		}
+		fields[i] = x
+	}
+	return func(env *expr.Env) (any, error) {
+		out := make(bson.D, 0, len(d))
+		for i, x := range fields {
+			v, err := x.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			if value.IsMissing(v) {
+				if len(fields) > 1 {
+					continue
+				}
+				v = nil
+			}
+			out = append(out, bson.E{Key: d[i].Key, Value: v})
+		}
+		return out, nil
+	}, nil
 }
 
 func (g *groupStage) Name() string { return "$group" }

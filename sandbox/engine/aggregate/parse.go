@@ -1,7 +1,9 @@
 package aggregate
 
 import (
+	"errors"
 	"fmt"
+	"strconv"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -211,9 +213,11 @@ func toInt64(v any) (int64, bool) {
 	return 0, false
 }
 
+// decimalToFloat is Value::coerceToDouble for a decimal: the nearest
+// double, ±Inf beyond the double range, NaN for NaN.
 func decimalToFloat(d bson.Decimal128) (float64, bool) {
-	var f float64
-	if _, err := fmt.Sscan(d.String(), &f); err != nil {
+	f, err := strconv.ParseFloat(d.String(), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return 0, false
 	}
 	return f, true

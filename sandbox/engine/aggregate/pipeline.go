@@ -92,6 +92,7 @@ type runtime struct {
 
 func (rt *runtime) newEnv() *expr.Env {
 	env := expr.NewEnv(nil, rt.ctx.Now)
+	env.SetContext(rt.ctx.Ctx)
 	for _, e := range rt.letVals {
 		env.SetVar(e.Key, e.Value)
 	}
@@ -256,12 +257,7 @@ func (t *timedIterator) Next() (bson.D, bool, error) {
 	return d, ok, err
 }
 
-func interrupted(err error) error {
-	if err == context.DeadlineExceeded {
-		return mongoerr.New(mongoerr.MaxTimeMSExpired, "operation exceeded time limit")
-	}
-	return mongoerr.New(mongoerr.Interrupted, "operation was interrupted")
-}
+func interrupted(err error) error { return mongoerr.FromContext(err) }
 
 // SliceIterator yields the documents of a slice.
 type SliceIterator struct {

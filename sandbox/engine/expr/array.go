@@ -245,6 +245,9 @@ func compileRange(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		out := make(bson.A, 0, length)
 		for i := start; (step > 0 && i < end) || (step < 0 && i > end); i += step {
+			if err := env.Tick(); err != nil {
+				return nil, err
+			}
 			out = append(out, int32(i))
 		}
 		return out, nil
@@ -334,7 +337,7 @@ func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
 		case "as":
 			s, ok := e.Value.(string)
 			if !ok {
-				return nil, mongoerr.Newf(16866, "empty variable names are not allowed")
+				return nil, mongoerr.New(mongoerr.FailedToParse, "empty variable names are not allowed")
 			}
 			as = s
 		case bodyKey:
@@ -412,11 +415,13 @@ func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
 			}
 		}
 		out := make(bson.A, 0, len(arr))
-		env.push(as, nil)
-		defer env.pop(1)
-		slot := len(env.vars) - 1
+		bind := env.bindLoopVar(as)
+		defer bind.release()
 		for _, e := range arr {
-			env.vars[slot].val = e
+			if err := env.Tick(); err != nil {
+				return nil, err
+			}
+			bind.set(e)
 			r, err := body.Eval(env)
 			if err != nil {
 				return nil, err
@@ -492,6 +497,9 @@ func compileReduce(name string, arg any, scope *Scope) (Expr, error) {
 		defer env.pop(2)
 		n := len(env.vars)
 		for _, e := range arr {
+			if err := env.Tick(); err != nil {
+				return nil, err
+			}
 			env.vars[n-2].val = acc
 			env.vars[n-1].val = e
 			acc, err = in.Eval(env)

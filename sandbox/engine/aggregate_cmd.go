@@ -126,9 +126,18 @@ func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggrega
 			return err
 		}
 		old := e.catalog.Collection(db, c)
-		tmp, err := e.catalog.CreateCollection(db, "tmp.agg_out."+bson.NewObjectID().Hex(), nil)
+		var oldOpts bson.D
+		if old != nil {
+			oldOpts = old.Options
+		}
+		// The replacement keeps the target's options, its validator among
+		// them, and its documents are validated like inserts.
+		tmp, err := e.catalog.CreateCollection(db, "tmp.agg_out."+bson.NewObjectID().Hex(), oldOpts)
 		if err != nil {
 			return err
+		}
+		if old != nil {
+			tmp.Validator = old.Validator
 		}
 		if old != nil {
 			for _, ix := range old.Indexes()[1:] {
@@ -140,6 +149,9 @@ func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggrega
 		}
 		for _, d := range docs {
 			doc, perr := prepareInsert(d)
+			if perr == nil {
+				perr = e.validateWrite(req, tmp, nil, doc)
+			}
 			if perr != nil {
 				e.catalog.DropCollection(db, tmp.Name)
 				return perr
@@ -185,6 +197,9 @@ func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggrega
 		}
 		if insert {
 			doc, perr := prepareInsert(newDoc)
+			if perr == nil {
+				perr = e.validateWrite(req, target, nil, doc)
+			}
 			if perr != nil {
 				return perr
 			}
@@ -204,6 +219,9 @@ func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggrega
 		}
 		if value.Size(newDoc) > maxUserDocSize {
 			return mongoerr.Newf(17419, "Resulting document after update is larger than %d", maxUserDocSize)
+		}
+		if err := e.validateWrite(req, target, old, newDoc); err != nil {
+			return err
 		}
 		return target.Replace(rid, newDoc)
 	}
@@ -321,6 +339,9 @@ func drainPipeline(p *aggregate.Pipeline, exec *planner.Executor) ([]bson.D, err
 }
 
 func cmdAggregate(e *Engine, req *request) (bson.D, error) {
+	if out, ok, err := e.timeseriesRead(req); ok {
+		return out, err
+	}
 	s, err := parseAggregate(req)
 	if err != nil {
 		return nil, err
@@ -384,6 +405,10 @@ func (e *Engine) collStatsStage(db, coll string, spec bson.D) (bson.D, error) {
 					}
 					scale = n
 				}
+			}
+			if ts, ok := e.timeseriesView(db, coll); ok {
+				out = append(out, bson.E{Key: "storageStats", Value: e.timeseriesCollStats(ts, storagestats.StorageStats(ts.buckets, scale))})
+				continue
 			}
 			out = append(out, bson.E{Key: "storageStats", Value: storagestats.StorageStats(c, scale)})
 		case "count":

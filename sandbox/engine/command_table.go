@@ -28,5 +28,6 @@ func commandTable() map[string]handler {
 		"dbStats":          cmdDBStats,
 		"aggregate":        cmdAggregate,
 		"explain":          cmdExplain,
+		"collMod":          cmdCollMod,
 	}
 }

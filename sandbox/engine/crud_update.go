@@ -153,6 +153,9 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 			if err := checkIDUnchanged(m.Doc, newDoc); err != nil {
 				return out, err
 			}
+			if err := e.validateWrite(req, coll, m.Doc, newDoc); err != nil {
+				return out, err
+			}
 			if err := coll.Replace(m.RID, newDoc); err != nil {
 				return out, err
 			}
@@ -187,6 +190,9 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 		if coll, err = e.catalog.EnsureCollection(req.db, collName); err != nil {
 			return out, err
 		}
+	}
+	if err := e.validateWrite(req, coll, nil, doc); err != nil {
+		return out, err
 	}
 	if _, err := coll.Insert(doc); err != nil {
 		return out, err

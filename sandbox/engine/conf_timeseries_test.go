@@ -272,3 +272,25 @@ func TestTimeseriesBucketingRules(t *testing.T) {
 	sameJSON(t, "write error", bson.D{{Key: "code", Value: field(we, "code")}, {Key: "errmsg", Value: field(we, "errmsg")}},
 		`{"code": 2, "errmsg": "'t' must be present and contain a valid BSON UTC datetime value"}`)
 }
+
+func TestTimeseriesUpdateAndDelete(t *testing.T) {
+	db, _ := confColl(t)
+	okJ(t, db, `{"create": "m", "timeseries": {"timeField": "t", "metaField": "k"}}`)
+	okJ(t, db, `{"insert": "m", "documents": [
+		{"_id": 1, "t": {"$date": "2026-01-01T00:00:00Z"}, "k": "a", "v": 1},
+		{"_id": 2, "t": {"$date": "2026-01-01T00:01:00Z"}, "k": "a", "v": 2},
+		{"_id": 3, "t": {"$date": "2026-01-01T00:02:00Z"}, "k": "b", "v": 3}]}`)
+	reply := okJ(t, db, `{"delete": "m", "deletes": [{"q": {"v": {"$gte": 2}}, "limit": 0}]}`)
+	sameJSON(t, "delete", reply, `{"n": 2, "ok": 1.0}`)
+	sameJSON(t, "left", firstBatch(t, db, `{"find": "m", "projection": {"_id": 1, "v": 1}}`), `[{"_id": 1, "v": 1}]`)
+	if n := len(firstBatch(t, db, `{"find": "system.buckets.m"}`)); n != 1 {
+		t.Errorf("%d buckets after the delete, want 1 (the emptied one is removed)", n)
+	}
+	reply = okJ(t, db, `{"update": "m", "updates": [{"q": {"_id": 1}, "u": {"$set": {"v": 10, "k": "c"}}}]}`)
+	sameJSON(t, "update", reply, `{"n": 1, "nModified": 1, "ok": 1.0}`)
+	sameJSON(t, "updated", firstBatch(t, db, `{"find": "m"}`), `[{"t": {"$date": "2026-01-01T00:00:00Z"}, "k": "c", "_id": 1, "v": 10}]`)
+	reply = okJ(t, db, `{"update": "m", "updates": [{"q": {"_id": 9}, "u": {"$set": {"v": 1}}, "upsert": true}]}`)
+	if code := field(firstWriteError(t, reply), "code"); code != int32(238) {
+		t.Errorf("upsert on a time-series collection: %s", relaxed(reply))
+	}
+}

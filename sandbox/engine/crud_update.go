@@ -108,6 +108,9 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 	if err != nil {
 		return out, err
 	}
+	if ts, ok := e.timeseriesView(req.db, collName); ok {
+		return e.updateTimeseries(req, ts, st, u, f)
+	}
 	coll := e.catalog.Collection(req.db, collName)
 	if coll != nil {
 		q := planner.Query{Filter: f, Hint: st.hint, Sort: st.sort}

@@ -8,7 +8,10 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/index"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/planner"
+	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
+	"github.com/schemalab/schemalab/sandbox/engine/update"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
@@ -567,4 +570,147 @@ func (e *Engine) timeseriesCollStats(ts *tsView, stats bson.D) bson.D {
 		}
 	}
 	return out
+}
+
+// tsMatch is one measurement a delete or update selected, in its bucket.
+type tsMatch struct {
+	rid    int64
+	bucket bson.D
+	all    []bson.D // the bucket's measurements
+	index  int      // of the match in all
+}
+
+// timeseriesMatches finds the measurements filter selects (at most one
+// unless multi), bucket by bucket through the pushed-down bucket filter.
+func (e *Engine) timeseriesMatches(req *request, ts *tsView, filter bson.D, f *query.Filter, multi bool) ([]tsMatch, error) {
+	q := planner.Query{}
+	if bf := timeseries.BucketFilter(filter, ts.opts); bf != nil {
+		bq, err := query.Compile(bf, query.Options{Now: req.now})
+		if err != nil {
+			return nil, err
+		}
+		q.Filter = bq
+	}
+	exec, err := e.plan(ts.buckets, ts.buckets.NS(), q)
+	if err != nil {
+		return nil, err
+	}
+	var out []tsMatch
+	for {
+		r, ok, err := exec.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return out, nil
+		}
+		all := timeseries.Unpack(r.Doc, ts.opts.TimeField, ts.opts.MetaField)
+		for i, m := range all {
+			if !f.Matches(m) {
+				continue
+			}
+			out = append(out, tsMatch{rid: r.RID, bucket: r.Doc, all: all, index: i})
+			if !multi {
+				return out, nil
+			}
+		}
+	}
+}
+
+// removeMeasurements rewrites each touched bucket without the matched
+// measurements, deleting the buckets left empty.
+func (e *Engine) removeMeasurements(ts *tsView, matches []tsMatch) error {
+	drop := map[int64]map[int]bool{}
+	var order []int64
+	byRID := map[int64]tsMatch{}
+	for _, m := range matches {
+		if drop[m.rid] == nil {
+			drop[m.rid] = map[int]bool{}
+			order = append(order, m.rid)
+			byRID[m.rid] = m
+		}
+		drop[m.rid][m.index] = true
+	}
+	for _, rid := range order {
+		m := byRID[rid]
+		var keep []bson.D
+		for i, x := range m.all {
+			if !drop[rid][i] {
+				keep = append(keep, x)
+			}
+		}
+		if len(keep) == 0 {
+			ts.buckets.Delete(rid)
+			continue
+		}
+		if err := ts.buckets.Replace(rid, timeseries.Rebuild(m.bucket, ts.opts, keep)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deleteTimeseries is delete on a time-series collection (arbitrary
+// filters, as mongod 7.0+ allows).
+func (e *Engine) deleteTimeseries(req *request, ts *tsView, filter bson.D, f *query.Filter, multi bool) ([]bson.D, error) {
+	matches, err := e.timeseriesMatches(req, ts, filter, f, multi)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]bson.D, len(matches))
+	for i, m := range matches {
+		out[i] = m.all[m.index]
+	}
+	return out, e.removeMeasurements(ts, matches)
+}
+
+// updateTimeseries is update on a time-series collection: the selected
+// measurements leave their buckets and the updated ones are inserted
+// anew through the bucket catalog, as mongod 8.0's arbitrary time-series
+// updates do. Upserts are not supported by the sandbox.
+func (e *Engine) updateTimeseries(req *request, ts *tsView, st *updateStatement, u *update.Update, f *query.Filter) (updateOutcome, error) {
+	var out updateOutcome
+	if st.upsert {
+		return out, mongoerr.New(mongoerr.NotImplemented, "upserts on time-series collections are not supported by the schemalab sandbox; use a real MongoDB (--uri) for them")
+	}
+	matches, err := e.timeseriesMatches(req, ts, st.filter, f, st.multi)
+	if err != nil {
+		return out, err
+	}
+	out.executing = true
+	var changed []tsMatch
+	var updated []bson.D
+	for _, m := range matches {
+		out.matched++
+		old := m.all[m.index]
+		newDoc, modified, err := u.Apply(old, -1, false)
+		if err != nil {
+			return out, err
+		}
+		out.before, out.after = old, old
+		if !modified {
+			continue
+		}
+		if err := checkIDUnchanged(old, newDoc); err != nil {
+			return out, err
+		}
+		if err := e.validateWrite(req, ts.buckets, old, newDoc); err != nil {
+			return out, err
+		}
+		changed = append(changed, m)
+		updated = append(updated, normalizeMeta(ts.opts, newDoc))
+		out.after = newDoc
+	}
+	if len(changed) == 0 {
+		return out, nil
+	}
+	if err := e.removeMeasurements(ts, changed); err != nil {
+		return out, err
+	}
+	n, errs := e.buckets.Insert(ts.buckets, ts.opts, updated, true)
+	if len(errs) > 0 {
+		return out, errs[0].Err
+	}
+	out.modified = int64(n)
+	return out, nil
 }

@@ -311,3 +311,19 @@ func mergeValue(cur, v any, dir int) any {
 	}
 	return cur
 }
+
+// Rebuild is a bucket document holding only measurements, keeping the
+// bucket's _id, minimum time and meta (after a delete or an update took
+// some of its measurements out).
+func Rebuild(old bson.D, o Options, measurements []bson.D) bson.D {
+	control, _ := value.Get(old, "control").(bson.D)
+	mins, _ := value.Get(control, "min").(bson.D)
+	minTime, _ := value.Get(mins, o.TimeField).(bson.DateTime)
+	id, _ := value.Get(old, "_id").(bson.ObjectID)
+	b := &bucket{id: id, meta: value.Get(old, "meta"), minTime: minTime, columns: map[string]bson.D{}}
+	for _, m := range measurements {
+		t, _ := value.Get(m, o.TimeField).(bson.DateTime)
+		b.add(o, m, t)
+	}
+	return b.document(o)
+}

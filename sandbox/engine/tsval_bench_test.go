@@ -1,0 +1,136 @@
+package engine_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+)
+
+// Figures of issue 15, through the driver:
+//
+//	go test ./sandbox/engine -run '^$' -bench 'LessonReadings|TwelveHour|Insert200k' -benchtime 5x
+
+// lessonDocs are the bucket lesson's 144,000 readings: sensor s7, one a
+// minute for 100 days from 2026-05-25T08:00Z.
+func lessonDocs() []any {
+	start := time.Date(2026, 5, 25, 8, 0, 0, 0, time.UTC)
+	docs := make([]any, 144_000)
+	for i := range docs {
+		docs[i] = bson.D{{Key: "sensorId", Value: "s7"}, {Key: "at", Value: bson.NewDateTimeFromTime(start.Add(time.Duration(i) * time.Minute))},
+			{Key: "temp", Value: 21 + float64(i%50)/10}}
+	}
+	return docs
+}
+
+// benchInsert times inserting docs into a collection that setup creates
+// afresh for every iteration.
+func benchInsert(b *testing.B, docs []any, setup func(db *mongo.Database)) {
+	client := startServer(b)
+	db := client.Database("bench")
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		if err := db.Drop(ctx); err != nil {
+			b.Fatal(err)
+		}
+		setup(db)
+		b.StartTimer()
+		if _, err := db.Collection("readings").InsertMany(ctx, docs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkInsertLessonReadingsPlain is the flat collection of the lesson,
+// with its {sensorId: 1, at: 1} index.
+func BenchmarkInsertLessonReadingsPlain(b *testing.B) {
+	benchInsert(b, lessonDocs(), func(db *mongo.Database) {
+		if _, err := db.Collection("readings").Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "sensorId", Value: 1}, {Key: "at", Value: 1}}}); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
+// BenchmarkInsertLessonReadingsTimeseries is the same data into a
+// time-series collection (metaField sensorId, timeField at), which has
+// the default sensorId_1_at_1 index.
+func BenchmarkInsertLessonReadingsTimeseries(b *testing.B) {
+	benchInsert(b, lessonDocs(), func(db *mongo.Database) {
+		if err := db.CreateCollection(ctx, "readings", options.CreateCollection().SetTimeSeriesOptions(
+			options.TimeSeries().SetTimeField("at").SetMetaField("sensorId"))); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
+func BenchmarkTimeseriesTwelveHourQuery(b *testing.B) {
+	client := startServer(b)
+	db := client.Database("bench")
+	if err := db.CreateCollection(ctx, "readings", options.CreateCollection().SetTimeSeriesOptions(
+		options.TimeSeries().SetTimeField("at").SetMetaField("sensorId"))); err != nil {
+		b.Fatal(err)
+	}
+	coll := db.Collection("readings")
+	if _, err := coll.InsertMany(ctx, lessonDocs()); err != nil {
+		b.Fatal(err)
+	}
+	filter := twelveHours()
+	b.ResetTimer()
+	for range b.N {
+		cur, err := coll.Find(ctx, filter, options.Find().SetBatchSize(1000))
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		for cur.Next(ctx) {
+			n++
+		}
+		if err := cur.Err(); err != nil || n != 720 {
+			b.Fatalf("got %d readings: %v", n, err)
+		}
+		_ = cur.Close(ctx)
+	}
+}
+
+func students(n int) []any {
+	docs := make([]any, n)
+	for i := range docs {
+		docs[i] = bson.D{{Key: "name", Value: fmt.Sprintf("student %06d", i)}, {Key: "year", Value: int32(2017 + i%10)},
+			{Key: "major", Value: []string{"Math", "English", "History"}[i%3]}, {Key: "gpa", Value: float64(i%40) / 10},
+			{Key: "address", Value: bson.D{{Key: "city", Value: "NYC"}}}}
+	}
+	return docs
+}
+
+func BenchmarkInsert200kNoValidator(b *testing.B) {
+	benchInsert(b, students(200_000), func(db *mongo.Database) {
+		if err := db.CreateCollection(ctx, "readings"); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
+// BenchmarkInsert200kJSONSchema5 validates every document against a
+// five-property $jsonSchema.
+func BenchmarkInsert200kJSONSchema5(b *testing.B) {
+	schema := bson.D{{Key: "$jsonSchema", Value: bson.D{
+		{Key: "bsonType", Value: "object"},
+		{Key: "required", Value: bson.A{"name", "year", "major", "address"}},
+		{Key: "properties", Value: bson.D{
+			{Key: "name", Value: bson.D{{Key: "bsonType", Value: "string"}}},
+			{Key: "year", Value: bson.D{{Key: "bsonType", Value: "int"}, {Key: "minimum", Value: 2017}, {Key: "maximum", Value: 3017}}},
+			{Key: "major", Value: bson.D{{Key: "enum", Value: bson.A{"Math", "English", "History", "Computer Science"}}}},
+			{Key: "gpa", Value: bson.D{{Key: "bsonType", Value: "double"}}},
+			{Key: "address", Value: bson.D{{Key: "bsonType", Value: "object"}, {Key: "required", Value: bson.A{"city"}}}},
+		}},
+	}}}
+	benchInsert(b, students(200_000), func(db *mongo.Database) {
+		if err := db.CreateCollection(ctx, "readings", options.CreateCollection().SetValidator(schema)); err != nil {
+			b.Fatal(err)
+		}
+	})
+}

@@ -239,6 +239,9 @@ func cmdRenameCollection(e *Engine, req *request) (bson.D, error) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if _, ok := e.timeseriesView(fromDB, fromColl); ok {
+		return nil, mongoerr.New(mongoerr.NotImplemented, "renaming a time-series collection is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
+	}
 	if err := e.catalog.RenameCollection(fromDB, fromColl, toDB, toColl, dropTarget); err != nil {
 		return nil, err
 	}

@@ -125,6 +125,9 @@ func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggrega
 		if err := catalog.ValidateNamespace(db, c); err != nil {
 			return err
 		}
+		if _, ok := e.timeseriesView(db, c); ok {
+			return errTimeseriesTarget("$out")
+		}
 		old := e.catalog.Collection(db, c)
 		var oldOpts bson.D
 		if old != nil {
@@ -190,6 +193,9 @@ func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggrega
 	ctx.MergeWrite = func(db, c string, old, newDoc bson.D, insert bool) error {
 		if err := catalog.ValidateNamespace(db, c); err != nil {
 			return err
+		}
+		if _, ok := e.timeseriesView(db, c); ok {
+			return errTimeseriesTarget("$merge")
 		}
 		target, err := e.catalog.EnsureCollection(db, c)
 		if err != nil {

@@ -366,7 +366,9 @@ func unpackPipeline(o timeseries.Options, filter bson.D) bson.A {
 		if bf := timeseries.BucketFilter(filter, o); bf != nil {
 			p = append(p, bson.D{{Key: "$match", Value: bf}})
 		}
-		spec = append(spec, bson.E{Key: "eventFilter", Value: filter})
+		if ef := timeseries.EventFilter(filter, o); len(ef) > 0 {
+			spec = append(spec, bson.E{Key: "eventFilter", Value: ef})
+		}
 	}
 	return append(p, bson.D{{Key: "$_internalUnpackBucket", Value: spec}})
 }
@@ -713,4 +715,10 @@ func (e *Engine) updateTimeseries(req *request, ts *tsView, st *updateStatement,
 	}
 	out.modified = int64(n)
 	return out, nil
+}
+
+// errTimeseriesTarget refuses $out and $merge into a time-series
+// collection, which would need the bucket catalog behind the stage.
+func errTimeseriesTarget(stage string) error {
+	return mongoerr.Newf(mongoerr.NotImplemented, "%s into a time-series collection is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it", stage)
 }

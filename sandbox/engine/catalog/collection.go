@@ -313,13 +313,18 @@ func (c *Collection) ListCollectionsEntry() bson.D {
 			{Key: "info", Value: bson.D{{Key: "readOnly", Value: false}}},
 		}
 	}
-	return bson.D{
+	entry := bson.D{
 		{Key: "name", Value: c.Name},
 		{Key: "type", Value: "collection"},
 		{Key: "options", Value: c.Options},
 		{Key: "info", Value: bson.D{{Key: "readOnly", Value: false}, {Key: "uuid", Value: c.UUID}}},
-		{Key: "idIndex", Value: index.IDSpec().Document()},
 	}
+	// A clustered collection (a time-series buckets collection) is
+	// keyed by _id and lists no _id index.
+	if _, clustered := value.Get(c.Options, "clusteredIndex").(bool); clustered {
+		return entry
+	}
+	return append(entry, bson.E{Key: "idIndex", Value: index.IDSpec().Document()})
 }
 
 func uuidString(b bson.Binary) string {

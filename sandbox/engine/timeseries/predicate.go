@@ -80,3 +80,36 @@ func (o Options) timeBounds(v any) bson.A {
 	}
 	return out
 }
+
+// EventFilter is what remains of a measurement filter for
+// $_internalUnpackBucket once the predicates on the metaField alone have
+// moved before it, onto the buckets (splitMatchOnMetaAndRename); nil when
+// nothing remains.
+func EventFilter(filter bson.D, o Options) bson.D {
+	isMeta := func(key string) bool {
+		return o.MetaField != "" && (key == o.MetaField || strings.HasPrefix(key, o.MetaField+"."))
+	}
+	var rest bson.D
+	for _, e := range filter {
+		if isMeta(e.Key) {
+			continue
+		}
+		if e.Key == "$and" {
+			if arr, ok := e.Value.(bson.A); ok {
+				var kept bson.A
+				for _, sub := range arr {
+					if sd, ok := sub.(bson.D); ok && len(sd) == 1 && isMeta(sd[0].Key) {
+						continue
+					}
+					kept = append(kept, sub)
+				}
+				if len(kept) == 0 {
+					continue
+				}
+				e = bson.E{Key: "$and", Value: kept}
+			}
+		}
+		rest = append(rest, e)
+	}
+	return rest
+}

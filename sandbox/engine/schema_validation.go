@@ -9,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/validation"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
@@ -51,26 +52,10 @@ func (e *Engine) validateWrite(req *request, c *catalog.Collection, before, afte
 func bypassValidation(cmd bson.D) bool {
 	for _, f := range cmd {
 		if f.Key == "bypassDocumentValidation" {
-			return truthyValue(f.Value)
+			return expr.IsTrue(f.Value)
 		}
 	}
 	return false
-}
-
-func truthyValue(v any) bool {
-	switch x := v.(type) {
-	case bool:
-		return x
-	case int32:
-		return x != 0
-	case int64:
-		return x != 0
-	case float64:
-		return x != 0
-	case nil, bson.Undefined, value.Missing:
-		return false
-	}
-	return true
 }
 
 // compileValidator compiles c's options.validator, logging the warnings

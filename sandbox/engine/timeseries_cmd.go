@@ -323,33 +323,10 @@ func normalizeMeta(o timeseries.Options, doc bson.D) bson.D {
 			return doc
 		}
 		out := append(bson.D(nil), doc...)
-		out[i].Value = sortFieldsDeep(f.Value)
+		out[i].Value = value.SortedFields(f.Value)
 		return out
 	}
 	return doc
-}
-
-func sortFieldsDeep(v any) any {
-	switch x := v.(type) {
-	case bson.D:
-		out := make(bson.D, len(x))
-		for i, f := range x {
-			out[i] = bson.E{Key: f.Key, Value: sortFieldsDeep(f.Value)}
-		}
-		for i := 1; i < len(out); i++ {
-			for j := i; j > 0 && out[j].Key < out[j-1].Key; j-- {
-				out[j], out[j-1] = out[j-1], out[j]
-			}
-		}
-		return out
-	case bson.A:
-		out := make(bson.A, len(x))
-		for i, el := range x {
-			out[i] = sortFieldsDeep(el)
-		}
-		return out
-	}
-	return v
 }
 
 // unpackPipeline is the view's pipeline with a leading filter pushed
@@ -474,13 +451,7 @@ func (e *Engine) readTimeseries(req *request, ts *tsView) (bson.D, error) {
 // timeseriesRead is the hook at the top of the read commands: it answers
 // the command when it names a time-series collection.
 func (e *Engine) timeseriesRead(req *request) (bson.D, bool, error) {
-	coll, ok := req.cmd[0].Value.(string)
-	if !ok {
-		return nil, false, nil
-	}
-	e.mu.RLock()
-	ts, ok := e.timeseriesView(req.db, coll)
-	e.mu.RUnlock()
+	ts, ok := e.commandTimeseries(req)
 	if !ok {
 		return nil, false, nil
 	}
@@ -512,6 +483,18 @@ func (e *Engine) timeseriesRead(req *request) (bson.D, bool, error) {
 	return out, true, err
 }
 
+// commandTimeseries resolves the collection a command names when it is
+// a time-series collection.
+func (e *Engine) commandTimeseries(req *request) (*tsView, bool) {
+	coll, ok := req.cmd[0].Value.(string)
+	if !ok {
+		return nil, false
+	}
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.timeseriesView(req.db, coll)
+}
+
 // firstOnlyStages read the collection's metadata rather than its
 // documents, so they run on the view itself.
 func firstOnlyStages(name string) bool { return name == "$collStats" || name == "$indexStats" }
@@ -520,18 +503,12 @@ func firstOnlyStages(name string) bool { return name == "$collStats" || name == 
 // collection: mongod explains them as the aggregate they run, with
 // $_internalUnpackBucket among the stages.
 func (e *Engine) explainTimeseries(req *request, verbosity string) (bson.D, bool, error) {
-	coll, ok := req.cmd[0].Value.(string)
-	if !ok {
-		return nil, false, nil
-	}
 	switch req.name {
 	case "find", "aggregate", "count", "distinct":
 	default:
 		return nil, false, nil
 	}
-	e.mu.RLock()
-	ts, ok := e.timeseriesView(req.db, coll)
-	e.mu.RUnlock()
+	ts, ok := e.commandTimeseries(req)
 	if !ok {
 		return nil, false, nil
 	}

@@ -845,17 +845,23 @@ func (g *generator) appendTypeMismatch(vals bson.A, exists bool, expected []int)
 	for _, t := range expected {
 		names = append(names, typeNameOf(t))
 	}
+	g.appendTypeNames("expectedType", "expectedTypes", names)
+}
+
+// appendTypeNames appends a std::set of type names: one name under the
+// singular field, several sorted under the plural.
+func (g *generator) appendTypeNames(single, plural string, names []string) {
 	slices.Sort(names)
 	names = slices.Compact(names)
 	if len(names) == 1 {
-		g.appendObj("expectedType", names[0])
+		g.appendObj(single, names[0])
 		return
 	}
 	a := make(bson.A, len(names))
 	for i, s := range names {
 		a[i] = s
 	}
-	g.appendObj("expectedTypes", a)
+	g.appendObj(plural, a)
 }
 
 // typeNameOf is typeName(BSONType) for a type number.
@@ -894,17 +900,7 @@ func (g *generator) appendConsideredTypes(vals bson.A, exists bool) {
 	for _, v := range vals {
 		names = append(names, bsonTypeName(v))
 	}
-	slices.Sort(names)
-	names = slices.Compact(names)
-	if len(names) == 1 {
-		g.appendObj("consideredType", names[0])
-		return
-	}
-	a := make(bson.A, len(names))
-	for i, s := range names {
-		a[i] = s
-	}
-	g.appendObj("consideredTypes", a)
+	g.appendTypeNames("consideredType", "consideredTypes", names)
 }
 
 // values is createValuesArray: the values at path in the current

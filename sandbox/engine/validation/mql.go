@@ -180,7 +180,7 @@ func (c *compiler) parseSubField(path string, context bson.D, e bson.E) (*node, 
 		if err != nil {
 			return nil, err
 		}
-		if truthy(e.Value) {
+		if expr.IsTrue(e.Value) {
 			return x, nil
 		}
 		return &node{kind: kNot, ann: ignoreButDescend(), children: []*node{x}}, nil
@@ -211,23 +211,6 @@ func (c *compiler) leafFilter(path, op string, filter bson.D, ann annotation) (*
 		return nil, err
 	}
 	return &node{kind: kLeaf, path: path, op: op, filter: f, ann: ann}, nil
-}
-
-// truthy is BSONElement::trueValue.
-func truthy(v any) bool {
-	switch x := v.(type) {
-	case bool:
-		return x
-	case int32:
-		return x != 0
-	case int64:
-		return x != 0
-	case float64:
-		return x != 0
-	case nil, bson.Undefined:
-		return false
-	}
-	return true
 }
 
 // exprResult appends $expr's evaluation on the current document.

@@ -5,7 +5,6 @@ import (
 	"math/big"
 	"slices"
 	"strconv"
-	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -123,26 +122,7 @@ func bsonTypeName(v any) string { return value.TypeName(v) }
 // embedded documents are equal when they hold the same fields, in any
 // order.
 func equalUnordered(a, b any) bool {
-	return value.Compare(sortedFields(a), sortedFields(b)) == 0
-}
-
-func sortedFields(v any) any {
-	switch x := v.(type) {
-	case bson.D:
-		out := make(bson.D, len(x))
-		for i, e := range x {
-			out[i] = bson.E{Key: e.Key, Value: sortedFields(e.Value)}
-		}
-		slices.SortStableFunc(out, func(p, q bson.E) int { return strings.Compare(p.Key, q.Key) })
-		return out
-	case bson.A:
-		out := make(bson.A, len(x))
-		for i, e := range x {
-			out[i] = sortedFields(e)
-		}
-		return out
-	}
-	return v
+	return value.Compare(value.SortedFields(a), value.SortedFields(b)) == 0
 }
 
 // firstDuplicate is the index of the first item that equals an earlier

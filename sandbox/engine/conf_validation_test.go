@@ -361,3 +361,20 @@ func TestBypassDocumentValidation(t *testing.T) {
 		})
 	}
 }
+
+func TestValidationExprSeesNowOfTheWrite(t *testing.T) {
+	db, _ := confColl(t)
+	okJ(t, db, `{"create": "c", "validator": {"$expr": {"$lte": ["$at", "$$NOW"]}}}`)
+	time.Sleep(10 * time.Millisecond)
+	past := bson.NewDateTimeFromTime(time.Now().Add(-time.Millisecond))
+	future := bson.NewDateTimeFromTime(time.Now().Add(time.Hour))
+	var out bson.D
+	if err := db.RunCommand(ctx, bson.D{{Key: "insert", Value: "c"}, {Key: "documents", Value: bson.A{bson.D{{Key: "at", Value: past}}}}}).Decode(&out); err != nil || field(out, "writeErrors") != nil {
+		t.Fatalf("a time just past failed $$NOW: %v %s", err, relaxed(out))
+	}
+	_, err := db.Collection("c").InsertOne(ctx, bson.D{{Key: "at", Value: future}})
+	var we mongo.WriteException
+	if !errorsAs(err, &we) || len(we.WriteErrors) != 1 || we.WriteErrors[0].Code != 121 {
+		t.Fatalf("a future time passed: %v", err)
+	}
+}

@@ -12,7 +12,11 @@ import (
 
 // Figures of issue 15, through the driver:
 //
-//	go test ./sandbox/engine -run '^$' -bench 'LessonReadings|TwelveHour|Insert200k' -benchtime 5x
+//	go test ./sandbox/engine -run '^$' -bench 'LessonReadings|TwelveHour|Insert200k|Ratio' -benchtime 5x
+//
+// The Ratio benchmarks alternate the two variants in one loop and report
+// the ratio of their fastest runs, which a machine shared with other work
+// disturbs far less than two separate benchmarks.
 
 // lessonDocs are the bucket lesson's 144,000 readings: sensor s7, one a
 // minute for 100 days from 2026-05-25T08:00Z.
@@ -45,35 +49,92 @@ func benchInsert(b *testing.B, docs []any, setup func(db *mongo.Database)) {
 	}
 }
 
-// BenchmarkInsertLessonReadingsPlain is the flat collection of the lesson,
-// with its {sensorId: 1, at: 1} index.
-func BenchmarkInsertLessonReadingsPlain(b *testing.B) {
-	benchInsert(b, lessonDocs(), func(db *mongo.Database) {
+// timedInsert drops the database, runs setup, and times inserting docs
+// into bench.readings.
+func timedInsert(b *testing.B, db *mongo.Database, docs []any, setup func(db *mongo.Database)) time.Duration {
+	if err := db.Drop(ctx); err != nil {
+		b.Fatal(err)
+	}
+	setup(db)
+	start := time.Now()
+	if _, err := db.Collection("readings").InsertMany(ctx, docs); err != nil {
+		b.Fatal(err)
+	}
+	return time.Since(start)
+}
+
+// benchRatio alternates two insert variants and reports the ratio of the
+// second's fastest run to the first's.
+func benchRatio(b *testing.B, docs []any, first, second func(db *mongo.Database), unit string) {
+	client := startServer(b)
+	db := client.Database("bench")
+	var best [2]time.Duration
+	for range b.N {
+		for i, setup := range []func(*mongo.Database){first, second} {
+			if d := timedInsert(b, db, docs, setup); best[i] == 0 || d < best[i] {
+				best[i] = d
+			}
+		}
+	}
+	b.ReportMetric(float64(best[0].Milliseconds()), "first-ms")
+	b.ReportMetric(float64(best[1].Milliseconds()), "second-ms")
+	b.ReportMetric(float64(best[1])/float64(best[0]), unit)
+}
+
+func createPlainReadings(b *testing.B) func(db *mongo.Database) {
+	return func(db *mongo.Database) {
 		if _, err := db.Collection("readings").Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "sensorId", Value: 1}, {Key: "at", Value: 1}}}); err != nil {
 			b.Fatal(err)
 		}
-	})
+	}
+}
+
+func createTimeseriesReadings(b *testing.B) func(db *mongo.Database) {
+	return func(db *mongo.Database) {
+		if err := db.CreateCollection(ctx, "readings", options.CreateCollection().SetTimeSeriesOptions(
+			options.TimeSeries().SetTimeField("at").SetMetaField("sensorId"))); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRatioTimeseriesInsert reports time-series / plain for the
+// lesson's 144,000 readings (the issue asks for at most 1.5).
+func BenchmarkRatioTimeseriesInsert(b *testing.B) {
+	benchRatio(b, lessonDocs(), createPlainReadings(b), createTimeseriesReadings(b), "ts/plain")
+}
+
+// BenchmarkRatioValidationInsert reports with / without a five-property
+// $jsonSchema for 200,000 inserts (the issue asks for at most 1.10).
+func BenchmarkRatioValidationInsert(b *testing.B) {
+	benchRatio(b, students(200_000), func(db *mongo.Database) {
+		if err := db.CreateCollection(ctx, "readings"); err != nil {
+			b.Fatal(err)
+		}
+	}, func(db *mongo.Database) {
+		if err := db.CreateCollection(ctx, "readings", options.CreateCollection().SetValidator(studentSchema)); err != nil {
+			b.Fatal(err)
+		}
+	}, "validated/plain")
+}
+
+// BenchmarkInsertLessonReadingsPlain is the flat collection of the lesson,
+// with its {sensorId: 1, at: 1} index.
+func BenchmarkInsertLessonReadingsPlain(b *testing.B) {
+	benchInsert(b, lessonDocs(), createPlainReadings(b))
 }
 
 // BenchmarkInsertLessonReadingsTimeseries is the same data into a
 // time-series collection (metaField sensorId, timeField at), which has
 // the default sensorId_1_at_1 index.
 func BenchmarkInsertLessonReadingsTimeseries(b *testing.B) {
-	benchInsert(b, lessonDocs(), func(db *mongo.Database) {
-		if err := db.CreateCollection(ctx, "readings", options.CreateCollection().SetTimeSeriesOptions(
-			options.TimeSeries().SetTimeField("at").SetMetaField("sensorId"))); err != nil {
-			b.Fatal(err)
-		}
-	})
+	benchInsert(b, lessonDocs(), createTimeseriesReadings(b))
 }
 
 func BenchmarkTimeseriesTwelveHourQuery(b *testing.B) {
 	client := startServer(b)
 	db := client.Database("bench")
-	if err := db.CreateCollection(ctx, "readings", options.CreateCollection().SetTimeSeriesOptions(
-		options.TimeSeries().SetTimeField("at").SetMetaField("sensorId"))); err != nil {
-		b.Fatal(err)
-	}
+	createTimeseriesReadings(b)(db)
 	coll := db.Collection("readings")
 	if _, err := coll.InsertMany(ctx, lessonDocs()); err != nil {
 		b.Fatal(err)
@@ -114,22 +175,24 @@ func BenchmarkInsert200kNoValidator(b *testing.B) {
 	})
 }
 
-// BenchmarkInsert200kJSONSchema5 validates every document against a
-// five-property $jsonSchema.
+// studentSchema is a five-property $jsonSchema.
+var studentSchema = bson.D{{Key: "$jsonSchema", Value: bson.D{
+	{Key: "bsonType", Value: "object"},
+	{Key: "required", Value: bson.A{"name", "year", "major", "address"}},
+	{Key: "properties", Value: bson.D{
+		{Key: "name", Value: bson.D{{Key: "bsonType", Value: "string"}}},
+		{Key: "year", Value: bson.D{{Key: "bsonType", Value: "int"}, {Key: "minimum", Value: 2017}, {Key: "maximum", Value: 3017}}},
+		{Key: "major", Value: bson.D{{Key: "enum", Value: bson.A{"Math", "English", "History", "Computer Science"}}}},
+		{Key: "gpa", Value: bson.D{{Key: "bsonType", Value: "double"}}},
+		{Key: "address", Value: bson.D{{Key: "bsonType", Value: "object"}, {Key: "required", Value: bson.A{"city"}}}},
+	}},
+}}}
+
+// BenchmarkInsert200kJSONSchema5 validates every document against
+// studentSchema.
 func BenchmarkInsert200kJSONSchema5(b *testing.B) {
-	schema := bson.D{{Key: "$jsonSchema", Value: bson.D{
-		{Key: "bsonType", Value: "object"},
-		{Key: "required", Value: bson.A{"name", "year", "major", "address"}},
-		{Key: "properties", Value: bson.D{
-			{Key: "name", Value: bson.D{{Key: "bsonType", Value: "string"}}},
-			{Key: "year", Value: bson.D{{Key: "bsonType", Value: "int"}, {Key: "minimum", Value: 2017}, {Key: "maximum", Value: 3017}}},
-			{Key: "major", Value: bson.D{{Key: "enum", Value: bson.A{"Math", "English", "History", "Computer Science"}}}},
-			{Key: "gpa", Value: bson.D{{Key: "bsonType", Value: "double"}}},
-			{Key: "address", Value: bson.D{{Key: "bsonType", Value: "object"}, {Key: "required", Value: bson.A{"city"}}}},
-		}},
-	}}}
 	benchInsert(b, students(200_000), func(db *mongo.Database) {
-		if err := db.CreateCollection(ctx, "readings", options.CreateCollection().SetValidator(schema)); err != nil {
+		if err := db.CreateCollection(ctx, "readings", options.CreateCollection().SetValidator(studentSchema)); err != nil {
 			b.Fatal(err)
 		}
 	})

@@ -101,6 +101,7 @@ func (c *compiler) parseTopLevel(e bson.E) (*node, error) {
 	case "$comment":
 		return nil, nil
 	case "$expr":
+		c.usesExpr = true
 		x, err := c.leafFilter("", "$expr", bson.D{e}, annotate("$expr", bson.D{e}))
 		if err != nil {
 			return nil, err

@@ -20,11 +20,16 @@ const (
 // Validator is a collection's compiled validator.
 type Validator struct {
 	root *node
+	// spec is kept for a validator with $expr, which is compiled again
+	// for each check so that $$NOW is the time of the write.
+	spec     bson.D
+	usesExpr bool
 }
 
 type compiler struct {
-	now  bson.DateTime
-	warn func(string)
+	now      bson.DateTime
+	warn     func(string)
+	usesExpr bool
 }
 
 // Compile parses a validator document as a collection validator: query
@@ -41,7 +46,7 @@ func Compile(spec bson.D, now bson.DateTime, warn func(string)) (*Validator, err
 		me := mongoerr.As(err)
 		return nil, &mongoerr.Error{Code: me.Code, Msg: "Parsing of collection validator failed :: caused by :: " + me.Msg}
 	}
-	return &Validator{root: root}, nil
+	return &Validator{root: root, spec: spec, usesExpr: c.usesExpr}, nil
 }
 
 // Check validates doc. A failure is mongod's DocumentValidationFailure,
@@ -49,6 +54,11 @@ func Compile(spec bson.D, now bson.DateTime, warn func(string)) (*Validator, err
 func (v *Validator) Check(doc bson.D, now bson.DateTime) *mongoerr.Error {
 	if v == nil {
 		return nil
+	}
+	if v.usesExpr {
+		if fresh, err := Compile(v.spec, now, nil); err == nil {
+			v = fresh
+		}
 	}
 	if ok, failed := v.root.evaluate(doc); ok && !failed {
 		return nil

@@ -12,6 +12,8 @@
 package validation
 
 import (
+	"strings"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
@@ -143,6 +145,16 @@ func (n *node) matches(doc bson.D) bool {
 		}
 		return true
 	case kOr:
+		if n.ann.tag == "enum" && len(n.children) > 0 && n.children[0].kind == kSchemaEq {
+			// One lookup for all the enum's members, which share the path.
+			v := valueAt(doc, n.children[0].path)
+			for _, c := range n.children {
+				if c.matchesElement(v) {
+					return true
+				}
+			}
+			return false
+		}
 		for _, c := range n.children {
 			if c.matches(doc) {
 				return true
@@ -163,10 +175,13 @@ func (n *node) matches(doc bson.D) bool {
 	case kAlwaysFalse:
 		return false
 	case kLeaf:
-		ok, _, err := n.filter.Eval(doc)
-		return ok && err == nil
+		if n.expr != nil {
+			ok, _, err := n.filter.Eval(doc)
+			return ok && err == nil
+		}
+		return n.filter.Matches(doc)
 	case kExists:
-		return !value.IsMissing(value.Lookup(doc, n.path))
+		return !value.IsMissing(valueAt(doc, n.path))
 	case kCond:
 		if n.children[0].matches(doc) {
 			return n.children[1].matches(doc)
@@ -263,23 +278,37 @@ func placeholderDoc(v any) bson.D { return bson.D{{Key: placeholderName, Value: 
 
 // valueAt is the value at a dotted path with no array traversal at all
 // (ElementPath with kNoTraversal for leaf and non-leaf arrays); missing
-// when the path does not resolve.
+// when the path does not resolve. It walks the documents without boxing
+// them, since it runs for every keyword of every validated write.
 func valueAt(doc bson.D, path string) any {
 	if path == "" {
 		return doc
 	}
-	var cur any = doc
-	start := 0
-	for i := 0; i <= len(path); i++ {
-		if i < len(path) && path[i] != '.' {
-			continue
+	if strings.IndexByte(path, '.') < 0 {
+		for i := range doc {
+			if doc[i].Key == path {
+				return doc[i].Value
+			}
 		}
-		d, ok := cur.(bson.D)
+		return value.Missing{}
+	}
+	d := doc
+	for {
+		seg, rest, more := strings.Cut(path, ".")
+		var v any = value.Missing{}
+		for i := range d {
+			if d[i].Key == seg {
+				v = d[i].Value
+				break
+			}
+		}
+		if !more {
+			return v
+		}
+		next, ok := v.(bson.D)
 		if !ok {
 			return value.Missing{}
 		}
-		cur = value.Get(d, path[start:i])
-		start = i + 1
+		d, path = next, rest
 	}
-	return cur
 }

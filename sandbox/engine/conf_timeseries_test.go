@@ -69,6 +69,13 @@ func TestTimeseriesListCollections(t *testing.T) {
 	views := findAll(t, db.Collection("system.views"), bson.D{{Key: "_id", Value: "conf.w"}})
 	sameJSON(t, "system.views", views, `[{"_id": "conf.w", "viewOn": "system.buckets.w",
 		"pipeline": [{"$_internalUnpackBucket": {"timeField": "time", "metaField": "meta", "bucketMaxSpanSeconds": 86400}}]}]`)
+	// collMod raises the granularity, never lowers it.
+	okJ(t, db, `{"collMod": "w", "timeseries": {"granularity": "hours"}}`)
+	wantErr(t, db, `{"collMod": "w", "timeseries": {"granularity": "minutes"}}`, 72,
+		"Invalid transition for timeseries.granularity. Can only transition from 'seconds' to 'minutes' or 'minutes' to 'hours'.")
+	sameJSON(t, "after collMod", field(firstBatch(t, db, `{"listCollections": 1, "filter": {"name": "w"}}`)[0].(bson.D), "options"),
+		`{"timeseries": {"timeField": "time", "metaField": "meta", "granularity": "hours", "bucketMaxSpanSeconds": 2592000},
+		"expireAfterSeconds": {"$numberLong": "100"}}`)
 	okJ(t, db, `{"drop": "w"}`)
 	if len(firstBatch(t, db, `{"listCollections": 1, "filter": {"name": {"$in": ["w", "system.buckets.w"]}}}`)) != 0 {
 		t.Error("drop left the view or its buckets")
@@ -191,6 +198,13 @@ func TestTimeseriesLessonReadings(t *testing.T) {
 	}
 	if field(ts, "bucketsNs") != "conf.system.buckets.readings" {
 		t.Errorf("bucketsNs %v", field(ts, "bucketsNs"))
+	}
+
+	// $collStats (which mongosh's stats() runs) has the same section.
+	cs := firstBatch(t, db, `{"aggregate": "readings", "cursor": {}, "pipeline": [{"$collStats": {"storageStats": {}}}]}`)
+	storage := field(cs[0].(bson.D), "storageStats").(bson.D)
+	if got := field(field(storage, "timeseries").(bson.D), "bucketCount"); got != int32(2400) {
+		t.Errorf("$collStats storageStats.timeseries.bucketCount = %v", got)
 	}
 
 	// explain: the view's aggregate, with the bucket filter on the index

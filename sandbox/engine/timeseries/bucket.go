@@ -95,8 +95,8 @@ func (c *Catalog) Insert(buckets *catalog.Collection, o Options, docs []bson.D, 
 	}
 	for _, b := range touched {
 		if err := s.commit(buckets, o, b); err != nil {
-			// A bucket that cannot be stored loses its measurements; report
-			// them on the first one, as a failed batch commit does.
+			// Only a clash with a bucket written directly to the buckets
+			// collection can fail a commit; the batch reports it once.
 			errs = append(errs, InsertError{Index: 0, Err: mongoerr.As(err)})
 		}
 	}
@@ -180,7 +180,7 @@ func (s *collState) allocate(key string, meta any, o Options, t bson.DateTime) *
 	id := bson.NewObjectID()
 	// A bucket's _id carries its minimum time, so that _id ranges bound
 	// time ranges.
-	binary.BigEndian.PutUint32(id[0:4], uint32(floorDiv(int64(minTime), 1000)))
+	binary.BigEndian.PutUint32(id[0:4], uint32(int64(minTime)/1000))
 	b := &bucket{id: id, meta: meta, minTime: minTime, columns: map[string]bson.D{}}
 	s.open[key] = b
 	return b

@@ -214,25 +214,14 @@ func (o Options) UnpackSpec() bson.D {
 	return append(d, bson.E{Key: "bucketMaxSpanSeconds", Value: int32(o.BucketMaxSpanSeconds)})
 }
 
-// RoundTime is roundTimestampToGranularity: a bucket's minimum time.
+// RoundTime is roundTimestampToGranularity: a bucket's minimum time. Its
+// seconds and remainder truncate toward zero, as C++'s do, so times before
+// 1970 round up to the rounding boundary.
 func (o Options) RoundTime(t bson.DateTime) bson.DateTime {
-	secs := floorDiv(int64(t), 1000)
-	secs -= mod(secs, o.BucketRoundingSeconds)
+	secs := int64(t) / 1000
+	secs -= secs % o.BucketRoundingSeconds
 	return bson.DateTime(secs * 1000)
 }
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && (a < 0) != (b < 0) {
-		q--
-	}
-	return q
-}
-
-// mod is C++'s %, which roundTimestampToGranularity uses on signed
-// seconds: negative times round toward zero.
-func mod(a, b int64) int64 { return a % b }
-
 // WithGranularity applies collMod's timeseries option (CollModTimeseries:
 // granularity only) with mongod's transition rule.
 func (o Options) WithGranularity(mod bson.D) (Options, error) {

@@ -898,7 +898,7 @@ func (g *generator) appendConsideredTypes(vals bson.A, exists bool) {
 	}
 	var names []string
 	for _, v := range vals {
-		names = append(names, bsonTypeName(v))
+		names = append(names, value.TypeName(v))
 	}
 	g.appendTypeNames("consideredType", "consideredTypes", names)
 }

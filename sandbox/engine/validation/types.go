@@ -114,10 +114,6 @@ func parseTypeSet(keyword string, v any, bsonAliases bool) (typeSet, error) {
 	return ts, nil
 }
 
-// bsonTypeName is mongod's typeName(BSONType), the spelling errInfo uses
-// for consideredType and expectedType.
-func bsonTypeName(v any) string { return value.TypeName(v) }
-
 // equalUnordered compares as UnorderedFieldsBSONElementComparator does:
 // embedded documents are equal when they hold the same fields, in any
 // order.

@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"bytes"
-	"context"
 	"strings"
 	"sync"
 	"testing"
@@ -10,10 +9,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/schemalab/schemalab/sandbox/engine"
-	"github.com/schemalab/schemalab/sandbox/wire"
 )
 
 // Schema validation through the driver. The expected errInfo.details are
@@ -276,19 +273,7 @@ func (s *syncBuffer) String() string {
 
 func TestValidationActionWarnLogs(t *testing.T) {
 	log := &syncBuffer{}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	srv, err := wire.Start(ctx, wire.Options{Engine: engine.New(engine.Options{Log: log})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	client, err := mongo.Connect(options.Client().ApplyURI(srv.URI()).SetServerSelectionTimeout(5 * time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Disconnect(context.Background())
-	db := client.Database("warn")
+	db := startServerWith(t, engine.Options{Log: log}).Database("warn")
 	okJ(t, db, `{"create": "c", "validator": {"a": {"$gt": 5}}, "validationAction": "warn"}`)
 	reply := okJ(t, db, `{"insert": "c", "documents": [{"_id": 1, "a": 1}]}`)
 	if field(reply, "writeErrors") != nil || field(reply, "n") != int32(1) {

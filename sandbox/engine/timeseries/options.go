@@ -222,6 +222,7 @@ func (o Options) RoundTime(t bson.DateTime) bson.DateTime {
 	secs -= secs % o.BucketRoundingSeconds
 	return bson.DateTime(secs * 1000)
 }
+
 // WithGranularity applies collMod's timeseries option (CollModTimeseries:
 // granularity only) with mongod's transition rule.
 func (o Options) WithGranularity(mod bson.D) (Options, error) {

@@ -132,6 +132,31 @@ type node struct {
 	eq any
 	// kLeaf for $expr: the aggregation expression, for expressionResult
 	expr expr.Expr
+	// dotted is set by prepare for paths with more than one component.
+	dotted bool
+}
+
+// prepare marks the nodes whose path needs a walk through embedded
+// documents, once the tree is built, so that checking a write does not
+// scan every path for dots.
+func prepare(n *node) {
+	n.dotted = strings.Contains(n.path, ".")
+	for _, c := range n.children {
+		prepare(c)
+	}
+}
+
+// valueIn is valueAt for the node's own path.
+func (n *node) valueIn(doc bson.D) any {
+	if n.dotted || n.path == "" {
+		return valueAt(doc, n.path)
+	}
+	for i := range doc {
+		if doc[i].Key == n.path {
+			return doc[i].Value
+		}
+	}
+	return value.Missing{}
 }
 
 // matches is the node's matchesBSON.
@@ -147,7 +172,7 @@ func (n *node) matches(doc bson.D) bool {
 	case kOr:
 		if n.ann.tag == "enum" && len(n.children) > 0 && n.children[0].kind == kSchemaEq {
 			// One lookup for all the enum's members, which share the path.
-			v := valueAt(doc, n.children[0].path)
+			v := n.children[0].valueIn(doc)
 			for _, c := range n.children {
 				if c.matchesElement(v) {
 					return true
@@ -181,7 +206,7 @@ func (n *node) matches(doc bson.D) bool {
 		}
 		return n.filter.Matches(doc)
 	case kExists:
-		return !value.IsMissing(valueAt(doc, n.path))
+		return !value.IsMissing(n.valueIn(doc))
 	case kCond:
 		if n.children[0].matches(doc) {
 			return n.children[1].matches(doc)
@@ -207,7 +232,7 @@ func (n *node) matches(doc bson.D) bool {
 	case kRootDocEq:
 		return equalUnordered(doc, n.eq)
 	}
-	return n.matchesElement(valueAt(doc, n.path))
+	return n.matchesElement(n.valueIn(doc))
 }
 
 // matchesElement matches the value at the node's path, for the schema

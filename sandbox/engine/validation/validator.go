@@ -46,6 +46,7 @@ func Compile(spec bson.D, now bson.DateTime, warn func(string)) (*Validator, err
 		me := mongoerr.As(err)
 		return nil, &mongoerr.Error{Code: me.Code, Msg: "Parsing of collection validator failed :: caused by :: " + me.Msg}
 	}
+	prepare(root)
 	return &Validator{root: root, spec: spec, usesExpr: c.usesExpr}, nil
 }
 

@@ -93,6 +93,8 @@ func benchRatio(b *testing.B, docs []any, first, second func(db *mongo.Database)
 	b.ReportMetric(float64(best[0].Milliseconds()), "first-ms")
 	b.ReportMetric(float64(best[1].Milliseconds()), "second-ms")
 	b.ReportMetric(float64(best[1])/float64(best[0]), unit)
+	b.ReportMetric(float64(bestCPU[0].Milliseconds()), "first-cpu-ms")
+	b.ReportMetric(float64(bestCPU[1].Milliseconds()), "second-cpu-ms")
 	b.ReportMetric(float64(bestCPU[1])/float64(bestCPU[0]), unit+"-cpu")
 }
 

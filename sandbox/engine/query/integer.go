@@ -18,3 +18,8 @@ func ParseNonNegativeLong(name string, v any) (int64, error) {
 	}
 	return n, nil
 }
+
+// CompareValues is a comparison operator ($eq, $gt, $gte, $lt, $lte)
+// between a value and an argument with the query rules (type brackets,
+// null and NaN), for callers that already hold the value at the path.
+func CompareValues(op string, v, rhs any) bool { return compareValues(op, v, rhs) }

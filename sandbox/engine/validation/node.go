@@ -134,6 +134,9 @@ type node struct {
 	expr expr.Expr
 	// dotted is set by prepare for paths with more than one component.
 	dotted bool
+	// bound is the argument of a $jsonSchema minimum or maximum, which
+	// matches without going through a compiled filter.
+	bound any
 }
 
 // prepare marks the nodes whose path needs a walk through embedded
@@ -200,6 +203,9 @@ func (n *node) matches(doc bson.D) bool {
 	case kAlwaysFalse:
 		return false
 	case kLeaf:
+		if n.bound != nil && !n.dotted {
+			return compareLeaf(n.op, n.valueIn(doc), n.bound)
+		}
 		if n.expr != nil {
 			ok, _, err := n.filter.Eval(doc)
 			return ok && err == nil
@@ -292,6 +298,20 @@ func (n *node) matchesElement(v any) bool {
 		return !value.IsMissing(v) && equalUnordered(v, n.eq)
 	}
 	return false
+}
+
+// compareLeaf is a comparison at a path's leaf as the query path walk
+// does it: an array matches when one of its elements does, or the array
+// itself.
+func compareLeaf(op string, v, bound any) bool {
+	if a, ok := v.(bson.A); ok {
+		for _, e := range a {
+			if query.CompareValues(op, e, bound) {
+				return true
+			}
+		}
+	}
+	return query.CompareValues(op, v, bound)
 }
 
 // placeholderName is JSONSchemaParser::kNamePlaceholder: subschemas that

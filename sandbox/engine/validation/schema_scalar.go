@@ -90,6 +90,7 @@ func addBound(path string, kw keywords, name, exclusiveName, op, exclusiveOp str
 	if err != nil {
 		return err
 	}
+	x.bound = e.Value
 	and.add(makeRestriction(numberSet(), path, x, typeExpr))
 	return nil
 }

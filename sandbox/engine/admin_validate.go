@@ -9,7 +9,6 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/index"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
-	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
@@ -63,13 +62,8 @@ func cmdValidate(e *Engine, req *request) (bson.D, error) {
 		return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "Collection '%s' does not exist to validate.", ns(req.db, collName))
 	}
 	var compliant func(bson.D) bool
-	if v, ok := value.Get(c.Options, "validator").(bson.D); ok && len(v) > 0 {
-		f, err := query.Compile(v, query.Options{Now: req.now})
-		if err != nil {
-			return nil, mongoerr.Newf(mongoerr.NotImplemented,
-				"validate cannot check this collection's validator in the schemalab sandbox (%s); run it against a real MongoDB with --uri", mongoerr.As(err).Msg)
-		}
-		compliant = f.Matches
+	if c.Validator != nil {
+		compliant = func(d bson.D) bool { return c.Validator.Check(d, req.now) == nil }
 	}
 	r, err := validateCollection(req, c, compliant)
 	if err != nil {
@@ -78,9 +72,9 @@ func cmdValidate(e *Engine, req *request) (bson.D, error) {
 	return r.reply(c), nil
 }
 
-// validation collects what validateCollection finds, per index in the
+// validateReport collects what validateCollection finds, per index in the
 // catalog's order.
-type validation struct {
+type validateReport struct {
 	records, invalid, nonCompliant int64
 	keys                           []int64 // keys traversed per index
 	indexErrors                    [][]string
@@ -93,9 +87,9 @@ type validation struct {
 // at maxTimeMS or when the client goes away.
 const interruptEvery = 1024
 
-func validateCollection(req *request, c *catalog.Collection, compliant func(bson.D) bool) (*validation, error) {
+func validateCollection(req *request, c *catalog.Collection, compliant func(bson.D) bool) (*validateReport, error) {
 	ixs := c.Indexes()
-	v := &validation{keys: make([]int64, len(ixs)), indexErrors: make([][]string, len(ixs))}
+	v := &validateReport{keys: make([]int64, len(ixs)), indexErrors: make([][]string, len(ixs))}
 	missing := make([]int, len(ixs))
 	var stop error
 	tick := func(n int64) bool {
@@ -224,7 +218,7 @@ func docSize(d bson.D) (int, error) {
 // reply is mongod's validate reply: the collection's figures as
 // collection_validation.cpp appends them, then ValidateResults'
 // appendToResultObj.
-func (v *validation) reply(c *catalog.Collection) bson.D {
+func (v *validateReport) reply(c *catalog.Collection) bson.D {
 	keysPerIndex := bson.D{}
 	indexDetails := bson.D{}
 	valid := len(v.errors) == 0

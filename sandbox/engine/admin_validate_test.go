@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/validation"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 // These tests reach into the catalog to break what validate checks, which
@@ -99,6 +102,11 @@ func TestValidateCountsDocumentsBreakingTheValidator(t *testing.T) {
 		// As collMod would leave it: documents inserted before the rule.
 		c := e.catalog.Collection("v", "c")
 		c.Options = bson.D{{Key: "validator", Value: bson.D{{Key: "a", Value: bson.D{{Key: "$gt", Value: int32(5)}}}}}}
+		v, err := validation.Compile(value.Get(c.Options, "validator").(bson.D), 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Validator = v
 	})
 	if replyField(reply, "valid") != true || replyField(reply, "nNonCompliantDocuments") != int32(1) {
 		t.Fatalf("reply = %v, want valid with one non-compliant document (a: 5)", reply)

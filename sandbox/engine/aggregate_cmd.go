@@ -125,10 +125,22 @@ func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggrega
 		if err := catalog.ValidateNamespace(db, c); err != nil {
 			return err
 		}
+		if _, ok := e.timeseriesView(db, c); ok {
+			return errTimeseriesTarget("$out")
+		}
 		old := e.catalog.Collection(db, c)
-		tmp, err := e.catalog.CreateCollection(db, "tmp.agg_out."+bson.NewObjectID().Hex(), nil)
+		var oldOpts bson.D
+		if old != nil {
+			oldOpts = old.Options
+		}
+		// The replacement keeps the target's options, its validator among
+		// them, and its documents are validated like inserts.
+		tmp, err := e.catalog.CreateCollection(db, "tmp.agg_out."+bson.NewObjectID().Hex(), oldOpts)
 		if err != nil {
 			return err
+		}
+		if old != nil {
+			tmp.Validator = old.Validator
 		}
 		if old != nil {
 			for _, ix := range old.Indexes()[1:] {
@@ -140,6 +152,9 @@ func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggrega
 		}
 		for _, d := range docs {
 			doc, perr := prepareInsert(d)
+			if perr == nil {
+				perr = e.validateWrite(req, tmp, nil, doc)
+			}
 			if perr != nil {
 				e.catalog.DropCollection(db, tmp.Name)
 				return perr
@@ -179,12 +194,18 @@ func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggrega
 		if err := catalog.ValidateNamespace(db, c); err != nil {
 			return err
 		}
+		if _, ok := e.timeseriesView(db, c); ok {
+			return errTimeseriesTarget("$merge")
+		}
 		target, err := e.catalog.EnsureCollection(db, c)
 		if err != nil {
 			return err
 		}
 		if insert {
 			doc, perr := prepareInsert(newDoc)
+			if perr == nil {
+				perr = e.validateWrite(req, target, nil, doc)
+			}
 			if perr != nil {
 				return perr
 			}
@@ -204,6 +225,9 @@ func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggrega
 		}
 		if value.Size(newDoc) > maxUserDocSize {
 			return mongoerr.Newf(17419, "Resulting document after update is larger than %d", maxUserDocSize)
+		}
+		if err := e.validateWrite(req, target, old, newDoc); err != nil {
+			return err
 		}
 		return target.Replace(rid, newDoc)
 	}
@@ -321,6 +345,9 @@ func drainPipeline(p *aggregate.Pipeline, exec *planner.Executor) ([]bson.D, err
 }
 
 func cmdAggregate(e *Engine, req *request) (bson.D, error) {
+	if out, ok, err := e.timeseriesRead(req); ok {
+		return out, err
+	}
 	s, err := parseAggregate(req)
 	if err != nil {
 		return nil, err
@@ -384,6 +411,10 @@ func (e *Engine) collStatsStage(db, coll string, spec bson.D) (bson.D, error) {
 					}
 					scale = n
 				}
+			}
+			if ts, ok := e.timeseriesView(db, coll); ok {
+				out = append(out, bson.E{Key: "storageStats", Value: e.timeseriesCollStats(ts, storagestats.StorageStats(ts.buckets, scale))})
+				continue
 			}
 			out = append(out, bson.E{Key: "storageStats", Value: storagestats.StorageStats(c, scale)})
 		case "count":

@@ -29,5 +29,6 @@ func commandTable() map[string]handler {
 		"aggregate":        cmdAggregate,
 		"explain":          cmdExplain,
 		"validate":         cmdValidate,
+		"collMod":          cmdCollMod,
 	}
 }

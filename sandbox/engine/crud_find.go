@@ -197,6 +197,9 @@ func runPlan(exec *planner.Executor) ([]bson.D, error) {
 }
 
 func cmdFind(e *Engine, req *request) (bson.D, error) {
+	if out, ok, err := e.timeseriesRead(req); ok {
+		return out, err
+	}
 	s, err := parseFind(req)
 	if err != nil {
 		return nil, err

@@ -214,6 +214,9 @@ func cmdInsert(e *Engine, req *request) (bson.D, error) {
 
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if ts, ok := e.timeseriesView(req.db, collName); ok {
+		return e.insertTimeseries(req, ts, docs, ordered)
+	}
 	coll, err := e.catalog.EnsureCollection(req.db, collName)
 	if err != nil {
 		return nil, err
@@ -224,6 +227,9 @@ func cmdInsert(e *Engine, req *request) (bson.D, error) {
 		doc, perr := prepareInsert(d.(bson.D))
 		if perr == nil {
 			doc = fillZeroTimestamps(doc, req.now, i)
+			perr = e.validateWrite(req, coll, nil, doc)
+		}
+		if perr == nil {
 			if _, err := coll.Insert(doc); err != nil {
 				perr = mongoerr.As(err)
 			}

@@ -108,6 +108,9 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 	if err != nil {
 		return out, err
 	}
+	if ts, ok := e.timeseriesView(req.db, collName); ok {
+		return e.updateTimeseries(req, ts, st, u, f)
+	}
 	coll := e.catalog.Collection(req.db, collName)
 	if coll != nil {
 		q := planner.Query{Filter: f, Hint: st.hint, Sort: st.sort}
@@ -153,6 +156,9 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 			if err := checkIDUnchanged(m.Doc, newDoc); err != nil {
 				return out, err
 			}
+			if err := e.validateWrite(req, coll, m.Doc, newDoc); err != nil {
+				return out, err
+			}
 			if err := coll.Replace(m.RID, newDoc); err != nil {
 				return out, err
 			}
@@ -187,6 +193,9 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 		if coll, err = e.catalog.EnsureCollection(req.db, collName); err != nil {
 			return out, err
 		}
+	}
+	if err := e.validateWrite(req, coll, nil, doc); err != nil {
+		return out, err
 	}
 	if _, err := coll.Insert(doc); err != nil {
 		return out, err

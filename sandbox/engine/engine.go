@@ -6,6 +6,7 @@ package engine
 
 import (
 	"context"
+	"io"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
 )
 
 // ConnInfo describes the client connection a command arrived on.
@@ -37,6 +39,10 @@ type Engine struct {
 	started  time.Time
 	// snapshots are the databases saved by schemalabSnapshot.
 	snapshots snapshotStore
+	// buckets is the bucket catalog of the time-series collections.
+	buckets *timeseries.Catalog
+	// log is the server log (validationAction "warn" writes to it).
+	log *serverLog
 }
 
 // Options configure an engine.
@@ -46,6 +52,10 @@ type Options struct {
 	// It is for instructors who want the embedded server to look exactly
 	// like mongod.
 	Strict bool
+	// Log receives the server log lines mongod would write (a document
+	// that fails a validator with validationAction "warn"); nil discards
+	// them.
+	Log io.Writer
 }
 
 // New returns an empty engine.
@@ -61,6 +71,8 @@ func New(opts Options) *Engine {
 		usage:     newIndexUsage(),
 		started:   time.Now(),
 		snapshots: snapshotStore{},
+		log:       &serverLog{w: opts.Log},
+		buckets:   timeseries.NewCatalog(),
 	}
 }
 

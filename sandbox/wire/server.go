@@ -111,7 +111,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	}
 	eng := opts.Engine
 	if eng == nil {
-		eng = engine.New(engine.Options{})
+		eng = engine.New(engine.Options{Log: opts.ErrorLog})
 	}
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &Server{

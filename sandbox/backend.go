@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/event"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
@@ -64,6 +65,9 @@ type Backend struct {
 
 	prefix      string
 	unsafeAnyDB bool
+	// uri is the connection string of a server given by URI, kept for
+	// NewClient; never shown (it may hold credentials).
+	uri string
 
 	server *wire.Server
 	cancel context.CancelFunc
@@ -174,7 +178,7 @@ func connectURI(ctx context.Context, uri string) (*Backend, error) {
 		return nil, fmt.Errorf("could not reach MongoDB at %s within %s: %s\nhint: %s",
 			host, serverSelectionTimeout, redactText(selectionCause(err), uri), connectHint(err, host))
 	}
-	b := &Backend{Client: client, Kind: KindURI, Host: host}
+	b := &Backend{Client: client, Kind: KindURI, Host: host, uri: uri}
 	b.describe(ctx)
 	return b, nil
 }
@@ -305,4 +309,64 @@ func (b *Backend) Close() error {
 		}
 	})
 	return b.closeErr
+}
+
+// ClientOptions configure a client made by NewClient.
+type ClientOptions struct {
+	// Prefix confines the client to databases named <Prefix>*; "" means
+	// the backend's prefix.
+	Prefix string
+	// Monitor, if set, sees every command the client sends.
+	Monitor *event.CommandMonitor
+}
+
+// NewClient connects a further driver client to the backend's server,
+// e.g. one per classroom student.
+//
+// This is the classroom branch's stand-in with the safety branch's
+// signature: it does not confine the client to o.Prefix. The safety
+// branch's NewClient, which enforces the prefix on the final bytes of
+// every command, replaces it on merge.
+func (b *Backend) NewClient(ctx context.Context, o ClientOptions) (*mongo.Client, error) {
+	var uri string
+	switch {
+	case b.server != nil:
+		uri = b.server.URI()
+	case b.mongod != nil:
+		uri = b.mongod.uri()
+	default:
+		uri = b.uri
+	}
+	opts := options.Client().ApplyURI(uri).SetServerSelectionTimeout(serverSelectionTimeout).SetAppName("schemalab")
+	if b.server != nil {
+		opts.SetServerMonitoringMode(options.ServerMonitoringModePoll)
+	}
+	if o.Monitor != nil {
+		opts.SetMonitor(o.Monitor)
+	}
+	client, err := mongo.Connect(opts)
+	if err == nil {
+		if err = client.Ping(ctx, nil); err != nil {
+			_ = client.Disconnect(context.Background())
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("connect to %s: %s", b.Host, redactText(err.Error(), uri))
+	}
+	return client, nil
+}
+
+// ForPrefix is a backend on the same server for the databases named
+// prefix* (a classroom student's), with its own client from NewClient.
+// Closing it disconnects only that client; the server stays up.
+func (b *Backend) ForPrefix(ctx context.Context, prefix string) (*Backend, error) {
+	if err := ValidatePrefix(prefix); err != nil {
+		return nil, err
+	}
+	client, err := b.NewClient(ctx, ClientOptions{Prefix: prefix})
+	if err != nil {
+		return nil, err
+	}
+	return &Backend{Client: client, Kind: b.Kind, Host: b.Host, Version: b.Version, Topology: b.Topology,
+		prefix: prefix, unsafeAnyDB: b.unsafeAnyDB}, nil
 }

@@ -28,6 +28,8 @@ type session struct {
 	client *mongo.Client
 	// nextLesson and nextTitle name the lesson the completion screen offers.
 	nextLesson, nextTitle string
+	// observe is Options.OnActivity.
+	observe func(Activity)
 }
 
 func (s *session) stepID(i int) string { return s.lesson.Steps[i].ID }
@@ -41,6 +43,7 @@ func (s *session) progress() lessons.LessonProgress {
 }
 
 func (s *session) setCurrent(i int) error {
+	defer s.notify(ActivityMoved, i, false)
 	if s.store == nil {
 		return nil
 	}
@@ -48,6 +51,7 @@ func (s *session) setCurrent(i int) error {
 }
 
 func (s *session) markDone(i int) error {
+	defer s.notify(ActivityRan, i, false)
 	if s.store == nil {
 		return nil
 	}
@@ -55,6 +59,7 @@ func (s *session) markDone(i int) error {
 }
 
 func (s *session) recordAttempt(i int, passed bool) error {
+	defer s.notify(ActivityAttempt, i, passed)
 	if s.store == nil {
 		return nil
 	}

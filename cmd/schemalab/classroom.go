@@ -95,9 +95,11 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 		}
 		defer f.Close()
 		logOut = f
+		// wish reports a session's crash through charm's default logger,
+		// which writes to stderr: under the dashboard, to the file too.
+		charmlog.SetOutput(f)
+		defer charmlog.SetOutput(os.Stderr)
 	}
-	// wish reports a session's crash through charm's default logger.
-	charmlog.SetOutput(logOut)
 
 	srv, err := classroom.New(classroom.Config{
 		Listen:         *listen,
@@ -125,13 +127,13 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 	}
 	defer srv.Close()
 
+	if *open {
+		fmt.Fprintf(stderr, "\nWARNING: --open: ANYONE who can reach %s can log in, under any name, with no key or password.\n\n", srv.Addr())
+	}
 	fp, keyPath := srv.HostKey()
 	fmt.Fprintf(stdout, "schemalab classroom: listening on %s (%s)\n", srv.Addr(), be.Status())
 	fmt.Fprintf(stdout, "students log in with: %s\n", srv.LoginHint())
 	fmt.Fprintf(stdout, "host key %s (%s)\n", fp, keyPath)
-	if *open {
-		fmt.Fprintf(stderr, "\nWARNING: --open: ANYONE who can reach %s can log in, under any name, with no key or password.\n\n", srv.Addr())
-	}
 	if f, ok := stdout.(interface{ Sync() error }); ok {
 		f.Sync() // a script waiting for the address must see it now
 	}

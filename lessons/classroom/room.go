@@ -83,7 +83,8 @@ type Row struct {
 	// since the last pass or move.
 	FailedInARow int
 	Stuck        bool
-	// StuckReason says why, e.g. "failed this exercise 3 times".
+	// StuckReason says why, e.g. "failed 3 times" (at this step's
+	// exercise) or "12 min on step".
 	StuckReason string
 }
 
@@ -219,9 +220,9 @@ func (r *Room) Rows() []Row {
 		if row.Online && s.hasPosition {
 			switch {
 			case s.failedInARow >= r.stuckAttempts:
-				row.Stuck, row.StuckReason = true, fmt.Sprintf("failed this exercise %d times", s.failedInARow)
+				row.Stuck, row.StuckReason = true, fmt.Sprintf("failed %d times", s.failedInARow)
 			case row.OnStep >= r.stuckAfter:
-				row.Stuck, row.StuckReason = true, fmt.Sprintf("%d min on this step", int(row.OnStep/time.Minute))
+				row.Stuck, row.StuckReason = true, fmt.Sprintf("%d min on step", int(row.OnStep/time.Minute))
 			}
 		}
 		rows = append(rows, row)

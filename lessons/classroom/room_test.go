@@ -57,7 +57,7 @@ func TestStuckAfterThreeFailedAttemptsAtOneExercise(t *testing.T) {
 	}
 	r.Attempted("alice", false, Exercises{Attempted: 1, Total: 2})
 	got := row(t, r, "alice")
-	if !got.Stuck || got.StuckReason != "failed this exercise 3 times" {
+	if !got.Stuck || got.StuckReason != "failed 3 times" {
 		t.Fatalf("after three failures: stuck=%v reason=%q", got.Stuck, got.StuckReason)
 	}
 	if got.Exercises != (Exercises{Attempted: 1, Total: 2}) {
@@ -90,7 +90,7 @@ func TestStuckAfterTenMinutesOnOneStep(t *testing.T) {
 	r.Moved("bob", bucket(3), Exercises{})
 	clock.advance(time.Second)
 	got := row(t, r, "bob")
-	if !got.Stuck || got.StuckReason != "10 min on this step" {
+	if !got.Stuck || got.StuckReason != "10 min on step" {
 		t.Fatalf("at ten minutes: stuck=%v reason=%q on=%v", got.Stuck, got.StuckReason, got.OnStep)
 	}
 	r.Moved("bob", bucket(4), Exercises{})

@@ -21,10 +21,10 @@ type dashboardKeys struct {
 
 func newDashboardKeys() dashboardKeys {
 	return dashboardKeys{
-		Present: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "present (students can follow each step you show)")),
-		Clear:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "clear the announcement")),
+		Present: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "present")),
+		Clear:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "clear announcement")),
 		Up:      key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
-		Down:    key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
+		Down:    key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↑↓/jk", "scroll")),
 		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Yes:     key.NewBinding(key.WithKeys("y", "Y")),
 		No:      key.NewBinding(key.WithKeys("n", "N", "esc")),
@@ -103,14 +103,14 @@ func (d *dashboard) key(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// Column widths; the step column takes what is left.
+// Column widths; the step and status columns share what is left.
 const (
 	colMark      = 2
-	colName      = 14
-	colLesson    = 10
-	colExercises = 14
-	colOnStep    = 9
-	colStatus    = 28
+	colName      = 12
+	colLesson    = 9
+	colExercises = 13
+	colOnStep    = 8
+	colsFixed    = colMark + colName + colLesson + colExercises + colOnStep
 )
 
 func (d *dashboard) View() string {
@@ -128,8 +128,8 @@ func (d *dashboard) View() string {
 		b.WriteString(ansi.Truncate(s, w, "…"))
 		b.WriteByte('\n')
 	}
-	line(st.Title.Render("schemalab classroom") + st.Muted.Render(fmt.Sprintf(" · %d of %d students online · log in: ", online, len(rows))) +
-		st.Text.Render(d.login) + st.Muted.Render(" · "+d.auth))
+	line(st.Title.Render("schemalab classroom") + st.Muted.Render(" · log in: ") + st.Text.Render(d.login) +
+		st.Muted.Render(fmt.Sprintf(" · %d of %d online · %s", online, len(rows), d.auth)))
 	if d.open {
 		line(st.Error.Render("OPEN CLASSROOM: anyone who can reach this port gets in, under any name, with no key or password."))
 	}
@@ -141,7 +141,8 @@ func (d *dashboard) View() string {
 			st.Muted.Render(" · announced "+ago(d.now().Sub(a.At))+" · students press f to follow"))
 	}
 	line("")
-	stepW := max(w-colMark-colName-colLesson-colExercises-colOnStep-colStatus, 12)
+	statusW := min(max(w/5, 12), 30)
+	stepW := max(w-colsFixed-statusW, 12)
 	line(st.Muted.Render(strings.Repeat(" ", colMark) + pad("student", colName) + pad("lesson", colLesson) +
 		pad("step", stepW) + pad("passed/tried", colExercises) + pad("on step", colOnStep) + "status"))
 

@@ -91,7 +91,7 @@ func TestTwoStudentsRunDifferentLessonsApart(t *testing.T) {
 	}
 	dash := login(t, srv.Addr(), loginOptions{user: "teacher", key: teacher, w: 140, h: 30})
 	screen := dash.waitFor(`(?s)alice +bucket +1/9 .*bob +outlier +1/14 `, 30*time.Second)
-	if !strings.Contains(screen, "2 of 2 students online") {
+	if !strings.Contains(screen, "2 of 2 online") {
 		t.Errorf("the dashboard's header does not count both students:\n%s", screen)
 	}
 	if _, ok := rows["teacher"]; ok {

@@ -3,6 +3,7 @@ package classroom
 import (
 	"errors"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -225,29 +226,28 @@ func TestStudentName(t *testing.T) {
 	}
 }
 
-func TestNamesBindTheFirstIdentityAndPersist(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "names.json")
-	n, err := OpenNames(path)
+func TestRosterBindsANameToTheFirstIdentity(t *testing.T) {
+	dir := t.TempDir()
+	r := NewRoster(dir)
+	alice, err := r.Claim("alice", "SHA256:a")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := n.Claim("alice", "SHA256:a"); err != nil {
-		t.Fatal(err)
+	if filepath.Dir(alice) != dir || !strings.HasPrefix(filepath.Base(alice), "alice@") {
+		t.Fatalf("alice's directory is %s", alice)
 	}
-	if err := n.Claim("alice", "SHA256:a"); err != nil {
-		t.Fatalf("the owner claims again: %v", err)
+	if again, err := r.Claim("alice", "SHA256:a"); err != nil || again != alice {
+		t.Fatalf("the owner claims again: %s, %v", again, err)
 	}
-	if err := n.Claim("alice", "SHA256:x"); !errors.Is(err, ErrNameTaken) {
+	if _, err := r.Claim("alice", "SHA256:x"); !errors.Is(err, ErrNameTaken) {
 		t.Fatalf("another key claims alice: %v", err)
 	}
-	again, err := OpenNames(path)
-	if err != nil {
-		t.Fatal(err)
+	// A longer name that starts the same is another student.
+	if _, err := r.Claim("alice-b", "SHA256:x"); err != nil {
+		t.Fatalf("alice-b: %v", err)
 	}
-	if got := again.Owner("alice"); got != "SHA256:a" {
-		t.Fatalf("after reopening, alice belongs to %q", got)
-	}
-	if err := again.Claim("alice", "SHA256:x"); !errors.Is(err, ErrNameTaken) {
-		t.Fatalf("after reopening, another key claims alice: %v", err)
+	// The binding outlives the process: it is the directory.
+	if _, err := NewRoster(dir).Claim("alice", "SHA256:x"); !errors.Is(err, ErrNameTaken) {
+		t.Fatalf("after a restart, another key claims alice: %v", err)
 	}
 }

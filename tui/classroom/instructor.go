@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -41,15 +42,12 @@ type instructorModel struct {
 // to the dashboard.
 type presentDoneMsg struct{}
 
-// identityLocal is the instructor at the classroom's own terminal.
-const identityLocal = "local"
-
-func (s *Server) newInstructor(ctx context.Context, name, identity string, remote bool) *instructorModel {
+func (s *Server) newInstructor(ctx context.Context, name, dir string, remote bool) *instructorModel {
 	st := styles.New(true, s.cfg.NoColor)
 	im := &instructorModel{s: s, ctx: ctx, name: name, remote: remote,
 		dash: &dashboard{room: s.cfg.Room, st: st, keys: newDashboardKeys(), login: s.LoginHint(),
 			auth: s.cfg.Auth.Describe(), open: s.cfg.Auth.Open, now: time.Now}}
-	im.store, im.storeErr = lessons.OpenStore(s.storeDir(name, identity))
+	im.store, im.storeErr = lessons.OpenStore(dir)
 	return im
 }
 
@@ -194,7 +192,9 @@ func (im *instructorModel) close() {
 // RunDashboard shows the dashboard on the classroom's own terminal until
 // the instructor stops the classroom or ctx ends.
 func (s *Server) RunDashboard(ctx context.Context) error {
-	im := s.newInstructor(ctx, s.instructor, identityLocal, false)
+	// The instructor at this terminal keeps their own progress, apart
+	// from every login's.
+	im := s.newInstructor(ctx, s.instructor, filepath.Join(s.cfg.StateDir, "instructor"), false)
 	im.dash.local = true
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFilter(im.filter)}
 	if s.cfg.NoColor {

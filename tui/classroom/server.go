@@ -7,8 +7,6 @@ package classroom
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -86,7 +84,7 @@ type Server struct {
 	srv             *ssh.Server
 	ln              net.Listener
 	keys            *authorizedKeys
-	names           *room.Names
+	roster          *room.Roster
 	hostKey         string
 	hostKeyAt       string
 	log             *log.Logger
@@ -104,7 +102,9 @@ type Server struct {
 type liveSession struct {
 	name, identity string
 	instructor     bool
-	done           chan struct{}
+	// dir keeps the student's (or remote instructor's) progress.
+	dir  string
+	done chan struct{}
 
 	mu       sync.Mutex
 	program  *tea.Program
@@ -158,9 +158,7 @@ func New(cfg Config) (*Server, error) {
 	if err := os.MkdirAll(cfg.StateDir, 0o700); err != nil {
 		return nil, fmt.Errorf("classroom state: %w", err)
 	}
-	if s.names, err = room.OpenNames(filepath.Join(cfg.StateDir, "names.json")); err != nil {
-		return nil, err
-	}
+	s.roster = room.NewRoster(filepath.Join(cfg.StateDir, "students"))
 	s.hostKeyAt = filepath.Join(cfg.StateDir, "host_ed25519")
 	s.srv, err = wish.NewServer(
 		wish.WithAddress(cfg.Listen),
@@ -313,7 +311,8 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 			}
 		}
 		identity := identityOf(sess)
-		if err := s.names.Claim(name, identity); err != nil {
+		dir, err := s.roster.Claim(name, identity)
+		if err != nil {
 			if errors.Is(err, room.ErrNameTaken) {
 				s.refuse(sess, fmt.Sprintf("the name %q belongs to someone else in this class (another key).\nLog in with your own name: %s", name, s.LoginHint()))
 			} else {
@@ -321,7 +320,7 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 			}
 			return
 		}
-		ls, err := s.enter(name, identity, instructor)
+		ls, err := s.enter(name, identity, dir, instructor)
 		if err != nil {
 			s.refuse(sess, err.Error())
 			return
@@ -357,8 +356,8 @@ func (s *Server) checkPrefix(name string) error {
 // one (a laptop that slept leaves its session behind), and students
 // beyond MaxStudents are turned away. The instructor may be logged in
 // more than once and does not count.
-func (s *Server) enter(name, identity string, instructor bool) (*liveSession, error) {
-	ls := &liveSession{name: name, identity: identity, instructor: instructor, done: make(chan struct{})}
+func (s *Server) enter(name, identity, dir string, instructor bool) (*liveSession, error) {
+	ls := &liveSession{name: name, identity: identity, dir: dir, instructor: instructor, done: make(chan struct{})}
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
@@ -462,7 +461,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		start   func(p *tea.Program, done <-chan struct{})
 	)
 	if ls.instructor {
-		im := s.newInstructor(ctx, ls.name, ls.identity, true)
+		im := s.newInstructor(ctx, ls.name, ls.dir, true)
 		m, cleanup, start = im, im.close, im.watch
 		opts = append(opts, tea.WithFilter(im.filter))
 	} else {
@@ -479,14 +478,6 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	}
 	go start(p, ls.done)
 	return p
-}
-
-// storeDir is where a student's progress is kept: by name and by the
-// identity they logged in with, so a name reused after the class list
-// was reset never reads someone else's progress.
-func (s *Server) storeDir(name, identity string) string {
-	sum := sha256.Sum256([]byte(identity))
-	return filepath.Join(s.cfg.StateDir, "students", name+"-"+hex.EncodeToString(sum[:6]))
 }
 
 // connect gives a session its own client on the shared sandbox, confined

@@ -349,3 +349,20 @@ func TestConfigRefusesUnsafeDefaults(t *testing.T) {
 		t.Errorf("a broken authorized_keys file: %v", err)
 	}
 }
+
+func TestStoppingTheClassroomTellsTheStudents(t *testing.T) {
+	alice := newKey(t)
+	srv := startClassroom(t, Config{Auth: Auth{AllowKeysFile: allowKeys(t, alice)}})
+	tm := login(t, srv.Addr(), loginOptions{user: "alice", key: alice})
+	tm.waitFor(`Lessons`, 30*time.Second)
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tm.wait(30 * time.Second)
+	if !strings.Contains(tm.errText(), "the instructor stopped the classroom") {
+		t.Fatalf("the student was told %q", tm.errText())
+	}
+	if raw := tm.rawOutput(); !bytes.Contains(raw, []byte("\x1b[?1049l")) {
+		t.Error("the student's terminal was left in the alternate screen")
+	}
+}

@@ -26,7 +26,7 @@ type student struct {
 }
 
 func (s *Server) newStudent(ctx context.Context, ls *liveSession) (*student, error) {
-	store, err := lessons.OpenStore(s.storeDir(ls.name, ls.identity))
+	store, err := lessons.OpenStore(ls.dir)
 	if err != nil {
 		return nil, fmt.Errorf("your progress cannot be opened (%v); tell the instructor", err)
 	}

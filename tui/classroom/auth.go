@@ -157,16 +157,18 @@ func (s *Server) serverConfig(ssh.Context) *gossh.ServerConfig {
 	cfg := &gossh.ServerConfig{}
 	switch {
 	case s.keys != nil:
-		cfg.PublicKeyCallback = func(_ gossh.ConnMetadata, key gossh.PublicKey) (*gossh.Permissions, error) {
+		cfg.PublicKeyCallback = func(conn gossh.ConnMetadata, key gossh.PublicKey) (*gossh.Permissions, error) {
 			fp := gossh.FingerprintSHA256(key)
 			if !s.keys.allows(key) {
+				s.log.Printf("refused key %s for %s from %s: not in %s", fp, conn.User(), conn.RemoteAddr(), s.cfg.Auth.AllowKeysFile)
 				return nil, &gossh.BannerError{Err: errRefused, Message: unknownKeyMessage(fp)}
 			}
 			return permissions(fp), nil
 		}
 	case s.cfg.Auth.Password != "":
-		cfg.PasswordCallback = func(_ gossh.ConnMetadata, password []byte) (*gossh.Permissions, error) {
+		cfg.PasswordCallback = func(conn gossh.ConnMetadata, password []byte) (*gossh.Permissions, error) {
 			if subtle.ConstantTimeCompare(password, []byte(s.cfg.Auth.Password)) != 1 {
+				s.log.Printf("refused a wrong password for %s from %s", conn.User(), conn.RemoteAddr())
 				return nil, &gossh.BannerError{Err: errRefused, Message: wrongPasswordMessage}
 			}
 			return permissions(identityPassword), nil

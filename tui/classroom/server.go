@@ -371,7 +371,7 @@ func (s *Server) enter(name, identity, dir string, instructor bool) (*liveSessio
 	old := s.live[name]
 	if old == nil && s.students >= s.cfg.MaxStudents {
 		s.mu.Unlock()
-		return nil, fmt.Errorf("%w: %d students are connected, the most it takes. Try again when someone leaves, or ask the instructor to raise --max-students", errFull, s.students)
+		return nil, fmt.Errorf("%w: %s connected, the most it takes. Try again when someone leaves, or ask the instructor to raise --max-students", errFull, students(s.students))
 	}
 	s.live[name] = ls
 	s.all[ls] = true

@@ -177,7 +177,7 @@ func TestRefusalsSayWhy(t *testing.T) {
 		if err := second.wait(30 * time.Second); !errors.As(err, &exit) || exit.ExitStatus() != 1 {
 			t.Fatalf("the student over the cap ended with %v, want exit status 1", err)
 		}
-		if msg := second.errText(); !strings.Contains(msg, "the classroom is full: 1 students are connected, the most it takes") {
+		if msg := second.errText(); !strings.Contains(msg, "the classroom is full: 1 student is connected, the most it takes") {
 			t.Fatalf("the student over the cap was told %q", msg)
 		}
 		// The instructor does not count against the cap.

@@ -309,3 +309,22 @@ func (b *Backend) Close() error {
 	})
 	return b.closeErr
 }
+
+// ForPrefix is a backend on the same server for the databases named
+// prefix* (a classroom student's), with its own client from NewClient.
+// Closing it disconnects only that client; the server stays up.
+func (b *Backend) ForPrefix(ctx context.Context, prefix string) (*Backend, error) {
+	if err := ValidatePrefix(prefix); err != nil {
+		return nil, err
+	}
+	client, err := b.NewClient(ctx, ClientOptions{Prefix: prefix})
+	if err != nil {
+		return nil, err
+	}
+	uri := b.uri
+	if uri == "" {
+		uri = b.URI()
+	}
+	return &Backend{Client: client, Kind: b.Kind, Host: b.Host, Version: b.Version, Topology: b.Topology,
+		prefix: prefix, unsafeAnyDB: b.unsafeAnyDB, uri: uri}, nil
+}

@@ -19,9 +19,9 @@ type ClientOptions struct {
 // lesson session owns its client and its command monitor. The caller
 // disconnects it.
 func (b *Backend) NewClient(ctx context.Context, o ClientOptions) (*mongo.Client, error) {
-	uri := b.URI()
-	if b.Kind == KindURI {
-		uri = b.uri
+	uri := b.uri
+	if uri == "" {
+		uri = b.URI()
 	}
 	opts := options.Client().ApplyURI(uri).SetServerSelectionTimeout(serverSelectionTimeout).SetAppName("schemalab")
 	if b.Kind == KindEmbedded {

@@ -40,6 +40,15 @@ type Options struct {
 	// Warnings are shown on the catalog (broken lesson files, a moved
 	// progress file).
 	Warnings []string
+	// ScriptTimeout bounds one block's evaluation; 0 is the runner's
+	// default.
+	ScriptTimeout time.Duration
+	// Remote is set when the learner is not at this machine (a classroom
+	// session over SSH): nothing may run on the host but the sandbox, so
+	// the $EDITOR key is off.
+	Remote bool
+	// OnActivity, if set, is told what the learner does (see Activity).
+	OnActivity func(Activity)
 }
 
 // Minimum terminal size; below it the app says so instead of drawing a
@@ -63,6 +72,8 @@ type Model struct {
 	showHelp bool
 	status   string
 	quitting bool
+	// announcement is the classroom's "follow me", if any.
+	announcement AnnouncementMsg
 	// fmtDur formats run times; tests make it constant.
 	fmtDur func(time.Duration) string
 }
@@ -104,6 +115,7 @@ func (r *runState) finish(seq int) bool {
 func New(ctx context.Context, opts Options) *Model {
 	st := styles.New(true, opts.NoColor)
 	c := common.Common{Styles: st, KeyMap: keymap.Default(), Present: opts.Present, Backend: "starting the embedded sandbox…"}
+	c.KeyMap.ExternalEditor.SetEnabled(!opts.Remote)
 	if opts.Catalog == nil {
 		opts.Catalog = &lessons.Catalog{}
 	}
@@ -228,6 +240,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case statusMsg:
 		m.status = string(msg)
 		return m, nil
+	case AnnouncementMsg:
+		m.announcement = msg
+		return m, nil
 	case spinner.TickMsg:
 		if !m.runs.active {
 			return m, nil
@@ -294,6 +309,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
 		return nil
+	case key.Matches(msg, k.Follow) && m.notice() != "":
+		return m.follow()
 	}
 	if m.lesson != nil {
 		return m.lesson.Update(msg)
@@ -343,7 +360,8 @@ func (m *Model) openLesson(id string, step int) tea.Cmd {
 		return statusCmd("The sandbox is still starting…")
 	}
 	m.leaveLesson()
-	sess := &session{lesson: l, store: m.opts.Store, runner: lessons.NewRunner(m.backend, l, lessons.RunnerOptions{})}
+	sess := &session{lesson: l, store: m.opts.Store, observe: m.opts.OnActivity,
+		runner: lessons.NewRunner(m.backend, l, lessons.RunnerOptions{Timeout: m.opts.ScriptTimeout})}
 	for i, other := range m.opts.Catalog.Lessons {
 		if other.ID == id && i+1 < len(m.opts.Catalog.Lessons) {
 			sess.nextLesson, sess.nextTitle = m.opts.Catalog.Lessons[i+1].ID, m.opts.Catalog.Lessons[i+1].Title
@@ -452,6 +470,8 @@ func (m *Model) statusLine(km help.KeyMap) string {
 		left = m.runs.spin.View() + " " + st.Text.Render(m.runs.label) + st.Muted.Render(" "+m.fmtDur(time.Since(m.runs.started))+" · ctrl+c cancels")
 	case m.status != "":
 		left = st.Warning.Render(m.status)
+	case m.notice() != "":
+		left = m.notice()
 	}
 	hm := m.help
 	hm.SetWidth(max(m.Width-lipglossWidth(left)-3, 10))

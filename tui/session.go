@@ -24,6 +24,8 @@ type session struct {
 	// retired is set when the learner left the lesson while a run was in
 	// flight: the runner is closed when that run ends.
 	retired bool
+	// observe is Options.OnActivity.
+	observe func(Activity)
 }
 
 func (s *session) stepID(i int) string { return s.lesson.Steps[i].ID }
@@ -37,6 +39,7 @@ func (s *session) progress() lessons.LessonProgress {
 }
 
 func (s *session) setCurrent(i int) error {
+	defer s.notify(ActivityMoved, i, false)
 	if s.store == nil {
 		return nil
 	}
@@ -44,6 +47,7 @@ func (s *session) setCurrent(i int) error {
 }
 
 func (s *session) markDone(i int) error {
+	defer s.notify(ActivityRan, i, false)
 	if s.store == nil {
 		return nil
 	}
@@ -51,6 +55,7 @@ func (s *session) markDone(i int) error {
 }
 
 func (s *session) recordAttempt(i int, passed bool) error {
+	defer s.notify(ActivityAttempt, i, passed)
 	if s.store == nil {
 		return nil
 	}

@@ -118,6 +118,9 @@ Usage:
   schemalab list                              lessons, ids and progress
   schemalab reset [LESSON...|--all] [--yes]   reset lesson databases and progress
   schemalab doctor                            check the terminal, tools, backend and progress store
+  schemalab classroom [--listen ADDR] [--bind-any] [--allow-keys FILE | --password-file FILE | --open]
+                      [--max-students N] [--instructor NAME] [--timeout D]
+                                              serve the course over SSH, one TUI per student, with a live dashboard
   schemalab version                           print version information
 
 Global flags:

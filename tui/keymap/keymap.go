@@ -30,6 +30,8 @@ type KeyMap struct {
 	HistoryUp        key.Binding
 	HistoryDown      key.Binding
 	Yes, No          key.Binding
+	// Follow jumps to the step a classroom's instructor announced.
+	Follow key.Binding
 }
 
 // Default is the key map issue 6 specifies.
@@ -63,5 +65,6 @@ func Default() *KeyMap {
 		HistoryDown:     key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "history")),
 		Yes:             key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
 		No:              key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n", "no")),
+		Follow:          key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow the instructor")),
 	}
 }

@@ -29,10 +29,6 @@ type RunnerOptions struct {
 	// drops it through the client. The sandbox passes its own, which on a
 	// shared server drops only databases schemalab created.
 	ResetDB func(ctx context.Context, db string) error
-	// CheckDB and CheckCommand keep the lesson's shell inside the
-	// sandbox's databases (see shell.Options); nil allows everything.
-	CheckDB      func(db string) error
-	CheckCommand func(db string, cmd bson.D) error
 }
 
 // Runner executes one lesson's steps in one shell session against the
@@ -85,8 +81,7 @@ func (r *Runner) Reset(ctx context.Context) error {
 	if err := reset(ctx, r.Database()); err != nil {
 		return err
 	}
-	sh, err := shell.New(r.client, r.Database(), shell.Options{Timeout: r.opts.Timeout,
-		CheckDB: r.opts.CheckDB, CheckCommand: r.opts.CheckCommand})
+	sh, err := shell.New(r.client, r.Database(), shell.Options{Timeout: r.opts.Timeout})
 	if err != nil {
 		return err
 	}

@@ -18,9 +18,9 @@ func openSandbox(ctx context.Context, g *globalOptions) (*sandbox.Backend, error
 	return sandbox.Open(ctx, g.sandboxConfig())
 }
 
-// runnerOptions ties a lesson runner to the backend's naming and safety
-// rules: the lesson database is reset the backend's way and the shell
-// refuses databases outside the prefix on a real server.
+// runnerOptions ties a lesson runner to the backend's naming rules: the
+// lesson database is reset the backend's way. (Safety is the client's:
+// be.Client is confined to the prefix on a real server.)
 func runnerOptions(be *sandbox.Backend) lessons.RunnerOptions {
-	return lessons.RunnerOptions{Prefix: be.Prefix(), ResetDB: be.ResetDB, CheckDB: be.CheckDB, CheckCommand: be.CheckCommand}
+	return lessons.RunnerOptions{Prefix: be.Prefix(), ResetDB: be.ResetDB}
 }

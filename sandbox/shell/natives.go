@@ -258,7 +258,6 @@ func (s *Shell) natives() *goja.Object {
 		_ = r.Set("dropped", name)
 		return r
 	})
-	s.guardNatives(n)
 	return n
 }
 

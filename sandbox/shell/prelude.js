@@ -366,8 +366,8 @@
       if (!c) { c = collectionProxy(this._self, name); this._collections.set(name, c); }
       return c;
     }
-    getSiblingDB(name) { n.checkDB(String(name)); return databaseProxy(name); }
-    getMongo() { return { getDB: (name) => { n.checkDB(String(name)); return databaseProxy(name); }, getDBNames: () => n.listDatabases().map(d => d.name) }; }
+    getSiblingDB(name) { return databaseProxy(name); }
+    getMongo() { return { getDB: (name) => databaseProxy(name), getDBNames: () => n.listDatabases().map(d => d.name) }; }
     getCollectionNames() { return n.listCollections(this._name, {}, true).map(c => c.name).sort(); }
     getCollectionInfos(filter, o) { return n.listCollections(this._name, filter === undefined ? {} : filter, !!opt(o).nameOnly); }
     createCollection(name, o) { return n.runCommand(this._name, Object.assign({ create: name }, opt(o))); }

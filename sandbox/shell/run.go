@@ -224,11 +224,6 @@ func (s *Shell) runShellCommand(ch chunk) error {
 			s.emit("already on db "+name, "already on db "+name)
 			return nil
 		}
-		if s.opts.CheckDB != nil {
-			if err := s.opts.CheckDB(name); err != nil {
-				return &EvalError{Text: "SandboxSafetyError: " + err.Error(), Name: "SandboxSafetyError", err: err}
-			}
-		}
 		if _, err := s.setDB(goja.Undefined(), s.vm.ToValue(name)); err != nil {
 			return err
 		}

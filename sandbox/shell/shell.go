@@ -31,15 +31,6 @@ type Options struct {
 	Timeout time.Duration
 	// MaxOutput caps the text one Eval prints; 0 means 1 MiB.
 	MaxOutput int
-	// CheckDB, when set, is asked before the shell switches to a database
-	// (use, getSiblingDB) and before any write, drop, $out or $merge aimed
-	// at one; its error refuses the operation. The sandbox uses it to keep
-	// learners inside their own databases on a shared server.
-	CheckDB func(db string) error
-	// CheckCommand, when set, is asked before runCommand, adminCommand and
-	// aggregate send a command; it refuses commands that would write to a
-	// database CheckDB refuses.
-	CheckCommand func(db string, cmd bson.D) error
 }
 
 // Output is one printed statement result.

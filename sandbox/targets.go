@@ -114,9 +114,11 @@ func (p policy) check(cmd bson.D) error {
 	return p.checkNamespaces(name, db, cmd)
 }
 
-// commandDB is the command's one $db.
+// commandDB is the command's one $db. The driver always adds its own, so
+// a learner's $db makes two; mongod would run the last. Either way the
+// command is refused, naming a database outside the prefix if one is.
 func (p policy) commandDB(name string, cmd bson.D) (string, error) {
-	db, n := "", 0
+	var dbs []string
 	for _, e := range cmd {
 		if e.Key != "$db" {
 			continue
@@ -125,13 +127,18 @@ func (p policy) commandDB(name string, cmd bson.D) (string, error) {
 		if !ok {
 			return "", p.refuse(name, "its $db is not a string")
 		}
-		db, n = s, n+1
+		dbs = append(dbs, s)
 	}
-	switch n {
+	switch len(dbs) {
 	case 0:
 		return "", p.refuse(name, "it has no $db")
 	case 1:
-		return db, nil
+		return dbs[0], nil
+	}
+	for _, db := range dbs {
+		if !inPrefix(db, p.prefix) {
+			return "", p.outside(name, db)
+		}
 	}
 	return "", p.refuse(name, "it has more than one $db")
 }

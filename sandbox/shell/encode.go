@@ -41,8 +41,9 @@ func indexKey(i int) string {
 }
 
 // encodeDoc encodes a JS object as a BSON document. With ensureID, a
-// missing _id is generated, written first, and returned.
-func (s *Shell) encodeDoc(dst []byte, o *goja.Object, ensureID bool) (out []byte, id any, generated bool, err error) {
+// missing _id is generated and written first; the _id is returned. The
+// caller's object is left as it is: mongosh inserts a copy ({ ...doc }).
+func (s *Shell) encodeDoc(dst []byte, o *goja.Object, ensureID bool) (out []byte, id any, err error) {
 	idx, dst := bsoncore.AppendDocumentStart(dst)
 	keys := s.ownKeys(o)
 	if ensureID {
@@ -55,7 +56,7 @@ func (s *Shell) encodeDoc(dst []byte, o *goja.Object, ensureID bool) (out []byte
 		}
 		if !hasID {
 			oid := bson.NewObjectID()
-			id, generated = oid, true
+			id = oid
 			dst = bsoncore.AppendObjectIDElement(dst, "_id", oid)
 		}
 	}
@@ -63,15 +64,15 @@ func (s *Shell) encodeDoc(dst []byte, o *goja.Object, ensureID bool) (out []byte
 		v := o.Get(k)
 		if ensureID && k == "_id" {
 			if id, err = s.toBSON(v, 1, false); err != nil {
-				return nil, nil, false, err
+				return nil, nil, err
 			}
 		}
 		if dst, err = s.appendValue(dst, k, v, 1); err != nil {
-			return nil, nil, false, err
+			return nil, nil, err
 		}
 	}
 	dst, err = bsoncore.AppendDocumentEnd(dst, idx)
-	return dst, id, generated, err
+	return dst, id, err
 }
 
 func (s *Shell) appendValue(dst []byte, key string, v goja.Value, depth int) ([]byte, error) {

@@ -42,13 +42,6 @@ var (
 	printJSONFormat = FormatOptions{Depth: -1, MaxArrayLength: -1, Compact: 0, BreakLength: 80}
 )
 
-// ResultOptions are the options mongosh prints statement results with.
-func ResultOptions() FormatOptions { return resultFormat }
-
-// FullOptions are the options mongosh prints cursor batches and explain
-// output with.
-func FullOptions() FormatOptions { return fullFormat }
-
 // Display-only value kinds: JavaScript values that have no BSON equivalent
 // but that a statement can evaluate to.
 type (

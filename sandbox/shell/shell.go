@@ -5,7 +5,7 @@ package shell
 
 import (
 	"context"
-	_ "embed"
+	"embed"
 	"errors"
 	"fmt"
 	"strings"
@@ -17,12 +17,34 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 )
 
-//go:embed prelude.js
-var preludeSource string
+// The prelude is the mongosh API written in JavaScript over the Go natives
+// (natives.go): chaining (db.c.find().sort().limit()) and property access
+// (db.<name>) are natural there. It is split by class as mongosh's own
+// sources are; the files share one function scope, (function (g, n) {...}),
+// and are listed in the order they run, each using what the ones before it
+// define.
+//
+//go:embed prelude/*.js
+var preludeFS embed.FS
+
+var preludeFiles = []string{
+	"common.js", "bson.js", "print.js", "cursor.js", "collection.js", "explainable.js", "database.js", "globals.js",
+}
 
 // preludeProgram is compiled once; a Program may be shared by runtimes.
 var preludeProgram = sync.OnceValues(func() (*goja.Program, error) {
-	return goja.Compile("prelude.js", preludeSource, true)
+	var src strings.Builder
+	src.WriteString("(function (g, n) {\n")
+	for _, name := range preludeFiles {
+		b, err := preludeFS.ReadFile("prelude/" + name)
+		if err != nil {
+			return nil, err
+		}
+		src.Write(b)
+		src.WriteString("\n")
+	}
+	src.WriteString("})")
+	return goja.Compile("prelude.js", src.String(), true)
 })
 
 // Options configure a Shell.
@@ -64,6 +86,11 @@ type Result struct {
 	Elapsed time.Duration
 	// Metrics holds one entry per explain document among the outputs.
 	Metrics []ExplainMetrics
+	// Wrote is set when the evaluation called something that may change
+	// the database (a write, a drop, an index build, runCommand, an
+	// aggregation, which may end in $out or $merge); a read-only
+	// evaluation leaves it false.
+	Wrote bool
 }
 
 // Shell is one mongosh session: a JavaScript runtime, a current database

@@ -82,7 +82,7 @@ func (s *Shell) mustDoc(v goja.Value, what string) bson.D {
 	}
 	d, err := s.toDoc(v, what)
 	if err != nil {
-		s.throw("TypeError", "%s", err.Error())
+		s.throwError("TypeError", err)
 	}
 	return d
 }
@@ -90,7 +90,7 @@ func (s *Shell) mustDoc(v goja.Value, what string) bson.D {
 func (s *Shell) mustValue(v goja.Value) any {
 	x, err := s.toBSON(v, 0, false)
 	if err != nil {
-		s.throw("TypeError", "%s", err.Error())
+		s.throwError("TypeError", err)
 	}
 	return x
 }
@@ -109,7 +109,7 @@ func (s *Shell) coll(db, name goja.Value) *mongo.Collection {
 func (s *Shell) fromRaw(raw bson.Raw) goja.Value {
 	d, err := rawToD(raw)
 	if err != nil {
-		s.throw("BSONError", "%s", err.Error())
+		s.throwError("BSONError", err)
 	}
 	return s.fromBSON(d)
 }

@@ -263,7 +263,7 @@ func (s *Shell) code(c goja.FunctionCall) goja.Value {
 	if scope := c.Argument(1); !isNullish(scope) {
 		d, err := s.toDoc(scope, "scope")
 		if err != nil {
-			s.throw("TypeError", "%s", err.Error())
+			s.throwError("TypeError", err)
 		}
 		return s.box(bson.CodeWithScope{Code: bson.JavaScript(code), Scope: d})
 	}
@@ -273,7 +273,7 @@ func (s *Shell) code(c goja.FunctionCall) goja.Value {
 func (s *Shell) dbref(c goja.FunctionCall) goja.Value {
 	id, err := s.toBSON(c.Argument(1), 0, false)
 	if err != nil {
-		s.throw("TypeError", "%s", err.Error())
+		s.throwError("TypeError", err)
 	}
 	ref := DBRef{Collection: c.Argument(0).String(), ID: id}
 	if db := c.Argument(2); !isNullish(db) {
@@ -393,11 +393,11 @@ func (s *Shell) bsonType(c goja.FunctionCall) goja.Value {
 func (s *Shell) bsonsize(c goja.FunctionCall) goja.Value {
 	d, err := s.toDoc(c.Argument(0), "document")
 	if err != nil {
-		s.throw("TypeError", "%s", err.Error())
+		s.throwError("TypeError", err)
 	}
 	raw, err := bson.Marshal(d)
 	if err != nil {
-		s.throw("BSONError", "%s", err.Error())
+		s.throwError("BSONError", err)
 	}
 	return s.vm.ToValue(len(raw))
 }
@@ -411,11 +411,11 @@ func (s *Shell) ejsonStringify(c goja.FunctionCall) goja.Value {
 	}
 	v, err := s.toBSON(c.Argument(0), 0, false)
 	if err != nil {
-		s.throw("TypeError", "%s", err.Error())
+		s.throwError("TypeError", err)
 	}
 	raw, err := bson.MarshalExtJSON(bson.D{{Key: "v", Value: v}}, !relaxed, false)
 	if err != nil {
-		s.throw("BSONError", "%s", err.Error())
+		s.throwError("BSONError", err)
 	}
 	// strip the {"v": ...} envelope
 	inner := bytes.TrimSuffix(bytes.TrimPrefix(raw, []byte(`{"v":`)), []byte("}"))

@@ -35,7 +35,7 @@ func (s *Shell) insertOne(c goja.FunctionCall) goja.Value {
 	}
 	doc, id, err := s.encodeDoc(nil, o, true)
 	if err != nil {
-		s.throw("BSONError", "%s", err.Error())
+		s.throwError("BSONError", err)
 	}
 	_, wes, err := s.insertDocs(c.Argument(0).String(), c.Argument(1).String(), [][]byte{doc}, true)
 	if err != nil {
@@ -181,7 +181,7 @@ func (s *Shell) insertMany(c goja.FunctionCall) goja.Value {
 		}
 		var err error
 		if buf, ids[i], err = s.encodeDoc(buf, o, true); err != nil {
-			s.throw("BSONError", "%s", err.Error())
+			s.throwError("BSONError", err)
 		}
 		ends[i] = len(buf)
 		if i == 0 {

@@ -15,12 +15,14 @@ var printNatives = []native{
 }
 
 func (s *Shell) print(c goja.FunctionCall) goja.Value {
-	s.printArgs(c.Arguments, resultFormat)
+	result, _, _ := s.formats()
+	s.printArgs(c.Arguments, result)
 	return goja.Undefined()
 }
 
 func (s *Shell) printjson(c goja.FunctionCall) goja.Value {
-	s.printArgs(c.Arguments, printJSONFormat)
+	_, _, printJSON := s.formats()
+	s.printArgs(c.Arguments, printJSON)
 	return goja.Undefined()
 }
 
@@ -40,5 +42,5 @@ func (s *Shell) printArgs(args []goja.Value, opts FormatOptions) {
 	for i, a := range args {
 		parts[i] = formatPrintArg(s.display(a), opts)
 	}
-	s.out.write(strings.Join(parts, " ")+"\n", true)
+	s.printText(strings.Join(parts, " ") + "\n")
 }

@@ -29,6 +29,9 @@ type RunnerOptions struct {
 	// drops it through the client. The sandbox passes its own, which on a
 	// shared server drops only databases schemalab created.
 	ResetDB func(ctx context.Context, db string) error
+	// HeapLimit caps the memory one block may take (shell.Options); 0
+	// means the shell's default.
+	HeapLimit int64
 }
 
 // Runner executes one lesson's steps in one shell session against the
@@ -81,7 +84,7 @@ func (r *Runner) Reset(ctx context.Context) error {
 	if err := reset(ctx, r.Database()); err != nil {
 		return err
 	}
-	sh, err := shell.New(r.client, r.Database(), shell.Options{Timeout: r.opts.Timeout})
+	sh, err := shell.New(r.client, r.Database(), shell.Options{Timeout: r.opts.Timeout, HeapLimit: r.opts.HeapLimit})
 	if err != nil {
 		return err
 	}

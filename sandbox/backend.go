@@ -44,6 +44,10 @@ type Config struct {
 	// UnsafeAnyDB is --unsafe-any-db: the backend's own clients are not
 	// confined to the prefix on a real server.
 	UnsafeAnyDB bool
+	// ScriptHeap is --script-heap in bytes: the memory one script run
+	// against this backend may take (shell.Options.HeapLimit); 0 means
+	// the shell's default.
+	ScriptHeap int64
 }
 
 // Backend is a connected sandbox. Client is the official driver's client;
@@ -66,6 +70,7 @@ type Backend struct {
 
 	prefix      string
 	unsafeAnyDB bool
+	scriptHeap  int64
 	// uri connects further clients (NewClient); it may hold credentials
 	// and is never shown.
 	uri string
@@ -104,7 +109,7 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 			kind = KindURI
 		}
 	}
-	b := &Backend{prefix: prefix, unsafeAnyDB: cfg.UnsafeAnyDB}
+	b := &Backend{prefix: prefix, unsafeAnyDB: cfg.UnsafeAnyDB, scriptHeap: cfg.ScriptHeap}
 	var err error
 	switch kind {
 	case KindEmbedded:
@@ -267,6 +272,11 @@ func (b *Backend) oldVersionNote() string {
 	}
 	return ""
 }
+
+// ScriptHeap is the memory one script may take, in bytes, for the
+// shells run against this backend (Config.ScriptHeap; 0 for the shell's
+// default).
+func (b *Backend) ScriptHeap() int64 { return b.scriptHeap }
 
 // URI is the connection string of a sandbox this process started (embedded
 // or mongod), for `mongosh URI`; "" for a server given by URI, whose

@@ -321,7 +321,7 @@ func (m *Model) openLesson(id string, step int) tea.Cmd {
 	}
 	sess := &session{lesson: l, store: m.opts.Store, client: m.backend.Client,
 		runner: lessons.NewRunner(m.backend.Client, l, lessons.RunnerOptions{Prefix: m.backend.Prefix(),
-			ResetDB: m.backend.ResetDB})}
+			ResetDB: m.backend.ResetDB, HeapLimit: m.backend.ScriptHeap()})}
 	for i, other := range m.opts.Catalog.Lessons {
 		if other.ID == id && i+1 < len(m.opts.Catalog.Lessons) {
 			sess.nextLesson, sess.nextTitle = m.opts.Catalog.Lessons[i+1].ID, m.opts.Catalog.Lessons[i+1].Title

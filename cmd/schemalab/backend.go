@@ -9,7 +9,8 @@ import (
 
 // sandboxConfig is the backend the global flags ask for.
 func (g *globalOptions) sandboxConfig() sandbox.Config {
-	return sandbox.Config{URI: g.URI, Kind: g.Sandbox, MongodPath: g.Mongod, DBPrefix: g.DBPrefix, UnsafeAnyDB: g.UnsafeAnyDB}
+	return sandbox.Config{URI: g.URI, Kind: g.Sandbox, MongodPath: g.Mongod, DBPrefix: g.DBPrefix, UnsafeAnyDB: g.UnsafeAnyDB,
+		ScriptHeap: int64(g.ScriptHeapMB) << 20}
 }
 
 // openSandbox connects every subcommand to its backend the same way: the
@@ -18,9 +19,10 @@ func openSandbox(ctx context.Context, g *globalOptions) (*sandbox.Backend, error
 	return sandbox.Open(ctx, g.sandboxConfig())
 }
 
-// runnerOptions ties a lesson runner to the backend's naming rules: the
-// lesson database is reset the backend's way. (Safety is the client's:
-// be.Client is confined to the prefix on a real server.)
+// runnerOptions ties a lesson runner to the backend: the lesson database
+// is reset the backend's way and scripts get the --script-heap cap.
+// (Safety is the client's: be.Client is confined to the prefix on a real
+// server.)
 func runnerOptions(be *sandbox.Backend) lessons.RunnerOptions {
-	return lessons.RunnerOptions{Prefix: be.Prefix(), ResetDB: be.ResetDB}
+	return lessons.RunnerOptions{Prefix: be.Prefix(), ResetDB: be.ResetDB, HeapLimit: be.ScriptHeap()}
 }

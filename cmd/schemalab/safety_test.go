@@ -248,3 +248,49 @@ func TestAttacksThroughShellAndRunAreRefused(t *testing.T) {
 	}
 	check("the whole run")
 }
+
+// Hostile scripts through `schemalab shell` against a served server: each
+// ends with a clear error on stderr and exit 1 (never a crash), and the
+// server keeps serving.
+func TestHostileScriptsThroughTheShellCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: starts a server and a dozen schemalab processes, some running into their limits")
+	}
+	uri, client := sharedServer(t)
+	for _, tc := range []struct {
+		name, js   string
+		args       []string
+		wantStdout string
+		wantErr    string // "" when the script must succeed
+	}{
+		{"an Error whose message getter loops", `const e = new Error('x'); Object.defineProperty(e, 'message', { get() { for (;;) {} } }); throw e`,
+			[]string{"--timeout", "1s"}, "", "MongoshInterruptedError: execution exceeded the time limit of 1s and was interrupted"},
+		{"a thrown Proxy whose getPrototypeOf throws", `throw new Proxy({}, { getPrototypeOf() { throw new Error('nope') } })`,
+			nil, "", "Error: {}"},
+		{"a sparse array printed", `const a = []; a[4294967294] = 1; print(a)`,
+			nil, "[ <4294967294 empty items>, 1 ]\n", ""},
+		{"a sparse array inserted", `const a = []; a[4294967294] = 1; db.c.insertOne({ a })`,
+			nil, "", `RangeError: The value of "offset" is out of range. It must be >= 0 && <= 17825792. Received 17825793`},
+		{"allocating without end", `const hoard = []; for (;;) hoard.push('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' + hoard.length)`,
+			[]string{"--script-heap", "64", "--timeout", "60s"}, "", "MongoshInterruptedError: script used more than 64 MB of memory and was interrupted"},
+		{"} and else on separate lines", "if (db.c.countDocuments() > 100) {\n  print('many')\n}\nelse {\n  print('few')\n}",
+			nil, "few\n", ""},
+	} {
+		args := append([]string{"shell", "--uri", uri}, tc.args...)
+		cmd := schemalabCmd(t, append(args, "-")...)
+		cmd.Stdin = strings.NewReader(tc.js + "\n")
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		code := cmd.ProcessState.ExitCode()
+		switch {
+		case tc.wantErr == "" && (err != nil || stdout.String() != tc.wantStdout):
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", tc.name, code, stdout.String(), stderr.String())
+		case tc.wantErr != "" && (code != 1 || !strings.HasPrefix(stderr.String(), tc.wantErr)):
+			t.Errorf("%s: exit %d, stderr %q, want exit 1 and %q", tc.name, code, stderr.String(), tc.wantErr)
+		}
+		if err := client.Ping(context.Background(), nil); err != nil {
+			t.Fatalf("after %s the server stopped serving: %v", tc.name, err)
+		}
+	}
+}

@@ -136,11 +136,6 @@ func StartEmbedded(ctx context.Context) (*Backend, error) {
 	return Open(ctx, Config{Kind: KindEmbedded})
 }
 
-// Connect connects to a real MongoDB given by uri, with the default prefix.
-func Connect(ctx context.Context, uri string) (*Backend, error) {
-	return Open(ctx, Config{Kind: KindURI, URI: uri})
-}
-
 func startEmbedded(ctx context.Context, b *Backend) error {
 	sctx, cancel := context.WithCancel(context.Background())
 	srv, err := wire.Start(sctx, wire.Options{Engine: engine.New(engine.Options{})})

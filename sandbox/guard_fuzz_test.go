@@ -178,7 +178,7 @@ func (ft *fuzzTarget) replayMessage(t *testing.T, msg []byte, m wire.ClientMessa
 		ft.replay, ft.replayR = nc, bufio.NewReader(nc)
 	}
 	drop := func() { ft.replay.Close(); ft.replay = nil }
-	ft.replay.SetDeadline(time.Now().Add(2 * time.Second))
+	ft.replay.SetDeadline(time.Now().Add(500 * time.Millisecond))
 	if _, err := ft.replay.Write(msg); err != nil {
 		drop()
 		return

@@ -143,7 +143,7 @@ func (r *Runner) Reset(ctx context.Context) error {
 	if err := reset(ctx, r.Database()); err != nil {
 		return err
 	}
-	sh, err := shell.New(r.client, r.Database(), shell.Options{Timeout: r.opts.Timeout})
+	sh, err := shell.New(r.client, r.Database(), shell.Options{Timeout: r.opts.Timeout, HeapLimit: r.sb.HeapLimit})
 	if err != nil {
 		return err
 	}

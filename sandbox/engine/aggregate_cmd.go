@@ -202,8 +202,8 @@ func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggrega
 		if err := checkIDUnchanged(old, newDoc); err != nil {
 			return err
 		}
-		if value.Size(newDoc) > maxUserDocSize {
-			return mongoerr.Newf(17419, "Resulting document after update is larger than %d", maxUserDocSize)
+		if value.Size(newDoc) > value.MaxUserDocumentSize {
+			return mongoerr.Newf(17419, "Resulting document after update is larger than %d", value.MaxUserDocumentSize)
 		}
 		return target.Replace(rid, newDoc)
 	}

@@ -16,17 +16,16 @@ import (
 
 // Opcodes of the MongoDB wire protocol (mongo/rpc/message.h).
 const (
-	opReply        = 1
-	opUpdate       = 2001
-	opInsert       = 2002
-	opQuery        = 2004
-	opGetMore      = 2005
-	opDelete       = 2006
-	opKillCursors  = 2007
-	opCompressed   = 2012
-	opMsg          = 2013
-	headerSize     = 16
-	maxMessageSize = 48_000_000 // maxMessageSizeBytes advertised by hello
+	opReply       = 1
+	opUpdate      = 2001
+	opInsert      = 2002
+	opQuery       = 2004
+	opGetMore     = 2005
+	opDelete      = 2006
+	opKillCursors = 2007
+	opCompressed  = 2012
+	opMsg         = 2013
+	headerSize    = 16
 )
 
 // OP_MSG flag bits.
@@ -104,8 +103,8 @@ func decodeMessage(msg []byte) (*request, error) {
 	if int(h.length) != len(msg) {
 		return nil, closeConn("message length %d does not match its %d bytes", h.length, len(msg))
 	}
-	if h.length > maxMessageSize {
-		return nil, closeConn("message length %d is over %d", h.length, maxMessageSize)
+	if h.length > value.MaxMessageSize {
+		return nil, closeConn("message length %d is over %d", h.length, value.MaxMessageSize)
 	}
 	body := msg[headerSize:]
 	switch h.opCode {

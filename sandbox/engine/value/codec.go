@@ -51,12 +51,8 @@ func (dec *Decoder) key(b []byte) string {
 	return k
 }
 
-// MaxDecodeDepth bounds recursion on untrusted input; mongod's own nesting
-// limit (100 levels for stored documents) is enforced by the storage layer.
-const MaxDecodeDepth = 200
-
 func (dec *Decoder) decodeDoc(raw []byte, depth int) (bson.D, error) {
-	if depth > MaxDecodeDepth {
+	if depth > MaxNestingDepth {
 		return nil, fmt.Errorf("%w: nesting too deep", errCorrupt)
 	}
 	if len(raw) < 5 {

@@ -1,0 +1,70 @@
+package value
+
+import (
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+)
+
+// mongod's document and message limits, defined once for the engine and
+// the wire layer.
+const (
+	// MaxUserDocumentSize is BSONObjMaxUserSize (src/mongo/bson/util/
+	// builder.h): the largest document a user may store, and hello's
+	// maxBsonObjectSize.
+	MaxUserDocumentSize = 16 * 1024 * 1024
+	// MaxInternalDocumentSize is BSONObjMaxInternalSize: the largest
+	// BSONObj mongod builds at all (a command, a reply document), the
+	// user limit plus room for the command's own fields.
+	MaxInternalDocumentSize = MaxUserDocumentSize + 16*1024
+	// MaxMessageSize is MaxMessageSizeBytes (src/mongo/rpc/message.h),
+	// hello's maxMessageSizeBytes.
+	MaxMessageSize = 48_000_000
+	// MaxNestingDepth is BSONDepth::kDefaultMaxAllowableDepth (the
+	// maxBSONDepth parameter): incoming BSON nested deeper is refused.
+	// The manual's "100 levels" is documentation only; mongod 8.0's code
+	// enforces these two figures.
+	MaxNestingDepth = 200
+	// MaxStorageDepth is BSONDepth::getMaxDepthForUserStorage(): the
+	// nesting a stored document may have, MaxNestingDepth less the 20
+	// levels kept for system wrappers such as oplog entries.
+	MaxStorageDepth = MaxNestingDepth - 20
+)
+
+// MaxStringSize is the length from which mongod refuses to create a string
+// value (RCString::create: "Tried to create string longer than 16MB",
+// location 16493); a string must be strictly shorter.
+const MaxStringSize = MaxUserDocumentSize
+
+// MemoryLimit is the 100 MB of mongod's per-stage and per-accumulator
+// memory knobs (internalQueryMaxBlockingSortMemoryUsageBytes,
+// internalDocumentSourceGroupMaxMemoryBytes, internalQueryMaxPushBytes,
+// internalQueryMaxAddToSetBytes, internalQueryMaxRangeBytes, ...), all
+// 100 * 1024 * 1024 by default.
+const MemoryLimit = 100 * 1024 * 1024
+
+// StringTooLong is mongod's error for a string value that would reach
+// MaxStringSize.
+func StringTooLong() error {
+	return mongoerr.New(16493, "Tried to create string longer than 16MB")
+}
+
+// ObjectTooLarge is BSONObj's own size assertion (BSONObj::_assertInvalid,
+// BSONObjectTooLarge), raised wherever mongod turns a document into a
+// BSONObj above MaxInternalDocumentSize: a command message, a reply
+// document. size is the document's BSON size.
+func ObjectTooLarge(d bson.D, size int) error {
+	first := ""
+	if len(d) > 0 {
+		// BSONElement::toString shortens a string over 160 bytes to its
+		// first 150.
+		if s, ok := d[0].Value.(string); ok && len(s)+1 > 160 {
+			first = d[0].Key + ": \"" + s[:150] + "...\""
+		} else {
+			first = FormatElem(d[0].Key, d[0].Value)
+		}
+	}
+	return mongoerr.Newf(mongoerr.BSONObjectTooLarge,
+		"BSONObj size: %d (0x%X) is invalid. Size must be between 0 and %d(16MB) First element: %s",
+		size, size, MaxInternalDocumentSize, first)
+}

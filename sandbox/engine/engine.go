@@ -37,6 +37,8 @@ type Engine struct {
 	started  time.Time
 	// snapshots are the databases saved by schemalabSnapshot.
 	snapshots snapshotStore
+	// beforeCommand is Options.BeforeCommand.
+	beforeCommand func(name string)
 }
 
 // Options configure an engine.
@@ -46,6 +48,10 @@ type Options struct {
 	// It is for instructors who want the embedded server to look exactly
 	// like mongod.
 	Strict bool
+	// BeforeCommand, when set, runs inside Run's recovered region just
+	// before a command's handler. Tests set it to make a handler panic and
+	// check what a client then sees.
+	BeforeCommand func(name string)
 }
 
 // New returns an empty engine.
@@ -61,6 +67,8 @@ func New(opts Options) *Engine {
 		usage:     newIndexUsage(),
 		started:   time.Now(),
 		snapshots: snapshotStore{},
+
+		beforeCommand: opts.BeforeCommand,
 	}
 }
 
@@ -98,6 +106,9 @@ func (e *Engine) Run(ctx context.Context, conn ConnInfo, cmd bson.D) (reply bson
 		return ErrorReply(mongoerr.New(mongoerr.InvalidNamespace, "Invalid empty database name"))
 	}
 	req := &request{ctx: ctx, conn: conn, db: db, name: name, cmd: cmd, now: bson.NewDateTimeFromTime(time.Now())}
+	if e.beforeCommand != nil {
+		e.beforeCommand(name)
+	}
 	out, err := h(e, req)
 	if err != nil {
 		return ErrorReply(err)

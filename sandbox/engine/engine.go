@@ -80,6 +80,10 @@ type request struct {
 	name string // the command name as the client spelled it
 	cmd  bson.D
 	now  bson.DateTime
+	// noDiskUse is allowDiskUse: false on find or aggregate: blocking
+	// stages past their memory limit fail instead of spilling. Sub-
+	// pipelines inherit it with the request.
+	noDiskUse bool
 }
 
 // Run executes one command. cmd is the OP_MSG body with kind-1 document

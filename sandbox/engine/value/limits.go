@@ -68,3 +68,28 @@ func ObjectTooLarge(d bson.D, size int) error {
 		"BSONObj size: %d (0x%X) is invalid. Size must be between 0 and %d(16MB) First element: %s",
 		size, size, MaxInternalDocumentSize, first)
 }
+
+// MemSize is the engine's model of the memory a value holds in a blocking
+// stage or an accumulator, after mongod's Value::getApproximateSize: 16
+// bytes for the value itself plus its BSON payload (a string's bytes, a
+// document's BSON size), and for an array 16 bytes of vector plus each
+// element's own MemSize. It costs one walk of the value; scalars are O(1).
+func MemSize(v any) int {
+	if a, ok := v.(bson.A); ok {
+		n := 32
+		for _, e := range a {
+			n += MemSize(e)
+		}
+		return n
+	}
+	return 16 + valueSize(v)
+}
+
+// SortMemoryExceeded is the Sorter's error when a blocking sort passes
+// MemoryLimit and the command said allowDiskUse: false. With disk use
+// allowed (8.0's default, allowDiskUseByDefault), mongod spills to disk
+// instead; the engine then keeps going in memory.
+func SortMemoryExceeded() error {
+	return mongoerr.Newf(mongoerr.QueryExceededMemoryLimitNoDiskUseAllowed,
+		"Sort exceeded memory limit of %d bytes, but did not opt in to external sorting.", MemoryLimit)
+}

@@ -47,7 +47,7 @@ func compileMergeObjects(name string, arg any, scope *Scope) (Expr, error) {
 				out = setField(out, e.Key, e.Value)
 			}
 		}
-		return out, nil
+		return out, checkDoc(name, out)
 	}), nil
 }
 
@@ -119,7 +119,7 @@ func arrayToObject(_ string, v any) (any, error) {
 		}
 		out = setField(out, ks, val)
 	}
-	return out, nil
+	return out, checkDoc("$arrayToObject", out)
 }
 
 // compileFieldOp builds $getField, $setField and $unsetField.
@@ -229,6 +229,6 @@ func compileFieldOp(name string, arg any, scope *Scope) (Expr, error) {
 		if !found && !value.IsMissing(nv) {
 			out = append(out, bson.E{Key: field, Value: nv})
 		}
-		return out, nil
+		return out, checkDoc(name, out)
 	}), nil
 }

@@ -67,7 +67,8 @@ func compileConcat(name string, arg any, scope *Scope) (Expr, error) {
 		return nil, err
 	}
 	return evalFunc(func(env *Env) (any, error) {
-		var sb strings.Builder
+		parts := make([]string, 0, len(args))
+		var size stringBuild
 		for _, a := range args {
 			v, err := a.Eval(env)
 			if err != nil {
@@ -80,9 +81,15 @@ func compileConcat(name string, arg any, scope *Scope) (Expr, error) {
 			if !ok {
 				return nil, mongoerr.Newf(16702, "$concat only supports strings, not %s", typeName(v))
 			}
-			sb.WriteString(s)
+			if err := size.add(len(s)); err != nil {
+				return nil, err
+			}
+			parts = append(parts, s)
 		}
-		return sb.String(), nil
+		if err := size.done(); err != nil {
+			return nil, err
+		}
+		return strings.Join(parts, ""), nil
 	}), nil
 }
 
@@ -253,6 +260,11 @@ func split(a, b any) (any, error) {
 	}
 	if sep == "" {
 		return nil, mongoerr.New(40087, "$split requires a non-empty separator")
+	}
+	// Each part costs at least 8 bytes of array (value.MemSize), counted
+	// before the parts are cut.
+	if n := 8 * (strings.Count(s, sep) + 1); n > value.MemoryLimit {
+		return nil, tooMuchMemory("$split", n)
 	}
 	parts := strings.Split(s, sep)
 	out := make(bson.A, len(parts))
@@ -456,11 +468,55 @@ func compileReplace(name string, arg any, scope *Scope) (Expr, error) {
 		if null {
 			return nil, nil
 		}
+		if err := checkReplacedSize(strs[0], strs[1], strs[2], name == "$replaceOne"); err != nil {
+			return nil, err
+		}
 		if name == "$replaceOne" {
 			return strings.Replace(strs[0], strs[1], strs[2], 1), nil
 		}
 		return strings.ReplaceAll(strs[0], strs[1], strs[2]), nil
 	}), nil
+}
+
+// checkReplacedSize applies the string limits to the result of replacing
+// find in input before it is built: mongod writes the pieces between the
+// matches and the replacements one by one into a StringBuilder.
+func checkReplacedSize(input, find, repl string, once bool) error {
+	var size stringBuild
+	rest := input
+	for {
+		i := strings.Index(rest, find)
+		if i < 0 {
+			break
+		}
+		if err := size.add(i); err != nil {
+			return err
+		}
+		if err := size.add(len(repl)); err != nil {
+			return err
+		}
+		if find == "" {
+			// An empty find matches before every character: step over one.
+			_, w := utf8.DecodeRuneInString(rest)
+			if w == 0 {
+				return size.done()
+			}
+			i += w
+			if err := size.add(w); err != nil {
+				return err
+			}
+		} else {
+			i += len(find)
+		}
+		rest = rest[i:]
+		if once {
+			break
+		}
+	}
+	if err := size.add(len(rest)); err != nil {
+		return err
+	}
+	return size.done()
 }
 
 // compileRegex builds $regexMatch, $regexFind and $regexFindAll.
@@ -551,11 +607,25 @@ func compileRegex(name string, arg any, scope *Scope) (Expr, error) {
 			if loc == nil {
 				return nil, nil
 			}
-			return regexResult(s, loc), nil
+			return regexResult(s, loc, utf8.RuneCountInString(s[:loc[0]])), nil
 		}
+		// mongod stops at 64 MB of match documents (value.MemSize counts
+		// them); none is smaller than minMatchSize, so asking for more
+		// matches than fit is never needed.
+		const minMatchSize = 50
 		out := bson.A{}
-		for _, loc := range rx.FindAllStringSubmatchIndex(s, -1) {
-			out = append(out, regexResult(s, loc))
+		size := 0
+		// Code points are counted from the previous match on: counting
+		// from the start for each one would be quadratic.
+		idx, from := 0, 0
+		for _, loc := range rx.FindAllStringSubmatchIndex(s, bufferMaxSize/minMatchSize+1) {
+			idx += utf8.RuneCountInString(s[from:loc[0]])
+			from = loc[0]
+			m := regexResult(s, loc, idx)
+			if size += value.MemSize(m); size > bufferMaxSize {
+				return nil, mongoerr.Newf(51151, "%s: the size of buffer to store output exceeded the 64MB limit", name)
+			}
+			out = append(out, m)
 		}
 		return out, nil
 	}), nil
@@ -599,7 +669,8 @@ func resolveRegex(name string, rv, ov any) (*regexp.Regexp, bool, error) {
 	return rx, err == nil, err
 }
 
-func regexResult(s string, loc []int) bson.D {
+// regexResult is one match document; idx is loc[0] in code points.
+func regexResult(s string, loc []int, idx int) bson.D {
 	caps := bson.A{}
 	for i := 2; i < len(loc); i += 2 {
 		if loc[i] < 0 {
@@ -610,7 +681,7 @@ func regexResult(s string, loc []int) bson.D {
 	}
 	return bson.D{
 		{Key: "match", Value: s[loc[0]:loc[1]]},
-		{Key: "idx", Value: int32(utf8.RuneCountInString(s[:loc[0]]))},
+		{Key: "idx", Value: int32(idx)},
 		{Key: "captures", Value: caps},
 	}
 }

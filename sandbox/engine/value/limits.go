@@ -71,18 +71,70 @@ func ObjectTooLarge(d bson.D, size int) error {
 
 // MemSize is the engine's model of the memory a value holds in a blocking
 // stage or an accumulator, after mongod's Value::getApproximateSize: 16
-// bytes for the value itself plus its BSON payload (a string's bytes, a
-// document's BSON size), and for an array 16 bytes of vector plus each
-// element's own MemSize. It costs one walk of the value; scalars are O(1).
-func MemSize(v any) int {
-	if a, ok := v.(bson.A); ok {
-		n := 32
-		for _, e := range a {
-			n += MemSize(e)
+// bytes for the value itself plus its BSON size (a string's bytes, a
+// document's or an array's encoding). It costs one walk of the value;
+// scalars are O(1).
+func MemSize(v any) int { return 16 + valueSize(v) }
+
+// MeasureWithin is MemSize and the nesting depth of v (a document or an
+// array is one level), walked only as far as needed to tell that the size
+// passes maxSize or the depth MaxNestingDepth: ok is then false and size
+// and depth are what was seen so far. Values built in a pipeline share
+// their parts, so one can stand for far more bytes, or levels, than the
+// memory it takes; this is how the engine bounds them at a cost bounded
+// by the limits, not by the value.
+func MeasureWithin(v any, maxSize int) (size, depth int, ok bool) {
+	m := measurer{max: maxSize - 16}
+	m.add(v, 0)
+	return m.total + 16, m.deepest, !m.over
+}
+
+type measurer struct {
+	max, total, deepest int
+	over                bool
+}
+
+func (m *measurer) add(v any, depth int) {
+	switch x := v.(type) {
+	case bson.D:
+		if m.enter(depth) {
+			return
 		}
-		return n
+		m.total += 5
+		for _, e := range x {
+			m.total += 2 + len(e.Key)
+			if m.add(e.Value, depth+1); m.over {
+				return
+			}
+		}
+	case bson.A:
+		if m.enter(depth) {
+			return
+		}
+		m.total += 5
+		for i, e := range x {
+			m.total += 2 + digits(i)
+			if m.add(e, depth+1); m.over {
+				return
+			}
+		}
+	case bson.CodeWithScope:
+		scope, _ := x.Scope.(bson.D)
+		m.total += 8 + len(x.Code) + 1
+		m.add(scope, depth)
+	default:
+		m.total += valueSize(v)
 	}
-	return 16 + valueSize(v)
+	if m.total > m.max {
+		m.over = true
+	}
+}
+
+// enter counts one more level and reports whether that is too deep.
+func (m *measurer) enter(depth int) bool {
+	m.deepest = max(m.deepest, depth+1)
+	m.over = m.over || m.deepest > MaxNestingDepth
+	return m.over
 }
 
 // SortMemoryExceeded is the Sorter's error when a blocking sort passes

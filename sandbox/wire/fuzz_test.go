@@ -155,5 +155,31 @@ func badInputSeeds(t testing.TB) [][]byte {
 		deep = bson.D{{Key: "a", Value: deep}}
 	}
 	seeds = append(seeds, mustEncode(t, bson.D{{Key: "find", Value: "c"}, {Key: "filter", Value: deep}}))
+
+	// Expressions that would grow without bound, over one document.
+	over := func(e any) []byte {
+		return mustEncode(t, bson.D{{Key: "aggregate", Value: int32(1)}, {Key: "pipeline", Value: bson.A{
+			bson.D{{Key: "$documents", Value: bson.A{bson.D{{Key: "s", Value: "ab"}}}}},
+			bson.D{{Key: "$project", Value: bson.D{{Key: "r", Value: e}}}},
+		}}, {Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "shop"}})
+	}
+	doubling := func(initial, step any) any {
+		return bson.D{{Key: "$reduce", Value: bson.D{{Key: "input", Value: bson.D{{Key: "$range", Value: bson.A{0, 40}}}},
+			{Key: "initialValue", Value: initial}, {Key: "in", Value: step}}}}
+	}
+	seeds = append(seeds,
+		over(bson.D{{Key: "$strLenBytes", Value: doubling("$s", bson.D{{Key: "$concat", Value: bson.A{"$$value", "$$value"}}})}}),
+		over(bson.D{{Key: "$size", Value: doubling(bson.A{"$s"}, bson.D{{Key: "$concatArrays", Value: bson.A{"$$value", "$$value"}}})}}),
+		over(bson.D{{Key: "$type", Value: doubling(bson.D{}, bson.D{{Key: "a", Value: "$$value"}, {Key: "b", Value: "$$value"}})}}),
+		over(bson.D{{Key: "$type", Value: doubling(bson.D{}, bson.D{{Key: "$mergeObjects", Value: bson.A{bson.D{{Key: "a", Value: "$$value"}}, bson.D{{Key: "b", Value: "$$value"}}}}})}}),
+		over(bson.D{{Key: "$type", Value: doubling(0, bson.D{{Key: "v", Value: bson.A{"$$value"}}})}}),
+		over(bson.D{{Key: "$range", Value: bson.A{0, 1 << 30}}}),
+		over(bson.D{{Key: "$replaceAll", Value: bson.D{{Key: "input", Value: "$s"}, {Key: "find", Value: ""}, {Key: "replacement", Value: "$s"}}}}),
+		// Blocking stages with allowDiskUse: false, and $push.
+		mustEncode(t, bson.D{{Key: "aggregate", Value: "books"}, {Key: "pipeline", Value: bson.A{
+			bson.D{{Key: "$sort", Value: bson.D{{Key: "tags", Value: 1}}}},
+			bson.D{{Key: "$group", Value: bson.D{{Key: "_id", Value: "$tags"}, {Key: "all", Value: bson.D{{Key: "$push", Value: "$$ROOT"}}}}}},
+		}}, {Key: "allowDiskUse", Value: false}, {Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "shop"}}),
+	)
 	return seeds
 }

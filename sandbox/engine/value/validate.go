@@ -119,6 +119,10 @@ func (v *validator) iterate() *validationError {
 		if v.pos != v.frames[v.depth].end {
 			return invalid("incorrect BSON length")
 		}
+		// The scope of a code-with-scope ends its outer frame too. (mongod
+		// also looks at the top-level frame here, whose element is the
+		// _id, and so refuses a document whose _id is a code-with-scope
+		// followed by an object; that quirk is not reproduced.)
 		if v.depth > 1 && v.frames[v.depth-1].cws {
 			v.depth--
 			if v.pos != v.frames[v.depth].end {

@@ -26,16 +26,13 @@ import (
 // value.MaxNestingDepth levels, with the error mongod gives when such a
 // value is turned into BSON.
 
-// bufferMaxSize is mongod's BufferMaxSize.
-const bufferMaxSize = 64 * 1024 * 1024
-
 // stringBuild counts the bytes a StringBuilder would hold.
 type stringBuild struct{ n int }
 
 // add counts n more bytes, failing as StringBuilder does once past 64 MB.
 func (b *stringBuild) add(n int) error {
 	b.n += n
-	if b.n > bufferMaxSize {
+	if b.n > value.MaxBufferSize {
 		return mongoerr.Newf(13548, "BufBuilder attempted to grow() to %d bytes, past the 64MB limit.", b.n)
 	}
 	return nil

@@ -618,11 +618,11 @@ func compileRegex(name string, arg any, scope *Scope) (Expr, error) {
 		// Code points are counted from the previous match on: counting
 		// from the start for each one would be quadratic.
 		idx, from := 0, 0
-		for _, loc := range rx.FindAllStringSubmatchIndex(s, bufferMaxSize/minMatchSize+1) {
+		for _, loc := range rx.FindAllStringSubmatchIndex(s, value.MaxBufferSize/minMatchSize+1) {
 			idx += utf8.RuneCountInString(s[from:loc[0]])
 			from = loc[0]
 			m := regexResult(s, loc, idx)
-			if size += value.MemSize(m); size > bufferMaxSize {
+			if size += value.MemSize(m); size > value.MaxBufferSize {
 				return nil, mongoerr.Newf(51151, "%s: the size of buffer to store output exceeded the 64MB limit", name)
 			}
 			out = append(out, m)

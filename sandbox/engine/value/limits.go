@@ -31,6 +31,10 @@ const (
 	MaxStorageDepth = MaxNestingDepth - 20
 )
 
+// MaxBufferSize is BufferMaxSize (src/mongo/bson/util/builder.h): no
+// BufBuilder or StringBuilder grows past it (location 13548).
+const MaxBufferSize = 64 * 1024 * 1024
+
 // MaxStringSize is the length from which mongod refuses to create a string
 // value (RCString::create: "Tried to create string longer than 16MB",
 // location 16493); a string must be strictly shorter.

@@ -13,6 +13,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/ocsp"
 
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/wire"
 )
 
@@ -110,7 +111,7 @@ func (c *guardedConn) Write(p []byte) (int, error) {
 	rest := c.pending
 	for len(rest) >= 4 {
 		size := int(int32(binary.LittleEndian.Uint32(rest)))
-		if size < wire.HeaderSize || size > wire.MaxMessageSize {
+		if size < wire.HeaderSize || size > value.MaxMessageSize {
 			c.broken = c.policy.refuse("", fmt.Sprintf("a message of %d bytes, outside the wire protocol's bounds", size))
 			break
 		}

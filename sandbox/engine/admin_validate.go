@@ -100,7 +100,7 @@ func validateCollection(req *request, c *catalog.Collection, compliant func(bson
 	}
 	c.Scan(0, func(r *catalog.Record) bool {
 		v.records++
-		if size, err := docSize(r.Doc); err != nil || size > maxUserDocSize {
+		if size, err := docSize(r.Doc); err != nil || size > value.MaxUserDocumentSize {
 			v.invalid++
 		}
 		if compliant != nil && !compliant(r.Doc) {

@@ -79,7 +79,18 @@ func parseAggregate(req *request) (*aggregateSpec, error) {
 	if s.let, _, err = a.document("let"); err != nil {
 		return nil, err
 	}
+	if err := parseAllowDiskUse(req, a); err != nil {
+		return nil, err
+	}
 	return s, checkCollation(a)
+}
+
+// parseAllowDiskUse reads find's and aggregate's allowDiskUse. Absent, it
+// is allowDiskUseByDefault, true in 8.0.
+func parseAllowDiskUse(req *request, a args) error {
+	allow, err := a.boolean("allowDiskUse", true)
+	req.noDiskUse = !allow
+	return err
 }
 
 // writesTo reports whether a pipeline ends in $out or $merge, which makes
@@ -96,7 +107,7 @@ func writesTo(pipeline bson.A) bool {
 // catalog. The caller holds the engine lock (write lock for $out and
 // $merge) for the whole command, so these callbacks take none.
 func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggregate.Context {
-	ctx := &aggregate.Context{Ctx: req.ctx, DB: req.db, Now: req.now, Let: let, Coll: coll}
+	ctx := &aggregate.Context{Ctx: req.ctx, DB: req.db, Now: req.now, Let: let, Coll: coll, NoDiskUse: req.noDiskUse}
 	ctx.Query = func(db, c string, filter, sort bson.D, limit int64) ([]bson.D, error) {
 		q := planner.Query{Sort: sort, Limit: limit}
 		if len(filter) > 0 {
@@ -223,8 +234,8 @@ func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggrega
 		if err := checkIDUnchanged(old, newDoc); err != nil {
 			return err
 		}
-		if value.Size(newDoc) > maxUserDocSize {
-			return mongoerr.Newf(17419, "Resulting document after update is larger than %d", maxUserDocSize)
+		if value.Size(newDoc) > value.MaxUserDocumentSize {
+			return mongoerr.Newf(17419, "Resulting document after update is larger than %d", value.MaxUserDocumentSize)
 		}
 		if err := e.validateWrite(req, target, old, newDoc); err != nil {
 			return err
@@ -277,7 +288,7 @@ func (e *Engine) preparePipeline(req *request, coll string, pipeline bson.A, let
 	if len(p.Stages()) > 0 && collectionlessStage(p.Stages()[0].Name()) && p.Stages()[0].Name() == "$documents" {
 		return nil, nil, mongoerr.New(mongoerr.InvalidNamespace, "$documents' is not allowed in user requests: aggregate must be run against the database, not a collection")
 	}
-	q := planner.Query{Hint: hint}
+	q := planner.Query{Hint: hint, NoDiskUse: req.noDiskUse}
 	pushed := 0
 	if filter, ok := p.LeadingMatch(); ok {
 		f, err := query.Compile(filter, query.Options{Now: req.now, LetVars: p.LetValues()})

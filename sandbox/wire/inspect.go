@@ -8,11 +8,10 @@ import "go.mongodb.org/mongo-driver/v2/bson"
 
 // Opcodes a client may send, and the bounds of a message.
 const (
-	OpMsg          = opMsg
-	OpQuery        = opQuery
-	OpCompressed   = opCompressed
-	HeaderSize     = headerSize
-	MaxMessageSize = maxMessageSize
+	OpMsg        = opMsg
+	OpQuery      = opQuery
+	OpCompressed = opCompressed
+	HeaderSize   = headerSize
 )
 
 // ClientMessage is one client message as this server decodes it.

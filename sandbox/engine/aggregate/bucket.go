@@ -322,9 +322,16 @@ func (s *bucketAutoStage) open(in Iterator, rt *runtime) (Iterator, error) {
 // compute follows mongod's DocumentSourceBucketAuto::populateBuckets: fill
 // each bucket with about n/buckets documents in groupBy order, keep equal
 // values together, and make each bucket's max the next bucket's min.
+//
+// The entries are sorted the way mongod's bucketAuto sorter holds them:
+// with allowDiskUse: false, past value.MemoryLimit it fails with the
+// sorter's error; with disk use allowed mongod spills, and they stay in
+// memory here.
 func (s *bucketAutoStage) compute(in Iterator, rt *runtime) ([]bson.D, error) {
 	env := rt.newEnv()
 	var entries []autoEntry
+	limited := rt.ctx.NoDiskUse
+	mem := 0
 	for {
 		d, ok, err := in.Next()
 		if err != nil {
@@ -358,6 +365,11 @@ func (s *bucketAutoStage) compute(in Iterator, rt *runtime) ([]bson.D, error) {
 			}
 		}
 		entries = append(entries, autoEntry{key: v, doc: d})
+		if limited {
+			if mem += value.MemSize(v) + value.MemSize(d); mem > value.MemoryLimit {
+				return nil, value.SortMemoryExceeded()
+			}
+		}
 	}
 	if len(entries) == 0 {
 		return nil, nil

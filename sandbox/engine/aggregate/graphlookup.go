@@ -164,10 +164,15 @@ func (s *graphLookupStage) join(in Iterator, rt *runtime) (Iterator, error) {
 // index on connectToField serves it. Documents are visited once, by _id,
 // which makes cycles harmless; values already queried are not queried
 // again; a document without connectFromField ends its branch.
+//
+// Like mongod it holds at most value.MemoryLimit of visited documents and
+// frontier values (internalDocumentSourceGraphLookupMaxMemoryBytes), and
+// cannot spill past it whatever allowDiskUse says.
 func (s *graphLookupStage) search(start any, rt *runtime) (bson.A, error) {
 	var frontier bson.A
 	queried := map[string]struct{}{}
 	var key []byte
+	visitedBytes, frontierBytes := 0, 0
 	addValue := func(v any) {
 		if value.IsMissing(v) {
 			return
@@ -178,6 +183,7 @@ func (s *graphLookupStage) search(start any, rt *runtime) (bson.A, error) {
 		}
 		queried[string(key)] = struct{}{}
 		frontier = append(frontier, v)
+		frontierBytes += value.MemSize(v)
 	}
 	if arr, ok := start.(bson.A); ok {
 		for _, v := range arr {
@@ -196,7 +202,7 @@ func (s *graphLookupStage) search(start any, rt *runtime) (bson.A, error) {
 		if err != nil {
 			return nil, err
 		}
-		frontier = nil
+		frontier, frontierBytes = nil, 0
 		for _, doc := range docs {
 			key = appendKey(key[:0], value.Get(doc, "_id"))
 			if _, seen := visited[string(key)]; seen {
@@ -208,9 +214,13 @@ func (s *graphLookupStage) search(start any, rt *runtime) (bson.A, error) {
 				out = setNested(doc, s.depthParts, depth)
 			}
 			results = append(results, out)
+			visitedBytes += value.MemSize(out)
 			next := getAllValues(doc, s.connectFromPts)
 			for _, v := range next {
 				addValue(v)
+			}
+			if visitedBytes+frontierBytes >= value.MemoryLimit {
+				return nil, mongoerr.New(40099, "$graphLookup reached maximum memory consumption")
 			}
 		}
 	}

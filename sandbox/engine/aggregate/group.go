@@ -178,14 +178,29 @@ func (g *groupStage) open(in Iterator, rt *runtime) (Iterator, error) {
 	}), nil
 }
 
+// groupMemoryExceeded is DocumentSourceGroup's error past
+// internalDocumentSourceGroupMaxMemoryBytes with allowDiskUse: false.
+func groupMemoryExceeded() error {
+	return mongoerr.New(mongoerr.QueryExceededMemoryLimitNoDiskUseAllowed,
+		"Exceeded memory limit for $group, but didn't allow external sort. Pass allowDiskUse:true to opt in.")
+}
+
 // consume reads the whole input into a hash map keyed by the encoded group
 // key; only the groups and their accumulators stay in memory, and a
 // document costs no allocation beyond what its expressions need.
+//
+// With allowDiskUse: false it also keeps mongod's account of the stage's
+// memory, each group's key plus its accumulators (value.MemSize of what
+// they hold), and fails past value.MemoryLimit. With disk use allowed
+// mongod would spill groups to disk; they stay in memory here, so nothing
+// is counted and the common path pays nothing.
 func (g *groupStage) consume(in Iterator, rt *runtime) ([]*group, error) {
 	env := rt.newEnv()
 	index := map[string]*group{}
 	var order []*group
 	var key []byte
+	limited := rt.ctx.NoDiskUse
+	var mem int
 	for n := 0; ; n++ {
 		if n&4095 == 4095 {
 			if err := rt.ctx.err(); err != nil {
@@ -218,17 +233,40 @@ func (g *groupStage) consume(in Iterator, rt *runtime) ([]*group, error) {
 			}
 			index[string(key)] = gr
 			order = append(order, gr)
+			if limited {
+				mem += value.MemSize(id) + len(gr.accs)*accumulatorBaseMem
+			}
 		}
 		for i, st := range g.accs {
 			v, err := st.input(env)
 			if err != nil {
 				return nil, err
 			}
-			if err := gr.accs[i].add(v); err != nil {
+			if limited {
+				err = addCounted(gr.accs[i], v, &mem)
+			} else {
+				err = gr.accs[i].add(v)
+			}
+			if err != nil {
 				return nil, err
 			}
+		}
+		if limited && mem > value.MemoryLimit {
+			return nil, groupMemoryExceeded()
 		}
 	}
 	// An empty input yields no groups at all, even for _id: null.
 	return order, nil
+}
+
+// addCounted adds v to acc and carries the change of its memory into mem.
+func addCounted(acc accumulator, v any, mem *int) error {
+	m, ok := acc.(memAccumulator)
+	if !ok {
+		return acc.add(v)
+	}
+	*mem -= m.mem()
+	err := acc.add(v)
+	*mem += m.mem()
+	return err
 }

@@ -49,6 +49,13 @@ type Context struct {
 	// Coll is the collection the pipeline runs on ("" for a database-level
 	// aggregate); $collStats and $indexStats read it.
 	Coll string
+	// NoDiskUse is the command's allowDiskUse: false. Blocking stages
+	// ($sort, $group, $bucketAuto, $setWindowFields) then fail past their
+	// 100 MB memory limit with mongod's QueryExceededMemoryLimitNoDiskUseAllowed.
+	// When disk use is allowed (8.0's default) mongod spills to disk; the
+	// engine keeps such a stage in memory instead, and only the limits
+	// mongod cannot spill past ($push, $addToSet, $graphLookup...) apply.
+	NoDiskUse bool
 }
 
 func (c *Context) err() error {

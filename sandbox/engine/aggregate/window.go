@@ -281,9 +281,18 @@ func (s *setWindowFieldsStage) open(in Iterator, rt *runtime) (Iterator, error) 
 
 // compute sorts by partition then sortBy (mongod inserts that $sort) and
 // evaluates every output over each partition.
+//
+// With allowDiskUse: false the documents held count against
+// value.MemoryLimit: as the $sort mongod puts in front when there is a
+// partitionBy or a sortBy (mongod's sort error), or else as the one
+// partition mongod's $setWindowFields caches. With disk use allowed mongod
+// spills both; here they stay in memory, and only the window functions'
+// own limits ($push, $addToSet, ...) apply.
 func (s *setWindowFieldsStage) compute(in Iterator, rt *runtime) ([]bson.D, error) {
 	env := rt.newEnv()
 	var rows []windowRow
+	limited := rt.ctx.NoDiskUse
+	mem := 0
 	for i := 0; ; i++ {
 		d, ok, err := in.Next()
 		if err != nil {
@@ -308,6 +317,18 @@ func (s *setWindowFieldsStage) compute(in Iterator, rt *runtime) ([]bson.D, erro
 			r.key = s.sortBy.key(d, nil)
 		}
 		rows = append(rows, r)
+		if limited {
+			mem += sortedMem(r.key, d)
+			if s.partitionBy != nil {
+				mem += value.MemSize(r.pval)
+			}
+			if mem > value.MemoryLimit {
+				if s.partitionBy != nil || s.sortBy != nil {
+					return nil, value.SortMemoryExceeded()
+				}
+				return nil, mongoerr.Newf(5414201, "Exceeded memory limit in DocumentSourceSetWindowFields, used %d bytes but max allowed is %d", mem, value.MemoryLimit)
+			}
+		}
 	}
 	slices.SortStableFunc(rows, func(a, b windowRow) int {
 		if c := value.Compare(a.pval, b.pval); c != 0 {
@@ -436,7 +457,7 @@ func (o *windowOutput) evaluate(part []windowRow, env *expr.Env) ([]any, error) 
 			if err := acc.add(inputs[i]); err != nil {
 				return nil, err
 			}
-			vals[i] = windowResult(value.DeepCopy(acc.result()))
+			vals[i] = windowResult(runningResult(acc))
 		}
 	default:
 		for i := range part {
@@ -464,6 +485,23 @@ func (o *windowOutput) evaluate(part []windowRow, env *expr.Env) ([]any, error) 
 		}
 	}
 	return vals, nil
+}
+
+// runningResult freezes a running accumulator's result for one document.
+// Values are immutable and $push, $addToSet, $firstN and $lastN only
+// append to their arrays, so each document keeps a capacity-clipped prefix:
+// a copy per document would make an [unbounded, current] window quadratic
+// in memory. $minN and $maxN insert in place, so theirs is copied.
+func runningResult(acc accumulator) any {
+	r := acc.result()
+	a, ok := r.(bson.A)
+	if !ok {
+		return r
+	}
+	if _, inPlace := acc.(*minMaxNAcc); inPlace {
+		return slices.Clone(a)
+	}
+	return slices.Clip(a)
 }
 
 // windowResult: an empty window gives null for $min/$max-like results

@@ -111,7 +111,8 @@ func compileConcatArrays(name string, arg any, scope *Scope) (Expr, error) {
 		return nil, err
 	}
 	return evalFunc(func(env *Env) (any, error) {
-		out := bson.A{}
+		arrays := make([]bson.A, 0, len(args))
+		n := 0
 		for _, a := range args {
 			v, err := a.Eval(env)
 			if err != nil {
@@ -124,6 +125,17 @@ func compileConcatArrays(name string, arg any, scope *Scope) (Expr, error) {
 			if !ok {
 				return nil, mongoerr.Newf(28664, "$concatArrays only supports arrays, not %s", typeName(v))
 			}
+			arrays = append(arrays, arr)
+			n += len(arr)
+		}
+		limit := builtLimit{op: name}
+		for _, arr := range arrays {
+			if err := limit.add(arr); err != nil {
+				return nil, err
+			}
+		}
+		out := make(bson.A, 0, n)
+		for _, arr := range arrays {
 			out = append(out, arr...)
 		}
 		return out, nil
@@ -239,9 +251,8 @@ func compileRange(name string, arg any, scope *Scope) (Expr, error) {
 		if steps >= 0 {
 			length = steps + 1
 		}
-		const memLimit = 100 * 1024 * 1024
-		if need := 24 + length*16; need >= memLimit {
-			return nil, mongoerr.Newf(mongoerr.ExceededMemoryLimit, "$range would use too much memory (%d bytes) and cannot spill to disk. Memory limit: %d bytes", need, memLimit)
+		if need := 24 + length*16; need >= value.MemoryLimit {
+			return nil, mongoerr.Newf(mongoerr.ExceededMemoryLimit, "$range would use too much memory (%d bytes) and cannot spill to disk. Memory limit: %d bytes", need, value.MemoryLimit)
 		}
 		out := make(bson.A, 0, length)
 		for i := start; (step > 0 && i < end) || (step < 0 && i > end); i += step {
@@ -417,6 +428,7 @@ func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
 		out := make(bson.A, 0, len(arr))
 		bind := env.bindLoopVar(as)
 		defer bind.release()
+		limit := builtLimit{op: name}
 		for _, e := range arr {
 			if err := env.Tick(); err != nil {
 				return nil, err
@@ -429,6 +441,9 @@ func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
 			if isMap {
 				if value.IsMissing(r) {
 					r = nil
+				}
+				if err := limit.add(r); err != nil {
+					return nil, err
 				}
 				out = append(out, r)
 			} else if IsTrue(r) {
@@ -591,6 +606,7 @@ func compileZip(name string, arg any, scope *Scope) (Expr, error) {
 			n = maxLen
 		}
 		out := make(bson.A, n)
+		limit := builtLimit{op: name}
 		for r := range n {
 			row := make(bson.A, len(arrays))
 			for i, a := range arrays {
@@ -599,6 +615,9 @@ func compileZip(name string, arg any, scope *Scope) (Expr, error) {
 				} else {
 					row[i] = defs[i]
 				}
+			}
+			if err := limit.add(row); err != nil {
+				return nil, err
 			}
 			out[r] = row
 		}

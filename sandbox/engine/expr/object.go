@@ -63,7 +63,8 @@ func compileMergeObjects(name string, arg any, scope *Scope) (Expr, error) {
 				out.set(e.Key, e.Value)
 			}
 		}
-		return out.doc(), nil
+		d := out.doc()
+		return d, checkDoc(name, d)
 	}), nil
 }
 
@@ -135,7 +136,8 @@ func arrayToObject(_ string, v any) (any, error) {
 		}
 		out.set(ks, val)
 	}
-	return out.doc(), nil
+	d := out.doc()
+	return d, checkDoc("$arrayToObject", d)
 }
 
 // compileFieldOp builds $getField, $setField and $unsetField.
@@ -245,6 +247,6 @@ func compileFieldOp(name string, arg any, scope *Scope) (Expr, error) {
 		if !found && !value.IsMissing(nv) {
 			out = append(out, bson.E{Key: field, Value: nv})
 		}
-		return out, nil
+		return out, checkDoc(name, out)
 	}), nil
 }

@@ -68,7 +68,8 @@ func compileConcat(name string, arg any, scope *Scope) (Expr, error) {
 		return nil, err
 	}
 	return evalFunc(func(env *Env) (any, error) {
-		var sb strings.Builder
+		parts := make([]string, 0, len(args))
+		var size stringBuild
 		for _, a := range args {
 			v, err := a.Eval(env)
 			if err != nil {
@@ -81,9 +82,15 @@ func compileConcat(name string, arg any, scope *Scope) (Expr, error) {
 			if !ok {
 				return nil, mongoerr.Newf(16702, "$concat only supports strings, not %s", typeName(v))
 			}
-			sb.WriteString(s)
+			if err := size.add(len(s)); err != nil {
+				return nil, err
+			}
+			parts = append(parts, s)
 		}
-		return sb.String(), nil
+		if err := size.done(); err != nil {
+			return nil, err
+		}
+		return strings.Join(parts, ""), nil
 	}), nil
 }
 
@@ -254,6 +261,11 @@ func split(a, b any) (any, error) {
 	}
 	if sep == "" {
 		return nil, mongoerr.New(40087, "$split requires a non-empty separator")
+	}
+	// Each part costs at least 8 bytes of array (value.MemSize), counted
+	// before the parts are cut.
+	if n := 8 * (strings.Count(s, sep) + 1); n > value.MemoryLimit {
+		return nil, tooMuchMemory("$split", n)
 	}
 	parts := strings.Split(s, sep)
 	out := make(bson.A, len(parts))
@@ -457,11 +469,55 @@ func compileReplace(name string, arg any, scope *Scope) (Expr, error) {
 		if null {
 			return nil, nil
 		}
+		if err := checkReplacedSize(strs[0], strs[1], strs[2], name == "$replaceOne"); err != nil {
+			return nil, err
+		}
 		if name == "$replaceOne" {
 			return strings.Replace(strs[0], strs[1], strs[2], 1), nil
 		}
 		return strings.ReplaceAll(strs[0], strs[1], strs[2]), nil
 	}), nil
+}
+
+// checkReplacedSize applies the string limits to the result of replacing
+// find in input before it is built: mongod writes the pieces between the
+// matches and the replacements one by one into a StringBuilder.
+func checkReplacedSize(input, find, repl string, once bool) error {
+	var size stringBuild
+	rest := input
+	for {
+		i := strings.Index(rest, find)
+		if i < 0 {
+			break
+		}
+		if err := size.add(i); err != nil {
+			return err
+		}
+		if err := size.add(len(repl)); err != nil {
+			return err
+		}
+		if find == "" {
+			// An empty find matches before every character: step over one.
+			_, w := utf8.DecodeRuneInString(rest)
+			if w == 0 {
+				return size.done()
+			}
+			i += w
+			if err := size.add(w); err != nil {
+				return err
+			}
+		} else {
+			i += len(find)
+		}
+		rest = rest[i:]
+		if once {
+			break
+		}
+	}
+	if err := size.add(len(rest)); err != nil {
+		return err
+	}
+	return size.done()
 }
 
 // compileRegex builds $regexMatch, $regexFind and $regexFindAll.
@@ -579,12 +635,24 @@ func compileRegex(name string, arg any, scope *Scope) (Expr, error) {
 func findAllRegex(rx *regexp.Regexp, behind bool, s string, env *Env) (bson.A, error) {
 	out := bson.A{}
 	idx := runeCounter{s: s}
+	// mongod stops at 64 MB of match documents (value.MemSize counts
+	// them).
+	size := 0
+	add := func(m bson.D) error {
+		if size += value.MemSize(m); size > value.MaxBufferSize {
+			return mongoerr.New(51151, "$regexFindAll: the size of buffer to store output exceeded the 64MB limit")
+		}
+		out = append(out, m)
+		return nil
+	}
 	if behind {
 		for _, loc := range rx.FindAllStringSubmatchIndex(s, -1) {
 			if err := env.TickN(1); err != nil {
 				return nil, err
 			}
-			out = append(out, regexResult(s, loc, idx.at(loc[0])))
+			if err := add(regexResult(s, loc, idx.at(loc[0]))); err != nil {
+				return nil, err
+			}
 		}
 		return out, nil
 	}
@@ -601,7 +669,9 @@ func findAllRegex(rx *regexp.Regexp, behind bool, s string, env *Env) (bson.A, e
 				loc[i] += pos
 			}
 		}
-		out = append(out, regexResult(s, loc, idx.at(loc[0])))
+		if err := add(regexResult(s, loc, idx.at(loc[0]))); err != nil {
+			return nil, err
+		}
 		if loc[1] > loc[0] {
 			pos = loc[1]
 		} else {
@@ -692,6 +762,7 @@ func resolveRegex(name string, rv, ov any) (*regexp.Regexp, bool, error) {
 	return rx, err == nil, err
 }
 
+// regexResult is one match document; runeIdx is loc[0] in code points.
 func regexResult(s string, loc []int, runeIdx int) bson.D {
 	caps := bson.A{}
 	for i := 2; i < len(loc); i += 2 {

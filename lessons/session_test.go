@@ -74,9 +74,10 @@ func TestDestructiveAttemptDoesNotBreakTheNextOne(t *testing.T) {
 			diffs = append(diffs, c.Name+": "+d.String())
 		}
 	}
-	if !strings.Contains(strings.Join(diffs, "\n"), "buku: _id: 101: isOutlier is missing in yours") &&
-		!strings.Contains(strings.Join(diffs, "\n"), "isOutlier") {
-		t.Errorf("the goal comparison does not name isOutlier: %q", diffs)
+	// The migrated book differs from the goal's (the check's concurrent
+	// review raised its jumlahUlasan to 4 there), and the goal says so.
+	if !strings.Contains(strings.Join(diffs, "\n"), "buku: _id: 101: ") {
+		t.Errorf("the goal comparison does not name book 101: %q", diffs)
 	}
 	right := try(t, r, i, l.Steps[i].Exercise.Solution)
 	if !right.Passed {

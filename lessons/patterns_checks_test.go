@@ -66,3 +66,115 @@ changeGrade(30, 3000017, 55)`, "a correction adds no grade"},
 		t.Errorf("nightly job solution: %q", res.Message)
 	}
 }
+
+func TestBucketChecksRejectRuledOutApproaches(t *testing.T) {
+	be := startSandbox(t)
+	l := builtin(t, "bucket")
+	i := stepNamed(t, l, "Exercise: take one reading out")
+	r := newTestRunner(t, be, l, "ruled_")
+	for _, c := range []struct{ name, code, want string }{
+		{"$pull and $inc: the glitch stays the maximum", `function removeReading(sensorId, at) {
+  const hour = new Date(Math.floor(at.getTime() / 3600000) * 3600000), m = at.getUTCMinutes()
+  db.readings_bucket.updateOne({ sensorId, hour }, { $pull: { samples: { m } }, $inc: { count: -1, sum: -85 } })
+}
+removeReading('s7', new Date('2026-09-02T05:17:00Z'))`, "recompute them from the remaining samples"},
+		{"read the bucket, then $set", `function removeReading(sensorId, at) {
+  const hour = new Date(Math.floor(at.getTime() / 3600000) * 3600000), m = at.getUTCMinutes()
+  const b = db.readings_bucket.findOne({ sensorId, hour, 'samples.m': m })
+  const samples = b.samples.filter((s) => s.m !== m), ts = samples.map((s) => s.t)
+  db.readings_bucket.updateOne({ _id: b._id }, { $set: { samples, count: samples.length, sum: ts.reduce((a, x) => a + x, 0), min: Math.min(...ts), max: Math.max(...ts) } })
+}
+removeReading('s7', new Date('2026-09-02T05:17:00Z'))`, "read readings_bucket before writing"},
+		{"two updates", `function removeReading(sensorId, at) {
+  const hour = new Date(Math.floor(at.getTime() / 3600000) * 3600000), m = at.getUTCMinutes()
+  db.readings_bucket.updateOne({ sensorId, hour, 'samples.m': m }, [{ $set: { samples: { $filter: { input: '$samples', cond: { $ne: ['$$this.m', m] } } } } }, { $set: { count: { $size: '$samples' } } }])
+  db.readings_bucket.updateOne({ sensorId, hour }, [{ $set: { sum: { $sum: '$samples.t' }, min: { $min: '$samples.t' }, max: { $max: '$samples.t' } } }])
+}
+removeReading('s7', new Date('2026-09-02T05:17:00Z'))`, "sent 2 writes to readings_bucket"},
+	} {
+		if res := try(t, r, i, c.code); res.Passed || !strings.Contains(res.Message, c.want) {
+			t.Errorf("%s: passed=%v %q, want a failure saying %q", c.name, res.Passed, res.Message, c.want)
+		}
+	}
+	if res := try(t, r, i, l.Steps[i].Exercise.Solution); !res.Passed {
+		t.Errorf("solution: %q", res.Message)
+	}
+
+	i = stepNamed(t, l, "Exercise: a daily summary")
+	day := `{ $gte: ISODate('2026-09-01T00:00:00Z'), $lt: ISODate('2026-09-02T00:00:00Z') }`
+	for _, c := range []struct{ name, code, want string }{
+		{"unwinding the samples", `db.readings_bucket.aggregate([
+  { $match: { sensorId: 's7', hour: ` + day + ` } }, { $unwind: '$samples' },
+  { $group: { _id: null, count: { $sum: 1 }, min: { $min: '$samples.t' }, max: { $max: '$samples.t' }, avg: { $avg: '$samples.t' } } },
+  { $project: { _id: 0 } }, { $out: 'day_summary' }])`, "unwinds the samples"},
+		{"summing the samples arrays", `db.readings_bucket.aggregate([
+  { $match: { sensorId: 's7', hour: ` + day + ` } },
+  { $group: { _id: null, count: { $sum: { $size: '$samples' } }, sum: { $sum: { $sum: '$samples.t' } }, min: { $min: '$min' }, max: { $max: '$max' } } },
+  { $project: { _id: 0, count: 1, min: 1, max: 1, avg: { $divide: ['$sum', '$count'] } } }, { $out: 'day_summary' }])`, "opens the samples arrays"},
+		{"no index for the day", `db.readings_bucket.aggregate([
+  { $match: { hour: ` + day + ` } },
+  { $group: { _id: null, sum: { $sum: '$sum' }, count: { $sum: '$count' }, min: { $min: '$min' }, max: { $max: '$max' } } },
+  { $project: { _id: 0, count: 1, min: 1, max: 1, avg: { $divide: ['$sum', '$count'] } } }, { $out: 'day_summary' }])`, "so the index finds its 24 buckets"},
+	} {
+		if res := try(t, r, i, c.code); res.Passed || !strings.Contains(res.Message, c.want) {
+			t.Errorf("%s: passed=%v %q, want a failure saying %q", c.name, res.Passed, res.Message, c.want)
+		}
+	}
+	if res := try(t, r, i, l.Steps[i].Exercise.Solution); !res.Passed {
+		t.Errorf("daily summary solution: %q", res.Message)
+	}
+}
+
+func TestTreeChecksRejectRuledOutApproaches(t *testing.T) {
+	be := startSandbox(t)
+	l := builtin(t, "tree")
+	i := stepNamed(t, l, "Exercise: a move that refuses cycles")
+	r := newTestRunner(t, be, l, "ruled_")
+	move := `
+  const newPrefix = target.ancestors.concat(newParent)
+  db.cat_hybrid.updateOne({ _id: id }, { $set: { parent: newParent, ancestors: newPrefix } })
+  db.cat_hybrid.updateMany({ ancestors: id }, [
+    { $set: { ancestors: { $concatArrays: [newPrefix, { $slice: ['$ancestors', node.ancestors.length, 1000] }] } } }])`
+	for _, c := range []struct{ name, code, want string }{
+		{"no cycle check", `function moveUnder(id, newParent) {
+  const node = db.cat_hybrid.findOne({ _id: id }), target = db.cat_hybrid.findOne({ _id: newParent })` + move + `
+}`, "it would make a cycle"},
+		{"refuses after writing", `function moveUnder(id, newParent) {
+  const node = db.cat_hybrid.findOne({ _id: id }), target = db.cat_hybrid.findOne({ _id: newParent })` + move + `
+  if (newParent === id || target.ancestors.includes(id)) throw new Error('cycle')
+}`, "must change nothing"},
+		{"the subtree left behind", `function moveUnder(id, newParent) {
+  const target = db.cat_hybrid.findOne({ _id: newParent })
+  if (newParent === id || target.ancestors.includes(id)) throw new Error('cycle')
+  db.cat_hybrid.updateOne({ _id: id }, { $set: { parent: newParent, ancestors: target.ancestors.concat(newParent) } })
+}`, "the subtree must move too"},
+	} {
+		if res := try(t, r, i, c.code); res.Passed || !strings.Contains(res.Message, c.want) {
+			t.Errorf("%s: passed=%v %q, want a failure saying %q", c.name, res.Passed, res.Message, c.want)
+		}
+	}
+	if res := try(t, r, i, l.Steps[i].Exercise.Solution); !res.Passed {
+		t.Errorf("solution: %q", res.Message)
+	}
+
+	i = stepNamed(t, l, "Exercise: a breadcrumb")
+	for _, c := range []struct{ name, code, want string }{
+		{"the order $lookup found", l.Steps[i].Exercise.Starter, "should be 'Electronics › Computers › Tablets › iPad'"},
+		{"one query per ancestor", `function breadcrumb(id) {
+  const node = db.cat_ancestors.findOne({ _id: id })
+  return node.ancestors.map((a) => db.cat_ancestors.findOne({ _id: a }).name).concat(node.name).join(' › ')
+}`, "sent 4 queries"},
+		{"sorted in the application", `function breadcrumb(id) {
+  const node = db.cat_ancestors.findOne({ _id: id })
+  const names = Object.fromEntries(db.cat_ancestors.find({ _id: { $in: node.ancestors } }).toArray().map((a) => [a._id, a.name]))
+  return node.ancestors.map((a) => names[a]).concat(node.name).join(' › ')
+}`, "sent 2 queries"},
+	} {
+		if res := try(t, r, i, c.code); res.Passed || !strings.Contains(res.Message, c.want) {
+			t.Errorf("%s: passed=%v %q, want a failure saying %q", c.name, res.Passed, res.Message, c.want)
+		}
+	}
+	if res := try(t, r, i, l.Steps[i].Exercise.Solution); !res.Passed {
+		t.Errorf("breadcrumb solution: %q", res.Message)
+	}
+}

@@ -100,21 +100,25 @@ removeReading('s7', new Date('2026-09-02T05:17:00Z'))`, "sent 2 writes to readin
 		t.Errorf("solution: %q", res.Message)
 	}
 
-	i = stepNamed(t, l, "Exercise: a daily summary")
-	day := `{ $gte: ISODate('2026-09-01T00:00:00Z'), $lt: ISODate('2026-09-02T00:00:00Z') }`
+	i = stepNamed(t, l, "Exercise: a week of daily summaries")
+	week := `{ $gte: ISODate('2026-08-26T00:00:00Z'), $lt: ISODate('2026-09-02T00:00:00Z') }`
 	for _, c := range []struct{ name, code, want string }{
 		{"unwinding the samples", `db.readings_bucket.aggregate([
-  { $match: { sensorId: 's7', hour: ` + day + ` } }, { $unwind: '$samples' },
-  { $group: { _id: null, count: { $sum: 1 }, min: { $min: '$samples.t' }, max: { $max: '$samples.t' }, avg: { $avg: '$samples.t' } } },
-  { $project: { _id: 0 } }, { $out: 'day_summary' }])`, "unwinds the samples"},
+  { $match: { sensorId: 's7', hour: ` + week + ` } }, { $unwind: '$samples' },
+  { $group: { _id: { $dateTrunc: { date: '$hour', unit: 'day' } }, count: { $sum: 1 }, min: { $min: '$samples.t' }, max: { $max: '$samples.t' }, avg: { $avg: '$samples.t' } } },
+  { $out: 'day_summary' }])`, "unwinds the samples"},
 		{"summing the samples arrays", `db.readings_bucket.aggregate([
-  { $match: { sensorId: 's7', hour: ` + day + ` } },
-  { $group: { _id: null, count: { $sum: { $size: '$samples' } }, sum: { $sum: { $sum: '$samples.t' } }, min: { $min: '$min' }, max: { $max: '$max' } } },
-  { $project: { _id: 0, count: 1, min: 1, max: 1, avg: { $divide: ['$sum', '$count'] } } }, { $out: 'day_summary' }])`, "opens the samples arrays"},
-		{"no index for the day", `db.readings_bucket.aggregate([
-  { $match: { hour: ` + day + ` } },
+  { $match: { sensorId: 's7', hour: ` + week + ` } },
+  { $group: { _id: { $dateTrunc: { date: '$hour', unit: 'day' } }, count: { $sum: { $size: '$samples' } }, sum: { $sum: { $sum: '$samples.t' } }, min: { $min: '$min' }, max: { $max: '$max' } } },
+  { $project: { count: 1, min: 1, max: 1, avg: { $divide: ['$sum', '$count'] } } }, { $out: 'day_summary' }])`, "opens the samples arrays"},
+		{"no index for the week", `db.readings_bucket.aggregate([
+  { $match: { hour: ` + week + ` } },
+  { $group: { _id: { $dateTrunc: { date: '$hour', unit: 'day' } }, sum: { $sum: '$sum' }, count: { $sum: '$count' }, min: { $min: '$min' }, max: { $max: '$max' } } },
+  { $project: { count: 1, min: 1, max: 1, avg: { $divide: ['$sum', '$count'] } } }, { $out: 'day_summary' }])`, "so the index finds its 168 buckets"},
+		{"one document for the whole week", `db.readings_bucket.aggregate([
+  { $match: { sensorId: 's7', hour: ` + week + ` } },
   { $group: { _id: null, sum: { $sum: '$sum' }, count: { $sum: '$count' }, min: { $min: '$min' }, max: { $max: '$max' } } },
-  { $project: { _id: 0, count: 1, min: 1, max: 1, avg: { $divide: ['$sum', '$count'] } } }, { $out: 'day_summary' }])`, "so the index finds its 24 buckets"},
+  { $project: { count: 1, min: 1, max: 1, avg: { $divide: ['$sum', '$count'] } } }, { $out: 'day_summary' }])`, "which is not a day of the week"},
 	} {
 		if res := try(t, r, i, c.code); res.Passed || !strings.Contains(res.Message, c.want) {
 			t.Errorf("%s: passed=%v %q, want a failure saying %q", c.name, res.Passed, res.Message, c.want)

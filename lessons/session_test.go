@@ -257,7 +257,7 @@ func TestCheckAPI(t *testing.T) {
 func TestChecksRejectRuledOutApproaches(t *testing.T) {
 	be := startSandbox(t)
 	bucket := builtin(t, "bucket")
-	i := stepNamed(t, bucket, "Exercise: a daily summary")
+	i := stepNamed(t, bucket, "Exercise: a week of daily summaries")
 	r := newTestRunner(t, be, bucket, "loose_")
 	flat := `db.readings.aggregate([
   { $match: { sensorId: 's7', at: { $gte: ISODate('2026-09-01T00:00:00Z'), $lt: ISODate('2026-09-02T00:00:00Z') } } },

@@ -249,12 +249,12 @@ func TestComingBackResumesAndALaterLoginReplacesTheEarlier(t *testing.T) {
 	first := login(t, srv.Addr(), loginOptions{user: "alice", key: alice})
 	first.openLesson("The Computed Pattern")
 	first.send("n", "n")
-	first.waitFor(fmt.Sprintf(`Step 3 of %d`, stepsOf(t, "bucket")), 30*time.Second)
+	first.waitFor(fmt.Sprintf(`Step 3 of %d`, stepsOf(t, "computed")), 30*time.Second)
 
 	// Logging in again elsewhere ends the first session, with a reason,
 	// and the new one opens where she was.
 	second := login(t, srv.Addr(), loginOptions{user: "alice", key: alice})
-	second.waitFor(fmt.Sprintf(`Step 3 of %d`, stepsOf(t, "bucket")), 15*time.Second)
+	second.waitFor(fmt.Sprintf(`Step 3 of %d`, stepsOf(t, "computed")), 15*time.Second)
 	first.wait(30 * time.Second)
 	if !strings.Contains(first.errText(), "you logged in again from another terminal") {
 		t.Errorf("the replaced session was told %q", first.errText())
@@ -267,7 +267,7 @@ func TestComingBackResumesAndALaterLoginReplacesTheEarlier(t *testing.T) {
 	// After a restart of the classroom, the same key resumes too.
 	srv.Close()
 	again := startClassroom(t, Config{Auth: Auth{AllowKeysFile: allowKeys(t, alice)}, StateDir: dir})
-	login(t, again.Addr(), loginOptions{user: "alice", key: alice}).waitFor(fmt.Sprintf(`Step 3 of %d`, stepsOf(t, "bucket")), 15*time.Second)
+	login(t, again.Addr(), loginOptions{user: "alice", key: alice}).waitFor(fmt.Sprintf(`Step 3 of %d`, stepsOf(t, "computed")), 15*time.Second)
 }
 
 func TestFollowTheInstructor(t *testing.T) {

@@ -48,17 +48,18 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 	if err := catalog.ValidateNamespace(req.db, collName); err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if c := e.catalog.Collection(req.db, collName); c != nil {
-		// Since 7.0 create is idempotent when the options match.
-		if value.Compare(c.Options, nonNil(opts)) == 0 {
-			return bson.D{}, nil
+	_, err = e.catalog.CreateCollection(req.db, collName, opts)
+	if me := mongoerr.As(err); me != nil && me.Code == mongoerr.NamespaceExists {
+		if c := e.catalog.Snapshot(req.db, collName); c != nil {
+			// Since 7.0 create is idempotent when the options match.
+			if value.Compare(c.Options, nonNil(opts)) == 0 {
+				return bson.D{}, nil
+			}
+			return nil, mongoerr.Newf(mongoerr.NamespaceExists, "namespace %s.%s already exists, but with different options: %s",
+				req.db, collName, existingOptions(c))
 		}
-		return nil, mongoerr.Newf(mongoerr.NamespaceExists, "namespace %s.%s already exists, but with different options: %s",
-			req.db, collName, existingOptions(c))
 	}
-	if _, err := e.catalog.CreateCollection(req.db, collName, opts); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	return bson.D{}, nil
@@ -76,22 +77,17 @@ func cmdDrop(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	c := e.catalog.Collection(req.db, collName)
-	if c == nil {
+	c := e.catalog.Snapshot(req.db, collName)
+	if c == nil || !e.catalog.DropCollection(req.db, collName) {
 		// mongod 7.0+ treats dropping a missing collection as success.
 		return bson.D{}, nil
 	}
 	n := len(c.Indexes())
-	e.catalog.DropCollection(req.db, collName)
 	e.cursors.killNamespace(ns(req.db, collName), false)
 	return bson.D{{Key: "nIndexesWas", Value: int32(n)}, {Key: "ns", Value: ns(req.db, collName)}}, nil
 }
 
 func cmdDropDatabase(e *Engine, req *request) (bson.D, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	e.catalog.DropDatabase(req.db)
 	e.cursors.killNamespace(req.db, true)
 	return bson.D{{Key: "dropped", Value: req.db}}, nil
@@ -119,8 +115,6 @@ func cmdListDatabases(e *Engine, req *request) (bson.D, error) {
 			return nil, err
 		}
 	}
-	e.mu.RLock()
-	defer e.mu.RUnlock()
 	dbs := bson.A{}
 	var total int64
 	for _, name := range e.catalog.DatabaseNames() {
@@ -169,7 +163,6 @@ func cmdListCollections(e *Engine, req *request) (bson.D, error) {
 			return nil, err
 		}
 	}
-	e.mu.RLock()
 	var docs []bson.D
 	if db := e.catalog.Database(req.db); db != nil {
 		for _, c := range db.Collections() {
@@ -183,8 +176,11 @@ func cmdListCollections(e *Engine, req *request) (bson.D, error) {
 			docs = append(docs, entry)
 		}
 	}
-	e.mu.RUnlock()
-	return listingCursor(e.cursors.firstBatch(ns(req.db, "$cmd.listCollections"), docs, batch, hasBatch, false)), nil
+	reply, err := e.firstBatch(req, ns(req.db, "$cmd.listCollections"), sliceStream(docs), batch, hasBatch, false, "")
+	if err != nil {
+		return nil, err
+	}
+	return listingCursor(reply), nil
 }
 
 func cmdRenameCollection(e *Engine, req *request) (bson.D, error) {
@@ -218,8 +214,6 @@ func cmdRenameCollection(e *Engine, req *request) (bson.D, error) {
 	if !ok2 || toColl == "" {
 		return nil, mongoerr.Newf(mongoerr.InvalidNamespace, "Invalid target namespace: %s", to)
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	if err := e.catalog.RenameCollection(fromDB, fromColl, toDB, toColl, dropTarget); err != nil {
 		return nil, err
 	}

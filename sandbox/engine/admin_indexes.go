@@ -48,28 +48,29 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 	if err := catalog.ValidateNamespace(req.db, collName); err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	coll := e.catalog.Collection(req.db, collName)
 	created := false
-	if coll == nil {
-		if coll, err = e.catalog.CreateCollection(req.db, collName, nil); err != nil {
-			return nil, err
-		}
+	if _, err := e.catalog.CreateCollection(req.db, collName, nil); err == nil {
 		created = true
 	}
-	before := len(coll.Indexes())
-	added := 0
-	for _, s := range specs {
-		ok, err := coll.CreateIndex(s)
-		if err != nil {
-			return nil, err
+	var before, after, added int
+	err = e.catalog.Write(req.db, collName, true, func(coll *catalog.Collection) error {
+		before = len(coll.Indexes())
+		for _, s := range specs {
+			ok, err := coll.CreateIndex(s)
+			if err != nil {
+				return err
+			}
+			if ok {
+				added++
+			}
 		}
-		if ok {
-			added++
-		}
+		after = len(coll.Indexes())
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	reply := bson.D{{Key: "numIndexesBefore", Value: int32(before)}, {Key: "numIndexesAfter", Value: int32(len(coll.Indexes()))}}
+	reply := bson.D{{Key: "numIndexesBefore", Value: int32(before)}, {Key: "numIndexesAfter", Value: int32(after)}}
 	if created {
 		reply = append(reply, bson.E{Key: "createdCollectionAutomatically", Value: true})
 	}
@@ -96,19 +97,19 @@ func cmdListIndexes(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.mu.RLock()
-	coll := e.catalog.Collection(req.db, collName)
-	var docs []bson.D
-	if coll != nil {
-		for _, ix := range coll.Indexes() {
-			docs = append(docs, ix.Spec.Document())
-		}
-	}
-	e.mu.RUnlock()
+	coll := e.catalog.Snapshot(req.db, collName)
 	if coll == nil {
 		return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "ns does not exist: %s", ns(req.db, collName))
 	}
-	return listingCursor(e.cursors.firstBatch(ns(req.db, collName), docs, batch, hasBatch, false)), nil
+	var docs []bson.D
+	for _, ix := range coll.Indexes() {
+		docs = append(docs, ix.Spec.Document())
+	}
+	reply, err := e.firstBatch(req, ns(req.db, collName), sliceStream(docs), batch, hasBatch, false, "")
+	if err != nil {
+		return nil, err
+	}
+	return listingCursor(reply), nil
 }
 
 func cmdDropIndexes(e *Engine, req *request) (bson.D, error) {
@@ -125,11 +126,19 @@ func cmdDropIndexes(e *Engine, req *request) (bson.D, error) {
 	if !ok {
 		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'dropIndexes.index' is missing but a required field")
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	coll := e.catalog.Collection(req.db, collName)
+	var reply bson.D
+	err = e.catalog.Write(req.db, collName, false, func(coll *catalog.Collection) (err error) {
+		reply, err = dropIndexes(a, coll, target, ns(req.db, collName))
+		return err
+	})
+	return reply, err
+}
+
+// dropIndexes drops target's indexes from the live coll (nil when missing)
+// under its write lock.
+func dropIndexes(a args, coll *catalog.Collection, target any, namespace string) (bson.D, error) {
 	if coll == nil {
-		return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "ns not found %s", ns(req.db, collName))
+		return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "ns not found %s", namespace)
 	}
 	was := int32(len(coll.Indexes()))
 	var names []string

@@ -33,9 +33,7 @@ func cmdCollStats(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	out := storagestats.CollStats(ns(req.db, collName), e.catalog.Collection(req.db, collName), scale)
+	out := storagestats.CollStats(ns(req.db, collName), e.catalog.Snapshot(req.db, collName), scale)
 	return appendNumberStyleDoc(stripOK(out)), nil
 }
 
@@ -55,8 +53,6 @@ func cmdDBStats(e *Engine, req *request) (bson.D, error) {
 	if err := catalog.ValidateDBName(req.db); err != nil {
 		return nil, err
 	}
-	e.mu.RLock()
-	defer e.mu.RUnlock()
 	return appendNumberStyleDoc(stripOK(storagestats.DBStats(req.db, e.catalog.Database(req.db), scale, free))), nil
 }
 

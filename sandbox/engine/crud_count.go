@@ -67,9 +67,8 @@ func cmdCount(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	exec, err := e.plan(e.catalog.Collection(req.db, s.coll), ns(req.db, s.coll), q)
+	q.Ctx = req.ctx
+	exec, err := e.plan(e.catalog.Snapshot(req.db, s.coll), ns(req.db, s.coll), q)
 	if err != nil {
 		return nil, err
 	}
@@ -120,26 +119,34 @@ func cmdDistinct(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	exec, err := e.plan(e.catalog.Collection(req.db, s.coll), ns(req.db, s.coll), q)
+	q.Ctx = req.ctx
+	const errContext = "Executor error during distinct command"
+	exec, err := e.plan(e.catalog.Snapshot(req.db, s.coll), ns(req.db, s.coll), q)
 	if err != nil {
-		return nil, err
+		return nil, executorError(errContext, err)
 	}
-	docs, err := runPlan(exec)
+	values, err := distinctValues(exec, key)
 	if err != nil {
-		return nil, err
+		return nil, executorError(errContext, err)
 	}
-	return bson.D{{Key: "values", Value: distinctValues(docs, key)}}, nil
+	return bson.D{{Key: "values", Value: values}}, nil
 }
 
-// distinctValues collects the distinct values at a dotted path: arrays
-// contribute their elements (one level, as mongod's distinct does), and
-// the result is in BSON order.
-func distinctValues(docs []bson.D, path string) bson.A {
+// distinctValues collects the distinct values at a dotted path of the
+// plan's results: arrays contribute their elements (one level, as mongod's
+// distinct does), and the result is in BSON order.
+func distinctValues(exec *planner.Executor, path string) (bson.A, error) {
 	var vals []any
-	for _, d := range docs {
-		collectPathValues(d, splitDots(path), &vals)
+	parts := splitDots(path)
+	for {
+		r, ok, err := exec.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		collectPathValues(r.Doc, parts, &vals)
 	}
 	sortValues(vals)
 	out := bson.A{}
@@ -149,7 +156,7 @@ func distinctValues(docs []bson.D, path string) bson.A {
 		}
 		out = append(out, v)
 	}
-	return out
+	return out, nil
 }
 
 func collectPathValues(v any, path []string, out *[]any) {

@@ -60,50 +60,48 @@ func parseDeleteStatement(i int, v any, let bson.D) (*deleteStatement, error) {
 	return st, nil
 }
 
-// applyDelete removes the documents one statement selects and returns
-// them (the first one only matters to findAndModify).
-func (e *Engine) applyDelete(req *request, collName string, st *deleteStatement) ([]bson.D, error) {
+// applyDelete removes the documents one statement selects, the way
+// applyUpdate writes: matched in a snapshot, each deleted under the write
+// lock if it still matches then. It returns how many it removed and the
+// first of them (what findAndModify returns).
+func (e *Engine) applyDelete(req *request, collName string, st *deleteStatement) (int64, bson.D, error) {
 	f, err := query.Compile(st.filter, query.Options{Now: req.now, LetVars: st.let})
 	if err != nil {
-		return nil, err
-	}
-	coll := e.catalog.Collection(req.db, collName)
-	if coll == nil {
-		return nil, nil
+		return 0, nil, err
 	}
 	if st.multi && f.IsEmpty() && st.hint == nil {
 		// deleteMany({}) empties the collection without a scan per record.
-		var all []bson.D
-		coll.Scan(0, func(r *catalog.Record) bool { all = append(all, r.Doc); return true })
-		coll.Truncate()
-		return all, nil
+		var n int64
+		err := e.catalog.Write(req.db, collName, false, func(coll *catalog.Collection) error {
+			if coll != nil {
+				n = int64(coll.Count())
+				coll.Truncate()
+			}
+			return nil
+		})
+		return n, nil, err
 	}
-	q := planner.Query{Filter: f, Hint: st.hint, Sort: st.sort}
+	var n int64
+	var first bson.D
+	q := planner.Query{Filter: f, Hint: st.hint, Sort: st.sort, Ctx: req.ctx}
 	if !st.multi {
 		q.Limit = 1
 	}
-	exec, err := e.plan(coll, ns(req.db, collName), q)
-	if err != nil {
-		return nil, err
-	}
-	var matches []planner.Result
-	for {
-		r, ok, err := exec.Next()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			break
-		}
-		matches = append(matches, r)
-	}
-	out := make([]bson.D, 0, len(matches))
-	for _, m := range matches {
-		if coll.Delete(m.RID) {
-			out = append(out, m.Doc)
-		}
-	}
-	return out, nil
+	_, err = e.writeMatches(req, collName, q, !st.multi, func() bool { return n > 0 },
+		func(coll *catalog.Collection, m planner.Result) error {
+			cur, _, ok, err := currentMatch(coll, m, f)
+			if err != nil || !ok {
+				return err
+			}
+			if coll.Delete(m.RID) {
+				if n == 0 {
+					first = cur
+				}
+				n++
+			}
+			return nil
+		})
+	return n, first, err
 }
 
 func cmdDelete(e *Engine, req *request) (bson.D, error) {
@@ -118,20 +116,23 @@ func cmdDelete(e *Engine, req *request) (bson.D, error) {
 			return nil, err
 		}
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	var n int64
 	var werrs []writeError
 	for i, st := range stmts {
-		removed, err := e.applyDelete(req, collName, st)
+		removed, _, err := e.applyDelete(req, collName, st)
 		if err != nil {
+			if isInterruption(err) {
+				// Interruptions fail the whole command, as mongod's
+				// write_ops_exec rethrows them; what was written stays.
+				return nil, err
+			}
 			werrs = append(werrs, writeError{index: i, err: mongoerr.As(err)})
 			if ordered {
 				break
 			}
 			continue
 		}
-		n += int64(len(removed))
+		n += removed
 	}
 	reply := bson.D{{Key: "n", Value: int32(n)}}
 	if len(werrs) > 0 {

@@ -95,23 +95,17 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 		return proj.Apply(d, -1)
 	}
 
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	if remove {
-		removed, err := e.applyDelete(req, collName, &deleteStatement{filter: filter, sort: sort, hint: hint, let: let})
+		removed, doc, err := e.applyDelete(req, collName, &deleteStatement{filter: filter, sort: sort, hint: hint, let: let})
 		if err != nil {
 			return nil, err
-		}
-		var doc bson.D
-		if len(removed) > 0 {
-			doc = removed[0]
 		}
 		v, err := project(doc)
 		if err != nil {
 			return nil, err
 		}
 		return bson.D{
-			{Key: "lastErrorObject", Value: bson.D{{Key: "n", Value: int32(len(removed))}}},
+			{Key: "lastErrorObject", Value: bson.D{{Key: "n", Value: int32(removed)}}},
 			{Key: "value", Value: v},
 		}, nil
 	}

@@ -11,12 +11,8 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
-// Document limits (src/mongo/bson/util/builder.h, bson_depth.h).
-const (
-	maxUserDocSize     = 16 * 1024 * 1024         // BSONObjMaxUserSize
-	maxInternalDocSize = maxUserDocSize + 16*1024 // BSONObjMaxInternalSize
-	maxStorageDepth    = 180                      // BSONDepth::getMaxDepthForUserStorage()
-)
+// maxStorageDepth is BSONDepth::getMaxDepthForUserStorage().
+const maxStorageDepth = 180
 
 // writeError is one entry of a write command's writeErrors.
 type writeError struct {
@@ -41,19 +37,13 @@ func renderWriteErrors(errs []writeError) bson.A {
 }
 
 // checkMessageDocSize is the check mongod applies while parsing a command
-// message: a document above the internal limit fails the whole command.
-func checkMessageDocSize(doc bson.D) error {
-	size := value.Size(doc)
-	if size <= maxInternalDocSize {
+// message: a document (of BSON size size) above the internal limit fails
+// the whole command.
+func checkMessageDocSize(doc bson.D, size int) error {
+	if size <= value.MaxInternalDocSize {
 		return nil
 	}
-	first := ""
-	if len(doc) > 0 {
-		first = doc[0].Key + ": " + shortValue(doc[0].Value)
-	}
-	return mongoerr.Newf(mongoerr.BSONObjectTooLarge,
-		"BSONObj size: %d (0x%X) is invalid. Size must be between 0 and %d(16MB) First element: %s",
-		size, size, maxInternalDocSize, first)
+	return bsonObjTooLarge(doc, size)
 }
 
 // shortValue renders a value the way BSONElement::toString does in log
@@ -75,11 +65,12 @@ func shortValue(v any) string {
 	return fmt.Sprint(v)
 }
 
-// prepareInsert applies fixDocumentForInsert: size and depth limits, _id
-// validity, and _id generated or moved to the front.
-func prepareInsert(doc bson.D) (bson.D, *mongoerr.Error) {
-	if size := value.Size(doc); size > maxUserDocSize {
-		return nil, mongoerr.Newf(mongoerr.BadValue, "object to insert too large. size in bytes: %d, max size: %d", size, maxUserDocSize)
+// prepareInsert applies fixDocumentForInsert to doc, whose BSON size is
+// size: size and depth limits, _id validity, and _id generated or moved
+// to the front.
+func prepareInsert(doc bson.D, size int) (bson.D, *mongoerr.Error) {
+	if size > value.MaxUserDocSize {
+		return nil, mongoerr.Newf(mongoerr.BadValue, "object to insert too large. size in bytes: %d, max size: %d", size, value.MaxUserDocSize)
 	}
 	if exceedsDepth(doc, 1) {
 		return nil, mongoerr.Newf(mongoerr.Overflow, "cannot insert document because it exceeds %d levels of nesting", maxStorageDepth)
@@ -198,13 +189,15 @@ func cmdInsert(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
+	sizes := make([]int, len(docs))
 	for i, d := range docs {
 		doc, isDoc := d.(bson.D)
 		if !isDoc {
 			return nil, mongoerr.Newf(mongoerr.TypeMismatch,
 				"BSON field 'insert.documents.%d' is the wrong type '%s', expected type 'object'", i, value.TypeName(d))
 		}
-		if err := checkMessageDocSize(doc); err != nil {
+		sizes[i] = value.Size(doc)
+		if err := checkMessageDocSize(doc, sizes[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -212,30 +205,55 @@ func cmdInsert(e *Engine, req *request) (bson.D, error) {
 		return nil, err
 	}
 
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	coll, err := e.catalog.EnsureCollection(req.db, collName)
-	if err != nil {
-		return nil, err
-	}
+	// Documents are prepared without a lock, then stored insertBatch at a
+	// time, each batch under the collection's write lock: readers never
+	// wait for more than one batch, and, as on mongod, an insertMany is
+	// atomic per document only.
 	var werrs []writeError
 	n := 0
-	for i, d := range docs {
-		doc, perr := prepareInsert(d.(bson.D))
-		if perr == nil {
-			doc = fillZeroTimestamps(doc, req.now, i)
-			if _, err := coll.Insert(doc); err != nil {
-				perr = mongoerr.As(err)
-			}
+	stop := false
+	batchDocs := make([]bson.D, min(insertBatch, len(docs)))
+	batchErrs := make([]*mongoerr.Error, len(batchDocs))
+	for i := 0; i < len(docs) && !stop; {
+		if err := mongoerr.FromContext(req.ctx); err != nil {
+			return nil, err
 		}
-		if perr != nil {
-			werrs = append(werrs, writeError{index: i, err: perr})
-			if ordered {
-				break
+		end := min(i+insertBatch, len(docs))
+		prepared, perrs := batchDocs[:end-i], batchErrs[:end-i]
+		for j := range prepared {
+			doc, perr := prepareInsert(docs[i+j].(bson.D), sizes[i+j])
+			if perr == nil {
+				if len(doc) > len(docs[i+j].(bson.D)) {
+					sizes[i+j] += generatedIDSize
+				}
+				doc = fillZeroTimestamps(doc, req.now, i+j)
 			}
-			continue
+			prepared[j], perrs[j] = doc, perr
 		}
-		n++
+		err := e.catalog.Write(req.db, collName, true, func(coll *catalog.Collection) error {
+			for j, doc := range prepared {
+				perr := perrs[j]
+				if perr == nil {
+					if _, err := coll.InsertSized(doc, sizes[i+j]); err != nil {
+						perr = mongoerr.As(err)
+					}
+				}
+				if perr != nil {
+					werrs = append(werrs, writeError{index: i + j, err: perr})
+					if ordered {
+						stop = true
+						return nil
+					}
+					continue
+				}
+				n++
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		i = end
 	}
 	reply := bson.D{{Key: "n", Value: int32(n)}}
 	if len(werrs) > 0 {
@@ -243,6 +261,16 @@ func cmdInsert(e *Engine, req *request) (bson.D, error) {
 	}
 	return reply, nil
 }
+
+// insertBatch is how many documents an insert stores per hold of the
+// collection's write lock (mongod's internalInsertMaxBatchSize is 64; the
+// embedded server's inserts are cheaper, so a larger batch costs readers
+// no more time).
+const insertBatch = 256
+
+// generatedIDSize is the BSON size of an _id element holding an ObjectId:
+// type byte, "_id\x00", 12 bytes.
+const generatedIDSize = 1 + 4 + 12
 
 // maxWriteBatchSize is write_ops::kMaxWriteBatchSize, also advertised by hello.
 const maxWriteBatchSize = 100000

@@ -23,6 +23,9 @@ type Iterator interface {
 // the function fields; a nil function makes the stages that need it fail
 // with an error rather than panic.
 type Context struct {
+	// Ctx interrupts the pipeline (see mongoerr.FromContext for the
+	// errors). A cursor's later batches run under later commands, so the
+	// engine replaces it before each; stages read it when they check.
 	Ctx context.Context
 	DB  string
 	Now bson.DateTime // $$NOW for the whole command
@@ -55,7 +58,10 @@ func (c *Context) err() error {
 	if c == nil || c.Ctx == nil {
 		return nil
 	}
-	return c.Ctx.Err()
+	if err := mongoerr.FromContext(c.Ctx); err != nil {
+		return err
+	}
+	return nil
 }
 
 // Stage is one parsed stage of a pipeline.
@@ -256,7 +262,11 @@ func (t *timedIterator) Next() (bson.D, bool, error) {
 	return d, ok, err
 }
 
+// interrupted is the error a stage returns for what Context.err found.
 func interrupted(err error) error {
+	if me, ok := err.(*mongoerr.Error); ok {
+		return me
+	}
 	if err == context.DeadlineExceeded {
 		return mongoerr.New(mongoerr.MaxTimeMSExpired, "operation exceeded time limit")
 	}

@@ -1,6 +1,9 @@
 package catalog
 
 import (
+	"sync"
+	"sync/atomic"
+
 	"github.com/google/btree"
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -17,16 +20,46 @@ type Record struct {
 }
 
 // Collection is an ordered set of records and its indexes.
+//
+// The catalog holds live collections; Snapshot gives read-only copies of
+// them. A live collection is written only inside Catalog.Write (or by a
+// test that owns it alone), which holds its write lock; a snapshot is never
+// written, so any number of goroutines may read it without a lock. DB, Name
+// and UUID never change on either: a rename moves the data to a new live
+// collection.
 type Collection struct {
 	DB, Name string
 	UUID     bson.Binary
 	Options  bson.D
 
+	ns       string
 	records  *btree.BTreeG[*Record]
 	nextID   int64
 	dataSize int64
 	indexes  []*index.Index
 	compile  FilterCompiler
+	// keyScratch is reused by every insert into a live collection (under
+	// its write lock) so that computing a document's keys allocates no
+	// slice of key sets.
+	keyScratch []index.KeySet
+	// live is nil on a snapshot.
+	live *liveState
+}
+
+// liveState is what only the catalog's own copy of a collection has.
+type liveState struct {
+	// mu is the collection's write lock. Writers hold it for one
+	// document or one short batch at a time; readers hold it only for the
+	// O(1) clone that gives them a snapshot.
+	mu sync.Mutex
+	// retired is set (under mu) once the collection has left the catalog:
+	// dropped, renamed, or replaced by a snapshot restore. A writer that
+	// finds it set looks the namespace up again.
+	retired bool
+	// snap caches the last snapshot taken; every write clears it. Readers
+	// load it without the lock: a snapshot that a writer has just
+	// superseded is still a consistent (earlier) state.
+	snap atomic.Pointer[Collection]
 }
 
 func newCollection(db, name string, options bson.D, compile FilterCompiler) *Collection {
@@ -34,16 +67,18 @@ func newCollection(db, name string, options bson.D, compile FilterCompiler) *Col
 		DB: db, Name: name, UUID: newUUID(), Options: options, compile: compile,
 		records: btree.NewG(32, func(a, b *Record) bool { return a.ID < b.ID }),
 		nextID:  1,
+		live:    &liveState{},
 	}
 	if options == nil {
 		c.Options = bson.D{}
 	}
+	c.ns = db + "." + name
 	c.indexes = []*index.Index{index.New(index.IDSpec(), nil)}
 	return c
 }
 
 // NS is "db.coll".
-func (c *Collection) NS() string { return c.DB + "." + c.Name }
+func (c *Collection) NS() string { return c.ns }
 
 // Count is the number of records.
 func (c *Collection) Count() int { return c.records.Len() }
@@ -101,6 +136,10 @@ func (c *Collection) IndexesByKey(key bson.D) []*index.Index {
 // arrays before anything is written.
 func (c *Collection) keysFor(doc bson.D) ([]index.KeySet, error) {
 	sets := make([]index.KeySet, len(c.indexes))
+	return c.keysInto(sets, doc)
+}
+
+func (c *Collection) keysInto(sets []index.KeySet, doc bson.D) ([]index.KeySet, error) {
 	for i, ix := range c.indexes {
 		ks, err := ix.Keys(doc)
 		if err != nil {
@@ -130,16 +169,25 @@ func (c *Collection) addKeys(sets []index.KeySet, rid int64) error {
 // afterwards) and returns its RecordID. A duplicate key or parallel arrays
 // leave the collection unchanged.
 func (c *Collection) Insert(doc bson.D) (int64, error) {
-	sets, err := c.keysFor(doc)
+	return c.InsertSized(doc, value.Size(doc))
+}
+
+// InsertSized is Insert for a caller that already knows the document's
+// BSON size.
+func (c *Collection) InsertSized(doc bson.D, size int) (int64, error) {
+	if cap(c.keyScratch) < len(c.indexes) {
+		c.keyScratch = make([]index.KeySet, len(c.indexes))
+	}
+	sets, err := c.keysInto(c.keyScratch[:len(c.indexes)], doc)
+	if err == nil {
+		err = c.addKeys(sets, c.nextID)
+	}
+	clear(sets) // the scratch must not keep this document's keys alive
 	if err != nil {
 		return 0, err
 	}
 	rid := c.nextID
-	if err := c.addKeys(sets, rid); err != nil {
-		return 0, err
-	}
 	c.nextID++
-	size := value.Size(doc)
 	c.records.ReplaceOrInsert(&Record{ID: rid, Doc: doc, Size: size})
 	c.dataSize += int64(size)
 	return rid, nil
@@ -315,13 +363,52 @@ func uuidString(b bson.Binary) string {
 // clone returns a copy that shares every stored record and index entry
 // with c copy-on-write: it costs O(1) now, and a later write to either copy
 // duplicates only the B-tree nodes it touches. Records are immutable, so
-// sharing them is safe.
-func (c *Collection) clone() *Collection {
+// sharing them is safe. The copy is a snapshot (read-only) unless live is
+// set.
+//
+// google/btree's Clone writes to the tree it clones (it gives both trees
+// new copy-on-write contexts), so clone must not run concurrently with a
+// write to c, nor with another clone of c: for a live collection the
+// caller holds c's write lock; a snapshot is cloned only by a restore,
+// under the catalog's exclusive lock.
+func (c *Collection) clone(live bool) *Collection {
 	out := *c
 	out.records = c.records.Clone()
 	out.indexes = make([]*index.Index, len(c.indexes))
 	for i, ix := range c.indexes {
 		out.indexes[i] = ix.Clone()
 	}
+	out.keyScratch = nil
+	out.live = nil
+	if live {
+		out.live = &liveState{}
+	}
 	return &out
 }
+
+// Snapshot returns a read-only copy of the collection as it is now, in
+// O(1): the same copy for every reader until the next write. A snapshot's
+// snapshot is itself.
+func (c *Collection) Snapshot() *Collection {
+	if c.live == nil {
+		return c
+	}
+	if s := c.live.snap.Load(); s != nil {
+		return s
+	}
+	c.live.mu.Lock()
+	defer c.live.mu.Unlock()
+	return c.snapshotLocked()
+}
+
+func (c *Collection) snapshotLocked() *Collection {
+	if s := c.live.snap.Load(); s != nil {
+		return s
+	}
+	s := c.clone(false)
+	c.live.snap.Store(s)
+	return s
+}
+
+// IsSnapshot reports whether c is a read-only snapshot.
+func (c *Collection) IsSnapshot() bool { return c.live == nil }

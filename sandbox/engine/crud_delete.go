@@ -60,48 +60,54 @@ func parseDeleteStatement(i int, v any, let bson.D) (*deleteStatement, error) {
 	return st, nil
 }
 
+// deleteOutcome is what one delete statement did.
+type deleteOutcome struct {
+	removed int64
+	first   bson.D // the first document removed: what findAndModify returns
+	// executing is set once the statement is planned: later errors come
+	// from the plan executor.
+	executing bool
+}
+
 // applyDelete removes the documents one statement selects, the way
 // applyUpdate writes: matched in a snapshot, each deleted under the write
-// lock if it still matches then. It returns how many it removed and the
-// first of them (what findAndModify returns).
-func (e *Engine) applyDelete(req *request, collName string, st *deleteStatement) (int64, bson.D, error) {
+// lock if it still matches then.
+func (e *Engine) applyDelete(req *request, collName string, st *deleteStatement) (deleteOutcome, error) {
+	var out deleteOutcome
 	f, err := query.Compile(st.filter, query.Options{Now: req.now, LetVars: st.let})
 	if err != nil {
-		return 0, nil, err
+		return out, err
 	}
 	if st.multi && f.IsEmpty() && st.hint == nil {
 		// deleteMany({}) empties the collection without a scan per record.
-		var n int64
 		err := e.catalog.Write(req.db, collName, false, func(coll *catalog.Collection) error {
 			if coll != nil {
-				n = int64(coll.Count())
+				out.removed = int64(coll.Count())
 				coll.Truncate()
 			}
 			return nil
 		})
-		return n, nil, err
+		return out, err
 	}
-	var n int64
-	var first bson.D
 	q := planner.Query{Filter: f, Hint: st.hint, Sort: st.sort, Ctx: req.ctx}
 	if !st.multi {
 		q.Limit = 1
 	}
-	_, err = e.writeMatches(req, collName, q, !st.multi, func() bool { return n > 0 },
+	out.executing, err = e.writeMatches(req, collName, q, !st.multi, func() bool { return out.removed > 0 },
 		func(coll *catalog.Collection, m planner.Result) error {
 			cur, _, ok, err := currentMatch(coll, m, f)
 			if err != nil || !ok {
 				return err
 			}
 			if coll.Delete(m.RID) {
-				if n == 0 {
-					first = cur
+				if out.removed == 0 {
+					out.first = cur
 				}
-				n++
+				out.removed++
 			}
 			return nil
 		})
-	return n, first, err
+	return out, err
 }
 
 func cmdDelete(e *Engine, req *request) (bson.D, error) {
@@ -119,12 +125,13 @@ func cmdDelete(e *Engine, req *request) (bson.D, error) {
 	var n int64
 	var werrs []writeError
 	for i, st := range stmts {
-		removed, _, err := e.applyDelete(req, collName, st)
+		out, err := e.applyDelete(req, collName, st)
 		if err != nil {
 			if isInterruption(err) {
 				// Interruptions fail the whole command, as mongod's
-				// write_ops_exec rethrows them; what was written stays.
-				return nil, err
+				// write_ops_exec rethrows them (from the plan executor,
+				// with its context); what was written stays.
+				return nil, executorError("Plan executor error during delete", err)
 			}
 			werrs = append(werrs, writeError{index: i, err: mongoerr.As(err)})
 			if ordered {
@@ -132,7 +139,7 @@ func cmdDelete(e *Engine, req *request) (bson.D, error) {
 			}
 			continue
 		}
-		n += removed
+		n += out.removed
 	}
 	reply := bson.D{{Key: "n", Value: int32(n)}}
 	if len(werrs) > 0 {

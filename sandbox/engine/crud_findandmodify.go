@@ -96,16 +96,19 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 	}
 
 	if remove {
-		removed, doc, err := e.applyDelete(req, collName, &deleteStatement{filter: filter, sort: sort, hint: hint, let: let})
+		out, err := e.applyDelete(req, collName, &deleteStatement{filter: filter, sort: sort, hint: hint, let: let})
 		if err != nil {
+			if out.executing {
+				return nil, executorError("Plan executor error during findAndModify", err)
+			}
 			return nil, err
 		}
-		v, err := project(doc)
+		v, err := project(out.first)
 		if err != nil {
 			return nil, err
 		}
 		return bson.D{
-			{Key: "lastErrorObject", Value: bson.D{{Key: "n", Value: int32(removed)}}},
+			{Key: "lastErrorObject", Value: bson.D{{Key: "n", Value: int32(out.removed)}}},
 			{Key: "value", Value: v},
 		}, nil
 	}

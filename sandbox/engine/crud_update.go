@@ -320,8 +320,9 @@ func cmdUpdate(e *Engine, req *request) (bson.D, error) {
 		if err != nil {
 			if isInterruption(err) {
 				// Interruptions fail the whole command, as mongod's
-				// write_ops_exec rethrows them; what was written stays.
-				return nil, err
+				// write_ops_exec rethrows them (from the plan executor,
+				// with its context); what was written stays.
+				return nil, executorError("Plan executor error during update", err)
 			}
 			werrs = append(werrs, writeError{index: i, err: mongoerr.As(err)})
 			if ordered {

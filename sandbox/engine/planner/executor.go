@@ -34,30 +34,32 @@ type Executor struct {
 	timing  bool
 	started time.Time
 	eof     bool
-	// ctx interrupts execution; works counts work units between checks.
-	ctx   context.Context
-	works int
+	// ctx interrupts execution; done is its Done channel.
+	ctx  context.Context
+	done <-chan struct{}
 }
-
-// interruptEvery is how many work units run between two looks at the
-// context: cheap enough to be invisible, frequent enough that a deadline
-// or a shutdown stops a scan within microseconds.
-const interruptEvery = 256
 
 // SetContext makes ctx the one that interrupts the executor from now on
 // (the command running the next batch of a cursor).
-func (e *Executor) SetContext(ctx context.Context) { e.ctx = ctx }
+func (e *Executor) SetContext(ctx context.Context) {
+	e.ctx, e.done = ctx, nil
+	if ctx != nil {
+		e.done = ctx.Done()
+	}
+}
 
-// interrupted checks the context every interruptEvery calls.
+// interrupted is checked before every work unit, as mongod's executor
+// checks for interrupt on every iteration: a document can be expensive
+// (an $expr building arrays), so counting documents between checks would
+// let a deadline pass by far. A non-blocking receive on the Done channel
+// costs a few nanoseconds.
 func (e *Executor) interrupted() error {
-	e.works++
-	if e.works%interruptEvery != 0 || e.ctx == nil {
+	select {
+	case <-e.done:
+		return mongoerr.FromContext(e.ctx)
+	default:
 		return nil
 	}
-	if err := mongoerr.FromContext(e.ctx); err != nil {
-		return err
-	}
-	return nil
 }
 
 // trialResults is how many results end a trial (mongod's default batch).
@@ -203,7 +205,10 @@ func (e *Executor) stageError() error {
 func (e *Executor) Count() (int64, error) {
 	for {
 		_, ok, err := e.Next()
-		if err != nil || !ok {
+		if err != nil {
+			return 0, err
+		}
+		if !ok {
 			break
 		}
 	}

@@ -127,7 +127,8 @@ func nodePath(n query.Node) string {
 // Plan chooses a plan for q over coll (nil when the collection does not
 // exist: the plan is EOF). ns is "db.coll" for explain and errors.
 func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
-	e := &Executor{coll: coll, ns: ns, q: q, ctx: q.Ctx}
+	e := &Executor{coll: coll, ns: ns, q: q}
+	e.SetContext(q.Ctx)
 	if coll == nil {
 		e.root = &eofStage{}
 		if q.Count {

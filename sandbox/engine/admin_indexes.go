@@ -48,33 +48,15 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 	if err := catalog.ValidateNamespace(req.db, collName); err != nil {
 		return nil, err
 	}
-	created := false
-	if _, err := e.catalog.CreateCollection(req.db, collName, nil); err == nil {
-		created = true
-	}
-	var before, after, added int
-	err = e.catalog.Write(req.db, collName, true, func(coll *catalog.Collection) error {
-		before = len(coll.Indexes())
-		for _, s := range specs {
-			ok, err := coll.CreateIndex(s)
-			if err != nil {
-				return err
-			}
-			if ok {
-				added++
-			}
-		}
-		after = len(coll.Indexes())
-		return nil
-	})
+	res, err := e.catalog.CreateIndexes(req.db, collName, specs)
 	if err != nil {
 		return nil, err
 	}
-	reply := bson.D{{Key: "numIndexesBefore", Value: int32(before)}, {Key: "numIndexesAfter", Value: int32(after)}}
-	if created {
+	reply := bson.D{{Key: "numIndexesBefore", Value: int32(res.Before)}, {Key: "numIndexesAfter", Value: int32(res.After)}}
+	if res.CreatedCollection {
 		reply = append(reply, bson.E{Key: "createdCollectionAutomatically", Value: true})
 	}
-	if added == 0 {
+	if res.Added == 0 {
 		reply = append(reply, bson.E{Key: "note", Value: "all indexes already exist"})
 	}
 	return reply, nil

@@ -34,9 +34,9 @@ func slowColl(t *testing.T) *mongo.Database {
 func TestConfMaxTimeMSStopsEveryCommand(t *testing.T) {
 	db := slowColl(t)
 	for _, tc := range []struct{ cmd, msg string }{
-		{`{"find": "c", "filter": ` + slowFilter + `, "maxTimeMS": 20}`,
+		{`{"find": "c", "filter": ` + slowFilter + `, "batchSize": 20000, "maxTimeMS": 20}`,
 			"Executor error during find command :: caused by :: operation exceeded time limit"},
-		{`{"aggregate": "c", "pipeline": [{"$match": ` + slowFilter + `}], "cursor": {}, "maxTimeMS": 20}`,
+		{`{"aggregate": "c", "pipeline": [{"$match": ` + slowFilter + `}], "cursor": {"batchSize": 20000}, "maxTimeMS": 20}`,
 			"PlanExecutor error during aggregation :: caused by :: operation exceeded time limit"},
 		{`{"aggregate": "c", "pipeline": [{"$group": {"_id": null, "n": {"$sum": {"$size": {"$range": [0, {"$add": [10000, "$a"]}]}}}}}], "cursor": {}, "maxTimeMS": 20}`,
 			"PlanExecutor error during aggregation :: caused by :: operation exceeded time limit"},

@@ -248,3 +248,45 @@ func TestConfSnapshotsStayConsistentUnderWrites(t *testing.T) {
 		t.Errorf("the appender made little progress: %v %v", out, err)
 	}
 }
+
+// An index build reads a snapshot too: finds (and the build's own
+// result) are unaffected by it, and the index appears whole.
+func TestConfIndexBuildDelaysNoReader(t *testing.T) {
+	client, _ := startServerWith(t, engine.Options{})
+	coll := client.Database("app").Collection("big")
+	docs := enrollments(200_000)
+	if _, err := coll.InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	built := make(chan time.Duration, 1)
+	go func() {
+		start := time.Now()
+		if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "student", Value: 1}, {Key: "grade", Value: 1}}}); err != nil {
+			t.Error(err)
+		}
+		built <- time.Since(start)
+	}()
+	var worst time.Duration
+	finds := 0
+	for {
+		select {
+		case took := <-built:
+			t.Logf("index build %v; %d finds meanwhile, slowest %v", took, finds, worst)
+			if finds > 0 && worst > took/2 && worst > 20*time.Millisecond {
+				t.Errorf("a find waited %v for a %v index build", worst, took)
+			}
+			n, err := coll.CountDocuments(ctx, bson.D{{Key: "student", Value: bson.D{{Key: "$gte", Value: ""}}}})
+			if err != nil || n != 200_000 {
+				t.Errorf("the new index finds %d documents (%v)", n, err)
+			}
+			return
+		default:
+		}
+		start := time.Now()
+		if err := coll.FindOne(ctx, bson.D{{Key: "courseId", Value: 7}}).Err(); err != nil {
+			t.Fatal(err)
+		}
+		worst = max(worst, time.Since(start))
+		finds++
+	}
+}

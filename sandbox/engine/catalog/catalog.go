@@ -25,6 +25,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/index"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
@@ -189,6 +190,7 @@ func (col *Collection) write(fn func(col *Collection) error) (bool, error) {
 		return false, nil
 	}
 	col.live.snap.Store(nil)
+	defer func() { col.version++ }()
 	return true, fn(col)
 }
 
@@ -200,6 +202,70 @@ func (c *Catalog) ensure(db, coll string) (*Collection, error) {
 	}
 	return c.createLocked(db, coll, nil)
 }
+
+// IndexBuild is what CreateIndexes did.
+type IndexBuild struct {
+	Before, After, Added int
+	CreatedCollection    bool
+}
+
+// CreateIndexes adds the indexes of specs to db.coll, creating the
+// collection when it does not exist. The indexes are built from a snapshot
+// with no lock held, so readers and writers carry on during a long build,
+// and then installed in O(1) under the write lock if no write came in the
+// meantime; after a few such misses the build runs under the write lock.
+func (c *Catalog) CreateIndexes(db, coll string, specs []index.Spec) (IndexBuild, error) {
+	var res IndexBuild
+	if _, err := c.CreateCollection(db, coll, nil); err == nil {
+		res.CreatedCollection = true
+	} else if mongoerr.As(err).Code != mongoerr.NamespaceExists {
+		return res, err
+	}
+	install := func(live *Collection, built []*index.Index) {
+		res.Before = len(live.indexes)
+		live.indexes = append(slices.Clip(live.indexes), built...)
+		res.After, res.Added = len(live.indexes), len(built)
+	}
+	for range 3 {
+		snap := c.Snapshot(db, coll)
+		if snap == nil {
+			break // dropped meanwhile: the locked path creates it again
+		}
+		work := *snap
+		work.indexes = slices.Clip(snap.indexes)
+		for _, s := range specs {
+			if _, err := work.CreateIndex(s); err != nil {
+				return res, err
+			}
+		}
+		done := false
+		err := c.Write(db, coll, true, func(live *Collection) error {
+			if live.version == snap.version && sameUUID(live, snap) {
+				install(live, work.indexes[len(snap.indexes):])
+				done = true
+			}
+			return nil
+		})
+		if err != nil || done {
+			return res, err
+		}
+	}
+	err := c.Write(db, coll, true, func(live *Collection) error {
+		work := *live
+		work.live, work.keyScratch = nil, nil
+		work.indexes = slices.Clip(live.indexes)
+		for _, s := range specs {
+			if _, err := work.CreateIndex(s); err != nil {
+				return err
+			}
+		}
+		install(live, work.indexes[len(live.indexes):])
+		return nil
+	})
+	return res, err
+}
+
+func sameUUID(a, b *Collection) bool { return string(a.UUID.Data) == string(b.UUID.Data) }
 
 // retire takes col out of service for writers that still hold it.
 func retire(col *Collection) {

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -37,7 +38,10 @@ type Collection struct {
 	nextID   int64
 	dataSize int64
 	indexes  []*index.Index
-	compile  FilterCompiler
+	// version counts the writes to a live collection; a snapshot keeps
+	// the count it was taken at.
+	version uint64
+	compile FilterCompiler
 	// keyScratch is reused by every insert into a live collection (under
 	// its write lock) so that computing a document's keys allocates no
 	// slice of key sets.
@@ -253,41 +257,53 @@ func (c *Collection) Truncate() {
 // idempotence), and mongod's errors for conflicting specs and for
 // existing documents that violate a unique index or hold parallel arrays.
 func (c *Collection) CreateIndex(spec index.Spec) (bool, error) {
+	ix, err := c.buildIndex(spec)
+	if ix == nil || err != nil {
+		return false, err
+	}
+	c.indexes = append(slices.Clip(c.indexes), ix)
+	return true, nil
+}
+
+// buildIndex checks spec against c's indexes and builds the index over
+// c's records, reading c only: it returns nil, nil when an identical index
+// exists.
+func (c *Collection) buildIndex(spec index.Spec) (*index.Index, error) {
 	for _, ix := range c.indexes {
 		if ix.Spec.Name != spec.Name {
 			continue
 		}
 		switch spec.Compare(ix.Spec) {
 		case index.Identical:
-			return false, nil
+			return nil, nil
 		case index.Equivalent:
-			return false, mongoerr.Newf(mongoerr.IndexOptionsConflict, "An equivalent index already exists with the same name but different options. Requested index: %s, existing index: %s",
+			return nil, mongoerr.Newf(mongoerr.IndexOptionsConflict, "An equivalent index already exists with the same name but different options. Requested index: %s, existing index: %s",
 				index.FormatDoc(spec.Document()), index.FormatDoc(ix.Spec.Document()))
 		default:
-			return false, mongoerr.Newf(mongoerr.IndexKeySpecsConflict, "An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: %s, existing index: %s",
+			return nil, mongoerr.Newf(mongoerr.IndexKeySpecsConflict, "An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: %s, existing index: %s",
 				index.FormatDoc(spec.Document()), index.FormatDoc(ix.Spec.Document()))
 		}
 	}
 	for _, ix := range c.indexes {
 		switch spec.Compare(ix.Spec) {
 		case index.Identical:
-			return false, mongoerr.Newf(mongoerr.IndexOptionsConflict, "Index already exists with a different name: %s", ix.Spec.Name)
+			return nil, mongoerr.Newf(mongoerr.IndexOptionsConflict, "Index already exists with a different name: %s", ix.Spec.Name)
 		case index.Equivalent:
-			return false, mongoerr.Newf(mongoerr.IndexOptionsConflict, "An equivalent index already exists with a different name and options. Requested index: %s, existing index: %s",
+			return nil, mongoerr.Newf(mongoerr.IndexOptionsConflict, "An equivalent index already exists with a different name and options. Requested index: %s, existing index: %s",
 				index.FormatDoc(spec.Document()), index.FormatDoc(ix.Spec.Document()))
 		}
 	}
 	if len(c.indexes) >= 64 {
-		return false, mongoerr.Newf(mongoerr.CannotCreateIndex, "add index fails, too many indexes for %s key:%s", c.NS(), index.FormatDoc(spec.Key))
+		return nil, mongoerr.Newf(mongoerr.CannotCreateIndex, "add index fails, too many indexes for %s key:%s", c.NS(), index.FormatDoc(spec.Key))
 	}
 	var partial func(bson.D) bool
 	if spec.Partial != nil {
 		if c.compile == nil {
-			return false, mongoerr.New(mongoerr.NotImplemented, "partialFilterExpression is not available")
+			return nil, mongoerr.New(mongoerr.NotImplemented, "partialFilterExpression is not available")
 		}
 		m, err := c.compile(spec.Partial)
 		if err != nil {
-			return false, err
+			return nil, err
 		}
 		partial = m
 	}
@@ -310,12 +326,11 @@ func (c *Collection) CreateIndex(spec index.Spec) (bool, error) {
 		if me := mongoerr.As(buildErr); me != nil && me.Code != mongoerr.InternalError {
 			me2 := *me
 			me2.Msg = "Index build failed: " + uuidString(newUUID()) + ": Collection " + c.NS() + " ( " + uuidString(c.UUID) + " ) :: caused by :: " + me.Msg
-			return false, &me2
+			return nil, &me2
 		}
-		return false, buildErr
+		return nil, buildErr
 	}
-	c.indexes = append(c.indexes, ix)
-	return true, nil
+	return ix, nil
 }
 
 // DropIndex removes the named index. _id_ cannot be dropped.

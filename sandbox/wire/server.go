@@ -162,8 +162,10 @@ func (s *Server) URI() string { return s.uri }
 // Addr is the listening address.
 func (s *Server) Addr() net.Addr { return s.ln.Addr() }
 
-// Close stops listening, closes every connection and waits for all
-// connection goroutines to finish. It is safe to call more than once.
+// Close stops listening, interrupts every running command (which fails
+// with InterruptedAtShutdown at its next check, within microseconds),
+// closes every connection and waits for all connection goroutines to
+// finish. It is safe to call more than once.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		s.cancel(mongoerr.New(mongoerr.InterruptedAtShutdown, "interrupted at shutdown"))

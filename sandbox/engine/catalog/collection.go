@@ -424,6 +424,3 @@ func (c *Collection) snapshotLocked() *Collection {
 	c.live.snap.Store(s)
 	return s
 }
-
-// IsSnapshot reports whether c is a read-only snapshot.
-func (c *Collection) IsSnapshot() bool { return c.live == nil }

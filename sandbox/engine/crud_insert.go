@@ -166,6 +166,22 @@ func dollarPrefixedKey(v any) string {
 	return ""
 }
 
+// cmdInsert is the hot path of the insertMany figure (200,000 small
+// documents through the driver, BenchmarkInsertMany200kMarshal). Profiled
+// with go test -cpuprofile, one insertMany cost about 580 ms of CPU on two
+// cores (330 ms wall): 30 % the driver's marshalling, 26 % garbage
+// collection, 19 % storing (of which the unique _id index's B-tree 10 %,
+// the record tree 4 %, key generation 4 %), 14 % decoding the wire
+// message, the rest syscalls and the runtime. What changed: each
+// document's BSON size is computed once, not three times (message check,
+// size limit, record size); key generation reuses one slice of key sets
+// and allocates one object per single-field key instead of two; the
+// collection's namespace string is built once, not on every index insert;
+// and documents are stored in batches of insertBatch under the collection's
+// write lock, never under a lock that readers wait for. Storing dropped
+// from about 109 to 80 ms of CPU per insertMany; the B-tree inserts that
+// remain (a comparison per level for each of two trees) and the driver's
+// own work are most of what is left on the server's side.
 func cmdInsert(e *Engine, req *request) (bson.D, error) {
 	collName, err := collectionName(req)
 	if err != nil {

@@ -223,6 +223,14 @@ func (e *Engine) getMore(req *request, id int64, namespace string, batchSize int
 		ctx, stop = context.WithDeadlineCause(ctx, time.Now().Add(c.leftover), errMaxTimeMSExpired)
 		defer stop()
 	}
+	// A panic below (recovered as InternalError by Run) must not leave
+	// the cursor pinned for ever: it ends the cursor, as a failure does.
+	pinned := true
+	defer func() {
+		if pinned {
+			e.cursors.checkin(c, true)
+		}
+	}()
 	c.stream.bind(ctx)
 	n := -1
 	if batchSize > 0 {
@@ -234,6 +242,7 @@ func (e *Engine) getMore(req *request, id int64, namespace string, batchSize int
 	}
 	// Whatever happened, the cursor is no longer in use; a failed batch
 	// ends it, as mongod deletes a cursor whose getMore fails.
+	pinned = false
 	outID := e.cursors.checkin(c, exhausted || err != nil)
 	if err != nil {
 		return nil, executorError("Executor error during getMore", err)

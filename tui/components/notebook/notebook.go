@@ -88,6 +88,15 @@ type Options struct {
 	// CodeMode is whether long code lines wrap or scroll.
 	CodeMode code.Mode
 	KeyMap   KeyMap
+	// Text words the hint rows; nil fields are English.
+	Text Text
+}
+
+// Text is the notebook's words, for a caller to put in the learner's
+// language: the hint under a collapsed output (hidden lines, the key),
+// and under an expanded one (all its lines, the key).
+type Text struct {
+	More, Collapse func(lines int, key string) string
 }
 
 // KeyMap is the scrolling keys and the show-all key.
@@ -159,6 +168,12 @@ type output struct {
 func New(b Block, opts Options) *Model {
 	if opts.KeyMap.ShowAll.Keys() == nil {
 		opts.KeyMap = DefaultKeyMap()
+	}
+	if opts.Text.More == nil {
+		opts.Text.More = func(n int, key string) string { return fmt.Sprintf("… %d more lines · %s shows all", n, key) }
+	}
+	if opts.Text.Collapse == nil {
+		opts.Text.Collapse = func(n int, key string) string { return fmt.Sprintf("▴ %d lines · %s collapses", n, key) }
 	}
 	st := opts.Styles
 	m := &Model{opts: opts, vp: viewport.New(st), muted: st.Muted,
@@ -407,9 +422,9 @@ func (m *Model) outputRows(i, body int, add func(viewport.Row, RowInfo)) bool {
 		add(viewport.Row{Gutter: gutter(), Text: l, Scroll: wide > body}, RowInfo{Statement: i, Part: Output})
 	}
 	if m.Collapsible(i) {
-		hint := fmt.Sprintf("… %d more lines · %s shows all", len(o.lines)-len(shown), m.opts.KeyMap.ShowAll.Help().Key)
+		hint := m.opts.Text.More(len(o.lines)-len(shown), m.opts.KeyMap.ShowAll.Help().Key)
 		if !collapsed {
-			hint = fmt.Sprintf("▴ %d lines · %s collapses", len(o.lines), m.opts.KeyMap.ShowAll.Help().Key)
+			hint = m.opts.Text.Collapse(len(o.lines), m.opts.KeyMap.ShowAll.Help().Key)
 		}
 		add(viewport.Row{Gutter: gutter(), Text: m.muted.Render(hint)}, RowInfo{Statement: i, Part: Hint})
 	}

@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schemalab/schemalab/lessons"
 	"github.com/schemalab/schemalab/tui/common"
@@ -56,6 +57,9 @@ type editor struct {
 	result  *pane.Model
 	watch   *watcher
 	taH     int
+	// content lays the result pane's rows out for a width, so that a
+	// resize lays them out again.
+	content func(w int) []viewport.Row
 }
 
 func newEditor(c common.Common, code string, runEdit bool) *editor {
@@ -105,32 +109,49 @@ func (e *editor) showIdle() {
 	if e.runEdit {
 		msg = e.T(msgEditHelp, map[string]any{"Run": k.CheckFromEditor.Help().Key})
 	}
-	e.result.SetRows(wrapRows(e.Styles.Muted, msg, e.result.InnerWidth()))
+	e.setContent(func(w int) []viewport.Row { return wrapRows(e.Styles.Muted, msg, w) })
 	e.result.SetFooter("")
+}
+
+func (e *editor) setContent(f func(w int) []viewport.Row) {
+	e.content = f
+	e.result.SetRows(f(e.result.InnerWidth()))
 }
 
 // SetSize gives the text area the height its code needs, up to half the
 // area, and the result pane the rest.
 func (e *editor) SetSize(w, h int) {
 	e.Common.SetSize(w, h)
-	lines := e.ta.LineCount() + 1
-	if e.watch != nil {
-		lines++
+	taW := max(w-pane.ChromeW, 10)
+	// The text area wraps long lines; count the rows they take, with
+	// room for the line numbers, and one row to type on.
+	rows := 1
+	body := max(taW-6, 4)
+	for _, l := range strings.Split(e.ta.Value(), "\n") {
+		rows += max((ansi.StringWidth(l)+body-1)/body, 1)
 	}
-	e.taH = min(max(lines, 3), max(h/2-pane.ChromeH, 3))
-	e.ta.SetWidth(max(w-pane.ChromeW, 10))
+	if e.watch != nil {
+		rows++
+	}
+	e.taH = min(max(rows, 3), max(h/2-pane.ChromeH, 3))
+	e.ta.SetWidth(taW)
 	e.ta.SetHeight(e.taH)
 	e.result.SetSize(w, max(h-e.taH-pane.ChromeH, 3))
-	e.result.Place(0, 0)
+	if e.content != nil {
+		e.result.SetRows(e.content(e.result.InnerWidth()))
+	}
 }
 
 // ShowAttempt puts an attempt's verdict in the result pane.
 func (e *editor) ShowAttempt(m *AttemptChecked, hints, hintCount int) {
-	w := e.result.InnerWidth()
 	e.result.SetFooter(footerOf(e.Common, m.Elapsed, nil))
+	e.setContent(func(w int) []viewport.Row { return e.attemptRows(m, hints, hintCount, w) })
+	e.result.Viewport().GotoTop()
+}
+
+func (e *editor) attemptRows(m *AttemptChecked, hints, hintCount, w int) []viewport.Row {
 	if m.Err != nil {
-		e.result.SetRows(errorRows(e.Common, m.Err, w))
-		return
+		return errorRows(e.Common, m.Err, w)
 	}
 	r := m.Result
 	st := e.Styles
@@ -152,7 +173,7 @@ func (e *editor) ShowAttempt(m *AttemptChecked, hints, hintCount int) {
 		rows = append(rows, wrapRows(st.Muted, e.T(next, map[string]any{"Hint": k.Hint.Help().Key, "Solution": k.Solution.Help().Key, "Reset": k.ResetExercise.Help().Key}), w)...)
 		if g := r.Goal; g != nil {
 			rows = append(rows, viewport.Row{})
-			rows = append(rows, e.goalRows(g)...)
+			rows = append(rows, e.goalRows(g, w)...)
 		}
 	}
 	if len(m.Statements) > 0 {
@@ -161,30 +182,29 @@ func (e *editor) ShowAttempt(m *AttemptChecked, hints, hintCount int) {
 		nb.SetSize(w, 1)
 		rows = append(rows, nb.Viewport().Rows()...)
 	}
-	e.result.SetRows(rows)
-	e.result.Viewport().GotoTop()
+	return rows
 }
 
 // ShowEdit puts the output of an edited run step in the result pane.
 func (e *editor) ShowEdit(m *EditRan) {
-	w := e.result.InnerWidth()
 	e.result.SetFooter(footerOf(e.Common, m.Elapsed, m.Notes))
 	nb := notebook.New(notebook.Block{Code: m.Code, Statements: toNotebook(m.Statements)}, notebook.Options{Styles: e.Styles, CollapseAfter: -1, Text: notebookText(e.Common)})
-	nb.SetSize(w, 1)
-	rows := nb.Viewport().Rows()
-	if m.Err != nil && len(m.Statements) == 0 {
-		rows = errorRows(e.Common, m.Err, w)
-	}
-	e.result.SetRows(rows)
+	e.setContent(func(w int) []viewport.Row {
+		if m.Err != nil && len(m.Statements) == 0 {
+			return errorRows(e.Common, m.Err, w)
+		}
+		nb.SetSize(w, 1)
+		return nb.Viewport().Rows()
+	})
 }
 
 // ShowNote replaces the result with a note (the solution is in place).
 func (e *editor) ShowNote(s string) {
-	e.result.SetRows(wrapRows(e.Styles.Muted, s, e.result.InnerWidth()))
+	e.setContent(func(w int) []viewport.Row { return wrapRows(e.Styles.Muted, s, w) })
 	e.result.SetFooter("")
 }
 
-func (e *editor) goalRows(g *lessons.GoalComparison) []viewport.Row {
+func (e *editor) goalRows(g *lessons.GoalComparison, w int) []viewport.Row {
 	st := e.Styles
 	rows := []viewport.Row{{Text: st.PaneTitle.Render(e.T(msgGoal, nil))}}
 	for _, c := range g.Collections {
@@ -200,8 +220,12 @@ func (e *editor) goalRows(g *lessons.GoalComparison) []viewport.Row {
 		if c.TooLarge {
 			rows = append(rows, viewport.Row{Text: st.Muted.Render(e.T(msgGoalTooLarge, nil))})
 		}
+		var diffs []string
 		for _, d := range c.Differences {
-			rows = append(rows, viewport.Row{Text: "  " + d.String(), Scroll: true})
+			diffs = append(diffs, "  "+d.String())
+		}
+		if len(diffs) > 0 {
+			rows = append(rows, textRows(e.Common, strings.Join(diffs, "\n"), w)...)
 		}
 		if c.More > 0 {
 			rows = append(rows, viewport.Row{Text: st.Muted.Render(e.T(msgGoalMore, map[string]any{"Count": c.More}))})

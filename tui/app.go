@@ -443,7 +443,8 @@ func (m *Model) statusLine(km help.KeyMap) string {
 		left = st.Warning.Render(m.announcement())
 	}
 	tail := []key.Binding{k.Help, k.Quit}
-	if _, closing := km.(helpCloser); closing {
+	if _, closing := km.(helpCloser); closing || (m.lesson != nil && m.lesson.WantsKeys()) {
+		// q and ? are typed, not commands, while an input has the keys.
 		tail = nil
 	}
 	hm := m.help

@@ -38,7 +38,7 @@ func (p *Page) key(msg tea.KeyPressMsg) tea.Cmd {
 	case p.shell != nil:
 		if key.Matches(msg, k.Back) {
 			p.shell.Blur()
-			p.shell = nil
+			p.shell, p.focus = nil, 0
 			p.layout()
 			return nil
 		}
@@ -50,7 +50,7 @@ func (p *Page) key(msg tea.KeyPressMsg) tea.Cmd {
 	case p.stages != nil && (key.Matches(msg, k.Back) || key.Matches(msg, k.Next) || key.Matches(msg, k.Prev) || key.Matches(msg, k.Stages)):
 		switch {
 		case key.Matches(msg, k.Back):
-			p.stages = nil
+			p.stages, p.focus = nil, 0
 			p.layout()
 			return nil
 		case key.Matches(msg, k.Prev):

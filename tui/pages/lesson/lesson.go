@@ -295,6 +295,9 @@ func (p *Page) panes() []*pane.Model {
 	if p.shell != nil {
 		out = append(out, p.shell.log)
 	}
+	if p.stages != nil {
+		out = append(out, p.stages.out)
+	}
 	return out
 }
 
@@ -487,6 +490,7 @@ func (p *Page) previewStage(k int) tea.Cmd {
 	}
 	if p.stages == nil {
 		p.stages = newStages(p.Common, src)
+		p.focus = len(p.panes()) - 1
 		p.layout()
 	}
 	p.stages.src = src

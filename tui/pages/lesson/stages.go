@@ -38,7 +38,6 @@ func newStages(c common.Common, src string) *stages {
 func (s *stages) SetSize(w, h int) {
 	s.Common.SetSize(w, h)
 	s.out.SetSize(w, h)
-	s.out.Focus(true)
 }
 
 // Show puts a preview's output in the pane.

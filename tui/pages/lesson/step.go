@@ -200,6 +200,9 @@ func (v *stepView) rebuild() {
 			}
 		}
 	}
+	if r := v.state.ran; r != nil && !v.isCompare() {
+		v.doc.SetFooter(footerOf(v.Common, r.Elapsed, r.Notes))
+	}
 	v.showGroup(v.group)
 }
 
@@ -294,7 +297,7 @@ func (v *stepView) SetSize(w, h int) {
 	v.Common.SetSize(w, h)
 	docH := h
 	if v.isCompare() {
-		fh := min(v.figs.Rows(), max(h/3, 3))
+		fh := min(v.figs.Rows(), max(h/2, 3))
 		v.figs.SetSize(w, fh)
 		docH = h - fh
 	}

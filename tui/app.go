@@ -18,6 +18,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schemalab/schemalab/lessons"
 	"github.com/schemalab/schemalab/tui/common"
@@ -458,7 +459,12 @@ func (m *Model) statusLine(km help.KeyMap) string {
 	right := tailView
 	if avail > 4 {
 		hm.SetWidth(avail)
-		if front := hm.ShortHelpView(km.ShortHelp()); front != "" {
+		front := hm.ShortHelpView(km.ShortHelp())
+		if lipgloss.Width(front) > avail {
+			// bubbles' help can overrun its width by an item's separator.
+			front = ansi.Truncate(front, avail-1, "") + st.Help.Ellipsis.Render("…")
+		}
+		if front != "" {
 			right = front
 			if tailView != "" {
 				right += sep + tailView

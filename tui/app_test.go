@@ -116,9 +116,13 @@ func typeText(tm *teatest.TestModel, s string) {
 
 // waitFor waits until the terminal output shows want; long is for a run
 // that first brings a built-in lesson to a late step.
-func waitFor(t *testing.T, tm *teatest.TestModel, want string) { waitWithin(t, tm, want, 20*time.Second) }
+func waitFor(t *testing.T, tm *teatest.TestModel, want string) {
+	waitWithin(t, tm, want, 20*time.Second)
+}
 
-func waitLong(t *testing.T, tm *teatest.TestModel, want string) { waitWithin(t, tm, want, 2*time.Minute) }
+func waitLong(t *testing.T, tm *teatest.TestModel, want string) {
+	waitWithin(t, tm, want, 2*time.Minute)
+}
 
 func waitWithin(t *testing.T, tm *teatest.TestModel, want string, d time.Duration) {
 	t.Helper()

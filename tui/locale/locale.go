@@ -17,7 +17,7 @@ import (
 	"fmt"
 	"sync"
 
-		"github.com/nicksnyder/go-i18n/v2/i18n"
+	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"golang.org/x/text/language"
 )
 

@@ -168,7 +168,7 @@ func (d *Document) block(n ast.Node, width, measure int) []viewport.Row {
 	case *ast.Heading:
 		return d.heading(n, measure)
 	case *ast.Paragraph, *ast.TextBlock:
-		return d.paragraph(n, d.text, measure)
+		return d.paragraph(n, d.text, measure, width)
 	case *ast.List:
 		return d.list(n, width, measure)
 	case *ast.Blockquote:
@@ -188,8 +188,10 @@ func (d *Document) block(n ast.Node, width, measure int) []viewport.Row {
 	return d.blocks(n, width, measure, false)
 }
 
-func (d *Document) paragraph(n ast.Node, th *inline.Theme, measure int) []viewport.Row {
-	lines := inline.Split(d.spans(n, 0, "")).Wrap(measure)
+// paragraph wraps at the measure; a word longer than the measure (a long
+// address) may use the window's width before it is cut.
+func (d *Document) paragraph(n ast.Node, th *inline.Theme, measure, width int) []viewport.Row {
+	lines := inline.Split(d.spans(n, 0, "")).WrapWithin(measure, width)
 	rows := make([]viewport.Row, len(lines))
 	for i, l := range lines {
 		rows[i] = viewport.Row{Text: th.Render(l)}

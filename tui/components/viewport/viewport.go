@@ -79,7 +79,9 @@ func ScrollHint(km KeyMap) string {
 type Cues struct{ Right, Left, Both string }
 
 // DefaultCues are the English cues.
-func DefaultCues() Cues { return Cues{Right: "more →", Left: "← more", Both: "← more · more →"} }
+func DefaultCues() Cues {
+	return Cues{Right: "more →", Left: "← more", Both: "← more · more →"}
+}
 
 // Model is the window. The zero value is usable; New gives it the styles
 // for cue rows and the default keys.
@@ -127,6 +129,10 @@ func (m *Model) Height() int { return m.height }
 // Scroll rows.
 func (m *Model) YOffset() int { return m.y }
 func (m *Model) XOffset() int { return m.x }
+
+// ScrollWidth is the natural width of the widest block of Scroll rows
+// (0 when every row fits the window).
+func (m *Model) ScrollWidth() int { return m.maxX }
 
 // TotalRows is the number of rows of content.
 func (m *Model) TotalRows() int { return len(m.rows) }

@@ -267,9 +267,13 @@ func (p *Page) layout() {
 		p.focusPanes()
 		return
 	}
-	if w >= sideBySide {
-		left := min(max(w/2, 64), 100)
+	left := min(max(w/2, 64), 100)
+	if w >= sideBySideWidth {
 		p.view.SetSize(left, mainH)
+	}
+	// Beside the editor, unless the step has code or a table that would
+	// have to scroll there and fits the whole width: never squeeze.
+	if sw := p.view.doc.Viewport().ScrollWidth(); w >= sideBySideWidth && (sw == 0 || sw > w-pane.ChromeW) {
 		p.editor.SetSize(w-left, mainH)
 		p.view.doc.Place(x, y)
 		p.editor.result.Place(x+left, y+p.editor.taH+pane.ChromeH)
@@ -283,8 +287,11 @@ func (p *Page) layout() {
 	p.focusPanes()
 }
 
-// sideBySide is the width from which the editor sits beside the step.
-const sideBySide = 110
+// sideBySide reports whether the editor is beside the step.
+func (p *Page) sideBySide() bool { return p.editor != nil && p.view.Width < p.Width }
+
+// sideBySideWidth is the width from which the editor sits beside the step.
+const sideBySideWidth = 110
 
 // panes are the panes tab moves between.
 func (p *Page) panes() []*pane.Model {
@@ -593,7 +600,7 @@ func (p *Page) View() string {
 	switch {
 	case p.atEnd():
 		body = p.completion()
-	case p.editor != nil && p.Width >= sideBySide:
+	case p.editor != nil && p.sideBySide():
 		body = lipgloss.JoinHorizontal(lipgloss.Top, p.view.View(), p.editor.View())
 	case p.editor != nil:
 		body = p.view.View() + "\n" + p.editor.View()
@@ -626,7 +633,7 @@ func (p *Page) Cursor() *tea.Cursor {
 		}
 		c.X += p.originX
 		c.Y += p.originY + 1
-		if p.Width >= sideBySide {
+		if p.sideBySide() {
 			c.X += p.view.Width
 		} else {
 			c.Y += p.view.Height

@@ -153,6 +153,7 @@ func (v *stepView) notebookOptions(collapse int) notebook.Options {
 
 func notebookText(c common.Common) notebook.Text {
 	return notebook.Text{
+		Scrolls:  pane.ScrollHint(c),
 		More:     func(n int, k string) string { return c.N(msgMoreLines, n, map[string]any{"Key": k}) },
 		Collapse: func(n int, k string) string { return c.N(msgCollapse, n, map[string]any{"Key": k}) },
 	}

@@ -39,6 +39,11 @@ func variantColumns(n, w int) int {
 // they fit, each box as tall as the tallest beside it.
 func (v *stepView) variantRows(p *part, w int) []viewport.Row {
 	cols := variantColumns(len(p.vars), w)
+	if cols > 1 && v.variantsWidth(p, w/cols-pane.ChromeW) > w/cols-pane.ChromeW {
+		// A variant whose code or output is wider than its column would be
+		// cut where it cannot scroll: stack them at the full width instead.
+		cols = 1
+	}
 	cw := w / cols
 	var rows []viewport.Row
 	for start := 0; start < len(p.vars); start += cols {
@@ -63,6 +68,20 @@ func (v *stepView) variantRows(p *part, w int) []viewport.Row {
 		}
 	}
 	return rows
+}
+
+// variantsWidth is the widest row of the variants laid out w cells wide.
+func (v *stepView) variantsWidth(p *part, w int) int {
+	widest := 0
+	for _, nb := range p.vars {
+		nb.SetSize(w, 1)
+		for _, r := range nb.Viewport().Rows() {
+			if r.Cue == 0 {
+				widest = max(widest, ansi.StringWidth(r.Gutter)+ansi.StringWidth(r.Text))
+			}
+		}
+	}
+	return widest
 }
 
 // variantLines is variant k's code with its output under each statement,

@@ -23,6 +23,10 @@ type Sandbox struct {
 	// session's client. A shared server's backend drops only databases
 	// schemalab created.
 	ResetDB func(ctx context.Context, db string) error
+	// HeapLimit caps the memory one block of a session may take
+	// (shell.Options.HeapLimit, --script-heap); 0 means the shell's
+	// default.
+	HeapLimit int64
 	// Label describes the backend for the status line: "embedded
 	// sandbox", or a server's version and host (never credentials).
 	Label string

@@ -411,7 +411,7 @@ func TestReplayWhereThereAreNoSnapshots(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	be, err := sandbox.Connect(ctx, srv.URI())
+	be, err := sandbox.Open(ctx, sandbox.Config{URI: srv.URI(), DBPrefix: "strict_"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,6 +109,8 @@ func (r *Runner) PreviewStage(ctx context.Context, i int, src string, k int) (*S
 		p.Names = strings.Split(s, "\n")
 	}
 	p.Stage = min(max(k, 0), len(p.Names)-1)
+	r.sh.SetWidth(r.widths.Output)
+	defer r.sh.SetWidth(0)
 	p.Result, err = r.sh.EvalFunction(ctx, stageFile, "return "+coll+".aggregate((\n"+pipeline+"\n).slice(0, __stages)).toArray();",
 		map[string]any{"__stages": p.Stage + 1})
 	return p, err

@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/schemalab/schemalab/sandbox/shell"
@@ -20,20 +21,33 @@ type Statement struct {
 	Error string
 }
 
-// Statements splits the result of evaluating code into its statements.
-// The shell attributes output to statements when it can; otherwise the
-// whole block is one statement holding the transcript, which still shows
-// the output under the code that produced it.
+// Statements splits the result of evaluating code into its statements,
+// as the shell attributed its output. Output the shell could not place
+// (past its output cap, or an error that ended the evaluation from
+// outside, such as a cancel) goes with the last statement, or with the
+// whole code as one statement when there is none.
 func Statements(code string, res shell.Result, err error) []Statement {
-	lines := strings.Count(strings.TrimRight(code, "\n"), "\n") + 1
-	st := Statement{StartLine: 1, EndLine: lines, Output: strings.TrimRight(res.Transcript, "\n")}
-	if err != nil {
+	var out []Statement
+	for _, s := range res.Statements {
+		st := Statement{StartLine: s.Span.StartLine, EndLine: s.Span.EndLine,
+			Printed: strings.TrimRight(s.Printed, "\n"), Error: s.Error}
+		if s.Output >= 0 && s.Output < len(res.Outputs) {
+			st.Output = res.Outputs[s.Output].Text
+		}
+		out = append(out, st)
+	}
+	if err != nil && !slices.ContainsFunc(out, func(s Statement) bool { return s.Error != "" }) {
 		msg := errText(err)
-		st.Error = msg
-		st.Output = strings.TrimRight(strings.TrimSuffix(st.Output, msg), "\n")
+		if len(out) == 0 {
+			lines := strings.Count(strings.TrimRight(code, "\n"), "\n") + 1
+			out = append(out, Statement{StartLine: 1, EndLine: lines})
+		}
+		out[len(out)-1].Error = msg
 	}
-	if st.Output == "" && st.Error == "" {
-		return nil
+	if len(out) == 0 && strings.TrimSpace(res.Transcript) != "" {
+		// Code the shell evaluated as a whole (a stage preview's function).
+		lines := strings.Count(strings.TrimRight(code, "\n"), "\n") + 1
+		out = append(out, Statement{StartLine: 1, EndLine: lines, Output: strings.TrimRight(res.Transcript, "\n")})
 	}
-	return []Statement{st}
+	return out
 }

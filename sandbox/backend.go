@@ -16,7 +16,6 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/schemalab/schemalab/sandbox/engine"
 	"github.com/schemalab/schemalab/sandbox/wire"
@@ -42,12 +41,19 @@ type Config struct {
 	MongodPath string
 	// DBPrefix is --db-prefix; empty means DefaultPrefix.
 	DBPrefix string
-	// UnsafeAnyDB is --unsafe-any-db: CheckDB allows every database.
+	// UnsafeAnyDB is --unsafe-any-db: the backend's own clients are not
+	// confined to the prefix on a real server.
 	UnsafeAnyDB bool
+	// ScriptHeap is --script-heap in bytes: the memory one script run
+	// against this backend may take (shell.Options.HeapLimit); 0 means
+	// the shell's default.
+	ScriptHeap int64
 }
 
 // Backend is a connected sandbox. Client is the official driver's client;
-// every database access of the app goes through it.
+// every database access of the app goes through it or through a client
+// from NewClient. On a real server without --unsafe-any-db it is confined
+// to the prefix by the guard (guard.go).
 type Backend struct {
 	Client *mongo.Client
 	// Kind is KindEmbedded, KindMongod or KindURI.
@@ -64,8 +70,13 @@ type Backend struct {
 
 	prefix      string
 	unsafeAnyDB bool
-	// uri is the connection string a KindURI backend was given, for the
-	// clients NewClient makes; it may hold credentials and is never shown.
+	scriptHeap  int64
+	// confined is set on a backend made by ForPrefix: every client it
+	// makes is confined to its prefix, whatever the server and
+	// --unsafe-any-db say.
+	confined bool
+	// uri connects further clients (NewClient); it may hold credentials
+	// and is never shown.
 	uri string
 
 	server *wire.Server
@@ -102,27 +113,24 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 			kind = KindURI
 		}
 	}
-	var (
-		b   *Backend
-		err error
-	)
+	b := &Backend{prefix: prefix, unsafeAnyDB: cfg.UnsafeAnyDB, scriptHeap: cfg.ScriptHeap}
+	var err error
 	switch kind {
 	case KindEmbedded:
-		b, err = startEmbedded(ctx)
+		err = startEmbedded(ctx, b)
 	case KindMongod:
-		b, err = startMongodBackend(ctx, cfg.MongodPath)
+		err = startMongodBackend(ctx, b, cfg.MongodPath)
 	case KindURI:
 		if cfg.URI == "" {
 			return nil, errors.New("--sandbox uri needs a connection string: pass --uri or set MONGODB_URI")
 		}
-		b, err = connectURI(ctx, cfg.URI)
+		err = connectURI(ctx, b, cfg.URI)
 	default:
 		return nil, fmt.Errorf("--sandbox must be embedded, mongod or uri, not %q", kind)
 	}
 	if err != nil {
 		return nil, err
 	}
-	b.prefix, b.unsafeAnyDB = prefix, cfg.UnsafeAnyDB
 	return b, nil
 }
 
@@ -132,22 +140,15 @@ func StartEmbedded(ctx context.Context) (*Backend, error) {
 	return Open(ctx, Config{Kind: KindEmbedded})
 }
 
-// Connect connects to a real MongoDB given by uri, with the default prefix.
-func Connect(ctx context.Context, uri string) (*Backend, error) {
-	return Open(ctx, Config{Kind: KindURI, URI: uri})
-}
-
-func startEmbedded(ctx context.Context) (*Backend, error) {
+func startEmbedded(ctx context.Context, b *Backend) error {
 	sctx, cancel := context.WithCancel(context.Background())
 	srv, err := wire.Start(sctx, wire.Options{Engine: engine.New(engine.Options{})})
 	if err != nil {
 		cancel()
-		return nil, fmt.Errorf("start the embedded sandbox: %w", err)
+		return fmt.Errorf("start the embedded sandbox: %w", err)
 	}
-	// Polling monitoring: an in-process server needs no streaming hello,
-	// and a pending awaitable hello would hold up Disconnect at exit.
-	client, err := mongo.Connect(options.Client().ApplyURI(srv.URI()).SetServerSelectionTimeout(serverSelectionTimeout).
-		SetServerMonitoringMode(options.ServerMonitoringModePoll))
+	b.Kind, b.Host, b.uri, b.server, b.cancel = KindEmbedded, "embedded sandbox", srv.URI(), srv, cancel
+	client, err := newClient(b.uri, b.clientSettings())
 	if err == nil {
 		if err = client.Ping(ctx, nil); err != nil {
 			_ = client.Disconnect(context.Background())
@@ -156,30 +157,29 @@ func startEmbedded(ctx context.Context) (*Backend, error) {
 	if err != nil {
 		_ = srv.Close()
 		cancel()
-		return nil, fmt.Errorf("connect to the embedded sandbox: %w", err)
+		return fmt.Errorf("connect to the embedded sandbox: %w", err)
 	}
-	b := &Backend{Client: client, Kind: KindEmbedded, Host: "embedded sandbox", server: srv, cancel: cancel}
+	b.Client = client
 	b.describe(ctx)
-	return b, nil
+	return nil
 }
 
-func connectURI(ctx context.Context, uri string) (*Backend, error) {
+func connectURI(ctx context.Context, b *Backend, uri string) error {
 	host := RedactURI(uri)
-	client, err := mongo.Connect(options.Client().ApplyURI(uri).
-		SetServerSelectionTimeout(serverSelectionTimeout).
-		SetAppName("schemalab"))
+	b.Kind, b.Host, b.uri = KindURI, host, uri
+	client, err := newClient(uri, b.clientSettings())
 	if err != nil {
-		return nil, fmt.Errorf("could not use the connection string for %s: %v\nhint: check the URI (mongodb://host:27017/ or mongodb+srv://cluster.example.net/)",
+		return fmt.Errorf("could not use the connection string for %s: %v\nhint: check the URI (mongodb://host:27017/ or mongodb+srv://cluster.example.net/)",
 			host, redactErr(err, uri))
 	}
 	if err := client.Ping(ctx, nil); err != nil {
 		_ = client.Disconnect(context.Background())
-		return nil, fmt.Errorf("could not reach MongoDB at %s within %s: %s\nhint: %s",
+		return fmt.Errorf("could not reach MongoDB at %s within %s: %s\nhint: %s",
 			host, serverSelectionTimeout, redactText(selectionCause(err), uri), connectHint(err, host))
 	}
-	b := &Backend{Client: client, Kind: KindURI, Host: host, uri: uri}
+	b.Client = client
 	b.describe(ctx)
-	return b, nil
+	return nil
 }
 
 // selectionCause shortens the driver's server selection error, which
@@ -272,6 +272,11 @@ func (b *Backend) oldVersionNote() string {
 	return ""
 }
 
+// ScriptHeap is the memory one script may take, in bytes, for the
+// shells run against this backend (Config.ScriptHeap; 0 for the shell's
+// default).
+func (b *Backend) ScriptHeap() int64 { return b.scriptHeap }
+
 // URI is the connection string of a sandbox this process started (embedded
 // or mongod), for `mongosh URI`; "" for a server given by URI, whose
 // connection string may hold credentials.
@@ -308,4 +313,19 @@ func (b *Backend) Close() error {
 		}
 	})
 	return b.closeErr
+}
+
+// ForPrefix is a backend on the same server for the databases named
+// prefix* (a classroom student's), with its own client from NewClient.
+// Closing it disconnects only that client; the server stays up.
+func (b *Backend) ForPrefix(ctx context.Context, prefix string) (*Backend, error) {
+	if err := ValidatePrefix(prefix); err != nil {
+		return nil, err
+	}
+	client, err := b.NewClient(ctx, ClientOptions{Prefix: prefix})
+	if err != nil {
+		return nil, err
+	}
+	return &Backend{Client: client, Kind: b.Kind, Host: b.Host, Version: b.Version, Topology: b.Topology,
+		prefix: prefix, confined: true, unsafeAnyDB: b.unsafeAnyDB, scriptHeap: b.scriptHeap, uri: b.uri}, nil
 }

@@ -2,39 +2,106 @@ package sandbox
 
 import (
 	"context"
-	"fmt"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/event"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/ocsp"
 )
 
-// ClientOptions configure a client of the backend made by NewClient.
+// ClientOptions configure a client of the backend.
 type ClientOptions struct {
-	Prefix  string                // "" = the backend's own prefix
-	Monitor *event.CommandMonitor // receives every command the client sends
+	// Prefix confines the client to databases named <Prefix>*; "" means the backend's own prefix (--db-prefix).
+	//
+	// With "", the client is confined exactly when the backend's own
+	// Client is: on a real server without --unsafe-any-db. A Prefix given
+	// here confines the client on every backend, the embedded one and
+	// with --unsafe-any-db too: that is how a classroom keeps each student
+	// (alice_, bob_) to their own databases on one shared server.
+	Prefix string
+	// Monitor, when set, receives every command the client sends.
+	Monitor *event.CommandMonitor
 }
 
-// NewClient connects one more driver client to the backend, so that each
-// lesson session owns its client and its command monitor. The caller
-// disconnects it.
+// NewClient connects a new client to the backend's server. Every client
+// the app uses is made here (Backend.Client too), so that none escapes the
+// guard. The caller disconnects it.
 func (b *Backend) NewClient(ctx context.Context, o ClientOptions) (*mongo.Client, error) {
-	uri := b.URI()
-	if b.Kind == KindURI {
-		uri = b.uri
+	s := b.clientSettings()
+	s.monitor = o.Monitor
+	if o.Prefix != "" {
+		if err := ValidatePrefix(o.Prefix); err != nil {
+			return nil, err
+		}
+		s.guard = &policy{prefix: o.Prefix}
 	}
-	opts := options.Client().ApplyURI(uri).SetServerSelectionTimeout(serverSelectionTimeout).SetAppName("schemalab")
-	if b.Kind == KindEmbedded {
-		// As for the backend's own client: an in-process server needs no
-		// streaming hello, which would hold up Disconnect.
-		opts.SetServerMonitoringMode(options.ServerMonitoringModePoll)
-	}
-	if o.Monitor != nil {
-		opts.SetMonitor(o.Monitor)
-	}
-	client, err := mongo.Connect(opts)
+	client, err := newClient(b.uri, s)
 	if err != nil {
-		return nil, fmt.Errorf("connect to %s: %v", b.Host, redactErr(err, uri))
+		return nil, err
+	}
+	if err := client.Ping(ctx, nil); err != nil {
+		_ = client.Disconnect(context.Background())
+		return nil, err
 	}
 	return client, nil
+}
+
+// clientSettings are how this backend's clients connect.
+func (b *Backend) clientSettings() clientSettings {
+	s := clientSettings{selectionTimeout: serverSelectionTimeout}
+	switch b.Kind {
+	case KindEmbedded:
+		s.pollMonitoring = true
+	case KindMongod:
+		s.direct, s.appName = true, "schemalab"
+	default:
+		s.appName = "schemalab"
+	}
+	if b.Enforced() {
+		s.guard = &policy{prefix: b.prefix, unlockable: !b.confined}
+	}
+	return s
+}
+
+type clientSettings struct {
+	selectionTimeout time.Duration
+	// pollMonitoring: an in-process server needs no streaming hello, and
+	// a pending awaitable hello would hold up Disconnect at exit.
+	pollMonitoring bool
+	direct         bool
+	appName        string
+	monitor        *event.CommandMonitor
+	// guard, when set, confines the client: every message it sends passes
+	// the policy first (guard.go).
+	guard *policy
+}
+
+// newClient is the one place a driver client is made.
+func newClient(uri string, s clientSettings) (*mongo.Client, error) {
+	opts := options.Client().ApplyURI(uri).SetServerSelectionTimeout(s.selectionTimeout)
+	if s.pollMonitoring {
+		opts.SetServerMonitoringMode(options.ServerMonitoringModePoll)
+	}
+	if s.direct {
+		opts.SetDirect(true)
+	}
+	if s.appName != "" {
+		opts.SetAppName(s.appName)
+	}
+	if s.monitor != nil {
+		opts.SetMonitor(s.monitor)
+	}
+	if s.guard != nil {
+		d := &guardDialer{policy: *s.guard, tls: opts.TLSConfig, ocspCache: ocsp.NewCache()}
+		d.verifyRevocation = opts.DisableCertificateRevocationCheck == nil || !*opts.DisableCertificateRevocationCheck
+		d.disableOCSPEndpoints = opts.DisableOCSPEndpointCheck != nil && *opts.DisableOCSPEndpointCheck
+		// The guard makes the TLS connection itself (see guardDialer),
+		// and a URI's compressors= is dropped: the guard must read every
+		// command, so a confined client never negotiates compression.
+		opts.TLSConfig = nil
+		opts.SetCompressors(nil)
+		opts.SetDialer(d)
+	}
+	return mongo.Connect(opts)
 }

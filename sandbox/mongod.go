@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
 
 // MongodDirPrefix starts the name of every temporary --dbpath, so that a
@@ -64,10 +63,10 @@ func (p *mongodProcess) uri() string { return "mongodb://" + p.addr + "/" }
 
 // startMongodBackend starts mongod (path, or the one on PATH) on a free
 // loopback port with a fresh temporary --dbpath and connects to it.
-func startMongodBackend(ctx context.Context, path string) (*Backend, error) {
+func startMongodBackend(ctx context.Context, b *Backend, path string) error {
 	bin, err := findMongod(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	CleanStaleMongodDirs(os.TempDir())
 
@@ -75,21 +74,26 @@ func startMongodBackend(ctx context.Context, path string) (*Backend, error) {
 	for range mongodPortAttempts {
 		p, err := spawnMongod(bin)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		client, err := p.waitReady(ctx)
+		b.Kind, b.Host, b.uri, b.mongod = KindMongod, p.addr, p.uri(), p
+		settings := b.clientSettings()
+		// A mongod that is starting refuses connections; each ping gives
+		// up quickly and waitReady tries again.
+		settings.selectionTimeout = 500 * time.Millisecond
+		client, err := p.waitReady(ctx, settings)
 		if err == nil {
-			b := &Backend{Client: client, Kind: KindMongod, Host: p.addr, mongod: p}
+			b.Client = client
 			b.describe(ctx)
-			return b, nil
+			return nil
 		}
 		_ = p.stop()
 		lastErr = err
 		if !errors.Is(err, errPortTaken) {
-			return nil, err
+			return err
 		}
 	}
-	return nil, lastErr
+	return lastErr
 }
 
 func findMongod(path string) (string, error) {
@@ -165,11 +169,8 @@ func spawnMongod(bin string) (*mongodProcess, error) {
 var errPortTaken = errors.New("port already in use")
 
 // waitReady pings the new mongod until it answers, exits or time runs out.
-func (p *mongodProcess) waitReady(ctx context.Context) (*mongo.Client, error) {
-	client, err := mongo.Connect(options.Client().ApplyURI(p.uri()).
-		SetServerSelectionTimeout(500 * time.Millisecond).
-		SetDirect(true).
-		SetAppName("schemalab"))
+func (p *mongodProcess) waitReady(ctx context.Context, settings clientSettings) (*mongo.Client, error) {
+	client, err := newClient(p.uri(), settings)
 	if err != nil {
 		return nil, fmt.Errorf("--sandbox mongod: %w", err)
 	}

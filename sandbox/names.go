@@ -14,23 +14,47 @@ const DefaultPrefix = "schemalab_"
 // the terminating NUL).
 const maxDBNameBytes = 63
 
-// ErrOutsideSandbox matches (errors.Is) every refusal of CheckDB.
+// ErrOutsideSandbox matches (errors.Is) every refusal of the guard and of
+// CheckDB.
 var ErrOutsideSandbox = errors.New("database outside the sandbox")
 
-// OutsideSandboxError is CheckDB's refusal.
+// OutsideSandboxError is a refusal: of a database by CheckDB, or of a
+// command by the guard every guarded client's messages pass through.
 type OutsideSandboxError struct {
+	// Command is the refused command's name ("" for CheckDB).
+	Command string
+	// Database is the database outside the prefix; "" when the command is
+	// refused for another reason, given by Reason.
 	Database string
 	Prefix   string
-	// System is set for admin, local and config, refused whatever the
-	// prefix.
-	System bool
+	Reason   string
+	// Unlockable is set when --unsafe-any-db would have allowed it (the
+	// backend's own prefix, not one given to NewClient).
+	Unlockable bool
 }
 
 func (e *OutsideSandboxError) Error() string {
-	if e.System {
-		return fmt.Sprintf("schemalab: refusing to use database %q: it is a system database, outside the sandbox prefix %q (pass --unsafe-any-db to allow)", e.Database, e.Prefix)
+	var sb strings.Builder
+	sb.WriteString("schemalab: refusing ")
+	switch {
+	case e.Command != "" && e.Database != "":
+		fmt.Fprintf(&sb, "`%s` on database `%s`", e.Command, e.Database)
+	case e.Command != "":
+		fmt.Fprintf(&sb, "`%s`", e.Command)
+	case e.Database != "":
+		fmt.Fprintf(&sb, "database `%s`", e.Database)
+	default:
+		sb.WriteString("a command")
 	}
-	return fmt.Sprintf("schemalab: refusing to use database %q: outside the sandbox prefix %q (pass --unsafe-any-db to allow)", e.Database, e.Prefix)
+	if e.Database != "" {
+		fmt.Fprintf(&sb, ": outside the sandbox prefix `%s`", e.Prefix)
+	} else {
+		sb.WriteString(": " + e.Reason)
+	}
+	if e.Unlockable {
+		sb.WriteString(" (pass --unsafe-any-db to allow)")
+	}
+	return sb.String()
 }
 
 // Is makes errors.Is(err, ErrOutsideSandbox) true.
@@ -56,30 +80,35 @@ func (b *Backend) Prefix() string { return b.prefix }
 // DatabaseName is the database of lesson id: <prefix><id>.
 func (b *Backend) DatabaseName(lessonID string) string { return b.prefix + lessonID }
 
-// Enforced reports whether CheckDB refuses databases outside the prefix:
-// on a real server (mongod or URI) without --unsafe-any-db.
-func (b *Backend) Enforced() bool { return b.Kind != KindEmbedded && !b.unsafeAnyDB }
+// Enforced reports whether the backend's own clients (Client, and
+// NewClient without a Prefix) are confined to the prefix: on a real server
+// (mongod or URI) without --unsafe-any-db, and always on a backend made by
+// ForPrefix (a classroom student's).
+func (b *Backend) Enforced() bool {
+	return b.confined || (b.Kind != KindEmbedded && !b.unsafeAnyDB)
+}
 
-// CheckDB is the safety policy for the learner's commands on a real
-// server: it refuses, with an *OutsideSandboxError, any database that is
-// not <prefix>something, and always admin, local and config. It allows
-// everything on the embedded sandbox, which holds nothing but the course,
-// and with --unsafe-any-db. Its method value b.CheckDB fits a
-// func(string) error hook.
+// CheckDB tells early, before anything is sent, whether the guard of the
+// backend's own clients would refuse database name: it refuses, with an
+// *OutsideSandboxError, any database that is not <prefix>something when
+// Enforced. Safety does not depend on it; the guard checks every command.
 func (b *Backend) CheckDB(name string) error {
 	if b == nil || !b.Enforced() {
 		return nil
 	}
-	return checkPrefixed(name, b.prefix)
-}
-
-func checkPrefixed(name, prefix string) error {
-	switch name {
-	case "admin", "local", "config":
-		return &OutsideSandboxError{Database: name, Prefix: prefix, System: true}
-	}
-	if len(name) <= len(prefix) || !strings.HasPrefix(name, prefix) {
-		return &OutsideSandboxError{Database: name, Prefix: prefix}
+	if !inPrefix(name, b.prefix) {
+		return &OutsideSandboxError{Database: name, Prefix: b.prefix, Unlockable: !b.confined}
 	}
 	return nil
+}
+
+// inPrefix reports whether database name is <prefix>something. The
+// server's own databases never are, even under a prefix such as "ad" or
+// "loc".
+func inPrefix(name, prefix string) bool {
+	switch name {
+	case "admin", "local", "config":
+		return false
+	}
+	return len(name) > len(prefix) && strings.HasPrefix(name, prefix)
 }

@@ -35,8 +35,8 @@ func (b *Backend) PrepareDB(ctx context.Context, name string) error {
 	if b.Kind == KindEmbedded {
 		return nil
 	}
-	if err := checkPrefixed(name, b.prefix); err != nil {
-		return fmt.Errorf("prepare database %q: %w", name, err)
+	if !inPrefix(name, b.prefix) {
+		return fmt.Errorf("prepare database %q: %w", name, &OutsideSandboxError{Database: name, Prefix: b.prefix})
 	}
 	if !b.isOwned(name) {
 		if err := b.verifyMarker(ctx, name, "use"); err != nil {
@@ -58,7 +58,7 @@ func (b *Backend) PrepareDB(ctx context.Context, name string) error {
 // writes the marker again (PrepareDB), so the database stays recognisably
 // schemalab's.
 func (b *Backend) ResetDB(ctx context.Context, name string) error {
-	if err := checkPrefixed(name, b.prefix); err != nil {
+	if !inPrefix(name, b.prefix) {
 		return fmt.Errorf("refusing to reset database %q: only databases starting with the sandbox prefix %q are reset", name, b.prefix)
 	}
 	if b.Kind != KindEmbedded && !b.isOwned(name) {

@@ -92,7 +92,7 @@ func TestCheckDB(t *testing.T) {
 			t.Errorf("CheckDB(%q) = %v, want a refusal", name, err)
 		}
 	}
-	want := `schemalab: refusing to use database "shop": outside the sandbox prefix "alice_" (pass --unsafe-any-db to allow)`
+	want := "schemalab: refusing database `shop`: outside the sandbox prefix `alice_` (pass --unsafe-any-db to allow)"
 	if err := b.CheckDB("shop"); err == nil || err.Error() != want {
 		t.Errorf("CheckDB(shop) = %v, want %s", err, want)
 	}

@@ -6,197 +6,373 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
 
-// writeCommands change the database they run on (or, run on admin, the
-// server). Reads are absent: the policy keeps learners' writes inside the
-// prefix, and `use` already keeps their current database there.
-var writeCommands = map[string]bool{
-	"insert": true, "update": true, "delete": true, "findAndModify": true, "findandmodify": true,
-	"drop": true, "dropDatabase": true, "create": true, "collMod": true,
-	"createIndexes": true, "dropIndexes": true, "deleteIndexes": true, "reIndex": true, "compact": true,
-	"convertToCapped": true, "cloneCollectionAsCapped": true,
-	"createSearchIndexes": true, "dropSearchIndex": true, "updateSearchIndex": true,
-	"createUser": true, "updateUser": true, "dropUser": true, "dropAllUsersFromDatabase": true,
-	"grantRolesToUser": true, "revokeRolesFromUser": true, "createRole": true, "updateRole": true,
-	"dropRole": true, "dropAllRolesFromDatabase": true, "grantPrivilegesToRole": true,
-	"revokePrivilegesFromRole": true, "grantRolesToRole": true, "revokeRolesFromRole": true,
-	"profile": true, "applyOps": true,
-	// Server-wide commands run on admin, which CheckDB always refuses.
-	"shutdown": true, "fsync": true, "fsyncUnlock": true, "setParameter": true,
-	"setFeatureCompatibilityVersion": true, "setDefaultRWConcern": true, "killOp": true,
-	"killAllSessions": true, "killAllSessionsByPattern": true, "killSessions": true,
-	"replSetReconfig": true, "replSetStepDown": true, "replSetFreeze": true, "logRotate": true,
-	"setClusterParameter": true, "enableSharding": true, "shardCollection": true,
+// This file is the guard's policy: which commands a confined client may
+// send, and which databases each one acts on. It sees the command document
+// exactly as the server will run it (decoded from the final bytes by the
+// server's own decoder), so no JavaScript coercion, getter or option can
+// make the checked command differ from the one that runs.
+//
+// The policy is an allow-list: a command it does not know is refused, so a
+// command or option added to MongoDB later is not a way around it.
+
+// commandScope says where an allowed command may run.
+type commandScope uint8
+
+const (
+	// scopeServer commands read no database: the driver's handshake,
+	// authentication and session bookkeeping, and the server facts the
+	// shell prints. Their $db does not matter.
+	scopeServer commandScope = iota + 1
+	// scopeDatabase commands act on their $db, which must be in the
+	// prefix, and on the namespaces they name.
+	scopeDatabase
+	// scopeAdmin commands run on admin and act only on the namespaces
+	// they name, which must all be in the prefix.
+	scopeAdmin
+)
+
+var allowedCommands = map[string]commandScope{
+	// The driver's connection handshake and heartbeat (also over legacy
+	// OP_QUERY), and authentication on a server that asks for it: SCRAM,
+	// AWS, OIDC and Kerberos run saslStart/saslContinue on the auth
+	// source; X.509 runs authenticate on $external.
+	"hello": scopeServer, "isMaster": scopeServer, "ismaster": scopeServer, "ping": scopeServer,
+	"saslStart": scopeServer, "saslContinue": scopeServer, "authenticate": scopeServer, "logout": scopeServer,
+	// The driver ends its sessions when a client disconnects; a session id
+	// is a random UUID, so no one ends another's.
+	"endSessions": scopeServer,
+	// What the shell shows of the server: db.version(), db.listCommands().
+	// Neither reveals anything about any database.
+	"buildInfo": scopeServer, "buildinfo": scopeServer, "listCommands": scopeServer,
+
+	// Reads of the learner's databases.
+	"find": scopeDatabase, "getMore": scopeDatabase, "killCursors": scopeDatabase,
+	"aggregate": scopeDatabase, "count": scopeDatabase, "distinct": scopeDatabase,
+	"listCollections": scopeDatabase, "listIndexes": scopeDatabase,
+	"collStats": scopeDatabase, "dbStats": scopeDatabase, "validate": scopeDatabase,
+	"explain": scopeDatabase,
+	// Writes to them.
+	"insert": scopeDatabase, "update": scopeDatabase, "delete": scopeDatabase,
+	"findAndModify": scopeDatabase, "findandmodify": scopeDatabase,
+	"mapReduce": scopeDatabase, "mapreduce": scopeDatabase,
+	"create": scopeDatabase, "collMod": scopeDatabase, "drop": scopeDatabase, "dropDatabase": scopeDatabase,
+	"createIndexes": scopeDatabase, "dropIndexes": scopeDatabase, "deleteIndexes": scopeDatabase,
+	// The embedded server's snapshots, which the lessons runner saves and
+	// restores (sandbox/engine/admin_snapshot.go); they name db and fromDb.
+	"schemalabSnapshot": scopeDatabase,
+
+	// Admin commands that act only on the namespaces they name.
+	"renameCollection": scopeAdmin, "bulkWrite": scopeAdmin,
+	// A transaction's commit or abort touches only what its statements,
+	// each checked when sent, touched.
+	"commitTransaction": scopeAdmin, "abortTransaction": scopeAdmin,
 }
 
-// WriteTargets lists the databases command cmd, run on database db,
-// writes to: db itself for a write command, and the databases named inside
-// it (aggregate $out and $merge, mapReduce's out, renameCollection's
-// namespaces, bulkWrite's nsInfo, applyOps' operations, explain's
-// command). A read-only command yields none. The shell checks each with
-// CheckDB before sending a command on a real server.
-func WriteTargets(db string, cmd bson.D) []string {
-	var out []string
-	add := func(name string) {
-		for _, have := range out {
-			if have == name {
-				return
-			}
-		}
-		out = append(out, name)
-	}
-	collectTargets(db, cmd, add)
-	return out
+// Deliberately absent, among everything else: listDatabases (it reads the
+// names and sizes of every database on the server, so `show dbs` is
+// refused on a shared server), serverStatus, currentOp, getParameter and
+// getLog (server-wide state), profile (its slowms and sampleRate are
+// server-wide), applyOps, and every command that changes the server
+// (shutdown, setParameter, fsync, user and role management, ...).
+
+// policy confines commands to the databases named <prefix>*.
+type policy struct {
+	prefix string
+	// unlockable: refusals mention --unsafe-any-db, which would lift
+	// this policy (it is the backend's own, not one given to NewClient).
+	unlockable bool
 }
 
-func collectTargets(db string, cmd bson.D, add func(string)) {
+// check returns nil for a command the policy allows, else an
+// *OutsideSandboxError saying why not.
+func (p policy) check(cmd bson.D) error {
 	if len(cmd) == 0 {
-		return
+		return p.refuse("", "an empty command")
 	}
 	name := cmd[0].Key
-	switch name {
-	case "aggregate":
-		if p, ok := lookup(cmd, "pipeline").(bson.A); ok {
-			pipelineTargets(db, p, add)
-		}
-		return
-	case "explain":
-		if inner, ok := cmd[0].Value.(bson.D); ok {
-			collectTargets(db, inner, add)
-		}
-		return
-	case "mapReduce", "mapreduce":
-		switch out := lookup(cmd, "out").(type) {
-		case string:
-			add(db)
-		case bson.D:
-			if _, inline := lookupOK(out, "inline"); inline {
-				return
-			}
-			if s, ok := lookup(out, "db").(string); ok {
-				add(s)
-			} else {
-				add(db)
-			}
-		}
-		return
-	case "renameCollection":
-		for _, key := range []string{"renameCollection", "to"} {
-			if ns, ok := lookup(cmd, key).(string); ok {
-				add(namespaceDB(ns))
-			}
-		}
-		return
-	case "bulkWrite":
-		if infos, ok := lookup(cmd, "nsInfo").(bson.A); ok {
-			for _, info := range infos {
-				if d, ok := info.(bson.D); ok {
-					if ns, ok := lookup(d, "ns").(string); ok {
-						add(namespaceDB(ns))
-					}
-				}
-			}
-		}
-		add(db)
-		return
-	case "applyOps":
-		add(db)
-		if ops, ok := cmd[0].Value.(bson.A); ok {
-			for _, op := range ops {
-				if d, ok := op.(bson.D); ok {
-					if ns, ok := lookup(d, "ns").(string); ok {
-						add(namespaceDB(ns))
-					}
-				}
-			}
-		}
-		return
+	db, err := p.commandDB(name, cmd)
+	if err != nil {
+		return err
 	}
-	if writeCommands[name] {
-		add(db)
+	switch allowedCommands[name] {
+	case scopeServer:
+		return nil
+	case scopeDatabase:
+		if !inPrefix(db, p.prefix) {
+			return p.outside(name, db)
+		}
+	case scopeAdmin:
+		if db != "admin" && !inPrefix(db, p.prefix) {
+			return p.outside(name, db)
+		}
+	default:
+		if !inPrefix(db, p.prefix) {
+			return p.outside(name, db)
+		}
+		return p.refuse(name, "the sandbox does not allow this command")
 	}
+	return p.checkNamespaces(name, db, cmd)
 }
 
-// pipelineTargets finds $out and $merge, also inside $facet, $lookup and
-// $unionWith sub-pipelines (where MongoDB refuses them, but the server
-// should be the one to say so only for databases of the sandbox).
-func pipelineTargets(db string, pipeline bson.A, add func(string)) {
-	for _, s := range pipeline {
-		stage, ok := s.(bson.D)
-		if !ok || len(stage) == 0 {
+// commandDB is the command's one $db. The driver always adds its own, so
+// a learner's $db makes two; mongod would run the last. Either way the
+// command is refused, naming a database outside the prefix if one is.
+func (p policy) commandDB(name string, cmd bson.D) (string, error) {
+	var dbs []string
+	for _, e := range cmd {
+		if e.Key != "$db" {
 			continue
 		}
-		switch stage[0].Key {
-		case "$out":
-			switch spec := stage[0].Value.(type) {
-			case string:
-				add(db)
-			case bson.D:
-				if s, ok := lookup(spec, "db").(string); ok {
-					add(s)
-				} else {
-					add(db)
-				}
-			}
-		case "$merge":
-			switch spec := stage[0].Value.(type) {
-			case string:
-				add(db)
-			case bson.D:
-				if into, ok := lookup(spec, "into").(bson.D); ok {
-					if s, ok := lookup(into, "db").(string); ok {
-						add(s)
-						continue
-					}
-				}
-				add(db)
-			}
-		case "$facet":
-			if spec, ok := stage[0].Value.(bson.D); ok {
-				for _, e := range spec {
-					if p, ok := e.Value.(bson.A); ok {
-						pipelineTargets(db, p, add)
-					}
-				}
-			}
-		case "$lookup", "$unionWith":
-			if spec, ok := stage[0].Value.(bson.D); ok {
-				if p, ok := lookup(spec, "pipeline").(bson.A); ok {
-					pipelineTargets(db, p, add)
-				}
-			}
+		s, ok := e.Value.(string)
+		if !ok {
+			return "", p.refuse(name, "its $db is not a string")
+		}
+		dbs = append(dbs, s)
+	}
+	switch len(dbs) {
+	case 0:
+		return "", p.refuse(name, "it has no $db")
+	case 1:
+		return dbs[0], nil
+	}
+	for _, db := range dbs {
+		if !inPrefix(db, p.prefix) {
+			return "", p.outside(name, db)
 		}
 	}
+	return "", p.refuse(name, "it has more than one $db")
 }
 
-// CheckCommand applies CheckDB to every database cmd, run on db, writes
-// to. Its method value fits a func(db string, cmd bson.D) error hook.
-func (b *Backend) CheckCommand(db string, cmd bson.D) error {
-	if b == nil || !b.Enforced() {
-		return nil
-	}
-	for _, target := range WriteTargets(db, cmd) {
-		if err := b.CheckDB(target); err != nil {
+// checkNamespaces checks every database an allowed command names besides
+// its $db, in its own fields and in the aggregation stages anywhere in it,
+// and that its pipelines use only the stages the policy knows.
+func (p policy) checkNamespaces(name, db string, cmd bson.D) error {
+	for i, e := range cmd {
+		var err error
+		switch {
+		case i == 0 && name == "explain":
+			inner, ok := e.Value.(bson.D)
+			if !ok {
+				return p.refuse(name, "it explains something other than a command document")
+			}
+			err = p.checkExplained(db, inner)
+		case e.Key == "documents" && name == "insert":
+			// Inserted documents are data: a field named $out in one is
+			// never run as a stage.
+			continue
+		case e.Key == "pipeline" && (name == "aggregate" || name == "create" || name == "collMod"):
+			err = p.checkPipeline(name, e.Value, 0)
+		case (e.Key == "renameCollection" || e.Key == "to") && name == "renameCollection":
+			err = p.checkName(name, "`"+e.Key+"`", e.Value, namespaceDB)
+		case e.Key == "nsInfo" && name == "bulkWrite":
+			err = p.eachDocument(name, "`nsInfo`", e.Value, func(d bson.D) error {
+				return eachKey(d, "ns", func(v any) error { return p.checkName(name, "`nsInfo.ns`", v, namespaceDB) })
+			})
+		case e.Key == "out" && (name == "mapReduce" || name == "mapreduce"):
+			if out, ok := e.Value.(bson.D); ok {
+				err = eachKey(out, "db", func(v any) error { return p.checkName(name, "`out.db`", v, databaseName) })
+			}
+		case (e.Key == "db" || e.Key == "fromDb") && name == "schemalabSnapshot":
+			err = p.checkName(name, "`"+e.Key+"`", e.Value, databaseName)
+		}
+		if err == nil {
+			err = p.checkStageTargets(name, e.Value, 0)
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// checkName checks a field that names a database (parse returns it from
+// the field's string).
+func (p policy) checkName(cmd, what string, v any, parse func(string) string) error {
+	s, ok := v.(string)
+	if !ok {
+		return p.refuse(cmd, what+" is not a string")
+	}
+	if target := parse(s); !inPrefix(target, p.prefix) {
+		return p.outside(cmd, target)
+	}
+	return nil
+}
+
+// checkExplained checks the command an explain wraps, which runs on the
+// explain's $db (and on its own, if it names one).
+func (p policy) checkExplained(db string, inner bson.D) error {
+	if len(inner) == 0 {
+		return p.refuse("explain", "it explains an empty command")
+	}
+	name := inner[0].Key
+	if allowedCommands[name] != scopeDatabase || name == "explain" {
+		return p.refuse("explain", "the sandbox does not allow explaining `"+name+"`")
+	}
+	err := eachKey(inner, "$db", func(v any) error { return p.checkName("explain", "the explained command's $db", v, databaseName) })
+	if err != nil {
+		return err
+	}
+	return p.checkNamespaces(name, db, inner)
+}
+
+// allowedStages are the aggregation stages of MongoDB 8.0 a learner's
+// pipeline may use. Absent: the internal stages ($mergeCursors, $cursor,
+// $_internal*, ...), which a server without authentication would run for
+// anyone, and the server-wide ones ($currentOp, $listLocalSessions,
+// $listSessions, $queryStats, $querySettings, $listSampledQueries,
+// $shardedDataDistribution, $listCatalog, $listClusterCatalog).
+var allowedStages = map[string]bool{
+	"$addFields": true, "$bucket": true, "$bucketAuto": true, "$changeStream": true,
+	"$changeStreamSplitLargeEvent": true, "$collStats": true, "$count": true, "$densify": true,
+	"$documents": true, "$facet": true, "$fill": true, "$geoNear": true, "$graphLookup": true,
+	"$group": true, "$indexStats": true, "$limit": true, "$listSearchIndexes": true,
+	"$lookup": true, "$match": true, "$merge": true, "$out": true, "$planCacheStats": true,
+	"$project": true, "$redact": true, "$replaceRoot": true, "$replaceWith": true,
+	"$sample": true, "$search": true, "$searchMeta": true, "$set": true,
+	"$setWindowFields": true, "$skip": true, "$sort": true, "$sortByCount": true,
+	"$unionWith": true, "$unset": true, "$unwind": true, "$vectorSearch": true,
+}
+
+// checkPipeline refuses stages outside allowedStages, in pipeline and in
+// the sub-pipelines of its $facet, $lookup and $unionWith stages. A
+// pipeline that is not an array of documents is left to the server to
+// refuse.
+func (p policy) checkPipeline(name string, v any, depth int) error {
+	stages, ok := v.(bson.A)
+	if !ok {
+		return nil
+	}
+	if depth > maxWalkDepth {
+		return p.refuse(name, "it is nested too deeply to check")
+	}
+	for _, st := range stages {
+		stage, ok := st.(bson.D)
+		if !ok {
+			continue
+		}
+		for _, e := range stage {
+			if !allowedStages[e.Key] {
+				return p.refuse(name, "the sandbox does not allow the stage `"+e.Key+"`")
+			}
+			spec, _ := e.Value.(bson.D)
+			for _, sub := range spec {
+				var err error
+				switch {
+				case e.Key == "$facet":
+					err = p.checkPipeline(name, sub.Value, depth+1)
+				case sub.Key == "pipeline" && (e.Key == "$lookup" || e.Key == "$unionWith"):
+					err = p.checkPipeline(name, sub.Value, depth+1)
+				}
+				if err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// stageTargets are the aggregation stages that name a collection of
+// possibly another database, and where in their specification that
+// database is: $out {db}, $merge {into: {db}}, $lookup and $graphLookup
+// {from: {db}}, $unionWith {coll: {db}} (and a bare db beside each).
+var stageTargets = map[string][]string{
+	"$out":         {"db"},
+	"$merge":       {"db", "into"},
+	"$lookup":      {"db", "from"},
+	"$graphLookup": {"db", "from"},
+	"$unionWith":   {"db", "coll", "from"},
+}
+
+// checkStageTargets walks v, all of it, for aggregation stages naming
+// another database: wherever a pipeline sits (aggregate, explain, views,
+// $facet, sub-pipelines, update pipelines, $merge's whenMatched, or a
+// place no one thought of), its stages are checked. A string target
+// ($out: "c", from: "c") is a collection of the command's own database,
+// which is already checked.
+func (p policy) checkStageTargets(name string, v any, depth int) error {
+	if depth > maxWalkDepth {
+		return p.refuse(name, "it is nested too deeply to check")
+	}
+	switch x := v.(type) {
+	case bson.A:
+		for _, e := range x {
+			if err := p.checkStageTargets(name, e, depth+1); err != nil {
+				return err
+			}
+		}
+	case bson.D:
+		for _, e := range x {
+			if spec, ok := e.Value.(bson.D); ok {
+				for _, k := range stageTargets[e.Key] {
+					what := "`" + e.Key + "." + k + "`"
+					err := eachKey(spec, k, func(v any) error {
+						if k == "db" {
+							return p.checkName(name, what, v, databaseName)
+						}
+						if d, ok := v.(bson.D); ok {
+							return eachKey(d, "db", func(v any) error { return p.checkName(name, what+".db", v, databaseName) })
+						}
+						return nil
+					})
+					if err != nil {
+						return err
+					}
+				}
+			}
+			if err := p.checkStageTargets(name, e.Value, depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// maxWalkDepth matches the decoder's nesting limit (value.MaxDecodeDepth),
+// so the walks never meet a document they cannot finish.
+const maxWalkDepth = 200
+
+func (p policy) eachDocument(name, what string, v any, fn func(bson.D) error) error {
+	arr, ok := v.(bson.A)
+	if !ok {
+		return p.refuse(name, what+" is not an array")
+	}
+	for _, e := range arr {
+		d, ok := e.(bson.D)
+		if !ok {
+			return p.refuse(name, what+" holds something other than documents")
+		}
+		if err := fn(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// eachKey calls fn with every value of key in d: a duplicated field is
+// checked in each of its copies, whichever one the server reads.
+func eachKey(d bson.D, key string, fn func(any) error) error {
+	for _, e := range d {
+		if e.Key == key {
+			if err := fn(e.Value); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (p policy) outside(cmd, db string) error {
+	return &OutsideSandboxError{Command: cmd, Database: db, Prefix: p.prefix, Unlockable: p.unlockable}
+}
+
+func (p policy) refuse(cmd, reason string) error {
+	return &OutsideSandboxError{Command: cmd, Prefix: p.prefix, Reason: reason, Unlockable: p.unlockable}
+}
+
+func databaseName(db string) string { return db }
+
 func namespaceDB(ns string) string {
 	db, _, _ := strings.Cut(ns, ".")
 	return db
-}
-
-func lookup(d bson.D, key string) any {
-	v, _ := lookupOK(d, key)
-	return v
-}
-
-func lookupOK(d bson.D, key string) (any, bool) {
-	for _, e := range d {
-		if e.Key == key {
-			return e.Value, true
-		}
-	}
-	return nil, false
 }

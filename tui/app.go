@@ -49,15 +49,15 @@ type Options struct {
 	Localizer *locale.Localizer
 	// ExerciseDir is where watch mode writes exercises without a Store.
 	ExerciseDir string
-}
-
-// AnnouncementMsg is an instructor's "now: this lesson, this step" in a
-// classroom. The app shows it as a one-line notice with a key to follow;
-// nobody is moved without pressing it. Step is 1-based; 0 means the
-// lesson's start.
-type AnnouncementMsg struct {
-	Lesson string
-	Step   int
+	// ScriptTimeout bounds one block's evaluation; 0 is the runner's
+	// default.
+	ScriptTimeout time.Duration
+	// Remote is set when the learner is not at this machine (a classroom
+	// session over SSH): nothing may run on the host but the sandbox, so
+	// the $EDITOR and watch keys are off.
+	Remote bool
+	// OnActivity, if set, is told what the learner does (see Activity).
+	OnActivity func(Activity)
 }
 
 var (
@@ -75,8 +75,6 @@ var (
 	msgPresenting   = &locale.Message{ID: "app.presenting", Other: "Presenting: each step opens with its prose only; enter reveals its code, enter again runs it and shows the output. No status line; bars are doubled."}
 	msgHelpCloses   = &locale.Message{ID: "app.helpCloses", Other: "? or esc closes this help"}
 	msgCloseHelp    = &locale.Message{ID: "app.closeHelp", Other: "close help"}
-	msgAnnounce     = &locale.Message{ID: "app.announce", Other: "▸ instructor: now {{.Lesson}}, step {{.Step}} · {{.Key}} follows"}
-	msgAnnounceAt   = &locale.Message{ID: "app.announceStart", Other: "▸ instructor: now {{.Lesson}} · {{.Key}} follows"}
 )
 
 // Minimum terminal size; below it the app says so instead of drawing a
@@ -101,8 +99,9 @@ type Model struct {
 
 	showHelp bool
 	status   string
-	announce *AnnouncementMsg
-	quitting bool
+	// announcement is the classroom's "follow me", if any.
+	announcement AnnouncementMsg
+	quitting     bool
 }
 
 // New builds the app; nothing runs until the program starts it.
@@ -113,6 +112,8 @@ func New(ctx context.Context, opts Options) *Model {
 	}
 	st := styles.New(true, opts.NoColor)
 	c := common.Common{Styles: st, KeyMap: keymap.Default(l), L: l, Present: opts.Present}
+	c.KeyMap.ExternalEditor.SetEnabled(!opts.Remote)
+	c.KeyMap.Watch.SetEnabled(!opts.Remote)
 	c.Backend = c.T(msgConnecting, nil)
 	if opts.Catalog == nil {
 		opts.Catalog = &lessons.Catalog{}
@@ -224,7 +225,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.status = string(msg)
 		return nil
 	case AnnouncementMsg:
-		m.announce = &msg
+		m.announcement = msg
 		return nil
 	case spinner.TickMsg:
 		if _, _, running := m.running(); !running {
@@ -291,10 +292,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
 		return nil
-	case key.Matches(msg, k.Follow) && m.announce != nil:
-		a := *m.announce
-		m.announce = nil
-		return m.openLesson(a.Lesson, a.Step-1)
+	case key.Matches(msg, k.Follow) && m.notice() != "":
+		return m.follow()
 	}
 	if m.lesson != nil {
 		_, cmd := m.lesson.Update(msg)
@@ -345,8 +344,9 @@ func (m *Model) openLesson(id string, step int) tea.Cmd {
 	c := m.Common
 	c.Width, c.Height = w, h
 	m.lesson = lesson.New(m.ctx, c, l, lesson.Options{
-		Runner: lessons.NewRunner(m.backend, l, lessons.RunnerOptions{}), Store: m.opts.Store, Next: next,
-		Step: step, FirstSeq: m.opened << 20, ExerciseDir: m.opts.ExerciseDir,
+		Runner: lessons.NewRunner(m.backend, l, lessons.RunnerOptions{Timeout: m.opts.ScriptTimeout}), Store: m.opts.Store, Next: next,
+		Observe: m.opts.OnActivity,
+		Step:    step, FirstSeq: m.opened << 20, ExerciseDir: m.opts.ExerciseDir,
 	})
 	m.catalog.Select(id)
 	m.resize()
@@ -440,8 +440,8 @@ func (m *Model) statusLine(km help.KeyMap) string {
 		left = m.spin.View() + " " + st.Text.Render(label) + st.Muted.Render(m.T(msgRunning, map[string]any{"Elapsed": m.Duration(time.Since(since)), "Key": k.Cancel.Help().Key}))
 	case m.status != "":
 		left = st.Warning.Render(m.status)
-	case m.announce != nil:
-		left = st.Warning.Render(m.announcement())
+	case m.notice() != "":
+		left = m.notice()
 	}
 	tail := []key.Binding{k.Help, k.Quit}
 	if _, closing := km.(helpCloser); closing || (m.lesson != nil && m.lesson.WantsKeys()) {
@@ -478,18 +478,6 @@ func (m *Model) statusLine(km help.KeyMap) string {
 	return left + strings.Repeat(" ", max(gap, 0)) + right
 }
 
-func (m *Model) announcement() string {
-	a := m.announce
-	data := map[string]any{"Lesson": a.Lesson, "Step": a.Step, "Key": m.KeyMap.Follow.Help().Key}
-	if l := m.opts.Catalog.Find(a.Lesson); l != nil {
-		data["Lesson"] = l.Title
-	}
-	if a.Step <= 0 {
-		return m.T(msgAnnounceAt, data)
-	}
-	return m.T(msgAnnounce, data)
-}
-
 // fullHelp lays the key columns out side by side, or in two rows of
 // columns when they do not fit the width.
 func (m *Model) fullHelp(km help.KeyMap, w int) string {
@@ -497,7 +485,7 @@ func (m *Model) fullHelp(km help.KeyMap, w int) string {
 	hm.ShowAll = true
 	hm.SetWidth(0)
 	groups := km.FullHelp()
-	if m.announce != nil {
+	if m.notice() != "" {
 		groups = append(groups, []key.Binding{m.KeyMap.Follow})
 	}
 	out := hm.FullHelpView(groups)

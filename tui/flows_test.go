@@ -140,7 +140,7 @@ func TestAnnouncementIsFollowedOnlyOnKey(t *testing.T) {
 	m := drive(t, opts, 120, 40, func(tm *teatest.TestModel) {
 		waitFor(t, tm, "Reading")
 		tm.Send(AnnouncementMsg{Lesson: "kinds", Step: 3})
-		waitFor(t, tm, "instructor")
+		waitFor(t, tm, "follows")
 		tm.Send(press("f"))
 		waitFor(t, tm, "statements")
 	})

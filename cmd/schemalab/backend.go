@@ -9,7 +9,8 @@ import (
 
 // sandboxConfig is the backend the global flags ask for.
 func (g *globalOptions) sandboxConfig() sandbox.Config {
-	return sandbox.Config{URI: g.URI, Kind: g.Sandbox, MongodPath: g.Mongod, DBPrefix: g.DBPrefix, UnsafeAnyDB: g.UnsafeAnyDB}
+	return sandbox.Config{URI: g.URI, Kind: g.Sandbox, MongodPath: g.Mongod, DBPrefix: g.DBPrefix, UnsafeAnyDB: g.UnsafeAnyDB,
+		ScriptHeap: int64(g.ScriptHeapMB) << 20}
 }
 
 // openSandbox connects every subcommand to its backend the same way: the
@@ -23,11 +24,12 @@ func openSandbox(ctx context.Context, g *globalOptions) (*sandbox.Backend, error
 // resets lesson databases the backend's way.
 func lessonSandbox(be *sandbox.Backend) *lessons.Sandbox {
 	return &lessons.Sandbox{
-		Connect: be.Connector(),
-		Prefix:  be.Prefix(),
-		ResetDB: be.ResetDB,
-		Label:   backendLabel(be),
-		Close:   be.Close,
+		Connect:   be.Connector(),
+		Prefix:    be.Prefix(),
+		ResetDB:   be.ResetDB,
+		HeapLimit: be.ScriptHeap(),
+		Label:     backendLabel(be),
+		Close:     be.Close,
 	}
 }
 

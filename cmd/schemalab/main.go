@@ -57,6 +57,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runReset(ctx, &g, rest)
 	case "doctor":
 		return runDoctor(ctx, &g, rest)
+	case "classroom":
+		return runClassroom(ctx, &g, rest, stdout, stderr)
 	case "version":
 		return runVersion(rest, stdout, stderr)
 	case "help":

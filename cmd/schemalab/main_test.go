@@ -31,32 +31,39 @@ func TestParseCommandLine(t *testing.T) {
 	}{
 		{
 			name:  "defaults",
-			wantG: globalOptions{DBPrefix: "schemalab_"},
+			wantG: globalOptions{DBPrefix: "schemalab_", ScriptHeapMB: 512},
 		},
 		{
 			name:  "environment",
 			env:   map[string]string{"MONGODB_URI": "mongodb://db:27017", "NO_COLOR": "1"},
-			wantG: globalOptions{URI: "mongodb://db:27017", DBPrefix: "schemalab_", NoColor: true},
+			wantG: globalOptions{URI: "mongodb://db:27017", DBPrefix: "schemalab_", NoColor: true, ScriptHeapMB: 512},
 		},
 		{
 			name:     "flags before the subcommand win over the environment",
 			args:     []string{"--uri", "mongodb://flag/", "--no-color", "shell", "x.js"},
 			env:      map[string]string{"MONGODB_URI": "mongodb://env/"},
-			wantG:    globalOptions{URI: "mongodb://flag/", DBPrefix: "schemalab_", NoColor: true},
+			wantG:    globalOptions{URI: "mongodb://flag/", DBPrefix: "schemalab_", NoColor: true, ScriptHeapMB: 512},
 			wantSub:  "shell",
 			wantRest: []string{"x.js"},
 		},
 		{
 			name:     "global flags among the subcommand's own",
 			args:     []string{"shell", "--uri=mongodb://a/", "--db", "shop", "--db-prefix", "p_", "-"},
-			wantG:    globalOptions{URI: "mongodb://a/", DBPrefix: "p_"},
+			wantG:    globalOptions{URI: "mongodb://a/", DBPrefix: "p_", ScriptHeapMB: 512},
 			wantSub:  "shell",
 			wantRest: []string{"--db", "shop", "-"},
 		},
 		{
+			name:     "the script heap cap",
+			args:     []string{"run", "--script-heap", "64", "tree"},
+			wantG:    globalOptions{DBPrefix: "schemalab_", ScriptHeapMB: 64},
+			wantSub:  "run",
+			wantRest: []string{"tree"},
+		},
+		{
 			name:     "everything after -- is the subcommand's",
 			args:     []string{"serve", "--port", "0", "--", "--uri", "x"},
-			wantG:    globalOptions{DBPrefix: "schemalab_"},
+			wantG:    globalOptions{DBPrefix: "schemalab_", ScriptHeapMB: 512},
 			wantSub:  "serve",
 			wantRest: []string{"--port", "0", "--", "--uri", "x"},
 		},
@@ -82,6 +89,7 @@ func TestBadCommandLinesExitTwo(t *testing.T) {
 		{"serve", "--bind", "0.0.0.0"},
 		{"serve", "--port", "70000"},
 		{"serve", "extra"},
+		{"shell", "--script-heap", "0"},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := run(context.Background(), args, env(nil), &stdout, &stderr); code != 2 {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/schemalab/schemalab/sandbox/shell"
 )
 
 // globalOptions are the flags every subcommand accepts (DESIGN.md,
@@ -20,21 +22,25 @@ type globalOptions struct {
 	// UnsafeAnyDB is --unsafe-any-db: the explicit opt-out of the rule
 	// that keeps a real server's databases outside the prefix untouched.
 	UnsafeAnyDB bool
+	// ScriptHeapMB is --script-heap: how much memory one script (a lesson
+	// block, a shell input) may take before it is stopped.
+	ScriptHeapMB int
 }
 
 // defaultGlobalOptions applies the environment: MONGODB_URI and NO_COLOR
 // (any non-empty value, per no-color.org).
 func defaultGlobalOptions(getenv func(string) string) globalOptions {
 	return globalOptions{
-		URI:      getenv("MONGODB_URI"),
-		DBPrefix: "schemalab_",
-		NoColor:  getenv("NO_COLOR") != "",
+		URI:          getenv("MONGODB_URI"),
+		DBPrefix:     "schemalab_",
+		NoColor:      getenv("NO_COLOR") != "",
+		ScriptHeapMB: shell.DefaultHeapLimit >> 20,
 	}
 }
 
 // globalValueFlags take a value; --no-color and --unsafe-any-db are the
 // booleans.
-var globalValueFlags = map[string]bool{"uri": true, "sandbox": true, "db-prefix": true, "content": true, "mongod": true}
+var globalValueFlags = map[string]bool{"uri": true, "sandbox": true, "db-prefix": true, "content": true, "mongod": true, "script-heap": true}
 
 func (g *globalOptions) flagSet(name string, errOut io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
@@ -46,6 +52,7 @@ func (g *globalOptions) flagSet(name string, errOut io.Writer) *flag.FlagSet {
 	fs.BoolVar(&g.NoColor, "no-color", g.NoColor, "disable colors (env NO_COLOR)")
 	fs.StringVar(&g.Mongod, "mongod", g.Mongod, "mongod binary for --sandbox mongod (default: mongod on PATH)")
 	fs.BoolVar(&g.UnsafeAnyDB, "unsafe-any-db", g.UnsafeAnyDB, "on a real server, allow databases outside the prefix")
+	fs.IntVar(&g.ScriptHeapMB, "script-heap", g.ScriptHeapMB, "memory one script may use, in MB, before it is stopped")
 	fs.Usage = func() { usage(errOut) }
 	return fs
 }
@@ -97,6 +104,9 @@ func parseCommandLine(args []string, getenv func(string) string, errOut io.Write
 }
 
 func (g *globalOptions) validate() error {
+	if g.ScriptHeapMB <= 0 {
+		return fmt.Errorf("--script-heap must be a number of megabytes above 0, not %d", g.ScriptHeapMB)
+	}
 	switch g.Sandbox {
 	case "", "embedded", "mongod", "uri":
 		return nil
@@ -118,6 +128,9 @@ Usage:
   schemalab list                              lessons, ids and progress
   schemalab reset [LESSON...|--all] [--yes]   reset lesson databases and progress
   schemalab doctor                            check the terminal, tools, backend and progress store
+  schemalab classroom [--listen ADDR] [--bind-any] [--allow-keys FILE | --password-file FILE | --open]
+                      [--max-students N] [--instructor NAME] [--timeout D]
+                                              serve the course over SSH, one TUI per student, with a live dashboard
   schemalab version                           print version information
 
 Global flags:
@@ -128,5 +141,6 @@ Global flags:
   --no-color         disable colors (env NO_COLOR)
   --mongod PATH      mongod binary for --sandbox mongod (default: mongod on PATH)
   --unsafe-any-db    on a real server, allow databases outside the prefix
+  --script-heap MB   memory one script may use before it is stopped (default 512)
 `)
 }

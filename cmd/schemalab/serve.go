@@ -46,7 +46,7 @@ func runServe(ctx context.Context, g *globalOptions, args []string, stdout, stde
 		Port:             *port,
 		Bind:             *bind,
 		AllowNonLoopback: *bindAny,
-		Engine:           engine.New(engine.Options{Strict: *strict}),
+		Engine:           engine.New(engine.Options{Strict: *strict, Log: stderr}),
 		ErrorLog:         stderr,
 	}
 	// SCHEMALAB_LOG_COMMANDS=1 prints every command received, which shows

@@ -56,7 +56,7 @@ func runShell(ctx context.Context, g *globalOptions, args []string) int {
 		return 2
 	}
 
-	sh, err := shell.New(be.Client, db, shell.Options{Timeout: *timeout, CheckDB: be.CheckDB, CheckCommand: be.CheckCommand})
+	sh, err := shell.New(be.Client, db, shell.Options{Timeout: *timeout, HeapLimit: be.ScriptHeap()})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "schemalab shell:", err)
 		return 1

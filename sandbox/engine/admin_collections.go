@@ -30,18 +30,29 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 	if err := a.checkKnown(true, createFields...); err != nil {
 		return nil, err
 	}
+	// Time-series collections and validators: timeseries_cmd.go,
+	// schema_validation.go.
+	if ts, ok := a.get("timeseries"); ok && ts != nil {
+		return e.createTimeseries(req, collName)
+	}
+	if err := createValidationOptions(req); err != nil {
+		return nil, err
+	}
 	var opts bson.D
 	for _, f := range req.cmd[1:] {
 		if genericArguments[f.Key] {
 			continue
 		}
 		switch f.Key {
-		case "capped", "timeseries", "viewOn", "pipeline", "clusteredIndex", "validator", "encryptedFields":
+		case "capped", "viewOn", "pipeline", "clusteredIndex", "encryptedFields":
 			if b, ok := f.Value.(bool); ok && !b {
 				continue
 			}
 			return nil, mongoerr.Newf(mongoerr.NotImplemented,
 				"create option '%s' is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it", f.Key)
+		}
+		if d, ok := f.Value.(bson.D); ok && f.Key == "validator" && len(d) == 0 {
+			continue // mongod does not keep an empty validator
 		}
 		opts = append(opts, f)
 	}
@@ -58,7 +69,12 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 		return nil, mongoerr.Newf(mongoerr.NamespaceExists, "namespace %s.%s already exists, but with different options: %s",
 			req.db, collName, existingOptions(c))
 	}
-	if _, err := e.catalog.CreateCollection(req.db, collName, opts); err != nil {
+	c, err := e.catalog.CreateCollection(req.db, collName, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.compileValidator(req, c); err != nil {
+		e.catalog.DropCollection(req.db, collName)
 		return nil, err
 	}
 	return bson.D{}, nil
@@ -82,6 +98,9 @@ func cmdDrop(e *Engine, req *request) (bson.D, error) {
 	if c == nil {
 		// mongod 7.0+ treats dropping a missing collection as success.
 		return bson.D{}, nil
+	}
+	if ts, ok := e.timeseriesView(req.db, collName); ok {
+		return e.dropTimeseries(req, ts), nil
 	}
 	n := len(c.Indexes())
 	e.catalog.DropCollection(req.db, collName)
@@ -178,7 +197,7 @@ func cmdListCollections(e *Engine, req *request) (bson.D, error) {
 				continue
 			}
 			if nameOnly {
-				entry = bson.D{{Key: "name", Value: c.Name}, {Key: "type", Value: "collection"}}
+				entry = bson.D{{Key: "name", Value: c.Name}, {Key: "type", Value: c.Kind}}
 			}
 			docs = append(docs, entry)
 		}
@@ -220,6 +239,9 @@ func cmdRenameCollection(e *Engine, req *request) (bson.D, error) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if _, ok := e.timeseriesView(fromDB, fromColl); ok {
+		return nil, mongoerr.New(mongoerr.NotImplemented, "renaming a time-series collection is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
+	}
 	if err := e.catalog.RenameCollection(fromDB, fromColl, toDB, toColl, dropTarget); err != nil {
 		return nil, err
 	}

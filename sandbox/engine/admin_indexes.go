@@ -49,6 +49,10 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 		return nil, err
 	}
 	e.mu.Lock()
+	if ts, ok := e.timeseriesView(req.db, collName); ok {
+		e.mu.Unlock()
+		return e.createTimeseriesIndexes(req, ts)
+	}
 	defer e.mu.Unlock()
 	coll := e.catalog.Collection(req.db, collName)
 	created := false
@@ -99,9 +103,14 @@ func cmdListIndexes(e *Engine, req *request) (bson.D, error) {
 	e.mu.RLock()
 	coll := e.catalog.Collection(req.db, collName)
 	var docs []bson.D
-	if coll != nil {
+	if ts, ok := e.timeseriesView(req.db, collName); ok {
+		docs = timeseriesIndexSpecs(ts)
+	} else if coll != nil {
 		for _, ix := range coll.Indexes() {
-			docs = append(docs, ix.Spec.Document())
+			// A buckets collection is clustered by _id: no _id index.
+			if !ix.Spec.IsID() || !strings.HasPrefix(collName, bucketsPrefix) {
+				docs = append(docs, ix.Spec.Document())
+			}
 		}
 	}
 	e.mu.RUnlock()

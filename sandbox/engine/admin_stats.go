@@ -35,6 +35,9 @@ func cmdCollStats(e *Engine, req *request) (bson.D, error) {
 	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
+	if ts, ok := e.timeseriesView(req.db, collName); ok {
+		return appendNumberStyleDoc(e.timeseriesCollStats(ts, stripOK(storagestats.CollStats(ts.view.NS(), ts.buckets, scale)))), nil
+	}
 	out := storagestats.CollStats(ns(req.db, collName), e.catalog.Collection(req.db, collName), scale)
 	return appendNumberStyleDoc(stripOK(out)), nil
 }

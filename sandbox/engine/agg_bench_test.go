@@ -5,6 +5,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
 
 // The figures of issue 3, through the official driver against the
@@ -64,6 +65,17 @@ func BenchmarkAggBucket200k(b *testing.B) {
 // references, ten children per node, index on parent) from its root:
 // target ≤ 50 ms.
 func BenchmarkAggGraphLookup10k(b *testing.B) {
+	benchGraphLookup10k(b, "")
+}
+
+// BenchmarkAggGraphLookup10kRestricted is the same walk with a
+// restrictSearchWithMatch that keeps every node, so each level's query runs
+// as a sub-pipeline that can read the command's let.
+func BenchmarkAggGraphLookup10kRestricted(b *testing.B) {
+	benchGraphLookup10k(b, `, "restrictSearchWithMatch": {"$expr": {"$eq": ["$name", "$$which"]}}`)
+}
+
+func benchGraphLookup10k(b *testing.B, restrict string) {
 	coll := startServer(b).Database("tree").Collection("nodes")
 	const n = 10_000
 	docs := make([]any, n)
@@ -81,10 +93,11 @@ func BenchmarkAggGraphLookup10k(b *testing.B) {
 		b.Fatal(err)
 	}
 	pipeline := ejArray(b, `[{"$match": {"_id": 0}},
-		{"$graphLookup": {"from": "nodes", "startWith": "$_id", "connectFromField": "_id", "connectToField": "parent", "as": "sub", "depthField": "depth"}},
+		{"$graphLookup": {"from": "nodes", "startWith": "$_id", "connectFromField": "_id", "connectToField": "parent", "as": "sub", "depthField": "depth"`+restrict+`}},
 		{"$project": {"n": {"$size": "$sub"}, "deepest": {"$max": "$sub.depth"}}}]`)
+	opts := options.Aggregate().SetLet(bson.D{{Key: "which", Value: "node"}})
 	for b.Loop() {
-		cur, err := coll.Aggregate(ctx, pipeline)
+		cur, err := coll.Aggregate(ctx, pipeline, opts)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -289,7 +289,7 @@ func TestAggExprVariables(t *testing.T) {
 		{name: "let scoping", expr: `{"$let": {"vars": {"x": 1}, "in": {"$let": {"vars": {"x": 2, "y": "$$x"}, "in": ["$$x", "$$y"]}}}}`, want: `[2, 1]`},
 		{name: "let variable out of scope", expr: `{"$add": [{"$let": {"vars": {"x": 1}, "in": "$$x"}}, "$$x"]}`, code: 17276, msg: "Use of undefined variable: x", parseErr: true},
 		{name: "undefined variable", expr: `"$$nope"`, code: 17276, msg: "Use of undefined variable: nope", parseErr: true},
-		{name: "let uppercase variable", expr: `{"$let": {"vars": {"X": 1}, "in": "$$X"}}`, code: 16867, msg: "'X' starts with an invalid character for a user variable name", parseErr: true},
+		{name: "let uppercase variable", expr: `{"$let": {"vars": {"X": 1}, "in": "$$X"}}`, code: 9, msg: "'X' starts with an invalid character for a user variable name", parseErr: true},
 		{name: "unknown operator", expr: `{"$bogus": 1}`, code: 168, msg: "Unrecognized expression '$bogus'", parseErr: true},
 		{name: "operator object with two keys", expr: `{"$add": [1], "$abs": 1}`, code: 15983, msg: "An object representing an expression must have exactly one field: { $add: [ 1 ], $abs: 1 }", parseErr: true},
 	})
@@ -358,7 +358,7 @@ func TestAggExprEdgeCases(t *testing.T) {
 		{name: "objectToArray non-object", expr: `{"$objectToArray": 1}`, code: 40390, msg: "$objectToArray requires a document input, found: int", folded: true},
 		{name: "getField missing", expr: `{"$getField": {"field": "nope", "input": {"a": 1}}}`, missing: true},
 		{name: "binarySize non-string", expr: `{"$binarySize": 1}`, code: 51276, msg: "$binarySize requires a string or BinData argument, found: int", folded: true},
-		{name: "let with dollar var name", expr: `{"$let": {"vars": {"$x": 1}, "in": 1}}`, code: 16867, msg: "'$x' starts with an invalid character for a user variable name", parseErr: true},
+		{name: "let with dollar var name", expr: `{"$let": {"vars": {"$x": 1}, "in": 1}}`, code: 9, msg: "'$x' starts with an invalid character for a user variable name", parseErr: true},
 		{name: "cond non-boolean truthy", expr: `{"$cond": ["x", 1, 2]}`, want: `1`},
 		{name: "switch bad branch", expr: `{"$switch": {"branches": [{"case": true}]}}`, code: 40065, msg: "$switch requires each branch have a 'then' expression.", parseErr: true},
 	})

@@ -79,7 +79,18 @@ func parseAggregate(req *request) (*aggregateSpec, error) {
 	if s.let, _, err = a.document("let"); err != nil {
 		return nil, err
 	}
+	if err := parseAllowDiskUse(req, a); err != nil {
+		return nil, err
+	}
 	return s, checkCollation(a)
+}
+
+// parseAllowDiskUse reads find's and aggregate's allowDiskUse. Absent, it
+// is allowDiskUseByDefault, true in 8.0.
+func parseAllowDiskUse(req *request, a args) error {
+	allow, err := a.boolean("allowDiskUse", true)
+	req.noDiskUse = !allow
+	return err
 }
 
 // writesTo reports whether a pipeline ends in $out or $merge, which makes
@@ -96,7 +107,7 @@ func writesTo(pipeline bson.A) bool {
 // catalog. The caller holds the engine lock (write lock for $out and
 // $merge) for the whole command, so these callbacks take none.
 func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggregate.Context {
-	ctx := &aggregate.Context{Ctx: req.ctx, DB: req.db, Now: req.now, Let: let, Coll: coll}
+	ctx := &aggregate.Context{Ctx: req.ctx, DB: req.db, Now: req.now, Let: let, Coll: coll, NoDiskUse: req.noDiskUse}
 	ctx.Query = func(db, c string, filter, sort bson.D, limit int64) ([]bson.D, error) {
 		q := planner.Query{Sort: sort, Limit: limit}
 		if len(filter) > 0 {
@@ -125,10 +136,22 @@ func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggrega
 		if err := catalog.ValidateNamespace(db, c); err != nil {
 			return err
 		}
+		if _, ok := e.timeseriesView(db, c); ok {
+			return errTimeseriesTarget("$out")
+		}
 		old := e.catalog.Collection(db, c)
-		tmp, err := e.catalog.CreateCollection(db, "tmp.agg_out."+bson.NewObjectID().Hex(), nil)
+		var oldOpts bson.D
+		if old != nil {
+			oldOpts = old.Options
+		}
+		// The replacement keeps the target's options, its validator among
+		// them, and its documents are validated like inserts.
+		tmp, err := e.catalog.CreateCollection(db, "tmp.agg_out."+bson.NewObjectID().Hex(), oldOpts)
 		if err != nil {
 			return err
+		}
+		if old != nil {
+			tmp.Validator = old.Validator
 		}
 		if old != nil {
 			for _, ix := range old.Indexes()[1:] {
@@ -140,6 +163,9 @@ func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggrega
 		}
 		for _, d := range docs {
 			doc, perr := prepareInsert(d)
+			if perr == nil {
+				perr = e.validateWrite(req, tmp, nil, doc)
+			}
 			if perr != nil {
 				e.catalog.DropCollection(db, tmp.Name)
 				return perr
@@ -179,12 +205,18 @@ func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggrega
 		if err := catalog.ValidateNamespace(db, c); err != nil {
 			return err
 		}
+		if _, ok := e.timeseriesView(db, c); ok {
+			return errTimeseriesTarget("$merge")
+		}
 		target, err := e.catalog.EnsureCollection(db, c)
 		if err != nil {
 			return err
 		}
 		if insert {
 			doc, perr := prepareInsert(newDoc)
+			if perr == nil {
+				perr = e.validateWrite(req, target, nil, doc)
+			}
 			if perr != nil {
 				return perr
 			}
@@ -202,8 +234,11 @@ func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggrega
 		if err := checkIDUnchanged(old, newDoc); err != nil {
 			return err
 		}
-		if value.Size(newDoc) > maxUserDocSize {
-			return mongoerr.Newf(17419, "Resulting document after update is larger than %d", maxUserDocSize)
+		if value.Size(newDoc) > value.MaxUserDocumentSize {
+			return mongoerr.Newf(17419, "Resulting document after update is larger than %d", value.MaxUserDocumentSize)
+		}
+		if err := e.validateWrite(req, target, old, newDoc); err != nil {
+			return err
 		}
 		return target.Replace(rid, newDoc)
 	}
@@ -253,7 +288,7 @@ func (e *Engine) preparePipeline(req *request, coll string, pipeline bson.A, let
 	if len(p.Stages()) > 0 && collectionlessStage(p.Stages()[0].Name()) && p.Stages()[0].Name() == "$documents" {
 		return nil, nil, mongoerr.New(mongoerr.InvalidNamespace, "$documents' is not allowed in user requests: aggregate must be run against the database, not a collection")
 	}
-	q := planner.Query{Hint: hint}
+	q := planner.Query{Hint: hint, NoDiskUse: req.noDiskUse}
 	pushed := 0
 	if filter, ok := p.LeadingMatch(); ok {
 		f, err := query.Compile(filter, query.Options{Now: req.now, LetVars: p.LetValues()})
@@ -321,6 +356,9 @@ func drainPipeline(p *aggregate.Pipeline, exec *planner.Executor) ([]bson.D, err
 }
 
 func cmdAggregate(e *Engine, req *request) (bson.D, error) {
+	if out, ok, err := e.timeseriesRead(req); ok {
+		return out, err
+	}
 	s, err := parseAggregate(req)
 	if err != nil {
 		return nil, err
@@ -384,6 +422,10 @@ func (e *Engine) collStatsStage(db, coll string, spec bson.D) (bson.D, error) {
 					}
 					scale = n
 				}
+			}
+			if ts, ok := e.timeseriesView(db, coll); ok {
+				out = append(out, bson.E{Key: "storageStats", Value: e.timeseriesCollStats(ts, storagestats.StorageStats(ts.buckets, scale))})
+				continue
 			}
 			out = append(out, bson.E{Key: "storageStats", Value: storagestats.StorageStats(c, scale)})
 		case "count":

@@ -28,5 +28,7 @@ func commandTable() map[string]handler {
 		"dbStats":          cmdDBStats,
 		"aggregate":        cmdAggregate,
 		"explain":          cmdExplain,
+		"validate":         cmdValidate,
+		"collMod":          cmdCollMod,
 	}
 }

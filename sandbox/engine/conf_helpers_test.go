@@ -154,3 +154,13 @@ func idsOf(batch bson.A) string {
 	}
 	return relaxed(ids)
 }
+
+// findIDs runs find with filter (relaxed JSON) sorted by _id and checks the ids.
+func findIDs(t *testing.T, db *mongo.Database, filter, want string) {
+	t.Helper()
+	batch := firstBatch(t, db, `{"find":"c","filter":`+filter+`,"sort":{"_id":1}}`)
+	got := idsOf(batch)
+	if got != `{"v":`+want+`}` {
+		t.Errorf("filter %s\n got: %s\nwant: %s", filter, got, want)
+	}
+}

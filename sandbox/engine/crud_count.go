@@ -59,6 +59,9 @@ func countQuery(req *request, s *findSpec) (planner.Query, error) {
 }
 
 func cmdCount(e *Engine, req *request) (bson.D, error) {
+	if out, ok, err := e.timeseriesRead(req); ok {
+		return out, err
+	}
 	s, err := parseCount(req)
 	if err != nil {
 		return nil, err
@@ -112,6 +115,9 @@ func parseDistinct(req *request) (*findSpec, string, error) {
 }
 
 func cmdDistinct(e *Engine, req *request) (bson.D, error) {
+	if out, ok, err := e.timeseriesRead(req); ok {
+		return out, err
+	}
 	s, key, err := parseDistinct(req)
 	if err != nil {
 		return nil, err

@@ -67,6 +67,9 @@ func (e *Engine) applyDelete(req *request, collName string, st *deleteStatement)
 	if err != nil {
 		return nil, err
 	}
+	if ts, ok := e.timeseriesView(req.db, collName); ok {
+		return e.deleteTimeseries(req, ts, st.filter, f, st.multi)
+	}
 	coll := e.catalog.Collection(req.db, collName)
 	if coll == nil {
 		return nil, nil

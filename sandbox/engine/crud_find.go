@@ -88,6 +88,9 @@ func parseFind(req *request) (*findSpec, error) {
 	if s.singleBatch, err = a.boolean("singleBatch", false); err != nil {
 		return nil, err
 	}
+	if err := parseAllowDiskUse(req, a); err != nil {
+		return nil, err
+	}
 	if err := refuseUnsupportedFindOptions(a); err != nil {
 		return nil, err
 	}
@@ -132,7 +135,7 @@ func checkCollation(a args) error {
 
 // plannerQuery compiles the query part of a find-like command.
 func plannerQuery(req *request, s *findSpec) (planner.Query, error) {
-	q := planner.Query{Sort: s.sort, Skip: s.skip, Limit: s.limit, Hint: s.hint}
+	q := planner.Query{Sort: s.sort, Skip: s.skip, Limit: s.limit, Hint: s.hint, NoDiskUse: req.noDiskUse}
 	if len(s.filter) > 0 {
 		f, err := query.Compile(s.filter, query.Options{Now: req.now, LetVars: s.let})
 		if err != nil {
@@ -197,6 +200,9 @@ func runPlan(exec *planner.Executor) ([]bson.D, error) {
 }
 
 func cmdFind(e *Engine, req *request) (bson.D, error) {
+	if out, ok, err := e.timeseriesRead(req); ok {
+		return out, err
+	}
 	s, err := parseFind(req)
 	if err != nil {
 		return nil, err

@@ -11,13 +11,6 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
-// Document limits (src/mongo/bson/util/builder.h, bson_depth.h).
-const (
-	maxUserDocSize     = 16 * 1024 * 1024         // BSONObjMaxUserSize
-	maxInternalDocSize = maxUserDocSize + 16*1024 // BSONObjMaxInternalSize
-	maxStorageDepth    = 180                      // BSONDepth::getMaxDepthForUserStorage()
-)
-
 // writeError is one entry of a write command's writeErrors.
 type writeError struct {
 	index int
@@ -43,17 +36,10 @@ func renderWriteErrors(errs []writeError) bson.A {
 // checkMessageDocSize is the check mongod applies while parsing a command
 // message: a document above the internal limit fails the whole command.
 func checkMessageDocSize(doc bson.D) error {
-	size := value.Size(doc)
-	if size <= maxInternalDocSize {
-		return nil
+	if size := value.Size(doc); size > value.MaxInternalDocumentSize {
+		return value.ObjectTooLarge(doc, size)
 	}
-	first := ""
-	if len(doc) > 0 {
-		first = doc[0].Key + ": " + shortValue(doc[0].Value)
-	}
-	return mongoerr.Newf(mongoerr.BSONObjectTooLarge,
-		"BSONObj size: %d (0x%X) is invalid. Size must be between 0 and %d(16MB) First element: %s",
-		size, size, maxInternalDocSize, first)
+	return nil
 }
 
 // shortValue renders a value the way BSONElement::toString does in log
@@ -78,11 +64,11 @@ func shortValue(v any) string {
 // prepareInsert applies fixDocumentForInsert: size and depth limits, _id
 // validity, and _id generated or moved to the front.
 func prepareInsert(doc bson.D) (bson.D, *mongoerr.Error) {
-	if size := value.Size(doc); size > maxUserDocSize {
-		return nil, mongoerr.Newf(mongoerr.BadValue, "object to insert too large. size in bytes: %d, max size: %d", size, maxUserDocSize)
+	if size := value.Size(doc); size > value.MaxUserDocumentSize {
+		return nil, mongoerr.Newf(mongoerr.BadValue, "object to insert too large. size in bytes: %d, max size: %d", size, value.MaxUserDocumentSize)
 	}
 	if exceedsDepth(doc, 1) {
-		return nil, mongoerr.Newf(mongoerr.Overflow, "cannot insert document because it exceeds %d levels of nesting", maxStorageDepth)
+		return nil, mongoerr.Newf(mongoerr.Overflow, "cannot insert document because it exceeds %d levels of nesting", value.MaxStorageDepth)
 	}
 	idAt := -1
 	for i, e := range doc {
@@ -116,7 +102,7 @@ func prepareInsert(doc bson.D) (bson.D, *mongoerr.Error) {
 func exceedsDepth(v any, depth int) bool {
 	switch x := v.(type) {
 	case bson.D:
-		if len(x) > 0 && depth > maxStorageDepth {
+		if len(x) > 0 && depth > value.MaxStorageDepth {
 			return true
 		}
 		for _, e := range x {
@@ -125,7 +111,7 @@ func exceedsDepth(v any, depth int) bool {
 			}
 		}
 	case bson.A:
-		if len(x) > 0 && depth > maxStorageDepth {
+		if len(x) > 0 && depth > value.MaxStorageDepth {
 			return true
 		}
 		for _, e := range x {
@@ -214,6 +200,9 @@ func cmdInsert(e *Engine, req *request) (bson.D, error) {
 
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if ts, ok := e.timeseriesView(req.db, collName); ok {
+		return e.insertTimeseries(req, ts, docs, ordered)
+	}
 	coll, err := e.catalog.EnsureCollection(req.db, collName)
 	if err != nil {
 		return nil, err
@@ -224,6 +213,9 @@ func cmdInsert(e *Engine, req *request) (bson.D, error) {
 		doc, perr := prepareInsert(d.(bson.D))
 		if perr == nil {
 			doc = fillZeroTimestamps(doc, req.now, i)
+			perr = e.validateWrite(req, coll, nil, doc)
+		}
+		if perr == nil {
 			if _, err := coll.Insert(doc); err != nil {
 				perr = mongoerr.As(err)
 			}

@@ -108,6 +108,9 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 	if err != nil {
 		return out, err
 	}
+	if ts, ok := e.timeseriesView(req.db, collName); ok {
+		return e.updateTimeseries(req, ts, st, u, f)
+	}
 	coll := e.catalog.Collection(req.db, collName)
 	if coll != nil {
 		q := planner.Query{Filter: f, Hint: st.hint, Sort: st.sort}
@@ -144,13 +147,16 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 			if !modified {
 				continue
 			}
-			if value.Size(newDoc) > maxUserDocSize {
-				return out, mongoerr.Newf(17419, "Resulting document after update is larger than %d", maxUserDocSize)
+			if value.Size(newDoc) > value.MaxUserDocumentSize {
+				return out, mongoerr.Newf(17419, "Resulting document after update is larger than %d", value.MaxUserDocumentSize)
 			}
 			if err := checkUpdatedDepth(newDoc); err != nil {
 				return out, err
 			}
 			if err := checkIDUnchanged(m.Doc, newDoc); err != nil {
+				return out, err
+			}
+			if err := e.validateWrite(req, coll, m.Doc, newDoc); err != nil {
 				return out, err
 			}
 			if err := coll.Replace(m.RID, newDoc); err != nil {
@@ -174,8 +180,8 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 	if err != nil {
 		return out, err
 	}
-	if value.Size(doc) > maxUserDocSize {
-		return out, mongoerr.Newf(17420, "Document to upsert is larger than %d", maxUserDocSize)
+	if value.Size(doc) > value.MaxUserDocumentSize {
+		return out, mongoerr.Newf(17420, "Document to upsert is larger than %d", value.MaxUserDocumentSize)
 	}
 	if err := checkUpdatedDepth(doc); err != nil {
 		return out, err
@@ -187,6 +193,9 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 		if coll, err = e.catalog.EnsureCollection(req.db, collName); err != nil {
 			return out, err
 		}
+	}
+	if err := e.validateWrite(req, coll, nil, doc); err != nil {
+		return out, err
 	}
 	if _, err := coll.Insert(doc); err != nil {
 		return out, err
@@ -261,7 +270,7 @@ func cmdUpdate(e *Engine, req *request) (bson.D, error) {
 // unlike the insert path's "cannot insert document because...").
 func checkUpdatedDepth(doc bson.D) error {
 	if exceedsDepth(doc, 1) {
-		return mongoerr.Newf(mongoerr.Overflow, "Document exceeds maximum nesting depth of %d", maxStorageDepth)
+		return mongoerr.Newf(mongoerr.Overflow, "Document exceeds maximum nesting depth of %d", value.MaxStorageDepth)
 	}
 	return nil
 }

@@ -27,7 +27,7 @@ type cursor struct {
 const cursorIdleTimeout = 10 * time.Minute
 
 // maxBatchBytes is mongod's cap on one reply batch (16 MiB of documents).
-const maxBatchBytes = 16 * 1024 * 1024
+const maxBatchBytes = value.MaxUserDocumentSize
 
 type cursorTable struct {
 	mu      sync.Mutex

@@ -6,6 +6,7 @@ package engine
 
 import (
 	"context"
+	"io"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
 )
 
 // ConnInfo describes the client connection a command arrived on.
@@ -37,6 +39,12 @@ type Engine struct {
 	started  time.Time
 	// snapshots are the databases saved by schemalabSnapshot.
 	snapshots snapshotStore
+	// buckets is the bucket catalog of the time-series collections.
+	buckets *timeseries.Catalog
+	// log is the server log (validationAction "warn" writes to it).
+	log *serverLog
+	// beforeCommand is Options.BeforeCommand.
+	beforeCommand func(name string)
 }
 
 // Options configure an engine.
@@ -46,6 +54,14 @@ type Options struct {
 	// It is for instructors who want the embedded server to look exactly
 	// like mongod.
 	Strict bool
+	// Log receives the server log lines mongod would write (a document
+	// that fails a validator with validationAction "warn"); nil discards
+	// them.
+	Log io.Writer
+	// BeforeCommand, when set, runs inside Run's recovered region just
+	// before a command's handler. Tests set it to make a handler panic and
+	// check what a client then sees.
+	BeforeCommand func(name string)
 }
 
 // New returns an empty engine.
@@ -55,12 +71,15 @@ func New(opts Options) *Engine {
 		commands[SnapshotCommand] = cmdSnapshot
 	}
 	return &Engine{
-		catalog:   catalog.New(compilePartialFilter),
-		cursors:   newCursorTable(),
-		commands:  commands,
-		usage:     newIndexUsage(),
-		started:   time.Now(),
-		snapshots: snapshotStore{},
+		catalog:       catalog.New(compilePartialFilter),
+		cursors:       newCursorTable(),
+		commands:      commands,
+		usage:         newIndexUsage(),
+		started:       time.Now(),
+		snapshots:     snapshotStore{},
+		log:           &serverLog{w: opts.Log},
+		buckets:       timeseries.NewCatalog(),
+		beforeCommand: opts.BeforeCommand,
 	}
 }
 
@@ -72,6 +91,10 @@ type request struct {
 	name string // the command name as the client spelled it
 	cmd  bson.D
 	now  bson.DateTime
+	// noDiskUse is allowDiskUse: false on find or aggregate: blocking
+	// stages past their memory limit fail instead of spilling. Sub-
+	// pipelines inherit it with the request.
+	noDiskUse bool
 }
 
 // Run executes one command. cmd is the OP_MSG body with kind-1 document
@@ -98,6 +121,9 @@ func (e *Engine) Run(ctx context.Context, conn ConnInfo, cmd bson.D) (reply bson
 		return ErrorReply(mongoerr.New(mongoerr.InvalidNamespace, "Invalid empty database name"))
 	}
 	req := &request{ctx: ctx, conn: conn, db: db, name: name, cmd: cmd, now: bson.NewDateTimeFromTime(time.Now())}
+	if e.beforeCommand != nil {
+		e.beforeCommand(name)
+	}
 	out, err := h(e, req)
 	if err != nil {
 		return ErrorReply(err)

@@ -56,6 +56,9 @@ func cmdExplain(e *Engine, req *request) (bson.D, error) {
 		return nil, mongoerr.Newf(mongoerr.InvalidNamespace,
 			"Mismatched $db in explain command. Expected %s but got %s", req.db, db)
 	}
+	if out, ok, err := e.explainTimeseries(&sub, verbosity); ok {
+		return out, err
+	}
 	switch sub.name {
 	case "find":
 		return e.explainFind(&sub, verbosity)

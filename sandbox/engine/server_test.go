@@ -17,8 +17,14 @@ import (
 // driver to it: the engine is tested the way users reach it.
 func startServer(t testing.TB) *mongo.Client {
 	t.Helper()
+	return startServerWith(t, engine.Options{})
+}
+
+// startServerWith is startServer for an engine with opts.
+func startServerWith(t testing.TB, opts engine.Options) *mongo.Client {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	srv, err := wire.Start(ctx, wire.Options{Engine: engine.New(engine.Options{})})
+	srv, err := wire.Start(ctx, wire.Options{Engine: engine.New(opts)})
 	if err != nil {
 		cancel()
 		t.Fatalf("start server: %v", err)

@@ -59,7 +59,7 @@ func letArg(a args, now bson.DateTime) (bson.D, error) {
 	out := make(bson.D, 0, len(let))
 	env := expr.NewEnv(bson.D{}, now)
 	for _, e := range let {
-		if err := validVariableName(e.Key); err != nil {
+		if err := expr.ValidateVarNameForWrite(e.Key); err != nil {
 			return nil, err
 		}
 		x, err := expr.Compile(e.Value, expr.NewScope())
@@ -73,19 +73,6 @@ func letArg(a args, now bson.DateTime) (bson.D, error) {
 		out = append(out, bson.E{Key: e.Key, Value: v})
 	}
 	return out, nil
-}
-
-// validVariableName applies mongod's rule for user variable names: they
-// start with a lowercase letter or a non-ASCII character.
-func validVariableName(name string) error {
-	if name == "" {
-		return mongoerr.New(mongoerr.FailedToParse, "empty variable names are not allowed")
-	}
-	c := name[0]
-	if !(c >= 'a' && c <= 'z') && c < 0x80 {
-		return mongoerr.Newf(mongoerr.FailedToParse, "'%s' starts with an invalid character for a user variable name", name)
-	}
-	return nil
 }
 
 // executorError prefixes a runtime failure the way mongod's plan executor

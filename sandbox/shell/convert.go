@@ -1,10 +1,11 @@
 package shell
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
+	"reflect"
 	"strings"
 	"time"
 
@@ -114,6 +115,14 @@ func (s *Shell) toBSON(v goja.Value, depth int, display bool) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
+	if display {
+		if s.displayLeft--; s.displayLeft < 0 {
+			// Past what the output cap lets through (every value takes
+			// two bytes at least, with its separator): the rest would be
+			// cut from the output anyway.
+			return moreValues{}, nil
+		}
+	}
 	switch o := v.(type) {
 	case *goja.Object:
 		return s.objectToBSON(o, depth, display)
@@ -145,6 +154,9 @@ func (s *Shell) toBSON(v goja.Value, depth int, display bool) (any, error) {
 		}
 		return x, nil
 	case string:
+		if len(x) > jsBSONBufferSize && !display {
+			return nil, errTooLargeForBSON
+		}
 		return x, nil
 	case bool:
 		return x, nil
@@ -168,6 +180,49 @@ func (s *Shell) objectToBSON(o *goja.Object, depth int, display bool) (any, erro
 		}
 		return nil, errTooDeep
 	}
+	if err := s.tick(); err != nil {
+		return nil, err
+	}
+	if !display {
+		return s.convertObject(o, depth, false)
+	}
+	if o.ExportType() == proxyType {
+		// As Node's inspect does (showProxy: false), a Proxy shows its
+		// target; none of its traps run.
+		if o = o.Export().(goja.Proxy).Target(); o == nil {
+			return Instance{Name: "Object"}, nil // revoked
+		}
+	}
+	// Node's inspect keeps the objects it is inside of: one met again is
+	// [Circular *n], and the object it points to is labelled <ref *n>.
+	for _, outer := range s.displayPath {
+		if outer == o {
+			return Circular{Index: s.refIndex(o)}, nil
+		}
+	}
+	s.displayPath = append(s.displayPath, o)
+	v, err := s.convertObject(o, depth, true)
+	s.displayPath = s.displayPath[:len(s.displayPath)-1]
+	if n, ok := s.displayRefs[o]; ok && err == nil {
+		v = Referenced{Index: n, Value: v}
+	}
+	return v, err
+}
+
+// refIndex numbers the objects circular references point to, in the
+// order they are found, as Node does.
+func (s *Shell) refIndex(o *goja.Object) int {
+	if n, ok := s.displayRefs[o]; ok {
+		return n
+	}
+	if s.displayRefs == nil {
+		s.displayRefs = map[*goja.Object]int{}
+	}
+	s.displayRefs[o] = len(s.displayRefs) + 1
+	return s.displayRefs[o]
+}
+
+func (s *Shell) convertObject(o *goja.Object, depth int, display bool) (any, error) {
 	if b, ok := s.unbox(o); ok {
 		if !display {
 			switch x := b.(type) {
@@ -187,16 +242,10 @@ func (s *Shell) objectToBSON(o *goja.Object, depth int, display bool) (any, erro
 	}
 	switch o.ClassName() {
 	case "Array":
-		n := int(o.Get("length").ToInteger())
-		arr := make(bson.A, n)
-		for i := range n {
-			ev, err := s.toBSON(o.Get(strconv.Itoa(i)), depth+1, display)
-			if err != nil {
-				return nil, err
-			}
-			arr[i] = ev
+		if display {
+			return s.arrayDisplay(o, depth)
 		}
-		return arr, nil
+		return s.arrayToBSON(o, depth)
 	case "Date":
 		t, ok := o.Export().(time.Time)
 		if !ok {
@@ -264,6 +313,100 @@ func (s *Shell) objectToBSON(o *goja.Object, depth int, display bool) (any, erro
 		}
 	}
 	return d, nil
+}
+
+var proxyType = reflect.TypeOf(goja.Proxy{})
+
+// arrayToBSON is an array as the Node driver serialises it: every index
+// up to its length, a hole as null. An array that cannot fit in a BSON
+// document (a[4294967294] = 1 has over four billion holes) is refused
+// before anything is allocated for it.
+func (s *Shell) arrayToBSON(o *goja.Object, depth int) (any, error) {
+	n := o.Get("length").ToInteger()
+	if minArrayBytes(n) > jsBSONBufferSize {
+		return nil, errTooLargeForBSON
+	}
+	arr := make(bson.A, 0, min(n, 1024))
+	for i := range n {
+		ev, err := s.toBSON(o.Get(indexKey(int(i))), depth+1, false)
+		if err == errSkip {
+			ev, err = nil, nil // a function element is serialised as null
+		}
+		if err != nil {
+			return nil, err
+		}
+		arr = append(arr, ev)
+	}
+	return arr, nil
+}
+
+// arrayDisplay is an array for the printer: its elements, with each run
+// of holes as one EmptyItems, so that a sparse array costs what it holds,
+// not its length. Elements are read by index (a hole reads as nil, there
+// being no such property) until a long run of holes, after which only the
+// array's own keys are visited.
+func (s *Shell) arrayDisplay(o *goja.Object, depth int) (any, error) {
+	const longHoleRun = 1024
+	n := o.Get("length").ToInteger()
+	arr := bson.A{}
+	next := int64(0) // the index after the last element appended
+	add := func(i int64, v goja.Value) (bool, error) {
+		if gap := i - next; gap > 0 {
+			arr = append(arr, EmptyItems(gap))
+		}
+		ev, err := s.toBSON(v, depth+1, true)
+		if err != nil {
+			return false, err
+		}
+		arr = append(arr, ev)
+		next = i + 1
+		_, cut := ev.(moreValues)
+		return !cut, nil
+	}
+	i := int64(0)
+	for ; i < n && i-next <= longHoleRun; i++ {
+		if v := o.Get(indexKey(int(i))); v != nil {
+			if more, err := add(i, v); err != nil || !more {
+				return arr, err
+			}
+		}
+	}
+	if i < n {
+		for _, k := range o.Keys() {
+			idx, ok := arrayIndexKey(k)
+			if !ok || int64(idx) < i {
+				continue // util.inspect lists an array's other keys; mongosh values never have them
+			}
+			if more, err := add(int64(idx), o.Get(k)); err != nil || !more {
+				return arr, err
+			}
+		}
+	}
+	if n > next {
+		arr = append(arr, EmptyItems(n-next))
+	}
+	return arr, nil
+}
+
+// jsBSONBufferSize is js-bson's serialisation buffer (17 MiB): mongosh
+// cannot even build a command larger than that, whatever the server's
+// 16 MiB limit.
+const jsBSONBufferSize = 17 << 20
+
+// errTooLargeForBSON is the error mongosh's js-bson raises at its first
+// write past that buffer.
+var errTooLargeForBSON = &scriptError{class: "RangeError", msg: fmt.Sprintf(
+	`The value of "offset" is out of range. It must be >= 0 && <= %d. Received %d`, jsBSONBufferSize, jsBSONBufferSize+1)}
+
+// minArrayBytes is the least an n-element BSON array can take: a type
+// byte, the index as a key and its NUL for each element.
+func minArrayBytes(n int64) int64 {
+	total := int64(0)
+	for digits, lo := int64(1), int64(0); lo < n; digits, lo = digits+1, max(lo*10, 10) {
+		hi := min(n, max(lo*10, 10))
+		total += (hi - lo) * (digits + 2)
+	}
+	return total
 }
 
 var errSkip = errors.New("skip")
@@ -342,13 +485,30 @@ func (s *Shell) newDate(ms int64) goja.Value {
 	return d
 }
 
-// display converts any JS value into the printer's model.
+// display converts any JS value into the printer's model. The number of
+// values it converts is bounded by the output cap, so that printing a
+// huge structure costs no more than the text that can be shown of it.
 func (s *Shell) display(v goja.Value) any {
+	s.displayLeft = s.opts.MaxOutput / 2
+	s.displayPath, s.displayRefs = s.displayPath[:0], nil
 	x, err := s.toBSON(v, 0, true)
 	if err != nil {
-		return v.String()
+		panic(s.vm.NewGoError(err))
 	}
 	return x
+}
+
+// tick is called for every object a conversion visits: every so often it
+// checks the evaluation's deadline, interrupt and heap cap, so that no
+// conversion runs on after its script was stopped.
+func (s *Shell) tick() error {
+	s.ticks++
+	if s.ticks%1024 == 0 {
+		if err := s.ctx.Err(); err != nil {
+			return context.Cause(s.ctx)
+		}
+	}
+	return nil
 }
 
 // mapSetDisplay lists a Map's entries or a Set's items for the printer.

@@ -25,7 +25,7 @@ for (let i = 0; i < 144000; i++) {
 		var buf []byte
 		for i := range 144000 {
 			var err error
-			buf, _, _, err = sh.encodeDoc(buf, arr.Get(indexKey(i)).ToObject(sh.vm), true)
+			buf, _, err = sh.encodeDoc(buf, arr.Get(indexKey(i)).ToObject(sh.vm), true)
 			if err != nil {
 				b.Fatal(err)
 			}

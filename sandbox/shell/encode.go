@@ -41,9 +41,11 @@ func indexKey(i int) string {
 }
 
 // encodeDoc encodes a JS object as a BSON document. With ensureID, a
-// missing _id is generated, written first, and returned.
-func (s *Shell) encodeDoc(dst []byte, o *goja.Object, ensureID bool) (out []byte, id any, generated bool, err error) {
+// missing _id is generated and written first; the _id is returned. The
+// caller's object is left as it is: mongosh inserts a copy ({ ...doc }).
+func (s *Shell) encodeDoc(dst []byte, o *goja.Object, ensureID bool) (out []byte, id any, err error) {
 	idx, dst := bsoncore.AppendDocumentStart(dst)
+	s.encodeStart = int(idx)
 	keys := s.ownKeys(o)
 	if ensureID {
 		hasID := false
@@ -55,7 +57,7 @@ func (s *Shell) encodeDoc(dst []byte, o *goja.Object, ensureID bool) (out []byte
 		}
 		if !hasID {
 			oid := bson.NewObjectID()
-			id, generated = oid, true
+			id = oid
 			dst = bsoncore.AppendObjectIDElement(dst, "_id", oid)
 		}
 	}
@@ -63,18 +65,21 @@ func (s *Shell) encodeDoc(dst []byte, o *goja.Object, ensureID bool) (out []byte
 		v := o.Get(k)
 		if ensureID && k == "_id" {
 			if id, err = s.toBSON(v, 1, false); err != nil {
-				return nil, nil, false, err
+				return nil, nil, err
 			}
 		}
 		if dst, err = s.appendValue(dst, k, v, 1); err != nil {
-			return nil, nil, false, err
+			return nil, nil, err
 		}
 	}
 	dst, err = bsoncore.AppendDocumentEnd(dst, idx)
-	return dst, id, generated, err
+	return dst, id, err
 }
 
 func (s *Shell) appendValue(dst []byte, key string, v goja.Value, depth int) ([]byte, error) {
+	if len(dst)-s.encodeStart > jsBSONBufferSize {
+		return nil, errTooLargeForBSON
+	}
 	if v == nil {
 		return bsoncore.AppendNullElement(dst, key), nil
 	}
@@ -97,7 +102,11 @@ func (s *Shell) appendValue(dst []byte, key string, v goja.Value, depth int) ([]
 		}
 		return bsoncore.AppendDoubleElement(dst, key, x), nil
 	case typeString:
-		return bsoncore.AppendStringElement(dst, key, v.String()), nil
+		str := v.String()
+		if len(dst)-s.encodeStart+len(str) > jsBSONBufferSize {
+			return nil, errTooLargeForBSON
+		}
+		return bsoncore.AppendStringElement(dst, key, str), nil
 	case typeBool:
 		return bsoncore.AppendBooleanElement(dst, key, v.ToBoolean()), nil
 	}
@@ -112,12 +121,21 @@ func (s *Shell) appendObject(dst []byte, key string, o *goja.Object, depth int) 
 	if b, ok := s.unbox(o); ok {
 		return appendGo(dst, key, b)
 	}
+	if err := s.tick(); err != nil {
+		return nil, err
+	}
 	switch o.ClassName() {
 	case "Array":
-		n := int(o.Get("length").ToInteger())
+		// Every index up to the length, a hole as null, as the Node
+		// driver does; one that cannot fit is refused before a byte of
+		// it is written (a[4294967294] = 1 has over four billion holes).
+		n := o.Get("length").ToInteger()
+		if int64(len(dst)-s.encodeStart)+minArrayBytes(n) > jsBSONBufferSize {
+			return nil, errTooLargeForBSON
+		}
 		idx, dst := bsoncore.AppendArrayElementStart(dst, key)
 		var err error
-		for i := range n {
+		for i := range int(n) {
 			if dst, err = s.appendValue(dst, indexKey(i), o.Get(indexKey(i)), depth+1); err != nil {
 				return nil, err
 			}

@@ -153,6 +153,8 @@ func (s *Shell) throwBulkError(bwe mongo.BulkWriteException, ids []any, docs []a
 }
 
 // describeError renders an evaluation error as mongosh's formatError does.
+// It reads the thrown value's properties, which may run its getters: call
+// it through describe.
 func (s *Shell) describeError(err error, ctx context.Context) *EvalError {
 	var ie *goja.InterruptedError
 	var ex *goja.Exception
@@ -167,6 +169,13 @@ func (s *Shell) describeError(err error, ctx context.Context) *EvalError {
 	case errors.As(err, &syn):
 		return &EvalError{Text: "SyntaxError: " + syn.msg, Name: "SyntaxError", err: err}
 	case errors.As(err, &ie) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
+		var hle *HeapLimitError
+		if errors.As(context.Cause(ctx), &hle) {
+			return &EvalError{
+				Text: "MongoshInterruptedError: " + hle.Error() + " and was interrupted; the shell was restarted to free it, so its variables are gone",
+				Name: "MongoshInterruptedError", err: errors.Join(hle, err),
+			}
+		}
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return &EvalError{
 				Text: fmt.Sprintf("MongoshInterruptedError: execution exceeded the time limit of %s and was interrupted", s.opts.Timeout),
@@ -189,7 +198,8 @@ func (s *Shell) describeThrown(v goja.Value, err error) *EvalError {
 	if !ok || o.ClassName() != "Error" {
 		// mongosh reports a thrown non-Error value as an Error with the
 		// value as its message.
-		text := "Error: " + formatPrintArg(s.display(v), resultFormat)
+		result, _, _ := s.formats()
+		text := "Error: " + formatPrintArg(s.display(v), result)
 		return &EvalError{Text: text, Name: "Error", err: err}
 	}
 	name := o.Get("name").String()
@@ -206,20 +216,39 @@ func (s *Shell) describeThrown(v goja.Value, err error) *EvalError {
 	sb.WriteString(": ")
 	sb.WriteString(msg)
 	if info := o.Get(errInfoKey); info != nil && !goja.IsUndefined(info) {
-		sb.WriteString("\nAdditional information: " + Format(info.Export(), fullFormat))
+		sb.WriteString("\nAdditional information: " + s.formatFull(info.Export()))
 	}
 	if r := o.Get(errResultKey); r != nil && !goja.IsUndefined(r) {
-		sb.WriteString("\nResult: " + Format(r.Export(), fullFormat))
+		sb.WriteString("\nResult: " + s.formatFull(r.Export()))
 	}
 	if we := o.Get(errWriteErrorsKey); we != nil && !goja.IsUndefined(we) {
-		sb.WriteString("\nWrite Errors: " + Format(we.Export(), fullFormat))
+		sb.WriteString("\nWrite Errors: " + s.formatFull(we.Export()))
 	}
 	ee.Text = sb.String()
 	return ee
 }
 
+// scriptError is a Go error that a native throws as a JavaScript error of
+// the given class (RangeError, BSONError, ...).
+type scriptError struct{ class, msg string }
+
+func (e *scriptError) Error() string { return e.msg }
+
+// throwError throws err as a JavaScript error: of its own class if it is
+// a scriptError, else of class.
+func (s *Shell) throwError(class string, err error) {
+	var se *scriptError
+	if errors.As(err, &se) {
+		class = se.class
+	}
+	s.throw(class, "%s", err.Error())
+}
+
 // syntaxError is a parse failure with its position in the whole script.
-type syntaxError struct{ msg string }
+type syntaxError struct {
+	msg  string
+	line int // in the whole script; 0 if unknown
+}
 
 func (e *syntaxError) Error() string { return "SyntaxError: " + e.msg }
 

@@ -42,13 +42,6 @@ var (
 	printJSONFormat = FormatOptions{Depth: -1, MaxArrayLength: -1, Compact: 0, BreakLength: 80}
 )
 
-// ResultOptions are the options mongosh prints statement results with.
-func ResultOptions() FormatOptions { return resultFormat }
-
-// FullOptions are the options mongosh prints cursor batches and explain
-// output with.
-func FullOptions() FormatOptions { return fullFormat }
-
 // Display-only value kinds: JavaScript values that have no BSON equivalent
 // but that a statement can evaluate to.
 type (
@@ -68,8 +61,15 @@ type (
 		Name string
 		Doc  bson.D
 	}
-	// Circular marks a reference back to an enclosing object.
+	// Circular marks a reference back to an enclosing object, the one
+	// its Referenced wrapper carries the same Index.
 	Circular struct{ Index int }
+	// Referenced is an object that a Circular inside it points back to;
+	// Node prints it with a <ref *Index> label.
+	Referenced struct {
+		Index int
+		Value any
+	}
 	// DBRef is a {$ref, $id, $db} document, which the JS driver promotes to
 	// a DBRef object.
 	DBRef struct {
@@ -87,7 +87,14 @@ type (
 	JSMap struct{ Entries [][2]any }
 	// JSSet is a Set.
 	JSSet struct{ Items []any }
+	// EmptyItems stands, in an array, for a run of that many holes of a
+	// sparse array ([1, , 3]); Node prints it as <n empty items>.
+	EmptyItems int64
 )
+
+// moreValues ends a value the display conversion stopped converting: past
+// the output cap, nothing more of it could be shown.
+type moreValues struct{}
 
 // Format renders v as util.inspect does with the given options.
 func Format(v any, opts FormatOptions) string {
@@ -98,9 +105,9 @@ func Format(v any, opts FormatOptions) string {
 	return c.formatValue(v, 0)
 }
 
-// FormatResult renders a statement result the way mongosh's formatOutput
+// formatResult renders a statement result the way mongosh's formatOutput
 // does for plain values: strings print raw, undefined prints nothing.
-func FormatResult(v any) string {
+func formatResult(v any, opts FormatOptions) string {
 	switch x := v.(type) {
 	case string:
 		if !hasControlChars(x) {
@@ -109,7 +116,7 @@ func FormatResult(v any) string {
 	case bson.Undefined:
 		return ""
 	}
-	return Format(v, resultFormat)
+	return Format(v, opts)
 }
 
 // formatPrintArg renders one argument of print()/console.log().
@@ -139,6 +146,7 @@ type inspectCtx struct {
 	indentationLvl int
 	currentDepth   int
 	circular       bool
+	ref            string // the <ref *n> label of the object about to be formatted
 }
 
 const (
@@ -221,6 +229,15 @@ func (c *inspectCtx) formatValue(v any, recurseTimes int) string {
 			return "[Function: " + x.Name + "]"
 		}
 		return "[Function (anonymous)]"
+	case EmptyItems:
+		return emptyItemsText(int64(x))
+	case moreValues:
+		return "..."
+	case Referenced:
+		c.ref = "<ref *" + strconv.Itoa(x.Index) + ">"
+		out := c.formatValue(x.Value, recurseTimes)
+		c.ref = ""
+		return out
 	case Circular:
 		c.circular = true
 		return "[Circular *" + strconv.Itoa(max(x.Index, 1)) + "]"
@@ -257,6 +274,7 @@ func (c *inspectCtx) formatValue(v any, recurseTimes int) string {
 // formatObject implements formatRaw for plain objects (and class instances
 // when name is set).
 func (c *inspectCtx) formatObject(d bson.D, name string, recurseTimes int) string {
+	base := c.takeRef()
 	open := "{"
 	if name != "" && name != "Object" {
 		open = name + " {"
@@ -280,11 +298,13 @@ func (c *inspectCtx) formatObject(d bson.D, name string, recurseTimes int) strin
 		c.indentationLvl -= 2
 		output = append(output, formatKey(e.Key)+": "+str)
 	}
-	return c.reduceToSingleString(output, "", open, "}", kObjectType, recurseTimes, nil)
+	return c.reduceToSingleString(output, base, open, "}", kObjectType, recurseTimes, nil)
 }
 
 func (c *inspectCtx) formatArray(a bson.A, recurseTimes int) string {
-	if len(a) == 0 {
+	base := c.takeRef()
+	length := arrayLength(a)
+	if length == 0 {
 		return "[]"
 	}
 	if c.depthExceeded(recurseTimes) {
@@ -292,23 +312,71 @@ func (c *inspectCtx) formatArray(a bson.A, recurseTimes int) string {
 	}
 	recurseTimes++
 	c.currentDepth = recurseTimes
-	n := len(a)
+	// formatArray and formatSpecialArray of Node's inspect: at most
+	// maxArrayLength entries, a run of holes counting as one.
+	maxEntries := length
 	if c.opts.MaxArrayLength >= 0 {
-		n = min(n, c.opts.MaxArrayLength)
+		maxEntries = min(maxEntries, int64(c.opts.MaxArrayLength))
 	}
-	output := make([]string, 0, n+1)
-	for i := range n {
+	output := make([]string, 0, min(int64(len(a)), maxEntries)+1)
+	index := int64(0)
+	for _, e := range a {
+		if int64(len(output)) >= maxEntries {
+			break
+		}
+		if run, ok := e.(EmptyItems); ok {
+			output = append(output, emptyItemsText(int64(run)))
+			index += int64(run)
+			continue
+		}
 		c.indentationLvl += 2
-		output = append(output, c.formatValue(a[i], recurseTimes))
+		output = append(output, c.formatValue(e, recurseTimes))
 		c.indentationLvl -= 2
+		index++
 	}
-	if remaining := len(a) - n; remaining > 0 {
+	if remaining := length - index; remaining > 0 {
 		output = append(output, remainingText(remaining))
 	}
-	return c.reduceToSingleString(output, "", "[", "]", kArrayExtrasType, recurseTimes, a)
+	return c.reduceToSingleString(output, base, "[", "]", kArrayExtrasType, recurseTimes, a)
+}
+
+// arrayLength is the JavaScript length of a displayed array.
+func arrayLength(a bson.A) int64 {
+	n := int64(len(a))
+	for _, e := range a {
+		if run, ok := e.(EmptyItems); ok {
+			n += int64(run) - 1
+		}
+	}
+	return n
+}
+
+// leadingNumbers reports whether the first n elements of a displayed
+// array are all numbers (a hole is not one): Node pads a grid of numbers
+// at the start.
+func leadingNumbers(a bson.A, n int) bool {
+	seen := 0
+	for _, e := range a {
+		if seen >= n {
+			return true
+		}
+		if _, hole := e.(EmptyItems); hole || !isJSNumber(e) {
+			return false
+		}
+		seen++
+	}
+	return seen >= n
+}
+
+func emptyItemsText(n int64) string {
+	if n == 1 {
+		return "<1 empty item>"
+	}
+	return "<" + strconv.FormatInt(n, 10) + " empty items>"
 }
 
 func (c *inspectCtx) formatMapSet(entries [][2]any, items []any, isMap bool, recurseTimes int) string {
+	base := c.takeRef()
 	size := len(entries) + len(items)
 	prefix := "Set(" + strconv.Itoa(size) + ") "
 	if isMap {
@@ -331,12 +399,19 @@ func (c *inspectCtx) formatMapSet(entries [][2]any, items []any, isMap bool, rec
 		output = append(output, c.formatValue(v, recurseTimes))
 	}
 	c.indentationLvl -= 2
-	return c.reduceToSingleString(output, "", prefix+"{", "}", kObjectType, recurseTimes, nil)
+	return c.reduceToSingleString(output, base, prefix+"{", "}", kObjectType, recurseTimes, nil)
 }
 
-func remainingText(n int) string {
+// takeRef is the <ref *n> label for the object being formatted, once.
+func (c *inspectCtx) takeRef() string {
+	ref := c.ref
+	c.ref = ""
+	return ref
+}
+
+func remainingText(n int64) string {
 	if n > 1 {
-		return "... " + strconv.Itoa(n) + " more items"
+		return "... " + strconv.FormatInt(n, 10) + " more items"
 	}
 	return "... 1 more item"
 }
@@ -387,7 +462,7 @@ func (c *inspectCtx) groupArrayElements(output []string, value bson.A) []string 
 	totalLength := 0
 	maxLength := 0
 	outputLength := len(output)
-	if c.opts.MaxArrayLength >= 0 && c.opts.MaxArrayLength < len(value) {
+	if c.opts.MaxArrayLength >= 0 && c.opts.MaxArrayLength < len(output) {
 		// The "... n more items" entry is not part of the grid.
 		outputLength--
 	}
@@ -427,16 +502,7 @@ func (c *inspectCtx) groupArrayElements(output []string, value bson.A) []string 
 			}
 			maxLineLength = append(maxLineLength, lineMaxLength+separatorSpace)
 		}
-		padStart := true
-		for i := 0; i < len(output) && i < len(value); i++ {
-			if !isJSNumber(value[i]) {
-				padStart = false
-				break
-			}
-		}
-		if len(value) == 0 {
-			padStart = false
-		}
+		padStart := leadingNumbers(value, len(output))
 		for i := 0; i < outputLength; i += columns {
 			maxIdx := min(i+columns, outputLength)
 			var sb strings.Builder

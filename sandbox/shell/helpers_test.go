@@ -47,3 +47,24 @@ func TestRedeclareTopLevel(t *testing.T) {
 		t.Fatalf("%v %q", err, res.Transcript)
 	}
 }
+
+// Every file of prelude/ runs: a file added there but not to
+// preludeFiles would silently be left out.
+func TestPreludeFilesAreAllListed(t *testing.T) {
+	entries, err := preludeFS.ReadDir("prelude")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, f := range preludeFiles {
+		listed[f] = true
+	}
+	for _, e := range entries {
+		if !listed[e.Name()] {
+			t.Errorf("prelude/%s is not in preludeFiles", e.Name())
+		}
+	}
+	if len(entries) != len(preludeFiles) {
+		t.Errorf("%d files in prelude/, %d listed", len(entries), len(preludeFiles))
+	}
+}

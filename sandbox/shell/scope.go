@@ -24,33 +24,36 @@ func (s *Shell) EvalFunction(ctx context.Context, file, body string, args map[st
 	}
 	slices.Sort(names)
 	src := "(function (" + strings.Join(names, ", ") + ") {\n" + body + "\n})"
-	return s.evaluate(ctx, func() (err error) {
-		defer func() {
-			if r := recover(); r != nil {
-				err = fmt.Errorf("internal error: %v", r)
+	return s.evaluate(ctx, func(ctx context.Context) error {
+		s.beginInput(Span{StartLine: 1, EndLine: strings.Count(body, "\n") + 1, End: len(body)})
+		defer s.endInput()
+		err := s.guard(func() error {
+			prog, err := goja.Compile(file, src, false)
+			if err != nil {
+				return &syntaxError{msg: err.Error()}
 			}
-		}()
-		prog, err := goja.Compile(file, src, false)
+			fnv, err := s.vm.RunProgram(prog)
+			if err != nil {
+				return err
+			}
+			fn, ok := goja.AssertFunction(fnv)
+			if !ok {
+				return fmt.Errorf("internal error: %s is not a function", file)
+			}
+			vals := make([]goja.Value, len(names))
+			for i, n := range names {
+				vals[i] = s.vm.ToValue(args[n])
+			}
+			v, err := fn(goja.Undefined(), vals...)
+			if err != nil {
+				return err
+			}
+			return s.emitValue(v)
+		})
 		if err != nil {
-			return &syntaxError{msg: err.Error()}
+			return s.fail(err, ctx)
 		}
-		fnv, err := s.vm.RunProgram(prog)
-		if err != nil {
-			return err
-		}
-		fn, ok := goja.AssertFunction(fnv)
-		if !ok {
-			return fmt.Errorf("internal error: %s is not a function", file)
-		}
-		vals := make([]goja.Value, len(names))
-		for i, n := range names {
-			vals[i] = s.vm.ToValue(args[n])
-		}
-		v, err := fn(goja.Undefined(), vals...)
-		if err != nil {
-			return err
-		}
-		return s.emitValue(v)
+		return nil
 	})
 }
 

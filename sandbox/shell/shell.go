@@ -5,11 +5,12 @@ package shell
 
 import (
 	"context"
-	_ "embed"
+	"embed"
 	"errors"
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja"
@@ -17,13 +18,39 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 )
 
-//go:embed prelude.js
-var preludeSource string
+// The prelude is the mongosh API written in JavaScript over the Go natives
+// (natives.go): chaining (db.c.find().sort().limit()) and property access
+// (db.<name>) are natural there. It is split by class as mongosh's own
+// sources are; the files share one function scope, (function (g, n) {...}),
+// and are listed in the order they run, each using what the ones before it
+// define.
+//
+//go:embed prelude/*.js
+var preludeFS embed.FS
+
+var preludeFiles = []string{
+	"common.js", "bson.js", "print.js", "cursor.js", "collection.js", "explainable.js", "database.js", "globals.js",
+}
 
 // preludeProgram is compiled once; a Program may be shared by runtimes.
 var preludeProgram = sync.OnceValues(func() (*goja.Program, error) {
-	return goja.Compile("prelude.js", preludeSource, true)
+	var src strings.Builder
+	src.WriteString("(function (g, n) {\n")
+	for _, name := range preludeFiles {
+		b, err := preludeFS.ReadFile("prelude/" + name)
+		if err != nil {
+			return nil, err
+		}
+		src.Write(b)
+		src.WriteString("\n")
+	}
+	src.WriteString("})")
+	return goja.Compile("prelude.js", src.String(), true)
 })
+
+// DefaultHeapLimit is how much a script may grow the heap by when
+// Options.HeapLimit is 0.
+const DefaultHeapLimit = 512 << 20
 
 // Options configure a Shell.
 type Options struct {
@@ -31,15 +58,19 @@ type Options struct {
 	Timeout time.Duration
 	// MaxOutput caps the text one Eval prints; 0 means 1 MiB.
 	MaxOutput int
-	// CheckDB, when set, is asked before the shell switches to a database
-	// (use, getSiblingDB) and before any write, drop, $out or $merge aimed
-	// at one; its error refuses the operation. The sandbox uses it to keep
-	// learners inside their own databases on a shared server.
-	CheckDB func(db string) error
-	// CheckCommand, when set, is asked before runCommand, adminCommand and
-	// aggregate send a command; it refuses commands that would write to a
-	// database CheckDB refuses.
-	CheckCommand func(db string, cmd bson.D) error
+	// HeapLimit caps, in bytes, how much one Eval may grow the Go heap
+	// (goja has no heap limit of its own); 0 means DefaultHeapLimit. A
+	// script past it is interrupted and the session's JavaScript state is
+	// discarded, which frees what it held.
+	HeapLimit int64
+}
+
+// Span locates code in the source given to Eval.
+type Span struct {
+	// StartLine and EndLine are 1-based and inclusive.
+	StartLine, EndLine int
+	// Start and End are byte offsets: src[Start:End] is the code.
+	Start, End int
 }
 
 // Output is one printed statement result.
@@ -47,8 +78,28 @@ type Output struct {
 	// Text is the result as mongosh prints it (no trailing newline).
 	Text string
 	// Value is the result as Go data: bson.D, bson.A, BSON scalars, or the
-	// display types of this package (Int32Value, Function, ...).
+	// display types of this package (Int32Value, Function, EmptyItems, ...).
 	Value any
+	// Span is the input that produced it (see Statement).
+	Span Span
+}
+
+// Statement is one input of the evaluated code and what it showed. An
+// input is a top-level statement, a shell command line (use, show, it), or
+// several statements that share a line: interactive mongosh evaluates
+// those together and prints only the last one's value, so they are one
+// input here too.
+type Statement struct {
+	Span Span
+	// Printed is what print(), printjson() and console.log wrote while the
+	// input ran.
+	Printed string
+	// Output indexes its result in Result.Outputs; -1 when it had none
+	// (it evaluated to undefined, or failed).
+	Output int
+	// Error is the error it stopped on, as mongosh prints it; "" if none.
+	// Only the last statement can have one: it ends the evaluation.
+	Error string
 }
 
 // ExplainMetrics are the figures comparison views chart, taken from an
@@ -64,6 +115,12 @@ type ExplainMetrics struct {
 type Result struct {
 	// Outputs are the non-undefined statement results, in order.
 	Outputs []Output
+	// Statements are the inputs that showed something (printed text, a
+	// result or an error), in order, for views that put each output under
+	// the code it came from (the TUI's notebook). Up to the output cap,
+	// their printed texts, result texts and errors, each result and
+	// error on its own line, make up Transcript.
+	Statements []Statement
 	// Printed is everything print/printjson/console.log wrote.
 	Printed string
 	// Transcript is the whole output in order, as mongosh would show it:
@@ -73,14 +130,20 @@ type Result struct {
 	Elapsed time.Duration
 	// Metrics holds one entry per explain document among the outputs.
 	Metrics []ExplainMetrics
+	// Wrote is set when the evaluation called something that may change
+	// the database (a write, a drop, an index build, runCommand, an
+	// aggregation, which may end in $out or $merge); a read-only
+	// evaluation leaves it false.
+	Wrote bool
 }
 
 // Shell is one mongosh session: a JavaScript runtime, a current database
-// and the last printed cursor. It is not safe for concurrent Evals.
+// and the last printed cursor. It is not safe for concurrent Evals;
+// DB and SetWidth may be called at any time.
 type Shell struct {
 	client *mongo.Client
 	opts   Options
-	vm     *goja.Runtime
+	width  atomic.Int32 // inspect's breakLength; 0 means mongosh's 80
 
 	dbMu sync.Mutex // guards db apart from mu, so DB() never waits for an Eval
 	db   string
@@ -89,7 +152,19 @@ type Shell struct {
 	ctx    context.Context // the running Eval's context
 	out    *outputBuffer
 	result *Result
+	stmt   *Statement // the input running now
+	shown  bool       // whether it showed anything yet
 
+	// Conversion state of the running Eval (convert.go, encode.go).
+	ticks       int
+	displayLeft int
+	displayPath []*goja.Object       // the objects a display is inside of
+	displayRefs map[*goja.Object]int // their <ref *n> numbers
+	encodeStart int                  // where the document being encoded starts in its buffer
+
+	// The JavaScript runtime and what the natives need of it; all of it
+	// is rebuilt by initRuntime.
+	vm          *goja.Runtime
 	typeSym     *goja.Symbol
 	protos      map[*goja.Object]string
 	protoByName map[string]*goja.Object
@@ -114,22 +189,29 @@ func New(client *mongo.Client, db string, opts Options) (*Shell, error) {
 	if opts.MaxOutput <= 0 {
 		opts.MaxOutput = 1 << 20
 	}
+	if opts.HeapLimit <= 0 {
+		opts.HeapLimit = DefaultHeapLimit
+	}
 	if db == "" {
 		db = "test"
 	}
+	s := &Shell{client: client, opts: opts, db: db, ctx: context.Background()}
+	if err := s.initRuntime(db); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// initRuntime makes a fresh JavaScript runtime with the prelude loaded and
+// db as the current database.
+func (s *Shell) initRuntime(db string) error {
 	prog, err := preludeProgram()
 	if err != nil {
-		return nil, fmt.Errorf("shell prelude: %w", err)
+		return fmt.Errorf("shell prelude: %w", err)
 	}
-	s := &Shell{
-		client:      client,
-		opts:        opts,
-		vm:          goja.New(),
-		db:          db,
-		ctx:         context.Background(),
-		protos:      map[*goja.Object]string{},
-		protoByName: map[string]*goja.Object{},
-	}
+	s.vm = goja.New()
+	s.protos, s.protoByName = map[*goja.Object]string{}, map[string]*goja.Object{}
+	s.lastCursor, s.arrayFrom = nil, nil
 	s.vm.SetMaxCallStackSize(2000)
 	s.typeSym = goja.NewSymbol("shellApiType")
 	s.objectProto = s.vm.Get("Object").ToObject(s.vm).Get("prototype").ToObject(s.vm)
@@ -139,25 +221,23 @@ func New(client *mongo.Client, db string, opts Options) (*Shell, error) {
 	s.regexpCtor = s.vm.Get("RegExp").ToObject(s.vm)
 	fnVal, err := s.vm.RunProgram(prog)
 	if err != nil {
-		return nil, fmt.Errorf("shell prelude: %w", err)
+		return fmt.Errorf("shell prelude: %w", err)
 	}
 	fn, ok := goja.AssertFunction(fnVal)
 	if !ok {
-		return nil, errors.New("shell prelude: not a function")
+		return errors.New("shell prelude: not a function")
 	}
 	api, err := fn(goja.Undefined(), s.vm.GlobalObject(), s.natives())
 	if err != nil {
-		return nil, fmt.Errorf("shell prelude: %w", err)
+		return fmt.Errorf("shell prelude: %w", err)
 	}
 	setDB, ok := goja.AssertFunction(api.ToObject(s.vm).Get("setDB"))
 	if !ok {
-		return nil, errors.New("shell prelude: no setDB")
+		return errors.New("shell prelude: no setDB")
 	}
 	s.setDB = setDB
-	if _, err := setDB(goja.Undefined(), s.vm.ToValue(db)); err != nil {
-		return nil, err
-	}
-	return s, nil
+	_, err = setDB(goja.Undefined(), s.vm.ToValue(db))
+	return err
 }
 
 // DB is the current database name (changed by `use`).
@@ -167,50 +247,20 @@ func (s *Shell) DB() string {
 	return s.db
 }
 
-// Eval runs src as if its lines were pasted into mongosh. It stops at the
-// first statement that throws; that error is returned and also ends the
-// Transcript, formatted as mongosh prints it. The session stays usable.
-func (s *Shell) Eval(ctx context.Context, src string) (Result, error) {
-	return s.evaluate(ctx, func() error {
-		for _, ch := range splitChunks(src) {
-			if err := s.runChunk(ch); err != nil {
-				return err
-			}
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-		}
-		return nil
-	})
+// SetWidth sets the width, in columns, that results are laid out for
+// (util.inspect's breakLength), for a view narrower or wider than
+// mongosh's 80 columns. 0 restores 80. It applies from the next Eval.
+func (s *Shell) SetWidth(columns int) {
+	s.width.Store(int32(max(columns, 0)))
 }
 
-// evaluate runs one evaluation under the session's lock, deadline,
-// interrupt and output capture; the first error run returns ends it.
-func (s *Shell) evaluate(ctx context.Context, run func() error) (Result, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	start := time.Now()
-	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
-	defer cancel()
-	s.ctx = ctx
-	s.out = &outputBuffer{max: s.opts.MaxOutput}
-	res := &Result{}
-	s.result = res
-	s.vm.ClearInterrupt()
-	stop := context.AfterFunc(ctx, func() { s.vm.Interrupt(ctx.Err()) })
-	defer stop()
-
-	var evalErr error
-	if err := run(); err != nil {
-		evalErr = s.reportError(err, ctx)
+// formats are the inspect options of the running Eval, at its width.
+func (s *Shell) formats() (result, full, printJSON FormatOptions) {
+	result, full, printJSON = resultFormat, fullFormat, printJSONFormat
+	if w := int(s.width.Load()); w > 0 {
+		result.BreakLength, full.BreakLength, printJSON.BreakLength = w, w, w
 	}
-	s.vm.ClearInterrupt()
-	res.Transcript = s.out.String()
-	res.Printed = s.out.printed.String()
-	res.Elapsed = time.Since(start)
-	s.ctx = context.Background()
-	s.result = nil
-	return *res, evalErr
+	return result, full, printJSON
 }
 
 // EvalError is a thrown error, carrying mongosh's formatting of it.
@@ -228,21 +278,45 @@ type EvalError struct {
 func (e *EvalError) Error() string { return e.Text }
 func (e *EvalError) Unwrap() error { return e.err }
 
-func (s *Shell) reportError(err error, ctx context.Context) error {
-	ee := s.describeError(err, ctx)
-	s.out.writeLine(ee.Text)
-	return ee
-}
-
-// emit records a statement result.
+// emit records the running input's result.
 func (s *Shell) emit(text string, value any) {
-	s.result.Outputs = append(s.result.Outputs, Output{Text: text, Value: value})
+	st := s.statement()
+	s.result.Outputs = append(s.result.Outputs, Output{Text: text, Value: value, Span: st.Span})
+	st.Output = len(s.result.Outputs) - 1
 	if text != "" {
 		s.out.writeLine(text)
 	}
 	if m, ok := explainMetrics(value); ok {
 		s.result.Metrics = append(s.result.Metrics, m)
 	}
+}
+
+// printText records what print() and its kin wrote.
+func (s *Shell) printText(text string) {
+	st := s.statement()
+	st.Printed += s.out.write(text, true)
+}
+
+// beginInput starts the entry of an input in Result.Statements; it is
+// kept if the input shows anything.
+func (s *Shell) beginInput(span Span) {
+	s.stmt, s.shown = &Statement{Span: span, Output: -1}, false
+}
+
+func (s *Shell) endInput() {
+	if s.stmt != nil && s.shown {
+		s.result.Statements = append(s.result.Statements, *s.stmt)
+	}
+	s.stmt = nil
+}
+
+// statement is the running input's entry, marked as showing something.
+func (s *Shell) statement() *Statement {
+	if s.stmt == nil {
+		s.beginInput(Span{})
+	}
+	s.shown = true
+	return s.stmt
 }
 
 // outputBuffer caps what one evaluation prints.
@@ -255,24 +329,30 @@ type outputBuffer struct {
 
 func (b *outputBuffer) writeLine(s string) { b.write(s+"\n", false) }
 
-func (b *outputBuffer) write(s string, printed bool) {
+// write appends s to the transcript (and to the printed text when printed
+// is set) and returns what was appended: s, or its start and the notice
+// of the cap.
+func (b *outputBuffer) write(s string, printed bool) string {
 	if b.truncated {
-		return
+		return ""
 	}
 	if b.sb.Len()+len(s) > b.max {
 		room := max(b.max-b.sb.Len(), 0)
-		b.sb.WriteString(s[:room])
+		kept := s[:room]
+		b.sb.WriteString(kept)
 		if printed {
-			b.printed.WriteString(s[:room])
+			b.printed.WriteString(kept)
 		}
-		b.sb.WriteString(fmt.Sprintf("\n[output truncated: more than %d bytes printed]\n", b.max))
+		notice := fmt.Sprintf("\n[output truncated: more than %d bytes printed]\n", b.max)
+		b.sb.WriteString(notice)
 		b.truncated = true
-		return
+		return kept + notice
 	}
 	b.sb.WriteString(s)
 	if printed {
 		b.printed.WriteString(s)
 	}
+	return s
 }
 
 func (b *outputBuffer) String() string { return b.sb.String() }

@@ -51,7 +51,7 @@ func (s *Server) buildInfo(*call) (bson.D, error) {
 		}},
 		bson.E{Key: "bits", Value: int32(64)},
 		bson.E{Key: "debug", Value: false},
-		bson.E{Key: "maxBsonObjectSize", Value: int32(maxBSONObjectSize)},
+		bson.E{Key: "maxBsonObjectSize", Value: int32(value.MaxUserDocumentSize)},
 		bson.E{Key: "storageEngines", Value: bson.A{"inMemory"}},
 	), nil
 }

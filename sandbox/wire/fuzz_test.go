@@ -1,12 +1,13 @@
 package wire
 
 import (
-	"strings"
+	"fmt"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
@@ -63,29 +64,122 @@ func FuzzDecodeMessage(f *testing.F) {
 
 // FuzzDispatch decodes arbitrary bytes as a command document, the way the
 // wire layer does, and dispatches it through a real engine. No input may
-// panic (the recovered InternalError is reported as a failure here) and
-// every reply must be encodable.
+// panic: a recovered panic comes back as InternalError, from the wire layer
+// ("internal error: ...") or from the engine ("internal error in command
+// '...'"), and any InternalError fails the run. Every reply must be
+// encodable.
 func FuzzDispatch(f *testing.F) {
 	for _, c := range seedCommands(f) {
 		f.Add(c)
 	}
+	for _, c := range badInputSeeds(f) {
+		f.Add(c)
+	}
 	srv := startTestServer(f, Options{Engine: engine.New(engine.Options{})})
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		cmd, err := value.Decode(raw)
-		if err != nil {
-			return // the decoder answers InvalidBSON before dispatch
+		cmd, _, err := readDocument(raw)
+		if err != nil || len(cmd) == 0 {
+			return // the wire layer answers these before dispatch
 		}
 		reply := srv.dispatch(&clientConn{id: 1, remote: "127.0.0.1:1"}, cmd)
-		if msg, _ := get(reply, "errmsg").(string); get(reply, "code") == int32(1) && strings.HasPrefix(msg, "internal error: ") {
-			t.Fatalf("command %v panicked: %s", cmd, msg)
-		}
-		if _, ok := get(reply, "ok").(float64); !ok {
-			if _, ok := get(reply, "ok").(int32); !ok {
-				t.Fatalf("reply without ok: %v", reply)
-			}
-		}
-		if _, err := value.Encode(reply); err != nil {
-			t.Fatalf("reply %v does not encode: %v", reply, err)
+		if problem := dispatchProblem(reply); problem != "" {
+			t.Fatalf("command %v: %s", cmd, problem)
 		}
 	})
+}
+
+// dispatchProblem is what FuzzDispatch reports as a bug in a reply.
+func dispatchProblem(reply bson.D) string {
+	if get(reply, "code") == int32(mongoerr.InternalError) {
+		return fmt.Sprintf("InternalError (a recovered panic): %v", get(reply, "errmsg"))
+	}
+	switch get(reply, "ok").(type) {
+	case float64, int32:
+	default:
+		return fmt.Sprintf("reply without ok: %v", reply)
+	}
+	if _, err := value.Encode(reply); err != nil {
+		return fmt.Sprintf("reply %v does not encode: %v", reply, err)
+	}
+	return ""
+}
+
+// A panic in an engine handler is recovered there, not in the wire layer,
+// and worded differently; FuzzDispatch must see both.
+func TestDispatchProblemSeesEveryRecoveredPanic(t *testing.T) {
+	eng := engine.New(engine.Options{BeforeCommand: func(name string) {
+		if name == "find" {
+			panic("engine handler blew up")
+		}
+	}})
+	srv := startTestServer(t, Options{Engine: eng, beforeCommand: func(name string) {
+		if name == "explode" {
+			panic("wire handler blew up")
+		}
+	}})
+	conn := &clientConn{id: 1, remote: "127.0.0.1:1"}
+	for _, cmd := range []bson.D{
+		{{Key: "find", Value: "c"}, {Key: "$db", Value: "test"}},
+		{{Key: "explode", Value: int32(1)}, {Key: "$db", Value: "admin"}},
+	} {
+		reply := srv.dispatch(conn, cmd)
+		if dispatchProblem(reply) == "" {
+			t.Fatalf("%v: panic not reported; reply %v", cmd, reply)
+		}
+	}
+	if p := dispatchProblem(srv.dispatch(conn, bson.D{{Key: "ping", Value: int32(1)}, {Key: "$db", Value: "admin"}})); p != "" {
+		t.Fatalf("ping: %s", p)
+	}
+}
+
+// badInputSeeds are the malformed and oversized inputs of issue 10, as
+// command documents: malformed BSON the wire layer refuses, and commands
+// that must stop at one of mongod's limits instead of growing without
+// bound.
+func badInputSeeds(t testing.TB) [][]byte {
+	corrupt := func(d bson.D, at func(b []byte) int, to byte) []byte {
+		b := mustEncode(t, d)
+		b[at(b)] = to
+		return b
+	}
+	lastValueByte := func(b []byte) int { return len(b) - 2 }
+	seeds := [][]byte{
+		corrupt(bson.D{{Key: "find", Value: "c"}, {Key: "s", Value: "abc"}}, lastValueByte, 'x'),                                                          // string without NUL
+		corrupt(bson.D{{Key: "find", Value: "c"}, {Key: "b", Value: true}}, lastValueByte, 2),                                                             // bool 2
+		corrupt(bson.D{{Key: "find", Value: "c"}, {Key: "s", Value: "ab"}}, lastValueByte, 0xff),                                                          // invalid UTF-8 (accepted)
+		corrupt(bson.D{{Key: "find", Value: "c"}, {Key: "n", Value: nil}}, func(b []byte) int { return len(b) - 4 }, 0x42),                                // unknown type
+		corrupt(bson.D{{Key: "find", Value: "c"}, {Key: "f", Value: bson.D{{Key: "x", Value: int32(1)}}}}, func(b []byte) int { return len(b) - 13 }, 30), // nested length
+	}
+	var deep any = int32(1)
+	for range 201 {
+		deep = bson.D{{Key: "a", Value: deep}}
+	}
+	seeds = append(seeds, mustEncode(t, bson.D{{Key: "find", Value: "c"}, {Key: "filter", Value: deep}}))
+
+	// Expressions that would grow without bound, over one document.
+	over := func(e any) []byte {
+		return mustEncode(t, bson.D{{Key: "aggregate", Value: int32(1)}, {Key: "pipeline", Value: bson.A{
+			bson.D{{Key: "$documents", Value: bson.A{bson.D{{Key: "s", Value: "ab"}}}}},
+			bson.D{{Key: "$project", Value: bson.D{{Key: "r", Value: e}}}},
+		}}, {Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "shop"}})
+	}
+	doubling := func(initial, step any) any {
+		return bson.D{{Key: "$reduce", Value: bson.D{{Key: "input", Value: bson.D{{Key: "$range", Value: bson.A{0, 40}}}},
+			{Key: "initialValue", Value: initial}, {Key: "in", Value: step}}}}
+	}
+	seeds = append(seeds,
+		over(bson.D{{Key: "$strLenBytes", Value: doubling("$s", bson.D{{Key: "$concat", Value: bson.A{"$$value", "$$value"}}})}}),
+		over(bson.D{{Key: "$size", Value: doubling(bson.A{"$s"}, bson.D{{Key: "$concatArrays", Value: bson.A{"$$value", "$$value"}}})}}),
+		over(bson.D{{Key: "$type", Value: doubling(bson.D{}, bson.D{{Key: "a", Value: "$$value"}, {Key: "b", Value: "$$value"}})}}),
+		over(bson.D{{Key: "$type", Value: doubling(bson.D{}, bson.D{{Key: "$mergeObjects", Value: bson.A{bson.D{{Key: "a", Value: "$$value"}}, bson.D{{Key: "b", Value: "$$value"}}}}})}}),
+		over(bson.D{{Key: "$type", Value: doubling(0, bson.D{{Key: "v", Value: bson.A{"$$value"}}})}}),
+		over(bson.D{{Key: "$range", Value: bson.A{0, 1 << 30}}}),
+		over(bson.D{{Key: "$replaceAll", Value: bson.D{{Key: "input", Value: "$s"}, {Key: "find", Value: ""}, {Key: "replacement", Value: "$s"}}}}),
+		// Blocking stages with allowDiskUse: false, and $push.
+		mustEncode(t, bson.D{{Key: "aggregate", Value: "books"}, {Key: "pipeline", Value: bson.A{
+			bson.D{{Key: "$sort", Value: bson.D{{Key: "tags", Value: 1}}}},
+			bson.D{{Key: "$group", Value: bson.D{{Key: "_id", Value: "$tags"}, {Key: "all", Value: bson.D{{Key: "$push", Value: "$$ROOT"}}}}}},
+		}}, {Key: "allowDiskUse", Value: false}, {Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "shop"}}),
+	)
+	return seeds
 }

@@ -6,11 +6,11 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 // Limits and versions a mongod 8.0 standalone advertises in hello.
 const (
-	maxBSONObjectSize            = 16 * 1024 * 1024
 	maxWriteBatchSize            = 100_000
 	logicalSessionTimeoutMinutes = 30
 	minWireVersion               = 0
@@ -57,8 +57,8 @@ func (s *Server) hello(c *call) (bson.D, error) {
 			{Key: "processId", Value: s.processID},
 			{Key: "counter", Value: int64(0)},
 		}},
-		bson.E{Key: "maxBsonObjectSize", Value: int32(maxBSONObjectSize)},
-		bson.E{Key: "maxMessageSizeBytes", Value: int32(maxMessageSize)},
+		bson.E{Key: "maxBsonObjectSize", Value: int32(value.MaxUserDocumentSize)},
+		bson.E{Key: "maxMessageSizeBytes", Value: int32(value.MaxMessageSize)},
 		bson.E{Key: "maxWriteBatchSize", Value: int32(maxWriteBatchSize)},
 		bson.E{Key: "localTime", Value: bson.NewDateTimeFromTime(time.Now())},
 		bson.E{Key: "logicalSessionTimeoutMinutes", Value: int32(logicalSessionTimeoutMinutes)},

@@ -11,22 +11,22 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 // Opcodes of the MongoDB wire protocol (mongo/rpc/message.h).
 const (
-	opReply        = 1
-	opUpdate       = 2001
-	opInsert       = 2002
-	opQuery        = 2004
-	opGetMore      = 2005
-	opDelete       = 2006
-	opKillCursors  = 2007
-	opCompressed   = 2012
-	opMsg          = 2013
-	headerSize     = 16
-	maxMessageSize = 48_000_000 // maxMessageSizeBytes advertised by hello
+	opReply       = 1
+	opUpdate      = 2001
+	opInsert      = 2002
+	opQuery       = 2004
+	opGetMore     = 2005
+	opDelete      = 2006
+	opKillCursors = 2007
+	opCompressed  = 2012
+	opMsg         = 2013
+	headerSize    = 16
 )
 
 // OP_MSG flag bits.
@@ -104,8 +104,8 @@ func decodeMessage(msg []byte) (*request, error) {
 	if int(h.length) != len(msg) {
 		return nil, closeConn("message length %d does not match its %d bytes", h.length, len(msg))
 	}
-	if h.length > maxMessageSize {
-		return nil, closeConn("message length %d is over %d", h.length, maxMessageSize)
+	if h.length > value.MaxMessageSize {
+		return nil, closeConn("message length %d is over %d", h.length, value.MaxMessageSize)
 	}
 	body := msg[headerSize:]
 	switch h.opCode {
@@ -249,9 +249,15 @@ func decodeOpQuery(h header, b []byte) (*request, error) {
 		return nil, closeConn("truncated OP_QUERY")
 	}
 	b = b[8:] // numberToSkip, numberToReturn
+	// DbMessage::nextJsObj words validation failures its own way, all as
+	// InvalidBSON.
+	if len(b) < 5 {
+		req.replyErr = errorReply(codeInvalidBSON, "", "Client Error: Remaining data too small for BSON object")
+		return req, nil
+	}
 	query, _, err := readDocument(b)
 	if err != nil {
-		req.replyErr = invalidBSON(err)
+		req.replyErr = errorReply(codeInvalidBSON, "", "Client Error: bad object in message: "+err.Error())
 		return req, nil
 	}
 	// Old drivers wrap commands as {$query: {...}, $readPreference: ...}.
@@ -270,19 +276,32 @@ func readDocument(b []byte) (bson.D, []byte, error) {
 	return readDocumentWith(&dec, b)
 }
 
+// readDocumentWith decodes the document at the start of b, which may hold
+// more after it. A document mongod's validateBSON would refuse fails with
+// mongod's error (InvalidBSON, or Overflow for nesting), before any
+// command sees it.
 func readDocumentWith(dec *value.Decoder, b []byte) (bson.D, []byte, error) {
-	if len(b) < 5 {
-		return nil, nil, errors.New("document shorter than 5 bytes")
+	var decodeErr error
+	if len(b) >= 5 {
+		if size := int(int32(binary.LittleEndian.Uint32(b))); size >= 5 && size <= len(b) {
+			doc, err := dec.Decode(b[:size])
+			if err == nil {
+				return doc, b[size:], nil
+			}
+			decodeErr = err
+		}
 	}
-	size := int(int32(binary.LittleEndian.Uint32(b)))
-	if size < 5 || size > len(b) {
-		return nil, nil, fmt.Errorf("BSONObj size: %d (0x%X) is invalid. Size must be between 0 and 16793600(16MB)", size, uint32(size))
+	return nil, nil, validationError(b, decodeErr)
+}
+
+// validationError words a document the decoder refused: the validator
+// walks it again, this time for mongod's message and context. Only the
+// decoder's own extra refusal (see value.readBinary) keeps its message.
+func validationError(b []byte, decodeErr error) error {
+	if err := value.Validate(b); err != nil {
+		return err
 	}
-	doc, err := dec.Decode(b[:size])
-	if err != nil {
-		return nil, nil, err
-	}
-	return doc, b[size:], nil
+	return mongoerr.New(mongoerr.InvalidBSON, decodeErr.Error())
 }
 
 func indexZero(b []byte) int {
@@ -294,7 +313,12 @@ func indexZero(b []byte) int {
 	return -1
 }
 
+// invalidBSON answers a message whose framing or documents mongod refuses
+// while parsing it.
 func invalidBSON(err error) bson.D {
+	if me, ok := err.(*mongoerr.Error); ok {
+		return errorReply(me.Code, "", me.Msg)
+	}
 	return errorReply(codeInvalidBSON, "InvalidBSON", err.Error())
 }
 
@@ -317,12 +341,12 @@ const parallelDecodeMin = 2048
 func decodeSequence(dec *value.Decoder, seq []byte) (bson.A, error) {
 	var bounds []int // start offsets; the last entry is len(seq)
 	for off := 0; off < len(seq); {
-		if len(seq)-off < 5 {
-			return nil, errors.New("document shorter than 5 bytes")
+		size := 0
+		if len(seq)-off >= 5 {
+			size = int(int32(binary.LittleEndian.Uint32(seq[off:])))
 		}
-		size := int(int32(binary.LittleEndian.Uint32(seq[off:])))
 		if size < 5 || size > len(seq)-off {
-			return nil, fmt.Errorf("BSONObj size: %d (0x%X) is invalid. Size must be between 0 and 16793600(16MB)", size, uint32(size))
+			return nil, value.Validate(seq[off:])
 		}
 		bounds = append(bounds, off)
 		off += size
@@ -335,7 +359,7 @@ func decodeSequence(dec *value.Decoder, seq []byte) (bson.A, error) {
 		for i := range n {
 			d, err := dec.Decode(seq[bounds[i]:bounds[i+1]])
 			if err != nil {
-				return nil, err
+				return nil, validationError(seq[bounds[i]:], err)
 			}
 			docs[i] = d
 		}
@@ -356,7 +380,7 @@ func decodeSequence(dec *value.Decoder, seq []byte) (bson.A, error) {
 			for i := lo; i < hi; i++ {
 				d, err := own.Decode(seq[bounds[i]:bounds[i+1]])
 				if err != nil {
-					errs[w] = err
+					errs[w] = validationError(seq[bounds[i]:], err)
 					return
 				}
 				docs[i] = d

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 func TestDecodeFoldsDocumentSequencesIntoBody(t *testing.T) {
@@ -278,7 +280,7 @@ func TestBadFramesCloseTheConnection(t *testing.T) {
 		return append(b, make([]byte, 12)...)
 	}
 	tests := map[string][]byte{
-		"over maxMessageSizeBytes": lengthOnly(maxMessageSize + 1),
+		"over maxMessageSizeBytes": lengthOnly(value.MaxMessageSize + 1),
 		"negative length":          lengthOnly(0x80000000),
 		"length below header":      lengthOnly(15),
 		"unknown opcode":           append(appendHeader(nil, headerSize+4, 1, 0, 1234), 1, 2, 3, 4),

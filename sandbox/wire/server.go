@@ -23,6 +23,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 // Options configure Start.
@@ -111,7 +112,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	}
 	eng := opts.Engine
 	if eng == nil {
-		eng = engine.New(engine.Options{})
+		eng = engine.New(engine.Options{Log: opts.ErrorLog})
 	}
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &Server{
@@ -268,8 +269,8 @@ func readMessage(nc net.Conn, br *bufio.Reader, buf []byte, partialTimeout time.
 		return nil, fmt.Errorf("reading message length: %w", err)
 	}
 	length := int32(binary.LittleEndian.Uint32(lenBuf[:]))
-	if length < headerSize || length > maxMessageSize {
-		return nil, fmt.Errorf("recv(): message msgLen %d is invalid. Min %d Max: %d", length, headerSize, maxMessageSize)
+	if length < headerSize || length > value.MaxMessageSize {
+		return nil, fmt.Errorf("recv(): message msgLen %d is invalid. Min %d Max: %d", length, headerSize, value.MaxMessageSize)
 	}
 	if cap(buf) < int(length) {
 		buf = make([]byte, length)

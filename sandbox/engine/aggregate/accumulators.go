@@ -17,6 +17,33 @@ type accumulator interface {
 	result() any
 }
 
+// memAccumulator is an accumulator whose memory grows with what it is
+// given; mem is value.MemSize of what it holds. $group counts it against
+// its own limit when disk use is not allowed; the others hold a fixed
+// amount (accumulatorBaseMem).
+type memAccumulator interface {
+	mem() int
+}
+
+// accumulatorBaseMem stands for the fixed state of an accumulator
+// (mongod counts sizeof(*this)).
+const accumulatorBaseMem = 64
+
+// noSpillError is mongod's error for an accumulator past its 100 MB
+// (internalQueryMaxPushBytes, internalQueryMaxAddToSetBytes), which no
+// allowDiskUse can lift.
+func noSpillError(op string) error {
+	return mongoerr.Newf(mongoerr.ExceededMemoryLimit,
+		"%s used too much memory and cannot spill to disk. Memory limit: %d bytes", op, value.MemoryLimit)
+}
+
+// nMemoryError is AccumulatorN::updateAndCheckMemUsage's error
+// (internalQueryTopNAccumulatorBytes) for $firstN, $topN and the like.
+func nMemoryError(op string) error {
+	return mongoerr.Newf(mongoerr.ExceededMemoryLimit,
+		"%s used too much memory and spilling to disk cannot reduce memory consumption any further. Memory limit: %d bytes", op, value.MemoryLimit)
+}
+
 // accStatement is one output field of $group: {field: {$op: arg}}.
 type accStatement struct {
 	field string
@@ -141,6 +168,8 @@ func (a *minMaxAcc) result() any {
 	return a.v
 }
 
+func (a *minMaxAcc) mem() int { return value.MemSize(a.v) }
+
 // ---- $first / $last: a missing value counts, as null ----
 
 type firstAcc struct {
@@ -155,11 +184,13 @@ func (a *firstAcc) add(v any) error {
 	return nil
 }
 func (a *firstAcc) result() any { return a.v }
+func (a *firstAcc) mem() int    { return value.MemSize(a.v) }
 
 type lastAcc struct{ v any }
 
 func (a *lastAcc) add(v any) error { a.v = missingToNull(v); return nil }
 func (a *lastAcc) result() any     { return a.v }
+func (a *lastAcc) mem() int        { return value.MemSize(a.v) }
 
 func missingToNull(v any) any {
 	if value.IsMissing(v) {
@@ -168,22 +199,32 @@ func missingToNull(v any) any {
 	return v
 }
 
-// ---- $push / $addToSet skip missing values ----
+// ---- $push / $addToSet skip missing values; each stops at 100 MB ----
 
-type pushAcc struct{ arr bson.A }
+type pushAcc struct {
+	arr   bson.A
+	bytes int
+}
 
 func (a *pushAcc) add(v any) error {
-	if !value.IsMissing(v) {
-		a.arr = append(a.arr, v)
+	if value.IsMissing(v) {
+		return nil
 	}
+	a.bytes += value.MemSize(v)
+	if a.bytes > value.MemoryLimit {
+		return noSpillError("$push")
+	}
+	a.arr = append(a.arr, v)
 	return nil
 }
 func (a *pushAcc) result() any { return a.arr }
+func (a *pushAcc) mem() int    { return a.bytes }
 
 type addToSetAcc struct {
-	arr  bson.A
-	seen map[string]struct{}
-	buf  []byte
+	arr   bson.A
+	seen  map[string]struct{}
+	buf   []byte
+	bytes int
 }
 
 func (a *addToSetAcc) add(v any) error {
@@ -194,11 +235,16 @@ func (a *addToSetAcc) add(v any) error {
 	if _, dup := a.seen[string(a.buf)]; dup {
 		return nil
 	}
+	a.bytes += value.MemSize(v)
+	if a.bytes > value.MemoryLimit {
+		return noSpillError("$addToSet")
+	}
 	a.seen[string(a.buf)] = struct{}{}
 	a.arr = append(a.arr, v)
 	return nil
 }
 func (a *addToSetAcc) result() any { return a.arr }
+func (a *addToSetAcc) mem() int    { return a.bytes }
 
 // ---- $mergeObjects ----
 
@@ -217,6 +263,7 @@ func (a *mergeObjectsAcc) add(v any) error {
 	return mongoerr.Newf(40400, "$mergeObjects requires object inputs, but input %s is of type %s", docString(v), typeNameOf(v))
 }
 func (a *mergeObjectsAcc) result() any { return a.out }
+func (a *mergeObjectsAcc) mem() int    { return value.MemSize(a.out) }
 
 // ---- $stdDevPop / $stdDevSamp: Welford's algorithm over the numbers ----
 
@@ -333,38 +380,66 @@ func parseNAcc(st *accStatement, arg any, p *parser) error {
 		}
 		switch op {
 		case "$firstN":
-			return &firstNAcc{n: n, arr: bson.A{}}, nil
+			return &firstNAcc{nMem: nMem{op: op}, n: n, arr: bson.A{}}, nil
 		case "$lastN":
-			return &lastNAcc{n: n, arr: bson.A{}}, nil
+			return &lastNAcc{nMem: nMem{op: op}, n: n, arr: bson.A{}}, nil
 		case "$minN":
-			return &minMaxNAcc{n: n, sign: 1, arr: bson.A{}}, nil
+			return &minMaxNAcc{nMem: nMem{op: op}, n: n, sign: 1, arr: bson.A{}}, nil
 		}
-		return &minMaxNAcc{n: n, sign: -1, arr: bson.A{}}, nil
+		return &minMaxNAcc{nMem: nMem{op: op}, n: n, sign: -1, arr: bson.A{}}, nil
 	}
 	return nil
 }
 
+// nMem is the memory account of the accumulators that keep n values:
+// the MemSize of the values kept, at most 100 MB.
+type nMem struct {
+	op    string
+	bytes int
+}
+
+func (m *nMem) grow(n int) error {
+	m.bytes += n
+	if m.bytes > value.MemoryLimit {
+		return nMemoryError(m.op)
+	}
+	return nil
+}
+
+func (m *nMem) mem() int { return m.bytes }
+
 type firstNAcc struct {
+	nMem
 	n   int64
 	arr bson.A
 }
 
 func (a *firstNAcc) add(v any) error {
 	if int64(len(a.arr)) < a.n {
-		a.arr = append(a.arr, missingToNull(v))
+		v = missingToNull(v)
+		if err := a.grow(value.MemSize(v)); err != nil {
+			return err
+		}
+		a.arr = append(a.arr, v)
 	}
 	return nil
 }
 func (a *firstNAcc) result() any { return a.arr }
 
 type lastNAcc struct {
+	nMem
 	n   int64
 	arr bson.A
 }
 
 func (a *lastNAcc) add(v any) error {
-	a.arr = append(a.arr, missingToNull(v))
+	v = missingToNull(v)
+	if err := a.grow(value.MemSize(v)); err != nil {
+		return err
+	}
+	a.arr = append(a.arr, v)
 	if int64(len(a.arr)) > a.n {
+		a.bytes -= value.MemSize(a.arr[0])
 		a.arr = a.arr[1:]
 	}
 	return nil
@@ -374,6 +449,7 @@ func (a *lastNAcc) result() any { return a.arr }
 // minMaxNAcc keeps the n smallest ($minN) or largest ($maxN) non-null
 // values, in that order.
 type minMaxNAcc struct {
+	nMem
 	n    int64
 	sign int
 	arr  bson.A
@@ -394,8 +470,12 @@ func (a *minMaxNAcc) add(v any) error {
 	if int64(i) >= a.n {
 		return nil
 	}
+	if err := a.grow(value.MemSize(v)); err != nil {
+		return err
+	}
 	a.arr = slices.Insert(a.arr, i, v)
 	if int64(len(a.arr)) > a.n {
+		a.bytes -= value.MemSize(a.arr[a.n])
 		a.arr = a.arr[:a.n]
 	}
 	return nil
@@ -448,7 +528,7 @@ func parseTopBottom(st *accStatement, arg any, p *parser) error {
 				return nil, err
 			}
 		}
-		return &topAcc{n: n, spec: srt, bottom: bottom, single: single}, nil
+		return &topAcc{nMem: nMem{op: st.op}, n: n, spec: srt, bottom: bottom, single: single}, nil
 	}
 	return nil
 }
@@ -456,6 +536,7 @@ func parseTopBottom(st *accStatement, arg any, p *parser) error {
 // topAcc keeps the first n values in sortBy order ($top), or the last n
 // ($bottom), in a sorted slice bounded by n.
 type topAcc struct {
+	nMem
 	n      int64
 	spec   *sortSpec
 	bottom bool
@@ -487,11 +568,24 @@ func (a *topAcc) add(v any) error {
 	if int64(i) >= a.n {
 		return nil
 	}
+	if err := a.grow(rankedMem(r)); err != nil {
+		return err
+	}
 	a.vals = slices.Insert(a.vals, i, r)
 	if int64(len(a.vals)) > a.n {
+		a.bytes -= rankedMem(a.vals[a.n])
 		a.vals = a.vals[:a.n]
 	}
 	return nil
+}
+
+// rankedMem counts a kept value with its sort key.
+func rankedMem(r rankedValue) int {
+	n := value.MemSize(r.out)
+	for _, k := range r.key {
+		n += value.MemSize(k)
+	}
+	return n
 }
 
 func (a *topAcc) result() any {

@@ -322,9 +322,16 @@ func (s *bucketAutoStage) open(in Iterator, rt *runtime) (Iterator, error) {
 // compute follows mongod's DocumentSourceBucketAuto::populateBuckets: fill
 // each bucket with about n/buckets documents in groupBy order, keep equal
 // values together, and make each bucket's max the next bucket's min.
+//
+// The entries are sorted the way mongod's bucketAuto sorter holds them:
+// with allowDiskUse: false, past value.MemoryLimit it fails with the
+// sorter's error; with disk use allowed mongod spills, and they stay in
+// memory here.
 func (s *bucketAutoStage) compute(in Iterator, rt *runtime) ([]bson.D, error) {
 	env := rt.newEnv()
 	var entries []autoEntry
+	limited := rt.ctx.NoDiskUse
+	mem := 0
 	for {
 		d, ok, err := in.Next()
 		if err != nil {
@@ -345,11 +352,24 @@ func (s *bucketAutoStage) compute(in Iterator, rt *runtime) ([]bson.D, error) {
 			if !value.IsNumber(v) {
 				return nil, mongoerr.Newf(40258, "$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a value with type: %s", typeNameOf(v))
 			}
-			if f, _ := toFloat(v); f < 0 {
-				return nil, mongoerr.Newf(40260, "$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a negative value: %s", docString(v))
+			f, _ := toFloat(v)
+			switch {
+			case math.IsNaN(f):
+				return nil, mongoerr.New(40259, "$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a NaN")
+			case f < 0:
+				return nil, mongoerr.New(40260, "$bucketAuto can specify a 'granularity' with non-negative numbers only, but found a negative number")
+			case math.IsInf(f, 1):
+				// mongod 8.0's rounders loop forever on an infinite value;
+				// later versions refuse it with this error (11785400).
+				return nil, mongoerr.New(11785400, "A granularity rounder can only round finite numbers")
 			}
 		}
 		entries = append(entries, autoEntry{key: v, doc: d})
+		if limited {
+			if mem += value.MemSize(v) + value.MemSize(d); mem > value.MemoryLimit {
+				return nil, value.SortMemoryExceeded()
+			}
+		}
 	}
 	if len(entries) == 0 {
 		return nil, nil
@@ -539,6 +559,13 @@ func roundDownPreferred(series []float64, number float64) float64 {
 	multiplier := 1.0
 	for number <= series[0]*multiplier {
 		multiplier /= 10
+	}
+	if multiplier == 0 {
+		// A denormal below every scaled series value: the scale underflowed,
+		// and scaling back up would never end. Nothing representable lies
+		// below it on the series but 0, which is mongod's answer
+		// (jstests/aggregation/bugs/server57091.js, SERVER-57091).
+		return 0
 	}
 	for number > series[len(series)-1]*multiplier {
 		previousMax := series[len(series)-1] * multiplier

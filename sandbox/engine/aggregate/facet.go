@@ -4,6 +4,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 // ---- $facet ----
@@ -61,7 +62,9 @@ func (s *facetStage) Spec() bson.D {
 	return stageSpec("$facet", body)
 }
 
-// open buffers the input once and runs every facet over it.
+// open buffers the input once and runs every facet over it. The document
+// it builds is bounded like mongod's (internalQueryFacetMaxOutputDocSizeBytes):
+// the facets' results may hold value.MemoryLimit in all.
 func (s *facetStage) open(in Iterator, rt *runtime) (Iterator, error) {
 	done := false
 	return funcIterator(func() (bson.D, bool, error) {
@@ -74,6 +77,7 @@ func (s *facetStage) open(in Iterator, rt *runtime) (Iterator, error) {
 			return nil, false, err
 		}
 		out := make(bson.D, 0, len(s.facets))
+		used := 0
 		for _, f := range s.facets {
 			it := Iterator(NewSliceIterator(docs))
 			for _, st := range f.stages {
@@ -87,6 +91,9 @@ func (s *facetStage) open(in Iterator, rt *runtime) (Iterator, error) {
 			}
 			arr := make(bson.A, len(res))
 			for i, r := range res {
+				if used += value.MemSize(r); used > value.MemoryLimit {
+					return nil, false, mongoerr.Newf(4031700, "document constructed by $facet is %d bytes, which exceeds the limit of %d bytes", used, value.MemoryLimit)
+				}
 				arr[i] = r
 			}
 			out = append(out, bson.E{Key: f.name, Value: arr})

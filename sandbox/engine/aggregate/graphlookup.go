@@ -164,10 +164,15 @@ func (s *graphLookupStage) join(in Iterator, rt *runtime) (Iterator, error) {
 // index on connectToField serves it. Documents are visited once, by _id,
 // which makes cycles harmless; values already queried are not queried
 // again; a document without connectFromField ends its branch.
+//
+// Like mongod it holds at most value.MemoryLimit of visited documents and
+// frontier values (internalDocumentSourceGraphLookupMaxMemoryBytes), and
+// cannot spill past it whatever allowDiskUse says.
 func (s *graphLookupStage) search(start any, rt *runtime) (bson.A, error) {
 	var frontier bson.A
 	queried := map[string]struct{}{}
 	var key []byte
+	visitedBytes, frontierBytes := 0, 0
 	addValue := func(v any) {
 		if value.IsMissing(v) {
 			return
@@ -178,6 +183,7 @@ func (s *graphLookupStage) search(start any, rt *runtime) (bson.A, error) {
 		}
 		queried[string(key)] = struct{}{}
 		frontier = append(frontier, v)
+		frontierBytes += value.MemSize(v)
 	}
 	if arr, ok := start.(bson.A); ok {
 		for _, v := range arr {
@@ -196,7 +202,7 @@ func (s *graphLookupStage) search(start any, rt *runtime) (bson.A, error) {
 		if err != nil {
 			return nil, err
 		}
-		frontier = nil
+		frontier, frontierBytes = nil, 0
 		for _, doc := range docs {
 			key = appendKey(key[:0], value.Get(doc, "_id"))
 			if _, seen := visited[string(key)]; seen {
@@ -208,9 +214,13 @@ func (s *graphLookupStage) search(start any, rt *runtime) (bson.A, error) {
 				out = setNested(doc, s.depthParts, depth)
 			}
 			results = append(results, out)
+			visitedBytes += value.MemSize(out)
 			next := getAllValues(doc, s.connectFromPts)
 			for _, v := range next {
 				addValue(v)
+			}
+			if visitedBytes+frontierBytes >= value.MemoryLimit {
+				return nil, mongoerr.New(40099, "$graphLookup reached maximum memory consumption")
 			}
 		}
 	}
@@ -229,12 +239,23 @@ const frontierBatch = 64
 func (s *graphLookupStage) queryFrontier(frontier bson.A, rt *runtime) ([]bson.D, error) {
 	var docs []bson.D
 	for start := 0; start < len(frontier); start += frontierBatch {
-		batch := frontier[start:min(start+frontierBatch, len(frontier))]
-		filter := bson.D{{Key: s.connectTo, Value: bson.D{{Key: "$in", Value: batch}}}}
-		if s.restrict != nil {
-			filter = bson.D{{Key: "$and", Value: bson.A{s.restrict, filter}}}
+		if err := rt.ctx.err(); err != nil {
+			return nil, interrupted(err)
 		}
-		found, err := rt.query(rt.ctx.DB, s.from, filter)
+		batch := frontier[start:min(start+frontierBatch, len(frontier))]
+		filter := s.frontierFilter(batch)
+		var found []bson.D
+		var err error
+		if s.restrict != nil && len(rt.letVals) > 0 {
+			// restrictSearchWithMatch may read variables ($expr with
+			// $$name): the command's let and, inside a $lookup, its let.
+			// A sub-pipeline sees them, as mongod copies the variables into
+			// the expression context of its own query. Without variables
+			// in scope the plain query is the same and cheaper.
+			found, err = rt.runSub(rt.ctx.DB, s.from, bson.A{bson.D{{Key: "$match", Value: filter}}}, nil)
+		} else {
+			found, err = rt.query(rt.ctx.DB, s.from, filter)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -247,38 +268,97 @@ func (s *graphLookupStage) queryFrontier(frontier bson.A, rt *runtime) ([]bson.D
 	return docs, nil
 }
 
-// getAllValues returns every value a path reaches, expanding arrays along
-// the way and at the end, as mongod's visitAllValuesAtPath does; a missing
-// path yields nothing.
+// frontierFilter is mongod's makeMatchStageFromFrontier:
+// {$and: [restrictSearchWithMatch, {connectToField: {$in: values}}]}, and,
+// because $in conflates null, undefined and missing, when the values hold
+// null or undefined also {connectToField: {$exists: true}} and a $not
+// $type excluding whichever of the two is not among them.
+func (s *graphLookupStage) frontierFilter(values bson.A) bson.D {
+	and := make(bson.A, 0, 4)
+	if s.restrict != nil {
+		and = append(and, s.restrict)
+	}
+	and = append(and, bson.D{{Key: s.connectTo, Value: bson.D{{Key: "$in", Value: values}}}})
+	hasNull, hasUndefined := false, false
+	for _, v := range values {
+		switch v.(type) {
+		case nil:
+			hasNull = true
+		case bson.Undefined:
+			hasUndefined = true
+		}
+	}
+	if hasNull || hasUndefined {
+		and = append(and, bson.D{{Key: s.connectTo, Value: bson.D{{Key: "$exists", Value: true}}}})
+		exclude := ""
+		switch {
+		case !hasUndefined:
+			exclude = "undefined"
+		case !hasNull:
+			exclude = "null"
+		}
+		if exclude != "" {
+			and = append(and, bson.D{{Key: s.connectTo, Value: bson.D{{Key: "$not", Value: bson.D{{Key: "$type", Value: exclude}}}}}})
+		}
+	}
+	return bson.D{{Key: "$and", Value: and}}
+}
+
+// getAllValues returns every value a path reaches, as mongod's
+// document_path_support::visitAllValuesAtPath does: arrays are expanded
+// along the way (documents only: an array inside an array is not entered)
+// and at the end, a numeric component after an array value is a position
+// in it ("a.0.x"), and a missing path yields nothing.
 func getAllValues(d bson.D, parts []string) []any {
 	var out []any
-	var walk func(v any, parts []string)
-	walk = func(v any, parts []string) {
-		if len(parts) == 0 {
-			if a, ok := v.(bson.A); ok {
-				for _, e := range a {
-					if !value.IsMissing(e) {
-						out = append(out, e)
-					}
+	trailing := func(v any) {
+		if a, ok := v.(bson.A); ok {
+			for _, e := range a {
+				if !value.IsMissing(e) {
+					out = append(out, e)
 				}
-				return
 			}
-			if !value.IsMissing(v) {
-				out = append(out, v)
+			return
+		}
+		if !value.IsMissing(v) {
+			out = append(out, v)
+		}
+	}
+	var walk func(d bson.D, i int)
+	walk = func(d bson.D, i int) {
+		// The first component is a field name even when it is numeric.
+		v := value.Get(d, parts[i])
+		i++
+		for i < len(parts) {
+			a, isArray := v.(bson.A)
+			if !isArray {
+				break
 			}
+			pos, isPos := value.ParseUnsignedBase10(parts[i])
+			if !isPos {
+				break
+			}
+			v = value.Missing{}
+			if pos < len(a) {
+				v = a[pos]
+			}
+			i++
+		}
+		if i == len(parts) {
+			trailing(v)
 			return
 		}
 		switch x := v.(type) {
 		case bson.D:
-			walk(value.Get(x, parts[0]), parts[1:])
+			walk(x, i)
 		case bson.A:
 			for _, e := range x {
 				if sub, ok := e.(bson.D); ok {
-					walk(value.Get(sub, parts[0]), parts[1:])
+					walk(sub, i)
 				}
 			}
 		}
 	}
-	walk(d, parts)
+	walk(d, 0)
 	return out
 }

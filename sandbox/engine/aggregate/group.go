@@ -1,6 +1,8 @@
 package aggregate
 
 import (
+	"strings"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
@@ -57,11 +59,11 @@ func parseGroup(spec any, p *parser) (*groupStage, error) {
 				return nil, mongoerr.New(16414, "a group's _id may only be specified once")
 			}
 			idSeen = true
-			x, err := p.compile(e.Value)
+			id, err := parseGroupID(e.Value, p)
 			if err != nil {
 				return nil, err
 			}
-			g.idSpec, g.id = e.Value, x.Eval
+			g.idSpec, g.id = e.Value, id
 			continue
 		}
 		st, err := parseAccStatement(e.Key, e.Value, p)
@@ -74,6 +76,55 @@ func parseGroup(spec any, p *parser) (*groupStage, error) {
 		return nil, mongoerr.New(15955, "a group specification must include an _id")
 	}
 	return g, nil
+}
+
+// parseGroupID compiles the _id. An object of fields ({a: "$a", b: "$b"})
+// is grouped on its fields' values, as mongod's setIdExpression does: with
+// one field a missing value becomes null ({a: null}, one group for null and
+// missing), with several a missing field is left out of the key.
+func parseGroupID(spec any, p *parser) (func(env *expr.Env) (any, error), error) {
+	d, isDoc := spec.(bson.D)
+	if !isDoc || len(d) == 0 || strings.HasPrefix(d[0].Key, "$") {
+		x, err := p.compile(spec)
+		if err != nil {
+			return nil, err
+		}
+		return x.Eval, nil
+	}
+	for _, e := range d {
+		if _, isBool := e.Value.(bool); isBool || value.IsNumber(e.Value) {
+			return nil, mongoerr.New(17390, "$group does not support inclusion-style expressions")
+		}
+	}
+	// The object as a whole gets mongod's checks on its field names.
+	if _, err := p.compile(d); err != nil {
+		return nil, err
+	}
+	fields := make([]expr.Expr, len(d))
+	for i, e := range d {
+		x, err := p.compile(e.Value)
+		if err != nil {
+			return nil, err
+		}
+		fields[i] = x
+	}
+	return func(env *expr.Env) (any, error) {
+		out := make(bson.D, 0, len(d))
+		for i, x := range fields {
+			v, err := x.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			if value.IsMissing(v) {
+				if len(fields) > 1 {
+					continue
+				}
+				v = nil
+			}
+			out = append(out, bson.E{Key: d[i].Key, Value: v})
+		}
+		return out, nil
+	}, nil
 }
 
 func (g *groupStage) Name() string { return "$group" }
@@ -127,14 +178,29 @@ func (g *groupStage) open(in Iterator, rt *runtime) (Iterator, error) {
 	}), nil
 }
 
+// groupMemoryExceeded is DocumentSourceGroup's error past
+// internalDocumentSourceGroupMaxMemoryBytes with allowDiskUse: false.
+func groupMemoryExceeded() error {
+	return mongoerr.New(mongoerr.QueryExceededMemoryLimitNoDiskUseAllowed,
+		"Exceeded memory limit for $group, but didn't allow external sort. Pass allowDiskUse:true to opt in.")
+}
+
 // consume reads the whole input into a hash map keyed by the encoded group
 // key; only the groups and their accumulators stay in memory, and a
 // document costs no allocation beyond what its expressions need.
+//
+// With allowDiskUse: false it also keeps mongod's account of the stage's
+// memory, each group's key plus its accumulators (value.MemSize of what
+// they hold), and fails past value.MemoryLimit. With disk use allowed
+// mongod would spill groups to disk; they stay in memory here, so nothing
+// is counted and the common path pays nothing.
 func (g *groupStage) consume(in Iterator, rt *runtime) ([]*group, error) {
 	env := rt.newEnv()
 	index := map[string]*group{}
 	var order []*group
 	var key []byte
+	limited := rt.ctx.NoDiskUse
+	var mem int
 	for n := 0; ; n++ {
 		if n&4095 == 4095 {
 			if err := rt.ctx.err(); err != nil {
@@ -167,17 +233,40 @@ func (g *groupStage) consume(in Iterator, rt *runtime) ([]*group, error) {
 			}
 			index[string(key)] = gr
 			order = append(order, gr)
+			if limited {
+				mem += value.MemSize(id) + len(gr.accs)*accumulatorBaseMem
+			}
 		}
 		for i, st := range g.accs {
 			v, err := st.input(env)
 			if err != nil {
 				return nil, err
 			}
-			if err := gr.accs[i].add(v); err != nil {
+			if limited {
+				err = addCounted(gr.accs[i], v, &mem)
+			} else {
+				err = gr.accs[i].add(v)
+			}
+			if err != nil {
 				return nil, err
 			}
+		}
+		if limited && mem > value.MemoryLimit {
+			return nil, groupMemoryExceeded()
 		}
 	}
 	// An empty input yields no groups at all, even for _id: null.
 	return order, nil
+}
+
+// addCounted adds v to acc and carries the change of its memory into mem.
+func addCounted(acc accumulator, v any, mem *int) error {
+	m, ok := acc.(memAccumulator)
+	if !ok {
+		return acc.add(v)
+	}
+	*mem -= m.mem()
+	err := acc.add(v)
+	*mem += m.mem()
+	return err
 }

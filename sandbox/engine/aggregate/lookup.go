@@ -217,8 +217,16 @@ func (s *lookupStage) join(in Iterator, rt *runtime) (Iterator, error) {
 		if err != nil {
 			return nil, false, err
 		}
+		// mongod bounds the joined documents of one input document
+		// (internalLookupStageIntermediateDocumentMaxSizeBytes), checking
+		// the total so far before it adds the next one.
 		arr := make(bson.A, len(matches))
+		size := 0
 		for i, m := range matches {
+			if size > value.MemoryLimit {
+				return nil, false, mongoerr.Newf(4568, "Total size of documents in %s matching pipeline's $lookup stage exceeds %d bytes", s.from, value.MemoryLimit)
+			}
+			size += value.MemSize(m)
 			arr[i] = m
 		}
 		return setNested(d, s.asParts, arr), true, nil

@@ -5,6 +5,7 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/update"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
@@ -321,9 +322,13 @@ func (s *mergeStage) open(in Iterator, rt *runtime) (Iterator, error) {
 }
 
 func (s *mergeStage) write(d bson.D, rt *runtime, env *expr.Env) error {
+	// mongod's extractMergeOnFieldsFromDoc: an array value is 51185; a
+	// nullish one (missing, also behind an array on the path) is 51132.
 	for _, f := range s.on {
 		switch v := getNested(d, splitPath(f)).(type) {
-		case nil, value.Missing, bson.Undefined, bson.A:
+		case bson.A:
+			return mongoerr.Newf(51185, "$merge write error: 'on' field '%s' is an array", f)
+		case nil, value.Missing, bson.Undefined:
 			if f == "_id" && value.IsMissing(v) {
 				continue // the engine generates an _id for the insert
 			}
@@ -349,13 +354,20 @@ func (s *mergeStage) write(d bson.D, rt *runtime, env *expr.Env) error {
 		return nil
 	case "fail":
 		return mongoerr.Newf(mongoerr.DuplicateKey, "$merge failed due to a DuplicateKey error :: caused by :: E11000 duplicate key error collection: %s.%s index: _id_ dup key: { _id: %s }", s.db, s.coll, docString(value.Get(existing, "_id")))
-	case "replace":
-		newDoc = d
-	case "merge":
-		newDoc = make(bson.D, len(existing), len(existing)+len(d))
-		copy(newDoc, existing)
-		for _, e := range d {
-			newDoc = setInPlace(newDoc, e.Key, e.Value)
+	case "replace", "merge":
+		// mongod applies a replacement, or for "merge" the update
+		// {$set: doc} (makeBatchUpdateModification): fields new to the
+		// target are added in $set's order, and _id may not change.
+		spec := d
+		if s.whenMatched == "merge" {
+			spec = bson.D{{Key: "$set", Value: d}}
+		}
+		u, err := update.Compile(spec, update.Options{Now: rt.ctx.Now})
+		if err != nil {
+			return mergeUpdateError(err)
+		}
+		if newDoc, _, err = u.Apply(existing, -1, false); err != nil {
+			return mergeUpdateError(err)
 		}
 	case "pipeline":
 		env.Reset(d)
@@ -383,6 +395,19 @@ func (s *mergeStage) write(d bson.D, rt *runtime, env *expr.Env) error {
 			return nil
 		}
 		newDoc = res[0]
+		if id := value.Get(newDoc, "_id"); !value.IsMissing(id) && value.Compare(id, value.Get(existing, "_id")) != 0 {
+			return mergeUpdateError(mongoerr.New(mongoerr.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'"))
+		}
 	}
 	return rt.ctx.MergeWrite(s.db, s.coll, existing, newDoc, false)
+}
+
+// mergeUpdateError gives an update's ImmutableField error the context
+// mongod's $merge adds to it.
+func mergeUpdateError(err error) error {
+	me := mongoerr.As(err)
+	if me.Code != mongoerr.ImmutableField {
+		return err
+	}
+	return mongoerr.Newf(me.Code, "$merge failed to update the matching document, did you attempt to modify the _id or the shard key? :: caused by :: %s", me.Msg)
 }

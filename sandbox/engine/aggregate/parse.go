@@ -1,7 +1,9 @@
 package aggregate
 
 import (
+	"errors"
 	"fmt"
+	"strconv"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -28,33 +30,34 @@ var stageParsers map[string]stageParser
 
 func init() {
 	stageParsers = map[string]stageParser{
-		"$match":           parseMatch,
-		"$project":         parseProject,
-		"$addFields":       parseAddFields("$addFields"),
-		"$set":             parseAddFields("$set"),
-		"$unset":           parseUnset,
-		"$sort":            parseSort,
-		"$limit":           parseLimit,
-		"$skip":            parseSkip,
-		"$count":           parseCount,
-		"$sortByCount":     parseSortByCount,
-		"$replaceRoot":     parseReplaceRoot,
-		"$replaceWith":     parseReplaceWith,
-		"$sample":          parseSample,
-		"$unionWith":       parseUnionWith,
-		"$documents":       parseDocuments,
-		"$group":           parseGroupStage,
-		"$unwind":          parseUnwind,
-		"$bucket":          parseBucket,
-		"$bucketAuto":      parseBucketAuto,
-		"$facet":           parseFacet,
-		"$lookup":          parseLookup,
-		"$graphLookup":     parseGraphLookup,
-		"$out":             parseOut,
-		"$merge":           parseMerge,
-		"$collStats":       parseCollStats,
-		"$indexStats":      parseIndexStats,
-		"$setWindowFields": parseSetWindowFields,
+		"$match":                 parseMatch,
+		"$project":               parseProject,
+		"$addFields":             parseAddFields("$addFields"),
+		"$set":                   parseAddFields("$set"),
+		"$unset":                 parseUnset,
+		"$sort":                  parseSort,
+		"$limit":                 parseLimit,
+		"$skip":                  parseSkip,
+		"$count":                 parseCount,
+		"$sortByCount":           parseSortByCount,
+		"$replaceRoot":           parseReplaceRoot,
+		"$replaceWith":           parseReplaceWith,
+		"$sample":                parseSample,
+		"$unionWith":             parseUnionWith,
+		"$documents":             parseDocuments,
+		"$group":                 parseGroupStage,
+		"$unwind":                parseUnwind,
+		"$bucket":                parseBucket,
+		"$bucketAuto":            parseBucketAuto,
+		"$facet":                 parseFacet,
+		"$lookup":                parseLookup,
+		"$graphLookup":           parseGraphLookup,
+		"$out":                   parseOut,
+		"$merge":                 parseMerge,
+		"$collStats":             parseCollStats,
+		"$indexStats":            parseIndexStats,
+		"$setWindowFields":       parseSetWindowFields,
+		"$_internalUnpackBucket": parseUnpackBucket,
 	}
 }
 
@@ -211,9 +214,11 @@ func toInt64(v any) (int64, bool) {
 	return 0, false
 }
 
+// decimalToFloat is Value::coerceToDouble for a decimal: the nearest
+// double, ±Inf beyond the double range, NaN for NaN.
 func decimalToFloat(d bson.Decimal128) (float64, bool) {
-	var f float64
-	if _, err := fmt.Sscan(d.String(), &f); err != nil {
+	f, err := strconv.ParseFloat(d.String(), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return 0, false
 	}
 	return f, true

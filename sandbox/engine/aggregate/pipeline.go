@@ -49,6 +49,13 @@ type Context struct {
 	// Coll is the collection the pipeline runs on ("" for a database-level
 	// aggregate); $collStats and $indexStats read it.
 	Coll string
+	// NoDiskUse is the command's allowDiskUse: false. Blocking stages
+	// ($sort, $group, $bucketAuto, $setWindowFields) then fail past their
+	// 100 MB memory limit with mongod's QueryExceededMemoryLimitNoDiskUseAllowed.
+	// When disk use is allowed (8.0's default) mongod spills to disk; the
+	// engine keeps such a stage in memory instead, and only the limits
+	// mongod cannot spill past ($push, $addToSet, $graphLookup...) apply.
+	NoDiskUse bool
 }
 
 func (c *Context) err() error {
@@ -92,6 +99,7 @@ type runtime struct {
 
 func (rt *runtime) newEnv() *expr.Env {
 	env := expr.NewEnv(nil, rt.ctx.Now)
+	env.SetContext(rt.ctx.Ctx)
 	for _, e := range rt.letVals {
 		env.SetVar(e.Key, e.Value)
 	}
@@ -256,12 +264,7 @@ func (t *timedIterator) Next() (bson.D, bool, error) {
 	return d, ok, err
 }
 
-func interrupted(err error) error {
-	if err == context.DeadlineExceeded {
-		return mongoerr.New(mongoerr.MaxTimeMSExpired, "operation exceeded time limit")
-	}
-	return mongoerr.New(mongoerr.Interrupted, "operation was interrupted")
-}
+func interrupted(err error) error { return mongoerr.FromContext(err) }
 
 // SliceIterator yields the documents of a slice.
 type SliceIterator struct {

@@ -458,7 +458,11 @@ func includeDoc(d bson.D, n *projNode, keepID bool) bson.D {
 }
 
 // includeValue applies a child inclusion to a value: documents are
-// projected, arrays element by element, and other values dropped.
+// projected, arrays element by element, and other values dropped. When the
+// node also computes fields, a dropped array element keeps its place as
+// Missing, which computedValue turns into a document of the computed
+// fields, as mongod's applyExpressionsToValue does ("a.b": 1, "a.c": "x"
+// over a: [1, {b: 2}] gives [{c: "x"}, {b: 2, c: "x"}]).
 func includeValue(v any, n *projNode) (any, bool) {
 	switch x := v.(type) {
 	case bson.D:
@@ -468,6 +472,8 @@ func includeValue(v any, n *projNode) (any, bool) {
 		for _, e := range x {
 			if pv, ok := includeValue(e, n); ok {
 				a = append(a, pv)
+			} else if n.hasComputed {
+				a = append(a, value.Missing{})
 			}
 		}
 		return a, true

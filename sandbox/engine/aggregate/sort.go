@@ -148,8 +148,24 @@ func (s *sortStage) open(in Iterator, rt *runtime) (Iterator, error) {
 	}), nil
 }
 
+// sortedMem is the Sorter's account of one sorted document: the document
+// and its key, as value.MemSize counts them.
+func sortedMem(k []any, d bson.D) int {
+	n := value.MemSize(d)
+	for _, v := range k {
+		n += value.MemSize(v)
+	}
+	return n
+}
+
+// all sorts the whole input. With allowDiskUse: false it fails once the
+// documents held pass value.MemoryLimit, as mongod's sorter does; with
+// disk use allowed mongod would spill sorted runs to disk, and here they
+// stay in memory.
 func (s *sortStage) all(in Iterator, rt *runtime) ([]keyedDoc, error) {
 	var docs []keyedDoc
+	limited := rt.ctx.NoDiskUse
+	mem := 0
 	// Keys are carved out of large blocks rather than allocated per
 	// document.
 	var arena []any
@@ -173,16 +189,24 @@ func (s *sortStage) all(in Iterator, rt *runtime) ([]keyedDoc, error) {
 		k := s.key(d, arena[len(arena):len(arena)])
 		arena = arena[:len(arena)+width]
 		docs = append(docs, keyedDoc{key: k[:width:width], doc: d})
+		if limited {
+			if mem += sortedMem(k, d); mem > value.MemoryLimit {
+				return nil, value.SortMemoryExceeded()
+			}
+		}
 	}
 	slices.SortStableFunc(docs, func(a, b keyedDoc) int { return s.compare(a.key, b.key) })
 	return docs, nil
 }
 
 // topK keeps only the best limit documents in a max-heap, so memory stays
-// bounded by the limit whatever the input size.
+// bounded by the limit whatever the input size; with allowDiskUse: false
+// the documents kept must still fit in value.MemoryLimit.
 func (s *sortStage) topK(in Iterator, rt *runtime) ([]keyedDoc, error) {
 	h := &docHeap{spec: s.sortSpec}
 	var spare []any
+	limited := rt.ctx.NoDiskUse
+	mem := 0
 	for seq := int64(0); ; seq++ {
 		if seq&4095 == 4095 {
 			if err := rt.ctx.err(); err != nil {
@@ -199,16 +223,23 @@ func (s *sortStage) topK(in Iterator, rt *runtime) ([]keyedDoc, error) {
 		k := s.key(d, spare)
 		if int64(len(h.docs)) < s.limit {
 			heap.Push(h, keyedDoc{key: slices.Clone(k), doc: d, seq: seq})
-			continue
-		}
-		// Replace the worst kept document only when strictly better, so
-		// earlier documents win ties as in a stable sort.
-		if s.compare(k, h.docs[0].key) < 0 {
+			if limited {
+				mem += sortedMem(k, d)
+			}
+		} else if s.compare(k, h.docs[0].key) < 0 {
+			// Replace the worst kept document only when strictly better,
+			// so earlier documents win ties as in a stable sort.
+			if limited {
+				mem += sortedMem(k, d) - sortedMem(h.docs[0].key, h.docs[0].doc)
+			}
 			spare = h.docs[0].key
 			h.docs[0] = keyedDoc{key: slices.Clone(k), doc: d, seq: seq}
 			heap.Fix(h, 0)
 		} else {
 			spare = k
+		}
+		if limited && mem > value.MemoryLimit {
+			return nil, value.SortMemoryExceeded()
 		}
 	}
 	out := h.docs

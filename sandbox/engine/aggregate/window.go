@@ -127,8 +127,15 @@ func parseWindowOutput(field string, v any, sortBy *sortSpec, p *parser) (*windo
 		if !value.IsMissing(window) {
 			return nil, mongoerr.Newf(5371601, "Rank style window functions take no other arguments: %s", field)
 		}
+		if d, ok := fn.Value.(bson.D); !ok || len(d) > 0 {
+			return nil, mongoerr.Newf(5371603, "%s must be specified with '{}' as the value", fn.Key)
+		}
 		return o, nil
 	case fn.Key == "$shift":
+		// window_function_shift.cpp's parse and parseShiftArgs.
+		if !value.IsMissing(window) {
+			return nil, mongoerr.New(mongoerr.FailedToParse, "$shift does not accept a 'window' field")
+		}
 		args, ok := fn.Value.(bson.D)
 		if !ok {
 			return nil, mongoerr.New(mongoerr.FailedToParse, "Argument to $shift must be an object")
@@ -144,8 +151,8 @@ func parseWindowOutput(field string, v any, sortBy *sortSpec, p *parser) (*windo
 				o.shiftOut = x
 			case "by":
 				n, ok := toInt64(a.Value)
-				if !value.IsNumber(a.Value) || !ok {
-					return nil, mongoerr.New(mongoerr.FailedToParse, "'$shift:by' field must be an integer, but found by: "+docString(a.Value))
+				if !value.IsNumber(a.Value) || !ok || n != int64(int32(n)) {
+					return nil, mongoerr.New(mongoerr.FailedToParse, "'$shift:by' field must be an integer, but found  by: "+docString(a.Value))
 				}
 				o.shiftBy, haveBy = int(n), true
 			case "default":
@@ -158,14 +165,17 @@ func parseWindowOutput(field string, v any, sortBy *sortSpec, p *parser) (*windo
 				}
 				o.shiftDef = x
 			default:
-				return nil, mongoerr.Newf(mongoerr.FailedToParse, "Unknown argument in $shift: %s", a.Key)
+				return nil, mongoerr.New(mongoerr.FailedToParse, "Unknown argument in $shift")
 			}
 		}
-		if o.shiftOut == nil || !haveBy {
-			return nil, mongoerr.New(mongoerr.FailedToParse, "$shift requires an 'output' and 'by' field")
+		if o.shiftOut == nil {
+			return nil, mongoerr.New(mongoerr.FailedToParse, "$shift requires an 'output' expression.")
+		}
+		if !haveBy {
+			return nil, mongoerr.New(mongoerr.FailedToParse, "$shift requires 'by' as an integer value.")
 		}
 		if sortBy == nil {
-			return nil, mongoerr.New(5788900, "$shift must be specified with a top level sortBy expression")
+			return nil, mongoerr.New(mongoerr.FailedToParse, "'$shift' requires a sortBy")
 		}
 		return o, nil
 	case windowAccumulators[fn.Key]:
@@ -271,9 +281,18 @@ func (s *setWindowFieldsStage) open(in Iterator, rt *runtime) (Iterator, error) 
 
 // compute sorts by partition then sortBy (mongod inserts that $sort) and
 // evaluates every output over each partition.
+//
+// With allowDiskUse: false the documents held count against
+// value.MemoryLimit: as the $sort mongod puts in front when there is a
+// partitionBy or a sortBy (mongod's sort error), or else as the one
+// partition mongod's $setWindowFields caches. With disk use allowed mongod
+// spills both; here they stay in memory, and only the window functions'
+// own limits ($push, $addToSet, ...) apply.
 func (s *setWindowFieldsStage) compute(in Iterator, rt *runtime) ([]bson.D, error) {
 	env := rt.newEnv()
 	var rows []windowRow
+	limited := rt.ctx.NoDiskUse
+	mem := 0
 	for i := 0; ; i++ {
 		d, ok, err := in.Next()
 		if err != nil {
@@ -298,6 +317,18 @@ func (s *setWindowFieldsStage) compute(in Iterator, rt *runtime) ([]bson.D, erro
 			r.key = s.sortBy.key(d, nil)
 		}
 		rows = append(rows, r)
+		if limited {
+			mem += sortedMem(r.key, d)
+			if s.partitionBy != nil {
+				mem += value.MemSize(r.pval)
+			}
+			if mem > value.MemoryLimit {
+				if s.partitionBy != nil || s.sortBy != nil {
+					return nil, value.SortMemoryExceeded()
+				}
+				return nil, mongoerr.Newf(5414201, "Exceeded memory limit in DocumentSourceSetWindowFields, used %d bytes but max allowed is %d", mem, value.MemoryLimit)
+			}
+		}
 	}
 	slices.SortStableFunc(rows, func(a, b windowRow) int {
 		if c := value.Compare(a.pval, b.pval); c != 0 {
@@ -359,12 +390,15 @@ func (o *windowOutput) evaluate(part []windowRow, env *expr.Env) ([]any, error) 
 	case "$shift":
 		for i := range part {
 			j := i + o.shiftBy
-			var v any
+			var v any = value.Missing{}
 			var err error
 			if j >= 0 && j < len(part) {
 				env.Reset(part[j].doc)
 				v, err = o.shiftOut.Eval(env)
-			} else if o.shiftDef != nil {
+			}
+			// Out of the partition, or missing there: the default
+			// (shift.js: a missing output gives the default).
+			if err == nil && value.IsMissing(v) && o.shiftDef != nil {
 				v, err = o.shiftDef.Eval(env)
 			}
 			if err != nil {
@@ -393,6 +427,11 @@ func (o *windowOutput) evaluate(part []windowRow, env *expr.Env) ([]any, error) 
 			return nil, err
 		}
 		for k := lo; k <= hi; k++ {
+			// Windows recomputed per document cost up to the partition's
+			// size squared: let maxTimeMS and a killed command stop them.
+			if err := env.Tick(); err != nil {
+				return nil, err
+			}
 			if err := acc.add(inputs[k]); err != nil {
 				return nil, err
 			}
@@ -418,11 +457,17 @@ func (o *windowOutput) evaluate(part []windowRow, env *expr.Env) ([]any, error) 
 			if err := acc.add(inputs[i]); err != nil {
 				return nil, err
 			}
-			vals[i] = windowResult(value.DeepCopy(acc.result()))
+			vals[i] = windowResult(runningResult(acc))
 		}
 	default:
 		for i := range part {
-			lo, hi := o.bounds(part, i)
+			if err := env.Tick(); err != nil {
+				return nil, err
+			}
+			lo, hi, err := o.bounds(part, i, env)
+			if err != nil {
+				return nil, err
+			}
 			if lo > hi {
 				env.Reset(part[i].doc)
 				acc, err := o.acc.newAcc(env)
@@ -442,12 +487,30 @@ func (o *windowOutput) evaluate(part []windowRow, env *expr.Env) ([]any, error) 
 	return vals, nil
 }
 
+// runningResult freezes a running accumulator's result for one document.
+// Values are immutable and $push, $addToSet, $firstN and $lastN only
+// append to their arrays, so each document keeps a capacity-clipped prefix:
+// a copy per document would make an [unbounded, current] window quadratic
+// in memory. $minN and $maxN insert in place, so theirs is copied.
+func runningResult(acc accumulator) any {
+	r := acc.result()
+	a, ok := r.(bson.A)
+	if !ok {
+		return r
+	}
+	if _, inPlace := acc.(*minMaxNAcc); inPlace {
+		return slices.Clone(a)
+	}
+	return slices.Clip(a)
+}
+
 // windowResult: an empty window gives null for $min/$max-like results
 // and keeps arrays and counts as the accumulator produced them.
 func windowResult(v any) any { return missingToNull(v) }
 
-// bounds returns the inclusive index range of row i's window.
-func (o *windowOutput) bounds(part []windowRow, i int) (int, int) {
+// bounds returns the inclusive index range of row i's window. A range
+// window scans the partition, so each step ticks env's context check.
+func (o *windowOutput) bounds(part []windowRow, i int, env *expr.Env) (int, int, error) {
 	if !o.byRange {
 		lo, hi := 0, len(part)-1
 		if !o.lo.unbounded {
@@ -462,7 +525,7 @@ func (o *windowOutput) bounds(part []windowRow, i int) (int, int) {
 				hi = i
 			}
 		}
-		return max(lo, 0), min(hi, len(part)-1)
+		return max(lo, 0), min(hi, len(part)-1), nil
 	}
 	cur, _ := toFloat(part[i].key[0])
 	in := func(j int, b windowBound, low bool) bool {
@@ -484,9 +547,12 @@ func (o *windowOutput) bounds(part []windowRow, i int) (int, int) {
 	}
 	lo, hi := len(part), -1
 	for j := range part {
+		if err := env.Tick(); err != nil {
+			return 0, 0, err
+		}
 		if in(j, o.lo, true) && in(j, o.hi, false) {
 			lo, hi = min(lo, j), max(hi, j)
 		}
 	}
-	return lo, hi
+	return lo, hi, nil
 }

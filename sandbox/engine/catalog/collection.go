@@ -6,6 +6,7 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/index"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/validation"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
@@ -21,6 +22,13 @@ type Collection struct {
 	DB, Name string
 	UUID     bson.Binary
 	Options  bson.D
+	// Kind is "collection", or "timeseries" for the view mongod keeps
+	// over a time-series collection's system.buckets collection (it holds
+	// no records).
+	Kind string
+	// Validator is options.validator compiled; the engine sets it when the
+	// collection is created and when collMod changes the validator.
+	Validator *validation.Validator
 
 	records  *btree.BTreeG[*Record]
 	nextID   int64
@@ -31,7 +39,7 @@ type Collection struct {
 
 func newCollection(db, name string, options bson.D, compile FilterCompiler) *Collection {
 	c := &Collection{
-		DB: db, Name: name, UUID: newUUID(), Options: options, compile: compile,
+		DB: db, Name: name, UUID: newUUID(), Options: options, compile: compile, Kind: KindCollection,
 		records: btree.NewG(32, func(a, b *Record) bool { return a.ID < b.ID }),
 		nextID:  1,
 	}
@@ -289,15 +297,34 @@ func (c *Collection) DropAllIndexes() {
 	c.indexes = c.indexes[:1:1]
 }
 
+// Collection kinds as listCollections reports them.
+const (
+	KindCollection = "collection"
+	KindTimeseries = "timeseries"
+)
+
 // ListCollectionsEntry is the collection's document in listCollections.
 func (c *Collection) ListCollectionsEntry() bson.D {
-	return bson.D{
+	if c.Kind == KindTimeseries {
+		return bson.D{
+			{Key: "name", Value: c.Name},
+			{Key: "type", Value: KindTimeseries},
+			{Key: "options", Value: c.Options},
+			{Key: "info", Value: bson.D{{Key: "readOnly", Value: false}}},
+		}
+	}
+	entry := bson.D{
 		{Key: "name", Value: c.Name},
 		{Key: "type", Value: "collection"},
 		{Key: "options", Value: c.Options},
 		{Key: "info", Value: bson.D{{Key: "readOnly", Value: false}, {Key: "uuid", Value: c.UUID}}},
-		{Key: "idIndex", Value: index.IDSpec().Document()},
 	}
+	// A clustered collection (a time-series buckets collection) is
+	// keyed by _id and lists no _id index.
+	if _, clustered := value.Get(c.Options, "clusteredIndex").(bool); clustered {
+		return entry
+	}
+	return append(entry, bson.E{Key: "idIndex", Value: index.IDSpec().Document()})
 }
 
 func uuidString(b bson.Binary) string {

@@ -342,12 +342,15 @@ func compileBinary(fn func(a, b any) (any, error)) compiler {
 	}
 }
 
-// Mod is $mod: the remainder takes the dividend's sign.
+// Mod is $mod, as ExpressionMod::evaluate: decimal if either side is
+// decimal; a double (fmod) if the dividend is a double or the divisor a
+// double that is not an int32 value (Value::integral); else a long if
+// either side is a long, else an int. So [NumberLong(8), 3.0] is a long
+// and [NumberLong(500000000000), 450000000000.0] a double.
 func Mod(lhs, rhs any) (any, error) {
 	if isNumeric(lhs) && isNumeric(rhs) {
-		kind := max(numKind(lhs), numKind(rhs))
-		switch kind {
-		case kDecimal:
+		lk, rk := numKind(lhs), numKind(rhs)
+		if lk == kDecimal || rk == kDecimal {
 			d := toDec(rhs)
 			if d.kind == decFinite && d.coef.Sign() == 0 {
 				return nil, mongoerr.New(5733415, "can't $mod by zero")
@@ -359,27 +362,24 @@ func Mod(lhs, rhs any) (any, error) {
 			x, y, e := align(a, d)
 			r := new(big.Int).Rem(x, y)
 			return dec{coef: r, exp: e}.toD128(), nil
-		case kDouble:
-			d := ToDouble(rhs)
-			if d == 0 {
-				return nil, mongoerr.New(16610, "can't $mod by zero")
-			}
-			return math.Mod(ToDouble(lhs), d), nil
-		default:
-			b, _ := coerceToLong(rhs)
-			if b == 0 {
-				return nil, mongoerr.New(16610, "can't $mod by zero")
-			}
-			a, _ := coerceToLong(lhs)
-			var r int64
-			if b != -1 {
-				r = a % b
-			}
-			if kind == kInt {
-				return int32(r), nil
-			}
+		}
+		divisor := ToDouble(rhs)
+		if divisor == 0 {
+			return nil, mongoerr.New(16610, "can't $mod by zero")
+		}
+		if lk == kDouble || (rk == kDouble && !isIntegral(rhs)) {
+			return math.Mod(ToDouble(lhs), divisor), nil
+		}
+		a, _ := coerceToLong(lhs)
+		b, _ := coerceToLong(rhs)
+		var r int64
+		if b != -1 { // mongoSafeMod: x % -1 is 0, even for the minimum
+			r = a % b
+		}
+		if lk == kLong || rk == kLong {
 			return r, nil
 		}
+		return int32(r), nil
 	}
 	if nullish(lhs) || nullish(rhs) {
 		return nil, nil

@@ -111,7 +111,8 @@ func compileConcatArrays(name string, arg any, scope *Scope) (Expr, error) {
 		return nil, err
 	}
 	return evalFunc(func(env *Env) (any, error) {
-		out := bson.A{}
+		arrays := make([]bson.A, 0, len(args))
+		n := 0
 		for _, a := range args {
 			v, err := a.Eval(env)
 			if err != nil {
@@ -124,6 +125,17 @@ func compileConcatArrays(name string, arg any, scope *Scope) (Expr, error) {
 			if !ok {
 				return nil, mongoerr.Newf(28664, "$concatArrays only supports arrays, not %s", typeName(v))
 			}
+			arrays = append(arrays, arr)
+			n += len(arr)
+		}
+		limit := builtLimit{op: name}
+		for _, arr := range arrays {
+			if err := limit.add(arr); err != nil {
+				return nil, err
+			}
+		}
+		out := make(bson.A, 0, n)
+		for _, arr := range arrays {
 			out = append(out, arr...)
 		}
 		return out, nil
@@ -239,12 +251,14 @@ func compileRange(name string, arg any, scope *Scope) (Expr, error) {
 		if steps >= 0 {
 			length = steps + 1
 		}
-		const memLimit = 100 * 1024 * 1024
-		if need := 24 + length*16; need >= memLimit {
-			return nil, mongoerr.Newf(mongoerr.ExceededMemoryLimit, "$range would use too much memory (%d bytes) and cannot spill to disk. Memory limit: %d bytes", need, memLimit)
+		if need := 24 + length*16; need >= value.MemoryLimit {
+			return nil, mongoerr.Newf(mongoerr.ExceededMemoryLimit, "$range would use too much memory (%d bytes) and cannot spill to disk. Memory limit: %d bytes", need, value.MemoryLimit)
 		}
 		out := make(bson.A, 0, length)
 		for i := start; (step > 0 && i < end) || (step < 0 && i > end); i += step {
+			if err := env.Tick(); err != nil {
+				return nil, err
+			}
 			out = append(out, int32(i))
 		}
 		return out, nil
@@ -334,7 +348,7 @@ func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
 		case "as":
 			s, ok := e.Value.(string)
 			if !ok {
-				return nil, mongoerr.Newf(16866, "empty variable names are not allowed")
+				return nil, mongoerr.New(mongoerr.FailedToParse, "empty variable names are not allowed")
 			}
 			as = s
 		case bodyKey:
@@ -412,11 +426,14 @@ func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
 			}
 		}
 		out := make(bson.A, 0, len(arr))
-		env.push(as, nil)
-		defer env.pop(1)
-		slot := len(env.vars) - 1
+		bind := env.bindLoopVar(as)
+		defer bind.release()
+		limit := builtLimit{op: name}
 		for _, e := range arr {
-			env.vars[slot].val = e
+			if err := env.Tick(); err != nil {
+				return nil, err
+			}
+			bind.set(e)
 			r, err := body.Eval(env)
 			if err != nil {
 				return nil, err
@@ -424,6 +441,9 @@ func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
 			if isMap {
 				if value.IsMissing(r) {
 					r = nil
+				}
+				if err := limit.add(r); err != nil {
+					return nil, err
 				}
 				out = append(out, r)
 			} else if IsTrue(r) {
@@ -492,6 +512,9 @@ func compileReduce(name string, arg any, scope *Scope) (Expr, error) {
 		defer env.pop(2)
 		n := len(env.vars)
 		for _, e := range arr {
+			if err := env.Tick(); err != nil {
+				return nil, err
+			}
 			env.vars[n-2].val = acc
 			env.vars[n-1].val = e
 			acc, err = in.Eval(env)
@@ -583,6 +606,7 @@ func compileZip(name string, arg any, scope *Scope) (Expr, error) {
 			n = maxLen
 		}
 		out := make(bson.A, n)
+		limit := builtLimit{op: name}
 		for r := range n {
 			row := make(bson.A, len(arrays))
 			for i, a := range arrays {
@@ -591,6 +615,9 @@ func compileZip(name string, arg any, scope *Scope) (Expr, error) {
 				} else {
 					row[i] = defs[i]
 				}
+			}
+			if err := limit.add(row); err != nil {
+				return nil, err
 			}
 			out[r] = row
 		}

@@ -98,7 +98,7 @@ func compileArray(a bson.A, scope *Scope) (Expr, error) {
 			}
 			out[i] = v
 		}
-		return out, nil
+		return out, checkArray("array literal", out)
 	}), nil
 }
 
@@ -144,7 +144,7 @@ func compileObject(d bson.D, scope *Scope) (Expr, error) {
 				out = append(out, bson.E{Key: f.name, Value: v})
 			}
 		}
-		return out, nil
+		return out, checkDoc("object literal", out)
 	}), nil
 }
 

@@ -343,6 +343,10 @@ func FormatDate(ms int64, format string, loc *time.Location) (string, error) {
 			return "", rangeErr
 		}
 	}
+	// At most a few times the format's length, which the message bounds.
+	if err := checkStringSize(sb.Len()); err != nil {
+		return "", err
+	}
 	return sb.String(), nil
 }
 

@@ -1,8 +1,11 @@
 package expr
 
 import (
+	"context"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
@@ -18,6 +21,10 @@ type Env struct {
 	rootCurrent bool
 	now         bson.DateTime
 	vars        []binding
+	// ctx is the command's context; ticks counts loop steps between looks
+	// at it (see Tick).
+	ctx   context.Context
+	ticks uint64
 }
 
 type binding struct {
@@ -56,6 +63,33 @@ func (e *Env) SetVar(name string, v any) {
 	e.vars = append(e.vars, binding{name, v})
 }
 
+// SetContext makes evaluations whose work depends on the data ($map over a
+// $range, $reduce, window recomputation) stop when ctx ends: maxTimeMS, a
+// killed command, a stopping server.
+func (e *Env) SetContext(ctx context.Context) { e.ctx = ctx }
+
+// tickEvery is how many loop steps pass between looks at the context: a
+// look costs a mutex, a step a few nanoseconds.
+const tickEvery = 4096
+
+// Tick counts one step of a data-dependent loop; every tickEvery steps it
+// reports an ended context as mongod reports an interrupted operation.
+func (e *Env) Tick() error { return e.TickN(1) }
+
+// TickN counts n steps at once, for a step that itself costs work in
+// proportion to n (a regex search over n bytes).
+func (e *Env) TickN(n int) error {
+	before := e.ticks
+	e.ticks += uint64(n)
+	if e.ticks/tickEvery == before/tickEvery || e.ctx == nil {
+		return nil
+	}
+	if err := e.ctx.Err(); err != nil {
+		return mongoerr.FromContext(err)
+	}
+	return nil
+}
+
 // Root returns $$ROOT.
 func (e *Env) Root() bson.D { return e.root }
 
@@ -77,6 +111,40 @@ func (e *Env) setCurrent(v any) {
 }
 
 func (e *Env) push(name string, v any) { e.vars = append(e.vars, binding{name, v}) }
+
+// loopVar is the variable $map and $filter bind to each element in turn.
+// "CURRENT" is the one system variable a user may rebind (as: "CURRENT"
+// makes "$a" read each element), so it rebinds $$CURRENT itself.
+type loopVar struct {
+	env                 *Env
+	slot                int // index in env.vars; -1 for CURRENT
+	oldCurrent          any
+	oldCurrentIsTheRoot bool
+}
+
+func (e *Env) bindLoopVar(name string) loopVar {
+	if name == "CURRENT" {
+		return loopVar{env: e, slot: -1, oldCurrent: e.current, oldCurrentIsTheRoot: e.rootCurrent}
+	}
+	e.push(name, nil)
+	return loopVar{env: e, slot: len(e.vars) - 1}
+}
+
+func (l loopVar) set(v any) {
+	if l.slot < 0 {
+		l.env.setCurrent(v)
+		return
+	}
+	l.env.vars[l.slot].val = v
+}
+
+func (l loopVar) release() {
+	if l.slot < 0 {
+		l.env.current, l.env.rootCurrent = l.oldCurrent, l.oldCurrentIsTheRoot
+		return
+	}
+	l.env.pop(1)
+}
 
 func (e *Env) pop(n int) { e.vars = e.vars[:len(e.vars)-n] }
 

@@ -10,9 +10,9 @@ import (
 )
 
 // GetPath evaluates a dotted path with aggregation's semantics: traversing
-// an array maps the rest of the path over its elements (documents only,
-// nested arrays kept nested, missing results dropped), and numeric
-// components are field names, never array indexes.
+// an array maps the rest of the path over its documents (other elements,
+// nested arrays included, are skipped; missing results dropped), and
+// numeric components are field names, never array indexes.
 func GetPath(doc bson.D, path string) any {
 	return walkPath(doc, splitPath(path))
 }
@@ -57,9 +57,9 @@ func walkArray(a bson.A, parts []string) any {
 			if !value.IsMissing(r) {
 				out = append(out, r)
 			}
-		case bson.A:
-			out = append(out, walkArray(c, parts))
 		}
+		// Other elements, nested arrays included, hold no fields: mongod's
+		// ExpressionFieldPath::evaluatePathArray skips them.
 	}
 	return out
 }
@@ -159,20 +159,22 @@ func compileFieldPath(s string, scope *Scope) (Expr, error) {
 	return &fieldPath{path: p, parts: parts}, nil
 }
 
-// validateVarNameForRead is Variables::validateNameForUserRead: system
-// variables are upper case, user variables start lower case or non-ASCII.
+// validateVarNameForRead is variableValidation::validateNameForUserRead:
+// system variables are upper case, user variables start lower case or
+// non-ASCII; a bad name is FailedToParse, as in mongod 8.0
+// (jstests/aggregation/expressions/let.js).
 func validateVarNameForRead(name string) error {
 	if name == "" {
-		return mongoerr.New(16866, "empty variable names are not allowed")
+		return mongoerr.New(mongoerr.FailedToParse, "empty variable names are not allowed")
 	}
 	c := name[0]
 	if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80) {
-		return mongoerr.Newf(16867, "'%s' starts with an invalid character for a user variable name", name)
+		return mongoerr.Newf(mongoerr.FailedToParse, "'%s' starts with an invalid character for a user variable name", name)
 	}
 	for i := 0; i < len(name); i++ {
 		c := name[i]
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80) {
-			return mongoerr.Newf(16868, "'%s' contains an invalid character for a variable name: '%c'", name, c)
+			return mongoerr.Newf(mongoerr.FailedToParse, "'%s' contains an invalid character for a variable name: '%c'", name, c)
 		}
 	}
 	return nil
@@ -182,19 +184,19 @@ func validateVarNameForRead(name string) error {
 // $let and by stages that define variables (let in $lookup, commands).
 func ValidateVarNameForWrite(name string) error {
 	if name == "" {
-		return mongoerr.New(16866, "empty variable names are not allowed")
+		return mongoerr.New(mongoerr.FailedToParse, "empty variable names are not allowed")
 	}
 	if name == "CURRENT" {
 		return nil
 	}
 	c := name[0]
 	if !(c >= 'a' && c <= 'z' || c >= 0x80) {
-		return mongoerr.Newf(16867, "'%s' starts with an invalid character for a user variable name", name)
+		return mongoerr.Newf(mongoerr.FailedToParse, "'%s' starts with an invalid character for a user variable name", name)
 	}
 	for i := 0; i < len(name); i++ {
 		c := name[i]
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80) {
-			return mongoerr.Newf(16868, "'%s' contains an invalid character for a variable name: '%c'", name, c)
+			return mongoerr.Newf(mongoerr.FailedToParse, "'%s' contains an invalid character for a variable name: '%c'", name, c)
 		}
 	}
 	return nil

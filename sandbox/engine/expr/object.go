@@ -9,16 +9,32 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
-// setField sets key in d keeping the position of an existing field, as
-// MutableDocument::setField does.
-func setField(d bson.D, key string, v any) bson.D {
-	for i := range d {
-		if d[i].Key == key {
-			d[i].Value = v
-			return d
-		}
+// docBuilder sets fields keeping the position of an existing one, as
+// MutableDocument::setField does. It indexes the keys, so building a
+// document of n fields costs n, not n², whatever the input holds.
+type docBuilder struct {
+	d   bson.D
+	pos map[string]int
+}
+
+func (b *docBuilder) set(key string, v any) {
+	if i, ok := b.pos[key]; ok {
+		b.d[i].Value = v
+		return
 	}
-	return append(d, bson.E{Key: key, Value: v})
+	if b.pos == nil {
+		b.pos = map[string]int{}
+	}
+	b.pos[key] = len(b.d)
+	b.d = append(b.d, bson.E{Key: key, Value: v})
+}
+
+// doc returns the document built, {} when nothing was set.
+func (b *docBuilder) doc() bson.D {
+	if b.d == nil {
+		return bson.D{}
+	}
+	return b.d
 }
 
 func compileMergeObjects(name string, arg any, scope *Scope) (Expr, error) {
@@ -27,7 +43,7 @@ func compileMergeObjects(name string, arg any, scope *Scope) (Expr, error) {
 		return nil, err
 	}
 	return evalFunc(func(env *Env) (any, error) {
-		out := bson.D{}
+		var out docBuilder
 		for _, a := range args {
 			v, err := a.Eval(env)
 			if err != nil {
@@ -44,10 +60,11 @@ func compileMergeObjects(name string, arg any, scope *Scope) (Expr, error) {
 				if value.IsMissing(e.Value) {
 					continue
 				}
-				out = setField(out, e.Key, e.Value)
+				out.set(e.Key, e.Value)
 			}
 		}
-		return out, nil
+		d := out.doc()
+		return d, checkDoc(name, d)
 	}), nil
 }
 
@@ -74,9 +91,9 @@ func arrayToObject(_ string, v any) (any, error) {
 	if !ok {
 		return nil, mongoerr.Newf(40386, "$arrayToObject requires an array input, found: %s", typeName(v))
 	}
-	out := bson.D{}
+	var out docBuilder
 	if len(arr) == 0 {
-		return out, nil
+		return out.doc(), nil
 	}
 	_, pairs := arr[0].(bson.A)
 	for _, el := range arr {
@@ -117,9 +134,10 @@ func arrayToObject(_ string, v any) (any, error) {
 		if strings.IndexByte(ks, 0) >= 0 {
 			return nil, mongoerr.New(4940400, "Key field cannot contain an embedded null byte")
 		}
-		out = setField(out, ks, val)
+		out.set(ks, val)
 	}
-	return out, nil
+	d := out.doc()
+	return d, checkDoc("$arrayToObject", d)
 }
 
 // compileFieldOp builds $getField, $setField and $unsetField.
@@ -229,6 +247,6 @@ func compileFieldOp(name string, arg any, scope *Scope) (Expr, error) {
 		if !found && !value.IsMissing(nv) {
 			out = append(out, bson.E{Key: field, Value: nv})
 		}
-		return out, nil
+		return out, checkDoc(name, out)
 	}), nil
 }

@@ -21,6 +21,7 @@ func init() {
 		"$literal": compileLiteral,
 		"$const":   compileLiteral,
 		"$let":     compileLet,
+		"$expr":    compileExprOperator,
 
 		// arithmetic
 		"$add":      compileAdd,

@@ -9,19 +9,41 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
-func setContains(set bson.A, v any) bool {
-	for _, e := range set {
-		if value.Compare(e, v) == 0 {
-			return true
-		}
-	}
-	return false
+// The set operators work on sorted copies, so that each costs n log n
+// rather than n² on arrays of millions of elements. Equal elements (1, 1.0
+// and NumberLong(1) among them) keep their first occurrence, as mongod's
+// ValueSet keeps the first value inserted.
+
+// sortedSet returns a's distinct elements in value order.
+func sortedSet(a bson.A) bson.A {
+	out := append(make(bson.A, 0, len(a)), a...)
+	slices.SortStableFunc(out, value.Compare)
+	return slices.CompactFunc(out, func(x, y any) bool { return value.Compare(x, y) == 0 })
 }
 
-func dedupe(a bson.A) bson.A {
+// inSorted reports whether v is in a sorted set.
+func inSorted(set bson.A, v any) bool {
+	_, found := slices.BinarySearchFunc(set, v, value.Compare)
+	return found
+}
+
+// firstOccurrences returns a's elements that pass keep, each value once
+// (its first occurrence), in a's order, as $setDifference yields them.
+func firstOccurrences(a bson.A, keep func(any) bool) bson.A {
+	order := make([]int, len(a))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int { return value.Compare(a[i], a[j]) })
+	first := make([]bool, len(a))
+	for k, i := range order {
+		if k == 0 || value.Compare(a[order[k-1]], a[i]) != 0 {
+			first[i] = true
+		}
+	}
 	out := bson.A{}
-	for _, e := range a {
-		if !setContains(out, e) {
+	for i, e := range a {
+		if first[i] && keep(e) {
 			out = append(out, e)
 		}
 	}
@@ -63,28 +85,24 @@ func compileSetOp(name string, arg any, scope *Scope) (Expr, error) {
 					}
 					return nil, mongoerr.Newf(code, "All operands of %s must be arrays. One argument is of type: %s", name, typeName(v))
 				}
-				if name == "$setUnion" || i == 0 {
-					for _, e := range a {
-						if !setContains(acc, e) {
-							acc = append(acc, e)
-						}
-					}
-				} else {
+				switch {
+				case name == "$setUnion":
+					acc = append(acc, a...)
+				case i == 0:
+					acc = sortedSet(a)
+				default:
+					other := sortedSet(a)
 					next := bson.A{}
 					for _, e := range acc {
-						if setContains(a, e) {
+						if inSorted(other, e) {
 							next = append(next, e)
 						}
 					}
 					acc = next
 				}
 			}
-			if acc == nil {
-				acc = bson.A{}
-			}
 			// mongod collects into an ordered ValueSet, so results come out sorted.
-			slices.SortFunc(acc, value.Compare)
-			return acc, nil
+			return sortedSet(acc), nil
 		case "$setEquals":
 			var first bson.A
 			for i, v := range vals {
@@ -93,15 +111,15 @@ func compileSetOp(name string, arg any, scope *Scope) (Expr, error) {
 					return nil, mongoerr.Newf(17044, "All operands of $setEquals must be arrays. One argument is of type: %s", typeName(v))
 				}
 				if i == 0 {
-					first = dedupe(a)
+					first = sortedSet(a)
 					continue
 				}
-				other := dedupe(a)
+				other := sortedSet(a)
 				if len(other) != len(first) {
 					return false, nil
 				}
-				for _, e := range other {
-					if !setContains(first, e) {
+				for k := range other {
+					if value.Compare(other[k], first[k]) != 0 {
 						return false, nil
 					}
 				}
@@ -119,13 +137,8 @@ func compileSetOp(name string, arg any, scope *Scope) (Expr, error) {
 			if !ok {
 				return nil, mongoerr.Newf(17049, "both operands of $setDifference must be arrays. Second argument is of type: %s", typeName(vals[1]))
 			}
-			out := bson.A{}
-			for _, e := range a {
-				if !setContains(b, e) && !setContains(out, e) {
-					out = append(out, e)
-				}
-			}
-			return out, nil
+			exclude := sortedSet(b)
+			return firstOccurrences(a, func(e any) bool { return !inSorted(exclude, e) }), nil
 		case "$setIsSubset":
 			a, ok := vals[0].(bson.A)
 			if !ok {
@@ -135,8 +148,9 @@ func compileSetOp(name string, arg any, scope *Scope) (Expr, error) {
 			if !ok {
 				return nil, mongoerr.Newf(17042, "both operands of $setIsSubset must be arrays. Second argument is of type: %s", typeName(vals[1]))
 			}
+			super := sortedSet(b)
 			for _, e := range a {
-				if !setContains(b, e) {
+				if !inSorted(super, e) {
 					return false, nil
 				}
 			}

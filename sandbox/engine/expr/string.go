@@ -3,6 +3,7 @@ package expr
 import (
 	"math"
 	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -67,7 +68,8 @@ func compileConcat(name string, arg any, scope *Scope) (Expr, error) {
 		return nil, err
 	}
 	return evalFunc(func(env *Env) (any, error) {
-		var sb strings.Builder
+		parts := make([]string, 0, len(args))
+		var size stringBuild
 		for _, a := range args {
 			v, err := a.Eval(env)
 			if err != nil {
@@ -80,9 +82,15 @@ func compileConcat(name string, arg any, scope *Scope) (Expr, error) {
 			if !ok {
 				return nil, mongoerr.Newf(16702, "$concat only supports strings, not %s", typeName(v))
 			}
-			sb.WriteString(s)
+			if err := size.add(len(s)); err != nil {
+				return nil, err
+			}
+			parts = append(parts, s)
 		}
-		return sb.String(), nil
+		if err := size.done(); err != nil {
+			return nil, err
+		}
+		return strings.Join(parts, ""), nil
 	}), nil
 }
 
@@ -253,6 +261,11 @@ func split(a, b any) (any, error) {
 	}
 	if sep == "" {
 		return nil, mongoerr.New(40087, "$split requires a non-empty separator")
+	}
+	// Each part costs at least 8 bytes of array (value.MemSize), counted
+	// before the parts are cut.
+	if n := 8 * (strings.Count(s, sep) + 1); n > value.MemoryLimit {
+		return nil, tooMuchMemory("$split", n)
 	}
 	parts := strings.Split(s, sep)
 	out := make(bson.A, len(parts))
@@ -456,11 +469,55 @@ func compileReplace(name string, arg any, scope *Scope) (Expr, error) {
 		if null {
 			return nil, nil
 		}
+		if err := checkReplacedSize(strs[0], strs[1], strs[2], name == "$replaceOne"); err != nil {
+			return nil, err
+		}
 		if name == "$replaceOne" {
 			return strings.Replace(strs[0], strs[1], strs[2], 1), nil
 		}
 		return strings.ReplaceAll(strs[0], strs[1], strs[2]), nil
 	}), nil
+}
+
+// checkReplacedSize applies the string limits to the result of replacing
+// find in input before it is built: mongod writes the pieces between the
+// matches and the replacements one by one into a StringBuilder.
+func checkReplacedSize(input, find, repl string, once bool) error {
+	var size stringBuild
+	rest := input
+	for {
+		i := strings.Index(rest, find)
+		if i < 0 {
+			break
+		}
+		if err := size.add(i); err != nil {
+			return err
+		}
+		if err := size.add(len(repl)); err != nil {
+			return err
+		}
+		if find == "" {
+			// An empty find matches before every character: step over one.
+			_, w := utf8.DecodeRuneInString(rest)
+			if w == 0 {
+				return size.done()
+			}
+			i += w
+			if err := size.add(w); err != nil {
+				return err
+			}
+		} else {
+			i += len(find)
+		}
+		rest = rest[i:]
+		if once {
+			break
+		}
+	}
+	if err := size.add(len(rest)); err != nil {
+		return err
+	}
+	return size.done()
 }
 
 // compileRegex builds $regexMatch, $regexFind and $regexFindAll.
@@ -495,6 +552,7 @@ func compileRegex(name string, arg any, scope *Scope) (Expr, error) {
 	// A constant pattern is compiled once, when the command is parsed, as
 	// mongod precompiles it.
 	var cached *regexp.Regexp
+	cachedBehind := false
 	_, c1 := re.(constant)
 	_, c2 := opts.(constant)
 	if c1 && (opts == nil || c2) {
@@ -505,6 +563,9 @@ func compileRegex(name string, arg any, scope *Scope) (Expr, error) {
 			return nil, err
 		}
 		cached = rx
+		if rx != nil && name == "$regexFindAll" {
+			cachedBehind = looksBehind(rx)
+		}
 	}
 	noMatch := func() any {
 		switch name {
@@ -551,14 +612,116 @@ func compileRegex(name string, arg any, scope *Scope) (Expr, error) {
 			if loc == nil {
 				return nil, nil
 			}
-			return regexResult(s, loc), nil
+			return regexResult(s, loc, utf8.RuneCountInString(s[:loc[0]])), nil
 		}
-		out := bson.A{}
+		behind := cachedBehind
+		if rx != cached {
+			behind = looksBehind(rx)
+		}
+		return findAllRegex(rx, behind, s, env)
+	}), nil
+}
+
+// findAllRegex is $regexFindAll as mongod runs it (regex.cpp evaluate for
+// ExpressionRegexFindAll): search from a position, take the match, go on
+// from its end, or one character past an empty match; never search from
+// the very end of a non-empty input. An empty match right after another
+// match counts (Go's FindAll would drop it). Each search can cost the rest
+// of the input (a pattern like "(a*)*b|" scans to the end before settling
+// on the empty alternative), so the bytes searched count against the
+// command's deadline. A pattern with an assertion about the text before
+// the position (behind: ^, \b, \B) cannot be searched from an offset in
+// Go, and is matched in one FindAll call instead.
+func findAllRegex(rx *regexp.Regexp, behind bool, s string, env *Env) (bson.A, error) {
+	out := bson.A{}
+	idx := runeCounter{s: s}
+	// mongod stops at 64 MB of match documents (value.MemSize counts
+	// them).
+	size := 0
+	add := func(m bson.D) error {
+		if size += value.MemSize(m); size > value.MaxBufferSize {
+			return mongoerr.New(51151, "$regexFindAll: the size of buffer to store output exceeded the 64MB limit")
+		}
+		out = append(out, m)
+		return nil
+	}
+	if behind {
 		for _, loc := range rx.FindAllStringSubmatchIndex(s, -1) {
-			out = append(out, regexResult(s, loc))
+			if err := env.TickN(1); err != nil {
+				return nil, err
+			}
+			if err := add(regexResult(s, loc, idx.at(loc[0]))); err != nil {
+				return nil, err
+			}
 		}
 		return out, nil
-	}), nil
+	}
+	for pos := 0; ; {
+		if err := env.TickN(len(s) - pos + 1); err != nil {
+			return nil, err
+		}
+		loc := rx.FindStringSubmatchIndex(s[pos:])
+		if loc == nil {
+			break
+		}
+		for i := range loc {
+			if loc[i] >= 0 {
+				loc[i] += pos
+			}
+		}
+		if err := add(regexResult(s, loc, idx.at(loc[0]))); err != nil {
+			return nil, err
+		}
+		if loc[1] > loc[0] {
+			pos = loc[1]
+		} else {
+			if loc[0] >= len(s) {
+				break
+			}
+			_, width := utf8.DecodeRuneInString(s[loc[0]:])
+			pos = loc[0] + width
+		}
+		if pos >= len(s) {
+			break
+		}
+	}
+	return out, nil
+}
+
+// looksBehind reports whether a pattern has an assertion about the text
+// before the position it is tried at (^, \b, \B).
+func looksBehind(rx *regexp.Regexp) bool {
+	re, err := syntax.Parse(rx.String(), syntax.Perl)
+	if err != nil {
+		return true
+	}
+	prog, err := syntax.Compile(re.Simplify())
+	if err != nil {
+		return true
+	}
+	const behind = syntax.EmptyBeginLine | syntax.EmptyBeginText | syntax.EmptyWordBoundary | syntax.EmptyNoWordBoundary
+	for _, in := range prog.Inst {
+		if in.Op == syntax.InstEmptyWidth && syntax.EmptyOp(in.Arg)&behind != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// runeCounter turns increasing byte offsets into code-point indexes
+// without recounting from the start for every match.
+type runeCounter struct {
+	s          string
+	byteOff, n int
+}
+
+func (c *runeCounter) at(off int) int {
+	if off < c.byteOff {
+		c.byteOff, c.n = 0, 0
+	}
+	c.n += utf8.RuneCountInString(c.s[c.byteOff:off])
+	c.byteOff = off
+	return c.n
 }
 
 // resolveRegex validates 'regex' and 'options' and compiles the pattern;
@@ -599,7 +762,8 @@ func resolveRegex(name string, rv, ov any) (*regexp.Regexp, bool, error) {
 	return rx, err == nil, err
 }
 
-func regexResult(s string, loc []int) bson.D {
+// regexResult is one match document; runeIdx is loc[0] in code points.
+func regexResult(s string, loc []int, runeIdx int) bson.D {
 	caps := bson.A{}
 	for i := 2; i < len(loc); i += 2 {
 		if loc[i] < 0 {
@@ -610,7 +774,7 @@ func regexResult(s string, loc []int) bson.D {
 	}
 	return bson.D{
 		{Key: "match", Value: s[loc[0]:loc[1]]},
-		{Key: "idx", Value: int32(utf8.RuneCountInString(s[:loc[0]]))},
+		{Key: "idx", Value: int32(runeIdx)},
 		{Key: "captures", Value: caps},
 	}
 }

@@ -10,6 +10,12 @@ func compileLiteral(name string, arg any, scope *Scope) (Expr, error) {
 	return constant{arg}, nil
 }
 
+// compileExprOperator is $expr used as an aggregation expression: it
+// evaluates its argument as an operand ({$expr: {}} is {}).
+func compileExprOperator(name string, arg any, scope *Scope) (Expr, error) {
+	return Compile(arg, scope)
+}
+
 func compileLet(name string, arg any, scope *Scope) (Expr, error) {
 	d, ok := arg.(bson.D)
 	if !ok {

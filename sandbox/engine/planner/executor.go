@@ -154,6 +154,9 @@ func (e *Executor) stageError() error {
 		case *expressStage:
 			return x.err
 		case *sortStage:
+			if x.err != nil {
+				return x.err
+			}
 			s = x.child
 		case *fetch:
 			return x.err

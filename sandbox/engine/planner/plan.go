@@ -32,6 +32,8 @@ type Query struct {
 	Hint any
 	// Count plans a count: results are not returned, COUNT tops the plan.
 	Count bool
+	// NoDiskUse is the command's allowDiskUse: false.
+	NoDiskUse bool
 }
 
 // Projector is a compiled projection as the planner runs it: the command
@@ -457,7 +459,7 @@ func build(coll *catalog.Collection, q Query, c *candidate) {
 				lim = q.Limit + q.Skip
 				limitFolded = true
 			}
-			s = newSortStage(s, q.Sort, lim)
+			s = newSortStage(s, q.Sort, lim, q.NoDiskUse)
 		}
 	}
 	if q.Skip > 0 {

@@ -23,6 +23,11 @@ type sortStage struct {
 	out     int
 	bytes   int64
 	millis  int64
+	// noDiskUse is allowDiskUse: false: past value.MemoryLimit the sort
+	// fails (err) instead of spilling. mem is value.MemSize of the rows.
+	noDiskUse bool
+	mem       int64
+	err       error
 }
 
 type sortField struct {
@@ -36,8 +41,8 @@ type sortRow struct {
 	seq  int
 }
 
-func newSortStage(child stage, pattern bson.D, limit int64) *sortStage {
-	s := &sortStage{child: child, pattern: pattern, limit: limit}
+func newSortStage(child stage, pattern bson.D, limit int64, noDiskUse bool) *sortStage {
+	s := &sortStage{child: child, pattern: pattern, limit: limit, noDiskUse: noDiskUse}
 	for _, e := range pattern {
 		desc := false
 		switch x := e.Value.(type) {
@@ -66,6 +71,16 @@ func (s *sortStage) work() (state, member) {
 			}
 			s.bytes += int64(value.Size(m.doc))
 			s.rows = append(s.rows, sortRow{keys: keys, m: m, seq: len(s.rows)})
+			if s.noDiskUse && s.limit == 0 {
+				s.mem += int64(value.MemSize(m.doc))
+				for _, k := range keys {
+					s.mem += int64(value.MemSize(k))
+				}
+				if s.mem > value.MemoryLimit {
+					s.err, s.rows, s.loaded = value.SortMemoryExceeded(), nil, true
+					return s.st.record(isEOF), member{}
+				}
+			}
 			return s.st.record(needTime), member{}
 		case needTime:
 			return s.st.record(needTime), member{}

@@ -35,6 +35,22 @@ type applier struct {
 	root bson.D
 	pos  int
 	ev   evaluator
+	// inNestedArray is set below an array held by an array: find's $slice
+	// goes only one array level deep, so there it leaves values as they are
+	// (jstests/core/query/project/slice1.js), while inclusion, exclusion and
+	// expressions still apply.
+	inNestedArray bool
+}
+
+// descend runs fn on an element of an array, marking the way as nested
+// when the element is an array itself.
+func (a *applier) descend(el any, fn func() (any, error)) (any, error) {
+	if _, isArray := el.(bson.A); !isArray || a.inNestedArray {
+		return fn()
+	}
+	a.inNestedArray = true
+	defer func() { a.inNestedArray = false }()
+	return fn()
 }
 
 // projectDoc keeps the included fields of d in document order (mongod's
@@ -58,7 +74,7 @@ func (a *applier) projectDoc(n *node, d bson.D) (bson.D, error) {
 				out = append(out, bson.E{Key: e.Key, Value: v})
 			}
 		case kindSlice:
-			out = append(out, bson.E{Key: e.Key, Value: slice(e.Value, c)})
+			out = append(out, bson.E{Key: e.Key, Value: a.slice(e.Value, c)})
 		case kindPositional:
 			v, err := a.positional(e.Value)
 			if err != nil {
@@ -100,7 +116,7 @@ func (a *applier) projectValue(n *node, v any) (any, error) {
 		for _, el := range x {
 			switch el.(type) {
 			case bson.D, bson.A:
-				pv, err := a.projectValue(n, el)
+				pv, err := a.descend(el, func() (any, error) { return a.projectValue(n, el) })
 				if err != nil {
 					return nil, err
 				}
@@ -217,7 +233,7 @@ func (a *applier) excludeDoc(n *node, d bson.D) (bson.D, error) {
 			}
 			out = append(out, bson.E{Key: e.Key, Value: v})
 		case kindSlice:
-			out = append(out, bson.E{Key: e.Key, Value: slice(e.Value, c)})
+			out = append(out, bson.E{Key: e.Key, Value: a.slice(e.Value, c)})
 		case kindElemMatch:
 			if arr, ok := e.Value.(bson.A); ok {
 				matched, idx := c.elemMatch.MatchPosition(bson.D{{Key: c.name, Value: arr}})
@@ -239,7 +255,7 @@ func (a *applier) excludeValue(n *node, v any) (any, error) {
 	case bson.A:
 		out := make(bson.A, len(x))
 		for i, el := range x {
-			ev, err := a.excludeValue(n, el)
+			ev, err := a.descend(el, func() (any, error) { return a.excludeValue(n, el) })
 			if err != nil {
 				return nil, err
 			}
@@ -251,11 +267,11 @@ func (a *applier) excludeValue(n *node, v any) (any, error) {
 }
 
 // slice is the find $slice: n first (or last, when negative) elements, or
-// [skip, limit] with a negative skip counting from the end. Non-arrays are
-// returned unchanged.
-func slice(v any, c *child) any {
+// [skip, limit] with a negative skip counting from the end. Non-arrays, and
+// values below a nested array, are returned unchanged.
+func (a *applier) slice(v any, c *child) any {
 	arr, ok := v.(bson.A)
-	if !ok {
+	if !ok || a.inNestedArray {
 		return v
 	}
 	n := len(arr)

@@ -4,6 +4,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 // Figures are one collection's statistics, unscaled.
@@ -15,10 +16,16 @@ type Figures struct {
 	TotalIndex  int64
 }
 
-// Collect computes the figures of a collection.
+// Collect computes the figures of a collection. A clustered collection (a
+// time-series buckets collection) keeps its records in _id order in the
+// collection file itself and has no separate _id index file.
 func Collect(c *catalog.Collection) Figures {
 	f := Figures{Count: int64(c.Count()), Size: c.DataSize(), StorageSize: DataStorageSize(c)}
+	_, clustered := value.Get(c.Options, "clusteredIndex").(bool)
 	for _, ix := range c.Indexes() {
+		if clustered && ix.Spec.IsID() {
+			continue
+		}
 		n := IndexSize(ix)
 		f.IndexSizes = append(f.IndexSizes, bson.E{Key: ix.Spec.Name, Value: n})
 		f.TotalIndex += n

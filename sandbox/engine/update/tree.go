@@ -159,19 +159,12 @@ func comparePathComponents(a, b string) int {
 }
 
 // arrayIndex parses a path component as an array index (mongod's
-// parseUnsignedBase10Integer).
+// parseUnsignedBase10Integer), up to nine digits.
 func arrayIndex(s string) (int, bool) {
-	if s == "" || len(s) > 9 {
+	if len(s) > 9 {
 		return 0, false
 	}
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return 0, false
-		}
-		n = n*10 + int(s[i]-'0')
-	}
-	return n, true
+	return value.ParseUnsignedBase10(s)
 }
 
 func (n *objectNode) apply(c *applyCtx, v any, exists bool) (any, bool, error) {

@@ -1,6 +1,7 @@
 package value
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -51,12 +52,8 @@ func (dec *Decoder) key(b []byte) string {
 	return k
 }
 
-// MaxDecodeDepth bounds recursion on untrusted input; mongod's own nesting
-// limit (100 levels for stored documents) is enforced by the storage layer.
-const MaxDecodeDepth = 200
-
 func (dec *Decoder) decodeDoc(raw []byte, depth int) (bson.D, error) {
-	if depth > MaxDecodeDepth {
+	if depth > MaxNestingDepth {
 		return nil, fmt.Errorf("%w: nesting too deep", errCorrupt)
 	}
 	if len(raw) < 5 {
@@ -116,7 +113,7 @@ func (dec *Decoder) decodeValue(t bsoncore.Type, src []byte, depth int) (any, []
 		}
 		return f, rest, nil
 	case bsoncore.TypeString:
-		s, rest, ok := bsoncore.ReadString(src)
+		s, rest, ok := readString(src)
 		if !ok {
 			return bad("string")
 		}
@@ -136,11 +133,11 @@ func (dec *Decoder) decodeValue(t bsoncore.Type, src []byte, depth int) (any, []
 		a, err := dec.decodeArray(arr, depth+1)
 		return a, rest, err
 	case bsoncore.TypeBinary:
-		sub, data, rest, ok := bsoncore.ReadBinary(src)
+		b, rest, ok := readBinary(src)
 		if !ok {
 			return bad("binData")
 		}
-		return bson.Binary{Subtype: sub, Data: append([]byte(nil), data...)}, rest, nil
+		return b, rest, nil
 	case bsoncore.TypeUndefined:
 		return bson.Undefined{}, src, nil
 	case bsoncore.TypeObjectID:
@@ -150,11 +147,10 @@ func (dec *Decoder) decodeValue(t bsoncore.Type, src []byte, depth int) (any, []
 		}
 		return bson.ObjectID(oid), rest, nil
 	case bsoncore.TypeBoolean:
-		b, rest, ok := bsoncore.ReadBoolean(src)
-		if !ok {
+		if len(src) < 1 || src[0] > 1 {
 			return bad("bool")
 		}
-		return b, rest, nil
+		return src[0] == 1, src[1:], nil
 	case bsoncore.TypeDateTime:
 		dt, rest, ok := bsoncore.ReadDateTime(src)
 		if !ok {
@@ -170,29 +166,40 @@ func (dec *Decoder) decodeValue(t bsoncore.Type, src []byte, depth int) (any, []
 		}
 		return bson.Regex{Pattern: p, Options: o}, rest, nil
 	case bsoncore.TypeDBPointer:
-		ns, oid, rest, ok := bsoncore.ReadDBPointer(src)
-		if !ok {
+		ns, rest, ok := readString(src)
+		if !ok || len(rest) < 12 {
 			return bad("dbPointer")
 		}
-		return bson.DBPointer{DB: ns, Pointer: bson.ObjectID(oid)}, rest, nil
+		return bson.DBPointer{DB: ns, Pointer: bson.ObjectID(rest[:12])}, rest[12:], nil
 	case bsoncore.TypeJavaScript:
-		js, rest, ok := bsoncore.ReadJavaScript(src)
+		js, rest, ok := readString(src)
 		if !ok {
 			return bad("javascript")
 		}
 		return bson.JavaScript(js), rest, nil
 	case bsoncore.TypeSymbol:
-		s, rest, ok := bsoncore.ReadSymbol(src)
+		s, rest, ok := readString(src)
 		if !ok {
 			return bad("symbol")
 		}
 		return bson.Symbol(s), rest, nil
 	case bsoncore.TypeCodeWithScope:
-		code, scope, rest, ok := bsoncore.ReadCodeWithScope(src)
+		// The total length must be exactly the code string plus the scope
+		// document; the scope counts two levels of nesting, as in mongod's
+		// validator (one for the whole value, one for the scope).
+		if len(src) < 4 {
+			return bad("javascriptWithScope")
+		}
+		total := int64(int32(binary.LittleEndian.Uint32(src)))
+		code, rest, ok := readString(src[4:])
 		if !ok {
 			return bad("javascriptWithScope")
 		}
-		sd, err := dec.decodeDoc(scope, depth+1)
+		scope, rest, ok := bsoncore.ReadDocument(rest)
+		if !ok || total != int64(len(src)-len(rest)) {
+			return bad("javascriptWithScope")
+		}
+		sd, err := dec.decodeDoc(scope, depth+2)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -227,6 +234,42 @@ func (dec *Decoder) decodeValue(t bsoncore.Type, src []byte, depth int) (any, []
 		return bson.MaxKey{}, src, nil
 	}
 	return nil, nil, fmt.Errorf("%w: unknown element type 0x%02x", errCorrupt, byte(t))
+}
+
+// readString reads a BSON string: a length that counts the terminating
+// NUL, the bytes, and that NUL.
+func readString(src []byte) (string, []byte, bool) {
+	if len(src) < 4 {
+		return "", nil, false
+	}
+	n := int64(binary.LittleEndian.Uint32(src))
+	if n == 0 || n > int64(len(src)-4) || src[4+n-1] != 0 {
+		return "", nil, false
+	}
+	return string(src[4 : 4+n-1]), src[4+n:], true
+}
+
+// readBinary reads a binData value. Subtype 2 (the old binary subtype)
+// repeats the length inside the payload and bson.Binary holds the data
+// after it, so a payload whose inner length disagrees is refused: it could
+// not be written back as it came. mongod accepts such a value, and so does
+// Validate; this is the one input Decode refuses that mongod would not.
+func readBinary(src []byte) (bson.Binary, []byte, bool) {
+	if len(src) < 5 {
+		return bson.Binary{}, nil, false
+	}
+	n := int64(binary.LittleEndian.Uint32(src))
+	if n > int64(len(src)-5) {
+		return bson.Binary{}, nil, false
+	}
+	sub, data, rest := src[4], src[5:5+n], src[5+n:]
+	if sub == 2 {
+		if len(data) < 4 || int64(binary.LittleEndian.Uint32(data)) != n-4 {
+			return bson.Binary{}, nil, false
+		}
+		data = data[4:]
+	}
+	return bson.Binary{Subtype: sub, Data: append([]byte(nil), data...)}, rest, true
 }
 
 // Encode renders a document as raw BSON.

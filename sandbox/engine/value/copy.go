@@ -72,7 +72,18 @@ func Lookup(d bson.D, path string) any {
 // ArrayIndex parses a path component as an array index the way mongod
 // does: only plain decimal digits, no sign, no leading zeros except "0".
 func ArrayIndex(s string) (int, bool) {
-	if s == "" || len(s) > 9 || (len(s) > 1 && s[0] == '0') {
+	if len(s) > 9 || (len(s) > 1 && s[0] == '0') {
+		return 0, false
+	}
+	return ParseUnsignedBase10(s)
+}
+
+// ParseUnsignedBase10 is mongod's str::parseUnsignedBase10Integer, which
+// reads a path component as an array position where update paths and
+// document_path_support do: decimal digits only, leading zeros allowed
+// ("01" is 1), the value fitting an unsigned 32-bit integer.
+func ParseUnsignedBase10(s string) (int, bool) {
+	if s == "" || len(s) > 10 {
 		return 0, false
 	}
 	n := 0
@@ -81,6 +92,9 @@ func ArrayIndex(s string) (int, bool) {
 			return 0, false
 		}
 		n = n*10 + int(s[i]-'0')
+	}
+	if n > 1<<32-1 {
+		return 0, false
 	}
 	return n, true
 }

@@ -116,11 +116,17 @@ func FormatDouble(f float64) string {
 	return s
 }
 
-// writeQuoted is mongod's str::escape inside double quotes: only quotes,
-// backslashes and control characters are escaped; UTF-8 stays as is.
+// appendQuoted is mongod's str::escape inside double quotes.
 func appendQuoted(b *strings.Builder, s string) {
-	const hexDigits = "0123456789abcdef"
 	b.WriteByte('"')
+	appendEscaped(b, s)
+	b.WriteByte('"')
+}
+
+// appendEscaped is mongod's str::escape: only quotes, backslashes and
+// control characters are escaped; UTF-8 and other bytes stay as they are.
+func appendEscaped(b *strings.Builder, s string) {
+	const hexDigits = "0123456789abcdef"
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch c {
@@ -148,5 +154,4 @@ func appendQuoted(b *strings.Builder, s string) {
 			b.WriteByte(c)
 		}
 	}
-	b.WriteByte('"')
 }

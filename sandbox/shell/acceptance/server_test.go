@@ -22,7 +22,10 @@ func startServer(tb testing.TB) (*mongo.Client, *wire.Server) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	client, err := mongo.Connect(options.Client().ApplyURI(srv.URI()).SetServerSelectionTimeout(2 * time.Second))
+	// Polling monitoring: a pending awaitable hello can hold up
+	// Disconnect for a whole heartbeat.
+	client, err := mongo.Connect(options.Client().ApplyURI(srv.URI()).SetServerSelectionTimeout(2 * time.Second).
+		SetServerMonitoringMode(options.ServerMonitoringModePoll))
 	if err != nil {
 		srv.Close()
 		tb.Fatal(err)

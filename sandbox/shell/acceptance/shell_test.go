@@ -274,3 +274,30 @@ func TestLostConnection(t *testing.T) {
 		t.Fatalf("after restart: %v %q", err, res.Transcript)
 	}
 }
+
+// Result.Wrote tells a caller whether an evaluation may have changed the
+// database, from the natives it called.
+func TestResultSaysWhetherItWrote(t *testing.T) {
+	sh := newShell(t, "wrote")
+	for _, tc := range []struct {
+		src   string
+		wrote bool
+	}{
+		{"db.c.insertOne({ a: 1 })", true},
+		{"db.c.find().toArray(); db.c.findOne(); db.c.countDocuments()", false},
+		{"db.c.getIndexes(); db.getCollectionNames()", false},
+		{"db.c.updateOne({}, { $set: { a: 2 } })", true},
+		{"db.c.aggregate([{ $out: 'd' }])", true},
+		{"db.runCommand({ ping: 1 })", true},
+		{"db.c.createIndex({ a: 1 })", true},
+		{"1 + 1", false},
+	} {
+		res, err := sh.Eval(context.Background(), tc.src)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.src, err)
+		}
+		if res.Wrote != tc.wrote {
+			t.Errorf("%s: Wrote = %v, want %v", tc.src, res.Wrote, tc.wrote)
+		}
+	}
+}

@@ -10,10 +10,12 @@ import (
 )
 
 // Every call into the lessons runner is made here, in a run's goroutine,
-// and comes back as the message of its event.
+// and comes back as the message of its event. w is the width the run's
+// outputs are laid out for: that of the pane they are shown in.
 
-func runStepFn(r *lessons.Runner, i int) func(context.Context, int) tea.Msg {
+func runStepFn(r *lessons.Runner, i int, w lessons.Widths) func(context.Context, int) tea.Msg {
 	return func(ctx context.Context, seq int) tea.Msg {
+		r.SetWidths(w)
 		start := time.Now()
 		res, err := r.RunStep(ctx, i)
 		var pics *lessons.Pictures
@@ -24,8 +26,9 @@ func runStepFn(r *lessons.Runner, i int) func(context.Context, int) tea.Msg {
 	}
 }
 
-func checkFn(r *lessons.Runner, i int, code string) func(context.Context, int) tea.Msg {
+func checkFn(r *lessons.Runner, i int, code string, w lessons.Widths) func(context.Context, int) tea.Msg {
 	return func(ctx context.Context, seq int) tea.Msg {
+		r.SetWidths(w)
 		start := time.Now()
 		res, err := r.TryExercise(ctx, i, code)
 		m := AttemptChecked{Seq: seq, Step: i, Code: code, Result: res, Err: err, Elapsed: time.Since(start)}
@@ -36,8 +39,9 @@ func checkFn(r *lessons.Runner, i int, code string) func(context.Context, int) t
 	}
 }
 
-func editFn(r *lessons.Runner, i int, code string) func(context.Context, int) tea.Msg {
+func editFn(r *lessons.Runner, i int, code string, w lessons.Widths) func(context.Context, int) tea.Msg {
 	return func(ctx context.Context, seq int) tea.Msg {
+		r.SetWidths(w)
 		start := time.Now()
 		res, err := r.RunEdited(ctx, i, code)
 		return EditRan{Seq: seq, Step: i, Code: code, Statements: lessons.Statements(code, res, err), Err: err,
@@ -45,8 +49,9 @@ func editFn(r *lessons.Runner, i int, code string) func(context.Context, int) te
 	}
 }
 
-func shellFn(r *lessons.Runner, i int, src string) func(context.Context, int) tea.Msg {
+func shellFn(r *lessons.Runner, i int, src string, w lessons.Widths) func(context.Context, int) tea.Msg {
 	return func(ctx context.Context, seq int) tea.Msg {
+		r.SetWidths(w)
 		start := time.Now()
 		res, err := r.Eval(ctx, i, src)
 		return ShellEvaluated{Seq: seq, Step: i, Src: src, Statements: lessons.Statements(src, res, err), Err: err,
@@ -54,8 +59,9 @@ func shellFn(r *lessons.Runner, i int, src string) func(context.Context, int) te
 	}
 }
 
-func stagesFn(r *lessons.Runner, i int, src string, k int) func(context.Context, int) tea.Msg {
+func stagesFn(r *lessons.Runner, i int, src string, k int, w lessons.Widths) func(context.Context, int) tea.Msg {
 	return func(ctx context.Context, seq int) tea.Msg {
+		r.SetWidths(w)
 		start := time.Now()
 		p, err := r.PreviewStage(ctx, i, src, k)
 		m := StagesPreviewed{Seq: seq, Step: i, Err: err, Elapsed: time.Since(start)}

@@ -176,7 +176,7 @@ func (e *editor) attemptRows(m *AttemptChecked, hints, hintCount, w int) []viewp
 			rows = append(rows, e.goalRows(g, w)...)
 		}
 	}
-	if len(m.Statements) > 0 {
+	if printedAny(m.Statements) {
 		rows = append(rows, viewport.Row{}, viewport.Row{Text: st.Muted.Render(e.T(msgPrinted, nil))})
 		nb := notebook.New(notebook.Block{Code: m.Code, Statements: toNotebook(m.Statements)}, notebook.Options{Styles: st, CollapseAfter: -1, Text: notebookText(e.Common)})
 		nb.SetSize(w, 1)
@@ -348,4 +348,14 @@ func externalEditor(code string, step int) tea.Cmd {
 		b, err := os.ReadFile(name)
 		return EditorClosed{Step: step, Text: strings.TrimRight(string(b), "\n"), Err: err}
 	})
+}
+
+// printedAny reports whether any statement showed something.
+func printedAny(sts []lessons.Statement) bool {
+	for _, s := range sts {
+		if strings.TrimSpace(s.Printed+s.Output+s.Error) != "" {
+			return true
+		}
+	}
+	return false
 }

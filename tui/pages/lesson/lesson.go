@@ -73,6 +73,8 @@ type Options struct {
 	// ExerciseDir is where watch mode writes exercise files when there is
 	// no store (tests); "" uses the store's state directory.
 	ExerciseDir string
+	// Observe, if set, is told what the learner does.
+	Observe func(Activity)
 }
 
 // Page is the lesson page.
@@ -102,7 +104,7 @@ type Page struct {
 // New opens lesson l.
 func New(ctx context.Context, c common.Common, l *lessons.Lesson, opts Options) *Page {
 	p := &Page{Common: c, ctx: ctx, lesson: l, next: opts.Next, runner: opts.Runner,
-		prog: progress{store: opts.Store, lesson: l}, states: map[int]*stepState{}, drafts: map[int]string{},
+		prog: progress{store: opts.Store, lesson: l, observe: opts.Observe}, states: map[int]*stepState{}, drafts: map[int]string{},
 		exDir: opts.ExerciseDir}
 	p.runs = &runs{runner: opts.Runner, seq: opts.FirstSeq}
 	pr := p.prog.get()
@@ -375,7 +377,7 @@ func (p *Page) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 		return p, p.checkCode(msg.code)
 	case shellSubmit:
 		i := p.pos
-		return p, p.start(p.T(msgEvaluating, nil), shellFn(p.runner, i, msg.src))
+		return p, p.start(p.T(msgEvaluating, nil), shellFn(p.runner, i, msg.src, p.widths(p.shell.log)))
 	case fileChanged, pollTick:
 		return p, p.watchEvent(msg)
 	case tea.MouseWheelMsg:
@@ -466,7 +468,7 @@ func (p *Page) exerciseReset(m ExerciseReset) tea.Cmd {
 // runStep runs the step's own code.
 func (p *Page) runStep() tea.Cmd {
 	i := p.pos
-	return p.start(p.T(msgRunningStep, map[string]any{"N": i + 1}), runStepFn(p.runner, i))
+	return p.start(p.T(msgRunningStep, map[string]any{"N": i + 1}), runStepFn(p.runner, i, p.widths(p.view.doc)))
 }
 
 // checkCode checks code as the exercise's answer, or runs it as an edit
@@ -474,13 +476,13 @@ func (p *Page) runStep() tea.Cmd {
 func (p *Page) checkCode(code string) tea.Cmd {
 	i := p.pos
 	if p.editor != nil && p.editor.runEdit {
-		return p.start(p.T(msgRunningEdit, nil), editFn(p.runner, i, code))
+		return p.start(p.T(msgRunningEdit, nil), editFn(p.runner, i, code, p.widths(p.editor.result)))
 	}
 	if !p.isExercise() {
 		return nil
 	}
 	p.saveDraft()
-	return p.start(p.T(msgChecking, nil), checkFn(p.runner, i, code))
+	return p.start(p.T(msgChecking, nil), checkFn(p.runner, i, code, p.widths(p.editor.result)))
 }
 
 // previewStage shows stage k of the pipeline: the editor's, on an
@@ -503,8 +505,23 @@ func (p *Page) previewStage(k int) tea.Cmd {
 	p.stages.src = src
 	k = p.stages.target(k)
 	i := p.pos
-	return p.start(p.T(msgStageN, map[string]any{"N": k + 1}), stagesFn(p.runner, i, src, k))
+	return p.start(p.T(msgStageN, map[string]any{"N": k + 1}), stagesFn(p.runner, i, src, k, p.widths(p.stages.out)))
 }
+
+// widths are the columns a run's outputs are laid out for: those of the
+// notebook in pane, and of a comparison's variant boxes in the step.
+func (p *Page) widths(pn *pane.Model) lessons.Widths {
+	w := lessons.Widths{Output: max(pn.InnerWidth()-notebookGutter, 20)}
+	if p.view != nil && p.view.isCompare() {
+		inner := p.view.doc.InnerWidth()
+		cols := variantColumns(p.view.largestGroup(), inner)
+		w.Variant = max(inner/cols-pane.ChromeW-notebookGutter, 20)
+	}
+	return w
+}
+
+// notebookGutter is the notebook's gutter: › or ⇒ and a space.
+const notebookGutter = 2
 
 // exerciseFile is where watch mode keeps the exercise's code.
 func (p *Page) exerciseFile() string {

@@ -145,6 +145,16 @@ func (v *stepView) groups() int {
 	return n
 }
 
+// largestGroup is the number of variants of the step's largest
+// comparison.
+func (v *stepView) largestGroup() int {
+	n := 0
+	for _, p := range v.parts {
+		n = max(n, len(p.vars))
+	}
+	return n
+}
+
 func (v *stepView) notebookOptions(collapse int) notebook.Options {
 	km := notebook.KeyMap{KeyMap: viewport.KeyMap{Up: v.KeyMap.Up, Down: v.KeyMap.Down, PageUp: v.KeyMap.PageUp,
 		PageDown: v.KeyMap.PageDown, Left: v.KeyMap.Left, Right: v.KeyMap.Right}, ShowAll: v.KeyMap.ShowAll}

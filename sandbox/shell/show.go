@@ -1,101 +1,29 @@
 package shell
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"regexp"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/dop251/goja"
-	"github.com/dop251/goja/ast"
-	"github.com/dop251/goja/parser"
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
 
-// runChunk evaluates one REPL input and records its printed result.
-func (s *Shell) runChunk(ch chunk) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			// A native helper hit something unexpected; report it as a
-			// JS error rather than taking the process down.
-			err = fmt.Errorf("internal error: %v", r)
-		}
-	}()
-	if ch.cmd != "" {
-		return s.runShellCommand(ch)
-	}
-	src := redeclarable(ch.src)
-	prog, err := goja.Compile("", src, false)
-	if err != nil && strings.Contains(src, "await") {
-		if p2, err2 := compileTopLevelAwait(src); err2 == nil {
-			prog, err = p2, nil
-		}
-	}
-	if err != nil {
-		return s.syntaxErr(err, ch)
-	}
-	v, err := s.vm.RunProgram(prog)
-	if err != nil {
-		return err
-	}
-	return s.emitValue(v)
+var promiseType = reflect.TypeOf((*goja.Promise)(nil))
+
+// formatResult and formatFull lay out a statement's value as mongosh does:
+// a plain value, or a cursor batch and explain output (nothing cut off).
+func (s *Shell) formatResult(v any) string {
+	result, _, _ := s.formats()
+	return formatResult(v, result)
 }
 
-var posRe = regexp.MustCompile(`Line (\d+):(\d+) (.*?)(?: \(and \d+ more errors\))?$`)
-
-func (s *Shell) syntaxErr(err error, ch chunk) error {
-	msg := strings.TrimPrefix(err.Error(), "SyntaxError: ")
-	line, col := 0, 0
-	var cse *goja.CompilerSyntaxError
-	var el parser.ErrorList
-	switch {
-	case errors.As(err, &el) && len(el) > 0:
-		msg, line, col = el[0].Message, el[0].Position.Line, el[0].Position.Column
-	case errors.As(err, &cse) && cse.File != nil:
-		p := cse.File.Position(cse.Offset)
-		msg, line, col = cse.Message, p.Line, p.Column
-	default:
-		if m := posRe.FindStringSubmatch(msg); m != nil {
-			line, _ = strconv.Atoi(m[1])
-			col, _ = strconv.Atoi(m[2])
-			msg = m[3]
-		}
-	}
-	if line == 0 {
-		return &syntaxError{msg: msg}
-	}
-	// Babel-style position (1-based line, 0-based column) and code frame,
-	// as mongosh prints them, numbered by the line in the whole script.
-	text := fmt.Sprintf("%s. (%d:%d)\n\n%s", strings.TrimSuffix(msg, "."), line+ch.line-1, col-1, codeFrame(ch.src, line, col, ch.line-1))
-	return &syntaxError{msg: text}
-}
-
-// codeFrame is @babel/code-frame's layout: two lines above, three below,
-// a caret under the column.
-func codeFrame(src string, line, col, offset int) string {
-	lines := strings.Split(strings.TrimRight(src, "\n"), "\n")
-	first, last := max(line-2, 1), min(line+3, len(lines))
-	width := len(strconv.Itoa(last + offset))
-	var sb strings.Builder
-	for n := first; n <= last; n++ {
-		marker := "  "
-		if n == line {
-			marker = "> "
-		}
-		num := strconv.Itoa(n + offset)
-		sb.WriteString(marker + strings.Repeat(" ", width-len(num)) + num + " |")
-		if lines[n-1] != "" {
-			sb.WriteString(" " + lines[n-1])
-		}
-		sb.WriteByte('\n')
-		if n == line {
-			sb.WriteString("  " + strings.Repeat(" ", width) + " | " + strings.Repeat(" ", max(col-1, 0)) + "^\n")
-		}
-	}
-	return strings.TrimRight(sb.String(), "\n")
+func (s *Shell) formatFull(v any) string {
+	_, full, _ := s.formats()
+	return Format(v, full)
 }
 
 // emitValue prints a statement's value as mongosh's formatOutput does.
@@ -104,7 +32,8 @@ func (s *Shell) emitValue(v goja.Value) error {
 		return nil
 	}
 	if o, ok := v.(*goja.Object); ok {
-		if p, ok := o.Export().(*goja.Promise); ok {
+		if o.ExportType() == promiseType {
+			p := o.Export().(*goja.Promise)
 			switch p.State() {
 			case goja.PromiseStateFulfilled:
 				return s.emitValue(p.Result())
@@ -119,7 +48,7 @@ func (s *Shell) emitValue(v goja.Value) error {
 		}
 	}
 	d := s.display(v)
-	s.emit(FormatResult(d), d)
+	s.emit(s.formatResult(d), d)
 	return nil
 }
 
@@ -142,11 +71,11 @@ func (s *Shell) emitShellObject(o *goja.Object, typ string) error {
 			return err
 		}
 		d := s.display(v)
-		s.emit(Format(d, fullFormat), d)
+		s.emit(s.formatFull(d), d)
 		return nil
 	case "ExplainOutput":
 		d := s.display(o)
-		s.emit(Format(d, fullFormat), d)
+		s.emit(s.formatFull(d), d)
 		return nil
 	case "Database":
 		name := o.Get("_name").String()
@@ -163,7 +92,7 @@ func (s *Shell) emitShellObject(o *goja.Object, typ string) error {
 		return nil
 	}
 	d := s.display(o)
-	s.emit(FormatResult(d), d)
+	s.emit(s.formatResult(d), d)
 	return nil
 }
 
@@ -185,7 +114,7 @@ func (s *Shell) emitCursorBatch(o *goja.Object, viaIt bool) error {
 		}
 		return nil
 	}
-	text := Format(arr, fullFormat)
+	text := s.formatFull(arr)
 	if more {
 		text += "\nType \"it\" for more"
 	}
@@ -216,18 +145,13 @@ func (s *Shell) shellObjectDisplay(o *goja.Object, typ string) (any, error) {
 }
 
 // runShellCommand handles use/show/it/exit lines.
-func (s *Shell) runShellCommand(ch chunk) error {
-	switch ch.cmd {
+func (s *Shell) runShellCommand(cmd, arg string) error {
+	switch cmd {
 	case "use":
-		name := strings.Trim(ch.arg, `"'`)
+		name := strings.Trim(arg, `"'`)
 		if name == s.DB() {
 			s.emit("already on db "+name, "already on db "+name)
 			return nil
-		}
-		if s.opts.CheckDB != nil {
-			if err := s.opts.CheckDB(name); err != nil {
-				return &EvalError{Text: "SandboxSafetyError: " + err.Error(), Name: "SandboxSafetyError", err: err}
-			}
 		}
 		if _, err := s.setDB(goja.Undefined(), s.vm.ToValue(name)); err != nil {
 			return err
@@ -246,7 +170,7 @@ func (s *Shell) runShellCommand(ch chunk) error {
 	case "exit", "quit":
 		return nil
 	case "show":
-		return s.runShow(ch.arg)
+		return s.runShow(arg)
 	}
 	return nil
 }
@@ -345,39 +269,4 @@ func textTable(rows [][2]string, rightAlign bool) string {
 		lines[i] = strings.TrimRight(r[0]+strings.Repeat(" ", w0-len(r[0]))+"  "+second, " ")
 	}
 	return strings.Join(lines, "\n")
-}
-
-// compileTopLevelAwait compiles an input that uses await outside an async
-// function, as mongosh allows. Without top-level declarations the input
-// runs inside an async function, so awaited promises settle in order;
-// declarations must stay global, so such inputs run with the await
-// keywords removed instead (shell methods are synchronous, so that only
-// changes the ordering of user-written async functions within the input).
-func compileTopLevelAwait(src string) (*goja.Program, error) {
-	stripped := stripAwait(src)
-	prog, err := parser.ParseFile(nil, "", stripped, 0)
-	if err != nil {
-		return nil, err
-	}
-	declares := false
-	for _, st := range prog.Body {
-		switch st.(type) {
-		case *ast.VariableStatement, *ast.LexicalDeclaration, *ast.FunctionDeclaration, *ast.ClassDeclaration:
-			declares = true
-		}
-	}
-	if !declares && len(prog.Body) > 0 {
-		last := prog.Body[len(prog.Body)-1]
-		var wrapped string
-		if es, ok := last.(*ast.ExpressionStatement); ok {
-			start, end := int(es.Idx0())-1, int(es.Idx1())-1
-			wrapped = "(async () => {" + src[:start] + "return (" + strings.TrimRight(src[start:end], "; \n") + ");\n})()"
-		} else {
-			wrapped = "(async () => {" + src + "\n})()"
-		}
-		if p, err := goja.Compile("", wrapped, false); err == nil {
-			return p, nil
-		}
-	}
-	return goja.Compile("", stripped, false)
 }

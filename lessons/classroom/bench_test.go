@@ -1,0 +1,53 @@
+package classroom
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/schemalab/schemalab/sandbox"
+)
+
+func liveHeap() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapInuse
+}
+
+// BenchmarkSeedBucketStudent measures starting one more student's bucket
+// database from the shared template, just before the step that builds
+// the buckets (144,000 readings in it): the time of the restore and the
+// live heap it adds.
+//
+//	go test -run '^$' -bench SeedBucketStudent ./lessons/classroom
+func BenchmarkSeedBucketStudent(b *testing.B) {
+	ctx := context.Background()
+	be, err := sandbox.StartEmbedded(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer be.Close()
+	l := builtinLesson(b, "bucket")
+	tpl := NewTemplates(be.Client, be.Connector())
+	before := liveHeap()
+	if err := tpl.Build(ctx, l); err != nil {
+		b.Fatal(err)
+	}
+	built := liveHeap()
+	b.ResetTimer()
+	for i := range b.N {
+		if ok, err := tpl.Seed(ctx, l, fmt.Sprintf("s%d_bucket", i), 1); err != nil || !ok {
+			b.Fatalf("seed: ok=%v err=%v", ok, err)
+		}
+	}
+	b.StopTimer()
+	if n := count(b, be.Client, fmt.Sprintf("s%d_bucket", b.N-1), "readings"); n != 144000 {
+		b.Fatalf("a seeded student has %d readings", n)
+	}
+	perStudent := (float64(liveHeap()) - float64(built)) / float64(b.N)
+	b.ReportMetric(float64(built-before)/(1<<20), "MB-template")
+	b.ReportMetric(perStudent/(1<<10), "KB-heap/student")
+}

@@ -1,0 +1,102 @@
+package aggregate
+
+import (
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
+)
+
+// unpackBucketStage is $_internalUnpackBucket, the stage of a time-series
+// view: it turns each bucket document into its measurements. A $match
+// that followed it in the view's query is absorbed as eventFilter, as
+// mongod's optimizer does, and applied to each measurement.
+type unpackBucketStage struct {
+	timeField, metaField string
+	spanSeconds          int32
+	eventFilter          bson.D
+	filter               *query.Filter
+}
+
+func parseUnpackBucket(spec any, p *parser) ([]Stage, error) {
+	d, ok := spec.(bson.D)
+	if !ok {
+		return nil, mongoerr.New(5346500, "$_internalUnpackBucket specification must be an object, got: "+typeNameOf(spec))
+	}
+	s := &unpackBucketStage{}
+	for _, e := range d {
+		switch e.Key {
+		case "timeField":
+			s.timeField, _ = e.Value.(string)
+		case "metaField":
+			s.metaField, _ = e.Value.(string)
+		case "bucketMaxSpanSeconds":
+			switch n := e.Value.(type) {
+			case int32:
+				s.spanSeconds = n
+			case int64:
+				s.spanSeconds = int32(n)
+			}
+		case "eventFilter":
+			f, isDoc := e.Value.(bson.D)
+			if !isDoc {
+				return nil, mongoerr.New(mongoerr.TypeMismatch, "eventFilter must be an object")
+			}
+			m, err := query.Compile(f, query.Options{Now: p.ctx.Now, LetVars: p.letVals})
+			if err != nil {
+				return nil, err
+			}
+			s.eventFilter, s.filter = f, m
+		case "exclude", "include", "assumeNoMixedSchemaData", "usesExtendedRange", "fixedBuckets":
+		default:
+			return nil, mongoerr.Newf(5346506, "unrecognized parameter to $_internalUnpackBucket: %s", e.Key)
+		}
+	}
+	if s.timeField == "" {
+		return nil, mongoerr.New(5346508, "The $_internalUnpackBucket stage requires a timeField parameter")
+	}
+	if s.spanSeconds == 0 {
+		return nil, mongoerr.New(5510602, "The $_internalUnpackBucket stage requires a bucketMaxSpanSeconds parameter")
+	}
+	return []Stage{s}, nil
+}
+
+func (s *unpackBucketStage) Name() string { return "$_internalUnpackBucket" }
+
+// Spec is the stage as mongod 8.0's explain serializes it.
+func (s *unpackBucketStage) Spec() bson.D {
+	body := bson.D{{Key: "exclude", Value: bson.A{}}, {Key: "timeField", Value: s.timeField}}
+	if s.metaField != "" {
+		body = append(body, bson.E{Key: "metaField", Value: s.metaField})
+	}
+	body = append(body, bson.E{Key: "bucketMaxSpanSeconds", Value: s.spanSeconds},
+		bson.E{Key: "assumeNoMixedSchemaData", Value: true})
+	if s.filter != nil {
+		body = append(body, bson.E{Key: "eventFilter", Value: s.filter.Serialize()})
+	}
+	return stageSpec("$_internalUnpackBucket", body)
+}
+
+func (s *unpackBucketStage) open(in Iterator, rt *runtime) (Iterator, error) {
+	var pending []bson.D
+	return funcIterator(func() (bson.D, bool, error) {
+		for {
+			for len(pending) > 0 {
+				m := pending[0]
+				pending = pending[1:]
+				if s.filter == nil || s.filter.Matches(m) {
+					return m, true, nil
+				}
+			}
+			if err := rt.ctx.err(); err != nil {
+				return nil, false, err
+			}
+			b, ok, err := in.Next()
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			pending = timeseries.Unpack(b, s.timeField, s.metaField)
+		}
+	}), nil
+}

@@ -1,0 +1,25 @@
+package query
+
+import (
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// ParseNonNegativeLong is BSONElement::parseIntegerElementToNonNegativeLong,
+// which the $jsonSchema length and count keywords share with the query
+// operators.
+func ParseNonNegativeLong(name string, v any) (int64, error) {
+	n, err := parseIntegerElementToLong(name, v)
+	if err != nil {
+		return 0, err
+	}
+	if n < 0 {
+		return 0, mongoerr.New(mongoerr.FailedToParse, "Expected a positive number in: "+value.FormatElem(name, v))
+	}
+	return n, nil
+}
+
+// CompareValues is a comparison operator ($eq, $gt, $gte, $lt, $lte)
+// between a value and an argument with the query rules (type brackets,
+// null and NaN), for callers that already hold the value at the path.
+func CompareValues(op string, v, rhs any) bool { return compareValues(op, v, rhs) }

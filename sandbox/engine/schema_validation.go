@@ -1,0 +1,145 @@
+package engine
+
+import (
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/catalog"
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/validation"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// Schema validation of writes: the collection's validator, validationLevel
+// and validationAction, and the command's bypassDocumentValidation,
+// applied as CollectionImpl::checkValidation and the write paths do.
+
+// validateWrite checks the document a write would store in c. before is
+// the document an update replaces (nil for inserts and upserts): under
+// validationLevel "moderate" an update of a document that already fails
+// the validator is not checked. A failure under validationAction "warn" is
+// logged and the write proceeds.
+func (e *Engine) validateWrite(req *request, c *catalog.Collection, before, after bson.D) *mongoerr.Error {
+	if c == nil || c.Validator == nil || bypassValidation(req.cmd) {
+		return nil
+	}
+	level, _ := value.Get(c.Options, "validationLevel").(string)
+	switch level {
+	case validation.LevelOff:
+		return nil
+	case validation.LevelModerate:
+		if before != nil && c.Validator.Check(before, req.now) != nil {
+			return nil
+		}
+	}
+	err := c.Validator.Check(after, req.now)
+	if err == nil {
+		return nil
+	}
+	if action, _ := value.Get(c.Options, "validationAction").(string); action == validation.ActionWarn {
+		e.log.documentWouldFailValidation(req, c.NS(), after, err)
+		return nil
+	}
+	return err
+}
+
+// bypassValidation reads the generic argument bypassDocumentValidation.
+func bypassValidation(cmd bson.D) bool {
+	for _, f := range cmd {
+		if f.Key == "bypassDocumentValidation" {
+			return expr.IsTrue(f.Value)
+		}
+	}
+	return false
+}
+
+// compileValidator compiles c's options.validator, logging the warnings
+// mongod logs while parsing one.
+func (e *Engine) compileValidator(req *request, c *catalog.Collection) error {
+	spec, _ := value.Get(c.Options, "validator").(bson.D)
+	v, err := validation.Compile(spec, req.now, func(msg string) { e.log.warning(req, 3216000, "QUERY", msg, nil) })
+	if err != nil {
+		return err
+	}
+	c.Validator = v
+	return nil
+}
+
+// validatorOptions checks a create or collMod command's validator,
+// validationLevel and validationAction before anything changes.
+func validatorOptions(req *request) error {
+	for _, f := range req.cmd[1:] {
+		var err error
+		switch f.Key {
+		case "validator":
+			spec, ok := f.Value.(bson.D)
+			if !ok {
+				return mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s.validator' is the wrong type '%s', expected type 'object'", req.name, value.TypeName(f.Value))
+			}
+			_, err = validation.Compile(spec, req.now, nil)
+		case "validationLevel":
+			_, err = validation.ParseLevel(req.name, f.Value)
+		case "validationAction":
+			_, err = validation.ParseAction(req.name, f.Value)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// serverLog writes mongod-style structured log lines.
+type serverLog struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *serverLog) documentWouldFailValidation(req *request, ns string, doc bson.D, err *mongoerr.Error) {
+	attr := bson.D{{Key: "namespace", Value: ns}, {Key: "document", Value: doc}}
+	attr = append(attr, err.Extra...)
+	l.warning(req, 20294, "STORAGE", "Document would fail validation", attr)
+}
+
+// warning writes one line in mongod's JSON log format.
+func (l *serverLog) warning(req *request, id int, component, msg string, attr bson.D) {
+	if l == nil || l.w == nil {
+		return
+	}
+	line := bson.D{
+		{Key: "t", Value: bson.D{{Key: "$date", Value: time.Now().UTC().Format("2006-01-02T15:04:05.000+00:00")}}},
+		{Key: "s", Value: "W"},
+		{Key: "c", Value: component},
+		{Key: "id", Value: int32(id)},
+		{Key: "ctx", Value: fmt.Sprintf("conn%d", req.conn.ID)},
+		{Key: "msg", Value: msg},
+	}
+	if attr != nil {
+		line = append(line, bson.E{Key: "attr", Value: attr})
+	}
+	b, err := bson.MarshalExtJSON(line, false, false)
+	if err != nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	fmt.Fprintf(l.w, "%s\n", b)
+}
+
+// createValidationOptions checks create's validator, validationLevel and
+// validationAction, and refuses expireAfterSeconds on an ordinary
+// collection as mongod does.
+func createValidationOptions(req *request) error {
+	if err := validatorOptions(req); err != nil {
+		return err
+	}
+	if !value.IsMissing(value.Get(req.cmd, "expireAfterSeconds")) {
+		return mongoerr.New(mongoerr.InvalidOptions, "'expireAfterSeconds' is only supported on time-series collections or when the 'clusteredIndex' option is specified")
+	}
+	return nil
+}

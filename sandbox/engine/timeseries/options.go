@@ -1,0 +1,252 @@
+// Package timeseries holds time-series collections as mongod 8.0 builds
+// them: the timeseries options and their validation, the bucketing rules
+// that group measurements into system.buckets documents, the bucket
+// document shape, unpacking buckets back into measurements, the rewrite of
+// a measurement predicate into a bucket predicate, and the statistics
+// collStats reports.
+//
+// Out of scope, on purpose: mongod 8.0 writes compressed buckets (control
+// version 2, data columns as BSONColumn binaries). The sandbox stores
+// uncompressed buckets, control version 1, with each data column a
+// document keyed "0", "1", ... — a shape mongod also reads and writes for
+// uncompressed buckets. Sizes are therefore the uncompressed bucket BSON,
+// which the storage model (storagestats) then compresses with snappy like
+// any other collection file.
+package timeseries
+
+import (
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// Granularities and their bucketing (getMaxSpanSecondsFromGranularity,
+// getBucketRoundingSecondsFromGranularity).
+var granularities = map[string]struct{ span, rounding int64 }{
+	"seconds": {60 * 60, 60},
+	"minutes": {60 * 60 * 24, 60 * 60},
+	"hours":   {60 * 60 * 24 * 30, 60 * 60 * 24},
+}
+
+// Bucketing limits (timeseries.idl server parameters, bucket.h).
+const (
+	BucketMaxCount = 1000       // timeseriesBucketMaxCount
+	BucketMaxSize  = 125 * 1024 // timeseriesBucketMaxSize: 128000 bytes
+	BucketMinCount = 10         // timeseriesBucketMinCount
+	// LargeMeasurementsMaxBucketSize is Bucket::kLargeMeasurementsMaxBucketSize:
+	// a bucket kept open for large measurements stops at 12 MB.
+	LargeMeasurementsMaxBucketSize = 16*1024*1024 - 4*1024*1024
+	// maxBucketingSeconds is the largest bucketMaxSpanSeconds and
+	// bucketRoundingSeconds accepted: one year.
+	maxBucketingSeconds = 86400 * 365
+)
+
+// Options are a collection's timeseries options after
+// validateAndSetBucketingParameters.
+type Options struct {
+	TimeField   string
+	MetaField   string // "" when there is none
+	Granularity string // "" when custom bucketing seconds were given
+	// BucketMaxSpanSeconds and BucketRoundingSeconds are always set.
+	BucketMaxSpanSeconds  int64
+	BucketRoundingSeconds int64
+}
+
+// Parse reads the create command's timeseries option with the IDL
+// parser's errors and mongod's checks of the fields, then fills in the
+// bucketing defaults as validateAndSetBucketingParameters does. ns is the
+// view's namespace for the messages that name it.
+func Parse(v any, ns string) (Options, error) {
+	var o Options
+	spec, ok := v.(bson.D)
+	if !ok {
+		return o, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field 'create.timeseries' is the wrong type '%s', expected type 'object'", value.TypeName(v))
+	}
+	var hasSpan, hasRounding, hasTime bool
+	for _, e := range spec {
+		field := "create.timeseries." + e.Key
+		switch e.Key {
+		case "timeField", "metaField", "granularity":
+			s, isStr := e.Value.(string)
+			if !isStr {
+				return o, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s' is the wrong type '%s', expected type 'string'", field, value.TypeName(e.Value))
+			}
+			switch e.Key {
+			case "timeField":
+				o.TimeField, hasTime = s, true
+			case "metaField":
+				o.MetaField = s
+			default:
+				if _, known := granularities[s]; !known {
+					return o, mongoerr.Newf(mongoerr.BadValue, "Enumeration value '%s' for field '%s' is not a valid value.", s, field)
+				}
+				o.Granularity = s
+			}
+		case "bucketMaxSpanSeconds", "bucketRoundingSeconds":
+			n, isInt := safeInt(e.Value)
+			if !isInt {
+				return o, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s' is the wrong type '%s', expected types '[long, int, decimal, double']", field, value.TypeName(e.Value))
+			}
+			// The IDL validator's comparison errors (gte: 1, lte: one year).
+			if n < 1 {
+				return o, mongoerr.Newf(51024, "BSON field '%s' value must be >= 1, actual value '%d'", e.Key, n)
+			}
+			if n > maxBucketingSeconds {
+				return o, mongoerr.Newf(51024, "BSON field '%s' value must be <= %d, actual value '%d'", e.Key, maxBucketingSeconds, n)
+			}
+			if e.Key == "bucketMaxSpanSeconds" {
+				o.BucketMaxSpanSeconds, hasSpan = n, true
+			} else {
+				o.BucketRoundingSeconds, hasRounding = n, true
+			}
+		default:
+			return o, mongoerr.Newf(mongoerr.IDLUnknownField, "BSON field 'create.timeseries.%s' is an unknown field.", e.Key)
+		}
+	}
+	if !hasTime {
+		return o, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'create.timeseries.timeField' is missing but a required field")
+	}
+	mustBeTopLevel := func(field string) error {
+		return mongoerr.Newf(mongoerr.InvalidOptions, "%s: '%s' must be a top-level field and not contain a '.'", ns, field)
+	}
+	if strings.Contains(o.TimeField, ".") {
+		return o, mustBeTopLevel("timeField")
+	}
+	if o.MetaField != "" {
+		switch {
+		case o.MetaField == "_id":
+			return o, mongoerr.New(mongoerr.InvalidOptions, `'metaField' cannot be "_id"`)
+		case o.MetaField == o.TimeField:
+			return o, mongoerr.New(mongoerr.InvalidOptions, "'metaField' cannot be the same as 'timeField'")
+		case strings.Contains(o.MetaField, "."):
+			return o, mustBeTopLevel("metaField")
+		}
+	}
+	return o, o.setBucketing(hasSpan, hasRounding)
+}
+
+// setBucketing is validateAndSetBucketingParameters.
+func (o *Options) setBucketing(hasSpan, hasRounding bool) error {
+	g := o.Granularity
+	if g == "" {
+		g = "seconds"
+	}
+	def := granularities[g]
+	if o.Granularity != "" {
+		if hasSpan && o.BucketMaxSpanSeconds != def.span {
+			return mongoerr.Newf(mongoerr.InvalidOptions, "Timeseries 'bucketMaxSpanSeconds' is not configurable to a value other than the default of %d for the provided granularity", def.span)
+		}
+		if hasRounding && o.BucketRoundingSeconds != def.rounding {
+			return mongoerr.Newf(mongoerr.InvalidOptions, "Timeseries 'bucketRoundingSeconds' is not configurable to a value other than the default of %d for the provided granularity", def.rounding)
+		}
+		o.BucketMaxSpanSeconds, o.BucketRoundingSeconds = def.span, def.rounding
+		return nil
+	}
+	if hasSpan != hasRounding {
+		return mongoerr.New(mongoerr.InvalidOptions, "Timeseries 'bucketMaxSpanSeconds' and 'bucketRoundingSeconds' need to be set alongside each other")
+	}
+	if o.BucketRoundingSeconds != o.BucketMaxSpanSeconds {
+		return mongoerr.New(mongoerr.InvalidOptions, "Timeseries 'bucketRoundingSeconds' needs to be equal to 'bucketMaxSpanSeconds'")
+	}
+	if !hasSpan {
+		o.Granularity = "seconds"
+		o.BucketMaxSpanSeconds, o.BucketRoundingSeconds = def.span, def.rounding
+	}
+	return nil
+}
+
+func safeInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	case float64:
+		if x == float64(int64(x)) {
+			return int64(x), true
+		}
+	}
+	return 0, false
+}
+
+// Document is the timeseries option as listCollections shows it on the
+// view and on the buckets collection: with a granularity, the rounding it
+// implies is not listed.
+func (o Options) Document() bson.D {
+	d := bson.D{{Key: "timeField", Value: o.TimeField}}
+	if o.MetaField != "" {
+		d = append(d, bson.E{Key: "metaField", Value: o.MetaField})
+	}
+	if o.Granularity != "" {
+		d = append(d, bson.E{Key: "granularity", Value: o.Granularity})
+	} else {
+		d = append(d, bson.E{Key: "bucketRoundingSeconds", Value: int32(o.BucketRoundingSeconds)})
+	}
+	return append(d, bson.E{Key: "bucketMaxSpanSeconds", Value: int32(o.BucketMaxSpanSeconds)})
+}
+
+// FromDocument reads options back from Document's form.
+func FromDocument(d bson.D) Options {
+	o := Options{}
+	o.TimeField, _ = value.Get(d, "timeField").(string)
+	o.MetaField, _ = value.Get(d, "metaField").(string)
+	o.Granularity, _ = value.Get(d, "granularity").(string)
+	span, _ := safeInt(value.Get(d, "bucketMaxSpanSeconds"))
+	o.BucketMaxSpanSeconds = span
+	if r, ok := safeInt(value.Get(d, "bucketRoundingSeconds")); ok {
+		o.BucketRoundingSeconds = r
+	} else {
+		o.BucketRoundingSeconds = granularities[o.Granularity].rounding
+	}
+	return o
+}
+
+// UnpackSpec is the $_internalUnpackBucket specification of the view
+// (generateViewPipeline).
+func (o Options) UnpackSpec() bson.D {
+	d := bson.D{{Key: "timeField", Value: o.TimeField}}
+	if o.MetaField != "" {
+		d = append(d, bson.E{Key: "metaField", Value: o.MetaField})
+	}
+	return append(d, bson.E{Key: "bucketMaxSpanSeconds", Value: int32(o.BucketMaxSpanSeconds)})
+}
+
+// RoundTime is roundTimestampToGranularity: a bucket's minimum time. Its
+// seconds and remainder truncate toward zero, as C++'s do, so times before
+// 1970 round up to the rounding boundary.
+func (o Options) RoundTime(t bson.DateTime) bson.DateTime {
+	secs := int64(t) / 1000
+	secs -= secs % o.BucketRoundingSeconds
+	return bson.DateTime(secs * 1000)
+}
+
+// WithGranularity applies collMod's timeseries option (CollModTimeseries:
+// granularity only) with mongod's transition rule.
+func (o Options) WithGranularity(mod bson.D) (Options, error) {
+	for _, e := range mod {
+		if e.Key != "granularity" {
+			return o, mongoerr.Newf(mongoerr.IDLUnknownField, "BSON field 'collMod.timeseries.%s' is an unknown field.", e.Key)
+		}
+		s, ok := e.Value.(string)
+		if !ok {
+			return o, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field 'collMod.timeseries.granularity' is the wrong type '%s', expected type 'string'", value.TypeName(e.Value))
+		}
+		def, known := granularities[s]
+		if !known {
+			return o, mongoerr.Newf(mongoerr.BadValue, "Enumeration value '%s' for field 'collMod.timeseries.granularity' is not a valid value.", s)
+		}
+		if s == o.Granularity {
+			continue
+		}
+		valid := (o.Granularity == "seconds" && s == "minutes") || (o.Granularity == "minutes" && s == "hours") ||
+			(o.Granularity == "seconds" && s == "hours")
+		if !valid {
+			return o, mongoerr.New(mongoerr.InvalidOptions, "Invalid transition for timeseries.granularity. Can only transition from 'seconds' to 'minutes' or 'minutes' to 'hours'.")
+		}
+		o.Granularity, o.BucketMaxSpanSeconds, o.BucketRoundingSeconds = s, def.span, def.rounding
+	}
+	return o, nil
+}

@@ -1,0 +1,115 @@
+package timeseries
+
+import (
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// BucketFilter rewrites a measurement filter into a predicate on bucket
+// documents that keeps every bucket that may hold a matching measurement
+// (mongod's predicate pushdown for $_internalUnpackBucket): metaField
+// predicates become predicates on "meta", and time comparisons become
+// bounds on control.min/control.max of the time field, widened by
+// bucketMaxSpanSeconds since every measurement of a bucket lies within
+// that span of its minimum time. Predicates on other fields are left to
+// the event filter. It returns nil when nothing can be pushed down.
+func BucketFilter(filter bson.D, o Options) bson.D {
+	var clauses bson.A
+	var walk func(d bson.D)
+	walk = func(d bson.D) {
+		for _, e := range d {
+			switch {
+			case e.Key == "$and":
+				if arr, ok := e.Value.(bson.A); ok {
+					for _, sub := range arr {
+						if sd, ok := sub.(bson.D); ok {
+							walk(sd)
+						}
+					}
+				}
+			case o.MetaField != "" && (e.Key == o.MetaField || strings.HasPrefix(e.Key, o.MetaField+".")):
+				clauses = append(clauses, bson.D{{Key: "meta" + strings.TrimPrefix(e.Key, o.MetaField), Value: e.Value}})
+			case e.Key == o.TimeField:
+				clauses = append(clauses, o.timeBounds(e.Value)...)
+			}
+		}
+	}
+	walk(filter)
+	if len(clauses) == 0 {
+		return nil
+	}
+	if len(clauses) == 1 {
+		return clauses[0].(bson.D)
+	}
+	return bson.D{{Key: "$and", Value: clauses}}
+}
+
+// timeBounds turns comparisons of the time field with dates into bucket
+// bounds.
+func (o Options) timeBounds(v any) bson.A {
+	ops, ok := v.(bson.D)
+	if !ok || len(ops) == 0 || !strings.HasPrefix(ops[0].Key, "$") {
+		if t, isDate := v.(bson.DateTime); isDate {
+			ops = bson.D{{Key: "$eq", Value: t}}
+		} else {
+			return nil
+		}
+	}
+	minPath, maxPath := "control.min."+o.TimeField, "control.max."+o.TimeField
+	span := o.BucketMaxSpanSeconds * 1000
+	clause := func(path, op string, t int64) bson.D {
+		return bson.D{{Key: path, Value: bson.D{{Key: op, Value: bson.DateTime(t)}}}}
+	}
+	var out bson.A
+	for _, op := range ops {
+		t, isDate := op.Value.(bson.DateTime)
+		if !isDate {
+			continue
+		}
+		ms := int64(t)
+		switch op.Key {
+		case "$gte", "$gt":
+			out = append(out, clause(maxPath, op.Key, ms), clause(minPath, op.Key, ms-span))
+		case "$lte", "$lt":
+			out = append(out, clause(minPath, op.Key, ms), clause(maxPath, op.Key, ms+span))
+		case "$eq":
+			out = append(out, clause(minPath, "$lte", ms), clause(maxPath, "$gte", ms),
+				clause(minPath, "$gte", ms-span), clause(maxPath, "$lte", ms+span))
+		}
+	}
+	return out
+}
+
+// EventFilter is what remains of a measurement filter for
+// $_internalUnpackBucket once the predicates on the metaField alone have
+// moved before it, onto the buckets (splitMatchOnMetaAndRename); nil when
+// nothing remains.
+func EventFilter(filter bson.D, o Options) bson.D {
+	isMeta := func(key string) bool {
+		return o.MetaField != "" && (key == o.MetaField || strings.HasPrefix(key, o.MetaField+"."))
+	}
+	var rest bson.D
+	for _, e := range filter {
+		if isMeta(e.Key) {
+			continue
+		}
+		if e.Key == "$and" {
+			if arr, ok := e.Value.(bson.A); ok {
+				var kept bson.A
+				for _, sub := range arr {
+					if sd, ok := sub.(bson.D); ok && len(sd) == 1 && isMeta(sd[0].Key) {
+						continue
+					}
+					kept = append(kept, sub)
+				}
+				if len(kept) == 0 {
+					continue
+				}
+				e = bson.E{Key: "$and", Value: kept}
+			}
+		}
+		rest = append(rest, e)
+	}
+	return rest
+}

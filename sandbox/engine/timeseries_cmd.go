@@ -1,0 +1,701 @@
+package engine
+
+import (
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/catalog"
+	"github.com/schemalab/schemalab/sandbox/engine/index"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/planner"
+	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
+	"github.com/schemalab/schemalab/sandbox/engine/update"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// Time-series collections as mongod 8.0 lays them out: a view named after
+// the collection (catalog kind "timeseries", listed in system.views) over
+// the system.buckets.<name> collection that holds the buckets. Writes to
+// the view go through the bucket catalog; reads run the view's pipeline,
+// $_internalUnpackBucket, over the buckets collection, with the filter
+// pushed down to the buckets as mongod's optimizer does.
+
+const bucketsPrefix = "system.buckets."
+
+// tsView is a resolved time-series collection.
+type tsView struct {
+	view, buckets *catalog.Collection
+	opts          timeseries.Options
+}
+
+// timeseriesView resolves db.coll when it is a time-series collection.
+// The caller holds the engine lock.
+func (e *Engine) timeseriesView(db, coll string) (*tsView, bool) {
+	v := e.catalog.Collection(db, coll)
+	if v == nil || v.Kind != catalog.KindTimeseries {
+		return nil, false
+	}
+	b := e.catalog.Collection(db, bucketsPrefix+coll)
+	if b == nil {
+		return nil, false
+	}
+	spec, _ := value.Get(v.Options, "timeseries").(bson.D)
+	return &tsView{view: v, buckets: b, opts: timeseries.FromDocument(spec)}, true
+}
+
+// timeseriesCreateOptions are the create options allowed with timeseries
+// (timeseries::kAllowedCollectionCreationOptions).
+var timeseriesCreateOptions = map[string]bool{
+	"timeseries": true, "expireAfterSeconds": true, "storageEngine": true,
+	"indexOptionDefaults": true, "collation": true,
+}
+
+// createTimeseries is create with the timeseries option: the view, the
+// buckets collection, the system.views entry and, with a metaField, the
+// default index on metaField and timeField.
+func (e *Engine) createTimeseries(req *request, collName string) (bson.D, error) {
+	nsName := ns(req.db, collName)
+	var tsSpec any
+	viewOpts := bson.D{}
+	for _, f := range req.cmd[1:] {
+		if genericArguments[f.Key] {
+			continue
+		}
+		if f.Key == "capped" {
+			if b, ok := f.Value.(bool); ok && !b {
+				continue
+			}
+		}
+		if !timeseriesCreateOptions[f.Key] {
+			return nil, mongoerr.Newf(mongoerr.InvalidOptions, "%s: 'timeseries' is not allowed with '%s'", nsName, f.Key)
+		}
+		switch f.Key {
+		case "timeseries":
+			tsSpec = f.Value
+		case "expireAfterSeconds":
+			n, ok := toInt64(f.Value)
+			if !ok {
+				return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field 'create.expireAfterSeconds' is the wrong type '%s', expected types '[long, int, decimal, double']", value.TypeName(f.Value))
+			}
+			viewOpts = append(viewOpts, bson.E{Key: f.Key, Value: n})
+		case "collation":
+			if err := checkCollation(newArgs(req)); err != nil {
+				return nil, err
+			}
+			viewOpts = append(viewOpts, f)
+		default:
+			viewOpts = append(viewOpts, f)
+		}
+	}
+	opts, err := timeseries.Parse(tsSpec, nsName)
+	if err != nil {
+		return nil, err
+	}
+	viewOpts = append(bson.D{{Key: "timeseries", Value: opts.Document()}}, viewOpts...)
+	if err := catalog.ValidateNamespace(req.db, bucketsPrefix+collName); err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if c := e.catalog.Collection(req.db, collName); c != nil {
+		if c.Kind == catalog.KindTimeseries && value.Compare(c.Options, viewOpts) == 0 {
+			return bson.D{}, nil
+		}
+		return nil, mongoerr.Newf(mongoerr.NamespaceExists, "namespace %s already exists, but with different options: %s", nsName, existingOptions(c))
+	}
+	if c := e.catalog.Collection(req.db, bucketsPrefix+collName); c != nil {
+		return nil, mongoerr.Newf(mongoerr.NamespaceExists, "namespace %s already exists, but with different options: %s", c.NS(), existingOptions(c))
+	}
+	// The buckets collection is clustered by _id and carries the options;
+	// mongod also gives it an internal $jsonSchema validator of the bucket
+	// shape, which the sandbox's own writes make unnecessary.
+	bucketOpts := bson.D{{Key: "clusteredIndex", Value: true}, {Key: "timeseries", Value: opts.Document()}}
+	for _, f := range viewOpts[1:] {
+		bucketOpts = append(bucketOpts, f)
+	}
+	buckets, err := e.catalog.CreateCollection(req.db, bucketsPrefix+collName, bucketOpts)
+	if err != nil {
+		return nil, err
+	}
+	view, err := e.catalog.CreateCollection(req.db, collName, viewOpts)
+	if err != nil {
+		e.catalog.DropCollection(req.db, buckets.Name)
+		return nil, err
+	}
+	view.Kind = catalog.KindTimeseries
+	views, err := e.catalog.EnsureCollection(req.db, "system.views")
+	if err == nil {
+		_, err = views.Insert(bson.D{
+			{Key: "_id", Value: nsName},
+			{Key: "viewOn", Value: buckets.Name},
+			{Key: "pipeline", Value: bson.A{bson.D{{Key: "$_internalUnpackBucket", Value: opts.UnpackSpec()}}}},
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	if opts.MetaField != "" {
+		userKey := bson.D{{Key: opts.MetaField, Value: int32(1)}, {Key: opts.TimeField, Value: int32(1)}}
+		spec, err := index.ParseSpec(bson.D{{Key: "key", Value: bucketIndexKey(opts, userKey)}, {Key: "name", Value: index.DefaultName(userKey)}})
+		if err != nil {
+			return nil, err
+		}
+		if _, err := buckets.CreateIndex(spec); err != nil {
+			return nil, err
+		}
+	}
+	return bson.D{}, nil
+}
+
+// dropTimeseries drops the view, its buckets and its system.views entry.
+func (e *Engine) dropTimeseries(req *request, ts *tsView) bson.D {
+	n := len(ts.buckets.Indexes()) - 1
+	if views := e.catalog.Collection(req.db, "system.views"); views != nil {
+		if rid, ok := findRecord(views, bson.D{{Key: "_id", Value: ts.view.NS()}}); ok {
+			views.Delete(rid)
+		}
+	}
+	e.buckets.Forget(ts.buckets)
+	e.catalog.DropCollection(req.db, ts.buckets.Name)
+	e.catalog.DropCollection(req.db, ts.view.Name)
+	e.cursors.killNamespace(ts.view.NS(), false)
+	return bson.D{{Key: "nIndexesWas", Value: int32(n)}, {Key: "ns", Value: ts.view.NS()}}
+}
+
+// bucketIndexKey converts a time-series index key to the buckets
+// collection's schema (timeseries_index_schema_conversion_functions):
+// metaField paths become "meta", the time field and measurement fields
+// become their control.min/control.max bounds.
+func bucketIndexKey(o timeseries.Options, key bson.D) bson.D {
+	out := bson.D{}
+	for _, k := range key {
+		switch {
+		case o.MetaField != "" && (k.Key == o.MetaField || strings.HasPrefix(k.Key, o.MetaField+".")):
+			out = append(out, bson.E{Key: "meta" + strings.TrimPrefix(k.Key, o.MetaField), Value: k.Value})
+		default:
+			minK, maxK := "control.min."+k.Key, "control.max."+k.Key
+			if n, _ := toInt64(k.Value); n < 0 {
+				out = append(out, bson.E{Key: maxK, Value: k.Value}, bson.E{Key: minK, Value: k.Value})
+			} else {
+				out = append(out, bson.E{Key: minK, Value: k.Value}, bson.E{Key: maxK, Value: k.Value})
+			}
+		}
+	}
+	return out
+}
+
+// viewIndexKey converts a buckets index key back to the time-series
+// schema, as listIndexes on the collection shows it.
+func viewIndexKey(o timeseries.Options, key bson.D) bson.D {
+	out := bson.D{}
+	for i := 0; i < len(key); i++ {
+		k := key[i]
+		switch {
+		case k.Key == "meta" || strings.HasPrefix(k.Key, "meta."):
+			out = append(out, bson.E{Key: o.MetaField + strings.TrimPrefix(k.Key, "meta"), Value: k.Value})
+		case strings.HasPrefix(k.Key, "control.min.") || strings.HasPrefix(k.Key, "control.max."):
+			out = append(out, bson.E{Key: k.Key[len("control.min."):], Value: k.Value})
+			i++ // the min/max pair stands for one field
+		default:
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// timeseriesIndexSpecs lists a time-series collection's indexes in its
+// own schema.
+func timeseriesIndexSpecs(ts *tsView) []bson.D {
+	var docs []bson.D
+	for _, ix := range ts.buckets.Indexes() {
+		if ix.Spec.IsID() {
+			continue
+		}
+		d := ix.Spec.Document()
+		for i := range d {
+			if d[i].Key == "key" {
+				d[i].Value = viewIndexKey(ts.opts, ix.Spec.Key)
+			}
+		}
+		docs = append(docs, d)
+	}
+	return docs
+}
+
+// createTimeseriesIndexes runs createIndexes against the buckets
+// collection with the keys converted.
+func (e *Engine) createTimeseriesIndexes(req *request, ts *tsView) (bson.D, error) {
+	cmd := make(bson.D, 0, len(req.cmd))
+	cmd = append(cmd, bson.E{Key: req.cmd[0].Key, Value: ts.buckets.Name})
+	for _, f := range req.cmd[1:] {
+		if f.Key != "indexes" {
+			cmd = append(cmd, f)
+			continue
+		}
+		arr, _ := f.Value.(bson.A)
+		conv := make(bson.A, len(arr))
+		for i, v := range arr {
+			d, ok := v.(bson.D)
+			if !ok {
+				conv[i] = v
+				continue
+			}
+			nd := append(bson.D(nil), d...)
+			key, _ := value.Get(d, "key").(bson.D)
+			hasName := !value.IsMissing(value.Get(d, "name"))
+			for j := range nd {
+				if nd[j].Key == "key" && key != nil {
+					nd[j].Value = bucketIndexKey(ts.opts, key)
+				}
+			}
+			if !hasName && key != nil {
+				nd = append(nd, bson.E{Key: "name", Value: index.DefaultName(key)})
+			}
+			conv[i] = nd
+		}
+		cmd = append(cmd, bson.E{Key: f.Key, Value: conv})
+	}
+	sub := *req
+	sub.cmd = cmd
+	return cmdCreateIndexes(e, &sub)
+}
+
+// insertTimeseries is insert on a time-series collection: measurements go
+// to the bucket catalog, which commits each touched bucket once.
+func (e *Engine) insertTimeseries(req *request, ts *tsView, docs bson.A, ordered bool) (bson.D, error) {
+	var werrs []writeError
+	measurements := make([]bson.D, 0, len(docs))
+	positions := make([]int, 0, len(docs))
+	for i, d := range docs {
+		doc, perr := prepareInsert(d.(bson.D))
+		if perr == nil {
+			perr = e.validateWrite(req, ts.buckets, nil, doc)
+		}
+		if perr != nil {
+			werrs = append(werrs, writeError{index: i, err: perr})
+			if ordered {
+				break
+			}
+			continue
+		}
+		measurements = append(measurements, normalizeMeta(ts.opts, doc))
+		positions = append(positions, i)
+	}
+	if ordered && len(werrs) > 0 {
+		measurements = measurements[:min(len(measurements), werrs[0].index)]
+	}
+	n, errs := e.buckets.Insert(ts.buckets, ts.opts, measurements, ordered)
+	for _, ie := range errs {
+		werrs = append(werrs, writeError{index: positions[ie.Index], err: ie.Err})
+	}
+	sortWriteErrors(werrs)
+	reply := bson.D{{Key: "n", Value: int32(n)}}
+	if len(werrs) > 0 {
+		if ordered {
+			werrs = werrs[:1]
+		}
+		reply = append(reply, bson.E{Key: "writeErrors", Value: renderWriteErrors(werrs)})
+	}
+	return reply, nil
+}
+
+func sortWriteErrors(w []writeError) {
+	for i := 1; i < len(w); i++ {
+		for j := i; j > 0 && w[j].index < w[j-1].index; j-- {
+			w[j], w[j-1] = w[j-1], w[j]
+		}
+	}
+}
+
+// normalizeMeta sorts the fields of a meta value's embedded documents, as
+// mongod normalizes metadata before bucketing.
+func normalizeMeta(o timeseries.Options, doc bson.D) bson.D {
+	if o.MetaField == "" {
+		return doc
+	}
+	for i, f := range doc {
+		if f.Key != o.MetaField {
+			continue
+		}
+		if _, isDoc := f.Value.(bson.D); !isDoc {
+			return doc
+		}
+		out := append(bson.D(nil), doc...)
+		out[i].Value = value.SortedFields(f.Value)
+		return out
+	}
+	return doc
+}
+
+// unpackPipeline is the view's pipeline with a leading filter pushed
+// down: a $match on the buckets for what the filter says about meta and
+// time, then $_internalUnpackBucket with the filter as its eventFilter.
+func unpackPipeline(o timeseries.Options, filter bson.D) bson.A {
+	spec := o.UnpackSpec()
+	spec = append(spec, bson.E{Key: "assumeNoMixedSchemaData", Value: true})
+	if o.Granularity == "" {
+		spec = append(spec, bson.E{Key: "fixedBuckets", Value: true})
+	}
+	var p bson.A
+	if len(filter) > 0 {
+		if bf := timeseries.BucketFilter(filter, o); bf != nil {
+			p = append(p, bson.D{{Key: "$match", Value: bf}})
+		}
+		if ef := timeseries.EventFilter(filter, o); len(ef) > 0 {
+			spec = append(spec, bson.E{Key: "eventFilter", Value: ef})
+		}
+	}
+	return append(p, bson.D{{Key: "$_internalUnpackBucket", Value: spec}})
+}
+
+// viewPipeline rewrites a read of the view (find, count, distinct or an
+// aggregate pipeline) as a pipeline on the buckets collection.
+func viewPipeline(req *request, ts *tsView) (bson.A, error) {
+	switch req.name {
+	case "find":
+		s, err := parseFind(req)
+		if err != nil {
+			return nil, err
+		}
+		p := unpackPipeline(ts.opts, s.filter)
+		if len(s.sort) > 0 {
+			p = append(p, bson.D{{Key: "$sort", Value: s.sort}})
+		}
+		if s.skip > 0 {
+			p = append(p, bson.D{{Key: "$skip", Value: s.skip}})
+		}
+		if s.limit > 0 {
+			p = append(p, bson.D{{Key: "$limit", Value: s.limit}})
+		}
+		if len(s.projection) > 0 {
+			p = append(p, bson.D{{Key: "$project", Value: s.projection}})
+		}
+		return p, nil
+	case "count":
+		s, err := parseCount(req)
+		if err != nil {
+			return nil, err
+		}
+		p := unpackPipeline(ts.opts, s.filter)
+		if s.skip > 0 {
+			p = append(p, bson.D{{Key: "$skip", Value: s.skip}})
+		}
+		if s.limit > 0 {
+			p = append(p, bson.D{{Key: "$limit", Value: s.limit}})
+		}
+		return append(p, bson.D{{Key: "$count", Value: "n"}}), nil
+	case "distinct":
+		s, _, err := parseDistinct(req)
+		if err != nil {
+			return nil, err
+		}
+		return unpackPipeline(ts.opts, s.filter), nil
+	}
+	s, err := parseAggregate(req)
+	if err != nil {
+		return nil, err
+	}
+	rest := s.pipeline
+	var filter bson.D
+	if len(rest) > 0 {
+		if first, ok := rest[0].(bson.D); ok && len(first) == 1 && first[0].Key == "$match" {
+			if f, isDoc := first[0].Value.(bson.D); isDoc {
+				filter, rest = f, rest[1:]
+			}
+		}
+	}
+	return append(unpackPipeline(ts.opts, filter), rest...), nil
+}
+
+// readTimeseries answers find, count, distinct and aggregate on a
+// time-series collection.
+func (e *Engine) readTimeseries(req *request, ts *tsView) (bson.D, error) {
+	pipeline, err := viewPipeline(req, ts)
+	if err != nil {
+		return nil, err
+	}
+	var let bson.D
+	if l, ok := value.Get(req.cmd, "let").(bson.D); ok {
+		let = l
+	}
+	sub := *req
+	sub.name = "aggregate"
+	p, exec, err := e.preparePipeline(&sub, ts.buckets.Name, pipeline, let, nil)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := drainPipeline(p, exec)
+	if err != nil {
+		return nil, executorError("PlanExecutor error during aggregation", err)
+	}
+	switch req.name {
+	case "count":
+		n := int32(0)
+		if len(docs) == 1 {
+			n, _ = value.Get(docs[0], "n").(int32)
+		}
+		return bson.D{{Key: "n", Value: n}}, nil
+	case "distinct":
+		key, _ := lookupString(req.cmd, "key")
+		return bson.D{{Key: "values", Value: distinctValues(docs, key)}}, nil
+	case "find":
+		s, _ := parseFind(req)
+		return e.cursors.firstBatch(ts.view.NS(), docs, s.batchSize, s.hasBatch, s.singleBatch), nil
+	}
+	s, _ := parseAggregate(req)
+	return e.cursors.firstBatch(ts.view.NS(), docs, s.batchSize, s.hasBatch, false), nil
+}
+
+// timeseriesRead is the hook at the top of the read commands: it answers
+// the command when it names a time-series collection.
+func (e *Engine) timeseriesRead(req *request) (bson.D, bool, error) {
+	ts, ok := e.commandTimeseries(req)
+	if !ok {
+		return nil, false, nil
+	}
+	writes := false
+	if req.name == "aggregate" {
+		s, err := parseAggregate(req)
+		if err != nil {
+			return nil, true, err
+		}
+		if len(s.pipeline) > 0 {
+			if first, ok := s.pipeline[0].(bson.D); ok && len(first) == 1 && firstOnlyStages(first[0].Key) {
+				return nil, false, nil
+			}
+		}
+		if s.explain {
+			out, err := e.explainTimeseriesView(req, ts, "queryPlanner")
+			return out, true, err
+		}
+		writes = writesTo(s.pipeline)
+	}
+	if writes {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+	} else {
+		e.mu.RLock()
+		defer e.mu.RUnlock()
+	}
+	out, err := e.readTimeseries(req, ts)
+	return out, true, err
+}
+
+// commandTimeseries resolves the collection a command names when it is
+// a time-series collection.
+func (e *Engine) commandTimeseries(req *request) (*tsView, bool) {
+	coll, ok := req.cmd[0].Value.(string)
+	if !ok {
+		return nil, false
+	}
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.timeseriesView(req.db, coll)
+}
+
+// firstOnlyStages read the collection's metadata rather than its
+// documents, so they run on the view itself.
+func firstOnlyStages(name string) bool { return name == "$collStats" || name == "$indexStats" }
+
+// explainTimeseries is the hook of explain for reads of a time-series
+// collection: mongod explains them as the aggregate they run, with
+// $_internalUnpackBucket among the stages.
+func (e *Engine) explainTimeseries(req *request, verbosity string) (bson.D, bool, error) {
+	switch req.name {
+	case "find", "aggregate", "count", "distinct":
+	default:
+		return nil, false, nil
+	}
+	ts, ok := e.commandTimeseries(req)
+	if !ok {
+		return nil, false, nil
+	}
+	out, err := e.explainTimeseriesView(req, ts, verbosity)
+	return out, true, err
+}
+
+func (e *Engine) explainTimeseriesView(req *request, ts *tsView, verbosity string) (bson.D, error) {
+	pipeline, err := viewPipeline(req, ts)
+	if err != nil {
+		return nil, err
+	}
+	sub := *req
+	sub.name = "aggregate"
+	sub.cmd = bson.D{{Key: "aggregate", Value: ts.buckets.Name}, {Key: "pipeline", Value: pipeline}, {Key: "explain", Value: true}, {Key: "$db", Value: req.db}}
+	return e.explainAggregate(&sub, &aggregateSpec{coll: ts.buckets.Name, pipeline: pipeline, explain: true}, verbosity)
+}
+
+// timeseriesStats is collStats' timeseries section.
+func (e *Engine) timeseriesStats(ts *tsView) bson.D {
+	return timeseries.Section(ts.buckets, e.buckets.Stats(ts.buckets))
+}
+
+// timeseriesCollStats shapes the buckets collection's statistics as
+// collStats on a time-series collection: no count or average object size
+// (buckets are not documents of the collection), and the timeseries
+// section after size.
+func (e *Engine) timeseriesCollStats(ts *tsView, stats bson.D) bson.D {
+	out := make(bson.D, 0, len(stats)+1)
+	for _, f := range stats {
+		switch f.Key {
+		case "count", "avgObjSize":
+			continue
+		}
+		out = append(out, f)
+		if f.Key == "size" {
+			out = append(out, bson.E{Key: "timeseries", Value: e.timeseriesStats(ts)})
+		}
+	}
+	return out
+}
+
+// tsMatch is one measurement a delete or update selected, in its bucket.
+type tsMatch struct {
+	rid    int64
+	bucket bson.D
+	all    []bson.D // the bucket's measurements
+	index  int      // of the match in all
+}
+
+// timeseriesMatches finds the measurements filter selects (at most one
+// unless multi), bucket by bucket through the pushed-down bucket filter.
+func (e *Engine) timeseriesMatches(req *request, ts *tsView, filter bson.D, f *query.Filter, multi bool) ([]tsMatch, error) {
+	q := planner.Query{}
+	if bf := timeseries.BucketFilter(filter, ts.opts); bf != nil {
+		bq, err := query.Compile(bf, query.Options{Now: req.now})
+		if err != nil {
+			return nil, err
+		}
+		q.Filter = bq
+	}
+	exec, err := e.plan(ts.buckets, ts.buckets.NS(), q)
+	if err != nil {
+		return nil, err
+	}
+	var out []tsMatch
+	for {
+		r, ok, err := exec.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return out, nil
+		}
+		all := timeseries.Unpack(r.Doc, ts.opts.TimeField, ts.opts.MetaField)
+		for i, m := range all {
+			if !f.Matches(m) {
+				continue
+			}
+			out = append(out, tsMatch{rid: r.RID, bucket: r.Doc, all: all, index: i})
+			if !multi {
+				return out, nil
+			}
+		}
+	}
+}
+
+// removeMeasurements rewrites each touched bucket without the matched
+// measurements, deleting the buckets left empty.
+func (e *Engine) removeMeasurements(ts *tsView, matches []tsMatch) error {
+	drop := map[int64]map[int]bool{}
+	var order []int64
+	byRID := map[int64]tsMatch{}
+	for _, m := range matches {
+		if drop[m.rid] == nil {
+			drop[m.rid] = map[int]bool{}
+			order = append(order, m.rid)
+			byRID[m.rid] = m
+		}
+		drop[m.rid][m.index] = true
+	}
+	for _, rid := range order {
+		m := byRID[rid]
+		var keep []bson.D
+		for i, x := range m.all {
+			if !drop[rid][i] {
+				keep = append(keep, x)
+			}
+		}
+		if len(keep) == 0 {
+			ts.buckets.Delete(rid)
+			continue
+		}
+		if err := ts.buckets.Replace(rid, timeseries.Rebuild(m.bucket, ts.opts, keep)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deleteTimeseries is delete on a time-series collection (arbitrary
+// filters, as mongod 7.0+ allows).
+func (e *Engine) deleteTimeseries(req *request, ts *tsView, filter bson.D, f *query.Filter, multi bool) ([]bson.D, error) {
+	matches, err := e.timeseriesMatches(req, ts, filter, f, multi)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]bson.D, len(matches))
+	for i, m := range matches {
+		out[i] = m.all[m.index]
+	}
+	return out, e.removeMeasurements(ts, matches)
+}
+
+// updateTimeseries is update on a time-series collection: the selected
+// measurements leave their buckets and the updated ones are inserted
+// anew through the bucket catalog, as mongod 8.0's arbitrary time-series
+// updates do. Upserts are not supported by the sandbox.
+func (e *Engine) updateTimeseries(req *request, ts *tsView, st *updateStatement, u *update.Update, f *query.Filter) (updateOutcome, error) {
+	var out updateOutcome
+	if st.upsert {
+		return out, mongoerr.New(mongoerr.NotImplemented, "upserts on time-series collections are not supported by the schemalab sandbox; use a real MongoDB (--uri) for them")
+	}
+	matches, err := e.timeseriesMatches(req, ts, st.filter, f, st.multi)
+	if err != nil {
+		return out, err
+	}
+	out.executing = true
+	var changed []tsMatch
+	var updated []bson.D
+	for _, m := range matches {
+		out.matched++
+		old := m.all[m.index]
+		newDoc, modified, err := u.Apply(old, -1, false)
+		if err != nil {
+			return out, err
+		}
+		out.before, out.after = old, old
+		if !modified {
+			continue
+		}
+		if err := checkIDUnchanged(old, newDoc); err != nil {
+			return out, err
+		}
+		if err := e.validateWrite(req, ts.buckets, old, newDoc); err != nil {
+			return out, err
+		}
+		changed = append(changed, m)
+		updated = append(updated, normalizeMeta(ts.opts, newDoc))
+		out.after = newDoc
+	}
+	if len(changed) == 0 {
+		return out, nil
+	}
+	if err := e.removeMeasurements(ts, changed); err != nil {
+		return out, err
+	}
+	n, errs := e.buckets.Insert(ts.buckets, ts.opts, updated, true)
+	if len(errs) > 0 {
+		return out, errs[0].Err
+	}
+	out.modified = int64(n)
+	return out, nil
+}
+
+// errTimeseriesTarget refuses $out and $merge into a time-series
+// collection, which would need the bucket catalog behind the stage.
+func errTimeseriesTarget(stage string) error {
+	return mongoerr.Newf(mongoerr.NotImplemented, "%s into a time-series collection is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it", stage)
+}

@@ -1,0 +1,489 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dop251/goja"
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+)
+
+// crudNatives read and write documents.
+var crudNatives = []native{
+	{"insertOne", (*Shell).insertOne, true},
+	{"insertMany", (*Shell).insertMany, true},
+	{"update", (*Shell).update, true},
+	{"deleteDocs", (*Shell).deleteDocs, true},
+	{"findAndModify", (*Shell).findAndModify, true},
+	{"bulkWrite", (*Shell).bulkWrite, true},
+	{"findOne", (*Shell).findOne, false},
+	{"countDocuments", (*Shell).countDocuments, false},
+	{"countCommand", (*Shell).countCommand, false},
+	{"estimatedCount", (*Shell).estimatedCount, false},
+	{"distinct", (*Shell).distinct, false},
+}
+
+func (s *Shell) insertOne(c goja.FunctionCall) goja.Value {
+	o, ok := c.Argument(2).(*goja.Object)
+	if !ok || o.ClassName() == "Array" {
+		s.throw("MongoInvalidArgumentError", "Document must be an object")
+	}
+	doc, id, err := s.encodeDoc(nil, o, true)
+	if err != nil {
+		s.throwError("BSONError", err)
+	}
+	_, wes, err := s.insertDocs(c.Argument(0).String(), c.Argument(1).String(), [][]byte{doc}, true)
+	if err != nil {
+		s.throwDriver(err)
+	}
+	if len(wes) > 0 {
+		s.throwDriver(mongo.WriteException{WriteErrors: mongo.WriteErrors{{Index: 0, Code: wes[0].Code, Message: wes[0].Message, Details: wes[0].Details}}})
+	}
+	r := s.vm.NewObject()
+	_ = r.Set("acknowledged", true)
+	_ = r.Set("insertedId", s.fromBSON(id))
+	return r
+}
+
+func (s *Shell) deleteDocs(c goja.FunctionCall) goja.Value {
+	coll := s.coll(c.Argument(0), c.Argument(1))
+	many := c.Argument(2).ToBoolean()
+	filter := s.mustDoc(c.Argument(3), "filter")
+	opts := s.optDoc(c.Argument(4))
+	var res *mongo.DeleteResult
+	var err error
+	if many {
+		o := options.DeleteMany()
+		if h := lookupD(opts, "hint"); h != nil {
+			o.SetHint(h)
+		}
+		res, err = coll.DeleteMany(s.ctx, filter, o)
+	} else {
+		o := options.DeleteOne()
+		if h := lookupD(opts, "hint"); h != nil {
+			o.SetHint(h)
+		}
+		res, err = coll.DeleteOne(s.ctx, filter, o)
+	}
+	if err != nil {
+		s.throwDriver(err)
+	}
+	r := s.vm.NewObject()
+	_ = r.Set("acknowledged", true)
+	_ = r.Set("deletedCount", res.DeletedCount)
+	return r
+}
+
+func (s *Shell) findOne(c goja.FunctionCall) goja.Value {
+	spec := s.optDoc(c.Argument(4))
+	spec = setD(spec, "filter", s.mustDoc(c.Argument(2), "filter"))
+	if p := c.Argument(3); !isNullish(p) {
+		spec = setD(spec, "projection", s.mustDoc(p, "projection"))
+	}
+	spec = setD(spec, "limit", int64(1))
+	spec = setD(spec, "singleBatch", true)
+	cur := s.findCursor(c.Argument(0).String(), c.Argument(1).String(), spec)
+	defer cur.Close(context.WithoutCancel(s.ctx))
+	if cur.Next(s.ctx) {
+		return s.fromRaw(cur.Current)
+	}
+	if err := cur.Err(); err != nil {
+		s.throwDriver(err)
+	}
+	return goja.Null()
+}
+
+func (s *Shell) countDocuments(c goja.FunctionCall) goja.Value {
+	coll := s.coll(c.Argument(0), c.Argument(1))
+	filter := s.mustDoc(c.Argument(2), "filter")
+	opts := s.optDoc(c.Argument(3))
+	o := options.Count()
+	if v, ok := numberOpt(opts, "limit"); ok && v != 0 {
+		o.SetLimit(v)
+	}
+	if v, ok := numberOpt(opts, "skip"); ok && v != 0 {
+		o.SetSkip(v)
+	}
+	if h := lookupD(opts, "hint"); h != nil {
+		o.SetHint(h)
+	}
+	n, err := coll.CountDocuments(s.ctx, filter, o)
+	if err != nil {
+		s.throwDriver(err)
+	}
+	return s.vm.ToValue(n)
+}
+
+func (s *Shell) countCommand(c goja.FunctionCall) goja.Value {
+	cmd := bson.D{{Key: "count", Value: c.Argument(1).String()}, {Key: "query", Value: s.mustDoc(c.Argument(2), "query")}}
+	cmd = append(cmd, s.optDoc(c.Argument(3))...)
+	res := s.command(c.Argument(0).String(), cmd)
+	return s.vm.ToValue(toInt64(lookupD(res, "n")))
+}
+
+func (s *Shell) estimatedCount(c goja.FunctionCall) goja.Value {
+	res := s.command(c.Argument(0).String(), bson.D{{Key: "count", Value: c.Argument(1).String()}})
+	return s.vm.ToValue(toInt64(lookupD(res, "n")))
+}
+
+func (s *Shell) distinct(c goja.FunctionCall) goja.Value {
+	cmd := bson.D{
+		{Key: "distinct", Value: c.Argument(1).String()},
+		{Key: "key", Value: c.Argument(2).String()},
+		{Key: "query", Value: s.mustDoc(c.Argument(3), "query")},
+	}
+	cmd = append(cmd, s.optDoc(c.Argument(4))...)
+	res := s.command(c.Argument(0).String(), cmd)
+	return s.fromBSON(lookupD(res, "values"))
+}
+
+// ensureID gives a document an _id as the Node driver does: a new
+// ObjectId placed first, also set on the caller's object.
+func (s *Shell) ensureID(src goja.Value, doc bson.D) (bson.D, any) {
+	for _, e := range doc {
+		if e.Key == "_id" {
+			return doc, e.Value
+		}
+	}
+	id := bson.NewObjectID()
+	out := make(bson.D, 0, len(doc)+1)
+	out = append(out, bson.E{Key: "_id", Value: id})
+	out = append(out, doc...)
+	if o, ok := src.(*goja.Object); ok {
+		_ = o.Set("_id", s.box(id))
+	}
+	return out, id
+}
+
+func (s *Shell) insertMany(c goja.FunctionCall) goja.Value {
+	arr, ok := c.Argument(2).(*goja.Object)
+	if !ok || arr.ClassName() != "Array" {
+		s.throw("MongoshInvalidInputError", "Argument 'docs' must be an array")
+	}
+	opts := s.optDoc(c.Argument(3))
+	n := int(arr.Get("length").ToInteger())
+	if n == 0 {
+		s.throw("MongoInvalidArgumentError", "Invalid BulkOperation, Batch cannot be empty")
+	}
+	ids := make([]any, n)
+	ends := make([]int, n)
+	var buf []byte
+	for i := range n {
+		ev := arr.Get(indexKey(i))
+		o, ok := ev.(*goja.Object)
+		if !ok || o.ClassName() == "Array" {
+			s.throw("MongoInvalidArgumentError", "Document must be an object")
+		}
+		var err error
+		if buf, ids[i], err = s.encodeDoc(buf, o, true); err != nil {
+			s.throwError("BSONError", err)
+		}
+		ends[i] = len(buf)
+		if i == 0 {
+			// One buffer for all documents: size it from the first.
+			buf = slices.Grow(buf, len(buf)*(n-1)*9/8)
+		}
+	}
+	docs := make([][]byte, n)
+	start := 0
+	for i, end := range ends {
+		docs[i] = buf[start:end:end]
+		start = end
+	}
+	ordered := true
+	if v, ok := lookupD(opts, "ordered").(bool); ok {
+		ordered = v
+	}
+	_, wes, err := s.insertDocs(c.Argument(0).String(), c.Argument(1).String(), docs, ordered)
+	if err != nil {
+		s.throwDriver(err)
+	}
+	if len(wes) > 0 {
+		bwe := mongo.BulkWriteException{}
+		for _, we := range wes {
+			bwe.WriteErrors = append(bwe.WriteErrors, mongo.BulkWriteError{WriteError: mongo.WriteError{Index: we.Index, Code: we.Code, Message: we.Message, Details: we.Details}})
+		}
+		opDocs := make([]any, n)
+		for i, d := range docs {
+			opDocs[i], _ = rawToD(d)
+		}
+		s.throwBulkError(bwe, ids, opDocs, ordered, &mongo.BulkWriteResult{})
+	}
+	r := s.vm.NewObject()
+	_ = r.Set("acknowledged", true)
+	idObj := s.vm.NewObject()
+	for i, id := range ids {
+		_ = idObj.Set(indexKey(i), s.fromBSON(id))
+	}
+	_ = r.Set("insertedIds", idObj)
+	return r
+}
+
+func hasOperatorKey(d bson.D) bool {
+	return len(d) > 0 && strings.HasPrefix(d[0].Key, "$")
+}
+
+// updateArg validates an update the way the Node driver does before sending.
+func (s *Shell) updateArg(v goja.Value, replace bool) any {
+	u := s.mustValue(v)
+	switch x := u.(type) {
+	case bson.A:
+		if replace {
+			s.throw("MongoInvalidArgumentError", "Replacement document must not contain atomic operators")
+		}
+		return x
+	case bson.D:
+		if replace {
+			if hasOperatorKey(x) {
+				s.throw("MongoInvalidArgumentError", "Replacement document must not contain atomic operators")
+			}
+			return x
+		}
+		if !hasOperatorKey(x) {
+			s.throw("MongoInvalidArgumentError", "Update document requires atomic operators")
+		}
+		return x
+	}
+	s.throw("MongoInvalidArgumentError", "Update document requires atomic operators")
+	return nil
+}
+
+func (s *Shell) update(c goja.FunctionCall) goja.Value {
+	coll := s.coll(c.Argument(0), c.Argument(1))
+	kind := c.Argument(2).String()
+	filter := s.mustDoc(c.Argument(3), "filter")
+	update := s.updateArg(c.Argument(4), kind == "replace")
+	opts := s.optDoc(c.Argument(5))
+	upsert, _ := lookupD(opts, "upsert").(bool)
+	var arrayFilters []any
+	if af, ok := lookupD(opts, "arrayFilters").(bson.A); ok {
+		arrayFilters = af
+	}
+	hint := lookupD(opts, "hint")
+	var res *mongo.UpdateResult
+	var err error
+	switch kind {
+	case "one":
+		o := options.UpdateOne().SetUpsert(upsert)
+		if arrayFilters != nil {
+			o.SetArrayFilters(arrayFilters)
+		}
+		if hint != nil {
+			o.SetHint(hint)
+		}
+		if srt := lookupD(opts, "sort"); srt != nil {
+			o.SetSort(srt)
+		}
+		res, err = coll.UpdateOne(s.ctx, filter, update, o)
+	case "many":
+		o := options.UpdateMany().SetUpsert(upsert)
+		if arrayFilters != nil {
+			o.SetArrayFilters(arrayFilters)
+		}
+		if hint != nil {
+			o.SetHint(hint)
+		}
+		res, err = coll.UpdateMany(s.ctx, filter, update, o)
+	default:
+		o := options.Replace().SetUpsert(upsert)
+		if hint != nil {
+			o.SetHint(hint)
+		}
+		res, err = coll.ReplaceOne(s.ctx, filter, update, o)
+	}
+	if err != nil {
+		s.throwDriver(err)
+	}
+	r := s.vm.NewObject()
+	_ = r.Set("acknowledged", true)
+	if res.UpsertedID != nil {
+		_ = r.Set("insertedId", s.fromBSON(res.UpsertedID))
+	} else {
+		_ = r.Set("insertedId", goja.Null())
+	}
+	_ = r.Set("matchedCount", res.MatchedCount)
+	_ = r.Set("modifiedCount", res.ModifiedCount)
+	_ = r.Set("upsertedCount", res.UpsertedCount)
+	return r
+}
+
+func (s *Shell) findAndModify(c goja.FunctionCall) goja.Value {
+	coll := s.coll(c.Argument(0), c.Argument(1))
+	kind := c.Argument(2).String()
+	filter := s.mustDoc(c.Argument(3), "filter")
+	opts := s.optDoc(c.Argument(5))
+	after := false
+	if rd, ok := lookupD(opts, "returnDocument").(string); ok {
+		after = rd == "after"
+	}
+	if rn, ok := lookupD(opts, "returnNewDocument").(bool); ok {
+		after = rn
+	}
+	upsert, _ := lookupD(opts, "upsert").(bool)
+	proj := lookupD(opts, "projection")
+	srt := lookupD(opts, "sort")
+	var sr *mongo.SingleResult
+	switch kind {
+	case "update":
+		u := s.updateArg(c.Argument(4), false)
+		o := options.FindOneAndUpdate().SetUpsert(upsert)
+		if after {
+			o.SetReturnDocument(options.After)
+		}
+		if proj != nil {
+			o.SetProjection(proj)
+		}
+		if srt != nil {
+			o.SetSort(srt)
+		}
+		if af, ok := lookupD(opts, "arrayFilters").(bson.A); ok {
+			o.SetArrayFilters(af)
+		}
+		sr = coll.FindOneAndUpdate(s.ctx, filter, u, o)
+	case "replace":
+		u := s.updateArg(c.Argument(4), true)
+		o := options.FindOneAndReplace().SetUpsert(upsert)
+		if after {
+			o.SetReturnDocument(options.After)
+		}
+		if proj != nil {
+			o.SetProjection(proj)
+		}
+		if srt != nil {
+			o.SetSort(srt)
+		}
+		sr = coll.FindOneAndReplace(s.ctx, filter, u, o)
+	default:
+		o := options.FindOneAndDelete()
+		if proj != nil {
+			o.SetProjection(proj)
+		}
+		if srt != nil {
+			o.SetSort(srt)
+		}
+		sr = coll.FindOneAndDelete(s.ctx, filter, o)
+	}
+	raw, err := sr.Raw()
+	if err != nil {
+		if errors.Is(err, mongo.ErrNoDocuments) {
+			return goja.Null()
+		}
+		s.throwDriver(err)
+	}
+	return s.fromRaw(raw)
+}
+
+func (s *Shell) bulkWrite(c goja.FunctionCall) goja.Value {
+	coll := s.coll(c.Argument(0), c.Argument(1))
+	arr, ok := c.Argument(2).(*goja.Object)
+	if !ok || arr.ClassName() != "Array" {
+		s.throw("MongoshInvalidInputError", "Argument 'operations' must be an array")
+	}
+	opts := s.optDoc(c.Argument(3))
+	n := int(arr.Get("length").ToInteger())
+	models := make([]mongo.WriteModel, 0, n)
+	insertIDs := map[int]any{}
+	for i := range n {
+		opv := arr.Get(strconv.Itoa(i))
+		opObj, ok := opv.(*goja.Object)
+		if !ok || len(opObj.Keys()) != 1 {
+			s.throw("MongoInvalidArgumentError", "Invalid BulkWriteModel")
+		}
+		name := opObj.Keys()[0]
+		body, _ := opObj.Get(name).(*goja.Object)
+		if body == nil {
+			s.throw("MongoInvalidArgumentError", "Invalid BulkWriteModel")
+		}
+		get := func(k string) goja.Value { return body.Get(k) }
+		upsert := get("upsert") != nil && get("upsert").ToBoolean()
+		switch name {
+		case "insertOne":
+			dv := get("document")
+			d, id := s.ensureID(dv, s.mustDoc(dv, "document"))
+			insertIDs[i] = id
+			models = append(models, mongo.NewInsertOneModel().SetDocument(d))
+		case "updateOne", "updateMany":
+			f := s.mustDoc(get("filter"), "filter")
+			u := s.updateArg(get("update"), false)
+			if name == "updateOne" {
+				m := mongo.NewUpdateOneModel().SetFilter(f).SetUpdate(u).SetUpsert(upsert)
+				if af, ok := s.mustValue(get("arrayFilters")).(bson.A); ok {
+					m.SetArrayFilters(af)
+				}
+				models = append(models, m)
+			} else {
+				m := mongo.NewUpdateManyModel().SetFilter(f).SetUpdate(u).SetUpsert(upsert)
+				if af, ok := s.mustValue(get("arrayFilters")).(bson.A); ok {
+					m.SetArrayFilters(af)
+				}
+				models = append(models, m)
+			}
+		case "replaceOne":
+			f := s.mustDoc(get("filter"), "filter")
+			r := s.updateArg(get("replacement"), true)
+			models = append(models, mongo.NewReplaceOneModel().SetFilter(f).SetReplacement(r).SetUpsert(upsert))
+		case "deleteOne":
+			models = append(models, mongo.NewDeleteOneModel().SetFilter(s.mustDoc(get("filter"), "filter")))
+		case "deleteMany":
+			models = append(models, mongo.NewDeleteManyModel().SetFilter(s.mustDoc(get("filter"), "filter")))
+		default:
+			s.throw("MongoInvalidArgumentError", "Invalid BulkWriteModel")
+		}
+	}
+	ordered := true
+	o := options.BulkWrite()
+	if v, ok := lookupD(opts, "ordered").(bool); ok {
+		ordered = v
+		o.SetOrdered(v)
+	}
+	res, err := coll.BulkWrite(s.ctx, models, o)
+	if err != nil {
+		var bwe mongo.BulkWriteException
+		if errors.As(err, &bwe) && len(bwe.WriteErrors) > 0 {
+			ids := make([]any, n)
+			for i, id := range insertIDs {
+				ids[i] = id
+			}
+			if res == nil {
+				res = &mongo.BulkWriteResult{}
+			}
+			s.throwBulkError(bwe, ids, nil, ordered, res)
+		}
+		s.throwDriver(err)
+	}
+	r := s.vm.NewObject()
+	_ = r.Set("acknowledged", true)
+	_ = r.Set("insertedCount", res.InsertedCount)
+	ins := s.vm.NewObject()
+	for i := range n {
+		if id, ok := insertIDs[i]; ok {
+			_ = ins.Set(strconv.Itoa(i), s.fromBSON(id))
+		}
+	}
+	_ = r.Set("insertedIds", ins)
+	_ = r.Set("matchedCount", res.MatchedCount)
+	_ = r.Set("modifiedCount", res.ModifiedCount)
+	_ = r.Set("deletedCount", res.DeletedCount)
+	_ = r.Set("upsertedCount", res.UpsertedCount)
+	ups := s.vm.NewObject()
+	for i := range int64(n) {
+		if id, ok := res.UpsertedIDs[i]; ok {
+			_ = ups.Set(strconv.FormatInt(i, 10), s.fromBSON(id))
+		}
+	}
+	_ = r.Set("upsertedIds", ups)
+	return r
+}
+
+func numberOpt(d bson.D, key string) (int64, bool) {
+	v := lookupD(d, key)
+	if v == nil {
+		return 0, false
+	}
+	return toInt64(v), true
+}

@@ -1,0 +1,46 @@
+package shell
+
+import (
+	"strings"
+	"time"
+
+	"github.com/dop251/goja"
+)
+
+// printNatives write to the output and wait.
+var printNatives = []native{
+	{"print", (*Shell).print, false},
+	{"printjson", (*Shell).printjson, false},
+	{"sleep", (*Shell).sleep, false},
+}
+
+func (s *Shell) print(c goja.FunctionCall) goja.Value {
+	result, _, _ := s.formats()
+	s.printArgs(c.Arguments, result)
+	return goja.Undefined()
+}
+
+func (s *Shell) printjson(c goja.FunctionCall) goja.Value {
+	_, _, printJSON := s.formats()
+	s.printArgs(c.Arguments, printJSON)
+	return goja.Undefined()
+}
+
+func (s *Shell) sleep(c goja.FunctionCall) goja.Value {
+	d := time.Duration(c.Argument(0).ToInteger()) * time.Millisecond
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-s.ctx.Done():
+	}
+	return goja.Undefined()
+}
+
+func (s *Shell) printArgs(args []goja.Value, opts FormatOptions) {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = formatPrintArg(s.display(a), opts)
+	}
+	s.printText(strings.Join(parts, " ") + "\n")
+}

@@ -1,0 +1,78 @@
+package classroom
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	room "github.com/schemalab/schemalab/lessons/classroom"
+	"github.com/schemalab/schemalab/tui/styles"
+)
+
+// dashboardRoom is a room in a known state at a fixed time.
+func dashboardRoom() (*room.Room, func() time.Time) {
+	now := time.Date(2026, 9, 1, 10, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	r := room.New(room.Options{Now: clock})
+	bucket := func(step int, title string) room.Position {
+		return room.Position{Lesson: "bucket", LessonTitle: "The Bucket Pattern", Step: step, Steps: 9, StepTitle: title}
+	}
+	r.Join("alice", "SHA256:a")
+	r.Moved("alice", bucket(8, "Exercise: a reusable `addReading`"), room.Exercises{Passed: 1, Attempted: 2, Total: 2})
+	for range 3 {
+		r.Attempted("alice", false, room.Exercises{Passed: 1, Attempted: 2, Total: 2})
+	}
+	r.Join("bob", "SHA256:b")
+	r.Moved("bob", bucket(3, "Compare: a 12-hour window, flat against bucketed"), room.Exercises{Total: 2})
+	r.Join("carol", "SHA256:c")
+	r.Moved("carol", room.Position{Lesson: "outlier", Step: 1, Steps: 14, StepTitle: "Why the one big document hurts"}, room.Exercises{Total: 2})
+	r.Attempted("carol", false, room.Exercises{Attempted: 1, Total: 2})
+	r.Join("dave", "password")
+	r.Leave("dave")
+	r.Announce(bucket(3, "Compare: a 12-hour window, flat against bucketed"))
+	return r, clock
+}
+
+func TestDashboardView(t *testing.T) {
+	for _, size := range [][2]int{{80, 16}, {120, 20}, {200, 12}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			r, clock := dashboardRoom()
+			d := &dashboard{room: r, st: styles.New(true, true), keys: newDashboardKeys(),
+				login: "ssh -p 2222 NAME@127.0.0.1", auth: "keys in class.keys", local: true, now: clock}
+			d.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			view := ansi.Strip(d.View())
+			if got := strings.Count(view, "\n") + 1; got != size[1] {
+				t.Errorf("the view has %d lines, want the window's %d", got, size[1])
+			}
+			golden.RequireEqual(t, []byte(view))
+		})
+	}
+}
+
+func TestDashboardAsksBeforeStoppingAnOccupiedClassroom(t *testing.T) {
+	r, clock := dashboardRoom()
+	d := &dashboard{room: r, st: styles.New(true, true), keys: newDashboardKeys(), local: true, now: clock}
+	d.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
+	if cmd := d.Update(tea.KeyPressMsg{Code: 'q', Text: "q"}); cmd != nil {
+		t.Fatal("q stopped an occupied classroom without asking")
+	}
+	if !strings.Contains(ansi.Strip(d.View()), "Stop the classroom? 3 students are connected") {
+		t.Fatalf("no question:\n%s", d.View())
+	}
+	if cmd := d.Update(tea.KeyPressMsg{Code: 'n', Text: "n"}); cmd != nil {
+		t.Fatal("n stopped the classroom")
+	}
+	d.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	if cmd := d.Update(tea.KeyPressMsg{Code: 'y', Text: "y"}); cmd == nil || cmd() != tea.Quit() {
+		t.Fatal("y did not stop the classroom")
+	}
+	d.Update(tea.KeyPressMsg{Code: 'c', Text: "c"})
+	if !r.Announcement().IsZero() {
+		t.Fatal("c did not clear the announcement")
+	}
+}

@@ -1,0 +1,484 @@
+// Package classroom serves the course over SSH with wish: every SSH
+// session gets its own copy of the TUI, sized to the session's terminal,
+// with its own colour profile, progress and database prefix; an
+// instructor gets a live dashboard of the room instead, and a present
+// mode whose steps the students can follow with one key.
+package classroom
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/ssh"
+	"charm.land/wish/v2"
+	"charm.land/wish/v2/activeterm"
+	"charm.land/wish/v2/bubbletea"
+	"charm.land/wish/v2/logging"
+	"github.com/charmbracelet/colorprofile"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/schemalab/schemalab/lessons"
+	room "github.com/schemalab/schemalab/lessons/classroom"
+)
+
+// Defaults of Config.
+const (
+	DefaultListen      = "127.0.0.1:2222"
+	DefaultMaxStudents = 60
+	// DefaultInstructor names the instructor's own course (its database
+	// prefix and progress) in the dashboard of the classroom's terminal.
+	DefaultInstructor = "instructor"
+)
+
+// Config configures a classroom server.
+type Config struct {
+	// Listen is host:port; a non-loopback host also needs BindAny.
+	Listen  string
+	BindAny bool
+	// StateDir keeps the host key, the students' names and progress.
+	StateDir string
+	Auth     Auth
+	// MaxStudents caps the students' sessions at once (not the
+	// instructor's); 0 means DefaultMaxStudents.
+	MaxStudents int
+	// Instructor is the login name that gets the dashboard; "" means no
+	// one does over SSH.
+	Instructor string
+	Catalog    *lessons.Catalog
+	// Warnings (broken lesson files) are shown on every catalog.
+	Warnings []string
+	// Sandbox gives a session the shared sandbox as seen through the
+	// prefix <name>_: its own clients, confined to that prefix. Closing
+	// what it returns releases only those.
+	Sandbox func(ctx context.Context, prefix string) (*lessons.Sandbox, error)
+	// CheckPrefix refuses a student name whose prefix cannot name a
+	// database, at log-in rather than at the first step.
+	CheckPrefix func(prefix string) error
+	Room        *room.Room
+	// ScriptTimeout bounds one block's evaluation in a session; 0 is the
+	// runner's default.
+	ScriptTimeout time.Duration
+	// ReservedPrefix is the instructor's own --db-prefix, which no
+	// student's prefix may cover or be covered by.
+	ReservedPrefix string
+	NoColor        bool
+	// Log receives one line per connection and per refusal; nil discards.
+	Log io.Writer
+}
+
+// Server is a classroom's SSH server.
+type Server struct {
+	cfg Config
+	// instructor is Config.Instructor as a student name, or
+	// DefaultInstructor; its course prefix is never a student's.
+	// instructorLogin says whether it may log in over SSH.
+	instructor      string
+	instructorLogin bool
+	srv             *ssh.Server
+	ln              net.Listener
+	keys            *authorizedKeys
+	roster          *room.Roster
+	hostKey         string
+	hostKeyAt       string
+	log             *log.Logger
+
+	mu       sync.Mutex
+	live     map[string]*liveSession // students by name
+	all      map[*liveSession]bool   // every admitted session, instructors too
+	pending  map[ssh.Session]*liveSession
+	students int
+	conns    int
+	closing  bool
+}
+
+// liveSession is one admitted SSH session.
+type liveSession struct {
+	name, identity string
+	instructor     bool
+	// dir keeps the student's (or remote instructor's) progress.
+	dir  string
+	done chan struct{}
+
+	mu       sync.Mutex
+	program  *tea.Program
+	replaced bool // by a newer session of the same student
+	ended    bool // by the classroom stopping
+	cleanup  func()
+}
+
+// ErrNonLoopback is returned by New for a non-loopback Listen without
+// BindAny.
+var ErrNonLoopback = errors.New("not a loopback address")
+
+// New prepares the server: it checks the configuration, generates the
+// host key on first use, and listens.
+func New(cfg Config) (*Server, error) {
+	if err := cfg.Auth.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Catalog == nil || cfg.Sandbox == nil || cfg.Room == nil || cfg.StateDir == "" {
+		return nil, errors.New("classroom: Catalog, Sandbox, Room and StateDir are required")
+	}
+	if cfg.Listen == "" {
+		cfg.Listen = DefaultListen
+	}
+	if cfg.MaxStudents <= 0 {
+		cfg.MaxStudents = DefaultMaxStudents
+	}
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
+	}
+	host, _, err := net.SplitHostPort(cfg.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("--listen %s: %v (want HOST:PORT, e.g. 127.0.0.1:2222)", cfg.Listen, err)
+	}
+	if !cfg.BindAny && !isLoopback(host) {
+		return nil, fmt.Errorf("--listen %s: %w; add --bind-any to let other machines reach the classroom", cfg.Listen, ErrNonLoopback)
+	}
+	s := &Server{cfg: cfg, log: log.New(cfg.Log, "", log.LstdFlags),
+		live: map[string]*liveSession{}, all: map[*liveSession]bool{}, pending: map[ssh.Session]*liveSession{}}
+	s.instructor, s.instructorLogin = DefaultInstructor, cfg.Instructor != ""
+	if s.instructorLogin {
+		if s.instructor, err = room.StudentName(cfg.Instructor); err != nil {
+			return nil, fmt.Errorf("--instructor: %w", err)
+		}
+	}
+	if cfg.Auth.AllowKeysFile != "" {
+		if s.keys, err = loadAuthorizedKeys(cfg.Auth.AllowKeysFile); err != nil {
+			return nil, err
+		}
+	}
+	if err := os.MkdirAll(cfg.StateDir, 0o700); err != nil {
+		return nil, fmt.Errorf("classroom state: %w", err)
+	}
+	s.roster = room.NewRoster(filepath.Join(cfg.StateDir, "students"))
+	s.hostKeyAt = filepath.Join(cfg.StateDir, "host_ed25519")
+	s.srv, err = wish.NewServer(
+		wish.WithAddress(cfg.Listen),
+		wish.WithHostKeyPath(s.hostKeyAt),
+		wish.WithVersion("schemalab-classroom"),
+		// Composed first to last, run last to first: log the connection,
+		// insist on a terminal, admit the student, then run their TUI.
+		wish.WithMiddleware(
+			bubbletea.MiddlewareWithProgramHandler(s.program),
+			s.admit,
+			activeterm.Middleware(),
+			logging.MiddlewareWithLogger(s.log),
+		),
+		func(srv *ssh.Server) error {
+			srv.ServerConfigCallback = s.serverConfig
+			srv.ConnCallback = s.acceptConn
+			srv.ConnectionCloseCallback = s.closeConn
+			srv.HandshakeTimeout = 30 * time.Second
+			return nil
+		},
+	)
+	if err != nil {
+		return nil, fmt.Errorf("classroom host key %s: %w", s.hostKeyAt, err)
+	}
+	if len(s.srv.HostSigners) > 0 {
+		s.hostKey = gossh.FingerprintSHA256(s.srv.HostSigners[0].PublicKey())
+	}
+	if s.ln, err = net.Listen("tcp", cfg.Listen); err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", cfg.Listen, err)
+	}
+	return s, nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Addr is the address the server listens on.
+func (s *Server) Addr() string { return s.ln.Addr().String() }
+
+// HostKey is the host key's fingerprint and where it is kept.
+func (s *Server) HostKey() (fingerprint, path string) { return s.hostKey, s.hostKeyAt }
+
+// LoginHint is the command a student types, e.g. "ssh -p 2222 NAME@127.0.0.1".
+func (s *Server) LoginHint() string {
+	host, port, _ := net.SplitHostPort(s.Addr())
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "THIS-MACHINE"
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if port == "22" {
+		return "ssh NAME@" + host
+	}
+	return "ssh -p " + port + " NAME@" + host
+}
+
+// Serve answers connections until Close.
+func (s *Server) Serve() error {
+	err := s.srv.Serve(s.ln)
+	if errors.Is(err, ssh.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Close ends every session, telling its student, and stops listening.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	s.closing = true
+	var sessions []*liveSession
+	for ls := range s.all {
+		sessions = append(sessions, ls)
+	}
+	s.mu.Unlock()
+	// Quitting each program first leaves every student's terminal as it
+	// was (no alternate screen left behind) before the connections drop.
+	deadline := time.After(3 * time.Second)
+	for _, ls := range sessions {
+		ls.end()
+	}
+	for _, ls := range sessions {
+		select {
+		case <-ls.done:
+		case <-deadline:
+		}
+	}
+	return s.srv.Close()
+}
+
+// Connections beyond this many at once are closed before the handshake,
+// so that a flood of unauthenticated connections cannot exhaust the
+// server.
+func (s *Server) maxConns() int { return 2*s.cfg.MaxStudents + 16 }
+
+func (s *Server) acceptConn(_ ssh.Context, conn net.Conn) net.Conn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conns >= s.maxConns() {
+		s.log.Printf("refused a connection from %s: %d connections open", conn.RemoteAddr(), s.conns)
+		return nil
+	}
+	s.conns++
+	return conn
+}
+
+func (s *Server) closeConn(net.Conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.conns--
+}
+
+// refuse tells the client why it cannot come in and ends the session.
+func (s *Server) refuse(sess ssh.Session, msg string) {
+	s.log.Printf("refused %s from %s: %s", sess.User(), sess.RemoteAddr(), msg)
+	fmt.Fprint(sess.Stderr(), "schemalab classroom: "+strings.ReplaceAll(msg, "\n", "\r\n")+"\r\n")
+	_ = sess.Exit(1)
+}
+
+var errFull = errors.New("the classroom is full")
+
+// admit decides who the session belongs to and whether it may start; the
+// TUI runs inside it (next), and everything the session held is released
+// when it returns.
+func (s *Server) admit(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		if len(sess.Command()) > 0 {
+			s.refuse(sess, "the classroom runs the course, not commands; log in without one: "+s.LoginHint())
+			return
+		}
+		name, err := room.StudentName(sess.User())
+		if err != nil {
+			s.refuse(sess, err.Error())
+			return
+		}
+		instructor := name == s.instructor
+		if instructor && !s.instructorLogin {
+			s.refuse(sess, fmt.Sprintf("the name %q is the instructor's in this classroom; log in with your own name: %s", name, s.LoginHint()))
+			return
+		}
+		if !instructor {
+			if err := s.checkPrefix(name); err != nil {
+				s.refuse(sess, err.Error())
+				return
+			}
+		}
+		identity := identityOf(sess)
+		dir, err := s.roster.Claim(name, identity)
+		if err != nil {
+			if errors.Is(err, room.ErrNameTaken) {
+				s.refuse(sess, fmt.Sprintf("the name %q belongs to someone else in this class (another key).\nLog in with your own name: %s", name, s.LoginHint()))
+			} else {
+				s.refuse(sess, err.Error())
+			}
+			return
+		}
+		ls, err := s.enter(name, identity, dir, instructor)
+		if err != nil {
+			s.refuse(sess, err.Error())
+			return
+		}
+		s.mu.Lock()
+		s.pending[sess] = ls
+		s.mu.Unlock()
+		defer s.leave(sess, ls)
+		next(sess)
+		switch replaced, ended := ls.why(); {
+		case replaced:
+			fmt.Fprint(sess.Stderr(), "schemalab classroom: you logged in again from another terminal, so this session ended.\r\n")
+		case ended:
+			fmt.Fprint(sess.Stderr(), "schemalab classroom: the instructor stopped the classroom. Your progress is saved; log in again when it is back.\r\n")
+		}
+	}
+}
+
+// checkPrefix keeps a student's databases apart from the instructor's
+// own: neither prefix may start the other.
+func (s *Server) checkPrefix(name string) error {
+	p, reserved := name+"_", s.cfg.ReservedPrefix
+	if reserved != "" && (strings.HasPrefix(p, reserved) || strings.HasPrefix(reserved, p)) {
+		return fmt.Errorf("the name %q is reserved in this classroom (its databases would mix with the instructor's %s*); log in with another name", name, reserved)
+	}
+	if s.cfg.CheckPrefix != nil {
+		return s.cfg.CheckPrefix(p)
+	}
+	return nil
+}
+
+// enter admits a session: a student's newest session replaces an older
+// one (a laptop that slept leaves its session behind), and students
+// beyond MaxStudents are turned away. The instructor may be logged in
+// more than once and does not count.
+func (s *Server) enter(name, identity, dir string, instructor bool) (*liveSession, error) {
+	ls := &liveSession{name: name, identity: identity, dir: dir, instructor: instructor, done: make(chan struct{})}
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		return nil, errors.New("the classroom is stopping")
+	}
+	if instructor {
+		s.all[ls] = true
+		s.mu.Unlock()
+		return ls, nil
+	}
+	old := s.live[name]
+	if old == nil && s.students >= s.cfg.MaxStudents {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("%w: %s connected, the most it takes. Try again when someone leaves, or ask the instructor to raise --max-students", errFull, students(s.students))
+	}
+	s.live[name] = ls
+	s.all[ls] = true
+	s.students++
+	s.mu.Unlock()
+	if old != nil {
+		old.replace()
+		// Two sessions must not drive the same databases: wait for the
+		// old one to let go.
+		select {
+		case <-old.done:
+		case <-time.After(10 * time.Second):
+		}
+	}
+	return ls, nil
+}
+
+func (s *Server) leave(sess ssh.Session, ls *liveSession) {
+	ls.mu.Lock()
+	cleanup := ls.cleanup
+	ls.mu.Unlock()
+	if cleanup != nil {
+		cleanup()
+	}
+	s.mu.Lock()
+	delete(s.pending, sess)
+	delete(s.all, ls)
+	if !ls.instructor {
+		if s.live[ls.name] == ls {
+			delete(s.live, ls.name)
+		}
+		s.students--
+	}
+	s.mu.Unlock()
+	close(ls.done)
+}
+
+// setProgram records the session's program; false means the session was
+// replaced before it started.
+func (ls *liveSession) setProgram(p *tea.Program, cleanup func()) bool {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	ls.program, ls.cleanup = p, cleanup
+	return !ls.replaced && !ls.ended
+}
+
+func (ls *liveSession) replace() { ls.stop(&ls.replaced) }
+
+func (ls *liveSession) end() { ls.stop(&ls.ended) }
+
+// stop sets the reason and quits the program, if it started.
+func (ls *liveSession) stop(reason *bool) {
+	ls.mu.Lock()
+	*reason = true
+	p := ls.program
+	ls.mu.Unlock()
+	if p != nil {
+		go p.Quit()
+	}
+}
+
+func (ls *liveSession) why() (replaced, ended bool) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return ls.replaced, ls.ended
+}
+
+// program builds the session's Bubble Tea program: the course for a
+// student, the dashboard for the instructor. wish's MakeOptions connects
+// it to the session: its input and output, its terminal size, and a
+// colour profile from the session's own TERM, never the server's.
+func (s *Server) program(sess ssh.Session) *tea.Program {
+	s.mu.Lock()
+	ls := s.pending[sess]
+	s.mu.Unlock()
+	if ls == nil {
+		return nil
+	}
+	ctx := sess.Context()
+	opts := append(bubbletea.MakeOptions(sess), tea.WithContext(ctx), tea.WithoutSignalHandler())
+	if s.cfg.NoColor {
+		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
+	}
+	var (
+		m       tea.Model
+		cleanup func()
+		start   func(p *tea.Program, done <-chan struct{})
+	)
+	if ls.instructor {
+		im := s.newInstructor(ctx, ls.name, ls.dir, true)
+		m, cleanup, start = im, im.close, im.watch
+		opts = append(opts, tea.WithFilter(im.filter))
+	} else {
+		st, err := s.newStudent(ctx, ls)
+		if err != nil {
+			s.refuse(sess, err.Error())
+			return nil
+		}
+		m, cleanup, start = st.model, st.close, st.forward
+	}
+	p := tea.NewProgram(m, opts...)
+	if !ls.setProgram(p, cleanup) {
+		return nil // replaced already; leave cleans up
+	}
+	go start(p, ls.done)
+	return p
+}

@@ -67,8 +67,8 @@ type Runner struct {
 	live  liveState
 	// widths are the columns results are laid out for (SetWidths).
 	widths Widths
-	goals map[int]*goal
-	notes []string
+	goals  map[int]*goal
+	notes  []string
 }
 
 // liveState is what the session holds now: a saved state, or (state "")

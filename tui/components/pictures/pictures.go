@@ -14,6 +14,7 @@ import (
 	"github.com/schemalab/schemalab/lessons"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/components/figures"
+	"github.com/schemalab/schemalab/tui/components/inline"
 	"github.com/schemalab/schemalab/tui/locale"
 )
 
@@ -73,7 +74,10 @@ func bucket(c common.Common, s *lessons.BucketSeries, width int) []string {
 	}
 	figs := c.T(msgBucketFigs, map[string]any{"Count": lessons.FormatFigure(s.Count), "Min": fmt.Sprintf("%g", s.Min),
 		"Max": fmt.Sprintf("%g", s.Max), "Avg": fmt.Sprintf("%.2f", s.Avg)})
-	return append(out, st.Muted.Render(figs))
+	for _, l := range inline.Split([]inline.Span{{Text: figs}}).Wrap(width) {
+		out = append(out, st.Muted.Render(l.Plain()))
+	}
+	return out
 }
 
 // SparkRows maps every value to an eighth-height block, one cell each: a

@@ -60,6 +60,7 @@ func Render(c common.Common, t *lessons.Tree) []string {
 				continue
 			}
 			if len(kids[k]) == 0 {
+				seen[k] = true
 				tr.Child(label(k))
 			} else {
 				tr.Child(build(k))
@@ -70,6 +71,13 @@ func Render(c common.Common, t *lessons.Tree) []string {
 	out := []string{st.Muted.Render(c.T(msgLegend, nil)) + st.TreeHit.Render(c.T(msgHighlighted, nil)) + st.Muted.Render(c.T(msgReturned, nil))}
 	for _, r := range roots {
 		out = append(out, strings.Split(build(r).String(), "\n")...)
+	}
+	// Nodes on a cycle of bad data are reached from no root: draw each
+	// such cycle once, from its first node.
+	for _, id := range t.IDs {
+		if !seen[id] {
+			out = append(out, strings.Split(build(id).String(), "\n")...)
+		}
 	}
 	return out
 }

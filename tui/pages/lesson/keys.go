@@ -107,6 +107,10 @@ func (p *Page) stepKey(msg tea.KeyPressMsg) tea.Cmd {
 		return p.previewStage(0)
 	case key.Matches(msg, k.Group):
 		p.view.showGroup(p.view.group + 1)
+		// The panel is as tall as this comparison's figures.
+		y := p.view.doc.Viewport().YOffset()
+		p.layout()
+		p.view.doc.Viewport().SetYOffset(y)
 	case key.Matches(msg, k.Setup):
 		if p.current() != nil && len(p.current().Code(lessons.Setup)) > 0 {
 			p.view.showSetup = !p.view.showSetup

@@ -263,6 +263,12 @@ func (p *Page) layout() {
 		p.stages.SetSize(w, toolH)
 	}
 	mainH := max(bodyH-toolH, 4)
+	switch {
+	case p.shell != nil:
+		p.shell.log.Place(x, y+mainH)
+	case p.stages != nil:
+		p.stages.out.Place(x, y+mainH)
+	}
 	if p.editor == nil {
 		p.view.SetSize(w, mainH)
 		p.view.doc.Place(x, y)

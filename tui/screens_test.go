@@ -55,3 +55,31 @@ func TestStepScreens(t *testing.T) {
 		})
 	}
 }
+
+// Every key of the lesson page fits the help at each size.
+func TestHelpScreens(t *testing.T) {
+	forSizes(t, func(t *testing.T, w, h int) {
+		opts := testOptions(t)
+		opts.Lesson, opts.Step = "kinds", 6
+		m := drive(t, opts, w, h, func(tm *teatest.TestModel) {
+			waitFor(t, tm, "Every")
+			tm.Send(press("?"))
+			waitFor(t, tm, "closes")
+		})
+		s := screen(m)
+		golden.RequireEqual(t, []byte(s))
+		for _, k := range []string{"watch a file", "show all / collapse", "scratch shell", "quit"} {
+			if !strings.Contains(s, k) {
+				t.Errorf("the help lacks %q", k)
+			}
+		}
+	})
+}
+
+// The catalog at each size.
+func TestCatalogScreens(t *testing.T) {
+	forSizes(t, func(t *testing.T, w, h int) {
+		m := drive(t, testOptions(t), w, h, func(tm *teatest.TestModel) { waitFor(t, tm, "sandbox") })
+		golden.RequireEqual(t, []byte(screen(m)))
+	})
+}

@@ -8,8 +8,6 @@ package lesson
 import (
 	"context"
 
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -529,93 +527,6 @@ func (p *Page) widths(pn *pane.Model) lessons.Widths {
 // notebookGutter is the notebook's gutter: › or ⇒ and a space.
 const notebookGutter = 2
 
-// exerciseFile is where watch mode keeps the exercise's code.
-func (p *Page) exerciseFile() string {
-	st := p.current()
-	if p.prog.store != nil {
-		return p.prog.store.ExerciseFile(p.lesson.ID, st.ID)
-	}
-	dir := p.exDir
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "schemalab-exercises")
-	}
-	return filepath.Join(dir, p.lesson.ID, st.ID+".js")
-}
-
-// toggleWatch starts or stops watch mode.
-func (p *Page) toggleWatch() tea.Cmd {
-	if p.editor == nil || p.editor.runEdit {
-		return nil
-	}
-	if p.editor.watch != nil {
-		path := p.editor.watch.path
-		p.stopWatch()
-		p.layout()
-		return status(p.T(msgWatchStopped, map[string]any{"Path": path}))
-	}
-	p.editor.Blur()
-	return p.restartWatch()
-}
-
-func (p *Page) restartWatch() tea.Cmd {
-	if p.editor.watch != nil {
-		p.editor.watch.stop()
-	}
-	p.watchGen++
-	p.editor.watch = startWatch(p.exerciseFile(), p.editor.Value(), p.watchGen)
-	p.layout()
-	return p.editor.watch.next()
-}
-
-func (p *Page) stopWatch() {
-	if p.editor != nil && p.editor.watch != nil {
-		p.editor.watch.stop()
-		p.editor.watch = nil
-	}
-}
-
-// watchEvent runs the check for a save of the watched file. A save while
-// a check runs is not queued: the check after it sees the file as the
-// learner saved it last, and the watch goes on once it has run.
-func (p *Page) watchEvent(msg tea.Msg) tea.Cmd {
-	if p.editor == nil || p.editor.watch == nil {
-		return nil
-	}
-	w := p.editor.watch
-	var ch fileChanged
-	switch m := msg.(type) {
-	case pollTick:
-		if m.gen != w.gen {
-			return nil
-		}
-		c, changed := w.poll()
-		if !changed {
-			return w.next()
-		}
-		ch = c
-	case fileChanged:
-		ch = m
-	}
-	if ch.gen != w.gen {
-		return nil
-	}
-	if ch.err != nil {
-		return tea.Batch(status(p.T(msgWatchFailed, map[string]any{"Path": w.path, "Err": ch.err.Error()})), w.next())
-	}
-	if _, _, running := p.runs.running(); running {
-		return w.next()
-	}
-	code := strings.TrimRight(ch.text, "\n")
-	p.editor.SetValue(code)
-	p.saveDraft()
-	p.layout()
-	cmd := p.checkCode(code)
-	if cmd == nil {
-		return w.next()
-	}
-	return cmd
-}
-
 // View is the header over the step and what it has open.
 func (p *Page) View() string {
 	header := common.Fit(p.header(), p.Width)
@@ -695,49 +606,4 @@ func (p *Page) header() string {
 		}
 	}
 	return b.String()
-}
-
-var (
-	msgComplete     = &locale.Message{ID: "done.complete", Other: "✓ Lesson complete: {{.Title}}"}
-	msgEndOf        = &locale.Message{ID: "done.endOf", Other: "End of {{.Title}}"}
-	msgNotDone      = &locale.Message{ID: "done.notDone", One: " · {{.Count}} step not done yet (○ below)", Other: " · {{.Count}} steps not done yet (○ below)"}
-	msgWorkedThough = &locale.Message{ID: "done.workedThrough", Other: "What you worked through"}
-	msgStepsDone    = &locale.Message{ID: "done.steps", Other: "Steps done: {{.Done}} of {{.Total}}"}
-	msgExDone       = &locale.Message{ID: "done.exercises", Other: "Exercises passed: {{.Done}} of {{.Total}}"}
-	msgNextLesson   = &locale.Message{ID: "done.next", Other: "Next: "}
-	msgNextKeys     = &locale.Message{ID: "done.nextKeys", Other: "  (enter to start, esc to go back)"}
-	msgLastLesson   = &locale.Message{ID: "done.last", Other: "That was the last lesson. esc goes back, q quits."}
-)
-
-func (p *Page) completion() string {
-	st := p.Styles
-	l := p.lesson
-	pr := p.prog.get()
-	sum := lessons.Summarize(l, pr)
-	var b strings.Builder
-	if sum.StepsDone >= sum.Steps {
-		b.WriteString(st.Success.Render(p.T(msgComplete, map[string]any{"Title": l.Title})) + "\n\n")
-	} else {
-		left := sum.Steps - sum.StepsDone
-		b.WriteString(st.Title.Render(p.T(msgEndOf, map[string]any{"Title": l.Title})) + st.Muted.Render(p.N(msgNotDone, left, nil)) + "\n\n")
-	}
-	b.WriteString(st.Subtitle.Render(p.T(msgWorkedThough, nil)) + "\n")
-	for _, s := range l.Steps {
-		mark := st.Muted.Render("○ ")
-		if pr.IsDone(s.ID) {
-			mark = st.Accent.Render("● ")
-		}
-		b.WriteString("  " + mark + plainTitle(s.Title) + "\n")
-	}
-	b.WriteString("\n" + p.T(msgStepsDone, map[string]any{"Done": sum.StepsDone, "Total": sum.Steps}) + "\n")
-	if sum.Exercises > 0 {
-		b.WriteString(p.T(msgExDone, map[string]any{"Done": sum.ExercisesDone, "Total": sum.Exercises}) + "\n")
-	}
-	b.WriteString("\n")
-	if p.next != nil {
-		b.WriteString(p.T(msgNextLesson, nil) + st.Title.Render(p.next.Title) + st.Muted.Render(p.T(msgNextKeys, nil)))
-	} else {
-		b.WriteString(st.Muted.Render(p.T(msgLastLesson, nil)))
-	}
-	return lipgloss.NewStyle().Padding(1, 2).Render(b.String())
 }

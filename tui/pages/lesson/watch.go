@@ -172,3 +172,90 @@ func (w *watcher) stop() {
 		_ = w.fs.Close()
 	}
 }
+
+// exerciseFile is where watch mode keeps the exercise's code.
+func (p *Page) exerciseFile() string {
+	st := p.current()
+	if p.prog.store != nil {
+		return p.prog.store.ExerciseFile(p.lesson.ID, st.ID)
+	}
+	dir := p.exDir
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "schemalab-exercises")
+	}
+	return filepath.Join(dir, p.lesson.ID, st.ID+".js")
+}
+
+// toggleWatch starts or stops watch mode.
+func (p *Page) toggleWatch() tea.Cmd {
+	if p.editor == nil || p.editor.runEdit {
+		return nil
+	}
+	if p.editor.watch != nil {
+		path := p.editor.watch.path
+		p.stopWatch()
+		p.layout()
+		return status(p.T(msgWatchStopped, map[string]any{"Path": path}))
+	}
+	p.editor.Blur()
+	return p.restartWatch()
+}
+
+func (p *Page) restartWatch() tea.Cmd {
+	if p.editor.watch != nil {
+		p.editor.watch.stop()
+	}
+	p.watchGen++
+	p.editor.watch = startWatch(p.exerciseFile(), p.editor.Value(), p.watchGen)
+	p.layout()
+	return p.editor.watch.next()
+}
+
+func (p *Page) stopWatch() {
+	if p.editor != nil && p.editor.watch != nil {
+		p.editor.watch.stop()
+		p.editor.watch = nil
+	}
+}
+
+// watchEvent runs the check for a save of the watched file. A save while
+// a check runs is not queued: the check after it sees the file as the
+// learner saved it last, and the watch goes on once it has run.
+func (p *Page) watchEvent(msg tea.Msg) tea.Cmd {
+	if p.editor == nil || p.editor.watch == nil {
+		return nil
+	}
+	w := p.editor.watch
+	var ch fileChanged
+	switch m := msg.(type) {
+	case pollTick:
+		if m.gen != w.gen {
+			return nil
+		}
+		c, changed := w.poll()
+		if !changed {
+			return w.next()
+		}
+		ch = c
+	case fileChanged:
+		ch = m
+	}
+	if ch.gen != w.gen {
+		return nil
+	}
+	if ch.err != nil {
+		return tea.Batch(status(p.T(msgWatchFailed, map[string]any{"Path": w.path, "Err": ch.err.Error()})), w.next())
+	}
+	if _, _, running := p.runs.running(); running {
+		return w.next()
+	}
+	code := strings.TrimRight(ch.text, "\n")
+	p.editor.SetValue(code)
+	p.saveDraft()
+	p.layout()
+	cmd := p.checkCode(code)
+	if cmd == nil {
+		return w.next()
+	}
+	return cmd
+}

@@ -74,9 +74,10 @@ func TestDestructiveAttemptDoesNotBreakTheNextOne(t *testing.T) {
 			diffs = append(diffs, c.Name+": "+d.String())
 		}
 	}
-	if !strings.Contains(strings.Join(diffs, "\n"), "buku: _id: 101: isOutlier is missing in yours") &&
-		!strings.Contains(strings.Join(diffs, "\n"), "isOutlier") {
-		t.Errorf("the goal comparison does not name isOutlier: %q", diffs)
+	// The migrated book differs from the goal's (the check's concurrent
+	// review raised its jumlahUlasan to 4 there), and the goal says so.
+	if !strings.Contains(strings.Join(diffs, "\n"), "buku: _id: 101: ") {
+		t.Errorf("the goal comparison does not name book 101: %q", diffs)
 	}
 	right := try(t, r, i, l.Steps[i].Exercise.Solution)
 	if !right.Passed {
@@ -257,7 +258,7 @@ func TestCheckAPI(t *testing.T) {
 func TestChecksRejectRuledOutApproaches(t *testing.T) {
 	be := startSandbox(t)
 	bucket := builtin(t, "bucket")
-	i := stepNamed(t, bucket, "Exercise: a daily summary")
+	i := stepNamed(t, bucket, "Exercise: a week of daily summaries")
 	r := newTestRunner(t, be, bucket, "loose_")
 	flat := `db.readings.aggregate([
   { $match: { sensorId: 's7', at: { $gte: ISODate('2026-09-01T00:00:00Z'), $lt: ISODate('2026-09-02T00:00:00Z') } } },
@@ -268,30 +269,6 @@ func TestChecksRejectRuledOutApproaches(t *testing.T) {
 	}
 	if res := try(t, r, i, bucket.Steps[i].Exercise.Solution); !res.Passed {
 		t.Errorf("bucket solution: %q", res.Message)
-	}
-
-	computed := builtin(t, "computed")
-	i = stepNamed(t, computed, "Exercise: record a grade")
-	r = newTestRunner(t, be, computed, "loose_")
-	readThenSet := `function recordGrade(courseId, studentId, grade) {
-  db.enrollments.insertOne({ courseId, studentId, grade })
-  const c = db.courses.findOne({ _id: courseId })
-  const s = c.gradeSum + grade, n = c.gradeCount + 1
-  db.courses.updateOne({ _id: courseId }, { $set: { gradeSum: s, gradeCount: n, avgGrade: s / n } })
-}`
-	if res := try(t, r, i, readThenSet); res.Passed || !strings.Contains(res.Message, "reads the course before writing it") {
-		t.Errorf("findOne then $set: %v %q", res.Passed, res.Message)
-	}
-	twoWrites := `function recordGrade(courseId, studentId, grade) {
-  db.enrollments.insertOne({ courseId, studentId, grade })
-  db.courses.updateOne({ _id: courseId }, { $inc: { gradeSum: grade, gradeCount: 1 } })
-  db.courses.updateOne({ _id: courseId }, [{ $set: { avgGrade: { $divide: ['$gradeSum', '$gradeCount'] } } }])
-}`
-	if res := try(t, r, i, twoWrites); res.Passed || !strings.Contains(res.Message, "one atomic write, it made 2") {
-		t.Errorf("two writes: %v %q", res.Passed, res.Message)
-	}
-	if res := try(t, r, i, computed.Steps[i].Exercise.Solution); !res.Passed {
-		t.Errorf("computed solution: %q", res.Message)
 	}
 }
 

@@ -49,6 +49,14 @@ func builtinCatalog(t testing.TB) *lessons.Catalog {
 	return cat
 }
 
+// stepsOf is the number of steps of a built-in lesson, and stepTitle the
+// title of its step i (0-based), so that tests follow the lessons' text.
+func stepsOf(t testing.TB, id string) int { return len(builtinCatalog(t).Find(id).Steps) }
+
+func stepTitle(t testing.TB, id string, i int) string {
+	return builtinCatalog(t).Find(id).Steps[i].Title
+}
+
 // newKey makes an SSH key pair.
 func newKey(t testing.TB) gossh.Signer {
 	t.Helper()

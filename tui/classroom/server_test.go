@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -90,7 +92,7 @@ func TestTwoStudentsRunDifferentLessonsApart(t *testing.T) {
 		t.Errorf("bob's row = %+v", b)
 	}
 	dash := login(t, srv.Addr(), loginOptions{user: "teacher", key: teacher, w: 140, h: 30})
-	screen := dash.waitFor(`(?s)alice +bucket +1/9 .*bob +outlier +1/14 `, 30*time.Second)
+	screen := dash.waitFor(fmt.Sprintf(`(?s)alice +bucket +1/%d .*bob +outlier +1/%d `, stepsOf(t, "bucket"), stepsOf(t, "outlier")), 30*time.Second)
 	if !strings.Contains(screen, "2 of 2 online") {
 		t.Errorf("the dashboard's header does not count both students:\n%s", screen)
 	}
@@ -247,12 +249,12 @@ func TestComingBackResumesAndALaterLoginReplacesTheEarlier(t *testing.T) {
 	first := login(t, srv.Addr(), loginOptions{user: "alice", key: alice})
 	first.openLesson("The Computed Pattern")
 	first.send("n", "n")
-	first.waitFor(`Step 3 of 9`, 30*time.Second)
+	first.waitFor(fmt.Sprintf(`Step 3 of %d`, stepsOf(t, "computed")), 30*time.Second)
 
 	// Logging in again elsewhere ends the first session, with a reason,
 	// and the new one opens where she was.
 	second := login(t, srv.Addr(), loginOptions{user: "alice", key: alice})
-	second.waitFor(`Step 3 of 9`, 15*time.Second)
+	second.waitFor(fmt.Sprintf(`Step 3 of %d`, stepsOf(t, "computed")), 15*time.Second)
 	first.wait(30 * time.Second)
 	if !strings.Contains(first.errText(), "you logged in again from another terminal") {
 		t.Errorf("the replaced session was told %q", first.errText())
@@ -265,7 +267,7 @@ func TestComingBackResumesAndALaterLoginReplacesTheEarlier(t *testing.T) {
 	// After a restart of the classroom, the same key resumes too.
 	srv.Close()
 	again := startClassroom(t, Config{Auth: Auth{AllowKeysFile: allowKeys(t, alice)}, StateDir: dir})
-	login(t, again.Addr(), loginOptions{user: "alice", key: alice}).waitFor(`Step 3 of 9`, 15*time.Second)
+	login(t, again.Addr(), loginOptions{user: "alice", key: alice}).waitFor(fmt.Sprintf(`Step 3 of %d`, stepsOf(t, "computed")), 15*time.Second)
 }
 
 func TestFollowTheInstructor(t *testing.T) {
@@ -280,19 +282,19 @@ func TestFollowTheInstructor(t *testing.T) {
 	dash.send("p")
 	dash.openLesson("The Bucket Pattern")
 	dash.send("n", "n", "n")
-	dash.waitFor(`Step 4 of 9`, 30*time.Second)
+	dash.waitFor(fmt.Sprintf(`Step 4 of %d`, stepsOf(t, "bucket")), 30*time.Second)
 
 	// The student is told, and stays put until she presses f.
 	student.waitFor(`now: bucket, step 4 · f follows`, 30*time.Second)
-	if !strings.Contains(student.screen(), "Step 1 of 14") {
+	if !strings.Contains(student.screen(), fmt.Sprintf("Step 1 of %d", stepsOf(t, "outlier"))) {
 		t.Fatalf("the student moved without pressing anything:\n%s", student.screen())
 	}
 	student.send("f")
-	student.waitFor(`Step 4 of 9 · Compare: a 12-hour window`, 30*time.Second)
+	student.waitFor(regexp.QuoteMeta(fmt.Sprintf("Step 4 of %d · %s", stepsOf(t, "bucket"), stepTitle(t, "bucket", 3))), 30*time.Second)
 
 	// Back on the dashboard, the announcement is shown and can be cleared.
 	dash.send("q")
-	dash.waitFor(`now: bucket, step 4 · Compare: a 12-hour window`, 30*time.Second)
+	dash.waitFor(regexp.QuoteMeta("now: bucket, step 4 · "+stepTitle(t, "bucket", 3)), 30*time.Second)
 	dash.send("c")
 	dash.waitFor(`Nothing announced`, 30*time.Second)
 	if !r.Announcement().IsZero() {

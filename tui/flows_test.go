@@ -40,7 +40,7 @@ func TestExerciseWrongThenRightAndDraftSurvives(t *testing.T) {
 	opts := testOptions(t)
 	opts.Store, opts.Lesson, opts.Step = store, "kinds", 6
 	m := drive(t, opts, 120, 40, func(tm *teatest.TestModel) {
-		waitFor(t, tm, "Every")
+		waitFor(t, tm, "Step")
 		tm.Send(press("enter"))
 		waitFor(t, tm, "Not")
 		tm.Send(press("e"))
@@ -64,7 +64,7 @@ func TestExerciseWrongThenRightAndDraftSurvives(t *testing.T) {
 		t.Fatalf("progress after a wrong and a right attempt: %+v", e)
 	}
 	// Back later: the editor holds the draft, not the starter.
-	m = drive(t, opts, 120, 40, func(tm *teatest.TestModel) { waitFor(t, tm, "Every") })
+	m = drive(t, opts, 120, 40, func(tm *teatest.TestModel) { waitFor(t, tm, "Step") })
 	if s := screen(m); !strings.Contains(s, "answer = 'bucket'") {
 		t.Errorf("the draft is not in the editor after a restart:\n%s", s)
 	}
@@ -74,7 +74,7 @@ func TestExerciseWrongThenRightAndDraftSurvives(t *testing.T) {
 func TestExerciseOpensWithStarter(t *testing.T) {
 	opts := testOptions(t)
 	opts.Lesson, opts.Step = "kinds", 6
-	m := drive(t, opts, 80, 24, func(tm *teatest.TestModel) { waitFor(t, tm, "Every") })
+	m := drive(t, opts, 80, 24, func(tm *teatest.TestModel) { waitFor(t, tm, "Step") })
 	if s := screen(m); !strings.Contains(s, "// answer with the pattern's name") {
 		t.Errorf("the editor does not show the starter:\n%s", s)
 	}
@@ -86,7 +86,7 @@ func TestStagePreviewOfTheEditorsPipeline(t *testing.T) {
 	opts := testOptions(t)
 	opts.Lesson, opts.Step = "kinds", 7
 	m := drive(t, opts, 120, 40, func(tm *teatest.TestModel) {
-		waitFor(t, tm, "Every")
+		waitFor(t, tm, "Step")
 		tm.Send(press("s"))
 		waitFor(t, tm, "$group")
 		tm.Send(tea.KeyPressMsg{Code: tea.KeyRight})
@@ -109,7 +109,7 @@ func TestWatchModeChecksEverySave(t *testing.T) {
 	l := opts.Catalog.Find("kinds")
 	path := filepath.Join(opts.ExerciseDir, "kinds", l.Steps[5].ID+".js")
 	m := drive(t, opts, 200, 50, func(tm *teatest.TestModel) {
-		waitFor(t, tm, "Every")
+		waitFor(t, tm, "Step")
 		tm.Send(press("w"))
 		waitFor(t, tm, "watching")
 		b, err := os.ReadFile(path)
@@ -172,7 +172,7 @@ func TestScratchShell(t *testing.T) {
 	opts := testOptions(t)
 	opts.Lesson, opts.Step = "kinds", 3
 	m := drive(t, opts, 80, 24, func(tm *teatest.TestModel) {
-		waitFor(t, tm, "Every")
+		waitFor(t, tm, "Step")
 		tm.Send(press("enter"))
 		waitFor(t, tm, "12ms")
 		tm.Send(press(":"))

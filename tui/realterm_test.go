@@ -39,6 +39,18 @@ func (tt *tmuxTerm) tmux(args ...string) string {
 
 func (tt *tmuxTerm) screen() string { return tt.tmux("capture-pane", "-t", tt.session, "-p") }
 
+// settled is the screen once a frame is drawn whole: the footer is on
+// its last line and two looks in a row agree.
+func (tt *tmuxTerm) settled() string {
+	tt.t.Helper()
+	prev := ""
+	return tt.waitUntil("a whole frame", 30*time.Second, func(s string) bool {
+		ok := s == prev && strings.Contains(lastLine(s), "quit")
+		prev = s
+		return ok
+	})
+}
+
 func (tt *tmuxTerm) keys(k ...string) {
 	tt.tmux(append([]string{"send-keys", "-t", tt.session}, k...)...)
 }
@@ -182,7 +194,8 @@ func TestRealTerminalWalk(t *testing.T) {
 			tt.tmux("new-session", "-d", "-s", tt.session, "-x", cols, "-y", rowsN,
 				fmt.Sprintf("env SCHEMALAB_STATE_DIR='%s' TERM=xterm-256color '%s' --lesson %s; echo $? > '%s'; sleep 60", filepath.Join(dir, "state"), bin, l.ID, rc))
 			defer exec.Command("tmux", "kill-session", "-t", tt.session).Run()
-			s := tt.waitUntil("the introduction", 20*time.Second, func(s string) bool { return strings.Contains(s, "introduction") })
+			tt.waitUntil("the introduction", 60*time.Second, func(s string) bool { return strings.Contains(s, "introduction") })
+			s := tt.settled()
 			intro := ""
 			if captures != "" {
 				intro = filepath.Join(captures, l.ID+"-00.txt")
@@ -192,7 +205,7 @@ func TestRealTerminalWalk(t *testing.T) {
 				step := &l.Steps[i]
 				tt.keys("n")
 				head := fmt.Sprintf("step %d/%d", i+1, len(l.Steps))
-				tt.waitUntil(head, 10*time.Second, func(s string) bool { return strings.Contains(firstLine(s), head) })
+				tt.waitUntil(head, 30*time.Second, func(s string) bool { return strings.Contains(firstLine(s), head) })
 				if len(step.Code(lessons.Setup)) > 0 {
 					tt.keys("x")
 				}
@@ -203,12 +216,27 @@ func TestRealTerminalWalk(t *testing.T) {
 						return strings.Contains(s, "ran in") && !strings.Contains(lastLine(s), "cancels")
 					})
 				}
-				s := tt.screen()
+				s := tt.settled()
 				name := ""
 				if captures != "" {
 					name = filepath.Join(captures, fmt.Sprintf("%s-%02d.txt", l.ID, i+1))
 				}
-				walkPane(t, tt, width, s, head, expectedTokens(st, step.Blocks, step.Exercise), len(step.Code(lessons.Compare)) > 0 && tall >= 40, name)
+				var editor []string
+				if step.Exercise != nil {
+					// The editor shows as many lines as fit: walk the
+					// cursor down through the rest.
+					tt.keys("e")
+					for range strings.Count(step.Exercise.Starter, "\n") + 2 {
+						tt.keys("Down")
+						time.Sleep(30 * time.Millisecond)
+						editor = append(editor, strings.Split(tt.screen(), "\n")...)
+					}
+					// A lone ESC is told from a key's escape sequence by
+					// a pause after it.
+					tt.keys("Escape")
+					tt.waitUntil("editing to stop", 20*time.Second, func(s string) bool { return !strings.Contains(s, "editing (") })
+				}
+				walkPane(t, tt, width, s, head, expectedTokens(st, step.Blocks, step.Exercise), len(step.Code(lessons.Compare)) > 0 && tall >= 40, name, editor...)
 			}
 			tt.keys("q")
 			deadline := time.Now().Add(10 * time.Second)
@@ -232,7 +260,7 @@ func TestRealTerminalWalk(t *testing.T) {
 // walkPane scrolls the step's pane from top to bottom, collecting every
 // screen, and checks the tokens against them; capture, if set, keeps the
 // first screen.
-func walkPane(t *testing.T, tt *tmuxTerm, wide int, s, what string, tokens []string, compare bool, capture string) {
+func walkPane(t *testing.T, tt *tmuxTerm, wide int, s, what string, tokens []string, compare bool, capture string, seenBefore ...string) {
 	t.Helper()
 	if capture != "" {
 		if err := os.WriteFile(capture, []byte(s), 0o644); err != nil {
@@ -243,11 +271,11 @@ func walkPane(t *testing.T, tt *tmuxTerm, wide int, s, what string, tokens []str
 	if compare && total > 0 && len(rows) < 15 {
 		t.Errorf("%s: the prose pane of a comparison shows %d rows of %d; want at least 15 or all of it", what, len(rows), total)
 	}
-	seen := append(strings.Split(s, "\n"), sideways(tt, s)...)
+	seen := append(append(seenBefore, strings.Split(s, "\n")...), sideways(tt, s)...)
 	for n := 0; total > 0 && last < total && n < 200; n++ {
 		tt.keys("Space")
 		prev := last
-		s = tt.waitUntil(what+" scrolled", 5*time.Second, func(s string) bool {
+		s = tt.waitUntil(what+" scrolled", 20*time.Second, func(s string) bool {
 			_, l, _ := docPane(s)
 			return l != prev
 		})
@@ -255,17 +283,16 @@ func walkPane(t *testing.T, tt *tmuxTerm, wide int, s, what string, tokens []str
 		seen = append(seen, sideways(tt, s)...)
 		_, last, total = docPane(s)
 	}
-	if wide != 120 {
-		// Away from 120 columns a word wider than the pane (a long address
-		// at 80) cannot fit on one of its lines; it scrolls sideways.
-		var fit []string
-		for _, tok := range tokens {
-			if len([]rune(tok)) < wide-8 {
-				fit = append(fit, tok)
-			}
+	// A word wider than the pane (a long address) cannot fit on one of its
+	// lines: it is cut with … and still opens as a terminal hyperlink, or
+	// scrolls sideways in code.
+	var fit []string
+	for _, tok := range tokens {
+		if len([]rune(tok)) < wide-8 {
+			fit = append(fit, tok)
 		}
-		tokens = fit
 	}
+	tokens = fit
 	if m := missing(tokens, seen); len(m) > 0 {
 		t.Errorf("%s: %d of %d words and tokens never appeared unbroken on a screen line: %q", what, len(m), len(tokens), m[:min(len(m), 20)])
 	}
@@ -283,16 +310,19 @@ func sideways(tt *tmuxTerm, s string) []string {
 	for ; more(s) && n < 40; n++ {
 		// The screen need not change: the rows that scroll may be out of
 		// sight, with only their cue in view.
+		prev := s
 		tt.keys(">")
-		time.Sleep(60 * time.Millisecond)
-		s = tt.screen()
+		for wait := time.Now().Add(time.Second); s == prev && time.Now().Before(wait); {
+			time.Sleep(30 * time.Millisecond)
+			s = tt.screen()
+		}
 		seen = append(seen, strings.Split(s, "\n")...)
 	}
 	for range n {
 		tt.keys("<")
 	}
 	if n > 0 {
-		tt.waitUntil("the scroll back", 5*time.Second, func(s string) bool { return !strings.Contains(s, "← more") })
+		tt.waitUntil("the scroll back", 20*time.Second, func(s string) bool { return !strings.Contains(s, "← more") })
 	}
 	return seen
 }

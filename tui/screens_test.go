@@ -35,8 +35,13 @@ func TestStepScreens(t *testing.T) {
 				opts.Lesson, opts.Step = "kinds", k.step
 				m := drive(t, opts, w, h, func(tm *teatest.TestModel) {
 					// The renderer may move the cursor over spaces: wait
-					// for single words.
-					waitFor(t, tm, "Every")
+					// for single words, and for one the catalog, shown
+					// until the sandbox is up, does not have.
+					if k.step == 0 {
+						waitFor(t, tm, "Introduction")
+					} else {
+						waitFor(t, tm, "Step")
+					}
 					if k.run {
 						tm.Send(press("enter"))
 						waitFor(t, tm, "12ms")
@@ -62,7 +67,7 @@ func TestHelpScreens(t *testing.T) {
 		opts := testOptions(t)
 		opts.Lesson, opts.Step = "kinds", 6
 		m := drive(t, opts, w, h, func(tm *teatest.TestModel) {
-			waitFor(t, tm, "Every")
+			waitFor(t, tm, "Step")
 			tm.Send(press("?"))
 			waitFor(t, tm, "closes")
 		})

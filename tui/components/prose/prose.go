@@ -495,3 +495,28 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) View() tea.View            { return m.vp.View() }
 func (m *Model) ShortHelp() []key.Binding  { return m.vp.ShortHelp() }
 func (m *Model) FullHelp() [][]key.Binding { return m.vp.FullHelp() }
+
+// Plain is a line of inline Markdown as plain text, its marks gone: a
+// step's heading as a pane's title, where `count` would show its
+// backticks and *and* its stars.
+func Plain(markdown string) string {
+	src := []byte(markdown)
+	root := goldmark.New().Parser().Parse(text.NewReader(src))
+	var b strings.Builder
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Text:
+			b.Write(n.Segment.Value(src))
+			if n.SoftLineBreak() || n.HardLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(n.Value)
+		}
+		return ast.WalkContinue, nil
+	})
+	return strings.TrimSpace(b.String())
+}

@@ -300,3 +300,16 @@ func BenchmarkRenderLesson(b *testing.B) {
 		Parse(md, opts(dark)).Render(120)
 	}
 }
+
+func TestPlain(t *testing.T) {
+	for in, want := range map[string]string{
+		"The hybrid: parent *and* ancestors":         "The hybrid: parent and ancestors",
+		"Maintaining on write with `$inc`":           "Maintaining on write with $inc",
+		"**Bold** and [a link](https://example.com)": "Bold and a link",
+		"Plain": "Plain",
+	} {
+		if got := Plain(in); got != want {
+			t.Errorf("Plain(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schemalab/schemalab/lessons"
 	"github.com/schemalab/schemalab/tui/common"
+	"github.com/schemalab/schemalab/tui/components/prose"
 	"github.com/schemalab/schemalab/tui/locale"
 )
 
@@ -180,7 +181,7 @@ func (p *Page) item(b *strings.Builder, i, barW int) {
 		status += p.T(msgExDone, map[string]any{"Done": sum.ExercisesDone, "Total": sum.Exercises})
 	}
 	if idx := l.StepIndex(prog.Current); idx >= 0 && sum.StepsDone < sum.Steps {
-		status += p.T(msgResume, map[string]any{"N": idx + 1, "Title": strings.ReplaceAll(l.Steps[idx].Title, "`", "")})
+		status += p.T(msgResume, map[string]any{"N": idx + 1, "Title": prose.Plain(l.Steps[idx].Title)})
 	} else if sum.Steps > 0 && sum.StepsDone == sum.Steps {
 		status += p.T(msgDone, nil)
 	}

@@ -6,6 +6,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/tui/components/prose"
 	"github.com/schemalab/schemalab/tui/locale"
 )
 
@@ -39,7 +40,7 @@ func (p *Page) completion() string {
 		if pr.IsDone(s.ID) {
 			mark = st.Accent.Render("● ")
 		}
-		b.WriteString("  " + mark + plainTitle(s.Title) + "\n")
+		b.WriteString("  " + mark + prose.Plain(s.Title) + "\n")
 	}
 	b.WriteString("\n" + p.T(msgStepsDone, map[string]any{"Done": sum.StepsDone, "Total": sum.Steps}) + "\n")
 	if sum.Exercises > 0 {

@@ -100,11 +100,11 @@ func newStepView(c common.Common, l *lessons.Lesson, index int, state *stepState
 	v.figs = figures.New(c)
 	if index < 0 {
 		v.intro = prose.Parse(l.Intro, v.proseOptions())
-		v.doc.SetTitle(plainTitle(l.Title) + " · " + c.T(msgIntroTitle, nil))
+		v.doc.SetTitle(prose.Plain(l.Title) + " · " + c.T(msgIntroTitle, nil))
 		return v
 	}
 	st := v.step()
-	v.doc.SetTitle(c.T(msgStepTitle, map[string]any{"N": index + 1, "Total": len(l.Steps), "Title": plainTitle(st.Title)}))
+	v.doc.SetTitle(c.T(msgStepTitle, map[string]any{"N": index + 1, "Total": len(l.Steps), "Title": prose.Plain(st.Title)}))
 	v.rebuild()
 	return v
 }

@@ -122,10 +122,6 @@ func footerOf(c common.Common, d time.Duration, notes []string) string {
 	return s
 }
 
-// plainTitle drops the Markdown code marks of a heading: a pane title is
-// plain text, where `count` would show its backticks.
-func plainTitle(s string) string { return strings.ReplaceAll(s, "`", "") }
-
 func errorText(c common.Common, err error) string {
 	if errors.Is(err, context.Canceled) {
 		return c.T(msgCancelled, nil)

@@ -174,7 +174,7 @@ func TestScratchShell(t *testing.T) {
 	m := drive(t, opts, 80, 24, func(tm *teatest.TestModel) {
 		waitFor(t, tm, "Step")
 		tm.Send(press("enter"))
-		waitFor(t, tm, "12ms")
+		waitFor(t, tm, "ran")
 		tm.Send(press(":"))
 		typeText(tm, "db.people.countDocuments()")
 		tm.Send(press("enter"))

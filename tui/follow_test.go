@@ -25,7 +25,7 @@ func TestFollowTheAnnouncedStep(t *testing.T) {
 		tm.Send(AnnouncementMsg{Lesson: "basics", Step: 3})
 		waitFor(t, tm, "follows")
 		tm.Send(press("enter"))
-		waitFor(t, tm, "12ms")
+		waitFor(t, tm, "ran")
 		tm.Send(press("f"))
 		waitFor(t, tm, "Count")
 	})

@@ -44,7 +44,7 @@ func TestStepScreens(t *testing.T) {
 					}
 					if k.run {
 						tm.Send(press("enter"))
-						waitFor(t, tm, "12ms")
+						waitFor(t, tm, "ran")
 					}
 				})
 				s := screen(m)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/schemalab/schemalab/sandbox/engine"
 	"github.com/schemalab/schemalab/sandbox/wire"
@@ -74,10 +75,26 @@ func runServe(ctx context.Context, g *globalOptions, args []string, stdout, stde
 	fmt.Fprintln(stderr, "schemalab: press Ctrl+C to stop")
 
 	<-ctx.Done()
-	if err := srv.Close(); err != nil {
-		fmt.Fprintf(stderr, "schemalab serve: %v\n", err)
+	// Close interrupts every running command (they check between
+	// documents and fail with InterruptedAtShutdown) and waits for the
+	// connections to finish. A loop that somehow never checks must not
+	// keep the process alive: after shutdownGrace serve returns anyway,
+	// and the process exits with whatever is still running.
+	closed := make(chan error, 1)
+	go func() { closed <- srv.Close() }()
+	select {
+	case err := <-closed:
+		if err != nil {
+			fmt.Fprintf(stderr, "schemalab serve: %v\n", err)
+			return 1
+		}
+	case <-time.After(shutdownGrace):
+		fmt.Fprintf(stderr, "schemalab serve: a command did not stop within %v; exiting anyway\n", shutdownGrace)
 		return 1
 	}
 	fmt.Fprintln(stderr, "schemalab: server stopped")
 	return 0
 }
+
+// shutdownGrace bounds how long SIGINT/SIGTERM waits for running commands.
+const shutdownGrace = 800 * time.Millisecond

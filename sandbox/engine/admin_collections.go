@@ -59,22 +59,29 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 	if err := catalog.ValidateNamespace(req.db, collName); err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if c := e.catalog.Collection(req.db, collName); c != nil {
-		// Since 7.0 create is idempotent when the options match.
-		if value.Compare(c.Options, nonNil(opts)) == 0 {
-			return bson.D{}, nil
-		}
-		return nil, mongoerr.Newf(mongoerr.NamespaceExists, "namespace %s.%s already exists, but with different options: %s",
-			req.db, collName, existingOptions(c))
-	}
-	c, err := e.catalog.CreateCollection(req.db, collName, opts)
+	validator, err := e.compileValidator(req, opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := e.compileValidator(req, c); err != nil {
-		e.catalog.DropCollection(req.db, collName)
+	// The collection appears with its validator already set: no writer
+	// can store a document in it unchecked.
+	err = e.catalog.ChangeNamespace(req.db, func(ch *catalog.Change) error {
+		if c := ch.Snapshot(collName); c != nil {
+			// Since 7.0 create is idempotent when the options match.
+			if value.Compare(c.Options, nonNil(opts)) == 0 {
+				return nil
+			}
+			return mongoerr.Newf(mongoerr.NamespaceExists, "namespace %s.%s already exists, but with different options: %s",
+				req.db, collName, existingOptions(c))
+		}
+		c, err := ch.Create(collName, opts)
+		if err != nil {
+			return err
+		}
+		c.Validator = validator
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	return bson.D{}, nil
@@ -92,25 +99,39 @@ func cmdDrop(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	c := e.catalog.Collection(req.db, collName)
-	if c == nil {
-		// mongod 7.0+ treats dropping a missing collection as success.
-		return bson.D{}, nil
+	var reply bson.D
+	var forget *catalog.Collection
+	// One namespace change: a time-series collection's view, buckets and
+	// system.views entry go together, and a collection created as
+	// time-series meanwhile is never dropped by halves.
+	err = e.catalog.ChangeNamespace(req.db, func(ch *catalog.Change) error {
+		c := ch.Snapshot(collName)
+		if c == nil {
+			// mongod 7.0+ treats dropping a missing collection as success.
+			reply = bson.D{}
+			return nil
+		}
+		if c.Kind == catalog.KindTimeseries {
+			reply, forget = dropTimeseries(ch, c)
+			return nil
+		}
+		ch.Drop(collName)
+		reply = bson.D{{Key: "nIndexesWas", Value: int32(len(c.Indexes()))}, {Key: "ns", Value: c.NS()}}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	if ts, ok := e.timeseriesView(req.db, collName); ok {
-		return e.dropTimeseries(req, ts), nil
+	if forget != nil {
+		e.buckets.Forget(forget)
 	}
-	n := len(c.Indexes())
-	e.catalog.DropCollection(req.db, collName)
-	e.cursors.killNamespace(ns(req.db, collName), false)
-	return bson.D{{Key: "nIndexesWas", Value: int32(n)}, {Key: "ns", Value: ns(req.db, collName)}}, nil
+	if len(reply) > 0 {
+		e.cursors.killNamespace(ns(req.db, collName), false)
+	}
+	return reply, nil
 }
 
 func cmdDropDatabase(e *Engine, req *request) (bson.D, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	e.catalog.DropDatabase(req.db)
 	e.cursors.killNamespace(req.db, true)
 	return bson.D{{Key: "dropped", Value: req.db}}, nil
@@ -138,8 +159,6 @@ func cmdListDatabases(e *Engine, req *request) (bson.D, error) {
 			return nil, err
 		}
 	}
-	e.mu.RLock()
-	defer e.mu.RUnlock()
 	dbs := bson.A{}
 	var total int64
 	for _, name := range e.catalog.DatabaseNames() {
@@ -188,7 +207,6 @@ func cmdListCollections(e *Engine, req *request) (bson.D, error) {
 			return nil, err
 		}
 	}
-	e.mu.RLock()
 	var docs []bson.D
 	if db := e.catalog.Database(req.db); db != nil {
 		for _, c := range db.Collections() {
@@ -202,8 +220,11 @@ func cmdListCollections(e *Engine, req *request) (bson.D, error) {
 			docs = append(docs, entry)
 		}
 	}
-	e.mu.RUnlock()
-	return listingCursor(e.cursors.firstBatch(ns(req.db, "$cmd.listCollections"), docs, batch, hasBatch, false)), nil
+	reply, err := e.firstBatch(req, ns(req.db, "$cmd.listCollections"), sliceStream(docs), batch, hasBatch, false, "")
+	if err != nil {
+		return nil, err
+	}
+	return listingCursor(reply), nil
 }
 
 func cmdRenameCollection(e *Engine, req *request) (bson.D, error) {
@@ -237,11 +258,8 @@ func cmdRenameCollection(e *Engine, req *request) (bson.D, error) {
 	if !ok2 || toColl == "" {
 		return nil, mongoerr.Newf(mongoerr.InvalidNamespace, "Invalid target namespace: %s", to)
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if _, ok := e.timeseriesView(fromDB, fromColl); ok {
-		return nil, mongoerr.New(mongoerr.NotImplemented, "renaming a time-series collection is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
-	}
+	// The catalog refuses to move a time-series collection, under the same
+	// lock as the rename.
 	if err := e.catalog.RenameCollection(fromDB, fromColl, toDB, toColl, dropTarget); err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
@@ -43,36 +44,49 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 	if err := validatorOptions(req); err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	c := e.catalog.Collection(req.db, collName)
-	if c == nil {
-		return nil, mongoerr.New(mongoerr.NamespaceNotFound, "ns does not exist")
+	// One namespace change: writers see the old options and validator or
+	// the new ones (they read both under the collection's write lock, which
+	// the change takes to set them), and a time-series collection's view
+	// and buckets change together.
+	var reply bson.D
+	err = e.catalog.ChangeNamespace(req.db, func(ch *catalog.Change) error {
+		c := ch.Snapshot(collName)
+		if c == nil {
+			return mongoerr.New(mongoerr.NamespaceNotFound, "ns does not exist")
+		}
+		if c.Kind == catalog.KindTimeseries {
+			reply, err = collModTimeseries(req, ch, c, changes)
+			return err
+		}
+		reply = bson.D{}
+		return e.applyCollMod(req, ch, c, changes)
+	})
+	if err != nil {
+		return nil, err
 	}
-	if c.Kind == catalog.KindTimeseries {
-		return e.collModTimeseries(req, c, changes)
-	}
-	return bson.D{}, e.applyCollMod(req, c, changes)
+	return reply, nil
 }
 
-// applyCollMod stores the new options (an empty validator removes the
-// validator, as in mongod) and recompiles the validator.
-func (e *Engine) applyCollMod(req *request, c *catalog.Collection, changes bson.D) error {
+// applyCollMod stores the new options of c (a snapshot of the collection
+// ch changes; an empty validator removes the validator, as in mongod) and
+// the validator compiled from them, together.
+func (e *Engine) applyCollMod(req *request, ch *catalog.Change, c *catalog.Collection, changes bson.D) error {
 	opts := append(bson.D(nil), c.Options...)
-	for _, ch := range changes {
-		if d, ok := ch.Value.(bson.D); ok && ch.Key == "validator" && len(d) == 0 {
+	for _, change := range changes {
+		if d, ok := change.Value.(bson.D); ok && change.Key == "validator" && len(d) == 0 {
 			opts = removeField(opts, "validator")
 			continue
 		}
-		opts = setField(opts, ch.Key, ch.Value)
+		opts = setField(opts, change.Key, change.Value)
 	}
-	old := c.Options
-	c.Options = opts
-	if err := e.compileValidator(req, c); err != nil {
-		c.Options = old
+	validator, err := e.compileValidator(req, opts)
+	if err != nil {
 		return err
 	}
-	return nil
+	return ch.Write(c.Name, false, func(live *catalog.Collection) error {
+		live.Options, live.Validator = opts, validator
+		return nil
+	})
 }
 
 func setField(d bson.D, key string, v any) bson.D {
@@ -95,27 +109,36 @@ func removeField(d bson.D, key string) bson.D {
 	return out
 }
 
-// collModTimeseries is collMod on a time-series collection: its
-// granularity can be raised (seconds to minutes to hours); the validation
-// options belong to collections, not to the view.
-func (e *Engine) collModTimeseries(req *request, view *catalog.Collection, changes bson.D) (bson.D, error) {
+// collModTimeseries is collMod on a time-series collection (view, a
+// snapshot, as ch sees it): its granularity can be raised (seconds to
+// minutes to hours); the validation options belong to collections, not to
+// the view. The view and its buckets get the new options in one change,
+// and an insert, which reads them from the buckets under their write
+// lock, buckets by either the old granularity or the new one.
+func collModTimeseries(req *request, ch *catalog.Change, view *catalog.Collection, changes bson.D) (bson.D, error) {
 	if len(changes) > 0 {
 		return nil, mongoerr.Newf(mongoerr.InvalidOptions, "option not supported on a view: %s", changes[0].Key)
 	}
-	ts, ok := e.timeseriesView(req.db, view.Name)
-	if !ok {
+	if ch.Snapshot(bucketsPrefix+view.Name) == nil {
 		return nil, mongoerr.New(mongoerr.NamespaceNotFound, "ns does not exist")
 	}
 	mod, ok := value.Get(req.cmd, "timeseries").(bson.D)
 	if !ok {
 		return bson.D{}, nil
 	}
-	next, err := ts.opts.WithGranularity(mod)
+	spec, _ := value.Get(view.Options, "timeseries").(bson.D)
+	next, err := timeseries.FromDocument(spec).WithGranularity(mod)
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range []*catalog.Collection{ts.view, ts.buckets} {
-		c.Options = setField(append(bson.D(nil), c.Options...), "timeseries", next.Document())
+	for _, name := range []string{view.Name, bucketsPrefix + view.Name} {
+		err := ch.Write(name, false, func(c *catalog.Collection) error {
+			c.Options = setField(append(bson.D(nil), c.Options...), "timeseries", next.Document())
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	return bson.D{}, nil
 }

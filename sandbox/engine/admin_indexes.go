@@ -48,36 +48,18 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 	if err := catalog.ValidateNamespace(req.db, collName); err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
-	if ts, ok := e.timeseriesView(req.db, collName); ok {
-		e.mu.Unlock()
+	if ts, _, ok := e.timeseriesView(req.db, collName); ok {
 		return e.createTimeseriesIndexes(req, ts)
 	}
-	defer e.mu.Unlock()
-	coll := e.catalog.Collection(req.db, collName)
-	created := false
-	if coll == nil {
-		if coll, err = e.catalog.CreateCollection(req.db, collName, nil); err != nil {
-			return nil, err
-		}
-		created = true
+	res, err := e.catalog.CreateIndexes(req.db, collName, specs)
+	if err != nil {
+		return nil, err
 	}
-	before := len(coll.Indexes())
-	added := 0
-	for _, s := range specs {
-		ok, err := coll.CreateIndex(s)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			added++
-		}
-	}
-	reply := bson.D{{Key: "numIndexesBefore", Value: int32(before)}, {Key: "numIndexesAfter", Value: int32(len(coll.Indexes()))}}
-	if created {
+	reply := bson.D{{Key: "numIndexesBefore", Value: int32(res.Before)}, {Key: "numIndexesAfter", Value: int32(res.After)}}
+	if res.CreatedCollection {
 		reply = append(reply, bson.E{Key: "createdCollectionAutomatically", Value: true})
 	}
-	if added == 0 {
+	if res.Added == 0 {
 		reply = append(reply, bson.E{Key: "note", Value: "all indexes already exist"})
 	}
 	return reply, nil
@@ -100,11 +82,10 @@ func cmdListIndexes(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.mu.RLock()
-	coll := e.catalog.Collection(req.db, collName)
 	var docs []bson.D
-	if ts, ok := e.timeseriesView(req.db, collName); ok {
-		docs = timeseriesIndexSpecs(ts)
+	coll := e.catalog.Snapshot(req.db, collName)
+	if ts, _, ok := e.timeseriesView(req.db, collName); ok {
+		coll, docs = ts.view, timeseriesIndexSpecs(ts)
 	} else if coll != nil {
 		for _, ix := range coll.Indexes() {
 			// A buckets collection is clustered by _id: no _id index.
@@ -113,11 +94,14 @@ func cmdListIndexes(e *Engine, req *request) (bson.D, error) {
 			}
 		}
 	}
-	e.mu.RUnlock()
 	if coll == nil {
 		return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "ns does not exist: %s", ns(req.db, collName))
 	}
-	return listingCursor(e.cursors.firstBatch(ns(req.db, collName), docs, batch, hasBatch, false)), nil
+	reply, err := e.firstBatch(req, ns(req.db, collName), sliceStream(docs), batch, hasBatch, false, "")
+	if err != nil {
+		return nil, err
+	}
+	return listingCursor(reply), nil
 }
 
 func cmdDropIndexes(e *Engine, req *request) (bson.D, error) {
@@ -134,11 +118,19 @@ func cmdDropIndexes(e *Engine, req *request) (bson.D, error) {
 	if !ok {
 		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'dropIndexes.index' is missing but a required field")
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	coll := e.catalog.Collection(req.db, collName)
+	var reply bson.D
+	err = e.catalog.Write(req.db, collName, false, func(coll *catalog.Collection) (err error) {
+		reply, err = dropIndexes(a, coll, target, ns(req.db, collName))
+		return err
+	})
+	return reply, err
+}
+
+// dropIndexes drops target's indexes from the live coll (nil when missing)
+// under its write lock.
+func dropIndexes(a args, coll *catalog.Collection, target any, namespace string) (bson.D, error) {
 	if coll == nil {
-		return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "ns not found %s", ns(req.db, collName))
+		return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "ns not found %s", namespace)
 	}
 	was := int32(len(coll.Indexes()))
 	var names []string

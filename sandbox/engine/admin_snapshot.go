@@ -33,7 +33,7 @@ const SnapshotCommand = "schemalabSnapshot"
 const maxSnapshotsPerDB = 256
 
 // snapshotStore holds saved database snapshots by database, then name.
-// It is guarded by Engine.mu.
+// It is guarded by Engine.snapshotsMu.
 type snapshotStore map[string]map[string]*catalog.Snapshot
 
 func cmdSnapshot(e *Engine, req *request) (bson.D, error) {
@@ -70,8 +70,8 @@ func cmdSnapshot(e *Engine, req *request) (bson.D, error) {
 		return nil
 	}
 
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.snapshotsMu.Lock()
+	defer e.snapshotsMu.Unlock()
 	switch action {
 	case "save":
 		if err := needName(); err != nil {

@@ -33,12 +33,10 @@ func cmdCollStats(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	if ts, ok := e.timeseriesView(req.db, collName); ok {
+	if ts, _, ok := e.timeseriesView(req.db, collName); ok {
 		return appendNumberStyleDoc(e.timeseriesCollStats(ts, stripOK(storagestats.CollStats(ts.view.NS(), ts.buckets, scale)))), nil
 	}
-	out := storagestats.CollStats(ns(req.db, collName), e.catalog.Collection(req.db, collName), scale)
+	out := storagestats.CollStats(ns(req.db, collName), e.catalog.Snapshot(req.db, collName), scale)
 	return appendNumberStyleDoc(stripOK(out)), nil
 }
 
@@ -58,8 +56,6 @@ func cmdDBStats(e *Engine, req *request) (bson.D, error) {
 	if err := catalog.ValidateDBName(req.db); err != nil {
 		return nil, err
 	}
-	e.mu.RLock()
-	defer e.mu.RUnlock()
 	return appendNumberStyleDoc(stripOK(storagestats.DBStats(req.db, e.catalog.Database(req.db), scale, free))), nil
 }
 

@@ -55,9 +55,9 @@ func cmdValidate(e *Engine, req *request) (bson.D, error) {
 		return nil, mongoerr.New(mongoerr.NotImplemented,
 			"validate with { repair: true } or { metadata: true } is not supported by the schemalab sandbox; run it against a real MongoDB with --uri")
 	}
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	c := e.catalog.Collection(req.db, collName)
+	// A snapshot: validation reads a consistent state however long it
+	// takes, and writers carry on meanwhile.
+	c := e.catalog.Snapshot(req.db, collName)
 	if c == nil {
 		return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "Collection '%s' does not exist to validate.", ns(req.db, collName))
 	}
@@ -94,7 +94,9 @@ func validateCollection(req *request, c *catalog.Collection, compliant func(bson
 	var stop error
 	tick := func(n int64) bool {
 		if n%interruptEvery == 0 && req.ctx != nil {
-			stop = req.ctx.Err()
+			if err := mongoerr.FromContext(req.ctx); err != nil {
+				stop = err
+			}
 		}
 		return stop == nil
 	}
@@ -126,7 +128,7 @@ func validateCollection(req *request, c *catalog.Collection, compliant func(bson
 		return tick(v.records)
 	})
 	if stop != nil {
-		return nil, mongoerr.FromContext(stop)
+		return nil, stop
 	}
 	extra := make([]int, len(ixs))
 	for i, ix := range ixs {
@@ -142,7 +144,7 @@ func validateCollection(req *request, c *catalog.Collection, compliant func(bson
 			return tick(v.keys[i])
 		})
 		if stop != nil {
-			return nil, mongoerr.FromContext(stop)
+			return nil, stop
 		}
 	}
 	var totalMissing, totalExtra int

@@ -6,6 +6,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/validation"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
@@ -42,17 +43,28 @@ func validateAfter(t *testing.T, breakIt func(e *Engine)) bson.D {
 	return runCmd(t, e, bson.D{{Key: "validate", Value: "c"}})
 }
 
+// breakCollection changes v.c's live collection behind the engine's back,
+// under its write lock so that validate's snapshot sees the change.
+func breakCollection(t *testing.T, e *Engine, fn func(c *catalog.Collection) error) {
+	t.Helper()
+	if err := e.catalog.Write("v", "c", false, fn); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestValidateFindsAMissingIndexEntry(t *testing.T) {
 	reply := validateAfter(t, func(e *Engine) {
-		c := e.catalog.Collection("v", "c")
-		ix := c.Index("a_1")
-		doc, _ := c.Get(2)
-		ks, err := ix.Keys(doc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ks.Keys = ks.Keys[:1] // drop the entry for a: 6 only
-		ix.Remove(ks, 2)
+		breakCollection(t, e, func(c *catalog.Collection) error {
+			ix := c.Index("a_1")
+			doc, _ := c.Get(2)
+			ks, err := ix.Keys(doc)
+			if err != nil {
+				return err
+			}
+			ks.Keys = ks.Keys[:1] // drop the entry for a: 6 only
+			ix.Remove(ks, 2)
+			return nil
+		})
 	})
 	if replyField(reply, "valid") != false {
 		t.Fatalf("valid after losing an index entry: %v", reply)
@@ -76,13 +88,16 @@ func TestValidateFindsAMissingIndexEntry(t *testing.T) {
 
 func TestValidateFindsAnExtraIndexEntry(t *testing.T) {
 	reply := validateAfter(t, func(e *Engine) {
-		ix := e.catalog.Collection("v", "c").Index("a_1")
-		doc := bson.D{{Key: "_id", Value: int32(9)}, {Key: "a", Value: int32(99)}}
-		ks, err := ix.Keys(doc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ix.Add(ks, 9) // an entry for a record that does not exist
+		breakCollection(t, e, func(c *catalog.Collection) error {
+			ix := c.Index("a_1")
+			doc := bson.D{{Key: "_id", Value: int32(9)}, {Key: "a", Value: int32(99)}}
+			ks, err := ix.Keys(doc)
+			if err != nil {
+				return err
+			}
+			ix.Add(ks, 9) // an entry for a record that does not exist
+			return nil
+		})
 	})
 	if replyField(reply, "valid") != false {
 		t.Fatalf("valid with an extra index entry: %v", reply)
@@ -100,13 +115,12 @@ func TestValidateFindsAnExtraIndexEntry(t *testing.T) {
 func TestValidateCountsDocumentsBreakingTheValidator(t *testing.T) {
 	reply := validateAfter(t, func(e *Engine) {
 		// As collMod would leave it: documents inserted before the rule.
-		c := e.catalog.Collection("v", "c")
-		c.Options = bson.D{{Key: "validator", Value: bson.D{{Key: "a", Value: bson.D{{Key: "$gt", Value: int32(5)}}}}}}
-		v, err := validation.Compile(value.Get(c.Options, "validator").(bson.D), 0, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.Validator = v
+		breakCollection(t, e, func(c *catalog.Collection) error {
+			c.Options = bson.D{{Key: "validator", Value: bson.D{{Key: "a", Value: bson.D{{Key: "$gt", Value: int32(5)}}}}}}
+			v, err := validation.Compile(value.Get(c.Options, "validator").(bson.D), 0, nil)
+			c.Validator = v
+			return err
+		})
 	})
 	if replyField(reply, "valid") != true || replyField(reply, "nNonCompliantDocuments") != int32(1) {
 		t.Fatalf("reply = %v, want valid with one non-compliant document (a: 5)", reply)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"os"
 	"time"
 
@@ -8,6 +9,7 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/aggregate"
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
+	"github.com/schemalab/schemalab/sandbox/engine/index"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/planner"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
@@ -103,13 +105,68 @@ func writesTo(pipeline bson.A) bool {
 	return ok && len(last) > 0 && (last[0].Key == "$out" || last[0].Key == "$merge")
 }
 
+// pipelineNamespaces lists the collections a pipeline reads besides its
+// own: the foreign collections of $lookup, $graphLookup and $unionWith,
+// at any depth of sub-pipelines and $facet. The aggregate command takes
+// one consistent snapshot of all of them; a collection this misses (a
+// stage spelled in a way it does not recognise) is snapshotted when first
+// read.
+func pipelineNamespaces(db string, pipeline bson.A, out []catalog.Namespace) []catalog.Namespace {
+	for _, st := range pipeline {
+		stage, ok := st.(bson.D)
+		if !ok || len(stage) != 1 {
+			continue
+		}
+		switch spec := stage[0].Value.(type) {
+		case string:
+			if stage[0].Key == "$unionWith" {
+				out = append(out, catalog.Namespace{DB: db, Coll: spec})
+			}
+		case bson.D:
+			switch stage[0].Key {
+			case "$lookup", "$graphLookup", "$unionWith":
+				key := "from"
+				if stage[0].Key == "$unionWith" {
+					key = "coll"
+				}
+				if from, ok := value.Get(spec, key).(string); ok {
+					out = append(out, catalog.Namespace{DB: db, Coll: from})
+				}
+				if sub, ok := value.Get(spec, "pipeline").(bson.A); ok {
+					out = pipelineNamespaces(db, sub, out)
+				}
+			case "$facet":
+				for _, f := range spec {
+					if sub, ok := f.Value.(bson.A); ok {
+						out = pipelineNamespaces(db, sub, out)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// pipelineView snapshots everything a pipeline on db.coll reads, at one
+// instant.
+func (e *Engine) pipelineView(db, coll string, pipeline bson.A) *catalog.View {
+	var names []catalog.Namespace
+	if coll != "" {
+		names = append(names, catalog.Namespace{DB: db, Coll: coll})
+	}
+	return e.catalog.View(pipelineNamespaces(db, pipeline, names)...)
+}
+
 // pipelineContext connects the pipeline's cross-collection stages to the
-// catalog. The caller holds the engine lock (write lock for $out and
-// $merge) for the whole command, so these callbacks take none.
-func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggregate.Context {
+// engine. Reads ($lookup, $graphLookup, $unionWith, sub-pipelines, stats
+// stages) come from view, the command's snapshot, and hold no lock; the
+// writes of $out and $merge go to the live catalog, one document at a
+// time. Every read is interrupted by the context's Ctx as it is when the
+// read runs, which a cursor's getMore replaces.
+func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, let bson.D) *aggregate.Context {
 	ctx := &aggregate.Context{Ctx: req.ctx, DB: req.db, Now: req.now, Let: let, Coll: coll, NoDiskUse: req.noDiskUse}
 	ctx.Query = func(db, c string, filter, sort bson.D, limit int64) ([]bson.D, error) {
-		q := planner.Query{Sort: sort, Limit: limit}
+		q := planner.Query{Sort: sort, Limit: limit, Ctx: ctx.Ctx}
 		if len(filter) > 0 {
 			f, err := query.Compile(filter, query.Options{Now: req.now})
 			if err != nil {
@@ -117,7 +174,7 @@ func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggrega
 			}
 			q.Filter = f
 		}
-		exec, err := e.plan(e.catalog.Collection(db, c), ns(db, c), q)
+		exec, err := e.plan(view.Collection(db, c), ns(db, c), q)
 		if err != nil {
 			return nil, err
 		}
@@ -125,60 +182,18 @@ func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggrega
 	}
 	ctx.Pipeline = func(db, c string, pipeline bson.A, subLet bson.D) ([]bson.D, error) {
 		sub := *req
-		sub.db = db
-		p, exec, err := e.preparePipeline(&sub, c, pipeline, subLet, nil)
+		sub.db, sub.ctx = db, ctx.Ctx
+		pp, err := e.preparePipeline(&sub, view, c, pipeline, subLet, nil)
 		if err != nil {
 			return nil, err
 		}
-		return drainPipeline(p, exec)
+		return pp.drain()
 	}
 	ctx.ReplaceCollection = func(db, c string, docs []bson.D) error {
-		if err := catalog.ValidateNamespace(db, c); err != nil {
-			return err
-		}
-		if _, ok := e.timeseriesView(db, c); ok {
-			return errTimeseriesTarget("$out")
-		}
-		old := e.catalog.Collection(db, c)
-		var oldOpts bson.D
-		if old != nil {
-			oldOpts = old.Options
-		}
-		// The replacement keeps the target's options, its validator among
-		// them, and its documents are validated like inserts.
-		tmp, err := e.catalog.CreateCollection(db, "tmp.agg_out."+bson.NewObjectID().Hex(), oldOpts)
-		if err != nil {
-			return err
-		}
-		if old != nil {
-			tmp.Validator = old.Validator
-		}
-		if old != nil {
-			for _, ix := range old.Indexes()[1:] {
-				if _, err := tmp.CreateIndex(ix.Spec); err != nil {
-					e.catalog.DropCollection(db, tmp.Name)
-					return err
-				}
-			}
-		}
-		for _, d := range docs {
-			doc, perr := prepareInsert(d)
-			if perr == nil {
-				perr = e.validateWrite(req, tmp, nil, doc)
-			}
-			if perr != nil {
-				e.catalog.DropCollection(db, tmp.Name)
-				return perr
-			}
-			if _, err := tmp.Insert(doc); err != nil {
-				e.catalog.DropCollection(db, tmp.Name)
-				return err
-			}
-		}
-		return e.catalog.RenameCollection(db, tmp.Name, db, c, true)
+		return e.replaceCollection(req, ctx.Ctx, db, c, docs)
 	}
 	ctx.MergeLookup = func(db, c string, on []string, doc bson.D) (bson.D, bool, error) {
-		target := e.catalog.Collection(db, c)
+		target := e.catalog.Snapshot(db, c)
 		if target == nil {
 			return nil, false, nil
 		}
@@ -194,7 +209,7 @@ func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggrega
 		if err != nil {
 			return nil, false, err
 		}
-		exec, err := e.plan(target, ns(db, c), planner.Query{Filter: f, Limit: 1})
+		exec, err := e.plan(target, ns(db, c), planner.Query{Filter: f, Limit: 1, Ctx: ctx.Ctx})
 		if err != nil {
 			return nil, false, err
 		}
@@ -205,27 +220,24 @@ func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggrega
 		if err := catalog.ValidateNamespace(db, c); err != nil {
 			return err
 		}
-		if _, ok := e.timeseriesView(db, c); ok {
+		if e.isTimeseries(db, c) {
 			return errTimeseriesTarget("$merge")
 		}
-		target, err := e.catalog.EnsureCollection(db, c)
-		if err != nil {
-			return err
-		}
 		if insert {
-			doc, perr := prepareInsert(newDoc)
-			if perr == nil {
-				perr = e.validateWrite(req, target, nil, doc)
-			}
+			doc, perr := prepareInsert(newDoc, value.Size(newDoc))
 			if perr != nil {
 				return perr
 			}
-			_, err := target.Insert(doc)
-			return err
-		}
-		rid, ok := findRecord(target, old)
-		if !ok {
-			return nil
+			return e.catalog.Write(db, c, true, func(target *catalog.Collection) error {
+				if target.Kind == catalog.KindTimeseries {
+					return errTimeseriesTarget("$merge") // created as one since the check
+				}
+				if err := e.validateWrite(req, target, nil, doc); err != nil {
+					return err
+				}
+				_, err := target.Insert(doc)
+				return err
+			})
 		}
 		if id := value.Get(old, "_id"); value.IsMissing(value.Get(newDoc, "_id")) {
 			// whenMatched replacements keep the target document's _id.
@@ -237,22 +249,113 @@ func (e *Engine) pipelineContext(req *request, coll string, let bson.D) *aggrega
 		if value.Size(newDoc) > value.MaxUserDocumentSize {
 			return mongoerr.Newf(17419, "Resulting document after update is larger than %d", value.MaxUserDocumentSize)
 		}
-		if err := e.validateWrite(req, target, old, newDoc); err != nil {
-			return err
-		}
-		return target.Replace(rid, newDoc)
+		return e.catalog.Write(db, c, false, func(target *catalog.Collection) error {
+			if target == nil {
+				return nil
+			}
+			rid, ok := findRecord(target, old)
+			if !ok {
+				return nil
+			}
+			// The document being replaced is the one stored now, which a
+			// moderate validationLevel looks at.
+			cur, _ := target.Get(rid)
+			if err := e.validateWrite(req, target, cur, newDoc); err != nil {
+				return err
+			}
+			return target.Replace(rid, newDoc)
+		})
 	}
 	ctx.CollStats = func(db, c string, spec bson.D) (bson.D, error) {
-		return e.collStatsStage(db, c, spec)
+		return e.collStatsStage(view, db, c, spec)
 	}
 	ctx.IndexStats = func(db, c string) ([]bson.D, error) {
-		return e.indexStatsStage(db, c), nil
+		return e.indexStatsStage(view.Collection(db, c)), nil
 	}
 	return ctx
 }
 
+// replaceCollection is $out: the documents go into a temporary collection
+// (with the target's options, validator and indexes), which then replaces
+// the target in one rename, so readers see either the old contents or the
+// new. The documents are validated like inserts, under the temporary
+// collection's write lock.
+func (e *Engine) replaceCollection(req *request, ctx context.Context, db, c string, docs []bson.D) error {
+	if err := catalog.ValidateNamespace(db, c); err != nil {
+		return err
+	}
+	old := e.catalog.Snapshot(db, c)
+	var opts bson.D
+	var specs []index.Spec
+	if old != nil {
+		if old.Kind == catalog.KindTimeseries {
+			return errTimeseriesTarget("$out")
+		}
+		opts = old.Options
+		for _, ix := range old.Indexes()[1:] {
+			specs = append(specs, ix.Spec)
+		}
+	}
+	tmpName := "tmp.agg_out." + bson.NewObjectID().Hex()
+	err := e.catalog.ChangeNamespace(db, func(ch *catalog.Change) error {
+		t, err := ch.Create(tmpName, opts)
+		if err != nil {
+			return err
+		}
+		if old != nil {
+			t.Validator = old.Validator
+		}
+		for _, s := range specs {
+			if _, err := t.CreateIndex(s); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	fail := func(err error) error {
+		e.catalog.DropCollection(db, tmpName)
+		return err
+	}
+	for start := 0; start < len(docs); start += insertBatch {
+		if err := mongoerr.FromContext(ctx); err != nil {
+			return fail(err)
+		}
+		batch := docs[start:min(start+insertBatch, len(docs))]
+		err := e.catalog.Write(db, tmpName, false, func(t *catalog.Collection) error {
+			if t == nil {
+				return mongoerr.Newf(mongoerr.NamespaceNotFound, "temporary $out collection %s.%s was dropped", db, tmpName)
+			}
+			for _, d := range batch {
+				doc, perr := prepareInsert(d, value.Size(d))
+				if perr == nil {
+					perr = e.validateWrite(req, t, nil, doc)
+				}
+				if perr != nil {
+					return perr
+				}
+				if _, err := t.Insert(doc); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return fail(err)
+		}
+	}
+	if err := e.catalog.RenameCollection(db, tmpName, db, c, true); err != nil {
+		return fail(err)
+	}
+	e.cursors.killNamespace(ns(db, c), false)
+	return nil
+}
+
 // findRecord locates the stored record of a document read earlier in the
-// same command, by _id through the _id index.
+// same command, by _id through the _id index. c is live, under its write
+// lock.
 func findRecord(c *catalog.Collection, doc bson.D) (int64, bool) {
 	id := value.Get(doc, "_id")
 	f, err := query.Compile(bson.D{{Key: "_id", Value: bson.D{{Key: "$eq", Value: id}}}}, query.Options{})
@@ -267,13 +370,22 @@ func findRecord(c *catalog.Collection, doc bson.D) (int64, bool) {
 	return r.RID, ok
 }
 
-// preparePipeline parses a pipeline and pushes its leading $match and
-// $sort into a planner executor over coll (nil executor for a
+// preparedPipeline is a parsed pipeline, its leading $match and $sort
+// pushed into a plan executor over the snapshot (exec is nil for a
 // collection-less pipeline such as $documents).
-func (e *Engine) preparePipeline(req *request, coll string, pipeline bson.A, let bson.D, hint any) (*aggregate.Pipeline, *planner.Executor, error) {
-	p, err := aggregate.Parse(pipeline, e.pipelineContext(req, coll, let))
+type preparedPipeline struct {
+	p    *aggregate.Pipeline
+	exec *planner.Executor
+	ctx  *aggregate.Context
+}
+
+// preparePipeline parses a pipeline and plans its leading $match and
+// $sort over view's snapshot of coll.
+func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, pipeline bson.A, let bson.D, hint any) (*preparedPipeline, error) {
+	actx := e.pipelineContext(req, view, coll, let)
+	p, err := aggregate.Parse(pipeline, actx)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if coll == "" {
 		if len(p.Stages()) == 0 || !collectionlessStage(p.Stages()[0].Name()) {
@@ -281,34 +393,31 @@ func (e *Engine) preparePipeline(req *request, coll string, pipeline bson.A, let
 			if len(p.Stages()) > 0 {
 				name = p.Stages()[0].Name()
 			}
-			return nil, nil, mongoerr.Newf(mongoerr.InvalidNamespace, "{aggregate: 1} is not valid for '%s'; a collection is required.", name)
+			return nil, mongoerr.Newf(mongoerr.InvalidNamespace, "{aggregate: 1} is not valid for '%s'; a collection is required.", name)
 		}
-		return p, nil, nil
+		return &preparedPipeline{p: p, ctx: actx}, nil
 	}
 	if len(p.Stages()) > 0 && collectionlessStage(p.Stages()[0].Name()) && p.Stages()[0].Name() == "$documents" {
-		return nil, nil, mongoerr.New(mongoerr.InvalidNamespace, "$documents' is not allowed in user requests: aggregate must be run against the database, not a collection")
+		return nil, mongoerr.New(mongoerr.InvalidNamespace, "$documents' is not allowed in user requests: aggregate must be run against the database, not a collection")
 	}
-	q := planner.Query{Hint: hint, NoDiskUse: req.noDiskUse}
-	pushed := 0
+	q := planner.Query{Hint: hint, Ctx: req.ctx, NoDiskUse: req.noDiskUse}
 	if filter, ok := p.LeadingMatch(); ok {
 		f, err := query.Compile(filter, query.Options{Now: req.now, LetVars: p.LetValues()})
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		q.Filter = f
-		pushed++
 		p.RemoveLeading(1)
 	}
 	if sort, limit, ok := p.LeadingSort(); ok {
 		q.Sort, q.Limit = sort, limit
-		pushed++
 		p.RemoveLeading(1)
 	}
-	exec, err := e.plan(e.catalog.Collection(req.db, coll), ns(req.db, coll), q)
+	exec, err := e.plan(view.Collection(req.db, coll), ns(req.db, coll), q)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return p, exec, nil
+	return &preparedPipeline{p: p, exec: exec, ctx: actx}, nil
 }
 
 func collectionlessStage(name string) bool {
@@ -319,40 +428,45 @@ func collectionlessStage(name string) bool {
 	return false
 }
 
+// input is what feeds the pipeline: the plan's results, or nothing.
+func (pp *preparedPipeline) input() aggregate.Iterator {
+	if pp.exec == nil {
+		return aggregate.NewSliceIterator(nil)
+	}
+	return executorIterator{exec: pp.exec}
+}
+
+// stream runs the pipeline lazily, for a cursor.
+func (pp *preparedPipeline) stream() (resultStream, error) {
+	it, err := pp.p.Run(pp.input())
+	if err != nil {
+		return resultStream{}, err
+	}
+	return resultStream{
+		next: it.Next,
+		bind: func(ctx context.Context) {
+			pp.ctx.Ctx = ctx
+			if pp.exec != nil {
+				pp.exec.SetContext(ctx)
+			}
+		},
+	}, nil
+}
+
+func (pp *preparedPipeline) drain() ([]bson.D, error) {
+	it, err := pp.p.Run(pp.input())
+	if err != nil {
+		return nil, err
+	}
+	return aggregate.Drain(it)
+}
+
 // executorIterator feeds planner results into a pipeline.
 type executorIterator struct{ exec *planner.Executor }
 
 func (it executorIterator) Next() (bson.D, bool, error) {
 	r, ok, err := it.exec.Next()
 	return r.Doc, ok, err
-}
-
-type aggregateIterator = aggregate.Iterator
-
-type emptyIterator struct{}
-
-func (emptyIterator) Next() (bson.D, bool, error) { return nil, false, nil }
-
-func drainPipeline(p *aggregate.Pipeline, exec *planner.Executor) ([]bson.D, error) {
-	var in aggregate.Iterator = emptyIterator{}
-	if exec != nil {
-		in = executorIterator{exec: exec}
-	}
-	it, err := p.Run(in)
-	if err != nil {
-		return nil, err
-	}
-	var out []bson.D
-	for {
-		d, ok, err := it.Next()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return out, nil
-		}
-		out = append(out, d)
-	}
 }
 
 func cmdAggregate(e *Engine, req *request) (bson.D, error) {
@@ -366,32 +480,34 @@ func cmdAggregate(e *Engine, req *request) (bson.D, error) {
 	if s.explain {
 		return e.explainAggregate(req, s, "queryPlanner")
 	}
-	if writesTo(s.pipeline) {
-		e.mu.Lock()
-		defer e.mu.Unlock()
-	} else {
-		e.mu.RLock()
-		defer e.mu.RUnlock()
-	}
-	p, exec, err := e.preparePipeline(req, s.coll, s.pipeline, s.let, s.hint)
+	const errContext = "PlanExecutor error during aggregation"
+	pp, err := e.preparePipeline(req, e.pipelineView(req.db, s.coll, s.pipeline), s.coll, s.pipeline, s.let, s.hint)
 	if err != nil {
 		return nil, err
-	}
-	docs, err := drainPipeline(p, exec)
-	if err != nil {
-		return nil, executorError("PlanExecutor error during aggregation", err)
 	}
 	nsName := ns(req.db, s.coll)
 	if s.coll == "" {
 		nsName = ns(req.db, "$cmd.aggregate")
 	}
-	return e.cursors.firstBatch(nsName, docs, s.batchSize, s.hasBatch, false), nil
+	if writesTo(s.pipeline) {
+		// $out and $merge write as they go and return no documents.
+		if _, err := pp.drain(); err != nil {
+			return nil, executorError(errContext, err)
+		}
+		return e.firstBatch(req, nsName, sliceStream(nil), s.batchSize, s.hasBatch, false, errContext)
+	}
+	st, err := pp.stream()
+	if err != nil {
+		return nil, executorError(errContext, err)
+	}
+	return e.firstBatch(req, nsName, st, s.batchSize, s.hasBatch, false, errContext)
 }
 
-// collStatsStage renders one $collStats output document.
-func (e *Engine) collStatsStage(db, coll string, spec bson.D) (bson.D, error) {
+// collStatsStage renders one $collStats output document of db.coll as
+// view holds it.
+func (e *Engine) collStatsStage(view *catalog.View, db, coll string, spec bson.D) (bson.D, error) {
+	c := view.Collection(db, coll)
 	host, _ := os.Hostname()
-	c := e.catalog.Collection(db, coll)
 	out := bson.D{
 		{Key: "ns", Value: ns(db, coll)},
 		{Key: "host", Value: host},
@@ -423,7 +539,7 @@ func (e *Engine) collStatsStage(db, coll string, spec bson.D) (bson.D, error) {
 					scale = n
 				}
 			}
-			if ts, ok := e.timeseriesView(db, coll); ok {
+			if ts, ok := timeseriesIn(view, db, coll); ok {
 				out = append(out, bson.E{Key: "storageStats", Value: e.timeseriesCollStats(ts, storagestats.StorageStats(ts.buckets, scale))})
 				continue
 			}
@@ -442,8 +558,7 @@ func (e *Engine) collStatsStage(db, coll string, spec bson.D) (bson.D, error) {
 	return appendNumberStyleDoc(out), nil
 }
 
-func (e *Engine) indexStatsStage(db, coll string) []bson.D {
-	c := e.catalog.Collection(db, coll)
+func (e *Engine) indexStatsStage(c *catalog.Collection) []bson.D {
 	if c == nil {
 		return nil
 	}

@@ -273,7 +273,8 @@ func (s *syncBuffer) String() string {
 
 func TestValidationActionWarnLogs(t *testing.T) {
 	log := &syncBuffer{}
-	db := startServerWith(t, engine.Options{Log: log}).Database("warn")
+	client, _ := startServerWith(t, engine.Options{Log: log})
+	db := client.Database("warn")
 	okJ(t, db, `{"create": "c", "validator": {"a": {"$gt": 5}}, "validationAction": "warn"}`)
 	reply := okJ(t, db, `{"insert": "c", "documents": [{"_id": 1, "a": 1}]}`)
 	if field(reply, "writeErrors") != nil || field(reply, "n") != int32(1) {

@@ -70,9 +70,8 @@ func cmdCount(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	exec, err := e.plan(e.catalog.Collection(req.db, s.coll), ns(req.db, s.coll), q)
+	q.Ctx = req.ctx
+	exec, err := e.plan(e.catalog.Snapshot(req.db, s.coll), ns(req.db, s.coll), q)
 	if err != nil {
 		return nil, err
 	}
@@ -126,26 +125,34 @@ func cmdDistinct(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	exec, err := e.plan(e.catalog.Collection(req.db, s.coll), ns(req.db, s.coll), q)
+	q.Ctx = req.ctx
+	const errContext = "Executor error during distinct command"
+	exec, err := e.plan(e.catalog.Snapshot(req.db, s.coll), ns(req.db, s.coll), q)
 	if err != nil {
-		return nil, err
+		return nil, executorError(errContext, err)
 	}
-	docs, err := runPlan(exec)
+	values, err := distinctValues(executorStream(exec).next, key)
 	if err != nil {
-		return nil, err
+		return nil, executorError(errContext, err)
 	}
-	return bson.D{{Key: "values", Value: distinctValues(docs, key)}}, nil
+	return bson.D{{Key: "values", Value: values}}, nil
 }
 
-// distinctValues collects the distinct values at a dotted path: arrays
-// contribute their elements (one level, as mongod's distinct does), and
-// the result is in BSON order.
-func distinctValues(docs []bson.D, path string) bson.A {
+// distinctValues collects the distinct values at a dotted path of the
+// documents next yields (a plan's or a pipeline's results): arrays contribute their elements (one level, as mongod's
+// distinct does), and the result is in BSON order.
+func distinctValues(next func() (bson.D, bool, error), path string) (bson.A, error) {
 	var vals []any
-	for _, d := range docs {
-		collectPathValues(d, splitDots(path), &vals)
+	parts := splitDots(path)
+	for {
+		d, ok, err := next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		collectPathValues(d, parts, &vals)
 	}
 	sortValues(vals)
 	out := bson.A{}
@@ -155,7 +162,7 @@ func distinctValues(docs []bson.D, path string) bson.A {
 		}
 		out = append(out, v)
 	}
-	return out
+	return out, nil
 }
 
 func collectPathValues(v any, path []string, out *[]any) {

@@ -60,53 +60,59 @@ func parseDeleteStatement(i int, v any, let bson.D) (*deleteStatement, error) {
 	return st, nil
 }
 
-// applyDelete removes the documents one statement selects and returns
-// them (the first one only matters to findAndModify).
-func (e *Engine) applyDelete(req *request, collName string, st *deleteStatement) ([]bson.D, error) {
+// deleteOutcome is what one delete statement did.
+type deleteOutcome struct {
+	removed int64
+	first   bson.D // the first document removed: what findAndModify returns
+	// executing is set once the statement is planned: later errors come
+	// from the plan executor.
+	executing bool
+}
+
+// applyDelete removes the documents one statement selects, the way
+// applyUpdate writes: matched in a snapshot, each deleted under the write
+// lock if it still matches then.
+func (e *Engine) applyDelete(req *request, collName string, st *deleteStatement) (deleteOutcome, error) {
+	var out deleteOutcome
 	f, err := query.Compile(st.filter, query.Options{Now: req.now, LetVars: st.let})
 	if err != nil {
-		return nil, err
+		return out, err
 	}
-	if ts, ok := e.timeseriesView(req.db, collName); ok {
-		return e.deleteTimeseries(req, ts, st.filter, f, st.multi)
-	}
-	coll := e.catalog.Collection(req.db, collName)
-	if coll == nil {
-		return nil, nil
+	if e.isTimeseries(req.db, collName) {
+		if out, err := e.deleteTimeseries(req, collName, st.filter, f, st.multi); err != errNotTimeseries {
+			return out, err
+		}
 	}
 	if st.multi && f.IsEmpty() && st.hint == nil {
 		// deleteMany({}) empties the collection without a scan per record.
-		var all []bson.D
-		coll.Scan(0, func(r *catalog.Record) bool { all = append(all, r.Doc); return true })
-		coll.Truncate()
-		return all, nil
+		err := e.catalog.Write(req.db, collName, false, func(coll *catalog.Collection) error {
+			if coll != nil {
+				out.removed = int64(coll.Count())
+				coll.Truncate()
+			}
+			return nil
+		})
+		return out, err
 	}
-	q := planner.Query{Filter: f, Hint: st.hint, Sort: st.sort}
+	q := planner.Query{Filter: f, Hint: st.hint, Sort: st.sort, Ctx: req.ctx}
 	if !st.multi {
 		q.Limit = 1
 	}
-	exec, err := e.plan(coll, ns(req.db, collName), q)
-	if err != nil {
-		return nil, err
-	}
-	var matches []planner.Result
-	for {
-		r, ok, err := exec.Next()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			break
-		}
-		matches = append(matches, r)
-	}
-	out := make([]bson.D, 0, len(matches))
-	for _, m := range matches {
-		if coll.Delete(m.RID) {
-			out = append(out, m.Doc)
-		}
-	}
-	return out, nil
+	out.executing, err = e.writeMatches(req, collName, q, !st.multi, func() bool { return out.removed > 0 },
+		func(coll *catalog.Collection, m planner.Result) error {
+			cur, _, ok, err := currentMatch(coll, m, f)
+			if err != nil || !ok {
+				return err
+			}
+			if coll.Delete(m.RID) {
+				if out.removed == 0 {
+					out.first = cur
+				}
+				out.removed++
+			}
+			return nil
+		})
+	return out, err
 }
 
 func cmdDelete(e *Engine, req *request) (bson.D, error) {
@@ -121,20 +127,24 @@ func cmdDelete(e *Engine, req *request) (bson.D, error) {
 			return nil, err
 		}
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	var n int64
 	var werrs []writeError
 	for i, st := range stmts {
-		removed, err := e.applyDelete(req, collName, st)
+		out, err := e.applyDelete(req, collName, st)
 		if err != nil {
+			if isInterruption(err) {
+				// Interruptions fail the whole command, as mongod's
+				// write_ops_exec rethrows them (from the plan executor,
+				// with its context); what was written stays.
+				return nil, executorError("Plan executor error during delete", err)
+			}
 			werrs = append(werrs, writeError{index: i, err: mongoerr.As(err)})
 			if ordered {
 				break
 			}
 			continue
 		}
-		n += int64(len(removed))
+		n += out.removed
 	}
 	reply := bson.D{{Key: "n", Value: int32(n)}}
 	if len(werrs) > 0 {

@@ -199,6 +199,17 @@ func runPlan(exec *planner.Executor) ([]bson.D, error) {
 	}
 }
 
+// executorStream reads a plan's results as a cursor does.
+func executorStream(exec *planner.Executor) resultStream {
+	return resultStream{
+		next: func() (bson.D, bool, error) {
+			r, ok, err := exec.Next()
+			return r.Doc, ok, err
+		},
+		bind: exec.SetContext,
+	}
+}
+
 func cmdFind(e *Engine, req *request) (bson.D, error) {
 	if out, ok, err := e.timeseriesRead(req); ok {
 		return out, err
@@ -211,19 +222,13 @@ func cmdFind(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.mu.RLock()
-	docs, err := func() ([]bson.D, error) {
-		defer e.mu.RUnlock()
-		exec, err := e.plan(e.catalog.Collection(req.db, s.coll), ns(req.db, s.coll), q)
-		if err != nil {
-			return nil, err
-		}
-		return runPlan(exec)
-	}()
+	const errContext = "Executor error during find command"
+	q.Ctx = req.ctx
+	exec, err := e.plan(e.catalog.Snapshot(req.db, s.coll), ns(req.db, s.coll), q)
 	if err != nil {
-		return nil, executorError("Executor error during find command", err)
+		return nil, executorError(errContext, err)
 	}
-	return e.cursors.firstBatch(ns(req.db, s.coll), docs, s.batchSize, s.hasBatch, s.singleBatch), nil
+	return e.firstBatch(req, ns(req.db, s.coll), executorStream(exec), s.batchSize, s.hasBatch, s.singleBatch, errContext)
 }
 
 func cmdGetMore(e *Engine, req *request) (bson.D, error) {
@@ -247,7 +252,7 @@ func cmdGetMore(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	return e.cursors.getMore(id, ns(req.db, coll), batch)
+	return e.getMore(req, id, ns(req.db, coll), batch)
 }
 
 func cmdKillCursors(e *Engine, req *request) (bson.D, error) {

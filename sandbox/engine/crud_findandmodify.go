@@ -95,23 +95,20 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 		return proj.Apply(d, -1)
 	}
 
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	if remove {
-		removed, err := e.applyDelete(req, collName, &deleteStatement{filter: filter, sort: sort, hint: hint, let: let})
+		out, err := e.applyDelete(req, collName, &deleteStatement{filter: filter, sort: sort, hint: hint, let: let})
 		if err != nil {
+			if out.executing {
+				return nil, executorError("Plan executor error during findAndModify", err)
+			}
 			return nil, err
 		}
-		var doc bson.D
-		if len(removed) > 0 {
-			doc = removed[0]
-		}
-		v, err := project(doc)
+		v, err := project(out.first)
 		if err != nil {
 			return nil, err
 		}
 		return bson.D{
-			{Key: "lastErrorObject", Value: bson.D{{Key: "n", Value: int32(len(removed))}}},
+			{Key: "lastErrorObject", Value: bson.D{{Key: "n", Value: int32(out.removed)}}},
 			{Key: "value", Value: v},
 		}, nil
 	}

@@ -93,8 +93,14 @@ func parseUpdateStatement(i int, v any, let bson.D) (*updateStatement, error) {
 	return st, nil
 }
 
-// applyUpdate runs one update statement against coll (which may be nil)
-// under the write lock.
+// applyUpdate runs one update statement. It finds the matches in a
+// snapshot, without a lock, and writes each under the collection's write
+// lock, to the document as it is then: one that a concurrent write changed
+// is matched again, one that it deleted is skipped, as mongod does after a
+// yield. So an update is atomic per document, and a multi-document one
+// interleaves with other writers between documents, as on mongod; reading
+// a snapshot also means that a document the update moves within an index
+// is never visited twice.
 func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement, wantDocs bool) (updateOutcome, error) {
 	var out updateOutcome
 	u, err := update.Compile(st.update, update.Options{ArrayFilters: st.arrayFilters, Now: req.now, LetVars: st.let})
@@ -108,68 +114,56 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 	if err != nil {
 		return out, err
 	}
-	if ts, ok := e.timeseriesView(req.db, collName); ok {
-		return e.updateTimeseries(req, ts, st, u, f)
-	}
-	coll := e.catalog.Collection(req.db, collName)
-	if coll != nil {
-		q := planner.Query{Filter: f, Hint: st.hint, Sort: st.sort}
-		if !st.multi {
-			q.Limit = 1
-		}
-		exec, err := e.plan(coll, ns(req.db, collName), q)
-		if err != nil {
+	if e.isTimeseries(req.db, collName) {
+		if out, err := e.updateTimeseries(req, collName, st, u, f); err != errNotTimeseries {
 			return out, err
 		}
-		out.executing = true
-		// Materialise the matches first so that moving a document within
-		// an index cannot make the scan visit it twice.
-		var matches []planner.Result
-		for {
-			r, ok, err := exec.Next()
-			if err != nil {
-				return out, err
-			}
-			if !ok {
-				break
-			}
-			matches = append(matches, r)
-		}
-		for _, m := range matches {
-			out.matched++
-			newDoc, modified, err := u.Apply(m.Doc, m.Pos, false)
-			if err != nil {
-				return out, err
-			}
-			if wantDocs {
-				out.before, out.after = m.Doc, m.Doc
-			}
-			if !modified {
-				continue
-			}
-			if value.Size(newDoc) > value.MaxUserDocumentSize {
-				return out, mongoerr.Newf(17419, "Resulting document after update is larger than %d", value.MaxUserDocumentSize)
-			}
-			if err := checkUpdatedDepth(newDoc); err != nil {
-				return out, err
-			}
-			if err := checkIDUnchanged(m.Doc, newDoc); err != nil {
-				return out, err
-			}
-			if err := e.validateWrite(req, coll, m.Doc, newDoc); err != nil {
-				return out, err
-			}
-			if err := coll.Replace(m.RID, newDoc); err != nil {
-				return out, err
-			}
-			out.modified++
-			if wantDocs {
-				out.after = newDoc
-			}
-		}
 	}
-	if out.matched > 0 || !st.upsert {
-		return out, nil
+	apply := func(coll *catalog.Collection, m planner.Result) error {
+		cur, pos, ok, err := currentMatch(coll, m, f)
+		if err != nil || !ok {
+			return err
+		}
+		out.matched++
+		newDoc, modified, err := u.Apply(cur, pos, false)
+		if err != nil {
+			return err
+		}
+		if wantDocs {
+			out.before, out.after = cur, cur
+		}
+		if !modified {
+			return nil
+		}
+		if value.Size(newDoc) > value.MaxUserDocumentSize {
+			return mongoerr.Newf(17419, "Resulting document after update is larger than %d", value.MaxUserDocumentSize)
+		}
+		if err := checkUpdatedDepth(newDoc); err != nil {
+			return err
+		}
+		if err := checkIDUnchanged(cur, newDoc); err != nil {
+			return err
+		}
+		if err := e.validateWrite(req, coll, cur, newDoc); err != nil {
+			return err
+		}
+		if err := coll.Replace(m.RID, newDoc); err != nil {
+			return err
+		}
+		out.modified++
+		if wantDocs {
+			out.after = newDoc
+		}
+		return nil
+	}
+	q := planner.Query{Filter: f, Hint: st.hint, Sort: st.sort, Ctx: req.ctx}
+	if !st.multi {
+		q.Limit = 1
+	}
+	executing, err := e.writeMatches(req, collName, q, !st.multi, func() bool { return out.matched > 0 }, apply)
+	out.executing = executing
+	if err != nil || out.matched > 0 || !st.upsert {
+		return out, err
 	}
 	out.executing = true
 	seed, err := f.EqualityDoc()
@@ -189,15 +183,17 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 	if err := catalog.ValidateNamespace(req.db, collName); err != nil {
 		return out, err
 	}
-	if coll == nil {
-		if coll, err = e.catalog.EnsureCollection(req.db, collName); err != nil {
-			return out, err
+	err = e.catalog.Write(req.db, collName, true, func(coll *catalog.Collection) error {
+		if coll.Kind == catalog.KindTimeseries {
+			return errTimeseriesUpsert() // created as one since the lookup
 		}
-	}
-	if err := e.validateWrite(req, coll, nil, doc); err != nil {
-		return out, err
-	}
-	if _, err := coll.Insert(doc); err != nil {
+		if err := e.validateWrite(req, coll, nil, doc); err != nil {
+			return err
+		}
+		_, err := coll.Insert(doc)
+		return err
+	})
+	if err != nil {
 		return out, err
 	}
 	out.upsertedID = doc[0].Value
@@ -205,6 +201,103 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 		out.after = doc
 	}
 	return out, nil
+}
+
+// currentMatch is the document a write about to change m finds at m's
+// RecordID in the live collection, under its write lock: m's own when
+// nothing changed it since the snapshot; otherwise the current version if
+// it still matches f (with its array position for the positional $), and
+// none if it was deleted or no longer matches.
+func currentMatch(coll *catalog.Collection, m planner.Result, f *query.Filter) (bson.D, int, bool, error) {
+	cur, ok := coll.Get(m.RID)
+	if !ok {
+		return nil, 0, false, nil
+	}
+	if sameDocument(cur, m.Doc) {
+		return cur, m.Pos, true, nil
+	}
+	matches, pos, err := f.Eval(cur)
+	return cur, pos, matches && err == nil, err
+}
+
+// sameDocument reports whether a and b are the same stored document:
+// stored documents are never modified, so a write replaces the slice.
+func sameDocument(a, b bson.D) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// writeBatch is how many matched documents a multi-document update or
+// delete writes per hold of the collection's write lock.
+const writeMatchesBatch = 64
+
+// writeMatches runs q over a snapshot of db.coll and calls write for
+// matches under the live collection's write lock, checking for
+// interruption (maxTimeMS, shutdown) between batches. Without single,
+// every match is written, writeMatchesBatch per hold of the lock. With
+// single (q has limit 1), the first match is written; if it no longer
+// matched at write time (done still false), q runs again on a fresh
+// snapshot, as mongod retries after a write conflict. It reports whether
+// execution started (planning succeeded), for findAndModify's error
+// context.
+func (e *Engine) writeMatches(req *request, collName string, q planner.Query, single bool, done func() bool,
+	write func(coll *catalog.Collection, m planner.Result) error) (bool, error) {
+	executing := false
+	for {
+		snap := e.catalog.Snapshot(req.db, collName)
+		if snap == nil {
+			return executing, nil
+		}
+		exec, err := e.plan(snap, ns(req.db, collName), q)
+		if err != nil {
+			return executing, err
+		}
+		executing = true
+		batch := make([]planner.Result, 0, writeMatchesBatch)
+		for {
+			batch = batch[:0]
+			for len(batch) < cap(batch) && !(single && len(batch) == 1) {
+				r, ok, err := exec.Next()
+				if err != nil {
+					return true, err
+				}
+				if !ok {
+					break
+				}
+				batch = append(batch, r)
+			}
+			if len(batch) == 0 {
+				return true, nil
+			}
+			gone := false
+			err := e.catalog.Write(req.db, collName, false, func(coll *catalog.Collection) error {
+				if coll == nil || !sameCollection(coll, snap) {
+					gone = true
+					return nil
+				}
+				for _, m := range batch {
+					if err := write(coll, m); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil || gone || (single && done()) {
+				return true, err
+			}
+			if err := mongoerr.FromContext(req.ctx); err != nil {
+				return true, err
+			}
+			if single {
+				break // plan again: the match changed under us
+			}
+		}
+	}
+}
+
+// sameCollection reports whether the live collection is the one snap was
+// taken of, not one dropped and created again under its name since.
+func sameCollection(live, snap *catalog.Collection) bool {
+	return string(live.UUID.Data) == string(snap.UUID.Data)
 }
 
 // checkIDUnchanged is mongod's immutable _id check after an update
@@ -233,14 +326,18 @@ func cmdUpdate(e *Engine, req *request) (bson.D, error) {
 	if err := catalog.ValidateCollectionName(req.db, collName); err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	var n, nModified int64
 	var upserted bson.A
 	var werrs []writeError
 	for i, st := range stmts {
 		out, err := e.applyUpdate(req, collName, st, false)
 		if err != nil {
+			if isInterruption(err) {
+				// Interruptions fail the whole command, as mongod's
+				// write_ops_exec rethrows them (from the plan executor,
+				// with its context); what was written stays.
+				return nil, executorError("Plan executor error during update", err)
+			}
 			werrs = append(werrs, writeError{index: i, err: mongoerr.As(err)})
 			if ordered {
 				break

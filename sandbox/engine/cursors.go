@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"sync"
@@ -12,30 +13,148 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
-// A cursor holds the rest of a result set between getMore calls. Results
-// are materialised when the command runs (under the read lock); stored
-// documents are immutable, so the cursor needs no lock on the catalog.
+// A cursor is a result being read batch by batch. It keeps what its
+// command read from (collection snapshots, which no writer changes) and
+// its position there (a plan executor or a pipeline), and produces each
+// batch when a getMore asks for it. It holds no results of its own beyond
+// the one document it reads ahead to know whether more follow; blocking
+// stages ($sort without an index, $group) hold their own output.
 type cursor struct {
-	id       int64
-	ns       string
-	docs     []bson.D
-	pos      int
+	id     int64
+	ns     string
+	owner  string // see request.owner
+	stream resultStream
+	// ahead is a document (or the error) read past the last batch.
+	ahead    bson.D
+	aheadErr error
+	hasAhead bool
+	// leftover is what the opening command's maxTimeMS has not used yet:
+	// mongod rolls it over to each getMore of a non-awaitData cursor.
+	leftover time.Duration
+	timed    bool
 	lastUsed time.Time
+	// cancel interrupts the getMore using the cursor (nil when idle), so
+	// that killing a cursor stops it at once.
+	cancel context.CancelCauseFunc
+	killed bool
 }
 
-// cursorIdleTimeout matches mongod's cursorTimeoutMillis default (10 min).
-const cursorIdleTimeout = 10 * time.Minute
+// resultStream is where a cursor's documents come from.
+type resultStream struct {
+	next func() (bson.D, bool, error)
+	// bind points the stream's interrupt checks at the context of the
+	// command reading it now.
+	bind func(ctx context.Context)
+}
 
-// maxBatchBytes is mongod's cap on one reply batch (16 MiB of documents).
-const maxBatchBytes = value.MaxUserDocumentSize
+func sliceStream(docs []bson.D) resultStream {
+	i := 0
+	return resultStream{
+		next: func() (bson.D, bool, error) {
+			if i >= len(docs) {
+				return nil, false, nil
+			}
+			i++
+			return docs[i-1], true, nil
+		},
+		bind: func(context.Context) {},
+	}
+}
 
+// defaultFirstBatch is the first batch of find and aggregate without a
+// batchSize.
+const defaultFirstBatch = 101
+
+func (c *cursor) read() (bson.D, bool, error) {
+	if c.hasAhead {
+		c.hasAhead = false
+		d, err := c.ahead, c.aheadErr
+		c.ahead, c.aheadErr = nil, nil
+		return d, err == nil, err
+	}
+	return c.stream.next()
+}
+
+func (c *cursor) unread(d bson.D, err error) {
+	c.ahead, c.aheadErr, c.hasAhead = d, err, true
+}
+
+// fill reads the next batch, as mongod's FindCommon::haveSpaceForNext
+// cuts it: at most n documents (n < 0: no count limit), and no more than
+// 16 MiB of them, but always the first one that is due, whatever its
+// size. A document larger than any BSON object mongod builds fails with
+// BSONObjectTooLarge, as its reply builder does. exhausted reports that
+// nothing follows the batch, which fill learns by reading one document
+// ahead (an error found that way belongs to the next batch).
+func (c *cursor) fill(n int) (batch bson.A, exhausted bool, err error) {
+	batch = bson.A{}
+	size := 0
+	for n < 0 || len(batch) < n {
+		d, ok, err := c.read()
+		if err != nil {
+			return nil, false, err
+		}
+		if !ok {
+			return batch, true, nil
+		}
+		s := value.Size(d)
+		if s > value.MaxInternalDocumentSize {
+			return nil, false, value.ObjectTooLarge(d, s)
+		}
+		if len(batch) > 0 && size+s > value.MaxUserDocumentSize {
+			c.unread(d, nil)
+			return batch, false, nil
+		}
+		size += s
+		batch = append(batch, d)
+	}
+	d, ok, err := c.read()
+	if !ok && err == nil {
+		return batch, true, nil
+	}
+	c.unread(d, err)
+	return batch, false, nil
+}
+
+// DefaultMaxOpenCursors caps the cursors one embedded server keeps open.
+// mongod has no such cap (it bounds cursors only by their idle timeout and
+// by the sessions that own them); the embedded server adds one so that a
+// client opening cursors in a loop cannot grow it without bound. Each open
+// cursor pins the collection versions it reads, so the cap bounds memory;
+// 10,000 is far more than a classroom of learners keeps open.
+const DefaultMaxOpenCursors = 10000
+
+// defaultCursorIdleTimeout is mongod's cursorTimeoutMillis default.
+const defaultCursorIdleTimeout = 10 * time.Minute
+
+// cursorTable holds the open cursors and, for each owner (a session or a
+// connection) that has some, the open connections they were used on.
 type cursorTable struct {
-	mu      sync.Mutex
-	cursors map[int64]*cursor
+	mu           sync.Mutex
+	cursors      map[int64]*cursor
+	ownerCursors map[string]int
+	ownerConns   map[string]map[int64]struct{}
+	connOwners   map[int64]map[string]struct{}
+	max          int
+	idle         time.Duration
+	lastSweep    time.Time
 }
 
-func newCursorTable() *cursorTable {
-	return &cursorTable{cursors: map[int64]*cursor{}}
+func newCursorTable(max int, idle time.Duration) *cursorTable {
+	if max <= 0 {
+		max = DefaultMaxOpenCursors
+	}
+	if idle <= 0 {
+		idle = defaultCursorIdleTimeout
+	}
+	return &cursorTable{
+		cursors:      map[int64]*cursor{},
+		ownerCursors: map[string]int{},
+		ownerConns:   map[string]map[int64]struct{}{},
+		connOwners:   map[int64]map[string]struct{}{},
+		max:          max,
+		idle:         idle,
+	}
 }
 
 func newCursorID() int64 {
@@ -49,62 +168,119 @@ func newCursorID() int64 {
 	}
 }
 
-// firstBatch builds the reply's cursor document for a freshly computed
-// result, registering a cursor when documents remain. batchSize 0 means
-// "default": 101 documents for the first batch.
-func (t *cursorTable) firstBatch(namespace string, docs []bson.D, batchSize int64, hasBatchSize bool, singleBatch bool) bson.D {
-	limit := int64(101)
+// firstBatch answers a cursor-opening command: the reply's cursor document
+// with the first batch of s, and a cursor registered for the rest when
+// anything is left and the client wants more. batchSize 0 given
+// explicitly returns an empty first batch, as mongod does. errContext is
+// the context mongod adds to an execution error of this command.
+func (e *Engine) firstBatch(req *request, namespace string, s resultStream, batchSize int64, hasBatchSize, singleBatch bool, errContext string) (bson.D, error) {
+	n := defaultFirstBatch
 	if hasBatchSize {
-		limit = batchSize
+		n = int(batchSize)
 	}
-	batch, rest := splitBatch(docs, limit, hasBatchSize)
+	c := &cursor{ns: namespace, owner: req.owner(), stream: s}
+	batch, exhausted, err := c.fill(n)
+	if err != nil {
+		return nil, executorError(errContext, err)
+	}
 	var id int64
-	if len(rest) > 0 && !singleBatch {
-		id = newCursorID()
-		t.mu.Lock()
-		t.expireLocked()
-		t.cursors[id] = &cursor{id: id, ns: namespace, docs: rest, lastUsed: time.Now()}
-		t.mu.Unlock()
+	if !exhausted && !singleBatch {
+		if !req.deadline.IsZero() {
+			c.timed, c.leftover = true, max(time.Until(req.deadline), 0)
+		}
+		if id, err = e.cursors.open(c, req.conn.ID); err != nil {
+			return nil, err
+		}
 	}
 	return bson.D{{Key: "cursor", Value: bson.D{
-		{Key: "firstBatch", Value: docsToArray(batch)},
+		{Key: "firstBatch", Value: batch},
 		{Key: "id", Value: id},
 		{Key: "ns", Value: namespace},
-	}}}
+	}}}, nil
 }
 
-// splitBatch cuts a batch of at most n documents (all of them when n is
-// 0 and explicit... as mongod: batchSize 0 returns an empty first batch)
-// and at most maxBatchBytes, always at least one document if any is due.
-func splitBatch(docs []bson.D, n int64, explicit bool) ([]bson.D, []bson.D) {
-	if explicit && n == 0 {
-		return nil, docs
+// getMore produces a cursor's next batch (batchSize 0: no count limit).
+func (e *Engine) getMore(req *request, id int64, namespace string, batchSize int64) (bson.D, error) {
+	ctx, cancel := context.WithCancelCause(req.ctx)
+	defer cancel(nil)
+	c, err := e.cursors.checkout(id, namespace, req, cancel)
+	if err != nil {
+		return nil, err
 	}
-	size := 0
-	i := 0
-	for i < len(docs) && (n <= 0 || int64(i) < n) {
-		s := value.Size(docs[i])
-		if i > 0 && size+s > maxBatchBytes {
-			break
+	if c.timed {
+		var stop context.CancelFunc
+		ctx, stop = context.WithDeadlineCause(ctx, time.Now().Add(c.leftover), errMaxTimeMSExpired)
+		defer stop()
+	}
+	// A panic below (recovered as InternalError by Run) must not leave
+	// the cursor pinned for ever: it ends the cursor, as a failure does.
+	pinned := true
+	defer func() {
+		if pinned {
+			e.cursors.checkin(c, true)
 		}
-		size += s
-		i++
+	}()
+	c.stream.bind(ctx)
+	n := -1
+	if batchSize > 0 {
+		n = int(batchSize)
 	}
-	return docs[:i], docs[i:]
+	batch, exhausted, err := c.fill(n)
+	if d, ok := ctx.Deadline(); ok && c.timed {
+		c.leftover = max(time.Until(d), 0)
+	}
+	// Whatever happened, the cursor is no longer in use; a failed batch
+	// ends it, as mongod deletes a cursor whose getMore fails.
+	pinned = false
+	outID := e.cursors.checkin(c, exhausted || err != nil)
+	if err != nil {
+		return nil, executorError("Executor error during getMore", err)
+	}
+	return bson.D{{Key: "cursor", Value: bson.D{
+		{Key: "nextBatch", Value: batch},
+		{Key: "id", Value: outID},
+		{Key: "ns", Value: namespace},
+	}}}, nil
 }
 
-func docsToArray(docs []bson.D) bson.A {
-	a := make(bson.A, len(docs))
-	for i, d := range docs {
-		a[i] = d
-	}
-	return a
-}
-
-func (t *cursorTable) getMore(id int64, namespace string, batchSize int64) (bson.D, error) {
+// open registers c, refusing when the table is full even after idle
+// cursors have been expired.
+func (t *cursorTable) open(c *cursor, conn int64) (int64, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	now := time.Now()
+	t.sweepLocked(now, len(t.cursors) >= t.max)
+	if len(t.cursors) >= t.max {
+		return 0, mongoerr.Newf(mongoerr.ResourceExhausted,
+			"Cannot open a new cursor: the embedded server already has %d open cursors, the most it keeps. Exhaust or close cursors you no longer need; idle ones expire after %v.",
+			len(t.cursors), t.idle)
+	}
+	c.id = newCursorID()
+	for t.cursors[c.id] != nil {
+		c.id = newCursorID()
+	}
+	c.lastUsed = now
+	t.cursors[c.id] = c
+	t.ownerCursors[c.owner]++
+	t.linkLocked(c.owner, conn)
+	return c.id, nil
+}
+
+// checkout pins a cursor for one getMore, with the checks mongod makes
+// before it touches the cursor (a failed check leaves the cursor as it
+// was): it exists and has not expired, the namespace matches, no other
+// getMore is using it, and no maxTimeMS is set (which getMore accepts for
+// awaitData cursors only).
+func (t *cursorTable) checkout(id int64, namespace string, req *request, cancel context.CancelCauseFunc) (*cursor, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	now := time.Now()
+	t.sweepLocked(now, false)
 	c, ok := t.cursors[id]
+	if ok && c.cancel == nil && now.Sub(c.lastUsed) > t.idle {
+		t.removeLocked(c)
+		ok = false
+	}
 	if !ok {
 		return nil, mongoerr.Newf(mongoerr.CursorNotFound, "cursor id %d not found", id)
 	}
@@ -112,27 +288,64 @@ func (t *cursorTable) getMore(id int64, namespace string, batchSize int64) (bson
 		return nil, mongoerr.Newf(mongoerr.Unauthorized,
 			"Requested getMore on namespace '%s', but cursor belongs to a different namespace %s", namespace, c.ns)
 	}
-	batch, rest := splitBatch(c.docs, batchSize, false)
-	c.docs = rest
-	c.lastUsed = time.Now()
-	outID := id
-	if len(rest) == 0 {
-		delete(t.cursors, id)
-		outID = 0
+	if hasMaxTimeMS(req.cmd) {
+		return nil, mongoerr.New(mongoerr.BadValue, "cannot set maxTimeMS on getMore command for a non-awaitData cursor")
 	}
-	return bson.D{{Key: "cursor", Value: bson.D{
-		{Key: "nextBatch", Value: docsToArray(batch)},
-		{Key: "id", Value: outID},
-		{Key: "ns", Value: namespace},
-	}}}, nil
+	if c.cancel != nil {
+		return nil, mongoerr.Newf(mongoerr.CursorInUse, "cursor id %d is already in use", id)
+	}
+	c.cancel = cancel
+	t.linkLocked(c.owner, req.conn.ID)
+	return c, nil
+}
+
+// checkin ends a getMore's use of c and returns the id to report: 0 when
+// the cursor is finished (done, or killed meanwhile).
+func (t *cursorTable) checkin(c *cursor, done bool) int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	c.cancel = nil
+	c.lastUsed = time.Now()
+	if done {
+		t.removeLocked(c)
+	}
+	if c.killed {
+		return 0
+	}
+	return c.id
+}
+
+// removeLocked drops c from the table and interrupts a getMore using it
+// with mongod's error for a killed cursor.
+func (t *cursorTable) removeLocked(c *cursor) {
+	if t.cursors[c.id] != c {
+		return
+	}
+	delete(t.cursors, c.id)
+	c.killed = true
+	if c.cancel != nil {
+		c.cancel(mongoerr.New(mongoerr.CursorKilled, "operation was interrupted"))
+	}
+	if t.ownerCursors[c.owner]--; t.ownerCursors[c.owner] > 0 {
+		return
+	}
+	// An owner without cursors needs no record of its connections.
+	delete(t.ownerCursors, c.owner)
+	for conn := range t.ownerConns[c.owner] {
+		delete(t.connOwners[conn], c.owner)
+		if len(t.connOwners[conn]) == 0 {
+			delete(t.connOwners, conn)
+		}
+	}
+	delete(t.ownerConns, c.owner)
 }
 
 func (t *cursorTable) kill(ids []int64) (killed, notFound []int64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, id := range ids {
-		if _, ok := t.cursors[id]; ok {
-			delete(t.cursors, id)
+		if c, ok := t.cursors[id]; ok {
+			t.removeLocked(c)
 			killed = append(killed, id)
 		} else {
 			notFound = append(notFound, id)
@@ -141,31 +354,72 @@ func (t *cursorTable) kill(ids []int64) (killed, notFound []int64) {
 	return killed, notFound
 }
 
-// killNamespace drops the cursors of a dropped collection, as mongod
+// killNamespace drops the cursors of a dropped collection (or, with
+// wholeDB, of every collection of a dropped database), as mongod
 // invalidates them.
 func (t *cursorTable) killNamespace(prefix string, wholeDB bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for id, c := range t.cursors {
+	for _, c := range t.cursors {
 		if c.ns == prefix || (wholeDB && len(c.ns) > len(prefix) && c.ns[:len(prefix)+1] == prefix+".") {
-			delete(t.cursors, id)
+			t.removeLocked(c)
 		}
 	}
 }
 
-func (t *cursorTable) expireLocked() {
-	now := time.Now()
-	for id, c := range t.cursors {
-		if now.Sub(c.lastUsed) > cursorIdleTimeout {
-			delete(t.cursors, id)
-		}
+// linkLocked records that owner's cursors are used on connection conn.
+func (t *cursorTable) linkLocked(owner string, conn int64) {
+	conns := t.ownerConns[owner]
+	if conns == nil {
+		conns = map[int64]struct{}{}
+		t.ownerConns[owner] = conns
 	}
+	conns[conn] = struct{}{}
+	owners := t.connOwners[conn]
+	if owners == nil {
+		owners = map[string]struct{}{}
+		t.connOwners[conn] = owners
+	}
+	owners[owner] = struct{}{}
 }
 
-func (t *cursorTable) open() int {
+// connectionClosed kills the cursors of every owner that no other open
+// connection has used.
+func (t *cursorTable) connectionClosed(conn int64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return len(t.cursors)
+	orphaned := map[string]bool{}
+	for owner := range t.connOwners[conn] {
+		conns := t.ownerConns[owner]
+		delete(conns, conn)
+		if len(conns) == 0 {
+			orphaned[owner] = true
+		}
+	}
+	delete(t.connOwners, conn)
+	if len(orphaned) == 0 {
+		return
+	}
+	for _, c := range t.cursors {
+		if orphaned[c.owner] {
+			t.removeLocked(c)
+		}
+	}
+}
+
+// sweepLocked expires idle cursors, at most a few times per idle period
+// unless forced: an expired cursor is refused by checkout in any case, so
+// the sweep only bounds how long an abandoned one holds memory.
+func (t *cursorTable) sweepLocked(now time.Time, force bool) {
+	if !force && now.Sub(t.lastSweep) < min(t.idle/4, time.Second) {
+		return
+	}
+	t.lastSweep = now
+	for _, c := range t.cursors {
+		if c.cancel == nil && now.Sub(c.lastUsed) > t.idle {
+			t.removeLocked(c)
+		}
+	}
 }
 
 // listingCursor reorders a first-batch reply the way listIndexes and

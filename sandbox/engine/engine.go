@@ -8,6 +8,7 @@ import (
 	"context"
 	"io"
 	"runtime/debug"
+	"strconv"
 	"sync"
 	"time"
 
@@ -26,19 +27,21 @@ type ConnInfo struct {
 }
 
 // Engine is one embedded server's data and cursors. It is safe for
-// concurrent use by many connections: mu serialises writers against
-// readers for the whole catalog, the way a single-node lab server needs
-// it, and stored documents are immutable so results stay valid after the
-// lock is released.
+// concurrent use by many connections. Reads run on snapshots of what they
+// touch and hold no lock while they run; writes lock one collection for
+// one document or one short batch at a time (see package catalog). So no
+// reader, however long, delays a writer or another reader, and writers to
+// different collections never wait for each other.
 type Engine struct {
-	mu       sync.RWMutex
 	catalog  *catalog.Catalog
 	cursors  *cursorTable
 	commands map[string]handler
 	usage    *indexUsage
 	started  time.Time
-	// snapshots are the databases saved by schemalabSnapshot.
-	snapshots snapshotStore
+	// snapshots are the databases saved by schemalabSnapshot, guarded by
+	// snapshotsMu.
+	snapshotsMu sync.Mutex
+	snapshots   snapshotStore
 	// buckets is the bucket catalog of the time-series collections.
 	buckets *timeseries.Catalog
 	// log is the server log (validationAction "warn" writes to it).
@@ -62,6 +65,12 @@ type Options struct {
 	// before a command's handler. Tests set it to make a handler panic and
 	// check what a client then sees.
 	BeforeCommand func(name string)
+	// MaxOpenCursors caps the cursors open at once; 0 means
+	// DefaultMaxOpenCursors.
+	MaxOpenCursors int
+	// CursorIdleTimeout is how long an unused cursor lives, mongod's
+	// cursorTimeoutMillis; 0 means its default, 10 minutes.
+	CursorIdleTimeout time.Duration
 }
 
 // New returns an empty engine.
@@ -72,7 +81,7 @@ func New(opts Options) *Engine {
 	}
 	return &Engine{
 		catalog:       catalog.New(compilePartialFilter),
-		cursors:       newCursorTable(),
+		cursors:       newCursorTable(opts.MaxOpenCursors, opts.CursorIdleTimeout),
 		commands:      commands,
 		usage:         newIndexUsage(),
 		started:       time.Now(),
@@ -83,18 +92,42 @@ func New(opts Options) *Engine {
 	}
 }
 
+// ConnectionClosed tells the engine that a client connection has gone:
+// the cursors it opened die with it, as mongod kills a session's cursors
+// when the session ends, unless another open connection of the same
+// session has read from them.
+func (e *Engine) ConnectionClosed(id int64) { e.cursors.connectionClosed(id) }
+
 // request is one command being executed.
 type request struct {
+	// ctx interrupts the command: its deadline is the command's maxTimeMS,
+	// and the server cancels it on shutdown.
 	ctx  context.Context
 	conn ConnInfo
 	db   string
 	name string // the command name as the client spelled it
 	cmd  bson.D
 	now  bson.DateTime
+	// deadline is when maxTimeMS runs out (zero: no limit).
+	deadline time.Time
 	// noDiskUse is allowDiskUse: false on find or aggregate: blocking
 	// stages past their memory limit fail instead of spilling. Sub-
 	// pipelines inherit it with the request.
 	noDiskUse bool
+}
+
+// owner names whom the command's cursors belong to: its logical session
+// (the lsid drivers and mongosh send with every command), or its
+// connection when it has none.
+func (r *request) owner() string {
+	if lsid, ok := lookupDoc(r.cmd, "lsid"); ok {
+		for _, f := range lsid {
+			if id, ok := f.Value.(bson.Binary); ok && f.Key == "id" {
+				return "lsid:" + string(id.Data)
+			}
+		}
+	}
+	return "conn:" + strconv.FormatInt(r.conn.ID, 10)
 }
 
 // Run executes one command. cmd is the OP_MSG body with kind-1 document
@@ -121,6 +154,18 @@ func (e *Engine) Run(ctx context.Context, conn ConnInfo, cmd bson.D) (reply bson
 		return ErrorReply(mongoerr.New(mongoerr.InvalidNamespace, "Invalid empty database name"))
 	}
 	req := &request{ctx: ctx, conn: conn, db: db, name: name, cmd: cmd, now: bson.NewDateTimeFromTime(time.Now())}
+	limit, err := parseMaxTimeMS(req)
+	if err != nil {
+		return ErrorReply(err)
+	}
+	if limit > 0 && name != "getMore" {
+		// getMore's own maxTimeMS is only for awaitData cursors; it
+		// inherits what is left of its cursor's (cmdGetMore).
+		var cancel context.CancelFunc
+		req.deadline = time.Now().Add(limit)
+		req.ctx, cancel = context.WithDeadlineCause(ctx, req.deadline, errMaxTimeMSExpired)
+		defer cancel()
+	}
 	if e.beforeCommand != nil {
 		e.beforeCommand(name)
 	}
@@ -154,6 +199,16 @@ func ErrorReply(err error) bson.D {
 		{Key: "codeName", Value: me.CodeName()},
 	}
 	return append(reply, me.Extra...)
+}
+
+func lookupDoc(d bson.D, key string) (bson.D, bool) {
+	for _, e := range d {
+		if e.Key == key {
+			v, ok := e.Value.(bson.D)
+			return v, ok
+		}
+	}
+	return nil, false
 }
 
 func lookupString(d bson.D, key string) (string, bool) {

@@ -5,6 +5,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/aggregate"
+	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/planner"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
@@ -210,12 +212,11 @@ func (e *Engine) explainCount(req *request, verbosity string) (bson.D, error) {
 	return e.explainQuery(req, s.coll, q, verbosity)
 }
 
-// explainQuery plans q over db.coll under the read lock and renders the
+// explainQuery plans q over a snapshot of db.coll and renders the
 // find-shaped explain (queryPlanner, executionStats, command, server).
 func (e *Engine) explainQuery(req *request, coll string, q planner.Query, verbosity string) (bson.D, error) {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	exec, err := e.plan(e.catalog.Collection(req.db, coll), ns(req.db, coll), q)
+	q.Ctx = req.ctx
+	exec, err := e.plan(e.catalog.Snapshot(req.db, coll), ns(req.db, coll), q)
 	if err != nil {
 		return nil, err
 	}
@@ -357,7 +358,7 @@ func (e *Engine) explainFindAndModify(req *request, verbosity string) (bson.D, e
 }
 
 func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D, hint any, let bson.D, single bool, verbosity string, counts func(n int64) bson.D, stage string) (bson.D, error) {
-	q := planner.Query{Sort: sort, Hint: hint}
+	q := planner.Query{Sort: sort, Hint: hint, Ctx: req.ctx}
 	if single {
 		q.Limit = 1
 	}
@@ -368,9 +369,7 @@ func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D
 		}
 		q.Filter = f
 	}
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	exec, err := e.plan(e.catalog.Collection(req.db, collName), ns(req.db, collName), q)
+	exec, err := e.plan(e.catalog.Snapshot(req.db, collName), ns(req.db, collName), q)
 	if err != nil {
 		return nil, err
 	}
@@ -396,16 +395,20 @@ func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D
 }
 
 func (e *Engine) explainAggregate(req *request, s *aggregateSpec, verbosity string) (bson.D, error) {
+	return e.explainPipeline(req, s, verbosity, e.pipelineView(req.db, s.coll, s.pipeline))
+}
+
+// explainPipeline explains the pipeline s over view's snapshots.
+func (e *Engine) explainPipeline(req *request, s *aggregateSpec, verbosity string, view *catalog.View) (bson.D, error) {
 	if writesTo(s.pipeline) && verbosity != "queryPlanner" {
 		return nil, mongoerr.New(mongoerr.IllegalOperation,
 			"Explain with verbosity executionStats or allPlansExecution is not supported for pipelines with $out or $merge in the sandbox")
 	}
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	p, exec, err := e.preparePipeline(req, s.coll, s.pipeline, s.let, s.hint)
+	pp, err := e.preparePipeline(req, view, s.coll, s.pipeline, s.let, s.hint)
 	if err != nil {
 		return nil, err
 	}
+	p, exec := pp.p, pp.exec
 	if exec != nil && len(p.Stages()) == 0 {
 		body, err := explainPlan(exec, verbosity, nil)
 		if err != nil {
@@ -415,9 +418,9 @@ func (e *Engine) explainAggregate(req *request, s *aggregateSpec, verbosity stri
 	}
 	var cursorOut *countingIterator
 	if verbosity != "queryPlanner" {
-		var in aggregateIterator = emptyIterator{}
+		in := pp.input()
 		if exec != nil {
-			cursorOut = &countingIterator{in: executorIterator{exec: exec}}
+			cursorOut = &countingIterator{in: in}
 			in = cursorOut
 		}
 		p.EnableTiming()
@@ -460,7 +463,7 @@ func (e *Engine) explainAggregate(req *request, s *aggregateSpec, verbosity stri
 }
 
 type countingIterator struct {
-	in aggregateIterator
+	in aggregate.Iterator
 	n  int64
 }
 

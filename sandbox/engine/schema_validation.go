@@ -19,7 +19,9 @@ import (
 // and validationAction, and the command's bypassDocumentValidation,
 // applied as CollectionImpl::checkValidation and the write paths do.
 
-// validateWrite checks the document a write would store in c. before is
+// validateWrite checks the document a write would store in c, the live
+// collection under its write lock, so that the check and the write see the
+// same validator whatever collMod does meanwhile. before is
 // the document an update replaces (nil for inserts and upserts): under
 // validationLevel "moderate" an update of a document that already fails
 // the validator is not checked. A failure under validationAction "warn" is
@@ -58,16 +60,13 @@ func bypassValidation(cmd bson.D) bool {
 	return false
 }
 
-// compileValidator compiles c's options.validator, logging the warnings
-// mongod logs while parsing one.
-func (e *Engine) compileValidator(req *request, c *catalog.Collection) error {
-	spec, _ := value.Get(c.Options, "validator").(bson.D)
-	v, err := validation.Compile(spec, req.now, func(msg string) { e.log.warning(req, 3216000, "QUERY", msg, nil) })
-	if err != nil {
-		return err
-	}
-	c.Validator = v
-	return nil
+// compileValidator compiles the validator of a collection's options,
+// logging the warnings mongod logs while parsing one. It runs before the
+// collection (or its new options) is seen by anyone, so that writers find
+// Options and Validator always agreeing.
+func (e *Engine) compileValidator(req *request, options bson.D) (*validation.Validator, error) {
+	spec, _ := value.Get(options, "validator").(bson.D)
+	return validation.Compile(spec, req.now, func(msg string) { e.log.warning(req, 3216000, "QUERY", msg, nil) })
 }
 
 // validatorOptions checks a create or collMod command's validator,

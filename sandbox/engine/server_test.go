@@ -17,11 +17,13 @@ import (
 // driver to it: the engine is tested the way users reach it.
 func startServer(t testing.TB) *mongo.Client {
 	t.Helper()
-	return startServerWith(t, engine.Options{})
+	client, _ := startServerWith(t, engine.Options{})
+	return client
 }
 
-// startServerWith is startServer for an engine with opts.
-func startServerWith(t testing.TB, opts engine.Options) *mongo.Client {
+// startServerWith runs a server whose engine has opts and returns a
+// connected client and the server's URI, for tests that need more clients.
+func startServerWith(t testing.TB, opts engine.Options) (*mongo.Client, string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	srv, err := wire.Start(ctx, wire.Options{Engine: engine.New(opts)})
@@ -29,16 +31,24 @@ func startServerWith(t testing.TB, opts engine.Options) *mongo.Client {
 		cancel()
 		t.Fatalf("start server: %v", err)
 	}
-	client, err := mongo.Connect(options.Client().ApplyURI(srv.URI()).SetServerSelectionTimeout(5 * time.Second).
+	client := connect(t, srv.URI())
+	t.Cleanup(func() {
+		_ = srv.Close()
+		cancel()
+	})
+	return client, srv.URI()
+}
+
+// connect opens a client of its own on uri, disconnected when the test
+// ends.
+func connect(t testing.TB, uri string) *mongo.Client {
+	t.Helper()
+	client, err := mongo.Connect(options.Client().ApplyURI(uri).SetServerSelectionTimeout(5 * time.Second).
 		SetServerMonitoringMode(options.ServerMonitoringModePoll))
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
-	t.Cleanup(func() {
-		_ = client.Disconnect(context.Background())
-		_ = srv.Close()
-		cancel()
-	})
+	t.Cleanup(func() { _ = client.Disconnect(context.Background()) })
 	return client
 }
 

@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -195,4 +196,113 @@ func BenchmarkSnapshot200k(b *testing.B) {
 			mustRun(b, db, snapshotCmd("restore", "bench", "s"))
 		}
 	})
+}
+
+// A time-series collection restored from a snapshot (into its own
+// database, keeping its UUID, and into another, as a classroom copies a
+// template) takes measurements again: the bucket catalog does not reuse
+// an open bucket whose stored document the restore replaced. Inserts into
+// it run while the database is saved and restored under them, which
+// takes its collections out of service; under -race this checks that the
+// writers notice and carry on in the restored collections.
+func TestSnapshotRestoresTimeseriesUnderInserts(t *testing.T) {
+	client, uri := startServerWith(t, engine.Options{})
+	db := client.Database("tslesson")
+	okJ(t, db, `{"create": "m", "timeseries": {"timeField": "t", "metaField": "s"}}`)
+	base := time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)
+	insert := func(m *mongo.Collection, from, n int) error {
+		docs := make([]any, n)
+		for i := range docs {
+			docs[i] = bson.D{{Key: "t", Value: base.Add(time.Duration(from+i) * time.Second)}, {Key: "s", Value: (from + i) % 2}, {Key: "v", Value: from + i}}
+		}
+		_, err := m.InsertMany(ctx, docs)
+		return err
+	}
+	m := db.Collection("m")
+	if err := insert(m, 0, 10); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, db, snapshotCmd("save", "tslesson", "ten"))
+	if err := insert(m, 10, 5); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, db, snapshotCmd("restore", "tslesson", "ten"))
+	if err := insert(m, 100, 3); err != nil {
+		t.Fatal(err)
+	}
+	count := func(c *mongo.Collection, filter bson.D) int64 {
+		t.Helper()
+		n, err := c.CountDocuments(ctx, filter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := count(m, bson.D{}); n != 13 {
+		t.Fatalf("after restore and 3 more: %d measurements, want 13", n)
+	}
+	if n := count(m, bson.D{{Key: "v", Value: bson.D{{Key: "$gte", Value: 10}, {Key: "$lt", Value: 15}}}}); n != 0 {
+		t.Errorf("the restore left %d of the measurements taken after the snapshot", n)
+	}
+	// A copy in another database is a collection of its own.
+	copyDB := client.Database("tsstudent")
+	mustRun(t, copyDB, snapshotCmd("restore", "tsstudent", "ten", bson.E{Key: "fromDb", Value: "tslesson"}))
+	if err := insert(copyDB.Collection("m"), 200, 4); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := count(copyDB.Collection("m"), bson.D{}), count(m, bson.D{}); a != 14 || b != 13 {
+		t.Errorf("copy has %d measurements (want 14), original %d (want 13)", a, b)
+	}
+
+	// Inserts while the database is saved and restored under them.
+	const writers, commands, perCommand = 3, 40, 5
+	var wg sync.WaitGroup
+	errs := make(chan error, writers+1)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			wm := connect(t, uri).Database("tslesson").Collection("m")
+			for c := range commands {
+				if err := insert(wm, 1000+(w*commands+c)*perCommand, perCommand); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	stop := make(chan struct{})
+	restorer := make(chan struct{})
+	go func() {
+		defer close(restorer)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			action := "restore"
+			if i%2 == 0 {
+				action = "save"
+			}
+			if err := db.RunCommand(ctx, snapshotCmd(action, "tslesson", "moving")).Err(); err != nil {
+				errs <- err
+				return
+			}
+		}
+	}()
+	wg.Wait()
+	close(stop)
+	<-restorer
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	// Whatever the restores undid, what is left is whole insert commands
+	// on top of the 13 measurements, and the collection still reads.
+	if n := count(m, bson.D{}); n < 13 || (n-13)%perCommand != 0 {
+		t.Errorf("%d measurements after concurrent restores: not 13 plus whole inserts", n)
+	}
+	mustRun(t, db, snapshotCmd("drop", "tslesson", ""))
+	mustRun(t, copyDB, snapshotCmd("drop", "tsstudent", ""))
 }

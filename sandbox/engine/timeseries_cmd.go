@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -24,25 +25,76 @@ import (
 
 const bucketsPrefix = "system.buckets."
 
-// tsView is a resolved time-series collection.
+// tsView is a resolved time-series collection. A read resolves it from
+// one catalog.View (timeseriesView), so that the view's options and the
+// buckets are snapshots of one instant. A write resolves it under the
+// buckets collection's write lock (writeTimeseries), from the options the
+// buckets carry, which collMod changes together with the view's; view is
+// nil then.
 type tsView struct {
 	view, buckets *catalog.Collection
 	opts          timeseries.Options
 }
 
-// timeseriesView resolves db.coll when it is a time-series collection.
-// The caller holds the engine lock.
-func (e *Engine) timeseriesView(db, coll string) (*tsView, bool) {
-	v := e.catalog.Collection(db, coll)
-	if v == nil || v.Kind != catalog.KindTimeseries {
+// isTimeseries reports whether db.coll is a time-series collection, by a
+// name lookup: the cheap test read and write commands make first.
+func (e *Engine) isTimeseries(db, coll string) bool {
+	return e.catalog.Kind(db, coll) == catalog.KindTimeseries
+}
+
+// timeseriesView snapshots the time-series collection db.coll, its
+// buckets and the other collections named (a pipeline's foreign ones)
+// together.
+func (e *Engine) timeseriesView(db, coll string, others ...catalog.Namespace) (*tsView, *catalog.View, bool) {
+	if !e.isTimeseries(db, coll) {
+		return nil, nil, false
+	}
+	names := append([]catalog.Namespace{{DB: db, Coll: coll}, {DB: db, Coll: bucketsPrefix + coll}}, others...)
+	v := e.catalog.View(names...)
+	ts, ok := timeseriesIn(v, db, coll)
+	return ts, v, ok
+}
+
+// timeseriesIn resolves db.coll in v when it is a time-series collection.
+func timeseriesIn(v *catalog.View, db, coll string) (*tsView, bool) {
+	view := v.Collection(db, coll)
+	if view == nil || view.Kind != catalog.KindTimeseries {
 		return nil, false
 	}
-	b := e.catalog.Collection(db, bucketsPrefix+coll)
+	b := v.Collection(db, bucketsPrefix+coll)
 	if b == nil {
 		return nil, false
 	}
-	spec, _ := value.Get(v.Options, "timeseries").(bson.D)
-	return &tsView{view: v, buckets: b, opts: timeseries.FromDocument(spec)}, true
+	spec, _ := value.Get(view.Options, "timeseries").(bson.D)
+	return &tsView{view: view, buckets: b, opts: timeseries.FromDocument(spec)}, true
+}
+
+// errNotTimeseries is what a time-series write finds when db.coll
+// stopped being one (it was dropped) between the name lookup and the
+// write: the caller then writes as to an ordinary collection.
+var errNotTimeseries = errors.New("not a time-series collection")
+
+// writeTimeseries runs fn on db.coll's live buckets collection under its
+// write lock: the one lock every write to a time-series collection takes,
+// so that the bucket catalog and the buckets it commits change together.
+func (e *Engine) writeTimeseries(db, coll string, fn func(ts *tsView) error) error {
+	return e.catalog.Write(db, bucketsPrefix+coll, false, func(b *catalog.Collection) error {
+		if b == nil {
+			return errNotTimeseries
+		}
+		spec, ok := value.Get(b.Options, "timeseries").(bson.D)
+		if !ok {
+			return errNotTimeseries
+		}
+		return fn(&tsView{buckets: b, opts: timeseries.FromDocument(spec)})
+	})
+}
+
+// errViewNotCollection is mongod's answer to a write to a view: what a
+// time-series collection whose buckets collection was dropped on its own
+// is left as.
+func errViewNotCollection(db, coll string) error {
+	return mongoerr.Newf(mongoerr.CommandNotSupportedOnView, "Namespace %s is a view, not a collection", ns(db, coll))
 }
 
 // timeseriesCreateOptions are the create options allowed with timeseries
@@ -97,71 +149,82 @@ func (e *Engine) createTimeseries(req *request, collName string) (bson.D, error)
 	if err := catalog.ValidateNamespace(req.db, bucketsPrefix+collName); err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if c := e.catalog.Collection(req.db, collName); c != nil {
-		if c.Kind == catalog.KindTimeseries && value.Compare(c.Options, viewOpts) == 0 {
-			return bson.D{}, nil
-		}
-		return nil, mongoerr.Newf(mongoerr.NamespaceExists, "namespace %s already exists, but with different options: %s", nsName, existingOptions(c))
-	}
-	if c := e.catalog.Collection(req.db, bucketsPrefix+collName); c != nil {
-		return nil, mongoerr.Newf(mongoerr.NamespaceExists, "namespace %s already exists, but with different options: %s", c.NS(), existingOptions(c))
-	}
 	// The buckets collection is clustered by _id and carries the options;
 	// mongod also gives it an internal $jsonSchema validator of the bucket
 	// shape, which the sandbox's own writes make unnecessary.
 	bucketOpts := bson.D{{Key: "clusteredIndex", Value: true}, {Key: "timeseries", Value: opts.Document()}}
-	for _, f := range viewOpts[1:] {
-		bucketOpts = append(bucketOpts, f)
-	}
-	buckets, err := e.catalog.CreateCollection(req.db, bucketsPrefix+collName, bucketOpts)
-	if err != nil {
-		return nil, err
-	}
-	view, err := e.catalog.CreateCollection(req.db, collName, viewOpts)
-	if err != nil {
-		e.catalog.DropCollection(req.db, buckets.Name)
-		return nil, err
-	}
-	view.Kind = catalog.KindTimeseries
-	views, err := e.catalog.EnsureCollection(req.db, "system.views")
-	if err == nil {
-		_, err = views.Insert(bson.D{
-			{Key: "_id", Value: nsName},
-			{Key: "viewOn", Value: buckets.Name},
-			{Key: "pipeline", Value: bson.A{bson.D{{Key: "$_internalUnpackBucket", Value: opts.UnpackSpec()}}}},
-		})
-	}
-	if err != nil {
-		return nil, err
-	}
+	bucketOpts = append(bucketOpts, viewOpts[1:]...)
+	var indexSpec *index.Spec
 	if opts.MetaField != "" {
 		userKey := bson.D{{Key: opts.MetaField, Value: int32(1)}, {Key: opts.TimeField, Value: int32(1)}}
 		spec, err := index.ParseSpec(bson.D{{Key: "key", Value: bucketIndexKey(opts, userKey)}, {Key: "name", Value: index.DefaultName(userKey)}})
 		if err != nil {
 			return nil, err
 		}
-		if _, err := buckets.CreateIndex(spec); err != nil {
-			return nil, err
+		indexSpec = &spec
+	}
+	// One namespace change: the view, its buckets (with their index) and
+	// the system.views entry appear together, or not at all.
+	err = e.catalog.ChangeNamespace(req.db, func(ch *catalog.Change) error {
+		if c := ch.Snapshot(collName); c != nil {
+			if c.Kind == catalog.KindTimeseries && value.Compare(c.Options, viewOpts) == 0 {
+				return nil
+			}
+			return mongoerr.Newf(mongoerr.NamespaceExists, "namespace %s already exists, but with different options: %s", nsName, existingOptions(c))
 		}
+		if c := ch.Snapshot(bucketsPrefix + collName); c != nil {
+			return mongoerr.Newf(mongoerr.NamespaceExists, "namespace %s already exists, but with different options: %s", c.NS(), existingOptions(c))
+		}
+		buckets, err := ch.Create(bucketsPrefix+collName, bucketOpts)
+		if err != nil {
+			return err
+		}
+		if indexSpec != nil {
+			if _, err := buckets.CreateIndex(*indexSpec); err != nil {
+				return err
+			}
+		}
+		view, err := ch.Create(collName, viewOpts)
+		if err != nil {
+			return err
+		}
+		view.Kind = catalog.KindTimeseries
+		// Last: the one write to a collection that may exist already.
+		return ch.Write("system.views", true, func(views *catalog.Collection) error {
+			_, err := views.Insert(bson.D{
+				{Key: "_id", Value: nsName},
+				{Key: "viewOn", Value: buckets.Name},
+				{Key: "pipeline", Value: bson.A{bson.D{{Key: "$_internalUnpackBucket", Value: opts.UnpackSpec()}}}},
+			})
+			return err
+		})
+	})
+	if err != nil {
+		return nil, err
 	}
 	return bson.D{}, nil
 }
 
-// dropTimeseries drops the view, its buckets and its system.views entry.
-func (e *Engine) dropTimeseries(req *request, ts *tsView) bson.D {
-	n := len(ts.buckets.Indexes()) - 1
-	if views := e.catalog.Collection(req.db, "system.views"); views != nil {
-		if rid, ok := findRecord(views, bson.D{{Key: "_id", Value: ts.view.NS()}}); ok {
-			views.Delete(rid)
-		}
+// dropTimeseries drops, as part of ch, a time-series collection's view,
+// its buckets and its system.views entry. It returns drop's reply and the
+// buckets collection, whose bucket-catalog state the caller forgets.
+func dropTimeseries(ch *catalog.Change, view *catalog.Collection) (bson.D, *catalog.Collection) {
+	buckets := ch.Snapshot(bucketsPrefix + view.Name)
+	n := 0
+	if buckets != nil {
+		n = len(buckets.Indexes()) - 1
+		ch.Drop(buckets.Name)
 	}
-	e.buckets.Forget(ts.buckets)
-	e.catalog.DropCollection(req.db, ts.buckets.Name)
-	e.catalog.DropCollection(req.db, ts.view.Name)
-	e.cursors.killNamespace(ts.view.NS(), false)
-	return bson.D{{Key: "nIndexesWas", Value: int32(n)}, {Key: "ns", Value: ts.view.NS()}}
+	ch.Drop(view.Name)
+	_ = ch.Write("system.views", false, func(views *catalog.Collection) error {
+		if views != nil {
+			if rid, ok := findRecord(views, bson.D{{Key: "_id", Value: view.NS()}}); ok {
+				views.Delete(rid)
+			}
+		}
+		return nil
+	})
+	return bson.D{{Key: "nIndexesWas", Value: int32(n)}, {Key: "ns", Value: view.NS()}}, buckets
 }
 
 // bucketIndexKey converts a time-series index key to the buckets
@@ -262,43 +325,53 @@ func (e *Engine) createTimeseriesIndexes(req *request, ts *tsView) (bson.D, erro
 	return cmdCreateIndexes(e, &sub)
 }
 
-// insertTimeseries is insert on a time-series collection: measurements go
-// to the bucket catalog, which commits each touched bucket once.
-func (e *Engine) insertTimeseries(req *request, ts *tsView, docs bson.A, ordered bool) (bson.D, error) {
+// insertTimeseries is insert on a time-series collection of docs[from:]
+// (whose BSON sizes are sizes): measurements go to the bucket catalog,
+// which commits each touched bucket once, all under the buckets
+// collection's write lock. Validation runs there too, against the
+// validator the write sees. It returns errNotTimeseries, having written
+// nothing, when the collection is no longer a time-series one.
+func (e *Engine) insertTimeseries(req *request, collName string, docs bson.A, sizes []int, ordered bool, from int) (int, []writeError, error) {
+	prepared := make([]bson.D, len(docs)-from)
+	perrs := make([]*mongoerr.Error, len(prepared))
+	for i := range prepared {
+		prepared[i], perrs[i] = prepareInsert(docs[from+i].(bson.D), sizes[from+i])
+	}
 	var werrs []writeError
-	measurements := make([]bson.D, 0, len(docs))
-	positions := make([]int, 0, len(docs))
-	for i, d := range docs {
-		doc, perr := prepareInsert(d.(bson.D))
-		if perr == nil {
-			perr = e.validateWrite(req, ts.buckets, nil, doc)
-		}
-		if perr != nil {
-			werrs = append(werrs, writeError{index: i, err: perr})
-			if ordered {
-				break
+	n := 0
+	err := e.writeTimeseries(req.db, collName, func(ts *tsView) error {
+		measurements := make([]bson.D, 0, len(prepared))
+		positions := make([]int, 0, len(prepared))
+		for i, doc := range prepared {
+			perr := perrs[i]
+			if perr == nil {
+				perr = e.validateWrite(req, ts.buckets, nil, doc)
 			}
-			continue
+			if perr != nil {
+				werrs = append(werrs, writeError{index: from + i, err: perr})
+				if ordered {
+					break
+				}
+				continue
+			}
+			measurements = append(measurements, normalizeMeta(ts.opts, doc))
+			positions = append(positions, from+i)
 		}
-		measurements = append(measurements, normalizeMeta(ts.opts, doc))
-		positions = append(positions, i)
-	}
-	if ordered && len(werrs) > 0 {
-		measurements = measurements[:min(len(measurements), werrs[0].index)]
-	}
-	n, errs := e.buckets.Insert(ts.buckets, ts.opts, measurements, ordered)
-	for _, ie := range errs {
-		werrs = append(werrs, writeError{index: positions[ie.Index], err: ie.Err})
+		var errs []timeseries.InsertError
+		n, errs = e.buckets.Insert(ts.buckets, ts.opts, measurements, ordered)
+		for _, ie := range errs {
+			werrs = append(werrs, writeError{index: positions[ie.Index], err: ie.Err})
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, nil, err
 	}
 	sortWriteErrors(werrs)
-	reply := bson.D{{Key: "n", Value: int32(n)}}
-	if len(werrs) > 0 {
-		if ordered {
-			werrs = werrs[:1]
-		}
-		reply = append(reply, bson.E{Key: "writeErrors", Value: renderWriteErrors(werrs)})
+	if ordered && len(werrs) > 1 {
+		werrs = werrs[:1]
 	}
-	return reply, nil
+	return n, werrs, nil
 }
 
 func sortWriteErrors(w []writeError) {
@@ -410,8 +483,9 @@ func viewPipeline(req *request, ts *tsView) (bson.A, error) {
 }
 
 // readTimeseries answers find, count, distinct and aggregate on a
-// time-series collection.
-func (e *Engine) readTimeseries(req *request, ts *tsView) (bson.D, error) {
+// time-series collection, reading view: the snapshot ts was resolved
+// from. find and aggregate stream their results through a cursor.
+func (e *Engine) readTimeseries(req *request, ts *tsView, view *catalog.View) (bson.D, error) {
 	pipeline, err := viewPipeline(req, ts)
 	if err != nil {
 		return nil, err
@@ -420,42 +494,64 @@ func (e *Engine) readTimeseries(req *request, ts *tsView) (bson.D, error) {
 	if l, ok := value.Get(req.cmd, "let").(bson.D); ok {
 		let = l
 	}
+	const errContext = "PlanExecutor error during aggregation"
 	sub := *req
 	sub.name = "aggregate"
-	p, exec, err := e.preparePipeline(&sub, ts.buckets.Name, pipeline, let, nil)
+	pp, err := e.preparePipeline(&sub, view, ts.buckets.Name, pipeline, let, nil)
 	if err != nil {
 		return nil, err
 	}
-	docs, err := drainPipeline(p, exec)
-	if err != nil {
-		return nil, executorError("PlanExecutor error during aggregation", err)
-	}
 	switch req.name {
 	case "count":
+		docs, err := pp.drain()
+		if err != nil {
+			return nil, executorError(errContext, err)
+		}
 		n := int32(0)
 		if len(docs) == 1 {
 			n, _ = value.Get(docs[0], "n").(int32)
 		}
 		return bson.D{{Key: "n", Value: n}}, nil
 	case "distinct":
+		st, err := pp.stream()
+		if err != nil {
+			return nil, executorError(errContext, err)
+		}
 		key, _ := lookupString(req.cmd, "key")
-		return bson.D{{Key: "values", Value: distinctValues(docs, key)}}, nil
-	case "find":
+		values, err := distinctValues(st.next, key)
+		if err != nil {
+			return nil, executorError(errContext, err)
+		}
+		return bson.D{{Key: "values", Value: values}}, nil
+	}
+	if writesTo(pipeline) {
+		// $out and $merge write as they go and return no documents.
+		if _, err := pp.drain(); err != nil {
+			return nil, executorError(errContext, err)
+		}
+		s, _ := parseAggregate(req)
+		return e.firstBatch(req, ts.view.NS(), sliceStream(nil), s.batchSize, s.hasBatch, false, errContext)
+	}
+	st, err := pp.stream()
+	if err != nil {
+		return nil, executorError(errContext, err)
+	}
+	if req.name == "find" {
 		s, _ := parseFind(req)
-		return e.cursors.firstBatch(ts.view.NS(), docs, s.batchSize, s.hasBatch, s.singleBatch), nil
+		return e.firstBatch(req, ts.view.NS(), st, s.batchSize, s.hasBatch, s.singleBatch, errContext)
 	}
 	s, _ := parseAggregate(req)
-	return e.cursors.firstBatch(ts.view.NS(), docs, s.batchSize, s.hasBatch, false), nil
+	return e.firstBatch(req, ts.view.NS(), st, s.batchSize, s.hasBatch, false, errContext)
 }
 
 // timeseriesRead is the hook at the top of the read commands: it answers
 // the command when it names a time-series collection.
 func (e *Engine) timeseriesRead(req *request) (bson.D, bool, error) {
-	ts, ok := e.commandTimeseries(req)
-	if !ok {
+	coll, ok := req.cmd[0].Value.(string)
+	if !ok || !e.isTimeseries(req.db, coll) {
 		return nil, false, nil
 	}
-	writes := false
+	var foreign []catalog.Namespace
 	if req.name == "aggregate" {
 		s, err := parseAggregate(req)
 		if err != nil {
@@ -467,32 +563,21 @@ func (e *Engine) timeseriesRead(req *request) (bson.D, bool, error) {
 			}
 		}
 		if s.explain {
-			out, err := e.explainTimeseriesView(req, ts, "queryPlanner")
+			out, ok, err := e.explainTimeseries(req, "queryPlanner")
+			if !ok {
+				return nil, false, nil
+			}
 			return out, true, err
 		}
-		writes = writesTo(s.pipeline)
+		foreign = pipelineNamespaces(req.db, s.pipeline, nil)
 	}
-	if writes {
-		e.mu.Lock()
-		defer e.mu.Unlock()
-	} else {
-		e.mu.RLock()
-		defer e.mu.RUnlock()
-	}
-	out, err := e.readTimeseries(req, ts)
-	return out, true, err
-}
-
-// commandTimeseries resolves the collection a command names when it is
-// a time-series collection.
-func (e *Engine) commandTimeseries(req *request) (*tsView, bool) {
-	coll, ok := req.cmd[0].Value.(string)
+	ts, view, ok := e.timeseriesView(req.db, coll, foreign...)
 	if !ok {
-		return nil, false
+		// Dropped since the lookup: the command reads what is there now.
+		return nil, false, nil
 	}
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	return e.timeseriesView(req.db, coll)
+	out, err := e.readTimeseries(req, ts, view)
+	return out, true, err
 }
 
 // firstOnlyStages read the collection's metadata rather than its
@@ -508,23 +593,23 @@ func (e *Engine) explainTimeseries(req *request, verbosity string) (bson.D, bool
 	default:
 		return nil, false, nil
 	}
-	ts, ok := e.commandTimeseries(req)
+	coll, ok := req.cmd[0].Value.(string)
 	if !ok {
 		return nil, false, nil
 	}
-	out, err := e.explainTimeseriesView(req, ts, verbosity)
-	return out, true, err
-}
-
-func (e *Engine) explainTimeseriesView(req *request, ts *tsView, verbosity string) (bson.D, error) {
+	ts, view, ok := e.timeseriesView(req.db, coll)
+	if !ok {
+		return nil, false, nil
+	}
 	pipeline, err := viewPipeline(req, ts)
 	if err != nil {
-		return nil, err
+		return nil, true, err
 	}
 	sub := *req
 	sub.name = "aggregate"
 	sub.cmd = bson.D{{Key: "aggregate", Value: ts.buckets.Name}, {Key: "pipeline", Value: pipeline}, {Key: "explain", Value: true}, {Key: "$db", Value: req.db}}
-	return e.explainAggregate(&sub, &aggregateSpec{coll: ts.buckets.Name, pipeline: pipeline, explain: true}, verbosity)
+	out, err := e.explainPipeline(&sub, &aggregateSpec{coll: ts.buckets.Name, pipeline: pipeline, explain: true}, verbosity, view)
+	return out, true, err
 }
 
 // timeseriesStats is collStats' timeseries section.
@@ -561,8 +646,10 @@ type tsMatch struct {
 
 // timeseriesMatches finds the measurements filter selects (at most one
 // unless multi), bucket by bucket through the pushed-down bucket filter.
+// ts.buckets is live, under its write lock (writeTimeseries): the matches
+// are then removed before any other writer can change a bucket.
 func (e *Engine) timeseriesMatches(req *request, ts *tsView, filter bson.D, f *query.Filter, multi bool) ([]tsMatch, error) {
-	q := planner.Query{}
+	q := planner.Query{Ctx: req.ctx}
 	if bf := timeseries.BucketFilter(filter, ts.opts); bf != nil {
 		bq, err := query.Compile(bf, query.Options{Now: req.now})
 		if err != nil {
@@ -630,28 +717,54 @@ func (e *Engine) removeMeasurements(ts *tsView, matches []tsMatch) error {
 }
 
 // deleteTimeseries is delete on a time-series collection (arbitrary
-// filters, as mongod 7.0+ allows).
-func (e *Engine) deleteTimeseries(req *request, ts *tsView, filter bson.D, f *query.Filter, multi bool) ([]bson.D, error) {
-	matches, err := e.timeseriesMatches(req, ts, filter, f, multi)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]bson.D, len(matches))
-	for i, m := range matches {
-		out[i] = m.all[m.index]
-	}
-	return out, e.removeMeasurements(ts, matches)
+// filters, as mongod 7.0+ allows), one statement under the buckets
+// collection's write lock. It returns errNotTimeseries when collName is
+// no longer a time-series collection.
+func (e *Engine) deleteTimeseries(req *request, collName string, filter bson.D, f *query.Filter, multi bool) (deleteOutcome, error) {
+	var out deleteOutcome
+	err := e.writeTimeseries(req.db, collName, func(ts *tsView) error {
+		out.executing = true
+		matches, err := e.timeseriesMatches(req, ts, filter, f, multi)
+		if err != nil {
+			return err
+		}
+		if len(matches) > 0 {
+			out.first = matches[0].all[matches[0].index]
+		}
+		out.removed = int64(len(matches))
+		return e.removeMeasurements(ts, matches)
+	})
+	return out, err
 }
 
 // updateTimeseries is update on a time-series collection: the selected
 // measurements leave their buckets and the updated ones are inserted
 // anew through the bucket catalog, as mongod 8.0's arbitrary time-series
-// updates do. Upserts are not supported by the sandbox.
-func (e *Engine) updateTimeseries(req *request, ts *tsView, st *updateStatement, u *update.Update, f *query.Filter) (updateOutcome, error) {
-	var out updateOutcome
+// updates do, one statement under the buckets collection's write lock.
+// Upserts are not supported by the sandbox. It returns errNotTimeseries
+// when collName is no longer a time-series collection.
+func (e *Engine) updateTimeseries(req *request, collName string, st *updateStatement, u *update.Update, f *query.Filter) (updateOutcome, error) {
 	if st.upsert {
-		return out, mongoerr.New(mongoerr.NotImplemented, "upserts on time-series collections are not supported by the schemalab sandbox; use a real MongoDB (--uri) for them")
+		return updateOutcome{}, errTimeseriesUpsert()
 	}
+	var out updateOutcome
+	err := e.writeTimeseries(req.db, collName, func(ts *tsView) error {
+		var err error
+		out, err = e.updateMeasurements(req, ts, st, u, f)
+		return err
+	})
+	return out, err
+}
+
+// errTimeseriesUpsert refuses an upsert into a time-series collection.
+func errTimeseriesUpsert() error {
+	return mongoerr.New(mongoerr.NotImplemented, "upserts on time-series collections are not supported by the schemalab sandbox; use a real MongoDB (--uri) for them")
+}
+
+// updateMeasurements is updateTimeseries under the buckets collection's
+// write lock (ts.buckets is live).
+func (e *Engine) updateMeasurements(req *request, ts *tsView, st *updateStatement, u *update.Update, f *query.Filter) (updateOutcome, error) {
+	var out updateOutcome
 	matches, err := e.timeseriesMatches(req, ts, st.filter, f, st.multi)
 	if err != nil {
 		return out, err

@@ -22,6 +22,20 @@ func seedCommands(t testing.TB) [][]byte {
 		{{Key: "find", Value: "books"}, {Key: "filter", Value: bson.D{{Key: "tags", Value: bson.D{{Key: "$in", Value: bson.A{"a"}}}}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "update", Value: "books"}, {Key: "updates", Value: bson.A{bson.D{{Key: "q", Value: bson.D{}}, {Key: "u", Value: bson.D{{Key: "$push", Value: bson.D{{Key: "tags", Value: "c"}}}}}}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "aggregate", Value: "books"}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$match", Value: bson.D{}}}}}, {Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "shop"}},
+		// maxTimeMS values mongod refuses, and cursors that are gone.
+		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: "1"}, {Key: "$db", Value: "shop"}},
+		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: int32(-1)}, {Key: "$db", Value: "shop"}},
+		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: int64(2147483648)}, {Key: "$db", Value: "shop"}},
+		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: 1.5}, {Key: "$db", Value: "shop"}},
+		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: nil}, {Key: "$db", Value: "shop"}},
+		{{Key: "aggregate", Value: "books"}, {Key: "pipeline", Value: bson.A{}}, {Key: "cursor", Value: bson.D{}}, {Key: "maxTimeMS", Value: bson.A{int32(1)}}, {Key: "$db", Value: "shop"}},
+		{{Key: "aggregate", Value: "books"}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$lookup", Value: bson.D{{Key: "from", Value: "books"}, {Key: "localField", Value: "tags"}, {Key: "foreignField", Value: "tags"}, {Key: "as", Value: "t"}}}}}}, {Key: "cursor", Value: bson.D{{Key: "batchSize", Value: int32(0)}}}, {Key: "maxTimeMS", Value: int32(1)}, {Key: "$db", Value: "shop"}},
+		{{Key: "count", Value: "books"}, {Key: "maxTimeMS", Value: int32(-1)}, {Key: "$db", Value: "shop"}},
+		{{Key: "update", Value: "books"}, {Key: "updates", Value: bson.A{bson.D{{Key: "q", Value: bson.D{}}, {Key: "u", Value: bson.D{{Key: "$set", Value: bson.D{{Key: "a", Value: 1}}}}}}}}, {Key: "maxTimeMS", Value: 0.25}, {Key: "$db", Value: "shop"}},
+		{{Key: "find", Value: "books"}, {Key: "batchSize", Value: int32(1)}, {Key: "maxTimeMS", Value: int32(100)}, {Key: "$db", Value: "shop"}},
+		{{Key: "getMore", Value: int64(112233)}, {Key: "collection", Value: "books"}, {Key: "maxTimeMS", Value: int32(10)}, {Key: "$db", Value: "shop"}},
+		{{Key: "getMore", Value: int64(112233)}, {Key: "collection", Value: "books"}, {Key: "maxTimeMS", Value: "x"}, {Key: "$db", Value: "shop"}},
+		{{Key: "killCursors", Value: "books"}, {Key: "cursors", Value: bson.A{int64(112233), "x"}}, {Key: "$db", Value: "shop"}},
 	}
 	var out [][]byte
 	for _, d := range docs {

@@ -23,6 +23,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
@@ -73,8 +74,11 @@ type Server struct {
 	processID bson.ObjectID
 	started   time.Time
 
+	// ctx is every command's context: Close cancels it, with mongod's
+	// InterruptedAtShutdown as the cause, which stops whatever commands
+	// are running at their next interrupt check.
 	ctx    context.Context
-	cancel context.CancelFunc
+	cancel context.CancelCauseFunc
 
 	mu           sync.Mutex
 	conns        map[*clientConn]struct{}
@@ -114,7 +118,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	if eng == nil {
 		eng = engine.New(engine.Options{Log: opts.ErrorLog})
 	}
-	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	sctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	s := &Server{
 		opts:      opts,
 		eng:       eng,
@@ -159,11 +163,13 @@ func (s *Server) URI() string { return s.uri }
 // Addr is the listening address.
 func (s *Server) Addr() net.Addr { return s.ln.Addr() }
 
-// Close stops listening, closes every connection and waits for all
-// connection goroutines to finish. It is safe to call more than once.
+// Close stops listening, interrupts every running command (which fails
+// with InterruptedAtShutdown at its next check, within microseconds),
+// closes every connection and waits for all connection goroutines to
+// finish. It is safe to call more than once.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
-		s.cancel()
+		s.cancel(mongoerr.New(mongoerr.InterruptedAtShutdown, "interrupted at shutdown"))
 		s.closeErr = s.ln.Close()
 		s.mu.Lock()
 		for c := range s.conns {
@@ -221,6 +227,7 @@ func (s *Server) serveConn(c *clientConn) {
 		delete(s.conns, c)
 		s.mu.Unlock()
 		c.nc.Close()
+		s.eng.ConnectionClosed(c.id)
 	}()
 	br := bufio.NewReaderSize(c.nc, 32<<10)
 	var buf, out []byte

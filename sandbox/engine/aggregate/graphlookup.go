@@ -196,7 +196,7 @@ func (s *graphLookupStage) search(start any, rt *runtime) (bson.A, error) {
 	results := bson.A{}
 	for depth := int64(0); len(frontier) > 0 && (s.maxDepth < 0 || depth <= s.maxDepth); depth++ {
 		if err := rt.ctx.err(); err != nil {
-			return nil, interrupted(err)
+			return nil, err
 		}
 		docs, err := s.queryFrontier(frontier, rt)
 		if err != nil {
@@ -240,7 +240,7 @@ func (s *graphLookupStage) queryFrontier(frontier bson.A, rt *runtime) ([]bson.D
 	var docs []bson.D
 	for start := 0; start < len(frontier); start += frontierBatch {
 		if err := rt.ctx.err(); err != nil {
-			return nil, interrupted(err)
+			return nil, err
 		}
 		batch := frontier[start:min(start+frontierBatch, len(frontier))]
 		filter := s.frontierFilter(batch)

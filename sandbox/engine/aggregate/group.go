@@ -204,7 +204,7 @@ func (g *groupStage) consume(in Iterator, rt *runtime) ([]*group, error) {
 	for n := 0; ; n++ {
 		if n&4095 == 4095 {
 			if err := rt.ctx.err(); err != nil {
-				return nil, interrupted(err)
+				return nil, err
 			}
 		}
 		d, ok, err := in.Next()

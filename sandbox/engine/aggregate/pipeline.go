@@ -23,6 +23,9 @@ type Iterator interface {
 // the function fields; a nil function makes the stages that need it fail
 // with an error rather than panic.
 type Context struct {
+	// Ctx interrupts the pipeline (see mongoerr.FromContext for the
+	// errors). A cursor's later batches run under later commands, so the
+	// engine replaces it before each; stages read it when they check.
 	Ctx context.Context
 	DB  string
 	Now bson.DateTime // $$NOW for the whole command
@@ -62,7 +65,10 @@ func (c *Context) err() error {
 	if c == nil || c.Ctx == nil {
 		return nil
 	}
-	return c.Ctx.Err()
+	if err := mongoerr.FromContext(c.Ctx); err != nil {
+		return err
+	}
+	return nil
 }
 
 // Stage is one parsed stage of a pipeline.
@@ -99,7 +105,7 @@ type runtime struct {
 
 func (rt *runtime) newEnv() *expr.Env {
 	env := expr.NewEnv(nil, rt.ctx.Now)
-	env.SetContext(rt.ctx.Ctx)
+	env.SetContext(func() context.Context { return rt.ctx.Ctx })
 	for _, e := range rt.letVals {
 		env.SetVar(e.Key, e.Value)
 	}
@@ -245,7 +251,7 @@ func (t *timedIterator) Next() (bson.D, bool, error) {
 	t.n++
 	if t.n&1023 == 0 {
 		if err := t.ctx.err(); err != nil {
-			return nil, false, interrupted(err)
+			return nil, false, err
 		}
 	}
 	var d bson.D
@@ -263,8 +269,6 @@ func (t *timedIterator) Next() (bson.D, bool, error) {
 	}
 	return d, ok, err
 }
-
-func interrupted(err error) error { return mongoerr.FromContext(err) }
 
 // SliceIterator yields the documents of a slice.
 type SliceIterator struct {

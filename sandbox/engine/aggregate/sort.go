@@ -173,7 +173,7 @@ func (s *sortStage) all(in Iterator, rt *runtime) ([]keyedDoc, error) {
 	for n := 0; ; n++ {
 		if n&4095 == 4095 {
 			if err := rt.ctx.err(); err != nil {
-				return nil, interrupted(err)
+				return nil, err
 			}
 		}
 		d, ok, err := in.Next()
@@ -210,7 +210,7 @@ func (s *sortStage) topK(in Iterator, rt *runtime) ([]keyedDoc, error) {
 	for seq := int64(0); ; seq++ {
 		if seq&4095 == 4095 {
 			if err := rt.ctx.err(); err != nil {
-				return nil, interrupted(err)
+				return nil, err
 			}
 		}
 		d, ok, err := in.Next()

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -29,7 +30,7 @@ func code(err error) int32 {
 
 func TestInsertReplaceDeleteKeepOrderAndIndexes(t *testing.T) {
 	cat := New(nil)
-	c, err := cat.EnsureCollection("db", "c")
+	c, err := cat.CreateCollection("db", "c", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +146,7 @@ func TestNamespacesAndListing(t *testing.T) {
 	if err := cat.RenameCollection("db", "c", "db", "d", false); err != nil {
 		t.Fatal(err)
 	}
-	if cat.Collection("db", "d") != c || cat.Collection("db", "c") != nil {
+	if d := cat.Snapshot("db", "d"); d == nil || !bytes.Equal(d.UUID.Data, c.UUID.Data) || cat.Snapshot("db", "c") != nil {
 		t.Fatal("rename did not move the collection")
 	}
 	if !cat.DropCollection("db", "d") || cat.Database("db") != nil {

@@ -1,6 +1,10 @@
 package catalog
 
 import (
+	"slices"
+	"sync"
+	"sync/atomic"
+
 	"github.com/google/btree"
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -18,23 +22,59 @@ type Record struct {
 }
 
 // Collection is an ordered set of records and its indexes.
+//
+// The catalog holds live collections; Snapshot gives read-only copies of
+// them. A live collection is written only inside Catalog.Write (or by a
+// test that owns it alone), which holds its write lock; a snapshot is never
+// written, so any number of goroutines may read it without a lock. DB, Name
+// and UUID never change on either: a rename moves the data to a new live
+// collection.
 type Collection struct {
 	DB, Name string
 	UUID     bson.Binary
 	Options  bson.D
 	// Kind is "collection", or "timeseries" for the view mongod keeps
 	// over a time-series collection's system.buckets collection (it holds
-	// no records).
+	// no records). It is set before the collection becomes visible
+	// (Change.Create) and never changes, so Catalog.Kind reads it without
+	// a lock.
 	Kind string
 	// Validator is options.validator compiled; the engine sets it when the
-	// collection is created and when collMod changes the validator.
+	// collection is created (before it is visible) and when collMod
+	// changes the validator (under the write lock, with Options).
 	Validator *validation.Validator
 
+	ns       string
 	records  *btree.BTreeG[*Record]
 	nextID   int64
 	dataSize int64
 	indexes  []*index.Index
-	compile  FilterCompiler
+	// version counts the writes to a live collection; a snapshot keeps
+	// the count it was taken at.
+	version uint64
+	compile FilterCompiler
+	// keyScratch is reused by every insert into a live collection (under
+	// its write lock) so that computing a document's keys allocates no
+	// slice of key sets.
+	keyScratch []index.KeySet
+	// live is nil on a snapshot.
+	live *liveState
+}
+
+// liveState is what only the catalog's own copy of a collection has.
+type liveState struct {
+	// mu is the collection's write lock. Writers hold it for one
+	// document or one short batch at a time; readers hold it only for the
+	// O(1) clone that gives them a snapshot.
+	mu sync.Mutex
+	// retired is set (under mu) once the collection has left the catalog:
+	// dropped, renamed, or replaced by a snapshot restore. A writer that
+	// finds it set looks the namespace up again.
+	retired bool
+	// snap caches the last snapshot taken; every write clears it. Readers
+	// load it without the lock: a snapshot that a writer has just
+	// superseded is still a consistent (earlier) state.
+	snap atomic.Pointer[Collection]
 }
 
 func newCollection(db, name string, options bson.D, compile FilterCompiler) *Collection {
@@ -42,16 +82,18 @@ func newCollection(db, name string, options bson.D, compile FilterCompiler) *Col
 		DB: db, Name: name, UUID: newUUID(), Options: options, compile: compile, Kind: KindCollection,
 		records: btree.NewG(32, func(a, b *Record) bool { return a.ID < b.ID }),
 		nextID:  1,
+		live:    &liveState{},
 	}
 	if options == nil {
 		c.Options = bson.D{}
 	}
+	c.ns = db + "." + name
 	c.indexes = []*index.Index{index.New(index.IDSpec(), nil)}
 	return c
 }
 
 // NS is "db.coll".
-func (c *Collection) NS() string { return c.DB + "." + c.Name }
+func (c *Collection) NS() string { return c.ns }
 
 // Count is the number of records.
 func (c *Collection) Count() int { return c.records.Len() }
@@ -109,6 +151,10 @@ func (c *Collection) IndexesByKey(key bson.D) []*index.Index {
 // arrays before anything is written.
 func (c *Collection) keysFor(doc bson.D) ([]index.KeySet, error) {
 	sets := make([]index.KeySet, len(c.indexes))
+	return c.keysInto(sets, doc)
+}
+
+func (c *Collection) keysInto(sets []index.KeySet, doc bson.D) ([]index.KeySet, error) {
 	for i, ix := range c.indexes {
 		ks, err := ix.Keys(doc)
 		if err != nil {
@@ -138,16 +184,25 @@ func (c *Collection) addKeys(sets []index.KeySet, rid int64) error {
 // afterwards) and returns its RecordID. A duplicate key or parallel arrays
 // leave the collection unchanged.
 func (c *Collection) Insert(doc bson.D) (int64, error) {
-	sets, err := c.keysFor(doc)
+	return c.InsertSized(doc, value.Size(doc))
+}
+
+// InsertSized is Insert for a caller that already knows the document's
+// BSON size.
+func (c *Collection) InsertSized(doc bson.D, size int) (int64, error) {
+	if cap(c.keyScratch) < len(c.indexes) {
+		c.keyScratch = make([]index.KeySet, len(c.indexes))
+	}
+	sets, err := c.keysInto(c.keyScratch[:len(c.indexes)], doc)
+	if err == nil {
+		err = c.addKeys(sets, c.nextID)
+	}
+	clear(sets) // the scratch must not keep this document's keys alive
 	if err != nil {
 		return 0, err
 	}
 	rid := c.nextID
-	if err := c.addKeys(sets, rid); err != nil {
-		return 0, err
-	}
 	c.nextID++
-	size := value.Size(doc)
 	c.records.ReplaceOrInsert(&Record{ID: rid, Doc: doc, Size: size})
 	c.dataSize += int64(size)
 	return rid, nil
@@ -213,41 +268,53 @@ func (c *Collection) Truncate() {
 // idempotence), and mongod's errors for conflicting specs and for
 // existing documents that violate a unique index or hold parallel arrays.
 func (c *Collection) CreateIndex(spec index.Spec) (bool, error) {
+	ix, err := c.buildIndex(spec)
+	if ix == nil || err != nil {
+		return false, err
+	}
+	c.indexes = append(slices.Clip(c.indexes), ix)
+	return true, nil
+}
+
+// buildIndex checks spec against c's indexes and builds the index over
+// c's records, reading c only: it returns nil, nil when an identical index
+// exists.
+func (c *Collection) buildIndex(spec index.Spec) (*index.Index, error) {
 	for _, ix := range c.indexes {
 		if ix.Spec.Name != spec.Name {
 			continue
 		}
 		switch spec.Compare(ix.Spec) {
 		case index.Identical:
-			return false, nil
+			return nil, nil
 		case index.Equivalent:
-			return false, mongoerr.Newf(mongoerr.IndexOptionsConflict, "An equivalent index already exists with the same name but different options. Requested index: %s, existing index: %s",
+			return nil, mongoerr.Newf(mongoerr.IndexOptionsConflict, "An equivalent index already exists with the same name but different options. Requested index: %s, existing index: %s",
 				index.FormatDoc(spec.Document()), index.FormatDoc(ix.Spec.Document()))
 		default:
-			return false, mongoerr.Newf(mongoerr.IndexKeySpecsConflict, "An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: %s, existing index: %s",
+			return nil, mongoerr.Newf(mongoerr.IndexKeySpecsConflict, "An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: %s, existing index: %s",
 				index.FormatDoc(spec.Document()), index.FormatDoc(ix.Spec.Document()))
 		}
 	}
 	for _, ix := range c.indexes {
 		switch spec.Compare(ix.Spec) {
 		case index.Identical:
-			return false, mongoerr.Newf(mongoerr.IndexOptionsConflict, "Index already exists with a different name: %s", ix.Spec.Name)
+			return nil, mongoerr.Newf(mongoerr.IndexOptionsConflict, "Index already exists with a different name: %s", ix.Spec.Name)
 		case index.Equivalent:
-			return false, mongoerr.Newf(mongoerr.IndexOptionsConflict, "An equivalent index already exists with a different name and options. Requested index: %s, existing index: %s",
+			return nil, mongoerr.Newf(mongoerr.IndexOptionsConflict, "An equivalent index already exists with a different name and options. Requested index: %s, existing index: %s",
 				index.FormatDoc(spec.Document()), index.FormatDoc(ix.Spec.Document()))
 		}
 	}
 	if len(c.indexes) >= 64 {
-		return false, mongoerr.Newf(mongoerr.CannotCreateIndex, "add index fails, too many indexes for %s key:%s", c.NS(), index.FormatDoc(spec.Key))
+		return nil, mongoerr.Newf(mongoerr.CannotCreateIndex, "add index fails, too many indexes for %s key:%s", c.NS(), index.FormatDoc(spec.Key))
 	}
 	var partial func(bson.D) bool
 	if spec.Partial != nil {
 		if c.compile == nil {
-			return false, mongoerr.New(mongoerr.NotImplemented, "partialFilterExpression is not available")
+			return nil, mongoerr.New(mongoerr.NotImplemented, "partialFilterExpression is not available")
 		}
 		m, err := c.compile(spec.Partial)
 		if err != nil {
-			return false, err
+			return nil, err
 		}
 		partial = m
 	}
@@ -270,12 +337,11 @@ func (c *Collection) CreateIndex(spec index.Spec) (bool, error) {
 		if me := mongoerr.As(buildErr); me != nil && me.Code != mongoerr.InternalError {
 			me2 := *me
 			me2.Msg = "Index build failed: " + uuidString(newUUID()) + ": Collection " + c.NS() + " ( " + uuidString(c.UUID) + " ) :: caused by :: " + me.Msg
-			return false, &me2
+			return nil, &me2
 		}
-		return false, buildErr
+		return nil, buildErr
 	}
-	c.indexes = append(c.indexes, ix)
-	return true, nil
+	return ix, nil
 }
 
 // DropIndex removes the named index. _id_ cannot be dropped.
@@ -342,13 +408,49 @@ func uuidString(b bson.Binary) string {
 // clone returns a copy that shares every stored record and index entry
 // with c copy-on-write: it costs O(1) now, and a later write to either copy
 // duplicates only the B-tree nodes it touches. Records are immutable, so
-// sharing them is safe.
-func (c *Collection) clone() *Collection {
+// sharing them is safe. The copy is a snapshot (read-only) unless live is
+// set.
+//
+// google/btree's Clone writes to the tree it clones (it gives both trees
+// new copy-on-write contexts), so clone must not run concurrently with a
+// write to c, nor with another clone of c: for a live collection the
+// caller holds c's write lock; a snapshot is cloned only by a restore,
+// under the catalog's exclusive lock.
+func (c *Collection) clone(live bool) *Collection {
 	out := *c
 	out.records = c.records.Clone()
 	out.indexes = make([]*index.Index, len(c.indexes))
 	for i, ix := range c.indexes {
 		out.indexes[i] = ix.Clone()
 	}
+	out.keyScratch = nil
+	out.live = nil
+	if live {
+		out.live = &liveState{}
+	}
 	return &out
+}
+
+// Snapshot returns a read-only copy of the collection as it is now, in
+// O(1): the same copy for every reader until the next write. A snapshot's
+// snapshot is itself.
+func (c *Collection) Snapshot() *Collection {
+	if c.live == nil {
+		return c
+	}
+	if s := c.live.snap.Load(); s != nil {
+		return s
+	}
+	c.live.mu.Lock()
+	defer c.live.mu.Unlock()
+	return c.snapshotLocked()
+}
+
+func (c *Collection) snapshotLocked() *Collection {
+	if s := c.live.snap.Load(); s != nil {
+		return s
+	}
+	s := c.clone(false)
+	c.live.snap.Store(s)
+	return s
 }

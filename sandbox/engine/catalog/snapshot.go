@@ -25,14 +25,13 @@ func (s *Snapshot) Documents() int {
 	return n
 }
 
-// SnapshotDatabase freezes db as it is now. A database without
-// collections gives an empty snapshot, which restores to "no database".
+// SnapshotDatabase freezes db as it is now, every collection at the same
+// instant. A database without collections gives an empty snapshot, which
+// restores to "no database".
 func (c *Catalog) SnapshotDatabase(db string, now time.Time) *Snapshot {
 	s := &Snapshot{DB: db, Taken: now, colls: map[string]*Collection{}}
-	if d := c.dbs[db]; d != nil {
-		for name, col := range d.colls {
-			s.colls[name] = col.clone()
-		}
+	if d := c.Database(db); d != nil {
+		s.colls = d.colls
 	}
 	return s
 }
@@ -43,18 +42,22 @@ func (c *Catalog) SnapshotDatabase(db string, now time.Time) *Snapshot {
 // another database (a classroom template copied for a student) every
 // collection gets a new UUID, as a new collection would.
 func (c *Catalog) RestoreDatabase(db string, s *Snapshot) {
-	delete(c.dbs, db)
-	if len(s.colls) == 0 {
-		return
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old := c.dbs[db]; old != nil {
+		for _, col := range old.colls {
+			retire(col)
+		}
 	}
-	d := &Database{Name: db, colls: make(map[string]*Collection, len(s.colls))}
-	for name, col := range s.colls {
-		restored := col.clone()
-		restored.DB = db
+	delete(c.dbs, db)
+	for _, col := range s.colls {
+		// Snapshots are cloned only here, under the exclusive namespace
+		// lock, so no two clones of one snapshot ever overlap.
+		restored := col.clone(true)
+		restored.DB, restored.ns = db, db+"."+col.Name
 		if db != s.DB {
 			restored.UUID = newUUID()
 		}
-		d.colls[name] = restored
+		c.install(restored)
 	}
-	c.dbs[db] = d
 }

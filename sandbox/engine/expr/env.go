@@ -21,9 +21,9 @@ type Env struct {
 	rootCurrent bool
 	now         bson.DateTime
 	vars        []binding
-	// ctx is the command's context; ticks counts loop steps between looks
-	// at it (see Tick).
-	ctx   context.Context
+	// ctx gives the context of the command evaluating now; ticks counts
+	// loop steps between looks at it (see Tick).
+	ctx   func() context.Context
 	ticks uint64
 }
 
@@ -64,9 +64,11 @@ func (e *Env) SetVar(name string, v any) {
 }
 
 // SetContext makes evaluations whose work depends on the data ($map over a
-// $range, $reduce, window recomputation) stop when ctx ends: maxTimeMS, a
-// killed command, a stopping server.
-func (e *Env) SetContext(ctx context.Context) { e.ctx = ctx }
+// $range, $reduce, window recomputation) stop when the context ctx gives
+// ends: maxTimeMS, a killed command, a stopping server. It is a function
+// because an Env lives as long as its pipeline, and a cursor's later
+// batches run under the contexts of later commands (getMore).
+func (e *Env) SetContext(ctx func() context.Context) { e.ctx = ctx }
 
 // tickEvery is how many loop steps pass between looks at the context: a
 // look costs a mutex, a step a few nanoseconds.
@@ -84,8 +86,10 @@ func (e *Env) TickN(n int) error {
 	if e.ticks/tickEvery == before/tickEvery || e.ctx == nil {
 		return nil
 	}
-	if err := e.ctx.Err(); err != nil {
-		return mongoerr.FromContext(err)
+	if ctx := e.ctx(); ctx != nil {
+		if err := mongoerr.FromContext(ctx); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -45,9 +45,9 @@ func (ix *Index) Keys(doc bson.D) (KeySet, error) {
 			if ix.Spec.Sparse {
 				return KeySet{}, nil
 			}
-			return KeySet{Keys: [][]any{{nil}}}, nil
+			return singleKey(nil), nil
 		default:
-			return KeySet{Keys: [][]any{{v}}}, nil
+			return singleKey(v), nil
 		}
 	}
 	fields := make([]fieldValues, len(ix.parts))
@@ -107,6 +107,18 @@ func (ix *Index) Keys(doc bson.D) (KeySet, error) {
 		ks.Keys = slices.CompactFunc(ks.Keys, func(a, b []any) bool { return ix.compareKeys(a, b) == 0 })
 	}
 	return ks, nil
+}
+
+// singleKey is the key set of one one-field key, in one allocation: the
+// key set slice and the key share it.
+func singleKey(v any) KeySet {
+	k := &struct {
+		keys [1][]any
+		key  [1]any
+	}{}
+	k.key[0] = v
+	k.keys[0] = k.key[:]
+	return KeySet{Keys: k.keys[:]}
 }
 
 // dedupValues removes repeated values (equal in BSON order, as mongod's

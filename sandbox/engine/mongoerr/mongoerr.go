@@ -5,8 +5,6 @@
 package mongoerr
 
 import (
-	"context"
-	"errors"
 	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -43,16 +41,6 @@ func As(err error) *Error {
 		return me
 	}
 	return &Error{Code: InternalError, Msg: err.Error()}
-}
-
-// FromContext is the error of an operation whose context ended: a
-// deadline (maxTimeMS) is MaxTimeMSExpired, a cancellation (the client
-// went away, the server stops) is Interrupted, with mongod's messages.
-func FromContext(err error) *Error {
-	if errors.Is(err, context.DeadlineExceeded) {
-		return New(MaxTimeMSExpired, "operation exceeded time limit")
-	}
-	return New(Interrupted, "operation was interrupted")
 }
 
 // codes_generated.go holds mongod's named codes; regenerate it from a

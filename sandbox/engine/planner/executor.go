@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"context"
 	"hash/fnv"
 	"math"
 	"time"
@@ -9,12 +10,12 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/index"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
-// Executor runs a chosen plan. It is not safe for concurrent use; the
-// command layer holds the engine lock while calling it, and may keep it
-// across getMore calls (scans resume by key and RecordID, so writes in
-// between are tolerated, as after a mongod yield).
+// Executor runs a chosen plan over a collection snapshot, which no writer
+// changes, so it needs no lock. It is not safe for concurrent use; a
+// cursor keeps it across getMore calls, one at a time.
 type Executor struct {
 	coll       *catalog.Collection
 	ns         string
@@ -33,6 +34,32 @@ type Executor struct {
 	timing  bool
 	started time.Time
 	eof     bool
+	// ctx interrupts execution; done is its Done channel.
+	ctx  context.Context
+	done <-chan struct{}
+}
+
+// SetContext makes ctx the one that interrupts the executor from now on
+// (the command running the next batch of a cursor).
+func (e *Executor) SetContext(ctx context.Context) {
+	e.ctx, e.done = ctx, nil
+	if ctx != nil {
+		e.done = ctx.Done()
+	}
+}
+
+// interrupted is checked before every work unit, as mongod's executor
+// checks for interrupt on every iteration: a document can be expensive
+// (an $expr building arrays), so counting documents between checks would
+// let a deadline pass by far. A non-blocking receive on the Done channel
+// costs a few nanoseconds.
+func (e *Executor) interrupted() error {
+	select {
+	case <-e.done:
+		return mongoerr.FromContext(e.ctx)
+	default:
+		return nil
+	}
 }
 
 // trialResults is how many results end a trial (mongod's default batch).
@@ -42,7 +69,7 @@ const trialResults = 101
 // until one produces 101 results or finishes, then ranks them by
 // productivity (advanced/works) plus small bonuses for plans without a
 // SORT stage; ties go to the earlier candidate.
-func (e *Executor) runTrial() {
+func (e *Executor) runTrial() error {
 	start := time.Now()
 	maxWorks := max(10000, int64(0.29*float64(e.coll.Count())))
 	target := int64(trialResults)
@@ -51,6 +78,9 @@ func (e *Executor) runTrial() {
 	}
 	done := false
 	for w := int64(0); w < maxWorks && !done; w++ {
+		if err := e.interrupted(); err != nil {
+			return err
+		}
 		for _, c := range e.candidates {
 			if c.root.common().eof {
 				continue
@@ -84,6 +114,7 @@ func (e *Executor) runTrial() {
 	for _, c := range e.candidates {
 		c.trialEx = c.root.describe(true)
 	}
+	return nil
 }
 
 func hasSort(s stage) bool {
@@ -120,6 +151,9 @@ func (e *Executor) Next() (Result, bool, error) {
 		e.started = time.Now()
 	}
 	for {
+		if err := e.interrupted(); err != nil {
+			return Result{}, false, err
+		}
 		st, m := e.root.work()
 		switch st {
 		case advanced:
@@ -174,7 +208,10 @@ func (e *Executor) stageError() error {
 func (e *Executor) Count() (int64, error) {
 	for {
 		_, ok, err := e.Next()
-		if err != nil || !ok {
+		if err != nil {
+			return 0, err
+		}
+		if !ok {
 			break
 		}
 	}

@@ -6,6 +6,7 @@
 package planner
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -34,6 +35,11 @@ type Query struct {
 	Count bool
 	// NoDiskUse is the command's allowDiskUse: false.
 	NoDiskUse bool
+	// Ctx interrupts the plan (its trial and its execution) once done,
+	// with mongod's error for why (see mongoerr.FromContext); nil never
+	// interrupts. Executor.SetContext replaces it, for a cursor whose
+	// later batches belong to later commands.
+	Ctx context.Context
 }
 
 // Projector is a compiled projection as the planner runs it: the command
@@ -124,6 +130,7 @@ func nodePath(n query.Node) string {
 // exist: the plan is EOF). ns is "db.coll" for explain and errors.
 func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 	e := &Executor{coll: coll, ns: ns, q: q}
+	e.SetContext(q.Ctx)
 	if coll == nil {
 		e.root = &eofStage{}
 		if q.Count {
@@ -153,8 +160,8 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 	e.candidates = cands
 	if len(cands) == 1 {
 		e.winner = cands[0]
-	} else {
-		e.runTrial()
+	} else if err := e.runTrial(); err != nil {
+		return nil, err
 	}
 	e.root = e.winner.root
 	e.count = e.winner.count

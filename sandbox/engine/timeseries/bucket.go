@@ -3,6 +3,7 @@ package timeseries
 import (
 	"encoding/binary"
 	"strconv"
+	"sync"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -12,9 +13,13 @@ import (
 )
 
 // Catalog is the bucket catalog of one engine: the open and archived
-// buckets of every time-series collection, and their statistics. The
-// engine's write lock serialises all calls.
+// buckets of every time-series collection, and their statistics. It is
+// safe for concurrent use. Inserts into one collection are serialised by
+// its state's lock, which they hold for the whole batch; the engine calls
+// Insert under the buckets collection's write lock, so that lock is never
+// contended except by a reader of the statistics.
 type Catalog struct {
+	mu    sync.Mutex            // guards colls
 	colls map[string]*collState // by the buckets collection's UUID
 }
 
@@ -22,6 +27,7 @@ type Catalog struct {
 func NewCatalog() *Catalog { return &Catalog{colls: map[string]*collState{}} }
 
 type collState struct {
+	mu       sync.Mutex           // guards everything below
 	open     map[string]*bucket   // by meta key
 	archived map[string][]*bucket // by meta key
 	stats    Stats
@@ -46,6 +52,8 @@ type bucket struct {
 
 func (c *Catalog) state(buckets *catalog.Collection) *collState {
 	key := string(buckets.UUID.Data)
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	s := c.colls[key]
 	if s == nil {
 		s = &collState{open: map[string]*bucket{}, archived: map[string][]*bucket{}}
@@ -55,10 +63,25 @@ func (c *Catalog) state(buckets *catalog.Collection) *collState {
 }
 
 // Forget drops a dropped collection's buckets and statistics.
-func (c *Catalog) Forget(buckets *catalog.Collection) { delete(c.colls, string(buckets.UUID.Data)) }
+func (c *Catalog) Forget(buckets *catalog.Collection) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.colls, string(buckets.UUID.Data))
+}
 
-// Stats returns a collection's bucket catalog statistics.
-func (c *Catalog) Stats(buckets *catalog.Collection) Stats { return c.state(buckets).stats }
+// Stats returns a collection's bucket catalog statistics (zero for one
+// that has had no inserts, or was forgotten).
+func (c *Catalog) Stats(buckets *catalog.Collection) Stats {
+	c.mu.Lock()
+	s := c.colls[string(buckets.UUID.Data)]
+	c.mu.Unlock()
+	if s == nil {
+		return Stats{}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stats
+}
 
 // InsertError is the failure of one measurement of an insert batch.
 type InsertError struct {
@@ -70,8 +93,13 @@ type InsertError struct {
 // collection, committing each touched bucket once for the batch as
 // mongod's group commit does. With ordered, the first invalid measurement
 // stops the batch; the measurements before it are committed.
+//
+// buckets is the live buckets collection, and the caller holds its write
+// lock.
 func (c *Catalog) Insert(buckets *catalog.Collection, o Options, docs []bson.D, ordered bool) (int, []InsertError) {
 	s := c.state(buckets)
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	var errs []InsertError
 	var touched []*bucket
 	n := 0

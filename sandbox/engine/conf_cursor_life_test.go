@@ -1,0 +1,221 @@
+package engine_test
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/schemalab/schemalab/sandbox/engine"
+)
+
+func insertN(t testing.TB, coll *mongo.Collection, n int) {
+	t.Helper()
+	docs := make([]any, n)
+	for i := range docs {
+		docs[i] = bson.D{{Key: "_id", Value: int32(i)}, {Key: "a", Value: int32(i % 7)}}
+	}
+	if _, err := coll.InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// openCursor runs a find with batchSize 1 and returns its cursor id.
+func openCursor(t testing.TB, db *mongo.Database) int64 {
+	t.Helper()
+	out := okJ(t, db, `{"find": "c", "batchSize": 1}`)
+	id := field(field(out, "cursor").(bson.D), "id").(int64)
+	if id == 0 {
+		t.Fatal("find left no cursor")
+	}
+	return id
+}
+
+func getMoreCmd(id int64, extra string) string {
+	return fmt.Sprintf(`{"getMore": {"$numberLong": "%d"}, "collection": "c"%s}`, id, extra)
+}
+
+// The server keeps a bounded number of cursors: past the cap, a command
+// that needs a cursor fails with ResourceExhausted (mongod has no such cap;
+// see engine.DefaultMaxOpenCursors), and closing one makes room. Commands
+// that return everything in their first batch need no cursor and are
+// never refused.
+func TestConfCursorCap(t *testing.T) {
+	client, _ := startServerWith(t, engine.Options{MaxOpenCursors: 3})
+	db := client.Database("conf")
+	insertN(t, db.Collection("c"), 10)
+	ids := []int64{openCursor(t, db), openCursor(t, db), openCursor(t, db)}
+	_, ce := runJ(t, db, `{"find": "c", "batchSize": 1}`)
+	if ce == nil || ce.Code != 402 || ce.Name != "ResourceExhausted" ||
+		!strings.HasPrefix(ce.Message, "Cannot open a new cursor: the embedded server already has 3 open cursors") {
+		t.Fatalf("fourth cursor: %v", ce)
+	}
+	okJ(t, db, `{"find": "c"}`) // fits in one batch
+	okJ(t, db, fmt.Sprintf(`{"killCursors": "c", "cursors": [{"$numberLong": "%d"}]}`, ids[0]))
+	wantErr(t, db, getMoreCmd(ids[0], ""), 43, fmt.Sprintf("cursor id %d not found", ids[0]))
+	openCursor(t, db)
+	// Exhausting a cursor also frees its place.
+	okJ(t, db, getMoreCmd(ids[1], ""))
+	openCursor(t, db)
+}
+
+// A cursor nobody reads expires after the idle timeout (mongod's
+// cursorTimeoutMillis, 10 minutes by default); reading it resets the
+// clock.
+func TestConfCursorIdleExpiry(t *testing.T) {
+	client, _ := startServerWith(t, engine.Options{CursorIdleTimeout: 300 * time.Millisecond})
+	db := client.Database("conf")
+	insertN(t, db.Collection("c"), 10)
+	id := openCursor(t, db)
+	for range 3 {
+		time.Sleep(150 * time.Millisecond)
+		okJ(t, db, getMoreCmd(id, `, "batchSize": 1`))
+	}
+	time.Sleep(500 * time.Millisecond)
+	wantErr(t, db, getMoreCmd(id, ""), 43, fmt.Sprintf("cursor id %d not found", id))
+}
+
+// When a client goes away, its cursors go with it, as mongod kills a
+// session's cursors when the session ends; another client's cursors are
+// untouched.
+func TestConfCursorsDieWithTheirConnection(t *testing.T) {
+	client, uri := startServerWith(t, engine.Options{})
+	db := client.Database("conf")
+	insertN(t, db.Collection("c"), 10)
+
+	leaving := connect(t, uri)
+	gone := openCursor(t, leaving.Database("conf"))
+	staying := connect(t, uri)
+	kept := openCursor(t, staying.Database("conf"))
+	// Any client may read a cursor it knows the id of.
+	okJ(t, db, getMoreCmd(kept, `, "batchSize": 1`))
+
+	if err := leaving.Disconnect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		_, ce := runJ(t, db, getMoreCmd(gone, `, "batchSize": 1`))
+		if ce != nil {
+			if ce.Code != 43 || ce.Message != fmt.Sprintf("cursor id %d not found", gone) {
+				t.Fatalf("getMore after disconnect: %v", ce)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the closed connection's cursor still answers")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	okJ(t, staying.Database("conf"), getMoreCmd(kept, ""))
+}
+
+// A cursor serves one getMore at a time (CursorInUse for a second one),
+// and killCursors stops a getMore that is running, which fails with
+// CursorKilled; killed or exhausted, the cursor is gone.
+func TestConfCursorInUseAndKilledWhileRunning(t *testing.T) {
+	db := slowColl(t)
+	out := okJ(t, db, `{"find": "c", "filter": `+slowFilter+`, "batchSize": 1}`)
+	id := field(field(out, "cursor").(bson.D), "id").(int64)
+
+	var wg sync.WaitGroup
+	var running *mongo.CommandError
+	var took time.Duration
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		start := time.Now()
+		_, running = runJ(t, db, getMoreCmd(id, ""))
+		took = time.Since(start)
+	}()
+	time.Sleep(200 * time.Millisecond)
+	wantErr(t, db, getMoreCmd(id, ""), 143, fmt.Sprintf("cursor id %d is already in use", id))
+	killed := okJ(t, db, fmt.Sprintf(`{"killCursors": "c", "cursors": [{"$numberLong": "%d"}]}`, id))
+	sameJSON(t, "killCursors", field(killed, "cursorsKilled"), fmt.Sprintf(`[{"$numberLong": "%d"}]`, id))
+	wg.Wait()
+	if running == nil || running.Code != 237 || running.Message != "Executor error during getMore :: caused by :: operation was interrupted" {
+		t.Errorf("the running getMore: %v", running)
+	}
+	if took > 3*time.Second {
+		t.Errorf("killing took %v to stop the getMore", took)
+	}
+	wantErr(t, db, getMoreCmd(id, ""), 43, fmt.Sprintf("cursor id %d not found", id))
+}
+
+// A batch holds at most 16 MiB of documents (but always one), and a
+// document bigger than any BSON object mongod builds fails the command
+// with BSONObjectTooLarge rather than reaching the client.
+func TestConfBatchBytesAndOversizedResults(t *testing.T) {
+	db, coll := confColl(t)
+	big := strings.Repeat("x", 7<<20)
+	for i := range 3 {
+		if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: int32(i)}, {Key: "s", Value: big}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := okJ(t, db, `{"find": "c"}`)
+	cur := field(out, "cursor").(bson.D)
+	if n := len(field(cur, "firstBatch").(bson.A)); n != 2 {
+		t.Fatalf("first batch of %d 7 MiB documents, want 2", n)
+	}
+	id := field(cur, "id").(int64)
+	next := field(okJ(t, db, getMoreCmd(id, "")), "cursor").(bson.D)
+	if n := len(field(next, "nextBatch").(bson.A)); n != 1 || field(next, "id").(int64) != 0 {
+		t.Fatalf("getMore: %d documents, id %v", n, field(next, "id"))
+	}
+
+	_, ce := runJ(t, db, `{"aggregate": "c", "pipeline": [{"$match": {"_id": 1}}, {"$project": {"a": "$s", "b": "$s", "c": "$s"}}], "cursor": {}}`)
+	want := "PlanExecutor error during aggregation :: caused by :: BSONObj size: 22020134 (0x1500026) is invalid. Size must be between 0 and 16793600(16MB) First element: _id: 1"
+	if ce == nil || ce.Code != 10334 || ce.Message != want {
+		t.Errorf("oversized result: %v\nwant: 10334 %s", ce, want)
+	}
+}
+
+// A cursor reads the snapshot its command took: documents that writes
+// move through the index it scans come back exactly once, in their state
+// at the first batch, however the collection changes between batches.
+func TestConfCursorReadsItsSnapshot(t *testing.T) {
+	db, coll := confColl(t)
+	insertN(t, coll, 500)
+	if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "a", Value: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	out := okJ(t, db, `{"find": "c", "filter": {"a": {"$gte": 0}}, "sort": {"a": 1}, "batchSize": 10}`)
+	cur := field(out, "cursor").(bson.D)
+	seen := map[int32]int{}
+	for _, d := range field(cur, "firstBatch").(bson.A) {
+		seen[field(d.(bson.D), "_id").(int32)]++
+	}
+	id := field(cur, "id").(int64)
+	for id != 0 {
+		// Every document moves to the end of the index, and new ones
+		// arrive: a scan of the live index would meet them again.
+		if _, err := coll.UpdateMany(ctx, bson.D{}, bson.D{{Key: "$inc", Value: bson.D{{Key: "a", Value: 100}}}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := coll.InsertOne(ctx, bson.D{{Key: "a", Value: 0}}); err != nil {
+			t.Fatal(err)
+		}
+		next := field(okJ(t, db, getMoreCmd(id, `, "batchSize": 50`)), "cursor").(bson.D)
+		for _, d := range field(next, "nextBatch").(bson.A) {
+			doc := d.(bson.D)
+			if a := field(doc, "a").(int32); a >= 7 {
+				t.Fatalf("document in a later state: %v", doc)
+			}
+			seen[field(doc, "_id").(int32)]++
+		}
+		id = field(next, "id").(int64)
+	}
+	if len(seen) != 500 {
+		t.Errorf("%d distinct documents, want 500", len(seen))
+	}
+	for k, n := range seen {
+		if n != 1 {
+			t.Errorf("document %d returned %d times", k, n)
+		}
+	}
+}

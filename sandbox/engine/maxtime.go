@@ -1,0 +1,84 @@
+package engine
+
+import (
+	"math"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+)
+
+// errMaxTimeMSExpired is the cause of a command context whose maxTimeMS
+// ran out, and so the error every interrupted loop reports for it.
+var errMaxTimeMSExpired = mongoerr.New(mongoerr.MaxTimeMSExpired, "operation exceeded time limit")
+
+// maxTimeIDL lists the commands whose own IDL declares maxTimeMS (as a
+// safeInt64, with its struct name for errors), so that a non-number fails
+// there with TypeMismatch before the generic check; find and aggregate
+// also validate it as >= 0. Every other command only has the generic
+// check, which calls any non-number "maxTimeMS must be a number".
+var maxTimeIDL = map[string]struct {
+	prefix      string
+	nonNegative bool
+}{
+	"find":      {"FindCommandRequest", true},
+	"aggregate": {"aggregate", true},
+	"getMore":   {"getMore", false},
+}
+
+// parseMaxTimeMS reads a command's maxTimeMS the way mongod does: its
+// command's IDL first (above), then parseMaxTimeMS of the service entry
+// point, which wants a number in [0, 2147483647] and, for a double, a whole
+// one. Absent or 0 means no limit.
+func parseMaxTimeMS(req *request) (time.Duration, error) {
+	v, ok := newArgs(req).get("maxTimeMS")
+	if !ok {
+		return 0, nil
+	}
+	if idl, has := maxTimeIDL[req.name]; has && v != nil {
+		n, isNum := toInt64(v)
+		if !isNum {
+			return 0, args{prefix: idl.prefix}.wrongType("maxTimeMS", v, "types '[long, int, decimal, double']")
+		}
+		if idl.nonNegative && n < 0 {
+			return 0, mongoerr.Newf(51024, "BSON field 'maxTimeMS' value must be >= 0, actual value '%d'", n)
+		}
+	}
+	n, isNum := toInt64(v)
+	if !isNum {
+		return 0, mongoerr.New(mongoerr.BadValue, "maxTimeMS must be a number")
+	}
+	if n < 0 || n > math.MaxInt32 {
+		return 0, mongoerr.Newf(mongoerr.BadValue, "%d value for maxTimeMS is out of range [0, %d]", n, math.MaxInt32)
+	}
+	if f, isDouble := v.(float64); isDouble && math.Floor(f) != f {
+		return 0, mongoerr.New(mongoerr.BadValue, "maxTimeMS has non-integral value")
+	}
+	return time.Duration(n) * time.Millisecond, nil
+}
+
+// hasMaxTimeMS reports whether the command sets maxTimeMS (getMore's
+// own is validated against its cursor).
+func hasMaxTimeMS(cmd bson.D) bool {
+	for _, e := range cmd {
+		if e.Key == "maxTimeMS" {
+			return true
+		}
+	}
+	return false
+}
+
+// isInterruption is ErrorCodes::isInterruption for the interruptions the
+// embedded server produces.
+func isInterruption(err error) bool {
+	me, ok := err.(*mongoerr.Error)
+	if !ok {
+		return false
+	}
+	switch me.Code {
+	case mongoerr.MaxTimeMSExpired, mongoerr.Interrupted, mongoerr.InterruptedAtShutdown, mongoerr.CursorKilled:
+		return true
+	}
+	return false
+}

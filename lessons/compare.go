@@ -41,9 +41,9 @@ func (v *VariantResult) Figure(key string) (float64, bool) {
 // documents examined and milliseconds from the explain output, documents
 // updated from write results, bytes from collStats, and any figures
 // expression the author gave.
-func (r *Runner) runVariant(ctx context.Context, b *Block) VariantResult {
+func (r *Runner) runVariant(ctx context.Context, b *Block, width int) VariantResult {
 	v := VariantResult{Label: b.Variant.Label, Block: b}
-	v.Result, v.Err = r.sh.Eval(ctx, b.Text)
+	v.Result, v.Err = r.eval(ctx, width, b.Text)
 	if v.Err != nil {
 		return v
 	}

@@ -129,6 +129,13 @@ func OpenStore(dir string) (*Store, error) {
 // Path is the progress file.
 func (s *Store) Path() string { return s.path }
 
+// ExerciseFile is where watch mode keeps the code of the exercise of step
+// for the learner's own editor: one file per lesson and step in the state
+// directory, named so that the path says what it is.
+func (s *Store) ExerciseFile(lesson, step string) string {
+	return filepath.Join(filepath.Dir(s.path), "exercises", lesson, step+".js")
+}
+
 // Warning is a message for the user about a corrupt file, or "".
 func (s *Store) Warning() string {
 	s.mu.Lock()

@@ -65,8 +65,10 @@ type Runner struct {
 	// database snapshot of the same name exists too.
 	saved map[string]*shell.Globals
 	live  liveState
-	goals map[int]*goal
-	notes []string
+	// widths are the columns results are laid out for (SetWidths).
+	widths Widths
+	goals  map[int]*goal
+	notes  []string
 }
 
 // liveState is what the session holds now: a saved state, or (state "")
@@ -300,7 +302,7 @@ func (r *Runner) RunEdited(ctx context.Context, i int, src string) (shell.Result
 		return shell.Result{}, err
 	}
 	r.live = liveState{step: i}
-	return r.sh.Eval(ctx, src)
+	return r.eval(ctx, r.widths.Output, src)
 }
 
 // Eval runs scratch-shell input on the lesson's state at step i. The
@@ -322,7 +324,7 @@ func (r *Runner) Eval(ctx context.Context, i int, src string) (shell.Result, err
 		}
 	}
 	r.live = liveState{step: i}
-	return r.sh.Eval(ctx, src)
+	return r.eval(ctx, r.widths.Output, src)
 }
 
 type runMode int
@@ -352,7 +354,7 @@ func (r *Runner) runStep(ctx context.Context, i int, mode runMode) *StepResult {
 		if b.Kind != Setup {
 			continue
 		}
-		out, err := r.sh.Eval(ctx, b.Text)
+		out, err := r.eval(ctx, r.widths.Output, b.Text)
 		res.Blocks = append(res.Blocks, BlockResult{Block: b, Result: out, Err: err})
 		if err != nil {
 			fail(b.Line, "setup failed: %s", errText(err))
@@ -375,7 +377,7 @@ func (r *Runner) runStep(ctx context.Context, i int, mode runMode) *StepResult {
 		b := &st.Blocks[bi]
 		switch b.Kind {
 		case Run:
-			out, err := r.sh.Eval(ctx, b.Text)
+			out, err := r.eval(ctx, r.widthFor(st, bi, r.widths.Output), b.Text)
 			res.Blocks = append(res.Blocks, BlockResult{Block: b, Result: out, Err: err})
 			lastOutput = out.Transcript
 			switch {
@@ -392,7 +394,7 @@ func (r *Runner) runStep(ctx context.Context, i int, mode runMode) *StepResult {
 			br := BlockResult{Block: b}
 			var texts []string
 			for k := bi; k < j; k++ {
-				v := r.runVariant(ctx, &st.Blocks[k])
+				v := r.runVariant(ctx, &st.Blocks[k], r.widthFor(st, j-1, r.widths.Variant))
 				if v.Err != nil {
 					fail(st.Blocks[k].Line, "compare variant %q failed: %s", v.Label, errText(v.Err))
 				}

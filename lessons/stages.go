@@ -51,7 +51,15 @@ func stageCode(st *Step) string {
 // whose stages a preview can show one by one.
 func (s *Step) HasStages() bool { return stageCode(s) != "" }
 
-// StagePreview is the output after one stage of a step's pipeline.
+// IsPipeline reports whether code is a single aggregate([...]) call on a
+// collection, such as an exercise's answer, whose stages a preview can
+// show one by one.
+func IsPipeline(code string) bool {
+	_, _, ok := pipelineOf(code)
+	return ok
+}
+
+// StagePreview is the output after one stage of a pipeline.
 type StagePreview struct {
 	// Names are the pipeline's stages ($match, $group, …).
 	Names []string
@@ -63,18 +71,31 @@ type StagePreview struct {
 // stageFile names the preview's code in stack traces.
 const stageFile = "schemalab:stages.js"
 
-// PreviewStage runs the first k+1 stages of step i's pipeline from the
-// state the step's code starts from. The pipeline is evaluated in a scope
-// of its own, so the preview leaves no variable in the learner's session.
-func (r *Runner) PreviewStage(ctx context.Context, i, k int) (*StagePreview, error) {
+// PreviewStage runs the first k+1 stages of a pipeline of step i: src, or
+// the step's own code when src is "". A run step's pipeline starts from
+// the state the step's code starts from, an exercise's from the state its
+// attempts start from. The pipeline is evaluated in a scope of its own, so
+// the preview leaves no variable in the learner's session, and its result
+// is shown as an array (toArray): a preview has no prompt to type "it" at.
+func (r *Runner) PreviewStage(ctx context.Context, i int, src string, k int) (*StagePreview, error) {
 	if err := r.begin(ctx, i); err != nil {
 		return nil, err
 	}
-	coll, pipeline, ok := pipelineOf(stageCode(&r.lesson.Steps[i]))
-	if !ok {
-		return nil, fmt.Errorf("step %d of %s is not a single aggregate([...])", i+1, r.lesson.ID)
+	st := &r.lesson.Steps[i]
+	if src == "" {
+		src = stageCode(st)
 	}
-	if err := r.ensureSetup(ctx, i); err != nil {
+	coll, pipeline, ok := pipelineOf(src)
+	if !ok {
+		return nil, fmt.Errorf("a stage preview needs code that is one aggregate([...]) call")
+	}
+	var err error
+	if st.Exercise != nil {
+		err = r.ensureBefore(ctx, i+1)
+	} else {
+		err = r.ensureSetup(ctx, i)
+	}
+	if err != nil {
 		return nil, err
 	}
 	r.live = liveState{step: i}
@@ -88,7 +109,9 @@ func (r *Runner) PreviewStage(ctx context.Context, i, k int) (*StagePreview, err
 		p.Names = strings.Split(s, "\n")
 	}
 	p.Stage = min(max(k, 0), len(p.Names)-1)
-	p.Result, err = r.sh.EvalFunction(ctx, stageFile, "return "+coll+".aggregate((\n"+pipeline+"\n).slice(0, __stages));",
+	r.sh.SetWidth(r.widths.Output)
+	defer r.sh.SetWidth(0)
+	p.Result, err = r.sh.EvalFunction(ctx, stageFile, "return "+coll+".aggregate((\n"+pipeline+"\n).slice(0, __stages)).toArray();",
 		map[string]any{"__stages": p.Stage + 1})
 	return p, err
 }

@@ -1,9 +1,10 @@
-// Package tui is schemalab's terminal UI: a catalog of lessons and a
-// lesson view that shows each step's code beside its output, comparisons
-// in columns with their figures, exercises, a scratch shell and a stage
-// preview. Its structure follows soft-serve's pkg/ui: a common struct
-// (size, styles, key map), components with SetSize and help.KeyMap, and
-// typed messages between pages.
+// Package tui is schemalab's terminal UI. Its structure follows
+// soft-serve's pkg/ui: common (the Component interface and the Common
+// struct every component gets: size, styles, key map, localizer), pages
+// (catalog, lesson), components (pane, figures, pictures, tree, notebook
+// and the renderers under them), keymap and styles. The app here holds
+// the pages, the status line and the help, and reaches data only through
+// the lessons package.
 package tui
 
 import (
@@ -22,6 +23,9 @@ import (
 	"github.com/schemalab/schemalab/lessons"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/keymap"
+	"github.com/schemalab/schemalab/tui/locale"
+	"github.com/schemalab/schemalab/tui/pages/catalog"
+	"github.com/schemalab/schemalab/tui/pages/lesson"
 	"github.com/schemalab/schemalab/tui/styles"
 )
 
@@ -40,16 +44,38 @@ type Options struct {
 	// Warnings are shown on the catalog (broken lesson files, a moved
 	// progress file).
 	Warnings []string
+	// Localizer puts every string in the learner's language; nil is
+	// English.
+	Localizer *locale.Localizer
+	// ExerciseDir is where watch mode writes exercises without a Store.
+	ExerciseDir string
 	// ScriptTimeout bounds one block's evaluation; 0 is the runner's
 	// default.
 	ScriptTimeout time.Duration
 	// Remote is set when the learner is not at this machine (a classroom
 	// session over SSH): nothing may run on the host but the sandbox, so
-	// the $EDITOR key is off.
+	// the $EDITOR and watch keys are off.
 	Remote bool
 	// OnActivity, if set, is told what the learner does (see Activity).
 	OnActivity func(Activity)
 }
+
+var (
+	msgConnecting   = &locale.Message{ID: "app.connecting", Other: "starting the embedded sandbox…"}
+	msgNotConnected = &locale.Message{ID: "app.notConnected", Other: "not connected: {{.Err}}"}
+	msgNoSandbox    = &locale.Message{ID: "app.noSandbox", Other: "no sandbox configured"}
+	msgNoLesson     = &locale.Message{ID: "app.noLesson", Other: "No lesson {{.ID}}."}
+	msgStillStart   = &locale.Message{ID: "app.stillStarting", Other: "The sandbox is still starting…"}
+	msgConnFailed   = &locale.Message{ID: "app.connFailed", Other: "The sandbox is not connected: {{.Err}}"}
+	msgCancelling   = &locale.Message{ID: "app.cancelling", Other: "Cancelling…"}
+	msgRunning      = &locale.Message{ID: "app.running", Other: " {{.Elapsed}} · {{.Key}} cancels"}
+	msgTooSmall     = &locale.Message{ID: "app.tooSmall", Other: "terminal too small"}
+	msgNeeds        = &locale.Message{ID: "app.needs", Other: "schemalab needs {{.W}}×{{.H}}, this is {{.Width}}×{{.Height}}"}
+	msgKeys         = &locale.Message{ID: "app.keys", Other: "Keys"}
+	msgPresenting   = &locale.Message{ID: "app.presenting", Other: "Presenting: each step opens with its prose only; enter reveals its code, enter again runs it and shows the output. No status line; bars are doubled."}
+	msgHelpCloses   = &locale.Message{ID: "app.helpCloses", Other: "? or esc closes this help"}
+	msgCloseHelp    = &locale.Message{ID: "app.closeHelp", Other: "close help"}
+)
 
 // Minimum terminal size; below it the app says so instead of drawing a
 // broken layout.
@@ -60,69 +86,42 @@ type Model struct {
 	common.Common
 	opts    Options
 	ctx     context.Context
-	styles  *styles.Styles
 	backend *lessons.Sandbox
 	connErr error
 
-	catalog *catalogPage
-	lesson  *lessonPage
+	catalog *catalog.Page
+	lesson  *lesson.Page
 	help    help.Model
-	runs    *runState
+	spin    spinner.Model
+	ticking bool
+	// opened counts lessons opened, to number each page's runs apart.
+	opened int
 
 	showHelp bool
 	status   string
-	quitting bool
 	// announcement is the classroom's "follow me", if any.
 	announcement AnnouncementMsg
-	// fmtDur formats run times; tests make it constant.
-	fmtDur func(time.Duration) string
-}
-
-// runState is the one run that may be in flight: its cancel function, a
-// sequence number that makes stale results recognizable, and the spinner.
-type runState struct {
-	seq     int
-	active  bool
-	label   string
-	started time.Time
-	cancel  context.CancelFunc
-	spin    spinner.Model
-}
-
-// start begins a run unless one is in flight; mk builds the run's command
-// from its context and sequence number.
-func (r *runState) start(parent context.Context, label string, mk func(ctx context.Context, seq int) tea.Cmd) tea.Cmd {
-	if r.active {
-		return statusCmd("Still running " + r.label + " (ctrl+c cancels it).")
-	}
-	r.seq++
-	ctx, cancel := context.WithCancel(parent)
-	r.active, r.label, r.started, r.cancel = true, label, time.Now(), cancel
-	return tea.Batch(mk(ctx, r.seq), r.spin.Tick)
-}
-
-// finish ends run seq; false means the message is from an older run.
-func (r *runState) finish(seq int) bool {
-	if seq != r.seq || !r.active {
-		return false
-	}
-	r.active = false
-	r.cancel()
-	return true
+	quitting     bool
 }
 
 // New builds the app; nothing runs until the program starts it.
 func New(ctx context.Context, opts Options) *Model {
+	l := opts.Localizer
+	if l == nil {
+		l = locale.English()
+	}
 	st := styles.New(true, opts.NoColor)
-	c := common.Common{Styles: st, KeyMap: keymap.Default(), Present: opts.Present, Backend: "starting the embedded sandbox…"}
+	c := common.Common{Styles: st, KeyMap: keymap.Default(l), L: l, Present: opts.Present}
 	c.KeyMap.ExternalEditor.SetEnabled(!opts.Remote)
+	c.KeyMap.Watch.SetEnabled(!opts.Remote)
+	c.Backend = c.T(msgConnecting, nil)
 	if opts.Catalog == nil {
 		opts.Catalog = &lessons.Catalog{}
 	}
-	m := &Model{Common: c, opts: opts, ctx: ctx, styles: st, help: help.New(), fmtDur: roundDuration}
+	m := &Model{Common: c, opts: opts, ctx: ctx, help: help.New()}
 	m.help.Styles = st.Help
-	m.runs = &runState{spin: spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Accent))}
-	m.catalog = newCatalogPage(c, opts.Catalog, opts.Store, opts.Warnings)
+	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Accent))
+	m.catalog = catalog.New(c, opts.Catalog, opts.Store, opts.Warnings)
 	return m
 }
 
@@ -130,14 +129,8 @@ func New(ctx context.Context, opts Options) *Model {
 // after the program ends.
 func (m *Model) Close() error {
 	if m.lesson != nil {
-		m.lesson.saveDraft()
-		if m.runs.active {
-			// The run's goroutine still holds the runner; the process is
-			// ending and takes the session with it.
-			m.runs.cancel()
-		} else {
-			_ = m.lesson.sess.runner.Close()
-		}
+		m.lesson.Close()
+		m.lesson = nil
 	}
 	if m.backend != nil && m.backend.Close != nil {
 		return m.backend.Close()
@@ -153,131 +146,121 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// backendReadyMsg reports the sandbox connection, made after the first
+// frame so that the app appears at once.
+type backendReadyMsg struct {
+	backend *lessons.Sandbox
+	err     error
+}
+
 func (m *Model) connectCmd() tea.Cmd {
 	connect, ctx := m.opts.Connect, m.ctx
+	noSandbox := m.T(msgNoSandbox, nil)
 	return func() tea.Msg {
 		if connect == nil {
-			return backendReadyMsg{err: fmt.Errorf("no sandbox configured")}
+			return backendReadyMsg{err: fmt.Errorf("%s", noSandbox)}
 		}
 		be, err := connect(ctx)
 		return backendReadyMsg{backend: be, err: err}
 	}
 }
 
-// pageSize is the area pages draw in: the window minus margins and the
-// status line.
-func (m *Model) pageSize() (w, h, x, y int) {
-	w, h = m.Width, m.Height
+// pageArea is where pages draw: the window minus margins and the status
+// line.
+func (m *Model) pageArea() (w, h, x, y int) {
 	if m.Present {
-		return w - 8, h - 2, 4, 1
+		return m.Width - 8, m.Height - 2, 4, 1
 	}
-	return w, h - 1, 0, 0
+	return m.Width, m.Height - 1, 0, 0
 }
 
 func (m *Model) resize() {
-	w, h, x, y := m.pageSize()
+	w, h, x, y := m.pageArea()
 	m.help.SetWidth(m.Width)
-	m.catalog.Common = m.childCommon()
 	m.catalog.SetSize(w, h)
 	if m.lesson != nil {
-		c := m.childCommon()
-		m.lesson.Common = c
-		m.lesson.originX, m.lesson.originY = x, y
-		m.lesson.prose.Common, m.lesson.output.Common = c, c
-		for _, vp := range m.lesson.variants {
-			vp.Common = c
-		}
+		m.lesson.SetOrigin(x, y)
 		m.lesson.SetSize(w, h)
 	}
 }
 
-func (m *Model) childCommon() common.Common {
-	c := m.Common
-	w, h, _, _ := m.pageSize()
-	c.Width, c.Height = w, h
-	return c
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	if _, _, running := m.running(); running && !m.ticking {
+		m.ticking = true
+		cmd = tea.Batch(cmd, m.spin.Tick)
+	}
+	return m, cmd
 }
 
-func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m *Model) running() (string, time.Time, bool) {
+	if m.lesson == nil {
+		return "", time.Time{}, false
+	}
+	return m.lesson.Running()
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.Width, m.Height = msg.Width, msg.Height
 		m.resize()
-		return m, nil
+		return nil
 	case tea.BackgroundColorMsg:
 		if !m.opts.NoColor {
 			// Rebuild in place: every component holds this pointer.
-			*m.styles = *styles.New(msg.IsDark(), false)
-			m.help.Styles = m.styles.Help
-			m.runs.spin.Style = m.styles.Accent
-			if m.lesson != nil {
-				m.lesson.proseCache = map[string]string{}
-				m.lesson.editor.SetStyles(m.styles.Textarea())
-				m.lesson.shellIn.SetStyles(m.styles.Textarea())
-				m.lesson.refresh()
-			}
+			*m.Styles = *styles.New(msg.IsDark(), false)
+			m.help.Styles = m.Styles.Help
+			m.spin.Style = m.Styles.Accent
 		}
-		return m, nil
+		return nil
 	case backendReadyMsg:
-		if msg.err != nil {
-			m.connErr = msg.err
-			m.Backend = "not connected: " + msg.err.Error()
-		} else {
-			m.backend, m.Backend = msg.backend, msg.backend.Label
-		}
-		m.resize()
-		if m.opts.Lesson != "" && msg.err == nil {
-			id, step := m.opts.Lesson, m.opts.Step-1
-			m.opts.Lesson = ""
-			return m, m.openLesson(id, step)
-		}
-		return m, nil
-	case openLessonMsg:
-		return m, m.openLesson(msg.id, msg.step)
-	case backToCatalogMsg:
+		return m.backendReady(msg)
+	case common.OpenLessonMsg:
+		return m.openLesson(msg.ID, msg.Step)
+	case common.BackMsg:
 		m.leaveLesson()
-		return m, nil
-	case statusMsg:
+		return nil
+	case common.StatusMsg:
 		m.status = string(msg)
-		return m, nil
+		return nil
 	case AnnouncementMsg:
 		m.announcement = msg
-		return m, nil
+		return nil
 	case spinner.TickMsg:
-		if !m.runs.active {
-			return m, nil
+		if _, _, running := m.running(); !running {
+			m.ticking = false
+			return nil
 		}
 		var cmd tea.Cmd
-		m.runs.spin, cmd = m.runs.spin.Update(msg)
-		return m, cmd
-	case runDoneMsg:
-		if msg.sess != nil && msg.sess.retired {
-			_ = msg.sess.runner.Close()
-		}
-		if !m.runs.finish(msg.seq) {
-			return m, nil
-		}
-		if msg.err == context.Canceled {
-			m.status = "Cancelled."
-		} else {
-			m.status = ""
-		}
-		if m.lesson != nil {
-			return m, m.lesson.Update(msg)
-		}
-		return m, nil
+		m.spin, cmd = m.spin.Update(msg)
+		return cmd
 	case tea.KeyPressMsg:
-		return m, m.key(msg)
-	case tea.MouseWheelMsg:
-		if m.lesson != nil {
-			return m, m.lesson.Update(msg)
-		}
-		return m, m.catalog.Update(msg)
+		return m.key(msg)
 	}
 	if m.lesson != nil {
-		return m, m.lesson.Update(msg)
+		_, cmd := m.lesson.Update(msg)
+		return cmd
 	}
-	return m, nil
+	_, cmd := m.catalog.Update(msg)
+	return cmd
+}
+
+func (m *Model) backendReady(msg backendReadyMsg) tea.Cmd {
+	if msg.err != nil {
+		m.connErr = msg.err
+		m.Backend = m.T(msgNotConnected, map[string]any{"Err": msg.err.Error()})
+	} else {
+		m.backend, m.Backend = msg.backend, msg.backend.Label
+	}
+	m.catalog.SetBackend(m.Backend)
+	m.resize()
+	if m.opts.Lesson != "" && msg.err == nil {
+		id, step := m.opts.Lesson, m.opts.Step-1
+		m.opts.Lesson = ""
+		return m.openLesson(id, step)
+	}
+	return nil
 }
 
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
@@ -285,9 +268,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	m.status = ""
 	if key.Matches(msg, k.Cancel) {
 		// ctrl+c cancels a running step first and quits only when idle.
-		if m.runs.active {
-			m.runs.cancel()
-			m.status = "Cancelling…"
+		if m.lesson != nil && m.lesson.Interrupt() {
+			m.status = m.T(msgCancelling, nil)
 			return nil
 		}
 		m.quit()
@@ -299,8 +281,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if m.lesson != nil && (m.lesson.wantsKeys() || m.lesson.confirm != confirmNone) {
-		return m.lesson.Update(msg)
+	if m.lesson != nil && m.lesson.WantsKeys() {
+		_, cmd := m.lesson.Update(msg)
+		return cmd
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
@@ -313,87 +296,72 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.follow()
 	}
 	if m.lesson != nil {
-		return m.lesson.Update(msg)
+		_, cmd := m.lesson.Update(msg)
+		return cmd
 	}
-	return m.catalog.Update(msg)
+	_, cmd := m.catalog.Update(msg)
+	return cmd
 }
 
 // quit keeps the open exercise's draft before the program ends.
 func (m *Model) quit() {
 	m.quitting = true
 	if m.lesson != nil {
-		m.lesson.saveDraft()
+		m.lesson.Close()
+		m.lesson = nil
 	}
 }
 
-// leaveLesson ends the open lesson's session: its draft is kept and its
-// runner closed, or closed when the run in flight ends.
 func (m *Model) leaveLesson() {
-	if m.lesson == nil {
-		return
+	if m.lesson != nil {
+		m.catalog.Select(m.lesson.Lesson().ID)
+		m.lesson.Close()
+		m.lesson = nil
 	}
-	m.lesson.saveDraft()
-	if sess := m.lesson.sess; m.runs.active {
-		sess.retired = true
-		m.runs.cancel()
-	} else {
-		_ = sess.runner.Close()
-	}
-	m.lesson = nil
 }
 
-// openLesson shows lesson id at step (0-based; < 0 resumes where the
-// learner left off).
+// openLesson shows lesson id at step (0-based; < 0 resumes).
 func (m *Model) openLesson(id string, step int) tea.Cmd {
 	l := m.opts.Catalog.Find(id)
 	if l == nil {
-		if id == "" {
-			m.lesson = nil
-			return nil
-		}
-		return statusCmd("No lesson " + id + ".")
+		return statusCmd(m.T(msgNoLesson, map[string]any{"ID": id}))
 	}
 	if m.backend == nil {
 		if m.connErr != nil {
-			return statusCmd("The sandbox is not connected: " + m.connErr.Error())
+			return statusCmd(m.T(msgConnFailed, map[string]any{"Err": m.connErr.Error()}))
 		}
-		return statusCmd("The sandbox is still starting…")
+		return statusCmd(m.T(msgStillStart, nil))
 	}
 	m.leaveLesson()
-	sess := &session{lesson: l, store: m.opts.Store, observe: m.opts.OnActivity,
-		runner: lessons.NewRunner(m.backend, l, lessons.RunnerOptions{Timeout: m.opts.ScriptTimeout})}
+	var next *lessons.Lesson
 	for i, other := range m.opts.Catalog.Lessons {
 		if other.ID == id && i+1 < len(m.opts.Catalog.Lessons) {
-			sess.nextLesson, sess.nextTitle = m.opts.Catalog.Lessons[i+1].ID, m.opts.Catalog.Lessons[i+1].Title
+			next = m.opts.Catalog.Lessons[i+1]
 		}
 	}
-	if step < 0 {
-		step = max(l.StepIndex(sess.progress().Current), 0)
-	}
-	step = min(step, len(l.Steps)-1)
-	for i, cl := range m.opts.Catalog.Lessons {
-		if cl.ID == id {
-			m.catalog.cursor = i
-		}
-	}
-	m.lesson = newLessonPage(m.ctx, m.childCommon(), sess, m.runs, step)
-	m.lesson.fmtDur = m.fmtDur
+	m.opened++
+	w, h, _, _ := m.pageArea()
+	c := m.Common
+	c.Width, c.Height = w, h
+	m.lesson = lesson.New(m.ctx, c, l, lesson.Options{
+		Runner: lessons.NewRunner(m.backend, l, lessons.RunnerOptions{Timeout: m.opts.ScriptTimeout}), Store: m.opts.Store, Next: next,
+		Observe: m.opts.OnActivity,
+		Step:    step, FirstSeq: m.opened << 20, ExerciseDir: m.opts.ExerciseDir,
+	})
+	m.catalog.Select(id)
 	m.resize()
 	return nil
 }
+
+func statusCmd(s string) tea.Cmd { return func() tea.Msg { return common.StatusMsg(s) } }
 
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "schemalab"
-	if m.lesson != nil && m.lesson.mode == modeEditing && !m.showHelp {
-		if c := m.lesson.editor.Cursor(); c != nil {
-			// The editor is drawn inside a frame in the right column.
-			c.X += m.lesson.output.x + 2
-			c.Y += m.lesson.output.y - m.lesson.editor.Height() - 2 + 1
-			v.Cursor = c
-		}
+	if m.lesson != nil && !m.showHelp {
+		v.Cursor = m.lesson.Cursor()
 	}
 	return v
 }
@@ -404,100 +372,122 @@ func (m *Model) render() string {
 	if m.quitting {
 		return ""
 	}
-	st := m.styles
+	st := m.Styles
 	if m.Width < minWidth || m.Height < minHeight {
-		msg := st.Warning.Render("terminal too small") + "\n" +
-			st.Muted.Render(fmt.Sprintf("schemalab needs %d×%d, this is %d×%d", minWidth, minHeight, m.Width, m.Height))
+		msg := st.Warning.Render(m.T(msgTooSmall, nil)) + "\n" +
+			st.Muted.Render(m.T(msgNeeds, map[string]any{"W": minWidth, "H": minHeight, "Width": m.Width, "Height": m.Height}))
 		return lipgloss.Place(m.Width, m.Height, lipgloss.Center, lipgloss.Center, msg)
 	}
-	w, h, x, y := m.pageSize()
+	w, h, x, y := m.pageArea()
 	var page string
 	var km help.KeyMap = m.catalog
 	switch {
 	case m.showHelp:
-		var full help.KeyMap = m.catalog
-		if m.lesson != nil {
-			full = m.lesson
-		}
-		body := st.Title.Render("Keys") + "\n\n" + m.fullHelp(full, w) + "\n\n"
-		if m.Present {
-			body += st.Text.Render("Presenting: each step opens with its prose only; enter reveals its code,") + "\n" +
-				st.Text.Render("enter again runs it and shows the output. No status line; bars are doubled.") + "\n\n"
-		}
-		body += st.Muted.Render("? or esc closes this help")
-		page = lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, body)
-		km = helpCloser{m.KeyMap}
+		page = m.helpPage(w, h)
+		km = helpCloser{m.Common}
 	case m.lesson != nil:
 		page = m.lesson.View()
 		km = m.lesson
 	default:
 		page = m.catalog.View()
 	}
-	page = fitBlock(page, w, h)
+	page = common.FitBlock(page, w, h)
 	if x > 0 || y > 0 {
 		page = lipgloss.NewStyle().Padding(y, x, m.Height-h-y, x).Render(page)
-		if m.Present && m.lesson != nil && m.lesson.confirm != confirmNone {
-			page = fitBlock(page, m.Width, m.Height-1) + "\n" + m.confirmLine()
+		if q := m.question(); q != "" {
+			page = common.FitBlock(page, m.Width, m.Height-1) + "\n" + common.Fit(st.Warning.Render(q), m.Width)
 		}
-		return fitBlock(page, m.Width, m.Height)
+		return common.FitBlock(page, m.Width, m.Height)
 	}
 	return page + "\n" + m.statusLine(km)
 }
 
-func (m *Model) confirmLine() string {
-	st := m.styles
-	switch m.lesson.confirm {
-	case confirmReset:
-		return st.Warning.Render(fmt.Sprintf("Reset %s? This drops %s and forgets its progress. y/N", m.lesson.lesson().ID, m.lesson.sess.runner.Database()))
-	case confirmSolution:
-		return st.Warning.Render("Replace your code with the reference solution? y/N")
-	case confirmResetExercise:
-		return st.Warning.Render("Start this exercise over? The data goes back to how the exercise begins and your code to the starter. y/N")
+func (m *Model) question() string {
+	if m.lesson == nil {
+		return ""
 	}
-	return ""
+	return m.lesson.Question()
 }
 
-// statusLine: the running step with spinner and elapsed time, or a note,
-// then the short help.
+func (m *Model) helpPage(w, h int) string {
+	st := m.Styles
+	var full help.KeyMap = m.catalog
+	if m.lesson != nil {
+		full = m.lesson
+	}
+	body := st.Title.Render(m.T(msgKeys, nil)) + "\n\n" + m.fullHelp(full, w) + "\n\n"
+	if m.Present {
+		body += st.Text.Render(m.T(msgPresenting, nil)) + "\n\n"
+	}
+	body += st.Muted.Render(m.T(msgHelpCloses, nil))
+	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, body)
+}
+
+// statusLine: a question, the running step with spinner and elapsed
+// time, an announcement or a note, then the short help, which always
+// ends in help and quit and is shortened before them as bubbles' help
+// shortens, with an ellipsis.
 func (m *Model) statusLine(km help.KeyMap) string {
-	st := m.styles
-	if m.lesson != nil && m.lesson.confirm != confirmNone {
-		return fit(m.confirmLine(), m.Width)
+	st := m.Styles
+	if q := m.question(); q != "" {
+		return common.Fit(st.Warning.Render(q), m.Width)
 	}
 	var left string
+	k := m.KeyMap
+	label, since, running := m.running()
 	switch {
-	case m.runs.active:
-		left = m.runs.spin.View() + " " + st.Text.Render(m.runs.label) + st.Muted.Render(" "+m.fmtDur(time.Since(m.runs.started))+" · ctrl+c cancels")
+	case running:
+		left = m.spin.View() + " " + st.Text.Render(label) + st.Muted.Render(m.T(msgRunning, map[string]any{"Elapsed": m.Duration(time.Since(since)), "Key": k.Cancel.Help().Key}))
 	case m.status != "":
 		left = st.Warning.Render(m.status)
 	case m.notice() != "":
 		left = m.notice()
 	}
+	tail := []key.Binding{k.Help, k.Quit}
+	if _, closing := km.(helpCloser); closing || (m.lesson != nil && m.lesson.WantsKeys()) {
+		// q and ? are typed, not commands, while an input has the keys.
+		tail = nil
+	}
 	hm := m.help
-	hm.SetWidth(max(m.Width-lipglossWidth(left)-3, 10))
-	right := hm.View(km)
-	// bubbles/help overflows its width when even the ellipsis does not
-	// fit after the last item; cut it rather than lose the whole line.
-	if avail := m.Width - lipglossWidth(left) - 1; lipglossWidth(right) > avail {
-		right = ansi.Truncate(right, max(avail, 0), "…")
+	hm.SetWidth(0)
+	tailView := hm.ShortHelpView(tail)
+	sep := st.Help.ShortSeparator.Render(hm.ShortSeparator)
+	avail := m.Width - lipgloss.Width(left) - 2 - lipgloss.Width(tailView)
+	if len(tail) > 0 {
+		avail -= lipgloss.Width(sep)
 	}
-	gap := m.Width - lipglossWidth(left) - lipglossWidth(right)
-	if gap < 1 {
-		return fit(left, m.Width)
+	right := tailView
+	if avail > 4 {
+		hm.SetWidth(avail)
+		front := hm.ShortHelpView(km.ShortHelp())
+		if lipgloss.Width(front) > avail {
+			// bubbles' help can overrun its width by an item's separator.
+			front = ansi.Truncate(front, avail-1, "") + st.Help.Ellipsis.Render("…")
+		}
+		if front != "" {
+			right = front
+			if tailView != "" {
+				right += sep + tailView
+			}
+		}
 	}
-	return left + strings.Repeat(" ", gap) + right
+	if lipgloss.Width(left)+1+lipgloss.Width(right) > m.Width {
+		left = common.Fit(left, max(m.Width-lipgloss.Width(right)-1, 0))
+	}
+	gap := m.Width - lipgloss.Width(left) - lipgloss.Width(right)
+	return left + strings.Repeat(" ", max(gap, 0)) + right
 }
 
-func lipglossWidth(s string) int { return lipgloss.Width(s) }
-
 // fullHelp lays the key columns out side by side, or in two rows of
-// columns when they do not fit the width (bubbles/help would cut the last
-// ones off, and with them quit and the scratch shell at 80 columns).
+// columns when they do not fit the width.
 func (m *Model) fullHelp(km help.KeyMap, w int) string {
 	hm := m.help
 	hm.ShowAll = true
 	hm.SetWidth(0)
 	groups := km.FullHelp()
+	if m.notice() != "" {
+		groups = append(groups, []key.Binding{m.KeyMap.Follow})
+	}
 	out := hm.FullHelpView(groups)
 	if lipgloss.Width(out) <= w || len(groups) < 2 {
 		return out
@@ -507,10 +497,11 @@ func (m *Model) fullHelp(km help.KeyMap, w int) string {
 }
 
 // helpCloser is the status line's help while the full help is open.
-type helpCloser struct{ k *keymap.KeyMap }
+type helpCloser struct{ c common.Common }
 
 func (h helpCloser) ShortHelp() []key.Binding {
-	return []key.Binding{withHelp(h.k.Help, "?/esc", "close help"), h.k.Cancel}
+	k := h.c.KeyMap
+	return []key.Binding{keymap.WithHelp(k.Help, "?/esc", h.c.T(msgCloseHelp, nil)), k.Cancel}
 }
 
 func (h helpCloser) FullHelp() [][]key.Binding { return [][]key.Binding{h.ShortHelp()} }

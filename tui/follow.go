@@ -1,9 +1,10 @@
 package tui
 
 import (
-	"fmt"
-
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/schemalab/schemalab/tui/locale"
+	"github.com/schemalab/schemalab/tui/pages/lesson"
 )
 
 // The app's two classroom hooks: what a learner does is reported through
@@ -16,38 +17,32 @@ import (
 // the program; an empty Lesson withdraws the notice.
 type AnnouncementMsg struct {
 	Lesson string
-	// Step is 1-based, as on the command line (--step).
+	// Step is 1-based, as on the command line (--step); 0 is the lesson's
+	// start.
 	Step int
 }
 
+// Activity is what a learner did, reported to Options.OnActivity after
+// the progress store has recorded it.
+type Activity = lesson.Activity
+
 // ActivityKind says what a learner did.
-type ActivityKind int
+type ActivityKind = lesson.ActivityKind
 
 const (
 	// ActivityMoved: a lesson opened at a step, or another step is shown.
-	ActivityMoved ActivityKind = iota
+	ActivityMoved = lesson.ActivityMoved
 	// ActivityRan: a step ran without failure and is done.
-	ActivityRan
+	ActivityRan = lesson.ActivityRan
 	// ActivityAttempt: an exercise attempt was checked (Passed says how).
-	ActivityAttempt
+	ActivityAttempt = lesson.ActivityAttempt
 )
 
-// Activity is reported to Options.OnActivity after the progress store
-// has recorded it.
-type Activity struct {
-	Kind   ActivityKind
-	Lesson string
-	// Step is 0-based.
-	Step   int
-	Passed bool
-}
-
-// notify reports an activity of the session's lesson.
-func (s *session) notify(kind ActivityKind, step int, passed bool) {
-	if s.observe != nil {
-		s.observe(Activity{Kind: kind, Lesson: s.lesson.ID, Step: step, Passed: passed})
-	}
-}
+var (
+	msgAnnounce   = &locale.Message{ID: "app.announce", Other: "▶ now: {{.Lesson}}, step {{.Step}} · {{.Key}} follows"}
+	msgAnnounceAt = &locale.Message{ID: "app.announceStart", Other: "▶ now: {{.Lesson}} · {{.Key}} follows"}
+	msgFollowWait = &locale.Message{ID: "app.followWait", Other: "Still running {{.Label}}; follow when it is done ({{.Key}} cancels it)."}
+)
 
 // notice is the pending announcement as the status line shows it, or ""
 // when there is none or the learner is already there.
@@ -56,11 +51,14 @@ func (m *Model) notice() string {
 	if a.Lesson == "" {
 		return ""
 	}
-	if m.lesson != nil && m.lesson.lesson().ID == a.Lesson && m.lesson.step == a.Step-1 {
+	if m.lesson != nil && m.lesson.Lesson().ID == a.Lesson && m.lesson.Step() == a.Step-1 {
 		return ""
 	}
-	return m.styles.Accent.Render(fmt.Sprintf("▶ now: %s, step %d", a.Lesson, a.Step)) +
-		m.styles.Muted.Render(" · "+m.KeyMap.Follow.Help().Key+" follows")
+	data := map[string]any{"Lesson": a.Lesson, "Step": a.Step, "Key": m.KeyMap.Follow.Help().Key}
+	if a.Step <= 0 {
+		return m.Styles.Accent.Render(m.T(msgAnnounceAt, data))
+	}
+	return m.Styles.Accent.Render(m.T(msgAnnounce, data))
 }
 
 // follow opens the announced lesson at the announced step.
@@ -68,8 +66,8 @@ func (m *Model) follow() tea.Cmd {
 	if m.notice() == "" {
 		return nil
 	}
-	if m.runs.active {
-		return statusCmd("Still running " + m.runs.label + "; follow when it is done (ctrl+c cancels it).")
+	if label, _, running := m.running(); running {
+		return statusCmd(m.T(msgFollowWait, map[string]any{"Label": label, "Key": m.KeyMap.Cancel.Help().Key}))
 	}
 	return m.openLesson(m.announcement.Lesson, m.announcement.Step-1)
 }

@@ -3,10 +3,7 @@ package tui
 import (
 	"sync"
 	"testing"
-	"time"
 
-	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 )
 
@@ -23,29 +20,23 @@ func TestFollowTheAnnouncedStep(t *testing.T) {
 		defer mu.Unlock()
 		seen = append(seen, a)
 	}
-	m := newTestApp(t, opts)
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40),
-		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
-	waitFor(t, tm, "Press enter")
-	tm.Send(AnnouncementMsg{Lesson: "basics", Step: 3})
-	waitFor(t, tm, "now: basics, step 3 · f follows")
-	tm.Send(press("enter"))
-	waitFor(t, tm, "ran in")
-	tm.Send(press("f"))
-	waitFor(t, tm, "Count the people")
-	time.Sleep(50 * time.Millisecond)
-	if err := tm.Quit(); err != nil {
-		t.Fatal(err)
-	}
-	fm := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
-	if fm.lesson == nil || fm.lesson.step != 2 {
-		t.Fatalf("after f the lesson is on step index %d, want 2", fm.lesson.step)
+	fm := drive(t, opts, 120, 40, func(tm *teatest.TestModel) {
+		waitFor(t, tm, "Insert")
+		tm.Send(AnnouncementMsg{Lesson: "basics", Step: 3})
+		waitFor(t, tm, "follows")
+		tm.Send(press("enter"))
+		waitFor(t, tm, "ran")
+		tm.Send(press("f"))
+		waitFor(t, tm, "Count")
+	})
+	if fm.lesson == nil || fm.lesson.Step() != 2 {
+		t.Fatalf("after f the lesson is not on step index 2")
 	}
 	if n := fm.notice(); n != "" {
 		t.Errorf("at the announced step the notice is gone, not %q", n)
 	}
-	if fm.KeyMap.ExternalEditor.Enabled() {
-		t.Error("a remote session must not offer $EDITOR: it would run on the host")
+	if fm.KeyMap.ExternalEditor.Enabled() || fm.KeyMap.Watch.Enabled() {
+		t.Error("a remote session must not offer $EDITOR or watch: they would run on the host")
 	}
 	mu.Lock()
 	defer mu.Unlock()

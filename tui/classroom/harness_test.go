@@ -350,7 +350,10 @@ func (tm *terminal) openLesson(title string) {
 	for range 10 {
 		cur := selected()
 		if cur == title {
+			// A lesson new to the learner opens on its introduction.
 			tm.send("enter")
+			tm.waitFor(`Introduction`, 30*time.Second)
+			tm.send("n")
 			tm.waitFor(`Step 1 of \d+`, 30*time.Second)
 			return
 		}

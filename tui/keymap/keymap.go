@@ -2,69 +2,129 @@
 // that the help shown through bubbles/help is always what the keys do.
 package keymap
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/schemalab/schemalab/tui/locale"
+)
 
 // KeyMap is the TUI's bindings.
 type KeyMap struct {
-	Up, Down         key.Binding
-	PageUp, PageDown key.Binding
-	Next, Prev       key.Binding
-	Run              key.Binding
-	Edit             key.Binding
-	Focus            key.Binding
-	Shell            key.Binding
-	Stages           key.Binding
-	Setup            key.Binding
-	Group            key.Binding
-	Hint             key.Binding
-	Solution         key.Binding
-	Reset            key.Binding
-	ResetExercise    key.Binding
-	Back             key.Binding
-	Quit             key.Binding
-	Cancel           key.Binding
-	Help             key.Binding
-	Open             key.Binding
-	ExternalEditor   key.Binding
-	CheckFromEditor  key.Binding
-	HistoryUp        key.Binding
-	HistoryDown      key.Binding
-	Yes, No          key.Binding
-	// Follow jumps to the step a classroom's instructor announced.
-	Follow key.Binding
+	Up, Down             key.Binding
+	PageUp, PageDown     key.Binding
+	Left, Right          key.Binding
+	Next, Prev           key.Binding
+	Run                  key.Binding
+	Edit                 key.Binding
+	Focus                key.Binding
+	Shell                key.Binding
+	Stages               key.Binding
+	Setup                key.Binding
+	Group                key.Binding
+	Hint                 key.Binding
+	Solution             key.Binding
+	ShowAll              key.Binding
+	Watch                key.Binding
+	Reset                key.Binding
+	ResetExercise        key.Binding
+	Follow               key.Binding
+	Back                 key.Binding
+	Quit                 key.Binding
+	Cancel               key.Binding
+	Help                 key.Binding
+	Open                 key.Binding
+	ExternalEditor       key.Binding
+	CheckFromEditor      key.Binding
+	HistoryUp            key.Binding
+	HistoryDown          key.Binding
+	Yes, No              key.Binding
+	ScrollTop, ScrollEnd key.Binding
 }
 
-// Default is the key map issue 6 specifies.
-func Default() *KeyMap {
-	return &KeyMap{
-		Up:              key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
-		Down:            key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
-		PageUp:          key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up")),
-		PageDown:        key.NewBinding(key.WithKeys("pgdown", "space"), key.WithHelp("pgdn", "page down")),
-		Next:            key.NewBinding(key.WithKeys("n", "right"), key.WithHelp("n/→", "next step")),
-		Prev:            key.NewBinding(key.WithKeys("p", "left"), key.WithHelp("p/←", "previous step")),
-		Run:             key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
-		Edit:            key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit")),
-		Focus:           key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "focus")),
-		Shell:           key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "scratch shell")),
-		Stages:          key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "stage preview")),
-		Setup:           key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "show/hide setup")),
-		Group:           key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "next comparison")),
-		Hint:            key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "hint")),
-		Solution:        key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "view solution")),
-		Reset:           key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reset lesson")),
-		ResetExercise:   key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "start exercise over")),
-		Back:            key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		Quit:            key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
-		Cancel:          key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel run / quit")),
-		Help:            key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Open:            key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
-		ExternalEditor:  key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "$EDITOR")),
-		CheckFromEditor: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "run & check")),
-		HistoryUp:       key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "history")),
-		HistoryDown:     key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "history")),
-		Yes:             key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
-		No:              key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n", "no")),
-		Follow:          key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow the instructor")),
+var (
+	helpUp            = &locale.Message{ID: "key.up", Other: "up"}
+	helpDown          = &locale.Message{ID: "key.down", Other: "down"}
+	helpPageUp        = &locale.Message{ID: "key.pageUp", Other: "page up"}
+	helpPageDown      = &locale.Message{ID: "key.pageDown", Other: "page down"}
+	helpLeft          = &locale.Message{ID: "key.scrollLeft", Other: "scroll left"}
+	helpRight         = &locale.Message{ID: "key.scrollRight", Other: "scroll right"}
+	helpTop           = &locale.Message{ID: "key.top", Other: "top"}
+	helpEnd           = &locale.Message{ID: "key.bottom", Other: "bottom"}
+	helpNext          = &locale.Message{ID: "key.next", Other: "next step"}
+	helpPrev          = &locale.Message{ID: "key.prev", Other: "previous step"}
+	helpRun           = &locale.Message{ID: "key.run", Other: "run"}
+	helpEdit          = &locale.Message{ID: "key.edit", Other: "edit"}
+	helpFocus         = &locale.Message{ID: "key.focus", Other: "focus"}
+	helpShell         = &locale.Message{ID: "key.shell", Other: "scratch shell"}
+	helpStages        = &locale.Message{ID: "key.stages", Other: "stage preview"}
+	helpSetup         = &locale.Message{ID: "key.setup", Other: "show/hide setup"}
+	helpGroup         = &locale.Message{ID: "key.group", Other: "next comparison"}
+	helpHint          = &locale.Message{ID: "key.hint", Other: "hint"}
+	helpSolution      = &locale.Message{ID: "key.solution", Other: "view solution"}
+	helpShowAll       = &locale.Message{ID: "key.showAll", Other: "show all / collapse"}
+	helpWatch         = &locale.Message{ID: "key.watch", Other: "watch a file"}
+	helpReset         = &locale.Message{ID: "key.reset", Other: "reset lesson"}
+	helpResetExercise = &locale.Message{ID: "key.resetExercise", Other: "start exercise over"}
+	helpFollow        = &locale.Message{ID: "key.follow", Other: "follow the instructor"}
+	helpBack          = &locale.Message{ID: "key.back", Other: "back"}
+	helpQuit          = &locale.Message{ID: "key.quit", Other: "quit"}
+	helpCancel        = &locale.Message{ID: "key.cancel", Other: "cancel run / quit"}
+	helpHelp          = &locale.Message{ID: "key.help", Other: "help"}
+	helpOpen          = &locale.Message{ID: "key.open", Other: "open"}
+	helpExternal      = &locale.Message{ID: "key.externalEditor", Other: "$EDITOR"}
+	helpCheck         = &locale.Message{ID: "key.checkFromEditor", Other: "run & check"}
+	helpHistory       = &locale.Message{ID: "key.history", Other: "history"}
+	helpYes           = &locale.Message{ID: "key.yes", Other: "yes"}
+	helpNo            = &locale.Message{ID: "key.no", Other: "no"}
+)
+
+// Default is the TUI's key map, its help in l's language.
+func Default(l *locale.Localizer) *KeyMap {
+	b := func(help *locale.Message, label string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(label, l.T(help, nil)))
 	}
+	return &KeyMap{
+		Up:              b(helpUp, "↑/k", "k", "up"),
+		Down:            b(helpDown, "↓/j", "j", "down"),
+		PageUp:          b(helpPageUp, "pgup", "pgup", "b"),
+		PageDown:        b(helpPageDown, "pgdn", "pgdown", "space"),
+		Left:            b(helpLeft, "shift+←", "shift+left", "<"),
+		Right:           b(helpRight, "shift+→", "shift+right", ">"),
+		ScrollTop:       b(helpTop, "home", "home"),
+		ScrollEnd:       b(helpEnd, "end", "end"),
+		Next:            b(helpNext, "n/→", "n", "right"),
+		Prev:            b(helpPrev, "p/←", "p", "left"),
+		Run:             b(helpRun, "enter", "enter"),
+		Edit:            b(helpEdit, "e", "e"),
+		Focus:           b(helpFocus, "tab", "tab"),
+		Shell:           b(helpShell, ":", ":"),
+		Stages:          b(helpStages, "s", "s"),
+		Setup:           b(helpSetup, "x", "x"),
+		Group:           b(helpGroup, "g", "g"),
+		Hint:            b(helpHint, "h", "h"),
+		Solution:        b(helpSolution, "v", "v"),
+		ShowAll:         b(helpShowAll, "a", "a"),
+		Watch:           b(helpWatch, "w", "w"),
+		Reset:           b(helpReset, "r", "r"),
+		ResetExercise:   b(helpResetExercise, "u", "u"),
+		Follow:          b(helpFollow, "f", "f"),
+		Back:            b(helpBack, "esc", "esc"),
+		Quit:            b(helpQuit, "q", "q"),
+		Cancel:          b(helpCancel, "ctrl+c", "ctrl+c"),
+		Help:            b(helpHelp, "?", "?"),
+		Open:            b(helpOpen, "enter", "enter"),
+		ExternalEditor:  b(helpExternal, "ctrl+o", "ctrl+o"),
+		CheckFromEditor: b(helpCheck, "ctrl+r", "ctrl+r"),
+		HistoryUp:       b(helpHistory, "↑", "up"),
+		HistoryDown:     b(helpHistory, "↓", "down"),
+		Yes:             b(helpYes, "y", "y", "Y"),
+		No:              b(helpNo, "n", "n", "N", "esc"),
+	}
+}
+
+// WithHelp is b with its help changed, for a key whose meaning depends
+// on the screen (enter runs, checks or reveals).
+func WithHelp(b key.Binding, k, desc string) key.Binding {
+	b.SetHelp(k, desc)
+	return b
 }

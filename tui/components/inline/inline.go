@@ -274,8 +274,15 @@ type Line struct {
 
 // Wrap lays the text out in lines of at most w cells. Forced breaks are
 // kept; a word wider than w is cut to w with an ellipsis.
-func (t Text) Wrap(w int) []Line {
+func (t Text) Wrap(w int) []Line { return t.WrapWithin(w, w) }
+
+// WrapWithin is Wrap, except that a word wider than w, such as a long
+// address, gets a line of its own up to limit cells wide before it is
+// cut: text keeps its measure, and the word stays whole where the window
+// has room for it.
+func (t Text) WrapWithin(w, limit int) []Line {
 	w = max(w, 1)
+	limit = max(limit, w)
 	var (
 		lines []Line
 		cur   Line
@@ -296,10 +303,17 @@ func (t Text) Wrap(w int) []Line {
 			cur.pieces = append(cur.pieces, wd.gap)
 			cur.Width += wd.gapW
 		}
-		if wd.w > w-cur.Width {
+		switch {
+		case empty && wd.w > w && wd.w <= limit:
+			cur.pieces = append(cur.pieces, wd.pieces...)
+			cur.Width += wd.w
+		case empty && wd.w > limit:
+			cur.pieces = append(cur.pieces, cut(wd.pieces, limit)...)
+			cur.Width = limit
+		case wd.w > w-cur.Width:
 			cur.pieces = append(cur.pieces, cut(wd.pieces, w-cur.Width)...)
 			cur.Width = w
-		} else {
+		default:
 			cur.pieces = append(cur.pieces, wd.pieces...)
 			cur.Width += wd.w
 		}

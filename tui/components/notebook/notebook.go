@@ -88,6 +88,17 @@ type Options struct {
 	// CodeMode is whether long code lines wrap or scroll.
 	CodeMode code.Mode
 	KeyMap   KeyMap
+	// Text words the hint rows; nil fields are English.
+	Text Text
+}
+
+// Text is the notebook's words, for a caller to put in the learner's
+// language: the hint under a collapsed output (hidden lines, the key),
+// and under an expanded one (all its lines, the key).
+type Text struct {
+	More, Collapse func(lines int, key string) string
+	// Scrolls follows a wide block's "more →" cue: which keys scroll it.
+	Scrolls string
 }
 
 // KeyMap is the scrolling keys and the show-all key.
@@ -159,6 +170,15 @@ type output struct {
 func New(b Block, opts Options) *Model {
 	if opts.KeyMap.ShowAll.Keys() == nil {
 		opts.KeyMap = DefaultKeyMap()
+	}
+	if opts.Text.More == nil {
+		opts.Text.More = func(n int, key string) string { return fmt.Sprintf("… %d more lines · %s shows all", n, key) }
+	}
+	if opts.Text.Scrolls == "" {
+		opts.Text.Scrolls = viewport.ScrollHint(opts.KeyMap.KeyMap)
+	}
+	if opts.Text.Collapse == nil {
+		opts.Text.Collapse = func(n int, key string) string { return fmt.Sprintf("▴ %d lines · %s collapses", n, key) }
 	}
 	st := opts.Styles
 	m := &Model{opts: opts, vp: viewport.New(st), muted: st.Muted,
@@ -329,7 +349,7 @@ func (m *Model) Layout(width int) ([]viewport.Row, []RowInfo) {
 		info = append(info, ri)
 	}
 	scroll := m.opts.CodeMode == code.Scroll
-	codeW := 0 // widest code row since the last cue, in scroll mode
+	codeW := 0 // widest scrolling code row since the last cue
 	owner := -1
 	for k, r := range codeRows {
 		g := "  "
@@ -347,15 +367,20 @@ func (m *Model) Layout(width int) ([]viewport.Row, []RowInfo) {
 		if !m.inSpan(owner, r.Line) {
 			own = -1
 		}
-		add(viewport.Row{Gutter: g, Text: text, Scroll: scroll}, RowInfo{Statement: own, Part: Code, Line: r.Line})
-		codeW = max(codeW, r.Width+gutterWidth)
+		// A token wider than the row (a long string) overflows it: the row
+		// scrolls sideways rather than lose the token's end.
+		wide := scroll || r.Width > body
+		add(viewport.Row{Gutter: g, Text: text, Scroll: wide}, RowInfo{Statement: own, Part: Code, Line: r.Line})
+		if wide {
+			codeW = max(codeW, r.Width+gutterWidth)
+		}
 		if k+1 < len(codeRows) && codeRows[k+1].Line == r.Line {
 			continue
 		}
 		produced := false
 		for _, i := range ends[r.Line] {
-			if m.hasOutput(i) && scroll && codeW > width {
-				add(viewport.CueRow(codeW, viewport.ScrollHint(m.vp.KeyMap)), RowInfo{Statement: -1, Part: Gap})
+			if m.hasOutput(i) && codeW > width {
+				add(viewport.CueRow(codeW, m.opts.Text.Scrolls), RowInfo{Statement: -1, Part: Gap})
 				codeW = 0
 			}
 			produced = m.outputRows(i, body, add) || produced
@@ -364,8 +389,8 @@ func (m *Model) Layout(width int) ([]viewport.Row, []RowInfo) {
 			add(viewport.Row{}, RowInfo{Statement: -1, Part: Gap})
 		}
 	}
-	if scroll && codeW > width {
-		add(viewport.CueRow(codeW, viewport.ScrollHint(m.vp.KeyMap)), RowInfo{Statement: -1, Part: Gap})
+	if codeW > width {
+		add(viewport.CueRow(codeW, m.opts.Text.Scrolls), RowInfo{Statement: -1, Part: Gap})
 	}
 	return rows, info
 }
@@ -407,14 +432,14 @@ func (m *Model) outputRows(i, body int, add func(viewport.Row, RowInfo)) bool {
 		add(viewport.Row{Gutter: gutter(), Text: l, Scroll: wide > body}, RowInfo{Statement: i, Part: Output})
 	}
 	if m.Collapsible(i) {
-		hint := fmt.Sprintf("… %d more lines · %s shows all", len(o.lines)-len(shown), m.opts.KeyMap.ShowAll.Help().Key)
+		hint := m.opts.Text.More(len(o.lines)-len(shown), m.opts.KeyMap.ShowAll.Help().Key)
 		if !collapsed {
-			hint = fmt.Sprintf("▴ %d lines · %s collapses", len(o.lines), m.opts.KeyMap.ShowAll.Help().Key)
+			hint = m.opts.Text.Collapse(len(o.lines), m.opts.KeyMap.ShowAll.Help().Key)
 		}
 		add(viewport.Row{Gutter: gutter(), Text: m.muted.Render(hint)}, RowInfo{Statement: i, Part: Hint})
 	}
 	if wide > body {
-		add(viewport.CueRow(wide+gutterWidth, viewport.ScrollHint(m.vp.KeyMap)), RowInfo{Statement: -1, Part: Gap})
+		add(viewport.CueRow(wide+gutterWidth, m.opts.Text.Scrolls), RowInfo{Statement: -1, Part: Gap})
 	}
 	if !o.hasErr {
 		return n > 0

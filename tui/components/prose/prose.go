@@ -168,7 +168,7 @@ func (d *Document) block(n ast.Node, width, measure int) []viewport.Row {
 	case *ast.Heading:
 		return d.heading(n, measure)
 	case *ast.Paragraph, *ast.TextBlock:
-		return d.paragraph(n, d.text, measure)
+		return d.paragraph(n, d.text, measure, width)
 	case *ast.List:
 		return d.list(n, width, measure)
 	case *ast.Blockquote:
@@ -188,8 +188,10 @@ func (d *Document) block(n ast.Node, width, measure int) []viewport.Row {
 	return d.blocks(n, width, measure, false)
 }
 
-func (d *Document) paragraph(n ast.Node, th *inline.Theme, measure int) []viewport.Row {
-	lines := inline.Split(d.spans(n, 0, "")).Wrap(measure)
+// paragraph wraps at the measure; a word longer than the measure (a long
+// address) may use the window's width before it is cut.
+func (d *Document) paragraph(n ast.Node, th *inline.Theme, measure, width int) []viewport.Row {
+	lines := inline.Split(d.spans(n, 0, "")).WrapWithin(measure, width)
 	rows := make([]viewport.Row, len(lines))
 	for i, l := range lines {
 		rows[i] = viewport.Row{Text: th.Render(l)}
@@ -493,3 +495,28 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) View() tea.View            { return m.vp.View() }
 func (m *Model) ShortHelp() []key.Binding  { return m.vp.ShortHelp() }
 func (m *Model) FullHelp() [][]key.Binding { return m.vp.FullHelp() }
+
+// Plain is a line of inline Markdown as plain text, its marks gone: a
+// step's heading as a pane's title, where `count` would show its
+// backticks and *and* its stars.
+func Plain(markdown string) string {
+	src := []byte(markdown)
+	root := goldmark.New().Parser().Parse(text.NewReader(src))
+	var b strings.Builder
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Text:
+			b.Write(n.Segment.Value(src))
+			if n.SoftLineBreak() || n.HardLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(n.Value)
+		}
+		return ast.WalkContinue, nil
+	})
+	return strings.TrimSpace(b.String())
+}

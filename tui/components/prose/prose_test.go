@@ -241,16 +241,25 @@ func TestMeasure(t *testing.T) {
 			t.Errorf("Measure(%d) = %d, want %d", avail, got, want)
 		}
 	}
-	// Prose stops at the measure while the table beside it uses the width.
+	// Prose stops at the measure while the table beside it uses the width;
+	// only a word longer than the measure, alone on its row, goes past it.
 	md := comptest.Section(t, comptest.Lesson(t, "04-tree.md"), "## Choosing a tree model", "## Exercise")
 	doc := Parse(md, opts(dark))
-	widest, table := 0, false
+	widest, table, long := 0, false, false
 	for _, r := range doc.Rows(200) {
 		if strings.ContainsAny(r.Text, "│┼") {
 			table = true
 			continue
 		}
+		plain := strings.TrimSpace(ansi.Strip(r.Text))
+		if w := ansi.StringWidth(plain); w > DefaultMeasure && !strings.Contains(plain, " ") {
+			long = true
+			continue
+		}
 		widest = max(widest, ansi.StringWidth(r.Text))
+	}
+	if !long {
+		t.Error("the lesson's long address was not given a row of its own past the measure")
 	}
 	if widest > DefaultMeasure || !table {
 		t.Errorf("at 200 cells the text is %d wide (table found: %v), want at most %d", widest, table, DefaultMeasure)
@@ -289,5 +298,18 @@ func BenchmarkRenderLesson(b *testing.B) {
 	md := comptest.Lesson(b, "01-outlier.md")
 	for b.Loop() {
 		Parse(md, opts(dark)).Render(120)
+	}
+}
+
+func TestPlain(t *testing.T) {
+	for in, want := range map[string]string{
+		"The hybrid: parent *and* ancestors":         "The hybrid: parent and ancestors",
+		"Maintaining on write with `$inc`":           "Maintaining on write with $inc",
+		"**Bold** and [a link](https://example.com)": "Bold and a link",
+		"Plain": "Plain",
+	} {
+		if got := Plain(in); got != want {
+			t.Errorf("Plain(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -74,10 +74,20 @@ func ScrollHint(km KeyMap) string {
 	return km.Left.Help().Key + "/" + strings.TrimPrefix(km.Right.Help().Key, "shift+") + " scrolls"
 }
 
+// Cues are the words of cue rows, for a caller to put in the learner's
+// language.
+type Cues struct{ Right, Left, Both string }
+
+// DefaultCues are the English cues.
+func DefaultCues() Cues {
+	return Cues{Right: "more →", Left: "← more", Both: "← more · more →"}
+}
+
 // Model is the window. The zero value is usable; New gives it the styles
 // for cue rows and the default keys.
 type Model struct {
 	KeyMap KeyMap
+	Cues   Cues
 	// HorizontalStep is how many cells a left or right key moves.
 	HorizontalStep int
 
@@ -90,7 +100,7 @@ type Model struct {
 
 // New is an empty viewport drawing cues in st's muted style.
 func New(st *styles.Styles) *Model {
-	return &Model{KeyMap: DefaultKeyMap(), HorizontalStep: 8, cue: st.Muted}
+	return &Model{KeyMap: DefaultKeyMap(), Cues: DefaultCues(), HorizontalStep: 8, cue: st.Muted}
 }
 
 // SetRows replaces the content and keeps the offsets where they can be.
@@ -119,6 +129,10 @@ func (m *Model) Height() int { return m.height }
 // Scroll rows.
 func (m *Model) YOffset() int { return m.y }
 func (m *Model) XOffset() int { return m.x }
+
+// ScrollWidth is the natural width of the widest block of Scroll rows
+// (0 when every row fits the window).
+func (m *Model) ScrollWidth() int { return m.maxX }
 
 // TotalRows is the number of rows of content.
 func (m *Model) TotalRows() int { return len(m.rows) }
@@ -236,7 +250,7 @@ func (m *Model) Render() string {
 func (m *Model) line(r Row) string {
 	switch {
 	case r.Cue > 0:
-		return cueLine(r, m.x, m.width, m.cue)
+		return cueLine(r, m.x, m.width, m.cue, m.Cues)
 	case r.Scroll:
 		gw := ansi.StringWidth(r.Gutter)
 		return r.Gutter + Window(r.Text, m.x, m.width-gw)
@@ -277,16 +291,16 @@ func isShortASCII(line string, w int) bool {
 
 // cueLine says, right-aligned, which sides of a block of width r.Cue
 // seen from offset x through a w-cell window have more.
-func cueLine(r Row, x, w int, st lipgloss.Style) string {
+func cueLine(r Row, x, w int, st lipgloss.Style, cues Cues) string {
 	left, right := x > 0, x+w < r.Cue
 	var cue string
 	switch {
 	case left && right:
-		cue = "← more · more →"
+		cue = cues.Both
 	case left:
-		cue = "← more"
+		cue = cues.Left
 	case right:
-		cue = "more →"
+		cue = cues.Right
 	default:
 		return ""
 	}

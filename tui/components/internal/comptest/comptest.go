@@ -11,6 +11,11 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/schemalab/schemalab/tui/common"
+	"github.com/schemalab/schemalab/tui/keymap"
+	"github.com/schemalab/schemalab/tui/locale"
+	"github.com/schemalab/schemalab/tui/styles"
 )
 
 // Widths are the widths every component's goldens are taken at.
@@ -123,4 +128,11 @@ func FitWidth(t testing.TB, s string, w int) {
 			t.Errorf("line %d is %d cells wide, over %d: %q", i+1, lw, w, ansi.Strip(l))
 		}
 	}
+}
+
+// Common is what the components get from the app, in English with the
+// dark theme; present doubles the bars.
+func Common(present bool) common.Common {
+	l := locale.English()
+	return common.Common{Styles: styles.New(true, false), KeyMap: keymap.Default(l), L: l, Present: present}
 }

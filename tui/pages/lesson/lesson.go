@@ -1,0 +1,609 @@
+// Package lesson is the lesson page: a header, the step as a notebook
+// (stepView), and the sub-models a step may open: the exercise's editor,
+// the scratch shell and the stage preview. The page lays them out and
+// sizes each; every run goes to the lessons runner through commands.go
+// and comes back as the message of its event.
+package lesson
+
+import (
+	"context"
+
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/tui/common"
+	"github.com/schemalab/schemalab/tui/components/pane"
+	"github.com/schemalab/schemalab/tui/locale"
+)
+
+var (
+	msgStillRunning  = &locale.Message{ID: "lesson.stillRunning", Other: "Still running {{.Label}} ({{.Key}} cancels it)."}
+	msgRunningStep   = &locale.Message{ID: "lesson.runningStep", Other: "running step {{.N}}"}
+	msgChecking      = &locale.Message{ID: "lesson.checking", Other: "checking your code"}
+	msgRunningEdit   = &locale.Message{ID: "lesson.runningEdit", Other: "running your edit"}
+	msgEvaluating    = &locale.Message{ID: "lesson.evaluating", Other: "evaluating"}
+	msgStageN        = &locale.Message{ID: "lesson.stage", Other: "stage {{.N}}"}
+	msgResetting     = &locale.Message{ID: "lesson.resetting", Other: "resetting {{.ID}}"}
+	msgStartingOver  = &locale.Message{ID: "lesson.startingOver", Other: "starting the exercise over"}
+	msgNoHints       = &locale.Message{ID: "lesson.noHints", Other: "No more hints."}
+	msgSolutionAfter = &locale.Message{ID: "lesson.solutionAfter", Other: "The solution is offered after a failed attempt."}
+	msgNoStages      = &locale.Message{ID: "lesson.noStages", Other: "Stage preview works on code that is a single aggregate([...])."}
+	msgResetDone     = &locale.Message{ID: "lesson.resetDone", Other: "Lesson reset: database dropped, progress forgotten."}
+	msgResetFailed   = &locale.Message{ID: "lesson.resetFailed", Other: "Reset failed: {{.Err}}"}
+	msgExerciseOver  = &locale.Message{ID: "lesson.exerciseOver", Other: "Exercise started over: the data as the exercise begins, and the starter code."}
+	msgEditorFailed  = &locale.Message{ID: "lesson.editorFailed", Other: "Editor: {{.Err}}"}
+	msgWatchStopped  = &locale.Message{ID: "lesson.watchStopped", Other: "Stopped watching {{.Path}}; the code is in the editor."}
+	msgWatchFailed   = &locale.Message{ID: "lesson.watchFailed", Other: "Reading {{.Path}}: {{.Err}}"}
+	msgConfirmReset  = &locale.Message{ID: "lesson.confirmReset", Other: "Reset {{.ID}}? This drops {{.DB}} and forgets its progress. y/N"}
+	msgConfirmSol    = &locale.Message{ID: "lesson.confirmSolution", Other: "Replace your code with the reference solution? y/N"}
+	msgConfirmEx     = &locale.Message{ID: "lesson.confirmExercise", Other: "Start this exercise over? The data goes back to how the exercise begins and your code to the starter. y/N"}
+	msgStepCount     = &locale.Message{ID: "lesson.stepCount", Other: "step {{.N}}/{{.Total}} "}
+	msgIntroCount    = &locale.Message{ID: "lesson.introCount", Other: "introduction "}
+	msgEndCount      = &locale.Message{ID: "lesson.endCount", Other: "the end "}
+)
+
+// confirm is a question waiting for y or n.
+type confirm int
+
+const (
+	confirmNone confirm = iota
+	confirmReset
+	confirmSolution
+	confirmResetExercise
+)
+
+// Options are what the app gives a lesson page.
+type Options struct {
+	Runner *lessons.Runner
+	Store  *lessons.Store
+	// Next is the lesson the completion page offers; nil for the last.
+	Next *lessons.Lesson
+	// Step is where to open (0-based); < 0 resumes, at the introduction
+	// for a lesson not started.
+	Step int
+	// FirstSeq numbers the page's runs, so that a run of a page the
+	// learner left is never taken for one of this page's.
+	FirstSeq int
+	// ExerciseDir is where watch mode writes exercise files when there is
+	// no store (tests); "" uses the store's state directory.
+	ExerciseDir string
+	// Observe, if set, is told what the learner does.
+	Observe func(Activity)
+}
+
+// Page is the lesson page.
+type Page struct {
+	common.Common
+	ctx      context.Context
+	lesson   *lessons.Lesson
+	next     *lessons.Lesson
+	runner   *lessons.Runner
+	prog     progress
+	runs     *runs
+	exDir    string
+	pos      int // -1 the introduction, len(Steps) the completion page
+	states   map[int]*stepState
+	drafts   map[int]string
+	view     *stepView
+	editor   *editor
+	shell    *shell
+	stages   *stages
+	confirm  confirm
+	focus    int
+	watchGen int
+	// originX, originY is where the app draws the page, for the mouse.
+	originX, originY int
+}
+
+// New opens lesson l.
+func New(ctx context.Context, c common.Common, l *lessons.Lesson, opts Options) *Page {
+	p := &Page{Common: c, ctx: ctx, lesson: l, next: opts.Next, runner: opts.Runner,
+		prog: progress{store: opts.Store, lesson: l, observe: opts.Observe}, states: map[int]*stepState{}, drafts: map[int]string{},
+		exDir: opts.ExerciseDir}
+	p.runs = &runs{runner: opts.Runner, seq: opts.FirstSeq}
+	pr := p.prog.get()
+	for i, st := range l.Steps {
+		if st.Exercise == nil {
+			continue
+		}
+		e := pr.Exercise(st.ID)
+		if e.Draft != nil {
+			p.drafts[i] = *e.Draft
+		}
+		if e.Hints > 0 {
+			p.state(i).hints = min(e.Hints, len(st.Exercise.Hints))
+		}
+	}
+	step := opts.Step
+	if step < 0 {
+		step = l.StepIndex(pr.Current)
+		if step < 0 && l.Intro == "" {
+			step = 0
+		}
+	}
+	p.goTo(min(step, len(l.Steps)-1))
+	return p
+}
+
+// Lesson is the page's lesson.
+func (p *Page) Lesson() *lessons.Lesson { return p.lesson }
+
+// Step is the step shown (0-based; -1 the introduction).
+func (p *Page) Step() int { return p.pos }
+
+func (p *Page) state(i int) *stepState {
+	s := p.states[i]
+	if s == nil {
+		s = &stepState{}
+		p.states[i] = s
+	}
+	return s
+}
+
+func (p *Page) current() *lessons.Step {
+	if p.pos < 0 || p.pos >= len(p.lesson.Steps) {
+		return nil
+	}
+	return &p.lesson.Steps[p.pos]
+}
+
+func (p *Page) isExercise() bool { return p.current() != nil && p.current().Exercise != nil }
+
+func (p *Page) atEnd() bool { return p.pos >= len(p.lesson.Steps) }
+
+// goTo shows step i (-1 the introduction).
+func (p *Page) goTo(i int) {
+	p.saveDraft()
+	p.stopWatch()
+	if i < 0 && p.lesson.Intro == "" {
+		i = 0
+	}
+	p.pos, p.confirm, p.focus, p.shell, p.stages, p.editor = i, confirmNone, 0, nil, nil, nil
+	if p.atEnd() {
+		p.view = nil
+		return
+	}
+	p.view = newStepView(p.Common, p.lesson, i, p.state(i))
+	if ex := p.current(); ex != nil && ex.Exercise != nil {
+		code, ok := p.drafts[i]
+		if !ok {
+			code = ex.Exercise.Starter
+		}
+		p.editor = newEditor(p.Common, code, false)
+		if a := p.state(i).attempt; a != nil {
+			p.editor.ShowAttempt(a, p.state(i).hints, len(ex.Exercise.Hints))
+		}
+	}
+	p.prog.setCurrent(i)
+	p.layout()
+}
+
+// saveDraft keeps the exercise's code in the progress store, so that a
+// learner who quits mid-exercise comes back to it.
+func (p *Page) saveDraft() {
+	if p.editor == nil || p.editor.runEdit || !p.isExercise() {
+		return
+	}
+	code := p.editor.Value()
+	if d, ok := p.drafts[p.pos]; ok && d == code {
+		return
+	}
+	if !ok(p.drafts, p.pos) && code == p.current().Exercise.Starter {
+		return
+	}
+	p.drafts[p.pos] = code
+	p.prog.saveDraft(p.pos, code)
+}
+
+func ok(m map[int]string, k int) bool { _, found := m[k]; return found }
+
+// Close ends the page: the draft is kept, the watch stopped, the runner
+// closed now or when the run in flight ends.
+func (p *Page) Close() {
+	p.saveDraft()
+	p.stopWatch()
+	p.runs.close()
+}
+
+// Running is the run in flight, for the status line.
+func (p *Page) Running() (label string, since time.Time, ok bool) { return p.runs.running() }
+
+// Interrupt cancels the run in flight; false when there is none.
+func (p *Page) Interrupt() bool { return p.runs.interrupt() }
+
+// WantsKeys reports whether a text input has the keyboard, so that the
+// app must not take q, ? or : as commands.
+func (p *Page) WantsKeys() bool {
+	return (p.editor != nil && p.editor.Editing()) || p.shell != nil || p.confirm != confirmNone
+}
+
+// Question is the y/N question waiting for an answer, or "".
+func (p *Page) Question() string {
+	switch p.confirm {
+	case confirmReset:
+		return p.T(msgConfirmReset, map[string]any{"ID": p.lesson.ID, "DB": p.runner.Database()})
+	case confirmSolution:
+		return p.T(msgConfirmSol, nil)
+	case confirmResetExercise:
+		return p.T(msgConfirmEx, nil)
+	}
+	return ""
+}
+
+// SetOrigin is where the app draws the page, for the mouse.
+func (p *Page) SetOrigin(x, y int) { p.originX, p.originY = x, y; p.layout() }
+
+func (p *Page) SetSize(w, h int) {
+	p.Common.SetSize(w, h)
+	p.layout()
+}
+
+// layout sizes the children: the header line; the shell or stage preview,
+// when open, at the bottom; and above them the step, beside the editor
+// where there is room for both at a reading measure, else over it.
+func (p *Page) layout() {
+	if p.view == nil || p.Width == 0 {
+		return
+	}
+	w, bodyH := p.Width, max(p.Height-1, 4)
+	x, y := p.originX, p.originY+1
+	toolH := 0
+	switch {
+	case p.shell != nil:
+		toolH = max(bodyH*2/5, inputHeight+pane.ChromeH+4)
+		p.shell.SetSize(w, toolH)
+	case p.stages != nil:
+		toolH = max(bodyH/2, 6)
+		p.stages.SetSize(w, toolH)
+	}
+	mainH := max(bodyH-toolH, 4)
+	switch {
+	case p.shell != nil:
+		p.shell.log.Place(x, y+mainH)
+	case p.stages != nil:
+		p.stages.out.Place(x, y+mainH)
+	}
+	if p.editor == nil {
+		p.view.SetSize(w, mainH)
+		p.view.doc.Place(x, y)
+		p.focusPanes()
+		return
+	}
+	left := min(max(w/2, 64), 100)
+	if w >= sideBySideWidth {
+		p.view.SetSize(left, mainH)
+	}
+	// Beside the editor, unless the step has code or a table that would
+	// have to scroll there and fits the whole width: never squeeze.
+	if sw := p.view.doc.Viewport().ScrollWidth(); w >= sideBySideWidth && (sw == 0 || sw > w-pane.ChromeW) {
+		p.editor.SetSize(w-left, mainH)
+		p.view.doc.Place(x, y)
+		p.editor.result.Place(x+left, y+p.editor.taH+pane.ChromeH)
+	} else {
+		top := mainH * 9 / 20
+		p.view.SetSize(w, top)
+		p.editor.SetSize(w, mainH-top)
+		p.view.doc.Place(x, y)
+		p.editor.result.Place(x, y+top+p.editor.taH+pane.ChromeH)
+	}
+	p.focusPanes()
+}
+
+// sideBySide reports whether the editor is beside the step.
+func (p *Page) sideBySide() bool { return p.editor != nil && p.view.Width < p.Width }
+
+// sideBySideWidth is the width from which the editor sits beside the step.
+const sideBySideWidth = 110
+
+// panes are the panes tab moves between.
+func (p *Page) panes() []*pane.Model {
+	out := []*pane.Model{p.view.doc}
+	if p.editor != nil {
+		out = append(out, p.editor.result)
+	}
+	if p.shell != nil {
+		out = append(out, p.shell.log)
+	}
+	if p.stages != nil {
+		out = append(out, p.stages.out)
+	}
+	return out
+}
+
+func (p *Page) focusPanes() {
+	ps := p.panes()
+	p.focus %= len(ps)
+	for i, pn := range ps {
+		pn.Focus(i == p.focus)
+	}
+}
+
+func (p *Page) focused() *pane.Model { return p.panes()[p.focus%len(p.panes())] }
+
+// start begins a run, or says what is still running.
+func (p *Page) start(label string, fn func(context.Context, int) tea.Msg) tea.Cmd {
+	cmd, ok := p.runs.start(p.ctx, label, fn)
+	if !ok {
+		l, _, _ := p.runs.running()
+		return status(p.T(msgStillRunning, map[string]any{"Label": l, "Key": p.KeyMap.Cancel.Help().Key}))
+	}
+	return cmd
+}
+
+func status(s string) tea.Cmd { return func() tea.Msg { return common.StatusMsg(s) } }
+
+func (p *Page) Init() tea.Cmd { return nil }
+
+// Update handles the page's messages: run results, keys, the mouse.
+func (p *Page) Update(msg tea.Msg) (common.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case StepRan:
+		return p, p.stepRan(msg)
+	case AttemptChecked:
+		return p, p.attemptChecked(msg)
+	case EditRan:
+		if p.runs.finish(msg.Seq) && p.editor != nil && p.editor.runEdit && msg.Step == p.pos {
+			p.state(msg.Step).edit = &msg
+			p.editor.ShowEdit(&msg)
+		}
+	case ShellEvaluated:
+		if p.runs.finish(msg.Seq) && p.shell != nil && msg.Step == p.pos {
+			p.shell.Add(msg)
+		}
+	case StagesPreviewed:
+		if p.runs.finish(msg.Seq) && p.stages != nil && msg.Step == p.pos {
+			p.stages.Show(msg)
+		}
+	case LessonReset:
+		if !p.runs.finish(msg.Seq) {
+			return p, nil
+		}
+		if msg.Err != nil {
+			return p, status(p.T(msgResetFailed, map[string]any{"Err": errorText(p.Common, msg.Err)}))
+		}
+		return p, status(p.T(msgResetDone, nil))
+	case ExerciseReset:
+		return p, p.exerciseReset(msg)
+	case EditorClosed:
+		if msg.Err != nil {
+			return p, status(p.T(msgEditorFailed, map[string]any{"Err": msg.Err.Error()}))
+		}
+		if p.editor != nil && msg.Step == p.pos {
+			p.editor.SetValue(msg.Text)
+			p.saveDraft()
+			p.layout()
+		}
+	case editorCheck:
+		return p, p.checkCode(msg.code)
+	case shellSubmit:
+		i := p.pos
+		return p, p.start(p.T(msgEvaluating, nil), shellFn(p.runner, i, msg.src, p.widths(p.shell.log)))
+	case fileChanged, pollTick:
+		return p, p.watchEvent(msg)
+	case tea.MouseWheelMsg:
+		m := msg.Mouse()
+		for _, pn := range p.panes() {
+			if pn.Contains(m.X, m.Y) {
+				pn.Handle(msg)
+			}
+		}
+	case tea.KeyPressMsg:
+		return p, p.key(msg)
+	default:
+		return p, p.toInput(msg)
+	}
+	return p, nil
+}
+
+// toInput gives a message (a paste, the cursor's blink) to the text
+// input that has the keyboard.
+func (p *Page) toInput(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	switch {
+	case p.shell != nil:
+		_, cmd = p.shell.Update(msg)
+	case p.editor != nil && p.editor.Editing():
+		_, cmd = p.editor.Update(msg)
+	}
+	return cmd
+}
+
+func (p *Page) stepRan(m StepRan) tea.Cmd {
+	if !p.runs.finish(m.Seq) {
+		return nil
+	}
+	p.state(m.Step).ran = &m
+	st := &p.lesson.Steps[m.Step]
+	if m.Err == nil && m.Result.OK() && st.Exercise == nil {
+		p.prog.markDone(m.Step)
+	}
+	if m.Step == p.pos && p.view != nil {
+		// A run must not move the prose the reader is looking at.
+		y := p.view.doc.Viewport().YOffset()
+		p.view.rebuild()
+		p.layout()
+		p.view.doc.Viewport().SetYOffset(y)
+	}
+	return nil
+}
+
+func (p *Page) attemptChecked(m AttemptChecked) tea.Cmd {
+	if !p.runs.finish(m.Seq) {
+		return nil
+	}
+	st := p.state(m.Step)
+	st.attempt = &m
+	if m.Err == nil {
+		p.prog.recordAttempt(m.Step, m.Result.Passed)
+	}
+	if m.Step == p.pos && p.editor != nil {
+		p.editor.ShowAttempt(&m, st.hints, len(p.lesson.Steps[m.Step].Exercise.Hints))
+	}
+	if p.editor != nil && p.editor.watch != nil {
+		return p.editor.watch.next()
+	}
+	return nil
+}
+
+func (p *Page) exerciseReset(m ExerciseReset) tea.Cmd {
+	if !p.runs.finish(m.Seq) {
+		return nil
+	}
+	if m.Err != nil {
+		return status(p.T(msgResetFailed, map[string]any{"Err": errorText(p.Common, m.Err)}))
+	}
+	delete(p.drafts, m.Step)
+	p.state(m.Step).attempt = nil
+	if m.Step == p.pos && p.editor != nil {
+		p.editor.SetValue(m.Starter)
+		p.editor.showIdle()
+		if p.editor.watch != nil {
+			p.restartWatch()
+		}
+		p.layout()
+	}
+	return status(p.T(msgExerciseOver, nil))
+}
+
+// runStep runs the step's own code.
+func (p *Page) runStep() tea.Cmd {
+	i := p.pos
+	return p.start(p.T(msgRunningStep, map[string]any{"N": i + 1}), runStepFn(p.runner, i, p.widths(p.view.doc)))
+}
+
+// checkCode checks code as the exercise's answer, or runs it as an edit
+// of a run step.
+func (p *Page) checkCode(code string) tea.Cmd {
+	i := p.pos
+	if p.editor != nil && p.editor.runEdit {
+		return p.start(p.T(msgRunningEdit, nil), editFn(p.runner, i, code, p.widths(p.editor.result)))
+	}
+	if !p.isExercise() {
+		return nil
+	}
+	p.saveDraft()
+	return p.start(p.T(msgChecking, nil), checkFn(p.runner, i, code, p.widths(p.editor.result)))
+}
+
+// previewStage shows stage k of the pipeline: the editor's, on an
+// exercise, else the step's own.
+func (p *Page) previewStage(k int) tea.Cmd {
+	src := ""
+	if p.editor != nil {
+		src = p.editor.Value()
+		if !lessons.IsPipeline(src) {
+			return status(p.T(msgNoStages, nil))
+		}
+	} else if p.current() == nil || !p.current().HasStages() {
+		return status(p.T(msgNoStages, nil))
+	}
+	if p.stages == nil {
+		p.stages = newStages(p.Common, src)
+		p.focus = len(p.panes()) - 1
+		p.layout()
+	}
+	p.stages.src = src
+	k = p.stages.target(k)
+	i := p.pos
+	return p.start(p.T(msgStageN, map[string]any{"N": k + 1}), stagesFn(p.runner, i, src, k, p.widths(p.stages.out)))
+}
+
+// widths are the columns a run's outputs are laid out for: those of the
+// notebook in pane, and of a comparison's variant boxes in the step.
+func (p *Page) widths(pn *pane.Model) lessons.Widths {
+	w := lessons.Widths{Output: max(pn.InnerWidth()-notebookGutter, 20)}
+	if p.view != nil && p.view.isCompare() {
+		inner := p.view.doc.InnerWidth()
+		cols := variantColumns(p.view.largestGroup(), inner)
+		w.Variant = max(inner/cols-pane.ChromeW-notebookGutter, 20)
+	}
+	return w
+}
+
+// notebookGutter is the notebook's gutter: › or ⇒ and a space.
+const notebookGutter = 2
+
+// View is the header over the step and what it has open.
+func (p *Page) View() string {
+	header := common.Fit(p.header(), p.Width)
+	var body string
+	switch {
+	case p.atEnd():
+		body = p.completion()
+	case p.editor != nil && p.sideBySide():
+		body = lipgloss.JoinHorizontal(lipgloss.Top, p.view.View(), p.editor.View())
+	case p.editor != nil:
+		body = p.view.View() + "\n" + p.editor.View()
+	default:
+		body = p.view.View()
+	}
+	switch {
+	case p.shell != nil && !p.atEnd():
+		body += "\n" + p.shell.View()
+	case p.stages != nil && !p.atEnd():
+		body += "\n" + p.stages.View()
+	}
+	return common.FitBlock(header+"\n"+body, p.Width, p.Height)
+}
+
+// Cursor is the text cursor of the input with the keyboard, on screen.
+func (p *Page) Cursor() *tea.Cursor {
+	switch {
+	case p.shell != nil:
+		c := p.shell.Cursor()
+		if c != nil {
+			c.X += p.originX
+			c.Y += p.originY + 1 + (p.Height - 1 - p.shell.Height)
+		}
+		return c
+	case p.editor != nil && p.editor.Editing():
+		c := p.editor.Cursor()
+		if c == nil {
+			return nil
+		}
+		c.X += p.originX
+		c.Y += p.originY + 1
+		if p.sideBySide() {
+			c.X += p.view.Width
+		} else {
+			c.Y += p.view.Height
+		}
+		return c
+	}
+	return nil
+}
+
+// header is the lesson's title and a dot per step, done ones filled.
+func (p *Page) header() string {
+	st := p.Styles
+	n := len(p.lesson.Steps)
+	var b strings.Builder
+	b.WriteString(st.Title.Render(p.lesson.Title) + st.Muted.Render("  ·  "))
+	switch {
+	case p.pos < 0:
+		b.WriteString(st.Muted.Render(p.T(msgIntroCount, nil)))
+	case p.atEnd():
+		b.WriteString(st.Muted.Render(p.T(msgEndCount, nil)))
+	default:
+		b.WriteString(st.Muted.Render(p.T(msgStepCount, map[string]any{"N": p.pos + 1, "Total": n})))
+	}
+	if n > 40 {
+		return b.String()
+	}
+	pr := p.prog.get()
+	for i, s := range p.lesson.Steps {
+		switch {
+		case i == p.pos:
+			b.WriteString(st.Selected.Render("●"))
+		case pr.IsDone(s.ID):
+			b.WriteString(st.Accent.Render("●"))
+		default:
+			b.WriteString(st.Muted.Render("○"))
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,227 @@
+package lesson
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/schemalab/schemalab/tui/common"
+	"github.com/schemalab/schemalab/tui/components/notebook"
+	"github.com/schemalab/schemalab/tui/components/pane"
+	"github.com/schemalab/schemalab/tui/keymap"
+	"github.com/schemalab/schemalab/tui/locale"
+)
+
+var (
+	msgShellTitle       = &locale.Message{ID: "shell.title", Other: "Scratch shell · {{.DB}} · on the state of this step"}
+	msgShellInput       = &locale.Message{ID: "shell.input", Other: "mongosh · {{.Run}} evaluates · {{.Back}} closes"}
+	msgShellPlaceholder = &locale.Message{ID: "shell.placeholder", Other: "mongosh JavaScript on {{.DB}}"}
+	msgShellEmpty       = &locale.Message{ID: "shell.empty", Other: "Try anything here: it runs on this step's data, and the lesson's own steps and exercises are not affected."}
+	msgEvaluate         = &locale.Message{ID: "shell.evaluate", Other: "evaluate"}
+)
+
+// inputHeight is the shell's input lines.
+const inputHeight = 3
+
+// shell is the scratch shell: what was typed and what it printed, as a
+// notebook, over an input that evaluates once brackets and quotes close.
+type shell struct {
+	common.Common
+	db      string
+	in      textarea.Model
+	log     *pane.Model
+	code    []string
+	entries []notebook.Statement
+	history []string
+	histAt  int
+	nb      *notebook.Model
+	footer  string
+}
+
+func newShell(c common.Common, db string) *shell {
+	t := textarea.New()
+	t.ShowLineNumbers = false
+	t.Prompt = ""
+	t.CharLimit = 0
+	t.Placeholder = c.T(msgShellPlaceholder, map[string]any{"DB": db})
+	t.SetStyles(c.Styles.Textarea())
+	s := &shell{Common: c, db: db, in: t, log: pane.New(c, c.T(msgShellTitle, map[string]any{"DB": db}))}
+	return s
+}
+
+// Focus gives the input the keyboard.
+func (s *shell) Focus() tea.Cmd { return s.in.Focus() }
+
+// Blur takes it back.
+func (s *shell) Blur() { s.in.Blur() }
+
+func (s *shell) SetSize(w, h int) {
+	s.Common.SetSize(w, h)
+	s.in.SetWidth(max(w-pane.ChromeW-len(s.prompt()), 10))
+	s.in.SetHeight(inputHeight)
+	s.log.SetSize(w, max(h-inputHeight-pane.ChromeH, 3))
+	s.relayout()
+}
+
+func (s *shell) prompt() string { return s.db + "> " }
+
+// Add records an input's output.
+func (s *shell) Add(m ShellEvaluated) {
+	start := 1
+	for _, c := range s.code {
+		start += strings.Count(c, "\n") + 1
+	}
+	src := strings.TrimRight(m.Src, "\n")
+	n := strings.Count(src, "\n") + 1
+	s.code = append(s.code, src)
+	st := notebook.Statement{Span: notebook.Span{Start: start, End: start + n - 1}}
+	for _, x := range m.Statements {
+		if x.Printed != "" {
+			st.Printed += x.Printed
+		}
+		st.Output = strings.TrimLeft(st.Output+"\n"+x.Output, "\n")
+		if x.Error != "" {
+			st.Error = x.Error
+		}
+	}
+	if m.Err != nil && st.Error == "" && len(m.Statements) == 0 {
+		st.Error = errorText(s.Common, m.Err)
+	}
+	if len(m.Notes) > 0 {
+		st.Printed = strings.Join(m.Notes, "\n") + "\n" + st.Printed
+	}
+	s.entries = append(s.entries, st)
+	s.footer = footerOf(s.Common, m.Elapsed, nil)
+	s.relayout()
+	s.log.Viewport().GotoBottom()
+}
+
+func (s *shell) relayout() {
+	w := s.log.InnerWidth()
+	if len(s.entries) == 0 {
+		s.log.SetRows(wrapRows(s.Styles.Muted, s.T(msgShellEmpty, nil), w))
+		return
+	}
+	s.nb = notebook.New(notebook.Block{Code: strings.Join(s.code, "\n"), Statements: s.entries},
+		notebook.Options{Styles: s.Styles, Text: notebookText(s.Common)})
+	s.nb.SetSize(w, 1)
+	s.log.SetRows(s.nb.Viewport().Rows())
+	s.log.SetFooter(s.footer)
+}
+
+func (s *shell) Init() tea.Cmd { return nil }
+
+// shellSubmit asks the page to evaluate src.
+type shellSubmit struct{ src string }
+
+// Update edits the input: enter evaluates complete input (and adds a line
+// otherwise, like mongosh); up and down on the first and last line walk
+// the history; page keys scroll the log.
+func (s *shell) Update(msg tea.Msg) (common.Model, tea.Cmd) {
+	k := s.KeyMap
+	if km, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case km.String() == "enter":
+			src := strings.TrimSpace(s.in.Value())
+			if src == "" {
+				return s, nil
+			}
+			if !inputComplete(src) {
+				s.in.InsertString("\n")
+				return s, nil
+			}
+			s.history = append(s.history, src)
+			s.histAt = len(s.history)
+			s.in.Reset()
+			return s, func() tea.Msg { return shellSubmit{src: src} }
+		case key.Matches(km, k.HistoryUp) && s.in.Line() == 0:
+			if s.histAt > 0 {
+				s.histAt--
+				s.in.SetValue(s.history[s.histAt])
+			}
+			return s, nil
+		case key.Matches(km, k.HistoryDown) && s.in.Line() == s.in.LineCount()-1:
+			if s.histAt < len(s.history)-1 {
+				s.histAt++
+				s.in.SetValue(s.history[s.histAt])
+			} else {
+				s.histAt = len(s.history)
+				s.in.Reset()
+			}
+			return s, nil
+		case km.String() == "pgup", km.String() == "pgdown":
+			s.log.Handle(msg)
+			return s, nil
+		}
+	}
+	if _, ok := msg.(tea.MouseWheelMsg); ok {
+		s.log.Handle(msg)
+		return s, nil
+	}
+	var cmd tea.Cmd
+	s.in, cmd = s.in.Update(msg)
+	return s, cmd
+}
+
+func (s *shell) View() string {
+	k := s.KeyMap
+	in := strings.Split(s.in.View(), "\n")
+	prompt := s.Styles.Prompt.Render(s.prompt())
+	pad := strings.Repeat(" ", len(s.prompt()))
+	for i := range in {
+		if i == 0 {
+			in[i] = prompt + in[i]
+		} else {
+			in[i] = pad + in[i]
+		}
+	}
+	title := s.T(msgShellInput, map[string]any{"Run": k.Run.Help().Key, "Back": k.Back.Help().Key})
+	return s.log.View() + "\n" + pane.Frame(s.Styles, s.Width, inputHeight+pane.ChromeH, title, "", in, true)
+}
+
+// Cursor is the input's cursor relative to the shell's top left.
+func (s *shell) Cursor() *tea.Cursor {
+	c := s.in.Cursor()
+	if c == nil {
+		return nil
+	}
+	c.X += 2 + len(s.prompt())
+	c.Y += s.log.Height + 1
+	return c
+}
+
+func (s *shell) ShortHelp() []key.Binding {
+	k := s.KeyMap
+	return []key.Binding{keymap.WithHelp(k.Run, "enter", s.T(msgEvaluate, nil)), k.HistoryUp, k.Back}
+}
+
+func (s *shell) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
+
+// inputComplete reports whether brackets, braces, parentheses and quotes
+// of src are balanced, the way mongosh decides to evaluate or continue.
+func inputComplete(src string) bool {
+	depth := 0
+	var quote rune
+	escaped := false
+	for _, r := range src {
+		switch {
+		case escaped:
+			escaped = false
+		case quote != 0:
+			if r == '\\' {
+				escaped = true
+			} else if r == quote {
+				quote = 0
+			}
+		case r == '\'' || r == '"' || r == '`':
+			quote = r
+		case r == '(' || r == '[' || r == '{':
+			depth++
+		case r == ')' || r == ']' || r == '}':
+			depth--
+		}
+	}
+	return depth <= 0 && quote == 0
+}

@@ -1,0 +1,101 @@
+package lesson
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/schemalab/schemalab/tui/common"
+	"github.com/schemalab/schemalab/tui/components/pane"
+	"github.com/schemalab/schemalab/tui/components/viewport"
+	"github.com/schemalab/schemalab/tui/keymap"
+	"github.com/schemalab/schemalab/tui/locale"
+)
+
+var (
+	msgStagesTitle   = &locale.Message{ID: "stages.title", Other: "After stage {{.N}} of {{.Total}} · {{.Name}}"}
+	msgStagesLoading = &locale.Message{ID: "stages.loading", Other: "Stage preview"}
+	msgNextStage     = &locale.Message{ID: "stages.next", Other: "next stage"}
+	msgPrevStage     = &locale.Message{ID: "stages.prev", Other: "previous stage"}
+)
+
+// stages is the stage preview: the pipeline's stages with the current one
+// marked, and the documents that come out of it.
+type stages struct {
+	common.Common
+	// src is the pipeline previewed: "" for the step's own code.
+	src   string
+	stage int
+	names []string
+	out   *pane.Model
+}
+
+func newStages(c common.Common, src string) *stages {
+	return &stages{Common: c, src: src, out: pane.New(c, c.T(msgStagesLoading, nil))}
+}
+
+func (s *stages) SetSize(w, h int) {
+	s.Common.SetSize(w, h)
+	s.out.SetSize(w, h)
+}
+
+// Show puts a preview's output in the pane.
+func (s *stages) Show(m StagesPreviewed) {
+	w := s.out.InnerWidth()
+	s.out.SetFooter(footerOf(s.Common, m.Elapsed, nil))
+	if m.Err != nil && len(m.Statements) == 0 {
+		s.out.SetRows(errorRows(s.Common, m.Err, w))
+		return
+	}
+	s.stage, s.names = m.Stage, m.Names
+	name := ""
+	if m.Stage < len(m.Names) {
+		name = m.Names[m.Stage]
+	}
+	s.out.SetTitle(s.T(msgStagesTitle, map[string]any{"N": m.Stage + 1, "Total": len(m.Names), "Name": name}))
+	var parts []string
+	for i, n := range m.Names {
+		if i == m.Stage {
+			parts = append(parts, s.Styles.Selected.Render("["+n+"]"))
+		} else {
+			parts = append(parts, s.Styles.Muted.Render(n))
+		}
+	}
+	rows := []viewport.Row{{Text: strings.Join(parts, s.Styles.Muted.Render(" → ")), Scroll: true}, {}}
+	var out []string
+	for _, st := range m.Statements {
+		for _, t := range []string{st.Printed, st.Output} {
+			if t != "" {
+				out = append(out, t)
+			}
+		}
+	}
+	rows = append(rows, textRows(s.Common, strings.Join(out, "\n"), w)...)
+	s.out.SetRows(rows)
+	s.out.Viewport().GotoTop()
+}
+
+// target is the stage k would show, wrapping around the pipeline.
+func (s *stages) target(k int) int {
+	if len(s.names) > 0 {
+		return (k + len(s.names)) % len(s.names)
+	}
+	return max(k, 0)
+}
+
+func (s *stages) Init() tea.Cmd { return nil }
+
+func (s *stages) Update(msg tea.Msg) (common.Model, tea.Cmd) {
+	s.out.Handle(msg)
+	return s, nil
+}
+
+func (s *stages) View() string { return s.out.View() }
+
+func (s *stages) ShortHelp() []key.Binding {
+	k := s.KeyMap
+	return []key.Binding{keymap.WithHelp(k.Next, "→", s.T(msgNextStage, nil)), keymap.WithHelp(k.Prev, "←", s.T(msgPrevStage, nil)), k.Back}
+}
+
+func (s *stages) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }

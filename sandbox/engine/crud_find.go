@@ -156,6 +156,7 @@ func plannerQuery(req *request, s *findSpec) (planner.Query, error) {
 			stage = "PROJECTION_SIMPLE"
 		}
 		q.Projection = &planner.Projector{Stage: stage, Spec: p.Serialize(), Apply: p.Apply}
+		q.Projection.Required, q.Projection.Coverable = p.RequiredFields()
 	}
 	return q, nil
 }

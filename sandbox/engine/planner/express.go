@@ -178,18 +178,3 @@ func (s *countScan) describe(exec bool) bson.D {
 	}
 	return d
 }
-
-// countScanEligible: every predicate is answered exactly by the bounds of
-// a non-multikey index and those bounds form one interval.
-func countScanEligible(q Query, c *candidate) bool {
-	if !q.Count || c.ix == nil || c.ix.IsMultiKey() || q.Filter == nil {
-		return false
-	}
-	for _, n := range conjuncts(q.Filter) {
-		if !exactlyCovered(n, c) {
-			return false
-		}
-	}
-	ixs, ok := c.scan.(*ixScan)
-	return ok && ixs.single
-}

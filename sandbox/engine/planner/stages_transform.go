@@ -283,11 +283,14 @@ func (s *limitStage) describe(exec bool) bson.D {
 // --- PROJECTION ---
 
 type projectionStage struct {
-	st     stats
-	child  stage
-	proj   *Projector
-	err    error
-	millis int64
+	st    stats
+	child stage
+	proj  *Projector
+	// covered: the input is index keys, not documents (mongod's
+	// PROJECTION_COVERED for a simple projection).
+	covered bool
+	err     error
+	millis  int64
 }
 
 func (s *projectionStage) common() *stats { return &s.st }
@@ -310,7 +313,11 @@ func (s *projectionStage) work() (state, member) {
 }
 
 func (s *projectionStage) describe(exec bool) bson.D {
-	d := bson.D{{Key: "stage", Value: s.proj.Stage}}
+	name := s.proj.Stage
+	if s.covered && name == "PROJECTION_SIMPLE" {
+		name = "PROJECTION_COVERED"
+	}
+	d := bson.D{{Key: "stage", Value: name}}
 	if exec {
 		d = append(d, commonFields(&s.st, s.millis)...)
 	}

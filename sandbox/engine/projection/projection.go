@@ -28,6 +28,9 @@ type Projection struct {
 	simple        bool
 	hasPositional bool
 	env           exprContext
+	// required and needsDocument are what RequiredFields reports.
+	required      []string
+	needsDocument bool
 }
 
 // kind is what a projection tree node does with its field.

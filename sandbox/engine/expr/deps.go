@@ -66,7 +66,7 @@ func (d *deps) fieldPath(s string) {
 
 func (d *deps) operator(name string, arg any) {
 	switch name {
-	case "$literal", "$meta", "$rand":
+	case "$literal", "$const", "$meta", "$rand":
 		return
 	case "$getField", "$setField", "$unsetField", "$function", "$accumulator":
 		// They read or rewrite fields by name at run time (an implicit

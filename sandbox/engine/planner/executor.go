@@ -67,8 +67,10 @@ const trialResults = 101
 
 // runTrial races the candidates round-robin like mongod's MultiPlanStage
 // until one produces 101 results or finishes, then ranks them by
-// productivity (advanced/works) plus small bonuses for plans without a
-// SORT stage; ties go to the earlier candidate.
+// productivity (advanced/works) plus plan_ranker's small bonuses for plans
+// without a FETCH (covered), without a SORT, and without index
+// intersection (which this planner never builds); ties go to the earlier
+// candidate.
 func (e *Executor) runTrial() error {
 	start := time.Now()
 	maxWorks := max(10000, int64(0.29*float64(e.coll.Count())))
@@ -104,6 +106,9 @@ func (e *Executor) runTrial() error {
 		eps := math.Min(1/(10*float64(works)), 1e-4)
 		c.score = 1 + float64(s.advanced)/float64(works) + eps // no index intersection
 		if !hasSort(c.root) {
+			c.score += eps
+		}
+		if c.fetch == nil {
 			c.score += eps
 		}
 		if c.score > best {

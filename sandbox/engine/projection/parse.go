@@ -68,6 +68,7 @@ func Compile(spec bson.D, opts Options) (*Projection, error) {
 			p.simple = false
 		}
 	}
+	p.topLevelOnly = p.simple && p.inclusion
 	return p, nil
 }
 

@@ -26,6 +26,7 @@ type Projection struct {
 	root      *node
 
 	simple        bool
+	topLevelOnly  bool // an inclusion of top-level fields and nothing else
 	hasPositional bool
 	env           exprContext
 	// required and needsDocument are what RequiredFields reports.

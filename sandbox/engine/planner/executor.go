@@ -393,6 +393,8 @@ func setMillis(s stage, ms int64) {
 		setMillis(x.child, ms)
 	case *countScan:
 		x.millis = ms
+	case *distinctScan:
+		x.millis = ms
 	case *subplanStage:
 		x.millis = ms
 		setMillis(x.child, ms)

@@ -33,6 +33,9 @@ type Query struct {
 	Hint any
 	// Count plans a count: results are not returned, COUNT tops the plan.
 	Count bool
+	// DistinctKey is the distinct command's key: with an index led by it,
+	// the plan is a DISTINCT_SCAN.
+	DistinctKey string
 	// NoDiskUse is the command's allowDiskUse: false.
 	NoDiskUse bool
 	// Ctx interrupts the plan (its trial and its execution) once done,
@@ -168,6 +171,11 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 	if q.Count && (q.Filter == nil || q.Filter.IsEmpty()) && q.Hint == nil && q.Skip == 0 && q.Limit == 0 {
 		e.root = &fastCountStage{n: int64(coll.Count())}
 		e.fastCount = e.root.(*fastCountStage)
+		return e, nil
+	}
+	if c := distinctCandidate(coll, q); c != nil {
+		buildDistinct(coll, q, c)
+		e.candidates, e.winner, e.root = []*candidate{c}, c, c.root
 		return e, nil
 	}
 	cands, err := enumerate(coll, q)

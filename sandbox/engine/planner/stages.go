@@ -259,6 +259,7 @@ type ixScan struct {
 	// keyDocs makes the scan return that document for a plan with no
 	// FETCH (a covered projection).
 	keyDocs bool
+	last    []any // the key last returned
 }
 
 func newIxScan(ix *index.Index, coll *catalog.Collection, b scanBounds, dir int) *ixScan {
@@ -425,6 +426,7 @@ func (s *ixScan) work() (state, member) {
 		s.seen[e.RID] = struct{}{}
 	}
 	m := member{rid: e.RID, pos: -1}
+	s.last = e.Key
 	if s.filter != nil || s.keyDocs {
 		doc := rehydrate(s.ix.Spec.Fields, e.Key)
 		if s.filter != nil {

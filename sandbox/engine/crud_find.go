@@ -162,7 +162,7 @@ func projector(p *projection.Projection) *planner.Projector {
 	if p.Simple() {
 		stage = "PROJECTION_SIMPLE"
 	}
-	pr := &planner.Projector{Stage: stage, Spec: p.Serialize(), Apply: p.Apply}
+	pr := &planner.Projector{Stage: stage, Spec: p.Serialize(), Apply: p.ApplyContext}
 	pr.Required, pr.Coverable = p.RequiredFields()
 	return pr
 }

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"context"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
@@ -40,11 +42,11 @@ func distinctCandidate(coll *catalog.Collection, q Query) *candidate {
 }
 
 // buildDistinct assembles PROJECTION_COVERED over DISTINCT_SCAN.
-func buildDistinct(coll *catalog.Collection, q Query, c *candidate) {
+func buildDistinct(coll *catalog.Collection, q Query, c *candidate, ctx func() context.Context) {
 	ixs := newIxScan(c.ix, coll, orientAll(c), c.dir)
 	ixs.keyDocs = true
 	c.scan, c.ixscans, c.covered = ixs, []*ixScan{ixs}, true
-	c.root = &projectionStage{child: &distinctScan{ixScan: ixs}, proj: q.Projection, covered: true}
+	c.root = &projectionStage{child: &distinctScan{ixScan: ixs}, proj: q.Projection, covered: true, ctx: ctx}
 }
 
 // distinctScan returns the first entry of each distinct value of the

@@ -48,6 +48,9 @@ func (e *Executor) SetContext(ctx context.Context) {
 	}
 }
 
+// context is the context interrupting the executor now.
+func (e *Executor) context() context.Context { return e.ctx }
+
 // interrupted is checked before every work unit, as mongod's executor
 // checks for interrupt on every iteration: a document can be expensive
 // (an $expr building arrays), so counting documents between checks would

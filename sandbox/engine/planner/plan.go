@@ -51,7 +51,9 @@ type Query struct {
 type Projector struct {
 	Stage string
 	Spec  bson.D
-	Apply func(doc bson.D, positionalIndex int) (bson.D, error)
+	// Apply projects one document; ctx gives the running command's
+	// context, for expressions to stop when it is done.
+	Apply func(ctx func() context.Context, doc bson.D, positionalIndex int) (bson.D, error)
 	// Required are the fields the projection reads and Coverable says it
 	// reads nothing else (projection.RequiredFields): an index holding
 	// them all answers it from its keys, with no FETCH.
@@ -163,7 +165,7 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 		return e, nil
 	}
 	if ix, key, ok := expressEligible(coll, q); ok {
-		es := &expressStage{ix: ix, coll: coll, key: key, filter: q.Filter, proj: q.Projection}
+		es := &expressStage{ix: ix, coll: coll, key: key, filter: q.Filter, proj: q.Projection, ctx: e.context}
 		e.express = es
 		e.root = es
 		return e, nil
@@ -174,7 +176,7 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 		return e, nil
 	}
 	if c := distinctCandidate(coll, q); c != nil {
-		buildDistinct(coll, q, c)
+		buildDistinct(coll, q, c, e.context)
 		e.candidates, e.winner, e.root = []*candidate{c}, c, c.root
 		return e, nil
 	}
@@ -183,7 +185,7 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 		return nil, err
 	}
 	for _, c := range cands {
-		build(coll, q, c)
+		build(coll, q, c, e.context)
 	}
 	e.candidates = cands
 	if len(cands) == 1 {
@@ -476,7 +478,7 @@ func sameOIL(a, b oil) bool {
 // filters its keys with the predicates they can decide
 // (inexactCovered), FETCH with the rest, and FETCH is left out when
 // nothing needs the document: a count, or a projection the keys cover.
-func build(coll *catalog.Collection, q Query, c *candidate) {
+func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.Context) {
 	var s stage
 	if c.branches != nil {
 		or := &orStage{}
@@ -532,7 +534,7 @@ func build(coll *catalog.Collection, q Query, c *candidate) {
 		s = &skipStage{child: s, n: q.Skip}
 	}
 	if q.Projection != nil && !q.Count {
-		s = &projectionStage{child: s, proj: q.Projection, covered: c.covered}
+		s = &projectionStage{child: s, proj: q.Projection, covered: c.covered, ctx: ctx}
 	}
 	if q.Limit > 0 && !limitFolded {
 		s = &limitStage{child: s, n: q.Limit}

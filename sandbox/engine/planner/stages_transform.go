@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"context"
+
 	"slices"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -289,6 +291,7 @@ type projectionStage struct {
 	// covered: the input is index keys, not documents (mongod's
 	// PROJECTION_COVERED for a simple projection).
 	covered bool
+	ctx     func() context.Context
 	err     error
 	millis  int64
 }
@@ -299,7 +302,7 @@ func (s *projectionStage) work() (state, member) {
 	st, m := s.child.work()
 	switch st {
 	case advanced:
-		doc, err := s.proj.Apply(m.doc, m.pos)
+		doc, err := s.proj.Apply(s.ctx, m.doc, m.pos)
 		if err != nil {
 			s.err = err
 			return s.st.record(isEOF), member{}

@@ -1,6 +1,8 @@
 package projection
 
 import (
+	"context"
+
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -20,10 +22,17 @@ func errPositionalNoMatch() error {
 // modified; the result may share unchanged values with it, so treat it as
 // read-only.
 func (p *Projection) Apply(doc bson.D, positionalIndex int) (bson.D, error) {
+	return p.ApplyContext(nil, doc, positionalIndex)
+}
+
+// ApplyContext is Apply for a command whose context ctx gives (nil for
+// none): its expressions stop, as aggregation's do, when the command is
+// interrupted or its maxTimeMS passes.
+func (p *Projection) ApplyContext(ctx func() context.Context, doc bson.D, positionalIndex int) (bson.D, error) {
 	if p.topLevelOnly {
 		return p.keepTopLevel(doc), nil
 	}
-	a := applier{root: doc, pos: positionalIndex, ev: evaluator{ctx: p.env}}
+	a := applier{root: doc, pos: positionalIndex, ev: evaluator{ctx: p.env, cmdCtx: ctx}}
 	if !p.inclusion {
 		return a.excludeDoc(p.root, doc)
 	}

@@ -2,16 +2,14 @@ package shell
 
 import (
 	"strings"
-	"time"
 
 	"github.com/dop251/goja"
 )
 
-// printNatives write to the output and wait.
+// printNatives write to the output.
 var printNatives = []native{
 	{"print", (*Shell).print, false},
 	{"printjson", (*Shell).printjson, false},
-	{"sleep", (*Shell).sleep, false},
 }
 
 func (s *Shell) print(c goja.FunctionCall) goja.Value {
@@ -23,17 +21,6 @@ func (s *Shell) print(c goja.FunctionCall) goja.Value {
 func (s *Shell) printjson(c goja.FunctionCall) goja.Value {
 	_, _, printJSON := s.formats()
 	s.printArgs(c.Arguments, printJSON)
-	return goja.Undefined()
-}
-
-func (s *Shell) sleep(c goja.FunctionCall) goja.Value {
-	d := time.Duration(c.Argument(0).ToInteger()) * time.Millisecond
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-s.ctx.Done():
-	}
 	return goja.Undefined()
 }
 

@@ -189,6 +189,7 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 	if err := catalog.ValidateNamespace(req.db, collName); err != nil {
 		return out, err
 	}
+	coll = e.upsertWindow(req.db, collName) // upsert_concurrency.go
 	if coll == nil {
 		if coll, err = e.catalog.EnsureCollection(req.db, collName); err != nil {
 			return out, err
@@ -239,7 +240,7 @@ func cmdUpdate(e *Engine, req *request) (bson.D, error) {
 	var upserted bson.A
 	var werrs []writeError
 	for i, st := range stmts {
-		out, err := e.applyUpdate(req, collName, st, false)
+		out, err := e.applyUpdateRetrying(req, collName, st, false)
 		if err != nil {
 			werrs = append(werrs, writeError{index: i, err: mongoerr.As(err)})
 			if ordered {

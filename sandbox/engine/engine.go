@@ -45,6 +45,8 @@ type Engine struct {
 	log *serverLog
 	// beforeCommand is Options.BeforeCommand.
 	beforeCommand func(name string)
+	// upsertsInWindow counts the upserts between query and insert (upsert_concurrency.go).
+	upsertsInWindow int
 }
 
 // Options configure an engine.

@@ -229,12 +229,16 @@ func (s *Shell) runHoisted(srcs []string) error {
 	return nil
 }
 
-// compile compiles a piece of the script under a name of its own
-// (REPL1, REPL2, ... as mongosh names its inputs), keeping where its
-// async functions are.
+// compile compiles a piece of the script, keeping where its async
+// functions are: code that has some gets a name of its own (REPL1,
+// REPL2, ... as mongosh names its inputs), by which its stack frames are
+// known.
 func (s *Shell) compile(code string) (*goja.Program, error) {
-	s.compiles++
-	name := "REPL" + strconv.Itoa(s.compiles)
+	name := "REPL"
+	if strings.Contains(code, "async") {
+		s.compiles++
+		name += strconv.Itoa(s.compiles)
+	}
 	c, err := compileScript(name, code)
 	if err != nil {
 		return nil, err
@@ -507,6 +511,9 @@ func InputComplete(src string) bool {
 // form. mongosh's async rewriter does the same, which is why re-running
 // `const x = ...` in the same session works there (lessons re-run steps).
 func redeclarable(src string) string {
+	if !strings.Contains(src, "const") && !strings.Contains(src, "let") && !strings.Contains(src, "class") {
+		return src // nothing to rewrite, and a parse saved
+	}
 	prog, err := parseJS(src)
 	if err != nil {
 		return src

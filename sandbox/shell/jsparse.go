@@ -18,7 +18,10 @@ var forAwaitRe = regexp.MustCompile(`\bfor\s+await\b`)
 // their `for` keywords. Source maps are never looked up: a script's
 // sourceMappingURL comment must not make the shell read a file.
 func parseScript(name, code string) (*ast.Program, []int, error) {
-	cands := forAwaitRe.FindAllStringIndex(code, -1)
+	var cands [][]int
+	if strings.Contains(code, "await") {
+		cands = forAwaitRe.FindAllStringIndex(code, -1)
+	}
 	blanked := code
 	for len(cands) > 0 {
 		blanked = blankAwaits(code, cands)

@@ -263,9 +263,11 @@ func (w *awaitWriter) callStart(calleeStart, end int) int {
 	}
 }
 
-// isOneCall reports whether src is a single call expression.
+// isOneCall reports whether src, code of an async function, is a single
+// call expression.
 func isOneCall(src string) bool {
-	prog, err := parseJS(src)
+	const open = "(async () => ("
+	prog, err := parseJS(open + src + "))")
 	if err != nil || len(prog.Body) != 1 {
 		return false
 	}
@@ -273,12 +275,21 @@ func isOneCall(src string) bool {
 	if !ok {
 		return false
 	}
-	switch x := es.Expression.(type) {
+	arrow, ok := es.Expression.(*ast.ArrowFunctionLiteral)
+	if !ok {
+		return false
+	}
+	body, ok := arrow.Body.(*ast.ExpressionBody)
+	if !ok {
+		return false
+	}
+	end := len(open) + len(src) // goja's 1-based index of src's last character
+	switch x := body.Expression.(type) {
 	case *ast.CallExpression:
-		return int(x.RightParenthesis) == len(src)
+		return int(x.RightParenthesis) == end
 	case *ast.OptionalChain:
 		c, ok := x.Expression.(*ast.CallExpression)
-		return ok && int(c.RightParenthesis) == len(src)
+		return ok && int(c.RightParenthesis) == end
 	}
 	return false
 }

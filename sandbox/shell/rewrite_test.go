@@ -20,6 +20,9 @@ func TestAsyncRewriteKeepsMeaning(t *testing.T) {
 		{"(async () => { const o = { n: 2, f() { return this.n } }; return o.f() * [1, 2].map(x => x * 3).reduce((a, b) => a + b) })()", "18\n"},
 		// A user's Promise is not waited for unless awaited.
 		{"(async () => { const p = Promise.resolve(5); return [typeof p.then, await p] })()", "[ 'function', 5 ]\n"},
+		// A call on an awaited value in parentheses.
+		{"(async () => (await Promise.resolve([1, 2])).map(x => x * 2))()", "[ 2, 4 ]\n"},
+		{"(async () => { const r = (await Promise.resolve('a')).toUpperCase(); return r })()", "A\n"},
 		// Optional calls short-circuit as before.
 		{"(async () => { const o = null; const q = { f: () => 7 }; return [o?.f(), o?.f().g(), q?.f(), q.g?.()] })()", "[ undefined, undefined, 7, undefined ]\n"},
 		// Calls in arguments, templates, conditions, default parameters.

@@ -22,8 +22,9 @@ const api = {
   version: () => '2.5.0',
   isInteractive: () => false,
 };
-for (const [k, v] of Object.entries(api)) {
-  Object.defineProperty(g, k, { value: v, writable: true, configurable: true, enumerable: false });
+const apiNames = Object.keys(api);
+for (let i = 0; i < apiNames.length; i++) {
+  Object.defineProperty(g, apiNames[i], { value: api[apiNames[i]], writable: true, configurable: true, enumerable: false });
 }
 return {
   setDB(name) {

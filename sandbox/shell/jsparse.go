@@ -166,14 +166,10 @@ func compileScript(name, code string) (compiled, error) {
 			return compiled{}, err
 		}
 	}
-	rewritten, err := implicitAwaits(code, prog)
-	if err != nil {
-		return compiled{}, err
-	}
-	if rewritten != code {
-		code = rewritten
-		if prog, err = parser.ParseFile(nil, name, code, 0, parser.WithDisableSourceMaps); err != nil {
-			return compiled{}, err
+	// Code the rewrite gives up on (see awaitWriter.budget) runs as written.
+	if rewritten, err := implicitAwaits(code, prog); err == nil && rewritten != code {
+		if p, err := parser.ParseFile(nil, name, rewritten, 0, parser.WithDisableSourceMaps); err == nil {
+			code, prog = rewritten, p
 		}
 	}
 	keepSources(original, prog)

@@ -123,3 +123,15 @@ func checkNoGoroutinesLeft(t *testing.T, before int) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// Promises inside a value print as Node prints them (without the
+// async-hook symbols mongosh's Node adds).
+func TestPromisesPrintAsNodes(t *testing.T) {
+	sh := newTestShell(t, Options{})
+	res, err := sh.Eval(context.Background(), "const settled = Promise.reject(new Error('r')); settled.catch(() => {});\n"+
+		"({ a: Promise.resolve(3), b: new Promise(() => {}), c: settled, d: Promise.resolve({ x: [1, 2] }) })")
+	want := "{\n  a: Promise { 3 },\n  b: Promise { <pending> },\n  c: Promise { <rejected> [Error: r] },\n  d: Promise { { x: [ 1, 2 ] } }\n}\n"
+	if err != nil || res.Transcript != want {
+		t.Errorf("got %q, %v\nwant %q", res.Transcript, err, want)
+	}
+}

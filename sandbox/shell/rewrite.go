@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -132,8 +133,11 @@ func statementEnd(code string, st ast.Statement) int {
 // implicitAwaits wraps the calls inside async function bodies (see the
 // top of this file). It returns code unchanged when there are none.
 func implicitAwaits(code string, prog *ast.Program) (string, error) {
-	w := &awaitWriter{code: code}
+	w := &awaitWriter{code: code, budget: 4*len(code) + 1<<16}
 	w.walk(prog, false)
+	if w.exhausted {
+		return "", errors.New("the script's callees are too deeply parenthesized to rewrite")
+	}
 	if len(w.edits) == 0 {
 		return code, nil
 	}
@@ -144,6 +148,11 @@ type awaitWriter struct {
 	code  string
 	edits []edit
 	seen  map[ast.Node]bool
+	// budget is how much more code callStart may parse: a script that
+	// exhausts it runs without the rewrite, rather than keep the
+	// compiler busy past any deadline (compiling is not interruptible).
+	budget    int
+	exhausted bool
 }
 
 // walk visits node; inAsync says whether await is allowed where it is.
@@ -197,13 +206,13 @@ func (w *awaitWriter) walk(node ast.Node, inAsync bool) {
 		}
 	case *ast.CallExpression:
 		if _, isSuper := n.Callee.(*ast.SuperExpression); inAsync && !isSuper {
-			w.wrap(w.callStart(int(n.Callee.Idx0())-1, int(n.RightParenthesis)), int(n.RightParenthesis))
+			w.wrap(w.callStart(n.Callee, int(n.RightParenthesis)), int(n.RightParenthesis))
 		}
 	case *ast.OptionalChain:
 		// Only the whole chain may be wrapped: a call after `?.` is
 		// skipped when the chain short-circuits.
 		if call, ok := n.Expression.(*ast.CallExpression); ok && inAsync {
-			w.wrap(w.callStart(int(n.Idx0())-1, int(call.RightParenthesis)), int(call.RightParenthesis))
+			w.wrap(w.callStart(call.Callee, int(call.RightParenthesis)), int(call.RightParenthesis))
 		}
 		w.walkChain(n.Expression, inAsync)
 		return
@@ -244,23 +253,72 @@ func (w *awaitWriter) wrap(start, end int) {
 		edit{at: end, end: end, rank: 1 << 30, text: ", " + awaitTest + "(" + awaitTemp + ") ? await " + awaitTemp + " : " + awaitTemp + ")"})
 }
 
-// callStart is where a call whose callee starts at calleeStart begins:
-// goja's positions leave out parentheses around a callee, as in the
-// (async () => {...})() of an immediately invoked function, so each `(`
-// before it is taken in while what then lies before the call's end still
-// reads as one call.
-func (w *awaitWriter) callStart(calleeStart, end int) int {
-	start := calleeStart
-	for {
-		j := start - 1
-		for j >= 0 && strings.IndexByte(" \t\r\n", w.code[j]) >= 0 {
-			j--
+// callStart is where a call whose callee is callee begins: goja's
+// positions leave out parentheses, as around the (async () => {...}) of
+// an immediately invoked function or the (await x) of (await x).map(f).
+// Those are among the "(" just before the callee; they are only looked
+// for when a ")" follows the end of the callee or of one of its leftmost
+// parts.
+func (w *awaitWriter) callStart(callee ast.Expression, end int) int {
+	calleeStart := int(callee.Idx0()) - 1
+	closes := false
+	for n := callee; n != nil && !closes; n = leftPart(n) {
+		k := int(n.Idx1()) - 1
+		for k < end && strings.IndexByte(" \t\r\n", w.code[k]) >= 0 {
+			k++
 		}
-		if j < 0 || w.code[j] != '(' || !isOneCall(w.code[j:end]) {
-			return start
-		}
-		start = j
+		closes = k < end && w.code[k] == ')'
 	}
+	if !closes {
+		return calleeStart
+	}
+	// The run of "(" before the callee, innermost first: the first that
+	// makes one call with what follows is where the call starts.
+	for j := calleeStart - 1; j >= 0; j-- {
+		switch c := w.code[j]; {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			continue
+		case c != '(':
+			return calleeStart
+		}
+		if w.budget -= end - j; w.budget < 0 {
+			w.exhausted = true
+			return calleeStart
+		}
+		if isOneCall(w.code[j:end]) {
+			return j
+		}
+	}
+	return calleeStart
+}
+
+// leftPart is the part of n that starts where n starts, if any.
+func leftPart(n ast.Expression) ast.Expression {
+	switch x := n.(type) {
+	case *ast.DotExpression:
+		return x.Left
+	case *ast.PrivateDotExpression:
+		return x.Left
+	case *ast.BracketExpression:
+		return x.Left
+	case *ast.CallExpression:
+		return x.Callee
+	case *ast.OptionalChain:
+		return x.Expression
+	case *ast.Optional:
+		return x.Expression
+	case *ast.BinaryExpression:
+		return x.Left
+	case *ast.ConditionalExpression:
+		return x.Test
+	case *ast.AssignExpression:
+		return x.Left
+	case *ast.SequenceExpression:
+		if len(x.Sequence) > 0 {
+			return x.Sequence[0]
+		}
+	}
+	return nil
 }
 
 // isOneCall reports whether src, code of an async function, is a single

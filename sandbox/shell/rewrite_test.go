@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The rewrite of async functions (rewrite.go) must leave every program
@@ -98,5 +99,26 @@ func TestAwaitOutsideAsyncIsASyntaxError(t *testing.T) {
 func TestAwaitErrorIsACompleteInput(t *testing.T) {
 	if !InputComplete("await f()\n") || InputComplete("(async () => {\n  await f()\n") {
 		t.Error("InputComplete misreads await")
+	}
+}
+
+// Code built to make the rewrite work hard (deep nesting, parentheses
+// around every callee) compiles in bounded time and still runs.
+func TestAsyncRewriteOfHostileCodeIsBounded(t *testing.T) {
+	sh := newTestShell(t, Options{})
+	for _, src := range []string{
+		"const f = (x) => x; (async () => " + strings.Repeat("f(", 3000) + "1" + strings.Repeat(")", 3000) + ")()",
+		"const f = (x) => x; (async () => " + strings.Repeat("(f)(", 3000) + "1" + strings.Repeat(")", 3000) + ")()",
+		"const f = (x) => x; (async () => " + strings.Repeat("(await f(", 3000) + "1" + strings.Repeat("))", 3000) + ")()",
+		"const g = (x) => x; (async () => " + strings.Repeat("(", 50) + "g" + strings.Repeat(")", 50) + "(1))()",
+	} {
+		start := time.Now()
+		res, err := sh.Eval(context.Background(), src)
+		if err != nil || res.Transcript != "1\n" {
+			t.Errorf("%.60s...: %q, %v", src, res.Transcript, err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%.60s... took %s", src, d)
+		}
 	}
 }

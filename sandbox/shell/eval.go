@@ -145,9 +145,8 @@ var errExited = errors.New("the script exited")
 // script ends when its async work and timers are done, as Node waits
 // for them. What they print belongs to the last input.
 func (s *Shell) drain(ctx context.Context) error {
-	l := s.loop
-	if !l.alive() && len(l.unhandled) == 0 && l.next() == nil {
-		return nil
+	if !s.loop.alive() && len(s.loop.unhandled) == 0 {
+		return nil // (nothing running means nothing posted either)
 	}
 	s.reopenLastInput()
 	defer s.endInput()

@@ -137,9 +137,17 @@ func TestTopLevelCallsStillBlock(t *testing.T) {
 func TestSixtyWritersRunTogether(t *testing.T) {
 	sh, log := monitoredShell(t, "writers")
 	eval(t, sh, addCustomerScript)
-	eval(t, sh, "db.books.insertOne({ _id: 5000, title: 'A New Release', customers: [], customerCount: 0, hasExtras: false })")
+	writers := "db.books.deleteMany({}); db.book_customers_extra.deleteMany({});\n" +
+		"db.books.insertOne({ _id: 5000, title: 'A New Release', customers: [], customerCount: 0, hasExtras: false });\n" +
+		"Promise.all(Array.from({ length: 60 }, (_, i) => addCustomer(5000, 'launch-' + i))).then(r => r.length)"
+	// The first round opens the connections (the driver opens two at a
+	// time), the second is measured.
+	eval(t, sh, writers)
 	log.reset()
-	expectOut(t, sh, "Promise.all(Array.from({ length: 60 }, (_, i) => addCustomer(5000, 'launch-' + i))).then(r => r.length)", "60\n")
+	// (How many batch documents the first round made is up to the race.)
+	if got := eval(t, sh, writers); !strings.HasSuffix(got, "{ acknowledged: true, insertedId: 5000 }\n60\n") {
+		t.Fatalf("the writers printed %q", got)
+	}
 	expectOut(t, sh, "db.books.findOne({ _id: 5000 }, { _id: 0, customerCount: 1, embedded: { $size: '$customers' } })",
 		"{ customerCount: 60, embedded: 50 }\n")
 	expectOut(t, sh, "db.book_customers_extra.aggregate([{ $group: { _id: null, n: { $sum: '$count' } } }]).toArray()[0].n", "10\n")

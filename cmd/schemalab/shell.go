@@ -80,6 +80,9 @@ func runShell(ctx context.Context, g *globalOptions, args []string) int {
 	defer stop()
 	res, evalErr := sh.Eval(evalCtx, string(src))
 	writeTranscript(res, evalErr)
+	if res.Exited {
+		return res.ExitCode
+	}
 	if evalErr != nil {
 		return 1
 	}
@@ -140,6 +143,9 @@ func interactiveShell(ctx context.Context, sh *shell.Shell) int {
 		res, evalErr := sh.Eval(evalCtx, src)
 		stop()
 		writeTranscript(res, evalErr)
+		if res.Exited {
+			return res.ExitCode
+		}
 	}
 }
 

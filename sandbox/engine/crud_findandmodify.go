@@ -120,7 +120,7 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 	if err := catalog.ValidateCollectionName(req.db, collName); err != nil {
 		return nil, err
 	}
-	out, err := e.applyUpdate(req, collName, &updateStatement{filter: filter, update: upd, upsert: upsert,
+	out, err := e.applyUpdateRetrying(req, collName, &updateStatement{filter: filter, update: upd, upsert: upsert,
 		arrayFilters: arrayFilters, hint: hint, sort: sort, let: let}, true)
 	if err != nil {
 		if me, ok := err.(*mongoerr.Error); ok && out.executing {

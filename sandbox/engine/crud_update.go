@@ -2,6 +2,7 @@ package engine
 
 import (
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"runtime"
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
@@ -183,6 +184,7 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 	if err := catalog.ValidateNamespace(req.db, collName); err != nil {
 		return out, err
 	}
+	runtime.Gosched() // upsert_concurrency.go: other writers may run between the query and the insert
 	err = e.catalog.Write(req.db, collName, true, func(coll *catalog.Collection) error {
 		if coll.Kind == catalog.KindTimeseries {
 			return errTimeseriesUpsert() // created as one since the lookup
@@ -330,7 +332,7 @@ func cmdUpdate(e *Engine, req *request) (bson.D, error) {
 	var upserted bson.A
 	var werrs []writeError
 	for i, st := range stmts {
-		out, err := e.applyUpdate(req, collName, st, false)
+		out, err := e.applyUpdateRetrying(req, collName, st, false)
 		if err != nil {
 			if isInterruption(err) {
 				// Interruptions fail the whole command, as mongod's

@@ -145,6 +145,9 @@ func (e *Engine) Run(ctx context.Context, conn ConnInfo, cmd bson.D) (reply bson
 		}
 	}()
 	name := cmd[0].Key
+	if err := e.refuseTransactionNumber(name, cmd); err != nil {
+		return ErrorReply(err)
+	}
 	h, ok := e.commands[name]
 	if !ok {
 		return ErrorReply(mongoerr.Newf(mongoerr.CommandNotFound, "no such command: '%s'", name))

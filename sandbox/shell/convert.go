@@ -268,10 +268,18 @@ func (s *Shell) convertObject(o *goja.Object, depth int, display bool) (any, err
 		if display {
 			return JSError{Name: o.Get("name").String(), Message: o.Get("message").String()}, nil
 		}
-	case "Promise":
-		if display {
-			return Instance{Name: "Promise"}, nil
+	}
+	if display && o.ExportType() == promiseType {
+		p := o.Export().(*goja.Promise)
+		if p.State() == goja.PromiseStatePending {
+			return Promise{State: "pending"}, nil
 		}
+		state := "fulfilled"
+		if p.State() == goja.PromiseStateRejected {
+			state = "rejected"
+		}
+		v, err := s.toBSON(p.Result(), depth+1, true)
+		return Promise{State: state, Value: v}, err
 	}
 	if display {
 		if p := o.Prototype(); p != nil && p != s.objectProto && (p == s.mapProto || p == s.setProto) {

@@ -10,6 +10,9 @@ import (
 	"github.com/dop251/goja"
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/x/mongo/driver"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 // Hidden properties carrying the parts of a driver error that mongosh
@@ -45,7 +48,24 @@ func (s *Shell) driverError(err error) *goja.Object {
 	var we mongo.WriteException
 	var ce mongo.CommandError
 	var bwe mongo.BulkWriteException
+	if o := s.sessionError(err); o != nil {
+		return o
+	}
+	var nrw noRetryableWrites
 	switch {
+	case errors.As(err, &nrw):
+		// The Node driver keeps the server's refusal (code 20) as originalError.
+		o := s.jsError("MongoServerError", "This MongoDB deployment does not support retryable writes. Please add retryWrites=false to your connection string.")
+		_ = o.Set("originalError", s.driverError(nrw.err))
+		return o
+	case errors.Is(err, driver.ErrUnsupportedStorageEngine):
+		// The Go driver's rewording of a commit the server refused for
+		// its transaction number; the Node driver passes the server's
+		// error on.
+		o := s.jsError("MongoServerError", "Transaction numbers are only allowed on a replica set member or mongos")
+		_ = o.Set("code", mongoerr.IllegalOperation)
+		_ = o.Set("codeName", "IllegalOperation")
+		return o
 	case s.ctx.Err() == nil && strings.Contains(err.Error(), "server selection error"):
 		return s.jsError("MongoServerSelectionError", "cannot reach the server: "+err.Error())
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
@@ -58,6 +78,7 @@ func (s *Shell) driverError(err error) *goja.Object {
 		w := we.WriteErrors[0]
 		o := s.jsError("MongoServerError", w.Message)
 		_ = o.Set("code", w.Code)
+		s.hide(o, "errorLabels", we.Labels)
 		if len(w.Details) > 0 {
 			if d, e := rawToD(w.Details); e == nil {
 				s.hide(o, errInfoKey, d)
@@ -82,11 +103,31 @@ func (s *Shell) driverError(err error) *goja.Object {
 		if ce.Name != "" {
 			_ = o.Set("codeName", ce.Name)
 		}
+		// withTransaction retries on some of them, as the Node driver does.
+		s.hide(o, "errorLabels", ce.Labels)
 		return o
 	case errors.Is(err, mongo.ErrClientDisconnected):
 		return s.jsError("MongoNotConnectedError", "Client must be connected before running operations")
 	}
 	return s.jsError("MongoError", err.Error())
+}
+
+// noRetryableWrites is a write the server refused for its txnNumber, as
+// a standalone refuses a transaction's writes.
+type noRetryableWrites struct{ err error }
+
+func (e noRetryableWrites) Error() string { return e.err.Error() }
+func (e noRetryableWrites) Unwrap() error { return e.err }
+
+// writeError marks the error of a write that a standalone refused for
+// its transaction number: the Node driver rewords it
+// (MMAPv1_RETRY_WRITES_ERROR_MESSAGE), and mongosh shows that.
+func writeError(err error) error {
+	var se mongo.ServerError
+	if errors.As(err, &se) && se.HasErrorCodeWithMessage(int(mongoerr.IllegalOperation), "Transaction numbers") {
+		return noRetryableWrites{err}
+	}
+	return err
 }
 
 // throwBulkError raises MongoBulkWriteError with the Node driver's
@@ -161,6 +202,11 @@ func (s *Shell) describeError(err error, ctx context.Context) *EvalError {
 	var se *goja.StackOverflowError
 	var syn *syntaxError
 	var th *thrown
+	if errors.As(err, &ie) {
+		if u, ok := ie.Value().(*uncaught); ok {
+			err = u.err
+		}
+	}
 	if ctx.Err() != nil {
 		// Whatever failed, it failed because the evaluation was stopped.
 		err = errors.Join(ctx.Err(), err)

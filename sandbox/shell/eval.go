@@ -53,9 +53,17 @@ func (s *Shell) evaluate(ctx context.Context, run func(ctx context.Context) erro
 	endWatch := watchHeap(s.opts.HeapLimit, stop)
 
 	evalErr := run(ctx)
+	if evalErr == nil {
+		evalErr = s.drain(ctx)
+	}
+	if errors.Is(evalErr, errExited) {
+		res.Exited, res.ExitCode, evalErr = true, s.exit.code, nil
+	}
+	s.exit = nil
 
 	endWatch()
 	unhook()
+	s.stopLoop(func() { stop(nil) })
 	var hle *HeapLimitError
 	if errors.As(context.Cause(ctx), &hle) {
 		// What the script built is still reachable from its variables:
@@ -111,6 +119,12 @@ func (s *Shell) runPiece(ctx context.Context, src string, p piece) error {
 	for _, in := range p.inputs {
 		s.beginInput(in.span)
 		err := s.guard(func() error { return s.runInput(src[in.span.Start:in.span.End], in.span.StartLine) })
+		if err == nil {
+			// Between inputs the event loop turns, as it does between
+			// the lines pasted into mongosh: what is ready settles, due
+			// timers fire.
+			err = s.guard(func() error { return s.turnLoop(ctx, nil, false) })
+		}
 		if err == nil && ctx.Err() != nil {
 			err = ctx.Err()
 		}
@@ -124,8 +138,30 @@ func (s *Shell) runPiece(ctx context.Context, src string, p piece) error {
 	return nil
 }
 
-// fail reports err as the running input's error, ending the transcript.
+// errExited ends an evaluation that quit() or an exit line stopped.
+var errExited = errors.New("the script exited")
+
+// drain runs the event loop dry once the script's inputs have run: the
+// script ends when its async work and timers are done, as Node waits
+// for them. What they print belongs to the last input.
+func (s *Shell) drain(ctx context.Context) error {
+	if !s.loop.alive() && len(s.loop.unhandled) == 0 {
+		return nil // (nothing running means nothing posted either)
+	}
+	s.reopenLastInput()
+	defer s.endInput()
+	if err := s.guard(func() error { return s.turnLoop(ctx, nil, true) }); err != nil {
+		return s.fail(err, ctx)
+	}
+	return nil
+}
+
+// fail reports err as the running input's error, ending the transcript;
+// a quit() is no error, it ends the script quietly.
 func (s *Shell) fail(err error, ctx context.Context) error {
+	if s.exit != nil {
+		return errExited
+	}
 	ee := s.describe(err, ctx)
 	s.statement().Error = ee.Text
 	s.out.writeLine(ee.Text)
@@ -181,7 +217,7 @@ func (s *Shell) guard(fn func() error) (err error) {
 
 func (s *Shell) runHoisted(srcs []string) error {
 	for _, src := range srcs {
-		prog, err := goja.Compile("", src, false)
+		prog, err := s.compile(src)
 		if err != nil {
 			return err
 		}
@@ -192,15 +228,29 @@ func (s *Shell) runHoisted(srcs []string) error {
 	return nil
 }
 
+// compile compiles a piece of the script, keeping where its async
+// functions are: code that has some gets a name of its own (REPL1,
+// REPL2, ... as mongosh names its inputs), by which its stack frames are
+// known.
+func (s *Shell) compile(code string) (*goja.Program, error) {
+	name := "REPL"
+	if strings.Contains(code, "async") {
+		s.compiles++
+		name += strconv.Itoa(s.compiles)
+	}
+	c, err := compileScript(name, code)
+	if err != nil {
+		return nil, err
+	}
+	if c.index != nil {
+		s.asyncCode[name] = c.index
+	}
+	return c.prog, nil
+}
+
 // runInput evaluates one input and prints its value.
 func (s *Shell) runInput(src string, line int) error {
-	code := redeclarable(src)
-	prog, err := goja.Compile("", code, false)
-	if err != nil && strings.Contains(code, "await") {
-		if p2, err2 := compileTopLevelAwait(code); err2 == nil {
-			prog, err = p2, nil
-		}
-	}
+	prog, err := s.compile(redeclarable(src))
 	if err != nil {
 		return syntaxErr(err, src, line)
 	}
@@ -208,7 +258,13 @@ func (s *Shell) runInput(src string, line int) error {
 	if err != nil {
 		return err
 	}
-	return s.emitValue(v)
+	if err := s.emitValue(v); err != nil {
+		return err
+	}
+	if s.exit != nil {
+		return errExited
+	}
+	return s.unhandledRejection()
 }
 
 // piece is a shell command line or a stretch of JavaScript between them.
@@ -279,14 +335,11 @@ func (e *parseError) Unwrap() error { return e.err }
 func parsePiece(src string, start, end int) (piece, *parseError) {
 	code := src[start:end]
 	firstLine := strings.Count(src[:start], "\n") + 1
-	prog, err := parser.ParseFile(nil, "", code, 0)
-	if err != nil && strings.Contains(code, "await") {
-		// Top-level await: shell methods are synchronous, so the program
-		// parses as it would in mongosh once the keyword is blanked (with
-		// the same length, so that every offset stays right).
-		if p2, err2 := parser.ParseFile(nil, "", stripAwait(code), 0); err2 == nil {
-			prog, err = p2, nil
-		}
+	prog, loops, err := parseScript("", code)
+	if err != nil {
+		err = awaitSyntaxError(err, code)
+	} else {
+		err = forAwaitOutsideAsync(code, prog, loops)
 	}
 	if err != nil {
 		serr := syntaxErr(err, code, firstLine)
@@ -417,28 +470,12 @@ func isCommandLine(m []string) bool {
 	}
 }
 
-var awaitRe = regexp.MustCompile(`\bawait\b`)
-
-// stripAwait blanks top-level await keywords. Shell methods are
-// synchronous, so `await db.c.findOne()` is the same as `db.c.findOne()`;
-// promises left at the top level are settled by the runner.
-func stripAwait(src string) string {
-	return awaitRe.ReplaceAllString(src, "     ")
-}
-
 // inputComplete reports whether src parses, or fails for a reason other
 // than running out of input (an error the REPL would report right away).
 func inputComplete(src string) bool {
-	_, err := parser.ParseFile(nil, "", src, 0)
+	_, err := parseJS(src)
 	if err == nil {
 		return true
-	}
-	if strings.Contains(src, "await") {
-		if _, err2 := parser.ParseFile(nil, "", stripAwait(src), 0); err2 == nil {
-			return true
-		} else {
-			err = err2
-		}
 	}
 	msg := err.Error()
 	if strings.Contains(msg, "end of input") || strings.Contains(msg, "Unexpected token EOF") ||
@@ -473,29 +510,32 @@ func InputComplete(src string) bool {
 // form. mongosh's async rewriter does the same, which is why re-running
 // `const x = ...` in the same session works there (lessons re-run steps).
 func redeclarable(src string) string {
-	prog, err := parser.ParseFile(nil, "", stripAwait(src), 0)
+	if !strings.Contains(src, "const") && !strings.Contains(src, "let") && !strings.Contains(src, "class") {
+		return src // nothing to rewrite, and a parse saved
+	}
+	prog, err := parseJS(src)
 	if err != nil {
 		return src
 	}
-	type edit struct {
+	type declEdit struct {
 		at, cut int
 		text    string
 	}
-	var edits []edit
+	var edits []declEdit
 	for _, st := range prog.Body {
 		switch d := st.(type) {
 		case *ast.LexicalDeclaration:
 			at := int(d.Idx) - 1
 			switch {
 			case strings.HasPrefix(src[at:], "const"):
-				edits = append(edits, edit{at, 5, "var  "})
+				edits = append(edits, declEdit{at, 5, "var  "})
 			case strings.HasPrefix(src[at:], "let"):
-				edits = append(edits, edit{at, 3, "var"})
+				edits = append(edits, declEdit{at, 3, "var"})
 			}
 		case *ast.ClassDeclaration:
 			if d.Class != nil && d.Class.Name != nil {
 				at := int(d.Class.Class) - 1
-				edits = append(edits, edit{at, 0, "var " + string(d.Class.Name.Name) + " = "})
+				edits = append(edits, declEdit{at, 0, "var " + string(d.Class.Name.Name) + " = "})
 			}
 		}
 	}
@@ -504,41 +544,6 @@ func redeclarable(src string) string {
 		src = src[:e.at] + e.text + src[e.at+e.cut:]
 	}
 	return src
-}
-
-// compileTopLevelAwait compiles an input that uses await outside an async
-// function, as mongosh allows. Without top-level declarations the input
-// runs inside an async function, so awaited promises settle in order;
-// declarations must stay global, so such inputs run with the await
-// keywords removed instead (shell methods are synchronous, so that only
-// changes the ordering of user-written async functions within the input).
-func compileTopLevelAwait(src string) (*goja.Program, error) {
-	stripped := stripAwait(src)
-	prog, err := parser.ParseFile(nil, "", stripped, 0)
-	if err != nil {
-		return nil, err
-	}
-	declares := false
-	for _, st := range prog.Body {
-		switch st.(type) {
-		case *ast.VariableStatement, *ast.LexicalDeclaration, *ast.FunctionDeclaration, *ast.ClassDeclaration:
-			declares = true
-		}
-	}
-	if !declares && len(prog.Body) > 0 {
-		last := prog.Body[len(prog.Body)-1]
-		var wrapped string
-		if es, ok := last.(*ast.ExpressionStatement); ok {
-			start, end := int(es.Idx0())-1, int(es.Idx1())-1
-			wrapped = "(async () => {" + src[:start] + "return (" + strings.TrimRight(src[start:end], "; \n") + ");\n})()"
-		} else {
-			wrapped = "(async () => {" + src + "\n})()"
-		}
-		if p, err := goja.Compile("", wrapped, false); err == nil {
-			return p, nil
-		}
-	}
-	return goja.Compile("", stripped, false)
 }
 
 var posRe = regexp.MustCompile(`Line (\d+):(\d+) (.*?)(?: \(and \d+ more errors\))?$`)
@@ -550,7 +555,11 @@ func syntaxErr(err error, code string, firstLine int) error {
 	line, col := 0, 0
 	var cse *goja.CompilerSyntaxError
 	var el parser.ErrorList
+	var be *babelError
 	switch {
+	case errors.As(err, &be):
+		text := fmt.Sprintf("%s (%d:%d)\n\n%s", be.msg, be.line+firstLine-1, be.col, codeFrame(code, be.line, be.col+1, firstLine-1))
+		return &syntaxError{msg: text, line: be.line + firstLine - 1}
 	case errors.As(err, &el) && len(el) > 0:
 		msg, line, col = el[0].Message, el[0].Position.Line, el[0].Position.Column
 	case errors.As(err, &cse) && cse.File != nil:
@@ -575,7 +584,9 @@ func syntaxErr(err error, code string, firstLine int) error {
 // codeFrame is @babel/code-frame's layout: two lines above, three below,
 // a caret under the column.
 func codeFrame(src string, line, col, offset int) string {
-	lines := strings.Split(strings.TrimRight(src, "\n"), "\n")
+	// A source ending in a newline has an empty last line, which
+	// Babel's frame shows.
+	lines := strings.Split(src, "\n")
 	first, last := max(line-2, 1), min(line+3, len(lines))
 	width := len(strconv.Itoa(last + offset))
 	var sb strings.Builder

@@ -61,6 +61,12 @@ type (
 		Name string
 		Doc  bson.D
 	}
+	// Promise is a Promise as Node prints one: Promise { value },
+	// Promise { <pending> }, Promise { <rejected> reason }.
+	Promise struct {
+		State string // "pending", "fulfilled" or "rejected"
+		Value any
+	}
 	// Circular marks a reference back to an enclosing object, the one
 	// its Referenced wrapper carries the same Index.
 	Circular struct{ Index int }
@@ -253,6 +259,8 @@ func (c *inspectCtx) formatValue(v any, recurseTimes int) string {
 		return c.formatObject(x, "", recurseTimes)
 	case Instance:
 		return c.formatObject(x.Doc, x.Name, recurseTimes)
+	case Promise:
+		return c.formatPromise(x, recurseTimes)
 	case bson.A:
 		return c.formatArray(x, recurseTimes)
 	case []any:
@@ -299,6 +307,26 @@ func (c *inspectCtx) formatObject(d bson.D, name string, recurseTimes int) strin
 		output = append(output, formatKey(e.Key)+": "+str)
 	}
 	return c.reduceToSingleString(output, base, open, "}", kObjectType, recurseTimes, nil)
+}
+
+// formatPromise is Node's formatPromise within formatRaw.
+func (c *inspectCtx) formatPromise(p Promise, recurseTimes int) string {
+	base := c.takeRef()
+	if c.depthExceeded(recurseTimes) {
+		return "[Promise]"
+	}
+	recurseTimes++
+	c.currentDepth = recurseTimes
+	entry := "<pending>"
+	if p.State != "pending" {
+		c.indentationLvl += 2
+		entry = c.formatValue(p.Value, recurseTimes)
+		c.indentationLvl -= 2
+		if p.State == "rejected" {
+			entry = "<rejected> " + entry
+		}
+	}
+	return c.reduceToSingleString([]string{entry}, base, "Promise {", "}", kObjectType, recurseTimes, nil)
 }
 
 func (c *inspectCtx) formatArray(a bson.A, recurseTimes int) string {

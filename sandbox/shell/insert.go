@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"context"
 	"errors"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -28,7 +29,7 @@ type insertWriteError struct {
 // The driver's InsertMany re-decodes every document to find its _id,
 // which costs more than the whole JS loop that built them, so the shell
 // batches the insert commands itself.
-func (s *Shell) insertDocs(db, coll string, docs [][]byte, ordered bool) (int, []insertWriteError, error) {
+func insertDocs(ctx context.Context, db *mongo.Database, coll string, docs [][]byte, ordered bool) (int, []insertWriteError, error) {
 	inserted := 0
 	var writeErrors []insertWriteError
 	for start := 0; start < len(docs); {
@@ -38,7 +39,7 @@ func (s *Shell) insertDocs(db, coll string, docs [][]byte, ordered bool) (int, [
 			end++
 		}
 		cmd := buildInsertCommand(coll, docs[start:end], ordered)
-		raw, err := s.client.Database(db).RunCommand(s.ctx, bson.Raw(cmd)).Raw()
+		raw, err := db.RunCommand(ctx, bson.Raw(cmd)).Raw()
 		var we mongo.WriteException
 		if errors.As(err, &we) && len(we.WriteErrors) > 0 && we.WriteConcernError == nil {
 			// The driver reports a reply with writeErrors as an error.

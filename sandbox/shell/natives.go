@@ -6,7 +6,6 @@ import (
 
 	"github.com/dop251/goja"
 	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo"
 )
 
 // native is one Go function the prelude calls as n.<name>. The natives
@@ -25,7 +24,8 @@ type native struct {
 func (s *Shell) natives() *goja.Object {
 	n := s.vm.NewObject()
 	_ = n.Set("typeSymbol", s.typeSym)
-	for _, table := range [][]native{crudNatives, cursorNatives, adminNatives, printNatives, bsonNatives} {
+	_ = n.Set("promiseSymbol", s.promiseMark)
+	for _, table := range [][]native{crudNatives, cursorNatives, adminNatives, sessionNatives, printNatives, loopNatives, bsonNatives} {
 		for _, nv := range table {
 			_ = n.Set(nv.name, s.bind(nv))
 		}
@@ -100,10 +100,6 @@ func (s *Shell) optDoc(v goja.Value) bson.D {
 		return nil
 	}
 	return s.mustDoc(v, "options")
-}
-
-func (s *Shell) coll(db, name goja.Value) *mongo.Collection {
-	return s.client.Database(db.String()).Collection(name.String())
 }
 
 func (s *Shell) fromRaw(raw bson.Raw) goja.Value {

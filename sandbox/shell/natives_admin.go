@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"context"
 	"errors"
 	"strconv"
 	"strings"
@@ -25,16 +26,15 @@ var adminNatives = []native{
 
 func (s *Shell) runCommand(c goja.FunctionCall) goja.Value {
 	cmd := s.mustDoc(c.Argument(1), "command")
-	return s.fromBSON(s.command(c.Argument(0).String(), cmd))
+	return s.commandOp(s.target(c.Argument(0)), cmd, func(res bson.D) goja.Value { return s.fromBSON(res) })
 }
 
 func (s *Shell) explainCommand(c goja.FunctionCall) goja.Value {
 	cmd := s.mustDoc(c.Argument(1), "command")
-	return s.explainResult(c.Argument(0).String(), cmd, c.Argument(2))
+	return s.explainResult(s.target(c.Argument(0)), cmd, c.Argument(2))
 }
 
 func (s *Shell) explain(c goja.FunctionCall) goja.Value {
-	db := c.Argument(0).String()
 	spec := s.optDoc(c.Argument(3))
 	var cmd bson.D
 	if c.Argument(2).String() == "find" {
@@ -42,11 +42,11 @@ func (s *Shell) explain(c goja.FunctionCall) goja.Value {
 	} else {
 		cmd = aggregateCommand(s.aggTarget(c.Argument(1)), spec)
 	}
-	return s.explainResult(db, cmd, c.Argument(4))
+	return s.explainResult(s.target(c.Argument(0)), cmd, c.Argument(4))
 }
 
 func (s *Shell) createIndexes(c goja.FunctionCall) goja.Value {
-	db, collName := c.Argument(0).String(), c.Argument(1).String()
+	collName := c.Argument(1).String()
 	keysList, ok := s.mustValue(c.Argument(2)).(bson.A)
 	if !ok {
 		s.throw("MongoshInvalidInputError", "The \"indexSpecs\" argument must be an array of index specs")
@@ -73,13 +73,12 @@ func (s *Shell) createIndexes(c goja.FunctionCall) goja.Value {
 		specs = append(specs, spec)
 		names = append(names, name)
 	}
-	s.command(db, bson.D{{Key: "createIndexes", Value: collName}, {Key: "indexes", Value: specs}})
-	return s.fromBSON(bson.A(names))
+	cmd := bson.D{{Key: "createIndexes", Value: collName}, {Key: "indexes", Value: specs}}
+	return s.commandOp(s.target(c.Argument(0)), cmd, func(bson.D) goja.Value { return s.fromBSON(bson.A(names)) })
 }
 
 func (s *Shell) getIndexes(c goja.FunctionCall) goja.Value {
-	docs := s.cursorCommand(c.Argument(0).String(), bson.D{{Key: "listIndexes", Value: c.Argument(1).String()}})
-	return s.fromBSON(docs)
+	return s.cursorCommandOp(s.target(c.Argument(0)), bson.D{{Key: "listIndexes", Value: c.Argument(1).String()}})
 }
 
 func (s *Shell) listCollections(c goja.FunctionCall) goja.Value {
@@ -87,52 +86,65 @@ func (s *Shell) listCollections(c goja.FunctionCall) goja.Value {
 	if c.Argument(2).ToBoolean() {
 		cmd = append(cmd, bson.E{Key: "nameOnly", Value: true})
 	}
-	return s.fromBSON(s.cursorCommand(c.Argument(0).String(), cmd))
+	return s.cursorCommandOp(s.target(c.Argument(0)), cmd)
 }
 
 func (s *Shell) listDatabases(goja.FunctionCall) goja.Value {
-	res := s.command("admin", bson.D{{Key: "listDatabases", Value: 1}})
-	return s.fromBSON(lookupD(res, "databases"))
+	return s.commandOp(target{db: "admin"}, bson.D{{Key: "listDatabases", Value: 1}}, func(res bson.D) goja.Value {
+		return s.fromBSON(lookupD(res, "databases"))
+	})
 }
 
 func (s *Shell) dropCollection(c goja.FunctionCall) goja.Value {
-	_, err := s.rawCommand(c.Argument(0).String(), bson.D{{Key: "drop", Value: c.Argument(1).String()}})
-	if err != nil {
+	cmd := bson.D{{Key: "drop", Value: c.Argument(1).String()}}
+	return runOp(s, s.target(c.Argument(0)), func(ctx context.Context, db *mongo.Database) (bool, error) {
+		_, err := runCommand(ctx, db, cmd)
 		var ce mongo.CommandError
 		if errors.As(err, &ce) && ce.Code == 26 {
-			return s.vm.ToValue(false)
+			return false, nil
 		}
-		s.throwDriver(err)
-	}
-	return s.vm.ToValue(true)
+		return err == nil, err
+	}, func(dropped bool) goja.Value { return s.vm.ToValue(dropped) })
 }
 
 func (s *Shell) dropDatabase(c goja.FunctionCall) goja.Value {
-	name := c.Argument(0).String()
-	s.command(name, bson.D{{Key: "dropDatabase", Value: 1}})
-	r := s.vm.NewObject()
-	_ = r.Set("ok", 1)
-	_ = r.Set("dropped", name)
-	return r
+	t := s.target(c.Argument(0))
+	return s.commandOp(t, bson.D{{Key: "dropDatabase", Value: 1}}, func(bson.D) goja.Value {
+		r := s.vm.NewObject()
+		_ = r.Set("ok", 1)
+		_ = r.Set("dropped", t.db)
+		return r
+	})
 }
 
-func (s *Shell) rawCommand(db string, cmd bson.D) (bson.D, error) {
-	raw, err := s.client.Database(db).RunCommand(s.ctx, cmd).Raw()
-	if err != nil {
-		return nil, err
-	}
-	return rawToD(raw)
+// cursorCommandOp runs a cursor-returning command and gives all it
+// returns.
+func (s *Shell) cursorCommandOp(t target, cmd bson.D) goja.Value {
+	return runOp(s, t, func(ctx context.Context, db *mongo.Database) (bson.A, error) {
+		return drainCursor(ctx, db, cmd)
+	}, func(docs bson.A) goja.Value { return s.fromBSON(docs) })
 }
 
+// command runs cmd and waits for it, for the shell's own commands (show).
 func (s *Shell) command(db string, cmd bson.D) bson.D {
-	d, err := s.rawCommand(db, cmd)
+	d, err := runCommand(s.ctx, s.client.Database(db), cmd)
 	if err != nil {
 		s.throwDriver(err)
 	}
 	return d
 }
 
-func (s *Shell) explainResult(db string, cmd bson.D, verbosity goja.Value) goja.Value {
+// cursorCommand runs a cursor-returning command and waits for all it
+// returns, for the shell's own commands (show).
+func (s *Shell) cursorCommand(db string, cmd bson.D) bson.A {
+	docs, err := drainCursor(s.ctx, s.client.Database(db), cmd)
+	if err != nil {
+		s.throwDriver(err)
+	}
+	return docs
+}
+
+func (s *Shell) explainResult(t target, cmd bson.D, verbosity goja.Value) goja.Value {
 	v := "queryPlanner"
 	if !isNullish(verbosity) {
 		switch x := verbosity.Export().(type) {
@@ -144,10 +156,11 @@ func (s *Shell) explainResult(db string, cmd bson.D, verbosity goja.Value) goja.
 			v = verbosity.String()
 		}
 	}
-	res := s.command(db, bson.D{{Key: "explain", Value: cmd}, {Key: "verbosity", Value: v}})
-	o := s.fromBSON(res).(*goja.Object)
-	_ = o.DefineDataPropertySymbol(s.typeSym, s.vm.ToValue("ExplainOutput"), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	return o
+	return s.commandOp(t, bson.D{{Key: "explain", Value: cmd}, {Key: "verbosity", Value: v}}, func(res bson.D) goja.Value {
+		o := s.fromBSON(res).(*goja.Object)
+		_ = o.DefineDataPropertySymbol(s.typeSym, s.vm.ToValue("ExplainOutput"), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		return o
+	})
 }
 
 // indexName is the driver's default index name: key_value pairs joined by _.

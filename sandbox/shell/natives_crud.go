@@ -37,46 +37,45 @@ func (s *Shell) insertOne(c goja.FunctionCall) goja.Value {
 	if err != nil {
 		s.throwError("BSONError", err)
 	}
-	_, wes, err := s.insertDocs(c.Argument(0).String(), c.Argument(1).String(), [][]byte{doc}, true)
-	if err != nil {
-		s.throwDriver(err)
-	}
-	if len(wes) > 0 {
-		s.throwDriver(mongo.WriteException{WriteErrors: mongo.WriteErrors{{Index: 0, Code: wes[0].Code, Message: wes[0].Message, Details: wes[0].Details}}})
-	}
-	r := s.vm.NewObject()
-	_ = r.Set("acknowledged", true)
-	_ = r.Set("insertedId", s.fromBSON(id))
-	return r
+	coll := c.Argument(1).String()
+	return runWrite(s, s.target(c.Argument(0)), func(ctx context.Context, db *mongo.Database) ([]insertWriteError, error) {
+		_, wes, err := insertDocs(ctx, db, coll, [][]byte{doc}, true)
+		return wes, err
+	}, func(wes []insertWriteError) goja.Value {
+		if len(wes) > 0 {
+			s.throwDriver(mongo.WriteException{WriteErrors: mongo.WriteErrors{{Index: 0, Code: wes[0].Code, Message: wes[0].Message, Details: wes[0].Details}}})
+		}
+		r := s.vm.NewObject()
+		_ = r.Set("acknowledged", true)
+		_ = r.Set("insertedId", s.fromBSON(id))
+		return r
+	})
 }
 
 func (s *Shell) deleteDocs(c goja.FunctionCall) goja.Value {
-	coll := s.coll(c.Argument(0), c.Argument(1))
+	coll := c.Argument(1).String()
 	many := c.Argument(2).ToBoolean()
 	filter := s.mustDoc(c.Argument(3), "filter")
-	opts := s.optDoc(c.Argument(4))
-	var res *mongo.DeleteResult
-	var err error
-	if many {
-		o := options.DeleteMany()
-		if h := lookupD(opts, "hint"); h != nil {
-			o.SetHint(h)
+	hint := lookupD(s.optDoc(c.Argument(4)), "hint")
+	return runWrite(s, s.target(c.Argument(0)), func(ctx context.Context, db *mongo.Database) (*mongo.DeleteResult, error) {
+		if many {
+			o := options.DeleteMany()
+			if hint != nil {
+				o.SetHint(hint)
+			}
+			return db.Collection(coll).DeleteMany(ctx, filter, o)
 		}
-		res, err = coll.DeleteMany(s.ctx, filter, o)
-	} else {
 		o := options.DeleteOne()
-		if h := lookupD(opts, "hint"); h != nil {
-			o.SetHint(h)
+		if hint != nil {
+			o.SetHint(hint)
 		}
-		res, err = coll.DeleteOne(s.ctx, filter, o)
-	}
-	if err != nil {
-		s.throwDriver(err)
-	}
-	r := s.vm.NewObject()
-	_ = r.Set("acknowledged", true)
-	_ = r.Set("deletedCount", res.DeletedCount)
-	return r
+		return db.Collection(coll).DeleteOne(ctx, filter, o)
+	}, func(res *mongo.DeleteResult) goja.Value {
+		r := s.vm.NewObject()
+		_ = r.Set("acknowledged", true)
+		_ = r.Set("deletedCount", res.DeletedCount)
+		return r
+	})
 }
 
 func (s *Shell) findOne(c goja.FunctionCall) goja.Value {
@@ -87,19 +86,27 @@ func (s *Shell) findOne(c goja.FunctionCall) goja.Value {
 	}
 	spec = setD(spec, "limit", int64(1))
 	spec = setD(spec, "singleBatch", true)
-	cur := s.findCursor(c.Argument(0).String(), c.Argument(1).String(), spec)
-	defer cur.Close(context.WithoutCancel(s.ctx))
-	if cur.Next(s.ctx) {
-		return s.fromRaw(cur.Current)
-	}
-	if err := cur.Err(); err != nil {
-		s.throwDriver(err)
-	}
-	return goja.Null()
+	cmd := findCommand(c.Argument(1).String(), spec)
+	return runOp(s, s.target(c.Argument(0)), func(ctx context.Context, db *mongo.Database) (bson.Raw, error) {
+		cur, err := db.RunCommandCursor(ctx, cmd)
+		if err != nil {
+			return nil, err
+		}
+		defer cur.Close(context.WithoutCancel(ctx))
+		if cur.Next(ctx) {
+			return slices.Clone(cur.Current), nil
+		}
+		return nil, cur.Err()
+	}, func(raw bson.Raw) goja.Value {
+		if raw == nil {
+			return goja.Null()
+		}
+		return s.fromRaw(raw)
+	})
 }
 
 func (s *Shell) countDocuments(c goja.FunctionCall) goja.Value {
-	coll := s.coll(c.Argument(0), c.Argument(1))
+	coll := c.Argument(1).String()
 	filter := s.mustDoc(c.Argument(2), "filter")
 	opts := s.optDoc(c.Argument(3))
 	o := options.Count()
@@ -112,23 +119,23 @@ func (s *Shell) countDocuments(c goja.FunctionCall) goja.Value {
 	if h := lookupD(opts, "hint"); h != nil {
 		o.SetHint(h)
 	}
-	n, err := coll.CountDocuments(s.ctx, filter, o)
-	if err != nil {
-		s.throwDriver(err)
-	}
-	return s.vm.ToValue(n)
+	return runOp(s, s.target(c.Argument(0)), func(ctx context.Context, db *mongo.Database) (int64, error) {
+		return db.Collection(coll).CountDocuments(ctx, filter, o)
+	}, func(n int64) goja.Value { return s.vm.ToValue(n) })
 }
 
 func (s *Shell) countCommand(c goja.FunctionCall) goja.Value {
 	cmd := bson.D{{Key: "count", Value: c.Argument(1).String()}, {Key: "query", Value: s.mustDoc(c.Argument(2), "query")}}
 	cmd = append(cmd, s.optDoc(c.Argument(3))...)
-	res := s.command(c.Argument(0).String(), cmd)
-	return s.vm.ToValue(toInt64(lookupD(res, "n")))
+	return s.commandOp(s.target(c.Argument(0)), cmd, func(res bson.D) goja.Value {
+		return s.vm.ToValue(toInt64(lookupD(res, "n")))
+	})
 }
 
 func (s *Shell) estimatedCount(c goja.FunctionCall) goja.Value {
-	res := s.command(c.Argument(0).String(), bson.D{{Key: "count", Value: c.Argument(1).String()}})
-	return s.vm.ToValue(toInt64(lookupD(res, "n")))
+	return s.commandOp(s.target(c.Argument(0)), bson.D{{Key: "count", Value: c.Argument(1).String()}}, func(res bson.D) goja.Value {
+		return s.vm.ToValue(toInt64(lookupD(res, "n")))
+	})
 }
 
 func (s *Shell) distinct(c goja.FunctionCall) goja.Value {
@@ -138,8 +145,9 @@ func (s *Shell) distinct(c goja.FunctionCall) goja.Value {
 		{Key: "query", Value: s.mustDoc(c.Argument(3), "query")},
 	}
 	cmd = append(cmd, s.optDoc(c.Argument(4))...)
-	res := s.command(c.Argument(0).String(), cmd)
-	return s.fromBSON(lookupD(res, "values"))
+	return s.commandOp(s.target(c.Argument(0)), cmd, func(res bson.D) goja.Value {
+		return s.fromBSON(lookupD(res, "values"))
+	})
 }
 
 // ensureID gives a document an _id as the Node driver does: a new
@@ -199,29 +207,31 @@ func (s *Shell) insertMany(c goja.FunctionCall) goja.Value {
 	if v, ok := lookupD(opts, "ordered").(bool); ok {
 		ordered = v
 	}
-	_, wes, err := s.insertDocs(c.Argument(0).String(), c.Argument(1).String(), docs, ordered)
-	if err != nil {
-		s.throwDriver(err)
-	}
-	if len(wes) > 0 {
-		bwe := mongo.BulkWriteException{}
-		for _, we := range wes {
-			bwe.WriteErrors = append(bwe.WriteErrors, mongo.BulkWriteError{WriteError: mongo.WriteError{Index: we.Index, Code: we.Code, Message: we.Message, Details: we.Details}})
+	coll := c.Argument(1).String()
+	return runWrite(s, s.target(c.Argument(0)), func(ctx context.Context, db *mongo.Database) ([]insertWriteError, error) {
+		_, wes, err := insertDocs(ctx, db, coll, docs, ordered)
+		return wes, err
+	}, func(wes []insertWriteError) goja.Value {
+		if len(wes) > 0 {
+			bwe := mongo.BulkWriteException{}
+			for _, we := range wes {
+				bwe.WriteErrors = append(bwe.WriteErrors, mongo.BulkWriteError{WriteError: mongo.WriteError{Index: we.Index, Code: we.Code, Message: we.Message, Details: we.Details}})
+			}
+			opDocs := make([]any, n)
+			for i, d := range docs {
+				opDocs[i], _ = rawToD(d)
+			}
+			s.throwBulkError(bwe, ids, opDocs, ordered, &mongo.BulkWriteResult{})
 		}
-		opDocs := make([]any, n)
-		for i, d := range docs {
-			opDocs[i], _ = rawToD(d)
+		r := s.vm.NewObject()
+		_ = r.Set("acknowledged", true)
+		idObj := s.vm.NewObject()
+		for i, id := range ids {
+			_ = idObj.Set(indexKey(i), s.fromBSON(id))
 		}
-		s.throwBulkError(bwe, ids, opDocs, ordered, &mongo.BulkWriteResult{})
-	}
-	r := s.vm.NewObject()
-	_ = r.Set("acknowledged", true)
-	idObj := s.vm.NewObject()
-	for i, id := range ids {
-		_ = idObj.Set(indexKey(i), s.fromBSON(id))
-	}
-	_ = r.Set("insertedIds", idObj)
-	return r
+		_ = r.Set("insertedIds", idObj)
+		return r
+	})
 }
 
 func hasOperatorKey(d bson.D) bool {
@@ -254,7 +264,7 @@ func (s *Shell) updateArg(v goja.Value, replace bool) any {
 }
 
 func (s *Shell) update(c goja.FunctionCall) goja.Value {
-	coll := s.coll(c.Argument(0), c.Argument(1))
+	coll := c.Argument(1).String()
 	kind := c.Argument(2).String()
 	filter := s.mustDoc(c.Argument(3), "filter")
 	update := s.updateArg(c.Argument(4), kind == "replace")
@@ -265,55 +275,54 @@ func (s *Shell) update(c goja.FunctionCall) goja.Value {
 		arrayFilters = af
 	}
 	hint := lookupD(opts, "hint")
-	var res *mongo.UpdateResult
-	var err error
-	switch kind {
-	case "one":
-		o := options.UpdateOne().SetUpsert(upsert)
-		if arrayFilters != nil {
-			o.SetArrayFilters(arrayFilters)
+	srt := lookupD(opts, "sort")
+	return runWrite(s, s.target(c.Argument(0)), func(ctx context.Context, db *mongo.Database) (*mongo.UpdateResult, error) {
+		cl := db.Collection(coll)
+		switch kind {
+		case "one":
+			o := options.UpdateOne().SetUpsert(upsert)
+			if arrayFilters != nil {
+				o.SetArrayFilters(arrayFilters)
+			}
+			if hint != nil {
+				o.SetHint(hint)
+			}
+			if srt != nil {
+				o.SetSort(srt)
+			}
+			return cl.UpdateOne(ctx, filter, update, o)
+		case "many":
+			o := options.UpdateMany().SetUpsert(upsert)
+			if arrayFilters != nil {
+				o.SetArrayFilters(arrayFilters)
+			}
+			if hint != nil {
+				o.SetHint(hint)
+			}
+			return cl.UpdateMany(ctx, filter, update, o)
 		}
-		if hint != nil {
-			o.SetHint(hint)
-		}
-		if srt := lookupD(opts, "sort"); srt != nil {
-			o.SetSort(srt)
-		}
-		res, err = coll.UpdateOne(s.ctx, filter, update, o)
-	case "many":
-		o := options.UpdateMany().SetUpsert(upsert)
-		if arrayFilters != nil {
-			o.SetArrayFilters(arrayFilters)
-		}
-		if hint != nil {
-			o.SetHint(hint)
-		}
-		res, err = coll.UpdateMany(s.ctx, filter, update, o)
-	default:
 		o := options.Replace().SetUpsert(upsert)
 		if hint != nil {
 			o.SetHint(hint)
 		}
-		res, err = coll.ReplaceOne(s.ctx, filter, update, o)
-	}
-	if err != nil {
-		s.throwDriver(err)
-	}
-	r := s.vm.NewObject()
-	_ = r.Set("acknowledged", true)
-	if res.UpsertedID != nil {
-		_ = r.Set("insertedId", s.fromBSON(res.UpsertedID))
-	} else {
-		_ = r.Set("insertedId", goja.Null())
-	}
-	_ = r.Set("matchedCount", res.MatchedCount)
-	_ = r.Set("modifiedCount", res.ModifiedCount)
-	_ = r.Set("upsertedCount", res.UpsertedCount)
-	return r
+		return cl.ReplaceOne(ctx, filter, update, o)
+	}, func(res *mongo.UpdateResult) goja.Value {
+		r := s.vm.NewObject()
+		_ = r.Set("acknowledged", true)
+		if res.UpsertedID != nil {
+			_ = r.Set("insertedId", s.fromBSON(res.UpsertedID))
+		} else {
+			_ = r.Set("insertedId", goja.Null())
+		}
+		_ = r.Set("matchedCount", res.MatchedCount)
+		_ = r.Set("modifiedCount", res.ModifiedCount)
+		_ = r.Set("upsertedCount", res.UpsertedCount)
+		return r
+	})
 }
 
 func (s *Shell) findAndModify(c goja.FunctionCall) goja.Value {
-	coll := s.coll(c.Argument(0), c.Argument(1))
+	coll := c.Argument(1).String()
 	kind := c.Argument(2).String()
 	filter := s.mustDoc(c.Argument(3), "filter")
 	opts := s.optDoc(c.Argument(5))
@@ -327,59 +336,69 @@ func (s *Shell) findAndModify(c goja.FunctionCall) goja.Value {
 	upsert, _ := lookupD(opts, "upsert").(bool)
 	proj := lookupD(opts, "projection")
 	srt := lookupD(opts, "sort")
-	var sr *mongo.SingleResult
+	var u any
 	switch kind {
 	case "update":
-		u := s.updateArg(c.Argument(4), false)
-		o := options.FindOneAndUpdate().SetUpsert(upsert)
-		if after {
-			o.SetReturnDocument(options.After)
-		}
-		if proj != nil {
-			o.SetProjection(proj)
-		}
-		if srt != nil {
-			o.SetSort(srt)
-		}
-		if af, ok := lookupD(opts, "arrayFilters").(bson.A); ok {
-			o.SetArrayFilters(af)
-		}
-		sr = coll.FindOneAndUpdate(s.ctx, filter, u, o)
+		u = s.updateArg(c.Argument(4), false)
 	case "replace":
-		u := s.updateArg(c.Argument(4), true)
-		o := options.FindOneAndReplace().SetUpsert(upsert)
-		if after {
-			o.SetReturnDocument(options.After)
-		}
-		if proj != nil {
-			o.SetProjection(proj)
-		}
-		if srt != nil {
-			o.SetSort(srt)
-		}
-		sr = coll.FindOneAndReplace(s.ctx, filter, u, o)
-	default:
-		o := options.FindOneAndDelete()
-		if proj != nil {
-			o.SetProjection(proj)
-		}
-		if srt != nil {
-			o.SetSort(srt)
-		}
-		sr = coll.FindOneAndDelete(s.ctx, filter, o)
+		u = s.updateArg(c.Argument(4), true)
 	}
-	raw, err := sr.Raw()
-	if err != nil {
+	arrayFilters, _ := lookupD(opts, "arrayFilters").(bson.A)
+	return runWrite(s, s.target(c.Argument(0)), func(ctx context.Context, db *mongo.Database) (bson.Raw, error) {
+		cl := db.Collection(coll)
+		var sr *mongo.SingleResult
+		switch kind {
+		case "update":
+			o := options.FindOneAndUpdate().SetUpsert(upsert)
+			if after {
+				o.SetReturnDocument(options.After)
+			}
+			if proj != nil {
+				o.SetProjection(proj)
+			}
+			if srt != nil {
+				o.SetSort(srt)
+			}
+			if arrayFilters != nil {
+				o.SetArrayFilters(arrayFilters)
+			}
+			sr = cl.FindOneAndUpdate(ctx, filter, u, o)
+		case "replace":
+			o := options.FindOneAndReplace().SetUpsert(upsert)
+			if after {
+				o.SetReturnDocument(options.After)
+			}
+			if proj != nil {
+				o.SetProjection(proj)
+			}
+			if srt != nil {
+				o.SetSort(srt)
+			}
+			sr = cl.FindOneAndReplace(ctx, filter, u, o)
+		default:
+			o := options.FindOneAndDelete()
+			if proj != nil {
+				o.SetProjection(proj)
+			}
+			if srt != nil {
+				o.SetSort(srt)
+			}
+			sr = cl.FindOneAndDelete(ctx, filter, o)
+		}
+		raw, err := sr.Raw()
 		if errors.Is(err, mongo.ErrNoDocuments) {
+			return nil, nil
+		}
+		return raw, err
+	}, func(raw bson.Raw) goja.Value {
+		if raw == nil {
 			return goja.Null()
 		}
-		s.throwDriver(err)
-	}
-	return s.fromRaw(raw)
+		return s.fromRaw(raw)
+	})
 }
 
 func (s *Shell) bulkWrite(c goja.FunctionCall) goja.Value {
-	coll := s.coll(c.Argument(0), c.Argument(1))
 	arr, ok := c.Argument(2).(*goja.Object)
 	if !ok || arr.ClassName() != "Array" {
 		s.throw("MongoshInvalidInputError", "Argument 'operations' must be an array")
@@ -441,10 +460,22 @@ func (s *Shell) bulkWrite(c goja.FunctionCall) goja.Value {
 		ordered = v
 		o.SetOrdered(v)
 	}
-	res, err := coll.BulkWrite(s.ctx, models, o)
-	if err != nil {
+	coll := c.Argument(1).String()
+	type outcome struct {
+		res *mongo.BulkWriteResult
+		err error
+	}
+	return runWrite(s, s.target(c.Argument(0)), func(ctx context.Context, db *mongo.Database) (outcome, error) {
+		res, err := db.Collection(coll).BulkWrite(ctx, models, o)
 		var bwe mongo.BulkWriteException
-		if errors.As(err, &bwe) && len(bwe.WriteErrors) > 0 {
+		if err != nil && !(errors.As(err, &bwe) && len(bwe.WriteErrors) > 0) {
+			return outcome{}, err
+		}
+		return outcome{res, err}, nil
+	}, func(out outcome) goja.Value {
+		res := out.res
+		var bwe mongo.BulkWriteException
+		if errors.As(out.err, &bwe) {
 			ids := make([]any, n)
 			for i, id := range insertIDs {
 				ids[i] = id
@@ -454,30 +485,29 @@ func (s *Shell) bulkWrite(c goja.FunctionCall) goja.Value {
 			}
 			s.throwBulkError(bwe, ids, nil, ordered, res)
 		}
-		s.throwDriver(err)
-	}
-	r := s.vm.NewObject()
-	_ = r.Set("acknowledged", true)
-	_ = r.Set("insertedCount", res.InsertedCount)
-	ins := s.vm.NewObject()
-	for i := range n {
-		if id, ok := insertIDs[i]; ok {
-			_ = ins.Set(strconv.Itoa(i), s.fromBSON(id))
+		r := s.vm.NewObject()
+		_ = r.Set("acknowledged", true)
+		_ = r.Set("insertedCount", res.InsertedCount)
+		ins := s.vm.NewObject()
+		for i := range n {
+			if id, ok := insertIDs[i]; ok {
+				_ = ins.Set(strconv.Itoa(i), s.fromBSON(id))
+			}
 		}
-	}
-	_ = r.Set("insertedIds", ins)
-	_ = r.Set("matchedCount", res.MatchedCount)
-	_ = r.Set("modifiedCount", res.ModifiedCount)
-	_ = r.Set("deletedCount", res.DeletedCount)
-	_ = r.Set("upsertedCount", res.UpsertedCount)
-	ups := s.vm.NewObject()
-	for i := range int64(n) {
-		if id, ok := res.UpsertedIDs[i]; ok {
-			_ = ups.Set(strconv.FormatInt(i, 10), s.fromBSON(id))
+		_ = r.Set("insertedIds", ins)
+		_ = r.Set("matchedCount", res.MatchedCount)
+		_ = r.Set("modifiedCount", res.ModifiedCount)
+		_ = r.Set("deletedCount", res.DeletedCount)
+		_ = r.Set("upsertedCount", res.UpsertedCount)
+		ups := s.vm.NewObject()
+		for i := range int64(n) {
+			if id, ok := res.UpsertedIDs[i]; ok {
+				_ = ups.Set(strconv.FormatInt(i, 10), s.fromBSON(id))
+			}
 		}
-	}
-	_ = r.Set("upsertedIds", ups)
-	return r
+		_ = r.Set("upsertedIds", ups)
+		return r
+	})
 }
 
 func numberOpt(d bson.D, key string) (int64, bool) {

@@ -28,11 +28,14 @@ func (s *Shell) EvalFunction(ctx context.Context, file, body string, args map[st
 		s.beginInput(Span{StartLine: 1, EndLine: strings.Count(body, "\n") + 1, End: len(body)})
 		defer s.endInput()
 		err := s.guard(func() error {
-			prog, err := goja.Compile(file, src, false)
+			c, err := compileScript(file, src)
 			if err != nil {
 				return &syntaxError{msg: err.Error()}
 			}
-			fnv, err := s.vm.RunProgram(prog)
+			if c.index != nil {
+				s.asyncCode[file] = c.index
+			}
+			fnv, err := s.vm.RunProgram(c.prog)
 			if err != nil {
 				return err
 			}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 )
@@ -29,24 +30,38 @@ import (
 var preludeFS embed.FS
 
 var preludeFiles = []string{
-	"common.js", "bson.js", "print.js", "cursor.js", "collection.js", "explainable.js", "database.js", "globals.js",
+	"common.js", "bson.js", "print.js", "timers.js", "cursor.js", "collection.js", "explainable.js", "session.js", "database.js", "globals.js",
 }
 
-// preludeProgram is compiled once; a Program may be shared by runtimes.
-var preludeProgram = sync.OnceValues(func() (*goja.Program, error) {
+// preludeCompiled is compiled once; a Program may be shared by runtimes.
+var preludeCompiled = sync.OnceValues(func() (compiled, error) {
 	var src strings.Builder
 	src.WriteString("(function (g, n) {\n")
 	for _, name := range preludeFiles {
 		b, err := preludeFS.ReadFile("prelude/" + name)
 		if err != nil {
-			return nil, err
+			return compiled{}, err
 		}
 		src.Write(b)
 		src.WriteString("\n")
 	}
 	src.WriteString("})")
-	return goja.Compile("prelude.js", src.String(), true)
+	prog, err := parser.ParseFile(nil, preludeName, src.String(), 0, parser.WithDisableSourceMaps)
+	if err != nil {
+		return compiled{}, err
+	}
+	p, err := goja.CompileAST(prog, true)
+	if err != nil {
+		return compiled{}, err
+	}
+	return compiled{prog: p, index: indexFunctions(src.String(), prog)}, nil
 })
+
+// preludeIndex is where the prelude's async functions are.
+func preludeIndex() *codeIndex {
+	c, _ := preludeCompiled()
+	return c.index
+}
 
 // DefaultHeapLimit is how much a script may grow the heap by when
 // Options.HeapLimit is 0.
@@ -135,6 +150,11 @@ type Result struct {
 	// aggregation, which may end in $out or $merge); a read-only
 	// evaluation leaves it false.
 	Wrote bool
+	// Exited is set when quit(), exit() or an exit line stopped the
+	// script; ExitCode is the code it gave (quit(3)), the process exit
+	// code mongosh would end with.
+	Exited   bool
+	ExitCode int
 }
 
 // Shell is one mongosh session: a JavaScript runtime, a current database
@@ -148,12 +168,13 @@ type Shell struct {
 	dbMu sync.Mutex // guards db apart from mu, so DB() never waits for an Eval
 	db   string
 
-	mu     sync.Mutex
-	ctx    context.Context // the running Eval's context
-	out    *outputBuffer
-	result *Result
-	stmt   *Statement // the input running now
-	shown  bool       // whether it showed anything yet
+	mu       sync.Mutex
+	ctx      context.Context // the running Eval's context
+	out      *outputBuffer
+	result   *Result
+	stmt     *Statement // the input running now
+	shown    bool       // whether it showed anything yet
+	lastSpan Span       // the input begun last
 
 	// Conversion state of the running Eval (convert.go, encode.go).
 	ticks       int
@@ -176,6 +197,18 @@ type Shell struct {
 	arrayFrom   goja.Callable
 	mapProto    *goja.Object
 	setProto    *goja.Object
+
+	// What async code needs (asyncmode.go, loop.go): the event loop,
+	// the Promises of the shell's methods, and where the compiled
+	// code's async functions are.
+	loop        *eventLoop
+	promiseMark *goja.Symbol
+	asyncCode   map[string]*codeIndex
+	compiles    int // names compiled code REPL1, REPL2, ... as mongosh does
+	blocking    int
+	frames      []goja.StackFrame
+	sessions    []*session
+	exit        *exitRequest // set by quit()
 }
 
 // ErrTimeout is wrapped by the error of an Eval that ran out of time.
@@ -195,7 +228,7 @@ func New(client *mongo.Client, db string, opts Options) (*Shell, error) {
 	if db == "" {
 		db = "test"
 	}
-	s := &Shell{client: client, opts: opts, db: db, ctx: context.Background()}
+	s := &Shell{client: client, opts: opts, db: db, ctx: context.Background(), loop: newEventLoop()}
 	if err := s.initRuntime(db); err != nil {
 		return nil, err
 	}
@@ -205,13 +238,17 @@ func New(client *mongo.Client, db string, opts Options) (*Shell, error) {
 // initRuntime makes a fresh JavaScript runtime with the prelude loaded and
 // db as the current database.
 func (s *Shell) initRuntime(db string) error {
-	prog, err := preludeProgram()
+	prelude, err := preludeCompiled()
 	if err != nil {
 		return fmt.Errorf("shell prelude: %w", err)
 	}
+	s.endSessions()
 	s.vm = goja.New()
+	s.vm.SetPromiseRejectionTracker(s.loop.trackRejection)
 	s.protos, s.protoByName = map[*goja.Object]string{}, map[string]*goja.Object{}
 	s.lastCursor, s.arrayFrom = nil, nil
+	s.asyncCode = map[string]*codeIndex{}
+	s.promiseMark = goja.NewSymbol("shellPromise")
 	s.vm.SetMaxCallStackSize(2000)
 	s.typeSym = goja.NewSymbol("shellApiType")
 	s.objectProto = s.vm.Get("Object").ToObject(s.vm).Get("prototype").ToObject(s.vm)
@@ -219,7 +256,7 @@ func (s *Shell) initRuntime(db string) error {
 	s.mapProto = s.vm.Get("Map").ToObject(s.vm).Get("prototype").ToObject(s.vm)
 	s.setProto = s.vm.Get("Set").ToObject(s.vm).Get("prototype").ToObject(s.vm)
 	s.regexpCtor = s.vm.Get("RegExp").ToObject(s.vm)
-	fnVal, err := s.vm.RunProgram(prog)
+	fnVal, err := s.vm.RunProgram(prelude.prog)
 	if err != nil {
 		return fmt.Errorf("shell prelude: %w", err)
 	}
@@ -301,6 +338,19 @@ func (s *Shell) printText(text string) {
 // kept if the input shows anything.
 func (s *Shell) beginInput(span Span) {
 	s.stmt, s.shown = &Statement{Span: span, Output: -1}, false
+	s.lastSpan = span
+}
+
+// reopenLastInput makes the last input the running one again, for what
+// the script's async work shows after its inputs have run.
+func (s *Shell) reopenLastInput() {
+	if st := s.result.Statements; len(st) > 0 && st[len(st)-1].Span == s.lastSpan {
+		last := st[len(st)-1]
+		s.result.Statements = st[:len(st)-1]
+		s.stmt, s.shown = &last, true
+		return
+	}
+	s.beginInput(s.lastSpan)
 }
 
 func (s *Shell) endInput() {

@@ -27,22 +27,16 @@ func (s *Shell) formatFull(v any) string {
 }
 
 // emitValue prints a statement's value as mongosh's formatOutput does.
+// A Promise is awaited first, as mongosh awaits a statement's value.
 func (s *Shell) emitValue(v goja.Value) error {
+	v, err := s.awaitValue(v)
+	if err != nil {
+		return err
+	}
 	if v == nil || goja.IsUndefined(v) {
 		return nil
 	}
 	if o, ok := v.(*goja.Object); ok {
-		if o.ExportType() == promiseType {
-			p := o.Export().(*goja.Promise)
-			switch p.State() {
-			case goja.PromiseStateFulfilled:
-				return s.emitValue(p.Result())
-			case goja.PromiseStateRejected:
-				return &thrown{v: p.Result()}
-			default:
-				return nil
-			}
-		}
 		if t := o.GetSymbol(s.typeSym); t != nil && !goja.IsUndefined(t) {
 			return s.emitShellObject(o, t.String())
 		}
@@ -84,6 +78,10 @@ func (s *Shell) emitShellObject(o *goja.Object, typ string) error {
 	case "Collection":
 		name := o.Get("_database").ToObject(s.vm).Get("_name").String() + "." + o.Get("_name").String()
 		s.emit(name, name)
+		return nil
+	case "Session":
+		d := s.display(o.Get("id"))
+		s.emit(s.formatResult(d), d)
 		return nil
 	case "Explainable":
 		c := o.Get("_c").ToObject(s.vm)
@@ -129,6 +127,8 @@ func (s *Shell) shellObjectDisplay(o *goja.Object, typ string) (any, error) {
 		return o.Get("_name").String(), nil
 	case "Collection":
 		return o.Get("_database").ToObject(s.vm).Get("_name").String() + "." + o.Get("_name").String(), nil
+	case "Session":
+		return s.toBSON(o.Get("id"), 1, true)
 	case "ExplainOutput":
 		keys := o.Keys()
 		d := make(bson.D, 0, len(keys))
@@ -168,7 +168,9 @@ func (s *Shell) runShellCommand(cmd, arg string) error {
 		}
 		return s.emitCursorBatch(s.lastCursor, true)
 	case "exit", "quit":
-		return nil
+		// As pasted into mongosh: the session ends.
+		s.exit = &exitRequest{}
+		return errExited
 	case "show":
 		return s.runShow(arg)
 	}

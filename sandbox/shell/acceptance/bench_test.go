@@ -84,3 +84,51 @@ func BenchmarkInsertMany144kReadingsConfined(b *testing.B) {
 	defer client.Disconnect(context.Background())
 	insertReadings(b, client, "alice_bench")
 }
+
+// Issue 16's figures for the concurrent shell: the outlier lesson's 60
+// writers started together with Promise.all against the same 60 calls
+// made one after another, and 60 async waits of 10 ms. Each reports the
+// most commands it had in flight at once ("inflight").
+//
+//	go test ./sandbox/shell/acceptance -run '^$' -bench 'Sixty' -benchtime 20x
+
+func BenchmarkSixtyAddCustomerConcurrent(b *testing.B) {
+	benchWriters(b, "Promise.all(Array.from({ length: 60 }, (_, i) => addCustomer(5000, 'launch-' + i))).then(r => r.length)")
+}
+
+func BenchmarkSixtyAddCustomerSequential(b *testing.B) {
+	benchWriters(b, "(async () => { for (let i = 0; i < 60; i++) await addCustomer(5000, 'launch-' + i); return 60 })()")
+}
+
+func benchWriters(b *testing.B, run string) {
+	sh, log := monitoredShell(b, "writers")
+	if _, err := sh.Eval(context.Background(), addCustomerScript); err != nil {
+		b.Fatal(err)
+	}
+	reset := "db.books.deleteMany({}); db.book_customers_extra.deleteMany({});\n" +
+		"db.books.insertOne({ _id: 5000, title: 'A New Release', customers: [], customerCount: 0, hasExtras: false })"
+	inFlight := 0
+	for b.Loop() {
+		b.StopTimer()
+		if _, err := sh.Eval(context.Background(), reset); err != nil {
+			b.Fatal(err)
+		}
+		log.reset()
+		b.StartTimer()
+		res, err := sh.Eval(context.Background(), run)
+		if err != nil || res.Transcript != "60\n" {
+			b.Fatalf("%v %q", err, res.Transcript)
+		}
+		inFlight = max(inFlight, log.max)
+	}
+	b.ReportMetric(float64(inFlight), "inflight")
+}
+
+func BenchmarkSixtyWaitsOf10msConcurrent(b *testing.B) {
+	sh := newShell(b, "waits")
+	for b.Loop() {
+		if _, err := sh.Eval(context.Background(), "Promise.all(Array.from({ length: 60 }, async () => { await sleep(10) })).then(r => r.length)"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

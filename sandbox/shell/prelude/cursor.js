@@ -9,6 +9,7 @@ class Cursor {
     hidden(this, '_spec', spec);
     hidden(this, '_h', null);
     hidden(this, '_transforms', []);
+    hidden(this, '_buf', []);
   }
   _set(key, value) { this._spec[key] = value; return this; }
   sort(s) { return this._set('sort', s); }
@@ -31,31 +32,50 @@ class Cursor {
     if (this._h === null) this._h = (this._kind === 'find' ? n.openFind : n.openAggregate)(this._db, this._coll, this._spec);
     return this._h;
   }
-  hasNext() { return n.cursorHasNext(this._open()); }
-  next() {
-    const d = n.cursorNext(this._open());
-    if (d === null) return null;
+  _transform(d) {
     let out = d;
     for (const f of this._transforms) out = f(out);
     return out;
   }
-  tryNext() { return this.next(); }
-  isExhausted() { return !this.hasNext(); }
-  toArray() {
-    const out = [];
-    while (this.hasNext()) out.push(this.next());
-    return out;
+  // _buf holds documents read ahead a batch at a time (forEach and
+  // for await), which the other methods return first.
+  hasNext() { return this._buf.length > 0 ? true : n.cursorHasNext(this._open()); }
+  next() {
+    if (this._buf.length > 0) return this._transform(this._buf.shift());
+    return later(n.cursorNext(this._open()), (d) => (d === null ? null : this._transform(d)));
   }
+  tryNext() { return this.next(); }
+  isExhausted() { return this.isClosed(); }
+  toArray() {
+    const ahead = this._buf.splice(0);
+    return later(n.cursorTake(this._open(), -1), (docs) => ahead.concat(docs).map((d) => this._transform(d)));
+  }
+  // forEach waits for a callback that returns a Promise, as mongosh's does.
   forEach(f) {
+    if (n.callerAsync()) return markPromise(this._forEachAsync(f));
     while (this.hasNext()) {
-      if (f(this.next()) === false) break;
+      const r = f(this.next());
+      if (isThenable(r)) return markPromise(ShellPromise.resolve(r).then((v) => (v === false ? undefined : this._forEachAsync(f))));
+      if (r === false) break;
     }
+  }
+  async _forEachAsync(f) {
+    for (;;) {
+      if (!(await this._fill())) return;
+      const r = f(this._transform(this._buf.shift()));
+      if ((isThenable(r) ? await r : r) === false) return;
+    }
+  }
+  // _fill reads the next batch into _buf if it is empty, and says
+  // whether there is a document.
+  async _fill() {
+    if (this._buf.length === 0) this._buf = await n.cursorTake(this._open(), 0);
+    return this._buf.length > 0;
   }
   map(f) { this._transforms.push(f); return this; }
   itcount() {
-    let c = 0;
-    while (this.hasNext()) { this.next(); c++; }
-    return c;
+    const ahead = this._buf.splice(0).length;
+    return later(n.cursorCount(this._open()), (c) => c + ahead);
   }
   // The Node driver's FindCursor.count(): a count command with the
   // cursor's filter, skip and limit.
@@ -69,19 +89,24 @@ class Cursor {
   }
   size() { return this.count(); }
   explain(verbosity) { return n.explain(this._db, this._coll, this._kind, this._spec, verbosity); }
-  close() { if (this._h !== null) n.cursorClose(this._h); }
-  isClosed() { return this._h !== null && !n.cursorHasNext(this._h); }
+  close() { if (this._h !== null) return n.cursorClose(this._h); }
+  isClosed() { return this._h !== null && this._buf.length === 0 && n.cursorClosed(this._h); }
   _it() {
     const docs = [];
     while (docs.length < 20 && this.hasNext()) docs.push(this.next());
     return { docs, more: this.hasNext() };
   }
+  // A sync iterator cannot wait for a Promise, so its reads block,
+  // wherever it runs.
   [Symbol.iterator]() {
-    return { next: () => (this.hasNext() ? { value: this.next(), done: false } : { value: undefined, done: true }) };
+    return { next: () => n.blocking(() => (this.hasNext() ? { value: this.next(), done: false } : { value: undefined, done: true })) };
   }
   [Symbol.asyncIterator]() {
-    const it = this[Symbol.iterator]();
-    return { next: () => Promise.resolve(it.next()) };
+    return {
+      next: async () => ((await this._fill())
+        ? { value: this._transform(this._buf.shift()), done: false }
+        : { value: undefined, done: true }),
+    };
   }
 }
 hidden(Cursor.prototype, kType, 'Cursor');
@@ -100,6 +125,6 @@ hidden(ExplainableCursor.prototype, kType, 'ExplainableCursor');
 const runsImmediately = (cursor) => {
   const p = cursor._spec.pipeline;
   const last = Array.isArray(p) && p.length > 0 ? p[p.length - 1] : null;
-  if (last && typeof last === 'object' && ('$out' in last || '$merge' in last)) cursor.hasNext();
+  if (last && typeof last === 'object' && ('$out' in last || '$merge' in last)) return later(cursor.hasNext(), () => cursor);
   return cursor;
 };

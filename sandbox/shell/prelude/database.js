@@ -2,10 +2,15 @@
 // a collection.
 
 class Database {
-  constructor(name) {
+  constructor(name, session) {
     hidden(this, '_name', name);
     hidden(this, '_collections', new Map());
+    hidden(this, '_session', session === undefined ? null : session);
   }
+  // What the natives get as the database: its name, or, for a session's
+  // Database, the name with the session.
+  get _ref() { return this._session === null ? this._name : n.sessionDB(this._name, this._session._h); }
+  get _adminRef() { return this._session === null ? 'admin' : n.sessionDB('admin', this._session._h); }
   getName() { return this._name; }
   toString() { return this._name; }
   getCollection(name) {
@@ -14,28 +19,28 @@ class Database {
     if (!c) { c = collectionProxy(this._self, name); this._collections.set(name, c); }
     return c;
   }
-  getSiblingDB(name) { return databaseProxy(name); }
-  getMongo() { return { getDB: (name) => databaseProxy(name), getDBNames: () => n.listDatabases().map(d => d.name) }; }
-  getCollectionNames() { return n.listCollections(this._name, {}, true).map(c => c.name).sort(); }
-  getCollectionInfos(filter, o) { return n.listCollections(this._name, filter === undefined ? {} : filter, !!opt(o).nameOnly); }
-  createCollection(name, o) { return n.runCommand(this._name, Object.assign({ create: name }, opt(o))); }
-  createView(name, source, pipeline, o) { return n.runCommand(this._name, Object.assign({ create: name, viewOn: source, pipeline }, opt(o))); }
-  dropDatabase() { return n.dropDatabase(this._name); }
+  getSiblingDB(name) { return this._session !== null ? this._session.getDatabase(name) : databaseProxy(name); }
+  getMongo() { return mongo; }
+  getCollectionNames() { return later(n.listCollections(this._ref, {}, true), (cs) => cs.map(c => c.name).sort()); }
+  getCollectionInfos(filter, o) { return n.listCollections(this._ref, filter === undefined ? {} : filter, !!opt(o).nameOnly); }
+  createCollection(name, o) { return n.runCommand(this._ref, Object.assign({ create: name }, opt(o))); }
+  createView(name, source, pipeline, o) { return n.runCommand(this._ref, Object.assign({ create: name, viewOn: source, pipeline }, opt(o))); }
+  dropDatabase() { return n.dropDatabase(this._ref); }
   runCommand(cmd, o) {
     if (typeof cmd === 'string') cmd = { [cmd]: 1 };
-    return n.runCommand(this._name, cmd);
+    return n.runCommand(this._ref, cmd);
   }
   adminCommand(cmd) {
     if (typeof cmd === 'string') cmd = { [cmd]: 1 };
-    return n.runCommand('admin', cmd);
+    return n.runCommand(this._adminRef, cmd);
   }
-  stats(o) { return n.runCommand(this._name, { dbStats: 1, scale: (typeof o === 'number' ? o : opt(o).scale) || 1 }); }
+  stats(o) { return n.runCommand(this._ref, { dbStats: 1, scale: (typeof o === 'number' ? o : opt(o).scale) || 1 }); }
   aggregate(pipeline, o) {
     const spec = Object.assign({}, opt(o));
     spec.pipeline = pipeline;
-    return runsImmediately(new Cursor(this._name, 1, 'aggregate', spec));
+    return runsImmediately(new Cursor(this._ref, 1, 'aggregate', spec));
   }
-  version() { return n.runCommand('admin', { buildInfo: 1 }).version; }
+  version() { return later(n.runCommand('admin', { buildInfo: 1 }), (r) => r.version); }
   serverStatus() { return n.runCommand('admin', { serverStatus: 1 }); }
   hello() { return n.runCommand('admin', { hello: 1 }); }
   isMaster() { return n.runCommand('admin', { isMaster: 1 }); }
@@ -43,8 +48,8 @@ class Database {
 }
 hidden(Database.prototype, kType, 'Database');
 
-const databaseProxy = (name) => {
-  const target = new Database(name);
+const databaseProxy = (name, session) => {
+  const target = new Database(name, session);
   const p = new Proxy(target, {
     get(t, prop, receiver) {
       if (typeof prop === 'symbol' || prop in t || reserved.has(prop) || prop.startsWith('_')) return Reflect.get(t, prop, receiver);
@@ -53,4 +58,11 @@ const databaseProxy = (name) => {
   });
   hidden(target, '_self', p);
   return p;
+};
+
+// db.getMongo(), as far as mongosh's Mongo goes here.
+const mongo = {
+  getDB: (name) => databaseProxy(name),
+  getDBNames: () => later(n.listDatabases(), (dbs) => dbs.map(d => d.name)),
+  startSession: (options) => new Session(options),
 };

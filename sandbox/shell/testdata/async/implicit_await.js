@@ -1,0 +1,34 @@
+// Inside async functions mongosh waits for each shell method's result
+// (its async rewriter), and for no other Promise.
+db.c.drop();
+db.c_out.drop();
+db.c.insertMany([{ _id: 1 }, { _id: 2 }, { _id: 3 }]);
+const f1 = async () => { const c = db.c.aggregate([]); return typeof c.then };
+f1();
+const f2 = async () => { const c = db.c.find(); return typeof c.then + ' ' + typeof c.sort };
+f2();
+const f3 = async () => { const out = []; for await (const d of db.c.find()) out.push(d._id); return out };
+f3();
+const f4 = async () => { const r = db.c.insertOne({ _id: 9 }); return r };
+f4();
+const f5 = async () => { const r = db.c.findOne({ _id: 1 }); return [typeof r, typeof r.then, r instanceof Promise] };
+f5();
+const h = function (i) { return db.c.findOne({ _id: i }) };
+const f6 = async () => { const d = h(2); return [typeof d.then, d] };
+f6();
+const f7 = async () => await db.c.find().toArray();
+f7();
+const f8 = async () => db.c.countDocuments();
+f8();
+const f9 = async () => { const p = Promise.resolve(5); return typeof p.then };
+f9();
+const f10 = async () => { const n = db.c.countDocuments(); return n + 1 };
+f10();
+const f11 = async () => [db.getCollectionNames(), db.c.getIndexKeys(), db.c.createIndex({ a: 1 }), db.c.find().itcount(), db.c.find({ _id: 99 }).isExhausted()];
+f11();
+const f12 = async () => { const cur = db.c.find().sort({ _id: -1 }); const a = cur.next(); const more = cur.hasNext(); return [a, more, cur.toArray().length] };
+f12();
+const f13 = async () => { db.c.aggregate([{ $match: { _id: { $lt: 3 } } }, { $out: 'c_out' }]); return db.c_out.countDocuments() };
+f13();
+const f14 = async () => { const seen = []; db.c.find().sort({ _id: 1 }).forEach(d => { seen.push(d._id) }); return seen };
+f14();

@@ -1,0 +1,1 @@
+var f = async () => 1; var [a, b] = await Promise.all([f(), f()])

@@ -1,0 +1,1 @@
+for await (const d of db.c.find()) print(d)

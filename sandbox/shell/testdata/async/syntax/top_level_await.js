@@ -1,0 +1,3 @@
+print(1)
+var r = await Promise.all([1])
+print(r)

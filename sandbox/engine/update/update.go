@@ -50,10 +50,6 @@ type Update struct {
 // Kind reports the update style.
 func (u *Update) Kind() Kind { return u.kind }
 
-// Positional reports whether the update uses the positional $ operator, so
-// that the caller knows it must supply the query's matched array index.
-func (u *Update) Positional() bool { return u.positional }
-
 // Compile parses an update specification: a document of update operators, a
 // replacement document, or (as a bson.A) an aggregation pipeline.
 func Compile(spec any, opts Options) (*Update, error) {

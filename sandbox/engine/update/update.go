@@ -40,7 +40,6 @@ type Update struct {
 	kind        Kind
 	root        *objectNode
 	filters     map[string]*arrayFilter
-	positional  bool
 	replacement bson.D
 	pipeline    []pipelineStage
 	now         bson.DateTime

@@ -16,7 +16,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"github.com/schemalab/schemalab/content"
 	"github.com/schemalab/schemalab/lessons"
 	"github.com/schemalab/schemalab/sandbox"
 )
@@ -56,16 +55,6 @@ func testOptions(t testing.TB) Options {
 		Connect:     func(context.Context) (*lessons.Sandbox, error) { return testSandbox(testBackend), nil },
 		ExerciseDir: t.TempDir(),
 	}
-}
-
-func builtinOptions(t *testing.T, store *lessons.Store) Options {
-	cat, errs := lessons.Load(content.FS)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	opts := testOptions(t)
-	opts.Catalog, opts.Store = cat, store
-	return opts
 }
 
 // newTestApp builds the app with run times fixed, so frames are stable.
@@ -118,10 +107,6 @@ func typeText(tm *teatest.TestModel, s string) {
 // that first brings a built-in lesson to a late step.
 func waitFor(t *testing.T, tm *teatest.TestModel, want string) {
 	waitWithin(t, tm, want, 20*time.Second)
-}
-
-func waitLong(t *testing.T, tm *teatest.TestModel, want string) {
-	waitWithin(t, tm, want, 2*time.Minute)
 }
 
 func waitWithin(t *testing.T, tm *teatest.TestModel, want string, d time.Duration) {

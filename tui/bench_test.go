@@ -20,8 +20,7 @@ import (
 func until(t testing.TB, m *Model, cmd tea.Cmd, done func(tea.Msg) bool) {
 	t.Helper()
 	msgs := make(chan tea.Msg, 64)
-	var launch func(tea.Cmd)
-	launch = func(c tea.Cmd) {
+	launch := func(c tea.Cmd) {
 		if c == nil {
 			return
 		}

@@ -414,12 +414,20 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 		q.Sort, q.Limit = sort, limit
 		p.RemoveLeading(1)
 	}
-	if deps, ok := p.DependencyProjection(); ok {
+	if deps, fieldsOnly, ok := p.DependencyProjection(); ok {
 		proj, err := projection.Compile(deps, projection.Options{Now: req.now})
 		if err != nil {
 			return nil, err
 		}
 		q.Projection = projector(proj)
+		if fieldsOnly {
+			// The stages read only the projected fields, so a stored
+			// document serves them as its projection would, without a copy
+			// of each (explain still shows the PROJECTION stage, as
+			// mongod's does). A covered plan's documents are built from the
+			// index keys either way.
+			q.Projection.Apply = unprojected
+		}
 	}
 	exec, err := e.plan(view.Collection(req.db, coll), ns(req.db, coll), q)
 	if err != nil {
@@ -427,6 +435,9 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 	}
 	return &preparedPipeline{p: p, exec: exec, ctx: actx}, nil
 }
+
+// unprojected is a Projector's Apply that hands the document on as it is.
+func unprojected(_ func() context.Context, doc bson.D, _ int) (bson.D, error) { return doc, nil }
 
 func collectionlessStage(name string) bool {
 	switch name {

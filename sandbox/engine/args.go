@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -223,7 +222,3 @@ func collectionName(req *request) (string, error) {
 }
 
 func ns(db, coll string) string { return db + "." + coll }
-
-func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
-}

@@ -29,24 +29,46 @@ const (
 // sorted with parents absorbing their descendants, each as 1, then _id: 0
 // unless _id is read. ok is false when the pipeline needs whole documents
 // or reads no field at all.
-func (p *Pipeline) DependencyProjection() (bson.D, bool) {
+//
+// fieldsOnly says that the stages up to the one that ends the walk do
+// nothing with a document but read those fields: none keeps, measures or
+// passes on the documents it reads. A whole document then gives them what
+// its projection would, so the projection need not be built.
+func (p *Pipeline) DependencyProjection() (proj bson.D, fieldsOnly, ok bool) {
 	var fields []string
 	done := false
+	fieldsOnly = true
 	for _, s := range p.stages {
 		state, deps := stageDependencies(s)
 		if state == wholeDoc {
-			return nil, false
+			return nil, false, false
 		}
 		fields = append(fields, deps...)
+		fieldsOnly = fieldsOnly && readsFieldsOnly(s, state)
 		if state == exhaustive {
 			done = true
 			break
 		}
 	}
 	if !done || len(fields) == 0 {
-		return nil, false
+		return nil, false, false
 	}
-	return dependencyProjection(fields), true
+	return dependencyProjection(fields), fieldsOnly, true
+}
+
+// readsFieldsOnly: s reads fields of its input documents and nothing else
+// of them. $sort and $bucketAuto count the size of the documents they hold
+// (explain shows it, and allowDiskUse: false fails past the memory limit),
+// $replaceRoot prints its input in an error, and stages that pass
+// documents on copy them whole.
+func readsFieldsOnly(s Stage, state depsState) bool {
+	switch x := s.(type) {
+	case *matchStage, *limitStage, *skipStage, *groupStage:
+		return true
+	case *projectStage:
+		return state == exhaustive && x.mode == modeInclusion
+	}
+	return false
 }
 
 // dependencyProjection orders paths as mongod's OrderedPathSet does ('.'

@@ -232,14 +232,6 @@ func oneStage(s Stage, err error) ([]Stage, error) {
 	return []Stage{s}, nil
 }
 
-// errIterator fails on the first call.
-func errIterator(err error) Iterator {
-	return funcIterator(func() (bson.D, bool, error) { return nil, false, err })
-}
-
-// emptyIterator yields nothing.
-var emptyIterator = funcIterator(func() (bson.D, bool, error) { return nil, false, nil })
-
 // stageSpec builds {name: spec}.
 func stageSpec(name string, spec any) bson.D { return bson.D{{Key: name, Value: spec}} }
 

@@ -186,7 +186,7 @@ func (s *sortStage) all(in Iterator, rt *runtime) ([]keyedDoc, error) {
 		if len(arena)+width > cap(arena) {
 			arena = make([]any, 0, 4096*width)
 		}
-		k := s.key(d, arena[len(arena):len(arena)])
+		k := s.key(d, arena[len(arena):])
 		arena = arena[:len(arena)+width]
 		docs = append(docs, keyedDoc{key: k[:width:width], doc: d})
 		if limited {

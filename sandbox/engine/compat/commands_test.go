@@ -7,7 +7,9 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 )
 
-const validateSource = "src/mongo/db/commands/validate.cpp ValidateCmd::run; src/mongo/db/catalog/validate_results.cpp appendToResultObj"
+// The validate cases follow src/mongo/db/commands/validate.cpp
+// (ValidateCmd::run) and src/mongo/db/catalog/validate_results.cpp
+// (appendToResultObj), "validate's source" below.
 
 // isReplicaSet tells whether the server is a replica-set member, where
 // validate's standalone-only answers do not apply.
@@ -18,7 +20,7 @@ func isReplicaSet(t *testing.T, db *mongo.Database) bool {
 
 func TestValidate(t *testing.T) {
 	s := newSuite(t)
-	// validateSource: the reply's fields and their order.
+	// validate's source: the reply's fields and their order.
 	s.run(t, "item13 a healthy collection with a multikey index", func(t *testing.T, db *mongo.Database) {
 		insertDocs(t, db.Collection("c"), `[{"_id": 1, "a": 5}, {"_id": 2, "a": [6, 7]}, {"_id": 3}]`)
 		mustCommand(t, db, `{"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": "a_1"}, {"key": {"b": 1}, "name": "b_1", "sparse": true}]}`)
@@ -54,7 +56,7 @@ func TestValidate(t *testing.T) {
 		sameValue(t, "valid", field(reply, "valid"), `true`)
 		sameValue(t, "warnings", field(reply, "warnings"), `["Detected one or more documents not compliant with the collection's schema. See logs."]`)
 	})
-	// src/mongo/db/catalog/validate_state.cpp (NamespaceNotFound); validateSource for the option errors.
+	// src/mongo/db/catalog/validate_state.cpp (NamespaceNotFound); validate's source for the option errors.
 	s.run(t, "a collection that does not exist", func(t *testing.T, db *mongo.Database) {
 		_, err := command(t, db, ejDoc(t, `{"validate": "nothere"}`))
 		sameError(t, "validate", err, 26, "Collection '"+db.Name()+".nothere' does not exist to validate.")

@@ -110,25 +110,6 @@ func (s *addState) value() any {
 	return intOrLong(s.longTotal)
 }
 
-// Add is $add of two values (used by $dateAdd-free callers such as
-// $bucketAuto granularity and pipeline updates).
-func Add(a, b any) (any, error) {
-	var s addState
-	s.widest = kInt
-	for _, v := range []any{a, b} {
-		if nullish(v) {
-			return nil, nil
-		}
-		if err := checkAddOperand(v); err != nil {
-			return nil, err
-		}
-		if err := s.add(v); err != nil {
-			return nil, err
-		}
-	}
-	return s.value(), nil
-}
-
 func checkAddOperand(v any) error {
 	if _, ok := v.(bson.DateTime); !ok && !isNumeric(v) {
 		return mongoerr.Newf(mongoerr.TypeMismatch, "$add only supports numeric or date types, not %s", typeName(v))

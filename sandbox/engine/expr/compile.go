@@ -29,9 +29,6 @@ type constant struct{ v any }
 
 func (c constant) Eval(*Env) (any, error) { return c.v, nil }
 
-// Constant returns an expression that always yields v.
-func Constant(v any) Expr { return constant{v} }
-
 // IsConstant reports whether e is a literal and returns its value.
 func IsConstant(e Expr) (any, bool) {
 	c, ok := e.(constant)

@@ -9,14 +9,6 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
-// GetPath evaluates a dotted path with aggregation's semantics: traversing
-// an array maps the rest of the path over its documents (other elements,
-// nested arrays included, are skipped; missing results dropped), and
-// numeric components are field names, never array indexes.
-func GetPath(doc bson.D, path string) any {
-	return walkPath(doc, splitPath(path))
-}
-
 func splitPath(path string) []string {
 	if path == "" {
 		return nil
@@ -24,6 +16,10 @@ func splitPath(path string) []string {
 	return strings.Split(path, ".")
 }
 
+// walkPath evaluates a dotted path with aggregation's semantics: traversing
+// an array maps the rest of the path over its documents (other elements,
+// nested arrays included, are skipped; missing results dropped), and
+// numeric components are field names, never array indexes.
 func walkPath(v any, parts []string) any {
 	for i, p := range parts {
 		switch c := v.(type) {

@@ -70,14 +70,6 @@ func coerceToLong(v any) (int64, error) {
 	return 0, mongoerr.Newf(16004, "can't convert from BSON type %s to long", typeName(v))
 }
 
-// toDecimal is Value::coerceToDecimal.
-func toDecimal(v any) bson.Decimal128 {
-	if d, ok := v.(bson.Decimal128); ok {
-		return d
-	}
-	return toDec(v).toD128()
-}
-
 // intOrLong is Value::createIntOrLong.
 func intOrLong(n int64) any {
 	if n >= math.MinInt32 && n <= math.MaxInt32 {

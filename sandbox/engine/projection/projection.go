@@ -89,8 +89,5 @@ func (p *Projection) Simple() bool { return p.simple }
 // operator, so that the caller must pass the matched array index.
 func (p *Projection) NeedsPosition() bool { return p.hasPositional }
 
-// IsInclusion reports whether this is an inclusion projection.
-func (p *Projection) IsInclusion() bool { return p.inclusion }
-
 // Serialize is explain's transformBy: the projection as the user gave it.
 func (p *Projection) Serialize() bson.D { return p.spec }

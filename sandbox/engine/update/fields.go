@@ -190,7 +190,7 @@ func toFloat(v any) float64 {
 
 // debugNumber is SafeNum::debugString.
 func debugNumber(v any) string {
-	switch v.(type) {
+	switch x := v.(type) {
 	case int32:
 		return "(NumberInt)" + valueString(v)
 	case int64:
@@ -198,7 +198,7 @@ func debugNumber(v any) string {
 	case float64:
 		return "(NumberDouble)" + valueString(v)
 	case bson.Decimal128:
-		return "(NumberDecimal)" + v.(bson.Decimal128).String()
+		return "(NumberDecimal)" + x.String()
 	}
 	return "(EOO)"
 }

@@ -87,11 +87,9 @@ func compileOperators(spec bson.D, opts Options) (*Update, error) {
 				value.TypeName(mod.Value), elemString(mod.Key, mod.Value))
 		}
 		for _, f := range fields {
-			positional, err := u.merge(mod.Key, parse, f, filters, used)
-			if err != nil {
+			if err := u.merge(mod.Key, parse, f, filters, used); err != nil {
 				return nil, err
 			}
-			u.positional = u.positional || positional
 		}
 	}
 	for _, f := range opts.ArrayFilters {
@@ -106,22 +104,22 @@ func compileOperators(spec bson.D, opts Options) (*Update, error) {
 
 // merge adds one modifier to the tree, mongod's UpdateObjectNode::parseAndMerge.
 func (u *Update) merge(op string, parse func(string, any, map[string]*arrayFilter) (leaf, error),
-	field bson.E, filters map[string]*arrayFilter, used map[string]bool) (bool, error) {
+	field bson.E, filters map[string]*arrayFilter, used map[string]bool) error {
 	path := field.Key
 	if op == "$rename" {
-		if _, err := u.insert(path, placeholderNode{}, filters, used); err != nil {
-			return false, err
+		if err := u.insert(path, placeholderNode{}, filters, used); err != nil {
+			return err
 		}
 		to, ok := field.Value.(string)
 		if !ok {
-			return false, mongoerr.Newf(mongoerr.BadValue,
+			return mongoerr.Newf(mongoerr.BadValue,
 				"The 'to' field for $rename must be a string: %s", elemString(field.Key, field.Value))
 		}
 		path = to
 	}
 	parts, err := splitPath(path)
 	if err != nil {
-		return false, err
+		return err
 	}
 	positionalAt, positionalCount := -1, 0
 	for i, p := range parts {
@@ -133,10 +131,10 @@ func (u *Update) merge(op string, parse func(string, any, map[string]*arrayFilte
 		}
 	}
 	if positionalCount > 1 {
-		return false, mongoerr.Newf(mongoerr.BadValue, "Too many positional (i.e. '$') elements found in path '%s'", path)
+		return mongoerr.Newf(mongoerr.BadValue, "Too many positional (i.e. '$') elements found in path '%s'", path)
 	}
 	if positionalAt == 0 {
-		return false, mongoerr.Newf(mongoerr.BadValue,
+		return mongoerr.Newf(mongoerr.BadValue,
 			"Cannot have positional (i.e. '$') element in the first position in path '%s'", path)
 	}
 	var l leaf
@@ -146,17 +144,17 @@ func (u *Update) merge(op string, parse func(string, any, map[string]*arrayFilte
 		l, err = parse(path, field.Value, filters)
 	}
 	if err != nil {
-		return false, err
+		return err
 	}
-	return positionalAt > 0, u.insertParts(parts, path, leafNode{l}, filters, used)
+	return u.insertParts(parts, path, leafNode{l}, filters, used)
 }
 
-func (u *Update) insert(path string, n node, filters map[string]*arrayFilter, used map[string]bool) (bool, error) {
+func (u *Update) insert(path string, n node, filters map[string]*arrayFilter, used map[string]bool) error {
 	parts, err := splitPath(path)
 	if err != nil {
-		return false, err
+		return err
 	}
-	return false, u.insertParts(parts, path, n, filters, used)
+	return u.insertParts(parts, path, n, filters, used)
 }
 
 func (u *Update) insertParts(parts []string, path string, n node, filters map[string]*arrayFilter, used map[string]bool) error {

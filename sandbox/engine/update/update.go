@@ -40,7 +40,6 @@ type Update struct {
 	kind        Kind
 	root        *objectNode
 	filters     map[string]*arrayFilter
-	positional  bool
 	replacement bson.D
 	pipeline    []pipelineStage
 	now         bson.DateTime
@@ -49,10 +48,6 @@ type Update struct {
 
 // Kind reports the update style.
 func (u *Update) Kind() Kind { return u.kind }
-
-// Positional reports whether the update uses the positional $ operator, so
-// that the caller knows it must supply the query's matched array index.
-func (u *Update) Positional() bool { return u.positional }
 
 // Compile parses an update specification: a document of update operators, a
 // replacement document, or (as a bson.A) an aggregation pipeline.

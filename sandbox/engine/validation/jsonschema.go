@@ -45,14 +45,6 @@ func (k keywords) get(name string) (any, bool) {
 	return e.Value, ok
 }
 
-func (k keywords) elem(name string) (bson.D, bool) {
-	e, ok := k[name]
-	if !ok {
-		return nil, false
-	}
-	return bson.D{e}, true
-}
-
 // parseSchema is _parse: the schema for the value at path ("" for the
 // document itself).
 func parseSchema(path string, schema bson.D, warn func(string)) (*node, error) {

@@ -179,8 +179,5 @@ func canonicalOrder(v any) int {
 // bracket "all values of a type" ([MinKey of type, MaxKey of type]).
 func CanonicalTypeOrder(v any) int { return canonicalOrder(v) }
 
-// IsArray and IsDoc are small readability helpers for type switches.
+// IsArray reports whether v is an array.
 func IsArray(v any) bool { _, ok := v.(bson.A); return ok }
-
-// IsDoc reports whether v is an embedded document.
-func IsDoc(v any) bool { _, ok := v.(bson.D); return ok }

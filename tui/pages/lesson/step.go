@@ -20,23 +20,21 @@ import (
 )
 
 var (
-	msgIntroTitle   = &locale.Message{ID: "step.introTitle", Other: "Introduction"}
-	msgStepTitle    = &locale.Message{ID: "step.title", Other: "Step {{.N}} of {{.Total}} · {{.Title}}"}
-	msgSetupFolded  = &locale.Message{ID: "step.setupFolded", One: "▸ setup · {{.Count}} line, runs first · {{.Key}} shows it", Other: "▸ setup · {{.Count}} lines, runs first · {{.Key}} shows it"}
-	msgSetupShown   = &locale.Message{ID: "step.setupShown", Other: "▾ setup · runs first · {{.Key}} hides it"}
-	msgRevealCode   = &locale.Message{ID: "step.revealCode", Other: "▸ enter reveals the code"}
-	msgRevealMore   = &locale.Message{ID: "step.revealMore", Other: "▸ enter runs it; more follows the output"}
-	msgHint         = &locale.Message{ID: "step.hint", Other: "Hint {{.N}}/{{.Total}}"}
-	msgHintsLeft    = &locale.Message{ID: "step.hintsLeft", One: "{{.Count}} hint available: press {{.Key}}", Other: "{{.Count}} hints available: press {{.Key}}"}
-	msgExpectMet    = &locale.Message{ID: "step.expectMet", Other: "✓ expected output found"}
-	msgCheckMet     = &locale.Message{ID: "step.checkMet", Other: "✓ check passed"}
-	msgFigsBefore   = &locale.Message{ID: "step.figuresBefore", Other: "Press enter to run the variants and compare their figures."}
-	msgFigsReveal   = &locale.Message{ID: "step.figuresReveal", Other: "Press enter to reveal the variants' code."}
-	msgNotRun       = &locale.Message{ID: "step.notRun", Other: "enter runs it"}
-	msgPrintedNone  = &locale.Message{ID: "step.printedNothing", Other: "The step ran and printed nothing."}
-	msgMoreLines    = &locale.Message{ID: "notebook.more", One: "… {{.Count}} more line · {{.Key}} shows all", Other: "… {{.Count}} more lines · {{.Key}} shows all"}
-	msgCollapse     = &locale.Message{ID: "notebook.collapse", Other: "▴ {{.Count}} lines · {{.Key}} collapses"}
-	msgVariantEmpty = &locale.Message{ID: "step.variantEmpty", Other: "(no output)"}
+	msgIntroTitle  = &locale.Message{ID: "step.introTitle", Other: "Introduction"}
+	msgStepTitle   = &locale.Message{ID: "step.title", Other: "Step {{.N}} of {{.Total}} · {{.Title}}"}
+	msgSetupFolded = &locale.Message{ID: "step.setupFolded", One: "▸ setup · {{.Count}} line, runs first · {{.Key}} shows it", Other: "▸ setup · {{.Count}} lines, runs first · {{.Key}} shows it"}
+	msgSetupShown  = &locale.Message{ID: "step.setupShown", Other: "▾ setup · runs first · {{.Key}} hides it"}
+	msgRevealCode  = &locale.Message{ID: "step.revealCode", Other: "▸ enter reveals the code"}
+	msgRevealMore  = &locale.Message{ID: "step.revealMore", Other: "▸ enter runs it; more follows the output"}
+	msgHint        = &locale.Message{ID: "step.hint", Other: "Hint {{.N}}/{{.Total}}"}
+	msgHintsLeft   = &locale.Message{ID: "step.hintsLeft", One: "{{.Count}} hint available: press {{.Key}}", Other: "{{.Count}} hints available: press {{.Key}}"}
+	msgExpectMet   = &locale.Message{ID: "step.expectMet", Other: "✓ expected output found"}
+	msgCheckMet    = &locale.Message{ID: "step.checkMet", Other: "✓ check passed"}
+	msgFigsBefore  = &locale.Message{ID: "step.figuresBefore", Other: "Press enter to run the variants and compare their figures."}
+	msgFigsReveal  = &locale.Message{ID: "step.figuresReveal", Other: "Press enter to reveal the variants' code."}
+	msgPrintedNone = &locale.Message{ID: "step.printedNothing", Other: "The step ran and printed nothing."}
+	msgMoreLines   = &locale.Message{ID: "notebook.more", One: "… {{.Count}} more line · {{.Key}} shows all", Other: "… {{.Count}} more lines · {{.Key}} shows all"}
+	msgCollapse    = &locale.Message{ID: "notebook.collapse", Other: "▴ {{.Count}} lines · {{.Key}} collapses"}
 )
 
 // stepState is what happened at one step; it outlives the step's view, so

@@ -1,5 +1,9 @@
 package shell
 
+// The mongo package's session methods return these sentinel errors of the
+// driver's session package and give no other way to tell them apart.
+//lint:file-ignore SA1019 the only names of the errors mongo.Session returns
+
 import (
 	"context"
 	"errors"
@@ -127,28 +131,24 @@ func (s *Shell) endSessions() {
 	s.sessions = nil
 }
 
-// sessionErrors are the Node driver's words for the session misuses the
-// Go driver reports.
-var sessionErrors = []struct {
-	err        error
-	name, text string
-}{
-	{driversession.ErrSessionEnded, "MongoExpiredSessionError", "Use of expired sessions is not permitted"},
-	{driversession.ErrNoTransactStarted, "MongoTransactionError", "No transaction started"},
-	{driversession.ErrTransactInProgress, "MongoTransactionError", "Transaction already in progress"},
-	{driversession.ErrAbortAfterCommit, "MongoTransactionError", "Cannot call abortTransaction after calling commitTransaction"},
-	{driversession.ErrAbortTwice, "MongoTransactionError", "Cannot call abortTransaction twice"},
-	{driversession.ErrCommitAfterAbort, "MongoTransactionError", "Cannot call commitTransaction after calling abortTransaction"},
-	{driversession.ErrSnapshotTransaction, "MongoCompatibilityError", "Transactions are not supported in snapshot sessions"},
-}
-
-// sessionError is the Node driver's error for a session misuse, if err
-// is one.
+// sessionError is the Node driver's error for a session misuse the Go
+// driver reports, if err is one.
 func (s *Shell) sessionError(err error) *goja.Object {
-	for _, se := range sessionErrors {
-		if errors.Is(err, se.err) {
-			return s.jsError(se.name, se.text)
-		}
+	switch {
+	case errors.Is(err, driversession.ErrSessionEnded):
+		return s.jsError("MongoExpiredSessionError", "Use of expired sessions is not permitted")
+	case errors.Is(err, driversession.ErrNoTransactStarted):
+		return s.jsError("MongoTransactionError", "No transaction started")
+	case errors.Is(err, driversession.ErrTransactInProgress):
+		return s.jsError("MongoTransactionError", "Transaction already in progress")
+	case errors.Is(err, driversession.ErrAbortAfterCommit):
+		return s.jsError("MongoTransactionError", "Cannot call abortTransaction after calling commitTransaction")
+	case errors.Is(err, driversession.ErrAbortTwice):
+		return s.jsError("MongoTransactionError", "Cannot call abortTransaction twice")
+	case errors.Is(err, driversession.ErrCommitAfterAbort):
+		return s.jsError("MongoTransactionError", "Cannot call commitTransaction after calling abortTransaction")
+	case errors.Is(err, driversession.ErrSnapshotTransaction):
+		return s.jsError("MongoCompatibilityError", "Transactions are not supported in snapshot sessions")
 	}
 	return nil
 }

@@ -67,6 +67,14 @@ type Runner struct {
 	live  liveState
 	goals map[int]*goal
 	notes []string
+
+	// seeds are the shared template this runner takes states from
+	// (Sandbox.Seeds), asked for once; nil when there is none.
+	seeds      *Seeds
+	seedsAsked bool
+	// onSave, if set, is called after every state is saved: how
+	// BuildTemplate takes its portable checkpoints.
+	onSave func(state string)
 }
 
 // liveState is what the session holds now: a saved state, or (state "")
@@ -346,10 +354,22 @@ func (r *Runner) runStep(ctx context.Context, i int, mode runMode) *StepResult {
 	failExpect := func(line int, format string, args ...any) {
 		res.Failures = append(res.Failures, Failure{Line: line, Msg: fmt.Sprintf(format, args...), Expect: true})
 	}
-	// Setup comes first wherever it is written.
+	// Setup comes first wherever it is written. A shared template's
+	// state after it stands for running it: setup output is never shown,
+	// and it is where the heavy lifting of a lesson (generating its data)
+	// is.
+	seeded := false
+	if hasSetup(st) {
+		var err error
+		if seeded, err = r.seedSetup(ctx, i, res); err != nil {
+			fail(st.Line, "%v", err)
+			res.Elapsed = time.Since(start)
+			return res
+		}
+	}
 	for bi := range st.Blocks {
 		b := &st.Blocks[bi]
-		if b.Kind != Setup {
+		if b.Kind != Setup || seeded {
 			continue
 		}
 		out, err := r.sh.Eval(ctx, b.Text)

@@ -32,12 +32,28 @@ func stateBefore(i int) string { return "s" + strconv.Itoa(i) }
 func stateSetup(i int) string  { return "p" + strconv.Itoa(i) }
 
 // beforeStep returns k for the state "s<k>".
-func beforeStep(state string) (int, bool) {
-	if len(state) < 2 || state[0] != 's' {
+func beforeStep(state string) (int, bool) { return stateStep(state, 's') }
+
+// setupStep returns i for the state "p<i>".
+func setupStep(state string) (int, bool) { return stateStep(state, 'p') }
+
+func stateStep(state string, kind byte) (int, bool) {
+	if len(state) < 2 || state[0] != kind {
 		return 0, false
 	}
 	k, err := strconv.Atoi(state[1:])
 	return k, err == nil
+}
+
+// stepOfState is the step a session at state is on: the one the state
+// is before (the last one for the state after them), or whose setup it
+// follows.
+func stepOfState(state string) int {
+	if k, ok := beforeStep(state); ok {
+		return max(k-1, 0)
+	}
+	k, _ := setupStep(state)
+	return k
 }
 
 // snapshotCmd runs the snapshot command on the lesson database.
@@ -73,6 +89,9 @@ func (r *Runner) save(ctx context.Context, name string) error {
 		}
 	}
 	r.saved[name] = r.sh.SaveGlobals()
+	if r.onSave != nil {
+		r.onSave(name)
+	}
 	return nil
 }
 
@@ -92,12 +111,7 @@ func (r *Runner) restore(ctx context.Context, name string) error {
 		return fmt.Errorf("restore the snapshot %s of %s: %w", name, r.Database(), err)
 	}
 	r.sh.RestoreGlobals(r.saved[name])
-	r.live.state = name
-	if k, ok := beforeStep(name); ok {
-		r.live.step = max(k-1, 0)
-	} else if k, err := strconv.Atoi(name[1:]); err == nil {
-		r.live.step = k
-	}
+	r.live = liveState{state: name, step: stepOfState(name)}
 	return nil
 }
 
@@ -135,8 +149,22 @@ func (r *Runner) ensureBefore(ctx context.Context, k int) error {
 		for from > 0 && r.saved[stateBefore(from)] == nil {
 			from--
 		}
-		if err := r.restore(ctx, stateBefore(from)); err != nil {
-			return err
+		// A shared template's state nearer to k than the session's own
+		// saves the steps in between.
+		seeded := false
+		for j := k; j > from && !seeded; j-- {
+			ok, err := r.seed(ctx, stateBefore(j))
+			if err != nil {
+				return err
+			}
+			if ok {
+				from, seeded = j, true
+			}
+		}
+		if !seeded {
+			if err := r.restore(ctx, stateBefore(from)); err != nil {
+				return err
+			}
 		}
 	} else if j, ok := beforeStep(r.live.state); ok && j <= k {
 		from = j
@@ -172,6 +200,9 @@ func (r *Runner) ensureSetup(ctx context.Context, i int) error {
 	}
 	if r.snapshots == snapshotsOn && r.saved[name] != nil {
 		return r.restore(ctx, name)
+	}
+	if ok, err := r.seed(ctx, name); ok || err != nil {
+		return err
 	}
 	if err := r.ensureBefore(ctx, i); err != nil {
 		return err

@@ -61,6 +61,12 @@ type Config struct {
 	// prefix <name>_: its own clients, confined to that prefix. Closing
 	// what it returns releases only those.
 	Sandbox func(ctx context.Context, prefix string) (*lessons.Sandbox, error)
+	// Seeds, if set, gives every session's lesson runners the room's
+	// shared template of the lesson (lessons.Sandbox.Seeds; a
+	// room.Templates' Seeds), so that a lesson's setup runs once for the
+	// room rather than once per student. nil means each session runs all
+	// the lessons' code itself, as on a server without snapshots.
+	Seeds func(ctx context.Context, l *lessons.Lesson) (*lessons.Seeds, error)
 	// CheckPrefix refuses a student name whose prefix cannot name a
 	// database, at log-in rather than at the first step.
 	CheckPrefix func(prefix string) error

@@ -64,9 +64,12 @@ type Runner struct {
 	// session's globals taken with it; on the embedded server the
 	// database snapshot of the same name exists too.
 	saved map[string]*shell.Globals
-	live  liveState
-	goals map[int]*goal
-	notes []string
+	// shared marks the saved states that are the shared template's: on
+	// the server only the template's snapshot of them exists.
+	shared map[string]bool
+	live   liveState
+	goals  map[int]*goal
+	notes  []string
 
 	// seeds are the shared template this runner takes states from
 	// (Sandbox.Seeds), asked for once; nil when there is none.
@@ -155,7 +158,7 @@ func (r *Runner) Reset(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.sh, r.saved = sh, map[string]*shell.Globals{}
+	r.sh, r.saved, r.shared = sh, map[string]*shell.Globals{}, map[string]bool{}
 	if r.goals == nil {
 		// Goals outlive a reset: they are what the reference solutions
 		// leave on the lesson's deterministic data, which a reset rebuilds
@@ -184,14 +187,23 @@ func (r *Runner) ensureSession(ctx context.Context) error {
 	return r.Reset(ctx)
 }
 
-// begin starts an operation: a session exists, the step exists, and the
-// notes of the last operation are forgotten.
-func (r *Runner) begin(ctx context.Context, i int) error {
+// begin starts an operation: the step exists, the operation has its
+// turn on a shared server (Sandbox.Turns), a session exists, and the
+// notes of the last operation are forgotten. done ends the operation.
+func (r *Runner) begin(ctx context.Context, i int) (done func(), err error) {
 	r.notes = nil
 	if i < 0 || i >= len(r.lesson.Steps) {
-		return fmt.Errorf("lesson %s has no step %d", r.lesson.ID, i+1)
+		return nil, fmt.Errorf("lesson %s has no step %d", r.lesson.ID, i+1)
 	}
-	return r.ensureSession(ctx)
+	done, err = r.sb.Turns.take(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.ensureSession(ctx); err != nil {
+		done()
+		return nil, err
+	}
+	return done, nil
 }
 
 // note records a progress line for the current operation.
@@ -275,9 +287,11 @@ func (r *Runner) CheckStep(ctx context.Context, i int) (*StepResult, error) {
 }
 
 func (r *Runner) runFromBefore(ctx context.Context, i int, mode runMode) (*StepResult, error) {
-	if err := r.begin(ctx, i); err != nil {
+	done, err := r.begin(ctx, i)
+	if err != nil {
 		return nil, err
 	}
+	defer done()
 	if err := r.ensureBefore(ctx, i); err != nil {
 		return nil, err
 	}
@@ -292,18 +306,22 @@ func (r *Runner) runFromBefore(ctx context.Context, i int, mode runMode) (*StepR
 // Prepare brings the session to the state before step i: what jumping to
 // a step does before the learner runs anything.
 func (r *Runner) Prepare(ctx context.Context, i int) error {
-	if err := r.begin(ctx, i); err != nil {
+	done, err := r.begin(ctx, i)
+	if err != nil {
 		return err
 	}
+	defer done()
 	return r.ensureBefore(ctx, i)
 }
 
 // RunEdited runs a learner's edit of step i's code from the state the
 // step's own code starts from (after its setup).
 func (r *Runner) RunEdited(ctx context.Context, i int, src string) (shell.Result, error) {
-	if err := r.begin(ctx, i); err != nil {
+	done, err := r.begin(ctx, i)
+	if err != nil {
 		return shell.Result{}, err
 	}
+	defer done()
 	if err := r.ensureSetup(ctx, i); err != nil {
 		return shell.Result{}, err
 	}
@@ -317,9 +335,11 @@ func (r *Runner) RunEdited(ctx context.Context, i int, src string) (shell.Result
 // from), else to the state before it. Later inputs at the same step go on
 // from whatever the earlier ones did, as in any shell.
 func (r *Runner) Eval(ctx context.Context, i int, src string) (shell.Result, error) {
-	if err := r.begin(ctx, i); err != nil {
+	done, err := r.begin(ctx, i)
+	if err != nil {
 		return shell.Result{}, err
 	}
+	defer done()
 	if r.live.step != i {
 		target := i
 		if r.saved[stateBefore(i+1)] != nil || r.lesson.Steps[i].Exercise != nil {
@@ -451,6 +471,8 @@ func (r *Runner) runStep(ctx context.Context, i int, mode runMode) *StepResult {
 	}
 	if res.codeOK() && ctx.Err() == nil {
 		if err := r.saveOnce(ctx, stateBefore(i+1)); err != nil {
+			fail(st.Line, "%v", err)
+		} else if err := r.shareState(ctx, stateBefore(i+1)); err != nil {
 			fail(st.Line, "%v", err)
 		} else {
 			r.live = liveState{state: stateBefore(i + 1), step: i}

@@ -39,4 +39,8 @@ type Sandbox struct {
 	// that the runner runs all the lesson's code itself, as a learner
 	// alone does.
 	Seeds func(ctx context.Context, l *Lesson) (*Seeds, error)
+	// Turns, if set, is shared by the runners of every learner on the
+	// server (a classroom's): their operations run a few at a time
+	// (turns.go). nil lets every operation run at once.
+	Turns *Turns
 }

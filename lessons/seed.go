@@ -264,36 +264,85 @@ func sameLesson(a, b *Lesson) bool {
 }
 
 // seed brings the session to the template's state name, if the runner
-// may start from it, and saves it as its own, so that going back to it
-// later is a restore like any other. ok is false when there is no such
-// state; then nothing changed.
+// may start from it, and keeps it as a saved state. ok is false when
+// there is no such state; then nothing changed.
 func (r *Runner) seed(ctx context.Context, name string) (ok bool, err error) {
 	ts := r.seedState(ctx, name)
 	if ts == nil {
 		return false, nil
 	}
-	if err := r.seeds.Restore(ctx, name, r.Database()); err != nil {
-		if ctx.Err() != nil {
-			return false, ctx.Err()
+	if changed, err := r.takeTemplate(ctx, name, ts); err != nil {
+		if changed || ctx.Err() != nil {
+			return false, err
 		}
-		// The database is as it was: the copy is one command, which
-		// either happened or did not.
-		r.note("The shared copy of this lesson could not be used (" + err.Error() + "): its code runs in your session instead.")
-		r.seeds = nil
+		r.note(err.Error() + ": this lesson's code runs in your session instead.")
 		return false, nil
-	}
-	if err := r.sh.ImportGlobals(r.saved[stateBefore(0)], ts.globals); err != nil {
-		r.seeds = nil
-		r.live = liveState{step: -1}
-		return false, fmt.Errorf("%s: take the globals of %s from the shared copy: %w", r.lesson.ID, name, err)
 	}
 	delete(r.saved, name)
 	if err := r.save(ctx, name); err != nil {
 		return false, err
 	}
-	r.live.state = name
-	r.live.step = stepOfState(name)
 	return true, nil
+}
+
+// shareState moves the session from its own copy of state name, which
+// a step just left, to the template's, when the state is the template's:
+// the same data (the lessons' is deterministic), shared by every student
+// instead of held once per student. The step's outputs came from the
+// student's own scans; what the session holds from here on is what a
+// jump back to this state would give. It matters where a step builds a
+// large collection in a visible block: thirty students' buckets built
+// from the readings would otherwise stay in memory thirty times (about
+// 15 MB each), until each of them left the lesson.
+//
+// What differs between the two copies is what is not deterministic:
+// ObjectIds the step made (in the database and in the globals alike,
+// which stay consistent with each other, since the globals come from the
+// template too).
+func (r *Runner) shareState(ctx context.Context, name string) error {
+	if !r.shared[name] || r.live.state == name {
+		return nil
+	}
+	return r.restoreShared(ctx, name)
+}
+
+// restoreShared brings the session back to a saved state that is the
+// template's.
+func (r *Runner) restoreShared(ctx context.Context, name string) error {
+	ts := r.seedState(ctx, name)
+	if ts == nil {
+		return fmt.Errorf("%s: the shared copy of %s is gone", r.lesson.ID, name)
+	}
+	_, err := r.takeTemplate(ctx, name, ts)
+	return err
+}
+
+// takeTemplate copies the template's state name into the session: its
+// snapshot into the database, its globals into the shell. changed says
+// whether the session changed before an error: a failed copy leaves the
+// database as it was (it is one command), a failed import does not. On
+// either, the runner stops using the template and forgets the states it
+// held of it, so that later operations run the lesson's code instead.
+func (r *Runner) takeTemplate(ctx context.Context, name string, ts *templateState) (changed bool, err error) {
+	if err := r.seeds.Restore(ctx, name, r.Database()); err != nil {
+		r.dropSeeds()
+		return false, fmt.Errorf("the shared copy of this lesson could not be used (%w)", err)
+	}
+	if err := r.sh.ImportGlobals(r.saved[stateBefore(0)], ts.globals); err != nil {
+		r.dropSeeds()
+		r.live = liveState{step: -1}
+		return true, fmt.Errorf("%s: take the globals of %s from the shared copy: %w", r.lesson.ID, name, err)
+	}
+	r.live = liveState{state: name, step: stepOfState(name)}
+	return false, nil
+}
+
+func (r *Runner) dropSeeds() {
+	r.seeds = nil
+	for name := range r.shared {
+		delete(r.saved, name)
+	}
+	r.shared = map[string]bool{}
 }
 
 // seedSetup takes step i's setup from the template: the state after it,

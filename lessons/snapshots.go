@@ -69,8 +69,18 @@ func (r *Runner) snapshotCmd(ctx context.Context, action, name string, extra ...
 }
 
 // save records the session as state name: a database snapshot, when the
-// server has them, and a checkpoint of the globals.
+// server has them, and a checkpoint of the globals. A state the runner's
+// shared template has (seed.go) gets no snapshot of its own: the lessons'
+// data is deterministic, so the template's is the same data, and a
+// student's own copy (the buckets they built) is then freed as soon as
+// their database moves on, instead of being pinned for every student.
 func (r *Runner) save(ctx context.Context, name string) error {
+	if r.snapshots == snapshotsOn && r.seeds != nil && r.seeds.Template.state(name) != nil {
+		r.saved[name] = r.sh.SaveGlobals()
+		r.shared[name] = true
+		return nil
+	}
+	delete(r.shared, name)
 	if r.snapshots != snapshotsOff {
 		err := r.snapshotCmd(ctx, "save", name)
 		switch {
@@ -107,6 +117,9 @@ func (r *Runner) saveOnce(ctx context.Context, name string) error {
 
 // restore brings the session back to a saved state (snapshots only).
 func (r *Runner) restore(ctx context.Context, name string) error {
+	if r.shared[name] {
+		return r.restoreShared(ctx, name)
+	}
 	if err := r.snapshotCmd(ctx, "restore", name); err != nil {
 		return fmt.Errorf("restore the snapshot %s of %s: %w", name, r.Database(), err)
 	}
@@ -118,6 +131,9 @@ func (r *Runner) restore(ctx context.Context, name string) error {
 // restoreInto copies saved state name into another database, for
 // explaining an attempt's reads on the data as it was before.
 func (r *Runner) restoreInto(ctx context.Context, name, db string) error {
+	if r.shared[name] {
+		return r.seeds.Restore(ctx, name, db)
+	}
 	cmd := bson.D{{Key: SnapshotCommand, Value: "restore"}, {Key: "db", Value: db}, {Key: "name", Value: name},
 		{Key: "fromDb", Value: r.Database()}}
 	was := r.rec.pause()
@@ -130,7 +146,7 @@ func (r *Runner) dropSnapshots(ctx context.Context) {
 	if r.snapshots == snapshotsOn {
 		_ = r.snapshotCmd(ctx, "drop", "")
 	}
-	r.saved = map[string]*shell.Globals{}
+	r.saved, r.shared = map[string]*shell.Globals{}, map[string]bool{}
 }
 
 // ensureBefore brings the session to the state before step k (k may be

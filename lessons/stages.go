@@ -67,9 +67,11 @@ const stageFile = "schemalab:stages.js"
 // state the step's code starts from. The pipeline is evaluated in a scope
 // of its own, so the preview leaves no variable in the learner's session.
 func (r *Runner) PreviewStage(ctx context.Context, i, k int) (*StagePreview, error) {
-	if err := r.begin(ctx, i); err != nil {
+	done, err := r.begin(ctx, i)
+	if err != nil {
 		return nil, err
 	}
+	defer done()
 	coll, pipeline, ok := pipelineOf(stageCode(&r.lesson.Steps[i]))
 	if !ok {
 		return nil, fmt.Errorf("step %d of %s is not a single aggregate([...])", i+1, r.lesson.ID)

@@ -40,6 +40,11 @@ func TestMain(m *testing.M) {
 	}
 	sharedBackend = be
 	sharedTemplates = room.NewTemplates(be.Client, be.Connector())
+	if keys := os.Getenv(benchServerEnv); keys != "" {
+		serveForBenchmark(keys)
+		be.Close()
+		os.Exit(0)
+	}
 	code := m.Run()
 	be.Close()
 	os.Exit(code)

@@ -49,13 +49,17 @@ func (s *Server) newStudent(ctx context.Context, ls *liveSession) (*student, err
 	return st, nil
 }
 
-// sandbox is Config.Sandbox with the room's templates.
+// sandbox is Config.Sandbox with the room's templates and turns.
 func (s *Server) sandbox(ctx context.Context, prefix string) (*lessons.Sandbox, error) {
 	sb, err := s.cfg.Sandbox(ctx, prefix)
-	if err == nil && s.cfg.Seeds != nil {
+	if err != nil {
+		return nil, err
+	}
+	if s.cfg.Seeds != nil {
 		sb.Seeds = s.cfg.Seeds
 	}
-	return sb, err
+	sb.Turns = s.turns
+	return sb, nil
 }
 
 func (st *student) close() {

@@ -49,6 +49,13 @@ type RunnerOptions struct {
 // to (push onto an array from an earlier step); the authoring guide asks
 // lessons to reassign instead.
 //
+// In a classroom the runner also takes states from a template of the
+// lesson that the room built once (Sandbox.Seeds; seed.go): where it
+// would run the steps before a state or a step's setup, it copies the
+// template's snapshot into its database and the template's globals into
+// its session instead, and it keeps no snapshot of its own of a state
+// the template has. What the learner runs still runs in their session.
+//
 // A Runner is not safe for concurrent use.
 type Runner struct {
 	sb     *Sandbox

@@ -113,7 +113,7 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 		templates = room.NewTemplates(be.Client, be.Connector())
 		seeds = templates.Seeds
 	} else {
-		shared = "lessons: this server cannot save database snapshots, so every student's session runs the lessons' setup code itself (slower, and more memory, with many students)"
+		shared = "lessons: not shared: the classroom shares lessons on its embedded server only, since a real MongoDB cannot save database snapshots; here every student's session runs the lessons' setup code itself (slower, and more memory, with many students)"
 	}
 
 	srv, err := classroom.New(classroom.Config{

@@ -56,9 +56,11 @@ func (r *Runner) TryExercise(ctx context.Context, i int, code string) (*Exercise
 	if err != nil {
 		return nil, err
 	}
-	if err := r.begin(ctx, i); err != nil {
+	done, err := r.begin(ctx, i)
+	if err != nil {
 		return nil, err
 	}
+	defer done()
 	if _, ok := r.goals[i]; !ok {
 		g, err := r.computeGoal(ctx, i)
 		if err != nil {
@@ -277,9 +279,11 @@ func (r *Runner) ResetExercise(ctx context.Context, i int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := r.begin(ctx, i); err != nil {
+	done, err := r.begin(ctx, i)
+	if err != nil {
 		return "", err
 	}
+	defer done()
 	if err := r.ensureBefore(ctx, i+1); err != nil {
 		return "", err
 	}

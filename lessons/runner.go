@@ -49,6 +49,13 @@ type RunnerOptions struct {
 // to (push onto an array from an earlier step); the authoring guide asks
 // lessons to reassign instead.
 //
+// In a classroom the runner also takes states from a template of the
+// lesson that the room built once (Sandbox.Seeds; seed.go): where it
+// would run the steps before a state or a step's setup, it copies the
+// template's snapshot into its database and the template's globals into
+// its session instead, and it keeps no snapshot of its own of a state
+// the template has. What the learner runs still runs in their session.
+//
 // A Runner is not safe for concurrent use.
 type Runner struct {
 	sb     *Sandbox
@@ -64,11 +71,22 @@ type Runner struct {
 	// session's globals taken with it; on the embedded server the
 	// database snapshot of the same name exists too.
 	saved map[string]*shell.Globals
-	live  liveState
+	// shared marks the saved states that are the shared template's: on
+	// the server only the template's snapshot of them exists.
+	shared map[string]bool
+	live   liveState
 	// widths are the columns results are laid out for (SetWidths).
 	widths Widths
 	goals  map[int]*goal
 	notes  []string
+
+	// seeds are the shared template this runner takes states from
+	// (Sandbox.Seeds), asked for once; nil when there is none.
+	seeds      *Seeds
+	seedsAsked bool
+	// onSave, if set, is called after every state is saved: how
+	// BuildTemplate takes its portable checkpoints.
+	onSave func(state string)
 }
 
 // liveState is what the session holds now: a saved state, or (state "")
@@ -149,7 +167,7 @@ func (r *Runner) Reset(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.sh, r.saved = sh, map[string]*shell.Globals{}
+	r.sh, r.saved, r.shared = sh, map[string]*shell.Globals{}, map[string]bool{}
 	if r.goals == nil {
 		// Goals outlive a reset: they are what the reference solutions
 		// leave on the lesson's deterministic data, which a reset rebuilds
@@ -178,14 +196,23 @@ func (r *Runner) ensureSession(ctx context.Context) error {
 	return r.Reset(ctx)
 }
 
-// begin starts an operation: a session exists, the step exists, and the
-// notes of the last operation are forgotten.
-func (r *Runner) begin(ctx context.Context, i int) error {
+// begin starts an operation: the step exists, the operation has its
+// turn on a shared server (Sandbox.Turns), a session exists, and the
+// notes of the last operation are forgotten. done ends the operation.
+func (r *Runner) begin(ctx context.Context, i int) (done func(), err error) {
 	r.notes = nil
 	if i < 0 || i >= len(r.lesson.Steps) {
-		return fmt.Errorf("lesson %s has no step %d", r.lesson.ID, i+1)
+		return nil, fmt.Errorf("lesson %s has no step %d", r.lesson.ID, i+1)
 	}
-	return r.ensureSession(ctx)
+	done, err = r.sb.Turns.take(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.ensureSession(ctx); err != nil {
+		done()
+		return nil, err
+	}
+	return done, nil
 }
 
 // note records a progress line for the current operation.
@@ -269,9 +296,11 @@ func (r *Runner) CheckStep(ctx context.Context, i int) (*StepResult, error) {
 }
 
 func (r *Runner) runFromBefore(ctx context.Context, i int, mode runMode) (*StepResult, error) {
-	if err := r.begin(ctx, i); err != nil {
+	done, err := r.begin(ctx, i)
+	if err != nil {
 		return nil, err
 	}
+	defer done()
 	if err := r.ensureBefore(ctx, i); err != nil {
 		return nil, err
 	}
@@ -286,18 +315,22 @@ func (r *Runner) runFromBefore(ctx context.Context, i int, mode runMode) (*StepR
 // Prepare brings the session to the state before step i: what jumping to
 // a step does before the learner runs anything.
 func (r *Runner) Prepare(ctx context.Context, i int) error {
-	if err := r.begin(ctx, i); err != nil {
+	done, err := r.begin(ctx, i)
+	if err != nil {
 		return err
 	}
+	defer done()
 	return r.ensureBefore(ctx, i)
 }
 
 // RunEdited runs a learner's edit of step i's code from the state the
 // step's own code starts from (after its setup).
 func (r *Runner) RunEdited(ctx context.Context, i int, src string) (shell.Result, error) {
-	if err := r.begin(ctx, i); err != nil {
+	done, err := r.begin(ctx, i)
+	if err != nil {
 		return shell.Result{}, err
 	}
+	defer done()
 	if err := r.ensureSetup(ctx, i); err != nil {
 		return shell.Result{}, err
 	}
@@ -311,9 +344,11 @@ func (r *Runner) RunEdited(ctx context.Context, i int, src string) (shell.Result
 // from), else to the state before it. Later inputs at the same step go on
 // from whatever the earlier ones did, as in any shell.
 func (r *Runner) Eval(ctx context.Context, i int, src string) (shell.Result, error) {
-	if err := r.begin(ctx, i); err != nil {
+	done, err := r.begin(ctx, i)
+	if err != nil {
 		return shell.Result{}, err
 	}
+	defer done()
 	if r.live.step != i {
 		target := i
 		if r.saved[stateBefore(i+1)] != nil || r.lesson.Steps[i].Exercise != nil {
@@ -348,10 +383,22 @@ func (r *Runner) runStep(ctx context.Context, i int, mode runMode) *StepResult {
 	failExpect := func(line int, format string, args ...any) {
 		res.Failures = append(res.Failures, Failure{Line: line, Msg: fmt.Sprintf(format, args...), Expect: true})
 	}
-	// Setup comes first wherever it is written.
+	// Setup comes first wherever it is written. A shared template's
+	// state after it stands for running it: setup output is never shown,
+	// and it is where the heavy lifting of a lesson (generating its data)
+	// is.
+	seeded := false
+	if hasSetup(st) {
+		var err error
+		if seeded, err = r.seedSetup(ctx, i, res); err != nil {
+			fail(st.Line, "%v", err)
+			res.Elapsed = time.Since(start)
+			return res
+		}
+	}
 	for bi := range st.Blocks {
 		b := &st.Blocks[bi]
-		if b.Kind != Setup {
+		if b.Kind != Setup || seeded {
 			continue
 		}
 		out, err := r.eval(ctx, r.widths.Output, b.Text)
@@ -433,6 +480,8 @@ func (r *Runner) runStep(ctx context.Context, i int, mode runMode) *StepResult {
 	}
 	if res.codeOK() && ctx.Err() == nil {
 		if err := r.saveOnce(ctx, stateBefore(i+1)); err != nil {
+			fail(st.Line, "%v", err)
+		} else if err := r.shareState(ctx, stateBefore(i+1)); err != nil {
 			fail(st.Line, "%v", err)
 		} else {
 			r.live = liveState{state: stateBefore(i + 1), step: i}

@@ -32,4 +32,15 @@ type Sandbox struct {
 	Label string
 	// Close releases the backend; the app calls it when it exits.
 	Close func() error
+	// Seeds, if set, gives the runner of lesson l a shared template to
+	// take states from instead of running the code that leads to them
+	// (a classroom's, built once for all its students; see seed.go). It
+	// is asked once per runner; nil Seeds, a nil result or an error mean
+	// that the runner runs all the lesson's code itself, as a learner
+	// alone does.
+	Seeds func(ctx context.Context, l *Lesson) (*Seeds, error)
+	// Turns, if set, is shared by the runners of every learner on the
+	// server (a classroom's): their operations run a few at a time
+	// (turns.go). nil lets every operation run at once.
+	Turns *Turns
 }

@@ -32,12 +32,28 @@ func stateBefore(i int) string { return "s" + strconv.Itoa(i) }
 func stateSetup(i int) string  { return "p" + strconv.Itoa(i) }
 
 // beforeStep returns k for the state "s<k>".
-func beforeStep(state string) (int, bool) {
-	if len(state) < 2 || state[0] != 's' {
+func beforeStep(state string) (int, bool) { return stateStep(state, 's') }
+
+// setupStep returns i for the state "p<i>".
+func setupStep(state string) (int, bool) { return stateStep(state, 'p') }
+
+func stateStep(state string, kind byte) (int, bool) {
+	if len(state) < 2 || state[0] != kind {
 		return 0, false
 	}
 	k, err := strconv.Atoi(state[1:])
 	return k, err == nil
+}
+
+// stepOfState is the step a session at state is on: the one the state
+// is before (the last one for the state after them), or whose setup it
+// follows.
+func stepOfState(state string) int {
+	if k, ok := beforeStep(state); ok {
+		return max(k-1, 0)
+	}
+	k, _ := setupStep(state)
+	return k
 }
 
 // snapshotCmd runs the snapshot command on the lesson database.
@@ -53,8 +69,18 @@ func (r *Runner) snapshotCmd(ctx context.Context, action, name string, extra ...
 }
 
 // save records the session as state name: a database snapshot, when the
-// server has them, and a checkpoint of the globals.
+// server has them, and a checkpoint of the globals. A state the runner's
+// shared template has (seed.go) gets no snapshot of its own: the lessons'
+// data is deterministic, so the template's is the same data, and a
+// student's own copy (the buckets they built) is then freed as soon as
+// their database moves on, instead of being pinned for every student.
 func (r *Runner) save(ctx context.Context, name string) error {
+	if r.snapshots == snapshotsOn && r.seeds != nil && r.seeds.Template.state(name) != nil {
+		r.saved[name] = r.sh.SaveGlobals()
+		r.shared[name] = true
+		return nil
+	}
+	delete(r.shared, name)
 	if r.snapshots != snapshotsOff {
 		err := r.snapshotCmd(ctx, "save", name)
 		switch {
@@ -73,6 +99,9 @@ func (r *Runner) save(ctx context.Context, name string) error {
 		}
 	}
 	r.saved[name] = r.sh.SaveGlobals()
+	if r.onSave != nil {
+		r.onSave(name)
+	}
 	return nil
 }
 
@@ -88,22 +117,23 @@ func (r *Runner) saveOnce(ctx context.Context, name string) error {
 
 // restore brings the session back to a saved state (snapshots only).
 func (r *Runner) restore(ctx context.Context, name string) error {
+	if r.shared[name] {
+		return r.restoreShared(ctx, name)
+	}
 	if err := r.snapshotCmd(ctx, "restore", name); err != nil {
 		return fmt.Errorf("restore the snapshot %s of %s: %w", name, r.Database(), err)
 	}
 	r.sh.RestoreGlobals(r.saved[name])
-	r.live.state = name
-	if k, ok := beforeStep(name); ok {
-		r.live.step = max(k-1, 0)
-	} else if k, err := strconv.Atoi(name[1:]); err == nil {
-		r.live.step = k
-	}
+	r.live = liveState{state: name, step: stepOfState(name)}
 	return nil
 }
 
 // restoreInto copies saved state name into another database, for
 // explaining an attempt's reads on the data as it was before.
 func (r *Runner) restoreInto(ctx context.Context, name, db string) error {
+	if r.shared[name] {
+		return r.seeds.Restore(ctx, name, db)
+	}
 	cmd := bson.D{{Key: SnapshotCommand, Value: "restore"}, {Key: "db", Value: db}, {Key: "name", Value: name},
 		{Key: "fromDb", Value: r.Database()}}
 	was := r.rec.pause()
@@ -116,7 +146,7 @@ func (r *Runner) dropSnapshots(ctx context.Context) {
 	if r.snapshots == snapshotsOn {
 		_ = r.snapshotCmd(ctx, "drop", "")
 	}
-	r.saved = map[string]*shell.Globals{}
+	r.saved, r.shared = map[string]*shell.Globals{}, map[string]bool{}
 }
 
 // ensureBefore brings the session to the state before step k (k may be
@@ -135,8 +165,22 @@ func (r *Runner) ensureBefore(ctx context.Context, k int) error {
 		for from > 0 && r.saved[stateBefore(from)] == nil {
 			from--
 		}
-		if err := r.restore(ctx, stateBefore(from)); err != nil {
-			return err
+		// A shared template's state nearer to k than the session's own
+		// saves the steps in between.
+		seeded := false
+		for j := k; j > from && !seeded; j-- {
+			ok, err := r.seed(ctx, stateBefore(j))
+			if err != nil {
+				return err
+			}
+			if ok {
+				from, seeded = j, true
+			}
+		}
+		if !seeded {
+			if err := r.restore(ctx, stateBefore(from)); err != nil {
+				return err
+			}
 		}
 	} else if j, ok := beforeStep(r.live.state); ok && j <= k {
 		from = j
@@ -172,6 +216,9 @@ func (r *Runner) ensureSetup(ctx context.Context, i int) error {
 	}
 	if r.snapshots == snapshotsOn && r.saved[name] != nil {
 		return r.restore(ctx, name)
+	}
+	if ok, err := r.seed(ctx, name); ok || err != nil {
+		return err
 	}
 	if err := r.ensureBefore(ctx, i); err != nil {
 		return err

@@ -78,9 +78,11 @@ const stageFile = "schemalab:stages.js"
 // the preview leaves no variable in the learner's session, and its result
 // is shown as an array (toArray): a preview has no prompt to type "it" at.
 func (r *Runner) PreviewStage(ctx context.Context, i int, src string, k int) (*StagePreview, error) {
-	if err := r.begin(ctx, i); err != nil {
+	done, err := r.begin(ctx, i)
+	if err != nil {
 		return nil, err
 	}
+	defer done()
 	st := &r.lesson.Steps[i]
 	if src == "" {
 		src = stageCode(st)
@@ -89,7 +91,6 @@ func (r *Runner) PreviewStage(ctx context.Context, i int, src string, k int) (*S
 	if !ok {
 		return nil, fmt.Errorf("a stage preview needs code that is one aggregate([...]) call")
 	}
-	var err error
 	if st.Exercise != nil {
 		err = r.ensureBefore(ctx, i+1)
 	} else {

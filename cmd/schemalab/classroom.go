@@ -102,6 +102,20 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 		defer charmlog.SetOutput(os.Stderr)
 	}
 
+	// On the embedded server each lesson runs once, as a template that
+	// every student starts from; on another server there are no
+	// snapshots to share, and each student's session runs the lessons'
+	// code itself.
+	var templates *room.Templates
+	var seeds func(context.Context, *lessons.Lesson) (*lessons.Seeds, error)
+	shared := "lessons: each lesson's setup runs once, and every student starts from a shared copy-on-write copy of its data"
+	if be.Kind == sandbox.KindEmbedded {
+		templates = room.NewTemplates(be.Client, be.Connector())
+		seeds = templates.Seeds
+	} else {
+		shared = "lessons: not shared: the classroom shares lessons on its embedded server only, since a real MongoDB cannot save database snapshots; here every student's session runs the lessons' setup code itself (slower, and more memory, with many students)"
+	}
+
 	srv, err := classroom.New(classroom.Config{
 		Listen:      *listen,
 		BindAny:     *bindAny,
@@ -118,6 +132,7 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 			}
 			return lessonSandbox(sb), nil
 		},
+		Seeds:          seeds,
 		CheckPrefix:    sandbox.ValidatePrefix,
 		Room:           room.New(room.Options{}),
 		ScriptTimeout:  *timeout,
@@ -142,12 +157,27 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 	fmt.Fprintf(stdout, "schemalab classroom: listening on %s (%s)\n", srv.Addr(), be.Status())
 	fmt.Fprintf(stdout, "students log in with: %s\n", srv.LoginHint())
 	fmt.Fprintf(stdout, "host key %s (%s)\n", fp, keyPath)
+	fmt.Fprintln(stdout, shared)
 	if f, ok := stdout.(interface{ Sync() error }); ok {
 		f.Sync() // a script waiting for the address must see it now
 	}
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve() }()
+	if templates != nil {
+		// Built ahead, so that the first student of a lesson does not
+		// wait for it; what cannot be shared goes to the log.
+		buildCtx, stopBuilding := context.WithCancel(ctx)
+		built := make(chan struct{})
+		go func() {
+			defer close(built)
+			templates.BuildAll(buildCtx, cat, func(line string) { fmt.Fprintln(logOut, "schemalab classroom: "+line) })
+		}()
+		defer func() {
+			stopBuilding()
+			<-built
+		}()
+	}
 	if dashboard {
 		err = srv.RunDashboard(ctx)
 	} else {

@@ -15,6 +15,8 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/sandbox/engine"
+	"github.com/schemalab/schemalab/sandbox/wire"
 )
 
 func TestClassroomRefusesUnsafeCommandLines(t *testing.T) {
@@ -105,5 +107,56 @@ func TestClassroomOpenSaysSoAndServesUntilStopped(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "schemalab classroom: stopped") {
 		t.Errorf("stderr %q", stderr.String())
+	}
+}
+
+// startClassroomCommand runs `schemalab ARGS` until the test ends and
+// returns the first lines of its standard output.
+func startClassroomCommand(t *testing.T, lines int, args ...string) []string {
+	t.Helper()
+	t.Setenv(lessons.StateDirEnv, t.TempDir())
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	var stderr syncBuffer
+	exit := make(chan int)
+	go func() {
+		exit <- run(ctx, args, env(nil), pw, &stderr)
+		pw.Close()
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-exit:
+		case <-time.After(20 * time.Second):
+			t.Error("the classroom did not stop")
+		}
+	})
+	r := bufio.NewReader(pr)
+	var out []string
+	for range lines {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("after %q: %v; stderr %q", out, err, stderr.String())
+		}
+		out = append(out, strings.TrimSpace(line))
+	}
+	go io.Copy(io.Discard, r)
+	return out
+}
+
+// On the embedded server the lessons are shared; on a server without
+// snapshots (here `schemalab serve --strict`, reached with --uri) the
+// classroom says that every student runs the lessons' setup instead.
+func TestClassroomSaysWhetherLessonsAreShared(t *testing.T) {
+	if out := startClassroomCommand(t, 4, "classroom", "--open", "--listen", "127.0.0.1:0"); !strings.Contains(out[3], "every student starts from a shared copy-on-write copy") {
+		t.Errorf("embedded classroom:\n%s", strings.Join(out, "\n"))
+	}
+	srv, err := wire.Start(context.Background(), wire.Options{Engine: engine.New(engine.Options{Strict: true})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if out := startClassroomCommand(t, 4, "--uri", srv.URI(), "classroom", "--open", "--listen", "127.0.0.1:0"); !strings.Contains(out[3], "a real MongoDB cannot save database snapshots; here every student's session runs the lessons' setup code itself") {
+		t.Errorf("classroom on a server without snapshots:\n%s", strings.Join(out, "\n"))
 	}
 }

@@ -33,7 +33,7 @@ func BenchmarkSeedBucketStudent(b *testing.B) {
 	l := builtinLesson(b, "bucket")
 	tpl := NewTemplates(be.Client, be.Connector())
 	before := liveHeap()
-	if err := tpl.Build(ctx, l); err != nil {
+	if _, err := tpl.Build(ctx, l); err != nil {
 		b.Fatal(err)
 	}
 	built := liveHeap()

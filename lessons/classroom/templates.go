@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"sync"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -19,16 +19,26 @@ import (
 // student's prefix covers them.
 const TemplatePrefix = "_classroom_tpl_"
 
-// Templates are the shared starting points of the students' lesson
-// databases. Each lesson runs once, in its own template database, and the
-// state before every step is saved as a snapshot; a student's database is
-// then an O(1) copy-on-write clone of one of them (the embedded engine's
-// schemalabSnapshot restore with fromDb), so thirty students on the
-// bucket lesson share its 144,000 readings until they write.
+// buildTimeout bounds one lesson's template build, which runs on a
+// context of its own: the student whose first step asked for it may
+// leave, and the others waiting for it should not have to start again.
+const buildTimeout = 10 * time.Minute
+
+// Templates are the shared starting points of the students' lessons.
+// Each lesson runs once, in its own template database
+// (lessons.BuildTemplate), and keeps the state before every step and
+// after every step's setup: a database snapshot and a portable checkpoint
+// of the session's globals. A student's runner then takes those states
+// (Seeds, the hook of lessons.Sandbox) instead of running the code that
+// leads to them: its database becomes an O(1) copy-on-write clone of the
+// template's snapshot, so thirty students on the bucket lesson share its
+// 144,000 readings until they write, and its setup runs once for the
+// room.
 //
-// A real MongoDB has no snapshot command; there Seed reports false and
-// the caller replays the lesson's steps as it would for a single learner.
-// Templates is safe for concurrent use.
+// A real MongoDB has no snapshot command; there Seeds gives nothing and
+// every student's runner replays the lesson's steps as it would for a
+// single learner (Available says so). Templates is safe for concurrent
+// use.
 type Templates struct {
 	// client and connect are trusted: they reach the template databases,
 	// which no student's client may. connect opens the client of the
@@ -43,16 +53,15 @@ type Templates struct {
 }
 
 type template struct {
-	mu    sync.Mutex // held while the template is built
-	built bool
-	// saved counts the snapshots "before-0" … "before-(saved-1)"; a step
-	// that failed to run ends the template there.
-	saved int
-	err   error
+	done chan struct{} // closed when the build has ended
+	// Set before done is closed. tpl is nil on a server without snapshots
+	// and when the build failed (err).
+	tpl *lessons.Template
+	err error
 }
 
 // errNoSnapshots marks a server without the snapshot command.
-var errNoSnapshots = errors.New("the server has no snapshot command")
+var errNoSnapshots = fmt.Errorf("%w: every student's session runs the lessons' setup code itself", lessons.ErrNoSnapshots)
 
 // NewTemplates prepares templates built through client and connect, which
 // must not be confined to a student's prefix.
@@ -63,10 +72,10 @@ func NewTemplates(client *mongo.Client, connect lessons.ConnectFunc) *Templates 
 // Database is the template database of lesson id.
 func Database(lessonID string) string { return TemplatePrefix + lessonID }
 
-func snapshotName(step int) string { return "before-" + strconv.Itoa(step) }
-
-// supported probes the server for the snapshot command once.
-func (t *Templates) supported(ctx context.Context) error {
+// Available reports whether lessons can be shared: nil on the embedded
+// server, an error wrapping lessons.ErrNoSnapshots on a server without
+// snapshots, or what probing the server failed with.
+func (t *Templates) Available(ctx context.Context) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.probed {
@@ -86,88 +95,98 @@ func (t *Templates) supported(ctx context.Context) error {
 	return err
 }
 
-// Build runs lesson l once in its template database and saves the state
-// before each step. Concurrent callers wait for the one build; a build
-// cut short by ctx is tried again by the next caller. On a server without
-// snapshots it does nothing.
-func (t *Templates) Build(ctx context.Context, l *lessons.Lesson) error {
-	if err := t.supported(ctx); err != nil {
-		if errors.Is(err, errNoSnapshots) {
-			return nil
+// Build runs lesson l once in its template database and keeps its
+// states, or waits for the build another caller started; a build that
+// failed is tried again by the next caller. It returns nil and no error
+// on a server without snapshots, where there is nothing to share. A
+// template whose lesson failed part-way is returned with its Problems:
+// the states before the failure are shared.
+func (t *Templates) Build(ctx context.Context, l *lessons.Lesson) (*lessons.Template, error) {
+	if err := t.Available(ctx); err != nil {
+		if errors.Is(err, lessons.ErrNoSnapshots) {
+			return nil, nil
 		}
-		return err
+		return nil, err
 	}
 	t.mu.Lock()
 	tpl := t.byID[l.ID]
 	if tpl == nil {
-		tpl = &template{}
+		tpl = &template{done: make(chan struct{})}
 		t.byID[l.ID] = tpl
+		go t.build(tpl, l)
 	}
 	t.mu.Unlock()
-
-	tpl.mu.Lock()
-	defer tpl.mu.Unlock()
-	if tpl.built {
-		return tpl.err
+	select {
+	case <-tpl.done:
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
-	saved, err := t.build(ctx, l)
-	if ctx.Err() != nil {
-		return ctx.Err()
+	if tpl.err != nil {
+		t.mu.Lock()
+		if t.byID[l.ID] == tpl {
+			delete(t.byID, l.ID)
+		}
+		t.mu.Unlock()
 	}
-	tpl.built, tpl.saved, tpl.err = true, saved, err
-	return err
+	return tpl.tpl, tpl.err
 }
 
-func (t *Templates) build(ctx context.Context, l *lessons.Lesson) (int, error) {
-	db := Database(l.ID)
-	// The runner is not closed: closing drops every snapshot of its
-	// database, the template's own among them. Its client lives as long
-	// as the classroom, one per lesson.
-	r := lessons.NewRunner(&lessons.Sandbox{Connect: t.connect, Prefix: TemplatePrefix}, l, lessons.RunnerOptions{})
-	if err := r.Reset(ctx); err != nil {
-		return 0, fmt.Errorf("classroom template of %s: %w", l.ID, err)
-	}
+func (t *Templates) build(tpl *template, l *lessons.Lesson) {
+	defer close(tpl.done)
+	ctx, cancel := context.WithTimeout(context.Background(), buildTimeout)
+	defer cancel()
 	// Snapshots of an earlier build of the same lesson would pin old data.
-	if err := t.snapshot(ctx, db, bson.D{{Key: lessons.SnapshotCommand, Value: "drop"}}); err != nil {
-		return 0, err
+	db := Database(l.ID)
+	if err := t.client.Database(db).RunCommand(ctx, bson.D{{Key: lessons.SnapshotCommand, Value: "drop"}}).Err(); err != nil {
+		tpl.err = fmt.Errorf("classroom template %s: drop its old snapshots: %w", db, err)
+		return
 	}
-	save := func(step int) error {
-		return t.snapshot(ctx, db, bson.D{{Key: lessons.SnapshotCommand, Value: "save"}, {Key: "name", Value: snapshotName(step)}})
+	built, err := lessons.BuildTemplate(ctx, &lessons.Sandbox{Connect: t.connect, Prefix: TemplatePrefix}, l)
+	if err != nil {
+		tpl.err = fmt.Errorf("classroom template of %s: %w", l.ID, err)
+		return
 	}
-	if err := save(0); err != nil {
-		return 0, err
-	}
-	for i := range l.Steps {
-		res, err := r.RunStep(ctx, i)
-		if err != nil {
-			return i + 1, fmt.Errorf("classroom template of %s: step %d: %w", l.ID, i+1, err)
-		}
-		if broken := codeFailures(res); broken != "" {
-			// Later steps depend on this one's data: the template ends
-			// here, and students replay from this point.
-			return i + 1, fmt.Errorf("classroom template of %s: step %d: %s", l.ID, i+1, broken)
-		}
-		if err := save(i + 1); err != nil {
-			return i + 1, err
-		}
-	}
-	return len(l.Steps) + 1, nil
+	tpl.tpl = built
 }
 
-// codeFailures is the first failure of a step that is not an expectation
-// (code that broke), or "".
-func codeFailures(res *lessons.StepResult) string {
-	for _, f := range res.Failures {
-		if !f.Expect {
-			return f.String()
+// BuildAll builds the templates of every lesson of cat, one after the
+// other, so that students do not wait for them; report gets one line per
+// lesson that cannot be shared in full.
+func (t *Templates) BuildAll(ctx context.Context, cat *lessons.Catalog, report func(line string)) {
+	for _, l := range cat.Lessons {
+		tpl, err := t.Build(ctx, l)
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			report(err.Error())
+		case tpl != nil:
+			for _, p := range tpl.Problems() {
+				report(fmt.Sprintf("classroom template of %s: %s", l.ID, p))
+			}
 		}
 	}
-	return ""
 }
 
-func (t *Templates) snapshot(ctx context.Context, db string, cmd bson.D) error {
-	if err := t.client.Database(db).RunCommand(ctx, cmd).Err(); err != nil {
-		return fmt.Errorf("classroom template %s: %s: %w", db, cmd[0].Value, err)
+// Seeds is the hook of lessons.Sandbox: the template of lesson l and the
+// copy of its snapshots into a student's database, made through the
+// trusted client, since a student's own client cannot read the template
+// database. It is nil on a server without snapshots.
+func (t *Templates) Seeds(ctx context.Context, l *lessons.Lesson) (*lessons.Seeds, error) {
+	tpl, err := t.Build(ctx, l)
+	if tpl == nil {
+		return nil, err
+	}
+	return &lessons.Seeds{Template: tpl, Restore: func(ctx context.Context, snapshot, db string) error {
+		return t.restore(ctx, tpl, snapshot, db)
+	}}, nil
+}
+
+func (t *Templates) restore(ctx context.Context, tpl *lessons.Template, snapshot, db string) error {
+	err := t.client.Database(db).RunCommand(ctx, bson.D{{Key: lessons.SnapshotCommand, Value: "restore"},
+		{Key: "name", Value: snapshot}, {Key: "fromDb", Value: tpl.Database()}}).Err()
+	if err != nil {
+		return fmt.Errorf("start %s from the classroom template of %s: %w", db, tpl.Lesson().ID, err)
 	}
 	return nil
 }
@@ -175,35 +194,22 @@ func (t *Templates) snapshot(ctx context.Context, db string, cmd bson.D) error {
 // Seed makes db the state of lesson l just before step (0-based), as a
 // copy-on-write clone of the template, building the template first if
 // needed. ok is false when it could not: on a server without snapshots, or
-// past a step the template could not run; the caller then replays the
-// earlier steps itself. This is the hook a lesson session calls before
-// its first step in a classroom.
+// past a step the template could not run; the caller then runs the
+// earlier steps itself.
 func (t *Templates) Seed(ctx context.Context, l *lessons.Lesson, db string, step int) (ok bool, err error) {
 	if step < 0 || step > len(l.Steps) {
 		return false, fmt.Errorf("lesson %s has no step %d", l.ID, step+1)
 	}
-	if err := t.Build(ctx, l); err != nil && !t.hasSnapshot(l.ID, step) {
+	tpl, err := t.Build(ctx, l)
+	if tpl == nil {
 		return false, err
 	}
-	if !t.hasSnapshot(l.ID, step) {
+	name, ok := tpl.SnapshotBefore(step)
+	if !ok {
 		return false, nil
 	}
-	err = t.client.Database(db).RunCommand(ctx, bson.D{{Key: lessons.SnapshotCommand, Value: "restore"},
-		{Key: "name", Value: snapshotName(step)}, {Key: "fromDb", Value: Database(l.ID)}}).Err()
-	if err != nil {
-		return false, fmt.Errorf("start %s from the classroom template of %s: %w", db, l.ID, err)
+	if err := t.restore(ctx, tpl, name, db); err != nil {
+		return false, err
 	}
 	return true, nil
-}
-
-func (t *Templates) hasSnapshot(id string, step int) bool {
-	t.mu.Lock()
-	tpl := t.byID[id]
-	t.mu.Unlock()
-	if tpl == nil {
-		return false
-	}
-	tpl.mu.Lock()
-	defer tpl.mu.Unlock()
-	return tpl.built && step < tpl.saved
 }

@@ -2,6 +2,8 @@ package classroom
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -118,4 +120,138 @@ func TestSeedOnAServerWithoutSnapshotsAsksForReplay(t *testing.T) {
 			t.Fatal("no template is built where it cannot be used")
 		}
 	}
+}
+
+// studentRunner is a student's runner as a classroom makes it: a client
+// confined to the student's prefix, seeded from the room's templates.
+func studentRunner(t testing.TB, be *sandbox.Backend, tpl *Templates, l *lessons.Lesson, name string) *lessons.Runner {
+	t.Helper()
+	sb, err := be.ForPrefix(context.Background(), name+"_")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := lessons.NewRunner(&lessons.Sandbox{Connect: sb.Connector(), Prefix: sb.Prefix(), ResetDB: sb.ResetDB,
+		Close: sb.Close, Seeds: tpl.Seeds}, l, lessons.RunnerOptions{})
+	t.Cleanup(func() {
+		r.Close()
+		sb.Close()
+	})
+	return r
+}
+
+func evalAt(t testing.TB, r *lessons.Runner, step int, src string) string {
+	t.Helper()
+	out, err := r.Eval(context.Background(), step, src)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	return strings.TrimSpace(out.Transcript)
+}
+
+// Two students seeded from one template see the same data and variables;
+// what one of them changes, in the database or in the session, reaches
+// neither the other nor the template; and neither can read the template
+// itself.
+func TestSeededStudentsShareTheTemplateAndStayApart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the bucket lesson's template (144,000 readings); skipped with -short")
+	}
+	ctx := context.Background()
+	be, err := sandbox.StartEmbedded(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer be.Close()
+	l := builtinLesson(t, "bucket")
+	tpl := NewTemplates(be.Client, be.Connector())
+	alice := studentRunner(t, be, tpl, l, "alice")
+	bob := studentRunner(t, be, tpl, l, "bob")
+	compare := stepNamed(t, l, "Compare: a 12-hour")
+	for _, r := range []*lessons.Runner{alice, bob} {
+		for i := 0; i <= compare; i++ {
+			res, err := r.RunStep(ctx, i)
+			if err != nil || !res.OK() {
+				t.Fatalf("%s step %d: %v %v", r.Database(), i+1, err, res.Failures)
+			}
+		}
+	}
+	probe := "[db.readings.countDocuments(), db.readings_bucket.countDocuments(), typeof hourOf, typeof figures, lo.toISOString()].join(' ')"
+	want := "144000 2403 function function 2026-09-01T00:00:00.000Z"
+	for _, r := range []*lessons.Runner{alice, bob} {
+		if got := evalAt(t, r, compare, probe); got != want {
+			t.Fatalf("%s sees %q, want %q", r.Database(), got, want)
+		}
+	}
+	// Alice wrecks her copy, data and helpers alike.
+	evalAt(t, alice, compare, "db.readings.deleteMany({}); db.readings_bucket.drop(); hour = null; figures = 'mine'")
+	if got := evalAt(t, alice, compare, "[db.readings.countDocuments(), hour, figures].join(' ')"); got != "0  mine" {
+		t.Fatalf("alice's own changes: %q", got)
+	}
+	if got := evalAt(t, bob, compare, probe); got != want {
+		t.Fatalf("after alice's changes bob sees %q, want %q", got, want)
+	}
+	if n := count(t, be.Client, Database("bucket"), "readings"); n != 144000 {
+		t.Fatalf("after alice's changes the template holds %d readings", n)
+	}
+	// A third student starting now gets the template as it was built
+	// (here at the state after the comparison step, whose helpers the
+	// probe reads).
+	carol := studentRunner(t, be, tpl, l, "carol")
+	if got := evalAt(t, carol, compare+1, probe); got != want {
+		t.Fatalf("carol, seeded after alice's changes, sees %q", got)
+	}
+	// A student's client is confined to the student's prefix: the
+	// template is the classroom's.
+	if got := evalAt(t, bob, compare, "db.getSiblingDB('"+Database("bucket")+"').readings.countDocuments()"); !strings.Contains(got, "error") {
+		t.Fatalf("bob read the template database: %q", got)
+	}
+}
+
+// On a server without snapshots (here `schemalab serve --strict`) the
+// classroom has nothing to share and says so; a student's runner runs the
+// lesson's code itself, as a learner alone does.
+func TestSeedsFallBackToReplayingWithoutSnapshots(t *testing.T) {
+	ctx := context.Background()
+	srv, err := wire.Start(ctx, wire.Options{Engine: engine.New(engine.Options{Strict: true})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	be, err := sandbox.Open(ctx, sandbox.Config{URI: srv.URI(), DBPrefix: "strict_"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer be.Close()
+	// The classroom's own client is not confined to a prefix.
+	client, err := mongo.Connect(options.Client().ApplyURI(srv.URI()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Disconnect(ctx)
+	tpl := NewTemplates(client, nil)
+	if err := tpl.Available(ctx); !errors.Is(err, lessons.ErrNoSnapshots) {
+		t.Fatalf("Available on a server without snapshots: %v", err)
+	}
+	l := builtinLesson(t, "tree")
+	r := lessons.NewRunner(&lessons.Sandbox{Connect: be.Connector(), Prefix: "strict_", Seeds: tpl.Seeds}, l, lessons.RunnerOptions{})
+	defer r.Close()
+	last := len(l.Steps) - 1
+	res, err := r.RunStep(ctx, last)
+	if err != nil || !res.OK() {
+		t.Fatalf("last step without snapshots: %v %v", err, res.Failures)
+	}
+	if notes := strings.Join(res.Notes, "\n"); !strings.Contains(notes, "steps are replayed") {
+		t.Errorf("the runner does not say that it replays:\n%s", notes)
+	}
+}
+
+func stepNamed(t testing.TB, l *lessons.Lesson, prefix string) int {
+	t.Helper()
+	for i, st := range l.Steps {
+		if strings.HasPrefix(st.Title, prefix) {
+			return i
+		}
+	}
+	t.Fatalf("%s has no step %q", l.ID, prefix)
+	return -1
 }

@@ -3,9 +3,12 @@ package classroom
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,7 +18,9 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/schemalab/schemalab/content"
 	"github.com/schemalab/schemalab/lessons"
+	room "github.com/schemalab/schemalab/lessons/classroom"
 )
 
 // BenchmarkLoginToFirstFrame measures a student's wait from dialling the
@@ -75,14 +80,17 @@ func BenchmarkLoginToFirstFrame(b *testing.B) {
 // sessions, at once: each opens the bucket lesson and runs every step
 // that has code, pressing enter and waiting for the result on its screen
 // before going on. It reports the step latencies the students saw
-// (enter to result) and the peak resident memory of the process, which
-// is the classroom server plus the simulated terminals.
+// (enter to result) and the memory of the classroom server, which runs
+// in a process of its own (this test binary again, serving as
+// `schemalab classroom` does, with every lesson's template built before
+// the students arrive), so that the simulated terminals are not counted.
 //
-// CLASSROOM_BENCH_STUDENTS=1,30 picks the class sizes (default 1: thirty
-// students replaying the lesson hold about 10 GB today). With
+// CLASSROOM_BENCH_STUDENTS=1,30 picks the class sizes (default 1). With
 // CLASSROOM_BENCH_THINK=10s each student reads for a while before every
 // step (uniformly 0.5 to 1.5 times that), as a room does, instead of all
-// of them pressing enter at once.
+// of them pressing enter at once. With CLASSROOM_BENCH_NO_TEMPLATES=1
+// the students run the lesson's setup themselves, as on a server without
+// snapshots.
 //
 //	CLASSROOM_BENCH_STUDENTS=1,30 go test -run '^$' -bench BucketLessonClass -benchtime 1x -timeout 30m ./tui/classroom
 func BenchmarkBucketLessonClass(b *testing.B) {
@@ -120,13 +128,12 @@ func runClass(b *testing.B, n int) {
 	for range n {
 		keys = append(keys, newKey(b))
 	}
-	srv := startClassroom(b, Config{Auth: Auth{AllowKeysFile: allowKeys(b, keys...)}, Catalog: cat,
-		MaxStudents: n, ScriptTimeout: 5 * time.Minute})
+	srv := startServerProcess(b, allowKeys(b, keys...), n)
 	prefix := fmt.Sprintf("b%d", time.Now().UnixNano()%1e6)
 
 	peak := make(chan int64)
 	stopSampling := make(chan struct{})
-	go sampleRSS(stopSampling, peak)
+	go sampleRSS(srv.pid, stopSampling, peak)
 
 	var mu sync.Mutex
 	var latencies []time.Duration
@@ -142,7 +149,7 @@ func runClass(b *testing.B, n int) {
 					time.Sleep(think/2 + time.Duration(rng.Int64N(int64(think))))
 				}
 			}
-			tm := login(b, srv.Addr(), loginOptions{user: fmt.Sprintf("%s-%d", prefix, i), key: keys[i], w: 160, h: 45})
+			tm := login(b, srv.addr, loginOptions{user: fmt.Sprintf("%s-%d", prefix, i), key: keys[i], w: 160, h: 45})
 			tm.openLesson(l.Title)
 			for s := range l.Steps {
 				if s > 0 {
@@ -161,6 +168,13 @@ func runClass(b *testing.B, n int) {
 				tm.send("enter")
 				tm.waitFor(`ran in \d+`, 10*time.Minute)
 				d := time.Since(t0)
+				// A step that broke (a heap guard stopping an ordinary
+				// step, say) would make a fast figure meaningless. (An
+				// exercise's starter code fails its check on purpose.)
+				screen := tm.screen()
+				if strings.Contains(screen, "InterruptedError") || l.Steps[s].Exercise == nil && strings.Contains(screen, "✗") {
+					b.Errorf("student %d, step %d did not run cleanly:\n%s", i, s+1, screen)
+				}
 				if os.Getenv("CLASSROOM_BENCH_VERBOSE") != "" {
 					b.Logf("student %d step %d: %v", i, s+1, d)
 				}
@@ -185,20 +199,101 @@ func runClass(b *testing.B, n int) {
 	b.ReportMetric(pct(0.50), "ms-p50")
 	b.ReportMetric(pct(0.95), "ms-p95")
 	b.ReportMetric(pct(1), "ms-max")
-	b.ReportMetric(float64(rss)/(1<<20), "MB-peak-RSS")
+	b.ReportMetric(float64(rss)/(1<<20), "MB-server-peak-RSS")
+	b.ReportMetric(float64(procStatus(srv.pid, "VmHWM"))/(1<<20), "MB-server-VmHWM")
+	b.ReportMetric(float64(srv.startRSS)/(1<<20), "MB-server-RSS-before")
 	b.ReportMetric(total.Seconds(), "s-whole-class")
+}
+
+// benchServerEnv names the authorized_keys file of the classroom server
+// that a re-executed test binary runs (serveForBenchmark).
+const benchServerEnv = "CLASSROOM_BENCH_SERVE"
+
+type serverProcess struct {
+	addr     string
+	pid      int
+	startRSS int64
+}
+
+// startServerProcess runs the classroom server of a benchmark in a
+// process of its own until the benchmark ends.
+func startServerProcess(b *testing.B, keysFile string, students int) *serverProcess {
+	cmd := exec.Command(os.Args[0], "-test.run=^$", "-test.bench=^$")
+	cmd.Env = append(os.Environ(), benchServerEnv+"="+keysFile, "CLASSROOM_BENCH_MAX="+strconv.Itoa(students))
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		stdin.Close() // the server stops when its stdin ends
+		if err := cmd.Wait(); err != nil {
+			b.Errorf("classroom server process: %v", err)
+		}
+	})
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	addr, ok := strings.CutPrefix(strings.TrimSpace(line), "listening on ")
+	if err != nil || !ok {
+		b.Fatalf("the classroom server process did not start: %q %v", line, err)
+	}
+	go io.Copy(io.Discard, stdout)
+	return &serverProcess{addr: addr, pid: cmd.Process.Pid, startRSS: procStatus(cmd.Process.Pid, "VmRSS")}
+}
+
+// serveForBenchmark is the classroom server of startServerProcess: the
+// package's embedded sandbox and templates, every lesson's template
+// built first as `schemalab classroom` builds them, then the address on
+// stdout, until stdin ends.
+func serveForBenchmark(keysFile string) {
+	fail := func(err error) {
+		fmt.Fprintln(os.Stderr, "benchmark classroom server:", err)
+		os.Exit(1)
+	}
+	cat, errs := lessons.Load(content.FS)
+	if len(errs) > 0 {
+		fail(errs[0])
+	}
+	state, err := os.MkdirTemp("", "classroom-bench")
+	if err != nil {
+		fail(err)
+	}
+	defer os.RemoveAll(state)
+	students, _ := strconv.Atoi(os.Getenv("CLASSROOM_BENCH_MAX"))
+	cfg := Config{Listen: "127.0.0.1:0", StateDir: state, Auth: Auth{AllowKeysFile: keysFile}, Catalog: cat,
+		MaxStudents: students, ScriptTimeout: 5 * time.Minute, Sandbox: prefixSandbox(sharedBackend),
+		Seeds: sharedTemplates.Seeds, Room: room.New(room.Options{})}
+	if os.Getenv("CLASSROOM_BENCH_NO_TEMPLATES") != "" {
+		cfg.Seeds = nil
+	} else {
+		sharedTemplates.BuildAll(context.Background(), cat, func(line string) { fmt.Fprintln(os.Stderr, line) })
+	}
+	srv, err := New(cfg)
+	if err != nil {
+		fail(err)
+	}
+	go srv.Serve()
+	fmt.Println("listening on " + srv.Addr())
+	io.Copy(io.Discard, os.Stdin)
+	srv.Close()
 }
 
 func hasCode(st *lessons.Step) bool {
 	return slices.ContainsFunc(st.Blocks, func(bl lessons.Block) bool { return bl.Kind != lessons.Prose })
 }
 
-// sampleRSS reads the process's resident set every 50 ms until stop and
-// sends the largest.
-func sampleRSS(stop <-chan struct{}, peak chan<- int64) {
+// sampleRSS reads process pid's resident set (VmRSS) every 50 ms until
+// stop, and sends the largest.
+func sampleRSS(pid int, stop <-chan struct{}, peak chan<- int64) {
 	var most int64
 	for {
-		most = max(most, rss())
+		most = max(most, procStatus(pid, "VmRSS"))
 		select {
 		case <-stop:
 			peak <- most
@@ -208,14 +303,16 @@ func sampleRSS(stop <-chan struct{}, peak chan<- int64) {
 	}
 }
 
-// rss is VmRSS from /proc/self/status, in bytes (0 where there is none).
-func rss() int64 {
-	raw, err := os.ReadFile("/proc/self/status")
+// procStatus is a kB field of /proc/PID/status (VmRSS, VmHWM: the peak
+// resident set since the process started), in bytes (0 where there is
+// none).
+func procStatus(pid int, field string) int64 {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(raw), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
 			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
 			return kb << 10
 		}

@@ -25,8 +25,12 @@ import (
 )
 
 // sharedBackend is one embedded sandbox for the package's tests, as a
-// classroom has one for all its students.
-var sharedBackend *sandbox.Backend
+// classroom has one for all its students, and sharedTemplates the room's
+// templates of the lessons on it.
+var (
+	sharedBackend   *sandbox.Backend
+	sharedTemplates *room.Templates
+)
 
 func TestMain(m *testing.M) {
 	be, err := sandbox.StartEmbedded(context.Background())
@@ -35,6 +39,12 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	sharedBackend = be
+	sharedTemplates = room.NewTemplates(be.Client, be.Connector())
+	if keys := os.Getenv(benchServerEnv); keys != "" {
+		serveForBenchmark(keys)
+		be.Close()
+		os.Exit(0)
+	}
 	code := m.Run()
 	be.Close()
 	os.Exit(code)
@@ -101,6 +111,9 @@ func startClassroom(t testing.TB, cfg Config) *Server {
 	}
 	if cfg.Sandbox == nil {
 		cfg.Sandbox = prefixSandbox(sharedBackend)
+		if cfg.Seeds == nil {
+			cfg.Seeds = sharedTemplates.Seeds
+		}
 	}
 	if cfg.Room == nil {
 		cfg.Room = room.New(room.Options{})

@@ -114,7 +114,7 @@ func (im *instructorModel) present() tea.Cmd {
 		opts.Lesson = lastLesson(im.s.cfg.Catalog, im.store)
 	}
 	im.clients = &clients{}
-	opts.Connect = im.clients.connect(im.s.cfg.Sandbox, im.name+"_")
+	opts.Connect = im.clients.connect(im.s.sandbox, im.name+"_")
 	im.course = tui.New(im.ctx, opts)
 	_, cmd := im.course.Update(tea.WindowSizeMsg{Width: im.dash.width, Height: im.dash.height})
 	return tea.Batch(cmd, im.course.Init())

@@ -14,6 +14,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -38,6 +39,11 @@ const (
 	// DefaultInstructor names the instructor's own course (its database
 	// prefix and progress) in the dashboard of the classroom's terminal.
 	DefaultInstructor = "instructor"
+	// turnHold is the longest one student's operation holds one of the
+	// room's turns (lessons.Turns): longer than any of the lessons' own
+	// steps take on the server alone, and short enough that a student's
+	// loop running to its time limit holds up the others for a moment.
+	turnHold = 10 * time.Second
 )
 
 // Config configures a classroom server.
@@ -61,6 +67,12 @@ type Config struct {
 	// prefix <name>_: its own clients, confined to that prefix. Closing
 	// what it returns releases only those.
 	Sandbox func(ctx context.Context, prefix string) (*lessons.Sandbox, error)
+	// Seeds, if set, gives every session's lesson runners the room's
+	// shared template of the lesson (lessons.Sandbox.Seeds; a
+	// room.Templates' Seeds), so that a lesson's setup runs once for the
+	// room rather than once per student. nil means each session runs all
+	// the lessons' code itself, as on a server without snapshots.
+	Seeds func(ctx context.Context, l *lessons.Lesson) (*lessons.Seeds, error)
 	// CheckPrefix refuses a student name whose prefix cannot name a
 	// database, at log-in rather than at the first step.
 	CheckPrefix func(prefix string) error
@@ -88,9 +100,12 @@ type Server struct {
 	ln              net.Listener
 	keys            *authorizedKeys
 	roster          *room.Roster
-	hostKey         string
-	hostKeyAt       string
-	log             *log.Logger
+	// turns share the server's processors among the students' lesson
+	// operations, as many at once as there are processors.
+	turns     *lessons.Turns
+	hostKey   string
+	hostKeyAt string
+	log       *log.Logger
 
 	mu       sync.Mutex
 	live     map[string]*liveSession // students by name
@@ -147,6 +162,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, log: log.New(cfg.Log, "", log.LstdFlags),
 		live: map[string]*liveSession{}, all: map[*liveSession]bool{}, pending: map[ssh.Session]*liveSession{}}
+	s.turns = lessons.NewTurns(runtime.GOMAXPROCS(0), turnHold)
 	s.instructor, s.instructorLogin = DefaultInstructor, cfg.Instructor != ""
 	if s.instructorLogin {
 		if s.instructor, err = room.StudentName(cfg.Instructor); err != nil {

@@ -37,7 +37,7 @@ func (s *Server) newStudent(ctx context.Context, ls *liveSession) (*student, err
 	st.model = tui.New(ctx, tui.Options{
 		Catalog:       s.cfg.Catalog,
 		Store:         store,
-		Connect:       st.clients.connect(s.cfg.Sandbox, ls.name+"_"),
+		Connect:       st.clients.connect(s.sandbox, ls.name+"_"),
 		NoColor:       s.cfg.NoColor,
 		Lesson:        lastLesson(s.cfg.Catalog, store),
 		Warnings:      warnings,
@@ -47,6 +47,19 @@ func (s *Server) newStudent(ctx context.Context, ls *liveSession) (*student, err
 	})
 	s.cfg.Room.Join(ls.name, ls.identity)
 	return st, nil
+}
+
+// sandbox is Config.Sandbox with the room's templates and turns.
+func (s *Server) sandbox(ctx context.Context, prefix string) (*lessons.Sandbox, error) {
+	sb, err := s.cfg.Sandbox(ctx, prefix)
+	if err != nil {
+		return nil, err
+	}
+	if s.cfg.Seeds != nil {
+		sb.Seeds = s.cfg.Seeds
+	}
+	sb.Turns = s.turns
+	return sb, nil
 }
 
 func (st *student) close() {

@@ -1,0 +1,367 @@
+package lessons
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/schemalab/schemalab/sandbox/shell"
+)
+
+// A classroom runs each lesson once, as a Template, and every student's
+// runner starts from the template's states instead of running the code
+// that leads to them: the database from the template's snapshot, as an
+// O(1) copy-on-write clone, and the session's globals from a portable
+// checkpoint (shell.Portable) taken with it. So the setup that generates
+// the bucket lesson's 144,000 readings runs once for the room, not once
+// per student, and thirty students share the readings until they write.
+//
+// What a student sees still comes from their own session: the step's
+// run, compare and expect blocks, the exercises and the scratch shell run
+// there, on their own database, so the keys and documents examined are
+// their own scans. Only setup blocks, whose output is never shown, and
+// the steps a jump skips are taken from the template.
+//
+// Why the states are the runner's own (the state before each step and
+// after each step's setup): they are the states a runner restores for a
+// jump, a re-run, an attempt and the scratch shell, so a seeded runner
+// takes exactly the paths an unseeded one takes, one source instead of
+// another for the same state. The lessons' data is deterministic, so the
+// template's state before step k is the state a learner's own run of
+// steps 1..k-1 leaves (saveOnce relies on the same property).
+
+// ErrNoSnapshots is BuildTemplate's answer on a server that cannot save
+// database snapshots (a real MongoDB, `schemalab serve --strict`): there
+// a template cannot be shared, and runners replay as they do alone.
+var ErrNoSnapshots = errors.New("the server cannot save database snapshots")
+
+// Template is a lesson run once in a database of its own, with its states
+// kept for runners to start from. It is immutable once built and safe to
+// share between the runners of many students.
+type Template struct {
+	lesson *Lesson
+	db     string
+	states map[string]*templateState
+	// problems say which states runners cannot start from, and why.
+	problems []string
+}
+
+type templateState struct {
+	globals *shell.Portable
+	// setup holds the results of the step's setup blocks, for the state
+	// after them: a seeded runner reports them as its own, since it
+	// takes their effect instead of running them.
+	setup []BlockResult
+	// blocked says why runners cannot start from this state; "" if they
+	// can.
+	blocked string
+}
+
+// Seeds are what a runner needs to start from a template: the template,
+// and the copy of one of its snapshots into the runner's database, made
+// with a client that may read the template's database (a student's own
+// client may not).
+type Seeds struct {
+	Template *Template
+	// Restore makes database db a copy-on-write clone of the template's
+	// snapshot name.
+	Restore func(ctx context.Context, snapshot, db string) error
+}
+
+// Lesson is the lesson the template ran.
+func (t *Template) Lesson() *Lesson { return t.lesson }
+
+// Database is where the template ran and its snapshots are kept.
+func (t *Template) Database() string { return t.db }
+
+// Problems lists the states runners cannot start from, and why: they run
+// the lesson's code from the nearest earlier state instead.
+func (t *Template) Problems() []string { return t.problems }
+
+// SnapshotBefore names the template's snapshot of the state before step
+// (0-based; len(steps) is the end of the lesson), if runners can start
+// from it.
+func (t *Template) SnapshotBefore(step int) (string, bool) {
+	name := stateBefore(step)
+	ts := t.states[name]
+	return name, ts != nil && ts.blocked == ""
+}
+
+// state is the template's state name, if runners can start from it.
+func (t *Template) state(name string) *templateState {
+	if ts := t.states[name]; ts != nil && ts.blocked == "" {
+		return ts
+	}
+	return nil
+}
+
+// BuildTemplate runs every step of l once on sb, in the database
+// DatabaseName(sb.Prefix, l.ID), and keeps the state before each step
+// and after each step's setup: the server's snapshots, which stay on the
+// server, and portable checkpoints of the session's globals. A step
+// whose code fails ends the template there (Problems says so); later
+// states are then the runners' to reach by running the code themselves.
+// On a server without snapshots it returns ErrNoSnapshots.
+func BuildTemplate(ctx context.Context, sb *Sandbox, l *Lesson) (*Template, error) {
+	r := NewRunner(sb, l, RunnerOptions{})
+	t := &Template{lesson: l, db: r.Database(), states: map[string]*templateState{}}
+	r.onSave = func(name string) {
+		t.states[name] = &templateState{globals: r.sh.ExportGlobals(r.saved[stateBefore(0)])}
+	}
+	// The runner is not closed, since closing drops its snapshots, which
+	// are the template; its session is let go, and its client
+	// disconnected, so that nothing but the snapshots and the portable
+	// checkpoints outlives the build.
+	defer func() {
+		if r.client != nil {
+			_ = r.client.Disconnect(context.WithoutCancel(ctx))
+		}
+		r.client, r.sh, r.saved = nil, nil, nil
+	}()
+	if err := r.Reset(ctx); err != nil {
+		return nil, fmt.Errorf("template of %s: %w", l.ID, err)
+	}
+	if r.snapshots != snapshotsOn {
+		return nil, ErrNoSnapshots
+	}
+	for i := range l.Steps {
+		res, err := r.RunStep(ctx, i)
+		if err != nil {
+			return nil, fmt.Errorf("template of %s: step %d: %w", l.ID, i+1, err)
+		}
+		for _, b := range res.Blocks {
+			if b.Block != nil && b.Block.Kind == Setup {
+				if ts := t.states[stateSetup(i)]; ts != nil {
+					ts.setup = append(ts.setup, b)
+				}
+			}
+		}
+		if !res.codeOK() {
+			t.problems = append(t.problems, fmt.Sprintf("step %d %q failed (%s): runners run it and the steps after it themselves",
+				i+1, l.Steps[i].Title, res.Failures[0]))
+			break
+		}
+	}
+	t.block()
+	return t, nil
+}
+
+// block marks the states runners cannot start from: those whose session
+// was on another database, and those with a global that could not be
+// carried and that code still to come reads. A global that could not be
+// carried and that no later block reads is left out of the seeded
+// session.
+func (t *Template) block() {
+	names := make([]string, 0, len(t.states))
+	for name := range t.states {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		ts := t.states[name]
+		if db := ts.globals.DB(); db != t.db {
+			ts.blocked = "the session had switched to database " + db
+		} else if later := t.codeAfter(name); later != "" {
+			for _, u := range ts.globals.Unportable() {
+				if mentions(later, u.Name) {
+					ts.blocked = fmt.Sprintf("the global %s cannot be carried (%s), and later code reads it", u.Name, u.Reason)
+					break
+				}
+			}
+		}
+		if ts.blocked != "" {
+			t.problems = append(t.problems, fmt.Sprintf("%s: %s", t.describe(name), ts.blocked))
+		}
+	}
+}
+
+// describe names a state for people.
+func (t *Template) describe(name string) string {
+	if k, ok := beforeStep(name); ok {
+		if k == len(t.lesson.Steps) {
+			return "the end of the lesson"
+		}
+		return fmt.Sprintf("the state before step %d", k+1)
+	}
+	k, _ := setupStep(name)
+	return fmt.Sprintf("the state after the setup of step %d", k+1)
+}
+
+// codeAfter is the code a session at state name may still run: every
+// executable block of the steps after it, and of its own step but the
+// setup when name is the state after a setup.
+func (t *Template) codeAfter(name string) string {
+	var b strings.Builder
+	from, ownStep := 0, -1
+	if k, ok := beforeStep(name); ok {
+		from = k
+	} else if k, ok := setupStep(name); ok {
+		from, ownStep = k, k
+	}
+	for i := from; i < len(t.lesson.Steps); i++ {
+		for _, bl := range t.lesson.Steps[i].Blocks {
+			if bl.Kind == Prose || bl.Kind == ExerciseHint || (i == ownStep && bl.Kind == Setup) {
+				continue
+			}
+			b.WriteString(bl.Text)
+			b.WriteByte('\n')
+			if bl.Variant != nil {
+				b.WriteString(bl.Variant.Figures)
+				b.WriteByte('\n')
+			}
+		}
+	}
+	return b.String()
+}
+
+// mentions reports whether code has name as a whole identifier.
+func mentions(code, name string) bool {
+	isIdent := func(c byte) bool {
+		return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+	}
+	for at := 0; ; {
+		i := strings.Index(code[at:], name)
+		if i < 0 {
+			return false
+		}
+		i += at
+		end := i + len(name)
+		if (i == 0 || !isIdent(code[i-1])) && (end == len(code) || !isIdent(code[end])) {
+			return true
+		}
+		at = i + 1
+	}
+}
+
+// seedState is the template state name a runner may start from, asking
+// the sandbox for its seeds on first use; nil when there is none.
+func (r *Runner) seedState(ctx context.Context, name string) *templateState {
+	if r.snapshots != snapshotsOn || r.sb.Seeds == nil {
+		return nil
+	}
+	if !r.seedsAsked {
+		r.seedsAsked = true
+		sd, err := r.sb.Seeds(ctx, r.lesson)
+		switch {
+		case err != nil:
+			r.note("The shared copy of this lesson could not be prepared (" + err.Error() + "): its code runs in your session instead.")
+		case sd != nil && sd.Template != nil && sd.Restore != nil && sameLesson(sd.Template.lesson, r.lesson):
+			r.seeds = sd
+		}
+	}
+	if r.seeds == nil {
+		return nil
+	}
+	return r.seeds.Template.state(name)
+}
+
+// sameLesson reports whether a template of a may seed a runner of b.
+func sameLesson(a, b *Lesson) bool {
+	return a == b || a.ID == b.ID && reflect.DeepEqual(a.Steps, b.Steps)
+}
+
+// seed brings the session to the template's state name, if the runner
+// may start from it, and keeps it as a saved state. ok is false when
+// there is no such state; then nothing changed.
+func (r *Runner) seed(ctx context.Context, name string) (ok bool, err error) {
+	ts := r.seedState(ctx, name)
+	if ts == nil {
+		return false, nil
+	}
+	if changed, err := r.takeTemplate(ctx, name, ts); err != nil {
+		if changed || ctx.Err() != nil {
+			return false, err
+		}
+		r.note(err.Error() + ": this lesson's code runs in your session instead.")
+		return false, nil
+	}
+	delete(r.saved, name)
+	if err := r.save(ctx, name); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// shareState moves the session from its own copy of state name, which
+// a step just left, to the template's, when the state is the template's:
+// the same data (the lessons' is deterministic), shared by every student
+// instead of held once per student. The step's outputs came from the
+// student's own scans; what the session holds from here on is what a
+// jump back to this state would give. It matters where a step builds a
+// large collection in a visible block: thirty students' buckets built
+// from the readings would otherwise stay in memory thirty times (about
+// 15 MB each), until each of them left the lesson.
+//
+// What differs between the two copies is what is not deterministic:
+// ObjectIds the step made (in the database and in the globals alike,
+// which stay consistent with each other, since the globals come from the
+// template too).
+func (r *Runner) shareState(ctx context.Context, name string) error {
+	if !r.shared[name] || r.live.state == name {
+		return nil
+	}
+	return r.restoreShared(ctx, name)
+}
+
+// restoreShared brings the session back to a saved state that is the
+// template's.
+func (r *Runner) restoreShared(ctx context.Context, name string) error {
+	ts := r.seedState(ctx, name)
+	if ts == nil {
+		return fmt.Errorf("%s: the shared copy of %s is gone", r.lesson.ID, name)
+	}
+	_, err := r.takeTemplate(ctx, name, ts)
+	return err
+}
+
+// takeTemplate copies the template's state name into the session: its
+// snapshot into the database, its globals into the shell. changed says
+// whether the session changed before an error: a failed copy leaves the
+// database as it was (it is one command), a failed import does not. On
+// either, the runner stops using the template and forgets the states it
+// held of it, so that later operations run the lesson's code instead.
+func (r *Runner) takeTemplate(ctx context.Context, name string, ts *templateState) (changed bool, err error) {
+	if err := r.seeds.Restore(ctx, name, r.Database()); err != nil {
+		r.dropSeeds()
+		return false, fmt.Errorf("the shared copy of this lesson could not be used (%w)", err)
+	}
+	if err := r.sh.ImportGlobals(r.saved[stateBefore(0)], ts.globals); err != nil {
+		r.dropSeeds()
+		r.live = liveState{step: -1}
+		return true, fmt.Errorf("%s: take the globals of %s from the shared copy: %w", r.lesson.ID, name, err)
+	}
+	r.live = liveState{state: name, step: stepOfState(name)}
+	return false, nil
+}
+
+func (r *Runner) dropSeeds() {
+	r.seeds = nil
+	for name := range r.shared {
+		delete(r.saved, name)
+	}
+	r.shared = map[string]bool{}
+}
+
+// seedSetup takes step i's setup from the template: the state after it,
+// and its blocks' results for res.
+func (r *Runner) seedSetup(ctx context.Context, i int, res *StepResult) (bool, error) {
+	name := stateSetup(i)
+	ok, err := r.seed(ctx, name)
+	if !ok || err != nil {
+		return ok, err
+	}
+	st := &r.lesson.Steps[i]
+	for _, br := range r.seeds.Template.states[name].setup {
+		// The template's results point at its own lesson's blocks.
+		for bi := range st.Blocks {
+			if st.Blocks[bi].Line == br.Block.Line {
+				br.Block = &st.Blocks[bi]
+			}
+		}
+		res.Blocks = append(res.Blocks, br)
+	}
+	return true, nil
+}

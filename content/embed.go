@@ -7,5 +7,5 @@ import "embed"
 // FS holds the lesson files; README.md, the authoring guide, is skipped by
 // the loader.
 //
-//go:embed *.md
+//go:embed *.md id
 var FS embed.FS

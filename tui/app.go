@@ -21,9 +21,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/keymap"
-	"github.com/schemalab/schemalab/tui/locale"
 	"github.com/schemalab/schemalab/tui/pages/catalog"
 	"github.com/schemalab/schemalab/tui/pages/lesson"
 	"github.com/schemalab/schemalab/tui/styles"

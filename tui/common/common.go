@@ -11,8 +11,8 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/keymap"
-	"github.com/schemalab/schemalab/tui/locale"
 	"github.com/schemalab/schemalab/tui/styles"
 )
 

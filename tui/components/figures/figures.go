@@ -14,9 +14,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/components/pane"
-	"github.com/schemalab/schemalab/tui/locale"
 	"github.com/schemalab/schemalab/tui/styles"
 )
 

@@ -12,10 +12,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/components/figures"
 	"github.com/schemalab/schemalab/tui/components/inline"
-	"github.com/schemalab/schemalab/tui/locale"
 )
 
 var (

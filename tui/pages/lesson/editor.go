@@ -12,12 +12,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/components/notebook"
 	"github.com/schemalab/schemalab/tui/components/pane"
 	"github.com/schemalab/schemalab/tui/components/viewport"
 	"github.com/schemalab/schemalab/tui/keymap"
-	"github.com/schemalab/schemalab/tui/locale"
 )
 
 var (

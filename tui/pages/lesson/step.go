@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/components/figures"
 	"github.com/schemalab/schemalab/tui/components/notebook"
@@ -16,7 +17,6 @@ import (
 	"github.com/schemalab/schemalab/tui/components/prose"
 	"github.com/schemalab/schemalab/tui/components/tree"
 	"github.com/schemalab/schemalab/tui/components/viewport"
-	"github.com/schemalab/schemalab/tui/locale"
 )
 
 var (

@@ -1,7 +1,6 @@
 package lessons
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -206,7 +205,21 @@ func (c *Catalog) Select(ids []string) ([]*Lesson, error) {
 		for i, l := range c.Lessons {
 			known[i] = l.ID
 		}
-		return nil, errors.New("unknown lesson " + strings.Join(unknown, ", ") + " (lessons: " + strings.Join(known, ", ") + ")")
+		return nil, &UnknownLessonError{Unknown: unknown, Known: known}
 	}
 	return out, nil
+}
+
+// UnknownLessonError names lesson ids the catalog does not have.
+type UnknownLessonError struct {
+	Unknown, Known []string
+}
+
+var msgUnknownLesson = &locale.Message{ID: "catalog.unknownLesson", One: "unknown lesson {{.Unknown}} (lessons: {{.Known}})", Other: "unknown lessons {{.Unknown}} (lessons: {{.Known}})"}
+
+func (e *UnknownLessonError) Error() string { return e.Text(locale.English()) }
+
+// Text is the error in l's language.
+func (e *UnknownLessonError) Text(l *locale.Localizer) string {
+	return l.N(msgUnknownLesson, len(e.Unknown), map[string]any{"Unknown": strings.Join(e.Unknown, ", "), "Known": strings.Join(e.Known, ", ")})
 }

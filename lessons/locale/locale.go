@@ -124,6 +124,22 @@ func (l *Localizer) N(m *Message, count int, data map[string]any) string {
 	return l.localize(&i18n.LocalizeConfig{DefaultMessage: m, PluralCount: count, TemplateData: td}, m)
 }
 
+// Localized is an error that can say itself in another language.
+type Localized interface {
+	error
+	Text(l *Localizer) string
+}
+
+// Error is err in l's language where it can say itself so, else as it
+// is. A Localized error wrapped in another is said as the wrapper says it,
+// which would otherwise be lost.
+func (l *Localizer) Error(err error) string {
+	if le, ok := err.(Localized); ok {
+		return le.Text(l)
+	}
+	return err.Error()
+}
+
 func (l *Localizer) localize(c *i18n.LocalizeConfig, m *Message) string {
 	s, err := l.l.Localize(c)
 	if err != nil && s == "" {

@@ -16,6 +16,10 @@ func (l *Localizer) Decimal(v float64, digits int) string {
 	return l.numbers.Sprint(number.Decimal(v, number.Scale(digits)))
 }
 
+// Number is v as the language writes it, with up to three decimals:
+// 20.7 · 20,7.
+func (l *Localizer) Number(v float64) string { return l.numbers.Sprint(number.Decimal(v)) }
+
 // Figure is a measured figure as people read numbers: a whole number with
 // its digits grouped, a fraction with two decimals. Magnitudes an int64
 // cannot hold exactly print in full with two decimals rather than overflow.

@@ -222,7 +222,7 @@ func (e *editor) goalRows(g *lessons.GoalComparison, w int) []viewport.Row {
 		}
 		var diffs []string
 		for _, d := range c.Differences {
-			diffs = append(diffs, "  "+d.String())
+			diffs = append(diffs, "  "+d.Text(e.L))
 		}
 		if len(diffs) > 0 {
 			rows = append(rows, textRows(e.Common, strings.Join(diffs, "\n"), w)...)

@@ -3,6 +3,7 @@ package lesson
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -37,6 +38,8 @@ var (
 	msgMoreLines    = &locale.Message{ID: "notebook.more", One: "… {{.Count}} more line · {{.Key}} shows all", Other: "… {{.Count}} more lines · {{.Key}} shows all"}
 	msgCollapse     = &locale.Message{ID: "notebook.collapse", Other: "▴ {{.Count}} lines · {{.Key}} collapses"}
 	msgVariantEmpty = &locale.Message{ID: "step.variantEmpty", Other: "(no output)"}
+	msgElapsedMs    = &locale.Message{ID: "notebook.elapsedMs", Other: "{{.N}} ms"}
+	msgElapsedS     = &locale.Message{ID: "notebook.elapsedS", Other: "{{.N}} s"}
 )
 
 // stepState is what happened at one step; it outlives the step's view, so
@@ -166,6 +169,12 @@ func notebookText(c common.Common) notebook.Text {
 		Scrolls:  pane.ScrollHint(c),
 		More:     func(n int, k string) string { return c.N(msgMoreLines, n, map[string]any{"Key": k}) },
 		Collapse: func(n int, k string) string { return c.N(msgCollapse, n, map[string]any{"Key": k}) },
+		Elapsed: func(d time.Duration) string {
+			if d >= time.Second {
+				return c.T(msgElapsedS, map[string]any{"N": c.L.Decimal(d.Seconds(), 1)})
+			}
+			return c.T(msgElapsedMs, map[string]any{"N": d.Milliseconds()})
+		},
 	}
 }
 

@@ -111,7 +111,7 @@ Usage:
                                               print lesson transcripts; --check verifies them
   schemalab list                              lessons, ids and progress
   schemalab reset [LESSON...|--all] [--yes]   reset lesson databases and progress
-  schemalab doctor                            check the terminal, tools, backend and progress store
+  schemalab doctor                            check the terminal, tools, backend, progress store and language
   schemalab classroom [--listen ADDR] [--bind-any] [--allow-keys FILE | --password-file FILE | --open]
                       [--max-students N] [--instructor NAME] [--timeout D]
                                               serve the course over SSH, one TUI per student, with a live dashboard
@@ -128,7 +128,6 @@ Global flags:
   --script-heap MB   memory one script may use before it is stopped (default 512)
   --lang LANG        language: en, id or ru (default from LC_ALL, LC_MESSAGES, LANG)
 `}
-	msgFlagsHeading = &locale.Message{ID: "cli.flagsHeading", Other: "Flags:"}
 	msgDefault      = &locale.Message{ID: "cli.default", Other: "(default {{.Value}})"}
 )
 

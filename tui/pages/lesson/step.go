@@ -36,7 +36,7 @@ var (
 	msgNotRun       = &locale.Message{ID: "step.notRun", Other: "enter runs it"}
 	msgPrintedNone  = &locale.Message{ID: "step.printedNothing", Other: "The step ran and printed nothing."}
 	msgMoreLines    = &locale.Message{ID: "notebook.more", One: "… {{.Count}} more line · {{.Key}} shows all", Other: "… {{.Count}} more lines · {{.Key}} shows all"}
-	msgCollapse     = &locale.Message{ID: "notebook.collapse", Other: "▴ {{.Count}} lines · {{.Key}} collapses"}
+	msgCollapse     = &locale.Message{ID: "notebook.collapse", One: "▴ {{.Count}} line · {{.Key}} collapses", Other: "▴ {{.Count}} lines · {{.Key}} collapses"}
 	msgVariantEmpty = &locale.Message{ID: "step.variantEmpty", Other: "(no output)"}
 	msgElapsedMs    = &locale.Message{ID: "notebook.elapsedMs", Other: "{{.N}} ms"}
 	msgElapsedS     = &locale.Message{ID: "notebook.elapsedS", Other: "{{.N}} s"}

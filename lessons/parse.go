@@ -104,7 +104,7 @@ func (p *parser) parse() (*Lesson, error) {
 		}
 		if !inStep {
 			// A level-1 heading repeating the title is not part of the intro.
-			if strings.HasPrefix(line, "# ") && len(intro) == 0 {
+			if strings.HasPrefix(line, "# ") && strings.TrimSpace(strings.Join(intro, "")) == "" {
 				continue
 			}
 			intro = append(intro, line)

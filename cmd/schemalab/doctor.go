@@ -223,7 +223,7 @@ func backendCheck(ctx context.Context, l *locale.Localizer, cfg sandbox.Config) 
 		return c
 	}
 	defer b.Close()
-	c.detail = l.T(msgConnectedIn, map[string]any{"Status": b.Status(), "Elapsed": time.Since(start).Round(time.Millisecond)})
+	c.detail = l.T(msgConnectedIn, map[string]any{"Status": b.Status(), "Elapsed": l.Duration(time.Since(start))})
 	if b.Enforced() {
 		c.detail += "\n" + l.T(msgPrefixEnforced, map[string]any{"Prefix": b.Prefix()})
 	}

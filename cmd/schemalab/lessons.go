@@ -147,7 +147,7 @@ func runLessons(ctx context.Context, g *globalOptions, args []string, stdout, st
 			fmt.Fprintln(stderr, g.L.N(msgCheckFailures, failed, nil))
 			return 1
 		}
-		fmt.Fprintln(stderr, g.L.N(msgCheckOK, len(selected), map[string]any{"Elapsed": time.Since(start).Round(time.Millisecond)}))
+		fmt.Fprintln(stderr, g.L.N(msgCheckOK, len(selected), map[string]any{"Elapsed": g.L.Duration(time.Since(start))}))
 	} else if failed > 0 {
 		return 1
 	}
@@ -193,7 +193,7 @@ func runOneLesson(ctx context.Context, g *globalOptions, be *sandbox.Backend, l 
 		if failed > 0 {
 			status = "FAIL"
 		}
-		fmt.Fprintln(stderr, g.L.N(msgLessonStatus, len(l.Steps), map[string]any{"Status": status, "Lesson": l.ID, "Elapsed": time.Since(start).Round(time.Millisecond)}))
+		fmt.Fprintln(stderr, g.L.N(msgLessonStatus, len(l.Steps), map[string]any{"Status": status, "Lesson": l.ID, "Elapsed": g.L.Duration(time.Since(start))}))
 	}
 	// The embedded server vanishes at exit anyway; dropping each lesson's
 	// database as soon as it is done keeps a run of all lessons within the
@@ -406,7 +406,7 @@ func (t *transcript) step(l *lessons.Lesson, i int, res *lessons.StepResult) {
 		switch {
 		case b == nil:
 		case b.Kind == lessons.Setup:
-			fmt.Fprintf(t.w, "%s\n\n", t.g.L.N(msgTxSetup, strings.Count(b.Text, "\n")+1, map[string]any{"Elapsed": br.Result.Elapsed.Round(time.Millisecond)}))
+			fmt.Fprintf(t.w, "%s\n\n", t.g.L.N(msgTxSetup, strings.Count(b.Text, "\n")+1, map[string]any{"Elapsed": t.g.L.Duration(br.Result.Elapsed)}))
 		case b.Kind == lessons.Run:
 			t.code(b.Text)
 			t.output(br.Result.Transcript)

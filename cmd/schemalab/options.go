@@ -128,7 +128,7 @@ Global flags:
   --script-heap MB   memory one script may use before it is stopped (default 512)
   --lang LANG        language: en, id or ru (default from LC_ALL, LC_MESSAGES, LANG)
 `}
-	msgDefault      = &locale.Message{ID: "cli.default", Other: "(default {{.Value}})"}
+	msgDefault = &locale.Message{ID: "cli.default", Other: "(default {{.Value}})"}
 )
 
 func (g *globalOptions) flagSet(name string, errOut io.Writer) *flag.FlagSet {

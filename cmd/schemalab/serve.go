@@ -90,7 +90,7 @@ func runServe(ctx context.Context, g *globalOptions, args []string, stdout, stde
 			return 1
 		}
 	case <-time.After(shutdownGrace):
-		fmt.Fprintf(stderr, "schemalab serve: %s\n", g.t(msgShutdownSlow, map[string]any{"Grace": shutdownGrace}))
+		fmt.Fprintf(stderr, "schemalab serve: %s\n", g.t(msgShutdownSlow, map[string]any{"Grace": g.L.Duration(shutdownGrace)}))
 		return 1
 	}
 	fmt.Fprintf(stderr, "schemalab: %s\n", g.t(msgServerStopped, nil))

@@ -2,9 +2,29 @@ package locale
 
 import (
 	"math"
+	"time"
 
 	"golang.org/x/text/number"
 )
+
+var (
+	msgMicros  = &Message{ID: "duration.micros", Other: "{{.N}}µs"}
+	msgMillis  = &Message{ID: "duration.millis", Other: "{{.N}}ms"}
+	msgSeconds = &Message{ID: "duration.seconds", Other: "{{.N}}s"}
+)
+
+// Duration is a run time as schemalab shows it: µs below a millisecond, ms
+// below ten seconds, then seconds with one decimal, in the language's
+// units and decimal mark (12ms · 12 мс · 12,3 s).
+func (l *Localizer) Duration(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return l.T(msgMicros, map[string]any{"N": d.Microseconds()})
+	case d < 10*time.Second:
+		return l.T(msgMillis, map[string]any{"N": d.Milliseconds()})
+	}
+	return l.T(msgSeconds, map[string]any{"N": l.Decimal(d.Round(100*time.Millisecond).Seconds(), 1)})
+}
 
 // Int is n with the language's digit grouping: 2,879,488 in English,
 // 2.879.488 in Indonesian, 2 879 488 in Russian.

@@ -46,25 +46,13 @@ type Common struct {
 	Durations func(time.Duration) string
 }
 
-var (
-	msgMicros  = &locale.Message{ID: "duration.micros", Other: "{{.N}}µs"}
-	msgMillis  = &locale.Message{ID: "duration.millis", Other: "{{.N}}ms"}
-	msgSeconds = &locale.Message{ID: "duration.seconds", Other: "{{.N}}s"}
-)
-
 // Duration is d as the status line and footers show it, in the units and
 // with the decimal mark of the learner's language.
 func (c Common) Duration(d time.Duration) string {
 	if c.Durations != nil {
 		return c.Durations(d)
 	}
-	switch {
-	case d < time.Millisecond:
-		return c.T(msgMicros, map[string]any{"N": d.Microseconds()})
-	case d < 10*time.Second:
-		return c.T(msgMillis, map[string]any{"N": d.Milliseconds()})
-	}
-	return c.T(msgSeconds, map[string]any{"N": c.L.Decimal(d.Round(100*time.Millisecond).Seconds(), 1)})
+	return c.L.Duration(d)
 }
 
 // SetSize records the area the component owns.

@@ -133,6 +133,7 @@ func cmdDrop(e *Engine, req *request) (bson.D, error) {
 
 func cmdDropDatabase(e *Engine, req *request) (bson.D, error) {
 	e.catalog.DropDatabase(req.db)
+	e.buckets.ForgetDatabase(req.db)
 	e.cursors.killNamespace(req.db, true)
 	return bson.D{{Key: "dropped", Value: req.db}}, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
 )
 
 // SnapshotCommand is the embedded server's own command for saving and
@@ -34,7 +35,15 @@ const maxSnapshotsPerDB = 256
 
 // snapshotStore holds saved database snapshots by database, then name.
 // It is guarded by Engine.snapshotsMu.
-type snapshotStore map[string]map[string]*catalog.Snapshot
+type snapshotStore map[string]map[string]*savedDatabase
+
+// savedDatabase is a database's data and the bucket catalog's state of its
+// time-series collections, saved together so that a restore leaves them
+// consistent.
+type savedDatabase struct {
+	*catalog.Snapshot
+	buckets timeseries.Saved
+}
 
 func cmdSnapshot(e *Engine, req *request) (bson.D, error) {
 	a := newArgs(req)
@@ -83,10 +92,10 @@ func cmdSnapshot(e *Engine, req *request) (bson.D, error) {
 				"database %s already has %d snapshots, the most the embedded server keeps; drop some first", db, maxSnapshotsPerDB)
 		}
 		if byName == nil {
-			byName = map[string]*catalog.Snapshot{}
+			byName = map[string]*savedDatabase{}
 			e.snapshots[db] = byName
 		}
-		s := e.catalog.SnapshotDatabase(db, time.Now())
+		s := &savedDatabase{Snapshot: e.catalog.SnapshotDatabase(db, time.Now()), buckets: e.buckets.Save(db)}
 		byName[name] = s
 		return bson.D{
 			{Key: "saved", Value: name},
@@ -109,7 +118,8 @@ func cmdSnapshot(e *Engine, req *request) (bson.D, error) {
 		if s == nil {
 			return nil, mongoerr.Newf(mongoerr.NoSuchKey, "no snapshot named '%s' of database %s", name, from)
 		}
-		e.catalog.RestoreDatabase(db, s)
+		e.catalog.RestoreDatabase(db, s.Snapshot)
+		e.buckets.Restore(db, s.buckets, func(name string) *catalog.Collection { return e.catalog.Snapshot(db, name) })
 		e.cursors.killNamespace(db, true)
 		return bson.D{{Key: "restored", Value: name}, {Key: "db", Value: db}, {Key: "fromDb", Value: from}}, nil
 	case "drop":

@@ -207,8 +207,13 @@ func TestSeed002GroupAvgExplain(t *testing.T) {
 			t.Errorf("executionStats.%s = %v, want %d", field, sd.Lookup(field), want)
 		}
 	}
-	if stage := sd.Lookup("executionStages", "stage").StringValue(); stage != "COLLSCAN" {
-		t.Errorf("executionStages.stage = %q, want COLLSCAN", stage)
+	// The $group reads only what it groups and averages, so the query
+	// under it projects those fields (transformBy) over the scan.
+	if stage := sd.Lookup("executionStages", "stage").StringValue(); stage != "PROJECTION_SIMPLE" {
+		t.Errorf("executionStages.stage = %q, want PROJECTION_SIMPLE", stage)
+	}
+	if stage := sd.Lookup("executionStages", "inputStage", "stage").StringValue(); stage != "COLLSCAN" {
+		t.Errorf("executionStages.inputStage.stage = %q, want COLLSCAN", stage)
 	}
 	if name, _ := raw.Lookup("stages", "1").Document().IndexErr(0); name.Key() != "$group" {
 		t.Errorf("stages[1] is %v, want $group", raw.Lookup("stages", "1"))

@@ -80,10 +80,13 @@ func TestAggBasicStages(t *testing.T) {
 			want:     `[{"item": "abc", "h": 14, "w": 21}]`},
 		{name: "replaceWith", docs: inventory, pipeline: `[{"$replaceWith": {"i": "$item", "area": {"$multiply": ["$size.h", "$size.w"]}}}, {"$limit": 1}]`,
 			want: `[{"i": "abc", "area": 294}]`},
-		{name: "replaceRoot non-document", docs: `[{"_id": 1, "a": 5}]`, pipeline: `[{"$replaceRoot": {"newRoot": "$a"}}]`,
-			code: 40228, msg: "PlanExecutor error during aggregation :: caused by :: 'newRoot' expression must evaluate to an object, but resulting value was: 5. Type of resulting value: 'int'. Input document: {_id: 1, a: 5}"},
+		// The input document in the message is the one the stage received:
+		// only the fields it reads, as the query under the pipeline
+		// returns them (mongod's dependency-pruned document).
+		{name: "replaceRoot non-document", docs: `[{"_id": 1, "a": 5, "b": 1}]`, pipeline: `[{"$replaceRoot": {"newRoot": "$a"}}]`,
+			code: 40228, msg: "PlanExecutor error during aggregation :: caused by :: 'newRoot' expression must evaluate to an object, but resulting value was: 5. Type of resulting value: 'int'. Input document: {a: 5}"},
 		{name: "replaceRoot missing", docs: `[{"_id": 1}]`, pipeline: `[{"$replaceWith": "$a"}]`,
-			code: 40228, msg: "PlanExecutor error during aggregation :: caused by :: 'replacement document' must evaluate to an object, but resulting value was: MISSING. Type of resulting value: 'missing'. Input document: {_id: 1}"},
+			code: 40228, msg: "PlanExecutor error during aggregation :: caused by :: 'replacement document' must evaluate to an object, but resulting value was: MISSING. Type of resulting value: 'missing'. Input document: {}"},
 		{name: "unionWith", docs: `[{"_id": 1, "s": "c"}]`, other: map[string]string{"o": `[{"_id": 2, "s": "o"}, {"_id": 3, "s": "o"}]`},
 			pipeline: `[{"$unionWith": {"coll": "o", "pipeline": [{"$match": {"_id": 3}}]}}, {"$set": {"n": 1}}]`,
 			want:     `[{"_id": 1, "s": "c", "n": 1}, {"_id": 3, "s": "o", "n": 1}]`},

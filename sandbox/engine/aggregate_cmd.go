@@ -12,6 +12,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/index"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/planner"
+	"github.com/schemalab/schemalab/sandbox/engine/projection"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/storagestats"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
@@ -412,6 +413,13 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 	if sort, limit, ok := p.LeadingSort(); ok {
 		q.Sort, q.Limit = sort, limit
 		p.RemoveLeading(1)
+	}
+	if deps, ok := p.DependencyProjection(); ok {
+		proj, err := projection.Compile(deps, projection.Options{Now: req.now})
+		if err != nil {
+			return nil, err
+		}
+		q.Projection = projector(proj)
 	}
 	exec, err := e.plan(view.Collection(req.db, coll), ns(req.db, coll), q)
 	if err != nil {

@@ -149,3 +149,16 @@ func TestConfGetMoreOfExpressionLoopsAfterMaxTimeMS(t *testing.T) {
 		t.Fatalf("nextBatch %v", relaxed(batch))
 	}
 }
+
+// A find projection's expressions run under the command's deadline too:
+// one document whose projection loops for seconds stops at maxTimeMS.
+func TestConfMaxTimeMSStopsFindProjection(t *testing.T) {
+	db, _ := confColl(t, `{"_id": 1}`)
+	start := time.Now()
+	wantErr(t, db, `{"find": "c", "projection": {"n": {"$reduce": {"input": {"$range": [0, 5000000]}, "initialValue": 0,
+		"in": {"$add": ["$$value", "$$this"]}}}}, "maxTimeMS": 20}`,
+		50, "Executor error during find command :: caused by :: operation exceeded time limit")
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("the find took %v", d)
+	}
+}

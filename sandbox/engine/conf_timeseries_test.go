@@ -308,3 +308,54 @@ func TestTimeseriesUpdateAndDelete(t *testing.T) {
 		t.Errorf("upsert on a time-series collection: %s", relaxed(reply))
 	}
 }
+
+// A restore puts the bucket catalog back as it was when the snapshot was
+// taken: the statistics count the inserts the data holds, and the next
+// insert fills the bucket that was open then (restoring is replaying).
+// Dropping the database forgets the catalog's state.
+func TestTimeseriesBucketCatalogFollowsRestoreAndDrop(t *testing.T) {
+	db, _ := confColl(t)
+	okJ(t, db, `{"create": "m", "timeseries": {"timeField": "t", "metaField": "k"}}`)
+	insert := func(sec int) {
+		t.Helper()
+		at := bson.NewDateTimeFromTime(time.Date(2026, 1, 1, 0, 0, sec, 0, time.UTC))
+		if _, err := db.Collection("m").InsertOne(ctx, bson.D{{Key: "t", Value: at}, {Key: "k", Value: "a"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stat := func(name string) any {
+		t.Helper()
+		return field(field(okJ(t, db, `{"collStats": "m"}`), "timeseries").(bson.D), name)
+	}
+	insert(0)
+	mustRun(t, db, snapshotCmd("save", db.Name(), "one"))
+	insert(1)
+	insert(2)
+	if got := stat("numMeasurementsCommitted"); got != int32(3) {
+		t.Fatalf("before the restore numMeasurementsCommitted = %v, want 3", got)
+	}
+	mustRun(t, db, snapshotCmd("restore", db.Name(), "one"))
+	for name, want := range map[string]int32{"numMeasurementsCommitted": 1, "numBucketInserts": 1, "numCommits": 1, "bucketCount": 1} {
+		if got := stat(name); got != want {
+			t.Errorf("after the restore %s = %v, want %d", name, got, want)
+		}
+	}
+	insert(1)
+	for name, want := range map[string]int32{"numBucketUpdates": 1, "bucketCount": 1, "numMeasurementsCommitted": 2} {
+		if got := stat(name); got != want {
+			t.Errorf("after the next insert %s = %v, want %d", name, got, want)
+		}
+	}
+	// Restored into another database, the state follows the data there.
+	other := db.Client().Database(db.Name() + "_copy")
+	t.Cleanup(func() { _ = other.Drop(ctx) })
+	mustRun(t, db, snapshotCmd("restore", other.Name(), "one", bson.E{Key: "fromDb", Value: db.Name()}))
+	if got := field(field(okJ(t, other, `{"collStats": "m"}`), "timeseries").(bson.D), "numMeasurementsCommitted"); got != int32(1) {
+		t.Errorf("in the copy numMeasurementsCommitted = %v, want 1", got)
+	}
+	okJ(t, other, `{"dropDatabase": 1}`)
+	okJ(t, other, `{"create": "m", "timeseries": {"timeField": "t", "metaField": "k"}}`)
+	if got := field(field(okJ(t, other, `{"collStats": "m"}`), "timeseries").(bson.D), "numBucketInserts"); got != int32(0) {
+		t.Errorf("after dropDatabase numBucketInserts = %v, want 0", got)
+	}
+}

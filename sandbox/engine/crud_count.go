@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"strings"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
@@ -121,7 +123,7 @@ func cmdDistinct(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	q, err := plannerQuery(req, s)
+	q, err := distinctQuery(req, s, key)
 	if err != nil {
 		return nil, err
 	}
@@ -136,6 +138,29 @@ func cmdDistinct(e *Engine, req *request) (bson.D, error) {
 		return nil, executorError(errContext, err)
 	}
 	return bson.D{{Key: "values", Value: values}}, nil
+}
+
+// distinctQuery plans a distinct as getExecutorDistinct does: the query
+// projects only the key ({_id: 0, key: 1}; the prefix before a numeric
+// path component, which a projection cannot name), so an index led by the
+// key answers it with a DISTINCT_SCAN.
+func distinctQuery(req *request, s *findSpec, key string) (planner.Query, error) {
+	field := key
+	if parts := splitDots(key); len(parts) > 1 {
+		for i, p := range parts[1:] {
+			if _, numeric := value.ArrayIndex(p); numeric {
+				field = strings.Join(parts[:i+1], ".")
+				break
+			}
+		}
+	}
+	s.projection = bson.D{{Key: "_id", Value: int32(0)}, {Key: field, Value: int32(1)}}
+	if field == "_id" {
+		s.projection = bson.D{{Key: "_id", Value: int32(1)}}
+	}
+	q, err := plannerQuery(req, s)
+	q.DistinctKey = key
+	return q, err
 }
 
 // distinctValues collects the distinct values at a dotted path of the

@@ -151,13 +151,20 @@ func plannerQuery(req *request, s *findSpec) (planner.Query, error) {
 		if err != nil {
 			return q, err
 		}
-		stage := "PROJECTION_DEFAULT"
-		if p.Simple() {
-			stage = "PROJECTION_SIMPLE"
-		}
-		q.Projection = &planner.Projector{Stage: stage, Spec: p.Serialize(), Apply: p.Apply}
+		q.Projection = projector(p)
 	}
 	return q, nil
+}
+
+// projector is a compiled projection as the planner runs it.
+func projector(p *projection.Projection) *planner.Projector {
+	stage := "PROJECTION_DEFAULT"
+	if p.Simple() {
+		stage = "PROJECTION_SIMPLE"
+	}
+	pr := &planner.Projector{Stage: stage, Spec: p.Serialize(), Apply: p.ApplyContext}
+	pr.Required, pr.Coverable = p.RequiredFields()
+	return pr
 }
 
 // validateSort applies the $sort key rules of find and aggregate.

@@ -232,11 +232,7 @@ func (e *Engine) explainDistinct(req *request, verbosity string) (bson.D, error)
 	if err != nil {
 		return nil, err
 	}
-	s.projection = bson.D{{Key: key, Value: int32(1)}, {Key: "_id", Value: int32(0)}}
-	if key == "_id" {
-		s.projection = bson.D{{Key: "_id", Value: int32(1)}}
-	}
-	q, err := plannerQuery(req, s)
+	q, err := distinctQuery(req, s, key)
 	if err != nil {
 		return nil, err
 	}

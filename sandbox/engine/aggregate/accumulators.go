@@ -79,6 +79,14 @@ func parseAccStatement(field string, v any, p *parser) (*accStatement, error) {
 		return st, parseTopBottom(st, arg, p)
 	case "$firstN", "$lastN", "$minN", "$maxN":
 		return st, parseNAcc(st, arg, p)
+	case "$percentile", "$median":
+		q, err := expr.ParseQuantile(op, arg, p.scope)
+		if err != nil {
+			return nil, err
+		}
+		st.input = q.Input.Eval
+		st.newAcc = func(*expr.Env) (accumulator, error) { return &percentileAcc{q: q, digest: expr.NewTDigest()}, nil }
+		return st, nil
 	case "$count":
 		if ad, ok := arg.(bson.D); !ok || len(ad) != 0 {
 			return nil, mongoerr.New(mongoerr.TypeMismatch, "$count takes no arguments, i.e. $count:{}")
@@ -119,6 +127,22 @@ var simpleAccumulators = map[string]func() accumulator{
 	"$stdDevPop":    func() accumulator { return &stdDevAcc{} },
 	"$stdDevSamp":   func() accumulator { return &stdDevAcc{sample: true} },
 }
+
+// ---- $percentile / $median: mongod's t-digest (expr.TDigest) ----
+
+type percentileAcc struct {
+	q      *expr.Quantile
+	digest *expr.TDigest
+}
+
+func (a *percentileAcc) add(v any) error {
+	if value.IsNumber(v) {
+		a.digest.Incorporate(expr.ToDouble(v))
+	}
+	return nil
+}
+
+func (a *percentileAcc) result() any { return a.q.Result(a.digest.Percentiles(a.q.Ps)) }
 
 // ---- $sum / $avg: the expression package's widening summation ----
 

@@ -46,7 +46,7 @@ var windowAccumulators = map[string]bool{
 	"$sum": true, "$avg": true, "$min": true, "$max": true, "$first": true, "$last": true,
 	"$push": true, "$addToSet": true, "$count": true, "$stdDevPop": true, "$stdDevSamp": true,
 	"$topN": true, "$bottomN": true, "$top": true, "$bottom": true, "$firstN": true, "$lastN": true,
-	"$minN": true, "$maxN": true,
+	"$minN": true, "$maxN": true, "$percentile": true, "$median": true,
 }
 
 func parseSetWindowFields(spec any, p *parser) ([]Stage, error) {

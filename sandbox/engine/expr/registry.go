@@ -101,6 +101,8 @@ func init() {
 		"$maxN":            compileNArray,
 		"$minN":            compileNArray,
 		"$sum":             compileArrayAccumulator,
+		"$percentile":      compileQuantile,
+		"$median":          compileQuantile,
 		"$avg":             compileArrayAccumulator,
 		"$min":             compileArrayAccumulator,
 		"$max":             compileArrayAccumulator,

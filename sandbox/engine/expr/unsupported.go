@@ -7,7 +7,7 @@ import "github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 // never with "Unrecognized expression", which would claim MongoDB does not
 // know them.
 var unsupportedOperators = map[string]bool{
-	"$median": true, "$percentile": true, "$function": true, "$accumulator": true,
+	"$function": true, "$accumulator": true,
 	"$toUUID": true, "$meta": true,
 }
 

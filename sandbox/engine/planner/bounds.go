@@ -113,6 +113,10 @@ func predicateBounds(n query.Node) (oil, bool) {
 		if len(x.Members) > 0 {
 			return predicateBounds(x.Members[0])
 		}
+	case *query.Mod:
+		return modBounds(), true
+	case *query.Exists:
+		return existsBounds(x.Exists), true
 	}
 	return nil, false
 }

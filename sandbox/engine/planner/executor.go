@@ -48,6 +48,9 @@ func (e *Executor) SetContext(ctx context.Context) {
 	}
 }
 
+// context is the context interrupting the executor now.
+func (e *Executor) context() context.Context { return e.ctx }
+
 // interrupted is checked before every work unit, as mongod's executor
 // checks for interrupt on every iteration: a document can be expensive
 // (an $expr building arrays), so counting documents between checks would
@@ -67,8 +70,10 @@ const trialResults = 101
 
 // runTrial races the candidates round-robin like mongod's MultiPlanStage
 // until one produces 101 results or finishes, then ranks them by
-// productivity (advanced/works) plus small bonuses for plans without a
-// SORT stage; ties go to the earlier candidate.
+// productivity (advanced/works) plus plan_ranker's small bonuses for plans
+// without a FETCH (covered), without a SORT, and without index
+// intersection (which this planner never builds); ties go to the earlier
+// candidate.
 func (e *Executor) runTrial() error {
 	start := time.Now()
 	maxWorks := max(10000, int64(0.29*float64(e.coll.Count())))
@@ -104,6 +109,9 @@ func (e *Executor) runTrial() error {
 		eps := math.Min(1/(10*float64(works)), 1e-4)
 		c.score = 1 + float64(s.advanced)/float64(works) + eps // no index intersection
 		if !hasSort(c.root) {
+			c.score += eps
+		}
+		if c.fetch == nil {
 			c.score += eps
 		}
 		if c.score > best {
@@ -387,6 +395,8 @@ func setMillis(s stage, ms int64) {
 		x.millis = ms
 		setMillis(x.child, ms)
 	case *countScan:
+		x.millis = ms
+	case *distinctScan:
 		x.millis = ms
 	case *subplanStage:
 		x.millis = ms

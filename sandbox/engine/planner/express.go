@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"context"
+
 	"math"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -52,6 +54,7 @@ type expressStage struct {
 	key      any
 	filter   *query.Filter
 	proj     *Projector
+	ctx      func() context.Context
 	done     bool
 	keys     int64
 	docs     int64
@@ -88,7 +91,7 @@ func (s *expressStage) work() (state, member) {
 		return s.st.record(isEOF), member{}
 	}
 	if s.proj != nil {
-		out, err := s.proj.Apply(doc, pos)
+		out, err := s.proj.Apply(s.ctx, doc, pos)
 		if err != nil {
 			s.err = err
 			return s.st.record(isEOF), member{}
@@ -177,19 +180,4 @@ func (s *countScan) describe(exec bool) bson.D {
 		d = append(d, bson.E{Key: "keysExamined", Value: s.keys})
 	}
 	return d
-}
-
-// countScanEligible: every predicate is answered exactly by the bounds of
-// a non-multikey index and those bounds form one interval.
-func countScanEligible(q Query, c *candidate) bool {
-	if !q.Count || c.ix == nil || c.ix.IsMultiKey() || q.Filter == nil {
-		return false
-	}
-	for _, n := range conjuncts(q.Filter) {
-		if !exactlyCovered(n, c) {
-			return false
-		}
-	}
-	ixs, ok := c.scan.(*ixScan)
-	return ok && ixs.single
 }

@@ -33,6 +33,9 @@ type Query struct {
 	Hint any
 	// Count plans a count: results are not returned, COUNT tops the plan.
 	Count bool
+	// DistinctKey is the distinct command's key: with an index led by it,
+	// the plan is a DISTINCT_SCAN.
+	DistinctKey string
 	// NoDiskUse is the command's allowDiskUse: false.
 	NoDiskUse bool
 	// Ctx interrupts the plan (its trial and its execution) once done,
@@ -48,7 +51,14 @@ type Query struct {
 type Projector struct {
 	Stage string
 	Spec  bson.D
-	Apply func(doc bson.D, positionalIndex int) (bson.D, error)
+	// Apply projects one document; ctx gives the running command's
+	// context, for expressions to stop when it is done.
+	Apply func(ctx func() context.Context, doc bson.D, positionalIndex int) (bson.D, error)
+	// Required are the fields the projection reads and Coverable says it
+	// reads nothing else (projection.RequiredFields): an index holding
+	// them all answers it from its keys, with no FETCH.
+	Required  []string
+	Coverable bool
 }
 
 // Result is one document produced by a plan. RID identifies the stored
@@ -70,6 +80,11 @@ type candidate struct {
 	count  *countStage
 	scan   stage // COLLSCAN or IXSCAN leaf
 	fetch  *fetch
+	// used are the predicates the bounds were built from, each with how
+	// much of it they answer.
+	used []usedPredicate
+	// covered: the plan answers the projection from index keys.
+	covered bool
 	// branches are the per-branch index plans of a rooted $or.
 	branches []*candidate
 	ixscans  []*ixScan
@@ -77,6 +92,12 @@ type candidate struct {
 	results []member
 	trialEx bson.D
 	score   float64
+}
+
+type usedPredicate struct {
+	node  query.Node
+	field int
+	tight tightness
 }
 
 // conjuncts splits a filter into its top-level AND members.
@@ -122,6 +143,10 @@ func nodePath(n query.Node) string {
 		return x.Path
 	case *query.All:
 		return x.Path
+	case *query.Mod:
+		return x.Path
+	case *query.Exists:
+		return x.Path
 	}
 	return ""
 }
@@ -140,7 +165,7 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 		return e, nil
 	}
 	if ix, key, ok := expressEligible(coll, q); ok {
-		es := &expressStage{ix: ix, coll: coll, key: key, filter: q.Filter, proj: q.Projection}
+		es := &expressStage{ix: ix, coll: coll, key: key, filter: q.Filter, proj: q.Projection, ctx: e.context}
 		e.express = es
 		e.root = es
 		return e, nil
@@ -150,12 +175,17 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 		e.fastCount = e.root.(*fastCountStage)
 		return e, nil
 	}
+	if c := distinctCandidate(coll, q); c != nil {
+		buildDistinct(coll, q, c, e.context)
+		e.candidates, e.winner, e.root = []*candidate{c}, c, c.root
+		return e, nil
+	}
 	cands, err := enumerate(coll, q)
 	if err != nil {
 		return nil, err
 	}
 	for _, c := range cands {
-		build(coll, q, c)
+		build(coll, q, c, e.context)
 	}
 	e.candidates = cands
 	if len(cands) == 1 {
@@ -287,14 +317,16 @@ func indexCandidate(ix *index.Index, preds map[string][]query.Node, sortSpec bso
 		have := false
 		for _, n := range preds[f.Path] {
 			nb, _ := predicateBounds(n)
+			if have && ix.FieldIsMultiKey(i) {
+				// On a multikey path each predicate may be satisfied by a
+				// different element, so bounds must not be intersected:
+				// the others stay for FETCH.
+				break
+			}
+			c.used = append(c.used, usedPredicate{node: n, field: i, tight: predicateTightness(n, ix)})
 			if !have {
 				b, have = nb, true
 				continue
-			}
-			// On a multikey path each predicate may be satisfied by a
-			// different element, so bounds must not be intersected.
-			if ix.FieldIsMultiKey(i) {
-				break
 			}
 			b = intersect(b, nb)
 		}
@@ -347,7 +379,7 @@ func providesSort(ix *index.Index, bounds []oil, sortSpec bson.D) (bool, int) {
 // hold no entry for some documents, so they may only answer queries that
 // cannot match those documents.
 func usable(ix *index.Index, c *candidate, q Query) bool {
-	if ix.Spec.Sparse {
+	if ix.Spec.Sparse && !leadingExistsTrue(c) {
 		for _, b := range c.bounds[:1] {
 			for _, iv := range b {
 				if value.Compare(iv.lo, nil) <= 0 && value.Compare(iv.hi, nil) >= 0 {
@@ -362,6 +394,17 @@ func usable(ix *index.Index, c *candidate, q Query) bool {
 	return true
 }
 
+// leadingExistsTrue: the bounds on the first field come from {$exists:
+// true}, which a sparse index answers (it cannot match a missing field).
+func leadingExistsTrue(c *candidate) bool {
+	for _, u := range c.used {
+		if ex, ok := u.node.(*query.Exists); ok && u.field == 0 && ex.Exists {
+			return true
+		}
+	}
+	return false
+}
+
 // impliesPartial checks that every predicate of the partial filter is
 // implied by a query predicate on the same path whose bounds fall inside
 // it.
@@ -372,6 +415,9 @@ func impliesPartial(f *query.Filter, partial bson.D) bool {
 	}
 	qb := map[string]oil{}
 	for _, n := range conjuncts(f) {
+		if _, isExists := n.(*query.Exists); isExists {
+			continue
+		}
 		if p := nodePath(n); p != "" {
 			b, ok := predicateBounds(n)
 			if !ok {
@@ -428,8 +474,11 @@ func sameOIL(a, b oil) bool {
 
 // build assembles a candidate's stage tree in mongod's order:
 // scan → FETCH → SORT → SKIP → PROJECTION → LIMIT (the limit folds into
-// SORT when there is one), topped by COUNT for counts.
-func build(coll *catalog.Collection, q Query, c *candidate) {
+// SORT when there is one), topped by COUNT for counts. An index scan
+// filters its keys with the predicates they can decide
+// (inexactCovered), FETCH with the rest, and FETCH is left out when
+// nothing needs the document: a count, or a projection the keys cover.
+func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.Context) {
 	var s stage
 	if c.branches != nil {
 		or := &orStage{}
@@ -444,19 +493,31 @@ func build(coll *catalog.Collection, q Query, c *candidate) {
 	} else if c.ix == nil {
 		cs := newCollScan(coll, q.Filter, c.dir < 0)
 		c.scan, s = cs, cs
-	} else if ixs := newIxScan(c.ix, coll, orientAll(c), c.dir); q.Count && countScanEligible(q, &candidate{ix: c.ix, scan: ixs}) {
-		cs := &countScan{ixScan: ixs}
-		c.scan, s = ixs, cs
-		c.ixscans = []*ixScan{ixs}
 	} else {
+		ixs := newIxScan(c.ix, coll, orientAll(c), c.dir)
 		c.scan = ixs
 		c.ixscans = []*ixScan{ixs}
-		f := &fetch{child: ixs, coll: coll}
-		if q.Filter != nil && !q.Filter.IsEmpty() {
-			f.filter = q.Filter
-			f.shown = residual(q.Filter, c)
+		keyFilter, rest := c.splitFilter(q.Filter)
+		if len(keyFilter) > 0 {
+			ixs.filter = andOf(keyFilter)
 		}
-		c.fetch, s = f, f
+		c.covered = len(rest) == 0 && coversProjection(q, c)
+		switch {
+		case q.Count && len(rest) == 0 && len(keyFilter) == 0 && !c.ix.IsMultiKey() && ixs.single:
+			s = &countScan{ixScan: ixs}
+		case q.Count && len(rest) == 0, c.covered:
+			ixs.keyDocs = c.covered
+			s = ixs
+		default:
+			f := &fetch{child: ixs, coll: coll}
+			if q.Filter != nil && !q.Filter.IsEmpty() {
+				f.filter = q.Filter
+				if len(rest) > 0 {
+					f.shown = andOf(rest).Serialize()
+				}
+			}
+			c.fetch, s = f, f
+		}
 	}
 	limitFolded := false
 	if len(q.Sort) > 0 && !c.sorted {
@@ -473,7 +534,7 @@ func build(coll *catalog.Collection, q Query, c *candidate) {
 		s = &skipStage{child: s, n: q.Skip}
 	}
 	if q.Projection != nil && !q.Count {
-		s = &projectionStage{child: s, proj: q.Projection}
+		s = &projectionStage{child: s, proj: q.Projection, covered: c.covered, ctx: ctx}
 	}
 	if q.Limit > 0 && !limitFolded {
 		s = &limitStage{child: s, n: q.Limit}
@@ -483,6 +544,78 @@ func build(coll *catalog.Collection, q Query, c *candidate) {
 		s = c.count
 	}
 	c.root = s
+}
+
+func andOf(nodes []query.Node) *query.Filter {
+	if len(nodes) == 1 {
+		return &query.Filter{Root: nodes[0]}
+	}
+	return &query.Filter{Root: &query.And{Children: nodes}}
+}
+
+// splitFilter divides the filter's top-level predicates as
+// QueryPlannerAccess::handleFilterAnd does: those the bounds answer
+// exactly are dropped, those the index keys can decide (inexactCovered,
+// on an index that is not multikey: one key of an array would not speak
+// for the whole array) filter the IXSCAN, and the rest go to FETCH.
+func (c *candidate) splitFilter(f *query.Filter) (keyFilter, rest []query.Node) {
+	for _, n := range conjuncts(f) {
+		switch c.tightnessOf(n) {
+		case exact:
+		case inexactCovered:
+			if c.ix.IsMultiKey() {
+				rest = append(rest, n)
+			} else {
+				keyFilter = append(keyFilter, n)
+			}
+		default:
+			rest = append(rest, n)
+		}
+	}
+	return keyFilter, rest
+}
+
+// tightnessOf is how much of n the candidate's bounds answer; a
+// predicate that built no bounds is left for FETCH.
+func (c *candidate) tightnessOf(n query.Node) tightness {
+	for _, u := range c.used {
+		if u.node == n {
+			return u.tight
+		}
+	}
+	return inexactFetch
+}
+
+// coversProjection applies QueryPlannerAnalysis's covering rule: the
+// projection reads only fields the index holds as whole values (a field of
+// the key pattern, not multikey), and so does a blocking sort, if one is
+// needed.
+func coversProjection(q Query, c *candidate) bool {
+	p := q.Projection
+	if p == nil || !p.Coverable || q.Count {
+		return false
+	}
+	provides := func(path string) bool {
+		for i, f := range c.ix.Spec.Fields {
+			if f.Path == path {
+				return !c.ix.FieldIsMultiKey(i)
+			}
+		}
+		return false
+	}
+	for _, f := range p.Required {
+		if !provides(f) {
+			return false
+		}
+	}
+	if len(q.Sort) > 0 && !c.sorted {
+		for _, e := range q.Sort {
+			if !provides(e.Key) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func orientAll(c *candidate) scanBounds {
@@ -495,61 +628,6 @@ func orientAll(c *candidate) scanBounds {
 		sb[i] = orient(c.bounds[i], vdir)
 	}
 	return sb
-}
-
-// residual is the part of the filter the index bounds do not answer
-// exactly, which explain prints as the FETCH stage's filter.
-func residual(f *query.Filter, c *candidate) bson.D {
-	var rest []query.Node
-	for _, n := range conjuncts(f) {
-		if !exactlyCovered(n, c) {
-			rest = append(rest, n)
-		}
-	}
-	switch len(rest) {
-	case 0:
-		return nil
-	case 1:
-		return (&query.Filter{Root: rest[0]}).Serialize()
-	}
-	return (&query.Filter{Root: &query.And{Children: rest}}).Serialize()
-}
-
-// exactlyCovered reports whether the bounds on n's path fully decide n:
-// equality or ranges on scalar values of a non-multikey field whose
-// bounds were built from n alone or by intersection.
-func exactlyCovered(n query.Node, c *candidate) bool {
-	p := nodePath(n)
-	if p == "" {
-		return false
-	}
-	for i, f := range c.ix.Spec.Fields {
-		if f.Path != p {
-			continue
-		}
-		if c.ix.FieldIsMultiKey(i) {
-			return false
-		}
-		switch x := n.(type) {
-		case *query.Compare:
-			return exactValue(x.Value)
-		case *query.In:
-			if len(x.Regexes) > 0 {
-				return false
-			}
-			for _, v := range x.Values {
-				if !exactValue(v) {
-					return false
-				}
-			}
-			return true
-		case *query.Regex:
-			pre, whole, ok := regexPrefix(x.Regex)
-			return ok && whole && pre != ""
-		}
-		return false
-	}
-	return false
 }
 
 func exactValue(v any) bool {

@@ -253,6 +253,13 @@ type ixScan struct {
 	dupsD    int64
 	seen     map[int64]struct{}
 	millis   int64
+	// filter holds the predicates tested on each key (the document the
+	// key stands for), before anything is fetched.
+	filter *query.Filter
+	// keyDocs makes the scan return that document for a plan with no
+	// FETCH (a covered projection).
+	keyDocs bool
+	last    []any // the key last returned
 }
 
 func newIxScan(ix *index.Index, coll *catalog.Collection, b scanBounds, dir int) *ixScan {
@@ -418,7 +425,20 @@ func (s *ixScan) work() (state, member) {
 		}
 		s.seen[e.RID] = struct{}{}
 	}
-	return s.st.record(advanced), member{rid: e.RID, pos: -1}
+	m := member{rid: e.RID, pos: -1}
+	s.last = e.Key
+	if s.filter != nil || s.keyDocs {
+		doc := rehydrate(s.ix.Spec.Fields, e.Key)
+		if s.filter != nil {
+			if ok, _ := s.filter.MatchPosition(doc); !ok {
+				return s.st.record(needTime), member{}
+			}
+		}
+		if s.keyDocs {
+			m.doc = doc
+		}
+	}
+	return s.st.record(advanced), m
 }
 
 // pastEnd reports whether key lies beyond the single interval's end.
@@ -495,6 +515,9 @@ func (s *ixScan) check(key []any) (checkVerdict, []any, bool) {
 
 func (s *ixScan) describe(exec bool) bson.D {
 	d := bson.D{{Key: "stage", Value: "IXSCAN"}}
+	if s.filter != nil {
+		d = append(d, bson.E{Key: "filter", Value: s.filter.Serialize()})
+	}
 	if exec {
 		d = append(d, commonFields(&s.st, s.millis)...)
 	}

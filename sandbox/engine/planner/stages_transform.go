@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"context"
+
 	"slices"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -283,11 +285,15 @@ func (s *limitStage) describe(exec bool) bson.D {
 // --- PROJECTION ---
 
 type projectionStage struct {
-	st     stats
-	child  stage
-	proj   *Projector
-	err    error
-	millis int64
+	st    stats
+	child stage
+	proj  *Projector
+	// covered: the input is index keys, not documents (mongod's
+	// PROJECTION_COVERED for a simple projection).
+	covered bool
+	ctx     func() context.Context
+	err     error
+	millis  int64
 }
 
 func (s *projectionStage) common() *stats { return &s.st }
@@ -296,7 +302,7 @@ func (s *projectionStage) work() (state, member) {
 	st, m := s.child.work()
 	switch st {
 	case advanced:
-		doc, err := s.proj.Apply(m.doc, m.pos)
+		doc, err := s.proj.Apply(s.ctx, m.doc, m.pos)
 		if err != nil {
 			s.err = err
 			return s.st.record(isEOF), member{}
@@ -310,7 +316,11 @@ func (s *projectionStage) work() (state, member) {
 }
 
 func (s *projectionStage) describe(exec bool) bson.D {
-	d := bson.D{{Key: "stage", Value: s.proj.Stage}}
+	name := s.proj.Stage
+	if s.covered && name == "PROJECTION_SIMPLE" {
+		name = "PROJECTION_COVERED"
+	}
+	d := bson.D{{Key: "stage", Value: name}}
 	if exec {
 		d = append(d, commonFields(&s.st, s.millis)...)
 	}

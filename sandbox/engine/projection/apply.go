@@ -1,6 +1,8 @@
 package projection
 
 import (
+	"context"
+
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -20,7 +22,17 @@ func errPositionalNoMatch() error {
 // modified; the result may share unchanged values with it, so treat it as
 // read-only.
 func (p *Projection) Apply(doc bson.D, positionalIndex int) (bson.D, error) {
-	a := applier{root: doc, pos: positionalIndex, ev: evaluator{ctx: p.env}}
+	return p.ApplyContext(nil, doc, positionalIndex)
+}
+
+// ApplyContext is Apply for a command whose context ctx gives (nil for
+// none): its expressions stop, as aggregation's do, when the command is
+// interrupted or its maxTimeMS passes.
+func (p *Projection) ApplyContext(ctx func() context.Context, doc bson.D, positionalIndex int) (bson.D, error) {
+	if p.topLevelOnly {
+		return p.keepTopLevel(doc), nil
+	}
+	a := applier{root: doc, pos: positionalIndex, ev: evaluator{ctx: p.env, cmdCtx: ctx}}
 	if !p.inclusion {
 		return a.excludeDoc(p.root, doc)
 	}
@@ -29,6 +41,25 @@ func (p *Projection) Apply(doc bson.D, positionalIndex int) (bson.D, error) {
 		return nil, err
 	}
 	return a.addComputed(p.root, out, doc)
+}
+
+// keepTopLevel is the whole projection when it only keeps top-level
+// fields (the projection a pipeline pushes below itself for every
+// document): one pass to size the result, one to fill it.
+func (p *Projection) keepTopLevel(doc bson.D) bson.D {
+	n := 0
+	for _, e := range doc {
+		if c := p.root.get(e.Key); c != nil && c.kind == kindInclude {
+			n++
+		}
+	}
+	out := make(bson.D, 0, n)
+	for _, e := range doc {
+		if c := p.root.get(e.Key); c != nil && c.kind == kindInclude {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 type applier struct {

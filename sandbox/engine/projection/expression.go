@@ -1,6 +1,8 @@
 package projection
 
 import (
+	"context"
+
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
@@ -29,13 +31,15 @@ func (c exprContext) compile(spec any) (compiledExpr, error) { return expr.Compi
 
 // evaluator evaluates the computed fields of one document in one Env.
 type evaluator struct {
-	ctx exprContext
-	env *expr.Env
+	ctx    exprContext
+	cmdCtx func() context.Context // the command's context, nil for none
+	env    *expr.Env
 }
 
 func (ev *evaluator) eval(e compiledExpr, root bson.D) (any, error) {
 	if ev.env == nil {
 		ev.env = expr.NewEnv(root, ev.ctx.now)
+		ev.env.SetContext(ev.cmdCtx)
 		for _, l := range ev.ctx.lets {
 			ev.env.SetVar(l.Key, l.Value)
 		}

@@ -57,11 +57,18 @@ func Compile(spec bson.D, opts Options) (*Projection, error) {
 		env:           ctx.env,
 	}
 	p.simple = !ctx.dotted
+	if p.inclusion {
+		p.needsDocument = ctx.hasElemMatch || ctx.hasFindSlice || !requiredFields(spec, "", &p.required)
+		if !ctx.idSpecified {
+			p.required = append(p.required, "_id")
+		}
+	}
 	for _, c := range root.children {
 		if c.kind != kindInclude && c.kind != kindExclude {
 			p.simple = false
 		}
 	}
+	p.topLevelOnly = p.simple && p.inclusion
 	return p, nil
 }
 

@@ -26,8 +26,12 @@ type Projection struct {
 	root      *node
 
 	simple        bool
+	topLevelOnly  bool // an inclusion of top-level fields and nothing else
 	hasPositional bool
 	env           exprContext
+	// required and needsDocument are what RequiredFields reports.
+	required      []string
+	needsDocument bool
 }
 
 // kind is what a projection tree node does with its field.

@@ -27,6 +27,7 @@ type Catalog struct {
 func NewCatalog() *Catalog { return &Catalog{colls: map[string]*collState{}} }
 
 type collState struct {
+	db, name string               // the buckets collection's database and name
 	mu       sync.Mutex           // guards everything below
 	open     map[string]*bucket   // by meta key
 	archived map[string][]*bucket // by meta key
@@ -56,7 +57,7 @@ func (c *Catalog) state(buckets *catalog.Collection) *collState {
 	defer c.mu.Unlock()
 	s := c.colls[key]
 	if s == nil {
-		s = &collState{open: map[string]*bucket{}, archived: map[string][]*bucket{}}
+		s = &collState{db: buckets.DB, name: buckets.Name, open: map[string]*bucket{}, archived: map[string][]*bucket{}}
 		c.colls[key] = s
 	}
 	return s

@@ -1,0 +1,118 @@
+package planner
+
+import (
+	"math"
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/index"
+	"github.com/schemalab/schemalab/sandbox/engine/query"
+)
+
+// tightness is mongod's IndexBoundsBuilder::BoundsTightness: how much of
+// a predicate the index bounds built from it answer.
+//   - exact: the bounds decide the predicate; nothing is left to check.
+//   - inexactCovered: the bounds are wider, but the predicate can be
+//     tested on the index key itself (an unanchored regex, $mod), so the
+//     IXSCAN filters keys before any document is fetched.
+//   - inexactFetch: only the document can decide (null, arrays,
+//     $elemMatch, $exists on a non-sparse index), so FETCH filters.
+type tightness int
+
+const (
+	inexactFetch tightness = iota
+	inexactCovered
+	exact
+)
+
+// predicateTightness follows IndexBoundsBuilder::translate for the
+// predicates this planner builds bounds for.
+func predicateTightness(n query.Node, ix *index.Index) tightness {
+	switch x := n.(type) {
+	case *query.Compare:
+		if exactValue(x.Value) {
+			return exact
+		}
+		return inexactFetch
+	case *query.In:
+		t := exact
+		for _, v := range x.Values {
+			if !exactValue(v) {
+				return inexactFetch
+			}
+		}
+		for _, re := range x.Regexes {
+			t = min(t, regexTightness(re))
+		}
+		return t
+	case *query.Regex:
+		return regexTightness(x.Regex)
+	case *query.Mod:
+		return inexactCovered
+	case *query.Exists:
+		// A sparse single-field index holds exactly the documents that
+		// have the field; any other index stores a missing field as null.
+		if x.Exists && ix.Spec.Sparse && len(ix.Spec.Fields) == 1 {
+			return exact
+		}
+		return inexactFetch
+	}
+	return inexactFetch
+}
+
+// regexTightness: a pattern that is nothing but an anchored literal
+// prefix is decided by its range; any other is tested on the key
+// (simpleRegex's INEXACT_COVERED).
+func regexTightness(re bson.Regex) tightness {
+	if pre, whole, ok := regexPrefix(re); ok && whole && pre != "" {
+		return exact
+	}
+	return inexactCovered
+}
+
+// modBounds are the bounds of $mod: every number, NaN first, as
+// appendMinForType/appendMaxForType(NumberDouble) give them.
+func modBounds() oil {
+	return oil{{lo: math.NaN(), hi: math.Inf(1), loInc: true, hiInc: true}}
+}
+
+// existsBounds: $exists: true scans every key; $exists: false the null
+// keys, where a missing field is stored.
+func existsBounds(exists bool) oil {
+	if exists {
+		return oil{fullInterval()}
+	}
+	return oil{point(nil)}
+}
+
+// rehydrate builds the document an index key stands for, fields nested
+// along their dotted paths in key-pattern order, as mongod's
+// rehydrateIndexKey does for covered plans and key filters. A missing
+// field comes back as null: the index cannot tell them apart.
+func rehydrate(fields []index.Field, key []any) bson.D {
+	var out bson.D
+	for i, f := range fields {
+		out = setPath(out, strings.Split(f.Path, "."), key[i])
+	}
+	return out
+}
+
+func setPath(d bson.D, parts []string, v any) bson.D {
+	for i := range d {
+		if d[i].Key != parts[0] {
+			continue
+		}
+		if len(parts) == 1 {
+			d[i].Value = v
+			return d
+		}
+		sub, _ := d[i].Value.(bson.D)
+		d[i].Value = setPath(sub, parts[1:], v)
+		return d
+	}
+	if len(parts) == 1 {
+		return append(d, bson.E{Key: parts[0], Value: v})
+	}
+	return append(d, bson.E{Key: parts[0], Value: setPath(nil, parts[1:], v)})
+}

@@ -5,7 +5,15 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/event"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/schemalab/schemalab/lessons/locale"
 )
+
+var msgEmbeddedLabel = &locale.Message{ID: "sandbox.embedded", Other: "embedded sandbox"}
+
+// EmbeddedLabel is the Label of the embedded sandbox in l's language; a
+// real server is labelled by its own version and host.
+func EmbeddedLabel(l *locale.Localizer) string { return l.T(msgEmbeddedLabel, nil) }
 
 // ConnectFunc opens a driver client on the sandbox whose every command
 // goes to monitor (when not nil). Each lesson session owns the client it

@@ -135,7 +135,13 @@ func waitWithin(t *testing.T, tm *teatest.TestModel, want string, d time.Duratio
 // model, whose frame the caller reads.
 func drive(t *testing.T, opts Options, w, h int, script func(tm *teatest.TestModel)) *Model {
 	t.Helper()
-	tm := teatest.NewTestModel(t, newTestApp(t, opts), teatest.WithInitialTermSize(w, h),
+	return driveModel(t, newTestApp(t, opts), w, h, script)
+}
+
+// driveModel is drive for an app the caller built.
+func driveModel(t *testing.T, app *Model, w, h int, script func(tm *teatest.TestModel)) *Model {
+	t.Helper()
+	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(w, h),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
 	script(tm)
 	// Let the last frame settle, then stop the program; the model is only

@@ -34,14 +34,12 @@ func lessonSandbox(be *sandbox.Backend, l *locale.Localizer) *lessons.Sandbox {
 	}
 }
 
-var msgEmbedded = &locale.Message{ID: "cli.backend.embedded", Other: "embedded sandbox"}
-
 // backendLabel is the backend shown plainly: "embedded sandbox", or the
 // server's version, topology and host (never credentials), which are the
 // server's words.
 func backendLabel(be *sandbox.Backend, l *locale.Localizer) string {
 	if be.Kind == sandbox.KindEmbedded {
-		return l.T(msgEmbedded, nil)
+		return lessons.EmbeddedLabel(l)
 	}
 	return be.Status()
 }

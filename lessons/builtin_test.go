@@ -9,57 +9,64 @@ import (
 	"time"
 
 	"github.com/schemalab/schemalab/content"
+	"github.com/schemalab/schemalab/lessons/locale"
+	"github.com/schemalab/schemalab/sandbox"
 )
 
 // TestBuiltinLessonsCheck is `schemalab run --check` over every built-in
-// lesson on the embedded sandbox: every block runs, every expectation
-// holds and every reference solution passes its check.
+// lesson on the embedded sandbox, in every language: every block runs,
+// every expectation holds and every reference solution passes its check.
 func TestBuiltinLessonsCheck(t *testing.T) {
-	cat, errs := Load(content.FS)
+	all, errs := Load(content.FS)
 	for _, err := range errs {
 		t.Errorf("load: %v", err)
 	}
-	if len(cat.Lessons) < 5 && os.Getenv("SCHEMALAB_LESSON") == "" {
-		t.Fatalf("want at least 5 built-in lessons, got %d", len(cat.Lessons))
+	if len(all.Lessons) < 5 && os.Getenv("SCHEMALAB_LESSON") == "" {
+		t.Fatalf("want at least 5 built-in lessons, got %d", len(all.Lessons))
 	}
 	ctx := context.Background()
 	be := startSandbox(t)
 	only := os.Getenv("SCHEMALAB_LESSON") // focus one lesson while authoring
-	for _, l := range cat.Lessons {
-		if only != "" && l.ID != only {
-			continue
+	for _, lang := range locale.Languages() {
+		cat := all.In(lang)
+		for _, l := range cat.Lessons {
+			if only != "" && l.ID != only || lang != locale.Source && cat.Untranslated(l) {
+				continue
+			}
+			t.Run(lang+"/"+l.ID, func(t *testing.T) { checkBuiltin(ctx, t, be, l) })
 		}
-		t.Run(l.ID, func(t *testing.T) {
-			r := newTestRunner(t, be, l, "")
-			start := time.Now()
-			for i := range l.Steps {
-				res, err := r.CheckStep(ctx, i)
-				if err != nil {
-					t.Fatalf("step %d: %v", i+1, err)
-				}
-				for _, b := range res.Blocks {
-					// The 1.5 s budget is a figure to report, not a pass/fail
-					// line: timings on a shared CI machine are noise. Set
-					// SCHEMALAB_STRICT_TIMING=1 to enforce it.
-					if b.Block != nil && b.Block.Kind == Setup && b.Result.Elapsed > 1500*time.Millisecond {
-						msg := fmt.Sprintf("step %d %q: setup took %s, budget 1.5 s", i+1, l.Steps[i].Title, b.Result.Elapsed.Round(time.Millisecond))
-						if os.Getenv("SCHEMALAB_STRICT_TIMING") != "" {
-							t.Error(msg)
-						} else {
-							t.Log(msg)
-						}
-					}
-				}
-				for _, f := range res.Failures {
-					t.Errorf("step %d %q (%s:%d): %s", i+1, l.Steps[i].Title, l.File, f.Line, f.Msg)
-				}
-				if testing.Verbose() {
-					t.Logf("step %d %-50q %s", i+1, l.Steps[i].Title, res.Elapsed.Round(time.Millisecond))
+	}
+}
+
+func checkBuiltin(ctx context.Context, t *testing.T, be *sandbox.Backend, l *Lesson) {
+	r := newTestRunner(t, be, l, "")
+	start := time.Now()
+	for i := range l.Steps {
+		res, err := r.CheckStep(ctx, i)
+		if err != nil {
+			t.Fatalf("step %d: %v", i+1, err)
+		}
+		for _, b := range res.Blocks {
+			// The 1.5 s budget is a figure to report, not a pass/fail
+			// line: timings on a shared CI machine are noise. Set
+			// SCHEMALAB_STRICT_TIMING=1 to enforce it.
+			if b.Block != nil && b.Block.Kind == Setup && b.Result.Elapsed > 1500*time.Millisecond {
+				msg := fmt.Sprintf("step %d %q: setup took %s, budget 1.5 s", i+1, l.Steps[i].Title, b.Result.Elapsed.Round(time.Millisecond))
+				if os.Getenv("SCHEMALAB_STRICT_TIMING") != "" {
+					t.Error(msg)
+				} else {
+					t.Log(msg)
 				}
 			}
-			t.Logf("%s checked in %s", l.ID, time.Since(start).Round(time.Millisecond))
-		})
+		}
+		for _, f := range res.Failures {
+			t.Errorf("step %d %q (%s:%d): %s", i+1, l.Steps[i].Title, l.File, f.Line, f.Msg)
+		}
+		if testing.Verbose() {
+			t.Logf("step %d %-50q %s", i+1, l.Steps[i].Title, res.Elapsed.Round(time.Millisecond))
+		}
 	}
+	t.Logf("%s checked in %s", l.ID, time.Since(start).Round(time.Millisecond))
 }
 
 // TestReviewsFramingReproducesSeed001 pins the seed's transcripts: the

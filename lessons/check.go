@@ -5,15 +5,49 @@ import (
 	_ "embed"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/sandbox/shell"
 )
+
+var (
+	msgExplainOnlyAttempts = &locale.Message{ID: "check.explainOnlyAttempts", Other: "explain is only for exercise attempts"}
+	msgExplainNoCommand    = &locale.Message{ID: "check.explainNoCommand", Other: "explain: no command {{.N}} was recorded"}
+	msgCheckStopped        = &locale.Message{ID: "check.stopped", Other: "the check stopped with an error: {{.Err}}"}
+	msgCheckThrew          = &locale.Message{ID: "check.threw", Other: "the check stopped with an error ({{.File}}:{{.Line}}): {{.Err}}"}
+	msgNoVerdict           = &locale.Message{ID: "check.noVerdict", Other: "the check gave no verdict: its last statement must be true, false, a message or { pass, message }, not {{.Value}}"}
+	msgCheckFalse          = &locale.Message{ID: "check.false", Other: "not yet: the check returned false"}
+)
+
+// checkWords are the messages check.js puts together for a check's
+// helpers (readsOnly, explain), by the name it asks for.
+var checkWords = map[string]*locale.Message{
+	"readOthers":   {ID: "check.readOthers", Other: "your code read {{.Others}}: the task asks for {{.Coll}} only"},
+	"neverRead":    {ID: "check.neverRead", Other: "your code never read {{.Coll}}"},
+	"readOnly":     {ID: "check.readOnly", Other: "your code read {{.Coll}} only"},
+	"explainRange": {ID: "check.explainRange", One: "explain({{.I}}): there was {{.Count}} read", Other: "explain({{.I}}): there were {{.Count}} reads"},
+}
+
+// checkSay is check.js's way to the messages of checkWords: a name and
+// the data of its placeholders (a count, for a plural one, in Count).
+func (r *Runner) checkSay(name string, data map[string]any) string {
+	m := checkWords[name]
+	if m == nil {
+		return name
+	}
+	switch n := data["Count"].(type) {
+	case int64:
+		return r.opts.Locale.N(m, int(n), data)
+	case float64:
+		return r.opts.Locale.N(m, int(n), data)
+	}
+	return r.say(m, data)
+}
 
 //go:embed check.js
 var checkScope string
@@ -78,23 +112,24 @@ func (r *Runner) predicate(ctx context.Context, b *Block, in predicateInput) (Ve
 	}
 	explain := in.explain
 	if explain == nil {
-		explain = func(int) (string, error) { return "", errors.New("explain is only for exercise attempts") }
+		explain = func(int) (string, error) { return "", errors.New(r.say(msgExplainOnlyAttempts, nil)) }
 	}
 	side := map[string]any{
 		"check": b.Text,
 		"input": string(raw),
 		"mark":  func() int { return r.rec.count() },
+		"say":   r.checkSay,
 		"since": func(n int) (string, error) { return commandsJSON(r.rec.since(n)) },
 		"explain": func(k int) (string, error) {
 			if r.rec.count() <= k {
-				return "", fmt.Errorf("explain: no command %d was recorded", k)
+				return "", errors.New(r.say(msgExplainNoCommand, map[string]any{"N": k}))
 			}
 			return explain(k)
 		},
 	}
 	res, err := r.sh.EvalFunction(ctx, checkFile, checkScope, map[string]any{"__schemalab": side})
 	if err != nil {
-		return Verdict{Threw: errText(err), Line: b.Line, Message: "the check stopped with an error: " + firstLine(errText(err))}, res
+		return Verdict{Threw: errText(err), Line: b.Line, Message: r.say(msgCheckStopped, map[string]any{"Err": firstLine(errText(err))})}, res
 	}
 	var out struct {
 		Pass      bool    `json:"pass"`
@@ -117,15 +152,15 @@ func (r *Runner) predicate(ctx context.Context, b *Block, in predicateInput) (Ve
 	switch {
 	case out.Threw != "":
 		v.Pass, v.Threw, v.Line = false, out.Threw, b.Line+checkLine(out.Threw, out.Stack)
-		v.Message = fmt.Sprintf("the check stopped with an error (%s:%d): %s", r.lesson.File, v.Line, firstLine(out.Threw))
+		v.Message = r.say(msgCheckThrew, map[string]any{"File": r.lesson.File, "Line": v.Line, "Err": firstLine(out.Threw)})
 	case out.Invalid != "":
-		v.Message = "the check gave no verdict: its last statement must be true, false, a message or { pass, message }, not " + out.Invalid
+		v.Message = r.say(msgNoVerdict, map[string]any{"Value": out.Invalid})
 	case out.Message != nil && *out.Message != "":
 		v.Message = *out.Message
 	case printed != "":
 		v.Message = printed
 	case !out.Pass:
-		v.Message = "not yet: the check returned false"
+		v.Message = r.say(msgCheckFalse, nil)
 	}
 	return v, res
 }

@@ -4,7 +4,8 @@
 // of the learner's session. __schemalab is the runner's side of it: the
 // check's source, the attempt as Extended JSON, and Go functions for what
 // only the runner sees (the commands the client sent, explain on the data
-// as it was before the attempt).
+// as it was before the attempt, the helpers' messages in the learner's
+// language).
 const __sl = __schemalab;
 const __parse = (s) => EJSON.parse(s);
 const __quote = (s) => "'" + s + "'";
@@ -17,7 +18,7 @@ const __commandSet = (list) => {
   const explain = (i) => {
     const reads = readList();
     if (!(i >= 0 && i < reads.length)) {
-      throw new RangeError('explain(' + i + '): there ' + (reads.length === 1 ? 'was 1 read' : 'were ' + reads.length + ' reads'));
+      throw new RangeError(__sl.say('explainRange', { I: i, Count: reads.length }));
     }
     return __parse(__sl.explain(reads[i].index));
   };
@@ -29,12 +30,12 @@ const __commandSet = (list) => {
       const other = [];
       for (const c of list) for (const r of __reads(c)) if (r !== coll && !other.includes(r)) other.push(r);
       if (other.length > 0) {
-        return { pass: false, message: 'your code read ' + other.map(__quote).join(', ') + ': the task asks for ' + __quote(coll) + ' only' };
+        return { pass: false, message: __sl.say('readOthers', { Others: other.map(__quote).join(', '), Coll: __quote(coll) }) };
       }
       if (!list.some((c) => __reads(c).includes(coll))) {
-        return { pass: false, message: 'your code never read ' + __quote(coll) };
+        return { pass: false, message: __sl.say('neverRead', { Coll: __quote(coll) }) };
       }
-      return { pass: true, message: 'your code read ' + __quote(coll) + ' only' };
+      return { pass: true, message: __sl.say('readOnly', { Coll: __quote(coll) }) };
     },
     explain,
     docsExamined: () => readList().reduce((n, _, i) => n + explain(i).totalDocsExamined, 0),

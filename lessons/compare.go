@@ -2,12 +2,19 @@ package lessons
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/sandbox/shell"
+)
+
+var (
+	msgFiguresExpression  = &locale.Message{ID: "compare.figuresExpression", Other: "figures expression"}
+	msgFiguresNotDocument = &locale.Message{ID: "compare.figuresNotDocument", Other: "figures expression must return a document, got {{.Got}}"}
 )
 
 // VariantResult is one side of a comparison.
@@ -75,13 +82,13 @@ func (r *Runner) runVariant(ctx context.Context, b *Block, width int) VariantRes
 	if expr := b.Variant.Figures; expr != "" {
 		res, err := r.sh.Eval(ctx, "("+expr+")")
 		if err != nil {
-			v.Err = fmt.Errorf("figures expression: %w", err)
+			v.Err = fmt.Errorf("%s: %w", r.say(msgFiguresExpression, nil), err)
 			return v
 		}
 		if len(res.Outputs) > 0 {
 			d, ok := res.Outputs[len(res.Outputs)-1].Value.(bson.D)
 			if !ok {
-				v.Err = fmt.Errorf("figures expression must return a document, got %s", res.Outputs[len(res.Outputs)-1].Text)
+				v.Err = errors.New(r.say(msgFiguresNotDocument, map[string]any{"Got": res.Outputs[len(res.Outputs)-1].Text}))
 				return v
 			}
 			for _, e := range d {

@@ -8,7 +8,19 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/sandbox/shell"
+)
+
+var (
+	msgNotExercise    = &locale.Message{ID: "exercise.notExercise", Other: "step {{.N}} of {{.Lesson}} is not an exercise"}
+	msgYourCodeFailed = &locale.Message{ID: "exercise.yourCodeFailed", Other: "your code stopped with an error: {{.Err}}"}
+	msgExplainAsLeft  = &locale.Message{ID: "exercise.explainAsLeft", Other: "attempt.explain: this server has no snapshots, so your code's reads are explained on the database as your code left it, not as it was before."}
+	msgGuardError     = &locale.Message{ID: "exercise.guardError", Other: "exercise: {{.Err}}"}
+	msgSolutionFails  = &locale.Message{ID: "exercise.solutionFails", Other: "the reference solution does not pass the check: {{.Message}}"}
+	msgSolutionFlaky  = &locale.Message{ID: "exercise.solutionFlaky", Other: "the reference solution is not deterministic: it passed its check once, then failed it from the same state: {{.Message}}"}
+	msgStarterError   = &locale.Message{ID: "exercise.starterError", Other: "exercise starter: {{.Err}}"}
+	msgStarterPasses  = &locale.Message{ID: "exercise.starterPasses", Other: "the exercise passes with its starter code untouched: the check must fail until the learner solves it"}
 )
 
 // timeoutForRestore bounds the restore after an interrupted attempt,
@@ -40,7 +52,7 @@ type ExerciseResult struct {
 // exercise returns the exercise of step i, or an error.
 func (r *Runner) exercise(i int) (*Exercise, error) {
 	if i < 0 || i >= len(r.lesson.Steps) || r.lesson.Steps[i].Exercise == nil {
-		return nil, fmt.Errorf("step %d of %s is not an exercise", i+1, r.lesson.ID)
+		return nil, errors.New(r.say(msgNotExercise, map[string]any{"N": i + 1, "Lesson": r.lesson.ID}))
 	}
 	return r.lesson.Steps[i].Exercise, nil
 }
@@ -103,7 +115,7 @@ func (r *Runner) attempt(ctx context.Context, i int, ex *Exercise, code string) 
 	if errors.Is(out.Err, shell.ErrTimeout) {
 		r.rec.stop()
 		r.settle(ctx, base)
-		out.Message = "your code stopped with an error: " + firstLine(errText(out.Err))
+		out.Message = r.say(msgYourCodeFailed, map[string]any{"Err": firstLine(errText(out.Err))})
 		out.Elapsed = time.Since(start)
 		return out, nil
 	}
@@ -133,7 +145,7 @@ func (r *Runner) attempt(ctx context.Context, i int, ex *Exercise, code string) 
 	out.Check, out.Passed, out.Message = res, v.Pass, v.Message
 	if out.Err != nil && !v.errorSeen {
 		out.Passed = false
-		out.Message = "your code stopped with an error: " + firstLine(errText(out.Err))
+		out.Message = r.say(msgYourCodeFailed, map[string]any{"Err": firstLine(errText(out.Err))})
 	}
 	out.Elapsed = time.Since(start)
 	return out, nil
@@ -157,7 +169,7 @@ func (r *Runner) beforeAttemptDB(ctx context.Context, base string, made *string)
 	if r.snapshots != snapshotsOn {
 		if *made == "" {
 			*made = "-"
-			r.note("attempt.explain: this server has no snapshots, so your code's reads are explained on the database as your code left it, not as it was before.")
+			r.note(r.say(msgExplainAsLeft, nil))
 		}
 		return r.Database(), nil
 	}
@@ -299,19 +311,19 @@ func (r *Runner) guardExercise(ctx context.Context, i int, res *StepResult) {
 	st := &r.lesson.Steps[i]
 	ex := st.Exercise
 	sol := solutionBlock(st)
-	fail := func(line int, format string, args ...any) {
-		res.Failures = append(res.Failures, Failure{Line: line, Msg: fmt.Sprintf(format, args...)})
+	fail := func(line int, m *locale.Message, data map[string]any) {
+		res.Failures = append(res.Failures, Failure{Line: line, Msg: r.say(m, data)})
 	}
 	for run := 1; run <= 2; run++ {
 		out, err := r.attempt(ctx, i, ex, ex.Solution)
 		switch {
 		case err != nil:
-			fail(sol.Line, "exercise: %v", err)
+			fail(sol.Line, msgGuardError, map[string]any{"Err": err.Error()})
 			return
 		case !out.Passed && run == 1:
-			fail(sol.Line, "the reference solution does not pass the check: %s", out.Message)
+			fail(sol.Line, msgSolutionFails, map[string]any{"Message": out.Message})
 		case !out.Passed:
-			fail(sol.Line, "the reference solution is not deterministic: it passed its check once, then failed it from the same state: %s", out.Message)
+			fail(sol.Line, msgSolutionFlaky, map[string]any{"Message": out.Message})
 		}
 		if run == 1 {
 			res.Blocks = append(res.Blocks, BlockResult{Block: sol, Result: out.Attempt, Err: out.Err, Passed: out.Passed, Message: out.Message})
@@ -323,17 +335,17 @@ func (r *Runner) guardExercise(ctx context.Context, i int, res *StepResult) {
 	out, err := r.attempt(ctx, i, ex, ex.Starter)
 	switch {
 	case err != nil:
-		fail(ex.Line, "exercise starter: %v", err)
+		fail(ex.Line, msgStarterError, map[string]any{"Err": err.Error()})
 	case out.Passed:
 		line := ex.Line
 		if b := starterBlock(st); b != nil {
 			line = b.Line
 		}
-		fail(line, "the exercise passes with its starter code untouched: the check must fail until the learner solves it")
+		fail(line, msgStarterPasses, nil)
 	}
 	// Later steps start from the state the exercise's own code left.
 	if err := r.ensureBefore(ctx, i+1); err != nil {
-		fail(st.Line, "%v", err)
+		res.Failures = append(res.Failures, Failure{Line: st.Line, Msg: err.Error()})
 	}
 }
 

@@ -1,21 +1,25 @@
 package lessons
 
 import (
-	"math"
 	"slices"
-	"strconv"
-	"strings"
+
+	"github.com/schemalab/schemalab/lessons/locale"
 )
 
 // standardFigures are the figures every comparison may have, in the order
 // the app and `schemalab run` show them.
 var standardFigures = []string{"keys", "docs", "ms", "dataBytes", "indexBytes", "storageBytes", "updated"}
 
-// figureLabels are the display names of the standard figure keys.
-var figureLabels = map[string]string{
-	"keys": "keys examined", "docs": "docs examined", "ms": "ms",
-	"dataBytes": "data bytes", "indexBytes": "index bytes", "updated": "docs updated",
-	"storageBytes": "storage bytes",
+// figureLabels are the display names of the standard figure keys; an
+// author's own figure is shown by the name the lesson gave it.
+var figureLabels = map[string]*locale.Message{
+	"keys":         {ID: "figures.keys", Other: "keys examined"},
+	"docs":         {ID: "figures.docs", Other: "docs examined"},
+	"ms":           {ID: "figures.ms", Other: "ms"},
+	"dataBytes":    {ID: "figures.dataBytes", Other: "data bytes"},
+	"indexBytes":   {ID: "figures.indexBytes", Other: "index bytes"},
+	"updated":      {ID: "figures.updated", Other: "docs updated"},
+	"storageBytes": {ID: "figures.storageBytes", Other: "storage bytes"},
 }
 
 // FigureKeys lists the figures any variant has: the standard ones first,
@@ -38,31 +42,10 @@ func FigureKeys(vs []VariantResult) []string {
 	return keys
 }
 
-// FigureLabel is the display name of figure key k.
-func FigureLabel(k string) string {
-	if l, ok := figureLabels[k]; ok {
-		return l
+// FigureLabel is the display name of figure key k in l's language.
+func FigureLabel(l *locale.Localizer, k string) string {
+	if m, ok := figureLabels[k]; ok {
+		return l.T(m, nil)
 	}
 	return k
-}
-
-// FormatFigure prints a figure as people read numbers: 2,879,488, or two
-// decimals for a fraction. Magnitudes an int64 cannot hold exactly print
-// in full with two decimals rather than overflow.
-func FormatFigure(v float64) string {
-	if v != math.Trunc(v) || math.Abs(v) >= 1e15 || math.IsInf(v, 0) {
-		return strconv.FormatFloat(v, 'f', 2, 64)
-	}
-	s := strconv.FormatInt(int64(math.Abs(v)), 10)
-	var b strings.Builder
-	if v < 0 {
-		b.WriteByte('-')
-	}
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }

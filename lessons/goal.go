@@ -9,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/sandbox/shell"
 )
 
@@ -78,18 +79,28 @@ type Difference struct {
 	Goal, Yours string
 }
 
-func (d Difference) String() string {
+var (
+	msgDocOnlyGoal    = &locale.Message{ID: "goal.docOnlyGoal", Other: "{{.Doc}}: in the goal, missing in yours"}
+	msgDocOnlyYours   = &locale.Message{ID: "goal.docOnlyYours", Other: "{{.Doc}}: in yours, not in the goal"}
+	msgFieldOnlyGoal  = &locale.Message{ID: "goal.fieldOnlyGoal", Other: "{{.Doc}}: {{.Field}} is {{.Goal}} in the goal, missing in yours"}
+	msgFieldOnlyYours = &locale.Message{ID: "goal.fieldOnlyYours", Other: "{{.Doc}}: {{.Field}} is {{.Yours}} in yours, absent from the goal"}
+	msgFieldDiffers   = &locale.Message{ID: "goal.fieldDiffers", Other: "{{.Doc}}: {{.Field}} is {{.Yours}}, the goal has {{.Goal}}"}
+)
+
+// Text says what differs, in l's language.
+func (d Difference) Text(l *locale.Localizer) string {
+	data := map[string]any{"Doc": d.Doc, "Field": d.Field, "Goal": d.Goal, "Yours": d.Yours}
 	switch {
 	case d.Field == "" && d.Yours == "":
-		return d.Doc + ": in the goal, missing in yours"
+		return l.T(msgDocOnlyGoal, data)
 	case d.Field == "":
-		return d.Doc + ": in yours, not in the goal"
+		return l.T(msgDocOnlyYours, data)
 	case d.Yours == "":
-		return fmt.Sprintf("%s: %s is %s in the goal, missing in yours", d.Doc, d.Field, d.Goal)
+		return l.T(msgFieldOnlyGoal, data)
 	case d.Goal == "":
-		return fmt.Sprintf("%s: %s is %s in yours, absent from the goal", d.Doc, d.Field, d.Yours)
+		return l.T(msgFieldOnlyYours, data)
 	}
-	return fmt.Sprintf("%s: %s is %s, the goal has %s", d.Doc, d.Field, d.Yours, d.Goal)
+	return l.T(msgFieldDiffers, data)
 }
 
 // computeGoal runs the reference solution and the check on the state

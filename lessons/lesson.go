@@ -19,6 +19,10 @@ type Lesson struct {
 	Steps []Step
 	// File names the source for messages: a path, or "builtin:NAME.md".
 	File string
+	// Lang is the language the lesson is written in: locale.Source for an
+	// original, the language of a translation (its folder, or its lang:
+	// front-matter key).
+	Lang string
 }
 
 // Step is the part of a lesson under one `## ` heading.

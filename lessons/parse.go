@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"golang.org/x/text/language"
 )
 
 // ParseError names the file, the line and the problem of a malformed lesson.
@@ -102,7 +104,7 @@ func (p *parser) parse() (*Lesson, error) {
 		}
 		if !inStep {
 			// A level-1 heading repeating the title is not part of the intro.
-			if strings.HasPrefix(line, "# ") && len(intro) == 0 {
+			if strings.HasPrefix(line, "# ") && strings.TrimSpace(strings.Join(intro, "")) == "" {
 				continue
 			}
 			intro = append(intro, line)
@@ -163,6 +165,13 @@ func (p *parser) frontMatter() (int, error) {
 			p.l.Title = val
 		case "summary":
 			p.l.Summary = val
+		case "lang":
+			tag, err := language.Parse(val)
+			if err != nil {
+				return 0, p.errf(lineNo, "lang %q is not a language tag (id, ru, pt-BR…)", val)
+			}
+			base, _ := tag.Base()
+			p.l.Lang = base.String()
 		case "order", "minutes":
 			n, err := strconv.Atoi(val)
 			if err != nil || n < 0 {
@@ -174,7 +183,7 @@ func (p *parser) frontMatter() (int, error) {
 				p.l.Minutes = n
 			}
 		default:
-			return 0, p.errf(lineNo, "unknown front matter key %q (known: id, title, summary, order, minutes)", key)
+			return 0, p.errf(lineNo, "unknown front matter key %q (known: id, title, summary, order, minutes, lang)", key)
 		}
 	}
 	return 0, p.errf(1, "front matter is never closed with a `---` line")
@@ -523,16 +532,20 @@ func (p *parser) finishStep() error {
 }
 
 func (p *parser) assignIDs() error {
-	seen := map[string]int{}
+	used := map[string]bool{}
 	for i := range p.l.Steps {
-		id := slug(p.l.Steps[i].Title)
-		if id == "" {
-			id = "step"
+		base := slug(p.l.Steps[i].Title)
+		if base == "" {
+			// A heading of only symbols or emoji.
+			base = "step"
 		}
-		seen[id]++
-		if n := seen[id]; n > 1 {
-			id = fmt.Sprintf("%s-%d", id, n)
+		// A repeated heading gets -2, -3…, skipping any a heading spells
+		// out itself ("Step", "Step 2", "Step").
+		id := base
+		for n := 2; used[id]; n++ {
+			id = fmt.Sprintf("%s-%d", base, n)
 		}
+		used[id] = true
 		p.l.Steps[i].ID = id
 	}
 	return nil
@@ -542,7 +555,9 @@ func slug(s string) string {
 	var b strings.Builder
 	dash := false
 	for _, r := range strings.ToLower(s) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+		// Marks too: a heading typed with a decomposed й or ё keeps its
+		// letters together.
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
 			b.WriteRune(r)
 			dash = false
 		} else if !dash && b.Len() > 0 {

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/adrg/xdg"
+
+	"github.com/schemalab/schemalab/lessons/locale"
 )
 
 // StateDirEnv overrides where progress is kept (tests use a temp dir).
@@ -82,11 +84,23 @@ type progressData struct {
 // Store keeps progress in one JSON file, rewritten atomically (a temporary
 // file renamed over it) on every change. It is safe for concurrent use.
 type Store struct {
-	mu      sync.Mutex
-	path    string
-	data    progressData
-	warning string
+	mu   sync.Mutex
+	path string
+	data progressData
+	// corrupt is set when the file could not be read as progress.
+	corrupt *corruptFile
 }
+
+// corruptFile is what became of a progress file that could not be read:
+// why, and where it was moved ("" when it could not be).
+type corruptFile struct {
+	err, aside, renameErr string
+}
+
+var (
+	msgCorruptMoved = &locale.Message{ID: "progress.corruptMoved", Other: "progress file {{.Path}} was unreadable ({{.Err}}); it was moved to {{.Aside}} and progress starts fresh"}
+	msgCorruptKept  = &locale.Message{ID: "progress.corruptKept", Other: "progress file {{.Path}} is unreadable ({{.Err}}) and could not be moved aside ({{.RenameErr}}); starting fresh"}
+)
 
 // OpenStore reads the progress in dir, creating nothing until the first
 // change. A file that cannot be parsed, or that parses into something not
@@ -112,10 +126,9 @@ func OpenStore(dir string) (*Store, error) {
 	}
 	if err != nil {
 		aside := fmt.Sprintf("%s.corrupt-%s", s.path, time.Now().UTC().Format("20060102T150405Z"))
+		s.corrupt = &corruptFile{err: err.Error(), aside: aside}
 		if rerr := os.Rename(s.path, aside); rerr != nil {
-			s.warning = fmt.Sprintf("progress file %s is unreadable (%v) and could not be moved aside (%v); starting fresh", s.path, err, rerr)
-		} else {
-			s.warning = fmt.Sprintf("progress file %s was unreadable (%v); it was moved to %s and progress starts fresh", s.path, err, aside)
+			s.corrupt.aside, s.corrupt.renameErr = "", rerr.Error()
 		}
 		return s, nil
 	}
@@ -136,11 +149,19 @@ func (s *Store) ExerciseFile(lesson, step string) string {
 	return filepath.Join(filepath.Dir(s.path), "exercises", lesson, step+".js")
 }
 
-// Warning is a message for the user about a corrupt file, or "".
-func (s *Store) Warning() string {
+// Warning is a message for the user about a corrupt file, in l's
+// language, or "".
+func (s *Store) Warning(l *locale.Localizer) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.warning
+	c := s.corrupt
+	switch {
+	case c == nil:
+		return ""
+	case c.aside == "":
+		return l.T(msgCorruptKept, map[string]any{"Path": s.path, "Err": c.err, "RenameErr": c.renameErr})
+	}
+	return l.T(msgCorruptMoved, map[string]any{"Path": s.path, "Err": c.err, "Aside": c.aside})
 }
 
 // Lesson returns a copy of the progress of lesson id.

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/schemalab/schemalab/lessons/locale"
 )
 
 func writeFile(t *testing.T, path string, data []byte) {
@@ -46,8 +48,8 @@ func TestStoreRoundTrip(t *testing.T) {
 	if p.Current != "reading" || !p.IsDone("intro") || !p.IsDone("ex-1") || p.Exercise("ex-1").Attempts != 3 {
 		t.Errorf("reloaded progress = %+v", p)
 	}
-	if again.Warning() != "" {
-		t.Errorf("warning = %q", again.Warning())
+	if again.Warning(locale.English()) != "" {
+		t.Errorf("warning = %q", again.Warning(locale.English()))
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 || entries[0].Name() != "progress.json" {
@@ -69,8 +71,8 @@ func TestStoreCorruptFileIsMovedAside(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a corrupt file must not be fatal: %v", err)
 	}
-	if !strings.Contains(s.Warning(), "moved to") {
-		t.Errorf("warning = %q", s.Warning())
+	if !strings.Contains(s.Warning(locale.English()), "moved to") {
+		t.Errorf("warning = %q", s.Warning(locale.English()))
 	}
 	matches, _ := filepath.Glob(filepath.Join(dir, "progress.json.corrupt-*"))
 	if len(matches) != 1 {
@@ -85,7 +87,7 @@ func TestStoreCorruptFileIsMovedAside(t *testing.T) {
 	if err := s.MarkDone("outlier", "a"); err != nil {
 		t.Fatal(err)
 	}
-	if again, _ := OpenStore(dir); !again.Lesson("outlier").IsDone("a") || again.Warning() != "" {
+	if again, _ := OpenStore(dir); !again.Lesson("outlier").IsDone("a") || again.Warning(locale.English()) != "" {
 		t.Error("a fresh, valid file should be written after the corrupt one")
 	}
 }
@@ -173,8 +175,8 @@ func TestStoreWrongShapeIsMovedAside(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", bad, err)
 		}
-		if !strings.Contains(s.Warning(), "moved to") {
-			t.Errorf("%s: warning = %q", bad, s.Warning())
+		if !strings.Contains(s.Warning(locale.English()), "moved to") {
+			t.Errorf("%s: warning = %q", bad, s.Warning(locale.English()))
 		}
 		cat := &Lesson{ID: "outlier", Steps: []Step{{ID: "x", Exercise: &Exercise{}}}}
 		if sum := Summarize(cat, s.Lesson("outlier")); sum.ExercisesDone != 0 {

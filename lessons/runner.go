@@ -10,6 +10,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/sandbox/shell"
 )
 
@@ -23,6 +24,9 @@ type RunnerOptions struct {
 	// Progress, if set, receives the progress lines of long operations,
 	// such as replaying steps on a server that has no snapshots.
 	Progress func(line string)
+	// Locale is the learner's language for verdicts, failures and notes;
+	// nil is English.
+	Locale *locale.Localizer
 }
 
 // Runner is one learner's session of one lesson: its own driver client,
@@ -101,8 +105,14 @@ func NewRunner(sb *Sandbox, l *Lesson, opts RunnerOptions) *Runner {
 	if opts.Timeout <= 0 {
 		opts.Timeout = 60 * time.Second
 	}
+	if opts.Locale == nil {
+		opts.Locale = locale.English()
+	}
 	return &Runner{sb: sb, lesson: l, opts: opts, live: liveState{step: -1}}
 }
+
+// say is message m in the learner's language.
+func (r *Runner) say(m *locale.Message, data map[string]any) string { return r.opts.Locale.T(m, data) }
 
 // Lesson is the lesson this runner executes.
 func (r *Runner) Lesson() *Lesson { return r.lesson }
@@ -163,7 +173,7 @@ func (r *Runner) Reset(ctx context.Context) error {
 	if err := reset(ctx, r.Database()); err != nil {
 		return err
 	}
-	sh, err := shell.New(r.client, r.Database(), shell.Options{Timeout: r.opts.Timeout, HeapLimit: r.sb.HeapLimit})
+	sh, err := shell.New(r.client, r.Database(), shell.Options{Timeout: r.opts.Timeout, HeapLimit: r.sb.HeapLimit, HeapShare: r.sb.HeapShare})
 	if err != nil {
 		return err
 	}
@@ -202,7 +212,7 @@ func (r *Runner) ensureSession(ctx context.Context) error {
 func (r *Runner) begin(ctx context.Context, i int) (done func(), err error) {
 	r.notes = nil
 	if i < 0 || i >= len(r.lesson.Steps) {
-		return nil, fmt.Errorf("lesson %s has no step %d", r.lesson.ID, i+1)
+		return nil, errors.New(r.say(msgNoStep, map[string]any{"Lesson": r.lesson.ID, "N": i + 1}))
 	}
 	done, err = r.sb.Turns.take(ctx)
 	if err != nil {
@@ -377,11 +387,11 @@ func (r *Runner) runStep(ctx context.Context, i int, mode runMode) *StepResult {
 	st := &r.lesson.Steps[i]
 	res := &StepResult{Step: i, Title: st.Title}
 	r.live = liveState{step: i}
-	fail := func(line int, format string, args ...any) {
-		res.Failures = append(res.Failures, Failure{Line: line, Msg: fmt.Sprintf(format, args...)})
+	fail := func(line int, msg string) {
+		res.Failures = append(res.Failures, Failure{Line: line, Msg: msg})
 	}
-	failExpect := func(line int, format string, args ...any) {
-		res.Failures = append(res.Failures, Failure{Line: line, Msg: fmt.Sprintf(format, args...), Expect: true})
+	failExpect := func(line int, msg string) {
+		res.Failures = append(res.Failures, Failure{Line: line, Msg: msg, Expect: true})
 	}
 	// Setup comes first wherever it is written. A shared template's
 	// state after it stands for running it: setup output is never shown,
@@ -391,7 +401,7 @@ func (r *Runner) runStep(ctx context.Context, i int, mode runMode) *StepResult {
 	if hasSetup(st) {
 		var err error
 		if seeded, err = r.seedSetup(ctx, i, res); err != nil {
-			fail(st.Line, "%v", err)
+			fail(st.Line, err.Error())
 			res.Elapsed = time.Since(start)
 			return res
 		}
@@ -404,21 +414,21 @@ func (r *Runner) runStep(ctx context.Context, i int, mode runMode) *StepResult {
 		out, err := r.eval(ctx, r.widths.Output, b.Text)
 		res.Blocks = append(res.Blocks, BlockResult{Block: b, Result: out, Err: err})
 		if err != nil {
-			fail(b.Line, "setup failed: %s", errText(err))
+			fail(b.Line, r.say(msgSetupFailed, map[string]any{"Err": errText(err)}))
 			res.Elapsed = time.Since(start)
 			return res
 		}
 	}
 	if hasSetup(st) {
 		if err := r.saveOnce(ctx, stateSetup(i)); err != nil {
-			fail(st.Line, "%v", err)
+			fail(st.Line, err.Error())
 			return res
 		}
 	}
 	lastOutput := ""
 	for bi := 0; bi < len(st.Blocks); bi++ {
 		if ctx.Err() != nil {
-			fail(st.Line, "%v", ctx.Err())
+			fail(st.Line, ctx.Err().Error())
 			break
 		}
 		b := &st.Blocks[bi]
@@ -429,9 +439,9 @@ func (r *Runner) runStep(ctx context.Context, i int, mode runMode) *StepResult {
 			lastOutput = out.Transcript
 			switch {
 			case b.Throws && err == nil:
-				fail(b.Line, "this block should end in an error, but it ran without one")
+				fail(b.Line, r.say(msgShouldThrow, nil))
 			case !b.Throws && err != nil:
-				fail(b.Line, "run block failed: %s", errText(err))
+				fail(b.Line, r.say(msgRunFailed, map[string]any{"Err": errText(err)}))
 			}
 		case Compare:
 			j := bi
@@ -443,7 +453,7 @@ func (r *Runner) runStep(ctx context.Context, i int, mode runMode) *StepResult {
 			for k := bi; k < j; k++ {
 				v := r.runVariant(ctx, &st.Blocks[k], r.widthFor(st, j-1, r.widths.Variant))
 				if v.Err != nil {
-					fail(st.Blocks[k].Line, "compare variant %q failed: %s", v.Label, errText(v.Err))
+					fail(st.Blocks[k].Line, r.say(msgVariantFailed, map[string]any{"Label": v.Label, "Err": errText(v.Err)}))
 				}
 				br.Variants = append(br.Variants, v)
 				texts = append(texts, v.Result.Transcript)
@@ -458,8 +468,8 @@ func (r *Runner) runStep(ctx context.Context, i int, mode runMode) *StepResult {
 			ok := MatchFragment(lastOutput, b.Text)
 			br := BlockResult{Block: b, Passed: ok}
 			if !ok {
-				br.Message = "expected output not found:\n" + b.Text
-				failExpect(b.Line, "expected output not found.\n--- expected fragment:\n%s\n--- actual output:\n%s", b.Text, strings.TrimRight(lastOutput, "\n"))
+				br.Message = r.say(msgOutputMissing, map[string]any{"Fragment": b.Text})
+				failExpect(b.Line, r.say(msgOutputMissingFull, map[string]any{"Fragment": b.Text, "Output": strings.TrimRight(lastOutput, "\n")}))
 			}
 			res.Blocks = append(res.Blocks, br)
 		case ExpectJS:
@@ -470,9 +480,9 @@ func (r *Runner) runStep(ctx context.Context, i int, mode runMode) *StepResult {
 			br := BlockResult{Block: b, Result: out, Passed: v.Pass, Message: v.Message}
 			if !v.Pass {
 				if v.Threw != "" {
-					failExpect(v.Line, "expect predicate threw: %s", v.Threw)
+					failExpect(v.Line, r.say(msgPredicateThrew, map[string]any{"Err": v.Threw}))
 				} else {
-					failExpect(b.Line, "expect predicate failed: %s", v.Message)
+					failExpect(b.Line, r.say(msgPredicateFailed, map[string]any{"Message": v.Message}))
 				}
 			}
 			res.Blocks = append(res.Blocks, br)
@@ -480,9 +490,9 @@ func (r *Runner) runStep(ctx context.Context, i int, mode runMode) *StepResult {
 	}
 	if res.codeOK() && ctx.Err() == nil {
 		if err := r.saveOnce(ctx, stateBefore(i+1)); err != nil {
-			fail(st.Line, "%v", err)
+			fail(st.Line, err.Error())
 		} else if err := r.shareState(ctx, stateBefore(i+1)); err != nil {
-			fail(st.Line, "%v", err)
+			fail(st.Line, err.Error())
 		} else {
 			r.live = liveState{state: stateBefore(i + 1), step: i}
 		}
@@ -490,6 +500,18 @@ func (r *Runner) runStep(ctx context.Context, i int, mode runMode) *StepResult {
 	res.Elapsed = time.Since(start)
 	return res
 }
+
+var (
+	msgNoStep            = &locale.Message{ID: "run.noStep", Other: "lesson {{.Lesson}} has no step {{.N}}"}
+	msgSetupFailed       = &locale.Message{ID: "run.setupFailed", Other: "setup failed: {{.Err}}"}
+	msgShouldThrow       = &locale.Message{ID: "run.shouldThrow", Other: "this block should end in an error, but it ran without one"}
+	msgRunFailed         = &locale.Message{ID: "run.failed", Other: "run block failed: {{.Err}}"}
+	msgVariantFailed     = &locale.Message{ID: "run.variantFailed", Other: `compare variant "{{.Label}}" failed: {{.Err}}`}
+	msgOutputMissing     = &locale.Message{ID: "run.outputMissing", Other: "expected output not found:\n{{.Fragment}}"}
+	msgOutputMissingFull = &locale.Message{ID: "run.outputMissingFull", Other: "expected output not found.\n--- expected fragment:\n{{.Fragment}}\n--- actual output:\n{{.Output}}"}
+	msgPredicateThrew    = &locale.Message{ID: "run.predicateThrew", Other: "expect predicate threw: {{.Err}}"}
+	msgPredicateFailed   = &locale.Message{ID: "run.predicateFailed", Other: "expect predicate failed: {{.Message}}"}
+)
 
 func hasSetup(st *Step) bool { return len(st.Code(Setup)) > 0 }
 

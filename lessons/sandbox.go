@@ -5,7 +5,16 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/event"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/schemalab/schemalab/lessons/locale"
+	"github.com/schemalab/schemalab/sandbox/shell"
 )
+
+var msgEmbeddedLabel = &locale.Message{ID: "sandbox.embedded", Other: "embedded sandbox"}
+
+// EmbeddedLabel is the Label of the embedded sandbox in l's language; a
+// real server is labelled by its own version and host.
+func EmbeddedLabel(l *locale.Localizer) string { return l.T(msgEmbeddedLabel, nil) }
 
 // ConnectFunc opens a driver client on the sandbox whose every command
 // goes to monitor (when not nil). Each lesson session owns the client it
@@ -27,6 +36,9 @@ type Sandbox struct {
 	// (shell.Options.HeapLimit, --script-heap); 0 means the shell's
 	// default.
 	HeapLimit int64
+	// HeapShare is the process's (shell.Options.HeapShare): the sessions
+	// of a classroom share one.
+	HeapShare *shell.HeapShare
 	// Label describes the backend for the status line: "embedded
 	// sandbox", or a server's version and host (never credentials).
 	Label string

@@ -13,6 +13,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/schemalab/schemalab/content"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/sandbox"
 	"github.com/schemalab/schemalab/sandbox/engine"
 	"github.com/schemalab/schemalab/sandbox/wire"
@@ -71,7 +72,7 @@ func TestDestructiveAttemptDoesNotBreakTheNextOne(t *testing.T) {
 	var diffs []string
 	for _, c := range wrong.Goal.Collections {
 		for _, d := range c.Differences {
-			diffs = append(diffs, c.Name+": "+d.String())
+			diffs = append(diffs, c.Name+": "+d.Text(locale.English()))
 		}
 	}
 	// The migrated book differs from the goal's (the check's concurrent

@@ -9,7 +9,16 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/sandbox/shell"
+)
+
+var (
+	msgNoSnapshotCommand = &locale.Message{ID: "replay.noSnapshotCommand", Other: "it has no snapshot command"}
+	msgSnapshotFailed    = &locale.Message{ID: "replay.snapshotFailed", Other: "saving a snapshot failed: {{.Err}}"}
+	msgReplaying         = &locale.Message{ID: "replay.replaying", Other: "This server cannot save database snapshots ({{.Why}}): steps are replayed to restore a state, which takes as long as running them."}
+	msgReplayingSteps    = &locale.Message{ID: "replay.steps", One: "Replaying step 1 of {{.Lesson}} to restore its state: this server has no snapshots.", Other: "Replaying steps 1–{{.Count}} of {{.Lesson}} to restore their state: this server has no snapshots."}
+	msgReplayFailed      = &locale.Message{ID: "replay.failed", Other: `{{.Lesson}}: running step {{.N}} "{{.Title}}" first: line {{.Line}}: {{.Failure}}`}
 )
 
 // snapshotSupport is whether the server can save and restore databases.
@@ -88,12 +97,12 @@ func (r *Runner) save(ctx context.Context, name string) error {
 			r.snapshots = snapshotsOn
 		case r.snapshots == snapshotsUnknown:
 			r.snapshots = snapshotsOff
-			why := "it has no snapshot command"
+			why := r.say(msgNoSnapshotCommand, nil)
 			var ce mongo.CommandError
 			if !errors.As(err, &ce) || ce.Code != codeCommandNotFound {
-				why = "saving a snapshot failed: " + err.Error()
+				why = r.say(msgSnapshotFailed, map[string]any{"Err": err.Error()})
 			}
-			r.note("This server cannot save database snapshots (" + why + "): steps are replayed to restore a state, which takes as long as running them.")
+			r.note(r.say(msgReplaying, map[string]any{"Why": why}))
 		default:
 			return fmt.Errorf("save a snapshot of %s: %w", r.Database(), err)
 		}
@@ -189,13 +198,13 @@ func (r *Runner) ensureBefore(ctx context.Context, k int) error {
 			return err
 		}
 		if k > 0 {
-			r.note(fmt.Sprintf("Replaying steps 1–%d of %s to restore their state: this server has no snapshots.", k, r.lesson.ID))
+			r.note(r.opts.Locale.N(msgReplayingSteps, k, map[string]any{"Lesson": r.lesson.ID}))
 		}
 	}
 	for j := from; j < k; j++ {
 		res := r.runStep(ctx, j, modeReplay)
 		if !res.codeOK() {
-			return fmt.Errorf("%s: running step %d %q first: %s", r.lesson.ID, j+1, r.lesson.Steps[j].Title, res.Failures[0])
+			return errors.New(r.say(msgReplayFailed, map[string]any{"Lesson": r.lesson.ID, "N": j + 1, "Title": r.lesson.Steps[j].Title, "Failure": res.Failures[0].Msg, "Line": res.Failures[0].Line}))
 		}
 		if err := ctx.Err(); err != nil {
 			return err

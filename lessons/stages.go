@@ -2,12 +2,15 @@ package lessons
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"regexp"
 	"strings"
 
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/sandbox/shell"
 )
+
+var msgNotPipeline = &locale.Message{ID: "stages.notPipeline", Other: "a stage preview needs code that is one aggregate([...]) call"}
 
 // aggregatePattern recognizes code that is one aggregate([...]) call on a
 // collection: the only shape a stage preview can take apart.
@@ -89,7 +92,7 @@ func (r *Runner) PreviewStage(ctx context.Context, i int, src string, k int) (*S
 	}
 	coll, pipeline, ok := pipelineOf(src)
 	if !ok {
-		return nil, fmt.Errorf("a stage preview needs code that is one aggregate([...]) call")
+		return nil, errors.New(r.say(msgNotPipeline, nil))
 	}
 	if st.Exercise != nil {
 		err = r.ensureBefore(ctx, i+1)

@@ -21,9 +21,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/keymap"
-	"github.com/schemalab/schemalab/tui/locale"
 	"github.com/schemalab/schemalab/tui/pages/catalog"
 	"github.com/schemalab/schemalab/tui/pages/lesson"
 	"github.com/schemalab/schemalab/tui/styles"
@@ -344,7 +344,7 @@ func (m *Model) openLesson(id string, step int) tea.Cmd {
 	c := m.Common
 	c.Width, c.Height = w, h
 	m.lesson = lesson.New(m.ctx, c, l, lesson.Options{
-		Runner: lessons.NewRunner(m.backend, l, lessons.RunnerOptions{Timeout: m.opts.ScriptTimeout}), Store: m.opts.Store, Next: next,
+		Runner: lessons.NewRunner(m.backend, l, lessons.RunnerOptions{Timeout: m.opts.ScriptTimeout, Locale: m.L}), Store: m.opts.Store, Next: next,
 		Observe: m.opts.OnActivity,
 		Step:    step, FirstSeq: m.opened << 20, ExerciseDir: m.opts.ExerciseDir,
 	})

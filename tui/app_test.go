@@ -109,6 +109,12 @@ func waitFor(t *testing.T, tm *teatest.TestModel, want string) {
 	waitWithin(t, tm, want, 20*time.Second)
 }
 
+// waitLong is waitFor for a run that first brings a built-in lesson to a
+// late step.
+func waitLong(t *testing.T, tm *teatest.TestModel, want string) {
+	waitWithin(t, tm, want, 2*time.Minute)
+}
+
 func waitWithin(t *testing.T, tm *teatest.TestModel, want string, d time.Duration) {
 	t.Helper()
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
@@ -120,7 +126,13 @@ func waitWithin(t *testing.T, tm *teatest.TestModel, want string, d time.Duratio
 // model, whose frame the caller reads.
 func drive(t *testing.T, opts Options, w, h int, script func(tm *teatest.TestModel)) *Model {
 	t.Helper()
-	tm := teatest.NewTestModel(t, newTestApp(t, opts), teatest.WithInitialTermSize(w, h),
+	return driveModel(t, newTestApp(t, opts), w, h, script)
+}
+
+// driveModel is drive for an app the caller built.
+func driveModel(t *testing.T, app *Model, w, h int, script func(tm *teatest.TestModel)) *Model {
+	t.Helper()
+	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(w, h),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
 	script(tm)
 	// Let the last frame settle, then stop the program; the model is only

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/sandbox"
 )
 
@@ -22,22 +23,24 @@ func openSandbox(ctx context.Context, g *globalOptions) (*sandbox.Backend, error
 // lessonSandbox hands the backend to lessons as functions: each lesson
 // session opens its own client (with its command monitor) through it, and
 // resets lesson databases the backend's way.
-func lessonSandbox(be *sandbox.Backend) *lessons.Sandbox {
+func (g *globalOptions) lessonSandbox(be *sandbox.Backend) *lessons.Sandbox {
 	return &lessons.Sandbox{
 		Connect:   be.Connector(),
 		Prefix:    be.Prefix(),
 		ResetDB:   be.ResetDB,
 		HeapLimit: be.ScriptHeap(),
-		Label:     backendLabel(be),
+		HeapShare: g.heap,
+		Label:     backendLabel(be, g.L),
 		Close:     be.Close,
 	}
 }
 
 // backendLabel is the backend shown plainly: "embedded sandbox", or the
-// server's version, topology and host (never credentials).
-func backendLabel(be *sandbox.Backend) string {
+// server's version, topology and host (never credentials), which are the
+// server's words.
+func backendLabel(be *sandbox.Backend, l *locale.Localizer) string {
 	if be.Kind == sandbox.KindEmbedded {
-		return be.Host
+		return lessons.EmbeddedLabel(l)
 	}
 	return be.Status()
 }

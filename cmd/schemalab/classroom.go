@@ -17,6 +17,7 @@ import (
 	"github.com/schemalab/schemalab/content"
 	"github.com/schemalab/schemalab/lessons"
 	room "github.com/schemalab/schemalab/lessons/classroom"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/sandbox"
 	"github.com/schemalab/schemalab/sandbox/shell/lineedit"
 	"github.com/schemalab/schemalab/tui/classroom"
@@ -27,17 +28,17 @@ import (
 // [--instructor NAME] [--timeout D]`: the course over SSH, one TUI per
 // session, with the live dashboard in this terminal.
 func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("schemalab classroom", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	listen := fs.String("listen", classroom.DefaultListen, "address to listen on (HOST:PORT)")
-	bindAny := fs.Bool("bind-any", false, "allow a non-loopback --listen, reachable from other machines")
-	allowKeys := fs.String("allow-keys", "", "authorized_keys file with the students' public keys")
-	passwordFile := fs.String("password-file", "", "file whose first line is the class password")
-	open := fs.Bool("open", false, "let anyone in, with no key or password")
-	maxStudents := fs.Int("max-students", classroom.DefaultMaxStudents, "most students at once")
-	instructor := fs.String("instructor", "", "login name that gets the dashboard over SSH")
-	timeout := fs.Duration("timeout", 30*time.Second, "time limit for one block of a student's code")
-	if err := fs.Parse(args); err != nil {
+	fs := newFlagSet("schemalab classroom")
+	listen := fs.String("listen", classroom.DefaultListen, g.t(msgFlagListen, nil))
+	bindAny := fs.Bool("bind-any", false, g.t(msgFlagBindAnyListen, nil))
+	allowKeys := fs.String("allow-keys", "", g.t(msgFlagAllowKeys, nil))
+	passwordFile := fs.String("password-file", "", g.t(msgFlagPasswordFile, nil))
+	open := fs.Bool("open", false, g.t(msgFlagOpen, nil))
+	maxStudents := fs.Int("max-students", classroom.DefaultMaxStudents, g.t(msgFlagMaxStudents, nil))
+	instructor := fs.String("instructor", "", g.t(msgFlagInstructor, nil))
+	timeout := fs.Duration("timeout", 30*time.Second, g.t(msgFlagTimeoutBlock, nil))
+	fs.Usage = func() { g.printFlags(stderr, fs) }
+	if err := g.parse(fs, args, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
@@ -48,10 +49,10 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 		return code
 	}
 	if fs.NArg() > 0 {
-		return fail(2, "unexpected argument %q", fs.Arg(0))
+		return fail(2, "%s", g.t(msgExtraArg, map[string]any{"Arg": fs.Arg(0)}))
 	}
 	if *maxStudents < 1 {
-		return fail(2, "--max-students must be at least 1")
+		return fail(2, "%s", g.t(msgMaxStudents, nil))
 	}
 	auth := classroom.Auth{AllowKeysFile: *allowKeys, Open: *open}
 	if *passwordFile != "" {
@@ -61,17 +62,18 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 		}
 		auth.Password, _, _ = strings.Cut(strings.TrimRight(string(raw), "\r\n"), "\n")
 		if auth.Password = strings.TrimSpace(auth.Password); auth.Password == "" {
-			return fail(2, "--password-file %s: its first line, the class password, is empty", *passwordFile)
+			return fail(2, "%s", g.t(msgEmptyPassword, map[string]any{"File": *passwordFile}))
 		}
 	}
 	if err := auth.Validate(); err != nil {
-		return fail(2, "%v", err)
+		return fail(2, "%s", g.L.Error(err))
 	}
 	if *open && *instructor != "" {
-		return fail(2, "--instructor needs --allow-keys or --password-file: in an --open classroom anyone could log in as %s", *instructor)
+		return fail(2, "%s", g.t(msgOpenInstructor, map[string]any{"Name": *instructor}))
 	}
 
 	cat, errs := lessons.Load(content.FS, g.ContentDir)
+	cat = cat.In(g.Lang.Lang)
 	var warnings []string
 	for _, err := range errs {
 		warnings = append(warnings, err.Error())
@@ -108,12 +110,12 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 	// code itself.
 	var templates *room.Templates
 	var seeds func(context.Context, *lessons.Lesson) (*lessons.Seeds, error)
-	shared := "lessons: each lesson's setup runs once, and every student starts from a shared copy-on-write copy of its data"
+	shared := g.t(msgLessonsShared, nil)
 	if be.Kind == sandbox.KindEmbedded {
 		templates = room.NewTemplates(be.Client, be.Connector())
 		seeds = templates.Seeds
 	} else {
-		shared = "lessons: not shared: the classroom shares lessons on its embedded server only, since a real MongoDB cannot save database snapshots; here every student's session runs the lessons' setup code itself (slower, and more memory, with many students)"
+		shared = g.t(msgLessonsNotShared, nil)
 	}
 
 	srv, err := classroom.New(classroom.Config{
@@ -130,7 +132,7 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 			if err != nil {
 				return nil, err
 			}
-			return lessonSandbox(sb), nil
+			return g.lessonSandbox(sb), nil
 		},
 		Seeds:          seeds,
 		CheckPrefix:    sandbox.ValidatePrefix,
@@ -138,25 +140,26 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 		ScriptTimeout:  *timeout,
 		ReservedPrefix: g.DBPrefix,
 		NoColor:        g.NoColor,
+		Lang:           g.Lang.Lang,
 		Log:            logOut,
 	})
 	switch {
 	case errors.Is(err, classroom.ErrNonLoopback):
 		return fail(2, "%v", err)
 	case errors.Is(err, syscall.EADDRINUSE):
-		return fail(1, "%s is already in use; pick another --listen", *listen)
+		return fail(1, "%s", g.t(msgListenInUse, map[string]any{"Addr": *listen}))
 	case err != nil:
 		return fail(1, "%v", err)
 	}
 	defer srv.Close()
 
 	if *open {
-		fmt.Fprintf(stderr, "\nWARNING: --open: ANYONE who can reach %s can log in, under any name, with no key or password.\n\n", srv.Addr())
+		fmt.Fprintf(stderr, "\n%s\n\n", g.t(msgOpenWarning, map[string]any{"Addr": srv.Addr()}))
 	}
 	fp, keyPath := srv.HostKey()
-	fmt.Fprintf(stdout, "schemalab classroom: listening on %s (%s)\n", srv.Addr(), be.Status())
-	fmt.Fprintf(stdout, "students log in with: %s\n", srv.LoginHint())
-	fmt.Fprintf(stdout, "host key %s (%s)\n", fp, keyPath)
+	fmt.Fprintf(stdout, "schemalab classroom: %s\n", g.t(msgListening, map[string]any{"Addr": srv.Addr(), "Backend": be.Status()}))
+	fmt.Fprintln(stdout, g.t(msgLoginHint, map[string]any{"Hint": srv.LoginHint()}))
+	fmt.Fprintln(stdout, g.t(msgHostKey, map[string]any{"Key": fp, "Path": keyPath}))
 	fmt.Fprintln(stdout, shared)
 	if f, ok := stdout.(interface{ Sync() error }); ok {
 		f.Sync() // a script waiting for the address must see it now
@@ -181,7 +184,7 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 	if dashboard {
 		err = srv.RunDashboard(ctx)
 	} else {
-		fmt.Fprintln(stderr, "schemalab classroom: no terminal here, so no dashboard; Ctrl+C or SIGTERM stops the classroom")
+		fmt.Fprintln(stderr, "schemalab classroom:", g.t(msgNoDashboard, nil))
 		select {
 		case <-ctx.Done():
 		case err = <-served:
@@ -193,6 +196,29 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 	if err != nil {
 		return fail(1, "%v", err)
 	}
-	fmt.Fprintln(stderr, "schemalab classroom: stopped")
+	fmt.Fprintln(stderr, "schemalab classroom:", g.t(msgClassroomStopped, nil))
 	return 0
 }
+
+var (
+	msgFlagListen        = &locale.Message{ID: "cli.flag.listen", Other: "address to listen on (HOST:PORT)"}
+	msgFlagBindAnyListen = &locale.Message{ID: "cli.flag.bindAnyListen", Other: "allow a non-loopback --listen, reachable from other machines"}
+	msgFlagAllowKeys     = &locale.Message{ID: "cli.flag.allowKeys", Other: "authorized_keys file with the students' public keys"}
+	msgFlagPasswordFile  = &locale.Message{ID: "cli.flag.passwordFile", Other: "file whose first line is the class password"}
+	msgFlagOpen          = &locale.Message{ID: "cli.flag.open", Other: "let anyone in, with no key or password"}
+	msgFlagMaxStudents   = &locale.Message{ID: "cli.flag.maxStudents", Other: "most students at once"}
+	msgFlagInstructor    = &locale.Message{ID: "cli.flag.instructor", Other: "login name that gets the dashboard over SSH"}
+	msgFlagTimeoutBlock  = &locale.Message{ID: "cli.flag.timeoutBlock", Other: "time limit for one block of a student's code"}
+	msgMaxStudents       = &locale.Message{ID: "cli.classroom.maxStudents", Other: "--max-students must be at least 1"}
+	msgEmptyPassword     = &locale.Message{ID: "cli.classroom.emptyPassword", Other: "--password-file {{.File}}: its first line, the class password, is empty"}
+	msgOpenInstructor    = &locale.Message{ID: "cli.classroom.openInstructor", Other: "--instructor needs --allow-keys or --password-file: in an --open classroom anyone could log in as {{.Name}}"}
+	msgListenInUse       = &locale.Message{ID: "cli.classroom.inUse", Other: "{{.Addr}} is already in use; pick another --listen"}
+	msgOpenWarning       = &locale.Message{ID: "cli.classroom.openWarning", Other: "WARNING: --open: ANYONE who can reach {{.Addr}} can log in, under any name, with no key or password."}
+	msgLessonsShared     = &locale.Message{ID: "cli.classroom.lessonsShared", Other: "lessons: each lesson's setup runs once, and every student starts from a shared copy-on-write copy of its data"}
+	msgLessonsNotShared  = &locale.Message{ID: "cli.classroom.lessonsNotShared", Other: "lessons: not shared: the classroom shares lessons on its embedded server only, since a real MongoDB cannot save database snapshots; here every student's session runs the lessons' setup code itself (slower, and more memory, with many students)"}
+	msgListening         = &locale.Message{ID: "cli.classroom.listening", Other: "listening on {{.Addr}} ({{.Backend}})"}
+	msgLoginHint         = &locale.Message{ID: "cli.classroom.loginHint", Other: "students log in with: {{.Hint}}"}
+	msgHostKey           = &locale.Message{ID: "cli.classroom.hostKey", Other: "host key {{.Key}} ({{.Path}})"}
+	msgNoDashboard       = &locale.Message{ID: "cli.classroom.noDashboard", Other: "no terminal here, so no dashboard; Ctrl+C or SIGTERM stops the classroom"}
+	msgClassroomStopped  = &locale.Message{ID: "cli.classroom.stopped", Other: "stopped"}
+)

@@ -8,11 +8,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/schemalab/schemalab/content"
+
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/sandbox"
 	"github.com/schemalab/schemalab/sandbox/shell/lineedit"
 )
@@ -34,10 +38,10 @@ func runReset(ctx context.Context, g *globalOptions, args []string) int {
 
 // parseInterspersed parses flags given before, between or after the
 // lesson ids (`schemalab reset tree --yes`).
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+func (g *globalOptions) parseInterspersed(fs *flag.FlagSet, args []string, errOut io.Writer) ([]string, error) {
 	var names []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := g.parse(fs, args, errOut); err != nil {
 			return nil, err
 		}
 		args = fs.Args()
@@ -52,26 +56,50 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// loadCatalog loads the built-in lessons and --content packs; problems are
-// printed as warnings and returned.
+var (
+	msgWarning         = &locale.Message{ID: "cli.warning", Other: "warning: {{.Text}}"}
+	msgRunUsage        = &locale.Message{ID: "cli.run.usage", Other: "usage: schemalab run [--check] [--format text|markdown] [LESSON…]"}
+	msgFlagCheck       = &locale.Message{ID: "cli.flag.check", Other: "verify every expect block and exercise solution; exit non-zero on failure"}
+	msgFlagFormat      = &locale.Message{ID: "cli.flag.format", Other: "transcript format: text or markdown"}
+	msgBadFormat       = &locale.Message{ID: "cli.run.badFormat", Other: `--format must be text or markdown, not "{{.Value}}"`}
+	msgLoadFailed      = &locale.Message{ID: "cli.check.loadFailed", One: "check: {{.Count}} lesson file failed to load", Other: "check: {{.Count}} lesson files failed to load"}
+	msgCheckFailures   = &locale.Message{ID: "cli.check.failures", One: "check: {{.Count}} failure", Other: "check: {{.Count}} failures"}
+	msgCheckOK         = &locale.Message{ID: "cli.check.ok", One: "check: {{.Count}} lesson ok in {{.Elapsed}}", Other: "check: {{.Count}} lessons ok in {{.Elapsed}}"}
+	msgStepFailed      = &locale.Message{ID: "cli.check.stepFailed", Other: `FAIL {{.Lesson}} step {{.N}} "{{.Title}}" ({{.File}}:{{.Line}}): {{.Msg}}`}
+	msgLessonStatus    = &locale.Message{ID: "cli.check.lesson", One: "{{.Status}} {{.Lesson}} ({{.Count}} step) {{.Elapsed}}", Other: "{{.Status}} {{.Lesson}} ({{.Count}} steps) {{.Elapsed}}"}
+	msgListUsage       = &locale.Message{ID: "cli.list.usage", Other: "usage: schemalab list"}
+	msgListHeader      = &locale.Message{ID: "cli.list.header", Other: "#|ID|MIN|PROGRESS|TITLE"}
+	msgListSteps       = &locale.Message{ID: "cli.list.steps", Other: "{{.Done}}/{{.Total}} steps"}
+	msgListExercises   = &locale.Message{ID: "cli.list.exercises", Other: ", {{.Done}}/{{.Total}} exercises"}
+	msgListEnglishOnly = &locale.Message{ID: "cli.list.englishOnly", Other: " (English only)"}
+	msgResetUsage      = &locale.Message{ID: "cli.reset.usage", Other: "usage: schemalab reset [LESSON…|--all] [--yes]"}
+	msgFlagAll         = &locale.Message{ID: "cli.flag.all", Other: "reset every lesson"}
+	msgFlagYes         = &locale.Message{ID: "cli.flag.yes", Other: "do not ask for confirmation"}
+	msgResetConfirm    = &locale.Message{ID: "cli.reset.confirm", Other: "Drop the databases {{.DBs}} and forget their progress? [y/N] "}
+	msgResetYes        = &locale.Message{ID: "cli.reset.yes", Other: "y|yes"}
+	msgResetNothing    = &locale.Message{ID: "cli.reset.nothing", Other: "Nothing was reset."}
+	msgResetDone       = &locale.Message{ID: "cli.reset.done", One: "Reset {{.Count}} lesson: {{.DBs}}", Other: "Reset {{.Count}} lessons: {{.DBs}}"}
+)
+
+// loadCatalog loads the built-in lessons and --content packs, in the
+// chosen language; problems are printed as warnings and returned.
 func loadCatalog(g *globalOptions, stderr io.Writer) (*lessons.Catalog, []error) {
 	cat, errs := lessons.Load(content.FS, g.ContentDir)
 	for _, err := range errs {
-		fmt.Fprintf(stderr, "schemalab: warning: %v\n", err)
+		fmt.Fprintf(stderr, "schemalab: %s\n", g.t(msgWarning, map[string]any{"Text": err.Error()}))
 	}
-	return cat, errs
+	return cat.In(g.Lang.Lang), errs
 }
 
 func runLessons(ctx context.Context, g *globalOptions, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	check := fs.Bool("check", false, "verify every expect block and exercise solution; exit non-zero on failure")
-	format := fs.String("format", "text", "transcript format: text or markdown")
+	fs := newFlagSet("run")
+	check := fs.Bool("check", false, g.t(msgFlagCheck, nil))
+	format := fs.String("format", "text", g.t(msgFlagFormat, nil))
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: schemalab run [--check] [--format text|markdown] [LESSON…]")
-		fs.PrintDefaults()
+		fmt.Fprintln(stderr, g.t(msgRunUsage, nil))
+		g.printFlags(stderr, fs)
 	}
-	names, err := parseInterspersed(fs, args)
+	names, err := g.parseInterspersed(fs, args, stderr)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -79,13 +107,13 @@ func runLessons(ctx context.Context, g *globalOptions, args []string, stdout, st
 		return 2
 	}
 	if *format != "text" && *format != "markdown" {
-		fmt.Fprintf(stderr, "schemalab run: --format must be text or markdown, not %q\n", *format)
+		fmt.Fprintf(stderr, "schemalab run: %s\n", g.t(msgBadFormat, map[string]any{"Value": *format}))
 		return 2
 	}
 	cat, loadErrs := loadCatalog(g, stderr)
 	selected, err := cat.Select(names)
 	if err != nil {
-		fmt.Fprintln(stderr, "schemalab run:", err)
+		fmt.Fprintln(stderr, "schemalab run:", g.L.Error(err))
 		return 2
 	}
 	be, err := openSandbox(ctx, g)
@@ -97,11 +125,11 @@ func runLessons(ctx context.Context, g *globalOptions, args []string, stdout, st
 
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
-	w := newTranscript(out, *format == "markdown", *check)
+	w := &transcript{w: out, md: *format == "markdown", check: *check, g: g, cat: cat}
 	failed := 0
 	start := time.Now()
 	for _, l := range selected {
-		n, err := runOneLesson(ctx, be, l, w, *check, stderr)
+		n, err := runOneLesson(ctx, g, be, l, w, *check, stderr)
 		failed += n
 		if err != nil {
 			out.Flush()
@@ -112,14 +140,14 @@ func runLessons(ctx context.Context, g *globalOptions, args []string, stdout, st
 	out.Flush()
 	if *check {
 		if len(loadErrs) > 0 {
-			fmt.Fprintf(stderr, "check: %d lesson file(s) failed to load\n", len(loadErrs))
+			fmt.Fprintln(stderr, g.L.N(msgLoadFailed, len(loadErrs), nil))
 			return 1
 		}
 		if failed > 0 {
-			fmt.Fprintf(stderr, "check: %d failure(s)\n", failed)
+			fmt.Fprintln(stderr, g.L.N(msgCheckFailures, failed, nil))
 			return 1
 		}
-		fmt.Fprintf(stderr, "check: %d lesson(s) ok in %s\n", len(selected), time.Since(start).Round(time.Millisecond))
+		fmt.Fprintln(stderr, g.L.N(msgCheckOK, len(selected), map[string]any{"Elapsed": g.L.Duration(time.Since(start))}))
 	} else if failed > 0 {
 		return 1
 	}
@@ -128,9 +156,10 @@ func runLessons(ctx context.Context, g *globalOptions, args []string, stdout, st
 
 // runOneLesson writes one lesson's transcript and returns how many steps
 // failed; err is a failure that stops the run (a lost connection).
-func runOneLesson(ctx context.Context, be *sandbox.Backend, l *lessons.Lesson, w *transcript, check bool, stderr io.Writer) (int, error) {
-	r := lessons.NewRunner(lessonSandbox(be), l, lessons.RunnerOptions{
+func runOneLesson(ctx context.Context, g *globalOptions, be *sandbox.Backend, l *lessons.Lesson, w *transcript, check bool, stderr io.Writer) (int, error) {
+	r := lessons.NewRunner(g.lessonSandbox(be), l, lessons.RunnerOptions{
 		Progress: func(line string) { fmt.Fprintf(stderr, "schemalab run: %s: %s\n", l.ID, line) },
+		Locale:   g.L,
 	})
 	defer r.Close()
 	if err := r.Reset(ctx); err != nil {
@@ -154,16 +183,17 @@ func runOneLesson(ctx context.Context, be *sandbox.Backend, l *lessons.Lesson, w
 		if fs := relevantFailures(res, check); len(fs) > 0 {
 			failed++
 			for _, f := range fs {
-				fmt.Fprintf(stderr, "FAIL %s step %d %q (%s:%d): %s\n", l.ID, i+1, l.Steps[i].Title, l.File, f.Line, f.Msg)
+				fmt.Fprintln(stderr, g.t(msgStepFailed, map[string]any{"Lesson": l.ID, "N": i + 1, "Title": l.Steps[i].Title, "File": l.File, "Line": f.Line, "Msg": f.Msg}))
 			}
 		}
 	}
 	if check {
+		// ok and FAIL stay as they are in every language, for grep.
 		status := "ok  "
 		if failed > 0 {
 			status = "FAIL"
 		}
-		fmt.Fprintf(stderr, "%s %s (%d steps) %s\n", status, l.ID, len(l.Steps), time.Since(start).Round(time.Millisecond))
+		fmt.Fprintln(stderr, g.L.N(msgLessonStatus, len(l.Steps), map[string]any{"Status": status, "Lesson": l.ID, "Elapsed": g.L.Duration(time.Since(start))}))
 	}
 	// The embedded server vanishes at exit anyway; dropping each lesson's
 	// database as soon as it is done keeps a run of all lessons within the
@@ -193,7 +223,7 @@ func relevantFailures(res *lessons.StepResult, check bool) []lessons.Failure {
 
 func listLessons(g *globalOptions, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
-		fmt.Fprintln(stderr, "usage: schemalab list")
+		fmt.Fprintln(stderr, g.t(msgListUsage, nil))
 		return 2
 	}
 	cat, _ := loadCatalog(g, stderr)
@@ -202,40 +232,53 @@ func listLessons(g *globalOptions, args []string, getenv func(string) string, st
 		fmt.Fprintln(stderr, "schemalab list:", err)
 		return 1
 	}
-	if w := store.Warning(); w != "" {
-		fmt.Fprintln(stderr, "schemalab: warning:", w)
+	if w := store.Warning(g.L); w != "" {
+		fmt.Fprintln(stderr, "schemalab:", g.t(msgWarning, map[string]any{"Text": w}))
 	}
-	idw := len("ID")
+	rows := [][]string{strings.Split(g.t(msgListHeader, nil), "|")}
 	for _, l := range cat.Lessons {
-		idw = max(idw, len(l.ID))
-	}
-	progress := make([]string, len(cat.Lessons))
-	pw := len("PROGRESS")
-	for i, l := range cat.Lessons {
 		s := lessons.Summarize(l, store.Lesson(l.ID))
-		progress[i] = fmt.Sprintf("%d/%d steps", s.StepsDone, s.Steps)
+		progress := g.t(msgListSteps, map[string]any{"Done": s.StepsDone, "Total": s.Steps})
 		if s.Exercises > 0 {
-			progress[i] += fmt.Sprintf(", %d/%d exercises", s.ExercisesDone, s.Exercises)
+			progress += g.t(msgListExercises, map[string]any{"Done": s.ExercisesDone, "Total": s.Exercises})
 		}
-		pw = max(pw, len(progress[i]))
+		title := l.Title
+		if cat.Untranslated(l) {
+			title += g.t(msgListEnglishOnly, nil)
+		}
+		rows = append(rows, []string{fmt.Sprint(l.Order), l.ID, fmt.Sprint(l.Minutes), progress, title})
 	}
-	fmt.Fprintf(stdout, "%-3s %-*s %-4s %-*s %s\n", "#", idw, "ID", "MIN", pw, "PROGRESS", "TITLE")
-	for i, l := range cat.Lessons {
-		fmt.Fprintf(stdout, "%-3d %-*s %-4d %-*s %s\n", l.Order, idw, l.ID, l.Minutes, pw, progress[i], l.Title)
+	widths := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, c := range r[:len(r)-1] {
+			widths[i] = max(widths[i], ansi.StringWidth(c))
+		}
+	}
+	widths[0], widths[2] = max(widths[0], 3), max(widths[2], 4)
+	for _, r := range rows {
+		for i, c := range r[:len(r)-1] {
+			fmt.Fprint(stdout, padRight(c, widths[i])+" ")
+		}
+		fmt.Fprintln(stdout, r[len(r)-1])
 	}
 	return 0
 }
 
+// padRight and padLeft pad s with spaces to w terminal cells: Cyrillic,
+// Indonesian and grouped digits (1 234) are as wide as they look, which
+// fmt's byte-counting widths are not.
+func padRight(s string, w int) string { return s + strings.Repeat(" ", max(w-ansi.StringWidth(s), 0)) }
+func padLeft(s string, w int) string  { return strings.Repeat(" ", max(w-ansi.StringWidth(s), 0)) + s }
+
 func resetLessons(ctx context.Context, g *globalOptions, args []string, getenv func(string) string, stdin *os.File, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("reset", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	all := fs.Bool("all", false, "reset every lesson")
-	yes := fs.Bool("yes", false, "do not ask for confirmation")
+	fs := newFlagSet("reset")
+	all := fs.Bool("all", false, g.t(msgFlagAll, nil))
+	yes := fs.Bool("yes", false, g.t(msgFlagYes, nil))
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: schemalab reset [LESSON…|--all] [--yes]")
-		fs.PrintDefaults()
+		fmt.Fprintln(stderr, g.t(msgResetUsage, nil))
+		g.printFlags(stderr, fs)
 	}
-	names, err := parseInterspersed(fs, args)
+	names, err := g.parseInterspersed(fs, args, stderr)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -249,7 +292,7 @@ func resetLessons(ctx context.Context, g *globalOptions, args []string, getenv f
 	cat, _ := loadCatalog(g, stderr)
 	selected, err := cat.Select(names)
 	if err != nil {
-		fmt.Fprintln(stderr, "schemalab reset:", err)
+		fmt.Fprintln(stderr, "schemalab reset:", g.L.Error(err))
 		return 2
 	}
 	var dbs []string
@@ -257,10 +300,12 @@ func resetLessons(ctx context.Context, g *globalOptions, args []string, getenv f
 		dbs = append(dbs, lessons.DatabaseName(g.DBPrefix, l.ID))
 	}
 	if !*yes && stdin != nil && lineedit.IsTerminal(stdin) {
-		fmt.Fprintf(stdout, "Drop the databases %s and forget their progress? [y/N] ", strings.Join(dbs, ", "))
+		fmt.Fprint(stdout, g.t(msgResetConfirm, map[string]any{"DBs": strings.Join(dbs, ", ")}))
 		answer, _ := bufio.NewReader(stdin).ReadString('\n')
-		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-			fmt.Fprintln(stdout, "Nothing was reset.")
+		a := strings.ToLower(strings.TrimSpace(answer))
+		// y and yes always say yes, whatever the language's own words are.
+		if !slices.Contains(append(strings.Split(g.t(msgResetYes, nil), "|"), "y", "yes"), a) {
+			fmt.Fprintln(stdout, g.t(msgResetNothing, nil))
 			return 1
 		}
 	}
@@ -292,20 +337,38 @@ func resetLessons(ctx context.Context, g *globalOptions, args []string, getenv f
 		fmt.Fprintln(stderr, "schemalab reset:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "Reset %d lesson(s): %s\n", len(dbs), strings.Join(dbs, ", "))
+	fmt.Fprintln(stdout, g.L.N(msgResetDone, len(dbs), map[string]any{"DBs": strings.Join(dbs, ", ")}))
 	return 0
 }
 
-// transcript writes lesson results as text or as a Markdown handout.
+var (
+	msgTxDatabase       = &locale.Message{ID: "cli.transcript.database", Other: "[{{.ID}}, database {{.DB}}]"}
+	msgTxEnglishOnly    = &locale.Message{ID: "cli.transcript.englishOnly", Other: "English only: this lesson has no translation into your language yet."}
+	msgTxSetup          = &locale.Message{ID: "cli.transcript.setup", One: "[setup: {{.Count}} line, {{.Elapsed}}]", Other: "[setup: {{.Count}} lines, {{.Elapsed}}]"}
+	msgTxCompare        = &locale.Message{ID: "cli.transcript.compare", Other: "[compare: {{.Label}}]"}
+	msgTxExpect         = &locale.Message{ID: "cli.transcript.expect", Other: "{{.Mark}} expect (line {{.Line}})"}
+	msgTxExercise       = &locale.Message{ID: "cli.transcript.exercise", One: "Exercise ({{.Count}} hint):", Other: "Exercise ({{.Count}} hints):"}
+	msgTxSolutionPasses = &locale.Message{ID: "cli.transcript.solutionPasses", Other: "the reference solution passes its check"}
+	msgTxSolutionFails  = &locale.Message{ID: "cli.transcript.solutionFails", Other: "the reference solution fails its check: {{.Message}}"}
+	msgTxExerciseMark   = &locale.Message{ID: "cli.transcript.exerciseVerdict", Other: "{{.Mark}} exercise: {{.Verdict}}"}
+	msgMdAbout          = &locale.Message{ID: "cli.handout.about", Other: "Lesson `{{.ID}}`, about {{.Minutes}} minutes, database `{{.DB}}`."}
+	msgMdSetup          = &locale.Message{ID: "cli.handout.setup", Other: "Setup code"}
+	msgMdYourTurn       = &locale.Message{ID: "cli.handout.yourTurn", Other: "**Your turn.** Start from:"}
+	msgMdHint           = &locale.Message{ID: "cli.handout.hint", Other: "Hint"}
+	msgFigureColumn     = &locale.Message{ID: "cli.figures.column", Other: "figure"}
+)
+
+// transcript writes lesson results as text or as a Markdown handout, in
+// the chosen language.
 type transcript struct {
 	w     *bufio.Writer
 	md    bool
 	check bool
+	g     *globalOptions
+	cat   *lessons.Catalog
 }
 
-func newTranscript(w *bufio.Writer, md, check bool) *transcript {
-	return &transcript{w: w, md: md, check: check}
-}
+func (t *transcript) say(m *locale.Message, data map[string]any) string { return t.g.t(m, data) }
 
 func (t *transcript) lesson(l *lessons.Lesson, db string) {
 	if t.md {
@@ -313,14 +376,21 @@ func (t *transcript) lesson(l *lessons.Lesson, db string) {
 		if l.Summary != "" {
 			fmt.Fprintf(t.w, "*%s*\n\n", l.Summary)
 		}
-		fmt.Fprintf(t.w, "Lesson `%s`, about %d minutes, database `%s`.\n\n", l.ID, l.Minutes, db)
+		fmt.Fprintf(t.w, "%s\n\n", t.say(msgMdAbout, map[string]any{"ID": l.ID, "Minutes": l.Minutes, "DB": db}))
+		if t.cat.Untranslated(l) {
+			fmt.Fprintf(t.w, "> %s\n\n", t.say(msgTxEnglishOnly, nil))
+		}
 		if l.Intro != "" {
 			fmt.Fprintf(t.w, "%s\n\n", l.Intro)
 		}
 		return
 	}
 	bar := strings.Repeat("=", 72)
-	fmt.Fprintf(t.w, "%s\n%s  [%s, database %s]\n%s\n\n", bar, l.Title, l.ID, db, bar)
+	fmt.Fprintf(t.w, "%s\n%s  %s\n", bar, l.Title, t.say(msgTxDatabase, map[string]any{"ID": l.ID, "DB": db}))
+	if t.cat.Untranslated(l) {
+		fmt.Fprintln(t.w, t.say(msgTxEnglishOnly, nil))
+	}
+	fmt.Fprintf(t.w, "%s\n\n", bar)
 }
 
 func (t *transcript) step(l *lessons.Lesson, i int, res *lessons.StepResult) {
@@ -330,30 +400,30 @@ func (t *transcript) step(l *lessons.Lesson, i int, res *lessons.StepResult) {
 		return
 	}
 	title := fmt.Sprintf("%d. %s", i+1, st.Title)
-	fmt.Fprintf(t.w, "%s\n%s\n\n", title, strings.Repeat("-", len(title)))
+	fmt.Fprintf(t.w, "%s\n%s\n\n", title, strings.Repeat("-", ansi.StringWidth(title)))
 	for _, br := range res.Blocks {
 		b := br.Block
 		switch {
 		case b == nil:
 		case b.Kind == lessons.Setup:
-			fmt.Fprintf(t.w, "[setup: %d lines, %s]\n\n", strings.Count(b.Text, "\n")+1, br.Result.Elapsed.Round(time.Millisecond))
+			fmt.Fprintf(t.w, "%s\n\n", t.g.L.N(msgTxSetup, strings.Count(b.Text, "\n")+1, map[string]any{"Elapsed": t.g.L.Duration(br.Result.Elapsed)}))
 		case b.Kind == lessons.Run:
 			t.code(b.Text)
 			t.output(br.Result.Transcript)
 		case b.Kind == lessons.Compare:
 			for _, v := range br.Variants {
-				fmt.Fprintf(t.w, "[compare: %s]\n", v.Label)
+				fmt.Fprintln(t.w, t.say(msgTxCompare, map[string]any{"Label": v.Label}))
 				t.code(v.Block.Text)
 				t.output(v.Result.Transcript)
 			}
-			fmt.Fprint(t.w, figureTable(br.Variants, false))
+			fmt.Fprint(t.w, t.figureTable(br.Variants, false))
 			fmt.Fprintln(t.w)
 		case (b.Kind == lessons.ExpectOutput || b.Kind == lessons.ExpectJS) && t.check:
-			fmt.Fprintf(t.w, "%s expect (line %d)\n\n", mark(br.Passed), b.Line)
+			fmt.Fprintf(t.w, "%s\n\n", t.say(msgTxExpect, map[string]any{"Mark": mark(br.Passed), "Line": b.Line}))
 		}
 	}
 	if ex := st.Exercise; ex != nil {
-		fmt.Fprintf(t.w, "Exercise (%d hint(s)):\n%s\n\n", len(ex.Hints), indent(ex.Task, "  "))
+		fmt.Fprintf(t.w, "%s\n%s\n\n", t.g.L.N(msgTxExercise, len(ex.Hints), nil), indent(ex.Task, "  "))
 		if ex.Starter != "" {
 			t.code(ex.Starter)
 			fmt.Fprintln(t.w)
@@ -361,11 +431,11 @@ func (t *transcript) step(l *lessons.Lesson, i int, res *lessons.StepResult) {
 		if t.check {
 			for _, br := range res.Blocks {
 				if br.Block != nil && br.Block.Kind == lessons.ExerciseSolution {
-					verdict := "the reference solution passes its check"
+					verdict := t.say(msgTxSolutionPasses, nil)
 					if !br.Passed {
-						verdict = "the reference solution fails its check: " + br.Message
+						verdict = t.say(msgTxSolutionFails, map[string]any{"Message": br.Message})
 					}
-					fmt.Fprintf(t.w, "%s exercise: %s\n\n", mark(br.Passed), verdict)
+					fmt.Fprintf(t.w, "%s\n\n", t.say(msgTxExerciseMark, map[string]any{"Mark": mark(br.Passed), "Verdict": verdict}))
 				}
 			}
 		}
@@ -385,7 +455,7 @@ func (t *transcript) markdownStep(st *lessons.Step, i int, res *lessons.StepResu
 		case lessons.Prose:
 			fmt.Fprintf(t.w, "%s\n\n", b.Text)
 		case lessons.Setup:
-			fmt.Fprintf(t.w, "<details><summary>Setup code</summary>\n\n```js\n%s\n```\n\n</details>\n\n", b.Text)
+			fmt.Fprintf(t.w, "<details><summary>%s</summary>\n\n```js\n%s\n```\n\n</details>\n\n", t.say(msgMdSetup, nil), b.Text)
 		case lessons.Run:
 			fmt.Fprintf(t.w, "```js\n%s\n```\n\n", b.Text)
 			if br != nil && br.Result.Transcript != "" {
@@ -401,11 +471,11 @@ func (t *transcript) markdownStep(st *lessons.Step, i int, res *lessons.StepResu
 					fmt.Fprintf(t.w, "```text\n%s```\n\n", v.Result.Transcript)
 				}
 			}
-			fmt.Fprintf(t.w, "%s\n", figureTable(br.Variants, true))
+			fmt.Fprintf(t.w, "%s\n", t.figureTable(br.Variants, true))
 		case lessons.ExerciseStarter:
-			fmt.Fprintf(t.w, "**Your turn.** Start from:\n\n```js\n%s\n```\n\n", b.Text)
+			fmt.Fprintf(t.w, "%s\n\n```js\n%s\n```\n\n", t.say(msgMdYourTurn, nil), b.Text)
 		case lessons.ExerciseHint:
-			fmt.Fprintf(t.w, "<details><summary>Hint</summary>\n\n%s\n\n</details>\n\n", b.Text)
+			fmt.Fprintf(t.w, "<details><summary>%s</summary>\n\n%s\n\n</details>\n\n", t.say(msgMdHint, nil), b.Text)
 		}
 	}
 }
@@ -438,21 +508,23 @@ func indent(s, p string) string {
 }
 
 // figureTable lays a comparison's figures out one row per figure, one
-// column per variant, in the order and with the labels the app uses.
-func figureTable(vs []lessons.VariantResult, md bool) string {
+// column per variant, in the order, with the labels and the number
+// formatting the app uses.
+func (t *transcript) figureTable(vs []lessons.VariantResult, md bool) string {
+	l := t.g.L
 	keys := lessons.FigureKeys(vs)
 	if len(keys) == 0 {
 		return ""
 	}
-	rows := [][]string{{"figure"}}
+	rows := [][]string{{t.say(msgFigureColumn, nil)}}
 	for _, v := range vs {
 		rows[0] = append(rows[0], v.Label)
 	}
 	for _, k := range keys {
-		row := []string{lessons.FigureLabel(k)}
+		row := []string{lessons.FigureLabel(l, k)}
 		for _, v := range vs {
 			if n, ok := v.Figure(k); ok {
-				row = append(row, lessons.FormatFigure(n))
+				row = append(row, l.Figure(n))
 			} else {
 				row = append(row, "–")
 			}
@@ -472,15 +544,15 @@ func figureTable(vs []lessons.VariantResult, md bool) string {
 	widths := make([]int, len(rows[0]))
 	for _, r := range rows {
 		for i, c := range r {
-			widths[i] = max(widths[i], len([]rune(c)))
+			widths[i] = max(widths[i], ansi.StringWidth(c))
 		}
 	}
 	for _, r := range rows {
 		for i, c := range r {
 			if i == 0 {
-				fmt.Fprintf(&sb, "  %-*s", widths[i], c)
+				sb.WriteString("  " + padRight(c, widths[i]))
 			} else {
-				fmt.Fprintf(&sb, "  %*s", widths[i], c)
+				sb.WriteString("  " + padLeft(c, widths[i]))
 			}
 		}
 		sb.WriteString("\n")

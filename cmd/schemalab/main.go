@@ -12,6 +12,8 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/schemalab/schemalab/lessons/locale"
 )
 
 func main() {
@@ -34,6 +36,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return code
 		}
 		g := defaultGlobalOptions(getenv)
+		g.langFromArgs(args)
 		return runTUI(ctx, &g, args)
 	}
 	g, sub, rest, err := parseCommandLine(args, getenv, stderr)
@@ -41,7 +44,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "schemalab: %v\n", err)
+		fmt.Fprintf(stderr, "schemalab: %s\n", g.flagError(err))
 		return 2
 	}
 	switch sub {
@@ -60,15 +63,22 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "classroom":
 		return runClassroom(ctx, &g, rest, stdout, stderr)
 	case "version":
-		return runVersion(rest, stdout, stderr)
+		return runVersion(&g, rest, stdout, stderr)
 	case "help":
-		usage(stdout)
+		g.usage(stdout)
 		return 0
 	}
-	fmt.Fprintf(stderr, "schemalab: unknown command %q\n\n", sub)
-	usage(stderr)
+	fmt.Fprintf(stderr, "schemalab: %s\n\n", g.t(msgUnknownCommand, map[string]any{"Name": sub}))
+	g.usage(stderr)
 	return 2
 }
+
+var (
+	msgUnknownCommand = &locale.Message{ID: "cli.unknownCommand", Other: `unknown command "{{.Name}}"`}
+	msgFlagPresent    = &locale.Message{ID: "cli.flag.present", Other: "presenter mode: minimal chrome, large margins and bars"}
+	msgFlagLesson     = &locale.Message{ID: "cli.flag.lesson", Other: "open this lesson directly"}
+	msgFlagStep       = &locale.Message{ID: "cli.flag.step", Other: "with --lesson: open at this step (1-based)"}
+)
 
 // tuiValueFlags are the course's own flags that take a value.
 var tuiValueFlags = map[string]bool{"lesson": true, "step": true}
@@ -99,14 +109,16 @@ func hasSubcommand(args []string) bool {
 // before the terminal is taken over.
 func checkTUIArgs(args []string, getenv func(string) string, stderr io.Writer) (int, bool) {
 	g := defaultGlobalOptions(getenv)
+	g.langFromArgs(args)
 	fs := g.flagSet("schemalab", stderr)
-	fs.Bool("present", false, "presenter mode")
-	fs.String("lesson", "", "open this lesson directly")
-	fs.Int("step", 0, "with --lesson: open at this step")
+	fs.Bool("present", false, g.t(msgFlagPresent, nil))
+	fs.String("lesson", "", g.t(msgFlagLesson, nil))
+	fs.Int("step", 0, g.t(msgFlagStep, nil))
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0, false
 		}
+		fmt.Fprintf(stderr, "schemalab: %s\n", g.flagError(err))
 		return 2, false
 	}
 	if err := g.validate(); err != nil {

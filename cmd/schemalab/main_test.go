@@ -14,6 +14,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/schemalab/schemalab/lessons/locale"
 )
 
 func env(vars map[string]string) func(string) string {
@@ -67,12 +69,40 @@ func TestParseCommandLine(t *testing.T) {
 			wantSub:  "serve",
 			wantRest: []string{"--port", "0", "--", "--uri", "x"},
 		},
+		{
+			name:  "the language from the locale, LC_MESSAGES before LANG",
+			env:   map[string]string{"LANG": "ru_RU.UTF-8", "LC_MESSAGES": "id_ID.UTF-8"},
+			wantG: globalOptions{DBPrefix: "schemalab_", ScriptHeapMB: 512, Lang: locale.Choice{Lang: "id", From: "LC_MESSAGES", Value: "id_ID.UTF-8", Known: true}},
+		},
+		{
+			name:     "--lang wins over the locale, among the subcommand's flags too",
+			args:     []string{"run", "--lang", "ru", "--check"},
+			env:      map[string]string{"LC_ALL": "id_ID.UTF-8"},
+			wantG:    globalOptions{DBPrefix: "schemalab_", ScriptHeapMB: 512, Lang: locale.Choice{Lang: "ru", From: "--lang", Value: "ru", Known: true}},
+			wantSub:  "run",
+			wantRest: []string{"--check"},
+		},
+		{
+			name:  "an unknown locale is English, no error",
+			env:   map[string]string{"LANG": "de_DE.UTF-8"},
+			wantG: globalOptions{DBPrefix: "schemalab_", ScriptHeapMB: 512, Lang: locale.Choice{Lang: "en", From: "LANG", Value: "de_DE.UTF-8"}},
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			g, sub, rest, err := parseCommandLine(tc.args, env(tc.env), io.Discard)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if g.L.Lang() != g.Lang.Lang {
+				t.Errorf("the localizer speaks %s, the language chosen is %s", g.L.Lang(), g.Lang.Lang)
+			}
+			if g.heap == nil {
+				t.Error("no heap share for the process's shells")
+			}
+			g.L, g.heap = nil, nil
+			if tc.wantG.Lang == (locale.Choice{}) {
+				tc.wantG.Lang = locale.Choice{Lang: "en", Known: true}
 			}
 			if g != tc.wantG || sub != tc.wantSub || !reflect.DeepEqual(rest, tc.wantRest) {
 				t.Fatalf("got %+v %q %q, want %+v %q %q", g, sub, rest, tc.wantG, tc.wantSub, tc.wantRest)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/sandbox/shell"
 	"github.com/schemalab/schemalab/sandbox/shell/lineedit"
 )
@@ -18,15 +19,15 @@ import (
 // runShell implements `schemalab shell`; args are the arguments after the
 // subcommand name, with global flags already parsed into g.
 func runShell(ctx context.Context, g *globalOptions, args []string) int {
-	fs := flag.NewFlagSet("shell", flag.ContinueOnError)
-	uri := fs.String("uri", g.URI, "connection string (default: the embedded sandbox; env MONGODB_URI)")
-	dbName := fs.String("db", "test", "database to start in")
-	timeout := fs.Duration("timeout", 10*time.Second, "time limit for one evaluation")
+	fs := newFlagSet("shell")
+	uri := fs.String("uri", g.URI, g.t(msgFlagShellURI, nil))
+	dbName := fs.String("db", "test", g.t(msgFlagDB, nil))
+	timeout := fs.Duration("timeout", 10*time.Second, g.t(msgFlagTimeout, nil))
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: schemalab shell [--uri URI] [--db NAME] [FILE.js | -]")
-		fs.PrintDefaults()
+		fmt.Fprintln(os.Stderr, g.t(msgShellUsage, nil))
+		g.printFlags(os.Stderr, fs)
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := g.parse(fs, args, os.Stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
@@ -56,7 +57,7 @@ func runShell(ctx context.Context, g *globalOptions, args []string) int {
 		return 2
 	}
 
-	sh, err := shell.New(be.Client, db, shell.Options{Timeout: *timeout, HeapLimit: be.ScriptHeap()})
+	sh, err := shell.New(be.Client, db, shell.Options{Timeout: *timeout, HeapLimit: be.ScriptHeap(), HeapShare: g.heap})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "schemalab shell:", err)
 		return 1
@@ -88,6 +89,13 @@ func runShell(ctx context.Context, g *globalOptions, args []string) int {
 	}
 	return 0
 }
+
+var (
+	msgShellUsage   = &locale.Message{ID: "cli.shell.usage", Other: "usage: schemalab shell [--uri URI] [--db NAME] [FILE.js | -]"}
+	msgFlagShellURI = &locale.Message{ID: "cli.flag.shellURI", Other: "connection string (default: the embedded sandbox; env MONGODB_URI)"}
+	msgFlagDB       = &locale.Message{ID: "cli.flag.db", Other: "database to start in"}
+	msgFlagTimeout  = &locale.Message{ID: "cli.flag.timeout", Other: "time limit for one evaluation"}
+)
 
 // writeTranscript prints results on stdout and the error, as mongosh
 // does, on stderr.

@@ -9,8 +9,17 @@ import (
 
 	"github.com/schemalab/schemalab/content"
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/sandbox/shell/lineedit"
 	"github.com/schemalab/schemalab/tui"
+)
+
+var (
+	msgStepRange  = &locale.Message{ID: "cli.stepRange", Other: "lesson {{.ID}} has steps 1 to {{.Steps}}, not {{.N}}"}
+	msgStepNeeds  = &locale.Message{ID: "cli.stepNeedsLesson", Other: "--step needs --lesson"}
+	msgNeedsTTY   = &locale.Message{ID: "cli.needsTerminal", Other: "the course needs a terminal; `schemalab run` prints lessons as a transcript"}
+	msgNoProgress = &locale.Message{ID: "cli.noProgress", Other: "progress will not be saved: {{.Err}}"}
+	msgExtraArg   = &locale.Message{ID: "cli.unexpectedArg", Other: `unexpected argument "{{.Arg}}"`}
 )
 
 // runTUI implements `schemalab [--present] [--lesson ID [--step N]]`: the
@@ -19,17 +28,17 @@ import (
 func runTUI(ctx context.Context, g *globalOptions, args []string) int {
 	stderr := os.Stderr
 	fs := g.flagSet("schemalab", stderr)
-	present := fs.Bool("present", false, "presenter mode: minimal chrome, large margins and bars")
-	lessonID := fs.String("lesson", "", "open this lesson directly")
-	step := fs.Int("step", 0, "with --lesson: open at this step (1-based)")
-	if err := fs.Parse(args); err != nil {
+	present := fs.Bool("present", false, g.t(msgFlagPresent, nil))
+	lessonID := fs.String("lesson", "", g.t(msgFlagLesson, nil))
+	step := fs.Int("step", 0, g.t(msgFlagStep, nil))
+	if err := g.parse(fs, args, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "schemalab: unknown command %q\n", fs.Arg(0))
+		fmt.Fprintf(stderr, "schemalab: %s\n", g.t(msgUnknownCommand, map[string]any{"Name": fs.Arg(0)}))
 		return 2
 	}
 	if err := g.validate(); err != nil {
@@ -37,6 +46,7 @@ func runTUI(ctx context.Context, g *globalOptions, args []string) int {
 		return 2
 	}
 	cat, errs := lessons.Load(content.FS, g.ContentDir)
+	cat = cat.In(g.Lang.Lang)
 	var warnings []string
 	for _, err := range errs {
 		warnings = append(warnings, err.Error())
@@ -45,26 +55,26 @@ func runTUI(ctx context.Context, g *globalOptions, args []string) int {
 		l := cat.Find(*lessonID)
 		if l == nil {
 			_, err := cat.Select([]string{*lessonID})
-			fmt.Fprintln(stderr, "schemalab:", err)
+			fmt.Fprintln(stderr, "schemalab:", g.L.Error(err))
 			return 2
 		}
 		if *step < 0 || *step > len(l.Steps) {
-			fmt.Fprintf(stderr, "schemalab: lesson %s has steps 1 to %d, not %d\n", l.ID, len(l.Steps), *step)
+			fmt.Fprintf(stderr, "schemalab: %s\n", g.t(msgStepRange, map[string]any{"ID": l.ID, "Steps": len(l.Steps), "N": *step}))
 			return 2
 		}
 	} else if *step != 0 {
-		fmt.Fprintln(stderr, "schemalab: --step needs --lesson")
+		fmt.Fprintln(stderr, "schemalab:", g.t(msgStepNeeds, nil))
 		return 2
 	}
 	if !lineedit.IsTerminal(os.Stdout) || !lineedit.IsTerminal(os.Stdin) {
-		fmt.Fprintln(stderr, "schemalab: the course needs a terminal; `schemalab run` prints lessons as a transcript")
+		fmt.Fprintln(stderr, "schemalab:", g.t(msgNeedsTTY, nil))
 		return 1
 	}
 	store, err := lessons.OpenStore(lessons.DefaultStateDir(os.Getenv))
 	if err != nil {
-		warnings = append(warnings, "progress will not be saved: "+err.Error())
+		warnings = append(warnings, g.t(msgNoProgress, map[string]any{"Err": err.Error()}))
 		store = nil
-	} else if w := store.Warning(); w != "" {
+	} else if w := store.Warning(g.L); w != "" {
 		warnings = append(warnings, w)
 	}
 	err = tui.Run(ctx, tui.Options{
@@ -75,13 +85,14 @@ func runTUI(ctx context.Context, g *globalOptions, args []string) int {
 			if err != nil {
 				return nil, err
 			}
-			return lessonSandbox(be), nil
+			return g.lessonSandbox(be), nil
 		},
-		NoColor:  g.NoColor,
-		Present:  *present,
-		Lesson:   *lessonID,
-		Step:     *step,
-		Warnings: warnings,
+		NoColor:   g.NoColor,
+		Present:   *present,
+		Lesson:    *lessonID,
+		Step:      *step,
+		Warnings:  warnings,
+		Localizer: g.L,
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "schemalab:", err)

@@ -11,9 +11,9 @@ const driverModule = "go.mongodb.org/mongo-driver/v2"
 
 // runVersion prints the schemalab, Go and driver versions as recorded in
 // the binary's build information.
-func runVersion(args []string, stdout, stderr io.Writer) int {
+func runVersion(g *globalOptions, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
-		fmt.Fprintf(stderr, "schemalab version: unexpected argument %q\n", args[0])
+		fmt.Fprintf(stderr, "schemalab version: %s\n", g.t(msgExtraArg, map[string]any{"Arg": args[0]}))
 		return 2
 	}
 	version, driver := "(devel)", "unknown"

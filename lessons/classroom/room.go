@@ -83,9 +83,9 @@ type Row struct {
 	// since the last pass or move.
 	FailedInARow int
 	Stuck        bool
-	// StuckReason says why, e.g. "failed 3 times" (at this step's
-	// exercise) or "12 min on step".
-	StuckReason string
+	// StuckFailed says why: FailedInARow failed attempts at the step's
+	// exercise; else OnStep, the time spent on the step.
+	StuckFailed bool
 }
 
 type student struct {
@@ -220,9 +220,9 @@ func (r *Room) Rows() []Row {
 		if row.Online && s.hasPosition {
 			switch {
 			case s.failedInARow >= r.stuckAttempts:
-				row.Stuck, row.StuckReason = true, fmt.Sprintf("failed %d times", s.failedInARow)
+				row.Stuck, row.StuckFailed = true, true
 			case row.OnStep >= r.stuckAfter:
-				row.Stuck, row.StuckReason = true, fmt.Sprintf("%d min on step", int(row.OnStep/time.Minute))
+				row.Stuck = true
 			}
 		}
 		rows = append(rows, row)

@@ -58,8 +58,8 @@ func TestStuckAfterThreeFailedAttemptsAtOneExercise(t *testing.T) {
 	}
 	r.Attempted("alice", false, Exercises{Attempted: 1, Total: 2})
 	got := row(t, r, "alice")
-	if !got.Stuck || got.StuckReason != "failed 3 times" {
-		t.Fatalf("after three failures: stuck=%v reason=%q", got.Stuck, got.StuckReason)
+	if !got.Stuck || !got.StuckFailed || got.FailedInARow != 3 {
+		t.Fatalf("after three failures: %+v", got)
 	}
 	if got.Exercises != (Exercises{Attempted: 1, Total: 2}) {
 		t.Errorf("exercises = %+v", got.Exercises)
@@ -91,8 +91,8 @@ func TestStuckAfterTenMinutesOnOneStep(t *testing.T) {
 	r.Moved("bob", bucket(3), Exercises{})
 	clock.advance(time.Second)
 	got := row(t, r, "bob")
-	if !got.Stuck || got.StuckReason != "10 min on step" {
-		t.Fatalf("at ten minutes: stuck=%v reason=%q on=%v", got.Stuck, got.StuckReason, got.OnStep)
+	if !got.Stuck || got.StuckFailed || got.OnStep != 10*time.Minute {
+		t.Fatalf("at ten minutes: %+v", got)
 	}
 	r.Moved("bob", bucket(4), Exercises{})
 	if got := row(t, r, "bob"); got.Stuck || got.OnStep != 0 {

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/schemalab/schemalab/lessons/locale"
 )
 
 // MaxNameLen bounds a student name, so that <name>_<lesson> stays well
@@ -38,12 +40,35 @@ func StudentName(login string) (string, error) {
 	}
 	name := b.String()
 	if name == "" {
-		return "", fmt.Errorf("the login name %q has no letters or digits; log in as your own name, e.g. ssh alice@HOST", login)
+		return "", &NameError{Login: login}
 	}
 	if len(name) > MaxNameLen {
-		return "", fmt.Errorf("the login name %q is longer than %d letters; log in with a shorter name", login, MaxNameLen)
+		return "", &NameError{Login: login, TooLong: true}
 	}
 	return name, nil
+}
+
+// NameError is a login name no student name can be made of.
+type NameError struct {
+	Login string
+	// TooLong is set for a name over MaxNameLen; else it has no letters
+	// or digits.
+	TooLong bool
+}
+
+var (
+	msgNameEmpty   = &locale.Message{ID: "classroom.nameEmpty", Other: `the login name "{{.Login}}" has no letters or digits; log in as your own name, e.g. ssh alice@HOST`}
+	msgNameTooLong = &locale.Message{ID: "classroom.nameTooLong", Other: `the login name "{{.Login}}" is longer than {{.Max}} letters; log in with a shorter name`}
+)
+
+func (e *NameError) Error() string { return e.Text(locale.English()) }
+
+// Text is the error in l's language.
+func (e *NameError) Text(l *locale.Localizer) string {
+	if e.TooLong {
+		return l.T(msgNameTooLong, map[string]any{"Login": e.Login, "Max": MaxNameLen})
+	}
+	return l.T(msgNameEmpty, map[string]any{"Login": e.Login})
 }
 
 // ErrNameTaken is returned by Claim for a name that belongs to someone else.

@@ -50,7 +50,7 @@ func (s *Shell) evaluate(ctx context.Context, run func(ctx context.Context) erro
 	s.result = res
 	s.vm.ClearInterrupt()
 	unhook := context.AfterFunc(ctx, func() { s.vm.Interrupt(context.Cause(ctx)) })
-	endWatch := watchHeap(s.opts.HeapLimit, stop)
+	endWatch := watchHeap(s.opts.HeapLimit, s.opts.HeapShare, stop)
 
 	evalErr := run(ctx)
 	if evalErr == nil {

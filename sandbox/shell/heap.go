@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/metrics"
+	"sync/atomic"
 	"time"
 )
 
@@ -14,8 +15,17 @@ import (
 // it past Options.HeapLimit is stopped like a script that runs out of time.
 //
 // The heap is the process's, so the figure also counts what runs beside
-// the script (another student's shell in a classroom); the cap is a guard
-// against runaway scripts, not an accounting.
+// the script: another student's shell in a classroom, and the embedded
+// server storing what their scripts write. Shells of one process share a
+// HeapShare, and each script seen running beside one allows the heap its
+// own limit's worth of growth, so that scripts side by side are not
+// stopped for each other's memory. The cap is a guard against runaway
+// scripts, not an accounting: a runaway script beside another can get
+// both stopped, and the process holds at most one limit per script.
+
+// HeapShare is the heap of one process as its shells see it: how many of
+// their scripts are running. The zero value is ready to use.
+type HeapShare struct{ running atomic.Int64 }
 
 // HeapLimitError is the cause of an Eval stopped by the heap cap.
 type HeapLimitError struct{ Limit int64 }
@@ -29,10 +39,19 @@ func (e *HeapLimitError) Error() string {
 const heapPoll = 5 * time.Millisecond
 
 // watchHeap cancels stop's context with a *HeapLimitError once the live
-// heap has grown by more than limit since the call. Freed garbage does not
+// heap has grown by more than limit since the call, times the most
+// scripts of share seen running at once. Freed garbage does not
 // count: when the allocated bytes pass the cap, a collection tells what is
 // really live. It returns a function that ends the watch.
-func watchHeap(limit int64, stop context.CancelCauseFunc) (end func()) {
+func watchHeap(limit int64, share *HeapShare, stop context.CancelCauseFunc) (end func()) {
+	// A script that ran beside this one may have ended and kept what it
+	// made (its session's globals, what the server stored), so the most
+	// scripts seen running at once counts, not those running now.
+	peak := share.running.Add(1)
+	allowed := func() int64 {
+		peak = max(peak, share.running.Load())
+		return limit * peak
+	}
 	samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/live:bytes"}}
 	read := func() (allocated, live int64) {
 		metrics.Read(samples)
@@ -54,7 +73,7 @@ func watchHeap(limit int64, stop context.CancelCauseFunc) (end func()) {
 			case <-t.C:
 			}
 			allocated, live := read()
-			if allocated-base <= limit && live-baseLive <= limit {
+			if allocated-base <= allowed() && live-baseLive <= allowed() {
 				continue
 			}
 			if time.Since(lastGC) > 100*time.Millisecond {
@@ -66,7 +85,7 @@ func watchHeap(limit int64, stop context.CancelCauseFunc) (end func()) {
 				lastGC = time.Now()
 				_, live = read()
 			}
-			if live-baseLive > limit {
+			if live-baseLive > allowed() {
 				stop(&HeapLimitError{Limit: limit})
 				return
 			}
@@ -75,5 +94,6 @@ func watchHeap(limit int64, stop context.CancelCauseFunc) (end func()) {
 	return func() {
 		close(done)
 		<-finished
+		share.running.Add(-1)
 	}
 }

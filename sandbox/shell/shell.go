@@ -78,6 +78,9 @@ type Options struct {
 	// script past it is interrupted and the session's JavaScript state is
 	// discarded, which frees what it held.
 	HeapLimit int64
+	// HeapShare is shared by the shells of one process (heap.go); nil
+	// gives the shell one of its own.
+	HeapShare *HeapShare
 }
 
 // Span locates code in the source given to Eval.
@@ -224,6 +227,9 @@ func New(client *mongo.Client, db string, opts Options) (*Shell, error) {
 	}
 	if opts.HeapLimit <= 0 {
 		opts.HeapLimit = DefaultHeapLimit
+	}
+	if opts.HeapShare == nil {
+		opts.HeapShare = &HeapShare{}
 	}
 	if db == "" {
 		db = "test"

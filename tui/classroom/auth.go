@@ -13,6 +13,8 @@ import (
 
 	"charm.land/ssh"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/schemalab/schemalab/lessons/locale"
 )
 
 // Auth is how students prove they belong to the class: exactly one of an
@@ -47,22 +49,38 @@ func (a Auth) Validate() error {
 	}
 	switch {
 	case n == 0:
-		return errors.New("a classroom needs authentication: give --allow-keys FILE (an authorized_keys file of your students' keys), --password-file FILE (a shared class password), or --open (anyone who can reach the port)")
+		return authError{msgAuthNone}
 	case n > 1:
-		return errors.New("choose one of --allow-keys, --password-file and --open")
+		return authError{msgAuthMany}
 	}
 	return nil
 }
 
+var (
+	msgAuthNone     = &locale.Message{ID: "classroom.authNone", Other: "a classroom needs authentication: give --allow-keys FILE (an authorized_keys file of your students' keys), --password-file FILE (a shared class password), or --open (anyone who can reach the port)"}
+	msgAuthMany     = &locale.Message{ID: "classroom.authMany", Other: "choose one of --allow-keys, --password-file and --open"}
+	msgAuthKeys     = &locale.Message{ID: "classroom.authKeys", Other: "keys in {{.File}}"}
+	msgAuthPassword = &locale.Message{ID: "classroom.authPassword", Other: "the class password"}
+	msgAuthOpen     = &locale.Message{ID: "classroom.authOpen", Other: "OPEN: anyone, any name"}
+	msgUnknownKey   = &locale.Message{ID: "classroom.unknownKey", Other: "the key {{.Key}} is not on this class's list.\nSend your public key (the .pub file, e.g. ~/.ssh/id_ed25519.pub) to the instructor;\nyou can log in as soon as it is added."}
+	msgWrongPass    = &locale.Message{ID: "classroom.wrongPassword", Other: "that is not the class password. Ask the instructor for it."}
+)
+
+// authError is a configuration without exactly one way of logging in.
+type authError struct{ m *locale.Message }
+
+func (e authError) Error() string                   { return e.Text(locale.English()) }
+func (e authError) Text(l *locale.Localizer) string { return l.T(e.m, nil) }
+
 // Describe says in a few words how students log in, for the dashboard.
-func (a Auth) Describe() string {
+func (a Auth) Describe(l *locale.Localizer) string {
 	switch {
 	case a.AllowKeysFile != "":
-		return "keys in " + a.AllowKeysFile
+		return l.T(msgAuthKeys, map[string]any{"File": a.AllowKeysFile})
 	case a.Password != "":
-		return "the class password"
+		return l.T(msgAuthPassword, nil)
 	}
-	return "OPEN: anyone, any name"
+	return l.T(msgAuthOpen, nil)
 }
 
 // authorizedKeys is an authorized_keys file, re-read when it changes.
@@ -134,15 +152,13 @@ func (a *authorizedKeys) allows(key gossh.PublicKey) bool {
 	return a.keys[string(key.Marshal())]
 }
 
-// The messages a client sees when it is turned away. They go out as SSH
-// authentication banners, which ssh prints before "Permission denied".
-func unknownKeyMessage(fp string) string {
-	return "schemalab classroom: the key " + fp + " is not on this class's list.\r\n" +
-		"Send your public key (the .pub file, e.g. ~/.ssh/id_ed25519.pub) to the instructor;\r\n" +
-		"you can log in as soon as it is added.\r\n"
+// banner is a message a client sees when it is turned away, in the
+// classroom's language: authentication comes before the session that
+// could say the student's own. It goes out as an SSH authentication
+// banner, which ssh prints before "Permission denied".
+func (s *Server) banner(m *locale.Message, data map[string]any) string {
+	return "schemalab classroom: " + strings.ReplaceAll(s.loc.T(m, data), "\n", "\r\n") + "\r\n"
 }
-
-const wrongPasswordMessage = "schemalab classroom: that is not the class password. Ask the instructor for it.\r\n"
 
 var errRefused = errors.New("schemalab classroom: authentication refused")
 
@@ -161,7 +177,7 @@ func (s *Server) serverConfig(ssh.Context) *gossh.ServerConfig {
 			fp := gossh.FingerprintSHA256(key)
 			if !s.keys.allows(key) {
 				s.log.Printf("refused key %s for %s from %s: not in %s", fp, conn.User(), conn.RemoteAddr(), s.cfg.Auth.AllowKeysFile)
-				return nil, &gossh.BannerError{Err: errRefused, Message: unknownKeyMessage(fp)}
+				return nil, &gossh.BannerError{Err: errRefused, Message: s.banner(msgUnknownKey, map[string]any{"Key": fp})}
 			}
 			return permissions(fp), nil
 		}
@@ -169,7 +185,7 @@ func (s *Server) serverConfig(ssh.Context) *gossh.ServerConfig {
 		cfg.PasswordCallback = func(conn gossh.ConnMetadata, password []byte) (*gossh.Permissions, error) {
 			if subtle.ConstantTimeCompare(password, []byte(s.cfg.Auth.Password)) != 1 {
 				s.log.Printf("refused a wrong password for %s from %s", conn.User(), conn.RemoteAddr())
-				return nil, &gossh.BannerError{Err: errRefused, Message: wrongPasswordMessage}
+				return nil, &gossh.BannerError{Err: errRefused, Message: s.banner(msgWrongPass, nil)}
 			}
 			return permissions(identityPassword), nil
 		}

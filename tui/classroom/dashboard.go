@@ -11,7 +11,33 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	room "github.com/schemalab/schemalab/lessons/classroom"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/styles"
+)
+
+var (
+	msgDashPresent     = &locale.Message{ID: "dashboard.key.present", Other: "present"}
+	msgDashClear       = &locale.Message{ID: "dashboard.key.clear", Other: "clear announcement"}
+	msgDashUp          = &locale.Message{ID: "dashboard.key.up", Other: "up"}
+	msgDashScroll      = &locale.Message{ID: "dashboard.key.scroll", Other: "scroll"}
+	msgDashQuit        = &locale.Message{ID: "dashboard.key.quit", Other: "quit"}
+	msgDashStop        = &locale.Message{ID: "dashboard.key.stop", Other: "stop the classroom"}
+	msgDashLogIn       = &locale.Message{ID: "dashboard.logIn", Other: " · log in: "}
+	msgDashOnline      = &locale.Message{ID: "dashboard.online", Other: " · {{.Online}} of {{.Total}} online · {{.Auth}}"}
+	msgDashOpen        = &locale.Message{ID: "dashboard.open", Other: "OPEN CLASSROOM: anyone who can reach this port gets in, under any name, with no key or password."}
+	msgDashNothing     = &locale.Message{ID: "dashboard.nothingAnnounced", Other: "Nothing announced. p presents the course here; every step you show is announced to the students."}
+	msgDashNow         = &locale.Message{ID: "dashboard.now", Other: "now: {{.Lesson}}, step {{.Step}}"}
+	msgDashAnnounced   = &locale.Message{ID: "dashboard.announced", Other: " · announced {{.Ago}} · students press f to follow"}
+	msgDashColumns     = &locale.Message{ID: "dashboard.columns", Other: "student|lesson|step|passed/tried|on step|status"}
+	msgDashNoStudents  = &locale.Message{ID: "dashboard.noStudents", Other: "  No students yet. They log in with: {{.Hint}}"}
+	msgDashOffline     = &locale.Message{ID: "dashboard.offline", Other: "offline"}
+	msgDashFailedTimes = &locale.Message{ID: "dashboard.failedTimes", Other: "failed {{.Count}}×"}
+	msgDashStuckFailed = &locale.Message{ID: "dashboard.stuckFailed", One: "failed {{.Count}} time", Other: "failed {{.Count}} times"}
+	msgDashStuckTime   = &locale.Message{ID: "dashboard.stuckTime", Other: "{{.Count}} min on step"}
+	msgDashConfirmStop = &locale.Message{ID: "dashboard.confirmStop", One: "Stop the classroom? {{.Count}} student is connected and will be logged out. y/N", Other: "Stop the classroom? {{.Count}} students are connected and will be logged out. y/N"}
+	msgDashJustNow     = &locale.Message{ID: "dashboard.justNow", Other: "just now"}
+	msgDashMinAgo      = &locale.Message{ID: "dashboard.minAgo", Other: "{{.Count}} min ago"}
+	msgDashHoursAgo    = &locale.Message{ID: "dashboard.hoursAgo", Other: "{{.Count}} h ago"}
 )
 
 // dashboardKeys are the dashboard's bindings.
@@ -19,13 +45,13 @@ type dashboardKeys struct {
 	Present, Clear, Up, Down, Quit, Yes, No key.Binding
 }
 
-func newDashboardKeys() dashboardKeys {
+func newDashboardKeys(l *locale.Localizer) dashboardKeys {
 	return dashboardKeys{
-		Present: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "present")),
-		Clear:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "clear announcement")),
-		Up:      key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
-		Down:    key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↑↓/jk", "scroll")),
-		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Present: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", l.T(msgDashPresent, nil))),
+		Clear:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", l.T(msgDashClear, nil))),
+		Up:      key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", l.T(msgDashUp, nil))),
+		Down:    key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↑↓/jk", l.T(msgDashScroll, nil))),
+		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", l.T(msgDashQuit, nil))),
 		Yes:     key.NewBinding(key.WithKeys("y", "Y")),
 		No:      key.NewBinding(key.WithKeys("n", "N", "esc")),
 	}
@@ -36,6 +62,7 @@ func newDashboardKeys() dashboardKeys {
 type dashboard struct {
 	room   *room.Room
 	st     *styles.Styles
+	l      *locale.Localizer
 	keys   dashboardKeys
 	width  int
 	height int
@@ -128,23 +155,27 @@ func (d *dashboard) View() string {
 		b.WriteString(ansi.Truncate(s, w, "…"))
 		b.WriteByte('\n')
 	}
-	line(st.Title.Render("schemalab classroom") + st.Muted.Render(" · log in: ") + st.Text.Render(d.login) +
-		st.Muted.Render(fmt.Sprintf(" · %d of %d online · %s", online, len(rows), d.auth)))
+	line(st.Title.Render("schemalab classroom") + st.Muted.Render(d.l.T(msgDashLogIn, nil)) + st.Text.Render(d.login) +
+		st.Muted.Render(d.l.T(msgDashOnline, map[string]any{"Online": online, "Total": len(rows), "Auth": d.auth})))
 	if d.open {
-		line(st.Error.Render("OPEN CLASSROOM: anyone who can reach this port gets in, under any name, with no key or password."))
+		line(st.Error.Render(d.l.T(msgDashOpen, nil)))
 	}
 	a := d.room.Announcement()
 	if a.IsZero() {
-		line(st.Muted.Render("Nothing announced. p presents the course here; every step you show is announced to the students."))
+		line(st.Muted.Render(d.l.T(msgDashNothing, nil)))
 	} else {
-		line(st.Accent.Render("▶ "+a.String()) + st.Text.Render(" · "+plain(a.StepTitle)) +
-			st.Muted.Render(" · announced "+ago(d.now().Sub(a.At))+" · students press f to follow"))
+		line(st.Accent.Render("▶ "+d.l.T(msgDashNow, map[string]any{"Lesson": a.Lesson, "Step": a.Step + 1})) + st.Text.Render(" · "+plain(a.StepTitle)) +
+			st.Muted.Render(d.l.T(msgDashAnnounced, map[string]any{"Ago": d.ago(d.now().Sub(a.At))})))
 	}
 	line("")
 	statusW := min(max(w/5, 12), 30)
 	stepW := max(w-colsFixed-statusW, 12)
-	line(st.Muted.Render(strings.Repeat(" ", colMark) + pad("student", colName) + pad("lesson", colLesson) +
-		pad("step", stepW) + pad("passed/tried", colExercises) + pad("on step", colOnStep) + "status"))
+	cols := strings.Split(d.l.T(msgDashColumns, nil), "|")
+	for len(cols) < 6 {
+		cols = append(cols, "")
+	}
+	line(st.Muted.Render(strings.Repeat(" ", colMark) + pad(cols[0], colName) + pad(cols[1], colLesson) +
+		pad(cols[2], stepW) + pad(cols[3], colExercises) + pad(cols[4], colOnStep) + cols[5]))
 
 	// The rest of the screen holds rows, then the key help on the last line.
 	space := max(d.height-strings.Count(b.String(), "\n")-1, 1)
@@ -155,7 +186,7 @@ func (d *dashboard) View() string {
 	}
 	var body []string
 	if len(rows) == 0 {
-		body = append(body, st.Muted.Render("  No students yet. They log in with: "+d.login))
+		body = append(body, st.Muted.Render(d.l.T(msgDashNoStudents, map[string]any{"Hint": d.login})))
 	}
 	for _, r := range shown {
 		body = append(body, d.row(r, stepW))
@@ -190,12 +221,14 @@ func (d *dashboard) row(r room.Row, stepW int) string {
 	}
 	status := ""
 	switch {
+	case r.Stuck && r.StuckFailed:
+		status = st.Error.Render(d.l.N(msgDashStuckFailed, r.FailedInARow, nil))
 	case r.Stuck:
-		status = st.Error.Render(r.StuckReason)
+		status = st.Error.Render(d.l.N(msgDashStuckTime, int(r.OnStep/time.Minute), nil))
 	case !r.Online:
-		status = st.Muted.Render("offline")
+		status = st.Muted.Render(d.l.T(msgDashOffline, nil))
 	case r.FailedInARow > 0:
-		status = st.Warning.Render(fmt.Sprintf("failed %d×", r.FailedInARow))
+		status = st.Warning.Render(d.l.N(msgDashFailedTimes, r.FailedInARow, nil))
 	}
 	return mark + name.Render(pad(r.Name, colName)) + st.Text.Render(pad(lesson, colLesson)+pad(step, stepW)+
 		pad(exercises, colExercises)+pad(onStep, colOnStep)) + status
@@ -204,14 +237,14 @@ func (d *dashboard) row(r room.Row, stepW int) string {
 func (d *dashboard) footer(w int) string {
 	st := d.st
 	if d.confirmStop {
-		return ansi.Truncate(st.Warning.Render(fmt.Sprintf("Stop the classroom? %s connected and will be logged out. y/N", students(d.room.Online()))), w, "…")
+		return ansi.Truncate(st.Warning.Render(d.l.N(msgDashConfirmStop, d.room.Online(), nil)), w, "…")
 	}
 	var parts []string
 	for _, k := range []key.Binding{d.keys.Present, d.keys.Clear, d.keys.Down, d.keys.Quit} {
 		h := k.Help()
 		desc := h.Desc
 		if k.Help().Key == "q" && d.local {
-			desc = "stop the classroom"
+			desc = d.l.T(msgDashStop, nil)
 		}
 		parts = append(parts, st.Key.Render(h.Key)+" "+st.Muted.Render(desc))
 	}
@@ -234,23 +267,15 @@ func clock(d time.Duration) string {
 	return fmt.Sprintf("%d:%02d", m, s)
 }
 
-// students is "1 student is", "3 students are".
-func students(n int) string {
-	if n == 1 {
-		return "1 student is"
-	}
-	return fmt.Sprintf("%d students are", n)
-}
-
 // plain drops the Markdown code marks of a step title.
 func plain(title string) string { return strings.ReplaceAll(title, "`", "") }
 
-func ago(d time.Duration) string {
+func (d *dashboard) ago(t time.Duration) string {
 	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%d min ago", int(d/time.Minute))
+	case t < time.Minute:
+		return d.l.T(msgDashJustNow, nil)
+	case t < time.Hour:
+		return d.l.N(msgDashMinAgo, int(t/time.Minute), nil)
 	}
-	return fmt.Sprintf("%d h ago", int(d/time.Hour))
+	return d.l.N(msgDashHoursAgo, int(t/time.Hour), nil)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	room "github.com/schemalab/schemalab/lessons/classroom"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/styles"
 )
 
@@ -42,7 +43,7 @@ func TestDashboardView(t *testing.T) {
 	for _, size := range [][2]int{{80, 16}, {120, 20}, {200, 12}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			r, clock := dashboardRoom()
-			d := &dashboard{room: r, st: styles.New(true, true), keys: newDashboardKeys(),
+			d := &dashboard{room: r, st: styles.New(true, true), l: locale.English(), keys: newDashboardKeys(locale.English()),
 				login: "ssh -p 2222 NAME@127.0.0.1", auth: "keys in class.keys", local: true, now: clock}
 			d.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 			view := ansi.Strip(d.View())
@@ -56,7 +57,7 @@ func TestDashboardView(t *testing.T) {
 
 func TestDashboardAsksBeforeStoppingAnOccupiedClassroom(t *testing.T) {
 	r, clock := dashboardRoom()
-	d := &dashboard{room: r, st: styles.New(true, true), keys: newDashboardKeys(), local: true, now: clock}
+	d := &dashboard{room: r, st: styles.New(true, true), l: locale.English(), keys: newDashboardKeys(locale.English()), local: true, now: clock}
 	d.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
 	if cmd := d.Update(tea.KeyPressMsg{Code: 'q', Text: "q"}); cmd != nil {
 		t.Fatal("q stopped an occupied classroom without asking")

@@ -22,6 +22,7 @@ import (
 	"github.com/schemalab/schemalab/lessons"
 	room "github.com/schemalab/schemalab/lessons/classroom"
 	"github.com/schemalab/schemalab/sandbox"
+	"github.com/schemalab/schemalab/sandbox/shell"
 )
 
 // sharedBackend is one embedded sandbox for the package's tests, as a
@@ -382,11 +383,13 @@ func (tm *terminal) openLesson(title string) {
 // prefixSandbox is what cmd/schemalab wires: a student's view of the
 // shared backend, confined to the student's prefix.
 func prefixSandbox(be *sandbox.Backend) func(context.Context, string) (*lessons.Sandbox, error) {
+	heap := &shell.HeapShare{}
 	return func(ctx context.Context, prefix string) (*lessons.Sandbox, error) {
 		sb, err := be.ForPrefix(ctx, prefix)
 		if err != nil {
 			return nil, err
 		}
-		return &lessons.Sandbox{Connect: sb.Connector(), Prefix: sb.Prefix(), ResetDB: sb.ResetDB, Label: sb.Host, Close: sb.Close}, nil
+		return &lessons.Sandbox{Connect: sb.Connector(), Prefix: sb.Prefix(), ResetDB: sb.ResetDB, Label: sb.Host, Close: sb.Close,
+			HeapShare: heap}, nil
 	}
 }

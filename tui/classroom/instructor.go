@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui"
 	"github.com/schemalab/schemalab/tui/styles"
 )
@@ -38,6 +39,8 @@ type instructorModel struct {
 	status   string
 }
 
+var msgInstructorProgress = &locale.Message{ID: "classroom.instructorProgress", Other: "Your progress cannot be opened: {{.Err}}"}
+
 // presentDoneMsg replaces the course's quit: leaving present mode returns
 // to the dashboard.
 type presentDoneMsg struct{}
@@ -45,8 +48,8 @@ type presentDoneMsg struct{}
 func (s *Server) newInstructor(ctx context.Context, name, dir string, remote bool) *instructorModel {
 	st := styles.New(true, s.cfg.NoColor)
 	im := &instructorModel{s: s, ctx: ctx, name: name, remote: remote,
-		dash: &dashboard{room: s.cfg.Room, st: st, keys: newDashboardKeys(), login: s.LoginHint(),
-			auth: s.cfg.Auth.Describe(), open: s.cfg.Auth.Open, now: time.Now}}
+		dash: &dashboard{room: s.cfg.Room, st: st, l: s.loc, keys: newDashboardKeys(s.loc), login: s.LoginHint(),
+			auth: s.cfg.Auth.Describe(s.loc), open: s.cfg.Auth.Open, now: time.Now}}
 	im.store, im.storeErr = lessons.OpenStore(dir)
 	return im
 }
@@ -96,10 +99,11 @@ func (im *instructorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // announced step if there is one, or where they left off.
 func (im *instructorModel) present() tea.Cmd {
 	if im.storeErr != nil {
-		im.status = "Your progress cannot be opened: " + im.storeErr.Error()
+		im.status = im.s.loc.T(msgInstructorProgress, map[string]any{"Err": im.storeErr.Error()})
 	}
 	opts := tui.Options{
 		Catalog:       im.s.cfg.Catalog,
+		Localizer:     im.s.loc,
 		Store:         im.store,
 		NoColor:       im.s.cfg.NoColor,
 		Present:       true,

@@ -30,6 +30,7 @@ import (
 
 	"github.com/schemalab/schemalab/lessons"
 	room "github.com/schemalab/schemalab/lessons/classroom"
+	"github.com/schemalab/schemalab/lessons/locale"
 )
 
 // Defaults of Config.
@@ -84,6 +85,9 @@ type Config struct {
 	// student's prefix may cover or be covered by.
 	ReservedPrefix string
 	NoColor        bool
+	// Lang is the classroom's language: the dashboard's, and a student's
+	// whose ssh sends no LANG or LC_* (SendEnv); "" is English.
+	Lang string
 	// Log receives one line per connection and per refusal; nil discards.
 	Log io.Writer
 }
@@ -106,6 +110,8 @@ type Server struct {
 	hostKey   string
 	hostKeyAt string
 	log       *log.Logger
+	// loc speaks Config.Lang.
+	loc *locale.Localizer
 
 	mu       sync.Mutex
 	live     map[string]*liveSession // students by name
@@ -120,6 +126,9 @@ type Server struct {
 type liveSession struct {
 	name, identity string
 	instructor     bool
+	// lang is the session's language: its client's LANG or LC_*, or the
+	// classroom's.
+	lang string
 	// dir keeps the student's (or remote instructor's) progress.
 	dir  string
 	done chan struct{}
@@ -134,6 +143,18 @@ type liveSession struct {
 // ErrNonLoopback is returned by New for a non-loopback Listen without
 // BindAny.
 var ErrNonLoopback = errors.New("not a loopback address")
+
+// listenError is the refusal of a non-loopback Listen, in the classroom's
+// language; it is ErrNonLoopback.
+type listenError struct{ text string }
+
+func (e listenError) Error() string        { return e.text }
+func (e listenError) Is(target error) bool { return target == ErrNonLoopback }
+
+var (
+	msgBadListen   = &locale.Message{ID: "classroom.badListen", Other: "--listen {{.Addr}}: {{.Err}} (want HOST:PORT, e.g. 127.0.0.1:2222)"}
+	msgNonLoopback = &locale.Message{ID: "classroom.nonLoopback", Other: "--listen {{.Addr}}: not a loopback address; add --bind-any to let other machines reach the classroom"}
+)
 
 // New prepares the server: it checks the configuration, generates the
 // host key on first use, and listens.
@@ -153,14 +174,15 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
+	loc := locale.For(cfg.Lang)
 	host, _, err := net.SplitHostPort(cfg.Listen)
 	if err != nil {
-		return nil, fmt.Errorf("--listen %s: %v (want HOST:PORT, e.g. 127.0.0.1:2222)", cfg.Listen, err)
+		return nil, errors.New(loc.T(msgBadListen, map[string]any{"Addr": cfg.Listen, "Err": err.Error()}))
 	}
 	if !cfg.BindAny && !isLoopback(host) {
-		return nil, fmt.Errorf("--listen %s: %w; add --bind-any to let other machines reach the classroom", cfg.Listen, ErrNonLoopback)
+		return nil, listenError{loc.T(msgNonLoopback, map[string]any{"Addr": cfg.Listen})}
 	}
-	s := &Server{cfg: cfg, log: log.New(cfg.Log, "", log.LstdFlags),
+	s := &Server{cfg: cfg, log: log.New(cfg.Log, "", log.LstdFlags), loc: loc,
 		live: map[string]*liveSession{}, all: map[*liveSession]bool{}, pending: map[ssh.Session]*liveSession{}}
 	s.turns = lessons.NewTurns(runtime.GOMAXPROCS(0), turnHold)
 	s.instructor, s.instructorLogin = DefaultInstructor, cfg.Instructor != ""
@@ -295,6 +317,34 @@ func (s *Server) closeConn(net.Conn) {
 	s.conns--
 }
 
+var (
+	msgNoCommands    = &locale.Message{ID: "classroom.noCommands", Other: "the classroom runs the course, not commands; log in without one: {{.Hint}}"}
+	msgInstructors   = &locale.Message{ID: "classroom.instructorsName", Other: `the name "{{.Name}}" is the instructor's in this classroom; log in with your own name: {{.Hint}}`}
+	msgNameTaken     = &locale.Message{ID: "classroom.nameTaken", Other: "the name \"{{.Name}}\" belongs to someone else in this class (another key).\nLog in with your own name: {{.Hint}}"}
+	msgReplaced      = &locale.Message{ID: "classroom.replaced", Other: "you logged in again from another terminal, so this session ended."}
+	msgStopped       = &locale.Message{ID: "classroom.stopped", Other: "the instructor stopped the classroom. Your progress is saved; log in again when it is back."}
+	msgReservedName  = &locale.Message{ID: "classroom.reservedName", Other: `the name "{{.Name}}" is reserved in this classroom (its databases would mix with the instructor's {{.Prefix}}*); log in with another name`}
+	msgStopping      = &locale.Message{ID: "classroom.stopping", Other: "the classroom is stopping"}
+	msgFull          = &locale.Message{ID: "classroom.full", One: "the classroom is full: {{.Count}} student is connected, the most it takes. Try again when someone leaves, or ask the instructor to raise --max-students", Other: "the classroom is full: {{.Count}} students are connected, the most it takes. Try again when someone leaves, or ask the instructor to raise --max-students"}
+	msgProgressError = &locale.Message{ID: "classroom.progressError", Other: "your progress cannot be opened ({{.Err}}); tell the instructor"}
+)
+
+// sessionLang is the language a session asks for with the LANG and LC_*
+// its client sends (ssh's SendEnv, which OpenSSH sends for LANG and LC_*
+// by default on many systems), else the classroom's.
+func (s *Server) sessionLang(sess ssh.Session) string {
+	env := map[string]string{}
+	for _, kv := range sess.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	if c := locale.Detect(func(k string) string { return env[k] }); c.From != "" && c.Known {
+		return c.Lang
+	}
+	return s.cfg.Lang
+}
+
 // refuse tells the client why it cannot come in and ends the session.
 func (s *Server) refuse(sess ssh.Session, msg string) {
 	s.log.Printf("refused %s from %s: %s", sess.User(), sess.RemoteAddr(), msg)
@@ -302,29 +352,29 @@ func (s *Server) refuse(sess ssh.Session, msg string) {
 	_ = sess.Exit(1)
 }
 
-var errFull = errors.New("the classroom is full")
-
 // admit decides who the session belongs to and whether it may start; the
 // TUI runs inside it (next), and everything the session held is released
 // when it returns.
 func (s *Server) admit(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
+		lang := s.sessionLang(sess)
+		l := locale.For(lang)
 		if len(sess.Command()) > 0 {
-			s.refuse(sess, "the classroom runs the course, not commands; log in without one: "+s.LoginHint())
+			s.refuse(sess, l.T(msgNoCommands, map[string]any{"Hint": s.LoginHint()}))
 			return
 		}
 		name, err := room.StudentName(sess.User())
 		if err != nil {
-			s.refuse(sess, err.Error())
+			s.refuse(sess, l.Error(err))
 			return
 		}
 		instructor := name == s.instructor
 		if instructor && !s.instructorLogin {
-			s.refuse(sess, fmt.Sprintf("the name %q is the instructor's in this classroom; log in with your own name: %s", name, s.LoginHint()))
+			s.refuse(sess, l.T(msgInstructors, map[string]any{"Name": name, "Hint": s.LoginHint()}))
 			return
 		}
 		if !instructor {
-			if err := s.checkPrefix(name); err != nil {
+			if err := s.checkPrefix(name, l); err != nil {
 				s.refuse(sess, err.Error())
 				return
 			}
@@ -333,17 +383,18 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 		dir, err := s.roster.Claim(name, identity)
 		if err != nil {
 			if errors.Is(err, room.ErrNameTaken) {
-				s.refuse(sess, fmt.Sprintf("the name %q belongs to someone else in this class (another key).\nLog in with your own name: %s", name, s.LoginHint()))
+				s.refuse(sess, l.T(msgNameTaken, map[string]any{"Name": name, "Hint": s.LoginHint()}))
 			} else {
 				s.refuse(sess, err.Error())
 			}
 			return
 		}
-		ls, err := s.enter(name, identity, dir, instructor)
+		ls, err := s.enter(name, identity, dir, instructor, l)
 		if err != nil {
 			s.refuse(sess, err.Error())
 			return
 		}
+		ls.lang = lang
 		s.mu.Lock()
 		s.pending[sess] = ls
 		s.mu.Unlock()
@@ -351,19 +402,19 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 		next(sess)
 		switch replaced, ended := ls.why(); {
 		case replaced:
-			fmt.Fprint(sess.Stderr(), "schemalab classroom: you logged in again from another terminal, so this session ended.\r\n")
+			fmt.Fprint(sess.Stderr(), "schemalab classroom: "+l.T(msgReplaced, nil)+"\r\n")
 		case ended:
-			fmt.Fprint(sess.Stderr(), "schemalab classroom: the instructor stopped the classroom. Your progress is saved; log in again when it is back.\r\n")
+			fmt.Fprint(sess.Stderr(), "schemalab classroom: "+l.T(msgStopped, nil)+"\r\n")
 		}
 	}
 }
 
 // checkPrefix keeps a student's databases apart from the instructor's
 // own: neither prefix may start the other.
-func (s *Server) checkPrefix(name string) error {
+func (s *Server) checkPrefix(name string, l *locale.Localizer) error {
 	p, reserved := name+"_", s.cfg.ReservedPrefix
 	if reserved != "" && (strings.HasPrefix(p, reserved) || strings.HasPrefix(reserved, p)) {
-		return fmt.Errorf("the name %q is reserved in this classroom (its databases would mix with the instructor's %s*); log in with another name", name, reserved)
+		return errors.New(l.T(msgReservedName, map[string]any{"Name": name, "Prefix": reserved}))
 	}
 	if s.cfg.CheckPrefix != nil {
 		return s.cfg.CheckPrefix(p)
@@ -375,12 +426,12 @@ func (s *Server) checkPrefix(name string) error {
 // one (a laptop that slept leaves its session behind), and students
 // beyond MaxStudents are turned away. The instructor may be logged in
 // more than once and does not count.
-func (s *Server) enter(name, identity, dir string, instructor bool) (*liveSession, error) {
+func (s *Server) enter(name, identity, dir string, instructor bool, l *locale.Localizer) (*liveSession, error) {
 	ls := &liveSession{name: name, identity: identity, dir: dir, instructor: instructor, done: make(chan struct{})}
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
-		return nil, errors.New("the classroom is stopping")
+		return nil, errors.New(l.T(msgStopping, nil))
 	}
 	if instructor {
 		s.all[ls] = true
@@ -390,7 +441,7 @@ func (s *Server) enter(name, identity, dir string, instructor bool) (*liveSessio
 	old := s.live[name]
 	if old == nil && s.students >= s.cfg.MaxStudents {
 		s.mu.Unlock()
-		return nil, fmt.Errorf("%w: %s connected, the most it takes. Try again when someone leaves, or ask the instructor to raise --max-students", errFull, students(s.students))
+		return nil, errors.New(l.N(msgFull, s.students, nil))
 	}
 	s.live[name] = ls
 	s.all[ls] = true

@@ -3,7 +3,6 @@ package classroom
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"sync"
 
@@ -11,6 +10,7 @@ import (
 
 	"github.com/schemalab/schemalab/lessons"
 	room "github.com/schemalab/schemalab/lessons/classroom"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui"
 )
 
@@ -25,17 +25,19 @@ type student struct {
 }
 
 func (s *Server) newStudent(ctx context.Context, ls *liveSession) (*student, error) {
+	l := locale.For(ls.lang)
 	store, err := lessons.OpenStore(ls.dir)
 	if err != nil {
-		return nil, fmt.Errorf("your progress cannot be opened (%v); tell the instructor", err)
+		return nil, errors.New(l.T(msgProgressError, map[string]any{"Err": err.Error()}))
 	}
 	warnings := slices.Clone(s.cfg.Warnings)
-	if w := store.Warning(); w != "" {
+	if w := store.Warning(l); w != "" {
 		warnings = append(warnings, w)
 	}
 	st := &student{s: s, name: ls.name, store: store}
 	st.model = tui.New(ctx, tui.Options{
-		Catalog:       s.cfg.Catalog,
+		Catalog:       s.cfg.Catalog.In(ls.lang),
+		Localizer:     l,
 		Store:         store,
 		Connect:       st.clients.connect(s.sandbox, ls.name+"_"),
 		NoColor:       s.cfg.NoColor,

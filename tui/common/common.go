@@ -5,14 +5,13 @@
 package common
 
 import (
-	"fmt"
 	"time"
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/keymap"
-	"github.com/schemalab/schemalab/tui/locale"
 	"github.com/schemalab/schemalab/tui/styles"
 )
 
@@ -47,18 +46,13 @@ type Common struct {
 	Durations func(time.Duration) string
 }
 
-// Duration is d as the status line and footers show it.
+// Duration is d as the status line and footers show it, in the units and
+// with the decimal mark of the learner's language.
 func (c Common) Duration(d time.Duration) string {
 	if c.Durations != nil {
 		return c.Durations(d)
 	}
-	switch {
-	case d < time.Millisecond:
-		return fmt.Sprintf("%dµs", d.Microseconds())
-	case d < 10*time.Second:
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	}
-	return d.Round(100 * time.Millisecond).String()
+	return c.L.Duration(d)
 }
 
 // SetSize records the area the component owns.

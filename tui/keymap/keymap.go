@@ -5,7 +5,7 @@ package keymap
 import (
 	"charm.land/bubbles/v2/key"
 
-	"github.com/schemalab/schemalab/tui/locale"
+	"github.com/schemalab/schemalab/lessons/locale"
 )
 
 // KeyMap is the TUI's bindings.

@@ -14,10 +14,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/components/pane"
-	"github.com/schemalab/schemalab/tui/locale"
-	"github.com/schemalab/schemalab/tui/styles"
 )
 
 var (
@@ -25,26 +24,6 @@ var (
 	msgTitleOf   = &locale.Message{ID: "figures.titleOf", Other: "Figures · comparison {{.N}} of {{.Total}} · {{.Key}} shows the next"}
 	msgNoFigures = &locale.Message{ID: "figures.none", Other: "No figures: these variants ran no explain and named no collection."}
 )
-
-// labels are the standard figures' names; an author's own figure is shown
-// by the name the lesson gave it.
-var labels = map[string]*locale.Message{
-	"keys":         {ID: "figures.keys", Other: "keys examined"},
-	"docs":         {ID: "figures.docs", Other: "docs examined"},
-	"ms":           {ID: "figures.ms", Other: "ms"},
-	"dataBytes":    {ID: "figures.dataBytes", Other: "data bytes"},
-	"indexBytes":   {ID: "figures.indexBytes", Other: "index bytes"},
-	"updated":      {ID: "figures.updated", Other: "docs updated"},
-	"storageBytes": {ID: "figures.storageBytes", Other: "storage bytes"},
-}
-
-// Label is figure k's name in c's language.
-func Label(c common.Common, k string) string {
-	if m, ok := labels[k]; ok {
-		return c.T(m, nil)
-	}
-	return lessons.FigureLabel(k)
-}
 
 // Model is the figures panel.
 type Model struct {
@@ -130,7 +109,7 @@ func Table(c common.Common, vs []lessons.VariantResult, width int, big bool) str
 	}
 	labelW := 0
 	for _, k := range keys {
-		labelW = max(labelW, ansi.StringWidth(Label(c, k)))
+		labelW = max(labelW, ansi.StringWidth(lessons.FigureLabel(c.L, k)))
 	}
 	labelW += 2
 	cellW := max((width-labelW)/len(vs), 8)
@@ -138,7 +117,7 @@ func Table(c common.Common, vs []lessons.VariantResult, width int, big bool) str
 	for _, k := range keys {
 		for _, v := range vs {
 			if x, ok := v.Figure(k); ok {
-				numW = max(numW, ansi.StringWidth(lessons.FormatFigure(x)))
+				numW = max(numW, ansi.StringWidth(c.L.Figure(x)))
 			}
 		}
 	}
@@ -149,12 +128,13 @@ func Table(c common.Common, vs []lessons.VariantResult, width int, big bool) str
 		b.WriteString(common.Fit(st.Subtitle.Render(ansi.Truncate(v.Label, cellW-1, "…")), cellW))
 	}
 	for _, k := range keys {
-		writeRow(&b, st, Label(c, k), vs, k, labelW, cellW, numW, barW, big)
+		writeRow(&b, c, lessons.FigureLabel(c.L, k), vs, k, labelW, cellW, numW, barW, big)
 	}
 	return b.String()
 }
 
-func writeRow(b *strings.Builder, st *styles.Styles, label string, vs []lessons.VariantResult, k string, labelW, cellW, numW, barW int, big bool) {
+func writeRow(b *strings.Builder, c common.Common, label string, vs []lessons.VariantResult, k string, labelW, cellW, numW, barW int, big bool) {
+	st := c.Styles
 	maxV, minV, n := 0.0, math.Inf(1), 0
 	for _, v := range vs {
 		if x, ok := v.Figure(k); ok {
@@ -181,7 +161,7 @@ func writeRow(b *strings.Builder, st *styles.Styles, label string, vs []lessons.
 				continue
 			}
 			better := differ && x == minV
-			num := lessons.FormatFigure(x)
+			num := c.L.Figure(x)
 			num = strings.Repeat(" ", numW-ansi.StringWidth(num)) + num
 			barStyle, numStyle := st.BarFull, st.Text
 			if better {

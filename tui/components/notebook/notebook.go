@@ -99,6 +99,8 @@ type Text struct {
 	More, Collapse func(lines int, key string) string
 	// Scrolls follows a wide block's "more →" cue: which keys scroll it.
 	Scrolls string
+	// Elapsed is a statement's run time beside it ("12 ms").
+	Elapsed func(time.Duration) string
 }
 
 // KeyMap is the scrolling keys and the show-all key.
@@ -176,6 +178,14 @@ func New(b Block, opts Options) *Model {
 	}
 	if opts.Text.Scrolls == "" {
 		opts.Text.Scrolls = viewport.ScrollHint(opts.KeyMap.KeyMap)
+	}
+	if opts.Text.Elapsed == nil {
+		opts.Text.Elapsed = func(d time.Duration) string {
+			if d >= time.Second {
+				return fmt.Sprintf("%.1f s", d.Seconds())
+			}
+			return fmt.Sprintf("%d ms", d.Milliseconds())
+		}
 	}
 	if opts.Text.Collapse == nil {
 		opts.Text.Collapse = func(n int, key string) string { return fmt.Sprintf("▴ %d lines · %s collapses", n, key) }
@@ -460,14 +470,12 @@ func (m *Model) elapsed(d time.Duration, room int) string {
 	if d < time.Millisecond {
 		return ""
 	}
-	label := fmt.Sprintf("%d ms", d.Milliseconds())
-	if d >= time.Second {
-		label = fmt.Sprintf("%.1f s", d.Seconds())
-	}
-	if room < len(label)+2 {
+	label := m.opts.Text.Elapsed(d)
+	w := ansi.StringWidth(label)
+	if room < w+2 {
 		return ""
 	}
-	return strings.Repeat(" ", room-len(label)) + m.muted.Render(label)
+	return strings.Repeat(" ", room-w) + m.muted.Render(label)
 }
 
 func (m *Model) Init() tea.Cmd { return nil }

@@ -14,9 +14,9 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/components/viewport"
-	"github.com/schemalab/schemalab/tui/locale"
 	"github.com/schemalab/schemalab/tui/styles"
 )
 

@@ -5,17 +5,16 @@
 package pictures
 
 import (
-	"fmt"
 	"math"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/components/figures"
 	"github.com/schemalab/schemalab/tui/components/inline"
-	"github.com/schemalab/schemalab/tui/locale"
 )
 
 var (
@@ -43,7 +42,7 @@ func distribution(c common.Common, bars []lessons.Bar, width int, big bool) []st
 		lw, maxC = max(lw, ansi.StringWidth(b.Label)), max(maxC, b.Count)
 	}
 	lw = min(lw, width/3)
-	cw := ansi.StringWidth(lessons.FormatFigure(maxC))
+	cw := ansi.StringWidth(c.L.Figure(maxC))
 	barW := max(width-lw-cw-4, 4)
 	out := []string{st.PaneTitle.Render(c.T(msgDistribution, nil))}
 	rows := 1
@@ -52,7 +51,8 @@ func distribution(c common.Common, bars []lessons.Bar, width int, big bool) []st
 	}
 	for _, bar := range bars {
 		for r := range rows {
-			label, count := common.Fit(bar.Label, lw), fmt.Sprintf("%*s", cw, lessons.FormatFigure(bar.Count))
+			count := c.L.Figure(bar.Count)
+			label, count := common.Fit(bar.Label, lw), strings.Repeat(" ", max(cw-ansi.StringWidth(count), 0))+count
 			if r > 0 {
 				label, count = strings.Repeat(" ", lw), strings.Repeat(" ", cw)
 			}
@@ -72,8 +72,8 @@ func bucket(c common.Common, s *lessons.BucketSeries, width int) []string {
 	for _, row := range SparkRows(s.Values, lo, hi, max(width-2, 8)) {
 		out = append(out, st.BarFull.Render(row))
 	}
-	figs := c.T(msgBucketFigs, map[string]any{"Count": lessons.FormatFigure(s.Count), "Min": fmt.Sprintf("%g", s.Min),
-		"Max": fmt.Sprintf("%g", s.Max), "Avg": fmt.Sprintf("%.2f", s.Avg)})
+	figs := c.T(msgBucketFigs, map[string]any{"Count": c.L.Figure(s.Count), "Min": c.L.Number(s.Min),
+		"Max": c.L.Number(s.Max), "Avg": c.L.Decimal(s.Avg, 2)})
 	for _, l := range inline.Split([]inline.Span{{Text: figs}}).Wrap(width) {
 		out = append(out, st.Muted.Render(l.Plain()))
 	}

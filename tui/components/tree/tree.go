@@ -10,8 +10,8 @@ import (
 	lgtree "charm.land/lipgloss/v2/tree"
 
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/common"
-	"github.com/schemalab/schemalab/tui/locale"
 )
 
 var (

@@ -9,9 +9,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/components/prose"
-	"github.com/schemalab/schemalab/tui/locale"
 )
 
 var (
@@ -21,12 +21,13 @@ var (
 	msgLessons   = &locale.Message{ID: "catalog.lessons", Other: "Lessons"}
 	msgSteps     = &locale.Message{ID: "catalog.steps", One: "  {{.Count}} step", Other: "  {{.Count}} steps"}
 	msgMinSteps  = &locale.Message{ID: "catalog.minSteps", One: "  {{.Minutes}} min · {{.Count}} step", Other: "  {{.Minutes}} min · {{.Count}} steps"}
-	msgStepsDone = &locale.Message{ID: "catalog.stepsDone", Other: " {{.Done}}/{{.Total}} steps"}
-	msgExDone    = &locale.Message{ID: "catalog.exercisesDone", Other: " · {{.Done}}/{{.Total}} exercises"}
+	msgStepsDone = &locale.Message{ID: "catalog.stepsDone", One: " {{.Done}}/{{.Total}} steps", Other: " {{.Done}}/{{.Total}} steps"}
+	msgExDone    = &locale.Message{ID: "catalog.exercisesDone", One: " · {{.Done}}/{{.Total}} exercises", Other: " · {{.Done}}/{{.Total}} exercises"}
 	msgResume    = &locale.Message{ID: "catalog.resume", Other: " · resume at step {{.N}}, {{.Title}}"}
 	msgDone      = &locale.Message{ID: "catalog.done", Other: " · done"}
 	msgMoreAbove = &locale.Message{ID: "catalog.moreAbove", Other: "↑ {{.Count}} more"}
 	msgMoreBelow = &locale.Message{ID: "catalog.moreBelow", One: "↓ {{.Count}} more lesson", Other: "↓ {{.Count}} more lessons"}
+	msgEnglish   = &locale.Message{ID: "catalog.englishOnly", Other: " · English only"}
 )
 
 // Page is the catalog.
@@ -170,15 +171,20 @@ func (p *Page) item(b *strings.Builder, i, barW int) {
 	if l.Minutes > 0 {
 		meta = p.N(msgMinSteps, sum.Steps, map[string]any{"Minutes": l.Minutes})
 	}
+	if p.cat.Untranslated(l) {
+		// No translation into the learner's language: the lesson is shown
+		// in English, and says so before it is opened.
+		meta += p.T(msgEnglish, nil)
+	}
 	b.WriteString(common.Fit(marker+title+st.Muted.Render(meta), p.Width) + "\n")
 	b.WriteString(common.Fit("  "+st.Text.Render(l.Summary), p.Width) + "\n")
 	pct := 0.0
 	if sum.Steps > 0 {
 		pct = float64(sum.StepsDone) / float64(sum.Steps)
 	}
-	status := p.T(msgStepsDone, map[string]any{"Done": sum.StepsDone, "Total": sum.Steps})
+	status := p.N(msgStepsDone, sum.Steps, map[string]any{"Done": sum.StepsDone, "Total": sum.Steps})
 	if sum.Exercises > 0 {
-		status += p.T(msgExDone, map[string]any{"Done": sum.ExercisesDone, "Total": sum.Exercises})
+		status += p.N(msgExDone, sum.Exercises, map[string]any{"Done": sum.ExercisesDone, "Total": sum.Exercises})
 	}
 	if idx := l.StepIndex(prog.Current); idx >= 0 && sum.StepsDone < sum.Steps {
 		status += p.T(msgResume, map[string]any{"N": idx + 1, "Title": prose.Plain(l.Steps[idx].Title)})

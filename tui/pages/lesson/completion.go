@@ -6,8 +6,8 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/components/prose"
-	"github.com/schemalab/schemalab/tui/locale"
 )
 
 var (

@@ -12,12 +12,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/components/notebook"
 	"github.com/schemalab/schemalab/tui/components/pane"
 	"github.com/schemalab/schemalab/tui/components/viewport"
 	"github.com/schemalab/schemalab/tui/keymap"
-	"github.com/schemalab/schemalab/tui/locale"
 )
 
 var (
@@ -222,7 +222,7 @@ func (e *editor) goalRows(g *lessons.GoalComparison, w int) []viewport.Row {
 		}
 		var diffs []string
 		for _, d := range c.Differences {
-			diffs = append(diffs, "  "+d.String())
+			diffs = append(diffs, "  "+d.Text(e.L))
 		}
 		if len(diffs) > 0 {
 			rows = append(rows, textRows(e.Common, strings.Join(diffs, "\n"), w)...)

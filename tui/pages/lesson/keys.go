@@ -5,9 +5,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/keymap"
-	"github.com/schemalab/schemalab/tui/locale"
 )
 
 var (

@@ -15,9 +15,9 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/components/pane"
-	"github.com/schemalab/schemalab/tui/locale"
 )
 
 var (

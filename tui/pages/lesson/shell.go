@@ -7,11 +7,11 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/components/notebook"
 	"github.com/schemalab/schemalab/tui/components/pane"
 	"github.com/schemalab/schemalab/tui/keymap"
-	"github.com/schemalab/schemalab/tui/locale"
 )
 
 var (

@@ -3,11 +3,13 @@ package lesson
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/components/figures"
 	"github.com/schemalab/schemalab/tui/components/notebook"
@@ -16,7 +18,6 @@ import (
 	"github.com/schemalab/schemalab/tui/components/prose"
 	"github.com/schemalab/schemalab/tui/components/tree"
 	"github.com/schemalab/schemalab/tui/components/viewport"
-	"github.com/schemalab/schemalab/tui/locale"
 )
 
 var (
@@ -34,7 +35,9 @@ var (
 	msgFigsReveal  = &locale.Message{ID: "step.figuresReveal", Other: "Press enter to reveal the variants' code."}
 	msgPrintedNone = &locale.Message{ID: "step.printedNothing", Other: "The step ran and printed nothing."}
 	msgMoreLines   = &locale.Message{ID: "notebook.more", One: "… {{.Count}} more line · {{.Key}} shows all", Other: "… {{.Count}} more lines · {{.Key}} shows all"}
-	msgCollapse    = &locale.Message{ID: "notebook.collapse", Other: "▴ {{.Count}} lines · {{.Key}} collapses"}
+	msgCollapse    = &locale.Message{ID: "notebook.collapse", One: "▴ {{.Count}} line · {{.Key}} collapses", Other: "▴ {{.Count}} lines · {{.Key}} collapses"}
+	msgElapsedMs   = &locale.Message{ID: "notebook.elapsedMs", Other: "{{.N}} ms"}
+	msgElapsedS    = &locale.Message{ID: "notebook.elapsedS", Other: "{{.N}} s"}
 )
 
 // stepState is what happened at one step; it outlives the step's view, so
@@ -164,6 +167,12 @@ func notebookText(c common.Common) notebook.Text {
 		Scrolls:  pane.ScrollHint(c),
 		More:     func(n int, k string) string { return c.N(msgMoreLines, n, map[string]any{"Key": k}) },
 		Collapse: func(n int, k string) string { return c.N(msgCollapse, n, map[string]any{"Key": k}) },
+		Elapsed: func(d time.Duration) string {
+			if d >= time.Second {
+				return c.T(msgElapsedS, map[string]any{"N": c.L.Decimal(d.Seconds(), 1)})
+			}
+			return c.T(msgElapsedMs, map[string]any{"N": d.Milliseconds()})
+		},
 	}
 }
 

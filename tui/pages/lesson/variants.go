@@ -9,11 +9,11 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/components/inline"
 	"github.com/schemalab/schemalab/tui/components/pane"
 	"github.com/schemalab/schemalab/tui/components/viewport"
-	"github.com/schemalab/schemalab/tui/locale"
 )
 
 // minVariantWidth is the narrowest a variant's box is drawn: below it the

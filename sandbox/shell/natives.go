@@ -10,8 +10,9 @@ import (
 
 // native is one Go function the prelude calls as n.<name>. The natives
 // are listed in tables by area (natives_crud.go, natives_cursor.go,
-// natives_admin.go, natives_print.go, natives_bson.go); everything that
-// touches BSON or the driver is one of them.
+// natives_admin.go, natives_session.go, natives_print.go, natives_loop.go,
+// natives_bson.go), built for each runtime, so no package state holds
+// them; everything that touches BSON or the driver is one of them.
 type native struct {
 	name string
 	fn   func(*Shell, goja.FunctionCall) goja.Value
@@ -20,12 +21,18 @@ type native struct {
 	writes bool
 }
 
-// natives builds the object the prelude calls into.
+// nativeTables are the natives of every area.
+func nativeTables() [][]native {
+	return [][]native{crudNatives(), cursorNatives(), adminNatives(), sessionNatives(), printNatives(), loopNatives(), bsonNatives()}
+}
+
+// natives builds the object the prelude calls into: the natives, and the
+// two symbols of this runtime that mark the shell's objects and Promises.
 func (s *Shell) natives() *goja.Object {
 	n := s.vm.NewObject()
 	_ = n.Set("typeSymbol", s.typeSym)
 	_ = n.Set("promiseSymbol", s.promiseMark)
-	for _, table := range [][]native{crudNatives, cursorNatives, adminNatives, sessionNatives, printNatives, loopNatives, bsonNatives} {
+	for _, table := range nativeTables() {
 		for _, nv := range table {
 			_ = n.Set(nv.name, s.bind(nv))
 		}

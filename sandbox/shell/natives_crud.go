@@ -14,18 +14,20 @@ import (
 )
 
 // crudNatives read and write documents.
-var crudNatives = []native{
-	{"insertOne", (*Shell).insertOne, true},
-	{"insertMany", (*Shell).insertMany, true},
-	{"update", (*Shell).update, true},
-	{"deleteDocs", (*Shell).deleteDocs, true},
-	{"findAndModify", (*Shell).findAndModify, true},
-	{"bulkWrite", (*Shell).bulkWrite, true},
-	{"findOne", (*Shell).findOne, false},
-	{"countDocuments", (*Shell).countDocuments, false},
-	{"countCommand", (*Shell).countCommand, false},
-	{"estimatedCount", (*Shell).estimatedCount, false},
-	{"distinct", (*Shell).distinct, false},
+func crudNatives() []native {
+	return []native{
+		{"insertOne", (*Shell).insertOne, true},
+		{"insertMany", (*Shell).insertMany, true},
+		{"update", (*Shell).update, true},
+		{"deleteDocs", (*Shell).deleteDocs, true},
+		{"findAndModify", (*Shell).findAndModify, true},
+		{"bulkWrite", (*Shell).bulkWrite, true},
+		{"findOne", (*Shell).findOne, false},
+		{"countDocuments", (*Shell).countDocuments, false},
+		{"countCommand", (*Shell).countCommand, false},
+		{"estimatedCount", (*Shell).estimatedCount, false},
+		{"distinct", (*Shell).distinct, false},
+	}
 }
 
 func (s *Shell) insertOne(c goja.FunctionCall) goja.Value {

@@ -7,10 +7,12 @@ import (
 )
 
 // printNatives write to the output.
-var printNatives = []native{
-	{"print", (*Shell).print, false},
-	{"printjson", (*Shell).printjson, false},
-	{"isPromise", (*Shell).isPromise, false},
+func printNatives() []native {
+	return []native{
+		{"print", (*Shell).print, false},
+		{"printjson", (*Shell).printjson, false},
+		{"isPromise", (*Shell).isPromise, false},
+	}
 }
 
 func (s *Shell) isPromise(c goja.FunctionCall) goja.Value {

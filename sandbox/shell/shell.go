@@ -29,15 +29,17 @@ import (
 //go:embed prelude/*.js
 var preludeFS embed.FS
 
-var preludeFiles = []string{
-	"common.js", "bson.js", "print.js", "timers.js", "cursor.js", "collection.js", "explainable.js", "session.js", "database.js", "globals.js",
+func preludeFiles() []string {
+	return []string{
+		"common.js", "bson.js", "print.js", "timers.js", "cursor.js", "collection.js", "explainable.js", "session.js", "database.js", "globals.js",
+	}
 }
 
 // preludeCompiled is compiled once; a Program may be shared by runtimes.
 var preludeCompiled = sync.OnceValues(func() (compiled, error) {
 	var src strings.Builder
 	src.WriteString("(function (g, n) {\n")
-	for _, name := range preludeFiles {
+	for _, name := range preludeFiles() {
 		b, err := preludeFS.ReadFile("prelude/" + name)
 		if err != nil {
 			return compiled{}, err

@@ -52,6 +52,44 @@ func TestAsyncScriptsMatchMongosh(t *testing.T) {
 	}
 }
 
+// The scripts of ../testdata/inputs run as they ran pasted into real
+// mongosh 2.12 against `schemalab serve` (their .mongosh.txt, recorded by
+// gen.sh there): each line is an input of its own, so an error, printed as
+// mongosh prints it, ends only its line. ObjectIds differ from run to run.
+func TestInputScriptsMatchMongosh(t *testing.T) {
+	scripts, err := filepath.Glob("../testdata/inputs/*.js")
+	if err != nil || len(scripts) == 0 {
+		t.Fatal("no scripts", err)
+	}
+	client, _ := startServer(t)
+	for _, path := range scripts {
+		name := strings.TrimSuffix(filepath.Base(path), ".js")
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(strings.TrimSuffix(path, ".js") + ".mongosh.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sh, err := shell.New(client, "inputs"+strings.ReplaceAll(name, "_", ""), shell.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got strings.Builder
+		for line := range strings.Lines(string(src)) {
+			if strings.HasPrefix(line, "//") {
+				continue
+			}
+			res, _ := sh.Eval(context.Background(), line)
+			got.WriteString(res.Transcript)
+		}
+		if normalizeIDs(got.String()) != normalizeIDs(string(want)) {
+			t.Errorf("%s\n got:\n%s\nwant:\n%s", name, got.String(), want)
+		}
+	}
+}
+
 // commandLog records the commands a client sends and how many were in
 // flight at once.
 type commandLog struct {

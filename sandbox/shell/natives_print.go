@@ -47,7 +47,7 @@ func (s *Shell) printable(v goja.Value) goja.Value {
 	if !ok || o.ExportType() == proxyType {
 		return v // a Proxy's traps run only where its value is shown
 	}
-	if t := o.GetSymbol(s.typeSym); t == nil || t.String() != "Cursor" {
+	if t := o.GetSymbol(s.typeSym); t == nil || !isCursorType(t.String()) {
 		return v
 	}
 	s.blocking++

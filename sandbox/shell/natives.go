@@ -29,16 +29,66 @@ func nativeTables() [][]native {
 // natives builds the object the prelude calls into: the natives, and the
 // two symbols of this runtime that mark the shell's objects and Promises.
 func (s *Shell) natives() *goja.Object {
-	n := s.vm.NewObject()
-	_ = n.Set("typeSymbol", s.typeSym)
-	_ = n.Set("promiseSymbol", s.promiseMark)
-	for _, table := range nativeTables() {
+	return s.vm.NewDynamicObject(&nativeObject{s: s, tables: nativeTables(), made: map[string]goja.Value{}})
+}
+
+// nativeObject is the prelude's n. It makes a native's function the first
+// time the prelude reads it: a session calls few of its natives, and
+// making all of them was an eighth of the cost of a new runtime.
+type nativeObject struct {
+	s      *Shell
+	tables [][]native
+	made   map[string]goja.Value
+}
+
+func (o *nativeObject) Get(name string) goja.Value {
+	switch name {
+	case "typeSymbol":
+		return o.s.typeSym
+	case "promiseSymbol":
+		return o.s.promiseMark
+	}
+	if fn, ok := o.made[name]; ok {
+		return fn
+	}
+	nv, ok := o.find(name)
+	if !ok {
+		return nil
+	}
+	fn := o.s.vm.ToValue(o.s.bind(nv))
+	o.made[name] = fn
+	return fn
+}
+
+func (o *nativeObject) find(name string) (native, bool) {
+	for _, table := range o.tables {
 		for _, nv := range table {
-			_ = n.Set(nv.name, s.bind(nv))
+			if nv.name == name {
+				return nv, true
+			}
 		}
 	}
-	return n
+	return native{}, false
 }
+
+func (o *nativeObject) Has(name string) bool {
+	_, ok := o.find(name)
+	return ok || name == "typeSymbol" || name == "promiseSymbol"
+}
+
+func (o *nativeObject) Keys() []string {
+	keys := []string{"typeSymbol", "promiseSymbol"}
+	for _, table := range o.tables {
+		for _, nv := range table {
+			keys = append(keys, nv.name)
+		}
+	}
+	return keys
+}
+
+// The natives are read-only.
+func (o *nativeObject) Set(string, goja.Value) bool { return false }
+func (o *nativeObject) Delete(string) bool          { return false }
 
 // bind makes a native callable from JavaScript. A Go panic inside it (a
 // bug, never a script's doing) becomes a JavaScript error, so that no

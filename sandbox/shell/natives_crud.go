@@ -428,41 +428,27 @@ func (s *Shell) bulkWrite(c goja.FunctionCall) goja.Value {
 		}
 		get := func(k string) goja.Value { return body.Get(k) }
 		// The Node driver sends upsert only when it is a boolean.
-		upsert, hasUpsert := exportBool(get("upsert"))
-		var arrayFilters bson.A
-		if name == "updateOne" || name == "updateMany" {
-			arrayFilters, _ = s.mustValue(get("arrayFilters")).(bson.A)
+		var upsert *bool
+		if b, ok := exportBool(get("upsert")); ok {
+			upsert = &b
 		}
 		switch name {
 		case "insertOne":
 			dv := get("document")
 			var d bson.D
 			d, ids[i] = s.ensureID(dv, s.mustDoc(dv, "document"))
-			models = append(models, mongo.NewInsertOneModel().SetDocument(d))
-		case "updateOne":
-			m := mongo.NewUpdateOneModel().SetFilter(s.mustDoc(get("filter"), "filter")).SetUpdate(s.updateArg(get("update"), false))
-			if hasUpsert {
-				m.SetUpsert(upsert)
+			models = append(models, &mongo.InsertOneModel{Document: d})
+		case "updateOne", "updateMany":
+			f, u := s.mustDoc(get("filter"), "filter"), s.updateArg(get("update"), false)
+			arrayFilters, _ := s.mustValue(get("arrayFilters")).(bson.A)
+			if name == "updateOne" {
+				models = append(models, &mongo.UpdateOneModel{Filter: f, Update: u, Upsert: upsert, ArrayFilters: arrayFilters})
+			} else {
+				models = append(models, &mongo.UpdateManyModel{Filter: f, Update: u, Upsert: upsert, ArrayFilters: arrayFilters})
 			}
-			if arrayFilters != nil {
-				m.SetArrayFilters(arrayFilters)
-			}
-			models = append(models, m)
-		case "updateMany":
-			m := mongo.NewUpdateManyModel().SetFilter(s.mustDoc(get("filter"), "filter")).SetUpdate(s.updateArg(get("update"), false))
-			if hasUpsert {
-				m.SetUpsert(upsert)
-			}
-			if arrayFilters != nil {
-				m.SetArrayFilters(arrayFilters)
-			}
-			models = append(models, m)
 		case "replaceOne":
-			m := mongo.NewReplaceOneModel().SetFilter(s.mustDoc(get("filter"), "filter")).SetReplacement(s.updateArg(get("replacement"), true))
-			if hasUpsert {
-				m.SetUpsert(upsert)
-			}
-			models = append(models, m)
+			f, r := s.mustDoc(get("filter"), "filter"), s.updateArg(get("replacement"), true)
+			models = append(models, &mongo.ReplaceOneModel{Filter: f, Replacement: r, Upsert: upsert})
 		case "deleteOne":
 			models = append(models, mongo.NewDeleteOneModel().SetFilter(s.mustDoc(get("filter"), "filter")))
 		case "deleteMany":

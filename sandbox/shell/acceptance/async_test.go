@@ -23,41 +23,38 @@ import (
 // gen.sh there): implicit awaits in async functions, for await over a
 // cursor, microtask order, timers, sessions.
 func TestAsyncScriptsMatchMongosh(t *testing.T) {
-	scripts, err := filepath.Glob("../testdata/async/*.js")
-	if err != nil || len(scripts) == 0 {
-		t.Fatal("no scripts", err)
-	}
-	client, _ := startServer(t)
-	for _, path := range scripts {
-		name := strings.TrimSuffix(filepath.Base(path), ".js")
-		src, err := os.ReadFile(path)
+	compareWithMongosh(t, "async", func(sh *shell.Shell, src string) string {
+		res, err := sh.Eval(context.Background(), src)
 		if err != nil {
-			t.Fatal(err)
+			t.Error(err)
 		}
-		want, err := os.ReadFile(strings.TrimSuffix(path, ".js") + ".mongosh.txt")
-		if err != nil {
-			t.Fatal(err)
-		}
-		sh, err := shell.New(client, "async"+strings.ReplaceAll(name, "_", ""), shell.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := sh.Eval(context.Background(), string(src))
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-		}
-		if res.Transcript != string(want) {
-			t.Errorf("%s\n got:\n%s\nwant:\n%s", name, res.Transcript, want)
-		}
-	}
+		return res.Transcript
+	})
 }
 
 // The scripts of ../testdata/inputs run as they ran pasted into real
 // mongosh 2.12 against `schemalab serve` (their .mongosh.txt, recorded by
 // gen.sh there): each line is an input of its own, so an error, printed as
-// mongosh prints it, ends only its line. ObjectIds differ from run to run.
+// mongosh prints it, ends only its line.
 func TestInputScriptsMatchMongosh(t *testing.T) {
-	scripts, err := filepath.Glob("../testdata/inputs/*.js")
+	compareWithMongosh(t, "inputs", func(sh *shell.Shell, src string) string {
+		var out strings.Builder
+		for line := range strings.Lines(src) {
+			if !strings.HasPrefix(line, "//") {
+				res, _ := sh.Eval(context.Background(), line)
+				out.WriteString(res.Transcript)
+			}
+		}
+		return out.String()
+	})
+}
+
+// compareWithMongosh runs every script of ../testdata/<dir>, each in a
+// shell of its own on database <dir><name>, and compares what run makes of
+// it with what mongosh printed, its .mongosh.txt; ObjectIds differ from
+// run to run.
+func compareWithMongosh(t *testing.T, dir string, run func(sh *shell.Shell, src string) string) {
+	scripts, err := filepath.Glob("../testdata/" + dir + "/*.js")
 	if err != nil || len(scripts) == 0 {
 		t.Fatal("no scripts", err)
 	}
@@ -72,20 +69,12 @@ func TestInputScriptsMatchMongosh(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sh, err := shell.New(client, "inputs"+strings.ReplaceAll(name, "_", ""), shell.Options{})
+		sh, err := shell.New(client, dir+strings.ReplaceAll(name, "_", ""), shell.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got strings.Builder
-		for line := range strings.Lines(string(src)) {
-			if strings.HasPrefix(line, "//") {
-				continue
-			}
-			res, _ := sh.Eval(context.Background(), line)
-			got.WriteString(res.Transcript)
-		}
-		if normalizeIDs(got.String()) != normalizeIDs(string(want)) {
-			t.Errorf("%s\n got:\n%s\nwant:\n%s", name, got.String(), want)
+		if got := run(sh, string(src)); normalizeIDs(got) != normalizeIDs(string(want)) {
+			t.Errorf("%s\n got:\n%s\nwant:\n%s", name, got, want)
 		}
 	}
 }

@@ -132,7 +132,9 @@ func writeError(err error) error {
 
 // throwBulkError raises MongoBulkWriteError with the Node driver's
 // BulkWriteResult and WriteError shapes, which mongosh prints in full.
-func (s *Shell) throwBulkError(bwe mongo.BulkWriteException, ids []any, docs []any, ordered bool, res *mongo.BulkWriteResult) {
+// ids are the _ids of the inserts, by operation index; op gives the
+// operation at an index as the driver sent it, each WriteError's op.
+func (s *Shell) throwBulkError(bwe mongo.BulkWriteException, ids []any, op func(index int) any, ordered bool, res *mongo.BulkWriteResult) {
 	w := bwe.WriteErrors[0]
 	o := s.jsError("MongoBulkWriteError", w.Message)
 	_ = o.Set("code", w.Code)
@@ -141,26 +143,18 @@ func (s *Shell) throwBulkError(bwe mongo.BulkWriteException, ids []any, docs []a
 		failed[e.Index] = true
 	}
 	inserted := bson.D{}
-	insertedCount := int64(0)
 	for i, id := range ids {
-		if id == nil || failed[i] || (ordered && i > w.Index) {
-			continue
-		}
-		if ordered && i >= w.Index {
+		if id == nil || failed[i] || (ordered && i >= w.Index) {
 			continue
 		}
 		inserted = append(inserted, bson.E{Key: fmt.Sprint(i), Value: id})
-		insertedCount++
-	}
-	if docs == nil {
-		insertedCount = res.InsertedCount
 	}
 	upserted := bson.D{}
 	for i, id := range res.UpsertedIDs {
 		upserted = append(upserted, bson.E{Key: fmt.Sprint(i), Value: id})
 	}
 	result := Instance{Name: "BulkWriteResult", Doc: bson.D{
-		{Key: "insertedCount", Value: int32(insertedCount)},
+		{Key: "insertedCount", Value: int32(res.InsertedCount)},
 		{Key: "matchedCount", Value: int32(res.MatchedCount)},
 		{Key: "modifiedCount", Value: int32(res.ModifiedCount)},
 		{Key: "deletedCount", Value: int32(res.DeletedCount)},
@@ -170,10 +164,6 @@ func (s *Shell) throwBulkError(bwe mongo.BulkWriteException, ids []any, docs []a
 	}}
 	var writeErrors bson.A
 	for _, e := range bwe.WriteErrors {
-		var op any = bson.D{}
-		if docs != nil && e.Index < len(docs) {
-			op = docs[e.Index]
-		}
 		var errInfo any = bson.Undefined{}
 		if len(e.Details) > 0 {
 			if d, err := rawToD(e.Details); err == nil {
@@ -185,7 +175,7 @@ func (s *Shell) throwBulkError(bwe mongo.BulkWriteException, ids []any, docs []a
 			{Key: "code", Value: int32(e.Code)},
 			{Key: "errmsg", Value: e.Message},
 			{Key: "errInfo", Value: errInfo},
-			{Key: "op", Value: op},
+			{Key: "op", Value: op(e.Index)},
 		}}}})
 	}
 	s.hide(o, errResultKey, result)

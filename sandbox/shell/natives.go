@@ -10,8 +10,9 @@ import (
 
 // native is one Go function the prelude calls as n.<name>. The natives
 // are listed in tables by area (natives_crud.go, natives_cursor.go,
-// natives_admin.go, natives_print.go, natives_bson.go); everything that
-// touches BSON or the driver is one of them.
+// natives_admin.go, natives_session.go, natives_print.go, natives_loop.go,
+// natives_bson.go), built for each runtime, so no package state holds
+// them; everything that touches BSON or the driver is one of them.
 type native struct {
 	name string
 	fn   func(*Shell, goja.FunctionCall) goja.Value
@@ -20,18 +21,74 @@ type native struct {
 	writes bool
 }
 
-// natives builds the object the prelude calls into.
+// nativeTables are the natives of every area.
+func nativeTables() [][]native {
+	return [][]native{crudNatives(), cursorNatives(), adminNatives(), sessionNatives(), printNatives(), loopNatives(), bsonNatives()}
+}
+
+// natives builds the object the prelude calls into: the natives, and the
+// two symbols of this runtime that mark the shell's objects and Promises.
 func (s *Shell) natives() *goja.Object {
-	n := s.vm.NewObject()
-	_ = n.Set("typeSymbol", s.typeSym)
-	_ = n.Set("promiseSymbol", s.promiseMark)
-	for _, table := range [][]native{crudNatives, cursorNatives, adminNatives, sessionNatives, printNatives, loopNatives, bsonNatives} {
+	return s.vm.NewDynamicObject(&nativeObject{s: s, tables: nativeTables(), made: map[string]goja.Value{}})
+}
+
+// nativeObject is the prelude's n. It makes a native's function the first
+// time the prelude reads it: a session calls few of its natives, and
+// making all of them was an eighth of the cost of a new runtime.
+type nativeObject struct {
+	s      *Shell
+	tables [][]native
+	made   map[string]goja.Value
+}
+
+func (o *nativeObject) Get(name string) goja.Value {
+	switch name {
+	case "typeSymbol":
+		return o.s.typeSym
+	case "promiseSymbol":
+		return o.s.promiseMark
+	}
+	if fn, ok := o.made[name]; ok {
+		return fn
+	}
+	nv, ok := o.find(name)
+	if !ok {
+		return nil
+	}
+	fn := o.s.vm.ToValue(o.s.bind(nv))
+	o.made[name] = fn
+	return fn
+}
+
+func (o *nativeObject) find(name string) (native, bool) {
+	for _, table := range o.tables {
 		for _, nv := range table {
-			_ = n.Set(nv.name, s.bind(nv))
+			if nv.name == name {
+				return nv, true
+			}
 		}
 	}
-	return n
+	return native{}, false
 }
+
+func (o *nativeObject) Has(name string) bool {
+	_, ok := o.find(name)
+	return ok || name == "typeSymbol" || name == "promiseSymbol"
+}
+
+func (o *nativeObject) Keys() []string {
+	keys := []string{"typeSymbol", "promiseSymbol"}
+	for _, table := range o.tables {
+		for _, nv := range table {
+			keys = append(keys, nv.name)
+		}
+	}
+	return keys
+}
+
+// The natives are read-only.
+func (o *nativeObject) Set(string, goja.Value) bool { return false }
+func (o *nativeObject) Delete(string) bool          { return false }
 
 // bind makes a native callable from JavaScript. A Go panic inside it (a
 // bug, never a script's doing) becomes a JavaScript error, so that no

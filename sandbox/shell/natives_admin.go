@@ -12,16 +12,18 @@ import (
 )
 
 // adminNatives run commands and manage indexes, collections and databases.
-var adminNatives = []native{
-	{"runCommand", (*Shell).runCommand, true},
-	{"explainCommand", (*Shell).explainCommand, false},
-	{"explain", (*Shell).explain, false},
-	{"createIndexes", (*Shell).createIndexes, true},
-	{"getIndexes", (*Shell).getIndexes, false},
-	{"listCollections", (*Shell).listCollections, false},
-	{"listDatabases", (*Shell).listDatabases, false},
-	{"dropCollection", (*Shell).dropCollection, true},
-	{"dropDatabase", (*Shell).dropDatabase, true},
+func adminNatives() []native {
+	return []native{
+		{"runCommand", (*Shell).runCommand, true},
+		{"explainCommand", (*Shell).explainCommand, false},
+		{"explain", (*Shell).explain, false},
+		{"createIndexes", (*Shell).createIndexes, true},
+		{"getIndexes", (*Shell).getIndexes, false},
+		{"listCollections", (*Shell).listCollections, false},
+		{"listDatabases", (*Shell).listDatabases, false},
+		{"dropCollection", (*Shell).dropCollection, true},
+		{"dropDatabase", (*Shell).dropDatabase, true},
+	}
 }
 
 func (s *Shell) runCommand(c goja.FunctionCall) goja.Value {

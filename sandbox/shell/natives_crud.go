@@ -14,18 +14,20 @@ import (
 )
 
 // crudNatives read and write documents.
-var crudNatives = []native{
-	{"insertOne", (*Shell).insertOne, true},
-	{"insertMany", (*Shell).insertMany, true},
-	{"update", (*Shell).update, true},
-	{"deleteDocs", (*Shell).deleteDocs, true},
-	{"findAndModify", (*Shell).findAndModify, true},
-	{"bulkWrite", (*Shell).bulkWrite, true},
-	{"findOne", (*Shell).findOne, false},
-	{"countDocuments", (*Shell).countDocuments, false},
-	{"countCommand", (*Shell).countCommand, false},
-	{"estimatedCount", (*Shell).estimatedCount, false},
-	{"distinct", (*Shell).distinct, false},
+func crudNatives() []native {
+	return []native{
+		{"insertOne", (*Shell).insertOne, true},
+		{"insertMany", (*Shell).insertMany, true},
+		{"update", (*Shell).update, true},
+		{"deleteDocs", (*Shell).deleteDocs, true},
+		{"findAndModify", (*Shell).findAndModify, true},
+		{"bulkWrite", (*Shell).bulkWrite, true},
+		{"findOne", (*Shell).findOne, false},
+		{"countDocuments", (*Shell).countDocuments, false},
+		{"countCommand", (*Shell).countCommand, false},
+		{"estimatedCount", (*Shell).estimatedCount, false},
+		{"distinct", (*Shell).distinct, false},
+	}
 }
 
 func (s *Shell) insertOne(c goja.FunctionCall) goja.Value {
@@ -150,22 +152,18 @@ func (s *Shell) distinct(c goja.FunctionCall) goja.Value {
 	})
 }
 
-// ensureID gives a document an _id as the Node driver does: a new
-// ObjectId placed first, also set on the caller's object.
+// ensureID gives a document an _id as the Node driver does
+// (document._id = new ObjectId()): a new ObjectId placed last, also set
+// on the caller's object. The server stores _id first.
 func (s *Shell) ensureID(src goja.Value, doc bson.D) (bson.D, any) {
-	for _, e := range doc {
-		if e.Key == "_id" {
-			return doc, e.Value
-		}
+	if id := lookupD(doc, "_id"); id != nil {
+		return doc, id
 	}
 	id := bson.NewObjectID()
-	out := make(bson.D, 0, len(doc)+1)
-	out = append(out, bson.E{Key: "_id", Value: id})
-	out = append(out, doc...)
 	if o, ok := src.(*goja.Object); ok {
 		_ = o.Set("_id", s.box(id))
 	}
-	return out, id
+	return append(doc, bson.E{Key: "_id", Value: id}), id
 }
 
 func (s *Shell) insertMany(c goja.FunctionCall) goja.Value {
@@ -208,20 +206,30 @@ func (s *Shell) insertMany(c goja.FunctionCall) goja.Value {
 		ordered = v
 	}
 	coll := c.Argument(1).String()
-	return runWrite(s, s.target(c.Argument(0)), func(ctx context.Context, db *mongo.Database) ([]insertWriteError, error) {
-		_, wes, err := insertDocs(ctx, db, coll, docs, ordered)
-		return wes, err
-	}, func(wes []insertWriteError) goja.Value {
-		if len(wes) > 0 {
+	type outcome struct {
+		inserted int
+		wes      []insertWriteError
+	}
+	return runWrite(s, s.target(c.Argument(0)), func(ctx context.Context, db *mongo.Database) (outcome, error) {
+		inserted, wes, err := insertDocs(ctx, db, coll, docs, ordered)
+		return outcome{inserted, wes}, err
+	}, func(out outcome) goja.Value {
+		if wes := out.wes; len(wes) > 0 {
 			bwe := mongo.BulkWriteException{}
 			for _, we := range wes {
 				bwe.WriteErrors = append(bwe.WriteErrors, mongo.BulkWriteError{WriteError: mongo.WriteError{Index: we.Index, Code: we.Code, Message: we.Message, Details: we.Details}})
 			}
-			opDocs := make([]any, n)
-			for i, d := range docs {
-				opDocs[i], _ = rawToD(d)
+			// Only the documents that failed are shown, so only
+			// they are decoded. The Node driver adds a missing _id
+			// last (document._id = ...); encodeDoc wrote it first.
+			op := func(i int) any {
+				d, _ := rawToD(docs[i])
+				if o, ok := arr.Get(indexKey(i)).(*goja.Object); ok && len(d) > 0 && !slices.Contains(s.ownKeys(o), "_id") {
+					d = append(slices.Clone(d[1:]), d[0])
+				}
+				return d
 			}
-			s.throwBulkError(bwe, ids, opDocs, ordered, &mongo.BulkWriteResult{})
+			s.throwBulkError(bwe, ids, op, ordered, &mongo.BulkWriteResult{InsertedCount: int64(out.inserted)})
 		}
 		r := s.vm.NewObject()
 		_ = r.Set("acknowledged", true)
@@ -406,7 +414,7 @@ func (s *Shell) bulkWrite(c goja.FunctionCall) goja.Value {
 	opts := s.optDoc(c.Argument(3))
 	n := int(arr.Get("length").ToInteger())
 	models := make([]mongo.WriteModel, 0, n)
-	insertIDs := map[int]any{}
+	ids := make([]any, n) // the inserts' _ids
 	for i := range n {
 		opv := arr.Get(strconv.Itoa(i))
 		opObj, ok := opv.(*goja.Object)
@@ -419,33 +427,28 @@ func (s *Shell) bulkWrite(c goja.FunctionCall) goja.Value {
 			s.throw("MongoInvalidArgumentError", "Invalid BulkWriteModel")
 		}
 		get := func(k string) goja.Value { return body.Get(k) }
-		upsert := get("upsert") != nil && get("upsert").ToBoolean()
+		// The Node driver sends upsert only when it is a boolean.
+		var upsert *bool
+		if b, ok := exportBool(get("upsert")); ok {
+			upsert = &b
+		}
 		switch name {
 		case "insertOne":
 			dv := get("document")
-			d, id := s.ensureID(dv, s.mustDoc(dv, "document"))
-			insertIDs[i] = id
-			models = append(models, mongo.NewInsertOneModel().SetDocument(d))
+			var d bson.D
+			d, ids[i] = s.ensureID(dv, s.mustDoc(dv, "document"))
+			models = append(models, &mongo.InsertOneModel{Document: d})
 		case "updateOne", "updateMany":
-			f := s.mustDoc(get("filter"), "filter")
-			u := s.updateArg(get("update"), false)
+			f, u := s.mustDoc(get("filter"), "filter"), s.updateArg(get("update"), false)
+			arrayFilters, _ := s.mustValue(get("arrayFilters")).(bson.A)
 			if name == "updateOne" {
-				m := mongo.NewUpdateOneModel().SetFilter(f).SetUpdate(u).SetUpsert(upsert)
-				if af, ok := s.mustValue(get("arrayFilters")).(bson.A); ok {
-					m.SetArrayFilters(af)
-				}
-				models = append(models, m)
+				models = append(models, &mongo.UpdateOneModel{Filter: f, Update: u, Upsert: upsert, ArrayFilters: arrayFilters})
 			} else {
-				m := mongo.NewUpdateManyModel().SetFilter(f).SetUpdate(u).SetUpsert(upsert)
-				if af, ok := s.mustValue(get("arrayFilters")).(bson.A); ok {
-					m.SetArrayFilters(af)
-				}
-				models = append(models, m)
+				models = append(models, &mongo.UpdateManyModel{Filter: f, Update: u, Upsert: upsert, ArrayFilters: arrayFilters})
 			}
 		case "replaceOne":
-			f := s.mustDoc(get("filter"), "filter")
-			r := s.updateArg(get("replacement"), true)
-			models = append(models, mongo.NewReplaceOneModel().SetFilter(f).SetReplacement(r).SetUpsert(upsert))
+			f, r := s.mustDoc(get("filter"), "filter"), s.updateArg(get("replacement"), true)
+			models = append(models, &mongo.ReplaceOneModel{Filter: f, Replacement: r, Upsert: upsert})
 		case "deleteOne":
 			models = append(models, mongo.NewDeleteOneModel().SetFilter(s.mustDoc(get("filter"), "filter")))
 		case "deleteMany":
@@ -476,21 +479,17 @@ func (s *Shell) bulkWrite(c goja.FunctionCall) goja.Value {
 		res := out.res
 		var bwe mongo.BulkWriteException
 		if errors.As(out.err, &bwe) {
-			ids := make([]any, n)
-			for i, id := range insertIDs {
-				ids[i] = id
-			}
 			if res == nil {
 				res = &mongo.BulkWriteResult{}
 			}
-			s.throwBulkError(bwe, ids, nil, ordered, res)
+			s.throwBulkError(bwe, ids, func(i int) any { return writeStatement(models[i]) }, ordered, res)
 		}
 		r := s.vm.NewObject()
 		_ = r.Set("acknowledged", true)
 		_ = r.Set("insertedCount", res.InsertedCount)
 		ins := s.vm.NewObject()
-		for i := range n {
-			if id, ok := insertIDs[i]; ok {
+		for i, id := range ids {
+			if id != nil {
 				_ = ins.Set(strconv.Itoa(i), s.fromBSON(id))
 			}
 		}
@@ -516,4 +515,48 @@ func numberOpt(d bson.D, key string) (int64, bool) {
 		return 0, false
 	}
 	return toInt64(v), true
+}
+
+// exportBool is v's value when it is a JavaScript boolean.
+func exportBool(v goja.Value) (value, ok bool) {
+	if v == nil {
+		return false, false
+	}
+	value, ok = v.Export().(bool)
+	return value, ok
+}
+
+// writeStatement is a bulk write's operation as the Node driver sends it
+// (makeUpdateStatement, makeDeleteStatement), which a WriteError shows as
+// its op: the document of an insert, {q, u, upsert, multi, arrayFilters}
+// of an update, {q, limit} of a delete.
+func writeStatement(m mongo.WriteModel) any {
+	update := func(q, u any, upsert *bool, multi bool, arrayFilters []any) bson.D {
+		st := bson.D{{Key: "q", Value: q}, {Key: "u", Value: u}}
+		if upsert != nil {
+			st = append(st, bson.E{Key: "upsert", Value: *upsert})
+		}
+		if multi {
+			st = append(st, bson.E{Key: "multi", Value: true})
+		}
+		if arrayFilters != nil {
+			st = append(st, bson.E{Key: "arrayFilters", Value: bson.A(arrayFilters)})
+		}
+		return st
+	}
+	switch m := m.(type) {
+	case *mongo.InsertOneModel:
+		return m.Document
+	case *mongo.UpdateOneModel:
+		return update(m.Filter, m.Update, m.Upsert, false, m.ArrayFilters)
+	case *mongo.UpdateManyModel:
+		return update(m.Filter, m.Update, m.Upsert, true, m.ArrayFilters)
+	case *mongo.ReplaceOneModel:
+		return update(m.Filter, m.Replacement, m.Upsert, false, nil)
+	case *mongo.DeleteOneModel:
+		return bson.D{{Key: "q", Value: m.Filter}, {Key: "limit", Value: int32(1)}}
+	case *mongo.DeleteManyModel:
+		return bson.D{{Key: "q", Value: m.Filter}, {Key: "limit", Value: int32(0)}}
+	}
+	return bson.D{}
 }

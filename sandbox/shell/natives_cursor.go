@@ -11,16 +11,18 @@ import (
 )
 
 // cursorNatives open and iterate cursors.
-var cursorNatives = []native{
-	{"openFind", (*Shell).openFind, false},
-	// An aggregation may end in $out or $merge.
-	{"openAggregate", (*Shell).openAggregate, true},
-	{"cursorHasNext", (*Shell).cursorHasNext, false},
-	{"cursorNext", (*Shell).cursorNext, false},
-	{"cursorTake", (*Shell).cursorTake, false},
-	{"cursorCount", (*Shell).cursorCount, false},
-	{"cursorClose", (*Shell).cursorClose, false},
-	{"cursorClosed", (*Shell).cursorClosed, false},
+func cursorNatives() []native {
+	return []native{
+		{"openFind", (*Shell).openFind, false},
+		// An aggregation may end in $out or $merge.
+		{"openAggregate", (*Shell).openAggregate, true},
+		{"cursorHasNext", (*Shell).cursorHasNext, false},
+		{"cursorNext", (*Shell).cursorNext, false},
+		{"cursorTake", (*Shell).cursorTake, false},
+		{"cursorCount", (*Shell).cursorCount, false},
+		{"cursorClose", (*Shell).cursorClose, false},
+		{"cursorClosed", (*Shell).cursorClosed, false},
+	}
 }
 
 // cursorHandle is a cursor of the script. Its command runs at the first

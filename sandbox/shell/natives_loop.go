@@ -11,14 +11,16 @@ import (
 
 // loopNatives schedule work on the event loop (loop.go), wait, and end
 // the script.
-var loopNatives = []native{
-	{"setTimer", (*Shell).setTimer, false},
-	{"clearTimer", (*Shell).clearTimer, false},
-	{"refTimer", (*Shell).refTimer, false},
-	{"sleep", (*Shell).sleep, false},
-	{"quit", (*Shell).quit, false},
-	{"blocking", (*Shell).blockingCall, false},
-	{"callerAsync", (*Shell).callerAsyncNative, false},
+func loopNatives() []native {
+	return []native{
+		{"setTimer", (*Shell).setTimer, false},
+		{"clearTimer", (*Shell).clearTimer, false},
+		{"refTimer", (*Shell).refTimer, false},
+		{"sleep", (*Shell).sleep, false},
+		{"quit", (*Shell).quit, false},
+		{"blocking", (*Shell).blockingCall, false},
+		{"callerAsync", (*Shell).callerAsyncNative, false},
+	}
 }
 
 // maxTimerDelay is Node's TIMEOUT_MAX: a longer or invalid delay is 1 ms.

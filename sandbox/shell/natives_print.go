@@ -7,10 +7,12 @@ import (
 )
 
 // printNatives write to the output.
-var printNatives = []native{
-	{"print", (*Shell).print, false},
-	{"printjson", (*Shell).printjson, false},
-	{"isPromise", (*Shell).isPromise, false},
+func printNatives() []native {
+	return []native{
+		{"print", (*Shell).print, false},
+		{"printjson", (*Shell).printjson, false},
+		{"isPromise", (*Shell).isPromise, false},
+	}
 }
 
 func (s *Shell) isPromise(c goja.FunctionCall) goja.Value {
@@ -45,7 +47,7 @@ func (s *Shell) printable(v goja.Value) goja.Value {
 	if !ok || o.ExportType() == proxyType {
 		return v // a Proxy's traps run only where its value is shown
 	}
-	if t := o.GetSymbol(s.typeSym); t == nil || t.String() != "Cursor" {
+	if t := o.GetSymbol(s.typeSym); t == nil || !isCursorType(t.String()) {
 		return v
 	}
 	s.blocking++

@@ -17,16 +17,18 @@ import (
 // sessionNatives are mongosh's Session (session.ts), over the driver's
 // sessions. On a standalone server (the embedded one is) a transaction's
 // first command is refused by the server, as mongod refuses it.
-var sessionNatives = []native{
-	{"startSession", (*Shell).startSession, false},
-	{"sessionDB", (*Shell).sessionDB, false},
-	{"sessionID", (*Shell).sessionID, false},
-	{"startTransaction", (*Shell).startTransaction, false},
-	{"commitTransaction", (*Shell).commitTransaction, true},
-	{"abortTransaction", (*Shell).abortTransaction, true},
-	{"inTransaction", (*Shell).inTransaction, false},
-	{"endSession", (*Shell).endSession, false},
-	{"hasEnded", (*Shell).hasEnded, false},
+func sessionNatives() []native {
+	return []native{
+		{"startSession", (*Shell).startSession, false},
+		{"sessionDB", (*Shell).sessionDB, false},
+		{"sessionID", (*Shell).sessionID, false},
+		{"startTransaction", (*Shell).startTransaction, false},
+		{"commitTransaction", (*Shell).commitTransaction, true},
+		{"abortTransaction", (*Shell).abortTransaction, true},
+		{"inTransaction", (*Shell).inTransaction, false},
+		{"endSession", (*Shell).endSession, false},
+		{"hasEnded", (*Shell).hasEnded, false},
+	}
 }
 
 // startSession(options) starts a session; the script's sessions end when

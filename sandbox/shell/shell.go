@@ -21,23 +21,30 @@ import (
 
 // The prelude is the mongosh API written in JavaScript over the Go natives
 // (natives.go): chaining (db.c.find().sort().limit()) and property access
-// (db.<name>) are natural there. It is split by class as mongosh's own
-// sources are; the files share one function scope, (function (g, n) {...}),
-// and are listed in the order they run, each using what the ones before it
-// define.
+// (db.<name>) are natural there. It is split by class as mongosh's
+// packages/shell-api/src is, one file per class under that file's name
+// (cursor.js holds Cursor as cursor.ts does), with helpers.js, shell-bson.js
+// and shell-api.js for what mongosh keeps in helpers.ts, shell-bson.ts and
+// shell-api.ts, and timers.js for Node's timers. The files share one
+// function scope, (function (g, n) {...}), and are listed in the order they
+// run: a class comes after the class it extends.
 //
 //go:embed prelude/*.js
 var preludeFS embed.FS
 
-var preludeFiles = []string{
-	"common.js", "bson.js", "print.js", "timers.js", "cursor.js", "collection.js", "explainable.js", "session.js", "database.js", "globals.js",
+func preludeFiles() []string {
+	return []string{
+		"helpers.js", "shell-bson.js", "timers.js",
+		"abstract-cursor.js", "aggregate-or-find-cursor.js", "cursor.js", "aggregation-cursor.js", "explainable-cursor.js",
+		"collection.js", "explainable.js", "session.js", "database.js", "mongo.js", "shell-api.js",
+	}
 }
 
 // preludeCompiled is compiled once; a Program may be shared by runtimes.
 var preludeCompiled = sync.OnceValues(func() (compiled, error) {
 	var src strings.Builder
 	src.WriteString("(function (g, n) {\n")
-	for _, name := range preludeFiles {
+	for _, name := range preludeFiles() {
 		b, err := preludeFS.ReadFile("prelude/" + name)
 		if err != nil {
 			return compiled{}, err

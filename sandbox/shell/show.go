@@ -55,10 +55,11 @@ func (s *Shell) callMethod(o *goja.Object, name string) (goja.Value, error) {
 }
 
 func (s *Shell) emitShellObject(o *goja.Object, typ string) error {
-	switch typ {
-	case "Cursor":
+	if isCursorType(typ) {
 		s.lastCursor = o
 		return s.emitCursorBatch(o, false)
+	}
+	switch typ {
 	case "ExplainableCursor":
 		v, err := s.callMethod(o, "_finish")
 		if err != nil {
@@ -93,6 +94,10 @@ func (s *Shell) emitShellObject(o *goja.Object, typ string) error {
 	s.emit(s.formatResult(d), d)
 	return nil
 }
+
+// isCursorType reports whether a shell API type prints as its next batch
+// of documents.
+func isCursorType(typ string) bool { return typ == "Cursor" || typ == "AggregationCursor" }
 
 // emitCursorBatch prints up to 20 documents of a cursor and the
 // 'Type "it" for more' hint. it reports "no cursor" on an exhausted cursor

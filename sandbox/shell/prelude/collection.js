@@ -41,7 +41,7 @@ class Collection {
     const spec = Object.assign({}, opt(o));
     spec.filter = filter === undefined ? {} : filter;
     if (projection !== undefined) spec.projection = projection;
-    return new Cursor(this._dbr, this._name, 'find', spec);
+    return new Cursor(this._dbr, this._name, spec);
   }
   findOne(filter, projection, o) {
     return n.findOne(this._dbr, this._name, filter === undefined ? {} : filter, projection, opt(o));
@@ -51,7 +51,7 @@ class Collection {
     const spec = Object.assign({}, opt(o));
     spec.pipeline = pipeline;
     if (spec.explain) { return n.explain(this._dbr, this._name, 'aggregate', spec, 'queryPlanner'); }
-    return runsImmediately(new Cursor(this._dbr, this._name, 'aggregate', spec));
+    return runsImmediately(new AggregationCursor(this._dbr, this._name, spec));
   }
   countDocuments(f, o) { return n.countDocuments(this._dbr, this._name, f === undefined ? {} : f, opt(o)); }
   estimatedDocumentCount(o) { return n.estimatedCount(this._dbr, this._name, opt(o)); }

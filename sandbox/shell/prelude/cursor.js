@@ -1,86 +1,21 @@
-// Cursor and ExplainableCursor, as in mongosh's cursor.ts and
-// explainable-cursor.ts.
+// Cursor, as mongosh's cursor.ts: a find cursor.
 
-class Cursor {
-  constructor(db, coll, kind, spec) {
-    hidden(this, '_db', db);
-    hidden(this, '_coll', coll);
-    hidden(this, '_kind', kind);
-    hidden(this, '_spec', spec);
-    hidden(this, '_h', null);
-    hidden(this, '_transforms', []);
-    hidden(this, '_buf', []);
-  }
-  _set(key, value) { this._spec[key] = value; return this; }
-  sort(s) { return this._set('sort', s); }
+class Cursor extends AggregateOrFindCursor {
+  get _kind() { return 'find'; }
+  _openNative(db, coll, spec) { return n.openFind(db, coll, spec); }
+  _chain(option, stage, value) { return this._set(option, value); }
   limit(v) { return this._set('limit', v); }
-  skip(v) { return this._set('skip', v); }
-  project(p) { return this._set('projection', p); }
-  projection(p) { return this._set('projection', p); }
-  batchSize(v) { return this._set('batchSize', v); }
   hint(h) { return this._set('hint', h); }
   comment(c) { return this._set('comment', c); }
-  maxTimeMS(v) { return this._set('maxTimeMS', v); }
   collation(c) { return this._set('collation', c); }
   min(v) { return this._set('min', v); }
   max(v) { return this._set('max', v); }
   allowDiskUse(v) { return this._set('allowDiskUse', v === undefined ? true : v); }
   readPref() { return this; }
   noCursorTimeout() { return this; }
-  pretty() { return this; }
-  _open() {
-    if (this._h === null) this._h = (this._kind === 'find' ? n.openFind : n.openAggregate)(this._db, this._coll, this._spec);
-    return this._h;
-  }
-  _transform(d) {
-    let out = d;
-    for (const f of this._transforms) out = f(out);
-    return out;
-  }
-  // _buf holds documents read ahead a batch at a time (forEach and
-  // for await), which the other methods return first.
-  hasNext() { return this._buf.length > 0 ? true : n.cursorHasNext(this._open()); }
-  next() {
-    if (this._buf.length > 0) return this._transform(this._buf.shift());
-    return later(n.cursorNext(this._open()), (d) => (d === null ? null : this._transform(d)));
-  }
-  tryNext() { return this.next(); }
-  isExhausted() { return this.isClosed(); }
-  toArray() {
-    const ahead = this._buf.splice(0);
-    return later(n.cursorTake(this._open(), -1), (docs) => ahead.concat(docs).map((d) => this._transform(d)));
-  }
-  // forEach waits for a callback that returns a Promise, as mongosh's does.
-  forEach(f) {
-    if (n.callerAsync()) return markPromise(this._forEachAsync(f));
-    while (this.hasNext()) {
-      const r = f(this.next());
-      if (isThenable(r)) return markPromise(ShellPromise.resolve(r).then((v) => (v === false ? undefined : this._forEachAsync(f))));
-      if (r === false) break;
-    }
-  }
-  async _forEachAsync(f) {
-    for (;;) {
-      if (!(await this._fill())) return;
-      const r = f(this._transform(this._buf.shift()));
-      if ((isThenable(r) ? await r : r) === false) return;
-    }
-  }
-  // _fill reads the next batch into _buf if it is empty, and says
-  // whether there is a document.
-  async _fill() {
-    if (this._buf.length === 0) this._buf = await n.cursorTake(this._open(), 0);
-    return this._buf.length > 0;
-  }
-  map(f) { this._transforms.push(f); return this; }
-  itcount() {
-    const ahead = this._buf.splice(0).length;
-    return later(n.cursorCount(this._open()), (c) => c + ahead);
-  }
   // The Node driver's FindCursor.count(): a count command with the
   // cursor's filter, skip and limit.
   count() {
-    if (this._kind !== 'find') throw new TypeError('cursor.count is not a function');
     const opts = {};
     if (this._spec.limit) opts.limit = Math.abs(this._spec.limit);
     if (this._spec.skip) opts.skip = this._spec.skip;
@@ -88,43 +23,5 @@ class Cursor {
     return n.countCommand(this._db, this._coll, this._spec.filter || {}, opts);
   }
   size() { return this.count(); }
-  explain(verbosity) { return n.explain(this._db, this._coll, this._kind, this._spec, verbosity); }
-  close() { if (this._h !== null) return n.cursorClose(this._h); }
-  isClosed() { return this._h !== null && this._buf.length === 0 && n.cursorClosed(this._h); }
-  _it() {
-    const docs = [];
-    while (docs.length < 20 && this.hasNext()) docs.push(this.next());
-    return { docs, more: this.hasNext() };
-  }
-  // A sync iterator cannot wait for a Promise, so its reads block,
-  // wherever it runs.
-  [Symbol.iterator]() {
-    return { next: () => n.blocking(() => (this.hasNext() ? { value: this.next(), done: false } : { value: undefined, done: true })) };
-  }
-  [Symbol.asyncIterator]() {
-    return {
-      next: async () => ((await this._fill())
-        ? { value: this._transform(this._buf.shift()), done: false }
-        : { value: undefined, done: true }),
-    };
-  }
 }
 hidden(Cursor.prototype, kType, 'Cursor');
-
-class ExplainableCursor extends Cursor {
-  constructor(db, coll, kind, spec, verbosity) {
-    super(db, coll, kind, spec);
-    hidden(this, '_verbosity', verbosity);
-  }
-  _finish() { return this.explain(this._verbosity); }
-}
-hidden(ExplainableCursor.prototype, kType, 'ExplainableCursor');
-
-// mongosh runs a pipeline ending in $out or $merge at once, even when its
-// cursor is never read.
-const runsImmediately = (cursor) => {
-  const p = cursor._spec.pipeline;
-  const last = Array.isArray(p) && p.length > 0 ? p[p.length - 1] : null;
-  if (last && typeof last === 'object' && ('$out' in last || '$merge' in last)) return later(cursor.hasNext(), () => cursor);
-  return cursor;
-};

@@ -38,7 +38,7 @@ class Database {
   aggregate(pipeline, o) {
     const spec = Object.assign({}, opt(o));
     spec.pipeline = pipeline;
-    return runsImmediately(new Cursor(this._ref, 1, 'aggregate', spec));
+    return runsImmediately(new AggregationCursor(this._ref, 1, spec));
   }
   version() { return later(n.runCommand('admin', { buildInfo: 1 }), (r) => r.version); }
   serverStatus() { return n.runCommand('admin', { serverStatus: 1 }); }
@@ -58,11 +58,4 @@ const databaseProxy = (name, session) => {
   });
   hidden(target, '_self', p);
   return p;
-};
-
-// db.getMongo(), as far as mongosh's Mongo goes here.
-const mongo = {
-  getDB: (name) => databaseProxy(name),
-  getDBNames: () => later(n.listDatabases(), (dbs) => dbs.map(d => d.name)),
-  startSession: (options) => new Session(options),
 };

@@ -9,7 +9,7 @@ class Explainable {
     const spec = Object.assign({}, opt(o));
     spec.filter = filter === undefined ? {} : filter;
     if (projection !== undefined) spec.projection = projection;
-    return new ExplainableCursor(this._c._dbr, this._c._name, 'find', spec, this._v);
+    return new ExplainableCursor(this._c._dbr, this._c._name, spec, this._v);
   }
   findOne(filter, projection) { return this.find(filter, projection).limit(1)._finish(); }
   aggregate(pipeline, o) {

@@ -1,4 +1,16 @@
-// The globals the prelude defines, and the function that changes `db`.
+// The globals the prelude defines, as mongosh's shell-api.ts: print(),
+// printjson() and console among them, and the function that changes `db`.
+
+// mongosh's print waits for the Promises among its arguments and prints
+// their values. (n.isPromise looks without running a Proxy's traps.)
+const printing = (native) => (...args) => (args.some(n.isPromise)
+  ? markPromise(ShellPromise.all(args).then((values) => { native(...values); }))
+  : native(...args));
+const print = printing(n.print);
+const printjson = printing(n.printjson);
+const console = {
+  log: print, info: print, warn: print, error: print, debug: print,
+};
 
 const api = {
   ObjectId, ISODate, Int32, NumberInt, Long, NumberLong, Double, Decimal128, NumberDecimal, Timestamp, UUID,

@@ -1,5 +1,6 @@
-// Shared by every part of the prelude: the symbol that marks shell API
-// objects, deprecation warnings printed once, and non-enumerable fields.
+// Shared by every part of the prelude, as mongosh's helpers.ts: the symbol
+// that marks shell API objects, deprecation warnings printed once,
+// non-enumerable fields, and the shell's Promises.
 
 'use strict';
 const kType = n.typeSymbol;

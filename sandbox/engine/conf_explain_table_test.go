@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/schemalab/schemalab/sandbox/engine"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 // Explain goes through the one command table: every command with an
@@ -44,15 +45,15 @@ func TestConfExplainThroughCommandTable(t *testing.T) {
 		t.Errorf("%q is not explainable, but mongod explains it", name)
 	}
 
-	wantErr(t, db, `{"explain":{"noSuchCommand":"c"}}`, 59, "Explain failed due to unknown command: noSuchCommand")
-	wantErr(t, db, `{"explain":{"Find":"c"}}`, 59, "Explain failed due to unknown command: Find")
-	wantErr(t, db, `{"explain":{"insert":"c","documents":[{"a":3}]}}`, 20, "Cannot explain cmd: insert")
-	wantErr(t, db, `{"explain":{"getMore":1,"collection":"c"}}`, 20, "Cannot explain cmd: getMore")
-	wantErr(t, db, `{"explain":{"ping":1}}`, 20, "Cannot explain cmd: ping")
-	wantErr(t, db, `{"explain":{"ismaster":1}}`, 20, "Cannot explain cmd: isMaster")
-	wantErr(t, db, `{"explain":{"deleteIndexes":"c","index":"*"}}`, 20, "Cannot explain cmd: dropIndexes")
-	wantErr(t, db, `{"explain":{"explain":{"find":"c"}}}`, 20, "Explain cannot explain itself.")
-	wantErr(t, db, `{"explain":{"explain":{"noSuchCommand":"c"}}}`, 59, "Explain failed due to unknown command: noSuchCommand")
+	wantErr(t, db, `{"explain":{"noSuchCommand":"c"}}`, mongoerr.CommandNotFound, "Explain failed due to unknown command: noSuchCommand")
+	wantErr(t, db, `{"explain":{"Find":"c"}}`, mongoerr.CommandNotFound, "Explain failed due to unknown command: Find")
+	wantErr(t, db, `{"explain":{"insert":"c","documents":[{"a":3}]}}`, mongoerr.IllegalOperation, "Cannot explain cmd: insert")
+	wantErr(t, db, `{"explain":{"getMore":1,"collection":"c"}}`, mongoerr.IllegalOperation, "Cannot explain cmd: getMore")
+	wantErr(t, db, `{"explain":{"ping":1}}`, mongoerr.IllegalOperation, "Cannot explain cmd: ping")
+	wantErr(t, db, `{"explain":{"ismaster":1}}`, mongoerr.IllegalOperation, "Cannot explain cmd: isMaster")
+	wantErr(t, db, `{"explain":{"deleteIndexes":"c","index":"*"}}`, mongoerr.IllegalOperation, "Cannot explain cmd: dropIndexes")
+	wantErr(t, db, `{"explain":{"explain":{"find":"c"}}}`, mongoerr.IllegalOperation, "Explain cannot explain itself.")
+	wantErr(t, db, `{"explain":{"explain":{"noSuchCommand":"c"}}}`, mongoerr.CommandNotFound, "Explain failed due to unknown command: noSuchCommand")
 	// The explained command ran nowhere: the insert inserted nothing.
 	sameJSON(t, "count after explains", okJ(t, db, `{"count":"c"}`), `{"n":2,"ok":1.0}`)
 }

@@ -13,6 +13,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/schemalab/schemalab/sandbox/engine"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 func connectDriver(t *testing.T, srv *Server) *mongo.Client {
@@ -129,24 +130,24 @@ func TestDriverSeesMongodErrors(t *testing.T) {
 	client := connectDriver(t, srv)
 
 	_, err := runCommand(t, client, "test", bson.D{{Key: "foo", Value: 1}})
-	wantCommandError(t, err, 59, "CommandNotFound", "no such command: 'foo'")
+	wantCommandError(t, err, mongoerr.CommandNotFound, "CommandNotFound", "no such command: 'foo'")
 
 	// Command names are case-sensitive, except the isMaster/ismaster pair.
 	_, err = runCommand(t, client, "test", bson.D{{Key: "Ping", Value: 1}})
-	wantCommandError(t, err, 59, "CommandNotFound", "no such command: 'Ping'")
+	wantCommandError(t, err, mongoerr.CommandNotFound, "CommandNotFound", "no such command: 'Ping'")
 
 	// mongosh asks on connect; mongod (not Atlas) does not know it.
 	_, err = runCommand(t, client, "admin", bson.D{{Key: "atlasVersion", Value: 1}})
-	wantCommandError(t, err, 59, "CommandNotFound", "no such command: 'atlasVersion'")
+	wantCommandError(t, err, mongoerr.CommandNotFound, "CommandNotFound", "no such command: 'atlasVersion'")
 
 	_, err = runCommand(t, client, "admin", bson.D{{Key: "getParameter", Value: 1}, {Key: "noSuchParameter", Value: 1}})
-	wantCommandError(t, err, 72, "InvalidOptions", "no option found to get")
+	wantCommandError(t, err, mongoerr.InvalidOptions, "InvalidOptions", "no option found to get")
 
 	_, err = runCommand(t, client, "test", bson.D{{Key: "getLog", Value: "startupWarnings"}})
-	wantCommandError(t, err, 13, "Unauthorized", "getLog may only be run against the admin database.")
+	wantCommandError(t, err, mongoerr.Unauthorized, "Unauthorized", "getLog may only be run against the admin database.")
 
 	_, err = runCommand(t, client, "admin", bson.D{{Key: "hello", Value: 1}, {Key: "client", Value: bson.D{{Key: "application", Value: bson.D{{Key: "name", Value: "x"}}}}}})
-	wantCommandError(t, err, 186, "ClientMetadataCannotBeMutated", "The client metadata document may only be sent in the first hello")
+	wantCommandError(t, err, mongoerr.ClientMetadataCannotBeMutated, "ClientMetadataCannotBeMutated", "The client metadata document may only be sent in the first hello")
 }
 
 func TestPanicInHandlerBecomesInternalError(t *testing.T) {
@@ -171,7 +172,7 @@ func TestPanicInHandlerBecomesInternalError(t *testing.T) {
 	client := connectDriver(t, srv)
 	_, err := runCommand(t, client, "admin", bson.D{{Key: "buildInfo", Value: 1}})
 	var ce mongo.CommandError
-	if !errors.As(err, &ce) || ce.Code != 1 || ce.Name != "InternalError" ||
+	if !errors.As(err, &ce) || ce.Code != mongoerr.InternalError || ce.Name != "InternalError" ||
 		!strings.HasPrefix(ce.Message, "internal error in command 'buildInfo': handler blew up\n") {
 		t.Fatalf("err = %v, want InternalError naming the command and the panic", err)
 	}

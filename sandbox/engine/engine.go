@@ -18,6 +18,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 // Engine is one embedded server's data and cursors. It is safe for
@@ -214,23 +215,13 @@ func ErrorReply(err error) bson.D {
 }
 
 func lookupDoc(d bson.D, key string) (bson.D, bool) {
-	for _, e := range d {
-		if e.Key == key {
-			v, ok := e.Value.(bson.D)
-			return v, ok
-		}
-	}
-	return nil, false
+	v, ok := value.Get(d, key).(bson.D)
+	return v, ok
 }
 
 func lookupString(d bson.D, key string) (string, bool) {
-	for _, e := range d {
-		if e.Key == key {
-			s, ok := e.Value.(string)
-			return s, ok
-		}
-	}
-	return "", false
+	s, ok := value.Get(d, key).(string)
+	return s, ok
 }
 
 // compilePartialFilter lets the catalog evaluate partialFilterExpression

@@ -273,13 +273,8 @@ func writeStage(name string, counts bson.D) func(plan bson.D, exec bool) bson.D 
 }
 
 func lookupInt(d bson.D, key string) int64 {
-	for _, f := range d {
-		if f.Key == key {
-			n, _ := toInt64(f.Value)
-			return n
-		}
-	}
-	return 0
+	n, _ := toInt64(value.Get(d, key))
+	return n
 }
 
 // explainedStatement parses an update or delete command for explain,

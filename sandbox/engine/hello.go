@@ -90,7 +90,7 @@ func (e *Engine) awaitTopologyChange(req *request, tv, mat any) error {
 		case "processId":
 			processID = f.Value
 		case "counter":
-			n, ok := asInt64(f.Value)
+			n, ok := value.WholeNumber(f.Value)
 			if !ok {
 				return mongoerr.Newf(mongoerr.TypeMismatch, "BSON field 'TopologyVersion.counter' is the wrong type '%s', expected type 'long'", value.TypeName(f.Value))
 			}
@@ -100,7 +100,7 @@ func (e *Engine) awaitTopologyChange(req *request, tv, mat any) error {
 	if counter < 0 {
 		return mongoerr.New(31372, "topologyVersion must have a non-negative counter")
 	}
-	wait, ok := asInt64(mat)
+	wait, ok := value.WholeNumber(mat)
 	if !ok {
 		return mongoerr.Newf(mongoerr.TypeMismatch, "\"maxAwaitTimeMS\" had the wrong type. Expected long, found %s", value.TypeName(mat))
 	}
@@ -126,18 +126,4 @@ func connectionID(id int64) any {
 		return int32(id)
 	}
 	return id
-}
-
-func asInt64(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int32:
-		return int64(x), true
-	case int64:
-		return x, true
-	case float64:
-		if x == float64(int64(x)) {
-			return int64(x), true
-		}
-	}
-	return 0, false
 }

@@ -7,6 +7,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 // errMaxTimeMSExpired is the cause of a command context whose maxTimeMS
@@ -56,14 +57,7 @@ func parseMaxTimeMS(req *request, idl *maxTimeIDL) (time.Duration, error) {
 
 // hasMaxTimeMS reports whether the command sets maxTimeMS (getMore's
 // own is validated against its cursor).
-func hasMaxTimeMS(cmd bson.D) bool {
-	for _, e := range cmd {
-		if e.Key == "maxTimeMS" {
-			return true
-		}
-	}
-	return false
-}
+func hasMaxTimeMS(cmd bson.D) bool { return !value.IsMissing(value.Get(cmd, "maxTimeMS")) }
 
 // isInterruption is ErrorCodes::isInterruption for the interruptions the
 // embedded server produces.

@@ -139,7 +139,7 @@ func cmdGetLog(_ *Engine, req *request) (bson.D, error) {
 	v := req.cmd[0].Value
 	name, ok := v.(string)
 	if !ok {
-		return nil, mongoerr.Newf(mongoerr.TypeMismatch, "Argument to getLog must be of type String; found %s of type %s", getLogArgument(v), value.TypeName(v))
+		return nil, mongoerr.Newf(mongoerr.TypeMismatch, "Argument to getLog must be of type String; found %s of type %s", value.Format(v), value.TypeName(v))
 	}
 	switch name {
 	case "*":
@@ -151,26 +151,6 @@ func cmdGetLog(_ *Engine, req *request) (bson.D, error) {
 		}, nil
 	}
 	return nil, codelessError("no RamLog named: " + name)
-}
-
-// getLogArgument renders getLog's argument in its type error.
-func getLogArgument(v any) string {
-	switch x := v.(type) {
-	case int32:
-		return strconv.Itoa(int(x))
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
-			return strconv.FormatFloat(x, 'f', 1, 64)
-		}
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	case bool:
-		return strconv.FormatBool(x)
-	case nil:
-		return "null"
-	}
-	return value.TypeName(v)
 }
 
 func cmdHostInfo(*Engine, *request) (bson.D, error) {

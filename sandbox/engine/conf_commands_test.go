@@ -26,6 +26,10 @@ func TestConfCommandReplies(t *testing.T) {
 		okJ(t, admin, c)
 	}
 	wantErr(t, db, `{"noSuchCommand":1}`, mongoerr.CommandNotFound, "no such command: 'noSuchCommand'")
+	// getLog names a wrong argument as BSONElement::toString(false) prints it.
+	wantErr(t, admin, `{"getLog":{"$numberDouble":"NaN"}}`, mongoerr.TypeMismatch, "Argument to getLog must be of type String; found nan.0 of type double")
+	wantErr(t, admin, `{"getLog":{"a":1}}`, mongoerr.TypeMismatch, "Argument to getLog must be of type String; found { a: 1 } of type object")
+	wantErr(t, admin, `{"getLog":2}`, mongoerr.TypeMismatch, "Argument to getLog must be of type String; found 2 of type int")
 
 	sameJSON(t, "count", okJ(t, db, `{"count":"c","query":{"a":1}}`), `{"n":2,"ok":1.0}`)
 	sameJSON(t, "count skip/limit", okJ(t, db, `{"count":"c","skip":1,"limit":1}`), `{"n":1,"ok":1.0}`)

@@ -50,8 +50,8 @@ func commands() []*command {
 
 		{name: "insert", run: cmdInsert},
 		{name: "find", run: cmdFind, explain: overTimeseries((*Engine).explainFind),
-			maxTimeMS: &maxTimeIDL{prefix: "FindCommandRequest", nonNegative: true}},
-		{name: "getMore", run: cmdGetMore, maxTimeMS: &maxTimeIDL{prefix: "getMore"}},
+			maxTimeMS: &maxTimeIDL{nonNegative: true}},
+		{name: "getMore", run: cmdGetMore, maxTimeMS: &maxTimeIDL{}},
 		{name: "killCursors", run: cmdKillCursors},
 		{name: "count", run: cmdCount, explain: overTimeseries((*Engine).explainCount)},
 		{name: "distinct", run: cmdDistinct, explain: overTimeseries((*Engine).explainDistinct)},
@@ -59,7 +59,7 @@ func commands() []*command {
 		{name: "delete", run: cmdDelete, explain: (*Engine).explainDelete},
 		{name: "findAndModify", aliases: []string{"findandmodify"}, run: cmdFindAndModify, explain: (*Engine).explainFindAndModify},
 		{name: "aggregate", run: cmdAggregate, explain: overTimeseries((*Engine).explainAggregate),
-			maxTimeMS: &maxTimeIDL{prefix: "aggregate", nonNegative: true}},
+			maxTimeMS: &maxTimeIDL{nonNegative: true}},
 		{name: "explain", run: cmdExplain, explain: explainExplain},
 
 		{name: "create", run: cmdCreate},

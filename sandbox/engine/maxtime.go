@@ -15,12 +15,11 @@ import (
 var errMaxTimeMSExpired = mongoerr.New(mongoerr.MaxTimeMSExpired, "operation exceeded time limit")
 
 // maxTimeIDL is maxTimeMS as a command's own IDL declares it (a
-// safeInt64, with its struct name for errors): a non-number fails there
-// with TypeMismatch before the generic check, and find and aggregate also
+// safeInt64): a non-number fails there with TypeMismatch, named after the
+// command's IDL struct, before the generic check; find and aggregate also
 // validate it as >= 0. Commands without one only have the generic check,
 // which calls any non-number "maxTimeMS must be a number".
 type maxTimeIDL struct {
-	prefix      string
 	nonNegative bool
 }
 
@@ -29,14 +28,15 @@ type maxTimeIDL struct {
 // point, which wants a number in [0, 2147483647] and, for a double, a whole
 // one. Absent or 0 means no limit.
 func parseMaxTimeMS(req *request, idl *maxTimeIDL) (time.Duration, error) {
-	v, ok := newArgs(req).get("maxTimeMS")
+	a := newArgs(req)
+	v, ok := a.get("maxTimeMS")
 	if !ok {
 		return 0, nil
 	}
 	if idl != nil && v != nil {
 		n, isNum := toInt64(v)
 		if !isNum {
-			return 0, args{prefix: idl.prefix}.wrongType("maxTimeMS", v, "types '[long, int, decimal, double']")
+			return 0, a.wrongType("maxTimeMS", v, "types '[long, int, decimal, double']")
 		}
 		if idl.nonNegative && n < 0 {
 			return 0, mongoerr.Newf(51024, "BSON field 'maxTimeMS' value must be >= 0, actual value '%d'", n)

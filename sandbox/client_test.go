@@ -24,6 +24,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/event"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/wire"
 )
 
@@ -56,7 +57,7 @@ func TestClassroomClientsKeepToTheirPrefix(t *testing.T) {
 	}
 	err := alice.Database("bob_tree").Drop(context.Background())
 	var ce mongo.CommandError
-	if !errors.As(err, &ce) || ce.Code != 13 || ce.Name != "Unauthorized" {
+	if !errors.As(err, &ce) || ce.Code != mongoerr.Unauthorized || ce.Name != "Unauthorized" {
 		t.Fatalf("alice dropping bob's database: %v", err)
 	}
 	// --unsafe-any-db would not lift a student's prefix, so the refusal

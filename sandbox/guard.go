@@ -9,9 +9,9 @@ import (
 	"strings"
 	"sync"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/ocsp"
 
+	"github.com/schemalab/schemalab/sandbox/engine"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/wire"
@@ -247,12 +247,7 @@ func (p policy) checkMessage(msg []byte) (reply []byte, err error) {
 }
 
 // refusalReply is the OP_MSG reply a refused command gets instead of the
-// server's: mongod's error shape {ok: 0, errmsg, code, codeName}.
+// server's, in mongod's error shape.
 func refusalReply(requestID int32, refusal error) []byte {
-	return wire.AppendOpMsgReply(nil, 0, requestID, bson.D{
-		{Key: "ok", Value: 0.0},
-		{Key: "errmsg", Value: refusal.Error()},
-		{Key: "code", Value: int32(refusalCode)},
-		{Key: "codeName", Value: mongoerr.CodeName(refusalCode)},
-	})
+	return wire.AppendOpMsgReply(nil, 0, requestID, engine.ErrorReply(mongoerr.New(refusalCode, refusal.Error())))
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 // This file is the guard's policy: which commands a confined client may
@@ -328,9 +330,9 @@ func (p policy) checkStageTargets(name string, v any, depth int) error {
 	return nil
 }
 
-// maxWalkDepth matches the decoder's nesting limit (value.MaxDecodeDepth),
-// so the walks never meet a document they cannot finish.
-const maxWalkDepth = 200
+// maxWalkDepth is the decoder's nesting limit, so the walks never meet a
+// document they cannot finish.
+const maxWalkDepth = value.MaxNestingDepth
 
 func (p policy) eachDocument(name, what string, v any, fn func(bson.D) error) error {
 	arr, ok := v.(bson.A)

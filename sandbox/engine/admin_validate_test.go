@@ -17,7 +17,7 @@ import (
 
 func runCmd(t *testing.T, e *Engine, cmd bson.D) bson.D {
 	t.Helper()
-	return e.Run(context.Background(), ConnInfo{}, append(cmd, bson.E{Key: "$db", Value: "v"}))
+	return e.Run(context.Background(), &Conn{}, append(cmd, bson.E{Key: "$db", Value: "v"}))
 }
 
 func replyField(d bson.D, name string) any {

@@ -1,6 +1,10 @@
 package engine_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+)
 
 // Expression operators through $project, with mongod's result types and
 // errors (MongoDB 8.0 manual examples and jstests).
@@ -15,7 +19,7 @@ func TestAggExprArithmetic(t *testing.T) {
 		{name: "add date and millis", doc: `{"d": {"$date": "2014-01-01T08:15:39.736Z"}}`, expr: `{"$add": ["$d", 3600000]}`, want: `{"$date": "2014-01-01T09:15:39.736Z"}`},
 		{name: "add null", expr: `{"$add": [1, null]}`, want: `null`},
 		{name: "add missing", expr: `{"$add": [1, "$nope"]}`, want: `null`},
-		{name: "add string", expr: `{"$add": [1, "a"]}`, code: 14, msg: "$add only supports numeric or date types, not string", folded: true},
+		{name: "add string", expr: `{"$add": [1, "a"]}`, code: mongoerr.TypeMismatch, msg: "$add only supports numeric or date types, not string", folded: true},
 		{name: "subtract", expr: `{"$subtract": [5, 7]}`, want: `-2`},
 		{name: "subtract dates gives millis", doc: `{"a": {"$date": "2014-01-02T00:00:00Z"}, "b": {"$date": "2014-01-01T00:00:00Z"}}`, expr: `{"$subtract": ["$a", "$b"]}`, want: `{"$numberLong": "86400000"}`},
 		{name: "subtract millis from date", doc: `{"a": {"$date": "2014-01-02T00:00:00Z"}}`, expr: `{"$subtract": ["$a", 1000]}`, want: `{"$date": "2014-01-01T23:59:59Z"}`},
@@ -24,8 +28,8 @@ func TestAggExprArithmetic(t *testing.T) {
 		{name: "multiply double", expr: `{"$multiply": [2, 1.5]}`, want: `3.0`},
 		{name: "divide", expr: `{"$divide": [10, 4]}`, want: `2.5`},
 		{name: "divide exact gives double", expr: `{"$divide": [10, 2]}`, want: `5.0`},
-		{name: "divide by zero", expr: `{"$divide": [1, 0]}`, code: 2, msg: "can't $divide by zero", folded: true},
-		{name: "divide by zero field", doc: `{"z": 0.0}`, expr: `{"$divide": [1, "$z"]}`, code: 2, msg: "can't $divide by zero"},
+		{name: "divide by zero", expr: `{"$divide": [1, 0]}`, code: mongoerr.BadValue, msg: "can't $divide by zero", folded: true},
+		{name: "divide by zero field", doc: `{"z": 0.0}`, expr: `{"$divide": [1, "$z"]}`, code: mongoerr.BadValue, msg: "can't $divide by zero"},
 		{name: "mod", expr: `{"$mod": [10, 3]}`, want: `1`},
 		{name: "mod negative dividend", expr: `{"$mod": [-10, 3]}`, want: `-1`},
 		{name: "mod double", expr: `{"$mod": [10.5, 3]}`, want: `1.5`},
@@ -193,7 +197,7 @@ func TestAggExprDate(t *testing.T) {
 		{name: "dateFromString timezone", expr: `{"$dateFromString": {"dateString": "2017-02-08T12:10:40.787", "timezone": "America/New_York"}}`, want: `{"$date": "2017-02-08T17:10:40.787Z"}`},
 		{name: "dateFromString format", expr: `{"$dateFromString": {"dateString": "15-06-2018", "format": "%d-%m-%Y"}}`, want: `{"$date": "2018-06-15T00:00:00Z"}`},
 		{name: "dateFromString onError", expr: `{"$dateFromString": {"dateString": "nope", "onError": "bad"}}`, want: `"bad"`},
-		{name: "dateFromString error", expr: `{"$dateFromString": {"dateString": "nope"}}`, code: 241},
+		{name: "dateFromString error", expr: `{"$dateFromString": {"dateString": "nope"}}`, code: mongoerr.ConversionFailure},
 		{name: "dateTrunc hour", doc: d, expr: `{"$dateTrunc": {"date": "$d", "unit": "hour"}}`, want: `{"$date": "2014-01-01T08:00:00Z"}`},
 		{name: "dateTrunc binSize", doc: d, expr: `{"$dateTrunc": {"date": "$d", "unit": "minute", "binSize": 10}}`, want: `{"$date": "2014-01-01T08:10:00Z"}`},
 		{name: "dateTrunc week monday", doc: d, expr: `{"$dateTrunc": {"date": "$d", "unit": "week", "startOfWeek": "monday"}}`, want: `{"$date": "2013-12-30T00:00:00Z"}`},
@@ -237,7 +241,7 @@ func TestAggExprTypeObjectSize(t *testing.T) {
 		{name: "toString bool", expr: `{"$toString": true}`, want: `"true"`},
 		{name: "toInt string", expr: `{"$toInt": "42"}`, want: `42`},
 		{name: "toInt double truncates", expr: `{"$toInt": 3.9}`, want: `3`},
-		{name: "toInt bad string", expr: `{"$toInt": "3.9"}`, code: 241},
+		{name: "toInt bad string", expr: `{"$toInt": "3.9"}`, code: mongoerr.ConversionFailure},
 		{name: "toInt null", expr: `{"$toInt": null}`, want: `null`},
 		{name: "toLong string", expr: `{"$toLong": "5"}`, want: `{"$numberLong": "5"}`},
 		{name: "toLong date", expr: `{"$toLong": {"$date": "2009-02-13T23:31:30Z"}}`, want: `{"$numberLong": "1234567890000"}`},
@@ -248,11 +252,11 @@ func TestAggExprTypeObjectSize(t *testing.T) {
 		{name: "toBool zero", expr: `{"$toBool": 0}`, want: `false`},
 		{name: "toBool string", expr: `{"$toBool": "false"}`, want: `true`},
 		{name: "toObjectId", expr: `{"$toObjectId": "5ab9cbfa31c2ab715d42129e"}`, want: `{"$oid": "5ab9cbfa31c2ab715d42129e"}`},
-		{name: "toObjectId bad", expr: `{"$toObjectId": "xyz"}`, code: 241},
+		{name: "toObjectId bad", expr: `{"$toObjectId": "xyz"}`, code: mongoerr.ConversionFailure},
 		{name: "convert onError", expr: `{"$convert": {"input": "abc", "to": "int", "onError": -1}}`, want: `-1`},
 		{name: "convert onNull", expr: `{"$convert": {"input": null, "to": "int", "onNull": 0}}`, want: `0`},
 		{name: "convert numeric to", expr: `{"$convert": {"input": "7", "to": 18}}`, want: `{"$numberLong": "7"}`},
-		{name: "convert bad to", expr: `{"$convert": {"input": 1, "to": "nope"}}`, code: 2, msg: "Unknown type name: nope", folded: true},
+		{name: "convert bad to", expr: `{"$convert": {"input": 1, "to": "nope"}}`, code: mongoerr.BadValue, msg: "Unknown type name: nope", folded: true},
 		{name: "isNumber", expr: `{"$isNumber": 1}`, want: `true`},
 		{name: "isNumber string", expr: `{"$isNumber": "1"}`, want: `false`},
 		{name: "mergeObjects", expr: `{"$mergeObjects": [{"a": 1, "c": 0}, null, {"a": 2, "b": 3}]}`, want: `{"a": 2, "c": 0, "b": 3}`},
@@ -289,8 +293,8 @@ func TestAggExprVariables(t *testing.T) {
 		{name: "let scoping", expr: `{"$let": {"vars": {"x": 1}, "in": {"$let": {"vars": {"x": 2, "y": "$$x"}, "in": ["$$x", "$$y"]}}}}`, want: `[2, 1]`},
 		{name: "let variable out of scope", expr: `{"$add": [{"$let": {"vars": {"x": 1}, "in": "$$x"}}, "$$x"]}`, code: 17276, msg: "Use of undefined variable: x", parseErr: true},
 		{name: "undefined variable", expr: `"$$nope"`, code: 17276, msg: "Use of undefined variable: nope", parseErr: true},
-		{name: "let uppercase variable", expr: `{"$let": {"vars": {"X": 1}, "in": "$$X"}}`, code: 9, msg: "'X' starts with an invalid character for a user variable name", parseErr: true},
-		{name: "unknown operator", expr: `{"$bogus": 1}`, code: 168, msg: "Unrecognized expression '$bogus'", parseErr: true},
+		{name: "let uppercase variable", expr: `{"$let": {"vars": {"X": 1}, "in": "$$X"}}`, code: mongoerr.FailedToParse, msg: "'X' starts with an invalid character for a user variable name", parseErr: true},
+		{name: "unknown operator", expr: `{"$bogus": 1}`, code: mongoerr.InvalidPipelineOperator, msg: "Unrecognized expression '$bogus'", parseErr: true},
 		{name: "operator object with two keys", expr: `{"$add": [1], "$abs": 1}`, code: 15983, msg: "An object representing an expression must have exactly one field: { $add: [ 1 ], $abs: 1 }", parseErr: true},
 	})
 }
@@ -328,18 +332,18 @@ func TestAggExprEdgeCases(t *testing.T) {
 		{name: "dateToString %%", expr: `{"$dateToString": {"format": "%% %Y", "date": {"$date": "2020-05-01T00:00:00Z"}}}`, want: `"% 2020"`},
 		{name: "dateToString bad format", expr: `{"$dateToString": {"format": "%Q", "date": {"$date": "2020-05-01T00:00:00Z"}}}`, code: 18536, msg: "Invalid format character '%Q' in format string", parseErr: true},
 		{name: "dateFromString with offset", expr: `{"$dateFromString": {"dateString": "2017-02-08T12:10:40.787+0200"}}`, want: `{"$date": "2017-02-08T10:10:40.787Z"}`},
-		{name: "dateAdd bad unit", expr: `{"$dateAdd": {"startDate": {"$date": "2020-05-01T00:00:00Z"}, "unit": "fortnight", "amount": 1}}`, code: 9, parseErr: true},
+		{name: "dateAdd bad unit", expr: `{"$dateAdd": {"startDate": {"$date": "2020-05-01T00:00:00Z"}, "unit": "fortnight", "amount": 1}}`, code: mongoerr.FailedToParse, parseErr: true},
 		{name: "dateAdd non-integral amount", expr: `{"$dateAdd": {"startDate": {"$date": "2020-05-01T00:00:00Z"}, "unit": "day", "amount": 1.5}}`, code: 5166405, msg: "$dateAdd expects integer amount of time units", folded: true},
 		{name: "dateDiff quarter", expr: `{"$dateDiff": {"startDate": {"$date": "2020-01-15T00:00:00Z"}, "endDate": {"$date": "2020-07-01T00:00:00Z"}, "unit": "quarter"}}`, want: `{"$numberLong": "2"}`},
 		{name: "dateTrunc quarter", expr: `{"$dateTrunc": {"date": {"$date": "2020-05-17T10:00:00Z"}, "unit": "quarter"}}`, want: `{"$date": "2020-04-01T00:00:00Z"}`},
 		{name: "dayOfWeek Sunday is 1", expr: `{"$dayOfWeek": {"$date": "2023-01-01T12:00:00Z"}}`, want: `1`},
-		{name: "toInt overflow", expr: `{"$toInt": {"$numberLong": "4294967296"}}`, code: 241},
+		{name: "toInt overflow", expr: `{"$toInt": {"$numberLong": "4294967296"}}`, code: mongoerr.ConversionFailure},
 		{name: "toBool date", expr: `{"$toBool": {"$date": "1970-01-01T00:00:00Z"}}`, want: `true`},
 		{name: "toString decimal", expr: `{"$toString": {"$numberDecimal": "1.50"}}`, want: `"1.50"`},
 		{name: "toString long", expr: `{"$toString": {"$numberLong": "9007199254740993"}}`, want: `"9007199254740993"`},
 		{name: "toDouble long", expr: `{"$toDouble": {"$numberLong": "3"}}`, want: `3.0`},
 		{name: "convert to bool from string", expr: `{"$convert": {"input": "", "to": "bool"}}`, want: `true`},
-		{name: "convert unsupported", expr: `{"$convert": {"input": [1], "to": "int"}}`, code: 241},
+		{name: "convert unsupported", expr: `{"$convert": {"input": [1], "to": "int"}}`, code: mongoerr.ConversionFailure},
 		{name: "sum of mixed array keeps int", expr: `{"$sum": [[1, 2], 3]}`, want: `3`},
 		{name: "max of array field mixed types", doc: `{"a": [1, "a", null]}`, expr: `{"$max": "$a"}`, want: `"a"`},
 		{name: "multiply long overflow to double", expr: `{"$multiply": [{"$numberLong": "9223372036854775807"}, 2]}`, want: `1.8446744073709552e19`},
@@ -358,7 +362,7 @@ func TestAggExprEdgeCases(t *testing.T) {
 		{name: "objectToArray non-object", expr: `{"$objectToArray": 1}`, code: 40390, msg: "$objectToArray requires a document input, found: int", folded: true},
 		{name: "getField missing", expr: `{"$getField": {"field": "nope", "input": {"a": 1}}}`, missing: true},
 		{name: "binarySize non-string", expr: `{"$binarySize": 1}`, code: 51276, msg: "$binarySize requires a string or BinData argument, found: int", folded: true},
-		{name: "let with dollar var name", expr: `{"$let": {"vars": {"$x": 1}, "in": 1}}`, code: 9, msg: "'$x' starts with an invalid character for a user variable name", parseErr: true},
+		{name: "let with dollar var name", expr: `{"$let": {"vars": {"$x": 1}, "in": 1}}`, code: mongoerr.FailedToParse, msg: "'$x' starts with an invalid character for a user variable name", parseErr: true},
 		{name: "cond non-boolean truthy", expr: `{"$cond": ["x", 1, 2]}`, want: `1`},
 		{name: "switch bad branch", expr: `{"$switch": {"branches": [{"case": true}]}}`, code: 40065, msg: "$switch requires each branch have a 'then' expression.", parseErr: true},
 	})
@@ -370,7 +374,7 @@ func TestAggExprConversionsAndStagesEdges(t *testing.T) {
 		{name: "toString large double", expr: `{"$toString": 1e20}`, want: `"1e+20"`},
 		{name: "toString binary fraction", doc: `{"a": 0.1, "b": 0.2}`, expr: `{"$toString": {"$add": ["$a", "$b"]}}`, want: `"0.30000000000000004"`},
 		{name: "toInt rounds toward zero", expr: `{"$toInt": -2.9}`, want: `-2`},
-		{name: "toLong string with spaces", expr: `{"$toLong": " 5"}`, code: 241},
+		{name: "toLong string with spaces", expr: `{"$toLong": " 5"}`, code: mongoerr.ConversionFailure},
 		{name: "toDouble date", expr: `{"$toDouble": {"$date": "1970-01-01T00:00:01Z"}}`, want: `1000.0`},
 		{name: "toDecimal string", expr: `{"$toDecimal": "1.10"}`, want: `{"$numberDecimal": "1.10"}`},
 		{name: "convert date to string", expr: `{"$convert": {"input": {"$date": "2020-01-02T03:04:05Z"}, "to": "string"}}`, want: `"2020-01-02T03:04:05.000Z"`},

@@ -9,6 +9,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 // $expr in find and pipeline-style updates share the aggregation
@@ -51,11 +53,11 @@ func TestAggExprInFind(t *testing.T) {
 
 	// An expression error in $expr is the aggregation error.
 	ce := commandError(t, db, ejDoc(t, `{"find": "monthlyBudget", "filter": {"$expr": {"$divide": ["$spent", 0]}}}`))
-	if ce.Code != 2 || ce.Message != "Executor error during find command :: caused by :: can't $divide by zero" {
+	if ce.Code != mongoerr.BadValue || ce.Message != "Executor error during find command :: caused by :: can't $divide by zero" {
 		t.Fatalf("find $expr error %d %q", ce.Code, ce.Message)
 	}
 	ce = commandError(t, db, ejDoc(t, `{"find": "monthlyBudget", "filter": {"$expr": {"$bogus": 1}}}`))
-	if ce.Code != 168 || ce.Message != "Unrecognized expression '$bogus'" {
+	if ce.Code != mongoerr.InvalidPipelineOperator || ce.Message != "Unrecognized expression '$bogus'" {
 		t.Fatalf("find $expr error %d %q", ce.Code, ce.Message)
 	}
 }
@@ -109,7 +111,7 @@ func TestAggPipelineUpdates(t *testing.T) {
 	// mongod parses the pipeline when it applies the statement: a write error.
 	_, err = students.UpdateOne(ctx, bson.D{}, ejArray(t, `[{"$group": {"_id": null}}]`))
 	var we mongo.WriteException
-	if !errors.As(err, &we) || len(we.WriteErrors) != 1 || we.WriteErrors[0].Code != 72 || we.WriteErrors[0].Message != "$group is not allowed to be used within an update" {
+	if !errors.As(err, &we) || len(we.WriteErrors) != 1 || we.WriteErrors[0].Code != mongoerr.InvalidOptions || we.WriteErrors[0].Message != "$group is not allowed to be used within an update" {
 		t.Fatalf("pipeline update with $group: %v", err)
 	}
 }

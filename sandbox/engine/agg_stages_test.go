@@ -6,6 +6,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 // Expected results follow the MongoDB 8.0 manual's examples and mongod's
@@ -102,7 +104,7 @@ func TestAggBasicStages(t *testing.T) {
 			pipeline: `[{"$documents": {"$map": {"input": {"$range": [0, 3]}, "in": {"n": "$$this"}}}}]`,
 			want:     `[{"n": 0}, {"n": 1}, {"n": 2}]`},
 		{name: "documents against a collection", docs: `[{"_id": 1}]`, pipeline: `[{"$documents": [{"x": 1}]}]`,
-			code: 73},
+			code: mongoerr.InvalidNamespace},
 		{name: "unknown stage", docs: inventory, pipeline: `[{"$bogus": {}}]`,
 			code: 40324, msg: "Unrecognized pipeline stage name: '$bogus'"},
 		{name: "stage with two fields", docs: inventory, pipeline: `[{"$match": {}, "$limit": 1}]`,
@@ -111,30 +113,30 @@ func TestAggBasicStages(t *testing.T) {
 			want: `[{"_id": 1}, {"_id": 2}, {"_id": 3}]`},
 		{name: "sample zero", docs: inventory, pipeline: `[{"$sample": {"size": 0}}]`, want: `[]`},
 		{name: "match unknown operator", docs: inventory, pipeline: `[{"$match": {"a": {"$bogus": 1}}}]`,
-			code: 2, msg: "unknown operator: $bogus"},
+			code: mongoerr.BadValue, msg: "unknown operator: $bogus"},
 		{name: "match not an object", docs: inventory, pipeline: `[{"$match": 1}]`,
 			code: 15959, msg: "the match filter must be an expression in an object"},
 		{name: "unset not a string", docs: inventory, pipeline: `[{"$unset": 1}]`,
 			code: 31002, msg: "$unset specification must be a string or an array"},
 		{name: "replaceRoot without newRoot", docs: inventory, pipeline: `[{"$replaceRoot": {}}]`,
-			code: 40414, msg: "BSON field '$replaceRoot.newRoot' is missing but a required field"},
+			code: mongoerr.IDLFailedToParse, msg: "BSON field '$replaceRoot.newRoot' is missing but a required field"},
 		{name: "unionWith bad spec", docs: inventory, pipeline: `[{"$unionWith": 1}]`,
-			code: 9, msg: "the $unionWith stage specification must be an object or string, but found int"},
+			code: mongoerr.FailedToParse, msg: "the $unionWith stage specification must be an object or string, but found int"},
 		{name: "indexStats with arguments", docs: inventory, pipeline: `[{"$indexStats": {"a": 1}}]`,
 			code: 28803, msg: "The $indexStats stage specification must be an empty object"},
 		{name: "lookup from not a string", docs: inventory, pipeline: `[{"$lookup": {"from": 1, "localField": "a", "foreignField": "b", "as": "c"}}]`,
-			code: 9, msg: "$lookup 'from' field must be a string, but found int"},
+			code: mongoerr.FailedToParse, msg: "$lookup 'from' field must be a string, but found int"},
 		// mongod evaluates constant operators while optimizing the pipeline:
 		// their errors come before any document is read, even from a
 		// $cond branch that would never be taken.
 		{name: "constant error is an optimization error", docs: inventory, pipeline: `[{"$match": {"_id": 0}}, {"$project": {"r": {"$divide": [1, 0]}}}]`,
-			code: 2, msg: "Failed to optimize pipeline :: caused by :: can't $divide by zero"},
+			code: mongoerr.BadValue, msg: "Failed to optimize pipeline :: caused by :: can't $divide by zero"},
 		{name: "constant error in an untaken branch", docs: inventory, pipeline: `[{"$project": {"r": {"$cond": [true, 1, {"$size": "x"}]}}}]`,
 			code: 17124, msg: "Failed to optimize pipeline :: caused by :: The argument to $size must be an array, but was of type: string"},
 		{name: "constant error in $group", docs: inventory, pipeline: `[{"$group": {"_id": null, "s": {"$sum": {"$ln": -1}}}}]`,
 			code: 28766, msg: "Failed to optimize pipeline :: caused by :: $ln's argument must be a positive number, but is -1"},
 		{name: "field error is an executor error", docs: inventory, pipeline: `[{"$project": {"r": {"$divide": ["$price", 0]}}}]`,
-			code: 2, msg: planExecutorPrefix + "can't $divide by zero"},
+			code: mongoerr.BadValue, msg: planExecutorPrefix + "can't $divide by zero"},
 		{name: "sample negative", docs: inventory, pipeline: `[{"$sample": {"size": -1}}]`,
 			code: 28747, msg: "size argument to $sample must not be negative"},
 	})
@@ -237,7 +239,7 @@ func TestAggGroup(t *testing.T) {
 			pipeline: `[{"$group": {"_id": null, "f": {"$firstN": {"input": "$v", "n": 3}}, "l": {"$lastN": {"input": "$nope", "n": 2}}}}]`,
 			want:     `[{"_id": null, "f": [1], "l": [null]}]`},
 		{name: "count accumulator takes no argument", docs: sales, pipeline: `[{"$group": {"_id": null, "n": {"$count": 1}}}]`,
-			code: 14, msg: "$count takes no arguments, i.e. $count:{}"},
+			code: mongoerr.TypeMismatch, msg: "$count takes no arguments, i.e. $count:{}"},
 		{name: "group without _id", docs: sales, pipeline: `[{"$group": {"n": {"$sum": 1}}}]`,
 			code: 15955, msg: "a group specification must include an _id"},
 		{name: "unknown accumulator", docs: sales, pipeline: `[{"$group": {"_id": null, "n": {"$bogus": 1}}}]`,
@@ -396,7 +398,7 @@ func TestAggFacetAndLookup(t *testing.T) {
 				{"$project": {"w": 1}}]`,
 			want: `[{"_id": 1, "w": [{"warehouse": "A"}]}, {"_id": 2, "w": [{"warehouse": "A"}]}, {"_id": 3, "w": []}]`},
 		{name: "lookup without as", docs: orders, pipeline: `[{"$lookup": {"from": "inventory", "localField": "item", "foreignField": "sku"}}]`,
-			code: 9},
+			code: mongoerr.FailedToParse},
 		{name: "lookup let variable undefined in pipeline", docs: orders, other: map[string]string{"inventory": inventory},
 			pipeline: `[{"$lookup": {"from": "inventory", "pipeline": [{"$match": {"$expr": {"$eq": ["$sku", "$$nope"]}}}], "as": "x"}}]`,
 			code:     17276, msg: "Use of undefined variable: nope"},
@@ -547,9 +549,9 @@ func TestAggOutAndMerge(t *testing.T) {
 			want: `[{"_id": 1, "a": 11, "b": 1, "seen": true}, {"_id": 2, "a": 2}]`},
 		{name: "merge pipeline with let", stage: `{"$merge": {"into": "t", "let": {"x": {"$multiply": ["$a", 2]}}, "whenMatched": [{"$set": {"x": "$$x"}}], "whenNotMatched": "insert"}}`,
 			want: `[{"_id": 1, "a": 1, "b": 1, "x": 20}, {"_id": 2, "a": 2}, {"_id": 3, "a": 30}]`},
-		{name: "merge whenMatched fail", stage: `{"$merge": {"into": "t", "whenMatched": "fail"}}`, code: 11000},
+		{name: "merge whenMatched fail", stage: `{"$merge": {"into": "t", "whenMatched": "fail"}}`, code: mongoerr.DuplicateKey},
 		{name: "merge whenNotMatched fail", stage: `{"$merge": {"into": "t", "whenMatched": "merge", "whenNotMatched": "fail"}}`,
-			code: 13113, msg: "PlanExecutor error during aggregation :: caused by :: $merge could not find a matching document in the target collection for at least one document in the source collection"},
+			code: mongoerr.MergeStageNoMatchingDocument, msg: "PlanExecutor error during aggregation :: caused by :: $merge could not find a matching document in the target collection for at least one document in the source collection"},
 		{name: "merge on without unique index", stage: `{"$merge": {"into": "t", "on": "a"}}`,
 			code: 51183, msg: "Cannot find index to verify that join fields will be unique"},
 		{name: "out not last", stage: `{"$out": "t"}, {"$match": {}}`, code: 40601, msg: "$out can only be the final stage in the pipeline"},

@@ -497,7 +497,7 @@ func cmdAggregate(e *Engine, req *request) (bson.D, error) {
 		return nil, err
 	}
 	if s.explain {
-		return e.explainAggregate(req, s, "queryPlanner")
+		return e.explainPipeline(req, s, "queryPlanner", e.pipelineView(req.db, s.coll, s.pipeline))
 	}
 	const errContext = "PlanExecutor error during aggregation"
 	pp, err := e.preparePipeline(req, e.pipelineView(req.db, s.coll, s.pipeline), s.coll, s.pipeline, s.let, s.hint)

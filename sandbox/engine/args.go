@@ -1,11 +1,11 @@
 package engine
 
 import (
-	"fmt"
 	"math"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
@@ -79,12 +79,11 @@ func (a args) checkKnown(skipFirst bool, known ...string) error {
 }
 
 func (a args) get(name string) (any, bool) {
-	for _, e := range a.doc {
-		if e.Key == name {
-			return e.Value, true
-		}
+	v := value.Get(a.doc, name)
+	if value.IsMissing(v) {
+		return nil, false
 	}
-	return nil, false
+	return v, true
 }
 
 func (a args) wrongType(name string, v any, expected string) error {
@@ -129,7 +128,7 @@ func (a args) boolean(name string, def bool) (bool, error) {
 	case int32, int64, float64, bson.Decimal128:
 		// IDL "safeBool" accepts numbers, as mongod does for options
 		// like `multi: 1` sent by old shells.
-		return !isZeroNumber(b), nil
+		return expr.IsTrue(b), nil
 	}
 	return false, a.wrongType(name, v, "types '[bool, long, int, decimal, double']")
 }
@@ -159,6 +158,9 @@ func (a args) int64Arg(name string) (int64, bool, error) {
 	return n, true, nil
 }
 
+// toInt64 is BSONElement::safeNumberLong for numbers: NaN is 0, values
+// beyond the int64 range saturate, others truncate toward zero; ok is
+// false for a non-number.
 func toInt64(v any) (int64, bool) {
 	switch n := v.(type) {
 	case int32:
@@ -177,33 +179,10 @@ func toInt64(v any) (int64, bool) {
 		}
 		return int64(n), true
 	case bson.Decimal128:
-		f, err := decimalToFloat(n)
-		if err != nil {
-			return 0, true
-		}
-		return toInt64(f)
+		// Saturates like a double (BSONElement::safeNumberLong).
+		return toInt64(value.DecimalToDouble(n))
 	}
 	return 0, false
-}
-
-func decimalToFloat(d bson.Decimal128) (float64, error) {
-	var f float64
-	_, err := fmt.Sscan(d.String(), &f)
-	return f, err
-}
-
-func isZeroNumber(v any) bool {
-	switch n := v.(type) {
-	case int32:
-		return n == 0
-	case int64:
-		return n == 0
-	case float64:
-		return n == 0
-	case bson.Decimal128:
-		return n.IsZero()
-	}
-	return false
 }
 
 // namespaceArg reads the collection name that is the command's first

@@ -1,34 +1,91 @@
 package engine
 
-// commandTable maps command names to handlers. Names are case-sensitive as
-// in mongod; the few historical aliases mongod accepts are listed too.
-func commandTable() map[string]handler {
-	return map[string]handler{
-		"insert":           cmdInsert,
-		"find":             cmdFind,
-		"getMore":          cmdGetMore,
-		"killCursors":      cmdKillCursors,
-		"count":            cmdCount,
-		"distinct":         cmdDistinct,
-		"update":           cmdUpdate,
-		"delete":           cmdDelete,
-		"findAndModify":    cmdFindAndModify,
-		"findandmodify":    cmdFindAndModify,
-		"create":           cmdCreate,
-		"drop":             cmdDrop,
-		"dropDatabase":     cmdDropDatabase,
-		"listDatabases":    cmdListDatabases,
-		"listCollections":  cmdListCollections,
-		"renameCollection": cmdRenameCollection,
-		"createIndexes":    cmdCreateIndexes,
-		"listIndexes":      cmdListIndexes,
-		"dropIndexes":      cmdDropIndexes,
-		"deleteIndexes":    cmdDropIndexes,
-		"collStats":        cmdCollStats,
-		"dbStats":          cmdDBStats,
-		"aggregate":        cmdAggregate,
-		"explain":          cmdExplain,
-		"validate":         cmdValidate,
-		"collMod":          cmdCollMod,
+import "go.mongodb.org/mongo-driver/v2/bson"
+
+// handler executes one command; it returns the reply fields without "ok".
+type handler func(e *Engine, req *request) (bson.D, error)
+
+// explainer answers {explain: {<command>...}, verbosity}: req is the
+// explained command.
+type explainer func(e *Engine, req *request, verbosity string) (bson.D, error)
+
+// command is one entry of the command table: every command the server
+// answers, the connection handshake included, is here and only here.
+type command struct {
+	// name is mongod's name for the command (Command::getName), which
+	// explain's errors report whichever alias the client used.
+	name    string
+	aliases []string
+	run     handler
+	// explain is nil for the commands mongod cannot explain.
+	explain explainer
+	// adminOnly commands fail on any other database with Unauthorized.
+	adminOnly bool
+	// maxTimeMS is how the command's own IDL declares maxTimeMS, when it
+	// does (see parseMaxTimeMS).
+	maxTimeMS *maxTimeIDL
+	// sessionFree commands are the server's own (handshake, diagnostics):
+	// their session fields are not checked (refuseTransactionNumber).
+	sessionFree bool
+}
+
+// commands lists the commands of a mongod 8.0 standalone the sandbox
+// answers (New adds schemalab's own SnapshotCommand unless Strict). Names
+// are case-sensitive as in mongod; the historical aliases it accepts are
+// listed with their command.
+func commands() []*command {
+	return []*command{
+		{name: "hello", run: cmdHello, sessionFree: true},
+		{name: "isMaster", aliases: []string{"ismaster"}, run: cmdHello, sessionFree: true},
+		{name: "ping", run: cmdPing, sessionFree: true},
+		{name: "buildInfo", aliases: []string{"buildinfo"}, run: cmdBuildInfo, sessionFree: true},
+		{name: "getParameter", run: cmdGetParameter, adminOnly: true, sessionFree: true},
+		{name: "getCmdLineOpts", run: cmdGetCmdLineOpts, adminOnly: true, sessionFree: true},
+		{name: "getLog", run: cmdGetLog, adminOnly: true, sessionFree: true},
+		{name: "hostInfo", run: cmdHostInfo, sessionFree: true},
+		{name: "connectionStatus", run: cmdConnectionStatus, sessionFree: true},
+		{name: "whatsmyuri", run: cmdWhatsMyURI, sessionFree: true},
+		{name: "endSessions", run: cmdEndSessions, sessionFree: true},
+		{name: "serverStatus", run: cmdServerStatus, sessionFree: true},
+
+		{name: "insert", run: cmdInsert},
+		{name: "find", run: cmdFind, explain: overTimeseries((*Engine).explainFind),
+			maxTimeMS: &maxTimeIDL{nonNegative: true}},
+		{name: "getMore", run: cmdGetMore, maxTimeMS: &maxTimeIDL{}},
+		{name: "killCursors", run: cmdKillCursors},
+		{name: "count", run: cmdCount, explain: overTimeseries((*Engine).explainCount)},
+		{name: "distinct", run: cmdDistinct, explain: overTimeseries((*Engine).explainDistinct)},
+		{name: "update", run: cmdUpdate, explain: (*Engine).explainUpdate},
+		{name: "delete", run: cmdDelete, explain: (*Engine).explainDelete},
+		{name: "findAndModify", aliases: []string{"findandmodify"}, run: cmdFindAndModify, explain: (*Engine).explainFindAndModify},
+		{name: "aggregate", run: cmdAggregate, explain: overTimeseries((*Engine).explainAggregate),
+			maxTimeMS: &maxTimeIDL{nonNegative: true}},
+		{name: "explain", run: cmdExplain, explain: explainExplain},
+
+		{name: "create", run: cmdCreate},
+		{name: "drop", run: cmdDrop},
+		{name: "dropDatabase", run: cmdDropDatabase},
+		{name: "listDatabases", run: cmdListDatabases},
+		{name: "listCollections", run: cmdListCollections},
+		{name: "renameCollection", run: cmdRenameCollection},
+		{name: "createIndexes", run: cmdCreateIndexes},
+		{name: "listIndexes", run: cmdListIndexes},
+		{name: "dropIndexes", aliases: []string{"deleteIndexes"}, run: cmdDropIndexes},
+		{name: "collStats", run: cmdCollStats},
+		{name: "dbStats", run: cmdDBStats},
+		{name: "validate", run: cmdValidate},
+		{name: "collMod", run: cmdCollMod},
 	}
+}
+
+// commandTable indexes cmds by every name a client may use.
+func commandTable(cmds []*command) map[string]*command {
+	table := make(map[string]*command, len(cmds)+8)
+	for _, c := range cmds {
+		table[c.name] = c
+		for _, alias := range c.aliases {
+			table[alias] = c
+		}
+	}
+	return table
 }

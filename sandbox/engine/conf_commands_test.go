@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 // Reply shapes of the administrative and CRUD commands issue 2 lists,
@@ -23,7 +25,11 @@ func TestConfCommandReplies(t *testing.T) {
 	for _, c := range []string{`{"getCmdLineOpts":1}`, `{"getLog":"startupWarnings"}`, `{"hostInfo":1}`, `{"connectionStatus":1}`, `{"whatsmyuri":1}`, `{"endSessions":[]}`} {
 		okJ(t, admin, c)
 	}
-	wantErr(t, db, `{"noSuchCommand":1}`, 59, "no such command: 'noSuchCommand'")
+	wantErr(t, db, `{"noSuchCommand":1}`, mongoerr.CommandNotFound, "no such command: 'noSuchCommand'")
+	// getLog names a wrong argument as BSONElement::toString(false) prints it.
+	wantErr(t, admin, `{"getLog":{"$numberDouble":"NaN"}}`, mongoerr.TypeMismatch, "Argument to getLog must be of type String; found nan.0 of type double")
+	wantErr(t, admin, `{"getLog":{"a":1}}`, mongoerr.TypeMismatch, "Argument to getLog must be of type String; found { a: 1 } of type object")
+	wantErr(t, admin, `{"getLog":2}`, mongoerr.TypeMismatch, "Argument to getLog must be of type String; found 2 of type int")
 
 	sameJSON(t, "count", okJ(t, db, `{"count":"c","query":{"a":1}}`), `{"n":2,"ok":1.0}`)
 	sameJSON(t, "count skip/limit", okJ(t, db, `{"count":"c","skip":1,"limit":1}`), `{"n":1,"ok":1.0}`)
@@ -41,17 +47,17 @@ func TestConfCommandReplies(t *testing.T) {
 		`{"lastErrorObject":{"n":1},"value":{"_id":9,"a":0},"ok":1.0}`)
 	sameJSON(t, "findAndModify no match", okJ(t, db, `{"findAndModify":"c","query":{"_id":99},"remove":true}`),
 		`{"lastErrorObject":{"n":0},"value":null,"ok":1.0}`)
-	wantErr(t, db, `{"findAndModify":"c","query":{"_id":1},"update":{"$set":{"_id":5}}}`, 66, "Plan executor error during findAndModify :: caused by :: Performing an update on the path '_id' would modify the immutable field '_id'")
-	wantErr(t, db, `{"findAndModify":"c","query":{}}`, 9, "Either an update or remove=true must be specified")
+	wantErr(t, db, `{"findAndModify":"c","query":{"_id":1},"update":{"$set":{"_id":5}}}`, mongoerr.ImmutableField, "Plan executor error during findAndModify :: caused by :: Performing an update on the path '_id' would modify the immutable field '_id'")
+	wantErr(t, db, `{"findAndModify":"c","query":{}}`, mongoerr.FailedToParse, "Either an update or remove=true must be specified")
 
-	wantErr(t, db, `{"insert":"c","documents":[]}`, 16, "Write batch sizes must be between 1 and 100000. Got 0 operations.")
-	wantErr(t, db, `{"update":"c","updates":[]}`, 16, "Write batch sizes must be between 1 and 100000. Got 0 operations.")
-	wantErr(t, db, `{"delete":"c","deletes":[]}`, 16, "Write batch sizes must be between 1 and 100000. Got 0 operations.")
+	wantErr(t, db, `{"insert":"c","documents":[]}`, mongoerr.InvalidLength, "Write batch sizes must be between 1 and 100000. Got 0 operations.")
+	wantErr(t, db, `{"update":"c","updates":[]}`, mongoerr.InvalidLength, "Write batch sizes must be between 1 and 100000. Got 0 operations.")
+	wantErr(t, db, `{"delete":"c","deletes":[]}`, mongoerr.InvalidLength, "Write batch sizes must be between 1 and 100000. Got 0 operations.")
 
 	// Collections.
 	sameJSON(t, "create", okJ(t, db, `{"create":"n"}`), `{"ok":1.0}`)
 	_, ce := runJ(t, db, `{"create":"n","validationLevel":"moderate"}`)
-	if ce == nil || ce.Code != 48 || !strings.HasPrefix(ce.Message, `namespace conf.n already exists, but with different options: { uuid: UUID("`) {
+	if ce == nil || ce.Code != mongoerr.NamespaceExists || !strings.HasPrefix(ce.Message, `namespace conf.n already exists, but with different options: { uuid: UUID("`) {
 		t.Errorf("create with other options: %v", ce)
 	}
 	lc := firstBatch(t, db, `{"listCollections":1,"nameOnly":true,"filter":{"name":"n"}}`)
@@ -73,9 +79,9 @@ func TestConfCommandReplies(t *testing.T) {
 	}
 
 	sameJSON(t, "rename", okJ(t, admin, `{"renameCollection":"conf.n","to":"conf.m"}`), `{"ok":1.0}`)
-	wantErr(t, admin, `{"renameCollection":"conf.n","to":"conf.o"}`, 26, "Source collection conf.n does not exist")
-	wantErr(t, admin, `{"renameCollection":"conf.m","to":"conf.c"}`, 48, "target namespace exists")
-	wantErr(t, db, `{"renameCollection":"conf.m","to":"conf.o"}`, 13, "renameCollection may only be run against the admin database.")
+	wantErr(t, admin, `{"renameCollection":"conf.n","to":"conf.o"}`, mongoerr.NamespaceNotFound, "Source collection conf.n does not exist")
+	wantErr(t, admin, `{"renameCollection":"conf.m","to":"conf.c"}`, mongoerr.NamespaceExists, "target namespace exists")
+	wantErr(t, db, `{"renameCollection":"conf.m","to":"conf.o"}`, mongoerr.Unauthorized, "renameCollection may only be run against the admin database.")
 	sameJSON(t, "drop", okJ(t, db, `{"drop":"m"}`), `{"nIndexesWas":1,"ns":"conf.m","ok":1.0}`)
 	sameJSON(t, "drop missing", okJ(t, db, `{"drop":"m"}`), `{"ok":1.0}`)
 

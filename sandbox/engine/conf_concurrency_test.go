@@ -13,6 +13,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/schemalab/schemalab/sandbox/engine"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/wire"
 )
 
@@ -237,7 +238,7 @@ func TestConfCollModWhileWritersInsert(t *testing.T) {
 				switch {
 				case err == nil:
 					stored.Store(id, a)
-				case errors.As(err, &we) && len(we.WriteErrors) == 1 && we.WriteErrors[0].Code == 121:
+				case errors.As(err, &we) && len(we.WriteErrors) == 1 && we.WriteErrors[0].Code == mongoerr.DocumentValidationFailure:
 					if a >= 0 {
 						errs <- fmt.Errorf("insert of a: %d refused: an insert saw half a collMod", a)
 						return

@@ -11,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/schemalab/schemalab/sandbox/engine"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 func insertN(t testing.TB, coll *mongo.Collection, n int) {
@@ -50,13 +51,13 @@ func TestConfCursorCap(t *testing.T) {
 	insertN(t, db.Collection("c"), 10)
 	ids := []int64{openCursor(t, db), openCursor(t, db), openCursor(t, db)}
 	_, ce := runJ(t, db, `{"find": "c", "batchSize": 1}`)
-	if ce == nil || ce.Code != 402 || ce.Name != "ResourceExhausted" ||
+	if ce == nil || ce.Code != mongoerr.ResourceExhausted || ce.Name != "ResourceExhausted" ||
 		!strings.HasPrefix(ce.Message, "Cannot open a new cursor: the embedded server already has 3 open cursors") {
 		t.Fatalf("fourth cursor: %v", ce)
 	}
 	okJ(t, db, `{"find": "c"}`) // fits in one batch
 	okJ(t, db, fmt.Sprintf(`{"killCursors": "c", "cursors": [{"$numberLong": "%d"}]}`, ids[0]))
-	wantErr(t, db, getMoreCmd(ids[0], ""), 43, fmt.Sprintf("cursor id %d not found", ids[0]))
+	wantErr(t, db, getMoreCmd(ids[0], ""), mongoerr.CursorNotFound, fmt.Sprintf("cursor id %d not found", ids[0]))
 	openCursor(t, db)
 	// Exhausting a cursor also frees its place.
 	okJ(t, db, getMoreCmd(ids[1], ""))
@@ -76,7 +77,7 @@ func TestConfCursorIdleExpiry(t *testing.T) {
 		okJ(t, db, getMoreCmd(id, `, "batchSize": 1`))
 	}
 	time.Sleep(500 * time.Millisecond)
-	wantErr(t, db, getMoreCmd(id, ""), 43, fmt.Sprintf("cursor id %d not found", id))
+	wantErr(t, db, getMoreCmd(id, ""), mongoerr.CursorNotFound, fmt.Sprintf("cursor id %d not found", id))
 }
 
 // When a client goes away, its cursors go with it, as mongod kills a
@@ -101,7 +102,7 @@ func TestConfCursorsDieWithTheirConnection(t *testing.T) {
 	for {
 		_, ce := runJ(t, db, getMoreCmd(gone, `, "batchSize": 1`))
 		if ce != nil {
-			if ce.Code != 43 || ce.Message != fmt.Sprintf("cursor id %d not found", gone) {
+			if ce.Code != mongoerr.CursorNotFound || ce.Message != fmt.Sprintf("cursor id %d not found", gone) {
 				t.Fatalf("getMore after disconnect: %v", ce)
 			}
 			break
@@ -133,17 +134,17 @@ func TestConfCursorInUseAndKilledWhileRunning(t *testing.T) {
 		took = time.Since(start)
 	}()
 	time.Sleep(200 * time.Millisecond)
-	wantErr(t, db, getMoreCmd(id, ""), 143, fmt.Sprintf("cursor id %d is already in use", id))
+	wantErr(t, db, getMoreCmd(id, ""), mongoerr.CursorInUse, fmt.Sprintf("cursor id %d is already in use", id))
 	killed := okJ(t, db, fmt.Sprintf(`{"killCursors": "c", "cursors": [{"$numberLong": "%d"}]}`, id))
 	sameJSON(t, "killCursors", field(killed, "cursorsKilled"), fmt.Sprintf(`[{"$numberLong": "%d"}]`, id))
 	wg.Wait()
-	if running == nil || running.Code != 237 || running.Message != "Executor error during getMore :: caused by :: operation was interrupted" {
+	if running == nil || running.Code != mongoerr.CursorKilled || running.Message != "Executor error during getMore :: caused by :: operation was interrupted" {
 		t.Errorf("the running getMore: %v", running)
 	}
 	if took > 3*time.Second {
 		t.Errorf("killing took %v to stop the getMore", took)
 	}
-	wantErr(t, db, getMoreCmd(id, ""), 43, fmt.Sprintf("cursor id %d not found", id))
+	wantErr(t, db, getMoreCmd(id, ""), mongoerr.CursorNotFound, fmt.Sprintf("cursor id %d not found", id))
 }
 
 // A batch holds at most 16 MiB of documents (but always one), and a
@@ -170,7 +171,7 @@ func TestConfBatchBytesAndOversizedResults(t *testing.T) {
 
 	_, ce := runJ(t, db, `{"aggregate": "c", "pipeline": [{"$match": {"_id": 1}}, {"$project": {"a": "$s", "b": "$s", "c": "$s"}}], "cursor": {}}`)
 	want := "PlanExecutor error during aggregation :: caused by :: BSONObj size: 22020134 (0x1500026) is invalid. Size must be between 0 and 16793600(16MB) First element: _id: 1"
-	if ce == nil || ce.Code != 10334 || ce.Message != want {
+	if ce == nil || ce.Code != mongoerr.BSONObjectTooLarge || ce.Message != want {
 		t.Errorf("oversized result: %v\nwant: 10334 %s", ce, want)
 	}
 }

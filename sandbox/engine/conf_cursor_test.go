@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 // Sort order across BSON types is the manual's "Comparison/Sort Order";
@@ -86,7 +88,7 @@ func TestConfCursorsAndBatches(t *testing.T) {
 		t.Errorf("last getMore: %d docs, id %v", len(field(cur, "nextBatch").(bson.A)), field(cur, "id"))
 	}
 	// The exhausted cursor is gone.
-	wantErr(t, db, fmt.Sprintf(`{"getMore":{"$numberLong":"%d"},"collection":"c"}`, id), 43, fmt.Sprintf("cursor id %d not found", id))
+	wantErr(t, db, fmt.Sprintf(`{"getMore":{"$numberLong":"%d"},"collection":"c"}`, id), mongoerr.CursorNotFound, fmt.Sprintf("cursor id %d not found", id))
 
 	// skip, limit, batchSize, singleBatch.
 	out = okJ(t, db, `{"find":"c","sort":{"_id":-1},"skip":10,"limit":3}`)
@@ -125,11 +127,11 @@ func TestConfCursorsAndBatches(t *testing.T) {
 	wantErr(t, db, `{"find":"c","skip":-1}`, 51024, "BSON field 'skip' value must be >= 0, actual value '-1'")
 	wantErr(t, db, `{"find":"c","batchSize":-1}`, 51024, "BSON field 'batchSize' value must be >= 0, actual value '-1'")
 	wantErr(t, db, `{"find":"c","sort":{"a":2}}`, 15975, "$sort key ordering must be 1 (for ascending) or -1 (for descending)")
-	wantErr(t, db, `{"find":"c","filter":1}`, 14, "BSON field 'FindCommandRequest.filter' is the wrong type 'int', expected type 'object'")
-	wantErr(t, db, `{"getMore":{"$numberLong":"1"},"collection":"c"}`, 43, "cursor id 1 not found")
-	wantErr(t, db, `{"find":"c","bogus":1}`, 40415, "BSON field 'FindCommandRequest.bogus' is an unknown field.")
-	wantErr(t, db, `{"getMore":{"$numberLong":"1"}}`, 40414, "BSON field 'getMore.collection' is missing but a required field")
-	wantErr(t, db, `{"getMore":1,"collection":"c"}`, 14, "BSON field 'getMore.getMore' is the wrong type 'int', expected type 'long'")
+	wantErr(t, db, `{"find":"c","filter":1}`, mongoerr.TypeMismatch, "BSON field 'FindCommandRequest.filter' is the wrong type 'int', expected type 'object'")
+	wantErr(t, db, `{"getMore":{"$numberLong":"1"},"collection":"c"}`, mongoerr.CursorNotFound, "cursor id 1 not found")
+	wantErr(t, db, `{"find":"c","bogus":1}`, mongoerr.IDLUnknownField, "BSON field 'FindCommandRequest.bogus' is an unknown field.")
+	wantErr(t, db, `{"getMore":{"$numberLong":"1"}}`, mongoerr.IDLFailedToParse, "BSON field 'getMore.collection' is missing but a required field")
+	wantErr(t, db, `{"getMore":1,"collection":"c"}`, mongoerr.TypeMismatch, "BSON field 'getMore.getMore' is the wrong type 'int', expected type 'long'")
 	out = okJ(t, db, `{"find":"c","batchSize":1}`)
 	id = field(field(out, "cursor").(bson.D), "id").(int64)
 	wantErr(t, db, fmt.Sprintf(`{"getMore":{"$numberLong":"%d"},"collection":"x"}`, id), 13,
@@ -138,7 +140,7 @@ func TestConfCursorsAndBatches(t *testing.T) {
 	// Options the sandbox does not implement are refused, not ignored.
 	for _, opt := range []string{`"min":{"_id":2}`, `"max":{"_id":2}`, `"returnKey":true`, `"showRecordId":true`, `"tailable":true`} {
 		_, ce := runJ(t, db, `{"find":"c",`+opt+`}`)
-		if ce == nil || ce.Code != 238 || !strings.Contains(ce.Message, "is not supported by the schemalab sandbox") {
+		if ce == nil || ce.Code != mongoerr.NotImplemented || !strings.Contains(ce.Message, "is not supported by the schemalab sandbox") {
 			t.Errorf("find with %s: %v", opt, ce)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 // listIndexes and dropIndexes replies as the manual shows them for 8.0.
@@ -19,19 +21,19 @@ func TestConfListAndDropIndexes(t *testing.T) {
 		{"v":2,"key":{"c":1},"name":"c_1","partialFilterExpression":{"a":{"$gt":5}}}]},"ok":1.0}`)
 
 	// Same key, other name: IndexOptionsConflict.
-	wantErr(t, db, `{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"other","unique":true}]}`, 85, "Index already exists with a different name: a_1")
-	wantErr(t, db, `{"createIndexes":"c","indexes":[{"key":{"x":1}}]}`, 9, "Error in specification { key: { x: 1 } } :: caused by :: The 'name' field is a required property of an index specification")
-	wantErr(t, db, `{"createIndexes":"c","indexes":[{"key":{"x":"bogus"},"name":"x"}]}`, 67, "Error in specification { key: { x: \"bogus\" }, name: \"x\" } :: caused by :: Unknown index plugin 'bogus'")
-	wantErr(t, db, `{"createIndexes":"c","indexes":[{"key":{},"name":"e"}]}`, 67, "Error in specification { key: {}, name: \"e\" } :: caused by :: Index keys cannot be empty.")
+	wantErr(t, db, `{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"other","unique":true}]}`, mongoerr.IndexOptionsConflict, "Index already exists with a different name: a_1")
+	wantErr(t, db, `{"createIndexes":"c","indexes":[{"key":{"x":1}}]}`, mongoerr.FailedToParse, "Error in specification { key: { x: 1 } } :: caused by :: The 'name' field is a required property of an index specification")
+	wantErr(t, db, `{"createIndexes":"c","indexes":[{"key":{"x":"bogus"},"name":"x"}]}`, mongoerr.CannotCreateIndex, "Error in specification { key: { x: \"bogus\" }, name: \"x\" } :: caused by :: Unknown index plugin 'bogus'")
+	wantErr(t, db, `{"createIndexes":"c","indexes":[{"key":{},"name":"e"}]}`, mongoerr.CannotCreateIndex, "Error in specification { key: {}, name: \"e\" } :: caused by :: Index keys cannot be empty.")
 
-	wantErr(t, db, `{"dropIndexes":"c","index":"_id_"}`, 72, "cannot drop _id index")
-	wantErr(t, db, `{"dropIndexes":"c","index":"nope"}`, 27, "index not found with name [nope]")
-	wantErr(t, db, `{"dropIndexes":"c","index":{"zz":1}}`, 27, "can't find index with key: { zz: 1 }")
+	wantErr(t, db, `{"dropIndexes":"c","index":"_id_"}`, mongoerr.InvalidOptions, "cannot drop _id index")
+	wantErr(t, db, `{"dropIndexes":"c","index":"nope"}`, mongoerr.IndexNotFound, "index not found with name [nope]")
+	wantErr(t, db, `{"dropIndexes":"c","index":{"zz":1}}`, mongoerr.IndexNotFound, "can't find index with key: { zz: 1 }")
 	sameJSON(t, "drop by key", okJ(t, db, `{"dropIndexes":"c","index":{"c":1}}`), `{"nIndexesWas":4,"ok":1.0}`)
 	sameJSON(t, "drop by names", okJ(t, db, `{"dropIndexes":"c","index":["a_1"]}`), `{"nIndexesWas":3,"ok":1.0}`)
 	sameJSON(t, "drop *", okJ(t, db, `{"dropIndexes":"c","index":"*"}`), `{"nIndexesWas":2,"msg":"non-_id indexes dropped for collection","ok":1.0}`)
 	sameJSON(t, "only _id_ left", firstBatch(t, db, `{"listIndexes":"c"}`), `[{"v":2,"key":{"_id":1},"name":"_id_"}]`)
-	wantErr(t, db, `{"listIndexes":"nope"}`, 26, "ns does not exist: conf.nope")
+	wantErr(t, db, `{"listIndexes":"nope"}`, mongoerr.NamespaceNotFound, "ns does not exist: conf.nope")
 }
 
 // Multikey and the compound-multikey restriction (code 171), unique,
@@ -83,7 +85,7 @@ func TestConfIndexBehaviour(t *testing.T) {
 func TestConfIndexBuilds(t *testing.T) {
 	db, _ := confColl(t, `{"_id":1,"a":[1,2],"b":[3,4]}`, `{"_id":2,"tags":["x","x"]}`)
 	_, ce := runJ(t, db, `{"createIndexes":"c","indexes":[{"key":{"a":1,"b":1},"name":"ab"}]}`)
-	if ce == nil || ce.Code != 171 || !strings.HasPrefix(ce.Message, "Index build failed: ") ||
+	if ce == nil || ce.Code != mongoerr.CannotIndexParallelArrays || !strings.HasPrefix(ce.Message, "Index build failed: ") ||
 		!strings.HasSuffix(ce.Message, " ) :: caused by :: cannot index parallel arrays [b] [a]") {
 		t.Errorf("parallel arrays build: %v", ce)
 	}
@@ -92,8 +94,8 @@ func TestConfIndexBuilds(t *testing.T) {
 	out := okJ(t, db, `{"insert":"c","documents":[{"_id":3,"tags":["y","x"]}]}`)
 	sameJSON(t, "multikey dup", out, `{"n":0,"writeErrors":[{"index":0,"code":11000,"keyPattern":{"tags":1},"keyValue":{"tags":"x"},"errmsg":"E11000 duplicate key error collection: conf.c index: t dup key: { tags: \"x\" }"}],"ok":1.0}`)
 
-	wantErr(t, db, `{"createIndexes":"c","indexes":[{"key":{"z":1},"name":"*"}]}`, 2, "The index name '*' is not valid.")
-	wantErr(t, db, `{"createIndexes":"c","indexes":[{"key":{"z":1},"name":"_id_"}]}`, 2, "The index name '_id_' is reserved for the _id index, which must have key pattern {_id: 1}, found key: { z: 1 }")
+	wantErr(t, db, `{"createIndexes":"c","indexes":[{"key":{"z":1},"name":"*"}]}`, mongoerr.BadValue, "The index name '*' is not valid.")
+	wantErr(t, db, `{"createIndexes":"c","indexes":[{"key":{"z":1},"name":"_id_"}]}`, mongoerr.BadValue, "The index name '_id_' is reserved for the _id index, which must have key pattern {_id: 1}, found key: { z: 1 }")
 	wantErr(t, db, `{"createIndexes":"c","indexes":[{"key":{"z":1},"name":"z1","sparse":true,"partialFilterExpression":{"a":1}}]}`, 67,
 		`Error in specification { key: { z: 1 }, name: "z1", sparse: true, partialFilterExpression: { a: 1 } } :: caused by :: cannot mix "partialFilterExpression" and "sparse" options`)
 	wantErr(t, db, `{"createIndexes":"c","indexes":[{"key":{"z":1},"name":"z1","bogus":1}]}`, 197,

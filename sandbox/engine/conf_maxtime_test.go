@@ -7,6 +7,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 // slowFilter matches every document, slowly: each evaluation builds a
@@ -54,7 +56,7 @@ func TestConfMaxTimeMSStopsEveryCommand(t *testing.T) {
 			"Plan executor error during findAndModify :: caused by :: operation exceeded time limit"},
 	} {
 		start := time.Now()
-		wantErr(t, db, tc.cmd, 50, tc.msg)
+		wantErr(t, db, tc.cmd, mongoerr.MaxTimeMSExpired, tc.msg)
 		if d := time.Since(start); d > 2*time.Second {
 			t.Errorf("%s took %v", tc.cmd, d)
 		}
@@ -90,7 +92,7 @@ func TestConfGetMoreInheritsMaxTimeMS(t *testing.T) {
 	if d := time.Since(start); d < 200*time.Millisecond || d > 3*time.Second {
 		t.Errorf("getMore ran %v on a budget of about 400 ms", d)
 	}
-	wantErr(t, db, fmt.Sprintf(`{"getMore": {"$numberLong": "%d"}, "collection": "c"}`, id), 43, fmt.Sprintf("cursor id %d not found", id))
+	wantErr(t, db, fmt.Sprintf(`{"getMore": {"$numberLong": "%d"}, "collection": "c"}`, id), mongoerr.CursorNotFound, fmt.Sprintf("cursor id %d not found", id))
 }
 
 // maxTimeMS values mongod refuses, with its codes and messages: find and
@@ -104,24 +106,24 @@ func TestConfMaxTimeMSBadValues(t *testing.T) {
 		code int32
 		msg  string
 	}{
-		{`{"find": "c", "maxTimeMS": "1"}`, 14, "BSON field 'FindCommandRequest.maxTimeMS' is the wrong type 'string', expected types '[long, int, decimal, double']"},
+		{`{"find": "c", "maxTimeMS": "1"}`, mongoerr.TypeMismatch, "BSON field 'FindCommandRequest.maxTimeMS' is the wrong type 'string', expected types '[long, int, decimal, double']"},
 		{`{"find": "c", "maxTimeMS": -1}`, 51024, "BSON field 'maxTimeMS' value must be >= 0, actual value '-1'"},
-		{`{"find": "c", "maxTimeMS": 2147483648}`, 2, "2147483648 value for maxTimeMS is out of range [0, 2147483647]"},
-		{`{"find": "c", "maxTimeMS": 1.5}`, 2, "maxTimeMS has non-integral value"},
-		{`{"find": "c", "maxTimeMS": null}`, 2, "maxTimeMS must be a number"},
-		{`{"aggregate": "c", "pipeline": [], "cursor": {}, "maxTimeMS": [1]}`, 14, "BSON field 'aggregate.maxTimeMS' is the wrong type 'array', expected types '[long, int, decimal, double']"},
+		{`{"find": "c", "maxTimeMS": 2147483648}`, mongoerr.BadValue, "2147483648 value for maxTimeMS is out of range [0, 2147483647]"},
+		{`{"find": "c", "maxTimeMS": 1.5}`, mongoerr.BadValue, "maxTimeMS has non-integral value"},
+		{`{"find": "c", "maxTimeMS": null}`, mongoerr.BadValue, "maxTimeMS must be a number"},
+		{`{"aggregate": "c", "pipeline": [], "cursor": {}, "maxTimeMS": [1]}`, mongoerr.TypeMismatch, "BSON field 'aggregate.maxTimeMS' is the wrong type 'array', expected types '[long, int, decimal, double']"},
 		{`{"aggregate": "c", "pipeline": [], "cursor": {}, "maxTimeMS": {"$numberLong": "-5"}}`, 51024, "BSON field 'maxTimeMS' value must be >= 0, actual value '-5'"},
-		{`{"aggregate": "c", "pipeline": [], "cursor": {}, "maxTimeMS": 1e300}`, 2, "9223372036854775807 value for maxTimeMS is out of range [0, 2147483647]"},
-		{`{"count": "c", "maxTimeMS": "1"}`, 2, "maxTimeMS must be a number"},
-		{`{"count": "c", "maxTimeMS": -1}`, 2, "-1 value for maxTimeMS is out of range [0, 2147483647]"},
-		{`{"distinct": "c", "key": "a", "maxTimeMS": true}`, 2, "maxTimeMS must be a number"},
-		{`{"insert": "c", "documents": [{}], "maxTimeMS": {"x": 1}}`, 2, "maxTimeMS must be a number"},
-		{`{"update": "c", "updates": [{"q": {}, "u": {"$set": {"a": 1}}}], "maxTimeMS": -3}`, 2, "-3 value for maxTimeMS is out of range [0, 2147483647]"},
-		{`{"delete": "c", "deletes": [{"q": {}, "limit": 1}], "maxTimeMS": 0.25}`, 2, "maxTimeMS has non-integral value"},
-		{`{"findAndModify": "c", "remove": true, "maxTimeMS": "x"}`, 2, "maxTimeMS must be a number"},
-		{`{"getMore": {"$numberLong": "112233"}, "collection": "c", "maxTimeMS": "x"}`, 14, "BSON field 'getMore.maxTimeMS' is the wrong type 'string', expected types '[long, int, decimal, double']"},
-		{`{"getMore": {"$numberLong": "112233"}, "collection": "c", "maxTimeMS": -1}`, 2, "-1 value for maxTimeMS is out of range [0, 2147483647]"},
-		{`{"getMore": {"$numberLong": "112233"}, "collection": "c", "maxTimeMS": 10}`, 43, "cursor id 112233 not found"},
+		{`{"aggregate": "c", "pipeline": [], "cursor": {}, "maxTimeMS": 1e300}`, mongoerr.BadValue, "9223372036854775807 value for maxTimeMS is out of range [0, 2147483647]"},
+		{`{"count": "c", "maxTimeMS": "1"}`, mongoerr.BadValue, "maxTimeMS must be a number"},
+		{`{"count": "c", "maxTimeMS": -1}`, mongoerr.BadValue, "-1 value for maxTimeMS is out of range [0, 2147483647]"},
+		{`{"distinct": "c", "key": "a", "maxTimeMS": true}`, mongoerr.BadValue, "maxTimeMS must be a number"},
+		{`{"insert": "c", "documents": [{}], "maxTimeMS": {"x": 1}}`, mongoerr.BadValue, "maxTimeMS must be a number"},
+		{`{"update": "c", "updates": [{"q": {}, "u": {"$set": {"a": 1}}}], "maxTimeMS": -3}`, mongoerr.BadValue, "-3 value for maxTimeMS is out of range [0, 2147483647]"},
+		{`{"delete": "c", "deletes": [{"q": {}, "limit": 1}], "maxTimeMS": 0.25}`, mongoerr.BadValue, "maxTimeMS has non-integral value"},
+		{`{"findAndModify": "c", "remove": true, "maxTimeMS": "x"}`, mongoerr.BadValue, "maxTimeMS must be a number"},
+		{`{"getMore": {"$numberLong": "112233"}, "collection": "c", "maxTimeMS": "x"}`, mongoerr.TypeMismatch, "BSON field 'getMore.maxTimeMS' is the wrong type 'string', expected types '[long, int, decimal, double']"},
+		{`{"getMore": {"$numberLong": "112233"}, "collection": "c", "maxTimeMS": -1}`, mongoerr.BadValue, "-1 value for maxTimeMS is out of range [0, 2147483647]"},
+		{`{"getMore": {"$numberLong": "112233"}, "collection": "c", "maxTimeMS": 10}`, mongoerr.CursorNotFound, "cursor id 112233 not found"},
 	} {
 		wantErr(t, db, tc.cmd, tc.code, tc.msg)
 	}

@@ -12,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/schemalab/schemalab/sandbox/engine"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 // longLookup seeds db "slow" with n orders and n customers (no index on
@@ -119,7 +120,7 @@ func TestConfLongLookupDelaysNobody(t *testing.T) {
 	// The $lookup then stops at its maxTimeMS; it never saw the inserted
 	// customers (cid -1), whichever way it ends.
 	var ce mongo.CommandError
-	if err := <-lookup; !errors.As(err, &ce) || ce.Code != 50 {
+	if err := <-lookup; !errors.As(err, &ce) || ce.Code != mongoerr.MaxTimeMSExpired {
 		t.Errorf("$lookup ended with %v, want MaxTimeMSExpired", err)
 	}
 }
@@ -231,7 +232,7 @@ func TestConfSnapshotsStayConsistentUnderWrites(t *testing.T) {
 	run(func(db *mongo.Database, i int) error { // restores of the churn snapshots into a copy
 		err := db.Client().Database("copy").RunCommand(ctx, snapshotCmd("restore", "copy", fmt.Sprint("s", i%5), bson.E{Key: "fromDb", Value: "race"})).Err()
 		var ce mongo.CommandError
-		if errors.As(err, &ce) && ce.Code == 4 { // NoSuchKey: not saved yet
+		if errors.As(err, &ce) && ce.Code == mongoerr.NoSuchKey { // NoSuchKey: not saved yet
 			return nil
 		}
 		return err

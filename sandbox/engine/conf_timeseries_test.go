@@ -7,6 +7,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 // Time-series collections through the driver: mongod 8.0's options,
@@ -17,9 +19,9 @@ func TestTimeseriesCreateErrors(t *testing.T) {
 	db, _ := confColl(t)
 	wantErr(t, db, `{"create": "t", "timeseries": {"metaField": "m"}}`, 40414,
 		"BSON field 'create.timeseries.timeField' is missing but a required field")
-	wantErr(t, db, `{"create": "t", "timeseries": {"timeField": "t", "metaField": "_id"}}`, 72, `'metaField' cannot be "_id"`)
-	wantErr(t, db, `{"create": "t", "timeseries": {"timeField": "t", "metaField": "t"}}`, 72, "'metaField' cannot be the same as 'timeField'")
-	wantErr(t, db, `{"create": "t", "timeseries": {"timeField": "a.b"}}`, 72, "conf.t: 'timeField' must be a top-level field and not contain a '.'")
+	wantErr(t, db, `{"create": "t", "timeseries": {"timeField": "t", "metaField": "_id"}}`, mongoerr.InvalidOptions, `'metaField' cannot be "_id"`)
+	wantErr(t, db, `{"create": "t", "timeseries": {"timeField": "t", "metaField": "t"}}`, mongoerr.InvalidOptions, "'metaField' cannot be the same as 'timeField'")
+	wantErr(t, db, `{"create": "t", "timeseries": {"timeField": "a.b"}}`, mongoerr.InvalidOptions, "conf.t: 'timeField' must be a top-level field and not contain a '.'")
 	wantErr(t, db, `{"create": "t", "timeseries": {"timeField": "t", "granularity": "days"}}`, 2,
 		"Enumeration value 'days' for field 'create.timeseries.granularity' is not a valid value.")
 	wantErr(t, db, `{"create": "t", "timeseries": {"timeField": "t", "granularity": "minutes", "bucketMaxSpanSeconds": 100}}`, 72,
@@ -45,7 +47,7 @@ func TestTimeseriesListCollections(t *testing.T) {
 	okJ(t, db, `{"create": "f", "timeseries": {"timeField": "time", "bucketMaxSpanSeconds": 4000, "bucketRoundingSeconds": 4000}}`)
 	// create is idempotent with the same options.
 	okJ(t, db, `{"create": "w", "timeseries": {"timeField": "time", "metaField": "meta", "granularity": "minutes"}, "expireAfterSeconds": {"$numberLong": "100"}}`)
-	wantErr(t, db, `{"create": "w", "timeseries": {"timeField": "time"}}`, 48, "")
+	wantErr(t, db, `{"create": "w", "timeseries": {"timeField": "time"}}`, mongoerr.NamespaceExists, "")
 	entries := map[string]bson.D{}
 	for _, e := range firstBatch(t, db, `{"listCollections": 1}`) {
 		d := e.(bson.D)
@@ -304,7 +306,7 @@ func TestTimeseriesUpdateAndDelete(t *testing.T) {
 	sameJSON(t, "update", reply, `{"n": 1, "nModified": 1, "ok": 1.0}`)
 	sameJSON(t, "updated", firstBatch(t, db, `{"find": "m"}`), `[{"t": {"$date": "2026-01-01T00:00:00Z"}, "k": "c", "_id": 1, "v": 10}]`)
 	reply = okJ(t, db, `{"update": "m", "updates": [{"q": {"_id": 9}, "u": {"$set": {"v": 1}}, "upsert": true}]}`)
-	if code := field(firstWriteError(t, reply), "code"); code != int32(238) {
+	if code := field(firstWriteError(t, reply), "code"); code != int32(mongoerr.NotImplemented) {
 		t.Errorf("upsert on a time-series collection: %s", relaxed(reply))
 	}
 }

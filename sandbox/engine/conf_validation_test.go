@@ -11,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/schemalab/schemalab/sandbox/engine"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 // Schema validation through the driver. The expected errInfo.details are
@@ -35,7 +36,7 @@ func failingDetails(t *testing.T, db *mongo.Database, validator, doc string) bso
 	okJ(t, db, `{"create": "v", "validator": `+validator+`}`)
 	reply := okJ(t, db, `{"insert": "v", "documents": [`+doc+`]}`)
 	we := firstWriteError(t, reply)
-	if code, _ := field(we, "code").(int32); code != 121 {
+	if code, _ := field(we, "code").(int32); code != mongoerr.DocumentValidationFailure {
 		t.Fatalf("code %v, want 121: %s", field(we, "code"), relaxed(we))
 	}
 	if msg := field(we, "errmsg"); msg != "Document failed validation" {
@@ -203,7 +204,7 @@ func TestValidationParseErrors(t *testing.T) {
 		"Enumeration value 'errorAndLog' for field 'create.validationAction' is not a valid value.")
 	wantErr(t, db, `{"create": "x", "validationLevel": "validated"}`, 2,
 		"Enumeration value 'validated' for field 'create.validationLevel' is not a valid value.")
-	wantErr(t, db, `{"collMod": "missing", "validator": {"a": 1}}`, 26, "ns does not exist")
+	wantErr(t, db, `{"collMod": "missing", "validator": {"a": 1}}`, mongoerr.NamespaceNotFound, "ns does not exist")
 }
 
 func TestValidationListCollectionsAndCollMod(t *testing.T) {
@@ -232,17 +233,17 @@ func TestValidationLevels(t *testing.T) {
 	}
 	// ... but a valid document cannot be made invalid, and inserts are checked.
 	reply = okJ(t, db, `{"update": "c", "updates": [{"q": {"_id": 2}, "u": {"$unset": {"b": 1}}}]}`)
-	if code := field(firstWriteError(t, reply), "code"); code != int32(121) {
+	if code := field(firstWriteError(t, reply), "code"); code != int32(mongoerr.DocumentValidationFailure) {
 		t.Fatalf("moderate, valid document: %s", relaxed(reply))
 	}
 	reply = okJ(t, db, `{"insert": "c", "documents": [{"_id": 3}]}`)
-	if code := field(firstWriteError(t, reply), "code"); code != int32(121) {
+	if code := field(firstWriteError(t, reply), "code"); code != int32(mongoerr.DocumentValidationFailure) {
 		t.Fatalf("moderate insert: %s", relaxed(reply))
 	}
 	// strict: every update is checked.
 	okJ(t, db, `{"collMod": "c", "validationLevel": "strict"}`)
 	reply = okJ(t, db, `{"update": "c", "updates": [{"q": {"_id": 1}, "u": {"$set": {"a": "x"}}}]}`)
-	if code := field(firstWriteError(t, reply), "code"); code != int32(121) {
+	if code := field(firstWriteError(t, reply), "code"); code != int32(mongoerr.DocumentValidationFailure) {
 		t.Fatalf("strict: %s", relaxed(reply))
 	}
 	// off: nothing is checked.
@@ -301,7 +302,7 @@ func TestBypassDocumentValidation(t *testing.T) {
 			// $out into a collection that has a validator.
 			okJ(t, db, `{"create": "out", "validator": `+validator+`}`)
 			pipeline := `[{"$match": {"_id": 1}}, {"$project": {"aggregation": {"$add": [1]}}}, {"$out": "out"}]`
-			wantErr(t, db, `{"aggregate": "c", "cursor": {}, "pipeline": `+pipeline+`, "bypassDocumentValidation": false}`, 121, "")
+			wantErr(t, db, `{"aggregate": "c", "cursor": {}, "pipeline": `+pipeline+`, "bypassDocumentValidation": false}`, mongoerr.DocumentValidationFailure, "")
 			out := db.Collection("out")
 			if n, _ := out.CountDocuments(ctx, bson.D{{Key: "aggregation", Value: 1}}); n != 0 {
 				t.Fatal("$out wrote an invalid document")
@@ -314,7 +315,7 @@ func TestBypassDocumentValidation(t *testing.T) {
 			sameJSON(t, "$out keeps the validator", field(infos[0].(bson.D), "options"), `{"validator": `+validator+`}`)
 
 			// findAndModify.
-			wantErr(t, db, `{"findAndModify": "c", "update": {"$set": {"findAndModify": 1}}, "bypassDocumentValidation": false}`, 121, "")
+			wantErr(t, db, `{"findAndModify": "c", "update": {"$set": {"findAndModify": 1}}, "bypassDocumentValidation": false}`, mongoerr.DocumentValidationFailure, "")
 			okJ(t, db, `{"findAndModify": "c", "update": {"$set": {"findAndModify": 1}}, "bypassDocumentValidation": true}`)
 			if n, _ := coll.CountDocuments(ctx, bson.D{{Key: "findAndModify", Value: 1}}); n != 1 {
 				t.Fatal("findAndModify with bypass did not write")
@@ -322,7 +323,7 @@ func TestBypassDocumentValidation(t *testing.T) {
 
 			// insert, also of a document without _id.
 			reply := okJ(t, db, `{"insert": "c", "documents": [{}, {"_id": 6}], "bypassDocumentValidation": false}`)
-			if code := field(firstWriteError(t, reply), "code"); code != int32(121) {
+			if code := field(firstWriteError(t, reply), "code"); code != int32(mongoerr.DocumentValidationFailure) {
 				t.Fatalf("insert: %s", relaxed(reply))
 			}
 			okJ(t, db, `{"insert": "c", "documents": [{}, {"_id": 6}], "bypassDocumentValidation": true}`)
@@ -330,7 +331,7 @@ func TestBypassDocumentValidation(t *testing.T) {
 			// update, with an update document and with a pipeline.
 			for _, u := range []string{`{"$set": {"update": 1}}`, `[{"$set": {"pipeline": 1}}]`} {
 				reply = okJ(t, db, `{"update": "c", "updates": [{"q": {}, "u": `+u+`}], "bypassDocumentValidation": false}`)
-				if code := field(firstWriteError(t, reply), "code"); code != int32(121) {
+				if code := field(firstWriteError(t, reply), "code"); code != int32(mongoerr.DocumentValidationFailure) {
 					t.Fatalf("update %s: %s", u, relaxed(reply))
 				}
 				okJ(t, db, `{"update": "c", "updates": [{"q": {}, "u": `+u+`}], "bypassDocumentValidation": true}`)
@@ -342,7 +343,7 @@ func TestBypassDocumentValidation(t *testing.T) {
 			}
 
 			// $merge validates its writes the same way.
-			wantErr(t, db, `{"aggregate": "c", "cursor": {}, "pipeline": [{"$match": {"_id": 2}}, {"$merge": {"into": "out"}}]}`, 121, "")
+			wantErr(t, db, `{"aggregate": "c", "cursor": {}, "pipeline": [{"$match": {"_id": 2}}, {"$merge": {"into": "out"}}]}`, mongoerr.DocumentValidationFailure, "")
 			okJ(t, db, `{"aggregate": "c", "cursor": {}, "pipeline": [{"$match": {"_id": 2}}, {"$merge": {"into": "out"}}], "bypassDocumentValidation": true}`)
 		})
 	}
@@ -360,7 +361,7 @@ func TestValidationExprSeesNowOfTheWrite(t *testing.T) {
 	}
 	_, err := db.Collection("c").InsertOne(ctx, bson.D{{Key: "at", Value: future}})
 	var we mongo.WriteException
-	if !errorsAs(err, &we) || len(we.WriteErrors) != 1 || we.WriteErrors[0].Code != 121 {
+	if !errorsAs(err, &we) || len(we.WriteErrors) != 1 || we.WriteErrors[0].Code != mongoerr.DocumentValidationFailure {
 		t.Fatalf("a future time passed: %v", err)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 // Upsert rules from the manual's "Upsert Behavior" (update command) and
@@ -92,7 +94,7 @@ func TestConfUpdateCounting(t *testing.T) {
 	sameJSON(t, "ordered update", out, `{"n":0,"nModified":0,"writeErrors":[{"index":0,"code":66,"errmsg":"Performing an update on the path '_id' would modify the immutable field '_id'"}],"ok":1.0}`)
 	out = okJ(t, db, `{"delete":"c","deletes":[{"q":{"$foo":1},"limit":0},{"q":{"_id":9},"limit":1}],"ordered":false}`)
 	sameJSON(t, "unordered delete", out, `{"n":1,"writeErrors":[{"index":0,"code":2,"errmsg":"unknown top level operator: $foo. If you have a field name that starts with a '$' symbol, consider using $getField or $setField."}],"ok":1.0}`)
-	wantErr(t, db, `{"delete":"c","deletes":[{"q":{},"limit":2}]}`, 9, "The limit field in delete objects must be 0 or 1. Got 2")
+	wantErr(t, db, `{"delete":"c","deletes":[{"q":{},"limit":2}]}`, mongoerr.FailedToParse, "The limit field in delete objects must be 0 or 1. Got 2")
 	out = okJ(t, db, `{"delete":"c","deletes":[{"q":{"a":2},"limit":1}]}`)
 	sameJSON(t, "delete one", out, `{"n":1,"ok":1.0}`)
 	out = okJ(t, db, `{"delete":"c","deletes":[{"q":{},"limit":0}]}`)
@@ -111,7 +113,7 @@ func TestConfWriteErrorsOrdered(t *testing.T) {
 
 	// Existing documents all lack e and f: a unique index on them would hold
 	// { e: null, f: null } twice, so mongod refuses to build it.
-	wantErr(t, db, `{"createIndexes":"c","indexes":[{"key":{"e":1,"f":-1},"name":"ef","unique":true}]}`, 11000, "")
+	wantErr(t, db, `{"createIndexes":"c","indexes":[{"key":{"e":1,"f":-1},"name":"ef","unique":true}]}`, mongoerr.DuplicateKey, "")
 	okJ(t, db, `{"delete":"c","deletes":[{"q":{"_id":{"$ne":2}},"limit":0}]}`)
 	okJ(t, db, `{"createIndexes":"c","indexes":[{"key":{"e":1,"f":-1},"name":"ef","unique":true}]}`)
 	okJ(t, db, `{"insert":"c","documents":[{"_id":10,"e":"x","f":1},{"_id":12,"e":"y","f":1}]}`)
@@ -152,10 +154,10 @@ func TestConfDocumentRules(t *testing.T) {
 		msg  string
 	}{
 		// storage_validation::storageValidIdField in 8.0 (older servers said "can't use an array for _id").
-		{`{"_id":[1]}`, 53, "The '_id' value cannot be of type array"},
-		{`{"_id":{"$regularExpression":{"pattern":"a","options":""}}}`, 53, "The '_id' value cannot be of type regex"},
-		{`{"_id":{"$undefined":true}}`, 53, "The '_id' value cannot be of type undefined"},
-		{`{"_id":{"a":{"$x":1}}}`, 52, "_id fields may not contain '$'-prefixed fields: $x is not valid for storage."},
+		{`{"_id":[1]}`, mongoerr.InvalidIdField, "The '_id' value cannot be of type array"},
+		{`{"_id":{"$regularExpression":{"pattern":"a","options":""}}}`, mongoerr.InvalidIdField, "The '_id' value cannot be of type regex"},
+		{`{"_id":{"$undefined":true}}`, mongoerr.InvalidIdField, "The '_id' value cannot be of type undefined"},
+		{`{"_id":{"a":{"$x":1}}}`, mongoerr.DollarPrefixedFieldName, "_id fields may not contain '$'-prefixed fields: $x is not valid for storage."},
 	} {
 		out := okJ(t, db, `{"insert":"c","documents":[`+c.doc+`]}`)
 		sameJSON(t, "insert "+c.doc, out, fmt.Sprintf(`{"n":0,"writeErrors":[{"index":0,"code":%d,"errmsg":%q}],"ok":1.0}`, c.code, c.msg))
@@ -219,7 +221,7 @@ func TestConfMessageDocumentTooLarge(t *testing.T) {
 	_, err := coll.InsertOne(ctx, doc)
 	want := fmt.Sprintf("BSONObj size: %d (0x%X) is invalid. Size must be between 0 and 16793600(16MB) First element: _id: 2", size, size)
 	var ce mongo.CommandError
-	if !errorsAs(err, &ce) || ce.Code != 10334 || ce.Message != want {
+	if !errorsAs(err, &ce) || ce.Code != mongoerr.BSONObjectTooLarge || ce.Message != want {
 		t.Errorf("got %v\nwant 10334 %s", err, want)
 	}
 }

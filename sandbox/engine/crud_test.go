@@ -10,6 +10,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 func errorsAs(err error, target any) bool { return errors.As(err, target) }
@@ -147,7 +149,7 @@ func TestDuplicateKeyError(t *testing.T) {
 	}
 	e := we.WriteErrors[0]
 	want := `E11000 duplicate key error collection: shop.users index: email_1 dup key: { email: "a@x" }`
-	if e.Code != 11000 || e.Message != want || e.Index != 0 {
+	if e.Code != mongoerr.DuplicateKey || e.Message != want || e.Index != 0 {
 		t.Fatalf("got code %d index %d message %q", e.Code, e.Index, e.Message)
 	}
 	// _id duplicates too, reported at the failing document's index.
@@ -171,13 +173,13 @@ func TestDocumentTooLarge(t *testing.T) {
 	big := strings.Repeat("x", 17*1024*1024)
 	_, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: 1}, {Key: "s", Value: big}})
 	var ce mongo.CommandError
-	if !errors.As(err, &ce) || ce.Code != 10334 || ce.Name != "BSONObjectTooLarge" {
+	if !errors.As(err, &ce) || ce.Code != mongoerr.BSONObjectTooLarge || ce.Name != "BSONObjectTooLarge" {
 		t.Fatalf("17 MiB insert: %T %v", err, err)
 	}
 	// Just over 16 MiB but inside the message slack: a write error.
 	_, err = coll.InsertOne(ctx, bson.D{{Key: "_id", Value: 2}, {Key: "s", Value: strings.Repeat("x", 16*1024*1024)}})
 	var we mongo.WriteException
-	if !errors.As(err, &we) || we.WriteErrors[0].Code != 2 || !strings.HasPrefix(we.WriteErrors[0].Message, "object to insert too large. size in bytes: 16777238, max size: 16777216") {
+	if !errors.As(err, &we) || we.WriteErrors[0].Code != mongoerr.BadValue || !strings.HasPrefix(we.WriteErrors[0].Message, "object to insert too large. size in bytes: 16777238, max size: 16777216") {
 		t.Fatalf("16 MiB+ insert: %v", err)
 	}
 	// Growing a document past the limit with an update.
@@ -193,7 +195,7 @@ func TestDocumentTooLarge(t *testing.T) {
 func TestUnknownCommand(t *testing.T) {
 	client := startServer(t)
 	ce := commandError(t, client.Database("t"), bson.D{{Key: "frobnicate", Value: 1}})
-	if ce.Code != 59 || ce.Name != "CommandNotFound" || ce.Message != "no such command: 'frobnicate'" {
+	if ce.Code != mongoerr.CommandNotFound || ce.Name != "CommandNotFound" || ce.Message != "no such command: 'frobnicate'" {
 		t.Fatalf("%+v", ce)
 	}
 }

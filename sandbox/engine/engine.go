@@ -18,13 +18,8 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
-
-// ConnInfo describes the client connection a command arrived on.
-type ConnInfo struct {
-	ID         int64  // connectionId reported by hello
-	RemoteAddr string // "127.0.0.1:54012"
-}
 
 // Engine is one embedded server's data and cursors. It is safe for
 // concurrent use by many connections. Reads run on snapshots of what they
@@ -35,9 +30,14 @@ type ConnInfo struct {
 type Engine struct {
 	catalog  *catalog.Catalog
 	cursors  *cursorTable
-	commands map[string]handler
+	commands map[string]*command
 	usage    *indexUsage
 	started  time.Time
+	// processID is hello's topologyVersion.processId: it tells clients
+	// this server from one that restarted on the same address.
+	processID bson.ObjectID
+	// conns counts the client connections.
+	conns connCounts
 	// snapshots are the databases saved by schemalabSnapshot, guarded by
 	// snapshotsMu.
 	snapshotsMu sync.Mutex
@@ -75,14 +75,15 @@ type Options struct {
 
 // New returns an empty engine.
 func New(opts Options) *Engine {
-	commands := commandTable()
+	cmds := commands()
 	if !opts.Strict {
-		commands[SnapshotCommand] = cmdSnapshot
+		cmds = append(cmds, &command{name: SnapshotCommand, run: cmdSnapshot})
 	}
 	return &Engine{
 		catalog:       catalog.New(compilePartialFilter),
 		cursors:       newCursorTable(opts.MaxOpenCursors, opts.CursorIdleTimeout),
-		commands:      commands,
+		commands:      commandTable(cmds),
+		processID:     bson.NewObjectID(),
 		usage:         newIndexUsage(),
 		started:       time.Now(),
 		snapshots:     snapshotStore{},
@@ -92,18 +93,12 @@ func New(opts Options) *Engine {
 	}
 }
 
-// ConnectionClosed tells the engine that a client connection has gone:
-// the cursors it opened die with it, as mongod kills a session's cursors
-// when the session ends, unless another open connection of the same
-// session has read from them.
-func (e *Engine) ConnectionClosed(id int64) { e.cursors.connectionClosed(id) }
-
 // request is one command being executed.
 type request struct {
 	// ctx interrupts the command: its deadline is the command's maxTimeMS,
 	// and the server cancels it on shutdown.
 	ctx  context.Context
-	conn ConnInfo
+	conn *Conn
 	db   string
 	name string // the command name as the client spelled it
 	cmd  bson.D
@@ -134,7 +129,10 @@ func (r *request) owner() string {
 // sequences already folded in as arrays, and carries "$db". The reply is
 // always a document: {ok: 1, ...} or mongod's error shape {ok: 0, errmsg,
 // code, codeName}.
-func (e *Engine) Run(ctx context.Context, conn ConnInfo, cmd bson.D) (reply bson.D) {
+//
+// Run is the one place a panic below a command is recovered: it becomes
+// an InternalError reply, and the connection and the server carry on.
+func (e *Engine) Run(ctx context.Context, conn *Conn, cmd bson.D) (reply bson.D) {
 	if len(cmd) == 0 {
 		return ErrorReply(mongoerr.New(mongoerr.FailedToParse, "Empty command"))
 	}
@@ -145,19 +143,22 @@ func (e *Engine) Run(ctx context.Context, conn ConnInfo, cmd bson.D) (reply bson
 		}
 	}()
 	name := cmd[0].Key
-	if err := e.refuseTransactionNumber(name, cmd); err != nil {
+	c, known := e.commands[name]
+	if err := refuseTransactionNumber(name, c, cmd); err != nil {
 		return ErrorReply(err)
 	}
-	h, ok := e.commands[name]
-	if !ok {
+	if !known {
 		return ErrorReply(mongoerr.Newf(mongoerr.CommandNotFound, "no such command: '%s'", name))
 	}
 	db, _ := lookupString(cmd, "$db")
 	if db == "" {
 		return ErrorReply(mongoerr.New(mongoerr.InvalidNamespace, "Invalid empty database name"))
 	}
+	if c.adminOnly && db != "admin" {
+		return ErrorReply(mongoerr.New(mongoerr.Unauthorized, name+" may only be run against the admin database."))
+	}
 	req := &request{ctx: ctx, conn: conn, db: db, name: name, cmd: cmd, now: bson.NewDateTimeFromTime(time.Now())}
-	limit, err := parseMaxTimeMS(req)
+	limit, err := parseMaxTimeMS(req, c.maxTimeMS)
 	if err != nil {
 		return ErrorReply(err)
 	}
@@ -172,7 +173,7 @@ func (e *Engine) Run(ctx context.Context, conn ConnInfo, cmd bson.D) (reply bson
 	if e.beforeCommand != nil {
 		e.beforeCommand(name)
 	}
-	out, err := h(e, req)
+	out, err := c.run(e, req)
 	if err != nil {
 		return ErrorReply(err)
 	}
@@ -192,8 +193,17 @@ func firstLines(b []byte, n int) string {
 	return string(b)
 }
 
+// codelessError is a failure mongod reports with errmsg alone, without
+// a code (getLog of an unknown log).
+type codelessError string
+
+func (e codelessError) Error() string { return string(e) }
+
 // ErrorReply renders err in mongod's reply shape.
 func ErrorReply(err error) bson.D {
+	if msg, ok := err.(codelessError); ok {
+		return bson.D{{Key: "errmsg", Value: string(msg)}, {Key: "ok", Value: 0.0}}
+	}
 	me := mongoerr.As(err)
 	reply := bson.D{
 		{Key: "ok", Value: 0.0},
@@ -205,27 +215,14 @@ func ErrorReply(err error) bson.D {
 }
 
 func lookupDoc(d bson.D, key string) (bson.D, bool) {
-	for _, e := range d {
-		if e.Key == key {
-			v, ok := e.Value.(bson.D)
-			return v, ok
-		}
-	}
-	return nil, false
+	v, ok := value.Get(d, key).(bson.D)
+	return v, ok
 }
 
 func lookupString(d bson.D, key string) (string, bool) {
-	for _, e := range d {
-		if e.Key == key {
-			s, ok := e.Value.(string)
-			return s, ok
-		}
-	}
-	return "", false
+	s, ok := value.Get(d, key).(string)
+	return s, ok
 }
-
-// handler executes one command; it returns the reply fields without "ok".
-type handler func(e *Engine, req *request) (bson.D, error)
 
 // compilePartialFilter lets the catalog evaluate partialFilterExpression
 // without depending on the query language.

@@ -10,6 +10,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/planner"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 // ServerVersion is the MongoDB version the sandbox reproduces; buildInfo,
@@ -39,56 +40,65 @@ func explainVerbosity(req *request) (string, error) {
 }
 
 func cmdExplain(e *Engine, req *request) (bson.D, error) {
+	sub, verbosity, c, err := e.parseExplain(req)
+	if err != nil {
+		return nil, err
+	}
+	if c.explain == nil {
+		return nil, mongoerr.Newf(mongoerr.IllegalOperation, "Cannot explain cmd: %s", c.name)
+	}
+	return c.explain(e, sub, verbosity)
+}
+
+// parseExplain reads an explain command as CmdExplain::parse does: the
+// explained command (a request of its own), the verbosity, and the
+// command's table entry.
+func (e *Engine) parseExplain(req *request) (*request, string, *command, error) {
 	inner, ok := req.cmd[0].Value.(bson.D)
 	if !ok {
-		return nil, mongoerr.Newf(mongoerr.TypeMismatch,
-			"BSON field 'explain.explain' is the wrong type '%s', expected type 'object'", typeNameOf(req.cmd[0].Value))
+		return nil, "", nil, mongoerr.Newf(mongoerr.TypeMismatch,
+			"BSON field 'explain.explain' is the wrong type '%s', expected type 'object'", value.TypeName(req.cmd[0].Value))
 	}
 	if len(inner) == 0 {
-		return nil, mongoerr.New(mongoerr.FailedToParse, "explain command requires a nested object")
+		return nil, "", nil, mongoerr.New(mongoerr.FailedToParse, "explain command requires a nested object")
 	}
 	verbosity, err := explainVerbosity(req)
 	if err != nil {
-		return nil, err
+		return nil, "", nil, err
 	}
 	sub := *req
 	sub.name = inner[0].Key
 	sub.cmd = inner
 	if db, ok := lookupString(inner, "$db"); ok && db != req.db {
-		return nil, mongoerr.Newf(mongoerr.InvalidNamespace,
+		return nil, "", nil, mongoerr.Newf(mongoerr.InvalidNamespace,
 			"Mismatched $db in explain command. Expected %s but got %s", req.db, db)
 	}
-	if out, ok, err := e.explainTimeseries(&sub, verbosity); ok {
-		return out, err
+	c, known := e.commands[sub.name]
+	if !known {
+		return nil, "", nil, mongoerr.Newf(mongoerr.CommandNotFound, "Explain failed due to unknown command: %s", sub.name)
 	}
-	switch sub.name {
-	case "find":
-		return e.explainFind(&sub, verbosity)
-	case "aggregate":
-		s, err := parseAggregate(&sub)
-		if err != nil {
-			return nil, err
-		}
-		return e.explainAggregate(&sub, s, verbosity)
-	case "count":
-		return e.explainCount(&sub, verbosity)
-	case "distinct":
-		return e.explainDistinct(&sub, verbosity)
-	case "update":
-		return e.explainUpdate(&sub, verbosity)
-	case "delete":
-		return e.explainDelete(&sub, verbosity)
-	case "findAndModify", "findandmodify":
-		return e.explainFindAndModify(&sub, verbosity)
-	}
-	if _, known := e.commands[sub.name]; known {
-		return nil, mongoerr.Newf(mongoerr.IllegalOperation, "Cannot explain cmd: %s", sub.name)
-	}
-	return nil, mongoerr.Newf(mongoerr.CommandNotFound, "Explain failed due to unknown command: %s", sub.name)
+	return &sub, verbosity, c, nil
 }
 
-func typeNameOf(v any) string {
-	return valueTypeName(v)
+// explainExplain is the explain entry of explain itself: mongod parses
+// the nested explain, then refuses (CmdExplain::Invocation::explain).
+func explainExplain(e *Engine, req *request, _ string) (bson.D, error) {
+	if _, _, _, err := e.parseExplain(req); err != nil {
+		return nil, err
+	}
+	return nil, mongoerr.New(mongoerr.IllegalOperation, "Explain cannot explain itself.")
+}
+
+// overTimeseries makes explain of a read of a time-series collection
+// explain the aggregate mongod runs for it; other collections go to
+// explain.
+func overTimeseries(explain explainer) explainer {
+	return func(e *Engine, req *request, verbosity string) (bson.D, error) {
+		if out, ok, err := e.explainTimeseries(req, verbosity); ok {
+			return out, err
+		}
+		return explain(e, req, verbosity)
+	}
 }
 
 // explainTail is what every explain ends with: the command as run, the
@@ -118,14 +128,14 @@ func explainTail(req *request) bson.D {
 			{Key: "gitVersion", Value: "schemalab-embedded"},
 		}},
 		{Key: "serverParameters", Value: bson.D{
-			{Key: "internalQueryFacetBufferSizeBytes", Value: int32(104857600)},
-			{Key: "internalQueryFacetMaxOutputDocSizeBytes", Value: int32(104857600)},
-			{Key: "internalLookupStageIntermediateDocumentMaxSizeBytes", Value: int32(104857600)},
-			{Key: "internalDocumentSourceGroupMaxMemoryBytes", Value: int32(104857600)},
-			{Key: "internalQueryMaxBlockingSortMemoryUsageBytes", Value: int32(104857600)},
+			{Key: "internalQueryFacetBufferSizeBytes", Value: int32(value.MemoryLimit)},
+			{Key: "internalQueryFacetMaxOutputDocSizeBytes", Value: int32(value.MemoryLimit)},
+			{Key: "internalLookupStageIntermediateDocumentMaxSizeBytes", Value: int32(value.MemoryLimit)},
+			{Key: "internalDocumentSourceGroupMaxMemoryBytes", Value: int32(value.MemoryLimit)},
+			{Key: "internalQueryMaxBlockingSortMemoryUsageBytes", Value: int32(value.MemoryLimit)},
 			{Key: "internalQueryProhibitBlockingMergeOnMongoS", Value: int32(0)},
-			{Key: "internalQueryMaxAddToSetBytes", Value: int32(104857600)},
-			{Key: "internalDocumentSourceSetWindowFieldsMaxMemoryBytes", Value: int32(104857600)},
+			{Key: "internalQueryMaxAddToSetBytes", Value: int32(value.MemoryLimit)},
+			{Key: "internalDocumentSourceSetWindowFieldsMaxMemoryBytes", Value: int32(value.MemoryLimit)},
 			{Key: "internalQueryFrameworkControl", Value: "forceClassicEngine"},
 			{Key: "internalQueryPlannerIgnoreIndexWithCollationForRegex", Value: int32(1)},
 		}},
@@ -263,13 +273,8 @@ func writeStage(name string, counts bson.D) func(plan bson.D, exec bool) bson.D 
 }
 
 func lookupInt(d bson.D, key string) int64 {
-	for _, f := range d {
-		if f.Key == key {
-			n, _ := toInt64(f.Value)
-			return n
-		}
-	}
-	return 0
+	n, _ := toInt64(value.Get(d, key))
+	return n
 }
 
 // explainedStatement parses an update or delete command for explain,
@@ -390,7 +395,11 @@ func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D
 	return explainReply(req, body), nil
 }
 
-func (e *Engine) explainAggregate(req *request, s *aggregateSpec, verbosity string) (bson.D, error) {
+func (e *Engine) explainAggregate(req *request, verbosity string) (bson.D, error) {
+	s, err := parseAggregate(req)
+	if err != nil {
+		return nil, err
+	}
 	return e.explainPipeline(req, s, verbosity, e.pipelineView(req.db, s.coll, s.pipeline))
 }
 

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 // exprOn runs {$project: {_id: 0, r: <e>}} over the one document of
@@ -83,16 +85,16 @@ func TestExpressionArrayAndDocumentLimits(t *testing.T) {
 		code   int32
 		prefix string
 	}{
-		{"$concatArrays doubling", bson.D{{Key: "$size", Value: doubling(bson.A{1}, bson.D{{Key: "$concatArrays", Value: bson.A{"$$value", "$$value"}}})}}, 146, "$concatArrays would use too much memory ("},
-		{"$map of a big string", bson.D{{Key: "$size", Value: bson.D{{Key: "$map", Value: bson.D{{Key: "input", Value: bson.D{{Key: "$range", Value: bson.A{0, 1000}}}}, {Key: "in", Value: "$s"}}}}}}, 146, "$map would use too much memory ("},
-		{"$zip with long defaults", bson.D{{Key: "$size", Value: bson.D{{Key: "$zip", Value: bson.D{{Key: "inputs", Value: bson.A{bson.D{{Key: "$range", Value: bson.A{0, 1000}}}, bson.A{}}}, {Key: "useLongestLength", Value: true}, {Key: "defaults", Value: bson.A{0, "$s"}}}}}}}, 146, "$zip would use too much memory ("},
-		{"object literal doubling", bson.D{{Key: "$type", Value: doubling(bson.D{}, bson.D{{Key: "a", Value: "$$value"}, {Key: "b", Value: "$$value"}})}}, 146, "object literal would use too much memory ("},
-		{"array literal doubling", bson.D{{Key: "$type", Value: doubling(bson.A{}, bson.A{"$$value", "$$value"})}}, 146, "array literal would use too much memory ("},
-		{"$mergeObjects doubling", bson.D{{Key: "$type", Value: doubling(bson.D{}, bson.D{{Key: "$mergeObjects", Value: bson.A{bson.D{{Key: "a", Value: "$$value"}}, bson.D{{Key: "b", Value: "$$value"}}}}})}}, 146, "$mergeObjects would use too much memory ("},
-		{"$setField doubling", bson.D{{Key: "$type", Value: doubling(bson.D{}, bson.D{{Key: "$setField", Value: bson.D{{Key: "field", Value: "a"}, {Key: "input", Value: bson.D{{Key: "b", Value: "$$value"}}}, {Key: "value", Value: "$$value"}}}})}}, 146, "$setField would use too much memory ("},
-		{"nesting past 200 levels", bson.D{{Key: "$type", Value: bson.D{{Key: "$reduce", Value: bson.D{{Key: "input", Value: bson.D{{Key: "$range", Value: bson.A{0, 1000}}}}, {Key: "initialValue", Value: 0}, {Key: "in", Value: bson.D{{Key: "v", Value: "$$value"}}}}}}}}, 15,
+		{"$concatArrays doubling", bson.D{{Key: "$size", Value: doubling(bson.A{1}, bson.D{{Key: "$concatArrays", Value: bson.A{"$$value", "$$value"}}})}}, mongoerr.ExceededMemoryLimit, "$concatArrays would use too much memory ("},
+		{"$map of a big string", bson.D{{Key: "$size", Value: bson.D{{Key: "$map", Value: bson.D{{Key: "input", Value: bson.D{{Key: "$range", Value: bson.A{0, 1000}}}}, {Key: "in", Value: "$s"}}}}}}, mongoerr.ExceededMemoryLimit, "$map would use too much memory ("},
+		{"$zip with long defaults", bson.D{{Key: "$size", Value: bson.D{{Key: "$zip", Value: bson.D{{Key: "inputs", Value: bson.A{bson.D{{Key: "$range", Value: bson.A{0, 1000}}}, bson.A{}}}, {Key: "useLongestLength", Value: true}, {Key: "defaults", Value: bson.A{0, "$s"}}}}}}}, mongoerr.ExceededMemoryLimit, "$zip would use too much memory ("},
+		{"object literal doubling", bson.D{{Key: "$type", Value: doubling(bson.D{}, bson.D{{Key: "a", Value: "$$value"}, {Key: "b", Value: "$$value"}})}}, mongoerr.ExceededMemoryLimit, "object literal would use too much memory ("},
+		{"array literal doubling", bson.D{{Key: "$type", Value: doubling(bson.A{}, bson.A{"$$value", "$$value"})}}, mongoerr.ExceededMemoryLimit, "array literal would use too much memory ("},
+		{"$mergeObjects doubling", bson.D{{Key: "$type", Value: doubling(bson.D{}, bson.D{{Key: "$mergeObjects", Value: bson.A{bson.D{{Key: "a", Value: "$$value"}}, bson.D{{Key: "b", Value: "$$value"}}}}})}}, mongoerr.ExceededMemoryLimit, "$mergeObjects would use too much memory ("},
+		{"$setField doubling", bson.D{{Key: "$type", Value: doubling(bson.D{}, bson.D{{Key: "$setField", Value: bson.D{{Key: "field", Value: "a"}, {Key: "input", Value: bson.D{{Key: "b", Value: "$$value"}}}, {Key: "value", Value: "$$value"}}}})}}, mongoerr.ExceededMemoryLimit, "$setField would use too much memory ("},
+		{"nesting past 200 levels", bson.D{{Key: "$type", Value: bson.D{{Key: "$reduce", Value: bson.D{{Key: "input", Value: bson.D{{Key: "$range", Value: bson.A{0, 1000}}}}, {Key: "initialValue", Value: 0}, {Key: "in", Value: bson.D{{Key: "v", Value: "$$value"}}}}}}}}, mongoerr.Overflow,
 			"cannot convert document to BSON because it exceeds the limit of 200 levels of nesting"},
-		{"$split into too many parts", bson.D{{Key: "$size", Value: bson.D{{Key: "$split", Value: bson.A{"$s", "a"}}}}}, 146, "$split would use too much memory ("},
+		{"$split into too many parts", bson.D{{Key: "$size", Value: bson.D{{Key: "$split", Value: bson.A{"$s", "a"}}}}}, mongoerr.ExceededMemoryLimit, "$split would use too much memory ("},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -100,7 +102,7 @@ func TestExpressionArrayAndDocumentLimits(t *testing.T) {
 			if ce.Code != tc.code || !strings.HasPrefix(ce.Message, aggPrefix+tc.prefix) {
 				t.Fatalf("error %d %q, want %d %q...", ce.Code, ce.Message, tc.code, aggPrefix+tc.prefix)
 			}
-			if tc.code == 146 && !strings.HasSuffix(ce.Message, " bytes) and cannot spill to disk. Memory limit: 104857600 bytes") {
+			if tc.code == mongoerr.ExceededMemoryLimit && !strings.HasSuffix(ce.Message, " bytes) and cannot spill to disk. Memory limit: 104857600 bytes") {
 				t.Fatalf("error %q", ce.Message)
 			}
 		})

@@ -7,6 +7,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 func TestCreateIndexesNamesAndIdempotence(t *testing.T) {
@@ -28,20 +30,20 @@ func TestCreateIndexesNamesAndIdempotence(t *testing.T) {
 	// Same name, different key.
 	ce := commandError(t, db, bson.D{{Key: "createIndexes", Value: "c"}, {Key: "indexes", Value: bson.A{
 		bson.D{{Key: "key", Value: bson.D{{Key: "x", Value: 1}}}, {Key: "name", Value: "field_1_other_-1"}}}}})
-	if ce.Code != 86 || ce.Name != "IndexKeySpecsConflict" {
+	if ce.Code != mongoerr.IndexKeySpecsConflict || ce.Name != "IndexKeySpecsConflict" {
 		t.Fatalf("%+v", ce)
 	}
 	// Same name and key, different options that change the index
 	// (unique): mongod calls that a key-spec conflict as well.
 	ce = commandError(t, db, bson.D{{Key: "createIndexes", Value: "c"}, {Key: "indexes", Value: bson.A{
 		bson.D{{Key: "key", Value: bson.D{{Key: "field", Value: 1}, {Key: "other", Value: -1}}}, {Key: "name", Value: "field_1_other_-1"}, {Key: "unique", Value: true}}}}})
-	if ce.Code != 86 || ce.Name != "IndexKeySpecsConflict" {
+	if ce.Code != mongoerr.IndexKeySpecsConflict || ce.Name != "IndexKeySpecsConflict" {
 		t.Fatalf("%+v", ce)
 	}
 	// The same key under another name.
 	ce = commandError(t, db, bson.D{{Key: "createIndexes", Value: "c"}, {Key: "indexes", Value: bson.A{
 		bson.D{{Key: "key", Value: bson.D{{Key: "field", Value: 1}, {Key: "other", Value: -1}}}, {Key: "name", Value: "again"}}}}})
-	if ce.Code != 85 || ce.Name != "IndexOptionsConflict" {
+	if ce.Code != mongoerr.IndexOptionsConflict || ce.Name != "IndexOptionsConflict" {
 		t.Fatalf("%+v", ce)
 	}
 	cur, err := coll.Indexes().List(ctx)
@@ -69,7 +71,7 @@ func TestCompoundMultikeyParallelArrays(t *testing.T) {
 	}
 	_, err := coll.InsertOne(ctx, bson.D{{Key: "a", Value: bson.A{1, 2}}, {Key: "b", Value: bson.A{1, 2}}})
 	var we mongo.WriteException
-	if !errorsAs(err, &we) || we.WriteErrors[0].Code != 171 {
+	if !errorsAs(err, &we) || we.WriteErrors[0].Code != mongoerr.CannotIndexParallelArrays {
 		t.Fatalf("parallel arrays: %v", err)
 	}
 }
@@ -94,7 +96,7 @@ func TestUniqueSparseAndPartial(t *testing.T) {
 	}
 	_, err := pc.InsertOne(ctx, bson.D{{Key: "sku", Value: "a"}, {Key: "active", Value: true}})
 	var we mongo.WriteException
-	if !errorsAs(err, &we) || we.WriteErrors[0].Code != 11000 {
+	if !errorsAs(err, &we) || we.WriteErrors[0].Code != mongoerr.DuplicateKey {
 		t.Fatalf("partial unique: %v", err)
 	}
 }

@@ -7,39 +7,36 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 // errMaxTimeMSExpired is the cause of a command context whose maxTimeMS
 // ran out, and so the error every interrupted loop reports for it.
 var errMaxTimeMSExpired = mongoerr.New(mongoerr.MaxTimeMSExpired, "operation exceeded time limit")
 
-// maxTimeIDL lists the commands whose own IDL declares maxTimeMS (as a
-// safeInt64, with its struct name for errors), so that a non-number fails
-// there with TypeMismatch before the generic check; find and aggregate
-// also validate it as >= 0. Every other command only has the generic
-// check, which calls any non-number "maxTimeMS must be a number".
-var maxTimeIDL = map[string]struct {
-	prefix      string
+// maxTimeIDL is maxTimeMS as a command's own IDL declares it (a
+// safeInt64): a non-number fails there with TypeMismatch, named after the
+// command's IDL struct, before the generic check; find and aggregate also
+// validate it as >= 0. Commands without one only have the generic check,
+// which calls any non-number "maxTimeMS must be a number".
+type maxTimeIDL struct {
 	nonNegative bool
-}{
-	"find":      {"FindCommandRequest", true},
-	"aggregate": {"aggregate", true},
-	"getMore":   {"getMore", false},
 }
 
 // parseMaxTimeMS reads a command's maxTimeMS the way mongod does: its
-// command's IDL first (above), then parseMaxTimeMS of the service entry
+// command's IDL first (idl, nil when it has none), then parseMaxTimeMS of the service entry
 // point, which wants a number in [0, 2147483647] and, for a double, a whole
 // one. Absent or 0 means no limit.
-func parseMaxTimeMS(req *request) (time.Duration, error) {
-	v, ok := newArgs(req).get("maxTimeMS")
+func parseMaxTimeMS(req *request, idl *maxTimeIDL) (time.Duration, error) {
+	a := newArgs(req)
+	v, ok := a.get("maxTimeMS")
 	if !ok {
 		return 0, nil
 	}
-	if idl, has := maxTimeIDL[req.name]; has && v != nil {
+	if idl != nil && v != nil {
 		n, isNum := toInt64(v)
 		if !isNum {
-			return 0, args{prefix: idl.prefix}.wrongType("maxTimeMS", v, "types '[long, int, decimal, double']")
+			return 0, a.wrongType("maxTimeMS", v, "types '[long, int, decimal, double']")
 		}
 		if idl.nonNegative && n < 0 {
 			return 0, mongoerr.Newf(51024, "BSON field 'maxTimeMS' value must be >= 0, actual value '%d'", n)
@@ -60,14 +57,7 @@ func parseMaxTimeMS(req *request) (time.Duration, error) {
 
 // hasMaxTimeMS reports whether the command sets maxTimeMS (getMore's
 // own is validated against its cursor).
-func hasMaxTimeMS(cmd bson.D) bool {
-	for _, e := range cmd {
-		if e.Key == "maxTimeMS" {
-			return true
-		}
-	}
-	return false
-}
+func hasMaxTimeMS(cmd bson.D) bool { return !value.IsMissing(value.Get(cmd, "maxTimeMS")) }
 
 // isInterruption is ErrorCodes::isInterruption for the interruptions the
 // embedded server produces.

@@ -7,6 +7,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 // bigDocs fills db.big with n documents of a little over 1 MB each, as
@@ -66,15 +68,15 @@ func TestBlockingStagesMemoryLimit(t *testing.T) {
 		msg      string
 	}{
 		// A leading $sort runs in the query layer, a later one in the pipeline.
-		{"leading $sort", bson.A{bson.D{{Key: "$sort", Value: byRandom}}}, 292, "QueryExceededMemoryLimitNoDiskUseAllowed", sortNoDisk},
-		{"$sort after $project", bson.A{bson.D{{Key: "$project", Value: bson.D{{Key: "bigStr", Value: 1}, {Key: "random", Value: 1}}}}, bson.D{{Key: "$sort", Value: byRandom}}}, 292, "QueryExceededMemoryLimitNoDiskUseAllowed", sortNoDisk},
-		{"$sort with $limit keeps too much", bson.A{bson.D{{Key: "$project", Value: bson.D{{Key: "bigStr", Value: 1}, {Key: "random", Value: 1}}}}, bson.D{{Key: "$sort", Value: byRandom}}, bson.D{{Key: "$limit", Value: 101}}}, 292, "QueryExceededMemoryLimitNoDiskUseAllowed", sortNoDisk},
-		{"$group", bson.A{bson.D{{Key: "$group", Value: bson.D{{Key: "_id", Value: "$_id"}, {Key: "s", Value: bson.D{{Key: "$first", Value: "$bigStr"}}}}}}}, 292, "QueryExceededMemoryLimitNoDiskUseAllowed", groupNoDisk},
-		{"$bucket is a $group", bson.A{bson.D{{Key: "$bucket", Value: bson.D{{Key: "groupBy", Value: "$_id"}, {Key: "boundaries", Value: bson.A{0, 50, 200}}, {Key: "output", Value: bson.D{{Key: "s", Value: bson.D{{Key: "$last", Value: "$bigStr"}}}, {Key: "l", Value: bson.D{{Key: "$lastN", Value: bson.D{{Key: "input", Value: "$bigStr"}, {Key: "n", Value: 60}}}}}}}}}}}, 292, "QueryExceededMemoryLimitNoDiskUseAllowed", groupNoDisk},
+		{"leading $sort", bson.A{bson.D{{Key: "$sort", Value: byRandom}}}, mongoerr.QueryExceededMemoryLimitNoDiskUseAllowed, "QueryExceededMemoryLimitNoDiskUseAllowed", sortNoDisk},
+		{"$sort after $project", bson.A{bson.D{{Key: "$project", Value: bson.D{{Key: "bigStr", Value: 1}, {Key: "random", Value: 1}}}}, bson.D{{Key: "$sort", Value: byRandom}}}, mongoerr.QueryExceededMemoryLimitNoDiskUseAllowed, "QueryExceededMemoryLimitNoDiskUseAllowed", sortNoDisk},
+		{"$sort with $limit keeps too much", bson.A{bson.D{{Key: "$project", Value: bson.D{{Key: "bigStr", Value: 1}, {Key: "random", Value: 1}}}}, bson.D{{Key: "$sort", Value: byRandom}}, bson.D{{Key: "$limit", Value: 101}}}, mongoerr.QueryExceededMemoryLimitNoDiskUseAllowed, "QueryExceededMemoryLimitNoDiskUseAllowed", sortNoDisk},
+		{"$group", bson.A{bson.D{{Key: "$group", Value: bson.D{{Key: "_id", Value: "$_id"}, {Key: "s", Value: bson.D{{Key: "$first", Value: "$bigStr"}}}}}}}, mongoerr.QueryExceededMemoryLimitNoDiskUseAllowed, "QueryExceededMemoryLimitNoDiskUseAllowed", groupNoDisk},
+		{"$bucket is a $group", bson.A{bson.D{{Key: "$bucket", Value: bson.D{{Key: "groupBy", Value: "$_id"}, {Key: "boundaries", Value: bson.A{0, 50, 200}}, {Key: "output", Value: bson.D{{Key: "s", Value: bson.D{{Key: "$last", Value: "$bigStr"}}}, {Key: "l", Value: bson.D{{Key: "$lastN", Value: bson.D{{Key: "input", Value: "$bigStr"}, {Key: "n", Value: 60}}}}}}}}}}}, mongoerr.QueryExceededMemoryLimitNoDiskUseAllowed, "QueryExceededMemoryLimitNoDiskUseAllowed", groupNoDisk},
 		// The output reads bigStr, so the documents $bucketAuto sorts keep it
 		// (the query under the pipeline returns only the fields it reads).
-		{"$bucketAuto", bson.A{bson.D{{Key: "$bucketAuto", Value: bson.D{{Key: "groupBy", Value: "$random"}, {Key: "buckets", Value: 2}, {Key: "output", Value: bson.D{{Key: "s", Value: bson.D{{Key: "$first", Value: "$bigStr"}}}}}}}}}, 292, "QueryExceededMemoryLimitNoDiskUseAllowed", sortNoDisk},
-		{"$setWindowFields", bson.A{bson.D{{Key: "$setWindowFields", Value: bson.D{{Key: "sortBy", Value: byRandom}, {Key: "output", Value: bson.D{{Key: "n", Value: bson.D{{Key: "$documentNumber", Value: bson.D{}}}}}}}}}}, 292, "QueryExceededMemoryLimitNoDiskUseAllowed", sortNoDisk},
+		{"$bucketAuto", bson.A{bson.D{{Key: "$bucketAuto", Value: bson.D{{Key: "groupBy", Value: "$random"}, {Key: "buckets", Value: 2}, {Key: "output", Value: bson.D{{Key: "s", Value: bson.D{{Key: "$first", Value: "$bigStr"}}}}}}}}}, mongoerr.QueryExceededMemoryLimitNoDiskUseAllowed, "QueryExceededMemoryLimitNoDiskUseAllowed", sortNoDisk},
+		{"$setWindowFields", bson.A{bson.D{{Key: "$setWindowFields", Value: bson.D{{Key: "sortBy", Value: byRandom}, {Key: "output", Value: bson.D{{Key: "n", Value: bson.D{{Key: "$documentNumber", Value: bson.D{}}}}}}}}}}, mongoerr.QueryExceededMemoryLimitNoDiskUseAllowed, "QueryExceededMemoryLimitNoDiskUseAllowed", sortNoDisk},
 		{"$setWindowFields without sort", bson.A{bson.D{{Key: "$setWindowFields", Value: bson.D{{Key: "output", Value: bson.D{{Key: "n", Value: bson.D{{Key: "$sum", Value: 1}}}}}}}}}, 5414201, "Location5414201", ""},
 	}
 	for _, tc := range tests {
@@ -98,7 +100,7 @@ func TestBlockingStagesMemoryLimit(t *testing.T) {
 
 	// find's blocking sort obeys the same rule.
 	find := bson.D{{Key: "find", Value: "big"}, {Key: "sort", Value: byRandom}, {Key: "batchSize", Value: 1}, {Key: "allowDiskUse", Value: false}}
-	wantCode(t, commandError(t, db, find), 292, "QueryExceededMemoryLimitNoDiskUseAllowed", "Executor error during find command :: caused by :: "+sortNoDisk)
+	wantCode(t, commandError(t, db, find), mongoerr.QueryExceededMemoryLimitNoDiskUseAllowed, "QueryExceededMemoryLimitNoDiskUseAllowed", "Executor error during find command :: caused by :: "+sortNoDisk)
 	mustRun(t, db, find[:3])
 
 	// Under the limit nothing changes: 100 documents of 1 MB fit.

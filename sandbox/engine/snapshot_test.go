@@ -12,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/schemalab/schemalab/sandbox/engine"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/wire"
 )
 
@@ -128,22 +129,22 @@ func TestSnapshotListDropAndErrors(t *testing.T) {
 	sameJSON(t, "drop one", mustRun(t, db, snapshotCmd("drop", "lesson", "a")), `{"dropped": 1, "ok": 1.0}`)
 	sameJSON(t, "drop all", mustRun(t, db, snapshotCmd("drop", "lesson", "")), `{"dropped": 1, "ok": 1.0}`)
 
-	if ce := commandError(t, db, snapshotCmd("restore", "lesson", "a")); ce.Code != 4 {
+	if ce := commandError(t, db, snapshotCmd("restore", "lesson", "a")); ce.Code != mongoerr.NoSuchKey {
 		t.Errorf("restore of a dropped snapshot: %v, want NoSuchKey", ce)
 	}
-	if ce := commandError(t, db, snapshotCmd("save", "lesson", "")); ce.Code != 40414 {
+	if ce := commandError(t, db, snapshotCmd("save", "lesson", "")); ce.Code != mongoerr.IDLFailedToParse {
 		t.Errorf("save without name: %v, want 40414", ce)
 	}
-	if ce := commandError(t, db, snapshotCmd("undo", "lesson", "a")); ce.Code != 2 {
+	if ce := commandError(t, db, snapshotCmd("undo", "lesson", "a")); ce.Code != mongoerr.BadValue {
 		t.Errorf("unknown action: %v, want BadValue", ce)
 	}
-	if ce := commandError(t, db, snapshotCmd("save", "bad.name", "a")); ce.Code != 73 {
+	if ce := commandError(t, db, snapshotCmd("save", "bad.name", "a")); ce.Code != mongoerr.InvalidNamespace {
 		t.Errorf("invalid db name: %v, want InvalidNamespace", ce)
 	}
 	for i := range 256 {
 		mustRun(t, db, snapshotCmd("save", "lesson", fmt.Sprintf("s%d", i)))
 	}
-	if ce := commandError(t, db, snapshotCmd("save", "lesson", "one-too-many")); ce.Code != 20 {
+	if ce := commandError(t, db, snapshotCmd("save", "lesson", "one-too-many")); ce.Code != mongoerr.IllegalOperation {
 		t.Errorf("snapshot 257: %v, want IllegalOperation", ce)
 	}
 	mustRun(t, db, snapshotCmd("save", "lesson", "s0")) // replacing one stays allowed
@@ -165,7 +166,7 @@ func TestSnapshotCommandNotFoundWhenStrict(t *testing.T) {
 	}
 	defer client.Disconnect(context.Background())
 	ce := commandError(t, client.Database("lesson"), snapshotCmd("save", "lesson", "a"))
-	if ce.Code != 59 || ce.Message != "no such command: 'schemalabSnapshot'" {
+	if ce.Code != mongoerr.CommandNotFound || ce.Message != "no such command: 'schemalabSnapshot'" {
 		t.Errorf("strict: %d %q, want 59 no such command", ce.Code, ce.Message)
 	}
 }

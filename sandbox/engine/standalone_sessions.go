@@ -16,8 +16,9 @@ import (
 // commitTransaction and abortTransaction are commands mongod knows. (The
 // drivers always send an lsid with a txnNumber, so mongod's check for a
 // txnNumber without one is left out.)
-func (e *Engine) refuseTransactionNumber(name string, cmd bson.D) error {
-	if _, known := e.commands[name]; !known && name != "commitTransaction" && name != "abortTransaction" {
+// c is the command's table entry, nil for an unknown one.
+func refuseTransactionNumber(name string, c *command, cmd bson.D) error {
+	if c == nil && name != "commitTransaction" && name != "abortTransaction" || c != nil && c.sessionFree {
 		return nil
 	}
 	var hasTxn, hasAutocommit bool

@@ -7,6 +7,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 // The embedded server is a standalone: a transaction's first command is
@@ -27,14 +29,14 @@ func TestTransactionsRefusedAsOnAStandalone(t *testing.T) {
 	sctx := mongo.NewSessionContext(ctx, sess)
 	_, err = coll.InsertOne(sctx, bson.D{{Key: "a", Value: 1}})
 	var ce mongo.CommandError
-	if !errors.As(err, &ce) || ce.Code != 20 || ce.Name != "IllegalOperation" ||
+	if !errors.As(err, &ce) || ce.Code != mongoerr.IllegalOperation || ce.Name != "IllegalOperation" ||
 		ce.Message != "Transaction numbers are only allowed on a replica set member or mongos" {
 		t.Fatalf("insert in a transaction: %v", err)
 	}
 	// commitTransaction is refused the same way (the Go driver's own
 	// CommitTransaction rewords that error as a retryable write's).
 	commit := client.Database("admin").RunCommand(sctx, bson.D{{Key: "commitTransaction", Value: 1}})
-	if err := commit.Err(); !errors.As(err, &ce) || ce.Code != 20 {
+	if err := commit.Err(); !errors.As(err, &ce) || ce.Code != mongoerr.IllegalOperation {
 		t.Fatalf("commit: %v", err)
 	}
 	if n, err := coll.CountDocuments(ctx, bson.D{}); err != nil || n != 0 {
@@ -59,9 +61,9 @@ func TestTransactionsRefusedAsOnAStandalone(t *testing.T) {
 		code int32
 		msg  string
 	}{
-		{bson.D{{Key: "find", Value: "c"}, {Key: "autocommit", Value: false}}, 72, "'autocommit' field requires a transaction number to also be specified"},
+		{bson.D{{Key: "find", Value: "c"}, {Key: "autocommit", Value: false}}, mongoerr.InvalidOptions, "'autocommit' field requires a transaction number to also be specified"},
 		// mongod looks the command up first.
-		{bson.D{{Key: "frobnicate", Value: 1}, {Key: "txnNumber", Value: int64(1)}}, 59, "no such command: 'frobnicate'"},
+		{bson.D{{Key: "frobnicate", Value: 1}, {Key: "txnNumber", Value: int64(1)}}, mongoerr.CommandNotFound, "no such command: 'frobnicate'"},
 	} {
 		ce := commandError(t, db, tc.cmd)
 		if ce.Code != tc.code || ce.Message != tc.msg {

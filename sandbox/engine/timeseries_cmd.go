@@ -588,11 +588,6 @@ func firstOnlyStages(name string) bool { return name == "$collStats" || name == 
 // collection: mongod explains them as the aggregate they run, with
 // $_internalUnpackBucket among the stages.
 func (e *Engine) explainTimeseries(req *request, verbosity string) (bson.D, bool, error) {
-	switch req.name {
-	case "find", "aggregate", "count", "distinct":
-	default:
-		return nil, false, nil
-	}
 	coll, ok := req.cmd[0].Value.(string)
 	if !ok {
 		return nil, false, nil

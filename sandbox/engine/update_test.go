@@ -8,6 +8,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 // Seed 002's bucket upsert: the count < 60 guard lands samples in the open
@@ -78,7 +80,7 @@ func TestChangingIDIsRefused(t *testing.T) {
 	coll := seedColl(t, bson.D{{Key: "_id", Value: 1}, {Key: "a", Value: 1}})
 	_, err := coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: 1}}, bson.D{{Key: "$set", Value: bson.D{{Key: "_id", Value: 2}}}})
 	var we mongo.WriteException
-	if !errors.As(err, &we) || we.WriteErrors[0].Code != 66 ||
+	if !errors.As(err, &we) || we.WriteErrors[0].Code != mongoerr.ImmutableField ||
 		we.WriteErrors[0].Message != "Performing an update on the path '_id' would modify the immutable field '_id'" {
 		t.Fatalf("%v", err)
 	}

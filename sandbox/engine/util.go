@@ -17,8 +17,6 @@ func sortValues(vals []any) {
 	slices.SortStableFunc(vals, value.Compare)
 }
 
-func valueTypeName(v any) string { return value.TypeName(v) }
-
 // appendNumberStyle rewrites int64 figures the way mongod's
 // BSONObjBuilder::appendNumber stores them: as int32 when the magnitude is
 // below 2^30. Explain and statistics replies are built that way in mongod,

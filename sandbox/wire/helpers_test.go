@@ -26,6 +26,24 @@ func startTestServer(t testing.TB, opts Options) *Server {
 	return srv
 }
 
+// testConn is a connection of srv's engine for tests that dispatch
+// commands without a socket.
+func testConn(srv *Server) *clientConn {
+	return &clientConn{conn: srv.eng.OpenConnection("127.0.0.1:1", srv.Addr().String())}
+}
+
+// processID is the topologyVersion.processId srv's hello reports.
+func processID(t testing.TB, srv *Server) bson.ObjectID {
+	t.Helper()
+	reply := srv.dispatch(testConn(srv), bson.D{{Key: "hello", Value: int32(1)}, {Key: "$db", Value: "admin"}})
+	tv, _ := get(reply, "topologyVersion").(bson.D)
+	id, ok := get(tv, "processId").(bson.ObjectID)
+	if !ok {
+		t.Fatalf("hello: %v", reply)
+	}
+	return id
+}
+
 func mustEncode(t testing.TB, d bson.D) []byte {
 	t.Helper()
 	b, err := value.Encode(d)

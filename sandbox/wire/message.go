@@ -11,6 +11,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
@@ -177,7 +178,7 @@ func decodeSections(b []byte) (bson.D, bson.D) {
 		switch kind {
 		case 0:
 			if haveBody {
-				return nil, errorReply(40430, "", "Multiple body sections in message")
+				return nil, wireError(40430, "Multiple body sections in message")
 			}
 			doc, rest, err := readDocumentWith(&dec, b)
 			if err != nil {
@@ -202,7 +203,7 @@ func decodeSections(b []byte) (bson.D, bson.D) {
 			seq = seq[nul+1:]
 			for _, s := range seqs {
 				if s.name == name {
-					return nil, errorReply(40431, "", "Duplicate document sequence: "+name)
+					return nil, wireError(40431, "Duplicate document sequence: "+name)
 				}
 			}
 			docs, err := decodeSequence(&dec, seq)
@@ -211,11 +212,11 @@ func decodeSections(b []byte) (bson.D, bson.D) {
 			}
 			seqs = append(seqs, docSequence{name: name, docs: docs})
 		default:
-			return nil, errorReply(40432, "", "Unknown section kind "+strconv.Itoa(int(kind)))
+			return nil, wireError(40432, "Unknown section kind "+strconv.Itoa(int(kind)))
 		}
 	}
 	if !haveBody {
-		return nil, errorReply(40587, "", "OP_MSG messages must have a body")
+		return nil, wireError(40587, "OP_MSG messages must have a body")
 	}
 	if len(seqs) == 0 {
 		return body, nil
@@ -225,7 +226,7 @@ func decodeSections(b []byte) (bson.D, bson.D) {
 	for _, s := range seqs {
 		for _, e := range body {
 			if e.Key == s.name {
-				return nil, errorReply(40433, "", "Duplicate field between body and document sequence "+s.name)
+				return nil, wireError(40433, "Duplicate field between body and document sequence "+s.name)
 			}
 		}
 		cmd = append(cmd, bson.E{Key: s.name, Value: s.docs})
@@ -252,12 +253,12 @@ func decodeOpQuery(h header, b []byte) (*request, error) {
 	// DbMessage::nextJsObj words validation failures its own way, all as
 	// InvalidBSON.
 	if len(b) < 5 {
-		req.replyErr = errorReply(codeInvalidBSON, "", "Client Error: Remaining data too small for BSON object")
+		req.replyErr = wireError(mongoerr.InvalidBSON, "Client Error: Remaining data too small for BSON object")
 		return req, nil
 	}
 	query, _, err := readDocument(b)
 	if err != nil {
-		req.replyErr = errorReply(codeInvalidBSON, "", "Client Error: bad object in message: "+err.Error())
+		req.replyErr = wireError(mongoerr.InvalidBSON, "Client Error: bad object in message: "+err.Error())
 		return req, nil
 	}
 	// Old drivers wrap commands as {$query: {...}, $readPreference: ...}.
@@ -317,9 +318,14 @@ func indexZero(b []byte) int {
 // while parsing it.
 func invalidBSON(err error) bson.D {
 	if me, ok := err.(*mongoerr.Error); ok {
-		return errorReply(me.Code, "", me.Msg)
+		return engine.ErrorReply(me)
 	}
-	return errorReply(codeInvalidBSON, "InvalidBSON", err.Error())
+	return wireError(mongoerr.InvalidBSON, err.Error())
+}
+
+// wireError is the reply to a message whose framing mongod refuses.
+func wireError(code int32, msg string) bson.D {
+	return engine.ErrorReply(mongoerr.New(code, msg))
 }
 
 // legacyOpcodeError is mongod's OP_REPLY document for removed legacy

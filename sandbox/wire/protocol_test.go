@@ -12,6 +12,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
@@ -105,12 +106,12 @@ func TestDecodeErrorsAnsweredLikeMongod(t *testing.T) {
 		{"truncated body", func(t *testing.T) []byte {
 			p := ping(t)
 			return new(opMsgBuilder).body(p[:len(p)-3]).bytes()
-		}, codeInvalidBSON, ""},
+		}, mongoerr.InvalidBSON, ""},
 		{"corrupt element", func(t *testing.T) []byte {
 			p := ping(t)
 			p[4] = 0x77 // unknown BSON type
 			return new(opMsgBuilder).body(p).bytes()
-		}, codeInvalidBSON, ""},
+		}, mongoerr.InvalidBSON, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,60 +2,21 @@ package wire
 
 import (
 	"encoding/binary"
-	"fmt"
 	"hash/crc32"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
-
-// Error codes the wire layer reports that the engine never does
-// (src/mongo/base/error_codes.yml).
-const (
-	codeInvalidBSON                   = 22
-	codeClientMetadataCannotBeMutated = 186
-	codeUnsupportedOpQueryCommand     = 352
-)
-
-var wireCodeNames = map[int32]string{
-	codeInvalidBSON:                   "InvalidBSON",
-	codeClientMetadataCannotBeMutated: "ClientMetadataCannotBeMutated",
-	codeUnsupportedOpQueryCommand:     "UnsupportedOpQueryCommand",
-}
-
-// errorReply renders mongod's error shape {ok: 0, errmsg, code, codeName}.
-// An empty name is looked up.
-func errorReply(code int32, name, msg string) bson.D {
-	if name == "" {
-		if n, ok := wireCodeNames[code]; ok {
-			name = n
-		} else {
-			name = mongoerr.CodeName(code)
-		}
-	}
-	return bson.D{
-		{Key: "ok", Value: 0.0},
-		{Key: "errmsg", Value: msg},
-		{Key: "code", Value: code},
-		{Key: "codeName", Value: name},
-	}
-}
-
-// errReply renders a *mongoerr.Error (or any error) as a reply.
-func errReply(err error) bson.D {
-	me := mongoerr.As(err)
-	r := errorReply(me.Code, "", me.Msg)
-	return append(r, me.Extra...)
-}
 
 // encodeReplyDoc encodes a reply document; a reply the codec cannot encode
 // (a handler bug) becomes an InternalError instead of a dropped connection.
 func encodeReplyDoc(doc bson.D) []byte {
 	b, err := value.Encode(doc)
 	if err != nil {
-		b, _ = value.Encode(errorReply(mongoerr.InternalError, "", fmt.Sprintf("cannot encode reply: %v", err)))
+		b, _ = value.Encode(engine.ErrorReply(mongoerr.Newf(mongoerr.InternalError, "cannot encode reply: %v", err)))
 	}
 	return b
 }

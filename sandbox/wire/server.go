@@ -1,8 +1,8 @@
 // Package wire serves the embedded engine over the MongoDB wire protocol, so
 // that the official drivers, mongosh and Compass connect to it exactly as to
 // a mongod 8.0 standalone. It frames and decodes messages (OP_MSG, and the
-// legacy OP_QUERY handshake), answers the server-identity commands (hello,
-// buildInfo, ...) itself, and hands every data command to the engine.
+// legacy OP_QUERY handshake) and hands every command to the engine, which
+// answers them all.
 package wire
 
 import (
@@ -13,8 +13,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
-	"runtime/debug"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -42,14 +40,10 @@ type Options struct {
 	// (connection id, database, command name). Useful to see what a client
 	// such as mongosh sends.
 	CommandLog io.Writer
-	// ErrorLog receives recovered panics and the reasons connections were
-	// dropped. nil discards them.
+	// ErrorLog receives the reasons connections were dropped, and is the
+	// server log of the engine Start creates. nil discards them.
 	ErrorLog io.Writer
 
-	// beforeCommand runs inside the recovered region before each command
-	// is dispatched. Only tests set it, to prove a panicking handler
-	// yields InternalError.
-	beforeCommand func(name string)
 	// partialMessageTimeout overrides the default in tests.
 	partialMessageTimeout time.Duration
 }
@@ -67,12 +61,10 @@ const (
 
 // Server is a running wire protocol server.
 type Server struct {
-	opts      Options
-	eng       *engine.Engine
-	ln        net.Listener
-	uri       string
-	processID bson.ObjectID
-	started   time.Time
+	opts Options
+	eng  *engine.Engine
+	ln   net.Listener
+	uri  string
 
 	// ctx is every command's context: Close cancels it, with mongod's
 	// InterruptedAtShutdown as the cause, which stops whatever commands
@@ -82,7 +74,6 @@ type Server struct {
 
 	mu           sync.Mutex
 	conns        map[*clientConn]struct{}
-	lastConnID   atomic.Int64
 	lastReplyID  atomic.Int32
 	wg           sync.WaitGroup
 	closeOnce    sync.Once
@@ -91,13 +82,11 @@ type Server struct {
 	commandLogMu sync.Mutex
 }
 
-// clientConn is the per-connection state.
+// clientConn is one client connection: its socket and what the engine
+// knows of it.
 type clientConn struct {
-	id     int64
-	nc     net.Conn
-	remote string
-	// helloSeen: the client metadata may only come with the first hello.
-	helloSeen bool
+	nc   net.Conn
+	conn *engine.Conn
 }
 
 // Start listens and serves in the background until ctx is done or Close is
@@ -120,14 +109,12 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	}
 	sctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	s := &Server{
-		opts:      opts,
-		eng:       eng,
-		ln:        ln,
-		processID: bson.NewObjectID(),
-		started:   time.Now(),
-		ctx:       sctx,
-		cancel:    cancel,
-		conns:     make(map[*clientConn]struct{}),
+		opts:   opts,
+		eng:    eng,
+		ln:     ln,
+		ctx:    sctx,
+		cancel: cancel,
+		conns:  make(map[*clientConn]struct{}),
 	}
 	addr := ln.Addr().(*net.TCPAddr)
 	host := addr.IP.String()
@@ -200,24 +187,18 @@ func (s *Server) acceptLoop() {
 			time.Sleep(10 * time.Millisecond)
 			continue
 		}
-		c := &clientConn{id: s.lastConnID.Add(1), nc: nc, remote: nc.RemoteAddr().String()}
 		s.mu.Lock()
 		if s.ctx.Err() != nil {
 			s.mu.Unlock()
 			nc.Close()
 			return
 		}
+		c := &clientConn{nc: nc, conn: s.eng.OpenConnection(nc.RemoteAddr().String(), s.ln.Addr().String())}
 		s.conns[c] = struct{}{}
 		s.wg.Add(1)
 		s.mu.Unlock()
 		go s.serveConn(c)
 	}
-}
-
-func (s *Server) connectionCount() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.conns)
 }
 
 func (s *Server) serveConn(c *clientConn) {
@@ -227,7 +208,7 @@ func (s *Server) serveConn(c *clientConn) {
 		delete(s.conns, c)
 		s.mu.Unlock()
 		c.nc.Close()
-		s.eng.ConnectionClosed(c.id)
+		s.eng.ConnectionClosed(c.conn)
 	}()
 	br := bufio.NewReaderSize(c.nc, 32<<10)
 	var buf, out []byte
@@ -235,7 +216,7 @@ func (s *Server) serveConn(c *clientConn) {
 		msg, err := readMessage(c.nc, br, buf[:0], s.partialTimeout())
 		if err != nil {
 			if !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) && s.ctx.Err() == nil {
-				s.logError("conn%d: %v; closing connection", c.id, err)
+				s.logError("conn%d: %v; closing connection", c.conn.ID, err)
 			}
 			return
 		}
@@ -244,7 +225,7 @@ func (s *Server) serveConn(c *clientConn) {
 		}
 		req, err := decodeMessage(msg)
 		if err != nil {
-			s.logError("conn%d: %v; closing connection", c.id, err)
+			s.logError("conn%d: %v; closing connection", c.conn.ID, err)
 			return
 		}
 		out = s.handle(c, req, out[:0])
@@ -334,12 +315,12 @@ func (s *Server) opQueryReply(c *clientConn, req *request) (int32, []byte) {
 	}
 	cmd := req.cmd
 	if len(cmd) == 0 {
-		return 0, encodeReplyDoc(errorReply(codeUnsupportedOpQueryCommand, "", unsupportedOpQuery("")))
+		return 0, encodeReplyDoc(wireError(mongoerr.UnsupportedOpQueryCommand, unsupportedOpQuery("")))
 	}
 	switch cmd[0].Key {
 	case "hello", "isMaster", "ismaster", "_isSelf", "authenticate", "buildinfo", "buildInfo", "saslContinue", "saslStart":
 	default:
-		return 0, encodeReplyDoc(errorReply(codeUnsupportedOpQueryCommand, "", unsupportedOpQuery(cmd[0].Key)))
+		return 0, encodeReplyDoc(wireError(mongoerr.UnsupportedOpQueryCommand, unsupportedOpQuery(cmd[0].Key)))
 	}
 	full := make(bson.D, 0, len(cmd)+1)
 	for _, e := range cmd {
@@ -371,7 +352,7 @@ func (s *Server) logError(format string, args ...any) {
 	fmt.Fprintf(s.opts.ErrorLog, "schemalab wire: "+format+"\n", args...)
 }
 
-func (s *Server) logCommand(c *clientConn, db, name string, cmd bson.D) {
+func (s *Server) logCommand(c *clientConn, db string, cmd bson.D) {
 	if s.opts.CommandLog == nil {
 		return
 	}
@@ -381,9 +362,5 @@ func (s *Server) logCommand(c *clientConn, db, name string, cmd bson.D) {
 	if len(text) > 500 {
 		text = text[:500] + "…"
 	}
-	fmt.Fprintf(s.opts.CommandLog, "conn%d %s.%s %s\n", c.id, db, name, text)
+	fmt.Fprintf(s.opts.CommandLog, "conn%d %s.%s %s\n", c.conn.ID, db, cmd[0].Key, text)
 }
-
-func stackTrace() string { return string(debug.Stack()) }
-
-func pid() int64 { return int64(os.Getpid()) }

@@ -11,6 +11,9 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/schemalab/schemalab/sandbox/engine"
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 func connectDriver(t *testing.T, srv *Server) *mongo.Client {
@@ -127,34 +130,35 @@ func TestDriverSeesMongodErrors(t *testing.T) {
 	client := connectDriver(t, srv)
 
 	_, err := runCommand(t, client, "test", bson.D{{Key: "foo", Value: 1}})
-	wantCommandError(t, err, 59, "CommandNotFound", "no such command: 'foo'")
+	wantCommandError(t, err, mongoerr.CommandNotFound, "CommandNotFound", "no such command: 'foo'")
 
 	// Command names are case-sensitive, except the isMaster/ismaster pair.
 	_, err = runCommand(t, client, "test", bson.D{{Key: "Ping", Value: 1}})
-	wantCommandError(t, err, 59, "CommandNotFound", "no such command: 'Ping'")
+	wantCommandError(t, err, mongoerr.CommandNotFound, "CommandNotFound", "no such command: 'Ping'")
 
 	// mongosh asks on connect; mongod (not Atlas) does not know it.
 	_, err = runCommand(t, client, "admin", bson.D{{Key: "atlasVersion", Value: 1}})
-	wantCommandError(t, err, 59, "CommandNotFound", "no such command: 'atlasVersion'")
+	wantCommandError(t, err, mongoerr.CommandNotFound, "CommandNotFound", "no such command: 'atlasVersion'")
 
 	_, err = runCommand(t, client, "admin", bson.D{{Key: "getParameter", Value: 1}, {Key: "noSuchParameter", Value: 1}})
-	wantCommandError(t, err, 72, "InvalidOptions", "no option found to get")
+	wantCommandError(t, err, mongoerr.InvalidOptions, "InvalidOptions", "no option found to get")
 
 	_, err = runCommand(t, client, "test", bson.D{{Key: "getLog", Value: "startupWarnings"}})
-	wantCommandError(t, err, 13, "Unauthorized", "getLog may only be run against the admin database.")
+	wantCommandError(t, err, mongoerr.Unauthorized, "Unauthorized", "getLog may only be run against the admin database.")
 
 	_, err = runCommand(t, client, "admin", bson.D{{Key: "hello", Value: 1}, {Key: "client", Value: bson.D{{Key: "application", Value: bson.D{{Key: "name", Value: "x"}}}}}})
-	wantCommandError(t, err, 186, "ClientMetadataCannotBeMutated", "The client metadata document may only be sent in the first hello")
+	wantCommandError(t, err, mongoerr.ClientMetadataCannotBeMutated, "ClientMetadataCannotBeMutated", "The client metadata document may only be sent in the first hello")
 }
 
 func TestPanicInHandlerBecomesInternalError(t *testing.T) {
-	srv := startTestServer(t, Options{beforeCommand: func(name string) {
-		if name == "explode" {
+	eng := engine.New(engine.Options{BeforeCommand: func(name string) {
+		if name == "buildInfo" {
 			panic("handler blew up")
 		}
 	}})
+	srv := startTestServer(t, Options{Engine: eng})
 	c := dialRaw(t, srv)
-	c.send((&opMsgBuilder{requestID: 1}).body(mustEncode(t, bson.D{{Key: "explode", Value: int32(1)}, {Key: "$db", Value: "admin"}})).bytes())
+	c.send((&opMsgBuilder{requestID: 1}).body(mustEncode(t, bson.D{{Key: "buildInfo", Value: int32(1)}, {Key: "$db", Value: "admin"}})).bytes())
 	r := c.recv()
 	if get(r.doc, "ok") != 0.0 || get(r.doc, "code") != int32(1) || get(r.doc, "codeName") != "InternalError" {
 		t.Fatalf("reply %v", r.doc)
@@ -166,8 +170,12 @@ func TestPanicInHandlerBecomesInternalError(t *testing.T) {
 	}
 	// And so do others, through the driver.
 	client := connectDriver(t, srv)
-	_, err := runCommand(t, client, "admin", bson.D{{Key: "explode", Value: 1}})
-	wantCommandError(t, err, 1, "InternalError", "internal error: handler blew up")
+	_, err := runCommand(t, client, "admin", bson.D{{Key: "buildInfo", Value: 1}})
+	var ce mongo.CommandError
+	if !errors.As(err, &ce) || ce.Code != mongoerr.InternalError || ce.Name != "InternalError" ||
+		!strings.HasPrefix(ce.Message, "internal error in command 'buildInfo': handler blew up\n") {
+		t.Fatalf("err = %v, want InternalError naming the command and the panic", err)
+	}
 	if err := client.Ping(context.Background(), nil); err != nil {
 		t.Fatalf("Ping after panic: %v", err)
 	}
@@ -185,7 +193,7 @@ func TestAwaitableHelloWaitsForMaxAwaitTime(t *testing.T) {
 		}
 	}
 	start := time.Now()
-	c.send((&opMsgBuilder{requestID: 1}).body(mustEncode(t, awaitable(srv.processID, 300))).bytes())
+	c.send((&opMsgBuilder{requestID: 1}).body(mustEncode(t, awaitable(processID(t, srv), 300))).bytes())
 	if r := c.recv(); get(r.doc, "isWritablePrimary") != true {
 		t.Fatalf("reply %v", r.doc)
 	}
@@ -213,7 +221,7 @@ func TestCloseEndsConnectionsAndWaitingHellos(t *testing.T) {
 	waiting := dialRaw(t, srv)
 	waiting.send((&opMsgBuilder{requestID: 1}).body(mustEncode(t, bson.D{
 		{Key: "hello", Value: int32(1)},
-		{Key: "topologyVersion", Value: bson.D{{Key: "processId", Value: srv.processID}, {Key: "counter", Value: int64(0)}}},
+		{Key: "topologyVersion", Value: bson.D{{Key: "processId", Value: processID(t, srv)}, {Key: "counter", Value: int64(0)}}},
 		{Key: "maxAwaitTimeMS", Value: int32(60000)},
 		{Key: "$db", Value: "admin"},
 	})).bytes())

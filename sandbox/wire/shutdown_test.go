@@ -11,7 +11,7 @@ import (
 // mongod's InterruptedAtShutdown instead of holding the shutdown up.
 func TestCloseInterruptsRunningCommands(t *testing.T) {
 	srv := startTestServer(t, Options{})
-	cc := &clientConn{id: 1, remote: "127.0.0.1:1"}
+	cc := testConn(srv)
 	docs := bson.A{}
 	for i := range 5000 {
 		docs = append(docs, bson.D{{Key: "a", Value: int32(i)}})

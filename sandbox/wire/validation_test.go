@@ -9,6 +9,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 // malformedDoc returns a valid {_id: 1, <field>} document with one byte
@@ -42,29 +44,29 @@ func TestMalformedBSONRefusedThroughDriver(t *testing.T) {
 		{"string without its NUL", malformedDoc(t, bson.E{Key: "s", Value: "abc"}, func(b []byte) []byte {
 			b[lastByteOfValue(b)] = 'x'
 			return b
-		}), 22, "InvalidBSON", "Not null terminated string in element with field name 's' in object with _id: 1", ""},
+		}), mongoerr.InvalidBSON, "InvalidBSON", "Not null terminated string in element with field name 's' in object with _id: 1", ""},
 		{"string length past the document", malformedDoc(t, bson.E{Key: "s", Value: "abc"}, func(b []byte) []byte {
 			binary.LittleEndian.PutUint32(b[len(b)-9:], 100)
 			return b
-		}), 22, "InvalidBSON", "BSON size is larger than buffer size in element with field name 's' in object with _id: 1", ""},
+		}), mongoerr.InvalidBSON, "InvalidBSON", "BSON size is larger than buffer size in element with field name 's' in object with _id: 1", ""},
 		{"bool byte 2", malformedDoc(t, bson.E{Key: "flag", Value: true}, func(b []byte) []byte {
 			b[lastByteOfValue(b)] = 2
 			return b
-		}), 22, "InvalidBSON", "BSON bool is neither false nor true in element with field name 'flag' in object with _id: 1", ""},
+		}), mongoerr.InvalidBSON, "InvalidBSON", "BSON bool is neither false nor true in element with field name 'flag' in object with _id: 1", ""},
 		{"nested length disagrees", malformedDoc(t, bson.E{Key: "sub", Value: bson.D{{Key: "n", Value: int32(5)}}}, func(b []byte) []byte {
 			at := len(b) - 1 - 12 // the sub-document's length
 			binary.LittleEndian.PutUint32(b[at:], 13)
 			return b
-		}), 22, "InvalidBSON", "incorrect BSON length in element with field name 'sub.n' in object with _id: 1", ""},
+		}), mongoerr.InvalidBSON, "InvalidBSON", "incorrect BSON length in element with field name 'sub.n' in object with _id: 1", ""},
 		{"binData length past the document", malformedDoc(t, bson.E{Key: "bin", Value: bson.Binary{Data: []byte{1, 2, 3}}}, func(b []byte) []byte {
 			binary.LittleEndian.PutUint32(b[len(b)-9:], 1<<20)
 			return b
-		}), 22, "InvalidBSON", "BSON size is larger than buffer size in element with field name 'bin' in object with _id: 1", ""},
+		}), mongoerr.InvalidBSON, "InvalidBSON", "BSON size is larger than buffer size in element with field name 'bin' in object with _id: 1", ""},
 		{"unknown element type", malformedDoc(t, bson.E{Key: "n", Value: nil}, func(b []byte) []byte {
 			b[len(b)-4] = 0x42
 			return b
-		}), 22, "InvalidBSON", "Unrecognized BSON type 66 in element with field name 'n' in object with _id: 1", ""},
-		{"nesting past 200 levels", deepDoc(t, 201), 15, "Overflow",
+		}), mongoerr.InvalidBSON, "InvalidBSON", "Unrecognized BSON type 66 in element with field name 'n' in object with _id: 1", ""},
+		{"nesting past 200 levels", deepDoc(t, 201), mongoerr.Overflow, "Overflow",
 			"BSONObj exceeds maximum nested object depth in element with field name '" + strings.Repeat("a.", 200) + "a' in object with _id: 1",
 			// The body's documents array and the document in it take two
 			// of the 200 levels.
@@ -97,13 +99,13 @@ func TestMalformedBSONRefusedThroughDriver(t *testing.T) {
 	bad := mustEncode(t, bson.D{{Key: "find", Value: "c"}, {Key: "filter", Value: bson.D{{Key: "flag", Value: true}}}})
 	bad[len(bad)-3] = 2
 	err := client.Database("test").RunCommand(ctx, bson.Raw(bad)).Err()
-	wantCommandError(t, err, 22, "InvalidBSON", "BSON bool is neither false nor true in element with field name 'filter.flag' in object with unknown _id")
+	wantCommandError(t, err, mongoerr.InvalidBSON, "InvalidBSON", "BSON bool is neither false nor true in element with field name 'filter.flag' in object with unknown _id")
 
 	// The deepest nesting mongod accepts in a message goes through to the
 	// engine, which applies its own storage limit (180 levels).
 	_, err = coll.InsertOne(ctx, deepDoc(t, 200))
 	var we mongo.WriteException
-	if !errors.As(err, &we) || len(we.WriteErrors) != 1 || we.WriteErrors[0].Code != 15 ||
+	if !errors.As(err, &we) || len(we.WriteErrors) != 1 || we.WriteErrors[0].Code != mongoerr.Overflow ||
 		we.WriteErrors[0].Message != "cannot insert document because it exceeds 180 levels of nesting" {
 		t.Fatalf("200 levels: %v", err)
 	}
@@ -170,24 +172,24 @@ func TestMalformedBSONOverRawWire(t *testing.T) {
 	binary.LittleEndian.PutUint32(long, uint32(len(ping)+8))
 	c.send((&opMsgBuilder{requestID: 1}).body(long).bytes())
 	r := c.recv()
-	wantReply(t, r.doc, 22, "Incorrect BSON length 38 should be less or equal to 30 in element with field name '?' in object with unknown _id")
+	wantReply(t, r.doc, mongoerr.InvalidBSON, "Incorrect BSON length 38 should be less or equal to 30 in element with field name '?' in object with unknown _id")
 
 	bad := append([]byte(nil), ping...)
 	bad[len(bad)-1] = 1
 	c.send((&opMsgBuilder{requestID: 2}).body(bad).bytes())
-	wantReply(t, c.recv().doc, 22, "BSON object not terminated with EOO in element with field name '?' in object with unknown _id")
+	wantReply(t, c.recv().doc, mongoerr.InvalidBSON, "BSON object not terminated with EOO in element with field name '?' in object with unknown _id")
 
 	// A document of a kind-1 sequence is checked like the body.
 	insert := mustEncode(t, bson.D{{Key: "insert", Value: "c"}, {Key: "$db", Value: "test"}})
 	doc := mustEncode(t, bson.D{{Key: "_id", Value: "x"}, {Key: "ok", Value: false}})
 	doc[len(doc)-2] = 3
 	c.send((&opMsgBuilder{requestID: 3}).body(insert).sequence("documents", doc).bytes())
-	wantReply(t, c.recv().doc, 22, `BSON bool is neither false nor true in element with field name 'ok' in object with _id: \"x\"`)
+	wantReply(t, c.recv().doc, mongoerr.InvalidBSON, `BSON bool is neither false nor true in element with field name 'ok' in object with _id: \"x\"`)
 
 	isMaster := mustEncode(t, bson.D{{Key: "isMaster", Value: int32(1)}, {Key: "b", Value: true}})
 	isMaster[len(isMaster)-2] = 5
 	c.send(opQueryBytes(4, "admin.$cmd", isMaster))
-	wantReply(t, c.recv().doc, 22, "Client Error: bad object in message: BSON bool is neither false nor true in element with field name 'b' in object with unknown _id")
+	wantReply(t, c.recv().doc, mongoerr.InvalidBSON, "Client Error: bad object in message: BSON bool is neither false nor true in element with field name 'b' in object with unknown _id")
 
 	// The connection is still usable.
 	c.send((&opMsgBuilder{requestID: 5}).body(ping).bytes())

@@ -137,7 +137,7 @@ type percentileAcc struct {
 
 func (a *percentileAcc) add(v any) error {
 	if value.IsNumber(v) {
-		a.digest.Incorporate(expr.ToDouble(v))
+		a.digest.Incorporate(value.ToDouble(v))
 	}
 	return nil
 }
@@ -299,19 +299,10 @@ type stdDevAcc struct {
 }
 
 func (a *stdDevAcc) add(v any) error {
-	var f float64
-	switch x := v.(type) {
-	case int32:
-		f = float64(x)
-	case int64:
-		f = float64(x)
-	case float64:
-		f = x
-	case bson.Decimal128:
-		f, _ = decimalToFloat(x)
-	default:
+	if !value.IsNumber(v) {
 		return nil
 	}
+	f := value.ToDouble(v)
 	a.n++
 	d := f - a.mean
 	a.mean += d / float64(a.n)

@@ -352,7 +352,7 @@ func (s *bucketAutoStage) compute(in Iterator, rt *runtime) ([]bson.D, error) {
 			if !value.IsNumber(v) {
 				return nil, mongoerr.Newf(40258, "$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a value with type: %s", typeNameOf(v))
 			}
-			f, _ := toFloat(v)
+			f := value.ToDouble(v)
 			switch {
 			case math.IsNaN(f):
 				return nil, mongoerr.New(40259, "$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a NaN")
@@ -451,19 +451,8 @@ func (s *bucketAutoStage) compute(in Iterator, rt *runtime) ([]bson.D, error) {
 	return out, nil
 }
 
-func toFloat(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int32:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case float64:
-		return x, true
-	case bson.Decimal128:
-		return decimalToFloat(x)
-	}
-	return 0, false
-}
+// toFloat is value.ToDouble, and whether v is a number at all.
+func toFloat(v any) (float64, bool) { return value.ToDouble(v), value.IsNumber(v) }
 
 // Preferred number series for $bucketAuto's granularity, exactly as
 // mongod's granularity_rounder_preferred_numbers.cpp lists them (in its
@@ -512,7 +501,7 @@ func granularitySeries(name string) ([]float64, bool) {
 // the value is already on the series, as mongod does) or down (strictly
 // less) to the granularity's series; zero stays zero.
 func roundGranularity(name string, v any, up bool) any {
-	f, _ := toFloat(v)
+	f := value.ToDouble(v)
 	if f == 0 {
 		return v // mongod returns a zero unchanged, type included
 	}

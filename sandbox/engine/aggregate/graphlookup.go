@@ -44,7 +44,7 @@ func parseGraphLookup(spec any, p *parser) ([]Stage, error) {
 			if !value.IsNumber(e.Value) {
 				return nil, mongoerr.Newf(40100, "maxDepth must be numeric, found type: %s", typeNameOf(e.Value))
 			}
-			f, _ := toFloat(e.Value)
+			f := value.ToDouble(e.Value)
 			n := int64(f)
 			if n < 0 {
 				return nil, mongoerr.Newf(40101, "maxDepth requires a nonnegative argument, found: %d", n)

@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 // appendKey encodes v so that two values mongod's ValueComparator treats as
@@ -26,8 +28,7 @@ func appendKey(buf []byte, v any) []byte {
 		if n, ok := toInt64(x); ok {
 			return appendIntKey(buf, n)
 		}
-		f, _ := decimalToFloat(x)
-		return appendFloatKey(buf, f)
+		return appendFloatKey(buf, value.DecimalToDouble(x))
 	case string:
 		buf = append(buf, 's')
 		buf = binary.AppendUvarint(buf, uint64(len(x)))

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 func runWithDB(t *testing.T, db *fakeDB, input []bson.D, pipeline string) []bson.D {
@@ -78,11 +80,11 @@ func TestLookupPipeline(t *testing.T) {
 
 func TestLookupErrors(t *testing.T) {
 	runErrorCases(t, []errorCase{
-		{name: "not object", pipeline: `[{"$lookup": 1}]`, code: 9, msg: "the $lookup specification must be an Object"},
-		{name: "no as", pipeline: `[{"$lookup": {"from": "x", "localField": "a", "foreignField": "b"}}]`, code: 9, msg: "must specify 'as' field for a $lookup"},
-		{name: "no foreignField", pipeline: `[{"$lookup": {"from": "x", "localField": "a", "as": "b"}}]`, code: 9, msg: "$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to be specified"},
-		{name: "let without pipeline", pipeline: `[{"$lookup": {"from": "x", "localField": "a", "foreignField": "b", "let": {}, "as": "c"}}]`, code: 9, msg: "$lookup with a 'let' argument must also specify 'pipeline'"},
-		{name: "unknown", pipeline: `[{"$lookup": {"from": "x", "foo": "a", "as": "c", "pipeline": []}}]`, code: 9, msg: "unknown argument to $lookup: foo"},
+		{name: "not object", pipeline: `[{"$lookup": 1}]`, code: mongoerr.FailedToParse, msg: "the $lookup specification must be an Object"},
+		{name: "no as", pipeline: `[{"$lookup": {"from": "x", "localField": "a", "foreignField": "b"}}]`, code: mongoerr.FailedToParse, msg: "must specify 'as' field for a $lookup"},
+		{name: "no foreignField", pipeline: `[{"$lookup": {"from": "x", "localField": "a", "as": "b"}}]`, code: mongoerr.FailedToParse, msg: "$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to be specified"},
+		{name: "let without pipeline", pipeline: `[{"$lookup": {"from": "x", "localField": "a", "foreignField": "b", "let": {}, "as": "c"}}]`, code: mongoerr.FailedToParse, msg: "$lookup with a 'let' argument must also specify 'pipeline'"},
+		{name: "unknown", pipeline: `[{"$lookup": {"from": "x", "foo": "a", "as": "c", "pipeline": []}}]`, code: mongoerr.FailedToParse, msg: "unknown argument to $lookup: foo"},
 		{name: "bad sub-pipeline", pipeline: `[{"$lookup": {"from": "x", "as": "c", "pipeline": [{"$foo": 1}]}}]`, code: 40324},
 		{name: "undefined variable in sub-pipeline", pipeline: `[{"$lookup": {"from": "x", "as": "c", "pipeline": [{"$project": {"a": "$$nope"}}]}}]`, code: 17276},
 	})

@@ -13,13 +13,13 @@ func TestPipelineErrors(t *testing.T) {
 	runErrorCases(t, []errorCase{
 		{name: "unknown stage", pipeline: `[{"$foo": {}}]`, code: 40324, msg: "Unrecognized pipeline stage name: '$foo'"},
 		{name: "two fields", pipeline: `[{"$match": {}, "$limit": 1}]`, code: 40323, msg: "A pipeline stage specification object must contain exactly one field."},
-		{name: "not an object", pipeline: `[1]`, code: 14, msg: "Each element of the 'pipeline' array must be an object"},
+		{name: "not an object", pipeline: `[1]`, code: mongoerr.TypeMismatch, msg: "Each element of the 'pipeline' array must be an object"},
 		{name: "$out not last", pipeline: `[{"$out": "x"}, {"$limit": 1}]`, code: 40601, msg: "$out can only be the final stage in the pipeline"},
 		{name: "$merge not last", pipeline: `[{"$merge": "x"}, {"$limit": 1}]`, code: 40601, msg: "$merge can only be the final stage in the pipeline"},
 		{name: "$collStats not first", pipeline: `[{"$limit": 1}, {"$collStats": {}}]`, code: 40602, msg: "$collStats is only valid as the first stage in a pipeline"},
 		{name: "$out in $facet", pipeline: `[{"$facet": {"a": [{"$out": "x"}]}}]`, code: 40600, msg: "$out is not allowed to be used within a $facet stage"},
 		{name: "$match not object", pipeline: `[{"$match": 1}]`, code: 15959, msg: "the match filter must be an expression in an object"},
-		{name: "$match bad operator", pipeline: `[{"$match": {"a": {"$foo": 1}}}]`, code: 2},
+		{name: "$match bad operator", pipeline: `[{"$match": {"a": {"$foo": 1}}}]`, code: mongoerr.BadValue},
 		{name: "$sample size", pipeline: `[{"$sample": {"size": -1}}]`, code: 28747},
 		{name: "expression error at run time", pipeline: `[{"$project": {"s": {"$size": "$a"}}}]`, input: []string{`{"a": 1}`}, code: 17124},
 	})
@@ -67,11 +67,11 @@ func TestOutAndMerge(t *testing.T) {
 	expect(t, db.colls["courses"][:1], `{"_id": "a", "x": 1}`)
 
 	_, err := runPipeline(t, db.context(), docs(t, `{"_id": "a"}`), pipe(t, `[{"$merge": {"into": "courses", "whenMatched": "fail"}}]`))
-	if me, ok := err.(*mongoerr.Error); !ok || me.Code != 11000 {
+	if me, ok := err.(*mongoerr.Error); !ok || me.Code != mongoerr.DuplicateKey {
 		t.Errorf("whenMatched fail: %v", err)
 	}
 	_, err = runPipeline(t, db.context(), docs(t, `{"_id": "zz"}`), pipe(t, `[{"$merge": {"into": "courses", "whenNotMatched": "fail"}}]`))
-	if me, ok := err.(*mongoerr.Error); !ok || me.Code != 13113 {
+	if me, ok := err.(*mongoerr.Error); !ok || me.Code != mongoerr.MergeStageNoMatchingDocument {
 		t.Errorf("whenNotMatched fail: %v", err)
 	}
 }

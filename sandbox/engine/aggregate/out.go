@@ -246,29 +246,20 @@ func (s *mergeStage) checkUniqueOn(ctx *Context) error {
 // unique, non-partial index whose key fields are exactly the on fields
 // (in any order).
 func supportsUniqueOn(ix bson.D, on []string) bool {
-	spec, _ := lookupField(ix, "spec").(bson.D)
-	key, _ := lookupField(spec, "key").(bson.D)
-	if unique, _ := lookupField(spec, "unique").(bool); !unique || len(key) != len(on) {
+	spec, _ := value.Get(ix, "spec").(bson.D)
+	key, _ := value.Get(spec, "key").(bson.D)
+	if unique, _ := value.Get(spec, "unique").(bool); !unique || len(key) != len(on) {
 		return false
 	}
-	if _, partial := lookupField(spec, "partialFilterExpression").(bson.D); partial {
+	if _, partial := value.Get(spec, "partialFilterExpression").(bson.D); partial {
 		return false
 	}
 	for _, f := range on {
-		if _, ok := lookupField(key, f).(value.Missing); ok {
+		if _, ok := value.Get(key, f).(value.Missing); ok {
 			return false
 		}
 	}
 	return true
-}
-
-func lookupField(d bson.D, name string) any {
-	for _, e := range d {
-		if e.Key == name {
-			return e.Value
-		}
-	}
-	return value.Missing{}
 }
 
 func (s *mergeStage) Name() string { return "$merge" }

@@ -1,9 +1,7 @@
 package aggregate
 
 import (
-	"errors"
 	"fmt"
-	"strconv"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -190,39 +188,23 @@ func typeNameOf(v any) string {
 // toInt64 accepts the numeric forms mongod accepts for counts: integral
 // int32, int64, double or decimal.
 func toInt64(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int32:
-		return int64(x), true
-	case int64:
-		return x, true
-	case float64:
-		if x != float64(int64(x)) {
-			return 0, false
-		}
-		return int64(x), true
-	case bson.Decimal128:
-		s := x.String()
-		var n int64
-		if _, err := fmt.Sscan(s, &n); err == nil && fmt.Sprint(n) == s {
-			return n, true
-		}
-		f, ok := decimalToFloat(x)
-		if ok && f == float64(int64(f)) {
-			return int64(f), true
-		}
+	x, ok := v.(bson.Decimal128)
+	if !ok {
+		return value.WholeNumber(v)
+	}
+	s := x.String()
+	var n int64
+	if _, err := fmt.Sscan(s, &n); err == nil && fmt.Sprint(n) == s {
+		return n, true
+	}
+	if f := value.DecimalToDouble(x); f == float64(int64(f)) {
+		return int64(f), true
 	}
 	return 0, false
 }
 
-// decimalToFloat is Value::coerceToDouble for a decimal: the nearest
-// double, ±Inf beyond the double range, NaN for NaN.
-func decimalToFloat(d bson.Decimal128) (float64, bool) {
-	f, err := strconv.ParseFloat(d.String(), 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return 0, false
-	}
-	return f, true
-}
+// decimalToFloat is value.DecimalToDouble, which never fails.
+func decimalToFloat(d bson.Decimal128) (float64, bool) { return value.DecimalToDouble(d), true }
 
 // oneDoc wraps a single stage into the []Stage parsers return.
 func oneStage(s Stage, err error) ([]Stage, error) {

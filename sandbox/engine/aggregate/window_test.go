@@ -1,6 +1,10 @@
 package aggregate
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+)
 
 var cakeSales = []string{
 	`{"_id": 0, "type": "chocolate", "orderDate": {"$date": "2020-05-18T14:10:30Z"}, "state": "CA", "price": 13, "quantity": 120}`,
@@ -34,6 +38,6 @@ func TestSetWindowFields(t *testing.T) {
 	})
 	runErrorCases(t, []errorCase{
 		{name: "rank without sortBy", pipeline: `[{"$setWindowFields": {"output": {"r": {"$rank": {}}}}}]`, code: 5371602},
-		{name: "no output", pipeline: `[{"$setWindowFields": {"sortBy": {"a": 1}}}]`, code: 40414},
+		{name: "no output", pipeline: `[{"$setWindowFields": {"sortBy": {"a": 1}}}]`, code: mongoerr.IDLFailedToParse},
 	})
 }

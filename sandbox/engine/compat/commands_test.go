@@ -5,6 +5,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 // The validate cases follow src/mongo/db/commands/validate.cpp
@@ -45,7 +47,7 @@ func TestValidate(t *testing.T) {
 	// manual: reference/command/validate (validate.nNonCompliantDocuments)
 	s.run(t, "documents breaking the validator", func(t *testing.T, db *mongo.Database) {
 		if _, err := command(t, db, ejDoc(t, `{"create": "c", "validator": {"a": {"$gt": 0}}}`)); err != nil {
-			if err.Code == 238 { // NotImplemented
+			if err.Code == mongoerr.NotImplemented { // NotImplemented
 				t.Skip("this build of the sandbox refuses collection validators (NotImplemented), so there is nothing to count")
 			}
 			t.Fatal(err)
@@ -59,12 +61,12 @@ func TestValidate(t *testing.T) {
 	// src/mongo/db/catalog/validate_state.cpp (NamespaceNotFound); validate's source for the option errors.
 	s.run(t, "a collection that does not exist", func(t *testing.T, db *mongo.Database) {
 		_, err := command(t, db, ejDoc(t, `{"validate": "nothere"}`))
-		sameError(t, "validate", err, 26, "Collection '"+db.Name()+".nothere' does not exist to validate.")
+		sameError(t, "validate", err, mongoerr.NamespaceNotFound, "Collection '"+db.Name()+".nothere' does not exist to validate.")
 	})
 	s.run(t, "full and background together", func(t *testing.T, db *mongo.Database) {
 		insertDocs(t, db.Collection("c"), `[{"_id": 1}]`)
 		_, err := command(t, db, ejDoc(t, `{"validate": "c", "full": true, "background": true}`))
-		sameError(t, "validate", err, 72, "Running the validate command with both { background: true } and { full: true } is not supported.")
+		sameError(t, "validate", err, mongoerr.InvalidOptions, "Running the validate command with both { background: true } and { full: true } is not supported.")
 	})
 	s.run(t, "background on a standalone", func(t *testing.T, db *mongo.Database) {
 		if isReplicaSet(t, db) {
@@ -72,6 +74,6 @@ func TestValidate(t *testing.T) {
 		}
 		insertDocs(t, db.Collection("c"), `[{"_id": 1}]`)
 		_, err := command(t, db, ejDoc(t, `{"validate": "c", "background": true}`))
-		sameError(t, "validate", err, 115, "Running the validate command with { background: true } is not supported in standalone mode")
+		sameError(t, "validate", err, mongoerr.CommandNotSupported, "Running the validate command with { background: true } is not supported in standalone mode")
 	})
 }

@@ -1,6 +1,10 @@
 package compat_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+)
 
 const (
 	modJS    = "jstests/aggregation/expressions/expression_mod.js"
@@ -53,15 +57,15 @@ func TestExpressionVariables(t *testing.T) {
 			expr: `{"$let": {"vars": {"x": 6, "y": 10}, "in": {"$let": {"vars": {"x": "$$y", "y": "$$x"}, "in": {"$subtract": ["$$x", "$$y"]}}}}}`, want: `4`},
 		{name: "unicode names", ref: letJS, expr: `{"$let": {"vars": {"日本語": 10}, "in": "$$日本語"}}`, want: `10`},
 		{name: "item8 vars: {ROOT: 1} is FailedToParse", ref: letJS, expr: `{"$let": {"vars": {"ROOT": 1}, "in": "$$ROOT"}}`,
-			code: 9, msg: "'ROOT' starts with an invalid character for a user variable name"},
-		{name: "upper-case name", ref: letJS, expr: `{"$let": {"vars": {"FOO": 1}, "in": "$$FOO"}}`, code: 9},
-		{name: "underscore name", ref: letJS, expr: `{"$let": {"vars": {"_underbar": 1}, "in": "$$FOO"}}`, code: 9},
-		{name: "dotted name", ref: letJS, expr: `{"$let": {"vars": {"a.b": 1}, "in": "$$FOO"}}`, code: 9,
+			code: mongoerr.FailedToParse, msg: "'ROOT' starts with an invalid character for a user variable name"},
+		{name: "upper-case name", ref: letJS, expr: `{"$let": {"vars": {"FOO": 1}, "in": "$$FOO"}}`, code: mongoerr.FailedToParse},
+		{name: "underscore name", ref: letJS, expr: `{"$let": {"vars": {"_underbar": 1}, "in": "$$FOO"}}`, code: mongoerr.FailedToParse},
+		{name: "dotted name", ref: letJS, expr: `{"$let": {"vars": {"a.b": 1}, "in": "$$FOO"}}`, code: mongoerr.FailedToParse,
 			msg: "'a.b' contains an invalid character for a variable name: '.'"},
-		{name: "name with a space", ref: letJS, expr: `{"$let": {"vars": {"a b": 1}, "in": "$$FOO"}}`, code: 9},
-		{name: "reading $$_underbar", ref: letJS, expr: `"$$_underbar"`, code: 9,
+		{name: "name with a space", ref: letJS, expr: `{"$let": {"vars": {"a b": 1}, "in": "$$FOO"}}`, code: mongoerr.FailedToParse},
+		{name: "reading $$_underbar", ref: letJS, expr: `"$$_underbar"`, code: mongoerr.FailedToParse,
 			msg: "'_underbar' starts with an invalid character for a user variable name"},
-		{name: "reading $$with spaces", ref: letJS, expr: `"$$with spaces"`, code: 9},
+		{name: "reading $$with spaces", ref: letJS, expr: `"$$with spaces"`, code: mongoerr.FailedToParse},
 		{name: "vars cannot see each other", ref: letJS, doc: doc,
 			expr: `{"$let": {"vars": {"var1": "$one", "var2": "$$var1"}, "in": "$$var1"}}`, code: 17276,
 			msg: "Use of undefined variable: var1"},
@@ -79,7 +83,7 @@ func TestExpressionMap(t *testing.T) {
 			expr: `[{"$map": {"input": "$n", "as": "CURRENT", "in": "$a"}}, "$a"]`, want: `[[1], "top"]`},
 		{name: "missing becomes null", ref: mapJS, doc: doc, expr: `{"$map": {"input": "$mixed", "as": "var", "in": "$$var.a"}}`, want: `[1, null, 2, null]`},
 		{name: "null input", ref: mapJS, doc: doc, expr: `{"$map": {"input": "$null", "as": "var", "in": "$$var"}}`, want: `null`},
-		{name: "as ROOT", ref: mapJS, doc: doc, expr: `{"$map": {"input": "$simple", "as": "ROOT", "in": "$$ROOT"}}`, code: 9},
+		{name: "as ROOT", ref: mapJS, doc: doc, expr: `{"$map": {"input": "$simple", "as": "ROOT", "in": "$$ROOT"}}`, code: mongoerr.FailedToParse},
 		{name: "not an array", ref: mapJS, doc: doc, expr: `{"$map": {"input": "$notArray", "as": "var", "in": "$$var"}}`, code: 16883,
 			msg: planExecutor + "input to $map must be an array not int"},
 		{name: "unknown argument", ref: mapJS, doc: doc, expr: `{"$map": {"x": 1, "input": "$simple", "as": "var", "in": "$$var"}}`, code: 16879},

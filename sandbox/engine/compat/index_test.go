@@ -5,6 +5,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 // writeErrors returns the writeErrors of a write command's reply, each
@@ -79,12 +81,12 @@ func TestIndexes(t *testing.T) {
 		insertDocs(t, db.Collection("c"), `[{"_id": 1}]`)
 		mustCommand(t, db, `{"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": "a_1", "unique": true}]}`)
 		_, err := command(t, db, ejDoc(t, `{"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": "other", "unique": true}]}`))
-		sameError(t, "same key, other name", err, 85, "Index already exists with a different name: a_1")
+		sameError(t, "same key, other name", err, mongoerr.IndexOptionsConflict, "Index already exists with a different name: a_1")
 		_, err = command(t, db, ejDoc(t, `{"createIndexes": "c", "indexes": [{"key": {}, "name": "e"}]}`))
-		sameError(t, "empty key", err, 67, `Error in specification { key: {}, name: "e" } :: caused by :: Index keys cannot be empty.`)
+		sameError(t, "empty key", err, mongoerr.CannotCreateIndex, `Error in specification { key: {}, name: "e" } :: caused by :: Index keys cannot be empty.`)
 		_, err = command(t, db, ejDoc(t, `{"dropIndexes": "c", "index": "_id_"}`))
-		sameError(t, "drop _id_", err, 72, "cannot drop _id index")
+		sameError(t, "drop _id_", err, mongoerr.InvalidOptions, "cannot drop _id index")
 		_, err = command(t, db, ejDoc(t, `{"dropIndexes": "c", "index": "nope"}`))
-		sameError(t, "drop a missing index", err, 27, "index not found with name [nope]")
+		sameError(t, "drop a missing index", err, mongoerr.IndexNotFound, "index not found with name [nope]")
 	})
 }

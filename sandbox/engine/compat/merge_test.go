@@ -1,6 +1,10 @@
 package compat_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+)
 
 const (
 	mergeInsert   = "jstests/aggregation/sources/merge/mode_merge_insert.js"
@@ -42,7 +46,7 @@ func TestMergeAndOut(t *testing.T) {
 			setup: []string{`{"createIndexes": "t", "indexes": [{"key": {"a": 1}, "name": "a_1", "unique": true}]}`},
 			docs:  `[{"_id": 1, "a": 1}]`, other: map[string]string{"t": `[{"_id": 2, "a": 1}]`},
 			pipeline: `[{"$merge": {"into": "t", "on": "a", "whenMatched": "merge", "whenNotMatched": "insert"}}]`,
-			code:     66, msg: planExecutor + "$merge failed to update the matching document, did you attempt to modify the _id or the shard key? :: caused by :: Performing an update on the path '_id' would modify the immutable field '_id'"},
+			code:     mongoerr.ImmutableField, msg: planExecutor + "$merge failed to update the matching document, did you attempt to modify the _id or the shard key? :: caused by :: Performing an update on the path '_id' would modify the immutable field '_id'"},
 		{name: "on field missing", ref: mergeInsert + " testMergeFailsIfOnFieldIsInvalid",
 			setup: uniqueZ, docs: `[{"_id": 1}]`, pipeline: onZ,
 			code: 51132, msg: planExecutor + "$merge write error: 'on' field 'z' cannot be missing, null, undefined or an array"},

@@ -1,6 +1,10 @@
 package compat_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+)
 
 // $percentile and $median with method 'approximate': mongod's t-digest is
 // exact while each centroid holds one value, which is the case for these
@@ -33,12 +37,12 @@ func TestPercentileAndMedian(t *testing.T) {
 			want:     `[{"_id": 1, "x": 5, "m": 5.0}, {"_id": 2, "x": 1, "m": 1.0}, {"_id": 3, "x": 3, "m": 3.0}]`},
 		{name: "only the approximate method", ref: percentileRef, docs: ten,
 			pipeline: `[{"$group": {"_id": null, "p": {"$percentile": {"input": "$x", "p": [0.5], "method": "exact"}}}}]`,
-			code:     2, msg: "Currently only 'approximate' can be used as percentile 'method'."},
+			code:     mongoerr.BadValue, msg: "Currently only 'approximate' can be used as percentile 'method'."},
 		{name: "p outside [0, 1]", ref: percentileRef, docs: ten,
 			pipeline: `[{"$group": {"_id": null, "p": {"$percentile": {"input": "$x", "p": [0.5, 1.5], "method": "approximate"}}}}]`,
 			code:     7750303, msg: "The $percentile 'p' field must be an array of numbers from [0.0, 1.0], but found: 1.5"},
 		{name: "method is required", ref: medianRef, docs: ten,
 			pipeline: `[{"$group": {"_id": null, "m": {"$median": {"input": "$x"}}}}]`,
-			code:     40414, msg: "BSON field '$median.method' is missing but a required field"},
+			code:     mongoerr.IDLFailedToParse, msg: "BSON field '$median.method' is missing but a required field"},
 	})
 }

@@ -5,6 +5,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 // runFilterTable runs each filter (find on c sorted by _id) over docs and
@@ -171,31 +173,31 @@ const parserRef = "src/mongo/db/matcher/expression_parser.cpp"
 
 func TestQueryErrors(t *testing.T) {
 	runFindCases(t, []findCase{
-		{name: "{\"a\":{\"$foo\":1}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$foo":1}}`, code: 2, msg: "unknown operator: $foo"},
-		{name: "{\"$foo\":1}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"$foo":1}`, code: 2, msg: "unknown top level operator: $foo. If you have a field name that starts with a '$' symbol, consider using $getField or $setField."},
-		{name: "{\"a\":{\"$in\":1}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$in":1}}`, code: 2, msg: "$in needs an array"},
-		{name: "{\"a\":{\"$nin\":1}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$nin":1}}`, code: 2, msg: "$nin needs an array"},
-		{name: "{\"a\":{\"$all\":1}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$all":1}}`, code: 2, msg: "$all needs an array"},
-		{name: "{\"$and\":[]}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"$and":[]}`, code: 2, msg: "$and/$or/$nor must be a nonempty array"},
-		{name: "{\"$or\":1}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"$or":1}`, code: 2, msg: "$or must be an array"},
-		{name: "{\"a\":{\"$mod\":[0,1]}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$mod":[0,1]}}`, code: 2, msg: "divisor cannot be 0"},
-		{name: "{\"a\":{\"$mod\":[1]}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$mod":[1]}}`, code: 2, msg: "malformed mod, not enough elements"},
-		{name: "{\"a\":{\"$mod\":[1,2,3]}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$mod":[1,2,3]}}`, code: 2, msg: "malformed mod, too many elements"},
-		{name: "{\"a\":{\"$mod\":1}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$mod":1}}`, code: 2, msg: "malformed mod, needs to be an array"},
-		{name: "{\"a\":{\"$type\":\"foo\"}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$type":"foo"}}`, code: 2, msg: "Unknown type name alias: foo"},
-		{name: "{\"a\":{\"$type\":100}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$type":100}}`, code: 2, msg: "Invalid numerical type code: 100"},
-		{name: "{\"a\":{\"$not\":1}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$not":1}}`, code: 2, msg: "$not needs a regex or a document"},
-		{name: "{\"a\":{\"$not\":{}}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$not":{}}}`, code: 2, msg: "$not cannot be empty"},
-		{name: "{\"a\":{\"$elemMatch\":1}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$elemMatch":1}}`, code: 2, msg: "$elemMatch needs an Object"},
-		{name: "{\"a\":{\"$size\":-1}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$size":-1}}`, code: 2, msg: "Failed to parse $size. Expected a non-negative number in: $size: -1"},
-		{name: "{\"a\":{\"$size\":\"x\"}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$size":"x"}}`, code: 2, msg: "Failed to parse $size. Expected a number in: $size: \"x\""},
-		{name: "{\"a\":{\"$size\":1.5}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$size":1.5}}`, code: 2, msg: "Failed to parse $size. Expected an integer: $size: 1.5"},
+		{name: "{\"a\":{\"$foo\":1}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$foo":1}}`, code: mongoerr.BadValue, msg: "unknown operator: $foo"},
+		{name: "{\"$foo\":1}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"$foo":1}`, code: mongoerr.BadValue, msg: "unknown top level operator: $foo. If you have a field name that starts with a '$' symbol, consider using $getField or $setField."},
+		{name: "{\"a\":{\"$in\":1}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$in":1}}`, code: mongoerr.BadValue, msg: "$in needs an array"},
+		{name: "{\"a\":{\"$nin\":1}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$nin":1}}`, code: mongoerr.BadValue, msg: "$nin needs an array"},
+		{name: "{\"a\":{\"$all\":1}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$all":1}}`, code: mongoerr.BadValue, msg: "$all needs an array"},
+		{name: "{\"$and\":[]}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"$and":[]}`, code: mongoerr.BadValue, msg: "$and/$or/$nor must be a nonempty array"},
+		{name: "{\"$or\":1}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"$or":1}`, code: mongoerr.BadValue, msg: "$or must be an array"},
+		{name: "{\"a\":{\"$mod\":[0,1]}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$mod":[0,1]}}`, code: mongoerr.BadValue, msg: "divisor cannot be 0"},
+		{name: "{\"a\":{\"$mod\":[1]}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$mod":[1]}}`, code: mongoerr.BadValue, msg: "malformed mod, not enough elements"},
+		{name: "{\"a\":{\"$mod\":[1,2,3]}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$mod":[1,2,3]}}`, code: mongoerr.BadValue, msg: "malformed mod, too many elements"},
+		{name: "{\"a\":{\"$mod\":1}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$mod":1}}`, code: mongoerr.BadValue, msg: "malformed mod, needs to be an array"},
+		{name: "{\"a\":{\"$type\":\"foo\"}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$type":"foo"}}`, code: mongoerr.BadValue, msg: "Unknown type name alias: foo"},
+		{name: "{\"a\":{\"$type\":100}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$type":100}}`, code: mongoerr.BadValue, msg: "Invalid numerical type code: 100"},
+		{name: "{\"a\":{\"$not\":1}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$not":1}}`, code: mongoerr.BadValue, msg: "$not needs a regex or a document"},
+		{name: "{\"a\":{\"$not\":{}}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$not":{}}}`, code: mongoerr.BadValue, msg: "$not cannot be empty"},
+		{name: "{\"a\":{\"$elemMatch\":1}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$elemMatch":1}}`, code: mongoerr.BadValue, msg: "$elemMatch needs an Object"},
+		{name: "{\"a\":{\"$size\":-1}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$size":-1}}`, code: mongoerr.BadValue, msg: "Failed to parse $size. Expected a non-negative number in: $size: -1"},
+		{name: "{\"a\":{\"$size\":\"x\"}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$size":"x"}}`, code: mongoerr.BadValue, msg: "Failed to parse $size. Expected a number in: $size: \"x\""},
+		{name: "{\"a\":{\"$size\":1.5}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$size":1.5}}`, code: mongoerr.BadValue, msg: "Failed to parse $size. Expected an integer: $size: 1.5"},
 		{name: "{\"a\":{\"$regex\":\"a\",\"$options\":\"z\"}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$regex":"a","$options":"z"}}`, code: 51108, msg: "invalid flag in regex options: z"},
 		{name: "{\"a\":{\"$regex\":\"(\"}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$regex":"("}}`, code: 51091, msg: "Regular expression is invalid: missing closing parenthesis"},
-		{name: "{\"a\":{\"$options\":\"i\"}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$options":"i"}}`, code: 2, msg: "$options needs a $regex"},
-		{name: "{\"a\":{\"$regex\":1}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$regex":1}}`, code: 2, msg: "$regex has to be a string"},
-		{name: "{\"a\":{\"$exists\":true,\"b\":1}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$exists":true,"b":1}}`, code: 2, msg: "unknown operator: b"},
-		{name: "{\"$expr\":{\"$foo\":1}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"$expr":{"$foo":1}}`, code: 168, msg: "Unrecognized expression '$foo'"},
-		{name: "{\"a\":{\"$size\":{\"$gte\":3}}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$size":{"$gte":3}}}`, code: 2, msg: "Failed to parse $size. Expected a number in: $size: { $gte: 3 }"},
+		{name: "{\"a\":{\"$options\":\"i\"}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$options":"i"}}`, code: mongoerr.BadValue, msg: "$options needs a $regex"},
+		{name: "{\"a\":{\"$regex\":1}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$regex":1}}`, code: mongoerr.BadValue, msg: "$regex has to be a string"},
+		{name: "{\"a\":{\"$exists\":true,\"b\":1}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$exists":true,"b":1}}`, code: mongoerr.BadValue, msg: "unknown operator: b"},
+		{name: "{\"$expr\":{\"$foo\":1}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"$expr":{"$foo":1}}`, code: mongoerr.InvalidPipelineOperator, msg: "Unrecognized expression '$foo'"},
+		{name: "{\"a\":{\"$size\":{\"$gte\":3}}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$size":{"$gte":3}}}`, code: mongoerr.BadValue, msg: "Failed to parse $size. Expected a number in: $size: { $gte: 3 }"},
 	})
 }

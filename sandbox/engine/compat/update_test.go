@@ -1,6 +1,10 @@
 package compat_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+)
 
 // updateRef: the manual page of each update operator (its examples) and
 // jstests/core/write/update.
@@ -91,25 +95,25 @@ func TestUpdateOperators(t *testing.T) {
 
 func TestUpdateErrors(t *testing.T) {
 	runUpdateCases(t, []updateCase{
-		{name: "{\"$set\":{\"_id\":2}}", ref: updateErrRef, docs: `[{"_id":1,"a":1}]`, filter: `{"_id":1}`, update: `{"$set":{"_id":2}}`, code: 66, msg: "Performing an update on the path '_id' would modify the immutable field '_id'"},
-		{name: "{\"_id\":2,\"a\":1}", ref: updateErrRef, docs: `[{"_id":1,"a":1}]`, filter: `{"_id":1}`, update: `{"_id":2,"a":1}`, code: 66, msg: "After applying the update, the (immutable) field '_id' was found to have been altered to _id: 2"},
-		{name: "{\"$inc\":{\"s\":1}}", ref: updateErrRef, docs: `[{"_id":1,"s":"x"}]`, filter: `{"_id":1}`, update: `{"$inc":{"s":1}}`, code: 14, msg: "Cannot apply $inc to a value of non-numeric type. {_id: 1} has the field 's' of non-numeric type string"},
-		{name: "{\"$inc\":{\"a\":\"x\"}}", ref: updateErrRef, docs: `[{"_id":1,"a":1}]`, filter: `{"_id":1}`, update: `{"$inc":{"a":"x"}}`, code: 14, msg: "Cannot increment with non-numeric argument: {a: \"x\"}"},
-		{name: "{\"$push\":{\"a\":2}}", ref: updateErrRef, docs: `[{"_id":1,"a":1}]`, filter: `{"_id":1}`, update: `{"$push":{"a":2}}`, code: 2, msg: "The field 'a' must be an array but is of type int in document {_id: 1}"},
-		{name: "{\"$set\":{\"a.b\":1}}", ref: updateErrRef, docs: `[{"_id":1,"a":5}]`, filter: `{"_id":1}`, update: `{"$set":{"a.b":1}}`, code: 28, msg: "Cannot create field 'b' in element {a: 5}"},
-		{name: "{\"$set\":{\"a\":1},\"$inc\":{\"a\":1}}", ref: updateErrRef, docs: `[{"_id":1}]`, filter: `{"_id":1}`, update: `{"$set":{"a":1},"$inc":{"a":1}}`, code: 40, msg: "Updating the path 'a' would create a conflict at 'a'"},
-		{name: "{\"$set\":{\"a.b\":1,\"a\":1}}", ref: updateErrRef, docs: `[{"_id":1}]`, filter: `{"_id":1}`, update: `{"$set":{"a.b":1,"a":1}}`, code: 40, msg: "Updating the path 'a' would create a conflict at 'a'"},
-		{name: "{\"$foo\":{\"a\":1}}", ref: updateErrRef, docs: `[{"_id":1}]`, filter: `{"_id":1}`, update: `{"$foo":{"a":1}}`, code: 9, msg: "Unknown modifier: $foo. Expected a valid update modifier or pipeline-style update specified as an array"},
-		{name: "{\"$set\":{\"a.$\":2}}", ref: updateErrRef, docs: `[{"_id":1,"a":[1]}]`, filter: `{"_id":1}`, update: `{"$set":{"a.$":2}}`, code: 2, msg: "The positional operator did not find the match needed from the query."},
-		{name: "{\"$set\":{\"a.$[y]\":2}}", ref: updateErrRef, docs: `[{"_id":1,"a":[1]}]`, filter: `{"_id":1}`, update: `{"$set":{"a.$[y]":2}}`, code: 2, msg: "No array filter found for identifier 'y' in path 'a.$[y]'"},
-		{name: "{\"$set\":{\"a\":2}}", ref: updateErrRef, docs: `[{"_id":1,"a":[1]}]`, filter: `{"_id":1}`, update: `{"$set":{"a":2}}`, arrayFilters: `[{"x":1}]`, code: 9, msg: "The array filter for identifier 'x' was not used in the update { $set: { a: 2 } }"},
-		{name: "{\"$rename\":{\"a\":\"a\"}}", ref: updateErrRef, docs: `[{"_id":1,"a":1}]`, filter: `{"_id":1}`, update: `{"$rename":{"a":"a"}}`, code: 2, msg: "The source and target field for $rename must differ: a: \"a\""},
-		{name: "{\"$set\":{\"\":1}}", ref: updateErrRef, docs: `[{"_id":1,"a":1}]`, filter: `{"_id":1}`, update: `{"$set":{"":1}}`, code: 56, msg: "An empty update path is not valid."},
-		{name: "{\"$set\":{\"$x\":1}}", ref: updateErrRef, docs: `[{"_id":1,"a":1}]`, filter: `{"_id":1}`, update: `{"$set":{"$x":1}}`, code: 52, msg: "The dollar ($) prefixed field '$x' in '$x' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith."},
-		{name: "{\"$pop\":{\"a\":2}}", ref: updateErrRef, docs: `[{"_id":1,"a":[1]}]`, filter: `{"_id":1}`, update: `{"$pop":{"a":2}}`, code: 9, msg: "$pop expects 1 or -1, found: 2"},
-		{name: "{\"$pullAll\":{\"a\":1}}", ref: updateErrRef, docs: `[{"_id":1,"a":[1]}]`, filter: `{"_id":1}`, update: `{"$pullAll":{"a":1}}`, code: 2, msg: "$pullAll requires an array argument but was given a int"},
-		{name: "{\"$push\":{\"a\":{\"$each\":1}}}", ref: updateErrRef, docs: `[{"_id":1,"a":[1]}]`, filter: `{"_id":1}`, update: `{"$push":{"a":{"$each":1}}}`, code: 2, msg: "The argument to $each in $push must be an array but it was of type: int"},
-		{name: "{\"$push\":{\"a\":{\"$each\":[1],\"$slice\":\"x\"}}}", ref: updateErrRef, docs: `[{"_id":1,"a":[1]}]`, filter: `{"_id":1}`, update: `{"$push":{"a":{"$each":[1],"$slice":"x"}}}`, code: 2, msg: "The value for $slice must be an integer value but was given type: string"},
-		{name: "{\"$addToSet\":{\"a\":{\"$each\":1}}}", ref: updateErrRef, docs: `[{"_id":1,"a":[1]}]`, filter: `{"_id":1}`, update: `{"$addToSet":{"a":{"$each":1}}}`, code: 2, msg: "The argument to $each in $addToSet must be an array but it was of type int"},
+		{name: "{\"$set\":{\"_id\":2}}", ref: updateErrRef, docs: `[{"_id":1,"a":1}]`, filter: `{"_id":1}`, update: `{"$set":{"_id":2}}`, code: mongoerr.ImmutableField, msg: "Performing an update on the path '_id' would modify the immutable field '_id'"},
+		{name: "{\"_id\":2,\"a\":1}", ref: updateErrRef, docs: `[{"_id":1,"a":1}]`, filter: `{"_id":1}`, update: `{"_id":2,"a":1}`, code: mongoerr.ImmutableField, msg: "After applying the update, the (immutable) field '_id' was found to have been altered to _id: 2"},
+		{name: "{\"$inc\":{\"s\":1}}", ref: updateErrRef, docs: `[{"_id":1,"s":"x"}]`, filter: `{"_id":1}`, update: `{"$inc":{"s":1}}`, code: mongoerr.TypeMismatch, msg: "Cannot apply $inc to a value of non-numeric type. {_id: 1} has the field 's' of non-numeric type string"},
+		{name: "{\"$inc\":{\"a\":\"x\"}}", ref: updateErrRef, docs: `[{"_id":1,"a":1}]`, filter: `{"_id":1}`, update: `{"$inc":{"a":"x"}}`, code: mongoerr.TypeMismatch, msg: "Cannot increment with non-numeric argument: {a: \"x\"}"},
+		{name: "{\"$push\":{\"a\":2}}", ref: updateErrRef, docs: `[{"_id":1,"a":1}]`, filter: `{"_id":1}`, update: `{"$push":{"a":2}}`, code: mongoerr.BadValue, msg: "The field 'a' must be an array but is of type int in document {_id: 1}"},
+		{name: "{\"$set\":{\"a.b\":1}}", ref: updateErrRef, docs: `[{"_id":1,"a":5}]`, filter: `{"_id":1}`, update: `{"$set":{"a.b":1}}`, code: mongoerr.PathNotViable, msg: "Cannot create field 'b' in element {a: 5}"},
+		{name: "{\"$set\":{\"a\":1},\"$inc\":{\"a\":1}}", ref: updateErrRef, docs: `[{"_id":1}]`, filter: `{"_id":1}`, update: `{"$set":{"a":1},"$inc":{"a":1}}`, code: mongoerr.ConflictingUpdateOperators, msg: "Updating the path 'a' would create a conflict at 'a'"},
+		{name: "{\"$set\":{\"a.b\":1,\"a\":1}}", ref: updateErrRef, docs: `[{"_id":1}]`, filter: `{"_id":1}`, update: `{"$set":{"a.b":1,"a":1}}`, code: mongoerr.ConflictingUpdateOperators, msg: "Updating the path 'a' would create a conflict at 'a'"},
+		{name: "{\"$foo\":{\"a\":1}}", ref: updateErrRef, docs: `[{"_id":1}]`, filter: `{"_id":1}`, update: `{"$foo":{"a":1}}`, code: mongoerr.FailedToParse, msg: "Unknown modifier: $foo. Expected a valid update modifier or pipeline-style update specified as an array"},
+		{name: "{\"$set\":{\"a.$\":2}}", ref: updateErrRef, docs: `[{"_id":1,"a":[1]}]`, filter: `{"_id":1}`, update: `{"$set":{"a.$":2}}`, code: mongoerr.BadValue, msg: "The positional operator did not find the match needed from the query."},
+		{name: "{\"$set\":{\"a.$[y]\":2}}", ref: updateErrRef, docs: `[{"_id":1,"a":[1]}]`, filter: `{"_id":1}`, update: `{"$set":{"a.$[y]":2}}`, code: mongoerr.BadValue, msg: "No array filter found for identifier 'y' in path 'a.$[y]'"},
+		{name: "{\"$set\":{\"a\":2}}", ref: updateErrRef, docs: `[{"_id":1,"a":[1]}]`, filter: `{"_id":1}`, update: `{"$set":{"a":2}}`, arrayFilters: `[{"x":1}]`, code: mongoerr.FailedToParse, msg: "The array filter for identifier 'x' was not used in the update { $set: { a: 2 } }"},
+		{name: "{\"$rename\":{\"a\":\"a\"}}", ref: updateErrRef, docs: `[{"_id":1,"a":1}]`, filter: `{"_id":1}`, update: `{"$rename":{"a":"a"}}`, code: mongoerr.BadValue, msg: "The source and target field for $rename must differ: a: \"a\""},
+		{name: "{\"$set\":{\"\":1}}", ref: updateErrRef, docs: `[{"_id":1,"a":1}]`, filter: `{"_id":1}`, update: `{"$set":{"":1}}`, code: mongoerr.EmptyFieldName, msg: "An empty update path is not valid."},
+		{name: "{\"$set\":{\"$x\":1}}", ref: updateErrRef, docs: `[{"_id":1,"a":1}]`, filter: `{"_id":1}`, update: `{"$set":{"$x":1}}`, code: mongoerr.DollarPrefixedFieldName, msg: "The dollar ($) prefixed field '$x' in '$x' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith."},
+		{name: "{\"$pop\":{\"a\":2}}", ref: updateErrRef, docs: `[{"_id":1,"a":[1]}]`, filter: `{"_id":1}`, update: `{"$pop":{"a":2}}`, code: mongoerr.FailedToParse, msg: "$pop expects 1 or -1, found: 2"},
+		{name: "{\"$pullAll\":{\"a\":1}}", ref: updateErrRef, docs: `[{"_id":1,"a":[1]}]`, filter: `{"_id":1}`, update: `{"$pullAll":{"a":1}}`, code: mongoerr.BadValue, msg: "$pullAll requires an array argument but was given a int"},
+		{name: "{\"$push\":{\"a\":{\"$each\":1}}}", ref: updateErrRef, docs: `[{"_id":1,"a":[1]}]`, filter: `{"_id":1}`, update: `{"$push":{"a":{"$each":1}}}`, code: mongoerr.BadValue, msg: "The argument to $each in $push must be an array but it was of type: int"},
+		{name: "{\"$push\":{\"a\":{\"$each\":[1],\"$slice\":\"x\"}}}", ref: updateErrRef, docs: `[{"_id":1,"a":[1]}]`, filter: `{"_id":1}`, update: `{"$push":{"a":{"$each":[1],"$slice":"x"}}}`, code: mongoerr.BadValue, msg: "The value for $slice must be an integer value but was given type: string"},
+		{name: "{\"$addToSet\":{\"a\":{\"$each\":1}}}", ref: updateErrRef, docs: `[{"_id":1,"a":[1]}]`, filter: `{"_id":1}`, update: `{"$addToSet":{"a":{"$each":1}}}`, code: mongoerr.BadValue, msg: "The argument to $each in $addToSet must be an array but it was of type int"},
 	})
 }

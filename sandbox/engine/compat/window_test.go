@@ -1,6 +1,10 @@
 package compat_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+)
 
 const (
 	rankJS  = "jstests/aggregation/sources/setWindowFields/rank.js"
@@ -65,13 +69,13 @@ func TestSetWindowFields(t *testing.T) {
 			pipeline: `[{"$setWindowFields": {"sortBy": {"_id": 1}, "output": {"a": {"$shift": {"output": "$b", "by": 1, "default": "c"}}}}}]`,
 			want:     `[{"_id": 1, "a": "c"}, {"_id": 2, "a": "c"}]`},
 		{name: "shift needs by", ref: shiftJS, docs: shiftDocs,
-			pipeline: `[{"$setWindowFields": {"sortBy": {"one": 1}, "output": {"a": {"$shift": {"output": "$one"}}}}}]`, code: 9},
+			pipeline: `[{"$setWindowFields": {"sortBy": {"one": 1}, "output": {"a": {"$shift": {"output": "$one"}}}}}]`, code: mongoerr.FailedToParse},
 		{name: "shift by a fraction", ref: shiftJS, docs: shiftDocs,
-			pipeline: `[{"$setWindowFields": {"sortBy": {"one": 1}, "output": {"a": {"$shift": {"by": 1.1, "output": "$one"}}}}}]`, code: 9},
+			pipeline: `[{"$setWindowFields": {"sortBy": {"one": 1}, "output": {"a": {"$shift": {"by": 1.1, "output": "$one"}}}}}]`, code: mongoerr.FailedToParse},
 		{name: "shift default must be constant", ref: shiftJS, docs: shiftDocs,
-			pipeline: `[{"$setWindowFields": {"sortBy": {"one": 1}, "output": {"a": {"$shift": {"by": 1, "output": "$one", "default": "$one"}}}}}]`, code: 9},
+			pipeline: `[{"$setWindowFields": {"sortBy": {"one": 1}, "output": {"a": {"$shift": {"by": 1, "output": "$one", "default": "$one"}}}}}]`, code: mongoerr.FailedToParse},
 		{name: "shift needs sortBy", ref: shiftJS, docs: shiftDocs,
-			pipeline: `[{"$setWindowFields": {"output": {"a": {"$shift": {"by": 1, "output": "$one"}}}}}]`, code: 9},
+			pipeline: `[{"$setWindowFields": {"output": {"a": {"$shift": {"by": 1, "output": "$one"}}}}}]`, code: mongoerr.FailedToParse},
 		{name: "running sum by documents", ref: "manual: reference/operator/aggregation/setWindowFields (Use Documents Window to Obtain Cumulative Quantity for Each State)",
 			docs: `[{"_id": 0, "state": "CA", "orderDate": {"$date": "2020-05-18T14:10:30Z"}, "quantity": 162},
 				{"_id": 1, "state": "WA", "orderDate": {"$date": "2021-03-20T11:30:05Z"}, "quantity": 104},

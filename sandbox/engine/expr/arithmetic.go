@@ -7,6 +7,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 func bigInt(n int64) *big.Int { return big.NewInt(n) }
@@ -56,12 +57,12 @@ func (s *addState) add(v any) error {
 		n, _ := coerceToLong(v)
 		if addOverflows(s.longTotal, n) {
 			s.widest = kDouble
-			s.doubleTotal = float64(s.longTotal) + ToDouble(v)
+			s.doubleTotal = float64(s.longTotal) + value.ToDouble(v)
 		} else {
 			s.longTotal += n
 		}
 	case kDouble:
-		s.doubleTotal += ToDouble(v)
+		s.doubleTotal += value.ToDouble(v)
 	case kDecimal:
 		s.decTotal = decAdd(s.decTotal, toDec(v))
 	}
@@ -150,7 +151,7 @@ func Subtract(lhs, rhs any) (any, error) {
 		case kDecimal:
 			return decAdd(toDec(lhs), decNeg(toDec(rhs))).toD128(), nil
 		case kDouble:
-			return ToDouble(lhs) - ToDouble(rhs), nil
+			return value.ToDouble(lhs) - value.ToDouble(rhs), nil
 		default:
 			a, _ := coerceToLong(lhs)
 			b, _ := coerceToLong(rhs)
@@ -257,13 +258,13 @@ func compileMultiply(name string, arg any, scope *Scope) (Expr, error) {
 			case kDecimal:
 				dc = decMul(dc, toDec(v))
 			case kDouble:
-				dbl *= ToDouble(v)
+				dbl *= value.ToDouble(v)
 			default:
 				n, _ := coerceToLong(v)
 				p, over := mulOverflows(lng, n)
 				if over {
 					kind = kDouble
-					dbl = float64(lng) * ToDouble(v)
+					dbl = float64(lng) * value.ToDouble(v)
 				} else {
 					lng = p
 				}
@@ -291,11 +292,11 @@ func Divide(lhs, rhs any) (any, error) {
 			}
 			return decDiv(toDec(lhs), d).toD128(), nil
 		}
-		den := ToDouble(rhs)
+		den := value.ToDouble(rhs)
 		if den == 0 {
 			return nil, mongoerr.New(mongoerr.BadValue, "can't $divide by zero")
 		}
-		return ToDouble(lhs) / den, nil
+		return value.ToDouble(lhs) / den, nil
 	}
 	if nullish(lhs) || nullish(rhs) {
 		return nil, nil
@@ -344,12 +345,12 @@ func Mod(lhs, rhs any) (any, error) {
 			r := new(big.Int).Rem(x, y)
 			return dec{coef: r, exp: e}.toD128(), nil
 		}
-		divisor := ToDouble(rhs)
+		divisor := value.ToDouble(rhs)
 		if divisor == 0 {
 			return nil, mongoerr.New(16610, "can't $mod by zero")
 		}
 		if lk == kDouble || (rk == kDouble && !isIntegral(rhs)) {
-			return math.Mod(ToDouble(lhs), divisor), nil
+			return math.Mod(value.ToDouble(lhs), divisor), nil
 		}
 		a, _ := coerceToLong(lhs)
 		b, _ := coerceToLong(rhs)
@@ -435,7 +436,7 @@ func floatFn(f func(float64) float64) func(string, any) (any, error) {
 		if d, ok := v.(bson.Decimal128); ok {
 			return decFromDouble(f(decToFloat(decOf(d))), 34).toD128(), nil
 		}
-		return f(ToDouble(v)), nil
+		return f(value.ToDouble(v)), nil
 	}
 }
 
@@ -447,7 +448,7 @@ func sqrtOf(_ string, v any) (any, error) {
 		}
 		return decFromDouble(math.Sqrt(decToFloat(x)), 34).toD128(), nil
 	}
-	f := ToDouble(v)
+	f := value.ToDouble(v)
 	if f < 0 {
 		return nil, mongoerr.New(28714, "$sqrt's argument must be greater than or equal to 0")
 	}
@@ -463,7 +464,7 @@ func logFn(code int32, f func(float64) float64) func(string, any) (any, error) {
 			}
 			return decFromDouble(f(decToFloat(x)), 34).toD128(), nil
 		}
-		x := ToDouble(v)
+		x := value.ToDouble(v)
 		if x <= 0 {
 			return nil, mongoerr.Newf(code, "%s's argument must be a positive number, but is %s", name, formatDouble(x))
 		}
@@ -489,7 +490,7 @@ func compileLog(name string, arg any, scope *Scope) (Expr, error) {
 		if !isNumeric(b) {
 			return nil, mongoerr.Newf(28757, "$log's base must be numeric, not %s", typeName(b))
 		}
-		x, base := ToDouble(a), ToDouble(b)
+		x, base := value.ToDouble(a), value.ToDouble(b)
 		if x <= 0 {
 			return nil, mongoerr.Newf(28758, "$log's argument must be a positive number, but is %s", formatDouble(x))
 		}
@@ -515,7 +516,7 @@ func Pow(base, exp any) (any, error) {
 	if !isNumeric(exp) {
 		return nil, mongoerr.Newf(28763, "$pow's exponent must be numeric, not %s", typeName(exp))
 	}
-	bd, ed := ToDouble(base), ToDouble(exp)
+	bd, ed := value.ToDouble(base), value.ToDouble(exp)
 	if bd == 0 && ed < 0 {
 		return nil, mongoerr.New(28764, "$pow cannot take a base of 0 and a negative exponent")
 	}

@@ -1,6 +1,10 @@
 package expr
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+)
 
 func TestArithmetic(t *testing.T) {
 	runCases(t, []exprCase{
@@ -15,24 +19,24 @@ func TestArithmetic(t *testing.T) {
 		{name: "add null", expr: `{"$add": [1, null]}`, want: `null`},
 		{name: "add missing", expr: `{"$add": [1, "$nope"]}`, want: `null`},
 		{name: "add two dates", expr: `{"$add": ["$d", "$d"]}`, doc: `{"d": {"$date": "2024-01-01T00:00:00Z"}}`, code: 16612, msg: "only one date allowed in an $add expression"},
-		{name: "add string", expr: `{"$add": [1, "a"]}`, code: 14, msg: "$add only supports numeric or date types, not string"},
+		{name: "add string", expr: `{"$add": [1, "a"]}`, code: mongoerr.TypeMismatch, msg: "$add only supports numeric or date types, not string"},
 		{name: "subtract ints", expr: `{"$subtract": [5, 7]}`, want: `{"$numberInt": "-2"}`},
 		{name: "subtract dates", expr: `{"$subtract": ["$b", "$a"]}`, doc: `{"a": {"$date": "2024-01-01T00:00:00Z"}, "b": {"$date": "2024-01-01T00:01:00Z"}}`, want: `{"$numberLong": "60000"}`},
 		{name: "subtract ms from date", expr: `{"$subtract": ["$a", 60000]}`, doc: `{"a": {"$date": "2024-01-01T00:01:00Z"}}`, want: `{"$date": "2024-01-01T00:00:00Z"}`},
-		{name: "subtract date from number", expr: `{"$subtract": [1, "$a"]}`, doc: `{"a": {"$date": "2024-01-01T00:01:00Z"}}`, code: 14, msg: "can't $subtract date from int"},
-		{name: "subtract string", expr: `{"$subtract": ["a", 1]}`, code: 14, msg: "can't $subtract int from string"},
+		{name: "subtract date from number", expr: `{"$subtract": [1, "$a"]}`, doc: `{"a": {"$date": "2024-01-01T00:01:00Z"}}`, code: mongoerr.TypeMismatch, msg: "can't $subtract date from int"},
+		{name: "subtract string", expr: `{"$subtract": ["a", 1]}`, code: mongoerr.TypeMismatch, msg: "can't $subtract int from string"},
 		{name: "subtract arity", expr: `{"$subtract": [1]}`, code: 16020, msg: "Expression $subtract takes exactly 2 arguments. 1 were passed in."},
 		{name: "multiply", expr: `{"$multiply": [2, 3, 4]}`, want: `{"$numberInt": "24"}`},
 		{name: "multiply overflow", expr: `{"$multiply": [65536, 65536]}`, want: `{"$numberLong": "4294967296"}`},
 		{name: "multiply double", expr: `{"$multiply": [2, 1.5]}`, want: `3.0`},
 		{name: "multiply decimal", expr: `{"$multiply": [{"$numberDecimal": "1.10"}, 2]}`, want: `{"$numberDecimal": "2.20"}`},
-		{name: "multiply string", expr: `{"$multiply": [2, "x"]}`, code: 14, msg: "$multiply only supports numeric types, not string"},
+		{name: "multiply string", expr: `{"$multiply": [2, "x"]}`, code: mongoerr.TypeMismatch, msg: "$multiply only supports numeric types, not string"},
 		{name: "divide", expr: `{"$divide": [7, 2]}`, want: `3.5`},
 		{name: "divide ints gives double", expr: `{"$divide": [6, 3]}`, want: `2.0`},
 		{name: "divide decimal", expr: `{"$divide": [{"$numberDecimal": "1"}, 4]}`, want: `{"$numberDecimal": "0.25"}`},
 		{name: "divide decimal third", expr: `{"$divide": [{"$numberDecimal": "1"}, 3]}`, want: `{"$numberDecimal": "0.3333333333333333333333333333333333"}`},
-		{name: "divide by zero", expr: `{"$divide": [1, 0]}`, code: 2, msg: "can't $divide by zero"},
-		{name: "divide types", expr: `{"$divide": ["a", 1]}`, code: 14, msg: "$divide only supports numeric types, not string and int"},
+		{name: "divide by zero", expr: `{"$divide": [1, 0]}`, code: mongoerr.BadValue, msg: "can't $divide by zero"},
+		{name: "divide types", expr: `{"$divide": ["a", 1]}`, code: mongoerr.TypeMismatch, msg: "$divide only supports numeric types, not string and int"},
 		{name: "mod", expr: `{"$mod": [10, 3]}`, want: `{"$numberInt": "1"}`},
 		{name: "mod negative", expr: `{"$mod": [-10, 3]}`, want: `{"$numberInt": "-1"}`},
 		{name: "mod double", expr: `{"$mod": [5.5, 2]}`, want: `1.5`},

@@ -709,7 +709,7 @@ func sortDirection(v any) (int, bool) {
 	if !isNumeric(v) {
 		return 0, false
 	}
-	switch ToDouble(v) {
+	switch value.ToDouble(v) {
 	case 1:
 		return 1, true
 	case -1:

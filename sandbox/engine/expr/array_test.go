@@ -1,6 +1,10 @@
 package expr
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+)
 
 func TestArrayOperators(t *testing.T) {
 	runCases(t, []exprCase{
@@ -70,7 +74,7 @@ func TestArrayOperators(t *testing.T) {
 
 func TestRangeMemoryLimit(t *testing.T) {
 	runCases(t, []exprCase{
-		{name: "range too large", expr: `{"$range": [0, 2000000000]}`, code: 146},
+		{name: "range too large", expr: `{"$range": [0, 2000000000]}`, code: mongoerr.ExceededMemoryLimit},
 		{name: "range empty", expr: `{"$range": [5, 0]}`, want: `[]`},
 	})
 }

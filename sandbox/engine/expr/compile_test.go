@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 func TestFieldPathsAndVariables(t *testing.T) {
@@ -19,9 +21,9 @@ func TestFieldPathsAndVariables(t *testing.T) {
 		{name: "remove", expr: `"$$REMOVE"`, want: `missing`},
 		{name: "now", expr: `"$$NOW"`, want: `{"$date": "2024-03-15T12:00:00Z"}`},
 		{name: "undefined variable", expr: `"$$x"`, code: 17276, msg: "Use of undefined variable: x"},
-		{name: "bad variable", expr: `"$$1x"`, code: 9, msg: "'1x' starts with an invalid character for a user variable name"},
+		{name: "bad variable", expr: `"$$1x"`, code: mongoerr.FailedToParse, msg: "'1x' starts with an invalid character for a user variable name"},
 		{name: "dollar alone", expr: `"$"`, code: 16872},
-		{name: "unknown operator", expr: `{"$foo": 1}`, code: 168, msg: "Unrecognized expression '$foo'"},
+		{name: "unknown operator", expr: `{"$foo": 1}`, code: mongoerr.InvalidPipelineOperator, msg: "Unrecognized expression '$foo'"},
 		{name: "two operators", expr: `{"$add": [1], "$sub": 2}`, code: 15983},
 		{name: "object literal", expr: `{"a": "$x", "b": {"$add": [1, 1]}, "c": "$nope"}`, doc: `{"x": 1}`, want: `{"a": 1, "b": 2}`},
 		{name: "dotted field in object", expr: `{"a.b": 1}`, code: 16412},
@@ -32,7 +34,7 @@ func TestFieldPathsAndVariables(t *testing.T) {
 		{name: "let shadowing", expr: `{"$let": {"vars": {"x": 1}, "in": {"$let": {"vars": {"x": 2}, "in": "$$x"}}}}`, want: `{"$numberInt": "2"}`},
 		{name: "let vars see outer scope only", expr: `{"$let": {"vars": {"x": 1, "y": "$$x"}, "in": "$$y"}}`, code: 17276},
 		{name: "let out of scope", expr: `{"$add": [{"$let": {"vars": {"x": 1}, "in": "$$x"}}, "$$x"]}`, code: 17276},
-		{name: "let uppercase var", expr: `{"$let": {"vars": {"X": 1}, "in": 1}}`, code: 9},
+		{name: "let uppercase var", expr: `{"$let": {"vars": {"X": 1}, "in": 1}}`, code: mongoerr.FailedToParse},
 		{name: "let current", expr: `{"$let": {"vars": {"CURRENT": "$a"}, "in": "$b"}}`, doc: `{"a": {"b": 7}}`, want: `{"$numberInt": "7"}`},
 		{name: "let missing in", expr: `{"$let": {"vars": {}}}`, code: 16877},
 	})

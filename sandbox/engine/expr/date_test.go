@@ -1,6 +1,10 @@
 package expr
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+)
 
 // doc is the manual's $dateToString example document.
 const dateDoc = `{"date": {"$date": "2014-01-01T08:15:39.736Z"}}`
@@ -40,7 +44,7 @@ func TestDateOperators(t *testing.T) {
 		{name: "dateFromString offset", expr: `{"$dateFromString": {"dateString": "2017-02-08T12:10:40.787+02:00"}}`, want: `{"$date": "2017-02-08T10:10:40.787Z"}`},
 		{name: "dateFromString format", expr: `{"$dateFromString": {"dateString": "15-06-2018", "format": "%d-%m-%Y"}}`, want: `{"$date": "2018-06-15T00:00:00Z"}`},
 		{name: "dateFromString onError", expr: `{"$dateFromString": {"dateString": "nope", "onError": "bad"}}`, want: `"bad"`},
-		{name: "dateFromString error", expr: `{"$dateFromString": {"dateString": "nope"}}`, code: 241},
+		{name: "dateFromString error", expr: `{"$dateFromString": {"dateString": "nope"}}`, code: mongoerr.ConversionFailure},
 		{name: "dateFromParts", expr: `{"$dateFromParts": {"year": 2017, "month": 2, "day": 8, "hour": 12}}`, want: `{"$date": "2017-02-08T12:00:00Z"}`},
 		{name: "dateFromParts carry", expr: `{"$dateFromParts": {"year": 2017, "month": 14, "day": 1}}`, want: `{"$date": "2018-02-01T00:00:00Z"}`},
 		{name: "dateFromParts iso", expr: `{"$dateFromParts": {"isoWeekYear": 2017, "isoWeek": 6, "isoDayOfWeek": 3}}`, want: `{"$date": "2017-02-08T00:00:00Z"}`},
@@ -66,7 +70,7 @@ func TestDateOperators(t *testing.T) {
 		{name: "dateDiff week sunday", expr: `{"$dateDiff": {"startDate": {"$date": "2021-01-01T00:00:00Z"}, "endDate": {"$date": "2021-01-10T00:00:00Z"}, "unit": "week"}}`, want: `{"$numberLong": "2"}`},
 		{name: "dateDiff week monday", expr: `{"$dateDiff": {"startDate": {"$date": "2021-01-01T00:00:00Z"}, "endDate": {"$date": "2021-01-10T00:00:00Z"}, "unit": "week", "startOfWeek": "mon"}}`, want: `{"$numberLong": "1"}`},
 		{name: "dateDiff negative hours", expr: `{"$dateDiff": {"startDate": {"$date": "2021-01-01T02:00:00Z"}, "endDate": {"$date": "2021-01-01T00:30:00Z"}, "unit": "hour"}}`, want: `{"$numberLong": "-2"}`},
-		{name: "dateDiff bad unit", expr: `{"$dateDiff": {"startDate": {"$date": "2021-01-01T02:00:00Z"}, "endDate": {"$date": "2021-01-01T00:30:00Z"}, "unit": "fortnight"}}`, code: 9},
+		{name: "dateDiff bad unit", expr: `{"$dateDiff": {"startDate": {"$date": "2021-01-01T02:00:00Z"}, "endDate": {"$date": "2021-01-01T00:30:00Z"}, "unit": "fortnight"}}`, code: mongoerr.FailedToParse},
 	})
 }
 

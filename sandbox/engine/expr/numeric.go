@@ -32,21 +32,6 @@ func numKind(v any) int {
 
 func isNumeric(v any) bool { return numKind(v) != 0 }
 
-// ToDouble is Value::coerceToDouble for numbers (0 for anything else).
-func ToDouble(v any) float64 {
-	switch n := v.(type) {
-	case int32:
-		return float64(n)
-	case int64:
-		return float64(n)
-	case float64:
-		return n
-	case bson.Decimal128:
-		return decToFloat(decOf(n))
-	}
-	return 0
-}
-
 // coerceToLong is Value::coerceToLong: numbers truncate toward zero and
 // out-of-range values fail; other types fail with 16004.
 func coerceToLong(v any) (int64, error) {

@@ -101,7 +101,7 @@ func parsePercentiles(spec any, scope *Scope) ([]float64, error) {
 		if !value.IsNumber(e) {
 			return nil, mongoerr.New(7750302, msg+formatValue(e))
 		}
-		p := ToDouble(e)
+		p := value.ToDouble(e)
 		if p < 0 || p > 1 {
 			return nil, mongoerr.New(7750303, msg+strconv.FormatFloat(p, 'g', -1, 64))
 		}
@@ -175,12 +175,12 @@ func compileQuantile(name string, arg any, scope *Scope) (Expr, error) {
 		case bson.A:
 			for _, e := range x {
 				if value.IsNumber(e) {
-					vals = append(vals, ToDouble(e))
+					vals = append(vals, value.ToDouble(e))
 				}
 			}
 		default:
 			if value.IsNumber(v) {
-				vals = append(vals, ToDouble(v))
+				vals = append(vals, value.ToDouble(v))
 			}
 		}
 		return q.Result(DiscretePercentiles(vals, q.Ps)), nil

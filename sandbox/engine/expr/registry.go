@@ -208,7 +208,7 @@ func atan2(a, b any) (any, error) {
 	if !isNumeric(b) {
 		return nil, mongoerr.Newf(51045, "$atan2 only supports numeric types, not %s", typeName(b))
 	}
-	r := math.Atan2(ToDouble(a), ToDouble(b))
+	r := math.Atan2(value.ToDouble(a), value.ToDouble(b))
 	if numKind(a) == kDecimal || numKind(b) == kDecimal {
 		return decFromDouble(r, 34).toD128(), nil
 	}

@@ -243,7 +243,7 @@ func (s *StdDev) Add(v any) {
 	if !isNumeric(v) {
 		return
 	}
-	x := ToDouble(v)
+	x := value.ToDouble(v)
 	s.count++
 	delta := x - s.mean
 	s.mean += delta / float64(s.count)

@@ -80,7 +80,7 @@ func TestParallelArrays(t *testing.T) {
 	ix := New(mustSpec(t, bson.D{{Key: "key", Value: keyOf("a", int32(1), "b", int32(1))}, {Key: "name", Value: "a_1_b_1"}}), nil)
 	_, err := ix.Keys(bson.D{{Key: "a", Value: bson.A{int32(1), int32(2)}}, {Key: "b", Value: bson.A{int32(1), int32(2)}}})
 	me := mongoerr.As(err)
-	if me == nil || me.Code != 171 || me.Msg != "cannot index parallel arrays [b] [a]" {
+	if me == nil || me.Code != mongoerr.CannotIndexParallelArrays || me.Msg != "cannot index parallel arrays [b] [a]" {
 		t.Fatalf("got %v", err)
 	}
 	ks, err := ix.Keys(bson.D{{Key: "a", Value: bson.A{int32(1), int32(2)}}, {Key: "b", Value: int32(5)}})
@@ -113,7 +113,7 @@ func TestUniqueDuplicateKeyError(t *testing.T) {
 		t.Fatalf("a record does not conflict with itself: %v", err)
 	}
 	err := mongoerr.As(ix.CheckUnique(ks, 2, "db.coll"))
-	if err == nil || err.Code != 11000 || err.Msg != `E11000 duplicate key error collection: db.coll index: name_1 dup key: { name: "x" }` {
+	if err == nil || err.Code != mongoerr.DuplicateKey || err.Msg != `E11000 duplicate key error collection: db.coll index: name_1 dup key: { name: "x" }` {
 		t.Fatalf("got %v", err)
 	}
 	want := bson.D{{Key: "keyPattern", Value: bson.D{{Key: "name", Value: int32(1)}}}, {Key: "keyValue", Value: bson.D{{Key: "name", Value: "x"}}}}

@@ -1,11 +1,11 @@
 package index
 
 import (
-	"strconv"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
@@ -94,7 +94,7 @@ func ParseSpec(doc bson.D) (Spec, error) {
 			}
 			s.Name, haveName = n, true
 		case "v":
-			if n, ok := numberAsInt(e.Value); !ok || (n != 1 && n != 2) {
+			if n, ok := value.WholeNumber(e.Value); !ok || (n != 1 && n != 2) {
 				return s, mongoerr.Newf(mongoerr.CannotCreateIndex, "Invalid index specification %s; cannot create an index with v=%s", FormatDoc(doc), FormatValue(e.Value))
 			}
 		default:
@@ -130,7 +130,7 @@ func ParseSpec(doc bson.D) (Spec, error) {
 func (s *Spec) addOption(e bson.E, doc bson.D) error {
 	switch e.Key {
 	case "unique", "sparse", "hidden":
-		b := truthy(e.Value)
+		b := expr.IsTrue(e.Value)
 		switch e.Key {
 		case "unique":
 			s.Unique = b
@@ -189,7 +189,7 @@ func (s *Spec) parseKey() error {
 			}
 			return mongoerr.Newf(mongoerr.CannotCreateIndex, "Unknown index plugin '%s'", v)
 		case int32, int64, float64, bson.Decimal128:
-			f := numberAsFloat(v)
+			f := value.ToDouble(v)
 			if f == 0 {
 				return mongoerr.Newf(mongoerr.CannotCreateIndex, "Error in specification %s :: caused by :: Values in the index key pattern can't be 0.", FormatDoc(s.Key))
 			}
@@ -243,7 +243,7 @@ func (s Spec) Compare(existing Spec) Comparison {
 		value.Compare(s.Partial, existing.Partial) != 0 || (s.Partial == nil) != (existing.Partial == nil) {
 		return Different
 	}
-	if s.Hidden != existing.Hidden || value.Compare(optionValue(s.Options, "expireAfterSeconds"), optionValue(existing.Options, "expireAfterSeconds")) != 0 {
+	if s.Hidden != existing.Hidden || value.Compare(value.Get(s.Options, "expireAfterSeconds"), value.Get(existing.Options, "expireAfterSeconds")) != 0 {
 		return Equivalent
 	}
 	return Identical
@@ -263,52 +263,4 @@ func sameKey(a, b bson.D) bool {
 		}
 	}
 	return true
-}
-
-func optionValue(opts bson.D, key string) any {
-	for _, e := range opts {
-		if e.Key == key {
-			return e.Value
-		}
-	}
-	return value.Missing{}
-}
-
-func truthy(v any) bool {
-	switch x := v.(type) {
-	case bool:
-		return x
-	case nil, value.Missing, bson.Undefined:
-		return false
-	case int32, int64, float64, bson.Decimal128:
-		return numberAsFloat(x) != 0
-	}
-	return true
-}
-
-func numberAsFloat(v any) float64 {
-	switch x := v.(type) {
-	case int32:
-		return float64(x)
-	case int64:
-		return float64(x)
-	case float64:
-		return x
-	case bson.Decimal128:
-		f, _ := strconv.ParseFloat(x.String(), 64)
-		return f
-	}
-	return 0
-}
-
-func numberAsInt(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int32:
-		return int64(x), true
-	case int64:
-		return x, true
-	case float64:
-		return int64(x), float64(int64(x)) == x
-	}
-	return 0, false
 }

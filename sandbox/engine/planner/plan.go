@@ -202,22 +202,10 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 
 func naturalDirection(d bson.D) (int, bool) {
 	if len(d) == 1 && d[0].Key == "$natural" {
-		if n, ok := numberValue(d[0].Value); ok && n < 0 {
+		if value.IsNumber(d[0].Value) && value.ToDouble(d[0].Value) < 0 {
 			return -1, true
 		}
 		return 1, true
-	}
-	return 0, false
-}
-
-func numberValue(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int32:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case float64:
-		return x, true
 	}
 	return 0, false
 }
@@ -358,10 +346,10 @@ func providesSort(ix *index.Index, bounds []oil, sortSpec bson.D) (bool, int) {
 		if i >= len(fields) || fields[i].Path != s.Key || ix.FieldIsMultiKey(i) {
 			return false, 1
 		}
-		n, ok := numberValue(s.Value)
-		if !ok {
+		if !value.IsNumber(s.Value) {
 			return false, 1
 		}
+		n := value.ToDouble(s.Value)
 		d := 1
 		if (n < 0) != fields[i].Desc {
 			d = -1

@@ -121,7 +121,7 @@ func (s *sortStage) describe(exec bool) bson.D {
 	}
 	d = append(d,
 		bson.E{Key: "sortPattern", Value: s.pattern},
-		bson.E{Key: "memLimit", Value: int32(104857600)},
+		bson.E{Key: "memLimit", Value: int32(value.MemoryLimit)},
 	)
 	if s.limit > 0 {
 		d = append(d, bson.E{Key: "limitAmount", Value: s.limit})

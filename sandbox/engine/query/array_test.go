@@ -1,6 +1,10 @@
 package query
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+)
 
 func TestArrayOperators(t *testing.T) {
 	tags := func(v ...any) D { return D{{Key: "tags", Value: A(v)}} }
@@ -58,15 +62,15 @@ func TestElemMatchPosition(t *testing.T) {
 
 func TestArrayErrors(t *testing.T) {
 	runErrCases(t, []errCase{
-		{"all not array", D{{Key: "a", Value: D{{Key: "$all", Value: int32(1)}}}}, 2, "$all needs an array"},
-		{"all operator", D{{Key: "a", Value: D{{Key: "$all", Value: A{D{{Key: "$gt", Value: int32(1)}}}}}}}, 2, "no $ expressions in $all"},
-		{"all elemMatch mixed", D{{Key: "a", Value: D{{Key: "$all", Value: A{D{{Key: "$elemMatch", Value: D{{Key: "b", Value: int32(1)}}}}, int32(5)}}}}}, 2, "$all/$elemMatch has to be consistent"},
-		{"elemMatch scalar", D{{Key: "a", Value: D{{Key: "$elemMatch", Value: int32(1)}}}}, 2, "$elemMatch needs an Object"},
-		{"elemMatch where", D{{Key: "a", Value: D{{Key: "$elemMatch", Value: D{{Key: "$where", Value: "1"}}}}}}, 2, "$elemMatch cannot contain $where expression"},
-		{"elemMatch expr", D{{Key: "a", Value: D{{Key: "$elemMatch", Value: D{{Key: "$expr", Value: D{{Key: "$eq", Value: A{int32(1), int32(1)}}}}}}}}}, 2, "$expr can only be applied to the top-level document"},
-		{"size string", D{{Key: "a", Value: D{{Key: "$size", Value: "1"}}}}, 2, "Failed to parse $size. Expected a number in: $size: \"1\""},
-		{"size negative", D{{Key: "a", Value: D{{Key: "$size", Value: int32(-1)}}}}, 2, "Failed to parse $size. Expected a non-negative number in: $size: -1"},
-		{"size fraction", D{{Key: "a", Value: D{{Key: "$size", Value: 1.5}}}}, 2, "Failed to parse $size. Expected an integer: $size: 1.5"},
-		{"size long", D{{Key: "a", Value: D{{Key: "$size", Value: int64(1) << 40}}}}, 2, "Failed to parse $size. Cannot represent $size: 1099511627776 in an int"},
+		{"all not array", D{{Key: "a", Value: D{{Key: "$all", Value: int32(1)}}}}, mongoerr.BadValue, "$all needs an array"},
+		{"all operator", D{{Key: "a", Value: D{{Key: "$all", Value: A{D{{Key: "$gt", Value: int32(1)}}}}}}}, mongoerr.BadValue, "no $ expressions in $all"},
+		{"all elemMatch mixed", D{{Key: "a", Value: D{{Key: "$all", Value: A{D{{Key: "$elemMatch", Value: D{{Key: "b", Value: int32(1)}}}}, int32(5)}}}}}, mongoerr.BadValue, "$all/$elemMatch has to be consistent"},
+		{"elemMatch scalar", D{{Key: "a", Value: D{{Key: "$elemMatch", Value: int32(1)}}}}, mongoerr.BadValue, "$elemMatch needs an Object"},
+		{"elemMatch where", D{{Key: "a", Value: D{{Key: "$elemMatch", Value: D{{Key: "$where", Value: "1"}}}}}}, mongoerr.BadValue, "$elemMatch cannot contain $where expression"},
+		{"elemMatch expr", D{{Key: "a", Value: D{{Key: "$elemMatch", Value: D{{Key: "$expr", Value: D{{Key: "$eq", Value: A{int32(1), int32(1)}}}}}}}}}, mongoerr.BadValue, "$expr can only be applied to the top-level document"},
+		{"size string", D{{Key: "a", Value: D{{Key: "$size", Value: "1"}}}}, mongoerr.BadValue, "Failed to parse $size. Expected a number in: $size: \"1\""},
+		{"size negative", D{{Key: "a", Value: D{{Key: "$size", Value: int32(-1)}}}}, mongoerr.BadValue, "Failed to parse $size. Expected a non-negative number in: $size: -1"},
+		{"size fraction", D{{Key: "a", Value: D{{Key: "$size", Value: 1.5}}}}, mongoerr.BadValue, "Failed to parse $size. Expected an integer: $size: 1.5"},
+		{"size long", D{{Key: "a", Value: D{{Key: "$size", Value: int64(1) << 40}}}}, mongoerr.BadValue, "Failed to parse $size. Cannot represent $size: 1099511627776 in an int"},
 	})
 }

@@ -74,24 +74,10 @@ func (b *Bits) matchValue(v any, _ *Position) bool {
 }
 
 func integralInt64(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int32:
-		return int64(x), true
-	case int64:
-		return x, true
-	case float64:
-		if x != math.Trunc(x) || x >= 9.223372036854775807e18 || x < -9.223372036854775808e18 {
-			return 0, false
-		}
-		return int64(x), true
-	case bson.Decimal128:
-		f, err := strconv.ParseFloat(x.String(), 64)
-		if err != nil {
-			return 0, false
-		}
-		return integralInt64(f)
+	if d, ok := v.(bson.Decimal128); ok {
+		return value.WholeNumber(value.DecimalToDouble(d))
 	}
-	return 0, false
+	return value.WholeNumber(v)
 }
 
 // parseBits is parseBitTest in expression_parser.cpp.

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 func TestBits(t *testing.T) {
@@ -24,8 +26,8 @@ func TestBits(t *testing.T) {
 		{"bindata value", f("$bitsAllSet", A{int32(9)}), a(bson.Binary{Data: []byte{0, 2}}), true},
 	})
 	runErrCases(t, []errCase{
-		{"negative position", f("$bitsAllSet", A{int32(-1)}), 2, "bit positions must be >= 0 but got: -1"},
-		{"string", f("$bitsAnySet", "x"), 2, `$bitsAnySet takes an Array, a number, or a BinData but received: $bitsAnySet: "x"`},
-		{"negative mask", f("$bitsAnySet", int32(-1)), 9, "Expected a positive number in: $bitsAnySet: -1"},
+		{"negative position", f("$bitsAllSet", A{int32(-1)}), mongoerr.BadValue, "bit positions must be >= 0 but got: -1"},
+		{"string", f("$bitsAnySet", "x"), mongoerr.BadValue, `$bitsAnySet takes an Array, a number, or a BinData but received: $bitsAnySet: "x"`},
+		{"negative mask", f("$bitsAnySet", int32(-1)), mongoerr.FailedToParse, "Expected a positive number in: $bitsAnySet: -1"},
 	})
 }

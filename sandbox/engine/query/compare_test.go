@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 func TestComparison(t *testing.T) {
@@ -93,14 +95,14 @@ func TestComparison(t *testing.T) {
 
 func TestComparisonErrors(t *testing.T) {
 	runErrCases(t, []errCase{
-		{"in not array", D{{Key: "a", Value: D{{Key: "$in", Value: int32(1)}}}}, 2, "$in needs an array"},
-		{"nin not array", D{{Key: "a", Value: D{{Key: "$nin", Value: "x"}}}}, 2, "$nin needs an array"},
-		{"in nested operator", D{{Key: "a", Value: D{{Key: "$in", Value: A{D{{Key: "$gt", Value: int32(1)}}}}}}}, 2, "cannot nest $ under $in"},
-		{"gt regex", D{{Key: "a", Value: D{{Key: "$gt", Value: bson.Regex{Pattern: "x"}}}}}, 2, "Can't have RegEx as arg to predicate over field 'a'."},
-		{"ne regex", D{{Key: "a", Value: D{{Key: "$ne", Value: bson.Regex{Pattern: "x"}}}}}, 2, "Can't have regex as arg to $ne."},
-		{"undefined", D{{Key: "a", Value: bson.Undefined{}}}, 2, "cannot compare to undefined"},
-		{"unknown operator", D{{Key: "a", Value: D{{Key: "$foo", Value: int32(1)}}}}, 2, "unknown operator: $foo"},
-		{"non-operator inside operator doc", D{{Key: "a", Value: D{{Key: "$gt", Value: int32(1)}, {Key: "b", Value: int32(2)}}}}, 2, "unknown operator: b"},
+		{"in not array", D{{Key: "a", Value: D{{Key: "$in", Value: int32(1)}}}}, mongoerr.BadValue, "$in needs an array"},
+		{"nin not array", D{{Key: "a", Value: D{{Key: "$nin", Value: "x"}}}}, mongoerr.BadValue, "$nin needs an array"},
+		{"in nested operator", D{{Key: "a", Value: D{{Key: "$in", Value: A{D{{Key: "$gt", Value: int32(1)}}}}}}}, mongoerr.BadValue, "cannot nest $ under $in"},
+		{"gt regex", D{{Key: "a", Value: D{{Key: "$gt", Value: bson.Regex{Pattern: "x"}}}}}, mongoerr.BadValue, "Can't have RegEx as arg to predicate over field 'a'."},
+		{"ne regex", D{{Key: "a", Value: D{{Key: "$ne", Value: bson.Regex{Pattern: "x"}}}}}, mongoerr.BadValue, "Can't have regex as arg to $ne."},
+		{"undefined", D{{Key: "a", Value: bson.Undefined{}}}, mongoerr.BadValue, "cannot compare to undefined"},
+		{"unknown operator", D{{Key: "a", Value: D{{Key: "$foo", Value: int32(1)}}}}, mongoerr.BadValue, "unknown operator: $foo"},
+		{"non-operator inside operator doc", D{{Key: "a", Value: D{{Key: "$gt", Value: int32(1)}, {Key: "b", Value: int32(2)}}}}, mongoerr.BadValue, "unknown operator: b"},
 	})
 }
 

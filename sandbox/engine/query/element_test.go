@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 )
 
 func bsonRegex(p string) bson.Regex { return bson.Regex{Pattern: p} }
@@ -45,17 +47,17 @@ func TestElement(t *testing.T) {
 
 func TestElementErrors(t *testing.T) {
 	runErrCases(t, []errCase{
-		{"type alias", D{{Key: "a", Value: D{{Key: "$type", Value: "foo"}}}}, 2, "Unknown type name alias: foo"},
-		{"type code", D{{Key: "a", Value: D{{Key: "$type", Value: int32(100)}}}}, 2, "Invalid numerical type code: 100"},
-		{"type fraction", D{{Key: "a", Value: D{{Key: "$type", Value: 2.5}}}}, 2, "Invalid numerical type code: 2.5"},
-		{"type bool", D{{Key: "a", Value: D{{Key: "$type", Value: true}}}}, 14, "type must be represented as a number or a string"},
-		{"type empty", D{{Key: "a", Value: D{{Key: "$type", Value: A{}}}}}, 9, "a must match at least one type"},
-		{"mod not array", D{{Key: "a", Value: D{{Key: "$mod", Value: int32(4)}}}}, 2, "malformed mod, needs to be an array"},
-		{"mod empty", D{{Key: "a", Value: D{{Key: "$mod", Value: A{}}}}}, 2, "malformed mod, not enough elements"},
-		{"mod one", D{{Key: "a", Value: D{{Key: "$mod", Value: A{int32(4)}}}}}, 2, "malformed mod, not enough elements"},
-		{"mod three", D{{Key: "a", Value: D{{Key: "$mod", Value: A{int32(4), int32(1), int32(2)}}}}}, 2, "malformed mod, too many elements"},
-		{"mod divisor", D{{Key: "a", Value: D{{Key: "$mod", Value: A{"x", int32(1)}}}}}, 2, "malformed mod, divisor not a number"},
-		{"mod remainder", D{{Key: "a", Value: D{{Key: "$mod", Value: A{int32(4), "x"}}}}}, 2, "malformed mod, remainder not a number"},
-		{"mod zero", D{{Key: "a", Value: D{{Key: "$mod", Value: A{int32(0), int32(1)}}}}}, 2, "divisor cannot be 0"},
+		{"type alias", D{{Key: "a", Value: D{{Key: "$type", Value: "foo"}}}}, mongoerr.BadValue, "Unknown type name alias: foo"},
+		{"type code", D{{Key: "a", Value: D{{Key: "$type", Value: int32(100)}}}}, mongoerr.BadValue, "Invalid numerical type code: 100"},
+		{"type fraction", D{{Key: "a", Value: D{{Key: "$type", Value: 2.5}}}}, mongoerr.BadValue, "Invalid numerical type code: 2.5"},
+		{"type bool", D{{Key: "a", Value: D{{Key: "$type", Value: true}}}}, mongoerr.TypeMismatch, "type must be represented as a number or a string"},
+		{"type empty", D{{Key: "a", Value: D{{Key: "$type", Value: A{}}}}}, mongoerr.FailedToParse, "a must match at least one type"},
+		{"mod not array", D{{Key: "a", Value: D{{Key: "$mod", Value: int32(4)}}}}, mongoerr.BadValue, "malformed mod, needs to be an array"},
+		{"mod empty", D{{Key: "a", Value: D{{Key: "$mod", Value: A{}}}}}, mongoerr.BadValue, "malformed mod, not enough elements"},
+		{"mod one", D{{Key: "a", Value: D{{Key: "$mod", Value: A{int32(4)}}}}}, mongoerr.BadValue, "malformed mod, not enough elements"},
+		{"mod three", D{{Key: "a", Value: D{{Key: "$mod", Value: A{int32(4), int32(1), int32(2)}}}}}, mongoerr.BadValue, "malformed mod, too many elements"},
+		{"mod divisor", D{{Key: "a", Value: D{{Key: "$mod", Value: A{"x", int32(1)}}}}}, mongoerr.BadValue, "malformed mod, divisor not a number"},
+		{"mod remainder", D{{Key: "a", Value: D{{Key: "$mod", Value: A{int32(4), "x"}}}}}, mongoerr.BadValue, "malformed mod, remainder not a number"},
+		{"mod zero", D{{Key: "a", Value: D{{Key: "$mod", Value: A{int32(0), int32(1)}}}}}, mongoerr.BadValue, "divisor cannot be 0"},
 	})
 }

@@ -59,7 +59,7 @@ func TestEqualityDocConflicts(t *testing.T) {
 	for _, c := range cases {
 		_, err := compile(t, c.filter).EqualityDoc()
 		var me *mongoerr.Error
-		if !errors.As(err, &me) || me.Code != 54 || me.Msg != c.msg {
+		if !errors.As(err, &me) || me.Code != mongoerr.NotSingleValueField || me.Msg != c.msg {
 			t.Errorf("%v: got %v, want (54) %q", c.filter, err, c.msg)
 		}
 	}

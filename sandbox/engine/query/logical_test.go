@@ -1,6 +1,10 @@
 package query
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+)
 
 func TestLogical(t *testing.T) {
 	doc := D{{Key: "qty", Value: int32(10)}, {Key: "price", Value: 1.99}, {Key: "sale", Value: true}}
@@ -30,15 +34,15 @@ func TestLogical(t *testing.T) {
 
 func TestLogicalErrors(t *testing.T) {
 	runErrCases(t, []errCase{
-		{"and not array", D{{Key: "$and", Value: D{{Key: "a", Value: int32(1)}}}}, 2, "$and must be an array"},
-		{"or empty", D{{Key: "$or", Value: A{}}}, 2, "$and/$or/$nor must be a nonempty array"},
-		{"nor entry", D{{Key: "$nor", Value: A{int32(1)}}}, 2, "$or/$and/$nor entries need to be full objects"},
-		{"unknown top", D{{Key: "$foo", Value: int32(1)}}, 2, "unknown top level operator: $foo. If you have a field name that starts with a '$' symbol, consider using $getField or $setField."},
-		{"not scalar", D{{Key: "a", Value: D{{Key: "$not", Value: int32(1)}}}}, 2, "$not needs a regex or a document"},
-		{"not empty", D{{Key: "a", Value: D{{Key: "$not", Value: D{}}}}}, 2, "$not cannot be empty"},
-		{"not field", D{{Key: "a", Value: D{{Key: "$not", Value: D{{Key: "b", Value: int32(1)}}}}}}, 2, "unknown operator: b"},
-		{"where in field", D{{Key: "a", Value: D{{Key: "$where", Value: "x"}}}}, 2, "$where cannot be applied to a field"},
-		{"alwaysTrue 2", D{{Key: "$alwaysTrue", Value: int32(2)}}, 9, "$alwaysTrue must be an integer value of 1"},
-		{"text without index", D{{Key: "$text", Value: D{{Key: "$search", Value: "x"}}}}, 27, "text index required for $text query"},
+		{"and not array", D{{Key: "$and", Value: D{{Key: "a", Value: int32(1)}}}}, mongoerr.BadValue, "$and must be an array"},
+		{"or empty", D{{Key: "$or", Value: A{}}}, mongoerr.BadValue, "$and/$or/$nor must be a nonempty array"},
+		{"nor entry", D{{Key: "$nor", Value: A{int32(1)}}}, mongoerr.BadValue, "$or/$and/$nor entries need to be full objects"},
+		{"unknown top", D{{Key: "$foo", Value: int32(1)}}, mongoerr.BadValue, "unknown top level operator: $foo. If you have a field name that starts with a '$' symbol, consider using $getField or $setField."},
+		{"not scalar", D{{Key: "a", Value: D{{Key: "$not", Value: int32(1)}}}}, mongoerr.BadValue, "$not needs a regex or a document"},
+		{"not empty", D{{Key: "a", Value: D{{Key: "$not", Value: D{}}}}}, mongoerr.BadValue, "$not cannot be empty"},
+		{"not field", D{{Key: "a", Value: D{{Key: "$not", Value: D{{Key: "b", Value: int32(1)}}}}}}, mongoerr.BadValue, "unknown operator: b"},
+		{"where in field", D{{Key: "a", Value: D{{Key: "$where", Value: "x"}}}}, mongoerr.BadValue, "$where cannot be applied to a field"},
+		{"alwaysTrue 2", D{{Key: "$alwaysTrue", Value: int32(2)}}, mongoerr.FailedToParse, "$alwaysTrue must be an integer value of 1"},
+		{"text without index", D{{Key: "$text", Value: D{{Key: "$search", Value: "x"}}}}, mongoerr.IndexNotFound, "text index required for $text query"},
 	})
 }

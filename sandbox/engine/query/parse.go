@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -265,7 +266,7 @@ func (p *parser) parseSubField(context bson.D, path, op string, v any, lvl level
 		return parseSize(path, v)
 	case "$exists":
 		ex := &Exists{Path: path, Exists: true, parts: splitPath(path)}
-		if truthy(v) {
+		if expr.IsTrue(v) {
 			return ex, nil
 		}
 		return &Not{Path: path, Child: ex}, nil
@@ -294,26 +295,6 @@ func (p *parser) parseSubField(context bson.D, path, op string, v any, lvl level
 		return nil, badValue("$where cannot be applied to a field")
 	}
 	return nil, badValue("unknown operator: " + op)
-}
-
-// truthy is BSONElement::trueValue.
-func truthy(v any) bool {
-	switch x := v.(type) {
-	case nil, value.Missing, bson.Undefined:
-		return false
-	case bool:
-		return x
-	case int32:
-		return x != 0
-	case int64:
-		return x != 0
-	case float64:
-		return x != 0
-	case bson.Decimal128:
-		f, err := strconv.ParseFloat(x.String(), 64)
-		return err != nil || f != 0
-	}
-	return true
 }
 
 func newCompare(path, op string, v any) (Node, error) {
@@ -422,7 +403,7 @@ func parseType(path string, v any) (Node, error) {
 			t.Types = append(t.Types, n)
 			return nil
 		case int32, int64, float64, bson.Decimal128:
-			f := toFloat(x)
+			f := value.ToDouble(x)
 			n := int(f)
 			if f != math.Trunc(f) || !validTypeCode(n) {
 				return badValue("Invalid numerical type code: " + strconv.FormatFloat(f, 'g', -1, 64))
@@ -449,21 +430,6 @@ func parseType(path string, v any) (Node, error) {
 
 func validTypeCode(n int) bool {
 	return (n >= 1 && n <= 19) || n == value.TypeMinKey || n == value.TypeMaxKey
-}
-
-func toFloat(v any) float64 {
-	switch x := v.(type) {
-	case int32:
-		return float64(x)
-	case int64:
-		return float64(x)
-	case float64:
-		return x
-	case bson.Decimal128:
-		f, _ := strconv.ParseFloat(x.String(), 64)
-		return f
-	}
-	return 0
 }
 
 func parseMod(path string, v any) (Node, error) {

@@ -31,15 +31,6 @@ func pathParts(parts []string, path string) []string {
 	return splitPath(path)
 }
 
-func getField(d bson.D, key string) any {
-	for i := range d {
-		if d[i].Key == key {
-			return d[i].Value
-		}
-	}
-	return value.Missing{}
-}
-
 // matchPath reports whether any value that mongod's element iterator yields
 // for the path satisfies m. When expandLeaf is set, an array at the end of
 // the path yields each of its elements and then the array itself ($eq, $in,
@@ -48,7 +39,7 @@ func matchPath(doc bson.D, parts []string, expandLeaf bool, m valueMatcher, pos 
 	if len(parts) == 0 {
 		return m.matchValue(doc, pos)
 	}
-	return walk(getField(doc, parts[0]), parts[1:], expandLeaf, m, -1, pos)
+	return walk(value.Get(doc, parts[0]), parts[1:], expandLeaf, m, -1, pos)
 }
 
 func record(pos *Position, idx int) {
@@ -79,7 +70,7 @@ func walk(v any, rest []string, expandLeaf bool, m valueMatcher, outer int, pos 
 	}
 	switch x := v.(type) {
 	case bson.D:
-		return walk(getField(x, rest[0]), rest[1:], expandLeaf, m, outer, pos)
+		return walk(value.Get(x, rest[0]), rest[1:], expandLeaf, m, outer, pos)
 	case bson.A:
 		// Inside an array the next component names a field of each
 		// embedded document; a numeric component also addresses the
@@ -88,7 +79,7 @@ func walk(v any, rest []string, expandLeaf bool, m valueMatcher, outer int, pos 
 		for i, e := range x {
 			at := firstIndex(outer, i)
 			if d, ok := e.(bson.D); ok {
-				if walk(getField(d, rest[0]), rest[1:], expandLeaf, m, at, pos) {
+				if walk(value.Get(d, rest[0]), rest[1:], expandLeaf, m, at, pos) {
 					return true
 				}
 			}

@@ -38,7 +38,7 @@ const (
 	BucketMinCount = 10         // timeseriesBucketMinCount
 	// LargeMeasurementsMaxBucketSize is Bucket::kLargeMeasurementsMaxBucketSize:
 	// a bucket kept open for large measurements stops at 12 MB.
-	LargeMeasurementsMaxBucketSize = 16*1024*1024 - 4*1024*1024
+	LargeMeasurementsMaxBucketSize = value.MaxUserDocumentSize - 4*1024*1024
 	// maxBucketingSeconds is the largest bucketMaxSpanSeconds and
 	// bucketRoundingSeconds accepted: one year.
 	maxBucketingSeconds = 86400 * 365

@@ -182,7 +182,7 @@ func CompareNumbers(a, b any) int {
 	if aDec || bDec {
 		return compareBig(a, b)
 	}
-	af, bf := toFloatExact(a), toFloatExact(b)
+	af, bf := ToDouble(a), ToDouble(b)
 	// Mixed int64/double: compare in float, and break a float tie exactly,
 	// since a large int64 can round to the same double as its neighbour.
 	if math.IsNaN(af) || math.IsNaN(bf) {
@@ -208,18 +208,6 @@ func CompareNumbers(a, b any) int {
 			return new(big.Float).SetInt64(ai).Cmp(big.NewFloat(bf))
 		}
 		return big.NewFloat(af).Cmp(new(big.Float).SetInt64(bi))
-	}
-	return 0
-}
-
-func toFloatExact(v any) float64 {
-	switch n := v.(type) {
-	case int32:
-		return float64(n)
-	case int64:
-		return float64(n)
-	case float64:
-		return n
 	}
 	return 0
 }

@@ -47,40 +47,40 @@ func TestValidateRefusesWhatMongodRefuses(t *testing.T) {
 		code int32
 		msg  string
 	}{
-		{"string without its NUL", rawDoc(id, rawElem(TypeString, "s", append(int32Bytes(3), 'a', 'b', 'c'))), 22,
+		{"string without its NUL", rawDoc(id, rawElem(TypeString, "s", append(int32Bytes(3), 'a', 'b', 'c'))), mongoerr.InvalidBSON,
 			"Not null terminated string in element with field name 's' in object with _id: 1"},
-		{"empty string length", rawDoc(rawElem(TypeString, "s", int32Bytes(0))), 22,
+		{"empty string length", rawDoc(rawElem(TypeString, "s", int32Bytes(0))), mongoerr.InvalidBSON,
 			"Not null terminated string in element with field name 's' in object with unknown _id"},
-		{"string longer than the document", rawDoc(rawElem(TypeString, "s", append(int32Bytes(1000), 'a', 0))), 22,
+		{"string longer than the document", rawDoc(rawElem(TypeString, "s", append(int32Bytes(1000), 'a', 0))), mongoerr.InvalidBSON,
 			"BSON size is larger than buffer size in element with field name 's' in object with unknown _id"},
-		{"negative string length", rawDoc(rawElem(TypeString, "s", append(int32Bytes(-5), 'a', 0))), 22,
+		{"negative string length", rawDoc(rawElem(TypeString, "s", append(int32Bytes(-5), 'a', 0))), mongoerr.InvalidBSON,
 			"BSON size is larger than buffer size in element with field name 's' in object with unknown _id"},
-		{"bool byte 2", rawDoc(id, rawElem(TypeBool, "flag", []byte{2})), 22,
+		{"bool byte 2", rawDoc(id, rawElem(TypeBool, "flag", []byte{2})), mongoerr.InvalidBSON,
 			"BSON bool is neither false nor true in element with field name 'flag' in object with _id: 1"},
-		{"unknown element type", rawDoc(rawElem(0x20, "x", nil)), 22,
+		{"unknown element type", rawDoc(rawElem(0x20, "x", nil)), mongoerr.InvalidBSON,
 			"Unrecognized BSON type 32 in element with field name 'x' in object with unknown _id"},
-		{"binData longer than the document", rawDoc(rawElem(TypeBinData, "bin", append(int32Bytes(50), 0, 1, 2))), 22,
+		{"binData longer than the document", rawDoc(rawElem(TypeBinData, "bin", append(int32Bytes(50), 0, 1, 2))), mongoerr.InvalidBSON,
 			"BSON size is larger than buffer size in element with field name 'bin' in object with unknown _id"},
 		{"nested length one too long", func() []byte {
 			inner := rawDoc(rawElem(TypeInt, "b", int32Bytes(1)))
 			binary.LittleEndian.PutUint32(inner, uint32(len(inner)+1))
 			return rawDoc(rawElem(TypeObject, "a", inner), rawElem(TypeNull, "c", nil))
-		}(), 22, "incorrect BSON length in element with field name 'a.b' in object with unknown _id"},
-		{"nested document under 5 bytes", rawDoc(rawElem(TypeObject, "a", int32Bytes(4)), rawElem(TypeNull, "c", nil)), 22,
+		}(), mongoerr.InvalidBSON, "incorrect BSON length in element with field name 'a.b' in object with unknown _id"},
+		{"nested document under 5 bytes", rawDoc(rawElem(TypeObject, "a", int32Bytes(4)), rawElem(TypeNull, "c", nil)), mongoerr.InvalidBSON,
 			"Nested BSON object has to be at least 5 bytes in element with field name '.a' in object with unknown _id"},
 		{"document length over the buffer", func() []byte {
 			d := rawDoc(id)
 			binary.LittleEndian.PutUint32(d, uint32(len(d)+10))
 			return d
-		}(), 22, "Incorrect BSON length 24 should be less or equal to 14 in element with field name '?' in object with unknown _id"},
+		}(), mongoerr.InvalidBSON, "Incorrect BSON length 24 should be less or equal to 14 in element with field name '?' in object with unknown _id"},
 		{"document not terminated", func() []byte {
 			d := rawDoc(id)
 			d[len(d)-1] = 7
 			return d
-		}(), 22, "BSON object not terminated with EOO in element with field name '?' in object with unknown _id"},
-		{"under 5 bytes", []byte{4, 0, 0, 0}, 22,
+		}(), mongoerr.InvalidBSON, "BSON object not terminated with EOO in element with field name '?' in object with unknown _id"},
+		{"under 5 bytes", []byte{4, 0, 0, 0}, mongoerr.InvalidBSON,
 			"BSON data has to be at least 5 bytes in element with field name '?' in object with unknown _id"},
-		{"string _id is quoted and escaped", rawDoc(rawElem(TypeString, "_id", rawString(`a"b`)), rawElem(TypeBool, "f", []byte{9})), 22,
+		{"string _id is quoted and escaped", rawDoc(rawElem(TypeString, "_id", rawString(`a"b`)), rawElem(TypeBool, "f", []byte{9})), mongoerr.InvalidBSON,
 			`BSON bool is neither false nor true in element with field name 'f' in object with _id: \"a\\\"b\"`},
 		{"nesting past 200 levels", nested(201), mongoerr.Overflow,
 			"BSONObj exceeds maximum nested object depth in element with field name '" + strings.Repeat("a.", 200) + "a' in object with unknown _id"},

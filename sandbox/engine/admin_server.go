@@ -1,4 +1,4 @@
-package wire
+package engine
 
 import (
 	"bufio"
@@ -12,48 +12,53 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
-// The MongoDB release whose behaviour the embedded server reproduces.
-const (
-	serverVersion = "8.0.4"
-	fcvVersion    = "8.0"
-)
+// fcvVersion is the featureCompatibilityVersion of a fresh 8.0 server.
+const fcvVersion = "8.0"
 
-var versionArray = bson.A{int32(8), int32(0), int32(4), int32(0)}
+func cmdPing(*Engine, *request) (bson.D, error) { return nil, nil }
 
-func typeName(v any) string { return value.TypeName(v) }
-
-func (s *Server) ping(*call) (bson.D, error) { return okReply(), nil }
+// versionArray is buildInfo's ServerVersion as numbers, with mongod's
+// fourth (pre-release) component.
+func versionArray() bson.A {
+	out := bson.A{}
+	for _, part := range strings.Split(ServerVersion, ".") {
+		n, _ := strconv.Atoi(part)
+		out = append(out, int32(n))
+	}
+	return append(out, int32(0))
+}
 
 // buildInfo describes the build. javascriptEngine is "none" because
 // server-side JavaScript ($where, $function, mapReduce) is not available,
 // and openssl is "disabled" because the sandbox speaks plain TCP only.
-func (s *Server) buildInfo(*call) (bson.D, error) {
-	return okReply(
-		bson.E{Key: "version", Value: serverVersion},
-		bson.E{Key: "gitVersion", Value: "schemalab-embedded"},
-		bson.E{Key: "modules", Value: bson.A{}},
-		bson.E{Key: "allocator", Value: "system"},
-		bson.E{Key: "javascriptEngine", Value: "none"},
-		bson.E{Key: "sysInfo", Value: "deprecated"},
-		bson.E{Key: "versionArray", Value: versionArray},
-		bson.E{Key: "openssl", Value: bson.D{
+func cmdBuildInfo(*Engine, *request) (bson.D, error) {
+	return bson.D{
+		{Key: "version", Value: ServerVersion},
+		{Key: "gitVersion", Value: "schemalab-embedded"},
+		{Key: "modules", Value: bson.A{}},
+		{Key: "allocator", Value: "system"},
+		{Key: "javascriptEngine", Value: "none"},
+		{Key: "sysInfo", Value: "deprecated"},
+		{Key: "versionArray", Value: versionArray()},
+		{Key: "openssl", Value: bson.D{
 			{Key: "running", Value: "disabled"},
 			{Key: "compiled", Value: "disabled"},
 		}},
-		bson.E{Key: "buildEnvironment", Value: bson.D{
+		{Key: "buildEnvironment", Value: bson.D{
 			{Key: "distarch", Value: cpuArch()},
 			{Key: "target_arch", Value: cpuArch()},
 			{Key: "target_os", Value: runtime.GOOS},
 		}},
-		bson.E{Key: "bits", Value: int32(64)},
-		bson.E{Key: "debug", Value: false},
-		bson.E{Key: "maxBsonObjectSize", Value: int32(value.MaxUserDocumentSize)},
-		bson.E{Key: "storageEngines", Value: bson.A{"inMemory"}},
-	), nil
+		{Key: "bits", Value: int32(64)},
+		{Key: "debug", Value: false},
+		{Key: "maxBsonObjectSize", Value: int32(value.MaxUserDocumentSize)},
+		{Key: "storageEngines", Value: bson.A{"inMemory"}},
+	}, nil
 }
 
 // serverParameter is one getParameter entry.
@@ -76,18 +81,18 @@ func serverParameters() []serverParameter {
 
 // getParameter supports {getParameter: 1, name: 1, ...}, {getParameter:
 // "*"} and {getParameter: {allParameters, showDetails}}.
-func (s *Server) getParameter(c *call) (bson.D, error) {
+func cmdGetParameter(_ *Engine, req *request) (bson.D, error) {
 	all, details := false, false
-	switch v := c.cmd[0].Value.(type) {
+	switch v := req.cmd[0].Value.(type) {
 	case string:
 		all = v == "*"
 	case bson.D:
 		for _, e := range v {
 			switch e.Key {
 			case "allParameters":
-				all = truthy(e.Value)
+				all = expr.IsTrue(e.Value)
 			case "showDetails":
-				details = truthy(e.Value)
+				details = expr.IsTrue(e.Value)
 			default:
 				return nil, mongoerr.Newf(mongoerr.IDLUnknownField, "BSON field 'getParameter.%s' is an unknown field.", e.Key)
 			}
@@ -96,7 +101,7 @@ func (s *Server) getParameter(c *call) (bson.D, error) {
 	var reply bson.D
 	for _, p := range serverParameters() {
 		if !all {
-			if _, asked := c.arg(p.name); !asked {
+			if _, asked := newArgs(req).get(p.name); !asked {
 				continue
 			}
 		}
@@ -113,66 +118,46 @@ func (s *Server) getParameter(c *call) (bson.D, error) {
 	if len(reply) == 0 {
 		return nil, mongoerr.New(mongoerr.InvalidOptions, "no option found to get")
 	}
-	return okReply(reply...), nil
+	return reply, nil
 }
 
-func (s *Server) getCmdLineOpts(*call) (bson.D, error) {
-	host, port, _ := net.SplitHostPort(s.ln.Addr().String())
+func cmdGetCmdLineOpts(_ *Engine, req *request) (bson.D, error) {
+	host, port, _ := net.SplitHostPort(req.conn.ListenAddr)
 	portNum, _ := strconv.Atoi(port)
-	return okReply(
-		bson.E{Key: "argv", Value: bson.A{"mongod", "--bind_ip", host, "--port", port}},
-		bson.E{Key: "parsed", Value: bson.D{{Key: "net", Value: bson.D{
+	return bson.D{
+		{Key: "argv", Value: bson.A{"mongod", "--bind_ip", host, "--port", port}},
+		{Key: "parsed", Value: bson.D{{Key: "net", Value: bson.D{
 			{Key: "bindIp", Value: host},
 			{Key: "port", Value: int32(portNum)},
 		}}}},
-	), nil
+	}, nil
 }
 
 // getLog serves the two RAM logs a mongod has; the sandbox writes no
 // warnings to them, which is what keeps mongosh's startup banner empty.
-func (s *Server) getLog(c *call) (bson.D, error) {
-	v := c.cmd[0].Value
+func cmdGetLog(_ *Engine, req *request) (bson.D, error) {
+	v := req.cmd[0].Value
 	name, ok := v.(string)
 	if !ok {
-		return nil, mongoerr.Newf(mongoerr.TypeMismatch, "Argument to getLog must be of type String; found %s of type %s", shortValue(v), typeName(v))
+		return nil, mongoerr.Newf(mongoerr.TypeMismatch, "Argument to getLog must be of type String; found %s of type %s", value.Format(v), value.TypeName(v))
 	}
 	switch name {
 	case "*":
-		return okReply(bson.E{Key: "names", Value: bson.A{"global", "startupWarnings"}}), nil
+		return bson.D{{Key: "names", Value: bson.A{"global", "startupWarnings"}}}, nil
 	case "global", "startupWarnings":
-		return okReply(
+		return bson.D{
 			bson.E{Key: "totalLinesWritten", Value: int32(0)},
 			bson.E{Key: "log", Value: bson.A{}},
-		), nil
+		}, nil
 	}
-	// getLog reports this failure with errmsg only, without a code.
-	return bson.D{{Key: "errmsg", Value: "no RamLog named: " + name}, {Key: "ok", Value: 0.0}}, nil
+	return nil, codelessError("no RamLog named: " + name)
 }
 
-func shortValue(v any) string {
-	switch x := v.(type) {
-	case int32:
-		return strconv.Itoa(int(x))
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
-			return strconv.FormatFloat(x, 'f', 1, 64)
-		}
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	case bool:
-		return strconv.FormatBool(x)
-	case nil:
-		return "null"
-	}
-	return typeName(v)
-}
-
-func (s *Server) hostInfo(*call) (bson.D, error) {
+func cmdHostInfo(*Engine, *request) (bson.D, error) {
 	hostname, _ := os.Hostname()
 	memMB := totalMemoryMB()
-	return okReply(
-		bson.E{Key: "system", Value: bson.D{
+	return bson.D{
+		{Key: "system", Value: bson.D{
 			{Key: "currentTime", Value: bson.NewDateTimeFromTime(time.Now())},
 			{Key: "hostname", Value: hostname},
 			{Key: "cpuAddrSize", Value: int32(64)},
@@ -186,13 +171,13 @@ func (s *Server) hostInfo(*call) (bson.D, error) {
 			{Key: "numaEnabled", Value: false},
 			{Key: "numNumaNodes", Value: int32(1)},
 		}},
-		bson.E{Key: "os", Value: bson.D{
+		{Key: "os", Value: bson.D{
 			{Key: "type", Value: osType()},
 			{Key: "name", Value: runtime.GOOS},
 			{Key: "version", Value: ""},
 		}},
-		bson.E{Key: "extra", Value: bson.D{}},
-	), nil
+		{Key: "extra", Value: bson.D{}},
+	}, nil
 }
 
 func cpuArch() string {
@@ -237,59 +222,43 @@ func totalMemoryMB() int64 {
 }
 
 // connectionStatus: authentication is off, so nobody is authenticated.
-func (s *Server) connectionStatus(c *call) (bson.D, error) {
+func cmdConnectionStatus(_ *Engine, req *request) (bson.D, error) {
 	auth := bson.D{
 		{Key: "authenticatedUsers", Value: bson.A{}},
 		{Key: "authenticatedUserRoles", Value: bson.A{}},
 	}
-	if v, ok := c.arg("showPrivileges"); ok && truthy(v) {
+	if v, ok := newArgs(req).get("showPrivileges"); ok && expr.IsTrue(v) {
 		auth = append(auth, bson.E{Key: "authenticatedUserPrivileges", Value: bson.A{}})
 	}
-	return okReply(bson.E{Key: "authInfo", Value: auth}), nil
+	return bson.D{{Key: "authInfo", Value: auth}}, nil
 }
 
-func (s *Server) whatsmyuri(c *call) (bson.D, error) {
-	return okReply(bson.E{Key: "you", Value: c.conn.remote}), nil
+func cmdWhatsMyURI(_ *Engine, req *request) (bson.D, error) {
+	return bson.D{{Key: "you", Value: req.conn.RemoteAddr}}, nil
 }
 
 // endSessions: the sandbox keeps no server-side session state.
-func (s *Server) endSessions(*call) (bson.D, error) { return okReply(), nil }
+func cmdEndSessions(*Engine, *request) (bson.D, error) { return nil, nil }
 
-func (s *Server) serverStatus(*call) (bson.D, error) {
+func cmdServerStatus(e *Engine, _ *request) (bson.D, error) {
 	hostname, _ := os.Hostname()
-	up := time.Since(s.started)
-	current := int32(s.connectionCount())
-	return okReply(
-		bson.E{Key: "host", Value: hostname},
-		bson.E{Key: "version", Value: serverVersion},
-		bson.E{Key: "process", Value: "mongod"},
-		bson.E{Key: "pid", Value: pid()},
-		bson.E{Key: "uptime", Value: math.Floor(up.Seconds())},
-		bson.E{Key: "uptimeMillis", Value: up.Milliseconds()},
-		bson.E{Key: "uptimeEstimate", Value: int64(up.Seconds())},
-		bson.E{Key: "localTime", Value: bson.NewDateTimeFromTime(time.Now())},
-		bson.E{Key: "connections", Value: bson.D{
+	up := time.Since(e.started)
+	current := int32(e.conns.current.Load())
+	return bson.D{
+		{Key: "host", Value: hostname},
+		{Key: "version", Value: ServerVersion},
+		{Key: "process", Value: "mongod"},
+		{Key: "pid", Value: int64(os.Getpid())},
+		{Key: "uptime", Value: math.Floor(up.Seconds())},
+		{Key: "uptimeMillis", Value: up.Milliseconds()},
+		{Key: "uptimeEstimate", Value: int64(up.Seconds())},
+		{Key: "localTime", Value: bson.NewDateTimeFromTime(time.Now())},
+		{Key: "connections", Value: bson.D{
 			{Key: "current", Value: current},
 			{Key: "available", Value: int32(838860) - current},
-			{Key: "totalCreated", Value: int32(s.lastConnID.Load())},
+			{Key: "totalCreated", Value: int32(e.conns.created.Load())},
 			{Key: "rejected", Value: int32(0)},
 			{Key: "active", Value: current},
 		}},
-	), nil
-}
-
-func truthy(v any) bool {
-	switch x := v.(type) {
-	case bool:
-		return x
-	case int32:
-		return x != 0
-	case int64:
-		return x != 0
-	case float64:
-		return x != 0
-	case nil:
-		return false
-	}
-	return !value.IsMissing(v)
+	}, nil
 }

@@ -1,4 +1,4 @@
-package wire
+package engine
 
 import (
 	"time"
@@ -9,9 +9,8 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
-// Limits and versions a mongod 8.0 standalone advertises in hello.
+// What a mongod 8.0 standalone advertises in hello besides its limits.
 const (
-	maxWriteBatchSize            = 100_000
 	logicalSessionTimeoutMinutes = 30
 	minWireVersion               = 0
 	maxWireVersion               = 25 // MongoDB 8.0
@@ -19,14 +18,15 @@ const (
 
 // hello answers hello, isMaster and ismaster as a standalone mongod 8.0
 // does (replication_info.cpp, CmdHello::runWithReplyBuilder).
-func (s *Server) hello(c *call) (bson.D, error) {
-	if _, ok := c.arg("client"); ok && c.conn.helloSeen {
-		return nil, mongoerr.New(codeClientMetadataCannotBeMutated, "The client metadata document may only be sent in the first hello")
+func cmdHello(e *Engine, req *request) (bson.D, error) {
+	a := newArgs(req)
+	if _, ok := a.get("client"); ok && req.conn.helloSeen {
+		return nil, mongoerr.New(mongoerr.ClientMetadataCannotBeMutated, "The client metadata document may only be sent in the first hello")
 	}
-	c.conn.helloSeen = true
+	req.conn.helloSeen = true
 
-	tv, hasTV := c.arg("topologyVersion")
-	mat, hasMAT := c.arg("maxAwaitTimeMS")
+	tv, hasTV := a.get("topologyVersion")
+	mat, hasMAT := a.get("maxAwaitTimeMS")
 	if hasTV != hasMAT {
 		msg := "A request with 'maxAwaitTimeMS' must include a 'topologyVersion'"
 		if hasTV {
@@ -35,26 +35,26 @@ func (s *Server) hello(c *call) (bson.D, error) {
 		return nil, mongoerr.New(31368, msg)
 	}
 	if hasTV {
-		if err := s.awaitTopologyChange(c, tv, mat); err != nil {
+		if err := e.awaitTopologyChange(req, tv, mat); err != nil {
 			return nil, err
 		}
 	}
 
 	reply := make(bson.D, 0, 16)
-	if v, ok := c.arg("helloOk"); ok {
-		if _, isBool := v.(bool); !isBool && !isNumber(v) {
-			return nil, mongoerr.Newf(mongoerr.TypeMismatch, "\"helloOk\" had the wrong type. Expected bool, found %s", typeName(v))
+	if v, ok := a.get("helloOk"); ok {
+		if _, isBool := v.(bool); !isBool && !value.IsNumber(v) {
+			return nil, mongoerr.Newf(mongoerr.TypeMismatch, "\"helloOk\" had the wrong type. Expected bool, found %s", value.TypeName(v))
 		}
 		reply = append(reply, bson.E{Key: "helloOk", Value: true})
 	}
-	if c.name == "hello" {
+	if req.name == "hello" {
 		reply = append(reply, bson.E{Key: "isWritablePrimary", Value: true})
 	} else {
 		reply = append(reply, bson.E{Key: "ismaster", Value: true})
 	}
 	reply = append(reply,
 		bson.E{Key: "topologyVersion", Value: bson.D{
-			{Key: "processId", Value: s.processID},
+			{Key: "processId", Value: e.processID},
 			{Key: "counter", Value: int64(0)},
 		}},
 		bson.E{Key: "maxBsonObjectSize", Value: int32(value.MaxUserDocumentSize)},
@@ -62,14 +62,13 @@ func (s *Server) hello(c *call) (bson.D, error) {
 		bson.E{Key: "maxWriteBatchSize", Value: int32(maxWriteBatchSize)},
 		bson.E{Key: "localTime", Value: bson.NewDateTimeFromTime(time.Now())},
 		bson.E{Key: "logicalSessionTimeoutMinutes", Value: int32(logicalSessionTimeoutMinutes)},
-		bson.E{Key: "connectionId", Value: connectionID(c.conn.id)},
+		bson.E{Key: "connectionId", Value: connectionID(req.conn.ID)},
 		bson.E{Key: "minWireVersion", Value: int32(minWireVersion)},
 		bson.E{Key: "maxWireVersion", Value: int32(maxWireVersion)},
 		bson.E{Key: "readOnly", Value: false},
 		// No compression is offered, so "compression" is omitted; with
 		// authentication off there are no SASL mechanisms to advertise and
 		// speculativeAuthenticate gets no answer, as on such a mongod.
-		bson.E{Key: "ok", Value: 1.0},
 	)
 	return reply, nil
 }
@@ -79,21 +78,21 @@ func (s *Server) hello(c *call) (bson.D, error) {
 // version, mongod holds the reply until it changes or maxAwaitTimeMS passes.
 // A standalone's topology never changes, so the wait always runs out; without
 // it drivers would poll hello in a tight loop.
-func (s *Server) awaitTopologyChange(c *call, tv, mat any) error {
+func (e *Engine) awaitTopologyChange(req *request, tv, mat any) error {
 	tvDoc, ok := tv.(bson.D)
 	if !ok {
-		return mongoerr.Newf(mongoerr.TypeMismatch, "BSON field 'TopologyVersion' is the wrong type '%s', expected type 'object'", typeName(tv))
+		return mongoerr.Newf(mongoerr.TypeMismatch, "BSON field 'TopologyVersion' is the wrong type '%s', expected type 'object'", value.TypeName(tv))
 	}
 	var processID any
 	var counter int64
-	for _, e := range tvDoc {
-		switch e.Key {
+	for _, f := range tvDoc {
+		switch f.Key {
 		case "processId":
-			processID = e.Value
+			processID = f.Value
 		case "counter":
-			n, ok := asInt64(e.Value)
+			n, ok := value.WholeNumber(f.Value)
 			if !ok {
-				return mongoerr.Newf(mongoerr.TypeMismatch, "BSON field 'TopologyVersion.counter' is the wrong type '%s', expected type 'long'", typeName(e.Value))
+				return mongoerr.Newf(mongoerr.TypeMismatch, "BSON field 'TopologyVersion.counter' is the wrong type '%s', expected type 'long'", value.TypeName(f.Value))
 			}
 			counter = n
 		}
@@ -101,21 +100,21 @@ func (s *Server) awaitTopologyChange(c *call, tv, mat any) error {
 	if counter < 0 {
 		return mongoerr.New(31372, "topologyVersion must have a non-negative counter")
 	}
-	wait, ok := asInt64(mat)
+	wait, ok := value.WholeNumber(mat)
 	if !ok {
-		return mongoerr.Newf(mongoerr.TypeMismatch, "\"maxAwaitTimeMS\" had the wrong type. Expected long, found %s", typeName(mat))
+		return mongoerr.Newf(mongoerr.TypeMismatch, "\"maxAwaitTimeMS\" had the wrong type. Expected long, found %s", value.TypeName(mat))
 	}
 	if wait < 0 {
 		return mongoerr.New(31373, "maxAwaitTimeMS must be a non-negative integer")
 	}
-	if oid, ok := processID.(bson.ObjectID); !ok || oid != s.processID || counter != 0 {
+	if oid, ok := processID.(bson.ObjectID); !ok || oid != e.processID || counter != 0 {
 		return nil // the client's view is stale: answer at once
 	}
 	t := time.NewTimer(time.Duration(wait) * time.Millisecond)
 	defer t.Stop()
 	select {
 	case <-t.C:
-	case <-c.ctx.Done():
+	case <-req.ctx.Done():
 	}
 	return nil
 }
@@ -127,26 +126,4 @@ func connectionID(id int64) any {
 		return int32(id)
 	}
 	return id
-}
-
-func isNumber(v any) bool {
-	switch v.(type) {
-	case int32, int64, float64, bson.Decimal128:
-		return true
-	}
-	return false
-}
-
-func asInt64(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int32:
-		return int64(x), true
-	case int64:
-		return x, true
-	case float64:
-		if x == float64(int64(x)) {
-			return int64(x), true
-		}
-	}
-	return 0, false
 }

@@ -1,0 +1,37 @@
+package engine
+
+import "sync/atomic"
+
+// Conn is one client connection. The server opens it with
+// OpenConnection when a client connects, passes it to Run with each of
+// the connection's commands, which run one at a time, and closes it with
+// ConnectionClosed.
+type Conn struct {
+	ID         int64  // connectionId reported by hello
+	RemoteAddr string // "127.0.0.1:54012"
+	// ListenAddr is the address the server accepted the connection on,
+	// which getCmdLineOpts reports as the server's bind address and port.
+	ListenAddr string
+	// helloSeen: the client metadata may only come with the first hello.
+	helloSeen bool
+}
+
+// connCounts are serverStatus's connection figures.
+type connCounts struct {
+	current, created atomic.Int64
+}
+
+// OpenConnection registers a new client connection.
+func (e *Engine) OpenConnection(remoteAddr, listenAddr string) *Conn {
+	e.conns.current.Add(1)
+	return &Conn{ID: e.conns.created.Add(1), RemoteAddr: remoteAddr, ListenAddr: listenAddr}
+}
+
+// ConnectionClosed tells the engine that a client connection has gone:
+// the cursors it opened die with it, as mongod kills a session's cursors
+// when the session ends, unless another open connection of the same
+// session has read from them.
+func (e *Engine) ConnectionClosed(c *Conn) {
+	e.conns.current.Add(-1)
+	e.cursors.connectionClosed(c.ID)
+}

@@ -247,6 +247,10 @@ func parseAddFields(name string) stageParser {
 		if !ok {
 			return nil, mongoerr.Newf(40272, "%s specification stage must be an object, got %s", name, typeNameOf(spec))
 		}
+		if len(d) == 0 {
+			// ProjectionSpecValidator, with DocumentSourceAddFields' context.
+			return nil, mongoerr.Newf(40177, "Invalid %s :: caused by :: specification must have at least one field", name)
+		}
 		s := &projectStage{name: name, mode: modeAddFields, root: &projNode{}, userSpec: d}
 		if err := parseAddFieldsLevel(d, s.root, "", p); err != nil {
 			return nil, err
@@ -360,27 +364,11 @@ func serializeNode(n *projNode) bson.D {
 }
 
 func (s *projectStage) open(in Iterator, rt *runtime) (Iterator, error) {
-	var env *expr.Env
-	if s.root.hasComputed {
-		env = rt.newEnv()
-	}
-	return funcIterator(func() (bson.D, bool, error) {
-		d, ok, err := in.Next()
-		if !ok || err != nil {
-			return nil, false, err
-		}
-		out, err := s.apply(d, env)
-		if err != nil {
-			return nil, false, err
-		}
-		return out, true, nil
-	}), nil
+	return openTransformer(s, in, rt), nil
 }
 
-// apply projects one document (exported to the engine through Project for
-// pipeline-style updates via the stage list).
-func (s *projectStage) apply(d bson.D, env *expr.Env) (bson.D, error) {
-	if env != nil {
+func (s *projectStage) transform(d bson.D, env *expr.Env) (bson.D, error) {
+	if s.root.hasComputed {
 		env.Reset(d)
 	}
 	switch s.mode {

@@ -1,7 +1,11 @@
-package update
+package aggregate
 
 import (
 	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/update"
 )
 
 // updatePipelineBench is a pipeline-style update with each allowed stage
@@ -11,8 +15,14 @@ const updatePipelineBench = `[{"$set": {"n": {"$add": [{"$ifNull": ["$n", 0]}, 1
 	{"$replaceWith": {"$mergeObjects": ["$$ROOT", {"seen": true}]}}]`
 
 func BenchmarkPipelineUpdate(b *testing.B) {
-	doc := js(b, `{"_id": 1, "courseId": "C007", "grade": 80, "student": "s1", "tmp": 1}`)
-	u, err := Compile(jsArr(b, updatePipelineBench), Options{})
+	var doc, spec bson.D
+	if err := bson.UnmarshalExtJSON([]byte(`{"_id": 1, "courseId": "C007", "grade": 80, "student": "s1", "tmp": 1}`), false, &doc); err != nil {
+		b.Fatal(err)
+	}
+	if err := bson.UnmarshalExtJSON([]byte(`{"u": `+updatePipelineBench+`}`), false, &spec); err != nil {
+		b.Fatal(err)
+	}
+	u, err := CompileUpdate(spec[0].Value, update.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

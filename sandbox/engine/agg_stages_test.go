@@ -84,11 +84,14 @@ func TestAggBasicStages(t *testing.T) {
 			want: `[{"i": "abc", "area": 294}]`},
 		// The input document in the message is the one the stage received:
 		// only the fields it reads, as the query under the pipeline
-		// returns them (mongod's dependency-pruned document).
+		// returns them (mongod's dependency-pruned document). The two
+		// spaces are mongod's: its context "'newRoot' expression " ends in
+		// one and its kErrorTemplate "{} must evaluate ..." starts with one
+		// (document_source_replace_root.h).
 		{name: "replaceRoot non-document", docs: `[{"_id": 1, "a": 5, "b": 1}]`, pipeline: `[{"$replaceRoot": {"newRoot": "$a"}}]`,
-			code: 40228, msg: "PlanExecutor error during aggregation :: caused by :: 'newRoot' expression must evaluate to an object, but resulting value was: 5. Type of resulting value: 'int'. Input document: {a: 5}"},
+			code: 40228, msg: "PlanExecutor error during aggregation :: caused by :: 'newRoot' expression  must evaluate to an object, but resulting value was: 5. Type of resulting value: 'int'. Input document: {a: 5}"},
 		{name: "replaceRoot missing", docs: `[{"_id": 1}]`, pipeline: `[{"$replaceWith": "$a"}]`,
-			code: 40228, msg: "PlanExecutor error during aggregation :: caused by :: 'replacement document' must evaluate to an object, but resulting value was: MISSING. Type of resulting value: 'missing'. Input document: {}"},
+			code: 40228, msg: "PlanExecutor error during aggregation :: caused by :: 'replacement document'  must evaluate to an object, but resulting value was: MISSING. Type of resulting value: 'missing'. Input document: {}"},
 		{name: "unionWith", docs: `[{"_id": 1, "s": "c"}]`, other: map[string]string{"o": `[{"_id": 2, "s": "o"}, {"_id": 3, "s": "o"}]`},
 			pipeline: `[{"$unionWith": {"coll": "o", "pipeline": [{"$match": {"_id": 3}}]}}, {"$set": {"n": 1}}]`,
 			want:     `[{"_id": 1, "s": "c", "n": 1}, {"_id": 3, "s": "o", "n": 1}]`},

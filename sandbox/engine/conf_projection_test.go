@@ -43,6 +43,10 @@ func TestConfProjection(t *testing.T) {
 		{`{"_id":1}`, `{"str":"hello","_id":0}`, `[{"str":"hello"}]`},
 		{`{"_id":1}`, `{"n":{"$size":"$s"},"_id":0}`, `[{"n":5}]`},
 		{`{"_id":1}`, `{"b":{"c":1},"_id":0}`, `[{"b":{"c":1}}]`},
+		// A computed field below an array reaches every element, a scalar
+		// one too, which becomes a document of the computed fields
+		// (InclusionNode's applyExpressionsToValue, shared with $project).
+		{`{"_id":1}`, `{"arr.x":1,"arr.z":"k","_id":0}`, `[{"arr":[{"x":1,"z":"k"},{"x":2,"z":"k"},{"z":"k"},{"z":"k"}]}]`},
 	}
 	for _, c := range cases {
 		got := firstBatch(t, db, `{"find":"c","filter":`+c.filter+`,"projection":`+c.proj+`}`)

@@ -4,6 +4,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"runtime"
 
+	"github.com/schemalab/schemalab/sandbox/engine/aggregate"
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/planner"
@@ -104,7 +105,7 @@ func parseUpdateStatement(i int, v any, let bson.D) (*updateStatement, error) {
 // is never visited twice.
 func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement, wantDocs bool) (updateOutcome, error) {
 	var out updateOutcome
-	u, err := update.Compile(st.update, update.Options{ArrayFilters: st.arrayFilters, Now: req.now, LetVars: st.let})
+	u, err := aggregate.CompileUpdate(st.update, update.Options{ArrayFilters: st.arrayFilters, Now: req.now, LetVars: st.let})
 	if err != nil {
 		return out, err
 	}

@@ -87,3 +87,22 @@ func BenchmarkGroupSort1M(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkProject200k is an inclusion $project with a computed field over
+// 200,000 documents.
+func BenchmarkProject200k(b *testing.B) {
+	benchPipeline(b, bson.A{bson.D{{Key: "$project", Value: bson.D{
+		{Key: "courseId", Value: int32(1)},
+		{Key: "grade", Value: int32(1)},
+		{Key: "pct", Value: bson.D{{Key: "$divide", Value: bson.A{"$grade", int32(100)}}}},
+	}}}}, 200_000)
+}
+
+// BenchmarkAddFieldsUnset200k is a $set and an $unset over 200,000
+// documents.
+func BenchmarkAddFieldsUnset200k(b *testing.B) {
+	benchPipeline(b, bson.A{
+		bson.D{{Key: "$set", Value: bson.D{{Key: "passed", Value: bson.D{{Key: "$gte", Value: bson.A{"$grade", int32(60)}}}}}}},
+		bson.D{{Key: "$unset", Value: "student"}},
+	}, 200_000)
+}

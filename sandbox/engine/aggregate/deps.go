@@ -154,7 +154,7 @@ func stageDependencies(s Stage) (depsState, []string) {
 		if x.mode == modeAddFields {
 			return d.result(seeNext)
 		}
-		if !x.excludeID {
+		if !x.proj.ExcludesID() {
 			d.paths = append(d.paths, "_id")
 		}
 		return d.result(exhaustive)

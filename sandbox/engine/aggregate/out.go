@@ -90,7 +90,7 @@ type mergeStage struct {
 	onGiven         bool
 	whenMatched     string // replace, keepExisting, merge, fail, pipeline
 	matchedPipeline bson.A
-	matchedStages   []Stage
+	matchedStages   []transformer
 	whenNotMatched  string // insert, discard, fail
 	let             []letVar
 	letGiven        bool
@@ -195,17 +195,7 @@ func parseMerge(spec any, p *parser) ([]Stage, error) {
 			names = []string{"new"}
 		}
 		sub := &parser{ctx: p.ctx, scope: p.scope.With(names...), letVals: p.letVals}
-		for _, raw := range s.matchedPipeline {
-			d, ok := raw.(bson.D)
-			if ok && len(d) == 1 {
-				switch d[0].Key {
-				case "$addFields", "$set", "$project", "$unset", "$replaceRoot", "$replaceWith":
-				default:
-					return nil, mongoerr.Newf(mongoerr.InvalidOptions, "'%s' is not allowed to be used within an update", d[0].Key)
-				}
-			}
-		}
-		stages, err := parseStages(s.matchedPipeline, sub)
+		stages, err := parseUpdateStages(s.matchedPipeline, sub)
 		if err != nil {
 			return nil, err
 		}
@@ -371,23 +361,14 @@ func (s *mergeStage) write(d bson.D, rt *runtime, env *expr.Env) error {
 			}
 			let = setInPlace(let, l.name, v)
 		}
+		// mongod sends the pipeline to the write path as a pipeline-style
+		// update with let as its constants.
 		sub := &runtime{ctx: rt.ctx, letVals: let, scope: rt.scope}
-		it := Iterator(NewSliceIterator([]bson.D{existing}))
-		for _, st := range s.matchedStages {
-			if it, err = st.open(it, sub); err != nil {
-				return err
-			}
-		}
-		res, err := Drain(it)
-		if err != nil {
-			return err
-		}
-		if len(res) != 1 {
-			return nil
-		}
-		newDoc = res[0]
-		if id := value.Get(newDoc, "_id"); !value.IsMissing(id) && value.Compare(id, value.Get(existing, "_id")) != 0 {
-			return mergeUpdateError(mongoerr.New(mongoerr.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'"))
+		u := update.NewPipeline(func(doc bson.D) (bson.D, error) {
+			return runTransformers(s.matchedStages, doc, sub.newEnv())
+		})
+		if newDoc, _, err = u.Apply(existing, -1, false); err != nil {
+			return mergeUpdateError(err)
 		}
 	}
 	return rt.ctx.MergeWrite(s.db, s.coll, existing, newDoc, false)

@@ -54,8 +54,23 @@ func TestProjectErrors(t *testing.T) {
 		{name: "empty", pipeline: `[{"$project": {}}]`, code: 51272, msg: "Invalid $project :: caused by :: projection specification must have at least one field"},
 		{name: "exclusion in inclusion", pipeline: `[{"$project": {"a": 1, "b": 0}}]`, code: 31254, msg: "Invalid $project :: caused by :: Cannot do exclusion on field b in inclusion projection"},
 		{name: "inclusion in exclusion", pipeline: `[{"$project": {"a": 0, "b": 1}}]`, code: 31253, msg: "Invalid $project :: caused by :: Cannot do inclusion on field b in exclusion projection"},
-		{name: "expression in exclusion", pipeline: `[{"$project": {"a": 0, "b": "$x"}}]`, code: 31252},
-		{name: "path collision", pipeline: `[{"$project": {"a": 1, "a.b": 1}}]`, code: 31250},
+		// $project parses with find's projection parser (projection_parser.cpp):
+		// a literal or field path is parseLiteral's 31310, an operator
+		// attemptToParseGenericExpression's 31252, and a path through an
+		// included field addNodeAtPathHelper's 31249.
+		{name: "field path in exclusion", pipeline: `[{"$project": {"a": 0, "b": "$x"}}]`, code: 31310,
+			msg: `Invalid $project :: caused by :: Cannot use an expression b: "$x" in an exclusion projection`},
+		{name: "expression in exclusion", pipeline: `[{"$project": {"a": 0, "b": {"$add": ["$x", 1]}}}]`, code: 31252,
+			msg: "Invalid $project :: caused by :: Cannot use expression other than $meta in exclusion projection"},
+		{name: "path collision", pipeline: `[{"$project": {"a": 1, "a.b": 1}}]`, code: 31249,
+			msg: "Invalid $project :: caused by :: Path collision at a.b remaining portion b"},
+		{name: "path collision at the leaf", pipeline: `[{"$project": {"a.b": 1, "a": 1}}]`, code: 31250,
+			msg: "Invalid $project :: caused by :: Path collision at a"},
+		// The aggregation policies refuse find's own operators.
+		{name: "positional", pipeline: `[{"$project": {"a.$": 1}}]`, code: 31324,
+			msg: "Invalid $project :: caused by :: Cannot use positional projection in aggregation projection"},
+		{name: "$elemMatch", pipeline: `[{"$project": {"a": {"$elemMatch": {"b": 1}}}}]`, code: 168,
+			msg: "Invalid $project :: caused by :: Cannot use $elemMatch in this context"},
 		{name: "unset type", pipeline: `[{"$unset": 1}]`, code: 31002, msg: "$unset specification must be a string or an array"},
 		{name: "replaceRoot not a doc", pipeline: `[{"$replaceRoot": {"newRoot": "$a"}}]`, input: []string{`{"a": 1}`}, code: 40228},
 		{name: "dollar field", pipeline: `[{"$addFields": {"$a": 1}}]`, code: 16410},

@@ -294,7 +294,9 @@ func (s *documentsStage) open(_ Iterator, rt *runtime) (Iterator, error) {
 // ---- $replaceRoot / $replaceWith ----
 
 type replaceRootStage struct {
-	name    string // how the error message names the value, as mongod's
+	// name is how the error names the value, with the trailing space
+	// mongod's context has before its template's " must evaluate".
+	name    string
 	newRoot any
 	x       expr.Expr
 }
@@ -337,36 +339,43 @@ func (s *replaceRootStage) Spec() bson.D {
 }
 
 func (s *replaceRootStage) open(in Iterator, rt *runtime) (Iterator, error) {
-	env := rt.newEnv()
-	return funcIterator(func() (bson.D, bool, error) {
-		d, ok, err := in.Next()
-		if !ok || err != nil {
-			return nil, false, err
-		}
-		env.Reset(d)
-		v, err := s.x.Eval(env)
-		if err != nil {
-			return nil, false, err
-		}
-		nd, isDoc := v.(bson.D)
-		if !isDoc {
-			return nil, false, mongoerr.Newf(40228,
-				"%smust evaluate to an object, but resulting value was: %s. Type of resulting value: '%s'. Input document: %s",
-				s.name, valueString(v), typeNameOf(v), valueString(d))
-		}
-		return nd, true, nil
-	}), nil
+	return openTransformer(s, in, rt), nil
 }
 
-// valueString renders a value in error messages as mongod's
-// Value::toString does: {a: 1, b: "x"}, [1, 2], MISSING.
+func (s *replaceRootStage) transform(d bson.D, env *expr.Env) (bson.D, error) {
+	env.Reset(d)
+	v, err := s.x.Eval(env)
+	if err != nil {
+		return nil, err
+	}
+	nd, isDoc := v.(bson.D)
+	if !isDoc {
+		return nil, mongoerr.Newf(40228,
+			"%s must evaluate to an object, but resulting value was: %s. Type of resulting value: '%s'. Input document: %s",
+			s.name, documentString(v), typeNameOf(v), documentString(d))
+	}
+	return nd, nil
+}
+
+// valueString renders a value in error messages as mongod does:
+// {a: 1, b: "x"}, [1, 2], MISSING.
 func valueString(v any) string {
 	var b strings.Builder
-	writeValue(&b, v)
+	writeValue(&b, v, false)
 	return b.String()
 }
 
-func writeValue(b *strings.Builder, v any) {
+// documentString renders a value as mongod's Value and Document toString
+// do in a stage's runtime error: as valueString, but an ObjectId as its
+// hex digits alone (OID's operator<<), "Input document: {_id:
+// 679b9beb4e1ac8e34475f53c}".
+func documentString(v any) string {
+	var b strings.Builder
+	writeValue(&b, v, true)
+	return b.String()
+}
+
+func writeValue(b *strings.Builder, v any, bareOID bool) {
 	switch x := v.(type) {
 	case value.Missing:
 		b.WriteString("MISSING")
@@ -382,7 +391,7 @@ func writeValue(b *strings.Builder, v any) {
 			}
 			b.WriteString(e.Key)
 			b.WriteString(": ")
-			writeValue(b, e.Value)
+			writeValue(b, e.Value, bareOID)
 		}
 		b.WriteString("}")
 	case bson.A:
@@ -391,13 +400,17 @@ func writeValue(b *strings.Builder, v any) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			writeValue(b, e)
+			writeValue(b, e, bareOID)
 		}
 		b.WriteString("]")
 	case float64:
 		b.WriteString(strconv.FormatFloat(x, 'g', -1, 64))
 	case bson.ObjectID:
-		b.WriteString("ObjectId('" + x.Hex() + "')")
+		if bareOID {
+			b.WriteString(x.Hex())
+		} else {
+			b.WriteString("ObjectId('" + x.Hex() + "')")
+		}
 	case bson.DateTime:
 		b.WriteString(x.Time().UTC().Format("2006-01-02T15:04:05.000Z"))
 	default:

@@ -59,5 +59,23 @@ func TestProjectAndAddFields(t *testing.T) {
 		{name: "mixing inclusion and exclusion", ref: "manual: reference/operator/aggregation/project (Exclude Fields)",
 			docs: `[{"_id": 1, "a": 1, "b": 2}]`, pipeline: `[{"$project": {"a": 1, "b": 0}}]`,
 			code: 31254, msg: "Invalid $project :: caused by :: Cannot do exclusion on field b in inclusion projection"},
+		{name: "a literal in an exclusion", ref: projectionParser + " parseLiteral",
+			docs: `[{"_id": 1, "a": 1}]`, pipeline: `[{"$project": {"a": 0, "b": "$x"}}]`,
+			code: 31310, msg: `Invalid $project :: caused by :: Cannot use an expression b: "$x" in an exclusion projection`},
+		{name: "a path through an included field", ref: projectionParser + " addNodeAtPathHelper",
+			docs: `[{"_id": 1, "a": 1}]`, pipeline: `[{"$project": {"a": 1, "a.b": 1}}]`,
+			code: 31249, msg: "Invalid $project :: caused by :: Path collision at a.b remaining portion b"},
+		{name: "positional in $project", ref: projectionParser + " parseElement",
+			docs: `[{"_id": 1, "a": [1]}]`, pipeline: `[{"$project": {"a.$": 1}}]`,
+			code: 31324, msg: "Invalid $project :: caused by :: Cannot use positional projection in aggregation projection"},
+		{name: "empty $set", ref: "src/mongo/db/exec/add_fields_projection_executor.cpp ProjectionSpecValidator",
+			docs: `[{"_id": 1}]`, pipeline: `[{"$set": {}}]`,
+			code: 40177, msg: "Invalid $set :: caused by :: specification must have at least one field"},
+		{name: "$replaceRoot of a non-object spec", ref: "src/mongo/db/pipeline/document_source_replace_root.cpp createFromBson",
+			docs: `[{"_id": 1}]`, pipeline: `[{"$replaceRoot": 5}]`,
+			code: 40229, msg: "expected an object as specification for $replaceRoot stage, got int"},
 	})
 }
+
+// projectionParser is the parser find and $project share.
+const projectionParser = "src/mongo/db/query/projection_parser.cpp"

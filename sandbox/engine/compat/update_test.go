@@ -117,3 +117,34 @@ func TestUpdateErrors(t *testing.T) {
 		{name: "{\"$addToSet\":{\"a\":{\"$each\":1}}}", ref: updateErrRef, docs: `[{"_id":1,"a":[1]}]`, filter: `{"_id":1}`, update: `{"$addToSet":{"a":{"$each":1}}}`, code: mongoerr.BadValue, msg: "The argument to $each in $addToSet must be an array but it was of type int"},
 	})
 }
+
+// updatePipelineRef: an update pipeline is parsed as an aggregation
+// pipeline, then each stage must be allowed within an update.
+const updatePipelineRef = "manual: tutorial/update-documents-with-aggregation-pipeline; src/mongo/db/update/pipeline_executor.cpp"
+
+func TestUpdatePipelines(t *testing.T) {
+	doc := `[{"_id":1,"a":5,"b":3,"tmp":1}]`
+	runUpdateCases(t, []updateCase{
+		{name: "$set, $unset, $replaceWith, $project, $replaceRoot", ref: updatePipelineRef, docs: doc, filter: `{"_id":1}`,
+			update: `[{"$set":{"c":{"$add":["$a","$b"]}}},{"$unset":"tmp"},{"$replaceWith":{"$mergeObjects":["$$ROOT",{"d":1}]}},
+				{"$project":{"b":0}},{"$replaceRoot":{"newRoot":{"$mergeObjects":[{"z":0},"$$ROOT"]}}}]`,
+			want: `[{"_id":1,"z":0,"a":5,"c":8,"d":1}]`, modified: `1`},
+		{name: "a decimal is an inclusion flag", ref: updatePipelineRef, docs: doc, filter: `{"_id":1}`,
+			update: `[{"$project":{"a":{"$numberDecimal":"1"}}}]`, want: `[{"_id":1,"a":5}]`, modified: `1`},
+		{name: "$replaceRoot of a non-object spec", ref: "src/mongo/db/pipeline/document_source_replace_root.cpp createFromBson", docs: doc, filter: `{"_id":1}`,
+			update: `[{"$replaceRoot":5}]`, code: 40229, msg: "expected an object as specification for $replaceRoot stage, got int"},
+		{name: "$replaceWith a number", ref: "src/mongo/db/pipeline/document_source_replace_root.h kErrorTemplate", docs: doc, filter: `{"_id":1}`,
+			update: `[{"$replaceWith":"$a"}]`, code: 40228,
+			msg: "'replacement document'  must evaluate to an object, but resulting value was: 5. Type of resulting value: 'int'. Input document: {_id: 1, a: 5, b: 3, tmp: 1}"},
+		{name: "$project mixing", ref: "src/mongo/db/query/projection_parser.cpp parseExclusion", docs: doc, filter: `{"_id":1}`,
+			update: `[{"$project":{"a":1,"b":0}}]`, code: 31254, msg: "Invalid $project :: caused by :: Cannot do exclusion on field b in inclusion projection"},
+		{name: "empty $set", ref: "src/mongo/db/exec/add_fields_projection_executor.cpp ProjectionSpecValidator", docs: doc, filter: `{"_id":1}`,
+			update: `[{"$set":{}}]`, code: 40177, msg: "Invalid $set :: caused by :: specification must have at least one field"},
+		{name: "$match is not allowed", ref: updatePipelineRef, docs: doc, filter: `{"_id":1}`,
+			update: `[{"$match":{}}]`, code: 72, msg: "$match is not allowed to be used within an update"},
+		{name: "$count is refused as the $group it stands for", ref: updatePipelineRef, docs: doc, filter: `{"_id":1}`,
+			update: `[{"$count":"n"}]`, code: 72, msg: "$group is not allowed to be used within an update"},
+		{name: "a malformed stage fails to parse first", ref: updatePipelineRef, docs: doc, filter: `{"_id":1}`,
+			update: `[{"$match":5}]`, code: 15959, msg: "the match filter must be an expression in an object"},
+	})
+}

@@ -3,6 +3,7 @@ package projection
 import (
 	"context"
 
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -32,13 +33,27 @@ func (p *Projection) ApplyContext(ctx func() context.Context, doc bson.D, positi
 	if p.topLevelOnly {
 		return p.keepTopLevel(doc), nil
 	}
-	a := applier{root: doc, pos: positionalIndex, ev: evaluator{ctx: p.env, cmdCtx: ctx}}
-	if !p.inclusion {
+	return p.apply(&applier{root: doc, pos: positionalIndex, ev: evaluator{ctx: p.env, cmdCtx: ctx}}, doc)
+}
+
+// ApplyEnv is Apply for an aggregation stage: its expressions evaluate in
+// env, which the caller has pointed at doc.
+func (p *Projection) ApplyEnv(doc bson.D, env *expr.Env) (bson.D, error) {
+	return p.apply(&applier{root: doc, pos: -1, ev: evaluator{ctx: p.env, env: env}}, doc)
+}
+
+func (p *Projection) apply(a *applier, doc bson.D) (bson.D, error) {
+	switch {
+	case p.addFields:
+		out := make(bson.D, len(doc), len(doc)+len(p.root.children))
+		copy(out, doc)
+		return a.addComputed(p.root, out, doc)
+	case !p.inclusion:
 		return a.excludeDoc(p.root, doc)
 	}
 	out, err := a.projectDoc(p.root, doc)
-	if err != nil {
-		return nil, err
+	if err != nil || !p.computes {
+		return out, err
 	}
 	return a.addComputed(p.root, out, doc)
 }
@@ -118,8 +133,12 @@ func (a *applier) projectDoc(n *node, d bson.D) (bson.D, error) {
 }
 
 // projectValue applies a sub-projection to a value: documents are
-// projected, arrays element by element (scalars are dropped), and a scalar
-// where a document was expected disappears.
+// projected, arrays element by element, and a scalar where a document was
+// expected disappears. In an array a scalar is dropped too, unless the
+// sub-projection computes fields: then it keeps its place as Missing, which
+// computedValue turns into a document of the computed fields, as mongod's
+// applyExpressionsToValue does ("a.b": 1, "a.c": "x" over a: [1, {b: 2}]
+// gives [{c: "x"}, {b: 2, c: "x"}]).
 func (a *applier) projectValue(n *node, v any) (any, error) {
 	switch x := v.(type) {
 	case bson.D:
@@ -152,6 +171,10 @@ func (a *applier) projectValue(n *node, v any) (any, error) {
 					return nil, err
 				}
 				out = append(out, pv)
+			default:
+				if n.hasComputed() {
+					out = append(out, value.Missing{})
+				}
 			}
 		}
 		return out, nil
@@ -225,12 +248,14 @@ func (a *applier) addComputed(n *node, out bson.D, input bson.D) (bson.D, error)
 }
 
 // computedValue adds a subtree's computed fields to the projected value:
-// into a document, into each element of an array, and into a new document
-// replacing anything else.
+// into a copy of a document, into each element of an array, and into a
+// new document replacing anything else.
 func (a *applier) computedValue(n *node, v any) (any, error) {
 	switch x := v.(type) {
 	case bson.D:
-		return a.addComputed(n, x, nil)
+		out := make(bson.D, len(x), len(x)+len(n.children))
+		copy(out, x)
+		return a.addComputed(n, out, nil)
 	case bson.A:
 		out := make(bson.A, len(x))
 		for i, el := range x {

@@ -18,6 +18,9 @@ type exprContext struct {
 type compiledExpr = expr.Expr
 
 func newExprContext(opts Options) exprContext {
+	if opts.Scope != nil {
+		return exprContext{now: opts.Now, lets: opts.LetVars, scope: opts.Scope}
+	}
 	names := make([]string, 0, len(opts.LetVars))
 	for _, v := range opts.LetVars {
 		names = append(names, v.Key)

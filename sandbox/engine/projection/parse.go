@@ -1,6 +1,7 @@
 package projection
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
@@ -17,6 +18,7 @@ type parseCtx struct {
 	hasPositional      bool
 	hasElemMatch       bool
 	hasFindSlice       bool
+	hasMeta            bool
 	idIncludedEntirely bool
 	idExcludedEntirely bool
 	dotted             bool
@@ -28,7 +30,7 @@ const (
 	typeExclusion = 2
 )
 
-// Compile parses a find projection.
+// Compile parses a find projection, or with opts.Aggregation a $project.
 func Compile(spec bson.D, opts Options) (*Projection, error) {
 	ctx := &parseCtx{opts: opts, env: newExprContext(opts)}
 	root := &node{}
@@ -37,25 +39,28 @@ func Compile(spec bson.D, opts Options) (*Projection, error) {
 			ctx.idSpecified = true
 		}
 		if err := ctx.parseElement(e, "", root); err != nil {
-			return nil, err
+			return nil, ctx.finishError(err)
 		}
 	}
 	if ctx.typ == 0 {
 		ctx.typ = ctx.defaultType()
 	}
-	if !ctx.idSpecified && ctx.typ == typeInclusion {
+	idDefaulted := !ctx.idSpecified && ctx.typ == typeInclusion
+	if idDefaulted {
 		root.children = append(root.children, &child{name: "_id", kind: kindInclude})
 	}
-	if ctx.typ == typeExclusion && ctx.idSpecified && ctx.idIncludedEntirely {
-		root.remove("_id")
-	}
+	// An exclusion's {_id: 1} stays in the tree, where it keeps _id as
+	// any unnamed field is kept, and explain shows it where it was given.
 	p := &Projection{
 		spec:          spec,
 		inclusion:     ctx.typ == typeInclusion,
 		root:          root,
+		idExcluded:    ctx.idExcludedEntirely,
+		idDefaulted:   idDefaulted,
 		hasPositional: ctx.hasPositional,
 		env:           ctx.env,
 	}
+	p.computes = ctx.hasElemMatch || root.hasComputed()
 	p.simple = !ctx.dotted
 	if p.inclusion {
 		p.needsDocument = ctx.hasElemMatch || ctx.hasFindSlice || !requiredFields(spec, "", &p.required)
@@ -72,8 +77,9 @@ func Compile(spec bson.D, opts Options) (*Projection, error) {
 	return p, nil
 }
 
-// defaultType is computeProjectionType: what a projection with only _id and
-// find-only operators means.
+// defaultType is computeProjectionType: what a projection with only _id,
+// $meta and find-only operators means. In find a $meta alone is an
+// exclusion, as when nothing is said.
 func (ctx *parseCtx) defaultType() int {
 	switch {
 	case ctx.hasFindSlice:
@@ -82,6 +88,8 @@ func (ctx *parseCtx) defaultType() int {
 		}
 		return typeExclusion
 	case ctx.hasElemMatch:
+		return typeInclusion
+	case ctx.hasMeta && ctx.opts.Aggregation:
 		return typeInclusion
 	case ctx.idIncludedEntirely:
 		return typeInclusion
@@ -130,8 +138,46 @@ func isInclusionOrExclusionValue(v any) bool {
 	return false
 }
 
+// unprefixed marks an error that $project's context is not added to: an
+// expression's own, and a field name's, as the aggregation stages always
+// reported them.
+type unprefixed struct{ error }
+
+// finishError unwraps unprefixed errors and gives the others $project's
+// context under the aggregation policies.
+func (ctx *parseCtx) finishError(err error) error {
+	var u unprefixed
+	if errors.As(err, &u) {
+		return u.error
+	}
+	if !ctx.opts.Aggregation {
+		return err
+	}
+	me := mongoerr.As(err)
+	return mongoerr.New(me.Code, "Invalid $project :: caused by :: "+me.Msg)
+}
+
+// compile compiles a computed field's expression.
+func (ctx *parseCtx) compile(spec any) (compiledExpr, error) {
+	ex, err := ctx.env.compile(spec)
+	if err != nil {
+		return nil, unprefixed{err}
+	}
+	return ex, nil
+}
+
+func validatedFieldPath(path string) error {
+	if err := validateFieldPath(path); err != nil {
+		return unprefixed{err}
+	}
+	return nil
+}
+
 func (ctx *parseCtx) parseElement(e bson.E, parentPath string, parent *node) error {
 	pb, pe, positional := firstPositional(e.Key)
+	if positional && ctx.opts.Aggregation {
+		return mongoerr.New(31324, "Cannot use positional projection in aggregation projection")
+	}
 	if sub, ok := e.Value.(bson.D); ok {
 		if positional {
 			return mongoerr.New(31271, "positional projection cannot be used with an expression or sub object")
@@ -169,7 +215,7 @@ func truthy(v any) bool {
 // addAtPath inserts c under the dotted path, creating intermediate nodes,
 // with mongod's path-collision errors.
 func (ctx *parseCtx) addAtPath(root *node, path string, c *child) error {
-	if err := validateFieldPath(path); err != nil {
+	if err := validatedFieldPath(path); err != nil {
 		return err
 	}
 	parts := strings.Split(path, ".")
@@ -328,11 +374,11 @@ func (ctx *parseCtx) parseExclusion(key, parentPath string, parent *node) error 
 }
 
 func (ctx *parseCtx) parseLiteral(e bson.E, parent *node) error {
-	ex, err := ctx.env.compile(e.Value)
+	ex, err := ctx.compile(e.Value)
 	if err != nil {
 		return err
 	}
-	if err := ctx.addAtPath(parent, e.Key, &child{kind: kindExpr, expr: ex}); err != nil {
+	if err := ctx.addAtPath(parent, e.Key, &child{kind: kindExpr, expr: ex, spec: e.Value}); err != nil {
 		return err
 	}
 	if ctx.typ == typeExclusion {
@@ -346,6 +392,16 @@ func (ctx *parseCtx) parseSubObject(key, parentPath string, obj bson.D, parent *
 	if len(obj) == 0 {
 		return mongoerr.New(51270, "An empty sub-projection is not a valid value. Found empty object at path")
 	}
+	if ctx.opts.Aggregation && strings.HasPrefix(obj[0].Key, "$") {
+		// The aggregation stages compile every document that starts with
+		// a $-field as an expression, so an unknown operator or a second
+		// field gets the expression's own error ("Unrecognized expression
+		// '$bogus'"), as $addFields gives it.
+		if obj[0].Key == "$elemMatch" {
+			return mongoerr.New(mongoerr.InvalidPipelineOperator, "Cannot use $elemMatch in this context")
+		}
+		return ctx.parseExpression(key, obj, parent)
+	}
 	if len(obj) == 1 && strings.HasPrefix(obj[0].Key, "$") {
 		done, err := ctx.parseSubObjectAsExpression(key, parentPath, obj, parent)
 		if err != nil || done {
@@ -355,7 +411,7 @@ func (ctx *parseCtx) parseSubObject(key, parentPath string, obj bson.D, parent *
 			return mongoerr.New(31325, "Unknown expression "+obj[0].Key)
 		}
 	}
-	if err := validateFieldPath(key); err != nil {
+	if err := validatedFieldPath(key); err != nil {
 		return err
 	}
 	sub := &node{}
@@ -403,7 +459,7 @@ func (ctx *parseCtx) parseSubObjectAsExpression(key, parentPath string, obj bson
 				return true, sliceSyntaxError(obj, err, exErr)
 			}
 			ctx.typ = typeInclusion
-			return true, ctx.addAtPath(parent, key, &child{kind: kindExpr, expr: ex})
+			return true, ctx.addAtPath(parent, key, &child{kind: kindExpr, expr: ex, spec: obj})
 		}
 		if err := ctx.addAtPath(parent, key, c); err != nil {
 			return true, err
@@ -435,18 +491,65 @@ func (ctx *parseCtx) parseSubObjectAsExpression(key, parentPath string, obj bson
 	if !ctx.env.isOperator(op) {
 		return false, nil
 	}
-	isMeta := op == "$meta"
+	return true, ctx.parseExpression(key, obj, parent)
+}
+
+// parseExpression is attemptToParseGenericExpression once obj is known to
+// be an expression.
+func (ctx *parseCtx) parseExpression(key string, obj bson.D, parent *node) error {
+	isMeta := obj[0].Key == "$meta"
 	if ctx.typ == typeExclusion && !isMeta {
-		return true, mongoerr.New(31252, "Cannot use expression other than $meta in exclusion projection")
+		return mongoerr.New(31252, "Cannot use expression other than $meta in exclusion projection")
 	}
-	ex, err := ctx.env.compile(obj)
+	ex, err := ctx.compile(obj)
 	if err != nil {
-		return true, err
+		return err
 	}
-	if !isMeta {
+	if isMeta {
+		ctx.hasMeta = true
+	} else {
 		ctx.typ = typeInclusion
 	}
-	return true, ctx.addAtPath(parent, key, &child{kind: kindExpr, expr: ex})
+	return ctx.addAtPath(parent, key, &child{kind: kindExpr, expr: ex, spec: obj})
+}
+
+// CompileAddFields parses an $addFields or $set specification, as mongod's
+// AddFieldsProjectionExecutor does: every field is computed (a number is
+// a value, not an inclusion), and a document whose first field is no
+// operator is a level of field names.
+func CompileAddFields(spec bson.D, opts Options) (*Projection, error) {
+	ctx := &parseCtx{opts: opts, env: newExprContext(opts)}
+	root := &node{}
+	if err := ctx.parseAddFields(spec, root); err != nil {
+		return nil, ctx.finishError(err)
+	}
+	return &Projection{spec: spec, inclusion: true, addFields: true, root: root, env: ctx.env}, nil
+}
+
+func (ctx *parseCtx) parseAddFields(spec bson.D, parent *node) error {
+	for _, e := range spec {
+		c := &child{kind: kindExpr, spec: e.Value}
+		sub, nested := e.Value.(bson.D)
+		nested = nested && len(sub) > 0 && !strings.HasPrefix(sub[0].Key, "$")
+		if nested {
+			c = &child{kind: kindSubtree, sub: &node{}}
+		}
+		if err := ctx.addAtPath(parent, e.Key, c); err != nil {
+			return err
+		}
+		if nested {
+			if err := ctx.parseAddFields(sub, c.sub); err != nil {
+				return err
+			}
+			continue
+		}
+		ex, err := ctx.compile(e.Value)
+		if err != nil {
+			return err
+		}
+		c.expr = ex
+	}
+	return nil
 }
 
 func parseFindSlice(v any) (*child, error) {

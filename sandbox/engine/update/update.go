@@ -1,6 +1,7 @@
 // Package update implements MongoDB 8.0 update semantics: operator updates
 // ($set, $inc, $push, ... with positional and array-filter paths),
-// replacement documents and pipeline-style updates.
+// replacement documents, and what a pipeline-style update does with the
+// document its pipeline returns (the aggregate package runs the stages).
 //
 // Operator updates are parsed into a tree shaped like mongod's UpdateNode
 // tree (src/mongo/db/update): one internal node per path component and a
@@ -31,7 +32,9 @@ const (
 type Options struct {
 	ArrayFilters bson.A
 	// Now is the statement's clock reading, used by $currentDate and $$NOW.
-	Now     bson.DateTime
+	Now bson.DateTime
+	// LetVars are the statement's let variables, evaluated; only a
+	// pipeline reads them.
 	LetVars bson.D
 }
 
@@ -41,30 +44,37 @@ type Update struct {
 	root        *objectNode
 	filters     map[string]*arrayFilter
 	replacement bson.D
-	pipeline    []pipelineStage
+	pipeline    func(doc bson.D) (bson.D, error)
 	now         bson.DateTime
-	letVars     bson.D
 }
 
 // Kind reports the update style.
 func (u *Update) Kind() Kind { return u.kind }
 
-// Compile parses an update specification: a document of update operators, a
-// replacement document, or (as a bson.A) an aggregation pipeline.
-func Compile(spec any, opts Options) (*Update, error) {
-	switch s := spec.(type) {
-	case bson.A:
-		if len(opts.ArrayFilters) > 0 {
-			return nil, mongoerr.New(mongoerr.FailedToParse, "arrayFilters may not be specified for pipeline-style updates")
-		}
-		return compilePipeline(s, opts)
-	case bson.D:
-		if len(s) == 0 || !strings.HasPrefix(s[0].Key, "$") {
-			return compileReplacement(s, opts)
-		}
-		return compileOperators(s, opts)
+// Compile parses an update document: update operators or a replacement.
+// A pipeline-style update is compiled by aggregate.CompileUpdate.
+func Compile(spec bson.D, opts Options) (*Update, error) {
+	if len(spec) == 0 || !strings.HasPrefix(spec[0].Key, "$") {
+		return compileReplacement(spec, opts)
 	}
-	return nil, mongoerr.New(mongoerr.FailedToParse, "Update argument must be either an object or an array")
+	return compileOperators(spec, opts)
+}
+
+// NewPipeline makes a pipeline-style update of run, which maps a document
+// to the pipeline's output. Applying it replaces the document with that
+// output as mongod's PipelineExecutor does (through ObjectReplaceExecutor):
+// the _id is kept when the output has none and may not change. run must be
+// safe for concurrent use.
+func NewPipeline(run func(doc bson.D) (bson.D, error)) *Update {
+	return &Update{kind: Pipeline, pipeline: run}
+}
+
+func (u *Update) applyPipeline(doc bson.D) (bson.D, bool, error) {
+	out, err := u.pipeline(doc)
+	if err != nil {
+		return nil, false, err
+	}
+	return replaceDocument(doc, out, false)
 }
 
 // Apply returns the updated document without mutating doc. positional is

@@ -1,12 +1,15 @@
-package update
+package aggregate
 
 import (
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/update"
 )
 
-func TestPipeline(t *testing.T) {
+func TestUpdatePipeline(t *testing.T) {
 	cases := []struct {
 		name     string
 		doc      string
@@ -41,24 +44,48 @@ func TestPipeline(t *testing.T) {
 			msg: "'replacement document'  must evaluate to an object, but resulting value was: 5. Type of resulting value: 'int'. Input document: {_id: 1, a: 5}"},
 		{name: "stage not allowed", doc: `{"_id": 1}`, pipeline: `[{"$match": {"a": 1}}]`, code: 72,
 			msg: "$match is not allowed to be used within an update"},
+		// The whole pipeline is parsed before the stages are checked, and
+		// an alias is named by the stage it stands for.
+		{name: "a bad stage fails to parse first", doc: `{"_id": 1}`, pipeline: `[{"$match": 5}]`, code: 15959,
+			msg: "the match filter must be an expression in an object"},
+		{name: "$count is a $group", doc: `{"_id": 1}`, pipeline: `[{"$set": {"a": 1}}, {"$count": "n"}]`, code: 72,
+			msg: "$group is not allowed to be used within an update"},
+		{name: "$replaceRoot spec not an object", doc: `{"_id": 1}`, pipeline: `[{"$replaceRoot": 5}]`, code: 40229,
+			msg: "expected an object as specification for $replaceRoot stage, got int"},
+		{name: "empty $set", doc: `{"_id": 1}`, pipeline: `[{"$set": {}}]`, code: 40177,
+			msg: "Invalid $set :: caused by :: specification must have at least one field"},
+		{name: "a constant error waits for a document", doc: `{"_id": 1}`, pipeline: `[{"$set": {"a": {"$divide": [1, 0]}}}]`, code: 2,
+			msg: "can't $divide by zero"},
 		{name: "unknown stage", doc: `{"_id": 1}`, pipeline: `[{"$foo": {}}]`, code: 40324,
 			msg: "Unrecognized pipeline stage name: '$foo'"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			u, err := Compile(jsArr(t, tc.pipeline), Options{Now: 1700000000000})
+			u, err := CompileUpdate(pipe(t, tc.pipeline), update.Options{Now: 1700000000000})
 			var got bson.D
 			var modified bool
 			if err == nil {
-				if u.Kind() != Pipeline {
+				if u.Kind() != update.Pipeline {
 					t.Fatalf("kind %v", u.Kind())
 				}
-				got, modified, err = u.Apply(js(t, tc.doc), -1, false)
+				got, modified, err = u.Apply(docs(t, tc.doc)[0], -1, false)
 			}
-			checkResult(t, got, modified, err, tc.want, tc.modified, tc.code, tc.msg)
+			if tc.code != 0 {
+				me, ok := err.(*mongoerr.Error)
+				if !ok || me.Code != tc.code || me.Msg != tc.msg {
+					t.Fatalf("got %v, want (%d) %q", err, tc.code, tc.msg)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := ejson(t, []bson.D{got}), ejson(t, docs(t, tc.want)); g != w || modified != tc.modified {
+				t.Errorf("\n got %s modified %v\nwant %s modified %v", g, modified, w, tc.modified)
+			}
 		})
 	}
-	if _, err := Compile(bson.A{bson.D{{Key: "$set", Value: bson.D{{Key: "a", Value: 1}}}}}, Options{ArrayFilters: bson.A{bson.D{{Key: "x", Value: 1}}}}); err == nil {
+	if _, err := CompileUpdate(bson.A{bson.D{{Key: "$set", Value: bson.D{{Key: "a", Value: 1}}}}}, update.Options{ArrayFilters: bson.A{bson.D{{Key: "x", Value: 1}}}}); err == nil {
 		t.Fatal("arrayFilters with a pipeline must fail")
 	}
 }

@@ -203,19 +203,16 @@ func toInt64(v any) (int64, bool) {
 	return 0, false
 }
 
-// decimalToFloat is value.DecimalToDouble, which never fails.
-func decimalToFloat(d bson.Decimal128) (float64, bool) { return value.DecimalToDouble(d), true }
+// stageSpec builds {name: spec}.
+func stageSpec(name string, spec any) bson.D { return bson.D{{Key: name, Value: spec}} }
 
-// oneDoc wraps a single stage into the []Stage parsers return.
+// docString renders a value in error messages the way mongod prints it.
+func docString(v any) string { return valueString(v) }
+
+// oneStage wraps a single stage into the []Stage parsers return.
 func oneStage(s Stage, err error) ([]Stage, error) {
 	if err != nil {
 		return nil, err
 	}
 	return []Stage{s}, nil
 }
-
-// stageSpec builds {name: spec}.
-func stageSpec(name string, spec any) bson.D { return bson.D{{Key: name, Value: spec}} }
-
-// docString renders a value in error messages the way mongod prints it.
-func docString(v any) string { return valueString(v) }

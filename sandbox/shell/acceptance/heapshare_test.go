@@ -21,11 +21,11 @@ func TestScriptsSideBySideShareTheHeap(t *testing.T) {
 	const hold = `const held = Array.from({ length: 400 }, (_, i) => new Array(6250).fill(i + 0.5));
 const until = Date.now() + 1500; while (Date.now() < until) {}
 held.length`
-	sideBySide := func(share func() *shell.HeapShare) []string {
+	sideBySide := func(limitMB int64, share func() *shell.HeapShare) []string {
 		var wg sync.WaitGroup
 		out := make([]string, 2)
 		for i := range out {
-			sh, err := shell.New(client, "heapshare", shell.Options{Timeout: time.Minute, HeapLimit: 64 << 20, HeapShare: share()})
+			sh, err := shell.New(client, "heapshare", shell.Options{Timeout: time.Minute, HeapLimit: limitMB << 20, HeapShare: share()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -39,15 +39,23 @@ held.length`
 		return out
 	}
 	shared := &shell.HeapShare{}
-	for i, got := range sideBySide(func() *shell.HeapShare { return shared }) {
+	for i, got := range sideBySide(64, func() *shell.HeapShare { return shared }) {
 		if got != "400\n" {
 			t.Errorf("sharing the heap, script %d: %s", i+1, got)
 		}
 	}
+	// The control, with a cap each still holds alone: how the two overlap
+	// depends on the scheduler, so one round of three in which a script is
+	// stopped shows the difference.
 	stopped := 0
-	for _, got := range sideBySide(func() *shell.HeapShare { return nil }) {
-		if strings.Contains(got, "script used more than 64 MB of memory") {
-			stopped++
+	for range 3 {
+		for _, got := range sideBySide(56, func() *shell.HeapShare { return nil }) {
+			if strings.Contains(got, "script used more than 56 MB of memory") {
+				stopped++
+			}
+		}
+		if stopped > 0 {
+			break
 		}
 	}
 	if stopped == 0 {

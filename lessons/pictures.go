@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"regexp"
+	"strconv"
+	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
@@ -64,7 +66,7 @@ func (r *Runner) Pictures(ctx context.Context, i int, res *StepResult) *Pictures
 			continue
 		}
 		for _, o := range b.Result.Outputs {
-			if bars := distribution(o.Value); bars != nil {
+			if bars := distribution(o.Value, lastBoundary(b.Block.Text, o.Span)); bars != nil {
 				p.Charts = append(p.Charts, Chart{Block: bi, Distribution: bars})
 				break
 			}
@@ -93,9 +95,33 @@ func num(v any) (float64, bool) {
 	return 0, false
 }
 
+// boundaries finds a $bucket's boundaries array in code.
+var boundaries = regexp.MustCompile(`boundaries\s*:\s*\[([^\]]*)\]`)
+
+// lastBoundary is the last of the $bucket boundaries written in the
+// statement at span of src, the exclusive upper bound of the last
+// bucket, or "" if the statement names none.
+func lastBoundary(src string, span shell.Span) string {
+	if span.Start < 0 || span.End > len(src) || span.Start >= span.End {
+		return ""
+	}
+	m := boundaries.FindStringSubmatch(src[span.Start:span.End])
+	if m == nil {
+		return ""
+	}
+	parts := strings.Split(m[1], ",")
+	last := strings.TrimSpace(parts[len(parts)-1])
+	if _, err := strconv.ParseFloat(last, 64); err != nil {
+		return ""
+	}
+	return last
+}
+
 // distribution reads [{_id, count}, …]; a $bucket's numeric _id is the
-// lower bound, so each bar is labelled with its range.
-func distribution(v any) []Bar {
+// lower bound, so each bar is labelled with its range. The last bucket
+// ends at upper, the last boundary, when the code shows it; otherwise
+// it keeps its lower bound alone, as $bucket prints it.
+func distribution(v any, upper string) []Bar {
 	arr, ok := v.(bson.A)
 	if !ok || len(arr) < 2 {
 		return nil
@@ -116,19 +142,28 @@ func distribution(v any) []Bar {
 	}
 	// Numeric ids in ascending order are bucket boundaries.
 	prev := math.Inf(-1)
-	for _, e := range arr {
+	lows := make([]float64, len(arr))
+	for i, e := range arr {
 		id, _ := field(e.(bson.D), "_id")
 		n, ok := num(id)
 		if !ok || n <= prev {
 			return bars
 		}
-		prev = n
+		lows[i], prev = n, n
+	}
+	top, known := math.Inf(1), false
+	if upper != "" {
+		top, _ = strconv.ParseFloat(upper, 64)
+		known = true
 	}
 	for i := range bars {
-		if i+1 < len(bars) {
+		switch {
+		case lows[i] >= top:
+			// a numeric default bucket: what fell outside the boundaries
+		case i+1 < len(bars):
 			bars[i].Label += "–" + bars[i+1].Label
-		} else {
-			bars[i].Label += "+"
+		case known:
+			bars[i].Label += "–" + upper
 		}
 	}
 	return bars

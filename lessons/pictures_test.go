@@ -50,7 +50,7 @@ func TestPictures(t *testing.T) {
 	if len(p.Charts) != 1 || len(p.Charts[0].Distribution) != 3 {
 		t.Fatalf("distribution: %+v", p.Charts)
 	}
-	if got := p.Charts[0].Distribution; got[0].Label != "0–50" || got[0].Count != 2 || got[2].Label != "10000+" {
+	if got := p.Charts[0].Distribution; got[0].Label != "0–50" || got[0].Count != 2 || got[1].Label != "50–10000" || got[2].Label != "10000" {
 		t.Errorf("bars: %+v", got)
 	}
 	p = run(2)

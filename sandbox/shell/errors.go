@@ -52,6 +52,7 @@ func (s *Shell) driverError(err error) *goja.Object {
 		return o
 	}
 	var nrw noRetryableWrites
+	var pce driver.RetryablePoolError
 	switch {
 	case errors.As(err, &nrw):
 		// The Node driver keeps the server's refusal (code 20) as originalError.
@@ -95,6 +96,11 @@ func (s *Shell) driverError(err error) *goja.Object {
 		o := s.jsError("MongoBulkWriteError", w.Message)
 		_ = o.Set("code", w.Code)
 		return o
+	case errors.As(err, &pce):
+		// The Node driver's MongoPoolClearedError: the pool was emptied
+		// after another operation's network error.
+		msg := err.Error()
+		return s.jsError("MongoPoolClearedError", strings.ToUpper(msg[:1])+msg[1:])
 	case mongo.IsNetworkError(err):
 		return s.jsError("MongoNetworkError", "connection to the server was lost: "+err.Error())
 	case errors.As(err, &ce):

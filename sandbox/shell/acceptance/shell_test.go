@@ -257,7 +257,8 @@ func TestLostConnection(t *testing.T) {
 	expectOut(t, sh, "db.c.insertOne({ _id: 1 })", "{ acknowledged: true, insertedId: 1 }\n")
 	srv.Close()
 	_, err = sh.Eval(context.Background(), "db.c.findOne()")
-	if err == nil || !(strings.HasPrefix(err.Error(), "MongoNetworkError: ") || strings.HasPrefix(err.Error(), "MongoServerSelectionError: ")) {
+	if err == nil || !(strings.HasPrefix(err.Error(), "MongoNetworkError: ") || strings.HasPrefix(err.Error(), "MongoServerSelectionError: ") ||
+		strings.HasPrefix(err.Error(), "MongoPoolClearedError: ")) {
 		t.Fatalf("with the server down: %v", err)
 	}
 	srv2, err := wire.Start(context.Background(), wire.Options{Engine: engine.New(engine.Options{}), Port: port})

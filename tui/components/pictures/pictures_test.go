@@ -11,7 +11,7 @@ import (
 // The outlier lesson's distribution of customers per book.
 func TestDistributionGoldens(t *testing.T) {
 	bars := []lessons.Bar{{Label: "0–50", Count: 966}, {Label: "50–100", Count: 10}, {Label: "100–1000", Count: 18},
-		{Label: "1000–10000", Count: 5}, {Label: "10000+", Count: 1}}
+		{Label: "1000–10000", Count: 5}, {Label: "10000–100000", Count: 1}}
 	comptest.Goldens(t, comptest.Widths, func(t *testing.T, w int) string {
 		out := strings.Join(Render(comptest.Common(false), lessons.Chart{Distribution: bars}, w, false), "\n")
 		comptest.FitWidth(t, out, w)

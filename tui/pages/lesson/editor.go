@@ -35,6 +35,7 @@ var (
 	msgGoal          = &locale.Message{ID: "editor.goal", Other: "Your data beside the goal"}
 	msgGoalOnlyYours = &locale.Message{ID: "editor.goalOnlyYours", Other: ": your code wrote here; the goal leaves it alone"}
 	msgGoalMatch     = &locale.Message{ID: "editor.goalMatch", One: ": as in the goal ({{.Count}} document)", Other: ": as in the goal ({{.Count}} documents)"}
+	msgGoalSameCount = &locale.Message{ID: "editor.goalSameCount", Other: ": as many documents as the goal ({{.Count}}), too many to compare one by one"}
 	msgGoalCounts    = &locale.Message{ID: "editor.goalCounts", Other: ": {{.Yours}} documents, the goal has {{.Goal}}"}
 	msgGoalTooLarge  = &locale.Message{ID: "editor.goalTooLarge", Other: "  too many documents to compare one by one"}
 	msgGoalMore      = &locale.Message{ID: "editor.goalMore", Other: "  … and {{.Count}} more"}
@@ -211,6 +212,10 @@ func (e *editor) goalRows(g *lessons.GoalComparison, w int) []viewport.Row {
 		switch {
 		case c.OnlyYours:
 			rows = append(rows, viewport.Row{Text: st.Error.Render("✗ "+c.Name) + st.Muted.Render(e.T(msgGoalOnlyYours, nil))})
+			continue
+		case c.Match() && c.TooLarge:
+			// Equal counts are all that was compared: no claim that the data is the goal's.
+			rows = append(rows, viewport.Row{Text: st.Muted.Render("= "+c.Name) + st.Muted.Render(e.N(msgGoalSameCount, int(c.Yours), nil))})
 			continue
 		case c.Match():
 			rows = append(rows, viewport.Row{Text: st.Success.Render("✓ "+c.Name) + st.Muted.Render(e.N(msgGoalMatch, int(c.Yours), nil))})

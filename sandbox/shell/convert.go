@@ -519,21 +519,30 @@ func (s *Shell) tick() error {
 	return nil
 }
 
-// mapSetDisplay lists a Map's entries or a Set's items for the printer.
-func (s *Shell) mapSetDisplay(o *goja.Object, isMap bool, depth int) (any, error) {
+// mapSetItems is Array.from(o) for a Map (its [key, value] entries) or a
+// Set (its items), with its length.
+func (s *Shell) mapSetItems(o *goja.Object) (*goja.Object, int, error) {
 	if s.arrayFrom == nil {
 		v, err := s.vm.RunString("(x) => Array.from(x)")
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		s.arrayFrom, _ = goja.AssertFunction(v)
 	}
 	arrV, err := s.arrayFrom(goja.Undefined(), o)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	arr := arrV.ToObject(s.vm)
-	n := int(arr.Get("length").ToInteger())
+	return arr, int(arr.Get("length").ToInteger()), nil
+}
+
+// mapSetDisplay lists a Map's entries or a Set's items for the printer.
+func (s *Shell) mapSetDisplay(o *goja.Object, isMap bool, depth int) (any, error) {
+	arr, n, err := s.mapSetItems(o)
+	if err != nil {
+		return nil, err
+	}
 	m := JSMap{Entries: [][2]any{}}
 	st := JSSet{Items: []any{}}
 	for i := range n {

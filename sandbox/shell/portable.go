@@ -453,19 +453,10 @@ func (e *exporter) function(o *goja.Object) (*pvalue, error) {
 // collection carries a Map's entries or a Set's items.
 func (e *exporter) collection(o *goja.Object, kind pkind, depth int) (*pvalue, error) {
 	s := e.s
-	if s.arrayFrom == nil {
-		v, err := s.vm.RunString("(x) => Array.from(x)")
-		if err != nil {
-			return nil, err
-		}
-		s.arrayFrom, _ = goja.AssertFunction(v)
-	}
-	arrV, err := s.arrayFrom(goja.Undefined(), o)
+	arr, n, err := s.mapSetItems(o)
 	if err != nil {
 		return nil, err
 	}
-	arr := arrV.ToObject(s.vm)
-	n := int(arr.Get("length").ToInteger())
 	pv := e.remember(o, &pvalue{kind: kind})
 	for i := range n {
 		item := arr.Get(indexKey(i))

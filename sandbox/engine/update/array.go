@@ -90,11 +90,7 @@ func integerArg(v any) (int64, bool) {
 		}
 		return int64(n), true
 	case bson.Decimal128:
-		f, err := decimalToFloat(n)
-		if err != nil {
-			return 0, false
-		}
-		return integerArg(f)
+		return integerArg(value.DecimalToDouble(n))
 	}
 	return 0, false
 }
@@ -106,7 +102,7 @@ func parseSortClause(s any) (*sortPattern, error) {
 			return nil, mongoerr.New(mongoerr.BadValue, "The $sort pattern is empty when it should be a set of fields.")
 		}
 		for _, e := range t {
-			if o := toFloat(e.Value); !value.IsNumber(e.Value) || (o != 1 && o != -1) {
+			if o := value.ToDouble(e.Value); !value.IsNumber(e.Value) || (o != 1 && o != -1) {
 				return nil, mongoerr.New(mongoerr.BadValue, "The $sort element value must be either 1 or -1")
 			}
 			if e.Key == "" {
@@ -119,7 +115,7 @@ func parseSortClause(s any) (*sortPattern, error) {
 		return &sortPattern{fields: t}, nil
 	}
 	if value.IsNumber(s) {
-		if o := toFloat(s); o == 1 || o == -1 {
+		if o := value.ToDouble(s); o == 1 || o == -1 {
 			return &sortPattern{desc: o == -1}, nil
 		}
 		return nil, mongoerr.New(mongoerr.BadValue, "The $sort element value must be either 1 or -1")
@@ -138,7 +134,7 @@ func (s *sortPattern) compare(a, b any) int {
 	}
 	for _, f := range s.fields {
 		c := value.Compare(sortKey(a, f.Key), sortKey(b, f.Key))
-		if toFloat(f.Value) < 0 {
+		if value.ToDouble(f.Value) < 0 {
 			c = -c
 		}
 		if c != 0 {

@@ -70,7 +70,3 @@ func toBigDecimal(v any) (*big.Int, int, bool) {
 	}
 	return nil, 0, false
 }
-
-func decimalToFloat(d bson.Decimal128) (float64, error) {
-	return strconv.ParseFloat(d.String(), 64)
-}

@@ -121,7 +121,7 @@ func add(a, b any) (any, bool) {
 	case isDecimal(a) || isDecimal(b):
 		return decimalArith(a, b, false)
 	case isDouble(a) || isDouble(b):
-		return toFloat(a) + toFloat(b), true
+		return value.ToDouble(a) + value.ToDouble(b), true
 	}
 	x, y := toInt64(a), toInt64(b)
 	s := x + y
@@ -136,7 +136,7 @@ func multiply(a, b any) (any, bool) {
 	case isDecimal(a) || isDecimal(b):
 		return decimalArith(a, b, true)
 	case isDouble(a) || isDouble(b):
-		return toFloat(a) * toFloat(b), true
+		return value.ToDouble(a) * value.ToDouble(b), true
 	}
 	x, y := toInt64(a), toInt64(b)
 	if x != 0 && y != 0 {
@@ -169,21 +169,6 @@ func toInt64(v any) int64 {
 		return int64(n)
 	case int64:
 		return n
-	}
-	return 0
-}
-
-func toFloat(v any) float64 {
-	switch n := v.(type) {
-	case int32:
-		return float64(n)
-	case int64:
-		return float64(n)
-	case float64:
-		return n
-	case bson.Decimal128:
-		f, _ := decimalToFloat(n)
-		return f
 	}
 	return 0
 }

@@ -73,6 +73,9 @@ for _ in $(seq 1 10); do
 done
 screen | grep -E '^▸ ' | grep -qi 'bucket' || fail "no bucket lesson in the catalog"
 tmux send-keys -t "$session" Enter
+# A lesson opens on its introduction; n goes to step 1.
+wait_for 'Introduction' 10
+tmux send-keys -t "$session" n
 wait_for 'Step 1 of [0-9]+' 10
 
 # Run the first step: 144,000 readings are generated on the shared sandbox.
@@ -80,7 +83,7 @@ tmux send-keys -t "$session" Enter
 wait_for 'ran in' 120
 shot=$(screen)
 echo "$shot" | grep -qE '\b144000\b' || fail "the step's output (144000 readings) is not on screen"
-echo "$shot" | grep -qE 'expectations met' || fail "the step's expectations are not reported as met"
+echo "$shot" | grep -qE 'expected output found' || fail "the step's expectation is not reported as met"
 
 # Quit: the session ends and ssh exits 0.
 tmux send-keys -t "$session" q

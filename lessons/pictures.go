@@ -79,22 +79,6 @@ func (r *Runner) Pictures(ctx context.Context, i int, res *StepResult) *Pictures
 	return p
 }
 
-func num(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int32:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case float64:
-		return x, !math.IsNaN(x)
-	case shell.Int32Value:
-		return float64(x), true
-	case int:
-		return float64(x), true
-	}
-	return 0, false
-}
-
 // boundaries finds a $bucket's boundaries array in code.
 var boundaries = regexp.MustCompile(`boundaries\s*:\s*\[([^\]]*)\]`)
 
@@ -134,7 +118,7 @@ func distribution(v any, upper string) []Bar {
 		}
 		id, ok1 := field(d, "_id")
 		c, ok2 := field(d, "count")
-		n, ok3 := num(c)
+		n, ok3 := number(c)
 		if !ok1 || !ok2 || !ok3 {
 			return nil
 		}
@@ -145,7 +129,7 @@ func distribution(v any, upper string) []Bar {
 	lows := make([]float64, len(arr))
 	for i, e := range arr {
 		id, _ := field(e.(bson.D), "_id")
-		n, ok := num(id)
+		n, ok := number(id)
 		if !ok || n <= prev {
 			return bars
 		}
@@ -189,7 +173,7 @@ func (r *Runner) bucketSeries(ctx context.Context, st *Step, v any) *BucketSerie
 		if !ok {
 			return 0, false
 		}
-		return num(x)
+		return number(x)
 	}
 	if count, ok := stat("count"); ok && count > float64(len(samples)) && count <= 100000 {
 		if all := r.fullSamples(ctx, st, d, len(samples), count); all != nil {
@@ -200,14 +184,14 @@ func (r *Runner) bucketSeries(ctx context.Context, st *Step, v any) *BucketSerie
 	for _, s := range samples {
 		sd, ok := s.(bson.D)
 		if !ok {
-			if n, ok := num(s); ok {
+			if n, ok := number(s); ok {
 				vals = append(vals, n)
 			}
 			continue
 		}
 		// The measurement is the last numeric field (t in {m, t}).
 		for i := len(sd) - 1; i >= 0; i-- {
-			if n, ok := num(sd[i].Value); ok {
+			if n, ok := number(sd[i].Value); ok {
 				vals = append(vals, n)
 				break
 			}
@@ -289,7 +273,7 @@ func bucketFilter(d bson.D) bson.D {
 		case string, bool, bson.ObjectID, bson.DateTime, bson.Decimal128, bson.Timestamp:
 			f = append(f, e)
 		default:
-			if _, ok := num(e.Value); ok {
+			if _, ok := number(e.Value); ok {
 				f = append(f, e)
 			}
 		}

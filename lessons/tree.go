@@ -138,7 +138,7 @@ func treeHits(t *Tree, res *StepResult) map[string]int {
 		case bson.D:
 			depth := -1
 			if dv, ok := field(x, "depth"); ok {
-				if n, ok := num(dv); ok {
+				if n, ok := number(dv); ok {
 					depth = int(n)
 				}
 			}

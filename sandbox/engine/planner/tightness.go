@@ -8,6 +8,7 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/index"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 // tightness is mongod's IndexBoundsBuilder::BoundsTightness: how much of
@@ -93,26 +94,7 @@ func existsBounds(exists bool) oil {
 func rehydrate(fields []index.Field, key []any) bson.D {
 	var out bson.D
 	for i, f := range fields {
-		out = setPath(out, strings.Split(f.Path, "."), key[i])
+		out = value.SetPath(out, strings.Split(f.Path, "."), key[i])
 	}
 	return out
-}
-
-func setPath(d bson.D, parts []string, v any) bson.D {
-	for i := range d {
-		if d[i].Key != parts[0] {
-			continue
-		}
-		if len(parts) == 1 {
-			d[i].Value = v
-			return d
-		}
-		sub, _ := d[i].Value.(bson.D)
-		d[i].Value = setPath(sub, parts[1:], v)
-		return d
-	}
-	if len(parts) == 1 {
-		return append(d, bson.E{Key: parts[0], Value: v})
-	}
-	return append(d, bson.E{Key: parts[0], Value: setPath(nil, parts[1:], v)})
 }

@@ -46,12 +46,12 @@ func (f *Filter) EqualityDoc() (bson.D, error) {
 	doc := bson.D{}
 	for _, e := range eqs {
 		if e.Path == "_id" || strings.HasPrefix(e.Path, "_id.") {
-			doc = setPath(doc, splitPath(e.Path), value.DeepCopy(e.Value))
+			doc = value.SetPath(doc, splitPath(e.Path), value.DeepCopy(e.Value))
 		}
 	}
 	for _, e := range eqs {
 		if e.Path != "_id" && !strings.HasPrefix(e.Path, "_id.") {
-			doc = setPath(doc, splitPath(e.Path), value.DeepCopy(e.Value))
+			doc = value.SetPath(doc, splitPath(e.Path), value.DeepCopy(e.Value))
 		}
 	}
 	return doc, nil
@@ -80,25 +80,4 @@ func collectEqualities(n Node, out *[]*Compare) {
 			collectEqualities(x.Children[0], out)
 		}
 	}
-}
-
-// setPath sets a dotted path in a document the seeding builds itself,
-// creating embedded documents on the way.
-func setPath(d bson.D, parts []string, v any) bson.D {
-	for i := range d {
-		if d[i].Key != parts[0] {
-			continue
-		}
-		if len(parts) == 1 {
-			d[i].Value = v
-			return d
-		}
-		sub, _ := d[i].Value.(bson.D)
-		d[i].Value = setPath(sub, parts[1:], v)
-		return d
-	}
-	if len(parts) == 1 {
-		return append(d, bson.E{Key: parts[0], Value: v})
-	}
-	return append(d, bson.E{Key: parts[0], Value: setPath(bson.D{}, parts[1:], v)})
 }

@@ -40,6 +40,27 @@ func Get(d bson.D, key string) any {
 	return Missing{}
 }
 
+// SetPath sets the path parts in d, a document the caller builds itself,
+// creating embedded documents on the way, and returns it.
+func SetPath(d bson.D, parts []string, v any) bson.D {
+	for i := range d {
+		if d[i].Key != parts[0] {
+			continue
+		}
+		if len(parts) == 1 {
+			d[i].Value = v
+			return d
+		}
+		sub, _ := d[i].Value.(bson.D)
+		d[i].Value = SetPath(sub, parts[1:], v)
+		return d
+	}
+	if len(parts) == 1 {
+		return append(d, bson.E{Key: parts[0], Value: v})
+	}
+	return append(d, bson.E{Key: parts[0], Value: SetPath(nil, parts[1:], v)})
+}
+
 // Lookup follows a dotted path through embedded documents only (no array
 // traversal; numeric components index arrays). Query matching and
 // aggregation field paths have their own array semantics; this is for

@@ -49,7 +49,14 @@ func (s *Shell) evaluate(ctx context.Context, run func(ctx context.Context) erro
 	res := &Result{}
 	s.result = res
 	s.vm.ClearInterrupt()
-	unhook := context.AfterFunc(ctx, func() { s.vm.Interrupt(context.Cause(ctx)) })
+	// The interrupt runs on a goroutine of its own: the evaluation waits
+	// for one that has begun, so that it never lands on the runtime a heap
+	// stop replaces, nor on the session's next evaluation.
+	vm, interrupted := s.vm, make(chan struct{})
+	unhook := context.AfterFunc(ctx, func() {
+		defer close(interrupted)
+		vm.Interrupt(context.Cause(ctx))
+	})
 	endWatch := watchHeap(s.opts.HeapLimit, s.opts.HeapShare, stop)
 
 	evalErr := run(ctx)
@@ -62,7 +69,9 @@ func (s *Shell) evaluate(ctx context.Context, run func(ctx context.Context) erro
 	s.exit = nil
 
 	endWatch()
-	unhook()
+	if !unhook() {
+		<-interrupted
+	}
 	s.stopLoop(func() { stop(nil) })
 	var hle *HeapLimitError
 	if errors.As(context.Cause(ctx), &hle) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/wire"
 )
 
@@ -306,4 +307,75 @@ func TestSnapshotRestoresTimeseriesUnderInserts(t *testing.T) {
 	}
 	mustRun(t, db, snapshotCmd("drop", "tslesson", ""))
 	mustRun(t, copyDB, snapshotCmd("drop", "tsstudent", ""))
+}
+
+// Storage figures are computed once per state of a collection and
+// shared by its snapshot's copies (a classroom's students); every write,
+// index change and restore must still show in them at once.
+func TestCollStatsFollowWritesAndRestores(t *testing.T) {
+	client := startServer(t)
+	db := client.Database("statslab")
+	coll := db.Collection("readings")
+	var docs []any
+	for i := range 500 {
+		docs = append(docs, bson.D{{Key: "_id", Value: i}, {Key: "temp", Value: float64(i) / 7}})
+	}
+	if _, err := coll.InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	stats := func(db *mongo.Database) (size, storage, indexes, nindexes int64) {
+		t.Helper()
+		d := mustRun(t, db, bson.D{{Key: "collStats", Value: "readings"}})
+		n := func(k string) int64 { return int64(value.ToDouble(field(d, k))) }
+		return n("size"), n("storageSize"), n("totalIndexSize"), n("nindexes")
+	}
+	size0, storage0, index0, _ := stats(db)
+	if s, st, ix, _ := stats(db); s != size0 || st != storage0 || ix != index0 {
+		t.Fatalf("the same state gave two sets of figures: %d %d %d, then %d %d %d", size0, storage0, index0, s, st, ix)
+	}
+
+	mustRun(t, db, snapshotCmd("save", "statslab", "before"))
+	var more []any
+	for i := range 2000 {
+		more = append(more, bson.D{{Key: "_id", Value: 1000 + i}, {Key: "temp", Value: float64(i)}, {Key: "note", Value: fmt.Sprintf("reading %d of a larger batch", i)}})
+	}
+	if _, err := coll.InsertMany(ctx, more); err != nil {
+		t.Fatal(err)
+	}
+	size1, storage1, index1, _ := stats(db)
+	if size1 <= size0 || storage1 <= storage0 || index1 <= index0 {
+		t.Errorf("after 2,000 inserts: size %d→%d, storage %d→%d, index %d→%d; all should grow", size0, size1, storage0, storage1, index0, index1)
+	}
+	if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "temp", Value: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, index2, n := stats(db); index2 <= index1 || n != 2 {
+		t.Errorf("after createIndex: totalIndexSize %d→%d, nindexes %d", index1, index2, n)
+	}
+	if _, err := coll.UpdateMany(ctx, bson.D{}, bson.D{{Key: "$unset", Value: bson.D{{Key: "note", Value: ""}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if size3, _, _, _ := stats(db); size3 >= size1 {
+		t.Errorf("after unsetting a field everywhere: size %d→%d, should shrink", size1, size3)
+	}
+
+	// A copy of the saved state (as a classroom student gets) and the
+	// state itself, restored, both report what the collection held then.
+	copyDB := client.Database("statslab_copy")
+	mustRun(t, copyDB, snapshotCmd("restore", "statslab_copy", "before", bson.E{Key: "fromDb", Value: "statslab"}))
+	mustRun(t, db, snapshotCmd("restore", "statslab", "before"))
+	for _, d := range []*mongo.Database{db, copyDB} {
+		if s, st, ix, n := stats(d); s != size0 || st != storage0 || ix != index0 || n != 1 {
+			t.Errorf("%s restored: %d %d %d (%d indexes), want %d %d %d (1)", d.Name(), s, st, ix, n, size0, storage0, index0)
+		}
+	}
+	if _, err := copyDB.Collection("readings").DeleteMany(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$lt", Value: 250}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if s, _, _, _ := stats(copyDB); s >= size0 {
+		t.Errorf("the copy after deleting half: size %d, want less than %d", s, size0)
+	}
+	if s, _, _, _ := stats(db); s != size0 {
+		t.Errorf("the original after the copy's delete: size %d, want %d", s, size0)
+	}
 }

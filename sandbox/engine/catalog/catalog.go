@@ -283,6 +283,7 @@ func (col *Collection) write(fn func(col *Collection) error) (bool, error) {
 		return false, nil
 	}
 	col.live.snap.Store(nil)
+	col.derived = &derived{}
 	defer func() { col.version++ }()
 	return true, fn(col)
 }

@@ -59,6 +59,17 @@ type Collection struct {
 	keyScratch []index.KeySet
 	// live is nil on a snapshot.
 	live *liveState
+	// derived holds what has been computed from this state of the
+	// contents (Derived). A write gives the live collection a new one;
+	// its snapshots and the copies restored from them keep theirs.
+	derived *derived
+}
+
+// derived is a cache of results computed from one state of a
+// collection's contents.
+type derived struct {
+	mu     sync.Mutex
+	values map[any]any
 }
 
 // liveState is what only the catalog's own copy of a collection has.
@@ -83,6 +94,7 @@ func newCollection(db, name string, options bson.D, compile FilterCompiler) *Col
 		records: btree.NewG(32, func(a, b *Record) bool { return a.ID < b.ID }),
 		nextID:  1,
 		live:    &liveState{},
+		derived: &derived{},
 	}
 	if options == nil {
 		c.Options = bson.D{}
@@ -90,6 +102,34 @@ func newCollection(db, name string, options bson.D, compile FilterCompiler) *Col
 	c.ns = db + "." + name
 	c.indexes = []*index.Index{index.New(index.IDSpec(), nil)}
 	return c
+}
+
+// Derived returns compute's result for the collection's contents as they
+// are, computing it at most once per state (key names the computation):
+// figures such as the storage statistics model, which scan every record,
+// then cost one scan per state instead of one per request, and a
+// classroom's students reading their copies of a template share one. c
+// must be a snapshot (Collection.Snapshot), and compute must depend on
+// its contents alone.
+func (c *Collection) Derived(key any, compute func() any) any {
+	d := c.derived
+	if d == nil || c.live != nil {
+		return compute()
+	}
+	d.mu.Lock()
+	v, ok := d.values[key]
+	d.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = compute()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.values == nil {
+		d.values = map[any]any{}
+	}
+	d.values[key] = v
+	return v
 }
 
 // NS is "db.coll".

@@ -60,7 +60,9 @@ func DataStorageSize(c *catalog.Collection) int64 {
 		if len(page) == 0 {
 			return
 		}
-		comp = snappy.Encode(comp[:0], page)
+		// snappy writes into dst only when its length (not its
+		// capacity) is enough.
+		comp = snappy.Encode(comp[:cap(comp)], page)
 		leafBytes += roundAlloc(int64(len(comp) + pageHeader))
 		leaves++
 		page = page[:0]

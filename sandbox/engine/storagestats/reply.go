@@ -16,10 +16,18 @@ type Figures struct {
 	TotalIndex  int64
 }
 
-// Collect computes the figures of a collection. A clustered collection (a
+// Collect computes the figures of a collection, once per state of its
+// contents (catalog.Collection.Derived). A clustered collection (a
 // time-series buckets collection) keeps its records in _id order in the
 // collection file itself and has no separate _id index file.
 func Collect(c *catalog.Collection) Figures {
+	return c.Derived(figuresKey{}, func() any { return collect(c) }).(Figures)
+}
+
+// figuresKey names Collect's figures among a collection's derived values.
+type figuresKey struct{}
+
+func collect(c *catalog.Collection) Figures {
 	f := Figures{Count: int64(c.Count()), Size: c.DataSize(), StorageSize: DataStorageSize(c)}
 	_, clustered := value.Get(c.Options, "clusteredIndex").(bool)
 	for _, ix := range c.Indexes() {

@@ -109,16 +109,12 @@ func (ix *Index) Keys(doc bson.D) (KeySet, error) {
 	return ks, nil
 }
 
-// singleKey is the key set of one one-field key, in one allocation: the
-// key set slice and the key share it.
+// singleKey is the key set of one one-field key. The key has an
+// allocation of its own, the size of its one value: an index entry keeps
+// it for as long as the entry lives, and most keys are one-field keys,
+// so whatever else shared its allocation would stay live with it.
 func singleKey(v any) KeySet {
-	k := &struct {
-		keys [1][]any
-		key  [1]any
-	}{}
-	k.key[0] = v
-	k.keys[0] = k.key[:]
-	return KeySet{Keys: k.keys[:]}
+	return KeySet{Keys: [][]any{{v}}}
 }
 
 // dedupValues removes repeated values (equal in BSON order, as mongod's

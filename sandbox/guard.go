@@ -106,20 +106,28 @@ func (c *guardedConn) Write(p []byte) (int, error) {
 	if c.broken != nil {
 		return 0, c.broken
 	}
-	c.pending = append(c.pending, p...)
-	var allowed []byte
-	rest := c.pending
-	for len(rest) >= 4 {
-		size := int(int32(binary.LittleEndian.Uint32(rest)))
+	// The driver writes whole messages, so the bytes are checked where
+	// they are and sent from there: an insert of many documents is not
+	// copied on its way through.
+	stream := p
+	if len(c.pending) > 0 {
+		stream = append(c.pending, p...)
+	}
+	// Allowed messages go out in runs of adjacent ones, [start, end) of
+	// stream, in order.
+	type run struct{ start, end int }
+	var runs []run
+	off := 0
+	for len(stream)-off >= 4 {
+		size := int(int32(binary.LittleEndian.Uint32(stream[off:])))
 		if size < wire.HeaderSize || size > value.MaxMessageSize {
 			c.broken = c.policy.refuse("", fmt.Sprintf("a message of %d bytes, outside the wire protocol's bounds", size))
 			break
 		}
-		if len(rest) < size {
+		if len(stream)-off < size {
 			break
 		}
-		msg := rest[:size]
-		rest = rest[size:]
+		msg := stream[off : off+size]
 		reply, err := c.policy.checkMessage(msg)
 		switch {
 		case err != nil:
@@ -128,18 +136,22 @@ func (c *guardedConn) Write(p []byte) (int, error) {
 			c.rmu.Lock()
 			c.replies = append(c.replies, reply...)
 			c.rmu.Unlock()
+		case len(runs) > 0 && runs[len(runs)-1].end == off:
+			runs[len(runs)-1].end = off + size
 		default:
-			allowed = append(allowed, msg...)
+			runs = append(runs, run{off, off + size})
 		}
+		off += size
 		if c.broken != nil {
 			break
 		}
 	}
-	// Keep only the unfinished message, in a buffer of its own, so that
-	// a long-lived connection does not hold every message it ever sent.
-	c.pending = append([]byte(nil), rest...)
-	if len(allowed) > 0 {
-		if _, err := c.Conn.Write(allowed); err != nil {
+	// Keep only the unfinished message, in a buffer of its own (p is the
+	// caller's), and no more: a long-lived connection must not hold every
+	// message it ever sent.
+	c.pending = append([]byte(nil), stream[off:]...)
+	for _, r := range runs {
+		if _, err := c.Conn.Write(stream[r.start:r.end]); err != nil {
 			return 0, err
 		}
 	}

@@ -200,6 +200,37 @@ func TestGuardChecksDocumentSequences(t *testing.T) {
 	}
 }
 
+// The guard does not build an insert's documents (they are data), but it
+// still refuses what the server could not read among them, and an insert
+// whose body names another database, however its documents are sent.
+func TestGuardValidatesInsertedDocuments(t *testing.T) {
+	good := mustMarshal(t, D{e("a", 1)})
+	badBool := mustMarshal(t, D{e("ok", true)})
+	badBool[len(badBool)-2] = 2 // a boolean byte of 2
+	for _, tc := range []struct {
+		name string
+		db   string
+		docs [][]byte
+		want string
+	}{
+		{"a boolean of 2 in the second document", "schemalab_x", [][]byte{good, badBool}, "cannot read"},
+		{"a document cut short", "schemalab_x", [][]byte{good, good[:len(good)-1]}, "cannot read"},
+		{"valid documents for another database", "important", [][]byte{good, good}, "`important`"},
+	} {
+		gc, rc := guarded("schemalab_")
+		body := mustMarshal(t, cmdOn(tc.db, e("insert", "c")))
+		if _, err := gc.Write(opMsg(9, 0, body, seq{"documents", tc.docs})); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if rc.written.Len() != 0 {
+			t.Errorf("%s: reached the server", tc.name)
+		}
+		if _, doc := readReply(t, gc); !strings.Contains(lookupString(doc, "errmsg"), tc.want) {
+			t.Errorf("%s: reply %v, want one about %q", tc.name, doc, tc.want)
+		}
+	}
+}
+
 func TestGuardBreaksTheConnectionOnWhatItCannotAnswer(t *testing.T) {
 	hello := mustMarshal(t, D{e("isMaster", 1), e("helloOk", true)})
 	for _, tc := range []struct {

@@ -97,7 +97,18 @@ func closeConn(format string, args ...any) error {
 // decodeMessage decodes one complete message (header included). It returns
 // a request, a request whose replyErr must be sent back, or an
 // *errCloseConnection. It never panics on any input.
-func decodeMessage(msg []byte) (*request, error) {
+func decodeMessage(msg []byte) (*request, error) { return decodeMessageWith(msg, decodeOptions{}) }
+
+// decodeOptions are what a reader of messages other than the server
+// may skip.
+type decodeOptions struct {
+	// skipInsertDocuments leaves an insert's document sequence
+	// undecoded: its documents are validated as the server's decoder
+	// would refuse them, but not built.
+	skipInsertDocuments bool
+}
+
+func decodeMessageWith(msg []byte, opts decodeOptions) (*request, error) {
 	if len(msg) < headerSize {
 		return nil, closeConn("message shorter than its header (%d bytes)", len(msg))
 	}
@@ -111,7 +122,7 @@ func decodeMessage(msg []byte) (*request, error) {
 	body := msg[headerSize:]
 	switch h.opCode {
 	case opMsg:
-		return decodeOpMsg(h, msg, body)
+		return decodeOpMsg(h, msg, body, opts)
 	case opQuery:
 		return decodeOpQuery(h, body)
 	case opGetMore:
@@ -129,7 +140,7 @@ func decodeMessage(msg []byte) (*request, error) {
 	}
 }
 
-func decodeOpMsg(h header, msg, body []byte) (*request, error) {
+func decodeOpMsg(h header, msg, body []byte, opts decodeOptions) (*request, error) {
 	if len(body) < 4 {
 		return nil, closeConn("OP_MSG without flags")
 	}
@@ -149,7 +160,7 @@ func decodeOpMsg(h header, msg, body []byte) (*request, error) {
 		}
 		sections = sections[:len(sections)-4]
 	}
-	cmd, errReply := decodeSections(sections)
+	cmd, errReply := decodeSections(sections, opts)
 	if errReply != nil {
 		req.replyErr = errReply
 		return req, nil
@@ -165,7 +176,7 @@ type docSequence struct {
 
 // decodeSections parses the OP_MSG sections and folds document sequences
 // into the body, the shape the engine and mongod's IDL parsers see.
-func decodeSections(b []byte) (bson.D, bson.D) {
+func decodeSections(b []byte, opts decodeOptions) (bson.D, bson.D) {
 	var body bson.D
 	haveBody := false
 	var seqs []docSequence
@@ -206,7 +217,14 @@ func decodeSections(b []byte) (bson.D, bson.D) {
 					return nil, wireError(40431, "Duplicate document sequence: "+name)
 				}
 			}
-			docs, err := decodeSequence(&dec, seq)
+			var docs bson.A
+			var err error
+			if opts.skipInsertDocuments && name == "documents" && haveBody && len(body) > 0 && body[0].Key == "insert" {
+				err = validateSequence(seq)
+				docs = bson.A{}
+			} else {
+				docs, err = decodeSequence(&dec, seq)
+			}
 			if err != nil {
 				return nil, invalidBSON(err)
 			}
@@ -342,6 +360,22 @@ func legacyOpcodeError(what string) bson.D {
 // decoded on every core: a large insertMany batch arrives while the client
 // waits for the reply, so the other core is otherwise idle.
 const parallelDecodeMin = 2048
+
+// validateSequence checks the documents of a kind-1 section as
+// decodeSequence would, without building them.
+func validateSequence(seq []byte) error {
+	for off := 0; off < len(seq); {
+		size := 0
+		if len(seq)-off >= 5 {
+			size = int(int32(binary.LittleEndian.Uint32(seq[off:])))
+		}
+		if err := value.Validate(seq[off:]); err != nil {
+			return err
+		}
+		off += size
+	}
+	return nil
+}
 
 // decodeSequence decodes the documents of a kind-1 section in order.
 func decodeSequence(dec *value.Decoder, seq []byte) (bson.A, error) {

@@ -25,7 +25,7 @@ import (
 
 // runClassroom implements `schemalab classroom [--listen ADDR] [--bind-any]
 // [--allow-keys FILE | --password-file FILE | --open] [--max-students N]
-// [--instructor NAME] [--timeout D]`: the course over SSH, one TUI per
+// [--instructor NAME] [--timeout D] [--prepare LESSONS]`: the course over SSH, one TUI per
 // session, with the live dashboard in this terminal.
 func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("schemalab classroom")
@@ -37,6 +37,7 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 	maxStudents := fs.Int("max-students", classroom.DefaultMaxStudents, g.t(msgFlagMaxStudents, nil))
 	instructor := fs.String("instructor", "", g.t(msgFlagInstructor, nil))
 	timeout := fs.Duration("timeout", 30*time.Second, g.t(msgFlagTimeoutBlock, nil))
+	prepare := fs.String("prepare", "", g.t(msgFlagPrepare, nil))
 	fs.Usage = func() { g.printFlags(stderr, fs) }
 	if err := g.parse(fs, args, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -78,6 +79,20 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 	for _, err := range errs {
 		warnings = append(warnings, err.Error())
 	}
+	// A lesson's shared copy is built when its first student opens it,
+	// so that the room holds the data of the lessons in use; --prepare
+	// builds some (or all) of them before anyone arrives.
+	var ahead []*lessons.Lesson
+	switch *prepare {
+	case "":
+	case "all":
+		ahead = cat.Lessons
+	default:
+		var err error
+		if ahead, err = cat.Select(strings.Split(*prepare, ",")); err != nil {
+			return fail(2, "--prepare: %s", g.L.Error(err))
+		}
+	}
 	be, err := openSandbox(ctx, g)
 	if err != nil {
 		return fail(1, "%v", err)
@@ -111,9 +126,10 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 	var templates *room.Templates
 	var seeds func(context.Context, *lessons.Lesson) (*lessons.Seeds, error)
 	shared := g.t(msgLessonsShared, nil)
+	var prepareLesson func(*lessons.Lesson)
 	if be.Kind == sandbox.KindEmbedded {
-		templates = room.NewTemplates(be.Client, be.Connector())
-		seeds = templates.Seeds
+		templates = room.NewTemplates(be.Client, be.Connector(), func(line string) { fmt.Fprintln(logOut, "schemalab classroom: "+line) })
+		seeds, prepareLesson = templates.Seeds, templates.Start
 	} else {
 		shared = g.t(msgLessonsNotShared, nil)
 	}
@@ -135,6 +151,7 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 			return g.lessonSandbox(sb), nil
 		},
 		Seeds:          seeds,
+		Prepare:        prepareLesson,
 		CheckPrefix:    sandbox.ValidatePrefix,
 		Room:           room.New(room.Options{}),
 		ScriptTimeout:  *timeout,
@@ -167,14 +184,12 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve() }()
-	if templates != nil {
-		// Built ahead, so that the first student of a lesson does not
-		// wait for it; what cannot be shared goes to the log.
+	if templates != nil && len(ahead) > 0 {
 		buildCtx, stopBuilding := context.WithCancel(ctx)
 		built := make(chan struct{})
 		go func() {
 			defer close(built)
-			templates.BuildAll(buildCtx, cat, func(line string) { fmt.Fprintln(logOut, "schemalab classroom: "+line) })
+			templates.Prepare(buildCtx, ahead)
 		}()
 		defer func() {
 			stopBuilding()
@@ -209,6 +224,7 @@ var (
 	msgFlagMaxStudents   = &locale.Message{ID: "cli.flag.maxStudents", Other: "most students at once"}
 	msgFlagInstructor    = &locale.Message{ID: "cli.flag.instructor", Other: "login name that gets the dashboard over SSH"}
 	msgFlagTimeoutBlock  = &locale.Message{ID: "cli.flag.timeoutBlock", Other: "time limit for one block of a student's code"}
+	msgFlagPrepare       = &locale.Message{ID: "cli.flag.prepare", Other: "lessons whose shared copy to build at start-up (comma-separated ids, or all); the others are built when their first student opens them"}
 	msgMaxStudents       = &locale.Message{ID: "cli.classroom.maxStudents", Other: "--max-students must be at least 1"}
 	msgEmptyPassword     = &locale.Message{ID: "cli.classroom.emptyPassword", Other: "--password-file {{.File}}: its first line, the class password, is empty"}
 	msgOpenInstructor    = &locale.Message{ID: "cli.classroom.openInstructor", Other: "--instructor needs --allow-keys or --password-file: in an --open classroom anyone could log in as {{.Name}}"}

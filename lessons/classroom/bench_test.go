@@ -31,7 +31,7 @@ func BenchmarkSeedBucketStudent(b *testing.B) {
 	}
 	defer be.Close()
 	l := builtinLesson(b, "bucket")
-	tpl := NewTemplates(be.Client, be.Connector())
+	tpl := NewTemplates(be.Client, be.Connector(), nil)
 	before := liveHeap()
 	if _, err := tpl.Build(ctx, l); err != nil {
 		b.Fatal(err)

@@ -45,6 +45,9 @@ type Templates struct {
 	// runner that builds a template.
 	client  *mongo.Client
 	connect lessons.ConnectFunc
+	// report gets a line for every build that failed or cannot share a
+	// lesson in full (nil: no one is told).
+	report func(line string)
 
 	mu      sync.Mutex
 	byID    map[string]*template
@@ -64,9 +67,10 @@ type template struct {
 var errNoSnapshots = fmt.Errorf("%w: every student's session runs the lessons' setup code itself", lessons.ErrNoSnapshots)
 
 // NewTemplates prepares templates built through client and connect, which
-// must not be confined to a student's prefix.
-func NewTemplates(client *mongo.Client, connect lessons.ConnectFunc) *Templates {
-	return &Templates{client: client, connect: connect, byID: map[string]*template{}}
+// must not be confined to a student's prefix; report (if not nil) gets a
+// line for each lesson whose template failed or is incomplete.
+func NewTemplates(client *mongo.Client, connect lessons.ConnectFunc, report func(line string)) *Templates {
+	return &Templates{client: client, connect: connect, report: report, byID: map[string]*template{}}
 }
 
 // Database is the template database of lesson id.
@@ -144,27 +148,48 @@ func (t *Templates) build(tpl *template, l *lessons.Lesson) {
 	built, err := lessons.BuildTemplate(ctx, &lessons.Sandbox{Connect: t.connect, Prefix: TemplatePrefix}, l)
 	if err != nil {
 		tpl.err = fmt.Errorf("classroom template of %s: %w", l.ID, err)
+		t.tell(tpl.err.Error())
 		return
 	}
 	tpl.tpl = built
+	for _, p := range built.Problems() {
+		t.tell(fmt.Sprintf("classroom template of %s: %s", l.ID, p))
+	}
 }
 
-// BuildAll builds the templates of every lesson of cat, one after the
-// other, so that students do not wait for them; report gets one line per
-// lesson that cannot be shared in full.
-func (t *Templates) BuildAll(ctx context.Context, cat *lessons.Catalog, report func(line string)) {
-	for _, l := range cat.Lessons {
-		tpl, err := t.Build(ctx, l)
-		switch {
-		case ctx.Err() != nil:
-			return
-		case err != nil:
-			report(err.Error())
-		case tpl != nil:
-			for _, p := range tpl.Problems() {
-				report(fmt.Sprintf("classroom template of %s: %s", l.ID, p))
-			}
+func (t *Templates) tell(line string) {
+	if t.report != nil {
+		t.report(line)
+	}
+}
+
+// Prepare builds the templates of ls, one after the other, so that their
+// students do not wait for them.
+func (t *Templates) Prepare(ctx context.Context, ls []*lessons.Lesson) {
+	if err := t.Available(ctx); err != nil {
+		if !errors.Is(err, lessons.ErrNoSnapshots) {
+			t.tell(err.Error())
 		}
+		return
+	}
+	for _, l := range ls {
+		// A failed build has told the report already.
+		if _, err := t.Build(ctx, l); err != nil && ctx.Err() != nil {
+			return
+		}
+	}
+}
+
+// Start begins building lesson l's template unless it is built or being
+// built, and returns at once: a student who opens a lesson reads its
+// introduction while the room's copy is made, and the room holds the
+// data of the lessons its students open, not of every lesson.
+func (t *Templates) Start(l *lessons.Lesson) {
+	t.mu.Lock()
+	_, started := t.byID[l.ID]
+	t.mu.Unlock()
+	if !started {
+		go t.Build(context.Background(), l)
 	}
 }
 

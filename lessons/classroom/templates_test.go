@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
+	"testing/fstest"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -50,7 +52,7 @@ func TestSeedClonesTheTemplateForEachStudent(t *testing.T) {
 	}
 	defer be.Close()
 	l := builtinLesson(t, "bucket")
-	tpl := NewTemplates(be.Client, be.Connector())
+	tpl := NewTemplates(be.Client, be.Connector(), nil)
 
 	// Before step 2 the flat readings exist and the buckets do not yet.
 	for _, db := range []string{"alice_bucket", "bob_bucket"} {
@@ -107,7 +109,7 @@ func TestSeedOnAServerWithoutSnapshotsAsksForReplay(t *testing.T) {
 	}
 	defer client.Disconnect(ctx)
 	l := builtinLesson(t, "bucket")
-	ok, err := NewTemplates(client, nil).Seed(ctx, l, "alice_bucket", 1)
+	ok, err := NewTemplates(client, nil, nil).Seed(ctx, l, "alice_bucket", 1)
 	if err != nil || ok {
 		t.Fatalf("seed on a server without snapshots: ok=%v err=%v; want false, nil", ok, err)
 	}
@@ -163,7 +165,7 @@ func TestSeededStudentsShareTheTemplateAndStayApart(t *testing.T) {
 	}
 	defer be.Close()
 	l := builtinLesson(t, "bucket")
-	tpl := NewTemplates(be.Client, be.Connector())
+	tpl := NewTemplates(be.Client, be.Connector(), nil)
 	alice := studentRunner(t, be, tpl, l, "alice")
 	bob := studentRunner(t, be, tpl, l, "bob")
 	compare := stepNamed(t, l, "Compare: a 12-hour")
@@ -228,7 +230,7 @@ func TestSeedsFallBackToReplayingWithoutSnapshots(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer client.Disconnect(ctx)
-	tpl := NewTemplates(client, nil)
+	tpl := NewTemplates(client, nil, nil)
 	if err := tpl.Available(ctx); !errors.Is(err, lessons.ErrNoSnapshots) {
 		t.Fatalf("Available on a server without snapshots: %v", err)
 	}
@@ -254,4 +256,46 @@ func stepNamed(t testing.TB, l *lessons.Lesson, prefix string) int {
 	}
 	t.Fatalf("%s has no step %q", l.ID, prefix)
 	return -1
+}
+
+// A lesson's template is started when its first student opens it, built
+// once however many ask, and what keeps it from sharing every step is
+// reported to the instructor's log.
+func TestStartBuildsOnceAndReportsProblems(t *testing.T) {
+	ctx := context.Background()
+	be, err := sandbox.StartEmbedded(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer be.Close()
+	src := "---\nid: brittle\ntitle: Brittle\n---\n## One\n```js run\ndb.items.insertOne({ _id: 1 })\n```\n" +
+		"## Two\n```js run\nthrow new Error('step two breaks')\n```\n## Three\n```js run\ndb.items.countDocuments()\n```\n"
+	ls, errs := lessons.LoadFS(fstest.MapFS{"brittle.md": {Data: []byte(src)}}, "")
+	if len(errs) > 0 || len(ls) != 1 {
+		t.Fatal(ls, errs)
+	}
+	var mu sync.Mutex
+	var lines []string
+	tpl := NewTemplates(be.Client, be.Connector(), func(line string) {
+		mu.Lock()
+		defer mu.Unlock()
+		lines = append(lines, line)
+	})
+	tpl.Start(ls[0])
+	tpl.Start(ls[0])
+	built, err := tpl.Build(ctx, ls[0])
+	if err != nil || built == nil {
+		t.Fatalf("build: %v %v", built, err)
+	}
+	if ok, err := tpl.Seed(ctx, ls[0], "alice_brittle", 1); err != nil || !ok {
+		t.Fatalf("the state before the broken step is shared: ok=%v err=%v", ok, err)
+	}
+	if n := count(t, be.Client, "alice_brittle", "items"); n != 1 {
+		t.Fatalf("alice's copy holds %d items, want 1", n)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(lines) != 1 || !strings.Contains(lines[0], "brittle") || !strings.Contains(lines[0], "step two breaks") {
+		t.Fatalf("report got %q, want one line naming the lesson and its failure", lines)
+	}
 }

@@ -9,6 +9,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -82,13 +84,15 @@ func BenchmarkLoginToFirstFrame(b *testing.B) {
 // before going on. It reports the step latencies the students saw
 // (enter to result) and the memory of the classroom server, which runs
 // in a process of its own (this test binary again, serving as
-// `schemalab classroom` does, with every lesson's template built before
-// the students arrive), so that the simulated terminals are not counted.
+// `schemalab classroom` does: a lesson's template is built when its first
+// student opens it), so that the simulated terminals are not counted.
 //
 // CLASSROOM_BENCH_STUDENTS=1,30 picks the class sizes (default 1). With
 // CLASSROOM_BENCH_THINK=10s each student reads for a while before every
 // step (uniformly 0.5 to 1.5 times that), as a room does, instead of all
-// of them pressing enter at once. With CLASSROOM_BENCH_NO_TEMPLATES=1
+// of them pressing enter at once. CLASSROOM_BENCH_PREPARE=all builds
+// every lesson's template before the students arrive, as `schemalab
+// classroom --prepare all` does. With CLASSROOM_BENCH_NO_TEMPLATES=1
 // the students run the lesson's setup themselves, as on a server without
 // snapshots.
 //
@@ -176,7 +180,7 @@ func runClass(b *testing.B, n int) {
 					b.Errorf("student %d, step %d did not run cleanly:\n%s", i, s+1, screen)
 				}
 				if os.Getenv("CLASSROOM_BENCH_VERBOSE") != "" {
-					b.Logf("student %d step %d: %v", i, s+1, d)
+					fmt.Fprintf(os.Stderr, "student %d step %d: %v\n", i, s+1, d)
 				}
 				mu.Lock()
 				latencies = append(latencies, d)
@@ -269,18 +273,47 @@ func serveForBenchmark(keysFile string) {
 	cfg := Config{Listen: "127.0.0.1:0", StateDir: state, Auth: Auth{AllowKeysFile: keysFile}, Catalog: cat,
 		MaxStudents: students, ScriptTimeout: 5 * time.Minute, Sandbox: prefixSandbox(sharedBackend),
 		Seeds: sharedTemplates.Seeds, Room: room.New(room.Options{})}
-	if os.Getenv("CLASSROOM_BENCH_NO_TEMPLATES") != "" {
+	switch {
+	case os.Getenv("CLASSROOM_BENCH_NO_TEMPLATES") != "":
 		cfg.Seeds = nil
-	} else {
-		sharedTemplates.BuildAll(context.Background(), cat, func(line string) { fmt.Fprintln(os.Stderr, line) })
+	case os.Getenv("CLASSROOM_BENCH_PREPARE") == "all":
+		sharedTemplates.Prepare(context.Background(), cat.Lessons)
+		fallthrough
+	default:
+		cfg.Prepare = sharedTemplates.Start
 	}
 	srv, err := New(cfg)
 	if err != nil {
 		fail(err)
 	}
+	// CLASSROOM_BENCH_CPUPROFILE and CLASSROOM_BENCH_HEAPPROFILE name
+	// files for the server's CPU profile while the class runs and its heap
+	// profile (live objects) once the students have left.
+	if p := os.Getenv("CLASSROOM_BENCH_CPUPROFILE"); p != "" {
+		f, err := os.Create(p)
+		if err != nil {
+			fail(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fail(err)
+		}
+		defer f.Close()
+		defer pprof.StopCPUProfile()
+	}
 	go srv.Serve()
 	fmt.Println("listening on " + srv.Addr())
 	io.Copy(io.Discard, os.Stdin)
+	if p := os.Getenv("CLASSROOM_BENCH_HEAPPROFILE"); p != "" {
+		runtime.GC()
+		f, err := os.Create(p)
+		if err != nil {
+			fail(err)
+		}
+		if err := pprof.WriteHeapProfile(f); err != nil {
+			fail(err)
+		}
+		f.Close()
+	}
 	srv.Close()
 }
 

@@ -40,7 +40,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	sharedBackend = be
-	sharedTemplates = room.NewTemplates(be.Client, be.Connector())
+	sharedTemplates = room.NewTemplates(be.Client, be.Connector(), nil)
 	if keys := os.Getenv(benchServerEnv); keys != "" {
 		serveForBenchmark(keys)
 		be.Close()
@@ -114,6 +114,9 @@ func startClassroom(t testing.TB, cfg Config) *Server {
 		cfg.Sandbox = prefixSandbox(sharedBackend)
 		if cfg.Seeds == nil {
 			cfg.Seeds = sharedTemplates.Seeds
+		}
+		if cfg.Prepare == nil {
+			cfg.Prepare = sharedTemplates.Start
 		}
 	}
 	if cfg.Room == nil {

@@ -74,6 +74,10 @@ type Config struct {
 	// room rather than once per student. nil means each session runs all
 	// the lessons' code itself, as on a server without snapshots.
 	Seeds func(ctx context.Context, l *lessons.Lesson) (*lessons.Seeds, error)
+	// Prepare, if set, is told of every lesson a student opens, before
+	// they run anything in it (room.Templates' Start): the room's
+	// template is built while they read.
+	Prepare func(l *lessons.Lesson)
 	// CheckPrefix refuses a student name whose prefix cannot name a
 	// database, at log-in rather than at the first step.
 	CheckPrefix func(prefix string) error

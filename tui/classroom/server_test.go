@@ -18,6 +18,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/schemalab/schemalab/lessons"
 	room "github.com/schemalab/schemalab/lessons/classroom"
 )
 
@@ -367,5 +368,27 @@ func TestStoppingTheClassroomTellsTheStudents(t *testing.T) {
 	}
 	if raw := tm.rawOutput(); !bytes.Contains(raw, []byte("\x1b[?1049l")) {
 		t.Error("the student's terminal was left in the alternate screen")
+	}
+}
+
+// The room builds a lesson's shared copy when a student opens the lesson,
+// while they read its introduction, not when they first run a step.
+func TestOpeningALessonPreparesIt(t *testing.T) {
+	alice := newKey(t)
+	opened := make(chan string, 16)
+	srv := startClassroom(t, Config{Auth: Auth{AllowKeysFile: allowKeys(t, alice)},
+		Prepare: func(l *lessons.Lesson) { opened <- l.ID }})
+	tm := login(t, srv.Addr(), loginOptions{user: "alice", key: alice})
+	tm.openLesson("The Outlier Pattern")
+	select {
+	case id := <-opened:
+		if id != "outlier" {
+			t.Fatalf("opening the outlier lesson prepared %q", id)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("opening a lesson did not prepare it")
+	}
+	if strings.Contains(tm.screen(), "ran in") {
+		t.Fatalf("something ran before the student asked:\n%s", tm.screen())
 	}
 }

@@ -75,6 +75,9 @@ func (st *student) activity(a tui.Activity) {
 	if l == nil || a.Step < 0 || a.Step >= len(l.Steps) {
 		return
 	}
+	if a.Kind == tui.ActivityMoved && st.s.cfg.Prepare != nil {
+		st.s.cfg.Prepare(l)
+	}
 	ex := exercises(l, st.store)
 	switch a.Kind {
 	case tui.ActivityMoved, tui.ActivityRan:

@@ -55,14 +55,19 @@ func (c *Catalog) Save(db string) Saved {
 // restore into another database gives them new UUIDs).
 func (c *Catalog) Restore(db string, saved Saved, collection func(name string) *catalog.Collection) {
 	c.ForgetDatabase(db)
+	// The collections are found before the lock is taken: finding one
+	// may wait for its write lock, and a writer holding that asks for its
+	// state (Catalog.state) under this lock.
+	found := make(map[string]*catalog.Collection, len(saved))
+	for name := range saved {
+		if buckets := collection(name); buckets != nil {
+			found[name] = buckets
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for name, s := range saved {
-		buckets := collection(name)
-		if buckets == nil {
-			continue
-		}
-		restored := s.clone()
+	for name, buckets := range found {
+		restored := saved[name].clone()
 		restored.db = db
 		c.colls[string(buckets.UUID.Data)] = restored
 	}

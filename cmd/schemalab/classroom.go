@@ -73,6 +73,7 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 		return fail(2, "%s", g.t(msgOpenInstructor, map[string]any{"Name": *instructor}))
 	}
 
+	classroom.TuneCollector(os.Getenv)
 	cat, errs := lessons.Load(content.FS, g.ContentDir)
 	cat = cat.In(g.Lang.Lang)
 	var warnings []string

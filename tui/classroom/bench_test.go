@@ -269,6 +269,7 @@ func serveForBenchmark(keysFile string) {
 		fail(err)
 	}
 	defer os.RemoveAll(state)
+	TuneCollector(os.Getenv)
 	students, _ := strconv.Atoi(os.Getenv("CLASSROOM_BENCH_MAX"))
 	cfg := Config{Listen: "127.0.0.1:0", StateDir: state, Auth: Auth{AllowKeysFile: keysFile}, Catalog: cat,
 		MaxStudents: students, ScriptTimeout: 5 * time.Minute, Sandbox: prefixSandbox(sharedBackend),

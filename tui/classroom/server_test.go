@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -390,5 +391,24 @@ func TestOpeningALessonPreparesIt(t *testing.T) {
 	}
 	if strings.Contains(tm.screen(), "ran in") {
 		t.Fatalf("something ran before the student asked:\n%s", tm.screen())
+	}
+}
+
+// The classroom collects garbage less often than Go's default, unless
+// the instructor's environment sets GOGC.
+func TestTuneCollectorYieldsToGOGC(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	TuneCollector(func(string) string { return "" })
+	if got := debug.SetGCPercent(100); got != collectorPercent {
+		t.Errorf("GC percent %d, want %d", got, collectorPercent)
+	}
+	TuneCollector(func(k string) string {
+		if k == "GOGC" {
+			return "50"
+		}
+		return ""
+	})
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("with GOGC set, the GC percent became %d; the environment's must stand", got)
 	}
 }

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"io"
 	"net"
+	"strconv"
 	"strings"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/schemalab/schemalab/sandbox/wire"
 )
@@ -217,16 +219,29 @@ func TestGuardValidatesInsertedDocuments(t *testing.T) {
 		{"a document cut short", "schemalab_x", [][]byte{good, good[:len(good)-1]}, "cannot read"},
 		{"valid documents for another database", "important", [][]byte{good, good}, "`important`"},
 	} {
-		gc, rc := guarded("schemalab_")
-		body := mustMarshal(t, cmdOn(tc.db, e("insert", "c")))
-		if _, err := gc.Write(opMsg(9, 0, body, seq{"documents", tc.docs})); err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
+		// As a document sequence (the driver's InsertMany), and inside
+		// the body (the shell's insert, a command it builds).
+		inSequence := opMsg(9, 0, mustMarshal(t, cmdOn(tc.db, e("insert", "c"))), seq{"documents", tc.docs})
+		idx, body := bsoncore.AppendDocumentStart(nil)
+		body = bsoncore.AppendStringElement(body, "insert", "c")
+		aidx, body := bsoncore.AppendArrayElementStart(body, "documents")
+		for i, d := range tc.docs {
+			body = bsoncore.AppendDocumentElement(body, strconv.Itoa(i), d)
 		}
-		if rc.written.Len() != 0 {
-			t.Errorf("%s: reached the server", tc.name)
-		}
-		if _, doc := readReply(t, gc); !strings.Contains(lookupString(doc, "errmsg"), tc.want) {
-			t.Errorf("%s: reply %v, want one about %q", tc.name, doc, tc.want)
+		body, _ = bsoncore.AppendArrayEnd(body, aidx)
+		body = bsoncore.AppendStringElement(body, "$db", tc.db)
+		body, _ = bsoncore.AppendDocumentEnd(body, idx)
+		for form, msg := range map[string][]byte{"sequence": inSequence, "body": opMsg(9, 0, body)} {
+			gc, rc := guarded("schemalab_")
+			if _, err := gc.Write(msg); err != nil {
+				t.Fatalf("%s (%s): %v", tc.name, form, err)
+			}
+			if rc.written.Len() != 0 {
+				t.Errorf("%s (%s): reached the server", tc.name, form)
+			}
+			if _, doc := readReply(t, gc); !strings.Contains(lookupString(doc, "errmsg"), tc.want) {
+				t.Errorf("%s (%s): reply %v, want one about %q", tc.name, form, doc, tc.want)
+			}
 		}
 	}
 }

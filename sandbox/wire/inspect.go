@@ -21,10 +21,11 @@ type ClientMessage struct {
 	// Command is what the server would run: for OP_MSG the body with its
 	// document sequences folded in as arrays, for OP_QUERY the query
 	// (unwrapped from $query). It is nil when Malformed is set. An
-	// insert's documents sent as a document sequence, which are data and
-	// name no namespace, are validated as the server validates them but
-	// folded in as an empty array: building 100,000 documents only to
-	// look past them would double the cost of every large insertMany.
+	// insert's documents, in its body or as a document sequence, are
+	// data and name no namespace: they are validated as the server
+	// validates them but read as an empty array, since building 100,000
+	// documents only to look past them would double the cost of every
+	// large insertMany.
 	Command bson.D
 	// Namespace is an OP_QUERY's full collection name ("admin.$cmd").
 	Namespace string

@@ -191,7 +191,11 @@ func decodeSections(b []byte, opts decodeOptions) (bson.D, bson.D) {
 			if haveBody {
 				return nil, wireError(40430, "Multiple body sections in message")
 			}
-			doc, rest, err := readDocumentWith(&dec, b)
+			hollow := ""
+			if opts.skipInsertDocuments && firstKey(b) == "insert" {
+				hollow = "documents"
+			}
+			doc, rest, err := readDocumentWith(&dec, b, hollow)
 			if err != nil {
 				return nil, invalidBSON(err)
 			}
@@ -292,18 +296,26 @@ func decodeOpQuery(h header, b []byte) (*request, error) {
 // readDocument decodes the BSON document at the start of b.
 func readDocument(b []byte) (bson.D, []byte, error) {
 	var dec value.Decoder
-	return readDocumentWith(&dec, b)
+	return readDocumentWith(&dec, b, "")
 }
 
 // readDocumentWith decodes the document at the start of b, which may hold
 // more after it. A document mongod's validateBSON would refuse fails with
 // mongod's error (InvalidBSON, or Overflow for nesting), before any
 // command sees it.
-func readDocumentWith(dec *value.Decoder, b []byte) (bson.D, []byte, error) {
+// readDocumentWith reads the document at the start of b; a hollow field
+// is validated but not built (value.Decoder.DecodeHollow).
+func readDocumentWith(dec *value.Decoder, b []byte, hollow string) (bson.D, []byte, error) {
 	var decodeErr error
 	if len(b) >= 5 {
 		if size := int(int32(binary.LittleEndian.Uint32(b))); size >= 5 && size <= len(b) {
-			doc, err := dec.Decode(b[:size])
+			var doc bson.D
+			var err error
+			if hollow != "" {
+				doc, err = dec.DecodeHollow(b[:size], hollow)
+			} else {
+				doc, err = dec.Decode(b[:size])
+			}
 			if err == nil {
 				return doc, b[size:], nil
 			}
@@ -321,6 +333,18 @@ func validationError(b []byte, decodeErr error) error {
 		return err
 	}
 	return mongoerr.New(mongoerr.InvalidBSON, decodeErr.Error())
+}
+
+// firstKey is the name of the first field of the document at the start
+// of b, or "" when there is none to read.
+func firstKey(b []byte) string {
+	if len(b) < 6 {
+		return ""
+	}
+	if end := indexZero(b[5:]); end >= 0 {
+		return string(b[5 : 5+end])
+	}
+	return ""
 }
 
 func indexZero(b []byte) int {

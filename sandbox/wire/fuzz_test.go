@@ -1,7 +1,9 @@
 package wire
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -72,6 +74,33 @@ func FuzzDecodeMessage(f *testing.F) {
 		}
 		if req.replyErr != nil {
 			encodeReplyDoc(req.replyErr)
+		}
+		// The guard reads every message the server runs, and the same
+		// command, but for an insert's documents, which it validates
+		// without building.
+		guard, gerr := decodeMessageWith(msg, decodeOptions{skipInsertDocuments: true})
+		if gerr != nil {
+			t.Fatalf("the server reads what the guard closes the connection on: %v", gerr)
+		}
+		if req.replyErr != nil || req.cmd == nil {
+			return
+		}
+		if guard.replyErr != nil {
+			t.Fatalf("the guard refuses what the server runs: %v", guard.replyErr)
+		}
+		want := req.cmd
+		if len(want) > 0 && want[0].Key == "insert" {
+			want = slices.Clone(want)
+			for i, e := range want {
+				if _, ok := e.Value.(bson.A); ok && e.Key == "documents" {
+					want[i].Value = bson.A{}
+				}
+			}
+		}
+		a, _ := value.Encode(want)
+		b, _ := value.Encode(guard.cmd)
+		if !bytes.Equal(a, b) {
+			t.Fatalf("the guard reads %v where the server reads %v", guard.cmd, want)
 		}
 	})
 }

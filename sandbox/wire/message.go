@@ -172,6 +172,9 @@ func decodeOpMsg(h header, msg, body []byte, opts decodeOptions) (*request, erro
 type docSequence struct {
 	name string
 	docs bson.A
+	// unbuilt holds the validated documents of a sequence whose
+	// building waits for the body (decodeOptions.skipInsertDocuments).
+	unbuilt []byte
 }
 
 // decodeSections parses the OP_MSG sections and folds document sequences
@@ -221,14 +224,16 @@ func decodeSections(b []byte, opts decodeOptions) (bson.D, bson.D) {
 					return nil, wireError(40431, "Duplicate document sequence: "+name)
 				}
 			}
-			var docs bson.A
-			var err error
-			if opts.skipInsertDocuments && name == "documents" && haveBody && len(body) > 0 && body[0].Key == "insert" {
-				err = validateSequence(seq)
-				docs = bson.A{}
-			} else {
-				docs, err = decodeSequence(&dec, seq)
+			if opts.skipInsertDocuments && name == "documents" {
+				// Built below only if the body turns out not to be an
+				// insert's.
+				if err := validateSequence(seq); err != nil {
+					return nil, invalidBSON(err)
+				}
+				seqs = append(seqs, docSequence{name: name, unbuilt: seq})
+				continue
 			}
+			docs, err := decodeSequence(&dec, seq)
 			if err != nil {
 				return nil, invalidBSON(err)
 			}
@@ -239,6 +244,20 @@ func decodeSections(b []byte, opts decodeOptions) (bson.D, bson.D) {
 	}
 	if !haveBody {
 		return nil, wireError(40587, "OP_MSG messages must have a body")
+	}
+	for i, s := range seqs {
+		if s.unbuilt == nil {
+			continue
+		}
+		if len(body) > 0 && body[0].Key == "insert" {
+			seqs[i].docs = bson.A{}
+			continue
+		}
+		docs, err := decodeSequence(&dec, s.unbuilt)
+		if err != nil {
+			return nil, invalidBSON(err)
+		}
+		seqs[i].docs = docs
 	}
 	if len(seqs) == 0 {
 		return body, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/projection"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/storagestats"
+	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
@@ -222,7 +223,7 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 			return err
 		}
 		if e.isTimeseries(db, c) {
-			return errTimeseriesTarget("$merge")
+			return timeseries.ErrTarget("$merge")
 		}
 		if insert {
 			doc, perr := prepareInsert(newDoc, value.Size(newDoc))
@@ -231,7 +232,7 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 			}
 			return e.catalog.Write(db, c, true, func(target *catalog.Collection) error {
 				if target.Kind == catalog.KindTimeseries {
-					return errTimeseriesTarget("$merge") // created as one since the check
+					return timeseries.ErrTarget("$merge") // created as one since the check
 				}
 				if err := e.validateWrite(req, target, nil, doc); err != nil {
 					return err
@@ -290,7 +291,7 @@ func (e *Engine) replaceCollection(req *request, ctx context.Context, db, c stri
 	var specs []index.Spec
 	if old != nil {
 		if old.Kind == catalog.KindTimeseries {
-			return errTimeseriesTarget("$out")
+			return timeseries.ErrTarget("$out")
 		}
 		opts = old.Options
 		for _, ix := range old.Indexes()[1:] {

@@ -801,9 +801,3 @@ func (e *Engine) updateMeasurements(req *request, ts *tsView, st *updateStatemen
 	out.modified = int64(n)
 	return out, nil
 }
-
-// errTimeseriesTarget refuses $out and $merge into a time-series
-// collection, which would need the bucket catalog behind the stage.
-func errTimeseriesTarget(stage string) error {
-	return mongoerr.Newf(mongoerr.NotImplemented, "%s into a time-series collection is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it", stage)
-}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
 	"github.com/schemalab/schemalab/sandbox/engine/update"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
@@ -29,6 +30,11 @@ func parseTarget(stage string, v any, defaultDB string) (db, coll string, err er
 					return "", "", mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s.coll' is the wrong type '%s', expected type 'string'", stage, typeNameOf(e.Value))
 				}
 				coll = s
+			case "timeseries":
+				if stage == "$out" {
+					return "", "", timeseries.ErrTarget(stage)
+				}
+				return "", "", mongoerr.Newf(mongoerr.IDLUnknownField, "BSON field '%s.%s' is an unknown field.", stage, e.Key)
 			default:
 				return "", "", mongoerr.Newf(mongoerr.IDLUnknownField, "BSON field '%s.%s' is an unknown field.", stage, e.Key)
 			}

@@ -584,3 +584,12 @@ func TestAggOutAndMerge(t *testing.T) {
 		})
 	}
 }
+
+// Stages name their paths through mongod's FieldPath, which refuses a
+// trailing dot before it looks at the path's parts.
+func TestStagePathsEndingInADot(t *testing.T) {
+	db, _ := confColl(t, `{"_id": 1, "a": [1, 2]}`)
+	for _, stage := range []string{`{"$unwind": "$a."}`, `{"$lookup": {"from": "c", "localField": "_id", "foreignField": "_id", "as": "x."}}`} {
+		wantErr(t, db, `{"aggregate": "c", "pipeline": [`+stage+`], "cursor": {}}`, 40353, "FieldPath must not end with a '.'.")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/projection"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
@@ -27,7 +28,7 @@ func parseFacet(spec any, p *parser) ([]Stage, error) {
 	s := &facetStage{}
 	sub := &parser{ctx: p.ctx, scope: p.scope, letVals: p.letVals, inFacet: true}
 	for _, e := range d {
-		if err := validateFieldName(e.Key); err != nil {
+		if err := projection.ValidateFieldPath(e.Key); err != nil {
 			return nil, err
 		}
 		arr, ok := e.Value.(bson.A)

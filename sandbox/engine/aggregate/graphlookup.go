@@ -5,6 +5,7 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/projection"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
@@ -83,7 +84,7 @@ func parseGraphLookup(spec any, p *parser) ([]Stage, error) {
 		case "connectToField":
 			s.connectTo = str
 		case "depthField":
-			if err := validateFieldName(str); err != nil {
+			if err := projection.ValidateFieldPath(str); err != nil {
 				return nil, err
 			}
 			s.depthField = str
@@ -93,7 +94,7 @@ func parseGraphLookup(spec any, p *parser) ([]Stage, error) {
 		return nil, mongoerr.New(40105, "$graphLookup requires 'from', 'as', 'startWith', 'connectFromField', and 'connectToField' to be specified.")
 	}
 	for _, f := range []string{s.as, s.connectFrom, s.connectTo} {
-		if err := validateFieldName(f); err != nil {
+		if err := projection.ValidateFieldPath(f); err != nil {
 			return nil, err
 		}
 	}

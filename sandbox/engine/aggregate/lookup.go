@@ -5,6 +5,7 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/projection"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
@@ -83,7 +84,7 @@ func parseLookup(spec any, p *parser) ([]Stage, error) {
 	if s.as == "" {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "must specify 'as' field for a $lookup")
 	}
-	if err := validateFieldName(s.as); err != nil {
+	if err := projection.ValidateFieldPath(s.as); err != nil {
 		return nil, err
 	}
 	s.asParts = splitPath(s.as)

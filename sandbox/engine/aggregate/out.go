@@ -5,6 +5,7 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/projection"
 	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
 	"github.com/schemalab/schemalab/sandbox/engine/update"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
@@ -208,7 +209,7 @@ func parseMerge(spec any, p *parser) ([]Stage, error) {
 		s.matchedStages = stages
 	}
 	for _, f := range s.on {
-		if err := validateFieldName(f); err != nil {
+		if err := projection.ValidateFieldPath(f); err != nil {
 			return nil, err
 		}
 	}

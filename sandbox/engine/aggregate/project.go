@@ -1,8 +1,6 @@
 package aggregate
 
 import (
-	"strings"
-
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
@@ -128,21 +126,6 @@ func (s *projectStage) open(in Iterator, rt *runtime) (Iterator, error) {
 func (s *projectStage) transform(d bson.D, env *expr.Env) (bson.D, error) {
 	env.Reset(d)
 	return s.proj.ApplyEnv(d, env)
-}
-
-func validateFieldName(path string) error {
-	if path == "" {
-		return mongoerr.New(40352, "FieldPath cannot be constructed with empty string")
-	}
-	for _, part := range strings.Split(path, ".") {
-		if part == "" {
-			return mongoerr.New(15998, "FieldPath field names may not be empty strings.")
-		}
-		if part[0] == '$' {
-			return mongoerr.Newf(16410, "FieldPath field names may not start with '$'. Consider using $getField or $setField.")
-		}
-	}
-	return nil
 }
 
 // setInPlace sets key in a document the caller owns.

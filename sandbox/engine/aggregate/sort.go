@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/projection"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
@@ -29,7 +30,7 @@ func parseSortPattern(spec any) (*sortSpec, error) {
 	}
 	s := &sortSpec{pattern: d}
 	for _, e := range d {
-		if err := validateFieldName(e.Key); err != nil {
+		if err := projection.ValidateFieldPath(e.Key); err != nil {
 			return nil, err
 		}
 		n, ok := toInt64(e.Value)

@@ -6,6 +6,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/projection"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
@@ -47,7 +48,7 @@ func parseUnwind(spec any, _ *parser) ([]Stage, error) {
 				if str[0] == '$' {
 					return nil, mongoerr.Newf(28822, "includeArrayIndex option to $unwind stage should not be prefixed with a '$': %s", str)
 				}
-				if err := validateFieldName(str); err != nil {
+				if err := projection.ValidateFieldPath(str); err != nil {
 					return nil, err
 				}
 				s.indexField = str
@@ -65,7 +66,7 @@ func parseUnwind(spec any, _ *parser) ([]Stage, error) {
 		return nil, mongoerr.Newf(28818, "path option to $unwind stage should be prefixed with a '$': %s", prefixed)
 	}
 	s.path = prefixed[1:]
-	if err := validateFieldName(s.path); err != nil {
+	if err := projection.ValidateFieldPath(s.path); err != nil {
 		return nil, err
 	}
 	s.parts = splitPath(s.path)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/engine/projection"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
@@ -85,7 +86,7 @@ func parseSetWindowFields(spec any, p *parser) ([]Stage, error) {
 		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field '$setWindowFields.output' is missing but a required field")
 	}
 	for _, e := range output {
-		if err := validateFieldName(e.Key); err != nil {
+		if err := projection.ValidateFieldPath(e.Key); err != nil {
 			return nil, err
 		}
 		o, err := parseWindowOutput(e.Key, e.Value, s.sortBy, p)

@@ -97,8 +97,10 @@ func (ctx *parseCtx) defaultType() int {
 	return typeExclusion
 }
 
-// validateFieldPath applies FieldPath's rules to a projection key.
-func validateFieldPath(path string) error {
+// ValidateFieldPath applies the rules of mongod's FieldPath constructor
+// (src/mongo/db/pipeline/field_path.cpp), in its order, to a path that a
+// projection, a stage or an expression names.
+func ValidateFieldPath(path string) error {
 	if path == "" {
 		return mongoerr.New(40352, "FieldPath cannot be constructed with empty string")
 	}
@@ -167,7 +169,7 @@ func (ctx *parseCtx) compile(spec any) (compiledExpr, error) {
 }
 
 func validatedFieldPath(path string) error {
-	if err := validateFieldPath(path); err != nil {
+	if err := ValidateFieldPath(path); err != nil {
 		return unprefixed{err}
 	}
 	return nil
@@ -407,7 +409,7 @@ func (ctx *parseCtx) parseSubObject(key, parentPath string, obj bson.D, parent *
 		if err != nil || done {
 			return err
 		}
-		if validateFieldPath(obj[0].Key) != nil {
+		if ValidateFieldPath(obj[0].Key) != nil {
 			return mongoerr.New(31325, "Unknown expression "+obj[0].Key)
 		}
 	}

@@ -31,12 +31,10 @@ func parseTarget(stage string, v any, defaultDB string) (db, coll string, err er
 					return "", "", mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s.coll' is the wrong type '%s', expected type 'string'", stage, typeNameOf(e.Value))
 				}
 				coll = s
-			case "timeseries":
-				if stage == "$out" {
+			default:
+				if e.Key == "timeseries" && stage == "$out" {
 					return "", "", timeseries.ErrTarget(stage)
 				}
-				return "", "", mongoerr.Newf(mongoerr.IDLUnknownField, "BSON field '%s.%s' is an unknown field.", stage, e.Key)
-			default:
 				return "", "", mongoerr.Newf(mongoerr.IDLUnknownField, "BSON field '%s.%s' is an unknown field.", stage, e.Key)
 			}
 		}

@@ -65,11 +65,11 @@ type Collection struct {
 	derived *derived
 }
 
-// derived is a cache of results computed from one state of a
-// collection's contents.
+// derived is what has been computed from one state of a collection's
+// contents.
 type derived struct {
-	mu     sync.Mutex
-	values map[any]any
+	once  sync.Once
+	value any
 }
 
 // liveState is what only the catalog's own copy of a collection has.
@@ -105,31 +105,18 @@ func newCollection(db, name string, options bson.D, compile FilterCompiler) *Col
 }
 
 // Derived returns compute's result for the collection's contents as they
-// are, computing it at most once per state (key names the computation):
-// figures such as the storage statistics model, which scan every record,
-// then cost one scan per state instead of one per request, and a
-// classroom's students reading their copies of a template share one. c
-// must be a snapshot (Collection.Snapshot), and compute must depend on
-// its contents alone.
-func (c *Collection) Derived(key any, compute func() any) any {
+// are, computing it at most once per state: the storage statistics
+// model, which scans every record, then costs one scan per state instead
+// of one per request, and a classroom's students reading their copies of
+// a template share one. c must be a snapshot (Collection.Snapshot), and
+// compute must depend on its contents alone.
+func (c *Collection) Derived(compute func() any) any {
 	d := c.derived
 	if d == nil || c.live != nil {
 		return compute()
 	}
-	d.mu.Lock()
-	v, ok := d.values[key]
-	d.mu.Unlock()
-	if ok {
-		return v
-	}
-	v = compute()
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.values == nil {
-		d.values = map[any]any{}
-	}
-	d.values[key] = v
-	return v
+	d.once.Do(func() { d.value = compute() })
+	return d.value
 }
 
 // NS is "db.coll".

@@ -21,11 +21,8 @@ type Figures struct {
 // time-series buckets collection) keeps its records in _id order in the
 // collection file itself and has no separate _id index file.
 func Collect(c *catalog.Collection) Figures {
-	return c.Derived(figuresKey{}, func() any { return collect(c) }).(Figures)
+	return c.Derived(func() any { return collect(c) }).(Figures)
 }
-
-// figuresKey names Collect's figures among a collection's derived values.
-type figuresKey struct{}
 
 func collect(c *catalog.Collection) Figures {
 	f := Figures{Count: int64(c.Count()), Size: c.DataSize(), StorageSize: DataStorageSize(c)}

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
-
-	"github.com/schemalab/schemalab/sandbox"
 )
 
 func liveHeap() uint64 {
@@ -25,11 +23,7 @@ func liveHeap() uint64 {
 //	go test -run '^$' -bench SeedBucketStudent ./lessons/classroom
 func BenchmarkSeedBucketStudent(b *testing.B) {
 	ctx := context.Background()
-	be, err := sandbox.StartEmbedded(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer be.Close()
+	be := embedded(b)
 	l := builtinLesson(b, "bucket")
 	tpl := NewTemplates(be.Client, be.Connector(), nil)
 	before := liveHeap()

@@ -46,11 +46,7 @@ func TestSeedClonesTheTemplateForEachStudent(t *testing.T) {
 		t.Skip("builds the bucket lesson's template (144,000 readings); skipped with -short")
 	}
 	ctx := context.Background()
-	be, err := sandbox.StartEmbedded(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer be.Close()
+	be := embedded(t)
 	l := builtinLesson(t, "bucket")
 	tpl := NewTemplates(be.Client, be.Connector(), nil)
 
@@ -124,6 +120,17 @@ func TestSeedOnAServerWithoutSnapshotsAsksForReplay(t *testing.T) {
 	}
 }
 
+// embedded starts an embedded sandbox for the test.
+func embedded(t testing.TB) *sandbox.Backend {
+	t.Helper()
+	be, err := sandbox.StartEmbedded(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { be.Close() })
+	return be
+}
+
 // studentRunner is a student's runner as a classroom makes it: a client
 // confined to the student's prefix, seeded from the room's templates.
 func studentRunner(t testing.TB, be *sandbox.Backend, tpl *Templates, l *lessons.Lesson, name string) *lessons.Runner {
@@ -159,11 +166,7 @@ func TestSeededStudentsShareTheTemplateAndStayApart(t *testing.T) {
 		t.Skip("builds the bucket lesson's template (144,000 readings); skipped with -short")
 	}
 	ctx := context.Background()
-	be, err := sandbox.StartEmbedded(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer be.Close()
+	be := embedded(t)
 	l := builtinLesson(t, "bucket")
 	tpl := NewTemplates(be.Client, be.Connector(), nil)
 	alice := studentRunner(t, be, tpl, l, "alice")
@@ -263,11 +266,7 @@ func stepNamed(t testing.TB, l *lessons.Lesson, prefix string) int {
 // reported to the instructor's log.
 func TestStartBuildsOnceAndReportsProblems(t *testing.T) {
 	ctx := context.Background()
-	be, err := sandbox.StartEmbedded(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer be.Close()
+	be := embedded(t)
 	src := "---\nid: brittle\ntitle: Brittle\n---\n## One\n```js run\ndb.items.insertOne({ _id: 1 })\n```\n" +
 		"## Two\n```js run\nthrow new Error('step two breaks')\n```\n## Three\n```js run\ndb.items.countDocuments()\n```\n"
 	ls, errs := lessons.LoadFS(fstest.MapFS{"brittle.md": {Data: []byte(src)}}, "")

@@ -7,6 +7,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/event"
+
+	"github.com/schemalab/schemalab/sandbox/vocab"
 )
 
 // Command is one command an exercise attempt sent to the server, as the
@@ -44,11 +46,7 @@ func (c Command) IsRead() bool { return len(c.Reads) > 0 }
 var plumbing = map[string]bool{"hello": true, "isMaster": true, "ismaster": true, "ping": true, "buildInfo": true,
 	"endSessions": true, "getMore": true, "killCursors": true, "saslStart": true, "saslContinue": true,
 	"getParameter": true, "hostInfo": true, "getLog": true, "getCmdLineOpts": true, "connectionStatus": true,
-	SnapshotCommand: true}
-
-// SnapshotCommand is the embedded server's database snapshot command
-// (mongod has none and answers CommandNotFound).
-const SnapshotCommand = "schemalabSnapshot"
+	vocab.SnapshotCommand: true}
 
 // recorder collects the commands a session's client sends while
 // recording is on. The driver calls it from whatever goroutine runs the

@@ -12,10 +12,8 @@ import (
 
 	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/sandbox/shell"
+	"github.com/schemalab/schemalab/sandbox/vocab"
 )
-
-// DefaultPrefix is put before a lesson's id to name its database.
-const DefaultPrefix = "schemalab_"
 
 // RunnerOptions configure a Runner.
 type RunnerOptions struct {
@@ -123,7 +121,7 @@ func (r *Runner) Database() string { return DatabaseName(r.sb.Prefix, r.lesson.I
 // DatabaseName names the database of lesson id.
 func DatabaseName(prefix, id string) string {
 	if prefix == "" {
-		prefix = DefaultPrefix
+		prefix = vocab.DefaultPrefix
 	}
 	return prefix + id
 }

@@ -26,7 +26,7 @@ type ConnectFunc func(ctx context.Context, monitor *event.CommandMonitor) (*mong
 type Sandbox struct {
 	// Connect opens a session's client; required.
 	Connect ConnectFunc
-	// Prefix of lesson database names; "" means DefaultPrefix.
+	// Prefix of lesson database names; "" means vocab.DefaultPrefix.
 	Prefix string
 	// ResetDB empties a lesson database; nil drops it through the
 	// session's client. A shared server's backend drops only databases

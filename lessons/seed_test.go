@@ -11,6 +11,7 @@ import (
 
 	"github.com/schemalab/schemalab/content"
 	"github.com/schemalab/schemalab/sandbox"
+	"github.com/schemalab/schemalab/sandbox/vocab"
 )
 
 // seedsOf builds l's template on be, in the databases of prefix, and
@@ -23,7 +24,7 @@ func seedsOf(t testing.TB, be *sandbox.Backend, l *Lesson, prefix string) func(c
 		t.Fatal(err)
 	}
 	seeds := &Seeds{Template: tpl, Restore: func(ctx context.Context, snapshot, db string) error {
-		return be.Client.Database(db).RunCommand(ctx, bson.D{{Key: SnapshotCommand, Value: "restore"},
+		return be.Client.Database(db).RunCommand(ctx, bson.D{{Key: vocab.SnapshotCommand, Value: "restore"},
 			{Key: "name", Value: snapshot}, {Key: "fromDb", Value: tpl.Database()}}).Err()
 	}}
 	return func(context.Context, *Lesson) (*Seeds, error) { return seeds, nil }

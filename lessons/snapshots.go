@@ -10,7 +10,9 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/schemalab/schemalab/lessons/locale"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/shell"
+	"github.com/schemalab/schemalab/sandbox/vocab"
 )
 
 var (
@@ -29,9 +31,6 @@ const (
 	snapshotsOn
 	snapshotsOff // a real MongoDB, or `schemalab serve --strict`
 )
-
-// codeCommandNotFound is mongod's answer to a command it does not have.
-const codeCommandNotFound = 59
 
 // The states a session saves, by step: before it (after the steps before
 // it), and after its setup blocks (where its own code and the stage
@@ -67,7 +66,7 @@ func stepOfState(state string) int {
 
 // snapshotCmd runs the snapshot command on the lesson database.
 func (r *Runner) snapshotCmd(ctx context.Context, action, name string, extra ...bson.E) error {
-	cmd := bson.D{{Key: SnapshotCommand, Value: action}, {Key: "db", Value: r.Database()}}
+	cmd := bson.D{{Key: vocab.SnapshotCommand, Value: action}, {Key: "db", Value: r.Database()}}
 	if name != "" {
 		cmd = append(cmd, bson.E{Key: "name", Value: name})
 	}
@@ -99,7 +98,7 @@ func (r *Runner) save(ctx context.Context, name string) error {
 			r.snapshots = snapshotsOff
 			why := r.say(msgNoSnapshotCommand, nil)
 			var ce mongo.CommandError
-			if !errors.As(err, &ce) || ce.Code != codeCommandNotFound {
+			if !errors.As(err, &ce) || ce.Code != mongoerr.CommandNotFound {
 				why = r.say(msgSnapshotFailed, map[string]any{"Err": err.Error()})
 			}
 			r.note(r.say(msgReplaying, map[string]any{"Why": why}))
@@ -143,7 +142,7 @@ func (r *Runner) restoreInto(ctx context.Context, name, db string) error {
 	if r.shared[name] {
 		return r.seeds.Restore(ctx, name, db)
 	}
-	cmd := bson.D{{Key: SnapshotCommand, Value: "restore"}, {Key: "db", Value: db}, {Key: "name", Value: name},
+	cmd := bson.D{{Key: vocab.SnapshotCommand, Value: "restore"}, {Key: "db", Value: db}, {Key: "name", Value: name},
 		{Key: "fromDb", Value: r.Database()}}
 	was := r.rec.pause()
 	defer r.rec.resume(was)

@@ -18,6 +18,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/schemalab/schemalab/sandbox/engine"
+	"github.com/schemalab/schemalab/sandbox/vocab"
 	"github.com/schemalab/schemalab/sandbox/wire"
 )
 
@@ -39,7 +40,7 @@ type Config struct {
 	Kind string
 	// MongodPath is --mongod; empty means "mongod" on PATH.
 	MongodPath string
-	// DBPrefix is --db-prefix; empty means DefaultPrefix.
+	// DBPrefix is --db-prefix; empty means vocab.DefaultPrefix.
 	DBPrefix string
 	// UnsafeAnyDB is --unsafe-any-db: the backend's own clients are not
 	// confined to the prefix on a real server.
@@ -101,7 +102,7 @@ const serverSelectionTimeout = 5 * time.Second
 func Open(ctx context.Context, cfg Config) (*Backend, error) {
 	prefix := cfg.DBPrefix
 	if prefix == "" {
-		prefix = DefaultPrefix
+		prefix = vocab.DefaultPrefix
 	}
 	if err := ValidatePrefix(prefix); err != nil {
 		return nil, err

@@ -24,7 +24,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/event"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/vocab"
 	"github.com/schemalab/schemalab/sandbox/wire"
 )
 
@@ -152,7 +153,7 @@ func TestConfinedClientNeverOffersCompression(t *testing.T) {
 		m, _ := wire.DecodeClientMessage(msg)
 		hello <- m
 	}()
-	b := &Backend{Kind: KindURI, prefix: DefaultPrefix}
+	b := &Backend{Kind: KindURI, prefix: vocab.DefaultPrefix}
 	s := b.clientSettings()
 	s.selectionTimeout = 200 * time.Millisecond
 	c, err := newClient("mongodb://"+ln.Addr().String()+"/?compressors=zstd,zlib,snappy", s)

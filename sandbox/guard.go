@@ -12,8 +12,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/ocsp"
 
 	"github.com/schemalab/schemalab/sandbox/engine"
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
-	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/vocab"
 	"github.com/schemalab/schemalab/sandbox/wire"
 )
 
@@ -120,7 +120,7 @@ func (c *guardedConn) Write(p []byte) (int, error) {
 	off := 0
 	for len(stream)-off >= 4 {
 		size := int(int32(binary.LittleEndian.Uint32(stream[off:])))
-		if size < wire.HeaderSize || size > value.MaxMessageSize {
+		if size < wire.HeaderSize || size > vocab.MaxMessageSize {
 			c.broken = c.policy.refuse("", fmt.Sprintf("a message of %d bytes, outside the wire protocol's bounds", size))
 			break
 		}

@@ -6,10 +6,6 @@ import (
 	"strings"
 )
 
-// DefaultPrefix is put before a lesson's id to name its database; it
-// matches lessons.DefaultPrefix.
-const DefaultPrefix = "schemalab_"
-
 // maxDBNameBytes is MongoDB's limit on a database name (64 bytes including
 // the terminating NUL).
 const maxDBNameBytes = 63

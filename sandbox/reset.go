@@ -11,11 +11,9 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-)
 
-// MarkerCollection is the collection schemalab writes into every database
-// it creates on a real server; reset drops only databases that hold it.
-const MarkerCollection = "_schemalab"
+	"github.com/schemalab/schemalab/sandbox/vocab"
+)
 
 // markerID is the _id of the one marker document.
 const markerID = "schemalab"
@@ -82,18 +80,18 @@ func (b *Backend) verifyMarker(ctx context.Context, name, verb string) error {
 	db := b.Client.Database(name)
 	colls, err := db.ListCollectionNames(ctx, bson.D{})
 	if err != nil {
-		return fmt.Errorf("%s database %s: cannot list its collections to look for the %s marker: %w", verb, name, MarkerCollection, err)
+		return fmt.Errorf("%s database %s: cannot list its collections to look for the %s marker: %w", verb, name, vocab.MarkerCollection, err)
 	}
 	if len(colls) == 0 {
 		return nil
 	}
-	if slices.Contains(colls, MarkerCollection) {
-		err := db.Collection(MarkerCollection).FindOne(ctx, bson.D{{Key: "_id", Value: markerID}}).Err()
+	if slices.Contains(colls, vocab.MarkerCollection) {
+		err := db.Collection(vocab.MarkerCollection).FindOne(ctx, bson.D{{Key: "_id", Value: markerID}}).Err()
 		if err == nil {
 			return nil
 		}
 		if !errors.Is(err, mongo.ErrNoDocuments) {
-			return fmt.Errorf("%s database %s: cannot read its %s marker: %w", verb, name, MarkerCollection, err)
+			return fmt.Errorf("%s database %s: cannot read its %s marker: %w", verb, name, vocab.MarkerCollection, err)
 		}
 	}
 	slices.Sort(colls)
@@ -102,11 +100,11 @@ func (b *Backend) verifyMarker(ctx context.Context, name, verb string) error {
 		shown = append(slices.Clip(shown[:3]), "…")
 	}
 	return fmt.Errorf("refusing to %s database %q on %s: it already holds collections (%s) but no %s marker, so schemalab did not create it; drop it yourself if it is yours, or choose another --db-prefix: %w",
-		verb, name, b.Host, strings.Join(shown, ", "), MarkerCollection, ErrNotCreatedBySchemalab)
+		verb, name, b.Host, strings.Join(shown, ", "), vocab.MarkerCollection, ErrNotCreatedBySchemalab)
 }
 
 func (b *Backend) writeMarker(ctx context.Context, name string) error {
-	_, err := b.Client.Database(name).Collection(MarkerCollection).InsertOne(ctx, bson.D{
+	_, err := b.Client.Database(name).Collection(vocab.MarkerCollection).InsertOne(ctx, bson.D{
 		{Key: "_id", Value: markerID},
 		{Key: "createdAt", Value: bson.NewDateTimeFromTime(time.Now())},
 		{Key: "version", Value: schemalabVersion()},

@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/schemalab/schemalab/sandbox/vocab"
 	"github.com/schemalab/schemalab/sandbox/wire"
 )
 
@@ -73,7 +74,7 @@ func TestURIBackendDescribesServer(t *testing.T) {
 	if b.URI() != "" {
 		t.Errorf("URI() = %q; a given URI may hold credentials and is not repeated", b.URI())
 	}
-	if b.Prefix() != DefaultPrefix || b.DatabaseName("bucket") != "schemalab_bucket" {
+	if b.Prefix() != vocab.DefaultPrefix || b.DatabaseName("bucket") != "schemalab_bucket" {
 		t.Errorf("Prefix %q, DatabaseName %q", b.Prefix(), b.DatabaseName("bucket"))
 	}
 }
@@ -137,10 +138,10 @@ func TestResetOnSharedServer(t *testing.T) {
 		Version string `bson:"version"`
 		Prefix  string `bson:"prefix"`
 	}
-	if err := seed.Database(lesson).Collection(MarkerCollection).FindOne(ctx, bson.D{}).Decode(&marker); err != nil {
+	if err := seed.Database(lesson).Collection(vocab.MarkerCollection).FindOne(ctx, bson.D{}).Decode(&marker); err != nil {
 		t.Fatalf("no marker after reset: %v", err)
 	}
-	if marker.ID != "schemalab" || marker.Version == "" || marker.Prefix != DefaultPrefix {
+	if marker.ID != "schemalab" || marker.Version == "" || marker.Prefix != vocab.DefaultPrefix {
 		t.Errorf("marker %+v", marker)
 	}
 	if _, err := b.Client.Database(lesson).Collection("readings").InsertOne(ctx, bson.D{{Key: "v", Value: int32(1)}}); err != nil {
@@ -153,7 +154,7 @@ func TestResetOnSharedServer(t *testing.T) {
 		t.Fatalf("reset of a marked database: %v", err)
 	}
 	colls, _ := seed.Database(lesson).ListCollectionNames(ctx, bson.D{})
-	if len(colls) != 1 || colls[0] != MarkerCollection {
+	if len(colls) != 1 || colls[0] != vocab.MarkerCollection {
 		t.Errorf("after reset %s holds %v, want only the marker", lesson, colls)
 	}
 

@@ -6,6 +6,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/vocab"
 )
 
 // This file is the guard's policy: which commands a confined client may
@@ -61,7 +62,7 @@ var allowedCommands = map[string]commandScope{
 	"createIndexes": scopeDatabase, "dropIndexes": scopeDatabase, "deleteIndexes": scopeDatabase,
 	// The embedded server's snapshots, which the lessons runner saves and
 	// restores (sandbox/engine/admin_snapshot.go); they name db and fromDb.
-	"schemalabSnapshot": scopeDatabase,
+	vocab.SnapshotCommand: scopeDatabase,
 
 	// Admin commands that act only on the namespaces they name.
 	"renameCollection": scopeAdmin, "bulkWrite": scopeAdmin,
@@ -174,7 +175,7 @@ func (p policy) checkNamespaces(name, db string, cmd bson.D) error {
 			if out, ok := e.Value.(bson.D); ok {
 				err = eachKey(out, "db", func(v any) error { return p.checkName(name, "`out.db`", v, databaseName) })
 			}
-		case (e.Key == "db" || e.Key == "fromDb") && name == "schemalabSnapshot":
+		case (e.Key == "db" || e.Key == "fromDb") && name == vocab.SnapshotCommand:
 			err = p.checkName(name, "`"+e.Key+"`", e.Value, databaseName)
 		}
 		if err == nil {

@@ -11,7 +11,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/schemalab/schemalab/lessons"
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/vocab"
 )
 
 // TemplatePrefix starts the names of the template databases
@@ -86,7 +87,7 @@ func (t *Templates) Available(ctx context.Context) error {
 		return t.support
 	}
 	err := t.client.Database(TemplatePrefix+"probe").RunCommand(ctx,
-		bson.D{{Key: lessons.SnapshotCommand, Value: "list"}}).Err()
+		bson.D{{Key: vocab.SnapshotCommand, Value: "list"}}).Err()
 	var ce mongo.CommandError
 	switch {
 	case err == nil:
@@ -141,7 +142,7 @@ func (t *Templates) build(tpl *template, l *lessons.Lesson) {
 	defer cancel()
 	// Snapshots of an earlier build of the same lesson would pin old data.
 	db := Database(l.ID)
-	if err := t.client.Database(db).RunCommand(ctx, bson.D{{Key: lessons.SnapshotCommand, Value: "drop"}}).Err(); err != nil {
+	if err := t.client.Database(db).RunCommand(ctx, bson.D{{Key: vocab.SnapshotCommand, Value: "drop"}}).Err(); err != nil {
 		tpl.err = fmt.Errorf("classroom template %s: drop its old snapshots: %w", db, err)
 		return
 	}
@@ -208,7 +209,7 @@ func (t *Templates) Seeds(ctx context.Context, l *lessons.Lesson) (*lessons.Seed
 }
 
 func (t *Templates) restore(ctx context.Context, tpl *lessons.Template, snapshot, db string) error {
-	err := t.client.Database(db).RunCommand(ctx, bson.D{{Key: lessons.SnapshotCommand, Value: "restore"},
+	err := t.client.Database(db).RunCommand(ctx, bson.D{{Key: vocab.SnapshotCommand, Value: "restore"},
 		{Key: "name", Value: snapshot}, {Key: "fromDb", Value: tpl.Database()}}).Err()
 	if err != nil {
 		return fmt.Errorf("start %s from the classroom template of %s: %w", db, tpl.Lesson().ID, err)

@@ -7,10 +7,10 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/storagestats"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // Collection options the sandbox stores and lists but does not act on

@@ -8,25 +8,10 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/vocab"
 )
-
-// SnapshotCommand is the embedded server's own command for saving and
-// restoring whole databases in O(1):
-//
-//	{schemalabSnapshot: "save",    db: D, name: N}
-//	{schemalabSnapshot: "restore", db: D, name: N [, fromDb: S]}
-//	{schemalabSnapshot: "drop",    db: D [, name: N]}
-//	{schemalabSnapshot: "list",    db: D}
-//
-// db defaults to the command's $db; fromDb (restore) names the database
-// the snapshot was taken of and defaults to db, so a classroom can give a
-// student a copy of a shared template. mongod has no such command and
-// answers CommandNotFound, which is how the lessons runner knows to
-// replay steps instead; the name carries our product's prefix so that it
-// can never collide with one of mongod's.
-const SnapshotCommand = "schemalabSnapshot"
 
 // maxSnapshotsPerDB bounds what a client can make the server keep: each
 // snapshot pins the versions of the B-tree nodes written since it was
@@ -45,6 +30,20 @@ type savedDatabase struct {
 	buckets timeseries.Saved
 }
 
+// cmdSnapshot answers vocab.SnapshotCommand, the embedded server's own
+// command for saving and restoring whole databases in O(1):
+//
+//	{schemalabSnapshot: "save",    db: D, name: N}
+//	{schemalabSnapshot: "restore", db: D, name: N [, fromDb: S]}
+//	{schemalabSnapshot: "drop",    db: D [, name: N]}
+//	{schemalabSnapshot: "list",    db: D}
+//
+// db defaults to the command's $db; fromDb (restore) names the database
+// the snapshot was taken of and defaults to db, so a classroom can give a
+// student a copy of a shared template. mongod has no such command and
+// answers CommandNotFound, which is how the lessons runner knows to
+// replay steps instead; the name carries our product's prefix so that it
+// can never collide with one of mongod's.
 func cmdSnapshot(e *Engine, req *request) (bson.D, error) {
 	a := newArgs(req)
 	if err := a.checkKnown(true, "db", "name", "fromDb"); err != nil {
@@ -52,7 +51,7 @@ func cmdSnapshot(e *Engine, req *request) (bson.D, error) {
 	}
 	action, ok := req.cmd[0].Value.(string)
 	if !ok {
-		return nil, a.wrongType(SnapshotCommand, req.cmd[0].Value, "string")
+		return nil, a.wrongType(vocab.SnapshotCommand, req.cmd[0].Value, "string")
 	}
 	db, hasDB, err := a.str("db")
 	if err != nil {
@@ -74,7 +73,7 @@ func cmdSnapshot(e *Engine, req *request) (bson.D, error) {
 	needName := func() error {
 		if !hasName {
 			return mongoerr.Newf(mongoerr.IDLFailedToParse,
-				"BSON field '%s.name' is missing but a required field", SnapshotCommand)
+				"BSON field '%s.name' is missing but a required field", vocab.SnapshotCommand)
 		}
 		return nil
 	}
@@ -156,5 +155,5 @@ func cmdSnapshot(e *Engine, req *request) (bson.D, error) {
 		return bson.D{{Key: "snapshots", Value: list}}, nil
 	}
 	return nil, mongoerr.Newf(mongoerr.BadValue,
-		"%s must be \"save\", \"restore\", \"drop\" or \"list\", not \"%s\"", SnapshotCommand, action)
+		"%s must be \"save\", \"restore\", \"drop\" or \"list\", not \"%s\"", vocab.SnapshotCommand, action)
 }

@@ -4,8 +4,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/storagestats"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // scaleArg reads collStats/dbStats' scale: a positive number.

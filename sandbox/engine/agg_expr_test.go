@@ -3,7 +3,7 @@ package engine_test
 import (
 	"testing"
 
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // Expression operators through $project, with mongod's result types and

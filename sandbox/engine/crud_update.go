@@ -1,16 +1,17 @@
 package engine
 
 import (
-	"go.mongodb.org/mongo-driver/v2/bson"
 	"runtime"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/aggregate"
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/planner"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/update"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // updateStatement is one entry of an update command's "updates".

@@ -15,10 +15,11 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/vocab"
 )
 
 // Engine is one embedded server's data and cursors. It is safe for
@@ -77,7 +78,7 @@ type Options struct {
 func New(opts Options) *Engine {
 	cmds := commands()
 	if !opts.Strict {
-		cmds = append(cmds, &command{name: SnapshotCommand, run: cmdSnapshot})
+		cmds = append(cmds, &command{name: vocab.SnapshotCommand, run: cmdSnapshot})
 	}
 	return &Engine{
 		catalog:       catalog.New(compilePartialFilter),

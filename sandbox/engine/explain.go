@@ -7,10 +7,10 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/aggregate"
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/planner"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // ServerVersion is the MongoDB version the sandbox reproduces; buildInfo,

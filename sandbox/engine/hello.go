@@ -5,8 +5,9 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/vocab"
 )
 
 // What a mongod 8.0 standalone advertises in hello besides its limits.
@@ -58,7 +59,7 @@ func cmdHello(e *Engine, req *request) (bson.D, error) {
 			{Key: "counter", Value: int64(0)},
 		}},
 		bson.E{Key: "maxBsonObjectSize", Value: int32(value.MaxUserDocumentSize)},
-		bson.E{Key: "maxMessageSizeBytes", Value: int32(value.MaxMessageSize)},
+		bson.E{Key: "maxMessageSizeBytes", Value: int32(vocab.MaxMessageSize)},
 		bson.E{Key: "maxWriteBatchSize", Value: int32(maxWriteBatchSize)},
 		bson.E{Key: "localTime", Value: bson.NewDateTimeFromTime(time.Now())},
 		bson.E{Key: "logicalSessionTimeoutMinutes", Value: int32(logicalSessionTimeoutMinutes)},

@@ -3,9 +3,9 @@ package engine
 import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // An upsert is not atomic on mongod between its query and its insert: two

@@ -1,9 +1,10 @@
 package engine
 
 import (
-	"github.com/schemalab/schemalab/sandbox/engine/expr"
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 
 	"slices"
 	"strings"

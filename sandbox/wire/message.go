@@ -12,8 +12,9 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine"
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/vocab"
 )
 
 // Opcodes of the MongoDB wire protocol (mongo/rpc/message.h).
@@ -116,8 +117,8 @@ func decodeMessageWith(msg []byte, opts decodeOptions) (*request, error) {
 	if int(h.length) != len(msg) {
 		return nil, closeConn("message length %d does not match its %d bytes", h.length, len(msg))
 	}
-	if h.length > value.MaxMessageSize {
-		return nil, closeConn("message length %d is over %d", h.length, value.MaxMessageSize)
+	if h.length > vocab.MaxMessageSize {
+		return nil, closeConn("message length %d is over %d", h.length, vocab.MaxMessageSize)
 	}
 	body := msg[headerSize:]
 	switch h.opCode {

@@ -12,8 +12,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
-	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/vocab"
 )
 
 func TestDecodeFoldsDocumentSequencesIntoBody(t *testing.T) {
@@ -281,7 +281,7 @@ func TestBadFramesCloseTheConnection(t *testing.T) {
 		return append(b, make([]byte, 12)...)
 	}
 	tests := map[string][]byte{
-		"over maxMessageSizeBytes": lengthOnly(value.MaxMessageSize + 1),
+		"over maxMessageSizeBytes": lengthOnly(vocab.MaxMessageSize + 1),
 		"negative length":          lengthOnly(0x80000000),
 		"length below header":      lengthOnly(15),
 		"unknown opcode":           append(appendHeader(nil, headerSize+4, 1, 0, 1234), 1, 2, 3, 4),

@@ -21,8 +21,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine"
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
-	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/vocab"
 )
 
 // Options configure Start.
@@ -257,8 +257,8 @@ func readMessage(nc net.Conn, br *bufio.Reader, buf []byte, partialTimeout time.
 		return nil, fmt.Errorf("reading message length: %w", err)
 	}
 	length := int32(binary.LittleEndian.Uint32(lenBuf[:]))
-	if length < headerSize || length > value.MaxMessageSize {
-		return nil, fmt.Errorf("recv(): message msgLen %d is invalid. Min %d Max: %d", length, headerSize, value.MaxMessageSize)
+	if length < headerSize || length > vocab.MaxMessageSize {
+		return nil, fmt.Errorf("recv(): message msgLen %d is invalid. Min %d Max: %d", length, headerSize, vocab.MaxMessageSize)
 	}
 	if cap(buf) < int(length) {
 		buf = make([]byte, length)

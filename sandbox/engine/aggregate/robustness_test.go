@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // Odd specifications must fail with a MongoDB error, never panic.

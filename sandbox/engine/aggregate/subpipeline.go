@@ -3,7 +3,7 @@ package aggregate
 import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // literalLet wraps evaluated variables as {$literal: v}, so that the

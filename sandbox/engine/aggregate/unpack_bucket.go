@@ -3,9 +3,9 @@ package aggregate
 import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // unpackBucketStage is $_internalUnpackBucket, the stage of a time-series

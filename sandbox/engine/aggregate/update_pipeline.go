@@ -4,8 +4,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/update"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // transformer is a stage that maps every document to exactly one

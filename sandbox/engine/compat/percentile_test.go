@@ -3,7 +3,7 @@ package compat_test
 import (
 	"testing"
 
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // $percentile and $median with method 'approximate': mongod's t-digest is

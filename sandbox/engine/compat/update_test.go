@@ -3,7 +3,7 @@ package compat_test
 import (
 	"testing"
 
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // updateRef: the manual page of each update operator (its examples) and

@@ -3,7 +3,7 @@ package expr
 import (
 	"testing"
 
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 func TestTypeConversion(t *testing.T) {

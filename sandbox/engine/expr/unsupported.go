@@ -1,6 +1,6 @@
 package expr
 
-import "github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+import "github.com/schemalab/schemalab/sandbox/mongoerr"
 
 // unsupportedOperators are MongoDB 8.0 operators the sandbox does not
 // implement. They fail with NotImplemented and a pointer to a real server,

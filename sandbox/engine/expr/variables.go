@@ -3,7 +3,7 @@ package expr
 import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 func compileLiteral(name string, arg any, scope *Scope) (Expr, error) {

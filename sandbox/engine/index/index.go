@@ -10,8 +10,8 @@ import (
 	"github.com/google/btree"
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // Entry is one index entry: a key (a value per key-pattern field) and the

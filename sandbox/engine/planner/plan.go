@@ -15,9 +15,9 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/index"
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // Query is what find, count, distinct, update, delete, findAndModify and a

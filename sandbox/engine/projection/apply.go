@@ -3,10 +3,11 @@ package projection
 import (
 	"context"
 
-	"github.com/schemalab/schemalab/sandbox/engine/expr"
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
-	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // codePositionalNoMatch is mongod's error when the query matched no array

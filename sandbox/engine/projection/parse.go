@@ -4,9 +4,10 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
-	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // The parser follows src/mongo/db/query/projection_parser.cpp.

@@ -4,9 +4,10 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
-	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // Bits is {field: {$bitsAllSet|$bitsAllClear|$bitsAnySet|$bitsAnyClear: mask}};

@@ -4,9 +4,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
-	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // EqualityDoc returns the document an upsert starts from: every equality

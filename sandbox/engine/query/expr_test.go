@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 func TestExpr(t *testing.T) {

@@ -4,8 +4,9 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 type D = bson.D

@@ -1,8 +1,8 @@
 package query
 
 import (
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // ParseNonNegativeLong is BSONElement::parseIntegerElementToNonNegativeLong,

@@ -3,7 +3,7 @@ package query
 import (
 	"testing"
 
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 func TestLogical(t *testing.T) {

@@ -6,8 +6,9 @@ import (
 	"regexp/syntax"
 	"strings"
 
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // mongod's codes for regex parse failures (src/mongo/db/matcher/expression_leaf.cpp).

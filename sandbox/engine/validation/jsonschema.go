@@ -3,8 +3,8 @@ package validation
 import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // schemaKeywords are the keywords JSONSchemaParser knows.

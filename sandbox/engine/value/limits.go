@@ -3,7 +3,7 @@ package value
 import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/schemalab/schemalab/sandbox/engine/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // mongod's document and message limits, defined once for the engine and
@@ -17,9 +17,6 @@ const (
 	// BSONObj mongod builds at all (a command, a reply document), the
 	// user limit plus room for the command's own fields.
 	MaxInternalDocumentSize = MaxUserDocumentSize + 16*1024
-	// MaxMessageSize is MaxMessageSizeBytes (src/mongo/rpc/message.h),
-	// hello's maxMessageSizeBytes.
-	MaxMessageSize = 48_000_000
 	// MaxNestingDepth is BSONDepth::kDefaultMaxAllowableDepth (the
 	// maxBSONDepth parameter): incoming BSON nested deeper is refused.
 	// The manual's "100 levels" is documentation only; mongod 8.0's code

@@ -3,7 +3,7 @@
 // src/mongo/base/error_codes.yml. The YAML file is mongod's and is not kept
 // in this repository; pass its path:
 //
-//	go run ./sandbox/engine/mongoerr/internal/gencodes -in path/to/error_codes.yml -out sandbox/engine/mongoerr/codes_generated.go
+//	go run ./sandbox/mongoerr/internal/gencodes -in path/to/error_codes.yml -out sandbox/mongoerr/codes_generated.go
 //
 // Only the entries' code and name are read. OBSOLETE_ names are skipped:
 // mongod never sends them, and a constant for them would invite their use.

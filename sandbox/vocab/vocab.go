@@ -1,0 +1,22 @@
+// Package vocab holds the names and limits that the client side (shell,
+// lessons, the guard) and the embedded server must agree on. It is a leaf,
+// so that the real-MongoDB path can use them without linking the engine.
+package vocab
+
+// SnapshotCommand is the embedded server's own command for saving and
+// restoring a database's state. mongod has no such command and answers
+// CommandNotFound, which is how the lessons runner knows to replay steps
+// instead; the name carries the product's prefix so that it can never
+// collide with one of mongod's.
+const SnapshotCommand = "schemalabSnapshot"
+
+// DefaultPrefix is put before a lesson's id to name its database.
+const DefaultPrefix = "schemalab_"
+
+// MarkerCollection is the collection schemalab writes into every database
+// it creates, so that a reset drops only databases it made itself.
+const MarkerCollection = "_schemalab"
+
+// MaxMessageSize is mongod's MaxMessageSizeBytes (src/mongo/rpc/message.h),
+// hello's maxMessageSizeBytes: no wire message may be longer.
+const MaxMessageSize = 48_000_000

@@ -1,6 +1,7 @@
 package compat_test
 
 import (
+	"strings"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -23,6 +24,7 @@ const planExecutor = "PlanExecutor error during aggregation :: caused by :: "
 type aggCase struct {
 	name      string
 	ref       string
+	cov       cover             // default: the first stage, errors or semantics
 	docs      string            // JSON array for collection c
 	other     map[string]string // further collections: name -> JSON array
 	setup     []string          // commands run first (JSON), e.g. createIndexes
@@ -41,7 +43,12 @@ func runAggCases(t *testing.T, cases []aggCase) {
 	t.Helper()
 	s := newSuite(t)
 	for _, tc := range cases {
-		s.runCase(t, tc.name, tc.ref, func(t *testing.T, db *mongo.Database) {
+		first := ""
+		if stages := ejArray(t, tc.pipeline); len(stages) > 0 {
+			first = firstOperator(stages[0])
+		}
+		cov := tc.cov.or(cover{family: stage, op: first, col: errorsOr(tc.code)})
+		s.runCase(t, tc.name, tc.ref, cov, func(t *testing.T, db *mongo.Database) {
 			insertDocs(t, db.Collection("c"), tc.docs)
 			for name, docs := range tc.other {
 				insertDocs(t, db.Collection(name), docs)
@@ -85,6 +92,7 @@ func runAggCases(t *testing.T, cases []aggCase) {
 type exprCase struct {
 	name    string
 	ref     string
+	cov     cover  // default: the expression's operator, errors or semantics
 	doc     string // JSON document; "" for {_id: 0}
 	expr    string
 	want    string
@@ -97,7 +105,8 @@ func runExprCases(t *testing.T, cases []exprCase) {
 	t.Helper()
 	s := newSuite(t)
 	for _, tc := range cases {
-		s.runCase(t, tc.name, tc.ref, func(t *testing.T, db *mongo.Database) {
+		cov := tc.cov.or(cover{family: expression, op: exprOperator(ejValue(t, tc.expr)), col: errorsOr(tc.code)})
+		s.runCase(t, tc.name, tc.ref, cov, func(t *testing.T, db *mongo.Database) {
 			doc := tc.doc
 			if doc == "" {
 				doc = `{"_id": 0}`
@@ -129,6 +138,7 @@ func runExprCases(t *testing.T, cases []exprCase) {
 type findCase struct {
 	name       string
 	ref        string
+	cov        cover // default: the filter's first operator ($eq when it has none), else the projection's
 	docs       string
 	filter     string
 	projection string
@@ -142,7 +152,7 @@ func runFindCases(t *testing.T, cases []findCase) {
 	t.Helper()
 	s := newSuite(t)
 	for _, tc := range cases {
-		s.runCase(t, tc.name, tc.ref, func(t *testing.T, db *mongo.Database) {
+		s.runCase(t, tc.name, tc.ref, tc.cov.or(findCover(t, tc)), func(t *testing.T, db *mongo.Database) {
 			insertDocs(t, db.Collection("c"), tc.docs)
 			cmd := bson.D{{Key: "find", Value: "c"}}
 			if tc.filter != "" {
@@ -170,6 +180,25 @@ func runFindCases(t *testing.T, cases []findCase) {
 	}
 }
 
+// findCover is a find case's default row: the filter's first operator, or
+// the projection's when the filter has none, or an equality match.
+func findCover(t *testing.T, tc findCase) cover {
+	c := cover{family: query, op: "$eq", col: errorsOr(tc.code)}
+	if tc.filter != "" {
+		if op := firstOperator(ejDoc(t, tc.filter)); op != "" {
+			c.op = op
+			return c
+		}
+	}
+	if tc.projection != "" {
+		c.family, c.op = projection, "inclusion and exclusion"
+		if op := firstOperator(ejDoc(t, tc.projection)); op != "" {
+			c.op = op
+		}
+	}
+	return c
+}
+
 // updateCase applies update (a document or a pipeline, JSON) with updateOne
 // semantics to the documents of c matching filter, then expects c to hold
 // want (sorted by _id) and, when modified is set, the reply's nModified, or
@@ -177,6 +206,7 @@ func runFindCases(t *testing.T, cases []findCase) {
 type updateCase struct {
 	name         string
 	ref          string
+	cov          cover // default: the update's first operator ("pipeline" or "replacement" when it has none), errors or semantics
 	docs         string
 	filter       string // "" for {}
 	update       string
@@ -193,7 +223,14 @@ func runUpdateCases(t *testing.T, cases []updateCase) {
 	t.Helper()
 	s := newSuite(t)
 	for _, tc := range cases {
-		s.runCase(t, tc.name, tc.ref, func(t *testing.T, db *mongo.Database) {
+		op := "pipeline"
+		if u, ok := ejValue(t, tc.update).(bson.D); ok {
+			op = "replacement"
+			if len(u) > 0 && strings.HasPrefix(u[0].Key, "$") {
+				op = u[0].Key
+			}
+		}
+		s.runCase(t, tc.name, tc.ref, tc.cov.or(cover{family: update, op: op, col: errorsOr(tc.code)}), func(t *testing.T, db *mongo.Database) {
 			insertDocs(t, db.Collection("c"), tc.docs)
 			filter := tc.filter
 			if filter == "" {

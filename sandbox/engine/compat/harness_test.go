@@ -66,13 +66,14 @@ func connect(t *testing.T, uri string) *mongo.Client {
 	return client
 }
 
-// runCase is run for a table case, which must cite where its expected
-// value comes from.
-func (s *suite) runCase(t *testing.T, name, ref string, fn func(t *testing.T, db *mongo.Database)) {
+// runCase runs a case that must cite where its expected value comes from,
+// and counts it in COVERAGE.md's row and column cov.
+func (s *suite) runCase(t *testing.T, name, ref string, cov cover, fn func(t *testing.T, db *mongo.Database)) {
 	t.Helper()
 	if ref == "" {
 		t.Fatalf("case %q cites no source", name)
 	}
+	ledger.note(t, cov)
 	s.run(t, name, fn)
 }
 

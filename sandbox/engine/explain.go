@@ -2,6 +2,7 @@ package engine
 
 import (
 	"os"
+	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -158,6 +159,12 @@ func explainPlan(exec *planner.Executor, verbosity string, wrap func(plan bson.D
 			}
 		}
 	}
+	return renderPlan(exec, verbosity, wrap), nil
+}
+
+// renderPlan renders the queryPlanner and executionStats sections of an
+// executor that has run as far as it will.
+func renderPlan(exec *planner.Executor, verbosity string, wrap func(plan bson.D, exec bool) bson.D) bson.D {
 	qp := exec.QueryPlanner()
 	if wrap != nil {
 		qp = rewrapPlan(qp, "winningPlan", func(p bson.D) bson.D { return wrap(p, false) })
@@ -170,7 +177,7 @@ func explainPlan(exec *planner.Executor, verbosity string, wrap func(plan bson.D
 		}
 		out = append(out, bson.E{Key: "executionStats", Value: st})
 	}
-	return out, nil
+	return out
 }
 
 // rewrapPlan replaces the plan document under key, keeping isCached at the
@@ -272,6 +279,24 @@ func writeStage(name string, counts bson.D) func(plan bson.D, exec bool) bson.D 
 	}
 }
 
+// expressWrite renders the EXPRESS_UPDATE or EXPRESS_DELETE stage mongod
+// 8.0 answers a single-document write by _id with: the express lookup and
+// the write are one stage, with no UPDATE or DELETE above it.
+func expressWrite(name string, counts bson.D) func(plan bson.D, exec bool) bson.D {
+	return func(plan bson.D, exec bool) bson.D {
+		d := bson.D{{Key: "stage", Value: name}}
+		for _, f := range plan {
+			if f.Key != "stage" && f.Key != "nReturned" {
+				d = append(d, f)
+			}
+		}
+		if exec {
+			d = append(d, counts...)
+		}
+		return d
+	}
+}
+
 func lookupInt(d bson.D, key string) int64 {
 	n, _ := toInt64(value.Get(d, key))
 	return n
@@ -325,9 +350,15 @@ func (e *Engine) explainDelete(req *request, verbosity string) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A multi-document delete runs as BATCHED_DELETE (mongod 6.1+,
+	// https://www.mongodb.com/docs/v8.0/reference/explain-results/).
+	stage := "DELETE"
+	if st.multi {
+		stage = "BATCHED_DELETE"
+	}
 	return e.explainWrite(req, b.coll, st.filter, st.sort, st.hint, st.let, !st.multi, verbosity, func(n int64) bson.D {
 		return bson.D{{Key: "nWouldDelete", Value: n}}
-	}, "DELETE")
+	}, stage)
 }
 
 func (e *Engine) explainFindAndModify(req *request, verbosity string) (bson.D, error) {
@@ -359,10 +390,10 @@ func (e *Engine) explainFindAndModify(req *request, verbosity string) (bson.D, e
 }
 
 func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D, hint any, let bson.D, single bool, verbosity string, counts func(n int64) bson.D, stage string) (bson.D, error) {
+	// A single-document write has no LIMIT stage: its UPDATE or DELETE
+	// stage stops after the first match (mongod's plan is
+	// DELETE>FETCH>IXSCAN for a deleteOne), so the plan runs only that far.
 	q := planner.Query{Sort: sort, Hint: hint, Ctx: req.ctx}
-	if single {
-		q.Limit = 1
-	}
 	if len(filter) > 0 {
 		f, err := query.Compile(filter, query.Options{Now: req.now, LetVars: let})
 		if err != nil {
@@ -386,13 +417,19 @@ func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D
 				break
 			}
 			n++
+			if single {
+				break
+			}
 		}
 	}
-	body, err := explainPlan(exec, verbosity, writeStage(stage, counts(n)))
-	if err != nil {
-		return nil, err
+	wrap := writeStage(stage, counts(n))
+	winning, _ := value.Get(exec.QueryPlanner(), "winningPlan").(bson.D)
+	if single && value.Get(winning, "stage") == "EXPRESS_IXSCAN" {
+		// EXPRESS_UPDATE and EXPRESS_DELETE are mongod 8.0's express
+		// stages for writes (explain results, "EXPRESS stages").
+		wrap = expressWrite("EXPRESS_"+strings.TrimPrefix(stage, "BATCHED_"), counts(n))
 	}
-	return explainReply(req, body), nil
+	return explainReply(req, renderPlan(exec, verbosity, wrap)), nil
 }
 
 func (e *Engine) explainAggregate(req *request, verbosity string) (bson.D, error) {

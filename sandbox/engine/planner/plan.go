@@ -80,6 +80,9 @@ type candidate struct {
 	count  *countStage
 	scan   stage // COLLSCAN or IXSCAN leaf
 	fetch  *fetch
+	// fetchDecidesNothing: the index scan alone decides the filter, so
+	// FETCH passes every document it reads.
+	fetchDecidesNothing bool
 	// used are the predicates the bounds were built from, each with how
 	// much of it they answer.
 	used []usedPredicate
@@ -505,6 +508,7 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 				}
 			}
 			c.fetch, s = f, f
+			c.fetchDecidesNothing = len(rest) == 0
 		}
 	}
 	limitFolded := false
@@ -519,7 +523,14 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 		}
 	}
 	if q.Skip > 0 {
-		s = &skipStage{child: s, n: q.Skip}
+		if f, ok := s.(*fetch); ok && f == c.fetch && c.fetchDecidesNothing {
+			// A FETCH that filters nothing out lets the SKIP run on index
+			// keys below it, so skipped documents are never fetched
+			// (QueryPlannerAnalysis::analyzeDataAccess, SERVER-13946).
+			f.child = &skipStage{child: f.child, n: q.Skip}
+		} else {
+			s = &skipStage{child: s, n: q.Skip}
+		}
 	}
 	if q.Projection != nil && !q.Count {
 		s = &projectionStage{child: s, proj: q.Projection, covered: c.covered, ctx: ctx}

@@ -1,0 +1,187 @@
+package compat_test
+
+import (
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+)
+
+// The plan shapes of issue 25's explain list: covered plans, COUNT_SCAN,
+// DISTINCT_SCAN, RECORD_STORE_FAST_COUNT, multikey paths, and the write
+// stages (BATCHED_DELETE, the express writes, UPDATE over a pipeline).
+// Stage names: manual reference/explain-results ("Explain Output
+// Structure": BATCHED_DELETE since 6.1, the EXPRESS stages since 8.0).
+
+// winningPlan returns the winning plan of an explain reply.
+func winningPlan(t *testing.T, reply bson.D) bson.D {
+	t.Helper()
+	qp, _ := field(reply, "queryPlanner").(bson.D)
+	wp, _ := field(qp, "winningPlan").(bson.D)
+	if wp == nil {
+		t.Fatalf("no queryPlanner.winningPlan in %v", reply)
+	}
+	return wp
+}
+
+func explainCase(f family, cmd string) cover { return cover{family: f, op: cmd, col: explain} }
+
+const tenNumbers = `[{"_id": 0, "a": 0, "d": 9}, {"_id": 1, "a": 1, "d": 8}, {"_id": 2, "a": 2, "d": 7},
+	{"_id": 3, "a": 3, "d": 6}, {"_id": 4, "a": 4, "d": 5}, {"_id": 5, "a": 5, "d": 4}, {"_id": 6, "a": 6, "d": 3},
+	{"_id": 7, "a": 7, "d": 2}, {"_id": 8, "a": 8, "d": 1}, {"_id": 9, "a": 9, "d": 0}]`
+
+func indexA(t *testing.T, db *mongo.Database) {
+	t.Helper()
+	insertDocs(t, db.Collection("c"), tenNumbers)
+	mustCommand(t, db, `{"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": "a_1"}]}`)
+}
+
+func TestExplainFindCountDistinctPlans(t *testing.T) {
+	s := newSuite(t)
+	// jstests/core/query/add_skip_stage_before_fetch.js (SERVER-13946): a
+	// FETCH that filters nothing lets SKIP run on the keys below it, so the
+	// skipped documents are never read.
+	s.runCase(t, "skip runs below a fetch that filters nothing", "jstests/core/query/add_skip_stage_before_fetch.js",
+		explainCase(commandFam, "find"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			st := explainStats(t, db, `{"find": "c", "filter": {"a": {"$gte": 0}}, "skip": 7, "hint": {"a": 1}}`)
+			sameFigures(t, st, "FETCH>SKIP>IXSCAN", 10, 3)
+		})
+	// Same test: a sort the index cannot give puts SORT above FETCH, and
+	// every matching document is fetched before SKIP.
+	s.runCase(t, "skip after a blocking sort reads every document", "jstests/core/query/add_skip_stage_before_fetch.js",
+		explainCase(commandFam, "find"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			st := explainStats(t, db, `{"find": "c", "filter": {"a": {"$gte": 0}}, "sort": {"d": 1}, "skip": 7, "hint": {"a": 1}}`)
+			sameFigures(t, st, "SKIP>SORT>FETCH>IXSCAN", 10, 10)
+		})
+	// manual: core/query-optimization (Covered Query): no FETCH, no
+	// document examined.
+	s.runCase(t, "covered projection has no fetch", "manual: core/query-optimization, Covered Query",
+		explainCase(commandFam, "find"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			st := explainStats(t, db, `{"find": "c", "filter": {"a": {"$gt": 6}}, "projection": {"_id": 0, "a": 1}}`)
+			sameFigures(t, st, "PROJECTION_COVERED>IXSCAN", 3, 0)
+		})
+	// manual: reference/explain-results (COUNT_SCAN); jstests/core/query/
+	// count/count_plan_summary.js: a count one index interval answers
+	// reads keys only.
+	s.runCase(t, "count answered by one index interval is COUNT_SCAN", "manual: reference/explain-results (COUNT_SCAN)",
+		explainCase(commandFam, "count"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			st := explainStats(t, db, `{"count": "c", "query": {"a": {"$gte": 4}}}`)
+			plan := field(st, "executionStages").(bson.D)
+			if got := stageChain(plan); got != "COUNT>COUNT_SCAN" {
+				t.Errorf("plan %s, want COUNT>COUNT_SCAN", got)
+			}
+			sameValue(t, "nCounted", field(plan, "nCounted"), `6`)
+			sameValue(t, "totalDocsExamined", field(st, "totalDocsExamined"), `0`)
+		})
+	// jstests/libs/query/analyze_plan.js assertExplainCount: a count with
+	// no filter reads the record store's count.
+	s.runCase(t, "count with no filter is RECORD_STORE_FAST_COUNT", "jstests/libs/query/analyze_plan.js assertExplainCount",
+		explainCase(commandFam, "count"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			st := explainStats(t, db, `{"count": "c"}`)
+			plan := field(st, "executionStages").(bson.D)
+			sameValue(t, "stage", field(plan, "stage"), `"RECORD_STORE_FAST_COUNT"`)
+			sameValue(t, "nCounted", field(plan, "nCounted"), `10`)
+		})
+	// manual: reference/explain-results (DISTINCT_SCAN); a distinct on an
+	// indexed field reads one key per value, covered.
+	s.runCase(t, "distinct on an indexed field is a covered DISTINCT_SCAN", "manual: reference/explain-results (DISTINCT_SCAN)",
+		explainCase(commandFam, "distinct"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			reply := mustCommand(t, db, `{"explain": {"distinct": "c", "key": "a"}, "verbosity": "queryPlanner"}`)
+			if got := stageChain(winningPlan(t, reply)); got != "PROJECTION_COVERED>DISTINCT_SCAN" {
+				t.Errorf("plan %s, want PROJECTION_COVERED>DISTINCT_SCAN", got)
+			}
+		})
+	// manual: core/index-multikey (Multikey Index Bounds); explain reports
+	// isMultiKey and, per field, the prefixes that hold arrays.
+	s.runCase(t, "multikey index reports isMultiKey and multiKeyPaths", "manual: reference/explain-results (IXSCAN isMultiKey, multiKeyPaths)",
+		explainCase(commandFam, "find"), func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), `[{"_id": 1, "a": {"b": [1, 2]}, "c": 1}, {"_id": 2, "a": {"b": 3}, "c": 2}]`)
+			mustCommand(t, db, `{"createIndexes": "c", "indexes": [{"key": {"a.b": 1, "c": 1}, "name": "ab_c"}]}`)
+			reply := mustCommand(t, db, `{"explain": {"find": "c", "filter": {"a.b": 2}}, "verbosity": "queryPlanner"}`)
+			ix := stageNamed(winningPlan(t, reply), "IXSCAN")
+			sameValue(t, "isMultiKey", field(ix, "isMultiKey"), `true`)
+			sameValue(t, "multiKeyPaths", field(ix, "multiKeyPaths"), `{"a.b": ["a.b"], "c": []}`)
+		})
+}
+
+func TestExplainWritePlans(t *testing.T) {
+	s := newSuite(t)
+	// jstests/core/write/delete/batched_multi_deletes_a.js: a delete of
+	// many documents runs as BATCHED_DELETE.
+	s.runCase(t, "multi delete is BATCHED_DELETE", "jstests/core/write/delete/libs/batched_multi_deletes.js",
+		explainCase(commandFam, "delete"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			st := explainStats(t, db, `{"delete": "c", "deletes": [{"q": {"a": {"$gte": 5}}, "limit": 0}]}`)
+			plan := field(st, "executionStages").(bson.D)
+			if got := stageChain(plan); got != "BATCHED_DELETE>FETCH>IXSCAN" {
+				t.Errorf("plan %s, want BATCHED_DELETE>FETCH>IXSCAN", got)
+			}
+			sameValue(t, "nWouldDelete", field(plan, "nWouldDelete"), `5`)
+		})
+	// A single delete keeps the DELETE stage, with no LIMIT below it: the
+	// stage stops at the first match, so one key and one document are read.
+	s.runCase(t, "single delete is DELETE and stops at the first match", "manual: reference/explain-results",
+		explainCase(commandFam, "delete"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			st := explainStats(t, db, `{"delete": "c", "deletes": [{"q": {"a": {"$gte": 5}}, "limit": 1}]}`)
+			sameFigures(t, st, "DELETE>FETCH>IXSCAN", 1, 1)
+			sameValue(t, "nWouldDelete", field(field(st, "executionStages").(bson.D), "nWouldDelete"), `1`)
+		})
+	// manual: reference/explain-results ("EXPRESS stages", new in 8.0): a
+	// single write by _id is one express stage.
+	s.runCase(t, "delete by _id is EXPRESS_DELETE", "manual: reference/explain-results, EXPRESS stages",
+		explainCase(commandFam, "delete"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			reply := mustCommand(t, db, `{"explain": {"delete": "c", "deletes": [{"q": {"_id": 3}, "limit": 1}]}, "verbosity": "queryPlanner"}`)
+			wp := winningPlan(t, reply)
+			sameValue(t, "stage", field(wp, "stage"), `"EXPRESS_DELETE"`)
+			sameValue(t, "indexName", field(wp, "indexName"), `"_id_"`)
+		})
+	s.runCase(t, "update by _id is EXPRESS_UPDATE", "manual: reference/explain-results, EXPRESS stages",
+		explainCase(commandFam, "update"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			reply := mustCommand(t, db, `{"explain": {"update": "c", "updates": [{"q": {"_id": 3}, "u": {"$set": {"x": 1}}}]}, "verbosity": "queryPlanner"}`)
+			sameValue(t, "stage", field(winningPlan(t, reply), "stage"), `"EXPRESS_UPDATE"`)
+		})
+	// A multi update is not an express write: UPDATE over the plan, and
+	// explain modifies nothing.
+	s.runCase(t, "multi update is UPDATE over its plan", "manual: reference/explain-results",
+		explainCase(commandFam, "update"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			st := explainStats(t, db, `{"update": "c", "updates": [{"q": {"a": {"$lt": 3}}, "u": {"$inc": {"d": 1}}, "multi": true}]}`)
+			plan := field(st, "executionStages").(bson.D)
+			if got := stageChain(plan); got != "UPDATE>FETCH>IXSCAN" {
+				t.Errorf("plan %s, want UPDATE>FETCH>IXSCAN", got)
+			}
+			sameValue(t, "nWouldModify", field(plan, "nWouldModify"), `3`)
+			docs, _ := cursorDocs(t, db, ejDoc(t, `{"find": "c", "filter": {"_id": 0}}`))
+			sameDocs(t, "document after explain", docs, `[{"_id": 0, "a": 0, "d": 9}]`, false)
+		})
+	// jstests/core/write/find_and_modify/find_and_modify_pipeline_update.js:
+	// findAndModify takes an update pipeline; its explain is UPDATE over the
+	// query plan.
+	s.runCase(t, "findAndModify with an update pipeline explains as UPDATE", "jstests/core/write/find_and_modify/find_and_modify_pipeline_update.js",
+		explainCase(commandFam, "findAndModify"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			st := explainStats(t, db, `{"findAndModify": "c", "query": {"a": {"$gte": 8}}, "update": [{"$set": {"x": {"$add": ["$a", 1]}}}]}`)
+			plan := field(st, "executionStages").(bson.D)
+			if got := stageChain(plan); got != "UPDATE>FETCH>IXSCAN" {
+				t.Errorf("plan %s, want UPDATE>FETCH>IXSCAN", got)
+			}
+			sameValue(t, "nWouldModify", field(plan, "nWouldModify"), `1`)
+		})
+	s.runCase(t, "findAndModify remove explains as DELETE", "jstests/core/write/find_and_modify/find_and_modify_hint.js",
+		explainCase(commandFam, "findAndModify"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			reply := mustCommand(t, db, `{"explain": {"findAndModify": "c", "query": {"a": 2}, "remove": true}, "verbosity": "queryPlanner"}`)
+			if got := stageChain(winningPlan(t, reply)); got != "DELETE>FETCH>IXSCAN" {
+				t.Errorf("plan %s, want DELETE>FETCH>IXSCAN", got)
+			}
+		})
+}

@@ -39,6 +39,9 @@ func TestBuiltinLessonsCheck(t *testing.T) {
 }
 
 func checkBuiltin(ctx context.Context, t *testing.T, be *sandbox.Backend, l *Lesson) {
+	for _, p := range CheckText(l) {
+		t.Errorf("%s:%d: %s", l.File, p.Line, p.Msg)
+	}
 	r := newTestRunner(t, be, l, "")
 	start := time.Now()
 	for i := range l.Steps {

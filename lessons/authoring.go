@@ -21,7 +21,7 @@ type TextProblem struct {
 // lessons' translations. A paragraph that uses one must link its source.
 var provenanceWords = map[string][]*regexp.Regexp{
 	"en": {wordPattern(`published`), wordPattern(`reported`), wordPattern(`a run on a real`)},
-	"id": {wordPattern(`dipublikasikan`), wordPattern(`diterbitkan`), wordPattern(`dilaporkan`), wordPattern(`melaporkan`),
+	"id": {wordPattern(`dipublikasikan`), wordPattern(`diterbitkan`), wordPattern(`dilaporkan`),
 		wordPattern(`run(?: yang \pL+)? (?:pada|di) \pL+ sungguhan`)},
 	"ru": {wordPattern(`опубликован\pL*`), wordPattern(`сообщил[аио]?`), wordPattern(`сообщалось`),
 		wordPattern(`прогон\pL* на (?:настоящ|реальн)\pL*`)},

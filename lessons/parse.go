@@ -207,9 +207,9 @@ func unquote(s string) string {
 // HTML comments are the author's. hideComments blanks them out of a
 // lesson's lines before it is parsed, as a Markdown renderer hides them,
 // so that no renderer (the TUI, the transcript, the handout, the
-// classroom) shows one: a comment becomes spaces, the lines it covers
-// blank lines, which keeps every line number and ends a paragraph where
-// CommonMark's HTML block would. A comment inside code (a fence that is
+// classroom) shows one: a comment is cut out of its line, and a line it
+// covers becomes blank, which keeps every line number and ends a paragraph
+// where CommonMark's HTML block would. A comment inside code (a fence that is
 // not a hint, an inline code span) is code and stays, and so does a
 // `<!--` that nothing closes: CheckText reports it with its line.
 func hideComments(lines []string) []string {
@@ -223,8 +223,7 @@ func hideComments(lines []string) []string {
 				}
 				if words, _ := splitInfo(strings.TrimLeft(strings.TrimSpace(lines[i]), string(fence[0]))); len(words) == 3 &&
 					(words[0] == "md" || words[0] == "markdown") && words[1] == "exercise" && words[2] == "hint" {
-					hint := hideComments(lines[i+1 : end])
-					copy(lines[i+1:end], hint)
+					hideComments(lines[i+1 : end]) // in place: a hint is Markdown
 				}
 				i = end
 				continue

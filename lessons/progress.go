@@ -135,8 +135,79 @@ func OpenStore(dir string) (*Store, error) {
 	if d.Lessons == nil {
 		d.Lessons = map[string]*LessonProgress{}
 	}
+	d.moveSteps()
 	s.data = d
 	return s, nil
+}
+
+// stepMove is a step of an older version of the course that is now
+// elsewhere: in another lesson, or under another heading.
+type stepMove struct {
+	fromLesson, fromStep string
+	// to are the steps that now hold what fromStep held; the first one
+	// takes its exercise record and the learner's place in the lesson.
+	toLesson string
+	to       []string
+}
+
+// stepMoves are the moves progress files written before them need. The
+// outlier lesson's concurrency step and exercise became the lesson
+// outlier-concurrency, the one step in four; its reviews step changed
+// heading.
+func stepMoves() []stepMove {
+	return []stepMove{
+		{"outlier", "writing-under-concurrency-a-real-race", "outlier-concurrency", []string{
+			"writing-under-concurrency-a-real-race", "a-unique-index-and-the-upsert-the-server-retries",
+			"a-cap-in-every-filter-the-guarded-writer", "what-one-writer-cannot-promise-crashes-retries-and-transactions"}},
+		{"outlier", "exercise-comments-with-hasoverflow-ten-at-a-time", "outlier-concurrency", []string{"exercise-comments-with-hasoverflow-ten-at-a-time"}},
+		{"outlier", "reviews-two-write-paths-a-migration-and-schema-versioning", "outlier", []string{"reviews-the-subset-pattern-a-migration-and-schema-versioning"}},
+	}
+}
+
+// moveSteps carries the records of moved steps (done, exercise, current
+// step) to where the steps are now. A record already there wins; moving
+// twice changes nothing, so the file needs no version of its own, and an
+// older schemalab still reads it. The moved records are written with the
+// next change.
+func (d *progressData) moveSteps() {
+	for _, m := range stepMoves() {
+		from := d.Lessons[m.fromLesson]
+		if from == nil {
+			continue
+		}
+		done, ex, current := from.IsDone(m.fromStep), from.Exercises[m.fromStep], from.Current == m.fromStep
+		if !done && ex == nil && !current {
+			continue
+		}
+		to := d.Lessons[m.toLesson]
+		if to == nil {
+			to = &LessonProgress{Updated: from.Updated}
+			d.Lessons[m.toLesson] = to
+		}
+		if done {
+			from.Done = slices.DeleteFunc(from.Done, func(s string) bool { return s == m.fromStep })
+			for _, s := range m.to {
+				if !to.IsDone(s) {
+					to.Done = append(to.Done, s)
+				}
+			}
+		}
+		if ex != nil {
+			delete(from.Exercises, m.fromStep)
+			if to.Exercises == nil {
+				to.Exercises = map[string]*ExerciseProgress{}
+			}
+			if to.Exercises[m.to[0]] == nil {
+				to.Exercises[m.to[0]] = ex
+			}
+		}
+		if current {
+			from.Current = ""
+			if to.Current == "" {
+				to.Current = m.to[0]
+			}
+		}
+	}
 }
 
 // Path is the progress file.

@@ -32,9 +32,19 @@ func foldConstant(name string, arg any, x Expr) (Expr, error) {
 	v, err := x.Eval(NewEnv(bson.D{}, 0))
 	if err != nil {
 		me := mongoerr.As(err)
-		return nil, mongoerr.New(me.Code, "Failed to optimize pipeline :: caused by :: "+me.Msg)
+		return nil, mongoerr.New(me.Code, optimizeContext+me.Msg)
 	}
 	return constant{v}, nil
+}
+
+const optimizeContext = "Failed to optimize pipeline :: caused by :: "
+
+// IsOptimizationError reports whether err is an operator's failure at
+// optimization time, which mongod raises after a stage's parse and so
+// without the stage's parse context.
+func IsOptimizationError(err error) bool {
+	me, ok := err.(*mongoerr.Error)
+	return ok && strings.HasPrefix(me.Msg, optimizeContext)
 }
 
 // neverFolded are the operators mongod does not evaluate at optimization

@@ -431,13 +431,12 @@ func ceilFloor(mode roundMode, f func(float64) float64) func(string, any) (any, 
 	}
 }
 
-func floatFn(f func(float64) float64) func(string, any) (any, error) {
-	return func(_ string, v any) (any, error) {
-		if d, ok := v.(bson.Decimal128); ok {
-			return decFromDouble(f(decToFloat(decOf(d))), 34).toD128(), nil
-		}
-		return f(value.ToDouble(v)), nil
+// expOf is $exp: a double, or a decimal for a decimal.
+func expOf(_ string, v any) (any, error) {
+	if d, ok := v.(bson.Decimal128); ok {
+		return decimalExp(decOf(d)).toD128(), nil
 	}
+	return crExp(value.ToDouble(v)), nil
 }
 
 func sqrtOf(_ string, v any) (any, error) {
@@ -446,7 +445,7 @@ func sqrtOf(_ string, v any) (any, error) {
 		if x.kind == decNegInf || (x.kind == decFinite && x.coef.Sign() < 0) {
 			return nil, mongoerr.New(28714, "$sqrt's argument must be greater than or equal to 0")
 		}
-		return decFromDouble(math.Sqrt(decToFloat(x)), 34).toD128(), nil
+		return decimalSqrt(x).toD128(), nil
 	}
 	f := value.ToDouble(v)
 	if f < 0 {
@@ -455,21 +454,27 @@ func sqrtOf(_ string, v any) (any, error) {
 	return math.Sqrt(f), nil
 }
 
-func logFn(code int32, f func(float64) float64) func(string, any) (any, error) {
+// logFn is $ln and $log10: a positive decimal gives a decimal; anything
+// else is checked and computed as a double, so a decimal NaN gives a
+// double NaN, as ExpressionLn does.
+func logFn(code int32, f func(float64) float64, decimal func(dec) dec) func(string, any) (any, error) {
 	return func(name string, v any) (any, error) {
 		if d, ok := v.(bson.Decimal128); ok {
-			x := decOf(d)
-			if x.kind == decNegInf || (x.kind == decFinite && x.coef.Sign() <= 0) {
-				return nil, mongoerr.Newf(code, "%s's argument must be a positive number, but is %s", name, formatDouble(decToFloat(x)))
+			if x := decOf(d); decPositive(x) {
+				return decimal(x).toD128(), nil
 			}
-			return decFromDouble(f(decToFloat(x)), 34).toD128(), nil
 		}
 		x := value.ToDouble(v)
-		if x <= 0 {
+		if !(x > 0 || math.IsNaN(x)) {
 			return nil, mongoerr.Newf(code, "%s's argument must be a positive number, but is %s", name, formatDouble(x))
 		}
 		return f(x), nil
 	}
+}
+
+// decPositive reports x > 0 (NaN is not).
+func decPositive(x dec) bool {
+	return x.kind == decPosInf || (x.kind == decFinite && x.coef.Sign() > 0)
 }
 
 func formatNumber(v any) string {
@@ -490,18 +495,20 @@ func compileLog(name string, arg any, scope *Scope) (Expr, error) {
 		if !isNumeric(b) {
 			return nil, mongoerr.Newf(28757, "$log's base must be numeric, not %s", typeName(b))
 		}
+		if numKind(a) == kDecimal || numKind(b) == kDecimal {
+			x, base := toDec(a), toDec(b)
+			if decPositive(x) && decPositive(base) && decCmp(base, dec{coef: bigInt(1)}) != 0 {
+				return decimalLog(x, base).toD128(), nil
+			}
+		}
 		x, base := value.ToDouble(a), value.ToDouble(b)
-		if x <= 0 {
+		if !(x > 0 || math.IsNaN(x)) {
 			return nil, mongoerr.Newf(28758, "$log's argument must be a positive number, but is %s", formatDouble(x))
 		}
-		if base <= 0 || base == 1 {
+		if !((base > 0 && base != 1) || math.IsNaN(base)) {
 			return nil, mongoerr.Newf(28759, "$log's base must be a positive number not equal to 1, but is %s", formatDouble(base))
 		}
-		r := math.Log(x) / math.Log(base)
-		if numKind(a) == kDecimal || numKind(b) == kDecimal {
-			return decFromDouble(r, 34).toD128(), nil
-		}
-		return r, nil
+		return crLog(x) / crLog(base), nil
 	})(name, arg, scope)
 }
 
@@ -516,16 +523,21 @@ func Pow(base, exp any) (any, error) {
 	if !isNumeric(exp) {
 		return nil, mongoerr.Newf(28763, "$pow's exponent must be numeric, not %s", typeName(exp))
 	}
+	kind := max(numKind(base), numKind(exp))
+	if kind == kDecimal {
+		b, e := toDec(base), toDec(exp)
+		if b.kind == decFinite && b.coef.Sign() == 0 && decSign(e) < 0 {
+			return nil, mongoerr.New(28764, "$pow cannot take a base of 0 and a negative exponent")
+		}
+		return decimalPow(b, e).toD128(), nil
+	}
 	bd, ed := value.ToDouble(base), value.ToDouble(exp)
 	if bd == 0 && ed < 0 {
 		return nil, mongoerr.New(28764, "$pow cannot take a base of 0 and a negative exponent")
 	}
-	kind := max(numKind(base), numKind(exp))
 	switch kind {
-	case kDecimal:
-		return decPow(toDec(base), toDec(exp)), nil
 	case kDouble:
-		return math.Pow(bd, ed), nil
+		return crPow(bd, ed), nil
 	}
 	b, _ := coerceToLong(base)
 	e, _ := coerceToLong(exp)
@@ -545,13 +557,13 @@ func Pow(base, exp any) (any, error) {
 			}
 			return typed(-1), nil
 		}
-		return math.Pow(bd, ed), nil
+		return crPow(bd, ed), nil
 	}
 	r := int64(1)
 	for range e {
 		p, over := mulOverflows(r, b)
 		if over {
-			return math.Pow(bd, ed), nil
+			return crPow(bd, ed), nil
 		}
 		r = p
 		if r == 0 || r == 1 {
@@ -565,20 +577,6 @@ func Pow(base, exp any) (any, error) {
 		}
 	}
 	return typed(r), nil
-}
-
-func decPow(b, e dec) any {
-	if e.kind == decFinite && e.exp >= 0 && b.kind == decFinite {
-		if n, ok := decToInt64(e, roundTowardZero); ok && n >= 0 && n <= 1000 {
-			r := dec{coef: bigInt(1)}
-			for range n {
-				r = decMul(r, b)
-				r.coef, r.exp = roundCoef(r.coef, r.exp, 40)
-			}
-			return r.toD128()
-		}
-	}
-	return decFromDouble(math.Pow(decToFloat(b), decToFloat(e)), 34).toD128()
 }
 
 // compileRound builds $round (half to even) and $trunc (toward zero).

@@ -33,29 +33,17 @@ func init() {
 		"$ceil":     compileUnaryNumeric(ceilFloor(roundUp, math.Ceil)),
 		"$floor":    compileUnaryNumeric(ceilFloor(roundDown, math.Floor)),
 		"$sqrt":     compileUnaryNumeric(sqrtOf),
-		"$exp":      compileUnaryNumeric(floatFn(math.Exp)),
-		"$ln":       compileUnaryNumeric(logFn(28766, math.Log)),
-		"$log10":    compileUnaryNumeric(logFn(28761, math.Log10)),
+		"$exp":      compileUnaryNumeric(expOf),
+		"$ln":       compileUnaryNumeric(logFn(28766, crLog, decimalLn)),
+		"$log10":    compileUnaryNumeric(logFn(28761, glibcLog10, decimalLog10)),
 		"$log":      compileLog,
 		"$pow":      compileBinary(Pow),
 		"$round":    compileRound(roundHalfEven),
 		"$trunc":    compileRound(roundTowardZero),
 
 		// trigonometry
-		"$sin":              compileUnaryNumeric(floatFn(math.Sin)),
-		"$cos":              compileUnaryNumeric(floatFn(math.Cos)),
-		"$tan":              compileUnaryNumeric(floatFn(math.Tan)),
-		"$asin":             compileUnaryNumeric(floatFn(math.Asin)),
-		"$acos":             compileUnaryNumeric(floatFn(math.Acos)),
-		"$atan":             compileUnaryNumeric(floatFn(math.Atan)),
-		"$sinh":             compileUnaryNumeric(floatFn(math.Sinh)),
-		"$cosh":             compileUnaryNumeric(floatFn(math.Cosh)),
-		"$tanh":             compileUnaryNumeric(floatFn(math.Tanh)),
-		"$asinh":            compileUnaryNumeric(floatFn(math.Asinh)),
-		"$acosh":            compileUnaryNumeric(floatFn(math.Acosh)),
-		"$atanh":            compileUnaryNumeric(floatFn(math.Atanh)),
-		"$degreesToRadians": compileUnaryNumeric(floatFn(func(x float64) float64 { return x * math.Pi / 180 })),
-		"$radiansToDegrees": compileUnaryNumeric(floatFn(func(x float64) float64 { return x * 180 / math.Pi })),
+		"$degreesToRadians": angleConversion(decPiOver180, math.Pi/180),
+		"$radiansToDegrees": angleConversion(dec180OverPi, 180/math.Pi),
 		"$atan2":            compileBinary(atan2),
 
 		// comparison
@@ -196,23 +184,9 @@ func init() {
 		"$rand":        compileRand,
 		"$meta":        compileMeta,
 	}
-}
-
-func atan2(a, b any) (any, error) {
-	if nullish(a) || nullish(b) {
-		return nil, nil
+	for name, op := range trigOperators() {
+		operators[name] = compileTrig(op)
 	}
-	if !isNumeric(a) {
-		return nil, mongoerr.Newf(51044, "$atan2 only supports numeric types, not %s", typeName(a))
-	}
-	if !isNumeric(b) {
-		return nil, mongoerr.Newf(51045, "$atan2 only supports numeric types, not %s", typeName(b))
-	}
-	r := math.Atan2(value.ToDouble(a), value.ToDouble(b))
-	if numKind(a) == kDecimal || numKind(b) == kDecimal {
-		return decFromDouble(r, 34).toD128(), nil
-	}
-	return r, nil
 }
 
 func tsPart(name string, v any) (any, error) {

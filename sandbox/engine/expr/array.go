@@ -3,6 +3,7 @@ package expr
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -94,7 +95,11 @@ func reverseArray(_ string, v any) (any, error) {
 func elementsTrue(name string, v any) (any, error) {
 	a, ok := v.(bson.A)
 	if !ok {
-		return nil, mongoerr.Newf(17040, "%s's argument must be an array, but is %s", name, typeName(v))
+		code := int32(17040)
+		if name == "$anyElementTrue" {
+			code = 17041
+		}
+		return nil, mongoerr.Newf(code, "%s's argument must be an array, but is %s", name, typeName(v))
 	}
 	all := name == "$allElementsTrue"
 	for _, e := range a {
@@ -159,6 +164,15 @@ func compileIndexOfArray(name string, arg any, scope *Scope) (Expr, error) {
 	args, err := compileRanged(name, arg, scope, 2, 4)
 	if err != nil {
 		return nil, err
+	}
+	// ExpressionIndexOfArray::optimize looks at a constant array once.
+	if v, ok := IsConstant(args[0]); ok && scope.fold && !constantSpec(arg) {
+		if nullish(v) {
+			return constant{nil}, nil
+		}
+		if _, isArr := v.(bson.A); !isArr {
+			return nil, mongoerr.Newf(50809, "%sFirst operand of $indexOfArray must be an array. First argument is of type: %s", optimizeContext, typeName(v))
+		}
 	}
 	return evalFunc(func(env *Env) (any, error) {
 		vals, err := evalAll(env, args, make([]any, 0, 4))
@@ -533,7 +547,6 @@ func compileZip(name string, arg any, scope *Scope) (Expr, error) {
 	}
 	var inputs, defaults []Expr
 	longest := false
-	haveInputs, haveDefaults := false, false
 	for _, e := range d {
 		switch e.Key {
 		case "inputs":
@@ -545,7 +558,6 @@ func compileZip(name string, arg any, scope *Scope) (Expr, error) {
 			if inputs, err = compileArgs(a, scope); err != nil {
 				return nil, err
 			}
-			haveInputs = true
 		case "defaults":
 			a, ok := e.Value.(bson.A)
 			if !ok {
@@ -555,24 +567,24 @@ func compileZip(name string, arg any, scope *Scope) (Expr, error) {
 			if defaults, err = compileArgs(a, scope); err != nil {
 				return nil, err
 			}
-			haveDefaults = true
 		case "useLongestLength":
 			b, ok := e.Value.(bool)
 			if !ok {
-				return nil, mongoerr.Newf(34463, "useLongestLength must be a bool, found %s", typeName(e.Value))
+				// ExpressionZip::parse names the type of $zip's own argument here.
+				return nil, mongoerr.New(34463, "useLongestLength must be a bool, found object")
 			}
 			longest = b
 		default:
 			return nil, mongoerr.Newf(34464, "$zip found an unknown argument: %s", e.Key)
 		}
 	}
-	if !haveInputs {
+	if len(inputs) == 0 {
 		return nil, mongoerr.New(34465, "$zip requires at least one input array")
 	}
-	if haveDefaults && !longest {
+	if len(defaults) > 0 && !longest {
 		return nil, mongoerr.New(34466, "cannot specify defaults unless useLongestLength is true")
 	}
-	if haveDefaults && len(defaults) != len(inputs) {
+	if len(defaults) > 0 && len(defaults) != len(inputs) {
 		return nil, mongoerr.New(34467, "defaults and inputs must have the same length")
 	}
 	return evalFunc(func(env *Env) (any, error) {
@@ -625,10 +637,58 @@ func compileZip(name string, arg any, scope *Scope) (Expr, error) {
 	}), nil
 }
 
+// checkSortArraySpec is createSortSpecObject's check of 'sortBy': a sort
+// pattern as pattern_cmp::checkSortClause takes it, or 1 or -1.
+func checkSortArraySpec(v any) error {
+	switch s := v.(type) {
+	case bson.D:
+		if len(s) == 0 {
+			return mongoerr.New(2942505, "BadValue: The $sort pattern is empty when it should be a set of fields.")
+		}
+		for _, e := range s {
+			if dir, ok := sortDirection(e.Value); !ok || dir == 0 {
+				return mongoerr.New(2942505, "BadValue: The $sort element value must be either 1 or -1")
+			}
+			if e.Key == "" {
+				return mongoerr.New(2942505, "BadValue: The $sort field cannot be empty")
+			}
+			if slices.Contains(strings.Split(e.Key, "."), "") {
+				return mongoerr.Newf(2942505, "BadValue: The $sort field is a dotted field but has an empty part: %s", e.Key)
+			}
+		}
+		return nil
+	}
+	if isNumeric(v) {
+		if dir, ok := sortDirection(v); !ok || dir == 0 {
+			return mongoerr.New(2942506, "The $sort element value must be either 1 or -1")
+		}
+		return nil
+	}
+	return mongoerr.New(2942507, "The $sort is invalid: use 1/-1 to sort the whole element, or {field:1/-1} to sort embedded fields")
+}
+
+// validateN is AccumulatorN::validateN: a positive integral number.
+func validateN(nv any) (int64, error) {
+	if !isNumeric(nv) {
+		return 0, mongoerr.Newf(5787902, "Value for 'n' must be of integral type, but found %s", formatValue(nv))
+	}
+	n, err := coerceToLong(nv)
+	if err != nil {
+		return 0, err
+	}
+	if float64(n) != value.ToDouble(nv) {
+		return 0, mongoerr.Newf(5787903, "Value for 'n' must be of integral type, but found %s", formatValue(nv))
+	}
+	if n <= 0 {
+		return 0, mongoerr.Newf(5787908, "'n' must be greater than 0, found %d", n)
+	}
+	return n, nil
+}
+
 func compileSortArray(name string, arg any, scope *Scope) (Expr, error) {
 	d, ok := arg.(bson.D)
 	if !ok {
-		return nil, mongoerr.New(2942500, "$sortArray requires an object as an argument")
+		return nil, mongoerr.Newf(2942500, "$sortArray requires an object as an argument, found: %s", typeName(arg))
 	}
 	var input Expr
 	var sortBy any
@@ -642,6 +702,9 @@ func compileSortArray(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			input = x
 		case "sortBy":
+			if err := checkSortArraySpec(e.Value); err != nil {
+				return nil, err
+			}
 			sortBy, haveSort = e.Value, true
 		default:
 			return nil, mongoerr.Newf(2942501, "$sortArray found an unknown argument: %s", e.Key)
@@ -656,19 +719,13 @@ func compileSortArray(name string, arg any, scope *Scope) (Expr, error) {
 	var cmp func(a, b any) int
 	switch s := sortBy.(type) {
 	case bson.D:
-		if len(s) == 0 {
-			return nil, mongoerr.New(15976, "$sortArray sort must have at least one sort key")
-		}
 		type key struct {
 			parts []string
 			dir   int
 		}
 		keys := make([]key, len(s))
 		for i, e := range s {
-			dir, ok := sortDirection(e.Value)
-			if !ok {
-				return nil, mongoerr.New(15975, "$sort key ordering must be 1 (for ascending) or -1 (for descending)")
-			}
+			dir, _ := sortDirection(e.Value)
 			keys[i] = key{splitPath(e.Key), dir}
 		}
 		cmp = func(a, b any) int {
@@ -681,10 +738,7 @@ func compileSortArray(name string, arg any, scope *Scope) (Expr, error) {
 			return 0
 		}
 	default:
-		dir, ok := sortDirection(sortBy)
-		if !ok {
-			return nil, mongoerr.New(2942504, "$sortArray requires sortBy to be either 1, -1, or a document")
-		}
+		dir, _ := sortDirection(sortBy)
 		cmp = func(a, b any) int { return value.Compare(a, b) * dir }
 	}
 	return evalFunc(func(env *Env) (any, error) {
@@ -738,25 +792,32 @@ func sortKeyValue(v any, parts []string, dir int) any {
 	return r
 }
 
-// compileNArray builds the array forms of $firstN, $lastN, $maxN and $minN.
+// compileNArray builds the expression forms of $firstN, $lastN, $maxN and
+// $minN (ExpressionFromAccumulatorN in accumulator_multi.cpp): 'n' is
+// checked for each document before the input is read, the input must be
+// an array (null included), $minN and $maxN skip nullish elements.
 func compileNArray(name string, arg any, scope *Scope) (Expr, error) {
 	d, ok := arg.(bson.D)
 	if !ok {
-		return nil, mongoerr.Newf(5787801, "specification must be an object; found %s: %s", name, typeName(arg))
+		code := int32(5787801)
+		if name == "$minN" || name == "$maxN" {
+			code = 5787900
+		}
+		return nil, mongoerr.Newf(code, "specification must be an object; found %s: %s", name, FormatValue(arg))
 	}
 	var nE, inE Expr
 	for _, e := range d {
+		if e.Key != "n" && e.Key != "input" {
+			return nil, mongoerr.Newf(5787901, "Unknown argument for 'n' operator: %s", e.Key)
+		}
 		x, err := Compile(e.Value, scope)
 		if err != nil {
 			return nil, err
 		}
-		switch e.Key {
-		case "n":
+		if e.Key == "n" {
 			nE = x
-		case "input":
+		} else {
 			inE = x
-		default:
-			return nil, mongoerr.Newf(5787901, "Unknown argument for 'n' operator: %s", e.Key)
 		}
 	}
 	if nE == nil {
@@ -770,23 +831,18 @@ func compileNArray(name string, arg any, scope *Scope) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !isIntegral64(nv) {
-			return nil, mongoerr.Newf(5787903, "Value for 'n' must be of integral type, but found %s", formatForMessage(nv))
+		n64, err := validateN(nv)
+		if err != nil {
+			return nil, err
 		}
-		n := asInt(nv)
-		if n <= 0 {
-			return nil, mongoerr.Newf(5787908, "'n' must be greater than 0, found %d", n)
-		}
+		n := int(min(n64, math.MaxInt32))
 		iv, err := inE.Eval(env)
 		if err != nil {
 			return nil, err
 		}
-		if nullish(iv) {
-			return nil, nil
-		}
 		arr, ok := iv.(bson.A)
 		if !ok {
-			return nil, mongoerr.Newf(5788200, "Input must be an array; found %s", typeName(iv))
+			return nil, mongoerr.New(5788200, "Input must be an array")
 		}
 		switch name {
 		case "$firstN":

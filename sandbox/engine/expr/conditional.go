@@ -97,17 +97,17 @@ func compileSwitch(name string, arg any, scope *Scope) (Expr, error) {
 				}
 				var br branch
 				for _, f := range bd {
+					if f.Key != "case" && f.Key != "then" {
+						return nil, mongoerr.Newf(40063, "$switch found an unknown argument to a branch: %s", f.Key)
+					}
 					x, err := Compile(f.Value, scope)
 					if err != nil {
 						return nil, err
 					}
-					switch f.Key {
-					case "case":
+					if f.Key == "case" {
 						br.cond = x
-					case "then":
+					} else {
 						br.then = x
-					default:
-						return nil, mongoerr.Newf(40063, "$switch found an unknown argument to a branch: %s", f.Key)
 					}
 				}
 				if br.cond == nil {
@@ -128,8 +128,28 @@ func compileSwitch(name string, arg any, scope *Scope) (Expr, error) {
 			return nil, mongoerr.Newf(40067, "$switch found an unknown argument: %s", e.Key)
 		}
 	}
-	if len(branches) == 0 {
-		return nil, mongoerr.New(40068, "$switch requires at least one branch.")
+	if scope.fold {
+		// ExpressionSwitch::optimize: a constant false case is dropped, a
+		// constant true one becomes the default and ends the branches.
+		kept := branches[:0:0]
+		for _, b := range branches {
+			c, ok := IsConstant(b.cond)
+			if !ok {
+				kept = append(kept, b)
+				continue
+			}
+			if IsTrue(c) {
+				def = b.then
+				break
+			}
+		}
+		branches = kept
+		if len(branches) == 0 {
+			if def == nil {
+				return nil, mongoerr.New(40069, optimizeContext+"Cannot execute a switch statement where all the cases evaluate to false without a default")
+			}
+			return def, nil
+		}
 	}
 	return evalFunc(func(env *Env) (any, error) {
 		for _, b := range branches {

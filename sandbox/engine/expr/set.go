@@ -65,6 +65,9 @@ func compileSetOp(name string, arg any, scope *Scope) (Expr, error) {
 	if name == "$setEquals" && len(args) < 2 {
 		return nil, mongoerr.Newf(17045, "$setEquals needs at least two arguments had: %d", len(args))
 	}
+	if err := optimizeSetOperands(name, args, scope); err != nil {
+		return nil, err
+	}
 	return evalFunc(func(env *Env) (any, error) {
 		vals, err := evalAll(env, args, make([]any, 0, len(args)))
 		if err != nil {
@@ -108,7 +111,7 @@ func compileSetOp(name string, arg any, scope *Scope) (Expr, error) {
 			for i, v := range vals {
 				a, ok := v.(bson.A)
 				if !ok {
-					return nil, mongoerr.Newf(17044, "All operands of $setEquals must be arrays. One argument is of type: %s", typeName(v))
+					return nil, mongoerr.Newf(17044, "All operands of $setEquals must be arrays. %d-th argument is of type: %s", i+1, typeName(v))
 				}
 				if i == 0 {
 					first = sortedSet(a)
@@ -158,4 +161,31 @@ func compileSetOp(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		return nil, nil
 	}), nil
+}
+
+// optimizeSetOperands is the check ExpressionSetEquals::optimize and
+// ExpressionSetIsSubset::optimize make of their constant operands while a
+// pipeline is optimized, before any document is read.
+func optimizeSetOperands(name string, args []Expr, scope *Scope) error {
+	if !scope.fold {
+		return nil
+	}
+	switch name {
+	case "$setEquals":
+		for i, a := range args {
+			if v, ok := IsConstant(a); ok {
+				if _, isArr := v.(bson.A); !isArr {
+					return mongoerr.Newf(5887502, "%sAll operands of $setEquals must be arrays. %d-th argument is of type: %s", optimizeContext, i+1, typeName(v))
+				}
+			}
+		}
+	case "$setIsSubset":
+		_, lhsConst := IsConstant(args[0])
+		if v, ok := IsConstant(args[1]); ok && !lhsConst {
+			if _, isArr := v.(bson.A); !isArr {
+				return mongoerr.Newf(17311, "%sboth operands of $setIsSubset must be arrays. Second argument is of type: %s", optimizeContext, typeName(v))
+			}
+		}
+	}
+	return nil
 }

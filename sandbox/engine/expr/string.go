@@ -134,7 +134,9 @@ func asciiUpper(s string) string {
 	return string(b)
 }
 
-func compileSubstrBytes(name string, arg any, scope *Scope) (Expr, error) {
+func compileSubstrBytes(_ string, arg any, scope *Scope) (Expr, error) {
+	// $substr parses into $substrBytes, whose name its messages carry.
+	name := "$substrBytes"
 	args, err := compileFixed(name, arg, scope, 3)
 	if err != nil {
 		return nil, err
@@ -354,7 +356,7 @@ var trimWhitespace = []rune{0, ' ', '\t', '\n', '\v', '\f', '\r', 0xA0, 0x1680, 
 func compileTrim(name string, arg any, scope *Scope) (Expr, error) {
 	d, ok := arg.(bson.D)
 	if !ok {
-		return nil, mongoerr.Newf(50696, "%s only supports an object as an argument, found: %s", name, typeName(arg))
+		return nil, mongoerr.Newf(50696, "%s only supports an object as an argument, found %s", name, typeName(arg))
 	}
 	var input, chars Expr
 	for _, e := range d {
@@ -540,7 +542,7 @@ func compileRegex(name string, arg any, scope *Scope) (Expr, error) {
 		case "options":
 			opts = x
 		default:
-			return nil, mongoerr.Newf(31024, "%s found an unknown field: %s", name, e.Key)
+			return nil, mongoerr.Newf(31024, "%s found an unknown argument: %s", name, e.Key)
 		}
 	}
 	if input == nil {

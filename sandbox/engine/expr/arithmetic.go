@@ -54,7 +54,7 @@ func (s *addState) add(v any) error {
 	}
 	switch s.widest {
 	case kInt, kLong:
-		n, _ := coerceToLong(v)
+		n, _ := value.CoerceToLong(v)
 		if addOverflows(s.longTotal, n) {
 			s.widest = kDouble
 			s.doubleTotal = float64(s.longTotal) + value.ToDouble(v)
@@ -108,11 +108,11 @@ func (s *addState) value() any {
 	case kDecimal:
 		return s.decTotal.toD128()
 	}
-	return intOrLong(s.longTotal)
+	return value.CreateIntOrLong(s.longTotal)
 }
 
 func checkAddOperand(v any) error {
-	if _, ok := v.(bson.DateTime); !ok && !isNumeric(v) {
+	if _, ok := v.(bson.DateTime); !ok && !value.IsNumber(v) {
 		return mongoerr.Newf(mongoerr.TypeMismatch, "$add only supports numeric or date types, not %s", typeName(v))
 	}
 	return nil
@@ -146,21 +146,21 @@ func compileAdd(name string, arg any, scope *Scope) (Expr, error) {
 
 // Subtract is $subtract.
 func Subtract(lhs, rhs any) (any, error) {
-	if isNumeric(lhs) && isNumeric(rhs) {
+	if value.IsNumber(lhs) && value.IsNumber(rhs) {
 		switch max(numKind(lhs), numKind(rhs)) {
 		case kDecimal:
 			return decAdd(toDec(lhs), decNeg(toDec(rhs))).toD128(), nil
 		case kDouble:
 			return value.ToDouble(lhs) - value.ToDouble(rhs), nil
 		default:
-			a, _ := coerceToLong(lhs)
-			b, _ := coerceToLong(rhs)
+			a, _ := value.CoerceToLong(lhs)
+			b, _ := value.CoerceToLong(rhs)
 			r := a - b
 			if (b < 0 && r < a) || (b > 0 && r > a) {
 				return float64(a) - float64(b), nil
 			}
 			if numKind(lhs) == kInt && numKind(rhs) == kInt {
-				return intOrLong(r), nil
+				return value.CreateIntOrLong(r), nil
 			}
 			return r, nil
 		}
@@ -173,7 +173,7 @@ func Subtract(lhs, rhs any) (any, error) {
 		case bson.DateTime:
 			return int64(d) - int64(r), nil
 		}
-		if isNumeric(rhs) {
+		if value.IsNumber(rhs) {
 			s := addState{longTotal: int64(d), isDate: true}
 			var neg any
 			switch n := rhs.(type) {
@@ -237,7 +237,7 @@ func compileMultiply(name string, arg any, scope *Scope) (Expr, error) {
 			if nullish(v) {
 				return nil, nil
 			}
-			if !isNumeric(v) {
+			if !value.IsNumber(v) {
 				return nil, mongoerr.Newf(mongoerr.TypeMismatch, "$multiply only supports numeric types, not %s", typeName(v))
 			}
 			old := kind
@@ -260,7 +260,7 @@ func compileMultiply(name string, arg any, scope *Scope) (Expr, error) {
 			case kDouble:
 				dbl *= value.ToDouble(v)
 			default:
-				n, _ := coerceToLong(v)
+				n, _ := value.CoerceToLong(v)
 				p, over := mulOverflows(lng, n)
 				if over {
 					kind = kDouble
@@ -278,13 +278,13 @@ func compileMultiply(name string, arg any, scope *Scope) (Expr, error) {
 		case kLong:
 			return lng, nil
 		}
-		return intOrLong(lng), nil
+		return value.CreateIntOrLong(lng), nil
 	}), nil
 }
 
 // Divide is $divide.
 func Divide(lhs, rhs any) (any, error) {
-	if isNumeric(lhs) && isNumeric(rhs) {
+	if value.IsNumber(lhs) && value.IsNumber(rhs) {
 		if numKind(lhs) == kDecimal || numKind(rhs) == kDecimal {
 			d := toDec(rhs)
 			if d.kind == decFinite && d.coef.Sign() == 0 {
@@ -330,7 +330,7 @@ func compileBinary(fn func(a, b any) (any, error)) compiler {
 // either side is a long, else an int. So [NumberLong(8), 3.0] is a long
 // and [NumberLong(500000000000), 450000000000.0] a double.
 func Mod(lhs, rhs any) (any, error) {
-	if isNumeric(lhs) && isNumeric(rhs) {
+	if value.IsNumber(lhs) && value.IsNumber(rhs) {
 		lk, rk := numKind(lhs), numKind(rhs)
 		if lk == kDecimal || rk == kDecimal {
 			d := toDec(rhs)
@@ -349,11 +349,11 @@ func Mod(lhs, rhs any) (any, error) {
 		if divisor == 0 {
 			return nil, mongoerr.New(16610, "can't $mod by zero")
 		}
-		if lk == kDouble || (rk == kDouble && !isIntegral(rhs)) {
+		if lk == kDouble || (rk == kDouble && !value.Integral(rhs)) {
 			return math.Mod(value.ToDouble(lhs), divisor), nil
 		}
-		a, _ := coerceToLong(lhs)
-		b, _ := coerceToLong(rhs)
+		a, _ := value.CoerceToLong(lhs)
+		b, _ := value.CoerceToLong(rhs)
 		var r int64
 		if b != -1 { // mongoSafeMod: x % -1 is 0, even for the minimum
 			r = a % b
@@ -384,7 +384,7 @@ func compileUnaryNumeric(fn func(name string, v any) (any, error)) compiler {
 			if nullish(v) {
 				return nil, nil
 			}
-			if !isNumeric(v) {
+			if !value.IsNumber(v) {
 				return nil, mongoerr.Newf(28765, "%s only supports numeric types, not %s", name, typeName(v))
 			}
 			return fn(name, v)
@@ -404,7 +404,7 @@ func absOf(_ string, v any) (any, error) {
 		return d.toD128(), nil
 	case int32:
 		if n < 0 {
-			return intOrLong(-int64(n)), nil
+			return value.CreateIntOrLong(-int64(n)), nil
 		}
 		return n, nil
 	case int64:
@@ -489,10 +489,10 @@ func compileLog(name string, arg any, scope *Scope) (Expr, error) {
 		if nullish(a) || nullish(b) {
 			return nil, nil
 		}
-		if !isNumeric(a) {
+		if !value.IsNumber(a) {
 			return nil, mongoerr.Newf(28756, "$log's argument must be numeric, not %s", typeName(a))
 		}
-		if !isNumeric(b) {
+		if !value.IsNumber(b) {
 			return nil, mongoerr.Newf(28757, "$log's base must be numeric, not %s", typeName(b))
 		}
 		if numKind(a) == kDecimal || numKind(b) == kDecimal {
@@ -517,10 +517,10 @@ func Pow(base, exp any) (any, error) {
 	if nullish(base) || nullish(exp) {
 		return nil, nil
 	}
-	if !isNumeric(base) {
+	if !value.IsNumber(base) {
 		return nil, mongoerr.Newf(28762, "$pow's base must be numeric, not %s", typeName(base))
 	}
-	if !isNumeric(exp) {
+	if !value.IsNumber(exp) {
 		return nil, mongoerr.Newf(28763, "$pow's exponent must be numeric, not %s", typeName(exp))
 	}
 	kind := max(numKind(base), numKind(exp))
@@ -539,11 +539,11 @@ func Pow(base, exp any) (any, error) {
 	case kDouble:
 		return crPow(bd, ed), nil
 	}
-	b, _ := coerceToLong(base)
-	e, _ := coerceToLong(exp)
+	b, _ := value.CoerceToLong(base)
+	e, _ := value.CoerceToLong(exp)
 	typed := func(n int64) any {
 		if kind == kInt {
-			return intOrLong(n)
+			return value.CreateIntOrLong(n)
 		}
 		return n
 	}
@@ -594,7 +594,7 @@ func compileRound(mode roundMode) compiler {
 			if nullish(v) {
 				return nil, nil
 			}
-			if !isNumeric(v) {
+			if !value.IsNumber(v) {
 				return nil, mongoerr.Newf(51081, "%s only supports numeric types, not %s", name, typeName(v))
 			}
 			place := int64(0)
@@ -606,11 +606,11 @@ func compileRound(mode roundMode) compiler {
 				if nullish(p) {
 					return nil, nil
 				}
-				place, err = coerceToLong(p)
+				place, err = value.CoerceToLong(p)
 				if err != nil {
 					return nil, err
 				}
-				if !isIntegral(p) {
+				if !value.Integral(p) {
 					return nil, mongoerr.Newf(51082, "precision argument to  %s must be a integral value", name)
 				}
 				if place < -20 || place > 100 {
@@ -644,7 +644,7 @@ func roundNumber(name string, v any, place int, mode roundMode) (any, error) {
 		if place >= 0 {
 			return v, nil
 		}
-		l, _ := coerceToLong(v)
+		l, _ := value.CoerceToLong(v)
 		d := decQuantize(dec{coef: bigInt(l)}, -place, mode)
 		r, ok := decToInt64(d, roundTowardZero)
 		if !ok {

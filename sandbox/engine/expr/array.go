@@ -50,13 +50,13 @@ func arrayElemAt(name string, arr, idx any) (any, error) {
 		}
 		return nil, mongoerr.Newf(28689, "%s's argument must be an array, but is %s", name, typeName(arr))
 	}
-	if !isNumeric(idx) {
+	if !value.IsNumber(idx) {
 		return nil, mongoerr.Newf(28690, "$arrayElemAt's second argument must be a numeric value, but is %s", typeName(idx))
 	}
-	if !isIntegral(idx) {
+	if !value.Integral(idx) {
 		return nil, mongoerr.Newf(28691, "$arrayElemAt's second argument must be representable as a 32-bit integer: %s", formatNumber(idx))
 	}
-	i := asInt(idx)
+	i := checkedInt(idx)
 	if i < 0 {
 		i += len(a)
 	}
@@ -212,10 +212,10 @@ func compileIndexOfArray(name string, arg any, scope *Scope) (Expr, error) {
 
 // indexArg validates the optional start/end of $indexOfArray/$indexOfCP.
 func indexArg(name string, v any, which string) (int, error) {
-	if !isIntegral(v) {
+	if !value.Integral(v) {
 		return 0, mongoerr.Newf(40096, "%srequires an integral %s index, found a value of type: %s, with value: %s", name, which, typeName(v), formatValue(v))
 	}
-	i := asInt(v)
+	i := checkedInt(v)
 	if i < 0 {
 		return 0, mongoerr.Newf(40097, "%s requires a nonnegative %s index, found: %d", name, which, i)
 	}
@@ -232,32 +232,32 @@ func compileRange(name string, arg any, scope *Scope) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !isNumeric(vals[0]) {
+		if !value.IsNumber(vals[0]) {
 			return nil, mongoerr.Newf(34443, "$range requires a numeric starting value, found value of type: %s", typeName(vals[0]))
 		}
-		if !isIntegral(vals[0]) {
+		if !value.Integral(vals[0]) {
 			return nil, mongoerr.Newf(34444, "$range requires a starting value that can be represented as a 32-bit integer, found value: %s", formatNumber(vals[0]))
 		}
-		if !isNumeric(vals[1]) {
+		if !value.IsNumber(vals[1]) {
 			return nil, mongoerr.Newf(34445, "$range requires a numeric ending value, found value of type: %s", typeName(vals[1]))
 		}
-		if !isIntegral(vals[1]) {
+		if !value.Integral(vals[1]) {
 			return nil, mongoerr.Newf(34446, "$range requires an ending value that can be represented as a 32-bit integer, found value: %s", formatNumber(vals[1]))
 		}
 		step := 1
 		if len(vals) == 3 {
-			if !isNumeric(vals[2]) {
+			if !value.IsNumber(vals[2]) {
 				return nil, mongoerr.Newf(34447, "$range requires a numeric step value, found value of type:%s", typeName(vals[2]))
 			}
-			if !isIntegral(vals[2]) {
+			if !value.Integral(vals[2]) {
 				return nil, mongoerr.Newf(34448, "$range requires a step value that can be represented as a 32-bit integer, found value: %s", formatNumber(vals[2]))
 			}
-			step = asInt(vals[2])
+			step = checkedInt(vals[2])
 			if step == 0 {
 				return nil, mongoerr.New(34449, "$range requires a non-zero step value")
 			}
 		}
-		start, end := asInt(vals[0]), asInt(vals[1])
+		start, end := checkedInt(vals[0]), checkedInt(vals[1])
 		// mongod refuses ranges over internalQueryMaxRangeBytes (100 MiB),
 		// counting 16 bytes per element plus the vector itself.
 		steps := (end - start) / step
@@ -298,14 +298,14 @@ func compileSlice(name string, arg any, scope *Scope) (Expr, error) {
 		if !ok {
 			return nil, mongoerr.Newf(28724, "First argument to $slice must be an array, but is of type: %s", typeName(vals[0]))
 		}
-		if !isNumeric(vals[1]) {
+		if !value.IsNumber(vals[1]) {
 			return nil, mongoerr.Newf(28725, "Second argument to $slice must be a numeric value, but is of type: %s", typeName(vals[1]))
 		}
-		if !isIntegral(vals[1]) {
+		if !value.Integral(vals[1]) {
 			return nil, mongoerr.Newf(28726, "Second argument to $slice can't be represented as a 32-bit integer: %s", formatNumber(vals[1]))
 		}
 		n := len(arr)
-		second := asInt(vals[1])
+		second := checkedInt(vals[1])
 		var start, length int
 		if len(vals) == 2 {
 			if second >= 0 {
@@ -315,13 +315,13 @@ func compileSlice(name string, arg any, scope *Scope) (Expr, error) {
 				length = n - start
 			}
 		} else {
-			if !isNumeric(vals[2]) {
+			if !value.IsNumber(vals[2]) {
 				return nil, mongoerr.Newf(28727, "Third argument to $slice must be numeric, but is of type: %s", typeName(vals[2]))
 			}
-			if !isIntegral(vals[2]) {
+			if !value.Integral(vals[2]) {
 				return nil, mongoerr.Newf(28728, "Third argument to $slice can't be represented as a 32-bit integer: %s", formatNumber(vals[2]))
 			}
-			length = asInt(vals[2])
+			length = checkedInt(vals[2])
 			if length <= 0 {
 				return nil, mongoerr.Newf(28729, "Third argument to $slice must be positive: %s", formatNumber(vals[2]))
 			}
@@ -430,10 +430,10 @@ func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
 				return nil, err
 			}
 			if !nullish(lv) {
-				if !isIntegral(lv) {
+				if !value.Integral(lv) {
 					return nil, mongoerr.Newf(327391, "$filter: limit must be represented as a 32-bit integral value: %s", formatForMessage(lv))
 				}
-				limitN = asInt(lv)
+				limitN = checkedInt(lv)
 				if limitN < 1 {
 					return nil, mongoerr.Newf(327392, "$filter: limit must be greater than 0: %d", limitN)
 				}
@@ -658,7 +658,7 @@ func checkSortArraySpec(v any) error {
 		}
 		return nil
 	}
-	if isNumeric(v) {
+	if value.IsNumber(v) {
 		if dir, ok := sortDirection(v); !ok || dir == 0 {
 			return mongoerr.New(2942506, "The $sort element value must be either 1 or -1")
 		}
@@ -669,10 +669,10 @@ func checkSortArraySpec(v any) error {
 
 // validateN is AccumulatorN::validateN: a positive integral number.
 func validateN(nv any) (int64, error) {
-	if !isNumeric(nv) {
+	if !value.IsNumber(nv) {
 		return 0, mongoerr.Newf(5787902, "Value for 'n' must be of integral type, but found %s", formatValue(nv))
 	}
-	n, err := coerceToLong(nv)
+	n, err := value.CoerceToLong(nv)
 	if err != nil {
 		return 0, err
 	}
@@ -760,7 +760,7 @@ func compileSortArray(name string, arg any, scope *Scope) (Expr, error) {
 }
 
 func sortDirection(v any) (int, bool) {
-	if !isNumeric(v) {
+	if !value.IsNumber(v) {
 		return 0, false
 	}
 	switch value.ToDouble(v) {

@@ -580,10 +580,10 @@ func compileDateFromParts(name string, arg any, scope *Scope) (Expr, error) {
 			if nullish(v) {
 				return nil, nil
 			}
-			if !isIntegral64(v) {
+			if !value.Integral64Bit(v) {
 				return nil, mongoerr.Newf(40515, "'%s' must evaluate to an integer, found %s with value %s", f, typeName(v), formatValue(v))
 			}
-			n := asInt(v)
+			n := checkedInt(v)
 			switch f {
 			case "year":
 				if n < 1 || n > 9999 {
@@ -969,10 +969,10 @@ func compileDateTrunc(name string, arg any, scope *Scope) (Expr, error) {
 			if err != nil || nullish(bv) {
 				return nil, err
 			}
-			if !isIntegral64(bv) {
+			if !value.Integral64Bit(bv) {
 				return nil, mongoerr.Newf(5439017, "$dateTrunc requires 'binSize' to be a 64-bit integer, but got value '%s' of type %s", formatValue(bv), typeName(bv))
 			}
-			bin, _ = coerceToLong(bv)
+			bin, _ = value.CoerceToLong(bv)
 			if bin <= 0 {
 				return nil, mongoerr.Newf(5439018, "$dateTrunc requires 'binSize' to be greater than 0, but got value %d", bin)
 			}
@@ -1107,10 +1107,10 @@ func compileDateAdd(name string, arg any, scope *Scope) (Expr, error) {
 		if err != nil {
 			return nil, mongoerr.Newf(5166403, "%s requires startDate to be convertible to a date", name)
 		}
-		if !isIntegral64(av) {
+		if !value.Integral64Bit(av) {
 			return nil, mongoerr.Newf(5166405, "%s expects integer amount of time units", name)
 		}
-		amount, _ := coerceToLong(av)
+		amount, _ := value.CoerceToLong(av)
 		if name == "$dateSubtract" {
 			if amount == math.MinInt64 {
 				return nil, mongoerr.Newf(6045000, "invalid $dateSubtract 'amount' parameter value: %d", amount)

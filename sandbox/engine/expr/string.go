@@ -150,20 +150,20 @@ func compileSubstrBytes(_ string, arg any, scope *Scope) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !isNumeric(vals[1]) {
+		if !value.IsNumber(vals[1]) {
 			return nil, mongoerr.Newf(16034, "%s:  starting index must be a numeric type (is BSON type %s)", name, typeName(vals[1]))
 		}
-		if !isNumeric(vals[2]) {
+		if !value.IsNumber(vals[2]) {
 			return nil, mongoerr.Newf(16035, "%s:  length must be a numeric type (is BSON type %s)", name, typeName(vals[2]))
 		}
-		lo, err := coerceToLong(vals[1])
+		lo, err := value.CoerceToLong(vals[1])
 		if err != nil {
 			return nil, err
 		}
 		if lo < 0 {
 			return nil, mongoerr.Newf(50752, "%s:  starting index must be non-negative (got: %d)", name, lo)
 		}
-		ln, err := coerceToLong(vals[2])
+		ln, err := value.CoerceToLong(vals[2])
 		if err != nil {
 			return nil, err
 		}
@@ -200,19 +200,19 @@ func compileSubstrCP(name string, arg any, scope *Scope) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !isNumeric(vals[1]) {
+		if !value.IsNumber(vals[1]) {
 			return nil, mongoerr.Newf(34450, "$substrCP: starting index must be a numeric type (is BSON type %s)", typeName(vals[1]))
 		}
-		if !isIntegral(vals[1]) {
+		if !value.Integral(vals[1]) {
 			return nil, mongoerr.Newf(34451, "$substrCP: starting index cannot be represented as a 32-bit integral value: %s", formatValue(vals[1]))
 		}
-		if !isNumeric(vals[2]) {
+		if !value.IsNumber(vals[2]) {
 			return nil, mongoerr.Newf(34452, "$substrCP: length must be a numeric type (is BSON type %s)", typeName(vals[2]))
 		}
-		if !isIntegral(vals[2]) {
+		if !value.Integral(vals[2]) {
 			return nil, mongoerr.Newf(34453, "$substrCP: length cannot be represented as a 32-bit integral value: %s", formatValue(vals[2]))
 		}
-		start, length := asInt(vals[1]), asInt(vals[2])
+		start, length := checkedInt(vals[1]), checkedInt(vals[2])
 		if length < 0 {
 			return nil, mongoerr.New(34454, "$substrCP: length must be a nonnegative integer.")
 		}

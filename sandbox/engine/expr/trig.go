@@ -114,13 +114,13 @@ func atan2(a, b any) (any, error) {
 	if nullish(a) {
 		return nil, nil
 	}
-	if !isNumeric(a) {
+	if !value.IsNumber(a) {
 		return nil, mongoerr.Newf(51044, "$atan2 only supports numeric types, not %s", typeName(a))
 	}
 	if nullish(b) {
 		return nil, nil
 	}
-	if !isNumeric(b) {
+	if !value.IsNumber(b) {
 		return nil, mongoerr.Newf(51045, "$atan2 only supports numeric types, not %s", typeName(b))
 	}
 	if numKind(a) == kDecimal || numKind(b) == kDecimal {

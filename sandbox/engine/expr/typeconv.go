@@ -14,7 +14,7 @@ import (
 
 func typeOf(_ string, v any) (any, error) { return typeName(v), nil }
 
-func isNumberOf(_ string, v any) (any, error) { return isNumeric(v), nil }
+func isNumberOf(_ string, v any) (any, error) { return value.IsNumber(v), nil }
 
 func conversionError(format string, args ...any) error {
 	return mongoerr.Newf(mongoerr.ConversionFailure, format, args...)
@@ -37,11 +37,11 @@ func targetType(v any) (string, error) {
 		}
 		return "", mongoerr.Newf(mongoerr.BadValue, "Unknown type name: %s", t)
 	}
-	if isNumeric(v) {
-		if !isIntegral(v) {
+	if value.IsNumber(v) {
+		if !value.Integral(v) {
 			return "", mongoerr.Newf(mongoerr.FailedToParse, "In $convert, numeric 'to' argument is not an integer")
 		}
-		n := asInt(v)
+		n := checkedInt(v)
 		for name, num := range map[string]int{"double": 1, "string": 2, "objectId": 7, "bool": 8, "date": 9, "int": 16, "long": 18, "decimal": 19} {
 			if num == n {
 				return name, nil

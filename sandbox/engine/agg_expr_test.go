@@ -262,7 +262,7 @@ func TestAggExprTypeObjectSize(t *testing.T) {
 		{name: "mergeObjects", expr: `{"$mergeObjects": [{"a": 1, "c": 0}, null, {"a": 2, "b": 3}]}`, want: `{"a": 2, "c": 0, "b": 3}`},
 		{name: "mergeObjects non-object", expr: `{"$mergeObjects": [{"a": 1}, 5]}`, code: 40400, msg: "$mergeObjects requires object inputs, but input 5 is of type int", folded: true},
 		{name: "getField dotted name", doc: `{"a.b": 1, "a": {"b": 2}}`, expr: `{"$getField": "a.b"}`, want: `1`},
-		{name: "getField input", expr: `{"$getField": {"field": "$x", "input": {"$literal": {"$x": 5}}}}`, code: 5654601, msg: "$getField requires 'field' to evaluate to a constant, but got a non-constant argument", parseErr: true},
+		{name: "getField field path", expr: `{"$getField": {"field": "$x", "input": {"$literal": {"$x": 5}}}}`, code: 3041704, msg: "$getField requires 'field' to evaluate to type String, but got missing"},
 		{name: "getField literal dollar name", expr: `{"$getField": {"field": {"$literal": "$x"}, "input": {"$setField": {"field": {"$literal": "$x"}, "input": {}, "value": 5}}}}`, want: `5`},
 		{name: "setField", doc: `{"a": 1}`, expr: `{"$setField": {"field": "b", "input": {"a": "$a"}, "value": 2}}`, want: `{"a": 1, "b": 2}`},
 		{name: "setField remove", doc: `{"a": 1}`, expr: `{"$setField": {"field": "a", "input": {"a": "$a", "c": 3}, "value": "$$REMOVE"}}`, want: `{"c": 3}`},

@@ -916,35 +916,14 @@ func civilFromDays(z int64) (int, int, int) {
 	return int(y), int(m), int(d)
 }
 
-// namedArgs compiles an operator's named arguments, failing on unknown
-// names with mongod's per-operator message.
-func namedArgs(name string, arg any, scope *Scope, allowed []string, notObjCode, unknownCode int32) (map[string]Expr, error) {
-	d, ok := arg.(bson.D)
-	if !ok {
-		return nil, mongoerr.Newf(notObjCode, "%s only supports an object as its argument", name)
-	}
-	out := map[string]Expr{}
-	for _, e := range d {
-		known := false
-		for _, a := range allowed {
-			if a == e.Key {
-				known = true
-			}
-		}
-		if !known {
-			return nil, mongoerr.Newf(unknownCode, "Unrecognized argument to %s: %s", name, e.Key)
-		}
-		x, err := Compile(e.Value, scope)
-		if err != nil {
-			return nil, err
-		}
-		out[e.Key] = x
-	}
-	return out, nil
-}
-
 func compileDateTrunc(name string, arg any, scope *Scope) (Expr, error) {
-	m, err := namedArgs(name, arg, scope, []string{"date", "unit", "binSize", "timezone", "startOfWeek"}, 5439007, 5439008)
+	m, err := namedArgs(arg, scope, argSpec{
+		names:     []string{"date", "unit", "binSize", "timezone", "startOfWeek"},
+		notObject: fixedError(5439007, "$dateTrunc only supports an object as its argument"),
+		unknown: func(f string) error {
+			return mongoerr.Newf(5439008, "Unrecognized argument to $dateTrunc: %s. Expected arguments are date, unit, and optionally, binSize, timezone, startOfWeek", f)
+		},
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -1066,7 +1045,13 @@ func daysIn(y, m int) int {
 }
 
 func compileDateAdd(name string, arg any, scope *Scope) (Expr, error) {
-	m, err := namedArgs(name, arg, scope, []string{"startDate", "unit", "amount", "timezone"}, 5166400, 5166401)
+	m, err := namedArgs(arg, scope, argSpec{
+		names:     []string{"startDate", "unit", "amount", "timezone"},
+		notObject: fixedError(5166400, name+" expects an object as its argument"),
+		unknown: func(f string) error {
+			return mongoerr.Newf(5166401, "Unrecognized argument to %s: %s. Expected arguments are startDate, unit, amount, and optionally timezone.", name, f)
+		},
+	})
 	if err != nil {
 		return nil, err
 	}

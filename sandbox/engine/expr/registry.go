@@ -161,12 +161,13 @@ func init() {
 		"$toDecimal":  compileTo("decimal"),
 		"$toBool":     compileTo("bool"),
 		"$toObjectId": compileTo("objectId"),
+		"$toUUID":     compileTo("binData"),
 
 		// objects
 		"$mergeObjects":  compileMergeObjects,
-		"$getField":      compileFieldOp,
-		"$setField":      compileFieldOp,
-		"$unsetField":    compileFieldOp,
+		"$getField":      compileGetField,
+		"$setField":      compileSetField,
+		"$unsetField":    compileSetField,
 		"$objectToArray": unary(objectToArray),
 		"$arrayToObject": unary(arrayToObject),
 
@@ -175,14 +176,15 @@ func init() {
 		"$binarySize": unary(binarySize),
 
 		// timestamps, bits, misc
-		"$tsSecond":    unary(tsPart),
-		"$tsIncrement": unary(tsPart),
-		"$bitAnd":      compileBitOp,
-		"$bitOr":       compileBitOp,
-		"$bitXor":      compileBitOp,
-		"$bitNot":      unary(bitNot),
-		"$rand":        compileRand,
-		"$meta":        compileMeta,
+		"$tsSecond":         unary(tsPart),
+		"$tsIncrement":      unary(tsPart),
+		"$bitAnd":           compileBitOp,
+		"$bitOr":            compileBitOp,
+		"$bitXor":           compileBitOp,
+		"$bitNot":           compileUnaryNumeric(bitNot),
+		"$rand":             compileRand,
+		"$toHashedIndexKey": unary(toHashedIndexKey),
+		"$meta":             compileMeta,
 	}
 	for name, op := range trigOperators() {
 		operators[name] = compileTrig(op)
@@ -252,10 +254,10 @@ func compileBitOp(name string, arg any, scope *Scope) (Expr, error) {
 	}), nil
 }
 
+// bitNot is ExpressionBitNot, a single numeric argument operator that
+// takes only ints and longs.
 func bitNot(name string, v any) (any, error) {
 	switch x := v.(type) {
-	case nil, value.Missing, bson.Undefined:
-		return nil, nil
 	case int32:
 		return ^x, nil
 	case int64:
@@ -265,8 +267,13 @@ func bitNot(name string, v any) (any, error) {
 }
 
 func compileRand(name string, arg any, scope *Scope) (Expr, error) {
-	if d, ok := arg.(bson.D); !ok || len(d) != 0 {
-		return nil, mongoerr.New(3040501, "$rand not allowed with arguments, must be an empty object")
+	d, ok := arg.(bson.D)
+	if !ok {
+		// BSONElement::Obj() on a non-object.
+		return nil, mongoerr.New(10065, "invalid parameter: expected an object ($rand)")
+	}
+	if len(d) != 0 {
+		return nil, mongoerr.New(3040501, "$rand does not currently accept arguments")
 	}
 	return evalFunc(func(*Env) (any, error) { return rand.Float64(), nil }), nil
 }

@@ -29,7 +29,8 @@ func coerceToString(v any) (string, error) {
 	case int64:
 		return strconv.FormatInt(x, 10), nil
 	case float64:
-		return doubleToString(x), nil
+		// str::stream() << double, which prints as %g does.
+		return formatDouble(x), nil
 	case bson.Decimal128:
 		return x.String(), nil
 	case bson.DateTime:

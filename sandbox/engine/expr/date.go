@@ -91,7 +91,34 @@ type namedLoc struct {
 	loc  *time.Location
 }
 
-func newTZ(e Expr) (*tzExpr, error) {
+// dateTruncBinSize is convertDateTruncBinSizeValue.
+func dateTruncBinSize(v any) (int64, error) {
+	if !value.Integral64Bit(v) {
+		return 0, mongoerr.Newf(5439017, "$dateTrunc requires 'binSize' to be a 64-bit integer, but got value '%s' of type %s", formatValue(v), typeName(v))
+	}
+	n, _ := value.CoerceToLong(v)
+	if n <= 0 {
+		return 0, mongoerr.Newf(5439018, "$dateTrunc requires 'binSize' to be greater than 0, but got value %d", n)
+	}
+	return n, nil
+}
+
+// checkConstantArg applies an argument's check when the argument is a
+// non-null constant, as the date operators' optimize() parses a constant
+// unit, startOfWeek and binSize once: a bad one fails the pipeline's
+// optimization.
+func checkConstantArg(scope *Scope, e Expr, check func(any) error) error {
+	v, ok := IsConstant(e)
+	if !ok || nullish(v) {
+		return nil
+	}
+	return scope.optimizationError(check(v))
+}
+
+// newTZ prepares a timezone argument. A constant one is parsed now, as
+// the operators' optimize() does, so a bad one fails the pipeline's
+// optimization, with the operator's context when it adds one.
+func newTZ(scope *Scope, e Expr, context string) (*tzExpr, error) {
 	tz := &tzExpr{e: e}
 	if e == nil {
 		tz.fixed = time.UTC
@@ -101,7 +128,10 @@ func newTZ(e Expr) (*tzExpr, error) {
 		if s, ok := c.v.(string); ok {
 			loc, err := ParseTimezone(s)
 			if err != nil {
-				return nil, err
+				if context != "" {
+					err = withContext(err, context)
+				}
+				return nil, scope.optimizationError(err)
 			}
 			tz.fixed = loc
 		}
@@ -158,7 +188,7 @@ func compileDatePart(name string, arg any, scope *Scope) (Expr, error) {
 			}
 		}
 		if !haveDate {
-			return nil, mongoerr.Newf(40539, "missing 'date' argument to %s, provided: %s", name, FormatValue(a))
+			return nil, mongoerr.Newf(40539, "missing 'date' argument to %s, provided: %s: %s", name, name, FormatValue(a))
 		}
 	case bson.A:
 		if len(a) != 1 {
@@ -178,7 +208,7 @@ func compileDatePart(name string, arg any, scope *Scope) (Expr, error) {
 			return nil, err
 		}
 	}
-	tz, err := newTZ(tzE)
+	tz, err := newTZ(scope, tzE, "")
 	if err != nil {
 		return nil, err
 	}
@@ -377,14 +407,7 @@ func compileDateToString(name string, arg any, scope *Scope) (Expr, error) {
 	if date == nil {
 		return nil, mongoerr.New(18628, "Missing 'date' parameter to $dateToString")
 	}
-	if c, ok := format.(constant); ok {
-		if s, ok := c.v.(string); ok {
-			if err := validateDateFormat(s); err != nil {
-				return nil, err
-			}
-		}
-	}
-	tz, err := newTZ(tzE)
+	tz, err := newTZ(scope, tzE, "")
 	if err != nil {
 		return nil, err
 	}
@@ -464,7 +487,7 @@ func compileDateToParts(name string, arg any, scope *Scope) (Expr, error) {
 	if date == nil {
 		return nil, mongoerr.New(40522, "Missing 'date' parameter to $dateToParts")
 	}
-	tz, err := newTZ(tzE)
+	tz, err := newTZ(scope, tzE, "")
 	if err != nil {
 		return nil, err
 	}
@@ -556,7 +579,7 @@ func compileDateFromParts(name string, arg any, scope *Scope) (Expr, error) {
 	if hasISOYear && (exprs["year"] != nil || exprs["month"] != nil || exprs["day"] != nil) {
 		return nil, mongoerr.New(40525, "$dateFromParts does not allow mixing ISO dates with natural dates")
 	}
-	tz, err := newTZ(exprs["timezone"])
+	tz, err := newTZ(scope, exprs["timezone"], "")
 	if err != nil {
 		return nil, err
 	}
@@ -748,7 +771,7 @@ func compileDateFromString(name string, arg any, scope *Scope) (Expr, error) {
 	if ds == nil {
 		return nil, mongoerr.New(40542, "Missing 'dateString' parameter to $dateFromString")
 	}
-	tz, err := newTZ(tzE)
+	tz, err := newTZ(scope, tzE, "")
 	if err != nil {
 		return nil, err
 	}
@@ -837,15 +860,30 @@ func floorDiv(a, b int64) int64 {
 
 var unitDurations = map[string]int64{"hour": 3600000, "minute": 60000, "second": 1000, "millisecond": 1}
 
-// TruncateDate is $dateTrunc's binning, anchored at 2000-01-01T00:00 in
-// the timezone as mongod does.
-func TruncateDate(ms int64, unit string, binSize int64, loc *time.Location, startOfWeek time.Weekday) int64 {
+// TruncateDate is $dateTrunc's binning (date_time_support.cpp's
+// truncateDate), anchored at 2000-01-01T00:00 in the timezone, with its
+// overflow checks.
+func TruncateDate(ms int64, unit string, binSize int64, loc *time.Location, startOfWeek time.Weekday) (int64, error) {
+	overflowed := func(code int32) error { return mongoerr.New(code, "dateTrunc overflowed") }
 	ref := time.Date(2000, 1, 1, 0, 0, 0, 0, loc)
 	if d, ok := unitDurations[unit]; ok {
-		if unit == "millisecond" || unit == "second" || unit == "minute" || unit == "hour" {
-			step := d * binSize
-			return ref.UnixMilli() + floorDiv(ms-ref.UnixMilli(), step)*step
+		step, over := mulOverflows(d, binSize)
+		if over {
+			return 0, overflowed(5439002)
 		}
+		refMs := ref.UnixMilli()
+		if (refMs < 0 && ms > math.MaxInt64+refMs) || (refMs > 0 && ms < math.MinInt64+refMs) {
+			return 0, overflowed(5439000)
+		}
+		shifted := ms - refMs
+		rem := shifted % step
+		if rem < 0 {
+			rem += step
+		}
+		return ms - rem, nil
+	}
+	if binSize > 100_000_000_000 {
+		return 0, mongoerr.New(5439006, "dateTrunc unsupported binSize value")
 	}
 	t := timeOf(ms, loc)
 	switch unit {
@@ -860,7 +898,7 @@ func TruncateDate(ms int64, unit string, binSize int64, loc *time.Location, star
 		}
 		bin := floorDiv(days-refShift, step)*step + refShift
 		y, m, dd := civilFromDays(bin + daysFromCivil(2000, 1, 1))
-		return time.Date(y, time.Month(m), dd, 0, 0, 0, 0, loc).UnixMilli()
+		return time.Date(y, time.Month(m), dd, 0, 0, 0, 0, loc).UnixMilli(), nil
 	case "month", "quarter", "year":
 		months := int64((t.Year()-2000)*12 + int(t.Month()) - 1)
 		step := binSize
@@ -873,9 +911,9 @@ func TruncateDate(ms int64, unit string, binSize int64, loc *time.Location, star
 		bin := floorDiv(months, step) * step
 		y := 2000 + int(floorDiv(bin, 12))
 		m := int(bin - floorDiv(bin, 12)*12)
-		return time.Date(y, time.Month(m+1), 1, 0, 0, 0, 0, loc).UnixMilli()
+		return time.Date(y, time.Month(m+1), 1, 0, 0, 0, 0, loc).UnixMilli(), nil
 	}
-	return ms
+	return ms, nil
 }
 
 // daysFromCivil counts days since 1970-01-01 (Howard Hinnant's algorithm).
@@ -933,9 +971,18 @@ func compileDateTrunc(name string, arg any, scope *Scope) (Expr, error) {
 	if m["unit"] == nil {
 		return nil, mongoerr.New(5439010, "Missing 'unit' parameter to $dateTrunc")
 	}
-	tz, err := newTZ(m["timezone"])
+	if err := checkConstantArg(scope, m["unit"], func(v any) error { _, err := timeUnit(name, v); return err }); err != nil {
+		return nil, err
+	}
+	if err := checkConstantArg(scope, m["startOfWeek"], func(v any) error { _, err := dayOfWeekArg(name, v); return err }); err != nil {
+		return nil, err
+	}
+	tz, err := newTZ(scope, m["timezone"], "$dateTrunc parameter 'timezone' value parsing failed")
 	if err != nil {
-		return nil, withContext(err, "$dateTrunc parameter 'timezone' value parsing failed")
+		return nil, err
+	}
+	if err := checkConstantArg(scope, m["binSize"], func(v any) error { _, err := dateTruncBinSize(v); return err }); err != nil {
+		return nil, err
 	}
 	return evalFunc(func(env *Env) (any, error) {
 		dv, err := m["date"].Eval(env)
@@ -948,12 +995,8 @@ func compileDateTrunc(name string, arg any, scope *Scope) (Expr, error) {
 			if err != nil || nullish(bv) {
 				return nil, err
 			}
-			if !value.Integral64Bit(bv) {
-				return nil, mongoerr.Newf(5439017, "$dateTrunc requires 'binSize' to be a 64-bit integer, but got value '%s' of type %s", formatValue(bv), typeName(bv))
-			}
-			bin, _ = value.CoerceToLong(bv)
-			if bin <= 0 {
-				return nil, mongoerr.Newf(5439018, "$dateTrunc requires 'binSize' to be greater than 0, but got value %d", bin)
+			if bin, err = dateTruncBinSize(bv); err != nil {
+				return nil, err
 			}
 		}
 		uv, err := m["unit"].Eval(env)
@@ -982,7 +1025,11 @@ func compileDateTrunc(name string, arg any, scope *Scope) (Expr, error) {
 		if err != nil {
 			return nil, mongoerr.Newf(5166307, "$dateTrunc requires 'date' to be a date, but got %s", typeName(dv))
 		}
-		return bson.DateTime(TruncateDate(ms, unit, bin, loc, sow)), nil
+		r, err := TruncateDate(ms, unit, bin, loc, sow)
+		if err != nil {
+			return nil, err
+		}
+		return bson.DateTime(r), nil
 	}), nil
 }
 
@@ -995,49 +1042,82 @@ func withContext(err error, context string) error {
 	return err
 }
 
-// AddToDate adds amount units to a date in the timezone; calendar units
-// clamp the day to the end of the resulting month, as mongod does.
-func AddToDate(ms int64, unit string, amount int64, loc *time.Location) (int64, error) {
-	overflow := mongoerr.Newf(5166406, "$dateAdd overflowed")
-	if d, ok := unitDurations[unit]; ok {
-		p, over := mulOverflows(d, amount)
-		if over || addOverflows(ms, p) {
-			return 0, overflow
-		}
-		return ms + p, nil
-	}
-	t := timeOf(ms, loc)
+// dateAddLimit is isDateAddAmountValid's bound on |amount| for a unit, an
+// amount that roughly keeps the result in Date_t's range
+// (src/mongo/db/query/datetime/date_time_support.cpp).
+func dateAddLimit(unit string) int64 {
+	const maxDays = int64(math.MaxUint64/86400000) + 1
+	const maxYears = maxDays/365 + 1
 	switch unit {
-	case "day", "week":
-		days := amount
-		if unit == "week" {
-			days *= 7
-		}
-		if days > 1e9 || days < -1e9 {
-			return 0, overflow
-		}
-		r := time.Date(t.Year(), t.Month(), t.Day()+int(days), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc)
-		return r.UnixMilli(), nil
-	default:
-		months := amount
-		switch unit {
-		case "quarter":
-			months *= 3
-		case "year":
-			months *= 12
-		}
-		if months > 1e7 || months < -1e7 {
-			return 0, overflow
-		}
-		total := int64(t.Year())*12 + int64(t.Month()) - 1 + months
-		y, mo := int(floorDiv(total, 12)), int(total-floorDiv(total, 12)*12)+1
-		day := t.Day()
-		if last := daysIn(y, mo); day > last {
-			day = last
-		}
-		r := time.Date(y, time.Month(mo), day, t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc)
-		return r.UnixMilli(), nil
+	case "year":
+		return maxYears
+	case "quarter":
+		return maxYears * 4
+	case "month":
+		return maxYears * 12
+	case "week":
+		return maxDays / 7
+	case "day":
+		return maxDays
+	case "hour":
+		return maxDays * 24
+	case "minute":
+		return maxDays * 24 * 60
 	}
+	return maxDays * 24 * 60 * 60
+}
+
+// AddToDate is date_time_support.cpp's dateAdd: a millisecond amount adds
+// as a duration (DurationOverflow past the long range); others must be
+// within dateAddLimit (5976500) and add in the timezone's local time for
+// a day or more, in UTC for shorter units, with the day of the month
+// clamped to the end of the resulting month; a result whose seconds times
+// 1000 overflows a long is 5166406.
+func AddToDate(ms int64, unit string, amount int64, loc *time.Location) (int64, error) {
+	if unit == "millisecond" {
+		if addOverflows(ms, amount) {
+			return 0, mongoerr.Newf(mongoerr.DurationOverflow, "Overflow while adding %dms to %dms", amount, ms)
+		}
+		return ms + amount, nil
+	}
+	if limit := dateAddLimit(unit); !(-limit < amount && amount < limit) {
+		return 0, mongoerr.Newf(5976500, "invalid dateAdd 'amount' parameter value: %d %s", amount, unit)
+	}
+	sec, milli := floorDiv(ms, 1000), ms-floorDiv(ms, 1000)*1000
+	var resultSec int64
+	if d, ok := unitDurations[unit]; ok {
+		resultSec = sec + amount*(d/1000)
+	} else {
+		t := time.Unix(sec, 0).In(loc)
+		switch unit {
+		case "day", "week":
+			days := amount
+			if unit == "week" {
+				days *= 7
+			}
+			resultSec = time.Date(t.Year(), t.Month(), t.Day()+int(days), t.Hour(), t.Minute(), t.Second(), 0, loc).Unix()
+		default:
+			months := amount
+			switch unit {
+			case "quarter":
+				months *= 3
+			case "year":
+				months *= 12
+			}
+			total := int64(t.Year())*12 + int64(t.Month()) - 1 + months
+			y, mo := int(floorDiv(total, 12)), int(total-floorDiv(total, 12)*12)+1
+			day := t.Day()
+			if last := daysIn(y, mo); day > last {
+				day = last
+			}
+			resultSec = time.Date(y, time.Month(mo), day, t.Hour(), t.Minute(), t.Second(), 0, loc).Unix()
+		}
+	}
+	r, over := mulOverflows(resultSec, 1000)
+	if over || addOverflows(r, milli) {
+		return 0, mongoerr.New(5166406, "dateAdd overflowed")
+	}
+	return r + milli, nil
 }
 
 func daysIn(y, m int) int {
@@ -1063,7 +1143,10 @@ func compileDateAdd(name string, arg any, scope *Scope) (Expr, error) {
 			return nil, mongoerr.Newf(k.code, "%s requires startDate, unit, and amount to be present", name)
 		}
 	}
-	tz, err := newTZ(m["timezone"])
+	if err := checkConstantArg(scope, m["unit"], func(v any) error { _, err := timeUnit(name, v); return err }); err != nil {
+		return nil, err
+	}
+	tz, err := newTZ(scope, m["timezone"], "")
 	if err != nil {
 		return nil, err
 	}
@@ -1165,9 +1248,15 @@ func compileDateDiff(name string, arg any, scope *Scope) (Expr, error) {
 	if m["unit"] == nil {
 		return nil, mongoerr.New(5166305, "Missing 'unit' parameter to $dateDiff")
 	}
-	tz, err := newTZ(m["timezone"])
+	if err := checkConstantArg(scope, m["unit"], func(v any) error { _, err := timeUnit(name, v); return err }); err != nil {
+		return nil, err
+	}
+	if err := checkConstantArg(scope, m["startOfWeek"], func(v any) error { _, err := dayOfWeekArg(name, v); return err }); err != nil {
+		return nil, err
+	}
+	tz, err := newTZ(scope, m["timezone"], "$dateDiff parameter 'timezone' value parsing failed")
 	if err != nil {
-		return nil, withContext(err, "$dateDiff parameter 'timezone' value parsing failed")
+		return nil, err
 	}
 	return evalFunc(func(env *Env) (any, error) {
 		sv, err := m["startDate"].Eval(env)

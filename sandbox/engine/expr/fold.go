@@ -39,6 +39,17 @@ func foldConstant(name string, arg any, x Expr) (Expr, error) {
 
 const optimizeContext = "Failed to optimize pipeline :: caused by :: "
 
+// optimizationError is an error an operator's optimize() raises: in a
+// pipeline, which mongod optimizes as a whole, it carries the optimizer's
+// context.
+func (s *Scope) optimizationError(err error) error {
+	if err == nil || !s.fold {
+		return err
+	}
+	me := mongoerr.As(err)
+	return mongoerr.New(me.Code, optimizeContext+me.Msg)
+}
+
 // IsOptimizationError reports whether err is an operator's failure at
 // optimization time, which mongod raises after a stage's parse and so
 // without the stage's parse context.

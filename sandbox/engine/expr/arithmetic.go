@@ -25,7 +25,7 @@ type addState struct {
 func (s *addState) add(v any) error {
 	if d, ok := v.(bson.DateTime); ok {
 		if s.isDate {
-			return mongoerr.New(16612, "only one date allowed in an $add expression")
+			return mongoerr.New(mongoerr.ErrAddTwoDates, "only one date allowed in an $add expression")
 		}
 		old := s.value()
 		s.longTotal = 0
@@ -335,7 +335,7 @@ func Mod(lhs, rhs any) (any, error) {
 		if lk == kDecimal || rk == kDecimal {
 			d := toDec(rhs)
 			if d.kind == decFinite && d.coef.Sign() == 0 {
-				return nil, mongoerr.New(5733415, "can't $mod by zero")
+				return nil, mongoerr.New(mongoerr.ErrModDecimalByZero, "can't $mod by zero")
 			}
 			a := toDec(lhs)
 			if a.kind != decFinite || d.kind != decFinite {
@@ -347,7 +347,7 @@ func Mod(lhs, rhs any) (any, error) {
 		}
 		divisor := value.ToDouble(rhs)
 		if divisor == 0 {
-			return nil, mongoerr.New(16610, "can't $mod by zero")
+			return nil, mongoerr.New(mongoerr.ErrModByZero, "can't $mod by zero")
 		}
 		if lk == kDouble || (rk == kDouble && !value.Integral(rhs)) {
 			return math.Mod(value.ToDouble(lhs), divisor), nil
@@ -366,7 +366,7 @@ func Mod(lhs, rhs any) (any, error) {
 	if nullish(lhs) || nullish(rhs) {
 		return nil, nil
 	}
-	return nil, mongoerr.Newf(16611, "$mod only supports numeric types, not %s and %s", typeName(lhs), typeName(rhs))
+	return nil, mongoerr.Newf(mongoerr.ErrModNonNumeric, "$mod only supports numeric types, not %s and %s", typeName(lhs), typeName(rhs))
 }
 
 // compileUnaryNumeric builds ExpressionSingleNumericArg operators.
@@ -385,7 +385,7 @@ func compileUnaryNumeric(fn func(name string, v any) (any, error)) compiler {
 				return nil, nil
 			}
 			if !value.IsNumber(v) {
-				return nil, mongoerr.Newf(28765, "%s only supports numeric types, not %s", name, typeName(v))
+				return nil, mongoerr.Newf(mongoerr.ErrNumericArgumentNotNumber, "%s only supports numeric types, not %s", name, typeName(v))
 			}
 			return fn(name, v)
 		}), nil
@@ -409,7 +409,7 @@ func absOf(_ string, v any) (any, error) {
 		return n, nil
 	case int64:
 		if n == math.MinInt64 {
-			return nil, mongoerr.New(28680, "can't take $abs of long long min")
+			return nil, mongoerr.New(mongoerr.ErrAbsOfLongMin, "can't take $abs of long long min")
 		}
 		if n < 0 {
 			return -n, nil
@@ -443,13 +443,13 @@ func sqrtOf(_ string, v any) (any, error) {
 	if d, ok := v.(bson.Decimal128); ok {
 		x := decOf(d)
 		if x.kind == decNegInf || (x.kind == decFinite && x.coef.Sign() < 0) {
-			return nil, mongoerr.New(28714, "$sqrt's argument must be greater than or equal to 0")
+			return nil, mongoerr.New(mongoerr.ErrSqrtNegative, "$sqrt's argument must be greater than or equal to 0")
 		}
 		return decimalSqrt(x).toD128(), nil
 	}
 	f := value.ToDouble(v)
 	if f < 0 {
-		return nil, mongoerr.New(28714, "$sqrt's argument must be greater than or equal to 0")
+		return nil, mongoerr.New(mongoerr.ErrSqrtNegative, "$sqrt's argument must be greater than or equal to 0")
 	}
 	return math.Sqrt(f), nil
 }
@@ -490,10 +490,10 @@ func compileLog(name string, arg any, scope *Scope) (Expr, error) {
 			return nil, nil
 		}
 		if !value.IsNumber(a) {
-			return nil, mongoerr.Newf(28756, "$log's argument must be numeric, not %s", typeName(a))
+			return nil, mongoerr.Newf(mongoerr.ErrLogArgumentNotNumber, "$log's argument must be numeric, not %s", typeName(a))
 		}
 		if !value.IsNumber(b) {
-			return nil, mongoerr.Newf(28757, "$log's base must be numeric, not %s", typeName(b))
+			return nil, mongoerr.Newf(mongoerr.ErrLogBaseNotNumber, "$log's base must be numeric, not %s", typeName(b))
 		}
 		if numKind(a) == kDecimal || numKind(b) == kDecimal {
 			x, base := toDec(a), toDec(b)
@@ -503,10 +503,10 @@ func compileLog(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		x, base := value.ToDouble(a), value.ToDouble(b)
 		if !(x > 0 || math.IsNaN(x)) {
-			return nil, mongoerr.Newf(28758, "$log's argument must be a positive number, but is %s", formatDouble(x))
+			return nil, mongoerr.Newf(mongoerr.ErrLogArgumentNotPositive, "$log's argument must be a positive number, but is %s", formatDouble(x))
 		}
 		if !((base > 0 && base != 1) || math.IsNaN(base)) {
-			return nil, mongoerr.Newf(28759, "$log's base must be a positive number not equal to 1, but is %s", formatDouble(base))
+			return nil, mongoerr.Newf(mongoerr.ErrLogBaseInvalid, "$log's base must be a positive number not equal to 1, but is %s", formatDouble(base))
 		}
 		return crLog(x) / crLog(base), nil
 	})(name, arg, scope)
@@ -518,22 +518,22 @@ func Pow(base, exp any) (any, error) {
 		return nil, nil
 	}
 	if !value.IsNumber(base) {
-		return nil, mongoerr.Newf(28762, "$pow's base must be numeric, not %s", typeName(base))
+		return nil, mongoerr.Newf(mongoerr.ErrPowBaseNotNumber, "$pow's base must be numeric, not %s", typeName(base))
 	}
 	if !value.IsNumber(exp) {
-		return nil, mongoerr.Newf(28763, "$pow's exponent must be numeric, not %s", typeName(exp))
+		return nil, mongoerr.Newf(mongoerr.ErrPowExponentNotNumber, "$pow's exponent must be numeric, not %s", typeName(exp))
 	}
 	kind := max(numKind(base), numKind(exp))
 	if kind == kDecimal {
 		b, e := toDec(base), toDec(exp)
 		if b.kind == decFinite && b.coef.Sign() == 0 && decSign(e) < 0 {
-			return nil, mongoerr.New(28764, "$pow cannot take a base of 0 and a negative exponent")
+			return nil, mongoerr.New(mongoerr.ErrPowZeroToNegative, "$pow cannot take a base of 0 and a negative exponent")
 		}
 		return decimalPow(b, e).toD128(), nil
 	}
 	bd, ed := value.ToDouble(base), value.ToDouble(exp)
 	if bd == 0 && ed < 0 {
-		return nil, mongoerr.New(28764, "$pow cannot take a base of 0 and a negative exponent")
+		return nil, mongoerr.New(mongoerr.ErrPowZeroToNegative, "$pow cannot take a base of 0 and a negative exponent")
 	}
 	switch kind {
 	case kDouble:
@@ -595,7 +595,7 @@ func compileRound(mode roundMode) compiler {
 				return nil, nil
 			}
 			if !value.IsNumber(v) {
-				return nil, mongoerr.Newf(51081, "%s only supports numeric types, not %s", name, typeName(v))
+				return nil, mongoerr.Newf(mongoerr.ErrRoundNotNumber, "%s only supports numeric types, not %s", name, typeName(v))
 			}
 			place := int64(0)
 			if len(args) == 2 {
@@ -611,10 +611,10 @@ func compileRound(mode roundMode) compiler {
 					return nil, err
 				}
 				if !value.Integral(p) {
-					return nil, mongoerr.Newf(51082, "precision argument to  %s must be a integral value", name)
+					return nil, mongoerr.Newf(mongoerr.ErrRoundPrecisionNotInt, "precision argument to  %s must be a integral value", name)
 				}
 				if place < -20 || place > 100 {
-					return nil, mongoerr.Newf(51083, "cannot apply %s with precision value %d value must be in [-20, 100]", name, place)
+					return nil, mongoerr.Newf(mongoerr.ErrRoundPrecisionOutOfRange, "cannot apply %s with precision value %d value must be in [-20, 100]", name, place)
 				}
 			}
 			return roundNumber(name, v, int(place), mode)
@@ -648,7 +648,7 @@ func roundNumber(name string, v any, place int, mode roundMode) (any, error) {
 		d := decQuantize(dec{coef: bigInt(l)}, -place, mode)
 		r, ok := decToInt64(d, roundTowardZero)
 		if !ok {
-			return nil, mongoerr.Newf(51080, "invalid conversion from Decimal128 result in %s resulting from arguments: [%s, %d]", name, formatValue(v), place)
+			return nil, mongoerr.Newf(mongoerr.ErrRoundDecimalConversion, "invalid conversion from Decimal128 result in %s resulting from arguments: [%s, %d]", name, formatValue(v), place)
 		}
 		if _, isInt := v.(int32); isInt && r <= math.MaxInt32 {
 			return int32(r), nil

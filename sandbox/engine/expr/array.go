@@ -32,7 +32,7 @@ func unary(fn func(name string, v any) (any, error)) compiler {
 func sizeOf(_ string, v any) (any, error) {
 	a, ok := v.(bson.A)
 	if !ok {
-		return nil, mongoerr.Newf(17124, "The argument to $size must be an array, but was of type: %s", typeName(v))
+		return nil, mongoerr.Newf(mongoerr.ErrSizeNotArray, "The argument to $size must be an array, but was of type: %s", typeName(v))
 	}
 	return int32(len(a)), nil
 }
@@ -46,15 +46,15 @@ func arrayElemAt(name string, arr, idx any) (any, error) {
 	a, ok := arr.(bson.A)
 	if !ok {
 		if name == "$arrayElemAt" {
-			return nil, mongoerr.Newf(28689, "$arrayElemAt's first argument must be an array, but is %s", typeName(arr))
+			return nil, mongoerr.Newf(mongoerr.ErrArrayElemAtNotArray, "$arrayElemAt's first argument must be an array, but is %s", typeName(arr))
 		}
-		return nil, mongoerr.Newf(28689, "%s's argument must be an array, but is %s", name, typeName(arr))
+		return nil, mongoerr.Newf(mongoerr.ErrArrayElemAtNotArray, "%s's argument must be an array, but is %s", name, typeName(arr))
 	}
 	if !value.IsNumber(idx) {
-		return nil, mongoerr.Newf(28690, "$arrayElemAt's second argument must be a numeric value, but is %s", typeName(idx))
+		return nil, mongoerr.Newf(mongoerr.ErrArrayElemAtIndexNotNumber, "$arrayElemAt's second argument must be a numeric value, but is %s", typeName(idx))
 	}
 	if !value.Integral(idx) {
-		return nil, mongoerr.Newf(28691, "$arrayElemAt's second argument must be representable as a 32-bit integer: %s", formatNumber(idx))
+		return nil, mongoerr.Newf(mongoerr.ErrArrayElemAtIndexNotInt, "$arrayElemAt's second argument must be representable as a 32-bit integer: %s", formatNumber(idx))
 	}
 	i := checkedInt(idx)
 	if i < 0 {
@@ -83,7 +83,7 @@ func reverseArray(_ string, v any) (any, error) {
 	}
 	a, ok := v.(bson.A)
 	if !ok {
-		return nil, mongoerr.Newf(34435, "The argument to $reverseArray must be an array, but was of type: %s", typeName(v))
+		return nil, mongoerr.Newf(mongoerr.ErrReverseArrayNotArray, "The argument to $reverseArray must be an array, but was of type: %s", typeName(v))
 	}
 	out := make(bson.A, len(a))
 	for i, e := range a {
@@ -95,9 +95,9 @@ func reverseArray(_ string, v any) (any, error) {
 func elementsTrue(name string, v any) (any, error) {
 	a, ok := v.(bson.A)
 	if !ok {
-		code := int32(17040)
+		code := int32(mongoerr.ErrAllElementsTrueNotArray)
 		if name == "$anyElementTrue" {
-			code = 17041
+			code = mongoerr.ErrAnyElementTrueNotArray
 		}
 		return nil, mongoerr.Newf(code, "%s's argument must be an array, but is %s", name, typeName(v))
 	}
@@ -128,7 +128,7 @@ func compileConcatArrays(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			arr, ok := v.(bson.A)
 			if !ok {
-				return nil, mongoerr.Newf(28664, "$concatArrays only supports arrays, not %s", typeName(v))
+				return nil, mongoerr.Newf(mongoerr.ErrConcatArraysNonArray, "$concatArrays only supports arrays, not %s", typeName(v))
 			}
 			arrays = append(arrays, arr)
 			n += len(arr)
@@ -150,7 +150,7 @@ func compileConcatArrays(name string, arg any, scope *Scope) (Expr, error) {
 func inArray(a, b any) (any, error) {
 	arr, ok := b.(bson.A)
 	if !ok {
-		return nil, mongoerr.Newf(40081, "$in requires an array as a second argument, found: %s", typeName(b))
+		return nil, mongoerr.Newf(mongoerr.ErrInNotArray, "$in requires an array as a second argument, found: %s", typeName(b))
 	}
 	for _, e := range arr {
 		if value.Compare(a, e) == 0 {
@@ -171,7 +171,7 @@ func compileIndexOfArray(name string, arg any, scope *Scope) (Expr, error) {
 			return constant{nil}, nil
 		}
 		if _, isArr := v.(bson.A); !isArr {
-			return nil, mongoerr.Newf(50809, "%sFirst operand of $indexOfArray must be an array. First argument is of type: %s", optimizeContext, typeName(v))
+			return nil, mongoerr.Newf(mongoerr.ErrIndexOfArrayConstantNotArray, "%sFirst operand of $indexOfArray must be an array. First argument is of type: %s", optimizeContext, typeName(v))
 		}
 	}
 	return evalFunc(func(env *Env) (any, error) {
@@ -184,7 +184,7 @@ func compileIndexOfArray(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		arr, ok := vals[0].(bson.A)
 		if !ok {
-			return nil, mongoerr.Newf(40090, "$indexOfArray requires an array as a first argument, found: %s", typeName(vals[0]))
+			return nil, mongoerr.Newf(mongoerr.ErrIndexOfArrayNotArray, "$indexOfArray requires an array as a first argument, found: %s", typeName(vals[0]))
 		}
 		start, end := 0, len(arr)
 		if len(vals) > 2 {
@@ -213,11 +213,11 @@ func compileIndexOfArray(name string, arg any, scope *Scope) (Expr, error) {
 // indexArg validates the optional start/end of $indexOfArray/$indexOfCP.
 func indexArg(name string, v any, which string) (int, error) {
 	if !value.Integral(v) {
-		return 0, mongoerr.Newf(40096, "%srequires an integral %s index, found a value of type: %s, with value: %s", name, which, typeName(v), formatValue(v))
+		return 0, mongoerr.Newf(mongoerr.ErrIndexOfIndexNotInt, "%srequires an integral %s index, found a value of type: %s, with value: %s", name, which, typeName(v), formatValue(v))
 	}
 	i := checkedInt(v)
 	if i < 0 {
-		return 0, mongoerr.Newf(40097, "%s requires a nonnegative %s index, found: %d", name, which, i)
+		return 0, mongoerr.Newf(mongoerr.ErrIndexOfIndexNegative, "%s requires a nonnegative %s index, found: %d", name, which, i)
 	}
 	return i, nil
 }
@@ -233,28 +233,28 @@ func compileRange(name string, arg any, scope *Scope) (Expr, error) {
 			return nil, err
 		}
 		if !value.IsNumber(vals[0]) {
-			return nil, mongoerr.Newf(34443, "$range requires a numeric starting value, found value of type: %s", typeName(vals[0]))
+			return nil, mongoerr.Newf(mongoerr.ErrRangeStartNotNumber, "$range requires a numeric starting value, found value of type: %s", typeName(vals[0]))
 		}
 		if !value.Integral(vals[0]) {
-			return nil, mongoerr.Newf(34444, "$range requires a starting value that can be represented as a 32-bit integer, found value: %s", formatNumber(vals[0]))
+			return nil, mongoerr.Newf(mongoerr.ErrRangeStartNotInt, "$range requires a starting value that can be represented as a 32-bit integer, found value: %s", formatNumber(vals[0]))
 		}
 		if !value.IsNumber(vals[1]) {
-			return nil, mongoerr.Newf(34445, "$range requires a numeric ending value, found value of type: %s", typeName(vals[1]))
+			return nil, mongoerr.Newf(mongoerr.ErrRangeEndNotNumber, "$range requires a numeric ending value, found value of type: %s", typeName(vals[1]))
 		}
 		if !value.Integral(vals[1]) {
-			return nil, mongoerr.Newf(34446, "$range requires an ending value that can be represented as a 32-bit integer, found value: %s", formatNumber(vals[1]))
+			return nil, mongoerr.Newf(mongoerr.ErrRangeEndNotInt, "$range requires an ending value that can be represented as a 32-bit integer, found value: %s", formatNumber(vals[1]))
 		}
 		step := 1
 		if len(vals) == 3 {
 			if !value.IsNumber(vals[2]) {
-				return nil, mongoerr.Newf(34447, "$range requires a numeric step value, found value of type:%s", typeName(vals[2]))
+				return nil, mongoerr.Newf(mongoerr.ErrRangeStepNotNumber, "$range requires a numeric step value, found value of type:%s", typeName(vals[2]))
 			}
 			if !value.Integral(vals[2]) {
-				return nil, mongoerr.Newf(34448, "$range requires a step value that can be represented as a 32-bit integer, found value: %s", formatNumber(vals[2]))
+				return nil, mongoerr.Newf(mongoerr.ErrRangeStepNotInt, "$range requires a step value that can be represented as a 32-bit integer, found value: %s", formatNumber(vals[2]))
 			}
 			step = checkedInt(vals[2])
 			if step == 0 {
-				return nil, mongoerr.New(34449, "$range requires a non-zero step value")
+				return nil, mongoerr.New(mongoerr.ErrRangeStepZero, "$range requires a non-zero step value")
 			}
 		}
 		start, end := checkedInt(vals[0]), checkedInt(vals[1])
@@ -296,13 +296,13 @@ func compileSlice(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		arr, ok := vals[0].(bson.A)
 		if !ok {
-			return nil, mongoerr.Newf(28724, "First argument to $slice must be an array, but is of type: %s", typeName(vals[0]))
+			return nil, mongoerr.Newf(mongoerr.ErrSliceNotArray, "First argument to $slice must be an array, but is of type: %s", typeName(vals[0]))
 		}
 		if !value.IsNumber(vals[1]) {
-			return nil, mongoerr.Newf(28725, "Second argument to $slice must be a numeric value, but is of type: %s", typeName(vals[1]))
+			return nil, mongoerr.Newf(mongoerr.ErrSliceSecondNotNumber, "Second argument to $slice must be a numeric value, but is of type: %s", typeName(vals[1]))
 		}
 		if !value.Integral(vals[1]) {
-			return nil, mongoerr.Newf(28726, "Second argument to $slice can't be represented as a 32-bit integer: %s", formatNumber(vals[1]))
+			return nil, mongoerr.Newf(mongoerr.ErrSliceSecondNotInt, "Second argument to $slice can't be represented as a 32-bit integer: %s", formatNumber(vals[1]))
 		}
 		n := len(arr)
 		second := checkedInt(vals[1])
@@ -316,14 +316,14 @@ func compileSlice(name string, arg any, scope *Scope) (Expr, error) {
 			}
 		} else {
 			if !value.IsNumber(vals[2]) {
-				return nil, mongoerr.Newf(28727, "Third argument to $slice must be numeric, but is of type: %s", typeName(vals[2]))
+				return nil, mongoerr.Newf(mongoerr.ErrSliceThirdNotNumber, "Third argument to $slice must be numeric, but is of type: %s", typeName(vals[2]))
 			}
 			if !value.Integral(vals[2]) {
-				return nil, mongoerr.Newf(28728, "Third argument to $slice can't be represented as a 32-bit integer: %s", formatNumber(vals[2]))
+				return nil, mongoerr.Newf(mongoerr.ErrSliceThirdNotInt, "Third argument to $slice can't be represented as a 32-bit integer: %s", formatNumber(vals[2]))
 			}
 			length = checkedInt(vals[2])
 			if length <= 0 {
-				return nil, mongoerr.Newf(28729, "Third argument to $slice must be positive: %s", formatNumber(vals[2]))
+				return nil, mongoerr.Newf(mongoerr.ErrSliceCountNotPositive, "Third argument to $slice must be positive: %s", formatNumber(vals[2]))
 			}
 			if second < 0 {
 				start = max(0, n+second)
@@ -344,9 +344,9 @@ func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
 	d, ok := arg.(bson.D)
 	if !ok {
 		if isMap {
-			return nil, mongoerr.New(16878, "$map only supports an object as its argument")
+			return nil, mongoerr.New(mongoerr.ErrMapArgumentNotObject, "$map only supports an object as its argument")
 		}
-		return nil, mongoerr.New(28646, "$filter only supports an object as its argument")
+		return nil, mongoerr.New(mongoerr.ErrFilterArgumentNotObject, "$filter only supports an object as its argument")
 	}
 	var inputSpec, bodySpec, limitSpec any
 	haveInput, haveBody, haveLimit := false, false, false
@@ -369,27 +369,27 @@ func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
 			bodySpec, haveBody = e.Value, true
 		case "limit":
 			if isMap {
-				return nil, mongoerr.Newf(16879, "Unrecognized parameter to $map: %s", e.Key)
+				return nil, mongoerr.Newf(mongoerr.ErrMapUnknownArgument, "Unrecognized parameter to $map: %s", e.Key)
 			}
 			limitSpec, haveLimit = e.Value, true
 		default:
 			if isMap {
-				return nil, mongoerr.Newf(16879, "Unrecognized parameter to $map: %s", e.Key)
+				return nil, mongoerr.Newf(mongoerr.ErrMapUnknownArgument, "Unrecognized parameter to $map: %s", e.Key)
 			}
-			return nil, mongoerr.Newf(28647, "Unrecognized parameter to $filter: %s", e.Key)
+			return nil, mongoerr.Newf(mongoerr.ErrFilterUnknownArgument, "Unrecognized parameter to $filter: %s", e.Key)
 		}
 	}
 	if !haveInput {
 		if isMap {
-			return nil, mongoerr.New(16880, "Missing 'input' parameter to $map")
+			return nil, mongoerr.New(mongoerr.ErrMapMissingInput, "Missing 'input' parameter to $map")
 		}
-		return nil, mongoerr.New(28648, "Missing 'input' parameter to $filter")
+		return nil, mongoerr.New(mongoerr.ErrFilterMissingInput, "Missing 'input' parameter to $filter")
 	}
 	if !haveBody {
 		if isMap {
-			return nil, mongoerr.New(16882, "Missing 'in' parameter to $map")
+			return nil, mongoerr.New(mongoerr.ErrMapMissingIn, "Missing 'in' parameter to $map")
 		}
-		return nil, mongoerr.New(28650, "Missing 'cond' parameter to $filter")
+		return nil, mongoerr.New(mongoerr.ErrFilterMissingCond, "Missing 'cond' parameter to $filter")
 	}
 	if err := ValidateVarNameForWrite(as); err != nil {
 		return nil, err
@@ -419,9 +419,9 @@ func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
 		arr, ok := in.(bson.A)
 		if !ok {
 			if isMap {
-				return nil, mongoerr.Newf(16883, "input to $map must be an array not %s", typeName(in))
+				return nil, mongoerr.Newf(mongoerr.ErrMapInputNotArray, "input to $map must be an array not %s", typeName(in))
 			}
-			return nil, mongoerr.Newf(28651, "input to $filter must be an array not %s", typeName(in))
+			return nil, mongoerr.Newf(mongoerr.ErrFilterInputNotArray, "input to $filter must be an array not %s", typeName(in))
 		}
 		limitN := math.MaxInt
 		if limit != nil {
@@ -431,11 +431,11 @@ func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			if !nullish(lv) {
 				if !value.Integral(lv) {
-					return nil, mongoerr.Newf(327391, "$filter: limit must be represented as a 32-bit integral value: %s", formatForMessage(lv))
+					return nil, mongoerr.Newf(mongoerr.ErrFilterLimitNotInt, "$filter: limit must be represented as a 32-bit integral value: %s", formatForMessage(lv))
 				}
 				limitN = checkedInt(lv)
 				if limitN < 1 {
-					return nil, mongoerr.Newf(327392, "$filter: limit must be greater than 0: %d", limitN)
+					return nil, mongoerr.Newf(mongoerr.ErrFilterLimitNotPositive, "$filter: limit must be greater than 0: %d", limitN)
 				}
 			}
 		}
@@ -474,7 +474,7 @@ func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
 func compileReduce(name string, arg any, scope *Scope) (Expr, error) {
 	d, ok := arg.(bson.D)
 	if !ok {
-		return nil, mongoerr.Newf(40075, "$reduce requires an object as an argument, found: %s", typeName(arg))
+		return nil, mongoerr.Newf(mongoerr.ErrReduceArgumentNotObject, "$reduce requires an object as an argument, found: %s", typeName(arg))
 	}
 	m := map[string]any{}
 	for _, e := range d {
@@ -482,13 +482,13 @@ func compileReduce(name string, arg any, scope *Scope) (Expr, error) {
 		case "input", "initialValue", "in":
 			m[e.Key] = e.Value
 		default:
-			return nil, mongoerr.Newf(40076, "$reduce found an unknown argument: %s", e.Key)
+			return nil, mongoerr.Newf(mongoerr.ErrReduceUnknownArgument, "$reduce found an unknown argument: %s", e.Key)
 		}
 	}
 	for _, k := range []struct {
 		key  string
 		code int32
-	}{{"input", 40077}, {"initialValue", 40078}, {"in", 40079}} {
+	}{{"input", mongoerr.ErrReduceMissingInput}, {"initialValue", mongoerr.ErrReduceMissingInitialValue}, {"in", mongoerr.ErrReduceMissingIn}} {
 		if _, ok := m[k.key]; !ok {
 			return nil, mongoerr.Newf(k.code, "$reduce requires '%s' to be specified", k.key)
 		}
@@ -515,7 +515,7 @@ func compileReduce(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		arr, ok := iv.(bson.A)
 		if !ok {
-			return nil, mongoerr.Newf(40080, "$reduce requires that 'input' be an array, found: %s", formatValue(iv))
+			return nil, mongoerr.Newf(mongoerr.ErrReduceInputNotArray, "$reduce requires that 'input' be an array, found: %s", formatValue(iv))
 		}
 		acc, err := init.Eval(env)
 		if err != nil {
@@ -543,7 +543,7 @@ func compileReduce(name string, arg any, scope *Scope) (Expr, error) {
 func compileZip(name string, arg any, scope *Scope) (Expr, error) {
 	d, ok := arg.(bson.D)
 	if !ok {
-		return nil, mongoerr.Newf(34460, "$zip only supports an object as an argument, found %s", typeName(arg))
+		return nil, mongoerr.Newf(mongoerr.ErrZipArgumentNotObject, "$zip only supports an object as an argument, found %s", typeName(arg))
 	}
 	var inputs, defaults []Expr
 	longest := false
@@ -552,7 +552,7 @@ func compileZip(name string, arg any, scope *Scope) (Expr, error) {
 		case "inputs":
 			a, ok := e.Value.(bson.A)
 			if !ok {
-				return nil, mongoerr.Newf(34461, "inputs must be an array of expressions, found %s", typeName(e.Value))
+				return nil, mongoerr.Newf(mongoerr.ErrZipInputsNotArray, "inputs must be an array of expressions, found %s", typeName(e.Value))
 			}
 			var err error
 			if inputs, err = compileArgs(a, scope); err != nil {
@@ -561,7 +561,7 @@ func compileZip(name string, arg any, scope *Scope) (Expr, error) {
 		case "defaults":
 			a, ok := e.Value.(bson.A)
 			if !ok {
-				return nil, mongoerr.Newf(34462, "defaults must be an array of expressions, found %s", typeName(e.Value))
+				return nil, mongoerr.Newf(mongoerr.ErrZipDefaultsNotArray, "defaults must be an array of expressions, found %s", typeName(e.Value))
 			}
 			var err error
 			if defaults, err = compileArgs(a, scope); err != nil {
@@ -571,21 +571,21 @@ func compileZip(name string, arg any, scope *Scope) (Expr, error) {
 			b, ok := e.Value.(bool)
 			if !ok {
 				// ExpressionZip::parse names the type of $zip's own argument here.
-				return nil, mongoerr.New(34463, "useLongestLength must be a bool, found object")
+				return nil, mongoerr.New(mongoerr.ErrZipUseLongestLengthNotBool, "useLongestLength must be a bool, found object")
 			}
 			longest = b
 		default:
-			return nil, mongoerr.Newf(34464, "$zip found an unknown argument: %s", e.Key)
+			return nil, mongoerr.Newf(mongoerr.ErrZipUnknownArgument, "$zip found an unknown argument: %s", e.Key)
 		}
 	}
 	if len(inputs) == 0 {
-		return nil, mongoerr.New(34465, "$zip requires at least one input array")
+		return nil, mongoerr.New(mongoerr.ErrZipNoInputs, "$zip requires at least one input array")
 	}
 	if len(defaults) > 0 && !longest {
-		return nil, mongoerr.New(34466, "cannot specify defaults unless useLongestLength is true")
+		return nil, mongoerr.New(mongoerr.ErrZipDefaultsWithoutLongest, "cannot specify defaults unless useLongestLength is true")
 	}
 	if len(defaults) > 0 && len(defaults) != len(inputs) {
-		return nil, mongoerr.New(34467, "defaults and inputs must have the same length")
+		return nil, mongoerr.New(mongoerr.ErrZipDefaultsLength, "defaults and inputs must have the same length")
 	}
 	return evalFunc(func(env *Env) (any, error) {
 		arrays := make([]bson.A, len(inputs))
@@ -600,7 +600,7 @@ func compileZip(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			a, ok := v.(bson.A)
 			if !ok {
-				return nil, mongoerr.Newf(34468, "$zip found a non-array expression in input: %s", formatValue(v))
+				return nil, mongoerr.Newf(mongoerr.ErrZipInputNotArray, "$zip found a non-array expression in input: %s", formatValue(v))
 			}
 			arrays[i] = a
 			minLen, maxLen = min(minLen, len(a)), max(maxLen, len(a))
@@ -643,44 +643,44 @@ func checkSortArraySpec(v any) error {
 	switch s := v.(type) {
 	case bson.D:
 		if len(s) == 0 {
-			return mongoerr.New(2942505, "BadValue: The $sort pattern is empty when it should be a set of fields.")
+			return mongoerr.New(mongoerr.ErrSortArrayBadPattern, "BadValue: The $sort pattern is empty when it should be a set of fields.")
 		}
 		for _, e := range s {
 			if dir, ok := sortDirection(e.Value); !ok || dir == 0 {
-				return mongoerr.New(2942505, "BadValue: The $sort element value must be either 1 or -1")
+				return mongoerr.New(mongoerr.ErrSortArrayBadPattern, "BadValue: The $sort element value must be either 1 or -1")
 			}
 			if e.Key == "" {
-				return mongoerr.New(2942505, "BadValue: The $sort field cannot be empty")
+				return mongoerr.New(mongoerr.ErrSortArrayBadPattern, "BadValue: The $sort field cannot be empty")
 			}
 			if slices.Contains(strings.Split(e.Key, "."), "") {
-				return mongoerr.Newf(2942505, "BadValue: The $sort field is a dotted field but has an empty part: %s", e.Key)
+				return mongoerr.Newf(mongoerr.ErrSortArrayBadPattern, "BadValue: The $sort field is a dotted field but has an empty part: %s", e.Key)
 			}
 		}
 		return nil
 	}
 	if value.IsNumber(v) {
 		if dir, ok := sortDirection(v); !ok || dir == 0 {
-			return mongoerr.New(2942506, "The $sort element value must be either 1 or -1")
+			return mongoerr.New(mongoerr.ErrSortArrayBadDirection, "The $sort element value must be either 1 or -1")
 		}
 		return nil
 	}
-	return mongoerr.New(2942507, "The $sort is invalid: use 1/-1 to sort the whole element, or {field:1/-1} to sort embedded fields")
+	return mongoerr.New(mongoerr.ErrSortArrayBadSortBy, "The $sort is invalid: use 1/-1 to sort the whole element, or {field:1/-1} to sort embedded fields")
 }
 
 // validateN is AccumulatorN::validateN: a positive integral number.
 func validateN(nv any) (int64, error) {
 	if !value.IsNumber(nv) {
-		return 0, mongoerr.Newf(5787902, "Value for 'n' must be of integral type, but found %s", formatValue(nv))
+		return 0, mongoerr.Newf(mongoerr.ErrAccumulatorNNotNumber, "Value for 'n' must be of integral type, but found %s", formatValue(nv))
 	}
 	n, err := value.CoerceToLong(nv)
 	if err != nil {
 		return 0, err
 	}
 	if float64(n) != value.ToDouble(nv) {
-		return 0, mongoerr.Newf(5787903, "Value for 'n' must be of integral type, but found %s", formatValue(nv))
+		return 0, mongoerr.Newf(mongoerr.ErrAccumulatorNNotInt, "Value for 'n' must be of integral type, but found %s", formatValue(nv))
 	}
 	if n <= 0 {
-		return 0, mongoerr.Newf(5787908, "'n' must be greater than 0, found %d", n)
+		return 0, mongoerr.Newf(mongoerr.ErrAccumulatorNNotPositive, "'n' must be greater than 0, found %d", n)
 	}
 	return n, nil
 }
@@ -688,7 +688,7 @@ func validateN(nv any) (int64, error) {
 func compileSortArray(name string, arg any, scope *Scope) (Expr, error) {
 	d, ok := arg.(bson.D)
 	if !ok {
-		return nil, mongoerr.Newf(2942500, "$sortArray requires an object as an argument, found: %s", typeName(arg))
+		return nil, mongoerr.Newf(mongoerr.ErrSortArrayArgumentNotObject, "$sortArray requires an object as an argument, found: %s", typeName(arg))
 	}
 	var input Expr
 	var sortBy any
@@ -707,14 +707,14 @@ func compileSortArray(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			sortBy, haveSort = e.Value, true
 		default:
-			return nil, mongoerr.Newf(2942501, "$sortArray found an unknown argument: %s", e.Key)
+			return nil, mongoerr.Newf(mongoerr.ErrSortArrayUnknownArgument, "$sortArray found an unknown argument: %s", e.Key)
 		}
 	}
 	if input == nil {
-		return nil, mongoerr.New(2942502, "$sortArray requires 'input' to be specified")
+		return nil, mongoerr.New(mongoerr.ErrSortArrayMissingInput, "$sortArray requires 'input' to be specified")
 	}
 	if !haveSort {
-		return nil, mongoerr.New(2942503, "$sortArray requires 'sortBy' to be specified")
+		return nil, mongoerr.New(mongoerr.ErrSortArrayMissingSortBy, "$sortArray requires 'sortBy' to be specified")
 	}
 	var cmp func(a, b any) int
 	switch s := sortBy.(type) {
@@ -751,7 +751,7 @@ func compileSortArray(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		arr, ok := v.(bson.A)
 		if !ok {
-			return nil, mongoerr.Newf(2942504, "The input argument to $sortArray must be an array, but was of type: %s", typeName(v))
+			return nil, mongoerr.Newf(mongoerr.ErrSortArrayInputNotArray, "The input argument to $sortArray must be an array, but was of type: %s", typeName(v))
 		}
 		out := slices.Clone(arr)
 		slices.SortStableFunc(out, cmp)
@@ -799,16 +799,16 @@ func sortKeyValue(v any, parts []string, dir int) any {
 func compileNArray(name string, arg any, scope *Scope) (Expr, error) {
 	d, ok := arg.(bson.D)
 	if !ok {
-		code := int32(5787801)
+		code := int32(mongoerr.ErrFirstLastNNotObject)
 		if name == "$minN" || name == "$maxN" {
-			code = 5787900
+			code = mongoerr.ErrMinMaxNNotObject
 		}
 		return nil, mongoerr.Newf(code, "specification must be an object; found %s: %s", name, FormatValue(arg))
 	}
 	var nE, inE Expr
 	for _, e := range d {
 		if e.Key != "n" && e.Key != "input" {
-			return nil, mongoerr.Newf(5787901, "Unknown argument for 'n' operator: %s", e.Key)
+			return nil, mongoerr.Newf(mongoerr.ErrAccumulatorNUnknownArgument, "Unknown argument for 'n' operator: %s", e.Key)
 		}
 		x, err := Compile(e.Value, scope)
 		if err != nil {
@@ -821,10 +821,10 @@ func compileNArray(name string, arg any, scope *Scope) (Expr, error) {
 		}
 	}
 	if nE == nil {
-		return nil, mongoerr.Newf(5787906, "Missing value for 'n'")
+		return nil, mongoerr.Newf(mongoerr.ErrAccumulatorNMissingN, "Missing value for 'n'")
 	}
 	if inE == nil {
-		return nil, mongoerr.Newf(5787907, "Missing value for 'input'")
+		return nil, mongoerr.Newf(mongoerr.ErrAccumulatorNMissingInput, "Missing value for 'input'")
 	}
 	return evalFunc(func(env *Env) (any, error) {
 		nv, err := nE.Eval(env)
@@ -842,7 +842,7 @@ func compileNArray(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		arr, ok := iv.(bson.A)
 		if !ok {
-			return nil, mongoerr.New(5788200, "Input must be an array")
+			return nil, mongoerr.New(mongoerr.ErrAccumulatorNInputNotArray, "Input must be an array")
 		}
 		switch name {
 		case "$firstN":

@@ -24,7 +24,7 @@ func dateOf(v any) (int64, error) {
 	case bson.ObjectID:
 		return x.Timestamp().Unix() * 1000, nil
 	}
-	return 0, mongoerr.Newf(16006, "can't convert from BSON type %s to Date", typeName(v))
+	return 0, mongoerr.Newf(mongoerr.ErrCoerceToDateFailed, "can't convert from BSON type %s to Date", typeName(v))
 }
 
 func timeOf(ms int64, loc *time.Location) time.Time {
@@ -34,7 +34,7 @@ func timeOf(ms int64, loc *time.Location) time.Time {
 // ParseTimezone resolves an Olson identifier or a UTC offset ("+05:30",
 // "-0800", "+03").
 func ParseTimezone(s string) (*time.Location, error) {
-	bad := mongoerr.Newf(40485, "unrecognized time zone identifier: \"%s\"", s)
+	bad := mongoerr.Newf(mongoerr.ErrUnknownTimeZone, "unrecognized time zone identifier: \"%s\"", s)
 	if s == "" {
 		return nil, bad
 	}
@@ -94,11 +94,11 @@ type namedLoc struct {
 // dateTruncBinSize is convertDateTruncBinSizeValue.
 func dateTruncBinSize(v any) (int64, error) {
 	if !value.Integral64Bit(v) {
-		return 0, mongoerr.Newf(5439017, "$dateTrunc requires 'binSize' to be a 64-bit integer, but got value '%s' of type %s", formatValue(v), typeName(v))
+		return 0, mongoerr.Newf(mongoerr.ErrDateTruncBinSizeNotInt, "$dateTrunc requires 'binSize' to be a 64-bit integer, but got value '%s' of type %s", formatValue(v), typeName(v))
 	}
 	n, _ := value.CoerceToLong(v)
 	if n <= 0 {
-		return 0, mongoerr.Newf(5439018, "$dateTrunc requires 'binSize' to be greater than 0, but got value %d", n)
+		return 0, mongoerr.Newf(mongoerr.ErrDateTruncBinSizeNotPositive, "$dateTrunc requires 'binSize' to be greater than 0, but got value %d", n)
 	}
 	return n, nil
 }
@@ -152,7 +152,7 @@ func (t *tzExpr) eval(env *Env) (*time.Location, bool, error) {
 	}
 	s, ok := v.(string)
 	if !ok {
-		return nil, false, mongoerr.Newf(40517, "timezone must evaluate to a string, found %s", typeName(v))
+		return nil, false, mongoerr.Newf(mongoerr.ErrTimeZoneNotString, "timezone must evaluate to a string, found %s", typeName(v))
 	}
 	if l := t.last.Load(); l != nil && l.name == s {
 		return l.loc, true, nil
@@ -184,15 +184,15 @@ func compileDatePart(name string, arg any, scope *Scope) (Expr, error) {
 			case "timezone":
 				tzSpec, haveTZ = e.Value, true
 			default:
-				return nil, mongoerr.Newf(40535, "unrecognized option to %s: \"%s\"", name, e.Key)
+				return nil, mongoerr.Newf(mongoerr.ErrDateOperatorUnknownOption, "unrecognized option to %s: \"%s\"", name, e.Key)
 			}
 		}
 		if !haveDate {
-			return nil, mongoerr.Newf(40539, "missing 'date' argument to %s, provided: %s: %s", name, name, FormatValue(a))
+			return nil, mongoerr.Newf(mongoerr.ErrDateOperatorMissingDate, "missing 'date' argument to %s, provided: %s: %s", name, name, FormatValue(a))
 		}
 	case bson.A:
 		if len(a) != 1 {
-			return nil, mongoerr.Newf(40536, "%s accepts exactly one argument if given an array, but was given %d", name, len(a))
+			return nil, mongoerr.Newf(mongoerr.ErrDateOperatorArrayLength, "%s accepts exactly one argument if given an array, but was given %d", name, len(a))
 		}
 		dateSpec = a[0]
 	default:
@@ -285,11 +285,11 @@ func validateDateFormat(f string) error {
 			continue
 		}
 		if i+1 >= len(f) {
-			return mongoerr.New(18535, "Unmatched '%' at end of format string")
+			return mongoerr.New(mongoerr.ErrDateFormatUnmatchedPercent, "Unmatched '%' at end of format string")
 		}
 		i++
 		if !strings.ContainsRune("bBdGHjLmMSuUVwYzZ%", rune(f[i])) {
-			return mongoerr.Newf(18536, "Invalid format character '%%%c' in format string", f[i])
+			return mongoerr.Newf(mongoerr.ErrDateFormatInvalidCharacter, "Invalid format character '%%%c' in format string", f[i])
 		}
 	}
 	return nil
@@ -302,7 +302,7 @@ func FormatDate(ms int64, format string, loc *time.Location) (string, error) {
 	var rangeErr error
 	pad := func(n, w int) {
 		if n < 0 || n > 9999 {
-			rangeErr = mongoerr.Newf(18537, "Could not convert date to string: date component was outside the supported range of 0-9999: %d", n)
+			rangeErr = mongoerr.Newf(mongoerr.ErrDateFormatYearOutOfRange, "Could not convert date to string: date component was outside the supported range of 0-9999: %d", n)
 			return
 		}
 		s := strconv.Itoa(n)
@@ -367,7 +367,7 @@ func FormatDate(ms int64, format string, loc *time.Location) (string, error) {
 		case '%':
 			sb.WriteByte('%')
 		default:
-			return "", mongoerr.Newf(18536, "Invalid format character '%%%c' in format string", format[i])
+			return "", mongoerr.Newf(mongoerr.ErrDateFormatInvalidCharacter, "Invalid format character '%%%c' in format string", format[i])
 		}
 		if rangeErr != nil {
 			return "", rangeErr
@@ -383,7 +383,7 @@ func FormatDate(ms int64, format string, loc *time.Location) (string, error) {
 func compileDateToString(name string, arg any, scope *Scope) (Expr, error) {
 	d, ok := arg.(bson.D)
 	if !ok {
-		return nil, mongoerr.New(18629, "$dateToString only supports an object as its argument")
+		return nil, mongoerr.New(mongoerr.ErrDateToStringArgumentNotObject, "$dateToString only supports an object as its argument")
 	}
 	var date, format, tzE, onNull Expr
 	for _, e := range d {
@@ -401,11 +401,11 @@ func compileDateToString(name string, arg any, scope *Scope) (Expr, error) {
 		case "onNull":
 			onNull = x
 		default:
-			return nil, mongoerr.Newf(18534, "Unrecognized argument to $dateToString: %s", e.Key)
+			return nil, mongoerr.Newf(mongoerr.ErrDateToStringUnknownArgument, "Unrecognized argument to $dateToString: %s", e.Key)
 		}
 	}
 	if date == nil {
-		return nil, mongoerr.New(18628, "Missing 'date' parameter to $dateToString")
+		return nil, mongoerr.New(mongoerr.ErrDateToStringMissingDate, "Missing 'date' parameter to $dateToString")
 	}
 	tz, err := newTZ(scope, tzE, "")
 	if err != nil {
@@ -424,7 +424,7 @@ func compileDateToString(name string, arg any, scope *Scope) (Expr, error) {
 			if !nullish(fv) {
 				s, ok := fv.(string)
 				if !ok {
-					return nil, mongoerr.Newf(18533, "$dateToString requires that 'format' be a string, found: %s with value %s", typeName(fv), formatValue(fv))
+					return nil, mongoerr.Newf(mongoerr.ErrDateToStringFormatNotString, "$dateToString requires that 'format' be a string, found: %s with value %s", typeName(fv), formatValue(fv))
 				}
 				if err := validateDateFormat(s); err != nil {
 					return nil, err
@@ -465,7 +465,7 @@ func compileDateToString(name string, arg any, scope *Scope) (Expr, error) {
 func compileDateToParts(name string, arg any, scope *Scope) (Expr, error) {
 	d, ok := arg.(bson.D)
 	if !ok {
-		return nil, mongoerr.New(40524, "$dateToParts only supports an object as its argument")
+		return nil, mongoerr.New(mongoerr.ErrDateToPartsArgumentNotObject, "$dateToParts only supports an object as its argument")
 	}
 	var date, tzE, iso Expr
 	for _, e := range d {
@@ -481,11 +481,11 @@ func compileDateToParts(name string, arg any, scope *Scope) (Expr, error) {
 		case "iso8601":
 			iso = x
 		default:
-			return nil, mongoerr.Newf(40520, "Unrecognized argument to $dateToParts: %s", e.Key)
+			return nil, mongoerr.Newf(mongoerr.ErrDateToPartsUnknownArgument, "Unrecognized argument to $dateToParts: %s", e.Key)
 		}
 	}
 	if date == nil {
-		return nil, mongoerr.New(40522, "Missing 'date' parameter to $dateToParts")
+		return nil, mongoerr.New(mongoerr.ErrDateToPartsMissingDate, "Missing 'date' parameter to $dateToParts")
 	}
 	tz, err := newTZ(scope, tzE, "")
 	if err != nil {
@@ -511,7 +511,7 @@ func compileDateToParts(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			b, ok := iv.(bool)
 			if !ok {
-				return nil, mongoerr.Newf(40521, "iso8601 must evaluate to a bool, found %s", typeName(iv))
+				return nil, mongoerr.Newf(mongoerr.ErrDateToPartsIso8601NotBool, "iso8601 must evaluate to a bool, found %s", typeName(iv))
 			}
 			useISO = b
 		}
@@ -548,7 +548,7 @@ func compileDateToParts(name string, arg any, scope *Scope) (Expr, error) {
 func compileDateFromParts(name string, arg any, scope *Scope) (Expr, error) {
 	d, ok := arg.(bson.D)
 	if !ok {
-		return nil, mongoerr.New(40519, "$dateFromParts only supports an object as its argument")
+		return nil, mongoerr.New(mongoerr.ErrDateFromPartsArgumentNotObject, "$dateFromParts only supports an object as its argument")
 	}
 	fields := []string{"year", "month", "day", "hour", "minute", "second", "millisecond", "isoWeekYear", "isoWeek", "isoDayOfWeek", "timezone"}
 	exprs := map[string]Expr{}
@@ -560,7 +560,7 @@ func compileDateFromParts(name string, arg any, scope *Scope) (Expr, error) {
 			}
 		}
 		if !known {
-			return nil, mongoerr.Newf(40518, "Unrecognized argument to $dateFromParts: %s", e.Key)
+			return nil, mongoerr.Newf(mongoerr.ErrDateFromPartsUnknownArgument, "Unrecognized argument to $dateFromParts: %s", e.Key)
 		}
 		x, err := Compile(e.Value, scope)
 		if err != nil {
@@ -571,13 +571,13 @@ func compileDateFromParts(name string, arg any, scope *Scope) (Expr, error) {
 	_, hasYear := exprs["year"]
 	_, hasISOYear := exprs["isoWeekYear"]
 	if !hasYear && !hasISOYear {
-		return nil, mongoerr.New(40516, "$dateFromParts requires either 'year' or 'isoWeekYear' to be present")
+		return nil, mongoerr.New(mongoerr.ErrDateFromPartsNoYear, "$dateFromParts requires either 'year' or 'isoWeekYear' to be present")
 	}
 	if hasYear && (exprs["isoWeekYear"] != nil || exprs["isoWeek"] != nil || exprs["isoDayOfWeek"] != nil) {
-		return nil, mongoerr.New(40489, "$dateFromParts does not allow mixing natural dates with ISO dates")
+		return nil, mongoerr.New(mongoerr.ErrDateFromPartsNaturalWithIso, "$dateFromParts does not allow mixing natural dates with ISO dates")
 	}
 	if hasISOYear && (exprs["year"] != nil || exprs["month"] != nil || exprs["day"] != nil) {
-		return nil, mongoerr.New(40525, "$dateFromParts does not allow mixing ISO dates with natural dates")
+		return nil, mongoerr.New(mongoerr.ErrDateFromPartsIsoWithNatural, "$dateFromParts does not allow mixing ISO dates with natural dates")
 	}
 	tz, err := newTZ(scope, exprs["timezone"], "")
 	if err != nil {
@@ -604,23 +604,23 @@ func compileDateFromParts(name string, arg any, scope *Scope) (Expr, error) {
 				return nil, nil
 			}
 			if !value.Integral64Bit(v) {
-				return nil, mongoerr.Newf(40515, "'%s' must evaluate to an integer, found %s with value %s", f, typeName(v), formatValue(v))
+				return nil, mongoerr.Newf(mongoerr.ErrDateFromPartsPartNotInt, "'%s' must evaluate to an integer, found %s with value %s", f, typeName(v), formatValue(v))
 			}
 			n := checkedInt(v)
 			switch f {
 			case "year":
 				if n < 1 || n > 9999 {
-					return nil, mongoerr.Newf(40523, "'year' must evaluate to an integer in the range 1 to 9999, found %d", n)
+					return nil, mongoerr.Newf(mongoerr.ErrDateFromPartsYearOutOfRange, "'year' must evaluate to an integer in the range 1 to 9999, found %d", n)
 				}
 			case "isoWeekYear":
 				if n < 1 || n > 9999 {
-					return nil, mongoerr.Newf(31095, "'isoWeekYear' must evaluate to an integer in the range 1 to 9999, found %d", n)
+					return nil, mongoerr.Newf(mongoerr.ErrDateFromPartsIsoWeekYearOutOfRange, "'isoWeekYear' must evaluate to an integer in the range 1 to 9999, found %d", n)
 				}
 			case "second", "millisecond":
 				// Seconds and milliseconds carry over without a bound.
 			default:
 				if n < -32768 || n > 32767 {
-					return nil, mongoerr.Newf(31034, "'%s' must evaluate to a value in the range [-32768, 32767]; value %d is not in range", f, n)
+					return nil, mongoerr.Newf(mongoerr.ErrDateFromPartsPartOutOfRange, "'%s' must evaluate to a value in the range [-32768, 32767]; value %d is not in range", f, n)
 				}
 			}
 			vals[f] = n
@@ -709,7 +709,7 @@ func goLayout(f string) (string, error) {
 			continue
 		}
 		if i+1 >= len(f) {
-			return "", mongoerr.New(18535, "Unmatched '%' at end of format string")
+			return "", mongoerr.New(mongoerr.ErrDateFormatUnmatchedPercent, "Unmatched '%' at end of format string")
 		}
 		i++
 		switch f[i] {
@@ -736,7 +736,7 @@ func goLayout(f string) (string, error) {
 		case '%':
 			sb.WriteByte('%')
 		default:
-			return "", mongoerr.Newf(18536, "Invalid format character '%%%c' in format string", f[i])
+			return "", mongoerr.Newf(mongoerr.ErrDateFormatInvalidCharacter, "Invalid format character '%%%c' in format string", f[i])
 		}
 	}
 	return sb.String(), nil
@@ -745,7 +745,7 @@ func goLayout(f string) (string, error) {
 func compileDateFromString(name string, arg any, scope *Scope) (Expr, error) {
 	d, ok := arg.(bson.D)
 	if !ok {
-		return nil, mongoerr.Newf(40540, "$dateFromString only supports an object as an argument, found: %s", typeName(arg))
+		return nil, mongoerr.Newf(mongoerr.ErrDateFromStringArgumentNotObject, "$dateFromString only supports an object as an argument, found: %s", typeName(arg))
 	}
 	var ds, format, tzE, onNull, onError Expr
 	for _, e := range d {
@@ -765,11 +765,11 @@ func compileDateFromString(name string, arg any, scope *Scope) (Expr, error) {
 		case "onError":
 			onError = x
 		default:
-			return nil, mongoerr.Newf(40541, "Unrecognized argument to $dateFromString: %s", e.Key)
+			return nil, mongoerr.Newf(mongoerr.ErrDateFromStringUnknownArgument, "Unrecognized argument to $dateFromString: %s", e.Key)
 		}
 	}
 	if ds == nil {
-		return nil, mongoerr.New(40542, "Missing 'dateString' parameter to $dateFromString")
+		return nil, mongoerr.New(mongoerr.ErrDateFromStringMissingDateString, "Missing 'dateString' parameter to $dateFromString")
 	}
 	tz, err := newTZ(scope, tzE, "")
 	if err != nil {
@@ -787,7 +787,7 @@ func compileDateFromString(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			s, ok := fv.(string)
 			if !ok {
-				return nil, mongoerr.Newf(40684, "$dateFromString requires that 'format' be a string, found: %s with value %s", typeName(fv), formatValue(fv))
+				return nil, mongoerr.Newf(mongoerr.ErrDateFromStringFormatNotString, "$dateFromString requires that 'format' be a string, found: %s with value %s", typeName(fv), formatValue(fv))
 			}
 			f = s
 		}
@@ -827,7 +827,7 @@ func compileDateFromString(name string, arg any, scope *Scope) (Expr, error) {
 func timeUnit(op string, v any) (string, error) {
 	s, ok := v.(string)
 	if !ok {
-		return "", mongoerr.Newf(5439013, "%s requires 'unit' to be a string, but got %s", op, typeName(v))
+		return "", mongoerr.Newf(mongoerr.ErrDateUnitNotString, "%s requires 'unit' to be a string, but got %s", op, typeName(v))
 	}
 	switch s {
 	case "year", "quarter", "month", "week", "day", "hour", "minute", "second", "millisecond":
@@ -839,13 +839,13 @@ func timeUnit(op string, v any) (string, error) {
 func dayOfWeekArg(op string, v any) (time.Weekday, error) {
 	s, ok := v.(string)
 	if !ok {
-		return 0, mongoerr.Newf(5439015, "%s requires 'startOfWeek' to be a string, but got %s", op, typeName(v))
+		return 0, mongoerr.Newf(mongoerr.ErrStartOfWeekNotString, "%s requires 'startOfWeek' to be a string, but got %s", op, typeName(v))
 	}
 	names := map[string]time.Weekday{"sunday": 0, "sun": 0, "monday": 1, "mon": 1, "tuesday": 2, "tue": 2, "wednesday": 3, "wed": 3,
 		"thursday": 4, "thu": 4, "friday": 5, "fri": 5, "saturday": 6, "sat": 6}
 	w, ok := names[strings.ToLower(s)]
 	if !ok {
-		return 0, mongoerr.Newf(5439016, "%s parameter 'startOfWeek' value cannot be recognized as a day of a week: %s", op, s)
+		return 0, mongoerr.Newf(mongoerr.ErrStartOfWeekUnknown, "%s parameter 'startOfWeek' value cannot be recognized as a day of a week: %s", op, s)
 	}
 	return w, nil
 }
@@ -869,11 +869,11 @@ func TruncateDate(ms int64, unit string, binSize int64, loc *time.Location, star
 	if d, ok := unitDurations[unit]; ok {
 		step, over := mulOverflows(d, binSize)
 		if over {
-			return 0, overflowed(5439002)
+			return 0, overflowed(mongoerr.ErrDateTruncBinSizeOverflow)
 		}
 		refMs := ref.UnixMilli()
 		if (refMs < 0 && ms > math.MaxInt64+refMs) || (refMs > 0 && ms < math.MinInt64+refMs) {
-			return 0, overflowed(5439000)
+			return 0, overflowed(mongoerr.ErrDateTruncShiftOverflow)
 		}
 		shifted := ms - refMs
 		rem := shifted % step
@@ -883,7 +883,7 @@ func TruncateDate(ms int64, unit string, binSize int64, loc *time.Location, star
 		return ms - rem, nil
 	}
 	if binSize > 100_000_000_000 {
-		return 0, mongoerr.New(5439006, "dateTrunc unsupported binSize value")
+		return 0, mongoerr.New(mongoerr.ErrDateTruncBinSizeUnsupported, "dateTrunc unsupported binSize value")
 	}
 	t := timeOf(ms, loc)
 	switch unit {
@@ -957,19 +957,19 @@ func civilFromDays(z int64) (int, int, int) {
 func compileDateTrunc(name string, arg any, scope *Scope) (Expr, error) {
 	m, err := namedArgs(arg, scope, argSpec{
 		names:     []string{"date", "unit", "binSize", "timezone", "startOfWeek"},
-		notObject: fixedError(5439007, "$dateTrunc only supports an object as its argument"),
+		notObject: fixedError(mongoerr.ErrDateTruncArgumentNotObject, "$dateTrunc only supports an object as its argument"),
 		unknown: func(f string) error {
-			return mongoerr.Newf(5439008, "Unrecognized argument to $dateTrunc: %s. Expected arguments are date, unit, and optionally, binSize, timezone, startOfWeek", f)
+			return mongoerr.Newf(mongoerr.ErrDateTruncUnknownArgument, "Unrecognized argument to $dateTrunc: %s. Expected arguments are date, unit, and optionally, binSize, timezone, startOfWeek", f)
 		},
 	})
 	if err != nil {
 		return nil, err
 	}
 	if m["date"] == nil {
-		return nil, mongoerr.New(5439009, "Missing 'date' parameter to $dateTrunc")
+		return nil, mongoerr.New(mongoerr.ErrDateTruncMissingDate, "Missing 'date' parameter to $dateTrunc")
 	}
 	if m["unit"] == nil {
-		return nil, mongoerr.New(5439010, "Missing 'unit' parameter to $dateTrunc")
+		return nil, mongoerr.New(mongoerr.ErrDateTruncMissingUnit, "Missing 'unit' parameter to $dateTrunc")
 	}
 	if err := checkConstantArg(scope, m["unit"], func(v any) error { _, err := timeUnit(name, v); return err }); err != nil {
 		return nil, err
@@ -1023,7 +1023,7 @@ func compileDateTrunc(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		ms, err := dateOf(dv)
 		if err != nil {
-			return nil, mongoerr.Newf(5166307, "$dateTrunc requires 'date' to be a date, but got %s", typeName(dv))
+			return nil, mongoerr.Newf(mongoerr.ErrDateArgumentNotDate, "$dateTrunc requires 'date' to be a date, but got %s", typeName(dv))
 		}
 		r, err := TruncateDate(ms, unit, bin, loc, sow)
 		if err != nil {
@@ -1081,7 +1081,7 @@ func AddToDate(ms int64, unit string, amount int64, loc *time.Location) (int64, 
 		return ms + amount, nil
 	}
 	if limit := dateAddLimit(unit); !(-limit < amount && amount < limit) {
-		return 0, mongoerr.Newf(5976500, "invalid dateAdd 'amount' parameter value: %d %s", amount, unit)
+		return 0, mongoerr.Newf(mongoerr.ErrDateAddAmountOutOfRange, "invalid dateAdd 'amount' parameter value: %d %s", amount, unit)
 	}
 	sec, milli := floorDiv(ms, 1000), ms-floorDiv(ms, 1000)*1000
 	var resultSec int64
@@ -1115,7 +1115,7 @@ func AddToDate(ms int64, unit string, amount int64, loc *time.Location) (int64, 
 	}
 	r, over := mulOverflows(resultSec, 1000)
 	if over || addOverflows(r, milli) {
-		return 0, mongoerr.New(5166406, "dateAdd overflowed")
+		return 0, mongoerr.New(mongoerr.ErrDateAddOverflow, "dateAdd overflowed")
 	}
 	return r + milli, nil
 }
@@ -1127,9 +1127,9 @@ func daysIn(y, m int) int {
 func compileDateAdd(name string, arg any, scope *Scope) (Expr, error) {
 	m, err := namedArgs(arg, scope, argSpec{
 		names:     []string{"startDate", "unit", "amount", "timezone"},
-		notObject: fixedError(5166400, name+" expects an object as its argument"),
+		notObject: fixedError(mongoerr.ErrDateAddArgumentNotObject, name+" expects an object as its argument"),
 		unknown: func(f string) error {
-			return mongoerr.Newf(5166401, "Unrecognized argument to %s: %s. Expected arguments are startDate, unit, amount, and optionally timezone.", name, f)
+			return mongoerr.Newf(mongoerr.ErrDateAddUnknownArgument, "Unrecognized argument to %s: %s. Expected arguments are startDate, unit, amount, and optionally timezone.", name, f)
 		},
 	})
 	if err != nil {
@@ -1138,7 +1138,7 @@ func compileDateAdd(name string, arg any, scope *Scope) (Expr, error) {
 	for _, k := range []struct {
 		key  string
 		code int32
-	}{{"startDate", 5166402}, {"unit", 5166402}, {"amount", 5166402}} {
+	}{{"startDate", mongoerr.ErrDateAddMissingArgument}, {"unit", mongoerr.ErrDateAddMissingArgument}, {"amount", mongoerr.ErrDateAddMissingArgument}} {
 		if m[k.key] == nil {
 			return nil, mongoerr.Newf(k.code, "%s requires startDate, unit, and amount to be present", name)
 		}
@@ -1173,15 +1173,15 @@ func compileDateAdd(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		ms, err := dateOf(sv)
 		if err != nil {
-			return nil, mongoerr.Newf(5166403, "%s requires startDate to be convertible to a date", name)
+			return nil, mongoerr.Newf(mongoerr.ErrDateAddStartNotDate, "%s requires startDate to be convertible to a date", name)
 		}
 		if !value.Integral64Bit(av) {
-			return nil, mongoerr.Newf(5166405, "%s expects integer amount of time units", name)
+			return nil, mongoerr.Newf(mongoerr.ErrDateAddAmountNotInt, "%s expects integer amount of time units", name)
 		}
 		amount, _ := value.CoerceToLong(av)
 		if name == "$dateSubtract" {
 			if amount == math.MinInt64 {
-				return nil, mongoerr.Newf(6045000, "invalid $dateSubtract 'amount' parameter value: %d", amount)
+				return nil, mongoerr.Newf(mongoerr.ErrDateSubtractAmountLongMin, "invalid $dateSubtract 'amount' parameter value: %d", amount)
 			}
 			amount = -amount
 		}
@@ -1224,7 +1224,7 @@ func DateDiff(start, end int64, unit string, loc *time.Location, startOfWeek tim
 func compileDateDiff(name string, arg any, scope *Scope) (Expr, error) {
 	d, ok := arg.(bson.D)
 	if !ok {
-		return nil, mongoerr.New(5166301, "$dateDiff only supports an object as its argument")
+		return nil, mongoerr.New(mongoerr.ErrDateDiffArgumentNotObject, "$dateDiff only supports an object as its argument")
 	}
 	m := map[string]Expr{}
 	for _, e := range d {
@@ -1236,17 +1236,17 @@ func compileDateDiff(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			m[e.Key] = x
 		default:
-			return nil, mongoerr.Newf(5166302, "Unrecognized argument to $dateDiff: %s", e.Key)
+			return nil, mongoerr.Newf(mongoerr.ErrDateDiffUnknownArgument, "Unrecognized argument to $dateDiff: %s", e.Key)
 		}
 	}
 	if m["startDate"] == nil {
-		return nil, mongoerr.New(5166303, "Missing 'startDate' parameter to $dateDiff")
+		return nil, mongoerr.New(mongoerr.ErrDateDiffMissingStartDate, "Missing 'startDate' parameter to $dateDiff")
 	}
 	if m["endDate"] == nil {
-		return nil, mongoerr.New(5166304, "Missing 'endDate' parameter to $dateDiff")
+		return nil, mongoerr.New(mongoerr.ErrDateDiffMissingEndDate, "Missing 'endDate' parameter to $dateDiff")
 	}
 	if m["unit"] == nil {
-		return nil, mongoerr.New(5166305, "Missing 'unit' parameter to $dateDiff")
+		return nil, mongoerr.New(mongoerr.ErrDateDiffMissingUnit, "Missing 'unit' parameter to $dateDiff")
 	}
 	if err := checkConstantArg(scope, m["unit"], func(v any) error { _, err := timeUnit(name, v); return err }); err != nil {
 		return nil, err
@@ -1291,11 +1291,11 @@ func compileDateDiff(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		start, err := dateOf(sv)
 		if err != nil {
-			return nil, mongoerr.Newf(5166307, "$dateDiff requires 'startDate' to be a date, but got %s", typeName(sv))
+			return nil, mongoerr.Newf(mongoerr.ErrDateArgumentNotDate, "$dateDiff requires 'startDate' to be a date, but got %s", typeName(sv))
 		}
 		end, err := dateOf(ev)
 		if err != nil {
-			return nil, mongoerr.Newf(5166307, "$dateDiff requires 'endDate' to be a date, but got %s", typeName(ev))
+			return nil, mongoerr.Newf(mongoerr.ErrDateArgumentNotDate, "$dateDiff requires 'endDate' to be a date, but got %s", typeName(ev))
 		}
 		return DateDiff(start, end, unit, loc, sow), nil
 	}), nil

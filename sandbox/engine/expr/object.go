@@ -54,7 +54,7 @@ func compileMergeObjects(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			d, ok := v.(bson.D)
 			if !ok {
-				return nil, mongoerr.Newf(40400, "$mergeObjects requires object inputs, but input %s is of type %s", formatValue(v), typeName(v))
+				return nil, mongoerr.Newf(mongoerr.ErrMergeObjectsNotObject, "$mergeObjects requires object inputs, but input %s is of type %s", formatValue(v), typeName(v))
 			}
 			for _, e := range d {
 				if value.IsMissing(e.Value) {
@@ -74,7 +74,7 @@ func objectToArray(_ string, v any) (any, error) {
 	}
 	d, ok := v.(bson.D)
 	if !ok {
-		return nil, mongoerr.Newf(40390, "$objectToArray requires a document input, found: %s", typeName(v))
+		return nil, mongoerr.Newf(mongoerr.ErrObjectToArrayNotDocument, "$objectToArray requires a document input, found: %s", typeName(v))
 	}
 	out := make(bson.A, len(d))
 	for i, e := range d {
@@ -89,7 +89,7 @@ func arrayToObject(_ string, v any) (any, error) {
 	}
 	arr, ok := v.(bson.A)
 	if !ok {
-		return nil, mongoerr.Newf(40386, "$arrayToObject requires an array input, found: %s", typeName(v))
+		return nil, mongoerr.Newf(mongoerr.ErrArrayToObjectNotArray, "$arrayToObject requires an array input, found: %s", typeName(v))
 	}
 	var out docBuilder
 	if len(arr) == 0 {
@@ -101,38 +101,38 @@ func arrayToObject(_ string, v any) (any, error) {
 		if pairs {
 			p, ok := el.(bson.A)
 			if !ok {
-				return nil, mongoerr.Newf(40396, "$arrayToObject requires a consistent input format. Elements mustall be arrays or all be objects. Array was detected, now found: %s", typeName(el))
+				return nil, mongoerr.Newf(mongoerr.ErrArrayToObjectMixedArray, "$arrayToObject requires a consistent input format. Elements mustall be arrays or all be objects. Array was detected, now found: %s", typeName(el))
 			}
 			if len(p) != 2 {
-				return nil, mongoerr.Newf(40397, "$arrayToObject requires an array of size 2 arrays,found array of size: %d", len(p))
+				return nil, mongoerr.Newf(mongoerr.ErrArrayToObjectPairSize, "$arrayToObject requires an array of size 2 arrays,found array of size: %d", len(p))
 			}
 			if _, ok := p[0].(string); !ok {
-				return nil, mongoerr.Newf(40395, "$arrayToObject requires an array of key-value pairs, where the key must be of type string. Found key type: %s", typeName(p[0]))
+				return nil, mongoerr.Newf(mongoerr.ErrArrayToObjectKeyNotString, "$arrayToObject requires an array of key-value pairs, where the key must be of type string. Found key type: %s", typeName(p[0]))
 			}
 			key, val = p[0], p[1]
 		} else {
 			d, ok := el.(bson.D)
 			if !ok {
 				if _, isDoc := arr[0].(bson.D); !isDoc {
-					return nil, mongoerr.Newf(40398, "Unrecognised input type format for $arrayToObject: %s", typeName(arr[0]))
+					return nil, mongoerr.Newf(mongoerr.ErrArrayToObjectElementType, "Unrecognised input type format for $arrayToObject: %s", typeName(arr[0]))
 				}
-				return nil, mongoerr.Newf(40391, "$arrayToObject requires a consistent input format. Elements mustall be arrays or all be objects. Object was detected, now found: %s", typeName(el))
+				return nil, mongoerr.Newf(mongoerr.ErrArrayToObjectMixedObject, "$arrayToObject requires a consistent input format. Elements mustall be arrays or all be objects. Object was detected, now found: %s", typeName(el))
 			}
 			if len(d) != 2 {
-				return nil, mongoerr.Newf(40392, "$arrayToObject requires an object keys of 'k' and 'v'. Found incorrect number of keys:%d", len(d))
+				return nil, mongoerr.Newf(mongoerr.ErrArrayToObjectKVFieldCount, "$arrayToObject requires an object keys of 'k' and 'v'. Found incorrect number of keys:%d", len(d))
 			}
 			k, v := value.Get(d, "k"), value.Get(d, "v")
 			if value.IsMissing(k) || value.IsMissing(v) {
-				return nil, mongoerr.Newf(40393, "$arrayToObject requires an object with keys 'k' and 'v'. Missing either or both keys from: %s", formatValue(d))
+				return nil, mongoerr.Newf(mongoerr.ErrArrayToObjectKVMissing, "$arrayToObject requires an object with keys 'k' and 'v'. Missing either or both keys from: %s", formatValue(d))
 			}
 			if _, ok := k.(string); !ok {
-				return nil, mongoerr.Newf(40394, "$arrayToObject requires an object with keys 'k' and 'v', where the value of 'k' must be of type string. Found type: %s", typeName(k))
+				return nil, mongoerr.Newf(mongoerr.ErrArrayToObjectKNotString, "$arrayToObject requires an object with keys 'k' and 'v', where the value of 'k' must be of type string. Found type: %s", typeName(k))
 			}
 			key, val = k, v
 		}
 		ks := key.(string)
 		if strings.IndexByte(ks, 0) >= 0 {
-			return nil, mongoerr.New(4940400, "Key field cannot contain an embedded null byte")
+			return nil, mongoerr.New(mongoerr.ErrArrayToObjectKeyNullByte, "Key field cannot contain an embedded null byte")
 		}
 		out.set(ks, val)
 	}
@@ -170,17 +170,17 @@ func compileGetField(name string, arg any, scope *Scope) (Expr, error) {
 		case "input":
 			input, err = Compile(e.Value, scope)
 		default:
-			return nil, mongoerr.Newf(3041701, "$getField found an unknown argument: %s", e.Key)
+			return nil, mongoerr.Newf(mongoerr.ErrGetFieldUnknownArgument, "$getField found an unknown argument: %s", e.Key)
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
 	if field == nil {
-		return nil, mongoerr.New(3041702, "$getField requires 'field' to be specified")
+		return nil, mongoerr.New(mongoerr.ErrGetFieldMissingField, "$getField requires 'field' to be specified")
 	}
 	if input == nil {
-		return nil, mongoerr.New(3041703, "$getField requires 'input' to be specified")
+		return nil, mongoerr.New(mongoerr.ErrGetFieldMissingInput, "$getField requires 'input' to be specified")
 	}
 	return evalFunc(func(env *Env) (any, error) {
 		fv, err := field.Eval(env)
@@ -189,7 +189,7 @@ func compileGetField(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		f, ok := fv.(string)
 		if !ok {
-			return nil, mongoerr.Newf(3041704, "$getField requires 'field' to evaluate to type String, but got %s", typeName(fv))
+			return nil, mongoerr.Newf(mongoerr.ErrGetFieldFieldNotString, "$getField requires 'field' to evaluate to type String, but got %s", typeName(fv))
 		}
 		in, err := input.Eval(env)
 		if err != nil {
@@ -212,7 +212,7 @@ func compileGetField(name string, arg any, scope *Scope) (Expr, error) {
 func compileSetField(name string, arg any, scope *Scope) (Expr, error) {
 	d, ok := arg.(bson.D)
 	if !ok {
-		return nil, mongoerr.Newf(4161100, "%s only supports an object as its argument", name)
+		return nil, mongoerr.Newf(mongoerr.ErrSetFieldArgumentNotObject, "%s only supports an object as its argument", name)
 	}
 	var fieldSpec any
 	haveField := false
@@ -228,7 +228,7 @@ func compileSetField(name string, arg any, scope *Scope) (Expr, error) {
 		case e.Key == "value" && name == "$setField":
 			val, err = Compile(e.Value, scope)
 		default:
-			return nil, mongoerr.Newf(4161101, "%s found an unknown argument: %s", name, e.Key)
+			return nil, mongoerr.Newf(mongoerr.ErrSetFieldUnknownArgument, "%s found an unknown argument: %s", name, e.Key)
 		}
 		if err != nil {
 			return nil, err
@@ -238,13 +238,13 @@ func compileSetField(name string, arg any, scope *Scope) (Expr, error) {
 		val = constant{value.Missing{}}
 	}
 	if !haveField {
-		return nil, mongoerr.Newf(4161102, "%s requires 'field' to be specified", name)
+		return nil, mongoerr.Newf(mongoerr.ErrSetFieldMissingField, "%s requires 'field' to be specified", name)
 	}
 	if val == nil {
-		return nil, mongoerr.Newf(4161103, "%s requires 'value' to be specified", name)
+		return nil, mongoerr.Newf(mongoerr.ErrSetFieldMissingValue, "%s requires 'value' to be specified", name)
 	}
 	if input == nil {
-		return nil, mongoerr.Newf(4161109, "%s requires 'input' to be specified", name)
+		return nil, mongoerr.Newf(mongoerr.ErrSetFieldMissingInput, "%s requires 'input' to be specified", name)
 	}
 	field, err := setFieldName(fieldSpec)
 	if err != nil {
@@ -260,7 +260,7 @@ func compileSetField(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		d, ok := in.(bson.D)
 		if !ok {
-			return nil, mongoerr.New(4161105, "$setField requires 'input' to evaluate to type Object")
+			return nil, mongoerr.New(mongoerr.ErrSetFieldInputNotObject, "$setField requires 'input' to evaluate to type Object")
 		}
 		nv, err := val.Eval(env)
 		if err != nil {
@@ -296,23 +296,23 @@ func setFieldName(spec any) (string, error) {
 			if strings.HasPrefix(f, "$$") {
 				path = f
 			}
-			return "", mongoerr.Newf(4161108, "'%s' is a field path reference which is not allowed in this context. Did you mean {$literal: '%s'}?", path, path)
+			return "", mongoerr.Newf(mongoerr.ErrSetFieldFieldIsPath, "'%s' is a field path reference which is not allowed in this context. Did you mean {$literal: '%s'}?", path, path)
 		}
 	case bson.D:
 		if len(f) == 1 && (f[0].Key == "$literal" || f[0].Key == "$const") {
 			spec = f[0].Value
 		} else {
-			return "", mongoerr.New(4161106, "$setField requires 'field' to evaluate to a constant, but got a non-constant argument")
+			return "", mongoerr.New(mongoerr.ErrSetFieldFieldNotConstant, "$setField requires 'field' to evaluate to a constant, but got a non-constant argument")
 		}
 	case bson.A:
-		return "", mongoerr.New(4161106, "$setField requires 'field' to evaluate to a constant, but got a non-constant argument")
+		return "", mongoerr.New(mongoerr.ErrSetFieldFieldNotConstant, "$setField requires 'field' to evaluate to a constant, but got a non-constant argument")
 	}
 	s, ok := spec.(string)
 	if !ok {
-		return "", mongoerr.Newf(4161107, "$setField requires 'field' to evaluate to type String, but got %s", typeName(spec))
+		return "", mongoerr.Newf(mongoerr.ErrSetFieldFieldNotString, "$setField requires 'field' to evaluate to type String, but got %s", typeName(spec))
 	}
 	if strings.IndexByte(s, 0) >= 0 {
-		return "", mongoerr.New(9534700, "$setField: 'field' cannot contain an embedded null byte")
+		return "", mongoerr.New(mongoerr.ErrSetFieldFieldNullByte, "$setField: 'field' cannot contain an embedded null byte")
 	}
 	return s, nil
 }

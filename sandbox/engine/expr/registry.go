@@ -34,8 +34,8 @@ func init() {
 		"$floor":    compileUnaryNumeric(ceilFloor(roundDown, math.Floor)),
 		"$sqrt":     compileUnaryNumeric(sqrtOf),
 		"$exp":      compileUnaryNumeric(expOf),
-		"$ln":       compileUnaryNumeric(logFn(28766, crLog, decimalLn)),
-		"$log10":    compileUnaryNumeric(logFn(28761, glibcLog10, decimalLog10)),
+		"$ln":       compileUnaryNumeric(logFn(mongoerr.ErrLnArgumentNotPositive, crLog, decimalLn)),
+		"$log10":    compileUnaryNumeric(logFn(mongoerr.ErrLog10ArgumentNotPositive, glibcLog10, decimalLog10)),
 		"$log":      compileLog,
 		"$pow":      compileBinary(Pow),
 		"$round":    compileRound(roundHalfEven),
@@ -197,9 +197,9 @@ func tsPart(name string, v any) (any, error) {
 	}
 	ts, ok := v.(bson.Timestamp)
 	if !ok {
-		code := int32(5687301)
+		code := int32(mongoerr.ErrTsSecondNotTimestamp)
 		if name == "$tsIncrement" {
-			code = 5687302
+			code = mongoerr.ErrTsIncrementNotTimestamp
 		}
 		return nil, mongoerr.Newf(code, " Argument to %s must be a timestamp, but is %s", name, typeName(v))
 	}
@@ -270,10 +270,10 @@ func compileRand(name string, arg any, scope *Scope) (Expr, error) {
 	d, ok := arg.(bson.D)
 	if !ok {
 		// BSONElement::Obj() on a non-object.
-		return nil, mongoerr.New(10065, "invalid parameter: expected an object ($rand)")
+		return nil, mongoerr.New(mongoerr.ErrRandArgumentNotObject, "invalid parameter: expected an object ($rand)")
 	}
 	if len(d) != 0 {
-		return nil, mongoerr.New(3040501, "$rand does not currently accept arguments")
+		return nil, mongoerr.New(mongoerr.ErrRandWithArguments, "$rand does not currently accept arguments")
 	}
 	return evalFunc(func(*Env) (any, error) { return rand.Float64(), nil }), nil
 }
@@ -281,13 +281,13 @@ func compileRand(name string, arg any, scope *Scope) (Expr, error) {
 func compileMeta(name string, arg any, scope *Scope) (Expr, error) {
 	s, ok := arg.(string)
 	if !ok {
-		return nil, mongoerr.New(17307, "$meta only supports string arguments")
+		return nil, mongoerr.New(mongoerr.ErrMetaArgumentNotString, "$meta only supports string arguments")
 	}
 	switch s {
 	case "textScore", "randVal", "searchScore", "searchHighlights", "geoNearDistance", "geoNearPoint",
 		"recordId", "indexKey", "sortKey", "searchScoreDetails", "searchSequenceToken", "score", "scoreDetails":
 	default:
-		return nil, mongoerr.Newf(17308, "Unsupported argument to $meta: %s", s)
+		return nil, mongoerr.Newf(mongoerr.ErrMetaUnknownName, "Unsupported argument to $meta: %s", s)
 	}
 	// The sandbox has no text or search scores; metadata is absent.
 	return constant{value.Missing{}}, nil

@@ -66,7 +66,7 @@ func (b *trigBounds) errorFor(name, input string) error {
 	if b.inclusive {
 		l, r = "[", "]"
 	}
-	return mongoerr.Newf(50989, "cannot apply %s to %s, value must in %s%s,%s%s", name, input, l, formatDouble(b.lo), formatDouble(b.hi), r)
+	return mongoerr.Newf(mongoerr.ErrTrigArgumentOutOfBounds, "cannot apply %s to %s, value must in %s%s,%s%s", name, input, l, formatDouble(b.lo), formatDouble(b.hi), r)
 }
 
 // compileTrig builds one of the single-argument trigonometric operators.
@@ -115,13 +115,13 @@ func atan2(a, b any) (any, error) {
 		return nil, nil
 	}
 	if !value.IsNumber(a) {
-		return nil, mongoerr.Newf(51044, "$atan2 only supports numeric types, not %s", typeName(a))
+		return nil, mongoerr.Newf(mongoerr.ErrAtan2FirstNotNumber, "$atan2 only supports numeric types, not %s", typeName(a))
 	}
 	if nullish(b) {
 		return nil, nil
 	}
 	if !value.IsNumber(b) {
-		return nil, mongoerr.Newf(51045, "$atan2 only supports numeric types, not %s", typeName(b))
+		return nil, mongoerr.Newf(mongoerr.ErrAtan2SecondNotNumber, "$atan2 only supports numeric types, not %s", typeName(b))
 	}
 	if numKind(a) == kDecimal || numKind(b) == kDecimal {
 		return decimalAtan2(toDec(a), toDec(b)).toD128(), nil

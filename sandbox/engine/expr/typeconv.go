@@ -341,10 +341,10 @@ func parseBinDataFormat(v any) (string, error) {
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", mongoerr.Newf(4341114, "$convert requires that 'format' be a string, found: %s with value %s", typeName(v), formatValue(v))
+		return "", mongoerr.Newf(mongoerr.ErrConvertFormatNotString, "$convert requires that 'format' be a string, found: %s with value %s", typeName(v), formatValue(v))
 	}
 	if !slices.Contains(binDataFormats, s) {
-		return "", mongoerr.Newf(4341125, "Invalid 'format' argument for $convert: %s", s)
+		return "", mongoerr.Newf(mongoerr.ErrConvertFormatUnknown, "Invalid 'format' argument for $convert: %s", s)
 	}
 	return s, nil
 }
@@ -436,7 +436,7 @@ func convertTo(v any, target convertTarget, format string) (any, error) {
 			return nil, unsupported(v, target.to)
 		}
 		if format == "" {
-			return nil, mongoerr.Newf(4341115, "Format must be speficied when converting from 'string' to 'binData'")
+			return nil, mongoerr.Newf(mongoerr.ErrConvertFormatRequired, "Format must be speficied when converting from 'string' to 'binData'")
 		}
 		sub, err := binDataSubtype(target.subtype)
 		if err != nil {
@@ -445,7 +445,7 @@ func convertTo(v any, target convertTarget, format string) (any, error) {
 		return stringToBinData(s, format, sub)
 	case isBin && target.to == "string":
 		if format == "" {
-			return nil, mongoerr.Newf(4341115, "Format must be speficied when converting from 'binData' to 'string'")
+			return nil, mongoerr.Newf(mongoerr.ErrConvertFormatRequired, "Format must be speficied when converting from 'binData' to 'string'")
 		}
 		return binDataToString(b, format)
 	}
@@ -455,14 +455,14 @@ func convertTo(v any, target convertTarget, format string) (any, error) {
 // binDataSubtype is computeBinDataType: 0-8 or a user-defined 128-255.
 func binDataSubtype(v any) (byte, error) {
 	if !value.IsNumber(v) {
-		return 0, mongoerr.Newf(4341108, "For BinData, $convert's 'subtype' argument must be a number, but is %s", typeName(v))
+		return 0, mongoerr.Newf(mongoerr.ErrConvertSubtypeNotNumber, "For BinData, $convert's 'subtype' argument must be a number, but is %s", typeName(v))
 	}
 	if !value.Integral(v) {
-		return 0, mongoerr.New(4341106, "In $convert, numeric 'subtype' argument is not an integer")
+		return 0, mongoerr.New(mongoerr.ErrConvertSubtypeNotInt, "In $convert, numeric 'subtype' argument is not an integer")
 	}
 	n := checkedInt(v)
 	if !(n >= 0 && n <= 8) && !(n >= 128 && n <= 255) {
-		return 0, mongoerr.Newf(4341107, "In $convert, numeric value for 'subtype' does not correspond to a BinData type: %d", n)
+		return 0, mongoerr.Newf(mongoerr.ErrConvertSubtypeUnknown, "In $convert, numeric value for 'subtype' does not correspond to a BinData type: %d", n)
 	}
 	return byte(n), nil
 }
@@ -556,7 +556,7 @@ func compileTo(target string) compiler {
 			return nil, err
 		}
 		if len(args) != 1 {
-			return nil, mongoerr.Newf(50723, "%s requires a single argument, got %d", name, len(args))
+			return nil, mongoerr.Newf(mongoerr.ErrConvertShorthandArgumentCount, "%s requires a single argument, got %d", name, len(args))
 		}
 		t := convertTarget{to: target, subtype: int32(0)}
 		var format Expr

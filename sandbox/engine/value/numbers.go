@@ -75,7 +75,7 @@ func CoerceToLong(v any) (int64, error) {
 		return n, nil
 	case float64:
 		if !(n >= -(1<<63) && n < 1<<63) {
-			return 0, mongoerr.Newf(31109, "Can't coerce out of range value %s to long", formatG(n))
+			return 0, mongoerr.Newf(mongoerr.ErrCoerceToLongOutOfRange, "Can't coerce out of range value %s to long", formatG(n))
 		}
 		return int64(n), nil
 	case bson.Decimal128:
@@ -85,7 +85,7 @@ func CoerceToLong(v any) (int64, error) {
 		}
 		return l, nil
 	}
-	return 0, mongoerr.Newf(16004, "can't convert from BSON type %s to long", TypeName(v))
+	return 0, mongoerr.Newf(mongoerr.ErrCoerceToLongFailed, "can't convert from BSON type %s to long", TypeName(v))
 }
 
 // CoerceToInt is Value::coerceToInt: a long, double or decimal outside the
@@ -93,7 +93,7 @@ func CoerceToLong(v any) (int64, error) {
 // decimals round half to even.
 func CoerceToInt(v any) (int32, error) {
 	outOfRange := func(s string) error {
-		return mongoerr.Newf(31108, "Can't coerce out of range value %s to int", s)
+		return mongoerr.Newf(mongoerr.ErrCoerceToIntOutOfRange, "Can't coerce out of range value %s to int", s)
 	}
 	switch n := v.(type) {
 	case int32:
@@ -116,7 +116,7 @@ func CoerceToInt(v any) (int32, error) {
 		l, _ := decimalToInt64(n, decimalHalfEven)
 		return int32(l), nil
 	}
-	return 0, mongoerr.Newf(16003, "can't convert from BSON type %s to int", TypeName(v))
+	return 0, mongoerr.Newf(mongoerr.ErrCoerceToIntFailed, "can't convert from BSON type %s to int", TypeName(v))
 }
 
 // Integral is Value::integral: a number whose value an int32 holds exactly.

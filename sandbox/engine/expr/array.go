@@ -797,29 +797,23 @@ func sortKeyValue(v any, parts []string, dir int) any {
 // checked for each document before the input is read, the input must be
 // an array (null included), $minN and $maxN skip nullish elements.
 func compileNArray(name string, arg any, scope *Scope) (Expr, error) {
-	d, ok := arg.(bson.D)
-	if !ok {
-		code := int32(mongoerr.ErrFirstLastNNotObject)
-		if name == "$minN" || name == "$maxN" {
-			code = mongoerr.ErrMinMaxNNotObject
-		}
-		return nil, mongoerr.Newf(code, "specification must be an object; found %s: %s", name, FormatValue(arg))
+	m, err := namedArgs(arg, scope, argSpec{
+		names: []string{"n", "input"},
+		notObject: func(arg any) error {
+			code := int32(mongoerr.ErrFirstLastNNotObject)
+			if name == "$minN" || name == "$maxN" {
+				code = mongoerr.ErrMinMaxNNotObject
+			}
+			return mongoerr.Newf(code, "specification must be an object; found %s: %s", name, FormatValue(arg))
+		},
+		unknown: func(f string) error {
+			return mongoerr.Newf(mongoerr.ErrAccumulatorNUnknownArgument, "Unknown argument for 'n' operator: %s", f)
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
-	var nE, inE Expr
-	for _, e := range d {
-		if e.Key != "n" && e.Key != "input" {
-			return nil, mongoerr.Newf(mongoerr.ErrAccumulatorNUnknownArgument, "Unknown argument for 'n' operator: %s", e.Key)
-		}
-		x, err := Compile(e.Value, scope)
-		if err != nil {
-			return nil, err
-		}
-		if e.Key == "n" {
-			nE = x
-		} else {
-			inE = x
-		}
-	}
+	nE, inE := m["n"], m["input"]
 	if nE == nil {
 		return nil, mongoerr.Newf(mongoerr.ErrAccumulatorNMissingN, "Missing value for 'n'")
 	}

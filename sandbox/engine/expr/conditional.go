@@ -8,30 +8,23 @@ import (
 
 func compileCond(name string, arg any, scope *Scope) (Expr, error) {
 	var ifE, thenE, elseE Expr
-	if d, ok := arg.(bson.D); ok {
-		var set [3]bool
-		for _, e := range d {
-			x, err := Compile(e.Value, scope)
-			if err != nil {
-				return nil, err
-			}
-			switch e.Key {
-			case "if":
-				ifE, set[0] = x, true
-			case "then":
-				thenE, set[1] = x, true
-			case "else":
-				elseE, set[2] = x, true
-			default:
-				return nil, mongoerr.Newf(mongoerr.ErrCondUnknownArgument, "Unrecognized parameter to $cond: %s", e.Key)
-			}
+	if _, ok := arg.(bson.D); ok {
+		m, err := namedArgs(arg, scope, argSpec{
+			names: []string{"if", "then", "else"},
+			unknown: func(f string) error {
+				return mongoerr.Newf(mongoerr.ErrCondUnknownArgument, "Unrecognized parameter to $cond: %s", f)
+			},
+		})
+		if err != nil {
+			return nil, err
 		}
+		ifE, thenE, elseE = m["if"], m["then"], m["else"]
 		switch {
-		case !set[0]:
+		case ifE == nil:
 			return nil, mongoerr.New(mongoerr.ErrCondMissingIf, "Missing 'if' parameter to $cond")
-		case !set[1]:
+		case thenE == nil:
 			return nil, mongoerr.New(mongoerr.ErrCondMissingThen, "Missing 'then' parameter to $cond")
-		case !set[2]:
+		case elseE == nil:
 			return nil, mongoerr.New(mongoerr.ErrCondMissingElse, "Missing 'else' parameter to $cond")
 		}
 	} else {

@@ -381,29 +381,17 @@ func FormatDate(ms int64, format string, loc *time.Location) (string, error) {
 }
 
 func compileDateToString(name string, arg any, scope *Scope) (Expr, error) {
-	d, ok := arg.(bson.D)
-	if !ok {
-		return nil, mongoerr.New(mongoerr.ErrDateToStringArgumentNotObject, "$dateToString only supports an object as its argument")
+	m, err := namedArgs(arg, scope, argSpec{
+		names:     []string{"date", "format", "timezone", "onNull"},
+		notObject: fixedError(mongoerr.ErrDateToStringArgumentNotObject, "$dateToString only supports an object as its argument"),
+		unknown: func(f string) error {
+			return mongoerr.Newf(mongoerr.ErrDateToStringUnknownArgument, "Unrecognized argument to $dateToString: %s", f)
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
-	var date, format, tzE, onNull Expr
-	for _, e := range d {
-		x, err := Compile(e.Value, scope)
-		if err != nil {
-			return nil, err
-		}
-		switch e.Key {
-		case "date":
-			date = x
-		case "format":
-			format = x
-		case "timezone":
-			tzE = x
-		case "onNull":
-			onNull = x
-		default:
-			return nil, mongoerr.Newf(mongoerr.ErrDateToStringUnknownArgument, "Unrecognized argument to $dateToString: %s", e.Key)
-		}
-	}
+	date, format, tzE, onNull := m["date"], m["format"], m["timezone"], m["onNull"]
 	if date == nil {
 		return nil, mongoerr.New(mongoerr.ErrDateToStringMissingDate, "Missing 'date' parameter to $dateToString")
 	}
@@ -463,27 +451,17 @@ func compileDateToString(name string, arg any, scope *Scope) (Expr, error) {
 }
 
 func compileDateToParts(name string, arg any, scope *Scope) (Expr, error) {
-	d, ok := arg.(bson.D)
-	if !ok {
-		return nil, mongoerr.New(mongoerr.ErrDateToPartsArgumentNotObject, "$dateToParts only supports an object as its argument")
+	m, err := namedArgs(arg, scope, argSpec{
+		names:     []string{"date", "timezone", "iso8601"},
+		notObject: fixedError(mongoerr.ErrDateToPartsArgumentNotObject, "$dateToParts only supports an object as its argument"),
+		unknown: func(f string) error {
+			return mongoerr.Newf(mongoerr.ErrDateToPartsUnknownArgument, "Unrecognized argument to $dateToParts: %s", f)
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
-	var date, tzE, iso Expr
-	for _, e := range d {
-		x, err := Compile(e.Value, scope)
-		if err != nil {
-			return nil, err
-		}
-		switch e.Key {
-		case "date":
-			date = x
-		case "timezone":
-			tzE = x
-		case "iso8601":
-			iso = x
-		default:
-			return nil, mongoerr.Newf(mongoerr.ErrDateToPartsUnknownArgument, "Unrecognized argument to $dateToParts: %s", e.Key)
-		}
-	}
+	date, tzE, iso := m["date"], m["timezone"], m["iso8601"]
 	if date == nil {
 		return nil, mongoerr.New(mongoerr.ErrDateToPartsMissingDate, "Missing 'date' parameter to $dateToParts")
 	}
@@ -546,27 +524,16 @@ func compileDateToParts(name string, arg any, scope *Scope) (Expr, error) {
 }
 
 func compileDateFromParts(name string, arg any, scope *Scope) (Expr, error) {
-	d, ok := arg.(bson.D)
-	if !ok {
-		return nil, mongoerr.New(mongoerr.ErrDateFromPartsArgumentNotObject, "$dateFromParts only supports an object as its argument")
-	}
 	fields := []string{"year", "month", "day", "hour", "minute", "second", "millisecond", "isoWeekYear", "isoWeek", "isoDayOfWeek", "timezone"}
-	exprs := map[string]Expr{}
-	for _, e := range d {
-		known := false
-		for _, f := range fields {
-			if f == e.Key {
-				known = true
-			}
-		}
-		if !known {
-			return nil, mongoerr.Newf(mongoerr.ErrDateFromPartsUnknownArgument, "Unrecognized argument to $dateFromParts: %s", e.Key)
-		}
-		x, err := Compile(e.Value, scope)
-		if err != nil {
-			return nil, err
-		}
-		exprs[e.Key] = x
+	exprs, err := namedArgs(arg, scope, argSpec{
+		names:     fields,
+		notObject: fixedError(mongoerr.ErrDateFromPartsArgumentNotObject, "$dateFromParts only supports an object as its argument"),
+		unknown: func(f string) error {
+			return mongoerr.Newf(mongoerr.ErrDateFromPartsUnknownArgument, "Unrecognized argument to $dateFromParts: %s", f)
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
 	_, hasYear := exprs["year"]
 	_, hasISOYear := exprs["isoWeekYear"]
@@ -743,31 +710,19 @@ func goLayout(f string) (string, error) {
 }
 
 func compileDateFromString(name string, arg any, scope *Scope) (Expr, error) {
-	d, ok := arg.(bson.D)
-	if !ok {
-		return nil, mongoerr.Newf(mongoerr.ErrDateFromStringArgumentNotObject, "$dateFromString only supports an object as an argument, found: %s", typeName(arg))
+	m, err := namedArgs(arg, scope, argSpec{
+		names: []string{"dateString", "format", "timezone", "onNull", "onError"},
+		notObject: func(arg any) error {
+			return mongoerr.Newf(mongoerr.ErrDateFromStringArgumentNotObject, "$dateFromString only supports an object as an argument, found: %s", typeName(arg))
+		},
+		unknown: func(f string) error {
+			return mongoerr.Newf(mongoerr.ErrDateFromStringUnknownArgument, "Unrecognized argument to $dateFromString: %s", f)
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
-	var ds, format, tzE, onNull, onError Expr
-	for _, e := range d {
-		x, err := Compile(e.Value, scope)
-		if err != nil {
-			return nil, err
-		}
-		switch e.Key {
-		case "dateString":
-			ds = x
-		case "format":
-			format = x
-		case "timezone":
-			tzE = x
-		case "onNull":
-			onNull = x
-		case "onError":
-			onError = x
-		default:
-			return nil, mongoerr.Newf(mongoerr.ErrDateFromStringUnknownArgument, "Unrecognized argument to $dateFromString: %s", e.Key)
-		}
-	}
+	ds, format, tzE, onNull, onError := m["dateString"], m["format"], m["timezone"], m["onNull"], m["onError"]
 	if ds == nil {
 		return nil, mongoerr.New(mongoerr.ErrDateFromStringMissingDateString, "Missing 'dateString' parameter to $dateFromString")
 	}
@@ -1222,22 +1177,15 @@ func DateDiff(start, end int64, unit string, loc *time.Location, startOfWeek tim
 }
 
 func compileDateDiff(name string, arg any, scope *Scope) (Expr, error) {
-	d, ok := arg.(bson.D)
-	if !ok {
-		return nil, mongoerr.New(mongoerr.ErrDateDiffArgumentNotObject, "$dateDiff only supports an object as its argument")
-	}
-	m := map[string]Expr{}
-	for _, e := range d {
-		switch e.Key {
-		case "startDate", "endDate", "unit", "timezone", "startOfWeek":
-			x, err := Compile(e.Value, scope)
-			if err != nil {
-				return nil, err
-			}
-			m[e.Key] = x
-		default:
-			return nil, mongoerr.Newf(mongoerr.ErrDateDiffUnknownArgument, "Unrecognized argument to $dateDiff: %s", e.Key)
-		}
+	m, err := namedArgs(arg, scope, argSpec{
+		names:     []string{"startDate", "endDate", "unit", "timezone", "startOfWeek"},
+		notObject: fixedError(mongoerr.ErrDateDiffArgumentNotObject, "$dateDiff only supports an object as its argument"),
+		unknown: func(f string) error {
+			return mongoerr.Newf(mongoerr.ErrDateDiffUnknownArgument, "Unrecognized argument to $dateDiff: %s", f)
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
 	if m["startDate"] == nil {
 		return nil, mongoerr.New(mongoerr.ErrDateDiffMissingStartDate, "Missing 'startDate' parameter to $dateDiff")

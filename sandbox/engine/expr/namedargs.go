@@ -21,6 +21,7 @@ type argSpec struct {
 func namedArgs(arg any, scope *Scope, spec argSpec) (map[string]Expr, error) {
 	d, ok := arg.(bson.D)
 	if !ok {
+		// Callers that take other forms check the object form first.
 		return nil, spec.notObject(arg)
 	}
 	out := make(map[string]Expr, len(d))

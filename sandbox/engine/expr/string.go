@@ -355,25 +355,19 @@ func compileIndexOfStr(name string, arg any, scope *Scope) (Expr, error) {
 var trimWhitespace = []rune{0, ' ', '\t', '\n', '\v', '\f', '\r', 0xA0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200A}
 
 func compileTrim(name string, arg any, scope *Scope) (Expr, error) {
-	d, ok := arg.(bson.D)
-	if !ok {
-		return nil, mongoerr.Newf(mongoerr.ErrTrimArgumentNotObject, "%s only supports an object as an argument, found %s", name, typeName(arg))
+	m, err := namedArgs(arg, scope, argSpec{
+		names: []string{"input", "chars"},
+		notObject: func(arg any) error {
+			return mongoerr.Newf(mongoerr.ErrTrimArgumentNotObject, "%s only supports an object as an argument, found %s", name, typeName(arg))
+		},
+		unknown: func(f string) error {
+			return mongoerr.Newf(mongoerr.ErrTrimUnknownArgument, "%s found an unknown argument: %s", name, f)
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
-	var input, chars Expr
-	for _, e := range d {
-		x, err := Compile(e.Value, scope)
-		if err != nil {
-			return nil, err
-		}
-		switch e.Key {
-		case "input":
-			input = x
-		case "chars":
-			chars = x
-		default:
-			return nil, mongoerr.Newf(mongoerr.ErrTrimUnknownArgument, "%s found an unknown argument: %s", name, e.Key)
-		}
-	}
+	input, chars := m["input"], m["chars"]
 	if input == nil {
 		return nil, mongoerr.Newf(mongoerr.ErrTrimMissingInput, "%s requires an 'input' field", name)
 	}
@@ -423,22 +417,17 @@ func compileTrim(name string, arg any, scope *Scope) (Expr, error) {
 }
 
 func compileReplace(name string, arg any, scope *Scope) (Expr, error) {
-	d, ok := arg.(bson.D)
-	if !ok {
-		return nil, mongoerr.Newf(mongoerr.ErrReplaceArgumentNotObject, "%s requires an object as an argument, found: %s", name, typeName(arg))
-	}
-	exprs := map[string]Expr{}
-	for _, e := range d {
-		switch e.Key {
-		case "input", "find", "replacement":
-			x, err := Compile(e.Value, scope)
-			if err != nil {
-				return nil, err
-			}
-			exprs[e.Key] = x
-		default:
-			return nil, mongoerr.Newf(mongoerr.ErrReplaceUnknownArgument, "%s found an unknown argument: %s", name, e.Key)
-		}
+	exprs, err := namedArgs(arg, scope, argSpec{
+		names: []string{"input", "find", "replacement"},
+		notObject: func(arg any) error {
+			return mongoerr.Newf(mongoerr.ErrReplaceArgumentNotObject, "%s requires an object as an argument, found: %s", name, typeName(arg))
+		},
+		unknown: func(f string) error {
+			return mongoerr.Newf(mongoerr.ErrReplaceUnknownArgument, "%s found an unknown argument: %s", name, f)
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
 	for _, k := range []struct {
 		key  string
@@ -525,27 +514,19 @@ func checkReplacedSize(input, find, repl string, once bool) error {
 
 // compileRegex builds $regexMatch, $regexFind and $regexFindAll.
 func compileRegex(name string, arg any, scope *Scope) (Expr, error) {
-	d, ok := arg.(bson.D)
-	if !ok {
-		return nil, mongoerr.Newf(mongoerr.ErrRegexArgumentNotObject, "%s expects an object of named arguments but found: %s", name, typeName(arg))
+	m, err := namedArgs(arg, scope, argSpec{
+		names: []string{"input", "regex", "options"},
+		notObject: func(arg any) error {
+			return mongoerr.Newf(mongoerr.ErrRegexArgumentNotObject, "%s expects an object of named arguments but found: %s", name, typeName(arg))
+		},
+		unknown: func(f string) error {
+			return mongoerr.Newf(mongoerr.ErrRegexUnknownArgument, "%s found an unknown argument: %s", name, f)
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
-	var input, re, opts Expr
-	for _, e := range d {
-		x, err := Compile(e.Value, scope)
-		if err != nil {
-			return nil, err
-		}
-		switch e.Key {
-		case "input":
-			input = x
-		case "regex":
-			re = x
-		case "options":
-			opts = x
-		default:
-			return nil, mongoerr.Newf(mongoerr.ErrRegexUnknownArgument, "%s found an unknown argument: %s", name, e.Key)
-		}
-	}
+	input, re, opts := m["input"], m["regex"], m["options"]
 	if input == nil {
 		return nil, mongoerr.Newf(mongoerr.ErrRegexMissingInput, "%s requires 'input' parameter", name)
 	}

@@ -19,15 +19,10 @@ const decMathPrec = 400
 // wp is the working precision of the decimal functions.
 const wp = decMathPrec + 64
 
-// pi and ln(2) as 704-bit mantissas (value = mantissa * 2^exp): more
-// than any in-range argument below 10^40 needs; larger arguments get pi
-// computed at their precision.
+// ln(2) as a 704-bit mantissa (value = mantissa * 2^exp).
 const (
-	piMantissa  = "c90fdaa22168c234c4c6628b80dc1cd129024e088a67cc74020bbea63b139b22514a08798e3404ddef9519b3cd3a431b302b0a6df25f14374fe1356d6d51c245e485b576625e7ec6f44c42e9a637ed6b0bff5cb6f406b7ed"
-	piExp       = -702
 	ln2Mantissa = "b17217f7d1cf79abc9e3b39803f2f6af40f343267298b62d8a0d175b8baafa2be7b876206debac98559552fb4afa1b10ed2eae35c138214427573b291169b8253e96ca16224ae8c51acbda11317c387eb9ea9bc3b136603b"
 	ln2Exp      = -704
-	constBits   = 704
 )
 
 // bigConst builds a constant at the precision prec.
@@ -72,6 +67,17 @@ func bigToDec(f *big.Float) dec {
 	}
 	if f.Sign() == 0 {
 		return dec{coef: new(big.Int)}
+	}
+	// Past decimal128's range (10^6145 is about 2^20414, 10^-6176 about
+	// 2^-20517) the result is an infinity or zero; printing such a float
+	// in decimal would cost time in proportion to its exponent.
+	if e := f.MantExp(nil); e > 20420 {
+		if f.Sign() > 0 {
+			return dec{kind: decPosInf}
+		}
+		return dec{kind: decNegInf}
+	} else if e < -20530 {
+		return dec{coef: new(big.Int), exp: -6176}
 	}
 	// 60 digits, then half-even to 34: the first rounding cannot land on
 	// a tie that the exact value does not have at this precision.
@@ -331,6 +337,19 @@ func decimalPow(b, e dec) dec {
 		}
 		return dec{kind: decPosInf}
 	}
+	// The result's magnitude first: one beyond decimal128's range is an
+	// infinity or zero without computing it.
+	mag := bigLn(new(big.Float).Abs(decToBig(b)), wp)
+	mag.Mul(mag, decToBig(e))
+	if mag.Cmp(bigInt64(14200)) > 0 {
+		if neg && odd {
+			return dec{kind: decNegInf}
+		}
+		return dec{kind: decPosInf}
+	}
+	if mag.Cmp(bigInt64(-14300)) < 0 {
+		return dec{coef: new(big.Int), exp: -6176}
+	}
 	// An integral exponent of modest size is multiplied out exactly.
 	var f *big.Float
 	if integral {
@@ -339,18 +358,7 @@ func decimalPow(b, e dec) dec {
 		}
 	}
 	if f == nil {
-		l := bigLn(new(big.Float).Abs(decToBig(b)), wp)
-		l.Mul(l, decToBig(e))
-		if l.Cmp(bigInt64(14200)) > 0 {
-			if neg && odd {
-				return dec{kind: decNegInf}
-			}
-			return dec{kind: decPosInf}
-		}
-		if l.Cmp(bigInt64(-14300)) < 0 {
-			return dec{coef: new(big.Int), exp: -6176}
-		}
-		f = bigExp(l, wp)
+		f = bigExp(mag, wp)
 	}
 	if neg && odd {
 		f.Neg(f)
@@ -436,7 +444,7 @@ func powSpecial(b, e dec) dec {
 
 // bigPi is pi at the precision prec.
 func bigPi(prec uint) *big.Float {
-	if prec <= constBits-32 {
+	if prec <= piBits-32 {
 		return bigConst(piMantissa, piExp, prec)
 	}
 	// Machin: pi = 16 atan(1/5) - 4 atan(1/239).
@@ -470,15 +478,19 @@ func atanInv(n int64, prec uint) *big.Float {
 // bigSinCos is sin(x) and cos(x): x reduced modulo 2*pi at a precision
 // its magnitude needs, then Taylor series on a quarter of it.
 func bigSinCos(x *big.Float, prec uint) (sin, cos *big.Float) {
+	// The reduction needs as many more bits as the argument has above its
+	// point; the series after it only prec.
+	rp := prec
 	if e := x.MantExp(nil); e > 0 {
-		prec += uint(e)
+		rp += uint(e)
 	}
-	pi := bigPi(prec)
-	twoPi := new(big.Float).SetPrec(prec).Mul(pi, big.NewFloat(2))
-	r := new(big.Float).SetPrec(prec).Set(x)
-	q := new(big.Float).SetPrec(prec).Quo(r, twoPi)
+	pi := bigPi(rp)
+	twoPi := new(big.Float).SetPrec(rp).Mul(pi, big.NewFloat(2))
+	r := new(big.Float).SetPrec(rp).Set(x)
+	q := new(big.Float).SetPrec(rp).Quo(r, twoPi)
 	qi, _ := q.Int(nil)
-	r.Sub(r, new(big.Float).SetPrec(prec).Mul(twoPi, new(big.Float).SetPrec(prec).SetInt(qi)))
+	r.Sub(r, new(big.Float).SetPrec(rp).Mul(twoPi, new(big.Float).SetPrec(rp).SetInt(qi)))
+	r.SetPrec(prec)
 	// Quarter the angle, then use the double-angle formulas twice.
 	r.SetMantExp(r, -2)
 	r2 := new(big.Float).SetPrec(prec).Mul(r, r)

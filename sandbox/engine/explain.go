@@ -273,7 +273,7 @@ func writeStage(name string, counts bson.D) func(plan bson.D, exec bool) bson.D 
 }
 
 func lookupInt(d bson.D, key string) int64 {
-	n, _ := toInt64(value.Get(d, key))
+	n, _ := value.SafeNumberLong(value.Get(d, key))
 	return n
 }
 

@@ -310,7 +310,7 @@ func parseConvertTarget(v any) (convertTarget, bool, error) {
 	}
 	typeValue, subtype := v, any(int32(0))
 	if d, ok := v.(bson.D); ok {
-		typeValue, subtype = lookupField(d, "type"), lookupField(d, "subtype")
+		typeValue, subtype = value.Get(d, "type"), value.Get(d, "subtype")
 		if value.IsMissing(subtype) {
 			subtype = int32(0)
 		}
@@ -320,15 +320,6 @@ func parseConvertTarget(v any) (convertTarget, bool, error) {
 		return convertTarget{}, false, err
 	}
 	return convertTarget{to: to, subtype: subtype}, true, nil
-}
-
-func lookupField(d bson.D, name string) any {
-	for _, e := range d {
-		if e.Key == name {
-			return e.Value
-		}
-	}
-	return value.Missing{}
 }
 
 // binDataFormats are $convert's 'format' values (BinDataFormat).

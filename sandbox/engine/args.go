@@ -1,7 +1,6 @@
 package engine
 
 import (
-
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"

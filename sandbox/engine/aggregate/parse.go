@@ -1,7 +1,6 @@
 package aggregate
 
 import (
-
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"

@@ -573,7 +573,7 @@ func compileDateFromParts(name string, arg any, scope *Scope) (Expr, error) {
 			if !value.Integral64Bit(v) {
 				return nil, mongoerr.Newf(mongoerr.ErrDateFromPartsPartNotInt, "'%s' must evaluate to an integer, found %s with value %s", f, typeName(v), formatValue(v))
 			}
-			n := checkedInt(v)
+			n, _ := value.CoerceToLong(v)
 			switch f {
 			case "year":
 				if n < 1 || n > 9999 {
@@ -590,7 +590,7 @@ func compileDateFromParts(name string, arg any, scope *Scope) (Expr, error) {
 					return nil, mongoerr.Newf(mongoerr.ErrDateFromPartsPartOutOfRange, "'%s' must evaluate to a value in the range [-32768, 32767]; value %d is not in range", f, n)
 				}
 			}
-			vals[f] = n
+			vals[f] = int(n)
 		}
 		loc, ok, err := tz.eval(env)
 		if err != nil || !ok {

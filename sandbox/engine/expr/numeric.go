@@ -31,9 +31,9 @@ func numKind(v any) int {
 }
 
 // checkedInt is the value of a number its caller has checked to be
-// integral (value.Integral or value.Integral64Bit).
+// integral (value.Integral), as mongod's coerceToInt after an integral() check.
 func checkedInt(v any) int {
-	n, _ := value.ParseIntegerElementToLong(v)
+	n, _ := value.CoerceToInt(v)
 	return int(n)
 }
 

@@ -466,7 +466,7 @@ func logFn(code int32, f func(float64) float64, decimal func(dec) dec) func(stri
 		}
 		x := value.ToDouble(v)
 		if !(x > 0 || math.IsNaN(x)) {
-			return nil, mongoerr.Newf(code, "%s's argument must be a positive number, but is %s", name, formatDouble(x))
+			return nil, mongoerr.Newf(code, "%s's argument must be a positive number, but is %s", name, value.FormatStreamDouble(x))
 		}
 		return f(x), nil
 	}
@@ -479,7 +479,7 @@ func decPositive(x dec) bool {
 
 func formatNumber(v any) string {
 	if f, ok := v.(float64); ok {
-		return formatDouble(f)
+		return value.FormatStreamDouble(f)
 	}
 	return formatValue(v)
 }
@@ -503,10 +503,10 @@ func compileLog(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		x, base := value.ToDouble(a), value.ToDouble(b)
 		if !(x > 0 || math.IsNaN(x)) {
-			return nil, mongoerr.Newf(mongoerr.ErrLogArgumentNotPositive, "$log's argument must be a positive number, but is %s", formatDouble(x))
+			return nil, mongoerr.Newf(mongoerr.ErrLogArgumentNotPositive, "$log's argument must be a positive number, but is %s", value.FormatStreamDouble(x))
 		}
 		if !((base > 0 && base != 1) || math.IsNaN(base)) {
-			return nil, mongoerr.Newf(mongoerr.ErrLogBaseInvalid, "$log's base must be a positive number not equal to 1, but is %s", formatDouble(base))
+			return nil, mongoerr.Newf(mongoerr.ErrLogBaseInvalid, "$log's base must be a positive number not equal to 1, but is %s", value.FormatStreamDouble(base))
 		}
 		return crLog(x) / crLog(base), nil
 	})(name, arg, scope)

@@ -30,7 +30,7 @@ func coerceToString(v any) (string, error) {
 		return strconv.FormatInt(x, 10), nil
 	case float64:
 		// str::stream() << double, which prints as %g does.
-		return formatDouble(x), nil
+		return value.FormatStreamDouble(x), nil
 	case bson.Decimal128:
 		return x.String(), nil
 	case bson.DateTime:

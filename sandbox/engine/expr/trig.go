@@ -66,7 +66,7 @@ func (b *trigBounds) errorFor(name, input string) error {
 	if b.inclusive {
 		l, r = "[", "]"
 	}
-	return mongoerr.Newf(mongoerr.ErrTrigArgumentOutOfBounds, "cannot apply %s to %s, value must in %s%s,%s%s", name, input, l, formatDouble(b.lo), formatDouble(b.hi), r)
+	return mongoerr.Newf(mongoerr.ErrTrigArgumentOutOfBounds, "cannot apply %s to %s, value must in %s%s,%s%s", name, input, l, value.FormatStreamDouble(b.lo), value.FormatStreamDouble(b.hi), r)
 }
 
 // compileTrig builds one of the single-argument trigonometric operators.
@@ -87,7 +87,7 @@ func compileTrig(op trigOp) compiler {
 			return v, nil
 		}
 		if op.bounds != nil && !op.bounds.contains(x) {
-			return nil, op.bounds.errorFor(name, formatDouble(x))
+			return nil, op.bounds.errorFor(name, value.FormatStreamDouble(x))
 		}
 		return crTrig(name, x, op.fn), nil
 	})

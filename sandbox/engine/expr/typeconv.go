@@ -121,7 +121,7 @@ func Convert(v any, to string) (any, error) {
 				lo, hi = -9.223372036854775808e18, 9.223372036854775808e18
 			}
 			if !(x >= lo && x < hi) {
-				return nil, conversionError("Conversion would overflow target type in $convert with no onError value: %s", formatDouble(x))
+				return nil, conversionError("Conversion would overflow target type in $convert with no onError value: %s", value.FormatStreamDouble(x))
 			}
 			n = int64(x)
 		case bson.Decimal128:
@@ -221,7 +221,7 @@ func Convert(v any, to string) (any, error) {
 			return bson.DateTime(x), nil
 		case float64:
 			if math.IsNaN(x) || math.IsInf(x, 0) || x < -9.223372036854775808e18 || x >= 9.223372036854775808e18 {
-				return nil, conversionError("Conversion would overflow target type in $convert with no onError value: %s", formatDouble(x))
+				return nil, conversionError("Conversion would overflow target type in $convert with no onError value: %s", value.FormatStreamDouble(x))
 			}
 			return bson.DateTime(int64(x)), nil
 		case bson.Decimal128:

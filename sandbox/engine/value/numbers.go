@@ -75,7 +75,7 @@ func CoerceToLong(v any) (int64, error) {
 		return n, nil
 	case float64:
 		if !(n >= -(1<<63) && n < 1<<63) {
-			return 0, mongoerr.Newf(mongoerr.ErrCoerceToLongOutOfRange, "Can't coerce out of range value %s to long", formatG(n))
+			return 0, mongoerr.Newf(mongoerr.ErrCoerceToLongOutOfRange, "Can't coerce out of range value %s to long", FormatStreamDouble(n))
 		}
 		return int64(n), nil
 	case bson.Decimal128:
@@ -105,13 +105,13 @@ func CoerceToInt(v any) (int32, error) {
 		return int32(n), nil
 	case float64:
 		if !(n >= math.MinInt32 && n <= math.MaxInt32) {
-			return 0, outOfRange(formatG(n))
+			return 0, outOfRange(FormatStreamDouble(n))
 		}
 		return int32(n), nil
 	case bson.Decimal128:
 		f := DecimalToDouble(n)
 		if !(f >= math.MinInt32 && f <= math.MaxInt32) {
-			return 0, outOfRange(formatG(f))
+			return 0, outOfRange(FormatStreamDouble(f))
 		}
 		l, _ := decimalToInt64(n, decimalHalfEven)
 		return int32(l), nil
@@ -235,8 +235,10 @@ func decimalToInt64(d bson.Decimal128, mode decimalRounding) (int64, bool) {
 	return coef.Int64(), true
 }
 
-// formatG prints a double as mongod's StringBuilder does (%g).
-func formatG(f float64) string {
+// FormatStreamDouble prints a double as mongod's streams and
+// StringBuilder do in messages and in coerceToString (printf's %g: six
+// significant digits, "nan", "inf", "-inf").
+func FormatStreamDouble(f float64) string {
 	switch {
 	case math.IsNaN(f):
 		return "nan"

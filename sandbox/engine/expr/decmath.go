@@ -447,32 +447,10 @@ func bigPi(prec uint) *big.Float {
 	if prec <= piBits-32 {
 		return bigConst(piMantissa, piExp, prec)
 	}
-	// Machin: pi = 16 atan(1/5) - 4 atan(1/239).
-	a := atanInv(5, prec+32)
-	b := atanInv(239, prec+32)
-	a.Mul(a, big.NewFloat(16))
-	b.Mul(b, big.NewFloat(4))
-	return new(big.Float).SetPrec(prec).Sub(a, b)
-}
-
-func atanInv(n int64, prec uint) *big.Float {
-	x := new(big.Float).SetPrec(prec).Quo(big.NewFloat(1), new(big.Float).SetInt64(n))
-	x2 := new(big.Float).SetPrec(prec).Mul(x, x)
-	sum := new(big.Float).SetPrec(prec).Set(x)
-	pow := new(big.Float).SetPrec(prec).Set(x)
-	eps := new(big.Float).SetPrec(prec).SetMantExp(big.NewFloat(1), -int(prec))
-	for k := int64(1); ; k++ {
-		pow.Mul(pow, x2)
-		t := new(big.Float).SetPrec(prec).Quo(pow, new(big.Float).SetInt64(2*k+1))
-		if k%2 == 1 {
-			sum.Sub(sum, t)
-		} else {
-			sum.Add(sum, t)
-		}
-		if t.Cmp(eps) < 0 {
-			return sum
-		}
-	}
+	// Beyond the constant (decimal128's arguments never need it): pi = 4 atan(1).
+	p := bigAtan(new(big.Float).SetInt64(1), prec+32)
+	p.SetMantExp(p, 2)
+	return p.SetPrec(prec)
 }
 
 // bigSinCos is sin(x) and cos(x): x reduced modulo 2*pi at a precision

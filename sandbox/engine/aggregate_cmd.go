@@ -38,7 +38,7 @@ func parseAggregate(req *request) (*aggregateSpec, error) {
 		}
 		s.coll = v
 	case int32, int64, float64:
-		if n, _ := toInt64(v); n != 1 {
+		if n, _ := value.SafeNumberLong(v); n != 1 {
 			return nil, mongoerr.New(mongoerr.FailedToParse, "Invalid command format: the 'aggregate' field must specify a collection name or 1")
 		}
 	default:
@@ -549,7 +549,7 @@ func (e *Engine) collStatsStage(view *catalog.View, db, coll string, spec bson.D
 			scale := int64(1)
 			if d, ok := f.Value.(bson.D); ok {
 				if v := value.Get(d, "scale"); !value.IsMissing(v) {
-					n, isNum := toInt64(v)
+					n, isNum := value.SafeNumberLong(v)
 					if !isNum {
 						return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '$collStats.storageStats.scale' is the wrong type '%s', expected types '[long, int, decimal, double']", value.TypeName(v))
 					}

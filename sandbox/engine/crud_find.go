@@ -175,7 +175,7 @@ func validateSort(sort bson.D) error {
 		}
 		switch v := e.Value.(type) {
 		case int32, int64, float64, bson.Decimal128:
-			n, _ := toInt64(v)
+			n, _ := value.SafeNumberLong(v)
 			if n != 1 && n != -1 {
 				return mongoerr.New(15975, "$sort key ordering must be 1 (for ascending) or -1 (for descending)")
 			}

@@ -219,5 +219,37 @@ func badInputSeeds(t testing.TB) [][]byte {
 			bson.D{{Key: "$group", Value: bson.D{{Key: "_id", Value: "$tags"}, {Key: "all", Value: bson.D{{Key: "$push", Value: "$$ROOT"}}}}}},
 		}}, {Key: "allowDiskUse", Value: false}, {Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "shop"}}),
 	)
+	// Expression shapes of issue 25's sweep: decimal transcendental
+	// functions at the edges of decimal128's range, hashing, BinData
+	// conversions, the date arithmetic bounds and the named-argument
+	// operators.
+	exprs := bson.A{
+		bson.D{{Key: "$sin", Value: mustDecimal(t, "9.999999999999999999999999999999999E+6144")}},
+		bson.D{{Key: "$pow", Value: bson.A{mustDecimal(t, "9.999999999999999999999999999999999E+6144"), mustDecimal(t, "-4096")}}},
+		bson.D{{Key: "$exp", Value: mustDecimal(t, "14199")}},
+		bson.D{{Key: "$ln", Value: mustDecimal(t, "1E-6176")}},
+		bson.D{{Key: "$atan2", Value: bson.A{mustDecimal(t, "-Infinity"), mustDecimal(t, "NaN")}}},
+		bson.D{{Key: "$toHashedIndexKey", Value: bson.D{{Key: "a", Value: bson.A{"$s", 1.5, bson.D{}}}}}},
+		bson.D{{Key: "$convert", Value: bson.D{{Key: "input", Value: "$s"}, {Key: "to", Value: bson.D{{Key: "type", Value: "binData"}, {Key: "subtype", Value: 4}}}, {Key: "format", Value: "uuid"}, {Key: "onError", Value: 0}}}},
+		bson.D{{Key: "$toUUID", Value: "00000000-0000-0000-0000-000000000000"}},
+		bson.D{{Key: "$dateAdd", Value: bson.D{{Key: "startDate", Value: bson.DateTime(1)}, {Key: "unit", Value: "year"}, {Key: "amount", Value: int64(584942417)}}}},
+		bson.D{{Key: "$dateTrunc", Value: bson.D{{Key: "date", Value: bson.DateTime(-1)}, {Key: "unit", Value: "hour"}, {Key: "binSize", Value: int64(1) << 62}}}},
+		bson.D{{Key: "$getField", Value: bson.D{{Key: "$concat", Value: bson.A{"$s"}}}}},
+		bson.D{{Key: "$setField", Value: bson.D{{Key: "field", Value: bson.D{{Key: "$literal", Value: "$a.b"}}}, {Key: "input", Value: "$$ROOT"}, {Key: "value", Value: "$$REMOVE"}}}},
+		bson.D{{Key: "$zip", Value: bson.D{{Key: "inputs", Value: bson.A{bson.A{1}, bson.A{}}}, {Key: "useLongestLength", Value: true}, {Key: "defaults", Value: bson.A{"$x", "$y"}}}}},
+		bson.D{{Key: "$maxN", Value: bson.D{{Key: "n", Value: 1e300}, {Key: "input", Value: bson.A{1}}}}},
+		bson.D{{Key: "$sortArray", Value: bson.D{{Key: "input", Value: bson.A{bson.D{{Key: "k", Value: 1}}}}, {Key: "sortBy", Value: bson.D{{Key: "k..", Value: 1}}}}}},
+	}
+	for _, e := range exprs {
+		seeds = append(seeds, over(e))
+	}
 	return seeds
+}
+
+func mustDecimal(t testing.TB, s string) bson.Decimal128 {
+	d, err := bson.ParseDecimal128(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

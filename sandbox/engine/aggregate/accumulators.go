@@ -363,7 +363,7 @@ func evalN(op string, x expr.Expr, env *expr.Env) (int64, error) {
 	if !value.IsNumber(v) {
 		return 0, mongoerr.Newf(5787902, "Value for 'n' must be of integral type, but found %s", docString(v))
 	}
-	n, ok := toInt64(v)
+	n, ok := value.ParseIntegerElementToLong(v)
 	if !ok {
 		return 0, mongoerr.Newf(5787903, "Value for 'n' must be of integral type, but found %s", docString(v))
 	}

@@ -231,7 +231,7 @@ func parseBucketAuto(spec any, p *parser) ([]Stage, error) {
 			if !value.IsNumber(e.Value) {
 				return nil, mongoerr.Newf(40241, "The $bucketAuto 'buckets' field must be a numeric value, but found type: %s.", typeNameOf(e.Value))
 			}
-			n, ok := toInt64(e.Value)
+			n, ok := value.ParseIntegerElementToLong(e.Value)
 			if !ok || n > math.MaxInt32 {
 				return nil, mongoerr.Newf(40242, "The $bucketAuto 'buckets' field must be representable as a 32-bit integer, but found %s.", docString(e.Value))
 			}

@@ -1,8 +1,6 @@
 package aggregate
 
 import (
-	"fmt"
-
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
@@ -183,24 +181,6 @@ func typeNameOf(v any) string {
 		return "missing"
 	}
 	return value.TypeName(v)
-}
-
-// toInt64 accepts the numeric forms mongod accepts for counts: integral
-// int32, int64, double or decimal.
-func toInt64(v any) (int64, bool) {
-	x, ok := v.(bson.Decimal128)
-	if !ok {
-		return value.WholeNumber(v)
-	}
-	s := x.String()
-	var n int64
-	if _, err := fmt.Sscan(s, &n); err == nil && fmt.Sprint(n) == s {
-		return n, true
-	}
-	if f := value.DecimalToDouble(x); f == float64(int64(f)) {
-		return int64(f), true
-	}
-	return 0, false
 }
 
 // stageSpec builds {name: spec}.

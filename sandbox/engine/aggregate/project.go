@@ -70,7 +70,9 @@ func parseAddFields(name string) stageParser {
 			// ProjectionSpecValidator, with DocumentSourceAddFields' context.
 			return nil, mongoerr.Newf(40177, "Invalid %s :: caused by :: specification must have at least one field", name)
 		}
-		proj, err := projection.CompileAddFields(d, p.projectionOptions())
+		opts := p.projectionOptions()
+		opts.Stage = name
+		proj, err := projection.CompileAddFields(d, opts)
 		if err != nil {
 			return nil, err
 		}

@@ -33,7 +33,7 @@ func parseSortPattern(spec any) (*sortSpec, error) {
 		if err := projection.ValidateFieldPath(e.Key); err != nil {
 			return nil, err
 		}
-		n, ok := toInt64(e.Value)
+		n, ok := value.ParseIntegerElementToLong(e.Value)
 		if !value.IsNumber(e.Value) || !ok || (n != 1 && n != -1) {
 			if _, isDoc := e.Value.(bson.D); isDoc {
 				return nil, mongoerr.Newf(17312, "$meta is the only expression supported by $sort right now")

@@ -75,7 +75,7 @@ func parseCount64(name string, code int32, spec any) (int64, error) {
 	if !value.IsNumber(spec) {
 		return 0, mongoerr.Newf(code, "invalid argument to %s stage: Expected a number in: %s: %s", name, name, docString(spec))
 	}
-	n, ok := toInt64(spec)
+	n, ok := value.ParseIntegerElementToLong(spec)
 	if !ok {
 		return 0, mongoerr.Newf(code, "invalid argument to %s stage: Expected an integer: %s: %s", name, name, docString(spec))
 	}

@@ -151,7 +151,7 @@ func parseWindowOutput(field string, v any, sortBy *sortSpec, p *parser) (*windo
 				}
 				o.shiftOut = x
 			case "by":
-				n, ok := toInt64(a.Value)
+				n, ok := value.ParseIntegerElementToLong(a.Value)
 				if !value.IsNumber(a.Value) || !ok || n != int64(int32(n)) {
 					return nil, mongoerr.New(mongoerr.FailedToParse, "'$shift:by' field must be an integer, but found  by: "+docString(a.Value))
 				}
@@ -211,7 +211,7 @@ func parseBound(v any, byRange bool) (windowBound, bool) {
 		f, ok := toFloat(v)
 		return windowBound{n: f}, ok
 	}
-	n, ok := toInt64(v)
+	n, ok := value.ParseIntegerElementToLong(v)
 	return windowBound{n: float64(n)}, ok && value.IsNumber(v)
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -38,6 +39,11 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 	instructor := fs.String("instructor", "", g.t(msgFlagInstructor, nil))
 	timeout := fs.Duration("timeout", 30*time.Second, g.t(msgFlagTimeoutBlock, nil))
 	prepare := fs.String("prepare", "", g.t(msgFlagPrepare, nil))
+	limits := classroom.DefaultLimits
+	memoryMB := fs.Int("student-memory", int(limits.Memory>>20), g.t(msgFlagStudentMemory, nil))
+	fs.DurationVar(&limits.CPU, "student-cpu", limits.CPU, g.t(msgFlagStudentCPU, nil))
+	fs.IntVar(&limits.Files, "student-files", limits.Files, g.t(msgFlagStudentFiles, nil))
+	fs.IntVar(&limits.Threads, "student-threads", limits.Threads, g.t(msgFlagStudentThreads, nil))
 	fs.Usage = func() { g.printFlags(stderr, fs) }
 	if err := g.parse(fs, args, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -54,6 +60,14 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 	}
 	if *maxStudents < 1 {
 		return fail(2, "%s", g.t(msgMaxStudents, nil))
+	}
+	if *memoryMB < 64 || limits.CPU < time.Second || limits.Files < 32 || limits.Threads < 16 {
+		return fail(2, "%s", g.t(msgStudentLimits, nil))
+	}
+	limits.Memory = int64(*memoryMB) << 20
+	student, err := studentProcess(g)
+	if err != nil {
+		return fail(1, "%v", err)
 	}
 	auth := classroom.Auth{AllowKeysFile: *allowKeys, Open: *open}
 	if *passwordFile != "" {
@@ -135,6 +149,16 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 		shared = g.t(msgLessonsNotShared, nil)
 	}
 
+	// Students' processes reach the server the room uses: the embedded
+	// one, or the real MongoDB of --uri (whose connection string goes to
+	// them over their control channel, never on a command line).
+	serverURI, label := be.URI(), ""
+	if be.Kind != sandbox.KindEmbedded {
+		label = be.Status()
+		if serverURI == "" {
+			serverURI = g.URI
+		}
+	}
 	srv, err := classroom.New(classroom.Config{
 		Listen:      *listen,
 		BindAny:     *bindAny,
@@ -151,6 +175,11 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 			}
 			return g.lessonSandbox(sb), nil
 		},
+		Student:        student,
+		ServerURI:      serverURI,
+		Label:          label,
+		ScriptHeap:     int64(g.ScriptHeapMB) << 20,
+		Limits:         limits,
 		Seeds:          seeds,
 		Prepare:        prepareLesson,
 		CheckPrefix:    sandbox.ValidatePrefix,
@@ -216,26 +245,46 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 	return 0
 }
 
+// studentProcess is the command that runs one student's session: this
+// same program, with the lessons of --content, as `classroom-student`.
+func studentProcess(g *globalOptions) (func() *exec.Cmd, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("cannot find this program to run the students' sessions: %w", err)
+	}
+	var args []string
+	if g.ContentDir != "" {
+		args = append(args, "--content", g.ContentDir)
+	}
+	args = append(args, studentCommand)
+	return func() *exec.Cmd { return exec.Command(self, args...) }, nil
+}
+
 var (
-	msgFlagListen        = &locale.Message{ID: "cli.flag.listen", Other: "address to listen on (HOST:PORT)"}
-	msgFlagBindAnyListen = &locale.Message{ID: "cli.flag.bindAnyListen", Other: "allow a non-loopback --listen, reachable from other machines"}
-	msgFlagAllowKeys     = &locale.Message{ID: "cli.flag.allowKeys", Other: "authorized_keys file with the students' public keys"}
-	msgFlagPasswordFile  = &locale.Message{ID: "cli.flag.passwordFile", Other: "file whose first line is the class password"}
-	msgFlagOpen          = &locale.Message{ID: "cli.flag.open", Other: "let anyone in, with no key or password"}
-	msgFlagMaxStudents   = &locale.Message{ID: "cli.flag.maxStudents", Other: "most students at once"}
-	msgFlagInstructor    = &locale.Message{ID: "cli.flag.instructor", Other: "login name that gets the dashboard over SSH"}
-	msgFlagTimeoutBlock  = &locale.Message{ID: "cli.flag.timeoutBlock", Other: "time limit for one block of a student's code"}
-	msgFlagPrepare       = &locale.Message{ID: "cli.flag.prepare", Other: "lessons whose shared copy to build at start-up (comma-separated ids, or all); the others are built when their first student opens them"}
-	msgMaxStudents       = &locale.Message{ID: "cli.classroom.maxStudents", Other: "--max-students must be at least 1"}
-	msgEmptyPassword     = &locale.Message{ID: "cli.classroom.emptyPassword", Other: "--password-file {{.File}}: its first line, the class password, is empty"}
-	msgOpenInstructor    = &locale.Message{ID: "cli.classroom.openInstructor", Other: "--instructor needs --allow-keys or --password-file: in an --open classroom anyone could log in as {{.Name}}"}
-	msgListenInUse       = &locale.Message{ID: "cli.classroom.inUse", Other: "{{.Addr}} is already in use; pick another --listen"}
-	msgOpenWarning       = &locale.Message{ID: "cli.classroom.openWarning", Other: "WARNING: --open: ANYONE who can reach {{.Addr}} can log in, under any name, with no key or password."}
-	msgLessonsShared     = &locale.Message{ID: "cli.classroom.lessonsShared", Other: "lessons: each lesson's setup runs once, and every student starts from a shared copy-on-write copy of its data"}
-	msgLessonsNotShared  = &locale.Message{ID: "cli.classroom.lessonsNotShared", Other: "lessons: not shared: the classroom shares lessons on its embedded server only, since a real MongoDB cannot save database snapshots; here every student's session runs the lessons' setup code itself (slower, and more memory, with many students)"}
-	msgListening         = &locale.Message{ID: "cli.classroom.listening", Other: "listening on {{.Addr}} ({{.Backend}})"}
-	msgLoginHint         = &locale.Message{ID: "cli.classroom.loginHint", Other: "students log in with: {{.Hint}}"}
-	msgHostKey           = &locale.Message{ID: "cli.classroom.hostKey", Other: "host key {{.Key}} ({{.Path}})"}
-	msgNoDashboard       = &locale.Message{ID: "cli.classroom.noDashboard", Other: "no terminal here, so no dashboard; Ctrl+C or SIGTERM stops the classroom"}
-	msgClassroomStopped  = &locale.Message{ID: "cli.classroom.stopped", Other: "stopped"}
+	msgFlagStudentMemory  = &locale.Message{ID: "cli.flag.studentMemory", Other: "memory one student's session may use, in MB (RLIMIT_DATA and resident memory); past it the session stops and the student can log in again"}
+	msgFlagStudentCPU     = &locale.Message{ID: "cli.flag.studentCPU", Other: "processor time one student's session may use in all (RLIMIT_CPU); one block's time is --timeout"}
+	msgFlagStudentFiles   = &locale.Message{ID: "cli.flag.studentFiles", Other: "open files one student's session may hold (RLIMIT_NOFILE)"}
+	msgFlagStudentThreads = &locale.Message{ID: "cli.flag.studentThreads", Other: "threads one student's session may run"}
+	msgStudentLimits      = &locale.Message{ID: "cli.classroom.studentLimits", Other: "--student-memory must be at least 64 (MB), --student-cpu at least 1s, --student-files at least 32 and --student-threads at least 16"}
+	msgFlagListen         = &locale.Message{ID: "cli.flag.listen", Other: "address to listen on (HOST:PORT)"}
+	msgFlagBindAnyListen  = &locale.Message{ID: "cli.flag.bindAnyListen", Other: "allow a non-loopback --listen, reachable from other machines"}
+	msgFlagAllowKeys      = &locale.Message{ID: "cli.flag.allowKeys", Other: "authorized_keys file with the students' public keys"}
+	msgFlagPasswordFile   = &locale.Message{ID: "cli.flag.passwordFile", Other: "file whose first line is the class password"}
+	msgFlagOpen           = &locale.Message{ID: "cli.flag.open", Other: "let anyone in, with no key or password"}
+	msgFlagMaxStudents    = &locale.Message{ID: "cli.flag.maxStudents", Other: "most students at once"}
+	msgFlagInstructor     = &locale.Message{ID: "cli.flag.instructor", Other: "login name that gets the dashboard over SSH"}
+	msgFlagTimeoutBlock   = &locale.Message{ID: "cli.flag.timeoutBlock", Other: "time limit for one block of a student's code"}
+	msgFlagPrepare        = &locale.Message{ID: "cli.flag.prepare", Other: "lessons whose shared copy to build at start-up (comma-separated ids, or all); the others are built when their first student opens them"}
+	msgMaxStudents        = &locale.Message{ID: "cli.classroom.maxStudents", Other: "--max-students must be at least 1"}
+	msgEmptyPassword      = &locale.Message{ID: "cli.classroom.emptyPassword", Other: "--password-file {{.File}}: its first line, the class password, is empty"}
+	msgOpenInstructor     = &locale.Message{ID: "cli.classroom.openInstructor", Other: "--instructor needs --allow-keys or --password-file: in an --open classroom anyone could log in as {{.Name}}"}
+	msgListenInUse        = &locale.Message{ID: "cli.classroom.inUse", Other: "{{.Addr}} is already in use; pick another --listen"}
+	msgOpenWarning        = &locale.Message{ID: "cli.classroom.openWarning", Other: "WARNING: --open: ANYONE who can reach {{.Addr}} can log in, under any name, with no key or password."}
+	msgLessonsShared      = &locale.Message{ID: "cli.classroom.lessonsShared", Other: "lessons: each lesson's setup runs once, and every student starts from a shared copy-on-write copy of its data"}
+	msgLessonsNotShared   = &locale.Message{ID: "cli.classroom.lessonsNotShared", Other: "lessons: not shared: the classroom shares lessons on its embedded server only, since a real MongoDB cannot save database snapshots; here every student's session runs the lessons' setup code itself (slower, and more memory, with many students)"}
+	msgListening          = &locale.Message{ID: "cli.classroom.listening", Other: "listening on {{.Addr}} ({{.Backend}})"}
+	msgLoginHint          = &locale.Message{ID: "cli.classroom.loginHint", Other: "students log in with: {{.Hint}}"}
+	msgHostKey            = &locale.Message{ID: "cli.classroom.hostKey", Other: "host key {{.Key}} ({{.Path}})"}
+	msgNoDashboard        = &locale.Message{ID: "cli.classroom.noDashboard", Other: "no terminal here, so no dashboard; Ctrl+C or SIGTERM stops the classroom"}
+	msgClassroomStopped   = &locale.Message{ID: "cli.classroom.stopped", Other: "stopped"}
 )

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -33,7 +34,19 @@ var (
 	sharedTemplates *room.Templates
 )
 
+// studentModeEnv makes the test binary a student's process, as
+// `schemalab classroom-student` is one (testStudent).
+const studentModeEnv = "CLASSROOM_TEST_STUDENT"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(studentModeEnv) != "" {
+		cat, errs := lessons.Load(content.FS)
+		if len(errs) > 0 {
+			fmt.Fprintln(os.Stderr, errs)
+			os.Exit(1)
+		}
+		os.Exit(StudentMain(context.Background(), cat, attachForTest, os.Stderr))
+	}
 	be, err := sandbox.StartEmbedded(context.Background())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -121,6 +134,15 @@ func startClassroom(t testing.TB, cfg Config) *Server {
 	}
 	if cfg.Room == nil {
 		cfg.Room = room.New(room.Options{})
+	}
+	if cfg.Student == nil {
+		cfg.Student = testStudent
+	}
+	if cfg.ServerURI == "" {
+		cfg.ServerURI = sharedBackend.URI()
+	}
+	if cfg.Limits == (Limits{}) {
+		cfg.Limits = testLimits
 	}
 	srv, err := New(cfg)
 	if err != nil {
@@ -291,6 +313,17 @@ func (tm *terminal) errText() string {
 	return tm.stderr.String()
 }
 
+// told is everything the session printed outside the program's frames:
+// its standard error, and its output after the program's last frame,
+// where the room writes why a session ended.
+func (tm *terminal) told() string {
+	raw := tm.rawOutput()
+	if i := bytes.LastIndex(raw, []byte("\x1b[?1049l")); i >= 0 {
+		raw = raw[i:]
+	}
+	return tm.errText() + string(raw)
+}
+
 // waitFor polls the screen until it matches the regular expression.
 func (tm *terminal) waitFor(pattern string, timeout time.Duration) string {
 	tm.t.Helper()
@@ -395,4 +428,23 @@ func prefixSandbox(be *sandbox.Backend) func(context.Context, string) (*lessons.
 		return &lessons.Sandbox{Connect: sb.Connector(), Prefix: sb.Prefix(), ResetDB: sb.ResetDB, Label: sb.Host, Close: sb.Close,
 			HeapShare: heap}, nil
 	}
+}
+
+// testStudent runs a student's process as the classroom does: this test
+// binary again, in student mode.
+func testStudent() *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = []string{studentModeEnv + "=1"}
+	return cmd
+}
+
+// attachForTest is what `schemalab classroom-student` does on the room's
+// embedded server.
+func attachForTest(ctx context.Context, spec StudentSpec) (*lessons.Sandbox, error) {
+	be, err := sandbox.Attach(ctx, spec.URI, spec.Prefix, spec.ScriptHeap)
+	if err != nil {
+		return nil, err
+	}
+	return &lessons.Sandbox{Connect: be.Connector(), Prefix: be.Prefix(), ResetDB: be.ResetDB, HeapLimit: be.ScriptHeap(),
+		Label: spec.Label, Close: be.Close}, nil
 }

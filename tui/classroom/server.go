@@ -13,6 +13,7 @@ import (
 	"log"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -84,10 +85,27 @@ type Config struct {
 	Catalog    *lessons.Catalog
 	// Warnings (broken lesson files) are shown on every catalog.
 	Warnings []string
-	// Sandbox gives a session the shared sandbox as seen through the
-	// prefix <name>_: its own clients, confined to that prefix. Closing
-	// what it returns releases only those.
+	// Sandbox gives the instructor's present mode the shared sandbox as
+	// seen through the prefix <name>_: its own clients, confined to that
+	// prefix. Closing what it returns releases only those.
 	Sandbox func(ctx context.Context, prefix string) (*lessons.Sandbox, error)
+	// Student is the command that runs one student's session in a
+	// process of its own (RunStudent in it); each call makes a new one.
+	Student func() *exec.Cmd
+	// ServerURI is where the students' processes reach the room's
+	// server. It may hold credentials: it travels to them over the
+	// control channel only.
+	ServerURI string
+	// Label names a server that is not the embedded one on the students'
+	// status line ("" for the embedded sandbox, whose name they see in
+	// their own language).
+	Label string
+	// ScriptHeap is the memory one student's scripts may take, in bytes;
+	// 0 is the shell's default.
+	ScriptHeap int64
+	// Limits bound each student's process; zero fields take
+	// DefaultLimits'.
+	Limits Limits
 	// Seeds, if set, gives every session's lesson runners the room's
 	// shared template of the lesson (lessons.Sandbox.Seeds; a
 	// room.Templates' Seeds), so that a lesson's setup runs once for the
@@ -144,6 +162,9 @@ type Server struct {
 	students int
 	conns    int
 	closing  bool
+	// templates are the lessons' templates as the students' processes
+	// take them, encoded once (encodedTemplate).
+	templates map[*lessons.Template][]byte
 }
 
 // liveSession is one admitted SSH session.
@@ -158,10 +179,14 @@ type liveSession struct {
 	done chan struct{}
 
 	mu       sync.Mutex
-	program  *tea.Program
-	replaced bool // by a newer session of the same student
-	ended    bool // by the classroom stopping
+	program  *tea.Program // the instructor's
+	proc     *studentProc // a student's process
+	replaced bool         // by a newer session of the same student
+	ended    bool         // by the classroom stopping
 	cleanup  func()
+	// crash says why a student's process stopped, when it was not the
+	// student's own doing.
+	crash string
 }
 
 // ErrNonLoopback is returned by New for a non-loopback Listen without
@@ -186,9 +211,10 @@ func New(cfg Config) (*Server, error) {
 	if err := cfg.Auth.Validate(); err != nil {
 		return nil, err
 	}
-	if cfg.Catalog == nil || cfg.Sandbox == nil || cfg.Room == nil || cfg.StateDir == "" {
-		return nil, errors.New("classroom: Catalog, Sandbox, Room and StateDir are required")
+	if cfg.Catalog == nil || cfg.Sandbox == nil || cfg.Student == nil || cfg.Room == nil || cfg.StateDir == "" {
+		return nil, errors.New("classroom: Catalog, Sandbox, Student, Room and StateDir are required")
 	}
+	cfg.Limits = cfg.Limits.withDefaults()
 	if cfg.Listen == "" {
 		cfg.Listen = DefaultListen
 	}
@@ -207,7 +233,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, listenError{loc.T(msgNonLoopback, map[string]any{"Addr": cfg.Listen})}
 	}
 	s := &Server{cfg: cfg, log: log.New(cfg.Log, "", log.LstdFlags), loc: loc,
-		live: map[string]*liveSession{}, all: map[*liveSession]bool{}, pending: map[ssh.Session]*liveSession{}}
+		live: map[string]*liveSession{}, all: map[*liveSession]bool{}, pending: map[ssh.Session]*liveSession{},
+		templates: map[*lessons.Template][]byte{}}
 	s.turns = lessons.NewTurns(runtime.GOMAXPROCS(0), turnHold)
 	s.instructor, s.instructorLogin = DefaultInstructor, cfg.Instructor != ""
 	if s.instructorLogin {
@@ -242,6 +269,7 @@ func New(cfg Config) (*Server, error) {
 			srv.ConnCallback = s.acceptConn
 			srv.ConnectionCloseCallback = s.closeConn
 			srv.HandshakeTimeout = 30 * time.Second
+			srv.PtyHandler = s.ptyHandler()
 			return nil
 		},
 	)
@@ -255,6 +283,21 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Listen, err)
 	}
 	return s, nil
+}
+
+// ptyHandler gives a student's session a real pty, on which their
+// process runs, and the instructor's an emulated one, on which the
+// dashboard runs in this process as any wish program does.
+func (s *Server) ptyHandler() ssh.PtyHandler {
+	var emulate, allocate ssh.Server
+	_ = ssh.EmulatePty()(&emulate)
+	_ = ssh.AllocatePty()(&allocate)
+	return func(ctx ssh.Context, sess ssh.Session, pty ssh.Pty) (func() error, error) {
+		if name, err := room.StudentName(sess.User()); err == nil && s.instructorLogin && name == s.instructor {
+			return emulate.PtyHandler(ctx, sess, pty)
+		}
+		return allocate.PtyHandler(ctx, sess, pty)
+	}
 }
 
 func isLoopback(host string) bool {
@@ -419,19 +462,58 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 			return
 		}
 		ls.lang = lang
+		defer s.leave(sess, ls)
+		if !instructor {
+			if ls.setProcess(nil) {
+				s.runStudent(sess, ls, l)
+			}
+			s.tell(sess, ls, l)
+			return
+		}
 		s.mu.Lock()
 		s.pending[sess] = ls
 		s.mu.Unlock()
-		defer s.leave(sess, ls)
 		next(sess)
-		switch replaced, ended := ls.why(); {
-		case replaced:
-			fmt.Fprint(sess.Stderr(), "schemalab classroom: "+l.T(msgReplaced, nil)+"\r\n")
-		case ended:
-			fmt.Fprint(sess.Stderr(), "schemalab classroom: "+l.T(msgStopped, nil)+"\r\n")
-		}
+		s.tell(sess, ls, l)
 	}
 }
+
+// tell the student why their session ended, when it was not their own
+// doing, on their terminal: after what their process last drew, which it
+// may have left half drawn, on the alternate screen.
+func (s *Server) tell(sess ssh.Session, ls *liveSession, l *locale.Localizer) {
+	var text string
+	crashed := false
+	switch replaced, ended := ls.why(); {
+	case replaced:
+		text = l.T(msgReplaced, nil)
+	case ended:
+		text = l.T(msgStopped, nil)
+	default:
+		ls.mu.Lock()
+		text = ls.crash
+		ls.mu.Unlock()
+		crashed = true
+	}
+	if text == "" {
+		return
+	}
+	out := io.Writer(sess.Stderr())
+	if pty, _, ok := sess.Pty(); ok && pty.Slave != nil {
+		// Through the pty, after everything the process wrote.
+		out = pty.Slave
+	}
+	fmt.Fprint(out, terminalReset+"schemalab classroom: "+strings.ReplaceAll(text, "\n", "\r\n")+"\r\n")
+	drainPty(sess)
+	if crashed {
+		_ = sess.Exit(1)
+	}
+}
+
+// terminalReset cancels an escape sequence cut short (CAN), and leaves
+// the alternate screen, mouse reporting, bracketed paste and colours the
+// process may have left on.
+const terminalReset = "\x18\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l\x1b[?1049l\x1b[?25h\r\n"
 
 // checkPrefix keeps a student's databases apart from the instructor's
 // own: neither prefix may start the other.
@@ -503,8 +585,8 @@ func (s *Server) leave(sess ssh.Session, ls *liveSession) {
 	close(ls.done)
 }
 
-// setProgram records the session's program; false means the session was
-// replaced before it started.
+// setProgram records the instructor's program; false means the session
+// was replaced or ended before it started.
 func (ls *liveSession) setProgram(p *tea.Program, cleanup func()) bool {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
@@ -512,18 +594,37 @@ func (ls *liveSession) setProgram(p *tea.Program, cleanup func()) bool {
 	return !ls.replaced && !ls.ended
 }
 
-func (ls *liveSession) replace() { ls.stop(&ls.replaced) }
+// setProcess records a student's process; false means the session was
+// replaced or ended before it started.
+func (ls *liveSession) setProcess(p *studentProc) bool {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	ls.proc = p
+	return !ls.replaced && !ls.ended
+}
 
-func (ls *liveSession) end() { ls.stop(&ls.ended) }
+func (ls *liveSession) setCrash(text string) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	ls.crash = text
+}
 
-// stop sets the reason and quits the program, if it started.
-func (ls *liveSession) stop(reason *bool) {
+func (ls *liveSession) replace() { ls.stop(&ls.replaced, stopReplaced) }
+
+func (ls *liveSession) end() { ls.stop(&ls.ended, stopEnded) }
+
+// stop sets the reason and ends the program or the process, if it
+// started.
+func (ls *liveSession) stop(reason *bool, why string) {
 	ls.mu.Lock()
 	*reason = true
-	p := ls.program
+	p, proc := ls.program, ls.proc
 	ls.mu.Unlock()
 	if p != nil {
 		go p.Quit()
+	}
+	if proc != nil {
+		go proc.stop(why)
 	}
 }
 
@@ -533,8 +634,9 @@ func (ls *liveSession) why() (replaced, ended bool) {
 	return ls.replaced, ls.ended
 }
 
-// program builds the session's Bubble Tea program: the course for a
-// student, the dashboard for the instructor. wish's MakeOptions connects
+// program builds the instructor's Bubble Tea program, the dashboard, in
+// this process: the instructor is trusted, and the dashboard draws the
+// room, which lives here. wish's MakeOptions connects
 // it to the session: its input and output, its terminal size, and a
 // colour profile from the session's own TERM, never the server's.
 func (s *Server) program(sess ssh.Session) *tea.Program {
@@ -549,23 +651,12 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	if s.cfg.NoColor {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
 	}
-	var (
-		m       tea.Model
-		cleanup func()
-		start   func(p *tea.Program, done <-chan struct{})
-	)
-	if ls.instructor {
-		im := s.newInstructor(ctx, ls.name, ls.dir, true)
-		m, cleanup, start = im, im.close, im.watch
-		opts = append(opts, tea.WithFilter(im.filter))
-	} else {
-		st, err := s.newStudent(ctx, ls)
-		if err != nil {
-			s.refuse(sess, err.Error())
-			return nil
-		}
-		m, cleanup, start = st.model, st.close, st.forward
+	if !ls.instructor {
+		return nil
 	}
+	im := s.newInstructor(ctx, ls.name, ls.dir, true)
+	m, cleanup, start := im, im.close, im.watch
+	opts = append(opts, tea.WithFilter(im.filter))
 	p := tea.NewProgram(m, opts...)
 	if !ls.setProgram(p, cleanup) {
 		return nil // replaced already; leave cleans up

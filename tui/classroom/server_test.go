@@ -258,8 +258,8 @@ func TestComingBackResumesAndALaterLoginReplacesTheEarlier(t *testing.T) {
 	second := login(t, srv.Addr(), loginOptions{user: "alice", key: alice})
 	second.waitFor(fmt.Sprintf(`Step 3 of %d`, stepsOf(t, "computed")), 15*time.Second)
 	first.wait(30 * time.Second)
-	if !strings.Contains(first.errText(), "you logged in again from another terminal") {
-		t.Errorf("the replaced session was told %q", first.errText())
+	if !strings.Contains(first.told(), "you logged in again from another terminal") {
+		t.Errorf("the replaced session was told %q", first.told())
 	}
 	second.send("q")
 	if err := second.wait(30 * time.Second); err != nil {
@@ -336,7 +336,8 @@ func TestHostKeyIsMadeOnceAndPrivate(t *testing.T) {
 }
 
 func TestConfigRefusesUnsafeDefaults(t *testing.T) {
-	base := Config{StateDir: t.TempDir(), Catalog: builtinCatalog(t), Sandbox: prefixSandbox(sharedBackend), Room: room.New(room.Options{})}
+	base := Config{StateDir: t.TempDir(), Catalog: builtinCatalog(t), Sandbox: prefixSandbox(sharedBackend), Student: testStudent,
+		Room: room.New(room.Options{})}
 	noAuth := base
 	if _, err := New(noAuth); err == nil || !strings.Contains(err.Error(), "a classroom needs authentication") {
 		t.Errorf("no authentication: %v", err)
@@ -364,8 +365,8 @@ func TestStoppingTheClassroomTellsTheStudents(t *testing.T) {
 		t.Fatal(err)
 	}
 	tm.wait(30 * time.Second)
-	if !strings.Contains(tm.errText(), "the instructor stopped the classroom") {
-		t.Fatalf("the student was told %q", tm.errText())
+	if !strings.Contains(tm.told(), "the instructor stopped the classroom") {
+		t.Fatalf("the student was told %q", tm.told())
 	}
 	if raw := tm.rawOutput(); !bytes.Contains(raw, []byte("\x1b[?1049l")) {
 		t.Error("the student's terminal was left in the alternate screen")

@@ -1,0 +1,5 @@
+//go:build !race
+
+package classroom
+
+var testLimits = DefaultLimits

@@ -3,3 +3,5 @@
 package classroom
 
 var testLimits = DefaultLimits
+
+const raceEnabled = false

@@ -22,10 +22,12 @@ require (
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/golang/snappy v1.0.0
 	github.com/google/btree v1.1.3
+	github.com/mtibben/confusables v0.0.0-20210201002637-9d1b0723b659
 	github.com/nicksnyder/go-i18n/v2 v2.7.0
 	github.com/yuin/goldmark v1.7.8
 	go.mongodb.org/mongo-driver/v2 v2.10.0
 	golang.org/x/crypto v0.57.0
+	golang.org/x/sys v0.48.0
 	golang.org/x/text v0.43.0
 )
 
@@ -58,5 +60,4 @@ require (
 	github.com/youmark/pkcs8 v0.0.0-20240726163527-a2c0da244d78 // indirect
 	golang.org/x/exp v0.0.0-20260908205506-85c1c2202aba // indirect
 	golang.org/x/sync v0.24.0 // indirect
-	golang.org/x/sys v0.48.0 // indirect
 )

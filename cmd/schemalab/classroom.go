@@ -19,6 +19,7 @@ import (
 	"github.com/schemalab/schemalab/lessons"
 	room "github.com/schemalab/schemalab/lessons/classroom"
 	"github.com/schemalab/schemalab/lessons/locale"
+	"github.com/schemalab/schemalab/lessons/safefile"
 	"github.com/schemalab/schemalab/sandbox"
 	"github.com/schemalab/schemalab/sandbox/shell/lineedit"
 	"github.com/schemalab/schemalab/tui/classroom"
@@ -37,6 +38,11 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 	open := fs.Bool("open", false, g.t(msgFlagOpen, nil))
 	maxStudents := fs.Int("max-students", classroom.DefaultMaxStudents, g.t(msgFlagMaxStudents, nil))
 	instructor := fs.String("instructor", "", g.t(msgFlagInstructor, nil))
+	instructorKeys := fs.String("instructor-keys", "", g.t(msgFlagInstructorKeys, nil))
+	maxStartups := fs.String("max-startups", fmt.Sprintf("%d:%d:%d", classroom.DefaultStartups.Start, classroom.DefaultStartups.Rate, classroom.DefaultStartups.Full), g.t(msgFlagMaxStartups, nil))
+	startups := classroom.DefaultStartups
+	fs.IntVar(&startups.PerAddress, "max-startups-per-address", startups.PerAddress, g.t(msgFlagStartupsPerAddress, nil))
+	fs.DurationVar(&startups.Grace, "login-grace-time", startups.Grace, g.t(msgFlagLoginGrace, nil))
 	timeout := fs.Duration("timeout", 30*time.Second, g.t(msgFlagTimeoutBlock, nil))
 	prepare := fs.String("prepare", "", g.t(msgFlagPrepare, nil))
 	limits := classroom.DefaultLimits
@@ -69,9 +75,15 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 	if err != nil {
 		return fail(1, "%v", err)
 	}
-	auth := classroom.Auth{AllowKeysFile: *allowKeys, Open: *open}
+	if startups.Start, startups.Rate, startups.Full, err = classroom.ParseMaxStartups(*maxStartups); err != nil {
+		return fail(2, "%v", err)
+	}
+	if startups.PerAddress < 1 || startups.Grace < time.Second {
+		return fail(2, "%s", g.t(msgStartupsLimits, nil))
+	}
+	auth := classroom.Auth{AllowKeysFile: *allowKeys, Open: *open, InstructorKeysFile: *instructorKeys}
 	if *passwordFile != "" {
-		raw, err := os.ReadFile(*passwordFile)
+		raw, err := safefile.Read(*passwordFile, 64<<10)
 		if err != nil {
 			return fail(2, "--password-file: %v", err)
 		}
@@ -83,8 +95,8 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 	if err := auth.Validate(); err != nil {
 		return fail(2, "%s", g.L.Error(err))
 	}
-	if *open && *instructor != "" {
-		return fail(2, "%s", g.t(msgOpenInstructor, map[string]any{"Name": *instructor}))
+	if *instructor != "" && *instructorKeys == "" {
+		return fail(2, "%s", g.t(msgInstructorKeys, map[string]any{"Name": *instructor}))
 	}
 
 	classroom.TuneCollector(os.Getenv)
@@ -180,6 +192,7 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 		Label:          label,
 		ScriptHeap:     int64(g.ScriptHeapMB) << 20,
 		Limits:         limits,
+		Startups:       startups,
 		Seeds:          seeds,
 		Prepare:        prepareLesson,
 		CheckPrefix:    sandbox.ValidatePrefix,
@@ -261,30 +274,35 @@ func studentProcess(g *globalOptions) (func() *exec.Cmd, error) {
 }
 
 var (
-	msgFlagStudentMemory  = &locale.Message{ID: "cli.flag.studentMemory", Other: "memory one student's session may use, in MB (RLIMIT_DATA and resident memory); past it the session stops and the student can log in again"}
-	msgFlagStudentCPU     = &locale.Message{ID: "cli.flag.studentCPU", Other: "processor time one student's session may use in all (RLIMIT_CPU); one block's time is --timeout"}
-	msgFlagStudentFiles   = &locale.Message{ID: "cli.flag.studentFiles", Other: "open files one student's session may hold (RLIMIT_NOFILE)"}
-	msgFlagStudentThreads = &locale.Message{ID: "cli.flag.studentThreads", Other: "threads one student's session may run"}
-	msgStudentLimits      = &locale.Message{ID: "cli.classroom.studentLimits", Other: "--student-memory must be at least 64 (MB), --student-cpu at least 1s, --student-files at least 32 and --student-threads at least 16"}
-	msgFlagListen         = &locale.Message{ID: "cli.flag.listen", Other: "address to listen on (HOST:PORT)"}
-	msgFlagBindAnyListen  = &locale.Message{ID: "cli.flag.bindAnyListen", Other: "allow a non-loopback --listen, reachable from other machines"}
-	msgFlagAllowKeys      = &locale.Message{ID: "cli.flag.allowKeys", Other: "authorized_keys file with the students' public keys"}
-	msgFlagPasswordFile   = &locale.Message{ID: "cli.flag.passwordFile", Other: "file whose first line is the class password"}
-	msgFlagOpen           = &locale.Message{ID: "cli.flag.open", Other: "let anyone in, with no key or password"}
-	msgFlagMaxStudents    = &locale.Message{ID: "cli.flag.maxStudents", Other: "most students at once"}
-	msgFlagInstructor     = &locale.Message{ID: "cli.flag.instructor", Other: "login name that gets the dashboard over SSH"}
-	msgFlagTimeoutBlock   = &locale.Message{ID: "cli.flag.timeoutBlock", Other: "time limit for one block of a student's code"}
-	msgFlagPrepare        = &locale.Message{ID: "cli.flag.prepare", Other: "lessons whose shared copy to build at start-up (comma-separated ids, or all); the others are built when their first student opens them"}
-	msgMaxStudents        = &locale.Message{ID: "cli.classroom.maxStudents", Other: "--max-students must be at least 1"}
-	msgEmptyPassword      = &locale.Message{ID: "cli.classroom.emptyPassword", Other: "--password-file {{.File}}: its first line, the class password, is empty"}
-	msgOpenInstructor     = &locale.Message{ID: "cli.classroom.openInstructor", Other: "--instructor needs --allow-keys or --password-file: in an --open classroom anyone could log in as {{.Name}}"}
-	msgListenInUse        = &locale.Message{ID: "cli.classroom.inUse", Other: "{{.Addr}} is already in use; pick another --listen"}
-	msgOpenWarning        = &locale.Message{ID: "cli.classroom.openWarning", Other: "WARNING: --open: ANYONE who can reach {{.Addr}} can log in, under any name, with no key or password."}
-	msgLessonsShared      = &locale.Message{ID: "cli.classroom.lessonsShared", Other: "lessons: each lesson's setup runs once, and every student starts from a shared copy-on-write copy of its data"}
-	msgLessonsNotShared   = &locale.Message{ID: "cli.classroom.lessonsNotShared", Other: "lessons: not shared: the classroom shares lessons on its embedded server only, since a real MongoDB cannot save database snapshots; here every student's session runs the lessons' setup code itself (slower, and more memory, with many students)"}
-	msgListening          = &locale.Message{ID: "cli.classroom.listening", Other: "listening on {{.Addr}} ({{.Backend}})"}
-	msgLoginHint          = &locale.Message{ID: "cli.classroom.loginHint", Other: "students log in with: {{.Hint}}"}
-	msgHostKey            = &locale.Message{ID: "cli.classroom.hostKey", Other: "host key {{.Key}} ({{.Path}})"}
-	msgNoDashboard        = &locale.Message{ID: "cli.classroom.noDashboard", Other: "no terminal here, so no dashboard; Ctrl+C or SIGTERM stops the classroom"}
-	msgClassroomStopped   = &locale.Message{ID: "cli.classroom.stopped", Other: "stopped"}
+	msgFlagStudentMemory      = &locale.Message{ID: "cli.flag.studentMemory", Other: "memory one student's session may use, in MB (RLIMIT_DATA and resident memory); past it the session stops and the student can log in again"}
+	msgFlagStudentCPU         = &locale.Message{ID: "cli.flag.studentCPU", Other: "processor time one student's session may use in all (RLIMIT_CPU); one block's time is --timeout"}
+	msgFlagStudentFiles       = &locale.Message{ID: "cli.flag.studentFiles", Other: "open files one student's session may hold (RLIMIT_NOFILE)"}
+	msgFlagStudentThreads     = &locale.Message{ID: "cli.flag.studentThreads", Other: "threads one student's session may run"}
+	msgStudentLimits          = &locale.Message{ID: "cli.classroom.studentLimits", Other: "--student-memory must be at least 64 (MB), --student-cpu at least 1s, --student-files at least 32 and --student-threads at least 16"}
+	msgFlagListen             = &locale.Message{ID: "cli.flag.listen", Other: "address to listen on (HOST:PORT)"}
+	msgFlagBindAnyListen      = &locale.Message{ID: "cli.flag.bindAnyListen", Other: "allow a non-loopback --listen, reachable from other machines"}
+	msgFlagAllowKeys          = &locale.Message{ID: "cli.flag.allowKeys", Other: "authorized_keys file with the students' public keys"}
+	msgFlagPasswordFile       = &locale.Message{ID: "cli.flag.passwordFile", Other: "file whose first line is the class password"}
+	msgFlagOpen               = &locale.Message{ID: "cli.flag.open", Other: "let anyone in, with no key or password"}
+	msgFlagMaxStudents        = &locale.Message{ID: "cli.flag.maxStudents", Other: "most students at once"}
+	msgFlagInstructor         = &locale.Message{ID: "cli.flag.instructor", Other: "login name that gets the dashboard over SSH (with --instructor-keys)"}
+	msgFlagInstructorKeys     = &locale.Message{ID: "cli.flag.instructorKeys", Other: "authorized_keys file of the only keys that may log in as --instructor, in every mode"}
+	msgFlagMaxStartups        = &locale.Message{ID: "cli.flag.maxStartups", Other: "connections not logged in yet, as sshd's MaxStartups start:rate:full: from start on, new ones are refused with rate% chance, rising to all at full"}
+	msgFlagStartupsPerAddress = &locale.Message{ID: "cli.flag.startupsPerAddress", Other: "connections not logged in yet from one address at once"}
+	msgFlagLoginGrace         = &locale.Message{ID: "cli.flag.loginGrace", Other: "time a connection has to log in (sshd's LoginGraceTime)"}
+	msgStartupsLimits         = &locale.Message{ID: "cli.classroom.startupsLimits", Other: "--max-startups-per-address must be at least 1 and --login-grace-time at least 1s"}
+	msgFlagTimeoutBlock       = &locale.Message{ID: "cli.flag.timeoutBlock", Other: "time limit for one block of a student's code"}
+	msgFlagPrepare            = &locale.Message{ID: "cli.flag.prepare", Other: "lessons whose shared copy to build at start-up (comma-separated ids, or all); the others are built when their first student opens them"}
+	msgMaxStudents            = &locale.Message{ID: "cli.classroom.maxStudents", Other: "--max-students must be at least 1"}
+	msgEmptyPassword          = &locale.Message{ID: "cli.classroom.emptyPassword", Other: "--password-file {{.File}}: its first line, the class password, is empty"}
+	msgInstructorKeys         = &locale.Message{ID: "cli.classroom.instructorKeys", Other: "--instructor {{.Name}} needs --instructor-keys FILE, an authorized_keys file of the keys that may log in as {{.Name}}: without it, whoever logged in first under that name would get the dashboard"}
+	msgListenInUse            = &locale.Message{ID: "cli.classroom.inUse", Other: "{{.Addr}} is already in use; pick another --listen"}
+	msgOpenWarning            = &locale.Message{ID: "cli.classroom.openWarning", Other: "WARNING: --open: ANYONE who can reach {{.Addr}} can log in, under any name, with no key or password."}
+	msgLessonsShared          = &locale.Message{ID: "cli.classroom.lessonsShared", Other: "lessons: each lesson's setup runs once, and every student starts from a shared copy-on-write copy of its data"}
+	msgLessonsNotShared       = &locale.Message{ID: "cli.classroom.lessonsNotShared", Other: "lessons: not shared: the classroom shares lessons on its embedded server only, since a real MongoDB cannot save database snapshots; here every student's session runs the lessons' setup code itself (slower, and more memory, with many students)"}
+	msgListening              = &locale.Message{ID: "cli.classroom.listening", Other: "listening on {{.Addr}} ({{.Backend}})"}
+	msgLoginHint              = &locale.Message{ID: "cli.classroom.loginHint", Other: "students log in with: {{.Hint}}"}
+	msgHostKey                = &locale.Message{ID: "cli.classroom.hostKey", Other: "host key {{.Key}} ({{.Path}})"}
+	msgNoDashboard            = &locale.Message{ID: "cli.classroom.noDashboard", Other: "no terminal here, so no dashboard; Ctrl+C or SIGTERM stops the classroom"}
+	msgClassroomStopped       = &locale.Message{ID: "cli.classroom.stopped", Other: "stopped"}
 )

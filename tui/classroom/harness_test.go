@@ -174,6 +174,9 @@ type loginOptions struct {
 	user     string
 	key      gossh.Signer
 	password string
+	// secret answers the personal secret prompts of password mode
+	// (chosen at the first login, asked for at later ones).
+	secret string
 	term     string // TERM, default xterm-256color
 	w, h     int
 	command  string
@@ -188,7 +191,18 @@ func dialSSH(addr string, o loginOptions) (*gossh.Client, string, error) {
 		auth = append(auth, gossh.PublicKeys(o.key))
 	}
 	if o.password != "" {
-		auth = append(auth, gossh.Password(o.password))
+		// As OpenSSH: the class password and the personal secret are
+		// keyboard-interactive prompts (the password alone, after a key).
+		auth = append(auth, gossh.KeyboardInteractive(func(_, _ string, questions []string, _ []bool) ([]string, error) {
+			answers := make([]string, len(questions))
+			for i, q := range questions {
+				answers[i] = o.secret
+				if strings.Contains(q, "class password") {
+					answers[i] = o.password
+				}
+			}
+			return answers, nil
+		}), gossh.Password(o.password))
 	}
 	c, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{
 		User:            o.user,

@@ -33,6 +33,7 @@ import (
 	"github.com/schemalab/schemalab/lessons"
 	room "github.com/schemalab/schemalab/lessons/classroom"
 	"github.com/schemalab/schemalab/lessons/locale"
+	"github.com/schemalab/schemalab/tui/termsafe"
 )
 
 // Defaults of Config.
@@ -106,6 +107,9 @@ type Config struct {
 	// Limits bound each student's process; zero fields take
 	// DefaultLimits'.
 	Limits Limits
+	// Startups bound the connections that have not logged in yet; the
+	// zero value is DefaultStartups.
+	Startups Startups
 	// Seeds, if set, gives every session's lesson runners the room's
 	// shared template of the lesson (lessons.Sandbox.Seeds; a
 	// room.Templates' Seeds), so that a lesson's setup runs once for the
@@ -145,6 +149,8 @@ type Server struct {
 	srv             *ssh.Server
 	ln              net.Listener
 	keys            *authorizedKeys
+	instructorKeys  *authorizedKeys
+	startups        *startups
 	roster          *room.Roster
 	// turns share the server's processors among the students' lesson
 	// operations, as many at once as there are processors.
@@ -160,7 +166,6 @@ type Server struct {
 	all      map[*liveSession]bool   // every admitted session, instructors too
 	pending  map[ssh.Session]*liveSession
 	students int
-	conns    int
 	closing  bool
 	// templates are the lessons' templates as the students' processes
 	// take them, encoded once (encodedTemplate).
@@ -201,8 +206,9 @@ func (e listenError) Error() string        { return e.text }
 func (e listenError) Is(target error) bool { return target == ErrNonLoopback }
 
 var (
-	msgBadListen   = &locale.Message{ID: "classroom.badListen", Other: "--listen {{.Addr}}: {{.Err}} (want HOST:PORT, e.g. 127.0.0.1:2222)"}
-	msgNonLoopback = &locale.Message{ID: "classroom.nonLoopback", Other: "--listen {{.Addr}}: not a loopback address; add --bind-any to let other machines reach the classroom"}
+	msgInstructorNeedsKeys = &locale.Message{ID: "classroom.instructorNeedsKeys", Other: "--instructor {{.Name}} needs --instructor-keys FILE, the keys that may log in as {{.Name}}: without it, anyone who logs in first under that name would get the dashboard"}
+	msgBadListen           = &locale.Message{ID: "classroom.badListen", Other: "--listen {{.Addr}}: {{.Err}} (want HOST:PORT, e.g. 127.0.0.1:2222)"}
+	msgNonLoopback         = &locale.Message{ID: "classroom.nonLoopback", Other: "--listen {{.Addr}}: not a loopback address; add --bind-any to let other machines reach the classroom"}
 )
 
 // New prepares the server: it checks the configuration, generates the
@@ -215,6 +221,15 @@ func New(cfg Config) (*Server, error) {
 		return nil, errors.New("classroom: Catalog, Sandbox, Student, Room and StateDir are required")
 	}
 	cfg.Limits = cfg.Limits.withDefaults()
+	if cfg.Startups.Start == 0 {
+		cfg.Startups.Start, cfg.Startups.Rate, cfg.Startups.Full = DefaultStartups.Start, DefaultStartups.Rate, DefaultStartups.Full
+	}
+	if cfg.Startups.PerAddress == 0 {
+		cfg.Startups.PerAddress = DefaultStartups.PerAddress
+	}
+	if cfg.Startups.Grace == 0 {
+		cfg.Startups.Grace = DefaultStartups.Grace
+	}
 	if cfg.Listen == "" {
 		cfg.Listen = DefaultListen
 	}
@@ -236,10 +251,17 @@ func New(cfg Config) (*Server, error) {
 		live: map[string]*liveSession{}, all: map[*liveSession]bool{}, pending: map[ssh.Session]*liveSession{},
 		templates: map[*lessons.Template][]byte{}}
 	s.turns = lessons.NewTurns(runtime.GOMAXPROCS(0), turnHold)
+	s.startups = newStartups(cfg.Startups, 4*cfg.MaxStudents+16, s.log.Printf)
 	s.instructor, s.instructorLogin = DefaultInstructor, cfg.Instructor != ""
 	if s.instructorLogin {
 		if s.instructor, err = room.StudentName(cfg.Instructor); err != nil {
 			return nil, fmt.Errorf("--instructor: %w", err)
+		}
+		if cfg.Auth.InstructorKeysFile == "" {
+			return nil, errors.New(loc.T(msgInstructorNeedsKeys, map[string]any{"Name": s.instructor}))
+		}
+		if s.instructorKeys, err = loadAuthorizedKeys(cfg.Auth.InstructorKeysFile); err != nil {
+			return nil, err
 		}
 	}
 	if cfg.Auth.AllowKeysFile != "" {
@@ -267,8 +289,7 @@ func New(cfg Config) (*Server, error) {
 		func(srv *ssh.Server) error {
 			srv.ServerConfigCallback = s.serverConfig
 			srv.ConnCallback = s.acceptConn
-			srv.ConnectionCloseCallback = s.closeConn
-			srv.HandshakeTimeout = 30 * time.Second
+			srv.HandshakeTimeout = s.cfg.Startups.Grace
 			srv.PtyHandler = s.ptyHandler()
 			return nil
 		},
@@ -362,28 +383,6 @@ func (s *Server) Close() error {
 	return s.srv.Close()
 }
 
-// Connections beyond this many at once are closed before the handshake,
-// so that a flood of unauthenticated connections cannot exhaust the
-// server.
-func (s *Server) maxConns() int { return 2*s.cfg.MaxStudents + 16 }
-
-func (s *Server) acceptConn(_ ssh.Context, conn net.Conn) net.Conn {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.conns >= s.maxConns() {
-		s.log.Printf("refused a connection from %s: %d connections open", conn.RemoteAddr(), s.conns)
-		return nil
-	}
-	s.conns++
-	return conn
-}
-
-func (s *Server) closeConn(net.Conn) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.conns--
-}
-
 var (
 	msgNoCommands    = &locale.Message{ID: "classroom.noCommands", Other: "the classroom runs the course, not commands; log in without one: {{.Hint}}"}
 	msgInstructors   = &locale.Message{ID: "classroom.instructorsName", Other: `the name "{{.Name}}" is the instructor's in this classroom; log in with your own name: {{.Hint}}`}
@@ -414,7 +413,7 @@ func (s *Server) sessionLang(sess ssh.Session) string {
 
 // refuse tells the client why it cannot come in and ends the session.
 func (s *Server) refuse(sess ssh.Session, msg string) {
-	s.log.Printf("refused %s from %s: %s", sess.User(), sess.RemoteAddr(), msg)
+	s.log.Printf("refused %q from %s: %s", termsafe.Line(sess.User()), sess.RemoteAddr(), termsafe.Line(msg))
 	fmt.Fprint(sess.Stderr(), "schemalab classroom: "+strings.ReplaceAll(msg, "\n", "\r\n")+"\r\n")
 	_ = sess.Exit(1)
 }
@@ -435,9 +434,11 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 			s.refuse(sess, l.Error(err))
 			return
 		}
-		instructor := name == s.instructor
+		// Authentication let a look-alike of the instructor's name in with
+		// one of the instructor's keys only.
+		instructor := room.LookAlike(name) == room.LookAlike(s.instructor)
 		if instructor && !s.instructorLogin {
-			s.refuse(sess, l.T(msgInstructors, map[string]any{"Name": name, "Hint": s.LoginHint()}))
+			s.refuse(sess, l.T(msgInstructors, map[string]any{"Name": s.instructor, "Hint": s.LoginHint()}))
 			return
 		}
 		if !instructor {
@@ -447,7 +448,12 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 			}
 		}
 		identity := identityOf(sess)
-		dir, err := s.roster.Claim(name, identity)
+		claimed := identity
+		if instructor {
+			// Any of the instructor's keys is the instructor.
+			name, claimed = s.instructor, DefaultInstructor
+		}
+		bound, dir, err := s.roster.Claim(name, claimed)
 		if err != nil {
 			if errors.Is(err, room.ErrNameTaken) {
 				s.refuse(sess, l.T(msgNameTaken, map[string]any{"Name": name, "Hint": s.LoginHint()}))
@@ -456,6 +462,7 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 			}
 			return
 		}
+		name = bound
 		ls, err := s.enter(name, identity, dir, instructor, l)
 		if err != nil {
 			s.refuse(sess, err.Error())

@@ -1,0 +1,188 @@
+package classroom
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"charm.land/ssh"
+
+	room "github.com/schemalab/schemalab/lessons/classroom"
+)
+
+// Startups bound the connections that have not logged in yet, as
+// OpenSSH's MaxStartups and LoginGraceTime do, so that anyone who can
+// reach the port cannot lock the class out with connections that never
+// authenticate: raw TCP connections, half-open SSH handshakes, slow
+// authentications. A connection counts until it has logged in; after
+// that it is a student's, counted apart (per name and in all), and never
+// dropped for them.
+type Startups struct {
+	// Start, Rate and Full are MaxStartups's start:rate:full: from Start
+	// unauthenticated connections on, a new one is refused with
+	// probability Rate percent, rising linearly to 100 at Full.
+	Start, Rate, Full int
+	// PerAddress is the most unauthenticated connections from one
+	// address at once, so that one machine cannot take them all.
+	PerAddress int
+	// Grace is LoginGraceTime: how long a connection has to log in.
+	Grace time.Duration
+}
+
+// DefaultStartups are OpenSSH's MaxStartups (10:30:100), a grace time of
+// 30 s (OpenSSH waits 120 s: a classroom's students are on its network),
+// and 10 at once per address (a room behind one NAT logs in a few at a
+// time, each in well under a second).
+var DefaultStartups = Startups{Start: 10, Rate: 30, Full: 100, PerAddress: 10, Grace: 30 * time.Second}
+
+// ParseMaxStartups reads OpenSSH's "start:rate:full" (or "start").
+func ParseMaxStartups(s string) (start, rate, full int, err error) {
+	parts := strings.Split(s, ":")
+	nums := make([]int, len(parts))
+	for i, p := range parts {
+		if nums[i], err = strconv.Atoi(p); err != nil || nums[i] < 0 {
+			return 0, 0, 0, fmt.Errorf("--max-startups %q: want start:rate:full, e.g. 10:30:100", s)
+		}
+	}
+	switch {
+	case len(nums) == 1 && nums[0] > 0:
+		return nums[0], 100, nums[0], nil
+	case len(nums) == 3 && nums[0] > 0 && nums[1] <= 100 && nums[2] >= nums[0]:
+		return nums[0], nums[1], nums[2], nil
+	}
+	return 0, 0, 0, fmt.Errorf("--max-startups %q: want start:rate:full with 0 < start <= full and rate <= 100, e.g. 10:30:100", s)
+}
+
+// Authenticated connections beyond these are closed: no student needs
+// more than a few at once.
+const maxConnsPerName = 8
+
+// startupKey holds a connection's *startup in its ssh.Context.
+var startupKey = &struct{ name string }{"schemalab-startup"}
+
+// startups is the count of connections by state.
+type startups struct {
+	lim      Startups
+	maxAuthd int // authenticated connections in all
+
+	mu       sync.Mutex
+	unauth   int
+	byAddr   map[string]int
+	authd    int
+	byName   map[string]int
+	refused  int
+	lastNote time.Time
+	note     func(format string, a ...any)
+}
+
+// startup is one connection.
+type startup struct {
+	conn       net.Conn
+	addr, name string
+	authed     bool
+	done       bool
+}
+
+func newStartups(lim Startups, maxAuthd int, note func(string, ...any)) *startups {
+	return &startups{lim: lim, maxAuthd: maxAuthd, byAddr: map[string]int{}, byName: map[string]int{}, note: note}
+}
+
+// admit counts a new connection in, or refuses it.
+func (t *startups) admit(conn net.Conn) (*startup, bool) {
+	addr := conn.RemoteAddr().String()
+	if host, _, err := net.SplitHostPort(addr); err == nil {
+		addr = host
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	refuse := t.byAddr[addr] >= t.lim.PerAddress || t.unauth >= t.lim.Full
+	if !refuse && t.unauth >= t.lim.Start {
+		// Random early drop, as sshd does.
+		p := t.lim.Rate + (100-t.lim.Rate)*(t.unauth-t.lim.Start)/max(t.lim.Full-t.lim.Start, 1)
+		refuse = rand.IntN(100) < p
+	}
+	if refuse {
+		t.refused++
+		if now := time.Now(); now.Sub(t.lastNote) >= time.Second {
+			t.note("refused %d connection(s) before login (%d not logged in yet, %d from %s): MaxStartups %d:%d:%d, %d per address",
+				t.refused, t.unauth, t.byAddr[addr], addr, t.lim.Start, t.lim.Rate, t.lim.Full, t.lim.PerAddress)
+			t.refused, t.lastNote = 0, now
+		}
+		return nil, false
+	}
+	t.unauth++
+	t.byAddr[addr]++
+	return &startup{addr: addr}, true
+}
+
+// authenticated moves a connection from the unauthenticated to its
+// student's; false means the student has too many already.
+func (t *startups) authenticated(st *startup, login string) bool {
+	name, err := room.StudentName(login)
+	if err != nil {
+		name = "?"
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if st.authed || st.done {
+		return true
+	}
+	t.releaseLocked(st)
+	st.authed, st.name = true, name
+	t.authd++
+	t.byName[name]++
+	return t.byName[name] <= maxConnsPerName && t.authd <= t.maxAuthd
+}
+
+// closed counts a connection out.
+func (t *startups) closed(st *startup) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if st.done {
+		return
+	}
+	st.done = true
+	if !st.authed {
+		t.releaseLocked(st)
+		return
+	}
+	t.authd--
+	if t.byName[st.name]--; t.byName[st.name] <= 0 {
+		delete(t.byName, st.name)
+	}
+}
+
+func (t *startups) releaseLocked(st *startup) {
+	t.unauth--
+	if t.byAddr[st.addr]--; t.byAddr[st.addr] <= 0 {
+		delete(t.byAddr, st.addr)
+	}
+}
+
+// trackedConn counts itself out when it closes.
+type trackedConn struct {
+	net.Conn
+	once  sync.Once
+	close func()
+}
+
+func (c *trackedConn) Close() error {
+	c.once.Do(c.close)
+	return c.Conn.Close()
+}
+
+// acceptConn is the server's ConnCallback: it admits a connection within
+// the startups' bounds.
+func (s *Server) acceptConn(ctx ssh.Context, conn net.Conn) net.Conn {
+	st, ok := s.startups.admit(conn)
+	if !ok {
+		return nil
+	}
+	ctx.SetValue(startupKey, st)
+	st.conn = &trackedConn{Conn: conn, close: func() { s.startups.closed(st) }}
+	return st.conn
+}

@@ -176,11 +176,11 @@ type loginOptions struct {
 	password string
 	// secret answers the personal secret prompts of password mode
 	// (chosen at the first login, asked for at later ones).
-	secret string
-	term     string // TERM, default xterm-256color
-	w, h     int
-	command  string
-	noPty    bool
+	secret  string
+	term    string // TERM, default xterm-256color
+	w, h    int
+	command string
+	noPty   bool
 }
 
 // dialSSH connects and authenticates; banners are returned with the error.

@@ -24,7 +24,10 @@ import (
 type Startups struct {
 	// Start, Rate and Full are MaxStartups's start:rate:full: from Start
 	// unauthenticated connections on, a new one is refused with
-	// probability Rate percent, rising linearly to 100 at Full.
+	// probability Rate percent, rising linearly to 100 at Full. Unlike
+	// sshd, the random refusal spares an address with no connection in
+	// flight: one flooding address cannot make the others' logins a
+	// lottery, only Full refuses them.
 	Start, Rate, Full int
 	// PerAddress is the most unauthenticated connections from one
 	// address at once, so that one machine cannot take them all.
@@ -100,8 +103,11 @@ func (t *startups) admit(conn net.Conn) (*startup, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	refuse := t.byAddr[addr] >= t.lim.PerAddress || t.unauth >= t.lim.Full
-	if !refuse && t.unauth >= t.lim.Start {
-		// Random early drop, as sshd does.
+	if !refuse && t.unauth >= t.lim.Start && t.byAddr[addr] > 0 {
+		// Random early drop, as sshd does, for addresses that have a
+		// connection in flight already: a machine that has none, a
+		// student's, is turned away only at Full, so that one flooding
+		// address does not make everyone else's logins a lottery.
 		p := t.lim.Rate + (100-t.lim.Rate)*(t.unauth-t.lim.Start)/max(t.lim.Full-t.lim.Start, 1)
 		refuse = rand.IntN(100) < p
 	}

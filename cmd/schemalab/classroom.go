@@ -15,6 +15,7 @@ import (
 
 	charmlog "charm.land/log/v2"
 
+	"github.com/charmbracelet/colorprofile"
 	"github.com/schemalab/schemalab/content"
 	"github.com/schemalab/schemalab/lessons"
 	room "github.com/schemalab/schemalab/lessons/classroom"
@@ -128,7 +129,7 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 
 	dashboard := lineedit.IsTerminal(os.Stdin) && lineedit.IsTerminal(os.Stdout)
 	stateDir := filepath.Join(lessons.DefaultStateDir(os.Getenv), "classroom")
-	logOut := stderr
+	logOut := classroom.LogWriter(stderr)
 	if dashboard {
 		// The dashboard owns the terminal; the connection log goes to a file.
 		if err := os.MkdirAll(stateDir, 0o700); err != nil {
@@ -139,10 +140,13 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 			return fail(1, "%v", err)
 		}
 		defer f.Close()
-		logOut = f
+		logOut = classroom.LogWriter(f)
 		// wish reports a session's crash through charm's default logger,
-		// which writes to stderr: under the dashboard, to the file too.
-		charmlog.SetOutput(f)
+		// which writes to stderr: under the dashboard, to the file too,
+		// without colours, and without the control characters of what
+		// it quotes.
+		charmlog.SetOutput(classroom.LogWriter(f))
+		charmlog.SetColorProfile(colorprofile.Ascii)
 		defer charmlog.SetOutput(os.Stderr)
 	}
 

@@ -254,9 +254,31 @@ func (s *Server) runStudent(sess ssh.Session, ls *liveSession, l *locale.Localiz
 	if replaced, ended := ls.why(); replaced || ended || ws.Exited() && ws.ExitStatus() == 0 && killedFor == "" {
 		return
 	}
+	if killedFor == "" && hungUp(sess, ws) {
+		// The student's connection went first (the terminal hung up):
+		// a student leaving, not a crash.
+		s.log.Printf("%s left (their connection closed; their process ended: %s)", ls.name, cmd.ProcessState)
+		return
+	}
 	cause := classify(cmd.ProcessState, stderr.Bytes(), killedFor, s.cfg.Limits)
 	s.log.Printf("%s: the student's process stopped: %s %s (%s)", ls.name, cause.limit, cause.what, firstLines(stderr.Bytes(), 3))
 	ls.setCrash(cause.describe(l, s.cfg.Limits))
+}
+
+// hungUp reports whether a process that ended on its own ended because
+// the student's connection closed: its terminal hung up on it (SIGHUP),
+// or it found its terminal gone, as the session's end shows within a
+// moment.
+func hungUp(sess ssh.Session, ws syscall.WaitStatus) bool {
+	if ws.Signaled() && ws.Signal() == syscall.SIGHUP {
+		return true
+	}
+	select {
+	case <-sess.Context().Done():
+		return true
+	case <-time.After(300 * time.Millisecond):
+		return false
+	}
 }
 
 // start tells the student's process who it serves and joins the room.

@@ -13,6 +13,7 @@ import (
 	room "github.com/schemalab/schemalab/lessons/classroom"
 	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/styles"
+	"github.com/schemalab/schemalab/tui/termsafe"
 )
 
 var (
@@ -164,7 +165,7 @@ func (d *dashboard) View() string {
 	if a.IsZero() {
 		line(st.Muted.Render(d.l.T(msgDashNothing, nil)))
 	} else {
-		line(st.Accent.Render("▶ "+d.l.T(msgDashNow, map[string]any{"Lesson": a.Lesson, "Step": a.Step + 1})) + st.Text.Render(" · "+plain(a.StepTitle)) +
+		line(st.Accent.Render("▶ "+d.l.T(msgDashNow, map[string]any{"Lesson": termsafe.Line(a.Lesson), "Step": a.Step + 1})) + st.Text.Render(" · "+plain(a.StepTitle)) +
 			st.Muted.Render(d.l.T(msgDashAnnounced, map[string]any{"Ago": d.ago(d.now().Sub(a.At))})))
 	}
 	line("")
@@ -251,9 +252,11 @@ func (d *dashboard) footer(w int) string {
 	return ansi.Truncate(strings.Join(parts, st.Muted.Render(" • ")), w, "…")
 }
 
-// pad cuts or pads s to exactly w cells, leaving a one-cell gap.
+// pad cuts or pads s to exactly w cells, leaving a one-cell gap. Every
+// cell of the dashboard passes here, so here text the classroom did not
+// write (names, lesson and step titles) loses its control characters.
 func pad(s string, w int) string {
-	s = ansi.Truncate(s, w-1, "…")
+	s = ansi.Truncate(termsafe.Line(s), w-1, "…")
 	return s + strings.Repeat(" ", max(w-lipgloss.Width(s), 0))
 }
 
@@ -267,8 +270,9 @@ func clock(d time.Duration) string {
 	return fmt.Sprintf("%d:%02d", m, s)
 }
 
-// plain drops the Markdown code marks of a step title.
-func plain(title string) string { return strings.ReplaceAll(title, "`", "") }
+// plain drops the Markdown code marks of a step title, and its control
+// characters.
+func plain(title string) string { return termsafe.Line(strings.ReplaceAll(title, "`", "")) }
 
 func (d *dashboard) ago(t time.Duration) string {
 	switch {

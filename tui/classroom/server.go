@@ -138,6 +138,23 @@ type Config struct {
 	Log io.Writer
 }
 
+// LogWriter is w made safe for the log of a classroom, which an
+// instructor reads on a terminal: every control character (escape
+// sequences among them) that a line carries, from a login name, a
+// client's version string or a crash report, is shown as "�", and only
+// line breaks pass. One Write is taken as whole lines, as log.Logger
+// writes them.
+func LogWriter(w io.Writer) io.Writer { return logWriter{w} }
+
+type logWriter struct{ w io.Writer }
+
+func (l logWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(l.w, termsafe.Text(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
 // Server is a classroom's SSH server.
 type Server struct {
 	cfg Config
@@ -247,7 +264,7 @@ func New(cfg Config) (*Server, error) {
 	if !cfg.BindAny && !isLoopback(host) {
 		return nil, listenError{loc.T(msgNonLoopback, map[string]any{"Addr": cfg.Listen})}
 	}
-	s := &Server{cfg: cfg, log: log.New(cfg.Log, "", log.LstdFlags), loc: loc,
+	s := &Server{cfg: cfg, log: log.New(LogWriter(cfg.Log), "", log.LstdFlags), loc: loc,
 		live: map[string]*liveSession{}, all: map[*liveSession]bool{}, pending: map[ssh.Session]*liveSession{},
 		templates: map[*lessons.Template][]byte{}}
 	s.turns = lessons.NewTurns(runtime.GOMAXPROCS(0), turnHold)

@@ -59,7 +59,7 @@ func (b *Backend) NewClient(ctx context.Context, o ClientOptions) (*mongo.Client
 
 // clientSettings are how this backend's clients connect.
 func (b *Backend) clientSettings() clientSettings {
-	s := clientSettings{selectionTimeout: serverSelectionTimeout}
+	s := clientSettings{selectionTimeout: serverSelectionTimeout, credential: b.login}
 	switch b.Kind {
 	case KindEmbedded:
 		s.pollMonitoring = true

@@ -23,6 +23,7 @@ import (
 	"github.com/schemalab/schemalab/lessons/safefile"
 	"github.com/schemalab/schemalab/sandbox"
 	"github.com/schemalab/schemalab/sandbox/shell/lineedit"
+	"github.com/schemalab/schemalab/sandbox/wire"
 	"github.com/schemalab/schemalab/tui/classroom"
 )
 
@@ -47,6 +48,11 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 	timeout := fs.Duration("timeout", 30*time.Second, g.t(msgFlagTimeoutBlock, nil))
 	prepare := fs.String("prepare", "", g.t(msgFlagPrepare, nil))
 	limits := classroom.DefaultLimits
+	quotas := classroom.DefaultQuotas
+	storageMB := fs.Int64("quota-storage", quotas.Storage>>20, g.t(msgFlagQuotaStorage, nil))
+	fs.IntVar(&quotas.Cursors, "quota-cursors", quotas.Cursors, g.t(msgFlagQuotaCursors, nil))
+	fs.IntVar(&quotas.Connections, "quota-connections", quotas.Connections, g.t(msgFlagQuotaConnections, nil))
+	heapMB := fs.Int64("quota-script-heap", quotas.ScriptHeap>>20, g.t(msgFlagQuotaHeap, nil))
 	memoryMB := fs.Int("student-memory", int(limits.Memory>>20), g.t(msgFlagStudentMemory, nil))
 	fs.DurationVar(&limits.CPU, "student-cpu", limits.CPU, g.t(msgFlagStudentCPU, nil))
 	fs.IntVar(&limits.Files, "student-files", limits.Files, g.t(msgFlagStudentFiles, nil))
@@ -72,6 +78,10 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 		return fail(2, "%s", g.t(msgStudentLimits, nil))
 	}
 	limits.Memory = int64(*memoryMB) << 20
+	if *storageMB < 1 || quotas.Cursors < 1 || quotas.Connections < 4 || *heapMB < 16 {
+		return fail(2, "%s", g.t(msgQuotas, nil))
+	}
+	quotas.Storage, quotas.ScriptHeap = *storageMB<<20, *heapMB<<20
 	student, err := studentProcess(g)
 	if err != nil {
 		return fail(1, "%v", err)
@@ -121,11 +131,20 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 			return fail(2, "--prepare: %s", g.L.Error(err))
 		}
 	}
-	be, err := openSandbox(ctx, g)
+	// On the embedded server every student's process logs in as its own
+	// login, which the server confines to the student's prefix and
+	// quotas.
+	sbCfg := g.sandboxConfig()
+	sbCfg.Accounts = true
+	be, err := sandbox.Open(ctx, sbCfg)
 	if err != nil {
 		return fail(1, "%v", err)
 	}
 	defer be.Close()
+	var logins *classroom.Logins
+	if be.Kind == sandbox.KindEmbedded {
+		logins = studentLogins(be)
+	}
 
 	dashboard := lineedit.IsTerminal(os.Stdin) && lineedit.IsTerminal(os.Stdout)
 	stateDir := filepath.Join(lessons.DefaultStateDir(os.Getenv), "classroom")
@@ -194,7 +213,8 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 		Student:        student,
 		ServerURI:      serverURI,
 		Label:          label,
-		ScriptHeap:     int64(g.ScriptHeapMB) << 20,
+		Logins:         logins,
+		Quotas:         quotas,
 		Limits:         limits,
 		Startups:       startups,
 		Seeds:          seeds,
@@ -262,6 +282,20 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 	return 0
 }
 
+// studentLogins make each student's login on the embedded server.
+func studentLogins(be *sandbox.Backend) *classroom.Logins {
+	return &classroom.Logins{
+		Add: func(name, password, prefix string, q classroom.Quotas) error {
+			return be.AddUser(name, password, wire.Account{Prefix: prefix, MaxStorageBytes: q.Storage, MaxCursors: q.Cursors, MaxConnections: q.Connections})
+		},
+		Remove: be.RemoveUser,
+		Usage: func(name string) classroom.Usage {
+			u := be.Usage(name)
+			return classroom.Usage{Storage: u.StorageBytes, Cursors: u.OpenCursors, Connections: u.Connections}
+		},
+	}
+}
+
 // studentProcess is the command that runs one student's session: this
 // same program, with the lessons of --content, as `classroom-student`.
 func studentProcess(g *globalOptions) (func() *exec.Cmd, error) {
@@ -282,6 +316,11 @@ var (
 	msgFlagStudentCPU         = &locale.Message{ID: "cli.flag.studentCPU", Other: "processor time one student's session may use in all (RLIMIT_CPU); one block's time is --timeout"}
 	msgFlagStudentFiles       = &locale.Message{ID: "cli.flag.studentFiles", Other: "open files one student's session may hold (RLIMIT_NOFILE)"}
 	msgFlagStudentThreads     = &locale.Message{ID: "cli.flag.studentThreads", Other: "threads one student's session may run"}
+	msgFlagQuotaStorage       = &locale.Message{ID: "cli.flag.quotaStorage", Other: "storage one student's databases may hold, in MB (data plus indexes, as db.stats() counts them); a write past it fails"}
+	msgFlagQuotaCursors       = &locale.Message{ID: "cli.flag.quotaCursors", Other: "cursors one student may keep open"}
+	msgFlagQuotaConnections   = &locale.Message{ID: "cli.flag.quotaConnections", Other: "connections one student's session may open to the server"}
+	msgFlagQuotaHeap          = &locale.Message{ID: "cli.flag.quotaHeap", Other: "memory one student's scripts may take, in MB"}
+	msgQuotas                 = &locale.Message{ID: "cli.classroom.quotas", Other: "--quota-storage must be at least 1 (MB), --quota-cursors at least 1, --quota-connections at least 4 and --quota-script-heap at least 16 (MB)"}
 	msgStudentLimits          = &locale.Message{ID: "cli.classroom.studentLimits", Other: "--student-memory must be at least 64 (MB), --student-cpu at least 1s, --student-files at least 32 and --student-threads at least 16"}
 	msgFlagListen             = &locale.Message{ID: "cli.flag.listen", Other: "address to listen on (HOST:PORT)"}
 	msgFlagBindAnyListen      = &locale.Message{ID: "cli.flag.bindAnyListen", Other: "allow a non-loopback --listen, reachable from other machines"}

@@ -29,7 +29,7 @@ func attachStudent(ctx context.Context, spec classroom.StudentSpec) (*lessons.Sa
 	closeAll := func() error { return nil }
 	if spec.Embedded {
 		var err error
-		if be, err = sandbox.Attach(ctx, spec.URI, spec.Prefix, spec.ScriptHeap); err != nil {
+		if be, err = sandbox.Attach(ctx, spec.URI, spec.Prefix, spec.User, spec.Password, spec.ScriptHeap); err != nil {
 			return nil, err
 		}
 		closeAll = be.Close

@@ -273,7 +273,7 @@ func serveForBenchmark(keysFile string) {
 	students, _ := strconv.Atoi(os.Getenv("CLASSROOM_BENCH_MAX"))
 	cfg := Config{Listen: "127.0.0.1:0", StateDir: state, Auth: Auth{AllowKeysFile: keysFile}, Catalog: cat,
 		MaxStudents: students, ScriptTimeout: 5 * time.Minute, Sandbox: prefixSandbox(sharedBackend),
-		Student: testStudent, ServerURI: sharedBackend.URI(), Limits: testLimits,
+		Student: testStudent, ServerURI: sharedBackend.URI(), Logins: logins(sharedBackend), Limits: testLimits,
 		Seeds: sharedTemplates.Seeds, Room: room.New(room.Options{})}
 	switch {
 	case os.Getenv("CLASSROOM_BENCH_NO_TEMPLATES") != "":

@@ -3,6 +3,8 @@ package classroom
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -158,9 +160,12 @@ type studentProc struct {
 	ctl  *controlConn
 	conn net.Conn
 	l    *locale.Localizer
-	// prefix is the student's database prefix; lessonDB names their
-	// lesson databases, the only ones the room restores into.
+	// prefix is the student's database prefix: their lesson databases,
+	// the only ones the room restores into, are prefix+lesson.
 	prefix string
+	// user and password are the login the room made for the process on
+	// its server ("" without Config.Logins).
+	user, password string
 
 	// exited is closed when the process has ended.
 	exited chan struct{}
@@ -216,6 +221,17 @@ func (s *Server) runStudent(sess ssh.Session, ls *liveSession, l *locale.Localiz
 		return
 	}
 	defer conn.Close()
+	var user, password string
+	if lg := s.cfg.Logins; lg != nil {
+		user, password = ls.name, newPassword()
+		if err := lg.Add(user, password, ls.name+"_", s.cfg.Quotas); err != nil {
+			conn.Close()
+			childEnd.Close()
+			s.refuse(sess, l.T(msgStudentFailed, map[string]any{"Err": err.Error()}))
+			return
+		}
+		defer lg.Remove(user)
+	}
 	cmd := s.cfg.Student()
 	cmd.Env = append(cmd.Env, studentEnv(pty.Term, sess.Environ())...)
 	cmd.Stdin, cmd.Stdout = pty.Slave, pty.Slave
@@ -231,7 +247,8 @@ func (s *Server) runStudent(sess ssh.Session, ls *liveSession, l *locale.Localiz
 		s.refuse(sess, l.T(msgStudentFailed, map[string]any{"Err": err.Error()}))
 		return
 	}
-	p := &studentProc{s: s, ls: ls, cmd: cmd, conn: conn, l: l, prefix: ls.name + "_", turns: map[uint64]func(){}, exited: make(chan struct{}),
+	p := &studentProc{s: s, ls: ls, cmd: cmd, conn: conn, l: l, prefix: ls.name + "_", user: user, password: password,
+		turns: map[uint64]func(){}, exited: make(chan struct{}),
 		ctl: &controlConn{rw: conn, maxRead: maxChildMessage, deadline: conn.SetWriteDeadline}}
 	if err := setLimits(cmd.Process.Pid, s.cfg.Limits); err != nil {
 		s.log.Printf("%s: limits on the student's process: %v", ls.name, err)
@@ -290,7 +307,8 @@ func (p *studentProc) start() {
 		label = lessons.EmbeddedLabel(p.l)
 	}
 	spec := StudentSpec{Name: ls.name, Prefix: p.prefix, Dir: ls.dir, Lang: ls.lang, NoColor: s.cfg.NoColor,
-		URI: s.cfg.ServerURI, Label: label, Embedded: s.cfg.Label == "", ScriptTimeout: s.cfg.ScriptTimeout, ScriptHeap: s.cfg.ScriptHeap,
+		URI: s.cfg.ServerURI, User: p.user, Password: p.password, Label: label, Embedded: s.cfg.Label == "",
+		ScriptTimeout: s.cfg.ScriptTimeout, ScriptHeap: s.cfg.Quotas.ScriptHeap,
 		MemoryLimit: lim.Memory / 100 * memorySoftShare, MaxThreads: lim.Threads, MaxStack: lim.Stack,
 		Warnings: s.cfg.Warnings, Seeded: s.cfg.Seeds != nil}
 	if err := p.ctl.send(message{Type: msgSpec, Spec: &spec}); err != nil {
@@ -602,6 +620,13 @@ func firstLines(out []byte, n int) string {
 		}
 	}
 	return strings.Join(kept, " | ")
+}
+
+// newPassword is a random password for one session's login.
+func newPassword() string {
+	b := make([]byte, 24)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }
 
 // withDefaults fills the zero fields from DefaultLimits.

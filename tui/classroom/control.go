@@ -92,6 +92,9 @@ type StudentSpec struct {
 	// credentials, which is why the spec travels over the control
 	// channel and never on a command line.
 	URI string
+	// User and Password log the process in to the server, as the login
+	// the room made for this session ("" when the server has none).
+	User, Password string
 	// Label names the sandbox on the status line.
 	Label string
 	// ScriptTimeout bounds one block; ScriptHeap is the memory the

@@ -105,3 +105,26 @@ func TestDashboardAndLogDisarmEscapes(t *testing.T) {
 		t.Errorf("the log wrote %q", got)
 	}
 }
+
+// Each online student's storage, open cursors and memory are on their
+// row, where the terminal is wide enough.
+func TestDashboardShowsWhatEachStudentUses(t *testing.T) {
+	r, clock := dashboardRoom()
+	d := &dashboard{room: r, st: styles.New(true, true), l: locale.English(), keys: newDashboardKeys(locale.English()), now: clock,
+		usage: func(name string) (Usage, int64, bool) {
+			return Usage{Storage: 38 << 20, Cursors: 2, Connections: 3}, 61 << 20, name != "dave"
+		}}
+	d.Update(tea.WindowSizeMsg{Width: 160, Height: 12})
+	view := ansi.Strip(d.View())
+	if !strings.Contains(view, "storage  cursors  memory") {
+		t.Errorf("no usage columns:\n%s", view)
+	}
+	for _, line := range strings.Split(view, "\n") {
+		if strings.Contains(line, "alice") && !strings.Contains(line, "38 MB    2        61 MB") {
+			t.Errorf("alice's row lacks her figures: %q", line)
+		}
+		if strings.Contains(line, "dave") && strings.Contains(line, "MB") {
+			t.Errorf("dave, offline, has figures: %q", line)
+		}
+	}
+}

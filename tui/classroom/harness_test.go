@@ -24,6 +24,7 @@ import (
 	room "github.com/schemalab/schemalab/lessons/classroom"
 	"github.com/schemalab/schemalab/sandbox"
 	"github.com/schemalab/schemalab/sandbox/shell"
+	"github.com/schemalab/schemalab/sandbox/wire"
 )
 
 // sharedBackend is one embedded sandbox for the package's tests, as a
@@ -47,7 +48,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(StudentMain(context.Background(), cat, attachForTest, os.Stderr))
 	}
-	be, err := sandbox.StartEmbedded(context.Background())
+	be, err := sandbox.Open(context.Background(), sandbox.Config{Kind: sandbox.KindEmbedded, Accounts: true})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -140,6 +141,9 @@ func startClassroom(t testing.TB, cfg Config) *Server {
 	}
 	if cfg.ServerURI == "" {
 		cfg.ServerURI = sharedBackend.URI()
+		if cfg.Logins == nil {
+			cfg.Logins = logins(sharedBackend)
+		}
 	}
 	if cfg.Limits == (Limits{}) {
 		cfg.Limits = testLimits
@@ -444,6 +448,21 @@ func prefixSandbox(be *sandbox.Backend) func(context.Context, string) (*lessons.
 	}
 }
 
+// logins are what cmd/schemalab wires: the students' logins on the
+// room's server.
+func logins(be *sandbox.Backend) *Logins {
+	return &Logins{
+		Add: func(name, password, prefix string, q Quotas) error {
+			return be.AddUser(name, password, wire.Account{Prefix: prefix, MaxStorageBytes: q.Storage, MaxCursors: q.Cursors, MaxConnections: q.Connections})
+		},
+		Remove: be.RemoveUser,
+		Usage: func(name string) Usage {
+			u := be.Usage(name)
+			return Usage{Storage: u.StorageBytes, Cursors: u.OpenCursors, Connections: u.Connections}
+		},
+	}
+}
+
 // testStudent runs a student's process as the classroom does: this test
 // binary again, in student mode.
 func testStudent() *exec.Cmd {
@@ -455,7 +474,7 @@ func testStudent() *exec.Cmd {
 // attachForTest is what `schemalab classroom-student` does on the room's
 // embedded server.
 func attachForTest(ctx context.Context, spec StudentSpec) (*lessons.Sandbox, error) {
-	be, err := sandbox.Attach(ctx, spec.URI, spec.Prefix, spec.ScriptHeap)
+	be, err := sandbox.Attach(ctx, spec.URI, spec.Prefix, spec.User, spec.Password, spec.ScriptHeap)
 	if err != nil {
 		return nil, err
 	}

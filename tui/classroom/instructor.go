@@ -51,7 +51,7 @@ func (s *Server) newInstructor(ctx context.Context, name, dir string, remote boo
 	st := styles.New(true, s.cfg.NoColor)
 	im := &instructorModel{s: s, ctx: ctx, name: name, remote: remote,
 		dash: &dashboard{room: s.cfg.Room, st: st, l: s.loc, keys: newDashboardKeys(s.loc), login: s.LoginHint(),
-			auth: s.cfg.Auth.Describe(s.loc), open: s.cfg.Auth.Open, now: time.Now}}
+			auth: s.cfg.Auth.Describe(s.loc), open: s.cfg.Auth.Open, now: time.Now, usage: s.studentUsage}}
 	im.store, im.storeErr = lessons.OpenStore(dir)
 	return im
 }

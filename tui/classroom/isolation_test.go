@@ -54,7 +54,7 @@ func TestACrashedSessionLeavesTheRoomStanding(t *testing.T) {
 	}
 	// The shell's own heap guard would stop the script first; here the
 	// process's limit is what is tested.
-	srv := startClassroom(t, Config{Auth: Auth{AllowKeysFile: allowKeys(t, alice, bob)}, Room: r, Limits: lim, ScriptHeap: 64 << 30})
+	srv := startClassroom(t, Config{Auth: Auth{AllowKeysFile: allowKeys(t, alice, bob)}, Room: r, Limits: lim, Quotas: Quotas{ScriptHeap: 64 << 30}})
 	b := login(t, srv.Addr(), loginOptions{user: "bob", key: bob})
 	b.openLesson("The Outlier Pattern")
 	a := login(t, srv.Addr(), loginOptions{user: "alice", key: alice, w: 160, h: 45})

@@ -101,9 +101,15 @@ type Config struct {
 	// status line ("" for the embedded sandbox, whose name they see in
 	// their own language).
 	Label string
-	// ScriptHeap is the memory one student's scripts may take, in bytes;
-	// 0 is the shell's default.
-	ScriptHeap int64
+	// Logins, when set, make the server's login for each student's
+	// process (the embedded server with accounts, which confines each
+	// login to its student's prefix and quotas); without it the
+	// processes connect as they are and the client-side guard alone
+	// keeps them apart.
+	Logins *Logins
+	// Quotas bound each student on the server (through Logins) and in
+	// their scripts; zero fields take DefaultQuotas'.
+	Quotas Quotas
 	// Limits bound each student's process; zero fields take
 	// DefaultLimits'.
 	Limits Limits
@@ -238,6 +244,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, errors.New("classroom: Catalog, Sandbox, Student, Room and StateDir are required")
 	}
 	cfg.Limits = cfg.Limits.withDefaults()
+	cfg.Quotas = cfg.Quotas.withDefaults()
 	if cfg.Startups.Start == 0 {
 		cfg.Startups.Start, cfg.Startups.Rate, cfg.Startups.Full = DefaultStartups.Start, DefaultStartups.Rate, DefaultStartups.Full
 	}

@@ -24,9 +24,9 @@ func TestListMovesAsideWhatIsNotAProgressFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	for what, make := range map[string]func(path string) error{
-		"a FIFO":               func(p string) error { return syscall.Mkfifo(p, 0o600) },
-		"a character device":   func(p string) error { return os.Symlink("/dev/zero", p) },
-		"a directory":          func(p string) error { return os.Mkdir(p, 0o700) },
+		"a FIFO":             func(p string) error { return syscall.Mkfifo(p, 0o600) },
+		"a character device": func(p string) error { return os.Symlink("/dev/zero", p) },
+		"a directory":        func(p string) error { return os.Mkdir(p, 0o700) },
 		"more than the 16777216": func(p string) error {
 			f, err := os.Create(p)
 			if err == nil {

@@ -253,6 +253,7 @@ func (s *Server) runStudent(sess ssh.Session, ls *liveSession, l *locale.Localiz
 	if err := setLimits(cmd.Process.Pid, s.cfg.Limits); err != nil {
 		s.log.Printf("%s: limits on the student's process: %v", ls.name, err)
 	}
+	s.log.Printf("%s: process %d started", ls.name, cmd.Process.Pid)
 	p.start()
 	go p.watchMemory()
 	go p.listen()

@@ -481,3 +481,21 @@ func attachForTest(ctx context.Context, spec StudentSpec) (*lessons.Sandbox, err
 	return &lessons.Sandbox{Connect: be.Connector(), Prefix: be.Prefix(), ResetDB: be.ResetDB, HeapLimit: be.ScriptHeap(),
 		Label: spec.Label, Close: be.Close}, nil
 }
+
+// syncBuffer is a log the server writes while a test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}

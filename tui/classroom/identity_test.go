@@ -88,3 +88,22 @@ func TestOnlyTheInstructorsKeysGetTheDashboard(t *testing.T) {
 		})
 	}
 }
+
+// A login name made of escape sequences, sent with a key that is not on
+// the list (Go's client sends what OpenSSH's refuses to), reaches the
+// log disarmed: it cannot retitle or recolour the instructor's terminal.
+func TestRefusedLoginNamesReachTheLogDisarmed(t *testing.T) {
+	var log syncBuffer
+	srv := startClassroom(t, Config{Auth: Auth{AllowKeysFile: allowKeys(t, newKey(t))}, Log: &log})
+	evil := "\x1b]0;owned\x07\x1b[41mred\x1b[2J"
+	if _, _, err := dialSSH(srv.Addr(), loginOptions{user: evil, key: newKey(t)}); err == nil {
+		t.Fatal("an unknown key got in")
+	}
+	got := log.String()
+	if !strings.Contains(got, `for "�]0;owned�`) {
+		t.Fatalf("the refusal is not logged with the name disarmed: %q", got)
+	}
+	if strings.ContainsAny(got, "\x1b\x07") {
+		t.Fatalf("the log holds control characters: %q", got)
+	}
+}

@@ -135,7 +135,7 @@ func runClass(b *testing.B, n int) {
 	srv := startServerProcess(b, allowKeys(b, keys...), n)
 	prefix := fmt.Sprintf("b%d", time.Now().UnixNano()%1e6)
 
-	peak := make(chan int64)
+	peak := make(chan rssPeaks)
 	stopSampling := make(chan struct{})
 	go sampleRSS(srv.pid, stopSampling, peak)
 
@@ -172,6 +172,10 @@ func runClass(b *testing.B, n int) {
 				tm.send("enter")
 				tm.waitFor(`ran in \d+`, 10*time.Minute)
 				d := time.Since(t0)
+				// A step whose blocks run one after the other shows the
+				// first result while the rest run: its run is over when
+				// the status line no longer offers to cancel it.
+				tm.waitForNot(`ctrl\+c cancels`, 10*time.Minute)
 				// A step that broke (a heap guard stopping an ordinary
 				// step, say) would make a fast figure meaningless. (An
 				// exercise's starter code fails its check on purpose.)
@@ -203,7 +207,10 @@ func runClass(b *testing.B, n int) {
 	b.ReportMetric(pct(0.50), "ms-p50")
 	b.ReportMetric(pct(0.95), "ms-p95")
 	b.ReportMetric(pct(1), "ms-max")
-	b.ReportMetric(float64(rss)/(1<<20), "MB-server-peak-RSS")
+	b.ReportMetric(float64(rss.server)/(1<<20), "MB-server-peak-RSS")
+	b.ReportMetric(float64(rss.children)/(1<<20), "MB-students-peak-RSS")
+	b.ReportMetric(float64(rss.child)/(1<<20), "MB-one-student-peak-RSS")
+	b.ReportMetric(float64(rss.total)/(1<<20)/float64(n), "MB-per-student")
 	b.ReportMetric(float64(procStatus(srv.pid, "VmHWM"))/(1<<20), "MB-server-VmHWM")
 	b.ReportMetric(float64(srv.startRSS)/(1<<20), "MB-server-RSS-before")
 	b.ReportMetric(total.Seconds(), "s-whole-class")
@@ -323,12 +330,27 @@ func hasCode(st *lessons.Step) bool {
 	return slices.ContainsFunc(st.Blocks, func(bl lessons.Block) bool { return bl.Kind != lessons.Prose })
 }
 
-// sampleRSS reads process pid's resident set (VmRSS) every 50 ms until
-// stop, and sends the largest.
-func sampleRSS(pid int, stop <-chan struct{}, peak chan<- int64) {
-	var most int64
+// rssPeaks are the largest resident sets seen: the server's, the sum of
+// its students' processes', one student's process's, and the server's
+// and students' together at one moment.
+type rssPeaks struct{ server, children, child, total int64 }
+
+// sampleRSS reads the resident set (VmRSS) of process pid and of its
+// children, the students' processes, every 50 ms until stop, and sends
+// the largest.
+func sampleRSS(pid int, stop <-chan struct{}, peak chan<- rssPeaks) {
+	var most rssPeaks
 	for {
-		most = max(most, procStatus(pid, "VmRSS"))
+		server := procStatus(pid, "VmRSS")
+		var children int64
+		for _, c := range childrenOf(pid) {
+			rss := procStatus(c, "VmRSS")
+			children += rss
+			most.child = max(most.child, rss)
+		}
+		most.server = max(most.server, server)
+		most.children = max(most.children, children)
+		most.total = max(most.total, server+children)
 		select {
 		case <-stop:
 			peak <- most
@@ -336,6 +358,25 @@ func sampleRSS(pid int, stop <-chan struct{}, peak chan<- int64) {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// childrenOf lists the child processes of pid (Linux: the children of
+// each of its threads).
+func childrenOf(pid int) []int {
+	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	var kids []int
+	for _, t := range tasks {
+		raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, t.Name()))
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(raw)) {
+			if k, err := strconv.Atoi(f); err == nil {
+				kids = append(kids, k)
+			}
+		}
+	}
+	return kids
 }
 
 // procStatus is a kB field of /proc/PID/status (VmRSS, VmHWM: the peak

@@ -359,6 +359,20 @@ func (tm *terminal) waitFor(pattern string, timeout time.Duration) string {
 	}
 }
 
+// waitForNot polls the screen until it no longer matches the regular
+// expression.
+func (tm *terminal) waitForNot(pattern string, timeout time.Duration) {
+	tm.t.Helper()
+	re := regexp.MustCompile(pattern)
+	deadline := time.Now().Add(timeout)
+	for re.MatchString(tm.screen()) {
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("timed out after %v waiting for /%s/ to go; the screen:\n%s", timeout, pattern, tm.screen())
+		}
+		time.Sleep(15 * time.Millisecond)
+	}
+}
+
 // send types keys: "enter", "esc" and "ctrl+c" by name, anything else as
 // text.
 func (tm *terminal) send(keys ...string) {

@@ -229,9 +229,8 @@ func (e listenError) Error() string        { return e.text }
 func (e listenError) Is(target error) bool { return target == ErrNonLoopback }
 
 var (
-	msgInstructorNeedsKeys = &locale.Message{ID: "classroom.instructorNeedsKeys", Other: "--instructor {{.Name}} needs --instructor-keys FILE, the keys that may log in as {{.Name}}: without it, anyone who logs in first under that name would get the dashboard"}
-	msgBadListen           = &locale.Message{ID: "classroom.badListen", Other: "--listen {{.Addr}}: {{.Err}} (want HOST:PORT, e.g. 127.0.0.1:2222)"}
-	msgNonLoopback         = &locale.Message{ID: "classroom.nonLoopback", Other: "--listen {{.Addr}}: not a loopback address; add --bind-any to let other machines reach the classroom"}
+	msgBadListen   = &locale.Message{ID: "classroom.badListen", Other: "--listen {{.Addr}}: {{.Err}} (want HOST:PORT, e.g. 127.0.0.1:2222)"}
+	msgNonLoopback = &locale.Message{ID: "classroom.nonLoopback", Other: "--listen {{.Addr}}: not a loopback address; add --bind-any to let other machines reach the classroom"}
 )
 
 // New prepares the server: it checks the configuration, generates the
@@ -282,7 +281,8 @@ func New(cfg Config) (*Server, error) {
 			return nil, fmt.Errorf("--instructor: %w", err)
 		}
 		if cfg.Auth.InstructorKeysFile == "" {
-			return nil, errors.New(loc.T(msgInstructorNeedsKeys, map[string]any{"Name": s.instructor}))
+			// Whoever logged in first under the name would get the dashboard.
+			return nil, errors.New("classroom: an Instructor needs Auth.InstructorKeysFile, the keys that may log in as " + s.instructor)
 		}
 		if s.instructorKeys, err = loadAuthorizedKeys(cfg.Auth.InstructorKeysFile); err != nil {
 			return nil, err

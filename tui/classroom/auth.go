@@ -66,7 +66,7 @@ var (
 	msgAuthOpen         = &locale.Message{ID: "classroom.authOpen", Other: "OPEN: anyone, any name"}
 	msgUnknownKey       = &locale.Message{ID: "classroom.unknownKey", Other: "the key {{.Key}} is not on this class's list.\nSend your public key (the .pub file, e.g. ~/.ssh/id_ed25519.pub) to the instructor;\nyou can log in as soon as it is added."}
 	msgWrongPass        = &locale.Message{ID: "classroom.wrongPassword", Other: "that is not the class password. Ask the instructor for it."}
-	msgNotInstructorKey = &locale.Message{ID: "classroom.notInstructorKey", Other: "the name \"{{.Name}}\" is the instructor's, and only the instructor's keys ({{.File}}) may use it; log in with your own name"}
+	msgNotInstructorKey = &locale.Message{ID: "classroom.notInstructorKey", Other: "the name \"{{.Name}}\" is the instructor's, and only the instructor's keys may use it; log in with your own name"}
 	msgBoundToKey       = &locale.Message{ID: "classroom.boundToKey", Other: "the name \"{{.Name}}\" is bound to the key it first logged in with; log in from the computer that has that key (ssh offers it), or with your own name"}
 	msgWrongSecret      = &locale.Message{ID: "classroom.wrongSecret", Other: "that is not the personal secret of \"{{.Name}}\". If the name is not yours, log in with your own; if you forgot your secret, ask the instructor"}
 	msgBadNewSecret     = &locale.Message{ID: "classroom.badNewSecret", Other: "the two secrets differ, or are shorter than {{.Min}} characters; log in again to choose one"}
@@ -217,7 +217,7 @@ func (s *Server) serverConfig(ctx ssh.Context) *gossh.ServerConfig {
 		fp := gossh.FingerprintSHA256(key)
 		if s.instructorKeys == nil || !s.instructorKeys.allows(key) {
 			s.log.Printf("refused key %s for the instructor's name %q from %s", fp, termsafe.Line(conn.User()), conn.RemoteAddr())
-			return nil, s.refusal(msgNotInstructorKey, map[string]any{"Name": s.instructor, "File": s.cfg.Auth.InstructorKeysFile})
+			return nil, s.refusal(msgNotInstructorKey, map[string]any{"Name": s.instructor})
 		}
 		return permissions(fp), nil
 	}
@@ -306,7 +306,7 @@ func (s *Server) classPassword(conn gossh.ConnMetadata, password []byte) bool {
 // the name (and its look-alikes) to it.
 func (s *Server) passwordAndSecret(conn gossh.ConnMetadata, ask gossh.KeyboardInteractiveChallenge) (*gossh.Permissions, error) {
 	if s.isInstructor(conn.User()) {
-		return nil, s.refusal(msgNotInstructorKey, map[string]any{"Name": s.instructor, "File": s.cfg.Auth.InstructorKeysFile})
+		return nil, s.refusal(msgNotInstructorKey, map[string]any{"Name": s.instructor})
 	}
 	name, err := room.StudentName(conn.User())
 	if err != nil {

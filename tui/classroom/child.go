@@ -10,7 +10,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
@@ -154,21 +153,17 @@ func classify(state *os.ProcessState, stderr []byte, killedFor string, lim Limit
 
 // studentProc is a running student's process as the room holds it.
 type studentProc struct {
-	s    *Server
-	ls   *liveSession
-	cmd  *exec.Cmd
-	ctl  *controlConn
-	conn net.Conn
-	l    *locale.Localizer
+	s     *Server
+	ls    *liveSession
+	child *child
+	ctl   *controlConn
+	l     *locale.Localizer
 	// prefix is the student's database prefix: their lesson databases,
 	// the only ones the room restores into, are prefix+lesson.
 	prefix string
 	// user and password are the login the room made for the process on
 	// its server ("" without Config.Logins).
 	user, password string
-
-	// exited is closed when the process has ended.
-	exited chan struct{}
 
 	mu        sync.Mutex
 	killedFor string
@@ -207,79 +202,56 @@ func (s *Server) runStudent(sess ssh.Session, ls *liveSession, l *locale.Localiz
 		s.refuse(sess, l.T(msgStudentFailed, map[string]any{"Err": "no terminal"}))
 		return
 	}
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		s.refuse(sess, l.T(msgStudentFailed, map[string]any{"Err": err.Error()}))
-		return
-	}
-	roomEnd, childEnd := os.NewFile(uintptr(fds[0]), "control"), os.NewFile(uintptr(fds[1]), "control")
-	conn, err := net.FileConn(roomEnd)
-	roomEnd.Close()
-	if err != nil {
-		childEnd.Close()
-		s.refuse(sess, l.T(msgStudentFailed, map[string]any{"Err": err.Error()}))
-		return
-	}
-	defer conn.Close()
 	var user, password string
 	if lg := s.cfg.Logins; lg != nil {
 		user, password = ls.name, newPassword()
 		if err := lg.Add(user, password, ls.name+"_", s.cfg.Quotas); err != nil {
-			conn.Close()
-			childEnd.Close()
 			s.refuse(sess, l.T(msgStudentFailed, map[string]any{"Err": err.Error()}))
 			return
 		}
 		defer lg.Remove(user)
 	}
-	cmd := s.cfg.Student()
-	cmd.Env = append(cmd.Env, studentEnv(pty.Term, sess.Environ())...)
-	cmd.Stdin, cmd.Stdout = pty.Slave, pty.Slave
-	stderr := &boundedBuffer{max: 64 << 10}
-	cmd.Stderr = stderr
-	cmd.ExtraFiles = []*os.File{childEnd}
-	// The student's process leads a session of its own with the pty as
-	// its controlling terminal, so that it gets the window's resizes.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	err = cmd.Start()
-	childEnd.Close()
+	c, err := s.warm.take()
+	if err == nil {
+		if err = c.handTerminal(pty.Slave); err != nil {
+			c.kill()
+		}
+	}
 	if err != nil {
 		s.refuse(sess, l.T(msgStudentFailed, map[string]any{"Err": err.Error()}))
 		return
 	}
-	p := &studentProc{s: s, ls: ls, cmd: cmd, conn: conn, l: l, prefix: ls.name + "_", user: user, password: password,
-		turns: map[uint64]func(){}, exited: make(chan struct{}),
-		ctl: &controlConn{rw: conn, maxRead: maxChildMessage, deadline: conn.SetWriteDeadline}}
-	if err := setLimits(cmd.Process.Pid, s.cfg.Limits); err != nil {
-		s.log.Printf("%s: limits on the student's process: %v", ls.name, err)
-	}
-	s.log.Printf("%s: process %d started", ls.name, cmd.Process.Pid)
-	p.start()
+	defer c.conn.Close()
+	pid := c.cmd.Process.Pid
+	p := &studentProc{s: s, ls: ls, child: c, l: l, prefix: ls.name + "_", user: user, password: password,
+		turns: map[uint64]func(){}, ctl: &controlConn{rw: c.conn, maxRead: maxChildMessage, deadline: c.conn.SetWriteDeadline}}
+	s.log.Printf("%s: process %d started", ls.name, pid)
+	p.start(studentEnv(pty.Term, sess.Environ()))
 	go p.watchMemory()
 	go p.listen()
 	go p.forward()
 	if !ls.setProcess(p) {
 		go p.stop(stopReplaced)
 	}
-	_ = cmd.Wait()
-	close(p.exited)
+	<-c.exited
 	p.releaseTurns()
 	s.cfg.Room.Leave(ls.name)
 	p.mu.Lock()
 	killedFor := p.killedFor
 	p.mu.Unlock()
-	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	state := c.cmd.ProcessState
+	ws, _ := state.Sys().(syscall.WaitStatus)
 	if replaced, ended := ls.why(); replaced || ended || ws.Exited() && ws.ExitStatus() == 0 && killedFor == "" {
 		return
 	}
 	if killedFor == "" && hungUp(sess, ws) {
 		// The student's connection went first (the terminal hung up):
 		// a student leaving, not a crash.
-		s.log.Printf("%s left (their connection closed; their process ended: %s)", ls.name, cmd.ProcessState)
+		s.log.Printf("%s left (their connection closed; their process ended: %s)", ls.name, state)
 		return
 	}
-	cause := classify(cmd.ProcessState, stderr.Bytes(), killedFor, s.cfg.Limits)
-	s.log.Printf("%s: the student's process stopped: %s %s (%s)", ls.name, cause.limit, cause.what, firstLines(stderr.Bytes(), 3))
+	cause := classify(state, c.stderr.Bytes(), killedFor, s.cfg.Limits)
+	s.log.Printf("%s: the student's process stopped: %s %s (%s)", ls.name, cause.limit, cause.what, firstLines(c.stderr.Bytes(), 3))
 	ls.setCrash(cause.describe(l, s.cfg.Limits))
 }
 
@@ -300,7 +272,7 @@ func hungUp(sess ssh.Session, ws syscall.WaitStatus) bool {
 }
 
 // start tells the student's process who it serves and joins the room.
-func (p *studentProc) start() {
+func (p *studentProc) start(env []string) {
 	s, ls := p.s, p.ls
 	lim := s.cfg.Limits
 	label := s.cfg.Label
@@ -311,7 +283,7 @@ func (p *studentProc) start() {
 		URI: s.cfg.ServerURI, User: p.user, Password: p.password, Label: label, Embedded: s.cfg.Label == "",
 		ScriptTimeout: s.cfg.ScriptTimeout, ScriptHeap: s.cfg.Quotas.ScriptHeap,
 		MemoryLimit: lim.Memory / 100 * memorySoftShare, MaxThreads: lim.Threads, MaxStack: lim.Stack,
-		Warnings: s.cfg.Warnings, Seeded: s.cfg.Seeds != nil}
+		Warnings: s.cfg.Warnings, Seeded: s.cfg.Seeds != nil, Env: env}
 	if err := p.ctl.send(message{Type: msgSpec, Spec: &spec}); err != nil {
 		p.kill("")
 	}
@@ -326,7 +298,7 @@ func (p *studentProc) kill(limit string) {
 		p.killedFor = limit
 	}
 	p.mu.Unlock()
-	_ = p.cmd.Process.Kill()
+	_ = p.child.cmd.Process.Kill()
 }
 
 // stop asks the student's process to end (the room is closing, or the
@@ -334,9 +306,9 @@ func (p *studentProc) kill(limit string) {
 func (p *studentProc) stop(reason string) {
 	_ = p.ctl.send(message{Type: msgStop, Reason: reason})
 	select {
-	case <-p.exited:
+	case <-p.child.exited:
 	case <-time.After(3 * time.Second):
-		_ = p.cmd.Process.Kill()
+		_ = p.child.cmd.Process.Kill()
 	}
 }
 
@@ -351,10 +323,10 @@ func (p *studentProc) watchMemory() {
 	defer tick.Stop()
 	for {
 		select {
-		case <-p.exited:
+		case <-p.child.exited:
 			return
 		case <-tick.C:
-			if rss := residentBytes(p.cmd.Process.Pid); rss > limit {
+			if rss := residentBytes(p.child.cmd.Process.Pid); rss > limit {
 				p.kill("memory")
 				return
 			}
@@ -381,7 +353,7 @@ func (p *studentProc) forward() {
 			}
 		}
 		select {
-		case <-p.exited:
+		case <-p.child.exited:
 			return
 		case <-changes:
 		}

@@ -109,6 +109,10 @@ type StudentSpec struct {
 	MaxStack    int
 	// Warnings are shown on the catalog (broken lesson files).
 	Warnings []string
+	// Env is the environment the session's terminal asks for (TERM and
+	// colour support, checked by the room), which the process sets
+	// before it draws.
+	Env []string
 	// Embedded says the server is the room's embedded one (else a real
 	// MongoDB the room uses); Seeded that the room shares lesson
 	// templates (its server has snapshots).

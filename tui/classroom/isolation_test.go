@@ -23,7 +23,7 @@ func studentPid(t *testing.T, srv *Server, name string) int {
 			p := ls.proc
 			ls.mu.Unlock()
 			if p != nil {
-				return p.cmd.Process.Pid
+				return p.child.cmd.Process.Pid
 			}
 		}
 		time.Sleep(20 * time.Millisecond)

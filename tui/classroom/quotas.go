@@ -75,5 +75,5 @@ func (s *Server) studentUsage(name string) (u Usage, memory int64, ok bool) {
 	if s.cfg.Logins != nil {
 		u = s.cfg.Logins.Usage(name)
 	}
-	return u, residentBytes(p.cmd.Process.Pid), true
+	return u, residentBytes(p.child.cmd.Process.Pid), true
 }

@@ -190,6 +190,8 @@ type Server struct {
 	pending  map[ssh.Session]*liveSession
 	students int
 	closing  bool
+	// warm are students' processes started ahead.
+	warm *warmPool
 	// templates are the lessons' templates as the students' processes
 	// take them, encoded once (encodedTemplate).
 	templates map[*lessons.Template][]byte
@@ -327,6 +329,7 @@ func New(cfg Config) (*Server, error) {
 	if s.ln, err = net.Listen("tcp", cfg.Listen); err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Listen, err)
 	}
+	s.warm = newWarmPool(s)
 	return s, nil
 }
 
@@ -404,6 +407,7 @@ func (s *Server) Close() error {
 		case <-deadline:
 		}
 	}
+	s.warm.close()
 	return s.srv.Close()
 }
 

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -52,6 +53,11 @@ func RunStudent(ctx context.Context, ctl io.ReadWriter, cat *lessons.Catalog, at
 	}
 	spec := *first.Spec
 	limitSelf(spec)
+	for _, kv := range spec.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			os.Setenv(k, v)
+		}
+	}
 	l := locale.For(spec.Lang)
 	store, err := lessons.OpenStore(spec.Dir)
 	if err != nil {
@@ -294,13 +300,20 @@ func StudentMain(ctx context.Context, cat *lessons.Catalog, attach Attach, stder
 		fmt.Fprintln(stderr, errNotStarted)
 		return exitNoRoom
 	}
-	conn, err := net.FileConn(f)
+	fc, err := net.FileConn(f)
 	f.Close()
-	if err != nil {
+	conn, ok := fc.(*net.UnixConn)
+	if err != nil || !ok {
 		fmt.Fprintln(stderr, errNotStarted)
 		return exitNoRoom
 	}
 	defer conn.Close()
+	// Started ahead of its student: it waits here, course loaded, for the
+	// session's terminal.
+	if err := receiveTerminal(conn); err != nil {
+		fmt.Fprintln(stderr, "schemalab classroom-student:", err)
+		return exitNoRoom
+	}
 	if err := RunStudent(ctx, conn, cat, attach); err != nil {
 		fmt.Fprintln(stderr, "schemalab classroom-student:", err)
 		return 1

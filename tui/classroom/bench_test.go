@@ -219,6 +219,7 @@ func runClass(b *testing.B, n int) {
 	b.ReportMetric(pct(1), "ms-max")
 	b.ReportMetric(float64(rss.server)/(1<<20), "MB-server-peak-RSS")
 	b.ReportMetric(float64(rss.children)/(1<<20), "MB-students-peak-RSS")
+	b.ReportMetric(float64(rss.childrenPSS)/(1<<20), "MB-students-peak-PSS")
 	b.ReportMetric(float64(rss.child)/(1<<20), "MB-one-student-peak-RSS")
 	b.ReportMetric(float64(rss.total)/(1<<20)/float64(n), "MB-per-student")
 	b.ReportMetric(float64(procStatus(srv.pid, "VmHWM"))/(1<<20), "MB-server-VmHWM")
@@ -343,21 +344,25 @@ func hasCode(st *lessons.Step) bool {
 // rssPeaks are the largest resident sets seen: the server's, the sum of
 // its students' processes', one student's process's, and the server's
 // and students' together at one moment.
-type rssPeaks struct{ server, children, child, total int64 }
+type rssPeaks struct{ server, children, child, total, childrenPSS int64 }
 
 // sampleRSS reads the resident set (VmRSS) of process pid and of its
 // children, the students' processes, every 50 ms until stop, and sends
 // the largest.
 func sampleRSS(pid int, stop <-chan struct{}, peak chan<- rssPeaks) {
 	var most rssPeaks
-	for {
+	for round := 0; ; round++ {
 		server := procStatus(pid, "VmRSS")
-		var children int64
+		var children, pss int64
 		for _, c := range childrenOf(pid) {
 			rss := procStatus(c, "VmRSS")
 			children += rss
 			most.child = max(most.child, rss)
+			if round%10 == 0 {
+				pss += smapsRollup(c, "Pss")
+			}
 		}
+		most.childrenPSS = max(most.childrenPSS, pss)
 		most.server = max(most.server, server)
 		most.children = max(most.children, children)
 		most.total = max(most.total, server+children)
@@ -387,6 +392,23 @@ func childrenOf(pid int) []int {
 		}
 	}
 	return kids
+}
+
+// smapsRollup is a kB field of /proc/PID/smaps_rollup (Pss: the resident
+// set with pages shared among processes, such as the program's own code,
+// divided among them), in bytes.
+func smapsRollup(pid int, field string) int64 {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }
 
 // procStatus is a kB field of /proc/PID/status (VmRSS, VmHWM: the peak

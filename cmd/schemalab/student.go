@@ -26,7 +26,7 @@ func runStudent(ctx context.Context, g *globalOptions, stderr io.Writer) int {
 // student's prefix either way.
 func attachStudent(ctx context.Context, spec classroom.StudentSpec) (*lessons.Sandbox, error) {
 	var be *sandbox.Backend
-	closeAll := func() error { return nil }
+	var closeAll func() error
 	if spec.Embedded {
 		var err error
 		if be, err = sandbox.Attach(ctx, spec.URI, spec.Prefix, spec.User, spec.Password, spec.ScriptHeap); err != nil {

@@ -165,6 +165,11 @@ type studentProc struct {
 	// its server ("" without Config.Logins).
 	user, password string
 
+	// ctx ends when the process does.
+	ctx context.Context
+	// turnSlot holds the one turn the process may have of the room's.
+	turnSlot chan struct{}
+
 	mu        sync.Mutex
 	killedFor string
 	turns     map[uint64]func()
@@ -224,8 +229,10 @@ func (s *Server) runStudent(sess ssh.Session, ls *liveSession, l *locale.Localiz
 	defer c.conn.Close()
 	pid := c.cmd.Process.Pid
 	p := &studentProc{s: s, ls: ls, child: c, l: l, prefix: ls.name + "_", user: user, password: password,
-		turns: map[uint64]func(){}, ctl: &controlConn{rw: c.conn, maxRead: maxChildMessage, deadline: c.conn.SetWriteDeadline}}
+		turns: map[uint64]func(){}, turnSlot: make(chan struct{}, 1), ctl: &controlConn{rw: c.conn, maxRead: maxChildMessage, deadline: c.conn.SetWriteDeadline}}
 	s.log.Printf("%s: process %d started", ls.name, pid)
+	var stopRequests context.CancelFunc
+	p.ctx, stopRequests = context.WithCancel(context.Background())
 	p.start(studentEnv(pty.Term, sess.Environ()))
 	go p.watchMemory()
 	go p.listen()
@@ -234,6 +241,7 @@ func (s *Server) runStudent(sess ssh.Session, ls *liveSession, l *locale.Localiz
 		go p.stop(stopReplaced)
 	}
 	<-c.exited
+	stopRequests()
 	p.releaseTurns()
 	s.cfg.Room.Leave(ls.name)
 	p.mu.Lock()
@@ -418,7 +426,8 @@ func (p *studentProc) closeRequest() {
 // serve answers a request for a template, a restore or a turn.
 func (p *studentProc) serve(m message) {
 	defer p.closeRequest()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	// A request outlives neither the process nor ten minutes.
+	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Minute)
 	defer cancel()
 	reply := message{Type: msgReply, ID: m.ID}
 	var err error
@@ -428,8 +437,25 @@ func (p *studentProc) serve(m message) {
 	case msgRestore:
 		err = p.restore(ctx, m)
 	case msgTurn:
+		// One turn at a time per student's process (its sessions run one
+		// operation at a time), so that no process can hold the room's
+		// turns all at once.
+		select {
+		case p.turnSlot <- struct{}{}:
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
 		var done func()
-		if done, err = p.s.turns.Take(ctx); err == nil {
+		if err == nil {
+			var roomDone func()
+			if roomDone, err = p.s.turns.Take(ctx); err != nil {
+				<-p.turnSlot
+			} else {
+				var once sync.Once
+				done = func() { once.Do(func() { roomDone(); <-p.turnSlot }) }
+			}
+		}
+		if err == nil {
 			p.mu.Lock()
 			if old := p.turns[m.ID]; old != nil {
 				old()

@@ -30,7 +30,8 @@ type Startups struct {
 	// lottery, only Full refuses them.
 	Start, Rate, Full int
 	// PerAddress is the most unauthenticated connections from one
-	// address at once, so that one machine cannot take them all.
+	// address at once, so that one machine cannot take them all; more
+	// wait their turn (a class behind one NAT logging in at once).
 	PerAddress int
 	// Grace is LoginGraceTime: how long a connection has to log in.
 	Grace time.Duration
@@ -79,6 +80,12 @@ type startups struct {
 	byName   map[string]int
 	refused  int
 	lastNote time.Time
+	// waiting connections wait for their address's turn; freed is closed
+	// (and replaced) whenever a connection stops counting against its
+	// address.
+	waiting   int
+	waitingAt map[string]int
+	freed     chan struct{}
 	note     func(format string, a ...any)
 }
 
@@ -91,18 +98,54 @@ type startup struct {
 }
 
 func newStartups(lim Startups, maxAuthd int, note func(string, ...any)) *startups {
-	return &startups{lim: lim, maxAuthd: maxAuthd, byAddr: map[string]int{}, byName: map[string]int{}, note: note}
+	return &startups{lim: lim, maxAuthd: maxAuthd, byAddr: map[string]int{}, byName: map[string]int{}, note: note,
+		waitingAt: map[string]int{}, freed: make(chan struct{})}
 }
 
-// admit counts a new connection in, or refuses it.
+// admit counts a new connection in, or refuses it. A connection from an
+// address at its PerAddress limit waits, up to the grace time, for one of
+// that address's connections to log in or go: a class behind one NAT
+// logging in at once takes turns, a few handshakes at a time, instead of
+// being refused. A waiting connection delays only its own address's
+// logins; up to Full wait per address, twice that in all, and past that a
+// connection is refused at once.
 func (t *startups) admit(conn net.Conn) (*startup, bool) {
 	addr := conn.RemoteAddr().String()
 	if host, _, err := net.SplitHostPort(addr); err == nil {
 		addr = host
 	}
+	deadline := time.Now().Add(t.lim.Grace)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	refuse := t.byAddr[addr] >= t.lim.PerAddress || t.unauth >= t.lim.Full
+	waiting := false
+	defer func() {
+		if waiting {
+			t.waiting--
+			t.waitingAt[addr]--
+		}
+	}()
+	for t.byAddr[addr] >= t.lim.PerAddress {
+		if !waiting {
+			if t.waitingAt[addr] >= t.lim.Full || t.waiting >= 2*t.lim.Full {
+				return t.refuseLocked(addr)
+			}
+			waiting = true
+			t.waiting++
+			t.waitingAt[addr]++
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			return t.refuseLocked(addr)
+		}
+		freed := t.freed
+		t.mu.Unlock()
+		select {
+		case <-freed:
+		case <-time.After(left):
+		}
+		t.mu.Lock()
+	}
+	refuse := t.unauth >= t.lim.Full
 	if !refuse && t.unauth >= t.lim.Start && t.byAddr[addr] > 0 {
 		// Random early drop, as sshd does, for addresses that have a
 		// connection in flight already: a machine that has none, a
@@ -112,17 +155,21 @@ func (t *startups) admit(conn net.Conn) (*startup, bool) {
 		refuse = rand.IntN(100) < p
 	}
 	if refuse {
-		t.refused++
-		if now := time.Now(); now.Sub(t.lastNote) >= time.Second {
-			t.note("refused %d connection(s) before login (%d not logged in yet, %d from %s): MaxStartups %d:%d:%d, %d per address",
-				t.refused, t.unauth, t.byAddr[addr], addr, t.lim.Start, t.lim.Rate, t.lim.Full, t.lim.PerAddress)
-			t.refused, t.lastNote = 0, now
-		}
-		return nil, false
+		return t.refuseLocked(addr)
 	}
 	t.unauth++
 	t.byAddr[addr]++
 	return &startup{addr: addr}, true
+}
+
+func (t *startups) refuseLocked(addr string) (*startup, bool) {
+	t.refused++
+	if now := time.Now(); now.Sub(t.lastNote) >= time.Second {
+		t.note("refused %d connection(s) before login (%d not logged in yet, %d from %s): MaxStartups %d:%d:%d, %d per address",
+			t.refused, t.unauth, t.byAddr[addr], addr, t.lim.Start, t.lim.Rate, t.lim.Full, t.lim.PerAddress)
+		t.refused, t.lastNote = 0, now
+	}
+	return nil, false
 }
 
 // authenticated moves a connection from the unauthenticated to its
@@ -167,6 +214,8 @@ func (t *startups) releaseLocked(st *startup) {
 	if t.byAddr[st.addr]--; t.byAddr[st.addr] <= 0 {
 		delete(t.byAddr, st.addr)
 	}
+	close(t.freed)
+	t.freed = make(chan struct{})
 }
 
 // trackedConn counts itself out when it closes.

@@ -376,9 +376,12 @@ func sampleRSS(pid int, stop <-chan struct{}, peak chan<- rssPeaks) {
 }
 
 // childrenOf lists the child processes of pid (Linux: the children of
-// each of its threads).
+// each of its threads), but those that have not run their own program
+// yet: a child between its fork and its exec shares its parent's memory,
+// and would count the parent's resident set as its own.
 func childrenOf(pid int) []int {
 	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	self, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
 	var kids []int
 	for _, t := range tasks {
 		raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, t.Name()))
@@ -386,7 +389,11 @@ func childrenOf(pid int) []int {
 			continue
 		}
 		for _, f := range strings.Fields(string(raw)) {
-			if k, err := strconv.Atoi(f); err == nil {
+			k, err := strconv.Atoi(f)
+			if err != nil {
+				continue
+			}
+			if cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", k)); !bytes.Equal(cmdline, self) {
 				kids = append(kids, k)
 			}
 		}

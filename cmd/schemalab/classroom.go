@@ -29,8 +29,12 @@ import (
 
 // runClassroom implements `schemalab classroom [--listen ADDR] [--bind-any]
 // [--allow-keys FILE | --password-file FILE | --open] [--max-students N]
-// [--instructor NAME] [--timeout D] [--prepare LESSONS]`: the course over SSH, one TUI per
-// session, with the live dashboard in this terminal.
+// [--instructor NAME --instructor-keys FILE] [--timeout D] [--prepare
+// LESSONS] [--student-memory MB --student-cpu D --student-files N
+// --student-threads N] [--quota-storage MB --quota-cursors N
+// --quota-connections N --quota-script-heap MB] [--max-startups S:R:F
+// --max-startups-per-address N --login-grace-time D]`: the course over
+// SSH, a process per student, with the live dashboard in this terminal.
 func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("schemalab classroom")
 	listen := fs.String("listen", classroom.DefaultListen, g.t(msgFlagListen, nil))

@@ -305,9 +305,9 @@ func New(cfg Config) (*Server, error) {
 		wish.WithHostKeyPath(s.hostKeyAt),
 		wish.WithVersion("schemalab-classroom"),
 		// Composed first to last, run last to first: log the connection,
-		// insist on a terminal, admit the student, then run their TUI.
+		// insist on a terminal, then admit the session and run it: a
+		// student's process, or the instructor's dashboard.
 		wish.WithMiddleware(
-			bubbletea.MiddlewareWithProgramHandler(s.program),
 			s.admit,
 			activeterm.Middleware(),
 			logging.MiddlewareWithLogger(s.log),
@@ -508,9 +508,37 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 		s.mu.Lock()
 		s.pending[sess] = ls
 		s.mu.Unlock()
-		next(sess)
+		s.runInstructor(sess)
 		s.tell(sess, ls, l)
 	}
+}
+
+// runInstructor runs the dashboard on the session, as wish's bubbletea
+// middleware would, but for what it logs: the instructor closing their
+// terminal ends the program, which is no error.
+func (s *Server) runInstructor(sess ssh.Session) {
+	p := s.program(sess)
+	if p == nil {
+		return
+	}
+	_, windows, _ := sess.Pty()
+	ctx, cancel := context.WithCancel(sess.Context())
+	defer cancel()
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				p.Quit()
+				return
+			case w := <-windows:
+				p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+			}
+		}
+	}()
+	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		s.log.Printf("the instructor's dashboard ended: %v", err)
+	}
+	p.Kill()
 }
 
 // tell the student why their session ended, when it was not their own

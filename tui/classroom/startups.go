@@ -86,7 +86,7 @@ type startups struct {
 	waiting   int
 	waitingAt map[string]int
 	freed     chan struct{}
-	note     func(format string, a ...any)
+	note      func(format string, a ...any)
 }
 
 // startup is one connection.

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"charm.land/ssh"
-	"golang.org/x/sys/unix"
 
 	"github.com/schemalab/schemalab/lessons"
 	room "github.com/schemalab/schemalab/lessons/classroom"
@@ -663,7 +662,7 @@ func drainPty(sess ssh.Session) {
 	}
 	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		pending := 0
-		_ = raw.Control(func(fd uintptr) { pending, err = unix.IoctlGetInt(int(fd), unix.TIOCINQ) })
+		_ = raw.Control(func(fd uintptr) { pending, err = pendingInput(int(fd)) })
 		if err != nil || pending == 0 {
 			break
 		}

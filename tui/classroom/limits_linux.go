@@ -4,6 +4,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -37,6 +38,11 @@ func setLimits(pid int, lim Limits) error {
 	return set(unix.RLIMIT_CORE, 0, 0)
 }
 
+// setDeathSignal has the kernel kill a student's process if the room's
+// dies without closing it (the control channel's end stops it too, but
+// only once it reads).
+func setDeathSignal(attr *syscall.SysProcAttr) { attr.Pdeathsig = syscall.SIGKILL }
+
 // residentBytes is process pid's resident memory (0 if it cannot be read).
 func residentBytes(pid int) int64 {
 	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/statm")
@@ -50,3 +56,9 @@ func residentBytes(pid int) int64 {
 	pages, _ := strconv.ParseInt(f[1], 10, 64)
 	return pages * int64(os.Getpagesize())
 }
+
+// dupTo makes newfd a copy of oldfd.
+func dupTo(oldfd, newfd int) error { return unix.Dup3(oldfd, newfd, 0) }
+
+// pendingInput is the number of bytes waiting to be read from fd.
+func pendingInput(fd int) (int, error) { return unix.IoctlGetInt(fd, unix.TIOCINQ) }

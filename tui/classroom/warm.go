@@ -113,10 +113,12 @@ func (w *warmPool) close() {
 // startChild starts a student's process, without a terminal yet, under
 // the room's limits.
 func (s *Server) startChild() (*child, error) {
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
 	if err != nil {
 		return nil, err
 	}
+	unix.CloseOnExec(fds[0])
+	unix.CloseOnExec(fds[1])
 	roomEnd, childEnd := os.NewFile(uintptr(fds[0]), "control"), os.NewFile(uintptr(fds[1]), "control")
 	fc, err := net.FileConn(roomEnd)
 	roomEnd.Close()
@@ -138,6 +140,7 @@ func (s *Server) startChild() (*child, error) {
 	// pty becomes when the room hands it over: the process then gets the
 	// window's resizes, and a hangup when the student's connection goes.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	setDeathSignal(cmd.SysProcAttr)
 	err = cmd.Start()
 	childEnd.Close()
 	if err != nil {
@@ -196,7 +199,7 @@ func receiveTerminal(conn *net.UnixConn) error {
 		return fmt.Errorf("take the terminal: %w", err)
 	}
 	for _, std := range []int{0, 1} {
-		if err := unix.Dup3(tty, std, 0); err != nil {
+		if err := dupTo(tty, std); err != nil {
 			return fmt.Errorf("take the terminal: %w", err)
 		}
 	}

@@ -86,6 +86,14 @@ type policy struct {
 	unlockable bool
 }
 
+// ConfineCommand is the guard's decision about cmd, a command document as
+// a server receives it, for a client confined to the databases named
+// prefix*: nil, or the *OutsideSandboxError that refuses it. The embedded
+// server makes it for every command of a user with a prefix
+// (wire.Options.Confine), so that the server and the client-side guard
+// refuse the same commands with the same words.
+func ConfineCommand(prefix string, cmd bson.D) error { return policy{prefix: prefix}.check(cmd) }
+
 // check returns nil for a command the policy allows, else an
 // *OutsideSandboxError saying why not.
 func (p policy) check(cmd bson.D) error {
@@ -101,15 +109,15 @@ func (p policy) check(cmd bson.D) error {
 	case scopeServer:
 		return nil
 	case scopeDatabase:
-		if !inPrefix(db, p.prefix) {
+		if !vocab.InPrefix(db, p.prefix) {
 			return p.outside(name, db)
 		}
 	case scopeAdmin:
-		if db != "admin" && !inPrefix(db, p.prefix) {
+		if db != "admin" && !vocab.InPrefix(db, p.prefix) {
 			return p.outside(name, db)
 		}
 	default:
-		if !inPrefix(db, p.prefix) {
+		if !vocab.InPrefix(db, p.prefix) {
 			return p.outside(name, db)
 		}
 		return p.refuse(name, "the sandbox does not allow this command")
@@ -139,7 +147,7 @@ func (p policy) commandDB(name string, cmd bson.D) (string, error) {
 		return dbs[0], nil
 	}
 	for _, db := range dbs {
-		if !inPrefix(db, p.prefix) {
+		if !vocab.InPrefix(db, p.prefix) {
 			return "", p.outside(name, db)
 		}
 	}
@@ -195,7 +203,7 @@ func (p policy) checkName(cmd, what string, v any, parse func(string) string) er
 	if !ok {
 		return p.refuse(cmd, what+" is not a string")
 	}
-	if target := parse(s); !inPrefix(target, p.prefix) {
+	if target := parse(s); !vocab.InPrefix(target, p.prefix) {
 		return p.outside(cmd, target)
 	}
 	return nil

@@ -117,7 +117,9 @@ func cmdSnapshot(e *Engine, req *request) (bson.D, error) {
 		if s == nil {
 			return nil, mongoerr.Newf(mongoerr.NoSuchKey, "no snapshot named '%s' of database %s", name, from)
 		}
-		e.catalog.RestoreDatabase(db, s.Snapshot)
+		if err := e.catalog.RestoreDatabase(db, s.Snapshot); err != nil {
+			return nil, err
+		}
 		e.buckets.Restore(db, s.buckets, func(name string) *catalog.Collection { return e.catalog.Snapshot(db, name) })
 		e.cursors.killNamespace(db, true)
 		return bson.D{{Key: "restored", Value: name}, {Key: "db", Value: db}, {Key: "fromDb", Value: from}}, nil

@@ -92,16 +92,21 @@ func TestConfCursorsDieWithTheirConnection(t *testing.T) {
 	gone := openCursor(t, leaving.Database("conf"))
 	staying := connect(t, uri)
 	kept := openCursor(t, staying.Database("conf"))
-	// Any client may read a cursor it knows the id of.
-	okJ(t, db, getMoreCmd(kept, `, "batchSize": 1`))
+	// A cursor belongs to the logical session it was opened in: a
+	// getMore from another session is refused, as mongod refuses it.
+	_, ce := runJ(t, db, getMoreCmd(kept, `, "batchSize": 1`))
+	if ce == nil || ce.Code != 50738 || !strings.HasPrefix(ce.Message, fmt.Sprintf("Cannot run getMore on cursor %d, which was created in session ", kept)) {
+		t.Fatalf("getMore from another session: %v", ce)
+	}
 
 	if err := leaving.Disconnect(ctx); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for {
+		// Refused as another session's while it lives, then not found.
 		_, ce := runJ(t, db, getMoreCmd(gone, `, "batchSize": 1`))
-		if ce != nil {
+		if ce != nil && ce.Code != 50738 {
 			if ce.Code != mongoerr.CursorNotFound || ce.Message != fmt.Sprintf("cursor id %d not found", gone) {
 				t.Fatalf("getMore after disconnect: %v", ce)
 			}
@@ -120,7 +125,17 @@ func TestConfCursorsDieWithTheirConnection(t *testing.T) {
 // CursorKilled; killed or exhausted, the cursor is gone.
 func TestConfCursorInUseAndKilledWhileRunning(t *testing.T) {
 	db := slowColl(t)
-	out := okJ(t, db, `{"find": "c", "filter": `+slowFilter+`, "batchSize": 1}`)
+	// Every getMore runs in the cursor's own session, as a driver's do.
+	sess, err := db.Client().StartSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.EndSession(ctx)
+	sctx := mongo.NewSessionContext(ctx, sess)
+	out, ce := runJIn(sctx, t, db, `{"find": "c", "filter": `+slowFilter+`, "batchSize": 1}`)
+	if ce != nil {
+		t.Fatal(ce)
+	}
 	id := field(field(out, "cursor").(bson.D), "id").(int64)
 
 	var wg sync.WaitGroup
@@ -130,11 +145,13 @@ func TestConfCursorInUseAndKilledWhileRunning(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		start := time.Now()
-		_, running = runJ(t, db, getMoreCmd(id, ""))
+		_, running = runJIn(sctx, t, db, getMoreCmd(id, ""))
 		took = time.Since(start)
 	}()
 	time.Sleep(200 * time.Millisecond)
-	wantErr(t, db, getMoreCmd(id, ""), mongoerr.CursorInUse, fmt.Sprintf("cursor id %d is already in use", id))
+	if _, ce := runJIn(sctx, t, db, getMoreCmd(id, "")); ce == nil || ce.Code != mongoerr.CursorInUse || ce.Message != fmt.Sprintf("cursor id %d is already in use", id) {
+		t.Errorf("a second getMore: %v", ce)
+	}
 	killed := okJ(t, db, fmt.Sprintf(`{"killCursors": "c", "cursors": [{"$numberLong": "%d"}]}`, id))
 	sameJSON(t, "killCursors", field(killed, "cursorsKilled"), fmt.Sprintf(`[{"$numberLong": "%d"}]`, id))
 	wg.Wait()
@@ -144,7 +161,9 @@ func TestConfCursorInUseAndKilledWhileRunning(t *testing.T) {
 	if took > 3*time.Second {
 		t.Errorf("killing took %v to stop the getMore", took)
 	}
-	wantErr(t, db, getMoreCmd(id, ""), mongoerr.CursorNotFound, fmt.Sprintf("cursor id %d not found", id))
+	if _, ce := runJIn(sctx, t, db, getMoreCmd(id, "")); ce == nil || ce.Code != mongoerr.CursorNotFound {
+		t.Errorf("getMore of the killed cursor: %v", ce)
+	}
 }
 
 // A batch holds at most 16 MiB of documents (but always one), and a

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -77,8 +78,15 @@ func confColl(t testing.TB, docs ...string) (*mongo.Database, *mongo.Collection)
 // or the server's command error.
 func runJ(t testing.TB, db *mongo.Database, cmd string) (bson.D, *mongo.CommandError) {
 	t.Helper()
+	return runJIn(ctx, t, db, cmd)
+}
+
+// runJIn is runJ in the context c: an explicit session's, for commands
+// that must run in one logical session (a cursor's getMore).
+func runJIn(c context.Context, t testing.TB, db *mongo.Database, cmd string) (bson.D, *mongo.CommandError) {
+	t.Helper()
 	var out bson.D
-	res := db.RunCommand(ctx, j(t, cmd))
+	res := db.RunCommand(c, j(t, cmd))
 	err := res.Decode(&out)
 	if err == nil {
 		return out, nil

@@ -263,7 +263,8 @@ func cmdGetMore(e *Engine, req *request) (bson.D, error) {
 }
 
 func cmdKillCursors(e *Engine, req *request) (bson.D, error) {
-	if _, err := collectionName(req); err != nil {
+	coll, err := collectionName(req)
+	if err != nil {
 		return nil, err
 	}
 	a := newArgs(req)
@@ -280,7 +281,10 @@ func cmdKillCursors(e *Engine, req *request) (bson.D, error) {
 			ids = append(ids, id)
 		}
 	}
-	killed, notFound := e.cursors.kill(ids)
+	killed, notFound, err := e.cursors.kill(ids, ns(req.db, coll), req.conn)
+	if err != nil {
+		return nil, err
+	}
 	toArr := func(xs []int64) bson.A {
 		a := bson.A{}
 		for _, x := range xs {

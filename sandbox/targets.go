@@ -84,6 +84,9 @@ type policy struct {
 	// unlockable: refusals mention --unsafe-any-db, which would lift
 	// this policy (it is the backend's own, not one given to NewClient).
 	unlockable bool
+	// readOnly: only the reads of readonly.go pass, and then the prefix
+	// rule only when prefix is set.
+	readOnly bool
 }
 
 // ConfineCommand is the guard's decision about cmd, a command document as
@@ -97,6 +100,11 @@ func ConfineCommand(prefix string, cmd bson.D) error { return policy{prefix: pre
 // check returns nil for a command the policy allows, else an
 // *OutsideSandboxError saying why not.
 func (p policy) check(cmd bson.D) error {
+	if p.readOnly {
+		if err := p.checkReadOnly(cmd); err != nil || p.prefix == "" {
+			return err
+		}
+	}
 	if len(cmd) == 0 {
 		return p.refuse("", "an empty command")
 	}

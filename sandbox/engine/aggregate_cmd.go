@@ -17,6 +17,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/stages"
 )
 
 type aggregateSpec struct {
@@ -104,48 +105,30 @@ func writesTo(pipeline bson.A) bool {
 		return false
 	}
 	last, ok := pipeline[len(pipeline)-1].(bson.D)
-	return ok && len(last) > 0 && (last[0].Key == "$out" || last[0].Key == "$merge")
+	if !ok || len(last) == 0 {
+		return false
+	}
+	s, ok := stages.Lookup(last[0].Key)
+	return ok && s.Writes()
 }
 
 // pipelineNamespaces lists the collections a pipeline reads besides its
 // own: the foreign collections of $lookup, $graphLookup and $unionWith,
-// at any depth of sub-pipelines and $facet. The aggregate command takes
-// one consistent snapshot of all of them; a collection this misses (a
-// stage spelled in a way it does not recognise) is snapshotted when first
-// read.
+// at any depth of sub-pipelines and $facet, as the stage descriptors
+// (sandbox/stages) name them. The aggregate command takes one consistent
+// snapshot of all of them; a collection this misses is snapshotted when
+// first read.
 func pipelineNamespaces(db string, pipeline bson.A, out []catalog.Namespace) []catalog.Namespace {
-	for _, st := range pipeline {
-		stage, ok := st.(bson.D)
-		if !ok || len(stage) != 1 {
-			continue
+	stages.Walk(pipeline, func(r stages.Ref) {
+		if r.Write || r.Malformed || r.Coll == "" {
+			return
 		}
-		switch spec := stage[0].Value.(type) {
-		case string:
-			if stage[0].Key == "$unionWith" {
-				out = append(out, catalog.Namespace{DB: db, Coll: spec})
-			}
-		case bson.D:
-			switch stage[0].Key {
-			case "$lookup", "$graphLookup", "$unionWith":
-				key := "from"
-				if stage[0].Key == "$unionWith" {
-					key = "coll"
-				}
-				if from, ok := value.Get(spec, key).(string); ok {
-					out = append(out, catalog.Namespace{DB: db, Coll: from})
-				}
-				if sub, ok := value.Get(spec, "pipeline").(bson.A); ok {
-					out = pipelineNamespaces(db, sub, out)
-				}
-			case "$facet":
-				for _, f := range spec {
-					if sub, ok := f.Value.(bson.A); ok {
-						out = pipelineNamespaces(db, sub, out)
-					}
-				}
-			}
+		ns := catalog.Namespace{DB: db, Coll: r.Coll}
+		if r.HasDB {
+			ns.DB = r.DB
 		}
-	}
+		out = append(out, ns)
+	})
 	return out
 }
 
@@ -440,12 +423,10 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 // unprojected is a Projector's Apply that hands the document on as it is.
 func unprojected(_ func() context.Context, doc bson.D, _ int) (bson.D, error) { return doc, nil }
 
+// collectionlessStage: the stages that run as {aggregate: 1}.
 func collectionlessStage(name string) bool {
-	switch name {
-	case "$documents", "$currentOp", "$listLocalSessions", "$changeStream", "$queue":
-		return true
-	}
-	return false
+	s, ok := stages.Lookup(name)
+	return ok && s.Collectionless
 }
 
 // input is what feeds the pipeline: the plan's results, or nothing.

@@ -300,23 +300,7 @@ type autoBucket struct {
 }
 
 func (s *bucketAutoStage) open(in Iterator, rt *runtime) (Iterator, error) {
-	var out []bson.D
-	loaded := false
-	return funcIterator(func() (bson.D, bool, error) {
-		if !loaded {
-			loaded = true
-			var err error
-			if out, err = s.compute(in, rt); err != nil {
-				return nil, false, err
-			}
-		}
-		if len(out) == 0 {
-			return nil, false, nil
-		}
-		d := out[0]
-		out = out[1:]
-		return d, true, nil
-	}), nil
+	return blockingIterator(func() ([]bson.D, error) { return s.compute(in, rt) }, asIs), nil
 }
 
 // compute follows mongod's DocumentSourceBucketAuto::populateBuckets: fill

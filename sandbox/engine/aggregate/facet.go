@@ -26,7 +26,7 @@ func parseFacet(spec any, p *parser) ([]Stage, error) {
 		return nil, mongoerr.Newf(40169, "the $facet specification must be a non-empty object, but found: $facet: %s", valueString(spec))
 	}
 	s := &facetStage{}
-	sub := &parser{ctx: p.ctx, scope: p.scope, letVals: p.letVals, inFacet: true}
+	sub := &parser{ctx: p.ctx, scope: p.scope, letVals: p.letVals, within: "$facet"}
 	for _, e := range d {
 		if err := projection.ValidateFieldPath(e.Key); err != nil {
 			return nil, err
@@ -141,7 +141,7 @@ func parseUnionWith(spec any, p *parser) ([]Stage, error) {
 		return nil, mongoerr.Newf(mongoerr.FailedToParse, "the $unionWith stage specification must be an object or string, but found %s", typeNameOf(spec))
 	}
 	if s.pipeline != nil {
-		if err := p.parseSubPipeline(s.pipeline, nil, false); err != nil {
+		if err := p.parseSubPipeline(s.pipeline, nil, "$unionWith"); err != nil {
 			return nil, err
 		}
 	}

@@ -143,22 +143,7 @@ type group struct {
 }
 
 func (g *groupStage) open(in Iterator, rt *runtime) (Iterator, error) {
-	var groups []*group
-	loaded := false
-	return funcIterator(func() (bson.D, bool, error) {
-		if !loaded {
-			loaded = true
-			var err error
-			if groups, err = g.consume(in, rt); err != nil {
-				return nil, false, err
-			}
-		}
-		if len(groups) == 0 {
-			return nil, false, nil
-		}
-		gr := groups[0]
-		groups[0] = nil
-		groups = groups[1:]
+	return blockingIterator(func() ([]*group, error) { return g.consume(in, rt) }, func(gr *group) bson.D {
 		out := make(bson.D, 0, 1+len(gr.accs))
 		out = append(out, bson.E{Key: "_id", Value: gr.id})
 		if g.accBytes == nil {
@@ -174,7 +159,7 @@ func (g *groupStage) open(in Iterator, rt *runtime) (Iterator, error) {
 		if rt.explain {
 			g.outputBytes += int64(value.Size(out))
 		}
-		return out, true, nil
+		return out
 	}), nil
 }
 

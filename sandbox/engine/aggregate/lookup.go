@@ -113,7 +113,7 @@ func parseLookup(spec any, p *parser) ([]Stage, error) {
 		names = append(names, e.Key)
 	}
 	if s.hasPipeline {
-		if err := p.parseSubPipeline(s.pipeline, names, false); err != nil {
+		if err := p.parseSubPipeline(s.pipeline, names, "$lookup"); err != nil {
 			return nil, err
 		}
 	}

@@ -51,9 +51,6 @@ func parseTarget(stage string, v any, defaultDB string) (db, coll string, err er
 type outStage struct{ db, coll string }
 
 func parseOut(spec any, p *parser) ([]Stage, error) {
-	if p.inSub {
-		return nil, mongoerr.New(51047, "$out is not allowed within a $lookup's sub-pipeline")
-	}
 	db, coll, err := parseTarget("$out", spec, p.ctx.DB)
 	if err != nil {
 		return nil, err
@@ -102,9 +99,6 @@ type mergeStage struct {
 }
 
 func parseMerge(spec any, p *parser) ([]Stage, error) {
-	if p.inSub {
-		return nil, mongoerr.New(51047, "$merge is not allowed within a $lookup's sub-pipeline")
-	}
 	s := &mergeStage{whenMatched: "merge", whenNotMatched: "insert", on: []string{"_id"}}
 	var letSpec bson.D
 	switch x := spec.(type) {

@@ -308,3 +308,32 @@ func Drain(it Iterator) ([]bson.D, error) {
 type funcIterator func() (bson.D, bool, error)
 
 func (f funcIterator) Next() (bson.D, bool, error) { return f() }
+
+// blockingIterator is the output of a blocking stage ($group, $sort,
+// $bucketAuto, $setWindowFields, $sample): compute consumes the whole
+// input on the first Next, and its results are then handed out one at a
+// time, each let go once emitted.
+func blockingIterator[T any](compute func() ([]T, error), emit func(T) bson.D) Iterator {
+	var out []T
+	loaded := false
+	return funcIterator(func() (bson.D, bool, error) {
+		if !loaded {
+			loaded = true
+			var err error
+			if out, err = compute(); err != nil {
+				return nil, false, err
+			}
+		}
+		if len(out) == 0 {
+			return nil, false, nil
+		}
+		next := out[0]
+		var zero T
+		out[0] = zero
+		out = out[1:]
+		return emit(next), true, nil
+	})
+}
+
+// asIs is the emit of a blocking stage that computes documents.
+func asIs(d bson.D) bson.D { return d }

@@ -121,31 +121,16 @@ type keyedDoc struct {
 }
 
 func (s *sortStage) open(in Iterator, rt *runtime) (Iterator, error) {
-	var out []keyedDoc
-	loaded := false
-	return funcIterator(func() (bson.D, bool, error) {
-		if !loaded {
-			loaded = true
-			var err error
-			if s.limit > 0 {
-				out, err = s.topK(in, rt)
-			} else {
-				out, err = s.all(in, rt)
-			}
-			if err != nil {
-				return nil, false, err
-			}
+	return blockingIterator(func() ([]keyedDoc, error) {
+		if s.limit > 0 {
+			return s.topK(in, rt)
 		}
-		if len(out) == 0 {
-			return nil, false, nil
-		}
-		d := out[0].doc
+		return s.all(in, rt)
+	}, func(k keyedDoc) bson.D {
 		if rt.explain {
-			s.sortedBytes += int64(value.Size(d))
+			s.sortedBytes += int64(value.Size(k.doc))
 		}
-		out[0] = keyedDoc{}
-		out = out[1:]
-		return d, true, nil
+		return k.doc
 	}), nil
 }
 

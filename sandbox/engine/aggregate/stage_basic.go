@@ -219,36 +219,27 @@ func (s *sampleStage) Spec() bson.D {
 // open keeps a reservoir of size documents, so memory is bounded by the
 // sample rather than the input, then yields them in random order.
 func (s *sampleStage) open(in Iterator, _ *runtime) (Iterator, error) {
-	var res []bson.D
-	loaded := false
-	return funcIterator(func() (bson.D, bool, error) {
-		if !loaded {
-			loaded = true
-			seen := int64(0)
-			for {
-				d, ok, err := in.Next()
-				if err != nil {
-					return nil, false, err
-				}
-				if !ok {
-					break
-				}
-				seen++
-				if int64(len(res)) < s.size {
-					res = append(res, d)
-				} else if j := rand.Int64N(seen); j < s.size {
-					res[j] = d
-				}
+	return blockingIterator(func() ([]bson.D, error) {
+		var res []bson.D
+		seen := int64(0)
+		for {
+			d, ok, err := in.Next()
+			if err != nil {
+				return nil, err
 			}
-			rand.Shuffle(len(res), func(i, j int) { res[i], res[j] = res[j], res[i] })
+			if !ok {
+				break
+			}
+			seen++
+			if int64(len(res)) < s.size {
+				res = append(res, d)
+			} else if j := rand.Int64N(seen); j < s.size {
+				res[j] = d
+			}
 		}
-		if len(res) == 0 {
-			return nil, false, nil
-		}
-		d := res[0]
-		res = res[1:]
-		return d, true, nil
-	}), nil
+		rand.Shuffle(len(res), func(i, j int) { res[i], res[j] = res[j], res[i] })
+		return res, nil
+	}, asIs), nil
 }
 
 // ---- $documents ----
@@ -417,3 +408,26 @@ func writeValue(b *strings.Builder, v any, bareOID bool) {
 		fmt.Fprint(b, v)
 	}
 }
+
+// ---- $_internalInhibitOptimization ----
+
+// inhibitStage passes documents through; standing first, it keeps a
+// following $match or $sort from being pushed into the query
+// (document_source_internal_inhibit_optimization.cpp), as MongoDB's own
+// tests use it.
+type inhibitStage struct{}
+
+func parseInhibitOptimization(spec any, _ *parser) ([]Stage, error) {
+	d, ok := spec.(bson.D)
+	if !ok {
+		return nil, mongoerr.Newf(mongoerr.TypeMismatch, "$_internalInhibitOptimization must take a nested object but found: %s", value.FormatElem("$_internalInhibitOptimization", spec))
+	}
+	if len(d) != 0 {
+		return nil, mongoerr.Newf(mongoerr.FailedToParse, "$_internalInhibitOptimization must take an empty object but found: %s", value.Format(d))
+	}
+	return []Stage{inhibitStage{}}, nil
+}
+
+func (inhibitStage) Name() string                                   { return "$_internalInhibitOptimization" }
+func (inhibitStage) Spec() bson.D                                   { return stageSpec("$_internalInhibitOptimization", bson.D{}) }
+func (inhibitStage) open(in Iterator, _ *runtime) (Iterator, error) { return in, nil }

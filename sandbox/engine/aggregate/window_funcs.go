@@ -451,19 +451,17 @@ func (o *windowOutput) parseExpMovingAvg(d bson.D, sortBy *sortSpec, p *parser) 
 
 // expMovingAvg is AccumulatorExpMovingAvg over [unbounded, current]:
 // result = input * alpha + result * (1 - alpha), starting from the first
-// number; other values are skipped. It computes in doubles until a decimal
-// input is seen, and in decimals from then on.
+// number, other values skipped. mongod keeps the result in a decimal and
+// hands it out as a double unless an input was a decimal.
 func expMovingAvg(part []windowRow, input expr.Expr, alpha any, env *expr.Env, ar *arith) ([]any, error) {
 	vals := make([]any, len(part))
-	alphaF := value.ToDouble(alpha)
 	alphaD := decimalOfValue(alpha)
-	oneMinusD, err := ar.Sub(decimalOf(1), alphaD)
+	oneMinus, err := ar.Sub(decimalOf(1), alphaD)
 	if err != nil {
 		return nil, err
 	}
-	var curF float64
-	var curD any
-	seen, decimal := false, false
+	var cur any // a decimal once a number is seen
+	decimal := false
 	for i, r := range part {
 		env.Reset(r.doc)
 		v, err := input.Eval(env)
@@ -471,41 +469,32 @@ func expMovingAvg(part []windowRow, input expr.Expr, alpha any, env *expr.Env, a
 			return nil, err
 		}
 		if value.IsNumber(v) {
-			if _, isDec := v.(bson.Decimal128); isDec && !decimal {
+			if _, isDec := v.(bson.Decimal128); isDec {
 				decimal = true
-				if seen {
-					curD = decimalOfValue(curF)
-				}
 			}
-			switch {
-			case !seen && decimal:
-				curD = v
-			case !seen:
-				curF = value.ToDouble(v)
-			case decimal:
+			if cur == nil {
+				cur = decimalOfValue(v)
+			} else {
 				a, err := ar.Mul(decimalOfValue(v), alphaD)
 				if err != nil {
 					return nil, err
 				}
-				b, err := ar.Mul(curD, oneMinusD)
+				b, err := ar.Mul(cur, oneMinus)
 				if err != nil {
 					return nil, err
 				}
-				if curD, err = ar.Add(a, b); err != nil {
+				if cur, err = ar.Add(a, b); err != nil {
 					return nil, err
 				}
-			default:
-				curF = value.ToDouble(v)*alphaF + curF*(1-alphaF)
 			}
-			seen = true
 		}
 		switch {
-		case !seen:
+		case cur == nil:
 			vals[i] = nil
 		case decimal:
-			vals[i] = decimalOfValue(curD)
+			vals[i] = cur
 		default:
-			vals[i] = curF
+			vals[i] = value.ToDouble(cur)
 		}
 	}
 	return vals, nil
@@ -518,7 +507,8 @@ func decimalOf(n int64) bson.Decimal128 {
 }
 
 // decimalOfValue converts a number to a decimal as Value::coerceToDecimal
-// does (a double through its shortest exact rendering).
+// does: a double rounded to 15 significant digits (0.5 is
+// 0.500000000000000).
 func decimalOfValue(v any) bson.Decimal128 {
 	switch x := v.(type) {
 	case bson.Decimal128:
@@ -528,7 +518,7 @@ func decimalOfValue(v any) bson.Decimal128 {
 	case int64:
 		return decimalOf(x)
 	case float64:
-		d, _ := bson.ParseDecimal128(strconv.FormatFloat(x, 'g', 15, 64))
+		d, _ := bson.ParseDecimal128(strconv.FormatFloat(x, 'e', 14, 64))
 		return d
 	}
 	return bson.Decimal128{}

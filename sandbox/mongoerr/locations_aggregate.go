@@ -4,6 +4,19 @@ package mongoerr
 // named for what went wrong (FerretDB style), each with the file that
 // raises it, under src/mongo/db/pipeline/ unless a path says otherwise.
 const (
+	ErrAccMinMaxNSpecNotObject     = 5787900 // accumulator_multi.cpp
+	ErrAccNMissingInput            = 5787907 // accumulator_multi.cpp
+	ErrAccNMissingN                = 5787906 // accumulator_multi.cpp
+	ErrAccNNotIntegral             = 5787903 // accumulator_multi.cpp
+	ErrAccNNotNumber               = 5787902 // accumulator_multi.cpp
+	ErrAccNNotPositive             = 5787908 // accumulator_multi.cpp
+	ErrAccNSpecNotObject           = 5787801 // accumulator_multi.cpp
+	ErrAccNUnknownArgument         = 5787901 // accumulator_multi.cpp
+	ErrAccTopMissingN              = 5788003 // accumulator_multi.cpp
+	ErrAccTopMissingOutput         = 5788004 // accumulator_multi.cpp
+	ErrAccTopMissingSortBy         = 5788005 // accumulator_multi.cpp
+	ErrAccTopSpecNotObject         = 5788001 // accumulator_multi.cpp
+	ErrAccTopUnknownArgument       = 5788002 // accumulator_multi.cpp
 	ErrChangeStreamNotReplicaSet   = 40573   // document_source_change_stream.cpp
 	ErrDensifyBoundsDescending     = 5733402 // document_source_densify.cpp
 	ErrDensifyBoundsInvalid        = 5733404 // document_source_densify.cpp

@@ -379,7 +379,9 @@ func (s *bucketAutoStage) compute(in Iterator, rt *runtime) ([]bson.D, error) {
 	}
 	for i := int64(0); i < s.buckets && pos < len(entries); i++ {
 		first := entries[pos]
-		env.Reset(first.doc)
+		// mongod evaluates each accumulator's n against an empty
+		// document: a bucket has no single group key.
+		env.Reset(bson.D{})
 		b := &autoBucket{min: first.key, max: first.key, accs: make([]accumulator, len(s.accs))}
 		for j, st := range s.accs {
 			acc, err := st.newAcc(env)
@@ -410,13 +412,23 @@ func (s *bucketAutoStage) compute(in Iterator, rt *runtime) ([]bson.D, error) {
 		buckets = append(buckets, b)
 	}
 	if s.granularity != "" {
+		// adjustBoundariesAndGetMinForNextBucket: a bucket ends at its
+		// largest value rounded up, except that a bucket whose values
+		// round up to 0 ends where the next bucket's first value rounds
+		// down to; each later bucket starts where the previous one ends.
+		firsts := make([]any, len(buckets))
+		for i, b := range buckets {
+			firsts[i] = b.min
+		}
 		for i, b := range buckets {
 			if i == 0 {
 				b.min = roundGranularity(s.granularity, b.min, false)
+			} else {
+				b.min = buckets[i-1].max
 			}
 			b.max = roundGranularity(s.granularity, b.max, true)
-			if i > 0 {
-				b.min = buckets[i-1].max
+			if value.ToDouble(b.max) == 0 && i+1 < len(buckets) {
+				b.max = roundGranularity(s.granularity, firsts[i+1], false)
 			}
 		}
 	} else {
@@ -428,7 +440,7 @@ func (s *bucketAutoStage) compute(in Iterator, rt *runtime) ([]bson.D, error) {
 	for _, b := range buckets {
 		d := bson.D{{Key: "_id", Value: bson.D{{Key: "min", Value: b.min}, {Key: "max", Value: b.max}}}}
 		for i, st := range s.accs {
-			d = append(d, bson.E{Key: st.field, Value: b.accs[i].result()})
+			d = append(d, bson.E{Key: st.field, Value: missingToNull(b.accs[i].result())})
 		}
 		out = append(out, d)
 	}

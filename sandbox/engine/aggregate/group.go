@@ -180,7 +180,7 @@ func groupMemoryExceeded() error {
 // mongod would spill groups to disk; they stay in memory here, so nothing
 // is counted and the common path pays nothing.
 func (g *groupStage) consume(in Iterator, rt *runtime) ([]*group, error) {
-	env := rt.newEnv()
+	env, keyEnv := rt.newEnv(), rt.newEnv()
 	index := map[string]*group{}
 	var order []*group
 	var key []byte
@@ -211,8 +211,13 @@ func (g *groupStage) consume(in Iterator, rt *runtime) ([]*group, error) {
 		gr, ok := index[string(key)]
 		if !ok {
 			gr = &group{id: id, accs: make([]accumulator, len(g.accs))}
+			// An accumulator's n ($firstN, $topN...) is evaluated against
+			// the group key, as mongod's group processor does: "$k" in n
+			// is the _id's field k.
+			idDoc, _ := id.(bson.D)
+			keyEnv.Reset(idDoc)
 			for i, st := range g.accs {
-				if gr.accs[i], err = st.newAcc(env); err != nil {
+				if gr.accs[i], err = st.newAcc(keyEnv); err != nil {
 					return nil, err
 				}
 			}

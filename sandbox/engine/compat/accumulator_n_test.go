@@ -40,7 +40,7 @@ func TestAccumulatorsN(t *testing.T) {
 		{name: "minN spec must be an object", ref: accMultiSrc, cov: a("$minN"),
 			pipeline: group(`{"$minN": 5}`), code: 5787900, msg: "specification must be an object; found $minN: 5"},
 		{name: "firstN spec must be an object", ref: accMultiSrc, cov: a("$firstN"),
-			pipeline: group(`{"$firstN": [1]}`), code: 5787801, msg: "specification must be an object; found $firstN: [ 1 ]"},
+			pipeline: group(`{"$firstN": true}`), code: 5787801, msg: "specification must be an object; found $firstN: true"},
 		{name: "an unknown argument", ref: accMultiSrc, cov: a("$minN"),
 			pipeline: group(`{"$minN": {"input": "$v", "n": 1, "x": 1}}`), code: 5787901, msg: "Unknown argument for 'n' operator: x"},
 		{name: "n is required", ref: accMultiSrc, cov: a("$maxN"),

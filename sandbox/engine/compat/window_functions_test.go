@@ -116,7 +116,7 @@ func TestWindowFunctions(t *testing.T) {
 			pipeline: swf(`{"$covarianceSamp": ["$x", "$y"], "window": {"documents": ["unbounded", "current"]}}`),
 			want:     `[{"r": null}, {"r": 1.0}, {"r": 2.0}]`},
 		{name: "covariance is not a $group accumulator", ref: "src/mongo/db/pipeline/accumulator_covariance.cpp", cov: w("$covariancePop"),
-			pipeline: `[{"$group": {"_id": null, "c": {"$covariancePop": ["$x", "$y"]}}}]`,
+			pipeline: `[{"$group": {"_id": null, "c": {"$covariancePop": "$x"}}}]`,
 			code: 15952, msg: "unknown group operator '$covariancePop'"},
 
 		// $locf and $linearFill directly

@@ -74,7 +74,7 @@ func parseAggregate(req *request) (*aggregateSpec, error) {
 		return nil, err
 	}
 	if s.batchSize < 0 {
-		return nil, mongoerr.Newf(51024, "BSON field 'batchSize' value must be >= 0, actual value '%d'", s.batchSize)
+		return nil, mongoerr.Newf(mongoerr.ErrIDLValueOutOfRange, "BSON field 'batchSize' value must be >= 0, actual value '%d'", s.batchSize)
 	}
 	if h, ok := a.get("hint"); ok {
 		if hd, isDoc := h.(bson.D); !isDoc || len(hd) > 0 {
@@ -232,7 +232,7 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 			return err
 		}
 		if value.Size(newDoc) > value.MaxUserDocumentSize {
-			return mongoerr.Newf(17419, "Resulting document after update is larger than %d", value.MaxUserDocumentSize)
+			return mongoerr.Newf(mongoerr.ErrUpdateResultTooLarge, "Resulting document after update is larger than %d", value.MaxUserDocumentSize)
 		}
 		return e.catalog.Write(db, c, false, func(target *catalog.Collection) error {
 			if target == nil {
@@ -527,16 +527,10 @@ func (e *Engine) collStatsStage(view *catalog.View, db, coll string, spec bson.D
 			if c == nil {
 				return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "Unable to retrieve storageStats in $collStats stage :: caused by :: Collection [%s] not found.", ns(db, coll))
 			}
+			// The stage's parser has validated scale.
 			scale := int64(1)
 			if d, ok := f.Value.(bson.D); ok {
-				if v := value.Get(d, "scale"); !value.IsMissing(v) {
-					n, isNum := toInt64(v)
-					if !isNum {
-						return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '$collStats.storageStats.scale' is the wrong type '%s', expected types '[long, int, decimal, double']", value.TypeName(v))
-					}
-					if n < 1 {
-						return nil, mongoerr.Newf(51024, "BSON field 'scale' value must be >= 1, actual value '%d'", n)
-					}
+				if n, ok := toInt64(value.Get(d, "scale")); ok {
 					scale = n
 				}
 			}

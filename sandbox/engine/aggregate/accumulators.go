@@ -59,24 +59,24 @@ type accStatement struct {
 func parseAccStatement(field string, v any, p *parser) (*accStatement, error) {
 	d, ok := v.(bson.D)
 	if !ok || len(d) == 0 || len(d[0].Key) == 0 || d[0].Key[0] != '$' {
-		return nil, mongoerr.Newf(40234, "The field '%s' must be an accumulator object", field)
+		return nil, mongoerr.Newf(mongoerr.ErrGroupFieldNotAccumulator, "The field '%s' must be an accumulator object", field)
 	}
 	for i := 0; i < len(field); i++ {
 		if field[i] == '.' {
-			return nil, mongoerr.Newf(40235, "The field name '%s' cannot contain '.'", field)
+			return nil, mongoerr.Newf(mongoerr.ErrGroupFieldDotted, "The field name '%s' cannot contain '.'", field)
 		}
 	}
 	if field[0] == '$' {
-		return nil, mongoerr.Newf(40236, "The field name '%s' cannot be an operator name", field)
+		return nil, mongoerr.Newf(mongoerr.ErrGroupFieldOperator, "The field name '%s' cannot be an operator name", field)
 	}
 	if len(d) != 1 {
-		return nil, mongoerr.Newf(40238, "The field '%s' must specify one accumulator", field)
+		return nil, mongoerr.Newf(mongoerr.ErrGroupFieldTwoAccumulators, "The field '%s' must specify one accumulator", field)
 	}
 	op, arg := d[0].Key, d[0].Value
 	// accumulation_statement.cpp refuses an array argument before it looks
 	// the accumulator up.
 	if _, isArr := arg.(bson.A); isArr {
-		return nil, mongoerr.Newf(40237, "The %s accumulator is a unary operator", op)
+		return nil, mongoerr.Newf(mongoerr.ErrAccumulatorArrayArgument, "The %s accumulator is a unary operator", op)
 	}
 	st := &accStatement{field: field, op: op, spec: arg}
 	switch op {
@@ -105,7 +105,7 @@ func parseAccStatement(field string, v any, p *parser) (*accStatement, error) {
 		if err := expr.Unsupported(op); err != nil {
 			return nil, err
 		}
-		return nil, mongoerr.Newf(15952, "unknown group operator '%s'", op)
+		return nil, mongoerr.Newf(mongoerr.ErrAccumulatorUnknown, "unknown group operator '%s'", op)
 	}
 	x, err := p.compile(arg)
 	if err != nil {
@@ -286,7 +286,7 @@ func (a *mergeObjectsAcc) add(v any) error {
 		}
 		return nil
 	}
-	return mongoerr.Newf(40400, "$mergeObjects requires object inputs, but input %s is of type %s", docString(v), typeNameOf(v))
+	return mongoerr.Newf(mongoerr.ErrMergeObjectsNotObject, "$mergeObjects requires object inputs, but input %s is of type %s", docString(v), typeNameOf(v))
 }
 func (a *mergeObjectsAcc) result() any { return a.out }
 func (a *mergeObjectsAcc) mem() int    { return value.MemSize(a.out) }

@@ -49,14 +49,14 @@ func parseGroupStage(spec any, p *parser) ([]Stage, error) {
 func parseGroup(spec any, p *parser) (*groupStage, error) {
 	d, ok := spec.(bson.D)
 	if !ok {
-		return nil, mongoerr.New(15947, "a group's fields must be specified in an object")
+		return nil, mongoerr.New(mongoerr.ErrGroupNotObject, "a group's fields must be specified in an object")
 	}
 	g := &groupStage{}
 	idSeen := false
 	for _, e := range d {
 		if e.Key == "_id" {
 			if idSeen {
-				return nil, mongoerr.New(16414, "a group's _id may only be specified once")
+				return nil, mongoerr.New(mongoerr.ErrGroupDuplicateID, "a group's _id may only be specified once")
 			}
 			idSeen = true
 			id, err := parseGroupID(e.Value, p)
@@ -73,7 +73,7 @@ func parseGroup(spec any, p *parser) (*groupStage, error) {
 		g.accs = append(g.accs, st)
 	}
 	if !idSeen {
-		return nil, mongoerr.New(15955, "a group specification must include an _id")
+		return nil, mongoerr.New(mongoerr.ErrGroupMissingID, "a group specification must include an _id")
 	}
 	return g, nil
 }
@@ -93,7 +93,7 @@ func parseGroupID(spec any, p *parser) (func(env *expr.Env) (any, error), error)
 	}
 	for _, e := range d {
 		if _, isBool := e.Value.(bool); isBool || value.IsNumber(e.Value) {
-			return nil, mongoerr.New(17390, "$group does not support inclusion-style expressions")
+			return nil, mongoerr.New(mongoerr.ErrGroupInclusionID, "$group does not support inclusion-style expressions")
 		}
 	}
 	// The object as a whole gets mongod's checks on its field names.

@@ -225,7 +225,7 @@ func (s *lookupStage) join(in Iterator, rt *runtime) (Iterator, error) {
 		size := 0
 		for i, m := range matches {
 			if size > value.MemoryLimit {
-				return nil, false, mongoerr.Newf(4568, "Total size of documents in %s matching pipeline's $lookup stage exceeds %d bytes", s.from, value.MemoryLimit)
+				return nil, false, mongoerr.Newf(mongoerr.ErrLookupResultTooLarge, "Total size of documents in %s matching pipeline's $lookup stage exceeds %d bytes", s.from, value.MemoryLimit)
 			}
 			size += value.MemSize(m)
 			arr[i] = m

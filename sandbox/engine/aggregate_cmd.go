@@ -174,7 +174,10 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 		}
 		return pp.drain()
 	}
-	ctx.ReplaceCollection = func(db, c string, docs []bson.D) error {
+	ctx.ReplaceCollection = func(db, c string, ts bson.D, docs []bson.D) error {
+		if ts != nil {
+			return e.replaceTimeseries(req, db, c, ts, docs)
+		}
 		return e.replaceCollection(req, ctx.Ctx, db, c, docs)
 	}
 	ctx.MergeLookup = func(db, c string, on []string, doc bson.D) (bson.D, bool, error) {
@@ -333,6 +336,72 @@ func (e *Engine) replaceCollection(req *request, ctx context.Context, db, c stri
 	}
 	if err := e.catalog.RenameCollection(db, tmpName, db, c, true); err != nil {
 		return fail(err)
+	}
+	e.cursors.killNamespace(ns(db, c), false)
+	return nil
+}
+
+// replaceTimeseries is $out with the timeseries option
+// (DocumentSourceOut::validateTimeseries and initialize): the target is
+// created as a time-series collection with those options, or must already
+// be one with the same timeField and metaField, and its measurements are
+// replaced by the documents. mongod writes a temporary collection and
+// renames it over the target; the sandbox checks every document's time
+// field before it touches the target, so that a failing $out leaves it as
+// it was.
+func (e *Engine) replaceTimeseries(req *request, db, c string, spec bson.D, docs []bson.D) error {
+	if err := catalog.ValidateNamespace(db, c); err != nil {
+		return err
+	}
+	opts, err := timeseries.Parse(spec, ns(db, c))
+	if err != nil {
+		return err
+	}
+	arr := make(bson.A, len(docs))
+	sizes := make([]int, len(docs))
+	for i, d := range docs {
+		if _, ok := value.Get(d, opts.TimeField).(bson.DateTime); !ok {
+			return mongoerr.Newf(mongoerr.BadValue, "'%s' must be present and contain a valid BSON UTC datetime value", opts.TimeField)
+		}
+		arr[i], sizes[i] = d, value.Size(d)
+	}
+	existing := e.catalog.Snapshot(db, c)
+	switch {
+	case existing == nil:
+		create := *req
+		create.db, create.name = db, "create"
+		create.cmd = bson.D{{Key: "create", Value: c}, {Key: "timeseries", Value: spec}}
+		if _, err := e.createTimeseries(&create, c); err != nil {
+			return err
+		}
+	case existing.Kind != catalog.KindTimeseries:
+		return mongoerr.New(mongoerr.ErrOutTimeseriesFromCollection, "Cannot create a time-series collection from a non time-series collection.")
+	default:
+		have, _ := value.Get(existing.Options, "timeseries").(bson.D)
+		cur := timeseries.FromDocument(have)
+		if cur.TimeField != opts.TimeField {
+			return mongoerr.New(mongoerr.ErrOutTimeseriesTimeField, "Time field inputted does not match the time field of the existing time-series collection.")
+		}
+		if opts.MetaField != "" && cur.MetaField != opts.MetaField {
+			return mongoerr.New(mongoerr.ErrOutTimeseriesMetaField, "Meta field inputted does not match the time field of the existing time-series collection.")
+		}
+		err := e.writeTimeseries(db, c, func(ts *tsView) error {
+			ts.buckets.Truncate()
+			e.buckets.Forget(ts.buckets)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	target := *req
+	target.db = db
+	_, werrs, err := e.insertTimeseries(&target, c, arr, sizes, true, 0)
+	if err != nil {
+		return err
+	}
+	if len(werrs) > 0 {
+		return werrs[0].err
 	}
 	e.cursors.killNamespace(ns(db, c), false)
 	return nil

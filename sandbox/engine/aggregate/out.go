@@ -66,10 +66,14 @@ func checkWriteTarget(stage, db, coll string, special, internal int32, verb stri
 
 // ---- $out (document_source_out.cpp) ----
 
-type outStage struct{ db, coll string }
+type outStage struct {
+	db, coll   string
+	timeseries bson.D // the timeseries option, nil without one
+}
 
 func parseOut(spec any, p *parser) ([]Stage, error) {
 	var db, coll string
+	var tsSpec bson.D
 	switch x := spec.(type) {
 	case string:
 		db, coll = p.ctx.DB, x
@@ -81,22 +85,31 @@ func parseOut(spec any, p *parser) ([]Stage, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, ok := args["timeseries"]; ok {
-			return nil, timeseries.ErrTarget("$out")
-		}
 		db, coll = args["db"].(string), args["coll"].(string)
+		if ts, ok := args["timeseries"].(bson.D); ok {
+			if _, err := timeseries.Parse(ts, db+"."+coll); err != nil {
+				// The option is parsed in $out's IDL context.
+				me := mongoerr.As(err)
+				return nil, mongoerr.New(me.Code, strings.ReplaceAll(me.Msg, "'create.timeseries", "'$out.timeseries"))
+			}
+			tsSpec = ts
+		}
 	default:
 		return nil, mongoerr.Newf(mongoerr.ErrOutSpecType, "$out only supports a string or object argument, but found %s", typeNameOf(spec))
 	}
 	if err := checkWriteTarget("$out", db, coll, mongoerr.ErrOutSystemCollection, mongoerr.ErrOutInternalDatabase, "Can't"); err != nil {
 		return nil, err
 	}
-	return []Stage{&outStage{db: db, coll: coll}}, nil
+	return []Stage{&outStage{db: db, coll: coll, timeseries: tsSpec}}, nil
 }
 
 func (s *outStage) Name() string { return "$out" }
 func (s *outStage) Spec() bson.D {
-	return stageSpec("$out", bson.D{{Key: "db", Value: s.db}, {Key: "coll", Value: s.coll}})
+	body := bson.D{{Key: "db", Value: s.db}, {Key: "coll", Value: s.coll}}
+	if s.timeseries != nil {
+		body = append(body, bson.E{Key: "timeseries", Value: s.timeseries})
+	}
+	return stageSpec("$out", body)
 }
 
 func (s *outStage) open(in Iterator, rt *runtime) (Iterator, error) {
@@ -113,7 +126,7 @@ func (s *outStage) open(in Iterator, rt *runtime) (Iterator, error) {
 		if rt.ctx.ReplaceCollection == nil {
 			return nil, false, mongoerr.New(mongoerr.InternalError, "aggregate: no ReplaceCollection function in the context")
 		}
-		return nil, false, rt.ctx.ReplaceCollection(s.db, s.coll, docs)
+		return nil, false, rt.ctx.ReplaceCollection(s.db, s.coll, s.timeseries, docs)
 	}), nil
 }
 

@@ -39,8 +39,10 @@ type Context struct {
 	// sub-pipeline sees, each already wrapped as {$literal: value}. When nil,
 	// sub-pipelines run in this package over Query(db, coll, {}, nil, 0).
 	Pipeline func(db, coll string, pipeline bson.A, let bson.D) ([]bson.D, error)
-	// ReplaceCollection atomically replaces db.coll's documents ($out).
-	ReplaceCollection func(db, coll string, docs []bson.D) error
+	// ReplaceCollection atomically replaces db.coll's documents ($out);
+	// with timeseries (the option's specification) db.coll is, or
+	// becomes, a time-series collection.
+	ReplaceCollection func(db, coll string, timeseries bson.D, docs []bson.D) error
 	// MergeLookup finds the target document whose `on` fields equal doc's
 	// ($merge).
 	MergeLookup func(db, coll string, on []string, doc bson.D) (existing bson.D, found bool, err error)

@@ -1,6 +1,11 @@
 package compat_test
 
-import "testing"
+import (
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+)
 
 const (
 	outSrc   = "src/mongo/db/pipeline/document_source_out.cpp"
@@ -59,5 +64,41 @@ func TestStageOutMergeTargets(t *testing.T) {
 			code: 14, msg: "BSON field '$collStats.latencyStats.histograms' is the wrong type 'int', expected type 'bool'"},
 		{name: "$collStats count", ref: statsSrc, docs: `[{"_id": 1}, {"_id": 2}]`, pipeline: `[{"$collStats": {"count": {}}}, {"$project": {"_id": 0, "count": 1}}]`,
 			want: `[{"count": 2}]`},
+	})
+}
+
+// $out's timeseries option (MongoDB 7.0.3 and later): the target becomes,
+// or must already be, a time-series collection.
+func TestStageOutTimeseries(t *testing.T) {
+	docs := `[{"_id": 1, "t": {"$date": "2024-01-01T00:00:00Z"}, "m": "a", "v": 1}, {"_id": 2, "t": {"$date": "2024-01-01T01:00:00Z"}, "m": "b", "v": 2}]`
+	s := newSuite(t)
+	s.runCase(t, "$out creates a time-series collection, then replaces its measurements", outSrc, cover{family: stage, op: "$out", col: semantics},
+		func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), docs)
+			out := func(match string) *mongo.CommandError {
+				pipeline := ejArray(t, `[{"$match": `+match+`}, {"$out": {"db": "`+db.Name()+`", "coll": "ts", "timeseries": {"timeField": "t", "metaField": "m"}}}]`)
+				_, err := cursorDocs(t, db, bson.D{{Key: "aggregate", Value: "c"}, {Key: "pipeline", Value: pipeline}, {Key: "cursor", Value: bson.D{}}})
+				return err
+			}
+			if err := out(`{}`); err != nil {
+				t.Fatal(err)
+			}
+			colls, err := cursorDocs(t, db, ejDoc(t, `{"listCollections": 1, "filter": {"name": "ts"}}`))
+			if err != nil || len(colls) != 1 || field(colls[0], "type") != "timeseries" {
+				t.Fatalf("ts after $out: %v %v", colls, err)
+			}
+			if err := out(`{"_id": 2}`); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := cursorDocs(t, db, ejDoc(t, `{"find": "ts", "projection": {"_id": 1, "v": 1}}`))
+			sameDocs(t, "ts after the second $out", got, `[{"_id": 2, "v": 2}]`, false)
+		})
+	runAggCases(t, []aggCase{
+		{name: "$out's timeseries needs a timeField", ref: outSrc, docs: docs,
+			pipeline: `[{"$out": {"db": "d", "coll": "ts", "timeseries": {"metaField": "m"}}}]`,
+			code: 40414, msg: "BSON field '$out.timeseries.timeField' is missing but a required field"},
+		{name: "$out's timeseries option must be an object", ref: outSrc, docs: docs,
+			pipeline: `[{"$out": {"db": "d", "coll": "ts", "timeseries": 1}}]`,
+			code: 14, msg: "BSON field '$out.timeseries' is the wrong type 'int', expected type 'object'"},
 	})
 }

@@ -372,7 +372,7 @@ func TestTimeseriesOutTargetIsRefused(t *testing.T) {
 	mustRun(t, db, j(t, `{"create": "ts2", "timeseries": {"timeField": "t"}}`))
 	wantErr(t, db, `{"aggregate": "c", "pipeline": [{"$out": "ts2"}], "cursor": {}}`, mongoerr.NotImplemented,
 		"PlanExecutor error during aggregation :: caused by :: "+msg)
-	if names := firstBatch(t, db, `{"listCollections": 1, "filter": {"name": "ts2"}}`); len(names) != 1 || field(names[0], "type") != "timeseries" {
+	if names := firstBatch(t, db, `{"listCollections": 1, "filter": {"name": "ts2"}}`); len(names) != 1 || field(names[0].(bson.D), "type") != "timeseries" {
 		t.Fatalf("a refused $out changed ts2: %s", relaxed(names))
 	}
 }

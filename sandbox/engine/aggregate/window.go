@@ -195,6 +195,15 @@ func (o *windowOutput) parseRemovable(d bson.D, sortBy *sortSpec, p *parser) err
 				return err
 			}
 			o.bounds = b
+		case windowFunctions[e.Key] && o.op == "$count":
+			// window_function_count.cpp has its own loop and words.
+			if fn != nil {
+				return mongoerr.New(mongoerr.FailedToParse, "Cannot specify multiple functions in window function spec")
+			}
+			if a, ok := e.Value.(bson.D); !ok || len(a) != 0 {
+				return mongoerr.New(mongoerr.FailedToParse, "$count only accepts an empty object as input")
+			}
+			fn = &d[i]
 		case windowFunctions[e.Key]:
 			if fn != nil {
 				return mongoerr.New(mongoerr.FailedToParse, "Cannot specify two functions in window function spec")
@@ -206,9 +215,6 @@ func (o *windowOutput) parseRemovable(d bson.D, sortBy *sortSpec, p *parser) err
 	}
 	st := &accStatement{field: o.field, op: o.op, spec: fn.Value}
 	if o.op == "$count" {
-		if ad, ok := fn.Value.(bson.D); !ok || len(ad) != 0 {
-			return mongoerr.New(mongoerr.TypeMismatch, "$count takes no arguments, i.e. $count:{}")
-		}
 		st.input = func(*expr.Env) (any, error) { return int32(1), nil }
 		st.newAcc = func(*expr.Env) (accumulator, error) { return &sumAcc{}, nil }
 		o.acc = st

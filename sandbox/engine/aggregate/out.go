@@ -278,8 +278,8 @@ func parseMerge(spec any, p *parser) ([]Stage, error) {
 var mergeModes = map[[2]string]bool{
 	{"replace", "insert"}: true, {"replace", "fail"}: true, {"replace", "discard"}: true,
 	{"keepExisting", "insert"}: true,
-	{"merge", "insert"}: true, {"merge", "fail"}: true, {"merge", "discard"}: true,
-	{"fail", "insert"}: true,
+	{"merge", "insert"}:        true, {"merge", "fail"}: true, {"merge", "discard"}: true,
+	{"fail", "insert"}:     true,
 	{"pipeline", "insert"}: true, {"pipeline", "fail"}: true, {"pipeline", "discard"}: true,
 }
 

@@ -32,6 +32,15 @@ type stageParser func(spec any, p *parser) ([]Stage, error)
 // the two tables in step: adding a stage is one entry in each.
 var parsers map[string]stageParser
 
+// boundStage is a descriptor with its parser.
+type boundStage struct {
+	*stages.Stage
+	parse stageParser
+}
+
+// stageTable is every descriptor bound to its parser, built once.
+var stageTable map[string]boundStage
+
 func init() {
 	parsers = map[string]stageParser{
 		"$addFields":                    parseAddFields("$addFields"),
@@ -84,6 +93,10 @@ func init() {
 		"$_internalInhibitOptimization": parseInhibitOptimization,
 		"$_internalUnpackBucket":        parseUnpackBucket,
 	}
+	stageTable = map[string]boundStage{}
+	for _, s := range stages.All() {
+		stageTable[s.Name] = boundStage{Stage: s, parse: parsers[s.Name]}
+	}
 }
 
 // maxPipelineLength is internalPipelineLengthLimit, 1000 in 8.0's release
@@ -110,15 +123,15 @@ func parseStages(pipeline bson.A, p *parser) ([]Stage, error) {
 			return nil, mongoerr.New(mongoerr.ErrStageNotOneField, "A pipeline stage specification object must contain exactly one field.")
 		}
 		name := spec[0].Key
-		desc, ok := stages.Lookup(name)
+		bound, ok := stageTable[name]
 		if !ok {
 			return nil, mongoerr.Newf(mongoerr.ErrStageUnrecognized, "Unrecognized pipeline stage name: '%s'", name)
 		}
-		parsed, err := parsers[name](spec[0].Value, p)
+		parsed, err := bound.parse(spec[0].Value, p)
 		if err != nil {
 			return nil, err
 		}
-		descs = append(descs, desc)
+		descs = append(descs, bound.Stage)
 		out = append(out, parsed...)
 	}
 	for _, d := range descs {

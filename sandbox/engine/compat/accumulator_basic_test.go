@@ -23,7 +23,7 @@ func TestAccumulatorsBasic(t *testing.T) {
 		{name: "sum past int32 is a long", ref: accSumSrc, cov: at("$sum"),
 			docs: `[{"_id": 1, "v": 2147483647}, {"_id": 2, "v": 1}]`, pipeline: one(`{"$sum": "$v"}`), want: `[{"r": {"$numberLong": "2147483648"}}]`},
 		{name: "sum past int64 is a double", ref: accSumSrc, cov: at("$sum"),
-			docs: `[{"_id": 1, "v": {"$numberLong": "9223372036854775807"}}, {"_id": 2, "v": {"$numberLong": "1"}}]`,
+			docs:     `[{"_id": 1, "v": {"$numberLong": "9223372036854775807"}}, {"_id": 2, "v": {"$numberLong": "1"}}]`,
 			pipeline: one(`{"$sum": "$v"}`), want: `[{"r": 9.223372036854775808e18}]`},
 		{name: "a double makes the sum a double", ref: accSumSrc, cov: at("$sum"), docs: `[{"_id": 1, "v": 1}, {"_id": 2, "v": 1.0}]`,
 			pipeline: one(`{"$sum": "$v"}`), want: `[{"r": 2.0}]`},

@@ -74,7 +74,7 @@ func TestStageFill(t *testing.T) {
 			code: 6050202, msg: "Method must be either locf or linear"},
 		{name: "partitionBy and partitionByFields together", ref: fillSrc,
 			pipeline: `[{"$fill": {"sortBy": {"t": 1}, "partitionBy": "$p", "partitionByFields": ["p"], "output": {"a": {"method": "locf"}}}}]`,
-			code: 6050204, msg: "Maximum one of 'partitionBy' and 'partitionByFields can be specified in '$fill'"},
+			code:     6050204, msg: "Maximum one of 'partitionBy' and 'partitionByFields can be specified in '$fill'"},
 		{name: "an unknown field", ref: fillSrc, pipeline: `[{"$fill": {"output": {"a": {"value": 1}}, "sort": {"t": 1}}}]`,
 			code: 40415, msg: "BSON field '$fill.sort' is an unknown field."},
 		{name: "an unknown field in an output", ref: fillSrc, pipeline: `[{"$fill": {"output": {"a": {"val": 1}}}}]`,
@@ -86,10 +86,10 @@ func TestStageFill(t *testing.T) {
 		{name: "linear over a string fails", ref: linearSrc, cov: cover{col: types},
 			docs:     `[{"t": 1, "v": "x"}]`,
 			pipeline: `[{"$fill": {"sortBy": {"t": 1}, "output": {"v": {"method": "linear"}}}}]`,
-			code: 14, msg: planExecutor + "Value to be filled must be numeric or nullish, but found string"},
+			code:     14, msg: planExecutor + "Value to be filled must be numeric or nullish, but found string"},
 		{name: "linear with repeated sort values fails", ref: linearSrc,
 			docs:     `[{"t": 1, "v": 1}, {"t": 1}]`,
 			pipeline: `[{"$fill": {"sortBy": {"t": 1}, "output": {"v": {"method": "linear"}}}}]`,
-			code: 6050106, msg: planExecutor + "There can be no repeated values in the sort field"},
+			code:     6050106, msg: planExecutor + "There can be no repeated values in the sort field"},
 	})
 }

@@ -40,15 +40,15 @@ func TestStageOutMergeTargets(t *testing.T) {
 			code: 31320, msg: "Cannot $merge to internal database: config"},
 		{name: "whenMatched fail with whenNotMatched fail", ref: mergeSrc, docs: docs,
 			pipeline: `[{"$merge": {"into": "m", "whenMatched": "fail", "whenNotMatched": "fail"}}]`,
-			code: 51181, msg: "Combination of $merge modes 'whenMatched: fail' and 'whenNotMatched: fail' is not supported"},
+			code:     51181, msg: "Combination of $merge modes 'whenMatched: fail' and 'whenNotMatched: fail' is not supported"},
 		{name: "keepExisting with discard", ref: mergeSrc, docs: docs,
 			pipeline: `[{"$merge": {"into": "m", "whenMatched": "keepExisting", "whenNotMatched": "discard"}}]`,
-			code: 51181, msg: "Combination of $merge modes 'whenMatched: keepExisting' and 'whenNotMatched: discard' is not supported"},
+			code:     51181, msg: "Combination of $merge modes 'whenMatched: keepExisting' and 'whenNotMatched: discard' is not supported"},
 		{name: "a duplicate on field", ref: mergeSrc, docs: docs, pipeline: `[{"$merge": {"into": "m", "on": ["_id", "_id"]}}]`,
 			code: 31465, msg: "Found a duplicate field '_id'"},
 		{name: "let redefining new", ref: mergeSrc, docs: docs,
 			pipeline: `[{"$merge": {"into": "m", "let": {"new": "$a"}, "whenMatched": [{"$set": {"x": 1}}]}}]`,
-			code: 51273, msg: "'let' may not define a value for the reserved 'new' variable other than '$$ROOT'"},
+			code:     51273, msg: "'let' may not define a value for the reserved 'new' variable other than '$$ROOT'"},
 		{name: "into needs coll", ref: mergeSrc, docs: docs, pipeline: `[{"$merge": {"into": {"db": "x"}}}]`,
 			code: 40414, msg: "BSON field '$merge.into.coll' is missing but a required field"},
 
@@ -96,9 +96,9 @@ func TestStageOutTimeseries(t *testing.T) {
 	runAggCases(t, []aggCase{
 		{name: "$out's timeseries needs a timeField", ref: outSrc, docs: docs,
 			pipeline: `[{"$out": {"db": "d", "coll": "ts", "timeseries": {"metaField": "m"}}}]`,
-			code: 40414, msg: "BSON field '$out.timeseries.timeField' is missing but a required field"},
+			code:     40414, msg: "BSON field '$out.timeseries.timeField' is missing but a required field"},
 		{name: "$out's timeseries option must be an object", ref: outSrc, docs: docs,
 			pipeline: `[{"$out": {"db": "d", "coll": "ts", "timeseries": 1}}]`,
-			code: 14, msg: "BSON field '$out.timeseries' is the wrong type 'int', expected type 'object'"},
+			code:     14, msg: "BSON field '$out.timeseries' is the wrong type 'int', expected type 'object'"},
 	})
 }

@@ -1,7 +1,10 @@
 package engine_test
 
 import (
+	"encoding/binary"
 	"fmt"
+	"io"
+	"net"
 	"strings"
 	"sync"
 	"testing"
@@ -9,6 +12,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/connstring"
 
 	"github.com/schemalab/schemalab/sandbox/engine"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
@@ -124,7 +128,9 @@ func TestConfCursorsDieWithTheirConnection(t *testing.T) {
 // and killCursors stops a getMore that is running, which fails with
 // CursorKilled; killed or exhausted, the cursor is gone.
 func TestConfCursorInUseAndKilledWhileRunning(t *testing.T) {
-	db := slowColl(t)
+	client, uri := startServerWith(t, engine.Options{})
+	db := client.Database("conf")
+	insertN(t, db.Collection("c"), 20000) // slowFilter takes seconds over these
 	// Every getMore runs in the cursor's own session, as a driver's do.
 	sess, err := db.Client().StartSession()
 	if err != nil {
@@ -149,8 +155,13 @@ func TestConfCursorInUseAndKilledWhileRunning(t *testing.T) {
 		took = time.Since(start)
 	}()
 	time.Sleep(200 * time.Millisecond)
-	if _, ce := runJIn(sctx, t, db, getMoreCmd(id, "")); ce == nil || ce.Code != mongoerr.CursorInUse || ce.Message != fmt.Sprintf("cursor id %d is already in use", id) {
-		t.Errorf("a second getMore: %v", ce)
+	// A driver session runs one operation at a time, so the second getMore
+	// in the same logical session goes out on a connection of its own.
+	second := rawCommand(t, uri, bson.D{{Key: "getMore", Value: id}, {Key: "collection", Value: "c"},
+		{Key: "lsid", Value: sess.ID()}, {Key: "$db", Value: db.Name()}})
+	if code, _ := second.Lookup("code").Int32OK(); code != mongoerr.CursorInUse ||
+		second.Lookup("errmsg").StringValue() != fmt.Sprintf("cursor id %d is already in use", id) {
+		t.Errorf("a second getMore: %v", second)
 	}
 	killed := okJ(t, db, fmt.Sprintf(`{"killCursors": "c", "cursors": [{"$numberLong": "%d"}]}`, id))
 	sameJSON(t, "killCursors", field(killed, "cursorsKilled"), fmt.Sprintf(`[{"$numberLong": "%d"}]`, id))
@@ -238,4 +249,45 @@ func TestConfCursorReadsItsSnapshot(t *testing.T) {
 			t.Errorf("document %d returned %d times", k, n)
 		}
 	}
+}
+
+// rawCommand sends cmd as one OP_MSG on a connection of its own and
+// returns the reply's body, error or not.
+func rawCommand(t testing.TB, uri string, cmd bson.D) bson.Raw {
+	t.Helper()
+	cs, err := connstring.ParseAndValidate(uri)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.DialTimeout("tcp", cs.Hosts[0], 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	body, err := bson.Marshal(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const opMsg = 2013
+	msg := binary.LittleEndian.AppendUint32(nil, uint32(16+4+1+len(body)))
+	msg = binary.LittleEndian.AppendUint32(msg, 1) // requestID
+	msg = binary.LittleEndian.AppendUint32(msg, 0) // responseTo
+	msg = binary.LittleEndian.AppendUint32(msg, opMsg)
+	msg = binary.LittleEndian.AppendUint32(msg, 0) // flagBits
+	msg = append(msg, 0)                           // section kind 0: the body
+	msg = append(msg, body...)
+	if _, err := conn.Write(msg); err != nil {
+		t.Fatal(err)
+	}
+	var size [4]byte
+	if _, err := io.ReadFull(conn, size[:]); err != nil {
+		t.Fatal(err)
+	}
+	reply := make([]byte, binary.LittleEndian.Uint32(size[:])-4)
+	if _, err := io.ReadFull(conn, reply); err != nil {
+		t.Fatal(err)
+	}
+	// header rest (12) + flagBits (4) + section kind (1)
+	return bson.Raw(reply[17:])
 }

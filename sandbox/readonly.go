@@ -2,6 +2,8 @@ package sandbox
 
 import (
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/stages"
 )
 
 // This file is the guard's read-only policy, the one `schemalab advise`
@@ -11,8 +13,8 @@ import (
 // the server. Like the prefix policy it is an allow-list: whatever is not
 // below is refused.
 
-// readOnlyCommands are the commands a read-only client may send; bounded
-// ones must carry maxTimeMS.
+// readOnlyCommands are the commands a read-only client may send; the
+// bounded ones must carry maxTimeMS.
 var readOnlyCommands = map[string]readOnlyRule{
 	// The driver's handshake, heartbeat, authentication and session
 	// bookkeeping, and what the server says about itself.
@@ -46,21 +48,13 @@ type readOnlyRule struct {
 // collection's lock), profile (it changes the profiler), and the
 // transaction commands.
 
-// readOnlyStages are the aggregation stages a read-only pipeline may use:
-// the reading stages of MongoDB 8.0. Absent besides $out and $merge: the
-// change streams (a tailable cursor that waits), the internal and
-// server-wide stages, and Atlas Search's.
-var readOnlyStages = map[string]bool{
-	"$addFields": true, "$bucket": true, "$bucketAuto": true, "$collStats": true, "$count": true,
-	"$densify": true, "$documents": true, "$facet": true, "$fill": true, "$geoNear": true,
-	"$graphLookup": true, "$group": true, "$indexStats": true, "$limit": true, "$lookup": true,
-	"$match": true, "$project": true, "$redact": true, "$replaceRoot": true, "$replaceWith": true,
-	"$sample": true, "$set": true, "$setWindowFields": true, "$skip": true, "$sort": true,
-	"$sortByCount": true, "$unionWith": true, "$unset": true, "$unwind": true,
+// readOnlyStage reports whether a read-only pipeline may use a stage:
+// one the prefix policy allows (allowedStage) that writes nothing, which
+// leaves out $out and $merge.
+func readOnlyStage(name string) bool {
+	s, ok := stages.Lookup(name)
+	return ok && allowedStage(name) && !s.Writes()
 }
-
-// writeStages are the keys that make a pipeline write, wherever they sit.
-var writeStages = map[string]bool{"$out": true, "$merge": true}
 
 // checkReadOnly refuses any command of a read-only client that could
 // change a database, or that is unbounded.
@@ -99,36 +93,35 @@ func (p policy) checkReadOnly(cmd bson.D) error {
 			return err
 		}
 	}
-	// Belt and braces: a write stage anywhere in the command, in a
-	// sub-pipeline or in a place no one thought of, refuses it.
+	// Belt and braces: a writing stage's name anywhere in the command, in
+	// a sub-pipeline or in a place no one thought of, refuses it.
 	return p.noWriteStage(name, cmd, 0)
 }
 
-// checkReadOnlyPipeline refuses stages outside readOnlyStages, in the
-// pipeline and in the sub-pipelines of $facet, $lookup and $unionWith.
+// checkReadOnlyPipeline refuses stages readOnlyStage refuses, in the
+// pipeline and in its sub-pipelines ($facet, $lookup, $unionWith), as
+// the stage descriptors find them.
 func (p policy) checkReadOnlyPipeline(name string, v any, depth int) error {
-	stages, ok := v.(bson.A)
+	arr, ok := v.(bson.A)
 	if !ok {
 		return nil // not a pipeline: the server refuses it
 	}
 	if depth > maxWalkDepth {
 		return p.refuse(name, "it is nested too deeply to check")
 	}
-	for _, st := range stages {
+	for _, st := range arr {
 		stage, ok := st.(bson.D)
 		if !ok {
 			continue
 		}
 		for _, e := range stage {
-			if !readOnlyStages[e.Key] {
+			if !readOnlyStage(e.Key) {
 				return p.refuse(name, "advise only reads, and the stage `"+e.Key+"` is not one of its reads")
 			}
-			spec, _ := e.Value.(bson.D)
-			for _, sub := range spec {
-				if e.Key == "$facet" || sub.Key == "pipeline" {
-					if err := p.checkReadOnlyPipeline(name, sub.Value, depth+1); err != nil {
-						return err
-					}
+			desc, _ := stages.Lookup(e.Key)
+			for _, sub := range desc.Pipelines(e.Value) {
+				if err := p.checkReadOnlyPipeline(name, sub, depth+1); err != nil {
+					return err
 				}
 			}
 		}
@@ -136,7 +129,7 @@ func (p policy) checkReadOnlyPipeline(name string, v any, depth int) error {
 	return nil
 }
 
-// noWriteStage walks all of v for a key that names a write stage.
+// noWriteStage walks all of v for a key that names a writing stage.
 func (p policy) noWriteStage(name string, v any, depth int) error {
 	if depth > maxWalkDepth {
 		return p.refuse(name, "it is nested too deeply to check")
@@ -144,7 +137,7 @@ func (p policy) noWriteStage(name string, v any, depth int) error {
 	switch x := v.(type) {
 	case bson.D:
 		for _, e := range x {
-			if writeStages[e.Key] {
+			if s, ok := stages.Lookup(e.Key); ok && s.Writes() {
 				return p.refuse(name, "advise only reads, and `"+e.Key+"` writes")
 			}
 			if err := p.noWriteStage(name, e.Value, depth+1); err != nil {

@@ -43,4 +43,3 @@ func TestFourVariantPresentGoldens(t *testing.T) {
 		return out
 	})
 }
-

@@ -79,7 +79,7 @@ func unusedIndexes(ctx context.Context, r reader, c *collection) ([]Finding, str
 			Evidence: Evidence{
 				Figures: []Figure{{"index", st.Name}, {"operations", st.Accesses.Ops}, {"counted since", since},
 					{"hours counted", round1(age.Hours())}, {"index size (bytes)", size}},
-				Threshold: fmt.Sprintf("no access since the counters started; confidence is low under %s of counting, high from %s", mediumAge, highAge),
+				Threshold: "no access since the counters started; confidence is low under a day of counting, medium under a week, high from a week",
 				Reference: unnecessaryIndexesPage + " and " + indexStatsPage,
 			},
 		})

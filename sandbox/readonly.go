@@ -88,7 +88,9 @@ func (p policy) checkReadOnly(cmd bson.D) error {
 	}
 	if name == "aggregate" {
 		// Every copy of a duplicated pipeline, whichever one a server reads.
-		err := eachKey(cmd, "pipeline", func(v any) error { return p.checkReadOnlyPipeline(name, v, 0) })
+		err := eachKey(cmd, "pipeline", func(v any) error {
+			return p.checkStages(name, v, 0, readOnlyStage, "advise only reads, and will not send the stage ")
+		})
 		if err != nil {
 			return err
 		}
@@ -96,37 +98,6 @@ func (p policy) checkReadOnly(cmd bson.D) error {
 	// Belt and braces: a writing stage's name anywhere in the command, in
 	// a sub-pipeline or in a place no one thought of, refuses it.
 	return p.noWriteStage(name, cmd, 0)
-}
-
-// checkReadOnlyPipeline refuses stages readOnlyStage refuses, in the
-// pipeline and in its sub-pipelines ($facet, $lookup, $unionWith), as
-// the stage descriptors find them.
-func (p policy) checkReadOnlyPipeline(name string, v any, depth int) error {
-	arr, ok := v.(bson.A)
-	if !ok {
-		return nil // not a pipeline: the server refuses it
-	}
-	if depth > maxWalkDepth {
-		return p.refuse(name, "it is nested too deeply to check")
-	}
-	for _, st := range arr {
-		stage, ok := st.(bson.D)
-		if !ok {
-			continue
-		}
-		for _, e := range stage {
-			if !readOnlyStage(e.Key) {
-				return p.refuse(name, "advise only reads, and the stage `"+e.Key+"` is not one of its reads")
-			}
-			desc, _ := stages.Lookup(e.Key)
-			for _, sub := range desc.Pipelines(e.Value) {
-				if err := p.checkReadOnlyPipeline(name, sub, depth+1); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
 }
 
 // noWriteStage walks all of v for a key that names a writing stage.

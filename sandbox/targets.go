@@ -249,9 +249,15 @@ func allowedStage(name string) bool {
 
 // checkPipeline refuses stages allowedStage refuses, in pipeline and in
 // its sub-pipelines ($facet, $lookup, $unionWith, $merge's whenMatched).
-// A pipeline that is not an array of documents is left to the server to
-// refuse.
 func (p policy) checkPipeline(name string, v any, depth int) error {
+	return p.checkStages(name, v, depth, allowedStage, "the sandbox does not allow the stage ")
+}
+
+// checkStages refuses the stages allow refuses, saying refusal and the
+// stage's name, in pipeline and in its sub-pipelines as the stage
+// descriptors find them. A pipeline that is not an array of documents is
+// left to the server to refuse.
+func (p policy) checkStages(name string, v any, depth int, allow func(string) bool, refusal string) error {
 	arr, ok := v.(bson.A)
 	if !ok {
 		return nil
@@ -265,12 +271,12 @@ func (p policy) checkPipeline(name string, v any, depth int) error {
 			continue
 		}
 		for _, e := range stage {
-			if !allowedStage(e.Key) {
-				return p.refuse(name, "the sandbox does not allow the stage `"+e.Key+"`")
+			if !allow(e.Key) {
+				return p.refuse(name, refusal+"`"+e.Key+"`")
 			}
 			desc, _ := stages.Lookup(e.Key)
 			for _, sub := range desc.Pipelines(e.Value) {
-				if err := p.checkPipeline(name, sub, depth+1); err != nil {
+				if err := p.checkStages(name, sub, depth+1, allow, refusal); err != nil {
 					return err
 				}
 			}

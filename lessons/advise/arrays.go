@@ -47,6 +47,8 @@ type arrayStats struct {
 	Top []struct {
 		Total float64 `bson:"total"`
 	} `bson:"top"`
+	// Hist's _id is a bucket's lower bound, a double as the boundaries
+	// are, or "more" past the last.
 	Hist []struct {
 		ID    any   `bson:"_id"`
 		Count int64 `bson:"count"`
@@ -133,9 +135,9 @@ func referable(name string) bool {
 
 // lengthBoundaries are the histogram's bucket bounds, 1-2-5 steps: a
 // long tail spans orders of magnitude, and each gets three bars.
-func lengthBoundaries() bson.A {
-	b := bson.A{0}
-	for m := 1; m <= 10_000_000; m *= 10 {
+func lengthBoundaries() []float64 {
+	b := []float64{0}
+	for m := 1.0; m <= 1e7; m *= 10 {
 		b = append(b, m, 2*m, 5*m)
 	}
 	return b[:len(b)-2] // ends at 10,000,000
@@ -167,12 +169,12 @@ func histogram(l *locale.Localizer, st arrayStats) []lessons.Bar {
 	bounds := lengthBoundaries()
 	var bars []lessons.Bar
 	for _, h := range st.Hist {
-		lo, ok := toFloat(h.ID)
+		lo, ok := h.ID.(float64)
 		label := "≥ " + l.Figure(1e7)
 		if ok {
 			label = l.Figure(lo)
-			if i := slices.IndexFunc(bounds, func(b any) bool { x, _ := toFloat(b); return x == lo }); i >= 0 && i+1 < len(bounds) {
-				hi, _ := toFloat(bounds[i+1])
+			if i := slices.Index(bounds, lo); i >= 0 && i+1 < len(bounds) {
+				hi := bounds[i+1]
 				if hi-1 > lo {
 					label = l.Figure(lo) + "–" + l.Figure(hi-1)
 				}
@@ -188,7 +190,7 @@ func histogram(l *locale.Localizer, st arrayStats) []lessons.Bar {
 func countAbove(st arrayStats, threshold float64) int64 {
 	var n int64
 	for _, h := range st.Hist {
-		lo, ok := toFloat(h.ID)
+		lo, ok := h.ID.(float64)
 		if !ok || lo > threshold {
 			n += h.Count
 		}
@@ -218,20 +220,6 @@ func multikeyIndex(c *collection, name string) string {
 		}
 	}
 	return ""
-}
-
-func toFloat(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int32:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case int:
-		return float64(x), true
-	case float64:
-		return x, true
-	}
-	return 0, false
 }
 
 // maxBSON is the BSON document size limit, 16 MiB.

@@ -148,13 +148,18 @@ func pickSource(ctx context.Context, r reader, c *collection, candidates, number
 			bson.D{{Key: "$group", Value: bson.D{{Key: "_id", Value: "$" + f}}}}, bson.D{{Key: "$count", Value: "n"}},
 		}})
 	}
-	var res bson.M
+	var res map[string][]struct {
+		N int64 `bson:"n"`
+	}
 	if err := r.one(ctx, c.name, append(slices.Clone(c.base), bson.D{{Key: "$facet", Value: facets}}), &res); err != nil {
 		return "", 0, err
 	}
 	best, bestN := "", int64(0)
 	for i, f := range candidates {
-		n := facetCount(res[fmt.Sprint("f", i)])
+		var n int64
+		if counts := res[fmt.Sprint("f", i)]; len(counts) > 0 {
+			n = counts[0].N
+		}
 		if n < 2 || float64(n) > sourceShare*float64(c.analysed) || n <= bestN {
 			continue
 		}
@@ -164,21 +169,6 @@ func pickSource(ctx context.Context, r reader, c *collection, candidates, number
 		best, bestN = f, n
 	}
 	return best, bestN, nil
-}
-
-func facetCount(v any) int64 {
-	a, ok := v.(bson.A)
-	if !ok || len(a) == 0 {
-		return 0
-	}
-	d, _ := a[0].(bson.D)
-	for _, e := range d {
-		if e.Key == "n" {
-			n, _ := toFloat(e.Value)
-			return int64(n)
-		}
-	}
-	return 0
 }
 
 // timeSpan is a stretch of time [from, to).

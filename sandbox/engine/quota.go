@@ -64,8 +64,9 @@ func (e *Engine) storageFigures(prefix string) (data, indexes int64) {
 // checkQuota runs before every command on a database under a storage
 // quota: it measures the quota's index sizes when they are stale, and
 // refuses a command that grows storage by an amount not known in advance
-// (an index build, a new collection) once the quota is reached. Writes of
-// documents are checked as each one is stored (catalog.Quota.Admit).
+// (a new collection) once the quota is reached. Writes of documents are
+// checked as each one is stored (catalog.Quota.Admit), index builds once
+// built (admitIndexes).
 func (e *Engine) checkQuota(c *command, db string) error {
 	q := e.catalog.QuotaFor(db)
 	if q == nil {

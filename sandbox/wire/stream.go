@@ -39,6 +39,9 @@ const minStreamInterval = 100 * time.Millisecond
 func (s *Server) serveAwaitableHello(c *clientConn, br *bufio.Reader, req *request) bool {
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
+	// Waiting for the client is idleness, not a half-sent message: the
+	// read ahead has no deadline (readMessage set one for this message).
+	c.nc.SetReadDeadline(time.Time{})
 	watch := make(chan error, 1)
 	go func() {
 		_, err := br.Peek(1)

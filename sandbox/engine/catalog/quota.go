@@ -82,12 +82,13 @@ func OverQuota(used, grow, max int64) error {
 }
 
 // sizeText renders n in Atlas's whole megabytes, or in kilobytes when
-// the quota itself is under a megabyte.
+// the quota itself is under a megabyte, rounded up: a write is refused
+// only when the figures it shows add up to more than the quota.
 func sizeText(n, quota int64) string {
 	if quota < 1<<20 {
-		return fmt.Sprintf("%d KB", n>>10)
+		return fmt.Sprintf("%d KB", (n+1<<10-1)>>10)
 	}
-	return fmt.Sprintf("%d MB", n>>20)
+	return fmt.Sprintf("%d MB", (n+1<<20-1)>>20)
 }
 
 // SetQuota starts enforcing q over the databases under q.Prefix, in place

@@ -8,12 +8,13 @@ import (
 	"github.com/schemalab/schemalab/sandbox/vocab"
 )
 
-// quotaMeasureEvery is how often a storage quota's index sizes are
-// measured again while its databases are in use. Data sizes are counted
-// exactly on every write (catalog.Quota); index sizes come from the
-// storage model, which reads whole indexes, and grow with the data, so a
-// second's staleness lets a write past the quota by no more than the
-// index entries of one second's writes.
+// quotaMeasureEvery is how often, at most, a storage quota's index sizes
+// are measured again while its databases are in use and near the limit
+// (catalog.Quota.ClaimMeasure). Data sizes are counted exactly on every
+// write; index sizes come from the storage model, which reads whole
+// indexes, and grow with the data, so a second's staleness lets a write
+// past the quota by no more than the index entries of one second's
+// writes.
 const quotaMeasureEvery = time.Second
 
 // SetStorageQuota bounds the storage of the databases named prefix* (data
@@ -29,7 +30,6 @@ func (e *Engine) SetStorageQuota(prefix string, max int64) {
 	e.catalog.SetQuota(q)
 	_, indexes := e.storageFigures(prefix)
 	q.SetIndexBytes(indexes)
-	q.ClaimMeasure(time.Now(), 0)
 	e.quotas.Store(true)
 }
 

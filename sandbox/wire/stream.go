@@ -24,9 +24,10 @@ import (
 // connection pool, killing the cursors of its sessions.
 
 // minStreamInterval bounds how often an exhaust stream replies, whatever
-// maxAwaitTimeMS says: drivers ask for 10 s (at least 500 ms), and a
+// maxAwaitTimeMS says: drivers ask for their heartbeat frequency, 10 s by
+// default and never under 500 ms (the monitoring spec's minimum), and a
 // client asking for 0 must not make the server spin.
-const minStreamInterval = 100 * time.Millisecond
+const minStreamInterval = 500 * time.Millisecond
 
 // serveAwaitableHello answers an awaitable hello, and its exhaust stream
 // if it allows one. It reports false when the connection is to be closed.

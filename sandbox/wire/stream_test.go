@@ -49,16 +49,16 @@ func waitForConnections(t *testing.T, srv *Server, n int) {
 func TestExhaustHelloStreamsUntilTheClientCloses(t *testing.T) {
 	srv := startTestServer(t, Options{partialMessageTimeout: 100 * time.Millisecond})
 	c := dialRaw(t, srv)
-	sendAwaitable(t, c, 7, true, processID(t, srv), 150)
+	sendAwaitable(t, c, 7, true, processID(t, srv), 600)
 	responseTo := int32(7)
 	last := time.Now()
-	for i := range 5 {
+	for i := range 3 {
 		r := c.recv()
 		if r.flags&flagMoreToCome == 0 || r.header.responseTo != responseTo || get(r.doc, "ok") != 1.0 {
 			t.Fatalf("reply %d: flags %b, responseTo %d (want %d): %v", i, r.flags, r.header.responseTo, responseTo, r.doc)
 		}
-		if since := time.Since(last); since < 100*time.Millisecond {
-			t.Fatalf("reply %d came %v after the one before, want about 150ms", i, since)
+		if since := time.Since(last); since < 500*time.Millisecond {
+			t.Fatalf("reply %d came %v after the one before, want about 600ms", i, since)
 		}
 		responseTo, last = r.header.requestID, time.Now()
 	}
@@ -124,7 +124,7 @@ func TestAwaitableHelloEnds(t *testing.T) {
 				}
 				replies++
 			}
-			if replies > 12 {
+			if replies > 3 {
 				t.Fatalf("%d replies in a second", replies)
 			}
 		})

@@ -154,10 +154,7 @@ func FuzzDispatch(f *testing.F) {
 // client that does not know the password would. No sequence may log in,
 // or get past the server to a student's data; none may panic.
 func FuzzLogin(f *testing.F) {
-	var seeds [][]byte
-	for _, c := range seedCommands(f) {
-		seeds = append(seeds, c)
-	}
+	seeds := seedCommands(f)
 	// A real conversation's messages, made against another server: the
 	// fuzzer replays and splices them.
 	other := startAuthServer(f, Options{})

@@ -34,9 +34,6 @@ type Quota struct {
 	measuredData atomic.Int64
 }
 
-// Data is the BSON size of every record under the quota's prefix.
-func (q *Quota) Data() int64 { return q.data.Load() }
-
 // SetIndexBytes records the index size measured under the prefix.
 func (q *Quota) SetIndexBytes(n int64) {
 	q.indexes.Store(n)

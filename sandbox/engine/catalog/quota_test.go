@@ -45,7 +45,7 @@ func TestQuotaCountsEveryWayDataMoves(t *testing.T) {
 	cat.SetQuota(q)
 	check := func(step string) {
 		t.Helper()
-		if got, want := q.Data(), liveData(cat, "alice_"); got != want {
+		if got, want := q.data.Load(), liveData(cat, "alice_"); got != want {
 			t.Fatalf("after %s: quota counts %d bytes, the databases hold %d", step, got, want)
 		}
 	}
@@ -100,7 +100,7 @@ func TestQuotaCountsEveryWayDataMoves(t *testing.T) {
 	check("a failed namespace change")
 	cat.RemoveQuota("alice_")
 	write(t, cat, "alice_a", "c", func(col *Collection) error { _, err := col.Insert(doc(4, "after")); return err })
-	if q.Data() == liveData(cat, "alice_") {
+	if q.data.Load() == liveData(cat, "alice_") {
 		t.Fatal("a removed quota still counts")
 	}
 }

@@ -274,3 +274,28 @@ func toInt64(v any) int64 {
 	}
 	return -1
 }
+
+// A user's snapshots are bounded across all its databases, which cost
+// nothing to make: a bound per database alone would bound nothing.
+func TestSnapshotsPerUser(t *testing.T) {
+	_, alice, bob := twoStudents(t, Account{MaxStorageBytes: 1 << 20}, Account{MaxStorageBytes: 1 << 20})
+	save := func(c *mongo.Client, db, name string) error {
+		return c.Database(db).RunCommand(bg, bson.D{{Key: "schemalabSnapshot", Value: "save"}, {Key: "name", Value: name}}).Err()
+	}
+	for i := range 256 {
+		if err := save(alice, fmt.Sprintf("alice_db%d", i%8), fmt.Sprint(i)); err != nil {
+			t.Fatalf("snapshot %d: %v", i, err)
+		}
+	}
+	err := save(alice, "alice_other", "one more")
+	wantServerError(t, "snapshot 257", err, mongoerr.IllegalOperation,
+		"your databases already have 256 snapshots, the most the embedded server keeps for one user; drop some first")
+	// Saving again under a name that exists replaces it, and a classmate
+	// has a bound of his own.
+	if err := save(alice, "alice_db0", "0"); err != nil {
+		t.Fatalf("replacing a snapshot: %v", err)
+	}
+	if err := save(bob, "bob_db", "mine"); err != nil {
+		t.Fatalf("bob: %v", err)
+	}
+}

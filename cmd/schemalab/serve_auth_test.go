@@ -79,7 +79,7 @@ func TestServeWithUsers(t *testing.T) {
 	_, err = coll.InsertOne(ctx, big)
 	var we mongo.WriteException
 	if !errors.As(err, &we) || len(we.WriteErrors) != 1 || we.WriteErrors[0].Code != 8000 ||
-		!strings.HasPrefix(we.WriteErrors[0].Message, "you are over your space quota, using 1 MB of 1 MB") {
+		!strings.HasPrefix(we.WriteErrors[0].Message, "you are over your space quota, using 0.6 MB of 1.0 MB; this write needs 0.6 MB more") {
 		t.Fatalf("over the quota: %v", err)
 	}
 	if _, err := coll.DeleteMany(ctx, bson.D{}); err != nil {

@@ -90,12 +90,17 @@ func OverQuota(used, grow, max int64) error {
 	return mongoerr.New(mongoerr.AtlasError, msg+" (data size plus index size of your databases, as db.stats() reports them; delete or drop something to free space)")
 }
 
-// sizeText renders n in Atlas's whole megabytes, or in kilobytes when
-// the quota itself is under a megabyte, rounded up: a write is refused
-// only when the figures it shows add up to more than the quota.
+// sizeText renders n in Atlas's whole megabytes, with a tenth for a
+// quota under 100 MB and in kilobytes for one under a megabyte, rounded
+// up: a write is refused only when the figures it shows add up to more
+// than the quota.
 func sizeText(n, quota int64) string {
-	if quota < 1<<20 {
+	switch {
+	case quota < 1<<20:
 		return fmt.Sprintf("%d KB", (n+1<<10-1)>>10)
+	case quota < 100<<20:
+		tenths := (n*10 + 1<<20 - 1) >> 20
+		return fmt.Sprintf("%d.%d MB", tenths/10, tenths%10)
 	}
 	return fmt.Sprintf("%d MB", (n+1<<20-1)>>20)
 }

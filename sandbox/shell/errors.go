@@ -208,6 +208,8 @@ func (s *Shell) describeError(err error, ctx context.Context) *EvalError {
 		err = errors.Join(ctx.Err(), err)
 	}
 	switch {
+	case errors.Is(err, errCodeTooDeep):
+		return &EvalError{Text: "RangeError: " + errCodeTooDeep.Error(), Name: "RangeError", err: err}
 	case errors.As(err, &syn):
 		return &EvalError{Text: "SyntaxError: " + syn.msg, Name: "SyntaxError", err: err}
 	case errors.As(err, &ie) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):

@@ -560,6 +560,9 @@ var posRe = regexp.MustCompile(`Line (\d+):(\d+) (.*?)(?: \(and \d+ more errors\
 // syntaxErr formats a parse error of code, whose first line is line
 // firstLine of the script, as mongosh prints one.
 func syntaxErr(err error, code string, firstLine int) error {
+	if errors.Is(err, errCodeTooDeep) {
+		return err
+	}
 	msg := strings.TrimPrefix(err.Error(), "SyntaxError: ")
 	line, col := 0, 0
 	var cse *goja.CompilerSyntaxError

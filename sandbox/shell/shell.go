@@ -257,6 +257,9 @@ func (s *Shell) initRuntime(db string) error {
 	}
 	s.endSessions()
 	s.vm = goja.New()
+	if err := s.installCompileGuards(); err != nil {
+		return fmt.Errorf("shell runtime: %w", err)
+	}
 	s.vm.SetPromiseRejectionTracker(s.loop.trackRejection)
 	s.protos, s.protoByName = map[*goja.Object]string{}, map[string]*goja.Object{}
 	s.lastCursor, s.arrayFrom = nil, nil

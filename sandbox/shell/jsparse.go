@@ -33,10 +33,12 @@ type sourceCheck struct {
 // (which is never deep): an error before that token's end is the code's
 // syntax error; none means the scan was wrong and goes on. A few wrong
 // calls are all it gets; after that the scan's bound alone stands.
-func checkSource(code string) sourceCheck {
+func checkSource(code string) sourceCheck { return checkSourceWithin(code, nestingLimit) }
+
+func checkSourceWithin(code string, limit int) sourceCheck {
 	c := sourceCheck{cut: -1}
 	confirms := 0
-	res := nestScan(code, nestingLimit, func(end int) bool {
+	res := nestScan(code, limit, func(end int) bool {
 		if confirms++; confirms > 4 {
 			return false
 		}

@@ -1,5 +1,7 @@
 package shell
 
+import "slices"
+
 // goja's parser and compiler recurse once or more per level of nesting in
 // the source, and a Go stack overflow ends the process: it cannot be
 // recovered from. So code is measured before goja parses it, and code that
@@ -159,13 +161,14 @@ type nestLevel struct {
 	commas   int
 	spread   bool
 
-	binding   bool // the elements are binding targets (patterns, parameters)
-	inDefault bool // a binding element's default value is being read
-	decl      bool // a var, let or const declaration list runs here
-	forPart   int  // which part of a for header
-	forInOf   bool // the for header is for-in or for-of
-	case_     bool // case or default waits for its :
-	label     bool // the statement so far is one name: a label may follow
+	binding   bool     // the elements are binding targets (patterns, parameters)
+	inDefault bool     // a binding element's default value is being read
+	decl      bool     // a var, let or const declaration list runs here
+	forPart   int      // which part of a for header
+	forInOf   bool     // the for header is for-in or for-of
+	case_     bool     // case or default waits for its :
+	label     bool     // the statement so far is one name: a label may follow
+	labels    []string // the labels of the statement being read
 	prop      propState
 	class     uint8 // 1 after class, 2 after its name, 3 in extends
 	classFn   funcKind
@@ -301,6 +304,7 @@ func (s *nestScanner) endStatement(t nestToken) {
 		s.bad(t)
 	}
 	l.ternary, l.class, l.decl, l.label, l.case_, l.loops, l.asyncExpr = 0, 0, false, false, false, 0, false
+	l.labels = l.labels[:0]
 	l.resetSoon = true
 	s.want = wantNone
 	s.freshExpr()
@@ -718,6 +722,21 @@ func (s *nestScanner) name(t nestToken, text string, f nestFlags) {
 	}
 }
 
+// labelled reports whether a statement around the current one has the
+// label name.
+func (s *nestScanner) labelled(name string) bool {
+	for i := len(s.levels) - 1; i >= 0; i-- {
+		l := &s.levels[i]
+		if slices.Contains(l.labels, name) {
+			return true
+		}
+		if l.fn && (i == 0 || !s.levels[i-1].fn) {
+			return false // labels do not reach into a function
+		}
+	}
+	return false
+}
+
 // statementKeyword reads a keyword that starts a statement (or, for else,
 // catch, finally, a do's while, continues one).
 func (s *nestScanner) statementKeyword(t nestToken) {
@@ -869,6 +888,13 @@ func (s *nestScanner) punct(t nestToken, text string, f nestFlags) {
 			s.freshExpr()
 			s.operand, s.stmt = true, true
 		case l.label && s.prev.kind == tokName:
+			// goja reports a label inside a statement of the same
+			// label once per pair: a chain of them costs it quadratic
+			// memory.
+			if s.labelled(s.prevText) {
+				s.bad(t)
+			}
+			l.labels = append(l.labels, s.prevText)
 			l.label = false
 			s.count()
 			s.operand, s.stmt = true, true

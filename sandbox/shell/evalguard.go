@@ -35,6 +35,11 @@ const (
 	evalArgName   = "$$evalArg" // the check of a direct eval's argument
 )
 
+// evalInit binds the names: eval to goja's own, in a global let that hides
+// the global object's property, and the rewrite's two.
+const evalInit = `let eval = __sl_original; const ` + evalGuardName + ` = __sl_guarded, ` + evalArgName + ` = __sl_arg;
+delete globalThis.__sl_original; delete globalThis.__sl_guarded; delete globalThis.__sl_arg;`
+
 // evalNames holds the names that make an eval rewrite necessary: the name
 // itself, or an escape that can spell it.
 func mentionsEval(code string) bool {
@@ -81,8 +86,7 @@ func (s *Shell) installCompileGuards() error {
 	if err := global.Set("__sl_arg", argGuard); err != nil {
 		return err
 	}
-	if _, err := vm.RunString(`let eval = __sl_original; const ` + evalGuardName + ` = __sl_guarded, ` + evalArgName + ` = __sl_arg;
-delete globalThis.__sl_original; delete globalThis.__sl_guarded; delete globalThis.__sl_arg;`); err != nil {
+	if _, err := s.runGuardProgram("eval"); err != nil {
 		return err
 	}
 	if err := global.DefineDataProperty("eval", guarded, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
@@ -96,8 +100,8 @@ delete globalThis.__sl_original; delete globalThis.__sl_guarded; delete globalTh
 	if err := global.DefineDataProperty("Function", ctor, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
 		return err
 	}
-	for prefix, sample := range map[string]string{"async function": "(async function () {})", "function*": "(function* () {})"} {
-		fn, err := vm.RunString(sample)
+	for prefix, sample := range map[string]string{"async function": "async", "function*": "generator"} {
+		fn, err := s.runGuardProgram(sample)
 		if err != nil {
 			return err
 		}
@@ -171,11 +175,10 @@ func setFunctionName(vm *goja.Runtime, fn *goja.Object, name string, length int)
 	_ = fn.DefineDataProperty("length", vm.ToValue(length), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 }
 
+// isString reports whether v is a string (not a String object).
 func isString(v goja.Value) bool {
-	if _, obj := v.(*goja.Object); obj || v == nil {
-		return false
-	}
-	return v.ExportType() == reflect.TypeOf("")
+	_, ok := v.(goja.String)
+	return ok
 }
 
 // guardCode checks code that goja is about to compile at run time and

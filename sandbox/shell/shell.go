@@ -188,6 +188,7 @@ type Shell struct {
 
 	// Conversion state of the running Eval (convert.go, encode.go).
 	ticks       int
+	nativeDepth int // how deeply built-ins are calling each other (nativeguard.go)
 	displayLeft int
 	displayPath []*goja.Object       // the objects a display is inside of
 	displayRefs map[*goja.Object]int // their <ref *n> numbers
@@ -257,7 +258,7 @@ func (s *Shell) initRuntime(db string) error {
 	}
 	s.endSessions()
 	s.vm = goja.New()
-	if err := s.installCompileGuards(); err != nil {
+	if err := s.installGuards(); err != nil {
 		return fmt.Errorf("shell runtime: %w", err)
 	}
 	s.vm.SetPromiseRejectionTracker(s.loop.trackRejection)

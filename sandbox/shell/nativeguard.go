@@ -99,7 +99,7 @@ var guardPrograms = sync.OnceValues(func() (map[string]*goja.Program, error) {
 	progs := map[string]*goja.Program{}
 	for name, src := range map[string]string{
 		"roots": guardRoots, "proxy": proxyShim, "describe": "(o, k) => Reflect.getOwnPropertyDescriptor(o, k)",
-		"eval": evalInit, "async": "(async function () {})", "generator": "(function* () {})",
+		"eval": evalInit, "async": "(async function () {})", "generator": "(function* () {})", "regexp": regexpShim,
 	} {
 		p, err := goja.Compile("guard", src, false)
 		if err != nil {
@@ -186,6 +186,9 @@ func (s *Shell) prepareRuntime() error {
 		return err
 	}
 	if err := s.installChainGuards(); err != nil {
+		return err
+	}
+	if err := s.installRegexGuards(); err != nil {
 		return err
 	}
 	return s.installJSONGuards()
@@ -310,6 +313,8 @@ func (s *Shell) installGuards() error {
 			return err
 		}
 	}
+	// test calls exec through the property, unless it is the shell's.
+	s.regexExecFn = vm.Get("RegExp").ToObject(vm).Get("prototype").ToObject(vm).Get("exec")
 	return nil
 }
 

@@ -429,7 +429,14 @@ func (s *nestScanner) token(t nestToken) {
 			return
 		}
 		s.operandStart(t, false)
-	case tokNumber, tokString, tokRegex:
+	case tokNumber, tokString:
+		s.operandStart(t, false)
+	case tokRegex:
+		// goja compiles a literal's pattern, and regexp2's parser
+		// recurses once per nested group (regexguard.go).
+		if regexNesting(text) > regexDepthLimit {
+			s.tooDeep, s.stop = true, true
+		}
 		s.operandStart(t, false)
 	case tokTemplate, tokTemplateSub:
 		if !s.operand {

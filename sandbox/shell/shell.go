@@ -189,6 +189,12 @@ type Shell struct {
 	// Conversion state of the running Eval (convert.go, encode.go).
 	ticks       int
 	nativeDepth int // how deeply built-ins are calling each other (nativeguard.go)
+
+	// Regular expressions as the shell matches them (regexguard.go).
+	regexFlags  regexFlags
+	regexCache  map[string]*compiledRegex
+	regexLast   *regexInput
+	regexExecFn goja.Value
 	displayLeft int
 	displayPath []*goja.Object       // the objects a display is inside of
 	displayRefs map[*goja.Object]int // their <ref *n> numbers

@@ -99,7 +99,7 @@ var guardPrograms = sync.OnceValues(func() (map[string]*goja.Program, error) {
 	progs := map[string]*goja.Program{}
 	for name, src := range map[string]string{
 		"roots": guardRoots, "proxy": proxyShim, "describe": "(o, k) => Reflect.getOwnPropertyDescriptor(o, k)",
-		"eval": evalInit, "async": "(async function () {})", "generator": "(function* () {})", "regexp": regexpShim,
+		"eval": evalInit, "async": "(async function () {})", "generator": "(function* () {})", "regexp": regexpShim, "typed": typedShim,
 	} {
 		p, err := goja.Compile("guard", src, false)
 		if err != nil {
@@ -191,6 +191,9 @@ func (s *Shell) prepareRuntime() error {
 	if err := s.installRegexGuards(); err != nil {
 		return err
 	}
+	if err := s.installAllocationGuards(); err != nil {
+		return err
+	}
 	return s.installJSONGuards()
 }
 
@@ -258,6 +261,12 @@ func (s *Shell) installGuards() error {
 			defer func() { s.nativeDepth-- }()
 			if s.nativeDepth > nativeDepthLimit {
 				s.throw("RangeError", "Maximum call stack size exceeded")
+			}
+			// A loop inside one native (spreading an iterator,
+			// Array.from) calls natives too: the deadline, ctrl+c and
+			// the heap cap stop it here.
+			if err := s.tick(); err != nil {
+				panic(s.stopNow(s.ctx))
 			}
 			return raw(c)
 		})

@@ -188,7 +188,8 @@ type Shell struct {
 
 	// Conversion state of the running Eval (convert.go, encode.go).
 	ticks       int
-	nativeDepth int // how deeply built-ins are calling each other (nativeguard.go)
+	nativeDepth int            // how deeply built-ins are calling each other (nativeguard.go)
+	joining     []*goja.Object // the arrays join is inside of (allocguard.go)
 
 	// Regular expressions as the shell matches them (regexguard.go).
 	regexFlags  regexFlags

@@ -40,13 +40,46 @@ const (
 	stringBytes = 32
 )
 
-// allocationRoom is how much a single allocation may take: the heap cap.
-func (s *Shell) allocationRoom() int64 { return s.opts.HeapLimit }
+// allocationRoom is how much an allocation may take: what the session may
+// still allocate (heap.go), precise asking for a collection first.
+func (s *Shell) allocationRoom(precise bool) int64 {
+	if s.heap == nil {
+		return max(s.opts.HeapLimit-s.held, 0)
+	}
+	return s.heap.room(precise)
+}
+
+// checkBytes refuses an allocation of bytes that the session cannot hold
+// (refuse throws, told what room is left). A small one is left to the
+// heap watch, which stops the script if it does not fit; a large one is
+// refused before it is made, which leaves the session as it was.
+func (s *Shell) checkBytes(bytes int64, refuse func(room int64)) {
+	if bytes < heapSettled || bytes <= s.allocationRoom(false) {
+		return
+	}
+	room := s.allocationRoom(true)
+	if bytes > room && s.opts.HeapShare.sessions.Load() == 1 && s.heap != nil {
+		// The process is the session's alone: what it holds is the
+		// live heap over what it had when the session began, which
+		// also counts what it has let go of since.
+		if held := s.heldNow(); held < s.held {
+			s.heap.held.Store(held)
+			s.held = held
+			room = s.allocationRoom(true)
+		}
+	}
+	if bytes > room {
+		refuse(room)
+	}
+}
 
 // refuseAllocation throws the error of an allocation the heap cap cannot
 // hold.
-func (s *Shell) refuseAllocation(what string, bytes int64) {
-	s.throw("RangeError", "%s would take %s, more than the %d MB of memory a script may use", what, megabytes(bytes), s.allocationRoom()>>20)
+func (s *Shell) refuseAllocation(what string, bytes, room int64) {
+	if room >= s.opts.HeapLimit {
+		s.throw("RangeError", "%s would take %s, more than the %d MB of memory a script may use", what, megabytes(bytes), s.opts.HeapLimit>>20)
+	}
+	s.throw("RangeError", "%s would take %s, more than the %d MB the session may still use (of its %d MB)", what, megabytes(bytes), room>>20, s.opts.HeapLimit>>20)
 }
 
 func megabytes(b int64) string {
@@ -66,9 +99,7 @@ func (s *Shell) checkString(n float64, wide bool) {
 	if wide {
 		bytes *= 2
 	}
-	if bytes > s.allocationRoom() {
-		s.refuseAllocation("The string", bytes)
-	}
+	s.checkBytes(bytes, func(room int64) { s.refuseAllocation("The string", bytes, room) })
 }
 
 // checkElements refuses an array or list of n elements.
@@ -76,9 +107,8 @@ func (s *Shell) checkElements(what string, n float64, each int64) {
 	if n > maxArrayLength {
 		s.throw("RangeError", "Invalid array length")
 	}
-	if bytes := int64(n) * each; bytes > s.allocationRoom() {
-		s.refuseAllocation(what, bytes)
-	}
+	bytes := int64(n) * each
+	s.checkBytes(bytes, func(room int64) { s.refuseAllocation(what, bytes, room) })
 }
 
 // isWide reports whether a goja string holds UTF-16 rather than ASCII.
@@ -270,9 +300,7 @@ func (s *Shell) installAllocationGuards() error {
 		if n > 1<<53-1 {
 			s.throw("RangeError", "Invalid typed array length: %s", c.Argument(0).String())
 		}
-		if int64(n)*each > s.allocationRoom() {
-			s.throw("RangeError", "Array buffer allocation failed")
-		}
+		s.checkBytes(int64(n)*each, func(int64) { s.throw("RangeError", "Array buffer allocation failed") })
 		return goja.Undefined()
 	})
 	shim, err := s.runGuardProgram("typed")

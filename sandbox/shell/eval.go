@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -57,7 +58,8 @@ func (s *Shell) evaluate(ctx context.Context, run func(ctx context.Context) erro
 		defer close(interrupted)
 		vm.Interrupt(context.Cause(ctx))
 	})
-	endWatch := watchHeap(s.opts.HeapLimit, s.opts.HeapShare, stop)
+	watch := watchHeap(s.opts.HeapLimit, s.held, s.opts.HeapShare, stop)
+	s.heap = watch
 
 	evalErr := run(ctx)
 	if evalErr == nil {
@@ -68,7 +70,9 @@ func (s *Shell) evaluate(ctx context.Context, run func(ctx context.Context) erro
 	}
 	s.exit = nil
 
-	endWatch()
+	grown := watch.end()
+	s.heap = nil
+	s.held = max(watch.held.Load()+grown, 0)
 	if !unhook() {
 		<-interrupted
 	}
@@ -77,9 +81,13 @@ func (s *Shell) evaluate(ctx context.Context, run func(ctx context.Context) erro
 	if errors.As(context.Cause(ctx), &hle) {
 		// What the script built is still reachable from its variables:
 		// only a new runtime frees it.
+		s.held = 0
 		if err := s.initRuntime(s.DB()); err != nil {
 			evalErr = errors.Join(evalErr, err)
 		}
+		// The old runtime is garbage now: collected at once, it is not
+		// taken for what the next evaluation let go of.
+		runtime.GC()
 	}
 	s.vm.ClearInterrupt()
 	res.Transcript = s.out.String()

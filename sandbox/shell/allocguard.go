@@ -297,7 +297,10 @@ func (s *Shell) installAllocationGuards() error {
 	// since a native constructor cannot tell new from a call.
 	check := vm.ToValue(func(c goja.FunctionCall) goja.Value {
 		n, each := c.Argument(0).ToFloat(), c.Argument(1).ToInteger()
-		if n > 1<<53-1 {
+		switch buffer := c.Argument(2).ToBoolean(); {
+		case buffer && n > 1<<53-1:
+			s.throw("RangeError", "Invalid array buffer length")
+		case !buffer && n > 1<<32:
 			s.throw("RangeError", "Invalid typed array length: %s", c.Argument(0).String())
 		}
 		s.checkBytes(int64(n)*each, func(int64) { s.throw("RangeError", "Array buffer allocation failed") })
@@ -328,7 +331,7 @@ const typedShim = `(function (check) {
     const size = Original.BYTES_PER_ELEMENT || 1;
     const Guarded = { [name]: function (...args) {
       if (new.target === undefined) throw new TypeError('Constructor ' + name + ' requires \'new\'');
-      check(length(args[0]), size);
+      check(length(args[0]), size, name === 'ArrayBuffer');
       return Reflect.construct(Original, args, new.target === Guarded ? Original : new.target);
     } }[name];
     for (const k of Reflect.ownKeys(Original)) {
@@ -344,7 +347,7 @@ const typedShim = `(function (check) {
   for (const k of ['from', 'of']) {
     const original = TypedArray[k];
     Reflect.defineProperty(TypedArray, k, { value: { [k](...args) {
-      check(k === 'of' ? args.length : length(args[0]), this.BYTES_PER_ELEMENT || 1);
+      check(k === 'of' ? args.length : length(args[0]), this.BYTES_PER_ELEMENT || 1, false);
       return Reflect.apply(original, this, args);
     } }[k], writable: true, enumerable: false, configurable: true });
   }
@@ -398,12 +401,10 @@ func (s *Shell) replaceWrapper(name string, all bool) func(goja.Callable) func(g
 func (s *Shell) countedReplacement(str, replacement goja.Value) goja.Value {
 	vm := s.vm
 	total := float64(jsLength(str))
-	wide := isWide(str)
 	userFn, isFn := goja.AssertFunction(replacement)
 	var template goja.String
 	if !isFn {
 		template = jsString(vm, replacement)
-		wide = wide || isWide(template)
 	}
 	return vm.ToValue(func(c goja.FunctionCall) goja.Value {
 		if err := s.tick(); err != nil {
@@ -415,8 +416,11 @@ func (s *Shell) countedReplacement(str, replacement goja.Value) goja.Value {
 		} else {
 			r = s.substitution(template, c.Arguments)
 		}
-		total += float64(jsLength(r))
-		s.checkString(total, wide || isWide(r))
+		// The heap watch stops a result the cap cannot hold; the count
+		// is for V8's longest string.
+		if total += float64(jsLength(r)); total > maxStringLength {
+			s.throw("RangeError", "Invalid string length")
+		}
 		return r
 	})
 }
@@ -436,42 +440,41 @@ func (s *Shell) substitution(template goja.String, args []goja.Value) goja.Value
 	matched := jsString(vm, args[0])
 	captures := args[1 : n-2]
 	tail := min(position+matched.Length(), str.Length())
-	var b goja.StringBuilder
 	t := template
-	for i := 0; i < t.Length(); i++ {
-		ch := t.CharAt(i)
-		if ch != '$' || i+1 >= t.Length() {
-			b.WriteString(t.Substring(i, i+1))
+	if !strings.Contains(t.String(), "$") {
+		return t
+	}
+	var b goja.StringBuilder
+	literal := 0 // where the text not yet written starts
+	for i := 0; i+1 < t.Length(); i++ {
+		if t.CharAt(i) != '$' {
 			continue
 		}
+		var part goja.String
+		width := 2
 		switch next := t.CharAt(i + 1); {
 		case next == '$':
-			b.WriteString(t.Substring(i, i+1))
-			i++
+			part = t.Substring(i, i+1)
 		case next == '&':
-			b.WriteString(matched)
-			i++
+			part = matched
 		case next == '`':
-			b.WriteString(str.Substring(0, position))
-			i++
+			part = str.Substring(0, position)
 		case next == '\'':
-			b.WriteString(str.Substring(tail, str.Length()))
-			i++
+			part = str.Substring(tail, str.Length())
 		case next >= '0' && next <= '9':
-			num, width := int(next-'0'), 2
+			num := int(next - '0')
 			if i+2 < t.Length() {
 				if d := t.CharAt(i + 2); d >= '0' && d <= '9' && num*10+int(d-'0') >= 1 && num*10+int(d-'0') <= len(captures) {
 					num, width = num*10+int(d-'0'), 3
 				}
 			}
 			if num < 1 || num > len(captures) {
-				b.WriteString(t.Substring(i, i+1))
 				continue
 			}
+			part = vm.ToValue("").(goja.String)
 			if v := captures[num-1]; !goja.IsUndefined(v) {
-				b.WriteString(jsString(vm, v))
+				part = jsString(vm, v)
 			}
-			i += width - 1
 		case next == '<' && groups != nil:
 			end := -1
 			for j := i + 2; j < t.Length(); j++ {
@@ -481,17 +484,21 @@ func (s *Shell) substitution(template goja.String, args []goja.Value) goja.Value
 				}
 			}
 			if end < 0 {
-				b.WriteString(t.Substring(i, i+1))
 				continue
 			}
+			part, width = vm.ToValue("").(goja.String), end-i+1
 			if v := groups.Get(t.Substring(i+2, end).String()); v != nil && !goja.IsUndefined(v) {
-				b.WriteString(jsString(vm, v))
+				part = jsString(vm, v)
 			}
-			i = end
 		default:
-			b.WriteString(t.Substring(i, i+1))
+			continue
 		}
+		b.WriteSubstring(t, literal, i)
+		b.WriteString(part)
+		literal = i + width
+		i += width - 1
 	}
+	b.WriteSubstring(t, literal, t.Length())
 	return b.String()
 }
 
@@ -586,8 +593,9 @@ func (s *Shell) join(this, separator goja.Value, locale bool) goja.Value {
 		} else {
 			str = jsString(vm, item)
 		}
-		total += float64(jsLength(str))
-		s.checkString(total, isWide(str) || isWide(sep))
+		if total += float64(jsLength(str)); total > maxStringLength {
+			s.throw("RangeError", "Invalid string length")
+		}
 		b.WriteString(str.(goja.String))
 	}
 	return b.String()

@@ -310,12 +310,15 @@ var v8Messages = []struct {
 	{regexp.MustCompile(`^Cannot read property '(.*)' of (undefined|null)$`), "Cannot read properties of $2 (reading '$1')"},
 	{regexp.MustCompile(`^Cannot set property '(.*)' of (undefined|null)$`), "Cannot set properties of $2 (setting '$1')"},
 	{regexp.MustCompile(`^Value is not an object: (.*)$`), "Cannot convert $1 to object"},
+	// A syntax error in code given to eval or a function constructor:
+	// goja's message names the file and position, V8's only the error.
+	{regexp.MustCompile(`^(?:SyntaxError: )?(?:<eval>|anonymous): Line \d+:\d+ (.*?)(?: \(and \d+ more errors\))?$`), "$1"},
 }
 
 func v8Message(msg string) string {
 	for _, m := range v8Messages {
 		if m.re.MatchString(msg) {
-			return m.re.ReplaceAllString(msg, m.repl)
+			msg = m.re.ReplaceAllString(msg, m.repl)
 		}
 	}
 	return msg

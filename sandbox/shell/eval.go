@@ -73,6 +73,16 @@ func (s *Shell) evaluate(ctx context.Context, run func(ctx context.Context) erro
 	grown := watch.end()
 	s.heap = nil
 	s.held = max(watch.held.Load()+grown, 0)
+	if grown > watch.allowed() {
+		// The script ended before the watch saw it pass the cap: it
+		// is stopped now, as it would have been a moment later.
+		stop(&HeapLimitError{Limit: watch.limit, Held: watch.held.Load()})
+		if evalErr == nil {
+			s.reopenLastInput()
+			evalErr = s.fail(context.Cause(ctx), ctx)
+			s.endInput()
+		}
+	}
 	if !unhook() {
 		<-interrupted
 	}

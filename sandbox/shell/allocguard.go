@@ -251,7 +251,7 @@ func (s *Shell) installAllocationGuards() error {
 	checkList := func(list goja.Value) {
 		if o, ok := list.(*goja.Object); ok {
 			if n := toLength(o.Get("length")); n > maxArguments {
-				s.throw("RangeError", "Maximum call stack size exceeded")
+				s.throw("RangeError", msgTooDeep)
 			}
 		}
 	}

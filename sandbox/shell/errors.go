@@ -209,7 +209,7 @@ func (s *Shell) describeError(err error, ctx context.Context) *EvalError {
 	}
 	switch {
 	case errors.Is(err, errCodeTooDeep):
-		return &EvalError{Text: "RangeError: " + errCodeTooDeep.Error(), Name: "RangeError", err: err}
+		return &EvalError{Text: "RangeError: " + msgTooDeep, Name: "RangeError", err: err}
 	case errors.As(err, &syn):
 		return &EvalError{Text: "SyntaxError: " + syn.msg, Name: "SyntaxError", err: err}
 	case errors.As(err, &ie) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
@@ -228,7 +228,7 @@ func (s *Shell) describeError(err error, ctx context.Context) *EvalError {
 		}
 		return &EvalError{Text: "MongoshInterruptedError: execution was interrupted", Name: "MongoshInterruptedError", err: err}
 	case errors.As(err, &se):
-		return &EvalError{Text: "RangeError: Maximum call stack size exceeded", Name: "RangeError", err: err}
+		return &EvalError{Text: "RangeError: " + msgTooDeep, Name: "RangeError", err: err}
 	case errors.As(err, &ex):
 		return s.describeThrown(ex.Value(), err)
 	case errors.As(err, &th):

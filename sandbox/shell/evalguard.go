@@ -190,7 +190,7 @@ func (s *Shell) guardCode(code string) string {
 	if !mentionsEval(code) {
 		check := checkSource(code)
 		if check.tooDeep {
-			s.throw("RangeError", "%s", errCodeTooDeep.Error())
+			s.throw("RangeError", msgTooDeep)
 		}
 		if check.cut >= 0 {
 			return code[:check.cut]
@@ -200,7 +200,7 @@ func (s *Shell) guardCode(code string) string {
 	prog, cut, err := parseChecked("", code)
 	switch {
 	case errors.Is(err, errCodeTooDeep):
-		s.throw("RangeError", "%s", errCodeTooDeep.Error())
+		s.throw("RangeError", msgTooDeep)
 	case err != nil:
 		if cut >= 0 {
 			return code[:cut]

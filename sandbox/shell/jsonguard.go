@@ -68,7 +68,7 @@ func (s *Shell) installJSONGuards() error {
 			length += jsLength(key) + 4 + depth*len(gap)
 			if o, ok := value.(*goja.Object); ok && descends(o) {
 				if depth > valueDepthLimit {
-					s.throw("RangeError", "Maximum call stack size exceeded")
+					s.throw("RangeError", msgTooDeep)
 				}
 				if keys != nil && !arrayIs(o) {
 					copied := vm.NewObject()
@@ -101,7 +101,7 @@ func (s *Shell) installJSONGuards() error {
 	guardedParse := vm.ToValue(func(c goja.FunctionCall) goja.Value {
 		text := c.Argument(0).String()
 		if jsonDepth(text) > valueDepthLimit {
-			s.throw("RangeError", "Maximum call stack size exceeded")
+			s.throw("RangeError", msgTooDeep)
 		}
 		r, err := parse(c.This, vm.ToValue(text), c.Argument(1))
 		if err != nil {
@@ -130,7 +130,7 @@ func (s *Shell) installJSONGuards() error {
 			o := r.ToObject(vm)
 			for i := range o.Get("length").ToInteger() {
 				if arrayIs(o.Get(indexKey(int(i)))) {
-					s.throw("RangeError", "Maximum call stack size exceeded")
+					s.throw("RangeError", msgTooDeep)
 				}
 			}
 		}

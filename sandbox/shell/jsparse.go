@@ -14,9 +14,12 @@ import (
 
 var forAwaitRe = regexp.MustCompile(`\bfor\s+await\b`)
 
-// errCodeTooDeep is the error of code nested deeper than nestingLimit, in V8's
-// words.
-var errCodeTooDeep = errors.New("Maximum call stack size exceeded")
+// errCodeTooDeep is the error of code nested deeper than nestingLimit;
+// the script sees V8's RangeError, msgTooDeep.
+var errCodeTooDeep = errors.New("code nested too deeply to parse")
+
+// msgTooDeep is V8's message for running out of stack.
+const msgTooDeep = "Maximum call stack size exceeded"
 
 // sourceCheck is what the nesting guard says of code: whether it is too
 // deep, and where goja must stop reading it (-1: nowhere), because a

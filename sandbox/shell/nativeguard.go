@@ -260,7 +260,7 @@ func (s *Shell) installGuards() error {
 			s.nativeDepth++
 			defer func() { s.nativeDepth-- }()
 			if s.nativeDepth > nativeDepthLimit {
-				s.throw("RangeError", "Maximum call stack size exceeded")
+				s.throw("RangeError", msgTooDeep)
 			}
 			// A loop inside one native (spreading an iterator,
 			// Array.from) calls natives too: the deadline, ctrl+c and
@@ -361,7 +361,7 @@ func (s *Shell) installChainGuards() error {
 	}
 	record := func(o *goja.Object, n int64) {
 		if n > chainLimit {
-			s.throw("RangeError", "Maximum call stack size exceeded")
+			s.throw("RangeError", msgTooDeep)
 		}
 		if _, err := set(lengths, o, vm.ToValue(n)); err != nil {
 			panic(err)
@@ -373,7 +373,7 @@ func (s *Shell) installChainGuards() error {
 	guardedBind := vm.ToValue(func(c goja.FunctionCall) goja.Value {
 		n := chain(c.This)
 		if n > chainLimit {
-			s.throw("RangeError", "Maximum call stack size exceeded")
+			s.throw("RangeError", msgTooDeep)
 		}
 		bound, err := bind(c.This, c.Arguments...)
 		if err != nil {

@@ -1017,16 +1017,13 @@ func (s *nestScanner) openParen(t nestToken) {
 	switch s.want {
 	case wantHeader:
 		s.want = wantNone
-		var n *nestLevel
 		switch {
 		case s.header == "switch":
-			n = s.push(ctxHeader, afterSwitchHead)
+			s.push(ctxHeader, afterSwitchHead)
 		case s.doWhile:
-			n = s.push(ctxHeader, afterStatement)
-			n.doWhile = true
+			s.push(ctxHeader, afterStatement).doWhile = true
 		default:
-			n = s.push(ctxHeader, afterBody)
-			n.loopHead = s.header == "while"
+			s.push(ctxHeader, afterBody).loopHead = s.header == "while"
 		}
 		return
 	case wantFor:
@@ -1108,9 +1105,6 @@ func (s *nestScanner) keyToken(t nestToken, text string) {
 	isKey := t.kind == tokName || t.kind == tokString || t.kind == tokNumber || t.kind == tokPrivate && class
 	switch {
 	case text == "}" && t.kind == tokPunct && l.prop != propStar:
-		if l.prop == propModifier && s.prevText == "static" && false {
-			s.bad(t)
-		}
 		s.closeBrace(t)
 		return
 	case text == "[" && t.kind == tokPunct && (l.prop == propStart || l.prop == propModifier || l.prop == propStar):

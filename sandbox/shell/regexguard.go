@@ -513,7 +513,7 @@ func (s *Shell) regexRun(re *regexp2.Regexp, runes []rune, start int) *regexp2.M
 		}
 	}
 	if errors.Is(err, regexp2.ErrBacktrackingStackLimit) {
-		s.throw("RangeError", "Maximum call stack size exceeded")
+		s.throw("RangeError", msgTooDeep)
 	}
 	if err != nil {
 		panic(s.vm.NewGoError(err))

@@ -11,9 +11,10 @@ import (
 	"github.com/schemalab/schemalab/sandbox/vocab"
 )
 
-// Command is one command an exercise attempt sent to the server, as the
+// Command is one command a learner's code sent to the server, as the
 // driver's command monitoring saw it: what checks use to grade how the
-// learner got their result, not only what it is.
+// learner got their result, not only what it is, and what a step's
+// pictures are drawn from.
 type Command struct {
 	// Name is the command's name: find, aggregate, insert, update, ...
 	Name string `json:"name"`
@@ -65,6 +66,12 @@ func (r *recorder) monitor() *event.CommandMonitor {
 			return
 		}
 		c := describeCommand(e.CommandName, e.DatabaseName, e.Command)
+		if !c.IsRead() && len(c.raw) > maxCommandBytes {
+			// Checks see only the summary of a large write (commandDocs),
+			// and only reads are explained: an insertMany of 144,000
+			// documents is not kept.
+			c.raw = nil
+		}
 		c.Index = len(r.commands)
 		r.commands = append(r.commands, c)
 	}}

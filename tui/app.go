@@ -344,7 +344,7 @@ func (m *Model) openLesson(id string, step int) tea.Cmd {
 	c := m.Common
 	c.Width, c.Height = w, h
 	m.lesson = lesson.New(m.ctx, c, l, lesson.Options{
-		Runner: lessons.NewRunner(m.backend, l, lessons.RunnerOptions{Timeout: m.opts.ScriptTimeout, Locale: m.L}), Store: m.opts.Store, Next: next,
+		Session: lessons.NewSession(m.backend, l, lessons.SessionOptions{Timeout: m.opts.ScriptTimeout, Locale: m.L}), Store: m.opts.Store, Next: next,
 		Observe: m.opts.OnActivity,
 		Step:    step, FirstSeq: m.opened << 20, ExerciseDir: m.opts.ExerciseDir,
 	})

@@ -144,13 +144,13 @@ func (e *editor) SetSize(w, h int) {
 }
 
 // ShowAttempt puts an attempt's verdict in the result pane.
-func (e *editor) ShowAttempt(m *AttemptChecked, hints, hintCount int) {
-	e.result.SetFooter(footerOf(e.Common, m.Elapsed, nil))
+func (e *editor) ShowAttempt(m *Ran, hints, hintCount int) {
+	e.result.SetFooter(footerOf(e.Common, m.Result.Elapsed, nil))
 	e.setContent(func(w int) []viewport.Row { return e.attemptRows(m, hints, hintCount, w) })
 	e.result.Viewport().GotoTop()
 }
 
-func (e *editor) attemptRows(m *AttemptChecked, hints, hintCount, w int) []viewport.Row {
+func (e *editor) attemptRows(m *Ran, hints, hintCount, w int) []viewport.Row {
 	if m.Err != nil {
 		return errorRows(e.Common, m.Err, w)
 	}
@@ -177,9 +177,9 @@ func (e *editor) attemptRows(m *AttemptChecked, hints, hintCount, w int) []viewp
 			rows = append(rows, e.goalRows(g, w)...)
 		}
 	}
-	if printedAny(m.Statements) {
+	if printedAny(r.Statements) {
 		rows = append(rows, viewport.Row{}, viewport.Row{Text: st.Muted.Render(e.T(msgPrinted, nil))})
-		nb := notebook.New(notebook.Block{Code: m.Code, Statements: toNotebook(m.Statements)}, notebook.Options{Styles: st, CollapseAfter: -1, Text: notebookText(e.Common)})
+		nb := notebook.New(notebook.Block{Code: r.Code, Statements: toNotebook(r.Statements)}, notebook.Options{Styles: st, CollapseAfter: -1, Text: notebookText(e.Common)})
 		nb.SetSize(w, 1)
 		rows = append(rows, nb.Viewport().Rows()...)
 	}
@@ -187,11 +187,12 @@ func (e *editor) attemptRows(m *AttemptChecked, hints, hintCount, w int) []viewp
 }
 
 // ShowEdit puts the output of an edited run step in the result pane.
-func (e *editor) ShowEdit(m *EditRan) {
-	e.result.SetFooter(footerOf(e.Common, m.Elapsed, m.Notes))
-	nb := notebook.New(notebook.Block{Code: m.Code, Statements: toNotebook(m.Statements)}, notebook.Options{Styles: e.Styles, CollapseAfter: -1, Text: notebookText(e.Common)})
+func (e *editor) ShowEdit(m *Ran) {
+	r := m.Result
+	e.result.SetFooter(footerOf(e.Common, r.Elapsed, r.Notes))
+	nb := notebook.New(notebook.Block{Code: r.Code, Statements: toNotebook(r.Statements)}, notebook.Options{Styles: e.Styles, CollapseAfter: -1, Text: notebookText(e.Common)})
 	e.setContent(func(w int) []viewport.Row {
-		if m.Err != nil && len(m.Statements) == 0 {
+		if m.Err != nil && len(r.Statements) == 0 {
 			return errorRows(e.Common, m.Err, w)
 		}
 		nb.SetSize(w, 1)

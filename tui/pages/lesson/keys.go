@@ -99,7 +99,7 @@ func (p *Page) stepKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Shell):
 		if p.current() != nil {
 			p.stages = nil
-			p.shell = newShell(p.Common, p.runner.Database())
+			p.shell = newShell(p.Common, p.session.Database())
 			p.layout()
 			return p.shell.Focus()
 		}
@@ -243,12 +243,12 @@ func (p *Page) answer(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch c {
 	case confirmReset:
-		cmd := p.start(p.T(msgResetting, map[string]any{"ID": p.lesson.ID}), resetFn(p.runner, p.prog))
+		cmd := p.start(p.T(msgResetting, map[string]any{"ID": p.lesson.ID}), lessons.Request{Op: lessons.OpReset})
 		p.states, p.drafts = map[int]*stepState{}, map[int]string{}
 		p.goTo(0)
 		return cmd
 	case confirmResetExercise:
-		return p.start(p.T(msgStartingOver, nil), resetExerciseFn(p.runner, p.prog, p.pos))
+		return p.start(p.T(msgStartingOver, nil), lessons.Request{Op: lessons.OpResetExercise, Step: p.pos})
 	case confirmSolution:
 		sol, err := p.prog.solution(p.pos)
 		if err != nil {

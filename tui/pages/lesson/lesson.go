@@ -1,8 +1,8 @@
 // Package lesson is the lesson page: a header, the step as a notebook
 // (stepView), and the sub-models a step may open: the exercise's editor,
 // the scratch shell and the stage preview. The page lays them out and
-// sizes each; every run goes to the lessons runner through commands.go
-// and comes back as the message of its event.
+// sizes each; every run is a request to the lesson's session (runs.go)
+// and comes back as a Ran message.
 package lesson
 
 import (
@@ -58,8 +58,10 @@ const (
 
 // Options are what the app gives a lesson page.
 type Options struct {
-	Runner *lessons.Runner
-	Store  *lessons.Store
+	// Session is the learner's session of the lesson; the page closes it
+	// when it closes.
+	Session *lessons.Session
+	Store   *lessons.Store
 	// Next is the lesson the completion page offers; nil for the last.
 	Next *lessons.Lesson
 	// Step is where to open (0-based); < 0 resumes, at the introduction
@@ -81,7 +83,7 @@ type Page struct {
 	ctx      context.Context
 	lesson   *lessons.Lesson
 	next     *lessons.Lesson
-	runner   *lessons.Runner
+	session  *lessons.Session
 	prog     progress
 	runs     *runs
 	exDir    string
@@ -101,10 +103,10 @@ type Page struct {
 
 // New opens lesson l.
 func New(ctx context.Context, c common.Common, l *lessons.Lesson, opts Options) *Page {
-	p := &Page{Common: c, ctx: ctx, lesson: l, next: opts.Next, runner: opts.Runner,
+	p := &Page{Common: c, ctx: ctx, lesson: l, next: opts.Next, session: opts.Session,
 		prog: progress{store: opts.Store, lesson: l, observe: opts.Observe}, states: map[int]*stepState{}, drafts: map[int]string{},
 		exDir: opts.ExerciseDir}
-	p.runs = &runs{runner: opts.Runner, seq: opts.FirstSeq}
+	p.runs = &runs{session: opts.Session, seq: opts.FirstSeq}
 	pr := p.prog.get()
 	for i, st := range l.Steps {
 		if st.Exercise == nil {
@@ -201,12 +203,12 @@ func (p *Page) saveDraft() {
 
 func ok(m map[int]string, k int) bool { _, found := m[k]; return found }
 
-// Close ends the page: the draft is kept, the watch stopped, the runner
-// closed now or when the run in flight ends.
+// Close ends the page: the draft is kept, the watch stopped, and the
+// session closed, which cancels a run in flight.
 func (p *Page) Close() {
 	p.saveDraft()
 	p.stopWatch()
-	p.runs.close()
+	_ = p.session.Close()
 }
 
 // Running is the run in flight, for the status line.
@@ -225,7 +227,7 @@ func (p *Page) WantsKeys() bool {
 func (p *Page) Question() string {
 	switch p.confirm {
 	case confirmReset:
-		return p.T(msgConfirmReset, map[string]any{"ID": p.lesson.ID, "DB": p.runner.Database()})
+		return p.T(msgConfirmReset, map[string]any{"ID": p.lesson.ID, "DB": p.session.Database()})
 	case confirmSolution:
 		return p.T(msgConfirmSol, nil)
 	case confirmResetExercise:
@@ -324,9 +326,9 @@ func (p *Page) focusPanes() {
 
 func (p *Page) focused() *pane.Model { return p.panes()[p.focus%len(p.panes())] }
 
-// start begins a run, or says what is still running.
-func (p *Page) start(label string, fn func(context.Context, int) tea.Msg) tea.Cmd {
-	cmd, ok := p.runs.start(p.ctx, label, fn)
+// start asks the session for req, or says what is still running.
+func (p *Page) start(label string, req lessons.Request) tea.Cmd {
+	cmd, ok := p.runs.start(p.ctx, label, req)
 	if !ok {
 		l, _, _ := p.runs.running()
 		return status(p.T(msgStillRunning, map[string]any{"Label": l, "Key": p.KeyMap.Cancel.Help().Key}))
@@ -341,33 +343,11 @@ func (p *Page) Init() tea.Cmd { return nil }
 // Update handles the page's messages: run results, keys, the mouse.
 func (p *Page) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case StepRan:
-		return p, p.stepRan(msg)
-	case AttemptChecked:
-		return p, p.attemptChecked(msg)
-	case EditRan:
-		if p.runs.finish(msg.Seq) && p.editor != nil && p.editor.runEdit && msg.Step == p.pos {
-			p.state(msg.Step).edit = &msg
-			p.editor.ShowEdit(&msg)
-		}
-	case ShellEvaluated:
-		if p.runs.finish(msg.Seq) && p.shell != nil && msg.Step == p.pos {
-			p.shell.Add(msg)
-		}
-	case StagesPreviewed:
-		if p.runs.finish(msg.Seq) && p.stages != nil && msg.Step == p.pos {
-			p.stages.Show(msg)
-		}
-	case LessonReset:
+	case Ran:
 		if !p.runs.finish(msg.Seq) {
 			return p, nil
 		}
-		if msg.Err != nil {
-			return p, status(p.T(msgResetFailed, map[string]any{"Err": errorText(p.Common, msg.Err)}))
-		}
-		return p, status(p.T(msgResetDone, nil))
-	case ExerciseReset:
-		return p, p.exerciseReset(msg)
+		return p, p.ran(msg)
 	case EditorClosed:
 		if msg.Err != nil {
 			return p, status(p.T(msgEditorFailed, map[string]any{"Err": msg.Err.Error()}))
@@ -381,7 +361,7 @@ func (p *Page) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 		return p, p.checkCode(msg.code)
 	case shellSubmit:
 		i := p.pos
-		return p, p.start(p.T(msgEvaluating, nil), shellFn(p.runner, i, msg.src, p.widths(p.shell.log)))
+		return p, p.start(p.T(msgEvaluating, nil), lessons.Request{Op: lessons.OpEval, Step: i, Code: msg.src, Widths: p.widths(p.shell.log)})
 	case fileChanged, pollTick:
 		return p, p.watchEvent(msg)
 	case tea.MouseWheelMsg:
@@ -412,16 +392,50 @@ func (p *Page) toInput(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-func (p *Page) stepRan(m StepRan) tea.Cmd {
-	if !p.runs.finish(m.Seq) {
-		return nil
+// ran takes a run's result to what it is about.
+func (p *Page) ran(m Ran) tea.Cmd {
+	r := m.Result
+	here := r.Step == p.pos
+	switch r.Op {
+	case lessons.OpRun:
+		return p.stepRan(m)
+	case lessons.OpAttempt:
+		return p.attemptChecked(m)
+	case lessons.OpEdit:
+		if p.editor != nil && p.editor.runEdit && here {
+			p.state(r.Step).edit = &m
+			p.editor.ShowEdit(&m)
+		}
+	case lessons.OpEval:
+		if p.shell != nil && here {
+			p.shell.Add(m)
+		}
+	case lessons.OpStages:
+		if p.stages != nil && here {
+			p.stages.Show(m)
+		}
+	case lessons.OpReset:
+		if m.Err == nil {
+			m.Err = p.prog.reset()
+		}
+		if m.Err != nil {
+			return status(p.T(msgResetFailed, map[string]any{"Err": errorText(p.Common, m.Err)}))
+		}
+		return status(p.T(msgResetDone, nil))
+	case lessons.OpResetExercise:
+		return p.exerciseReset(m)
 	}
-	p.state(m.Step).ran = &m
-	st := &p.lesson.Steps[m.Step]
+	return nil
+}
+
+func (p *Page) stepRan(m Ran) tea.Cmd {
+	i := m.Result.Step
+	p.state(i).ran = &m
+	st := &p.lesson.Steps[i]
 	if m.Err == nil && m.Result.OK() && st.Exercise == nil {
-		p.prog.markDone(m.Step)
+		p.prog.markDone(i)
 	}
-	if m.Step == p.pos && p.view != nil {
+	if i == p.pos && p.view != nil {
 		// A run must not move the prose the reader is looking at.
 		y := p.view.doc.Viewport().YOffset()
 		p.view.rebuild()
@@ -431,17 +445,15 @@ func (p *Page) stepRan(m StepRan) tea.Cmd {
 	return nil
 }
 
-func (p *Page) attemptChecked(m AttemptChecked) tea.Cmd {
-	if !p.runs.finish(m.Seq) {
-		return nil
-	}
-	st := p.state(m.Step)
+func (p *Page) attemptChecked(m Ran) tea.Cmd {
+	i := m.Result.Step
+	st := p.state(i)
 	st.attempt = &m
 	if m.Err == nil {
-		p.prog.recordAttempt(m.Step, m.Result.Passed)
+		p.prog.recordAttempt(i, m.Result.Passed)
 	}
-	if m.Step == p.pos && p.editor != nil {
-		p.editor.ShowAttempt(&m, st.hints, len(p.lesson.Steps[m.Step].Exercise.Hints))
+	if i == p.pos && p.editor != nil {
+		p.editor.ShowAttempt(&m, st.hints, len(p.lesson.Steps[i].Exercise.Hints))
 	}
 	if p.editor != nil && p.editor.watch != nil {
 		return p.editor.watch.next()
@@ -449,17 +461,18 @@ func (p *Page) attemptChecked(m AttemptChecked) tea.Cmd {
 	return nil
 }
 
-func (p *Page) exerciseReset(m ExerciseReset) tea.Cmd {
-	if !p.runs.finish(m.Seq) {
-		return nil
+func (p *Page) exerciseReset(m Ran) tea.Cmd {
+	i := m.Result.Step
+	if m.Err == nil {
+		m.Err = p.prog.forgetDraft(i)
 	}
 	if m.Err != nil {
 		return status(p.T(msgResetFailed, map[string]any{"Err": errorText(p.Common, m.Err)}))
 	}
-	delete(p.drafts, m.Step)
-	p.state(m.Step).attempt = nil
-	if m.Step == p.pos && p.editor != nil {
-		p.editor.SetValue(m.Starter)
+	delete(p.drafts, i)
+	p.state(i).attempt = nil
+	if i == p.pos && p.editor != nil {
+		p.editor.SetValue(m.Result.Starter)
 		p.editor.showIdle()
 		if p.editor.watch != nil {
 			p.restartWatch()
@@ -472,7 +485,7 @@ func (p *Page) exerciseReset(m ExerciseReset) tea.Cmd {
 // runStep runs the step's own code.
 func (p *Page) runStep() tea.Cmd {
 	i := p.pos
-	return p.start(p.T(msgRunningStep, map[string]any{"N": i + 1}), runStepFn(p.runner, i, p.widths(p.view.doc)))
+	return p.start(p.T(msgRunningStep, map[string]any{"N": i + 1}), lessons.Request{Op: lessons.OpRun, Step: i, Widths: p.widths(p.view.doc)})
 }
 
 // checkCode checks code as the exercise's answer, or runs it as an edit
@@ -480,13 +493,13 @@ func (p *Page) runStep() tea.Cmd {
 func (p *Page) checkCode(code string) tea.Cmd {
 	i := p.pos
 	if p.editor != nil && p.editor.runEdit {
-		return p.start(p.T(msgRunningEdit, nil), editFn(p.runner, i, code, p.widths(p.editor.result)))
+		return p.start(p.T(msgRunningEdit, nil), lessons.Request{Op: lessons.OpEdit, Step: i, Code: code, Widths: p.widths(p.editor.result)})
 	}
 	if !p.isExercise() {
 		return nil
 	}
 	p.saveDraft()
-	return p.start(p.T(msgChecking, nil), checkFn(p.runner, i, code, p.widths(p.editor.result)))
+	return p.start(p.T(msgChecking, nil), lessons.Request{Op: lessons.OpAttempt, Step: i, Code: code, Widths: p.widths(p.editor.result)})
 }
 
 // previewStage shows stage k of the pipeline: the editor's, on an
@@ -509,7 +522,7 @@ func (p *Page) previewStage(k int) tea.Cmd {
 	p.stages.src = src
 	k = p.stages.target(k)
 	i := p.pos
-	return p.start(p.T(msgStageN, map[string]any{"N": k + 1}), stagesFn(p.runner, i, src, k, p.widths(p.stages.out)))
+	return p.start(p.T(msgStageN, map[string]any{"N": k + 1}), lessons.Request{Op: lessons.OpStages, Step: i, Code: src, Stage: k, Widths: p.widths(p.stages.out)})
 }
 
 // widths are the columns a run's outputs are laid out for: those of the

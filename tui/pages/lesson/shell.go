@@ -68,16 +68,17 @@ func (s *shell) SetSize(w, h int) {
 func (s *shell) prompt() string { return s.db + "> " }
 
 // Add records an input's output.
-func (s *shell) Add(m ShellEvaluated) {
+func (s *shell) Add(m Ran) {
+	r := m.Result
 	start := 1
 	for _, c := range s.code {
 		start += strings.Count(c, "\n") + 1
 	}
-	src := strings.TrimRight(m.Src, "\n")
+	src := strings.TrimRight(r.Code, "\n")
 	n := strings.Count(src, "\n") + 1
 	s.code = append(s.code, src)
 	st := notebook.Statement{Span: notebook.Span{Start: start, End: start + n - 1}}
-	for _, x := range m.Statements {
+	for _, x := range r.Statements {
 		if x.Printed != "" {
 			st.Printed += x.Printed
 		}
@@ -86,14 +87,14 @@ func (s *shell) Add(m ShellEvaluated) {
 			st.Error = x.Error
 		}
 	}
-	if m.Err != nil && st.Error == "" && len(m.Statements) == 0 {
+	if m.Err != nil && st.Error == "" && len(r.Statements) == 0 {
 		st.Error = errorText(s.Common, m.Err)
 	}
-	if len(m.Notes) > 0 {
-		st.Printed = strings.Join(m.Notes, "\n") + "\n" + st.Printed
+	if len(r.Notes) > 0 {
+		st.Printed = strings.Join(r.Notes, "\n") + "\n" + st.Printed
 	}
 	s.entries = append(s.entries, st)
-	s.footer = footerOf(s.Common, m.Elapsed, nil)
+	s.footer = footerOf(s.Common, r.Elapsed, nil)
 	s.relayout()
 	s.log.Viewport().GotoBottom()
 }

@@ -41,22 +41,23 @@ func (s *stages) SetSize(w, h int) {
 }
 
 // Show puts a preview's output in the pane.
-func (s *stages) Show(m StagesPreviewed) {
+func (s *stages) Show(m Ran) {
+	r := m.Result
 	w := s.out.InnerWidth()
-	s.out.SetFooter(footerOf(s.Common, m.Elapsed, nil))
-	if m.Err != nil && len(m.Statements) == 0 {
+	s.out.SetFooter(footerOf(s.Common, r.Elapsed, nil))
+	if m.Err != nil && len(r.Statements) == 0 {
 		s.out.SetRows(errorRows(s.Common, m.Err, w))
 		return
 	}
-	s.stage, s.names = m.Stage, m.Names
+	s.stage, s.names = r.Stage, r.Stages
 	name := ""
-	if m.Stage < len(m.Names) {
-		name = m.Names[m.Stage]
+	if r.Stage < len(r.Stages) {
+		name = r.Stages[r.Stage]
 	}
-	s.out.SetTitle(s.T(msgStagesTitle, map[string]any{"N": m.Stage + 1, "Total": len(m.Names), "Name": name}))
+	s.out.SetTitle(s.T(msgStagesTitle, map[string]any{"N": r.Stage + 1, "Total": len(r.Stages), "Name": name}))
 	var parts []string
-	for i, n := range m.Names {
-		if i == m.Stage {
+	for i, n := range r.Stages {
+		if i == r.Stage {
 			parts = append(parts, s.Styles.Selected.Render("["+n+"]"))
 		} else {
 			parts = append(parts, s.Styles.Muted.Render(n))
@@ -64,7 +65,7 @@ func (s *stages) Show(m StagesPreviewed) {
 	}
 	rows := []viewport.Row{{Text: strings.Join(parts, s.Styles.Muted.Render(" → ")), Scroll: true}, {}}
 	var out []string
-	for _, st := range m.Statements {
+	for _, st := range r.Statements {
 		for _, t := range []string{st.Printed, st.Output} {
 			if t != "" {
 				out = append(out, t)

@@ -43,9 +43,9 @@ var (
 // stepState is what happened at one step; it outlives the step's view, so
 // that going back to a step shows what it did.
 type stepState struct {
-	ran      *StepRan
-	attempt  *AttemptChecked
-	edit     *EditRan
+	ran      *Ran
+	attempt  *Ran
+	edit     *Ran
 	hints    int
 	revealed bool
 }
@@ -195,7 +195,7 @@ func (v *stepView) rebuild() {
 		case lessons.Run, lessons.Setup:
 			blk := notebook.Block{Code: b.Text}
 			if r, ok := results[b]; ok {
-				blk.Statements = toNotebook(lessons.Statements(b.Text, r.Result, r.Err))
+				blk.Statements = toNotebook(r.Statements)
 			}
 			p.nb = notebook.New(blk, v.notebookOptions(0))
 		case lessons.Compare:
@@ -211,7 +211,7 @@ func (v *stepView) rebuild() {
 				vb := &st.Blocks[j]
 				blk := notebook.Block{Code: vb.Text}
 				if k := j - i; k < len(vs) {
-					blk.Statements = toNotebook(lessons.Statements(vb.Text, vs[k].Result, vs[k].Err))
+					blk.Statements = toNotebook(vs[k].Statements)
 				}
 				p.vars = append(p.vars, notebook.New(blk, v.notebookOptions(-1)))
 				p.labels = append(p.labels, vb.Variant.Label)
@@ -219,7 +219,7 @@ func (v *stepView) rebuild() {
 		}
 	}
 	if r := v.state.ran; r != nil && !v.isCompare() {
-		v.doc.SetFooter(footerOf(v.Common, r.Elapsed, r.Notes))
+		v.doc.SetFooter(footerOf(v.Common, r.Result.Elapsed, r.Result.Notes))
 	}
 	v.showGroup(v.group)
 }
@@ -265,7 +265,7 @@ func (v *stepView) showGroup(g int) {
 			}
 			k++
 		}
-		v.figs.SetFooter(footerOf(v.Common, r.Elapsed, r.Notes))
+		v.figs.SetFooter(footerOf(v.Common, r.Result.Elapsed, r.Result.Notes))
 	}
 	v.figs.SetVariants(vs, v.group, n)
 	switch {
@@ -371,8 +371,8 @@ func (v *stepView) layout() {
 			for _, pic := range pics[b] {
 				add(pic, nil)
 			}
-			if i == lastRun && v.state.ran != nil && v.state.ran.Pictures != nil {
-				add(fixedRows(tree.Render(v.Common, v.state.ran.Pictures.Tree)), nil)
+			if i == lastRun && v.state.ran != nil {
+				add(fixedRows(tree.Render(v.Common, v.state.ran.Result.Pictures.Tree)), nil)
 			}
 		case lessons.Compare:
 			if p.vars == nil {
@@ -413,7 +413,7 @@ func (v *stepView) printedNothing() bool {
 		return false
 	}
 	for _, b := range r.Blocks {
-		if b.Block != nil && (b.Block.Kind == lessons.Run) && (b.Result.Transcript != "" || b.Err != nil) {
+		if b.Block != nil && (b.Block.Kind == lessons.Run) && (b.Output != "" || b.Err != nil) {
 			return false
 		}
 	}
@@ -439,11 +439,11 @@ func fixedRows(lines []string) []viewport.Row {
 func (v *stepView) pictures() map[*lessons.Block][][]viewport.Row {
 	out := map[*lessons.Block][][]viewport.Row{}
 	r := v.state.ran
-	if r == nil || r.Pictures == nil || r.Result == nil {
+	if r == nil {
 		return out
 	}
 	w := v.doc.InnerWidth()
-	for _, c := range r.Pictures.Charts {
+	for _, c := range r.Result.Pictures.Charts {
 		if c.Block < 0 || c.Block >= len(r.Result.Blocks) {
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/schemalab/schemalab/lessons"
 	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/components/notebook"
@@ -129,7 +130,7 @@ func (s *shell) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 			if src == "" {
 				return s, nil
 			}
-			if !inputComplete(src) {
+			if !lessons.InputComplete(src) {
 				s.in.InsertString("\n")
 				return s, nil
 			}
@@ -199,30 +200,3 @@ func (s *shell) ShortHelp() []key.Binding {
 }
 
 func (s *shell) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
-
-// inputComplete reports whether brackets, braces, parentheses and quotes
-// of src are balanced, the way mongosh decides to evaluate or continue.
-func inputComplete(src string) bool {
-	depth := 0
-	var quote rune
-	escaped := false
-	for _, r := range src {
-		switch {
-		case escaped:
-			escaped = false
-		case quote != 0:
-			if r == '\\' {
-				escaped = true
-			} else if r == quote {
-				quote = 0
-			}
-		case r == '\'' || r == '"' || r == '`':
-			quote = r
-		case r == '(' || r == '[' || r == '{':
-			depth++
-		case r == ')' || r == ']' || r == '}':
-			depth--
-		}
-	}
-	return depth <= 0 && quote == 0
-}

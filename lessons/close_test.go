@@ -3,135 +3,52 @@ package lessons
 import (
 	"context"
 	"errors"
-	"net"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/event"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/schemalab/schemalab/sandbox/sandboxtest"
-	"github.com/schemalab/schemalab/sandbox/vocab"
 )
 
-// countedConns is a dialer that counts the connections it opened that
-// are still open: what a session's client holds on the server.
-type countedConns struct {
-	open atomic.Int64
-	d    net.Dialer
-}
-
-func (c *countedConns) DialContext(ctx context.Context, network, address string) (net.Conn, error) {
-	nc, err := c.d.DialContext(ctx, network, address)
-	if err != nil {
-		return nil, err
-	}
-	c.open.Add(1)
-	return &countedConn{Conn: nc, open: &c.open}, nil
-}
-
-type countedConn struct {
-	net.Conn
-	open *atomic.Int64
-	once sync.Once
-}
-
-func (c *countedConn) Close() error {
-	c.once.Do(func() { c.open.Add(-1) })
-	return c.Conn.Close()
-}
-
 // leakWatch is a server and what tells whether a session left anything
-// on it: the snapshots of its database, the connections its client
-// opened, and the connections the server counts.
+// on it: the snapshots of its database and the connections its client
+// opened.
 type leakWatch struct {
-	srv      *sandboxtest.Server
-	observer *mongo.Client
-	// conns are the sessions' connections, observed the observer's.
-	conns, observed *countedConns
+	srv   *sandboxtest.Server
+	watch *sandboxtest.Watch
+	conns *sandboxtest.Conns
 }
 
 func newLeakWatch(t *testing.T) *leakWatch {
 	srv := sandboxtest.Start(t)
-	w := &leakWatch{srv: srv, conns: &countedConns{}, observed: &countedConns{}}
-	w.observer = srv.Client(t, options.Client().SetDialer(w.observed))
-	return w
+	return &leakWatch{srv: srv, watch: srv.Watch(t), conns: &sandboxtest.Conns{}}
 }
 
-// sandbox connects every session through the counting dialer; a command
-// named started, if set, is reported when the session sends it.
+// sandbox connects every session through the counting dialer; started,
+// if set, is told the name of every command a session sends.
 func (w *leakWatch) sandbox(prefix string, started func(name string)) *Sandbox {
+	connect := w.srv.ConnectVia(w.conns)
 	return &Sandbox{Prefix: prefix, Connect: func(ctx context.Context, m *event.CommandMonitor) (*mongo.Client, error) {
-		mon := &event.CommandMonitor{Started: func(ctx context.Context, e *event.CommandStartedEvent) {
+		return connect(ctx, &event.CommandMonitor{Started: func(ctx context.Context, e *event.CommandStartedEvent) {
 			m.Started(ctx, e)
 			if started != nil {
 				started(e.CommandName)
 			}
-		}}
-		return mongo.Connect(options.Client().ApplyURI(w.srv.URI()).SetDialer(w.conns).SetMonitor(mon))
+		}})
 	}}
 }
 
-func (w *leakWatch) serverConnections(t *testing.T) int64 {
-	t.Helper()
-	var st struct {
-		Connections struct {
-			Current int64 `bson:"current"`
-		} `bson:"connections"`
-	}
-	if err := w.observer.Database("admin").RunCommand(context.Background(), bson.D{{Key: "serverStatus", Value: 1}}).Decode(&st); err != nil {
-		t.Fatal(err)
-	}
-	return st.Connections.Current
-}
-
-func (w *leakWatch) snapshots(t *testing.T, db string) []string {
-	t.Helper()
-	var reply struct {
-		Snapshots []struct {
-			Name string `bson:"name"`
-		} `bson:"snapshots"`
-	}
-	cmd := bson.D{{Key: vocab.SnapshotCommand, Value: "list"}, {Key: "db", Value: db}}
-	if err := w.observer.Database(db).RunCommand(context.Background(), cmd).Decode(&reply); err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, s := range reply.Snapshots {
-		names = append(names, s.Name)
-	}
-	return names
-}
+func (w *leakWatch) snapshots(t *testing.T, db string) []string { return w.watch.Snapshots(t, db) }
 
 // freed fails the test unless the server holds no snapshot of db and
 // the sessions' clients no connection.
 func (w *leakWatch) freed(t *testing.T, when, db string) {
 	t.Helper()
-	if snaps, open := w.snapshots(t, db), w.conns.open.Load(); len(snaps) > 0 || open > 0 {
+	if snaps, open := w.snapshots(t, db), w.conns.Open(); len(snaps) > 0 || open > 0 {
 		t.Fatalf("%s: the server holds snapshots %v of %s; the sessions' clients hold %d connections", when, snaps, db, open)
-	}
-}
-
-// noConnections fails the test unless the server counts no connection
-// but the observer's. A closed client's monitoring connection may wait
-// in an awaitable hello on the server for up to its maxAwaitTimeMS (10
-// s) before the server sees the socket gone, as mongod's does.
-func (w *leakWatch) noConnections(t *testing.T) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		server, observer := w.serverConnections(t), w.observed.open.Load()
-		if server == observer {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the server counts %d connections, the observer holds %d", server, observer)
-		}
-		time.Sleep(100 * time.Millisecond)
 	}
 }
 
@@ -165,7 +82,7 @@ func TestCloseAtEveryPointOfARun(t *testing.T) {
 		return s
 	}
 
-	defer w.noConnections(t)
+	defer w.watch.Quiet(t)
 
 	t.Run("never used", func(t *testing.T) {
 		s := NewSession(w.sandbox("never_", nil), l, SessionOptions{})

@@ -8,10 +8,9 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/schemalab/schemalab/sandbox/sandboxtest"
 	"github.com/schemalab/schemalab/sandbox/vocab"
-	"github.com/schemalab/schemalab/sandbox/wire"
 )
 
 // sharedServer starts an embedded server standing in for a classroom's
@@ -20,16 +19,8 @@ import (
 func sharedServer(t *testing.T) (uri string, seed *mongo.Client) {
 	t.Helper()
 	ctx := context.Background()
-	srv, err := wire.Start(ctx, wire.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
-	seed, err = mongo.Connect(options.Client().ApplyURI(srv.URI()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = seed.Disconnect(context.Background()) })
+	srv := sandboxtest.Start(t)
+	seed = srv.Client(t)
 	for _, db := range []string{"shop", "schemalab_theirs"} {
 		if _, err := seed.Database(db).Collection("orders").InsertOne(ctx, bson.D{{Key: "_id", Value: int32(1)}, {Key: "total", Value: 42.5}}); err != nil {
 			t.Fatal(err)

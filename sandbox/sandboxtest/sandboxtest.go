@@ -7,6 +7,8 @@ package sandboxtest
 import (
 	"context"
 	"net"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -34,6 +36,12 @@ func Strict() Option {
 	return func(_ *wire.Options, e *engine.Options) { e.Strict = true }
 }
 
+// Port has the server listen on port, as a server restarted where its
+// clients expect it.
+func Port(port int) Option {
+	return func(w *wire.Options, _ *engine.Options) { w.Port = port }
+}
+
 // Start starts an embedded server on a free loopback port and closes it
 // when the test ends.
 func Start(t testing.TB, opts ...Option) *Server {
@@ -50,6 +58,13 @@ func Start(t testing.TB, opts ...Option) *Server {
 	}
 	t.Cleanup(func() { _ = srv.Close() })
 	return &Server{srv}
+}
+
+// Port is the port the server listens on.
+func (s *Server) Port() int {
+	_, port, _ := net.SplitHostPort(strings.TrimSuffix(strings.TrimPrefix(s.URI(), "mongodb://"), "/"))
+	n, _ := strconv.Atoi(port)
+	return n
 }
 
 // Client is a driver client on the server, disconnected when the test

@@ -106,15 +106,10 @@ func (p *Page) stepKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Stages):
 		return p.previewStage(0)
 	case key.Matches(msg, k.Group):
-		p.view.showGroup(p.view.group + 1)
-		// The panel is as tall as this comparison's figures.
-		y := p.view.doc.Viewport().YOffset()
-		p.layout()
-		p.view.doc.Viewport().SetYOffset(y)
+		p.view.nextGroup()
 	case key.Matches(msg, k.Setup):
 		if p.current() != nil && len(p.current().Code(lessons.Setup)) > 0 {
-			p.view.showSetup = !p.view.showSetup
-			p.view.layout()
+			p.view.toggleSetup()
 		}
 	case key.Matches(msg, k.Reset):
 		p.confirm = confirmReset
@@ -130,7 +125,7 @@ func (p *Page) stepKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return func() tea.Msg { return common.BackMsg{} }
 	default:
-		p.focused().Handle(msg)
+		p.focused().Update(msg)
 	}
 	return nil
 }
@@ -144,20 +139,14 @@ func (p *Page) enter() tea.Cmd {
 	}
 	switch {
 	case p.view.revealLevel() == revealProse:
-		p.state(p.pos).revealed = true
-		seen := p.view.doc.Viewport().TotalRows()
-		p.view.layout()
-		p.view.showGroup(p.view.group)
-		if seen > p.view.doc.InnerHeight()/2 {
-			p.view.doc.Viewport().SetYOffset(seen - 3)
-		}
+		p.view.reveal()
 		return nil
 	case p.needsExerciseRun():
 		return p.runStep()
-	case p.editor != nil && p.editor.watch != nil && p.editor.watch.mode == watchManual:
-		code, err := p.editor.watch.read()
+	case p.watch != nil && p.watch.mode == watchManual:
+		code, err := p.watch.read()
 		if err != nil {
-			return status(p.T(msgWatchFailed, map[string]any{"Path": p.editor.watch.path, "Err": err.Error()}))
+			return status(p.T(msgWatchFailed, map[string]any{"Path": p.watch.path, "Err": err.Error()}))
 		}
 		p.editor.SetValue(code)
 		return p.checkCode(code)
@@ -223,13 +212,12 @@ func (p *Page) hint() tea.Cmd {
 	}
 	s.hints++
 	p.prog.setHints(p.pos, s.hints)
-	p.view.layout()
-	p.view.doc.Viewport().GotoBottom()
+	p.view.showHints()
 	return nil
 }
 
 func (p *Page) cycleFocus() tea.Cmd {
-	p.focus = (p.focus + 1) % len(p.panes())
+	p.focus = (p.focus + 1) % len(p.children())
 	p.focusPanes()
 	return nil
 }
@@ -299,7 +287,7 @@ func (p *Page) ShortHelp() []key.Binding {
 		run = keymap.WithHelp(k.Run, "enter", p.T(msgKeyReveal, nil))
 	case p.needsExerciseRun():
 		run = keymap.WithHelp(k.Run, "enter", p.T(msgKeyRunStep, nil))
-	case p.editor != nil && p.editor.watch != nil && p.editor.watch.mode == watchManual:
+	case p.watch != nil && p.watch.mode == watchManual:
 		run = keymap.WithHelp(k.Run, "enter", p.T(msgKeyManual, nil))
 	case p.isExercise():
 		run = keymap.WithHelp(k.Run, "enter", p.T(msgKeyCheck, nil))
@@ -314,12 +302,7 @@ func (p *Page) ShortHelp() []key.Binding {
 	} else if st := p.current(); st != nil && len(st.Code(lessons.Run)) > 0 {
 		out = append(out, k.Edit)
 	}
-	if p.view.hasCollapsible() {
-		out = append(out, k.ShowAll)
-	}
-	if p.view.groups() > 1 {
-		out = append(out, k.Group)
-	}
+	out = append(out, p.view.ShortHelp()...)
 	if st := p.current(); st != nil && (st.HasStages() || (p.editor != nil && lessons.IsPipeline(p.editor.Value()))) {
 		out = append(out, k.Stages)
 	}

@@ -80,26 +80,36 @@ type Options struct {
 // Page is the lesson page.
 type Page struct {
 	common.Common
-	ctx      context.Context
-	lesson   *lessons.Lesson
-	next     *lessons.Lesson
-	session  *lessons.Session
-	prog     progress
-	runs     *runs
-	exDir    string
-	pos      int // -1 the introduction, len(Steps) the completion page
-	states   map[int]*stepState
-	drafts   map[int]string
-	view     *stepView
-	editor   *editor
-	shell    *shell
-	stages   *stages
-	confirm  confirm
-	focus    int
+	ctx     context.Context
+	lesson  *lessons.Lesson
+	next    *lessons.Lesson
+	session *lessons.Session
+	prog    progress
+	runs    *runs
+	exDir   string
+	pos     int // -1 the introduction, len(Steps) the completion page
+	states  map[int]*stepState
+	drafts  map[int]string
+	view    *stepView
+	editor  *editor
+	shell   *shell
+	stages  *stages
+	confirm confirm
+	focus   int
+	// watch follows the exercise's file in watch mode; nil when off.
+	watch    *watcher
 	watchGen int
-	// originX, originY is where the app draws the page, for the mouse.
-	originX, originY int
+	// rects are where the children are drawn, computed by layout.
+	rects rects
 }
+
+// rects are the page's children's areas, in the page's cells: the step
+// under the header line, the editor beside or under it, and the scratch
+// shell or the stage preview at the bottom. Zero where a child is not
+// shown.
+type rects struct{ view, editor, tool common.Rect }
+
+var _ common.Component = (*Page)(nil)
 
 // New opens lesson l.
 func New(ctx context.Context, c common.Common, l *lessons.Lesson, opts Options) *Page {
@@ -236,95 +246,126 @@ func (p *Page) Question() string {
 	return ""
 }
 
-// SetOrigin is where the app draws the page, for the mouse.
-func (p *Page) SetOrigin(x, y int) { p.originX, p.originY = x, y; p.layout() }
-
 func (p *Page) SetSize(w, h int) {
 	p.Common.SetSize(w, h)
 	p.layout()
 }
 
-// layout sizes the children: the header line; the shell or stage preview,
-// when open, at the bottom; and above them the step, beside the editor
-// where there is room for both at a reading measure, else over it.
+// layout computes the children's rectangles and sizes each child to
+// its own: the header line; the shell or stage preview, when open, at
+// the bottom; and above them the step, beside the editor where there is
+// room for both at a reading measure, else over it. Drawing, the mouse
+// and the cursor all use the rectangles computed here.
 func (p *Page) layout() {
 	if p.view == nil || p.Width == 0 {
 		return
 	}
 	w, bodyH := p.Width, max(p.Height-1, 4)
-	x, y := p.originX, p.originY+1
 	toolH := 0
 	switch {
 	case p.shell != nil:
 		toolH = max(bodyH*2/5, inputHeight+pane.ChromeH+4)
-		p.shell.SetSize(w, toolH)
 	case p.stages != nil:
 		toolH = max(bodyH/2, 6)
-		p.stages.SetSize(w, toolH)
 	}
 	mainH := max(bodyH-toolH, 4)
-	switch {
-	case p.shell != nil:
-		p.shell.log.Place(x, y+mainH)
-	case p.stages != nil:
-		p.stages.out.Place(x, y+mainH)
+	r := rects{view: common.Rect{X: 0, Y: 1, W: w, H: mainH}}
+	if toolH > 0 {
+		r.tool = common.Rect{X: 0, Y: 1 + mainH, W: w, H: toolH}
 	}
-	if p.editor == nil {
-		p.view.SetSize(w, mainH)
-		p.view.doc.Place(x, y)
-		p.focusPanes()
-		return
+	if p.editor != nil {
+		left := min(max(w/2, 64), 100)
+		if w >= sideBySideWidth {
+			p.view.SetSize(left, mainH)
+		}
+		// Beside the editor, unless the step has code or a table that
+		// would have to scroll there and fits the whole width: never
+		// squeeze.
+		if sw := p.view.scrollWidth(); w >= sideBySideWidth && (sw == 0 || sw > w-pane.ChromeW) {
+			r.view.W = left
+			r.editor = common.Rect{X: left, Y: 1, W: w - left, H: mainH}
+		} else {
+			top := mainH * 9 / 20
+			r.view.H = top
+			r.editor = common.Rect{X: 0, Y: 1 + top, W: w, H: mainH - top}
+		}
 	}
-	left := min(max(w/2, 64), 100)
-	if w >= sideBySideWidth {
-		p.view.SetSize(left, mainH)
+	p.rects = r
+	p.view.SetSize(r.view.W, r.view.H)
+	if p.editor != nil {
+		p.editor.SetSize(r.editor.W, r.editor.H)
 	}
-	// Beside the editor, unless the step has code or a table that would
-	// have to scroll there and fits the whole width: never squeeze.
-	if sw := p.view.doc.Viewport().ScrollWidth(); w >= sideBySideWidth && (sw == 0 || sw > w-pane.ChromeW) {
-		p.editor.SetSize(w-left, mainH)
-		p.view.doc.Place(x, y)
-		p.editor.result.Place(x+left, y+p.editor.taH+pane.ChromeH)
-	} else {
-		top := mainH * 9 / 20
-		p.view.SetSize(w, top)
-		p.editor.SetSize(w, mainH-top)
-		p.view.doc.Place(x, y)
-		p.editor.result.Place(x, y+top+p.editor.taH+pane.ChromeH)
+	if tool := p.tool(); tool != nil {
+		tool.SetSize(r.tool.W, r.tool.H)
 	}
 	p.focusPanes()
 }
 
 // sideBySide reports whether the editor is beside the step.
-func (p *Page) sideBySide() bool { return p.editor != nil && p.view.Width < p.Width }
+func (p *Page) sideBySide() bool { return p.editor != nil && p.rects.editor.X > 0 }
 
 // sideBySideWidth is the width from which the editor sits beside the step.
 const sideBySideWidth = 110
 
-// panes are the panes tab moves between.
-func (p *Page) panes() []*pane.Model {
-	out := []*pane.Model{p.view.doc}
+// tool is the scratch shell or the stage preview, whichever is open.
+func (p *Page) tool() common.Component {
+	switch {
+	case p.shell != nil:
+		return p.shell
+	case p.stages != nil:
+		return p.stages
+	}
+	return nil
+}
+
+// child is one of the page's children where it is drawn, and how to put
+// the page's focus on it.
+type child struct {
+	c     common.Component
+	r     common.Rect
+	focus func(bool)
+}
+
+// children are the children shown, in the order tab moves between them.
+func (p *Page) children() []child {
+	out := []child{{p.view, p.rects.view, p.view.setFocus}}
 	if p.editor != nil {
-		out = append(out, p.editor.result)
+		out = append(out, child{p.editor, p.rects.editor, p.editor.setFocus})
 	}
-	if p.shell != nil {
-		out = append(out, p.shell.log)
-	}
-	if p.stages != nil {
-		out = append(out, p.stages.out)
+	switch {
+	case p.shell != nil:
+		out = append(out, child{p.shell, p.rects.tool, p.shell.setFocus})
+	case p.stages != nil:
+		out = append(out, child{p.stages, p.rects.tool, p.stages.setFocus})
 	}
 	return out
 }
 
 func (p *Page) focusPanes() {
-	ps := p.panes()
-	p.focus %= len(ps)
-	for i, pn := range ps {
-		pn.Focus(i == p.focus)
+	cs := p.children()
+	p.focus %= len(cs)
+	for i, c := range cs {
+		c.focus(i == p.focus)
 	}
 }
 
-func (p *Page) focused() *pane.Model { return p.panes()[p.focus%len(p.panes())] }
+// focused is the child the scrolling keys go to.
+func (p *Page) focused() common.Component {
+	cs := p.children()
+	return cs[p.focus%len(cs)].c
+}
+
+// wheel scrolls the child under the mouse.
+func (p *Page) wheel(m tea.MouseWheelMsg) {
+	if p.view == nil || p.atEnd() {
+		return
+	}
+	for _, c := range p.children() {
+		if c.r.Contains(m.X, m.Y) {
+			c.c.Update(c.r.Wheel(m))
+		}
+	}
+}
 
 // start asks the session for req, or says what is still running.
 func (p *Page) start(label string, req lessons.Request) tea.Cmd {
@@ -361,16 +402,11 @@ func (p *Page) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 		return p, p.checkCode(msg.code)
 	case shellSubmit:
 		i := p.pos
-		return p, p.start(p.T(msgEvaluating, nil), lessons.Request{Op: lessons.OpEval, Step: i, Code: msg.src, Widths: p.widths(p.shell.log)})
+		return p, p.start(p.T(msgEvaluating, nil), lessons.Request{Op: lessons.OpEval, Step: i, Code: msg.src, Widths: p.shell.widths()})
 	case fileChanged, pollTick:
 		return p, p.watchEvent(msg)
 	case tea.MouseWheelMsg:
-		m := msg.Mouse()
-		for _, pn := range p.panes() {
-			if pn.Contains(m.X, m.Y) {
-				pn.Handle(msg)
-			}
-		}
+		p.wheel(msg)
 	case tea.KeyPressMsg:
 		return p, p.key(msg)
 	default:
@@ -436,11 +472,7 @@ func (p *Page) stepRan(m Ran) tea.Cmd {
 		p.prog.markDone(i)
 	}
 	if i == p.pos && p.view != nil {
-		// A run must not move the prose the reader is looking at.
-		y := p.view.doc.Viewport().YOffset()
-		p.view.rebuild()
-		p.layout()
-		p.view.doc.Viewport().SetYOffset(y)
+		p.view.ran()
 	}
 	return nil
 }
@@ -455,8 +487,8 @@ func (p *Page) attemptChecked(m Ran) tea.Cmd {
 	if i == p.pos && p.editor != nil {
 		p.editor.ShowAttempt(&m, st.hints, len(p.lesson.Steps[i].Exercise.Hints))
 	}
-	if p.editor != nil && p.editor.watch != nil {
-		return p.editor.watch.next()
+	if p.watch != nil {
+		return p.watch.next()
 	}
 	return nil
 }
@@ -474,7 +506,7 @@ func (p *Page) exerciseReset(m Ran) tea.Cmd {
 	if i == p.pos && p.editor != nil {
 		p.editor.SetValue(m.Result.Starter)
 		p.editor.showIdle()
-		if p.editor.watch != nil {
+		if p.watch != nil {
 			p.restartWatch()
 		}
 		p.layout()
@@ -485,7 +517,7 @@ func (p *Page) exerciseReset(m Ran) tea.Cmd {
 // runStep runs the step's own code.
 func (p *Page) runStep() tea.Cmd {
 	i := p.pos
-	return p.start(p.T(msgRunningStep, map[string]any{"N": i + 1}), lessons.Request{Op: lessons.OpRun, Step: i, Widths: p.widths(p.view.doc)})
+	return p.start(p.T(msgRunningStep, map[string]any{"N": i + 1}), lessons.Request{Op: lessons.OpRun, Step: i, Widths: p.view.widths()})
 }
 
 // checkCode checks code as the exercise's answer, or runs it as an edit
@@ -493,13 +525,13 @@ func (p *Page) runStep() tea.Cmd {
 func (p *Page) checkCode(code string) tea.Cmd {
 	i := p.pos
 	if p.editor != nil && p.editor.runEdit {
-		return p.start(p.T(msgRunningEdit, nil), lessons.Request{Op: lessons.OpEdit, Step: i, Code: code, Widths: p.widths(p.editor.result)})
+		return p.start(p.T(msgRunningEdit, nil), lessons.Request{Op: lessons.OpEdit, Step: i, Code: code, Widths: p.editor.widths()})
 	}
 	if !p.isExercise() {
 		return nil
 	}
 	p.saveDraft()
-	return p.start(p.T(msgChecking, nil), lessons.Request{Op: lessons.OpAttempt, Step: i, Code: code, Widths: p.widths(p.editor.result)})
+	return p.start(p.T(msgChecking, nil), lessons.Request{Op: lessons.OpAttempt, Step: i, Code: code, Widths: p.editor.widths()})
 }
 
 // previewStage shows stage k of the pipeline: the editor's, on an
@@ -516,29 +548,14 @@ func (p *Page) previewStage(k int) tea.Cmd {
 	}
 	if p.stages == nil {
 		p.stages = newStages(p.Common, src)
-		p.focus = len(p.panes()) - 1
+		p.focus = len(p.children()) - 1
 		p.layout()
 	}
 	p.stages.src = src
 	k = p.stages.target(k)
 	i := p.pos
-	return p.start(p.T(msgStageN, map[string]any{"N": k + 1}), lessons.Request{Op: lessons.OpStages, Step: i, Code: src, Stage: k, Widths: p.widths(p.stages.out)})
+	return p.start(p.T(msgStageN, map[string]any{"N": k + 1}), lessons.Request{Op: lessons.OpStages, Step: i, Code: src, Stage: k, Widths: p.stages.widths()})
 }
-
-// widths are the columns a run's outputs are laid out for: those of the
-// notebook in pane, and of a comparison's variant boxes in the step.
-func (p *Page) widths(pn *pane.Model) lessons.Widths {
-	w := lessons.Widths{Output: max(pn.InnerWidth()-notebookGutter, 20)}
-	if p.view != nil && p.view.isCompare() {
-		inner := p.view.doc.InnerWidth()
-		cols := variantColumns(p.view.largestGroup(), inner)
-		w.Variant = max(inner/cols-pane.ChromeW-notebookGutter, 20)
-	}
-	return w
-}
-
-// notebookGutter is the notebook's gutter: › or ⇒ and a space.
-const notebookGutter = 2
 
 // View is the header over the step and what it has open.
 func (p *Page) View() string {
@@ -563,29 +580,14 @@ func (p *Page) View() string {
 	return common.FitBlock(header+"\n"+body, p.Width, p.Height)
 }
 
-// Cursor is the text cursor of the input with the keyboard, on screen.
+// Cursor is the text cursor of the input with the keyboard, in the
+// page's cells.
 func (p *Page) Cursor() *tea.Cursor {
 	switch {
 	case p.shell != nil:
-		c := p.shell.Cursor()
-		if c != nil {
-			c.X += p.originX
-			c.Y += p.originY + 1 + (p.Height - 1 - p.shell.Height)
-		}
-		return c
+		return p.rects.tool.Cursor(p.shell.Cursor())
 	case p.editor != nil && p.editor.Editing():
-		c := p.editor.Cursor()
-		if c == nil {
-			return nil
-		}
-		c.X += p.originX
-		c.Y += p.originY + 1
-		if p.sideBySide() {
-			c.X += p.view.Width
-		} else {
-			c.Y += p.view.Height
-		}
-		return c
+		return p.rects.editor.Cursor(p.editor.Cursor())
 	}
 	return nil
 }

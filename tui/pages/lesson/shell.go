@@ -37,7 +37,7 @@ type shell struct {
 	entries []notebook.Statement
 	history []string
 	histAt  int
-	nb      *notebook.Model
+	nb      *notebook.Notebook
 	footer  string
 }
 
@@ -97,7 +97,7 @@ func (s *shell) Add(m Ran) {
 	s.entries = append(s.entries, st)
 	s.footer = footerOf(s.Common, r.Elapsed, nil)
 	s.relayout()
-	s.log.Viewport().GotoBottom()
+	s.log.GotoBottom()
 }
 
 func (s *shell) relayout() {
@@ -106,10 +106,8 @@ func (s *shell) relayout() {
 		s.log.SetRows(wrapRows(s.Styles.Muted, s.T(msgShellEmpty, nil), w))
 		return
 	}
-	s.nb = notebook.New(notebook.Block{Code: strings.Join(s.code, "\n"), Statements: s.entries},
-		notebook.Options{Styles: s.Styles, Text: notebookText(s.Common)})
-	s.nb.SetSize(w, 1)
-	s.log.SetRows(s.nb.Viewport().Rows())
+	s.nb = notebook.New(s.Common, notebook.Block{Code: strings.Join(s.code, "\n"), Statements: s.entries}, notebook.Options{})
+	s.log.SetRows(s.nb.Rows(w))
 	s.log.SetFooter(s.footer)
 }
 
@@ -158,8 +156,10 @@ func (s *shell) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 			return s, nil
 		}
 	}
-	if _, ok := msg.(tea.MouseWheelMsg); ok {
-		s.log.Handle(msg)
+	if wheel, ok := msg.(tea.MouseWheelMsg); ok {
+		if wheel.Y < s.log.Height {
+			s.log.Handle(msg)
+		}
 		return s, nil
 	}
 	var cmd tea.Cmd
@@ -200,3 +200,11 @@ func (s *shell) ShortHelp() []key.Binding {
 }
 
 func (s *shell) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
+
+// setFocus marks the log as the pane the page's focus is on.
+func (s *shell) setFocus(on bool) { s.log.Focus(on) }
+
+// widths are the columns the log's outputs are laid out for.
+func (s *shell) widths() lessons.Widths { return lessons.Widths{Output: outputWidth(s.log)} }
+
+var _ common.Component = (*shell)(nil)

@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/schemalab/schemalab/lessons"
 	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/components/pane"
@@ -74,7 +75,7 @@ func (s *stages) Show(m Ran) {
 	}
 	rows = append(rows, textRows(s.Common, strings.Join(out, "\n"), w)...)
 	s.out.SetRows(rows)
-	s.out.Viewport().GotoTop()
+	s.out.GotoTop()
 }
 
 // target is the stage k would show, wrapping around the pipeline.
@@ -100,3 +101,11 @@ func (s *stages) ShortHelp() []key.Binding {
 }
 
 func (s *stages) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
+
+// setFocus marks the output as the pane the keys scroll.
+func (s *stages) setFocus(on bool) { s.out.Focus(on) }
+
+// widths are the columns the preview's output is laid out for.
+func (s *stages) widths() lessons.Widths { return lessons.Widths{Output: outputWidth(s.out)} }
+
+var _ common.Component = (*stages)(nil)

@@ -135,12 +135,6 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 	return b, nil
 }
 
-// StartEmbedded starts the in-process server on a free loopback port and
-// connects the driver to it, with the default prefix.
-func StartEmbedded(ctx context.Context) (*Backend, error) {
-	return Open(ctx, Config{Kind: KindEmbedded})
-}
-
 func startEmbedded(ctx context.Context, b *Backend) error {
 	sctx, cancel := context.WithCancel(context.Background())
 	srv, err := wire.Start(sctx, wire.Options{Engine: engine.New(engine.Options{})})
@@ -277,19 +271,6 @@ func (b *Backend) oldVersionNote() string {
 // shells run against this backend (Config.ScriptHeap; 0 for the shell's
 // default).
 func (b *Backend) ScriptHeap() int64 { return b.scriptHeap }
-
-// URI is the connection string of a sandbox this process started (embedded
-// or mongod), for `mongosh URI`; "" for a server given by URI, whose
-// connection string may hold credentials.
-func (b *Backend) URI() string {
-	switch {
-	case b.server != nil:
-		return b.server.URI()
-	case b.mongod != nil:
-		return b.mongod.uri()
-	}
-	return ""
-}
 
 // Close disconnects, stops the embedded server or the mongod this process
 // started, and deletes the mongod's data directory. It is safe to call more

@@ -195,7 +195,7 @@ func TestConfinedClientOverTLS(t *testing.T) {
 			if err != nil {
 				return
 			}
-			out, err := net.Dial("tcp", srv.Addr().String())
+			out, err := net.Dial("tcp", srv.Address())
 			if err != nil {
 				in.Close()
 				return

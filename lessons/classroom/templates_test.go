@@ -123,7 +123,7 @@ func TestSeedOnAServerWithoutSnapshotsAsksForReplay(t *testing.T) {
 // embedded starts an embedded sandbox for the test.
 func embedded(t testing.TB) *sandbox.Backend {
 	t.Helper()
-	be, err := sandbox.StartEmbedded(context.Background())
+	be, err := sandbox.Open(context.Background(), sandbox.Config{Kind: sandbox.KindEmbedded})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,14 @@ import (
 )
 
 // Server is an embedded server started for a test.
-type Server struct{ *wire.Server }
+type Server struct{ srv *wire.Server }
+
+// URI is the server's connection string, "mongodb://127.0.0.1:PORT/".
+func (s *Server) URI() string { return s.srv.URI() }
+
+// Close stops the server before the test ends, as a server that went
+// away; it is safe to call more than once.
+func (s *Server) Close() error { return s.srv.Close() }
 
 // Option changes how Start sets the server up.
 type Option func(*wire.Options, *engine.Options)
@@ -57,12 +64,18 @@ func Start(t testing.TB, opts ...Option) *Server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = srv.Close() })
-	return &Server{srv}
+	return &Server{srv: srv}
+}
+
+// Address is the host and port the server listens on, as in its
+// connection string.
+func (s *Server) Address() string {
+	return strings.TrimSuffix(strings.TrimPrefix(s.URI(), "mongodb://"), "/")
 }
 
 // Port is the port the server listens on.
 func (s *Server) Port() int {
-	_, port, _ := net.SplitHostPort(strings.TrimSuffix(strings.TrimPrefix(s.URI(), "mongodb://"), "/"))
+	_, port, _ := net.SplitHostPort(s.Address())
 	n, _ := strconv.Atoi(port)
 	return n
 }

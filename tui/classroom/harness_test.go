@@ -33,7 +33,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	be, err := sandbox.StartEmbedded(context.Background())
+	be, err := sandbox.Open(context.Background(), sandbox.Config{Kind: sandbox.KindEmbedded})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

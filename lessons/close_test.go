@@ -52,6 +52,22 @@ func (w *leakWatch) freed(t *testing.T, when, db string) {
 	}
 }
 
+// background starts req on s and runs it in a goroutine; its error
+// comes on the channel.
+func background(t *testing.T, s *Session, req Request) chan error {
+	t.Helper()
+	run, err := s.Start(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := run()
+		done <- err
+	}()
+	return done
+}
+
 const slowLesson = "---\nid: slow\ntitle: Slow\n---\n" +
 	"## Data\n```js run\ndb.a.insertMany([{ x: 1 }, { x: 2 }])\n```\n" +
 	"## Slow\n```js run\ndb.a.insertOne({ x: 3 }); var until = Date.now() + 60000; while (Date.now() < until) {}\n```\n"
@@ -115,25 +131,25 @@ func TestCloseAtEveryPointOfARun(t *testing.T) {
 		w.freed(t, "after the claimed operation was called", s.Database())
 	})
 
-	t.Run("while it runs", func(t *testing.T) {
+	// inFlight is a warm session running the slow step, in its loop, and
+	// the channel its run's error comes on.
+	inFlight := func(prefix string) (*Session, chan error) {
+		t.Helper()
 		inserting := make(chan struct{}, 8)
-		s := warm("during_", func(name string) {
+		s := warm(prefix, func(name string) {
 			if name == "insert" {
 				inserting <- struct{}{}
 			}
 		})
 		<-inserting // the first step's
-		run, err := s.Start(ctx, Request{Op: OpRun, Step: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() {
-			_, err := run()
-			done <- err
-		}()
-		<-inserting // the slow step is in its loop
+		done := background(t, s, Request{Op: OpRun, Step: 1})
+		<-inserting // the slow step's, before its loop
 		time.Sleep(50 * time.Millisecond)
+		return s, done
+	}
+
+	t.Run("while it runs", func(t *testing.T) {
+		s, done := inFlight("during_")
 		if err := s.Close(); err != nil {
 			t.Fatal(err)
 		}
@@ -164,19 +180,7 @@ func TestCloseAtEveryPointOfARun(t *testing.T) {
 	})
 
 	t.Run("from many goroutines while it runs", func(t *testing.T) {
-		inserting := make(chan struct{}, 8)
-		s := warm("many_", func(name string) {
-			if name == "insert" {
-				inserting <- struct{}{}
-			}
-		})
-		<-inserting
-		run, err := s.Start(ctx, Request{Op: OpRun, Step: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		go func() { _, _ = run() }()
-		<-inserting
+		s, done := inFlight("many_")
 		var wg sync.WaitGroup
 		for range 8 {
 			wg.Go(func() {
@@ -189,6 +193,7 @@ func TestCloseAtEveryPointOfARun(t *testing.T) {
 		}
 		wg.Wait()
 		w.freed(t, "closed from many goroutines", s.Database())
+		<-done
 	})
 }
 
@@ -208,15 +213,7 @@ func TestCancelThenGoOn(t *testing.T) {
 		}
 	}), l, SessionOptions{})
 	defer s.Close()
-	run, err := s.Start(ctx, Request{Op: OpRun, Step: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() {
-		_, err := run()
-		done <- err
-	}()
+	done := background(t, s, Request{Op: OpRun, Step: 1})
 	<-inserting // step 1, replayed
 	<-inserting // step 2, in its loop
 	if !s.Cancel() {

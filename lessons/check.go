@@ -56,8 +56,8 @@ var checkScope string
 // how a thrown check's own line is told from the session's.
 const checkFile = "schemalab:check.js"
 
-// Verdict is a check's or a js expect block's answer.
-type Verdict struct {
+// verdict is a check's or a js expect block's answer.
+type verdict struct {
 	Pass bool
 	// Message is shown on success and on failure: the check's own words,
 	// what it printed, or why it gave no verdict.
@@ -106,7 +106,7 @@ type attemptRecord struct {
 // (check.js): its helpers are not globals of the session. The block
 // passes when its last statement is true or { pass: true }; a string is
 // a failure message.
-func (g *grader) predicate(ctx context.Context, b *Block, in predicateInput) (Verdict, shell.Result) {
+func (g *grader) predicate(ctx context.Context, b *Block, in predicateInput) (verdict, shell.Result) {
 	input := bson.D{{Key: "output", Value: in.output}}
 	if a := in.attempt; a != nil {
 		input = append(input, bson.E{Key: "attempt", Value: a.document()})
@@ -120,7 +120,7 @@ func (g *grader) predicate(ctx context.Context, b *Block, in predicateInput) (Ve
 		raw, err = bson.MarshalExtJSON(input, true, false)
 	}
 	if err != nil {
-		return Verdict{Message: "internal error: " + err.Error()}, shell.Result{}
+		return verdict{Message: "internal error: " + err.Error()}, shell.Result{}
 	}
 	explain := in.explain
 	if explain == nil {
@@ -141,7 +141,7 @@ func (g *grader) predicate(ctx context.Context, b *Block, in predicateInput) (Ve
 	}
 	res, err := g.st.sh.EvalFunction(ctx, checkFile, checkScope, map[string]any{"__schemalab": side})
 	if err != nil {
-		return Verdict{Threw: errText(err), Line: b.Line, Message: g.st.say(msgCheckStopped, map[string]any{"Err": firstLine(errText(err))})}, res
+		return verdict{Threw: errText(err), Line: b.Line, Message: g.st.say(msgCheckStopped, map[string]any{"Err": firstLine(errText(err))})}, res
 	}
 	var out struct {
 		Pass      bool    `json:"pass"`
@@ -157,9 +157,9 @@ func (g *grader) predicate(ctx context.Context, b *Block, in predicateInput) (Ve
 		text, _ = res.Outputs[len(res.Outputs)-1].Value.(string)
 	}
 	if err := json.Unmarshal([]byte(text), &out); err != nil {
-		return Verdict{Message: "internal error: the check scope answered " + strconv.Quote(text)}, res
+		return verdict{Message: "internal error: the check scope answered " + strconv.Quote(text)}, res
 	}
-	v := Verdict{Pass: out.Pass, errorSeen: out.ErrorSeen}
+	v := verdict{Pass: out.Pass, errorSeen: out.ErrorSeen}
 	printed := strings.TrimRight(res.Printed, "\n")
 	switch {
 	case out.Threw != "":

@@ -123,7 +123,7 @@ func (s *shell) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 	k := s.KeyMap
 	if km, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
-		case km.String() == "enter":
+		case key.Matches(km, k.Run):
 			src := strings.TrimSpace(s.in.Value())
 			if src == "" {
 				return s, nil
@@ -151,7 +151,7 @@ func (s *shell) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 				s.in.Reset()
 			}
 			return s, nil
-		case km.String() == "pgup", km.String() == "pgdown":
+		case key.Matches(km, k.LogUp), key.Matches(km, k.LogDown):
 			s.log.Handle(msg)
 			return s, nil
 		}

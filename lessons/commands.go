@@ -55,6 +55,11 @@ var plumbing = map[string]bool{"hello": true, "isMaster": true, "ismaster": true
 type recorder struct {
 	mu        sync.Mutex
 	recording bool
+	// summaries keeps of each command only its summary, and the document
+	// of an aggregate (whose stages a step's pictures read): what a step
+	// run records, where nothing is explained and no check reads a
+	// command document.
+	summaries bool
 	commands  []Command
 }
 
@@ -66,7 +71,10 @@ func (r *recorder) monitor() *event.CommandMonitor {
 			return
 		}
 		c := describeCommand(e.CommandName, e.DatabaseName, e.Command)
-		if !c.IsRead() && len(c.raw) > maxCommandBytes {
+		switch {
+		case r.summaries && c.Name != "aggregate":
+			c.raw = nil
+		case !c.IsRead() && len(c.raw) > maxCommandBytes:
 			// Checks see only the summary of a large write (commandDocs),
 			// and only reads are explained: an insertMany of 144,000
 			// documents is not kept.
@@ -77,11 +85,12 @@ func (r *recorder) monitor() *event.CommandMonitor {
 	}}
 }
 
-// start clears the log and records from now on.
-func (r *recorder) start() {
+// start clears the log and records from now on, each command whole (an
+// attempt's, which its check reads and explains), or only its summary.
+func (r *recorder) start(summaries bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.recording, r.commands = true, nil
+	r.recording, r.summaries, r.commands = true, summaries, nil
 }
 
 // pause stops recording and returns whether it was on, for resume.

@@ -87,7 +87,7 @@ func (g *grader) attempt(ctx context.Context, i int, ex *Exercise, code string) 
 	}
 	st.live = liveState{step: i}
 	out := &attemptOutcome{}
-	st.rec.start()
+	st.rec.start(false)
 	defer st.rec.stop()
 	if code != "" {
 		out.out, out.err = st.sh.Eval(ctx, code)

@@ -88,7 +88,7 @@ func (s *Session) runStep(ctx context.Context, i int, mode runMode, w Widths) *s
 	// What the step's own blocks send is recorded: the pictures of a run
 	// block are drawn from the collections and stages it really used.
 	if mode != modeReplay {
-		sess.rec.start()
+		sess.rec.start(true)
 		defer sess.rec.stop()
 	}
 	lastOutput := ""

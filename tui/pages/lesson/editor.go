@@ -244,6 +244,10 @@ func (e *editor) Init() tea.Cmd { return nil }
 // Update edits: esc stops editing, ctrl+r checks, ctrl+o opens $EDITOR.
 func (e *editor) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 	k := e.KeyMap
+	if on, ok := msg.(common.FocusMsg); ok {
+		e.result.Focus(bool(on))
+		return e, nil
+	}
 	if km, ok := msg.(tea.KeyPressMsg); ok && e.editing {
 		switch {
 		case key.Matches(km, k.Back):
@@ -293,9 +297,6 @@ func (e *editor) setWatching(line string) {
 	e.watching = line
 	e.SetSize(e.Width, e.Height)
 }
-
-// setFocus marks the result pane as the one the keys scroll.
-func (e *editor) setFocus(on bool) { e.result.Focus(on) }
 
 // widths are the columns the result pane's outputs are laid out for.
 func (e *editor) widths() lessons.Widths { return lessons.Widths{Output: outputWidth(e.result)} }

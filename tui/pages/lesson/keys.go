@@ -35,28 +35,25 @@ func (p *Page) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		p.layout()
 		return cmd
-	case p.shell != nil:
+	case p.toolKind == shellTool:
 		if key.Matches(msg, k.Back) {
-			p.shell.Blur()
-			p.shell, p.focus = nil, 0
+			p.closeTool()
 			p.layout()
 			return nil
 		}
 		if key.Matches(msg, k.Focus) {
 			return p.cycleFocus()
 		}
-		_, cmd := p.shell.Update(msg)
+		_, cmd := p.tool.Update(msg)
 		return cmd
-	case p.stages != nil && (key.Matches(msg, k.Back) || key.Matches(msg, k.Next) || key.Matches(msg, k.Prev) || key.Matches(msg, k.Stages)):
-		switch {
-		case key.Matches(msg, k.Back):
-			p.stages, p.focus = nil, 0
+	case p.toolKind == stagesTool && (key.Matches(msg, k.Back) || key.Matches(msg, k.Next) || key.Matches(msg, k.Prev) || key.Matches(msg, k.Stages)):
+		if key.Matches(msg, k.Back) {
+			p.closeTool()
 			p.layout()
 			return nil
-		case key.Matches(msg, k.Prev):
-			return p.previewStage(p.stages.stage - 1)
 		}
-		return p.previewStage(p.stages.stage + 1)
+		_, cmd := p.tool.Update(msg)
+		return cmd
 	case p.atEnd():
 		return p.completionKey(msg)
 	}
@@ -98,13 +95,10 @@ func (p *Page) stepKey(msg tea.KeyPressMsg) tea.Cmd {
 		return p.cycleFocus()
 	case key.Matches(msg, k.Shell):
 		if p.current() != nil {
-			p.stages = nil
-			p.shell = newShell(p.Common, p.session.Database())
-			p.layout()
-			return p.shell.Focus()
+			return p.openTool(newShell(p.Common, p.session.Database()), shellTool)
 		}
 	case key.Matches(msg, k.Stages):
-		return p.previewStage(0)
+		return p.previewStage(0, lessons.Widths{})
 	case key.Matches(msg, k.Group):
 		p.view.nextGroup()
 	case key.Matches(msg, k.Setup):
@@ -118,8 +112,8 @@ func (p *Page) stepKey(msg tea.KeyPressMsg) tea.Cmd {
 			p.confirm = confirmResetExercise
 		}
 	case key.Matches(msg, k.Back):
-		if p.stages != nil {
-			p.stages = nil
+		if p.tool != nil {
+			p.closeTool()
 			p.layout()
 			return nil
 		}
@@ -274,10 +268,8 @@ func (p *Page) ShortHelp() []key.Binding {
 		return []key.Binding{k.Yes, k.No}
 	case p.editor != nil && p.editor.Editing():
 		return p.editor.ShortHelp()
-	case p.shell != nil:
-		return p.shell.ShortHelp()
-	case p.stages != nil:
-		return p.stages.ShortHelp()
+	case p.tool != nil:
+		return p.tool.ShortHelp()
 	case p.atEnd():
 		return []key.Binding{keymap.WithHelp(k.Run, "enter", p.T(msgKeyNextLesson, nil)), k.Back}
 	}

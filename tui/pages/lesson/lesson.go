@@ -92,16 +92,27 @@ type Page struct {
 	drafts  map[int]string
 	view    *stepView
 	editor  *editor
-	shell   *shell
-	stages  *stages
-	confirm confirm
-	focus   int
+	// tool is the panel at the bottom, the scratch shell or the stage
+	// preview, as toolKind says; nil when neither is open.
+	tool     common.Component
+	toolKind toolKind
+	confirm  confirm
+	focus    int
 	// watch follows the exercise's file in watch mode; nil when off.
 	watch    *watcher
 	watchGen int
 	// rects are where the children are drawn, computed by layout.
 	rects rects
 }
+
+// toolKind says which tool is open.
+type toolKind int
+
+const (
+	noTool toolKind = iota
+	shellTool
+	stagesTool
+)
 
 // rects are the page's children's areas, in the page's cells: the step
 // under the header line, the editor beside or under it, and the scratch
@@ -174,7 +185,8 @@ func (p *Page) goTo(i int) {
 	if i < 0 && p.lesson.Intro == "" {
 		i = 0
 	}
-	p.pos, p.confirm, p.focus, p.shell, p.stages, p.editor = i, confirmNone, 0, nil, nil, nil
+	p.pos, p.confirm, p.focus, p.editor = i, confirmNone, 0, nil
+	p.closeTool()
 	if p.atEnd() {
 		p.view = nil
 		return
@@ -230,7 +242,7 @@ func (p *Page) Interrupt() bool { return p.runs.interrupt() }
 // WantsKeys reports whether a text input has the keyboard, so that the
 // app must not take q, ? or : as commands.
 func (p *Page) WantsKeys() bool {
-	return (p.editor != nil && p.editor.Editing()) || p.shell != nil || p.confirm != confirmNone
+	return (p.editor != nil && p.editor.Editing()) || p.toolKind == shellTool || p.confirm != confirmNone
 }
 
 // Question is the y/N question waiting for an answer, or "".
@@ -262,10 +274,10 @@ func (p *Page) layout() {
 	}
 	w, bodyH := p.Width, max(p.Height-1, 4)
 	toolH := 0
-	switch {
-	case p.shell != nil:
+	switch p.toolKind {
+	case shellTool:
 		toolH = max(bodyH*2/5, inputHeight+pane.ChromeH+4)
-	case p.stages != nil:
+	case stagesTool:
 		toolH = max(bodyH/2, 6)
 	}
 	mainH := max(bodyH-toolH, 4)
@@ -295,8 +307,8 @@ func (p *Page) layout() {
 	if p.editor != nil {
 		p.editor.SetSize(r.editor.W, r.editor.H)
 	}
-	if tool := p.tool(); tool != nil {
-		tool.SetSize(r.tool.W, r.tool.H)
+	if p.tool != nil {
+		p.tool.SetSize(r.tool.W, r.tool.H)
 	}
 	p.focusPanes()
 }
@@ -307,36 +319,33 @@ func (p *Page) sideBySide() bool { return p.editor != nil && p.rects.editor.X > 
 // sideBySideWidth is the width from which the editor sits beside the step.
 const sideBySideWidth = 110
 
-// tool is the scratch shell or the stage preview, whichever is open.
-func (p *Page) tool() common.Component {
-	switch {
-	case p.shell != nil:
-		return p.shell
-	case p.stages != nil:
-		return p.stages
-	}
-	return nil
+// openTool puts t at the bottom, with the page's focus.
+func (p *Page) openTool(t common.Component, kind toolKind) tea.Cmd {
+	p.tool, p.toolKind = t, kind
+	p.focus = len(p.children()) - 1
+	p.layout()
+	return t.Init()
 }
 
-// child is one of the page's children where it is drawn, and how to put
-// the page's focus on it.
+// closeTool closes the shell or the stage preview.
+func (p *Page) closeTool() {
+	p.tool, p.toolKind, p.focus = nil, noTool, 0
+}
+
+// child is one of the page's children and where it is drawn.
 type child struct {
-	c     common.Component
-	r     common.Rect
-	focus func(bool)
+	c common.Component
+	r common.Rect
 }
 
 // children are the children shown, in the order tab moves between them.
 func (p *Page) children() []child {
-	out := []child{{p.view, p.rects.view, p.view.setFocus}}
+	out := []child{{p.view, p.rects.view}}
 	if p.editor != nil {
-		out = append(out, child{p.editor, p.rects.editor, p.editor.setFocus})
+		out = append(out, child{p.editor, p.rects.editor})
 	}
-	switch {
-	case p.shell != nil:
-		out = append(out, child{p.shell, p.rects.tool, p.shell.setFocus})
-	case p.stages != nil:
-		out = append(out, child{p.stages, p.rects.tool, p.stages.setFocus})
+	if p.tool != nil {
+		out = append(out, child{p.tool, p.rects.tool})
 	}
 	return out
 }
@@ -345,7 +354,7 @@ func (p *Page) focusPanes() {
 	cs := p.children()
 	p.focus %= len(cs)
 	for i, c := range cs {
-		c.focus(i == p.focus)
+		c.c.Update(common.FocusMsg(i == p.focus))
 	}
 }
 
@@ -401,8 +410,9 @@ func (p *Page) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 	case editorCheck:
 		return p, p.checkCode(msg.code)
 	case shellSubmit:
-		i := p.pos
-		return p, p.start(p.T(msgEvaluating, nil), lessons.Request{Op: lessons.OpEval, Step: i, Code: msg.src, Widths: p.shell.widths()})
+		return p, p.start(p.T(msgEvaluating, nil), lessons.Request{Op: lessons.OpEval, Step: p.pos, Code: msg.src, Widths: msg.widths})
+	case stageAsked:
+		return p, p.previewStage(msg.k, msg.widths)
 	case fileChanged, pollTick:
 		return p, p.watchEvent(msg)
 	case tea.MouseWheelMsg:
@@ -420,8 +430,8 @@ func (p *Page) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 func (p *Page) toInput(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	switch {
-	case p.shell != nil:
-		_, cmd = p.shell.Update(msg)
+	case p.toolKind == shellTool:
+		_, cmd = p.tool.Update(msg)
 	case p.editor != nil && p.editor.Editing():
 		_, cmd = p.editor.Update(msg)
 	}
@@ -442,13 +452,9 @@ func (p *Page) ran(m Ran) tea.Cmd {
 			p.state(r.Step).edit = &m
 			p.editor.ShowEdit(&m)
 		}
-	case lessons.OpEval:
-		if p.shell != nil && here {
-			p.shell.Add(m)
-		}
-	case lessons.OpStages:
-		if p.stages != nil && here {
-			p.stages.Show(m)
+	case lessons.OpEval, lessons.OpStages:
+		if p.tool != nil && here {
+			p.tool.Update(m)
 		}
 	case lessons.OpReset:
 		if m.Err == nil {
@@ -534,9 +540,10 @@ func (p *Page) checkCode(code string) tea.Cmd {
 	return p.start(p.T(msgChecking, nil), lessons.Request{Op: lessons.OpAttempt, Step: i, Code: code, Widths: p.editor.widths()})
 }
 
-// previewStage shows stage k of the pipeline: the editor's, on an
-// exercise, else the step's own.
-func (p *Page) previewStage(k int) tea.Cmd {
+// previewStage shows stage k of the pipeline, its output laid out for
+// w: the editor's, on an exercise, else the step's own. The preview
+// opens at the first stage.
+func (p *Page) previewStage(k int, w lessons.Widths) tea.Cmd {
 	src := ""
 	if p.editor != nil {
 		src = p.editor.Value()
@@ -546,15 +553,13 @@ func (p *Page) previewStage(k int) tea.Cmd {
 	} else if p.current() == nil || !p.current().HasStages() {
 		return status(p.T(msgNoStages, nil))
 	}
-	if p.stages == nil {
-		p.stages = newStages(p.Common, src)
-		p.focus = len(p.children()) - 1
-		p.layout()
+	var open tea.Cmd
+	if p.toolKind != stagesTool {
+		st := newStages(p.Common)
+		open = p.openTool(st, stagesTool)
+		k, w = 0, st.widths()
 	}
-	p.stages.src = src
-	k = p.stages.target(k)
-	i := p.pos
-	return p.start(p.T(msgStageN, map[string]any{"N": k + 1}), lessons.Request{Op: lessons.OpStages, Step: i, Code: src, Stage: k, Widths: p.stages.widths()})
+	return tea.Batch(open, p.start(p.T(msgStageN, map[string]any{"N": k + 1}), lessons.Request{Op: lessons.OpStages, Step: p.pos, Code: src, Stage: k, Widths: w}))
 }
 
 // View is the header over the step and what it has open.
@@ -571,11 +576,8 @@ func (p *Page) View() string {
 	default:
 		body = p.view.View()
 	}
-	switch {
-	case p.shell != nil && !p.atEnd():
-		body += "\n" + p.shell.View()
-	case p.stages != nil && !p.atEnd():
-		body += "\n" + p.stages.View()
+	if p.tool != nil && !p.atEnd() {
+		body += "\n" + p.tool.View()
 	}
 	return common.FitBlock(header+"\n"+body, p.Width, p.Height)
 }
@@ -584,8 +586,8 @@ func (p *Page) View() string {
 // page's cells.
 func (p *Page) Cursor() *tea.Cursor {
 	switch {
-	case p.shell != nil:
-		return p.rects.tool.Cursor(p.shell.Cursor())
+	case p.toolKind == shellTool:
+		return p.rects.tool.Cursor(p.tool.(*shell).Cursor())
 	case p.editor != nil && p.editor.Editing():
 		return p.rects.editor.Cursor(p.editor.Cursor())
 	}

@@ -52,12 +52,6 @@ func newShell(c common.Common, db string) *shell {
 	return s
 }
 
-// Focus gives the input the keyboard.
-func (s *shell) Focus() tea.Cmd { return s.in.Focus() }
-
-// Blur takes it back.
-func (s *shell) Blur() { s.in.Blur() }
-
 func (s *shell) SetSize(w, h int) {
 	s.Common.SetSize(w, h)
 	s.in.SetWidth(max(w-pane.ChromeW-len(s.prompt()), 10))
@@ -111,16 +105,31 @@ func (s *shell) relayout() {
 	s.log.SetFooter(s.footer)
 }
 
-func (s *shell) Init() tea.Cmd { return nil }
+// Init gives the input the keyboard.
+func (s *shell) Init() tea.Cmd { return s.in.Focus() }
 
-// shellSubmit asks the page to evaluate src.
-type shellSubmit struct{ src string }
+// shellSubmit asks the page to evaluate src, its outputs laid out for
+// widths.
+type shellSubmit struct {
+	src    string
+	widths lessons.Widths
+}
 
 // Update edits the input: enter evaluates complete input (and adds a line
 // otherwise, like mongosh); up and down on the first and last line walk
 // the history; page keys scroll the log.
 func (s *shell) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 	k := s.KeyMap
+	switch m := msg.(type) {
+	case common.FocusMsg:
+		s.log.Focus(bool(m))
+		return s, nil
+	case Ran:
+		if m.Result.Op == lessons.OpEval {
+			s.Add(m)
+		}
+		return s, nil
+	}
 	if km, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(km, k.Run):
@@ -135,7 +144,8 @@ func (s *shell) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 			s.history = append(s.history, src)
 			s.histAt = len(s.history)
 			s.in.Reset()
-			return s, func() tea.Msg { return shellSubmit{src: src} }
+			w := s.widths()
+			return s, func() tea.Msg { return shellSubmit{src: src, widths: w} }
 		case key.Matches(km, k.HistoryUp) && s.in.Line() == 0:
 			if s.histAt > 0 {
 				s.histAt--
@@ -200,9 +210,6 @@ func (s *shell) ShortHelp() []key.Binding {
 }
 
 func (s *shell) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
-
-// setFocus marks the log as the pane the page's focus is on.
-func (s *shell) setFocus(on bool) { s.log.Focus(on) }
 
 // widths are the columns the log's outputs are laid out for.
 func (s *shell) widths() lessons.Widths { return lessons.Widths{Output: outputWidth(s.log)} }

@@ -25,15 +25,20 @@ var (
 // marked, and the documents that come out of it.
 type stages struct {
 	common.Common
-	// src is the pipeline previewed: "" for the step's own code.
-	src   string
 	stage int
 	names []string
 	out   *pane.Model
 }
 
-func newStages(c common.Common, src string) *stages {
-	return &stages{Common: c, src: src, out: pane.New(c, c.T(msgStagesLoading, nil))}
+func newStages(c common.Common) *stages {
+	return &stages{Common: c, out: pane.New(c, c.T(msgStagesLoading, nil))}
+}
+
+// stageAsked asks the page for a preview of stage k, its output laid out
+// for widths.
+type stageAsked struct {
+	k      int
+	widths lessons.Widths
 }
 
 func (s *stages) SetSize(w, h int) {
@@ -88,7 +93,32 @@ func (s *stages) target(k int) int {
 
 func (s *stages) Init() tea.Cmd { return nil }
 
+// Update moves to the next or previous stage, shows a preview's output,
+// and scrolls.
 func (s *stages) Update(msg tea.Msg) (common.Model, tea.Cmd) {
+	k := s.KeyMap
+	switch m := msg.(type) {
+	case common.FocusMsg:
+		s.out.Focus(bool(m))
+		return s, nil
+	case Ran:
+		if m.Result.Op == lessons.OpStages {
+			s.Show(m)
+		}
+		return s, nil
+	case tea.KeyPressMsg:
+		next := 0
+		switch {
+		case key.Matches(m, k.Next), key.Matches(m, k.Stages):
+			next = 1
+		case key.Matches(m, k.Prev):
+			next = -1
+		}
+		if next != 0 {
+			ask := stageAsked{k: s.target(s.stage + next), widths: s.widths()}
+			return s, func() tea.Msg { return ask }
+		}
+	}
 	s.out.Handle(msg)
 	return s, nil
 }
@@ -101,9 +131,6 @@ func (s *stages) ShortHelp() []key.Binding {
 }
 
 func (s *stages) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
-
-// setFocus marks the output as the pane the keys scroll.
-func (s *stages) setFocus(on bool) { s.out.Focus(on) }
 
 // widths are the columns the preview's output is laid out for.
 func (s *stages) widths() lessons.Widths { return lessons.Widths{Output: outputWidth(s.out)} }

@@ -529,9 +529,6 @@ func (v *stepView) toggleSetup() {
 	v.layout()
 }
 
-// setFocus marks the document as the pane the keys scroll.
-func (v *stepView) setFocus(on bool) { v.doc.Focus(on) }
-
 // scrollWidth is the natural width of the step's widest code or table.
 func (v *stepView) scrollWidth() int { return v.doc.ScrollWidth() }
 
@@ -551,8 +548,14 @@ func (v *stepView) Init() tea.Cmd { return nil }
 
 // Update scrolls the document, for the keys and the wheel over it.
 func (v *stepView) Update(msg tea.Msg) (common.Model, tea.Cmd) {
-	if m, ok := msg.(tea.MouseWheelMsg); ok && m.Y >= v.doc.Height {
-		return v, nil // the figures panel does not scroll
+	switch m := msg.(type) {
+	case common.FocusMsg:
+		v.doc.Focus(bool(m))
+		return v, nil
+	case tea.MouseWheelMsg:
+		if m.Y >= v.doc.Height {
+			return v, nil // the figures panel does not scroll
+		}
 	}
 	v.doc.Handle(msg)
 	return v, nil

@@ -304,7 +304,6 @@ func (b *Backend) URI() string {
 	return ""
 }
 
-
 // Close disconnects, stops the embedded server or the mongod this process
 // started, and deletes the mongod's data directory. It is safe to call more
 // than once, also concurrently (from a signal handler's goroutine).

@@ -16,8 +16,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/schemalab/schemalab/sandbox/engine/value"
-	"github.com/schemalab/schemalab/sandbox/vocab"
 	"github.com/schemalab/schemalab/sandbox/sandboxtest"
+	"github.com/schemalab/schemalab/sandbox/vocab"
 	"github.com/schemalab/schemalab/sandbox/wire"
 )
 

@@ -13,6 +13,7 @@ package advise
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -209,15 +210,25 @@ func analyse(ctx context.Context, r reader, o Options, sample int64, rep *Report
 		}
 		c, err := profile(ctx, r, info, sample)
 		if err != nil {
-			return fmt.Errorf("%s: %w", info.Name, err)
+			if !refused(ctx, err) {
+				return fmt.Errorf("%s: %w", info.Name, err)
+			}
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: not analysed: the server refused a read (%v)", info.Name, err))
+			continue
 		}
 		if c.sampled {
 			rep.Sampled = append(rep.Sampled, Sampled{Collection: c.name, Documents: c.count, Sample: sample})
 		}
-		for _, detect := range detectors() {
-			fs, note, err := detect(ctx, r, c)
+		for _, d := range detectors() {
+			fs, note, err := d.run(ctx, r, c)
 			if err != nil {
-				return fmt.Errorf("%s: %w", info.Name, err)
+				if !refused(ctx, err) {
+					return fmt.Errorf("%s: %w", info.Name, err)
+				}
+				// One refused read (a user without the indexStats
+				// privilege, a view, a command over its maxTimeMS) costs
+				// one detector, not the report.
+				note = fmt.Sprintf("%s: %s not checked: the server refused a read (%v)", c.name, d.name, err)
 			}
 			rep.Findings = append(rep.Findings, fs...)
 			if note != "" {
@@ -240,10 +251,26 @@ func analyse(ctx context.Context, r reader, o Options, sample int64, rep *Report
 // could not see, or the error of a failed command.
 type detector func(context.Context, reader, *collection) ([]Finding, string, error)
 
+// namedDetector is a detector with what it looks for, for notes.
+type namedDetector struct {
+	name string
+	run  detector
+}
+
 // detectors run in the order of priority, so that an interrupted
 // run has the most useful findings first. unusedIndexes comes first of
 // all: advise's own reads must not count as uses of an index.
-func detectors() []detector { return []detector{unusedIndexes, arrays, trees, buckets, bloated} }
+func detectors() []namedDetector {
+	return []namedDetector{{"unused-index", unusedIndexes}, {"outlier and unbounded-array", arrays}, {"tree", trees},
+		{"bucket", buckets}, {"bloated-documents", bloated}}
+}
+
+// refused reports whether err is the server's answer to one command,
+// rather than the end of the run (ctrl+c, a lost connection).
+func refused(ctx context.Context, err error) bool {
+	var ce mongo.CommandError
+	return ctx.Err() == nil && errors.As(err, &ce)
+}
 
 // readOnlyClient is advise's one client: under the guard's read-only
 // policy, so it may read any database the server lets it.

@@ -463,3 +463,4 @@ func TestDatabasesListsReadableOnes(t *testing.T) {
 		t.Errorf("%v, %v", names, err)
 	}
 }
+

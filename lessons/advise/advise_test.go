@@ -463,4 +463,3 @@ func TestDatabasesListsReadableOnes(t *testing.T) {
 		t.Errorf("%v, %v", names, err)
 	}
 }
-

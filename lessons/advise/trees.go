@@ -257,6 +257,14 @@ func refPipeline(name string, k refKind) bson.A {
 // treeFinding measures field name as references of kind k, and says
 // whether they make a tree.
 func treeFinding(ctx context.Context, r reader, c *collection, name string, k refKind) (Finding, bool, error) {
+	if k.model != modelPath {
+		// Most fields of ids are no tree: a look at a few hundred of
+		// their references, each found by _id, spares the full pass.
+		ok, err := mostlyResolve(ctx, r, c, name, k)
+		if err != nil || !ok {
+			return Finding{}, false, err
+		}
+	}
 	var st refStats
 	if err := r.one(ctx, c.name, refPipeline(name, k), &st); err != nil {
 		return Finding{}, false, err
@@ -314,6 +322,32 @@ func treeFinding(ctx context.Context, r reader, c *collection, name string, k re
 		Evidence: Evidence{Figures: figs, Reference: treePage,
 			Threshold: fmt.Sprintf("≥ %d %% of references name a node of the same collection, at least one root, and a node with two children", int(resolvedShare*100))},
 	}, true, nil
+}
+
+// gateRefs is how many references mostlyResolve looks up.
+const gateRefs = 500
+
+// mostlyResolve reports whether most of a sample of the field's
+// references name an _id of the same collection.
+func mostlyResolve(ctx context.Context, r reader, c *collection, name string, k refKind) (bool, error) {
+	var res struct {
+		Refs int64 `bson:"refs"`
+		Hit  int64 `bson:"hit"`
+	}
+	pipeline := bson.A{
+		bson.D{{Key: "$sample", Value: bson.D{{Key: "size", Value: gateRefs}}}},
+		bson.D{{Key: "$project", Value: bson.D{{Key: "_id", Value: 0}, {Key: "r", Value: k.refs(name)}}}},
+		bson.D{{Key: "$unwind", Value: "$r"}},
+		bson.D{{Key: "$limit", Value: gateRefs}},
+		bson.D{{Key: "$lookup", Value: bson.D{{Key: "from", Value: c.name}, {Key: "localField", Value: "r"}, {Key: "foreignField", Value: "_id"},
+			{Key: "pipeline", Value: bson.A{bson.D{{Key: "$project", Value: bson.D{{Key: "_id", Value: 1}}}}}}, {Key: "as", Value: "m"}}}},
+		bson.D{{Key: "$group", Value: bson.D{{Key: "_id", Value: nil}, {Key: "refs", Value: bson.D{{Key: "$sum", Value: 1}}},
+			{Key: "hit", Value: bson.D{{Key: "$sum", Value: cond(bson.D{{Key: "$gt", Value: bson.A{bson.D{{Key: "$size", Value: "$m"}}, 0}}}, 1, 0)}}}}}},
+	}
+	if err := r.one(ctx, c.name, pipeline, &res); err != nil {
+		return false, err
+	}
+	return res.Refs > 0 && float64(res.Hit) >= resolvedShare*float64(res.Refs), nil
 }
 
 // walk follows references from up to treeWalks nodes with $graphLookup,

@@ -124,8 +124,9 @@ func buckets(ctx context.Context, r reader, c *collection) ([]Finding, string, e
 		{"documents after bucketing", after}, {"index keys before", keys * c.count}, {"index keys after", keys * after},
 	}
 	if span != nil {
-		figs = append(figs, Figure{"measured on every document from", span.from.Format(time.RFC3339)},
-			Figure{"until", span.to.Format(time.RFC3339)})
+		from, to := span.aligned(unit)
+		figs = append(figs, Figure{"measured on every document from", from.Format(time.RFC3339)},
+			Figure{"until", to.Format(time.RFC3339)})
 	}
 	return []Finding{{
 		Pattern: PatternBucket, Collection: c.name, Field: date, Lesson: lessonBucket, Confidence: conf,
@@ -133,8 +134,8 @@ func buckets(ctx context.Context, r reader, c *collection) ([]Finding, string, e
 			source, r.l.Figure(at(hourly.P, 0)), date, source, unit,
 			r.l.Figure(float64(c.count)), r.l.Figure(float64(keys*c.count)), r.l.Figure(float64(after)), r.l.Figure(float64(keys*after))),
 		Evidence: Evidence{Figures: figs, Reference: timeSeriesPage + " and " + bucketPage,
-			Threshold: fmt.Sprintf("≥ %d documents of median ≤ %s, a date, numbers, a source with ≤ %g %% distinct values, and ≥ %d documents per bucket",
-				bucketMinDocs, bytesText(r.l, bucketSmallDoc), sourceShare*100, minReduction)},
+			Threshold: fmt.Sprintf("≥ %s documents of median ≤ %s, a date, numbers, a source with ≤ %g %% distinct values, and ≥ %d documents per bucket",
+				r.l.Figure(bucketMinDocs), bytesText(r.l, bucketSmallDoc), sourceShare*100, minReduction)},
 	}}, "", nil
 }
 
@@ -198,7 +199,17 @@ func window(ctx context.Context, r reader, c *collection, date string) (*timeSpa
 	return &timeSpan{mid.Add(-width / 2), mid.Add(width / 2)}, nil
 }
 
-// units are the lengths of the buckets $dateTrunc makes, for aligning a
+// aligned is the span cut to whole buckets of unit, at least one.
+func (s timeSpan) aligned(unit string) (from, to time.Time) {
+	u := unitLength(unit)
+	from, to = s.from.UTC().Truncate(u), s.to.UTC().Truncate(u)
+	if !to.After(from) {
+		to = from.Add(u)
+	}
+	return from, to
+}
+
+// unitLength is the length of the buckets $dateTrunc makes, for aligning a
 // window on whole buckets (UTC, as $dateTrunc's default timezone).
 func unitLength(unit string) time.Duration {
 	switch unit {
@@ -216,11 +227,7 @@ func perUnit(ctx context.Context, r reader, c *collection, span *timeSpan, sourc
 	if span != nil {
 		// Whole buckets only: a bucket cut by the window's edge would
 		// count as a small one.
-		u := unitLength(unit)
-		from, to := span.from.UTC().Truncate(u), span.to.UTC().Truncate(u)
-		if !to.After(from) {
-			to = from.Add(u)
-		}
+		from, to := span.aligned(unit)
 		pipeline = append(pipeline, bson.D{{Key: "$match", Value: bson.D{{Key: date, Value: bson.D{
 			{Key: "$gte", Value: from}, {Key: "$lt", Value: to}}}}}})
 	}

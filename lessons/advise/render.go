@@ -39,9 +39,14 @@ func (rep *Report) write(w io.Writer, md bool) error {
 	heading := func(level int, s string) {
 		if md {
 			b.WriteString(strings.Repeat("#", level) + " " + s + "\n\n")
-		} else {
-			b.WriteString(s + "\n" + strings.Repeat(map[bool]string{true: "=", false: "-"}[level == 1], len([]rune(s))) + "\n")
+			return
 		}
+		// Underlined, as Markdown's setext headings: = for the title.
+		rule := "-"
+		if level == 1 {
+			rule = "="
+		}
+		b.WriteString(s + "\n" + strings.Repeat(rule, len([]rune(s))) + "\n")
 	}
 	code := func(s string) string {
 		if md {

@@ -201,6 +201,10 @@ func seed(t testing.TB, db *mongo.Database) {
 	}
 	insert(t, db.Collection("articles"), articles)
 
+	// Negative: three yearly archives are no sprawl.
+	for y := 2023; y <= 2025; y++ {
+		insert(t, db.Collection(fmt.Sprint("archive_", y)), []any{bson.D{{Key: "y", Value: y}}})
+	}
 	// many-collections: a collection per day.
 	for d := 1; d <= 12; d++ {
 		insert(t, db.Collection(fmt.Sprintf("events_2026_01_%02d", d)), []any{bson.D{{Key: "n", Value: d}}})
@@ -293,7 +297,7 @@ func TestAdviseFindsThePlantedPatternsAndNoControl(t *testing.T) {
 	if len(falsePos)+len(falseNeg) > 0 {
 		t.Errorf("%d false positives %v, %d false negatives %v", len(falsePos), falsePos, len(falseNeg), falseNeg)
 	}
-	if len(progress) != 23 || progress[0] != "1/23 articles" {
+	if len(progress) != 26 || progress[0] != "1/26 archive_2023" {
 		t.Errorf("progress: %v", progress)
 	}
 	if len(rep.Sampled) != 0 || rep.Interrupted {

@@ -344,6 +344,32 @@ func TestAdviseFindsThePlantedPatternsAndNoControl(t *testing.T) {
 			}
 		}
 	}
+	// The same findings, and only them, in all three formats.
+	var text, md, js bytes.Buffer
+	if err := errors.Join(rep.WriteText(&text), rep.WriteMarkdown(&md), rep.WriteJSON(&js)); err != nil {
+		t.Fatal(err)
+	}
+	var decoded Report
+	if err := json.Unmarshal(js.Bytes(), &decoded); err != nil {
+		t.Fatal(err)
+	}
+	if jsonGot := findingsOf(&decoded); fmt.Sprint(jsonGot) != fmt.Sprint(findingsOf(rep)) {
+		t.Errorf("json findings %v, want %v", jsonGot, findingsOf(rep))
+	}
+	for _, f := range rep.Findings {
+		where := f.Collection
+		if f.Field != "" {
+			where += "." + f.Field
+		}
+		head := fmt.Sprintf("%s: %s (%s confidence)", f.Pattern, where, f.Confidence)
+		if strings.Count(text.String(), "\n"+head+"\n") != 1 || strings.Count(md.String(), "## "+head+"\n") != 1 {
+			t.Errorf("%q is not once in the text and markdown reports", head)
+		}
+	}
+	if n := strings.Count(md.String(), "\n## "); n != len(want)+1 { // and "What advise could not see"
+		t.Errorf("markdown has %d sections, want %d", n, len(want)+1)
+	}
+
 	if after := state(t, db); fmt.Sprint(after) != fmt.Sprint(before) {
 		t.Errorf("advise changed the database:\nbefore %v\nafter  %v", before, after)
 	}

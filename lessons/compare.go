@@ -46,11 +46,24 @@ func (v *VariantResult) Figure(key string) (float64, bool) {
 
 // runVariant runs one comparison variant and gathers its figures: keys and
 // documents examined and milliseconds from the explain output, documents
-// updated from write results, bytes from collStats, and any figures
+// updated from write results, writes sent from the commands the variant
+// sent (when it names a collection), bytes from collStats, and any figures
 // expression the author gave.
 func (r *Runner) runVariant(ctx context.Context, b *Block, width int) VariantResult {
 	v := VariantResult{Label: b.Variant.Label, Block: b}
-	v.Result, v.Err = r.eval(ctx, width, b.Text)
+	var sent []Command
+	if b.Variant.Writes != "" {
+		// Record the variant's commands, keeping whatever recording was
+		// under way (and its log) as it was.
+		was := r.rec.pause()
+		r.rec.resume(true)
+		from := r.rec.count()
+		v.Result, v.Err = r.eval(ctx, width, b.Text)
+		sent = r.rec.since(from)
+		r.rec.resume(was)
+	} else {
+		v.Result, v.Err = r.eval(ctx, width, b.Text)
+	}
 	if v.Err != nil {
 		return v
 	}
@@ -70,6 +83,15 @@ func (r *Runner) runVariant(ctx context.Context, b *Block, width int) VariantRes
 	}
 	if n, ok := modifiedCount(v.Result.Outputs); ok {
 		v.Figures = append(v.Figures, Figure{"updated", float64(n)})
+	}
+	if w := b.Variant.Writes; w != "" {
+		n := 0
+		for _, c := range sent {
+			if w == "*" || c.Target == w {
+				n += c.Writes
+			}
+		}
+		v.Figures = setFigure(v.Figures, "writes", float64(n))
 	}
 	if c := b.Variant.Collection; c != "" {
 		data, index, err := r.collectionBytes(ctx, c)

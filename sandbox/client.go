@@ -76,8 +76,11 @@ func (b *Backend) clientSettings() clientSettings {
 
 type clientSettings struct {
 	selectionTimeout time.Duration
-	// pollMonitoring: an in-process server needs no streaming hello, and
-	// a pending awaitable hello would hold up Disconnect at exit.
+	// pollMonitoring: an in-process server needs no streaming hello. The
+	// embedded server now streams as mongod does (Disconnect closes the
+	// stream in about a millisecond), but streaming takes a second
+	// monitoring connection per client for round-trip times, and its
+	// topology never changes.
 	pollMonitoring bool
 	direct         bool
 	appName        string

@@ -45,9 +45,12 @@ var allowedCommands = map[string]commandScope{
 	// The driver ends its sessions when a client disconnects; a session id
 	// is a random UUID, so no one ends another's.
 	"endSessions": scopeServer,
-	// What the shell shows of the server: db.version(), db.listCommands().
-	// Neither reveals anything about any database.
+	// What the shell shows of the server: db.version(), db.listCommands(),
+	// and of the connection: db.runCommand({connectionStatus: 1}), which
+	// names only the connection's own user. None reveals anything about
+	// any database.
 	"buildInfo": scopeServer, "buildinfo": scopeServer, "listCommands": scopeServer,
+	"connectionStatus": scopeServer,
 
 	// Reads of the learner's databases.
 	"find": scopeDatabase, "getMore": scopeDatabase, "killCursors": scopeDatabase,

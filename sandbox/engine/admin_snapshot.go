@@ -18,6 +18,11 @@ import (
 // taken.
 const maxSnapshotsPerDB = 256
 
+// maxSnapshotsPerQuota bounds the snapshots of all the databases under one
+// storage quota together (a classroom student's): databases cost nothing
+// to make, so a bound per database alone would not bound a student.
+const maxSnapshotsPerQuota = 256
+
 // snapshotStore holds saved database snapshots by database, then name.
 // It is guarded by Engine.snapshotsMu.
 type snapshotStore map[string]map[string]*savedDatabase
@@ -28,6 +33,18 @@ type snapshotStore map[string]map[string]*savedDatabase
 type savedDatabase struct {
 	*catalog.Snapshot
 	buckets timeseries.Saved
+}
+
+// snapshotsUnder counts the snapshots of the databases named prefix*;
+// the caller holds snapshotsMu.
+func (e *Engine) snapshotsUnder(prefix string) int {
+	n := 0
+	for db, byName := range e.snapshots {
+		if vocab.InPrefix(db, prefix) {
+			n += len(byName)
+		}
+	}
+	return n
 }
 
 // cmdSnapshot answers vocab.SnapshotCommand, the embedded server's own
@@ -89,6 +106,12 @@ func cmdSnapshot(e *Engine, req *request) (bson.D, error) {
 		if _, exists := byName[name]; !exists && len(byName) >= maxSnapshotsPerDB {
 			return nil, mongoerr.Newf(mongoerr.IllegalOperation,
 				"database %s already has %d snapshots, the most the embedded server keeps; drop some first", db, maxSnapshotsPerDB)
+		}
+		if _, exists := byName[name]; !exists {
+			if q := e.catalog.QuotaFor(db); q != nil && e.snapshotsUnder(q.Prefix) >= maxSnapshotsPerQuota {
+				return nil, mongoerr.Newf(mongoerr.IllegalOperation,
+					"your databases already have %d snapshots, the most the embedded server keeps for one user; drop some first", maxSnapshotsPerQuota)
+			}
 		}
 		if byName == nil {
 			byName = map[string]*savedDatabase{}

@@ -25,8 +25,8 @@ type command struct {
 	// does (see parseMaxTimeMS).
 	maxTimeMS *maxTimeIDL
 	// growsStorage commands add storage whose size is not known before
-	// they run (an index, a collection): they are refused on a database
-	// whose storage quota is reached (checkQuota).
+	// they run (a new collection's empty index): they are refused on a
+	// database whose storage quota is reached (checkQuota).
 	growsStorage bool
 	// sessionFree commands are the server's own (handshake, diagnostics):
 	// their session fields are not checked (refuseTransactionNumber).
@@ -72,7 +72,7 @@ func commands() []*command {
 		{name: "listDatabases", run: cmdListDatabases},
 		{name: "listCollections", run: cmdListCollections},
 		{name: "renameCollection", run: cmdRenameCollection},
-		{name: "createIndexes", run: cmdCreateIndexes, growsStorage: true},
+		{name: "createIndexes", run: cmdCreateIndexes},
 		{name: "listIndexes", run: cmdListIndexes},
 		{name: "dropIndexes", aliases: []string{"deleteIndexes"}, run: cmdDropIndexes},
 		{name: "collStats", run: cmdCollStats},

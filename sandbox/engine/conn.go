@@ -34,9 +34,6 @@ func (c *Conn) Authenticated(user, prefix string, maxCursors int) {
 	c.user, c.prefix, c.maxCursors = user, prefix, maxCursors
 }
 
-// User is who the connection authenticated as, "" if no one.
-func (c *Conn) User() string { return c.user }
-
 // connCounts are serverStatus's connection figures.
 type connCounts struct {
 	current, created atomic.Int64

@@ -266,7 +266,10 @@ func (t *cursorTable) open(c *cursor, conn *Conn) (int64, error) {
 		limit = conn.maxCursors
 	}
 	now := time.Now()
-	t.sweepLocked(now, t.userCursors[c.user] >= limit)
+	// Never a forced sweep: the table is shared, and a user opening
+	// cursor after cursor at its cap must not make every open walk
+	// everyone's cursors.
+	t.sweepLocked(now)
 	if n := t.userCursors[c.user]; n >= limit {
 		if c.user == "" {
 			return 0, mongoerr.Newf(mongoerr.ResourceExhausted,
@@ -310,7 +313,7 @@ func (t *cursorTable) checkout(id int64, namespace string, req *request, cancel 
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := time.Now()
-	t.sweepLocked(now, false)
+	t.sweepLocked(now)
 	c, ok := t.cursors[id]
 	if ok && c.cancel == nil && now.Sub(c.lastUsed) > t.idle {
 		t.removeLocked(c)
@@ -494,10 +497,11 @@ func (t *cursorTable) connectionClosed(conn int64) {
 }
 
 // sweepLocked expires idle cursors, at most a few times per idle period
-// unless forced: an expired cursor is refused by checkout in any case, so
-// the sweep only bounds how long an abandoned one holds memory.
-func (t *cursorTable) sweepLocked(now time.Time, force bool) {
-	if !force && now.Sub(t.lastSweep) < min(t.idle/4, time.Second) {
+// and once a second: an expired cursor is refused by checkout in any case,
+// so the sweep only bounds how long an abandoned one holds memory (and
+// counts against its user's cap).
+func (t *cursorTable) sweepLocked(now time.Time) {
+	if now.Sub(t.lastSweep) < min(t.idle/4, time.Second) {
 		return
 	}
 	t.lastSweep = now

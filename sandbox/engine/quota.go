@@ -8,12 +8,13 @@ import (
 	"github.com/schemalab/schemalab/sandbox/vocab"
 )
 
-// quotaMeasureEvery is how often a storage quota's index sizes are
-// measured again while its databases are in use. Data sizes are counted
-// exactly on every write (catalog.Quota); index sizes come from the
-// storage model, which reads whole indexes, and grow with the data, so a
-// second's staleness lets a write past the quota by no more than the
-// index entries of one second's writes.
+// quotaMeasureEvery is how often, at most, a storage quota's index sizes
+// are measured again while its databases are in use and near the limit
+// (catalog.Quota.ClaimMeasure). Data sizes are counted exactly on every
+// write; index sizes come from the storage model, which reads whole
+// indexes, and grow with the data, so a second's staleness lets a write
+// past the quota by no more than the index entries of one second's
+// writes.
 const quotaMeasureEvery = time.Second
 
 // SetStorageQuota bounds the storage of the databases named prefix* (data
@@ -29,7 +30,6 @@ func (e *Engine) SetStorageQuota(prefix string, max int64) {
 	e.catalog.SetQuota(q)
 	_, indexes := e.storageFigures(prefix)
 	q.SetIndexBytes(indexes)
-	q.ClaimMeasure(time.Now(), 0)
 	e.quotas.Store(true)
 }
 
@@ -64,8 +64,9 @@ func (e *Engine) storageFigures(prefix string) (data, indexes int64) {
 // checkQuota runs before every command on a database under a storage
 // quota: it measures the quota's index sizes when they are stale, and
 // refuses a command that grows storage by an amount not known in advance
-// (an index build, a new collection) once the quota is reached. Writes of
-// documents are checked as each one is stored (catalog.Quota.Admit).
+// (a new collection) once the quota is reached. Writes of documents are
+// checked as each one is stored (catalog.Quota.Admit), index builds once
+// built (admitIndexes).
 func (e *Engine) checkQuota(c *command, db string) error {
 	q := e.catalog.QuotaFor(db)
 	if q == nil {

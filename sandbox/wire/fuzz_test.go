@@ -38,6 +38,21 @@ func seedCommands(t testing.TB) [][]byte {
 		{{Key: "getMore", Value: int64(112233)}, {Key: "collection", Value: "books"}, {Key: "maxTimeMS", Value: int32(10)}, {Key: "$db", Value: "shop"}},
 		{{Key: "getMore", Value: int64(112233)}, {Key: "collection", Value: "books"}, {Key: "maxTimeMS", Value: "x"}, {Key: "$db", Value: "shop"}},
 		{{Key: "killCursors", Value: "books"}, {Key: "cursors", Value: bson.A{int64(112233), "x"}}, {Key: "$db", Value: "shop"}},
+		// Authentication, well and badly formed.
+		saslStart("n,,n=alice,r=fyko+d2lbbFgONRv9qkxdawL", true),
+		saslStart("n,,n=alice,r=", false),
+		{{Key: "saslStart", Value: 1}, {Key: "mechanism", Value: "PLAIN"}, {Key: "payload", Value: "AGFsaWNlAHMzY3JldA=="}, {Key: "$db", Value: "admin"}},
+		{{Key: "saslStart", Value: 1}, {Key: "mechanism", Value: int32(1)}, {Key: "$db", Value: "admin"}},
+		saslContinue(1, "c=biws,r=fyko+d2lbbFgONRv9qkxdawL3rfcNHYJY1ZVvWVs7j,p=dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ="),
+		saslContinue(2, ""),
+		{{Key: "saslContinue", Value: 1}, {Key: "conversationId", Value: "1"}, {Key: "payload", Value: bson.A{}}, {Key: "$db", Value: "admin"}},
+		{{Key: "hello", Value: 1}, {Key: "saslSupportedMechs", Value: "admin.alice"}, {Key: "speculativeAuthenticate", Value: bson.D{
+			{Key: "saslStart", Value: 1}, {Key: "mechanism", Value: "SCRAM-SHA-256"},
+			{Key: "payload", Value: bson.Binary{Data: []byte("n,,n=alice,r=rOprNGfwEbeRWgbNEkqO")}},
+			{Key: "options", Value: bson.D{{Key: "skipEmptyExchange", Value: true}}}, {Key: "db", Value: "admin"}}}, {Key: "$db", Value: "admin"}},
+		{{Key: "hello", Value: 1}, {Key: "saslSupportedMechs", Value: "nodot"}, {Key: "$db", Value: "admin"}},
+		{{Key: "connectionStatus", Value: 1}, {Key: "showPrivileges", Value: true}, {Key: "$db", Value: "admin"}},
+		{{Key: "listDatabases", Value: 1}, {Key: "authorizedDatabases", Value: false}, {Key: "$db", Value: "admin"}},
 	}
 	var out [][]byte
 	for _, d := range docs {
@@ -56,6 +71,10 @@ func FuzzDecodeMessage(f *testing.F) {
 	f.Add(new(opMsgBuilder).body(mustEncode(f, bson.D{{Key: "insert", Value: "c"}, {Key: "$db", Value: "d"}})).sequence("documents", cmds[2], cmds[3]).bytes())
 	f.Add(opQueryBytes(1, "admin.$cmd", mustEncode(f, bson.D{{Key: "isMaster", Value: int32(1)}})))
 	f.Add([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"))
+	// Authentication, and an exhaust hello.
+	for _, c := range cmds[len(cmds)-11:] {
+		f.Add((&opMsgBuilder{flags: flagExhaustAllowed}).body(c).bytes())
+	}
 	f.Fuzz(func(t *testing.T, msg []byte) {
 		req, err := decodeMessage(msg)
 		if err != nil {
@@ -129,6 +148,54 @@ func FuzzDispatch(f *testing.F) {
 		reply := srv.dispatch(testConn(srv), cmd)
 		if problem := dispatchProblem(reply); problem != "" {
 			t.Fatalf("command %v: %s", cmd, problem)
+		}
+	})
+}
+
+// FuzzLogin plays arbitrary sequences of commands, authentication among
+// them, on one connection of a server that requires authentication, as a
+// client that does not know the password would. No sequence may log in,
+// or get past the server to a student's data; none may panic.
+func FuzzLogin(f *testing.F) {
+	seeds := seedCommands(f)
+	// A real conversation's messages, made against another server: the
+	// fuzzer replays and splices them.
+	other := startAuthServer(f, Options{})
+	addUser(f, other, "alice", "s3cret", Account{Prefix: "alice_"})
+	conn := testConn(other)
+	conv := newSCRAMClient(f, "alice", "s3cret")
+	start := saslStart(conv.step(f, ""), true)
+	first := other.dispatch(conn, start)
+	final := saslContinue(1, conv.step(f, payloadOf(f, first)))
+	seeds = append(seeds,
+		slices.Concat(mustEncode(f, start), mustEncode(f, final)),
+		slices.Concat(mustEncode(f, start), mustEncode(f, final), mustEncode(f, bson.D{{Key: "find", Value: "c"}, {Key: "$db", Value: "alice_db"}})),
+		slices.Concat(mustEncode(f, final), mustEncode(f, start), mustEncode(f, final), mustEncode(f, saslContinue(1, ""))),
+	)
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	srv := startAuthServer(f, Options{})
+	addUser(f, srv, "alice", "s3cret", Account{Prefix: "alice_"})
+	find := bson.D{{Key: "find", Value: "c"}, {Key: "$db", Value: "alice_db"}}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		c := testConn(srv)
+		defer srv.eng.ConnectionClosed(c.conn)
+		for len(raw) > 0 {
+			cmd, rest, err := readDocument(raw)
+			if err != nil || len(cmd) == 0 {
+				break
+			}
+			raw = rest
+			if problem := dispatchProblem(srv.dispatch(c, cmd)); problem != "" {
+				t.Fatalf("command %v: %s", cmd, problem)
+			}
+		}
+		if c.user != nil {
+			t.Fatalf("logged in as %s without the password", c.user.name)
+		}
+		if reply := srv.dispatch(c, find); get(reply, "code") != int32(mongoerr.Unauthorized) {
+			t.Fatalf("find after the sequence: %v", reply)
 		}
 	})
 }

@@ -33,7 +33,7 @@ type Options struct {
 	// Bind is the address to listen on; empty means 127.0.0.1.
 	Bind string
 	// AllowNonLoopback must be set to bind anything but a loopback
-	// address: the sandbox has no authentication.
+	// address: without RequireAuth the server has no authentication.
 	AllowNonLoopback bool
 	// Engine executes the data commands; nil means a new empty engine.
 	Engine *engine.Engine

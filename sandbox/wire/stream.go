@@ -24,9 +24,10 @@ import (
 // connection pool, killing the cursors of its sessions.
 
 // minStreamInterval bounds how often an exhaust stream replies, whatever
-// maxAwaitTimeMS says: drivers ask for 10 s (at least 500 ms), and a
+// maxAwaitTimeMS says: drivers ask for their heartbeat frequency, 10 s by
+// default and never under 500 ms (the monitoring spec's minimum), and a
 // client asking for 0 must not make the server spin.
-const minStreamInterval = 100 * time.Millisecond
+const minStreamInterval = 500 * time.Millisecond
 
 // serveAwaitableHello answers an awaitable hello, and its exhaust stream
 // if it allows one. It reports false when the connection is to be closed.
@@ -39,6 +40,9 @@ const minStreamInterval = 100 * time.Millisecond
 func (s *Server) serveAwaitableHello(c *clientConn, br *bufio.Reader, req *request) bool {
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
+	// Waiting for the client is idleness, not a half-sent message: the
+	// read ahead has no deadline (readMessage set one for this message).
+	c.nc.SetReadDeadline(time.Time{})
 	watch := make(chan error, 1)
 	go func() {
 		_, err := br.Peek(1)

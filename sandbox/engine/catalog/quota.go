@@ -28,23 +28,32 @@ type Quota struct {
 	// under the prefix.
 	data atomic.Int64
 	// indexes is their index size as last measured, at measured (Unix
-	// nanoseconds).
-	indexes  atomic.Int64
-	measured atomic.Int64
+	// nanoseconds), when the data size was measuredData.
+	indexes      atomic.Int64
+	measured     atomic.Int64
+	measuredData atomic.Int64
 }
 
-// Data is the BSON size of every record under the quota's prefix.
-func (q *Quota) Data() int64 { return q.data.Load() }
-
 // SetIndexBytes records the index size measured under the prefix.
-func (q *Quota) SetIndexBytes(n int64) { q.indexes.Store(n) }
+func (q *Quota) SetIndexBytes(n int64) {
+	q.indexes.Store(n)
+	q.measuredData.Store(q.data.Load())
+}
 
-// ClaimMeasure reports whether the index size was last measured longer
-// than every ago; if so it counts as measured now, so that of many
+// ClaimMeasure reports whether the index size is due a new measurement:
+// the last is older than every, and either the storage is past half the
+// quota or the data has changed by an eighth of it since (index sizes
+// follow the data, and far from the limit a stale figure cannot let a
+// write past it). If so it counts as measured now, so that of many
 // callers at once only one measures.
 func (q *Quota) ClaimMeasure(now time.Time, every time.Duration) bool {
 	last := q.measured.Load()
 	if now.UnixNano()-last < int64(every) {
+		return false
+	}
+	data := q.data.Load()
+	moved := data - q.measuredData.Load()
+	if data+q.indexes.Load() < q.Max/2 && moved < q.Max/8 && -moved < q.Max/8 {
 		return false
 	}
 	return q.measured.CompareAndSwap(last, now.UnixNano())
@@ -81,13 +90,19 @@ func OverQuota(used, grow, max int64) error {
 	return mongoerr.New(mongoerr.AtlasError, msg+" (data size plus index size of your databases, as db.stats() reports them; delete or drop something to free space)")
 }
 
-// sizeText renders n in Atlas's whole megabytes, or in kilobytes when
-// the quota itself is under a megabyte.
+// sizeText renders n in Atlas's whole megabytes, with a tenth for a
+// quota under 100 MB and in kilobytes for one under a megabyte, rounded
+// up: a write is refused only when the figures it shows add up to more
+// than the quota.
 func sizeText(n, quota int64) string {
-	if quota < 1<<20 {
-		return fmt.Sprintf("%d KB", n>>10)
+	switch {
+	case quota < 1<<20:
+		return fmt.Sprintf("%d KB", (n+1<<10-1)>>10)
+	case quota < 100<<20:
+		tenths := (n*10 + 1<<20 - 1) >> 20
+		return fmt.Sprintf("%d.%d MB", tenths/10, tenths%10)
 	}
-	return fmt.Sprintf("%d MB", n>>20)
+	return fmt.Sprintf("%d MB", (n+1<<20-1)>>20)
 }
 
 // SetQuota starts enforcing q over the databases under q.Prefix, in place

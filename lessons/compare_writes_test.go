@@ -25,7 +25,7 @@ func TestCompareWritesCountsTheVariantsWriteOperations(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := newTestRunner(t, be, l, "test_")
-	res, err := r.RunStep(context.Background(), 1)
+	res, err := r.Do(context.Background(), Request{Op: OpRun, Step: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

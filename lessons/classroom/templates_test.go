@@ -123,7 +123,7 @@ func TestSeedOnAServerWithoutSnapshotsAsksForReplay(t *testing.T) {
 // embedded starts an embedded sandbox for the test.
 func embedded(t testing.TB) *sandbox.Backend {
 	t.Helper()
-	be, err := sandbox.StartEmbedded(context.Background())
+	be, err := sandbox.Open(context.Background(), sandbox.Config{Kind: sandbox.KindEmbedded})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,14 +133,14 @@ func embedded(t testing.TB) *sandbox.Backend {
 
 // studentRunner is a student's runner as a classroom makes it: a client
 // confined to the student's prefix, seeded from the room's templates.
-func studentRunner(t testing.TB, be *sandbox.Backend, tpl *Templates, l *lessons.Lesson, name string) *lessons.Runner {
+func studentRunner(t testing.TB, be *sandbox.Backend, tpl *Templates, l *lessons.Lesson, name string) *lessons.Session {
 	t.Helper()
 	sb, err := be.ForPrefix(context.Background(), name+"_")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := lessons.NewRunner(&lessons.Sandbox{Connect: sb.Connector(), Prefix: sb.Prefix(), ResetDB: sb.ResetDB,
-		Close: sb.Close, Seeds: tpl.Seeds}, l, lessons.RunnerOptions{})
+	r := lessons.NewSession(&lessons.Sandbox{Connect: sb.Connector(), Prefix: sb.Prefix(), ResetDB: sb.ResetDB,
+		Close: sb.Close, Seeds: tpl.Seeds}, l, lessons.SessionOptions{})
 	t.Cleanup(func() {
 		r.Close()
 		sb.Close()
@@ -148,13 +148,21 @@ func studentRunner(t testing.TB, be *sandbox.Backend, tpl *Templates, l *lessons
 	return r
 }
 
-func evalAt(t testing.TB, r *lessons.Runner, step int, src string) string {
+func evalAt(t testing.TB, r *lessons.Session, step int, src string) string {
 	t.Helper()
-	out, err := r.Eval(context.Background(), step, src)
+	out, err := r.Do(context.Background(), lessons.Request{Op: lessons.OpEval, Step: step, Code: src})
 	if err != nil {
 		return "error: " + err.Error()
 	}
-	return strings.TrimSpace(out.Transcript)
+	var text []string
+	for _, st := range out.Statements {
+		for _, x := range []string{st.Printed, st.Output, st.Error} {
+			if x != "" {
+				text = append(text, x)
+			}
+		}
+	}
+	return strings.TrimSpace(strings.Join(text, "\n"))
 }
 
 // Two students seeded from one template see the same data and variables;
@@ -172,9 +180,9 @@ func TestSeededStudentsShareTheTemplateAndStayApart(t *testing.T) {
 	alice := studentRunner(t, be, tpl, l, "alice")
 	bob := studentRunner(t, be, tpl, l, "bob")
 	compare := stepNamed(t, l, "Compare: a 12-hour")
-	for _, r := range []*lessons.Runner{alice, bob} {
+	for _, r := range []*lessons.Session{alice, bob} {
 		for i := 0; i <= compare; i++ {
-			res, err := r.RunStep(ctx, i)
+			res, err := r.Do(ctx, lessons.Request{Op: lessons.OpRun, Step: i})
 			if err != nil || !res.OK() {
 				t.Fatalf("%s step %d: %v %v", r.Database(), i+1, err, res.Failures)
 			}
@@ -182,7 +190,7 @@ func TestSeededStudentsShareTheTemplateAndStayApart(t *testing.T) {
 	}
 	probe := "[db.readings.countDocuments(), db.readings_bucket.countDocuments(), typeof hourOf, typeof figures, lo.toISOString()].join(' ')"
 	want := "144000 2403 function function 2026-09-01T00:00:00.000Z"
-	for _, r := range []*lessons.Runner{alice, bob} {
+	for _, r := range []*lessons.Session{alice, bob} {
 		if got := evalAt(t, r, compare, probe); got != want {
 			t.Fatalf("%s sees %q, want %q", r.Database(), got, want)
 		}
@@ -238,10 +246,10 @@ func TestSeedsFallBackToReplayingWithoutSnapshots(t *testing.T) {
 		t.Fatalf("Available on a server without snapshots: %v", err)
 	}
 	l := builtinLesson(t, "tree")
-	r := lessons.NewRunner(&lessons.Sandbox{Connect: be.Connector(), Prefix: "strict_", Seeds: tpl.Seeds}, l, lessons.RunnerOptions{})
+	r := lessons.NewSession(&lessons.Sandbox{Connect: be.Connector(), Prefix: "strict_", Seeds: tpl.Seeds}, l, lessons.SessionOptions{})
 	defer r.Close()
 	last := len(l.Steps) - 1
-	res, err := r.RunStep(ctx, last)
+	res, err := r.Do(ctx, lessons.Request{Op: lessons.OpRun, Step: last})
 	if err != nil || !res.OK() {
 		t.Fatalf("last step without snapshots: %v %v", err, res.Failures)
 	}

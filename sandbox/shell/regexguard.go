@@ -77,8 +77,12 @@ func idOf(str goja.String) stringID {
 	case reflect.String:
 		s := v.String()
 		return stringID{unsafe.Pointer(unsafe.StringData(s)), len(s)}
-	case reflect.Slice, reflect.Pointer:
+	case reflect.Slice:
 		return stringID{v.UnsafePointer(), v.Len()}
+	case reflect.Pointer:
+		// goja's imported strings (a Go string handed to the runtime, as
+		// restored globals are) are pointers, with no Len of their own.
+		return stringID{v.UnsafePointer(), str.Length()}
 	}
 	return stringID{}
 }

@@ -3,7 +3,6 @@ package engine
 import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/projection"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
@@ -53,11 +52,9 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 		return nil, err
 	}
 	upd, hasUpdate := a.get("update")
-	var hint any
-	if h, ok := a.get("hint"); ok {
-		if hd, isDoc := h.(bson.D); !isDoc || len(hd) > 0 {
-			hint = h
-		}
+	hint, err := indexHint(a)
+	if err != nil {
+		return nil, err
 	}
 	if err := checkCollation(a); err != nil {
 		return nil, err
@@ -117,7 +114,7 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 	default:
 		return nil, mongoerr.New(mongoerr.FailedToParse, "Update argument must be either an object or an array")
 	}
-	if err := catalog.ValidateCollectionName(req.db, collName); err != nil {
+	if err := userAllowedWriteNS(req.db, collName); err != nil {
 		return nil, err
 	}
 	out, err := e.applyUpdateRetrying(req, collName, &updateStatement{filter: filter, update: upd, upsert: upsert,

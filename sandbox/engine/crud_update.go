@@ -77,13 +77,14 @@ func parseUpdateStatement(i int, v any, let bson.D) (*updateStatement, error) {
 	if st.arrayFilters, _, err = a.array("arrayFilters"); err != nil {
 		return nil, err
 	}
-	if h, ok := a.get("hint"); ok {
-		if hd, isDoc := h.(bson.D); !isDoc || len(hd) > 0 {
-			st.hint = h
-		}
+	if st.hint, err = indexHint(a); err != nil {
+		return nil, err
 	}
 	if st.sort, _, err = a.document("sort"); err != nil {
 		return nil, err
+	}
+	if st.sort != nil && st.multi {
+		return nil, mongoerr.New(mongoerr.FailedToParse, "Cannot specify sort with multi=true")
 	}
 	if err := checkCollation(a); err != nil {
 		return nil, err
@@ -327,7 +328,7 @@ func cmdUpdate(e *Engine, req *request) (bson.D, error) {
 			return nil, err
 		}
 	}
-	if err := catalog.ValidateCollectionName(req.db, collName); err != nil {
+	if err := userAllowedWriteNS(req.db, collName); err != nil {
 		return nil, err
 	}
 	var n, nModified int64

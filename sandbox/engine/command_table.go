@@ -74,6 +74,7 @@ func commands() []*command {
 		{name: "dropIndexes", aliases: []string{"deleteIndexes"}, run: cmdDropIndexes},
 		{name: "collStats", run: cmdCollStats},
 		{name: "dbStats", run: cmdDBStats},
+		{name: "dataSize", aliases: []string{"datasize"}, run: cmdDataSize},
 		{name: "validate", run: cmdValidate},
 		{name: "collMod", run: cmdCollMod},
 	}

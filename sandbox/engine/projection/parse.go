@@ -20,6 +20,7 @@ type parseCtx struct {
 	hasElemMatch       bool
 	hasFindSlice       bool
 	hasMeta            bool
+	needsTextScore     bool
 	idIncludedEntirely bool
 	idExcludedEntirely bool
 	dotted             bool
@@ -30,6 +31,10 @@ const (
 	typeInclusion = 1
 	typeExclusion = 2
 )
+
+// errTextScoreUnavailable is mongod's location code for a text score
+// asked of a query that has none.
+const errTextScoreUnavailable = 40218
 
 // Compile parses a find projection, or with opts.Aggregation a $project.
 func Compile(spec bson.D, opts Options) (*Projection, error) {
@@ -42,6 +47,12 @@ func Compile(spec bson.D, opts Options) (*Projection, error) {
 		if err := ctx.parseElement(e, "", root); err != nil {
 			return nil, ctx.finishError(err)
 		}
+	}
+	if ctx.needsTextScore && !ctx.opts.Aggregation {
+		// A find has a text score only with $text, which the sandbox's
+		// planner cannot run: mongod's answer for a score asked without
+		// one (canonical_query.cpp).
+		return nil, mongoerr.New(errTextScoreUnavailable, "query requires text score metadata, but it is not available")
 	}
 	if ctx.typ == 0 {
 		ctx.typ = ctx.defaultType()
@@ -510,6 +521,7 @@ func (ctx *parseCtx) parseExpression(key string, obj bson.D, parent *node) error
 	}
 	if isMeta {
 		ctx.hasMeta = true
+		ctx.needsTextScore = ctx.needsTextScore || obj[0].Value == "textScore"
 	} else {
 		ctx.typ = typeInclusion
 	}

@@ -168,9 +168,31 @@ func (p *parser) parseTopOperator(name string, v any, lvl level) (Node, error) {
 		return AlwaysFalse{}, nil
 	case "$id", "$ref", "$db":
 		return newCompare(name, "$eq", v)
+	case "$sampleRate":
+		return p.parseSampleRate(v)
 	}
 	return nil, badValue("unknown top level operator: " + name +
 		". If you have a field name that starts with a '$' symbol, consider using $getField or $setField.")
+}
+
+// parseSampleRate is {$sampleRate: p}: mongod rewrites it to an $expr
+// comparing $rand with p, or to a constant $expr at 0 and 1.
+func (p *parser) parseSampleRate(v any) (Node, error) {
+	if !value.IsNumber(v) {
+		return nil, badValue("argument to $sampleRate must be a numeric type")
+	}
+	x := value.ToDouble(v)
+	if !(x >= 0 && x <= 1) {
+		return nil, badValue("numeric argument to $sampleRate must be in [0, 1]")
+	}
+	var spec any = bson.D{{Key: "$lt", Value: bson.A{bson.D{{Key: "$rand", Value: bson.D{}}}, x}}}
+	switch x {
+	case 0:
+		spec = false
+	case 1:
+		spec = true
+	}
+	return compileExpr(spec, p.opts)
 }
 
 // parseIntegerElementToLong is MatchExpressionParser::parseIntegerElementToLong.

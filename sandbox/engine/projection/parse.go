@@ -130,18 +130,20 @@ func ValidateFieldPath(path string) error {
 	return nil
 }
 
-// firstPositional finds ".$" the way findFirstPositionalOperator does.
-func firstPositional(path string) (begin, end int, ok bool) {
+// firstPositional finds the first ".$" that is a positional operator (at
+// the end of the path, or, which parseElement then refuses, in its
+// middle), the way hasPositionalOperator does; begin is where it starts.
+func firstPositional(path string) (begin int, ok bool) {
 	if i := strings.Index(path, ".$."); i >= 0 {
-		return i, i + 3, true
+		return i, true
 	}
 	if strings.HasSuffix(path, ".$") {
-		return len(path) - 2, len(path), true
+		return len(path) - 2, true
 	}
 	if path == "$" {
-		return 0, 1, true
+		return 0, true
 	}
-	return 0, 0, false
+	return 0, false
 }
 
 func isInclusionOrExclusionValue(v any) bool {
@@ -188,9 +190,14 @@ func validatedFieldPath(path string) error {
 }
 
 func (ctx *parseCtx) parseElement(e bson.E, parentPath string, parent *node) error {
-	pb, pe, positional := firstPositional(e.Key)
+	pb, positional := firstPositional(e.Key)
 	if positional && ctx.opts.Aggregation {
 		return mongoerr.New(31324, "Cannot use positional projection in aggregation projection")
+	}
+	if strings.Contains(e.Key, ".$.") {
+		return mongoerr.New(31394, "As of 4.4, it's illegal to specify positional operator in the middle of a path."+
+			"Positional projection may only be used at the end, for example: a.b.$. If the query previously used a form "+
+			"like a.b.$.d, remove the parts following the '$' and the results will be equivalent.")
 	}
 	if sub, ok := e.Value.(bson.D); ok {
 		if positional {
@@ -200,7 +207,10 @@ func (ctx *parseCtx) parseElement(e bson.E, parentPath string, parent *node) err
 	}
 	if isInclusionOrExclusionValue(e.Value) {
 		if truthy(e.Value) {
-			return ctx.parseInclusion(e.Key, parentPath, parent, positional, pb, pe)
+			return ctx.parseInclusion(e.Key, parentPath, parent, positional, pb)
+		}
+		if positional {
+			return mongoerr.New(31395, "positional projection cannot be used with exclusion")
 		}
 		return ctx.parseExclusion(e.Key, parentPath, parent)
 	}
@@ -258,7 +268,7 @@ func (ctx *parseCtx) addAtPath(root *node, path string, c *child) error {
 	return nil
 }
 
-func (ctx *parseCtx) parseInclusion(key, parentPath string, parent *node, positional bool, pb, pe int) error {
+func (ctx *parseCtx) parseInclusion(key, parentPath string, parent *node, positional bool, pb int) error {
 	isTopLevelID := key == "_id" && parentPath == ""
 	if !positional {
 		if err := ctx.addAtPath(parent, key, &child{kind: kindInclude}); err != nil {
@@ -283,13 +293,6 @@ func (ctx *parseCtx) parseInclusion(key, parentPath string, parent *node, positi
 		}
 		if ctx.opts.Filter == nil || !hasPositionalOperatorMatch(ctx.opts.Filter.Root, matchField) {
 			return mongoerr.New(31277, "Positional projection '"+key+"' does not match the query document.")
-		}
-		if strings.HasSuffix(key, ".$.") {
-			return mongoerr.New(31270, "Path cannot end with '.$.'")
-		}
-		rest := key[pe:]
-		if _, _, again := firstPositional(rest); again || rest == "$" {
-			return mongoerr.New(31287, "Cannot use positional operator twice: "+key)
 		}
 		if err := ctx.addAtPath(parent, key[:pb], &child{kind: kindPositional}); err != nil {
 			return err

@@ -220,7 +220,7 @@ func parseIntegerElementToLong(name string, v any) (int64, error) {
 		}
 		return int64(f), nil
 	}
-	return 0, mongoerr.New(mongoerr.FailedToParse, "Expected a number in: "+name+": "+value.TypeName(v))
+	return 0, mongoerr.New(mongoerr.FailedToParse, "Expected a number in: "+value.FormatElem(name, v))
 }
 
 func formatNumber(f float64) string {

@@ -105,11 +105,11 @@ func TestUpdateCurrentDate(t *testing.T) {
 	runCmdCases(t, []cmdCase{
 		{name: "$currentDate true and {$type: date} store dates", ref: dateRef, cov: cover{family: update, op: "$currentDate", col: types},
 			docs: `[{"_id":1,"a":1}]`, cmd: `{"update":"c","updates":[{"q":{"_id":1},"u":{"$currentDate":{"a":true,"b":{"$type":"date"}}}}]}`,
-			want: `{"n":1,"nModified":1}`,
+			want:     `{"n":1,"nModified":1}`,
 			thenFind: `{"find":"c","projection":{"a":{"$type":"$a"},"b":{"$type":"$b"}}}`, thenWant: `[{"_id":1,"a":"date","b":"date"}]`},
 		{name: "$currentDate {$type: timestamp} stores a timestamp", ref: dateRef, cov: cover{family: update, op: "$currentDate", col: semantics},
 			docs: `[{"_id":1,"a":1}]`, cmd: `{"update":"c","updates":[{"q":{"_id":1},"u":{"$currentDate":{"a":{"$type":"timestamp"},"n.d":true}}}]}`,
-			want: `{"n":1,"nModified":1}`,
+			want:     `{"n":1,"nModified":1}`,
 			thenFind: `{"find":"c","projection":{"a":{"$type":"$a"},"d":{"$type":"$n.d"}}}`, thenWant: `[{"_id":1,"a":"timestamp","d":"date"}]`},
 	})
 }

@@ -201,3 +201,23 @@ func collectionName(req *request) (string, error) {
 }
 
 func ns(db, coll string) string { return db + "." + coll }
+
+// checkWriteConcern refuses what a standalone cannot acknowledge
+// (src/mongo/db/write_concern.cpp, validateWriteConcern): waiting for more
+// than one member, or for a tag set, which only a replica set has. Other
+// write concerns, "majority" among them, are accepted and, on one node,
+// mean what w: 1 means.
+func checkWriteConcern(req *request) error {
+	wc, ok := value.Get(req.cmd, "writeConcern").(bson.D)
+	if !ok {
+		return nil
+	}
+	w := value.Get(wc, "w")
+	if n, isNum := toInt64(w); isNum && n > 1 {
+		return mongoerr.New(mongoerr.BadValue, "cannot use 'w' > 1 when a host is not replicated")
+	}
+	if mode, isStr := w.(string); isStr && mode != "majority" {
+		return mongoerr.Newf(mongoerr.BadValue, "cannot use non-majority 'w' mode %s when a host is not a member of a replica set", mode)
+	}
+	return nil
+}

@@ -43,6 +43,9 @@ func cmdBulkWrite(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkWriteConcern(req); err != nil {
+		return nil, err
+	}
 	var nErrors, nInserted, nMatched, nModified, nUpserted, nDeleted int32
 	var items []bson.D
 	for i, op := range bw.ops {

@@ -125,6 +125,9 @@ func cmdDelete(e *Engine, req *request) (bson.D, error) {
 			return nil, err
 		}
 	}
+	if err := checkWriteConcern(req); err != nil {
+		return nil, err
+	}
 	if err := userAllowedWriteNS(req.db, collName); err != nil {
 		return nil, err
 	}

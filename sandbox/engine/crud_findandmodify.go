@@ -92,6 +92,12 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 		return proj.Apply(d, -1)
 	}
 
+	if err := checkWriteConcern(req); err != nil {
+		return nil, err
+	}
+	if err := userAllowedWriteNS(req.db, collName); err != nil {
+		return nil, err
+	}
 	if remove {
 		out, err := e.applyDelete(req, collName, &deleteStatement{filter: filter, sort: sort, hint: hint, let: let})
 		if err != nil {
@@ -113,9 +119,6 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 	case bson.D, bson.A:
 	default:
 		return nil, mongoerr.New(mongoerr.FailedToParse, "Update argument must be either an object or an array")
-	}
-	if err := userAllowedWriteNS(req.db, collName); err != nil {
-		return nil, err
 	}
 	out, err := e.applyUpdateRetrying(req, collName, &updateStatement{filter: filter, update: upd, upsert: upsert,
 		arrayFilters: arrayFilters, hint: hint, sort: sort, let: let}, true)

@@ -217,6 +217,9 @@ func cmdInsert(e *Engine, req *request) (bson.D, error) {
 			return nil, err
 		}
 	}
+	if err := checkWriteConcern(req); err != nil {
+		return nil, err
+	}
 	if err := userAllowedWriteNS(req.db, collName); err != nil {
 		return nil, err
 	}

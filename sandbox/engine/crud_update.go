@@ -328,6 +328,9 @@ func cmdUpdate(e *Engine, req *request) (bson.D, error) {
 			return nil, err
 		}
 	}
+	if err := checkWriteConcern(req); err != nil {
+		return nil, err
+	}
 	if err := userAllowedWriteNS(req.db, collName); err != nil {
 		return nil, err
 	}

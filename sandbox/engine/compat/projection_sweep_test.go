@@ -37,7 +37,7 @@ func TestProjectionSweep(t *testing.T) {
 			want: `[{"_id":1,"b":{"d":2}}]`},
 		{name: "_id: 0 alone excludes only _id", ref: projRef, docs: docs, filter: `{"_id":2}`, projection: `{"_id":0}`,
 			want: `[{"a":5,"b":[{"c":1,"d":1},{"c":2}],"e":[]}]`},
-		{name: "a literal is computed in an inclusion", ref: projRef, docs: docs, filter: `{"_id":2}`, projection: `{"a":1,"k":"$a","l":{"$literal":1}}`,
+		{name: "a literal is computed in an inclusion", ref: projRef, cov: pr(incl, semantics), docs: docs, filter: `{"_id":2}`, projection: `{"a":1,"k":"$a","l":{"$literal":1}}`,
 			want: `[{"_id":2,"a":5,"k":5,"l":1}]`},
 		{name: "fields keep the document's order", ref: projRef, docs: docs, filter: `{"_id":1}`, projection: `{"x":1,"a":1}`,
 			want: `[{"_id":1,"a":[1,2,3,4],"x":"s"}]`},
@@ -49,7 +49,7 @@ func TestProjectionSweep(t *testing.T) {
 		{name: "a path and its parent", ref: projParserRef, docs: docs, projection: `{"b":1,"b.c":1}`, code: 31249, msg: "Path collision at b.c remaining portion c"},
 		{name: "a parent after its path", ref: projParserRef, docs: docs, projection: `{"b.c":1,"b":1}`, code: 31250, msg: "Path collision at b"},
 		{name: "an empty sub-projection", ref: projParserRef, docs: docs, projection: `{"b":{}}`, code: 51270, msg: "An empty sub-projection is not a valid value. Found empty object at path"},
-		{name: "a field starting with $", ref: projParserRef, docs: docs, projection: `{"$a":1}`, code: 16410, msg: "FieldPath field names may not start with '$'. Consider using $getField or $setField."},
+		{name: "a field starting with $", ref: projParserRef, cov: pr(incl, errorCol), docs: docs, projection: `{"$a":1}`, code: 16410, msg: "FieldPath field names may not start with '$'. Consider using $getField or $setField."},
 		{name: "an unknown operator", ref: projParserRef, docs: docs, projection: `{"a":{"$foo":1}}`, cov: pr(incl, errorCol), code: 31325, msg: "Unknown expression $foo"},
 
 		// positional $

@@ -73,6 +73,7 @@ func TestQueryOperatorTypes(t *testing.T) {
 		{`{"v":{"$elemMatch":{"$type":"string"}}}`, `[9]`},
 		{`{"v":{"$regex":"1"}}`, `[5]`},
 		{`{"v":{"$regex":"A","$options":"i"}}`, `[9]`},
+		{`{"v":{"$options":"i","$regex":"^A$"}}`, `[9]`},
 		{`{"v":{"$not":{"$type":"number"}}}`, `[5,6,7,8,10,11,12,13,14,15,17]`},
 		{`{"v":{"$bitsAllSet":1}}`, `[1,2,3,4,9,13]`},
 		{`{"v":{"$bitsAllClear":{"$binary":{"base64":"Ag==","subType":"00"}}}}`, `[1,2,3,4,9,13]`},

@@ -63,6 +63,13 @@ func TestUpdateOperatorTypes(t *testing.T) {
 		{name: "$pull with a $type condition", ref: arrOpsRef, cov: up("$pull"), docs: one(`"a":[1,"x",2.5,null]`), update: `{"$pull":{"a":{"$type":"number"}}}`, want: one(`"a":["x",null]`)},
 		{name: "$pullAll compares documents exactly", ref: arrOpsRef, cov: up("$pullAll"), docs: one(`"a":[{"x":1,"y":2},{"y":2,"x":1},1]`), update: `{"$pullAll":{"a":[{"x":1,"y":2},{"$numberLong":"1"}]}}`, want: one(`"a":[{"y":2,"x":1}]`)},
 		{name: "$pop accepts a long and a double", ref: arrOpsRef, cov: up("$pop"), docs: one(`"a":[1,2,3],"b":[1,2,3]`), update: `{"$pop":{"a":{"$numberLong":"-1"},"b":1.0}}`, want: one(`"a":[2,3],"b":[1,2]`)},
+		{name: "a pipeline's numeric results keep mongod's types", ref: "src/mongo/db/update/pipeline_executor.cpp; manual: tutorial/update-documents-with-aggregation-pipeline",
+			cov: cover{family: update, op: "pipeline", col: types}, docs: one(`"a":1,"b":{"$numberLong":"2"}`),
+			update: `[{"$set":{"s":{"$add":["$a","$b"]},"d":{"$divide":["$a",2]},"n":{"$toDecimal":"$a"}}}]`,
+			want:   one(`"a":1,"b":{"$numberLong":"2"},"s":{"$numberLong":"3"},"d":0.5,"n":{"$numberDecimal":"1"}`)},
+		{name: "a replacement stores its values' types", ref: replaceRef, cov: cover{family: update, op: "replacement", col: types}, docs: one(`"a":1`),
+			update: `{"a":{"$numberLong":"1"},"d":{"$numberDecimal":"1.0"},"t":{"$timestamp":{"t":1,"i":2}}}`,
+			want:   one(`"a":{"$numberLong":"1"},"d":{"$numberDecimal":"1.0"},"t":{"$timestamp":{"t":1,"i":2}}`), modified: `1`},
 		{name: "$rename keeps the value's type", ref: renameRef, cov: up("$rename"), docs: one(`"a":{"$numberDecimal":"1.5"}`), update: `{"$rename":{"a":"b"}}`, want: one(`"b":{"$numberDecimal":"1.5"}`)},
 	})
 }

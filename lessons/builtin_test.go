@@ -39,6 +39,9 @@ func TestBuiltinLessonsCheck(t *testing.T) {
 }
 
 func checkBuiltin(ctx context.Context, t *testing.T, be *sandbox.Backend, l *Lesson) {
+	for _, p := range CheckText(l) {
+		t.Errorf("%s:%d: %s", l.File, p.Line, p.Msg)
+	}
 	r := newTestRunner(t, be, l, "")
 	start := time.Now()
 	for i := range l.Steps {
@@ -70,7 +73,10 @@ func checkBuiltin(ctx context.Context, t *testing.T, be *sandbox.Backend, l *Les
 }
 
 // TestReviewsFramingReproducesSeed001 pins the seed's transcripts: the
-// outlier lesson's reviews steps must print what the seed shows.
+// outlier lesson's reviews steps must print what the seed shows. The seed's
+// migration of book 102 to the outlier shape ("isOutlier: true") is gone:
+// its $slice: -5 preview lost reviews, and issue 23 replaced it with the
+// subset pattern and a migration to schema version 2.
 func TestReviewsFramingReproducesSeed001(t *testing.T) {
 	cat, _ := Load(content.FS)
 	l := cat.Find("outlier")
@@ -88,7 +94,6 @@ func TestReviewsFramingReproducesSeed001(t *testing.T) {
 		"ulasan: [ { pembaca: 'Budi', bintang: 4 }, { pembaca: 'Siti', bintang: 5 } ]",
 		"{ pembaca: 'Dewi', bintang: 4, teks: 'Butuh pembacaan ulang.' },",
 		"{ pembaca: 'Siti', bintang: 5, teks: 'Sangat praktis.' }",
-		"{ _id: 102, judul: 'Laut Bercerita', jumlahUlasan: 3, isOutlier: true }",
 	} {
 		if !strings.Contains(string(src), frag) {
 			t.Errorf("the outlier lesson no longer expects the seed 001 output %q", frag)

@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/event"
 
+	"github.com/schemalab/schemalab/sandbox/stages"
 	"github.com/schemalab/schemalab/sandbox/vocab"
 )
 
@@ -175,70 +176,23 @@ func describeCommand(name, db string, raw bson.Raw) Command {
 }
 
 // pipelineNamespaces adds the collections a pipeline reads to reads and
-// returns the collection its final $out or $merge writes.
+// returns the collection its final $out or $merge writes, as the stage
+// descriptors (sandbox/stages) name them.
 func pipelineNamespaces(pipeline bson.RawArray, reads []string) ([]string, string) {
-	target := ""
-	stages, _ := pipeline.Values()
-	for _, sv := range stages {
-		st, ok := sv.DocumentOK()
-		if !ok {
-			continue
-		}
-		elems, _ := st.Elements()
-		if len(elems) == 0 {
-			continue
-		}
-		op, arg := elems[0].Key(), elems[0].Value()
-		switch op {
-		case "$lookup", "$graphLookup", "$unionWith":
-			if s, ok := arg.StringValueOK(); ok { // $unionWith: 'coll'
-				reads = appendNew(reads, s)
-				continue
-			}
-			d, ok := arg.DocumentOK()
-			if !ok {
-				continue
-			}
-			key := "from"
-			if op == "$unionWith" {
-				key = "coll"
-			}
-			if s, ok := d.Lookup(key).StringValueOK(); ok {
-				reads = appendNew(reads, s)
-			}
-			if sub, ok := d.Lookup("pipeline").ArrayOK(); ok {
-				reads, _ = pipelineNamespaces(sub, reads)
-			}
-		case "$facet":
-			d, ok := arg.DocumentOK()
-			if !ok {
-				continue
-			}
-			subs, _ := d.Elements()
-			for _, e := range subs {
-				if sub, ok := e.Value().ArrayOK(); ok {
-					reads, _ = pipelineNamespaces(sub, reads)
-				}
-			}
-		case "$out":
-			if s, ok := arg.StringValueOK(); ok {
-				target = s
-			} else if d, ok := arg.DocumentOK(); ok {
-				target, _ = d.Lookup("coll").StringValueOK()
-			}
-		case "$merge":
-			if s, ok := arg.StringValueOK(); ok {
-				target = s
-			} else if d, ok := arg.DocumentOK(); ok {
-				into := d.Lookup("into")
-				if s, ok := into.StringValueOK(); ok {
-					target = s
-				} else if id, ok := into.DocumentOK(); ok {
-					target, _ = id.Lookup("coll").StringValueOK()
-				}
-			}
-		}
+	var stagesDocs bson.A
+	if err := (bson.RawValue{Type: bson.TypeArray, Value: pipeline}).Unmarshal(&stagesDocs); err != nil {
+		return reads, ""
 	}
+	target := ""
+	stages.Walk(stagesDocs, func(r stages.Ref) {
+		switch {
+		case r.Coll == "":
+		case r.Write:
+			target = r.Coll
+		default:
+			reads = appendNew(reads, r.Coll)
+		}
+	})
 	return reads, target
 }
 

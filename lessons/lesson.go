@@ -14,9 +14,11 @@ type Lesson struct {
 	Summary string
 	Order   int
 	Minutes int
-	// Intro is the Markdown between the front matter and the first step.
-	Intro string
-	Steps []Step
+	// Intro is the Markdown between the front matter and the first step;
+	// IntroLine is the file line where its text starts.
+	Intro     string
+	IntroLine int
+	Steps     []Step
 	// File names the source for messages: a path, or "builtin:NAME.md".
 	File string
 	// Lang is the language the lesson is written in: locale.Source for an

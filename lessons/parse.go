@@ -32,7 +32,8 @@ var executableLangs = map[string]bool{"js": true, "javascript": true, "text": tr
 
 // Parse reads one lesson file. file is used in error messages only.
 func Parse(file string, src []byte) (*Lesson, error) {
-	p := &parser{file: file, lines: strings.Split(strings.ReplaceAll(string(src), "\r\n", "\n"), "\n")}
+	lines := strings.Split(strings.ReplaceAll(string(src), "\r\n", "\n"), "\n")
+	p := &parser{file: file, lines: hideComments(lines)}
 	return p.parse()
 }
 
@@ -57,6 +58,7 @@ func (p *parser) parse() (*Lesson, error) {
 		return nil, err
 	}
 	var intro []string
+	introLine := 0
 	inStep := false
 	for ; i < len(p.lines); i++ {
 		line := p.lines[i]
@@ -76,6 +78,9 @@ func (p *parser) parse() (*Lesson, error) {
 			i = end
 			if blk == nil { // a fence that is only shown
 				if !inStep {
+					if introLine == 0 {
+						introLine = lineNo
+					}
 					intro = append(intro, raw...)
 				} else {
 					p.addProse(lineNo, raw...)
@@ -107,6 +112,9 @@ func (p *parser) parse() (*Lesson, error) {
 			if strings.HasPrefix(line, "# ") && strings.TrimSpace(strings.Join(intro, "")) == "" {
 				continue
 			}
+			if introLine == 0 && strings.TrimSpace(line) != "" {
+				introLine = lineNo
+			}
 			intro = append(intro, line)
 			continue
 		}
@@ -115,7 +123,7 @@ func (p *parser) parse() (*Lesson, error) {
 	if err := p.finishStep(); err != nil {
 		return nil, err
 	}
-	p.l.Intro = strings.TrimSpace(strings.Join(intro, "\n"))
+	p.l.Intro, p.l.IntroLine = strings.TrimSpace(strings.Join(intro, "\n")), introLine
 	if len(p.l.Steps) == 0 {
 		return nil, p.errf(0, "lesson has no steps (a step starts with a `## ` heading)")
 	}
@@ -194,6 +202,88 @@ func unquote(s string) string {
 		return s[1 : len(s)-1]
 	}
 	return s
+}
+
+// HTML comments are the author's. hideComments blanks them out of a
+// lesson's lines before it is parsed, as a Markdown renderer hides them,
+// so that no renderer (the TUI, the transcript, the handout, the
+// classroom) shows one: a comment is cut out of its line, and a line it
+// covers becomes blank, which keeps every line number and ends a paragraph
+// where CommonMark's HTML block would. A comment inside code (a fence that is
+// not a hint, an inline code span) is code and stays, and so does a
+// `<!--` that nothing closes: CheckText reports it with its line.
+func hideComments(lines []string) []string {
+	open := false
+	for i := 0; i < len(lines); i++ {
+		if !open {
+			if fence, ok := openingFence(lines[i]); ok {
+				end := closingFence(lines, i+1, fence)
+				if end < 0 {
+					return lines // the parser reports the fence
+				}
+				if words, _ := splitInfo(strings.TrimLeft(strings.TrimSpace(lines[i]), string(fence[0]))); len(words) == 3 &&
+					(words[0] == "md" || words[0] == "markdown") && words[1] == "exercise" && words[2] == "hint" {
+					hideComments(lines[i+1 : end]) // in place: a hint is Markdown
+				}
+				i = end
+				continue
+			}
+		}
+		lines[i], open = hideCommentsInLine(lines[i], open, lines[i+1:])
+	}
+	return lines
+}
+
+// hideCommentsInLine blanks the comments of one line; open says that the
+// line starts inside one, and the result whether it ends inside one. rest
+// are the lines after it, where an opened comment may close.
+func hideCommentsInLine(line string, open bool, rest []string) (string, bool) {
+	if !open && !strings.Contains(line, "<!--") {
+		return line, false
+	}
+	var b strings.Builder
+	for pos := 0; pos < len(line); {
+		switch {
+		case open:
+			end := strings.Index(line[pos:], "-->")
+			if end < 0 {
+				return b.String(), true
+			}
+			pos += end + len("-->")
+			open = false
+		case line[pos] == '`':
+			end, _ := codeSpan(line, pos)
+			b.WriteString(line[pos:end])
+			pos = end
+		case strings.HasPrefix(line[pos:], "<!--"):
+			closes := strings.Contains(line[pos+len("<!--"):], "-->")
+			for _, l := range rest {
+				closes = closes || strings.Contains(l, "-->")
+			}
+			if !closes {
+				b.WriteString(line[pos:])
+				return b.String(), false
+			}
+			pos += len("<!--")
+			open = true
+		default:
+			b.WriteByte(line[pos])
+			pos++
+		}
+	}
+	return b.String(), open
+}
+
+// codeSpan reads the inline code span that starts with the backtick run
+// at line[pos]: end is where it ends, and closed whether a run of as many
+// backticks closes it (else end is the end of the opening run, which is
+// then text).
+func codeSpan(line string, pos int) (end int, closed bool) {
+	n := len(line[pos:]) - len(strings.TrimLeft(line[pos:], "`"))
+	if i := strings.Index(line[pos+n:], line[pos:pos+n]); i >= 0 {
+		return pos + n + i + n, true
+	}
+	return pos + n, false
 }
 
 // openingFence recognizes ``` or ~~~ (three or more, up to three spaces of
@@ -435,12 +525,21 @@ func (p *parser) addProse(line int, lines ...string) {
 
 func (p *parser) flushProse() {
 	text := strings.TrimSpace(strings.Join(p.prose, "\n"))
+	// The block starts at its first line with text, not at the blank
+	// lines trimmed before it.
+	line := p.proseLine
+	for _, l := range p.prose {
+		if strings.TrimSpace(l) != "" {
+			break
+		}
+		line++
+	}
 	p.prose = p.prose[:0]
 	if text == "" {
 		return
 	}
 	st := &p.l.Steps[len(p.l.Steps)-1]
-	st.Blocks = append(st.Blocks, Block{Kind: Prose, Text: text, Line: p.proseLine})
+	st.Blocks = append(st.Blocks, Block{Kind: Prose, Text: text, Line: line})
 	p.lastWasCompare = false
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/adrg/xdg"
 
 	"github.com/schemalab/schemalab/lessons/locale"
+	"github.com/schemalab/schemalab/lessons/safefile"
 )
 
 // StateDirEnv overrides where progress is kept (tests use a temp dir).
@@ -110,17 +111,25 @@ var (
 // error.
 func OpenStore(dir string) (*Store, error) {
 	s := &Store{path: filepath.Join(dir, progressFile), data: progressData{Version: 1, Lessons: map[string]*LessonProgress{}}}
-	raw, err := os.ReadFile(s.path)
+	// Only a regular file of progress's size (a learner's progress over
+	// every lesson, drafts included, is a few hundred kilobytes) is read:
+	// a FIFO in its place would block, and /dev/zero would fill the
+	// memory. Anything else is moved aside, as a file that is not
+	// progress is.
+	const maxProgressFile = 16 << 20
+	raw, err := safefile.Read(s.path, maxProgressFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		removeStaleTemps(dir)
 		return s, nil
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, safefile.ErrNotRegular) && !errors.Is(err, safefile.ErrTooLarge) {
 		return nil, fmt.Errorf("read progress: %w", err)
 	}
 	removeStaleTemps(dir)
 	var d progressData
-	err = json.Unmarshal(raw, &d)
+	if err == nil {
+		err = json.Unmarshal(raw, &d)
+	}
 	if err == nil {
 		err = d.validate()
 	}
@@ -135,8 +144,79 @@ func OpenStore(dir string) (*Store, error) {
 	if d.Lessons == nil {
 		d.Lessons = map[string]*LessonProgress{}
 	}
+	d.moveSteps()
 	s.data = d
 	return s, nil
+}
+
+// stepMove is a step of an older version of the course that is now
+// elsewhere: in another lesson, or under another heading.
+type stepMove struct {
+	fromLesson, fromStep string
+	// to are the steps that now hold what fromStep held; the first one
+	// takes its exercise record and the learner's place in the lesson.
+	toLesson string
+	to       []string
+}
+
+// stepMoves are the moves progress files written before them need. The
+// outlier lesson's concurrency step and exercise became the lesson
+// outlier-concurrency, the one step in four; its reviews step changed
+// heading.
+func stepMoves() []stepMove {
+	return []stepMove{
+		{"outlier", "writing-under-concurrency-a-real-race", "outlier-concurrency", []string{
+			"writing-under-concurrency-a-real-race", "a-unique-index-and-the-upsert-the-server-retries",
+			"a-cap-in-every-filter-the-guarded-writer", "what-one-writer-cannot-promise-crashes-retries-and-transactions"}},
+		{"outlier", "exercise-comments-with-hasoverflow-ten-at-a-time", "outlier-concurrency", []string{"exercise-comments-with-hasoverflow-ten-at-a-time"}},
+		{"outlier", "reviews-two-write-paths-a-migration-and-schema-versioning", "outlier", []string{"reviews-the-subset-pattern-a-migration-and-schema-versioning"}},
+	}
+}
+
+// moveSteps carries the records of moved steps (done, exercise, current
+// step) to where the steps are now. A record already there wins; moving
+// twice changes nothing, so the file needs no version of its own, and an
+// older schemalab still reads it. The moved records are written with the
+// next change.
+func (d *progressData) moveSteps() {
+	for _, m := range stepMoves() {
+		from := d.Lessons[m.fromLesson]
+		if from == nil {
+			continue
+		}
+		done, ex, current := from.IsDone(m.fromStep), from.Exercises[m.fromStep], from.Current == m.fromStep
+		if !done && ex == nil && !current {
+			continue
+		}
+		to := d.Lessons[m.toLesson]
+		if to == nil {
+			to = &LessonProgress{Updated: from.Updated}
+			d.Lessons[m.toLesson] = to
+		}
+		if done {
+			from.Done = slices.DeleteFunc(from.Done, func(s string) bool { return s == m.fromStep })
+			for _, s := range m.to {
+				if !to.IsDone(s) {
+					to.Done = append(to.Done, s)
+				}
+			}
+		}
+		if ex != nil {
+			delete(from.Exercises, m.fromStep)
+			if to.Exercises == nil {
+				to.Exercises = map[string]*ExerciseProgress{}
+			}
+			if to.Exercises[m.to[0]] == nil {
+				to.Exercises[m.to[0]] = ex
+			}
+		}
+		if current {
+			from.Current = ""
+			if to.Current == "" {
+				to.Current = m.to[0]
+			}
+		}
+	}
 }
 
 // Path is the progress file.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schemalab/schemalab/content"
 	"github.com/schemalab/schemalab/lessons/locale"
 )
 
@@ -236,5 +237,94 @@ func TestStoreKeepsDraftsAndHints(t *testing.T) {
 	}
 	if e := again.Lesson("outlier").Exercise("ex"); e.Draft != nil || e.Hints != 2 {
 		t.Errorf("after starting over: %+v", e)
+	}
+}
+
+// A progress file from before the outlier lesson was split in two: the
+// concurrency step and its exercise moved to outlier-concurrency, the
+// reviews step changed heading. Opening it carries every record to where
+// the step is now, and nothing else changes.
+func TestOldProgressFollowsTheStepsThatMoved(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "progress.json"), []byte(`{"version": 1, "lessons": {
+  "outlier": {
+    "current": "exercise-comments-with-hasoverflow-ten-at-a-time",
+    "done": ["two-walls-16-mib-and-1-29-mb-for-twenty-names", "writing-under-concurrency-a-real-race",
+             "reviews-two-write-paths-a-migration-and-schema-versioning"],
+    "exercises": {
+      "exercise-comments-with-hasoverflow-ten-at-a-time": {"status": "failed", "attempts": 2, "draft": "async function addComment() {}", "hints": 1},
+      "exercise-migrate-bumi-safely-through-a-concurrent-review-and-a-rerun": {"status": "passed", "attempts": 1}
+    },
+    "updated": "2026-01-02T03:04:05Z"
+  },
+  "bucket": {"done": ["building-the-buckets"]}
+}}`))
+	s, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outlier, moved := s.Lesson("outlier"), s.Lesson("outlier-concurrency")
+	if got := strings.Join(outlier.Done, ","); got != "two-walls-16-mib-and-1-29-mb-for-twenty-names,reviews-the-subset-pattern-a-migration-and-schema-versioning" {
+		t.Errorf("outlier done = %s", got)
+	}
+	if outlier.Current != "" || len(outlier.Exercises) != 1 || outlier.Exercise("exercise-migrate-bumi-safely-through-a-concurrent-review-and-a-rerun").Status != ExercisePassed {
+		t.Errorf("outlier kept what moved, or lost what stayed: %+v", outlier)
+	}
+	for _, step := range []string{"writing-under-concurrency-a-real-race", "a-unique-index-and-the-upsert-the-server-retries",
+		"a-cap-in-every-filter-the-guarded-writer", "what-one-writer-cannot-promise-crashes-retries-and-transactions"} {
+		if !moved.IsDone(step) {
+			t.Errorf("outlier-concurrency: %s is not done", step)
+		}
+	}
+	ex := moved.Exercise("exercise-comments-with-hasoverflow-ten-at-a-time")
+	if moved.Current != "exercise-comments-with-hasoverflow-ten-at-a-time" || ex.Attempts != 2 || ex.Status != ExerciseFailed ||
+		ex.Draft == nil || *ex.Draft != "async function addComment() {}" || ex.Hints != 1 {
+		t.Errorf("outlier-concurrency = %+v, exercise %+v", moved, ex)
+	}
+	if !moved.Updated.Equal(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)) {
+		t.Errorf("the new lesson's record should keep the old one's time, got %v", moved.Updated)
+	}
+	if b := s.Lesson("bucket"); !b.IsDone("building-the-buckets") || len(b.Done) != 1 {
+		t.Errorf("bucket changed: %+v", b)
+	}
+	// Written with the next change, read back the same, and moved once only.
+	if err := s.MarkDone("bucket", "appending"); err != nil {
+		t.Fatal(err)
+	}
+	again, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := again.Lesson("outlier-concurrency"); len(p.Done) != 4 || p.Exercise("exercise-comments-with-hasoverflow-ten-at-a-time").Attempts != 2 {
+		t.Errorf("after a save and a reopen: %+v", p)
+	}
+	raw, _ := os.ReadFile(filepath.Join(dir, "progress.json"))
+	if strings.Contains(string(raw), "reviews-two-write-paths") || strings.Count(string(raw), "writing-under-concurrency-a-real-race") != 1 {
+		t.Errorf("the saved file still names the old steps:\n%s", raw)
+	}
+}
+
+// Every move leads to steps the built-in lessons have, from a step they no
+// longer have: a heading renamed later would otherwise lose the records
+// without a word.
+func TestStepMovesLeadToStepsThatExist(t *testing.T) {
+	cat, errs := Load(content.FS)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for _, m := range stepMoves() {
+		if from := cat.Find(m.fromLesson); from == nil || from.StepIndex(m.fromStep) >= 0 {
+			t.Errorf("%s/%s: the lesson is gone, or still has the step", m.fromLesson, m.fromStep)
+		}
+		to := cat.Find(m.toLesson)
+		if to == nil {
+			t.Errorf("no lesson %s", m.toLesson)
+			continue
+		}
+		for _, s := range m.to {
+			if to.StepIndex(s) < 0 {
+				t.Errorf("%s has no step %s", m.toLesson, s)
+			}
+		}
 	}
 }

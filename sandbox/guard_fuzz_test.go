@@ -17,6 +17,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/vocab"
 	"github.com/schemalab/schemalab/sandbox/wire"
 )
 
@@ -102,7 +103,7 @@ func (ft *fuzzTarget) snapshot(t testing.TB) importantSnapshot {
 		t.Fatal(err)
 	}
 	for _, n := range names {
-		if !inPrefix(n, "schemalab_") {
+		if !vocab.InPrefix(n, "schemalab_") {
 			s.Outside = append(s.Outside, n)
 		}
 	}
@@ -157,7 +158,7 @@ func (ft *fuzzTarget) run(t *testing.T, stream []byte, cut int) {
 		if serverCommandsReadingNothing[name] {
 			continue
 		}
-		if !inPrefix(dbs[0], "schemalab_") && !(dbs[0] == "admin" && adminCommandsNamingNamespaces[name]) {
+		if !vocab.InPrefix(dbs[0], "schemalab_") && !(dbs[0] == "admin" && adminCommandsNamingNamespaces[name]) {
 			t.Fatalf("the guard passed on %s on database %q: %v", name, dbs[0], m.Command)
 		}
 		ft.replayMessage(t, msg, m)

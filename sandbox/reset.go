@@ -33,7 +33,7 @@ func (b *Backend) PrepareDB(ctx context.Context, name string) error {
 	if b.Kind == KindEmbedded {
 		return nil
 	}
-	if !inPrefix(name, b.prefix) {
+	if !vocab.InPrefix(name, b.prefix) {
 		return fmt.Errorf("prepare database %q: %w", name, &OutsideSandboxError{Database: name, Prefix: b.prefix})
 	}
 	if !b.isOwned(name) {
@@ -56,7 +56,7 @@ func (b *Backend) PrepareDB(ctx context.Context, name string) error {
 // writes the marker again (PrepareDB), so the database stays recognisably
 // schemalab's.
 func (b *Backend) ResetDB(ctx context.Context, name string) error {
-	if !inPrefix(name, b.prefix) {
+	if !vocab.InPrefix(name, b.prefix) {
 		return fmt.Errorf("refusing to reset database %q: only databases starting with the sandbox prefix %q are reset", name, b.prefix)
 	}
 	if b.Kind != KindEmbedded && !b.isOwned(name) {

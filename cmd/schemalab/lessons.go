@@ -168,6 +168,10 @@ func runOneLesson(ctx context.Context, g *globalOptions, be *sandbox.Backend, l 
 	w.lesson(l, r.Database())
 	failed := 0
 	start := time.Now()
+	var textProblems []lessons.TextProblem
+	if check {
+		textProblems = lessons.CheckText(l)
+	}
 	for i := range l.Steps {
 		var res *lessons.StepResult
 		var err error
@@ -180,7 +184,14 @@ func runOneLesson(ctx context.Context, g *globalOptions, be *sandbox.Backend, l 
 			return failed, err
 		}
 		w.step(l, i, res)
-		if fs := relevantFailures(res, check); len(fs) > 0 {
+		fs := relevantFailures(res, check)
+		for _, p := range textProblems {
+			// The introduction's problems count with the first step's.
+			if max(p.Step, 0) == i {
+				fs = append(fs, lessons.Failure{Line: p.Line, Msg: p.Msg})
+			}
+		}
+		if len(fs) > 0 {
 			failed++
 			for _, f := range fs {
 				fmt.Fprintln(stderr, g.t(msgStepFailed, map[string]any{"Lesson": l.ID, "N": i + 1, "Title": l.Steps[i].Title, "File": l.File, "Line": f.Line, "Msg": f.Msg}))

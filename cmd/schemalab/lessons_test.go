@@ -113,3 +113,39 @@ func TestRunCheckReportsAnExerciseThatPassesUntouched(t *testing.T) {
 		t.Errorf("code %d, want 1 and %q in:\n%s", code, want, errOut.String())
 	}
 }
+
+// An author's note is never shown: a closed HTML comment is hidden from
+// the transcript and the handout, and one left open fails run --check,
+// naming its file and line.
+func TestRunHidesTheAuthorsCommentsAndCheckReportsAnOpenOne(t *testing.T) {
+	t.Setenv("SCHEMALAB_STATE_DIR", t.TempDir())
+	pack := t.TempDir()
+	lesson := "---\nid: notes\ntitle: Notes\n---\n<!-- needs: verify the intro -->\nIntro.\n## Count\n" +
+		"Counting <!-- is this the right word? --> documents.\n\n<!--\nTODO: a second example\n-->\n" +
+		"```js run\n1 + 1\n```\n"
+	if err := os.WriteFile(pack+"/notes.md", []byte(lesson), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := defaultGlobalOptions(func(string) string { return "" })
+	g.ContentDir = pack
+	ctx := context.Background()
+	for _, args := range [][]string{{"--check", "notes"}, {"--format", "markdown", "notes"}} {
+		var out, errOut bytes.Buffer
+		if code := runLessons(ctx, &g, args, &out, &errOut); code != 0 {
+			t.Fatalf("run %v = %d: %s", args, code, errOut.String())
+		}
+		if s := out.String(); strings.Contains(s, "<!--") || strings.Contains(s, "TODO") || strings.Contains(s, "needs:") ||
+			(args[0] == "--format" && !strings.Contains(s, "Counting  documents.")) {
+			t.Errorf("run %v shows the author's notes:\n%s", args, s)
+		}
+	}
+	open := strings.Replace(lesson, "\n-->\n", "\n\n", 1)
+	if err := os.WriteFile(pack+"/notes.md", []byte(open), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	code := runLessons(ctx, &g, []string{"--check", "notes"}, &out, &errOut)
+	if want := pack + "/notes.md:10): an HTML comment is shown"; code != 1 || !strings.Contains(errOut.String(), want) {
+		t.Errorf("an open comment: code %d, want 1 and %q in:\n%s", code, want, errOut.String())
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/storagestats"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/vocab"
 )
 
 // Collection options the sandbox stores and lists but does not act on
@@ -140,7 +141,7 @@ func cmdDropDatabase(e *Engine, req *request) (bson.D, error) {
 	if req.db == "admin" || req.db == "config" {
 		return nil, mongoerr.Newf(mongoerr.IllegalOperation, "Dropping the '%s' database is prohibited.", req.db)
 	}
-	if n, ok := toInt64(req.cmd[0].Value); !ok || n != 1 {
+	if n, ok := value.SafeNumberLong(req.cmd[0].Value); !ok || n != 1 {
 		return nil, mongoerr.New(mongoerr.IllegalOperation, "have to pass 1 as db parameter")
 	}
 	e.catalog.DropDatabase(req.db)
@@ -174,6 +175,12 @@ func cmdListDatabases(e *Engine, req *request) (bson.D, error) {
 	dbs := bson.A{}
 	var total int64
 	for _, name := range e.catalog.DatabaseNames() {
+		// A user confined to a prefix sees only its own databases, as
+		// mongod lists only the databases a user has privileges on
+		// (authorizedDatabases, which defaults to true for such a user).
+		if req.conn.prefix != "" && !vocab.InPrefix(name, req.conn.prefix) {
+			continue
+		}
 		entry := bson.D{{Key: "name", Value: name}}
 		if !nameOnly {
 			size := sizeOnDisk(e.catalog.Database(name))

@@ -103,8 +103,8 @@ func cmdDataSize(e *Engine, req *request) (bson.D, error) {
 	max, _ := value.Get(req.cmd, "max").(bson.D)
 	keyPattern, _ := value.Get(req.cmd, "keyPattern").(bson.D)
 	estimate := expr.IsTrue(value.Get(req.cmd, "estimate"))
-	maxSize, _ := toInt64(value.Get(req.cmd, "maxSize"))
-	maxObjects, _ := toInt64(value.Get(req.cmd, "maxObjects"))
+	maxSize, _ := value.SafeNumberLong(value.Get(req.cmd, "maxSize"))
+	maxObjects, _ := value.SafeNumberLong(value.Get(req.cmd, "maxObjects"))
 	millis := func() bson.E { return bson.E{Key: "millis", Value: int32(time.Since(start).Milliseconds())} }
 	coll := e.catalog.Snapshot(db, collName)
 	if coll == nil {

@@ -178,8 +178,10 @@ func TestConfDocumentRules(t *testing.T) {
 func bigString(n int) string { return strings.Repeat("x", n) }
 
 // 16 MiB limits: insert refuses with code 2 "object to insert too large",
-// an update whose result is too big fails with 17419, an upsert
-// replacement with 17420, and a message over 16 MiB + 16 KiB with 10334.
+// an update whose result is too big fails with 8375908 when it selects
+// its document by _id alone (mongod 8.0's express path) and with 17419
+// otherwise, an upsert replacement with 17420, and a message over
+// 16 MiB + 16 KiB with 10334.
 func TestConfDocumentSizeLimits(t *testing.T) {
 	db, coll := confColl(t)
 	const max = 16 * 1024 * 1024
@@ -199,10 +201,27 @@ func TestConfDocumentSizeLimits(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "Resulting document after update is larger than 16777216") {
 		t.Errorf("update too large: %v", err)
 	}
-	var we bson.D
-	out, _ := runJ(t, db, `{"update":"c","updates":[{"q":{"_id":2},"u":{"$set":{"t":"`+bigString(2000)+`"}}}]}`)
-	we = field(out, "writeErrors").(bson.A)[0].(bson.D)
-	sameJSON(t, "update too large code", field(we, "code"), `17419`)
+	grow := `{"$set":{"t":"` + bigString(2000) + `"}}`
+	for _, tc := range []struct{ what, cmd, code string }{
+		{"update by _id", `{"update":"c","updates":[{"q":{"_id":2},"u":` + grow + `}]}`, `8375908`},
+		{"update by {_id: {$eq}}", `{"update":"c","updates":[{"q":{"_id":{"$eq":2}},"u":` + grow + `}]}`, `8375908`},
+		{"update by another field", `{"update":"c","updates":[{"q":{"_id":{"$gte":2}},"u":` + grow + `}]}`, `17419`},
+		{"upsert by _id", `{"update":"c","updates":[{"q":{"_id":2},"u":` + grow + `,"upsert":true}]}`, `17419`},
+	} {
+		out, _ := runJ(t, db, tc.cmd)
+		we := field(out, "writeErrors").(bson.A)[0].(bson.D)
+		sameJSON(t, tc.what+": code", field(we, "code"), tc.code)
+		sameJSON(t, tc.what+": message", field(we, "errmsg"), `"Resulting document after update is larger than 16777216"`)
+	}
+	for _, tc := range []struct{ what, fields, code string }{
+		{"findAndModify by _id", ``, `8375908`},
+		{"findAndModify by _id, projected", `,"fields":{"t":1}`, `17419`},
+	} {
+		_, ce := runJ(t, db, `{"findAndModify":"c","query":{"_id":2},"update":`+grow+tc.fields+`}`)
+		if ce == nil || fmt.Sprint(ce.Code) != tc.code || !strings.HasSuffix(ce.Message, "Resulting document after update is larger than 16777216") {
+			t.Errorf("%s: %v, want code %s", tc.what, ce, tc.code)
+		}
+	}
 
 	res, err := coll.ReplaceOne(ctx, bson.D{{Key: "_id", Value: 3}}, bson.D{{Key: "s", Value: bigString(max - 10)}}, optsUpsert())
 	if err == nil || !strings.Contains(err.Error(), "Document to upsert is larger than 16777216") {

@@ -121,7 +121,7 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "Update argument must be either an object or an array")
 	}
 	out, err := e.applyUpdateRetrying(req, collName, &updateStatement{filter: filter, update: upd, upsert: upsert,
-		arrayFilters: arrayFilters, hint: hint, sort: sort, let: let}, true)
+		arrayFilters: arrayFilters, hint: hint, sort: sort, let: let, projected: len(fields) > 0}, true)
 	if err != nil {
 		if me, ok := err.(*mongoerr.Error); ok && out.executing {
 			return nil, &mongoerr.Error{Code: me.Code, Msg: "Plan executor error during findAndModify :: caused by :: " + me.Msg, Extra: me.Extra}

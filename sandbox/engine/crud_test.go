@@ -187,7 +187,7 @@ func TestDocumentTooLarge(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: 3}}, bson.D{{Key: "$set", Value: bson.D{{Key: "more", Value: strings.Repeat("y", 200)}}}})
-	if !errors.As(err, &we) || we.WriteErrors[0].Code != 17419 || we.WriteErrors[0].Message != "Resulting document after update is larger than 16777216" {
+	if !errors.As(err, &we) || we.WriteErrors[0].Code != 8375908 || we.WriteErrors[0].Message != "Resulting document after update is larger than 16777216" {
 		t.Fatalf("update past the limit: %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"runtime"
+	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -24,6 +25,8 @@ type updateStatement struct {
 	hint         any
 	sort         bson.D // findAndModify and updateOne's sort option
 	let          bson.D
+	// projected is set for a findAndModify that returns only some fields.
+	projected bool
 }
 
 // updateOutcome is what one statement did.
@@ -97,6 +100,31 @@ func parseUpdateStatement(i int, v any, let bson.D) (*updateStatement, error) {
 	return st, nil
 }
 
+// tooLargeCode is the code of mongod 8.0's refusal of an update whose
+// result passes 16 MiB. An update that selects its document by _id alone
+// runs on 8.0's express path, whose check raises 8375908 (express_plan.h,
+// UpdateOperation::updateById; get_executor.cpp sends there a simple _id
+// query that is no upsert and projects nothing); any other runs the update
+// stage, which raises 17419 (update_stage.cpp). The message is the same.
+func tooLargeCode(st *updateStatement) int32 {
+	if st.upsert || st.projected || len(st.filter) != 1 || st.filter[0].Key != "_id" {
+		return 17419
+	}
+	// isSimpleIdQuery: a value that makes exact index bounds, or { $eq: it }.
+	v := st.filter[0].Value
+	if d, ok := v.(bson.D); ok && len(d) > 0 && strings.HasPrefix(d[0].Key, "$") {
+		if len(d) != 1 || d[0].Key != "$eq" {
+			return 17419
+		}
+		v = d[0].Value
+	}
+	switch v.(type) {
+	case nil, bson.A, bson.Regex, bson.Undefined:
+		return 17419
+	}
+	return 8375908
+}
+
 // applyUpdate runs one update statement. It finds the matches in a
 // snapshot, without a lock, and writes each under the collection's write
 // lock, to the document as it is then: one that a concurrent write changed
@@ -140,7 +168,7 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 			return nil
 		}
 		if value.Size(newDoc) > value.MaxUserDocumentSize {
-			return mongoerr.Newf(17419, "Resulting document after update is larger than %d", value.MaxUserDocumentSize)
+			return mongoerr.Newf(tooLargeCode(st), "Resulting document after update is larger than %d", value.MaxUserDocumentSize)
 		}
 		if err := checkUpdatedDepth(newDoc); err != nil {
 			return err

@@ -269,6 +269,9 @@ func (s *Shell) initRuntime(db string) error {
 	s.mapProto = s.vm.Get("Map").ToObject(s.vm).Get("prototype").ToObject(s.vm)
 	s.setProto = s.vm.Get("Set").ToObject(s.vm).Get("prototype").ToObject(s.vm)
 	s.regexpCtor = s.vm.Get("RegExp").ToObject(s.vm)
+	if err := installIntl(s.vm); err != nil {
+		return fmt.Errorf("shell Intl: %w", err)
+	}
 	fnVal, err := s.vm.RunProgram(prelude.prog)
 	if err != nil {
 		return fmt.Errorf("shell prelude: %w", err)

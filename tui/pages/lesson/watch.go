@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/fsnotify/fsnotify"
+	"github.com/schemalab/schemalab/lessons/safefile"
 )
 
 // watchMode is how a watched exercise file is noticed to change.
@@ -115,7 +116,7 @@ func waitEvent(fw *fsnotify.Watcher, done chan struct{}, path string, gen int) t
 				continue
 			}
 			settle(fw, done, name)
-			b, err := os.ReadFile(path)
+			b, err := safefile.Read(path, maxWatchFile)
 			if errors.Is(err, os.ErrNotExist) {
 				continue // renamed away mid-save; the new file's event follows
 			}
@@ -123,6 +124,11 @@ func waitEvent(fw *fsnotify.Watcher, done chan struct{}, path string, gen int) t
 		}
 	}
 }
+
+// maxWatchFile bounds the watched exercise file: only a regular file of
+// an exercise's size is read, so that a FIFO or a device in its place
+// neither hangs the course nor fills its memory.
+const maxWatchFile = 1 << 20
 
 // settle swallows the rest of a burst of events on the file.
 func settle(fw *fsnotify.Watcher, done chan struct{}, name string) {
@@ -155,13 +161,13 @@ func (w *watcher) poll() (fileChanged, bool) {
 		return fileChanged{}, false
 	}
 	w.stat = st
-	b, err := os.ReadFile(w.path)
+	b, err := safefile.Read(w.path, maxWatchFile)
 	return fileChanged{gen: w.gen, text: string(b), err: err}, true
 }
 
 // read is the file now, for a manual run.
 func (w *watcher) read() (string, error) {
-	b, err := os.ReadFile(w.path)
+	b, err := safefile.Read(w.path, maxWatchFile)
 	return string(b), err
 }
 

@@ -48,7 +48,7 @@ func Lesson(t testing.TB, name string) string {
 func Lessons(t testing.TB) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	for _, name := range []string{"01-outlier.md", "02-bucket.md", "03-computed.md", "04-tree.md", "05-choosing.md"} {
+	for _, name := range []string{"01-outlier.md", "02-bucket.md", "03-outlier-concurrency.md", "04-computed.md", "05-tree.md", "06-choosing.md"} {
 		out[name] = readLesson(t, filepath.Join("content", name))
 	}
 	return out

@@ -47,6 +47,8 @@ func TestProjectionSweep(t *testing.T) {
 			code: 31252, msg: "Cannot use expression other than $meta in exclusion projection"},
 		{name: "a literal in an exclusion", ref: projParserRef, docs: docs, projection: `{"x":0,"k":"y"}`, code: 31310, msg: `Cannot use an expression k: "y" in an exclusion projection`},
 		{name: "a path and its parent", ref: projParserRef, docs: docs, projection: `{"b":1,"b.c":1}`, code: 31249, msg: "Path collision at b.c remaining portion c"},
+		{name: "a collision below the first component names the tail after it", ref: projParserRef + " (addNodeAtPathHelper); src/mongo/db/pipeline/field_path.cpp (FieldPath::tail drops the first component)",
+			cov: pr(incl, errorCol), docs: docs, projection: `{"b.c":1,"b.c.d":1}`, code: 31249, msg: "Path collision at b.c.d remaining portion c.d"},
 		{name: "a parent after its path", ref: projParserRef, docs: docs, projection: `{"b.c":1,"b":1}`, code: 31250, msg: "Path collision at b"},
 		{name: "an empty sub-projection", ref: projParserRef, docs: docs, projection: `{"b":{}}`, code: 51270, msg: "An empty sub-projection is not a valid value. Found empty object at path"},
 		{name: "a field starting with $", ref: projParserRef, cov: pr(incl, errorCol), docs: docs, projection: `{"$a":1}`, code: 16410, msg: "FieldPath field names may not start with '$'. Consider using $getField or $setField."},

@@ -22,6 +22,7 @@ const (
 	logicalRef = "src/mongo/db/matcher/expression_tree.cpp; manual: reference/operator/query-logical"
 	alwaysRef  = "src/mongo/db/matcher/expression_always_boolean.h; jstests/core/query/always_true_false.js"
 	sampleRef  = "src/mongo/db/matcher/expression_parser.cpp (parseSampleRate); manual: reference/operator/query/sampleRate"
+	modRef     = "src/mongo/db/matcher/expression_parser.cpp (parseMOD, BSONElement::tryCoerce in src/mongo/bson/bsonelement.cpp), expression_leaf.cpp (ModMatchExpression::matchesSingleElement); manual: reference/operator/query/mod"
 	refusedRef = "src/mongo/db/matcher/expression_parser.cpp, src/mongo/db/query/query_planner.cpp; manual: reference/operator/query/where, query/text, query/near"
 )
 
@@ -123,6 +124,20 @@ func TestQueryOperatorSemantics(t *testing.T) {
 		})
 }
 
+// $mod truncates a double or decimal dividend toward zero and matches
+// only when the result is a long: NaN, the infinities and values beyond
+// the long range never match, whatever the divisor.
+func TestQueryModRange(t *testing.T) {
+	runFilterTable(t, modRef, `[{"_id":1,"n":{"$numberDouble":"1e19"}},{"_id":2,"n":{"$numberDecimal":"-1e30"}},{"_id":3,"n":{"$numberDouble":"-7.9"}},
+		{"_id":4,"n":{"$numberDecimal":"7.9"}},{"_id":5,"n":{"$numberDouble":"-Infinity"}},{"_id":6,"n":{"$numberLong":"-9223372036854775808"}}]`, [][2]string{
+		{`{"n":{"$mod":[1,0]}}`, `[3,4,6]`},
+		{`{"n":{"$mod":[2,-1]}}`, `[3]`},
+		{`{"n":{"$mod":[-1,0]}}`, `[3,4,6]`},
+		{`{"n":{"$mod":[{"$numberDecimal":"2.9"},{"$numberDouble":"1.9"}]}}`, `[4]`},
+		{`{"n":{"$mod":[{"$numberDouble":"-9223372036854775808"},0]}}`, `[6]`},
+	})
+}
+
 func TestQueryOperatorErrors(t *testing.T) {
 	docs := `[{"_id": 1, "a": 1}]`
 	q := func(op string) cover { return cover{family: query, op: op, col: errorCol} }
@@ -139,9 +154,21 @@ func TestQueryOperatorErrors(t *testing.T) {
 		{name: "$exists at the top", ref: parserRef, cov: q("$exists"), docs: docs, filter: `{"$exists":true}`, code: mongoerr.BadValue, msg: "unknown top level operator: $exists. If you have a field name that starts with a '$' symbol, consider using $getField or $setField."},
 		{name: "$type object", ref: typeRef, docs: docs, filter: `{"a":{"$type":{}}}`, code: mongoerr.TypeMismatch, msg: "type must be represented as a number or a string"},
 		{name: "$type empty list", ref: typeRef, docs: docs, filter: `{"a":{"$type":[]}}`, code: mongoerr.FailedToParse, msg: "a must match at least one type"},
+		{name: "$type NaN prints as a stream does", ref: typeRef + " (parseSingleType: elt.number() through str::stream)", docs: docs, filter: `{"a":{"$type":{"$numberDouble":"NaN"}}}`,
+			code: mongoerr.BadValue, msg: "Invalid numerical type code: nan"},
+		{name: "$type of a large double", ref: typeRef + " (parseSingleType)", docs: docs, filter: `{"a":{"$type":{"$numberDouble":"1e20"}}}`,
+			code: mongoerr.BadValue, msg: "Invalid numerical type code: 1e+20"},
+		{name: "$type of an integral decimal", ref: typeRef + " (parseSingleType: parseIntegerElementToInt)", docs: docs, filter: `{"a":{"$type":{"$numberDecimal":"16.0"}}}`,
+			cov: cover{family: query, op: "$type", col: types}, want: `[{"_id":1,"a":1}]`},
 		{name: "$type 1.5", ref: typeRef, docs: docs, filter: `{"a":{"$type":1.5}}`, code: mongoerr.BadValue, msg: "Invalid numerical type code: 1.5"},
 		{name: "$mod divisor string", ref: parserRef, docs: docs, filter: `{"a":{"$mod":["a",1]}}`, code: mongoerr.BadValue, msg: "malformed mod, divisor not a number"},
 		{name: "$mod remainder string", ref: parserRef, docs: docs, filter: `{"a":{"$mod":[2,"b"]}}`, code: mongoerr.BadValue, msg: "malformed mod, remainder not a number"},
+		{name: "$mod divisor beyond the long range", ref: modRef, docs: docs, filter: `{"a":{"$mod":[{"$numberDouble":"9223372036854775808"},1]}}`, code: mongoerr.BadValue,
+			msg: "malformed mod, divisor value is invalid :: caused by :: Out of bounds coercing to integral value"},
+		{name: "$mod decimal remainder beyond the long range", ref: modRef, docs: docs, filter: `{"a":{"$mod":[2,{"$numberDecimal":"-1e30"}]}}`, code: mongoerr.BadValue,
+			msg: "malformed mod, remainder value is invalid :: caused by :: Out of bounds coercing to integral value"},
+		{name: "$mod decimal infinity remainder", ref: modRef, docs: docs, filter: `{"a":{"$mod":[2,{"$numberDecimal":"Infinity"}]}}`, code: mongoerr.BadValue,
+			msg: "malformed mod, remainder value is invalid :: caused by :: Unable to coerce NaN/Inf to integral type"},
 		{name: "$mod NaN divisor", ref: parserRef, docs: docs, filter: `{"a":{"$mod":[{"$numberDouble":"NaN"},1]}}`, code: mongoerr.BadValue, msg: "malformed mod, divisor value is invalid :: caused by :: Unable to coerce NaN/Inf to integral type"},
 		{name: "$size too big", ref: parserRef, docs: docs, filter: `{"a":{"$size":{"$numberLong":"4294967296"}}}`, code: mongoerr.BadValue, msg: "Failed to parse $size. Cannot represent $size: 4294967296 in an int"},
 		{name: "$all with an operator", ref: parserRef, docs: docs, filter: `{"a":{"$all":[{"$gt":1}]}}`, code: mongoerr.BadValue, msg: "no $ expressions in $all"},

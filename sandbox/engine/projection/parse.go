@@ -269,7 +269,9 @@ func (ctx *parseCtx) addAtPath(root *node, path string, c *child) error {
 			existing = &child{name: part, kind: kindSubtree, sub: &node{}}
 			n.children = append(n.children, existing)
 		} else if existing.kind != kindSubtree {
-			return mongoerr.New(31249, "Path collision at "+path+" remaining portion "+strings.Join(parts[i+1:], "."))
+			// FieldPath::tail() drops only the first component, whatever
+			// the depth of the collision.
+			return mongoerr.New(31249, "Path collision at "+path+" remaining portion "+strings.Join(parts[1:], "."))
 		}
 		n = existing.sub
 	}

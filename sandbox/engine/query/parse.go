@@ -426,10 +426,12 @@ func parseType(path string, v any) (Node, error) {
 			t.Types = append(t.Types, n)
 			return nil
 		case int32, int64, float64, bson.Decimal128:
-			f := value.ToDouble(x)
-			n := int(f)
-			if f != math.Trunc(f) || !validTypeCode(n) {
-				return badValue("Invalid numerical type code: " + strconv.FormatFloat(f, 'g', -1, 64))
+			// parseIntegerElementToInt, then the message prints
+			// elt.number() through a stream (%g: "nan", "1e+20").
+			l, ok := value.ParseIntegerElementToLong(x)
+			n := int(l)
+			if !ok || !validTypeCode(n) {
+				return badValue("Invalid numerical type code: " + value.FormatStreamDouble(value.ToDouble(x)))
 			}
 			t.Types = append(t.Types, n)
 			return nil
@@ -475,13 +477,15 @@ func parseMod(path string, v any) (Node, error) {
 	if len(arr) > 2 {
 		return nil, badValue("malformed mod, too many elements")
 	}
-	d, ok := truncatedInt64(arr[0])
-	if !ok {
-		return nil, badValue("malformed mod, divisor value is invalid :: caused by :: Unable to coerce NaN/Inf to integral type")
+	// Both are read with BSONElement::tryCoerce, whose reason follows
+	// the context (expression_parser.cpp parseMOD).
+	d, reason := value.TryCoerceToLong(arr[0])
+	if reason != "" {
+		return nil, badValue("malformed mod, divisor value is invalid :: caused by :: " + reason)
 	}
-	r, ok := truncatedInt64(arr[1])
-	if !ok {
-		return nil, badValue("malformed mod, remainder value is invalid :: caused by :: Unable to coerce NaN/Inf to integral type")
+	r, reason := value.TryCoerceToLong(arr[1])
+	if reason != "" {
+		return nil, badValue("malformed mod, remainder value is invalid :: caused by :: " + reason)
 	}
 	if d == 0 {
 		return nil, badValue("divisor cannot be 0")

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"strconv"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
@@ -113,6 +115,45 @@ func (a args) array(name string) (bson.A, bool, error) {
 		return nil, false, a.wrongType(name, v, "type 'array'")
 	}
 	return arr, true, nil
+}
+
+// documentArray reads an optional array of documents (an IDL
+// array<object>), naming a wrong element by its index as the IDL does:
+// 'update.updates.arrayFilters.0'.
+func (a args) documentArray(name string) ([]bson.D, error) {
+	arr, _, err := a.array(name)
+	if err != nil {
+		return nil, err
+	}
+	var docs []bson.D
+	for i, v := range arr {
+		d, ok := v.(bson.D)
+		if !ok {
+			return nil, a.wrongType(name+"."+strconv.Itoa(i), v, "type 'object'")
+		}
+		docs = append(docs, d)
+	}
+	return docs, nil
+}
+
+// updateModification reads an update statement's modification as the
+// IDL's update_modification type does while the command is parsed
+// (src/mongo/db/ops/write_ops_parsers.cpp, UpdateModification and
+// parsePipelineFromBSON): a document, or a pipeline whose every stage is
+// a document; the command fails otherwise.
+func updateModification(v any) (any, error) {
+	switch u := v.(type) {
+	case bson.D:
+		return u, nil
+	case bson.A:
+		for _, stage := range u {
+			if _, ok := stage.(bson.D); !ok {
+				return nil, mongoerr.New(mongoerr.TypeMismatch, "Each element of the 'pipeline' array must be an object")
+			}
+		}
+		return u, nil
+	}
+	return nil, mongoerr.New(mongoerr.FailedToParse, "Update argument must be either an object or an array")
 }
 
 func (a args) boolean(name string, def bool) (bool, error) {

@@ -394,11 +394,8 @@ func parseBulkUpdate(a args, required func(string) error) (*updateStatement, err
 	if !ok {
 		return nil, required("updateMods")
 	}
-	switch u.(type) {
-	case bson.D, bson.A:
-		st.update = u
-	default:
-		return nil, mongoerr.New(mongoerr.FailedToParse, "Update argument must be either an object or an array")
+	if st.update, err = updateModification(u); err != nil {
+		return nil, err
 	}
 	for _, f := range a.doc {
 		switch f.Key {
@@ -411,16 +408,8 @@ func parseBulkUpdate(a args, required func(string) error) (*updateStatement, err
 			return nil, err
 		}
 	}
-	if af, ok, err := a.array("arrayFilters"); err != nil {
+	if st.arrayFilters, err = a.documentArray("arrayFilters"); err != nil {
 		return nil, err
-	} else if ok {
-		for j, f := range af {
-			if _, isDoc := f.(bson.D); !isDoc {
-				return nil, mongoerr.Newf(mongoerr.TypeMismatch,
-					"BSON field 'bulkWrite.ops.arrayFilters.%d' is the wrong type '%s', expected type 'object'", j, value.TypeName(f))
-			}
-		}
-		st.arrayFilters = af
 	}
 	if st.hint, err = indexHint(a); err != nil {
 		return nil, err
@@ -435,6 +424,7 @@ func parseBulkUpdate(a args, required func(string) error) (*updateStatement, err
 		return nil, err
 	} else if ok {
 		st.let = c
+		st.constants = true
 	}
 	if err := checkCollation(a); err != nil {
 		return nil, err

@@ -47,11 +47,16 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	arrayFilters, _, err := a.array("arrayFilters")
+	arrayFilters, err := a.documentArray("arrayFilters")
 	if err != nil {
 		return nil, err
 	}
 	upd, hasUpdate := a.get("update")
+	if hasUpdate {
+		if upd, err = updateModification(upd); err != nil {
+			return nil, err
+		}
+	}
 	hint, err := indexHint(a)
 	if err != nil {
 		return nil, err
@@ -114,11 +119,6 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 			{Key: "lastErrorObject", Value: bson.D{{Key: "n", Value: int32(out.removed)}}},
 			{Key: "value", Value: v},
 		}, nil
-	}
-	switch upd.(type) {
-	case bson.D, bson.A:
-	default:
-		return nil, mongoerr.New(mongoerr.FailedToParse, "Update argument must be either an object or an array")
 	}
 	out, err := e.applyUpdateRetrying(req, collName, &updateStatement{filter: filter, update: upd, upsert: upsert,
 		arrayFilters: arrayFilters, hint: hint, sort: sort, let: let, projected: len(fields) > 0}, true)

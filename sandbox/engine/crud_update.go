@@ -21,10 +21,13 @@ type updateStatement struct {
 	update       any // bson.D (operators or replacement) or bson.A (pipeline)
 	upsert       bool
 	multi        bool
-	arrayFilters bson.A
+	arrayFilters []bson.D
 	hint         any
 	sort         bson.D // findAndModify and updateOne's sort option
 	let          bson.D
+	// constants is set when the statement has its own constants ("c",
+	// bulkWrite's "constants"), which only a pipeline may have.
+	constants bool
 	// projected is set for a findAndModify that returns only some fields.
 	projected bool
 }
@@ -65,11 +68,8 @@ func parseUpdateStatement(i int, v any, let bson.D) (*updateStatement, error) {
 	if !ok {
 		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'update.updates.u' is missing but a required field")
 	}
-	switch u.(type) {
-	case bson.D, bson.A:
-		st.update = u
-	default:
-		return nil, mongoerr.New(mongoerr.FailedToParse, "Update argument must be either an object or an array")
+	if st.update, err = updateModification(u); err != nil {
+		return nil, err
 	}
 	if st.upsert, err = a.boolean("upsert", false); err != nil {
 		return nil, err
@@ -77,7 +77,7 @@ func parseUpdateStatement(i int, v any, let bson.D) (*updateStatement, error) {
 	if st.multi, err = a.boolean("multi", false); err != nil {
 		return nil, err
 	}
-	if st.arrayFilters, _, err = a.array("arrayFilters"); err != nil {
+	if st.arrayFilters, err = a.documentArray("arrayFilters"); err != nil {
 		return nil, err
 	}
 	if st.hint, err = indexHint(a); err != nil {
@@ -96,6 +96,7 @@ func parseUpdateStatement(i int, v any, let bson.D) (*updateStatement, error) {
 		return nil, err
 	} else if ok {
 		st.let = append(append(bson.D{}, let...), c...)
+		st.constants = true
 	}
 	return st, nil
 }
@@ -135,6 +136,11 @@ func tooLargeCode(st *updateStatement) int32 {
 // is never visited twice.
 func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement, wantDocs bool) (updateOutcome, error) {
 	var out updateOutcome
+	// UpdateDriver::parse: after a pipeline's own checks, before the
+	// replacement and operator ones.
+	if _, isPipeline := st.update.(bson.A); st.constants && !isPipeline {
+		return out, mongoerr.New(51198, "Constant values may only be specified for pipeline updates")
+	}
 	u, err := aggregate.CompileUpdate(st.update, update.Options{ArrayFilters: st.arrayFilters, Now: req.now, LetVars: st.let})
 	if err != nil {
 		return out, err

@@ -69,6 +69,11 @@ func TestBulkWriteCommand(t *testing.T) {
 			cmd:  `{"bulkWrite": 1, "ops": [{"insert": 0, "document": {"_id": 1}}, {"insert": 0, "document": {"_id": 2}}], "nsInfo": ` + ns + `, "cursor": {"batchSize": 1}}`,
 			want: `{"cursor": {"id": "*", "firstBatch": [{"ok": 1.0, "idx": 0, "n": 1}], "ns": "admin.$cmd.bulkWrite"}, "nInserted": 2}`},
 
+		{name: "constants with an operator update fail that operation", ref: bulkWriteRef + "; src/mongo/db/update/update_driver.cpp (UpdateDriver::parse)", admin: true,
+			docs: `[{"_id": 1}]`,
+			cmd:  `{"bulkWrite": 1, "ops": [{"update": 0, "filter": {"_id": 1}, "updateMods": {"$set": {"a": 1}}, "constants": {"x": 1}}], "nsInfo": ` + ns + `}`,
+			want: `{"cursor": {"id": {"$numberLong": "0"}, "firstBatch": [{"ok": 0.0, "idx": 0, "code": 51198, "errmsg": "Constant values may only be specified for pipeline updates", "n": 0, "nModified": 0}],
+				"ns": "admin.$cmd.bulkWrite"}, "nErrors": 1, "nInserted": 0, "nMatched": 0, "nModified": 0, "nUpserted": 0, "nDeleted": 0}`},
 		{name: "only on the admin database", ref: "src/mongo/db/commands.cpp (adminOnly)",
 			cmd:  `{"bulkWrite": 1, "ops": [{"insert": 0, "document": {"_id": 1}}], "nsInfo": ` + ns + `}`,
 			code: mongoerr.Unauthorized, msg: "bulkWrite may only be run against the admin database."},

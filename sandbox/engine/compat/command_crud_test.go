@@ -64,6 +64,12 @@ func TestCRUDCommands(t *testing.T) {
 			code: mongoerr.IDLUnknownField, msg: "BSON field 'update.updates.x' is an unknown field."},
 		{name: "update without u", ref: writeCmdRef, cmd: `{"update":"c","updates":[{"q":{}}]}`, code: mongoerr.IDLFailedToParse, msg: "BSON field 'update.updates.u' is missing but a required field"},
 		{name: "update with u a number", ref: writeCmdRef, cmd: `{"update":"c","updates":[{"q":{},"u":1}]}`, code: mongoerr.FailedToParse, msg: "Update argument must be either an object or an array"},
+		{name: "update constants with an operator update", ref: "src/mongo/db/update/update_driver.cpp (UpdateDriver::parse)", cmd: `{"update":"c","updates":[{"q":{},"u":{"$set":{"a":1}},"c":{"x":1}}]}`,
+			writeError: true, code: 51198, msg: "Constant values may only be specified for pipeline updates"},
+		{name: "update a pipeline stage that is no document", ref: "src/mongo/db/ops/write_ops_parsers.cpp (parsePipelineFromBSON)", cmd: `{"update":"c","updates":[{"q":{},"u":[{"$set":{"a":1}},1]}]}`,
+			code: mongoerr.TypeMismatch, msg: "Each element of the 'pipeline' array must be an object"},
+		{name: "update an array filter that is no document", ref: writeCmdRef + " (arrayFilters: array<object>)", cmd: `{"update":"c","updates":[{"q":{},"u":{"$set":{"a.$[e]":1}},"arrayFilters":[{"e":1},2]}]}`,
+			code: mongoerr.TypeMismatch, msg: "BSON field 'update.updates.arrayFilters.1' is the wrong type 'int', expected type 'object'"},
 		{name: "update sort with multi", ref: "manual: reference/command/update (sort)", cmd: `{"update":"c","updates":[{"q":{},"u":{"$set":{"a":1}},"multi":true,"sort":{"a":1}}]}`,
 			code: mongoerr.FailedToParse, msg: "Cannot specify sort with multi=true"},
 
@@ -96,6 +102,8 @@ func TestCRUDCommands(t *testing.T) {
 		{name: "findAndModify with neither update nor remove", ref: famRef, cmd: `{"findAndModify":"c"}`, code: mongoerr.FailedToParse, msg: "Either an update or remove=true must be specified"},
 		{name: "findAndModify with both", ref: famRef, cmd: `{"findAndModify":"c","remove":true,"update":{"$set":{"a":1}}}`, code: mongoerr.FailedToParse, msg: "Cannot specify both an update and remove=true"},
 		{name: "findAndModify remove and new", ref: famRef, cmd: `{"findAndModify":"c","remove":true,"new":true}`, code: mongoerr.FailedToParse, msg: "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document"},
+		{name: "findAndModify an array filter that is no document", ref: famRef + " (arrayFilters: array<object>)", cmd: `{"findAndModify":"c","query":{},"update":{"$set":{"a.$[e]":1}},"arrayFilters":["e"]}`,
+			code: mongoerr.TypeMismatch, msg: "BSON field 'findAndModify.arrayFilters.0' is the wrong type 'string', expected type 'object'"},
 		{name: "findAndModify a hint that is a number", ref: "jstests/core/write/find_and_modify/find_and_modify_hint.js", cmd: `{"findAndModify":"c","query":{"_id":1},"update":{"$set":{"y":1}},"hint":1}`,
 			code: mongoerr.FailedToParse, msg: "Hint must be either a string or nested object"},
 

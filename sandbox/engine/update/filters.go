@@ -22,17 +22,12 @@ func (f *arrayFilter) matches(elem any) (bool, error) {
 	return ok, err
 }
 
-func compileArrayFilters(filters bson.A) (map[string]*arrayFilter, error) {
+func compileArrayFilters(filters []bson.D) (map[string]*arrayFilter, error) {
 	if len(filters) == 0 {
 		return nil, nil
 	}
 	out := make(map[string]*arrayFilter, len(filters))
-	for _, f := range filters {
-		doc, ok := f.(bson.D)
-		if !ok {
-			return nil, mongoerr.Newf(mongoerr.TypeMismatch,
-				"BSON field 'arrayFilters' is the wrong type '%s', expected type 'object'", value.TypeName(f))
-		}
+	for _, doc := range filters {
 		id, err := placeholder(doc)
 		if err != nil {
 			return nil, err

@@ -26,6 +26,7 @@ const (
 	upsertRef  = "src/mongo/db/update/update_driver.cpp (populateDocumentWithQueryFields), src/mongo/db/query/canonical_query... ; manual: reference/method/db.collection.updateOne (upsert); jstests/core/write/upsert/upsert_fields.js"
 	pathRef    = "src/mongo/db/update/update_object_node.cpp, src/mongo/db/update/field_checker.cpp"
 	replaceRef = "src/mongo/db/update/object_replace_executor.cpp; src/mongo/db/storage_validation.cpp"
+	filtersRef = "src/mongo/db/ops/parsed_update.cpp (parseArrayFilters: MatchExpressionParser::kBanAllSpecialFeatures), src/mongo/db/matcher/expression_with_placeholder.cpp; src/mongo/db/matcher/expression_parser.cpp (parseExpr, parseWhere)"
 )
 
 func TestUpdateOperatorTypes(t *testing.T) {
@@ -184,6 +185,22 @@ func TestUpdateOperatorErrors(t *testing.T) {
 			code: mongoerr.BadValue, msg: "Error parsing array filter :: caused by :: The top-level field name must be an alphanumeric string beginning with a lowercase letter, found 'E'"},
 		{name: "two array filters with one identifier", ref: pathRef, cov: cover{family: update, op: "$set", col: errorCol}, docs: one(`"a":[1]`), update: `{"$set":{"a.$[e]":0}}`, arrayFilters: `[{"e":1},{"e":2}]`,
 			code: mongoerr.FailedToParse, msg: "Found multiple array filters with the same top-level field name e"},
+		{name: "an array filter of $expr alone", ref: filtersRef, cov: cover{family: update, op: "$set", col: errorCol}, docs: one(`"a":[1]`), update: `{"$set":{"a.$[e]":0}}`,
+			arrayFilters: `[{"$expr":{"$eq":["$$e",1]}}]`, code: mongoerr.QueryFeatureNotAllowed, msg: "Error parsing array filter :: caused by :: $expr is not allowed in this context"},
+		{name: "an array filter with $where", ref: filtersRef, cov: cover{family: update, op: "$set", col: errorCol}, docs: one(`"a":[1]`), update: `{"$set":{"a.$[e]":0}}`,
+			arrayFilters: `[{"e":1,"$where":"true"}]`, code: mongoerr.BadValue, msg: "Error parsing array filter :: caused by :: $where is not allowed in this context"},
+		{name: "an array filter naming two identifiers", ref: filtersRef, cov: cover{family: update, op: "$set", col: errorCol}, docs: one(`"a":[1]`), update: `{"$set":{"a.$[e]":0}}`,
+			arrayFilters: `[{"$or":[{"e":1},{"f":2}]}]`, code: mongoerr.FailedToParse, msg: "Error parsing array filter :: caused by :: Expected a single top-level field name, found 'e' and 'f'"},
+		{name: "an array filter naming no field", ref: filtersRef, cov: cover{family: update, op: "$set", col: errorCol}, docs: one(`"a":[1]`), update: `{"$set":{"a.$[e]":0}}`,
+			arrayFilters: `[{}]`, code: mongoerr.FailedToParse, msg: "Cannot use an expression without a top-level field name in arrayFilters"},
+		{name: "$[] through a missing field", ref: pathRef + ", update_array_node.cpp", cov: cover{family: update, op: "$set", col: errorCol}, docs: one(`"a":[1]`), update: `{"$set":{"z.$[]":0}}`,
+			code: mongoerr.BadValue, msg: "The path 'z' must exist in the document in order to apply array updates."},
+		{name: "$rename from an array-filtered path", ref: renameRef, cov: cover{family: update, op: "$rename", col: errorCol}, docs: one(`"a":[1]`), update: `{"$rename":{"a.$[]":"b"}}`,
+			code: mongoerr.BadValue, msg: "The source field for $rename may not be dynamic: a.$[]"},
+		{name: "$rename to a positional path", ref: renameRef, cov: cover{family: update, op: "$rename", col: errorCol}, docs: one(`"a":1`), update: `{"$rename":{"a":"b.$"}}`,
+			code: mongoerr.BadValue, msg: "The destination field for $rename may not be dynamic: b.$"},
+		{name: "$rename into an array of documents", ref: renameRef, cov: cover{family: update, op: "$rename", col: errorCol}, docs: one(`"s":1,"d":[{"x":1}]`), update: `{"$rename":{"s":"d.x"}}`,
+			code: mongoerr.BadValue, msg: "The destination field cannot be an array element, 'd.x' in doc with _id: 1 has an array field called 'd'"},
 		{name: "a replacement with an operator field", ref: replaceRef, docs: one(`"a":1`), update: `{"a":2,"$set":{"b":1}}`,
 			code: mongoerr.DollarPrefixedFieldName, msg: "The dollar ($) prefixed field '$set' in '$set' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith."},
 		{name: "a multi update with a replacement", ref: "src/mongo/db/ops/parsed_update.cpp", cov: cover{family: update, op: "replacement", col: errorCol}, docs: one(`"a":1`), update: `{"b":1}`, multi: true,

@@ -139,10 +139,16 @@ func (p *parser) parseTopOperator(name string, v any, lvl level) (Node, error) {
 		if lvl == levelSubDoc {
 			return nil, badValue("$expr can only be applied to the top-level document")
 		}
+		if p.opts.BanSpecialFeatures {
+			return nil, mongoerr.New(mongoerr.QueryFeatureNotAllowed, "$expr is not allowed in this context")
+		}
 		return compileExpr(v, p.opts)
 	case "$where":
 		if lvl == levelSubDoc {
 			return nil, badValue("$elemMatch cannot contain $where expression")
+		}
+		if p.opts.BanSpecialFeatures {
+			return nil, badValue("$where is not allowed in this context")
 		}
 		// The sandbox has no JavaScript engine; this is what mongod says
 		// when server-side scripting is disabled.
@@ -151,8 +157,14 @@ func (p *parser) parseTopOperator(name string, v any, lvl level) (Node, error) {
 		if lvl == levelSubDoc {
 			return nil, badValue("$text can only be applied to the top-level document")
 		}
+		if p.opts.BanSpecialFeatures {
+			return nil, badValue("$text is not allowed in this context")
+		}
 		return nil, mongoerr.New(mongoerr.IndexNotFound, "text index required for $text query")
 	case "$jsonSchema":
+		if p.opts.BanSpecialFeatures {
+			return nil, mongoerr.New(mongoerr.QueryFeatureNotAllowed, "$jsonSchema is not allowed in this context")
+		}
 		return nil, mongoerr.New(mongoerr.NotImplemented, "$jsonSchema is not supported by the schemalab sandbox")
 	case "$alwaysTrue", "$alwaysFalse":
 		n, err := parseIntegerElementToLong(name, v)
@@ -236,6 +248,9 @@ func (p *parser) parseSub(path string, sub bson.D, lvl level) ([]Node, error) {
 	if len(sub) > 0 {
 		switch sub[0].Key {
 		case "$near", "$nearSphere", "$geoNear":
+			if p.opts.BanSpecialFeatures {
+				return nil, mongoerr.New(5626500, "$geoNear, $near, and $nearSphere are not allowed in this context")
+			}
 			return nil, mongoerr.New(mongoerr.NoQueryExecutionPlans,
 				"error processing query: planner returned error :: caused by :: unable to find index for $geoNear query")
 		}

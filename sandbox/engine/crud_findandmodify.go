@@ -78,9 +78,9 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "Cannot specify arrayFilters and remove=true")
 	}
 	var proj *projection.Projection
+	var qf *query.Filter
 	if len(fields) > 0 {
-		qf, err := query.Compile(filter, query.Options{Now: req.now, LetVars: let})
-		if err != nil {
+		if qf, err = query.Compile(filter, query.Options{Now: req.now, LetVars: let}); err != nil {
 			return nil, err
 		}
 		if proj, err = projection.Compile(fields, projection.Options{Now: req.now, LetVars: let, Filter: qf}); err != nil {
@@ -94,7 +94,20 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 		if proj == nil {
 			return d, nil
 		}
-		return proj.Apply(d, -1)
+		// A positional projection matches the query against the document
+		// it projects (projection_executor_utils.cpp,
+		// applyPositionalProjection): the document before the write, or
+		// after it with new: true. The projection is a stage of the
+		// command's plan, so its errors are the executor's.
+		pos := -1
+		if proj.NeedsPosition() {
+			_, pos = qf.MatchPosition(d)
+		}
+		out, err := proj.Apply(d, pos)
+		if err != nil {
+			return nil, executorError("Plan executor error during findAndModify", err)
+		}
+		return out, nil
 	}
 
 	if err := checkWriteConcern(req); err != nil {

@@ -12,9 +12,10 @@ import (
 	"github.com/schemalab/schemalab/sandbox/vocab"
 )
 
-// Command is one command an exercise attempt sent to the server, as the
+// Command is one command a learner's code sent to the server, as the
 // driver's command monitoring saw it: what checks use to grade how the
-// learner got their result, not only what it is.
+// learner got their result, not only what it is, and what a step's
+// pictures are drawn from.
 type Command struct {
 	// Name is the command's name: find, aggregate, insert, update, ...
 	Name string `json:"name"`
@@ -55,6 +56,11 @@ var plumbing = map[string]bool{"hello": true, "isMaster": true, "ismaster": true
 type recorder struct {
 	mu        sync.Mutex
 	recording bool
+	// summaries keeps of each command only its summary, and the document
+	// of an aggregate (whose stages a step's pictures read): what a step
+	// run records, where nothing is explained and no check reads a
+	// command document.
+	summaries bool
 	commands  []Command
 }
 
@@ -66,16 +72,26 @@ func (r *recorder) monitor() *event.CommandMonitor {
 			return
 		}
 		c := describeCommand(e.CommandName, e.DatabaseName, e.Command)
+		switch {
+		case r.summaries && c.Name != "aggregate":
+			c.raw = nil
+		case !c.IsRead() && len(c.raw) > maxCommandBytes:
+			// Checks see only the summary of a large write (commandDocs),
+			// and only reads are explained: an insertMany of 144,000
+			// documents is not kept.
+			c.raw = nil
+		}
 		c.Index = len(r.commands)
 		r.commands = append(r.commands, c)
 	}}
 }
 
-// start clears the log and records from now on.
-func (r *recorder) start() {
+// start clears the log and records from now on, each command whole (an
+// attempt's, which its check reads and explains), or only its summary.
+func (r *recorder) start(summaries bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.recording, r.commands = true, nil
+	r.recording, r.summaries, r.commands = true, summaries, nil
 }
 
 // pause stops recording and returns whether it was on, for resume.

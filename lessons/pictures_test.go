@@ -36,11 +36,11 @@ func TestPictures(t *testing.T) {
 	}
 	r := newTestRunner(t, startSandbox(t), l, "pic_")
 	run := func(i int) *Pictures {
-		res, err := r.RunStep(ctx, i)
+		res, err := r.Do(ctx, Request{Op: OpRun, Step: i})
 		if err != nil || !res.OK() {
 			t.Fatalf("step %d: %v %v", i+1, err, res.Failures)
 		}
-		return r.Pictures(ctx, i, res)
+		return &res.Pictures
 	}
 	p := run(0)
 	if len(p.Charts) != 1 || p.Charts[0].Bucket == nil || len(p.Charts[0].Bucket.Values) != 60 || p.Charts[0].Bucket.Count != 60 {

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
-
 	"github.com/schemalab/schemalab/sandbox/shell"
 )
 
@@ -31,27 +29,16 @@ type stateWire struct {
 	Blocked string
 }
 
-// setupWire is a setup block's result: the block by its line, the
-// outputs' values as BSON where they have a BSON form (setup output is
-// never shown, so a display-only value is left out).
+// setupWire is a setup block's result, the block by its line: a
+// display-ready BlockResult whose error travels as its text.
 type setupWire struct {
 	Line       int
-	Outputs    []outputWire
-	Statements []shell.Statement
-	Printed    string
-	Transcript string
+	Statements []Statement
+	Output     string
 	Elapsed    time.Duration
-	Metrics    []shell.ExplainMetrics
-	Wrote      bool
 	Err        string
 	Passed     bool
 	Message    string
-}
-
-type outputWire struct {
-	Text  string
-	Value []byte
-	Span  shell.Span
 }
 
 // MarshalBinary encodes t for UnmarshalTemplate.
@@ -64,20 +51,12 @@ func (t *Template) MarshalBinary() ([]byte, error) {
 		}
 		sw := stateWire{Globals: g, Blocked: ts.blocked}
 		for _, br := range ts.setup {
-			s := setupWire{Statements: br.Result.Statements, Printed: br.Result.Printed, Transcript: br.Result.Transcript,
-				Elapsed: br.Result.Elapsed, Metrics: br.Result.Metrics, Wrote: br.Result.Wrote, Passed: br.Passed, Message: br.Message}
+			s := setupWire{Statements: br.Statements, Output: br.Output, Elapsed: br.Elapsed, Passed: br.Passed, Message: br.Message}
 			if br.Block != nil {
 				s.Line = br.Block.Line
 			}
 			if br.Err != nil {
 				s.Err = br.Err.Error()
-			}
-			for _, o := range br.Result.Outputs {
-				ow := outputWire{Text: o.Text, Span: o.Span}
-				if raw, err := bson.Marshal(bson.D{{Key: "v", Value: o.Value}}); err == nil {
-					ow.Value = raw
-				}
-				s.Outputs = append(s.Outputs, ow)
 			}
 			sw.Setup = append(sw.Setup, s)
 		}
@@ -119,8 +98,7 @@ func UnmarshalTemplate(l *Lesson, data []byte) (*Template, error) {
 		}
 		ts := &templateState{globals: g, blocked: sw.Blocked}
 		for _, s := range sw.Setup {
-			br := BlockResult{Result: shell.Result{Statements: s.Statements, Printed: s.Printed, Transcript: s.Transcript,
-				Elapsed: s.Elapsed, Metrics: s.Metrics, Wrote: s.Wrote}, Passed: s.Passed, Message: s.Message}
+			br := BlockResult{Statements: s.Statements, Output: s.Output, Elapsed: s.Elapsed, Passed: s.Passed, Message: s.Message}
 			if s.Err != "" {
 				br.Err = errors.New(s.Err)
 			}
@@ -131,14 +109,6 @@ func UnmarshalTemplate(l *Lesson, data []byte) (*Template, error) {
 			}
 			if br.Block == nil {
 				return nil, fmt.Errorf("template of %s, %s: no block at line %d", l.ID, name, s.Line)
-			}
-			for _, ow := range s.Outputs {
-				o := shell.Output{Text: ow.Text, Span: ow.Span}
-				var d bson.D
-				if ow.Value != nil && bson.Unmarshal(ow.Value, &d) == nil && len(d) == 1 {
-					o.Value = d[0].Value
-				}
-				br.Result.Outputs = append(br.Result.Outputs, o)
 			}
 			ts.setup = append(ts.setup, br)
 		}

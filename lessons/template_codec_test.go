@@ -23,7 +23,7 @@ func TestTemplateSurvivesBytes(t *testing.T) {
 		t.Fatal(errs)
 	}
 	l := cat.Find("bucket")
-	tpl, err := BuildTemplate(ctx, &Sandbox{Connect: be.Connector(), Prefix: "tpl_"}, l)
+	tpl, err := BuildTemplate(ctx, &Sandbox{Connect: be.Connect, Prefix: "tpl_"}, l)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,25 +41,25 @@ func TestTemplateSurvivesBytes(t *testing.T) {
 	if back.Database() != tpl.Database() || fmt.Sprint(back.Problems()) != fmt.Sprint(tpl.Problems()) {
 		t.Fatalf("decoded template: db %s problems %v; want %s %v", back.Database(), back.Problems(), tpl.Database(), tpl.Problems())
 	}
-	seeded := func(tp *Template, l *Lesson, prefix string) (*Runner, func(string) int) {
+	seeded := func(tp *Template, l *Lesson, prefix string) (*Session, func(string) int) {
 		sb, sent := countingSandbox(be, prefix)
 		sd := &Seeds{Template: tp, Restore: func(ctx context.Context, snapshot, db string) error {
-			return be.Client.Database(db).RunCommand(ctx, bson.D{{Key: vocab.SnapshotCommand, Value: "restore"},
+			return be.Client(t).Database(db).RunCommand(ctx, bson.D{{Key: vocab.SnapshotCommand, Value: "restore"},
 				{Key: "name", Value: snapshot}, {Key: "fromDb", Value: tp.Database()}}).Err()
 		}}
 		sb.Seeds = func(context.Context, *Lesson) (*Seeds, error) { return sd, nil }
-		r := NewRunner(sb, l, RunnerOptions{})
+		r := NewSession(sb, l, SessionOptions{})
 		t.Cleanup(func() { r.Close() })
 		return r, sent
 	}
 	here, sentHere := seeded(tpl, l, "here_")
 	there, sent := seeded(back, theirs, "there_")
 	for i := range l.Steps {
-		want, err := here.RunStep(ctx, i)
+		want, err := here.Do(ctx, Request{Op: OpRun, Step: i})
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := there.RunStep(ctx, i)
+		got, err := there.Do(ctx, Request{Op: OpRun, Step: i})
 		if err != nil {
 			t.Fatal(err)
 		}

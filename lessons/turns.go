@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Turns share one server among the runners of many learners (a
+// Turns share one server among the sessions of many learners (a
 // classroom's students): at most n of their operations run at once, and
 // the others wait for a turn, first come first served.
 //

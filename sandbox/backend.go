@@ -143,12 +143,6 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 	return b, nil
 }
 
-// StartEmbedded starts the in-process server on a free loopback port and
-// connects the driver to it, with the default prefix.
-func StartEmbedded(ctx context.Context) (*Backend, error) {
-	return Open(ctx, Config{Kind: KindEmbedded})
-}
-
 func startEmbedded(ctx context.Context, b *Backend, accounts bool) error {
 	sctx, cancel := context.WithCancel(context.Background())
 	opts := wire.Options{Engine: engine.New(engine.Options{})}

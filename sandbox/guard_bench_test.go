@@ -60,7 +60,7 @@ func BenchmarkConfinedFindOne(b *testing.B) {
 	}
 	ctx := context.Background()
 	uri := func(name string) string {
-		return "mongodb://" + name + ":" + name + "-pw@" + srv.Addr().String() + "/?authSource=admin"
+		return "mongodb://" + name + ":" + name + "-pw@" + serverHost(srv) + "/?authSource=admin"
 	}
 	seed, err := mongo.Connect(options.Client().ApplyURI(uri("room")))
 	if err != nil {

@@ -14,9 +14,9 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/sandboxtest"
 	"github.com/schemalab/schemalab/sandbox/vocab"
 	"github.com/schemalab/schemalab/sandbox/wire"
 )
@@ -63,16 +63,8 @@ type importantSnapshot struct {
 }
 
 func newFuzzTarget(f *testing.F) *fuzzTarget {
-	srv, err := wire.Start(context.Background(), wire.Options{})
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() { _ = srv.Close() })
-	client, err := mongo.Connect(options.Client().ApplyURI(srv.URI()))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() { _ = client.Disconnect(context.Background()) })
+	srv := sandboxtest.Start(f)
+	client := srv.Client(f)
 	ctx := context.Background()
 	if _, err := client.Database("important").Collection("people").InsertOne(ctx, bson.D{{Key: "_id", Value: int32(1)}, {Key: "secret", Value: fuzzSecret}}); err != nil {
 		f.Fatal(err)

@@ -37,7 +37,12 @@ func roomServer(t *testing.T) *wire.Server {
 }
 
 func loginURI(srv *wire.Server, name string) string {
-	return fmt.Sprintf("mongodb://%s:%s-pw@%s/?authSource=admin", name, name, srv.Addr())
+	return fmt.Sprintf("mongodb://%s:%s-pw@%s/?authSource=admin", name, name, serverHost(srv))
+}
+
+// serverHost is the host:port of srv's connection string.
+func serverHost(srv *wire.Server) string {
+	return strings.TrimSuffix(strings.TrimPrefix(srv.URI(), "mongodb://"), "/")
 }
 
 // The server refuses a student's command exactly as the client-side guard

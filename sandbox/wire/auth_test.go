@@ -55,7 +55,7 @@ func addUser(t testing.TB, srv *Server, name, password string, a Account) {
 }
 
 func userURI(srv *Server, name, password string) string {
-	return fmt.Sprintf("mongodb://%s:%s@%s/?authSource=admin&authMechanism=SCRAM-SHA-256", name, password, srv.Addr())
+	return fmt.Sprintf("mongodb://%s:%s@%s/?authSource=admin&authMechanism=SCRAM-SHA-256", name, password, srv.ln.Addr())
 }
 
 func connectURI(t testing.TB, uri string, opts ...*options.ClientOptions) *mongo.Client {
@@ -143,8 +143,8 @@ func TestFailedLogins(t *testing.T) {
 	for name, uri := range map[string]string{
 		"wrong password":   userURI(srv, "alice", "S3cret"),
 		"unknown user":     userURI(srv, "mallory", "s3cret"),
-		"other authSource": fmt.Sprintf("mongodb://alice:s3cret@%s/?authSource=alice_db&authMechanism=SCRAM-SHA-256", srv.Addr()),
-		"SCRAM-SHA-1":      fmt.Sprintf("mongodb://alice:s3cret@%s/?authSource=admin&authMechanism=SCRAM-SHA-1", srv.Addr()),
+		"other authSource": fmt.Sprintf("mongodb://alice:s3cret@%s/?authSource=alice_db&authMechanism=SCRAM-SHA-256", srv.ln.Addr()),
+		"SCRAM-SHA-1":      fmt.Sprintf("mongodb://alice:s3cret@%s/?authSource=admin&authMechanism=SCRAM-SHA-1", srv.ln.Addr()),
 	} {
 		err := connectURI(t, uri).Ping(bg, nil)
 		if err == nil || !strings.Contains(err.Error(), "(AuthenticationFailed) Authentication failed.") {

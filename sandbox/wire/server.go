@@ -199,9 +199,6 @@ func isLoopback(bind string) bool {
 // URI is the connection string, "mongodb://127.0.0.1:PORT/".
 func (s *Server) URI() string { return s.uri }
 
-// Addr is the listening address.
-func (s *Server) Addr() net.Addr { return s.ln.Addr() }
-
 // Close stops listening, interrupts every running command (which fails
 // with InterruptedAtShutdown at its next check, within microseconds),
 // closes every connection and waits for all connection goroutines to

@@ -23,7 +23,6 @@ import (
 	"github.com/schemalab/schemalab/lessons"
 	room "github.com/schemalab/schemalab/lessons/classroom"
 	"github.com/schemalab/schemalab/sandbox"
-	"github.com/schemalab/schemalab/sandbox/shell"
 	"github.com/schemalab/schemalab/sandbox/wire"
 )
 
@@ -451,7 +450,7 @@ func (tm *terminal) openLesson(title string) {
 // prefixSandbox is what cmd/schemalab wires: a student's view of the
 // shared backend, confined to the student's prefix.
 func prefixSandbox(be *sandbox.Backend) func(context.Context, string) (*lessons.Sandbox, error) {
-	heap := &shell.HeapShare{}
+	heap := &lessons.HeapShare{}
 	return func(ctx context.Context, prefix string) (*lessons.Sandbox, error) {
 		sb, err := be.ForPrefix(ctx, prefix)
 		if err != nil {

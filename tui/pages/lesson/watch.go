@@ -197,8 +197,8 @@ func (p *Page) toggleWatch() tea.Cmd {
 	if p.editor == nil || p.editor.runEdit {
 		return nil
 	}
-	if p.editor.watch != nil {
-		path := p.editor.watch.path
+	if p.watch != nil {
+		path := p.watch.path
 		p.stopWatch()
 		p.layout()
 		return status(p.T(msgWatchStopped, map[string]any{"Path": path}))
@@ -208,30 +208,47 @@ func (p *Page) toggleWatch() tea.Cmd {
 }
 
 func (p *Page) restartWatch() tea.Cmd {
-	if p.editor.watch != nil {
-		p.editor.watch.stop()
+	if p.watch != nil {
+		p.watch.stop()
 	}
 	p.watchGen++
-	p.editor.watch = startWatch(p.exerciseFile(), p.editor.Value(), p.watchGen)
+	p.watch = startWatch(p.exerciseFile(), p.editor.Value(), p.watchGen)
+	p.editor.setWatching(p.watchLine())
 	p.layout()
-	return p.editor.watch.next()
+	return p.watch.next()
 }
 
 func (p *Page) stopWatch() {
-	if p.editor != nil && p.editor.watch != nil {
-		p.editor.watch.stop()
-		p.editor.watch = nil
+	if p.watch != nil {
+		p.watch.stop()
+		p.watch = nil
 	}
+	if p.editor != nil {
+		p.editor.setWatching("")
+	}
+}
+
+// watchLine says, over the editor's code, which file is watched and how.
+func (p *Page) watchLine() string {
+	w := p.watch
+	data := map[string]any{"Path": w.path, "Reason": w.reason, "Key": p.KeyMap.Watch.Help().Key}
+	switch w.mode {
+	case watchPolling:
+		return p.T(msgPolling, data)
+	case watchManual:
+		return p.T(msgManual, data)
+	}
+	return p.T(msgWatching, data)
 }
 
 // watchEvent runs the check for a save of the watched file. A save while
 // a check runs is not queued: the check after it sees the file as the
 // learner saved it last, and the watch goes on once it has run.
 func (p *Page) watchEvent(msg tea.Msg) tea.Cmd {
-	if p.editor == nil || p.editor.watch == nil {
+	if p.editor == nil || p.watch == nil {
 		return nil
 	}
-	w := p.editor.watch
+	w := p.watch
 	var ch fileChanged
 	switch m := msg.(type) {
 	case pollTick:

@@ -408,17 +408,8 @@ func parseBulkUpdate(a args, required func(string) error) (*updateStatement, err
 			return nil, err
 		}
 	}
-	if st.arrayFilters, err = a.documentArray("arrayFilters"); err != nil {
+	if err := st.readSharedOptions(a); err != nil {
 		return nil, err
-	}
-	if st.hint, err = indexHint(a); err != nil {
-		return nil, err
-	}
-	if st.sort, _, err = a.document("sort"); err != nil {
-		return nil, err
-	}
-	if st.sort != nil && st.multi {
-		return nil, mongoerr.New(mongoerr.FailedToParse, "Cannot specify sort with multi=true")
 	}
 	if c, ok, err := a.document("constants"); err != nil {
 		return nil, err

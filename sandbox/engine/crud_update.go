@@ -45,6 +45,26 @@ type updateOutcome struct {
 	after     bson.D
 }
 
+// readSharedOptions reads the options an update statement has both in the
+// update command and in bulkWrite (write_ops.idl, bulk_write.idl):
+// arrayFilters, hint, and sort, which a multi update may not have.
+func (st *updateStatement) readSharedOptions(a args) error {
+	var err error
+	if st.arrayFilters, err = a.documentArray("arrayFilters"); err != nil {
+		return err
+	}
+	if st.hint, err = indexHint(a); err != nil {
+		return err
+	}
+	if st.sort, _, err = a.document("sort"); err != nil {
+		return err
+	}
+	if st.sort != nil && st.multi {
+		return mongoerr.New(mongoerr.FailedToParse, "Cannot specify sort with multi=true")
+	}
+	return nil
+}
+
 func parseUpdateStatement(i int, v any, let bson.D) (*updateStatement, error) {
 	d, ok := v.(bson.D)
 	if !ok {
@@ -77,17 +97,8 @@ func parseUpdateStatement(i int, v any, let bson.D) (*updateStatement, error) {
 	if st.multi, err = a.boolean("multi", false); err != nil {
 		return nil, err
 	}
-	if st.arrayFilters, err = a.documentArray("arrayFilters"); err != nil {
+	if err := st.readSharedOptions(a); err != nil {
 		return nil, err
-	}
-	if st.hint, err = indexHint(a); err != nil {
-		return nil, err
-	}
-	if st.sort, _, err = a.document("sort"); err != nil {
-		return nil, err
-	}
-	if st.sort != nil && st.multi {
-		return nil, mongoerr.New(mongoerr.FailedToParse, "Cannot specify sort with multi=true")
 	}
 	if err := checkCollation(a); err != nil {
 		return nil, err

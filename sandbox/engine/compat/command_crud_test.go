@@ -19,6 +19,7 @@ import (
 const (
 	findCmdRef     = "src/mongo/db/query/find_command.idl, src/mongo/db/commands/find_cmd.cpp; manual: reference/command/find"
 	writeCmdRef    = "src/mongo/db/ops/write_ops.idl, src/mongo/db/commands/write_commands.cpp, src/mongo/db/ops/write_ops_exec.cpp; manual: reference/command/insert, command/update, command/delete"
+	letRef         = "src/mongo/db/pipeline/variables.cpp (Variables::seedVariablesWithLetParameters); manual: reference/command/find (let)"
 	famRef         = "src/mongo/db/commands/find_and_modify.cpp, src/mongo/db/query/find_and_modify_command.idl; manual: reference/command/findAndModify"
 	countRef       = "src/mongo/db/query/count_command.idl, src/mongo/db/commands/count_cmd.cpp; manual: reference/command/count"
 	distinctRef    = "src/mongo/db/query/distinct_command.idl, src/mongo/db/commands/distinct.cpp, src/mongo/bson/dotted_path_support.cpp (extractAllElementsAlongPath); manual: reference/command/distinct"
@@ -128,6 +129,8 @@ func TestCRUDCommands(t *testing.T) {
 			want: `{"cursor":{"firstBatch":[{"_id":1,"a":1,"t":["x","y"]}],"id":{"$numberLong":"0"},"ns":"{{db}}.c"}}`},
 		{name: "find with let", ref: findCmdRef, docs: docs, cmd: `{"find":"c","filter":{"$expr":{"$eq":["$a","$$v"]}},"let":{"v":3},"projection":{"_id":1}}`,
 			want: `{"cursor":{"firstBatch":[{"_id":3}],"id":{"$numberLong":"0"},"ns":"{{db}}.c"}}`},
+		{name: "find with a let that reads a field", ref: letRef, docs: docs, cmd: `{"find":"c","let":{"v":{"$add":["$a",1]}}}`,
+			code: 4890500, msg: "Command let Expression tried to access a field, but this is not allowed becauseCommand let Expressions run before the query examines any documents."},
 		{name: "find of a collection that does not exist", ref: findCmdRef, cmd: `{"find":"nothere"}`,
 			want: `{"cursor":{"firstBatch":[],"id":{"$numberLong":"0"},"ns":"{{db}}.nothere"}}`},
 		{name: "find a negative skip", ref: findCmdRef, cmd: `{"find":"c","skip":-1}`, code: 51024, msg: "BSON field 'skip' value must be >= 0, actual value '-1'"},
@@ -171,6 +174,10 @@ func TestCRUDCommands(t *testing.T) {
 			want: `{"cursor":{"firstBatch":[{"a":1}],"id":{"$numberLong":"0"},"ns":"{{db}}.$cmd.aggregate"}}`},
 		{name: "aggregate with let", ref: aggregateRef, docs: docs, cmd: `{"aggregate":"c","pipeline":[{"$match":{"$expr":{"$eq":["$a","$$v"]}}},{"$project":{"_id":1}}],"cursor":{},"let":{"v":2}}`,
 			want: `{"cursor":{"firstBatch":[{"_id":2}],"id":{"$numberLong":"0"},"ns":"{{db}}.c"}}`},
+		{name: "aggregate with a let name a user may not write", ref: letRef + "; src/mongo/db/pipeline/variables.cpp (validateNameForUserWrite)", docs: docs,
+			cmd: `{"aggregate":"c","pipeline":[],"cursor":{},"let":{"V":1}}`, code: mongoerr.FailedToParse, msg: "'V' starts with an invalid character for a user variable name"},
+		{name: "aggregate with a let that reads the document", ref: letRef, docs: docs, cmd: `{"aggregate":"c","pipeline":[],"cursor":{},"let":{"v":"$$ROOT.a"}}`,
+			code: 4890500, msg: "Command let Expression tried to access a field, but this is not allowed becauseCommand let Expressions run before the query examines any documents."},
 		{name: "aggregate without cursor", ref: aggregateRef, cmd: `{"aggregate":"c","pipeline":[]}`, code: mongoerr.FailedToParse, msg: "The 'cursor' option is required, except for aggregate with the explain argument"},
 		{name: "aggregate a pipeline that is a number", ref: aggregateRef, cmd: `{"aggregate":"c","pipeline":1,"cursor":{}}`, code: mongoerr.TypeMismatch, msg: "BSON field 'aggregate.pipeline' is the wrong type 'int', expected type 'array'"},
 		{name: "aggregate an unknown field", ref: aggregateRef, cmd: `{"aggregate":"c","pipeline":[],"cursor":{},"foo":1}`, code: mongoerr.IDLUnknownField, msg: "BSON field 'aggregate.foo' is an unknown field."},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -66,7 +67,7 @@ func (r *Runner) Pictures(ctx context.Context, i int, res *StepResult) *Pictures
 			continue
 		}
 		for _, o := range b.Result.Outputs {
-			if bars := distribution(o.Value, lastBoundary(b.Block.Text, o.Span)); bars != nil {
+			if bars := distribution(o.Value, bucketBounds(b.Block.Text, o.Span)); bars != nil {
 				p.Charts = append(p.Charts, Chart{Block: bi, Distribution: bars})
 				break
 			}
@@ -82,35 +83,42 @@ func (r *Runner) Pictures(ctx context.Context, i int, res *StepResult) *Pictures
 // boundaries finds a $bucket's boundaries array in code.
 var boundaries = regexp.MustCompile(`boundaries\s*:\s*\[([^\]]*)\]`)
 
-// lastBoundary is the last of the $bucket boundaries written in the
-// statement at span of src, the exclusive upper bound of the last
-// bucket, or "" if the statement names none.
-func lastBoundary(src string, span shell.Span) string {
+// bucketBounds are the $bucket boundaries written in the statement at
+// span of src, or nil if it names none or one is not a number literal.
+func bucketBounds(src string, span shell.Span) []float64 {
 	if span.Start < 0 || span.End > len(src) || span.Start >= span.End {
-		return ""
+		return nil
 	}
 	m := boundaries.FindStringSubmatch(src[span.Start:span.End])
 	if m == nil {
-		return ""
+		return nil
 	}
-	parts := strings.Split(m[1], ",")
-	last := strings.TrimSpace(parts[len(parts)-1])
-	if _, err := strconv.ParseFloat(last, 64); err != nil {
-		return ""
+	var bounds []float64
+	for _, part := range strings.Split(m[1], ",") {
+		b, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
+		if err != nil {
+			return nil
+		}
+		bounds = append(bounds, b)
 	}
-	return last
+	return bounds
 }
 
 // distribution reads [{_id, count}, …]; a $bucket's numeric _id is the
-// lower bound, so each bar is labelled with its range. The last bucket
-// ends at upper, the last boundary, when the code shows it; otherwise
-// it keeps its lower bound alone, as $bucket prints it.
-func distribution(v any, upper string) []Bar {
+// lower bound, so each bar is labelled with its range. $bucket leaves
+// out empty buckets, so a bucket ends at the next of the boundaries the
+// code gives, not at the next bar; without them, at the next bar, and the
+// last bucket keeps its lower bound alone, as $bucket prints it. A default
+// bucket (a number outside the boundaries, or a string after the numbers)
+// keeps its _id.
+func distribution(v any, bounds []float64) []Bar {
 	arr, ok := v.(bson.A)
 	if !ok || len(arr) < 2 {
 		return nil
 	}
 	bars := make([]Bar, len(arr))
+	lows := make([]float64, 0, len(arr))
+	prev := math.Inf(-1)
 	for i, e := range arr {
 		d, ok := e.(bson.D)
 		if !ok || len(d) != 2 {
@@ -123,31 +131,21 @@ func distribution(v any, upper string) []Bar {
 			return nil
 		}
 		bars[i] = Bar{Label: shell.Format(id, shell.FormatOptions{}), Count: n}
-	}
-	// Numeric ids in ascending order are bucket boundaries.
-	prev := math.Inf(-1)
-	lows := make([]float64, len(arr))
-	for i, e := range arr {
-		id, _ := field(e.(bson.D), "_id")
-		n, ok := number(id)
-		if !ok || n <= prev {
-			return bars
+		// Numeric ids in ascending order, before any other, are bucket
+		// boundaries.
+		if low, ok := number(id); ok && len(lows) == i && low > prev {
+			lows, prev = append(lows, low), low
 		}
-		lows[i], prev = n, n
 	}
-	top, known := math.Inf(1), false
-	if upper != "" {
-		top, _ = strconv.ParseFloat(upper, 64)
-		known = true
-	}
-	for i := range bars {
-		switch {
-		case lows[i] >= top:
-			// a numeric default bucket: what fell outside the boundaries
-		case i+1 < len(bars):
-			bars[i].Label += "–" + bars[i+1].Label
-		case known:
-			bars[i].Label += "–" + upper
+	for i, low := range lows {
+		if bounds == nil {
+			if i+1 < len(lows) {
+				bars[i].Label += "–" + bars[i+1].Label
+			}
+			continue
+		}
+		if k := slices.Index(bounds, low); k >= 0 && k+1 < len(bounds) {
+			bars[i].Label += "–" + strconv.FormatFloat(bounds[k+1], 'f', -1, 64)
 		}
 	}
 	return bars

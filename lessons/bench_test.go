@@ -22,14 +22,14 @@ func BenchmarkJumpAfterVisit(b *testing.B) {
 		b.Run(l.ID, func(b *testing.B) {
 			r := newTestRunner(b, be, l, "bench_")
 			for i := range l.Steps {
-				if _, err := r.RunStep(ctx, i); err != nil {
+				if _, err := r.Do(ctx, Request{Op: OpRun, Step: i}); err != nil {
 					b.Fatal(err)
 				}
 			}
 			n, k := len(l.Steps), 0
 			for b.Loop() {
 				k = (k + n/2 + 1) % n
-				if err := r.Prepare(ctx, k); err != nil {
+				if _, err := r.Do(ctx, Request{Op: OpJump, Step: k}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -44,12 +44,12 @@ func BenchmarkJumpFresh(b *testing.B) {
 	be := startSandbox(b)
 	l := builtin(b, "outlier")
 	for b.Loop() {
-		r := NewRunner(sandboxOf(be, "fresh_"), l, RunnerOptions{})
-		res, err := r.RunStep(ctx, len(l.Steps)-1)
+		r := NewSession(sandboxOf(be, "fresh_"), l, SessionOptions{})
+		res, err := r.Do(ctx, Request{Op: OpRun, Step: len(l.Steps) - 1})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if !res.codeOK() {
+		if !codeOK(res.Failures) {
 			b.Fatal(res.Failures)
 		}
 		b.StopTimer()
@@ -71,16 +71,16 @@ func BenchmarkExerciseAttempt(b *testing.B) {
 			}
 			b.Run(l.ID+"/"+st.ID, func(b *testing.B) {
 				r := newTestRunner(b, be, l, "bench_")
-				if err := r.Prepare(ctx, i); err != nil {
+				if _, err := r.Do(ctx, Request{Op: OpJump, Step: i}); err != nil {
 					b.Fatal(err)
 				}
 				start := time.Now()
-				if res, err := r.TryExercise(ctx, i, st.Exercise.Solution); err != nil || !res.Passed {
+				if res, err := r.Do(ctx, Request{Op: OpAttempt, Step: i, Code: st.Exercise.Solution}); err != nil || !res.Passed {
 					b.Fatal(err, res)
 				}
 				first := time.Since(start)
 				for b.Loop() {
-					res, err := r.TryExercise(ctx, i, st.Exercise.Solution)
+					res, err := r.Do(ctx, Request{Op: OpAttempt, Step: i, Code: st.Exercise.Solution})
 					if err != nil || !res.Passed {
 						b.Fatal(err, res)
 					}
@@ -92,7 +92,8 @@ func BenchmarkExerciseAttempt(b *testing.B) {
 }
 
 // BenchmarkRerunStep is running a step again; overhead-ms is what the
-// re-run costs beyond the step's own run time (the budget is 20 ms).
+// re-run costs beyond the step's own run: bringing the session back to
+// the state before the step (the budget is 20 ms).
 func BenchmarkRerunStep(b *testing.B) {
 	ctx := context.Background()
 	be := startSandbox(b)
@@ -100,7 +101,7 @@ func BenchmarkRerunStep(b *testing.B) {
 		b.Run(l.ID, func(b *testing.B) {
 			r := newTestRunner(b, be, l, "bench_")
 			for i := range l.Steps {
-				if _, err := r.RunStep(ctx, i); err != nil {
+				if _, err := r.Do(ctx, Request{Op: OpRun, Step: i}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -110,11 +111,13 @@ func BenchmarkRerunStep(b *testing.B) {
 				i := k % len(l.Steps)
 				k++
 				start := time.Now()
-				res, err := r.RunStep(ctx, i)
-				if err != nil {
+				if _, err := r.Do(ctx, Request{Op: OpJump, Step: i}); err != nil {
 					b.Fatal(err)
 				}
-				o := time.Since(start) - res.Elapsed
+				o := time.Since(start)
+				if _, err := r.Do(ctx, Request{Op: OpRun, Step: i}); err != nil {
+					b.Fatal(err)
+				}
 				overhead += o
 				worst = max(worst, o)
 			}
@@ -132,9 +135,9 @@ func BenchmarkCheckAll(b *testing.B) {
 	ls := loadBuiltin(b)
 	for b.Loop() {
 		for _, l := range ls {
-			r := NewRunner(sandboxOf(be, "bench_"), l, RunnerOptions{})
+			r := NewSession(sandboxOf(be, "bench_"), l, SessionOptions{})
 			for i := range l.Steps {
-				res, err := r.CheckStep(ctx, i)
+				res, err := r.Do(ctx, Request{Op: OpCheck, Step: i})
 				if err != nil || !res.OK() {
 					b.Fatal(l.ID, i+1, err, res.Failures)
 				}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/schemalab/schemalab/content"
 	"github.com/schemalab/schemalab/lessons/locale"
-	"github.com/schemalab/schemalab/sandbox"
+	"github.com/schemalab/schemalab/sandbox/sandboxtest"
 )
 
 // TestBuiltinLessonsCheck is `schemalab run --check` over every built-in
@@ -38,14 +38,14 @@ func TestBuiltinLessonsCheck(t *testing.T) {
 	}
 }
 
-func checkBuiltin(ctx context.Context, t *testing.T, be *sandbox.Backend, l *Lesson) {
+func checkBuiltin(ctx context.Context, t *testing.T, be *sandboxtest.Server, l *Lesson) {
 	for _, p := range CheckText(l) {
 		t.Errorf("%s:%d: %s", l.File, p.Line, p.Msg)
 	}
 	r := newTestRunner(t, be, l, "")
 	start := time.Now()
 	for i := range l.Steps {
-		res, err := r.CheckStep(ctx, i)
+		res, err := r.Do(ctx, Request{Op: OpCheck, Step: i})
 		if err != nil {
 			t.Fatalf("step %d: %v", i+1, err)
 		}
@@ -53,8 +53,8 @@ func checkBuiltin(ctx context.Context, t *testing.T, be *sandbox.Backend, l *Les
 			// The 1.5 s budget is a figure to report, not a pass/fail
 			// line: timings on a shared CI machine are noise. Set
 			// SCHEMALAB_STRICT_TIMING=1 to enforce it.
-			if b.Block != nil && b.Block.Kind == Setup && b.Result.Elapsed > 1500*time.Millisecond {
-				msg := fmt.Sprintf("step %d %q: setup took %s, budget 1.5 s", i+1, l.Steps[i].Title, b.Result.Elapsed.Round(time.Millisecond))
+			if b.Block != nil && b.Block.Kind == Setup && b.Elapsed > 1500*time.Millisecond {
+				msg := fmt.Sprintf("step %d %q: setup took %s, budget 1.5 s", i+1, l.Steps[i].Title, b.Elapsed.Round(time.Millisecond))
 				if os.Getenv("SCHEMALAB_STRICT_TIMING") != "" {
 					t.Error(msg)
 				} else {

@@ -35,29 +35,29 @@ var checkWords = map[string]*locale.Message{
 
 // checkSay is check.js's way to the messages of checkWords: a name and
 // the data of its placeholders (a count, for a plural one, in Count).
-func (r *Runner) checkSay(name string, data map[string]any) string {
+func (g *grader) checkSay(name string, data map[string]any) string {
 	m := checkWords[name]
 	if m == nil {
 		return name
 	}
 	switch n := data["Count"].(type) {
 	case int64:
-		return r.opts.Locale.N(m, int(n), data)
+		return g.st.opts.Locale.N(m, int(n), data)
 	case float64:
-		return r.opts.Locale.N(m, int(n), data)
+		return g.st.opts.Locale.N(m, int(n), data)
 	}
-	return r.say(m, data)
+	return g.st.say(m, data)
 }
 
 //go:embed check.js
 var checkScope string
 
 // checkFile names the check scope in JavaScript stack traces, which is
-// how a thrown check's own line is told from the runner's.
+// how a thrown check's own line is told from the session's.
 const checkFile = "schemalab:check.js"
 
-// Verdict is a check's or a js expect block's answer.
-type Verdict struct {
+// verdict is a check's or a js expect block's answer.
+type verdict struct {
 	Pass bool
 	// Message is shown on success and on failure: the check's own words,
 	// what it printed, or why it gave no verdict.
@@ -69,6 +69,18 @@ type Verdict struct {
 	// errorSeen reports that the check looked at attempt.error, so that a
 	// thrown attempt is the check's to judge.
 	errorSeen bool
+}
+
+// grader judges what ran: expectations (expect.go and here), exercise
+// attempts and the authoring guard (exercise.go), and what an attempt
+// left beside what the reference solution leaves (goal.go).
+type grader struct {
+	st *state
+	// goals are the reference solutions' results by step, computed on
+	// first use; they outlive a reset, since they are what the solutions
+	// leave on the lesson's deterministic data, which a reset rebuilds
+	// the same (and which a server without snapshots resets often).
+	goals map[int]*goal
 }
 
 // predicateInput is what a check sees of the code before it.
@@ -94,7 +106,7 @@ type attemptRecord struct {
 // (check.js): its helpers are not globals of the session. The block
 // passes when its last statement is true or { pass: true }; a string is
 // a failure message.
-func (r *Runner) predicate(ctx context.Context, b *Block, in predicateInput) (Verdict, shell.Result) {
+func (g *grader) predicate(ctx context.Context, b *Block, in predicateInput) (verdict, shell.Result) {
 	input := bson.D{{Key: "output", Value: in.output}}
 	if a := in.attempt; a != nil {
 		input = append(input, bson.E{Key: "attempt", Value: a.document()})
@@ -108,28 +120,28 @@ func (r *Runner) predicate(ctx context.Context, b *Block, in predicateInput) (Ve
 		raw, err = bson.MarshalExtJSON(input, true, false)
 	}
 	if err != nil {
-		return Verdict{Message: "internal error: " + err.Error()}, shell.Result{}
+		return verdict{Message: "internal error: " + err.Error()}, shell.Result{}
 	}
 	explain := in.explain
 	if explain == nil {
-		explain = func(int) (string, error) { return "", errors.New(r.say(msgExplainOnlyAttempts, nil)) }
+		explain = func(int) (string, error) { return "", errors.New(g.st.say(msgExplainOnlyAttempts, nil)) }
 	}
 	side := map[string]any{
 		"check": b.Text,
 		"input": string(raw),
-		"mark":  func() int { return r.rec.count() },
-		"say":   r.checkSay,
-		"since": func(n int) (string, error) { return commandsJSON(r.rec.since(n)) },
+		"mark":  func() int { return g.st.rec.count() },
+		"say":   g.checkSay,
+		"since": func(n int) (string, error) { return commandsJSON(g.st.rec.since(n)) },
 		"explain": func(k int) (string, error) {
-			if r.rec.count() <= k {
-				return "", errors.New(r.say(msgExplainNoCommand, map[string]any{"N": k}))
+			if g.st.rec.count() <= k {
+				return "", errors.New(g.st.say(msgExplainNoCommand, map[string]any{"N": k}))
 			}
 			return explain(k)
 		},
 	}
-	res, err := r.sh.EvalFunction(ctx, checkFile, checkScope, map[string]any{"__schemalab": side})
+	res, err := g.st.sh.EvalFunction(ctx, checkFile, checkScope, map[string]any{"__schemalab": side})
 	if err != nil {
-		return Verdict{Threw: errText(err), Line: b.Line, Message: r.say(msgCheckStopped, map[string]any{"Err": firstLine(errText(err))})}, res
+		return verdict{Threw: errText(err), Line: b.Line, Message: g.st.say(msgCheckStopped, map[string]any{"Err": firstLine(errText(err))})}, res
 	}
 	var out struct {
 		Pass      bool    `json:"pass"`
@@ -145,22 +157,22 @@ func (r *Runner) predicate(ctx context.Context, b *Block, in predicateInput) (Ve
 		text, _ = res.Outputs[len(res.Outputs)-1].Value.(string)
 	}
 	if err := json.Unmarshal([]byte(text), &out); err != nil {
-		return Verdict{Message: "internal error: the check scope answered " + strconv.Quote(text)}, res
+		return verdict{Message: "internal error: the check scope answered " + strconv.Quote(text)}, res
 	}
-	v := Verdict{Pass: out.Pass, errorSeen: out.ErrorSeen}
+	v := verdict{Pass: out.Pass, errorSeen: out.ErrorSeen}
 	printed := strings.TrimRight(res.Printed, "\n")
 	switch {
 	case out.Threw != "":
 		v.Pass, v.Threw, v.Line = false, out.Threw, b.Line+checkLine(out.Threw, out.Stack)
-		v.Message = r.say(msgCheckThrew, map[string]any{"File": r.lesson.File, "Line": v.Line, "Err": firstLine(out.Threw)})
+		v.Message = g.st.say(msgCheckThrew, map[string]any{"File": g.st.lesson.File, "Line": v.Line, "Err": firstLine(out.Threw)})
 	case out.Invalid != "":
-		v.Message = r.say(msgNoVerdict, map[string]any{"Value": out.Invalid})
+		v.Message = g.st.say(msgNoVerdict, map[string]any{"Value": out.Invalid})
 	case out.Message != nil && *out.Message != "":
 		v.Message = *out.Message
 	case printed != "":
 		v.Message = printed
 	case !out.Pass:
-		v.Message = r.say(msgCheckFalse, nil)
+		v.Message = g.st.say(msgCheckFalse, nil)
 	}
 	return v, res
 }

@@ -8,12 +8,14 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/event"
 
+	"github.com/schemalab/schemalab/sandbox/stages"
 	"github.com/schemalab/schemalab/sandbox/vocab"
 )
 
-// Command is one command an exercise attempt sent to the server, as the
+// Command is one command a learner's code sent to the server, as the
 // driver's command monitoring saw it: what checks use to grade how the
-// learner got their result, not only what it is.
+// learner got their result, not only what it is, and what a step's
+// pictures are drawn from.
 type Command struct {
 	// Name is the command's name: find, aggregate, insert, update, ...
 	Name string `json:"name"`
@@ -54,6 +56,11 @@ var plumbing = map[string]bool{"hello": true, "isMaster": true, "ismaster": true
 type recorder struct {
 	mu        sync.Mutex
 	recording bool
+	// summaries keeps of each command only its summary, and the document
+	// of an aggregate (whose stages a step's pictures read): what a step
+	// run records, where nothing is explained and no check reads a
+	// command document.
+	summaries bool
 	commands  []Command
 }
 
@@ -65,16 +72,26 @@ func (r *recorder) monitor() *event.CommandMonitor {
 			return
 		}
 		c := describeCommand(e.CommandName, e.DatabaseName, e.Command)
+		switch {
+		case r.summaries && c.Name != "aggregate":
+			c.raw = nil
+		case !c.IsRead() && len(c.raw) > maxCommandBytes:
+			// Checks see only the summary of a large write (commandDocs),
+			// and only reads are explained: an insertMany of 144,000
+			// documents is not kept.
+			c.raw = nil
+		}
 		c.Index = len(r.commands)
 		r.commands = append(r.commands, c)
 	}}
 }
 
-// start clears the log and records from now on.
-func (r *recorder) start() {
+// start clears the log and records from now on, each command whole (an
+// attempt's, which its check reads and explains), or only its summary.
+func (r *recorder) start(summaries bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.recording, r.commands = true, nil
+	r.recording, r.summaries, r.commands = true, summaries, nil
 }
 
 // pause stops recording and returns whether it was on, for resume.
@@ -175,70 +192,23 @@ func describeCommand(name, db string, raw bson.Raw) Command {
 }
 
 // pipelineNamespaces adds the collections a pipeline reads to reads and
-// returns the collection its final $out or $merge writes.
+// returns the collection its final $out or $merge writes, as the stage
+// descriptors (sandbox/stages) name them.
 func pipelineNamespaces(pipeline bson.RawArray, reads []string) ([]string, string) {
-	target := ""
-	stages, _ := pipeline.Values()
-	for _, sv := range stages {
-		st, ok := sv.DocumentOK()
-		if !ok {
-			continue
-		}
-		elems, _ := st.Elements()
-		if len(elems) == 0 {
-			continue
-		}
-		op, arg := elems[0].Key(), elems[0].Value()
-		switch op {
-		case "$lookup", "$graphLookup", "$unionWith":
-			if s, ok := arg.StringValueOK(); ok { // $unionWith: 'coll'
-				reads = appendNew(reads, s)
-				continue
-			}
-			d, ok := arg.DocumentOK()
-			if !ok {
-				continue
-			}
-			key := "from"
-			if op == "$unionWith" {
-				key = "coll"
-			}
-			if s, ok := d.Lookup(key).StringValueOK(); ok {
-				reads = appendNew(reads, s)
-			}
-			if sub, ok := d.Lookup("pipeline").ArrayOK(); ok {
-				reads, _ = pipelineNamespaces(sub, reads)
-			}
-		case "$facet":
-			d, ok := arg.DocumentOK()
-			if !ok {
-				continue
-			}
-			subs, _ := d.Elements()
-			for _, e := range subs {
-				if sub, ok := e.Value().ArrayOK(); ok {
-					reads, _ = pipelineNamespaces(sub, reads)
-				}
-			}
-		case "$out":
-			if s, ok := arg.StringValueOK(); ok {
-				target = s
-			} else if d, ok := arg.DocumentOK(); ok {
-				target, _ = d.Lookup("coll").StringValueOK()
-			}
-		case "$merge":
-			if s, ok := arg.StringValueOK(); ok {
-				target = s
-			} else if d, ok := arg.DocumentOK(); ok {
-				into := d.Lookup("into")
-				if s, ok := into.StringValueOK(); ok {
-					target = s
-				} else if id, ok := into.DocumentOK(); ok {
-					target, _ = id.Lookup("coll").StringValueOK()
-				}
-			}
-		}
+	var stagesDocs bson.A
+	if err := (bson.RawValue{Type: bson.TypeArray, Value: pipeline}).Unmarshal(&stagesDocs); err != nil {
+		return reads, ""
 	}
+	target := ""
+	stages.Walk(stagesDocs, func(r stages.Ref) {
+		switch {
+		case r.Coll == "":
+		case r.Write:
+			target = r.Coll
+		default:
+			reads = appendNew(reads, r.Coll)
+		}
+	})
 	return reads, target
 }
 

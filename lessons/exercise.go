@@ -27,127 +27,111 @@ var (
 // which runs on a context of its own since the attempt's is cancelled.
 const timeoutForRestore = 5 * time.Second
 
-// ExerciseResult is the verdict on one attempt at an exercise.
-type ExerciseResult struct {
-	Passed bool
-	// Message is shown on success and on failure: the check's own words
-	// (or what it printed), naming the first thing that is wrong.
-	Message string
-	// Attempt is the learner's code's result; Check is the check's.
-	Attempt shell.Result
-	Check   shell.Result
-	// Err is the error the learner's code threw, if any.
-	Err error
-	// Commands are the commands the learner's code sent.
-	Commands []Command
-	// Goal compares the data the attempt left with what the reference
-	// solution leaves; nil when the solution changes no data.
-	Goal *GoalComparison
-	// Notes are progress lines (a replay, an explain without snapshots).
-	Notes []string
-	// Elapsed is the attempt and its check, without the goal's first run.
-	Elapsed time.Duration
+// attemptOutcome is the verdict on one attempt at an exercise.
+type attemptOutcome struct {
+	passed  bool
+	message string
+	// out and err are the learner's code's result and the error it
+	// threw, if any; commands are what it sent.
+	out      shell.Result
+	err      error
+	commands []Command
 }
 
 // exercise returns the exercise of step i, or an error.
-func (r *Runner) exercise(i int) (*Exercise, error) {
-	if i < 0 || i >= len(r.lesson.Steps) || r.lesson.Steps[i].Exercise == nil {
-		return nil, errors.New(r.say(msgNotExercise, map[string]any{"N": i + 1, "Lesson": r.lesson.ID}))
+func (g *grader) exercise(i int) (*Exercise, error) {
+	l := g.st.lesson
+	if i < 0 || i >= len(l.Steps) || l.Steps[i].Exercise == nil {
+		return nil, errors.New(g.st.say(msgNotExercise, map[string]any{"N": i + 1, "Lesson": l.ID}))
 	}
-	return r.lesson.Steps[i].Exercise, nil
+	return l.Steps[i].Exercise, nil
 }
 
-// TryExercise runs the learner's code for the exercise of step i, then
+// tryExercise runs the learner's code for the exercise of step i, then
 // the exercise's check. Every attempt starts from the same state, the one
 // the step's own code leaves, restored from its snapshot: nothing an
 // earlier attempt or the scratch shell did carries over. The reference
 // solution's result is kept as the goal the attempt is compared with.
 // Recording the attempt is the caller's job (Store.RecordAttempt).
-func (r *Runner) TryExercise(ctx context.Context, i int, code string) (*ExerciseResult, error) {
-	ex, err := r.exercise(i)
+func (g *grader) tryExercise(ctx context.Context, i int, code string, res *Result) error {
+	ex, err := g.exercise(i)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	done, err := r.begin(ctx, i)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	if _, ok := r.goals[i]; !ok {
-		g, err := r.computeGoal(ctx, i)
+	if _, ok := g.goals[i]; !ok {
+		goal, err := g.computeGoal(ctx, i)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		r.goals[i] = g
+		g.goals[i] = goal
 	}
-	out, err := r.attempt(ctx, i, ex, code)
+	out, err := g.attempt(ctx, i, ex, code)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if g := r.goals[i]; g != nil {
-		out.Goal = r.compareGoal(ctx, g, out.Commands)
+	res.Statements = statements(code, &out.out, out.err)
+	res.Passed, res.Message, res.Commands = out.passed, out.message, out.commands
+	if goal := g.goals[i]; goal != nil {
+		res.Goal = g.compareGoal(ctx, goal, out.commands)
 	}
-	out.Notes = r.notes
-	return out, nil
+	return nil
 }
 
 // attempt runs code and the check from the state the exercise starts
 // from, recording the commands code sends.
-func (r *Runner) attempt(ctx context.Context, i int, ex *Exercise, code string) (*ExerciseResult, error) {
+func (g *grader) attempt(ctx context.Context, i int, ex *Exercise, code string) (*attemptOutcome, error) {
+	st := g.st
 	base := stateBefore(i + 1)
-	if err := r.ensureBefore(ctx, i+1); err != nil {
+	if err := st.ensureBefore(ctx, i+1); err != nil {
 		return nil, err
 	}
-	start := time.Now()
-	r.live = liveState{step: i}
-	out := &ExerciseResult{}
-	r.rec.start()
-	defer r.rec.stop()
+	st.live = liveState{step: i}
+	out := &attemptOutcome{}
+	st.rec.start(false)
+	defer st.rec.stop()
 	if code != "" {
-		out.Attempt, out.Err = r.sh.Eval(ctx, code)
+		out.out, out.err = st.sh.Eval(ctx, code)
 	}
-	out.Commands = r.rec.since(0)
+	out.commands = st.rec.since(0)
 	if ctx.Err() != nil {
-		r.rec.stop()
-		r.settle(ctx, base)
+		st.rec.stop()
+		st.settle(ctx, base)
 		return nil, ctx.Err()
 	}
-	if errors.Is(out.Err, shell.ErrTimeout) {
-		r.rec.stop()
-		r.settle(ctx, base)
-		out.Message = r.say(msgYourCodeFailed, map[string]any{"Err": firstLine(errText(out.Err))})
-		out.Elapsed = time.Since(start)
+	if errors.Is(out.err, shell.ErrTimeout) {
+		st.rec.stop()
+		st.settle(ctx, base)
+		out.message = st.say(msgYourCodeFailed, map[string]any{"Err": firstLine(errText(out.err))})
 		return out, nil
 	}
-	rec := &attemptRecord{output: out.Attempt.Transcript, err: out.Err, commands: out.Commands}
-	if n := len(out.Attempt.Outputs); n > 0 {
-		rec.value, rec.valueText = out.Attempt.Outputs[n-1].Value, out.Attempt.Outputs[n-1].Text
+	rec := &attemptRecord{output: out.out.Transcript, err: out.err, commands: out.commands}
+	if n := len(out.out.Outputs); n > 0 {
+		rec.value, rec.valueText = out.out.Outputs[n-1].Value, out.out.Outputs[n-1].Text
 	}
 	explained := ""
 	defer func() {
 		if explained != "" {
-			r.dropScratch(ctx, explained)
+			g.dropScratch(ctx, explained)
 		}
 	}()
 	explain := func(k int) (string, error) {
-		db, err := r.beforeAttemptDB(ctx, base, &explained)
+		db, err := g.beforeAttemptDB(ctx, base, &explained)
 		if err != nil {
 			return "", err
 		}
-		return r.explainCommand(ctx, db, k)
+		return g.explainCommand(ctx, db, k)
 	}
-	v, res := r.predicate(ctx, checkBlock(r.lesson.Steps[i]), predicateInput{output: rec.output, attempt: rec, explain: explain})
+	v, _ := g.predicate(ctx, checkBlock(st.lesson.Steps[i]), predicateInput{output: rec.output, attempt: rec, explain: explain})
 	if ctx.Err() != nil {
-		r.rec.stop()
-		r.settle(ctx, base)
+		st.rec.stop()
+		st.settle(ctx, base)
 		return nil, ctx.Err()
 	}
-	out.Check, out.Passed, out.Message = res, v.Pass, v.Message
-	if out.Err != nil && !v.errorSeen {
-		out.Passed = false
-		out.Message = r.say(msgYourCodeFailed, map[string]any{"Err": firstLine(errText(out.Err))})
+	out.passed, out.message = v.Pass, v.Message
+	if out.err != nil && !v.errorSeen {
+		out.passed = false
+		out.message = st.say(msgYourCodeFailed, map[string]any{"Err": firstLine(errText(out.err))})
 	}
-	out.Elapsed = time.Since(start)
 	return out, nil
 }
 
@@ -165,17 +149,17 @@ func checkBlock(st Step) *Block {
 // a copy of the state before the attempt (made once per attempt; its
 // name is left in *made for dropping), or, on a server without
 // snapshots, the lesson database as the attempt left it.
-func (r *Runner) beforeAttemptDB(ctx context.Context, base string, made *string) (string, error) {
-	if r.snapshots != snapshotsOn {
+func (g *grader) beforeAttemptDB(ctx context.Context, base string, made *string) (string, error) {
+	if g.st.snapshots != snapshotsOn {
 		if *made == "" {
 			*made = "-"
-			r.note(r.say(msgExplainAsLeft, nil))
+			g.st.note(g.st.say(msgExplainAsLeft, nil))
 		}
-		return r.Database(), nil
+		return g.st.database(), nil
 	}
 	if *made == "" {
-		db := r.Database() + "__before"
-		if err := r.restoreInto(ctx, base, db); err != nil {
+		db := g.st.database() + "__before"
+		if err := g.st.restoreInto(ctx, base, db); err != nil {
 			return "", fmt.Errorf("copy the state before the attempt: %w", err)
 		}
 		*made = db
@@ -183,27 +167,27 @@ func (r *Runner) beforeAttemptDB(ctx context.Context, base string, made *string)
 	return *made, nil
 }
 
-func (r *Runner) dropScratch(ctx context.Context, db string) {
-	if db == "-" || db == r.Database() {
+func (g *grader) dropScratch(ctx context.Context, db string) {
+	if db == "-" || db == g.st.database() {
 		return
 	}
-	was := r.rec.pause()
-	defer r.rec.resume(was)
-	_ = r.client.Database(db).Drop(context.WithoutCancel(ctx))
+	was := g.st.rec.pause()
+	defer g.st.rec.resume(was)
+	_ = g.st.client.Database(db).Drop(context.WithoutCancel(ctx))
 }
 
 // explainCommand re-runs recorded read k with explain on database db and
 // returns its executionStats as Extended JSON.
-func (r *Runner) explainCommand(ctx context.Context, db string, k int) (string, error) {
-	c, ok := r.rec.command(k)
+func (g *grader) explainCommand(ctx context.Context, db string, k int) (string, error) {
+	c, ok := g.st.rec.command(k)
 	if !ok || !c.IsRead() {
 		return "", fmt.Errorf("explain: command %d is not a read", k)
 	}
 	cmd := explainable(c.Name, c.raw)
-	was := r.rec.pause()
-	defer r.rec.resume(was)
+	was := g.st.rec.pause()
+	defer g.st.rec.resume(was)
 	var reply bson.D
-	err := r.client.Database(db).RunCommand(ctx, bson.D{{Key: "explain", Value: cmd}, {Key: "verbosity", Value: "executionStats"}}).Decode(&reply)
+	err := g.st.client.Database(db).RunCommand(ctx, bson.D{{Key: "explain", Value: cmd}, {Key: "verbosity", Value: "executionStats"}}).Decode(&reply)
 	if err != nil {
 		return "", fmt.Errorf("explain %s: %w", c.Name, err)
 	}
@@ -283,60 +267,58 @@ func lookup(d bson.D, key string) any {
 	return nil
 }
 
-// ResetExercise starts the exercise of step i over: the session returns
+// resetExercise starts the exercise of step i over: the session returns
 // to the state attempts start from. It returns the starter code, which
 // the caller puts back in the editor (and the draft store forgets).
-func (r *Runner) ResetExercise(ctx context.Context, i int) (string, error) {
-	ex, err := r.exercise(i)
+func (g *grader) resetExercise(ctx context.Context, i int) (string, error) {
+	ex, err := g.exercise(i)
 	if err != nil {
 		return "", err
 	}
-	done, err := r.begin(ctx, i)
-	if err != nil {
+	if err := g.st.ensureBefore(ctx, i+1); err != nil {
 		return "", err
 	}
-	defer done()
-	if err := r.ensureBefore(ctx, i+1); err != nil {
-		return "", err
-	}
-	r.live.step = i
+	g.st.live.step = i
 	return ex.Starter, nil
 }
 
 // guardExercise proves, for `run --check`, what an instructor relies on:
 // the reference solution passes its check twice in a row from the same
 // restored state (so it is deterministic), and the starter code fails it
-// (so the exercise cannot be passed untouched).
-func (r *Runner) guardExercise(ctx context.Context, i int, res *StepResult) {
-	st := &r.lesson.Steps[i]
+// (so the exercise cannot be passed untouched). It returns the step's
+// blocks and failures with the solution's and the guard's.
+func (g *grader) guardExercise(ctx context.Context, i int, blocks []BlockResult, failures []Failure) ([]BlockResult, []Failure) {
+	st := &g.st.lesson.Steps[i]
 	ex := st.Exercise
 	sol := solutionBlock(st)
 	fail := func(line int, m *locale.Message, data map[string]any) {
-		res.Failures = append(res.Failures, Failure{Line: line, Msg: r.say(m, data)})
+		failures = append(failures, Failure{Line: line, Msg: g.st.say(m, data)})
 	}
 	for run := 1; run <= 2; run++ {
-		out, err := r.attempt(ctx, i, ex, ex.Solution)
+		out, err := g.attempt(ctx, i, ex, ex.Solution)
 		switch {
 		case err != nil:
 			fail(sol.Line, msgGuardError, map[string]any{"Err": err.Error()})
-			return
-		case !out.Passed && run == 1:
-			fail(sol.Line, msgSolutionFails, map[string]any{"Message": out.Message})
-		case !out.Passed:
-			fail(sol.Line, msgSolutionFlaky, map[string]any{"Message": out.Message})
+			return blocks, failures
+		case !out.passed && run == 1:
+			fail(sol.Line, msgSolutionFails, map[string]any{"Message": out.message})
+		case !out.passed:
+			fail(sol.Line, msgSolutionFlaky, map[string]any{"Message": out.message})
 		}
 		if run == 1 {
-			res.Blocks = append(res.Blocks, BlockResult{Block: sol, Result: out.Attempt, Err: out.Err, Passed: out.Passed, Message: out.Message})
-			if !out.Passed {
-				return
+			br := blockResult(sol, &out.out, out.err)
+			br.Passed, br.Message = out.passed, out.message
+			blocks = append(blocks, br)
+			if !out.passed {
+				return blocks, failures
 			}
 		}
 	}
-	out, err := r.attempt(ctx, i, ex, ex.Starter)
+	out, err := g.attempt(ctx, i, ex, ex.Starter)
 	switch {
 	case err != nil:
 		fail(ex.Line, msgStarterError, map[string]any{"Err": err.Error()})
-	case out.Passed:
+	case out.passed:
 		line := ex.Line
 		if b := starterBlock(st); b != nil {
 			line = b.Line
@@ -344,9 +326,10 @@ func (r *Runner) guardExercise(ctx context.Context, i int, res *StepResult) {
 		fail(line, msgStarterPasses, nil)
 	}
 	// Later steps start from the state the exercise's own code left.
-	if err := r.ensureBefore(ctx, i+1); err != nil {
-		res.Failures = append(res.Failures, Failure{Line: st.Line, Msg: err.Error()})
+	if err := g.st.ensureBefore(ctx, i+1); err != nil {
+		failures = append(failures, Failure{Line: st.Line, Msg: err.Error()})
 	}
+	return blocks, failures
 }
 
 func solutionBlock(st *Step) *Block {

@@ -107,41 +107,41 @@ func (d Difference) Text(l *locale.Localizer) string {
 // attempts start from and keeps what they leave in the collections they
 // write. nil means the solution changes no data (its result is an answer,
 // which the goal must not give away).
-func (r *Runner) computeGoal(ctx context.Context, i int) (*goal, error) {
-	ex, err := r.exercise(i)
+func (g *grader) computeGoal(ctx context.Context, i int) (*goal, error) {
+	ex, err := g.exercise(i)
 	if err != nil {
 		return nil, err
 	}
-	out, err := r.attempt(ctx, i, ex, ex.Solution)
-	if err != nil || !out.Passed {
+	out, err := g.attempt(ctx, i, ex, ex.Solution)
+	if err != nil || !out.passed {
 		// A solution that fails its check is the author's bug, which
 		// `run --check` reports; the learner just gets no goal.
 		return nil, err
 	}
 	var colls []string
-	for _, c := range r.rec.since(0) { // the solution's commands and the check's
-		if c.Writes > 0 && c.Target != "" && c.DB == r.Database() {
+	for _, c := range g.st.rec.since(0) { // the solution's commands and the check's
+		if c.Writes > 0 && c.Target != "" && c.DB == g.st.database() {
 			colls = appendNew(colls, c.Target)
 		}
 	}
 	if len(colls) == 0 {
 		return nil, nil
 	}
-	g := &goal{collections: colls, docs: map[string][]bson.D{}, counts: map[string]int64{}}
+	want := &goal{collections: colls, docs: map[string][]bson.D{}, counts: map[string]int64{}}
 	for _, c := range colls {
-		docs, n, err := r.readCollection(ctx, c)
+		docs, n, err := g.readCollection(ctx, c)
 		if err != nil {
 			return nil, err
 		}
-		g.docs[c], g.counts[c] = docs, n
+		want.docs[c], want.counts[c] = docs, n
 	}
-	return g, nil
+	return want, nil
 }
 
 // readCollection reads up to goalDocLimit documents of coll in _id order
 // and counts them all; docs is nil when there are more.
-func (r *Runner) readCollection(ctx context.Context, coll string) ([]bson.D, int64, error) {
-	c := r.client.Database(r.Database()).Collection(coll)
+func (g *grader) readCollection(ctx context.Context, coll string) ([]bson.D, int64, error) {
+	c := g.st.client.Database(g.st.database()).Collection(coll)
 	// The collection's count from its metadata: reading all of a 200,000
 	// document collection to count it would cost more than the attempt.
 	n, err := c.EstimatedDocumentCount(ctx)
@@ -164,23 +164,23 @@ func (r *Runner) readCollection(ctx context.Context, coll string) ([]bson.D, int
 
 // compareGoal reads what the attempt left in the goal's collections and
 // in those the attempt wrote besides, and compares.
-func (r *Runner) compareGoal(ctx context.Context, g *goal, attempt []Command) *GoalComparison {
+func (g *grader) compareGoal(ctx context.Context, want *goal, attempt []Command) *GoalComparison {
 	cmp := &GoalComparison{}
-	for _, name := range g.collections {
-		docs, n, err := r.readCollection(ctx, name)
+	for _, name := range want.collections {
+		docs, n, err := g.readCollection(ctx, name)
 		if err != nil {
 			continue
 		}
-		cc := CollectionComparison{Name: name, Goal: g.counts[name], Yours: n}
-		if g.docs[name] == nil || docs == nil {
+		cc := CollectionComparison{Name: name, Goal: want.counts[name], Yours: n}
+		if want.docs[name] == nil || docs == nil {
 			cc.TooLarge = true
 		} else {
-			cc.Differences, cc.More = diffDocuments(g.docs[name], docs)
+			cc.Differences, cc.More = diffDocuments(want.docs[name], docs)
 		}
 		cmp.Collections = append(cmp.Collections, cc)
 	}
 	for _, c := range attempt {
-		if c.Writes > 0 && c.Target != "" && c.DB == r.Database() && !slices.Contains(g.collections, c.Target) &&
+		if c.Writes > 0 && c.Target != "" && c.DB == g.st.database() && !slices.Contains(want.collections, c.Target) &&
 			!slices.ContainsFunc(cmp.Collections, func(cc CollectionComparison) bool { return cc.Name == c.Target }) {
 			cmp.Collections = append(cmp.Collections, CollectionComparison{Name: c.Target, OnlyYours: true})
 		}

@@ -1,5 +1,5 @@
 // Package lessons holds the course's lesson model, the parser that turns a
-// lesson's Markdown into that model, the runner that executes its steps
+// lesson's Markdown into that model, the session that executes its steps
 // through the mongosh-compatible shell, and the learner's progress store.
 //
 // The lesson format itself is documented for authors in content/README.md.

@@ -262,7 +262,7 @@ func TestAuthoringGuideExampleRuns(t *testing.T) {
 	be := startSandbox(t)
 	r := newTestRunner(t, be, l, "guide_")
 	for i := range l.Steps {
-		res, err := r.CheckStep(context.Background(), i)
+		res, err := r.Do(context.Background(), Request{Op: OpCheck, Step: i})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,9 +21,9 @@ func BenchmarkPatternSetups(b *testing.B) {
 		b.Run(id, func(b *testing.B) {
 			var setup, run time.Duration
 			for b.Loop() {
-				r := NewRunner(sandboxOf(be, "bench_"), l, RunnerOptions{})
+				r := NewSession(sandboxOf(be, "bench_"), l, SessionOptions{})
 				for i := range l.Steps {
-					res, err := r.RunStep(ctx, i)
+					res, err := r.Do(ctx, Request{Op: OpRun, Step: i})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -33,9 +33,9 @@ func BenchmarkPatternSetups(b *testing.B) {
 						}
 						switch blk.Block.Kind {
 						case Setup:
-							setup = max(setup, blk.Result.Elapsed)
+							setup = max(setup, blk.Elapsed)
 						case Run:
-							run = max(run, blk.Result.Elapsed)
+							run = max(run, blk.Elapsed)
 						}
 					}
 				}

@@ -3,10 +3,7 @@ package lessons
 import (
 	"context"
 	"math"
-	"regexp"
 	"slices"
-	"strconv"
-	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
@@ -29,7 +26,7 @@ type Pictures struct {
 // Chart is the picture of one run block's result: a distribution or a
 // bucket document.
 type Chart struct {
-	// Block indexes StepResult.Blocks.
+	// Block indexes Result.Blocks.
 	Block int
 	// Distribution is set for [{_id, count}, …], as $bucket and
 	// $sortByCount return; the bars are in the result's order.
@@ -53,65 +50,123 @@ type BucketSeries struct {
 	Count, Min, Max, Avg float64
 }
 
-// Pictures computes the pictures of step i's result; it reads the
-// database as the step left it, so call it right after RunStep. Reads
-// only; a failed read leaves out what it was for.
-func (r *Runner) Pictures(ctx context.Context, i int, res *StepResult) *Pictures {
-	if res == nil || i < 0 || i >= len(r.lesson.Steps) || r.client == nil {
-		return &Pictures{}
-	}
-	st := &r.lesson.Steps[i]
-	p := &Pictures{Tree: r.readTree(ctx, st, res)}
-	for bi, b := range res.Blocks {
-		if b.Block == nil || b.Block.Kind != Run {
-			continue
-		}
-		for _, o := range b.Result.Outputs {
-			if bars := distribution(o.Value, bucketBounds(b.Block.Text, o.Span)); bars != nil {
-				p.Charts = append(p.Charts, Chart{Block: bi, Distribution: bars})
-				break
-			}
-			if s := r.bucketSeries(ctx, st, o.Value); s != nil {
-				p.Charts = append(p.Charts, Chart{Block: bi, Bucket: s})
-				break
-			}
-		}
-	}
-	return p
+// ranBlock is a run block's result as the shell returned it and the
+// commands it sent, what its pictures are drawn from.
+type ranBlock struct {
+	out      shell.Result
+	commands []Command
 }
 
-// boundaries finds a $bucket's boundaries array in code.
-var boundaries = regexp.MustCompile(`boundaries\s*:\s*\[([^\]]*)\]`)
-
-// bucketBounds are the $bucket boundaries written in the statement at
-// span of src, or nil if it names none or one is not a number literal.
-func bucketBounds(src string, span shell.Span) []float64 {
-	if span.Start < 0 || span.End > len(src) || span.Start >= span.End {
-		return nil
-	}
-	m := boundaries.FindStringSubmatch(src[span.Start:span.End])
-	if m == nil {
-		return nil
-	}
-	var bounds []float64
-	for _, part := range strings.Split(m[1], ",") {
-		b, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
-		if err != nil {
-			return nil
+// pictures computes the pictures of a step that just ran, inside its
+// operation: the database is as the step left it. Reads only; a failed
+// read leaves out what it was for.
+func (p *presenter) pictures(ctx context.Context, run *stepRun) Pictures {
+	colls := run.collections()
+	pics := Pictures{Tree: p.readTree(ctx, run, colls)}
+	for bi := range run.blocks {
+		rb, ok := run.ran[bi]
+		if !ok {
+			continue
 		}
-		bounds = append(bounds, b)
+		bounds := bucketBoundaries(rb.commands)
+		for _, o := range rb.out.Outputs {
+			if bars := distribution(o.Value, bounds); bars != nil {
+				pics.Charts = append(pics.Charts, Chart{Block: bi, Distribution: bars})
+				break
+			}
+			if s := p.bucketSeries(ctx, colls, o.Value); s != nil {
+				pics.Charts = append(pics.Charts, Chart{Block: bi, Bucket: s})
+				break
+			}
+		}
 	}
-	return bounds
+	return pics
+}
+
+// collections are the collections the step's run blocks read, then those
+// they wrote, in the order they sent them: where a picture's data is.
+func (r *stepRun) collections() []string {
+	var reads, writes []string
+	for bi := range r.blocks {
+		for _, c := range r.ran[bi].commands {
+			for _, n := range c.Reads {
+				reads = appendNew(reads, n)
+			}
+			if c.Target != "" {
+				writes = appendNew(writes, c.Target)
+			}
+		}
+	}
+	for _, n := range writes {
+		reads = appendNew(reads, n)
+	}
+	return reads
+}
+
+// eachOutput calls f with the value of every output of the step's run
+// blocks, in order.
+func (r *stepRun) eachOutput(f func(v any)) {
+	for bi := range r.blocks {
+		for _, o := range r.ran[bi].out.Outputs {
+			f(o.Value)
+		}
+	}
+}
+
+// bucketBoundaries are the boundaries of every $bucket stage the
+// commands sent, top-level or in a $facet, in order.
+func bucketBoundaries(cmds []Command) []bson.A {
+	var out []bson.A
+	var walk func(pipeline bson.RawArray)
+	walk = func(pipeline bson.RawArray) {
+		stages, _ := pipeline.Values()
+		for _, sv := range stages {
+			st, ok := sv.DocumentOK()
+			if !ok {
+				continue
+			}
+			first, err := st.IndexErr(0)
+			if err != nil {
+				continue
+			}
+			switch first.Key() {
+			case "$bucket":
+				arg, _ := first.Value().DocumentOK()
+				arr, ok := arg.Lookup("boundaries").ArrayOK()
+				var bounds bson.A
+				if ok && bson.UnmarshalValue(bson.TypeArray, arr, &bounds) == nil && len(bounds) > 1 {
+					out = append(out, bounds)
+				}
+			case "$facet":
+				facets, _ := first.Value().DocumentOK()
+				elems, _ := facets.Elements()
+				for _, e := range elems {
+					if sub, ok := e.Value().ArrayOK(); ok {
+						walk(sub)
+					}
+				}
+			}
+		}
+	}
+	for _, c := range cmds {
+		if c.Name != "aggregate" {
+			continue
+		}
+		if arr, ok := c.raw.Lookup("pipeline").ArrayOK(); ok {
+			walk(arr)
+		}
+	}
+	return out
 }
 
 // distribution reads [{_id, count}, …]; a $bucket's numeric _id is the
-// lower bound, so each bar is labelled with its range. $bucket leaves
-// out empty buckets, so a bucket ends at the next of the boundaries the
-// code gives, not at the next bar; without them, at the next bar, and the
-// last bucket keeps its lower bound alone, as $bucket prints it. A default
-// bucket (a number outside the boundaries, or a string after the numbers)
-// keeps its _id.
-func distribution(v any, bounds []float64) []Bar {
+// lower bound, so each bar is labelled with its range. $bucket leaves out
+// empty buckets, so a bar ends at the next boundary of the $bucket that
+// made it (one of bounds, those the step sent), not at the next bar;
+// without its boundaries, at the next bar, and the last one keeps its
+// lower bound alone, as $bucket prints it. A default bucket (a number
+// outside the boundaries, or a string after the numbers) keeps its _id.
+func distribution(v any, bounds []bson.A) []Bar {
 	arr, ok := v.(bson.A)
 	if !ok || len(arr) < 2 {
 		return nil
@@ -131,29 +186,52 @@ func distribution(v any, bounds []float64) []Bar {
 			return nil
 		}
 		bars[i] = Bar{Label: shell.Format(id, shell.FormatOptions{}), Count: n}
-		// Numeric ids in ascending order, before any other, are bucket
-		// boundaries.
+		// Numeric ids in ascending order, before any other, are lower
+		// bounds.
 		if low, ok := number(id); ok && len(lows) == i && low > prev {
 			lows, prev = append(lows, low), low
 		}
 	}
+	b, nums := boundariesOf(lows, bounds)
 	for i, low := range lows {
-		if bounds == nil {
+		if b == nil {
 			if i+1 < len(lows) {
 				bars[i].Label += "–" + bars[i+1].Label
 			}
 			continue
 		}
-		if k := slices.Index(bounds, low); k >= 0 && k+1 < len(bounds) {
-			bars[i].Label += "–" + strconv.FormatFloat(bounds[k+1], 'f', -1, 64)
+		if k := slices.Index(nums, low); k >= 0 && k+1 < len(nums) {
+			bars[i].Label += "–" + shell.Format(b[k+1], shell.FormatOptions{})
 		}
 	}
 	return bars
 }
 
+// boundariesOf is the first of bounds that the lower bounds lows come
+// from, with its boundaries as numbers: each low under its last boundary
+// is one of its boundaries (a low at or past it is a default bucket's).
+func boundariesOf(lows []float64, bounds []bson.A) (bson.A, []float64) {
+	for _, b := range bounds {
+		nums := make([]float64, 0, len(b))
+		for _, x := range b {
+			if n, ok := number(x); ok {
+				nums = append(nums, n)
+			}
+		}
+		if len(nums) != len(b) {
+			continue
+		}
+		top := nums[len(nums)-1]
+		if !slices.ContainsFunc(lows, func(low float64) bool { return low < top && !slices.Contains(nums, low) }) {
+			return b, nums
+		}
+	}
+	return nil, nil
+}
+
 // bucketSeries reads one bucket document (or the first of a list): its
 // samples, with count, min, max and average.
-func (r *Runner) bucketSeries(ctx context.Context, st *Step, v any) *BucketSeries {
+func (p *presenter) bucketSeries(ctx context.Context, colls []string, v any) *BucketSeries {
 	if arr, ok := v.(bson.A); ok && len(arr) > 0 {
 		v = arr[0]
 	}
@@ -174,7 +252,7 @@ func (r *Runner) bucketSeries(ctx context.Context, st *Step, v any) *BucketSerie
 		return number(x)
 	}
 	if count, ok := stat("count"); ok && count > float64(len(samples)) && count <= 100000 {
-		if all := r.fullSamples(ctx, st, d, len(samples), count); all != nil {
+		if all := p.fullSamples(ctx, colls, d, len(samples), count); all != nil {
 			samples = all
 		}
 	}
@@ -218,34 +296,16 @@ func (r *Runner) bucketSeries(ctx context.Context, st *Step, v any) *BucketSerie
 	return s
 }
 
-// collectionRef finds the collections a step's code names (db.x. and
-// db.getCollection('x').), to know where to look for a picture's data.
-// Missing one only leaves a picture as the output showed it.
-var collectionRef = regexp.MustCompile(`db\.(?:getCollection\(\s*['"]([^'"]+)['"]\s*\)|([A-Za-z_][\w]*))\.`)
-
-func collectionsOf(st *Step) []string {
-	var names []string
-	for _, b := range st.Code(Run) {
-		for _, m := range collectionRef.FindAllStringSubmatch(b.Text, -1) {
-			if n := m[1] + m[2]; n != "getCollection" {
-				names = appendNew(names, n)
-			}
-		}
-	}
-	return names
-}
-
 // fullSamples finds the bucket d was printed from, by its _id or else by
 // every scalar field it shows (a projection may have cut the rest), in
-// the collections the step's code names, and returns all its samples.
-func (r *Runner) fullSamples(ctx context.Context, st *Step, d bson.D, shown int, count float64) bson.A {
+// the collections the step used, and returns all its samples.
+func (p *presenter) fullSamples(ctx context.Context, colls []string, d bson.D, shown int, count float64) bson.A {
 	filter := bucketFilter(d)
 	if len(filter) == 0 {
 		return nil
 	}
-	db := r.client.Database(r.Database())
+	db := p.st.client.Database(p.st.database())
 	opts := options.FindOne().SetProjection(bson.D{{Key: "_id", Value: 0}, {Key: "samples", Value: 1}})
-	colls := collectionsOf(st)
 	for _, c := range colls[:min(len(colls), 4)] {
 		var got bson.D
 		if err := db.Collection(c).FindOne(ctx, filter, opts).Decode(&got); err != nil {
@@ -281,7 +341,7 @@ func bucketFilter(d bson.D) bson.D {
 
 // treeShaped reports whether a step's outputs look like tree nodes, so
 // that the tree is only read for steps about trees.
-func treeShaped(res *StepResult) bool {
+func treeShaped(run *stepRun) bool {
 	found := false
 	var walk func(v any)
 	walk = func(v any) {
@@ -300,12 +360,6 @@ func treeShaped(res *StepResult) bool {
 			}
 		}
 	}
-	for _, b := range res.Blocks {
-		if b.Block != nil && b.Block.Kind == Run {
-			for _, o := range b.Result.Outputs {
-				walk(o.Value)
-			}
-		}
-	}
+	run.eachOutput(walk)
 	return found
 }

@@ -36,11 +36,11 @@ func TestPictures(t *testing.T) {
 	}
 	r := newTestRunner(t, startSandbox(t), l, "pic_")
 	run := func(i int) *Pictures {
-		res, err := r.RunStep(ctx, i)
+		res, err := r.Do(ctx, Request{Op: OpRun, Step: i})
 		if err != nil || !res.OK() {
 			t.Fatalf("step %d: %v %v", i+1, err, res.Failures)
 		}
-		return r.Pictures(ctx, i, res)
+		return &res.Pictures
 	}
 	p := run(0)
 	if len(p.Charts) != 1 || p.Charts[0].Bucket == nil || len(p.Charts[0].Bucket.Values) != 60 || p.Charts[0].Bucket.Count != 60 {
@@ -104,13 +104,14 @@ func TestPipelineOf(t *testing.T) {
 	}
 }
 
-// $bucket leaves out empty buckets: a bar ends at the next boundary the
-// code gives, not at the next bar, and a default bucket named by a string
-// keeps its name after the ranged bars.
+// $bucket leaves out empty buckets: a bar ends at the next boundary of the
+// $bucket that made it (not of another the step sent), not at the next
+// bar, and a default bucket named by a string keeps its name after the
+// ranged bars.
 func TestDistributionRangesFollowTheBoundaries(t *testing.T) {
 	bucket := func(id any, n int32) bson.D { return bson.D{{Key: "_id", Value: id}, {Key: "count", Value: n}} }
 	got := distribution(bson.A{bucket(int32(-20), 3), bucket(int32(-10), 46), bucket(int32(0), 46), bucket(int32(10), 5)},
-		[]float64{-50, -30, -20, -10, 0, 10, 20, 30, 50})
+		[]bson.A{{int32(0), int32(100)}, {int32(-50), int32(-30), int32(-20), int32(-10), int32(0), int32(10), int32(20), int32(30), int32(50)}})
 	var labels []string
 	for _, b := range got {
 		labels = append(labels, b.Label)
@@ -118,7 +119,7 @@ func TestDistributionRangesFollowTheBoundaries(t *testing.T) {
 	if strings.Join(labels, " ") != "-20–-10 -10–0 0–10 10–20" {
 		t.Errorf("labels with a gap after the last bar: %q", labels)
 	}
-	got = distribution(bson.A{bucket(int32(30), 12), bucket("beyond", 1)}, []float64{0, 30, 50})
+	got = distribution(bson.A{bucket(int32(30), 12), bucket("beyond", 1)}, []bson.A{{int32(0), int32(30), int32(50)}})
 	if got[0].Label != "30–50" || got[1].Label != "'beyond'" {
 		t.Errorf("a string default bucket: %+v", got)
 	}

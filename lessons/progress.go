@@ -14,6 +14,7 @@ import (
 	"github.com/adrg/xdg"
 
 	"github.com/schemalab/schemalab/lessons/locale"
+	"github.com/schemalab/schemalab/lessons/safefile"
 )
 
 // StateDirEnv overrides where progress is kept (tests use a temp dir).
@@ -110,17 +111,25 @@ var (
 // error.
 func OpenStore(dir string) (*Store, error) {
 	s := &Store{path: filepath.Join(dir, progressFile), data: progressData{Version: 1, Lessons: map[string]*LessonProgress{}}}
-	raw, err := os.ReadFile(s.path)
+	// Only a regular file of progress's size (a learner's progress over
+	// every lesson, drafts included, is a few hundred kilobytes) is read:
+	// a FIFO in its place would block, and /dev/zero would fill the
+	// memory. Anything else is moved aside, as a file that is not
+	// progress is.
+	const maxProgressFile = 16 << 20
+	raw, err := safefile.Read(s.path, maxProgressFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		removeStaleTemps(dir)
 		return s, nil
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, safefile.ErrNotRegular) && !errors.Is(err, safefile.ErrTooLarge) {
 		return nil, fmt.Errorf("read progress: %w", err)
 	}
 	removeStaleTemps(dir)
 	var d progressData
-	err = json.Unmarshal(raw, &d)
+	if err == nil {
+		err = json.Unmarshal(raw, &d)
+	}
 	if err == nil {
 		err = d.validate()
 	}

@@ -5,32 +5,34 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schemalab/schemalab/sandbox"
+	"github.com/schemalab/schemalab/sandbox/sandboxtest"
 )
 
-func startSandbox(t testing.TB) *sandbox.Backend {
-	t.Helper()
-	be, err := sandbox.StartEmbedded(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { be.Close() })
-	return be
-}
+func startSandbox(t testing.TB) *sandboxtest.Server { return sandboxtest.Start(t) }
 
 // sandboxOf is what cmd/schemalab hands lessons: the backend as functions.
-func sandboxOf(be *sandbox.Backend, prefix string) *Sandbox {
-	return &Sandbox{
-		Connect: be.Connector(),
-		Prefix:  prefix,
-	}
+func sandboxOf(srv *sandboxtest.Server, prefix string) *Sandbox {
+	return &Sandbox{Connect: srv.Connect, Prefix: prefix}
 }
 
-// newTestRunner is a runner on be that is closed when the test ends.
-func newTestRunner(t testing.TB, be *sandbox.Backend, l *Lesson, prefix string) *Runner {
-	r := NewRunner(sandboxOf(be, prefix), l, RunnerOptions{})
+// newTestRunner is a session on srv that is closed when the test ends.
+func newTestRunner(t testing.TB, srv *sandboxtest.Server, l *Lesson, prefix string) *Session {
+	r := NewSession(sandboxOf(srv, prefix), l, SessionOptions{})
 	t.Cleanup(func() { r.Close() })
 	return r
+}
+
+// text is what the statements of a result showed, as a transcript.
+func text(res *Result) string {
+	var b strings.Builder
+	for _, s := range res.Statements {
+		for _, x := range []string{s.Printed, s.Output, s.Error} {
+			if x != "" {
+				b.WriteString(x + "\n")
+			}
+		}
+	}
+	return b.String()
 }
 
 const runnerLesson = "---\nid: runner\ntitle: Runner\n---\n" +
@@ -59,7 +61,7 @@ func TestRunnerStepsFiguresAndExercises(t *testing.T) {
 	}
 
 	// Asking for step 2 first replays step 1 (its setup) silently.
-	res, err := r.RunStep(ctx, 1)
+	res, err := r.Do(ctx, Request{Op: OpRun, Step: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,38 +89,38 @@ func TestRunnerStepsFiguresAndExercises(t *testing.T) {
 	}
 
 	// A run block marked throws passes when it throws.
-	res, err = r.RunStep(ctx, 2)
+	res, err = r.Do(ctx, Request{Op: OpRun, Step: 2})
 	if err != nil || !res.OK() {
 		t.Fatalf("throws step: %v %+v", err, res.Failures)
 	}
 
 	// Exercise attempts: a wrong one gets the check's message.
-	ex, err := r.TryExercise(ctx, 3, "db.flat.insertOne({ a: 5 })")
+	ex, err := r.Do(ctx, Request{Op: OpAttempt, Step: 3, Code: "db.flat.insertOne({ a: 5 })"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if ex.Passed || ex.Message != "there is no document with a: 4" {
 		t.Errorf("wrong attempt = %+v", ex)
 	}
-	ex, _ = r.TryExercise(ctx, 3, "db.flat.insertOne({ a: ")
+	ex, _ = r.Do(ctx, Request{Op: OpAttempt, Step: 3, Code: "db.flat.insertOne({ a: "})
 	if ex.Passed || !strings.Contains(ex.Message, "SyntaxError") {
 		t.Errorf("broken attempt = %+v", ex.Message)
 	}
-	ex, _ = r.TryExercise(ctx, 3, "db.flat.insertOne({ a: 4 })")
+	ex, _ = r.Do(ctx, Request{Op: OpAttempt, Step: 3, Code: "db.flat.insertOne({ a: 4 })"})
 	if !ex.Passed {
 		t.Errorf("right attempt = %+v", ex)
 	}
 
 	// Reset drops the lesson database.
-	if err := r.Reset(ctx); err != nil {
+	if _, err := r.Do(ctx, Request{Op: OpReset}); err != nil {
 		t.Fatal(err)
 	}
-	names, _ := be.Client.ListDatabaseNames(ctx, map[string]any{"name": "test_runner"})
+	names, _ := be.Client(t).ListDatabaseNames(ctx, map[string]any{"name": "test_runner"})
 	if len(names) != 0 {
 		t.Errorf("database still exists after reset: %v", names)
 	}
 	// CheckStep runs the reference solution against the check.
-	res, err = r.CheckStep(ctx, 3)
+	res, err = r.Do(ctx, Request{Op: OpCheck, Step: 3})
 	if err != nil || !res.OK() {
 		t.Fatalf("check step: %v %+v", err, res.Failures)
 	}

@@ -36,23 +36,37 @@ type Sandbox struct {
 	// (shell.Options.HeapLimit, --script-heap); 0 means the shell's
 	// default.
 	HeapLimit int64
-	// HeapShare is the process's (shell.Options.HeapShare): the sessions
-	// of a classroom share one.
-	HeapShare *shell.HeapShare
+	// HeapShare, if set, is shared by the sessions that run side by side
+	// in this process, so that each script gets its part of HeapLimit;
+	// nil gives every session its own.
+	HeapShare *HeapShare
 	// Label describes the backend for the status line: "embedded
 	// sandbox", or a server's version and host (never credentials).
 	Label string
 	// Close releases the backend; the app calls it when it exits.
 	Close func() error
-	// Seeds, if set, gives the runner of lesson l a shared template to
+	// Seeds, if set, gives the session of lesson l a shared template to
 	// take states from instead of running the code that leads to them
 	// (a classroom's, built once for all its students; see seed.go). It
-	// is asked once per runner; nil Seeds, a nil result or an error mean
-	// that the runner runs all the lesson's code itself, as a learner
+	// is asked once per session; nil Seeds, a nil result or an error mean
+	// that the session runs all the lesson's code itself, as a learner
 	// alone does.
 	Seeds func(ctx context.Context, l *Lesson) (*Seeds, error)
-	// Turns, if set, is shared by the runners of every learner on the
+	// Turns, if set, is shared by the sessions of every learner on the
 	// server (a classroom's): their operations run a few at a time
 	// (turns.go). nil lets every operation run at once.
 	Turns *Turns
+}
+
+// HeapShare is one process's memory as its sessions' scripts see it:
+// how many of them are running, which divides the heap cap between them
+// (the shell's heap guard). The zero value is ready to use.
+type HeapShare struct{ share shell.HeapShare }
+
+// shell is the share as the shell takes it; nil for none.
+func (h *HeapShare) shell() *shell.HeapShare {
+	if h == nil {
+		return nil
+	}
+	return &h.share
 }

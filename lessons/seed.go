@@ -12,7 +12,7 @@ import (
 )
 
 // A classroom runs each lesson once, as a Template, and every student's
-// runner starts from the template's states instead of running the code
+// session starts from the template's states instead of running the code
 // that leads to them: the database from the template's snapshot, as an
 // O(1) copy-on-write clone, and the session's globals from a portable
 // checkpoint (shell.Portable) taken with it. So the setup that generates
@@ -25,9 +25,9 @@ import (
 // their own scans. Only setup blocks, whose output is never shown, and
 // the steps a jump skips are taken from the template.
 //
-// Why the states are the runner's own (the state before each step and
-// after each step's setup): they are the states a runner restores for a
-// jump, a re-run, an attempt and the scratch shell, so a seeded runner
+// Why the states are the session's own (the state before each step and
+// after each step's setup): they are the states a session restores for a
+// jump, a re-run, an attempt and the scratch shell, so a seeded session
 // takes exactly the paths an unseeded one takes, one source instead of
 // another for the same state. The lessons' data is deterministic, so the
 // template's state before step k is the state a learner's own run of
@@ -35,33 +35,33 @@ import (
 
 // ErrNoSnapshots is BuildTemplate's answer on a server that cannot save
 // database snapshots (a real MongoDB, `schemalab serve --strict`): there
-// a template cannot be shared, and runners replay as they do alone.
+// a template cannot be shared, and sessions replay as they do alone.
 var ErrNoSnapshots = errors.New("the server cannot save database snapshots")
 
 // Template is a lesson run once in a database of its own, with its states
-// kept for runners to start from. It is immutable once built and safe to
-// share between the runners of many students.
+// kept for sessions to start from. It is immutable once built and safe to
+// share between the sessions of many students.
 type Template struct {
 	lesson *Lesson
 	db     string
 	states map[string]*templateState
-	// problems say which states runners cannot start from, and why.
+	// problems say which states sessions cannot start from, and why.
 	problems []string
 }
 
 type templateState struct {
 	globals *shell.Portable
 	// setup holds the results of the step's setup blocks, for the state
-	// after them: a seeded runner reports them as its own, since it
+	// after them: a seeded session reports them as its own, since it
 	// takes their effect instead of running them.
 	setup []BlockResult
-	// blocked says why runners cannot start from this state; "" if they
+	// blocked says why sessions cannot start from this state; "" if they
 	// can.
 	blocked string
 }
 
-// Seeds are what a runner needs to start from a template: the template,
-// and the copy of one of its snapshots into the runner's database, made
+// Seeds are what a session needs to start from a template: the template,
+// and the copy of one of its snapshots into the session's database, made
 // with a client that may read the template's database (a student's own
 // client may not).
 type Seeds struct {
@@ -77,12 +77,12 @@ func (t *Template) Lesson() *Lesson { return t.lesson }
 // Database is where the template ran and its snapshots are kept.
 func (t *Template) Database() string { return t.db }
 
-// Problems lists the states runners cannot start from, and why: they run
+// Problems lists the states sessions cannot start from, and why: they run
 // the lesson's code from the nearest earlier state instead.
 func (t *Template) Problems() []string { return t.problems }
 
 // SnapshotBefore names the template's snapshot of the state before step
-// (0-based; len(steps) is the end of the lesson), if runners can start
+// (0-based; len(steps) is the end of the lesson), if sessions can start
 // from it.
 func (t *Template) SnapshotBefore(step int) (string, bool) {
 	name := stateBefore(step)
@@ -90,7 +90,7 @@ func (t *Template) SnapshotBefore(step int) (string, bool) {
 	return name, ts != nil && ts.blocked == ""
 }
 
-// state is the template's state name, if runners can start from it.
+// state is the template's state name, if sessions can start from it.
 func (t *Template) state(name string) *templateState {
 	if ts := t.states[name]; ts != nil && ts.blocked == "" {
 		return ts
@@ -103,36 +103,42 @@ func (t *Template) state(name string) *templateState {
 // and after each step's setup: the server's snapshots, which stay on the
 // server, and portable checkpoints of the session's globals. A step
 // whose code fails ends the template there (Problems says so); later
-// states are then the runners' to reach by running the code themselves.
+// states are then the sessions' to reach by running the code themselves.
 // On a server without snapshots it returns ErrNoSnapshots.
 func BuildTemplate(ctx context.Context, sb *Sandbox, l *Lesson) (*Template, error) {
-	r := NewRunner(sb, l, RunnerOptions{})
-	t := &Template{lesson: l, db: r.Database(), states: map[string]*templateState{}}
-	r.onSave = func(name string) {
-		t.states[name] = &templateState{globals: r.sh.ExportGlobals(r.saved[stateBefore(0)])}
+	sess := NewSession(sb, l, SessionOptions{})
+	st := sess.st
+	t := &Template{lesson: l, db: st.database(), states: map[string]*templateState{}}
+	st.onSave = func(name string) {
+		t.states[name] = &templateState{globals: st.sh.ExportGlobals(st.saved[stateBefore(0)])}
 	}
-	// The runner is not closed, since closing drops its snapshots, which
-	// are the template; its session is let go, and its client
-	// disconnected, so that nothing but the snapshots and the portable
-	// checkpoints outlives the build.
+	// The session is not closed, since closing drops its snapshots, which
+	// are the template; its shell is let go, and its client disconnected,
+	// so that nothing but the snapshots and the portable checkpoints
+	// outlives the build.
 	defer func() {
-		if r.client != nil {
-			_ = r.client.Disconnect(context.WithoutCancel(ctx))
+		if st.client != nil {
+			_ = st.client.Disconnect(context.WithoutCancel(ctx))
 		}
-		r.client, r.sh, r.saved = nil, nil, nil
+		st.client, st.sh, st.saved = nil, nil, nil
 	}()
-	if err := r.Reset(ctx); err != nil {
+	if err := st.reset(ctx); err != nil {
 		return nil, fmt.Errorf("template of %s: %w", l.ID, err)
 	}
-	if r.snapshots != snapshotsOn {
+	if st.snapshots != snapshotsOn {
 		return nil, ErrNoSnapshots
 	}
 	for i := range l.Steps {
-		res, err := r.RunStep(ctx, i)
+		done, err := sb.Turns.take(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("template of %s: %w", l.ID, err)
+		}
+		res, err := sess.templateStep(ctx, i)
+		done()
 		if err != nil {
 			return nil, fmt.Errorf("template of %s: step %d: %w", l.ID, i+1, err)
 		}
-		for _, b := range res.Blocks {
+		for _, b := range res.blocks {
 			if b.Block != nil && b.Block.Kind == Setup {
 				if ts := t.states[stateSetup(i)]; ts != nil {
 					ts.setup = append(ts.setup, b)
@@ -141,7 +147,7 @@ func BuildTemplate(ctx context.Context, sb *Sandbox, l *Lesson) (*Template, erro
 		}
 		if !res.codeOK() {
 			t.problems = append(t.problems, fmt.Sprintf("step %d %q failed (%s): runners run it and the steps after it themselves",
-				i+1, l.Steps[i].Title, res.Failures[0]))
+				i+1, l.Steps[i].Title, res.failures[0]))
 			break
 		}
 	}
@@ -149,7 +155,7 @@ func BuildTemplate(ctx context.Context, sb *Sandbox, l *Lesson) (*Template, erro
 	return t, nil
 }
 
-// block marks the states runners cannot start from: those whose session
+// block marks the states sessions cannot start from: those whose session
 // was on another database, and those with a global that could not be
 // carried and that code still to come reads. A global that could not be
 // carried and that no later block reads is left out of the seeded
@@ -236,50 +242,50 @@ func mentions(code, name string) bool {
 	}
 }
 
-// seedState is the template state name a runner may start from, asking
+// seedState is the template state name a session may start from, asking
 // the sandbox for its seeds on first use; nil when there is none.
-func (r *Runner) seedState(ctx context.Context, name string) *templateState {
-	if r.snapshots != snapshotsOn || r.sb.Seeds == nil {
+func (s *state) seedState(ctx context.Context, name string) *templateState {
+	if s.snapshots != snapshotsOn || s.sb.Seeds == nil {
 		return nil
 	}
-	if !r.seedsAsked {
-		r.seedsAsked = true
-		sd, err := r.sb.Seeds(ctx, r.lesson)
+	if !s.seedsAsked {
+		s.seedsAsked = true
+		sd, err := s.sb.Seeds(ctx, s.lesson)
 		switch {
 		case err != nil:
-			r.note("The shared copy of this lesson could not be prepared (" + err.Error() + "): its code runs in your session instead.")
-		case sd != nil && sd.Template != nil && sd.Restore != nil && sameLesson(sd.Template.lesson, r.lesson):
-			r.seeds = sd
+			s.note("The shared copy of this lesson could not be prepared (" + err.Error() + "): its code runs in your session instead.")
+		case sd != nil && sd.Template != nil && sd.Restore != nil && sameLesson(sd.Template.lesson, s.lesson):
+			s.seeds = sd
 		}
 	}
-	if r.seeds == nil {
+	if s.seeds == nil {
 		return nil
 	}
-	return r.seeds.Template.state(name)
+	return s.seeds.Template.state(name)
 }
 
-// sameLesson reports whether a template of a may seed a runner of b.
+// sameLesson reports whether a template of a may seed a session of b.
 func sameLesson(a, b *Lesson) bool {
 	return a == b || a.ID == b.ID && reflect.DeepEqual(a.Steps, b.Steps)
 }
 
-// seed brings the session to the template's state name, if the runner
+// seed brings the session to the template's state name, if the session
 // may start from it, and keeps it as a saved state. ok is false when
 // there is no such state; then nothing changed.
-func (r *Runner) seed(ctx context.Context, name string) (ok bool, err error) {
-	ts := r.seedState(ctx, name)
+func (s *state) seed(ctx context.Context, name string) (ok bool, err error) {
+	ts := s.seedState(ctx, name)
 	if ts == nil {
 		return false, nil
 	}
-	if changed, err := r.takeTemplate(ctx, name, ts); err != nil {
+	if changed, err := s.takeTemplate(ctx, name, ts); err != nil {
 		if changed || ctx.Err() != nil {
 			return false, err
 		}
-		r.note(err.Error() + ": this lesson's code runs in your session instead.")
+		s.note(err.Error() + ": this lesson's code runs in your session instead.")
 		return false, nil
 	}
-	delete(r.saved, name)
-	if err := r.save(ctx, name); err != nil {
+	delete(s.saved, name)
+	if err := s.save(ctx, name); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -299,21 +305,21 @@ func (r *Runner) seed(ctx context.Context, name string) (ok bool, err error) {
 // ObjectIds the step made (in the database and in the globals alike,
 // which stay consistent with each other, since the globals come from the
 // template too).
-func (r *Runner) shareState(ctx context.Context, name string) error {
-	if !r.shared[name] || r.live.state == name {
+func (s *state) shareState(ctx context.Context, name string) error {
+	if !s.shared[name] || s.live.state == name {
 		return nil
 	}
-	return r.restoreShared(ctx, name)
+	return s.restoreShared(ctx, name)
 }
 
 // restoreShared brings the session back to a saved state that is the
 // template's.
-func (r *Runner) restoreShared(ctx context.Context, name string) error {
-	ts := r.seedState(ctx, name)
+func (s *state) restoreShared(ctx context.Context, name string) error {
+	ts := s.seedState(ctx, name)
 	if ts == nil {
-		return fmt.Errorf("%s: the shared copy of %s is gone", r.lesson.ID, name)
+		return fmt.Errorf("%s: the shared copy of %s is gone", s.lesson.ID, name)
 	}
-	_, err := r.takeTemplate(ctx, name, ts)
+	_, err := s.takeTemplate(ctx, name, ts)
 	return err
 }
 
@@ -321,47 +327,48 @@ func (r *Runner) restoreShared(ctx context.Context, name string) error {
 // snapshot into the database, its globals into the shell. changed says
 // whether the session changed before an error: a failed copy leaves the
 // database as it was (it is one command), a failed import does not. On
-// either, the runner stops using the template and forgets the states it
+// either, the session stops using the template and forgets the states it
 // held of it, so that later operations run the lesson's code instead.
-func (r *Runner) takeTemplate(ctx context.Context, name string, ts *templateState) (changed bool, err error) {
-	if err := r.seeds.Restore(ctx, name, r.Database()); err != nil {
-		r.dropSeeds()
+func (s *state) takeTemplate(ctx context.Context, name string, ts *templateState) (changed bool, err error) {
+	if err := s.seeds.Restore(ctx, name, s.database()); err != nil {
+		s.dropSeeds()
 		return false, fmt.Errorf("the shared copy of this lesson could not be used (%w)", err)
 	}
-	if err := r.sh.ImportGlobals(r.saved[stateBefore(0)], ts.globals); err != nil {
-		r.dropSeeds()
-		r.live = liveState{step: -1}
-		return true, fmt.Errorf("%s: take the globals of %s from the shared copy: %w", r.lesson.ID, name, err)
+	if err := s.sh.ImportGlobals(s.saved[stateBefore(0)], ts.globals); err != nil {
+		s.dropSeeds()
+		s.live = liveState{step: -1}
+		return true, fmt.Errorf("%s: take the globals of %s from the shared copy: %w", s.lesson.ID, name, err)
 	}
-	r.live = liveState{state: name, step: stepOfState(name)}
+	s.live = liveState{state: name, step: stepOfState(name)}
 	return false, nil
 }
 
-func (r *Runner) dropSeeds() {
-	r.seeds = nil
-	for name := range r.shared {
-		delete(r.saved, name)
+func (s *state) dropSeeds() {
+	s.seeds = nil
+	for name := range s.shared {
+		delete(s.saved, name)
 	}
-	r.shared = map[string]bool{}
+	s.shared = map[string]bool{}
 }
 
 // seedSetup takes step i's setup from the template: the state after it,
-// and its blocks' results for res.
-func (r *Runner) seedSetup(ctx context.Context, i int, res *StepResult) (bool, error) {
+// and its blocks' results.
+func (s *state) seedSetup(ctx context.Context, i int) ([]BlockResult, bool, error) {
 	name := stateSetup(i)
-	ok, err := r.seed(ctx, name)
+	ok, err := s.seed(ctx, name)
 	if !ok || err != nil {
-		return ok, err
+		return nil, ok, err
 	}
-	st := &r.lesson.Steps[i]
-	for _, br := range r.seeds.Template.states[name].setup {
+	st := &s.lesson.Steps[i]
+	var out []BlockResult
+	for _, br := range s.seeds.Template.states[name].setup {
 		// The template's results point at its own lesson's blocks.
 		for bi := range st.Blocks {
 			if st.Blocks[bi].Line == br.Block.Line {
 				br.Block = &st.Blocks[bi]
 			}
 		}
-		res.Blocks = append(res.Blocks, br)
+		out = append(out, br)
 	}
-	return true, nil
+	return out, true, nil
 }

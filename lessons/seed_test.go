@@ -10,21 +10,21 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/content"
-	"github.com/schemalab/schemalab/sandbox"
+	"github.com/schemalab/schemalab/sandbox/sandboxtest"
 	"github.com/schemalab/schemalab/sandbox/vocab"
 )
 
 // seedsOf builds l's template on be, in the databases of prefix, and
 // gives runners its states through be's own client, which may read the
 // template's database where a student's could not.
-func seedsOf(t testing.TB, be *sandbox.Backend, l *Lesson, prefix string) func(context.Context, *Lesson) (*Seeds, error) {
+func seedsOf(t testing.TB, be *sandboxtest.Server, l *Lesson, prefix string) func(context.Context, *Lesson) (*Seeds, error) {
 	t.Helper()
-	tpl, err := BuildTemplate(context.Background(), &Sandbox{Connect: be.Connector(), Prefix: prefix}, l)
+	tpl, err := BuildTemplate(context.Background(), &Sandbox{Connect: be.Connect, Prefix: prefix}, l)
 	if err != nil {
 		t.Fatal(err)
 	}
 	seeds := &Seeds{Template: tpl, Restore: func(ctx context.Context, snapshot, db string) error {
-		return be.Client.Database(db).RunCommand(ctx, bson.D{{Key: vocab.SnapshotCommand, Value: "restore"},
+		return be.Client(t).Database(db).RunCommand(ctx, bson.D{{Key: vocab.SnapshotCommand, Value: "restore"},
 			{Key: "name", Value: snapshot}, {Key: "fromDb", Value: tpl.Database()}}).Err()
 	}}
 	return func(context.Context, *Lesson) (*Seeds, error) { return seeds, nil }
@@ -49,15 +49,15 @@ func steady(s string) string {
 // shown is what a learner sees of a step's result: run outputs, compare
 // variants and their figures (timings aside), expectations met and
 // failures.
-func shown(res *StepResult) string {
+func shown(res *Result) string {
 	var b strings.Builder
 	for _, br := range res.Blocks {
 		if br.Block == nil || br.Block.Kind == Setup {
 			continue
 		}
-		fmt.Fprintf(&b, "[%s line %d] passed=%v %s\n%s", br.Block.Kind, br.Block.Line, br.Passed, br.Message, br.Result.Transcript)
+		fmt.Fprintf(&b, "[%s line %d] passed=%v %s\n%s", br.Block.Kind, br.Block.Line, br.Passed, br.Message, br.Output)
 		for _, v := range br.Variants {
-			fmt.Fprintf(&b, "  variant %s: %s", v.Label, v.Result.Transcript)
+			fmt.Fprintf(&b, "  variant %s: %s", v.Label, v.Output)
 			for _, f := range v.Figures {
 				if f.Key != "ms" {
 					fmt.Fprintf(&b, "  %s=%v", f.Key, f.Value)
@@ -116,10 +116,10 @@ func TestSeededRunnerShowsWhatALearnerAloneSees(t *testing.T) {
 			alone := newTestRunner(t, be, l, "alone_")
 			sb, sent := countingSandbox(be, "seeded_")
 			sb.Seeds = seedsOf(t, be, l, "tpl_")
-			seeded := NewRunner(sb, l, RunnerOptions{})
+			seeded := NewSession(sb, l, SessionOptions{})
 			t.Cleanup(func() { seeded.Close() })
 			racing := false
-			same := func(what string, do func(r *Runner) string) {
+			same := func(what string, do func(r *Session) string) {
 				t.Helper()
 				want, got := do(alone), do(seeded)
 				if racing {
@@ -132,9 +132,9 @@ func TestSeededRunnerShowsWhatALearnerAloneSees(t *testing.T) {
 					t.Errorf("%s: the seeded learner sees\n%s\nthe learner alone sees\n%s", what, got, want)
 				}
 			}
-			run := func(i int) func(r *Runner) string {
-				return func(r *Runner) string {
-					res, err := r.RunStep(ctx, i)
+			run := func(i int) func(r *Session) string {
+				return func(r *Session) string {
+					res, err := r.Do(ctx, Request{Op: OpRun, Step: i})
 					if err != nil {
 						return "error: " + err.Error()
 					}
@@ -160,34 +160,34 @@ func TestSeededRunnerShowsWhatALearnerAloneSees(t *testing.T) {
 				}
 				for _, code := range []string{st.Exercise.Starter, st.Exercise.Solution} {
 					racing = strings.Contains(code, "Promise.all")
-					same(fmt.Sprintf("attempt at step %d", i+1), func(r *Runner) string {
-						res, err := r.TryExercise(ctx, i, code)
+					same(fmt.Sprintf("attempt at step %d", i+1), func(r *Session) string {
+						res, err := r.Do(ctx, Request{Op: OpAttempt, Step: i, Code: code})
 						if err != nil {
 							return "error: " + err.Error()
 						}
-						return fmt.Sprintf("passed=%v %s\n%s", res.Passed, res.Message, steady(res.Attempt.Transcript))
+						return fmt.Sprintf("passed=%v %s\n%s", res.Passed, res.Message, steady(text(res)))
 					})
 					racing = false
 				}
 			}
 			// The scratch shell sees the same collections and variables.
 			for _, i := range []int{0, len(l.Steps) / 2, last} {
-				same(fmt.Sprintf("scratch shell at step %d", i+1), func(r *Runner) string {
-					out, err := r.Eval(ctx, i, "print(db.getCollectionNames().join(' ')); Object.keys(globalThis).filter(k => globalThis[k] !== undefined && !/native code/.test(String(globalThis[k]))).sort().map(k => k + ':' + typeof globalThis[k]).join(' ')")
-					return steady(fmt.Sprint(out.Transcript, err))
+				same(fmt.Sprintf("scratch shell at step %d", i+1), func(r *Session) string {
+					out, err := r.Do(ctx, Request{Op: OpEval, Step: i, Code: "print(db.getCollectionNames().join(' ')); Object.keys(globalThis).filter(k => globalThis[k] !== undefined && !/native code/.test(String(globalThis[k]))).sort().map(k => k + ':' + typeof globalThis[k]).join(' ')"})
+					return steady(fmt.Sprint(text(out), err))
 				})
 			}
 			_ = sent("insert")
 			// Starting again: the setup that builds the data is taken from
 			// the template, not run.
-			if err := seeded.Reset(ctx); err != nil {
+			if _, err := seeded.Do(ctx, Request{Op: OpReset}); err != nil {
 				t.Fatal(err)
 			}
 			for i, st := range l.Steps {
 				if !hasSetup(&st) {
 					continue
 				}
-				if _, err := seeded.RunStep(ctx, i); err != nil {
+				if _, err := seeded.Do(ctx, Request{Op: OpRun, Step: i}); err != nil {
 					t.Fatal(err)
 				}
 				runs := strings.Join(blockTexts(&st, Run, Compare), "\n")
@@ -239,13 +239,13 @@ func TestSeededRunnerRunsWhatCannotBeCarried(t *testing.T) {
 	if _, ok := seeds.Template.SnapshotBefore(1); ok {
 		t.Error("runners may start before step 2, whose code reads counter")
 	}
-	seeded := NewRunner(sb, l, RunnerOptions{})
+	seeded := NewSession(sb, l, SessionOptions{})
 	defer seeded.Close()
 	alone := newTestRunner(t, be, l, "alone_")
 	for _, i := range []int{1, 0, 1, 2} {
-		want, _ := alone.RunStep(ctx, i)
+		want, _ := alone.Do(ctx, Request{Op: OpRun, Step: i})
 		sent("insert")
-		got, err := seeded.RunStep(ctx, i)
+		got, err := seeded.Do(ctx, Request{Op: OpRun, Step: i})
 		if err != nil {
 			t.Fatal(err)
 		}

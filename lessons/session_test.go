@@ -14,9 +14,7 @@ import (
 
 	"github.com/schemalab/schemalab/content"
 	"github.com/schemalab/schemalab/lessons/locale"
-	"github.com/schemalab/schemalab/sandbox"
-	"github.com/schemalab/schemalab/sandbox/engine"
-	"github.com/schemalab/schemalab/sandbox/wire"
+	"github.com/schemalab/schemalab/sandbox/sandboxtest"
 )
 
 func builtin(t testing.TB, id string) *Lesson {
@@ -44,9 +42,9 @@ func stepNamed(t testing.TB, l *Lesson, prefix string) int {
 	return -1
 }
 
-func try(t *testing.T, r *Runner, i int, code string) *ExerciseResult {
+func try(t *testing.T, r *Session, i int, code string) *Result {
 	t.Helper()
-	res, err := r.TryExercise(context.Background(), i, code)
+	res, err := r.Do(context.Background(), Request{Op: OpAttempt, Step: i, Code: code})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,34 +94,34 @@ func TestScratchShellDropThenPass(t *testing.T) {
 	l := builtin(t, "outlier")
 	i := stepNamed(t, l, "Exercise: migrate")
 	r := newTestRunner(t, startSandbox(t), l, "scratch_")
-	if _, err := r.Eval(ctx, i, "db.buku.drop(); db.ulasan.drop(); ObjectId = null"); err != nil {
+	if _, err := r.Do(ctx, Request{Op: OpEval, Step: i, Code: "db.buku.drop(); db.ulasan.drop(); ObjectId = null"}); err != nil {
 		t.Fatal(err)
 	}
-	if out, _ := r.Eval(ctx, i, "db.buku.countDocuments()"); strings.TrimSpace(out.Transcript) != "0" {
-		t.Fatalf("scratch drop: %q", out.Transcript)
+	if out, _ := r.Do(ctx, Request{Op: OpEval, Step: i, Code: "db.buku.countDocuments()"}); strings.TrimSpace(text(out)) != "0" {
+		t.Fatalf("scratch drop: %q", text(out))
 	}
 	if res := try(t, r, i, l.Steps[i].Exercise.Solution); !res.Passed {
 		t.Fatalf("the solution fails after a scratch-shell drop: %s", res.Message)
 	}
 	// Later inputs go on from what the earlier ones did.
-	r.Eval(ctx, i, "db.buku.drop()")
-	out, _ := r.Eval(ctx, i, "db.buku.countDocuments()")
-	if strings.TrimSpace(out.Transcript) != "0" {
-		t.Errorf("the scratch shell lost its own change: %q", out.Transcript)
+	r.Do(ctx, Request{Op: OpEval, Step: i, Code: "db.buku.drop()"})
+	out, _ := r.Do(ctx, Request{Op: OpEval, Step: i, Code: "db.buku.countDocuments()"})
+	if strings.TrimSpace(text(out)) != "0" {
+		t.Errorf("the scratch shell lost its own change: %q", text(out))
 	}
 }
 
 // countingSandbox counts the commands the runner's client sends, by name.
-func countingSandbox(be *sandbox.Backend, prefix string) (*Sandbox, func(name string) int) {
+func countingSandbox(be *sandboxtest.Server, prefix string) (*Sandbox, func(name string) int) {
 	var mu sync.Mutex
 	counts := map[string]int{}
 	sb := &Sandbox{Prefix: prefix, Connect: func(ctx context.Context, m *event.CommandMonitor) (*mongo.Client, error) {
-		return be.NewClient(ctx, sandbox.ClientOptions{Monitor: &event.CommandMonitor{Started: func(ctx context.Context, e *event.CommandStartedEvent) {
+		return be.Connect(ctx, &event.CommandMonitor{Started: func(ctx context.Context, e *event.CommandStartedEvent) {
 			mu.Lock()
 			counts[e.CommandName]++
 			mu.Unlock()
 			m.Started(ctx, e)
-		}}})
+		}})
 	}}
 	return sb, func(name string) int {
 		mu.Lock()
@@ -149,18 +147,18 @@ func TestStepsRestoreInsteadOfReplaying(t *testing.T) {
 		t.Fatal(err)
 	}
 	sb, inserts := countingSandbox(startSandbox(t), "steps_")
-	r := NewRunner(sb, l, RunnerOptions{})
+	r := NewSession(sb, l, SessionOptions{})
 	defer r.Close()
 	// The scratch shell on a fresh start holds what the steps before build.
-	out, err := r.Eval(ctx, 2, "db.x.countDocuments()")
-	if err != nil || strings.TrimSpace(out.Transcript) != "2" {
-		t.Fatalf("scratch shell before step 3 on a fresh start: %q %v", out.Transcript, err)
+	out, err := r.Do(ctx, Request{Op: OpEval, Step: 2, Code: "db.x.countDocuments()"})
+	if err != nil || strings.TrimSpace(text(out)) != "2" {
+		t.Fatalf("scratch shell before step 3 on a fresh start: %q %v", text(out), err)
 	}
 	if n := inserts("insert"); n != 2 {
 		t.Errorf("bringing the session to step 3 sent %d inserts, want 2", n)
 	}
 	for run := 0; run < 3; run++ {
-		res, err := r.RunStep(ctx, 2)
+		res, err := r.Do(ctx, Request{Op: OpRun, Step: 2})
 		if err != nil || !res.OK() {
 			t.Fatalf("run %d of step 3: %v %+v", run+1, err, res.Failures)
 		}
@@ -168,14 +166,14 @@ func TestStepsRestoreInsteadOfReplaying(t *testing.T) {
 			t.Errorf("run %d of step 3 sent %d inserts, want only its own", run+1, n)
 		}
 	}
-	res, err := r.RunStep(ctx, 0)
+	res, err := r.Do(ctx, Request{Op: OpRun, Step: 0})
 	if err != nil || !res.OK() {
 		t.Fatal(err, res.Failures)
 	}
 	if n := inserts("insert"); n != 1 {
 		t.Errorf("jumping back to step 1 sent %d inserts", n)
 	}
-	if res, _ := r.RunStep(ctx, 2); !res.OK() {
+	if res, _ := r.Do(ctx, Request{Op: OpRun, Step: 2}); !res.OK() {
 		t.Errorf("step 3 after a jump back: %+v", res.Failures)
 	}
 	if n := inserts("insert"); n != 1 {
@@ -232,8 +230,8 @@ func TestCheckAPI(t *testing.T) {
 		t.Errorf("commands: %+v", res.Commands)
 	}
 	// The helpers are not globals of the learner's session.
-	out, _ := r.Eval(ctx, 1, "[typeof attempt, typeof readsOnly, typeof track, typeof output, typeof __schemalab].join()")
-	if got := strings.TrimSpace(out.Transcript); got != "undefined,undefined,undefined,undefined,undefined" {
+	out, _ := r.Do(ctx, Request{Op: OpEval, Step: 1, Code: "[typeof attempt, typeof readsOnly, typeof track, typeof output, typeof __schemalab].join()"})
+	if got := strings.TrimSpace(text(out)); got != "undefined,undefined,undefined,undefined,undefined" {
 		t.Errorf("check helpers leaked into the session: %s", got)
 	}
 
@@ -309,7 +307,7 @@ func TestAuthoringGuard(t *testing.T) {
 		t.Fatal(err)
 	}
 	be := startSandbox(t)
-	defer be.Client.Database("guard_elsewhere").Drop(ctx)
+	defer be.Client(t).Database("guard_elsewhere").Drop(ctx)
 	r := newTestRunner(t, be, l, "guard_")
 	want := []string{
 		"the exercise passes with its starter code untouched",
@@ -317,7 +315,7 @@ func TestAuthoringGuard(t *testing.T) {
 		"readsOnlyy is not defined",
 	}
 	for i := range l.Steps {
-		res, err := r.CheckStep(ctx, i)
+		res, err := r.Do(ctx, Request{Op: OpCheck, Step: i})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -357,21 +355,21 @@ func TestLoopingAttemptIsStoppedAndRestored(t *testing.T) {
 		t.Fatal(err)
 	}
 	be := startSandbox(t)
-	r := NewRunner(sandboxOf(be, "loop_"), l, RunnerOptions{Timeout: 300 * time.Millisecond})
+	r := NewSession(sandboxOf(be, "loop_"), l, SessionOptions{Timeout: 300 * time.Millisecond})
 	defer r.Close()
 	res := try(t, r, 0, "db.keep.drop(); while (true) {}")
 	if res.Passed || !strings.Contains(res.Message, "interrupted") {
 		t.Errorf("looping attempt: %q", res.Message)
 	}
-	if n, _ := be.Client.Database("loop_loop").Collection("keep").CountDocuments(ctx, map[string]any{}); n != 1 {
+	if n, _ := be.Client(t).Database("loop_loop").Collection("keep").CountDocuments(ctx, map[string]any{}); n != 1 {
 		t.Errorf("the database was not restored after the timeout: %d documents", n)
 	}
 	cctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 	defer cancel()
-	if _, err := r.TryExercise(cctx, 0, "db.keep.drop(); while (true) {}"); err == nil {
+	if _, err := r.Do(cctx, Request{Op: OpAttempt, Code: "db.keep.drop(); while (true) {}"}); err == nil {
 		t.Error("a cancelled attempt returned no error")
 	}
-	if n, _ := be.Client.Database("loop_loop").Collection("keep").CountDocuments(ctx, map[string]any{}); n != 1 {
+	if n, _ := be.Client(t).Database("loop_loop").Collection("keep").CountDocuments(ctx, map[string]any{}); n != 1 {
 		t.Errorf("the database was not restored after cancelling: %d documents", n)
 	}
 	if res := try(t, r, 0, l.Steps[0].Exercise.Solution); !res.Passed {
@@ -383,21 +381,11 @@ func TestLoopingAttemptIsStoppedAndRestored(t *testing.T) {
 // embedded server in --strict mode) the runner replays, says so, and
 // still isolates attempts.
 func TestReplayWhereThereAreNoSnapshots(t *testing.T) {
-	ctx := context.Background()
-	srv, err := wire.Start(ctx, wire.Options{Engine: engine.New(engine.Options{Strict: true})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	be, err := sandbox.Open(ctx, sandbox.Config{URI: srv.URI(), DBPrefix: "strict_"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer be.Close()
+	be := sandboxtest.Start(t, sandboxtest.Strict())
 	l := builtin(t, "outlier")
 	i := stepNamed(t, l, "Exercise: migrate")
 	var progress []string
-	r := NewRunner(&Sandbox{Connect: be.Connector(), Prefix: "strict_"}, l, RunnerOptions{Progress: func(s string) { progress = append(progress, s) }})
+	r := NewSession(&Sandbox{Connect: be.Connect, Prefix: "strict_"}, l, SessionOptions{Progress: func(s string) { progress = append(progress, s) }})
 	defer r.Close()
 	if res := try(t, r, i, "db.buku.updateOne({ _id: 101 }, { $unset: { ulasan: '' } })"); res.Passed {
 		t.Fatal("a destructive attempt passed")

@@ -65,50 +65,50 @@ func stepOfState(state string) int {
 }
 
 // snapshotCmd runs the snapshot command on the lesson database.
-func (r *Runner) snapshotCmd(ctx context.Context, action, name string, extra ...bson.E) error {
-	cmd := bson.D{{Key: vocab.SnapshotCommand, Value: action}, {Key: "db", Value: r.Database()}}
+func (s *state) snapshotCmd(ctx context.Context, action, name string, extra ...bson.E) error {
+	cmd := bson.D{{Key: vocab.SnapshotCommand, Value: action}, {Key: "db", Value: s.database()}}
 	if name != "" {
 		cmd = append(cmd, bson.E{Key: "name", Value: name})
 	}
 	cmd = append(cmd, extra...)
-	was := r.rec.pause()
-	defer r.rec.resume(was)
-	return r.client.Database(r.Database()).RunCommand(ctx, cmd).Err()
+	was := s.rec.pause()
+	defer s.rec.resume(was)
+	return s.client.Database(s.database()).RunCommand(ctx, cmd).Err()
 }
 
 // save records the session as state name: a database snapshot, when the
-// server has them, and a checkpoint of the globals. A state the runner's
+// server has them, and a checkpoint of the globals. A state the session's
 // shared template has (seed.go) gets no snapshot of its own: the lessons'
 // data is deterministic, so the template's is the same data, and a
 // student's own copy (the buckets they built) is then freed as soon as
 // their database moves on, instead of being pinned for every student.
-func (r *Runner) save(ctx context.Context, name string) error {
-	if r.snapshots == snapshotsOn && r.seeds != nil && r.seeds.Template.state(name) != nil {
-		r.saved[name] = r.sh.SaveGlobals()
-		r.shared[name] = true
+func (s *state) save(ctx context.Context, name string) error {
+	if s.snapshots == snapshotsOn && s.seeds != nil && s.seeds.Template.state(name) != nil {
+		s.saved[name] = s.sh.SaveGlobals()
+		s.shared[name] = true
 		return nil
 	}
-	delete(r.shared, name)
-	if r.snapshots != snapshotsOff {
-		err := r.snapshotCmd(ctx, "save", name)
+	delete(s.shared, name)
+	if s.snapshots != snapshotsOff {
+		err := s.snapshotCmd(ctx, "save", name)
 		switch {
 		case err == nil:
-			r.snapshots = snapshotsOn
-		case r.snapshots == snapshotsUnknown:
-			r.snapshots = snapshotsOff
-			why := r.say(msgNoSnapshotCommand, nil)
+			s.snapshots = snapshotsOn
+		case s.snapshots == snapshotsUnknown:
+			s.snapshots = snapshotsOff
+			why := s.say(msgNoSnapshotCommand, nil)
 			var ce mongo.CommandError
 			if !errors.As(err, &ce) || ce.Code != mongoerr.CommandNotFound {
-				why = r.say(msgSnapshotFailed, map[string]any{"Err": err.Error()})
+				why = s.say(msgSnapshotFailed, map[string]any{"Err": err.Error()})
 			}
-			r.note(r.say(msgReplaying, map[string]any{"Why": why}))
+			s.note(s.say(msgReplaying, map[string]any{"Why": why}))
 		default:
-			return fmt.Errorf("save a snapshot of %s: %w", r.Database(), err)
+			return fmt.Errorf("save a snapshot of %s: %w", s.database(), err)
 		}
 	}
-	r.saved[name] = r.sh.SaveGlobals()
-	if r.onSave != nil {
-		r.onSave(name)
+	s.saved[name] = s.sh.SaveGlobals()
+	if s.onSave != nil {
+		s.onSave(name)
 	}
 	return nil
 }
@@ -116,45 +116,45 @@ func (r *Runner) save(ctx context.Context, name string) error {
 // saveOnce saves state name unless it was saved before: the same code on
 // the same state leaves the same state, and keeping the first keeps the
 // states saved after it consistent with it.
-func (r *Runner) saveOnce(ctx context.Context, name string) error {
-	if r.saved[name] != nil {
+func (s *state) saveOnce(ctx context.Context, name string) error {
+	if s.saved[name] != nil {
 		return nil
 	}
-	return r.save(ctx, name)
+	return s.save(ctx, name)
 }
 
 // restore brings the session back to a saved state (snapshots only).
-func (r *Runner) restore(ctx context.Context, name string) error {
-	if r.shared[name] {
-		return r.restoreShared(ctx, name)
+func (s *state) restore(ctx context.Context, name string) error {
+	if s.shared[name] {
+		return s.restoreShared(ctx, name)
 	}
-	if err := r.snapshotCmd(ctx, "restore", name); err != nil {
-		return fmt.Errorf("restore the snapshot %s of %s: %w", name, r.Database(), err)
+	if err := s.snapshotCmd(ctx, "restore", name); err != nil {
+		return fmt.Errorf("restore the snapshot %s of %s: %w", name, s.database(), err)
 	}
-	r.sh.RestoreGlobals(r.saved[name])
-	r.live = liveState{state: name, step: stepOfState(name)}
+	s.sh.RestoreGlobals(s.saved[name])
+	s.live = liveState{state: name, step: stepOfState(name)}
 	return nil
 }
 
 // restoreInto copies saved state name into another database, for
 // explaining an attempt's reads on the data as it was before.
-func (r *Runner) restoreInto(ctx context.Context, name, db string) error {
-	if r.shared[name] {
-		return r.seeds.Restore(ctx, name, db)
+func (s *state) restoreInto(ctx context.Context, name, db string) error {
+	if s.shared[name] {
+		return s.seeds.Restore(ctx, name, db)
 	}
 	cmd := bson.D{{Key: vocab.SnapshotCommand, Value: "restore"}, {Key: "db", Value: db}, {Key: "name", Value: name},
-		{Key: "fromDb", Value: r.Database()}}
-	was := r.rec.pause()
-	defer r.rec.resume(was)
-	return r.client.Database(db).RunCommand(ctx, cmd).Err()
+		{Key: "fromDb", Value: s.database()}}
+	was := s.rec.pause()
+	defer s.rec.resume(was)
+	return s.client.Database(db).RunCommand(ctx, cmd).Err()
 }
 
 // dropSnapshots frees what the server keeps for this session.
-func (r *Runner) dropSnapshots(ctx context.Context) {
-	if r.snapshots == snapshotsOn {
-		_ = r.snapshotCmd(ctx, "drop", "")
+func (s *state) dropSnapshots(ctx context.Context) {
+	if s.snapshots == snapshotsOn {
+		_ = s.snapshotCmd(ctx, "drop", "")
 	}
-	r.saved, r.shared = map[string]*shell.Globals{}, map[string]bool{}
+	s.saved, s.shared = map[string]*shell.Globals{}, map[string]bool{}
 }
 
 // ensureBefore brings the session to the state before step k (k may be
@@ -162,22 +162,22 @@ func (r *Runner) dropSnapshots(ctx context.Context) {
 // nearest saved state at or before k and runs the steps in between once,
 // saving theirs; without, it replays from the start unless the session
 // is already on the way.
-func (r *Runner) ensureBefore(ctx context.Context, k int) error {
+func (s *state) ensureBefore(ctx context.Context, k int) error {
 	want := stateBefore(k)
-	if r.live.state == want {
+	if s.live.state == want {
 		return nil
 	}
 	from := 0
-	if r.snapshots == snapshotsOn {
+	if s.snapshots == snapshotsOn {
 		from = k
-		for from > 0 && r.saved[stateBefore(from)] == nil {
+		for from > 0 && s.saved[stateBefore(from)] == nil {
 			from--
 		}
 		// A shared template's state nearer to k than the session's own
 		// saves the steps in between.
 		seeded := false
 		for j := k; j > from && !seeded; j-- {
-			ok, err := r.seed(ctx, stateBefore(j))
+			ok, err := s.seed(ctx, stateBefore(j))
 			if err != nil {
 				return err
 			}
@@ -186,24 +186,23 @@ func (r *Runner) ensureBefore(ctx context.Context, k int) error {
 			}
 		}
 		if !seeded {
-			if err := r.restore(ctx, stateBefore(from)); err != nil {
+			if err := s.restore(ctx, stateBefore(from)); err != nil {
 				return err
 			}
 		}
-	} else if j, ok := beforeStep(r.live.state); ok && j <= k {
+	} else if j, ok := beforeStep(s.live.state); ok && j <= k {
 		from = j
 	} else {
-		if err := r.Reset(ctx); err != nil {
+		if err := s.reset(ctx); err != nil {
 			return err
 		}
 		if k > 0 {
-			r.note(r.opts.Locale.N(msgReplayingSteps, k, map[string]any{"Lesson": r.lesson.ID}))
+			s.note(s.opts.Locale.N(msgReplayingSteps, k, map[string]any{"Lesson": s.lesson.ID}))
 		}
 	}
 	for j := from; j < k; j++ {
-		res := r.runStep(ctx, j, modeReplay)
-		if !res.codeOK() {
-			return errors.New(r.say(msgReplayFailed, map[string]any{"Lesson": r.lesson.ID, "N": j + 1, "Title": r.lesson.Steps[j].Title, "Failure": res.Failures[0].Msg, "Line": res.Failures[0].Line}))
+		if err := s.replay(ctx, j); err != nil {
+			return err
 		}
 		if err := ctx.Err(); err != nil {
 			return err
@@ -213,34 +212,34 @@ func (r *Runner) ensureBefore(ctx context.Context, k int) error {
 }
 
 // ensureSetup brings the session to the state after step i's setup.
-func (r *Runner) ensureSetup(ctx context.Context, i int) error {
-	st := &r.lesson.Steps[i]
+func (s *state) ensureSetup(ctx context.Context, i int) error {
+	st := &s.lesson.Steps[i]
 	if !hasSetup(st) {
-		return r.ensureBefore(ctx, i)
+		return s.ensureBefore(ctx, i)
 	}
 	name := stateSetup(i)
-	if r.live.state == name {
+	if s.live.state == name {
 		return nil
 	}
-	if r.snapshots == snapshotsOn && r.saved[name] != nil {
-		return r.restore(ctx, name)
+	if s.snapshots == snapshotsOn && s.saved[name] != nil {
+		return s.restore(ctx, name)
 	}
-	if ok, err := r.seed(ctx, name); ok || err != nil {
+	if ok, err := s.seed(ctx, name); ok || err != nil {
 		return err
 	}
-	if err := r.ensureBefore(ctx, i); err != nil {
+	if err := s.ensureBefore(ctx, i); err != nil {
 		return err
 	}
 	for _, b := range st.Code(Setup) {
-		if _, err := r.sh.Eval(ctx, b.Text); err != nil {
-			r.live = liveState{step: i}
-			return fmt.Errorf("%s step %d setup (line %d): %w", r.lesson.ID, i+1, b.Line, err)
+		if _, err := s.sh.Eval(ctx, b.Text); err != nil {
+			s.live = liveState{step: i}
+			return fmt.Errorf("%s step %d setup (line %d): %w", s.lesson.ID, i+1, b.Line, err)
 		}
 	}
-	if err := r.saveOnce(ctx, name); err != nil {
+	if err := s.saveOnce(ctx, name); err != nil {
 		return err
 	}
-	r.live = liveState{state: name, step: i}
+	s.live = liveState{state: name, step: i}
 	return nil
 }
 
@@ -248,11 +247,11 @@ func (r *Runner) ensureSetup(ctx context.Context, i int) error {
 // was interrupted, so that the learner's next look at the database does
 // not find it half-changed. Without snapshots the next operation
 // replays anyway.
-func (r *Runner) settle(ctx context.Context, state string) {
-	if r.snapshots != snapshotsOn || r.saved[state] == nil {
+func (s *state) settle(ctx context.Context, state string) {
+	if s.snapshots != snapshotsOn || s.saved[state] == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeoutForRestore)
 	defer cancel()
-	_ = r.restore(ctx, state)
+	_ = s.restore(ctx, state)
 }

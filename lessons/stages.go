@@ -3,7 +3,6 @@ package lessons
 import (
 	"context"
 	"errors"
-	"regexp"
 	"strings"
 
 	"github.com/schemalab/schemalab/lessons/locale"
@@ -12,31 +11,10 @@ import (
 
 var msgNotPipeline = &locale.Message{ID: "stages.notPipeline", Other: "a stage preview needs code that is one aggregate([...]) call"}
 
-// aggregatePattern recognizes code that is one aggregate([...]) call on a
-// collection: the only shape a stage preview can take apart.
-var aggregatePattern = regexp.MustCompile(`^\s*(db(?:\.[A-Za-z_$][\w$]*|\.getCollection\(\s*(?:'[^']*'|"[^"]*")\s*\))+)\.aggregate\(\s*(\[[\s\S]*\])\s*\)\s*;?\s*$`)
-
 // pipelineOf returns the collection expression and the pipeline source of
-// a single aggregate call, or ok=false.
-func pipelineOf(code string) (coll, pipeline string, ok bool) {
-	code = stripLineComments(code)
-	m := aggregatePattern.FindStringSubmatch(code)
-	if m == nil || strings.Count(code, ".aggregate(") != 1 {
-		return "", "", false
-	}
-	return m[1], m[2], true
-}
-
-func stripLineComments(code string) string {
-	var out []string
-	for _, line := range strings.Split(code, "\n") {
-		if t := strings.TrimSpace(line); strings.HasPrefix(t, "//") {
-			continue
-		}
-		out = append(out, line)
-	}
-	return strings.Join(out, "\n")
-}
+// code that is one aggregate([...]) call on a collection, as the shell
+// reads it, or ok=false: the only shape a stage preview can take apart.
+func pipelineOf(code string) (coll, pipeline string, ok bool) { return shell.AggregateCall(code) }
 
 // stageCode is the step's single aggregate, or "".
 func stageCode(st *Step) string {
@@ -62,60 +40,49 @@ func IsPipeline(code string) bool {
 	return ok
 }
 
-// StagePreview is the output after one stage of a pipeline.
-type StagePreview struct {
-	// Names are the pipeline's stages ($match, $group, …).
-	Names []string
-	// Stage is the stage shown (0-based); Result the output after it.
-	Stage  int
-	Result shell.Result
-}
-
 // stageFile names the preview's code in stack traces.
 const stageFile = "schemalab:stages.js"
 
-// PreviewStage runs the first k+1 stages of a pipeline of step i: src, or
-// the step's own code when src is "". A run step's pipeline starts from
-// the state the step's code starts from, an exercise's from the state its
-// attempts start from. The pipeline is evaluated in a scope of its own, so
-// the preview leaves no variable in the learner's session, and its result
-// is shown as an array (toArray): a preview has no prompt to type "it" at.
-func (r *Runner) PreviewStage(ctx context.Context, i int, src string, k int) (*StagePreview, error) {
-	done, err := r.begin(ctx, i)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	st := &r.lesson.Steps[i]
+// previewStage runs the first Stage+1 stages of a pipeline of the step:
+// the request's code, or the step's own code when that is "". A run
+// step's pipeline starts from the state the step's code starts from, an
+// exercise's from the state its attempts start from. The pipeline is
+// evaluated in a scope of its own, so the preview leaves no variable in
+// the learner's session, and its result is shown as an array (toArray):
+// a preview has no prompt to type "it" at.
+func (s *Session) previewStage(ctx context.Context, req Request, res *Result) error {
+	st, sess := &s.lesson.Steps[req.Step], s.st
+	src := req.Code
 	if src == "" {
 		src = stageCode(st)
 	}
 	coll, pipeline, ok := pipelineOf(src)
 	if !ok {
-		return nil, errors.New(r.say(msgNotPipeline, nil))
+		return errors.New(sess.say(msgNotPipeline, nil))
 	}
+	var err error
 	if st.Exercise != nil {
-		err = r.ensureBefore(ctx, i+1)
+		err = sess.ensureBefore(ctx, req.Step+1)
 	} else {
-		err = r.ensureSetup(ctx, i)
+		err = sess.ensureSetup(ctx, req.Step)
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
-	r.live = liveState{step: i}
-	names, err := r.sh.EvalFunction(ctx, stageFile, "return (\n"+pipeline+"\n).map((s) => Object.keys(s)[0]).join('\\n');", nil)
+	sess.live = liveState{step: req.Step}
+	names, err := sess.sh.EvalFunction(ctx, stageFile, "return (\n"+pipeline+"\n).map((s) => Object.keys(s)[0]).join('\\n');", nil)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	p := &StagePreview{}
 	if len(names.Outputs) > 0 {
-		s, _ := names.Outputs[0].Value.(string)
-		p.Names = strings.Split(s, "\n")
+		list, _ := names.Outputs[0].Value.(string)
+		res.Stages = strings.Split(list, "\n")
 	}
-	p.Stage = min(max(k, 0), len(p.Names)-1)
-	r.sh.SetWidth(r.widths.Output)
-	defer r.sh.SetWidth(0)
-	p.Result, err = r.sh.EvalFunction(ctx, stageFile, "return "+coll+".aggregate((\n"+pipeline+"\n).slice(0, __stages)).toArray();",
-		map[string]any{"__stages": p.Stage + 1})
-	return p, err
+	res.Stage = min(max(req.Stage, 0), len(res.Stages)-1)
+	sess.sh.SetWidth(req.Widths.Output)
+	defer sess.sh.SetWidth(0)
+	out, err := sess.sh.EvalFunction(ctx, stageFile, "return "+coll+".aggregate((\n"+pipeline+"\n).slice(0, __stages)).toArray();",
+		map[string]any{"__stages": res.Stage + 1})
+	res.Statements = statements("", &out, err)
+	return err
 }

@@ -1,32 +1,34 @@
 package lessons
 
 import (
+	"errors"
 	"slices"
 	"strings"
 
 	"github.com/schemalab/schemalab/sandbox/shell"
 )
 
-// Statement is one top-level statement of evaluated code and what it
-// showed, for a view that puts each output right under its statement.
-type Statement struct {
-	// StartLine and EndLine are 1-based and inclusive, in the code as it
-	// was evaluated.
-	StartLine, EndLine int
-	// Printed is what print, printjson and console.log wrote while it ran.
-	Printed string
-	// Output is its value as mongosh prints it; "" when undefined.
-	Output string
-	// Error is the error it stopped on, as mongosh prints it.
-	Error string
+// presenter turns what ran into what the learner sees: statements with
+// their formatted outputs (here), a comparison's figures (variants.go)
+// and the pictures of a step (pictures.go, tree.go), reading the
+// session's database where a picture needs more than the output showed.
+type presenter struct{ st *state }
+
+// blockResult is the outcome of evaluating block b, as shown.
+func blockResult(b *Block, out *shell.Result, err error) BlockResult {
+	return BlockResult{Block: b, Statements: statements(b.Text, out, err), Output: out.Transcript, Elapsed: out.Elapsed, Err: err}
 }
 
-// Statements splits the result of evaluating code into its statements,
-// as the shell attributed its output. Output the shell could not place
-// (past its output cap, or an error that ended the evaluation from
-// outside, such as a cancel) goes with the last statement, or with the
-// whole code as one statement when there is none.
-func Statements(code string, res shell.Result, err error) []Statement {
+// statements splits the result of evaluating code into its statements,
+// as the shell attributed its output; res is nil when the code did not
+// get to run. Output the shell could not place (past its output cap, or
+// an error that ended the evaluation from outside, such as a cancel)
+// goes with the last statement, or with the whole code as one statement
+// when there is none.
+func statements(code string, res *shell.Result, err error) []Statement {
+	if res == nil {
+		res = &shell.Result{}
+	}
 	var out []Statement
 	for _, s := range res.Statements {
 		st := Statement{StartLine: s.Span.StartLine, EndLine: s.Span.EndLine,
@@ -50,4 +52,17 @@ func Statements(code string, res shell.Result, err error) []Statement {
 		out = append(out, Statement{StartLine: 1, EndLine: lines, Output: strings.TrimRight(res.Transcript, "\n")})
 	}
 	return out
+}
+
+func errText(err error) string {
+	var ee *shell.EvalError
+	if errors.As(err, &ee) {
+		return ee.Text
+	}
+	return err.Error()
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
 }

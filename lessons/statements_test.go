@@ -42,13 +42,12 @@ func TestStatementsAtTheirWidth(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := newTestRunner(t, startSandbox(t), l, "wid_")
-	r.SetWidths(Widths{Output: 40})
-	res, err := r.RunStep(context.Background(), 0)
+	res, err := r.Do(context.Background(), Request{Op: OpRun, Widths: Widths{Output: 40}})
 	if err != nil || !res.OK() {
 		t.Fatalf("%v %+v", err, res.Failures)
 	}
 	b := res.Blocks[0]
-	sts := Statements(b.Block.Text, b.Result, b.Err)
+	sts := b.Statements
 	if len(sts) != 4 {
 		t.Fatalf("statements = %+v", sts)
 	}
@@ -66,7 +65,7 @@ func TestStatementsAtTheirWidth(t *testing.T) {
 	}
 	// The second step's output is read by its expectation, which was
 	// written against mongosh's layout: it passes at any width.
-	res, err = r.RunStep(context.Background(), 1)
+	res, err = r.Do(context.Background(), Request{Op: OpRun, Step: 1, Widths: Widths{Output: 40}})
 	if err != nil || !res.OK() {
 		t.Fatalf("the expectation failed at a narrow width: %v %+v", err, res.Failures)
 	}

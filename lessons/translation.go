@@ -2,14 +2,9 @@ package lessons
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 
-	"github.com/dop251/goja/ast"
-	"github.com/dop251/goja/file"
-	jsparser "github.com/dop251/goja/parser"
-	"github.com/dop251/goja/token"
-	"github.com/dop251/goja/unistring"
+	"github.com/schemalab/schemalab/sandbox/shell"
 )
 
 // A translation is a lesson file with the id of an English lesson, in a
@@ -22,7 +17,7 @@ import (
 //     figures=, which compare blocks form a comparison) and the same number
 //     of exercise hints;
 //   - the same code apart from comments and display strings: the blocks'
-//     JavaScript token streams, read by goja's parser, are compared with
+//     JavaScript, read by the shell's parser (shell.Shape), is compared with
 //     comments dropped and the text of string and template literals blanked,
 //     except property names in object literals (field names are code);
 //   - label= may differ: it is a display string;
@@ -163,15 +158,15 @@ type codeDiff struct {
 	text         string
 }
 
-// sameCode compares two pieces of lesson JavaScript as token streams of
-// their syntax trees, comments gone and literal text blanked; nil means
-// they are the same code.
+// sameCode compares two pieces of lesson JavaScript by their shapes as
+// the shell reads them, comments gone and literal text blanked; nil
+// means they are the same code.
 func sameCode(en, tr string) *codeDiff {
 	if en == tr {
 		return nil
 	}
-	et, eerr := jsTokens(en)
-	tt, terr := jsTokens(tr)
+	et, eerr := shell.Shape(en)
+	tt, terr := shell.Shape(tr)
 	if eerr != nil || terr != nil {
 		// Code goja cannot read (a mongosh command line such as `show
 		// collections`) cannot be compared token by token: it must be
@@ -179,22 +174,22 @@ func sameCode(en, tr string) *codeDiff {
 		return &codeDiff{text: "the code is not JavaScript the check can read, so it must be the English code exactly"}
 	}
 	for k := 0; k < max(len(et), len(tt)); k++ {
-		if k < len(et) && k < len(tt) && et[k].text == tt[k].text {
+		if k < len(et) && k < len(tt) && et[k].Text == tt[k].Text {
 			continue
 		}
 		var line int
 		var here string
 		if k < len(tt) {
-			line = tt[k].line - 1
+			line = tt[k].Line - 1
 		} else if len(tt) > 0 {
-			line = tt[len(tt)-1].line - 1
+			line = tt[len(tt)-1].Line - 1
 		}
 		here = strings.TrimSpace(lineOf(tr, line))
 		enLine := 0
 		if k < len(et) {
-			enLine = et[k].line - 1
+			enLine = et[k].Line - 1
 		} else if len(et) > 0 {
-			enLine = et[len(et)-1].line - 1
+			enLine = et[len(et)-1].Line - 1
 		}
 		return &codeDiff{line: line, enLine: enLine, text: fmt.Sprintf("here %q, in English %q", here, strings.TrimSpace(lineOf(en, enLine)))}
 	}
@@ -207,123 +202,4 @@ func lineOf(src string, i int) string {
 		return ""
 	}
 	return lines[i]
-}
-
-// jsToken is one element of a program's token stream and its line
-// (1-based) in the block.
-type jsToken struct {
-	text string
-	line int
-}
-
-// jsTokens reads src with goja's parser, as the shell does (a top-level
-// await is read inside an async function, as mongosh allows it), and
-// lists its syntax tree as tokens: node kinds, names, operators, numbers,
-// regular expressions and property names, with literal text blanked.
-// Comments are not in the tree, so they are not in the stream.
-func jsTokens(src string) ([]jsToken, error) {
-	prog, err := jsparser.ParseFile(nil, "", src, 0, jsparser.WithDisableSourceMaps)
-	offset := 0
-	if err != nil && strings.Contains(src, "await") {
-		if p2, err2 := jsparser.ParseFile(nil, "", "(async () => {\n"+src+"\n})", 0, jsparser.WithDisableSourceMaps); err2 == nil {
-			prog, err, offset = p2, nil, 1
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	w := &tokenWalk{file: prog.File, offset: offset, line: 1}
-	for _, st := range prog.Body {
-		w.value(reflect.ValueOf(st))
-	}
-	return w.out, nil
-}
-
-type tokenWalk struct {
-	file   *file.File
-	offset int
-	line   int
-	out    []jsToken
-}
-
-var (
-	idxType     = reflect.TypeFor[file.Idx]()
-	tokenType   = reflect.TypeFor[token.Token]()
-	unistrType  = reflect.TypeFor[unistring.String]()
-	nodeType    = reflect.TypeFor[ast.Node]()
-	filePtrType = reflect.TypeFor[*file.File]()
-)
-
-func (w *tokenWalk) emit(s string) { w.out = append(w.out, jsToken{text: s, line: w.line}) }
-
-// value walks one node or field of the tree.
-func (w *tokenWalk) value(v reflect.Value) {
-	switch v.Kind() {
-	case reflect.Interface:
-		if v.IsNil() {
-			w.emit("∅")
-			return
-		}
-		w.value(v.Elem())
-		return
-	case reflect.Pointer:
-		if v.IsNil() {
-			w.emit("∅")
-			return
-		}
-		if v.Type().Implements(nodeType) {
-			n := v.Interface().(ast.Node)
-			if p := w.file.Position(int(n.Idx0()) - w.file.Base()); p.Line > 0 {
-				w.line = p.Line - w.offset
-			}
-		}
-		switch n := v.Interface().(type) {
-		case *ast.StringLiteral:
-			w.emit(`""`)
-			return
-		case *ast.TemplateElement:
-			w.emit("``")
-			return
-		case *ast.PropertyKeyed:
-			// A property name is a field name, code however it is quoted.
-			if key, ok := n.Key.(*ast.StringLiteral); ok && !n.Computed {
-				w.emit("PropertyKeyed")
-				w.emit("key:" + string(key.Value))
-				w.emit(string(n.Kind))
-				w.value(reflect.ValueOf(n.Value))
-				return
-			}
-		}
-		w.value(v.Elem())
-		return
-	case reflect.Struct:
-		t := v.Type()
-		w.emit(t.Name())
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			switch {
-			case f.Type == idxType, f.Type == filePtrType, f.Name == "Source", f.Name == "DeclarationList":
-				// Positions, the raw source (with its comments), and the
-				// declarations the parser lists again beside the body.
-				continue
-			}
-			w.value(v.Field(i))
-		}
-		return
-	case reflect.Slice:
-		w.emit(fmt.Sprintf("[%d", v.Len()))
-		for i := 0; i < v.Len(); i++ {
-			w.value(v.Index(i))
-		}
-		w.emit("]")
-		return
-	}
-	switch {
-	case v.Type() == tokenType:
-		w.emit(v.Interface().(token.Token).String())
-	case v.Type() == unistrType:
-		w.emit(string(v.Interface().(unistring.String)))
-	default:
-		w.emit(fmt.Sprint(v.Interface()))
-	}
 }

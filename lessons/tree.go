@@ -26,17 +26,16 @@ type Tree struct {
 // treeReadLimit bounds the nodes read for a picture.
 const treeReadLimit = 500
 
-// readTree loads the tree from the first collection named in the step's
-// code whose documents are tree nodes, and marks what the outputs
-// returned.
-func (r *Runner) readTree(ctx context.Context, st *Step, res *StepResult) *Tree {
-	if !treeShaped(res) {
+// readTree loads the tree from the first collection the step used whose
+// documents are tree nodes, and marks what the outputs returned.
+func (p *presenter) readTree(ctx context.Context, run *stepRun, colls []string) *Tree {
+	if !treeShaped(run) {
 		return nil
 	}
-	db := r.client.Database(r.Database())
+	db := p.st.client.Database(p.st.database())
 	opts := options.Find().SetLimit(treeReadLimit).SetProjection(bson.D{{Key: "name", Value: 1}, {Key: "parent", Value: 1},
 		{Key: "path", Value: 1}, {Key: "ancestors", Value: 1}, {Key: "children", Value: 1}})
-	for _, n := range collectionsOf(st) {
+	for _, n := range colls {
 		cur, err := db.Collection(n).Find(ctx, bson.D{}, opts)
 		if err != nil {
 			continue
@@ -46,7 +45,7 @@ func (r *Runner) readTree(ctx context.Context, st *Step, res *StepResult) *Tree 
 			continue
 		}
 		if t := buildTree(docs); t != nil {
-			t.Hits = treeHits(t, res)
+			t.Hits = treeHits(t, run)
 			return t
 		}
 	}
@@ -116,7 +115,7 @@ func buildTree(docs []bson.D) *Tree {
 
 // treeHits collects what the outputs returned: documents by _id, name or
 // path, and plain string ids (a parent, an ancestors array).
-func treeHits(t *Tree, res *StepResult) map[string]int {
+func treeHits(t *Tree, run *stepRun) map[string]int {
 	byName := map[string]string{}
 	for id, n := range t.Name {
 		byName[n] = id
@@ -178,12 +177,6 @@ func treeHits(t *Tree, res *StepResult) map[string]int {
 			}
 		}
 	}
-	for _, b := range res.Blocks {
-		if b.Block != nil && b.Block.Kind == Run {
-			for _, o := range b.Result.Outputs {
-				walk(o.Value)
-			}
-		}
-	}
+	run.eachOutput(walk)
 	return hits
 }

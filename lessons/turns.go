@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Turns share one server among the runners of many learners (a
+// Turns share one server among the sessions of many learners (a
 // classroom's students): at most n of their operations run at once, and
 // the others wait for a turn, first come first served.
 //
@@ -27,7 +27,20 @@ import (
 type Turns struct {
 	slots chan struct{}
 	hold  time.Duration
+	// from, if set, asks another process for the turns (TurnsFrom).
+	from func(ctx context.Context) (done func(), err error)
 }
+
+// TurnsFrom are turns that another process gives: a classroom student's
+// session runs in a process of its own and asks the room's for each turn
+// (take waits for one, done gives it back).
+func TurnsFrom(take func(ctx context.Context) (done func(), err error)) *Turns {
+	return &Turns{from: take}
+}
+
+// Take waits for a turn, or for ctx; done gives the turn back. The room
+// gives its turns to its students' processes through it.
+func (t *Turns) Take(ctx context.Context) (done func(), err error) { return t.take(ctx) }
 
 // NewTurns lets n operations run at once (at least one), each holding
 // its turn for at most hold (0 means until it ends).
@@ -40,6 +53,9 @@ func NewTurns(n int, hold time.Duration) *Turns {
 func (t *Turns) take(ctx context.Context) (done func(), err error) {
 	if t == nil {
 		return func() {}, nil
+	}
+	if t.from != nil {
+		return t.from(ctx)
 	}
 	select {
 	case t.slots <- struct{}{}:

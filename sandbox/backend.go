@@ -16,6 +16,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/schemalab/schemalab/sandbox/engine"
 	"github.com/schemalab/schemalab/sandbox/vocab"
@@ -49,6 +50,11 @@ type Config struct {
 	// against this backend may take (shell.Options.HeapLimit); 0 means
 	// the shell's default.
 	ScriptHeap int64
+	// Accounts makes the embedded server require a login of every
+	// connection and confine each login to its account's prefix
+	// (AddUser), as a classroom's does; the backend's own clients log in
+	// as an unconfined login of their own.
+	Accounts bool
 }
 
 // Backend is a connected sandbox. Client is the official driver's client;
@@ -79,6 +85,8 @@ type Backend struct {
 	// uri connects further clients (NewClient); it may hold credentials
 	// and is never shown.
 	uri string
+	// login, when set, logs every client of the backend in.
+	login *options.Credential
 
 	server *wire.Server
 	cancel context.CancelFunc
@@ -118,7 +126,7 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 	var err error
 	switch kind {
 	case KindEmbedded:
-		err = startEmbedded(ctx, b)
+		err = startEmbedded(ctx, b, cfg.Accounts)
 	case KindMongod:
 		err = startMongodBackend(ctx, b, cfg.MongodPath)
 	case KindURI:
@@ -135,18 +143,23 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 	return b, nil
 }
 
-// StartEmbedded starts the in-process server on a free loopback port and
-// connects the driver to it, with the default prefix.
-func StartEmbedded(ctx context.Context) (*Backend, error) {
-	return Open(ctx, Config{Kind: KindEmbedded})
-}
-
-func startEmbedded(ctx context.Context, b *Backend) error {
+func startEmbedded(ctx context.Context, b *Backend, accounts bool) error {
 	sctx, cancel := context.WithCancel(context.Background())
-	srv, err := wire.Start(sctx, wire.Options{Engine: engine.New(engine.Options{})})
+	opts := wire.Options{Engine: engine.New(engine.Options{})}
+	if accounts {
+		opts.RequireAuth, opts.Confine = true, ConfineCommand
+	}
+	srv, err := wire.Start(sctx, opts)
 	if err != nil {
 		cancel()
 		return fmt.Errorf("start the embedded sandbox: %w", err)
+	}
+	if accounts {
+		if b.login, err = ownLogin(srv); err != nil {
+			_ = srv.Close()
+			cancel()
+			return fmt.Errorf("start the embedded sandbox: %w", err)
+		}
 	}
 	b.Kind, b.Host, b.uri, b.server, b.cancel = KindEmbedded, "embedded sandbox", srv.URI(), srv, cancel
 	client, err := newClient(b.uri, b.clientSettings())
@@ -328,5 +341,5 @@ func (b *Backend) ForPrefix(ctx context.Context, prefix string) (*Backend, error
 		return nil, err
 	}
 	return &Backend{Client: client, Kind: b.Kind, Host: b.Host, Version: b.Version, Topology: b.Topology,
-		prefix: prefix, confined: true, unsafeAnyDB: b.unsafeAnyDB, scriptHeap: b.scriptHeap, uri: b.uri}, nil
+		prefix: prefix, confined: true, unsafeAnyDB: b.unsafeAnyDB, scriptHeap: b.scriptHeap, uri: b.uri, login: b.login}, nil
 }

@@ -22,6 +22,10 @@ type ClientOptions struct {
 	Prefix string
 	// Monitor, when set, receives every command the client sends.
 	Monitor *event.CommandMonitor
+	// Username and Password, when Username is set, log the client in
+	// (SCRAM-SHA-256, authSource admin): a classroom's student process
+	// logs in to the room's server with credentials made for it.
+	Username, Password string
 }
 
 // NewClient connects a new client to the backend's server. Every client
@@ -30,6 +34,12 @@ type ClientOptions struct {
 func (b *Backend) NewClient(ctx context.Context, o ClientOptions) (*mongo.Client, error) {
 	s := b.clientSettings()
 	s.monitor = o.Monitor
+	if o.Username != "" {
+		s.credential = &options.Credential{
+			AuthMechanism: "SCRAM-SHA-256", AuthSource: "admin",
+			Username: o.Username, Password: o.Password,
+		}
+	}
 	if o.Prefix != "" {
 		if err := ValidatePrefix(o.Prefix); err != nil {
 			return nil, err
@@ -49,7 +59,7 @@ func (b *Backend) NewClient(ctx context.Context, o ClientOptions) (*mongo.Client
 
 // clientSettings are how this backend's clients connect.
 func (b *Backend) clientSettings() clientSettings {
-	s := clientSettings{selectionTimeout: serverSelectionTimeout}
+	s := clientSettings{selectionTimeout: serverSelectionTimeout, credential: b.login}
 	switch b.Kind {
 	case KindEmbedded:
 		s.pollMonitoring = true
@@ -66,12 +76,17 @@ func (b *Backend) clientSettings() clientSettings {
 
 type clientSettings struct {
 	selectionTimeout time.Duration
-	// pollMonitoring: an in-process server needs no streaming hello, and
-	// a pending awaitable hello would hold up Disconnect at exit.
+	// pollMonitoring: an in-process server needs no streaming hello. The
+	// embedded server now streams as mongod does (Disconnect closes the
+	// stream in about a millisecond), but streaming takes a second
+	// monitoring connection per client for round-trip times, and its
+	// topology never changes.
 	pollMonitoring bool
 	direct         bool
 	appName        string
 	monitor        *event.CommandMonitor
+	// credential, when set, logs the client in.
+	credential *options.Credential
 	// guard, when set, confines the client: every message it sends passes
 	// the policy first (guard.go).
 	guard *policy
@@ -91,6 +106,9 @@ func newClient(uri string, s clientSettings) (*mongo.Client, error) {
 	}
 	if s.monitor != nil {
 		opts.SetMonitor(s.monitor)
+	}
+	if s.credential != nil {
+		opts.SetAuth(*s.credential)
 	}
 	if s.guard != nil {
 		d := &guardDialer{policy: *s.guard, tls: opts.TLSConfig, ocspCache: ocsp.NewCache()}

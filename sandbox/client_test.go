@@ -25,6 +25,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/sandboxtest"
 	"github.com/schemalab/schemalab/sandbox/vocab"
 	"github.com/schemalab/schemalab/sandbox/wire"
 )
@@ -181,11 +182,7 @@ func TestConfinedClientNeverOffersCompression(t *testing.T) {
 // otherwise encrypt before the guard could read): tls and tlsCAFile from
 // the URI still apply.
 func TestConfinedClientOverTLS(t *testing.T) {
-	srv, err := wire.Start(context.Background(), wire.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := sandboxtest.Start(t)
 	caFile, cert := selfSignedCert(t)
 	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{cert}})
 	if err != nil {
@@ -198,7 +195,7 @@ func TestConfinedClientOverTLS(t *testing.T) {
 			if err != nil {
 				return
 			}
-			out, err := net.Dial("tcp", srv.Addr().String())
+			out, err := net.Dial("tcp", srv.Address())
 			if err != nil {
 				in.Close()
 				return

@@ -14,9 +14,10 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/sandboxtest"
+	"github.com/schemalab/schemalab/sandbox/vocab"
 	"github.com/schemalab/schemalab/sandbox/wire"
 )
 
@@ -62,16 +63,8 @@ type importantSnapshot struct {
 }
 
 func newFuzzTarget(f *testing.F) *fuzzTarget {
-	srv, err := wire.Start(context.Background(), wire.Options{})
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() { _ = srv.Close() })
-	client, err := mongo.Connect(options.Client().ApplyURI(srv.URI()))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() { _ = client.Disconnect(context.Background()) })
+	srv := sandboxtest.Start(f)
+	client := srv.Client(f)
 	ctx := context.Background()
 	if _, err := client.Database("important").Collection("people").InsertOne(ctx, bson.D{{Key: "_id", Value: int32(1)}, {Key: "secret", Value: fuzzSecret}}); err != nil {
 		f.Fatal(err)
@@ -102,7 +95,7 @@ func (ft *fuzzTarget) snapshot(t testing.TB) importantSnapshot {
 		t.Fatal(err)
 	}
 	for _, n := range names {
-		if !inPrefix(n, "schemalab_") {
+		if !vocab.InPrefix(n, "schemalab_") {
 			s.Outside = append(s.Outside, n)
 		}
 	}
@@ -157,7 +150,7 @@ func (ft *fuzzTarget) run(t *testing.T, stream []byte, cut int) {
 		if serverCommandsReadingNothing[name] {
 			continue
 		}
-		if !inPrefix(dbs[0], "schemalab_") && !(dbs[0] == "admin" && adminCommandsNamingNamespaces[name]) {
+		if !vocab.InPrefix(dbs[0], "schemalab_") && !(dbs[0] == "admin" && adminCommandsNamingNamespaces[name]) {
 			t.Fatalf("the guard passed on %s on database %q: %v", name, dbs[0], m.Command)
 		}
 		ft.replayMessage(t, msg, m)

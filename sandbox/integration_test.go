@@ -14,7 +14,7 @@ import (
 	"github.com/schemalab/schemalab/content"
 	"github.com/schemalab/schemalab/lessons"
 	"github.com/schemalab/schemalab/sandbox"
-	"github.com/schemalab/schemalab/sandbox/wire"
+	"github.com/schemalab/schemalab/sandbox/sandboxtest"
 )
 
 // TestLessonsThroughURIOnSharedServer runs every built-in lesson through
@@ -24,12 +24,7 @@ func TestLessonsThroughURIOnSharedServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: runs every built-in lesson through --uri (about 15 s)")
 	}
-	srv, err := wire.Start(context.Background(), wire.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	checkLessonsOn(t, srv.URI(), "alice_")
+	checkLessonsOn(t, sandboxtest.Start(t).URI(), "alice_")
 }
 
 // TestLessonsOnRealMongoDB is the same against a real server.
@@ -102,16 +97,16 @@ func checkLessonsOn(t *testing.T, uri, prefix string) {
 			if err := be.ResetDB(ctx, db); err != nil {
 				t.Fatal(err)
 			}
-			r := lessons.NewRunner(&lessons.Sandbox{Connect: be.Connector(), Prefix: be.Prefix(), ResetDB: be.ResetDB}, l, lessons.RunnerOptions{})
+			r := lessons.NewSession(&lessons.Sandbox{Connect: be.Connector(), Prefix: be.Prefix(), ResetDB: be.ResetDB}, l, lessons.SessionOptions{})
 			defer r.Close()
 			if r.Database() != db {
-				t.Fatalf("runner uses %s, sandbox %s", r.Database(), db)
+				t.Fatalf("the session uses %s, the sandbox %s", r.Database(), db)
 			}
-			if err := r.Reset(ctx); err != nil {
+			if _, err := r.Do(ctx, lessons.Request{Op: lessons.OpReset}); err != nil {
 				t.Fatal(err)
 			}
 			for i := range l.Steps {
-				res, err := r.CheckStep(ctx, i)
+				res, err := r.Do(ctx, lessons.Request{Op: lessons.OpCheck, Step: i})
 				if err != nil {
 					t.Fatalf("step %d: %v", i+1, err)
 				}

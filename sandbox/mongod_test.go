@@ -111,8 +111,8 @@ func TestMongodSpawnReadyAndCleanup(t *testing.T) {
 			t.Errorf("mongod args %q lack %q", args, want)
 		}
 	}
-	if !strings.HasPrefix(b.Host, "127.0.0.1:") || b.URI() != "mongodb://"+b.Host+"/" {
-		t.Errorf("Host %q, URI %q", b.Host, b.URI())
+	if !strings.HasPrefix(b.Host, "127.0.0.1:") || b.mongod.uri() != "mongodb://"+b.Host+"/" {
+		t.Errorf("Host %q, URI %q", b.Host, b.mongod.uri())
 	}
 	if b.Kind != KindMongod || b.Version != "8.0.4" || b.Topology != "standalone" {
 		t.Errorf("Kind %q Version %q Topology %q", b.Kind, b.Version, b.Topology)

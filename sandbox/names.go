@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/schemalab/schemalab/sandbox/vocab"
 )
 
 // maxDBNameBytes is MongoDB's limit on a database name (64 bytes including
@@ -92,19 +94,8 @@ func (b *Backend) CheckDB(name string) error {
 	if b == nil || !b.Enforced() {
 		return nil
 	}
-	if !inPrefix(name, b.prefix) {
+	if !vocab.InPrefix(name, b.prefix) {
 		return &OutsideSandboxError{Database: name, Prefix: b.prefix, Unlockable: !b.confined}
 	}
 	return nil
-}
-
-// inPrefix reports whether database name is <prefix>something. The
-// server's own databases never are, even under a prefix such as "ad" or
-// "loc".
-func inPrefix(name, prefix string) bool {
-	switch name {
-	case "admin", "local", "config":
-		return false
-	}
-	return len(name) > len(prefix) && strings.HasPrefix(name, prefix)
 }

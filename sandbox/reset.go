@@ -22,41 +22,15 @@ const markerID = "schemalab"
 // claim a database that holds data but no marker.
 var ErrNotCreatedBySchemalab = errors.New("database not created by schemalab")
 
-// PrepareDB marks database name as schemalab's before a lesson uses it, by
-// writing {_id: "schemalab", createdAt, version, prefix} into _schemalab.
-// On a real server it refuses a name outside the prefix, and a database
-// that already holds collections without the marker (claiming it would let
-// a later reset drop someone's data). On the embedded sandbox it does
-// nothing: that server holds only the course, and the marker would show up
-// in the learner's `show collections`.
-func (b *Backend) PrepareDB(ctx context.Context, name string) error {
-	if b.Kind == KindEmbedded {
-		return nil
-	}
-	if !inPrefix(name, b.prefix) {
-		return fmt.Errorf("prepare database %q: %w", name, &OutsideSandboxError{Database: name, Prefix: b.prefix})
-	}
-	if !b.isOwned(name) {
-		if err := b.verifyMarker(ctx, name, "use"); err != nil {
-			return err
-		}
-	}
-	if err := b.writeMarker(ctx, name); err != nil {
-		return err
-	}
-	b.setOwned(name)
-	return nil
-}
-
 // ResetDB drops database name so that a lesson starts afresh. It drops only
 // names under the prefix, whatever --unsafe-any-db says. On a real server,
 // before the first drop of name in this process it checks the _schemalab
 // marker: an existing database with collections but no marker was not
 // created by schemalab, and ResetDB refuses, saying why. After the drop it
-// writes the marker again (PrepareDB), so the database stays recognisably
+// writes the marker again, so the database stays recognisably
 // schemalab's.
 func (b *Backend) ResetDB(ctx context.Context, name string) error {
-	if !inPrefix(name, b.prefix) {
+	if !vocab.InPrefix(name, b.prefix) {
 		return fmt.Errorf("refusing to reset database %q: only databases starting with the sandbox prefix %q are reset", name, b.prefix)
 	}
 	if b.Kind != KindEmbedded && !b.isOwned(name) {

@@ -6,6 +6,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/stages"
 	"github.com/schemalab/schemalab/sandbox/vocab"
 )
 
@@ -44,9 +45,12 @@ var allowedCommands = map[string]commandScope{
 	// The driver ends its sessions when a client disconnects; a session id
 	// is a random UUID, so no one ends another's.
 	"endSessions": scopeServer,
-	// What the shell shows of the server: db.version(), db.listCommands().
-	// Neither reveals anything about any database.
+	// What the shell shows of the server: db.version(), db.listCommands(),
+	// and of the connection: db.runCommand({connectionStatus: 1}), which
+	// names only the connection's own user. None reveals anything about
+	// any database.
 	"buildInfo": scopeServer, "buildinfo": scopeServer, "listCommands": scopeServer,
+	"connectionStatus": scopeServer,
 
 	// Reads of the learner's databases.
 	"find": scopeDatabase, "getMore": scopeDatabase, "killCursors": scopeDatabase,
@@ -86,6 +90,14 @@ type policy struct {
 	unlockable bool
 }
 
+// ConfineCommand is the guard's decision about cmd, a command document as
+// a server receives it, for a client confined to the databases named
+// prefix*: nil, or the *OutsideSandboxError that refuses it. The embedded
+// server makes it for every command of a user with a prefix
+// (wire.Options.Confine), so that the server and the client-side guard
+// refuse the same commands with the same words.
+func ConfineCommand(prefix string, cmd bson.D) error { return policy{prefix: prefix}.check(cmd) }
+
 // check returns nil for a command the policy allows, else an
 // *OutsideSandboxError saying why not.
 func (p policy) check(cmd bson.D) error {
@@ -101,15 +113,15 @@ func (p policy) check(cmd bson.D) error {
 	case scopeServer:
 		return nil
 	case scopeDatabase:
-		if !inPrefix(db, p.prefix) {
+		if !vocab.InPrefix(db, p.prefix) {
 			return p.outside(name, db)
 		}
 	case scopeAdmin:
-		if db != "admin" && !inPrefix(db, p.prefix) {
+		if db != "admin" && !vocab.InPrefix(db, p.prefix) {
 			return p.outside(name, db)
 		}
 	default:
-		if !inPrefix(db, p.prefix) {
+		if !vocab.InPrefix(db, p.prefix) {
 			return p.outside(name, db)
 		}
 		return p.refuse(name, "the sandbox does not allow this command")
@@ -139,7 +151,7 @@ func (p policy) commandDB(name string, cmd bson.D) (string, error) {
 		return dbs[0], nil
 	}
 	for _, db := range dbs {
-		if !inPrefix(db, p.prefix) {
+		if !vocab.InPrefix(db, p.prefix) {
 			return "", p.outside(name, db)
 		}
 	}
@@ -195,7 +207,7 @@ func (p policy) checkName(cmd, what string, v any, parse func(string) string) er
 	if !ok {
 		return p.refuse(cmd, what+" is not a string")
 	}
-	if target := parse(s); !inPrefix(target, p.prefix) {
+	if target := parse(s); !vocab.InPrefix(target, p.prefix) {
 		return p.outside(cmd, target)
 	}
 	return nil
@@ -218,55 +230,42 @@ func (p policy) checkExplained(db string, inner bson.D) error {
 	return p.checkNamespaces(name, db, inner)
 }
 
-// allowedStages are the aggregation stages of MongoDB 8.0 a learner's
-// pipeline may use. Absent: the internal stages ($mergeCursors, $cursor,
-// $_internal*, ...), which a server without authentication would run for
-// anyone, and the server-wide ones ($currentOp, $listLocalSessions,
-// $listSessions, $queryStats, $querySettings, $listSampledQueries,
-// $shardedDataDistribution, $listCatalog, $listClusterCatalog).
-var allowedStages = map[string]bool{
-	"$addFields": true, "$bucket": true, "$bucketAuto": true, "$changeStream": true,
-	"$changeStreamSplitLargeEvent": true, "$collStats": true, "$count": true, "$densify": true,
-	"$documents": true, "$facet": true, "$fill": true, "$geoNear": true, "$graphLookup": true,
-	"$group": true, "$indexStats": true, "$limit": true, "$listSearchIndexes": true,
-	"$lookup": true, "$match": true, "$merge": true, "$out": true, "$planCacheStats": true,
-	"$project": true, "$redact": true, "$replaceRoot": true, "$replaceWith": true,
-	"$sample": true, "$search": true, "$searchMeta": true, "$set": true,
-	"$setWindowFields": true, "$skip": true, "$sort": true, "$sortByCount": true,
-	"$unionWith": true, "$unset": true, "$unwind": true, "$vectorSearch": true,
+// allowedStage reports whether a learner's pipeline may use a stage: any
+// stage of MongoDB 8.0 (sandbox/stages describes them) except the internal
+// ones ($mergeCursors, $_internal*, ...), which a server without
+// authentication would run for anyone, and the server-wide ones
+// ($currentOp, $listLocalSessions, $listSessions, $queryStats,
+// $querySettings, $listSampledQueries, $shardedDataDistribution,
+// $listCatalog, $listClusterCatalog).
+func allowedStage(name string) bool {
+	s, ok := stages.Lookup(name)
+	return ok && !s.Internal && !s.ServerWide
 }
 
-// checkPipeline refuses stages outside allowedStages, in pipeline and in
-// the sub-pipelines of its $facet, $lookup and $unionWith stages. A
-// pipeline that is not an array of documents is left to the server to
+// checkPipeline refuses stages allowedStage refuses, in pipeline and in
+// its sub-pipelines ($facet, $lookup, $unionWith, $merge's whenMatched).
+// A pipeline that is not an array of documents is left to the server to
 // refuse.
 func (p policy) checkPipeline(name string, v any, depth int) error {
-	stages, ok := v.(bson.A)
+	arr, ok := v.(bson.A)
 	if !ok {
 		return nil
 	}
 	if depth > maxWalkDepth {
 		return p.refuse(name, "it is nested too deeply to check")
 	}
-	for _, st := range stages {
+	for _, st := range arr {
 		stage, ok := st.(bson.D)
 		if !ok {
 			continue
 		}
 		for _, e := range stage {
-			if !allowedStages[e.Key] {
+			if !allowedStage(e.Key) {
 				return p.refuse(name, "the sandbox does not allow the stage `"+e.Key+"`")
 			}
-			spec, _ := e.Value.(bson.D)
-			for _, sub := range spec {
-				var err error
-				switch {
-				case e.Key == "$facet":
-					err = p.checkPipeline(name, sub.Value, depth+1)
-				case sub.Key == "pipeline" && (e.Key == "$lookup" || e.Key == "$unionWith"):
-					err = p.checkPipeline(name, sub.Value, depth+1)
-				}
-				if err != nil {
+			desc, _ := stages.Lookup(e.Key)
+			for _, sub := range desc.Pipelines(e.Value) {
+				if err := p.checkPipeline(name, sub, depth+1); err != nil {
 					return err
 				}
 			}
@@ -275,24 +274,14 @@ func (p policy) checkPipeline(name string, v any, depth int) error {
 	return nil
 }
 
-// stageTargets are the aggregation stages that name a collection of
-// possibly another database, and where in their specification that
-// database is: $out {db}, $merge {into: {db}}, $lookup and $graphLookup
-// {from: {db}}, $unionWith {coll: {db}} (and a bare db beside each).
-var stageTargets = map[string][]string{
-	"$out":         {"db"},
-	"$merge":       {"db", "into"},
-	"$lookup":      {"db", "from"},
-	"$graphLookup": {"db", "from"},
-	"$unionWith":   {"db", "coll", "from"},
-}
-
 // checkStageTargets walks v, all of it, for aggregation stages naming
-// another database: wherever a pipeline sits (aggregate, explain, views,
-// $facet, sub-pipelines, update pipelines, $merge's whenMatched, or a
-// place no one thought of), its stages are checked. A string target
-// ($out: "c", from: "c") is a collection of the command's own database,
-// which is already checked.
+// another database ($out {db}, $merge {into: {db}}, $lookup and
+// $graphLookup {from: {db}}, $unionWith {coll: {db}}, and a bare db beside
+// each, as the stage descriptors report them): wherever a pipeline sits
+// (aggregate, explain, views, $facet, sub-pipelines, update pipelines,
+// $merge's whenMatched, or a place no one thought of), its stages are
+// checked. A stage naming no database ($out: "c", from: "c") acts on the
+// command's own database, which is already checked.
 func (p policy) checkStageTargets(name string, v any, depth int) error {
 	if depth > maxWalkDepth {
 		return p.refuse(name, "it is nested too deeply to check")
@@ -306,21 +295,22 @@ func (p policy) checkStageTargets(name string, v any, depth int) error {
 		}
 	case bson.D:
 		for _, e := range x {
-			if spec, ok := e.Value.(bson.D); ok {
-				for _, k := range stageTargets[e.Key] {
-					what := "`" + e.Key + "." + k + "`"
-					err := eachKey(spec, k, func(v any) error {
-						if k == "db" {
-							return p.checkName(name, what, v, databaseName)
-						}
-						if d, ok := v.(bson.D); ok {
-							return eachKey(d, "db", func(v any) error { return p.checkName(name, what+".db", v, databaseName) })
-						}
-						return nil
-					})
-					if err != nil {
-						return err
+			if desc, ok := stages.Lookup(e.Key); ok {
+				var err error
+				desc.Refs(e.Value, func(r stages.Ref) {
+					if err != nil || !r.HasDB {
+						return
 					}
+					what := "`" + r.Stage + "." + r.Field + "`"
+					switch {
+					case r.Malformed:
+						err = p.refuse(name, what+" is not a string")
+					case !vocab.InPrefix(r.DB, p.prefix):
+						err = p.outside(name, r.DB)
+					}
+				})
+				if err != nil {
+					return err
 				}
 			}
 			if err := p.checkStageTargets(name, e.Value, depth+1); err != nil {

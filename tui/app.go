@@ -166,21 +166,29 @@ func (m *Model) connectCmd() tea.Cmd {
 }
 
 // pageArea is where pages draw: the window minus margins and the status
-// line.
-func (m *Model) pageArea() (w, h, x, y int) {
+// line, computed from the size alone, so that drawing, the mouse and the
+// cursor place the page alike.
+func (m *Model) pageArea() common.Rect {
 	if m.Present {
-		return m.Width - 8, m.Height - 2, 4, 1
+		return common.Rect{X: 4, Y: 1, W: m.Width - 8, H: m.Height - 2}
 	}
-	return m.Width, m.Height - 1, 0, 0
+	return common.Rect{W: m.Width, H: m.Height - 1}
+}
+
+// page is the page shown: the open lesson, else the catalog.
+func (m *Model) page() common.Component {
+	if m.lesson != nil {
+		return m.lesson
+	}
+	return m.catalog
 }
 
 func (m *Model) resize() {
-	w, h, x, y := m.pageArea()
+	r := m.pageArea()
 	m.help.SetWidth(m.Width)
-	m.catalog.SetSize(w, h)
+	m.catalog.SetSize(r.W, r.H)
 	if m.lesson != nil {
-		m.lesson.SetOrigin(x, y)
-		m.lesson.SetSize(w, h)
+		m.lesson.SetSize(r.W, r.H)
 	}
 }
 
@@ -237,12 +245,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return cmd
 	case tea.KeyPressMsg:
 		return m.key(msg)
-	}
-	if m.lesson != nil {
-		_, cmd := m.lesson.Update(msg)
+	case tea.MouseWheelMsg:
+		msg = m.pageArea().Wheel(msg)
+		_, cmd := m.page().Update(msg)
 		return cmd
 	}
-	_, cmd := m.catalog.Update(msg)
+	_, cmd := m.page().Update(msg)
 	return cmd
 }
 
@@ -295,11 +303,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Follow) && m.notice() != "":
 		return m.follow()
 	}
-	if m.lesson != nil {
-		_, cmd := m.lesson.Update(msg)
-		return cmd
-	}
-	_, cmd := m.catalog.Update(msg)
+	_, cmd := m.page().Update(msg)
 	return cmd
 }
 
@@ -340,11 +344,11 @@ func (m *Model) openLesson(id string, step int) tea.Cmd {
 		}
 	}
 	m.opened++
-	w, h, _, _ := m.pageArea()
+	r := m.pageArea()
 	c := m.Common
-	c.Width, c.Height = w, h
+	c.Width, c.Height = r.W, r.H
 	m.lesson = lesson.New(m.ctx, c, l, lesson.Options{
-		Runner: lessons.NewRunner(m.backend, l, lessons.RunnerOptions{Timeout: m.opts.ScriptTimeout, Locale: m.L}), Store: m.opts.Store, Next: next,
+		Session: lessons.NewSession(m.backend, l, lessons.SessionOptions{Timeout: m.opts.ScriptTimeout, Locale: m.L}), Store: m.opts.Store, Next: next,
 		Observe: m.opts.OnActivity,
 		Step:    step, FirstSeq: m.opened << 20, ExerciseDir: m.opts.ExerciseDir,
 	})
@@ -361,7 +365,7 @@ func (m *Model) View() tea.View {
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "schemalab"
 	if m.lesson != nil && !m.showHelp {
-		v.Cursor = m.lesson.Cursor()
+		v.Cursor = m.pageArea().Cursor(m.lesson.Cursor())
 	}
 	return v
 }
@@ -378,18 +382,16 @@ func (m *Model) render() string {
 			st.Muted.Render(m.T(msgNeeds, map[string]any{"W": minWidth, "H": minHeight, "Width": m.Width, "Height": m.Height}))
 		return lipgloss.Place(m.Width, m.Height, lipgloss.Center, lipgloss.Center, msg)
 	}
-	w, h, x, y := m.pageArea()
+	r := m.pageArea()
+	w, h, x, y := r.W, r.H, r.X, r.Y
 	var page string
-	var km help.KeyMap = m.catalog
+	var km help.KeyMap = m.page()
 	switch {
 	case m.showHelp:
 		page = m.helpPage(w, h)
 		km = helpCloser{m.Common}
-	case m.lesson != nil:
-		page = m.lesson.View()
-		km = m.lesson
 	default:
-		page = m.catalog.View()
+		page = m.page().View()
 	}
 	page = common.FitBlock(page, w, h)
 	if x > 0 || y > 0 {
@@ -411,11 +413,7 @@ func (m *Model) question() string {
 
 func (m *Model) helpPage(w, h int) string {
 	st := m.Styles
-	var full help.KeyMap = m.catalog
-	if m.lesson != nil {
-		full = m.lesson
-	}
-	body := st.Title.Render(m.T(msgKeys, nil)) + "\n\n" + m.fullHelp(full, w) + "\n\n"
+	body := st.Title.Render(m.T(msgKeys, nil)) + "\n\n" + m.fullHelp(m.page(), w) + "\n\n"
 	if m.Present {
 		body += st.Text.Render(m.T(msgPresenting, nil)) + "\n\n"
 	}

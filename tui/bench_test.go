@@ -61,7 +61,7 @@ func BenchmarkKeyToFrame200x50(b *testing.B) {
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
 	until(b, m, m.connectCmd(), func(msg tea.Msg) bool { _, ok := msg.(backendReadyMsg); return ok })
 	_, cmd := m.Update(press("enter"))
-	until(b, m, cmd, func(msg tea.Msg) bool { _, ok := msg.(lesson.StepRan); return ok })
+	until(b, m, cmd, func(msg tea.Msg) bool { _, ok := msg.(lesson.Ran); return ok })
 	m.Update(press("a"))
 	if s := screen(m); !strings.Contains(s, "line 30: ") || !strings.Contains(s, "/2") {
 		b.Fatalf("the output is not shown expanded:\n%s", s)
@@ -84,7 +84,7 @@ func BenchmarkShowAllToFrame200x50(b *testing.B) {
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
 	until(b, m, m.connectCmd(), func(msg tea.Msg) bool { _, ok := msg.(backendReadyMsg); return ok })
 	_, cmd := m.Update(press("enter"))
-	until(b, m, cmd, func(msg tea.Msg) bool { _, ok := msg.(lesson.StepRan); return ok })
+	until(b, m, cmd, func(msg tea.Msg) bool { _, ok := msg.(lesson.Ran); return ok })
 	b.ResetTimer()
 	for range b.N {
 		m.Update(press("a"))

@@ -26,9 +26,6 @@ type AnnouncementMsg struct {
 // the progress store has recorded it.
 type Activity = lesson.Activity
 
-// ActivityKind says what a learner did.
-type ActivityKind = lesson.ActivityKind
-
 const (
 	// ActivityMoved: a lesson opened at a step, or another step is shown.
 	ActivityMoved = lesson.ActivityMoved

@@ -16,7 +16,10 @@ import (
 
 	"github.com/schemalab/schemalab/content"
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/locale"
+	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/components/prose"
+	"github.com/schemalab/schemalab/tui/keymap"
 	"github.com/schemalab/schemalab/tui/styles"
 )
 
@@ -106,6 +109,12 @@ func docPane(s string) (rows []string, last, total int) {
 // expectedTokens are the words of a step's prose and the identifiers and
 // string literals of its code, each of which must appear unbroken on
 // some screen line.
+// proseCommon is what the prose renderer is given, in English.
+func proseCommon(st *styles.Styles) common.Common {
+	l := locale.English()
+	return common.Common{Styles: st, KeyMap: keymap.Default(l), L: l}
+}
+
 func expectedTokens(st *styles.Styles, blocks []lessons.Block, exercise *lessons.Exercise) []string {
 	var out []string
 	lexer := chroma.Coalesce(lexers.Get("javascript"))
@@ -127,7 +136,7 @@ func expectedTokens(st *styles.Styles, blocks []lessons.Block, exercise *lessons
 	for _, b := range blocks {
 		switch b.Kind {
 		case lessons.Prose:
-			out = append(out, prose.Parse(b.Text, prose.Options{Styles: st}).Words()...)
+			out = append(out, prose.Parse(proseCommon(st), b.Text, prose.Options{}).Words()...)
 		case lessons.Run, lessons.Setup, lessons.Compare:
 			code(b.Text)
 		}
@@ -200,7 +209,7 @@ func TestRealTerminalWalk(t *testing.T) {
 			if captures != "" {
 				intro = filepath.Join(captures, l.ID+"-00.txt")
 			}
-			walkPane(t, tt, width, s, "introduction", prose.Parse(l.Intro, prose.Options{Styles: st}).Words(), false, intro)
+			walkPane(t, tt, width, s, "introduction", prose.Parse(proseCommon(st), l.Intro, prose.Options{}).Words(), false, intro)
 			for i := range l.Steps {
 				step := &l.Steps[i]
 				tt.keys("n")

@@ -29,7 +29,7 @@ func (g *globalOptions) lessonSandbox(be *sandbox.Backend) *lessons.Sandbox {
 		Prefix:    be.Prefix(),
 		ResetDB:   be.ResetDB,
 		HeapLimit: be.ScriptHeap(),
-		HeapShare: g.heap,
+		HeapShare: g.lessonHeap,
 		Label:     backendLabel(be, g.L),
 		Close:     be.Close,
 	}

@@ -31,7 +31,7 @@ func TestClassroomRefusesUnsafeCommandLines(t *testing.T) {
 	}{
 		{[]string{"classroom"}, "a classroom needs authentication: give --allow-keys FILE"},
 		{[]string{"classroom", "--open", "--allow-keys", keys}, "choose one of --allow-keys, --password-file and --open"},
-		{[]string{"classroom", "--open", "--instructor", "teacher"}, "--instructor needs --allow-keys or --password-file"},
+		{[]string{"classroom", "--open", "--instructor", "teacher"}, "--instructor teacher needs --instructor-keys FILE"},
 		{[]string{"classroom", "--password-file", emptyPassword}, "its first line, the class password, is empty"},
 		{[]string{"classroom", "--allow-keys", keys, "--listen", "0.0.0.0:0"}, "add --bind-any"},
 		{[]string{"classroom", "--allow-keys", keys, "--max-students", "0"}, "--max-students must be at least 1"},

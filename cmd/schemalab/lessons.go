@@ -157,12 +157,12 @@ func runLessons(ctx context.Context, g *globalOptions, args []string, stdout, st
 // runOneLesson writes one lesson's transcript and returns how many steps
 // failed; err is a failure that stops the run (a lost connection).
 func runOneLesson(ctx context.Context, g *globalOptions, be *sandbox.Backend, l *lessons.Lesson, w *transcript, check bool, stderr io.Writer) (int, error) {
-	r := lessons.NewRunner(g.lessonSandbox(be), l, lessons.RunnerOptions{
+	r := lessons.NewSession(g.lessonSandbox(be), l, lessons.SessionOptions{
 		Progress: func(line string) { fmt.Fprintf(stderr, "schemalab run: %s: %s\n", l.ID, line) },
 		Locale:   g.L,
 	})
 	defer r.Close()
-	if err := r.Reset(ctx); err != nil {
+	if _, err := r.Do(ctx, lessons.Request{Op: lessons.OpReset}); err != nil {
 		return 0, err
 	}
 	w.lesson(l, r.Database())
@@ -173,13 +173,11 @@ func runOneLesson(ctx context.Context, g *globalOptions, be *sandbox.Backend, l 
 		textProblems = lessons.CheckText(l)
 	}
 	for i := range l.Steps {
-		var res *lessons.StepResult
-		var err error
+		op := lessons.OpRun
 		if check {
-			res, err = r.CheckStep(ctx, i)
-		} else {
-			res, err = r.RunStep(ctx, i)
+			op = lessons.OpCheck
 		}
+		res, err := r.Do(ctx, lessons.Request{Op: op, Step: i})
 		if err != nil {
 			return failed, err
 		}
@@ -219,7 +217,7 @@ func runOneLesson(ctx context.Context, g *globalOptions, be *sandbox.Backend, l 
 
 // relevantFailures drops failed expectations outside --check: a plain run
 // reports only code that broke.
-func relevantFailures(res *lessons.StepResult, check bool) []lessons.Failure {
+func relevantFailures(res *lessons.Result, check bool) []lessons.Failure {
 	if check {
 		return res.Failures
 	}
@@ -404,7 +402,7 @@ func (t *transcript) lesson(l *lessons.Lesson, db string) {
 	fmt.Fprintf(t.w, "%s\n\n", bar)
 }
 
-func (t *transcript) step(l *lessons.Lesson, i int, res *lessons.StepResult) {
+func (t *transcript) step(l *lessons.Lesson, i int, res *lessons.Result) {
 	st := &l.Steps[i]
 	if t.md {
 		t.markdownStep(st, i, res)
@@ -417,15 +415,15 @@ func (t *transcript) step(l *lessons.Lesson, i int, res *lessons.StepResult) {
 		switch {
 		case b == nil:
 		case b.Kind == lessons.Setup:
-			fmt.Fprintf(t.w, "%s\n\n", t.g.L.N(msgTxSetup, strings.Count(b.Text, "\n")+1, map[string]any{"Elapsed": t.g.L.Duration(br.Result.Elapsed)}))
+			fmt.Fprintf(t.w, "%s\n\n", t.g.L.N(msgTxSetup, strings.Count(b.Text, "\n")+1, map[string]any{"Elapsed": t.g.L.Duration(br.Elapsed)}))
 		case b.Kind == lessons.Run:
 			t.code(b.Text)
-			t.output(br.Result.Transcript)
+			t.output(br.Output)
 		case b.Kind == lessons.Compare:
 			for _, v := range br.Variants {
 				fmt.Fprintln(t.w, t.say(msgTxCompare, map[string]any{"Label": v.Label}))
 				t.code(v.Block.Text)
-				t.output(v.Result.Transcript)
+				t.output(v.Output)
 			}
 			fmt.Fprint(t.w, t.figureTable(br.Variants, false))
 			fmt.Fprintln(t.w)
@@ -453,7 +451,7 @@ func (t *transcript) step(l *lessons.Lesson, i int, res *lessons.StepResult) {
 	}
 }
 
-func (t *transcript) markdownStep(st *lessons.Step, i int, res *lessons.StepResult) {
+func (t *transcript) markdownStep(st *lessons.Step, i int, res *lessons.Result) {
 	fmt.Fprintf(t.w, "## %d. %s\n\n", i+1, st.Title)
 	results := map[*lessons.Block]*lessons.BlockResult{}
 	for k := range res.Blocks {
@@ -469,8 +467,8 @@ func (t *transcript) markdownStep(st *lessons.Step, i int, res *lessons.StepResu
 			fmt.Fprintf(t.w, "<details><summary>%s</summary>\n\n```js\n%s\n```\n\n</details>\n\n", t.say(msgMdSetup, nil), b.Text)
 		case lessons.Run:
 			fmt.Fprintf(t.w, "```js\n%s\n```\n\n", b.Text)
-			if br != nil && br.Result.Transcript != "" {
-				fmt.Fprintf(t.w, "```text\n%s```\n\n", br.Result.Transcript)
+			if br != nil && br.Output != "" {
+				fmt.Fprintf(t.w, "```text\n%s```\n\n", br.Output)
 			}
 		case lessons.Compare:
 			if br == nil { // a later variant of a group already written
@@ -478,8 +476,8 @@ func (t *transcript) markdownStep(st *lessons.Step, i int, res *lessons.StepResu
 			}
 			for _, v := range br.Variants {
 				fmt.Fprintf(t.w, "**%s**\n\n```js\n%s\n```\n\n", v.Label, v.Block.Text)
-				if v.Result.Transcript != "" {
-					fmt.Fprintf(t.w, "```text\n%s```\n\n", v.Result.Transcript)
+				if v.Output != "" {
+					fmt.Fprintf(t.w, "```text\n%s```\n\n", v.Output)
 				}
 			}
 			fmt.Fprintf(t.w, "%s\n", t.figureTable(br.Variants, true))

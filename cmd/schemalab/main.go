@@ -64,6 +64,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runClassroom(ctx, &g, rest, stdout, stderr)
 	case "version":
 		return runVersion(&g, rest, stdout, stderr)
+	case studentCommand:
+		return runStudent(ctx, &g, stderr)
 	case "help":
 		g.usage(stdout)
 		return 0

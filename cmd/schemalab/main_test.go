@@ -97,10 +97,10 @@ func TestParseCommandLine(t *testing.T) {
 			if g.L.Lang() != g.Lang.Lang {
 				t.Errorf("the localizer speaks %s, the language chosen is %s", g.L.Lang(), g.Lang.Lang)
 			}
-			if g.heap == nil {
+			if g.heap == nil || g.lessonHeap == nil {
 				t.Error("no heap share for the process's shells")
 			}
-			g.L, g.heap = nil, nil
+			g.L, g.heap, g.lessonHeap = nil, nil, nil
 			if tc.wantG.Lang == (locale.Choice{}) {
 				tc.wantG.Lang = locale.Choice{Lang: "en", Known: true}
 			}

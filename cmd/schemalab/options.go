@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/schemalab/schemalab/lessons"
 	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/sandbox/shell"
 )
@@ -32,8 +33,10 @@ type globalOptions struct {
 	// what LC_ALL, LC_MESSAGES or LANG ask for; L speaks it.
 	Lang locale.Choice
 	L    *locale.Localizer
-	// heap is what every shell of this process shares of its heap.
-	heap *shell.HeapShare
+	// heap is what the shell subcommand's shell shares of this process's
+	// heap; lessonHeap what the lesson sessions share of it.
+	heap       *shell.HeapShare
+	lessonHeap *lessons.HeapShare
 }
 
 // defaultGlobalOptions applies the environment: MONGODB_URI, NO_COLOR
@@ -48,6 +51,7 @@ func defaultGlobalOptions(getenv func(string) string) globalOptions {
 		Lang:         lang,
 		L:            locale.For(lang.Lang),
 		heap:         &shell.HeapShare{},
+		lessonHeap:   &lessons.HeapShare{},
 	}
 }
 

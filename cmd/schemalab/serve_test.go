@@ -35,7 +35,7 @@ var builtBinary = sync.OnceValues(func() (string, error) {
 
 // startServe runs `schemalab serve` as a process of its own and returns
 // it with its connection string.
-func startServe(t testing.TB) (*exec.Cmd, string) {
+func startServe(t testing.TB, args ...string) (*exec.Cmd, string) {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("building the schemalab binary needs the go tool on PATH")
@@ -44,7 +44,7 @@ func startServe(t testing.TB) (*exec.Cmd, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "serve")
+	cmd := exec.Command(bin, append([]string{"serve"}, args...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

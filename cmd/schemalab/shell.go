@@ -114,6 +114,13 @@ func writeTranscript(res shell.Result, evalErr error) {
 // continuation lines while brackets are open. Ctrl+C interrupts a running
 // evaluation or clears the input; Ctrl+D on an empty line exits.
 func interactiveShell(ctx context.Context, sh *shell.Shell) int {
+	// Ctrl+C belongs to the evaluation it interrupts: main's context,
+	// which ends with the first one, would leave every later evaluation
+	// interrupted before it began.
+	signal.Reset(os.Interrupt)
+	interrupts := make(chan os.Signal, 1)
+	signal.Notify(interrupts, os.Interrupt)
+	defer signal.Stop(interrupts)
 	ed := lineedit.New(os.Stdin, os.Stdout)
 	ed.LoadHistory(historyPath())
 	defer ed.SaveHistory(historyPath())
@@ -147,7 +154,18 @@ func interactiveShell(ctx context.Context, sh *shell.Shell) int {
 		if trimmed == "exit" || trimmed == "quit" || trimmed == "exit()" || trimmed == "quit()" {
 			return 0
 		}
-		evalCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
+		select {
+		case <-interrupts: // one pressed at the prompt
+		default:
+		}
+		evalCtx, stop := context.WithCancel(ctx)
+		go func() {
+			select {
+			case <-interrupts:
+				stop()
+			case <-evalCtx.Done():
+			}
+		}()
 		res, evalErr := sh.Eval(evalCtx, src)
 		stop()
 		writeTranscript(res, evalErr)

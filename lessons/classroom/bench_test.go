@@ -33,7 +33,7 @@ func BenchmarkSeedBucketStudent(b *testing.B) {
 	built := liveHeap()
 	b.ResetTimer()
 	for i := range b.N {
-		if ok, err := tpl.Seed(ctx, l, fmt.Sprintf("s%d_bucket", i), 1); err != nil || !ok {
+		if ok, err := tpl.seed(ctx, l, fmt.Sprintf("s%d_bucket", i), 1); err != nil || !ok {
 			b.Fatalf("seed: ok=%v err=%v", ok, err)
 		}
 	}

@@ -2,6 +2,7 @@ package classroom
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -213,6 +214,8 @@ func TestStudentName(t *testing.T) {
 	for login, want := range map[string]string{
 		"alice": "alice", "Alice": "alice", "john_doe": "john-doe", "John.Doe": "john-doe",
 		"_x_": "x", "a  b": "a-b", "r2d2": "r2d2",
+		// Width, case and script look-alikes are the name they look like.
+		"ＢＯＢ": "bob", "BOB": "bob", "bоb": "bob", "ΑLICE": "alice", "straße": "strasse",
 	} {
 		got, err := StudentName(login)
 		if err != nil || got != want {
@@ -229,25 +232,73 @@ func TestStudentName(t *testing.T) {
 func TestRosterBindsANameToTheFirstIdentity(t *testing.T) {
 	dir := t.TempDir()
 	r := NewRoster(dir)
-	alice, err := r.Claim("alice", "SHA256:a")
+	_, alice, err := r.Claim("alice", "SHA256:a")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if filepath.Dir(alice) != dir || !strings.HasPrefix(filepath.Base(alice), "alice@") {
 		t.Fatalf("alice's directory is %s", alice)
 	}
-	if again, err := r.Claim("alice", "SHA256:a"); err != nil || again != alice {
+	if _, again, err := r.Claim("alice", "SHA256:a"); err != nil || again != alice {
 		t.Fatalf("the owner claims again: %s, %v", again, err)
 	}
-	if _, err := r.Claim("alice", "SHA256:x"); !errors.Is(err, ErrNameTaken) {
+	if _, _, err := r.Claim("alice", "SHA256:x"); !errors.Is(err, ErrNameTaken) {
 		t.Fatalf("another key claims alice: %v", err)
 	}
 	// A longer name that starts the same is another student.
-	if _, err := r.Claim("alice-b", "SHA256:x"); err != nil {
+	if _, _, err := r.Claim("alice-b", "SHA256:x"); err != nil {
 		t.Fatalf("alice-b: %v", err)
 	}
 	// The binding outlives the process: it is the directory.
-	if _, err := NewRoster(dir).Claim("alice", "SHA256:x"); !errors.Is(err, ErrNameTaken) {
+	if _, _, err := NewRoster(dir).Claim("alice", "SHA256:x"); !errors.Is(err, ErrNameTaken) {
 		t.Fatalf("after a restart, another key claims alice: %v", err)
+	}
+}
+
+// Names that look alike are one name: the first to log in binds them
+// all, and the owner logging in under a look-alike lands in their own.
+func TestRosterBindsLookAlikesTogether(t *testing.T) {
+	r := NewRoster(t.TempDir())
+	_, bob, err := r.Claim("bob", "SHA256:bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lookAlike := range []string{"b0b", "BOB", "bob"} {
+		if _, _, err := r.Claim(lookAlike, "SHA256:mallory"); !errors.Is(err, ErrNameTaken) {
+			t.Errorf("an impostor claims %s: %v", lookAlike, err)
+		}
+	}
+	if name, dir, err := r.Claim("b0b", "SHA256:bob"); err != nil || name != "bob" || dir != bob {
+		t.Errorf("bob as b0b: %s %s %v; want bob's own", name, dir, err)
+	}
+	if LookAlike("rnike") != LookAlike("mike") || LookAlike("a1ice") != LookAlike("alice") || LookAlike("bob") == LookAlike("rob") {
+		t.Error("LookAlike does not join the look-alikes, or joins what differs")
+	}
+}
+
+// In password mode a name is bound to a secret its student chose; only
+// that secret opens it again, and no look-alike of it can be bound.
+func TestRosterKeepsASecretHashed(t *testing.T) {
+	dir := t.TempDir()
+	r := NewRoster(dir)
+	if err := r.BindSecret("carol", "correct horse"); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.BindSecret("CAROL", "another"); !errors.Is(err, ErrNameTaken) {
+		t.Fatalf("a second secret for a look-alike: %v", err)
+	}
+	b, ok, err := r.Bound("car0l")
+	if err != nil || !ok || b.Name != "carol" || !b.Is(IdentitySecret) {
+		t.Fatalf("carol's binding: %+v %v %v", b, ok, err)
+	}
+	if !r.CheckSecret(b, "correct horse") || r.CheckSecret(b, "Correct horse") || r.CheckSecret(b, "") {
+		t.Error("CheckSecret takes a wrong secret or refuses the right one")
+	}
+	raw, _ := os.ReadFile(filepath.Join(b.Dir, secretFile))
+	if strings.Contains(string(raw), "horse") {
+		t.Error("the secret is stored as it was typed")
+	}
+	if name, d, err := r.Claim("carol", IdentitySecret); err != nil || name != "carol" || d != b.Dir {
+		t.Errorf("carol claims her own: %s %s %v", name, d, err)
 	}
 }

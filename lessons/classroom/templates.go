@@ -216,26 +216,3 @@ func (t *Templates) restore(ctx context.Context, tpl *lessons.Template, snapshot
 	}
 	return nil
 }
-
-// Seed makes db the state of lesson l just before step (0-based), as a
-// copy-on-write clone of the template, building the template first if
-// needed. ok is false when it could not: on a server without snapshots, or
-// past a step the template could not run; the caller then runs the
-// earlier steps itself.
-func (t *Templates) Seed(ctx context.Context, l *lessons.Lesson, db string, step int) (ok bool, err error) {
-	if step < 0 || step > len(l.Steps) {
-		return false, fmt.Errorf("lesson %s has no step %d", l.ID, step+1)
-	}
-	tpl, err := t.Build(ctx, l)
-	if tpl == nil {
-		return false, err
-	}
-	name, ok := tpl.SnapshotBefore(step)
-	if !ok {
-		return false, nil
-	}
-	if err := t.restore(ctx, tpl, name, db); err != nil {
-		return false, err
-	}
-	return true, nil
-}

@@ -3,6 +3,7 @@ package classroom
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -52,7 +53,7 @@ func TestSeedClonesTheTemplateForEachStudent(t *testing.T) {
 
 	// Before step 2 the flat readings exist and the buckets do not yet.
 	for _, db := range []string{"alice_bucket", "bob_bucket"} {
-		ok, err := tpl.Seed(ctx, l, db, 1)
+		ok, err := tpl.seed(ctx, l, db, 1)
 		if err != nil || !ok {
 			t.Fatalf("seed %s: ok=%v err=%v", db, ok, err)
 		}
@@ -74,19 +75,19 @@ func TestSeedClonesTheTemplateForEachStudent(t *testing.T) {
 		t.Fatalf("the template lost readings: %d", n)
 	}
 	// The end of the lesson, and its start, are templates too.
-	if ok, err := tpl.Seed(ctx, l, "carol_bucket", len(l.Steps)); err != nil || !ok {
+	if ok, err := tpl.seed(ctx, l, "carol_bucket", len(l.Steps)); err != nil || !ok {
 		t.Fatalf("seed after the last step: ok=%v err=%v", ok, err)
 	}
 	if n := count(t, be.Client, "carol_bucket", "readings_bucket"); n == 0 {
 		t.Fatal("after the last step the buckets exist")
 	}
-	if ok, err := tpl.Seed(ctx, l, "alice_bucket", 0); err != nil || !ok {
+	if ok, err := tpl.seed(ctx, l, "alice_bucket", 0); err != nil || !ok {
 		t.Fatalf("seed before the first step: ok=%v err=%v", ok, err)
 	}
 	if names, _ := be.Client.Database("alice_bucket").ListCollectionNames(ctx, bson.D{}); len(names) != 0 {
 		t.Fatalf("before the first step the database is empty, not %v", names)
 	}
-	if _, err := tpl.Seed(ctx, l, "alice_bucket", len(l.Steps)+1); err == nil {
+	if _, err := tpl.seed(ctx, l, "alice_bucket", len(l.Steps)+1); err == nil {
 		t.Fatal("a step past the end must be an error")
 	}
 }
@@ -105,7 +106,7 @@ func TestSeedOnAServerWithoutSnapshotsAsksForReplay(t *testing.T) {
 	}
 	defer client.Disconnect(ctx)
 	l := builtinLesson(t, "bucket")
-	ok, err := NewTemplates(client, nil, nil).Seed(ctx, l, "alice_bucket", 1)
+	ok, err := NewTemplates(client, nil, nil).seed(ctx, l, "alice_bucket", 1)
 	if err != nil || ok {
 		t.Fatalf("seed on a server without snapshots: ok=%v err=%v; want false, nil", ok, err)
 	}
@@ -123,7 +124,7 @@ func TestSeedOnAServerWithoutSnapshotsAsksForReplay(t *testing.T) {
 // embedded starts an embedded sandbox for the test.
 func embedded(t testing.TB) *sandbox.Backend {
 	t.Helper()
-	be, err := sandbox.StartEmbedded(context.Background())
+	be, err := sandbox.Open(context.Background(), sandbox.Config{Kind: sandbox.KindEmbedded})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,14 +134,14 @@ func embedded(t testing.TB) *sandbox.Backend {
 
 // studentRunner is a student's runner as a classroom makes it: a client
 // confined to the student's prefix, seeded from the room's templates.
-func studentRunner(t testing.TB, be *sandbox.Backend, tpl *Templates, l *lessons.Lesson, name string) *lessons.Runner {
+func studentRunner(t testing.TB, be *sandbox.Backend, tpl *Templates, l *lessons.Lesson, name string) *lessons.Session {
 	t.Helper()
 	sb, err := be.ForPrefix(context.Background(), name+"_")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := lessons.NewRunner(&lessons.Sandbox{Connect: sb.Connector(), Prefix: sb.Prefix(), ResetDB: sb.ResetDB,
-		Close: sb.Close, Seeds: tpl.Seeds}, l, lessons.RunnerOptions{})
+	r := lessons.NewSession(&lessons.Sandbox{Connect: sb.Connector(), Prefix: sb.Prefix(), ResetDB: sb.ResetDB,
+		Close: sb.Close, Seeds: tpl.Seeds}, l, lessons.SessionOptions{})
 	t.Cleanup(func() {
 		r.Close()
 		sb.Close()
@@ -148,13 +149,21 @@ func studentRunner(t testing.TB, be *sandbox.Backend, tpl *Templates, l *lessons
 	return r
 }
 
-func evalAt(t testing.TB, r *lessons.Runner, step int, src string) string {
+func evalAt(t testing.TB, r *lessons.Session, step int, src string) string {
 	t.Helper()
-	out, err := r.Eval(context.Background(), step, src)
+	out, err := r.Do(context.Background(), lessons.Request{Op: lessons.OpEval, Step: step, Code: src})
 	if err != nil {
 		return "error: " + err.Error()
 	}
-	return strings.TrimSpace(out.Transcript)
+	var text []string
+	for _, st := range out.Statements {
+		for _, x := range []string{st.Printed, st.Output, st.Error} {
+			if x != "" {
+				text = append(text, x)
+			}
+		}
+	}
+	return strings.TrimSpace(strings.Join(text, "\n"))
 }
 
 // Two students seeded from one template see the same data and variables;
@@ -172,9 +181,9 @@ func TestSeededStudentsShareTheTemplateAndStayApart(t *testing.T) {
 	alice := studentRunner(t, be, tpl, l, "alice")
 	bob := studentRunner(t, be, tpl, l, "bob")
 	compare := stepNamed(t, l, "Compare: a 12-hour")
-	for _, r := range []*lessons.Runner{alice, bob} {
+	for _, r := range []*lessons.Session{alice, bob} {
 		for i := 0; i <= compare; i++ {
-			res, err := r.RunStep(ctx, i)
+			res, err := r.Do(ctx, lessons.Request{Op: lessons.OpRun, Step: i})
 			if err != nil || !res.OK() {
 				t.Fatalf("%s step %d: %v %v", r.Database(), i+1, err, res.Failures)
 			}
@@ -182,7 +191,7 @@ func TestSeededStudentsShareTheTemplateAndStayApart(t *testing.T) {
 	}
 	probe := "[db.readings.countDocuments(), db.readings_bucket.countDocuments(), typeof hourOf, typeof figures, lo.toISOString()].join(' ')"
 	want := "144000 2403 function function 2026-09-01T00:00:00.000Z"
-	for _, r := range []*lessons.Runner{alice, bob} {
+	for _, r := range []*lessons.Session{alice, bob} {
 		if got := evalAt(t, r, compare, probe); got != want {
 			t.Fatalf("%s sees %q, want %q", r.Database(), got, want)
 		}
@@ -238,10 +247,10 @@ func TestSeedsFallBackToReplayingWithoutSnapshots(t *testing.T) {
 		t.Fatalf("Available on a server without snapshots: %v", err)
 	}
 	l := builtinLesson(t, "tree")
-	r := lessons.NewRunner(&lessons.Sandbox{Connect: be.Connector(), Prefix: "strict_", Seeds: tpl.Seeds}, l, lessons.RunnerOptions{})
+	r := lessons.NewSession(&lessons.Sandbox{Connect: be.Connector(), Prefix: "strict_", Seeds: tpl.Seeds}, l, lessons.SessionOptions{})
 	defer r.Close()
 	last := len(l.Steps) - 1
-	res, err := r.RunStep(ctx, last)
+	res, err := r.Do(ctx, lessons.Request{Op: lessons.OpRun, Step: last})
 	if err != nil || !res.OK() {
 		t.Fatalf("last step without snapshots: %v %v", err, res.Failures)
 	}
@@ -286,7 +295,7 @@ func TestStartBuildsOnceAndReportsProblems(t *testing.T) {
 	if err != nil || built == nil {
 		t.Fatalf("build: %v %v", built, err)
 	}
-	if ok, err := tpl.Seed(ctx, ls[0], "alice_brittle", 1); err != nil || !ok {
+	if ok, err := tpl.seed(ctx, ls[0], "alice_brittle", 1); err != nil || !ok {
 		t.Fatalf("the state before the broken step is shared: ok=%v err=%v", ok, err)
 	}
 	if n := count(t, be.Client, "alice_brittle", "items"); n != 1 {
@@ -297,4 +306,27 @@ func TestStartBuildsOnceAndReportsProblems(t *testing.T) {
 	if len(lines) != 1 || !strings.Contains(lines[0], "brittle") || !strings.Contains(lines[0], "step two breaks") {
 		t.Fatalf("report got %q, want one line naming the lesson and its failure", lines)
 	}
+}
+
+// seed makes db the state of lesson l just before step (0-based), as a
+// copy-on-write clone of the template, building the template first if
+// needed, as a student's process does through Seeds. ok is false when it could not: on a server without snapshots, or
+// past a step the template could not run; the caller then runs the
+// earlier steps itself.
+func (t *Templates) seed(ctx context.Context, l *lessons.Lesson, db string, step int) (ok bool, err error) {
+	if step < 0 || step > len(l.Steps) {
+		return false, fmt.Errorf("lesson %s has no step %d", l.ID, step+1)
+	}
+	tpl, err := t.Build(ctx, l)
+	if tpl == nil {
+		return false, err
+	}
+	name, ok := tpl.SnapshotBefore(step)
+	if !ok {
+		return false, nil
+	}
+	if err := t.restore(ctx, tpl, name, db); err != nil {
+		return false, err
+	}
+	return true, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/storagestats"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/vocab"
 )
 
 // Collection options the sandbox stores and lists but does not act on
@@ -163,6 +164,12 @@ func cmdListDatabases(e *Engine, req *request) (bson.D, error) {
 	dbs := bson.A{}
 	var total int64
 	for _, name := range e.catalog.DatabaseNames() {
+		// A user confined to a prefix sees only its own databases, as
+		// mongod lists only the databases a user has privileges on
+		// (authorizedDatabases, which defaults to true for such a user).
+		if req.conn.prefix != "" && !vocab.InPrefix(name, req.conn.prefix) {
+			continue
+		}
 		entry := bson.D{{Key: "name", Value: name}}
 		if !nameOnly {
 			size := sizeOnDisk(e.catalog.Database(name))

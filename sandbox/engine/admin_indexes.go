@@ -51,9 +51,26 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 	if ts, _, ok := e.timeseriesView(req.db, collName); ok {
 		return e.createTimeseriesIndexes(req, ts)
 	}
+	q := e.catalog.QuotaFor(req.db)
+	var existed map[string]bool
+	var before int64
+	if q != nil {
+		existed = map[string]bool{}
+		if snap := e.catalog.Snapshot(req.db, collName); snap != nil {
+			for _, ix := range snap.Indexes() {
+				existed[ix.Spec.Name] = true
+			}
+		}
+		_, before = e.storageFigures(q.Prefix)
+	}
 	res, err := e.catalog.CreateIndexes(req.db, collName, specs)
 	if err != nil {
 		return nil, err
+	}
+	if q != nil && res.Added > 0 {
+		if err := e.admitIndexes(q, req.db, collName, specs, existed, before); err != nil {
+			return nil, err
+		}
 	}
 	reply := bson.D{{Key: "numIndexesBefore", Value: int32(res.Before)}, {Key: "numIndexesAfter", Value: int32(res.After)}}
 	if res.CreatedCollection {
@@ -63,6 +80,27 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 		reply = append(reply, bson.E{Key: "note", Value: "all indexes already exist"})
 	}
 	return reply, nil
+}
+
+// admitIndexes undoes an index build that took a storage quota past its
+// limit: an index's size is known only once it is built.
+func (e *Engine) admitIndexes(q *catalog.Quota, db, coll string, specs []index.Spec, existed map[string]bool, before int64) error {
+	data, indexes := e.storageFigures(q.Prefix)
+	q.SetIndexBytes(indexes)
+	if data+indexes <= q.Max {
+		return nil
+	}
+	_ = e.catalog.Write(db, coll, false, func(col *catalog.Collection) error {
+		for _, s := range specs {
+			if col != nil && !existed[s.Name] {
+				_ = col.DropIndex(s.Name)
+			}
+		}
+		return nil
+	})
+	_, after := e.storageFigures(q.Prefix)
+	q.SetIndexBytes(after)
+	return catalog.OverQuota(data+after, indexes-before, q.Max)
 }
 
 func cmdListIndexes(e *Engine, req *request) (bson.D, error) {

@@ -223,8 +223,12 @@ func totalMemoryMB() int64 {
 
 // connectionStatus: authentication is off, so nobody is authenticated.
 func cmdConnectionStatus(_ *Engine, req *request) (bson.D, error) {
+	users := bson.A{}
+	if req.conn.user != "" {
+		users = append(users, bson.D{{Key: "user", Value: req.conn.user}, {Key: "db", Value: "admin"}})
+	}
 	auth := bson.D{
-		{Key: "authenticatedUsers", Value: bson.A{}},
+		{Key: "authenticatedUsers", Value: users},
 		{Key: "authenticatedUserRoles", Value: bson.A{}},
 	}
 	if v, ok := newArgs(req).get("showPrivileges"); ok && expr.IsTrue(v) {

@@ -18,6 +18,11 @@ import (
 // taken.
 const maxSnapshotsPerDB = 256
 
+// maxSnapshotsPerQuota bounds the snapshots of all the databases under one
+// storage quota together (a classroom student's): databases cost nothing
+// to make, so a bound per database alone would not bound a student.
+const maxSnapshotsPerQuota = 256
+
 // snapshotStore holds saved database snapshots by database, then name.
 // It is guarded by Engine.snapshotsMu.
 type snapshotStore map[string]map[string]*savedDatabase
@@ -28,6 +33,18 @@ type snapshotStore map[string]map[string]*savedDatabase
 type savedDatabase struct {
 	*catalog.Snapshot
 	buckets timeseries.Saved
+}
+
+// snapshotsUnder counts the snapshots of the databases named prefix*;
+// the caller holds snapshotsMu.
+func (e *Engine) snapshotsUnder(prefix string) int {
+	n := 0
+	for db, byName := range e.snapshots {
+		if vocab.InPrefix(db, prefix) {
+			n += len(byName)
+		}
+	}
+	return n
 }
 
 // cmdSnapshot answers vocab.SnapshotCommand, the embedded server's own
@@ -90,6 +107,12 @@ func cmdSnapshot(e *Engine, req *request) (bson.D, error) {
 			return nil, mongoerr.Newf(mongoerr.IllegalOperation,
 				"database %s already has %d snapshots, the most the embedded server keeps; drop some first", db, maxSnapshotsPerDB)
 		}
+		if _, exists := byName[name]; !exists {
+			if q := e.catalog.QuotaFor(db); q != nil && e.snapshotsUnder(q.Prefix) >= maxSnapshotsPerQuota {
+				return nil, mongoerr.Newf(mongoerr.IllegalOperation,
+					"your databases already have %d snapshots, the most the embedded server keeps for one user; drop some first", maxSnapshotsPerQuota)
+			}
+		}
 		if byName == nil {
 			byName = map[string]*savedDatabase{}
 			e.snapshots[db] = byName
@@ -117,7 +140,9 @@ func cmdSnapshot(e *Engine, req *request) (bson.D, error) {
 		if s == nil {
 			return nil, mongoerr.Newf(mongoerr.NoSuchKey, "no snapshot named '%s' of database %s", name, from)
 		}
-		e.catalog.RestoreDatabase(db, s.Snapshot)
+		if err := e.catalog.RestoreDatabase(db, s.Snapshot); err != nil {
+			return nil, err
+		}
 		e.buckets.Restore(db, s.buckets, func(name string) *catalog.Collection { return e.catalog.Snapshot(db, name) })
 		e.cursors.killNamespace(db, true)
 		return bson.D{{Key: "restored", Value: name}, {Key: "db", Value: db}, {Key: "fromDb", Value: from}}, nil

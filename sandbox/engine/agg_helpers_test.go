@@ -245,7 +245,9 @@ func runExprCases(t *testing.T, cases []exprCase) {
 				err := aggError(t, coll.Database(), coll.Name(), pipeline)
 				msg := tc.msg
 				switch {
-				case msg == "" || tc.parseErr:
+				case msg == "":
+				case tc.parseErr:
+					msg = "Invalid $project :: caused by :: " + msg
 				case tc.folded:
 					msg = optimizePrefix + msg
 				default:

@@ -17,6 +17,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/stages"
 )
 
 type aggregateSpec struct {
@@ -38,7 +39,7 @@ func parseAggregate(req *request) (*aggregateSpec, error) {
 		}
 		s.coll = v
 	case int32, int64, float64:
-		if n, _ := toInt64(v); n != 1 {
+		if n, _ := value.SafeNumberLong(v); n != 1 {
 			return nil, mongoerr.New(mongoerr.FailedToParse, "Invalid command format: the 'aggregate' field must specify a collection name or 1")
 		}
 	default:
@@ -73,7 +74,7 @@ func parseAggregate(req *request) (*aggregateSpec, error) {
 		return nil, err
 	}
 	if s.batchSize < 0 {
-		return nil, mongoerr.Newf(51024, "BSON field 'batchSize' value must be >= 0, actual value '%d'", s.batchSize)
+		return nil, mongoerr.Newf(mongoerr.ErrIDLValueOutOfRange, "BSON field 'batchSize' value must be >= 0, actual value '%d'", s.batchSize)
 	}
 	if h, ok := a.get("hint"); ok {
 		if hd, isDoc := h.(bson.D); !isDoc || len(hd) > 0 {
@@ -104,48 +105,30 @@ func writesTo(pipeline bson.A) bool {
 		return false
 	}
 	last, ok := pipeline[len(pipeline)-1].(bson.D)
-	return ok && len(last) > 0 && (last[0].Key == "$out" || last[0].Key == "$merge")
+	if !ok || len(last) == 0 {
+		return false
+	}
+	s, ok := stages.Lookup(last[0].Key)
+	return ok && s.Writes()
 }
 
 // pipelineNamespaces lists the collections a pipeline reads besides its
 // own: the foreign collections of $lookup, $graphLookup and $unionWith,
-// at any depth of sub-pipelines and $facet. The aggregate command takes
-// one consistent snapshot of all of them; a collection this misses (a
-// stage spelled in a way it does not recognise) is snapshotted when first
-// read.
+// at any depth of sub-pipelines and $facet, as the stage descriptors
+// (sandbox/stages) name them. The aggregate command takes one consistent
+// snapshot of all of them; a collection this misses is snapshotted when
+// first read.
 func pipelineNamespaces(db string, pipeline bson.A, out []catalog.Namespace) []catalog.Namespace {
-	for _, st := range pipeline {
-		stage, ok := st.(bson.D)
-		if !ok || len(stage) != 1 {
-			continue
+	stages.Walk(pipeline, func(r stages.Ref) {
+		if r.Write || r.Malformed || r.Coll == "" {
+			return
 		}
-		switch spec := stage[0].Value.(type) {
-		case string:
-			if stage[0].Key == "$unionWith" {
-				out = append(out, catalog.Namespace{DB: db, Coll: spec})
-			}
-		case bson.D:
-			switch stage[0].Key {
-			case "$lookup", "$graphLookup", "$unionWith":
-				key := "from"
-				if stage[0].Key == "$unionWith" {
-					key = "coll"
-				}
-				if from, ok := value.Get(spec, key).(string); ok {
-					out = append(out, catalog.Namespace{DB: db, Coll: from})
-				}
-				if sub, ok := value.Get(spec, "pipeline").(bson.A); ok {
-					out = pipelineNamespaces(db, sub, out)
-				}
-			case "$facet":
-				for _, f := range spec {
-					if sub, ok := f.Value.(bson.A); ok {
-						out = pipelineNamespaces(db, sub, out)
-					}
-				}
-			}
+		ns := catalog.Namespace{DB: db, Coll: r.Coll}
+		if r.HasDB {
+			ns.DB = r.DB
 		}
-	}
+		out = append(out, ns)
+	})
 	return out
 }
 
@@ -191,7 +174,10 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 		}
 		return pp.drain()
 	}
-	ctx.ReplaceCollection = func(db, c string, docs []bson.D) error {
+	ctx.ReplaceCollection = func(db, c string, ts bson.D, docs []bson.D) error {
+		if ts != nil {
+			return e.replaceTimeseries(req, db, c, ts, docs)
+		}
 		return e.replaceCollection(req, ctx.Ctx, db, c, docs)
 	}
 	ctx.MergeLookup = func(db, c string, on []string, doc bson.D) (bson.D, bool, error) {
@@ -249,7 +235,7 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 			return err
 		}
 		if value.Size(newDoc) > value.MaxUserDocumentSize {
-			return mongoerr.Newf(17419, "Resulting document after update is larger than %d", value.MaxUserDocumentSize)
+			return mongoerr.Newf(mongoerr.ErrUpdateResultTooLarge, "Resulting document after update is larger than %d", value.MaxUserDocumentSize)
 		}
 		return e.catalog.Write(db, c, false, func(target *catalog.Collection) error {
 			if target == nil {
@@ -355,6 +341,72 @@ func (e *Engine) replaceCollection(req *request, ctx context.Context, db, c stri
 	return nil
 }
 
+// replaceTimeseries is $out with the timeseries option
+// (DocumentSourceOut::validateTimeseries and initialize): the target is
+// created as a time-series collection with those options, or must already
+// be one with the same timeField and metaField, and its measurements are
+// replaced by the documents. mongod writes a temporary collection and
+// renames it over the target; the sandbox checks every document's time
+// field before it touches the target, so that a failing $out leaves it as
+// it was.
+func (e *Engine) replaceTimeseries(req *request, db, c string, spec bson.D, docs []bson.D) error {
+	if err := catalog.ValidateNamespace(db, c); err != nil {
+		return err
+	}
+	opts, err := timeseries.Parse(spec, ns(db, c))
+	if err != nil {
+		return err
+	}
+	arr := make(bson.A, len(docs))
+	sizes := make([]int, len(docs))
+	for i, d := range docs {
+		if _, ok := value.Get(d, opts.TimeField).(bson.DateTime); !ok {
+			return mongoerr.Newf(mongoerr.BadValue, "'%s' must be present and contain a valid BSON UTC datetime value", opts.TimeField)
+		}
+		arr[i], sizes[i] = d, value.Size(d)
+	}
+	existing := e.catalog.Snapshot(db, c)
+	switch {
+	case existing == nil:
+		create := *req
+		create.db, create.name = db, "create"
+		create.cmd = bson.D{{Key: "create", Value: c}, {Key: "timeseries", Value: spec}}
+		if _, err := e.createTimeseries(&create, c); err != nil {
+			return err
+		}
+	case existing.Kind != catalog.KindTimeseries:
+		return mongoerr.New(mongoerr.ErrOutTimeseriesFromCollection, "Cannot create a time-series collection from a non time-series collection.")
+	default:
+		have, _ := value.Get(existing.Options, "timeseries").(bson.D)
+		cur := timeseries.FromDocument(have)
+		if cur.TimeField != opts.TimeField {
+			return mongoerr.New(mongoerr.ErrOutTimeseriesTimeField, "Time field inputted does not match the time field of the existing time-series collection.")
+		}
+		if opts.MetaField != "" && cur.MetaField != opts.MetaField {
+			return mongoerr.New(mongoerr.ErrOutTimeseriesMetaField, "Meta field inputted does not match the time field of the existing time-series collection.")
+		}
+		err := e.writeTimeseries(db, c, func(ts *tsView) error {
+			ts.buckets.Truncate()
+			e.buckets.Forget(ts.buckets)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	target := *req
+	target.db = db
+	_, werrs, err := e.insertTimeseries(&target, c, arr, sizes, true, 0)
+	if err != nil {
+		return err
+	}
+	if len(werrs) > 0 {
+		return werrs[0].err
+	}
+	e.cursors.killNamespace(ns(db, c), false)
+	return nil
+}
+
 // findRecord locates the stored record of a document read earlier in the
 // same command, by _id through the _id index. c is live, under its write
 // lock.
@@ -440,12 +492,10 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 // unprojected is a Projector's Apply that hands the document on as it is.
 func unprojected(_ func() context.Context, doc bson.D, _ int) (bson.D, error) { return doc, nil }
 
+// collectionlessStage: the stages that run as {aggregate: 1}.
 func collectionlessStage(name string) bool {
-	switch name {
-	case "$documents", "$currentOp", "$listLocalSessions", "$changeStream", "$queue":
-		return true
-	}
-	return false
+	s, ok := stages.Lookup(name)
+	return ok && s.Collectionless
 }
 
 // input is what feeds the pipeline: the plan's results, or nothing.
@@ -546,16 +596,10 @@ func (e *Engine) collStatsStage(view *catalog.View, db, coll string, spec bson.D
 			if c == nil {
 				return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "Unable to retrieve storageStats in $collStats stage :: caused by :: Collection [%s] not found.", ns(db, coll))
 			}
+			// The stage's parser has validated scale.
 			scale := int64(1)
 			if d, ok := f.Value.(bson.D); ok {
-				if v := value.Get(d, "scale"); !value.IsMissing(v) {
-					n, isNum := toInt64(v)
-					if !isNum {
-						return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '$collStats.storageStats.scale' is the wrong type '%s', expected types '[long, int, decimal, double']", value.TypeName(v))
-					}
-					if n < 1 {
-						return nil, mongoerr.Newf(51024, "BSON field 'scale' value must be >= 1, actual value '%d'", n)
-					}
+				if n, ok := value.SafeNumberLong(value.Get(d, "scale")); ok {
 					scale = n
 				}
 			}

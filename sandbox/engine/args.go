@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"math"
-
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
@@ -151,38 +149,11 @@ func (a args) int64Arg(name string) (int64, bool, error) {
 	if !ok || v == nil {
 		return 0, false, nil
 	}
-	n, isNum := toInt64(v)
+	n, isNum := value.SafeNumberLong(v)
 	if !isNum {
 		return 0, false, a.wrongType(name, v, "types '[long, int, decimal, double']")
 	}
 	return n, true, nil
-}
-
-// toInt64 is BSONElement::safeNumberLong for numbers: NaN is 0, values
-// beyond the int64 range saturate, others truncate toward zero; ok is
-// false for a non-number.
-func toInt64(v any) (int64, bool) {
-	switch n := v.(type) {
-	case int32:
-		return int64(n), true
-	case int64:
-		return n, true
-	case float64:
-		if math.IsNaN(n) {
-			return 0, true
-		}
-		if n >= math.MaxInt64 {
-			return math.MaxInt64, true
-		}
-		if n <= math.MinInt64 {
-			return math.MinInt64, true
-		}
-		return int64(n), true
-	case bson.Decimal128:
-		// Saturates like a double (BSONElement::safeNumberLong).
-		return toInt64(value.DecimalToDouble(n))
-	}
-	return 0, false
 }
 
 // namespaceArg reads the collection name that is the command's first

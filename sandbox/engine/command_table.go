@@ -24,6 +24,10 @@ type command struct {
 	// maxTimeMS is how the command's own IDL declares maxTimeMS, when it
 	// does (see parseMaxTimeMS).
 	maxTimeMS *maxTimeIDL
+	// growsStorage commands add storage whose size is not known before
+	// they run (a new collection's empty index): they are refused on a
+	// database whose storage quota is reached (checkQuota).
+	growsStorage bool
 	// sessionFree commands are the server's own (handshake, diagnostics):
 	// their session fields are not checked (refuseTransactionNumber).
 	sessionFree bool
@@ -62,7 +66,7 @@ func commands() []*command {
 			maxTimeMS: &maxTimeIDL{nonNegative: true}},
 		{name: "explain", run: cmdExplain, explain: explainExplain},
 
-		{name: "create", run: cmdCreate},
+		{name: "create", run: cmdCreate, growsStorage: true},
 		{name: "drop", run: cmdDrop},
 		{name: "dropDatabase", run: cmdDropDatabase},
 		{name: "listDatabases", run: cmdListDatabases},
@@ -88,4 +92,14 @@ func commandTable(cmds []*command) map[string]*command {
 		}
 	}
 	return table
+}
+
+// CommandName is mongod's name for the command a client calls name (an
+// alias gives its command's name), and whether the engine knows it.
+func (e *Engine) CommandName(name string) (string, bool) {
+	c, ok := e.commands[name]
+	if !ok {
+		return "", false
+	}
+	return c.name, true
 }

@@ -1,7 +1,11 @@
 package engine_test
 
 import (
+	"context"
+	"encoding/binary"
 	"fmt"
+	"io"
+	"net"
 	"strings"
 	"sync"
 	"testing"
@@ -25,10 +29,11 @@ func insertN(t testing.TB, coll *mongo.Collection, n int) {
 	}
 }
 
-// openCursor runs a find with batchSize 1 and returns its cursor id.
-func openCursor(t testing.TB, db *mongo.Database) int64 {
+// openCursor runs a find with batchSize 1 in the context c and returns
+// its cursor id.
+func openCursor(c context.Context, t testing.TB, db *mongo.Database) int64 {
 	t.Helper()
-	out := okJ(t, db, `{"find": "c", "batchSize": 1}`)
+	out := okJIn(c, t, db, `{"find": "c", "batchSize": 1}`)
 	id := field(field(out, "cursor").(bson.D), "id").(int64)
 	if id == 0 {
 		t.Fatal("find left no cursor")
@@ -48,20 +53,21 @@ func getMoreCmd(id int64, extra string) string {
 func TestConfCursorCap(t *testing.T) {
 	client, _ := startServerWith(t, engine.Options{MaxOpenCursors: 3})
 	db := client.Database("conf")
+	s := inSession(t, db)
 	insertN(t, db.Collection("c"), 10)
-	ids := []int64{openCursor(t, db), openCursor(t, db), openCursor(t, db)}
-	_, ce := runJ(t, db, `{"find": "c", "batchSize": 1}`)
+	ids := []int64{openCursor(s, t, db), openCursor(s, t, db), openCursor(s, t, db)}
+	_, ce := runJIn(s, t, db, `{"find": "c", "batchSize": 1}`)
 	if ce == nil || ce.Code != mongoerr.ResourceExhausted || ce.Name != "ResourceExhausted" ||
 		!strings.HasPrefix(ce.Message, "Cannot open a new cursor: the embedded server already has 3 open cursors") {
 		t.Fatalf("fourth cursor: %v", ce)
 	}
-	okJ(t, db, `{"find": "c"}`) // fits in one batch
-	okJ(t, db, fmt.Sprintf(`{"killCursors": "c", "cursors": [{"$numberLong": "%d"}]}`, ids[0]))
-	wantErr(t, db, getMoreCmd(ids[0], ""), mongoerr.CursorNotFound, fmt.Sprintf("cursor id %d not found", ids[0]))
-	openCursor(t, db)
+	okJIn(s, t, db, `{"find": "c"}`) // fits in one batch
+	okJIn(s, t, db, fmt.Sprintf(`{"killCursors": "c", "cursors": [{"$numberLong": "%d"}]}`, ids[0]))
+	wantErrIn(s, t, db, getMoreCmd(ids[0], ""), mongoerr.CursorNotFound, fmt.Sprintf("cursor id %d not found", ids[0]))
+	openCursor(s, t, db)
 	// Exhausting a cursor also frees its place.
-	okJ(t, db, getMoreCmd(ids[1], ""))
-	openCursor(t, db)
+	okJIn(s, t, db, getMoreCmd(ids[1], ""))
+	openCursor(s, t, db)
 }
 
 // A cursor nobody reads expires after the idle timeout (mongod's
@@ -70,14 +76,15 @@ func TestConfCursorCap(t *testing.T) {
 func TestConfCursorIdleExpiry(t *testing.T) {
 	client, _ := startServerWith(t, engine.Options{CursorIdleTimeout: 300 * time.Millisecond})
 	db := client.Database("conf")
+	s := inSession(t, db)
 	insertN(t, db.Collection("c"), 10)
-	id := openCursor(t, db)
+	id := openCursor(s, t, db)
 	for range 3 {
 		time.Sleep(150 * time.Millisecond)
-		okJ(t, db, getMoreCmd(id, `, "batchSize": 1`))
+		okJIn(s, t, db, getMoreCmd(id, `, "batchSize": 1`))
 	}
 	time.Sleep(500 * time.Millisecond)
-	wantErr(t, db, getMoreCmd(id, ""), mongoerr.CursorNotFound, fmt.Sprintf("cursor id %d not found", id))
+	wantErrIn(s, t, db, getMoreCmd(id, ""), mongoerr.CursorNotFound, fmt.Sprintf("cursor id %d not found", id))
 }
 
 // When a client goes away, its cursors go with it, as mongod kills a
@@ -89,19 +96,25 @@ func TestConfCursorsDieWithTheirConnection(t *testing.T) {
 	insertN(t, db.Collection("c"), 10)
 
 	leaving := connect(t, uri)
-	gone := openCursor(t, leaving.Database("conf"))
+	gone := openCursor(ctx, t, leaving.Database("conf"))
 	staying := connect(t, uri)
-	kept := openCursor(t, staying.Database("conf"))
-	// Any client may read a cursor it knows the id of.
-	okJ(t, db, getMoreCmd(kept, `, "batchSize": 1`))
+	stay := inSession(t, staying.Database("conf"))
+	kept := openCursor(stay, t, staying.Database("conf"))
+	// A cursor belongs to the logical session it was opened in: a
+	// getMore from another session is refused, as mongod refuses it.
+	_, ce := runJ(t, db, getMoreCmd(kept, `, "batchSize": 1`))
+	if ce == nil || ce.Code != 50738 || !strings.HasPrefix(ce.Message, fmt.Sprintf("Cannot run getMore on cursor %d, which was created in session ", kept)) {
+		t.Fatalf("getMore from another session: %v", ce)
+	}
 
 	if err := leaving.Disconnect(ctx); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for {
+		// Refused as another session's while it lives, then not found.
 		_, ce := runJ(t, db, getMoreCmd(gone, `, "batchSize": 1`))
-		if ce != nil {
+		if ce != nil && ce.Code != 50738 {
 			if ce.Code != mongoerr.CursorNotFound || ce.Message != fmt.Sprintf("cursor id %d not found", gone) {
 				t.Fatalf("getMore after disconnect: %v", ce)
 			}
@@ -112,15 +125,19 @@ func TestConfCursorsDieWithTheirConnection(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	okJ(t, staying.Database("conf"), getMoreCmd(kept, ""))
+	okJIn(stay, t, staying.Database("conf"), getMoreCmd(kept, ""))
 }
 
 // A cursor serves one getMore at a time (CursorInUse for a second one),
 // and killCursors stops a getMore that is running, which fails with
 // CursorKilled; killed or exhausted, the cursor is gone.
 func TestConfCursorInUseAndKilledWhileRunning(t *testing.T) {
-	db := slowColl(t)
-	out := okJ(t, db, `{"find": "c", "filter": `+slowFilter+`, "batchSize": 1}`)
+	client, uri := startServerWith(t, engine.Options{})
+	db := client.Database("conf")
+	fillSlow(t, db.Collection("c"))
+	// Every getMore runs in the cursor's own session, as a driver's do.
+	sctx := inSession(t, db)
+	out := okJIn(sctx, t, db, `{"find": "c", "filter": `+slowFilter+`, "batchSize": 1}`)
 	id := field(field(out, "cursor").(bson.D), "id").(int64)
 
 	var wg sync.WaitGroup
@@ -130,11 +147,19 @@ func TestConfCursorInUseAndKilledWhileRunning(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		start := time.Now()
-		_, running = runJ(t, db, getMoreCmd(id, ""))
+		_, running = runJIn(sctx, t, db, getMoreCmd(id, ""))
 		took = time.Since(start)
 	}()
 	time.Sleep(200 * time.Millisecond)
-	wantErr(t, db, getMoreCmd(id, ""), mongoerr.CursorInUse, fmt.Sprintf("cursor id %d is already in use", id))
+	// A second getMore of the same session meanwhile, over a connection
+	// of its own (a driver's session is for one goroutine at a time).
+	lsid, _ := mongo.SessionFromContext(sctx).ID().LookupErr("id")
+	_, data := lsid.Binary()
+	second := rawCommand(t, uri, bson.D{{Key: "getMore", Value: id}, {Key: "collection", Value: "c"},
+		{Key: "lsid", Value: bson.D{{Key: "id", Value: bson.Binary{Subtype: bson.TypeBinaryUUID, Data: data}}}}, {Key: "$db", Value: "conf"}})
+	if field(second, "code") != int32(mongoerr.CursorInUse) || field(second, "errmsg") != fmt.Sprintf("cursor id %d is already in use", id) {
+		t.Errorf("a second getMore: %v", second)
+	}
 	killed := okJ(t, db, fmt.Sprintf(`{"killCursors": "c", "cursors": [{"$numberLong": "%d"}]}`, id))
 	sameJSON(t, "killCursors", field(killed, "cursorsKilled"), fmt.Sprintf(`[{"$numberLong": "%d"}]`, id))
 	wg.Wait()
@@ -144,7 +169,45 @@ func TestConfCursorInUseAndKilledWhileRunning(t *testing.T) {
 	if took > 3*time.Second {
 		t.Errorf("killing took %v to stop the getMore", took)
 	}
-	wantErr(t, db, getMoreCmd(id, ""), mongoerr.CursorNotFound, fmt.Sprintf("cursor id %d not found", id))
+	wantErrIn(sctx, t, db, getMoreCmd(id, ""), mongoerr.CursorNotFound, fmt.Sprintf("cursor id %d not found", id))
+}
+
+// rawCommand sends cmd as an OP_MSG over a connection of its own to the
+// server at uri and returns the reply.
+func rawCommand(t *testing.T, uri string, cmd bson.D) bson.D {
+	t.Helper()
+	nc, err := net.Dial("tcp", strings.TrimSuffix(strings.TrimPrefix(uri, "mongodb://"), "/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	body, err := bson.Marshal(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := binary.LittleEndian.AppendUint32(nil, uint32(16+4+1+len(body)))
+	msg = binary.LittleEndian.AppendUint32(msg, 1)    // requestID
+	msg = binary.LittleEndian.AppendUint32(msg, 0)    // responseTo
+	msg = binary.LittleEndian.AppendUint32(msg, 2013) // OP_MSG
+	msg = binary.LittleEndian.AppendUint32(msg, 0)    // flags
+	msg = append(append(msg, 0), body...)
+	if _, err := nc.Write(msg); err != nil {
+		t.Fatal(err)
+	}
+	nc.SetReadDeadline(time.Now().Add(10 * time.Second))
+	var header [16]byte
+	if _, err := io.ReadFull(nc, header[:]); err != nil {
+		t.Fatal(err)
+	}
+	rest := make([]byte, binary.LittleEndian.Uint32(header[:])-16)
+	if _, err := io.ReadFull(nc, rest); err != nil {
+		t.Fatal(err)
+	}
+	var reply bson.D
+	if err := bson.Unmarshal(rest[5:], &reply); err != nil {
+		t.Fatal(err)
+	}
+	return reply
 }
 
 // A batch holds at most 16 MiB of documents (but always one), and a
@@ -152,24 +215,25 @@ func TestConfCursorInUseAndKilledWhileRunning(t *testing.T) {
 // with BSONObjectTooLarge rather than reaching the client.
 func TestConfBatchBytesAndOversizedResults(t *testing.T) {
 	db, coll := confColl(t)
+	s := inSession(t, db)
 	big := strings.Repeat("x", 7<<20)
 	for i := range 3 {
 		if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: int32(i)}, {Key: "s", Value: big}}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	out := okJ(t, db, `{"find": "c"}`)
+	out := okJIn(s, t, db, `{"find": "c"}`)
 	cur := field(out, "cursor").(bson.D)
 	if n := len(field(cur, "firstBatch").(bson.A)); n != 2 {
 		t.Fatalf("first batch of %d 7 MiB documents, want 2", n)
 	}
 	id := field(cur, "id").(int64)
-	next := field(okJ(t, db, getMoreCmd(id, "")), "cursor").(bson.D)
+	next := field(okJIn(s, t, db, getMoreCmd(id, "")), "cursor").(bson.D)
 	if n := len(field(next, "nextBatch").(bson.A)); n != 1 || field(next, "id").(int64) != 0 {
 		t.Fatalf("getMore: %d documents, id %v", n, field(next, "id"))
 	}
 
-	_, ce := runJ(t, db, `{"aggregate": "c", "pipeline": [{"$match": {"_id": 1}}, {"$project": {"a": "$s", "b": "$s", "c": "$s"}}], "cursor": {}}`)
+	_, ce := runJIn(s, t, db, `{"aggregate": "c", "pipeline": [{"$match": {"_id": 1}}, {"$project": {"a": "$s", "b": "$s", "c": "$s"}}], "cursor": {}}`)
 	want := "PlanExecutor error during aggregation :: caused by :: BSONObj size: 22020134 (0x1500026) is invalid. Size must be between 0 and 16793600(16MB) First element: _id: 1"
 	if ce == nil || ce.Code != mongoerr.BSONObjectTooLarge || ce.Message != want {
 		t.Errorf("oversized result: %v\nwant: 10334 %s", ce, want)
@@ -181,11 +245,12 @@ func TestConfBatchBytesAndOversizedResults(t *testing.T) {
 // at the first batch, however the collection changes between batches.
 func TestConfCursorReadsItsSnapshot(t *testing.T) {
 	db, coll := confColl(t)
+	s := inSession(t, db)
 	insertN(t, coll, 500)
 	if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "a", Value: 1}}}); err != nil {
 		t.Fatal(err)
 	}
-	out := okJ(t, db, `{"find": "c", "filter": {"a": {"$gte": 0}}, "sort": {"a": 1}, "batchSize": 10}`)
+	out := okJIn(s, t, db, `{"find": "c", "filter": {"a": {"$gte": 0}}, "sort": {"a": 1}, "batchSize": 10}`)
 	cur := field(out, "cursor").(bson.D)
 	seen := map[int32]int{}
 	for _, d := range field(cur, "firstBatch").(bson.A) {
@@ -201,7 +266,7 @@ func TestConfCursorReadsItsSnapshot(t *testing.T) {
 		if _, err := coll.InsertOne(ctx, bson.D{{Key: "a", Value: 0}}); err != nil {
 			t.Fatal(err)
 		}
-		next := field(okJ(t, db, getMoreCmd(id, `, "batchSize": 50`)), "cursor").(bson.D)
+		next := field(okJIn(s, t, db, getMoreCmd(id, `, "batchSize": 50`)), "cursor").(bson.D)
 		for _, d := range field(next, "nextBatch").(bson.A) {
 			doc := d.(bson.D)
 			if a := field(doc, "a").(int32); a >= 7 {

@@ -57,6 +57,7 @@ func TestConfSortAcrossTypes(t *testing.T) {
 
 func TestConfCursorsAndBatches(t *testing.T) {
 	db, coll := confColl(t)
+	s := inSession(t, db)
 	docs := make([]any, 250)
 	for i := range docs {
 		docs[i] = bson.D{{Key: "_id", Value: int32(i)}}
@@ -64,7 +65,7 @@ func TestConfCursorsAndBatches(t *testing.T) {
 	if _, err := coll.InsertMany(ctx, docs); err != nil {
 		t.Fatal(err)
 	}
-	out := okJ(t, db, `{"find":"c","sort":{"_id":1}}`)
+	out := okJIn(s, t, db, `{"find":"c","sort":{"_id":1}}`)
 	cur := field(out, "cursor").(bson.D)
 	if len(cur) != 3 || cur[0].Key != "firstBatch" || cur[1].Key != "id" || cur[2].Key != "ns" {
 		t.Fatalf("cursor shape %v", relaxed(cur))
@@ -76,70 +77,70 @@ func TestConfCursorsAndBatches(t *testing.T) {
 	if id == 0 || field(cur, "ns") != "conf.c" {
 		t.Fatalf("cursor %v", relaxed(cur))
 	}
-	out = okJ(t, db, fmt.Sprintf(`{"getMore":{"$numberLong":"%d"},"collection":"c","batchSize":50}`, id))
+	out = okJIn(s, t, db, fmt.Sprintf(`{"getMore":{"$numberLong":"%d"},"collection":"c","batchSize":50}`, id))
 	cur = field(out, "cursor").(bson.D)
 	if cur[0].Key != "nextBatch" || cur[1].Key != "id" || len(field(cur, "nextBatch").(bson.A)) != 50 || field(cur, "id").(int64) != id {
 		t.Fatalf("getMore %v", relaxed(cur))
 	}
 	sameJSON(t, "first of second batch", field(cur, "nextBatch").(bson.A)[0], `{"_id":101}`)
-	out = okJ(t, db, fmt.Sprintf(`{"getMore":{"$numberLong":"%d"},"collection":"c"}`, id))
+	out = okJIn(s, t, db, fmt.Sprintf(`{"getMore":{"$numberLong":"%d"},"collection":"c"}`, id))
 	cur = field(out, "cursor").(bson.D)
 	if len(field(cur, "nextBatch").(bson.A)) != 99 || field(cur, "id").(int64) != 0 {
 		t.Errorf("last getMore: %d docs, id %v", len(field(cur, "nextBatch").(bson.A)), field(cur, "id"))
 	}
 	// The exhausted cursor is gone.
-	wantErr(t, db, fmt.Sprintf(`{"getMore":{"$numberLong":"%d"},"collection":"c"}`, id), mongoerr.CursorNotFound, fmt.Sprintf("cursor id %d not found", id))
+	wantErrIn(s, t, db, fmt.Sprintf(`{"getMore":{"$numberLong":"%d"},"collection":"c"}`, id), mongoerr.CursorNotFound, fmt.Sprintf("cursor id %d not found", id))
 
 	// skip, limit, batchSize, singleBatch.
-	out = okJ(t, db, `{"find":"c","sort":{"_id":-1},"skip":10,"limit":3}`)
+	out = okJIn(s, t, db, `{"find":"c","sort":{"_id":-1},"skip":10,"limit":3}`)
 	sameJSON(t, "skip+limit", field(out, "cursor").(bson.D)[:2], `{"firstBatch":[{"_id":239},{"_id":238},{"_id":237}],"id":{"$numberLong":"0"}}`)
-	out = okJ(t, db, `{"find":"c","batchSize":0}`)
+	out = okJIn(s, t, db, `{"find":"c","batchSize":0}`)
 	cur = field(out, "cursor").(bson.D)
 	if len(field(cur, "firstBatch").(bson.A)) != 0 || field(cur, "id").(int64) == 0 {
 		t.Errorf("batchSize 0: %v", relaxed(cur))
 	}
-	out = okJ(t, db, `{"find":"c","batchSize":5,"singleBatch":true}`)
+	out = okJIn(s, t, db, `{"find":"c","batchSize":5,"singleBatch":true}`)
 	cur = field(out, "cursor").(bson.D)
 	if len(field(cur, "firstBatch").(bson.A)) != 5 || field(cur, "id").(int64) != 0 {
 		t.Errorf("singleBatch: %v", relaxed(cur))
 	}
 	// The find command takes no negative limit (the shell turns one into singleBatch).
-	wantErr(t, db, `{"find":"c","limit":-3}`, 51024, "BSON field 'limit' value must be >= 0, actual value '-3'")
-	out = okJ(t, db, `{"find":"c","limit":150}`)
+	wantErrIn(s, t, db, `{"find":"c","limit":-3}`, 51024, "BSON field 'limit' value must be >= 0, actual value '-3'")
+	out = okJIn(s, t, db, `{"find":"c","limit":150}`)
 	cur = field(out, "cursor").(bson.D)
 	if len(field(cur, "firstBatch").(bson.A)) != 101 {
 		t.Errorf("limit above 101 still returns a first batch of 101")
 	}
 	id = field(cur, "id").(int64)
-	out = okJ(t, db, fmt.Sprintf(`{"getMore":{"$numberLong":"%d"},"collection":"c"}`, id))
+	out = okJIn(s, t, db, fmt.Sprintf(`{"getMore":{"$numberLong":"%d"},"collection":"c"}`, id))
 	cur = field(out, "cursor").(bson.D)
 	if len(field(cur, "nextBatch").(bson.A)) != 49 || field(cur, "id").(int64) != 0 {
 		t.Errorf("limit 150 getMore: %d", len(field(cur, "nextBatch").(bson.A)))
 	}
 
 	// killCursors reports killed and unknown ids.
-	out = okJ(t, db, `{"find":"c","batchSize":1}`)
+	out = okJIn(s, t, db, `{"find":"c","batchSize":1}`)
 	id = field(field(out, "cursor").(bson.D), "id").(int64)
-	out = okJ(t, db, fmt.Sprintf(`{"killCursors":"c","cursors":[{"$numberLong":"%d"},{"$numberLong":"12345"}]}`, id))
+	out = okJIn(s, t, db, fmt.Sprintf(`{"killCursors":"c","cursors":[{"$numberLong":"%d"},{"$numberLong":"12345"}]}`, id))
 	sameJSON(t, "killCursors", out, fmt.Sprintf(`{"cursorsKilled":[{"$numberLong":"%d"}],"cursorsNotFound":[{"$numberLong":"12345"}],"cursorsAlive":[],"cursorsUnknown":[],"ok":1.0}`, id))
 
 	// Errors.
-	wantErr(t, db, `{"find":"c","skip":-1}`, 51024, "BSON field 'skip' value must be >= 0, actual value '-1'")
-	wantErr(t, db, `{"find":"c","batchSize":-1}`, 51024, "BSON field 'batchSize' value must be >= 0, actual value '-1'")
-	wantErr(t, db, `{"find":"c","sort":{"a":2}}`, 15975, "$sort key ordering must be 1 (for ascending) or -1 (for descending)")
-	wantErr(t, db, `{"find":"c","filter":1}`, mongoerr.TypeMismatch, "BSON field 'FindCommandRequest.filter' is the wrong type 'int', expected type 'object'")
-	wantErr(t, db, `{"getMore":{"$numberLong":"1"},"collection":"c"}`, mongoerr.CursorNotFound, "cursor id 1 not found")
-	wantErr(t, db, `{"find":"c","bogus":1}`, mongoerr.IDLUnknownField, "BSON field 'FindCommandRequest.bogus' is an unknown field.")
-	wantErr(t, db, `{"getMore":{"$numberLong":"1"}}`, mongoerr.IDLFailedToParse, "BSON field 'getMore.collection' is missing but a required field")
-	wantErr(t, db, `{"getMore":1,"collection":"c"}`, mongoerr.TypeMismatch, "BSON field 'getMore.getMore' is the wrong type 'int', expected type 'long'")
-	out = okJ(t, db, `{"find":"c","batchSize":1}`)
+	wantErrIn(s, t, db, `{"find":"c","skip":-1}`, 51024, "BSON field 'skip' value must be >= 0, actual value '-1'")
+	wantErrIn(s, t, db, `{"find":"c","batchSize":-1}`, 51024, "BSON field 'batchSize' value must be >= 0, actual value '-1'")
+	wantErrIn(s, t, db, `{"find":"c","sort":{"a":2}}`, 15975, "$sort key ordering must be 1 (for ascending) or -1 (for descending)")
+	wantErrIn(s, t, db, `{"find":"c","filter":1}`, mongoerr.TypeMismatch, "BSON field 'FindCommandRequest.filter' is the wrong type 'int', expected type 'object'")
+	wantErrIn(s, t, db, `{"getMore":{"$numberLong":"1"},"collection":"c"}`, mongoerr.CursorNotFound, "cursor id 1 not found")
+	wantErrIn(s, t, db, `{"find":"c","bogus":1}`, mongoerr.IDLUnknownField, "BSON field 'FindCommandRequest.bogus' is an unknown field.")
+	wantErrIn(s, t, db, `{"getMore":{"$numberLong":"1"}}`, mongoerr.IDLFailedToParse, "BSON field 'getMore.collection' is missing but a required field")
+	wantErrIn(s, t, db, `{"getMore":1,"collection":"c"}`, mongoerr.TypeMismatch, "BSON field 'getMore.getMore' is the wrong type 'int', expected type 'long'")
+	out = okJIn(s, t, db, `{"find":"c","batchSize":1}`)
 	id = field(field(out, "cursor").(bson.D), "id").(int64)
-	wantErr(t, db, fmt.Sprintf(`{"getMore":{"$numberLong":"%d"},"collection":"x"}`, id), 13,
+	wantErrIn(s, t, db, fmt.Sprintf(`{"getMore":{"$numberLong":"%d"},"collection":"x"}`, id), 13,
 		"Requested getMore on namespace 'conf.x', but cursor belongs to a different namespace conf.c")
 
 	// Options the sandbox does not implement are refused, not ignored.
 	for _, opt := range []string{`"min":{"_id":2}`, `"max":{"_id":2}`, `"returnKey":true`, `"showRecordId":true`, `"tailable":true`} {
-		_, ce := runJ(t, db, `{"find":"c",`+opt+`}`)
+		_, ce := runJIn(s, t, db, `{"find":"c",`+opt+`}`)
 		if ce == nil || ce.Code != mongoerr.NotImplemented || !strings.Contains(ce.Message, "is not supported by the schemalab sandbox") {
 			t.Errorf("find with %s: %v", opt, ce)
 		}

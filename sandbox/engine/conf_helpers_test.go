@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -77,8 +78,53 @@ func confColl(t testing.TB, docs ...string) (*mongo.Database, *mongo.Collection)
 // or the server's command error.
 func runJ(t testing.TB, db *mongo.Database, cmd string) (bson.D, *mongo.CommandError) {
 	t.Helper()
+	return runJIn(ctx, t, db, cmd)
+}
+
+// inSession is a context with an explicit session of db's client, ended
+// with the test: a cursor's getMores must run in the logical session
+// that opened it (mongod refuses others with 50738), and two operations'
+// implicit sessions need not be the same one. A session is for one
+// goroutine at a time.
+func inSession(t testing.TB, db *mongo.Database) context.Context {
+	t.Helper()
+	sess, err := db.Client().StartSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sess.EndSession(ctx) })
+	return mongo.NewSessionContext(ctx, sess)
+}
+
+// okJIn is okJ in the context c.
+func okJIn(c context.Context, t testing.TB, db *mongo.Database, cmd string) bson.D {
+	t.Helper()
+	out, ce := runJIn(c, t, db, cmd)
+	if ce != nil {
+		t.Fatalf("%s: %v", cmd, ce)
+	}
+	return out
+}
+
+// wantErrIn is wantErr in the context c.
+func wantErrIn(c context.Context, t testing.TB, db *mongo.Database, cmd string, code int32, msg string) {
+	t.Helper()
+	_, ce := runJIn(c, t, db, cmd)
+	if ce == nil {
+		t.Errorf("%s: succeeded, want error %d %q", cmd, code, msg)
+		return
+	}
+	if ce.Code != code || (msg != "" && ce.Message != msg) {
+		t.Errorf("%s:\n got: %d %q\nwant: %d %q", cmd, ce.Code, ce.Message, code, msg)
+	}
+}
+
+// runJIn is runJ in the context c: an explicit session's, for commands
+// that must run in one logical session (a cursor's getMore).
+func runJIn(c context.Context, t testing.TB, db *mongo.Database, cmd string) (bson.D, *mongo.CommandError) {
+	t.Helper()
 	var out bson.D
-	res := db.RunCommand(ctx, j(t, cmd))
+	res := db.RunCommand(c, j(t, cmd))
 	err := res.Decode(&out)
 	if err == nil {
 		return out, nil
@@ -102,24 +148,13 @@ func runJ(t testing.TB, db *mongo.Database, cmd string) (bson.D, *mongo.CommandE
 // okJ runs a command that must succeed.
 func okJ(t testing.TB, db *mongo.Database, cmd string) bson.D {
 	t.Helper()
-	out, ce := runJ(t, db, cmd)
-	if ce != nil {
-		t.Fatalf("%s: %v", cmd, ce)
-	}
-	return out
+	return okJIn(ctx, t, db, cmd)
 }
 
 // wantErr checks that a command fails with mongod's code and exact message.
 func wantErr(t testing.TB, db *mongo.Database, cmd string, code int32, msg string) {
 	t.Helper()
-	_, ce := runJ(t, db, cmd)
-	if ce == nil {
-		t.Errorf("%s: succeeded, want error %d %q", cmd, code, msg)
-		return
-	}
-	if ce.Code != code || (msg != "" && ce.Message != msg) {
-		t.Errorf("%s:\n got: %d %q\nwant: %d %q", cmd, ce.Code, ce.Message, code, msg)
-	}
+	wantErrIn(ctx, t, db, cmd, code, msg)
 }
 
 // field returns a top-level field of a reply.

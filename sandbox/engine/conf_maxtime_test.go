@@ -19,6 +19,13 @@ const slowFilter = `{"$expr": {"$gt": [{"$size": {"$range": [0, {"$add": [10000,
 func slowColl(t *testing.T) *mongo.Database {
 	t.Helper()
 	db, coll := confColl(t)
+	fillSlow(t, coll)
+	return db
+}
+
+// fillSlow fills coll with what slowFilter takes long to scan.
+func fillSlow(t *testing.T, coll *mongo.Collection) {
+	t.Helper()
 	docs := make([]any, 20000)
 	for i := range docs {
 		docs[i] = bson.D{{Key: "_id", Value: int32(i)}, {Key: "a", Value: int32(i % 7)}}
@@ -26,7 +33,6 @@ func slowColl(t *testing.T) *mongo.Database {
 	if _, err := coll.InsertMany(ctx, docs); err != nil {
 		t.Fatal(err)
 	}
-	return db
 }
 
 // Every command that reads or writes documents stops once its maxTimeMS
@@ -73,26 +79,27 @@ func TestConfMaxTimeMSStopsEveryCommand(t *testing.T) {
 // count), and a getMore that runs out of it fails and ends the cursor.
 func TestConfGetMoreInheritsMaxTimeMS(t *testing.T) {
 	db := slowColl(t)
-	out := okJ(t, db, `{"find": "c", "filter": `+slowFilter+`, "batchSize": 1, "maxTimeMS": 400}`)
+	s := inSession(t, db)
+	out := okJIn(s, t, db, `{"find": "c", "filter": `+slowFilter+`, "batchSize": 1, "maxTimeMS": 400}`)
 	id := field(field(out, "cursor").(bson.D), "id").(int64)
 	if id == 0 {
 		t.Fatal("no cursor")
 	}
-	wantErr(t, db, fmt.Sprintf(`{"getMore": {"$numberLong": "%d"}, "collection": "c", "maxTimeMS": 1000}`, id),
+	wantErrIn(s, t, db, fmt.Sprintf(`{"getMore": {"$numberLong": "%d"}, "collection": "c", "maxTimeMS": 1000}`, id),
 		2, "cannot set maxTimeMS on getMore command for a non-awaitData cursor")
 	time.Sleep(500 * time.Millisecond) // idle: not counted
 	// The cursor survived the refused getMore, and has most of its 400 ms.
-	next := okJ(t, db, fmt.Sprintf(`{"getMore": {"$numberLong": "%d"}, "collection": "c", "batchSize": 1}`, id))
+	next := okJIn(s, t, db, fmt.Sprintf(`{"getMore": {"$numberLong": "%d"}, "collection": "c", "batchSize": 1}`, id))
 	if n := len(field(field(next, "cursor").(bson.D), "nextBatch").(bson.A)); n != 1 {
 		t.Fatalf("nextBatch of %d", n)
 	}
 	start := time.Now()
-	wantErr(t, db, fmt.Sprintf(`{"getMore": {"$numberLong": "%d"}, "collection": "c"}`, id),
+	wantErrIn(s, t, db, fmt.Sprintf(`{"getMore": {"$numberLong": "%d"}, "collection": "c"}`, id),
 		50, "Executor error during getMore :: caused by :: operation exceeded time limit")
 	if d := time.Since(start); d < 200*time.Millisecond || d > 3*time.Second {
 		t.Errorf("getMore ran %v on a budget of about 400 ms", d)
 	}
-	wantErr(t, db, fmt.Sprintf(`{"getMore": {"$numberLong": "%d"}, "collection": "c"}`, id), mongoerr.CursorNotFound, fmt.Sprintf("cursor id %d not found", id))
+	wantErrIn(s, t, db, fmt.Sprintf(`{"getMore": {"$numberLong": "%d"}, "collection": "c"}`, id), mongoerr.CursorNotFound, fmt.Sprintf("cursor id %d not found", id))
 }
 
 // maxTimeMS values mongod refuses, with its codes and messages: find and
@@ -139,13 +146,14 @@ func TestConfMaxTimeMSBadValues(t *testing.T) {
 // command's, which ended (and was cancelled) when that command returned.
 func TestConfGetMoreOfExpressionLoopsAfterMaxTimeMS(t *testing.T) {
 	db := slowColl(t)
-	out := okJ(t, db, `{"aggregate": "c", "pipeline": [{"$project": {"n": {"$size": {"$map": {"input": {"$range": [0, 5000]}, "in": "$$this"}}}}}],
+	s := inSession(t, db)
+	out := okJIn(s, t, db, `{"aggregate": "c", "pipeline": [{"$project": {"n": {"$size": {"$map": {"input": {"$range": [0, 5000]}, "in": "$$this"}}}}}],
 		"cursor": {"batchSize": 1}, "maxTimeMS": 600000}`)
 	id := field(field(out, "cursor").(bson.D), "id").(int64)
 	if id == 0 {
 		t.Fatal("no cursor")
 	}
-	next := okJ(t, db, fmt.Sprintf(`{"getMore": {"$numberLong": "%d"}, "collection": "c", "batchSize": 3}`, id))
+	next := okJIn(s, t, db, fmt.Sprintf(`{"getMore": {"$numberLong": "%d"}, "collection": "c", "batchSize": 3}`, id))
 	batch := field(field(next, "cursor").(bson.D), "nextBatch").(bson.A)
 	if len(batch) != 3 || field(batch[0].(bson.D), "n") != int32(5000) {
 		t.Fatalf("nextBatch %v", relaxed(batch))

@@ -14,6 +14,24 @@ type Conn struct {
 	ListenAddr string
 	// helloSeen: the client metadata may only come with the first hello.
 	helloSeen bool
+	// user is who the connection authenticated as ("" until it does, and
+	// on a server without users). Cursors belong to their user.
+	user string
+	// prefix confines the user to the databases named prefix*: "" means
+	// every database.
+	prefix string
+	// maxCursors caps the user's open cursors (0: the engine's
+	// MaxOpenCursors).
+	maxCursors int
+}
+
+// Authenticated records that the connection has logged in as user, who
+// may use the databases named prefix* ("" for every database) and keep at
+// most maxCursors cursors open at once (0 for the engine's
+// MaxOpenCursors), counted apart from every other user's. The server
+// calls it between two of the connection's commands.
+func (c *Conn) Authenticated(user, prefix string, maxCursors int) {
+	c.user, c.prefix, c.maxCursors = user, prefix, maxCursors
 }
 
 // connCounts are serverStatus's connection figures.

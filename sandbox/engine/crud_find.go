@@ -175,7 +175,7 @@ func validateSort(sort bson.D) error {
 		}
 		switch v := e.Value.(type) {
 		case int32, int64, float64, bson.Decimal128:
-			n, _ := toInt64(v)
+			n, _ := value.SafeNumberLong(v)
 			if n != 1 && n != -1 {
 				return mongoerr.New(15975, "$sort key ordering must be 1 (for ascending) or -1 (for descending)")
 			}
@@ -263,7 +263,8 @@ func cmdGetMore(e *Engine, req *request) (bson.D, error) {
 }
 
 func cmdKillCursors(e *Engine, req *request) (bson.D, error) {
-	if _, err := collectionName(req); err != nil {
+	coll, err := collectionName(req)
+	if err != nil {
 		return nil, err
 	}
 	a := newArgs(req)
@@ -280,7 +281,10 @@ func cmdKillCursors(e *Engine, req *request) (bson.D, error) {
 			ids = append(ids, id)
 		}
 	}
-	killed, notFound := e.cursors.kill(ids)
+	killed, notFound, err := e.cursors.kill(ids, ns(req.db, coll), req.conn)
+	if err != nil {
+		return nil, err
+	}
 	toArr := func(xs []int64) bson.A {
 		a := bson.A{}
 		for _, x := range xs {

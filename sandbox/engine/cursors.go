@@ -3,12 +3,15 @@ package engine
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/binary"
 	"sync"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
@@ -20,9 +23,14 @@ import (
 // the one document it reads ahead to know whether more follow; blocking
 // stages ($sort without an index, $group) hold their own output.
 type cursor struct {
-	id     int64
-	ns     string
-	owner  string // see request.owner
+	id    int64
+	ns    string
+	owner string // see request.owner
+	// user opened the cursor ("" for no one): only that user may read
+	// from it. lsid is the logical session it was opened in (nil for
+	// none), which every getMore must name, as mongod requires.
+	user   string
+	lsid   []byte
 	stream resultStream
 	// ahead is a document (or the error) read past the last batch.
 	ahead    bson.D
@@ -116,12 +124,15 @@ func (c *cursor) fill(n int) (batch bson.A, exhausted bool, err error) {
 	return batch, false, nil
 }
 
-// DefaultMaxOpenCursors caps the cursors one embedded server keeps open.
-// mongod has no such cap (it bounds cursors only by their idle timeout and
-// by the sessions that own them); the embedded server adds one so that a
-// client opening cursors in a loop cannot grow it without bound. Each open
-// cursor pins the collection versions it reads, so the cap bounds memory;
-// 10,000 is far more than a classroom of learners keeps open.
+// DefaultMaxOpenCursors caps the cursors one user of the embedded server
+// keeps open (the unauthenticated clients of a server without users count
+// as one user). mongod has no such cap (it bounds cursors only by their
+// idle timeout and by the sessions that own them); the embedded server
+// adds one so that a client opening cursors in a loop cannot grow it
+// without bound. Each open cursor pins the collection versions it reads,
+// so the cap bounds memory; 10,000 is far more than a learner keeps open.
+// Each user's cursors count against that user's cap only, so one
+// student's loop never stops a classmate from opening a cursor.
 const DefaultMaxOpenCursors = 10000
 
 // defaultCursorIdleTimeout is mongod's cursorTimeoutMillis default.
@@ -132,6 +143,7 @@ const defaultCursorIdleTimeout = 10 * time.Minute
 type cursorTable struct {
 	mu           sync.Mutex
 	cursors      map[int64]*cursor
+	userCursors  map[string]int
 	ownerCursors map[string]int
 	ownerConns   map[string]map[int64]struct{}
 	connOwners   map[int64]map[string]struct{}
@@ -149,6 +161,7 @@ func newCursorTable(max int, idle time.Duration) *cursorTable {
 	}
 	return &cursorTable{
 		cursors:      map[int64]*cursor{},
+		userCursors:  map[string]int{},
 		ownerCursors: map[string]int{},
 		ownerConns:   map[string]map[int64]struct{}{},
 		connOwners:   map[int64]map[string]struct{}{},
@@ -178,7 +191,7 @@ func (e *Engine) firstBatch(req *request, namespace string, s resultStream, batc
 	if hasBatchSize {
 		n = int(batchSize)
 	}
-	c := &cursor{ns: namespace, owner: req.owner(), stream: s}
+	c := &cursor{ns: namespace, owner: req.owner(), user: req.conn.user, lsid: req.lsid(), stream: s}
 	batch, exhausted, err := c.fill(n)
 	if err != nil {
 		return nil, executorError(errContext, err)
@@ -188,7 +201,7 @@ func (e *Engine) firstBatch(req *request, namespace string, s resultStream, batc
 		if !req.deadline.IsZero() {
 			c.timed, c.leftover = true, max(time.Until(req.deadline), 0)
 		}
-		if id, err = e.cursors.open(c, req.conn.ID); err != nil {
+		if id, err = e.cursors.open(c, req.conn); err != nil {
 			return nil, err
 		}
 	}
@@ -243,17 +256,29 @@ func (e *Engine) getMore(req *request, id int64, namespace string, batchSize int
 	}}}, nil
 }
 
-// open registers c, refusing when the table is full even after idle
-// cursors have been expired.
-func (t *cursorTable) open(c *cursor, conn int64) (int64, error) {
+// open registers c, refusing when its user already has as many open
+// cursors as it may keep, even after idle cursors have been expired.
+func (t *cursorTable) open(c *cursor, conn *Conn) (int64, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	limit := t.max
+	if conn.maxCursors > 0 {
+		limit = conn.maxCursors
+	}
 	now := time.Now()
-	t.sweepLocked(now, len(t.cursors) >= t.max)
-	if len(t.cursors) >= t.max {
+	// Never a forced sweep: the table is shared, and a user opening
+	// cursor after cursor at its cap must not make every open walk
+	// everyone's cursors.
+	t.sweepLocked(now)
+	if n := t.userCursors[c.user]; n >= limit {
+		if c.user == "" {
+			return 0, mongoerr.Newf(mongoerr.ResourceExhausted,
+				"Cannot open a new cursor: the embedded server already has %d open cursors, the most it keeps. Exhaust or close cursors you no longer need; idle ones expire after %v.",
+				n, t.idle)
+		}
 		return 0, mongoerr.Newf(mongoerr.ResourceExhausted,
-			"Cannot open a new cursor: the embedded server already has %d open cursors, the most it keeps. Exhaust or close cursors you no longer need; idle ones expire after %v.",
-			len(t.cursors), t.idle)
+			"Cannot open a new cursor: user %s already has %d open cursors, the most one user may keep on this server. Exhaust or close cursors you no longer need; idle ones expire after %v.",
+			c.user, n, t.idle)
 	}
 	c.id = newCursorID()
 	for t.cursors[c.id] != nil {
@@ -261,21 +286,34 @@ func (t *cursorTable) open(c *cursor, conn int64) (int64, error) {
 	}
 	c.lastUsed = now
 	t.cursors[c.id] = c
+	t.userCursors[c.user]++
 	t.ownerCursors[c.owner]++
-	t.linkLocked(c.owner, conn)
+	t.linkLocked(c.owner, conn.ID)
 	return c.id, nil
 }
 
+// openCursors is how many cursors user has open.
+func (t *cursorTable) openCursors(user string) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.userCursors[user]
+}
+
+// OpenCursors is how many cursors user has open ("" for the clients of a
+// server without users).
+func (e *Engine) OpenCursors(user string) int { return e.cursors.openCursors(user) }
+
 // checkout pins a cursor for one getMore, with the checks mongod makes
-// before it touches the cursor (a failed check leaves the cursor as it
-// was): it exists and has not expired, the namespace matches, no other
-// getMore is using it, and no maxTimeMS is set (which getMore accepts for
-// awaitData cursors only).
+// before it touches the cursor, in its order (a failed check leaves the
+// cursor as it was): it exists and has not expired, it belongs to the
+// authenticated user, the namespace matches, the logical session matches,
+// no other getMore is using it, and no maxTimeMS is set (which getMore
+// accepts for awaitData cursors only).
 func (t *cursorTable) checkout(id int64, namespace string, req *request, cancel context.CancelCauseFunc) (*cursor, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := time.Now()
-	t.sweepLocked(now, false)
+	t.sweepLocked(now)
 	c, ok := t.cursors[id]
 	if ok && c.cancel == nil && now.Sub(c.lastUsed) > t.idle {
 		t.removeLocked(c)
@@ -284,9 +322,15 @@ func (t *cursorTable) checkout(id int64, namespace string, req *request, cancel 
 	if !ok {
 		return nil, mongoerr.Newf(mongoerr.CursorNotFound, "cursor id %d not found", id)
 	}
+	if c.user != "" && c.user != req.conn.user {
+		return nil, mongoerr.Newf(mongoerr.Unauthorized, "cursor id %d was not created by the authenticated user", id)
+	}
 	if c.ns != namespace {
 		return nil, mongoerr.Newf(mongoerr.Unauthorized,
 			"Requested getMore on namespace '%s', but cursor belongs to a different namespace %s", namespace, c.ns)
+	}
+	if err := checkSession(id, c, req); err != nil {
+		return nil, err
 	}
 	if hasMaxTimeMS(req.cmd) {
 		return nil, mongoerr.New(mongoerr.BadValue, "cannot set maxTimeMS on getMore command for a non-awaitData cursor")
@@ -297,6 +341,38 @@ func (t *cursorTable) checkout(id int64, namespace string, req *request, cancel 
 	c.cancel = cancel
 	t.linkLocked(c.owner, req.conn.ID)
 	return c, nil
+}
+
+// checkSession is mongod's validateLSID (getmore_cmd.cpp): a getMore
+// runs in the logical session its cursor was opened in, or in none if the
+// cursor has none.
+func checkSession(id int64, c *cursor, req *request) error {
+	lsid := req.lsid()
+	switch {
+	case lsid != nil && c.lsid == nil:
+		return mongoerr.Newf(50736, "Cannot run getMore on cursor %d, which was not created in a session, in session %s",
+			id, sessionText(lsid, req.conn.user))
+	case lsid == nil && c.lsid != nil:
+		return mongoerr.Newf(50737, "Cannot run getMore on cursor %d, which was created in session %s, without an lsid",
+			id, sessionText(c.lsid, c.user))
+	case lsid != nil && string(lsid) != string(c.lsid):
+		return mongoerr.Newf(50738, "Cannot run getMore on cursor %d, which was created in session %s, in session %s",
+			id, sessionText(c.lsid, c.user), sessionText(lsid, req.conn.user))
+	}
+	return nil
+}
+
+// sessionText renders a logical session id as mongod's LogicalSessionId
+// prints: the id, the digest of its user (SHA-256 of "db.user", of
+// nothing without a user), then the empty transaction fields.
+func sessionText(id []byte, user string) string {
+	name := ""
+	if user != "" {
+		name = "admin." + user
+	}
+	digest := sha256.Sum256([]byte(name))
+	return catalog.UUIDString(bson.Binary{Subtype: bson.TypeBinaryUUID, Data: id}) + " - " +
+		base64.StdEncoding.EncodeToString(digest[:]) + " -  - "
 }
 
 // checkin ends a getMore's use of c and returns the id to report: 0 when
@@ -322,6 +398,9 @@ func (t *cursorTable) removeLocked(c *cursor) {
 		return
 	}
 	delete(t.cursors, c.id)
+	if t.userCursors[c.user]--; t.userCursors[c.user] == 0 {
+		delete(t.userCursors, c.user)
+	}
 	c.killed = true
 	if c.cancel != nil {
 		c.cancel(mongoerr.New(mongoerr.CursorKilled, "operation was interrupted"))
@@ -340,18 +419,28 @@ func (t *cursorTable) removeLocked(c *cursor) {
 	delete(t.ownerConns, c.owner)
 }
 
-func (t *cursorTable) kill(ids []int64) (killed, notFound []int64) {
+// kill ends the cursors of ids that belong to namespace ns, as
+// killCursors does; the others, whatever namespace they belong to, are
+// reported not found. Killing another user's cursor needs a user that is
+// not confined to a prefix (mongod's killAnyCursor), and is refused before
+// anything is killed.
+func (t *cursorTable) kill(ids []int64, ns string, conn *Conn) (killed, notFound []int64, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, id := range ids {
-		if c, ok := t.cursors[id]; ok {
+		if c, ok := t.cursors[id]; ok && c.ns == ns && c.user != "" && c.user != conn.user && conn.prefix != "" {
+			return nil, nil, mongoerr.Newf(mongoerr.Unauthorized, "not authorized to kill cursor on %s", ns)
+		}
+	}
+	for _, id := range ids {
+		if c, ok := t.cursors[id]; ok && c.ns == ns {
 			t.removeLocked(c)
 			killed = append(killed, id)
 		} else {
 			notFound = append(notFound, id)
 		}
 	}
-	return killed, notFound
+	return killed, notFound, nil
 }
 
 // killNamespace drops the cursors of a dropped collection (or, with
@@ -408,10 +497,11 @@ func (t *cursorTable) connectionClosed(conn int64) {
 }
 
 // sweepLocked expires idle cursors, at most a few times per idle period
-// unless forced: an expired cursor is refused by checkout in any case, so
-// the sweep only bounds how long an abandoned one holds memory.
-func (t *cursorTable) sweepLocked(now time.Time, force bool) {
-	if !force && now.Sub(t.lastSweep) < min(t.idle/4, time.Second) {
+// and once a second: an expired cursor is refused by checkout in any case,
+// so the sweep only bounds how long an abandoned one holds memory (and
+// counts against its user's cap).
+func (t *cursorTable) sweepLocked(now time.Time) {
+	if now.Sub(t.lastSweep) < min(t.idle/4, time.Second) {
 		return
 	}
 	t.lastSweep = now

@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -49,6 +50,9 @@ type Engine struct {
 	log *serverLog
 	// beforeCommand is Options.BeforeCommand.
 	beforeCommand func(name string)
+	// quotas is set once a storage quota has been set: until then no
+	// command pays for looking one up.
+	quotas atomic.Bool
 }
 
 // Options configure an engine.
@@ -112,16 +116,25 @@ type request struct {
 	noDiskUse bool
 }
 
-// owner names whom the command's cursors belong to: its logical session
-// (the lsid drivers and mongosh send with every command), or its
-// connection when it has none.
-func (r *request) owner() string {
+// lsid is the id of the command's logical session (the lsid drivers and
+// mongosh send with every command), nil when it has none.
+func (r *request) lsid() []byte {
 	if lsid, ok := lookupDoc(r.cmd, "lsid"); ok {
 		for _, f := range lsid {
 			if id, ok := f.Value.(bson.Binary); ok && f.Key == "id" {
-				return "lsid:" + string(id.Data)
+				return id.Data
 			}
 		}
+	}
+	return nil
+}
+
+// owner names whom the command's cursors belong to: its logical session
+// (which, as in mongod, is its user's: two users sending the same session
+// id have two sessions), or its connection when it has none.
+func (r *request) owner() string {
+	if id := r.lsid(); id != nil {
+		return "lsid:" + r.conn.user + "\x00" + string(id)
 	}
 	return "conn:" + strconv.FormatInt(r.conn.ID, 10)
 }
@@ -157,6 +170,11 @@ func (e *Engine) Run(ctx context.Context, conn *Conn, cmd bson.D) (reply bson.D)
 	}
 	if c.adminOnly && db != "admin" {
 		return ErrorReply(mongoerr.New(mongoerr.Unauthorized, name+" may only be run against the admin database."))
+	}
+	if e.quotas.Load() {
+		if err := e.checkQuota(c, db); err != nil {
+			return ErrorReply(err)
+		}
 	}
 	req := &request{ctx: ctx, conn: conn, db: db, name: name, cmd: cmd, now: bson.NewDateTimeFromTime(time.Now())}
 	limit, err := parseMaxTimeMS(req, c.maxTimeMS)

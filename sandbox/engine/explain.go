@@ -298,7 +298,7 @@ func expressWrite(name string, counts bson.D) func(plan bson.D, exec bool) bson.
 }
 
 func lookupInt(d bson.D, key string) int64 {
-	n, _ := toInt64(value.Get(d, key))
+	n, _ := value.SafeNumberLong(value.Get(d, key))
 	return n
 }
 

@@ -34,7 +34,7 @@ func parseMaxTimeMS(req *request, idl *maxTimeIDL) (time.Duration, error) {
 		return 0, nil
 	}
 	if idl != nil && v != nil {
-		n, isNum := toInt64(v)
+		n, isNum := value.SafeNumberLong(v)
 		if !isNum {
 			return 0, a.wrongType("maxTimeMS", v, "types '[long, int, decimal, double']")
 		}
@@ -42,7 +42,7 @@ func parseMaxTimeMS(req *request, idl *maxTimeIDL) (time.Duration, error) {
 			return 0, mongoerr.Newf(51024, "BSON field 'maxTimeMS' value must be >= 0, actual value '%d'", n)
 		}
 	}
-	n, isNum := toInt64(v)
+	n, isNum := value.SafeNumberLong(v)
 	if !isNum {
 		return 0, mongoerr.New(mongoerr.BadValue, "maxTimeMS must be a number")
 	}

@@ -127,7 +127,7 @@ func (e *Engine) createTimeseries(req *request, collName string) (bson.D, error)
 		case "timeseries":
 			tsSpec = f.Value
 		case "expireAfterSeconds":
-			n, ok := toInt64(f.Value)
+			n, ok := value.SafeNumberLong(f.Value)
 			if !ok {
 				return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field 'create.expireAfterSeconds' is the wrong type '%s', expected types '[long, int, decimal, double']", value.TypeName(f.Value))
 			}
@@ -239,7 +239,7 @@ func bucketIndexKey(o timeseries.Options, key bson.D) bson.D {
 			out = append(out, bson.E{Key: "meta" + strings.TrimPrefix(k.Key, o.MetaField), Value: k.Value})
 		default:
 			minK, maxK := "control.min."+k.Key, "control.max."+k.Key
-			if n, _ := toInt64(k.Value); n < 0 {
+			if n, _ := value.SafeNumberLong(k.Value); n < 0 {
 				out = append(out, bson.E{Key: maxK, Value: k.Value}, bson.E{Key: minK, Value: k.Value})
 			} else {
 				out = append(out, bson.E{Key: minK, Value: k.Value}, bson.E{Key: maxK, Value: k.Value})

@@ -20,8 +20,19 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Msg }
 
-// CodeName is mongod's name for the error code.
-func (e *Error) CodeName() string { return CodeName(e.Code) }
+// CodeName is mongod's name for the error code (Atlas's for AtlasError).
+func (e *Error) CodeName() string {
+	if e.Code == AtlasError {
+		return "AtlasError"
+	}
+	return CodeName(e.Code)
+}
+
+// AtlasError is the code Atlas answers a write with when a shared
+// cluster has no space left for it ("you are over your space quota"); the
+// embedded server's per-student storage quota fails the same way. It is
+// not one of mongod's codes, so error_codes.yml does not name it.
+const AtlasError int32 = 8000
 
 // New builds an error with mongod's code and message.
 func New(code int32, msg string) *Error { return &Error{Code: code, Msg: msg} }

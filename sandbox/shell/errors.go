@@ -208,6 +208,8 @@ func (s *Shell) describeError(err error, ctx context.Context) *EvalError {
 		err = errors.Join(ctx.Err(), err)
 	}
 	switch {
+	case errors.Is(err, errCodeTooDeep):
+		return &EvalError{Text: "RangeError: " + msgTooDeep, Name: "RangeError", err: err}
 	case errors.As(err, &syn):
 		return &EvalError{Text: "SyntaxError: " + syn.msg, Name: "SyntaxError", err: err}
 	case errors.As(err, &ie) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
@@ -226,7 +228,7 @@ func (s *Shell) describeError(err error, ctx context.Context) *EvalError {
 		}
 		return &EvalError{Text: "MongoshInterruptedError: execution was interrupted", Name: "MongoshInterruptedError", err: err}
 	case errors.As(err, &se):
-		return &EvalError{Text: "RangeError: Maximum call stack size exceeded", Name: "RangeError", err: err}
+		return &EvalError{Text: "RangeError: " + msgTooDeep, Name: "RangeError", err: err}
 	case errors.As(err, &ex):
 		return s.describeThrown(ex.Value(), err)
 	case errors.As(err, &th):
@@ -308,12 +310,15 @@ var v8Messages = []struct {
 	{regexp.MustCompile(`^Cannot read property '(.*)' of (undefined|null)$`), "Cannot read properties of $2 (reading '$1')"},
 	{regexp.MustCompile(`^Cannot set property '(.*)' of (undefined|null)$`), "Cannot set properties of $2 (setting '$1')"},
 	{regexp.MustCompile(`^Value is not an object: (.*)$`), "Cannot convert $1 to object"},
+	// A syntax error in code given to eval or a function constructor:
+	// goja's message names the file and position, V8's only the error.
+	{regexp.MustCompile(`^(?:SyntaxError: )?(?:<eval>|anonymous): Line \d+:\d+ (.*?)(?: \(and \d+ more errors\))?$`), "$1"},
 }
 
 func v8Message(msg string) string {
 	for _, m := range v8Messages {
 		if m.re.MatchString(msg) {
-			return m.re.ReplaceAllString(msg, m.repl)
+			msg = m.re.ReplaceAllString(msg, m.repl)
 		}
 	}
 	return msg

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -57,7 +58,8 @@ func (s *Shell) evaluate(ctx context.Context, run func(ctx context.Context) erro
 		defer close(interrupted)
 		vm.Interrupt(context.Cause(ctx))
 	})
-	endWatch := watchHeap(s.opts.HeapLimit, s.opts.HeapShare, stop)
+	watch := watchHeap(s.opts.HeapLimit, s.held, s.opts.HeapShare, stop)
+	s.heap = watch
 
 	evalErr := run(ctx)
 	if evalErr == nil {
@@ -68,7 +70,19 @@ func (s *Shell) evaluate(ctx context.Context, run func(ctx context.Context) erro
 	}
 	s.exit = nil
 
-	endWatch()
+	grown := watch.end()
+	s.heap = nil
+	s.held = max(watch.held.Load()+grown, 0)
+	if grown > watch.allowed() {
+		// The script ended before the watch saw it pass the cap: it
+		// is stopped now, as it would have been a moment later.
+		stop(&HeapLimitError{Limit: watch.limit, Held: watch.held.Load()})
+		if evalErr == nil {
+			s.reopenLastInput()
+			evalErr = s.fail(context.Cause(ctx), ctx)
+			s.endInput()
+		}
+	}
 	if !unhook() {
 		<-interrupted
 	}
@@ -77,9 +91,13 @@ func (s *Shell) evaluate(ctx context.Context, run func(ctx context.Context) erro
 	if errors.As(context.Cause(ctx), &hle) {
 		// What the script built is still reachable from its variables:
 		// only a new runtime frees it.
+		s.held = 0
 		if err := s.initRuntime(s.DB()); err != nil {
 			evalErr = errors.Join(evalErr, err)
 		}
+		// The old runtime is garbage now: collected at once, it is not
+		// taken for what the next evaluation let go of.
+		runtime.GC()
 	}
 	s.vm.ClearInterrupt()
 	res.Transcript = s.out.String()
@@ -560,6 +578,9 @@ var posRe = regexp.MustCompile(`Line (\d+):(\d+) (.*?)(?: \(and \d+ more errors\
 // syntaxErr formats a parse error of code, whose first line is line
 // firstLine of the script, as mongosh prints one.
 func syntaxErr(err error, code string, firstLine int) error {
+	if errors.Is(err, errCodeTooDeep) {
+		return err
+	}
 	msg := strings.TrimPrefix(err.Error(), "SyntaxError: ")
 	line, col := 0, 0
 	var cse *goja.CompilerSyntaxError

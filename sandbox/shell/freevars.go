@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/dop251/goja/ast"
-	"github.com/dop251/goja/parser"
 )
 
 // freeNames lists the identifiers a function's source reads or writes
@@ -21,7 +20,7 @@ import (
 // function that declares x in one block and reads a captured x in
 // another is taken to capture nothing. Lesson code does not do that.
 func freeNames(src string) ([]string, error) {
-	prog, err := parser.ParseFile(nil, "", "("+src+")", 0)
+	prog, err := parseFile("", "("+src+")")
 	if err != nil {
 		return nil, err
 	}

@@ -8,10 +8,96 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
+	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/parser"
 )
 
 var forAwaitRe = regexp.MustCompile(`\bfor\s+await\b`)
+
+// errCodeTooDeep is the error of code nested deeper than nestingLimit;
+// the script sees V8's RangeError, msgTooDeep.
+var errCodeTooDeep = errors.New("code nested too deeply to parse")
+
+// msgTooDeep is V8's message for running out of stack.
+const msgTooDeep = "Maximum call stack size exceeded"
+
+// sourceCheck is what the nesting guard says of code: whether it is too
+// deep, and where goja must stop reading it (-1: nowhere), because a
+// syntax error is there.
+type sourceCheck struct {
+	tooDeep bool
+	cut     int
+	// prefixErr is goja's error for code[:cut].
+	prefixErr error
+}
+
+// checkSource runs the nesting guard (nesting.go) on code. Where the scan
+// finds a token that cannot be valid, goja parses the code up to it
+// (which is never deep): an error before that token's end is the code's
+// syntax error; none means the scan was wrong and goes on. A few wrong
+// calls are all it gets; after that the scan's bound alone stands.
+func checkSource(code string) sourceCheck { return checkSourceWithin(code, nestingLimit) }
+
+func checkSourceWithin(code string, limit int) sourceCheck {
+	c := sourceCheck{cut: -1}
+	confirms := 0
+	res := nestScan(code, limit, func(end int) bool {
+		if confirms++; confirms > 4 {
+			return false
+		}
+		_, err := safeParse("", code[:end])
+		if err == nil || !errorBefore(err, code[:end], end) {
+			return false
+		}
+		c.prefixErr = err
+		return true
+	})
+	c.tooDeep, c.cut = res.tooDeep, res.badAt
+	return c
+}
+
+// errorBefore reports whether goja's parse error of code is before end,
+// rather than at the end of the code (which is cut there).
+func errorBefore(err error, code string, end int) bool {
+	var el parser.ErrorList
+	if !errors.As(err, &el) || len(el) == 0 {
+		return true
+	}
+	p := el[0].Position
+	return lineOffset(code, p.Line)+p.Column-1 < end
+}
+
+// safeParse is goja's parser, which panics on some broken code; that
+// panic is a syntax error.
+func safeParse(name, code string) (prog *ast.Program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			prog = nil
+			err = parser.ErrorList{{Position: file.Position{Filename: name, Line: 1, Column: 1}, Message: "Invalid or unexpected token"}}
+		}
+	}()
+	return parser.ParseFile(nil, name, code, 0, parser.WithDisableSourceMaps)
+}
+
+// parseChecked parses code behind the nesting guard: code too deep gives
+// errCodeTooDeep, and code with a syntax error is parsed only up to it (cut).
+func parseChecked(name, code string) (prog *ast.Program, cut int, err error) {
+	c := checkSource(code)
+	switch {
+	case c.tooDeep:
+		return nil, -1, errCodeTooDeep
+	case c.cut >= 0:
+		return nil, c.cut, c.prefixErr
+	}
+	prog, err = safeParse(name, code)
+	return prog, -1, err
+}
+
+// parseFile is the shell's one way into goja's parser.
+func parseFile(name, code string) (*ast.Program, error) {
+	prog, _, err := parseChecked(name, code)
+	return prog, err
+}
 
 // parseScript parses code as a script, with `for await` loops (which
 // goja's parser lacks) read as for-of loops: loops holds the offsets of
@@ -25,7 +111,7 @@ func parseScript(name, code string) (*ast.Program, []int, error) {
 	blanked := code
 	for len(cands) > 0 {
 		blanked = blankAwaits(code, cands)
-		prog, err := parser.ParseFile(nil, name, blanked, 0, parser.WithDisableSourceMaps)
+		prog, err := parseFile(name, blanked)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -48,7 +134,7 @@ func parseScript(name, code string) (*ast.Program, []int, error) {
 		}
 		cands = kept
 	}
-	prog, err := parser.ParseFile(nil, name, code, 0, parser.WithDisableSourceMaps)
+	prog, err := parseFile(name, code)
 	return prog, nil, err
 }
 
@@ -153,22 +239,36 @@ func compileScript(name, code string) (compiled, error) {
 	if err := forAwaitOutsideAsync(code, prog, loops); err != nil {
 		return compiled{}, err
 	}
+	original := prog
+	if mentionsEval(code) {
+		// See evalguard.go: eval may be called directly only.
+		rewritten, err := rewriteEvalRefs(code, prog)
+		if err != nil {
+			return compiled{}, err
+		}
+		if rewritten != code {
+			if prog, err = parseFile(name, rewritten); err != nil {
+				return compiled{}, err
+			}
+			code = rewritten
+			keepSources(original, prog)
+		}
+	}
 	if !strings.Contains(code, "async") {
 		p, err := goja.CompileAST(prog, false)
 		return compiled{prog: p}, err
 	}
-	original := prog
 	if len(loops) > 0 {
 		if code, err = forAwaitLoops(code, prog, loops); err != nil {
 			return compiled{}, err
 		}
-		if prog, err = parser.ParseFile(nil, name, code, 0, parser.WithDisableSourceMaps); err != nil {
+		if prog, err = parseFile(name, code); err != nil {
 			return compiled{}, err
 		}
 	}
 	// Code the rewrite gives up on (see awaitWriter.budget) runs as written.
 	if rewritten, err := implicitAwaits(code, prog); err == nil && rewritten != code {
-		if p, err := parser.ParseFile(nil, name, rewritten, 0, parser.WithDisableSourceMaps); err == nil {
+		if p, err := parseFile(name, rewritten); err == nil {
 			code, prog = rewritten, p
 		}
 	}

@@ -103,22 +103,27 @@ func TestAwaitErrorIsACompleteInput(t *testing.T) {
 }
 
 // Code built to make the rewrite work hard (deep nesting, parentheses
-// around every callee) compiles in bounded time and still runs.
+// around every callee) compiles in bounded time and still runs; nested
+// past the nesting bound, it is refused as V8 refuses it.
 func TestAsyncRewriteOfHostileCodeIsBounded(t *testing.T) {
 	sh := newTestShell(t, Options{})
-	for _, src := range []string{
-		"const f = (x) => x; (async () => " + strings.Repeat("f(", 3000) + "1" + strings.Repeat(")", 3000) + ")()",
-		"const f = (x) => x; (async () => " + strings.Repeat("(f)(", 3000) + "1" + strings.Repeat(")", 3000) + ")()",
-		"const f = (x) => x; (async () => " + strings.Repeat("(await f(", 3000) + "1" + strings.Repeat("))", 3000) + ")()",
-		"const g = (x) => x; (async () => " + strings.Repeat("(", 50) + "g" + strings.Repeat(")", 50) + "(1))()",
+	for _, tc := range []struct {
+		src, want string
+	}{
+		{"const f = (x) => x; (async () => " + strings.Repeat("f(", 900) + "1" + strings.Repeat(")", 900) + ")()", "1\n"},
+		{"const f = (x) => x; (async () => " + strings.Repeat("(f)(", 600) + "1" + strings.Repeat(")", 600) + ")()", "1\n"},
+		{"const f = (x) => x; (async () => " + strings.Repeat("(await f(", 350) + "1" + strings.Repeat("))", 350) + ")()", "1\n"},
+		{"const g = (x) => x; (async () => " + strings.Repeat("(", 50) + "g" + strings.Repeat(")", 50) + "(1))()", "1\n"},
+		{"const f = (x) => x; (async () => " + strings.Repeat("f(", 3000) + "1" + strings.Repeat(")", 3000) + ")()", "RangeError: Maximum call stack size exceeded\n"},
+		{"const f = (x) => x; (async () => " + strings.Repeat("(await f(", 3000) + "1" + strings.Repeat("))", 3000) + ")()", "RangeError: Maximum call stack size exceeded\n"},
 	} {
 		start := time.Now()
-		res, err := sh.Eval(context.Background(), src)
-		if err != nil || res.Transcript != "1\n" {
-			t.Errorf("%.60s...: %q, %v", src, res.Transcript, err)
+		res, _ := sh.Eval(context.Background(), tc.src)
+		if res.Transcript != tc.want {
+			t.Errorf("%.60s...: %q, want %q", tc.src, res.Transcript, tc.want)
 		}
 		if d := time.Since(start); d > 5*time.Second {
-			t.Errorf("%.60s... took %s", src, d)
+			t.Errorf("%.60s... took %s", tc.src, d)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -80,10 +81,12 @@ type Options struct {
 	Timeout time.Duration
 	// MaxOutput caps the text one Eval prints; 0 means 1 MiB.
 	MaxOutput int
-	// HeapLimit caps, in bytes, how much one Eval may grow the Go heap
-	// (goja has no heap limit of its own); 0 means DefaultHeapLimit. A
-	// script past it is interrupted and the session's JavaScript state is
-	// discarded, which frees what it held.
+	// HeapLimit caps, in bytes, how much the session may grow the Go heap
+	// by: what one Eval allocates, with what the session's earlier Evals
+	// left reachable (heap.go; goja has no heap limit of its own); 0 means
+	// DefaultHeapLimit. A script past it is interrupted and the session's
+	// JavaScript state is discarded, which frees what it held; a built-in
+	// asked for more than is left refuses before it allocates.
 	HeapLimit int64
 	// HeapShare is shared by the shells of one process (heap.go); nil
 	// gives the shell one of its own.
@@ -188,6 +191,17 @@ type Shell struct {
 
 	// Conversion state of the running Eval (convert.go, encode.go).
 	ticks       int
+	heap        *heapWatch     // the running Eval's
+	held        int64          // what the session's earlier Evals left on the heap (heap.go)
+	heapBase    int64          // the live heap when the session began
+	nativeDepth int            // how deeply built-ins are calling each other (nativeguard.go)
+	joining     []*goja.Object // the arrays join is inside of (allocguard.go)
+
+	// Regular expressions as the shell matches them (regexguard.go).
+	regexFlags  regexFlags
+	regexCache  map[string]*compiledRegex
+	regexLast   *regexInput
+	regexExecFn goja.Value
 	displayLeft int
 	displayPath []*goja.Object       // the objects a display is inside of
 	displayRefs map[*goja.Object]int // their <ref *n> numbers
@@ -245,6 +259,10 @@ func New(client *mongo.Client, db string, opts Options) (*Shell, error) {
 	if err := s.initRuntime(db); err != nil {
 		return nil, err
 	}
+	_, s.heapBase, _ = newHeapSamples().read()
+	share := opts.HeapShare
+	share.sessions.Add(1)
+	runtime.AddCleanup(s, func(share *HeapShare) { share.sessions.Add(-1) }, share)
 	return s, nil
 }
 
@@ -257,6 +275,9 @@ func (s *Shell) initRuntime(db string) error {
 	}
 	s.endSessions()
 	s.vm = goja.New()
+	if err := s.installGuards(); err != nil {
+		return fmt.Errorf("shell runtime: %w", err)
+	}
 	s.vm.SetPromiseRejectionTracker(s.loop.trackRejection)
 	s.protos, s.protoByName = map[*goja.Object]string{}, map[string]*goja.Object{}
 	s.lastCursor, s.arrayFrom = nil, nil

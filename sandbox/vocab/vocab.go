@@ -20,3 +20,15 @@ const MarkerCollection = "_schemalab"
 // MaxMessageSize is mongod's MaxMessageSizeBytes (src/mongo/rpc/message.h),
 // hello's maxMessageSizeBytes: no wire message may be longer.
 const MaxMessageSize = 48_000_000
+
+// InPrefix reports whether database name is <prefix>something: the rule
+// that confines a sandbox, a classroom student's connection on the server
+// and a storage quota alike. The server's own databases never are, even
+// under a prefix such as "ad" or "loc".
+func InPrefix(name, prefix string) bool {
+	switch name {
+	case "admin", "local", "config":
+		return false
+	}
+	return len(name) > len(prefix) && name[:len(prefix)] == prefix
+}

@@ -38,6 +38,21 @@ func seedCommands(t testing.TB) [][]byte {
 		{{Key: "getMore", Value: int64(112233)}, {Key: "collection", Value: "books"}, {Key: "maxTimeMS", Value: int32(10)}, {Key: "$db", Value: "shop"}},
 		{{Key: "getMore", Value: int64(112233)}, {Key: "collection", Value: "books"}, {Key: "maxTimeMS", Value: "x"}, {Key: "$db", Value: "shop"}},
 		{{Key: "killCursors", Value: "books"}, {Key: "cursors", Value: bson.A{int64(112233), "x"}}, {Key: "$db", Value: "shop"}},
+		// Authentication, well and badly formed.
+		saslStart("n,,n=alice,r=fyko+d2lbbFgONRv9qkxdawL", true),
+		saslStart("n,,n=alice,r=", false),
+		{{Key: "saslStart", Value: 1}, {Key: "mechanism", Value: "PLAIN"}, {Key: "payload", Value: "AGFsaWNlAHMzY3JldA=="}, {Key: "$db", Value: "admin"}},
+		{{Key: "saslStart", Value: 1}, {Key: "mechanism", Value: int32(1)}, {Key: "$db", Value: "admin"}},
+		saslContinue(1, "c=biws,r=fyko+d2lbbFgONRv9qkxdawL3rfcNHYJY1ZVvWVs7j,p=dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ="),
+		saslContinue(2, ""),
+		{{Key: "saslContinue", Value: 1}, {Key: "conversationId", Value: "1"}, {Key: "payload", Value: bson.A{}}, {Key: "$db", Value: "admin"}},
+		{{Key: "hello", Value: 1}, {Key: "saslSupportedMechs", Value: "admin.alice"}, {Key: "speculativeAuthenticate", Value: bson.D{
+			{Key: "saslStart", Value: 1}, {Key: "mechanism", Value: "SCRAM-SHA-256"},
+			{Key: "payload", Value: bson.Binary{Data: []byte("n,,n=alice,r=rOprNGfwEbeRWgbNEkqO")}},
+			{Key: "options", Value: bson.D{{Key: "skipEmptyExchange", Value: true}}}, {Key: "db", Value: "admin"}}}, {Key: "$db", Value: "admin"}},
+		{{Key: "hello", Value: 1}, {Key: "saslSupportedMechs", Value: "nodot"}, {Key: "$db", Value: "admin"}},
+		{{Key: "connectionStatus", Value: 1}, {Key: "showPrivileges", Value: true}, {Key: "$db", Value: "admin"}},
+		{{Key: "listDatabases", Value: 1}, {Key: "authorizedDatabases", Value: false}, {Key: "$db", Value: "admin"}},
 	}
 	var out [][]byte
 	for _, d := range docs {
@@ -56,6 +71,10 @@ func FuzzDecodeMessage(f *testing.F) {
 	f.Add(new(opMsgBuilder).body(mustEncode(f, bson.D{{Key: "insert", Value: "c"}, {Key: "$db", Value: "d"}})).sequence("documents", cmds[2], cmds[3]).bytes())
 	f.Add(opQueryBytes(1, "admin.$cmd", mustEncode(f, bson.D{{Key: "isMaster", Value: int32(1)}})))
 	f.Add([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"))
+	// Authentication, and an exhaust hello.
+	for _, c := range cmds[len(cmds)-11:] {
+		f.Add((&opMsgBuilder{flags: flagExhaustAllowed}).body(c).bytes())
+	}
 	f.Fuzz(func(t *testing.T, msg []byte) {
 		req, err := decodeMessage(msg)
 		if err != nil {
@@ -117,6 +136,9 @@ func FuzzDispatch(f *testing.F) {
 	for _, c := range badInputSeeds(f) {
 		f.Add(c)
 	}
+	for _, c := range stageSeeds(f) {
+		f.Add(c)
+	}
 	srv := startTestServer(f, Options{Engine: engine.New(engine.Options{})})
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		cmd, _, err := readDocument(raw)
@@ -126,6 +148,54 @@ func FuzzDispatch(f *testing.F) {
 		reply := srv.dispatch(testConn(srv), cmd)
 		if problem := dispatchProblem(reply); problem != "" {
 			t.Fatalf("command %v: %s", cmd, problem)
+		}
+	})
+}
+
+// FuzzLogin plays arbitrary sequences of commands, authentication among
+// them, on one connection of a server that requires authentication, as a
+// client that does not know the password would. No sequence may log in,
+// or get past the server to a student's data; none may panic.
+func FuzzLogin(f *testing.F) {
+	seeds := seedCommands(f)
+	// A real conversation's messages, made against another server: the
+	// fuzzer replays and splices them.
+	other := startAuthServer(f, Options{})
+	addUser(f, other, "alice", "s3cret", Account{Prefix: "alice_"})
+	conn := testConn(other)
+	conv := newSCRAMClient(f, "alice", "s3cret")
+	start := saslStart(conv.step(f, ""), true)
+	first := other.dispatch(conn, start)
+	final := saslContinue(1, conv.step(f, payloadOf(f, first)))
+	seeds = append(seeds,
+		slices.Concat(mustEncode(f, start), mustEncode(f, final)),
+		slices.Concat(mustEncode(f, start), mustEncode(f, final), mustEncode(f, bson.D{{Key: "find", Value: "c"}, {Key: "$db", Value: "alice_db"}})),
+		slices.Concat(mustEncode(f, final), mustEncode(f, start), mustEncode(f, final), mustEncode(f, saslContinue(1, ""))),
+	)
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	srv := startAuthServer(f, Options{})
+	addUser(f, srv, "alice", "s3cret", Account{Prefix: "alice_"})
+	find := bson.D{{Key: "find", Value: "c"}, {Key: "$db", Value: "alice_db"}}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		c := testConn(srv)
+		defer srv.eng.ConnectionClosed(c.conn)
+		for len(raw) > 0 {
+			cmd, rest, err := readDocument(raw)
+			if err != nil || len(cmd) == 0 {
+				break
+			}
+			raw = rest
+			if problem := dispatchProblem(srv.dispatch(c, cmd)); problem != "" {
+				t.Fatalf("command %v: %s", cmd, problem)
+			}
+		}
+		if c.user != nil {
+			t.Fatalf("logged in as %s without the password", c.user.name)
+		}
+		if reply := srv.dispatch(c, find); get(reply, "code") != int32(mongoerr.Unauthorized) {
+			t.Fatalf("find after the sequence: %v", reply)
 		}
 	})
 }
@@ -219,5 +289,37 @@ func badInputSeeds(t testing.TB) [][]byte {
 			bson.D{{Key: "$group", Value: bson.D{{Key: "_id", Value: "$tags"}, {Key: "all", Value: bson.D{{Key: "$push", Value: "$$ROOT"}}}}}},
 		}}, {Key: "allowDiskUse", Value: false}, {Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "shop"}}),
 	)
+	// Expression shapes of issue 25's sweep: decimal transcendental
+	// functions at the edges of decimal128's range, hashing, BinData
+	// conversions, the date arithmetic bounds and the named-argument
+	// operators.
+	exprs := bson.A{
+		bson.D{{Key: "$sin", Value: mustDecimal(t, "9.999999999999999999999999999999999E+6144")}},
+		bson.D{{Key: "$pow", Value: bson.A{mustDecimal(t, "9.999999999999999999999999999999999E+6144"), mustDecimal(t, "-4096")}}},
+		bson.D{{Key: "$exp", Value: mustDecimal(t, "14199")}},
+		bson.D{{Key: "$ln", Value: mustDecimal(t, "1E-6176")}},
+		bson.D{{Key: "$atan2", Value: bson.A{mustDecimal(t, "-Infinity"), mustDecimal(t, "NaN")}}},
+		bson.D{{Key: "$toHashedIndexKey", Value: bson.D{{Key: "a", Value: bson.A{"$s", 1.5, bson.D{}}}}}},
+		bson.D{{Key: "$convert", Value: bson.D{{Key: "input", Value: "$s"}, {Key: "to", Value: bson.D{{Key: "type", Value: "binData"}, {Key: "subtype", Value: 4}}}, {Key: "format", Value: "uuid"}, {Key: "onError", Value: 0}}}},
+		bson.D{{Key: "$toUUID", Value: "00000000-0000-0000-0000-000000000000"}},
+		bson.D{{Key: "$dateAdd", Value: bson.D{{Key: "startDate", Value: bson.DateTime(1)}, {Key: "unit", Value: "year"}, {Key: "amount", Value: int64(584942417)}}}},
+		bson.D{{Key: "$dateTrunc", Value: bson.D{{Key: "date", Value: bson.DateTime(-1)}, {Key: "unit", Value: "hour"}, {Key: "binSize", Value: int64(1) << 62}}}},
+		bson.D{{Key: "$getField", Value: bson.D{{Key: "$concat", Value: bson.A{"$s"}}}}},
+		bson.D{{Key: "$setField", Value: bson.D{{Key: "field", Value: bson.D{{Key: "$literal", Value: "$a.b"}}}, {Key: "input", Value: "$$ROOT"}, {Key: "value", Value: "$$REMOVE"}}}},
+		bson.D{{Key: "$zip", Value: bson.D{{Key: "inputs", Value: bson.A{bson.A{1}, bson.A{}}}, {Key: "useLongestLength", Value: true}, {Key: "defaults", Value: bson.A{"$x", "$y"}}}}},
+		bson.D{{Key: "$maxN", Value: bson.D{{Key: "n", Value: 1e300}, {Key: "input", Value: bson.A{1}}}}},
+		bson.D{{Key: "$sortArray", Value: bson.D{{Key: "input", Value: bson.A{bson.D{{Key: "k", Value: 1}}}}, {Key: "sortBy", Value: bson.D{{Key: "k..", Value: 1}}}}}},
+	}
+	for _, e := range exprs {
+		seeds = append(seeds, over(e))
+	}
 	return seeds
+}
+
+func mustDecimal(t testing.TB, s string) bson.Decimal128 {
+	d, err := bson.ParseDecimal128(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

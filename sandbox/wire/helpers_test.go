@@ -29,7 +29,7 @@ func startTestServer(t testing.TB, opts Options) *Server {
 // testConn is a connection of srv's engine for tests that dispatch
 // commands without a socket.
 func testConn(srv *Server) *clientConn {
-	return &clientConn{conn: srv.eng.OpenConnection("127.0.0.1:1", srv.Addr().String())}
+	return &clientConn{conn: srv.eng.OpenConnection("127.0.0.1:1", srv.ln.Addr().String())}
 }
 
 // processID is the topologyVersion.processId srv's hello reports.
@@ -123,7 +123,7 @@ type rawConn struct {
 
 func dialRaw(t testing.TB, srv *Server) *rawConn {
 	t.Helper()
-	nc, err := net.Dial("tcp", srv.Addr().String())
+	nc, err := net.Dial("tcp", srv.ln.Addr().String())
 	if err != nil {
 		t.Fatalf("dial: %v", err)
 	}

@@ -59,5 +59,5 @@ func DecodeClientMessage(msg []byte) (ClientMessage, error) {
 // AppendOpMsgReply appends an OP_MSG reply holding doc, in answer to the
 // request whose id is responseTo.
 func AppendOpMsgReply(dst []byte, requestID, responseTo int32, doc bson.D) []byte {
-	return appendOpMsg(dst, requestID, responseTo, encodeReplyDoc(doc), false)
+	return appendOpMsg(dst, requestID, responseTo, encodeReplyDoc(doc), false, false)
 }

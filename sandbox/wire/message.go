@@ -80,6 +80,19 @@ func (r *request) moreToCome() bool {
 	return r.header.opCode == opMsg && r.flags&flagMoreToCome != 0
 }
 
+// awaitableHello: a hello of the streaming monitoring protocol, which
+// waits for a topology change (stream.go).
+func (r *request) awaitableHello() bool {
+	if r.header.opCode != opMsg || r.replyErr != nil || r.moreToCome() || len(r.cmd) == 0 {
+		return false
+	}
+	switch r.cmd[0].Key {
+	case "hello", "isMaster", "ismaster":
+		return !isMissing(value.Get(r.cmd, "maxAwaitTimeMS"))
+	}
+	return false
+}
+
 func (r *request) checksummed() bool {
 	return r.header.opCode == opMsg && r.flags&flagChecksumPresent != 0
 }

@@ -22,10 +22,14 @@ func encodeReplyDoc(doc bson.D) []byte {
 }
 
 // appendOpMsg builds an OP_MSG reply with a single kind-0 section. The
-// checksum is added when the request carried one, as mongod does.
-func appendOpMsg(dst []byte, requestID, responseTo int32, doc []byte, checksum bool) []byte {
+// checksum is added when the request carried one, as mongod does;
+// moreToCome marks a reply of an exhaust stream that others follow.
+func appendOpMsg(dst []byte, requestID, responseTo int32, doc []byte, checksum, moreToCome bool) []byte {
 	length := headerSize + 4 + 1 + len(doc)
 	var flags uint32
+	if moreToCome {
+		flags |= flagMoreToCome
+	}
 	if checksum {
 		length += 4
 		flags |= flagChecksumPresent

@@ -21,6 +21,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/vocab"
 )
@@ -32,7 +33,7 @@ type Options struct {
 	// Bind is the address to listen on; empty means 127.0.0.1.
 	Bind string
 	// AllowNonLoopback must be set to bind anything but a loopback
-	// address: the sandbox has no authentication.
+	// address: without RequireAuth the server has no authentication.
 	AllowNonLoopback bool
 	// Engine executes the data commands; nil means a new empty engine.
 	Engine *engine.Engine
@@ -43,6 +44,30 @@ type Options struct {
 	// ErrorLog receives the reasons connections were dropped, and is the
 	// server log of the engine Start creates. nil discards them.
 	ErrorLog io.Writer
+
+	// RequireAuth makes every connection authenticate (SCRAM-SHA-256,
+	// as a user of AddUser) before it runs anything but the handshake
+	// and authentication commands mongod runs without authentication
+	// (hello, isMaster, ping, buildInfo, listCommands, saslStart,
+	// saslContinue); anything else gets mongod's Unauthorized (13)
+	// "Command X requires authentication". It also bounds the
+	// connections that have not authenticated (admission.go). Without
+	// it, users may still authenticate, and unauthenticated clients may
+	// do anything, as on a mongod without --auth.
+	RequireAuth bool
+	// Confine decides whether a user confined to prefix (Account.Prefix)
+	// may run cmd, the command document as received ($db included): nil,
+	// or the refusal, which the client gets as Unauthorized (13) with
+	// its message. It is the sandbox guard's own check, passed in by
+	// package sandbox, so that the client-side guard and the server
+	// refuse exactly the same commands with the same words.
+	Confine func(prefix string, cmd bson.D) error
+	// MaxUnauthenticated, MaxUnauthenticatedPerAddress and AuthGraceTime
+	// bound the connections that have not authenticated when
+	// RequireAuth is set (admission.go); 0 means their Default.
+	MaxUnauthenticated           int
+	MaxUnauthenticatedPerAddress int
+	AuthGraceTime                time.Duration
 
 	// partialMessageTimeout overrides the default in tests.
 	partialMessageTimeout time.Duration
@@ -80,6 +105,16 @@ type Server struct {
 	closeErr     error
 	errorLogMu   sync.Mutex
 	commandLogMu sync.Mutex
+
+	// authOn is set once authentication matters (RequireAuth, or a user
+	// added): until then a command costs nothing more than without it.
+	authOn  atomic.Bool
+	usersMu sync.Mutex
+	users   map[string]*user
+	// admission bounds the unauthenticated connections (RequireAuth).
+	admission *admission
+	// refusedLogged rate-limits the log of refused connections.
+	refusedLogged atomic.Int64
 }
 
 // clientConn is one client connection: its socket and what the engine
@@ -87,6 +122,20 @@ type Server struct {
 type clientConn struct {
 	nc   net.Conn
 	conn *engine.Conn
+	// state is its progress towards authentication (admission.go).
+	state atomic.Int32
+	// user is whom it authenticated as (nil: no one); sasl its
+	// authentication in progress. Both change only on its own goroutine.
+	user *user
+	sasl *saslConversation
+	// pending, host and graceTimer are its place among the
+	// unauthenticated connections, guarded by admission.mu.
+	pending    bool
+	host       string
+	graceTimer *time.Timer
+	// watch, when set, delivers the end of a read of the next message's
+	// first byte that an awaitable hello started (stream.go).
+	watch chan error
 }
 
 // Start listens and serves in the background until ctx is done or Close is
@@ -109,13 +158,16 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	}
 	sctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	s := &Server{
-		opts:   opts,
-		eng:    eng,
-		ln:     ln,
-		ctx:    sctx,
-		cancel: cancel,
-		conns:  make(map[*clientConn]struct{}),
+		opts:      opts,
+		eng:       eng,
+		ln:        ln,
+		ctx:       sctx,
+		cancel:    cancel,
+		conns:     make(map[*clientConn]struct{}),
+		users:     map[string]*user{},
+		admission: newAdmission(opts),
 	}
+	s.authOn.Store(opts.RequireAuth)
 	addr := ln.Addr().(*net.TCPAddr)
 	host := addr.IP.String()
 	if addr.IP.IsUnspecified() {
@@ -146,9 +198,6 @@ func isLoopback(bind string) bool {
 
 // URI is the connection string, "mongodb://127.0.0.1:PORT/".
 func (s *Server) URI() string { return s.uri }
-
-// Addr is the listening address.
-func (s *Server) Addr() net.Addr { return s.ln.Addr() }
 
 // Close stops listening, interrupts every running command (which fails
 // with InterruptedAtShutdown at its next check, within microseconds),
@@ -193,7 +242,14 @@ func (s *Server) acceptLoop() {
 			nc.Close()
 			return
 		}
-		c := &clientConn{nc: nc, conn: s.eng.OpenConnection(nc.RemoteAddr().String(), s.ln.Addr().String())}
+		c := &clientConn{nc: nc}
+		if !s.admission.admit(c) {
+			s.mu.Unlock()
+			nc.Close()
+			s.logRefused(nc.RemoteAddr())
+			continue
+		}
+		c.conn = s.eng.OpenConnection(nc.RemoteAddr().String(), s.ln.Addr().String())
 		s.conns[c] = struct{}{}
 		s.wg.Add(1)
 		s.mu.Unlock()
@@ -208,11 +264,21 @@ func (s *Server) serveConn(c *clientConn) {
 		delete(s.conns, c)
 		s.mu.Unlock()
 		c.nc.Close()
+		s.admission.closed(c)
+		s.unbind(c)
 		s.eng.ConnectionClosed(c.conn)
 	}()
 	br := bufio.NewReaderSize(c.nc, 32<<10)
 	var buf, out []byte
 	for {
+		if c.watch != nil {
+			// An awaitable hello is still reading ahead (stream.go).
+			err := <-c.watch
+			c.watch = nil
+			if err != nil {
+				return
+			}
+		}
 		msg, err := readMessage(c.nc, br, buf[:0], s.partialTimeout())
 		if err != nil {
 			if !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) && s.ctx.Err() == nil {
@@ -227,6 +293,13 @@ func (s *Server) serveConn(c *clientConn) {
 		if err != nil {
 			s.logError("conn%d: %v; closing connection", c.conn.ID, err)
 			return
+		}
+		c.state.CompareAndSwap(stateSilent, stateSpoke)
+		if req.awaitableHello() {
+			if !s.serveAwaitableHello(c, br, req) {
+				return
+			}
+			continue
 		}
 		out = s.handle(c, req, out[:0])
 		if len(out) == 0 {
@@ -292,7 +365,7 @@ func (s *Server) handle(c *clientConn, req *request, out []byte) []byte {
 		if req.moreToCome() {
 			return out
 		}
-		return appendOpMsg(out, replyID, h.requestID, encodeReplyDoc(reply), req.checksummed())
+		return appendOpMsg(out, replyID, h.requestID, encodeReplyDoc(reply), req.checksummed(), false)
 	case opQuery:
 		flags, doc := s.opQueryReply(c, req)
 		return appendOpReply(out, replyID, h.requestID, flags, doc)
@@ -352,6 +425,17 @@ func (s *Server) logError(format string, args ...any) {
 	fmt.Fprintf(s.opts.ErrorLog, "schemalab wire: "+format+"\n", args...)
 }
 
+// logRefused logs a connection refused by the admission limits, at most
+// once a second: a flood must not flood the log too.
+func (s *Server) logRefused(addr net.Addr) {
+	now := time.Now().UnixNano()
+	last := s.refusedLogged.Load()
+	if now-last < int64(time.Second) || !s.refusedLogged.CompareAndSwap(last, now) {
+		return
+	}
+	s.logError("refusing a connection from %v: too many connections have not authenticated", addr)
+}
+
 func (s *Server) logCommand(c *clientConn, db string, cmd bson.D) {
 	if s.opts.CommandLog == nil {
 		return
@@ -359,6 +443,10 @@ func (s *Server) logCommand(c *clientConn, db string, cmd bson.D) {
 	s.commandLogMu.Lock()
 	defer s.commandLogMu.Unlock()
 	text := cmd.String()
+	if !isMissing(value.Get(cmd, "payload")) || !isMissing(value.Get(cmd, "speculativeAuthenticate")) {
+		// As mongod redacts them: SASL payloads are secrets.
+		text = "(authentication payload not shown)"
+	}
 	if len(text) > 500 {
 		text = text[:500] + "…"
 	}

@@ -13,6 +13,7 @@ import (
 	room "github.com/schemalab/schemalab/lessons/classroom"
 	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/styles"
+	"github.com/schemalab/schemalab/tui/termsafe"
 )
 
 var (
@@ -29,6 +30,7 @@ var (
 	msgDashNow         = &locale.Message{ID: "dashboard.now", Other: "now: {{.Lesson}}, step {{.Step}}"}
 	msgDashAnnounced   = &locale.Message{ID: "dashboard.announced", Other: " · announced {{.Ago}} · students press f to follow"}
 	msgDashColumns     = &locale.Message{ID: "dashboard.columns", Other: "student|lesson|step|passed/tried|on step|status"}
+	msgDashUsage       = &locale.Message{ID: "dashboard.usage", Other: "storage|cursors|memory"}
 	msgDashNoStudents  = &locale.Message{ID: "dashboard.noStudents", Other: "  No students yet. They log in with: {{.Hint}}"}
 	msgDashOffline     = &locale.Message{ID: "dashboard.offline", Other: "offline"}
 	msgDashFailedTimes = &locale.Message{ID: "dashboard.failedTimes", Other: "failed {{.Count}}×"}
@@ -75,6 +77,9 @@ type dashboard struct {
 	local       bool
 	confirmStop bool
 	now         func() time.Time
+	// usage is what a student uses (on the server; their process's
+	// memory); nil shows no figures.
+	usage func(name string) (u Usage, memory int64, ok bool)
 }
 
 // tickMsg redraws the times on the dashboard; roomChangedMsg redraws it
@@ -138,6 +143,8 @@ const (
 	colExercises = 13
 	colOnStep    = 8
 	colsFixed    = colMark + colName + colLesson + colExercises + colOnStep
+	// The usage columns come last, where a narrow terminal cuts them.
+	colUsage = 9
 )
 
 func (d *dashboard) View() string {
@@ -164,18 +171,32 @@ func (d *dashboard) View() string {
 	if a.IsZero() {
 		line(st.Muted.Render(d.l.T(msgDashNothing, nil)))
 	} else {
-		line(st.Accent.Render("▶ "+d.l.T(msgDashNow, map[string]any{"Lesson": a.Lesson, "Step": a.Step + 1})) + st.Text.Render(" · "+plain(a.StepTitle)) +
+		line(st.Accent.Render("▶ "+d.l.T(msgDashNow, map[string]any{"Lesson": termsafe.Line(a.Lesson), "Step": a.Step + 1})) + st.Text.Render(" · "+plain(a.StepTitle)) +
 			st.Muted.Render(d.l.T(msgDashAnnounced, map[string]any{"Ago": d.ago(d.now().Sub(a.At))})))
 	}
 	line("")
 	statusW := min(max(w/5, 12), 30)
-	stepW := max(w-colsFixed-statusW, 12)
+	usageW := 0
+	if d.usage != nil {
+		usageW = 3 * colUsage
+	}
+	stepW := max(w-colsFixed-statusW-usageW, 12)
 	cols := strings.Split(d.l.T(msgDashColumns, nil), "|")
 	for len(cols) < 6 {
 		cols = append(cols, "")
 	}
-	line(st.Muted.Render(strings.Repeat(" ", colMark) + pad(cols[0], colName) + pad(cols[1], colLesson) +
-		pad(cols[2], stepW) + pad(cols[3], colExercises) + pad(cols[4], colOnStep) + cols[5]))
+	usage := strings.Split(d.l.T(msgDashUsage, nil), "|")
+	for len(usage) < 3 {
+		usage = append(usage, "")
+	}
+	header := strings.Repeat(" ", colMark) + pad(cols[0], colName) + pad(cols[1], colLesson) +
+		pad(cols[2], stepW) + pad(cols[3], colExercises) + pad(cols[4], colOnStep)
+	if d.usage != nil {
+		header += pad(cols[5], statusW) + pad(usage[0], colUsage) + pad(usage[1], colUsage) + usage[2]
+	} else {
+		header += cols[5]
+	}
+	line(st.Muted.Render(header))
 
 	// The rest of the screen holds rows, then the key help on the last line.
 	space := max(d.height-strings.Count(b.String(), "\n")-1, 1)
@@ -189,7 +210,7 @@ func (d *dashboard) View() string {
 		body = append(body, st.Muted.Render(d.l.T(msgDashNoStudents, map[string]any{"Hint": d.login})))
 	}
 	for _, r := range shown {
-		body = append(body, d.row(r, stepW))
+		body = append(body, d.row(r, stepW, statusW))
 	}
 	for len(body) < space {
 		body = append(body, "")
@@ -201,7 +222,7 @@ func (d *dashboard) View() string {
 	return b.String()
 }
 
-func (d *dashboard) row(r room.Row, stepW int) string {
+func (d *dashboard) row(r room.Row, stepW, statusW int) string {
 	st := d.st
 	mark, name := "  ", st.Text
 	switch {
@@ -230,8 +251,27 @@ func (d *dashboard) row(r room.Row, stepW int) string {
 	case r.FailedInARow > 0:
 		status = st.Warning.Render(d.l.N(msgDashFailedTimes, r.FailedInARow, nil))
 	}
+	if d.usage != nil && r.Online {
+		if u, memory, ok := d.usage(r.Name); ok {
+			status = padStyled(status, statusW) +
+				st.Muted.Render(pad(megabytes(u.Storage), colUsage)+pad(fmt.Sprint(u.Cursors), colUsage)+megabytes(memory))
+		}
+	}
 	return mark + name.Render(pad(r.Name, colName)) + st.Text.Render(pad(lesson, colLesson)+pad(step, stepW)+
 		pad(exercises, colExercises)+pad(onStep, colOnStep)) + status
+}
+
+// padStyled pads styled text to w cells.
+func padStyled(s string, w int) string {
+	return s + strings.Repeat(" ", max(w-lipgloss.Width(s), 0))
+}
+
+// megabytes is a size for the dashboard: "12 MB", "0.4 MB".
+func megabytes(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%d MB", n>>20)
 }
 
 func (d *dashboard) footer(w int) string {
@@ -251,9 +291,11 @@ func (d *dashboard) footer(w int) string {
 	return ansi.Truncate(strings.Join(parts, st.Muted.Render(" • ")), w, "…")
 }
 
-// pad cuts or pads s to exactly w cells, leaving a one-cell gap.
+// pad cuts or pads s to exactly w cells, leaving a one-cell gap. Every
+// cell of the dashboard passes here, so here text the classroom did not
+// write (names, lesson and step titles) loses its control characters.
 func pad(s string, w int) string {
-	s = ansi.Truncate(s, w-1, "…")
+	s = ansi.Truncate(termsafe.Line(s), w-1, "…")
 	return s + strings.Repeat(" ", max(w-lipgloss.Width(s), 0))
 }
 
@@ -267,8 +309,9 @@ func clock(d time.Duration) string {
 	return fmt.Sprintf("%d:%02d", m, s)
 }
 
-// plain drops the Markdown code marks of a step title.
-func plain(title string) string { return strings.ReplaceAll(title, "`", "") }
+// plain drops the Markdown code marks of a step title, and its control
+// characters.
+func plain(title string) string { return termsafe.Line(strings.ReplaceAll(title, "`", "")) }
 
 func (d *dashboard) ago(t time.Duration) string {
 	switch {

@@ -2,6 +2,7 @@ package classroom
 
 import (
 	"fmt"
+	"log"
 	"strings"
 	"testing"
 	"time"
@@ -75,5 +76,55 @@ func TestDashboardAsksBeforeStoppingAnOccupiedClassroom(t *testing.T) {
 	d.Update(tea.KeyPressMsg{Code: 'c', Text: "c"})
 	if !r.Announcement().IsZero() {
 		t.Fatal("c did not clear the announcement")
+	}
+}
+
+// Text the classroom did not write reaches the instructor's terminal
+// without its control characters: a lesson pack's titles, and the log's
+// login names and crash reports.
+func TestDashboardAndLogDisarmEscapes(t *testing.T) {
+	r := room.New(room.Options{})
+	evil := "\x1b]0;owned\x07\x1b[41mred\x1b[2J"
+	r.Join("eve", "SHA256:e")
+	r.Moved("eve", room.Position{Lesson: "pack" + evil, Step: 0, Steps: 2, StepTitle: "Step " + evil}, room.Exercises{})
+	r.Announce(room.Position{Lesson: "pack" + evil, Step: 0, Steps: 2, StepTitle: "Step " + evil})
+	d := &dashboard{room: r, st: styles.New(true, true), l: locale.English(), keys: newDashboardKeys(locale.English()), now: time.Now}
+	d.Update(tea.WindowSizeMsg{Width: 160, Height: 12})
+	view := d.View()
+	for _, bad := range []string{"\x1b]", "\x07", "\x1b[41m", "\x1b[2J"} {
+		if strings.Contains(view, bad) {
+			t.Errorf("the dashboard draws %q from a title", bad)
+		}
+	}
+	if !strings.Contains(view, "�]0;owned�") {
+		t.Errorf("the title is not shown disarmed:\n%s", view)
+	}
+	var b strings.Builder
+	log.New(LogWriter(&b), "", 0).Printf("refused %s from 127.0.0.1: %s", "\x1b]0;owned\x07name", "line\x1b[31m")
+	if got := b.String(); got != "refused �]0;owned�name from 127.0.0.1: line�[31m\n" {
+		t.Errorf("the log wrote %q", got)
+	}
+}
+
+// Each online student's storage, open cursors and memory are on their
+// row, where the terminal is wide enough.
+func TestDashboardShowsWhatEachStudentUses(t *testing.T) {
+	r, clock := dashboardRoom()
+	d := &dashboard{room: r, st: styles.New(true, true), l: locale.English(), keys: newDashboardKeys(locale.English()), now: clock,
+		usage: func(name string) (Usage, int64, bool) {
+			return Usage{Storage: 38 << 20, Cursors: 2, Connections: 3}, 61 << 20, name != "dave"
+		}}
+	d.Update(tea.WindowSizeMsg{Width: 160, Height: 12})
+	view := ansi.Strip(d.View())
+	if !strings.Contains(view, "storage  cursors  memory") {
+		t.Errorf("no usage columns:\n%s", view)
+	}
+	for _, line := range strings.Split(view, "\n") {
+		if strings.Contains(line, "alice") && !strings.Contains(line, "38 MB    2        61 MB") {
+			t.Errorf("alice's row lacks her figures: %q", line)
+		}
+		if strings.Contains(line, "dave") && strings.Contains(line, "MB") {
+			t.Errorf("dave, offline, has figures: %q", line)
+		}
 	}
 }

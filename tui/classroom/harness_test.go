@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -22,7 +23,7 @@ import (
 	"github.com/schemalab/schemalab/lessons"
 	room "github.com/schemalab/schemalab/lessons/classroom"
 	"github.com/schemalab/schemalab/sandbox"
-	"github.com/schemalab/schemalab/sandbox/shell"
+	"github.com/schemalab/schemalab/sandbox/wire"
 )
 
 // sharedBackend is one embedded sandbox for the package's tests, as a
@@ -33,8 +34,20 @@ var (
 	sharedTemplates *room.Templates
 )
 
+// studentModeEnv makes the test binary a student's process, as
+// `schemalab classroom-student` is one (testStudent).
+const studentModeEnv = "CLASSROOM_TEST_STUDENT"
+
 func TestMain(m *testing.M) {
-	be, err := sandbox.StartEmbedded(context.Background())
+	if os.Getenv(studentModeEnv) != "" {
+		cat, errs := lessons.Load(content.FS)
+		if len(errs) > 0 {
+			fmt.Fprintln(os.Stderr, errs)
+			os.Exit(1)
+		}
+		os.Exit(StudentMain(context.Background(), cat, attachForTest, os.Stderr))
+	}
+	be, err := sandbox.Open(context.Background(), sandbox.Config{Kind: sandbox.KindEmbedded, Accounts: true})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -122,6 +135,18 @@ func startClassroom(t testing.TB, cfg Config) *Server {
 	if cfg.Room == nil {
 		cfg.Room = room.New(room.Options{})
 	}
+	if cfg.Student == nil {
+		cfg.Student = testStudent
+	}
+	if cfg.ServerURI == "" {
+		cfg.ServerURI = sharedBackend.URI()
+		if cfg.Logins == nil {
+			cfg.Logins = logins(sharedBackend)
+		}
+	}
+	if cfg.Limits == (Limits{}) {
+		cfg.Limits = testLimits
+	}
 	srv, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -152,10 +177,13 @@ type loginOptions struct {
 	user     string
 	key      gossh.Signer
 	password string
-	term     string // TERM, default xterm-256color
-	w, h     int
-	command  string
-	noPty    bool
+	// secret answers the personal secret prompts of password mode
+	// (chosen at the first login, asked for at later ones).
+	secret  string
+	term    string // TERM, default xterm-256color
+	w, h    int
+	command string
+	noPty   bool
 }
 
 // dialSSH connects and authenticates; banners are returned with the error.
@@ -166,7 +194,18 @@ func dialSSH(addr string, o loginOptions) (*gossh.Client, string, error) {
 		auth = append(auth, gossh.PublicKeys(o.key))
 	}
 	if o.password != "" {
-		auth = append(auth, gossh.Password(o.password))
+		// As OpenSSH: the class password and the personal secret are
+		// keyboard-interactive prompts (the password alone, after a key).
+		auth = append(auth, gossh.KeyboardInteractive(func(_, _ string, questions []string, _ []bool) ([]string, error) {
+			answers := make([]string, len(questions))
+			for i, q := range questions {
+				answers[i] = o.secret
+				if strings.Contains(q, "class password") {
+					answers[i] = o.password
+				}
+			}
+			return answers, nil
+		}), gossh.Password(o.password))
 	}
 	c, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{
 		User:            o.user,
@@ -291,6 +330,17 @@ func (tm *terminal) errText() string {
 	return tm.stderr.String()
 }
 
+// told is everything the session printed outside the program's frames:
+// its standard error, and its output after the program's last frame,
+// where the room writes why a session ended.
+func (tm *terminal) told() string {
+	raw := tm.rawOutput()
+	if i := bytes.LastIndex(raw, []byte("\x1b[?1049l")); i >= 0 {
+		raw = raw[i:]
+	}
+	return tm.errText() + string(raw)
+}
+
 // waitFor polls the screen until it matches the regular expression.
 func (tm *terminal) waitFor(pattern string, timeout time.Duration) string {
 	tm.t.Helper()
@@ -303,6 +353,20 @@ func (tm *terminal) waitFor(pattern string, timeout time.Duration) string {
 		}
 		if time.Now().After(deadline) {
 			tm.t.Fatalf("timed out after %v waiting for /%s/; the screen:\n%s\nstderr: %s", timeout, pattern, s, tm.errText())
+		}
+		time.Sleep(15 * time.Millisecond)
+	}
+}
+
+// waitForNot polls the screen until it no longer matches the regular
+// expression.
+func (tm *terminal) waitForNot(pattern string, timeout time.Duration) {
+	tm.t.Helper()
+	re := regexp.MustCompile(pattern)
+	deadline := time.Now().Add(timeout)
+	for re.MatchString(tm.screen()) {
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("timed out after %v waiting for /%s/ to go; the screen:\n%s", timeout, pattern, tm.screen())
 		}
 		time.Sleep(15 * time.Millisecond)
 	}
@@ -386,7 +450,7 @@ func (tm *terminal) openLesson(title string) {
 // prefixSandbox is what cmd/schemalab wires: a student's view of the
 // shared backend, confined to the student's prefix.
 func prefixSandbox(be *sandbox.Backend) func(context.Context, string) (*lessons.Sandbox, error) {
-	heap := &shell.HeapShare{}
+	heap := &lessons.HeapShare{}
 	return func(ctx context.Context, prefix string) (*lessons.Sandbox, error) {
 		sb, err := be.ForPrefix(ctx, prefix)
 		if err != nil {
@@ -395,4 +459,56 @@ func prefixSandbox(be *sandbox.Backend) func(context.Context, string) (*lessons.
 		return &lessons.Sandbox{Connect: sb.Connector(), Prefix: sb.Prefix(), ResetDB: sb.ResetDB, Label: sb.Host, Close: sb.Close,
 			HeapShare: heap}, nil
 	}
+}
+
+// logins are what cmd/schemalab wires: the students' logins on the
+// room's server.
+func logins(be *sandbox.Backend) *Logins {
+	return &Logins{
+		Add: func(name, password, prefix string, q Quotas) error {
+			return be.AddUser(name, password, wire.Account{Prefix: prefix, MaxStorageBytes: q.Storage, MaxCursors: q.Cursors, MaxConnections: q.Connections})
+		},
+		Remove: be.RemoveUser,
+		Usage: func(name string) Usage {
+			u := be.Usage(name)
+			return Usage{Storage: u.StorageBytes, Cursors: u.OpenCursors, Connections: u.Connections}
+		},
+	}
+}
+
+// testStudent runs a student's process as the classroom does: this test
+// binary again, in student mode.
+func testStudent() *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = []string{studentModeEnv + "=1"}
+	return cmd
+}
+
+// attachForTest is what `schemalab classroom-student` does on the room's
+// embedded server.
+func attachForTest(ctx context.Context, spec StudentSpec) (*lessons.Sandbox, error) {
+	be, err := sandbox.Attach(ctx, spec.URI, spec.Prefix, spec.User, spec.Password, spec.ScriptHeap)
+	if err != nil {
+		return nil, err
+	}
+	return &lessons.Sandbox{Connect: be.Connector(), Prefix: be.Prefix(), ResetDB: be.ResetDB, HeapLimit: be.ScriptHeap(),
+		Label: spec.Label, Close: be.Close}, nil
+}
+
+// syncBuffer is a log the server writes while a test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/schemalab/schemalab/lessons"
+	room "github.com/schemalab/schemalab/lessons/classroom"
 	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui"
 	"github.com/schemalab/schemalab/tui/styles"
@@ -49,7 +51,7 @@ func (s *Server) newInstructor(ctx context.Context, name, dir string, remote boo
 	st := styles.New(true, s.cfg.NoColor)
 	im := &instructorModel{s: s, ctx: ctx, name: name, remote: remote,
 		dash: &dashboard{room: s.cfg.Room, st: st, l: s.loc, keys: newDashboardKeys(s.loc), login: s.LoginHint(),
-			auth: s.cfg.Auth.Describe(s.loc), open: s.cfg.Auth.Open, now: time.Now}}
+			auth: s.cfg.Auth.Describe(s.loc), open: s.cfg.Auth.Open, now: time.Now, usage: s.studentUsage}}
 	im.store, im.storeErr = lessons.OpenStore(dir)
 	return im
 }
@@ -216,4 +218,68 @@ func (s *Server) RunDashboard(ctx context.Context) error {
 		return fmt.Errorf("dashboard: %w", err)
 	}
 	return nil
+}
+
+// sandbox is Config.Sandbox with the room's templates and turns, for the
+// instructor's present mode, which runs in this process.
+func (s *Server) sandbox(ctx context.Context, prefix string) (*lessons.Sandbox, error) {
+	sb, err := s.cfg.Sandbox(ctx, prefix)
+	if err != nil {
+		return nil, err
+	}
+	if s.cfg.Seeds != nil {
+		sb.Seeds = s.cfg.Seeds
+	}
+	sb.Turns = s.turns
+	return sb, nil
+}
+
+func position(l *lessons.Lesson, step int) room.Position {
+	return room.Position{Lesson: l.ID, LessonTitle: l.Title, Step: step, Steps: len(l.Steps), StepTitle: l.Steps[step].Title}
+}
+
+// clients are the sandbox clients present mode opened. The course
+// connects after its first frame; a session that ends before the
+// connection is made must still close it, which the course cannot do
+// once it has quit.
+type clients struct {
+	mu        sync.Mutex
+	closed    bool
+	sandboxes []*lessons.Sandbox
+}
+
+var errSessionEnded = errors.New("the session ended")
+
+func (c *clients) connect(open func(context.Context, string) (*lessons.Sandbox, error), prefix string) func(context.Context) (*lessons.Sandbox, error) {
+	return func(ctx context.Context) (*lessons.Sandbox, error) {
+		sb, err := open(ctx, prefix)
+		if err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.closed {
+			closeSandbox(sb)
+			return nil, errSessionEnded
+		}
+		c.sandboxes = append(c.sandboxes, sb)
+		return sb, nil
+	}
+}
+
+func closeSandbox(sb *lessons.Sandbox) {
+	if sb.Close != nil {
+		_ = sb.Close()
+	}
+}
+
+func (c *clients) close() {
+	c.mu.Lock()
+	c.closed = true
+	sbs := c.sandboxes
+	c.sandboxes = nil
+	c.mu.Unlock()
+	for _, sb := range sbs {
+		closeSandbox(sb)
+	}
 }

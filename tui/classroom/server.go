@@ -13,6 +13,7 @@ import (
 	"log"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -32,6 +33,7 @@ import (
 	"github.com/schemalab/schemalab/lessons"
 	room "github.com/schemalab/schemalab/lessons/classroom"
 	"github.com/schemalab/schemalab/lessons/locale"
+	"github.com/schemalab/schemalab/tui/termsafe"
 )
 
 // Defaults of Config.
@@ -84,10 +86,36 @@ type Config struct {
 	Catalog    *lessons.Catalog
 	// Warnings (broken lesson files) are shown on every catalog.
 	Warnings []string
-	// Sandbox gives a session the shared sandbox as seen through the
-	// prefix <name>_: its own clients, confined to that prefix. Closing
-	// what it returns releases only those.
+	// Sandbox gives the instructor's present mode the shared sandbox as
+	// seen through the prefix <name>_: its own clients, confined to that
+	// prefix. Closing what it returns releases only those.
 	Sandbox func(ctx context.Context, prefix string) (*lessons.Sandbox, error)
+	// Student is the command that runs one student's session in a
+	// process of its own (RunStudent in it); each call makes a new one.
+	Student func() *exec.Cmd
+	// ServerURI is where the students' processes reach the room's
+	// server. It may hold credentials: it travels to them over the
+	// control channel only.
+	ServerURI string
+	// Label names a server that is not the embedded one on the students'
+	// status line ("" for the embedded sandbox, whose name they see in
+	// their own language).
+	Label string
+	// Logins, when set, make the server's login for each student's
+	// process (the embedded server with accounts, which confines each
+	// login to its student's prefix and quotas); without it the
+	// processes connect as they are and the client-side guard alone
+	// keeps them apart.
+	Logins *Logins
+	// Quotas bound each student on the server (through Logins) and in
+	// their scripts; zero fields take DefaultQuotas'.
+	Quotas Quotas
+	// Limits bound each student's process; zero fields take
+	// DefaultLimits'.
+	Limits Limits
+	// Startups bound the connections that have not logged in yet; the
+	// zero value is DefaultStartups.
+	Startups Startups
 	// Seeds, if set, gives every session's lesson runners the room's
 	// shared template of the lesson (lessons.Sandbox.Seeds; a
 	// room.Templates' Seeds), so that a lesson's setup runs once for the
@@ -116,6 +144,23 @@ type Config struct {
 	Log io.Writer
 }
 
+// LogWriter is w made safe for the log of a classroom, which an
+// instructor reads on a terminal: every control character (escape
+// sequences among them) that a line carries, from a login name, a
+// client's version string or a crash report, is shown as "�", and only
+// line breaks pass. One Write is taken as whole lines, as log.Logger
+// writes them.
+func LogWriter(w io.Writer) io.Writer { return logWriter{w} }
+
+type logWriter struct{ w io.Writer }
+
+func (l logWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(l.w, termsafe.Text(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
 // Server is a classroom's SSH server.
 type Server struct {
 	cfg Config
@@ -127,6 +172,8 @@ type Server struct {
 	srv             *ssh.Server
 	ln              net.Listener
 	keys            *authorizedKeys
+	instructorKeys  *authorizedKeys
+	startups        *startups
 	roster          *room.Roster
 	// turns share the server's processors among the students' lesson
 	// operations, as many at once as there are processors.
@@ -142,8 +189,12 @@ type Server struct {
 	all      map[*liveSession]bool   // every admitted session, instructors too
 	pending  map[ssh.Session]*liveSession
 	students int
-	conns    int
 	closing  bool
+	// warm are students' processes started ahead.
+	warm *warmPool
+	// templates are the lessons' templates as the students' processes
+	// take them, encoded once (encodedTemplate).
+	templates map[*lessons.Template][]byte
 }
 
 // liveSession is one admitted SSH session.
@@ -158,10 +209,14 @@ type liveSession struct {
 	done chan struct{}
 
 	mu       sync.Mutex
-	program  *tea.Program
-	replaced bool // by a newer session of the same student
-	ended    bool // by the classroom stopping
+	program  *tea.Program // the instructor's
+	proc     *studentProc // a student's process
+	replaced bool         // by a newer session of the same student
+	ended    bool         // by the classroom stopping
 	cleanup  func()
+	// crash says why a student's process stopped, when it was not the
+	// student's own doing.
+	crash string
 }
 
 // ErrNonLoopback is returned by New for a non-loopback Listen without
@@ -186,8 +241,19 @@ func New(cfg Config) (*Server, error) {
 	if err := cfg.Auth.Validate(); err != nil {
 		return nil, err
 	}
-	if cfg.Catalog == nil || cfg.Sandbox == nil || cfg.Room == nil || cfg.StateDir == "" {
-		return nil, errors.New("classroom: Catalog, Sandbox, Room and StateDir are required")
+	if cfg.Catalog == nil || cfg.Sandbox == nil || cfg.Student == nil || cfg.Room == nil || cfg.StateDir == "" {
+		return nil, errors.New("classroom: Catalog, Sandbox, Student, Room and StateDir are required")
+	}
+	cfg.Limits = cfg.Limits.withDefaults()
+	cfg.Quotas = cfg.Quotas.withDefaults()
+	if cfg.Startups.Start == 0 {
+		cfg.Startups.Start, cfg.Startups.Rate, cfg.Startups.Full = DefaultStartups.Start, DefaultStartups.Rate, DefaultStartups.Full
+	}
+	if cfg.Startups.PerAddress == 0 {
+		cfg.Startups.PerAddress = DefaultStartups.PerAddress
+	}
+	if cfg.Startups.Grace == 0 {
+		cfg.Startups.Grace = DefaultStartups.Grace
 	}
 	if cfg.Listen == "" {
 		cfg.Listen = DefaultListen
@@ -206,13 +272,22 @@ func New(cfg Config) (*Server, error) {
 	if !cfg.BindAny && !isLoopback(host) {
 		return nil, listenError{loc.T(msgNonLoopback, map[string]any{"Addr": cfg.Listen})}
 	}
-	s := &Server{cfg: cfg, log: log.New(cfg.Log, "", log.LstdFlags), loc: loc,
-		live: map[string]*liveSession{}, all: map[*liveSession]bool{}, pending: map[ssh.Session]*liveSession{}}
+	s := &Server{cfg: cfg, log: log.New(LogWriter(cfg.Log), "", log.LstdFlags), loc: loc,
+		live: map[string]*liveSession{}, all: map[*liveSession]bool{}, pending: map[ssh.Session]*liveSession{},
+		templates: map[*lessons.Template][]byte{}}
 	s.turns = lessons.NewTurns(runtime.GOMAXPROCS(0), turnHold)
+	s.startups = newStartups(cfg.Startups, 4*cfg.MaxStudents+16, s.log.Printf)
 	s.instructor, s.instructorLogin = DefaultInstructor, cfg.Instructor != ""
 	if s.instructorLogin {
 		if s.instructor, err = room.StudentName(cfg.Instructor); err != nil {
 			return nil, fmt.Errorf("--instructor: %w", err)
+		}
+		if cfg.Auth.InstructorKeysFile == "" {
+			// Whoever logged in first under the name would get the dashboard.
+			return nil, errors.New("classroom: an Instructor needs Auth.InstructorKeysFile, the keys that may log in as " + s.instructor)
+		}
+		if s.instructorKeys, err = loadAuthorizedKeys(cfg.Auth.InstructorKeysFile); err != nil {
+			return nil, err
 		}
 	}
 	if cfg.Auth.AllowKeysFile != "" {
@@ -230,9 +305,9 @@ func New(cfg Config) (*Server, error) {
 		wish.WithHostKeyPath(s.hostKeyAt),
 		wish.WithVersion("schemalab-classroom"),
 		// Composed first to last, run last to first: log the connection,
-		// insist on a terminal, admit the student, then run their TUI.
+		// insist on a terminal, then admit the session and run it: a
+		// student's process, or the instructor's dashboard.
 		wish.WithMiddleware(
-			bubbletea.MiddlewareWithProgramHandler(s.program),
 			s.admit,
 			activeterm.Middleware(),
 			logging.MiddlewareWithLogger(s.log),
@@ -240,8 +315,8 @@ func New(cfg Config) (*Server, error) {
 		func(srv *ssh.Server) error {
 			srv.ServerConfigCallback = s.serverConfig
 			srv.ConnCallback = s.acceptConn
-			srv.ConnectionCloseCallback = s.closeConn
-			srv.HandshakeTimeout = 30 * time.Second
+			srv.HandshakeTimeout = s.cfg.Startups.Grace
+			srv.PtyHandler = s.ptyHandler()
 			return nil
 		},
 	)
@@ -254,7 +329,23 @@ func New(cfg Config) (*Server, error) {
 	if s.ln, err = net.Listen("tcp", cfg.Listen); err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Listen, err)
 	}
+	s.warm = newWarmPool(s)
 	return s, nil
+}
+
+// ptyHandler gives a student's session a real pty, on which their
+// process runs, and the instructor's an emulated one, on which the
+// dashboard runs in this process as any wish program does.
+func (s *Server) ptyHandler() ssh.PtyHandler {
+	var emulate, allocate ssh.Server
+	_ = ssh.EmulatePty()(&emulate)
+	_ = ssh.AllocatePty()(&allocate)
+	return func(ctx ssh.Context, sess ssh.Session, pty ssh.Pty) (func() error, error) {
+		if name, err := room.StudentName(sess.User()); err == nil && s.instructorLogin && name == s.instructor {
+			return emulate.PtyHandler(ctx, sess, pty)
+		}
+		return allocate.PtyHandler(ctx, sess, pty)
+	}
 }
 
 func isLoopback(host string) bool {
@@ -316,29 +407,8 @@ func (s *Server) Close() error {
 		case <-deadline:
 		}
 	}
+	s.warm.close()
 	return s.srv.Close()
-}
-
-// Connections beyond this many at once are closed before the handshake,
-// so that a flood of unauthenticated connections cannot exhaust the
-// server.
-func (s *Server) maxConns() int { return 2*s.cfg.MaxStudents + 16 }
-
-func (s *Server) acceptConn(_ ssh.Context, conn net.Conn) net.Conn {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.conns >= s.maxConns() {
-		s.log.Printf("refused a connection from %s: %d connections open", conn.RemoteAddr(), s.conns)
-		return nil
-	}
-	s.conns++
-	return conn
-}
-
-func (s *Server) closeConn(net.Conn) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.conns--
 }
 
 var (
@@ -371,7 +441,7 @@ func (s *Server) sessionLang(sess ssh.Session) string {
 
 // refuse tells the client why it cannot come in and ends the session.
 func (s *Server) refuse(sess ssh.Session, msg string) {
-	s.log.Printf("refused %s from %s: %s", sess.User(), sess.RemoteAddr(), msg)
+	s.log.Printf("refused %q from %s: %s", termsafe.Line(sess.User()), sess.RemoteAddr(), termsafe.Line(msg))
 	fmt.Fprint(sess.Stderr(), "schemalab classroom: "+strings.ReplaceAll(msg, "\n", "\r\n")+"\r\n")
 	_ = sess.Exit(1)
 }
@@ -392,9 +462,11 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 			s.refuse(sess, l.Error(err))
 			return
 		}
-		instructor := name == s.instructor
+		// Authentication let a look-alike of the instructor's name in with
+		// one of the instructor's keys only.
+		instructor := room.LookAlike(name) == room.LookAlike(s.instructor)
 		if instructor && !s.instructorLogin {
-			s.refuse(sess, l.T(msgInstructors, map[string]any{"Name": name, "Hint": s.LoginHint()}))
+			s.refuse(sess, l.T(msgInstructors, map[string]any{"Name": s.instructor, "Hint": s.LoginHint()}))
 			return
 		}
 		if !instructor {
@@ -404,7 +476,12 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 			}
 		}
 		identity := identityOf(sess)
-		dir, err := s.roster.Claim(name, identity)
+		claimed := identity
+		if instructor {
+			// Any of the instructor's keys is the instructor.
+			name, claimed = s.instructor, DefaultInstructor
+		}
+		bound, dir, err := s.roster.Claim(name, claimed)
 		if err != nil {
 			if errors.Is(err, room.ErrNameTaken) {
 				s.refuse(sess, l.T(msgNameTaken, map[string]any{"Name": name, "Hint": s.LoginHint()}))
@@ -413,25 +490,93 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 			}
 			return
 		}
+		name = bound
 		ls, err := s.enter(name, identity, dir, instructor, l)
 		if err != nil {
 			s.refuse(sess, err.Error())
 			return
 		}
 		ls.lang = lang
+		defer s.leave(sess, ls)
+		if !instructor {
+			if ls.setProcess(nil) {
+				s.runStudent(sess, ls, l)
+			}
+			s.tell(sess, ls, l)
+			return
+		}
 		s.mu.Lock()
 		s.pending[sess] = ls
 		s.mu.Unlock()
-		defer s.leave(sess, ls)
-		next(sess)
-		switch replaced, ended := ls.why(); {
-		case replaced:
-			fmt.Fprint(sess.Stderr(), "schemalab classroom: "+l.T(msgReplaced, nil)+"\r\n")
-		case ended:
-			fmt.Fprint(sess.Stderr(), "schemalab classroom: "+l.T(msgStopped, nil)+"\r\n")
-		}
+		s.runInstructor(sess)
+		s.tell(sess, ls, l)
 	}
 }
+
+// runInstructor runs the dashboard on the session, as wish's bubbletea
+// middleware would, but for what it logs: the instructor closing their
+// terminal ends the program, which is no error.
+func (s *Server) runInstructor(sess ssh.Session) {
+	p := s.program(sess)
+	if p == nil {
+		return
+	}
+	_, windows, _ := sess.Pty()
+	ctx, cancel := context.WithCancel(sess.Context())
+	defer cancel()
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				p.Quit()
+				return
+			case w := <-windows:
+				p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+			}
+		}
+	}()
+	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		s.log.Printf("the instructor's dashboard ended: %v", err)
+	}
+	p.Kill()
+}
+
+// tell the student why their session ended, when it was not their own
+// doing, on their terminal: after what their process last drew, which it
+// may have left half drawn, on the alternate screen.
+func (s *Server) tell(sess ssh.Session, ls *liveSession, l *locale.Localizer) {
+	var text string
+	crashed := false
+	switch replaced, ended := ls.why(); {
+	case replaced:
+		text = l.T(msgReplaced, nil)
+	case ended:
+		text = l.T(msgStopped, nil)
+	default:
+		ls.mu.Lock()
+		text = ls.crash
+		ls.mu.Unlock()
+		crashed = true
+	}
+	if text == "" {
+		return
+	}
+	out := io.Writer(sess.Stderr())
+	if pty, _, ok := sess.Pty(); ok && pty.Slave != nil {
+		// Through the pty, after everything the process wrote.
+		out = pty.Slave
+	}
+	fmt.Fprint(out, terminalReset+"schemalab classroom: "+strings.ReplaceAll(text, "\n", "\r\n")+"\r\n")
+	drainPty(sess)
+	if crashed {
+		_ = sess.Exit(1)
+	}
+}
+
+// terminalReset cancels an escape sequence cut short (CAN), and leaves
+// the alternate screen, mouse reporting, bracketed paste and colours the
+// process may have left on.
+const terminalReset = "\x18\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l\x1b[?1049l\x1b[?25h\r\n"
 
 // checkPrefix keeps a student's databases apart from the instructor's
 // own: neither prefix may start the other.
@@ -503,8 +648,8 @@ func (s *Server) leave(sess ssh.Session, ls *liveSession) {
 	close(ls.done)
 }
 
-// setProgram records the session's program; false means the session was
-// replaced before it started.
+// setProgram records the instructor's program; false means the session
+// was replaced or ended before it started.
 func (ls *liveSession) setProgram(p *tea.Program, cleanup func()) bool {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
@@ -512,18 +657,37 @@ func (ls *liveSession) setProgram(p *tea.Program, cleanup func()) bool {
 	return !ls.replaced && !ls.ended
 }
 
-func (ls *liveSession) replace() { ls.stop(&ls.replaced) }
+// setProcess records a student's process; false means the session was
+// replaced or ended before it started.
+func (ls *liveSession) setProcess(p *studentProc) bool {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	ls.proc = p
+	return !ls.replaced && !ls.ended
+}
 
-func (ls *liveSession) end() { ls.stop(&ls.ended) }
+func (ls *liveSession) setCrash(text string) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	ls.crash = text
+}
 
-// stop sets the reason and quits the program, if it started.
-func (ls *liveSession) stop(reason *bool) {
+func (ls *liveSession) replace() { ls.stop(&ls.replaced, stopReplaced) }
+
+func (ls *liveSession) end() { ls.stop(&ls.ended, stopEnded) }
+
+// stop sets the reason and ends the program or the process, if it
+// started.
+func (ls *liveSession) stop(reason *bool, why string) {
 	ls.mu.Lock()
 	*reason = true
-	p := ls.program
+	p, proc := ls.program, ls.proc
 	ls.mu.Unlock()
 	if p != nil {
 		go p.Quit()
+	}
+	if proc != nil {
+		go proc.stop(why)
 	}
 }
 
@@ -533,8 +697,9 @@ func (ls *liveSession) why() (replaced, ended bool) {
 	return ls.replaced, ls.ended
 }
 
-// program builds the session's Bubble Tea program: the course for a
-// student, the dashboard for the instructor. wish's MakeOptions connects
+// program builds the instructor's Bubble Tea program, the dashboard, in
+// this process: the instructor is trusted, and the dashboard draws the
+// room, which lives here. wish's MakeOptions connects
 // it to the session: its input and output, its terminal size, and a
 // colour profile from the session's own TERM, never the server's.
 func (s *Server) program(sess ssh.Session) *tea.Program {
@@ -549,23 +714,12 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	if s.cfg.NoColor {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
 	}
-	var (
-		m       tea.Model
-		cleanup func()
-		start   func(p *tea.Program, done <-chan struct{})
-	)
-	if ls.instructor {
-		im := s.newInstructor(ctx, ls.name, ls.dir, true)
-		m, cleanup, start = im, im.close, im.watch
-		opts = append(opts, tea.WithFilter(im.filter))
-	} else {
-		st, err := s.newStudent(ctx, ls)
-		if err != nil {
-			s.refuse(sess, err.Error())
-			return nil
-		}
-		m, cleanup, start = st.model, st.close, st.forward
+	if !ls.instructor {
+		return nil
 	}
+	im := s.newInstructor(ctx, ls.name, ls.dir, true)
+	m, cleanup, start := im, im.close, im.watch
+	opts = append(opts, tea.WithFilter(im.filter))
 	p := tea.NewProgram(m, opts...)
 	if !ls.setProgram(p, cleanup) {
 		return nil // replaced already; leave cleans up

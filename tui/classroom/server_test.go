@@ -56,7 +56,7 @@ func TestTwoStudentsRunDifferentLessonsApart(t *testing.T) {
 	dropDatabasesWith(t, "alice_", "bob_")
 	alice, bob, teacher := newKey(t), newKey(t), newKey(t)
 	r := room.New(room.Options{})
-	srv := startClassroom(t, Config{Auth: Auth{AllowKeysFile: allowKeys(t, alice, bob, teacher)}, Room: r, Instructor: "teacher"})
+	srv := startClassroom(t, Config{Auth: Auth{AllowKeysFile: allowKeys(t, alice, bob), InstructorKeysFile: allowKeys(t, teacher)}, Room: r, Instructor: "teacher"})
 
 	var wg sync.WaitGroup
 	for _, s := range []struct {
@@ -168,13 +168,13 @@ func TestRefusalsSayWhy(t *testing.T) {
 		if err == nil || !strings.Contains(banners, "that is not the class password") {
 			t.Fatalf("err=%v, the client was told %q", err, banners)
 		}
-		tm := login(t, pw.Addr(), loginOptions{user: "alice", password: "correct horse"})
+		tm := login(t, pw.Addr(), loginOptions{user: "alice", password: "correct horse", secret: "alice's own"})
 		tm.waitFor(`Lessons`, 30*time.Second)
 	})
 
 	t.Run("too many students", func(t *testing.T) {
 		carol, dave, teacher := newKey(t), newKey(t), newKey(t)
-		full := startClassroom(t, Config{Auth: Auth{AllowKeysFile: allowKeys(t, carol, dave, teacher)}, MaxStudents: 1, Instructor: "teacher"})
+		full := startClassroom(t, Config{Auth: Auth{AllowKeysFile: allowKeys(t, carol, dave), InstructorKeysFile: allowKeys(t, teacher)}, MaxStudents: 1, Instructor: "teacher"})
 		first := login(t, full.Addr(), loginOptions{user: "carol", key: carol})
 		first.waitFor(`Lessons`, 30*time.Second)
 		second := login(t, full.Addr(), loginOptions{user: "dave", key: dave})
@@ -258,8 +258,8 @@ func TestComingBackResumesAndALaterLoginReplacesTheEarlier(t *testing.T) {
 	second := login(t, srv.Addr(), loginOptions{user: "alice", key: alice})
 	second.waitFor(fmt.Sprintf(`Step 3 of %d`, stepsOf(t, "computed")), 15*time.Second)
 	first.wait(30 * time.Second)
-	if !strings.Contains(first.errText(), "you logged in again from another terminal") {
-		t.Errorf("the replaced session was told %q", first.errText())
+	if !strings.Contains(first.told(), "you logged in again from another terminal") {
+		t.Errorf("the replaced session was told %q", first.told())
 	}
 	second.send("q")
 	if err := second.wait(30 * time.Second); err != nil {
@@ -275,7 +275,7 @@ func TestComingBackResumesAndALaterLoginReplacesTheEarlier(t *testing.T) {
 func TestFollowTheInstructor(t *testing.T) {
 	alice, teacher := newKey(t), newKey(t)
 	r := room.New(room.Options{})
-	srv := startClassroom(t, Config{Auth: Auth{AllowKeysFile: allowKeys(t, alice, teacher)}, Room: r, Instructor: "teacher"})
+	srv := startClassroom(t, Config{Auth: Auth{AllowKeysFile: allowKeys(t, alice), InstructorKeysFile: allowKeys(t, teacher)}, Room: r, Instructor: "teacher"})
 	student := login(t, srv.Addr(), loginOptions{user: "alice", key: alice})
 	student.openLesson("The Outlier Pattern")
 
@@ -336,7 +336,8 @@ func TestHostKeyIsMadeOnceAndPrivate(t *testing.T) {
 }
 
 func TestConfigRefusesUnsafeDefaults(t *testing.T) {
-	base := Config{StateDir: t.TempDir(), Catalog: builtinCatalog(t), Sandbox: prefixSandbox(sharedBackend), Room: room.New(room.Options{})}
+	base := Config{StateDir: t.TempDir(), Catalog: builtinCatalog(t), Sandbox: prefixSandbox(sharedBackend), Student: testStudent,
+		Room: room.New(room.Options{})}
 	noAuth := base
 	if _, err := New(noAuth); err == nil || !strings.Contains(err.Error(), "a classroom needs authentication") {
 		t.Errorf("no authentication: %v", err)
@@ -364,8 +365,8 @@ func TestStoppingTheClassroomTellsTheStudents(t *testing.T) {
 		t.Fatal(err)
 	}
 	tm.wait(30 * time.Second)
-	if !strings.Contains(tm.errText(), "the instructor stopped the classroom") {
-		t.Fatalf("the student was told %q", tm.errText())
+	if !strings.Contains(tm.told(), "the instructor stopped the classroom") {
+		t.Fatalf("the student was told %q", tm.told())
 	}
 	if raw := tm.rawOutput(); !bytes.Contains(raw, []byte("\x1b[?1049l")) {
 		t.Error("the student's terminal was left in the alternate screen")

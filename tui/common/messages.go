@@ -14,3 +14,7 @@ type BackMsg struct{}
 
 // StatusMsg is a transient note for the status line.
 type StatusMsg string
+
+// FocusMsg tells a child whether it has its parent's focus: the pane
+// the scrolling keys go to, drawn so.
+type FocusMsg bool

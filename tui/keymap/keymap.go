@@ -10,33 +10,36 @@ import (
 
 // KeyMap is the TUI's bindings.
 type KeyMap struct {
-	Up, Down             key.Binding
-	PageUp, PageDown     key.Binding
-	Left, Right          key.Binding
-	Next, Prev           key.Binding
-	Run                  key.Binding
-	Edit                 key.Binding
-	Focus                key.Binding
-	Shell                key.Binding
-	Stages               key.Binding
-	Setup                key.Binding
-	Group                key.Binding
-	Hint                 key.Binding
-	Solution             key.Binding
-	ShowAll              key.Binding
-	Watch                key.Binding
-	Reset                key.Binding
-	ResetExercise        key.Binding
-	Follow               key.Binding
-	Back                 key.Binding
-	Quit                 key.Binding
-	Cancel               key.Binding
-	Help                 key.Binding
-	Open                 key.Binding
-	ExternalEditor       key.Binding
-	CheckFromEditor      key.Binding
-	HistoryUp            key.Binding
-	HistoryDown          key.Binding
+	Up, Down         key.Binding
+	PageUp, PageDown key.Binding
+	Left, Right      key.Binding
+	Next, Prev       key.Binding
+	Run              key.Binding
+	Edit             key.Binding
+	Focus            key.Binding
+	Shell            key.Binding
+	Stages           key.Binding
+	Setup            key.Binding
+	Group            key.Binding
+	Hint             key.Binding
+	Solution         key.Binding
+	ShowAll          key.Binding
+	Watch            key.Binding
+	Reset            key.Binding
+	ResetExercise    key.Binding
+	Follow           key.Binding
+	Back             key.Binding
+	Quit             key.Binding
+	Cancel           key.Binding
+	Help             key.Binding
+	Open             key.Binding
+	ExternalEditor   key.Binding
+	CheckFromEditor  key.Binding
+	HistoryUp        key.Binding
+	HistoryDown      key.Binding
+	// LogUp and LogDown page an input's output while the input has the
+	// keyboard, where b and space are typed.
+	LogUp, LogDown       key.Binding
 	Yes, No              key.Binding
 	ScrollTop, ScrollEnd key.Binding
 }
@@ -117,6 +120,8 @@ func Default(l *locale.Localizer) *KeyMap {
 		CheckFromEditor: b(helpCheck, "ctrl+r", "ctrl+r"),
 		HistoryUp:       b(helpHistory, "↑", "up"),
 		HistoryDown:     b(helpHistory, "↓", "down"),
+		LogUp:           b(helpPageUp, "pgup", "pgup"),
+		LogDown:         b(helpPageDown, "pgdn", "pgdown"),
 		Yes:             b(helpYes, "y", "y", "Y"),
 		No:              b(helpNo, "n", "n", "N", "esc"),
 	}

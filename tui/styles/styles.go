@@ -14,8 +14,6 @@ import (
 type Styles struct {
 	IsDark  bool
 	NoColor bool
-	// Glamour is the glamour standard style matching the theme.
-	Glamour string
 
 	App       lipgloss.Style
 	Title     lipgloss.Style
@@ -80,10 +78,7 @@ func New(isDark, noColor bool) *Styles {
 	blue := ld(c("#0550AE"), c("#79C0FF"))
 	orange := ld(c("#953800"), c("#FFA657"))
 
-	s := &Styles{IsDark: isDark, Glamour: "light"}
-	if isDark {
-		s.Glamour = "dark"
-	}
+	s := &Styles{IsDark: isDark}
 	s.App = lipgloss.NewStyle()
 	s.Title = lipgloss.NewStyle().Bold(true).Foreground(accent)
 	s.Subtitle = lipgloss.NewStyle().Bold(true).Foreground(fg)
@@ -131,7 +126,7 @@ func New(isDark, noColor bool) *Styles {
 func monochrome() *Styles {
 	plain := lipgloss.NewStyle()
 	bold := plain.Bold(true)
-	s := &Styles{NoColor: true, IsDark: true, Glamour: "notty"}
+	s := &Styles{NoColor: true, IsDark: true}
 	s.App = plain
 	s.Title = bold
 	s.Subtitle = bold

@@ -59,20 +59,25 @@ type accStatement struct {
 func parseAccStatement(field string, v any, p *parser) (*accStatement, error) {
 	d, ok := v.(bson.D)
 	if !ok || len(d) == 0 || len(d[0].Key) == 0 || d[0].Key[0] != '$' {
-		return nil, mongoerr.Newf(40234, "The field '%s' must be an accumulator object", field)
+		return nil, mongoerr.Newf(mongoerr.ErrGroupFieldNotAccumulator, "The field '%s' must be an accumulator object", field)
 	}
 	for i := 0; i < len(field); i++ {
 		if field[i] == '.' {
-			return nil, mongoerr.Newf(40235, "The field name '%s' cannot contain '.'", field)
+			return nil, mongoerr.Newf(mongoerr.ErrGroupFieldDotted, "The field name '%s' cannot contain '.'", field)
 		}
 	}
 	if field[0] == '$' {
-		return nil, mongoerr.Newf(40236, "The field name '%s' cannot be an operator name", field)
+		return nil, mongoerr.Newf(mongoerr.ErrGroupFieldOperator, "The field name '%s' cannot be an operator name", field)
 	}
 	if len(d) != 1 {
-		return nil, mongoerr.Newf(40238, "The field '%s' must specify one accumulator", field)
+		return nil, mongoerr.Newf(mongoerr.ErrGroupFieldTwoAccumulators, "The field '%s' must specify one accumulator", field)
 	}
 	op, arg := d[0].Key, d[0].Value
+	// accumulation_statement.cpp refuses an array argument before it looks
+	// the accumulator up.
+	if _, isArr := arg.(bson.A); isArr {
+		return nil, mongoerr.Newf(mongoerr.ErrAccumulatorArrayArgument, "The %s accumulator is a unary operator", op)
+	}
 	st := &accStatement{field: field, op: op, spec: arg}
 	switch op {
 	case "$top", "$bottom", "$topN", "$bottomN":
@@ -100,10 +105,7 @@ func parseAccStatement(field string, v any, p *parser) (*accStatement, error) {
 		if err := expr.Unsupported(op); err != nil {
 			return nil, err
 		}
-		return nil, mongoerr.Newf(15952, "unknown group operator '%s'", op)
-	}
-	if _, isArr := arg.(bson.A); isArr {
-		return nil, mongoerr.Newf(40237, "The %s accumulator is a unary operator", op)
+		return nil, mongoerr.Newf(mongoerr.ErrAccumulatorUnknown, "unknown group operator '%s'", op)
 	}
 	x, err := p.compile(arg)
 	if err != nil {
@@ -284,7 +286,7 @@ func (a *mergeObjectsAcc) add(v any) error {
 		}
 		return nil
 	}
-	return mongoerr.Newf(40400, "$mergeObjects requires object inputs, but input %s is of type %s", docString(v), typeNameOf(v))
+	return mongoerr.Newf(mongoerr.ErrMergeObjectsNotObject, "$mergeObjects requires object inputs, but input %s is of type %s", docString(v), typeNameOf(v))
 }
 func (a *mergeObjectsAcc) result() any { return a.out }
 func (a *mergeObjectsAcc) mem() int    { return value.MemSize(a.out) }
@@ -323,73 +325,74 @@ func (a *stdDevAcc) result() any {
 	return math.Sqrt(a.m2 / float64(a.n))
 }
 
-// ---- $firstN / $lastN / $minN / $maxN ----
+// ---- $firstN / $lastN / $minN / $maxN (accumulator_multi.cpp) ----
 
-func nArgs(op string, arg any, names ...string) (map[string]any, error) {
+// nArgs is AccumulatorN::parseArgs: {input, n}, both required.
+func nArgs(op string, arg any) (input, n any, err error) {
 	d, ok := arg.(bson.D)
 	if !ok {
-		return nil, mongoerr.Newf(5787801, "specification must be an object; found %s", docString(arg))
+		code := int32(mongoerr.ErrAccNSpecNotObject)
+		if op == "$minN" || op == "$maxN" {
+			code = mongoerr.ErrAccMinMaxNSpecNotObject
+		}
+		return nil, nil, mongoerr.Newf(code, "specification must be an object; found %s", value.FormatElem(op, arg))
 	}
-	m := map[string]any{}
+	input, n = value.Missing{}, value.Missing{}
 	for _, e := range d {
-		if !slices.Contains(names, e.Key) {
-			return nil, mongoerr.Newf(5787901, "Unknown argument for 'n' operator: %s", e.Key)
-		}
-		m[e.Key] = e.Value
-	}
-	for _, n := range names {
-		if _, ok := m[n]; !ok {
-			switch n {
-			case "n":
-				return nil, mongoerr.New(5787906, "Missing value for 'n'")
-			case "input":
-				return nil, mongoerr.New(5787907, "Missing value for 'input'")
-			case "sortBy":
-				return nil, mongoerr.Newf(5788005, "Missing value for 'sortBy'")
-			case "output":
-				return nil, mongoerr.Newf(5788004, "Missing value for 'output'")
-			}
+		switch e.Key {
+		case "input":
+			input = e.Value
+		case "n":
+			n = e.Value
+		default:
+			return nil, nil, mongoerr.Newf(mongoerr.ErrAccNUnknownArgument, "Unknown argument for 'n' operator: %s", e.Key)
 		}
 	}
-	return m, nil
+	if value.IsMissing(n) {
+		return nil, nil, mongoerr.New(mongoerr.ErrAccNMissingN, "Missing value for 'n'")
+	}
+	if value.IsMissing(input) {
+		return nil, nil, mongoerr.New(mongoerr.ErrAccNMissingInput, "Missing value for 'input'")
+	}
+	return input, n, nil
 }
 
 // evalN evaluates and validates n like mongod's AccumulatorN::validateN.
-func evalN(op string, x expr.Expr, env *expr.Env) (int64, error) {
+func evalN(x expr.Expr, env *expr.Env) (int64, error) {
 	v, err := x.Eval(env)
 	if err != nil {
 		return 0, err
 	}
 	if !value.IsNumber(v) {
-		return 0, mongoerr.Newf(5787902, "Value for 'n' must be of integral type, but found %s", docString(v))
+		return 0, mongoerr.Newf(mongoerr.ErrAccNNotNumber, "Value for 'n' must be of integral type, but found %s", docString(v))
 	}
-	n, ok := toInt64(v)
+	n, ok := value.ParseIntegerElementToLong(v)
 	if !ok {
-		return 0, mongoerr.Newf(5787903, "Value for 'n' must be of integral type, but found %s", docString(v))
+		return 0, mongoerr.Newf(mongoerr.ErrAccNNotIntegral, "Value for 'n' must be of integral type, but found %s", docString(v))
 	}
 	if n <= 0 {
-		return 0, mongoerr.Newf(5787908, "'n' must be greater than 0, found %d", n)
+		return 0, mongoerr.Newf(mongoerr.ErrAccNNotPositive, "'n' must be greater than 0, found %d", n)
 	}
 	return n, nil
 }
 
 func parseNAcc(st *accStatement, arg any, p *parser) error {
-	m, err := nArgs(st.op, arg, "input", "n")
+	inputSpec, nSpec, err := nArgs(st.op, arg)
 	if err != nil {
 		return err
 	}
-	in, err := p.compile(m["input"])
+	in, err := p.compile(inputSpec)
 	if err != nil {
 		return err
 	}
-	nx, err := p.compile(m["n"])
+	nx, err := p.compile(nSpec)
 	if err != nil {
 		return err
 	}
 	st.input = in.Eval
 	op := st.op
 	st.newAcc = func(env *expr.Env) (accumulator, error) {
-		n, err := evalN(op, nx, env)
+		n, err := evalN(nx, env)
 		if err != nil {
 			return nil, err
 		}
@@ -398,10 +401,8 @@ func parseNAcc(st *accStatement, arg any, p *parser) error {
 			return &firstNAcc{nMem: nMem{op: op}, n: n, arr: bson.A{}}, nil
 		case "$lastN":
 			return &lastNAcc{nMem: nMem{op: op}, n: n, arr: bson.A{}}, nil
-		case "$minN":
-			return &minMaxNAcc{nMem: nMem{op: op}, n: n, sign: 1, arr: bson.A{}}, nil
 		}
-		return &minMaxNAcc{nMem: nMem{op: op}, n: n, sign: -1, arr: bson.A{}}, nil
+		return &minMaxNAcc{nMem: nMem{op: op}, n: n, max: op == "$maxN"}, nil
 	}
 	return nil
 }
@@ -461,41 +462,67 @@ func (a *lastNAcc) add(v any) error {
 }
 func (a *lastNAcc) result() any { return a.arr }
 
-// minMaxNAcc keeps the n smallest ($minN) or largest ($maxN) non-null
-// values, in that order.
+// minMaxNAcc is AccumulatorMinMaxN: the non-null values kept in ascending
+// order, equal values in the order they came (a multiset); when it holds
+// n, $minN replaces its largest with a smaller value and $maxN its
+// smallest with a larger one. $minN answers in ascending order, $maxN in
+// descending order (the multiset reversed).
 type minMaxNAcc struct {
 	nMem
-	n    int64
-	sign int
-	arr  bson.A
+	n   int64
+	max bool
+	asc bson.A
 }
 
 func (a *minMaxNAcc) add(v any) error {
-	switch v.(type) {
-	case nil, value.Missing, bson.Undefined:
+	if nullish(v) {
 		return nil
 	}
-	i, _ := slices.BinarySearchFunc(a.arr, v, func(e, t any) int {
-		c := value.Compare(e, t) * a.sign
-		if c == 0 {
-			return -1 // keep earlier equal values first
+	if int64(len(a.asc)) == a.n {
+		switch {
+		case !a.max && value.Compare(a.asc[len(a.asc)-1], v) > 0:
+			a.bytes -= value.MemSize(a.asc[len(a.asc)-1])
+			a.asc = a.asc[:len(a.asc)-1]
+		case a.max && value.Compare(a.asc[0], v) < 0:
+			a.bytes -= value.MemSize(a.asc[0])
+			a.asc = a.asc[1:]
+		default:
+			return nil
 		}
-		return c
-	})
-	if int64(i) >= a.n {
-		return nil
 	}
 	if err := a.grow(value.MemSize(v)); err != nil {
 		return err
 	}
-	a.arr = slices.Insert(a.arr, i, v)
-	if int64(len(a.arr)) > a.n {
-		a.bytes -= value.MemSize(a.arr[a.n])
-		a.arr = a.arr[:a.n]
-	}
+	i := upperBound(len(a.asc), func(i int) int { return value.Compare(a.asc[i], v) })
+	a.asc = slices.Insert(a.asc, i, v)
 	return nil
 }
-func (a *minMaxNAcc) result() any { return a.arr }
+
+func (a *minMaxNAcc) result() any {
+	out := slices.Clone(a.asc)
+	if out == nil {
+		out = bson.A{}
+	}
+	if a.max {
+		slices.Reverse(out)
+	}
+	return out
+}
+
+// upperBound is the first index whose element compares greater than the
+// sought value (cmp(i) > 0), where a multiset inserts after its equals.
+func upperBound(n int, cmp func(i int) int) int {
+	lo, hi := 0, n
+	for lo < hi {
+		m := (lo + hi) / 2
+		if cmp(m) > 0 {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo
+}
 
 // ---- $top / $bottom / $topN / $bottomN ----
 
@@ -504,21 +531,52 @@ type rankedValue struct {
 	out any
 }
 
+// topBottomArgs is accumulatorNParseArgs: {n, output, sortBy}, without n
+// for $top and $bottom.
+func topBottomArgs(op string, arg any, single bool) (n, output, sortBy any, err error) {
+	d, ok := arg.(bson.D)
+	if !ok {
+		return nil, nil, nil, mongoerr.Newf(mongoerr.ErrAccTopSpecNotObject, "specification must be an object; found %s", value.FormatElem(op, arg))
+	}
+	n, output, sortBy = value.Missing{}, value.Missing{}, value.Missing{}
+	for _, e := range d {
+		switch {
+		case e.Key == "n" && !single:
+			n = e.Value
+		case e.Key == "output":
+			output = e.Value
+		case e.Key == "sortBy":
+			sortBy = e.Value
+		default:
+			return nil, nil, nil, mongoerr.Newf(mongoerr.ErrAccTopUnknownArgument, "Unknown argument to %s '%s'", op, e.Key)
+		}
+	}
+	switch {
+	case single:
+		n = int32(1)
+	case value.IsMissing(n):
+		return nil, nil, nil, mongoerr.New(mongoerr.ErrAccTopMissingN, "Missing value for 'n'")
+	}
+	if value.IsMissing(output) {
+		return nil, nil, nil, mongoerr.New(mongoerr.ErrAccTopMissingOutput, "Missing value for 'output'")
+	}
+	if value.IsMissing(sortBy) {
+		return nil, nil, nil, mongoerr.New(mongoerr.ErrAccTopMissingSortBy, "Missing value for 'sortBy'")
+	}
+	return n, output, sortBy, nil
+}
+
 func parseTopBottom(st *accStatement, arg any, p *parser) error {
 	single := st.op == "$top" || st.op == "$bottom"
-	names := []string{"n", "output", "sortBy"}
-	if single {
-		names = []string{"output", "sortBy"}
-	}
-	m, err := nArgs(st.op, arg, names...)
+	nSpec, outSpec, sortSpec, err := topBottomArgs(st.op, arg, single)
 	if err != nil {
 		return err
 	}
-	srt, err := parseSortPattern(m["sortBy"])
+	srt, err := parseSortPattern(sortSpec)
 	if err != nil {
 		return err
 	}
-	out, err := p.compile(m["output"])
+	out, err := p.compile(outSpec)
 	if err != nil {
 		return err
 	}
@@ -529,27 +587,26 @@ func parseTopBottom(st *accStatement, arg any, p *parser) error {
 		}
 		return rankedValue{key: srt.key(env.Root(), nil), out: missingToNull(v)}, nil
 	}
-	var nx expr.Expr
-	if !single {
-		if nx, err = p.compile(m["n"]); err != nil {
-			return err
-		}
+	nx, err := p.compile(nSpec)
+	if err != nil {
+		return err
 	}
 	bottom := st.op == "$bottom" || st.op == "$bottomN"
 	st.newAcc = func(env *expr.Env) (accumulator, error) {
-		n := int64(1)
-		if nx != nil {
-			if n, err = evalN(st.op, nx, env); err != nil {
-				return nil, err
-			}
+		n, err := evalN(nx, env)
+		if err != nil {
+			return nil, err
 		}
 		return &topAcc{nMem: nMem{op: st.op}, n: n, spec: srt, bottom: bottom, single: single}, nil
 	}
 	return nil
 }
 
-// topAcc keeps the first n values in sortBy order ($top), or the last n
-// ($bottom), in a sorted slice bounded by n.
+// topAcc is AccumulatorTopBottomN: the values kept in ascending sortBy
+// order, ties in the order they came (a multimap); when it holds n, $top
+// replaces its last with a value that sorts before it and $bottom its
+// first with one that sorts after it, so a tie keeps the value seen
+// first. Both answer in ascending sortBy order.
 type topAcc struct {
 	nMem
 	n      int64
@@ -559,38 +616,25 @@ type topAcc struct {
 	vals   []rankedValue
 }
 
-func (a *topAcc) cmp(x, y []any) int {
-	c := a.spec.compare(x, y)
-	if a.bottom {
-		return -c
-	}
-	return c
-}
-
 func (a *topAcc) add(v any) error {
 	r := v.(rankedValue)
-	// Ties: $top keeps the earliest, $bottom the latest document.
-	i, _ := slices.BinarySearchFunc(a.vals, r, func(e, t rankedValue) int {
-		c := a.cmp(e.key, t.key)
-		if c == 0 {
-			if a.bottom {
-				return 1
-			}
-			return -1
+	if int64(len(a.vals)) == a.n {
+		switch {
+		case !a.bottom && a.spec.compare(a.vals[len(a.vals)-1].key, r.key) > 0:
+			a.bytes -= rankedMem(a.vals[len(a.vals)-1])
+			a.vals = a.vals[:len(a.vals)-1]
+		case a.bottom && a.spec.compare(r.key, a.vals[0].key) > 0:
+			a.bytes -= rankedMem(a.vals[0])
+			a.vals = a.vals[1:]
+		default:
+			return nil
 		}
-		return c
-	})
-	if int64(i) >= a.n {
-		return nil
 	}
 	if err := a.grow(rankedMem(r)); err != nil {
 		return err
 	}
+	i := upperBound(len(a.vals), func(i int) int { return a.spec.compare(a.vals[i].key, r.key) })
 	a.vals = slices.Insert(a.vals, i, r)
-	if int64(len(a.vals)) > a.n {
-		a.bytes -= rankedMem(a.vals[a.n])
-		a.vals = a.vals[:a.n]
-	}
 	return nil
 }
 
@@ -612,11 +656,7 @@ func (a *topAcc) result() any {
 	}
 	out := make(bson.A, len(a.vals))
 	for i, r := range a.vals {
-		if a.bottom {
-			out[len(a.vals)-1-i] = r.out
-		} else {
-			out[i] = r.out
-		}
+		out[i] = r.out
 	}
 	return out
 }

@@ -37,7 +37,7 @@ func constantOf(v any, p *parser) (any, bool, error) {
 func parseBucket(spec any, p *parser) ([]Stage, error) {
 	d, ok := spec.(bson.D)
 	if !ok {
-		return nil, mongoerr.Newf(40201, "Argument to $bucket stage must be an object, but found type: %s.", typeNameOf(spec))
+		return nil, mongoerr.Newf(mongoerr.ErrBucketNotObject, "Argument to $bucket stage must be an object, but found type: %s.", typeNameOf(spec))
 	}
 	var groupBy any = value.Missing{}
 	var bounds []any
@@ -48,13 +48,13 @@ func parseBucket(spec any, p *parser) ([]Stage, error) {
 		switch e.Key {
 		case "groupBy":
 			if !isExprSpec(e.Value) {
-				return nil, mongoerr.Newf(40202, "The $bucket 'groupBy' field must be defined as a $-prefixed path or an expression, but found: %s.", docString(e.Value))
+				return nil, mongoerr.Newf(mongoerr.ErrBucketGroupByNotExpression, "The $bucket 'groupBy' field must be defined as a $-prefixed path or an expression, but found: %s.", docString(e.Value))
 			}
 			groupBy = e.Value
 		case "boundaries":
 			arr, ok := e.Value.(bson.A)
 			if !ok {
-				return nil, mongoerr.Newf(40200, "The $bucket 'boundaries' field must be an array, but found type: %s.", typeNameOf(e.Value))
+				return nil, mongoerr.Newf(mongoerr.ErrBucketBoundariesNotArray, "The $bucket 'boundaries' field must be an array, but found type: %s.", typeNameOf(e.Value))
 			}
 			bounds = bounds[:0]
 			for _, b := range arr {
@@ -63,20 +63,20 @@ func parseBucket(spec any, p *parser) ([]Stage, error) {
 					return nil, err
 				}
 				if !ok {
-					return nil, mongoerr.Newf(40191, "The $bucket 'boundaries' field must be an array of constant values, but found value: %s.", docString(b))
+					return nil, mongoerr.Newf(mongoerr.ErrBucketBoundaryNotConstant, "The $bucket 'boundaries' field must be an array of constant values, but found value: %s.", docString(b))
 				}
 				bounds = append(bounds, c)
 			}
 			if len(bounds) < 2 {
-				return nil, mongoerr.Newf(40192, "The $bucket 'boundaries' field must have at least 2 values, but found %d value(s).", len(bounds))
+				return nil, mongoerr.Newf(mongoerr.ErrBucketTooFewBoundaries, "The $bucket 'boundaries' field must have at least 2 values, but found %d value(s).", len(bounds))
 			}
 			for i := 1; i < len(bounds); i++ {
 				lo, hi := bounds[i-1], bounds[i]
 				if value.CanonicalTypeOrder(lo) != value.CanonicalTypeOrder(hi) {
-					return nil, mongoerr.Newf(40193, "All values in the the 'boundaries' option to $bucket must have the same type. Found conflicting types %s and %s.", typeNameOf(lo), typeNameOf(hi))
+					return nil, mongoerr.Newf(mongoerr.ErrBucketBoundariesMixedTypes, "All values in the the 'boundaries' option to $bucket must have the same type. Found conflicting types %s and %s.", typeNameOf(lo), typeNameOf(hi))
 				}
 				if value.Compare(lo, hi) >= 0 {
-					return nil, mongoerr.Newf(40194, "The 'boundaries' option to $bucket must be sorted, but elements %d and %d are not in ascending order (%s is not less than %s).", i-1, i, docString(lo), docString(hi))
+					return nil, mongoerr.Newf(mongoerr.ErrBucketBoundariesUnsorted, "The 'boundaries' option to $bucket must be sorted, but elements %d and %d are not in ascending order (%s is not less than %s).", i-1, i, docString(lo), docString(hi))
 				}
 			}
 		case "default":
@@ -85,26 +85,26 @@ func parseBucket(spec any, p *parser) ([]Stage, error) {
 				return nil, err
 			}
 			if !ok {
-				return nil, mongoerr.Newf(40195, "The $bucket 'default' field must be a constant expression, but found: %s.", docString(e.Value))
+				return nil, mongoerr.Newf(mongoerr.ErrBucketDefaultNotConstant, "The $bucket 'default' field must be a constant expression, but found: %s.", docString(e.Value))
 			}
 			def = c
 		case "output":
 			o, ok := e.Value.(bson.D)
 			if !ok {
-				return nil, mongoerr.Newf(40196, "The $bucket 'output' field must be an object, but found type: %s.", typeNameOf(e.Value))
+				return nil, mongoerr.Newf(mongoerr.ErrBucketOutputNotObject, "The $bucket 'output' field must be an object, but found type: %s.", typeNameOf(e.Value))
 			}
 			output, outputGiven = o, true
 		default:
-			return nil, mongoerr.Newf(40197, "Unrecognized option to $bucket: %s.", e.Key)
+			return nil, mongoerr.Newf(mongoerr.ErrBucketUnknownOption, "Unrecognized option to $bucket: %s.", e.Key)
 		}
 	}
 	if value.IsMissing(groupBy) || len(bounds) == 0 {
-		return nil, mongoerr.New(40198, "$bucket requires 'groupBy' and 'boundaries' to be specified.")
+		return nil, mongoerr.New(mongoerr.ErrBucketMissingArguments, "$bucket requires 'groupBy' and 'boundaries' to be specified.")
 	}
 	hasDefault := !value.IsMissing(def)
 	if hasDefault && value.CanonicalTypeOrder(def) == value.CanonicalTypeOrder(bounds[0]) {
 		if !(value.Compare(def, bounds[0]) < 0 || value.Compare(def, bounds[len(bounds)-1]) >= 0) {
-			return nil, mongoerr.New(40199, "The $bucket 'default' field must be less than the lowest boundary or greater than or equal to the highest boundary.")
+			return nil, mongoerr.New(mongoerr.ErrBucketDefaultInRange, "The $bucket 'default' field must be less than the lowest boundary or greater than or equal to the highest boundary.")
 		}
 	}
 	if !outputGiven {
@@ -150,7 +150,7 @@ func parseBucket(spec any, p *parser) ([]Stage, error) {
 		if hasDefault {
 			return def, nil
 		}
-		return nil, mongoerr.New(40066, "$switch could not find a matching branch for an input, and no default was specified.")
+		return nil, mongoerr.New(mongoerr.ErrSwitchNoMatch, "$switch could not find a matching branch for an input, and no default was specified.")
 	}
 	for _, e := range output {
 		st, err := parseAccStatement(e.Key, e.Value, p)
@@ -214,7 +214,7 @@ type bucketAutoStage struct {
 func parseBucketAuto(spec any, p *parser) ([]Stage, error) {
 	d, ok := spec.(bson.D)
 	if !ok {
-		return nil, mongoerr.Newf(40240, "The argument to $bucketAuto must be an object, but found type: %s.", typeNameOf(spec))
+		return nil, mongoerr.Newf(mongoerr.ErrBucketAutoNotObject, "The argument to $bucketAuto must be an object, but found type: %s.", typeNameOf(spec))
 	}
 	s := &bucketAutoStage{}
 	var groupBy any = value.Missing{}
@@ -224,42 +224,42 @@ func parseBucketAuto(spec any, p *parser) ([]Stage, error) {
 		switch e.Key {
 		case "groupBy":
 			if !isExprSpec(e.Value) {
-				return nil, mongoerr.Newf(40239, "The $bucketAuto 'groupBy' field must be defined as a $-prefixed path or an expression object, but found: %s.", docString(e.Value))
+				return nil, mongoerr.Newf(mongoerr.ErrBucketAutoGroupByNotExpression, "The $bucketAuto 'groupBy' field must be defined as a $-prefixed path or an expression object, but found: %s.", docString(e.Value))
 			}
 			groupBy = e.Value
 		case "buckets":
 			if !value.IsNumber(e.Value) {
-				return nil, mongoerr.Newf(40241, "The $bucketAuto 'buckets' field must be a numeric value, but found type: %s.", typeNameOf(e.Value))
+				return nil, mongoerr.Newf(mongoerr.ErrBucketAutoBucketsNotNumber, "The $bucketAuto 'buckets' field must be a numeric value, but found type: %s.", typeNameOf(e.Value))
 			}
-			n, ok := toInt64(e.Value)
+			n, ok := value.ParseIntegerElementToLong(e.Value)
 			if !ok || n > math.MaxInt32 {
-				return nil, mongoerr.Newf(40242, "The $bucketAuto 'buckets' field must be representable as a 32-bit integer, but found %s.", docString(e.Value))
+				return nil, mongoerr.Newf(mongoerr.ErrBucketAutoBucketsNotInt32, "The $bucketAuto 'buckets' field must be representable as a 32-bit integer, but found %s.", docString(e.Value))
 			}
 			if n <= 0 {
-				return nil, mongoerr.Newf(40243, "The $bucketAuto 'buckets' field must be greater than 0, but found: %d", n)
+				return nil, mongoerr.Newf(mongoerr.ErrBucketAutoBucketsNotPositive, "The $bucketAuto 'buckets' field must be greater than 0, but found: %d", n)
 			}
 			s.buckets, haveBuckets = n, true
 		case "output":
 			o, ok := e.Value.(bson.D)
 			if !ok {
-				return nil, mongoerr.Newf(40244, "The $bucketAuto 'output' field must be an object, but found type: %s.", typeNameOf(e.Value))
+				return nil, mongoerr.Newf(mongoerr.ErrBucketAutoOutputNotObject, "The $bucketAuto 'output' field must be an object, but found type: %s.", typeNameOf(e.Value))
 			}
 			s.output, outputGiven = o, true
 		case "granularity":
 			g, ok := e.Value.(string)
 			if !ok {
-				return nil, mongoerr.Newf(40261, "The $bucketAuto 'granularity' field must be a string, but found type: %s.", typeNameOf(e.Value))
+				return nil, mongoerr.Newf(mongoerr.ErrBucketAutoGranularityNotString, "The $bucketAuto 'granularity' field must be a string, but found type: %s.", typeNameOf(e.Value))
 			}
 			if _, ok := granularitySeries(g); !ok {
-				return nil, mongoerr.Newf(40257, "Unknown rounding granularity '%s'", g)
+				return nil, mongoerr.Newf(mongoerr.ErrGranularityUnknown, "Unknown rounding granularity '%s'", g)
 			}
 			s.granularity = g
 		default:
-			return nil, mongoerr.Newf(40245, "Unrecognized option to $bucketAuto: %s.", e.Key)
+			return nil, mongoerr.Newf(mongoerr.ErrBucketAutoUnknownOption, "Unrecognized option to $bucketAuto: %s.", e.Key)
 		}
 	}
 	if value.IsMissing(groupBy) || !haveBuckets {
-		return nil, mongoerr.New(40246, "$bucketAuto requires 'groupBy' and 'buckets' to be specified")
+		return nil, mongoerr.New(mongoerr.ErrBucketAutoMissingArguments, "$bucketAuto requires 'groupBy' and 'buckets' to be specified")
 	}
 	if !outputGiven {
 		s.output = bson.D{{Key: "count", Value: bson.D{{Key: "$sum", Value: int32(1)}}}}
@@ -300,23 +300,7 @@ type autoBucket struct {
 }
 
 func (s *bucketAutoStage) open(in Iterator, rt *runtime) (Iterator, error) {
-	var out []bson.D
-	loaded := false
-	return funcIterator(func() (bson.D, bool, error) {
-		if !loaded {
-			loaded = true
-			var err error
-			if out, err = s.compute(in, rt); err != nil {
-				return nil, false, err
-			}
-		}
-		if len(out) == 0 {
-			return nil, false, nil
-		}
-		d := out[0]
-		out = out[1:]
-		return d, true, nil
-	}), nil
+	return blockingIterator(func() ([]bson.D, error) { return s.compute(in, rt) }, asIs), nil
 }
 
 // compute follows mongod's DocumentSourceBucketAuto::populateBuckets: fill
@@ -350,18 +334,18 @@ func (s *bucketAutoStage) compute(in Iterator, rt *runtime) ([]bson.D, error) {
 		}
 		if s.granularity != "" {
 			if !value.IsNumber(v) {
-				return nil, mongoerr.Newf(40258, "$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a value with type: %s", typeNameOf(v))
+				return nil, mongoerr.Newf(mongoerr.ErrBucketAutoGranularityNotNumber, "$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a value with type: %s", typeNameOf(v))
 			}
 			f := value.ToDouble(v)
 			switch {
 			case math.IsNaN(f):
-				return nil, mongoerr.New(40259, "$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a NaN")
+				return nil, mongoerr.New(mongoerr.ErrBucketAutoGranularityNaN, "$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a NaN")
 			case f < 0:
-				return nil, mongoerr.New(40260, "$bucketAuto can specify a 'granularity' with non-negative numbers only, but found a negative number")
+				return nil, mongoerr.New(mongoerr.ErrBucketAutoGranularityNegative, "$bucketAuto can specify a 'granularity' with non-negative numbers only, but found a negative number")
 			case math.IsInf(f, 1):
 				// mongod 8.0's rounders loop forever on an infinite value;
 				// later versions refuse it with this error (11785400).
-				return nil, mongoerr.New(11785400, "A granularity rounder can only round finite numbers")
+				return nil, mongoerr.New(mongoerr.ErrGranularityInfinite, "A granularity rounder can only round finite numbers")
 			}
 		}
 		entries = append(entries, autoEntry{key: v, doc: d})
@@ -395,7 +379,9 @@ func (s *bucketAutoStage) compute(in Iterator, rt *runtime) ([]bson.D, error) {
 	}
 	for i := int64(0); i < s.buckets && pos < len(entries); i++ {
 		first := entries[pos]
-		env.Reset(first.doc)
+		// mongod evaluates each accumulator's n against an empty
+		// document: a bucket has no single group key.
+		env.Reset(bson.D{})
 		b := &autoBucket{min: first.key, max: first.key, accs: make([]accumulator, len(s.accs))}
 		for j, st := range s.accs {
 			acc, err := st.newAcc(env)
@@ -426,13 +412,23 @@ func (s *bucketAutoStage) compute(in Iterator, rt *runtime) ([]bson.D, error) {
 		buckets = append(buckets, b)
 	}
 	if s.granularity != "" {
+		// adjustBoundariesAndGetMinForNextBucket: a bucket ends at its
+		// largest value rounded up, except that a bucket whose values
+		// round up to 0 ends where the next bucket's first value rounds
+		// down to; each later bucket starts where the previous one ends.
+		firsts := make([]any, len(buckets))
+		for i, b := range buckets {
+			firsts[i] = b.min
+		}
 		for i, b := range buckets {
 			if i == 0 {
 				b.min = roundGranularity(s.granularity, b.min, false)
+			} else {
+				b.min = buckets[i-1].max
 			}
 			b.max = roundGranularity(s.granularity, b.max, true)
-			if i > 0 {
-				b.min = buckets[i-1].max
+			if value.ToDouble(b.max) == 0 && i+1 < len(buckets) {
+				b.max = roundGranularity(s.granularity, firsts[i+1], false)
 			}
 		}
 	} else {
@@ -444,7 +440,7 @@ func (s *bucketAutoStage) compute(in Iterator, rt *runtime) ([]bson.D, error) {
 	for _, b := range buckets {
 		d := bson.D{{Key: "_id", Value: bson.D{{Key: "min", Value: b.min}, {Key: "max", Value: b.max}}}}
 		for i, st := range s.accs {
-			d = append(d, bson.E{Key: st.field, Value: b.accs[i].result()})
+			d = append(d, bson.E{Key: st.field, Value: missingToNull(b.accs[i].result())})
 		}
 		out = append(out, d)
 	}

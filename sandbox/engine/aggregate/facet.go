@@ -23,21 +23,21 @@ type facetStage struct {
 func parseFacet(spec any, p *parser) ([]Stage, error) {
 	d, ok := spec.(bson.D)
 	if !ok || len(d) == 0 {
-		return nil, mongoerr.Newf(40169, "the $facet specification must be a non-empty object, but found: $facet: %s", valueString(spec))
+		return nil, mongoerr.Newf(mongoerr.ErrFacetNotObject, "the $facet specification must be a non-empty object, but found: $facet: %s", valueString(spec))
 	}
 	s := &facetStage{}
-	sub := &parser{ctx: p.ctx, scope: p.scope, letVals: p.letVals, inFacet: true}
+	sub := &parser{ctx: p.ctx, scope: p.scope, letVals: p.letVals, within: "$facet"}
 	for _, e := range d {
 		if err := projection.ValidateFieldPath(e.Key); err != nil {
 			return nil, err
 		}
 		arr, ok := e.Value.(bson.A)
 		if !ok {
-			return nil, mongoerr.Newf(40170, "arguments to $facet must be arrays, %s is type %s", e.Key, typeNameOf(e.Value))
+			return nil, mongoerr.Newf(mongoerr.ErrFacetNotArray, "arguments to $facet must be arrays, %s is type %s", e.Key, typeNameOf(e.Value))
 		}
 		for _, st := range arr {
 			if _, ok := st.(bson.D); !ok {
-				return nil, mongoerr.Newf(40171, "elements of arrays in $facet spec must be non-empty objects, %s argument contained an element of type %s: %s", e.Key, typeNameOf(st), valueString(st))
+				return nil, mongoerr.Newf(mongoerr.ErrFacetStageNotObject, "elements of arrays in $facet spec must be non-empty objects, %s argument contained an element of type %s: %s", e.Key, typeNameOf(st), valueString(st))
 			}
 		}
 		stages, err := parseStages(arr, sub)
@@ -93,7 +93,7 @@ func (s *facetStage) open(in Iterator, rt *runtime) (Iterator, error) {
 			arr := make(bson.A, len(res))
 			for i, r := range res {
 				if used += value.MemSize(r); used > value.MemoryLimit {
-					return nil, false, mongoerr.Newf(4031700, "document constructed by $facet is %d bytes, which exceeds the limit of %d bytes", used, value.MemoryLimit)
+					return nil, false, mongoerr.Newf(mongoerr.ErrFacetOutputTooLarge, "document constructed by $facet is %d bytes, which exceeds the limit of %d bytes", used, value.MemoryLimit)
 				}
 				arr[i] = r
 			}
@@ -141,7 +141,7 @@ func parseUnionWith(spec any, p *parser) ([]Stage, error) {
 		return nil, mongoerr.Newf(mongoerr.FailedToParse, "the $unionWith stage specification must be an object or string, but found %s", typeNameOf(spec))
 	}
 	if s.pipeline != nil {
-		if err := p.parseSubPipeline(s.pipeline, nil, false); err != nil {
+		if err := p.parseSubPipeline(s.pipeline, nil, "$unionWith"); err != nil {
 			return nil, err
 		}
 	}

@@ -43,22 +43,22 @@ func parseGraphLookup(spec any, p *parser) ([]Stage, error) {
 			continue
 		case "maxDepth":
 			if !value.IsNumber(e.Value) {
-				return nil, mongoerr.Newf(40100, "maxDepth must be numeric, found type: %s", typeNameOf(e.Value))
+				return nil, mongoerr.Newf(mongoerr.ErrGraphLookupMaxDepthNotNumber, "maxDepth must be numeric, found type: %s", typeNameOf(e.Value))
 			}
 			f := value.ToDouble(e.Value)
 			n := int64(f)
 			if n < 0 {
-				return nil, mongoerr.Newf(40101, "maxDepth requires a nonnegative argument, found: %d", n)
+				return nil, mongoerr.Newf(mongoerr.ErrGraphLookupMaxDepthNegative, "maxDepth requires a nonnegative argument, found: %d", n)
 			}
 			if float64(n) != f {
-				return nil, mongoerr.Newf(40102, "maxDepth could not be represented as a long long: %d", n)
+				return nil, mongoerr.Newf(mongoerr.ErrGraphLookupMaxDepthTooLarge, "maxDepth could not be represented as a long long: %d", n)
 			}
 			s.maxDepth = n
 			continue
 		case "restrictSearchWithMatch":
 			m, ok := e.Value.(bson.D)
 			if !ok {
-				return nil, mongoerr.Newf(40185, "restrictSearchWithMatch must be an object, found %s", typeNameOf(e.Value))
+				return nil, mongoerr.Newf(mongoerr.ErrGraphLookupRestrictNotObject, "restrictSearchWithMatch must be an object, found %s", typeNameOf(e.Value))
 			}
 			if _, err := query.Compile(m, query.Options{Now: p.ctx.Now, LetVars: p.letVals}); err != nil {
 				me := mongoerr.As(err)
@@ -68,11 +68,11 @@ func parseGraphLookup(spec any, p *parser) ([]Stage, error) {
 			continue
 		case "from", "as", "connectFromField", "connectToField", "depthField":
 		default:
-			return nil, mongoerr.Newf(40104, "Unknown argument to $graphLookup: %s", e.Key)
+			return nil, mongoerr.Newf(mongoerr.ErrGraphLookupUnknownArgument, "Unknown argument to $graphLookup: %s", e.Key)
 		}
 		str, isStr := e.Value.(string)
 		if !isStr {
-			return nil, mongoerr.Newf(40103, "expected string as argument for %s, found: %s", e.Key, typeNameOf(e.Value))
+			return nil, mongoerr.Newf(mongoerr.ErrGraphLookupArgumentNotString, "expected string as argument for %s, found: %s", e.Key, typeNameOf(e.Value))
 		}
 		switch e.Key {
 		case "from":
@@ -91,7 +91,7 @@ func parseGraphLookup(spec any, p *parser) ([]Stage, error) {
 		}
 	}
 	if s.from == "" || s.as == "" || s.startWith == nil || s.connectFrom == "" || s.connectTo == "" {
-		return nil, mongoerr.New(40105, "$graphLookup requires 'from', 'as', 'startWith', 'connectFromField', and 'connectToField' to be specified.")
+		return nil, mongoerr.New(mongoerr.ErrGraphLookupMissingArguments, "$graphLookup requires 'from', 'as', 'startWith', 'connectFromField', and 'connectToField' to be specified.")
 	}
 	for _, f := range []string{s.as, s.connectFrom, s.connectTo} {
 		if err := projection.ValidateFieldPath(f); err != nil {
@@ -221,7 +221,7 @@ func (s *graphLookupStage) search(start any, rt *runtime) (bson.A, error) {
 				addValue(v)
 			}
 			if visitedBytes+frontierBytes >= value.MemoryLimit {
-				return nil, mongoerr.New(40099, "$graphLookup reached maximum memory consumption")
+				return nil, mongoerr.New(mongoerr.ErrGraphLookupMemoryExceeded, "$graphLookup reached maximum memory consumption")
 			}
 		}
 	}

@@ -49,14 +49,14 @@ func parseGroupStage(spec any, p *parser) ([]Stage, error) {
 func parseGroup(spec any, p *parser) (*groupStage, error) {
 	d, ok := spec.(bson.D)
 	if !ok {
-		return nil, mongoerr.New(15947, "a group's fields must be specified in an object")
+		return nil, mongoerr.New(mongoerr.ErrGroupNotObject, "a group's fields must be specified in an object")
 	}
 	g := &groupStage{}
 	idSeen := false
 	for _, e := range d {
 		if e.Key == "_id" {
 			if idSeen {
-				return nil, mongoerr.New(16414, "a group's _id may only be specified once")
+				return nil, mongoerr.New(mongoerr.ErrGroupDuplicateID, "a group's _id may only be specified once")
 			}
 			idSeen = true
 			id, err := parseGroupID(e.Value, p)
@@ -73,7 +73,7 @@ func parseGroup(spec any, p *parser) (*groupStage, error) {
 		g.accs = append(g.accs, st)
 	}
 	if !idSeen {
-		return nil, mongoerr.New(15955, "a group specification must include an _id")
+		return nil, mongoerr.New(mongoerr.ErrGroupMissingID, "a group specification must include an _id")
 	}
 	return g, nil
 }
@@ -93,7 +93,7 @@ func parseGroupID(spec any, p *parser) (func(env *expr.Env) (any, error), error)
 	}
 	for _, e := range d {
 		if _, isBool := e.Value.(bool); isBool || value.IsNumber(e.Value) {
-			return nil, mongoerr.New(17390, "$group does not support inclusion-style expressions")
+			return nil, mongoerr.New(mongoerr.ErrGroupInclusionID, "$group does not support inclusion-style expressions")
 		}
 	}
 	// The object as a whole gets mongod's checks on its field names.
@@ -143,22 +143,7 @@ type group struct {
 }
 
 func (g *groupStage) open(in Iterator, rt *runtime) (Iterator, error) {
-	var groups []*group
-	loaded := false
-	return funcIterator(func() (bson.D, bool, error) {
-		if !loaded {
-			loaded = true
-			var err error
-			if groups, err = g.consume(in, rt); err != nil {
-				return nil, false, err
-			}
-		}
-		if len(groups) == 0 {
-			return nil, false, nil
-		}
-		gr := groups[0]
-		groups[0] = nil
-		groups = groups[1:]
+	return blockingIterator(func() ([]*group, error) { return g.consume(in, rt) }, func(gr *group) bson.D {
 		out := make(bson.D, 0, 1+len(gr.accs))
 		out = append(out, bson.E{Key: "_id", Value: gr.id})
 		if g.accBytes == nil {
@@ -174,7 +159,7 @@ func (g *groupStage) open(in Iterator, rt *runtime) (Iterator, error) {
 		if rt.explain {
 			g.outputBytes += int64(value.Size(out))
 		}
-		return out, true, nil
+		return out
 	}), nil
 }
 
@@ -195,7 +180,7 @@ func groupMemoryExceeded() error {
 // mongod would spill groups to disk; they stay in memory here, so nothing
 // is counted and the common path pays nothing.
 func (g *groupStage) consume(in Iterator, rt *runtime) ([]*group, error) {
-	env := rt.newEnv()
+	env, keyEnv := rt.newEnv(), rt.newEnv()
 	index := map[string]*group{}
 	var order []*group
 	var key []byte
@@ -226,8 +211,13 @@ func (g *groupStage) consume(in Iterator, rt *runtime) ([]*group, error) {
 		gr, ok := index[string(key)]
 		if !ok {
 			gr = &group{id: id, accs: make([]accumulator, len(g.accs))}
+			// An accumulator's n ($firstN, $topN...) is evaluated against
+			// the group key, as mongod's group processor does: "$k" in n
+			// is the _id's field k.
+			idDoc, _ := id.(bson.D)
+			keyEnv.Reset(idDoc)
 			for i, st := range g.accs {
-				if gr.accs[i], err = st.newAcc(env); err != nil {
+				if gr.accs[i], err = st.newAcc(keyEnv); err != nil {
 					return nil, err
 				}
 			}

@@ -40,7 +40,7 @@ func (f *fakeDB) context() *Context {
 			}
 			return out, nil
 		},
-		ReplaceCollection: func(db, coll string, docs []bson.D) error {
+		ReplaceCollection: func(db, coll string, _ bson.D, docs []bson.D) error {
 			f.colls[coll] = docs
 			return nil
 		},

@@ -113,7 +113,7 @@ func parseLookup(spec any, p *parser) ([]Stage, error) {
 		names = append(names, e.Key)
 	}
 	if s.hasPipeline {
-		if err := p.parseSubPipeline(s.pipeline, names, false); err != nil {
+		if err := p.parseSubPipeline(s.pipeline, names, "$lookup"); err != nil {
 			return nil, err
 		}
 	}
@@ -225,7 +225,7 @@ func (s *lookupStage) join(in Iterator, rt *runtime) (Iterator, error) {
 		size := 0
 		for i, m := range matches {
 			if size > value.MemoryLimit {
-				return nil, false, mongoerr.Newf(4568, "Total size of documents in %s matching pipeline's $lookup stage exceeds %d bytes", s.from, value.MemoryLimit)
+				return nil, false, mongoerr.Newf(mongoerr.ErrLookupResultTooLarge, "Total size of documents in %s matching pipeline's $lookup stage exceeds %d bytes", s.from, value.MemoryLimit)
 			}
 			size += value.MemSize(m)
 			arr[i] = m

@@ -1,8 +1,11 @@
 package aggregate
 
 import (
+	"strings"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/projection"
 	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
@@ -11,7 +14,8 @@ import (
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
-// parseTarget reads $out's and $merge's target: "coll" or {db, coll}.
+// parseTarget reads $merge's into: "coll" or {db, coll}, db defaulting
+// to the command's.
 func parseTarget(stage string, v any, defaultDB string) (db, coll string, err error) {
 	switch x := v.(type) {
 	case string:
@@ -32,41 +36,80 @@ func parseTarget(stage string, v any, defaultDB string) (db, coll string, err er
 				}
 				coll = s
 			default:
-				if e.Key == "timeseries" && stage == "$out" {
-					return "", "", timeseries.ErrTarget(stage)
-				}
 				return "", "", mongoerr.Newf(mongoerr.IDLUnknownField, "BSON field '%s.%s' is an unknown field.", stage, e.Key)
 			}
 		}
 		if coll == "" {
-			return "", "", mongoerr.Newf(mongoerr.FailedToParse, "BSON field '%s.coll' is missing but a required field", stage)
+			return "", "", mongoerr.Newf(mongoerr.IDLFailedToParse, "BSON field '%s.coll' is missing but a required field", stage)
 		}
 		return db, coll, nil
 	}
 	return "", "", mongoerr.Newf(mongoerr.TypeMismatch, "%s only supports a string or object argument, but found %s", stage, typeNameOf(v))
 }
 
-// ---- $out ----
+// checkWriteTarget refuses what DocumentSourceOut::create and
+// DocumentSourceMerge::create refuse: an invalid namespace, a system
+// collection, an internal database (admin, local, config).
+func checkWriteTarget(stage, db, coll string, special, internal int32, verb string) error {
+	if catalog.ValidateDBName(db) != nil || coll == "" {
+		return mongoerr.Newf(mongoerr.InvalidNamespace, "Invalid %s target namespace, %s.%s", stage, db, coll)
+	}
+	if strings.HasPrefix(coll, "system.") {
+		return mongoerr.Newf(special, "%s %s to special collection: %s", verb, stage, coll)
+	}
+	switch db {
+	case "admin", "local", "config":
+		return mongoerr.Newf(internal, "%s %s to internal database: %s", verb, stage, db)
+	}
+	return nil
+}
 
-type outStage struct{ db, coll string }
+// ---- $out (document_source_out.cpp) ----
+
+type outStage struct {
+	db, coll   string
+	timeseries bson.D // the timeseries option, nil without one
+}
 
 func parseOut(spec any, p *parser) ([]Stage, error) {
-	if p.inSub {
-		return nil, mongoerr.New(51047, "$out is not allowed within a $lookup's sub-pipeline")
+	var db, coll string
+	var tsSpec bson.D
+	switch x := spec.(type) {
+	case string:
+		db, coll = p.ctx.DB, x
+	case bson.D:
+		args, err := parseIDL("$out", x,
+			idlField{name: "coll", types: []string{"string"}, required: true},
+			idlField{name: "db", types: []string{"string"}, required: true},
+			idlField{name: "timeseries", types: []string{"object"}})
+		if err != nil {
+			return nil, err
+		}
+		db, coll = args["db"].(string), args["coll"].(string)
+		if ts, ok := args["timeseries"].(bson.D); ok {
+			if _, err := timeseries.Parse(ts, db+"."+coll); err != nil {
+				// The option is parsed in $out's IDL context.
+				me := mongoerr.As(err)
+				return nil, mongoerr.New(me.Code, strings.ReplaceAll(me.Msg, "'create.timeseries", "'$out.timeseries"))
+			}
+			tsSpec = ts
+		}
+	default:
+		return nil, mongoerr.Newf(mongoerr.ErrOutSpecType, "$out only supports a string or object argument, but found %s", typeNameOf(spec))
 	}
-	db, coll, err := parseTarget("$out", spec, p.ctx.DB)
-	if err != nil {
+	if err := checkWriteTarget("$out", db, coll, mongoerr.ErrOutSystemCollection, mongoerr.ErrOutInternalDatabase, "Can't"); err != nil {
 		return nil, err
 	}
-	if coll == "" {
-		return nil, mongoerr.Newf(mongoerr.InvalidNamespace, "Invalid $out target namespace, %s.", db+".")
-	}
-	return []Stage{&outStage{db: db, coll: coll}}, nil
+	return []Stage{&outStage{db: db, coll: coll, timeseries: tsSpec}}, nil
 }
 
 func (s *outStage) Name() string { return "$out" }
 func (s *outStage) Spec() bson.D {
-	return stageSpec("$out", bson.D{{Key: "db", Value: s.db}, {Key: "coll", Value: s.coll}})
+	body := bson.D{{Key: "db", Value: s.db}, {Key: "coll", Value: s.coll}}
+	if s.timeseries != nil {
+		body = append(body, bson.E{Key: "timeseries", Value: s.timeseries})
+	}
+	return stageSpec("$out", body)
 }
 
 func (s *outStage) open(in Iterator, rt *runtime) (Iterator, error) {
@@ -83,7 +126,7 @@ func (s *outStage) open(in Iterator, rt *runtime) (Iterator, error) {
 		if rt.ctx.ReplaceCollection == nil {
 			return nil, false, mongoerr.New(mongoerr.InternalError, "aggregate: no ReplaceCollection function in the context")
 		}
-		return nil, false, rt.ctx.ReplaceCollection(s.db, s.coll, docs)
+		return nil, false, rt.ctx.ReplaceCollection(s.db, s.coll, s.timeseries, docs)
 	}), nil
 }
 
@@ -102,9 +145,6 @@ type mergeStage struct {
 }
 
 func parseMerge(spec any, p *parser) ([]Stage, error) {
-	if p.inSub {
-		return nil, mongoerr.New(51047, "$merge is not allowed within a $lookup's sub-pipeline")
-	}
 	s := &mergeStage{whenMatched: "merge", whenNotMatched: "insert", on: []string{"_id"}}
 	var letSpec bson.D
 	switch x := spec.(type) {
@@ -129,15 +169,15 @@ func parseMerge(spec any, p *parser) ([]Stage, error) {
 					for _, f := range o {
 						fs, ok := f.(string)
 						if !ok {
-							return nil, mongoerr.Newf(51134, "$merge 'on' array elements must be strings, but found %s", typeNameOf(f))
+							return nil, mongoerr.Newf(mongoerr.ErrMergeOnElementNotString, "$merge 'on' array elements must be strings, but found %s", typeNameOf(f))
 						}
 						s.on = append(s.on, fs)
 					}
 					if len(s.on) == 0 {
-						return nil, mongoerr.New(51187, "If explicitly specifying $merge 'on', must include at least one field")
+						return nil, mongoerr.New(mongoerr.ErrMergeOnEmpty, "If explicitly specifying $merge 'on', must include at least one field")
 					}
 				default:
-					return nil, mongoerr.Newf(51186, "$merge 'on' field  must be either a string or an array of strings, but found %s", typeNameOf(e.Value))
+					return nil, mongoerr.Newf(mongoerr.ErrMergeOnType, "$merge 'on' field  must be either a string or an array of strings, but found %s", typeNameOf(e.Value))
 				}
 			case "whenMatched":
 				switch w := e.Value.(type) {
@@ -151,7 +191,7 @@ func parseMerge(spec any, p *parser) ([]Stage, error) {
 				case bson.A:
 					s.whenMatched, s.matchedPipeline = "pipeline", w
 				default:
-					return nil, mongoerr.Newf(51191, "BSON field '$merge.whenMatched' must be either a string or array, but found %s", typeNameOf(e.Value))
+					return nil, mongoerr.Newf(mongoerr.ErrMergeWhenMatchedType, "BSON field '$merge.whenMatched' must be either a string or array, but found %s", typeNameOf(e.Value))
 				}
 			case "whenNotMatched":
 				w, ok := e.Value.(string)
@@ -178,10 +218,34 @@ func parseMerge(spec any, p *parser) ([]Stage, error) {
 			return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field '$merge.into' is missing but a required field")
 		}
 	default:
-		return nil, mongoerr.Newf(51182, "$merge only supports a string or object argument, but found %s", typeNameOf(spec))
+		return nil, mongoerr.Newf(mongoerr.TypeMismatch, "$merge requires a string or object argument, but found %s", typeNameOf(spec))
+	}
+	if !mergeModes[[2]string{s.whenMatched, s.whenNotMatched}] {
+		return nil, mongoerr.Newf(mongoerr.ErrMergeModesUnsupported, "Combination of $merge modes 'whenMatched: %s' and 'whenNotMatched: %s' is not supported", s.whenMatched, s.whenNotMatched)
+	}
+	seen := map[string]bool{}
+	for _, f := range s.on {
+		if err := projection.ValidateFieldPath(f); err != nil {
+			return nil, err
+		}
+		if seen[f] {
+			return nil, mongoerr.Newf(mongoerr.ErrMergeDuplicateOn, "Found a duplicate field '%s'", f)
+		}
+		seen[f] = true
+	}
+	if err := s.checkUniqueOn(p.ctx); err != nil {
+		return nil, err
+	}
+	if err := checkWriteTarget("$merge", s.db, s.coll, mongoerr.ErrMergeSystemCollection, mongoerr.ErrMergeInternalDatabase, "Cannot"); err != nil {
+		return nil, err
+	}
+	if s.whenMatched == "pipeline" {
+		if v, ok := lookupField(letSpec, "new"); ok && v != "$$ROOT" {
+			return nil, mongoerr.New(mongoerr.ErrMergeLetNew, "'let' may not define a value for the reserved 'new' variable other than '$$ROOT'")
+		}
 	}
 	if s.letGiven && s.whenMatched != "pipeline" {
-		return nil, mongoerr.New(51199, "Cannot use 'let' variables with 'whenMatched: "+s.whenMatched+"' mode")
+		return nil, mongoerr.New(mongoerr.ErrMergeLetWithoutPipeline, "Cannot use 'let' variables with 'whenMatched: "+s.whenMatched+"' mode")
 	}
 	if s.whenMatched == "pipeline" {
 		if !s.letGiven {
@@ -206,15 +270,17 @@ func parseMerge(spec any, p *parser) ([]Stage, error) {
 		}
 		s.matchedStages = stages
 	}
-	for _, f := range s.on {
-		if err := projection.ValidateFieldPath(f); err != nil {
-			return nil, err
-		}
-	}
-	if err := s.checkUniqueOn(p.ctx); err != nil {
-		return nil, err
-	}
 	return []Stage{s}, nil
+}
+
+// mergeModes are the whenMatched and whenNotMatched pairs $merge supports
+// (getMergeStrategyDescriptors).
+var mergeModes = map[[2]string]bool{
+	{"replace", "insert"}: true, {"replace", "fail"}: true, {"replace", "discard"}: true,
+	{"keepExisting", "insert"}: true,
+	{"merge", "insert"}:        true, {"merge", "fail"}: true, {"merge", "discard"}: true,
+	{"fail", "insert"}:     true,
+	{"pipeline", "insert"}: true, {"pipeline", "fail"}: true, {"pipeline", "discard"}: true,
 }
 
 // checkUniqueOn refuses an `on` other than _id unless the target has a
@@ -234,7 +300,7 @@ func (s *mergeStage) checkUniqueOn(ctx *Context) error {
 			return nil
 		}
 	}
-	return mongoerr.New(51183, "Cannot find index to verify that join fields will be unique")
+	return mongoerr.New(mongoerr.ErrMergeOnNoUniqueIndex, "Cannot find index to verify that join fields will be unique")
 }
 
 // supportsUniqueOn reports whether the $indexStats entry ix describes a
@@ -313,12 +379,12 @@ func (s *mergeStage) write(d bson.D, rt *runtime, env *expr.Env) error {
 	for _, f := range s.on {
 		switch v := getNested(d, splitPath(f)).(type) {
 		case bson.A:
-			return mongoerr.Newf(51185, "$merge write error: 'on' field '%s' is an array", f)
+			return mongoerr.Newf(mongoerr.ErrMergeOnArray, "$merge write error: 'on' field '%s' is an array", f)
 		case nil, value.Missing, bson.Undefined:
 			if f == "_id" && value.IsMissing(v) {
 				continue // the engine generates an _id for the insert
 			}
-			return mongoerr.Newf(51132, "$merge write error: 'on' field '%s' cannot be missing, null, undefined or an array", f)
+			return mongoerr.Newf(mongoerr.ErrMergeOnNullish, "$merge write error: 'on' field '%s' cannot be missing, null, undefined or an array", f)
 		}
 	}
 	existing, found, err := rt.ctx.MergeLookup(s.db, s.coll, s.on, d)

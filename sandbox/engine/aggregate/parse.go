@@ -1,13 +1,12 @@
 package aggregate
 
 import (
-	"fmt"
-
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
+	"github.com/schemalab/schemalab/sandbox/stages"
 )
 
 // parser carries what stage parsers need: the command context and the
@@ -16,88 +15,142 @@ type parser struct {
 	ctx     *Context
 	scope   *expr.Scope
 	letVals bson.D // evaluated command-level let, for $match's $expr
-	inFacet bool
-	inSub   bool // inside a $lookup or $unionWith sub-pipeline
+	// within is the stage whose sub-pipeline is being parsed: "$facet",
+	// "$lookup", "$unionWith", or "" for a top-level pipeline.
+	within string
 }
 
 type stageParser func(spec any, p *parser) ([]Stage, error)
 
-// stageParsers maps every supported stage name to its parser. Aliases
-// expand into several stages, as mongod's REGISTER_MULTI_STAGE_ALIAS does.
-var stageParsers map[string]stageParser
+// parsers binds every stage descriptor of sandbox/stages, which holds
+// where a stage may stand and what it reads and writes, to its parser.
+// Aliases expand into several stages, as mongod's
+// REGISTER_MULTI_STAGE_ALIAS does. A stage the sandbox does not run
+// answers with mongod's own refusal (refusals.go). TestStageTable keeps
+// the two tables in step: adding a stage is one entry in each.
+var parsers map[string]stageParser
+
+// boundStage is a descriptor with its parser.
+type boundStage struct {
+	*stages.Stage
+	parse stageParser
+}
+
+// stageTable is every descriptor bound to its parser, built once.
+var stageTable map[string]boundStage
 
 func init() {
-	stageParsers = map[string]stageParser{
-		"$match":                 parseMatch,
-		"$project":               parseProject,
-		"$addFields":             parseAddFields("$addFields"),
-		"$set":                   parseAddFields("$set"),
-		"$unset":                 parseUnset,
-		"$sort":                  parseSort,
-		"$limit":                 parseLimit,
-		"$skip":                  parseSkip,
-		"$count":                 parseCount,
-		"$sortByCount":           parseSortByCount,
-		"$replaceRoot":           parseReplaceRoot,
-		"$replaceWith":           parseReplaceWith,
-		"$sample":                parseSample,
-		"$unionWith":             parseUnionWith,
-		"$documents":             parseDocuments,
-		"$group":                 parseGroupStage,
-		"$unwind":                parseUnwind,
-		"$bucket":                parseBucket,
-		"$bucketAuto":            parseBucketAuto,
-		"$facet":                 parseFacet,
-		"$lookup":                parseLookup,
-		"$graphLookup":           parseGraphLookup,
-		"$out":                   parseOut,
-		"$merge":                 parseMerge,
-		"$collStats":             parseCollStats,
-		"$indexStats":            parseIndexStats,
-		"$setWindowFields":       parseSetWindowFields,
-		"$_internalUnpackBucket": parseUnpackBucket,
+	parsers = map[string]stageParser{
+		"$addFields":                    parseAddFields("$addFields"),
+		"$bucket":                       parseBucket,
+		"$bucketAuto":                   parseBucketAuto,
+		"$changeStream":                 refuseChangeStream,
+		"$changeStreamSplitLargeEvent":  refuseChangeStreamSplit,
+		"$collStats":                    parseCollStats,
+		"$count":                        parseCount,
+		"$currentOp":                    refuseCurrentOp,
+		"$densify":                      parseDensify,
+		"$documents":                    parseDocuments,
+		"$facet":                        parseFacet,
+		"$fill":                         parseFill,
+		"$geoNear":                      unsupported("$geoNear"),
+		"$graphLookup":                  parseGraphLookup,
+		"$group":                        parseGroupStage,
+		"$indexStats":                   parseIndexStats,
+		"$limit":                        parseLimit,
+		"$listCatalog":                  unsupported("$listCatalog"),
+		"$listClusterCatalog":           unsupported("$listClusterCatalog"),
+		"$listLocalSessions":            refuseListLocalSessions,
+		"$listSampledQueries":           unsupported("$listSampledQueries"),
+		"$listSearchIndexes":            refuseSearchIndexes,
+		"$listSessions":                 refuseListSessions,
+		"$lookup":                       parseLookup,
+		"$match":                        parseMatch,
+		"$merge":                        parseMerge,
+		"$out":                          parseOut,
+		"$planCacheStats":               unsupported("$planCacheStats"),
+		"$project":                      parseProject,
+		"$querySettings":                unsupported("$querySettings"),
+		"$queryStats":                   refuseQueryStats,
+		"$redact":                       parseRedact,
+		"$replaceRoot":                  parseReplaceRoot,
+		"$replaceWith":                  parseReplaceWith,
+		"$sample":                       parseSample,
+		"$search":                       refuseSearch,
+		"$searchMeta":                   refuseSearch,
+		"$set":                          parseAddFields("$set"),
+		"$setWindowFields":              parseSetWindowFields,
+		"$shardedDataDistribution":      unsupported("$shardedDataDistribution"),
+		"$skip":                         parseSkip,
+		"$sort":                         parseSort,
+		"$sortByCount":                  parseSortByCount,
+		"$unionWith":                    parseUnionWith,
+		"$unset":                        parseUnset,
+		"$unwind":                       parseUnwind,
+		"$vectorSearch":                 refuseSearch,
+		"$_internalInhibitOptimization": parseInhibitOptimization,
+		"$_internalUnpackBucket":        parseUnpackBucket,
+	}
+	stageTable = map[string]boundStage{}
+	for _, s := range stages.All() {
+		stageTable[s.Name] = boundStage{Stage: s, parse: parsers[s.Name]}
 	}
 }
 
-// Stages that must come first or last, and those $facet refuses.
-var (
-	firstOnlyStages = map[string]bool{"$collStats": true, "$indexStats": true, "$documents": true}
-	lastOnlyStages  = map[string]bool{"$out": true, "$merge": true}
-	notInFacet      = map[string]bool{"$collStats": true, "$indexStats": true, "$facet": true,
-		"$out": true, "$merge": true, "$documents": true}
-)
+// maxPipelineLength is internalPipelineLengthLimit, 1000 in 8.0's release
+// builds.
+const maxPipelineLength = 1000
 
+// parseStages parses a pipeline as Pipeline::parseCommon does: every
+// stage first, then the sub-pipeline's own rules (what $facet, $lookup
+// and $unionWith refuse inside them), then the positions
+// (Pipeline::validateCommon), so a stage that fails to parse is reported
+// before a stage out of place.
 func parseStages(pipeline bson.A, p *parser) ([]Stage, error) {
-	var stages []Stage
-	for i, raw := range pipeline {
+	if len(pipeline) > maxPipelineLength {
+		return nil, mongoerr.Newf(mongoerr.ErrPipelineTooLong, "Pipeline length must be no longer than %d stages.", maxPipelineLength)
+	}
+	descs := make([]*stages.Stage, 0, len(pipeline))
+	var out []Stage
+	for _, raw := range pipeline {
 		spec, ok := raw.(bson.D)
 		if !ok {
 			return nil, mongoerr.New(mongoerr.TypeMismatch, "Each element of the 'pipeline' array must be an object")
 		}
 		if len(spec) != 1 {
-			return nil, mongoerr.New(40323, "A pipeline stage specification object must contain exactly one field.")
+			return nil, mongoerr.New(mongoerr.ErrStageNotOneField, "A pipeline stage specification object must contain exactly one field.")
 		}
 		name := spec[0].Key
-		parse, ok := stageParsers[name]
+		bound, ok := stageTable[name]
 		if !ok {
-			return nil, mongoerr.Newf(40324, "Unrecognized pipeline stage name: '%s'", name)
+			return nil, mongoerr.Newf(mongoerr.ErrStageUnrecognized, "Unrecognized pipeline stage name: '%s'", name)
 		}
-		if p.inFacet && notInFacet[name] {
-			return nil, mongoerr.Newf(40600, "%s is not allowed to be used within a $facet stage", name)
-		}
-		if firstOnlyStages[name] && i != 0 {
-			return nil, mongoerr.Newf(40602, "%s is only valid as the first stage in a pipeline", name)
-		}
-		if lastOnlyStages[name] && i != len(pipeline)-1 {
-			return nil, mongoerr.Newf(40601, "%s can only be the final stage in the pipeline", name)
-		}
-		parsed, err := parse(spec[0].Value, p)
+		parsed, err := bound.parse(spec[0].Value, p)
 		if err != nil {
 			return nil, err
 		}
-		stages = append(stages, parsed...)
+		descs = append(descs, bound.Stage)
+		out = append(out, parsed...)
 	}
-	return optimize(stages), nil
+	for _, d := range descs {
+		switch {
+		case p.within == "$facet" && d.NotInFacet:
+			return nil, mongoerr.Newf(mongoerr.ErrStageNotInFacet, "%s is not allowed to be used within a $facet stage", d.Name)
+		case p.within == "$lookup" && d.NotInLookup:
+			return nil, mongoerr.Newf(mongoerr.ErrStageNotInLookup, "%s is not allowed within a $lookup's sub-pipeline", d.Name)
+		case p.within == "$unionWith" && d.NotInUnionWith:
+			return nil, mongoerr.Newf(mongoerr.ErrStageNotInUnionWith, "%s is not allowed within a $unionWith's sub-pipeline", d.Name)
+		}
+	}
+	for i, d := range descs {
+		if d.FirstOnly && i != 0 {
+			return nil, mongoerr.Newf(mongoerr.ErrStageNotFirst, "%s is only valid as the first stage in a pipeline", d.Name)
+		}
+		if d.LastOnly && i != len(descs)-1 {
+			return nil, mongoerr.Newf(mongoerr.ErrStageNotLast, "%s can only be the final stage in the pipeline", d.Name)
+		}
+	}
+	return optimize(out), nil
 }
 
 // optimize applies the rewrites mongod always applies and that show in
@@ -183,24 +236,6 @@ func typeNameOf(v any) string {
 		return "missing"
 	}
 	return value.TypeName(v)
-}
-
-// toInt64 accepts the numeric forms mongod accepts for counts: integral
-// int32, int64, double or decimal.
-func toInt64(v any) (int64, bool) {
-	x, ok := v.(bson.Decimal128)
-	if !ok {
-		return value.WholeNumber(v)
-	}
-	s := x.String()
-	var n int64
-	if _, err := fmt.Sscan(s, &n); err == nil && fmt.Sprint(n) == s {
-		return n, true
-	}
-	if f := value.DecimalToDouble(x); f == float64(int64(f)) {
-		return int64(f), true
-	}
-	return 0, false
 }
 
 // stageSpec builds {name: spec}.

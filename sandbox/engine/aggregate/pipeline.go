@@ -39,8 +39,10 @@ type Context struct {
 	// sub-pipeline sees, each already wrapped as {$literal: value}. When nil,
 	// sub-pipelines run in this package over Query(db, coll, {}, nil, 0).
 	Pipeline func(db, coll string, pipeline bson.A, let bson.D) ([]bson.D, error)
-	// ReplaceCollection atomically replaces db.coll's documents ($out).
-	ReplaceCollection func(db, coll string, docs []bson.D) error
+	// ReplaceCollection atomically replaces db.coll's documents ($out);
+	// with timeseries (the option's specification) db.coll is, or
+	// becomes, a time-series collection.
+	ReplaceCollection func(db, coll string, timeseries bson.D, docs []bson.D) error
 	// MergeLookup finds the target document whose `on` fields equal doc's
 	// ($merge).
 	MergeLookup func(db, coll string, on []string, doc bson.D) (existing bson.D, found bool, err error)
@@ -308,3 +310,32 @@ func Drain(it Iterator) ([]bson.D, error) {
 type funcIterator func() (bson.D, bool, error)
 
 func (f funcIterator) Next() (bson.D, bool, error) { return f() }
+
+// blockingIterator is the output of a blocking stage ($group, $sort,
+// $bucketAuto, $setWindowFields, $sample): compute consumes the whole
+// input on the first Next, and its results are then handed out one at a
+// time, each let go once emitted.
+func blockingIterator[T any](compute func() ([]T, error), emit func(T) bson.D) Iterator {
+	var out []T
+	loaded := false
+	return funcIterator(func() (bson.D, bool, error) {
+		if !loaded {
+			loaded = true
+			var err error
+			if out, err = compute(); err != nil {
+				return nil, false, err
+			}
+		}
+		if len(out) == 0 {
+			return nil, false, nil
+		}
+		next := out[0]
+		var zero T
+		out[0] = zero
+		out = out[1:]
+		return emit(next), true, nil
+	})
+}
+
+// asIs is the emit of a blocking stage that computes documents.
+func asIs(d bson.D) bson.D { return d }

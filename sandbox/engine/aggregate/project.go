@@ -48,10 +48,10 @@ func (p *parser) projectionOptions() projection.Options {
 func parseProject(spec any, p *parser) ([]Stage, error) {
 	d, ok := spec.(bson.D)
 	if !ok {
-		return nil, mongoerr.New(15969, "$project specification must be an object")
+		return nil, mongoerr.New(mongoerr.ErrProjectNotObject, "$project specification must be an object")
 	}
 	if len(d) == 0 {
-		return nil, mongoerr.New(51272, "Invalid $project :: caused by :: projection specification must have at least one field")
+		return nil, mongoerr.New(mongoerr.ErrProjectEmpty, "Invalid $project :: caused by :: projection specification must have at least one field")
 	}
 	proj, err := projection.Compile(d, p.projectionOptions())
 	if err != nil {
@@ -64,13 +64,15 @@ func parseAddFields(name string) stageParser {
 	return func(spec any, p *parser) ([]Stage, error) {
 		d, ok := spec.(bson.D)
 		if !ok {
-			return nil, mongoerr.Newf(40272, "%s specification stage must be an object, got %s", name, typeNameOf(spec))
+			return nil, mongoerr.Newf(mongoerr.ErrAddFieldsNotObject, "%s specification stage must be an object, got %s", name, typeNameOf(spec))
 		}
 		if len(d) == 0 {
 			// ProjectionSpecValidator, with DocumentSourceAddFields' context.
-			return nil, mongoerr.Newf(40177, "Invalid %s :: caused by :: specification must have at least one field", name)
+			return nil, mongoerr.Newf(mongoerr.ErrAddFieldsEmpty, "Invalid %s :: caused by :: specification must have at least one field", name)
 		}
-		proj, err := projection.CompileAddFields(d, p.projectionOptions())
+		opts := p.projectionOptions()
+		opts.Stage = name
+		proj, err := projection.CompileAddFields(d, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -85,17 +87,17 @@ func parseUnset(spec any, p *parser) ([]Stage, error) {
 		fields = []string{x}
 	case bson.A:
 		if len(x) == 0 {
-			return nil, mongoerr.New(31119, "$unset specification must be a string or an array with at least one field")
+			return nil, mongoerr.New(mongoerr.ErrUnsetEmpty, "$unset specification must be a string or an array with at least one field")
 		}
 		for _, e := range x {
 			s, ok := e.(string)
 			if !ok {
-				return nil, mongoerr.New(31120, "$unset specification must be a string or an array containing only string values")
+				return nil, mongoerr.New(mongoerr.ErrUnsetNotStrings, "$unset specification must be a string or an array containing only string values")
 			}
 			fields = append(fields, s)
 		}
 	default:
-		return nil, mongoerr.New(31002, "$unset specification must be a string or an array")
+		return nil, mongoerr.New(mongoerr.ErrUnsetType, "$unset specification must be a string or an array")
 	}
 	exclusion := make(bson.D, len(fields))
 	for i, f := range fields {

@@ -23,22 +23,22 @@ type sortSpec struct {
 func parseSortPattern(spec any) (*sortSpec, error) {
 	d, ok := spec.(bson.D)
 	if !ok {
-		return nil, mongoerr.New(15973, "the $sort key specification must be an object")
+		return nil, mongoerr.New(mongoerr.ErrSortNotObject, "the $sort key specification must be an object")
 	}
 	if len(d) == 0 {
-		return nil, mongoerr.New(15976, "$sort stage must have at least one sort key")
+		return nil, mongoerr.New(mongoerr.ErrSortEmpty, "$sort stage must have at least one sort key")
 	}
 	s := &sortSpec{pattern: d}
 	for _, e := range d {
 		if err := projection.ValidateFieldPath(e.Key); err != nil {
 			return nil, err
 		}
-		n, ok := toInt64(e.Value)
+		n, ok := value.ParseIntegerElementToLong(e.Value)
 		if !value.IsNumber(e.Value) || !ok || (n != 1 && n != -1) {
 			if _, isDoc := e.Value.(bson.D); isDoc {
-				return nil, mongoerr.Newf(17312, "$meta is the only expression supported by $sort right now")
+				return nil, mongoerr.Newf(mongoerr.ErrSortMetaOnly, "$meta is the only expression supported by $sort right now")
 			}
-			return nil, mongoerr.New(15975, "$sort key ordering must be 1 (for ascending) or -1 (for descending)")
+			return nil, mongoerr.New(mongoerr.ErrSortBadDirection, "$sort key ordering must be 1 (for ascending) or -1 (for descending)")
 		}
 		s.paths = append(s.paths, strings.Split(e.Key, "."))
 		s.desc = append(s.desc, n == -1)
@@ -121,31 +121,16 @@ type keyedDoc struct {
 }
 
 func (s *sortStage) open(in Iterator, rt *runtime) (Iterator, error) {
-	var out []keyedDoc
-	loaded := false
-	return funcIterator(func() (bson.D, bool, error) {
-		if !loaded {
-			loaded = true
-			var err error
-			if s.limit > 0 {
-				out, err = s.topK(in, rt)
-			} else {
-				out, err = s.all(in, rt)
-			}
-			if err != nil {
-				return nil, false, err
-			}
+	return blockingIterator(func() ([]keyedDoc, error) {
+		if s.limit > 0 {
+			return s.topK(in, rt)
 		}
-		if len(out) == 0 {
-			return nil, false, nil
-		}
-		d := out[0].doc
+		return s.all(in, rt)
+	}, func(k keyedDoc) bson.D {
 		if rt.explain {
-			s.sortedBytes += int64(value.Size(d))
+			s.sortedBytes += int64(value.Size(k.doc))
 		}
-		out[0] = keyedDoc{}
-		out = out[1:]
-		return d, true, nil
+		return k.doc
 	}), nil
 }
 
@@ -281,14 +266,14 @@ func parseSortByCount(spec any, p *parser) ([]Stage, error) {
 	switch x := spec.(type) {
 	case bson.D:
 		if len(x) == 0 || !strings.HasPrefix(x[0].Key, "$") {
-			return nil, mongoerr.New(40147, "the sortByCount field must be defined as a $-prefixed path or an expression inside an object")
+			return nil, mongoerr.New(mongoerr.ErrSortByCountNotExpression, "the sortByCount field must be defined as a $-prefixed path or an expression inside an object")
 		}
 	case string:
 		if !strings.HasPrefix(x, "$") {
-			return nil, mongoerr.New(40148, "the sortByCount field must be defined as a $-prefixed path or an expression inside an object")
+			return nil, mongoerr.New(mongoerr.ErrSortByCountNotPath, "the sortByCount field must be defined as a $-prefixed path or an expression inside an object")
 		}
 	default:
-		return nil, mongoerr.New(40149, "the sortByCount field must be specified as a string or as an object")
+		return nil, mongoerr.New(mongoerr.ErrSortByCountType, "the sortByCount field must be specified as a string or as an object")
 	}
 	group, err := parseGroup(bson.D{{Key: "_id", Value: spec}, {Key: "count", Value: bson.D{{Key: "$sum", Value: int32(1)}}}}, p)
 	if err != nil {

@@ -37,7 +37,7 @@ func (s *matchStage) matches(d bson.D) bool {
 func parseMatch(spec any, p *parser) ([]Stage, error) {
 	filter, ok := spec.(bson.D)
 	if !ok {
-		return nil, mongoerr.New(15959, "the match filter must be an expression in an object")
+		return nil, mongoerr.New(mongoerr.ErrMatchNotObject, "the match filter must be an expression in an object")
 	}
 	return oneStage(newMatch(filter, p))
 }
@@ -75,7 +75,7 @@ func parseCount64(name string, code int32, spec any) (int64, error) {
 	if !value.IsNumber(spec) {
 		return 0, mongoerr.Newf(code, "invalid argument to %s stage: Expected a number in: %s: %s", name, name, docString(spec))
 	}
-	n, ok := toInt64(spec)
+	n, ok := value.ParseIntegerElementToLong(spec)
 	if !ok {
 		return 0, mongoerr.Newf(code, "invalid argument to %s stage: Expected an integer: %s: %s", name, name, docString(spec))
 	}
@@ -88,12 +88,12 @@ func parseCount64(name string, code int32, spec any) (int64, error) {
 type limitStage struct{ n int64 }
 
 func parseLimit(spec any, _ *parser) ([]Stage, error) {
-	n, err := parseCount64("$limit", 5107201, spec)
+	n, err := parseCount64("$limit", mongoerr.ErrLimitBadArgument, spec)
 	if err != nil {
 		return nil, err
 	}
 	if n == 0 {
-		return nil, mongoerr.New(15958, "the limit must be positive")
+		return nil, mongoerr.New(mongoerr.ErrLimitNotPositive, "the limit must be positive")
 	}
 	return []Stage{&limitStage{n: n}}, nil
 }
@@ -118,7 +118,7 @@ func (s *limitStage) open(in Iterator, _ *runtime) (Iterator, error) {
 type skipStage struct{ n int64 }
 
 func parseSkip(spec any, _ *parser) ([]Stage, error) {
-	n, err := parseCount64("$skip", 5107200, spec)
+	n, err := parseCount64("$skip", mongoerr.ErrSkipBadArgument, spec)
 	if err != nil {
 		return nil, err
 	}
@@ -147,22 +147,22 @@ func (s *skipStage) open(in Iterator, _ *runtime) (Iterator, error) {
 func parseCount(spec any, p *parser) ([]Stage, error) {
 	field, ok := spec.(string)
 	if !ok {
-		return nil, mongoerr.New(40156, "the count field must be a non-empty string")
+		return nil, mongoerr.New(mongoerr.ErrCountFieldNotString, "the count field must be a non-empty string")
 	}
 	if field == "" {
-		return nil, mongoerr.New(40157, "the count field must be a non-empty string")
+		return nil, mongoerr.New(mongoerr.ErrCountFieldEmpty, "the count field must be a non-empty string")
 	}
 	if field[0] == '$' {
-		return nil, mongoerr.New(40158, "the count field cannot be a $-prefixed path")
+		return nil, mongoerr.New(mongoerr.ErrCountFieldDollar, "the count field cannot be a $-prefixed path")
 	}
 	for i := 0; i < len(field); i++ {
 		if field[i] == 0 {
-			return nil, mongoerr.New(40159, "the count field cannot contain a null byte")
+			return nil, mongoerr.New(mongoerr.ErrCountFieldNullByte, "the count field cannot contain a null byte")
 		}
 	}
 	for i := 0; i < len(field); i++ {
 		if field[i] == '.' {
-			return nil, mongoerr.New(40160, "the count field cannot contain '.'")
+			return nil, mongoerr.New(mongoerr.ErrCountFieldDotted, "the count field cannot contain '.'")
 		}
 	}
 	group, err := parseGroup(bson.D{{Key: "_id", Value: nil}, {Key: field, Value: bson.D{{Key: "$sum", Value: int32(1)}}}}, p)
@@ -183,16 +183,16 @@ type sampleStage struct{ size int64 }
 func parseSample(spec any, _ *parser) ([]Stage, error) {
 	d, ok := spec.(bson.D)
 	if !ok {
-		return nil, mongoerr.New(28745, "the $sample stage specification must be an object")
+		return nil, mongoerr.New(mongoerr.ErrSampleNotObject, "the $sample stage specification must be an object")
 	}
 	var size int64
 	sizeGiven := false
 	for _, e := range d {
 		if e.Key != "size" {
-			return nil, mongoerr.Newf(28748, "unrecognized option to $sample: %s", e.Key)
+			return nil, mongoerr.Newf(mongoerr.ErrSampleUnknownOption, "unrecognized option to $sample: %s", e.Key)
 		}
 		if !value.IsNumber(e.Value) {
-			return nil, mongoerr.New(28746, "size argument to $sample must be a number")
+			return nil, mongoerr.New(mongoerr.ErrSampleSizeNotNumber, "size argument to $sample must be a number")
 		}
 		if i, isLong := e.Value.(int64); isLong {
 			size = i
@@ -203,10 +203,10 @@ func parseSample(spec any, _ *parser) ([]Stage, error) {
 		sizeGiven = true
 	}
 	if !sizeGiven {
-		return nil, mongoerr.New(28749, "$sample stage must specify a size")
+		return nil, mongoerr.New(mongoerr.ErrSampleNoSize, "$sample stage must specify a size")
 	}
 	if size < 0 {
-		return nil, mongoerr.New(28747, "size argument to $sample must not be negative")
+		return nil, mongoerr.New(mongoerr.ErrSampleSizeNegative, "size argument to $sample must not be negative")
 	}
 	return []Stage{&sampleStage{size: size}}, nil
 }
@@ -219,36 +219,27 @@ func (s *sampleStage) Spec() bson.D {
 // open keeps a reservoir of size documents, so memory is bounded by the
 // sample rather than the input, then yields them in random order.
 func (s *sampleStage) open(in Iterator, _ *runtime) (Iterator, error) {
-	var res []bson.D
-	loaded := false
-	return funcIterator(func() (bson.D, bool, error) {
-		if !loaded {
-			loaded = true
-			seen := int64(0)
-			for {
-				d, ok, err := in.Next()
-				if err != nil {
-					return nil, false, err
-				}
-				if !ok {
-					break
-				}
-				seen++
-				if int64(len(res)) < s.size {
-					res = append(res, d)
-				} else if j := rand.Int64N(seen); j < s.size {
-					res[j] = d
-				}
+	return blockingIterator(func() ([]bson.D, error) {
+		var res []bson.D
+		seen := int64(0)
+		for {
+			d, ok, err := in.Next()
+			if err != nil {
+				return nil, err
 			}
-			rand.Shuffle(len(res), func(i, j int) { res[i], res[j] = res[j], res[i] })
+			if !ok {
+				break
+			}
+			seen++
+			if int64(len(res)) < s.size {
+				res = append(res, d)
+			} else if j := rand.Int64N(seen); j < s.size {
+				res[j] = d
+			}
 		}
-		if len(res) == 0 {
-			return nil, false, nil
-		}
-		d := res[0]
-		res = res[1:]
-		return d, true, nil
-	}), nil
+		rand.Shuffle(len(res), func(i, j int) { res[i], res[j] = res[j], res[i] })
+		return res, nil
+	}, asIs), nil
 }
 
 // ---- $documents ----
@@ -278,7 +269,7 @@ func (s *documentsStage) open(_ Iterator, rt *runtime) (Iterator, error) {
 	}
 	arr, ok := v.(bson.A)
 	if !ok {
-		return nil, mongoerr.Newf(5858203, "an array is expected")
+		return nil, mongoerr.Newf(mongoerr.ErrDocumentsNotArray, "an array is expected")
 	}
 	docs := make([]bson.D, 0, len(arr))
 	for _, e := range arr {
@@ -304,7 +295,7 @@ type replaceRootStage struct {
 func parseReplaceRoot(spec any, p *parser) ([]Stage, error) {
 	d, ok := spec.(bson.D)
 	if !ok {
-		return nil, mongoerr.Newf(40229, "expected an object as specification for $replaceRoot stage, got %s", typeNameOf(spec))
+		return nil, mongoerr.Newf(mongoerr.ErrReplaceRootNotObject, "expected an object as specification for $replaceRoot stage, got %s", typeNameOf(spec))
 	}
 	var newRoot any = value.Missing{}
 	for _, e := range d {
@@ -350,7 +341,7 @@ func (s *replaceRootStage) transform(d bson.D, env *expr.Env) (bson.D, error) {
 	}
 	nd, isDoc := v.(bson.D)
 	if !isDoc {
-		return nil, mongoerr.Newf(40228,
+		return nil, mongoerr.Newf(mongoerr.ErrReplaceRootResultNotObject,
 			"%s must evaluate to an object, but resulting value was: %s. Type of resulting value: '%s'. Input document: %s",
 			s.name, documentString(v), typeNameOf(v), documentString(d))
 	}
@@ -417,3 +408,26 @@ func writeValue(b *strings.Builder, v any, bareOID bool) {
 		fmt.Fprint(b, v)
 	}
 }
+
+// ---- $_internalInhibitOptimization ----
+
+// inhibitStage passes documents through; standing first, it keeps a
+// following $match or $sort from being pushed into the query
+// (document_source_internal_inhibit_optimization.cpp), as MongoDB's own
+// tests use it.
+type inhibitStage struct{}
+
+func parseInhibitOptimization(spec any, _ *parser) ([]Stage, error) {
+	d, ok := spec.(bson.D)
+	if !ok {
+		return nil, mongoerr.Newf(mongoerr.TypeMismatch, "$_internalInhibitOptimization must take a nested object but found: %s", value.FormatElem("$_internalInhibitOptimization", spec))
+	}
+	if len(d) != 0 {
+		return nil, mongoerr.Newf(mongoerr.FailedToParse, "$_internalInhibitOptimization must take an empty object but found: %s", value.Format(d))
+	}
+	return []Stage{inhibitStage{}}, nil
+}
+
+func (inhibitStage) Name() string                                   { return "$_internalInhibitOptimization" }
+func (inhibitStage) Spec() bson.D                                   { return stageSpec("$_internalInhibitOptimization", bson.D{}) }
+func (inhibitStage) open(in Iterator, _ *runtime) (Iterator, error) { return in, nil }

@@ -3,6 +3,7 @@ package aggregate
 import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
@@ -10,19 +11,43 @@ import (
 
 type collStatsStage struct{ spec bson.D }
 
+// parseCollStats is DocumentSourceCollStats::createFromBson and its IDL
+// (document_source_coll_stats.idl): every option is an object, and
+// storageStats.scale is validated here, when the stage is parsed.
 func parseCollStats(spec any, _ *parser) ([]Stage, error) {
 	d, ok := spec.(bson.D)
 	if !ok {
-		return nil, mongoerr.Newf(mongoerr.TypeMismatch, "$collStats must take a nested object but found: %s", docString(spec))
+		return nil, mongoerr.Newf(mongoerr.ErrCollStatsNotObject, "$collStats must take a nested object but found: %s", value.FormatElem("$collStats", spec))
 	}
-	for _, e := range d {
-		switch e.Key {
-		case "latencyStats", "storageStats", "count", "queryExecStats":
-			if _, ok := e.Value.(bson.D); !ok {
-				return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '$collStats.%s' is the wrong type '%s', expected type 'object'", e.Key, typeNameOf(e.Value))
+	object := []string{"object"}
+	args, err := parseIDL("$collStats", d,
+		idlField{name: "latencyStats", types: object}, idlField{name: "storageStats", types: object},
+		idlField{name: "count", types: object}, idlField{name: "queryExecStats", types: object})
+	if err != nil {
+		return nil, err
+	}
+	if ls, ok := args["latencyStats"].(bson.D); ok {
+		if _, err := parseIDL("$collStats.latencyStats", ls, idlField{name: "histograms", types: []string{"bool"}}); err != nil {
+			return nil, err
+		}
+	}
+	if ss, ok := args["storageStats"].(bson.D); ok {
+		boolean := []string{"bool"}
+		st, err := parseIDL("$collStats.storageStats", ss,
+			idlField{name: "scale", types: []string{"long", "int", "decimal", "double"}},
+			idlField{name: "verbose", types: boolean}, idlField{name: "waitForLock", types: boolean},
+			idlField{name: "numericOnly", types: boolean})
+		if err != nil {
+			return nil, err
+		}
+		if v, ok := st["scale"]; ok {
+			n, whole := value.ParseIntegerElementToLong(v)
+			if !whole {
+				return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '$collStats.storageStats.scale' is the wrong type '%s', expected types '[long, int, decimal, double']", typeNameOf(v))
 			}
-		default:
-			return nil, mongoerr.Newf(mongoerr.IDLUnknownField, "BSON field '$collStats.%s' is an unknown field.", e.Key)
+			if n < 1 {
+				return nil, mongoerr.Newf(mongoerr.ErrIDLValueOutOfRange, "BSON field 'scale' value must be >= 1, actual value '%d'", n)
+			}
 		}
 	}
 	return []Stage{&collStatsStage{spec: d}}, nil
@@ -52,7 +77,7 @@ type indexStatsStage struct{}
 func parseIndexStats(spec any, _ *parser) ([]Stage, error) {
 	d, ok := spec.(bson.D)
 	if !ok || len(d) != 0 {
-		return nil, mongoerr.New(28803, "The $indexStats stage specification must be an empty object")
+		return nil, mongoerr.New(mongoerr.ErrIndexStatsNotEmpty, "The $indexStats stage specification must be an empty object")
 	}
 	return []Stage{&indexStatsStage{}}, nil
 }

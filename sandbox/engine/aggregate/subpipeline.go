@@ -51,16 +51,17 @@ func (rt *runtime) runSub(db, coll string, pipeline bson.A, let bson.D) ([]bson.
 	return Drain(it)
 }
 
-// parseSubPipeline validates a sub-pipeline at parse time, with extra
-// variable names in scope ($lookup's let).
-func (p *parser) parseSubPipeline(pipeline bson.A, vars []string, inFacet bool) error {
+// parseSubPipeline validates the sub-pipeline of the stage within
+// ($lookup, $unionWith) at parse time, with extra variable names in scope
+// ($lookup's let).
+func (p *parser) parseSubPipeline(pipeline bson.A, vars []string, within string) error {
 	// $match compiles $expr against let values; placeholders let it
 	// validate variable names here, the real values come at run time.
 	letVals := append(bson.D{}, p.letVals...)
 	for _, v := range vars {
 		letVals = setInPlace(letVals, v, nil)
 	}
-	sub := &parser{ctx: p.ctx, scope: p.scope.With(vars...), letVals: letVals, inFacet: inFacet, inSub: !inFacet}
+	sub := &parser{ctx: p.ctx, scope: p.scope.With(vars...), letVals: letVals, within: within}
 	_, err := parseStages(pipeline, sub)
 	return err
 }

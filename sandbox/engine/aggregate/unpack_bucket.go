@@ -22,7 +22,7 @@ type unpackBucketStage struct {
 func parseUnpackBucket(spec any, p *parser) ([]Stage, error) {
 	d, ok := spec.(bson.D)
 	if !ok {
-		return nil, mongoerr.New(5346500, "$_internalUnpackBucket specification must be an object, got: "+typeNameOf(spec))
+		return nil, mongoerr.New(mongoerr.ErrUnpackBucketNotObject, "$_internalUnpackBucket specification must be an object, got: "+typeNameOf(spec))
 	}
 	s := &unpackBucketStage{}
 	for _, e := range d {
@@ -50,14 +50,14 @@ func parseUnpackBucket(spec any, p *parser) ([]Stage, error) {
 			s.eventFilter, s.filter = f, m
 		case "exclude", "include", "assumeNoMixedSchemaData", "usesExtendedRange", "fixedBuckets":
 		default:
-			return nil, mongoerr.Newf(5346506, "unrecognized parameter to $_internalUnpackBucket: %s", e.Key)
+			return nil, mongoerr.Newf(mongoerr.ErrUnpackBucketUnknownParameter, "unrecognized parameter to $_internalUnpackBucket: %s", e.Key)
 		}
 	}
 	if s.timeField == "" {
-		return nil, mongoerr.New(5346508, "The $_internalUnpackBucket stage requires a timeField parameter")
+		return nil, mongoerr.New(mongoerr.ErrUnpackBucketNoTimeField, "The $_internalUnpackBucket stage requires a timeField parameter")
 	}
 	if s.spanSeconds == 0 {
-		return nil, mongoerr.New(5510602, "The $_internalUnpackBucket stage requires a bucketMaxSpanSeconds parameter")
+		return nil, mongoerr.New(mongoerr.ErrUnpackBucketNoMaxSpan, "The $_internalUnpackBucket stage requires a bucketMaxSpanSeconds parameter")
 	}
 	return []Stage{s}, nil
 }

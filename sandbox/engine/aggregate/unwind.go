@@ -31,39 +31,39 @@ func parseUnwind(spec any, _ *parser) ([]Stage, error) {
 			case "path":
 				str, ok := e.Value.(string)
 				if !ok {
-					return nil, mongoerr.Newf(28808, "expected a string as the path for $unwind stage, got %s", typeNameOf(e.Value))
+					return nil, mongoerr.Newf(mongoerr.ErrUnwindPathNotString, "expected a string as the path for $unwind stage, got %s", typeNameOf(e.Value))
 				}
 				prefixed, havePath = str, true
 			case "preserveNullAndEmptyArrays":
 				b, ok := e.Value.(bool)
 				if !ok {
-					return nil, mongoerr.Newf(28809, "expected a boolean for the preserveNullAndEmptyArrays option to $unwind stage, got %s", typeNameOf(e.Value))
+					return nil, mongoerr.Newf(mongoerr.ErrUnwindPreserveNotBool, "expected a boolean for the preserveNullAndEmptyArrays option to $unwind stage, got %s", typeNameOf(e.Value))
 				}
 				s.preserve = b
 			case "includeArrayIndex":
 				str, ok := e.Value.(string)
 				if !ok || str == "" {
-					return nil, mongoerr.Newf(28810, "expected a non-empty string for the includeArrayIndex  option to $unwind stage, got %s", typeNameOf(e.Value))
+					return nil, mongoerr.Newf(mongoerr.ErrUnwindIndexNotString, "expected a non-empty string for the includeArrayIndex  option to $unwind stage, got %s", typeNameOf(e.Value))
 				}
 				if str[0] == '$' {
-					return nil, mongoerr.Newf(28822, "includeArrayIndex option to $unwind stage should not be prefixed with a '$': %s", str)
+					return nil, mongoerr.Newf(mongoerr.ErrUnwindIndexDollar, "includeArrayIndex option to $unwind stage should not be prefixed with a '$': %s", str)
 				}
 				if err := projection.ValidateFieldPath(str); err != nil {
 					return nil, err
 				}
 				s.indexField = str
 			default:
-				return nil, mongoerr.Newf(28811, "unrecognized option to $unwind stage: %s", e.Key)
+				return nil, mongoerr.Newf(mongoerr.ErrUnwindUnknownOption, "unrecognized option to $unwind stage: %s", e.Key)
 			}
 		}
 		if !havePath {
-			return nil, mongoerr.New(28812, "no path specified to $unwind stage")
+			return nil, mongoerr.New(mongoerr.ErrUnwindNoPath, "no path specified to $unwind stage")
 		}
 	default:
-		return nil, mongoerr.Newf(15981, "expected either a string or an object as specification for $unwind stage, got %s", typeNameOf(spec))
+		return nil, mongoerr.Newf(mongoerr.ErrUnwindType, "expected either a string or an object as specification for $unwind stage, got %s", typeNameOf(spec))
 	}
 	if !strings.HasPrefix(prefixed, "$") {
-		return nil, mongoerr.Newf(28818, "path option to $unwind stage should be prefixed with a '$': %s", prefixed)
+		return nil, mongoerr.Newf(mongoerr.ErrUnwindPathNotDollar, "path option to $unwind stage should be prefixed with a '$': %s", prefixed)
 	}
 	s.path = prefixed[1:]
 	if err := projection.ValidateFieldPath(s.path); err != nil {

@@ -12,29 +12,10 @@ import (
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
-// $setWindowFields: partitionBy, sortBy, and output fields computed by
-// accumulators over document or numeric range windows, or by the rank
-// functions ($rank, $denseRank, $documentNumber) and $shift.
-
-type windowBound struct {
-	unbounded bool
-	current   bool
-	n         float64
-}
-
-type windowOutput struct {
-	field    string
-	parts    []string
-	op       string
-	spec     bson.D
-	acc      *accStatement // accumulator functions
-	shiftOut expr.Expr
-	shiftBy  int
-	shiftDef expr.Expr
-	byRange  bool
-	lo, hi   windowBound
-	bounded  bool // a window was given
-}
+// $setWindowFields (document_source_set_window_fields.cpp): partitionBy,
+// sortBy, and output fields, each a window function
+// (window_function/window_function_expression.h) over a window of the
+// sorted partition.
 
 type setWindowFieldsStage struct {
 	spec        bson.D
@@ -43,11 +24,47 @@ type setWindowFieldsStage struct {
 	outputs     []*windowOutput
 }
 
-var windowAccumulators = map[string]bool{
-	"$sum": true, "$avg": true, "$min": true, "$max": true, "$first": true, "$last": true,
-	"$push": true, "$addToSet": true, "$count": true, "$stdDevPop": true, "$stdDevSamp": true,
-	"$topN": true, "$bottomN": true, "$top": true, "$bottom": true, "$firstN": true, "$lastN": true,
-	"$minN": true, "$maxN": true, "$percentile": true, "$median": true,
+// windowOutput is one output field and the window function computing it.
+type windowOutput struct {
+	field  string
+	parts  []string
+	op     string
+	bounds windowBounds
+	// acc computes the accumulator-style functions ($sum, $push, $topN,
+	// $percentile, $covariancePop, ...) over each document's window.
+	acc *accStatement
+	// fn computes the other functions over the whole partition at once.
+	fn func(part []windowRow, env *expr.Env, ar *arith) ([]any, error)
+}
+
+// windowAccumulators are the accumulator-style window functions whose
+// input is one expression; the n-functions, $top/$bottom and the
+// quantiles parse their own arguments.
+var windowAccumulators = map[string]func() accumulator{
+	"$sum":           func() accumulator { return &sumAcc{} },
+	"$avg":           func() accumulator { return &avgAcc{} },
+	"$min":           func() accumulator { return &minMaxAcc{sign: 1} },
+	"$max":           func() accumulator { return &minMaxAcc{sign: -1} },
+	"$push":          func() accumulator { return &pushAcc{arr: bson.A{}} },
+	"$addToSet":      func() accumulator { return &addToSetAcc{arr: bson.A{}, seen: map[string]struct{}{}} },
+	"$stdDevPop":     func() accumulator { return &stdDevAcc{} },
+	"$stdDevSamp":    func() accumulator { return &stdDevAcc{sample: true} },
+	"$covariancePop": func() accumulator { return &covarianceAcc{} },
+	"$covarianceSamp": func() accumulator {
+		return &covarianceAcc{sample: true}
+	},
+}
+
+// windowFunctions are the names mongod 8.0 registers as window functions;
+// an output naming another $-prefixed function is "Unrecognized".
+var windowFunctions = map[string]bool{
+	"$addToSet": true, "$avg": true, "$bottom": true, "$bottomN": true, "$count": true,
+	"$covariancePop": true, "$covarianceSamp": true, "$denseRank": true, "$derivative": true,
+	"$documentNumber": true, "$expMovingAvg": true, "$first": true, "$firstN": true,
+	"$integral": true, "$last": true, "$lastN": true, "$linearFill": true, "$locf": true,
+	"$max": true, "$maxN": true, "$median": true, "$min": true, "$minN": true,
+	"$percentile": true, "$push": true, "$rank": true, "$shift": true, "$stdDevPop": true,
+	"$stdDevSamp": true, "$sum": true, "$top": true, "$topN": true,
 }
 
 func parseSetWindowFields(spec any, p *parser) ([]Stage, error) {
@@ -58,20 +75,15 @@ func parseSetWindowFields(spec any, p *parser) ([]Stage, error) {
 	s := &setWindowFieldsStage{spec: d}
 	var output bson.D
 	haveOutput := false
+	var partitionBy any = value.Missing{}
 	for _, e := range d {
 		switch e.Key {
 		case "partitionBy":
-			x, err := p.compile(e.Value)
-			if err != nil {
-				return nil, err
-			}
-			s.partitionBy = x
+			partitionBy = e.Value
 		case "sortBy":
-			srt, err := parseSortPattern(e.Value)
-			if err != nil {
-				return nil, err
+			if _, ok := e.Value.(bson.D); !ok {
+				return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '$setWindowFields.sortBy' is the wrong type '%s', expected type 'object'", typeNameOf(e.Value))
 			}
-			s.sortBy = srt
 		case "output":
 			o, ok := e.Value.(bson.D)
 			if !ok {
@@ -85,10 +97,34 @@ func parseSetWindowFields(spec any, p *parser) ([]Stage, error) {
 	if !haveOutput {
 		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field '$setWindowFields.output' is missing but a required field")
 	}
+	if !value.IsMissing(partitionBy) {
+		x, err := p.compile(partitionBy)
+		if err != nil {
+			return nil, err
+		}
+		if c, ok := expr.IsConstant(x); ok && value.IsArray(c) {
+			return nil, mongoerr.New(mongoerr.TypeMismatch, "An expression used to partition cannot evaluate to value of type array")
+		}
+		s.partitionBy = x
+	}
+	if sb, ok := lookupField(d, "sortBy"); ok {
+		srt, err := parseSortPattern(sb)
+		if err != nil {
+			return nil, err
+		}
+		s.sortBy = srt
+	}
+	var seen []string
 	for _, e := range output {
 		if err := projection.ValidateFieldPath(e.Key); err != nil {
 			return nil, err
 		}
+		for _, prev := range seen {
+			if pathsConflict(prev, e.Key) {
+				return nil, mongoerr.New(mongoerr.ErrWindowOutputConflict, "$setWindowFields 'output' specification contains two conflicting paths")
+			}
+		}
+		seen = append(seen, e.Key)
 		o, err := parseWindowOutput(e.Key, e.Value, s.sortBy, p)
 		if err != nil {
 			return nil, err
@@ -98,186 +134,174 @@ func parseSetWindowFields(spec any, p *parser) ([]Stage, error) {
 	return []Stage{s}, nil
 }
 
+// pathsConflict: one path equals the other or is a prefix of it.
+func pathsConflict(a, b string) bool {
+	return a == b || strings.HasPrefix(a, b+".") || strings.HasPrefix(b, a+".")
+}
+
+// parseWindowOutput is WindowFunctionStatement::parse and
+// window_function::Expression::parse: the first $-prefixed field names the
+// function, whose own parser reads the rest.
 func parseWindowOutput(field string, v any, sortBy *sortSpec, p *parser) (*windowOutput, error) {
 	d, ok := v.(bson.D)
 	if !ok {
-		return nil, mongoerr.Newf(mongoerr.FailedToParse, "Window function found an unknown argument: %s", field)
+		return nil, mongoerr.Newf(mongoerr.FailedToParse, "The field '%s' must be an object", field)
 	}
-	o := &windowOutput{field: field, parts: splitPath(field), spec: d}
-	var fn bson.E
-	var window any = value.Missing{}
+	o := &windowOutput{field: field, parts: splitPath(field), bounds: wholePartition}
 	for _, e := range d {
-		if e.Key == "window" {
-			window = e.Value
+		if !strings.HasPrefix(e.Key, "$") {
 			continue
 		}
-		if !strings.HasPrefix(e.Key, "$") || fn.Key != "" {
-			return nil, mongoerr.Newf(mongoerr.FailedToParse, "Window function found an unknown argument: %s", e.Key)
+		if !windowFunctions[e.Key] {
+			return nil, mongoerr.Newf(mongoerr.FailedToParse, "Unrecognized window function, %s", e.Key)
 		}
-		fn = e
+		o.op = e.Key
+		return o, o.parse(d, sortBy, p)
 	}
-	if fn.Key == "" {
-		return nil, mongoerr.New(mongoerr.FailedToParse, "Expected a $-prefixed window function")
+	msg := "Expected a $-prefixed window function"
+	if len(d) > 0 && d[0].Key != "" {
+		msg += ", " + d[0].Key
 	}
-	o.op = fn.Key
-	switch {
-	case fn.Key == "$rank" || fn.Key == "$denseRank" || fn.Key == "$documentNumber":
-		if sortBy == nil || len(sortBy.paths) != 1 {
-			return nil, mongoerr.Newf(5371602, "%s must be specified with a top level sortBy expression with exactly one element", fn.Key)
-		}
-		if !value.IsMissing(window) {
-			return nil, mongoerr.Newf(5371601, "Rank style window functions take no other arguments: %s", field)
-		}
-		if d, ok := fn.Value.(bson.D); !ok || len(d) > 0 {
-			return nil, mongoerr.Newf(5371603, "%s must be specified with '{}' as the value", fn.Key)
-		}
-		return o, nil
-	case fn.Key == "$shift":
-		// window_function_shift.cpp's parse and parseShiftArgs.
-		if !value.IsMissing(window) {
-			return nil, mongoerr.New(mongoerr.FailedToParse, "$shift does not accept a 'window' field")
-		}
-		args, ok := fn.Value.(bson.D)
-		if !ok {
-			return nil, mongoerr.New(mongoerr.FailedToParse, "Argument to $shift must be an object")
-		}
-		haveBy := false
-		for _, a := range args {
-			switch a.Key {
-			case "output":
-				x, err := p.compile(a.Value)
-				if err != nil {
-					return nil, err
-				}
-				o.shiftOut = x
-			case "by":
-				n, ok := toInt64(a.Value)
-				if !value.IsNumber(a.Value) || !ok || n != int64(int32(n)) {
-					return nil, mongoerr.New(mongoerr.FailedToParse, "'$shift:by' field must be an integer, but found  by: "+docString(a.Value))
-				}
-				o.shiftBy, haveBy = int(n), true
-			case "default":
-				x, err := p.compile(a.Value)
-				if err != nil {
-					return nil, err
-				}
-				if _, ok := expr.IsConstant(x); !ok {
-					return nil, mongoerr.New(mongoerr.FailedToParse, "'$shift:default' expression must yield a constant value.")
-				}
-				o.shiftDef = x
-			default:
-				return nil, mongoerr.New(mongoerr.FailedToParse, "Unknown argument in $shift")
+	return nil, mongoerr.New(mongoerr.FailedToParse, msg)
+}
+
+func (o *windowOutput) parse(d bson.D, sortBy *sortSpec, p *parser) error {
+	switch o.op {
+	case "$rank", "$denseRank", "$documentNumber":
+		return o.parseRank(d, sortBy)
+	case "$shift":
+		return o.parseShift(d, sortBy, p)
+	case "$derivative", "$integral":
+		return o.parseWithUnit(d, sortBy, p)
+	case "$expMovingAvg":
+		return o.parseExpMovingAvg(d, sortBy, p)
+	case "$locf", "$linearFill":
+		return o.parseFill(d, sortBy, p)
+	case "$first", "$last", "$firstN", "$lastN", "$minN", "$maxN", "$topN", "$bottomN", "$top", "$bottom", "$percentile", "$median":
+		return o.parseNamedArgs(d, sortBy, p)
+	}
+	return o.parseRemovable(d, sortBy, p)
+}
+
+// parseRemovable is ExpressionRemovable::parse, for the functions whose
+// argument is one expression ($sum, $push, $covariancePop, $count...).
+func (o *windowOutput) parseRemovable(d bson.D, sortBy *sortSpec, p *parser) error {
+	var fn *bson.E
+	for i, e := range d {
+		switch {
+		case e.Key == "window":
+			b, err := parseWindowBounds(e.Value, sortBy, p)
+			if err != nil {
+				return err
 			}
+			o.bounds = b
+		case windowFunctions[e.Key] && o.op == "$count":
+			// window_function_count.cpp has its own loop and words.
+			if fn != nil {
+				return mongoerr.New(mongoerr.FailedToParse, "Cannot specify multiple functions in window function spec")
+			}
+			if a, ok := e.Value.(bson.D); !ok || len(a) != 0 {
+				return mongoerr.New(mongoerr.FailedToParse, "$count only accepts an empty object as input")
+			}
+			fn = &d[i]
+		case windowFunctions[e.Key]:
+			if fn != nil {
+				return mongoerr.New(mongoerr.FailedToParse, "Cannot specify two functions in window function spec")
+			}
+			fn = &d[i]
+		default:
+			return mongoerr.Newf(mongoerr.FailedToParse, "Window function found an unknown argument: %s", e.Key)
 		}
-		if o.shiftOut == nil {
-			return nil, mongoerr.New(mongoerr.FailedToParse, "$shift requires an 'output' expression.")
-		}
-		if !haveBy {
-			return nil, mongoerr.New(mongoerr.FailedToParse, "$shift requires 'by' as an integer value.")
-		}
-		if sortBy == nil {
-			return nil, mongoerr.New(mongoerr.FailedToParse, "'$shift' requires a sortBy")
-		}
-		return o, nil
-	case windowAccumulators[fn.Key]:
-		st, err := parseAccStatement(field, bson.D{fn}, p)
-		if err != nil {
-			return nil, err
-		}
+	}
+	st := &accStatement{field: o.field, op: o.op, spec: fn.Value}
+	if o.op == "$count" {
+		st.input = func(*expr.Env) (any, error) { return int32(1), nil }
+		st.newAcc = func(*expr.Env) (accumulator, error) { return &sumAcc{}, nil }
 		o.acc = st
-	default:
-		return nil, mongoerr.Newf(mongoerr.FailedToParse, "Unrecognized window function, %s", fn.Key)
+		return nil
 	}
-	if !value.IsMissing(window) {
-		if err := o.parseWindow(window, sortBy); err != nil {
-			return nil, err
-		}
+	x, err := p.compile(fn.Value)
+	if err != nil {
+		return err
 	}
-	return o, nil
+	mk := windowAccumulators[o.op]
+	st.input = x.Eval
+	st.newAcc = func(*expr.Env) (accumulator, error) { return mk(), nil }
+	o.acc = st
+	return nil
 }
 
-func parseBound(v any, byRange bool) (windowBound, bool) {
-	switch x := v.(type) {
-	case string:
-		switch x {
-		case "unbounded":
-			return windowBound{unbounded: true}, true
-		case "current":
-			return windowBound{current: true}, true
-		}
-		return windowBound{}, false
-	}
-	if byRange {
-		f, ok := toFloat(v)
-		return windowBound{n: f}, ok
-	}
-	n, ok := toInt64(v)
-	return windowBound{n: float64(n)}, ok && value.IsNumber(v)
-}
-
-func (o *windowOutput) parseWindow(w any, sortBy *sortSpec) error {
-	d, ok := w.(bson.D)
-	if !ok {
-		return mongoerr.New(mongoerr.FailedToParse, "'window' field must be an object")
-	}
+// parseNamedArgs reads the functions that take {name: args, window}:
+// $first/$last (ExpressionFirstLast), the n-functions and $top/$bottom
+// (ExpressionN), and the quantiles (ExpressionQuantile).
+func (o *windowOutput) parseNamedArgs(d bson.D, sortBy *sortSpec, p *parser) error {
+	var arg any
+	haveArg, haveWindow := false, false
 	for _, e := range d {
 		switch e.Key {
-		case "documents", "range":
-			arr, ok := e.Value.(bson.A)
-			if !ok || len(arr) != 2 {
-				return mongoerr.Newf(mongoerr.FailedToParse, "Window bounds must be a 2-element array: %s: %s", e.Key, docString(e.Value))
+		case "window":
+			if haveWindow && o.op != "$percentile" && o.op != "$median" {
+				return mongoerr.Newf(mongoerr.FailedToParse, "saw multiple 'window' fields in '%s' expression", o.op)
 			}
-			o.byRange = e.Key == "range"
-			lo, ok1 := parseBound(arr[0], o.byRange)
-			hi, ok2 := parseBound(arr[1], o.byRange)
-			if !ok1 || !ok2 {
-				return mongoerr.Newf(mongoerr.FailedToParse, "Numeric document-based bounds must be an integer")
+			b, err := parseWindowBounds(e.Value, sortBy, p)
+			if err != nil {
+				return err
 			}
-			o.lo, o.hi, o.bounded = lo, hi, true
-			if !o.byRange && sortBy == nil && !(lo.unbounded && hi.unbounded) {
-				return mongoerr.New(5339901, "Document-based bounds require a sortBy")
+			o.bounds, haveWindow = b, true
+		case o.op:
+			if haveArg && o.op != "$first" && o.op != "$last" {
+				return mongoerr.Newf(mongoerr.FailedToParse, "saw multiple specifications for '%s' expression", o.op)
 			}
-			if o.byRange && (sortBy == nil || len(sortBy.paths) != 1) {
-				return mongoerr.New(5339902, "Range-based bounds require sortBy a single field")
-			}
-		case "unit":
-			return mongoerr.New(mongoerr.NotImplemented, "$setWindowFields time-unit range windows are not supported by the embedded server")
+			arg, haveArg = e.Value, true
 		default:
-			return mongoerr.Newf(mongoerr.FailedToParse, "'window' field that is an object must have 'documents' or 'range': %s", e.Key)
+			return mongoerr.Newf(mongoerr.FailedToParse, "%s got unexpected argument: %s", o.op, e.Key)
 		}
 	}
+	st := &accStatement{field: o.field, op: o.op, spec: arg}
+	switch o.op {
+	case "$first", "$last":
+		x, err := p.compile(arg)
+		if err != nil {
+			return err
+		}
+		st.input = x.Eval
+		st.newAcc = func(*expr.Env) (accumulator, error) { return &windowFirstLast{last: o.op == "$last"}, nil }
+	case "$top", "$bottom", "$topN", "$bottomN":
+		if err := parseTopBottom(st, arg, p); err != nil {
+			return err
+		}
+	case "$firstN", "$lastN", "$minN", "$maxN":
+		if err := parseNAcc(st, arg, p); err != nil {
+			return err
+		}
+	default:
+		q, err := expr.ParseQuantile(o.op, arg, p.scope)
+		if err != nil {
+			return err
+		}
+		st.input = q.Input.Eval
+		st.newAcc = func(*expr.Env) (accumulator, error) { return &percentileAcc{q: q, digest: expr.NewTDigest()}, nil }
+	}
+	o.acc = st
 	return nil
 }
 
 func (s *setWindowFieldsStage) Name() string { return "$setWindowFields" }
 func (s *setWindowFieldsStage) Spec() bson.D { return stageSpec("$setWindowFields", s.spec) }
 
+// windowRow is one document of the input with what the window functions
+// read of it: its partition key, its sort key, and the value of its single
+// sortBy field (what range windows, ranks and $derivative measure).
 type windowRow struct {
-	part []byte
-	pval any
-	key  []any
-	doc  bson.D
-	seq  int
+	part      []byte
+	pval      any
+	key       []any
+	sortValue any
+	doc       bson.D
 }
 
 func (s *setWindowFieldsStage) open(in Iterator, rt *runtime) (Iterator, error) {
-	var out []bson.D
-	loaded := false
-	return funcIterator(func() (bson.D, bool, error) {
-		if !loaded {
-			loaded = true
-			var err error
-			if out, err = s.compute(in, rt); err != nil {
-				return nil, false, err
-			}
-		}
-		if len(out) == 0 {
-			return nil, false, nil
-		}
-		d := out[0]
-		out = out[1:]
-		return d, true, nil
-	}), nil
+	return blockingIterator(func() ([]bson.D, error) { return s.compute(in, rt) }, asIs), nil
 }
 
 // compute sorts by partition then sortBy (mongod inserts that $sort) and
@@ -294,7 +318,7 @@ func (s *setWindowFieldsStage) compute(in Iterator, rt *runtime) ([]bson.D, erro
 	var rows []windowRow
 	limited := rt.ctx.NoDiskUse
 	mem := 0
-	for i := 0; ; i++ {
+	for {
 		d, ok, err := in.Next()
 		if err != nil {
 			return nil, err
@@ -302,12 +326,15 @@ func (s *setWindowFieldsStage) compute(in Iterator, rt *runtime) ([]bson.D, erro
 		if !ok {
 			break
 		}
-		r := windowRow{doc: d, seq: i}
+		r := windowRow{doc: d}
 		if s.partitionBy != nil {
 			env.Reset(d)
 			v, err := s.partitionBy.Eval(env)
 			if err != nil {
 				return nil, err
+			}
+			if value.IsArray(v) {
+				return nil, mongoerr.New(mongoerr.TypeMismatch, "An expression used to partition cannot evaluate to value of type array")
 			}
 			if value.IsMissing(v) {
 				v = nil
@@ -316,6 +343,9 @@ func (s *setWindowFieldsStage) compute(in Iterator, rt *runtime) ([]bson.D, erro
 		}
 		if s.sortBy != nil {
 			r.key = s.sortBy.key(d, nil)
+			if len(s.sortBy.paths) == 1 {
+				r.sortValue = getNested(d, s.sortBy.paths[0])
+			}
 		}
 		rows = append(rows, r)
 		if limited {
@@ -327,7 +357,7 @@ func (s *setWindowFieldsStage) compute(in Iterator, rt *runtime) ([]bson.D, erro
 				if s.partitionBy != nil || s.sortBy != nil {
 					return nil, value.SortMemoryExceeded()
 				}
-				return nil, mongoerr.Newf(5414201, "Exceeded memory limit in DocumentSourceSetWindowFields, used %d bytes but max allowed is %d", mem, value.MemoryLimit)
+				return nil, mongoerr.Newf(mongoerr.ErrWindowMemoryExceeded, "Exceeded memory limit in DocumentSourceSetWindowFields, used %d bytes but max allowed is %d", mem, value.MemoryLimit)
 			}
 		}
 	}
@@ -340,6 +370,7 @@ func (s *setWindowFieldsStage) compute(in Iterator, rt *runtime) ([]bson.D, erro
 		}
 		return 0
 	})
+	ar := newArith()
 	out := make([]bson.D, 0, len(rows))
 	for start := 0; start < len(rows); {
 		end := start + 1
@@ -352,10 +383,18 @@ func (s *setWindowFieldsStage) compute(in Iterator, rt *runtime) ([]bson.D, erro
 			docs[i] = r.doc
 		}
 		for _, o := range s.outputs {
-			vals, err := o.evaluate(part, env)
+			var vals []any
+			var err error
+			if o.fn != nil {
+				vals, err = o.fn(part, env, ar)
+			} else {
+				vals, err = o.accumulate(part, env, ar)
+			}
 			if err != nil {
 				return nil, err
 			}
+			// A missing result leaves the field out, as
+			// MutableDocument::setNestedField does with a missing value.
 			for i := range docs {
 				docs[i] = setNested(docs[i], o.parts, vals[i])
 			}
@@ -366,52 +405,11 @@ func (s *setWindowFieldsStage) compute(in Iterator, rt *runtime) ([]bson.D, erro
 	return out, nil
 }
 
-func (o *windowOutput) evaluate(part []windowRow, env *expr.Env) ([]any, error) {
+// accumulate evaluates an accumulator-style function over each document's
+// window. The whole partition and [unbounded, current] windows are
+// computed in one pass; other windows are recomputed per document.
+func (o *windowOutput) accumulate(part []windowRow, env *expr.Env, ar *arith) ([]any, error) {
 	vals := make([]any, len(part))
-	switch o.op {
-	case "$documentNumber":
-		for i := range part {
-			vals[i] = int32(i + 1)
-		}
-		return vals, nil
-	case "$rank", "$denseRank":
-		rank, dense := 1, 1
-		for i := range part {
-			if i > 0 && value.Compare(part[i].key[0], part[i-1].key[0]) != 0 {
-				rank = i + 1
-				dense++
-			}
-			if o.op == "$rank" {
-				vals[i] = int32(rank)
-			} else {
-				vals[i] = int32(dense)
-			}
-		}
-		return vals, nil
-	case "$shift":
-		for i := range part {
-			j := i + o.shiftBy
-			var v any = value.Missing{}
-			var err error
-			if j >= 0 && j < len(part) {
-				env.Reset(part[j].doc)
-				v, err = o.shiftOut.Eval(env)
-			}
-			// Out of the partition, or missing there: the default
-			// (shift.js: a missing output gives the default).
-			if err == nil && value.IsMissing(v) && o.shiftDef != nil {
-				v, err = o.shiftDef.Eval(env)
-			}
-			if err != nil {
-				return nil, err
-			}
-			vals[i] = missingToNull(v)
-		}
-		return vals, nil
-	}
-	// Accumulators. The whole partition (the default window) and
-	// [unbounded, current] are computed in one pass; other windows are
-	// recomputed per document.
 	inputs := make([]any, len(part))
 	for i, r := range part {
 		env.Reset(r.doc)
@@ -421,9 +419,14 @@ func (o *windowOutput) evaluate(part []windowRow, env *expr.Env) ([]any, error) 
 		}
 		inputs[i] = v
 	}
+	// The n of $firstN and the like is evaluated against no document
+	// (ExpressionN::buildRemovable): a field path in it is missing.
+	newAcc := func() (accumulator, error) {
+		env.Reset(bson.D{})
+		return o.acc.newAcc(env)
+	}
 	fold := func(lo, hi int) (any, error) {
-		env.Reset(part[max(lo, 0)%len(part)].doc)
-		acc, err := o.acc.newAcc(env)
+		acc, err := newAcc()
 		if err != nil {
 			return nil, err
 		}
@@ -437,10 +440,11 @@ func (o *windowOutput) evaluate(part []windowRow, env *expr.Env) ([]any, error) 
 				return nil, err
 			}
 		}
-		return windowResult(acc.result()), nil
+		return acc.result(), nil
 	}
+	b := o.bounds
 	switch {
-	case !o.bounded || (o.lo.unbounded && o.hi.unbounded):
+	case b.isWholePartition() && !b.byRange:
 		v, err := fold(0, len(part)-1)
 		if err != nil {
 			return nil, err
@@ -448,9 +452,8 @@ func (o *windowOutput) evaluate(part []windowRow, env *expr.Env) ([]any, error) 
 		for i := range vals {
 			vals[i] = v
 		}
-	case !o.byRange && o.lo.unbounded && o.hi.current:
-		env.Reset(part[0].doc)
-		acc, err := o.acc.newAcc(env)
+	case !b.byRange && b.lo.unbounded && b.hi.current:
+		acc, err := newAcc()
 		if err != nil {
 			return nil, err
 		}
@@ -458,31 +461,28 @@ func (o *windowOutput) evaluate(part []windowRow, env *expr.Env) ([]any, error) 
 			if err := acc.add(inputs[i]); err != nil {
 				return nil, err
 			}
-			vals[i] = windowResult(runningResult(acc))
+			vals[i] = runningResult(acc)
 		}
 	default:
 		for i := range part {
 			if err := env.Tick(); err != nil {
 				return nil, err
 			}
-			lo, hi, err := o.bounds(part, i, env)
+			lo, hi, ok, err := b.window(part, i, env, ar)
 			if err != nil {
 				return nil, err
 			}
-			if lo > hi {
-				env.Reset(part[i].doc)
-				acc, err := o.acc.newAcc(env)
+			if !ok {
+				acc, err := newAcc()
 				if err != nil {
 					return nil, err
 				}
-				vals[i] = windowResult(acc.result())
+				vals[i] = acc.result()
 				continue
 			}
-			v, err := fold(lo, hi)
-			if err != nil {
+			if vals[i], err = fold(lo, hi); err != nil {
 				return nil, err
 			}
-			vals[i] = v
 		}
 	}
 	return vals, nil
@@ -505,55 +505,25 @@ func runningResult(acc accumulator) any {
 	return slices.Clip(a)
 }
 
-// windowResult: an empty window gives null for $min/$max-like results
-// and keeps arrays and counts as the accumulator produced them.
-func windowResult(v any) any { return missingToNull(v) }
+// windowFirstLast is the $first and $last window functions: the value of
+// the window's first or last document as it is (a missing value leaves
+// the output field out), null for an empty window.
+type windowFirstLast struct {
+	last bool
+	v    any
+	set  bool
+}
 
-// bounds returns the inclusive index range of row i's window. A range
-// window scans the partition, so each step ticks env's context check.
-func (o *windowOutput) bounds(part []windowRow, i int, env *expr.Env) (int, int, error) {
-	if !o.byRange {
-		lo, hi := 0, len(part)-1
-		if !o.lo.unbounded {
-			lo = i + int(o.lo.n)
-			if o.lo.current {
-				lo = i
-			}
-		}
-		if !o.hi.unbounded {
-			hi = i + int(o.hi.n)
-			if o.hi.current {
-				hi = i
-			}
-		}
-		return max(lo, 0), min(hi, len(part)-1), nil
+func (a *windowFirstLast) add(v any) error {
+	if !a.set || a.last {
+		a.v, a.set = v, true
 	}
-	cur, _ := toFloat(part[i].key[0])
-	in := func(j int, b windowBound, low bool) bool {
-		if b.unbounded {
-			return true
-		}
-		v, ok := toFloat(part[j].key[0])
-		if !ok {
-			return false
-		}
-		limit := cur + b.n
-		if b.current {
-			limit = cur
-		}
-		if low {
-			return v >= limit
-		}
-		return v <= limit
+	return nil
+}
+
+func (a *windowFirstLast) result() any {
+	if !a.set {
+		return nil
 	}
-	lo, hi := len(part), -1
-	for j := range part {
-		if err := env.Tick(); err != nil {
-			return 0, 0, err
-		}
-		if in(j, o.lo, true) && in(j, o.hi, false) {
-			lo, hi = min(lo, j), max(hi, j)
-		}
-	}
-	return lo, hi, nil
+	return a.v
 }

@@ -41,6 +41,8 @@ type Catalog struct {
 	mu      sync.RWMutex
 	dbs     map[string]*Database
 	compile FilterCompiler
+	// quotas are the storage quotas by prefix (SetQuota), guarded by mu.
+	quotas map[string]*Quota
 }
 
 // Database is a named set of collections. The ones Catalog.Database
@@ -55,7 +57,7 @@ type Namespace struct{ DB, Coll string }
 
 // New returns an empty catalog.
 func New(compile FilterCompiler) *Catalog {
-	return &Catalog{dbs: map[string]*Database{}, compile: compile}
+	return &Catalog{dbs: map[string]*Database{}, compile: compile, quotas: map[string]*Quota{}}
 }
 
 // DatabaseNames lists databases in name order.
@@ -364,8 +366,20 @@ func sameUUID(a, b *Collection) bool { return string(a.UUID.Data) == string(b.UU
 // retire takes col out of service for writers that still hold it.
 func retire(col *Collection) {
 	col.live.mu.Lock()
-	col.live.retired = true
+	col.retireLocked()
 	col.live.mu.Unlock()
+}
+
+// retireLocked is retire for a caller holding col's write lock. Its data
+// leaves its quota's count, once.
+func (col *Collection) retireLocked() {
+	if col.live.retired {
+		return
+	}
+	col.live.retired = true
+	if col.quota != nil {
+		col.quota.data.Add(-col.dataSize)
+	}
 }
 
 // CreateCollection creates db.coll explicitly; options are stored and
@@ -389,7 +403,13 @@ func (c *Catalog) createLocked(db, coll string, options bson.D) (*Collection, er
 	return col, nil
 }
 
+// install puts a collection no one has seen yet (new, restored or
+// renamed) into the namespace, under the quota of its database.
 func (c *Catalog) install(col *Collection) {
+	col.quota = c.quotaFor(col.DB)
+	if col.quota != nil {
+		col.quota.data.Add(col.dataSize)
+	}
 	d := c.dbs[col.DB]
 	if d == nil {
 		d = &Database{Name: col.DB, colls: map[string]*Collection{}}
@@ -484,7 +504,7 @@ func (c *Catalog) RenameCollection(fromDB, from, toDB, to string, dropTarget boo
 	// writing under the new name.
 	src.live.mu.Lock()
 	moved := src.clone(true)
-	src.live.retired = true
+	src.retireLocked()
 	src.live.mu.Unlock()
 	moved.DB, moved.Name, moved.ns = toDB, to, toDB+"."+to
 	c.dropLocked(fromDB, from)

@@ -59,6 +59,11 @@ type Collection struct {
 	keyScratch []index.KeySet
 	// live is nil on a snapshot.
 	live *liveState
+	// quota, when set on a live collection, bounds the growth of its
+	// database's prefix (Quota); its data size is counted there. It is
+	// set when the collection enters the catalog, and changed only under
+	// the write lock.
+	quota *Quota
 	// derived holds what has been computed from this state of the
 	// contents (Derived). A write gives the live collection a new one;
 	// its snapshots and the copies restored from them keep theirs.
@@ -217,6 +222,11 @@ func (c *Collection) Insert(doc bson.D) (int64, error) {
 // InsertSized is Insert for a caller that already knows the document's
 // BSON size.
 func (c *Collection) InsertSized(doc bson.D, size int) (int64, error) {
+	if c.quota != nil {
+		if err := c.quota.Admit(int64(size)); err != nil {
+			return 0, err
+		}
+	}
 	if cap(c.keyScratch) < len(c.indexes) {
 		c.keyScratch = make([]index.KeySet, len(c.indexes))
 	}
@@ -231,7 +241,7 @@ func (c *Collection) InsertSized(doc bson.D, size int) (int64, error) {
 	rid := c.nextID
 	c.nextID++
 	c.records.ReplaceOrInsert(&Record{ID: rid, Doc: doc, Size: size})
-	c.dataSize += int64(size)
+	c.grow(int64(size))
 	return rid, nil
 }
 
@@ -241,6 +251,12 @@ func (c *Collection) Replace(rid int64, doc bson.D) error {
 	old, ok := c.records.Get(&Record{ID: rid})
 	if !ok {
 		return mongoerr.Newf(mongoerr.InternalError, "record %d not found", rid)
+	}
+	size := value.Size(doc)
+	if c.quota != nil && size > old.Size {
+		if err := c.quota.Admit(int64(size - old.Size)); err != nil {
+			return err
+		}
 	}
 	sets, err := c.keysFor(doc)
 	if err != nil {
@@ -260,9 +276,8 @@ func (c *Collection) Replace(rid int64, doc bson.D) error {
 		}
 		return err
 	}
-	size := value.Size(doc)
 	c.records.ReplaceOrInsert(&Record{ID: rid, Doc: doc, Size: size})
-	c.dataSize += int64(size - old.Size)
+	c.grow(int64(size - old.Size))
 	return nil
 }
 
@@ -277,14 +292,22 @@ func (c *Collection) Delete(rid int64) bool {
 			ix.Remove(sets[i], rid)
 		}
 	}
-	c.dataSize -= int64(old.Size)
+	c.grow(-int64(old.Size))
 	return true
+}
+
+// grow changes the data size by n bytes, in the quota's count too.
+func (c *Collection) grow(n int64) {
+	c.dataSize += n
+	if c.quota != nil {
+		c.quota.data.Add(n)
+	}
 }
 
 // Truncate removes every record (emptycapped, deleteMany({}) fast path).
 func (c *Collection) Truncate() {
 	c.records.Clear(false)
-	c.dataSize = 0
+	c.grow(-c.dataSize)
 	for i, ix := range c.indexes {
 		c.indexes[i] = ix.Empty()
 	}
@@ -363,7 +386,7 @@ func (c *Collection) buildIndex(spec index.Spec) (*index.Index, error) {
 		// collection (a duplicate key, parallel arrays) with its context.
 		if me := mongoerr.As(buildErr); me != nil && me.Code != mongoerr.InternalError {
 			me2 := *me
-			me2.Msg = "Index build failed: " + uuidString(newUUID()) + ": Collection " + c.NS() + " ( " + uuidString(c.UUID) + " ) :: caused by :: " + me.Msg
+			me2.Msg = "Index build failed: " + UUIDString(newUUID()) + ": Collection " + c.NS() + " ( " + UUIDString(c.UUID) + " ) :: caused by :: " + me.Msg
 			return nil, &me2
 		}
 		return nil, buildErr
@@ -420,7 +443,9 @@ func (c *Collection) ListCollectionsEntry() bson.D {
 	return append(entry, bson.E{Key: "idIndex", Value: index.IDSpec().Document()})
 }
 
-func uuidString(b bson.Binary) string {
+// UUIDString renders a UUID the way mongod prints one in messages
+// (8-4-4-4-12 lowercase hex digits).
+func UUIDString(b bson.Binary) string {
 	const hexdigits = "0123456789abcdef"
 	out := make([]byte, 0, 36)
 	for i, x := range b.Data {

@@ -154,7 +154,7 @@ func TestConcurrentWritesSnapshotsAndRestores(t *testing.T) {
 		case 0:
 			saved = cat.SnapshotDatabase("db", time.Now())
 		case 1:
-			cat.RestoreDatabase("copy", saved)
+			_ = cat.RestoreDatabase("copy", saved)
 		case 2:
 			if d := cat.Database("copy"); d != nil {
 				for _, c := range d.Collections() {

@@ -40,10 +40,30 @@ func (c *Catalog) SnapshotDatabase(db string, now time.Time) *Snapshot {
 // stays usable for further restores. Restoring into the database the
 // snapshot was taken of keeps collection UUIDs, as a restore does; into
 // another database (a classroom template copied for a student) every
-// collection gets a new UUID, as a new collection would.
-func (c *Catalog) RestoreDatabase(db string, s *Snapshot) {
+// collection gets a new UUID, as a new collection would. A restore that
+// would grow the data of a database under a quota past it fails, and
+// changes nothing.
+func (c *Catalog) RestoreDatabase(db string, s *Snapshot) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if q := c.quotaFor(db); q != nil {
+		var grow int64
+		for _, col := range s.colls {
+			grow += col.dataSize
+		}
+		if old := c.dbs[db]; old != nil {
+			for _, col := range old.colls {
+				col.live.mu.Lock()
+				grow -= col.dataSize
+				col.live.mu.Unlock()
+			}
+		}
+		if grow > 0 {
+			if err := q.Admit(grow); err != nil {
+				return err
+			}
+		}
+	}
 	if old := c.dbs[db]; old != nil {
 		for _, col := range old.colls {
 			retire(col)
@@ -60,4 +80,5 @@ func (c *Catalog) RestoreDatabase(db string, s *Snapshot) {
 		}
 		c.install(restored)
 	}
+	return nil
 }

@@ -57,18 +57,18 @@ func TestExpressionVariables(t *testing.T) {
 			expr: `{"$let": {"vars": {"x": 6, "y": 10}, "in": {"$let": {"vars": {"x": "$$y", "y": "$$x"}, "in": {"$subtract": ["$$x", "$$y"]}}}}}`, want: `4`},
 		{name: "unicode names", ref: letJS, expr: `{"$let": {"vars": {"日本語": 10}, "in": "$$日本語"}}`, want: `10`},
 		{name: "item8 vars: {ROOT: 1} is FailedToParse", ref: letJS, expr: `{"$let": {"vars": {"ROOT": 1}, "in": "$$ROOT"}}`,
-			code: mongoerr.FailedToParse, msg: "'ROOT' starts with an invalid character for a user variable name"},
+			code: mongoerr.FailedToParse, msg: invalidProject + "'ROOT' starts with an invalid character for a user variable name"},
 		{name: "upper-case name", ref: letJS, expr: `{"$let": {"vars": {"FOO": 1}, "in": "$$FOO"}}`, code: mongoerr.FailedToParse},
 		{name: "underscore name", ref: letJS, expr: `{"$let": {"vars": {"_underbar": 1}, "in": "$$FOO"}}`, code: mongoerr.FailedToParse},
 		{name: "dotted name", ref: letJS, expr: `{"$let": {"vars": {"a.b": 1}, "in": "$$FOO"}}`, code: mongoerr.FailedToParse,
-			msg: "'a.b' contains an invalid character for a variable name: '.'"},
+			msg: invalidProject + "'a.b' contains an invalid character for a variable name: '.'"},
 		{name: "name with a space", ref: letJS, expr: `{"$let": {"vars": {"a b": 1}, "in": "$$FOO"}}`, code: mongoerr.FailedToParse},
 		{name: "reading $$_underbar", ref: letJS, expr: `"$$_underbar"`, code: mongoerr.FailedToParse,
-			msg: "'_underbar' starts with an invalid character for a user variable name"},
+			msg: invalidProject + "'_underbar' starts with an invalid character for a user variable name"},
 		{name: "reading $$with spaces", ref: letJS, expr: `"$$with spaces"`, code: mongoerr.FailedToParse},
 		{name: "vars cannot see each other", ref: letJS, doc: doc,
 			expr: `{"$let": {"vars": {"var1": "$one", "var2": "$$var1"}, "in": "$$var1"}}`, code: 17276,
-			msg: "Use of undefined variable: var1"},
+			msg: invalidProject + "Use of undefined variable: var1"},
 	})
 }
 

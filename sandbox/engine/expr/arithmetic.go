@@ -25,7 +25,7 @@ type addState struct {
 func (s *addState) add(v any) error {
 	if d, ok := v.(bson.DateTime); ok {
 		if s.isDate {
-			return mongoerr.New(16612, "only one date allowed in an $add expression")
+			return mongoerr.New(mongoerr.ErrAddTwoDates, "only one date allowed in an $add expression")
 		}
 		old := s.value()
 		s.longTotal = 0
@@ -54,7 +54,7 @@ func (s *addState) add(v any) error {
 	}
 	switch s.widest {
 	case kInt, kLong:
-		n, _ := coerceToLong(v)
+		n, _ := value.CoerceToLong(v)
 		if addOverflows(s.longTotal, n) {
 			s.widest = kDouble
 			s.doubleTotal = float64(s.longTotal) + value.ToDouble(v)
@@ -108,11 +108,11 @@ func (s *addState) value() any {
 	case kDecimal:
 		return s.decTotal.toD128()
 	}
-	return intOrLong(s.longTotal)
+	return value.CreateIntOrLong(s.longTotal)
 }
 
 func checkAddOperand(v any) error {
-	if _, ok := v.(bson.DateTime); !ok && !isNumeric(v) {
+	if _, ok := v.(bson.DateTime); !ok && !value.IsNumber(v) {
 		return mongoerr.Newf(mongoerr.TypeMismatch, "$add only supports numeric or date types, not %s", typeName(v))
 	}
 	return nil
@@ -146,21 +146,21 @@ func compileAdd(name string, arg any, scope *Scope) (Expr, error) {
 
 // Subtract is $subtract.
 func Subtract(lhs, rhs any) (any, error) {
-	if isNumeric(lhs) && isNumeric(rhs) {
+	if value.IsNumber(lhs) && value.IsNumber(rhs) {
 		switch max(numKind(lhs), numKind(rhs)) {
 		case kDecimal:
 			return decAdd(toDec(lhs), decNeg(toDec(rhs))).toD128(), nil
 		case kDouble:
 			return value.ToDouble(lhs) - value.ToDouble(rhs), nil
 		default:
-			a, _ := coerceToLong(lhs)
-			b, _ := coerceToLong(rhs)
+			a, _ := value.CoerceToLong(lhs)
+			b, _ := value.CoerceToLong(rhs)
 			r := a - b
 			if (b < 0 && r < a) || (b > 0 && r > a) {
 				return float64(a) - float64(b), nil
 			}
 			if numKind(lhs) == kInt && numKind(rhs) == kInt {
-				return intOrLong(r), nil
+				return value.CreateIntOrLong(r), nil
 			}
 			return r, nil
 		}
@@ -173,7 +173,7 @@ func Subtract(lhs, rhs any) (any, error) {
 		case bson.DateTime:
 			return int64(d) - int64(r), nil
 		}
-		if isNumeric(rhs) {
+		if value.IsNumber(rhs) {
 			s := addState{longTotal: int64(d), isDate: true}
 			var neg any
 			switch n := rhs.(type) {
@@ -237,7 +237,7 @@ func compileMultiply(name string, arg any, scope *Scope) (Expr, error) {
 			if nullish(v) {
 				return nil, nil
 			}
-			if !isNumeric(v) {
+			if !value.IsNumber(v) {
 				return nil, mongoerr.Newf(mongoerr.TypeMismatch, "$multiply only supports numeric types, not %s", typeName(v))
 			}
 			old := kind
@@ -260,7 +260,7 @@ func compileMultiply(name string, arg any, scope *Scope) (Expr, error) {
 			case kDouble:
 				dbl *= value.ToDouble(v)
 			default:
-				n, _ := coerceToLong(v)
+				n, _ := value.CoerceToLong(v)
 				p, over := mulOverflows(lng, n)
 				if over {
 					kind = kDouble
@@ -278,13 +278,13 @@ func compileMultiply(name string, arg any, scope *Scope) (Expr, error) {
 		case kLong:
 			return lng, nil
 		}
-		return intOrLong(lng), nil
+		return value.CreateIntOrLong(lng), nil
 	}), nil
 }
 
 // Divide is $divide.
 func Divide(lhs, rhs any) (any, error) {
-	if isNumeric(lhs) && isNumeric(rhs) {
+	if value.IsNumber(lhs) && value.IsNumber(rhs) {
 		if numKind(lhs) == kDecimal || numKind(rhs) == kDecimal {
 			d := toDec(rhs)
 			if d.kind == decFinite && d.coef.Sign() == 0 {
@@ -330,12 +330,12 @@ func compileBinary(fn func(a, b any) (any, error)) compiler {
 // either side is a long, else an int. So [NumberLong(8), 3.0] is a long
 // and [NumberLong(500000000000), 450000000000.0] a double.
 func Mod(lhs, rhs any) (any, error) {
-	if isNumeric(lhs) && isNumeric(rhs) {
+	if value.IsNumber(lhs) && value.IsNumber(rhs) {
 		lk, rk := numKind(lhs), numKind(rhs)
 		if lk == kDecimal || rk == kDecimal {
 			d := toDec(rhs)
 			if d.kind == decFinite && d.coef.Sign() == 0 {
-				return nil, mongoerr.New(5733415, "can't $mod by zero")
+				return nil, mongoerr.New(mongoerr.ErrModDecimalByZero, "can't $mod by zero")
 			}
 			a := toDec(lhs)
 			if a.kind != decFinite || d.kind != decFinite {
@@ -347,13 +347,13 @@ func Mod(lhs, rhs any) (any, error) {
 		}
 		divisor := value.ToDouble(rhs)
 		if divisor == 0 {
-			return nil, mongoerr.New(16610, "can't $mod by zero")
+			return nil, mongoerr.New(mongoerr.ErrModByZero, "can't $mod by zero")
 		}
-		if lk == kDouble || (rk == kDouble && !isIntegral(rhs)) {
+		if lk == kDouble || (rk == kDouble && !value.Integral(rhs)) {
 			return math.Mod(value.ToDouble(lhs), divisor), nil
 		}
-		a, _ := coerceToLong(lhs)
-		b, _ := coerceToLong(rhs)
+		a, _ := value.CoerceToLong(lhs)
+		b, _ := value.CoerceToLong(rhs)
 		var r int64
 		if b != -1 { // mongoSafeMod: x % -1 is 0, even for the minimum
 			r = a % b
@@ -366,7 +366,7 @@ func Mod(lhs, rhs any) (any, error) {
 	if nullish(lhs) || nullish(rhs) {
 		return nil, nil
 	}
-	return nil, mongoerr.Newf(16611, "$mod only supports numeric types, not %s and %s", typeName(lhs), typeName(rhs))
+	return nil, mongoerr.Newf(mongoerr.ErrModNonNumeric, "$mod only supports numeric types, not %s and %s", typeName(lhs), typeName(rhs))
 }
 
 // compileUnaryNumeric builds ExpressionSingleNumericArg operators.
@@ -384,8 +384,8 @@ func compileUnaryNumeric(fn func(name string, v any) (any, error)) compiler {
 			if nullish(v) {
 				return nil, nil
 			}
-			if !isNumeric(v) {
-				return nil, mongoerr.Newf(28765, "%s only supports numeric types, not %s", name, typeName(v))
+			if !value.IsNumber(v) {
+				return nil, mongoerr.Newf(mongoerr.ErrNumericArgumentNotNumber, "%s only supports numeric types, not %s", name, typeName(v))
 			}
 			return fn(name, v)
 		}), nil
@@ -404,12 +404,12 @@ func absOf(_ string, v any) (any, error) {
 		return d.toD128(), nil
 	case int32:
 		if n < 0 {
-			return intOrLong(-int64(n)), nil
+			return value.CreateIntOrLong(-int64(n)), nil
 		}
 		return n, nil
 	case int64:
 		if n == math.MinInt64 {
-			return nil, mongoerr.New(28680, "can't take $abs of long long min")
+			return nil, mongoerr.New(mongoerr.ErrAbsOfLongMin, "can't take $abs of long long min")
 		}
 		if n < 0 {
 			return -n, nil
@@ -431,50 +431,55 @@ func ceilFloor(mode roundMode, f func(float64) float64) func(string, any) (any, 
 	}
 }
 
-func floatFn(f func(float64) float64) func(string, any) (any, error) {
-	return func(_ string, v any) (any, error) {
-		if d, ok := v.(bson.Decimal128); ok {
-			return decFromDouble(f(decToFloat(decOf(d))), 34).toD128(), nil
-		}
-		return f(value.ToDouble(v)), nil
+// expOf is $exp: a double, or a decimal for a decimal.
+func expOf(_ string, v any) (any, error) {
+	if d, ok := v.(bson.Decimal128); ok {
+		return decimalExp(decOf(d)).toD128(), nil
 	}
+	return crExp(value.ToDouble(v)), nil
 }
 
 func sqrtOf(_ string, v any) (any, error) {
 	if d, ok := v.(bson.Decimal128); ok {
 		x := decOf(d)
 		if x.kind == decNegInf || (x.kind == decFinite && x.coef.Sign() < 0) {
-			return nil, mongoerr.New(28714, "$sqrt's argument must be greater than or equal to 0")
+			return nil, mongoerr.New(mongoerr.ErrSqrtNegative, "$sqrt's argument must be greater than or equal to 0")
 		}
-		return decFromDouble(math.Sqrt(decToFloat(x)), 34).toD128(), nil
+		return decimalSqrt(x).toD128(), nil
 	}
 	f := value.ToDouble(v)
 	if f < 0 {
-		return nil, mongoerr.New(28714, "$sqrt's argument must be greater than or equal to 0")
+		return nil, mongoerr.New(mongoerr.ErrSqrtNegative, "$sqrt's argument must be greater than or equal to 0")
 	}
 	return math.Sqrt(f), nil
 }
 
-func logFn(code int32, f func(float64) float64) func(string, any) (any, error) {
+// logFn is $ln and $log10: a positive decimal gives a decimal; anything
+// else is checked and computed as a double, so a decimal NaN gives a
+// double NaN, as ExpressionLn does.
+func logFn(code int32, f func(float64) float64, decimal func(dec) dec) func(string, any) (any, error) {
 	return func(name string, v any) (any, error) {
 		if d, ok := v.(bson.Decimal128); ok {
-			x := decOf(d)
-			if x.kind == decNegInf || (x.kind == decFinite && x.coef.Sign() <= 0) {
-				return nil, mongoerr.Newf(code, "%s's argument must be a positive number, but is %s", name, formatDouble(decToFloat(x)))
+			if x := decOf(d); decPositive(x) {
+				return decimal(x).toD128(), nil
 			}
-			return decFromDouble(f(decToFloat(x)), 34).toD128(), nil
 		}
 		x := value.ToDouble(v)
-		if x <= 0 {
-			return nil, mongoerr.Newf(code, "%s's argument must be a positive number, but is %s", name, formatDouble(x))
+		if !(x > 0 || math.IsNaN(x)) {
+			return nil, mongoerr.Newf(code, "%s's argument must be a positive number, but is %s", name, value.FormatStreamDouble(x))
 		}
 		return f(x), nil
 	}
 }
 
+// decPositive reports x > 0 (NaN is not).
+func decPositive(x dec) bool {
+	return x.kind == decPosInf || (x.kind == decFinite && x.coef.Sign() > 0)
+}
+
 func formatNumber(v any) string {
 	if f, ok := v.(float64); ok {
-		return formatDouble(f)
+		return value.FormatStreamDouble(f)
 	}
 	return formatValue(v)
 }
@@ -484,24 +489,26 @@ func compileLog(name string, arg any, scope *Scope) (Expr, error) {
 		if nullish(a) || nullish(b) {
 			return nil, nil
 		}
-		if !isNumeric(a) {
-			return nil, mongoerr.Newf(28756, "$log's argument must be numeric, not %s", typeName(a))
+		if !value.IsNumber(a) {
+			return nil, mongoerr.Newf(mongoerr.ErrLogArgumentNotNumber, "$log's argument must be numeric, not %s", typeName(a))
 		}
-		if !isNumeric(b) {
-			return nil, mongoerr.Newf(28757, "$log's base must be numeric, not %s", typeName(b))
+		if !value.IsNumber(b) {
+			return nil, mongoerr.Newf(mongoerr.ErrLogBaseNotNumber, "$log's base must be numeric, not %s", typeName(b))
+		}
+		if numKind(a) == kDecimal || numKind(b) == kDecimal {
+			x, base := toDec(a), toDec(b)
+			if decPositive(x) && decPositive(base) && decCmp(base, dec{coef: bigInt(1)}) != 0 {
+				return decimalLog(x, base).toD128(), nil
+			}
 		}
 		x, base := value.ToDouble(a), value.ToDouble(b)
-		if x <= 0 {
-			return nil, mongoerr.Newf(28758, "$log's argument must be a positive number, but is %s", formatDouble(x))
+		if !(x > 0 || math.IsNaN(x)) {
+			return nil, mongoerr.Newf(mongoerr.ErrLogArgumentNotPositive, "$log's argument must be a positive number, but is %s", value.FormatStreamDouble(x))
 		}
-		if base <= 0 || base == 1 {
-			return nil, mongoerr.Newf(28759, "$log's base must be a positive number not equal to 1, but is %s", formatDouble(base))
+		if !((base > 0 && base != 1) || math.IsNaN(base)) {
+			return nil, mongoerr.Newf(mongoerr.ErrLogBaseInvalid, "$log's base must be a positive number not equal to 1, but is %s", value.FormatStreamDouble(base))
 		}
-		r := math.Log(x) / math.Log(base)
-		if numKind(a) == kDecimal || numKind(b) == kDecimal {
-			return decFromDouble(r, 34).toD128(), nil
-		}
-		return r, nil
+		return crLog(x) / crLog(base), nil
 	})(name, arg, scope)
 }
 
@@ -510,28 +517,33 @@ func Pow(base, exp any) (any, error) {
 	if nullish(base) || nullish(exp) {
 		return nil, nil
 	}
-	if !isNumeric(base) {
-		return nil, mongoerr.Newf(28762, "$pow's base must be numeric, not %s", typeName(base))
+	if !value.IsNumber(base) {
+		return nil, mongoerr.Newf(mongoerr.ErrPowBaseNotNumber, "$pow's base must be numeric, not %s", typeName(base))
 	}
-	if !isNumeric(exp) {
-		return nil, mongoerr.Newf(28763, "$pow's exponent must be numeric, not %s", typeName(exp))
+	if !value.IsNumber(exp) {
+		return nil, mongoerr.Newf(mongoerr.ErrPowExponentNotNumber, "$pow's exponent must be numeric, not %s", typeName(exp))
+	}
+	kind := max(numKind(base), numKind(exp))
+	if kind == kDecimal {
+		b, e := toDec(base), toDec(exp)
+		if b.kind == decFinite && b.coef.Sign() == 0 && decSign(e) < 0 {
+			return nil, mongoerr.New(mongoerr.ErrPowZeroToNegative, "$pow cannot take a base of 0 and a negative exponent")
+		}
+		return decimalPow(b, e).toD128(), nil
 	}
 	bd, ed := value.ToDouble(base), value.ToDouble(exp)
 	if bd == 0 && ed < 0 {
-		return nil, mongoerr.New(28764, "$pow cannot take a base of 0 and a negative exponent")
+		return nil, mongoerr.New(mongoerr.ErrPowZeroToNegative, "$pow cannot take a base of 0 and a negative exponent")
 	}
-	kind := max(numKind(base), numKind(exp))
 	switch kind {
-	case kDecimal:
-		return decPow(toDec(base), toDec(exp)), nil
 	case kDouble:
-		return math.Pow(bd, ed), nil
+		return crPow(bd, ed), nil
 	}
-	b, _ := coerceToLong(base)
-	e, _ := coerceToLong(exp)
+	b, _ := value.CoerceToLong(base)
+	e, _ := value.CoerceToLong(exp)
 	typed := func(n int64) any {
 		if kind == kInt {
-			return intOrLong(n)
+			return value.CreateIntOrLong(n)
 		}
 		return n
 	}
@@ -545,13 +557,13 @@ func Pow(base, exp any) (any, error) {
 			}
 			return typed(-1), nil
 		}
-		return math.Pow(bd, ed), nil
+		return crPow(bd, ed), nil
 	}
 	r := int64(1)
 	for range e {
 		p, over := mulOverflows(r, b)
 		if over {
-			return math.Pow(bd, ed), nil
+			return crPow(bd, ed), nil
 		}
 		r = p
 		if r == 0 || r == 1 {
@@ -565,20 +577,6 @@ func Pow(base, exp any) (any, error) {
 		}
 	}
 	return typed(r), nil
-}
-
-func decPow(b, e dec) any {
-	if e.kind == decFinite && e.exp >= 0 && b.kind == decFinite {
-		if n, ok := decToInt64(e, roundTowardZero); ok && n >= 0 && n <= 1000 {
-			r := dec{coef: bigInt(1)}
-			for range n {
-				r = decMul(r, b)
-				r.coef, r.exp = roundCoef(r.coef, r.exp, 40)
-			}
-			return r.toD128()
-		}
-	}
-	return decFromDouble(math.Pow(decToFloat(b), decToFloat(e)), 34).toD128()
 }
 
 // compileRound builds $round (half to even) and $trunc (toward zero).
@@ -596,8 +594,8 @@ func compileRound(mode roundMode) compiler {
 			if nullish(v) {
 				return nil, nil
 			}
-			if !isNumeric(v) {
-				return nil, mongoerr.Newf(51081, "%s only supports numeric types, not %s", name, typeName(v))
+			if !value.IsNumber(v) {
+				return nil, mongoerr.Newf(mongoerr.ErrRoundNotNumber, "%s only supports numeric types, not %s", name, typeName(v))
 			}
 			place := int64(0)
 			if len(args) == 2 {
@@ -608,15 +606,15 @@ func compileRound(mode roundMode) compiler {
 				if nullish(p) {
 					return nil, nil
 				}
-				place, err = coerceToLong(p)
+				place, err = value.CoerceToLong(p)
 				if err != nil {
 					return nil, err
 				}
-				if !isIntegral(p) {
-					return nil, mongoerr.Newf(51082, "precision argument to  %s must be a integral value", name)
+				if !value.Integral(p) {
+					return nil, mongoerr.Newf(mongoerr.ErrRoundPrecisionNotInt, "precision argument to  %s must be a integral value", name)
 				}
 				if place < -20 || place > 100 {
-					return nil, mongoerr.Newf(51083, "cannot apply %s with precision value %d value must be in [-20, 100]", name, place)
+					return nil, mongoerr.Newf(mongoerr.ErrRoundPrecisionOutOfRange, "cannot apply %s with precision value %d value must be in [-20, 100]", name, place)
 				}
 			}
 			return roundNumber(name, v, int(place), mode)
@@ -646,11 +644,11 @@ func roundNumber(name string, v any, place int, mode roundMode) (any, error) {
 		if place >= 0 {
 			return v, nil
 		}
-		l, _ := coerceToLong(v)
+		l, _ := value.CoerceToLong(v)
 		d := decQuantize(dec{coef: bigInt(l)}, -place, mode)
 		r, ok := decToInt64(d, roundTowardZero)
 		if !ok {
-			return nil, mongoerr.Newf(51080, "invalid conversion from Decimal128 result in %s resulting from arguments: [%s, %d]", name, formatValue(v), place)
+			return nil, mongoerr.Newf(mongoerr.ErrRoundDecimalConversion, "invalid conversion from Decimal128 result in %s resulting from arguments: [%s, %d]", name, formatValue(v), place)
 		}
 		if _, isInt := v.(int32); isInt && r <= math.MaxInt32 {
 			return int32(r), nil

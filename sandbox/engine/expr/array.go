@@ -3,6 +3,7 @@ package expr
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -31,7 +32,7 @@ func unary(fn func(name string, v any) (any, error)) compiler {
 func sizeOf(_ string, v any) (any, error) {
 	a, ok := v.(bson.A)
 	if !ok {
-		return nil, mongoerr.Newf(17124, "The argument to $size must be an array, but was of type: %s", typeName(v))
+		return nil, mongoerr.Newf(mongoerr.ErrSizeNotArray, "The argument to $size must be an array, but was of type: %s", typeName(v))
 	}
 	return int32(len(a)), nil
 }
@@ -45,17 +46,17 @@ func arrayElemAt(name string, arr, idx any) (any, error) {
 	a, ok := arr.(bson.A)
 	if !ok {
 		if name == "$arrayElemAt" {
-			return nil, mongoerr.Newf(28689, "$arrayElemAt's first argument must be an array, but is %s", typeName(arr))
+			return nil, mongoerr.Newf(mongoerr.ErrArrayElemAtNotArray, "$arrayElemAt's first argument must be an array, but is %s", typeName(arr))
 		}
-		return nil, mongoerr.Newf(28689, "%s's argument must be an array, but is %s", name, typeName(arr))
+		return nil, mongoerr.Newf(mongoerr.ErrArrayElemAtNotArray, "%s's argument must be an array, but is %s", name, typeName(arr))
 	}
-	if !isNumeric(idx) {
-		return nil, mongoerr.Newf(28690, "$arrayElemAt's second argument must be a numeric value, but is %s", typeName(idx))
+	if !value.IsNumber(idx) {
+		return nil, mongoerr.Newf(mongoerr.ErrArrayElemAtIndexNotNumber, "$arrayElemAt's second argument must be a numeric value, but is %s", typeName(idx))
 	}
-	if !isIntegral(idx) {
-		return nil, mongoerr.Newf(28691, "$arrayElemAt's second argument must be representable as a 32-bit integer: %s", formatNumber(idx))
+	if !value.Integral(idx) {
+		return nil, mongoerr.Newf(mongoerr.ErrArrayElemAtIndexNotInt, "$arrayElemAt's second argument must be representable as a 32-bit integer: %s", formatNumber(idx))
 	}
-	i := asInt(idx)
+	i := checkedInt(idx)
 	if i < 0 {
 		i += len(a)
 	}
@@ -82,7 +83,7 @@ func reverseArray(_ string, v any) (any, error) {
 	}
 	a, ok := v.(bson.A)
 	if !ok {
-		return nil, mongoerr.Newf(34435, "The argument to $reverseArray must be an array, but was of type: %s", typeName(v))
+		return nil, mongoerr.Newf(mongoerr.ErrReverseArrayNotArray, "The argument to $reverseArray must be an array, but was of type: %s", typeName(v))
 	}
 	out := make(bson.A, len(a))
 	for i, e := range a {
@@ -94,7 +95,11 @@ func reverseArray(_ string, v any) (any, error) {
 func elementsTrue(name string, v any) (any, error) {
 	a, ok := v.(bson.A)
 	if !ok {
-		return nil, mongoerr.Newf(17040, "%s's argument must be an array, but is %s", name, typeName(v))
+		code := int32(mongoerr.ErrAllElementsTrueNotArray)
+		if name == "$anyElementTrue" {
+			code = mongoerr.ErrAnyElementTrueNotArray
+		}
+		return nil, mongoerr.Newf(code, "%s's argument must be an array, but is %s", name, typeName(v))
 	}
 	all := name == "$allElementsTrue"
 	for _, e := range a {
@@ -123,7 +128,7 @@ func compileConcatArrays(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			arr, ok := v.(bson.A)
 			if !ok {
-				return nil, mongoerr.Newf(28664, "$concatArrays only supports arrays, not %s", typeName(v))
+				return nil, mongoerr.Newf(mongoerr.ErrConcatArraysNonArray, "$concatArrays only supports arrays, not %s", typeName(v))
 			}
 			arrays = append(arrays, arr)
 			n += len(arr)
@@ -145,7 +150,7 @@ func compileConcatArrays(name string, arg any, scope *Scope) (Expr, error) {
 func inArray(a, b any) (any, error) {
 	arr, ok := b.(bson.A)
 	if !ok {
-		return nil, mongoerr.Newf(40081, "$in requires an array as a second argument, found: %s", typeName(b))
+		return nil, mongoerr.Newf(mongoerr.ErrInNotArray, "$in requires an array as a second argument, found: %s", typeName(b))
 	}
 	for _, e := range arr {
 		if value.Compare(a, e) == 0 {
@@ -160,6 +165,15 @@ func compileIndexOfArray(name string, arg any, scope *Scope) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	// ExpressionIndexOfArray::optimize looks at a constant array once.
+	if v, ok := IsConstant(args[0]); ok && scope.fold && !constantSpec(arg) {
+		if nullish(v) {
+			return constant{nil}, nil
+		}
+		if _, isArr := v.(bson.A); !isArr {
+			return nil, mongoerr.Newf(mongoerr.ErrIndexOfArrayConstantNotArray, "%sFirst operand of $indexOfArray must be an array. First argument is of type: %s", optimizeContext, typeName(v))
+		}
+	}
 	return evalFunc(func(env *Env) (any, error) {
 		vals, err := evalAll(env, args, make([]any, 0, 4))
 		if err != nil {
@@ -170,7 +184,7 @@ func compileIndexOfArray(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		arr, ok := vals[0].(bson.A)
 		if !ok {
-			return nil, mongoerr.Newf(40090, "$indexOfArray requires an array as a first argument, found: %s", typeName(vals[0]))
+			return nil, mongoerr.Newf(mongoerr.ErrIndexOfArrayNotArray, "$indexOfArray requires an array as a first argument, found: %s", typeName(vals[0]))
 		}
 		start, end := 0, len(arr)
 		if len(vals) > 2 {
@@ -198,12 +212,12 @@ func compileIndexOfArray(name string, arg any, scope *Scope) (Expr, error) {
 
 // indexArg validates the optional start/end of $indexOfArray/$indexOfCP.
 func indexArg(name string, v any, which string) (int, error) {
-	if !isIntegral(v) {
-		return 0, mongoerr.Newf(40096, "%srequires an integral %s index, found a value of type: %s, with value: %s", name, which, typeName(v), formatValue(v))
+	if !value.Integral(v) {
+		return 0, mongoerr.Newf(mongoerr.ErrIndexOfIndexNotInt, "%srequires an integral %s index, found a value of type: %s, with value: %s", name, which, typeName(v), formatValue(v))
 	}
-	i := asInt(v)
+	i := checkedInt(v)
 	if i < 0 {
-		return 0, mongoerr.Newf(40097, "%s requires a nonnegative %s index, found: %d", name, which, i)
+		return 0, mongoerr.Newf(mongoerr.ErrIndexOfIndexNegative, "%s requires a nonnegative %s index, found: %d", name, which, i)
 	}
 	return i, nil
 }
@@ -218,32 +232,32 @@ func compileRange(name string, arg any, scope *Scope) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !isNumeric(vals[0]) {
-			return nil, mongoerr.Newf(34443, "$range requires a numeric starting value, found value of type: %s", typeName(vals[0]))
+		if !value.IsNumber(vals[0]) {
+			return nil, mongoerr.Newf(mongoerr.ErrRangeStartNotNumber, "$range requires a numeric starting value, found value of type: %s", typeName(vals[0]))
 		}
-		if !isIntegral(vals[0]) {
-			return nil, mongoerr.Newf(34444, "$range requires a starting value that can be represented as a 32-bit integer, found value: %s", formatNumber(vals[0]))
+		if !value.Integral(vals[0]) {
+			return nil, mongoerr.Newf(mongoerr.ErrRangeStartNotInt, "$range requires a starting value that can be represented as a 32-bit integer, found value: %s", formatNumber(vals[0]))
 		}
-		if !isNumeric(vals[1]) {
-			return nil, mongoerr.Newf(34445, "$range requires a numeric ending value, found value of type: %s", typeName(vals[1]))
+		if !value.IsNumber(vals[1]) {
+			return nil, mongoerr.Newf(mongoerr.ErrRangeEndNotNumber, "$range requires a numeric ending value, found value of type: %s", typeName(vals[1]))
 		}
-		if !isIntegral(vals[1]) {
-			return nil, mongoerr.Newf(34446, "$range requires an ending value that can be represented as a 32-bit integer, found value: %s", formatNumber(vals[1]))
+		if !value.Integral(vals[1]) {
+			return nil, mongoerr.Newf(mongoerr.ErrRangeEndNotInt, "$range requires an ending value that can be represented as a 32-bit integer, found value: %s", formatNumber(vals[1]))
 		}
 		step := 1
 		if len(vals) == 3 {
-			if !isNumeric(vals[2]) {
-				return nil, mongoerr.Newf(34447, "$range requires a numeric step value, found value of type:%s", typeName(vals[2]))
+			if !value.IsNumber(vals[2]) {
+				return nil, mongoerr.Newf(mongoerr.ErrRangeStepNotNumber, "$range requires a numeric step value, found value of type:%s", typeName(vals[2]))
 			}
-			if !isIntegral(vals[2]) {
-				return nil, mongoerr.Newf(34448, "$range requires a step value that can be represented as a 32-bit integer, found value: %s", formatNumber(vals[2]))
+			if !value.Integral(vals[2]) {
+				return nil, mongoerr.Newf(mongoerr.ErrRangeStepNotInt, "$range requires a step value that can be represented as a 32-bit integer, found value: %s", formatNumber(vals[2]))
 			}
-			step = asInt(vals[2])
+			step = checkedInt(vals[2])
 			if step == 0 {
-				return nil, mongoerr.New(34449, "$range requires a non-zero step value")
+				return nil, mongoerr.New(mongoerr.ErrRangeStepZero, "$range requires a non-zero step value")
 			}
 		}
-		start, end := asInt(vals[0]), asInt(vals[1])
+		start, end := checkedInt(vals[0]), checkedInt(vals[1])
 		// mongod refuses ranges over internalQueryMaxRangeBytes (100 MiB),
 		// counting 16 bytes per element plus the vector itself.
 		steps := (end - start) / step
@@ -282,16 +296,16 @@ func compileSlice(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		arr, ok := vals[0].(bson.A)
 		if !ok {
-			return nil, mongoerr.Newf(28724, "First argument to $slice must be an array, but is of type: %s", typeName(vals[0]))
+			return nil, mongoerr.Newf(mongoerr.ErrSliceNotArray, "First argument to $slice must be an array, but is of type: %s", typeName(vals[0]))
 		}
-		if !isNumeric(vals[1]) {
-			return nil, mongoerr.Newf(28725, "Second argument to $slice must be a numeric value, but is of type: %s", typeName(vals[1]))
+		if !value.IsNumber(vals[1]) {
+			return nil, mongoerr.Newf(mongoerr.ErrSliceSecondNotNumber, "Second argument to $slice must be a numeric value, but is of type: %s", typeName(vals[1]))
 		}
-		if !isIntegral(vals[1]) {
-			return nil, mongoerr.Newf(28726, "Second argument to $slice can't be represented as a 32-bit integer: %s", formatNumber(vals[1]))
+		if !value.Integral(vals[1]) {
+			return nil, mongoerr.Newf(mongoerr.ErrSliceSecondNotInt, "Second argument to $slice can't be represented as a 32-bit integer: %s", formatNumber(vals[1]))
 		}
 		n := len(arr)
-		second := asInt(vals[1])
+		second := checkedInt(vals[1])
 		var start, length int
 		if len(vals) == 2 {
 			if second >= 0 {
@@ -301,15 +315,15 @@ func compileSlice(name string, arg any, scope *Scope) (Expr, error) {
 				length = n - start
 			}
 		} else {
-			if !isNumeric(vals[2]) {
-				return nil, mongoerr.Newf(28727, "Third argument to $slice must be numeric, but is of type: %s", typeName(vals[2]))
+			if !value.IsNumber(vals[2]) {
+				return nil, mongoerr.Newf(mongoerr.ErrSliceThirdNotNumber, "Third argument to $slice must be numeric, but is of type: %s", typeName(vals[2]))
 			}
-			if !isIntegral(vals[2]) {
-				return nil, mongoerr.Newf(28728, "Third argument to $slice can't be represented as a 32-bit integer: %s", formatNumber(vals[2]))
+			if !value.Integral(vals[2]) {
+				return nil, mongoerr.Newf(mongoerr.ErrSliceThirdNotInt, "Third argument to $slice can't be represented as a 32-bit integer: %s", formatNumber(vals[2]))
 			}
-			length = asInt(vals[2])
+			length = checkedInt(vals[2])
 			if length <= 0 {
-				return nil, mongoerr.Newf(28729, "Third argument to $slice must be positive: %s", formatNumber(vals[2]))
+				return nil, mongoerr.Newf(mongoerr.ErrSliceCountNotPositive, "Third argument to $slice must be positive: %s", formatNumber(vals[2]))
 			}
 			if second < 0 {
 				start = max(0, n+second)
@@ -330,9 +344,9 @@ func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
 	d, ok := arg.(bson.D)
 	if !ok {
 		if isMap {
-			return nil, mongoerr.New(16878, "$map only supports an object as its argument")
+			return nil, mongoerr.New(mongoerr.ErrMapArgumentNotObject, "$map only supports an object as its argument")
 		}
-		return nil, mongoerr.New(28646, "$filter only supports an object as its argument")
+		return nil, mongoerr.New(mongoerr.ErrFilterArgumentNotObject, "$filter only supports an object as its argument")
 	}
 	var inputSpec, bodySpec, limitSpec any
 	haveInput, haveBody, haveLimit := false, false, false
@@ -355,27 +369,27 @@ func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
 			bodySpec, haveBody = e.Value, true
 		case "limit":
 			if isMap {
-				return nil, mongoerr.Newf(16879, "Unrecognized parameter to $map: %s", e.Key)
+				return nil, mongoerr.Newf(mongoerr.ErrMapUnknownArgument, "Unrecognized parameter to $map: %s", e.Key)
 			}
 			limitSpec, haveLimit = e.Value, true
 		default:
 			if isMap {
-				return nil, mongoerr.Newf(16879, "Unrecognized parameter to $map: %s", e.Key)
+				return nil, mongoerr.Newf(mongoerr.ErrMapUnknownArgument, "Unrecognized parameter to $map: %s", e.Key)
 			}
-			return nil, mongoerr.Newf(28647, "Unrecognized parameter to $filter: %s", e.Key)
+			return nil, mongoerr.Newf(mongoerr.ErrFilterUnknownArgument, "Unrecognized parameter to $filter: %s", e.Key)
 		}
 	}
 	if !haveInput {
 		if isMap {
-			return nil, mongoerr.New(16880, "Missing 'input' parameter to $map")
+			return nil, mongoerr.New(mongoerr.ErrMapMissingInput, "Missing 'input' parameter to $map")
 		}
-		return nil, mongoerr.New(28648, "Missing 'input' parameter to $filter")
+		return nil, mongoerr.New(mongoerr.ErrFilterMissingInput, "Missing 'input' parameter to $filter")
 	}
 	if !haveBody {
 		if isMap {
-			return nil, mongoerr.New(16882, "Missing 'in' parameter to $map")
+			return nil, mongoerr.New(mongoerr.ErrMapMissingIn, "Missing 'in' parameter to $map")
 		}
-		return nil, mongoerr.New(28650, "Missing 'cond' parameter to $filter")
+		return nil, mongoerr.New(mongoerr.ErrFilterMissingCond, "Missing 'cond' parameter to $filter")
 	}
 	if err := ValidateVarNameForWrite(as); err != nil {
 		return nil, err
@@ -405,9 +419,9 @@ func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
 		arr, ok := in.(bson.A)
 		if !ok {
 			if isMap {
-				return nil, mongoerr.Newf(16883, "input to $map must be an array not %s", typeName(in))
+				return nil, mongoerr.Newf(mongoerr.ErrMapInputNotArray, "input to $map must be an array not %s", typeName(in))
 			}
-			return nil, mongoerr.Newf(28651, "input to $filter must be an array not %s", typeName(in))
+			return nil, mongoerr.Newf(mongoerr.ErrFilterInputNotArray, "input to $filter must be an array not %s", typeName(in))
 		}
 		limitN := math.MaxInt
 		if limit != nil {
@@ -416,12 +430,12 @@ func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
 				return nil, err
 			}
 			if !nullish(lv) {
-				if !isIntegral(lv) {
-					return nil, mongoerr.Newf(327391, "$filter: limit must be represented as a 32-bit integral value: %s", formatForMessage(lv))
+				if !value.Integral(lv) {
+					return nil, mongoerr.Newf(mongoerr.ErrFilterLimitNotInt, "$filter: limit must be represented as a 32-bit integral value: %s", formatForMessage(lv))
 				}
-				limitN = asInt(lv)
+				limitN = checkedInt(lv)
 				if limitN < 1 {
-					return nil, mongoerr.Newf(327392, "$filter: limit must be greater than 0: %d", limitN)
+					return nil, mongoerr.Newf(mongoerr.ErrFilterLimitNotPositive, "$filter: limit must be greater than 0: %d", limitN)
 				}
 			}
 		}
@@ -460,7 +474,7 @@ func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {
 func compileReduce(name string, arg any, scope *Scope) (Expr, error) {
 	d, ok := arg.(bson.D)
 	if !ok {
-		return nil, mongoerr.Newf(40075, "$reduce requires an object as an argument, found: %s", typeName(arg))
+		return nil, mongoerr.Newf(mongoerr.ErrReduceArgumentNotObject, "$reduce requires an object as an argument, found: %s", typeName(arg))
 	}
 	m := map[string]any{}
 	for _, e := range d {
@@ -468,13 +482,13 @@ func compileReduce(name string, arg any, scope *Scope) (Expr, error) {
 		case "input", "initialValue", "in":
 			m[e.Key] = e.Value
 		default:
-			return nil, mongoerr.Newf(40076, "$reduce found an unknown argument: %s", e.Key)
+			return nil, mongoerr.Newf(mongoerr.ErrReduceUnknownArgument, "$reduce found an unknown argument: %s", e.Key)
 		}
 	}
 	for _, k := range []struct {
 		key  string
 		code int32
-	}{{"input", 40077}, {"initialValue", 40078}, {"in", 40079}} {
+	}{{"input", mongoerr.ErrReduceMissingInput}, {"initialValue", mongoerr.ErrReduceMissingInitialValue}, {"in", mongoerr.ErrReduceMissingIn}} {
 		if _, ok := m[k.key]; !ok {
 			return nil, mongoerr.Newf(k.code, "$reduce requires '%s' to be specified", k.key)
 		}
@@ -501,7 +515,7 @@ func compileReduce(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		arr, ok := iv.(bson.A)
 		if !ok {
-			return nil, mongoerr.Newf(40080, "$reduce requires that 'input' be an array, found: %s", formatValue(iv))
+			return nil, mongoerr.Newf(mongoerr.ErrReduceInputNotArray, "$reduce requires that 'input' be an array, found: %s", formatValue(iv))
 		}
 		acc, err := init.Eval(env)
 		if err != nil {
@@ -529,51 +543,49 @@ func compileReduce(name string, arg any, scope *Scope) (Expr, error) {
 func compileZip(name string, arg any, scope *Scope) (Expr, error) {
 	d, ok := arg.(bson.D)
 	if !ok {
-		return nil, mongoerr.Newf(34460, "$zip only supports an object as an argument, found %s", typeName(arg))
+		return nil, mongoerr.Newf(mongoerr.ErrZipArgumentNotObject, "$zip only supports an object as an argument, found %s", typeName(arg))
 	}
 	var inputs, defaults []Expr
 	longest := false
-	haveInputs, haveDefaults := false, false
 	for _, e := range d {
 		switch e.Key {
 		case "inputs":
 			a, ok := e.Value.(bson.A)
 			if !ok {
-				return nil, mongoerr.Newf(34461, "inputs must be an array of expressions, found %s", typeName(e.Value))
+				return nil, mongoerr.Newf(mongoerr.ErrZipInputsNotArray, "inputs must be an array of expressions, found %s", typeName(e.Value))
 			}
 			var err error
 			if inputs, err = compileArgs(a, scope); err != nil {
 				return nil, err
 			}
-			haveInputs = true
 		case "defaults":
 			a, ok := e.Value.(bson.A)
 			if !ok {
-				return nil, mongoerr.Newf(34462, "defaults must be an array of expressions, found %s", typeName(e.Value))
+				return nil, mongoerr.Newf(mongoerr.ErrZipDefaultsNotArray, "defaults must be an array of expressions, found %s", typeName(e.Value))
 			}
 			var err error
 			if defaults, err = compileArgs(a, scope); err != nil {
 				return nil, err
 			}
-			haveDefaults = true
 		case "useLongestLength":
 			b, ok := e.Value.(bool)
 			if !ok {
-				return nil, mongoerr.Newf(34463, "useLongestLength must be a bool, found %s", typeName(e.Value))
+				// ExpressionZip::parse names the type of $zip's own argument here.
+				return nil, mongoerr.New(mongoerr.ErrZipUseLongestLengthNotBool, "useLongestLength must be a bool, found object")
 			}
 			longest = b
 		default:
-			return nil, mongoerr.Newf(34464, "$zip found an unknown argument: %s", e.Key)
+			return nil, mongoerr.Newf(mongoerr.ErrZipUnknownArgument, "$zip found an unknown argument: %s", e.Key)
 		}
 	}
-	if !haveInputs {
-		return nil, mongoerr.New(34465, "$zip requires at least one input array")
+	if len(inputs) == 0 {
+		return nil, mongoerr.New(mongoerr.ErrZipNoInputs, "$zip requires at least one input array")
 	}
-	if haveDefaults && !longest {
-		return nil, mongoerr.New(34466, "cannot specify defaults unless useLongestLength is true")
+	if len(defaults) > 0 && !longest {
+		return nil, mongoerr.New(mongoerr.ErrZipDefaultsWithoutLongest, "cannot specify defaults unless useLongestLength is true")
 	}
-	if haveDefaults && len(defaults) != len(inputs) {
-		return nil, mongoerr.New(34467, "defaults and inputs must have the same length")
+	if len(defaults) > 0 && len(defaults) != len(inputs) {
+		return nil, mongoerr.New(mongoerr.ErrZipDefaultsLength, "defaults and inputs must have the same length")
 	}
 	return evalFunc(func(env *Env) (any, error) {
 		arrays := make([]bson.A, len(inputs))
@@ -588,7 +600,7 @@ func compileZip(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			a, ok := v.(bson.A)
 			if !ok {
-				return nil, mongoerr.Newf(34468, "$zip found a non-array expression in input: %s", formatValue(v))
+				return nil, mongoerr.Newf(mongoerr.ErrZipInputNotArray, "$zip found a non-array expression in input: %s", formatValue(v))
 			}
 			arrays[i] = a
 			minLen, maxLen = min(minLen, len(a)), max(maxLen, len(a))
@@ -625,10 +637,58 @@ func compileZip(name string, arg any, scope *Scope) (Expr, error) {
 	}), nil
 }
 
+// checkSortArraySpec is createSortSpecObject's check of 'sortBy': a sort
+// pattern as pattern_cmp::checkSortClause takes it, or 1 or -1.
+func checkSortArraySpec(v any) error {
+	switch s := v.(type) {
+	case bson.D:
+		if len(s) == 0 {
+			return mongoerr.New(mongoerr.ErrSortArrayBadPattern, "BadValue: The $sort pattern is empty when it should be a set of fields.")
+		}
+		for _, e := range s {
+			if dir, ok := sortDirection(e.Value); !ok || dir == 0 {
+				return mongoerr.New(mongoerr.ErrSortArrayBadPattern, "BadValue: The $sort element value must be either 1 or -1")
+			}
+			if e.Key == "" {
+				return mongoerr.New(mongoerr.ErrSortArrayBadPattern, "BadValue: The $sort field cannot be empty")
+			}
+			if slices.Contains(strings.Split(e.Key, "."), "") {
+				return mongoerr.Newf(mongoerr.ErrSortArrayBadPattern, "BadValue: The $sort field is a dotted field but has an empty part: %s", e.Key)
+			}
+		}
+		return nil
+	}
+	if value.IsNumber(v) {
+		if dir, ok := sortDirection(v); !ok || dir == 0 {
+			return mongoerr.New(mongoerr.ErrSortArrayBadDirection, "The $sort element value must be either 1 or -1")
+		}
+		return nil
+	}
+	return mongoerr.New(mongoerr.ErrSortArrayBadSortBy, "The $sort is invalid: use 1/-1 to sort the whole element, or {field:1/-1} to sort embedded fields")
+}
+
+// validateN is AccumulatorN::validateN: a positive integral number.
+func validateN(nv any) (int64, error) {
+	if !value.IsNumber(nv) {
+		return 0, mongoerr.Newf(mongoerr.ErrAccumulatorNNotNumber, "Value for 'n' must be of integral type, but found %s", formatValue(nv))
+	}
+	n, err := value.CoerceToLong(nv)
+	if err != nil {
+		return 0, err
+	}
+	if float64(n) != value.ToDouble(nv) {
+		return 0, mongoerr.Newf(mongoerr.ErrAccumulatorNNotInt, "Value for 'n' must be of integral type, but found %s", formatValue(nv))
+	}
+	if n <= 0 {
+		return 0, mongoerr.Newf(mongoerr.ErrAccumulatorNNotPositive, "'n' must be greater than 0, found %d", n)
+	}
+	return n, nil
+}
+
 func compileSortArray(name string, arg any, scope *Scope) (Expr, error) {
 	d, ok := arg.(bson.D)
 	if !ok {
-		return nil, mongoerr.New(2942500, "$sortArray requires an object as an argument")
+		return nil, mongoerr.Newf(mongoerr.ErrSortArrayArgumentNotObject, "$sortArray requires an object as an argument, found: %s", typeName(arg))
 	}
 	var input Expr
 	var sortBy any
@@ -642,33 +702,30 @@ func compileSortArray(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			input = x
 		case "sortBy":
+			if err := checkSortArraySpec(e.Value); err != nil {
+				return nil, err
+			}
 			sortBy, haveSort = e.Value, true
 		default:
-			return nil, mongoerr.Newf(2942501, "$sortArray found an unknown argument: %s", e.Key)
+			return nil, mongoerr.Newf(mongoerr.ErrSortArrayUnknownArgument, "$sortArray found an unknown argument: %s", e.Key)
 		}
 	}
 	if input == nil {
-		return nil, mongoerr.New(2942502, "$sortArray requires 'input' to be specified")
+		return nil, mongoerr.New(mongoerr.ErrSortArrayMissingInput, "$sortArray requires 'input' to be specified")
 	}
 	if !haveSort {
-		return nil, mongoerr.New(2942503, "$sortArray requires 'sortBy' to be specified")
+		return nil, mongoerr.New(mongoerr.ErrSortArrayMissingSortBy, "$sortArray requires 'sortBy' to be specified")
 	}
 	var cmp func(a, b any) int
 	switch s := sortBy.(type) {
 	case bson.D:
-		if len(s) == 0 {
-			return nil, mongoerr.New(15976, "$sortArray sort must have at least one sort key")
-		}
 		type key struct {
 			parts []string
 			dir   int
 		}
 		keys := make([]key, len(s))
 		for i, e := range s {
-			dir, ok := sortDirection(e.Value)
-			if !ok {
-				return nil, mongoerr.New(15975, "$sort key ordering must be 1 (for ascending) or -1 (for descending)")
-			}
+			dir, _ := sortDirection(e.Value)
 			keys[i] = key{splitPath(e.Key), dir}
 		}
 		cmp = func(a, b any) int {
@@ -681,10 +738,7 @@ func compileSortArray(name string, arg any, scope *Scope) (Expr, error) {
 			return 0
 		}
 	default:
-		dir, ok := sortDirection(sortBy)
-		if !ok {
-			return nil, mongoerr.New(2942504, "$sortArray requires sortBy to be either 1, -1, or a document")
-		}
+		dir, _ := sortDirection(sortBy)
 		cmp = func(a, b any) int { return value.Compare(a, b) * dir }
 	}
 	return evalFunc(func(env *Env) (any, error) {
@@ -697,7 +751,7 @@ func compileSortArray(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		arr, ok := v.(bson.A)
 		if !ok {
-			return nil, mongoerr.Newf(2942504, "The input argument to $sortArray must be an array, but was of type: %s", typeName(v))
+			return nil, mongoerr.Newf(mongoerr.ErrSortArrayInputNotArray, "The input argument to $sortArray must be an array, but was of type: %s", typeName(v))
 		}
 		out := slices.Clone(arr)
 		slices.SortStableFunc(out, cmp)
@@ -706,7 +760,7 @@ func compileSortArray(name string, arg any, scope *Scope) (Expr, error) {
 }
 
 func sortDirection(v any) (int, bool) {
-	if !isNumeric(v) {
+	if !value.IsNumber(v) {
 		return 0, false
 	}
 	switch value.ToDouble(v) {
@@ -738,55 +792,51 @@ func sortKeyValue(v any, parts []string, dir int) any {
 	return r
 }
 
-// compileNArray builds the array forms of $firstN, $lastN, $maxN and $minN.
+// compileNArray builds the expression forms of $firstN, $lastN, $maxN and
+// $minN (ExpressionFromAccumulatorN in accumulator_multi.cpp): 'n' is
+// checked for each document before the input is read, the input must be
+// an array (null included), $minN and $maxN skip nullish elements.
 func compileNArray(name string, arg any, scope *Scope) (Expr, error) {
-	d, ok := arg.(bson.D)
-	if !ok {
-		return nil, mongoerr.Newf(5787801, "specification must be an object; found %s: %s", name, typeName(arg))
+	m, err := namedArgs(arg, scope, argSpec{
+		names: []string{"n", "input"},
+		notObject: func(arg any) error {
+			code := int32(mongoerr.ErrFirstLastNNotObject)
+			if name == "$minN" || name == "$maxN" {
+				code = mongoerr.ErrMinMaxNNotObject
+			}
+			return mongoerr.Newf(code, "specification must be an object; found %s: %s", name, FormatValue(arg))
+		},
+		unknown: func(f string) error {
+			return mongoerr.Newf(mongoerr.ErrAccumulatorNUnknownArgument, "Unknown argument for 'n' operator: %s", f)
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
-	var nE, inE Expr
-	for _, e := range d {
-		x, err := Compile(e.Value, scope)
-		if err != nil {
-			return nil, err
-		}
-		switch e.Key {
-		case "n":
-			nE = x
-		case "input":
-			inE = x
-		default:
-			return nil, mongoerr.Newf(5787901, "Unknown argument for 'n' operator: %s", e.Key)
-		}
-	}
+	nE, inE := m["n"], m["input"]
 	if nE == nil {
-		return nil, mongoerr.Newf(5787906, "Missing value for 'n'")
+		return nil, mongoerr.Newf(mongoerr.ErrAccumulatorNMissingN, "Missing value for 'n'")
 	}
 	if inE == nil {
-		return nil, mongoerr.Newf(5787907, "Missing value for 'input'")
+		return nil, mongoerr.Newf(mongoerr.ErrAccumulatorNMissingInput, "Missing value for 'input'")
 	}
 	return evalFunc(func(env *Env) (any, error) {
 		nv, err := nE.Eval(env)
 		if err != nil {
 			return nil, err
 		}
-		if !isIntegral64(nv) {
-			return nil, mongoerr.Newf(5787903, "Value for 'n' must be of integral type, but found %s", formatForMessage(nv))
+		n64, err := validateN(nv)
+		if err != nil {
+			return nil, err
 		}
-		n := asInt(nv)
-		if n <= 0 {
-			return nil, mongoerr.Newf(5787908, "'n' must be greater than 0, found %d", n)
-		}
+		n := int(min(n64, math.MaxInt32))
 		iv, err := inE.Eval(env)
 		if err != nil {
 			return nil, err
 		}
-		if nullish(iv) {
-			return nil, nil
-		}
 		arr, ok := iv.(bson.A)
 		if !ok {
-			return nil, mongoerr.Newf(5788200, "Input must be an array; found %s", typeName(iv))
+			return nil, mongoerr.New(mongoerr.ErrAccumulatorNInputNotArray, "Input must be an array")
 		}
 		switch name {
 		case "$firstN":

@@ -105,7 +105,7 @@ func compileObject(d bson.D, scope *Scope) (Expr, error) {
 	}
 	if strings.HasPrefix(d[0].Key, "$") {
 		if len(d) != 1 {
-			return nil, mongoerr.Newf(15983, "An object representing an expression must have exactly one field: %s", FormatValue(d))
+			return nil, mongoerr.Newf(mongoerr.ErrExpressionObjectNotOneField, "An object representing an expression must have exactly one field: %s", FormatValue(d))
 		}
 		return compileOperator(d[0].Key, d[0].Value, scope)
 	}
@@ -120,7 +120,7 @@ func compileObject(d bson.D, scope *Scope) (Expr, error) {
 		}
 		for _, f := range fields {
 			if f.name == e.Key {
-				return nil, mongoerr.Newf(16406, "duplicate field name specified in object literal: %s", FormatValue(d))
+				return nil, mongoerr.Newf(mongoerr.ErrObjectLiteralDuplicateField, "duplicate field name specified in object literal: %s", FormatValue(d))
 			}
 		}
 		x, err := Compile(e.Value, scope)
@@ -150,7 +150,7 @@ func validateObjectFieldName(name string) error {
 		return err
 	}
 	if strings.Contains(name, ".") {
-		return mongoerr.New(16412, "FieldPath field names may not contain '.'. Consider using $getField or $setField.")
+		return mongoerr.New(mongoerr.ErrObjectLiteralDottedField, "FieldPath field names may not contain '.'. Consider using $getField or $setField.")
 	}
 	return nil
 }
@@ -206,7 +206,7 @@ func compileFixed(name string, arg any, scope *Scope, n int) ([]Expr, error) {
 		return nil, err
 	}
 	if len(args) != n {
-		return nil, mongoerr.Newf(16020, "Expression %s takes exactly %d arguments. %d were passed in.", name, n, len(args))
+		return nil, mongoerr.Newf(mongoerr.ErrExpressionArgumentCount, "Expression %s takes exactly %d arguments. %d were passed in.", name, n, len(args))
 	}
 	return args, nil
 }
@@ -217,7 +217,7 @@ func compileRanged(name string, arg any, scope *Scope, lo, hi int) ([]Expr, erro
 		return nil, err
 	}
 	if len(args) < lo || len(args) > hi {
-		return nil, mongoerr.Newf(28667, "Expression %s takes at least %d arguments, and at most %d, but %d were passed in.", name, lo, hi, len(args))
+		return nil, mongoerr.Newf(mongoerr.ErrExpressionArgumentRange, "Expression %s takes at least %d arguments, and at most %d, but %d were passed in.", name, lo, hi, len(args))
 	}
 	return args, nil
 }

@@ -8,31 +8,24 @@ import (
 
 func compileCond(name string, arg any, scope *Scope) (Expr, error) {
 	var ifE, thenE, elseE Expr
-	if d, ok := arg.(bson.D); ok {
-		var set [3]bool
-		for _, e := range d {
-			x, err := Compile(e.Value, scope)
-			if err != nil {
-				return nil, err
-			}
-			switch e.Key {
-			case "if":
-				ifE, set[0] = x, true
-			case "then":
-				thenE, set[1] = x, true
-			case "else":
-				elseE, set[2] = x, true
-			default:
-				return nil, mongoerr.Newf(17083, "Unrecognized parameter to $cond: %s", e.Key)
-			}
+	if _, ok := arg.(bson.D); ok {
+		m, err := namedArgs(arg, scope, argSpec{
+			names: []string{"if", "then", "else"},
+			unknown: func(f string) error {
+				return mongoerr.Newf(mongoerr.ErrCondUnknownArgument, "Unrecognized parameter to $cond: %s", f)
+			},
+		})
+		if err != nil {
+			return nil, err
 		}
+		ifE, thenE, elseE = m["if"], m["then"], m["else"]
 		switch {
-		case !set[0]:
-			return nil, mongoerr.New(17080, "Missing 'if' parameter to $cond")
-		case !set[1]:
-			return nil, mongoerr.New(17081, "Missing 'then' parameter to $cond")
-		case !set[2]:
-			return nil, mongoerr.New(17082, "Missing 'else' parameter to $cond")
+		case ifE == nil:
+			return nil, mongoerr.New(mongoerr.ErrCondMissingIf, "Missing 'if' parameter to $cond")
+		case thenE == nil:
+			return nil, mongoerr.New(mongoerr.ErrCondMissingThen, "Missing 'then' parameter to $cond")
+		case elseE == nil:
+			return nil, mongoerr.New(mongoerr.ErrCondMissingElse, "Missing 'else' parameter to $cond")
 		}
 	} else {
 		args, err := compileFixed(name, arg, scope, 3)
@@ -59,7 +52,7 @@ func compileIfNull(name string, arg any, scope *Scope) (Expr, error) {
 		return nil, err
 	}
 	if len(args) < 2 {
-		return nil, mongoerr.Newf(1257300, "$ifNull needs at least two arguments, had: %d", len(args))
+		return nil, mongoerr.Newf(mongoerr.ErrIfNullArgumentCount, "$ifNull needs at least two arguments, had: %d", len(args))
 	}
 	return evalFunc(func(env *Env) (any, error) {
 		for i, a := range args {
@@ -78,7 +71,7 @@ func compileIfNull(name string, arg any, scope *Scope) (Expr, error) {
 func compileSwitch(name string, arg any, scope *Scope) (Expr, error) {
 	d, ok := arg.(bson.D)
 	if !ok {
-		return nil, mongoerr.Newf(40060, "$switch requires an object as an argument, found: %s", typeName(arg))
+		return nil, mongoerr.Newf(mongoerr.ErrSwitchArgumentNotObject, "$switch requires an object as an argument, found: %s", typeName(arg))
 	}
 	type branch struct{ cond, then Expr }
 	var branches []branch
@@ -88,33 +81,33 @@ func compileSwitch(name string, arg any, scope *Scope) (Expr, error) {
 		case "branches":
 			arr, ok := e.Value.(bson.A)
 			if !ok {
-				return nil, mongoerr.Newf(40061, "$switch expected an array for 'branches', found: %s", typeName(e.Value))
+				return nil, mongoerr.Newf(mongoerr.ErrSwitchBranchesNotArray, "$switch expected an array for 'branches', found: %s", typeName(e.Value))
 			}
 			for _, b := range arr {
 				bd, ok := b.(bson.D)
 				if !ok {
-					return nil, mongoerr.Newf(40062, "$switch expected each branch to be an object, found: %s", typeName(b))
+					return nil, mongoerr.Newf(mongoerr.ErrSwitchBranchNotObject, "$switch expected each branch to be an object, found: %s", typeName(b))
 				}
 				var br branch
 				for _, f := range bd {
+					if f.Key != "case" && f.Key != "then" {
+						return nil, mongoerr.Newf(mongoerr.ErrSwitchBranchUnknownArgument, "$switch found an unknown argument to a branch: %s", f.Key)
+					}
 					x, err := Compile(f.Value, scope)
 					if err != nil {
 						return nil, err
 					}
-					switch f.Key {
-					case "case":
+					if f.Key == "case" {
 						br.cond = x
-					case "then":
+					} else {
 						br.then = x
-					default:
-						return nil, mongoerr.Newf(40063, "$switch found an unknown argument to a branch: %s", f.Key)
 					}
 				}
 				if br.cond == nil {
-					return nil, mongoerr.New(40064, "$switch requires each branch have a 'case' expression")
+					return nil, mongoerr.New(mongoerr.ErrSwitchBranchMissingCase, "$switch requires each branch have a 'case' expression")
 				}
 				if br.then == nil {
-					return nil, mongoerr.New(40065, "$switch requires each branch have a 'then' expression.")
+					return nil, mongoerr.New(mongoerr.ErrSwitchBranchMissingThen, "$switch requires each branch have a 'then' expression.")
 				}
 				branches = append(branches, br)
 			}
@@ -125,11 +118,31 @@ func compileSwitch(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			def = x
 		default:
-			return nil, mongoerr.Newf(40067, "$switch found an unknown argument: %s", e.Key)
+			return nil, mongoerr.Newf(mongoerr.ErrSwitchUnknownArgument, "$switch found an unknown argument: %s", e.Key)
 		}
 	}
-	if len(branches) == 0 {
-		return nil, mongoerr.New(40068, "$switch requires at least one branch.")
+	if scope.fold {
+		// ExpressionSwitch::optimize: a constant false case is dropped, a
+		// constant true one becomes the default and ends the branches.
+		kept := branches[:0:0]
+		for _, b := range branches {
+			c, ok := IsConstant(b.cond)
+			if !ok {
+				kept = append(kept, b)
+				continue
+			}
+			if IsTrue(c) {
+				def = b.then
+				break
+			}
+		}
+		branches = kept
+		if len(branches) == 0 {
+			if def == nil {
+				return nil, mongoerr.New(mongoerr.ErrSwitchAllCasesFalse, optimizeContext+"Cannot execute a switch statement where all the cases evaluate to false without a default")
+			}
+			return def, nil
+		}
 	}
 	return evalFunc(func(env *Env) (any, error) {
 		for _, b := range branches {
@@ -142,7 +155,7 @@ func compileSwitch(name string, arg any, scope *Scope) (Expr, error) {
 			}
 		}
 		if def == nil {
-			return nil, mongoerr.New(40066, "$switch could not find a matching branch for an input, and no default was specified.")
+			return nil, mongoerr.New(mongoerr.ErrSwitchNoMatch, "$switch could not find a matching branch for an input, and no default was specified.")
 		}
 		return def.Eval(env)
 	}), nil

@@ -24,7 +24,7 @@ func dateOf(v any) (int64, error) {
 	case bson.ObjectID:
 		return x.Timestamp().Unix() * 1000, nil
 	}
-	return 0, mongoerr.Newf(16006, "can't convert from BSON type %s to Date", typeName(v))
+	return 0, mongoerr.Newf(mongoerr.ErrCoerceToDateFailed, "can't convert from BSON type %s to Date", typeName(v))
 }
 
 func timeOf(ms int64, loc *time.Location) time.Time {
@@ -34,7 +34,7 @@ func timeOf(ms int64, loc *time.Location) time.Time {
 // ParseTimezone resolves an Olson identifier or a UTC offset ("+05:30",
 // "-0800", "+03").
 func ParseTimezone(s string) (*time.Location, error) {
-	bad := mongoerr.Newf(40485, "unrecognized time zone identifier: \"%s\"", s)
+	bad := mongoerr.Newf(mongoerr.ErrUnknownTimeZone, "unrecognized time zone identifier: \"%s\"", s)
 	if s == "" {
 		return nil, bad
 	}
@@ -91,7 +91,34 @@ type namedLoc struct {
 	loc  *time.Location
 }
 
-func newTZ(e Expr) (*tzExpr, error) {
+// dateTruncBinSize is convertDateTruncBinSizeValue.
+func dateTruncBinSize(v any) (int64, error) {
+	if !value.Integral64Bit(v) {
+		return 0, mongoerr.Newf(mongoerr.ErrDateTruncBinSizeNotInt, "$dateTrunc requires 'binSize' to be a 64-bit integer, but got value '%s' of type %s", formatValue(v), typeName(v))
+	}
+	n, _ := value.CoerceToLong(v)
+	if n <= 0 {
+		return 0, mongoerr.Newf(mongoerr.ErrDateTruncBinSizeNotPositive, "$dateTrunc requires 'binSize' to be greater than 0, but got value %d", n)
+	}
+	return n, nil
+}
+
+// checkConstantArg applies an argument's check when the argument is a
+// non-null constant, as the date operators' optimize() parses a constant
+// unit, startOfWeek and binSize once: a bad one fails the pipeline's
+// optimization.
+func checkConstantArg(scope *Scope, e Expr, check func(any) error) error {
+	v, ok := IsConstant(e)
+	if !ok || nullish(v) {
+		return nil
+	}
+	return scope.optimizationError(check(v))
+}
+
+// newTZ prepares a timezone argument. A constant one is parsed now, as
+// the operators' optimize() does, so a bad one fails the pipeline's
+// optimization, with the operator's context when it adds one.
+func newTZ(scope *Scope, e Expr, context string) (*tzExpr, error) {
 	tz := &tzExpr{e: e}
 	if e == nil {
 		tz.fixed = time.UTC
@@ -101,7 +128,10 @@ func newTZ(e Expr) (*tzExpr, error) {
 		if s, ok := c.v.(string); ok {
 			loc, err := ParseTimezone(s)
 			if err != nil {
-				return nil, err
+				if context != "" {
+					err = withContext(err, context)
+				}
+				return nil, scope.optimizationError(err)
 			}
 			tz.fixed = loc
 		}
@@ -122,7 +152,7 @@ func (t *tzExpr) eval(env *Env) (*time.Location, bool, error) {
 	}
 	s, ok := v.(string)
 	if !ok {
-		return nil, false, mongoerr.Newf(40517, "timezone must evaluate to a string, found %s", typeName(v))
+		return nil, false, mongoerr.Newf(mongoerr.ErrTimeZoneNotString, "timezone must evaluate to a string, found %s", typeName(v))
 	}
 	if l := t.last.Load(); l != nil && l.name == s {
 		return l.loc, true, nil
@@ -154,15 +184,15 @@ func compileDatePart(name string, arg any, scope *Scope) (Expr, error) {
 			case "timezone":
 				tzSpec, haveTZ = e.Value, true
 			default:
-				return nil, mongoerr.Newf(40535, "unrecognized option to %s: \"%s\"", name, e.Key)
+				return nil, mongoerr.Newf(mongoerr.ErrDateOperatorUnknownOption, "unrecognized option to %s: \"%s\"", name, e.Key)
 			}
 		}
 		if !haveDate {
-			return nil, mongoerr.Newf(40539, "missing 'date' argument to %s, provided: %s", name, FormatValue(a))
+			return nil, mongoerr.Newf(mongoerr.ErrDateOperatorMissingDate, "missing 'date' argument to %s, provided: %s: %s", name, name, FormatValue(a))
 		}
 	case bson.A:
 		if len(a) != 1 {
-			return nil, mongoerr.Newf(40536, "%s accepts exactly one argument if given an array, but was given %d", name, len(a))
+			return nil, mongoerr.Newf(mongoerr.ErrDateOperatorArrayLength, "%s accepts exactly one argument if given an array, but was given %d", name, len(a))
 		}
 		dateSpec = a[0]
 	default:
@@ -178,7 +208,7 @@ func compileDatePart(name string, arg any, scope *Scope) (Expr, error) {
 			return nil, err
 		}
 	}
-	tz, err := newTZ(tzE)
+	tz, err := newTZ(scope, tzE, "")
 	if err != nil {
 		return nil, err
 	}
@@ -255,11 +285,11 @@ func validateDateFormat(f string) error {
 			continue
 		}
 		if i+1 >= len(f) {
-			return mongoerr.New(18535, "Unmatched '%' at end of format string")
+			return mongoerr.New(mongoerr.ErrDateFormatUnmatchedPercent, "Unmatched '%' at end of format string")
 		}
 		i++
 		if !strings.ContainsRune("bBdGHjLmMSuUVwYzZ%", rune(f[i])) {
-			return mongoerr.Newf(18536, "Invalid format character '%%%c' in format string", f[i])
+			return mongoerr.Newf(mongoerr.ErrDateFormatInvalidCharacter, "Invalid format character '%%%c' in format string", f[i])
 		}
 	}
 	return nil
@@ -272,7 +302,7 @@ func FormatDate(ms int64, format string, loc *time.Location) (string, error) {
 	var rangeErr error
 	pad := func(n, w int) {
 		if n < 0 || n > 9999 {
-			rangeErr = mongoerr.Newf(18537, "Could not convert date to string: date component was outside the supported range of 0-9999: %d", n)
+			rangeErr = mongoerr.Newf(mongoerr.ErrDateFormatYearOutOfRange, "Could not convert date to string: date component was outside the supported range of 0-9999: %d", n)
 			return
 		}
 		s := strconv.Itoa(n)
@@ -337,7 +367,7 @@ func FormatDate(ms int64, format string, loc *time.Location) (string, error) {
 		case '%':
 			sb.WriteByte('%')
 		default:
-			return "", mongoerr.Newf(18536, "Invalid format character '%%%c' in format string", format[i])
+			return "", mongoerr.Newf(mongoerr.ErrDateFormatInvalidCharacter, "Invalid format character '%%%c' in format string", format[i])
 		}
 		if rangeErr != nil {
 			return "", rangeErr
@@ -351,40 +381,21 @@ func FormatDate(ms int64, format string, loc *time.Location) (string, error) {
 }
 
 func compileDateToString(name string, arg any, scope *Scope) (Expr, error) {
-	d, ok := arg.(bson.D)
-	if !ok {
-		return nil, mongoerr.New(18629, "$dateToString only supports an object as its argument")
+	m, err := namedArgs(arg, scope, argSpec{
+		names:     []string{"date", "format", "timezone", "onNull"},
+		notObject: fixedError(mongoerr.ErrDateToStringArgumentNotObject, "$dateToString only supports an object as its argument"),
+		unknown: func(f string) error {
+			return mongoerr.Newf(mongoerr.ErrDateToStringUnknownArgument, "Unrecognized argument to $dateToString: %s", f)
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
-	var date, format, tzE, onNull Expr
-	for _, e := range d {
-		x, err := Compile(e.Value, scope)
-		if err != nil {
-			return nil, err
-		}
-		switch e.Key {
-		case "date":
-			date = x
-		case "format":
-			format = x
-		case "timezone":
-			tzE = x
-		case "onNull":
-			onNull = x
-		default:
-			return nil, mongoerr.Newf(18534, "Unrecognized argument to $dateToString: %s", e.Key)
-		}
-	}
+	date, format, tzE, onNull := m["date"], m["format"], m["timezone"], m["onNull"]
 	if date == nil {
-		return nil, mongoerr.New(18628, "Missing 'date' parameter to $dateToString")
+		return nil, mongoerr.New(mongoerr.ErrDateToStringMissingDate, "Missing 'date' parameter to $dateToString")
 	}
-	if c, ok := format.(constant); ok {
-		if s, ok := c.v.(string); ok {
-			if err := validateDateFormat(s); err != nil {
-				return nil, err
-			}
-		}
-	}
-	tz, err := newTZ(tzE)
+	tz, err := newTZ(scope, tzE, "")
 	if err != nil {
 		return nil, err
 	}
@@ -401,7 +412,7 @@ func compileDateToString(name string, arg any, scope *Scope) (Expr, error) {
 			if !nullish(fv) {
 				s, ok := fv.(string)
 				if !ok {
-					return nil, mongoerr.Newf(18533, "$dateToString requires that 'format' be a string, found: %s with value %s", typeName(fv), formatValue(fv))
+					return nil, mongoerr.Newf(mongoerr.ErrDateToStringFormatNotString, "$dateToString requires that 'format' be a string, found: %s with value %s", typeName(fv), formatValue(fv))
 				}
 				if err := validateDateFormat(s); err != nil {
 					return nil, err
@@ -440,31 +451,21 @@ func compileDateToString(name string, arg any, scope *Scope) (Expr, error) {
 }
 
 func compileDateToParts(name string, arg any, scope *Scope) (Expr, error) {
-	d, ok := arg.(bson.D)
-	if !ok {
-		return nil, mongoerr.New(40524, "$dateToParts only supports an object as its argument")
+	m, err := namedArgs(arg, scope, argSpec{
+		names:     []string{"date", "timezone", "iso8601"},
+		notObject: fixedError(mongoerr.ErrDateToPartsArgumentNotObject, "$dateToParts only supports an object as its argument"),
+		unknown: func(f string) error {
+			return mongoerr.Newf(mongoerr.ErrDateToPartsUnknownArgument, "Unrecognized argument to $dateToParts: %s", f)
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
-	var date, tzE, iso Expr
-	for _, e := range d {
-		x, err := Compile(e.Value, scope)
-		if err != nil {
-			return nil, err
-		}
-		switch e.Key {
-		case "date":
-			date = x
-		case "timezone":
-			tzE = x
-		case "iso8601":
-			iso = x
-		default:
-			return nil, mongoerr.Newf(40520, "Unrecognized argument to $dateToParts: %s", e.Key)
-		}
-	}
+	date, tzE, iso := m["date"], m["timezone"], m["iso8601"]
 	if date == nil {
-		return nil, mongoerr.New(40522, "Missing 'date' parameter to $dateToParts")
+		return nil, mongoerr.New(mongoerr.ErrDateToPartsMissingDate, "Missing 'date' parameter to $dateToParts")
 	}
-	tz, err := newTZ(tzE)
+	tz, err := newTZ(scope, tzE, "")
 	if err != nil {
 		return nil, err
 	}
@@ -488,7 +489,7 @@ func compileDateToParts(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			b, ok := iv.(bool)
 			if !ok {
-				return nil, mongoerr.Newf(40521, "iso8601 must evaluate to a bool, found %s", typeName(iv))
+				return nil, mongoerr.Newf(mongoerr.ErrDateToPartsIso8601NotBool, "iso8601 must evaluate to a bool, found %s", typeName(iv))
 			}
 			useISO = b
 		}
@@ -523,40 +524,29 @@ func compileDateToParts(name string, arg any, scope *Scope) (Expr, error) {
 }
 
 func compileDateFromParts(name string, arg any, scope *Scope) (Expr, error) {
-	d, ok := arg.(bson.D)
-	if !ok {
-		return nil, mongoerr.New(40519, "$dateFromParts only supports an object as its argument")
-	}
 	fields := []string{"year", "month", "day", "hour", "minute", "second", "millisecond", "isoWeekYear", "isoWeek", "isoDayOfWeek", "timezone"}
-	exprs := map[string]Expr{}
-	for _, e := range d {
-		known := false
-		for _, f := range fields {
-			if f == e.Key {
-				known = true
-			}
-		}
-		if !known {
-			return nil, mongoerr.Newf(40518, "Unrecognized argument to $dateFromParts: %s", e.Key)
-		}
-		x, err := Compile(e.Value, scope)
-		if err != nil {
-			return nil, err
-		}
-		exprs[e.Key] = x
+	exprs, err := namedArgs(arg, scope, argSpec{
+		names:     fields,
+		notObject: fixedError(mongoerr.ErrDateFromPartsArgumentNotObject, "$dateFromParts only supports an object as its argument"),
+		unknown: func(f string) error {
+			return mongoerr.Newf(mongoerr.ErrDateFromPartsUnknownArgument, "Unrecognized argument to $dateFromParts: %s", f)
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
 	_, hasYear := exprs["year"]
 	_, hasISOYear := exprs["isoWeekYear"]
 	if !hasYear && !hasISOYear {
-		return nil, mongoerr.New(40516, "$dateFromParts requires either 'year' or 'isoWeekYear' to be present")
+		return nil, mongoerr.New(mongoerr.ErrDateFromPartsNoYear, "$dateFromParts requires either 'year' or 'isoWeekYear' to be present")
 	}
 	if hasYear && (exprs["isoWeekYear"] != nil || exprs["isoWeek"] != nil || exprs["isoDayOfWeek"] != nil) {
-		return nil, mongoerr.New(40489, "$dateFromParts does not allow mixing natural dates with ISO dates")
+		return nil, mongoerr.New(mongoerr.ErrDateFromPartsNaturalWithIso, "$dateFromParts does not allow mixing natural dates with ISO dates")
 	}
 	if hasISOYear && (exprs["year"] != nil || exprs["month"] != nil || exprs["day"] != nil) {
-		return nil, mongoerr.New(40525, "$dateFromParts does not allow mixing ISO dates with natural dates")
+		return nil, mongoerr.New(mongoerr.ErrDateFromPartsIsoWithNatural, "$dateFromParts does not allow mixing ISO dates with natural dates")
 	}
-	tz, err := newTZ(exprs["timezone"])
+	tz, err := newTZ(scope, exprs["timezone"], "")
 	if err != nil {
 		return nil, err
 	}
@@ -580,27 +570,27 @@ func compileDateFromParts(name string, arg any, scope *Scope) (Expr, error) {
 			if nullish(v) {
 				return nil, nil
 			}
-			if !isIntegral64(v) {
-				return nil, mongoerr.Newf(40515, "'%s' must evaluate to an integer, found %s with value %s", f, typeName(v), formatValue(v))
+			if !value.Integral64Bit(v) {
+				return nil, mongoerr.Newf(mongoerr.ErrDateFromPartsPartNotInt, "'%s' must evaluate to an integer, found %s with value %s", f, typeName(v), formatValue(v))
 			}
-			n := asInt(v)
+			n, _ := value.CoerceToLong(v)
 			switch f {
 			case "year":
 				if n < 1 || n > 9999 {
-					return nil, mongoerr.Newf(40523, "'year' must evaluate to an integer in the range 1 to 9999, found %d", n)
+					return nil, mongoerr.Newf(mongoerr.ErrDateFromPartsYearOutOfRange, "'year' must evaluate to an integer in the range 1 to 9999, found %d", n)
 				}
 			case "isoWeekYear":
 				if n < 1 || n > 9999 {
-					return nil, mongoerr.Newf(31095, "'isoWeekYear' must evaluate to an integer in the range 1 to 9999, found %d", n)
+					return nil, mongoerr.Newf(mongoerr.ErrDateFromPartsIsoWeekYearOutOfRange, "'isoWeekYear' must evaluate to an integer in the range 1 to 9999, found %d", n)
 				}
 			case "second", "millisecond":
 				// Seconds and milliseconds carry over without a bound.
 			default:
 				if n < -32768 || n > 32767 {
-					return nil, mongoerr.Newf(31034, "'%s' must evaluate to a value in the range [-32768, 32767]; value %d is not in range", f, n)
+					return nil, mongoerr.Newf(mongoerr.ErrDateFromPartsPartOutOfRange, "'%s' must evaluate to a value in the range [-32768, 32767]; value %d is not in range", f, n)
 				}
 			}
-			vals[f] = n
+			vals[f] = int(n)
 		}
 		loc, ok, err := tz.eval(env)
 		if err != nil || !ok {
@@ -686,7 +676,7 @@ func goLayout(f string) (string, error) {
 			continue
 		}
 		if i+1 >= len(f) {
-			return "", mongoerr.New(18535, "Unmatched '%' at end of format string")
+			return "", mongoerr.New(mongoerr.ErrDateFormatUnmatchedPercent, "Unmatched '%' at end of format string")
 		}
 		i++
 		switch f[i] {
@@ -713,42 +703,30 @@ func goLayout(f string) (string, error) {
 		case '%':
 			sb.WriteByte('%')
 		default:
-			return "", mongoerr.Newf(18536, "Invalid format character '%%%c' in format string", f[i])
+			return "", mongoerr.Newf(mongoerr.ErrDateFormatInvalidCharacter, "Invalid format character '%%%c' in format string", f[i])
 		}
 	}
 	return sb.String(), nil
 }
 
 func compileDateFromString(name string, arg any, scope *Scope) (Expr, error) {
-	d, ok := arg.(bson.D)
-	if !ok {
-		return nil, mongoerr.Newf(40540, "$dateFromString only supports an object as an argument, found: %s", typeName(arg))
+	m, err := namedArgs(arg, scope, argSpec{
+		names: []string{"dateString", "format", "timezone", "onNull", "onError"},
+		notObject: func(arg any) error {
+			return mongoerr.Newf(mongoerr.ErrDateFromStringArgumentNotObject, "$dateFromString only supports an object as an argument, found: %s", typeName(arg))
+		},
+		unknown: func(f string) error {
+			return mongoerr.Newf(mongoerr.ErrDateFromStringUnknownArgument, "Unrecognized argument to $dateFromString: %s", f)
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
-	var ds, format, tzE, onNull, onError Expr
-	for _, e := range d {
-		x, err := Compile(e.Value, scope)
-		if err != nil {
-			return nil, err
-		}
-		switch e.Key {
-		case "dateString":
-			ds = x
-		case "format":
-			format = x
-		case "timezone":
-			tzE = x
-		case "onNull":
-			onNull = x
-		case "onError":
-			onError = x
-		default:
-			return nil, mongoerr.Newf(40541, "Unrecognized argument to $dateFromString: %s", e.Key)
-		}
-	}
+	ds, format, tzE, onNull, onError := m["dateString"], m["format"], m["timezone"], m["onNull"], m["onError"]
 	if ds == nil {
-		return nil, mongoerr.New(40542, "Missing 'dateString' parameter to $dateFromString")
+		return nil, mongoerr.New(mongoerr.ErrDateFromStringMissingDateString, "Missing 'dateString' parameter to $dateFromString")
 	}
-	tz, err := newTZ(tzE)
+	tz, err := newTZ(scope, tzE, "")
 	if err != nil {
 		return nil, err
 	}
@@ -764,7 +742,7 @@ func compileDateFromString(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			s, ok := fv.(string)
 			if !ok {
-				return nil, mongoerr.Newf(40684, "$dateFromString requires that 'format' be a string, found: %s with value %s", typeName(fv), formatValue(fv))
+				return nil, mongoerr.Newf(mongoerr.ErrDateFromStringFormatNotString, "$dateFromString requires that 'format' be a string, found: %s with value %s", typeName(fv), formatValue(fv))
 			}
 			f = s
 		}
@@ -804,7 +782,7 @@ func compileDateFromString(name string, arg any, scope *Scope) (Expr, error) {
 func timeUnit(op string, v any) (string, error) {
 	s, ok := v.(string)
 	if !ok {
-		return "", mongoerr.Newf(5439013, "%s requires 'unit' to be a string, but got %s", op, typeName(v))
+		return "", mongoerr.Newf(mongoerr.ErrDateUnitNotString, "%s requires 'unit' to be a string, but got %s", op, typeName(v))
 	}
 	switch s {
 	case "year", "quarter", "month", "week", "day", "hour", "minute", "second", "millisecond":
@@ -816,13 +794,13 @@ func timeUnit(op string, v any) (string, error) {
 func dayOfWeekArg(op string, v any) (time.Weekday, error) {
 	s, ok := v.(string)
 	if !ok {
-		return 0, mongoerr.Newf(5439015, "%s requires 'startOfWeek' to be a string, but got %s", op, typeName(v))
+		return 0, mongoerr.Newf(mongoerr.ErrStartOfWeekNotString, "%s requires 'startOfWeek' to be a string, but got %s", op, typeName(v))
 	}
 	names := map[string]time.Weekday{"sunday": 0, "sun": 0, "monday": 1, "mon": 1, "tuesday": 2, "tue": 2, "wednesday": 3, "wed": 3,
 		"thursday": 4, "thu": 4, "friday": 5, "fri": 5, "saturday": 6, "sat": 6}
 	w, ok := names[strings.ToLower(s)]
 	if !ok {
-		return 0, mongoerr.Newf(5439016, "%s parameter 'startOfWeek' value cannot be recognized as a day of a week: %s", op, s)
+		return 0, mongoerr.Newf(mongoerr.ErrStartOfWeekUnknown, "%s parameter 'startOfWeek' value cannot be recognized as a day of a week: %s", op, s)
 	}
 	return w, nil
 }
@@ -837,15 +815,30 @@ func floorDiv(a, b int64) int64 {
 
 var unitDurations = map[string]int64{"hour": 3600000, "minute": 60000, "second": 1000, "millisecond": 1}
 
-// TruncateDate is $dateTrunc's binning, anchored at 2000-01-01T00:00 in
-// the timezone as mongod does.
-func TruncateDate(ms int64, unit string, binSize int64, loc *time.Location, startOfWeek time.Weekday) int64 {
+// TruncateDate is $dateTrunc's binning (date_time_support.cpp's
+// truncateDate), anchored at 2000-01-01T00:00 in the timezone, with its
+// overflow checks.
+func TruncateDate(ms int64, unit string, binSize int64, loc *time.Location, startOfWeek time.Weekday) (int64, error) {
+	overflowed := func(code int32) error { return mongoerr.New(code, "dateTrunc overflowed") }
 	ref := time.Date(2000, 1, 1, 0, 0, 0, 0, loc)
 	if d, ok := unitDurations[unit]; ok {
-		if unit == "millisecond" || unit == "second" || unit == "minute" || unit == "hour" {
-			step := d * binSize
-			return ref.UnixMilli() + floorDiv(ms-ref.UnixMilli(), step)*step
+		step, over := mulOverflows(d, binSize)
+		if over {
+			return 0, overflowed(mongoerr.ErrDateTruncBinSizeOverflow)
 		}
+		refMs := ref.UnixMilli()
+		if (refMs < 0 && ms > math.MaxInt64+refMs) || (refMs > 0 && ms < math.MinInt64+refMs) {
+			return 0, overflowed(mongoerr.ErrDateTruncShiftOverflow)
+		}
+		shifted := ms - refMs
+		rem := shifted % step
+		if rem < 0 {
+			rem += step
+		}
+		return ms - rem, nil
+	}
+	if binSize > 100_000_000_000 {
+		return 0, mongoerr.New(mongoerr.ErrDateTruncBinSizeUnsupported, "dateTrunc unsupported binSize value")
 	}
 	t := timeOf(ms, loc)
 	switch unit {
@@ -860,7 +853,7 @@ func TruncateDate(ms int64, unit string, binSize int64, loc *time.Location, star
 		}
 		bin := floorDiv(days-refShift, step)*step + refShift
 		y, m, dd := civilFromDays(bin + daysFromCivil(2000, 1, 1))
-		return time.Date(y, time.Month(m), dd, 0, 0, 0, 0, loc).UnixMilli()
+		return time.Date(y, time.Month(m), dd, 0, 0, 0, 0, loc).UnixMilli(), nil
 	case "month", "quarter", "year":
 		months := int64((t.Year()-2000)*12 + int(t.Month()) - 1)
 		step := binSize
@@ -873,9 +866,9 @@ func TruncateDate(ms int64, unit string, binSize int64, loc *time.Location, star
 		bin := floorDiv(months, step) * step
 		y := 2000 + int(floorDiv(bin, 12))
 		m := int(bin - floorDiv(bin, 12)*12)
-		return time.Date(y, time.Month(m+1), 1, 0, 0, 0, 0, loc).UnixMilli()
+		return time.Date(y, time.Month(m+1), 1, 0, 0, 0, 0, loc).UnixMilli(), nil
 	}
-	return ms
+	return ms, nil
 }
 
 // daysFromCivil counts days since 1970-01-01 (Howard Hinnant's algorithm).
@@ -916,47 +909,35 @@ func civilFromDays(z int64) (int, int, int) {
 	return int(y), int(m), int(d)
 }
 
-// namedArgs compiles an operator's named arguments, failing on unknown
-// names with mongod's per-operator message.
-func namedArgs(name string, arg any, scope *Scope, allowed []string, notObjCode, unknownCode int32) (map[string]Expr, error) {
-	d, ok := arg.(bson.D)
-	if !ok {
-		return nil, mongoerr.Newf(notObjCode, "%s only supports an object as its argument", name)
-	}
-	out := map[string]Expr{}
-	for _, e := range d {
-		known := false
-		for _, a := range allowed {
-			if a == e.Key {
-				known = true
-			}
-		}
-		if !known {
-			return nil, mongoerr.Newf(unknownCode, "Unrecognized argument to %s: %s", name, e.Key)
-		}
-		x, err := Compile(e.Value, scope)
-		if err != nil {
-			return nil, err
-		}
-		out[e.Key] = x
-	}
-	return out, nil
-}
-
 func compileDateTrunc(name string, arg any, scope *Scope) (Expr, error) {
-	m, err := namedArgs(name, arg, scope, []string{"date", "unit", "binSize", "timezone", "startOfWeek"}, 5439007, 5439008)
+	m, err := namedArgs(arg, scope, argSpec{
+		names:     []string{"date", "unit", "binSize", "timezone", "startOfWeek"},
+		notObject: fixedError(mongoerr.ErrDateTruncArgumentNotObject, "$dateTrunc only supports an object as its argument"),
+		unknown: func(f string) error {
+			return mongoerr.Newf(mongoerr.ErrDateTruncUnknownArgument, "Unrecognized argument to $dateTrunc: %s. Expected arguments are date, unit, and optionally, binSize, timezone, startOfWeek", f)
+		},
+	})
 	if err != nil {
 		return nil, err
 	}
 	if m["date"] == nil {
-		return nil, mongoerr.New(5439009, "Missing 'date' parameter to $dateTrunc")
+		return nil, mongoerr.New(mongoerr.ErrDateTruncMissingDate, "Missing 'date' parameter to $dateTrunc")
 	}
 	if m["unit"] == nil {
-		return nil, mongoerr.New(5439010, "Missing 'unit' parameter to $dateTrunc")
+		return nil, mongoerr.New(mongoerr.ErrDateTruncMissingUnit, "Missing 'unit' parameter to $dateTrunc")
 	}
-	tz, err := newTZ(m["timezone"])
+	if err := checkConstantArg(scope, m["unit"], func(v any) error { _, err := timeUnit(name, v); return err }); err != nil {
+		return nil, err
+	}
+	if err := checkConstantArg(scope, m["startOfWeek"], func(v any) error { _, err := dayOfWeekArg(name, v); return err }); err != nil {
+		return nil, err
+	}
+	tz, err := newTZ(scope, m["timezone"], "$dateTrunc parameter 'timezone' value parsing failed")
 	if err != nil {
-		return nil, withContext(err, "$dateTrunc parameter 'timezone' value parsing failed")
+		return nil, err
+	}
+	if err := checkConstantArg(scope, m["binSize"], func(v any) error { _, err := dateTruncBinSize(v); return err }); err != nil {
+		return nil, err
 	}
 	return evalFunc(func(env *Env) (any, error) {
 		dv, err := m["date"].Eval(env)
@@ -969,12 +950,8 @@ func compileDateTrunc(name string, arg any, scope *Scope) (Expr, error) {
 			if err != nil || nullish(bv) {
 				return nil, err
 			}
-			if !isIntegral64(bv) {
-				return nil, mongoerr.Newf(5439017, "$dateTrunc requires 'binSize' to be a 64-bit integer, but got value '%s' of type %s", formatValue(bv), typeName(bv))
-			}
-			bin, _ = coerceToLong(bv)
-			if bin <= 0 {
-				return nil, mongoerr.Newf(5439018, "$dateTrunc requires 'binSize' to be greater than 0, but got value %d", bin)
+			if bin, err = dateTruncBinSize(bv); err != nil {
+				return nil, err
 			}
 		}
 		uv, err := m["unit"].Eval(env)
@@ -1001,9 +978,13 @@ func compileDateTrunc(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		ms, err := dateOf(dv)
 		if err != nil {
-			return nil, mongoerr.Newf(5166307, "$dateTrunc requires 'date' to be a date, but got %s", typeName(dv))
+			return nil, mongoerr.Newf(mongoerr.ErrDateArgumentNotDate, "$dateTrunc requires 'date' to be a date, but got %s", typeName(dv))
 		}
-		return bson.DateTime(TruncateDate(ms, unit, bin, loc, sow)), nil
+		r, err := TruncateDate(ms, unit, bin, loc, sow)
+		if err != nil {
+			return nil, err
+		}
+		return bson.DateTime(r), nil
 	}), nil
 }
 
@@ -1016,49 +997,82 @@ func withContext(err error, context string) error {
 	return err
 }
 
-// AddToDate adds amount units to a date in the timezone; calendar units
-// clamp the day to the end of the resulting month, as mongod does.
-func AddToDate(ms int64, unit string, amount int64, loc *time.Location) (int64, error) {
-	overflow := mongoerr.Newf(5166406, "$dateAdd overflowed")
-	if d, ok := unitDurations[unit]; ok {
-		p, over := mulOverflows(d, amount)
-		if over || addOverflows(ms, p) {
-			return 0, overflow
-		}
-		return ms + p, nil
-	}
-	t := timeOf(ms, loc)
+// dateAddLimit is isDateAddAmountValid's bound on |amount| for a unit, an
+// amount that roughly keeps the result in Date_t's range
+// (src/mongo/db/query/datetime/date_time_support.cpp).
+func dateAddLimit(unit string) int64 {
+	const maxDays = int64(math.MaxUint64/86400000) + 1
+	const maxYears = maxDays/365 + 1
 	switch unit {
-	case "day", "week":
-		days := amount
-		if unit == "week" {
-			days *= 7
-		}
-		if days > 1e9 || days < -1e9 {
-			return 0, overflow
-		}
-		r := time.Date(t.Year(), t.Month(), t.Day()+int(days), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc)
-		return r.UnixMilli(), nil
-	default:
-		months := amount
-		switch unit {
-		case "quarter":
-			months *= 3
-		case "year":
-			months *= 12
-		}
-		if months > 1e7 || months < -1e7 {
-			return 0, overflow
-		}
-		total := int64(t.Year())*12 + int64(t.Month()) - 1 + months
-		y, mo := int(floorDiv(total, 12)), int(total-floorDiv(total, 12)*12)+1
-		day := t.Day()
-		if last := daysIn(y, mo); day > last {
-			day = last
-		}
-		r := time.Date(y, time.Month(mo), day, t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc)
-		return r.UnixMilli(), nil
+	case "year":
+		return maxYears
+	case "quarter":
+		return maxYears * 4
+	case "month":
+		return maxYears * 12
+	case "week":
+		return maxDays / 7
+	case "day":
+		return maxDays
+	case "hour":
+		return maxDays * 24
+	case "minute":
+		return maxDays * 24 * 60
 	}
+	return maxDays * 24 * 60 * 60
+}
+
+// AddToDate is date_time_support.cpp's dateAdd: a millisecond amount adds
+// as a duration (DurationOverflow past the long range); others must be
+// within dateAddLimit (5976500) and add in the timezone's local time for
+// a day or more, in UTC for shorter units, with the day of the month
+// clamped to the end of the resulting month; a result whose seconds times
+// 1000 overflows a long is 5166406.
+func AddToDate(ms int64, unit string, amount int64, loc *time.Location) (int64, error) {
+	if unit == "millisecond" {
+		if addOverflows(ms, amount) {
+			return 0, mongoerr.Newf(mongoerr.DurationOverflow, "Overflow while adding %dms to %dms", amount, ms)
+		}
+		return ms + amount, nil
+	}
+	if limit := dateAddLimit(unit); !(-limit < amount && amount < limit) {
+		return 0, mongoerr.Newf(mongoerr.ErrDateAddAmountOutOfRange, "invalid dateAdd 'amount' parameter value: %d %s", amount, unit)
+	}
+	sec, milli := floorDiv(ms, 1000), ms-floorDiv(ms, 1000)*1000
+	var resultSec int64
+	if d, ok := unitDurations[unit]; ok {
+		resultSec = sec + amount*(d/1000)
+	} else {
+		t := time.Unix(sec, 0).In(loc)
+		switch unit {
+		case "day", "week":
+			days := amount
+			if unit == "week" {
+				days *= 7
+			}
+			resultSec = time.Date(t.Year(), t.Month(), t.Day()+int(days), t.Hour(), t.Minute(), t.Second(), 0, loc).Unix()
+		default:
+			months := amount
+			switch unit {
+			case "quarter":
+				months *= 3
+			case "year":
+				months *= 12
+			}
+			total := int64(t.Year())*12 + int64(t.Month()) - 1 + months
+			y, mo := int(floorDiv(total, 12)), int(total-floorDiv(total, 12)*12)+1
+			day := t.Day()
+			if last := daysIn(y, mo); day > last {
+				day = last
+			}
+			resultSec = time.Date(y, time.Month(mo), day, t.Hour(), t.Minute(), t.Second(), 0, loc).Unix()
+		}
+	}
+	r, over := mulOverflows(resultSec, 1000)
+	if over || addOverflows(r, milli) {
+		return 0, mongoerr.New(mongoerr.ErrDateAddOverflow, "dateAdd overflowed")
+	}
+	return r + milli, nil
 }
 
 func daysIn(y, m int) int {
@@ -1066,19 +1080,28 @@ func daysIn(y, m int) int {
 }
 
 func compileDateAdd(name string, arg any, scope *Scope) (Expr, error) {
-	m, err := namedArgs(name, arg, scope, []string{"startDate", "unit", "amount", "timezone"}, 5166400, 5166401)
+	m, err := namedArgs(arg, scope, argSpec{
+		names:     []string{"startDate", "unit", "amount", "timezone"},
+		notObject: fixedError(mongoerr.ErrDateAddArgumentNotObject, name+" expects an object as its argument"),
+		unknown: func(f string) error {
+			return mongoerr.Newf(mongoerr.ErrDateAddUnknownArgument, "Unrecognized argument to %s: %s. Expected arguments are startDate, unit, amount, and optionally timezone.", name, f)
+		},
+	})
 	if err != nil {
 		return nil, err
 	}
 	for _, k := range []struct {
 		key  string
 		code int32
-	}{{"startDate", 5166402}, {"unit", 5166402}, {"amount", 5166402}} {
+	}{{"startDate", mongoerr.ErrDateAddMissingArgument}, {"unit", mongoerr.ErrDateAddMissingArgument}, {"amount", mongoerr.ErrDateAddMissingArgument}} {
 		if m[k.key] == nil {
 			return nil, mongoerr.Newf(k.code, "%s requires startDate, unit, and amount to be present", name)
 		}
 	}
-	tz, err := newTZ(m["timezone"])
+	if err := checkConstantArg(scope, m["unit"], func(v any) error { _, err := timeUnit(name, v); return err }); err != nil {
+		return nil, err
+	}
+	tz, err := newTZ(scope, m["timezone"], "")
 	if err != nil {
 		return nil, err
 	}
@@ -1105,15 +1128,15 @@ func compileDateAdd(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		ms, err := dateOf(sv)
 		if err != nil {
-			return nil, mongoerr.Newf(5166403, "%s requires startDate to be convertible to a date", name)
+			return nil, mongoerr.Newf(mongoerr.ErrDateAddStartNotDate, "%s requires startDate to be convertible to a date", name)
 		}
-		if !isIntegral64(av) {
-			return nil, mongoerr.Newf(5166405, "%s expects integer amount of time units", name)
+		if !value.Integral64Bit(av) {
+			return nil, mongoerr.Newf(mongoerr.ErrDateAddAmountNotInt, "%s expects integer amount of time units", name)
 		}
-		amount, _ := coerceToLong(av)
+		amount, _ := value.CoerceToLong(av)
 		if name == "$dateSubtract" {
 			if amount == math.MinInt64 {
-				return nil, mongoerr.Newf(6045000, "invalid $dateSubtract 'amount' parameter value: %d", amount)
+				return nil, mongoerr.Newf(mongoerr.ErrDateSubtractAmountLongMin, "invalid $dateSubtract 'amount' parameter value: %d", amount)
 			}
 			amount = -amount
 		}
@@ -1154,35 +1177,34 @@ func DateDiff(start, end int64, unit string, loc *time.Location, startOfWeek tim
 }
 
 func compileDateDiff(name string, arg any, scope *Scope) (Expr, error) {
-	d, ok := arg.(bson.D)
-	if !ok {
-		return nil, mongoerr.New(5166301, "$dateDiff only supports an object as its argument")
-	}
-	m := map[string]Expr{}
-	for _, e := range d {
-		switch e.Key {
-		case "startDate", "endDate", "unit", "timezone", "startOfWeek":
-			x, err := Compile(e.Value, scope)
-			if err != nil {
-				return nil, err
-			}
-			m[e.Key] = x
-		default:
-			return nil, mongoerr.Newf(5166302, "Unrecognized argument to $dateDiff: %s", e.Key)
-		}
+	m, err := namedArgs(arg, scope, argSpec{
+		names:     []string{"startDate", "endDate", "unit", "timezone", "startOfWeek"},
+		notObject: fixedError(mongoerr.ErrDateDiffArgumentNotObject, "$dateDiff only supports an object as its argument"),
+		unknown: func(f string) error {
+			return mongoerr.Newf(mongoerr.ErrDateDiffUnknownArgument, "Unrecognized argument to $dateDiff: %s", f)
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
 	if m["startDate"] == nil {
-		return nil, mongoerr.New(5166303, "Missing 'startDate' parameter to $dateDiff")
+		return nil, mongoerr.New(mongoerr.ErrDateDiffMissingStartDate, "Missing 'startDate' parameter to $dateDiff")
 	}
 	if m["endDate"] == nil {
-		return nil, mongoerr.New(5166304, "Missing 'endDate' parameter to $dateDiff")
+		return nil, mongoerr.New(mongoerr.ErrDateDiffMissingEndDate, "Missing 'endDate' parameter to $dateDiff")
 	}
 	if m["unit"] == nil {
-		return nil, mongoerr.New(5166305, "Missing 'unit' parameter to $dateDiff")
+		return nil, mongoerr.New(mongoerr.ErrDateDiffMissingUnit, "Missing 'unit' parameter to $dateDiff")
 	}
-	tz, err := newTZ(m["timezone"])
+	if err := checkConstantArg(scope, m["unit"], func(v any) error { _, err := timeUnit(name, v); return err }); err != nil {
+		return nil, err
+	}
+	if err := checkConstantArg(scope, m["startOfWeek"], func(v any) error { _, err := dayOfWeekArg(name, v); return err }); err != nil {
+		return nil, err
+	}
+	tz, err := newTZ(scope, m["timezone"], "$dateDiff parameter 'timezone' value parsing failed")
 	if err != nil {
-		return nil, withContext(err, "$dateDiff parameter 'timezone' value parsing failed")
+		return nil, err
 	}
 	return evalFunc(func(env *Env) (any, error) {
 		sv, err := m["startDate"].Eval(env)
@@ -1217,11 +1239,11 @@ func compileDateDiff(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		start, err := dateOf(sv)
 		if err != nil {
-			return nil, mongoerr.Newf(5166307, "$dateDiff requires 'startDate' to be a date, but got %s", typeName(sv))
+			return nil, mongoerr.Newf(mongoerr.ErrDateArgumentNotDate, "$dateDiff requires 'startDate' to be a date, but got %s", typeName(sv))
 		}
 		end, err := dateOf(ev)
 		if err != nil {
-			return nil, mongoerr.Newf(5166307, "$dateDiff requires 'endDate' to be a date, but got %s", typeName(ev))
+			return nil, mongoerr.Newf(mongoerr.ErrDateArgumentNotDate, "$dateDiff requires 'endDate' to be a date, but got %s", typeName(ev))
 		}
 		return DateDiff(start, end, unit, loc, sow), nil
 	}), nil

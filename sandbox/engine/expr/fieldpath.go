@@ -87,7 +87,7 @@ type varPath struct {
 func (v *varPath) Eval(env *Env) (any, error) {
 	if v.name == "CLUSTER_TIME" {
 		// The sandbox is a standalone server, which has no cluster time.
-		return nil, mongoerr.New(51144, "Builtin variable '$$CLUSTER_TIME' is not available")
+		return nil, mongoerr.New(mongoerr.ErrClusterTimeUnavailable, "Builtin variable '$$CLUSTER_TIME' is not available")
 	}
 	base := env.lookup(v.name)
 	if len(v.parts) == 0 {
@@ -100,18 +100,18 @@ func (v *varPath) Eval(env *Env) (any, error) {
 func validatePathPart(p string) error {
 	switch {
 	case p == "":
-		return mongoerr.New(15998, "FieldPath field names may not be empty strings.")
+		return mongoerr.New(mongoerr.ErrFieldPathEmptyComponent, "FieldPath field names may not be empty strings.")
 	case p[0] == '$':
-		return mongoerr.New(16410, "FieldPath field names may not start with '$'. Consider using $getField or $setField.")
+		return mongoerr.New(mongoerr.ErrFieldPathDollarPrefix, "FieldPath field names may not start with '$'. Consider using $getField or $setField.")
 	case strings.IndexByte(p, 0) >= 0:
-		return mongoerr.New(16411, "FieldPath field names may not contain '\\0'.")
+		return mongoerr.New(mongoerr.ErrFieldPathNullByte, "FieldPath field names may not contain '\\0'.")
 	}
 	return nil
 }
 
 func compileFieldPath(s string, scope *Scope) (Expr, error) {
 	if strings.IndexByte(s, 0) >= 0 {
-		return nil, mongoerr.New(16419, "field path must not contain embedded null characters")
+		return nil, mongoerr.New(mongoerr.ErrFieldPathEmbeddedNull, "field path must not contain embedded null characters")
 	}
 	if strings.HasPrefix(s, "$$") {
 		rest := s[2:]
@@ -120,12 +120,12 @@ func compileFieldPath(s string, scope *Scope) (Expr, error) {
 			return nil, err
 		}
 		if !scope.defined(name) {
-			return nil, mongoerr.Newf(17276, "Use of undefined variable: %s", name)
+			return nil, mongoerr.Newf(mongoerr.ErrUndefinedVariable, "Use of undefined variable: %s", name)
 		}
 		var parts []string
 		if strings.Contains(rest, ".") {
 			if tail == "" || strings.HasSuffix(tail, ".") {
-				return nil, mongoerr.New(40353, "FieldPath must not end with a '.'.")
+				return nil, mongoerr.New(mongoerr.ErrFieldPathTrailingDot, "FieldPath must not end with a '.'.")
 			}
 			parts = strings.Split(tail, ".")
 			for _, p := range parts {
@@ -141,10 +141,10 @@ func compileFieldPath(s string, scope *Scope) (Expr, error) {
 	}
 	p := s[1:]
 	if p == "" {
-		return nil, mongoerr.New(16872, "'$' by itself is not a valid FieldPath")
+		return nil, mongoerr.New(mongoerr.ErrFieldPathDollarAlone, "'$' by itself is not a valid FieldPath")
 	}
 	if strings.HasSuffix(p, ".") {
-		return nil, mongoerr.New(40353, "FieldPath must not end with a '.'.")
+		return nil, mongoerr.New(mongoerr.ErrFieldPathTrailingDot, "FieldPath must not end with a '.'.")
 	}
 	parts := strings.Split(p, ".")
 	for _, part := range parts {

@@ -32,9 +32,30 @@ func foldConstant(name string, arg any, x Expr) (Expr, error) {
 	v, err := x.Eval(NewEnv(bson.D{}, 0))
 	if err != nil {
 		me := mongoerr.As(err)
-		return nil, mongoerr.New(me.Code, "Failed to optimize pipeline :: caused by :: "+me.Msg)
+		return nil, mongoerr.New(me.Code, optimizeContext+me.Msg)
 	}
 	return constant{v}, nil
+}
+
+const optimizeContext = "Failed to optimize pipeline :: caused by :: "
+
+// optimizationError is an error an operator's optimize() raises: in a
+// pipeline, which mongod optimizes as a whole, it carries the optimizer's
+// context.
+func (s *Scope) optimizationError(err error) error {
+	if err == nil || !s.fold {
+		return err
+	}
+	me := mongoerr.As(err)
+	return mongoerr.New(me.Code, optimizeContext+me.Msg)
+}
+
+// IsOptimizationError reports whether err is an operator's failure at
+// optimization time, which mongod raises after a stage's parse and so
+// without the stage's parse context.
+func IsOptimizationError(err error) bool {
+	me, ok := err.(*mongoerr.Error)
+	return ok && strings.HasPrefix(me.Msg, optimizeContext)
 }
 
 // neverFolded are the operators mongod does not evaluate at optimization

@@ -2,12 +2,13 @@ package expr
 
 import (
 	"encoding/hex"
-	"math"
 	"strconv"
 	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 // FormatValue renders a value the way mongod's BSONObj::toString does in
@@ -77,7 +78,7 @@ func formatTo(sb *strings.Builder, v any, compact bool) {
 	case int64:
 		sb.WriteString(strconv.FormatInt(x, 10))
 	case float64:
-		sb.WriteString(formatDouble(x))
+		sb.WriteString(value.FormatStreamDouble(x))
 	case bool:
 		sb.WriteString(strconv.FormatBool(x))
 	case nil:
@@ -103,20 +104,6 @@ func formatTo(sb *strings.Builder, v any, compact bool) {
 	default:
 		sb.WriteString(typeName(v))
 	}
-}
-
-// formatDouble prints a double as mongod's streams do in messages
-// (printf's %g: six significant digits).
-func formatDouble(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "nan"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	}
-	return strconv.FormatFloat(f, 'g', 6, 64)
 }
 
 // formatForMessage renders a value inside a message where mongod streams

@@ -33,7 +33,7 @@ type stringBuild struct{ n int }
 func (b *stringBuild) add(n int) error {
 	b.n += n
 	if b.n > value.MaxBufferSize {
-		return mongoerr.Newf(13548, "BufBuilder attempted to grow() to %d bytes, past the 64MB limit.", b.n)
+		return mongoerr.Newf(mongoerr.ErrBufBuilderGrowTooLarge, "BufBuilder attempted to grow() to %d bytes, past the 64MB limit.", b.n)
 	}
 	return nil
 }

@@ -54,7 +54,7 @@ func compileMergeObjects(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			d, ok := v.(bson.D)
 			if !ok {
-				return nil, mongoerr.Newf(40400, "$mergeObjects requires object inputs, but input %s is of type %s", formatValue(v), typeName(v))
+				return nil, mongoerr.Newf(mongoerr.ErrMergeObjectsNotObject, "$mergeObjects requires object inputs, but input %s is of type %s", formatValue(v), typeName(v))
 			}
 			for _, e := range d {
 				if value.IsMissing(e.Value) {
@@ -74,7 +74,7 @@ func objectToArray(_ string, v any) (any, error) {
 	}
 	d, ok := v.(bson.D)
 	if !ok {
-		return nil, mongoerr.Newf(40390, "$objectToArray requires a document input, found: %s", typeName(v))
+		return nil, mongoerr.Newf(mongoerr.ErrObjectToArrayNotDocument, "$objectToArray requires a document input, found: %s", typeName(v))
 	}
 	out := make(bson.A, len(d))
 	for i, e := range d {
@@ -89,7 +89,7 @@ func arrayToObject(_ string, v any) (any, error) {
 	}
 	arr, ok := v.(bson.A)
 	if !ok {
-		return nil, mongoerr.Newf(40386, "$arrayToObject requires an array input, found: %s", typeName(v))
+		return nil, mongoerr.Newf(mongoerr.ErrArrayToObjectNotArray, "$arrayToObject requires an array input, found: %s", typeName(v))
 	}
 	var out docBuilder
 	if len(arr) == 0 {
@@ -101,38 +101,38 @@ func arrayToObject(_ string, v any) (any, error) {
 		if pairs {
 			p, ok := el.(bson.A)
 			if !ok {
-				return nil, mongoerr.Newf(40396, "$arrayToObject requires a consistent input format. Elements mustall be arrays or all be objects. Array was detected, now found: %s", typeName(el))
+				return nil, mongoerr.Newf(mongoerr.ErrArrayToObjectMixedArray, "$arrayToObject requires a consistent input format. Elements mustall be arrays or all be objects. Array was detected, now found: %s", typeName(el))
 			}
 			if len(p) != 2 {
-				return nil, mongoerr.Newf(40397, "$arrayToObject requires an array of size 2 arrays,found array of size: %d", len(p))
+				return nil, mongoerr.Newf(mongoerr.ErrArrayToObjectPairSize, "$arrayToObject requires an array of size 2 arrays,found array of size: %d", len(p))
 			}
 			if _, ok := p[0].(string); !ok {
-				return nil, mongoerr.Newf(40395, "$arrayToObject requires an array of key-value pairs, where the key must be of type string. Found key type: %s", typeName(p[0]))
+				return nil, mongoerr.Newf(mongoerr.ErrArrayToObjectKeyNotString, "$arrayToObject requires an array of key-value pairs, where the key must be of type string. Found key type: %s", typeName(p[0]))
 			}
 			key, val = p[0], p[1]
 		} else {
 			d, ok := el.(bson.D)
 			if !ok {
 				if _, isDoc := arr[0].(bson.D); !isDoc {
-					return nil, mongoerr.Newf(40398, "Unrecognised input type format for $arrayToObject: %s", typeName(arr[0]))
+					return nil, mongoerr.Newf(mongoerr.ErrArrayToObjectElementType, "Unrecognised input type format for $arrayToObject: %s", typeName(arr[0]))
 				}
-				return nil, mongoerr.Newf(40391, "$arrayToObject requires a consistent input format. Elements mustall be arrays or all be objects. Object was detected, now found: %s", typeName(el))
+				return nil, mongoerr.Newf(mongoerr.ErrArrayToObjectMixedObject, "$arrayToObject requires a consistent input format. Elements mustall be arrays or all be objects. Object was detected, now found: %s", typeName(el))
 			}
 			if len(d) != 2 {
-				return nil, mongoerr.Newf(40392, "$arrayToObject requires an object keys of 'k' and 'v'. Found incorrect number of keys:%d", len(d))
+				return nil, mongoerr.Newf(mongoerr.ErrArrayToObjectKVFieldCount, "$arrayToObject requires an object keys of 'k' and 'v'. Found incorrect number of keys:%d", len(d))
 			}
 			k, v := value.Get(d, "k"), value.Get(d, "v")
 			if value.IsMissing(k) || value.IsMissing(v) {
-				return nil, mongoerr.Newf(40393, "$arrayToObject requires an object with keys 'k' and 'v'. Missing either or both keys from: %s", formatValue(d))
+				return nil, mongoerr.Newf(mongoerr.ErrArrayToObjectKVMissing, "$arrayToObject requires an object with keys 'k' and 'v'. Missing either or both keys from: %s", formatValue(d))
 			}
 			if _, ok := k.(string); !ok {
-				return nil, mongoerr.Newf(40394, "$arrayToObject requires an object with keys 'k' and 'v', where the value of 'k' must be of type string. Found type: %s", typeName(k))
+				return nil, mongoerr.Newf(mongoerr.ErrArrayToObjectKNotString, "$arrayToObject requires an object with keys 'k' and 'v', where the value of 'k' must be of type string. Found type: %s", typeName(k))
 			}
 			key, val = k, v
 		}
 		ks := key.(string)
 		if strings.IndexByte(ks, 0) >= 0 {
-			return nil, mongoerr.New(4940400, "Key field cannot contain an embedded null byte")
+			return nil, mongoerr.New(mongoerr.ErrArrayToObjectKeyNullByte, "Key field cannot contain an embedded null byte")
 		}
 		out.set(ks, val)
 	}
@@ -140,97 +140,131 @@ func arrayToObject(_ string, v any) (any, error) {
 	return d, checkDoc("$arrayToObject", d)
 }
 
-// compileFieldOp builds $getField, $setField and $unsetField.
-func compileFieldOp(name string, arg any, scope *Scope) (Expr, error) {
-	var fieldSpec any
-	var input, val Expr
-	haveField, haveValue := false, false
-	if d, ok := arg.(bson.D); ok && (len(d) == 0 || !strings.HasPrefix(d[0].Key, "$")) {
-		for _, e := range d {
-			switch e.Key {
-			case "field":
-				fieldSpec, haveField = e.Value, true
-			case "input":
-				x, err := Compile(e.Value, scope)
-				if err != nil {
-					return nil, err
-				}
-				input = x
-			case "value":
-				if name != "$setField" {
-					return nil, mongoerr.Newf(3041701, "%s found an unknown argument: %s", name, e.Key)
-				}
-				x, err := Compile(e.Value, scope)
-				if err != nil {
-					return nil, err
-				}
-				val, haveValue = x, true
-			default:
-				return nil, mongoerr.Newf(3041701, "%s found an unknown argument: %s", name, e.Key)
-			}
+// compileGetField is ExpressionGetField: 'field' any expression that
+// evaluates to a string (a string, or an object led by an operator, is the
+// field itself), 'input' $$CURRENT for those short forms.
+func compileGetField(name string, arg any, scope *Scope) (Expr, error) {
+	var field, input Expr
+	current := func() Expr { x, _ := compileFieldPath("$$CURRENT", scope); return x }
+	d, isObj := arg.(bson.D)
+	if !isObj {
+		x, err := Compile(arg, scope)
+		if err != nil {
+			return nil, err
 		}
-	} else if name == "$getField" {
-		fieldSpec, haveField = arg, true
-	} else {
-		return nil, mongoerr.Newf(4161100, "%s only supports an object as its argument", name)
+		field, input = x, current()
 	}
-	if !haveField {
-		return nil, mongoerr.Newf(3041702, "%s requires 'field' to be specified", name)
+	for _, e := range d {
+		var err error
+		if field == nil && input == nil && strings.HasPrefix(e.Key, "$") {
+			// An operator object is the field itself.
+			if field, err = Compile(d, scope); err != nil {
+				return nil, err
+			}
+			input = current()
+			break
+		}
+		switch e.Key {
+		case "field":
+			field, err = Compile(e.Value, scope)
+		case "input":
+			input, err = Compile(e.Value, scope)
+		default:
+			return nil, mongoerr.Newf(mongoerr.ErrGetFieldUnknownArgument, "$getField found an unknown argument: %s", e.Key)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if field == nil {
+		return nil, mongoerr.New(mongoerr.ErrGetFieldMissingField, "$getField requires 'field' to be specified")
 	}
 	if input == nil {
-		if name != "$getField" {
-			return nil, mongoerr.Newf(3041703, "%s requires 'input' to be specified", name)
+		return nil, mongoerr.New(mongoerr.ErrGetFieldMissingInput, "$getField requires 'input' to be specified")
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		fv, err := field.Eval(env)
+		if err != nil {
+			return nil, err
 		}
-		input, _ = compileFieldPath("$$CURRENT", scope)
+		f, ok := fv.(string)
+		if !ok {
+			return nil, mongoerr.Newf(mongoerr.ErrGetFieldFieldNotString, "$getField requires 'field' to evaluate to type String, but got %s", typeName(fv))
+		}
+		in, err := input.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		switch x := in.(type) {
+		case bson.D:
+			return value.Get(x, f), nil
+		case nil, bson.Undefined:
+			return nil, nil
+		}
+		// Missing input, and any input that is not a document, is missing.
+		return value.Missing{}, nil
+	}), nil
+}
+
+// compileSetField is ExpressionSetField, and $unsetField its form whose
+// value is $$REMOVE. 'field' must be a constant string, which may hold
+// dots and dollars: it names one field, never a path.
+func compileSetField(name string, arg any, scope *Scope) (Expr, error) {
+	d, ok := arg.(bson.D)
+	if !ok {
+		return nil, mongoerr.Newf(mongoerr.ErrSetFieldArgumentNotObject, "%s only supports an object as its argument", name)
 	}
-	if name == "$setField" && !haveValue {
-		return nil, mongoerr.New(4161102, "$setField requires 'value' to be specified")
+	var fieldSpec any
+	haveField := false
+	var input, val Expr
+	for _, e := range d {
+		var err error
+		switch {
+		case e.Key == "field":
+			fieldSpec, haveField = e.Value, true
+			_, err = Compile(e.Value, scope)
+		case e.Key == "input":
+			input, err = Compile(e.Value, scope)
+		case e.Key == "value" && name == "$setField":
+			val, err = Compile(e.Value, scope)
+		default:
+			return nil, mongoerr.Newf(mongoerr.ErrSetFieldUnknownArgument, "%s found an unknown argument: %s", name, e.Key)
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	fe, err := Compile(fieldSpec, scope)
+	if name == "$unsetField" {
+		val = constant{value.Missing{}}
+	}
+	if !haveField {
+		return nil, mongoerr.Newf(mongoerr.ErrSetFieldMissingField, "%s requires 'field' to be specified", name)
+	}
+	if val == nil {
+		return nil, mongoerr.Newf(mongoerr.ErrSetFieldMissingValue, "%s requires 'value' to be specified", name)
+	}
+	if input == nil {
+		return nil, mongoerr.Newf(mongoerr.ErrSetFieldMissingInput, "%s requires 'input' to be specified", name)
+	}
+	field, err := setFieldName(fieldSpec)
 	if err != nil {
 		return nil, err
-	}
-	if lit, ok := fieldSpec.(bson.D); ok && len(lit) == 1 && lit[0].Key == "$literal" {
-		fe = constant{lit[0].Value}
-	}
-	fc, ok := fe.(constant)
-	if !ok {
-		return nil, mongoerr.Newf(5654601, "%s requires 'field' to evaluate to a constant, but got a non-constant argument", name)
-	}
-	field, ok := fc.v.(string)
-	if !ok {
-		return nil, mongoerr.Newf(5654602, "%s requires 'field' to evaluate to type String, but got %s", name, typeName(fc.v))
 	}
 	return evalFunc(func(env *Env) (any, error) {
 		in, err := input.Eval(env)
 		if err != nil {
 			return nil, err
 		}
-		if name == "$getField" {
-			if value.IsMissing(in) {
-				return value.Missing{}, nil
-			}
-			if nullish(in) {
-				return nil, nil
-			}
-			d, ok := in.(bson.D)
-			if !ok {
-				return nil, mongoerr.Newf(3041705, "$getField requires 'input' to evaluate to type Object, but got %s", typeName(in))
-			}
-			return value.Get(d, field), nil
-		}
 		if nullish(in) {
 			return nil, nil
 		}
 		d, ok := in.(bson.D)
 		if !ok {
-			return nil, mongoerr.Newf(4161105, "%s requires 'input' to evaluate to type Object", name)
+			return nil, mongoerr.New(mongoerr.ErrSetFieldInputNotObject, "$setField requires 'input' to evaluate to type Object")
 		}
-		var nv any = value.Missing{}
-		if val != nil {
-			if nv, err = val.Eval(env); err != nil {
-				return nil, err
-			}
+		nv, err := val.Eval(env)
+		if err != nil {
+			return nil, err
 		}
 		out := make(bson.D, 0, len(d)+1)
 		found := false
@@ -249,4 +283,36 @@ func compileFieldOp(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		return out, checkDoc(name, out)
 	}), nil
+}
+
+// setFieldName is ExpressionSetField::getValidFieldName, which looks at
+// the parsed, not yet optimized, 'field': a literal string ($literal and
+// $const included), never a field path or an operator.
+func setFieldName(spec any) (string, error) {
+	switch f := spec.(type) {
+	case string:
+		if strings.HasPrefix(f, "$") {
+			path := "$" + f
+			if strings.HasPrefix(f, "$$") {
+				path = f
+			}
+			return "", mongoerr.Newf(mongoerr.ErrSetFieldFieldIsPath, "'%s' is a field path reference which is not allowed in this context. Did you mean {$literal: '%s'}?", path, path)
+		}
+	case bson.D:
+		if len(f) == 1 && (f[0].Key == "$literal" || f[0].Key == "$const") {
+			spec = f[0].Value
+		} else {
+			return "", mongoerr.New(mongoerr.ErrSetFieldFieldNotConstant, "$setField requires 'field' to evaluate to a constant, but got a non-constant argument")
+		}
+	case bson.A:
+		return "", mongoerr.New(mongoerr.ErrSetFieldFieldNotConstant, "$setField requires 'field' to evaluate to a constant, but got a non-constant argument")
+	}
+	s, ok := spec.(string)
+	if !ok {
+		return "", mongoerr.Newf(mongoerr.ErrSetFieldFieldNotString, "$setField requires 'field' to evaluate to type String, but got %s", typeName(spec))
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		return "", mongoerr.New(mongoerr.ErrSetFieldFieldNullByte, "$setField: 'field' cannot contain an embedded null byte")
+	}
+	return s, nil
 }

@@ -13,7 +13,7 @@ func TestObjectAndSizeOperators(t *testing.T) {
 		{name: "arrayToObject kv", expr: `{"$arrayToObject": [[{"k": "a", "v": 1}, {"k": "a", "v": 2}]]}`, want: `{"a": 2}`},
 		{name: "arrayToObject bad pair", expr: `{"$arrayToObject": [[["a"]]]}`, code: 40397},
 		{name: "getField", expr: `{"$getField": "a.b"}`, doc: `{"a.b": 5, "a": {"b": 1}}`, want: `{"$numberInt": "5"}`},
-		{name: "getField input", expr: `{"$getField": {"field": "$x", "input": "$o"}}`, doc: `{"o": {"$x": 3}}`, code: 5654601},
+		{name: "getField field path", expr: `{"$getField": {"field": "$x", "input": "$o"}}`, doc: `{"o": {"$x": 3}}`, code: 3041704},
 		{name: "getField literal", expr: `{"$getField": {"field": {"$literal": "$x"}, "input": "$o"}}`, doc: `{"o": {"$x": 3}}`, want: `{"$numberInt": "3"}`},
 		{name: "getField missing input", expr: `{"$getField": {"field": "a", "input": "$nope"}}`, want: `missing`},
 		{name: "setField", expr: `{"$setField": {"field": "b", "input": {"a": 1}, "value": 2}}`, want: `{"a": 1, "b": 2}`},

@@ -32,7 +32,7 @@ type Quantile struct {
 func ParseQuantile(op string, arg any, scope *Scope) (*Quantile, error) {
 	d, ok := arg.(bson.D)
 	if !ok {
-		code := map[string]int32{"$percentile": 7429703, "$median": 7436100}[op]
+		code := map[string]int32{"$percentile": mongoerr.ErrPercentileNotObject, "$median": mongoerr.ErrMedianNotObject}[op]
 		return nil, mongoerr.Newf(code, "specification must be an object; found %s: %s", op, FormatValue(arg))
 	}
 	q := &Quantile{Median: op == "$median"}
@@ -89,21 +89,21 @@ func parsePercentiles(spec any, scope *Scope) ([]float64, error) {
 	}
 	v, isConst := IsConstant(x)
 	if !isConst {
-		return nil, mongoerr.Newf(7750300, "The $percentile 'p' field must be an array of constant values, but found value: %s.", FormatValue(spec))
+		return nil, mongoerr.Newf(mongoerr.ErrPercentilePNotConstant, "The $percentile 'p' field must be an array of constant values, but found value: %s.", FormatValue(spec))
 	}
 	const msg = "The $percentile 'p' field must be an array of numbers from [0.0, 1.0], but found: "
 	arr, isArr := v.(bson.A)
 	if !isArr || len(arr) == 0 {
-		return nil, mongoerr.New(7750301, msg+formatValue(v))
+		return nil, mongoerr.New(mongoerr.ErrPercentilePNotArray, msg+formatValue(v))
 	}
 	ps := make([]float64, 0, len(arr))
 	for _, e := range arr {
 		if !value.IsNumber(e) {
-			return nil, mongoerr.New(7750302, msg+formatValue(e))
+			return nil, mongoerr.New(mongoerr.ErrPercentilePNotNumbers, msg+formatValue(e))
 		}
 		p := value.ToDouble(e)
 		if p < 0 || p > 1 {
-			return nil, mongoerr.New(7750303, msg+strconv.FormatFloat(p, 'g', -1, 64))
+			return nil, mongoerr.New(mongoerr.ErrPercentilePOutOfRange, msg+strconv.FormatFloat(p, 'g', -1, 64))
 		}
 		ps = append(ps, p)
 	}
@@ -158,7 +158,7 @@ func DiscretePercentiles(vals []float64, ps []float64) ([]float64, bool) {
 
 func compileQuantile(name string, arg any, scope *Scope) (Expr, error) {
 	if _, ok := arg.(bson.D); !ok {
-		code := map[string]int32{"$percentile": 7436200, "$median": 7436201}[name]
+		code := map[string]int32{"$percentile": mongoerr.ErrPercentileExpressionNotObject, "$median": mongoerr.ErrMedianExpressionNotObject}[name]
 		return nil, mongoerr.Newf(code, "specification must be an object; found %s: %s", name, FormatValue(arg))
 	}
 	q, err := ParseQuantile(name, arg, scope)

@@ -33,29 +33,17 @@ func init() {
 		"$ceil":     compileUnaryNumeric(ceilFloor(roundUp, math.Ceil)),
 		"$floor":    compileUnaryNumeric(ceilFloor(roundDown, math.Floor)),
 		"$sqrt":     compileUnaryNumeric(sqrtOf),
-		"$exp":      compileUnaryNumeric(floatFn(math.Exp)),
-		"$ln":       compileUnaryNumeric(logFn(28766, math.Log)),
-		"$log10":    compileUnaryNumeric(logFn(28761, math.Log10)),
+		"$exp":      compileUnaryNumeric(expOf),
+		"$ln":       compileUnaryNumeric(logFn(mongoerr.ErrLnArgumentNotPositive, crLog, decimalLn)),
+		"$log10":    compileUnaryNumeric(logFn(mongoerr.ErrLog10ArgumentNotPositive, glibcLog10, decimalLog10)),
 		"$log":      compileLog,
 		"$pow":      compileBinary(Pow),
 		"$round":    compileRound(roundHalfEven),
 		"$trunc":    compileRound(roundTowardZero),
 
 		// trigonometry
-		"$sin":              compileUnaryNumeric(floatFn(math.Sin)),
-		"$cos":              compileUnaryNumeric(floatFn(math.Cos)),
-		"$tan":              compileUnaryNumeric(floatFn(math.Tan)),
-		"$asin":             compileUnaryNumeric(floatFn(math.Asin)),
-		"$acos":             compileUnaryNumeric(floatFn(math.Acos)),
-		"$atan":             compileUnaryNumeric(floatFn(math.Atan)),
-		"$sinh":             compileUnaryNumeric(floatFn(math.Sinh)),
-		"$cosh":             compileUnaryNumeric(floatFn(math.Cosh)),
-		"$tanh":             compileUnaryNumeric(floatFn(math.Tanh)),
-		"$asinh":            compileUnaryNumeric(floatFn(math.Asinh)),
-		"$acosh":            compileUnaryNumeric(floatFn(math.Acosh)),
-		"$atanh":            compileUnaryNumeric(floatFn(math.Atanh)),
-		"$degreesToRadians": compileUnaryNumeric(floatFn(func(x float64) float64 { return x * math.Pi / 180 })),
-		"$radiansToDegrees": compileUnaryNumeric(floatFn(func(x float64) float64 { return x * 180 / math.Pi })),
+		"$degreesToRadians": angleConversion(decPiOver180, math.Pi/180),
+		"$radiansToDegrees": angleConversion(dec180OverPi, 180/math.Pi),
 		"$atan2":            compileBinary(atan2),
 
 		// comparison
@@ -173,12 +161,13 @@ func init() {
 		"$toDecimal":  compileTo("decimal"),
 		"$toBool":     compileTo("bool"),
 		"$toObjectId": compileTo("objectId"),
+		"$toUUID":     compileTo("binData"),
 
 		// objects
 		"$mergeObjects":  compileMergeObjects,
-		"$getField":      compileFieldOp,
-		"$setField":      compileFieldOp,
-		"$unsetField":    compileFieldOp,
+		"$getField":      compileGetField,
+		"$setField":      compileSetField,
+		"$unsetField":    compileSetField,
 		"$objectToArray": unary(objectToArray),
 		"$arrayToObject": unary(arrayToObject),
 
@@ -187,32 +176,19 @@ func init() {
 		"$binarySize": unary(binarySize),
 
 		// timestamps, bits, misc
-		"$tsSecond":    unary(tsPart),
-		"$tsIncrement": unary(tsPart),
-		"$bitAnd":      compileBitOp,
-		"$bitOr":       compileBitOp,
-		"$bitXor":      compileBitOp,
-		"$bitNot":      unary(bitNot),
-		"$rand":        compileRand,
-		"$meta":        compileMeta,
+		"$tsSecond":         unary(tsPart),
+		"$tsIncrement":      unary(tsPart),
+		"$bitAnd":           compileBitOp,
+		"$bitOr":            compileBitOp,
+		"$bitXor":           compileBitOp,
+		"$bitNot":           compileUnaryNumeric(bitNot),
+		"$rand":             compileRand,
+		"$toHashedIndexKey": unary(toHashedIndexKey),
+		"$meta":             compileMeta,
 	}
-}
-
-func atan2(a, b any) (any, error) {
-	if nullish(a) || nullish(b) {
-		return nil, nil
+	for name, op := range trigOperators() {
+		operators[name] = compileTrig(op)
 	}
-	if !isNumeric(a) {
-		return nil, mongoerr.Newf(51044, "$atan2 only supports numeric types, not %s", typeName(a))
-	}
-	if !isNumeric(b) {
-		return nil, mongoerr.Newf(51045, "$atan2 only supports numeric types, not %s", typeName(b))
-	}
-	r := math.Atan2(value.ToDouble(a), value.ToDouble(b))
-	if numKind(a) == kDecimal || numKind(b) == kDecimal {
-		return decFromDouble(r, 34).toD128(), nil
-	}
-	return r, nil
 }
 
 func tsPart(name string, v any) (any, error) {
@@ -221,9 +197,9 @@ func tsPart(name string, v any) (any, error) {
 	}
 	ts, ok := v.(bson.Timestamp)
 	if !ok {
-		code := int32(5687301)
+		code := int32(mongoerr.ErrTsSecondNotTimestamp)
 		if name == "$tsIncrement" {
-			code = 5687302
+			code = mongoerr.ErrTsIncrementNotTimestamp
 		}
 		return nil, mongoerr.Newf(code, " Argument to %s must be a timestamp, but is %s", name, typeName(v))
 	}
@@ -278,10 +254,10 @@ func compileBitOp(name string, arg any, scope *Scope) (Expr, error) {
 	}), nil
 }
 
+// bitNot is ExpressionBitNot, a single numeric argument operator that
+// takes only ints and longs.
 func bitNot(name string, v any) (any, error) {
 	switch x := v.(type) {
-	case nil, value.Missing, bson.Undefined:
-		return nil, nil
 	case int32:
 		return ^x, nil
 	case int64:
@@ -291,8 +267,13 @@ func bitNot(name string, v any) (any, error) {
 }
 
 func compileRand(name string, arg any, scope *Scope) (Expr, error) {
-	if d, ok := arg.(bson.D); !ok || len(d) != 0 {
-		return nil, mongoerr.New(3040501, "$rand not allowed with arguments, must be an empty object")
+	d, ok := arg.(bson.D)
+	if !ok {
+		// BSONElement::Obj() on a non-object.
+		return nil, mongoerr.New(mongoerr.ErrRandArgumentNotObject, "invalid parameter: expected an object ($rand)")
+	}
+	if len(d) != 0 {
+		return nil, mongoerr.New(mongoerr.ErrRandWithArguments, "$rand does not currently accept arguments")
 	}
 	return evalFunc(func(*Env) (any, error) { return rand.Float64(), nil }), nil
 }
@@ -300,13 +281,13 @@ func compileRand(name string, arg any, scope *Scope) (Expr, error) {
 func compileMeta(name string, arg any, scope *Scope) (Expr, error) {
 	s, ok := arg.(string)
 	if !ok {
-		return nil, mongoerr.New(17307, "$meta only supports string arguments")
+		return nil, mongoerr.New(mongoerr.ErrMetaArgumentNotString, "$meta only supports string arguments")
 	}
 	switch s {
 	case "textScore", "randVal", "searchScore", "searchHighlights", "geoNearDistance", "geoNearPoint",
 		"recordId", "indexKey", "sortKey", "searchScoreDetails", "searchSequenceToken", "score", "scoreDetails":
 	default:
-		return nil, mongoerr.Newf(17308, "Unsupported argument to $meta: %s", s)
+		return nil, mongoerr.Newf(mongoerr.ErrMetaUnknownName, "Unsupported argument to $meta: %s", s)
 	}
 	// The sandbox has no text or search scores; metadata is absent.
 	return constant{value.Missing{}}, nil

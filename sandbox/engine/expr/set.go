@@ -63,7 +63,10 @@ func compileSetOp(name string, arg any, scope *Scope) (Expr, error) {
 		return nil, err
 	}
 	if name == "$setEquals" && len(args) < 2 {
-		return nil, mongoerr.Newf(17045, "$setEquals needs at least two arguments had: %d", len(args))
+		return nil, mongoerr.Newf(mongoerr.ErrSetEqualsArgumentCount, "$setEquals needs at least two arguments had: %d", len(args))
+	}
+	if err := optimizeSetOperands(name, args, scope); err != nil {
+		return nil, err
 	}
 	return evalFunc(func(env *Env) (any, error) {
 		vals, err := evalAll(env, args, make([]any, 0, len(args)))
@@ -79,9 +82,9 @@ func compileSetOp(name string, arg any, scope *Scope) (Expr, error) {
 				}
 				a, ok := v.(bson.A)
 				if !ok {
-					code := int32(17043)
+					code := int32(mongoerr.ErrSetUnionNotArray)
 					if name == "$setIntersection" {
-						code = 17047
+						code = mongoerr.ErrSetIntersectionNotArray
 					}
 					return nil, mongoerr.Newf(code, "All operands of %s must be arrays. One argument is of type: %s", name, typeName(v))
 				}
@@ -108,7 +111,7 @@ func compileSetOp(name string, arg any, scope *Scope) (Expr, error) {
 			for i, v := range vals {
 				a, ok := v.(bson.A)
 				if !ok {
-					return nil, mongoerr.Newf(17044, "All operands of $setEquals must be arrays. One argument is of type: %s", typeName(v))
+					return nil, mongoerr.Newf(mongoerr.ErrSetEqualsNotArray, "All operands of $setEquals must be arrays. %d-th argument is of type: %s", i+1, typeName(v))
 				}
 				if i == 0 {
 					first = sortedSet(a)
@@ -131,22 +134,22 @@ func compileSetOp(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			a, ok := vals[0].(bson.A)
 			if !ok {
-				return nil, mongoerr.Newf(17048, "both operands of $setDifference must be arrays. First argument is of type: %s", typeName(vals[0]))
+				return nil, mongoerr.Newf(mongoerr.ErrSetDifferenceFirstNotArray, "both operands of $setDifference must be arrays. First argument is of type: %s", typeName(vals[0]))
 			}
 			b, ok := vals[1].(bson.A)
 			if !ok {
-				return nil, mongoerr.Newf(17049, "both operands of $setDifference must be arrays. Second argument is of type: %s", typeName(vals[1]))
+				return nil, mongoerr.Newf(mongoerr.ErrSetDifferenceSecondNotArray, "both operands of $setDifference must be arrays. Second argument is of type: %s", typeName(vals[1]))
 			}
 			exclude := sortedSet(b)
 			return firstOccurrences(a, func(e any) bool { return !inSorted(exclude, e) }), nil
 		case "$setIsSubset":
 			a, ok := vals[0].(bson.A)
 			if !ok {
-				return nil, mongoerr.Newf(17046, "both operands of $setIsSubset must be arrays. First argument is of type: %s", typeName(vals[0]))
+				return nil, mongoerr.Newf(mongoerr.ErrSetIsSubsetFirstNotArray, "both operands of $setIsSubset must be arrays. First argument is of type: %s", typeName(vals[0]))
 			}
 			b, ok := vals[1].(bson.A)
 			if !ok {
-				return nil, mongoerr.Newf(17042, "both operands of $setIsSubset must be arrays. Second argument is of type: %s", typeName(vals[1]))
+				return nil, mongoerr.Newf(mongoerr.ErrSetIsSubsetSecondNotArray, "both operands of $setIsSubset must be arrays. Second argument is of type: %s", typeName(vals[1]))
 			}
 			super := sortedSet(b)
 			for _, e := range a {
@@ -158,4 +161,31 @@ func compileSetOp(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		return nil, nil
 	}), nil
+}
+
+// optimizeSetOperands is the check ExpressionSetEquals::optimize and
+// ExpressionSetIsSubset::optimize make of their constant operands while a
+// pipeline is optimized, before any document is read.
+func optimizeSetOperands(name string, args []Expr, scope *Scope) error {
+	if !scope.fold {
+		return nil
+	}
+	switch name {
+	case "$setEquals":
+		for i, a := range args {
+			if v, ok := IsConstant(a); ok {
+				if _, isArr := v.(bson.A); !isArr {
+					return mongoerr.Newf(mongoerr.ErrSetEqualsConstantNotArray, "%sAll operands of $setEquals must be arrays. %d-th argument is of type: %s", optimizeContext, i+1, typeName(v))
+				}
+			}
+		}
+	case "$setIsSubset":
+		_, lhsConst := IsConstant(args[0])
+		if v, ok := IsConstant(args[1]); ok && !lhsConst {
+			if _, isArr := v.(bson.A); !isArr {
+				return mongoerr.Newf(mongoerr.ErrSetIsSubsetConstantNotArray, "%sboth operands of $setIsSubset must be arrays. Second argument is of type: %s", optimizeContext, typeName(v))
+			}
+		}
+	}
+	return nil
 }

@@ -13,7 +13,7 @@ func bsonSize(_ string, v any) (any, error) {
 	}
 	d, ok := v.(bson.D)
 	if !ok {
-		return nil, mongoerr.Newf(31393, "$bsonSize requires a document input, found: %s", typeName(v))
+		return nil, mongoerr.Newf(mongoerr.ErrBsonSizeNotDocument, "$bsonSize requires a document input, found: %s", typeName(v))
 	}
 	return int32(value.Size(d)), nil
 }
@@ -27,5 +27,5 @@ func binarySize(_ string, v any) (any, error) {
 	case bson.Binary:
 		return int32(len(x.Data)), nil
 	}
-	return nil, mongoerr.Newf(51276, "$binarySize requires a string or BinData argument, found: %s", typeName(v))
+	return nil, mongoerr.Newf(mongoerr.ErrBinarySizeWrongType, "$binarySize requires a string or BinData argument, found: %s", typeName(v))
 }

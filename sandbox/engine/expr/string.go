@@ -29,7 +29,8 @@ func coerceToString(v any) (string, error) {
 	case int64:
 		return strconv.FormatInt(x, 10), nil
 	case float64:
-		return doubleToString(x), nil
+		// str::stream() << double, which prints as %g does.
+		return value.FormatStreamDouble(x), nil
 	case bson.Decimal128:
 		return x.String(), nil
 	case bson.DateTime:
@@ -39,7 +40,7 @@ func coerceToString(v any) (string, error) {
 	case bson.JavaScript:
 		return string(x), nil
 	}
-	return "", mongoerr.Newf(16007, "can't convert from BSON type %s to String", typeName(v))
+	return "", mongoerr.Newf(mongoerr.ErrCoerceToStringFailed, "can't convert from BSON type %s to String", typeName(v))
 }
 
 // doubleToString formats a double as $toString does (fmt's "{}": the
@@ -80,7 +81,7 @@ func compileConcat(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			s, ok := v.(string)
 			if !ok {
-				return nil, mongoerr.Newf(16702, "$concat only supports strings, not %s", typeName(v))
+				return nil, mongoerr.Newf(mongoerr.ErrConcatNonString, "$concat only supports strings, not %s", typeName(v))
 			}
 			if err := size.add(len(s)); err != nil {
 				return nil, err
@@ -134,7 +135,9 @@ func asciiUpper(s string) string {
 	return string(b)
 }
 
-func compileSubstrBytes(name string, arg any, scope *Scope) (Expr, error) {
+func compileSubstrBytes(_ string, arg any, scope *Scope) (Expr, error) {
+	// $substr parses into $substrBytes, whose name its messages carry.
+	name := "$substrBytes"
 	args, err := compileFixed(name, arg, scope, 3)
 	if err != nil {
 		return nil, err
@@ -148,20 +151,20 @@ func compileSubstrBytes(name string, arg any, scope *Scope) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !isNumeric(vals[1]) {
-			return nil, mongoerr.Newf(16034, "%s:  starting index must be a numeric type (is BSON type %s)", name, typeName(vals[1]))
+		if !value.IsNumber(vals[1]) {
+			return nil, mongoerr.Newf(mongoerr.ErrSubstrBytesStartNotNumber, "%s:  starting index must be a numeric type (is BSON type %s)", name, typeName(vals[1]))
 		}
-		if !isNumeric(vals[2]) {
-			return nil, mongoerr.Newf(16035, "%s:  length must be a numeric type (is BSON type %s)", name, typeName(vals[2]))
+		if !value.IsNumber(vals[2]) {
+			return nil, mongoerr.Newf(mongoerr.ErrSubstrBytesLengthNotNumber, "%s:  length must be a numeric type (is BSON type %s)", name, typeName(vals[2]))
 		}
-		lo, err := coerceToLong(vals[1])
+		lo, err := value.CoerceToLong(vals[1])
 		if err != nil {
 			return nil, err
 		}
 		if lo < 0 {
-			return nil, mongoerr.Newf(50752, "%s:  starting index must be non-negative (got: %d)", name, lo)
+			return nil, mongoerr.Newf(mongoerr.ErrSubstrBytesStartNegative, "%s:  starting index must be non-negative (got: %d)", name, lo)
 		}
-		ln, err := coerceToLong(vals[2])
+		ln, err := value.CoerceToLong(vals[2])
 		if err != nil {
 			return nil, err
 		}
@@ -171,10 +174,10 @@ func compileSubstrBytes(name string, arg any, scope *Scope) (Expr, error) {
 			uln = uint64(len(s))
 		}
 		if ulo < uint64(len(s)) && s[ulo]&0xC0 == 0x80 {
-			return nil, mongoerr.Newf(28656, "%s:  Invalid range, starting index is a UTF-8 continuation byte.", name)
+			return nil, mongoerr.Newf(mongoerr.ErrSubstrBytesStartInCharacter, "%s:  Invalid range, starting index is a UTF-8 continuation byte.", name)
 		}
 		if ulo+uln < uint64(len(s)) && s[ulo+uln]&0xC0 == 0x80 {
-			return nil, mongoerr.Newf(28657, "%s:  Invalid range, ending index is in the middle of a UTF-8 character.", name)
+			return nil, mongoerr.Newf(mongoerr.ErrSubstrBytesEndInCharacter, "%s:  Invalid range, ending index is in the middle of a UTF-8 character.", name)
 		}
 		if ulo >= uint64(len(s)) {
 			return "", nil
@@ -198,24 +201,24 @@ func compileSubstrCP(name string, arg any, scope *Scope) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !isNumeric(vals[1]) {
-			return nil, mongoerr.Newf(34450, "$substrCP: starting index must be a numeric type (is BSON type %s)", typeName(vals[1]))
+		if !value.IsNumber(vals[1]) {
+			return nil, mongoerr.Newf(mongoerr.ErrSubstrCPStartNotNumber, "$substrCP: starting index must be a numeric type (is BSON type %s)", typeName(vals[1]))
 		}
-		if !isIntegral(vals[1]) {
-			return nil, mongoerr.Newf(34451, "$substrCP: starting index cannot be represented as a 32-bit integral value: %s", formatValue(vals[1]))
+		if !value.Integral(vals[1]) {
+			return nil, mongoerr.Newf(mongoerr.ErrSubstrCPStartNotInt, "$substrCP: starting index cannot be represented as a 32-bit integral value: %s", formatValue(vals[1]))
 		}
-		if !isNumeric(vals[2]) {
-			return nil, mongoerr.Newf(34452, "$substrCP: length must be a numeric type (is BSON type %s)", typeName(vals[2]))
+		if !value.IsNumber(vals[2]) {
+			return nil, mongoerr.Newf(mongoerr.ErrSubstrCPLengthNotNumber, "$substrCP: length must be a numeric type (is BSON type %s)", typeName(vals[2]))
 		}
-		if !isIntegral(vals[2]) {
-			return nil, mongoerr.Newf(34453, "$substrCP: length cannot be represented as a 32-bit integral value: %s", formatValue(vals[2]))
+		if !value.Integral(vals[2]) {
+			return nil, mongoerr.Newf(mongoerr.ErrSubstrCPLengthNotInt, "$substrCP: length cannot be represented as a 32-bit integral value: %s", formatValue(vals[2]))
 		}
-		start, length := asInt(vals[1]), asInt(vals[2])
+		start, length := checkedInt(vals[1]), checkedInt(vals[2])
 		if length < 0 {
-			return nil, mongoerr.New(34454, "$substrCP: length must be a nonnegative integer.")
+			return nil, mongoerr.New(mongoerr.ErrSubstrCPLengthNegative, "$substrCP: length must be a nonnegative integer.")
 		}
 		if start < 0 {
-			return nil, mongoerr.New(34455, "$substrCP: the starting index must be nonnegative integer.")
+			return nil, mongoerr.New(mongoerr.ErrSubstrCPStartNegative, "$substrCP: the starting index must be nonnegative integer.")
 		}
 		i, cp := 0, 0
 		for i < len(s) && cp < start {
@@ -237,9 +240,9 @@ func strLen(name string, v any) (any, error) {
 	s, ok := v.(string)
 	if !ok {
 		if name == "$strLenCP" {
-			return nil, mongoerr.Newf(34471, "$strLenCP requires a string argument, found: %s", typeName(v))
+			return nil, mongoerr.Newf(mongoerr.ErrStrLenCPNotString, "$strLenCP requires a string argument, found: %s", typeName(v))
 		}
-		return nil, mongoerr.Newf(34473, "$strLenBytes requires a string argument, found: %s", typeName(v))
+		return nil, mongoerr.Newf(mongoerr.ErrStrLenBytesNotString, "$strLenBytes requires a string argument, found: %s", typeName(v))
 	}
 	if name == "$strLenCP" {
 		return int32(utf8.RuneCountInString(s)), nil
@@ -253,14 +256,14 @@ func split(a, b any) (any, error) {
 	}
 	s, ok := a.(string)
 	if !ok {
-		return nil, mongoerr.Newf(40085, "$split requires an expression that evaluates to a string as a first argument, found: %s", typeName(a))
+		return nil, mongoerr.Newf(mongoerr.ErrSplitInputNotString, "$split requires an expression that evaluates to a string as a first argument, found: %s", typeName(a))
 	}
 	sep, ok := b.(string)
 	if !ok {
-		return nil, mongoerr.Newf(40086, "$split requires an expression that evaluates to a string as a second argument, found: %s", typeName(b))
+		return nil, mongoerr.Newf(mongoerr.ErrSplitSeparatorNotString, "$split requires an expression that evaluates to a string as a second argument, found: %s", typeName(b))
 	}
 	if sep == "" {
-		return nil, mongoerr.New(40087, "$split requires a non-empty separator")
+		return nil, mongoerr.New(mongoerr.ErrSplitSeparatorEmpty, "$split requires a non-empty separator")
 	}
 	// Each part costs at least 8 bytes of array (value.MemSize), counted
 	// before the parts are cut.
@@ -281,9 +284,9 @@ func compileIndexOfStr(name string, arg any, scope *Scope) (Expr, error) {
 		return nil, err
 	}
 	cp := name == "$indexOfCP"
-	codes := [2]int32{40091, 40092}
+	codes := [2]int32{mongoerr.ErrIndexOfBytesInputNotString, mongoerr.ErrIndexOfBytesTokenNotString}
 	if cp {
-		codes = [2]int32{40093, 40094}
+		codes = [2]int32{mongoerr.ErrIndexOfCPInputNotString, mongoerr.ErrIndexOfCPTokenNotString}
 	}
 	return evalFunc(func(env *Env) (any, error) {
 		vals, err := evalAll(env, args, make([]any, 0, 4))
@@ -352,27 +355,21 @@ func compileIndexOfStr(name string, arg any, scope *Scope) (Expr, error) {
 var trimWhitespace = []rune{0, ' ', '\t', '\n', '\v', '\f', '\r', 0xA0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200A}
 
 func compileTrim(name string, arg any, scope *Scope) (Expr, error) {
-	d, ok := arg.(bson.D)
-	if !ok {
-		return nil, mongoerr.Newf(50696, "%s only supports an object as an argument, found: %s", name, typeName(arg))
+	m, err := namedArgs(arg, scope, argSpec{
+		names: []string{"input", "chars"},
+		notObject: func(arg any) error {
+			return mongoerr.Newf(mongoerr.ErrTrimArgumentNotObject, "%s only supports an object as an argument, found %s", name, typeName(arg))
+		},
+		unknown: func(f string) error {
+			return mongoerr.Newf(mongoerr.ErrTrimUnknownArgument, "%s found an unknown argument: %s", name, f)
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
-	var input, chars Expr
-	for _, e := range d {
-		x, err := Compile(e.Value, scope)
-		if err != nil {
-			return nil, err
-		}
-		switch e.Key {
-		case "input":
-			input = x
-		case "chars":
-			chars = x
-		default:
-			return nil, mongoerr.Newf(50694, "%s found an unknown argument: %s", name, e.Key)
-		}
-	}
+	input, chars := m["input"], m["chars"]
 	if input == nil {
-		return nil, mongoerr.Newf(50695, "%s requires an 'input' field", name)
+		return nil, mongoerr.Newf(mongoerr.ErrTrimMissingInput, "%s requires an 'input' field", name)
 	}
 	return evalFunc(func(env *Env) (any, error) {
 		v, err := input.Eval(env)
@@ -384,7 +381,7 @@ func compileTrim(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		s, ok := v.(string)
 		if !ok {
-			return nil, mongoerr.Newf(50699, "%s requires its input to be a string, got %s (of type %s) instead.", name, formatValue(v), typeName(v))
+			return nil, mongoerr.Newf(mongoerr.ErrTrimInputNotString, "%s requires its input to be a string, got %s (of type %s) instead.", name, formatValue(v), typeName(v))
 		}
 		set := trimWhitespace
 		if chars != nil {
@@ -397,7 +394,7 @@ func compileTrim(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			cs, ok := c.(string)
 			if !ok {
-				return nil, mongoerr.Newf(50700, "%s requires 'chars' to be a string, got %s (of type %s) instead.", name, formatValue(c), typeName(c))
+				return nil, mongoerr.Newf(mongoerr.ErrTrimCharsNotString, "%s requires 'chars' to be a string, got %s (of type %s) instead.", name, formatValue(c), typeName(c))
 			}
 			set = []rune(cs)
 		}
@@ -420,27 +417,22 @@ func compileTrim(name string, arg any, scope *Scope) (Expr, error) {
 }
 
 func compileReplace(name string, arg any, scope *Scope) (Expr, error) {
-	d, ok := arg.(bson.D)
-	if !ok {
-		return nil, mongoerr.Newf(51751, "%s requires an object as an argument, found: %s", name, typeName(arg))
-	}
-	exprs := map[string]Expr{}
-	for _, e := range d {
-		switch e.Key {
-		case "input", "find", "replacement":
-			x, err := Compile(e.Value, scope)
-			if err != nil {
-				return nil, err
-			}
-			exprs[e.Key] = x
-		default:
-			return nil, mongoerr.Newf(51750, "%s found an unknown argument: %s", name, e.Key)
-		}
+	exprs, err := namedArgs(arg, scope, argSpec{
+		names: []string{"input", "find", "replacement"},
+		notObject: func(arg any) error {
+			return mongoerr.Newf(mongoerr.ErrReplaceArgumentNotObject, "%s requires an object as an argument, found: %s", name, typeName(arg))
+		},
+		unknown: func(f string) error {
+			return mongoerr.Newf(mongoerr.ErrReplaceUnknownArgument, "%s found an unknown argument: %s", name, f)
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
 	for _, k := range []struct {
 		key  string
 		code int32
-	}{{"input", 51749}, {"find", 51748}, {"replacement", 51747}} {
+	}{{"input", mongoerr.ErrReplaceMissingInput}, {"find", mongoerr.ErrReplaceMissingFind}, {"replacement", mongoerr.ErrReplaceMissingReplacement}} {
 		if exprs[k.key] == nil {
 			return nil, mongoerr.Newf(k.code, "%s requires '%s' to be specified", name, k.key)
 		}
@@ -451,7 +443,7 @@ func compileReplace(name string, arg any, scope *Scope) (Expr, error) {
 		for i, k := range []struct {
 			key  string
 			code int32
-		}{{"input", 51746}, {"find", 51745}, {"replacement", 51744}} {
+		}{{"input", mongoerr.ErrReplaceInputNotString}, {"find", mongoerr.ErrReplaceFindNotString}, {"replacement", mongoerr.ErrReplaceReplacementNotString}} {
 			v, err := exprs[k.key].Eval(env)
 			if err != nil {
 				return nil, err
@@ -522,32 +514,24 @@ func checkReplacedSize(input, find, repl string, once bool) error {
 
 // compileRegex builds $regexMatch, $regexFind and $regexFindAll.
 func compileRegex(name string, arg any, scope *Scope) (Expr, error) {
-	d, ok := arg.(bson.D)
-	if !ok {
-		return nil, mongoerr.Newf(51103, "%s expects an object of named arguments but found: %s", name, typeName(arg))
+	m, err := namedArgs(arg, scope, argSpec{
+		names: []string{"input", "regex", "options"},
+		notObject: func(arg any) error {
+			return mongoerr.Newf(mongoerr.ErrRegexArgumentNotObject, "%s expects an object of named arguments but found: %s", name, typeName(arg))
+		},
+		unknown: func(f string) error {
+			return mongoerr.Newf(mongoerr.ErrRegexUnknownArgument, "%s found an unknown argument: %s", name, f)
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
-	var input, re, opts Expr
-	for _, e := range d {
-		x, err := Compile(e.Value, scope)
-		if err != nil {
-			return nil, err
-		}
-		switch e.Key {
-		case "input":
-			input = x
-		case "regex":
-			re = x
-		case "options":
-			opts = x
-		default:
-			return nil, mongoerr.Newf(31024, "%s found an unknown field: %s", name, e.Key)
-		}
-	}
+	input, re, opts := m["input"], m["regex"], m["options"]
 	if input == nil {
-		return nil, mongoerr.Newf(31022, "%s requires 'input' parameter", name)
+		return nil, mongoerr.Newf(mongoerr.ErrRegexMissingInput, "%s requires 'input' parameter", name)
 	}
 	if re == nil {
-		return nil, mongoerr.Newf(31023, "%s requires 'regex' parameter", name)
+		return nil, mongoerr.Newf(mongoerr.ErrRegexMissingRegex, "%s requires 'regex' parameter", name)
 	}
 	// A constant pattern is compiled once, when the command is parsed, as
 	// mongod precompiles it.
@@ -597,7 +581,7 @@ func compileRegex(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		if !nullish(in) {
 			if _, ok := in.(string); !ok {
-				return nil, mongoerr.Newf(51104, "%s needs 'input' to be of type string", name)
+				return nil, mongoerr.Newf(mongoerr.ErrRegexInputNotString, "%s needs 'input' to be of type string", name)
 			}
 		}
 		if nullish(in) || !havePattern {
@@ -640,7 +624,7 @@ func findAllRegex(rx *regexp.Regexp, behind bool, s string, env *Env) (bson.A, e
 	size := 0
 	add := func(m bson.D) error {
 		if size += value.MemSize(m); size > value.MaxBufferSize {
-			return mongoerr.New(51151, "$regexFindAll: the size of buffer to store output exceeded the 64MB limit")
+			return mongoerr.New(mongoerr.ErrRegexFindAllTooLarge, "$regexFindAll: the size of buffer to store output exceeded the 64MB limit")
 		}
 		out = append(out, m)
 		return nil
@@ -736,24 +720,24 @@ func resolveRegex(name string, rv, ov any) (*regexp.Regexp, bool, error) {
 		pattern, flags, have = r.Pattern, r.Options, true
 	default:
 		if !nullish(rv) {
-			return nil, false, mongoerr.Newf(51105, "%s needs 'regex' to be of type string or regex", name)
+			return nil, false, mongoerr.Newf(mongoerr.ErrRegexPatternType, "%s needs 'regex' to be of type string or regex", name)
 		}
 	}
 	if !nullish(ov) {
 		os, ok := ov.(string)
 		if !ok {
-			return nil, false, mongoerr.Newf(51106, "%s needs 'options' to be of type string", name)
+			return nil, false, mongoerr.Newf(mongoerr.ErrRegexOptionsNotString, "%s needs 'options' to be of type string", name)
 		}
 		if flags != "" {
-			return nil, false, mongoerr.Newf(51107, "%s: found regex option(s) specified in both 'regex' and 'option' fields", name)
+			return nil, false, mongoerr.Newf(mongoerr.ErrRegexOptionsTwice, "%s: found regex option(s) specified in both 'regex' and 'option' fields", name)
 		}
 		flags = os
 	}
 	if strings.IndexByte(pattern, 0) >= 0 {
-		return nil, false, mongoerr.Newf(51109, "%s: regular expression cannot contain an embedded null byte", name)
+		return nil, false, mongoerr.Newf(mongoerr.ErrRegexPatternNullByte, "%s: regular expression cannot contain an embedded null byte", name)
 	}
 	if strings.IndexByte(flags, 0) >= 0 {
-		return nil, false, mongoerr.Newf(51110, "%s: regular expression options cannot contain an embedded null byte", name)
+		return nil, false, mongoerr.Newf(mongoerr.ErrRegexOptionsNullByte, "%s: regular expression options cannot contain an embedded null byte", name)
 	}
 	if !have {
 		return nil, false, nil
@@ -794,7 +778,7 @@ func CompileRegex(pattern, flags, opName string) (*regexp.Regexp, error) {
 			pattern = stripExtended(pattern)
 		case 'u':
 		default:
-			return nil, mongoerr.Newf(51108, "%s invalid flag in regex options: %c", opName, f)
+			return nil, mongoerr.Newf(mongoerr.ErrRegexInvalidOption, "%s invalid flag in regex options: %c", opName, f)
 		}
 	}
 	if prefix != "" {
@@ -806,7 +790,7 @@ func CompileRegex(pattern, flags, opName string) (*regexp.Regexp, error) {
 		if i := strings.Index(msg, ": "); i >= 0 && strings.HasPrefix(msg, "error parsing regexp") {
 			msg = msg[i+2:]
 		}
-		return nil, mongoerr.Newf(51111, "Invalid Regex in %s: %s", opName, msg)
+		return nil, mongoerr.Newf(mongoerr.ErrRegexInvalid, "Invalid Regex in %s: %s", opName, msg)
 	}
 	return rx, nil
 }

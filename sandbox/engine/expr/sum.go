@@ -106,7 +106,7 @@ func (s *Sum) Result() any {
 		if s.kind == kLong {
 			return s.longSum
 		}
-		return intOrLong(s.longSum)
+		return value.CreateIntOrLong(s.longSum)
 	case kDouble:
 		return s.dd.result()
 	}
@@ -240,7 +240,7 @@ type StdDev struct {
 
 // Add adds a numeric value; others are ignored.
 func (s *StdDev) Add(v any) {
-	if !isNumeric(v) {
+	if !value.IsNumber(v) {
 		return
 	}
 	x := value.ToDouble(v)

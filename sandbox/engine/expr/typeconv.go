@@ -1,10 +1,13 @@
 package expr
 
 import (
+	"encoding/base64"
 	"encoding/hex"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -14,7 +17,7 @@ import (
 
 func typeOf(_ string, v any) (any, error) { return typeName(v), nil }
 
-func isNumberOf(_ string, v any) (any, error) { return isNumeric(v), nil }
+func isNumberOf(_ string, v any) (any, error) { return value.IsNumber(v), nil }
 
 func conversionError(format string, args ...any) error {
 	return mongoerr.Newf(mongoerr.ConversionFailure, format, args...)
@@ -29,7 +32,11 @@ func targetType(v any) (string, error) {
 	switch t := v.(type) {
 	case string:
 		switch t {
-		case "double", "string", "objectId", "bool", "date", "int", "long", "decimal":
+		case "double", "string", "objectId", "bool", "date", "int", "long", "decimal", "binData":
+			return t, nil
+		case "missing":
+			// typeFromName has no "missing", but $convert takes $type's name
+			// for it; nothing converts to it.
 			return t, nil
 		}
 		if _, ok := value.TypeNumberForName(t); ok {
@@ -37,11 +44,11 @@ func targetType(v any) (string, error) {
 		}
 		return "", mongoerr.Newf(mongoerr.BadValue, "Unknown type name: %s", t)
 	}
-	if isNumeric(v) {
-		if !isIntegral(v) {
+	if value.IsNumber(v) {
+		if !value.Integral(v) {
 			return "", mongoerr.Newf(mongoerr.FailedToParse, "In $convert, numeric 'to' argument is not an integer")
 		}
-		n := asInt(v)
+		n := checkedInt(v)
 		for name, num := range map[string]int{"double": 1, "string": 2, "objectId": 7, "bool": 8, "date": 9, "int": 16, "long": 18, "decimal": 19} {
 			if num == n {
 				return name, nil
@@ -114,7 +121,7 @@ func Convert(v any, to string) (any, error) {
 				lo, hi = -9.223372036854775808e18, 9.223372036854775808e18
 			}
 			if !(x >= lo && x < hi) {
-				return nil, conversionError("Conversion would overflow target type in $convert with no onError value: %s", formatDouble(x))
+				return nil, conversionError("Conversion would overflow target type in $convert with no onError value: %s", value.FormatStreamDouble(x))
 			}
 			n = int64(x)
 		case bson.Decimal128:
@@ -180,7 +187,9 @@ func Convert(v any, to string) (any, error) {
 			return x.Hex(), nil
 		case bool:
 			return strconv.FormatBool(x), nil
-		case int32, int64, float64, bson.Decimal128, bson.DateTime:
+		case float64:
+			return doubleToString(x), nil
+		case int32, int64, bson.Decimal128, bson.DateTime:
 			return coerceToString(x)
 		case bson.Symbol:
 			return string(x), nil
@@ -212,7 +221,7 @@ func Convert(v any, to string) (any, error) {
 			return bson.DateTime(x), nil
 		case float64:
 			if math.IsNaN(x) || math.IsInf(x, 0) || x < -9.223372036854775808e18 || x >= 9.223372036854775808e18 {
-				return nil, conversionError("Conversion would overflow target type in $convert with no onError value: %s", formatDouble(x))
+				return nil, conversionError("Conversion would overflow target type in $convert with no onError value: %s", value.FormatStreamDouble(x))
 			}
 			return bson.DateTime(int64(x)), nil
 		case bson.Decimal128:
@@ -286,36 +295,77 @@ func parseInteger(s string, bits int) (int64, error) {
 	return n, nil
 }
 
-func compileConvert(name string, arg any, scope *Scope) (Expr, error) {
-	d, ok := arg.(bson.D)
+// convertTarget is $convert's evaluated 'to': a type name, with the
+// BinData subtype a {type, subtype} document may give (0 by default).
+type convertTarget struct {
+	to      string
+	subtype any
+}
+
+// parseConvertTarget is ConvertTargetTypeInfo::parse; ok is false for a
+// nullish 'to'.
+func parseConvertTarget(v any) (convertTarget, bool, error) {
+	if nullish(v) {
+		return convertTarget{}, false, nil
+	}
+	typeValue, subtype := v, any(int32(0))
+	if d, ok := v.(bson.D); ok {
+		typeValue, subtype = value.Get(d, "type"), value.Get(d, "subtype")
+		if value.IsMissing(subtype) {
+			subtype = int32(0)
+		}
+	}
+	to, err := targetType(typeValue)
+	if err != nil {
+		return convertTarget{}, false, err
+	}
+	return convertTarget{to: to, subtype: subtype}, true, nil
+}
+
+// binDataFormats are $convert's 'format' values (BinDataFormat).
+var binDataFormats = []string{"auto", "base64", "base64url", "hex", "utf8", "uuid"}
+
+// parseBinDataFormat checks an evaluated 'format'; "" when nullish.
+func parseBinDataFormat(v any) (string, error) {
+	if nullish(v) {
+		return "", nil
+	}
+	s, ok := v.(string)
 	if !ok {
-		return nil, mongoerr.Newf(mongoerr.FailedToParse, "$convert expects an object of named arguments but found: %s", typeName(arg))
+		return "", mongoerr.Newf(mongoerr.ErrConvertFormatNotString, "$convert requires that 'format' be a string, found: %s with value %s", typeName(v), formatValue(v))
 	}
-	var input, to, onError, onNull Expr
-	for _, e := range d {
-		x, err := Compile(e.Value, scope)
-		if err != nil {
-			return nil, err
-		}
-		switch e.Key {
-		case "input":
-			input = x
-		case "to":
-			to = x
-		case "onError":
-			onError = x
-		case "onNull":
-			onNull = x
-		default:
-			return nil, mongoerr.Newf(mongoerr.FailedToParse, "$convert found an unknown argument: %s", e.Key)
-		}
+	if !slices.Contains(binDataFormats, s) {
+		return "", mongoerr.Newf(mongoerr.ErrConvertFormatUnknown, "Invalid 'format' argument for $convert: %s", s)
 	}
-	if input == nil {
+	return s, nil
+}
+
+func compileConvert(name string, arg any, scope *Scope) (Expr, error) {
+	m, err := namedArgs(arg, scope, argSpec{
+		names: []string{"input", "to", "format", "onError", "onNull"},
+		notObject: func(arg any) error {
+			return mongoerr.Newf(mongoerr.FailedToParse, "$convert expects an object of named arguments but found: %s", typeName(arg))
+		},
+		unknown: func(f string) error {
+			return mongoerr.Newf(mongoerr.FailedToParse, "$convert found an unknown argument: %s", f)
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	if m["input"] == nil {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "Missing 'input' parameter to $convert")
 	}
-	if to == nil {
+	if m["to"] == nil {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "Missing 'to' parameter to $convert")
 	}
+	return convertExpr(m["input"], m["to"], m["format"], m["onError"], m["onNull"]), nil
+}
+
+// convertExpr evaluates $convert as ExpressionConvert does: 'to' and
+// 'format' are checked whatever the input, onNull answers a nullish
+// input, and onError only a ConversionFailure.
+func convertExpr(input, to, format, onError, onNull Expr) Expr {
 	return evalFunc(func(env *Env) (any, error) {
 		tv, err := to.Eval(env)
 		if err != nil {
@@ -325,20 +375,28 @@ func compileConvert(name string, arg any, scope *Scope) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		fv, err := evalOpt(format, env)
+		if err != nil {
+			return nil, err
+		}
+		target, haveTarget, err := parseConvertTarget(tv)
+		if err != nil {
+			return nil, err
+		}
 		if nullish(v) {
 			if onNull != nil {
 				return onNull.Eval(env)
 			}
 			return nil, nil
 		}
-		if nullish(tv) {
+		if !haveTarget {
 			return nil, nil
 		}
-		target, err := targetType(tv)
+		f, err := parseBinDataFormat(fv)
 		if err != nil {
 			return nil, err
 		}
-		r, err := Convert(v, target)
+		r, err := convertTo(v, target, f)
 		if err != nil {
 			if me, ok := err.(*mongoerr.Error); ok && me.Code == mongoerr.ConversionFailure && onError != nil {
 				return onError.Eval(env)
@@ -346,25 +404,164 @@ func compileConvert(name string, arg any, scope *Scope) (Expr, error) {
 			return nil, err
 		}
 		return r, nil
-	}), nil
+	})
 }
 
-// compileTo builds the $toInt/$toString/... shorthands.
-func compileTo(target string) compiler {
-	return func(name string, arg any, scope *Scope) (Expr, error) {
-		args, err := compileFixed(name, arg, scope, 1)
+// convertTo is Convert with the BinData conversions, which take a format
+// and a subtype.
+func convertTo(v any, target convertTarget, format string) (any, error) {
+	b, isBin := v.(bson.Binary)
+	switch {
+	case target.to == "binData" && isBin:
+		sub, err := binDataSubtype(target.subtype)
 		if err != nil {
 			return nil, err
 		}
-		return evalFunc(func(env *Env) (any, error) {
-			v, err := args[0].Eval(env)
-			if err != nil {
-				return nil, err
-			}
-			if nullish(v) {
-				return nil, nil
-			}
-			return Convert(v, target)
-		}), nil
+		if b.Subtype != sub {
+			return nil, conversionError("Conversions between different BinData subtypes are not supported")
+		}
+		return b, nil
+	case target.to == "binData":
+		s, ok := v.(string)
+		if !ok {
+			return nil, unsupported(v, target.to)
+		}
+		if format == "" {
+			return nil, mongoerr.Newf(mongoerr.ErrConvertFormatRequired, "Format must be speficied when converting from 'string' to 'binData'")
+		}
+		sub, err := binDataSubtype(target.subtype)
+		if err != nil {
+			return nil, err
+		}
+		return stringToBinData(s, format, sub)
+	case isBin && target.to == "string":
+		if format == "" {
+			return nil, mongoerr.Newf(mongoerr.ErrConvertFormatRequired, "Format must be speficied when converting from 'binData' to 'string'")
+		}
+		return binDataToString(b, format)
+	}
+	return Convert(v, target.to)
+}
+
+// binDataSubtype is computeBinDataType: 0-8 or a user-defined 128-255.
+func binDataSubtype(v any) (byte, error) {
+	if !value.IsNumber(v) {
+		return 0, mongoerr.Newf(mongoerr.ErrConvertSubtypeNotNumber, "For BinData, $convert's 'subtype' argument must be a number, but is %s", typeName(v))
+	}
+	if !value.Integral(v) {
+		return 0, mongoerr.New(mongoerr.ErrConvertSubtypeNotInt, "In $convert, numeric 'subtype' argument is not an integer")
+	}
+	n := checkedInt(v)
+	if !(n >= 0 && n <= 8) && !(n >= 128 && n <= 255) {
+		return 0, mongoerr.Newf(mongoerr.ErrConvertSubtypeUnknown, "In $convert, numeric value for 'subtype' does not correspond to a BinData type: %d", n)
+	}
+	return byte(n), nil
+}
+
+func stringToBinData(s, format string, sub byte) (any, error) {
+	fail := func(reason string) error {
+		return conversionError("Failed to parse BinData '%s' in $convert with no onError value: %s", s, reason)
+	}
+	if (format == "uuid") != (sub == bson.TypeBinaryUUID) {
+		return nil, fail("Only the 'uuid' format is allowed with the UUID subtype")
+	}
+	var data []byte
+	var err error
+	switch format {
+	case "base64":
+		data, err = base64.StdEncoding.DecodeString(s)
+	case "base64url":
+		data, err = base64.RawURLEncoding.DecodeString(strings.TrimRight(s, "="))
+	case "hex":
+		data, err = hex.DecodeString(s)
+	case "utf8":
+		if !utf8.ValidString(s) {
+			return nil, fail("Invalid UTF-8: " + s)
+		}
+		data = []byte(s)
+	case "uuid":
+		u, ok := parseUUID(s)
+		if !ok {
+			return nil, fail("Invalid UUID string: " + s)
+		}
+		return bson.Binary{Subtype: bson.TypeBinaryUUID, Data: u}, nil
+	default:
+		return nil, fail("Invalid format '" + format + "'")
+	}
+	if err != nil {
+		return nil, fail("invalid " + format + " string")
+	}
+	return bson.Binary{Subtype: sub, Data: data}, nil
+}
+
+func binDataToString(b bson.Binary, format string) (any, error) {
+	validUUID := b.Subtype == bson.TypeBinaryUUID && len(b.Data) == 16
+	switch format {
+	case "auto":
+		if validUUID {
+			return formatUUID(b.Data), nil
+		}
+		return base64.StdEncoding.EncodeToString(b.Data), nil
+	case "base64":
+		return base64.StdEncoding.EncodeToString(b.Data), nil
+	case "base64url":
+		return base64.URLEncoding.EncodeToString(b.Data), nil
+	case "hex":
+		return strings.ToUpper(hex.EncodeToString(b.Data)), nil
+	case "utf8":
+		if !utf8.Valid(b.Data) {
+			return nil, conversionError("Failed to convert '%s' to string in $convert with no onError value: BinData does not represent a valid UTF-8 string", formatValue(b))
+		}
+		return string(b.Data), nil
+	case "uuid":
+		if !validUUID {
+			return nil, conversionError("Failed to convert '%s' to string in $convert with no onError value: BinData does not represent a valid UUID", formatValue(b))
+		}
+		return formatUUID(b.Data), nil
+	}
+	return nil, unsupported(b, "string")
+}
+
+// parseUUID is UUID::parse: 36 characters, hyphens at 8, 13, 18 and 23,
+// hexadecimal digits elsewhere.
+func parseUUID(s string) ([]byte, bool) {
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
+		return nil, false
+	}
+	b, err := hex.DecodeString(strings.ReplaceAll(s, "-", ""))
+	return b, err == nil
+}
+
+func formatUUID(b []byte) string {
+	h := hex.EncodeToString(b)
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// compileTo builds the $toInt/$toString/... shorthands, $convert without
+// onError or onNull (makeConversionAlias): $toString converts BinData with
+// the "auto" format, $toUUID parses a UUID string.
+func compileTo(target string) compiler {
+	return func(name string, arg any, scope *Scope) (Expr, error) {
+		args, err := compileArgs(arg, scope)
+		if err != nil {
+			return nil, err
+		}
+		if len(args) != 1 {
+			return nil, mongoerr.Newf(mongoerr.ErrConvertShorthandArgumentCount, "%s requires a single argument, got %d", name, len(args))
+		}
+		t := convertTarget{to: target, subtype: int32(0)}
+		var format Expr
+		switch name {
+		case "$toString":
+			format = constant{"auto"}
+		case "$toUUID":
+			t.subtype = int32(bson.TypeBinaryUUID)
+			format = constant{"uuid"}
+		}
+		to := constant{t.to}
+		if name == "$toUUID" {
+			return convertExpr(args[0], constant{bson.D{{Key: "type", Value: "binData"}, {Key: "subtype", Value: t.subtype}}}, format, nil, nil), nil
+		}
+		return convertExpr(args[0], to, format, nil, nil), nil
 	}
 }

@@ -8,7 +8,7 @@ import "github.com/schemalab/schemalab/sandbox/mongoerr"
 // know them.
 var unsupportedOperators = map[string]bool{
 	"$function": true, "$accumulator": true,
-	"$toUUID": true, "$meta": true,
+	"$meta": true,
 }
 
 // Unsupported returns the sandbox's refusal for an operator it knows

@@ -19,7 +19,7 @@ func compileExprOperator(name string, arg any, scope *Scope) (Expr, error) {
 func compileLet(name string, arg any, scope *Scope) (Expr, error) {
 	d, ok := arg.(bson.D)
 	if !ok {
-		return nil, mongoerr.New(16874, "$let only supports an object as its argument")
+		return nil, mongoerr.New(mongoerr.ErrLetArgumentNotObject, "$let only supports an object as its argument")
 	}
 	var varsSpec bson.D
 	var inSpec any
@@ -29,20 +29,20 @@ func compileLet(name string, arg any, scope *Scope) (Expr, error) {
 		case "vars":
 			vd, ok := e.Value.(bson.D)
 			if !ok {
-				return nil, mongoerr.Newf(10065, "invalid parameter: expected an object (vars)")
+				return nil, mongoerr.Newf(mongoerr.ErrRandArgumentNotObject, "invalid parameter: expected an object (vars)")
 			}
 			varsSpec, haveVars = vd, true
 		case "in":
 			inSpec, haveIn = e.Value, true
 		default:
-			return nil, mongoerr.Newf(16875, "Unrecognized parameter to $let: %s", e.Key)
+			return nil, mongoerr.Newf(mongoerr.ErrLetUnknownArgument, "Unrecognized parameter to $let: %s", e.Key)
 		}
 	}
 	if !haveVars {
-		return nil, mongoerr.New(16876, "Missing 'vars' parameter to $let")
+		return nil, mongoerr.New(mongoerr.ErrLetMissingVars, "Missing 'vars' parameter to $let")
 	}
 	if !haveIn {
-		return nil, mongoerr.New(16877, "Missing 'in' parameter to $let")
+		return nil, mongoerr.New(mongoerr.ErrLetMissingIn, "Missing 'in' parameter to $let")
 	}
 	names := make([]string, len(varsSpec))
 	vals := make([]Expr, len(varsSpec))

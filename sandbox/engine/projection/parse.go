@@ -6,6 +6,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
@@ -40,7 +41,7 @@ func Compile(spec bson.D, opts Options) (*Projection, error) {
 			ctx.idSpecified = true
 		}
 		if err := ctx.parseElement(e, "", root); err != nil {
-			return nil, ctx.finishError(err)
+			return nil, ctx.finishError(err, "$project")
 		}
 	}
 	if ctx.typ == 0 {
@@ -141,14 +142,16 @@ func isInclusionOrExclusionValue(v any) bool {
 	return false
 }
 
-// unprefixed marks an error that $project's context is not added to: an
-// expression's own, and a field name's, as the aggregation stages always
-// reported them.
+// unprefixed marks an error that the stage's context is not added to: a
+// field name's, as the aggregation stages always reported them.
 type unprefixed struct{ error }
 
-// finishError unwraps unprefixed errors and gives the others $project's
-// context under the aggregation policies.
-func (ctx *parseCtx) finishError(err error) error {
+// finishError unwraps unprefixed errors and gives the others the stage's
+// context under the aggregation policies, as DocumentSourceProject::create
+// and DocumentSourceAddFields::create add "Invalid <stage>" to whatever
+// their parse throws, an expression's errors included ("Invalid $project
+// :: caused by :: Unrecognized expression '$foo'").
+func (ctx *parseCtx) finishError(err error, stage string) error {
 	var u unprefixed
 	if errors.As(err, &u) {
 		return u.error
@@ -156,17 +159,22 @@ func (ctx *parseCtx) finishError(err error) error {
 	if !ctx.opts.Aggregation {
 		return err
 	}
+	if ctx.opts.Stage != "" {
+		stage = ctx.opts.Stage
+	}
 	me := mongoerr.As(err)
-	return mongoerr.New(me.Code, "Invalid $project :: caused by :: "+me.Msg)
+	return mongoerr.New(me.Code, "Invalid "+stage+" :: caused by :: "+me.Msg)
 }
 
-// compile compiles a computed field's expression.
+// compile compiles a computed field's expression. A constant operator's
+// failure belongs to the pipeline's optimization, which comes after the
+// stage's parse, so it carries no parse context.
 func (ctx *parseCtx) compile(spec any) (compiledExpr, error) {
 	ex, err := ctx.env.compile(spec)
-	if err != nil {
+	if err != nil && expr.IsOptimizationError(err) {
 		return nil, unprefixed{err}
 	}
-	return ex, nil
+	return ex, err
 }
 
 func validatedFieldPath(path string) error {
@@ -524,7 +532,7 @@ func CompileAddFields(spec bson.D, opts Options) (*Projection, error) {
 	ctx := &parseCtx{opts: opts, env: newExprContext(opts)}
 	root := &node{}
 	if err := ctx.parseAddFields(spec, root); err != nil {
-		return nil, ctx.finishError(err)
+		return nil, ctx.finishError(err, "$addFields")
 	}
 	return &Projection{spec: spec, inclusion: true, addFields: true, root: root, env: ctx.env}, nil
 }

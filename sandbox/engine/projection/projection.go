@@ -25,6 +25,10 @@ type Options struct {
 	// makes an inclusion, and the parser's own errors carry $project's
 	// context "Invalid $project :: caused by :: ".
 	Aggregation bool
+	// Stage names the aggregation stage in the context of its parse errors
+	// ("Invalid $set :: caused by :: ..."); "" is $project for Compile
+	// and $addFields for CompileAddFields.
+	Stage string
 	// Scope is the scope expressions compile in (a pipeline's, with its
 	// variables); nil makes one of LetVars.
 	Scope *expr.Scope

@@ -192,11 +192,12 @@ func parseIntegerElementToLong(name string, v any) (int64, error) {
 		}
 		return int64(x), nil
 	case bson.Decimal128:
-		f, err := strconv.ParseFloat(x.String(), 64)
-		if err != nil || f != math.Trunc(f) {
+		// Decimal128::toLongExact: inexact or out of range is refused.
+		n, ok := value.ParseIntegerElementToLong(x)
+		if !ok {
 			return 0, mongoerr.New(mongoerr.FailedToParse, "Cannot represent as a 64-bit integer: "+name+": "+x.String())
 		}
-		return int64(f), nil
+		return n, nil
 	}
 	return 0, mongoerr.New(mongoerr.FailedToParse, "Expected a number in: "+name+": "+value.TypeName(v))
 }
@@ -359,11 +360,10 @@ func parseSize(path string, v any) (Node, error) {
 		}
 		n = int64(x)
 	case bson.Decimal128:
-		f, err := strconv.ParseFloat(x.String(), 64)
-		if err != nil || f != math.Trunc(f) || math.Abs(f) >= 9223372036854775808.0 {
+		var ok bool
+		if n, ok = value.ParseIntegerElementToLong(x); !ok {
 			return nil, fail("Cannot represent as a 64-bit integer: ")
 		}
-		n = int64(f)
 	default:
 		return nil, fail("Expected a number in: ")
 	}

@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
+
 	"slices"
 	"strings"
 
@@ -204,7 +206,7 @@ func serializeNode(n Node) bson.D {
 	case *Not:
 		return serializeNot(x)
 	case *Expr:
-		return bson.D{{Key: "$expr", Value: x.Spec}}
+		return bson.D{{Key: "$expr", Value: expr.Serialize(x.Spec, nil)}}
 	case AlwaysTrue:
 		return bson.D{{Key: "$alwaysTrue", Value: int32(1)}}
 	case AlwaysFalse:

@@ -29,6 +29,10 @@ func TestSerialize(t *testing.T) {
 		{"nested and flattened", D{{Key: "$and", Value: A{D{{Key: "b", Value: int32(1)}}, D{{Key: "$and", Value: A{D{{Key: "a", Value: int32(1)}}}}}}}},
 			D{{Key: "$and", Value: A{D{{Key: "a", Value: D{{Key: "$eq", Value: int32(1)}}}}, D{{Key: "b", Value: D{{Key: "$eq", Value: int32(1)}}}}}}}},
 		{"or", D{{Key: "$or", Value: A{D{{Key: "b", Value: int32(1)}}, D{{Key: "a", Value: int32(1)}}}}}, D{{Key: "$or", Value: A{D{{Key: "a", Value: D{{Key: "$eq", Value: int32(1)}}}}, D{{Key: "b", Value: D{{Key: "$eq", Value: int32(1)}}}}}}}},
+		// ExprMatchExpression::serialize shows the optimized expression:
+		// constants as {$const: v}.
+		{"expr constants", D{{Key: "$expr", Value: D{{Key: "$lt", Value: A{"$a", int32(5)}}}}},
+			D{{Key: "$expr", Value: D{{Key: "$lt", Value: A{"$a", D{{Key: "$const", Value: int32(5)}}}}}}}},
 		{"single or unwrapped", D{{Key: "$or", Value: A{D{{Key: "a", Value: int32(1)}}}}}, D{{Key: "a", Value: D{{Key: "$eq", Value: int32(1)}}}}},
 		{"or before leaves", D{{Key: "x", Value: int32(1)}, {Key: "$or", Value: A{D{{Key: "a", Value: int32(1)}}, D{{Key: "b", Value: int32(1)}}}}},
 			D{{Key: "$and", Value: A{D{{Key: "$or", Value: A{D{{Key: "a", Value: D{{Key: "$eq", Value: int32(1)}}}}, D{{Key: "b", Value: D{{Key: "$eq", Value: int32(1)}}}}}}}, D{{Key: "x", Value: D{{Key: "$eq", Value: int32(1)}}}}}}}},

@@ -251,9 +251,9 @@ func (o Options) WithGranularity(mod bson.D) (Options, error) {
 	return o, nil
 }
 
-// ErrTarget refuses $out and $merge into a time-series collection, and
-// $out's timeseries option (MongoDB 7.0.3 and later), which would need
-// the bucket catalog behind the stage.
+// ErrTarget refuses $out without its timeseries option and $merge into a
+// time-series collection, which would need the bucket catalog behind the
+// stage.
 func ErrTarget(stage string) error {
 	return mongoerr.Newf(mongoerr.NotImplemented, "%s into a time-series collection is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it", stage)
 }

@@ -51,7 +51,7 @@ func parsePush(_ string, arg any, _ map[string]*arrayFilter) (leaf, error) {
 	}
 	p.values = each
 	if s := value.Get(d, "$slice"); !value.IsMissing(s) {
-		n, ok := integerArg(s)
+		n, ok := value.ParseIntegerElementToLong(s)
 		if !ok {
 			return nil, mongoerr.Newf(mongoerr.BadValue,
 				"The value for $slice must be an integer value but was given type: %s", value.TypeName(s))
@@ -66,7 +66,7 @@ func parsePush(_ string, arg any, _ map[string]*arrayFilter) (leaf, error) {
 		p.sort = sp
 	}
 	if s := value.Get(d, "$position"); !value.IsMissing(s) {
-		n, ok := integerArg(s)
+		n, ok := value.ParseIntegerElementToLong(s)
 		if !ok {
 			return nil, mongoerr.Newf(mongoerr.BadValue,
 				"The value for $position must be an integer value, not of type: %s", value.TypeName(s))
@@ -74,25 +74,6 @@ func parsePush(_ string, arg any, _ map[string]*arrayFilter) (leaf, error) {
 		p.position = n
 	}
 	return p, nil
-}
-
-// integerArg is MatchExpressionParser::parseIntegerElementToLong: any
-// number with an integral value that fits in a long.
-func integerArg(v any) (int64, bool) {
-	switch n := v.(type) {
-	case int32:
-		return int64(n), true
-	case int64:
-		return n, true
-	case float64:
-		if n != math.Trunc(n) || n < math.MinInt64 || n >= math.MaxInt64 {
-			return 0, false
-		}
-		return int64(n), true
-	case bson.Decimal128:
-		return integerArg(value.DecimalToDouble(n))
-	}
-	return 0, false
 }
 
 func parseSortClause(s any) (*sortPattern, error) {
@@ -274,7 +255,7 @@ func parsePop(path string, arg any, _ map[string]*arrayFilter) (leaf, error) {
 	if !value.IsNumber(arg) {
 		return nil, mongoerr.Newf(mongoerr.FailedToParse, "Expected a number in: %s", elemString(path, arg))
 	}
-	n, ok := integerArg(arg)
+	n, ok := value.ParseIntegerElementToLong(arg)
 	if !ok {
 		return nil, mongoerr.Newf(mongoerr.FailedToParse, "Expected an integer: %s", elemString(path, arg))
 	}

@@ -123,7 +123,8 @@ func add(a, b any) (any, bool) {
 	case isDouble(a) || isDouble(b):
 		return value.ToDouble(a) + value.ToDouble(b), true
 	}
-	x, y := toInt64(a), toInt64(b)
+	x, _ := value.SafeNumberLong(a)
+	y, _ := value.SafeNumberLong(b)
 	s := x + y
 	if (s > x) != (y > 0) {
 		return nil, false
@@ -138,7 +139,8 @@ func multiply(a, b any) (any, bool) {
 	case isDouble(a) || isDouble(b):
 		return value.ToDouble(a) * value.ToDouble(b), true
 	}
-	x, y := toInt64(a), toInt64(b)
+	x, _ := value.SafeNumberLong(a)
+	y, _ := value.SafeNumberLong(b)
 	if x != 0 && y != 0 {
 		p := x * y
 		if p/y != x || (x == -1 && y == math.MinInt64) || (y == -1 && x == math.MinInt64) {
@@ -162,16 +164,6 @@ func narrowInt(a, b any, r int64) any {
 
 func isDecimal(v any) bool { _, ok := v.(bson.Decimal128); return ok }
 func isDouble(v any) bool  { _, ok := v.(float64); return ok }
-
-func toInt64(v any) int64 {
-	switch n := v.(type) {
-	case int32:
-		return int64(n)
-	case int64:
-		return n
-	}
-	return 0
-}
 
 // debugNumber is SafeNum::debugString.
 func debugNumber(v any) string {
@@ -399,7 +391,8 @@ func (b bitOp) modify(c *applyCtx, v any, exists bool) (any, bool, error) {
 			c.idString(), c.path[len(c.path)-1], value.TypeName(cur))
 	}
 	for _, e := range b.ops {
-		x, y := toInt64(cur), toInt64(e.Value)
+		x, _ := value.SafeNumberLong(cur)
+		y, _ := value.SafeNumberLong(e.Value)
 		var r int64
 		switch e.Key {
 		case "and":

@@ -47,7 +47,7 @@ const MemoryLimit = 100 * 1024 * 1024
 // StringTooLong is mongod's error for a string value that would reach
 // MaxStringSize.
 func StringTooLong() error {
-	return mongoerr.New(16493, "Tried to create string longer than 16MB")
+	return mongoerr.New(mongoerr.ErrStringTooLong, "Tried to create string longer than 16MB")
 }
 
 // ObjectTooLarge is BSONObj's own size assertion (BSONObj::_assertInvalid,

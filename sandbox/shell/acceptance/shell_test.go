@@ -3,7 +3,6 @@ package acceptance
 import (
 	"context"
 	"errors"
-	"net"
 	"os"
 	"strings"
 	"testing"
@@ -12,9 +11,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/schemalab/schemalab/sandbox/engine"
+	"github.com/schemalab/schemalab/sandbox/sandboxtest"
 	"github.com/schemalab/schemalab/sandbox/shell"
-	"github.com/schemalab/schemalab/sandbox/wire"
 )
 
 func eval(t *testing.T, sh *shell.Shell, src string) string {
@@ -240,11 +238,8 @@ func TestExplainMetrics(t *testing.T) {
 // TestLostConnection: with the server gone an evaluation fails with a
 // clear error; once it is back the same session works again.
 func TestLostConnection(t *testing.T) {
-	srv, err := wire.Start(context.Background(), wire.Options{Engine: engine.New(engine.Options{})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := srv.Addr().(*net.TCPAddr).Port
+	srv := sandboxtest.Start(t)
+	port := srv.Port()
 	client, err := mongo.Connect(options.Client().ApplyURI(srv.URI()).SetServerSelectionTimeout(time.Second))
 	if err != nil {
 		t.Fatal(err)
@@ -261,11 +256,7 @@ func TestLostConnection(t *testing.T) {
 		strings.HasPrefix(err.Error(), "MongoPoolClearedError: ")) {
 		t.Fatalf("with the server down: %v", err)
 	}
-	srv2, err := wire.Start(context.Background(), wire.Options{Engine: engine.New(engine.Options{}), Port: port})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv2.Close()
+	sandboxtest.Start(t, sandboxtest.Port(port))
 	var res shell.Result
 	for range 50 {
 		if res, err = sh.Eval(context.Background(), "db.c.countDocuments()"); err == nil {

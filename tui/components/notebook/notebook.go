@@ -31,24 +31,24 @@
 // never broken into lone } lines. Errors, which are sentences, wrap at
 // spaces.
 //
-// The input types are plain structs the TUI fills from the lessons
-// runner's results; the package imports neither lessons nor the shell.
+// The input types are plain structs the TUI fills from a lesson
+// session's results; the package imports neither lessons nor the shell.
+// A Notebook is a renderer, as prose and table are: it lays a block out
+// as rows, and the pane it is shown in scrolls them.
 package notebook
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/schemalab/schemalab/lessons/locale"
+	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/components/code"
 	"github.com/schemalab/schemalab/tui/components/inline"
 	"github.com/schemalab/schemalab/tui/components/viewport"
-	"github.com/schemalab/schemalab/tui/styles"
 )
 
 // Span is a statement's lines in the block's code: 1-based, inclusive.
@@ -79,41 +79,21 @@ type Block struct {
 // collapses behind a hint.
 const DefaultCollapse = 12
 
-// Options configure a Model.
+// Options configure a Notebook.
 type Options struct {
-	Styles *styles.Styles
 	// CollapseAfter is the rows of an output shown while collapsed; 0
 	// means DefaultCollapse, a negative number never collapses.
 	CollapseAfter int
 	// CodeMode is whether long code lines wrap or scroll.
 	CodeMode code.Mode
-	KeyMap   KeyMap
-	// Text words the hint rows; nil fields are English.
-	Text Text
 }
 
-// Text is the notebook's words, for a caller to put in the learner's
-// language: the hint under a collapsed output (hidden lines, the key),
-// and under an expanded one (all its lines, the key).
-type Text struct {
-	More, Collapse func(lines int, key string) string
-	// Scrolls follows a wide block's "more →" cue: which keys scroll it.
-	Scrolls string
-	// Elapsed is a statement's run time beside it ("12 ms").
-	Elapsed func(time.Duration) string
-}
-
-// KeyMap is the scrolling keys and the show-all key.
-type KeyMap struct {
-	viewport.KeyMap
-	ShowAll key.Binding
-}
-
-// DefaultKeyMap is viewport's keys and a for show all.
-func DefaultKeyMap() KeyMap {
-	return KeyMap{KeyMap: viewport.DefaultKeyMap(),
-		ShowAll: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "show all / collapse"))}
-}
+var (
+	msgMoreLines = &locale.Message{ID: "notebook.more", One: "… {{.Count}} more line · {{.Key}} shows all", Other: "… {{.Count}} more lines · {{.Key}} shows all"}
+	msgCollapse  = &locale.Message{ID: "notebook.collapse", One: "▴ {{.Count}} line · {{.Key}} collapses", Other: "▴ {{.Count}} lines · {{.Key}} collapses"}
+	msgElapsedMs = &locale.Message{ID: "notebook.elapsedMs", Other: "{{.N}} ms"}
+	msgElapsedS  = &locale.Message{ID: "notebook.elapsedS", Other: "{{.N}} s"}
+)
 
 // Part is what a row of the notebook shows.
 type Part int
@@ -138,16 +118,20 @@ type RowInfo struct {
 	Line int
 }
 
-// Model is a notebook block in a scrolling window.
-type Model struct {
+// Notebook is a block laid out with its statements' outputs, as rows
+// for a pane to scroll.
+type Notebook struct {
+	common.Common
 	opts  Options
 	block Block
 	code  *code.Block
 	outs  []output
-	vp    *viewport.Model
-	info  []RowInfo
+	// width and rows are the last layout; info says what each row shows.
 	width int
+	rows  []viewport.Row
+	info  []RowInfo
 
+	scrolls  string
 	gutters  gutters
 	muted    lipgloss.Style
 	errTheme *inline.Theme
@@ -168,30 +152,10 @@ type output struct {
 	expanded bool
 }
 
-// New lays block out once it is given a size.
-func New(b Block, opts Options) *Model {
-	if opts.KeyMap.ShowAll.Keys() == nil {
-		opts.KeyMap = DefaultKeyMap()
-	}
-	if opts.Text.More == nil {
-		opts.Text.More = func(n int, key string) string { return fmt.Sprintf("… %d more lines · %s shows all", n, key) }
-	}
-	if opts.Text.Scrolls == "" {
-		opts.Text.Scrolls = viewport.ScrollHint(opts.KeyMap.KeyMap)
-	}
-	if opts.Text.Elapsed == nil {
-		opts.Text.Elapsed = func(d time.Duration) string {
-			if d >= time.Second {
-				return fmt.Sprintf("%.1f s", d.Seconds())
-			}
-			return fmt.Sprintf("%d ms", d.Milliseconds())
-		}
-	}
-	if opts.Text.Collapse == nil {
-		opts.Text.Collapse = func(n int, key string) string { return fmt.Sprintf("▴ %d lines · %s collapses", n, key) }
-	}
-	st := opts.Styles
-	m := &Model{opts: opts, vp: viewport.New(st), muted: st.Muted,
+// New is block b, to be laid out at a width.
+func New(c common.Common, b Block, opts Options) *Notebook {
+	st := c.Styles
+	m := &Notebook{Common: c, opts: opts, block: b, muted: st.Muted, scrolls: viewport.ScrollHint(c),
 		gutters: gutters{
 			statement: st.Accent.Render("›") + " ",
 			cont:      st.Muted.Render(code.ContinuationMarker) + " ",
@@ -200,16 +164,7 @@ func New(b Block, opts Options) *Model {
 			err:       st.Error.Render("✗") + " ",
 		},
 		errTheme: &inline.Theme{Base: st.Error.UnsetBold()}}
-	m.vp.KeyMap = opts.KeyMap.KeyMap
-	m.SetBlock(b)
-	return m
-}
-
-// SetBlock replaces the block, as when a step ran again; outputs start
-// collapsed.
-func (m *Model) SetBlock(b Block) {
-	m.block = b
-	m.code = code.New(b.Code, code.Options{Styles: m.opts.Styles, Lang: b.Lang, Mode: m.opts.CodeMode})
+	m.code = code.New(b.Code, code.Options{Styles: st, Lang: b.Lang, Mode: opts.CodeMode})
 	m.outs = make([]output, len(b.Statements))
 	for i, s := range b.Statements {
 		var lines []string
@@ -227,7 +182,7 @@ func (m *Model) SetBlock(b Block) {
 		}
 		m.outs[i] = o
 	}
-	m.relayout()
+	return m
 }
 
 func cellWidth(s string) int {
@@ -239,37 +194,35 @@ func cellWidth(s string) int {
 	return len(s)
 }
 
-// Viewport is the window, for its offsets.
-func (m *Model) Viewport() *viewport.Model { return m.vp }
-
-// SetSize lays the block out for w×h.
-func (m *Model) SetSize(w, h int) {
-	m.vp.SetSize(w, h)
-	if w != m.width {
-		m.width = w
-		m.relayout()
+// Rows is the block laid out for width cells; Info then says what each
+// row shows.
+func (m *Notebook) Rows(width int) []viewport.Row {
+	if width != m.width || m.rows == nil {
+		m.width = width
+		m.rows, m.info = m.layout(width)
 	}
+	return m.rows
 }
 
 // Expanded reports whether statement i's output shows in full.
-func (m *Model) Expanded(i int) bool { return m.outs[i].expanded }
+func (m *Notebook) Expanded(i int) bool { return m.outs[i].expanded }
 
 // Collapsible reports whether statement i's output is long enough to
 // collapse.
-func (m *Model) Collapsible(i int) bool {
+func (m *Notebook) Collapsible(i int) bool {
 	limit := m.limit()
 	return limit > 0 && len(m.outs[i].lines) > limit+1
 }
 
 // SetExpanded shows statement i's output in full or collapsed.
-func (m *Model) SetExpanded(i int, on bool) {
+func (m *Notebook) SetExpanded(i int, on bool) {
 	if m.outs[i].expanded != on {
 		m.outs[i].expanded = on
-		m.relayout()
+		m.rows = nil
 	}
 }
 
-func (m *Model) limit() int {
+func (m *Notebook) limit() int {
 	switch {
 	case m.opts.CollapseAfter < 0:
 		return 0
@@ -279,66 +232,13 @@ func (m *Model) limit() int {
 	return m.opts.CollapseAfter
 }
 
-// RowAt is what the window's row y shows.
-func (m *Model) RowAt(y int) RowInfo {
-	i := m.vp.YOffset() + y
-	if y < 0 || i >= len(m.info) {
-		return RowInfo{Statement: -1, Part: Gap}
-	}
-	return m.info[i]
-}
-
-// Info is what row i of the content shows.
-func (m *Model) Info() []RowInfo { return m.info }
-
-// ToggleVisible expands, or collapses, the collapsible output whose hint
-// is nearest the top of the window, else the first whose rows are in it.
-// Expanding leaves the window where it is, so the lines that were hidden
-// appear where the hint was; collapsing keeps the hint where it was on the
-// screen. It reports whether there was an output to toggle.
-func (m *Model) ToggleVisible() bool {
-	top, bottom := m.vp.YOffset(), min(m.vp.YOffset()+m.vp.Height(), len(m.info))
-	target, at := -1, 0
-	for i := top; i < bottom && target < 0; i++ {
-		if r := m.info[i]; r.Part == Hint {
-			target, at = r.Statement, i-top
-		}
-	}
-	for i := top; i < bottom && target < 0; i++ {
-		if r := m.info[i]; r.Part == Output && m.Collapsible(r.Statement) {
-			target, at = r.Statement, i-top
-		}
-	}
-	if target < 0 {
-		return false
-	}
-	expand := !m.outs[target].expanded
-	m.SetExpanded(target, expand)
-	if expand {
-		return true
-	}
-	for i, r := range m.info {
-		if r.Statement == target && r.Part == Hint {
-			m.vp.SetYOffset(i - at)
-			break
-		}
-	}
-	return true
-}
-
-func (m *Model) relayout() {
-	if m.width <= 0 {
-		return
-	}
-	rows, info := m.Layout(m.width)
-	m.info = info
-	m.vp.SetRows(rows)
-}
+// Info is what each row of the last layout shows.
+func (m *Notebook) Info() []RowInfo { return m.info }
 
 const gutterWidth = 2
 
-// Layout is the block laid out for width cells, with what each row shows.
-func (m *Model) Layout(width int) ([]viewport.Row, []RowInfo) {
+// layout is the block laid out for width cells, with what each row shows.
+func (m *Notebook) layout(width int) ([]viewport.Row, []RowInfo) {
 	body := max(width-gutterWidth, 1)
 	codeRows := m.code.Layout(body)
 	starts := map[int]int{}
@@ -390,7 +290,7 @@ func (m *Model) Layout(width int) ([]viewport.Row, []RowInfo) {
 		produced := false
 		for _, i := range ends[r.Line] {
 			if m.hasOutput(i) && codeW > width {
-				add(viewport.CueRow(codeW, m.opts.Text.Scrolls), RowInfo{Statement: -1, Part: Gap})
+				add(viewport.CueRow(codeW, m.scrolls), RowInfo{Statement: -1, Part: Gap})
 				codeW = 0
 			}
 			produced = m.outputRows(i, body, add) || produced
@@ -400,12 +300,12 @@ func (m *Model) Layout(width int) ([]viewport.Row, []RowInfo) {
 		}
 	}
 	if codeW > width {
-		add(viewport.CueRow(codeW, m.opts.Text.Scrolls), RowInfo{Statement: -1, Part: Gap})
+		add(viewport.CueRow(codeW, m.scrolls), RowInfo{Statement: -1, Part: Gap})
 	}
 	return rows, info
 }
 
-func (m *Model) inSpan(stmt, line int) bool {
+func (m *Notebook) inSpan(stmt, line int) bool {
 	if stmt < 0 {
 		return false
 	}
@@ -413,13 +313,13 @@ func (m *Model) inSpan(stmt, line int) bool {
 	return line >= s.Start-1 && line <= max(s.End-1, s.Start-1)
 }
 
-func (m *Model) hasOutput(i int) bool {
+func (m *Notebook) hasOutput(i int) bool {
 	return len(m.outs[i].lines) > 0 || m.outs[i].hasErr
 }
 
 // outputRows adds statement i's output rows and reports whether it had
 // any.
-func (m *Model) outputRows(i, body int, add func(viewport.Row, RowInfo)) bool {
+func (m *Notebook) outputRows(i, body int, add func(viewport.Row, RowInfo)) bool {
 	o := &m.outs[i]
 	shown := o.lines
 	collapsed := m.Collapsible(i) && !o.expanded
@@ -442,14 +342,15 @@ func (m *Model) outputRows(i, body int, add func(viewport.Row, RowInfo)) bool {
 		add(viewport.Row{Gutter: gutter(), Text: l, Scroll: wide > body}, RowInfo{Statement: i, Part: Output})
 	}
 	if m.Collapsible(i) {
-		hint := m.opts.Text.More(len(o.lines)-len(shown), m.opts.KeyMap.ShowAll.Help().Key)
+		data := map[string]any{"Key": m.KeyMap.ShowAll.Help().Key}
+		hint := m.N(msgMoreLines, len(o.lines)-len(shown), data)
 		if !collapsed {
-			hint = m.opts.Text.Collapse(len(o.lines), m.opts.KeyMap.ShowAll.Help().Key)
+			hint = m.N(msgCollapse, len(o.lines), data)
 		}
 		add(viewport.Row{Gutter: gutter(), Text: m.muted.Render(hint)}, RowInfo{Statement: i, Part: Hint})
 	}
 	if wide > body {
-		add(viewport.CueRow(wide+gutterWidth, m.opts.Text.Scrolls), RowInfo{Statement: -1, Part: Gap})
+		add(viewport.CueRow(wide+gutterWidth, m.scrolls), RowInfo{Statement: -1, Part: Gap})
 	}
 	if !o.hasErr {
 		return n > 0
@@ -466,54 +367,17 @@ func (m *Model) outputRows(i, body int, add func(viewport.Row, RowInfo)) bool {
 
 // elapsed is a statement's time, right-aligned in room cells, or nothing
 // when it is under a millisecond or does not fit.
-func (m *Model) elapsed(d time.Duration, room int) string {
+func (m *Notebook) elapsed(d time.Duration, room int) string {
 	if d < time.Millisecond {
 		return ""
 	}
-	label := m.opts.Text.Elapsed(d)
+	label := m.T(msgElapsedMs, map[string]any{"N": d.Milliseconds()})
+	if d >= time.Second {
+		label = m.T(msgElapsedS, map[string]any{"N": m.L.Decimal(d.Seconds(), 1)})
+	}
 	w := ansi.StringWidth(label)
 	if room < w+2 {
 		return ""
 	}
 	return strings.Repeat(" ", room-w) + m.muted.Render(label)
-}
-
-func (m *Model) Init() tea.Cmd { return nil }
-
-// Update scrolls, and toggles an output for ShowAll.
-func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.opts.KeyMap.ShowAll) {
-		m.ToggleVisible()
-		return m, nil
-	}
-	m.vp.Handle(msg)
-	return m, nil
-}
-
-func (m *Model) View() tea.View { return m.vp.View() }
-
-// Render is the window's content as a string.
-func (m *Model) Render() string { return m.vp.Render() }
-
-// ShortHelp is the scrolling keys, and show all when an output collapses.
-func (m *Model) ShortHelp() []key.Binding {
-	h := m.vp.ShortHelp()
-	if m.anyCollapsible() {
-		h = append(h, m.opts.KeyMap.ShowAll)
-	}
-	return h
-}
-
-// FullHelp is every key.
-func (m *Model) FullHelp() [][]key.Binding {
-	return append(m.vp.FullHelp(), []key.Binding{m.opts.KeyMap.ShowAll})
-}
-
-func (m *Model) anyCollapsible() bool {
-	for i := range m.outs {
-		if m.Collapsible(i) {
-			return true
-		}
-	}
-	return false
 }

@@ -6,25 +6,17 @@ import (
 	"testing"
 	"time"
 
-	"charm.land/bubbles/v2/help"
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/components/code"
 	"github.com/schemalab/schemalab/tui/components/internal/comptest"
+	"github.com/schemalab/schemalab/tui/components/viewport"
 	"github.com/schemalab/schemalab/tui/styles"
 )
 
 var dark = styles.New(true, false)
-
-// Model fits the TUI's Component interface: tea.Model, help.KeyMap and
-// SetSize.
-var _ interface {
-	tea.Model
-	help.KeyMap
-	SetSize(w, h int)
-} = (*Model)(nil)
 
 func read(t testing.TB, name string) string {
 	t.Helper()
@@ -93,24 +85,26 @@ func dupBlock(t testing.TB) Block {
 	}}
 }
 
-func all(m *Model) string {
-	m.vp.SetSize(m.width, len(m.info))
-	return m.Render()
+// all is every row of m laid out for w cells, as a pane as tall as them
+// shows them.
+func all(m *Notebook, w int) string {
+	return strings.Join(viewport.Lines(m.Common, m.Rows(w), w), "\n")
 }
 
-func view(t testing.TB, b Block, w int, o Options) *Model {
-	t.Helper()
-	o.Styles = dark
-	m := New(b, o)
-	m.SetSize(w, 40)
-	return m
+// in is what the notebook is given, in English, drawn with st.
+func in(st *styles.Styles) common.Common {
+	c := comptest.Common(false)
+	c.Styles = st
+	return c
 }
+
+func view(b Block, o Options) *Notebook { return New(in(dark), b, o) }
 
 func TestGoldens(t *testing.T) {
 	for name, b := range map[string]func(testing.TB) Block{"flat": flatStep, "append": appendStep, "cost": costStep, "long": longBlock, "error": dupBlock} {
 		t.Run(name, func(t *testing.T) {
 			comptest.Goldens(t, comptest.Widths, func(t *testing.T, w int) string {
-				return all(view(t, b(t), w, Options{}))
+				return all(view(b(t), Options{}), w)
 			})
 		})
 	}
@@ -118,24 +112,22 @@ func TestGoldens(t *testing.T) {
 
 func TestExpandedGolden(t *testing.T) {
 	comptest.Goldens(t, []int{80}, func(t *testing.T, w int) string {
-		m := view(t, longBlock(t), w, Options{CollapseAfter: 5})
+		m := view(longBlock(t), Options{CollapseAfter: 5})
 		m.SetExpanded(2, true)
-		return all(m)
+		return all(m, w)
 	})
 }
 
 func TestCodeScrollGolden(t *testing.T) {
 	comptest.Goldens(t, []int{40}, func(t *testing.T, w int) string {
-		return all(view(t, appendStep(t), w, Options{CodeMode: code.Scroll}))
+		return all(view(appendStep(t), Options{CodeMode: code.Scroll}), w)
 	})
 }
 
 func TestStyleGoldens(t *testing.T) {
 	for name, st := range map[string]*styles.Styles{"dark": dark, "nocolor": styles.New(true, true)} {
 		t.Run(name, func(t *testing.T) {
-			m := New(dupBlock(t), Options{Styles: st})
-			m.SetSize(60, 10)
-			golden.RequireEqual(t, all(m))
+			golden.RequireEqual(t, all(New(in(st), dupBlock(t), Options{}), 60))
 		})
 	}
 }
@@ -146,8 +138,8 @@ func TestStyleGoldens(t *testing.T) {
 func TestEachOutputFollowsItsStatement(t *testing.T) {
 	for _, b := range []Block{flatStep(t), appendStep(t), costStep(t), longBlock(t), dupBlock(t)} {
 		for _, w := range comptest.Widths {
-			m := view(t, b, w, Options{})
-			rows := m.vp.Rows()
+			m := view(b, Options{})
+			rows := m.Rows(w)
 			current := -1 // the statement whose code came last
 			seen := map[int]bool{}
 			for i, ri := range m.Info() {
@@ -181,11 +173,12 @@ func TestEachOutputFollowsItsStatement(t *testing.T) {
 func TestOutputsAreNeverRewrapped(t *testing.T) {
 	b := flatStep(t)
 	for _, w := range comptest.Widths {
-		m := view(t, b, w, Options{})
+		m := view(b, Options{})
+		rows := m.Rows(w)
 		var outs []string
 		for i, ri := range m.Info() {
 			if ri.Part == Output {
-				outs = append(outs, ansi.Strip(m.vp.Rows()[i].Text))
+				outs = append(outs, ansi.Strip(rows[i].Text))
 			}
 		}
 		var want []string
@@ -195,82 +188,43 @@ func TestOutputsAreNeverRewrapped(t *testing.T) {
 		if strings.Join(outs, "\n") != strings.Join(want, "\n") {
 			t.Errorf("w%d: output rows differ from mongosh's lines:\n%s", w, strings.Join(outs, "\n"))
 		}
-		comptest.FitWidth(t, all(m), w)
+		comptest.FitWidth(t, all(m, w), w)
 	}
 }
 
 func TestCollapseAndShowAll(t *testing.T) {
-	m := view(t, longBlock(t), 80, Options{})
+	m := view(longBlock(t), Options{})
 	if !m.Collapsible(2) || !m.Collapsible(3) || m.Collapsible(1) {
 		t.Fatal("the 165- and 603-line outputs should collapse, the one-line one not")
 	}
-	out := ansi.Strip(all(m))
+	out := ansi.Strip(all(m, 80))
 	if !strings.Contains(out, "… 153 more lines · a shows all") || !strings.Contains(out, "… 591 more lines · a shows all") {
 		t.Fatalf("no hints:\n%s", out)
 	}
-	m.vp.SetSize(80, 20)
-	m.vp.GotoTop()
-	hintY := -1
-	for y := range 20 {
-		if m.RowAt(y).Part == Hint {
-			hintY = y
-			break
-		}
-	}
-	m.Update(tea.KeyPressMsg{Code: 'a', Text: "a"})
+	collapsed := len(m.Rows(80))
+	m.SetExpanded(2, true)
 	if !m.Expanded(2) || m.Expanded(3) {
-		t.Fatalf("a should expand the first visible output only: %v %v", m.Expanded(2), m.Expanded(3))
+		t.Fatalf("expanding one output expanded others: %v %v", m.Expanded(2), m.Expanded(3))
 	}
-	if r := m.RowAt(hintY); r.Part != Output || r.Statement != 2 || m.vp.YOffset() != 0 {
-		t.Errorf("expanding should show the hidden lines where the hint was (row %d): %+v, offset %d", hintY, r, m.vp.YOffset())
+	if got := len(m.Rows(80)); got != collapsed+165-12 {
+		t.Errorf("expanded: %d rows, want the 153 hidden lines more than %d", got, collapsed)
 	}
-	var texts []string
-	for _, r := range m.vp.Rows() {
-		texts = append(texts, ansi.Strip(r.Text))
+	out = ansi.Strip(all(m, 80))
+	if !strings.Contains(out, "▴ 165 lines · a collapses") || strings.Contains(out, "… 153 more lines") {
+		t.Errorf("expanded output has no collapse hint:\n%s", out)
 	}
-	if !strings.Contains(strings.Join(texts, "\n"), "▴ 165 lines · a collapses") {
-		t.Error("expanded output has no collapse hint")
+	m.SetExpanded(2, false)
+	if got := len(m.Rows(80)); got != collapsed {
+		t.Errorf("collapsed again: %d rows, want %d", got, collapsed)
 	}
-	// Scrolled to the end of the expanded output, a collapses it and its
-	// hint stays on the same screen row.
-	for y := range 20 {
-		if m.RowAt(y).Part == Hint {
-			t.Fatalf("a hint is still visible at row %d before scrolling", y)
-		}
-	}
-	m.vp.ScrollDown(160)
-	endY := -1
-	for y := range 20 {
-		if r := m.RowAt(y); r.Part == Hint && r.Statement == 2 {
-			endY = y
-		}
-	}
-	if endY < 0 {
-		t.Fatal("no collapse hint after scrolling to the output's end")
-	}
-	m.Update(tea.KeyPressMsg{Code: 'a', Text: "a"})
-	if m.Expanded(2) {
-		t.Error("a again should collapse it")
-	}
-	if r := m.RowAt(endY); r.Part != Hint || r.Statement != 2 {
-		t.Errorf("after collapsing, row %d shows %+v, want the hint that was there", endY, r)
-	}
-	var keys []string
-	for _, k := range m.ShortHelp() {
-		keys = append(keys, k.Help().Key)
-	}
-	if !strings.Contains(strings.Join(keys, " "), "a") {
-		t.Errorf("short help lacks the show-all key: %v", keys)
-	}
-	none := view(t, longBlock(t), 80, Options{CollapseAfter: -1})
-	if none.Collapsible(3) || strings.Contains(ansi.Strip(all(none)), "shows all") {
+	none := view(longBlock(t), Options{CollapseAfter: -1})
+	if none.Collapsible(3) || strings.Contains(ansi.Strip(all(none, 80)), "shows all") {
 		t.Error("CollapseAfter < 0 still collapses")
 	}
 }
 
 func TestErrorsWrapAtSpaces(t *testing.T) {
-	m := view(t, dupBlock(t), 40, Options{})
-	out := ansi.Strip(all(m))
+	out := ansi.Strip(all(view(dupBlock(t), Options{}), 40))
 	comptest.FitWidth(t, out, 40)
 	for _, word := range []string{"MongoServerError:", "E11000", "test.dup", "_id_"} {
 		if !strings.Contains(out, word) {
@@ -282,42 +236,19 @@ func TestErrorsWrapAtSpaces(t *testing.T) {
 	}
 }
 
-// benchBlock is one statement whose output is 2,000 lines of mongosh
-// documents, expanded.
-func benchBlock(b *testing.B) *Model {
+// BenchmarkShowAll2000 is pressing a on a 2,000-line output: the
+// notebook laid out again, expanded or collapsed, at 200 cells.
+func BenchmarkShowAll2000(b *testing.B) {
 	lines := strings.Split(strings.TrimRight(read(b, "long-4.txt"), "\n"), "\n")
 	var out []string
 	for len(out) < 2000 {
 		out = append(out, lines...)
 	}
-	m := New(Block{Code: "db.long.find({}, { _id: 0 }).toArray()", Statements: []Statement{{Span: Span{1, 1}, Output: strings.Join(out[:2000], "\n")}}}, Options{Styles: dark})
-	m.SetSize(200, 50)
-	m.SetExpanded(0, true)
-	return m
-}
-
-// BenchmarkScroll2000 is a key press to its frame on a 200×50 notebook
-// showing a 2,000-line output: the figure issue 13 bounds by 16 ms.
-func BenchmarkScroll2000(b *testing.B) {
-	m := benchBlock(b)
-	keys := []tea.KeyPressMsg{{Code: 'j', Text: "j"}, {Code: tea.KeyPgDown}}
-	i := 0
+	m := view(Block{Code: "db.long.find({}, { _id: 0 }).toArray()", Statements: []Statement{{Span: Span{1, 1}, Output: strings.Join(out[:2000], "\n")}}}, Options{})
+	on := true
 	for b.Loop() {
-		m.Update(keys[i%2])
-		_ = m.View()
-		if m.vp.AtBottom() {
-			m.vp.GotoTop()
-		}
-		i++
-	}
-}
-
-// BenchmarkShowAll2000 is pressing a on a 2,000-line output, which lays
-// the notebook out again, to its frame.
-func BenchmarkShowAll2000(b *testing.B) {
-	m := benchBlock(b)
-	for b.Loop() {
-		m.Update(tea.KeyPressMsg{Code: 'a', Text: "a"})
-		_ = m.View()
+		m.SetExpanded(0, on)
+		_ = m.Rows(200)
+		on = !on
 	}
 }

@@ -33,34 +33,13 @@ type Model struct {
 	title   string
 	footer  string
 	focused bool
-	// x, y is where the parent drew the pane, for the mouse wheel.
-	x, y int
 }
+
+var _ common.Component = (*Model)(nil)
 
 // New is an empty pane with a title.
 func New(c common.Common, title string) *Model {
-	vp := viewport.New(c.Styles)
-	vp.KeyMap = viewport.KeyMap{Up: c.KeyMap.Up, Down: c.KeyMap.Down, PageUp: c.KeyMap.PageUp, PageDown: c.KeyMap.PageDown,
-		Top: c.KeyMap.ScrollTop, Bottom: c.KeyMap.ScrollEnd, Left: c.KeyMap.Left, Right: c.KeyMap.Right}
-	vp.Cues = Cues(c.L)
-	return &Model{Common: c, vp: vp, title: title}
-}
-
-var (
-	msgCueRight = &locale.Message{ID: "viewport.cueRight", Other: "more →"}
-	msgCueLeft  = &locale.Message{ID: "viewport.cueLeft", Other: "← more"}
-	msgCueBoth  = &locale.Message{ID: "viewport.cueBoth", Other: "← more · more →"}
-	msgScrolls  = &locale.Message{ID: "viewport.scrolls", Other: "{{.Keys}} scrolls"}
-)
-
-// Cues are the viewport's cue words in l's language.
-func Cues(l *locale.Localizer) viewport.Cues {
-	return viewport.Cues{Right: l.T(msgCueRight, nil), Left: l.T(msgCueLeft, nil), Both: l.T(msgCueBoth, nil)}
-}
-
-// ScrollHint is the hint after a wide block's cue: which keys scroll it.
-func ScrollHint(c common.Common) string {
-	return c.T(msgScrolls, map[string]any{"Keys": c.KeyMap.Left.Help().Key + "/" + strings.TrimPrefix(c.KeyMap.Right.Help().Key, "shift+")})
+	return &Model{Common: c, vp: viewport.New(c), title: title}
 }
 
 // SetSize sets the outer size, border included.
@@ -94,7 +73,7 @@ func (m *Model) SetLines(s string) {
 		for i := range rows {
 			rows[i].Scroll = true
 		}
-		rows = append(rows, viewport.CueRow(wide, ScrollHint(m.Common)))
+		rows = append(rows, viewport.CueRow(wide, viewport.ScrollHint(m.Common)))
 	}
 	m.vp.SetRows(rows)
 }
@@ -108,16 +87,20 @@ func (m *Model) Title() string      { return m.title }
 func (m *Model) Focus(on bool) { m.focused = on }
 func (m *Model) Focused() bool { return m.focused }
 
-// Viewport is the window onto the rows, for offsets.
-func (m *Model) Viewport() *viewport.Model { return m.vp }
+// YOffset is the first row shown; SetYOffset scrolls to row y.
+func (m *Model) YOffset() int     { return m.vp.YOffset() }
+func (m *Model) SetYOffset(y int) { m.vp.SetYOffset(y) }
 
-// Place records where the parent drew the pane, for the mouse.
-func (m *Model) Place(x, y int) { m.x, m.y = x, y }
+// GotoTop and GotoBottom scroll to the first and last rows.
+func (m *Model) GotoTop()    { m.vp.GotoTop() }
+func (m *Model) GotoBottom() { m.vp.GotoBottom() }
 
-// Contains reports whether screen cell x, y is inside the pane.
-func (m *Model) Contains(x, y int) bool {
-	return x >= m.x && x < m.x+m.Width && y >= m.y && y < m.y+m.Height
-}
+// TotalRows is the number of rows of content.
+func (m *Model) TotalRows() int { return m.vp.TotalRows() }
+
+// ScrollWidth is the natural width of the widest rows that scroll
+// sideways (0 when every row fits).
+func (m *Model) ScrollWidth() int { return m.vp.ScrollWidth() }
 
 func (m *Model) Init() tea.Cmd { return nil }
 
@@ -136,14 +119,14 @@ func (m *Model) View() string {
 		return ""
 	}
 	footer := m.footer
-	if total, h := m.vp.TotalRows(), m.vp.Height(); total > h {
+	if total, h := m.vp.TotalRows(), m.vp.Height; total > h {
 		pos := m.T(msgPosition, map[string]any{"First": m.vp.YOffset() + 1, "Last": min(m.vp.YOffset()+h, total), "Total": total})
 		if footer != "" {
 			footer += " · "
 		}
 		footer += pos
 	}
-	return Frame(m.Styles, m.Width, m.Height, m.title, footer, strings.Split(m.vp.Render(), "\n"), m.focused)
+	return Frame(m.Styles, m.Width, m.Height, m.title, footer, strings.Split(m.vp.View(), "\n"), m.focused)
 }
 
 // ShortHelp is the scrolling keys.

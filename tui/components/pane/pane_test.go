@@ -5,7 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/schemalab/schemalab/tui/components/internal/comptest"
+	"github.com/schemalab/schemalab/tui/components/prose"
 )
 
 // A pane of 30 lines, 8 rows tall, scrolled down 5: its title, its footer
@@ -23,7 +27,7 @@ func TestPaneGoldens(t *testing.T) {
 		p.SetLines(strings.Join(lines, "\n"))
 		p.SetFooter("ran in 12ms")
 		p.Focus(true)
-		p.Viewport().SetYOffset(5)
+		p.SetYOffset(5)
 		out := p.View()
 		comptest.FitWidth(t, out, w)
 		if got := len(strings.Split(out, "\n")); got != 8 {
@@ -31,4 +35,27 @@ func TestPaneGoldens(t *testing.T) {
 		}
 		return out
 	})
+}
+
+// A pane over a step's prose and its wide table scrolls the table
+// sideways and leaves the prose where it is: shift+→ moves only the rows
+// wider than the pane, under the cue that says so.
+func TestPaneScrollsTheTableNotTheProse(t *testing.T) {
+	c := comptest.Common(false)
+	md := comptest.Section(t, comptest.Lesson(t, "04-tree.md"), "## Choosing a tree model", "## Exercise")
+	p := New(c, "Choosing a tree model")
+	p.SetSize(84, 32)
+	p.SetRows(prose.Parse(c, md, prose.Options{}).Rows(p.InnerWidth()))
+	before := strings.Split(ansi.Strip(p.View()), "\n")
+	p.Update(tea.KeyPressMsg{Code: tea.KeyRight, Mod: tea.ModShift})
+	after := strings.Split(ansi.Strip(p.View()), "\n")
+	if before[1] != after[1] || before[4] != after[4] {
+		t.Errorf("the prose moved: %q → %q", before[4], after[4])
+	}
+	if before[6] == after[6] {
+		t.Errorf("the table did not move: %q", after[6])
+	}
+	if !strings.Contains(strings.Join(after, "\n"), "← more · more → · shift+←/→ scrolls") {
+		t.Errorf("no cue with the scrolling keys:\n%s", strings.Join(after, "\n"))
+	}
 }

@@ -34,8 +34,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/yuin/goldmark"
@@ -45,6 +43,7 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
+	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/components/code"
 	"github.com/schemalab/schemalab/tui/components/inline"
 	"github.com/schemalab/schemalab/tui/components/table"
@@ -56,26 +55,20 @@ import (
 // characters a line reads comfortably at.
 const DefaultMeasure = 80
 
-// Measure is the reading measure for text in available cells: all of it
-// up to DefaultMeasure. A caller laying out a column of prose beside
-// something else gives the prose this much and no more.
-func Measure(available int) int { return max(min(available, DefaultMeasure), 1) }
-
 // Options configure a Document.
 type Options struct {
-	Styles *styles.Styles
 	// Measure caps the width text wraps at; 0 means DefaultMeasure.
 	Measure int
 	// TableWrap lets table cells wrap at spaces instead of scrolling.
 	TableWrap bool
-	// ScrollHint follows a wide table's "more →" cue.
-	ScrollHint string
 }
 
-// Document is Markdown parsed once, to be laid out at any width. It is not
-// safe for concurrent use.
+// Document is Markdown parsed once, to be laid out at any width, a
+// renderer: a pane scrolls its rows. It is not safe for concurrent use.
 type Document struct {
+	c     common.Common
 	opts  Options
+	hint  string
 	src   []byte
 	root  ast.Node
 	text  *inline.Theme
@@ -91,18 +84,19 @@ type Document struct {
 	cacheRows []viewport.Row
 }
 
-// Parse parses GitHub-flavoured Markdown.
-func Parse(markdown string, opts Options) *Document {
+// Parse parses GitHub-flavoured Markdown, to be drawn with c's styles;
+// a wide table's cue gives c's scrolling keys.
+func Parse(c common.Common, markdown string, opts Options) *Document {
 	if opts.Measure <= 0 {
 		opts.Measure = DefaultMeasure
 	}
 	src := []byte(markdown)
 	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
 	d := &Document{
-		opts: opts, src: src, root: md.Parser().Parse(text.NewReader(src)),
+		c: c, opts: opts, hint: viewport.ScrollHint(c), src: src, root: md.Parser().Parse(text.NewReader(src)),
 		codes: map[ast.Node]*code.Block{}, tables: map[ast.Node]*table.Table{}, cacheW: -1,
 	}
-	st := opts.Styles
+	st := c.Styles
 	d.text = textTheme(st)
 	d.muted = st.Muted
 	d.mark = st.Accent
@@ -140,11 +134,7 @@ func (d *Document) Rows(width int) []viewport.Row {
 // Render is the document laid out for width cells as one string, wide
 // tables cut at the window's edge under their cue.
 func (d *Document) Render(width int) string {
-	rows := d.Rows(width)
-	vp := viewport.New(d.opts.Styles)
-	vp.SetSize(max(width, 1), len(rows))
-	vp.SetRows(rows)
-	return vp.Render()
+	return strings.Join(viewport.Lines(d.c, d.Rows(width), width), "\n")
 }
 
 // blocks lays out n's children, a blank row between them unless tight.
@@ -278,7 +268,7 @@ func (d *Document) code(n ast.Node, lang string, width int) []viewport.Row {
 			seg := lines.At(i)
 			src.Write(seg.Value(d.src))
 		}
-		b = code.New(src.String(), code.Options{Styles: d.opts.Styles, Lang: lang})
+		b = code.New(src.String(), code.Options{Styles: d.c.Styles, Lang: lang})
 		d.codes[n] = b
 	}
 	cr := b.Render(width)
@@ -291,7 +281,7 @@ func (d *Document) code(n ast.Node, lang string, width int) []viewport.Row {
 		rows[i] = viewport.Row{Text: r.Text, Scroll: wide > width}
 	}
 	if wide > width {
-		rows = append(rows, viewport.CueRow(wide, d.opts.ScrollHint))
+		rows = append(rows, viewport.CueRow(wide, d.hint))
 	}
 	return rows
 }
@@ -321,7 +311,7 @@ func (d *Document) table(n *east.Table, width int) []viewport.Row {
 				data.Rows = append(data.Rows, cells)
 			}
 		}
-		t = table.New(data, table.Options{Styles: d.opts.Styles, Theme: d.text, Wrap: d.opts.TableWrap, ScrollHint: d.opts.ScrollHint})
+		t = table.New(data, table.Options{Styles: d.c.Styles, Theme: d.text, Wrap: d.opts.TableWrap, ScrollHint: d.hint})
 		d.tables[n] = t
 	}
 	return t.Rows(width)
@@ -357,7 +347,7 @@ func (d *Document) spans(n ast.Node, attr inline.Attr, url string) []inline.Span
 				}
 			}
 			v := strings.ReplaceAll(b.String(), "\n", " ")
-			if d.opts.Styles.NoColor {
+			if d.c.Styles.NoColor {
 				v = "`" + v + "`"
 			}
 			out = append(out, inline.Span{Text: v, Attr: attr | inline.Code, URL: url, Glue: ansi.StringWidth(v) <= glueWidth})
@@ -449,52 +439,6 @@ func (d *Document) Words() []string {
 	})
 	return words
 }
-
-// Model is a document in its own scrolling window.
-type Model struct {
-	doc *Document
-	vp  *viewport.Model
-}
-
-// New parses markdown to show in a viewport.
-func New(markdown string, opts Options) *Model {
-	vp := viewport.New(opts.Styles)
-	if opts.ScrollHint == "" {
-		opts.ScrollHint = viewport.ScrollHint(vp.KeyMap)
-	}
-	return &Model{doc: Parse(markdown, opts), vp: vp}
-}
-
-// Document is the model's document.
-func (m *Model) Document() *Document { return m.doc }
-
-// Viewport is the window, for its offsets and keys.
-func (m *Model) Viewport() *viewport.Model { return m.vp }
-
-// SetSize lays the document out for w×h; the reader's place is kept as
-// the same fraction of the text.
-func (m *Model) SetSize(w, h int) {
-	old := m.vp.TotalRows()
-	y := m.vp.YOffset()
-	m.vp.SetSize(w, h)
-	rows := m.doc.Rows(w)
-	m.vp.SetRows(rows)
-	if old > 0 && len(rows) != old {
-		m.vp.SetYOffset(y * len(rows) / old)
-	}
-}
-
-func (m *Model) Init() tea.Cmd { return nil }
-
-// Update scrolls.
-func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	m.vp.Handle(msg)
-	return m, nil
-}
-
-func (m *Model) View() tea.View            { return m.vp.View() }
-func (m *Model) ShortHelp() []key.Binding  { return m.vp.ShortHelp() }
-func (m *Model) FullHelp() [][]key.Binding { return m.vp.FullHelp() }
 
 // Plain is a line of inline Markdown as plain text, its marks gone: a
 // step's heading as a pane's title, where `count` would show its

@@ -5,13 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"charm.land/bubbles/v2/help"
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/components/internal/comptest"
-	"github.com/schemalab/schemalab/tui/components/viewport"
 	"github.com/schemalab/schemalab/tui/styles"
 )
 
@@ -20,15 +18,18 @@ var (
 	noColor = styles.New(true, true)
 )
 
-const hint = "shift+←/→ scrolls"
-
-func opts(st *styles.Styles) Options { return Options{Styles: st, ScrollHint: hint} }
+// in is what the renderer is given, in English, drawn with st.
+func in(st *styles.Styles) common.Common {
+	c := comptest.Common(false)
+	c.Styles = st
+	return c
+}
 
 // TestTreeChoosingGoldens is the tree lesson's "Choosing a tree model"
 // step: its wide table, a list with strong text, links.
 func TestTreeChoosingGoldens(t *testing.T) {
 	md := comptest.Section(t, comptest.Lesson(t, "04-tree.md"), "## Choosing a tree model", "## Exercise")
-	doc := Parse(md, opts(dark))
+	doc := Parse(in(dark), md, Options{})
 	comptest.Goldens(t, comptest.Widths, func(t *testing.T, w int) string { return doc.Render(w) })
 }
 
@@ -37,7 +38,7 @@ func TestTreeChoosingGoldens(t *testing.T) {
 func TestOutlierGoldens(t *testing.T) {
 	md := comptest.Section(t, comptest.Lesson(t, "01-outlier.md"), "# The Outlier Pattern", "## Books and customers") +
 		comptest.Section(t, comptest.Lesson(t, "01-outlier.md"), "## Find the outliers", "## Applying")
-	doc := Parse(md, opts(dark))
+	doc := Parse(in(dark), md, Options{})
 	comptest.Goldens(t, comptest.Widths, func(t *testing.T, w int) string { return doc.Render(w) })
 }
 
@@ -71,15 +72,13 @@ See <https://www.mongodb.com/docs/manual/data-modeling/design-patterns/group-dat
 `
 
 func TestBlocksGoldens(t *testing.T) {
-	doc := Parse(blocksMarkdown, opts(dark))
+	doc := Parse(in(dark), blocksMarkdown, Options{})
 	comptest.Goldens(t, comptest.Widths, func(t *testing.T, w int) string { return doc.Render(w) })
 }
 
 func TestTableWrapGoldens(t *testing.T) {
 	md := comptest.Section(t, comptest.Lesson(t, "04-tree.md"), "## Choosing a tree model", "- **Parent")
-	o := opts(dark)
-	o.TableWrap = true
-	doc := Parse(md, o)
+	doc := Parse(in(dark), md, Options{TableWrap: true})
 	comptest.Goldens(t, []int{80, 120}, func(t *testing.T, w int) string { return doc.Render(w) })
 }
 
@@ -96,13 +95,13 @@ The classic mistake is to **design for the maximum instead of the distribution**
 func TestStyleGoldens(t *testing.T) {
 	for name, st := range map[string]*styles.Styles{"dark": dark, "nocolor": noColor} {
 		t.Run(name, func(t *testing.T) {
-			golden.RequireEqual(t, Parse(styleMarkdown, opts(st)).Render(80))
+			golden.RequireEqual(t, Parse(in(st), styleMarkdown, Options{}).Render(80))
 		})
 	}
 }
 
 func TestNoColorKeepsEmphasisAndCodeDistinct(t *testing.T) {
-	out := Parse(styleMarkdown, opts(noColor)).Render(80)
+	out := Parse(in(noColor), styleMarkdown, Options{}).Render(80)
 	for text, attr := range map[string]string{"Atomic Habits": "4", "design for the maximum": "1", "the manual": "4"} {
 		if got := sgrBefore(out, text); !strings.Contains(";"+got+";", ";"+attr+";") {
 			t.Errorf("NO_COLOR: %q is drawn with SGR %q, want attribute %s", text, got, attr)
@@ -119,7 +118,7 @@ func TestNoColorKeepsEmphasisAndCodeDistinct(t *testing.T) {
 		t.Errorf("NO_COLOR output has colours: %q", out)
 	}
 	// With colour, the backticks go: the colour marks the code.
-	if c := ansi.Strip(Parse(styleMarkdown, opts(dark)).Render(80)); strings.Contains(c, "`") {
+	if c := ansi.Strip(Parse(in(dark), styleMarkdown, Options{}).Render(80)); strings.Contains(c, "`") {
 		t.Errorf("backticks shown with colour:\n%s", c)
 	}
 }
@@ -139,20 +138,12 @@ func sgrBefore(out, text string) string {
 
 var headingMarker = regexp.MustCompile(`^\s*#{1,6}\s`)
 
-// Model fits the TUI's Component interface: tea.Model, help.KeyMap and
-// SetSize.
-var _ interface {
-	tea.Model
-	help.KeyMap
-	SetSize(w, h int)
-} = (*Model)(nil)
-
 // TestEveryLesson checks each lesson, whole, at every width: no line is
 // wider than the window, every word is whole on some row, no heading keeps
 // its hashes.
 func TestEveryLesson(t *testing.T) {
 	for name, md := range comptest.Lessons(t) {
-		doc := Parse(md, opts(dark))
+		doc := Parse(in(dark), md, Options{})
 		words := doc.Words()
 		if len(words) < 500 {
 			t.Fatalf("%s: only %d words", name, len(words))
@@ -171,7 +162,7 @@ func TestEveryLesson(t *testing.T) {
 				}
 			}
 			all := strings.Join(rows, "\n")
-			measure := Measure(w)
+			measure := min(w, DefaultMeasure)
 			for _, word := range words {
 				want := word
 				if ww := ansi.StringWidth(word); ww > measure-4 {
@@ -200,11 +191,11 @@ func TestSoftBreaksFlow(t *testing.T) {
 			for _, w := range []int{40, 60, 80, 120} {
 				// Under NO_COLOR code spans keep their backticks, which
 				// shows the short ones that move as a whole.
-				rows := Parse(p, opts(noColor)).Rows(w)
+				rows := Parse(in(noColor), p, Options{}).Rows(w)
 				for i := 0; i+1 < len(rows); i++ {
 					line, next := ansi.Strip(rows[i].Text), ansi.Strip(rows[i+1].Text)
 					first := firstUnit(next)
-					if ansi.StringWidth(line)+1+ansi.StringWidth(first) <= Measure(w) {
+					if ansi.StringWidth(line)+1+ansi.StringWidth(first) <= min(w, DefaultMeasure) {
 						t.Errorf("%s w%d: line ends early: %q / %q", name, w, line, next)
 					}
 				}
@@ -236,15 +227,10 @@ func firstUnit(line string) string {
 }
 
 func TestMeasure(t *testing.T) {
-	for avail, want := range map[int]int{40: 40, 79: 79, 80: 80, 120: 80, 200: 80, 0: 1} {
-		if got := Measure(avail); got != want {
-			t.Errorf("Measure(%d) = %d, want %d", avail, got, want)
-		}
-	}
 	// Prose stops at the measure while the table beside it uses the width;
 	// only a word longer than the measure, alone on its row, goes past it.
 	md := comptest.Section(t, comptest.Lesson(t, "04-tree.md"), "## Choosing a tree model", "## Exercise")
-	doc := Parse(md, opts(dark))
+	doc := Parse(in(dark), md, Options{})
 	widest, table, long := 0, false, false
 	for _, r := range doc.Rows(200) {
 		if strings.ContainsAny(r.Text, "│┼") {
@@ -266,30 +252,12 @@ func TestMeasure(t *testing.T) {
 	}
 }
 
-func TestModelScrollsTheTableNotTheProse(t *testing.T) {
-	md := comptest.Section(t, comptest.Lesson(t, "04-tree.md"), "## Choosing a tree model", "## Exercise")
-	m := New(md, Options{Styles: dark})
-	m.SetSize(80, 30)
-	before := strings.Split(ansi.Strip(m.View().Content), "\n")
-	m.Update(tea.KeyPressMsg{Code: tea.KeyRight, Mod: tea.ModShift})
-	after := strings.Split(ansi.Strip(m.View().Content), "\n")
-	if before[0] != after[0] || before[3] != after[3] {
-		t.Errorf("the prose moved: %q → %q", before[3], after[3])
-	}
-	if before[5] == after[5] {
-		t.Errorf("the table did not move: %q", after[5])
-	}
-	if !strings.Contains(strings.Join(after, "\n"), "← more · more → · "+viewport.ScrollHint(viewport.DefaultKeyMap())) {
-		t.Errorf("no cue with the default hint:\n%s", strings.Join(after, "\n"))
-	}
-}
-
 // BenchmarkRenderStep is parsing and laying out a whole lesson step, the
 // tree lesson's table step, at 120 cells.
 func BenchmarkRenderStep(b *testing.B) {
 	md := comptest.Section(b, comptest.Lesson(b, "04-tree.md"), "## Choosing a tree model", "## Exercise")
 	for b.Loop() {
-		Parse(md, opts(dark)).Render(120)
+		Parse(in(dark), md, Options{}).Render(120)
 	}
 }
 
@@ -297,7 +265,7 @@ func BenchmarkRenderStep(b *testing.B) {
 func BenchmarkRenderLesson(b *testing.B) {
 	md := comptest.Lesson(b, "01-outlier.md")
 	for b.Loop() {
-		Parse(md, opts(dark)).Render(120)
+		Parse(in(dark), md, Options{}).Render(120)
 	}
 }
 

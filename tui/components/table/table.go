@@ -17,8 +17,6 @@ package table
 import (
 	"strings"
 
-	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
 	"github.com/schemalab/schemalab/tui/components/inline"
@@ -247,35 +245,3 @@ func (t *Table) ruleLine(widths []int, h, cross string) string {
 	}
 	return t.rule.Render(strings.Join(parts, cross))
 }
-
-// Model is a table in its own scrolling window.
-type Model struct {
-	t  *Table
-	vp *viewport.Model
-}
-
-// NewModel shows t in a viewport drawn with st.
-func NewModel(t *Table, st *styles.Styles) *Model {
-	return &Model{t: t, vp: viewport.New(st)}
-}
-
-// Viewport is the window, for its offsets and keys.
-func (m *Model) Viewport() *viewport.Model { return m.vp }
-
-// SetSize lays the table out for w×h.
-func (m *Model) SetSize(w, h int) {
-	m.vp.SetSize(w, h)
-	m.vp.SetRows(m.t.Rows(w))
-}
-
-func (m *Model) Init() tea.Cmd { return nil }
-
-// Update scrolls.
-func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	m.vp.Handle(msg)
-	return m, nil
-}
-
-func (m *Model) View() tea.View            { return m.vp.View() }
-func (m *Model) ShortHelp() []key.Binding  { return m.vp.ShortHelp() }
-func (m *Model) FullHelp() [][]key.Binding { return m.vp.FullHelp() }

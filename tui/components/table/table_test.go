@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"charm.land/bubbles/v2/help"
-	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
@@ -17,14 +15,6 @@ import (
 )
 
 var dark = styles.New(true, false)
-
-// Model fits the TUI's Component interface: tea.Model, help.KeyMap and
-// SetSize.
-var _ interface {
-	tea.Model
-	help.KeyMap
-	SetSize(w, h int)
-} = (*Model)(nil)
 
 func theme() *inline.Theme {
 	return &inline.Theme{Code: dark.CodeField, Strong: lipgloss.NewStyle().Bold(true)}
@@ -74,11 +64,11 @@ func cell(s string) Cell {
 }
 
 func window(rows []viewport.Row, w, x int) string {
-	vp := viewport.New(dark)
+	vp := viewport.New(comptest.Common(false))
 	vp.SetSize(w, len(rows))
 	vp.SetRows(rows)
 	vp.SetXOffset(x)
-	return vp.Render()
+	return vp.View()
 }
 
 // TestNaturalGoldens is the table as a window w cells wide shows it: at
@@ -186,20 +176,6 @@ func TestWrappedModeFitsAtSpaces(t *testing.T) {
 				}
 			}
 		}
-	}
-}
-
-func TestModelScrolls(t *testing.T) {
-	m := NewModel(New(treeTable(t), Options{Styles: dark, Theme: theme()}), dark)
-	m.SetSize(60, 10)
-	before := m.View().Content
-	m.Update(tea.KeyPressMsg{Code: tea.KeyRight, Mod: tea.ModShift})
-	if m.Viewport().XOffset() == 0 || m.View().Content == before {
-		t.Error("shift+→ did not scroll the table")
-	}
-	comptest.FitWidth(t, m.View().Content, 60)
-	if len(m.ShortHelp()) != 4 {
-		t.Errorf("a wide table's help should offer the horizontal keys: %d bindings", len(m.ShortHelp()))
 	}
 }
 

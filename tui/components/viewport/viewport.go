@@ -25,7 +25,8 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/schemalab/schemalab/tui/styles"
+	"github.com/schemalab/schemalab/lessons/locale"
+	"github.com/schemalab/schemalab/tui/common"
 )
 
 // Row is one laid-out line of content.
@@ -48,59 +49,52 @@ type Row struct {
 // has more to either side.
 func CueRow(width int, hint string) Row { return Row{Cue: width, Text: hint} }
 
-// KeyMap is the viewport's bindings.
-type KeyMap struct {
-	Up, Down, PageUp, PageDown, Top, Bottom, Left, Right key.Binding
+var (
+	msgCueRight = &locale.Message{ID: "viewport.cueRight", Other: "more →"}
+	msgCueLeft  = &locale.Message{ID: "viewport.cueLeft", Other: "← more"}
+	msgCueBoth  = &locale.Message{ID: "viewport.cueBoth", Other: "← more · more →"}
+	msgScrolls  = &locale.Message{ID: "viewport.scrolls", Other: "{{.Keys}} scrolls"}
+)
+
+// ScrollHint is the hint after a wide block's cue: which keys scroll it
+// sideways (the key map's Left and Right, which need shift: plain arrows
+// move between steps on a lesson page).
+func ScrollHint(c common.Common) string {
+	return c.T(msgScrolls, map[string]any{"Keys": c.KeyMap.Left.Help().Key + "/" + strings.TrimPrefix(c.KeyMap.Right.Help().Key, "shift+")})
 }
 
-// DefaultKeyMap is the TUI's scrolling keys (those of tui/keymap for up,
-// down and pages). Left and right need shift, since plain arrows move
-// between steps on a lesson page; g is left to "next comparison".
-func DefaultKeyMap() KeyMap {
-	return KeyMap{
-		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
-		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "space"), key.WithHelp("pgdn", "page down")),
-		Top:      key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "top")),
-		Bottom:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "bottom")),
-		Left:     key.NewBinding(key.WithKeys("shift+left", "<"), key.WithHelp("shift+←", "scroll left")),
-		Right:    key.NewBinding(key.WithKeys("shift+right", ">"), key.WithHelp("shift+→", "scroll right")),
-	}
-}
+// cues are the words of cue rows.
+type cues struct{ right, left, both string }
 
-// ScrollHint is the hint a cue row shows for km's horizontal keys.
-func ScrollHint(km KeyMap) string {
-	return km.Left.Help().Key + "/" + strings.TrimPrefix(km.Right.Help().Key, "shift+") + " scrolls"
-}
-
-// Cues are the words of cue rows, for a caller to put in the learner's
-// language.
-type Cues struct{ Right, Left, Both string }
-
-// DefaultCues are the English cues.
-func DefaultCues() Cues {
-	return Cues{Right: "more →", Left: "← more", Both: "← more · more →"}
-}
-
-// Model is the window. The zero value is usable; New gives it the styles
-// for cue rows and the default keys.
+// Model is the window, a component: it takes the key map's scrolling
+// keys, and its cues are in the learner's language.
 type Model struct {
-	KeyMap KeyMap
-	Cues   Cues
+	common.Common
 	// HorizontalStep is how many cells a left or right key moves.
 	HorizontalStep int
 
-	cue           lipgloss.Style
-	rows          []Row
-	width, height int
-	y, x          int
-	maxX          int
+	cues cues
+	cue  lipgloss.Style
+	rows []Row
+	y, x int
+	maxX int
 }
 
-// New is an empty viewport drawing cues in st's muted style.
-func New(st *styles.Styles) *Model {
-	return &Model{KeyMap: DefaultKeyMap(), Cues: DefaultCues(), HorizontalStep: 8, cue: st.Muted}
+var _ common.Component = (*Model)(nil)
+
+// New is an empty viewport.
+func New(c common.Common) *Model {
+	return &Model{Common: c, HorizontalStep: 8, cue: c.Styles.Muted,
+		cues: cues{right: c.T(msgCueRight, nil), left: c.T(msgCueLeft, nil), both: c.T(msgCueBoth, nil)}}
+}
+
+// Lines is rows drawn in a window width cells wide and as tall as they
+// are, at no offset: a block laid out once, shown whole.
+func Lines(c common.Common, rows []Row, width int) []string {
+	vp := New(c)
+	vp.SetSize(max(width, 1), len(rows))
+	vp.SetRows(rows)
+	return strings.Split(vp.View(), "\n")
 }
 
 // SetRows replaces the content and keeps the offsets where they can be.
@@ -118,12 +112,9 @@ func (m *Model) Rows() []Row { return m.rows }
 
 // SetSize sets the window's size in cells.
 func (m *Model) SetSize(w, h int) {
-	m.width, m.height = max(w, 0), max(h, 0)
+	m.Common.SetSize(max(w, 0), max(h, 0))
 	m.clamp()
 }
-
-func (m *Model) Width() int  { return m.width }
-func (m *Model) Height() int { return m.height }
 
 // YOffset is the first visible row; XOffset the first visible cell of
 // Scroll rows.
@@ -141,10 +132,10 @@ func (m *Model) TotalRows() int { return len(m.rows) }
 func (m *Model) AtTop() bool    { return m.y == 0 }
 func (m *Model) AtBottom() bool { return m.y >= m.maxY() }
 
-func (m *Model) maxY() int { return max(len(m.rows)-m.height, 0) }
+func (m *Model) maxY() int { return max(len(m.rows)-m.Height, 0) }
 
 // maxXOffset is how far right the widest cue-marked block can scroll.
-func (m *Model) maxXOffset() int { return max(m.maxX-m.width, 0) }
+func (m *Model) maxXOffset() int { return max(m.maxX-m.Width, 0) }
 
 func (m *Model) clamp() {
 	m.y = min(max(m.y, 0), m.maxY())
@@ -157,8 +148,8 @@ func (m *Model) ScrollDown(n int)  { m.SetYOffset(m.y + n) }
 func (m *Model) ScrollUp(n int)    { m.SetYOffset(m.y - n) }
 func (m *Model) ScrollRight(n int) { m.SetXOffset(m.x + n) }
 func (m *Model) ScrollLeft(n int)  { m.SetXOffset(m.x - n) }
-func (m *Model) PageDown()         { m.ScrollDown(max(m.height, 1)) }
-func (m *Model) PageUp()           { m.ScrollUp(max(m.height, 1)) }
+func (m *Model) PageDown()         { m.ScrollDown(max(m.Height, 1)) }
+func (m *Model) PageUp()           { m.ScrollUp(max(m.Height, 1)) }
 func (m *Model) GotoTop()          { m.y = 0 }
 func (m *Model) GotoBottom()       { m.y = m.maxY() }
 
@@ -167,16 +158,16 @@ func (m *Model) ShowRow(i int) {
 	switch {
 	case i < m.y:
 		m.SetYOffset(i)
-	case i >= m.y+m.height:
-		m.SetYOffset(i - m.height + 1)
+	case i >= m.y+m.Height:
+		m.SetYOffset(i - m.Height + 1)
 	}
 }
 
 // Init does nothing; the viewport has no commands of its own.
 func (m *Model) Init() tea.Cmd { return nil }
 
-// Update scrolls for the keys of KeyMap and the mouse wheel.
-func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+// Update scrolls for the scrolling keys and the mouse wheel.
+func (m *Model) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 	m.Handle(msg)
 	return m, nil
 }
@@ -197,9 +188,9 @@ func (m *Model) Handle(msg tea.Msg) bool {
 			m.PageUp()
 		case key.Matches(msg, km.PageDown):
 			m.PageDown()
-		case key.Matches(msg, km.Top):
+		case key.Matches(msg, km.ScrollTop):
 			m.GotoTop()
-		case key.Matches(msg, km.Bottom):
+		case key.Matches(msg, km.ScrollEnd):
 			m.GotoBottom()
 		case key.Matches(msg, km.Left):
 			m.ScrollLeft(m.step())
@@ -223,23 +214,20 @@ func (m *Model) Handle(msg tea.Msg) bool {
 
 func (m *Model) step() int { return max(m.HorizontalStep, 1) }
 
-// View is Render as a tea.View.
-func (m *Model) View() tea.View { return tea.NewView(m.Render()) }
-
-// Render is the window: exactly Height lines, none wider than Width.
-func (m *Model) Render() string {
-	if m.height == 0 {
+// View is the window: exactly Height lines, none wider than Width.
+func (m *Model) View() string {
+	if m.Height == 0 {
 		return ""
 	}
 	var b strings.Builder
-	end := min(m.y+m.height, len(m.rows))
+	end := min(m.y+m.Height, len(m.rows))
 	for i := m.y; i < end; i++ {
 		if i > m.y {
 			b.WriteByte('\n')
 		}
 		b.WriteString(m.line(m.rows[i]))
 	}
-	for i := max(end, m.y); i < m.y+m.height; i++ {
+	for i := max(end, m.y); i < m.y+m.Height; i++ {
 		if i > m.y {
 			b.WriteByte('\n')
 		}
@@ -250,10 +238,10 @@ func (m *Model) Render() string {
 func (m *Model) line(r Row) string {
 	switch {
 	case r.Cue > 0:
-		return cueLine(r, m.x, m.width, m.cue, m.Cues)
+		return cueLine(r, m.x, m.Width, m.cue, m.cues)
 	case r.Scroll:
 		gw := ansi.StringWidth(r.Gutter)
-		return r.Gutter + Window(r.Text, m.x, m.width-gw)
+		return r.Gutter + Window(r.Text, m.x, m.Width-gw)
 	default:
 		return r.Gutter + r.Text
 	}
@@ -291,16 +279,16 @@ func isShortASCII(line string, w int) bool {
 
 // cueLine says, right-aligned, which sides of a block of width r.Cue
 // seen from offset x through a w-cell window have more.
-func cueLine(r Row, x, w int, st lipgloss.Style, cues Cues) string {
+func cueLine(r Row, x, w int, st lipgloss.Style, cues cues) string {
 	left, right := x > 0, x+w < r.Cue
 	var cue string
 	switch {
 	case left && right:
-		cue = cues.Both
+		cue = cues.both
 	case left:
-		cue = cues.Left
+		cue = cues.left
 	case right:
-		cue = cues.Right
+		cue = cues.right
 	default:
 		return ""
 	}
@@ -321,8 +309,8 @@ func (m *Model) ShortHelp() []key.Binding {
 	return []key.Binding{km.Down, km.Up}
 }
 
-// FullHelp is every key of KeyMap.
+// FullHelp is every scrolling key.
 func (m *Model) FullHelp() [][]key.Binding {
 	km := m.KeyMap
-	return [][]key.Binding{{km.Down, km.Up, km.PageDown, km.PageUp}, {km.Top, km.Bottom, km.Right, km.Left}}
+	return [][]key.Binding{{km.Down, km.Up, km.PageDown, km.PageUp}, {km.ScrollTop, km.ScrollEnd, km.Right, km.Left}}
 }

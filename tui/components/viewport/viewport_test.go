@@ -5,12 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schemalab/schemalab/tui/components/internal/comptest"
-	"github.com/schemalab/schemalab/tui/styles"
 )
 
 var (
@@ -20,14 +18,6 @@ var (
 )
 
 // wideContent is prose above a table too wide for a 20-cell window.
-// Model fits the TUI's Component interface: tea.Model, help.KeyMap and
-// SetSize.
-var _ interface {
-	tea.Model
-	help.KeyMap
-	SetSize(w, h int)
-} = (*Model)(nil)
-
 func wideContent() []Row {
 	return []Row{
 		{Text: "prose stays"},
@@ -38,10 +28,10 @@ func wideContent() []Row {
 }
 
 func TestHorizontalScrollMovesOnlyScrollRows(t *testing.T) {
-	m := New(styles.New(true, true))
+	m := New(comptest.Common(false))
 	m.SetSize(20, 4)
 	m.SetRows(wideContent())
-	lines := strings.Split(ansi.Strip(m.Render()), "\n")
+	lines := strings.Split(ansi.Strip(m.View()), "\n")
 	want := []string{"prose stays", "│ 0123456789abcdefgh", "│ ABCDEFGHIJKLMNOPQR"}
 	for i, w := range want {
 		if lines[i] != w {
@@ -53,7 +43,7 @@ func TestHorizontalScrollMovesOnlyScrollRows(t *testing.T) {
 	}
 
 	m.Update(shiftRight)
-	lines = strings.Split(ansi.Strip(m.Render()), "\n")
+	lines = strings.Split(ansi.Strip(m.View()), "\n")
 	if lines[0] != "prose stays" || lines[1] != "│ 89abcdefghijklmnop" {
 		t.Errorf("after shift+→: %q", lines[:2])
 	}
@@ -66,11 +56,11 @@ func TestHorizontalScrollMovesOnlyScrollRows(t *testing.T) {
 	if m.XOffset() != 38-20 {
 		t.Errorf("x offset stops at %d, want %d (the block's width less the window's)", m.XOffset(), 18)
 	}
-	lines = strings.Split(ansi.Strip(m.Render()), "\n")
+	lines = strings.Split(ansi.Strip(m.View()), "\n")
 	if lines[1] != "│ ijklmnopqrstuvwxyz" || !strings.Contains(lines[3], "← more") || strings.Contains(lines[3], "more →") {
 		t.Errorf("at the right end: %q", lines)
 	}
-	comptest.FitWidth(t, m.Render(), 20)
+	comptest.FitWidth(t, m.View(), 20)
 	m.Update(shiftLeft)
 	if m.XOffset() != 10 {
 		t.Errorf("shift+← goes back a step: x = %d", m.XOffset())
@@ -78,10 +68,10 @@ func TestHorizontalScrollMovesOnlyScrollRows(t *testing.T) {
 }
 
 func TestRenderIsExactlyTheWindow(t *testing.T) {
-	m := New(styles.New(true, false))
+	m := New(comptest.Common(false))
 	m.SetSize(30, 5)
 	m.SetRows([]Row{{Text: "one"}, {Text: "two"}})
-	if got := strings.Count(m.Render(), "\n") + 1; got != 5 {
+	if got := strings.Count(m.View(), "\n") + 1; got != 5 {
 		t.Errorf("short content renders %d lines, want the window's 5", got)
 	}
 	var rows []Row
@@ -93,7 +83,7 @@ func TestRenderIsExactlyTheWindow(t *testing.T) {
 	if !m.AtBottom() || m.YOffset() != 95 {
 		t.Errorf("end: offset %d, want 95", m.YOffset())
 	}
-	last := strings.Split(m.Render(), "\n")
+	last := strings.Split(m.View(), "\n")
 	if len(last) != 5 || last[4] != "row 99" {
 		t.Errorf("bottom window = %q", last)
 	}
@@ -116,7 +106,7 @@ func TestRenderIsExactlyTheWindow(t *testing.T) {
 }
 
 func TestNoHorizontalScrollWithoutWideRows(t *testing.T) {
-	m := New(styles.New(true, false))
+	m := New(comptest.Common(false))
 	m.SetSize(30, 5)
 	m.SetRows([]Row{{Text: "fits"}})
 	if m.Handle(shiftRight) {
@@ -140,7 +130,7 @@ func TestWindowCutsWideCharacters(t *testing.T) {
 // BenchmarkScroll2000 is a key press to its frame on a 200×50 window over
 // 2,000 rows of mongosh output, some wider than the window.
 func BenchmarkScroll2000(b *testing.B) {
-	m := New(styles.New(true, false))
+	m := New(comptest.Common(false))
 	m.SetSize(200, 50)
 	rows := make([]Row, 2000)
 	for i := range rows {
@@ -152,7 +142,7 @@ func BenchmarkScroll2000(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		m.Update(keys[i%len(keys)])
-		_ = m.Render()
+		_ = m.View()
 		i++
 		if m.AtBottom() {
 			m.GotoTop()

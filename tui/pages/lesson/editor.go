@@ -56,8 +56,9 @@ type editor struct {
 	// runEdit marks an edit of a run step's code rather than an exercise.
 	runEdit bool
 	result  *pane.Model
-	watch   *watcher
-	taH     int
+	// watching is the line that says a file is watched, "" when none is.
+	watching string
+	taH      int
 	// content lays the result pane's rows out for a width, so that a
 	// resize lays them out again.
 	content func(w int) []viewport.Row
@@ -131,7 +132,7 @@ func (e *editor) SetSize(w, h int) {
 	for _, l := range strings.Split(e.ta.Value(), "\n") {
 		rows += max((ansi.StringWidth(l)+body-1)/body, 1)
 	}
-	if e.watch != nil {
+	if e.watching != "" {
 		rows++
 	}
 	e.taH = min(max(rows, 3), max(h/2-pane.ChromeH, 3))
@@ -144,13 +145,13 @@ func (e *editor) SetSize(w, h int) {
 }
 
 // ShowAttempt puts an attempt's verdict in the result pane.
-func (e *editor) ShowAttempt(m *AttemptChecked, hints, hintCount int) {
-	e.result.SetFooter(footerOf(e.Common, m.Elapsed, nil))
+func (e *editor) ShowAttempt(m *Ran, hints, hintCount int) {
+	e.result.SetFooter(footerOf(e.Common, m.Result.Elapsed, nil))
 	e.setContent(func(w int) []viewport.Row { return e.attemptRows(m, hints, hintCount, w) })
-	e.result.Viewport().GotoTop()
+	e.result.GotoTop()
 }
 
-func (e *editor) attemptRows(m *AttemptChecked, hints, hintCount, w int) []viewport.Row {
+func (e *editor) attemptRows(m *Ran, hints, hintCount, w int) []viewport.Row {
 	if m.Err != nil {
 		return errorRows(e.Common, m.Err, w)
 	}
@@ -177,25 +178,24 @@ func (e *editor) attemptRows(m *AttemptChecked, hints, hintCount, w int) []viewp
 			rows = append(rows, e.goalRows(g, w)...)
 		}
 	}
-	if printedAny(m.Statements) {
+	if printedAny(r.Statements) {
 		rows = append(rows, viewport.Row{}, viewport.Row{Text: st.Muted.Render(e.T(msgPrinted, nil))})
-		nb := notebook.New(notebook.Block{Code: m.Code, Statements: toNotebook(m.Statements)}, notebook.Options{Styles: st, CollapseAfter: -1, Text: notebookText(e.Common)})
-		nb.SetSize(w, 1)
-		rows = append(rows, nb.Viewport().Rows()...)
+		nb := notebook.New(e.Common, notebook.Block{Code: r.Code, Statements: toNotebook(r.Statements)}, notebook.Options{CollapseAfter: -1})
+		rows = append(rows, nb.Rows(w)...)
 	}
 	return rows
 }
 
 // ShowEdit puts the output of an edited run step in the result pane.
-func (e *editor) ShowEdit(m *EditRan) {
-	e.result.SetFooter(footerOf(e.Common, m.Elapsed, m.Notes))
-	nb := notebook.New(notebook.Block{Code: m.Code, Statements: toNotebook(m.Statements)}, notebook.Options{Styles: e.Styles, CollapseAfter: -1, Text: notebookText(e.Common)})
+func (e *editor) ShowEdit(m *Ran) {
+	r := m.Result
+	e.result.SetFooter(footerOf(e.Common, r.Elapsed, r.Notes))
+	nb := notebook.New(e.Common, notebook.Block{Code: r.Code, Statements: toNotebook(r.Statements)}, notebook.Options{CollapseAfter: -1})
 	e.setContent(func(w int) []viewport.Row {
-		if m.Err != nil && len(m.Statements) == 0 {
+		if m.Err != nil && len(r.Statements) == 0 {
 			return errorRows(e.Common, m.Err, w)
 		}
-		nb.SetSize(w, 1)
-		return nb.Viewport().Rows()
+		return nb.Rows(w)
 	})
 }
 
@@ -244,6 +244,10 @@ func (e *editor) Init() tea.Cmd { return nil }
 // Update edits: esc stops editing, ctrl+r checks, ctrl+o opens $EDITOR.
 func (e *editor) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 	k := e.KeyMap
+	if on, ok := msg.(common.FocusMsg); ok {
+		e.result.Focus(bool(on))
+		return e, nil
+	}
 	if km, ok := msg.(tea.KeyPressMsg); ok && e.editing {
 		switch {
 		case key.Matches(km, k.Back):
@@ -253,6 +257,12 @@ func (e *editor) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 			code := e.Value()
 			return e, func() tea.Msg { return editorCheck{code: code} }
 		}
+	}
+	if wheel, ok := msg.(tea.MouseWheelMsg); ok {
+		if wheel.Y >= e.resultTop() {
+			e.result.Handle(msg)
+		}
+		return e, nil
 	}
 	if !e.editing {
 		e.result.Handle(msg)
@@ -271,24 +281,25 @@ func (e *editor) View() string {
 		title = e.T(msgEditing, map[string]any{"Back": k.Back.Help().Key, "Run": k.CheckFromEditor.Help().Key})
 	}
 	lines := strings.Split(e.ta.View(), "\n")
-	if e.watch != nil {
-		lines = append([]string{e.Styles.Warning.Render(e.watchLine())}, lines...)
+	if e.watching != "" {
+		lines = append([]string{e.Styles.Warning.Render(e.watching)}, lines...)
 	}
 	ed := pane.Frame(e.Styles, e.Width, e.taH+pane.ChromeH, title, "", lines, e.editing)
 	return ed + "\n" + e.result.View()
 }
 
-func (e *editor) watchLine() string {
-	w := e.watch
-	data := map[string]any{"Path": w.path, "Reason": w.reason, "Key": e.KeyMap.Watch.Help().Key}
-	switch w.mode {
-	case watchPolling:
-		return e.T(msgPolling, data)
-	case watchManual:
-		return e.T(msgManual, data)
-	}
-	return e.T(msgWatching, data)
+// resultTop is the editor's row where the result pane begins.
+func (e *editor) resultTop() int { return e.taH + pane.ChromeH }
+
+// setWatching shows line over the code: the file it is watched in; ""
+// for none.
+func (e *editor) setWatching(line string) {
+	e.watching = line
+	e.SetSize(e.Width, e.Height)
 }
+
+// widths are the columns the result pane's outputs are laid out for.
+func (e *editor) widths() lessons.Widths { return lessons.Widths{Output: outputWidth(e.result)} }
 
 // Cursor is the text cursor, relative to the editor's top left.
 func (e *editor) Cursor() *tea.Cursor {
@@ -301,7 +312,7 @@ func (e *editor) Cursor() *tea.Cursor {
 	}
 	c.X += 2
 	c.Y++
-	if e.watch != nil {
+	if e.watching != "" {
 		c.Y++
 	}
 	return c
@@ -317,6 +328,8 @@ func (e *editor) ShortHelp() []key.Binding {
 }
 
 func (e *editor) FullHelp() [][]key.Binding { return [][]key.Binding{e.ShortHelp()} }
+
+var _ common.Component = (*editor)(nil)
 
 var msgRunEdit = &locale.Message{ID: "editor.runEdit", Other: "run your edit"}
 

@@ -35,28 +35,25 @@ func (p *Page) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		p.layout()
 		return cmd
-	case p.shell != nil:
+	case p.toolKind == shellTool:
 		if key.Matches(msg, k.Back) {
-			p.shell.Blur()
-			p.shell, p.focus = nil, 0
+			p.closeTool()
 			p.layout()
 			return nil
 		}
 		if key.Matches(msg, k.Focus) {
 			return p.cycleFocus()
 		}
-		_, cmd := p.shell.Update(msg)
+		_, cmd := p.tool.Update(msg)
 		return cmd
-	case p.stages != nil && (key.Matches(msg, k.Back) || key.Matches(msg, k.Next) || key.Matches(msg, k.Prev) || key.Matches(msg, k.Stages)):
-		switch {
-		case key.Matches(msg, k.Back):
-			p.stages, p.focus = nil, 0
+	case p.toolKind == stagesTool && (key.Matches(msg, k.Back) || key.Matches(msg, k.Next) || key.Matches(msg, k.Prev) || key.Matches(msg, k.Stages)):
+		if key.Matches(msg, k.Back) {
+			p.closeTool()
 			p.layout()
 			return nil
-		case key.Matches(msg, k.Prev):
-			return p.previewStage(p.stages.stage - 1)
 		}
-		return p.previewStage(p.stages.stage + 1)
+		_, cmd := p.tool.Update(msg)
+		return cmd
 	case p.atEnd():
 		return p.completionKey(msg)
 	}
@@ -98,23 +95,15 @@ func (p *Page) stepKey(msg tea.KeyPressMsg) tea.Cmd {
 		return p.cycleFocus()
 	case key.Matches(msg, k.Shell):
 		if p.current() != nil {
-			p.stages = nil
-			p.shell = newShell(p.Common, p.runner.Database())
-			p.layout()
-			return p.shell.Focus()
+			return p.openTool(newShell(p.Common, p.session.Database()), shellTool)
 		}
 	case key.Matches(msg, k.Stages):
-		return p.previewStage(0)
+		return p.previewStage(0, lessons.Widths{})
 	case key.Matches(msg, k.Group):
-		p.view.showGroup(p.view.group + 1)
-		// The panel is as tall as this comparison's figures.
-		y := p.view.doc.Viewport().YOffset()
-		p.layout()
-		p.view.doc.Viewport().SetYOffset(y)
+		p.view.nextGroup()
 	case key.Matches(msg, k.Setup):
 		if p.current() != nil && len(p.current().Code(lessons.Setup)) > 0 {
-			p.view.showSetup = !p.view.showSetup
-			p.view.layout()
+			p.view.toggleSetup()
 		}
 	case key.Matches(msg, k.Reset):
 		p.confirm = confirmReset
@@ -123,14 +112,14 @@ func (p *Page) stepKey(msg tea.KeyPressMsg) tea.Cmd {
 			p.confirm = confirmResetExercise
 		}
 	case key.Matches(msg, k.Back):
-		if p.stages != nil {
-			p.stages = nil
+		if p.tool != nil {
+			p.closeTool()
 			p.layout()
 			return nil
 		}
 		return func() tea.Msg { return common.BackMsg{} }
 	default:
-		p.focused().Handle(msg)
+		p.focused().Update(msg)
 	}
 	return nil
 }
@@ -144,20 +133,14 @@ func (p *Page) enter() tea.Cmd {
 	}
 	switch {
 	case p.view.revealLevel() == revealProse:
-		p.state(p.pos).revealed = true
-		seen := p.view.doc.Viewport().TotalRows()
-		p.view.layout()
-		p.view.showGroup(p.view.group)
-		if seen > p.view.doc.InnerHeight()/2 {
-			p.view.doc.Viewport().SetYOffset(seen - 3)
-		}
+		p.view.reveal()
 		return nil
 	case p.needsExerciseRun():
 		return p.runStep()
-	case p.editor != nil && p.editor.watch != nil && p.editor.watch.mode == watchManual:
-		code, err := p.editor.watch.read()
+	case p.watch != nil && p.watch.mode == watchManual:
+		code, err := p.watch.read()
 		if err != nil {
-			return status(p.T(msgWatchFailed, map[string]any{"Path": p.editor.watch.path, "Err": err.Error()}))
+			return status(p.T(msgWatchFailed, map[string]any{"Path": p.watch.path, "Err": err.Error()}))
 		}
 		p.editor.SetValue(code)
 		return p.checkCode(code)
@@ -223,13 +206,12 @@ func (p *Page) hint() tea.Cmd {
 	}
 	s.hints++
 	p.prog.setHints(p.pos, s.hints)
-	p.view.layout()
-	p.view.doc.Viewport().GotoBottom()
+	p.view.showHints()
 	return nil
 }
 
 func (p *Page) cycleFocus() tea.Cmd {
-	p.focus = (p.focus + 1) % len(p.panes())
+	p.focus = (p.focus + 1) % len(p.children())
 	p.focusPanes()
 	return nil
 }
@@ -243,12 +225,12 @@ func (p *Page) answer(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch c {
 	case confirmReset:
-		cmd := p.start(p.T(msgResetting, map[string]any{"ID": p.lesson.ID}), resetFn(p.runner, p.prog))
+		cmd := p.start(p.T(msgResetting, map[string]any{"ID": p.lesson.ID}), lessons.Request{Op: lessons.OpReset})
 		p.states, p.drafts = map[int]*stepState{}, map[int]string{}
 		p.goTo(0)
 		return cmd
 	case confirmResetExercise:
-		return p.start(p.T(msgStartingOver, nil), resetExerciseFn(p.runner, p.prog, p.pos))
+		return p.start(p.T(msgStartingOver, nil), lessons.Request{Op: lessons.OpResetExercise, Step: p.pos})
 	case confirmSolution:
 		sol, err := p.prog.solution(p.pos)
 		if err != nil {
@@ -286,10 +268,8 @@ func (p *Page) ShortHelp() []key.Binding {
 		return []key.Binding{k.Yes, k.No}
 	case p.editor != nil && p.editor.Editing():
 		return p.editor.ShortHelp()
-	case p.shell != nil:
-		return p.shell.ShortHelp()
-	case p.stages != nil:
-		return p.stages.ShortHelp()
+	case p.tool != nil:
+		return p.tool.ShortHelp()
 	case p.atEnd():
 		return []key.Binding{keymap.WithHelp(k.Run, "enter", p.T(msgKeyNextLesson, nil)), k.Back}
 	}
@@ -299,7 +279,7 @@ func (p *Page) ShortHelp() []key.Binding {
 		run = keymap.WithHelp(k.Run, "enter", p.T(msgKeyReveal, nil))
 	case p.needsExerciseRun():
 		run = keymap.WithHelp(k.Run, "enter", p.T(msgKeyRunStep, nil))
-	case p.editor != nil && p.editor.watch != nil && p.editor.watch.mode == watchManual:
+	case p.watch != nil && p.watch.mode == watchManual:
 		run = keymap.WithHelp(k.Run, "enter", p.T(msgKeyManual, nil))
 	case p.isExercise():
 		run = keymap.WithHelp(k.Run, "enter", p.T(msgKeyCheck, nil))
@@ -314,12 +294,7 @@ func (p *Page) ShortHelp() []key.Binding {
 	} else if st := p.current(); st != nil && len(st.Code(lessons.Run)) > 0 {
 		out = append(out, k.Edit)
 	}
-	if p.view.hasCollapsible() {
-		out = append(out, k.ShowAll)
-	}
-	if p.view.groups() > 1 {
-		out = append(out, k.Group)
-	}
+	out = append(out, p.view.ShortHelp()...)
 	if st := p.current(); st != nil && (st.HasStages() || (p.editor != nil && lessons.IsPipeline(p.editor.Value()))) {
 		out = append(out, k.Stages)
 	}

@@ -1,8 +1,8 @@
 // Package lesson is the lesson page: a header, the step as a notebook
 // (stepView), and the sub-models a step may open: the exercise's editor,
 // the scratch shell and the stage preview. The page lays them out and
-// sizes each; every run goes to the lessons runner through commands.go
-// and comes back as the message of its event.
+// sizes each; every run is a request to the lesson's session (runs.go)
+// and comes back as a Ran message.
 package lesson
 
 import (
@@ -58,8 +58,10 @@ const (
 
 // Options are what the app gives a lesson page.
 type Options struct {
-	Runner *lessons.Runner
-	Store  *lessons.Store
+	// Session is the learner's session of the lesson; the page closes it
+	// when it closes.
+	Session *lessons.Session
+	Store   *lessons.Store
 	// Next is the lesson the completion page offers; nil for the last.
 	Next *lessons.Lesson
 	// Step is where to open (0-based); < 0 resumes, at the introduction
@@ -78,33 +80,54 @@ type Options struct {
 // Page is the lesson page.
 type Page struct {
 	common.Common
-	ctx      context.Context
-	lesson   *lessons.Lesson
-	next     *lessons.Lesson
-	runner   *lessons.Runner
-	prog     progress
-	runs     *runs
-	exDir    string
-	pos      int // -1 the introduction, len(Steps) the completion page
-	states   map[int]*stepState
-	drafts   map[int]string
-	view     *stepView
-	editor   *editor
-	shell    *shell
-	stages   *stages
+	ctx     context.Context
+	lesson  *lessons.Lesson
+	next    *lessons.Lesson
+	session *lessons.Session
+	prog    progress
+	runs    *runs
+	exDir   string
+	pos     int // -1 the introduction, len(Steps) the completion page
+	states  map[int]*stepState
+	drafts  map[int]string
+	view    *stepView
+	editor  *editor
+	// tool is the panel at the bottom, the scratch shell or the stage
+	// preview, as toolKind says; nil when neither is open.
+	tool     common.Component
+	toolKind toolKind
 	confirm  confirm
 	focus    int
+	// watch follows the exercise's file in watch mode; nil when off.
+	watch    *watcher
 	watchGen int
-	// originX, originY is where the app draws the page, for the mouse.
-	originX, originY int
+	// rects are where the children are drawn, computed by layout.
+	rects rects
 }
+
+// toolKind says which tool is open.
+type toolKind int
+
+const (
+	noTool toolKind = iota
+	shellTool
+	stagesTool
+)
+
+// rects are the page's children's areas, in the page's cells: the step
+// under the header line, the editor beside or under it, and the scratch
+// shell or the stage preview at the bottom. Zero where a child is not
+// shown.
+type rects struct{ view, editor, tool common.Rect }
+
+var _ common.Component = (*Page)(nil)
 
 // New opens lesson l.
 func New(ctx context.Context, c common.Common, l *lessons.Lesson, opts Options) *Page {
-	p := &Page{Common: c, ctx: ctx, lesson: l, next: opts.Next, runner: opts.Runner,
+	p := &Page{Common: c, ctx: ctx, lesson: l, next: opts.Next, session: opts.Session,
 		prog: progress{store: opts.Store, lesson: l, observe: opts.Observe}, states: map[int]*stepState{}, drafts: map[int]string{},
 		exDir: opts.ExerciseDir}
-	p.runs = &runs{runner: opts.Runner, seq: opts.FirstSeq}
+	p.runs = &runs{session: opts.Session, seq: opts.FirstSeq}
 	pr := p.prog.get()
 	for i, st := range l.Steps {
 		if st.Exercise == nil {
@@ -162,7 +185,8 @@ func (p *Page) goTo(i int) {
 	if i < 0 && p.lesson.Intro == "" {
 		i = 0
 	}
-	p.pos, p.confirm, p.focus, p.shell, p.stages, p.editor = i, confirmNone, 0, nil, nil, nil
+	p.pos, p.confirm, p.focus, p.editor = i, confirmNone, 0, nil
+	p.closeTool()
 	if p.atEnd() {
 		p.view = nil
 		return
@@ -201,12 +225,12 @@ func (p *Page) saveDraft() {
 
 func ok(m map[int]string, k int) bool { _, found := m[k]; return found }
 
-// Close ends the page: the draft is kept, the watch stopped, the runner
-// closed now or when the run in flight ends.
+// Close ends the page: the draft is kept, the watch stopped, and the
+// session closed, which cancels a run in flight.
 func (p *Page) Close() {
 	p.saveDraft()
 	p.stopWatch()
-	p.runs.close()
+	_ = p.session.Close()
 }
 
 // Running is the run in flight, for the status line.
@@ -218,14 +242,14 @@ func (p *Page) Interrupt() bool { return p.runs.interrupt() }
 // WantsKeys reports whether a text input has the keyboard, so that the
 // app must not take q, ? or : as commands.
 func (p *Page) WantsKeys() bool {
-	return (p.editor != nil && p.editor.Editing()) || p.shell != nil || p.confirm != confirmNone
+	return (p.editor != nil && p.editor.Editing()) || p.toolKind == shellTool || p.confirm != confirmNone
 }
 
 // Question is the y/N question waiting for an answer, or "".
 func (p *Page) Question() string {
 	switch p.confirm {
 	case confirmReset:
-		return p.T(msgConfirmReset, map[string]any{"ID": p.lesson.ID, "DB": p.runner.Database()})
+		return p.T(msgConfirmReset, map[string]any{"ID": p.lesson.ID, "DB": p.session.Database()})
 	case confirmSolution:
 		return p.T(msgConfirmSol, nil)
 	case confirmResetExercise:
@@ -234,99 +258,127 @@ func (p *Page) Question() string {
 	return ""
 }
 
-// SetOrigin is where the app draws the page, for the mouse.
-func (p *Page) SetOrigin(x, y int) { p.originX, p.originY = x, y; p.layout() }
-
 func (p *Page) SetSize(w, h int) {
 	p.Common.SetSize(w, h)
 	p.layout()
 }
 
-// layout sizes the children: the header line; the shell or stage preview,
-// when open, at the bottom; and above them the step, beside the editor
-// where there is room for both at a reading measure, else over it.
+// layout computes the children's rectangles and sizes each child to
+// its own: the header line; the shell or stage preview, when open, at
+// the bottom; and above them the step, beside the editor where there is
+// room for both at a reading measure, else over it. Drawing, the mouse
+// and the cursor all use the rectangles computed here.
 func (p *Page) layout() {
 	if p.view == nil || p.Width == 0 {
 		return
 	}
 	w, bodyH := p.Width, max(p.Height-1, 4)
-	x, y := p.originX, p.originY+1
 	toolH := 0
-	switch {
-	case p.shell != nil:
+	switch p.toolKind {
+	case shellTool:
 		toolH = max(bodyH*2/5, inputHeight+pane.ChromeH+4)
-		p.shell.SetSize(w, toolH)
-	case p.stages != nil:
+	case stagesTool:
 		toolH = max(bodyH/2, 6)
-		p.stages.SetSize(w, toolH)
 	}
 	mainH := max(bodyH-toolH, 4)
-	switch {
-	case p.shell != nil:
-		p.shell.log.Place(x, y+mainH)
-	case p.stages != nil:
-		p.stages.out.Place(x, y+mainH)
+	r := rects{view: common.Rect{X: 0, Y: 1, W: w, H: mainH}}
+	if toolH > 0 {
+		r.tool = common.Rect{X: 0, Y: 1 + mainH, W: w, H: toolH}
 	}
-	if p.editor == nil {
-		p.view.SetSize(w, mainH)
-		p.view.doc.Place(x, y)
-		p.focusPanes()
-		return
+	if p.editor != nil {
+		left := min(max(w/2, 64), 100)
+		if w >= sideBySideWidth {
+			p.view.SetSize(left, mainH)
+		}
+		// Beside the editor, unless the step has code or a table that
+		// would have to scroll there and fits the whole width: never
+		// squeeze.
+		if sw := p.view.scrollWidth(); w >= sideBySideWidth && (sw == 0 || sw > w-pane.ChromeW) {
+			r.view.W = left
+			r.editor = common.Rect{X: left, Y: 1, W: w - left, H: mainH}
+		} else {
+			top := mainH * 9 / 20
+			r.view.H = top
+			r.editor = common.Rect{X: 0, Y: 1 + top, W: w, H: mainH - top}
+		}
 	}
-	left := min(max(w/2, 64), 100)
-	if w >= sideBySideWidth {
-		p.view.SetSize(left, mainH)
+	p.rects = r
+	p.view.SetSize(r.view.W, r.view.H)
+	if p.editor != nil {
+		p.editor.SetSize(r.editor.W, r.editor.H)
 	}
-	// Beside the editor, unless the step has code or a table that would
-	// have to scroll there and fits the whole width: never squeeze.
-	if sw := p.view.doc.Viewport().ScrollWidth(); w >= sideBySideWidth && (sw == 0 || sw > w-pane.ChromeW) {
-		p.editor.SetSize(w-left, mainH)
-		p.view.doc.Place(x, y)
-		p.editor.result.Place(x+left, y+p.editor.taH+pane.ChromeH)
-	} else {
-		top := mainH * 9 / 20
-		p.view.SetSize(w, top)
-		p.editor.SetSize(w, mainH-top)
-		p.view.doc.Place(x, y)
-		p.editor.result.Place(x, y+top+p.editor.taH+pane.ChromeH)
+	if p.tool != nil {
+		p.tool.SetSize(r.tool.W, r.tool.H)
 	}
 	p.focusPanes()
 }
 
 // sideBySide reports whether the editor is beside the step.
-func (p *Page) sideBySide() bool { return p.editor != nil && p.view.Width < p.Width }
+func (p *Page) sideBySide() bool { return p.editor != nil && p.rects.editor.X > 0 }
 
 // sideBySideWidth is the width from which the editor sits beside the step.
 const sideBySideWidth = 110
 
-// panes are the panes tab moves between.
-func (p *Page) panes() []*pane.Model {
-	out := []*pane.Model{p.view.doc}
+// openTool puts t at the bottom, with the page's focus.
+func (p *Page) openTool(t common.Component, kind toolKind) tea.Cmd {
+	p.tool, p.toolKind = t, kind
+	p.focus = len(p.children()) - 1
+	p.layout()
+	return t.Init()
+}
+
+// closeTool closes the shell or the stage preview.
+func (p *Page) closeTool() {
+	p.tool, p.toolKind, p.focus = nil, noTool, 0
+}
+
+// child is one of the page's children and where it is drawn.
+type child struct {
+	c common.Component
+	r common.Rect
+}
+
+// children are the children shown, in the order tab moves between them.
+func (p *Page) children() []child {
+	out := []child{{p.view, p.rects.view}}
 	if p.editor != nil {
-		out = append(out, p.editor.result)
+		out = append(out, child{p.editor, p.rects.editor})
 	}
-	if p.shell != nil {
-		out = append(out, p.shell.log)
-	}
-	if p.stages != nil {
-		out = append(out, p.stages.out)
+	if p.tool != nil {
+		out = append(out, child{p.tool, p.rects.tool})
 	}
 	return out
 }
 
 func (p *Page) focusPanes() {
-	ps := p.panes()
-	p.focus %= len(ps)
-	for i, pn := range ps {
-		pn.Focus(i == p.focus)
+	cs := p.children()
+	p.focus %= len(cs)
+	for i, c := range cs {
+		c.c.Update(common.FocusMsg(i == p.focus))
 	}
 }
 
-func (p *Page) focused() *pane.Model { return p.panes()[p.focus%len(p.panes())] }
+// focused is the child the scrolling keys go to.
+func (p *Page) focused() common.Component {
+	cs := p.children()
+	return cs[p.focus%len(cs)].c
+}
 
-// start begins a run, or says what is still running.
-func (p *Page) start(label string, fn func(context.Context, int) tea.Msg) tea.Cmd {
-	cmd, ok := p.runs.start(p.ctx, label, fn)
+// wheel scrolls the child under the mouse.
+func (p *Page) wheel(m tea.MouseWheelMsg) {
+	if p.view == nil || p.atEnd() {
+		return
+	}
+	for _, c := range p.children() {
+		if c.r.Contains(m.X, m.Y) {
+			c.c.Update(c.r.Wheel(m))
+		}
+	}
+}
+
+// start asks the session for req, or says what is still running.
+func (p *Page) start(label string, req lessons.Request) tea.Cmd {
+	cmd, ok := p.runs.start(p.ctx, label, req)
 	if !ok {
 		l, _, _ := p.runs.running()
 		return status(p.T(msgStillRunning, map[string]any{"Label": l, "Key": p.KeyMap.Cancel.Help().Key}))
@@ -341,33 +393,11 @@ func (p *Page) Init() tea.Cmd { return nil }
 // Update handles the page's messages: run results, keys, the mouse.
 func (p *Page) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case StepRan:
-		return p, p.stepRan(msg)
-	case AttemptChecked:
-		return p, p.attemptChecked(msg)
-	case EditRan:
-		if p.runs.finish(msg.Seq) && p.editor != nil && p.editor.runEdit && msg.Step == p.pos {
-			p.state(msg.Step).edit = &msg
-			p.editor.ShowEdit(&msg)
-		}
-	case ShellEvaluated:
-		if p.runs.finish(msg.Seq) && p.shell != nil && msg.Step == p.pos {
-			p.shell.Add(msg)
-		}
-	case StagesPreviewed:
-		if p.runs.finish(msg.Seq) && p.stages != nil && msg.Step == p.pos {
-			p.stages.Show(msg)
-		}
-	case LessonReset:
+	case Ran:
 		if !p.runs.finish(msg.Seq) {
 			return p, nil
 		}
-		if msg.Err != nil {
-			return p, status(p.T(msgResetFailed, map[string]any{"Err": errorText(p.Common, msg.Err)}))
-		}
-		return p, status(p.T(msgResetDone, nil))
-	case ExerciseReset:
-		return p, p.exerciseReset(msg)
+		return p, p.ran(msg)
 	case EditorClosed:
 		if msg.Err != nil {
 			return p, status(p.T(msgEditorFailed, map[string]any{"Err": msg.Err.Error()}))
@@ -380,17 +410,13 @@ func (p *Page) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 	case editorCheck:
 		return p, p.checkCode(msg.code)
 	case shellSubmit:
-		i := p.pos
-		return p, p.start(p.T(msgEvaluating, nil), shellFn(p.runner, i, msg.src, p.widths(p.shell.log)))
+		return p, p.start(p.T(msgEvaluating, nil), lessons.Request{Op: lessons.OpEval, Step: p.pos, Code: msg.src, Widths: msg.widths})
+	case stageAsked:
+		return p, p.previewStage(msg.k, msg.widths)
 	case fileChanged, pollTick:
 		return p, p.watchEvent(msg)
 	case tea.MouseWheelMsg:
-		m := msg.Mouse()
-		for _, pn := range p.panes() {
-			if pn.Contains(m.X, m.Y) {
-				pn.Handle(msg)
-			}
-		}
+		p.wheel(msg)
 	case tea.KeyPressMsg:
 		return p, p.key(msg)
 	default:
@@ -404,64 +430,89 @@ func (p *Page) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 func (p *Page) toInput(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	switch {
-	case p.shell != nil:
-		_, cmd = p.shell.Update(msg)
+	case p.toolKind == shellTool:
+		_, cmd = p.tool.Update(msg)
 	case p.editor != nil && p.editor.Editing():
 		_, cmd = p.editor.Update(msg)
 	}
 	return cmd
 }
 
-func (p *Page) stepRan(m StepRan) tea.Cmd {
-	if !p.runs.finish(m.Seq) {
-		return nil
-	}
-	p.state(m.Step).ran = &m
-	st := &p.lesson.Steps[m.Step]
-	if m.Err == nil && m.Result.OK() && st.Exercise == nil {
-		p.prog.markDone(m.Step)
-	}
-	if m.Step == p.pos && p.view != nil {
-		// A run must not move the prose the reader is looking at.
-		y := p.view.doc.Viewport().YOffset()
-		p.view.rebuild()
-		p.layout()
-		p.view.doc.Viewport().SetYOffset(y)
+// ran takes a run's result to what it is about.
+func (p *Page) ran(m Ran) tea.Cmd {
+	r := m.Result
+	here := r.Step == p.pos
+	switch r.Op {
+	case lessons.OpRun:
+		return p.stepRan(m)
+	case lessons.OpAttempt:
+		return p.attemptChecked(m)
+	case lessons.OpEdit:
+		if p.editor != nil && p.editor.runEdit && here {
+			p.state(r.Step).edit = &m
+			p.editor.ShowEdit(&m)
+		}
+	case lessons.OpEval, lessons.OpStages:
+		if p.tool != nil && here {
+			p.tool.Update(m)
+		}
+	case lessons.OpReset:
+		if m.Err == nil {
+			m.Err = p.prog.reset()
+		}
+		if m.Err != nil {
+			return status(p.T(msgResetFailed, map[string]any{"Err": errorText(p.Common, m.Err)}))
+		}
+		return status(p.T(msgResetDone, nil))
+	case lessons.OpResetExercise:
+		return p.exerciseReset(m)
 	}
 	return nil
 }
 
-func (p *Page) attemptChecked(m AttemptChecked) tea.Cmd {
-	if !p.runs.finish(m.Seq) {
-		return nil
+func (p *Page) stepRan(m Ran) tea.Cmd {
+	i := m.Result.Step
+	p.state(i).ran = &m
+	st := &p.lesson.Steps[i]
+	if m.Err == nil && m.Result.OK() && st.Exercise == nil {
+		p.prog.markDone(i)
 	}
-	st := p.state(m.Step)
+	if i == p.pos && p.view != nil {
+		p.view.ran()
+	}
+	return nil
+}
+
+func (p *Page) attemptChecked(m Ran) tea.Cmd {
+	i := m.Result.Step
+	st := p.state(i)
 	st.attempt = &m
 	if m.Err == nil {
-		p.prog.recordAttempt(m.Step, m.Result.Passed)
+		p.prog.recordAttempt(i, m.Result.Passed)
 	}
-	if m.Step == p.pos && p.editor != nil {
-		p.editor.ShowAttempt(&m, st.hints, len(p.lesson.Steps[m.Step].Exercise.Hints))
+	if i == p.pos && p.editor != nil {
+		p.editor.ShowAttempt(&m, st.hints, len(p.lesson.Steps[i].Exercise.Hints))
 	}
-	if p.editor != nil && p.editor.watch != nil {
-		return p.editor.watch.next()
+	if p.watch != nil {
+		return p.watch.next()
 	}
 	return nil
 }
 
-func (p *Page) exerciseReset(m ExerciseReset) tea.Cmd {
-	if !p.runs.finish(m.Seq) {
-		return nil
+func (p *Page) exerciseReset(m Ran) tea.Cmd {
+	i := m.Result.Step
+	if m.Err == nil {
+		m.Err = p.prog.forgetDraft(i)
 	}
 	if m.Err != nil {
 		return status(p.T(msgResetFailed, map[string]any{"Err": errorText(p.Common, m.Err)}))
 	}
-	delete(p.drafts, m.Step)
-	p.state(m.Step).attempt = nil
-	if m.Step == p.pos && p.editor != nil {
-		p.editor.SetValue(m.Starter)
+	delete(p.drafts, i)
+	p.state(i).attempt = nil
+	if i == p.pos && p.editor != nil {
+		p.editor.SetValue(m.Result.Starter)
 		p.editor.showIdle()
-		if p.editor.watch != nil {
+		if p.watch != nil {
 			p.restartWatch()
 		}
 		p.layout()
@@ -472,7 +523,7 @@ func (p *Page) exerciseReset(m ExerciseReset) tea.Cmd {
 // runStep runs the step's own code.
 func (p *Page) runStep() tea.Cmd {
 	i := p.pos
-	return p.start(p.T(msgRunningStep, map[string]any{"N": i + 1}), runStepFn(p.runner, i, p.widths(p.view.doc)))
+	return p.start(p.T(msgRunningStep, map[string]any{"N": i + 1}), lessons.Request{Op: lessons.OpRun, Step: i, Widths: p.view.widths()})
 }
 
 // checkCode checks code as the exercise's answer, or runs it as an edit
@@ -480,18 +531,19 @@ func (p *Page) runStep() tea.Cmd {
 func (p *Page) checkCode(code string) tea.Cmd {
 	i := p.pos
 	if p.editor != nil && p.editor.runEdit {
-		return p.start(p.T(msgRunningEdit, nil), editFn(p.runner, i, code, p.widths(p.editor.result)))
+		return p.start(p.T(msgRunningEdit, nil), lessons.Request{Op: lessons.OpEdit, Step: i, Code: code, Widths: p.editor.widths()})
 	}
 	if !p.isExercise() {
 		return nil
 	}
 	p.saveDraft()
-	return p.start(p.T(msgChecking, nil), checkFn(p.runner, i, code, p.widths(p.editor.result)))
+	return p.start(p.T(msgChecking, nil), lessons.Request{Op: lessons.OpAttempt, Step: i, Code: code, Widths: p.editor.widths()})
 }
 
-// previewStage shows stage k of the pipeline: the editor's, on an
-// exercise, else the step's own.
-func (p *Page) previewStage(k int) tea.Cmd {
+// previewStage shows stage k of the pipeline, its output laid out for
+// w: the editor's, on an exercise, else the step's own. The preview
+// opens at the first stage.
+func (p *Page) previewStage(k int, w lessons.Widths) tea.Cmd {
 	src := ""
 	if p.editor != nil {
 		src = p.editor.Value()
@@ -501,31 +553,14 @@ func (p *Page) previewStage(k int) tea.Cmd {
 	} else if p.current() == nil || !p.current().HasStages() {
 		return status(p.T(msgNoStages, nil))
 	}
-	if p.stages == nil {
-		p.stages = newStages(p.Common, src)
-		p.focus = len(p.panes()) - 1
-		p.layout()
+	var open tea.Cmd
+	if p.toolKind != stagesTool {
+		st := newStages(p.Common)
+		open = p.openTool(st, stagesTool)
+		k, w = 0, st.widths()
 	}
-	p.stages.src = src
-	k = p.stages.target(k)
-	i := p.pos
-	return p.start(p.T(msgStageN, map[string]any{"N": k + 1}), stagesFn(p.runner, i, src, k, p.widths(p.stages.out)))
+	return tea.Batch(open, p.start(p.T(msgStageN, map[string]any{"N": k + 1}), lessons.Request{Op: lessons.OpStages, Step: p.pos, Code: src, Stage: k, Widths: w}))
 }
-
-// widths are the columns a run's outputs are laid out for: those of the
-// notebook in pane, and of a comparison's variant boxes in the step.
-func (p *Page) widths(pn *pane.Model) lessons.Widths {
-	w := lessons.Widths{Output: max(pn.InnerWidth()-notebookGutter, 20)}
-	if p.view != nil && p.view.isCompare() {
-		inner := p.view.doc.InnerWidth()
-		cols := variantColumns(p.view.largestGroup(), inner)
-		w.Variant = max(inner/cols-pane.ChromeW-notebookGutter, 20)
-	}
-	return w
-}
-
-// notebookGutter is the notebook's gutter: › or ⇒ and a space.
-const notebookGutter = 2
 
 // View is the header over the step and what it has open.
 func (p *Page) View() string {
@@ -541,38 +576,20 @@ func (p *Page) View() string {
 	default:
 		body = p.view.View()
 	}
-	switch {
-	case p.shell != nil && !p.atEnd():
-		body += "\n" + p.shell.View()
-	case p.stages != nil && !p.atEnd():
-		body += "\n" + p.stages.View()
+	if p.tool != nil && !p.atEnd() {
+		body += "\n" + p.tool.View()
 	}
 	return common.FitBlock(header+"\n"+body, p.Width, p.Height)
 }
 
-// Cursor is the text cursor of the input with the keyboard, on screen.
+// Cursor is the text cursor of the input with the keyboard, in the
+// page's cells.
 func (p *Page) Cursor() *tea.Cursor {
 	switch {
-	case p.shell != nil:
-		c := p.shell.Cursor()
-		if c != nil {
-			c.X += p.originX
-			c.Y += p.originY + 1 + (p.Height - 1 - p.shell.Height)
-		}
-		return c
+	case p.toolKind == shellTool:
+		return p.rects.tool.Cursor(p.tool.(*shell).Cursor())
 	case p.editor != nil && p.editor.Editing():
-		c := p.editor.Cursor()
-		if c == nil {
-			return nil
-		}
-		c.X += p.originX
-		c.Y += p.originY + 1
-		if p.sideBySide() {
-			c.X += p.view.Width
-		} else {
-			c.Y += p.view.Height
-		}
-		return c
+		return p.rects.editor.Cursor(p.editor.Cursor())
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/schemalab/schemalab/lessons"
 	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/components/notebook"
@@ -36,7 +37,7 @@ type shell struct {
 	entries []notebook.Statement
 	history []string
 	histAt  int
-	nb      *notebook.Model
+	nb      *notebook.Notebook
 	footer  string
 }
 
@@ -51,12 +52,6 @@ func newShell(c common.Common, db string) *shell {
 	return s
 }
 
-// Focus gives the input the keyboard.
-func (s *shell) Focus() tea.Cmd { return s.in.Focus() }
-
-// Blur takes it back.
-func (s *shell) Blur() { s.in.Blur() }
-
 func (s *shell) SetSize(w, h int) {
 	s.Common.SetSize(w, h)
 	s.in.SetWidth(max(w-pane.ChromeW-len(s.prompt()), 10))
@@ -68,16 +63,17 @@ func (s *shell) SetSize(w, h int) {
 func (s *shell) prompt() string { return s.db + "> " }
 
 // Add records an input's output.
-func (s *shell) Add(m ShellEvaluated) {
+func (s *shell) Add(m Ran) {
+	r := m.Result
 	start := 1
 	for _, c := range s.code {
 		start += strings.Count(c, "\n") + 1
 	}
-	src := strings.TrimRight(m.Src, "\n")
+	src := strings.TrimRight(r.Code, "\n")
 	n := strings.Count(src, "\n") + 1
 	s.code = append(s.code, src)
 	st := notebook.Statement{Span: notebook.Span{Start: start, End: start + n - 1}}
-	for _, x := range m.Statements {
+	for _, x := range r.Statements {
 		if x.Printed != "" {
 			st.Printed += x.Printed
 		}
@@ -86,16 +82,16 @@ func (s *shell) Add(m ShellEvaluated) {
 			st.Error = x.Error
 		}
 	}
-	if m.Err != nil && st.Error == "" && len(m.Statements) == 0 {
+	if m.Err != nil && st.Error == "" && len(r.Statements) == 0 {
 		st.Error = errorText(s.Common, m.Err)
 	}
-	if len(m.Notes) > 0 {
-		st.Printed = strings.Join(m.Notes, "\n") + "\n" + st.Printed
+	if len(r.Notes) > 0 {
+		st.Printed = strings.Join(r.Notes, "\n") + "\n" + st.Printed
 	}
 	s.entries = append(s.entries, st)
-	s.footer = footerOf(s.Common, m.Elapsed, nil)
+	s.footer = footerOf(s.Common, r.Elapsed, nil)
 	s.relayout()
-	s.log.Viewport().GotoBottom()
+	s.log.GotoBottom()
 }
 
 func (s *shell) relayout() {
@@ -104,38 +100,52 @@ func (s *shell) relayout() {
 		s.log.SetRows(wrapRows(s.Styles.Muted, s.T(msgShellEmpty, nil), w))
 		return
 	}
-	s.nb = notebook.New(notebook.Block{Code: strings.Join(s.code, "\n"), Statements: s.entries},
-		notebook.Options{Styles: s.Styles, Text: notebookText(s.Common)})
-	s.nb.SetSize(w, 1)
-	s.log.SetRows(s.nb.Viewport().Rows())
+	s.nb = notebook.New(s.Common, notebook.Block{Code: strings.Join(s.code, "\n"), Statements: s.entries}, notebook.Options{})
+	s.log.SetRows(s.nb.Rows(w))
 	s.log.SetFooter(s.footer)
 }
 
-func (s *shell) Init() tea.Cmd { return nil }
+// Init gives the input the keyboard.
+func (s *shell) Init() tea.Cmd { return s.in.Focus() }
 
-// shellSubmit asks the page to evaluate src.
-type shellSubmit struct{ src string }
+// shellSubmit asks the page to evaluate src, its outputs laid out for
+// widths.
+type shellSubmit struct {
+	src    string
+	widths lessons.Widths
+}
 
 // Update edits the input: enter evaluates complete input (and adds a line
 // otherwise, like mongosh); up and down on the first and last line walk
 // the history; page keys scroll the log.
 func (s *shell) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 	k := s.KeyMap
+	switch m := msg.(type) {
+	case common.FocusMsg:
+		s.log.Focus(bool(m))
+		return s, nil
+	case Ran:
+		if m.Result.Op == lessons.OpEval {
+			s.Add(m)
+		}
+		return s, nil
+	}
 	if km, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
-		case km.String() == "enter":
+		case key.Matches(km, k.Run):
 			src := strings.TrimSpace(s.in.Value())
 			if src == "" {
 				return s, nil
 			}
-			if !inputComplete(src) {
+			if !lessons.InputComplete(src) {
 				s.in.InsertString("\n")
 				return s, nil
 			}
 			s.history = append(s.history, src)
 			s.histAt = len(s.history)
 			s.in.Reset()
-			return s, func() tea.Msg { return shellSubmit{src: src} }
+			w := s.widths()
+			return s, func() tea.Msg { return shellSubmit{src: src, widths: w} }
 		case key.Matches(km, k.HistoryUp) && s.in.Line() == 0:
 			if s.histAt > 0 {
 				s.histAt--
@@ -151,13 +161,15 @@ func (s *shell) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 				s.in.Reset()
 			}
 			return s, nil
-		case km.String() == "pgup", km.String() == "pgdown":
+		case key.Matches(km, k.LogUp), key.Matches(km, k.LogDown):
 			s.log.Handle(msg)
 			return s, nil
 		}
 	}
-	if _, ok := msg.(tea.MouseWheelMsg); ok {
-		s.log.Handle(msg)
+	if wheel, ok := msg.(tea.MouseWheelMsg); ok {
+		if wheel.Y < s.log.Height {
+			s.log.Handle(msg)
+		}
 		return s, nil
 	}
 	var cmd tea.Cmd
@@ -199,29 +211,7 @@ func (s *shell) ShortHelp() []key.Binding {
 
 func (s *shell) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
 
-// inputComplete reports whether brackets, braces, parentheses and quotes
-// of src are balanced, the way mongosh decides to evaluate or continue.
-func inputComplete(src string) bool {
-	depth := 0
-	var quote rune
-	escaped := false
-	for _, r := range src {
-		switch {
-		case escaped:
-			escaped = false
-		case quote != 0:
-			if r == '\\' {
-				escaped = true
-			} else if r == quote {
-				quote = 0
-			}
-		case r == '\'' || r == '"' || r == '`':
-			quote = r
-		case r == '(' || r == '[' || r == '{':
-			depth++
-		case r == ')' || r == ']' || r == '}':
-			depth--
-		}
-	}
-	return depth <= 0 && quote == 0
-}
+// widths are the columns the log's outputs are laid out for.
+func (s *shell) widths() lessons.Widths { return lessons.Widths{Output: outputWidth(s.log)} }
+
+var _ common.Component = (*shell)(nil)

@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/schemalab/schemalab/lessons"
 	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/components/pane"
@@ -24,15 +25,20 @@ var (
 // marked, and the documents that come out of it.
 type stages struct {
 	common.Common
-	// src is the pipeline previewed: "" for the step's own code.
-	src   string
 	stage int
 	names []string
 	out   *pane.Model
 }
 
-func newStages(c common.Common, src string) *stages {
-	return &stages{Common: c, src: src, out: pane.New(c, c.T(msgStagesLoading, nil))}
+func newStages(c common.Common) *stages {
+	return &stages{Common: c, out: pane.New(c, c.T(msgStagesLoading, nil))}
+}
+
+// stageAsked asks the page for a preview of stage k, its output laid out
+// for widths.
+type stageAsked struct {
+	k      int
+	widths lessons.Widths
 }
 
 func (s *stages) SetSize(w, h int) {
@@ -41,22 +47,23 @@ func (s *stages) SetSize(w, h int) {
 }
 
 // Show puts a preview's output in the pane.
-func (s *stages) Show(m StagesPreviewed) {
+func (s *stages) Show(m Ran) {
+	r := m.Result
 	w := s.out.InnerWidth()
-	s.out.SetFooter(footerOf(s.Common, m.Elapsed, nil))
-	if m.Err != nil && len(m.Statements) == 0 {
+	s.out.SetFooter(footerOf(s.Common, r.Elapsed, nil))
+	if m.Err != nil && len(r.Statements) == 0 {
 		s.out.SetRows(errorRows(s.Common, m.Err, w))
 		return
 	}
-	s.stage, s.names = m.Stage, m.Names
+	s.stage, s.names = r.Stage, r.Stages
 	name := ""
-	if m.Stage < len(m.Names) {
-		name = m.Names[m.Stage]
+	if r.Stage < len(r.Stages) {
+		name = r.Stages[r.Stage]
 	}
-	s.out.SetTitle(s.T(msgStagesTitle, map[string]any{"N": m.Stage + 1, "Total": len(m.Names), "Name": name}))
+	s.out.SetTitle(s.T(msgStagesTitle, map[string]any{"N": r.Stage + 1, "Total": len(r.Stages), "Name": name}))
 	var parts []string
-	for i, n := range m.Names {
-		if i == m.Stage {
+	for i, n := range r.Stages {
+		if i == r.Stage {
 			parts = append(parts, s.Styles.Selected.Render("["+n+"]"))
 		} else {
 			parts = append(parts, s.Styles.Muted.Render(n))
@@ -64,7 +71,7 @@ func (s *stages) Show(m StagesPreviewed) {
 	}
 	rows := []viewport.Row{{Text: strings.Join(parts, s.Styles.Muted.Render(" → ")), Scroll: true}, {}}
 	var out []string
-	for _, st := range m.Statements {
+	for _, st := range r.Statements {
 		for _, t := range []string{st.Printed, st.Output} {
 			if t != "" {
 				out = append(out, t)
@@ -73,7 +80,7 @@ func (s *stages) Show(m StagesPreviewed) {
 	}
 	rows = append(rows, textRows(s.Common, strings.Join(out, "\n"), w)...)
 	s.out.SetRows(rows)
-	s.out.Viewport().GotoTop()
+	s.out.GotoTop()
 }
 
 // target is the stage k would show, wrapping around the pipeline.
@@ -86,7 +93,32 @@ func (s *stages) target(k int) int {
 
 func (s *stages) Init() tea.Cmd { return nil }
 
+// Update moves to the next or previous stage, shows a preview's output,
+// and scrolls.
 func (s *stages) Update(msg tea.Msg) (common.Model, tea.Cmd) {
+	k := s.KeyMap
+	switch m := msg.(type) {
+	case common.FocusMsg:
+		s.out.Focus(bool(m))
+		return s, nil
+	case Ran:
+		if m.Result.Op == lessons.OpStages {
+			s.Show(m)
+		}
+		return s, nil
+	case tea.KeyPressMsg:
+		next := 0
+		switch {
+		case key.Matches(m, k.Next), key.Matches(m, k.Stages):
+			next = 1
+		case key.Matches(m, k.Prev):
+			next = -1
+		}
+		if next != 0 {
+			ask := stageAsked{k: s.target(s.stage + next), widths: s.widths()}
+			return s, func() tea.Msg { return ask }
+		}
+	}
 	s.out.Handle(msg)
 	return s, nil
 }
@@ -99,3 +131,8 @@ func (s *stages) ShortHelp() []key.Binding {
 }
 
 func (s *stages) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
+
+// widths are the columns the preview's output is laid out for.
+func (s *stages) widths() lessons.Widths { return lessons.Widths{Output: outputWidth(s.out)} }
+
+var _ common.Component = (*stages)(nil)

@@ -3,7 +3,6 @@ package lesson
 import (
 	"slices"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -34,18 +33,14 @@ var (
 	msgFigsBefore  = &locale.Message{ID: "step.figuresBefore", Other: "Press enter to run the variants and compare their figures."}
 	msgFigsReveal  = &locale.Message{ID: "step.figuresReveal", Other: "Press enter to reveal the variants' code."}
 	msgPrintedNone = &locale.Message{ID: "step.printedNothing", Other: "The step ran and printed nothing."}
-	msgMoreLines   = &locale.Message{ID: "notebook.more", One: "… {{.Count}} more line · {{.Key}} shows all", Other: "… {{.Count}} more lines · {{.Key}} shows all"}
-	msgCollapse    = &locale.Message{ID: "notebook.collapse", One: "▴ {{.Count}} line · {{.Key}} collapses", Other: "▴ {{.Count}} lines · {{.Key}} collapses"}
-	msgElapsedMs   = &locale.Message{ID: "notebook.elapsedMs", Other: "{{.N}} ms"}
-	msgElapsedS    = &locale.Message{ID: "notebook.elapsedS", Other: "{{.N}} s"}
 )
 
 // stepState is what happened at one step; it outlives the step's view, so
 // that going back to a step shows what it did.
 type stepState struct {
-	ran      *StepRan
-	attempt  *AttemptChecked
-	edit     *EditRan
+	ran      *Ran
+	attempt  *Ran
+	edit     *Ran
 	hints    int
 	revealed bool
 }
@@ -62,16 +57,16 @@ const (
 // owner says which notebook a row of the document belongs to, for the
 // show-all key.
 type owner struct {
-	nb  *notebook.Model
+	nb  *notebook.Notebook
 	row int
 }
 
 // part is one block of the step, laid out by its renderer.
 type part struct {
 	prose *prose.Document
-	nb    *notebook.Model
+	nb    *notebook.Notebook
 	// vars are a comparison's variants, on the group's first block.
-	vars   []*notebook.Model
+	vars   []*notebook.Notebook
 	labels []string
 }
 
@@ -100,7 +95,7 @@ func newStepView(c common.Common, l *lessons.Lesson, index int, state *stepState
 	v.doc.Focus(true)
 	v.figs = figures.New(c)
 	if index < 0 {
-		v.intro = prose.Parse(l.Intro, v.proseOptions())
+		v.intro = prose.Parse(c, l.Intro, prose.Options{})
 		v.doc.SetTitle(prose.Plain(l.Title) + " · " + c.T(msgIntroTitle, nil))
 		return v
 	}
@@ -108,10 +103,6 @@ func newStepView(c common.Common, l *lessons.Lesson, index int, state *stepState
 	v.doc.SetTitle(c.T(msgStepTitle, map[string]any{"N": index + 1, "Total": len(l.Steps), "Title": prose.Plain(st.Title)}))
 	v.rebuild()
 	return v
-}
-
-func (v *stepView) proseOptions() prose.Options {
-	return prose.Options{Styles: v.Styles, ScrollHint: pane.ScrollHint(v.Common)}
 }
 
 func (v *stepView) step() *lessons.Step { return &v.lesson.Steps[v.index] }
@@ -156,26 +147,6 @@ func (v *stepView) largestGroup() int {
 	return n
 }
 
-func (v *stepView) notebookOptions(collapse int) notebook.Options {
-	km := notebook.KeyMap{KeyMap: viewport.KeyMap{Up: v.KeyMap.Up, Down: v.KeyMap.Down, PageUp: v.KeyMap.PageUp,
-		PageDown: v.KeyMap.PageDown, Left: v.KeyMap.Left, Right: v.KeyMap.Right}, ShowAll: v.KeyMap.ShowAll}
-	return notebook.Options{Styles: v.Styles, CollapseAfter: collapse, KeyMap: km, Text: notebookText(v.Common)}
-}
-
-func notebookText(c common.Common) notebook.Text {
-	return notebook.Text{
-		Scrolls:  pane.ScrollHint(c),
-		More:     func(n int, k string) string { return c.N(msgMoreLines, n, map[string]any{"Key": k}) },
-		Collapse: func(n int, k string) string { return c.N(msgCollapse, n, map[string]any{"Key": k}) },
-		Elapsed: func(d time.Duration) string {
-			if d >= time.Second {
-				return c.T(msgElapsedS, map[string]any{"N": c.L.Decimal(d.Seconds(), 1)})
-			}
-			return c.T(msgElapsedMs, map[string]any{"N": d.Milliseconds()})
-		},
-	}
-}
-
 // rebuild makes the blocks' renderers from the step and its results.
 func (v *stepView) rebuild() {
 	st := v.step()
@@ -190,14 +161,14 @@ func (v *stepView) rebuild() {
 		switch b.Kind {
 		case lessons.Prose:
 			if p.prose == nil {
-				p.prose = prose.Parse(b.Text, v.proseOptions())
+				p.prose = prose.Parse(v.Common, b.Text, prose.Options{})
 			}
 		case lessons.Run, lessons.Setup:
 			blk := notebook.Block{Code: b.Text}
 			if r, ok := results[b]; ok {
-				blk.Statements = toNotebook(lessons.Statements(b.Text, r.Result, r.Err))
+				blk.Statements = toNotebook(r.Statements)
 			}
-			p.nb = notebook.New(blk, v.notebookOptions(0))
+			p.nb = notebook.New(v.Common, blk, notebook.Options{})
 		case lessons.Compare:
 			if i > 0 && st.Blocks[i-1].Kind == lessons.Compare && st.Blocks[i-1].Group == b.Group {
 				continue
@@ -211,15 +182,15 @@ func (v *stepView) rebuild() {
 				vb := &st.Blocks[j]
 				blk := notebook.Block{Code: vb.Text}
 				if k := j - i; k < len(vs) {
-					blk.Statements = toNotebook(lessons.Statements(vb.Text, vs[k].Result, vs[k].Err))
+					blk.Statements = toNotebook(vs[k].Statements)
 				}
-				p.vars = append(p.vars, notebook.New(blk, v.notebookOptions(-1)))
+				p.vars = append(p.vars, notebook.New(v.Common, blk, notebook.Options{CollapseAfter: -1}))
 				p.labels = append(p.labels, vb.Variant.Label)
 			}
 		}
 	}
 	if r := v.state.ran; r != nil && !v.isCompare() {
-		v.doc.SetFooter(footerOf(v.Common, r.Elapsed, r.Notes))
+		v.doc.SetFooter(footerOf(v.Common, r.Result.Elapsed, r.Result.Notes))
 	}
 	v.showGroup(v.group)
 }
@@ -265,7 +236,7 @@ func (v *stepView) showGroup(g int) {
 			}
 			k++
 		}
-		v.figs.SetFooter(footerOf(v.Common, r.Elapsed, r.Notes))
+		v.figs.SetFooter(footerOf(v.Common, r.Result.Elapsed, r.Result.Notes))
 	}
 	v.figs.SetVariants(vs, v.group, n)
 	switch {
@@ -275,7 +246,7 @@ func (v *stepView) showGroup(g int) {
 		v.figs.SetPlaceholder(v.Styles.Muted.Render(v.T(msgFigsBefore, nil)))
 	}
 	if g < len(v.groupRows) {
-		v.doc.Viewport().SetYOffset(max(v.groupRows[v.group]-1, 0))
+		v.doc.SetYOffset(max(v.groupRows[v.group]-1, 0))
 	}
 }
 
@@ -333,7 +304,7 @@ func (v *stepView) layout() {
 	var rows []viewport.Row
 	v.owners = v.owners[:0]
 	v.groupRows = v.groupRows[:0]
-	add := func(rs []viewport.Row, nb *notebook.Model) {
+	add := func(rs []viewport.Row, nb *notebook.Notebook) {
 		if len(rows) > 0 && len(rs) > 0 && rows[len(rows)-1].Text != "" {
 			rows = append(rows, viewport.Row{})
 			v.owners = append(v.owners, owner{})
@@ -371,8 +342,8 @@ func (v *stepView) layout() {
 			for _, pic := range pics[b] {
 				add(pic, nil)
 			}
-			if i == lastRun && v.state.ran != nil && v.state.ran.Pictures != nil {
-				add(fixedRows(tree.Render(v.Common, v.state.ran.Pictures.Tree)), nil)
+			if i == lastRun && v.state.ran != nil {
+				add(fixedRows(tree.Render(v.Common, v.state.ran.Result.Pictures.Tree)), nil)
 			}
 		case lessons.Compare:
 			if p.vars == nil {
@@ -413,7 +384,7 @@ func (v *stepView) printedNothing() bool {
 		return false
 	}
 	for _, b := range r.Blocks {
-		if b.Block != nil && (b.Block.Kind == lessons.Run) && (b.Result.Transcript != "" || b.Err != nil) {
+		if b.Block != nil && (b.Block.Kind == lessons.Run) && (b.Output != "" || b.Err != nil) {
 			return false
 		}
 	}
@@ -422,10 +393,7 @@ func (v *stepView) printedNothing() bool {
 
 // notebookRows lays nb out at w; its row info then matches the rows, for
 // the show-all key.
-func (v *stepView) notebookRows(nb *notebook.Model, w int) []viewport.Row {
-	nb.SetSize(w, 1)
-	return nb.Viewport().Rows()
-}
+func (v *stepView) notebookRows(nb *notebook.Notebook, w int) []viewport.Row { return nb.Rows(w) }
 
 func fixedRows(lines []string) []viewport.Row {
 	rows := make([]viewport.Row, len(lines))
@@ -439,11 +407,11 @@ func fixedRows(lines []string) []viewport.Row {
 func (v *stepView) pictures() map[*lessons.Block][][]viewport.Row {
 	out := map[*lessons.Block][][]viewport.Row{}
 	r := v.state.ran
-	if r == nil || r.Pictures == nil || r.Result == nil {
+	if r == nil {
 		return out
 	}
 	w := v.doc.InnerWidth()
-	for _, c := range r.Pictures.Charts {
+	for _, c := range r.Result.Pictures.Charts {
 		if c.Block < 0 || c.Block >= len(r.Result.Blocks) {
 			continue
 		}
@@ -471,7 +439,7 @@ func (v *stepView) hintRows(ex *lessons.Exercise, w int) []viewport.Row {
 	n := min(v.state.hints, len(ex.Hints))
 	for i := range n {
 		rows = append(rows, viewport.Row{Text: v.Styles.Warning.Render(v.T(msgHint, map[string]any{"N": i + 1, "Total": len(ex.Hints)}))})
-		rows = append(rows, prose.Parse(ex.Hints[i], v.proseOptions()).Rows(w)...)
+		rows = append(rows, prose.Parse(v.Common, ex.Hints[i], prose.Options{}).Rows(w)...)
 		rows = append(rows, viewport.Row{})
 	}
 	if left := len(ex.Hints) - n; left > 0 {
@@ -483,8 +451,8 @@ func (v *stepView) hintRows(ex *lessons.Exercise, w int) []viewport.Row {
 // ToggleOutput expands or collapses the long output nearest the top of
 // the window; it reports whether there was one.
 func (v *stepView) ToggleOutput() bool {
-	vp := v.doc.Viewport()
-	for y := vp.YOffset(); y < min(vp.YOffset()+vp.Height(), len(v.owners)); y++ {
+	top := v.doc.YOffset()
+	for y := top; y < min(top+v.doc.InnerHeight(), len(v.owners)); y++ {
 		o := v.owners[y]
 		if o.nb == nil {
 			continue
@@ -496,9 +464,8 @@ func (v *stepView) ToggleOutput() bool {
 		ri := info[o.row]
 		if ri.Statement >= 0 && (ri.Part == notebook.Hint || (ri.Part == notebook.Output && o.nb.Collapsible(ri.Statement))) {
 			o.nb.SetExpanded(ri.Statement, !o.nb.Expanded(ri.Statement))
-			top := vp.YOffset()
 			v.layout()
-			vp.SetYOffset(top)
+			v.doc.SetYOffset(top)
 			return true
 		}
 	}
@@ -520,10 +487,76 @@ func (v *stepView) hasCollapsible() bool {
 	return false
 }
 
+// ran shows the step's result; the reader's place in the document stays
+// where it was, as a run must not move the prose being read.
+func (v *stepView) ran() {
+	y := v.doc.YOffset()
+	v.rebuild()
+	v.SetSize(v.Width, v.Height)
+	v.doc.SetYOffset(y)
+}
+
+// nextGroup puts the next comparison's figures in the panel, which is as
+// tall as they need, and shows its variants.
+func (v *stepView) nextGroup() {
+	v.showGroup(v.group + 1)
+	y := v.doc.YOffset()
+	v.SetSize(v.Width, v.Height)
+	v.doc.SetYOffset(y)
+}
+
+// reveal shows the step's code (presenting); when the prose already
+// filled the window, the code comes into view.
+func (v *stepView) reveal() {
+	v.state.revealed = true
+	seen := v.doc.TotalRows()
+	v.layout()
+	v.showGroup(v.group)
+	if seen > v.doc.InnerHeight()/2 {
+		v.doc.SetYOffset(seen - 3)
+	}
+}
+
+// showHints lays the hints out again with one more, at the bottom.
+func (v *stepView) showHints() {
+	v.layout()
+	v.doc.GotoBottom()
+}
+
+// toggleSetup shows or hides the step's setup code.
+func (v *stepView) toggleSetup() {
+	v.showSetup = !v.showSetup
+	v.layout()
+}
+
+// scrollWidth is the natural width of the step's widest code or table.
+func (v *stepView) scrollWidth() int { return v.doc.ScrollWidth() }
+
+// widths are the columns a run's outputs are laid out for: those of the
+// document, and of a comparison's variant boxes.
+func (v *stepView) widths() lessons.Widths {
+	w := lessons.Widths{Output: outputWidth(v.doc)}
+	if v.isCompare() {
+		inner := v.doc.InnerWidth()
+		cols := variantColumns(v.largestGroup(), inner)
+		w.Variant = max(inner/cols-pane.ChromeW-notebookGutter, 20)
+	}
+	return w
+}
+
 func (v *stepView) Init() tea.Cmd { return nil }
 
-// Update scrolls the document.
+// Update scrolls the document, for the keys and the wheel over it.
 func (v *stepView) Update(msg tea.Msg) (common.Model, tea.Cmd) {
+	switch m := msg.(type) {
+	case common.FocusMsg:
+		v.doc.Focus(bool(m))
+		return v, nil
+	case tea.MouseWheelMsg:
+		if m.Y >= v.doc.Height {
+			return v, nil // the figures panel does not scroll
+		}
+	}
 	v.doc.Handle(msg)
 	return v, nil
 }
@@ -536,5 +569,19 @@ func (v *stepView) View() string {
 	return v.doc.View()
 }
 
-func (v *stepView) ShortHelp() []key.Binding  { return v.doc.ShortHelp() }
+// ShortHelp is the step's own keys: show all when an output collapses,
+// the next comparison when there are several.
+func (v *stepView) ShortHelp() []key.Binding {
+	var out []key.Binding
+	if v.hasCollapsible() {
+		out = append(out, v.KeyMap.ShowAll)
+	}
+	if v.groups() > 1 {
+		out = append(out, v.KeyMap.Group)
+	}
+	return out
+}
+
 func (v *stepView) FullHelp() [][]key.Binding { return v.doc.FullHelp() }
+
+var _ common.Component = (*stepView)(nil)

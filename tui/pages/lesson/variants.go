@@ -74,8 +74,7 @@ func (v *stepView) variantRows(p *part, w int) []viewport.Row {
 func (v *stepView) variantsWidth(p *part, w int) int {
 	widest := 0
 	for _, nb := range p.vars {
-		nb.SetSize(w, 1)
-		for _, r := range nb.Viewport().Rows() {
+		for _, r := range nb.Rows(w) {
 			if r.Cue == 0 {
 				widest = max(widest, ansi.StringWidth(r.Gutter)+ansi.StringWidth(r.Text))
 			}
@@ -87,14 +86,7 @@ func (v *stepView) variantsWidth(p *part, w int) int {
 // variantLines is variant k's code with its output under each statement,
 // laid out w cells wide.
 func (v *stepView) variantLines(p *part, k, w int) []string {
-	nb := p.vars[k]
-	nb.SetSize(w, 1)
-	rows := nb.Viewport().Rows()
-	vp := viewport.New(v.Styles)
-	vp.Cues = pane.Cues(v.L)
-	vp.SetSize(w, len(rows))
-	vp.SetRows(rows)
-	return strings.Split(vp.Render(), "\n")
+	return viewport.Lines(v.Common, p.vars[k].Rows(w), w)
 }
 
 // errorRows is an error as a sentence wrapped at spaces.
@@ -112,6 +104,13 @@ func wrapRows(st lipgloss.Style, s string, w int) []viewport.Row {
 	}
 	return rows
 }
+
+// outputWidth is the width outputs shown in pn are laid out for: its
+// inner width, less the notebook's gutter.
+func outputWidth(pn *pane.Model) int { return max(pn.InnerWidth()-notebookGutter, 20) }
+
+// notebookGutter is the notebook's gutter: › or ⇒ and a space.
+const notebookGutter = 2
 
 // footerOf is a run's time and its last note, for a pane's bottom border.
 func footerOf(c common.Common, d time.Duration, notes []string) string {
@@ -145,5 +144,5 @@ func textRows(c common.Common, text string, w int) []viewport.Row {
 	for i := range rows {
 		rows[i].Scroll = true
 	}
-	return append(rows, viewport.CueRow(wide, pane.ScrollHint(c)))
+	return append(rows, viewport.CueRow(wide, viewport.ScrollHint(c)))
 }

@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/fsnotify/fsnotify"
+	"github.com/schemalab/schemalab/lessons/safefile"
 )
 
 // watchMode is how a watched exercise file is noticed to change.
@@ -115,7 +116,7 @@ func waitEvent(fw *fsnotify.Watcher, done chan struct{}, path string, gen int) t
 				continue
 			}
 			settle(fw, done, name)
-			b, err := os.ReadFile(path)
+			b, err := safefile.Read(path, maxWatchFile)
 			if errors.Is(err, os.ErrNotExist) {
 				continue // renamed away mid-save; the new file's event follows
 			}
@@ -123,6 +124,11 @@ func waitEvent(fw *fsnotify.Watcher, done chan struct{}, path string, gen int) t
 		}
 	}
 }
+
+// maxWatchFile bounds the watched exercise file: only a regular file of
+// an exercise's size is read, so that a FIFO or a device in its place
+// neither hangs the course nor fills its memory.
+const maxWatchFile = 1 << 20
 
 // settle swallows the rest of a burst of events on the file.
 func settle(fw *fsnotify.Watcher, done chan struct{}, name string) {
@@ -155,13 +161,13 @@ func (w *watcher) poll() (fileChanged, bool) {
 		return fileChanged{}, false
 	}
 	w.stat = st
-	b, err := os.ReadFile(w.path)
+	b, err := safefile.Read(w.path, maxWatchFile)
 	return fileChanged{gen: w.gen, text: string(b), err: err}, true
 }
 
 // read is the file now, for a manual run.
 func (w *watcher) read() (string, error) {
-	b, err := os.ReadFile(w.path)
+	b, err := safefile.Read(w.path, maxWatchFile)
 	return string(b), err
 }
 
@@ -191,8 +197,8 @@ func (p *Page) toggleWatch() tea.Cmd {
 	if p.editor == nil || p.editor.runEdit {
 		return nil
 	}
-	if p.editor.watch != nil {
-		path := p.editor.watch.path
+	if p.watch != nil {
+		path := p.watch.path
 		p.stopWatch()
 		p.layout()
 		return status(p.T(msgWatchStopped, map[string]any{"Path": path}))
@@ -202,30 +208,47 @@ func (p *Page) toggleWatch() tea.Cmd {
 }
 
 func (p *Page) restartWatch() tea.Cmd {
-	if p.editor.watch != nil {
-		p.editor.watch.stop()
+	if p.watch != nil {
+		p.watch.stop()
 	}
 	p.watchGen++
-	p.editor.watch = startWatch(p.exerciseFile(), p.editor.Value(), p.watchGen)
+	p.watch = startWatch(p.exerciseFile(), p.editor.Value(), p.watchGen)
+	p.editor.setWatching(p.watchLine())
 	p.layout()
-	return p.editor.watch.next()
+	return p.watch.next()
 }
 
 func (p *Page) stopWatch() {
-	if p.editor != nil && p.editor.watch != nil {
-		p.editor.watch.stop()
-		p.editor.watch = nil
+	if p.watch != nil {
+		p.watch.stop()
+		p.watch = nil
 	}
+	if p.editor != nil {
+		p.editor.setWatching("")
+	}
+}
+
+// watchLine says, over the editor's code, which file is watched and how.
+func (p *Page) watchLine() string {
+	w := p.watch
+	data := map[string]any{"Path": w.path, "Reason": w.reason, "Key": p.KeyMap.Watch.Help().Key}
+	switch w.mode {
+	case watchPolling:
+		return p.T(msgPolling, data)
+	case watchManual:
+		return p.T(msgManual, data)
+	}
+	return p.T(msgWatching, data)
 }
 
 // watchEvent runs the check for a save of the watched file. A save while
 // a check runs is not queued: the check after it sees the file as the
 // learner saved it last, and the watch goes on once it has run.
 func (p *Page) watchEvent(msg tea.Msg) tea.Cmd {
-	if p.editor == nil || p.editor.watch == nil {
+	if p.editor == nil || p.watch == nil {
 		return nil
 	}
-	w := p.editor.watch
+	w := p.watch
 	var ch fileChanged
 	switch m := msg.(type) {
 	case pollTick:

@@ -1,10 +1,14 @@
 package lesson
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/schemalab/schemalab/lessons/safefile"
 )
 
 // Where file events are not to be had, a save is noticed by the file's
@@ -71,5 +75,24 @@ func TestEventsAreDebounced(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("no change reported")
+	}
+}
+
+// A FIFO in the watched file's place is refused at once, not waited on.
+func TestWatchReadsOnlyARegularFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "answer.js")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w := &watcher{path: path}
+	done := make(chan error, 1)
+	go func() { _, err := w.read(); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, safefile.ErrNotRegular) {
+			t.Fatalf("a FIFO read as %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("reading a FIFO blocked")
 	}
 }

@@ -17,62 +17,36 @@ var (
 	msgFiguresNotDocument = &locale.Message{ID: "compare.figuresNotDocument", Other: "figures expression must return a document, got {{.Got}}"}
 )
 
-// VariantResult is one side of a comparison.
-type VariantResult struct {
-	Label   string
-	Block   *Block
-	Result  shell.Result
-	Err     error
-	Figures []Figure
-}
-
-// Figure is one named number of a comparison variant.
-type Figure struct {
-	// Key is keys, docs, ms, dataBytes, indexBytes, updated, or the name
-	// a figures expression gave.
-	Key   string
-	Value float64
-}
-
-// Figure returns the value of key among v's figures.
-func (v *VariantResult) Figure(key string) (float64, bool) {
-	for _, f := range v.Figures {
-		if f.Key == key {
-			return f.Value, true
-		}
-	}
-	return 0, false
-}
-
-// runVariant runs one comparison variant and gathers its figures: keys and
+// variant runs one comparison variant and gathers its figures: keys and
 // documents examined and milliseconds from the explain output, documents
 // updated from write results, bytes from collStats, and any figures
 // expression the author gave.
-func (r *Runner) runVariant(ctx context.Context, b *Block, width int) VariantResult {
+func (p *presenter) variant(ctx context.Context, b *Block, width int) VariantResult {
 	v := VariantResult{Label: b.Variant.Label, Block: b}
-	v.Result, v.Err = r.eval(ctx, width, b.Text)
+	out, err := p.st.eval(ctx, width, b.Text)
+	v.Statements, v.Output, v.Err = statements(b.Text, &out, err), out.Transcript, err
 	if v.Err != nil {
 		return v
 	}
-	if len(v.Result.Metrics) > 0 {
+	if len(out.Metrics) > 0 {
 		var keys, docs, ms int64
-		for _, m := range v.Result.Metrics {
+		for _, m := range out.Metrics {
 			keys += m.KeysExamined
 			docs += m.DocsExamined
 			ms += m.Millis
 		}
 		v.Figures = append(v.Figures, Figure{"keys", float64(keys)}, Figure{"docs", float64(docs)}, Figure{"ms", float64(ms)})
 	}
-	if fs, ok := figuresDocument(v.Result.Outputs); ok {
+	if fs, ok := figuresDocument(out.Outputs); ok {
 		for _, f := range fs {
 			v.Figures = setFigure(v.Figures, f.Key, f.Value)
 		}
 	}
-	if n, ok := modifiedCount(v.Result.Outputs); ok {
+	if n, ok := modifiedCount(out.Outputs); ok {
 		v.Figures = append(v.Figures, Figure{"updated", float64(n)})
 	}
 	if c := b.Variant.Collection; c != "" {
-		data, index, err := r.collectionBytes(ctx, c)
+		data, index, err := p.collectionBytes(ctx, c)
 		if err != nil {
 			v.Err = err
 			return v
@@ -80,15 +54,15 @@ func (r *Runner) runVariant(ctx context.Context, b *Block, width int) VariantRes
 		v.Figures = append(v.Figures, Figure{"dataBytes", float64(data)}, Figure{"indexBytes", float64(index)})
 	}
 	if expr := b.Variant.Figures; expr != "" {
-		res, err := r.sh.Eval(ctx, "("+expr+")")
+		res, err := p.st.sh.Eval(ctx, "("+expr+")")
 		if err != nil {
-			v.Err = fmt.Errorf("%s: %w", r.say(msgFiguresExpression, nil), err)
+			v.Err = fmt.Errorf("%s: %w", p.st.say(msgFiguresExpression, nil), err)
 			return v
 		}
 		if len(res.Outputs) > 0 {
 			d, ok := res.Outputs[len(res.Outputs)-1].Value.(bson.D)
 			if !ok {
-				v.Err = errors.New(r.say(msgFiguresNotDocument, map[string]any{"Got": res.Outputs[len(res.Outputs)-1].Text}))
+				v.Err = errors.New(p.st.say(msgFiguresNotDocument, map[string]any{"Got": res.Outputs[len(res.Outputs)-1].Text}))
 				return v
 			}
 			for _, e := range d {
@@ -160,9 +134,9 @@ func modifiedCount(outs []shell.Output) (int64, bool) {
 	return total, found
 }
 
-func (r *Runner) collectionBytes(ctx context.Context, coll string) (int64, int64, error) {
+func (p *presenter) collectionBytes(ctx context.Context, coll string) (int64, int64, error) {
 	var stats bson.D
-	err := r.client.Database(r.Database()).RunCommand(ctx, bson.D{{Key: "collStats", Value: coll}}).Decode(&stats)
+	err := p.st.client.Database(p.st.database()).RunCommand(ctx, bson.D{{Key: "collStats", Value: coll}}).Decode(&stats)
 	if err != nil {
 		return 0, 0, fmt.Errorf("collStats %s: %w", coll, err)
 	}

@@ -1,0 +1,81 @@
+package lessons
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/content"
+	"github.com/schemalab/schemalab/sandbox/vocab"
+)
+
+// A template that crosses to a student's process as bytes seeds a runner
+// there as the template itself does: the same outputs at every step, with
+// the setup taken from it rather than run. The decoded template points at
+// the receiving process's own copy of the lesson.
+func TestTemplateSurvivesBytes(t *testing.T) {
+	ctx := context.Background()
+	be := startSandbox(t)
+	cat, errs := Load(content.FS)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	l := cat.Find("bucket")
+	tpl, err := BuildTemplate(ctx, &Sandbox{Connect: be.Connect, Prefix: "tpl_"}, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := tpl.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The student's process loads the lessons itself.
+	again, _ := Load(content.FS)
+	theirs := again.Find("bucket")
+	back, err := UnmarshalTemplate(theirs, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Database() != tpl.Database() || fmt.Sprint(back.Problems()) != fmt.Sprint(tpl.Problems()) {
+		t.Fatalf("decoded template: db %s problems %v; want %s %v", back.Database(), back.Problems(), tpl.Database(), tpl.Problems())
+	}
+	seeded := func(tp *Template, l *Lesson, prefix string) (*Session, func(string) int) {
+		sb, sent := countingSandbox(be, prefix)
+		sd := &Seeds{Template: tp, Restore: func(ctx context.Context, snapshot, db string) error {
+			return be.Client(t).Database(db).RunCommand(ctx, bson.D{{Key: vocab.SnapshotCommand, Value: "restore"},
+				{Key: "name", Value: snapshot}, {Key: "fromDb", Value: tp.Database()}}).Err()
+		}}
+		sb.Seeds = func(context.Context, *Lesson) (*Seeds, error) { return sd, nil }
+		r := NewSession(sb, l, SessionOptions{})
+		t.Cleanup(func() { r.Close() })
+		return r, sent
+	}
+	here, sentHere := seeded(tpl, l, "here_")
+	there, sent := seeded(back, theirs, "there_")
+	for i := range l.Steps {
+		want, err := here.Do(ctx, Request{Op: OpRun, Step: i})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := there.Do(ctx, Request{Op: OpRun, Step: i})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w, g := shown(want), shown(got); g != w && !races(&l.Steps[i]) {
+			t.Errorf("step %d from the decoded template:\n%s\nfrom the template itself:\n%s", i+1, g, w)
+		}
+	}
+	if n, want := sent("insert"), sentHere("insert"); n != want {
+		t.Errorf("the runner seeded from the decoded template sent %d inserts, the template's own %d: the setup ran in its session", n, want)
+	}
+	for _, bad := range [][]byte{nil, raw[:len(raw)/2], []byte("not a template")} {
+		if _, err := UnmarshalTemplate(theirs, bad); err == nil {
+			t.Errorf("%d bytes of junk decoded as a template", len(bad))
+		}
+	}
+	if _, err := UnmarshalTemplate(again.Find("tree"), raw); err == nil {
+		t.Error("the bucket lesson's template decoded as the tree lesson's")
+	}
+}

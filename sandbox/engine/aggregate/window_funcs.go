@@ -1,0 +1,712 @@
+package aggregate
+
+import (
+	"math"
+	"strconv"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
+)
+
+// The window functions that are not accumulators over a window: the ranks,
+// $shift, $derivative, $integral, $expMovingAvg, $locf and $linearFill.
+// Each computes its values for a whole sorted partition.
+
+// parseRank is ExpressionFromRankAccumulator::parse ($rank, $denseRank,
+// $documentNumber): ranked by the one sortBy field's value, as an int
+// (Value::createIntOrLong).
+func (o *windowOutput) parseRank(d bson.D, sortBy *sortSpec) error {
+	if len(d) != 1 {
+		return mongoerr.New(mongoerr.ErrWindowRankArguments, "Rank style window functions take no other arguments")
+	}
+	if a, ok := d[0].Value.(bson.D); !ok || len(a) != 0 {
+		return mongoerr.Newf(mongoerr.ErrWindowRankNotEmpty, "%s must be specified with '{}' as the value", o.op)
+	}
+	if sortBy == nil || len(sortBy.paths) != 1 {
+		return mongoerr.Newf(mongoerr.ErrWindowRankSortBy, "%s must be specified with a top level sortBy expression with exactly one element", o.op)
+	}
+	op := o.op
+	o.fn = func(part []windowRow, _ *expr.Env, _ *arith) ([]any, error) {
+		vals := make([]any, len(part))
+		rank, dense := 1, 1
+		for i := range part {
+			if i > 0 && !sameRank(part[i], part[i-1]) {
+				rank = i + 1
+				dense++
+			}
+			switch op {
+			case "$documentNumber":
+				vals[i] = int32(i + 1)
+			case "$rank":
+				vals[i] = int32(rank)
+			default:
+				vals[i] = int32(dense)
+			}
+		}
+		return vals, nil
+	}
+	return nil
+}
+
+// sameRank is accumulator_rank.cpp's isSameValue: null and missing tie,
+// and an array ties with what its sort key is ([null] with null).
+func sameRank(a, b windowRow) bool {
+	if nullish(a.sortValue) && nullish(b.sortValue) {
+		return true
+	}
+	if value.IsArray(a.sortValue) || value.IsArray(b.sortValue) {
+		return value.Compare(a.key[0], b.key[0]) == 0
+	}
+	return value.Compare(a.sortValue, b.sortValue) == 0
+}
+
+// parseShift reads $shift (window_function_shift.cpp): the output
+// expression evaluated on the document by places away in the partition,
+// else the constant default.
+func (o *windowOutput) parseShift(d bson.D, sortBy *sortSpec, p *parser) error {
+	var args any = value.Missing{}
+	for _, e := range d {
+		switch e.Key {
+		case "window":
+			return mongoerr.New(mongoerr.FailedToParse, "$shift does not accept a 'window' field")
+		case "$shift":
+			args = e.Value
+		default:
+			return mongoerr.Newf(mongoerr.FailedToParse, "Window function found an unknown argument: %s", e.Key)
+		}
+	}
+	a, ok := args.(bson.D)
+	if !ok {
+		return mongoerr.New(mongoerr.FailedToParse, "Argument to $shift must be an object")
+	}
+	var out, def expr.Expr
+	by, haveBy := 0, false
+	for _, e := range a {
+		switch e.Key {
+		case "output":
+			x, err := p.compile(e.Value)
+			if err != nil {
+				return err
+			}
+			out = x
+		case "by":
+			n, ok := value.ParseIntegerElementToLong(e.Value)
+			if !value.IsNumber(e.Value) || !ok || n != int64(int32(n)) {
+				return mongoerr.New(mongoerr.FailedToParse, "'$shift:by' field must be an integer, but found  by: "+docString(e.Value))
+			}
+			by, haveBy = int(n), true
+		case "default":
+			x, err := p.compile(e.Value)
+			if err != nil {
+				return err
+			}
+			if _, ok := expr.IsConstant(x); !ok {
+				return mongoerr.New(mongoerr.FailedToParse, "'$shift:default' expression must yield a constant value.")
+			}
+			def = x
+		default:
+			return mongoerr.New(mongoerr.FailedToParse, "Unknown argument in $shift")
+		}
+	}
+	if out == nil {
+		return mongoerr.New(mongoerr.FailedToParse, "$shift requires an 'output' expression.")
+	}
+	if !haveBy {
+		return mongoerr.New(mongoerr.FailedToParse, "$shift requires 'by' as an integer value.")
+	}
+	if sortBy == nil {
+		return mongoerr.New(mongoerr.FailedToParse, "'$shift' requires a sortBy")
+	}
+	o.fn = func(part []windowRow, env *expr.Env, _ *arith) ([]any, error) {
+		vals := make([]any, len(part))
+		for i := range part {
+			j := i + by
+			var v any = value.Missing{}
+			var err error
+			if j >= 0 && j < len(part) {
+				env.Reset(part[j].doc)
+				v, err = out.Eval(env)
+			}
+			// Out of the partition, or missing there: the default
+			// (shift.js: a missing output gives the default).
+			if err == nil && value.IsMissing(v) && def != nil {
+				v, err = def.Eval(env)
+			}
+			if err != nil {
+				return nil, err
+			}
+			vals[i] = missingToNull(v)
+		}
+		return vals, nil
+	}
+	return nil
+}
+
+// windowUnitMillis are the units $derivative and $integral accept, as
+// timeUnitTypicalMilliseconds gives them.
+var windowUnitMillis = map[string]int64{
+	"week": 7 * 24 * 3600 * 1000, "day": 24 * 3600 * 1000, "hour": 3600 * 1000,
+	"minute": 60 * 1000, "second": 1000, "millisecond": 1,
+}
+
+// parseWithUnit reads $derivative and $integral (ExpressionDerivative and
+// ExpressionIntegral::parse): {input, unit}, over a sortBy on one field.
+func (o *windowOutput) parseWithUnit(d bson.D, sortBy *sortSpec, p *parser) error {
+	switch {
+	case sortBy == nil:
+		return mongoerr.Newf(mongoerr.FailedToParse, "%s requires a sortBy", o.op)
+	case len(sortBy.paths) != 1:
+		return mongoerr.Newf(mongoerr.FailedToParse, "%s requires a non-compound sortBy", o.op)
+	}
+	var args any = value.Missing{}
+	haveWindow := false
+	for _, e := range d {
+		switch e.Key {
+		case "window":
+			if haveWindow && o.op == "$integral" {
+				return mongoerr.New(mongoerr.FailedToParse, "There can be only one 'window' field for $integral")
+			}
+			b, err := parseWindowBounds(e.Value, sortBy, p)
+			if err != nil {
+				return err
+			}
+			o.bounds, haveWindow = b, true
+		case o.op:
+			args = e.Value
+		default:
+			return mongoerr.Newf(mongoerr.FailedToParse, "%s got unexpected argument: %s", o.op, e.Key)
+		}
+	}
+	a, ok := args.(bson.D)
+	if !ok {
+		return mongoerr.Newf(mongoerr.FailedToParse, "%s expects an object, but got a %s: %s", o.op, typeNameOf(args), value.FormatElem(o.op, args))
+	}
+	var input expr.Expr
+	var unitMs int64
+	haveUnit := false
+	for _, e := range a {
+		switch e.Key {
+		case "input":
+			x, err := p.compile(e.Value)
+			if err != nil {
+				return err
+			}
+			input = x
+		case "unit":
+			if haveUnit && o.op == "$integral" {
+				return mongoerr.New(mongoerr.FailedToParse, "There can be only one 'unit' field for $integral")
+			}
+			u, ok := e.Value.(string)
+			if !ok {
+				return mongoerr.Newf(mongoerr.FailedToParse, "unit' must be a string, but got %s", typeNameOf(e.Value))
+			}
+			if _, err := parseTimeUnit(u); err != nil {
+				return err
+			}
+			ms, ok := windowUnitMillis[u]
+			if !ok {
+				return mongoerr.New(mongoerr.ErrWindowUnitTooLarge, "unit must be 'week' or smaller")
+			}
+			unitMs, haveUnit = ms, true
+		default:
+			return mongoerr.Newf(mongoerr.FailedToParse, "%s got unexpected argument: %s", o.op, e.Key)
+		}
+	}
+	if input == nil {
+		return mongoerr.Newf(mongoerr.FailedToParse, "%s requires an 'input' expression", o.op)
+	}
+	if o.op == "$derivative" {
+		if !haveWindow {
+			return mongoerr.New(mongoerr.FailedToParse, "$derivative requires explicit window bounds")
+		}
+		o.fn = o.derivative(input, unitMs)
+		return nil
+	}
+	o.fn = o.integral(input, unitMs)
+	return nil
+}
+
+// derivative is WindowFunctionExecDerivative: (y2 - y1) / (x2 - x1) between
+// the first and last documents of each window, x the sortBy value, per
+// unit when a unit is given (then x must be a date).
+func (o *windowOutput) derivative(input expr.Expr, unitMs int64) func([]windowRow, *expr.Env, *arith) ([]any, error) {
+	return func(part []windowRow, env *expr.Env, ar *arith) ([]any, error) {
+		vals := make([]any, len(part))
+		for i := range part {
+			lo, hi, ok, err := o.bounds.window(part, i, env, ar)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				vals[i] = nil
+				continue
+			}
+			x1, x2 := part[lo].sortValue, part[hi].sortValue
+			_, date1 := x1.(bson.DateTime)
+			_, date2 := x2.(bson.DateTime)
+			if unitMs != 0 {
+				if !date1 || !date2 {
+					return nil, mongoerr.New(mongoerr.ErrDerivativeUnitNeedsDate, "$derivative with 'unit' expects the sortBy field to be a Date")
+				}
+			} else {
+				if date1 || date2 {
+					return nil, mongoerr.New(mongoerr.ErrDerivativeDateNeedsUnit, "$derivative where the sortBy is a Date requires an 'unit'")
+				}
+				if !value.IsNumber(x1) || !value.IsNumber(x2) {
+					return nil, mongoerr.New(mongoerr.ErrDerivativeNeedsNumber, "$derivative (with no 'unit') expects the sortBy field to be numeric")
+				}
+			}
+			run, err := ar.Sub(x2, x1)
+			if err != nil {
+				return nil, err
+			}
+			env.Reset(part[hi].doc)
+			y2, err := input.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			env.Reset(part[lo].doc)
+			y1, err := input.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			rise, err := ar.Sub(y2, y1)
+			if err != nil {
+				return nil, err
+			}
+			if rise == nil || value.IsMissing(rise) {
+				return nil, mongoerr.New(mongoerr.ErrDerivativeInputNullish, "$derivative input must not be null or missing")
+			}
+			r, err := ar.Div(rise, run)
+			if err != nil {
+				if mongoerr.As(err).Code == mongoerr.BadValue {
+					vals[i] = nil // a window of one document: run is zero
+					continue
+				}
+				return nil, err
+			}
+			if unitMs != 0 {
+				if r, err = ar.Mul(r, unitMs); err != nil {
+					return nil, err
+				}
+			}
+			vals[i] = r
+		}
+		return vals, nil
+	}
+}
+
+// integral is WindowFunctionIntegral: the trapezoidal rule over each
+// window's points (sortBy value, input), per unit when a unit is given.
+func (o *windowOutput) integral(input expr.Expr, unitMs int64) func([]windowRow, *expr.Env, *arith) ([]any, error) {
+	return func(part []windowRow, env *expr.Env, ar *arith) ([]any, error) {
+		ys := make([]any, len(part))
+		for i, r := range part {
+			env.Reset(r.doc)
+			y, err := input.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			ys[i] = y
+		}
+		check := func(i int) error {
+			x := part[i].sortValue
+			_, isDate := x.(bson.DateTime)
+			if !value.IsNumber(ys[i]) || !(value.IsNumber(x) || isDate) {
+				return mongoerr.New(mongoerr.ErrIntegralInput, "The input value of $integral window function must be a vector of 2 value, the first value must be numeric or date type and the second must be numeric.")
+			}
+			if unitMs != 0 && !isDate {
+				return mongoerr.New(mongoerr.ErrIntegralUnitNeedsDate, "$integral with 'unit' expects the sortBy field to be a Date")
+			}
+			if unitMs == 0 && !value.IsNumber(x) {
+				return mongoerr.New(mongoerr.ErrIntegralNeedsNumber, "$integral (with no 'unit') expects the sortBy field to be numeric")
+			}
+			return nil
+		}
+		vals := make([]any, len(part))
+		for i := range part {
+			lo, hi, ok, err := o.bounds.window(part, i, env, ar)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				vals[i] = nil
+				continue
+			}
+			var sum expr.Sum
+			sum.Add(int32(0))
+			nan := false
+			for k := lo; k <= hi; k++ {
+				if err := env.Tick(); err != nil {
+					return nil, err
+				}
+				if err := check(k); err != nil {
+					return nil, err
+				}
+				if isNaN(part[k].sortValue) || isNaN(ys[k]) {
+					nan = true
+				}
+				if k == lo {
+					continue
+				}
+				if isNaN(part[k-1].sortValue) || isNaN(ys[k-1]) || isNaN(part[k].sortValue) || isNaN(ys[k]) {
+					continue
+				}
+				delta, err := ar.Sub(part[k].sortValue, part[k-1].sortValue)
+				if err != nil {
+					return nil, err
+				}
+				sumY, err := ar.Add(ys[k], ys[k-1])
+				if err != nil {
+					return nil, err
+				}
+				area, err := ar.Mul(sumY, delta)
+				if err != nil {
+					return nil, err
+				}
+				if area, err = ar.Div(area, 2.0); err != nil {
+					return nil, err
+				}
+				sum.Add(area)
+			}
+			var r any = sum.Result()
+			if nan {
+				r = math.NaN()
+			}
+			if unitMs != 0 {
+				if r, err = ar.Div(r, unitMs); err != nil {
+					return nil, err
+				}
+			}
+			vals[i] = r
+		}
+		return vals, nil
+	}
+}
+
+func isNaN(v any) bool {
+	switch x := v.(type) {
+	case float64:
+		return math.IsNaN(x)
+	case bson.Decimal128:
+		return x.String() == "NaN"
+	}
+	return false
+}
+
+// parseExpMovingAvg is ExpressionExpMovingAvg::parse.
+func (o *windowOutput) parseExpMovingAvg(d bson.D, sortBy *sortSpec, p *parser) error {
+	const shape = "$expMovingAvg sub object must have exactly two fields: An 'input' field, and either an 'N' field or an 'alpha' field"
+	sub, ok := d[0].Value.(bson.D)
+	if len(d) != 1 || !ok {
+		return mongoerr.New(mongoerr.FailedToParse, "$expMovingAvg must have exactly one argument that is an object")
+	}
+	inputSpec, haveInput := lookupField(sub, "input")
+	if len(sub) != 2 || !haveInput {
+		return mongoerr.New(mongoerr.FailedToParse, shape)
+	}
+	if sortBy == nil {
+		return mongoerr.New(mongoerr.FailedToParse, "$expMovingAvg requires an explicit 'sortBy'")
+	}
+	input, err := p.compile(inputSpec)
+	if err != nil {
+		return err
+	}
+	var alpha any
+	if n, ok := lookupField(sub, "N"); ok {
+		if !value.IsNumber(n) {
+			return mongoerr.Newf(mongoerr.FailedToParse, "'N' field must be an integer, but found type %s", typeNameOf(n))
+		}
+		f := value.ToDouble(n)
+		if f != math.Floor(f) {
+			return mongoerr.Newf(mongoerr.FailedToParse, "'N' field must be an integer, but found  %s. To use a non-integer, use the 'alpha' argument instead", value.FormatElem("N", n))
+		}
+		if f <= 0 {
+			return mongoerr.Newf(mongoerr.FailedToParse, "'N' must be greater than zero. Got %d", int64(f))
+		}
+		// alpha = 2 / (N + 1), in decimal as mongod computes it.
+		alpha, err = expr.Divide(decimalOf(2), decimalOf(int64(f)+1))
+		if err != nil {
+			return err
+		}
+	} else if a, ok := lookupField(sub, "alpha"); ok {
+		if !value.IsNumber(a) {
+			return mongoerr.New(mongoerr.FailedToParse, "'alpha' must be a number")
+		}
+		if f := value.ToDouble(a); !(f > 0 && f < 1) {
+			return mongoerr.Newf(mongoerr.FailedToParse, "'alpha' must be between 0 and 1 (exclusive), found %s", value.FormatElem("alpha", a))
+		}
+		alpha = a
+	} else {
+		return mongoerr.New(mongoerr.FailedToParse, "Got unrecognized field in $expMovingAvg"+shape)
+	}
+	o.fn = func(part []windowRow, env *expr.Env, ar *arith) ([]any, error) {
+		return expMovingAvg(part, input, alpha, env, ar)
+	}
+	return nil
+}
+
+// expMovingAvg is AccumulatorExpMovingAvg over [unbounded, current]:
+// result = input * alpha + result * (1 - alpha), starting from the first
+// number, other values skipped. mongod keeps the result in a decimal and
+// hands it out as a double unless an input was a decimal.
+func expMovingAvg(part []windowRow, input expr.Expr, alpha any, env *expr.Env, ar *arith) ([]any, error) {
+	vals := make([]any, len(part))
+	alphaD := decimalOfValue(alpha)
+	oneMinus, err := ar.Sub(decimalOf(1), alphaD)
+	if err != nil {
+		return nil, err
+	}
+	var cur any // a decimal once a number is seen
+	decimal := false
+	for i, r := range part {
+		env.Reset(r.doc)
+		v, err := input.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		if value.IsNumber(v) {
+			if _, isDec := v.(bson.Decimal128); isDec {
+				decimal = true
+			}
+			if cur == nil {
+				cur = decimalOfValue(v)
+			} else {
+				a, err := ar.Mul(decimalOfValue(v), alphaD)
+				if err != nil {
+					return nil, err
+				}
+				b, err := ar.Mul(cur, oneMinus)
+				if err != nil {
+					return nil, err
+				}
+				if cur, err = ar.Add(a, b); err != nil {
+					return nil, err
+				}
+			}
+		}
+		switch {
+		case cur == nil:
+			vals[i] = nil
+		case decimal:
+			vals[i] = cur
+		default:
+			vals[i] = value.ToDouble(cur)
+		}
+	}
+	return vals, nil
+}
+
+// decimalOf is an integer as a decimal.
+func decimalOf(n int64) bson.Decimal128 {
+	d, _ := bson.ParseDecimal128(strconv.FormatInt(n, 10))
+	return d
+}
+
+// decimalOfValue converts a number to a decimal as Value::coerceToDecimal
+// does: a double rounded to 15 significant digits (0.5 is
+// 0.500000000000000).
+func decimalOfValue(v any) bson.Decimal128 {
+	switch x := v.(type) {
+	case bson.Decimal128:
+		return x
+	case int32:
+		return decimalOf(int64(x))
+	case int64:
+		return decimalOf(x)
+	case float64:
+		d, _ := bson.ParseDecimal128(strconv.FormatFloat(x, 'e', 14, 64))
+		return d
+	}
+	return bson.Decimal128{}
+}
+
+// parseFill reads $locf and $linearFill
+// (ExpressionFromLeftUnboundedWindowFunction and ExpressionLinearFill):
+// one expression, no window.
+func (o *windowOutput) parseFill(d bson.D, sortBy *sortSpec, p *parser) error {
+	var arg any
+	haveFn, haveWindow := false, false
+	for _, e := range d {
+		switch {
+		case e.Key == "window":
+			haveWindow = true
+		case windowFunctions[e.Key]:
+			if haveFn {
+				return mongoerr.New(mongoerr.FailedToParse, "Cannot specify two functions in window function spec")
+			}
+			arg, haveFn = e.Value, true
+		default:
+			return mongoerr.Newf(mongoerr.FailedToParse, "Window function found an unknown argument: %s", e.Key)
+		}
+	}
+	if haveWindow {
+		return mongoerr.Newf(mongoerr.FailedToParse, "'window' field is not allowed in %s", o.op)
+	}
+	if o.op == "$linearFill" && (sortBy == nil || len(sortBy.paths) != 1) {
+		return mongoerr.New(mongoerr.ErrLinearFillSortBy, "$linearFill must be specified with a top level sortBy expression with exactly one element")
+	}
+	input, err := p.compile(arg)
+	if err != nil {
+		return err
+	}
+	if o.op == "$locf" {
+		o.fn = func(part []windowRow, env *expr.Env, _ *arith) ([]any, error) {
+			vals := make([]any, len(part))
+			var last any
+			for i, r := range part {
+				env.Reset(r.doc)
+				v, err := input.Eval(env)
+				if err != nil {
+					return nil, err
+				}
+				if !nullish(v) {
+					last = v
+				}
+				vals[i] = last
+			}
+			return vals, nil
+		}
+		return nil
+	}
+	o.fn = func(part []windowRow, env *expr.Env, ar *arith) ([]any, error) {
+		return linearFill(part, input, env, ar)
+	}
+	return nil
+}
+
+// linearFill is WindowFunctionExecLinearFill: a nullish value between two
+// known points is interpolated along the sortBy value; before the first
+// or after the last known point it stays null.
+func linearFill(part []windowRow, input expr.Expr, env *expr.Env, ar *arith) ([]any, error) {
+	ys := make([]any, len(part))
+	for i, r := range part {
+		env.Reset(r.doc)
+		y, err := input.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		if !value.IsNumber(y) && !nullish(y) {
+			return nil, mongoerr.Newf(mongoerr.TypeMismatch, "Value to be filled must be numeric or nullish, but found %s", typeNameOf(y))
+		}
+		x := part[i].sortValue
+		if !value.IsNumber(x) && !coercibleToDate(x) {
+			return nil, mongoerr.Newf(mongoerr.TypeMismatch, "Value of the sortBy field must be numeric or a date, but found %s", typeNameOf(x))
+		}
+		if i > 0 {
+			prev := part[i-1].sortValue
+			if value.Compare(x, prev) == 0 {
+				return nil, mongoerr.New(mongoerr.ErrLinearFillRepeatedSort, "There can be no repeated values in the sort field")
+			}
+			if value.IsNumber(x) != value.IsNumber(prev) {
+				return nil, mongoerr.Newf(mongoerr.TypeMismatch, "Conflicting sort value types, previously received type %s, but found %s", typeNameOf(prev), typeNameOf(x))
+			}
+		}
+		ys[i] = y
+	}
+	vals := make([]any, len(part))
+	left := -1
+	for i := range part {
+		if !nullish(ys[i]) {
+			vals[i], left = ys[i], i
+			continue
+		}
+		right := -1
+		for j := i + 1; j < len(part); j++ {
+			if !nullish(ys[j]) && !nullish(part[j].sortValue) {
+				right = j
+				break
+			}
+		}
+		if left < 0 || right < 0 {
+			vals[i] = nil
+			continue
+		}
+		v, err := interpolate(ar, part[left].sortValue, ys[left], part[right].sortValue, ys[right], part[i].sortValue)
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = v
+	}
+	return vals, nil
+}
+
+// interpolate solves y = y1 + (x - x1) * ((y2 - y1) / (x2 - x1)) with
+// mongod's arithmetic.
+func interpolate(ar *arith, x1, y1, x2, y2, x any) (any, error) {
+	dy, err := ar.Sub(y2, y1)
+	if err != nil {
+		return nil, err
+	}
+	dx, err := ar.Sub(x2, x1)
+	if err != nil {
+		return nil, err
+	}
+	slope, err := ar.Div(dy, dx)
+	if err != nil {
+		return nil, err
+	}
+	off, err := ar.Sub(x, x1)
+	if err != nil {
+		return nil, err
+	}
+	m, err := ar.Mul(off, slope)
+	if err != nil {
+		return nil, err
+	}
+	return ar.Add(y1, m)
+}
+
+// coercibleToDate is Value::coercibleToDate: a date, timestamp or ObjectId.
+func coercibleToDate(v any) bool {
+	switch v.(type) {
+	case bson.DateTime, bson.Timestamp, bson.ObjectID:
+		return true
+	}
+	return false
+}
+
+func nullish(v any) bool {
+	switch v.(type) {
+	case nil, value.Missing, bson.Undefined:
+		return true
+	}
+	return false
+}
+
+// ---- $covariancePop / $covarianceSamp ----
+
+// covarianceAcc is AccumulatorCovariance: the covariance of the [x, y]
+// pairs whose members are both numbers, in doubles.
+type covarianceAcc struct {
+	sample           bool
+	n                float64
+	meanX, meanY, c2 float64
+}
+
+func (a *covarianceAcc) add(v any) error {
+	arr, ok := v.(bson.A)
+	if !ok || len(arr) != 2 || !value.IsNumber(arr[0]) || !value.IsNumber(arr[1]) {
+		return nil
+	}
+	x, y := value.ToDouble(arr[0]), value.ToDouble(arr[1])
+	a.n++
+	dx := x - a.meanX
+	a.meanX += dx / a.n
+	a.meanY += (y - a.meanY) / a.n
+	a.c2 += dx * (y - a.meanY)
+	return nil
+}
+
+func (a *covarianceAcc) result() any {
+	switch {
+	case a.sample && a.n < 2, a.n == 0:
+		return nil
+	case a.sample:
+		return a.c2 / (a.n - 1)
+	}
+	return a.c2 / a.n
+}

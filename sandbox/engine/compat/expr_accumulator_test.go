@@ -1,0 +1,35 @@
+package compat_test
+
+import "testing"
+
+// The accumulators in their expression form, over an array argument or a
+// list of arguments: ExpressionFromAccumulator in
+// src/mongo/db/pipeline/expression.h with the accumulators of
+// src/mongo/db/pipeline/accumulator_*.cpp, and
+// jstests/aggregation/expressions/avg_and_sum.js.
+
+func TestExpressionAccumulators(t *testing.T) {
+	sumJS := "jstests/aggregation/expressions/avg_and_sum.js"
+	doc := `{"_id": 0, "a": [1, 2, "x", null, 4], "big": [2147483647, 1], "mixed": [1, 2.5, {"$numberDecimal": "1.5"}], "n": null, "s": "x", "one": [5]}`
+	runExprCases(t, []exprCase{
+		{name: "sum of an array skips non-numbers", ref: sumJS, cov: cover{op: "$sum"}, doc: doc, expr: `{"$sum": "$a"}`, want: `7`},
+		{name: "sum of arguments", ref: sumJS, cov: cover{op: "$sum"}, doc: doc, expr: `{"$sum": [1, "$s", 2]}`, want: `3`},
+		{name: "sum of ints past int32 is a long", ref: "src/mongo/db/pipeline/accumulator_sum.cpp", cov: cover{op: "$sum", col: types}, doc: doc,
+			expr: `{"$sum": "$big"}`, want: `{"$numberLong": "2147483648"}`},
+		{name: "sum of a string is 0", ref: sumJS, cov: cover{op: "$sum"}, doc: doc, expr: `{"$sum": "$s"}`, want: `0`},
+		{name: "sum of null is 0", ref: sumJS, cov: cover{op: "$sum"}, doc: doc, expr: `{"$sum": "$n"}`, want: `0`},
+		{name: "avg", ref: sumJS, cov: cover{op: "$avg", col: types}, doc: doc, expr: `{"$avg": "$a"}`, want: `2.3333333333333335`},
+		{name: "avg of no numbers is null", ref: sumJS, cov: cover{op: "$avg"}, doc: doc, expr: `{"$avg": ["$s", "$n"]}`, want: `null`},
+		{name: "max across types", ref: "src/mongo/db/pipeline/accumulator_min_max.cpp", cov: cover{op: "$max"}, doc: doc, expr: `{"$max": "$a"}`, want: `"x"`},
+		{name: "min skips null", ref: "src/mongo/db/pipeline/accumulator_min_max.cpp", cov: cover{op: "$min"}, doc: doc, expr: `{"$min": [null, 3, 2]}`, want: `2`},
+		{name: "min of nothing is null", ref: "src/mongo/db/pipeline/accumulator_min_max.cpp", cov: cover{op: "$min"}, doc: doc, expr: `{"$min": []}`, want: `null`},
+		{name: "stdDevPop", ref: "src/mongo/db/pipeline/accumulator_std_dev.cpp", cov: cover{op: "$stdDevPop", col: types}, doc: doc,
+			expr: `{"$stdDevPop": [1, 2, 3, 4]}`, want: `1.118033988749895`},
+		{name: "stdDevSamp of one value is null", ref: "src/mongo/db/pipeline/accumulator_std_dev.cpp", cov: cover{op: "$stdDevSamp"}, doc: doc,
+			expr: `{"$stdDevSamp": "$one"}`, want: `null`},
+		{name: "median", ref: "src/mongo/db/pipeline/accumulator_percentile.cpp", cov: cover{op: "$median"}, doc: doc,
+			expr: `{"$median": {"input": "$a", "method": "approximate"}}`, want: `2.0`},
+		{name: "percentile", ref: "src/mongo/db/pipeline/accumulator_percentile.cpp", cov: cover{op: "$percentile"}, doc: doc,
+			expr: `{"$percentile": {"input": [1, 2, 3, 4], "p": [0.5, 0.9], "method": "approximate"}}`, want: `[2.0, 4.0]`},
+	})
+}

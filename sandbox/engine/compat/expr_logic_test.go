@@ -1,0 +1,132 @@
+package compat_test
+
+import "testing"
+
+// Comparison, boolean and conditional operators, literals, variables and
+// field paths: src/mongo/db/pipeline/expression.cpp (ExpressionCompare,
+// ExpressionCond, ExpressionSwitch, ExpressionIfNull, ExpressionFieldPath),
+// src/mongo/db/exec/expression/evaluate_logical.cpp, and
+// src/mongo/db/exec/document_value/value.cpp (Value::compare,
+// coerceToBool).
+
+const (
+	exprCpp    = "src/mongo/db/pipeline/expression.cpp"
+	valueCpp   = "src/mongo/db/exec/document_value/value.cpp"
+	logicDoc   = `{"_id": 0, "a": 1, "b": 1.0, "dec": {"$numberDecimal": "1.00"}, "s": "a", "n": null, "arr": [1, 2], "nan": {"$numberDouble": "NaN"}}`
+	switchExpr = "$switch"
+)
+
+func TestExpressionCompare(t *testing.T) {
+	ref := valueCpp + " (Value::compare); " + exprCpp + " (ExpressionCompare)"
+	runExprCases(t, []exprCase{
+		{name: "numbers of different types are equal", ref: ref, cov: cover{col: types}, doc: logicDoc, expr: `{"$eq": ["$a", "$dec"]}`, want: `true`},
+		{name: "missing is not null", ref: ref, doc: logicDoc, expr: `{"$eq": ["$nope", null]}`, want: `false`},
+		{name: "missing sorts below null", ref: ref, doc: logicDoc, expr: `{"$lt": ["$nope", "$n"]}`, want: `true`},
+		{name: "NaN equals NaN", ref: ref, doc: logicDoc, expr: `{"$eq": ["$nan", "$nan"]}`, want: `true`},
+		{name: "NaN sorts below every number", ref: ref, doc: logicDoc, expr: `{"$lt": ["$nan", {"$numberDouble": "-Infinity"}]}`, want: `true`},
+		{name: "numbers sort below strings", ref: ref, cov: cover{op: "$gt", col: types}, doc: logicDoc, expr: `{"$gt": ["$s", 100]}`, want: `true`},
+		{name: "arrays compare element by element", ref: ref, cov: cover{op: "$gte"}, doc: logicDoc, expr: `{"$gte": ["$arr", [1, 1, 5]]}`, want: `true`},
+		{name: "an array is not compared by its elements", ref: ref, cov: cover{op: "$ne"}, doc: logicDoc, expr: `{"$ne": ["$arr", 1]}`, want: `true`},
+		{name: "lte", ref: ref, cov: cover{op: "$lte"}, doc: logicDoc, expr: `{"$lte": ["$a", "$b"]}`, want: `true`},
+		{name: "cmp is an int", ref: ref, cov: cover{op: "$cmp", col: types}, doc: logicDoc, expr: `{"$cmp": ["$s", "b"]}`, want: `-1`},
+		{name: "cmp of equal values", ref: ref, cov: cover{op: "$cmp"}, doc: logicDoc, expr: `{"$cmp": ["$a", "$b"]}`, want: `0`},
+		{name: "comparisons take two arguments", ref: exprCpp, expr: `{"$eq": [1]}`,
+			code: 16020, msg: invalidProject + "Expression $eq takes exactly 2 arguments. 1 were passed in."},
+		{name: "cmp takes two arguments", ref: exprCpp, cov: cover{op: "$cmp"}, expr: `{"$cmp": [1, 2, 3]}`,
+			code: 16020, msg: invalidProject + "Expression $cmp takes exactly 2 arguments. 3 were passed in."},
+	})
+}
+
+func TestExpressionBoolean(t *testing.T) {
+	ref := valueCpp + " (Value::coerceToBool)"
+	runExprCases(t, []exprCase{
+		{name: "and of truthy values", ref: ref, doc: logicDoc, expr: `{"$and": ["$a", "$s", "$arr"]}`, want: `true`},
+		{name: "and with zero", ref: ref, doc: logicDoc, expr: `{"$and": ["$a", 0]}`, want: `false`},
+		{name: "and with missing", ref: ref, doc: logicDoc, expr: `{"$and": ["$a", "$nope"]}`, want: `false`},
+		{name: "and with a decimal zero", ref: ref, cov: cover{col: types}, doc: logicDoc, expr: `{"$and": [{"$numberDecimal": "0.00"}]}`, want: `false`},
+		{name: "and of nothing", ref: ref, doc: logicDoc, expr: `{"$and": []}`, want: `true`},
+		{name: "or with null", ref: ref, cov: cover{op: "$or"}, doc: logicDoc, expr: `{"$or": ["$n", false]}`, want: `false`},
+		{name: "or with NaN", ref: ref, cov: cover{op: "$or", col: types}, doc: logicDoc, expr: `{"$or": ["$nan"]}`, want: `true`},
+		{name: "or of nothing", ref: ref, cov: cover{op: "$or"}, doc: logicDoc, expr: `{"$or": []}`, want: `false`},
+		{name: "not of an empty string", ref: ref, cov: cover{op: "$not", col: types}, doc: logicDoc, expr: `{"$not": [""]}`, want: `false`},
+		{name: "not of null", ref: ref, cov: cover{op: "$not"}, doc: logicDoc, expr: `{"$not": "$n"}`, want: `true`},
+		{name: "not takes one argument", ref: exprCpp, cov: cover{op: "$not"}, expr: `{"$not": [1, 2]}`,
+			code: 16020, msg: invalidProject + "Expression $not takes exactly 1 arguments. 2 were passed in."},
+	})
+}
+
+func TestExpressionConditional(t *testing.T) {
+	condJS := "jstests/aggregation/expressions/cond.js"
+	ifNullJS := "jstests/aggregation/expressions/ifnull.js"
+	runExprCases(t, []exprCase{
+		{name: "cond object form", ref: condJS, doc: logicDoc, expr: `{"$cond": {"if": "$a", "then": "yes", "else": "no"}}`, want: `"yes"`},
+		{name: "cond array form", ref: condJS, doc: logicDoc, expr: `{"$cond": ["$n", "yes", "no"]}`, want: `"no"`},
+		{name: "cond may yield missing", ref: condJS, doc: logicDoc, expr: `{"$cond": ["$a", "$nope", "no"]}`, missing: true},
+		{name: "cond array form takes three", ref: exprCpp, doc: logicDoc, expr: `{"$cond": [1, 2]}`,
+			code: 16020, msg: invalidProject + "Expression $cond takes exactly 3 arguments. 2 were passed in."},
+		{name: "cond with an unknown parameter", ref: exprCpp, expr: `{"$cond": {"if": 1, "then": 2, "else": 3, "other": 4}}`,
+			code: 17083, msg: invalidProject + "Unrecognized parameter to $cond: other"},
+		{name: "cond without if", ref: exprCpp, expr: `{"$cond": {"then": 2, "else": 3}}`,
+			code: 17080, msg: invalidProject + "Missing 'if' parameter to $cond"},
+		{name: "cond without then", ref: exprCpp, expr: `{"$cond": {"if": 2, "else": 3}}`,
+			code: 17081, msg: invalidProject + "Missing 'then' parameter to $cond"},
+		{name: "ifNull takes the first non-null", ref: ifNullJS, cov: cover{op: "$ifNull"}, doc: logicDoc,
+			expr: `{"$ifNull": ["$nope", "$n", "$a", "$s"]}`, want: `1`},
+		{name: "ifNull returns the last one as it is", ref: ifNullJS, cov: cover{op: "$ifNull"}, doc: logicDoc,
+			expr: `{"$ifNull": ["$n", "$nope"]}`, missing: true},
+		{name: "ifNull needs two arguments", ref: exprCpp, cov: cover{op: "$ifNull"}, expr: `{"$ifNull": [1]}`,
+			code: 1257300, msg: invalidProject + "$ifNull needs at least two arguments, had: 1"},
+		{name: "switch takes the first true case", ref: exprCpp, cov: cover{op: switchExpr}, doc: logicDoc,
+			expr: `{"$switch": {"branches": [{"case": "$n", "then": 1}, {"case": "$a", "then": 2}], "default": 3}}`, want: `2`},
+		{name: "switch falls to the default", ref: exprCpp, cov: cover{op: switchExpr}, doc: logicDoc,
+			expr: `{"$switch": {"branches": [{"case": "$n", "then": 1}], "default": "$s"}}`, want: `"a"`},
+		{name: "switch with no branches is its default", ref: exprCpp + " (ExpressionSwitch::optimize)", cov: cover{op: switchExpr},
+			doc: logicDoc, expr: `{"$switch": {"branches": [], "default": "$a"}}`, want: `1`},
+		{name: "switch with no match and no default", ref: exprCpp, cov: cover{op: switchExpr}, doc: logicDoc,
+			expr: `{"$switch": {"branches": [{"case": "$n", "then": 1}]}}`,
+			code: 40066, msg: planExecutor + "$switch could not find a matching branch for an input, and no default was specified."},
+		{name: "switch whose cases are all constant false", ref: exprCpp + " (ExpressionSwitch::optimize)", cov: cover{op: switchExpr},
+			expr: `{"$switch": {"branches": [{"case": false, "then": 1}]}}`,
+			code: 40069, msg: optimizeError + "Cannot execute a switch statement where all the cases evaluate to false without a default"},
+		{name: "switch of a non-object", ref: exprCpp, cov: cover{op: switchExpr}, expr: `{"$switch": 1}`,
+			code: 40060, msg: invalidProject + "$switch requires an object as an argument, found: int"},
+		{name: "switch branches not an array", ref: exprCpp, cov: cover{op: switchExpr}, expr: `{"$switch": {"branches": {}}}`,
+			code: 40061, msg: invalidProject + "$switch expected an array for 'branches', found: object"},
+		{name: "switch branch not an object", ref: exprCpp, cov: cover{op: switchExpr}, expr: `{"$switch": {"branches": [1]}}`,
+			code: 40062, msg: invalidProject + "$switch expected each branch to be an object, found: int"},
+		{name: "switch branch with an unknown field", ref: exprCpp, cov: cover{op: switchExpr}, expr: `{"$switch": {"branches": [{"case": 1, "then": 2, "x": 3}]}}`,
+			code: 40063, msg: invalidProject + "$switch found an unknown argument to a branch: x"},
+		{name: "switch branch without case", ref: exprCpp, cov: cover{op: switchExpr}, expr: `{"$switch": {"branches": [{"then": 2}]}}`,
+			code: 40064, msg: invalidProject + "$switch requires each branch have a 'case' expression"},
+		{name: "switch branch without then", ref: exprCpp, cov: cover{op: switchExpr}, expr: `{"$switch": {"branches": [{"case": 2}]}}`,
+			code: 40065, msg: invalidProject + "$switch requires each branch have a 'then' expression."},
+		{name: "switch with an unknown field", ref: exprCpp, cov: cover{op: switchExpr}, expr: `{"$switch": {"branches": [], "x": 1}}`,
+			code: 40067, msg: invalidProject + "$switch found an unknown argument: x"},
+	})
+}
+
+func TestExpressionLiteralsAndPaths(t *testing.T) {
+	ref := exprCpp + " (ExpressionConstant, ExpressionFieldPath)"
+	doc := `{"_id": 0, "a": {"b": [{"c": 1}, {"c": 2}, {"d": 3}, 4]}, "x": 5}`
+	runExprCases(t, []exprCase{
+		{name: "literal keeps a dollar string", ref: ref, expr: `{"$literal": "$x"}`, want: `"$x"`},
+		{name: "literal keeps an operator object", ref: ref, expr: `{"$literal": {"$add": [1, 2]}}`, want: `{"$add": [1, 2]}`},
+		{name: "const is literal", ref: ref, cov: cover{op: "$const"}, expr: `{"$const": [1, "$x"]}`, want: `[1, "$x"]`},
+		{name: "a path through an array collects", ref: ref, doc: doc, expr: `"$a.b.c"`, want: `[1, 2]`},
+		{name: "ROOT", ref: ref, doc: doc, expr: `"$$ROOT.x"`, want: `5`},
+		{name: "CURRENT", ref: ref, doc: doc, expr: `"$$CURRENT.x"`, want: `5`},
+		{name: "REMOVE leaves the field out", ref: ref, doc: doc, expr: `"$$REMOVE"`, missing: true},
+		{name: "NOW is a date", ref: ref, cov: cover{col: types}, doc: doc, expr: `{"$type": "$$NOW"}`, want: `"date"`},
+		{name: "a dollar alone", ref: ref, expr: `"$"`, code: 16872, msg: invalidProject + "'$' by itself is not a valid FieldPath"},
+		{name: "a path ending in a dot", ref: "src/mongo/db/pipeline/field_path.cpp", expr: `"$a."`,
+			code: 40353, msg: invalidProject + "FieldPath must not end with a '.'."},
+		{name: "an undefined variable", ref: "src/mongo/db/pipeline/variables.cpp", expr: `"$$nope"`,
+			code: 17276, msg: invalidProject + "Use of undefined variable: nope"},
+		{name: "an array literal keeps missing as null", ref: exprCpp + " (ExpressionArray)", doc: doc, expr: `["$nope", "$x"]`, want: `[null, 5]`},
+		{name: "an object literal leaves missing out", ref: exprCpp + " (ExpressionObject)", doc: doc, expr: `{"p": "$nope", "q": "$x"}`, want: `{"q": 5}`},
+		{name: "an object with two operators", ref: exprCpp + " (Expression::parseExpression)", expr: `{"$add": [1], "$abs": 1}`,
+			code: 15983, msg: invalidProject + "An object representing an expression must have exactly one field: { $add: [ 1 ], $abs: 1 }"},
+		{name: "an unknown operator", ref: exprCpp + " (Expression::parseExpression)", expr: `{"$bogus": 1}`,
+			code: 168, msg: invalidProject + "Unrecognized expression '$bogus'"},
+	})
+}

@@ -1,0 +1,128 @@
+package compat_test
+
+import "testing"
+
+func TestStagesBasic(t *testing.T) {
+	five := `[{"_id": 1, "a": 1, "g": "x"}, {"_id": 2, "a": 2, "g": "y"}, {"_id": 3, "a": 3, "g": "y"}, {"_id": 4, "a": 4, "g": "z"}, {"_id": 5, "a": 5, "g": "z"}]`
+	byID := `{"$sort": {"_id": 1}}`
+	runAggCases(t, []aggCase{
+		// $limit and $skip
+		{name: "limit", ref: "src/mongo/db/pipeline/document_source_limit.cpp", docs: five,
+			pipeline: `[` + byID + `, {"$limit": 2}]`, want: `[{"_id": 1, "a": 1, "g": "x"}, {"_id": 2, "a": 2, "g": "y"}]`},
+		{name: "limit of a whole double", ref: "src/mongo/db/pipeline/document_source_limit.cpp", cov: cover{col: types}, docs: five,
+			pipeline: `[{"$limit": 1.0}, {"$count": "n"}]`, want: `[{"n": 1}]`},
+		{name: "limit of zero", ref: "src/mongo/db/pipeline/document_source_limit.cpp",
+			pipeline: `[{"$limit": 0}]`, code: 15958, msg: "the limit must be positive"},
+		{name: "limit of a fraction", ref: "src/mongo/db/pipeline/document_source_limit.cpp",
+			pipeline: `[{"$limit": 1.5}]`, code: 5107201, msg: "invalid argument to $limit stage: Expected an integer: $limit: 1.5"},
+		{name: "skip", ref: "src/mongo/db/pipeline/document_source_skip.cpp", docs: five,
+			pipeline: `[` + byID + `, {"$skip": 3}, {"$project": {"_id": 1}}]`, want: `[{"_id": 4}, {"_id": 5}]`},
+		{name: "skip of a string", ref: "src/mongo/db/pipeline/document_source_skip.cpp",
+			pipeline: `[{"$skip": "a"}]`, code: 5107200, msg: `invalid argument to $skip stage: Expected a number in: $skip: "a"`},
+		{name: "skip of a negative long", ref: "src/mongo/db/pipeline/document_source_skip.cpp", cov: cover{col: types},
+			pipeline: `[{"$skip": {"$numberLong": "-1"}}]`, code: 5107200, msg: "invalid argument to $skip stage: Expected a non-negative number in: $skip: -1"},
+		// $count
+		{name: "count", ref: "src/mongo/db/pipeline/document_source_count.cpp", docs: five,
+			pipeline: `[{"$match": {"a": {"$gt": 2}}}, {"$count": "n"}]`, want: `[{"n": 3}]`},
+		{name: "count of nothing is no document", ref: "src/mongo/db/pipeline/document_source_count.cpp", docs: five,
+			pipeline: `[{"$match": {"a": 0}}, {"$count": "n"}]`, want: `[]`},
+		{name: "count field with a dot", ref: "src/mongo/db/pipeline/document_source_count.cpp",
+			pipeline: `[{"$count": "a.b"}]`, code: 40160, msg: "the count field cannot contain '.'"},
+		{name: "count field not a string", ref: "src/mongo/db/pipeline/document_source_count.cpp",
+			pipeline: `[{"$count": 1}]`, code: 40156, msg: "the count field must be a non-empty string"},
+		// $sample
+		{name: "sample larger than the collection returns all", ref: "src/mongo/db/pipeline/document_source_sample.cpp", docs: five,
+			pipeline: `[{"$sample": {"size": 10}}, {"$count": "n"}]`, want: `[{"n": 5}]`},
+		{name: "sample of zero", ref: "src/mongo/db/pipeline/document_source_sample.cpp", docs: five,
+			pipeline: `[{"$sample": {"size": 0}}]`, want: `[]`},
+		{name: "sample size negative", ref: "src/mongo/db/pipeline/document_source_sample.cpp",
+			pipeline: `[{"$sample": {"size": -1}}]`, code: 28747, msg: "size argument to $sample must not be negative"},
+		{name: "sample unknown option", ref: "src/mongo/db/pipeline/document_source_sample.cpp",
+			pipeline: `[{"$sample": {"size": 1, "seed": 2}}]`, code: 28748, msg: "unrecognized option to $sample: seed"},
+		// $sortByCount
+		{name: "sortByCount orders by count", ref: "manual: reference/operator/aggregation/sortByCount", docs: five,
+			pipeline: `[{"$match": {"g": {"$ne": "z"}}}, {"$sortByCount": "$g"}]`, want: `[{"_id": "y", "count": 2}, {"_id": "x", "count": 1}]`},
+		{name: "sortByCount of a field name without $", ref: "src/mongo/db/pipeline/document_source_sort_by_count.cpp",
+			pipeline: `[{"$sortByCount": "g"}]`, code: 40148, msg: "the sortByCount field must be defined as a $-prefixed path or an expression inside an object"},
+		{name: "sortByCount of an object that is no expression", ref: "src/mongo/db/pipeline/document_source_sort_by_count.cpp",
+			pipeline: `[{"$sortByCount": {"g": 1}}]`, code: 40147, msg: "the sortByCount field must be defined as a $-prefixed path or an expression inside an object"},
+		// $sort
+		{name: "sort across types, missing as null", ref: "manual: reference/bson-type-comparison-order",
+			docs:     `[{"_id": 1, "v": "s"}, {"_id": 2, "v": 1}, {"_id": 3}, {"_id": 4, "v": null}, {"_id": 5, "v": {"a": 1}}]`,
+			pipeline: `[{"$sort": {"v": 1, "_id": 1}}, {"$project": {"_id": 1}}]`, want: `[{"_id": 3}, {"_id": 4}, {"_id": 2}, {"_id": 1}, {"_id": 5}]`},
+		{name: "sort direction 2", ref: "src/mongo/db/query/sort_pattern.cpp",
+			pipeline: `[{"$sort": {"a": 2}}]`, code: 15975, msg: "$sort key ordering must be 1 (for ascending) or -1 (for descending)"},
+		{name: "sort without keys", ref: "src/mongo/db/query/sort_pattern.cpp",
+			pipeline: `[{"$sort": {}}]`, code: 15976, msg: "$sort stage must have at least one sort key"},
+		// $set / $addFields / $unset / $replaceRoot / $replaceWith
+		{name: "set adds and replaces fields", ref: "manual: reference/operator/aggregation/set", docs: `[{"_id": 1, "a": 1, "b": {"c": 1}}]`,
+			pipeline: `[{"$set": {"a": {"$add": ["$a", 1]}, "b.d": 2, "e": "$b.c"}}]`, want: `[{"_id": 1, "a": 2, "b": {"c": 1, "d": 2}, "e": 1}]`},
+		{name: "addFields with no field", ref: "src/mongo/db/pipeline/document_source_add_fields.cpp",
+			pipeline: `[{"$addFields": {}}]`, code: 40177, msg: "Invalid $addFields :: caused by :: specification must have at least one field"},
+		{name: "addFields of a string", ref: "src/mongo/db/pipeline/document_source_add_fields.cpp",
+			pipeline: `[{"$addFields": "a"}]`, code: 40272, msg: "$addFields specification stage must be an object, got string"},
+		{name: "unset removes fields", ref: "manual: reference/operator/aggregation/unset", docs: `[{"_id": 1, "a": 1, "b": {"c": 1, "d": 2}}]`,
+			pipeline: `[{"$unset": ["a", "b.c"]}]`, want: `[{"_id": 1, "b": {"d": 2}}]`},
+		{name: "unset of an empty array", ref: "src/mongo/db/pipeline/document_source_project.cpp",
+			pipeline: `[{"$unset": []}]`, code: 31119, msg: "$unset specification must be a string or an array with at least one field"},
+		{name: "unset of a number", ref: "src/mongo/db/pipeline/document_source_project.cpp",
+			pipeline: `[{"$unset": 1}]`, code: 31002, msg: "$unset specification must be a string or an array"},
+		{name: "replaceRoot with an embedded document", ref: "manual: reference/operator/aggregation/replaceRoot", docs: `[{"_id": 1, "name": {"first": "a", "last": "b"}}]`,
+			pipeline: `[{"$replaceRoot": {"newRoot": "$name"}}]`, want: `[{"first": "a", "last": "b"}]`},
+		// The expressions name $$ROOT, so the whole document is read and
+		// the message shows it all (a stage reading only "a" would be
+		// given only the fields it needs).
+		{name: "replaceRoot with a number", ref: "src/mongo/db/pipeline/document_source_replace_root.cpp", docs: `[{"_id": 1, "a": 1}]`,
+			pipeline: `[{"$replaceRoot": {"newRoot": {"$cond": [true, "$a", "$$ROOT"]}}}]`, code: 40228,
+			msg: planExecutor + "'newRoot' expression  must evaluate to an object, but resulting value was: 1. Type of resulting value: 'int'. Input document: {_id: 1, a: 1}"},
+		{name: "replaceRoot of a missing field", ref: "src/mongo/db/pipeline/document_source_replace_root.cpp", docs: `[{"_id": 1}]`,
+			pipeline: `[{"$replaceRoot": {"newRoot": {"$cond": [true, "$a", "$$ROOT"]}}}]`, code: 40228,
+			msg: planExecutor + "'newRoot' expression  must evaluate to an object, but resulting value was: MISSING. Type of resulting value: 'missing'. Input document: {_id: 1}"},
+		{name: "replaceRoot needs newRoot", ref: "src/mongo/db/pipeline/document_source_replace_root.cpp",
+			pipeline: `[{"$replaceRoot": {}}]`, code: 40414, msg: "BSON field '$replaceRoot.newRoot' is missing but a required field"},
+		{name: "replaceWith an expression", ref: "manual: reference/operator/aggregation/replaceWith", docs: `[{"_id": 1, "a": 1}]`,
+			pipeline: `[{"$replaceWith": {"x": "$a", "id": "$_id"}}]`, want: `[{"x": 1, "id": 1}]`},
+		{name: "replaceWith an array", ref: "src/mongo/db/pipeline/document_source_replace_root.cpp", docs: `[{"_id": 1, "a": [1]}]`,
+			pipeline: `[{"$replaceWith": {"$cond": [true, "$a", "$$ROOT"]}}]`, code: 40228,
+			msg: planExecutor + "'replacement document'  must evaluate to an object, but resulting value was: [1]. Type of resulting value: 'array'. Input document: {_id: 1, a: [1]}"},
+		// $facet
+		{name: "facet runs each pipeline over the same input", ref: "manual: reference/operator/aggregation/facet", docs: five,
+			pipeline: `[{"$facet": {"n": [{"$count": "n"}], "top": [{"$sort": {"a": -1}}, {"$limit": 1}, {"$project": {"a": 1, "_id": 0}}], "none": [{"$match": {"a": 9}}]}}]`,
+			want:     `[{"n": [{"n": 5}], "top": [{"a": 5}], "none": []}]`},
+		{name: "facet over no input still returns one document", ref: "src/mongo/db/pipeline/document_source_facet.cpp",
+			pipeline: `[{"$facet": {"a": [{"$match": {}}]}}]`, want: `[{"a": []}]`},
+		{name: "facet element that is not a document", ref: "src/mongo/db/pipeline/document_source_facet.cpp",
+			pipeline: `[{"$facet": {"a": [1]}}]`, code: 40171, msg: "elements of arrays in $facet spec must be non-empty objects, a argument contained an element of type int: 1"},
+		// $unionWith
+		{name: "unionWith appends another collection", ref: "manual: reference/operator/aggregation/unionWith", docs: `[{"_id": 1}]`,
+			other: map[string]string{"o": `[{"_id": 2}, {"_id": 3}]`}, pipeline: `[{"$unionWith": "o"}]`, want: `[{"_id": 1}, {"_id": 2}, {"_id": 3}]`},
+		{name: "unionWith a pipeline", ref: "manual: reference/operator/aggregation/unionWith", docs: `[{"_id": 1}]`,
+			other: map[string]string{"o": `[{"_id": 2}, {"_id": 3}]`}, pipeline: `[{"$unionWith": {"coll": "o", "pipeline": [{"$match": {"_id": 3}}]}}]`,
+			want: `[{"_id": 1}, {"_id": 3}]`},
+		{name: "unionWith documents without a collection", ref: "src/mongo/db/pipeline/document_source_union_with.cpp", docs: `[{"_id": 1}]`,
+			pipeline: `[{"$unionWith": {"pipeline": [{"$documents": [{"x": 1}, {"x": 2}]}]}}]`, want: `[{"_id": 1}, {"x": 1}, {"x": 2}]`},
+		// $indexStats
+		{name: "indexStats lists every index", ref: "manual: reference/operator/aggregation/indexStats", docs: `[{"_id": 1}]`,
+			setup:    []string{`{"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": "a_1"}]}`},
+			pipeline: `[{"$indexStats": {}}, {"$project": {"_id": 0, "name": 1, "key": 1}}, {"$sort": {"name": 1}}]`,
+			want:     `[{"name": "_id_", "key": {"_id": 1}}, {"name": "a_1", "key": {"a": 1}}]`},
+		{name: "indexStats takes an empty object", ref: "src/mongo/db/pipeline/document_source_index_stats.cpp",
+			pipeline: `[{"$indexStats": {"a": 1}}]`, code: 28803, msg: "The $indexStats stage specification must be an empty object"},
+		// $bucket
+		{name: "bucket with a default bucket", ref: "manual: reference/operator/aggregation/bucket", docs: five,
+			pipeline: `[{"$bucket": {"groupBy": "$a", "boundaries": [0, 2, 4], "default": "other", "output": {"ids": {"$push": "$_id"}}}}]`,
+			want:     `[{"_id": 0, "ids": [1]}, {"_id": 2, "ids": [2, 3]}, {"_id": "other", "ids": [4, 5]}]`},
+		{name: "bucket without a default for a value outside", ref: "src/mongo/db/pipeline/document_source_bucket.cpp", docs: five,
+			pipeline: `[{"$bucket": {"groupBy": "$a", "boundaries": [0, 2]}}]`, code: 40066,
+			msg: planExecutor + "$switch could not find a matching branch for an input, and no default was specified."},
+		{name: "bucket boundaries out of order", ref: "src/mongo/db/pipeline/document_source_bucket.cpp",
+			pipeline: `[{"$bucket": {"groupBy": "$a", "boundaries": [2, 1]}}]`, code: 40194,
+			msg: "The 'boundaries' option to $bucket must be sorted, but elements 0 and 1 are not in ascending order (2 is not less than 1)."},
+		// $lookup errors
+		{name: "lookup without as", ref: "src/mongo/db/pipeline/document_source_lookup.cpp",
+			pipeline: `[{"$lookup": {"from": "o", "localField": "a", "foreignField": "b"}}]`, code: 9, msg: "must specify 'as' field for a $lookup"},
+		{name: "lookup with only localField", ref: "src/mongo/db/pipeline/document_source_lookup.cpp",
+			pipeline: `[{"$lookup": {"from": "o", "localField": "a", "as": "x"}}]`, code: 9,
+			msg: "$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to be specified"},
+	})
+}

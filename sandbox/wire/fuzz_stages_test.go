@@ -1,0 +1,57 @@
+package wire
+
+import (
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// stageSeeds are aggregate commands over the stages and window functions
+// the sweep of issue 25 added or changed, for FuzzDispatch to mutate:
+// $redact's recursion, $densify's generation (and its limit), $fill's
+// expansion, the window functions, the stages answered with mongod's
+// refusals, and $out's and $merge's targets.
+func stageSeeds(t testing.TB) [][]byte {
+	agg := func(stages ...bson.D) []byte {
+		p := bson.A{}
+		for _, s := range stages {
+			p = append(p, s)
+		}
+		return mustEncode(t, bson.D{{Key: "aggregate", Value: "books"}, {Key: "pipeline", Value: p}, {Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "shop"}})
+	}
+	st := func(name string, spec any) bson.D { return bson.D{{Key: name, Value: spec}} }
+	d := func(kv ...any) bson.D {
+		out := bson.D{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			out = append(out, bson.E{Key: kv[i].(string), Value: kv[i+1]})
+		}
+		return out
+	}
+	window := func(fn bson.D) []byte {
+		return agg(st("$setWindowFields", d("partitionBy", "$p", "sortBy", d("_id", int32(1)), "output", d("r", fn))))
+	}
+	return [][]byte{
+		agg(st("$redact", d("$cond", bson.A{d("$eq", bson.A{"$level", int32(5)}), "$$PRUNE", "$$DESCEND"}))),
+		agg(st("$densify", d("field", "_id", "range", d("step", int32(1), "bounds", "full")))),
+		agg(st("$densify", d("field", "_id", "partitionByFields", bson.A{"tags"}, "range", d("step", 0.5, "bounds", bson.A{int32(-3), int32(7)})))),
+		agg(st("$densify", d("field", "d", "range", d("step", int32(1), "unit", "month", "bounds", "partition")))),
+		agg(st("$densify", d("field", "_id", "range", d("step", 1e-9, "bounds", bson.A{int32(0), int32(1)})))),
+		agg(st("$fill", d("sortBy", d("_id", int32(1)), "output", d("x", d("method", "linear"), "y", d("method", "locf"), "z", d("value", int32(0)))))),
+		window(d("$derivative", d("input", "$_id"), "window", d("documents", bson.A{int32(-1), int32(0)}))),
+		window(d("$integral", d("input", "$_id", "unit", "hour"), "window", d("range", bson.A{int32(-1), int32(0)}, "unit", "day"))),
+		window(d("$expMovingAvg", d("input", "$_id", "N", int32(3)))),
+		window(d("$covariancePop", bson.A{"$_id", "$_id"}, "window", d("range", bson.A{"unbounded", "current"}))),
+		window(d("$linearFill", "$x")),
+		window(d("$locf", "$x")),
+		window(d("$minN", d("input", "$_id", "n", int32(2)), "window", d("documents", bson.A{int32(-2), int32(2)}))),
+		agg(st("$group", d("_id", d("t", "$tags"), "r", d("$topN", d("n", "$t", "output", "$_id", "sortBy", d("_id", int32(-1))))))),
+		agg(st("$changeStream", bson.D{})),
+		agg(st("$search", d("text", d("query", "x", "path", "t")))),
+		agg(st("$currentOp", bson.D{})),
+		agg(st("$_internalInhibitOptimization", bson.D{}), st("$match", d("_id", int32(1)))),
+		agg(st("$out", d("db", "admin", "coll", "x"))),
+		agg(st("$merge", d("into", "m", "whenMatched", bson.A{st("$set", d("n", "$$new"))}, "whenNotMatched", "discard"))),
+		agg(st("$collStats", d("storageStats", d("scale", int32(1024)), "count", bson.D{}))),
+		agg(st("$facet", d("a", bson.A{st("$densify", d("field", "_id", "range", d("step", int32(1), "bounds", "full")))}))),
+	}
+}

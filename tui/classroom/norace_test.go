@@ -1,0 +1,7 @@
+//go:build !race
+
+package classroom
+
+var testLimits = DefaultLimits
+
+const raceEnabled = false

@@ -48,7 +48,7 @@ func runBinary(t *testing.T, state string, args ...string) (int, string, string)
 // Every subcommand answers --help with its usage line and exit 0.
 func TestEverySubcommandAnswersHelp(t *testing.T) {
 	state := t.TempDir()
-	for _, sub := range []string{"serve", "shell", "run", "list", "reset", "doctor", "classroom", "version"} {
+	for _, sub := range []string{"serve", "shell", "run", "list", "reset", "doctor", "classroom", "version", "advise"} {
 		code, stdout, stderr := runBinary(t, state, sub, "--help")
 		if code != 0 {
 			t.Errorf("%s --help: exit %d\n%s", sub, code, stderr)

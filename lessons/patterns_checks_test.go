@@ -151,7 +151,7 @@ func TestTreeChecksRejectRuledOutApproaches(t *testing.T) {
   const target = db.cat_hybrid.findOne({ _id: newParent })
   if (newParent === id || target.ancestors.includes(id)) throw new Error('cycle')
   db.cat_hybrid.updateOne({ _id: id }, { $set: { parent: newParent, ancestors: target.ancestors.concat(newParent) } })
-}`, "the subtree must move too"},
+}`, "the subtree must move too: ipad should have ancestors [ 'electronics', 'phones', 'tablets' ], found [ 'electronics', 'computers', 'tablets' ]"},
 	} {
 		if res := try(t, r, i, c.code); res.Passed || !strings.Contains(res.Message, c.want) {
 			t.Errorf("%s: passed=%v %q, want a failure saying %q", c.name, res.Passed, res.Message, c.want)

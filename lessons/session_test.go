@@ -448,3 +448,31 @@ func TestGoalNamesTheFirstWrongDocument(t *testing.T) {
 		t.Errorf("first difference should name a subject's avgGrade: %+v (%s)", d, d)
 	}
 }
+
+const shapeLesson = "---\nid: shape\ntitle: Shape\n---\n" +
+	"## Exercise: raise the price\nAnything.\n```js setup\ndb.items.insertOne({ _id: 1, price: { amount: 10 } })\n```\n" +
+	"```js exercise starter\n```\n" +
+	"```js exercise check\nconst p = db.items.findOne({ _id: 1 }).price.amount;\np === 11 || 'price.amount is ' + p + ', expected 11'\n```\n" +
+	"```js exercise solution\ndb.items.updateOne({ _id: 1 }, { $inc: { 'price.amount': 1 } })\n```\n"
+
+// An attempt that reshapes the data the check reads (here: deletes the
+// document) makes the check itself throw. The learner is told their data
+// is not in the shape the exercise expects, never the check's location in
+// the lesson file, which `run --check` still gives the author.
+func TestCheckThatThrowsOnReshapedData(t *testing.T) {
+	l, err := Parse("builtin:09-shape.md", []byte(shapeLesson))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newTestRunner(t, startSandbox(t), l, "shape_")
+	for _, code := range []string{"db.items.deleteMany({})", "db.items.updateOne({ _id: 1 }, { $unset: { price: 1 } })"} {
+		res := try(t, r, 0, code)
+		if res.Passed || strings.Contains(res.Message, "builtin:") || strings.Contains(res.Message, ".md:") ||
+			!strings.Contains(res.Message, "not in the shape this exercise expects") {
+			t.Errorf("%s: %v %q", code, res.Passed, res.Message)
+		}
+	}
+	if res := try(t, r, 0, l.Steps[0].Exercise.Solution); !res.Passed {
+		t.Errorf("the solution: %q", res.Message)
+	}
+}

@@ -178,7 +178,21 @@ func TestTreeChecksRejectRuledOutApproaches(t *testing.T) {
 			t.Errorf("%s: passed=%v %q, want a failure saying %q", c.name, res.Passed, res.Message, c.want)
 		}
 	}
-	if res := try(t, r, i, l.Steps[i].Exercise.Solution); !res.Passed {
-		t.Errorf("breadcrumb solution: %q", res.Message)
+	if res := try(t, r, i, l.Steps[i].Exercise.Solution); !res.Passed || !strings.Contains(res.Message, "$indexOfArray put the ancestors back") {
+		t.Errorf("breadcrumb solution: %v %q", res.Passed, res.Message)
+	}
+	// One aggregation, then the names put in the array's order in
+	// JavaScript: an equivalent right answer, which passes, and whose
+	// praise credits no operator the learner did not use.
+	inJS := `function breadcrumb(id) {
+  const doc = db.cat_ancestors.aggregate([
+    { $match: { _id: id } },
+    { $lookup: { from: 'cat_ancestors', localField: 'ancestors', foreignField: '_id', as: 'up' } }
+  ]).next()
+  const names = Object.fromEntries(doc.up.map((a) => [a._id, a.name]))
+  return doc.ancestors.map((a) => names[a]).concat(doc.name).join(' › ')
+}`
+	if res := try(t, r, i, inJS); !res.Passed || strings.Contains(res.Message, "$indexOfArray put") {
+		t.Errorf("ordered in JavaScript: %v %q", res.Passed, res.Message)
 	}
 }

@@ -83,7 +83,7 @@ func (g *grader) tryExercise(ctx context.Context, i int, code string, res *Resul
 		res.Message = g.st.say(msgDataShape, map[string]any{"Err": firstLine(out.threw)})
 	}
 	if goal := g.goals[i]; goal != nil {
-		res.Goal = g.compareGoal(ctx, goal, out.commands)
+		res.Goal = g.compareGoal(ctx, goal, out.commands, out.passed)
 	}
 	return nil
 }

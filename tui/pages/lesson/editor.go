@@ -254,6 +254,9 @@ func (e *editor) goalRows(g *lessons.GoalComparison, w int) []viewport.Row {
 			rows = append(rows, viewport.Row{Text: st.Muted.Render(e.T(msgGoalTooLarge, nil))})
 		}
 		var diffs []string
+		for _, d := range c.Digest {
+			diffs = append(diffs, "  "+d.Text(e.L))
+		}
 		for _, d := range c.Differences {
 			diffs = append(diffs, "  "+d.Text(e.L))
 		}

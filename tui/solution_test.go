@@ -57,3 +57,26 @@ func TestSolutionAfterARecordedAttempt(t *testing.T) {
 		})
 	}
 }
+
+// On a collection too large to list, "your data beside the goal" shows
+// where the attempt differs: the digest's figures and the first document
+// that differs, in _id order. Before, it said only "too many documents to
+// compare one by one".
+func TestGoalDigestOnScreen(t *testing.T) {
+	forSizes(t, func(t *testing.T, w, h int) {
+		opts := testOptions(t)
+		opts.Catalog = catalogOf(t, "testdata/large")
+		opts.Lesson, opts.Step = "large", 1
+		m := drive(t, opts, w, h, func(tm *teatest.TestModel) {
+			waitFor(t, tm, "Step")
+			tm.Send(press("enter"))
+			waitFor(t, tm, "Not")
+		})
+		s := screen(m)
+		golden.RequireEqual(t, []byte(s))
+		// At 80×24 the pane shows the comparison's first lines only.
+		if h >= 40 && !strings.Contains(s, "_id: 10: late is true in the goal") || strings.Contains(s, "too many") {
+			t.Errorf("the first differing document is not named:\n%s", s)
+		}
+	})
+}

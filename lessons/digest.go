@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"regexp"
 	"slices"
+	"strconv"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
@@ -25,12 +26,22 @@ const maxValueCounts = 20
 // so that the first document that differs can be found at any size.
 type digest struct {
 	fields []*fieldDigest
-	// keys are the documents in _id order: "_id: …", or for an _id
-	// generated on insert, the hash of the other fields.
+	// keys are the documents in _id order: the _id's bytes, or for an
+	// _id generated on insert, the hash of the other fields; hashes and
+	// ids (to read a few documents again) are in the same order, and at
+	// holds each key's position.
 	keys   []string
-	hashes map[string]uint64
-	// ids are the documents' _id values by key, to read a few again.
-	ids map[string]bson.RawValue
+	hashes []uint64
+	ids    []bson.RawValue
+	at     map[string]int
+}
+
+// hash is the hash of the document with key k, 0 when there is none.
+func (d *digest) hash(k string) uint64 {
+	if i, ok := d.at[k]; ok {
+		return d.hashes[i]
+	}
+	return 0
 }
 
 // fieldDigest sums up one top-level field.
@@ -104,7 +115,7 @@ func (g *grader) readDigest(ctx context.Context, db, coll string, counted map[st
 		return nil, fmt.Errorf("read %s for the goal: %w", coll, err)
 	}
 	defer cur.Close(ctx)
-	d := &digest{hashes: map[string]uint64{}, ids: map[string]bson.RawValue{}}
+	d := &digest{at: map[string]int{}}
 	for cur.Next(ctx) {
 		elems, err := cur.Current.Elements()
 		if err != nil {
@@ -120,18 +131,21 @@ func (g *grader) readDigest(ctx context.Context, db, coll string, counted map[st
 			_, _ = h.Write(e)
 			d.field(e.Key(), counted[e.Key()]).add(e.Value())
 		}
-		key := "~" + fmt.Sprintf("%x", h.Sum64())
+		sum := h.Sum64()
+		key := "~" + strconv.FormatUint(sum, 16)
 		if id.Type != bson.TypeObjectID && id.Type != 0 {
-			key = "_id: " + show(rawValue(id))
+			key = string(rune(id.Type)) + string(id.Value)
 			_, _ = h.Write(id.Value)
+			sum = h.Sum64()
 		}
-		for n := 1; d.hashes[key] != 0 && key[0] == '~'; n++ {
+		for n := 1; key[0] == '~' && d.hash(key) != 0; n++ {
 			// The same fields twice under generated ids: count them apart.
-			key = fmt.Sprintf("~%x#%d", h.Sum64(), n)
+			key = "~" + strconv.FormatUint(sum, 16) + "#" + strconv.Itoa(n)
 		}
+		d.at[key] = len(d.keys)
 		d.keys = append(d.keys, key)
-		d.hashes[key] = h.Sum64() | 1
-		d.ids[key] = id
+		d.hashes = append(d.hashes, sum|1)
+		d.ids = append(d.ids, bson.RawValue{Type: id.Type, Value: slices.Clone(id.Value)})
 	}
 	return d, cur.Err()
 }
@@ -225,8 +239,8 @@ func appendAllNew(to, from []string) []string {
 // then those only yours has. It returns the keys of up to limit of each
 // side and how many differ in all.
 func firstDifferences(want, yours *digest, limit int) (goalKeys, yourKeys []string, total int) {
-	for _, k := range want.keys {
-		if yours.hashes[k] != want.hashes[k] {
+	for i, k := range want.keys {
+		if yours.hash(k) != want.hashes[i] {
 			total++
 			if len(goalKeys) < limit {
 				goalKeys = append(goalKeys, k)
@@ -234,7 +248,7 @@ func firstDifferences(want, yours *digest, limit int) (goalKeys, yourKeys []stri
 		}
 	}
 	for _, k := range yours.keys {
-		if _, ok := want.hashes[k]; !ok {
+		if _, ok := want.at[k]; !ok {
 			total++
 			if len(yourKeys) < limit {
 				yourKeys = append(yourKeys, k)

@@ -246,7 +246,11 @@ func (g *grader) compareGoal(ctx context.Context, want *goal, attempt []Command,
 func (g *grader) compareLarge(ctx context.Context, want *goal, goalDB string, cc *CollectionComparison) {
 	wd := want.digests[cc.Name]
 	if wd == nil && goalDB != "" {
+		// Read once: the goal is the same for every attempt.
 		wd, _ = g.readDigest(ctx, goalDB, cc.Name, want.checked)
+		if wd != nil {
+			want.digests[cc.Name] = wd
+		}
 	}
 	yd, err := g.readDigest(ctx, g.st.database(), cc.Name, want.checked)
 	if wd == nil || err != nil {
@@ -257,13 +261,13 @@ func (g *grader) compareLarge(ctx context.Context, want *goal, goalDB string, cc
 	goalKeys, yourKeys, total := firstDifferences(wd, yd, maxDifferences)
 	var goalIDs, yourIDs []bson.RawValue
 	for _, k := range goalKeys {
-		goalIDs = append(goalIDs, wd.ids[k])
-		if id, ok := yd.ids[k]; ok && goalDB != "" {
-			yourIDs = append(yourIDs, id)
+		goalIDs = append(goalIDs, wd.ids[wd.at[k]])
+		if j, ok := yd.at[k]; ok && goalDB != "" {
+			yourIDs = append(yourIDs, yd.ids[j])
 		}
 	}
 	for _, k := range yourKeys {
-		yourIDs = append(yourIDs, yd.ids[k])
+		yourIDs = append(yourIDs, yd.ids[yd.at[k]])
 	}
 	yours, _ := g.readByID(ctx, g.st.database(), cc.Name, yourIDs)
 	var wantDocs []bson.D
@@ -273,8 +277,8 @@ func (g *grader) compareLarge(ctx context.Context, want *goal, goalDB string, cc
 	if wantDocs == nil {
 		// Without the goal's documents, name the ones that differ.
 		for _, k := range goalKeys {
-			if k[0] != '~' {
-				cc.Differences = append(cc.Differences, Difference{Doc: k})
+			if id := wd.ids[wd.at[k]]; id.Type != bson.TypeObjectID {
+				cc.Differences = append(cc.Differences, Difference{Doc: "_id: " + show(rawValue(id))})
 			}
 		}
 	}

@@ -8,7 +8,7 @@ import (
 
 // standardFigures are the figures every comparison may have, in the order
 // the app and `schemalab run` show them.
-var standardFigures = []string{"keys", "docs", "ms", "dataBytes", "indexBytes", "storageBytes", "updated"}
+var standardFigures = []string{"keys", "docs", "ms", "dataBytes", "indexBytes", "storageBytes", "updated", "writes"}
 
 // figureLabels are the display names of the standard figure keys; an
 // author's own figure is shown by the name the lesson gave it.
@@ -19,6 +19,7 @@ var figureLabels = map[string]*locale.Message{
 	"dataBytes":    {ID: "figures.dataBytes", Other: "data bytes"},
 	"indexBytes":   {ID: "figures.indexBytes", Other: "index bytes"},
 	"updated":      {ID: "figures.updated", Other: "docs updated"},
+	"writes":       {ID: "figures.writes", Other: "writes sent"},
 	"storageBytes": {ID: "figures.storageBytes", Other: "storage bytes"},
 }
 

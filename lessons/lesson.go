@@ -103,6 +103,11 @@ type Variant struct {
 	// variant; it returns a document of figures (keys, docs, ms,
 	// dataBytes, indexBytes, updated, or any other named number).
 	Figures string
+	// Writes, if set, names the collection whose write operations the
+	// variant sent are counted, from the commands the client sent (as a
+	// check's writes(coll) counts them), as the figure "writes"; "*"
+	// counts writes to any collection.
+	Writes string
 }
 
 // Exercise is a step's task for the learner.

@@ -388,13 +388,13 @@ func (p *parser) block(info, body string, line int) (*Block, error) {
 		if err := needJS(); err != nil {
 			return nil, err
 		}
-		if err := allow([]string{"label", "collection", "figures"}, nil); err != nil {
+		if err := allow([]string{"label", "collection", "figures", "writes"}, nil); err != nil {
 			return nil, err
 		}
 		if attrs["label"] == "" {
 			return nil, p.errf(line, `compare block needs a label, e.g. `+"```js compare label=\"flat\""+``)
 		}
-		b.Variant = &Variant{Label: attrs["label"], Collection: attrs["collection"], Figures: attrs["figures"]}
+		b.Variant = &Variant{Label: attrs["label"], Collection: attrs["collection"], Figures: attrs["figures"], Writes: attrs["writes"]}
 	case "expect":
 		if isJS {
 			b.Kind = ExpectJS

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
@@ -367,4 +368,20 @@ func treeShaped(run *stepRun) bool {
 	}
 	run.eachOutput(walk)
 	return found
+}
+
+// BarCells draws value/maxV in width cells with eighth-cell precision; a
+// non-zero value always shows at least a sliver.
+func BarCells(value, maxV float64, width int) string {
+	if width <= 0 || maxV <= 0 || value <= 0 {
+		return ""
+	}
+	eighths := int(math.Round(value / maxV * float64(width*8)))
+	eighths = max(eighths, 1)
+	full, part := eighths/8, eighths%8
+	s := strings.Repeat("█", full)
+	if part > 0 {
+		s += string([]rune("▏▎▍▌▋▊▉")[part-1])
+	}
+	return s
 }

@@ -103,3 +103,15 @@ func TestPipelineOf(t *testing.T) {
 		}
 	}
 }
+
+func TestBarCells(t *testing.T) {
+	for _, c := range []struct {
+		v, max float64
+		w      int
+		want   string
+	}{{0, 10, 10, ""}, {10, 10, 4, "████"}, {1, 1000, 4, "▏"}, {5, 10, 4, "██"}, {3, 8, 2, "▊"}} {
+		if got := BarCells(c.v, c.max, c.w); got != c.want {
+			t.Errorf("BarCells(%v, %v, %d) = %q, want %q", c.v, c.max, c.w, got, c.want)
+		}
+	}
+}

@@ -14,7 +14,7 @@ import (
 //
 //   - the same steps, and in each the same executable blocks in the same
 //     order, of the same kinds, with the same options (throws, collection=,
-//     figures=, which compare blocks form a comparison) and the same number
+//     writes=, figures=, which compare blocks form a comparison) and the same number
 //     of exercise hints;
 //   - the same code apart from comments and display strings: the blocks'
 //     JavaScript, read by the shell's parser (shell.Shape), is compared with
@@ -95,6 +95,8 @@ func checkStep(o, t *Lesson, i int) []error {
 			fail(b.Line, "this compare block belongs to another comparison than in %s: keep the same prose between compare blocks", where(e))
 		case e.Kind == Compare && e.Variant.Collection != b.Variant.Collection:
 			fail(b.Line, "collection=%q must be collection=%q, as in %s", b.Variant.Collection, e.Variant.Collection, where(e))
+		case e.Kind == Compare && e.Variant.Writes != b.Variant.Writes:
+			fail(b.Line, "writes=%q must be writes=%q, as in %s", b.Variant.Writes, e.Variant.Writes, where(e))
 		}
 		switch e.Kind {
 		case Prose, ExerciseHint:

@@ -19,11 +19,26 @@ var (
 
 // variant runs one comparison variant and gathers its figures: keys and
 // documents examined and milliseconds from the explain output, documents
-// updated from write results, bytes from collStats, and any figures
+// updated from write results, writes sent from the commands the variant
+// sent (when it names a collection), bytes from collStats, and any figures
 // expression the author gave.
 func (p *presenter) variant(ctx context.Context, b *Block, width int) VariantResult {
 	v := VariantResult{Label: b.Variant.Label, Block: b}
-	out, err := p.st.eval(ctx, width, b.Text)
+	var sent []Command
+	var out shell.Result
+	var err error
+	if b.Variant.Writes != "" {
+		// Record the variant's commands, keeping whatever recording was
+		// under way (and its log) as it was.
+		was := p.st.rec.pause()
+		p.st.rec.resume(true)
+		from := p.st.rec.count()
+		out, err = p.st.eval(ctx, width, b.Text)
+		sent = p.st.rec.since(from)
+		p.st.rec.resume(was)
+	} else {
+		out, err = p.st.eval(ctx, width, b.Text)
+	}
 	v.Statements, v.Output, v.Err = statements(b.Text, &out, err), out.Transcript, err
 	if v.Err != nil {
 		return v
@@ -44,6 +59,15 @@ func (p *presenter) variant(ctx context.Context, b *Block, width int) VariantRes
 	}
 	if n, ok := modifiedCount(out.Outputs); ok {
 		v.Figures = append(v.Figures, Figure{"updated", float64(n)})
+	}
+	if w := b.Variant.Writes; w != "" {
+		n := 0
+		for _, c := range sent {
+			if w == "*" || c.Target == w {
+				n += c.Writes
+			}
+		}
+		v.Figures = setFigure(v.Figures, "writes", float64(n))
 	}
 	if c := b.Variant.Collection; c != "" {
 		data, index, err := p.collectionBytes(ctx, c)

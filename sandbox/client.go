@@ -26,6 +26,11 @@ type ClientOptions struct {
 	// (SCRAM-SHA-256, authSource admin): a classroom's student process
 	// logs in to the room's server with credentials made for it.
 	Username, Password string
+	// ReadOnly runs the client under the read-only policy (readonly.go):
+	// only reads pass, each bounded by maxTimeMS. Since it cannot write,
+	// it may read any database, whatever --unsafe-any-db says; only a
+	// Prefix, or a backend made by ForPrefix, still confines it.
+	ReadOnly bool
 }
 
 // NewClient connects a new client to the backend's server. Every client
@@ -45,6 +50,13 @@ func (b *Backend) NewClient(ctx context.Context, o ClientOptions) (*mongo.Client
 			return nil, err
 		}
 		s.guard = &policy{prefix: o.Prefix}
+	}
+	if o.ReadOnly {
+		prefix := o.Prefix
+		if prefix == "" && b.confined {
+			prefix = b.prefix
+		}
+		s.guard = &policy{prefix: prefix, readOnly: true}
 	}
 	client, err := newClient(b.uri, s)
 	if err != nil {

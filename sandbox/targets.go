@@ -88,6 +88,9 @@ type policy struct {
 	// unlockable: refusals mention --unsafe-any-db, which would lift
 	// this policy (it is the backend's own, not one given to NewClient).
 	unlockable bool
+	// readOnly: only the reads of readonly.go pass, and then the prefix
+	// rule only when prefix is set.
+	readOnly bool
 }
 
 // ConfineCommand is the guard's decision about cmd, a command document as
@@ -101,6 +104,11 @@ func ConfineCommand(prefix string, cmd bson.D) error { return policy{prefix: pre
 // check returns nil for a command the policy allows, else an
 // *OutsideSandboxError saying why not.
 func (p policy) check(cmd bson.D) error {
+	if p.readOnly {
+		if err := p.checkReadOnly(cmd); err != nil || p.prefix == "" {
+			return err
+		}
+	}
 	if len(cmd) == 0 {
 		return p.refuse("", "an empty command")
 	}
@@ -244,9 +252,15 @@ func allowedStage(name string) bool {
 
 // checkPipeline refuses stages allowedStage refuses, in pipeline and in
 // its sub-pipelines ($facet, $lookup, $unionWith, $merge's whenMatched).
-// A pipeline that is not an array of documents is left to the server to
-// refuse.
 func (p policy) checkPipeline(name string, v any, depth int) error {
+	return p.checkStages(name, v, depth, allowedStage, "the sandbox does not allow the stage ")
+}
+
+// checkStages refuses the stages allow refuses, saying refusal and the
+// stage's name, in pipeline and in its sub-pipelines as the stage
+// descriptors find them. A pipeline that is not an array of documents is
+// left to the server to refuse.
+func (p policy) checkStages(name string, v any, depth int, allow func(string) bool, refusal string) error {
 	arr, ok := v.(bson.A)
 	if !ok {
 		return nil
@@ -260,12 +274,12 @@ func (p policy) checkPipeline(name string, v any, depth int) error {
 			continue
 		}
 		for _, e := range stage {
-			if !allowedStage(e.Key) {
-				return p.refuse(name, "the sandbox does not allow the stage `"+e.Key+"`")
+			if !allow(e.Key) {
+				return p.refuse(name, refusal+"`"+e.Key+"`")
 			}
 			desc, _ := stages.Lookup(e.Key)
 			for _, sub := range desc.Pipelines(e.Value) {
-				if err := p.checkPipeline(name, sub, depth+1); err != nil {
+				if err := p.checkStages(name, sub, depth+1, allow, refusal); err != nil {
 					return err
 				}
 			}

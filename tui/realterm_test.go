@@ -26,14 +26,16 @@ import (
 // walkEnv turns on TestRealTerminalWalk; .ci/tui-tmux.sh sets it.
 const walkEnv = "SCHEMALAB_TMUX_WALK"
 
-// tmuxTerm drives the built binary in a tmux session.
+// tmuxTerm drives the built binary in a tmux session, on a tmux server
+// of the walk's own (socket), so that no other tmux user on the machine
+// can end it.
 type tmuxTerm struct {
-	t       *testing.T
-	session string
+	t               *testing.T
+	socket, session string
 }
 
 func (tt *tmuxTerm) tmux(args ...string) string {
-	out, err := exec.Command("tmux", args...).CombinedOutput()
+	out, err := exec.Command("tmux", append([]string{"-L", tt.socket}, args...)...).CombinedOutput()
 	if err != nil {
 		tt.t.Fatalf("tmux %v: %v: %s", args, err, out)
 	}
@@ -198,11 +200,15 @@ func TestRealTerminalWalk(t *testing.T) {
 	captures := os.Getenv("SCHEMALAB_TMUX_CAPTURES")
 	for _, l := range cat.Lessons {
 		t.Run(l.ID, func(t *testing.T) {
-			tt := &tmuxTerm{t: t, session: fmt.Sprintf("schemalab-walk-%d-%s", os.Getpid(), l.ID)}
+			// A server per lesson: a tmux server exits with its last
+			// session, and a session begun on one that is exiting fails
+			// ("server exited unexpectedly").
+			socket := fmt.Sprintf("schemalab-walk-%d-%s", os.Getpid(), l.ID)
+			tt := &tmuxTerm{t: t, socket: socket, session: socket}
 			rc := filepath.Join(dir, l.ID+".rc")
 			tt.tmux("new-session", "-d", "-s", tt.session, "-x", cols, "-y", rowsN,
 				fmt.Sprintf("env SCHEMALAB_STATE_DIR='%s' TERM=xterm-256color '%s' --lesson %s; echo $? > '%s'; sleep 60", filepath.Join(dir, "state"), bin, l.ID, rc))
-			defer exec.Command("tmux", "kill-session", "-t", tt.session).Run()
+			defer exec.Command("tmux", "-L", socket, "kill-server").Run()
 			tt.waitUntil("the introduction", 60*time.Second, func(s string) bool { return strings.Contains(s, "introduction") })
 			s := tt.settled()
 			intro := ""

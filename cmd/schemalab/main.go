@@ -62,6 +62,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runDoctor(ctx, &g, rest)
 	case "classroom":
 		return runClassroom(ctx, &g, rest, stdout, stderr)
+	case "advise":
+		return runAdvise(ctx, &g, rest, os.Stdin, stdout, stderr)
 	case "version":
 		return runVersion(&g, rest, stdout, stderr)
 	case studentCommand:

@@ -122,6 +122,8 @@ Usage:
   schemalab classroom [--listen ADDR] [--bind-any] [--allow-keys FILE | --password-file FILE | --open]
                       [--max-students N] [--instructor NAME] [--timeout D]
                                               serve the course over SSH, one TUI per student, with a live dashboard
+  schemalab advise [--db NAME] [--collection NAME]... [--sample N] [--format text|markdown|json]
+                                              read-only analysis of a database: which patterns it needs, with evidence
   schemalab version                           print version information
 
 Global flags:

@@ -52,20 +52,26 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 		return e.createTimeseriesIndexes(req, ts)
 	}
 	q := e.catalog.QuotaFor(req.db)
-	var existed map[string]bool
+	existed := map[string]bool{}
+	if snap := e.catalog.Snapshot(req.db, collName); snap != nil {
+		for _, ix := range snap.Indexes() {
+			existed[ix.Spec.Name] = true
+		}
+	}
 	var before int64
 	if q != nil {
-		existed = map[string]bool{}
-		if snap := e.catalog.Snapshot(req.db, collName); snap != nil {
-			for _, ix := range snap.Indexes() {
-				existed[ix.Spec.Name] = true
-			}
-		}
 		_, before = e.storageFigures(q.Prefix)
 	}
 	res, err := e.catalog.CreateIndexes(req.db, collName, specs)
 	if err != nil {
 		return nil, err
+	}
+	if snap := e.catalog.Snapshot(req.db, collName); snap != nil && res.Added > 0 {
+		for _, s := range specs {
+			if !existed[s.Name] {
+				e.usage.reset(snap, s.Name, req.now.Time())
+			}
+		}
 	}
 	if q != nil && res.Added > 0 {
 		if err := e.admitIndexes(q, req.db, collName, specs, existed, before); err != nil {

@@ -629,7 +629,7 @@ func (e *Engine) indexStatsStage(c *catalog.Collection) []bson.D {
 	host, _ := os.Hostname()
 	var out []bson.D
 	for _, ix := range c.Indexes() {
-		ops, since := e.usage.get(c.NS(), ix.Spec.Name, e.started)
+		ops, since := e.usage.get(c, ix.Spec.Name, e.started)
 		out = append(out, bson.D{
 			{Key: "name", Value: ix.Spec.Name},
 			{Key: "key", Value: ix.Spec.Key},

@@ -10,7 +10,10 @@ import (
 
 // indexUsage counts how often each index wins a plan, for $indexStats'
 // accesses.ops. Readers plan concurrently under the shared lock, so it has
-// its own mutex.
+// its own mutex. Counts belong to one index of one collection: they are
+// keyed by the collection's UUID, which a drop and a re-creation change,
+// and an index built again starts from zero, as mongod's statistics reset
+// on an index's drop and re-creation.
 type indexUsage struct {
 	mu    sync.Mutex
 	ops   map[string]int64
@@ -21,23 +24,34 @@ func newIndexUsage() *indexUsage {
 	return &indexUsage{ops: map[string]int64{}, since: map[string]time.Time{}}
 }
 
-func usageKey(ns, index string) string { return ns + "\x00" + index }
+func usageKey(c *catalog.Collection, index string) string {
+	return string(c.UUID.Data) + "\x00" + index
+}
 
-func (u *indexUsage) record(ns, index string) {
-	if index == "" {
+func (u *indexUsage) record(c *catalog.Collection, index string) {
+	if c == nil || index == "" {
 		return
 	}
 	u.mu.Lock()
-	u.ops[usageKey(ns, index)]++
+	u.ops[usageKey(c, index)]++
 	u.mu.Unlock()
+}
+
+// reset starts an index's count again, for an index just built.
+func (u *indexUsage) reset(c *catalog.Collection, index string, now time.Time) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	k := usageKey(c, index)
+	delete(u.ops, k)
+	u.since[k] = now
 }
 
 // get returns the count and the time counting started (the first time the
 // index was seen, standing in for its creation or the server start).
-func (u *indexUsage) get(ns, index string, fallback time.Time) (int64, time.Time) {
+func (u *indexUsage) get(c *catalog.Collection, index string, fallback time.Time) (int64, time.Time) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	k := usageKey(ns, index)
+	k := usageKey(c, index)
 	since, ok := u.since[k]
 	if !ok {
 		since = fallback
@@ -52,6 +66,6 @@ func (e *Engine) plan(coll *catalog.Collection, namespace string, q planner.Quer
 	if err != nil {
 		return nil, err
 	}
-	e.usage.record(namespace, exec.UsedIndex())
+	e.usage.record(coll, exec.UsedIndex())
 	return exec, nil
 }

@@ -12,16 +12,14 @@ import (
 
 	room "github.com/schemalab/schemalab/lessons/classroom"
 	"github.com/schemalab/schemalab/lessons/locale"
+	"github.com/schemalab/schemalab/tui/common"
+	"github.com/schemalab/schemalab/tui/keymap"
 	"github.com/schemalab/schemalab/tui/styles"
 	"github.com/schemalab/schemalab/tui/termsafe"
 )
 
 var (
-	msgDashPresent     = &locale.Message{ID: "dashboard.key.present", Other: "present"}
-	msgDashClear       = &locale.Message{ID: "dashboard.key.clear", Other: "clear announcement"}
-	msgDashUp          = &locale.Message{ID: "dashboard.key.up", Other: "up"}
 	msgDashScroll      = &locale.Message{ID: "dashboard.key.scroll", Other: "scroll"}
-	msgDashQuit        = &locale.Message{ID: "dashboard.key.quit", Other: "quit"}
 	msgDashStop        = &locale.Message{ID: "dashboard.key.stop", Other: "stop the classroom"}
 	msgDashLogIn       = &locale.Message{ID: "dashboard.logIn", Other: " · log in: "}
 	msgDashOnline      = &locale.Message{ID: "dashboard.online", Other: " · {{.Online}} of {{.Total}} online · {{.Auth}}"}
@@ -42,32 +40,13 @@ var (
 	msgDashHoursAgo    = &locale.Message{ID: "dashboard.hoursAgo", Other: "{{.Count}} h ago"}
 )
 
-// dashboardKeys are the dashboard's bindings.
-type dashboardKeys struct {
-	Present, Clear, Up, Down, Quit, Yes, No key.Binding
-}
-
-func newDashboardKeys(l *locale.Localizer) dashboardKeys {
-	return dashboardKeys{
-		Present: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", l.T(msgDashPresent, nil))),
-		Clear:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", l.T(msgDashClear, nil))),
-		Up:      key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", l.T(msgDashUp, nil))),
-		Down:    key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↑↓/jk", l.T(msgDashScroll, nil))),
-		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", l.T(msgDashQuit, nil))),
-		Yes:     key.NewBinding(key.WithKeys("y", "Y")),
-		No:      key.NewBinding(key.WithKeys("n", "N", "esc")),
-	}
-}
-
 // dashboard is the instructor's live view of the room: one row per
-// student, stuck ones first.
+// student, stuck ones first. It is a component like the course's: its
+// parent (the instructor's program) sizes it, and its keys are the
+// keymap package's.
 type dashboard struct {
+	common.Common
 	room   *room.Room
-	st     *styles.Styles
-	l      *locale.Localizer
-	keys   dashboardKeys
-	width  int
-	height int
 	offset int
 	// header facts: how students log in and what they are told.
 	login, auth string
@@ -93,24 +72,30 @@ func tick() tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} })
 }
 
-// Update handles the dashboard's own keys and messages; present is the
-// instructor model's (p).
-func (d *dashboard) Update(msg tea.Msg) tea.Cmd {
+var _ common.Component = (*dashboard)(nil)
+
+// Init starts the clock that redraws the times.
+func (d *dashboard) Init() tea.Cmd { return tick() }
+
+// SetSize is the area the instructor's program gives the dashboard.
+func (d *dashboard) SetSize(w, h int) { d.Common.SetSize(w, h) }
+
+// Update handles the dashboard's own keys and messages; present (p) is
+// the instructor's program's.
+func (d *dashboard) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		d.width, d.height = msg.Width, msg.Height
 	case tickMsg:
-		return tick()
+		return d, tick()
 	case tea.BackgroundColorMsg:
-		*d.st = *styles.New(msg.IsDark(), d.st.NoColor)
+		*d.Styles = *styles.New(msg.IsDark(), d.Styles.NoColor)
 	case tea.KeyPressMsg:
-		return d.key(msg)
+		return d, d.key(msg)
 	}
-	return nil
+	return d, nil
 }
 
 func (d *dashboard) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := d.keys
+	k := d.KeyMap
 	if d.confirmStop {
 		d.confirmStop = false
 		if key.Matches(msg, k.Yes) {
@@ -119,13 +104,13 @@ func (d *dashboard) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
-	case key.Matches(msg, k.Quit):
+	case key.Matches(msg, k.Quit, k.Cancel):
 		if d.local && d.room.Online() > 0 {
 			d.confirmStop = true
 			return nil
 		}
 		return tea.Quit
-	case key.Matches(msg, k.Clear):
+	case key.Matches(msg, k.ClearAnnouncement):
 		d.room.ClearAnnouncement()
 	case key.Matches(msg, k.Down):
 		d.offset++
@@ -134,6 +119,20 @@ func (d *dashboard) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	return nil
 }
+
+// ShortHelp is the footer's keys: quitting stops the classroom on its own
+// terminal.
+func (d *dashboard) ShortHelp() []key.Binding {
+	k := d.KeyMap
+	quit := k.Quit
+	if d.local {
+		quit = keymap.WithHelp(quit, quit.Help().Key, d.T(msgDashStop, nil))
+	}
+	return []key.Binding{k.Present, k.ClearAnnouncement, keymap.WithHelp(k.Down, "↑↓/jk", d.T(msgDashScroll, nil)), quit}
+}
+
+// FullHelp is ShortHelp: the dashboard has no more keys.
+func (d *dashboard) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }
 
 // Column widths; the step and status columns share what is left.
 const (
@@ -148,8 +147,8 @@ const (
 )
 
 func (d *dashboard) View() string {
-	st := d.st
-	w := max(d.width, 40)
+	st := d.Styles
+	w := max(d.Width, 40)
 	rows := d.room.Rows()
 	online := 0
 	for _, r := range rows {
@@ -162,17 +161,17 @@ func (d *dashboard) View() string {
 		b.WriteString(ansi.Truncate(s, w, "…"))
 		b.WriteByte('\n')
 	}
-	line(st.Title.Render("schemalab classroom") + st.Muted.Render(d.l.T(msgDashLogIn, nil)) + st.Text.Render(d.login) +
-		st.Muted.Render(d.l.T(msgDashOnline, map[string]any{"Online": online, "Total": len(rows), "Auth": d.auth})))
+	line(st.Title.Render("schemalab classroom") + st.Muted.Render(d.T(msgDashLogIn, nil)) + st.Text.Render(d.login) +
+		st.Muted.Render(d.T(msgDashOnline, map[string]any{"Online": online, "Total": len(rows), "Auth": d.auth})))
 	if d.open {
-		line(st.Error.Render(d.l.T(msgDashOpen, nil)))
+		line(st.Error.Render(d.T(msgDashOpen, nil)))
 	}
 	a := d.room.Announcement()
 	if a.IsZero() {
-		line(st.Muted.Render(d.l.T(msgDashNothing, nil)))
+		line(st.Muted.Render(d.T(msgDashNothing, nil)))
 	} else {
-		line(st.Accent.Render("▶ "+d.l.T(msgDashNow, map[string]any{"Lesson": termsafe.Line(a.Lesson), "Step": a.Step + 1})) + st.Text.Render(" · "+plain(a.StepTitle)) +
-			st.Muted.Render(d.l.T(msgDashAnnounced, map[string]any{"Ago": d.ago(d.now().Sub(a.At))})))
+		line(st.Accent.Render("▶ "+d.T(msgDashNow, map[string]any{"Lesson": termsafe.Line(a.Lesson), "Step": a.Step + 1})) + st.Text.Render(" · "+plain(a.StepTitle)) +
+			st.Muted.Render(d.T(msgDashAnnounced, map[string]any{"Ago": d.ago(d.now().Sub(a.At))})))
 	}
 	line("")
 	statusW := min(max(w/5, 12), 30)
@@ -181,11 +180,11 @@ func (d *dashboard) View() string {
 		usageW = 3 * colUsage
 	}
 	stepW := max(w-colsFixed-statusW-usageW, 12)
-	cols := strings.Split(d.l.T(msgDashColumns, nil), "|")
+	cols := strings.Split(d.T(msgDashColumns, nil), "|")
 	for len(cols) < 6 {
 		cols = append(cols, "")
 	}
-	usage := strings.Split(d.l.T(msgDashUsage, nil), "|")
+	usage := strings.Split(d.T(msgDashUsage, nil), "|")
 	for len(usage) < 3 {
 		usage = append(usage, "")
 	}
@@ -199,7 +198,7 @@ func (d *dashboard) View() string {
 	line(st.Muted.Render(header))
 
 	// The rest of the screen holds rows, then the key help on the last line.
-	space := max(d.height-strings.Count(b.String(), "\n")-1, 1)
+	space := max(d.Height-strings.Count(b.String(), "\n")-1, 1)
 	d.offset = min(d.offset, max(len(rows)-space, 0))
 	shown := rows[d.offset:]
 	if len(shown) > space {
@@ -207,7 +206,7 @@ func (d *dashboard) View() string {
 	}
 	var body []string
 	if len(rows) == 0 {
-		body = append(body, st.Muted.Render(d.l.T(msgDashNoStudents, map[string]any{"Hint": d.login})))
+		body = append(body, st.Muted.Render(d.T(msgDashNoStudents, map[string]any{"Hint": d.login})))
 	}
 	for _, r := range shown {
 		body = append(body, d.row(r, stepW, statusW))
@@ -223,7 +222,7 @@ func (d *dashboard) View() string {
 }
 
 func (d *dashboard) row(r room.Row, stepW, statusW int) string {
-	st := d.st
+	st := d.Styles
 	mark, name := "  ", st.Text
 	switch {
 	case r.Stuck:
@@ -243,13 +242,13 @@ func (d *dashboard) row(r room.Row, stepW, statusW int) string {
 	status := ""
 	switch {
 	case r.Stuck && r.StuckFailed:
-		status = st.Error.Render(d.l.N(msgDashStuckFailed, r.FailedInARow, nil))
+		status = st.Error.Render(d.N(msgDashStuckFailed, r.FailedInARow, nil))
 	case r.Stuck:
-		status = st.Error.Render(d.l.N(msgDashStuckTime, int(r.OnStep/time.Minute), nil))
+		status = st.Error.Render(d.N(msgDashStuckTime, int(r.OnStep/time.Minute), nil))
 	case !r.Online:
-		status = st.Muted.Render(d.l.T(msgDashOffline, nil))
+		status = st.Muted.Render(d.T(msgDashOffline, nil))
 	case r.FailedInARow > 0:
-		status = st.Warning.Render(d.l.N(msgDashFailedTimes, r.FailedInARow, nil))
+		status = st.Warning.Render(d.N(msgDashFailedTimes, r.FailedInARow, nil))
 	}
 	if d.usage != nil && r.Online {
 		if u, memory, ok := d.usage(r.Name); ok {
@@ -275,18 +274,14 @@ func megabytes(n int64) string {
 }
 
 func (d *dashboard) footer(w int) string {
-	st := d.st
+	st := d.Styles
 	if d.confirmStop {
-		return ansi.Truncate(st.Warning.Render(d.l.N(msgDashConfirmStop, d.room.Online(), nil)), w, "…")
+		return ansi.Truncate(st.Warning.Render(d.N(msgDashConfirmStop, d.room.Online(), nil)), w, "…")
 	}
 	var parts []string
-	for _, k := range []key.Binding{d.keys.Present, d.keys.Clear, d.keys.Down, d.keys.Quit} {
+	for _, k := range d.ShortHelp() {
 		h := k.Help()
-		desc := h.Desc
-		if k.Help().Key == "q" && d.local {
-			desc = d.l.T(msgDashStop, nil)
-		}
-		parts = append(parts, st.Key.Render(h.Key)+" "+st.Muted.Render(desc))
+		parts = append(parts, st.Key.Render(h.Key)+" "+st.Muted.Render(h.Desc))
 	}
 	return ansi.Truncate(strings.Join(parts, st.Muted.Render(" • ")), w, "…")
 }
@@ -316,9 +311,9 @@ func plain(title string) string { return termsafe.Line(strings.ReplaceAll(title,
 func (d *dashboard) ago(t time.Duration) string {
 	switch {
 	case t < time.Minute:
-		return d.l.T(msgDashJustNow, nil)
+		return d.T(msgDashJustNow, nil)
 	case t < time.Hour:
-		return d.l.N(msgDashMinAgo, int(t/time.Minute), nil)
+		return d.N(msgDashMinAgo, int(t/time.Minute), nil)
 	}
-	return d.l.N(msgDashHoursAgo, int(t/time.Hour), nil)
+	return d.N(msgDashHoursAgo, int(t/time.Hour), nil)
 }

@@ -13,8 +13,16 @@ import (
 
 	room "github.com/schemalab/schemalab/lessons/classroom"
 	"github.com/schemalab/schemalab/lessons/locale"
+	"github.com/schemalab/schemalab/tui/common"
+	"github.com/schemalab/schemalab/tui/keymap"
 	"github.com/schemalab/schemalab/tui/styles"
 )
+
+// testCommon is what the instructor's program hands its dashboard, in
+// English and without colour.
+func testCommon() common.Common {
+	return common.Common{Styles: styles.New(true, true), KeyMap: keymap.Default(locale.English()), L: locale.English()}
+}
 
 // dashboardRoom is a room in a known state at a fixed time.
 func dashboardRoom() (*room.Room, func() time.Time) {
@@ -44,9 +52,9 @@ func TestDashboardView(t *testing.T) {
 	for _, size := range [][2]int{{80, 16}, {120, 20}, {200, 12}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			r, clock := dashboardRoom()
-			d := &dashboard{room: r, st: styles.New(true, true), l: locale.English(), keys: newDashboardKeys(locale.English()),
+			d := &dashboard{Common: testCommon(), room: r,
 				login: "ssh -p 2222 NAME@127.0.0.1", auth: "keys in class.keys", local: true, now: clock}
-			d.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			d.SetSize(size[0], size[1])
 			view := ansi.Strip(d.View())
 			if got := strings.Count(view, "\n") + 1; got != size[1] {
 				t.Errorf("the view has %d lines, want the window's %d", got, size[1])
@@ -58,19 +66,19 @@ func TestDashboardView(t *testing.T) {
 
 func TestDashboardAsksBeforeStoppingAnOccupiedClassroom(t *testing.T) {
 	r, clock := dashboardRoom()
-	d := &dashboard{room: r, st: styles.New(true, true), l: locale.English(), keys: newDashboardKeys(locale.English()), local: true, now: clock}
-	d.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
-	if cmd := d.Update(tea.KeyPressMsg{Code: 'q', Text: "q"}); cmd != nil {
+	d := &dashboard{Common: testCommon(), room: r, local: true, now: clock}
+	d.SetSize(100, 20)
+	if _, cmd := d.Update(tea.KeyPressMsg{Code: 'q', Text: "q"}); cmd != nil {
 		t.Fatal("q stopped an occupied classroom without asking")
 	}
 	if !strings.Contains(ansi.Strip(d.View()), "Stop the classroom? 3 students are connected") {
 		t.Fatalf("no question:\n%s", d.View())
 	}
-	if cmd := d.Update(tea.KeyPressMsg{Code: 'n', Text: "n"}); cmd != nil {
+	if _, cmd := d.Update(tea.KeyPressMsg{Code: 'n', Text: "n"}); cmd != nil {
 		t.Fatal("n stopped the classroom")
 	}
 	d.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
-	if cmd := d.Update(tea.KeyPressMsg{Code: 'y', Text: "y"}); cmd == nil || cmd() != tea.Quit() {
+	if _, cmd := d.Update(tea.KeyPressMsg{Code: 'y', Text: "y"}); cmd == nil || cmd() != tea.Quit() {
 		t.Fatal("y did not stop the classroom")
 	}
 	d.Update(tea.KeyPressMsg{Code: 'c', Text: "c"})
@@ -88,8 +96,8 @@ func TestDashboardAndLogDisarmEscapes(t *testing.T) {
 	r.Join("eve", "SHA256:e")
 	r.Moved("eve", room.Position{Lesson: "pack" + evil, Step: 0, Steps: 2, StepTitle: "Step " + evil}, room.Exercises{})
 	r.Announce(room.Position{Lesson: "pack" + evil, Step: 0, Steps: 2, StepTitle: "Step " + evil})
-	d := &dashboard{room: r, st: styles.New(true, true), l: locale.English(), keys: newDashboardKeys(locale.English()), now: time.Now}
-	d.Update(tea.WindowSizeMsg{Width: 160, Height: 12})
+	d := &dashboard{Common: testCommon(), room: r, now: time.Now}
+	d.SetSize(160, 12)
 	view := d.View()
 	for _, bad := range []string{"\x1b]", "\x07", "\x1b[41m", "\x1b[2J"} {
 		if strings.Contains(view, bad) {
@@ -110,11 +118,11 @@ func TestDashboardAndLogDisarmEscapes(t *testing.T) {
 // row, where the terminal is wide enough.
 func TestDashboardShowsWhatEachStudentUses(t *testing.T) {
 	r, clock := dashboardRoom()
-	d := &dashboard{room: r, st: styles.New(true, true), l: locale.English(), keys: newDashboardKeys(locale.English()), now: clock,
+	d := &dashboard{Common: testCommon(), room: r, now: clock,
 		usage: func(name string) (Usage, int64, bool) {
 			return Usage{Storage: 38 << 20, Cursors: 2, Connections: 3}, 61 << 20, name != "dave"
 		}}
-	d.Update(tea.WindowSizeMsg{Width: 160, Height: 12})
+	d.SetSize(160, 12)
 	view := ansi.Strip(d.View())
 	if !strings.Contains(view, "storage  cursors  memory") {
 		t.Errorf("no usage columns:\n%s", view)

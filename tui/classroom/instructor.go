@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
@@ -15,6 +16,8 @@ import (
 	room "github.com/schemalab/schemalab/lessons/classroom"
 	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui"
+	"github.com/schemalab/schemalab/tui/common"
+	"github.com/schemalab/schemalab/tui/keymap"
 	"github.com/schemalab/schemalab/tui/styles"
 )
 
@@ -48,9 +51,9 @@ var msgInstructorProgress = &locale.Message{ID: "classroom.instructorProgress", 
 type presentDoneMsg struct{}
 
 func (s *Server) newInstructor(ctx context.Context, name, dir string, remote bool) *instructorModel {
-	st := styles.New(true, s.cfg.NoColor)
+	c := common.Common{Styles: styles.New(true, s.cfg.NoColor), KeyMap: keymap.Default(s.loc), L: s.loc}
 	im := &instructorModel{s: s, ctx: ctx, name: name, remote: remote,
-		dash: &dashboard{room: s.cfg.Room, st: st, l: s.loc, keys: newDashboardKeys(s.loc), login: s.LoginHint(),
+		dash: &dashboard{Common: c, room: s.cfg.Room, login: s.LoginHint(),
 			auth: s.cfg.Auth.Describe(s.loc), open: s.cfg.Auth.Open, now: time.Now, usage: s.studentUsage}}
 	im.store, im.storeErr = lessons.OpenStore(dir)
 	return im
@@ -58,9 +61,15 @@ func (s *Server) newInstructor(ctx context.Context, name, dir string, remote boo
 
 func (im *instructorModel) Init() tea.Cmd {
 	if im.s.cfg.NoColor {
-		return tick()
+		return im.dash.Init()
 	}
-	return tea.Batch(tick(), tea.RequestBackgroundColor)
+	return tea.Batch(im.dash.Init(), tea.RequestBackgroundColor)
+}
+
+// toDash hands msg to the dashboard.
+func (im *instructorModel) toDash(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := im.dash.Update(msg)
+	return im, cmd
 }
 
 func (im *instructorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -69,32 +78,32 @@ func (im *instructorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		im.stopPresenting()
 		return im, nil
 	case tea.WindowSizeMsg:
-		im.dash.Update(msg)
+		im.dash.SetSize(msg.Width, msg.Height)
 		if im.course != nil {
 			_, cmd := im.course.Update(msg)
 			return im, cmd
 		}
 		return im, nil
 	case tickMsg, roomChangedMsg:
-		return im, im.dash.Update(msg)
+		return im.toDash(msg)
 	case tea.KeyPressMsg:
 		if im.course == nil {
 			im.status = ""
-			if msg.String() == "p" && !im.dash.confirmStop {
+			if key.Matches(msg, im.dash.KeyMap.Present) && !im.dash.confirmStop {
 				return im, im.present()
 			}
-			return im, im.dash.Update(msg)
+			return im.toDash(msg)
 		}
 	case tea.BackgroundColorMsg:
 		if im.course == nil {
-			return im, im.dash.Update(msg)
+			return im.toDash(msg)
 		}
 	}
 	if im.course != nil {
 		_, cmd := im.course.Update(msg)
 		return im, cmd
 	}
-	return im, im.dash.Update(msg)
+	return im.toDash(msg)
 }
 
 // present opens the instructor's own course in present mode, at the
@@ -122,7 +131,7 @@ func (im *instructorModel) present() tea.Cmd {
 	im.clients = &clients{}
 	opts.Connect = im.clients.connect(im.s.sandbox, im.name+"_")
 	im.course = tui.New(im.ctx, opts)
-	_, cmd := im.course.Update(tea.WindowSizeMsg{Width: im.dash.width, Height: im.dash.height})
+	_, cmd := im.course.Update(tea.WindowSizeMsg{Width: im.dash.Width, Height: im.dash.Height})
 	return tea.Batch(cmd, im.course.Init())
 }
 
@@ -150,7 +159,7 @@ func (im *instructorModel) View() tea.View {
 	}
 	content := im.dash.View()
 	if im.status != "" {
-		content += "\n" + im.dash.st.Warning.Render(im.status)
+		content += "\n" + im.dash.Styles.Warning.Render(im.status)
 	}
 	v := tea.NewView(content)
 	v.AltScreen = true

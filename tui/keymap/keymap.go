@@ -42,6 +42,9 @@ type KeyMap struct {
 	LogUp, LogDown       key.Binding
 	Yes, No              key.Binding
 	ScrollTop, ScrollEnd key.Binding
+	// Present and ClearAnnouncement are the classroom dashboard's: the
+	// course in present mode, and the end of the room's announcement.
+	Present, ClearAnnouncement key.Binding
 }
 
 var (
@@ -79,6 +82,8 @@ var (
 	helpHistory       = &locale.Message{ID: "key.history", Other: "history"}
 	helpYes           = &locale.Message{ID: "key.yes", Other: "yes"}
 	helpNo            = &locale.Message{ID: "key.no", Other: "no"}
+	helpPresent       = &locale.Message{ID: "dashboard.key.present", Other: "present"}
+	helpClear         = &locale.Message{ID: "dashboard.key.clear", Other: "clear announcement"}
 )
 
 // Default is the TUI's key map, its help in l's language.
@@ -87,43 +92,45 @@ func Default(l *locale.Localizer) *KeyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(label, l.T(help, nil)))
 	}
 	return &KeyMap{
-		Up:              b(helpUp, "↑/k", "k", "up"),
-		Down:            b(helpDown, "↓/j", "j", "down"),
-		PageUp:          b(helpPageUp, "pgup", "pgup", "b"),
-		PageDown:        b(helpPageDown, "pgdn", "pgdown", "space"),
-		Left:            b(helpLeft, "shift+←", "shift+left", "<"),
-		Right:           b(helpRight, "shift+→", "shift+right", ">"),
-		ScrollTop:       b(helpTop, "home", "home"),
-		ScrollEnd:       b(helpEnd, "end", "end"),
-		Next:            b(helpNext, "n/→", "n", "right"),
-		Prev:            b(helpPrev, "p/←", "p", "left"),
-		Run:             b(helpRun, "enter", "enter"),
-		Edit:            b(helpEdit, "e", "e"),
-		Focus:           b(helpFocus, "tab", "tab"),
-		Shell:           b(helpShell, ":", ":"),
-		Stages:          b(helpStages, "s", "s"),
-		Setup:           b(helpSetup, "x", "x"),
-		Group:           b(helpGroup, "g", "g"),
-		Hint:            b(helpHint, "h", "h"),
-		Solution:        b(helpSolution, "v", "v"),
-		ShowAll:         b(helpShowAll, "a", "a"),
-		Watch:           b(helpWatch, "w", "w"),
-		Reset:           b(helpReset, "r", "r"),
-		ResetExercise:   b(helpResetExercise, "u", "u"),
-		Follow:          b(helpFollow, "f", "f"),
-		Back:            b(helpBack, "esc", "esc"),
-		Quit:            b(helpQuit, "q", "q"),
-		Cancel:          b(helpCancel, "ctrl+c", "ctrl+c"),
-		Help:            b(helpHelp, "?", "?"),
-		Open:            b(helpOpen, "enter", "enter"),
-		ExternalEditor:  b(helpExternal, "ctrl+o", "ctrl+o"),
-		CheckFromEditor: b(helpCheck, "ctrl+r", "ctrl+r"),
-		HistoryUp:       b(helpHistory, "↑", "up"),
-		HistoryDown:     b(helpHistory, "↓", "down"),
-		LogUp:           b(helpPageUp, "pgup", "pgup"),
-		LogDown:         b(helpPageDown, "pgdn", "pgdown"),
-		Yes:             b(helpYes, "y", "y", "Y"),
-		No:              b(helpNo, "n", "n", "N", "esc"),
+		Up:                b(helpUp, "↑/k", "k", "up"),
+		Down:              b(helpDown, "↓/j", "j", "down"),
+		PageUp:            b(helpPageUp, "pgup", "pgup", "b"),
+		PageDown:          b(helpPageDown, "pgdn", "pgdown", "space"),
+		Left:              b(helpLeft, "shift+←", "shift+left", "<"),
+		Right:             b(helpRight, "shift+→", "shift+right", ">"),
+		ScrollTop:         b(helpTop, "home", "home"),
+		ScrollEnd:         b(helpEnd, "end", "end"),
+		Next:              b(helpNext, "n/→", "n", "right"),
+		Prev:              b(helpPrev, "p/←", "p", "left"),
+		Run:               b(helpRun, "enter", "enter"),
+		Edit:              b(helpEdit, "e", "e"),
+		Focus:             b(helpFocus, "tab", "tab"),
+		Shell:             b(helpShell, ":", ":"),
+		Stages:            b(helpStages, "s", "s"),
+		Setup:             b(helpSetup, "x", "x"),
+		Group:             b(helpGroup, "g", "g"),
+		Hint:              b(helpHint, "h", "h"),
+		Solution:          b(helpSolution, "v", "v"),
+		ShowAll:           b(helpShowAll, "a", "a"),
+		Watch:             b(helpWatch, "w", "w"),
+		Reset:             b(helpReset, "r", "r"),
+		ResetExercise:     b(helpResetExercise, "u", "u"),
+		Follow:            b(helpFollow, "f", "f"),
+		Back:              b(helpBack, "esc", "esc"),
+		Quit:              b(helpQuit, "q", "q"),
+		Cancel:            b(helpCancel, "ctrl+c", "ctrl+c"),
+		Help:              b(helpHelp, "?", "?"),
+		Open:              b(helpOpen, "enter", "enter"),
+		ExternalEditor:    b(helpExternal, "ctrl+o", "ctrl+o"),
+		CheckFromEditor:   b(helpCheck, "ctrl+r", "ctrl+r"),
+		HistoryUp:         b(helpHistory, "↑", "up"),
+		HistoryDown:       b(helpHistory, "↓", "down"),
+		LogUp:             b(helpPageUp, "pgup", "pgup"),
+		LogDown:           b(helpPageDown, "pgdn", "pgdown"),
+		Yes:               b(helpYes, "y", "y", "Y"),
+		No:                b(helpNo, "n", "n", "N", "esc"),
+		Present:           b(helpPresent, "p", "p"),
+		ClearAnnouncement: b(helpClear, "c", "c"),
 	}
 }
 

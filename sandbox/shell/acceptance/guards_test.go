@@ -37,7 +37,7 @@ func runGuardCases(t *testing.T, sh *shell.Shell, cases []guardCase) {
 		}
 		// Whatever the script does, it ends in time (a loaded machine
 		// given some slack).
-		if within := max(tc.within, 5*time.Second); took > within+10*time.Second {
+		if within := max(tc.within, 5*time.Second); took > timeSlack*(within+10*time.Second) {
 			t.Errorf("%s: took %s", tc.name, took)
 		}
 		if res, err := sh.Eval(context.Background(), "1 + 1"); err != nil || res.Transcript != "2\n" {

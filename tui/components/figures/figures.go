@@ -83,22 +83,6 @@ func (m *Model) View() string {
 	return pane.Frame(m.Styles, m.Width, m.Height, title, m.footer, strings.Split(body, "\n"), false)
 }
 
-// Bar draws value/maxV in width cells with eighth-cell precision; a
-// non-zero value always shows at least a sliver.
-func Bar(value, maxV float64, width int) string {
-	if width <= 0 || maxV <= 0 || value <= 0 {
-		return ""
-	}
-	eighths := int(math.Round(value / maxV * float64(width*8)))
-	eighths = max(eighths, 1)
-	full, part := eighths/8, eighths%8
-	s := strings.Repeat("█", full)
-	if part > 0 {
-		s += string([]rune("▏▎▍▌▋▊▉")[part-1])
-	}
-	return s
-}
-
 // Table is the figures as text width cells wide; big draws the bars two
 // lines tall for --present.
 func Table(c common.Common, vs []lessons.VariantResult, width int, big bool) string {
@@ -170,7 +154,7 @@ func writeRow(b *strings.Builder, c common.Common, label string, vs []lessons.Va
 			if r > 0 {
 				num = strings.Repeat(" ", numW)
 			}
-			b.WriteString(common.Fit(numStyle.Render(num)+" "+barStyle.Render(Bar(x, maxV, barW)), cellW))
+			b.WriteString(common.Fit(numStyle.Render(num)+" "+barStyle.Render(lessons.BarCells(x, maxV, barW)), cellW))
 		}
 	}
 }

@@ -43,15 +43,3 @@ func TestFourVariantPresentGoldens(t *testing.T) {
 		return out
 	})
 }
-
-func TestBar(t *testing.T) {
-	for _, c := range []struct {
-		v, max float64
-		w      int
-		want   string
-	}{{0, 10, 10, ""}, {10, 10, 4, "████"}, {1, 1000, 4, "▏"}, {5, 10, 4, "██"}, {3, 8, 2, "▊"}} {
-		if got := Bar(c.v, c.max, c.w); got != c.want {
-			t.Errorf("Bar(%v, %v, %d) = %q, want %q", c.v, c.max, c.w, got, c.want)
-		}
-	}
-}

@@ -13,7 +13,6 @@ import (
 	"github.com/schemalab/schemalab/lessons"
 	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/common"
-	"github.com/schemalab/schemalab/tui/components/figures"
 	"github.com/schemalab/schemalab/tui/components/inline"
 )
 
@@ -56,7 +55,7 @@ func distribution(c common.Common, bars []lessons.Bar, width int, big bool) []st
 			if r > 0 {
 				label, count = strings.Repeat(" ", lw), strings.Repeat(" ", cw)
 			}
-			out = append(out, st.Muted.Render(label)+" "+st.Text.Render(count)+" "+st.BarFull.Render(figures.Bar(bar.Count, maxC, barW)))
+			out = append(out, st.Muted.Render(label)+" "+st.Text.Render(count)+" "+st.BarFull.Render(lessons.BarCells(bar.Count, maxC, barW)))
 		}
 	}
 	return out

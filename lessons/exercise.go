@@ -63,11 +63,11 @@ func (g *grader) tryExercise(ctx context.Context, i int, code string, res *Resul
 		return err
 	}
 	if _, ok := g.goals[i]; !ok {
-		goal, err := g.computeGoal(ctx, i)
+		goal, solved, err := g.computeGoal(ctx, i)
 		if err != nil {
 			return err
 		}
-		g.goals[i] = goal
+		g.goals[i], g.solved[i] = goal, solved
 	}
 	out, err := g.attempt(ctx, i, ex, code)
 	if err != nil {
@@ -75,11 +75,12 @@ func (g *grader) tryExercise(ctx context.Context, i int, code string, res *Resul
 	}
 	res.Statements = statements(code, &out.out, out.err)
 	res.Passed, res.Message, res.Commands = out.passed, out.message, out.commands
-	if out.threw != "" && out.err == nil {
-		// The reference solution passes this check (run --check proves
-		// it, naming the check's line for the author), so a check that
+	if out.threw != "" && out.err == nil && g.solved[i] {
+		// The reference solution passes this check, so a check that
 		// throws on an attempt met data the attempt reshaped: say that,
-		// never where in the lesson file the check stopped.
+		// never where in the lesson file the check stopped. A check
+		// that fails its own solution is the author's bug, and keeps
+		// its file and line, as run --check gives them.
 		res.Message = g.st.say(msgDataShape, map[string]any{"Err": firstLine(out.threw)})
 	}
 	if goal := g.goals[i]; goal != nil {

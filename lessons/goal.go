@@ -122,17 +122,18 @@ func (d Difference) Text(l *locale.Localizer) string {
 // computeGoal runs the reference solution and the check on the state
 // attempts start from and keeps what they leave in the collections they
 // write. nil means the solution changes no data (its result is an answer,
-// which the goal must not give away).
-func (g *grader) computeGoal(ctx context.Context, i int) (*goal, error) {
+// which the goal must not give away), or fails its check. solved reports
+// whether the solution passes.
+func (g *grader) computeGoal(ctx context.Context, i int) (want *goal, solved bool, err error) {
 	ex, err := g.exercise(i)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	out, err := g.attempt(ctx, i, ex, ex.Solution)
 	if err != nil || !out.passed {
 		// A solution that fails its check is the author's bug, which
 		// `run --check` reports; the learner just gets no goal.
-		return nil, err
+		return nil, false, err
 	}
 	var colls []string
 	for _, c := range g.st.rec.since(0) { // the solution's commands and the check's
@@ -141,14 +142,14 @@ func (g *grader) computeGoal(ctx context.Context, i int) (*goal, error) {
 		}
 	}
 	if len(colls) == 0 {
-		return nil, nil
+		return nil, true, nil
 	}
-	want := &goal{collections: colls, docs: map[string][]bson.D{}, counts: map[string]int64{}, digests: map[string]*digest{},
+	want = &goal{collections: colls, docs: map[string][]bson.D{}, counts: map[string]int64{}, digests: map[string]*digest{},
 		checked: checkedFields(ex.Check)}
 	for _, c := range colls {
 		docs, n, err := g.readCollection(ctx, c)
 		if err != nil {
-			return nil, err
+			return nil, true, err
 		}
 		want.docs[c], want.counts[c] = docs, n
 		if docs != nil || want.snapshot != "" {
@@ -165,10 +166,10 @@ func (g *grader) computeGoal(ctx context.Context, i int) (*goal, error) {
 			want.snapshot = ""
 		}
 		if want.digests[c], err = g.readDigest(ctx, g.st.database(), c, want.checked); err != nil {
-			return nil, err
+			return nil, true, err
 		}
 	}
-	return want, nil
+	return want, true, nil
 }
 
 // readCollection reads up to goalDocLimit documents of coll in _id order

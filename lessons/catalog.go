@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"cmp"
 	"fmt"
 	"io/fs"
 	"os"
@@ -177,7 +178,7 @@ func Load(builtin fs.FS, extraDirs ...string) (*Catalog, []error) {
 	}
 	slices.SortStableFunc(c.originals, func(a, b *Lesson) int {
 		if a.Order != b.Order {
-			return a.Order - b.Order
+			return cmp.Compare(a.Order, b.Order)
 		}
 		return strings.Compare(a.ID, b.ID)
 	})

@@ -12,7 +12,9 @@ type Lesson struct {
 	ID      string
 	Title   string
 	Summary string
-	Order   int
+	// Order places the lesson in the catalog; a decimal such as 1.5 puts
+	// a lesson between two others without renumbering them.
+	Order   float64
 	Minutes int
 	// Intro is the Markdown between the front matter and the first step;
 	// IntroLine is the file line where its text starts.

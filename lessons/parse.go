@@ -26,6 +26,9 @@ func (e *ParseError) Error() string {
 
 var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 
+// orderSyntax is a lesson's order: digits, with an optional decimal part.
+var orderSyntax = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
+
 // executableLangs are the fence languages whose second info word is read as
 // a block kind; any other language is shown as prose.
 var executableLangs = map[string]bool{"js": true, "javascript": true, "text": true, "md": true, "markdown": true}
@@ -180,16 +183,18 @@ func (p *parser) frontMatter() (int, error) {
 			}
 			base, _ := tag.Base()
 			p.l.Lang = base.String()
-		case "order", "minutes":
+		case "order":
+			n, err := strconv.ParseFloat(val, 64)
+			if err != nil || !orderSyntax.MatchString(val) {
+				return 0, p.errf(lineNo, "order must be a number such as 3 or 2.5, not %q", val)
+			}
+			p.l.Order = n
+		case "minutes":
 			n, err := strconv.Atoi(val)
 			if err != nil || n < 0 {
-				return 0, p.errf(lineNo, "%s must be a whole number, not %q", key, val)
+				return 0, p.errf(lineNo, "minutes must be a whole number, not %q", val)
 			}
-			if key == "order" {
-				p.l.Order = n
-			} else {
-				p.l.Minutes = n
-			}
+			p.l.Minutes = n
 		default:
 			return 0, p.errf(lineNo, "unknown front matter key %q (known: id, title, summary, order, minutes, lang)", key)
 		}

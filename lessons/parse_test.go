@@ -148,7 +148,9 @@ func TestParseErrorsNameFileLineAndProblem(t *testing.T) {
 		{"missing id", "---\ntitle: X\n---\n## S\n", 3, `no "id"`},
 		{"bad id", "---\nid: Bad Id\ntitle: X\n---\n", 2, "must be lower-case"},
 		{"unknown key", "---\nid: x\ntitel: X\n---\n", 3, `unknown front matter key "titel"`},
-		{"order not a number", "---\nid: x\ntitle: X\norder: first\n---\n", 4, "order must be a whole number"},
+		{"order not a number", "---\nid: x\ntitle: X\norder: first\n---\n", 4, "order must be a number such as 3 or 2.5"},
+		{"order in another notation", "---\nid: x\ntitle: X\norder: 1e3\n---\n", 4, "order must be a number such as 3 or 2.5"},
+		{"minutes not whole", "---\nid: x\ntitle: X\nminutes: 2.5\n---\n", 4, "minutes must be a whole number"},
 		{"no steps", head + "Just prose.\n", 0, "no steps"},
 		{"unclosed fence", head + "## S\n\n```js run\ndb.c.find()\n", 7, "never closed"},
 		{"unknown kind", head + "## S\n```js rnu\nx\n```\n", 6, `unknown block kind "rnu"`},
@@ -196,19 +198,20 @@ func TestLoadKeepsGoodLessonsBesideBadOnes(t *testing.T) {
 }
 
 func TestLoadOrdersAndRejectsDuplicateIDs(t *testing.T) {
-	mk := func(id string, order int) []byte {
-		return []byte("---\nid: " + id + "\ntitle: T\norder: " + string(rune('0'+order)) + "\n---\n## S\ntext\n")
+	mk := func(id, order string) []byte {
+		return []byte("---\nid: " + id + "\ntitle: T\norder: " + order + "\n---\n## S\ntext\n")
 	}
-	builtin := fstest.MapFS{"b.md": {Data: mk("beta", 2)}, "a.md": {Data: mk("alpha", 1)}}
+	// "aside" sorts before "beta" by id, but its order 2.5 puts it after.
+	builtin := fstest.MapFS{"b.md": {Data: mk("beta", "2")}, "a.md": {Data: mk("alpha", "1")}, "c.md": {Data: mk("aside", "2.5")}}
 	dir := t.TempDir()
-	writeFile(t, dir+"/extra.md", mk("extra", 3))
-	writeFile(t, dir+"/dup.md", mk("alpha", 4))
+	writeFile(t, dir+"/extra.md", mk("extra", "3"))
+	writeFile(t, dir+"/dup.md", mk("alpha", "4"))
 	cat, errs := Load(builtin, dir)
 	var ids []string
 	for _, l := range cat.Lessons {
 		ids = append(ids, l.ID)
 	}
-	if strings.Join(ids, ",") != "alpha,beta,extra" {
+	if strings.Join(ids, ",") != "alpha,beta,aside,extra" {
 		t.Errorf("ids = %v", ids)
 	}
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), `lesson id "alpha" is already used by builtin:a.md`) {

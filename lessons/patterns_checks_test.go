@@ -163,7 +163,7 @@ func TestTreeChecksRejectRuledOutApproaches(t *testing.T) {
   const target = db.cat_hybrid.findOne({ _id: newParent })
   if (newParent === id || target.ancestors.includes(id)) throw new Error('cycle')
   db.cat_hybrid.updateOne({ _id: id }, { $set: { parent: newParent, ancestors: target.ancestors.concat(newParent) } })
-}`, "the subtree must move too"},
+}`, "the subtree must move too: ipad should have ancestors [ 'electronics', 'phones', 'tablets' ], found [ 'electronics', 'computers', 'tablets' ]"},
 	} {
 		if res := try(t, r, i, c.code); res.Passed || !strings.Contains(res.Message, c.want) {
 			t.Errorf("%s: passed=%v %q, want a failure saying %q", c.name, res.Passed, res.Message, c.want)
@@ -220,5 +220,36 @@ func TestTreeChecksRejectRuledOutApproaches(t *testing.T) {
 }`
 	if res := try(t, r, i, inJS); !res.Passed || strings.Contains(res.Message, "$indexOfArray put") {
 		t.Errorf("ordered in JavaScript: %v %q", res.Passed, res.Message)
+	}
+}
+
+// The choosing lesson names all ten choices: a pattern without an
+// explanation of its own in a workload gets one line on what that
+// pattern is for, a tree-model question still lists only the models, and
+// the three workloads of the subset, extended-reference and approximation
+// lessons pass with their answers.
+func TestChoosingNamesEveryPattern(t *testing.T) {
+	l := builtin(t, "choosing")
+	r := newTestRunner(t, startSandbox(t), l, "choose_")
+	for _, c := range []struct{ step, answer, want string }{
+		{"A festival", "answer = 'subset'", "The subset pattern is for a page"},
+		{"A festival", "answer = 'approximation'", "Tickets are stock"},
+		{"An org chart", "answer = 'subset'", "Answer with one of 'parent+ancestors'"},
+		{"Celebrity followers", "answer = { pattern: 'subset', threshold: 1000 }", "A subset of the 20 newest followers"},
+		{"Celebrity followers", "answer = { pattern: 'approximation', threshold: 1000 }", "A followerCount written once per N follows"},
+		{"A comment thread", "answer = 'subset'", "Close: the viral post"},
+		{"A product page", "answer = 'outlier'", "There is no tail to isolate"},
+		{"A ticket list", "answer = 'reference'", "That is the design the help desk has"},
+		{"A view counter", "answer = 'computed'", "The counter already is a computed value"},
+	} {
+		if res := try(t, r, stepNamed(t, l, c.step), c.answer); res.Passed || !strings.HasPrefix(res.Message, c.want) {
+			t.Errorf("%s, %s: passed=%v %q, want a failure starting %q", c.step, c.answer, res.Passed, res.Message, c.want)
+		}
+	}
+	for _, step := range []string{"A product page", "A ticket list", "A view counter"} {
+		i := stepNamed(t, l, step)
+		if res := try(t, r, i, l.Steps[i].Exercise.Solution); !res.Passed || !strings.HasPrefix(res.Message, "Right.") {
+			t.Errorf("%s: solution passed=%v %q", step, res.Passed, res.Message)
+		}
 	}
 }

@@ -161,16 +161,20 @@ func bucketBoundaries(cmds []Command) []bson.A {
 }
 
 // distribution reads [{_id, count}, …]; a $bucket's numeric _id is the
-// lower bound, so each bar is labelled with its range. The last bucket
-// ends at the last boundary of the $bucket that made it (one of bounds,
-// those the step sent); otherwise it keeps its lower bound alone, as
-// $bucket prints it.
+// lower bound, so each bar is labelled with its range. $bucket leaves out
+// empty buckets, so a bar ends at the next boundary of the $bucket that
+// made it (one of bounds, those the step sent), not at the next bar;
+// without its boundaries, at the next bar, and the last one keeps its
+// lower bound alone, as $bucket prints it. A default bucket (a number
+// outside the boundaries, or a string after the numbers) keeps its _id.
 func distribution(v any, bounds []bson.A) []Bar {
 	arr, ok := v.(bson.A)
 	if !ok || len(arr) < 2 {
 		return nil
 	}
 	bars := make([]Bar, len(arr))
+	lows := make([]float64, 0, len(arr))
+	prev := math.Inf(-1)
 	for i, e := range arr {
 		d, ok := e.(bson.D)
 		if !ok || len(d) != 2 {
@@ -183,40 +187,31 @@ func distribution(v any, bounds []bson.A) []Bar {
 			return nil
 		}
 		bars[i] = Bar{Label: shell.Format(id, shell.FormatOptions{}), Count: n}
-	}
-	// Numeric ids in ascending order are bucket boundaries.
-	prev := math.Inf(-1)
-	lows := make([]float64, len(arr))
-	for i, e := range arr {
-		id, _ := field(e.(bson.D), "_id")
-		n, ok := number(id)
-		if !ok || n <= prev {
-			return bars
+		// Numeric ids in ascending order, before any other, are lower
+		// bounds.
+		if low, ok := number(id); ok && len(lows) == i && low > prev {
+			lows, prev = append(lows, low), low
 		}
-		lows[i], prev = n, n
 	}
-	top, upper := math.Inf(1), ""
-	if last, ok := lastBoundary(lows, bounds); ok {
-		top, _ = number(last)
-		upper = shell.Format(last, shell.FormatOptions{})
-	}
-	for i := range bars {
-		switch {
-		case lows[i] >= top:
-			// a numeric default bucket: what fell outside the boundaries
-		case i+1 < len(bars):
-			bars[i].Label += "–" + bars[i+1].Label
-		case upper != "":
-			bars[i].Label += "–" + upper
+	b, nums := boundariesOf(lows, bounds)
+	for i, low := range lows {
+		if b == nil {
+			if i+1 < len(lows) {
+				bars[i].Label += "–" + bars[i+1].Label
+			}
+			continue
+		}
+		if k := slices.Index(nums, low); k >= 0 && k+1 < len(nums) {
+			bars[i].Label += "–" + shell.Format(b[k+1], shell.FormatOptions{})
 		}
 	}
 	return bars
 }
 
-// lastBoundary is the last boundary of the first of bounds that the
-// lower bounds lows come from: each low under its last boundary is one
-// of its boundaries (a low at or past it is a default bucket's).
-func lastBoundary(lows []float64, bounds []bson.A) (any, bool) {
+// boundariesOf is the first of bounds that the lower bounds lows come
+// from, with its boundaries as numbers: each low under its last boundary
+// is one of its boundaries (a low at or past it is a default bucket's).
+func boundariesOf(lows []float64, bounds []bson.A) (bson.A, []float64) {
 	for _, b := range bounds {
 		nums := make([]float64, 0, len(b))
 		for _, x := range b {
@@ -229,10 +224,10 @@ func lastBoundary(lows []float64, bounds []bson.A) (any, bool) {
 		}
 		top := nums[len(nums)-1]
 		if !slices.ContainsFunc(lows, func(low float64) bool { return low < top && !slices.Contains(nums, low) }) {
-			return b[len(b)-1], true
+			return b, nums
 		}
 	}
-	return nil, false
+	return nil, nil
 }
 
 // bucketSeries reads one bucket document (or the first of a list): its

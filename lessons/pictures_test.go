@@ -104,6 +104,31 @@ func TestPipelineOf(t *testing.T) {
 	}
 }
 
+// $bucket leaves out empty buckets: a bar ends at the next boundary of the
+// $bucket that made it (not of another the step sent), not at the next
+// bar, and a default bucket named by a string keeps its name after the
+// ranged bars.
+func TestDistributionRangesFollowTheBoundaries(t *testing.T) {
+	bucket := func(id any, n int32) bson.D { return bson.D{{Key: "_id", Value: id}, {Key: "count", Value: n}} }
+	got := distribution(bson.A{bucket(int32(-20), 3), bucket(int32(-10), 46), bucket(int32(0), 46), bucket(int32(10), 5)},
+		[]bson.A{{int32(0), int32(100)}, {int32(-50), int32(-30), int32(-20), int32(-10), int32(0), int32(10), int32(20), int32(30), int32(50)}})
+	var labels []string
+	for _, b := range got {
+		labels = append(labels, b.Label)
+	}
+	if strings.Join(labels, " ") != "-20–-10 -10–0 0–10 10–20" {
+		t.Errorf("labels with a gap after the last bar: %q", labels)
+	}
+	got = distribution(bson.A{bucket(int32(30), 12), bucket("beyond", 1)}, []bson.A{{int32(0), int32(30), int32(50)}})
+	if got[0].Label != "30–50" || got[1].Label != "'beyond'" {
+		t.Errorf("a string default bucket: %+v", got)
+	}
+	got = distribution(bson.A{bucket(int32(0), 2), bucket(int32(50), 1)}, nil)
+	if got[0].Label != "0–50" || got[1].Label != "50" {
+		t.Errorf("without boundaries: %+v", got)
+	}
+}
+
 func TestBarCells(t *testing.T) {
 	for _, c := range []struct {
 		v, max float64

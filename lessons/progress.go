@@ -470,27 +470,8 @@ func (s *Store) saveLocked() error {
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(s.path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := safefile.Write(s.path, append(raw, '\n')); err != nil {
 		return fmt.Errorf("save progress: %w", err)
-	}
-	tmp, err := os.CreateTemp(dir, progressFile+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("save progress: %w", err)
-	}
-	_, werr := tmp.Write(append(raw, '\n'))
-	if werr == nil {
-		werr = tmp.Sync()
-	}
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), s.path)
-	}
-	if werr != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("save progress: %w", werr)
 	}
 	return nil
 }

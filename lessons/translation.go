@@ -41,7 +41,7 @@ func checkTranslation(o, t *Lesson) []error {
 		errs = append(errs, &ParseError{File: t.File, Line: line, Msg: fmt.Sprintf(format, args...)})
 	}
 	if (t.Order != 0 && t.Order != o.Order) || (t.Minutes != 0 && t.Minutes != o.Minutes) {
-		fail(2, "order and minutes must be those of %s (order %d, minutes %d), or left out", o.File, o.Order, o.Minutes)
+		fail(2, "order and minutes must be those of %s (order %g, minutes %d), or left out", o.File, o.Order, o.Minutes)
 	}
 	if len(t.Steps) != len(o.Steps) {
 		fail(t.Steps[min(len(o.Steps), len(t.Steps)-1)].Line, "the translation has %d steps, %s has %d", len(t.Steps), o.File, len(o.Steps))

@@ -95,7 +95,7 @@ func TestTranslationStandsInForItsOriginal(t *testing.T) {
 		}
 	}
 	if l.Order != 3 || l.Minutes != 5 {
-		t.Errorf("order %d, minutes %d: a translation takes its original's", l.Order, l.Minutes)
+		t.Errorf("order %g, minutes %d: a translation takes its original's", l.Order, l.Minutes)
 	}
 	if id := cat.In("id"); !id.Untranslated(id.Find("demo")) {
 		t.Error("with no Indonesian translation the lesson must be marked as English only")

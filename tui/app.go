@@ -413,9 +413,14 @@ func (m *Model) question() string {
 
 func (m *Model) helpPage(w, h int) string {
 	st := m.Styles
-	body := st.Title.Render(m.T(msgKeys, nil)) + "\n\n" + m.fullHelp(m.page(), w) + "\n\n"
+	keys := m.fullHelp(m.page(), w)
+	body := st.Title.Render(m.T(msgKeys, nil)) + "\n\n" + keys + "\n\n"
 	if m.Present {
-		body += st.Text.Render(m.T(msgPresenting, nil)) + "\n\n"
+		// The note wraps to the keys' width: a line wider than the
+		// screen made the whole block wider, and every line of it, the
+		// empty ones too, was cut with an ellipsis.
+		note := ansi.Wordwrap(m.T(msgPresenting, nil), min(max(lipgloss.Width(keys), 40), w), "")
+		body += st.Text.Render(note) + "\n\n"
 	}
 	body += st.Muted.Render(m.T(msgHelpCloses, nil))
 	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, body)

@@ -184,3 +184,41 @@ func TestScratchShell(t *testing.T) {
 		t.Errorf("the shell's log:\n%s", s)
 	}
 }
+
+// The scratch shell keeps its history, as mongosh does: closed and opened
+// again, and after a restart, ↑ brings back what was typed in this lesson.
+func TestScratchShellHistorySurvives(t *testing.T) {
+	store, err := lessons.OpenStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := testOptions(t)
+	opts.Store, opts.Lesson, opts.Step = store, "kinds", 1
+	m := drive(t, opts, 120, 40, func(tm *teatest.TestModel) {
+		waitFor(t, tm, "Step")
+		tm.Send(press(":"))
+		typeText(tm, "db.people.countDocuments()")
+		tm.Send(press("enter"))
+		waitFor(t, tm, "⇒")
+		tm.Send(press("esc"))
+		tm.Send(press(":"))
+		waitFor(t, tm, "Try anything")
+		tm.Send(tea.KeyPressMsg{Code: tea.KeyUp})
+		waitFor(t, tm, "countDocuments()")
+	})
+	// The log of the shell opened again is empty: what it shows of the
+	// input is in the input.
+	if s := screen(m); !strings.Contains(s, "Try anything") || !strings.Contains(s, "> db.people.countDocuments()") {
+		t.Errorf("the shell opened again has no history:\n%s", s)
+	}
+	m = drive(t, opts, 120, 40, func(tm *teatest.TestModel) {
+		waitFor(t, tm, "Step")
+		tm.Send(press(":"))
+		waitFor(t, tm, "Try anything")
+		tm.Send(tea.KeyPressMsg{Code: tea.KeyUp})
+		waitFor(t, tm, "countDocuments()")
+	})
+	if s := screen(m); !strings.Contains(s, "> db.people.countDocuments()") {
+		t.Errorf("after a restart the shell has no history:\n%s", s)
+	}
+}

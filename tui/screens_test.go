@@ -81,6 +81,28 @@ func TestHelpScreens(t *testing.T) {
 	})
 }
 
+// The presenter's help at each size: its note wraps to the keys' width,
+// and no line is cut (a note wider than the screen drew a column of …).
+func TestPresentHelpScreens(t *testing.T) {
+	forSizes(t, func(t *testing.T, w, h int) {
+		opts := testOptions(t)
+		opts.Present, opts.Lesson, opts.Step = true, "kinds", 3
+		m := drive(t, opts, w, h, func(tm *teatest.TestModel) {
+			waitFor(t, tm, "reveals")
+			tm.Send(press("?"))
+			waitFor(t, tm, "closes")
+		})
+		s := screen(m)
+		golden.RequireEqual(t, []byte(s))
+		if strings.Contains(s, "…") {
+			t.Errorf("the help is cut:\n%s", s)
+		}
+		if !strings.Contains(strings.Join(strings.Fields(s), " "), "No status line; bars are doubled.") {
+			t.Errorf("the presenting note is not whole:\n%s", s)
+		}
+	})
+}
+
 // The catalog at each size.
 func TestCatalogScreens(t *testing.T) {
 	forSizes(t, func(t *testing.T, w, h int) {

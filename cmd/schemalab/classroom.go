@@ -61,7 +61,10 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 	fs.DurationVar(&limits.CPU, "student-cpu", limits.CPU, g.t(msgFlagStudentCPU, nil))
 	fs.IntVar(&limits.Files, "student-files", limits.Files, g.t(msgFlagStudentFiles, nil))
 	fs.IntVar(&limits.Threads, "student-threads", limits.Threads, g.t(msgFlagStudentThreads, nil))
-	fs.Usage = func() { g.printFlags(stderr, fs) }
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, g.t(msgClassroomUsage, nil))
+		g.printFlags(stderr, fs)
+	}
 	if err := g.parse(fs, args, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -326,6 +329,7 @@ var (
 	msgFlagQuotaHeap          = &locale.Message{ID: "cli.flag.quotaHeap", Other: "memory one student's scripts may take, in MB"}
 	msgQuotas                 = &locale.Message{ID: "cli.classroom.quotas", Other: "--quota-storage must be at least 1 (MB), --quota-cursors at least 1, --quota-connections at least 4 and --quota-script-heap at least 16 (MB)"}
 	msgStudentLimits          = &locale.Message{ID: "cli.classroom.studentLimits", Other: "--student-memory must be at least 64 (MB), --student-cpu at least 1s, --student-files at least 32 and --student-threads at least 16"}
+	msgClassroomUsage         = &locale.Message{ID: "cli.classroom.usage", Other: "usage: schemalab classroom [--listen ADDR] [--bind-any] [--allow-keys FILE | --password-file FILE | --open] [FLAG…]"}
 	msgFlagListen             = &locale.Message{ID: "cli.flag.listen", Other: "address to listen on (HOST:PORT)"}
 	msgFlagBindAnyListen      = &locale.Message{ID: "cli.flag.bindAnyListen", Other: "allow a non-loopback --listen, reachable from other machines"}
 	msgFlagAllowKeys          = &locale.Message{ID: "cli.flag.allowKeys", Other: "authorized_keys file with the students' public keys"}

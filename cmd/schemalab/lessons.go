@@ -77,6 +77,7 @@ var (
 	msgFlagYes         = &locale.Message{ID: "cli.flag.yes", Other: "do not ask for confirmation"}
 	msgResetConfirm    = &locale.Message{ID: "cli.reset.confirm", Other: "Drop the databases {{.DBs}} and forget their progress? [y/N] "}
 	msgResetYes        = &locale.Message{ID: "cli.reset.yes", Other: "y|yes"}
+	msgResetNoTerminal = &locale.Message{ID: "cli.reset.noTerminal", Other: "standard input is not a terminal, so nobody can confirm; nothing was reset. Add --yes to reset without asking."}
 	msgResetNothing    = &locale.Message{ID: "cli.reset.nothing", Other: "Nothing was reset."}
 	msgResetDone       = &locale.Message{ID: "cli.reset.done", One: "Reset {{.Count}} lesson: {{.DBs}}", Other: "Reset {{.Count}} lessons: {{.DBs}}"}
 )
@@ -231,8 +232,16 @@ func relevantFailures(res *lessons.Result, check bool) []lessons.Failure {
 }
 
 func listLessons(g *globalOptions, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		fmt.Fprintln(stderr, g.t(msgListUsage, nil))
+	fs := newFlagSet("list")
+	fs.Usage = func() { fmt.Fprintln(stderr, g.t(msgListUsage, nil)) }
+	if err := g.parse(fs, args, stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
 		return 2
 	}
 	cat, _ := loadCatalog(g, stderr)
@@ -266,7 +275,10 @@ func listLessons(g *globalOptions, args []string, getenv func(string) string, st
 	widths[0], widths[2] = max(widths[0], 3), max(widths[2], 4)
 	for _, r := range rows {
 		for i, c := range r[:len(r)-1] {
-			fmt.Fprint(stdout, padRight(c, widths[i])+" ")
+			// Two spaces between columns: the progress and the title both
+			// have single spaces inside, and one space between them read
+			// as one phrase ("0/2 exercises The Bucket Pattern").
+			fmt.Fprint(stdout, padRight(c, widths[i])+"  ")
 		}
 		fmt.Fprintln(stdout, r[len(r)-1])
 	}
@@ -308,7 +320,13 @@ func resetLessons(ctx context.Context, g *globalOptions, args []string, getenv f
 	for _, l := range selected {
 		dbs = append(dbs, lessons.DatabaseName(g.DBPrefix, l.ID))
 	}
-	if !*yes && stdin != nil && lineedit.IsTerminal(stdin) {
+	if !*yes && (stdin == nil || !lineedit.IsTerminal(stdin)) {
+		// Nobody can answer the question: a script or a pipe must say
+		// --yes itself, rather than lose progress to a missing prompt.
+		fmt.Fprintln(stderr, "schemalab reset:", g.t(msgResetNoTerminal, nil))
+		return 2
+	}
+	if !*yes {
 		fmt.Fprint(stdout, g.t(msgResetConfirm, map[string]any{"DBs": strings.Join(dbs, ", ")}))
 		answer, _ := bufio.NewReader(stdin).ReadString('\n')
 		a := strings.ToLower(strings.TrimSpace(answer))

@@ -33,7 +33,10 @@ func runServe(ctx context.Context, g *globalOptions, args []string, stdout, stde
 	maxStorage := fs.Int64("max-storage", 0, g.t(msgFlagMaxStorage, nil))
 	maxCursors := fs.Int("max-cursors", 0, g.t(msgFlagMaxCursors, nil))
 	maxConns := fs.Int("max-connections", 0, g.t(msgFlagMaxConnections, nil))
-	fs.Usage = func() { g.printFlags(stderr, fs) }
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, g.t(msgServeUsage, nil))
+		g.printFlags(stderr, fs)
+	}
 	if err := g.parse(fs, args, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -136,6 +139,7 @@ func runServe(ctx context.Context, g *globalOptions, args []string, stdout, stde
 }
 
 var (
+	msgServeUsage         = &locale.Message{ID: "cli.serve.usage", Other: "usage: schemalab serve [--port N] [--bind ADDR] [--bind-any] [--strict] [--users FILE [--max-storage MIB] [--max-cursors N] [--max-connections N]]"}
 	msgFlagPort           = &locale.Message{ID: "cli.flag.port", Other: "TCP port (0 picks a free one)"}
 	msgFlagBind           = &locale.Message{ID: "cli.flag.bind", Other: "address to listen on"}
 	msgFlagBindAny        = &locale.Message{ID: "cli.flag.bindAny", Other: "allow a non-loopback --bind (the sandbox has no authentication)"}

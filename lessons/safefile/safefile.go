@@ -2,7 +2,8 @@
 // watched exercise, key and password files) only if they are what they
 // claim to be: a regular file of bounded size. A FIFO in a file's place
 // would block the reader forever, /dev/zero would fill its memory, and a
-// directory or a device is no file of ours either.
+// directory or a device is no file of ours either. It writes the files
+// schemalab keeps (progress, shell history) atomically.
 package safefile
 
 import (
@@ -11,6 +12,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"syscall"
 )
 
@@ -89,4 +91,34 @@ func kindOf(m fs.FileMode) string {
 		return "a device"
 	}
 	return "not a regular file"
+}
+
+// Write replaces path's contents with data atomically: a temporary file
+// beside it (named path's base, ".tmp-" and a random suffix), synced,
+// then renamed over it. A reader sees the old contents or the new, never
+// half of them, even if the process dies mid-write. The directory is
+// made if it is missing.
+func Write(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	if werr == nil {
+		werr = tmp.Sync()
+	}
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), path)
+	}
+	if werr != nil {
+		_ = os.Remove(tmp.Name())
+	}
+	return werr
 }

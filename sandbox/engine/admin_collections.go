@@ -133,6 +133,17 @@ func cmdDrop(e *Engine, req *request) (bson.D, error) {
 }
 
 func cmdDropDatabase(e *Engine, req *request) (bson.D, error) {
+	if err := newArgs(req).checkKnown(true); err != nil {
+		return nil, err
+	}
+	// drop_database.cpp: the databases a server needs cannot be dropped,
+	// and the command's value must be 1.
+	if req.db == "admin" || req.db == "config" {
+		return nil, mongoerr.Newf(mongoerr.IllegalOperation, "Dropping the '%s' database is prohibited.", req.db)
+	}
+	if n, ok := value.SafeNumberLong(req.cmd[0].Value); !ok || n != 1 {
+		return nil, mongoerr.New(mongoerr.IllegalOperation, "have to pass 1 as db parameter")
+	}
 	e.catalog.DropDatabase(req.db)
 	e.buckets.ForgetDatabase(req.db)
 	e.cursors.killNamespace(req.db, true)

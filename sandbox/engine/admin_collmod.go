@@ -4,14 +4,16 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
+	"github.com/schemalab/schemalab/sandbox/engine/index"
 	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // collModFields are collMod's options (collmod.idl). The sandbox acts on
-// the validation options and on a time-series collection's granularity;
-// the others it does not reproduce are refused rather than ignored.
+// the validation options, an index's hidden and expireAfterSeconds, and a
+// time-series collection's granularity; the others it does not reproduce
+// are refused rather than ignored.
 var collModFields = []string{"validator", "validationLevel", "validationAction", "index", "viewOn",
 	"pipeline", "expireAfterSeconds", "timeseries", "changeStreamPreAndPostImages", "cappedSize",
 	"cappedMax", "timeseriesBucketsMayHaveMixedSchemaData", "dryRun", "collectionUUID",
@@ -36,12 +38,18 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 			changes = append(changes, f)
 		case "timeseries":
 			// handled by collModTimeseries
+		case "index":
+			// handled by parseCollModIndex and collModIndex
 		default:
 			return nil, mongoerr.Newf(mongoerr.NotImplemented,
 				"collMod option '%s' is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it", f.Key)
 		}
 	}
 	if err := validatorOptions(req); err != nil {
+		return nil, err
+	}
+	idx, err := parseCollModIndex(a)
+	if err != nil {
 		return nil, err
 	}
 	// One namespace change: writers see the old options and validator or
@@ -59,6 +67,14 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 			return err
 		}
 		reply = bson.D{}
+		if idx != nil {
+			if reply, err = collModIndex(ch, c, idx); err != nil {
+				return err
+			}
+		}
+		if len(changes) == 0 {
+			return nil
+		}
 		return e.applyCollMod(req, ch, c, changes)
 	})
 	if err != nil {
@@ -141,4 +157,124 @@ func collModTimeseries(req *request, ch *catalog.Change, view *catalog.Collectio
 		}
 	}
 	return bson.D{}, nil
+}
+
+// collModIndexRequest is collMod's index option (CollModIndex in
+// collmod.idl): an index named or given by key pattern, and the options
+// to change on it.
+type collModIndexRequest struct {
+	name       string
+	keyPattern bson.D
+	hidden     *bool
+	expire     any // expireAfterSeconds as given, nil when absent
+}
+
+func parseCollModIndex(a args) (*collModIndexRequest, error) {
+	d, ok, err := a.document("index")
+	if err != nil || !ok {
+		return nil, err
+	}
+	ia := args{prefix: "collMod.index", doc: d}
+	if err := ia.checkKnown(false, "keyPattern", "name", "expireAfterSeconds", "hidden", "prepareUnique", "unique",
+		"forceNonUnique"); err != nil {
+		return nil, err
+	}
+	r := &collModIndexRequest{}
+	for _, f := range d {
+		switch f.Key {
+		case "prepareUnique", "unique", "forceNonUnique":
+			return nil, mongoerr.Newf(mongoerr.NotImplemented,
+				"collMod index option '%s' is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it", f.Key)
+		}
+	}
+	if r.name, _, err = ia.str("name"); err != nil {
+		return nil, err
+	}
+	if r.keyPattern, _, err = ia.document("keyPattern"); err != nil {
+		return nil, err
+	}
+	if _, ok := ia.get("hidden"); ok {
+		h, err := ia.boolean("hidden", false)
+		if err != nil {
+			return nil, err
+		}
+		r.hidden = &h
+	}
+	if v, ok := ia.get("expireAfterSeconds"); ok {
+		if !value.IsNumber(v) {
+			return nil, ia.wrongType("expireAfterSeconds", v, "types '[long, int, decimal, double']")
+		}
+		r.expire = v
+	}
+	if r.name == "" && r.keyPattern == nil {
+		return nil, mongoerr.New(mongoerr.InvalidOptions, "must specify either index name or key pattern")
+	}
+	if r.name != "" && r.keyPattern != nil {
+		return nil, mongoerr.New(mongoerr.InvalidOptions, "Cannot specify both key pattern and name.")
+	}
+	if r.hidden == nil && r.expire == nil {
+		return nil, mongoerr.New(mongoerr.InvalidOptions, "no expireAfterSeconds, hidden, prepareUnique, unique, or forceNonUnique field")
+	}
+	return r, nil
+}
+
+// collModIndex applies r to collection c (a snapshot of what ch
+// changes) and returns the reply fields mongod's coll_mod.cpp appends:
+// expireAfterSeconds_old (when there was one) and _new, hidden_old and
+// hidden_new.
+func collModIndex(ch *catalog.Change, c *catalog.Collection, r *collModIndexRequest) (bson.D, error) {
+	var target *index.Spec
+	if r.name != "" {
+		if ix := c.Index(r.name); ix != nil {
+			spec := ix.Spec
+			target = &spec
+		}
+	} else if ixs := c.IndexesByKey(r.keyPattern); len(ixs) == 1 {
+		spec := ixs[0].Spec
+		target = &spec
+	} else if len(ixs) > 1 {
+		return nil, mongoerr.Newf(mongoerr.AmbiguousIndexKeyPattern,
+			"index keyPattern %s matches %d indexes, must use index name.", index.FormatDoc(r.keyPattern), len(ixs))
+	}
+	if target == nil {
+		what := r.name
+		if r.name == "" {
+			what = index.FormatDoc(r.keyPattern)
+		}
+		return nil, mongoerr.Newf(mongoerr.IndexNotFound, "cannot find index %s for ns %s", what, c.NS())
+	}
+	spec := *target
+	spec.Options = append(bson.D(nil), target.Options...)
+	reply := bson.D{}
+	if r.expire != nil {
+		if reason := index.ExpireAfterSecondsProblem(r.expire); reason != "" {
+			return nil, mongoerr.New(mongoerr.InvalidOptions, reason)
+		}
+		if len(spec.Fields) != 1 {
+			return nil, mongoerr.Newf(mongoerr.InvalidOptions,
+				"TTL indexes are single-field indexes, compound indexes do not support TTL. Index spec: %s", index.FormatDoc(spec.Document()))
+		}
+		next := setField(append(bson.D(nil), spec.Options...), "expireAfterSeconds", r.expire)
+		if old := value.Get(spec.Options, "expireAfterSeconds"); !value.IsMissing(old) {
+			reply = append(reply, bson.E{Key: "expireAfterSeconds_old", Value: old})
+		}
+		reply = append(reply, bson.E{Key: "expireAfterSeconds_new", Value: r.expire})
+		spec.Options = next
+	}
+	if r.hidden != nil {
+		if spec.IsID() && *r.hidden {
+			return nil, mongoerr.New(mongoerr.BadValue, "can't hide _id index")
+		}
+		reply = append(reply, bson.E{Key: "hidden_old", Value: spec.Hidden}, bson.E{Key: "hidden_new", Value: *r.hidden})
+		spec.Hidden = *r.hidden
+		spec.Options = removeField(spec.Options, "hidden")
+		if spec.Hidden {
+			spec.Options = append(spec.Options, bson.E{Key: "hidden", Value: true})
+		}
+	}
+	err := ch.Write(c.Name, false, func(live *catalog.Collection) error {
+		live.SetIndexSpec(spec.Name, spec)
+		return nil
+	})
+	return reply, err
 }

@@ -40,6 +40,9 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 		if specs[i], err = index.ParseSpec(d); err != nil {
 			return nil, inSpecification(err, d)
 		}
+		if err := index.ValidateTTL(d, specs[i]); err != nil {
+			return nil, err
+		}
 		// A dropIndexes of "*" means every index, so mongod refuses the name.
 		if specs[i].Name == "*" {
 			return nil, mongoerr.New(mongoerr.BadValue, "The index name '*' is not valid.")

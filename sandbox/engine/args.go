@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"strconv"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
@@ -115,6 +117,45 @@ func (a args) array(name string) (bson.A, bool, error) {
 	return arr, true, nil
 }
 
+// documentArray reads an optional array of documents (an IDL
+// array<object>), naming a wrong element by its index as the IDL does:
+// 'update.updates.arrayFilters.0'.
+func (a args) documentArray(name string) ([]bson.D, error) {
+	arr, _, err := a.array(name)
+	if err != nil {
+		return nil, err
+	}
+	var docs []bson.D
+	for i, v := range arr {
+		d, ok := v.(bson.D)
+		if !ok {
+			return nil, a.wrongType(name+"."+strconv.Itoa(i), v, "type 'object'")
+		}
+		docs = append(docs, d)
+	}
+	return docs, nil
+}
+
+// updateModification reads an update statement's modification as the
+// IDL's update_modification type does while the command is parsed
+// (src/mongo/db/ops/write_ops_parsers.cpp, UpdateModification and
+// parsePipelineFromBSON): a document, or a pipeline whose every stage is
+// a document; the command fails otherwise.
+func updateModification(v any) (any, error) {
+	switch u := v.(type) {
+	case bson.D:
+		return u, nil
+	case bson.A:
+		for _, stage := range u {
+			if _, ok := stage.(bson.D); !ok {
+				return nil, mongoerr.New(mongoerr.TypeMismatch, "Each element of the 'pipeline' array must be an object")
+			}
+		}
+		return u, nil
+	}
+	return nil, mongoerr.New(mongoerr.FailedToParse, "Update argument must be either an object or an array")
+}
+
 func (a args) boolean(name string, def bool) (bool, error) {
 	v, ok := a.get(name)
 	if !ok || v == nil {
@@ -172,3 +213,23 @@ func collectionName(req *request) (string, error) {
 }
 
 func ns(db, coll string) string { return db + "." + coll }
+
+// checkWriteConcern refuses what a standalone cannot acknowledge
+// (src/mongo/db/write_concern.cpp, validateWriteConcern): waiting for more
+// than one member, or for a tag set, which only a replica set has. Other
+// write concerns, "majority" among them, are accepted and, on one node,
+// mean what w: 1 means.
+func checkWriteConcern(req *request) error {
+	wc, ok := value.Get(req.cmd, "writeConcern").(bson.D)
+	if !ok {
+		return nil
+	}
+	w := value.Get(wc, "w")
+	if n, isNum := value.SafeNumberLong(w); isNum && n > 1 {
+		return mongoerr.New(mongoerr.BadValue, "cannot use 'w' > 1 when a host is not replicated")
+	}
+	if mode, isStr := w.(string); isStr && mode != "majority" {
+		return mongoerr.Newf(mongoerr.BadValue, "cannot use non-majority 'w' mode %s when a host is not a member of a replica set", mode)
+	}
+	return nil
+}

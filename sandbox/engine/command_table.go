@@ -61,6 +61,7 @@ func commands() []*command {
 		{name: "distinct", run: cmdDistinct, explain: overTimeseries((*Engine).explainDistinct)},
 		{name: "update", run: cmdUpdate, explain: (*Engine).explainUpdate},
 		{name: "delete", run: cmdDelete, explain: (*Engine).explainDelete},
+		{name: "bulkWrite", run: cmdBulkWrite, adminOnly: true},
 		{name: "findAndModify", aliases: []string{"findandmodify"}, run: cmdFindAndModify, explain: (*Engine).explainFindAndModify},
 		{name: "aggregate", run: cmdAggregate, explain: overTimeseries((*Engine).explainAggregate),
 			maxTimeMS: &maxTimeIDL{nonNegative: true}},
@@ -77,6 +78,7 @@ func commands() []*command {
 		{name: "dropIndexes", aliases: []string{"deleteIndexes"}, run: cmdDropIndexes},
 		{name: "collStats", run: cmdCollStats},
 		{name: "dbStats", run: cmdDBStats},
+		{name: "dataSize", aliases: []string{"datasize"}, run: cmdDataSize},
 		{name: "validate", run: cmdValidate},
 		{name: "collMod", run: cmdCollMod},
 	}

@@ -46,10 +46,8 @@ func parseDeleteStatement(i int, v any, let bson.D) (*deleteStatement, error) {
 		return nil, mongoerr.Newf(mongoerr.FailedToParse, "The limit field in delete objects must be 0 or 1. Got %d", limit)
 	}
 	st := &deleteStatement{filter: q, multi: limit == 0, let: let}
-	if h, ok := a.get("hint"); ok {
-		if hd, isDoc := h.(bson.D); !isDoc || len(hd) > 0 {
-			st.hint = h
-		}
+	if st.hint, err = indexHint(a); err != nil {
+		return nil, err
 	}
 	if st.sort, _, err = a.document("sort"); err != nil {
 		return nil, err
@@ -126,6 +124,12 @@ func cmdDelete(e *Engine, req *request) (bson.D, error) {
 		if stmts[i], err = parseDeleteStatement(i, v, b.let); err != nil {
 			return nil, err
 		}
+	}
+	if err := checkWriteConcern(req); err != nil {
+		return nil, err
+	}
+	if err := userAllowedWriteNS(req.db, collName); err != nil {
+		return nil, err
 	}
 	var n int64
 	var werrs []writeError

@@ -271,15 +271,22 @@ func cmdKillCursors(e *Engine, req *request) (bson.D, error) {
 	if err := a.checkKnown(true, "cursors"); err != nil {
 		return nil, err
 	}
-	arr, _, err := a.array("cursors")
+	arr, ok, err := a.array("cursors")
 	if err != nil {
 		return nil, err
 	}
+	if !ok {
+		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'killCursors.cursors' is missing but a required field")
+	}
+	// kill_cursors.idl: cursors is array<long>.
 	var ids []int64
-	for _, v := range arr {
-		if id, ok := v.(int64); ok {
-			ids = append(ids, id)
+	for i, v := range arr {
+		id, ok := v.(int64)
+		if !ok {
+			return nil, mongoerr.Newf(mongoerr.TypeMismatch,
+				"BSON field 'killCursors.cursors.%d' is the wrong type '%s', expected type 'long'", i, value.TypeName(v))
 		}
+		ids = append(ids, id)
 	}
 	killed, notFound, err := e.cursors.kill(ids, ns(req.db, coll), req.conn)
 	if err != nil {

@@ -3,7 +3,6 @@ package engine
 import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/projection"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
@@ -48,16 +47,19 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	arrayFilters, _, err := a.array("arrayFilters")
+	arrayFilters, err := a.documentArray("arrayFilters")
 	if err != nil {
 		return nil, err
 	}
 	upd, hasUpdate := a.get("update")
-	var hint any
-	if h, ok := a.get("hint"); ok {
-		if hd, isDoc := h.(bson.D); !isDoc || len(hd) > 0 {
-			hint = h
+	if hasUpdate {
+		if upd, err = updateModification(upd); err != nil {
+			return nil, err
 		}
+	}
+	hint, err := indexHint(a)
+	if err != nil {
+		return nil, err
 	}
 	if err := checkCollation(a); err != nil {
 		return nil, err
@@ -76,9 +78,9 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "Cannot specify arrayFilters and remove=true")
 	}
 	var proj *projection.Projection
+	var qf *query.Filter
 	if len(fields) > 0 {
-		qf, err := query.Compile(filter, query.Options{Now: req.now, LetVars: let})
-		if err != nil {
+		if qf, err = query.Compile(filter, query.Options{Now: req.now, LetVars: let}); err != nil {
 			return nil, err
 		}
 		if proj, err = projection.Compile(fields, projection.Options{Now: req.now, LetVars: let, Filter: qf}); err != nil {
@@ -92,9 +94,28 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 		if proj == nil {
 			return d, nil
 		}
-		return proj.Apply(d, -1)
+		// A positional projection matches the query against the document
+		// it projects (projection_executor_utils.cpp,
+		// applyPositionalProjection): the document before the write, or
+		// after it with new: true. The projection is a stage of the
+		// command's plan, so its errors are the executor's.
+		pos := -1
+		if proj.NeedsPosition() {
+			_, pos = qf.MatchPosition(d)
+		}
+		out, err := proj.Apply(d, pos)
+		if err != nil {
+			return nil, executorError("Plan executor error during findAndModify", err)
+		}
+		return out, nil
 	}
 
+	if err := checkWriteConcern(req); err != nil {
+		return nil, err
+	}
+	if err := userAllowedWriteNS(req.db, collName); err != nil {
+		return nil, err
+	}
 	if remove {
 		out, err := e.applyDelete(req, collName, &deleteStatement{filter: filter, sort: sort, hint: hint, let: let})
 		if err != nil {
@@ -111,14 +132,6 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 			{Key: "lastErrorObject", Value: bson.D{{Key: "n", Value: int32(out.removed)}}},
 			{Key: "value", Value: v},
 		}, nil
-	}
-	switch upd.(type) {
-	case bson.D, bson.A:
-	default:
-		return nil, mongoerr.New(mongoerr.FailedToParse, "Update argument must be either an object or an array")
-	}
-	if err := catalog.ValidateCollectionName(req.db, collName); err != nil {
-		return nil, err
 	}
 	out, err := e.applyUpdateRetrying(req, collName, &updateStatement{filter: filter, update: upd, upsert: upsert,
 		arrayFilters: arrayFilters, hint: hint, sort: sort, let: let, projected: len(fields) > 0}, true)

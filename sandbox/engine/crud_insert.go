@@ -217,7 +217,10 @@ func cmdInsert(e *Engine, req *request) (bson.D, error) {
 			return nil, err
 		}
 	}
-	if err := catalog.ValidateNamespace(req.db, collName); err != nil {
+	if err := checkWriteConcern(req); err != nil {
+		return nil, err
+	}
+	if err := userAllowedWriteNS(req.db, collName); err != nil {
 		return nil, err
 	}
 

@@ -21,10 +21,13 @@ type updateStatement struct {
 	update       any // bson.D (operators or replacement) or bson.A (pipeline)
 	upsert       bool
 	multi        bool
-	arrayFilters bson.A
+	arrayFilters []bson.D
 	hint         any
 	sort         bson.D // findAndModify and updateOne's sort option
 	let          bson.D
+	// constants is set when the statement has its own constants ("c",
+	// bulkWrite's "constants"), which only a pipeline may have.
+	constants bool
 	// projected is set for a findAndModify that returns only some fields.
 	projected bool
 }
@@ -40,6 +43,26 @@ type updateOutcome struct {
 	executing bool
 	before    bson.D
 	after     bson.D
+}
+
+// readSharedOptions reads the options an update statement has both in the
+// update command and in bulkWrite (write_ops.idl, bulk_write.idl):
+// arrayFilters, hint, and sort, which a multi update may not have.
+func (st *updateStatement) readSharedOptions(a args) error {
+	var err error
+	if st.arrayFilters, err = a.documentArray("arrayFilters"); err != nil {
+		return err
+	}
+	if st.hint, err = indexHint(a); err != nil {
+		return err
+	}
+	if st.sort, _, err = a.document("sort"); err != nil {
+		return err
+	}
+	if st.sort != nil && st.multi {
+		return mongoerr.New(mongoerr.FailedToParse, "Cannot specify sort with multi=true")
+	}
+	return nil
 }
 
 func parseUpdateStatement(i int, v any, let bson.D) (*updateStatement, error) {
@@ -65,11 +88,8 @@ func parseUpdateStatement(i int, v any, let bson.D) (*updateStatement, error) {
 	if !ok {
 		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'update.updates.u' is missing but a required field")
 	}
-	switch u.(type) {
-	case bson.D, bson.A:
-		st.update = u
-	default:
-		return nil, mongoerr.New(mongoerr.FailedToParse, "Update argument must be either an object or an array")
+	if st.update, err = updateModification(u); err != nil {
+		return nil, err
 	}
 	if st.upsert, err = a.boolean("upsert", false); err != nil {
 		return nil, err
@@ -77,15 +97,7 @@ func parseUpdateStatement(i int, v any, let bson.D) (*updateStatement, error) {
 	if st.multi, err = a.boolean("multi", false); err != nil {
 		return nil, err
 	}
-	if st.arrayFilters, _, err = a.array("arrayFilters"); err != nil {
-		return nil, err
-	}
-	if h, ok := a.get("hint"); ok {
-		if hd, isDoc := h.(bson.D); !isDoc || len(hd) > 0 {
-			st.hint = h
-		}
-	}
-	if st.sort, _, err = a.document("sort"); err != nil {
+	if err := st.readSharedOptions(a); err != nil {
 		return nil, err
 	}
 	if err := checkCollation(a); err != nil {
@@ -95,6 +107,7 @@ func parseUpdateStatement(i int, v any, let bson.D) (*updateStatement, error) {
 		return nil, err
 	} else if ok {
 		st.let = append(append(bson.D{}, let...), c...)
+		st.constants = true
 	}
 	return st, nil
 }
@@ -134,6 +147,11 @@ func tooLargeCode(st *updateStatement) int32 {
 // is never visited twice.
 func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement, wantDocs bool) (updateOutcome, error) {
 	var out updateOutcome
+	// UpdateDriver::parse: after a pipeline's own checks, before the
+	// replacement and operator ones.
+	if _, isPipeline := st.update.(bson.A); st.constants && !isPipeline {
+		return out, mongoerr.New(51198, "Constant values may only be specified for pipeline updates")
+	}
 	u, err := aggregate.CompileUpdate(st.update, update.Options{ArrayFilters: st.arrayFilters, Now: req.now, LetVars: st.let})
 	if err != nil {
 		return out, err
@@ -355,7 +373,10 @@ func cmdUpdate(e *Engine, req *request) (bson.D, error) {
 			return nil, err
 		}
 	}
-	if err := catalog.ValidateCollectionName(req.db, collName); err != nil {
+	if err := checkWriteConcern(req); err != nil {
+		return nil, err
+	}
+	if err := userAllowedWriteNS(req.db, collName); err != nil {
 		return nil, err
 	}
 	var n, nModified int64

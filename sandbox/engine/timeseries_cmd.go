@@ -131,6 +131,10 @@ func (e *Engine) createTimeseries(req *request, collName string) (bson.D, error)
 			if !ok {
 				return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field 'create.expireAfterSeconds' is the wrong type '%s', expected types '[long, int, decimal, double']", value.TypeName(f.Value))
 			}
+			if n < 0 {
+				// validateExpireAfterSeconds, as for a clustered collection.
+				return nil, mongoerr.New(mongoerr.InvalidOptions, "TTL index 'expireAfterSeconds' option cannot be less than 0")
+			}
 			viewOpts = append(viewOpts, bson.E{Key: f.Key, Value: n})
 		case "collation":
 			if err := checkCollation(newArgs(req)); err != nil {

@@ -55,23 +55,7 @@ func letArg(a args, now bson.DateTime) (bson.D, error) {
 	if err != nil || !ok {
 		return nil, err
 	}
-	out := make(bson.D, 0, len(let))
-	env := expr.NewEnv(bson.D{}, now)
-	for _, e := range let {
-		if err := expr.ValidateVarNameForWrite(e.Key); err != nil {
-			return nil, err
-		}
-		x, err := expr.Compile(e.Value, expr.NewScope())
-		if err != nil {
-			return nil, err
-		}
-		v, err := x.Eval(env)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, bson.E{Key: e.Key, Value: v})
-	}
-	return out, nil
+	return expr.SeedLetParameters(let, now)
 }
 
 // executorError prefixes a runtime failure the way mongod's plan executor

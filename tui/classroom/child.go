@@ -236,6 +236,17 @@ func (s *Server) runStudent(sess ssh.Session, ls *liveSession, l *locale.Localiz
 	go p.watchMemory()
 	go p.listen()
 	go p.forward()
+	// When the connection drops, the terminal the process draws on is
+	// not hung up while this handler, which owns it, waits for the
+	// process: hang it up as a terminal would, so that the student
+	// leaves instead of staying online with nobody there.
+	go func() {
+		select {
+		case <-sess.Context().Done():
+			_ = c.cmd.Process.Signal(syscall.SIGHUP)
+		case <-c.exited:
+		}
+	}()
 	if !ls.setProcess(p) {
 		go p.stop(stopReplaced)
 	}

@@ -413,3 +413,27 @@ func TestTuneCollectorYieldsToGOGC(t *testing.T) {
 		t.Errorf("with GOGC set, the GC percent became %d; the environment's must stand", got)
 	}
 }
+
+// A student whose connection drops (the terminal window closed, the
+// laptop lid shut) leaves: their process ends and the log says they
+// left. It used to run on, the student shown online, with nothing
+// logged, until the classroom stopped.
+func TestADroppedConnectionEndsTheStudentsProcess(t *testing.T) {
+	alice := newKey(t)
+	var log syncBuffer
+	srv := startClassroom(t, Config{Auth: Auth{AllowKeysFile: allowKeys(t, alice)}, Log: &log})
+	tm := login(t, srv.Addr(), loginOptions{user: "alice", key: alice})
+	tm.waitFor(`Lessons`, 30*time.Second)
+	// The connection goes, with no channel close or exit first.
+	tm.client.Conn.Close()
+	deadline := time.Now().Add(15 * time.Second)
+	for !strings.Contains(log.String(), "alice left") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no leaving in the log 15 s after the connection dropped:\n%s", log.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if strings.Contains(log.String(), "stopped") {
+		t.Errorf("a dropped connection is logged as a crash:\n%s", log.String())
+	}
+}

@@ -125,17 +125,9 @@ func Parse(pipeline bson.A, ctx *Context) (*Pipeline, error) {
 	}
 	p := &Pipeline{ctx: ctx, scope: expr.NewScope(names...).WithConstantFolding()}
 	if len(ctx.Let) > 0 {
-		env := expr.NewEnv(bson.D{}, ctx.Now)
-		for _, e := range ctx.Let {
-			x, err := expr.Compile(e.Value, expr.NewScope())
-			if err != nil {
-				return nil, err
-			}
-			v, err := x.Eval(env)
-			if err != nil {
-				return nil, err
-			}
-			p.letVals = append(p.letVals, bson.E{Key: e.Key, Value: v})
+		var err error
+		if p.letVals, err = expr.SeedLetParameters(ctx.Let, ctx.Now); err != nil {
+			return nil, err
 		}
 	}
 	stages, err := parseStages(pipeline, &parser{ctx: ctx, scope: p.scope, letVals: p.letVals})

@@ -85,7 +85,7 @@ func TestUpdatePipeline(t *testing.T) {
 			}
 		})
 	}
-	if _, err := CompileUpdate(bson.A{bson.D{{Key: "$set", Value: bson.D{{Key: "a", Value: 1}}}}}, update.Options{ArrayFilters: bson.A{bson.D{{Key: "x", Value: 1}}}}); err == nil {
+	if _, err := CompileUpdate(bson.A{bson.D{{Key: "$set", Value: bson.D{{Key: "a", Value: 1}}}}}, update.Options{ArrayFilters: []bson.D{{{Key: "x", Value: 1}}}}); err == nil {
 		t.Fatal("arrayFilters with a pipeline must fail")
 	}
 }

@@ -408,6 +408,23 @@ func (c *Collection) DropIndex(name string) error {
 	return mongoerr.Newf(mongoerr.IndexNotFound, "index not found with name [%s]", name)
 }
 
+// SetIndexSpec replaces the named index's spec (collMod's index option:
+// hidden, expireAfterSeconds), keeping its entries; the index is copied,
+// so that snapshots keep the spec they saw. It reports whether the index
+// exists.
+func (c *Collection) SetIndexSpec(name string, spec index.Spec) bool {
+	for i, ix := range c.indexes {
+		if ix.Spec.Name == name {
+			next := ix.Clone()
+			next.Spec = spec
+			c.indexes = append(c.indexes[:i:i], c.indexes[i:]...)
+			c.indexes[i] = next
+			return true
+		}
+	}
+	return false
+}
+
 // DropAllIndexes removes every index but _id_ ("*").
 func (c *Collection) DropAllIndexes() {
 	c.indexes = c.indexes[:1:1]

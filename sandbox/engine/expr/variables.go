@@ -87,3 +87,31 @@ func compileLet(name string, arg any, scope *Scope) (Expr, error) {
 		return r, err
 	}), nil
 }
+
+// SeedLetParameters is Variables::seedVariablesWithLetParameters: a
+// command's let, each value evaluated once, before any document is read,
+// so it may not name a field (the message's missing space is mongod's);
+// the names are those a user may write.
+func SeedLetParameters(let bson.D, now bson.DateTime) (bson.D, error) {
+	out := make(bson.D, 0, len(let))
+	env := NewEnv(bson.D{}, now)
+	for _, e := range let {
+		if err := ValidateVarNameForWrite(e.Key); err != nil {
+			return nil, err
+		}
+		x, err := Compile(e.Value, NewScope())
+		if err != nil {
+			return nil, err
+		}
+		if paths, _ := Dependencies(e.Value); len(paths) > 0 {
+			return nil, mongoerr.New(4890500, "Command let Expression tried to access a field, but this is not allowed because"+
+				"Command let Expressions run before the query examines any documents.")
+		}
+		v, err := x.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, bson.E{Key: e.Key, Value: v})
+	}
+	return out, nil
+}

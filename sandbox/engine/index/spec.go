@@ -1,6 +1,8 @@
 package index
 
 import (
+	"fmt"
+	"math"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -152,10 +154,6 @@ func (s *Spec) addOption(e bson.E, doc bson.D) error {
 			return mongoerr.New(mongoerr.CannotCreateIndex, "'partialFilterExpression' for an index must be a document")
 		}
 		s.Partial = p
-	case "expireAfterSeconds":
-		if !value.IsNumber(e.Value) {
-			return mongoerr.Newf(mongoerr.CannotCreateIndex, "TTL index 'expireAfterSeconds' option must be numeric, but received a type of '%s'. Index spec: %s", value.TypeName(e.Value), FormatDoc(doc))
-		}
 	case "collation", "weights", "default_language", "language_override", "textIndexVersion",
 		"2dsphereIndexVersion", "bits", "min", "max", "bucketSize", "wildcardProjection",
 		"clustered", "coarsestIndexedLevel", "finestIndexedLevel", "prepareUnique", "storageEngine":
@@ -163,6 +161,60 @@ func (s *Spec) addOption(e bson.E, doc bson.D) error {
 	}
 	s.Options = append(s.Options, e)
 	return nil
+}
+
+// ValidateTTL is validateIndexSpecTTL (src/mongo/db/catalog/
+// index_key_validate.cpp), which createIndexes runs once the rest of the
+// spec doc is valid: expireAfterSeconds is a number of seconds from 0 to
+// 2^31-1 (manual: core/index-ttl), on a single-field index.
+func ValidateTTL(doc bson.D, s Spec) error {
+	v := value.Get(doc, "expireAfterSeconds")
+	if value.IsMissing(v) {
+		return nil
+	}
+	if reason := ExpireAfterSecondsProblem(v); reason != "" {
+		return mongoerr.Newf(mongoerr.CannotCreateIndex, ". Index spec: %s :: caused by :: %s", FormatDoc(doc), reason)
+	}
+	if len(s.Key) != 1 {
+		return mongoerr.Newf(mongoerr.CannotCreateIndex,
+			"TTL indexes are single-field indexes, compound indexes do not support TTL. Index spec: %s", FormatDoc(doc))
+	}
+	return nil
+}
+
+// ExpireAfterSecondsProblem is validateExpireAfterSeconds: why v cannot be
+// a TTL, or "" when it can.
+func ExpireAfterSecondsProblem(v any) string {
+	if !value.IsNumber(v) {
+		return fmt.Sprintf("TTL index 'expireAfterSeconds' option must be numeric, but received a type of '%s'", value.TypeName(v))
+	}
+	if n := safeNumberLong(v); n < 0 {
+		return "TTL index 'expireAfterSeconds' option cannot be less than 0"
+	} else if n > math.MaxInt32 {
+		return "TTL index 'expireAfterSeconds' option must be within an acceptable range, try a lower number"
+	}
+	return ""
+}
+
+// safeNumberLong is BSONElement::safeNumberLong: NaN is 0, numbers
+// beyond the int64 range saturate, others truncate toward zero.
+func safeNumberLong(v any) int64 {
+	f := value.ToDouble(v)
+	switch {
+	case math.IsNaN(f):
+		return 0
+	case f >= math.MaxInt64:
+		return math.MaxInt64
+	case f <= math.MinInt64:
+		return math.MinInt64
+	}
+	switch n := v.(type) {
+	case int32:
+		return int64(n)
+	case int64:
+		return n
+	}
+	return int64(f)
 }
 
 func (s *Spec) parseKey() error {

@@ -21,6 +21,7 @@ type parseCtx struct {
 	hasElemMatch       bool
 	hasFindSlice       bool
 	hasMeta            bool
+	needsTextScore     bool
 	idIncludedEntirely bool
 	idExcludedEntirely bool
 	dotted             bool
@@ -31,6 +32,10 @@ const (
 	typeInclusion = 1
 	typeExclusion = 2
 )
+
+// errTextScoreUnavailable is mongod's location code for a text score
+// asked of a query that has none.
+const errTextScoreUnavailable = 40218
 
 // Compile parses a find projection, or with opts.Aggregation a $project.
 func Compile(spec bson.D, opts Options) (*Projection, error) {
@@ -43,6 +48,12 @@ func Compile(spec bson.D, opts Options) (*Projection, error) {
 		if err := ctx.parseElement(e, "", root); err != nil {
 			return nil, ctx.finishError(err, "$project")
 		}
+	}
+	if ctx.needsTextScore && !ctx.opts.Aggregation {
+		// A find has a text score only with $text, which the sandbox's
+		// planner cannot run: mongod's answer for a score asked without
+		// one (canonical_query.cpp).
+		return nil, mongoerr.New(errTextScoreUnavailable, "query requires text score metadata, but it is not available")
 	}
 	if ctx.typ == 0 {
 		ctx.typ = ctx.defaultType()
@@ -120,18 +131,20 @@ func ValidateFieldPath(path string) error {
 	return nil
 }
 
-// firstPositional finds ".$" the way findFirstPositionalOperator does.
-func firstPositional(path string) (begin, end int, ok bool) {
+// firstPositional finds the first ".$" that is a positional operator (at
+// the end of the path, or, which parseElement then refuses, in its
+// middle), the way hasPositionalOperator does; begin is where it starts.
+func firstPositional(path string) (begin int, ok bool) {
 	if i := strings.Index(path, ".$."); i >= 0 {
-		return i, i + 3, true
+		return i, true
 	}
 	if strings.HasSuffix(path, ".$") {
-		return len(path) - 2, len(path), true
+		return len(path) - 2, true
 	}
 	if path == "$" {
-		return 0, 1, true
+		return 0, true
 	}
-	return 0, 0, false
+	return 0, false
 }
 
 func isInclusionOrExclusionValue(v any) bool {
@@ -185,9 +198,14 @@ func validatedFieldPath(path string) error {
 }
 
 func (ctx *parseCtx) parseElement(e bson.E, parentPath string, parent *node) error {
-	pb, pe, positional := firstPositional(e.Key)
+	pb, positional := firstPositional(e.Key)
 	if positional && ctx.opts.Aggregation {
 		return mongoerr.New(31324, "Cannot use positional projection in aggregation projection")
+	}
+	if strings.Contains(e.Key, ".$.") {
+		return mongoerr.New(31394, "As of 4.4, it's illegal to specify positional operator in the middle of a path."+
+			"Positional projection may only be used at the end, for example: a.b.$. If the query previously used a form "+
+			"like a.b.$.d, remove the parts following the '$' and the results will be equivalent.")
 	}
 	if sub, ok := e.Value.(bson.D); ok {
 		if positional {
@@ -197,7 +215,10 @@ func (ctx *parseCtx) parseElement(e bson.E, parentPath string, parent *node) err
 	}
 	if isInclusionOrExclusionValue(e.Value) {
 		if truthy(e.Value) {
-			return ctx.parseInclusion(e.Key, parentPath, parent, positional, pb, pe)
+			return ctx.parseInclusion(e.Key, parentPath, parent, positional, pb)
+		}
+		if positional {
+			return mongoerr.New(31395, "positional projection cannot be used with exclusion")
 		}
 		return ctx.parseExclusion(e.Key, parentPath, parent)
 	}
@@ -248,14 +269,16 @@ func (ctx *parseCtx) addAtPath(root *node, path string, c *child) error {
 			existing = &child{name: part, kind: kindSubtree, sub: &node{}}
 			n.children = append(n.children, existing)
 		} else if existing.kind != kindSubtree {
-			return mongoerr.New(31249, "Path collision at "+path+" remaining portion "+strings.Join(parts[i+1:], "."))
+			// FieldPath::tail() drops only the first component, whatever
+			// the depth of the collision.
+			return mongoerr.New(31249, "Path collision at "+path+" remaining portion "+strings.Join(parts[1:], "."))
 		}
 		n = existing.sub
 	}
 	return nil
 }
 
-func (ctx *parseCtx) parseInclusion(key, parentPath string, parent *node, positional bool, pb, pe int) error {
+func (ctx *parseCtx) parseInclusion(key, parentPath string, parent *node, positional bool, pb int) error {
 	isTopLevelID := key == "_id" && parentPath == ""
 	if !positional {
 		if err := ctx.addAtPath(parent, key, &child{kind: kindInclude}); err != nil {
@@ -280,13 +303,6 @@ func (ctx *parseCtx) parseInclusion(key, parentPath string, parent *node, positi
 		}
 		if ctx.opts.Filter == nil || !hasPositionalOperatorMatch(ctx.opts.Filter.Root, matchField) {
 			return mongoerr.New(31277, "Positional projection '"+key+"' does not match the query document.")
-		}
-		if strings.HasSuffix(key, ".$.") {
-			return mongoerr.New(31270, "Path cannot end with '.$.'")
-		}
-		rest := key[pe:]
-		if _, _, again := firstPositional(rest); again || rest == "$" {
-			return mongoerr.New(31287, "Cannot use positional operator twice: "+key)
 		}
 		if err := ctx.addAtPath(parent, key[:pb], &child{kind: kindPositional}); err != nil {
 			return err
@@ -518,6 +534,7 @@ func (ctx *parseCtx) parseExpression(key string, obj bson.D, parent *node) error
 	}
 	if isMeta {
 		ctx.hasMeta = true
+		ctx.needsTextScore = ctx.needsTextScore || obj[0].Value == "textScore"
 	} else {
 		ctx.typ = typeInclusion
 	}

@@ -41,15 +41,17 @@ func (t *Type) matchValue(v any, _ *Position) bool {
 	return false
 }
 
-// Matches implements Node. $mod only considers numbers; doubles are
-// truncated toward zero first, and NaN or infinity never match.
+// Matches implements Node. $mod only considers numbers; doubles and
+// decimals are truncated toward zero first, and NaN, the infinities and
+// values beyond the long range never match (ModMatchExpression::
+// matchesSingleElement's representAs<long long>).
 func (m *Mod) Matches(doc bson.D, pos *Position) bool {
 	return matchPath(doc, pathParts(m.parts, m.Path), true, m, pos)
 }
 
 func (m *Mod) matchValue(v any, _ *Position) bool {
-	n, ok := truncatedInt64(v)
-	if !ok || m.Divisor == 0 {
+	n, reason := value.TryCoerceToLong(v)
+	if reason != "" || m.Divisor == 0 {
 		return false
 	}
 	return n%m.Divisor == m.Remainder

@@ -11,6 +11,11 @@ import (
 type Options struct {
 	Now     bson.DateTime // $$NOW for $expr
 	LetVars bson.D        // command-level let variables, visible to $expr
+	// BanSpecialFeatures is MatchExpressionParser::kBanAllSpecialFeatures,
+	// with which mongod parses arrayFilters: $expr, $where, $text,
+	// $jsonSchema and the $near family fail as "not allowed in this
+	// context".
+	BanSpecialFeatures bool
 }
 
 // Filter is a compiled query filter. It is immutable and safe for

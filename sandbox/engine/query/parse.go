@@ -139,10 +139,16 @@ func (p *parser) parseTopOperator(name string, v any, lvl level) (Node, error) {
 		if lvl == levelSubDoc {
 			return nil, badValue("$expr can only be applied to the top-level document")
 		}
+		if p.opts.BanSpecialFeatures {
+			return nil, mongoerr.New(mongoerr.QueryFeatureNotAllowed, "$expr is not allowed in this context")
+		}
 		return compileExpr(v, p.opts)
 	case "$where":
 		if lvl == levelSubDoc {
 			return nil, badValue("$elemMatch cannot contain $where expression")
+		}
+		if p.opts.BanSpecialFeatures {
+			return nil, badValue("$where is not allowed in this context")
 		}
 		// The sandbox has no JavaScript engine; this is what mongod says
 		// when server-side scripting is disabled.
@@ -151,8 +157,14 @@ func (p *parser) parseTopOperator(name string, v any, lvl level) (Node, error) {
 		if lvl == levelSubDoc {
 			return nil, badValue("$text can only be applied to the top-level document")
 		}
+		if p.opts.BanSpecialFeatures {
+			return nil, badValue("$text is not allowed in this context")
+		}
 		return nil, mongoerr.New(mongoerr.IndexNotFound, "text index required for $text query")
 	case "$jsonSchema":
+		if p.opts.BanSpecialFeatures {
+			return nil, mongoerr.New(mongoerr.QueryFeatureNotAllowed, "$jsonSchema is not allowed in this context")
+		}
 		return nil, mongoerr.New(mongoerr.NotImplemented, "$jsonSchema is not supported by the schemalab sandbox")
 	case "$alwaysTrue", "$alwaysFalse":
 		n, err := parseIntegerElementToLong(name, v)
@@ -168,9 +180,31 @@ func (p *parser) parseTopOperator(name string, v any, lvl level) (Node, error) {
 		return AlwaysFalse{}, nil
 	case "$id", "$ref", "$db":
 		return newCompare(name, "$eq", v)
+	case "$sampleRate":
+		return p.parseSampleRate(v)
 	}
 	return nil, badValue("unknown top level operator: " + name +
 		". If you have a field name that starts with a '$' symbol, consider using $getField or $setField.")
+}
+
+// parseSampleRate is {$sampleRate: p}: mongod rewrites it to an $expr
+// comparing $rand with p, or to a constant $expr at 0 and 1.
+func (p *parser) parseSampleRate(v any) (Node, error) {
+	if !value.IsNumber(v) {
+		return nil, badValue("argument to $sampleRate must be a numeric type")
+	}
+	x := value.ToDouble(v)
+	if !(x >= 0 && x <= 1) {
+		return nil, badValue("numeric argument to $sampleRate must be in [0, 1]")
+	}
+	var spec any = bson.D{{Key: "$lt", Value: bson.A{bson.D{{Key: "$rand", Value: bson.D{}}}, x}}}
+	switch x {
+	case 0:
+		spec = false
+	case 1:
+		spec = true
+	}
+	return compileExpr(spec, p.opts)
 }
 
 // parseIntegerElementToLong is MatchExpressionParser::parseIntegerElementToLong.
@@ -199,7 +233,7 @@ func parseIntegerElementToLong(name string, v any) (int64, error) {
 		}
 		return n, nil
 	}
-	return 0, mongoerr.New(mongoerr.FailedToParse, "Expected a number in: "+name+": "+value.TypeName(v))
+	return 0, mongoerr.New(mongoerr.FailedToParse, "Expected a number in: "+value.FormatElem(name, v))
 }
 
 func formatNumber(f float64) string {
@@ -214,6 +248,9 @@ func (p *parser) parseSub(path string, sub bson.D, lvl level) ([]Node, error) {
 	if len(sub) > 0 {
 		switch sub[0].Key {
 		case "$near", "$nearSphere", "$geoNear":
+			if p.opts.BanSpecialFeatures {
+				return nil, mongoerr.New(5626500, "$geoNear, $near, and $nearSphere are not allowed in this context")
+			}
 			return nil, mongoerr.New(mongoerr.NoQueryExecutionPlans,
 				"error processing query: planner returned error :: caused by :: unable to find index for $geoNear query")
 		}
@@ -404,10 +441,12 @@ func parseType(path string, v any) (Node, error) {
 			t.Types = append(t.Types, n)
 			return nil
 		case int32, int64, float64, bson.Decimal128:
-			f := value.ToDouble(x)
-			n := int(f)
-			if f != math.Trunc(f) || !validTypeCode(n) {
-				return badValue("Invalid numerical type code: " + strconv.FormatFloat(f, 'g', -1, 64))
+			// parseIntegerElementToInt, then the message prints
+			// elt.number() through a stream (%g: "nan", "1e+20").
+			l, ok := value.ParseIntegerElementToLong(x)
+			n := int(l)
+			if !ok || !validTypeCode(n) {
+				return badValue("Invalid numerical type code: " + value.FormatStreamDouble(value.ToDouble(x)))
 			}
 			t.Types = append(t.Types, n)
 			return nil
@@ -453,13 +492,15 @@ func parseMod(path string, v any) (Node, error) {
 	if len(arr) > 2 {
 		return nil, badValue("malformed mod, too many elements")
 	}
-	d, ok := truncatedInt64(arr[0])
-	if !ok {
-		return nil, badValue("malformed mod, divisor value is invalid :: caused by :: Unable to coerce NaN/Inf to integral type")
+	// Both are read with BSONElement::tryCoerce, whose reason follows
+	// the context (expression_parser.cpp parseMOD).
+	d, reason := value.TryCoerceToLong(arr[0])
+	if reason != "" {
+		return nil, badValue("malformed mod, divisor value is invalid :: caused by :: " + reason)
 	}
-	r, ok := truncatedInt64(arr[1])
-	if !ok {
-		return nil, badValue("malformed mod, remainder value is invalid :: caused by :: Unable to coerce NaN/Inf to integral type")
+	r, reason := value.TryCoerceToLong(arr[1])
+	if reason != "" {
+		return nil, badValue("malformed mod, remainder value is invalid :: caused by :: " + reason)
 	}
 	if d == 0 {
 		return nil, badValue("divisor cannot be 0")

@@ -51,9 +51,12 @@ func matchRegexValue(re *regexp.Regexp, src bson.Regex, v any) bool {
 
 // compileRegex translates a PCRE pattern with mongod's options (i, m, s, x,
 // u) into a Go regexp. Constructs RE2 cannot run (lookaround,
-// backreferences) are refused with mongod's "invalid regex" code rather
-// than silently matching differently.
+// backreferences) are refused with NotImplemented rather than silently
+// matching differently.
 func compileRegex(pattern, options string) (*regexp.Regexp, error) {
+	if err := checkRegexLimits(pattern, options); err != nil {
+		return nil, err
+	}
 	flags := ""
 	extended := false
 	for _, o := range options {
@@ -70,9 +73,6 @@ func compileRegex(pattern, options string) (*regexp.Regexp, error) {
 			return nil, mongoerr.Newf(codeRegexInvalidFlag, "invalid flag in regex options: %c", o)
 		}
 	}
-	if strings.IndexByte(pattern, 0) >= 0 {
-		return nil, mongoerr.New(codeRegexInvalid, "Regular expression cannot contain an embedded null byte")
-	}
 	if extended {
 		pattern = stripExtended(pattern)
 	}
@@ -82,9 +82,53 @@ func compileRegex(pattern, options string) (*regexp.Regexp, error) {
 	}
 	re, err := regexp.Compile(pattern)
 	if err != nil {
+		if construct := pcreOnly(err); construct != "" {
+			return nil, mongoerr.Newf(mongoerr.NotImplemented,
+				"regular expressions with %s are not supported by the schemalab sandbox; use a real MongoDB (--uri) for them", construct)
+		}
 		return nil, mongoerr.New(codeRegexInvalid, "Regular expression is invalid: "+pcreMessage(err))
 	}
 	return re, nil
+}
+
+// pcreOnly names the construct when err is about one PCRE runs and Go's
+// RE2 engine cannot (lookaround, atomic groups, backreferences): mongod
+// accepts those patterns, so the sandbox says it leaves them out rather
+// than calling them invalid.
+func pcreOnly(err error) string {
+	var se *syntax.Error
+	if !errors.As(err, &se) {
+		return ""
+	}
+	switch se.Code {
+	case syntax.ErrInvalidPerlOp:
+		return "lookaround assertions or atomic groups (`" + se.Expr + "`)"
+	case syntax.ErrInvalidEscape:
+		if len(se.Expr) == 2 && (se.Expr[1] >= '1' && se.Expr[1] <= '9' || se.Expr[1] == 'k' || se.Expr[1] == 'g') {
+			return "backreferences (`" + se.Expr + "`)"
+		}
+	}
+	return ""
+}
+
+// maxPatternSize is RegexMatchExpression::kMaxPatternSize, PCRE's limit on
+// a pattern's length.
+const maxPatternSize = 32764
+
+// checkRegexLimits is the start of RegexMatchExpression::_init
+// (src/mongo/db/matcher/expression_leaf.cpp): the pattern's length and
+// embedded null bytes, checked before the flags and the compilation.
+func checkRegexLimits(pattern, options string) error {
+	if len(pattern) > maxPatternSize {
+		return mongoerr.New(mongoerr.BadValue, "Regular expression is too long")
+	}
+	if strings.IndexByte(pattern, 0) >= 0 {
+		return mongoerr.New(mongoerr.BadValue, "Regular expression cannot contain an embedded null byte")
+	}
+	if strings.IndexByte(options, 0) >= 0 {
+		return mongoerr.New(mongoerr.BadValue, "Regular expression options string cannot contain an embedded null byte")
+	}
+	return nil
 }
 
 // pcreMessage renders a Go regexp error with PCRE2's wording where the two
@@ -109,10 +153,8 @@ func pcreMessage(err error) string {
 		return "number too big in {} quantifier"
 	case syntax.ErrInvalidCharRange:
 		return "range out of order in character class"
-	case syntax.ErrInvalidPerlOp:
-		return "lookaround assertions, atomic groups and backreferences are not supported by the schemalab sandbox: `" + se.Expr + "`"
 	case syntax.ErrInvalidEscape:
-		return "unsupported escape sequence: `" + se.Expr + "`"
+		return "unrecognized character follows \\"
 	}
 	return se.Error()
 }

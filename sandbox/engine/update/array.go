@@ -285,7 +285,6 @@ func (p popOp) modify(c *applyCtx, v any, exists bool) (any, bool, error) {
 
 // cullOp is $pull and $pullAll: remove the elements that match.
 type cullOp struct {
-	name  string
 	match func(elem any) (bool, error)
 }
 
@@ -294,7 +293,7 @@ func parsePull(_ string, arg any, _ map[string]*arrayFilter) (leaf, error) {
 	if err != nil {
 		return nil, err
 	}
-	return cullOp{"$pull", m}, nil
+	return cullOp{m}, nil
 }
 
 func parsePullAll(_ string, arg any, _ map[string]*arrayFilter) (leaf, error) {
@@ -302,7 +301,7 @@ func parsePullAll(_ string, arg any, _ map[string]*arrayFilter) (leaf, error) {
 	if !ok {
 		return nil, mongoerr.Newf(mongoerr.BadValue, "$pullAll requires an array argument but was given a %s", value.TypeName(arg))
 	}
-	return cullOp{"$pullAll", func(elem any) (bool, error) {
+	return cullOp{func(elem any) (bool, error) {
 		return slices.ContainsFunc(values, func(x any) bool { return value.Compare(elem, x) == 0 }), nil
 	}}, nil
 }
@@ -313,7 +312,8 @@ func (p cullOp) modify(c *applyCtx, v any, exists bool) (any, bool, error) {
 	}
 	arr, ok := v.(bson.A)
 	if !ok {
-		return nil, false, mongoerr.Newf(mongoerr.BadValue, "Cannot apply %s to a non-array value", p.name)
+		// ArrayCullingNode, which both operators share, names $pull.
+		return nil, false, mongoerr.New(mongoerr.BadValue, "Cannot apply $pull to a non-array value")
 	}
 	var out bson.A
 	for i, x := range arr {

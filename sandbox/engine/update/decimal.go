@@ -1,6 +1,7 @@
 package update
 
 import (
+	"math"
 	"math/big"
 	"strconv"
 
@@ -8,9 +9,8 @@ import (
 )
 
 // decimalArith adds or multiplies when a Decimal128 is involved; the result
-// is a Decimal128, as in mongod. Non-decimal operands convert exactly
-// (doubles through their shortest decimal representation, as mongod's
-// Decimal128(double) does to 15 significant digits).
+// is a Decimal128, as in mongod. Integers convert exactly, doubles to 15
+// significant digits as mongod's Decimal128(double) does.
 func decimalArith(a, b any, mul bool) (any, bool) {
 	xi, xe, ok1 := toBigDecimal(a)
 	yi, ye, ok2 := toBigDecimal(b)
@@ -56,7 +56,12 @@ func toBigDecimal(v any) (*big.Int, int, bool) {
 	case int64:
 		return big.NewInt(n), 0, true
 	case float64:
-		d, err := bson.ParseDecimal128(strconv.FormatFloat(n, 'g', 15, 64))
+		if math.IsNaN(n) || math.IsInf(n, 0) {
+			return nil, 0, false
+		}
+		// Decimal128(double) keeps 15 significant digits, trailing zeros
+		// included: 1.5 becomes 1.50000000000000.
+		d, err := bson.ParseDecimal128(strconv.FormatFloat(n, 'e', 14, 64))
 		if err != nil {
 			return nil, 0, false
 		}

@@ -375,6 +375,10 @@ func parseBit(path string, arg any, _ map[string]*arrayFilter) (leaf, error) {
 				value.TypeName(e.Value), elemString(e.Key, e.Value))
 		}
 	}
+	if len(d) == 0 {
+		return nil, mongoerr.New(mongoerr.BadValue,
+			"You must pass in at least one bitwise operation. The format is: {$bit: {field: {and/or/xor: #}}")
+	}
 	return bitOp{d}, nil
 }
 

@@ -22,35 +22,33 @@ func (f *arrayFilter) matches(elem any) (bool, error) {
 	return ok, err
 }
 
-func compileArrayFilters(filters bson.A) (map[string]*arrayFilter, error) {
+func compileArrayFilters(filters []bson.D) (map[string]*arrayFilter, error) {
 	if len(filters) == 0 {
 		return nil, nil
 	}
 	out := make(map[string]*arrayFilter, len(filters))
-	for _, f := range filters {
-		doc, ok := f.(bson.D)
-		if !ok {
-			return nil, mongoerr.Newf(mongoerr.TypeMismatch,
-				"BSON field 'arrayFilters' is the wrong type '%s', expected type 'object'", value.TypeName(f))
+	// parsed_update.cpp parseArrayFilters: each filter is parsed first,
+	// without $expr, $where, $text, $jsonSchema or $near, then its
+	// placeholder is found (ExpressionWithPlaceholder::make).
+	for _, doc := range filters {
+		q, err := query.Compile(doc, query.Options{BanSpecialFeatures: true})
+		if err != nil {
+			me := mongoerr.As(err)
+			return nil, mongoerr.Newf(me.Code, "Error parsing array filter :: caused by :: %s", me.Msg)
 		}
 		id, err := placeholder(doc)
 		if err != nil {
 			return nil, err
 		}
-		if id == "" {
-			return nil, mongoerr.New(mongoerr.FailedToParse, "Cannot use an expression without a top-level field name in arrayFilters")
-		}
-		if !validIdentifier(id) {
+		if id != "" && !validIdentifier(id) {
 			return nil, mongoerr.Newf(mongoerr.BadValue,
 				"Error parsing array filter :: caused by :: The top-level field name must be an alphanumeric string beginning with a lowercase letter, found '%s'", id)
 		}
+		if id == "" {
+			return nil, mongoerr.New(mongoerr.FailedToParse, "Cannot use an expression without a top-level field name in arrayFilters")
+		}
 		if _, dup := out[id]; dup {
 			return nil, mongoerr.Newf(mongoerr.FailedToParse, "Found multiple array filters with the same top-level field name %s", id)
-		}
-		q, err := query.Compile(doc, query.Options{})
-		if err != nil {
-			me := mongoerr.As(err)
-			return nil, mongoerr.Newf(me.Code, "Error parsing array filter :: caused by :: %s", me.Msg)
 		}
 		out[id] = &arrayFilter{id: id, filter: q}
 	}

@@ -17,7 +17,7 @@ func FuzzApply(f *testing.F) {
 		if bson.UnmarshalExtJSON([]byte(docJSON), false, &doc) != nil || bson.UnmarshalExtJSON([]byte(updateJSON), false, &upd) != nil {
 			return
 		}
-		u, err := Compile(upd, Options{ArrayFilters: bson.A{bson.D{{Key: "x", Value: int32(1)}}}})
+		u, err := Compile(upd, Options{ArrayFilters: []bson.D{{{Key: "x", Value: int32(1)}}}})
 		if err != nil {
 			u, err = Compile(upd, Options{})
 		}

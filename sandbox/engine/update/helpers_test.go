@@ -22,13 +22,16 @@ func js(t testing.TB, s string) bson.D {
 	return d
 }
 
-func jsArr(t testing.TB, s string) bson.A {
+func jsDocs(t testing.TB, s string) []bson.D {
 	t.Helper()
 	if s == "" {
 		return nil
 	}
-	d := js(t, `{"a": `+s+`}`)
-	return d[0].Value.(bson.A)
+	var docs []bson.D
+	for _, v := range js(t, `{"a": `+s+`}`)[0].Value.(bson.A) {
+		docs = append(docs, v.(bson.D))
+	}
+	return docs
 }
 
 // updateCase is one row of the table-driven tests: the document before,
@@ -58,7 +61,7 @@ func runCases(t *testing.T, cases []updateCase) {
 			if tc.usePos {
 				pos = tc.pos
 			}
-			u, err := Compile(js(t, tc.update), Options{ArrayFilters: jsArr(t, tc.filters), Now: 1700000000000})
+			u, err := Compile(js(t, tc.update), Options{ArrayFilters: jsDocs(t, tc.filters), Now: 1700000000000})
 			var got bson.D
 			var modified bool
 			if err == nil {

@@ -92,8 +92,7 @@ func compileOperators(spec bson.D, opts Options) (*Update, error) {
 			}
 		}
 	}
-	for _, f := range opts.ArrayFilters {
-		doc, _ := f.(bson.D)
+	for _, doc := range opts.ArrayFilters {
 		if id := filterIdentifier(doc); !used[id] {
 			return nil, mongoerr.Newf(mongoerr.FailedToParse,
 				"The array filter for identifier '%s' was not used in the update %s", id, valueString(spec))

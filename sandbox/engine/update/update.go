@@ -30,7 +30,9 @@ const (
 
 // Options carries the update command's per-statement options.
 type Options struct {
-	ArrayFilters bson.A
+	// ArrayFilters are the statement's arrayFilters; the command's
+	// parser has checked that each is a document (an IDL array<object>).
+	ArrayFilters []bson.D
 	// Now is the statement's clock reading, used by $currentDate and $$NOW.
 	Now bson.DateTime
 	// LetVars are the statement's let variables, evaluated; only a

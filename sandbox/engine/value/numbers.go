@@ -188,6 +188,41 @@ func SafeNumberLong(v any) (int64, bool) {
 	return 0, false
 }
 
+// TryCoerceToLong is BSONElement::tryCoerce<long long>
+// (src/mongo/bson/bsonelement.cpp): an int or long as it is, a finite
+// double or decimal truncated toward zero when the result is inside the
+// long range. reason is mongod's Status reason otherwise ("" on success);
+// a non-number, which mongod's callers check for first, fails too.
+func TryCoerceToLong(v any) (n int64, reason string) {
+	const nanInf, outOfBounds = "Unable to coerce NaN/Inf to integral type", "Out of bounds coercing to integral value"
+	switch x := v.(type) {
+	case int32:
+		return int64(x), ""
+	case int64:
+		return x, ""
+	case float64:
+		switch {
+		case math.IsNaN(x) || math.IsInf(x, 0):
+			return 0, nanInf
+		// 2^63 is the double nearest the long maximum, so >= as mongod
+		// does when the target is a long.
+		case x >= 1<<63 || x < -(1<<63):
+			return 0, outOfBounds
+		}
+		return int64(x), ""
+	case bson.Decimal128:
+		if x.IsNaN() || x.IsInf() != 0 {
+			return 0, nanInf
+		}
+		l, ok := decimalToInt64(x, decimalTowardZero)
+		if !ok {
+			return 0, outOfBounds
+		}
+		return l, ""
+	}
+	return 0, "not a number"
+}
+
 // decimalRounding is how decimalToInt64 treats a fractional value.
 type decimalRounding int
 

@@ -401,3 +401,25 @@ func (l Line) Plain() string {
 	}
 	return b.String()
 }
+
+// WrapIndented lays out plain text whose indentation is its shape, such
+// as mongosh's output and an error's errInfo: every line of s starts a
+// line, keeps its leading spaces, and wraps at spaces into lines indented
+// as much (Split drops the spaces where a line breaks, and would set
+// nested documents flush left). Indentation stops at half the width, so
+// that a deep line still has room.
+func WrapIndented(s string, w int) []Line {
+	var out []Line
+	for _, l := range strings.Split(s, "\n") {
+		rest := strings.TrimLeft(l, " ")
+		indent := min(len(l)-len(rest), w/2)
+		for _, wl := range Split([]Span{{Text: rest}}).Wrap(w - indent) {
+			if indent > 0 && wl.Width > 0 {
+				wl.pieces = append([]piece{{text: strings.Repeat(" ", indent)}}, wl.pieces...)
+				wl.Width += indent
+			}
+			out = append(out, wl)
+		}
+	}
+	return out
+}

@@ -147,7 +147,7 @@ type gutters struct {
 type output struct {
 	lines    []string
 	widths   []int
-	err      inline.Text
+	err      string
 	hasErr   bool
 	expanded bool
 }
@@ -178,7 +178,7 @@ func New(c common.Common, b Block, opts Options) *Notebook {
 			o.widths[j] = cellWidth(l)
 		}
 		if e := strings.TrimRight(s.Error, "\n"); e != "" {
-			o.err, o.hasErr = inline.Split([]inline.Span{{Text: e}}), true
+			o.err, o.hasErr = e, true
 		}
 		m.outs[i] = o
 	}
@@ -355,7 +355,7 @@ func (m *Notebook) outputRows(i, body int, add func(viewport.Row, RowInfo)) bool
 	if !o.hasErr {
 		return n > 0
 	}
-	for j, l := range o.err.Wrap(body) {
+	for j, l := range inline.WrapIndented(o.err, body) {
 		g := m.gutters.rule
 		if j == 0 {
 			g = m.gutters.err

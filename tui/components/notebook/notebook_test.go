@@ -85,6 +85,16 @@ func dupBlock(t testing.TB) Block {
 	}}
 }
 
+// invalidBlock is testdata/invalid.js: the insert fails validation, and
+// its error carries the errInfo that `schemalab shell` printed for it,
+// nested four levels deep.
+func invalidBlock(t testing.TB) Block {
+	return Block{Code: read(t, "invalid.js"), Statements: []Statement{
+		{Span: Span{1, 1}, Output: "{ ok: 1 }"},
+		{Span: Span{2, 2}, Error: read(t, "invalid-2.txt")},
+	}}
+}
+
 // all is every row of m laid out for w cells, as a pane as tall as them
 // shows them.
 func all(m *Notebook, w int) string {
@@ -101,7 +111,7 @@ func in(st *styles.Styles) common.Common {
 func view(b Block, o Options) *Notebook { return New(in(dark), b, o) }
 
 func TestGoldens(t *testing.T) {
-	for name, b := range map[string]func(testing.TB) Block{"flat": flatStep, "append": appendStep, "cost": costStep, "long": longBlock, "error": dupBlock} {
+	for name, b := range map[string]func(testing.TB) Block{"flat": flatStep, "append": appendStep, "cost": costStep, "long": longBlock, "error": dupBlock, "errinfo": invalidBlock} {
 		t.Run(name, func(t *testing.T) {
 			comptest.Goldens(t, comptest.Widths, func(t *testing.T, w int) string {
 				return all(view(b(t), Options{}), w)
@@ -233,6 +243,45 @@ func TestErrorsWrapAtSpaces(t *testing.T) {
 	}
 	if !strings.Contains(out, "✗ MongoServerError:") {
 		t.Errorf("the error is not marked:\n%s", out)
+	}
+}
+
+// An error's errInfo keeps mongosh's indentation: where it fits, each
+// line is as `schemalab shell` printed it; where a line wraps, its
+// continuation is indented as much as the line.
+func TestErrorsKeepTheirIndentation(t *testing.T) {
+	want := strings.Split(strings.TrimRight(read(t, "invalid-2.txt"), "\n"), "\n")
+	errorLines := func(w int) []string {
+		var out []string
+		for _, l := range strings.Split(ansi.Strip(all(view(invalidBlock(t), Options{}), w)), "\n") {
+			if strings.HasPrefix(l, "✗ ") || strings.HasPrefix(l, "│ ") && len(out) > 0 {
+				out = append(out, strings.TrimRight(l[strings.Index(l, " ")+1:], " "))
+			}
+		}
+		return out
+	}
+	if got := errorLines(120); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("at 120 cells the error is\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	indent := func(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
+	got := errorLines(30)
+	comptest.FitWidth(t, strings.Join(got, "\n"), 28)
+	j := 0
+	for _, line := range want {
+		// Each line of the original starts a line, as deep as it was;
+		// the lines it wraps into are as deep, and hold the rest of its
+		// words.
+		words := strings.Join(strings.Fields(line), " ")
+		if j == len(got) || indent(got[j]) != min(indent(line), 14) {
+			t.Fatalf("%q lost its indentation at 30 cells:\n%s", line, strings.Join(got, "\n"))
+		}
+		seen := strings.TrimSpace(got[j])
+		for j++; seen != words && j < len(got) && indent(got[j]) == min(indent(line), 14) && strings.HasPrefix(words, seen+" "); j++ {
+			seen += " " + strings.TrimSpace(got[j])
+		}
+		if seen != words && !strings.HasSuffix(seen, "…") {
+			t.Fatalf("%q is laid out as %q at 30 cells:\n%s", line, seen, strings.Join(got, "\n"))
+		}
 	}
 }
 

@@ -22,9 +22,9 @@
 //   - Under NO_COLOR (styles.Styles.NoColor) emphasis is underlined, strong
 //     bold, and inline code keeps its backticks: they survive even where
 //     attributes are stripped, and cannot be mistaken for emphasis.
-//   - A table wider than the window scrolls sideways under a "more →" cue;
-//     it never wraps, unless Options.TableWrap asks for cells that wrap at
-//     spaces.
+//   - A table wider than the window wraps its cells at spaces, so that
+//     every column stays in sight; only a table whose words alone are too
+//     wide scrolls sideways under a "more →" cue.
 //   - A code block that is only shown is highlighted and wrapped by code.
 package prose
 
@@ -59,8 +59,6 @@ const DefaultMeasure = 80
 type Options struct {
 	// Measure caps the width text wraps at; 0 means DefaultMeasure.
 	Measure int
-	// TableWrap lets table cells wrap at spaces instead of scrolling.
-	TableWrap bool
 }
 
 // Document is Markdown parsed once, to be laid out at any width, a
@@ -311,7 +309,7 @@ func (d *Document) table(n *east.Table, width int) []viewport.Row {
 				data.Rows = append(data.Rows, cells)
 			}
 		}
-		t = table.New(data, table.Options{Styles: d.c.Styles, Theme: d.text, Wrap: d.opts.TableWrap, ScrollHint: d.hint})
+		t = table.New(data, table.Options{Styles: d.c.Styles, Theme: d.text, Wrap: true, ScrollHint: d.hint})
 		d.tables[n] = t
 	}
 	return t.Rows(width)

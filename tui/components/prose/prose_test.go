@@ -26,7 +26,9 @@ func in(st *styles.Styles) common.Common {
 }
 
 // TestTreeChoosingGoldens is the tree lesson's "Choosing a tree model"
-// step: its wide table, a list with strong text, links.
+// step: its wide table, which wraps at spaces to fit the width (and
+// scrolls only below the width its words need), a list with strong text,
+// links.
 func TestTreeChoosingGoldens(t *testing.T) {
 	md := comptest.Section(t, comptest.Lesson(t, "04-tree.md"), "## Choosing a tree model", "## Exercise")
 	doc := Parse(in(dark), md, Options{})
@@ -74,12 +76,6 @@ See <https://www.mongodb.com/docs/manual/data-modeling/design-patterns/group-dat
 func TestBlocksGoldens(t *testing.T) {
 	doc := Parse(in(dark), blocksMarkdown, Options{})
 	comptest.Goldens(t, comptest.Widths, func(t *testing.T, w int) string { return doc.Render(w) })
-}
-
-func TestTableWrapGoldens(t *testing.T) {
-	md := comptest.Section(t, comptest.Lesson(t, "04-tree.md"), "## Choosing a tree model", "- **Parent")
-	doc := Parse(in(dark), md, Options{TableWrap: true})
-	comptest.Goldens(t, []int{80, 120}, func(t *testing.T, w int) string { return doc.Render(w) })
 }
 
 // styleMarkdown is the outlier lesson's sentences that carry every inline

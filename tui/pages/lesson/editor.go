@@ -73,7 +73,7 @@ func newEditor(c common.Common, code string, runEdit bool) *editor {
 	t := textarea.New()
 	t.ShowLineNumbers = true
 	t.CharLimit = 0
-	t.MaxHeight = 0
+	t.MaxHeight = lineRoom(strings.Count(code, "\n") + 1)
 	t.Placeholder = c.T(msgPlaceholder, nil)
 	t.SetStyles(c.Styles.Textarea())
 	t.SetValue(code)
@@ -91,8 +91,33 @@ func (e *editor) Value() string { return e.ta.Value() }
 
 // SetValue replaces the code.
 func (e *editor) SetValue(s string) {
+	e.makeRoom(strings.Count(s, "\n") + 1)
 	e.ta.SetValue(s)
 	e.ta.MoveToBegin()
+}
+
+// lineRoom is the text area's MaxHeight for code of n lines. The text
+// area draws its line numbers as wide as MaxHeight's: with no bound (0)
+// they were one digit wide, and every line shifted right by one at line
+// 10. A bound of 99, or 999 and so on past it, keeps the gutter one
+// width while the learner types; makeRoom raises it before it is met.
+func lineRoom(n int) int {
+	m := 99
+	for m <= n {
+		m = m*10 + 9
+	}
+	return m
+}
+
+// makeRoom raises the text area's bound on lines to hold n, and lays it
+// out again when that widens the gutter.
+func (e *editor) makeRoom(n int) {
+	if m := lineRoom(n); m != e.ta.MaxHeight {
+		e.ta.MaxHeight = m
+		if e.Width > 0 {
+			e.SetSize(e.Width, e.Height)
+		}
+	}
 }
 
 // Editing reports whether the text area has the keyboard.
@@ -137,9 +162,7 @@ func (e *editor) SetSize(w, h int) {
 	for _, l := range strings.Split(e.ta.Value(), "\n") {
 		rows += max((ansi.StringWidth(l)+body-1)/body, 1)
 	}
-	if e.watching != "" {
-		rows++
-	}
+	rows += len(e.watchLines(taW))
 	e.taH = min(max(rows, 3), max(h/2-pane.ChromeH, 3))
 	e.ta.SetWidth(taW)
 	e.ta.SetHeight(e.taH)
@@ -299,6 +322,8 @@ func (e *editor) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 		e.result.Handle(msg)
 		return e, nil
 	}
+	// One more line than there is, for the newline this key may type.
+	e.makeRoom(e.ta.LineCount() + 1)
 	var cmd tea.Cmd
 	e.ta, cmd = e.ta.Update(msg)
 	return e, cmd
@@ -312,15 +337,28 @@ func (e *editor) View() string {
 		title = e.T(msgEditing, map[string]any{"Back": k.Back.Help().Key, "Run": k.CheckFromEditor.Help().Key})
 	}
 	lines := strings.Split(e.ta.View(), "\n")
-	if e.watching != "" {
-		lines = append([]string{e.Styles.Warning.Render(e.watching)}, lines...)
+	var watch []string
+	for _, l := range e.watchLines(e.Width - pane.ChromeW) {
+		watch = append(watch, e.Styles.Warning.Render(l))
 	}
+	lines = append(watch, lines...)
 	ed := pane.Frame(e.Styles, e.Width, e.taH+pane.ChromeH, title, "", lines, e.editing)
 	return ed + "\n" + e.result.View()
 }
 
 // resultTop is the editor's row where the result pane begins.
 func (e *editor) resultTop() int { return e.taH + pane.ChromeH }
+
+// watchLines is the watched file's line laid out w cells wide, over as
+// many lines as it needs: the path is shown whole, broken after a slash
+// where it is wider than the pane, never cut, so that it can be read and
+// copied.
+func (e *editor) watchLines(w int) []string {
+	if e.watching == "" {
+		return nil
+	}
+	return strings.Split(ansi.Wrap(e.watching, max(w, 10), "/"), "\n")
+}
 
 // setWatching shows line over the code: the file it is watched in; ""
 // for none.

@@ -92,7 +92,7 @@ func (p *Page) stepKey(msg tea.KeyPressMsg) tea.Cmd {
 		return p.cycleFocus()
 	case key.Matches(msg, k.Shell):
 		if p.current() != nil {
-			return p.openTool(newShell(p.Common, p.session.Database()), shellTool)
+			return p.openTool(newShell(p.Common, p.session.Database(), p.inputs), shellTool)
 		}
 	case key.Matches(msg, k.Stages):
 		return p.previewStage(0, lessons.Widths{})

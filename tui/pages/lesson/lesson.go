@@ -90,8 +90,12 @@ type Page struct {
 	pos     int // -1 the introduction, len(Steps) the completion page
 	states  map[int]*stepState
 	drafts  map[int]string
-	view    *stepView
-	editor  *editor
+	// inputs is the scratch shell's history, oldest first: the store's,
+	// and kept here too so that a shell closed and opened again has it
+	// without a store.
+	inputs []string
+	view   *stepView
+	editor *editor
 	// tool is the panel at the bottom, the scratch shell or the stage
 	// preview, as toolKind says; nil when neither is open.
 	tool     common.Component
@@ -128,6 +132,7 @@ func New(ctx context.Context, c common.Common, l *lessons.Lesson, opts Options) 
 		prog: progress{store: opts.Store, lesson: l, observe: opts.Observe}, states: map[int]*stepState{}, drafts: map[int]string{},
 		exDir: opts.ExerciseDir}
 	p.runs = &runs{session: opts.Session, seq: opts.FirstSeq}
+	p.inputs = p.prog.shellHistory()
 	pr := p.prog.get()
 	for i, st := range l.Steps {
 		if st.Exercise == nil {
@@ -410,6 +415,7 @@ func (p *Page) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 	case editorCheck:
 		return p, p.checkCode(msg.code)
 	case shellSubmit:
+		p.inputs = p.prog.addShellHistory(p.inputs, msg.src)
 		return p, p.start(p.T(msgEvaluating, nil), lessons.Request{Op: lessons.OpEval, Step: p.pos, Code: msg.src, Widths: msg.widths})
 	case stageAsked:
 		return p, p.previewStage(msg.k, msg.widths)

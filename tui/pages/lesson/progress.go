@@ -71,6 +71,26 @@ func (p progress) recordAttempt(i int, passed bool) {
 	p.notify(ActivityAttempt, i, passed)
 }
 
+// shellHistory is the scratch shell's history as the store keeps it.
+func (p progress) shellHistory() []string {
+	if p.store == nil {
+		return nil
+	}
+	return p.store.ShellHistory(p.lesson.ID)
+}
+
+// addShellHistory is h with input added, as the store keeps it (bounded
+// as mongosh bounds its history), or in memory only when there is no
+// store or it cannot be written.
+func (p progress) addShellHistory(h []string, input string) []string {
+	if p.store != nil {
+		if stored, err := p.store.AddShellHistory(p.lesson.ID, input); err == nil {
+			return stored
+		}
+	}
+	return lessons.AppendShellHistory(h, input)
+}
+
 func (p progress) saveDraft(i int, code string) {
 	if p.store != nil {
 		_ = p.store.SaveDraft(p.lesson.ID, p.id(i), code)

@@ -1,6 +1,7 @@
 package lesson
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -41,14 +42,17 @@ type shell struct {
 	footer  string
 }
 
-func newShell(c common.Common, db string) *shell {
+// newShell is a scratch shell on db whose history starts with history,
+// oldest first.
+func newShell(c common.Common, db string, history []string) *shell {
 	t := textarea.New()
 	t.ShowLineNumbers = false
 	t.Prompt = ""
 	t.CharLimit = 0
 	t.Placeholder = c.T(msgShellPlaceholder, map[string]any{"DB": db})
 	t.SetStyles(c.Styles.Textarea())
-	s := &shell{Common: c, db: db, in: t, log: pane.New(c, c.T(msgShellTitle, map[string]any{"DB": db}))}
+	s := &shell{Common: c, db: db, in: t, log: pane.New(c, c.T(msgShellTitle, map[string]any{"DB": db})),
+		history: slices.Clone(history), histAt: len(history)}
 	return s
 }
 
@@ -141,7 +145,7 @@ func (s *shell) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 				s.in.InsertString("\n")
 				return s, nil
 			}
-			s.history = append(s.history, src)
+			s.history = lessons.AppendShellHistory(s.history, src)
 			s.histAt = len(s.history)
 			s.in.Reset()
 			w := s.widths()

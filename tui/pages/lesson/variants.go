@@ -97,10 +97,8 @@ func errorRows(c common.Common, err error, w int) []viewport.Row {
 func wrapRows(st lipgloss.Style, s string, w int) []viewport.Row {
 	th := &inline.Theme{Base: st}
 	var rows []viewport.Row
-	for _, para := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
-		for _, l := range inline.Split([]inline.Span{{Text: para}}).Wrap(w) {
-			rows = append(rows, viewport.Row{Text: th.Render(l)})
-		}
+	for _, l := range inline.WrapIndented(strings.TrimRight(s, "\n"), w) {
+		rows = append(rows, viewport.Row{Text: th.Render(l)})
 	}
 	return rows
 }

@@ -1,0 +1,218 @@
+package compat_test
+
+import (
+	"testing"
+
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
+)
+
+// The administration commands' sweep: collections, databases, indexes,
+// statistics, explain and the server's own commands. Each case cites the
+// command's source file in src/mongo/db/commands (or the catalog code it
+// calls) and the manual's page for the command.
+
+const (
+	createRef      = "src/mongo/db/commands/create_command.cpp, src/mongo/db/catalog/create_collection.cpp; manual: reference/command/create"
+	timeseriesRef  = "src/mongo/db/timeseries/timeseries_options.cpp, src/mongo/db/timeseries/timeseries.idl; manual: core/timeseries/timeseries-procedures"
+	dropRef        = "src/mongo/db/commands/drop_collection.cpp, drop_database.cpp; manual: reference/command/drop, command/dropDatabase"
+	renameRef2     = "src/mongo/db/commands/rename_collection_cmd.cpp, src/mongo/db/catalog/rename_collection.cpp; manual: reference/command/renameCollection"
+	listCollRef    = "src/mongo/db/commands/list_collections.cpp; manual: reference/command/listCollections"
+	listDBRef      = "src/mongo/db/commands/list_databases.cpp; manual: reference/command/listDatabases"
+	createIdxRef   = "src/mongo/db/commands/create_indexes_cmd.cpp, src/mongo/db/catalog/index_key_validate.cpp; manual: reference/command/createIndexes, core/index-ttl, core/index-partial, core/index-sparse, core/index-hidden"
+	listIdxRef     = "src/mongo/db/commands/list_indexes.cpp; manual: reference/command/listIndexes"
+	dropIdxRef     = "src/mongo/db/commands/drop_indexes.cpp; manual: reference/command/dropIndexes"
+	collModRef     = "src/mongo/db/catalog/coll_mod.cpp, src/mongo/db/coll_mod.idl; manual: reference/command/collMod"
+	statsRef       = "src/mongo/db/stats/storage_stats.cpp, src/mongo/db/commands/dbcommands.cpp (CmdDbStats, CmdDatasize); manual: reference/command/collStats, command/dbStats, command/dataSize"
+	explainCmdRef  = "src/mongo/db/commands/explain_cmd.cpp, src/mongo/db/query/explain_options.cpp; manual: reference/command/explain"
+	serverCmdRef   = "src/mongo/db/commands/generic.cpp, buildinfo_common.cpp, parameters.cpp, server_status.cpp; manual: reference/command/ping, command/buildInfo, command/getParameter, command/getLog, command/hostInfo, command/serverStatus, command/getCmdLineOpts"
+	validateCmdRef = "src/mongo/db/commands/validate.cpp; manual: reference/command/validate"
+)
+
+func TestCollectionAndDatabaseCommands(t *testing.T) {
+	docs := `[{"_id":1,"a":1},{"_id":2,"a":2}]`
+	runCmdCases(t, []cmdCase{
+		// create
+		{name: "create with a validator", ref: createRef, cmd: `{"create":"v","validator":{"a":{"$gt":0}},"validationAction":"error"}`, want: `{}`,
+			thenFind: `{"listCollections":1,"filter":{"name":"v"}}`, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.$cmd.listCollections","firstBatch":[{"name":"v","type":"collection","options":{"validator":{"a":{"$gt":0}},"validationAction":"error"},"info":"*","idIndex":{"v":2,"key":{"_id":1},"name":"_id_"}}]}}`},
+		{name: "create again with the same options", ref: createRef, setup: []string{`{"create":"v"}`}, cmd: `{"create":"v"}`, want: `{}`},
+		{name: "create a time-series collection", ref: timeseriesRef, cmd: `{"create":"w","timeseries":{"timeField":"t","metaField":"m","granularity":"minutes"},"expireAfterSeconds":60}`, want: `{}`,
+			thenFind: `{"listCollections":1,"filter":{"name":"w"}}`, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.$cmd.listCollections","firstBatch":[{"name":"w","type":"timeseries","options":{"timeseries":{"timeField":"t","metaField":"m","granularity":"minutes","bucketMaxSpanSeconds":86400},"expireAfterSeconds":{"$numberLong":"60"}},"info":"*"}]}}`},
+		{name: "create again with other options", ref: createRef, setup: []string{`{"create":"v"}`}, cmd: `{"create":"v","validator":{"a":1}}`, code: mongoerr.NamespaceExists},
+		{name: "create an unknown option", ref: createRef, cmd: `{"create":"v","foo":1}`, code: mongoerr.IDLUnknownField, msg: "BSON field 'create.foo' is an unknown field."},
+		{name: "create a name with $", ref: createRef, cmd: `{"create":"a$b"}`, code: mongoerr.InvalidNamespace, msg: "Invalid collection name: a$b"},
+		{name: "create a system collection", ref: createRef, cmd: `{"create":"system.foo"}`, code: mongoerr.InvalidNamespace, msg: "Invalid system namespace: {{db}}.system.foo"},
+		{name: "create a bad validationLevel", ref: createRef, cmd: `{"create":"v","validationLevel":"foo"}`, code: mongoerr.BadValue, msg: "Enumeration value 'foo' for field 'create.validationLevel' is not a valid value."},
+		{name: "create expireAfterSeconds without time series", ref: createRef, cmd: `{"create":"v","expireAfterSeconds":10}`, code: mongoerr.InvalidOptions,
+			msg: "'expireAfterSeconds' is only supported on time-series collections or when the 'clusteredIndex' option is specified"},
+		{name: "create a validator with an unknown operator", ref: createRef, cmd: `{"create":"v","validator":{"$foo":1}}`, code: mongoerr.BadValue,
+			msg: "Parsing of collection validator failed :: caused by :: unknown top level operator: $foo. If you have a field name that starts with a '$' symbol, consider using $getField or $setField."},
+		{name: "create time series without timeField", ref: timeseriesRef, cmd: `{"create":"w","timeseries":{}}`, code: mongoerr.IDLFailedToParse, msg: "BSON field 'create.timeseries.timeField' is missing but a required field"},
+		{name: "create time series with a bad granularity", ref: timeseriesRef, cmd: `{"create":"w","timeseries":{"timeField":"t","granularity":"days"}}`, code: mongoerr.BadValue,
+			msg: "Enumeration value 'days' for field 'create.timeseries.granularity' is not a valid value."},
+		{name: "create time series with metaField = timeField", ref: timeseriesRef, cmd: `{"create":"w","timeseries":{"timeField":"t","metaField":"t"}}`, code: mongoerr.InvalidOptions,
+			msg: "'metaField' cannot be the same as 'timeField'"},
+		{name: "create time series with one bucketing parameter", ref: timeseriesRef, cmd: `{"create":"w","timeseries":{"timeField":"t","bucketMaxSpanSeconds":100}}`, code: mongoerr.InvalidOptions,
+			msg: "Timeseries 'bucketMaxSpanSeconds' and 'bucketRoundingSeconds' need to be set alongside each other"},
+		{name: "create time series with unequal bucketing parameters", ref: timeseriesRef, cmd: `{"create":"w","timeseries":{"timeField":"t","bucketMaxSpanSeconds":100,"bucketRoundingSeconds":50}}`,
+			code: mongoerr.InvalidOptions, msg: "Timeseries 'bucketRoundingSeconds' needs to be equal to 'bucketMaxSpanSeconds'"},
+		{name: "create time series with a granularity and another span", ref: timeseriesRef, cmd: `{"create":"w","timeseries":{"timeField":"t","granularity":"seconds","bucketMaxSpanSeconds":100,"bucketRoundingSeconds":100}}`,
+			code: mongoerr.InvalidOptions, msg: "Timeseries 'bucketMaxSpanSeconds' is not configurable to a value other than the default of 3600 for the provided granularity"},
+		{name: "create time series with a validator", ref: timeseriesRef, cmd: `{"create":"w","timeseries":{"timeField":"t"},"validator":{"a":1}}`,
+			code: mongoerr.InvalidOptions, msg: "{{db}}.w: 'timeseries' is not allowed with 'validator'"},
+		{name: "create time series with a negative expireAfterSeconds", ref: timeseriesRef + "; src/mongo/db/catalog/index_key_validate.cpp (validateExpireAfterSeconds)",
+			cmd: `{"create":"w","timeseries":{"timeField":"t"},"expireAfterSeconds":-1}`, code: mongoerr.InvalidOptions, msg: "TTL index 'expireAfterSeconds' option cannot be less than 0"},
+
+		// drop, dropDatabase
+		{name: "drop reports the indexes it had", ref: dropRef, docs: docs, setup: []string{`{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`},
+			cmd: `{"drop":"c"}`, want: `{"nIndexesWas":2,"ns":"{{db}}.c"}`},
+		{name: "drop of a collection that does not exist", ref: dropRef, cmd: `{"drop":"nothere"}`, want: `{}`},
+		{name: "drop with a name that is no string", ref: dropRef, cmd: `{"drop":1}`, code: mongoerr.InvalidNamespace, msg: "collection name has invalid type int"},
+		{name: "dropDatabase", ref: dropRef, docs: docs, cmd: `{"dropDatabase":1}`, want: `{"dropped":"{{db}}"}`,
+			thenFind: `{"find":"c"}`, thenWant: `[]`},
+		{name: "dropDatabase with another value", ref: dropRef, cmd: `{"dropDatabase":2}`, code: mongoerr.IllegalOperation, msg: "have to pass 1 as db parameter"},
+		{name: "dropDatabase of admin", ref: dropRef, admin: true, cmd: `{"dropDatabase":1}`, code: mongoerr.IllegalOperation, msg: "Dropping the 'admin' database is prohibited."},
+
+		// renameCollection
+		{name: "renameCollection within the database", ref: renameRef2, admin: true, docs: docs, cmd: `{"renameCollection":"{{db}}.c","to":"{{db}}.d"}`, want: `{}`,
+			thenFind: `{"find":"d","projection":{"_id":1}}`, thenWant: `[{"_id":1},{"_id":2}]`},
+		{name: "renameCollection with dropTarget", ref: renameRef2, admin: true, docs: docs, setup: []string{`{"insert":"d","documents":[{"_id":9}]}`},
+			cmd: `{"renameCollection":"{{db}}.c","to":"{{db}}.d","dropTarget":true}`, want: `{}`,
+			thenFind: `{"find":"d","projection":{"_id":1}}`, thenWant: `[{"_id":1},{"_id":2}]`},
+		{name: "renameCollection outside admin", ref: renameRef2, docs: docs, cmd: `{"renameCollection":"{{db}}.c","to":"{{db}}.d"}`, code: mongoerr.Unauthorized, msg: "renameCollection may only be run against the admin database."},
+		{name: "renameCollection of a missing source", ref: renameRef2, admin: true, cmd: `{"renameCollection":"{{db}}.nothere","to":"{{db}}.d"}`, code: mongoerr.NamespaceNotFound, msg: "Source collection {{db}}.nothere does not exist"},
+		{name: "renameCollection onto an existing target", ref: renameRef2, admin: true, docs: docs, setup: []string{`{"insert":"d","documents":[{"_id":9}]}`},
+			cmd: `{"renameCollection":"{{db}}.c","to":"{{db}}.d"}`, code: mongoerr.NamespaceExists, msg: "target namespace exists"},
+		{name: "renameCollection to itself", ref: renameRef2, admin: true, docs: docs, cmd: `{"renameCollection":"{{db}}.c","to":"{{db}}.c"}`, code: mongoerr.IllegalOperation, msg: "Can't rename a collection to itself"},
+		{name: "renameCollection without to", ref: renameRef2, admin: true, cmd: `{"renameCollection":"{{db}}.c"}`, code: mongoerr.IDLFailedToParse, msg: "BSON field 'renameCollection.to' is missing but a required field"},
+
+		// listCollections, listDatabases
+		{name: "listCollections nameOnly", ref: listCollRef, docs: docs, cmd: `{"listCollections":1,"nameOnly":true}`,
+			want: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.$cmd.listCollections","firstBatch":[{"name":"c","type":"collection"}]}}`},
+		{name: "listCollections with a filter on type", ref: listCollRef, docs: docs, setup: []string{`{"create":"w","timeseries":{"timeField":"t"}}`},
+			cmd:  `{"listCollections":1,"filter":{"type":"timeseries"},"nameOnly":true}`,
+			want: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.$cmd.listCollections","firstBatch":[{"name":"w","type":"timeseries"}]}}`},
+		{name: "listCollections a filter that is a number", ref: listCollRef, cmd: `{"listCollections":1,"filter":1}`, code: mongoerr.TypeMismatch, msg: "BSON field 'listCollections.filter' is the wrong type 'int', expected type 'object'"},
+		{name: "listCollections an unknown field", ref: listCollRef, cmd: `{"listCollections":1,"foo":1}`, code: mongoerr.IDLUnknownField, msg: "BSON field 'listCollections.foo' is an unknown field."},
+		{name: "listDatabases filtered by name", ref: listDBRef, admin: true, docs: docs, cmd: `{"listDatabases":1,"filter":{"name":"{{db}}"},"nameOnly":true}`,
+			want: `{"databases":[{"name":"{{db}}"}]}`},
+		{name: "listDatabases outside admin", ref: listDBRef, cmd: `{"listDatabases":1}`, code: mongoerr.Unauthorized, msg: "listDatabases may only be run against the admin database."},
+	})
+}
+
+func TestIndexCommands(t *testing.T) {
+	docs := `[{"_id":1,"a":1,"t":{"$date":"2020-01-01T00:00:00Z"}},{"_id":2,"a":2}]`
+	runCmdCases(t, []cmdCase{
+		// createIndexes
+		{name: "createIndexes TTL, partial, sparse, unique and hidden", ref: createIdxRef, docs: docs,
+			cmd: `{"createIndexes":"c","indexes":[{"key":{"t":1},"name":"t_1","expireAfterSeconds":3600},{"key":{"a":1},"name":"a_1","partialFilterExpression":{"a":{"$gt":1}}},
+				{"key":{"s":1},"name":"s_1","sparse":true},{"key":{"a":1,"u":1},"name":"a_u","unique":true},{"key":{"h":1},"name":"h_1","hidden":true}]}`,
+			want:     `{"numIndexesBefore":1,"numIndexesAfter":6}`,
+			thenFind: `{"listIndexes":"c"}`, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.c","firstBatch":[{"v":2,"key":{"_id":1},"name":"_id_"},
+				{"v":2,"key":{"t":1},"name":"t_1","expireAfterSeconds":3600},{"v":2,"key":{"a":1},"name":"a_1","partialFilterExpression":{"a":{"$gt":1}}},
+				{"v":2,"key":{"s":1},"name":"s_1","sparse":true},{"v":2,"key":{"a":1,"u":1},"name":"a_u","unique":true},{"v":2,"key":{"h":1},"name":"h_1","hidden":true}]}}`},
+		{name: "createIndexes of an index that exists", ref: createIdxRef, setup: []string{`{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`},
+			cmd: `{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`, want: `{"numIndexesBefore":2,"numIndexesAfter":2,"note":"all indexes already exist"}`},
+		{name: "createIndexes makes the collection", ref: createIdxRef, cmd: `{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`,
+			want: `{"numIndexesBefore":1,"numIndexesAfter":2,"createdCollectionAutomatically":true}`},
+		{name: "createIndexes a negative TTL", ref: createIdxRef, cmd: `{"createIndexes":"c","indexes":[{"key":{"t":1},"name":"t_1","expireAfterSeconds":-1}]}`,
+			code: mongoerr.CannotCreateIndex, msg: `. Index spec: { key: { t: 1 }, name: "t_1", expireAfterSeconds: -1 } :: caused by :: TTL index 'expireAfterSeconds' option cannot be less than 0`},
+		{name: "createIndexes a TTL that is a string", ref: createIdxRef, cmd: `{"createIndexes":"c","indexes":[{"key":{"t":1},"name":"t_1","expireAfterSeconds":"1"}]}`,
+			code: mongoerr.CannotCreateIndex, msg: `. Index spec: { key: { t: 1 }, name: "t_1", expireAfterSeconds: "1" } :: caused by :: TTL index 'expireAfterSeconds' option must be numeric, but received a type of 'string'`},
+		{name: "createIndexes a compound TTL", ref: createIdxRef, cmd: `{"createIndexes":"c","indexes":[{"key":{"t":1,"a":1},"name":"t_a","expireAfterSeconds":10}]}`,
+			code: mongoerr.CannotCreateIndex, msg: `TTL indexes are single-field indexes, compound indexes do not support TTL. Index spec: { key: { t: 1, a: 1 }, name: "t_a", expireAfterSeconds: 10 }`},
+		{name: "createIndexes sparse and partial together", ref: createIdxRef, cmd: `{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1","sparse":true,"partialFilterExpression":{"a":1}}]}`,
+			code: mongoerr.CannotCreateIndex},
+		{name: "createIndexes a unique index over duplicates", ref: createIdxRef, docs: `[{"_id":1,"a":1},{"_id":2,"a":1}]`, cmd: `{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1","unique":true}]}`,
+			code: mongoerr.DuplicateKey},
+		{name: "createIndexes an unknown option", ref: createIdxRef, cmd: `{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1","foo":1}]}`, code: mongoerr.InvalidIndexSpecificationOption},
+		{name: "createIndexes without a name", ref: createIdxRef, cmd: `{"createIndexes":"c","indexes":[{"key":{"a":1}}]}`, code: mongoerr.FailedToParse},
+		{name: "createIndexes a key of 0", ref: createIdxRef, cmd: `{"createIndexes":"c","indexes":[{"key":{"a":0},"name":"a_0"}]}`, code: mongoerr.CannotCreateIndex},
+		{name: "createIndexes an index named *", ref: createIdxRef, cmd: `{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"*"}]}`, code: mongoerr.BadValue, msg: "The index name '*' is not valid."},
+		{name: "createIndexes of no index", ref: createIdxRef, cmd: `{"createIndexes":"c","indexes":[]}`, code: mongoerr.BadValue, msg: "Must specify at least one index to create"},
+		{name: "createIndexes a name taken by another key", ref: createIdxRef, setup: []string{`{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"x"}]}`},
+			cmd: `{"createIndexes":"c","indexes":[{"key":{"b":1},"name":"x"}]}`, code: mongoerr.IndexKeySpecsConflict},
+		{name: "createIndexes a key indexed under another name", ref: createIdxRef, setup: []string{`{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"x"}]}`},
+			cmd: `{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"y"}]}`, code: mongoerr.IndexOptionsConflict, msg: "Index already exists with a different name: x"},
+
+		// listIndexes, dropIndexes
+		{name: "listIndexes of a collection that does not exist", ref: listIdxRef, cmd: `{"listIndexes":"nothere"}`, code: mongoerr.NamespaceNotFound, msg: "ns does not exist: {{db}}.nothere"},
+		{name: "listIndexes batchSize", ref: listIdxRef, docs: docs, setup: []string{`{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`},
+			cmd: `{"listIndexes":"c","cursor":{"batchSize":1}}`, want: `{"cursor":{"id":"*","ns":"{{db}}.c","firstBatch":[{"v":2,"key":{"_id":1},"name":"_id_"}]}}`},
+		{name: "dropIndexes by name", ref: dropIdxRef, docs: docs, setup: []string{`{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`},
+			cmd: `{"dropIndexes":"c","index":"a_1"}`, want: `{"nIndexesWas":2}`},
+		{name: "dropIndexes by key pattern", ref: dropIdxRef, docs: docs, setup: []string{`{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`},
+			cmd: `{"dropIndexes":"c","index":{"a":1}}`, want: `{"nIndexesWas":2}`},
+		{name: "dropIndexes *", ref: dropIdxRef, docs: docs, setup: []string{`{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`},
+			cmd: `{"dropIndexes":"c","index":"*"}`, want: `{"nIndexesWas":2,"msg":"non-_id indexes dropped for collection"}`},
+		{name: "dropIndexes of _id_", ref: dropIdxRef, docs: docs, cmd: `{"dropIndexes":"c","index":"_id_"}`, code: mongoerr.InvalidOptions, msg: "cannot drop _id index"},
+		{name: "dropIndexes of an index that does not exist", ref: dropIdxRef, docs: docs, cmd: `{"dropIndexes":"c","index":"nope"}`, code: mongoerr.IndexNotFound, msg: "index not found with name [nope]"},
+
+		// collMod
+		{name: "collMod changes a TTL", ref: collModRef, docs: docs, setup: []string{`{"createIndexes":"c","indexes":[{"key":{"t":1},"name":"t_1","expireAfterSeconds":3}]}`},
+			cmd: `{"collMod":"c","index":{"keyPattern":{"t":1},"expireAfterSeconds":1000}}`, want: `{"expireAfterSeconds_old":3,"expireAfterSeconds_new":1000}`,
+			thenFind: `{"listIndexes":"c"}`, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.c","firstBatch":[{"v":2,"key":{"_id":1},"name":"_id_"},{"v":2,"key":{"t":1},"name":"t_1","expireAfterSeconds":1000}]}}`},
+		{name: "collMod hides an index", ref: collModRef, docs: docs, setup: []string{`{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`},
+			cmd: `{"collMod":"c","index":{"name":"a_1","hidden":true}}`, want: `{"hidden_old":false,"hidden_new":true}`,
+			thenFind: `{"listIndexes":"c"}`, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.c","firstBatch":[{"v":2,"key":{"_id":1},"name":"_id_"},{"v":2,"key":{"a":1},"name":"a_1","hidden":true}]}}`},
+		{name: "collMod changes the validator", ref: collModRef, docs: docs, cmd: `{"collMod":"c","validator":{"a":{"$type":"int"}},"validationLevel":"moderate"}`, want: `{}`,
+			thenFind: `{"listCollections":1,"filter":{"name":"c"}}`, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.$cmd.listCollections","firstBatch":[{"name":"c","type":"collection","options":{"validator":{"a":{"$type":"int"}},"validationLevel":"moderate"},"info":"*","idIndex":"*"}]}}`},
+		{name: "collMod of an index that does not exist", ref: collModRef, docs: docs, cmd: `{"collMod":"c","index":{"name":"nope","hidden":true}}`,
+			code: mongoerr.IndexNotFound, msg: "cannot find index nope for ns {{db}}.c"},
+		{name: "collMod hides _id_", ref: collModRef + "; jstests/core/index/hidden_index.js", docs: docs, cmd: `{"collMod":"c","index":{"name":"_id_","hidden":true}}`,
+			code: mongoerr.BadValue, msg: "can't hide _id index"},
+		{name: "collMod of a collection that does not exist", ref: collModRef, cmd: `{"collMod":"nothere","validator":{}}`, code: mongoerr.NamespaceNotFound, msg: "ns does not exist"},
+		{name: "collMod an unknown option", ref: collModRef, docs: docs, cmd: `{"collMod":"c","foo":1}`, code: mongoerr.IDLUnknownField, msg: "BSON field 'collMod.foo' is an unknown field."},
+	})
+}
+
+func TestStatsExplainAndServerCommands(t *testing.T) {
+	docs := `[{"_id":1,"a":1},{"_id":2,"a":2}]`
+	runCmdCases(t, []cmdCase{
+		// collStats, dbStats, dataSize
+		{name: "collStats counts documents and real BSON bytes", ref: statsRef, docs: docs, cmd: `{"collStats":"c"}`,
+			want: `{"ns":"{{db}}.c","size":42,"count":2,"avgObjSize":21,"nindexes":1}`},
+		{name: "collStats a scale of 0", ref: statsRef, docs: docs, cmd: `{"collStats":"c","scale":0}`, code: 51024, msg: "BSON field 'scale' value must be >= 1, actual value '0'"},
+		{name: "dbStats counts collections and objects", ref: statsRef, docs: docs, cmd: `{"dbStats":1}`,
+			want: `{"db":"{{db}}","collections":1,"views":0,"objects":2,"avgObjSize":21.0,"dataSize":42.0}`},
+		{name: "dbStats a negative scale", ref: statsRef, cmd: `{"dbStats":1,"scale":-1}`, code: 51024, msg: "BSON field 'scale' value must be >= 1, actual value '-1'"},
+		{name: "dataSize of a collection", ref: statsRef, docs: docs, cmd: `{"dataSize":"{{db}}.c"}`, want: `{"estimate":false,"size":42,"numObjects":2,"millis":"*"}`},
+		{name: "dataSize of a key range", ref: statsRef, docs: docs, setup: []string{`{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`},
+			cmd: `{"dataSize":"{{db}}.c","keyPattern":{"a":1},"min":{"a":2},"max":{"a":3}}`, want: `{"estimate":false,"size":21,"numObjects":1}`},
+		{name: "dataSize of a collection that does not exist", ref: statsRef, cmd: `{"dataSize":"{{db}}.nothere"}`, want: `{"size":0,"numObjects":0,"millis":"*"}`},
+		{name: "dataSize with min only", ref: statsRef, docs: docs, cmd: `{"dataSize":"{{db}}.c","min":{"a":1}}`, codeless: true, msg: "only one of min or max specified"},
+		{name: "dataSize of a range no index covers", ref: statsRef, docs: docs, cmd: `{"dataSize":"{{db}}.c","keyPattern":{"a":1},"min":{"a":1},"max":{"a":2}}`,
+			codeless: true, msg: "couldn't find valid index containing key pattern"},
+
+		// explain
+		{name: "explain a find at queryPlanner", ref: explainCmdRef, docs: docs, cmd: `{"explain":{"find":"c","filter":{"a":1}},"verbosity":"queryPlanner"}`,
+			want: `{"explainVersion":"1","queryPlanner":"*","command":{"find":"c","filter":{"a":1},"$db":"{{db}}"}}`},
+		{name: "explain of an unknown command", ref: explainCmdRef, cmd: `{"explain":{"foo":"c"}}`, code: mongoerr.CommandNotFound, msg: "Explain failed due to unknown command: foo"},
+		{name: "explain with a bad verbosity", ref: explainCmdRef, cmd: `{"explain":{"count":"c"},"verbosity":"x"}`, code: mongoerr.BadValue, msg: "Enumeration value 'x' for field 'explain.verbosity' is not a valid value."},
+		{name: "explain of a number", ref: explainCmdRef, cmd: `{"explain":1}`, code: mongoerr.TypeMismatch, msg: "BSON field 'explain.explain' is the wrong type 'int', expected type 'object'"},
+
+		// validate
+		{name: "validate a healthy collection", ref: validateCmdRef, docs: docs, cmd: `{"validate":"c"}`, want: `{"ns":"{{db}}.c","nInvalidDocuments":0,"nrecords":2,"nIndexes":1,"valid":true}`},
+		{name: "validate full and background", ref: validateCmdRef, docs: docs, cmd: `{"validate":"c","full":true,"background":true}`, code: mongoerr.InvalidOptions,
+			msg: "Running the validate command with both { background: true } and { full: true } is not supported."},
+
+		// the server's own commands
+		{name: "ping", ref: serverCmdRef, cmd: `{"ping":1}`, want: `{}`},
+		{name: "buildInfo names 8.0", ref: serverCmdRef, cmd: `{"buildInfo":1}`, want: `{"version":"*","versionArray":[8,0,"*","*"],"maxBsonObjectSize":16777216}`},
+		{name: "hostInfo", ref: serverCmdRef, cmd: `{"hostInfo":1}`, want: `{"system":"*","os":"*","extra":"*"}`},
+		{name: "serverStatus", ref: serverCmdRef, cmd: `{"serverStatus":1}`, want: `{"host":"*","version":"*","process":"mongod"}`},
+		{name: "getParameter of the feature compatibility version", ref: serverCmdRef, admin: true, cmd: `{"getParameter":1,"featureCompatibilityVersion":1}`,
+			want: `{"featureCompatibilityVersion":{"version":"8.0"}}`},
+		{name: "getParameter outside admin", ref: serverCmdRef, cmd: `{"getParameter":1,"featureCompatibilityVersion":1}`, code: mongoerr.Unauthorized, msg: "getParameter may only be run against the admin database."},
+		{name: "getParameter of nothing known", ref: serverCmdRef, admin: true, cmd: `{"getParameter":1,"nope":1}`, code: mongoerr.InvalidOptions, msg: "no option found to get"},
+		{name: "getCmdLineOpts", ref: serverCmdRef, admin: true, cmd: `{"getCmdLineOpts":1}`, want: `{"argv":"*","parsed":"*"}`},
+		{name: "getCmdLineOpts outside admin", ref: serverCmdRef, cmd: `{"getCmdLineOpts":1}`, code: mongoerr.Unauthorized, msg: "getCmdLineOpts may only be run against the admin database."},
+		{name: "getLog *", ref: serverCmdRef, admin: true, cmd: `{"getLog":"*"}`, want: `{"names":["global","startupWarnings"]}`},
+		{name: "getLog of a number", ref: serverCmdRef, admin: true, cmd: `{"getLog":1}`, code: mongoerr.TypeMismatch, msg: "Argument to getLog must be of type String; found 1 of type int"},
+		// These commands validate nothing: what would be an error elsewhere
+		// (any value, unknown fields, any database) is answered.
+		{name: "ping refuses nothing", ref: serverCmdRef, cov: cover{family: commandFam, op: "ping", col: errorCol}, cmd: `{"ping":"anything","x":1}`, want: `{}`},
+		{name: "hostInfo refuses nothing", ref: serverCmdRef, cov: cover{family: commandFam, op: "hostInfo", col: errorCol}, cmd: `{"hostInfo":"x","y":1}`, want: `{"system":"*"}`},
+		{name: "serverStatus refuses nothing", ref: serverCmdRef, cov: cover{family: commandFam, op: "serverStatus", col: errorCol}, cmd: `{"serverStatus":1,"nosuchsection":0}`, want: `{"host":"*"}`},
+		{name: "buildInfo refuses nothing", ref: serverCmdRef, cov: cover{family: commandFam, op: "buildInfo", col: errorCol}, cmd: `{"buildInfo":"x","y":1}`, want: `{"version":"*"}`},
+	})
+}

@@ -81,6 +81,9 @@ type grader struct {
 	// leave on the lesson's deterministic data, which a reset rebuilds
 	// the same (and which a server without snapshots resets often).
 	goals map[int]*goal
+	// solved records, with goals, whether each exercise's reference
+	// solution passes its check.
+	solved map[int]bool
 }
 
 // predicateInput is what a check sees of the code before it.

@@ -20,6 +20,7 @@ var (
 	msgSolutionFails  = &locale.Message{ID: "exercise.solutionFails", Other: "the reference solution does not pass the check: {{.Message}}"}
 	msgSolutionFlaky  = &locale.Message{ID: "exercise.solutionFlaky", Other: "the reference solution is not deterministic: it passed its check once, then failed it from the same state: {{.Message}}"}
 	msgStarterError   = &locale.Message{ID: "exercise.starterError", Other: "exercise starter: {{.Err}}"}
+	msgDataShape      = &locale.Message{ID: "exercise.dataShape", Other: "The check could not read the data your code left: it is not in the shape this exercise expects ({{.Err}}). Compare it with the task, or start the exercise over."}
 	msgStarterPasses  = &locale.Message{ID: "exercise.starterPasses", Other: "the exercise passes with its starter code untouched: the check must fail until the learner solves it"}
 )
 
@@ -36,6 +37,9 @@ type attemptOutcome struct {
 	out      shell.Result
 	err      error
 	commands []Command
+	// threw is the error the check itself threw, "" when it gave a
+	// verdict.
+	threw string
 }
 
 // exercise returns the exercise of step i, or an error.
@@ -59,11 +63,11 @@ func (g *grader) tryExercise(ctx context.Context, i int, code string, res *Resul
 		return err
 	}
 	if _, ok := g.goals[i]; !ok {
-		goal, err := g.computeGoal(ctx, i)
+		goal, solved, err := g.computeGoal(ctx, i)
 		if err != nil {
 			return err
 		}
-		g.goals[i] = goal
+		g.goals[i], g.solved[i] = goal, solved
 	}
 	out, err := g.attempt(ctx, i, ex, code)
 	if err != nil {
@@ -71,8 +75,16 @@ func (g *grader) tryExercise(ctx context.Context, i int, code string, res *Resul
 	}
 	res.Statements = statements(code, &out.out, out.err)
 	res.Passed, res.Message, res.Commands = out.passed, out.message, out.commands
+	if out.threw != "" && out.err == nil && g.solved[i] {
+		// The reference solution passes this check, so a check that
+		// throws on an attempt met data the attempt reshaped: say that,
+		// never where in the lesson file the check stopped. A check
+		// that fails its own solution is the author's bug, and keeps
+		// its file and line, as run --check gives them.
+		res.Message = g.st.say(msgDataShape, map[string]any{"Err": firstLine(out.threw)})
+	}
 	if goal := g.goals[i]; goal != nil {
-		res.Goal = g.compareGoal(ctx, goal, out.commands)
+		res.Goal = g.compareGoal(ctx, goal, out.commands, out.passed)
 	}
 	return nil
 }
@@ -127,7 +139,7 @@ func (g *grader) attempt(ctx context.Context, i int, ex *Exercise, code string) 
 		st.settle(ctx, base)
 		return nil, ctx.Err()
 	}
-	out.passed, out.message = v.Pass, v.Message
+	out.passed, out.message, out.threw = v.Pass, v.Message, v.Threw
 	if out.err != nil && !v.errorSeen {
 		out.passed = false
 		out.message = st.say(msgYourCodeFailed, map[string]any{"Err": firstLine(errText(out.err))})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -26,6 +27,15 @@ type goal struct {
 	collections []string
 	docs        map[string][]bson.D // nil for a collection over goalDocLimit
 	counts      map[string]int64
+	// snapshot is the saved state the solution left, from which a large
+	// collection is read when an attempt fails; "" on a server without
+	// snapshots, where digests holds the large collections' digests,
+	// read at once.
+	snapshot string
+	digests  map[string]*digest
+	// checked are the names the check's source uses: the fields whose
+	// values a digest counts.
+	checked map[string]bool
 }
 
 // GoalComparison sets the data an attempt left beside the goal's, for
@@ -53,8 +63,14 @@ type CollectionComparison struct {
 	// More counts those left out.
 	Differences []Difference
 	More        int
-	// TooLarge is set when the collection holds more documents than are
-	// compared one by one; only the counts are then compared.
+	// Digest lists, for a collection too large to list, the figures
+	// (documents per field and value, sums, minimums, maximums) where
+	// yours differs from the goal; its Differences are then the first
+	// documents that differ, in _id order.
+	Digest []DigestLine
+	// TooLarge is set when a large collection could not be compared by
+	// digest (after a pass, or when the goal's state is gone); only the
+	// counts are then compared.
 	TooLarge bool
 	// OnlyYours marks a collection the attempt wrote and the goal leaves
 	// alone.
@@ -63,7 +79,7 @@ type CollectionComparison struct {
 
 // Match reports whether the collection matches the goal.
 func (c *CollectionComparison) Match() bool {
-	return len(c.Differences) == 0 && c.Goal == c.Yours && !c.OnlyYours
+	return len(c.Differences) == 0 && len(c.Digest) == 0 && c.Goal == c.Yours && !c.OnlyYours
 }
 
 // Difference is one document or field that differs from the goal.
@@ -106,17 +122,18 @@ func (d Difference) Text(l *locale.Localizer) string {
 // computeGoal runs the reference solution and the check on the state
 // attempts start from and keeps what they leave in the collections they
 // write. nil means the solution changes no data (its result is an answer,
-// which the goal must not give away).
-func (g *grader) computeGoal(ctx context.Context, i int) (*goal, error) {
+// which the goal must not give away), or fails its check. solved reports
+// whether the solution passes.
+func (g *grader) computeGoal(ctx context.Context, i int) (want *goal, solved bool, err error) {
 	ex, err := g.exercise(i)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	out, err := g.attempt(ctx, i, ex, ex.Solution)
 	if err != nil || !out.passed {
 		// A solution that fails its check is the author's bug, which
 		// `run --check` reports; the learner just gets no goal.
-		return nil, err
+		return nil, false, err
 	}
 	var colls []string
 	for _, c := range g.st.rec.since(0) { // the solution's commands and the check's
@@ -125,17 +142,34 @@ func (g *grader) computeGoal(ctx context.Context, i int) (*goal, error) {
 		}
 	}
 	if len(colls) == 0 {
-		return nil, nil
+		return nil, true, nil
 	}
-	want := &goal{collections: colls, docs: map[string][]bson.D{}, counts: map[string]int64{}}
+	want = &goal{collections: colls, docs: map[string][]bson.D{}, counts: map[string]int64{}, digests: map[string]*digest{},
+		checked: checkedFields(ex.Check)}
 	for _, c := range colls {
 		docs, n, err := g.readCollection(ctx, c)
 		if err != nil {
-			return nil, err
+			return nil, true, err
 		}
 		want.docs[c], want.counts[c] = docs, n
+		if docs != nil || want.snapshot != "" {
+			continue
+		}
+		// A large collection: keep the state (free on a server with
+		// snapshots) and read it only when an attempt fails, so that
+		// attempts that pass cost no more than before.
+		if g.st.snapshots == snapshotsOn {
+			want.snapshot = "g" + strconv.Itoa(i)
+			if err := g.st.snapshotCmd(ctx, "save", want.snapshot); err == nil {
+				continue
+			}
+			want.snapshot = ""
+		}
+		if want.digests[c], err = g.readDigest(ctx, g.st.database(), c, want.checked); err != nil {
+			return nil, true, err
+		}
 	}
-	return want, nil
+	return want, true, nil
 }
 
 // readCollection reads up to goalDocLimit documents of coll in _id order
@@ -163,19 +197,37 @@ func (g *grader) readCollection(ctx context.Context, coll string) ([]bson.D, int
 }
 
 // compareGoal reads what the attempt left in the goal's collections and
-// in those the attempt wrote besides, and compares.
-func (g *grader) compareGoal(ctx context.Context, want *goal, attempt []Command) *GoalComparison {
+// in those the attempt wrote besides, and compares. A collection too
+// large to list is compared by digest when the attempt failed (after a
+// pass nobody is shown the comparison, and it would cost a read of every
+// document).
+func (g *grader) compareGoal(ctx context.Context, want *goal, attempt []Command, passed bool) *GoalComparison {
 	cmp := &GoalComparison{}
+	goalDB := ""
+	defer func() {
+		if goalDB != "" {
+			g.dropScratch(ctx, goalDB)
+		}
+	}()
 	for _, name := range want.collections {
 		docs, n, err := g.readCollection(ctx, name)
 		if err != nil {
 			continue
 		}
 		cc := CollectionComparison{Name: name, Goal: want.counts[name], Yours: n}
-		if want.docs[name] == nil || docs == nil {
-			cc.TooLarge = true
-		} else {
+		switch {
+		case want.docs[name] != nil && docs != nil:
 			cc.Differences, cc.More = diffDocuments(want.docs[name], docs)
+		case passed:
+			cc.TooLarge = true
+		default:
+			if want.snapshot != "" && goalDB == "" {
+				goalDB = g.st.database() + "__goal"
+				if g.st.restoreInto(ctx, want.snapshot, goalDB) != nil {
+					goalDB = ""
+				}
+			}
+			g.compareLarge(ctx, want, goalDB, &cc)
 		}
 		cmp.Collections = append(cmp.Collections, cc)
 	}
@@ -186,6 +238,57 @@ func (g *grader) compareGoal(ctx context.Context, want *goal, attempt []Command)
 		}
 	}
 	return cmp
+}
+
+// compareLarge compares a collection too large to list by its digest and
+// names the first documents that differ, in _id order, with their
+// fields when the goal's state can still be read (goalDB); else only the
+// counts are compared.
+func (g *grader) compareLarge(ctx context.Context, want *goal, goalDB string, cc *CollectionComparison) {
+	wd := want.digests[cc.Name]
+	if wd == nil && goalDB != "" {
+		// Read once: the goal is the same for every attempt.
+		wd, _ = g.readDigest(ctx, goalDB, cc.Name, want.checked)
+		if wd != nil {
+			want.digests[cc.Name] = wd
+		}
+	}
+	yd, err := g.readDigest(ctx, g.st.database(), cc.Name, want.checked)
+	if wd == nil || err != nil {
+		cc.TooLarge = true
+		return
+	}
+	cc.Digest = compareDigests(wd, yd)
+	goalKeys, yourKeys, total := firstDifferences(wd, yd, maxDifferences)
+	var goalIDs, yourIDs []bson.RawValue
+	for _, k := range goalKeys {
+		goalIDs = append(goalIDs, wd.ids[wd.at[k]])
+		if j, ok := yd.at[k]; ok && goalDB != "" {
+			yourIDs = append(yourIDs, yd.ids[j])
+		}
+	}
+	for _, k := range yourKeys {
+		yourIDs = append(yourIDs, yd.ids[yd.at[k]])
+	}
+	yours, _ := g.readByID(ctx, g.st.database(), cc.Name, yourIDs)
+	var wantDocs []bson.D
+	if goalDB != "" {
+		wantDocs, _ = g.readByID(ctx, goalDB, cc.Name, goalIDs)
+	}
+	if wantDocs == nil {
+		// Without the goal's documents, name the ones that differ.
+		for _, k := range goalKeys {
+			if id := wd.ids[wd.at[k]]; id.Type != bson.TypeObjectID {
+				cc.Differences = append(cc.Differences, Difference{Doc: "_id: " + show(rawValue(id))})
+			}
+		}
+	}
+	diffs, _ := diffDocuments(wantDocs, yours)
+	cc.Differences = append(cc.Differences, diffs...)
+	if len(cc.Differences) > maxDifferences {
+		cc.Differences = cc.Differences[:maxDifferences]
+	}
+	cc.More = max(total-len(cc.Differences), 0)
 }
 
 // diffDocuments lists how yours differs from want. Documents are matched

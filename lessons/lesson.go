@@ -143,6 +143,20 @@ func (l *Lesson) StepIndex(id string) int {
 	return -1
 }
 
+// HasCode reports whether the step has anything to run or answer: code
+// of its own, or an exercise.
+func (s *Step) HasCode() bool {
+	if s.Exercise != nil {
+		return true
+	}
+	for _, b := range s.Blocks {
+		if b.Kind == Run || b.Kind == Setup || b.Kind == Compare {
+			return true
+		}
+	}
+	return false
+}
+
 // Code returns the executable blocks of a kind, in order.
 func (s *Step) Code(kind BlockKind) []Block {
 	var out []Block

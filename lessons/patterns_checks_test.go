@@ -43,8 +43,20 @@ changeGrade(30, 3000017, 55)`, "a correction adds no grade"},
 			t.Errorf("%s: passed=%v %q, want a failure saying %q", c.name, res.Passed, res.Message, c.want)
 		}
 	}
-	if res := try(t, r, i, l.Steps[i].Exercise.Solution); !res.Passed {
-		t.Errorf("solution: %q", res.Message)
+	if res := try(t, r, i, l.Steps[i].Exercise.Solution); !res.Passed || !strings.Contains(res.Message, "handed back the old grade") {
+		t.Errorf("solution: %v %q", res.Passed, res.Message)
+	}
+	// The old grade read from the enrollment before updating it: an
+	// equivalent right answer, whose praise credits no findOneAndUpdate.
+	readFirst := `function changeGrade(courseId, studentId, newGrade) {
+  const old = db.enrollments.findOne({ courseId, studentId }).grade
+  db.enrollments.updateOne({ courseId, studentId }, { $set: { grade: newGrade } })
+  db.courses.updateOne({ _id: courseId }, [{ $set: { gradeSum: { $add: ['$gradeSum', newGrade - old] } } },
+    { $set: { avgGrade: { $divide: ['$gradeSum', '$gradeCount'] } } }])
+}
+changeGrade(30, 3000017, 55)`
+	if res := try(t, r, i, readFirst); !res.Passed || strings.Contains(res.Message, "handed back") {
+		t.Errorf("the old grade read first: %v %q", res.Passed, res.Message)
 	}
 
 	i = stepNamed(t, l, "Exercise: the nightly job")
@@ -157,8 +169,22 @@ func TestTreeChecksRejectRuledOutApproaches(t *testing.T) {
 			t.Errorf("%s: passed=%v %q, want a failure saying %q", c.name, res.Passed, res.Message, c.want)
 		}
 	}
-	if res := try(t, r, i, l.Steps[i].Exercise.Solution); !res.Passed {
-		t.Errorf("solution: %q", res.Message)
+	if res := try(t, r, i, l.Steps[i].Exercise.Solution); !res.Passed || strings.Contains(res.Message, "updateMany") {
+		t.Errorf("solution: %v %q", res.Passed, res.Message)
+	}
+	// The subtree moved one node at a time: right, and praised without
+	// the updateMany it did not send.
+	oneByOne := `function moveUnder(id, newParent) {
+  const node = db.cat_hybrid.findOne({ _id: id }), target = db.cat_hybrid.findOne({ _id: newParent })
+  if (newParent === id || target.ancestors.includes(id)) throw new Error('cycle')
+  const newPrefix = target.ancestors.concat(newParent)
+  db.cat_hybrid.updateOne({ _id: id }, { $set: { parent: newParent, ancestors: newPrefix } })
+  for (const d of db.cat_hybrid.find({ ancestors: id }).toArray()) {
+    db.cat_hybrid.updateOne({ _id: d._id }, { $set: { ancestors: newPrefix.concat(d.ancestors.slice(node.ancestors.length)) } })
+  }
+}`
+	if res := try(t, r, i, oneByOne); !res.Passed || strings.Contains(res.Message, "updateMany") {
+		t.Errorf("the subtree one node at a time: %v %q", res.Passed, res.Message)
 	}
 
 	i = stepNamed(t, l, "Exercise: a breadcrumb")
@@ -178,8 +204,22 @@ func TestTreeChecksRejectRuledOutApproaches(t *testing.T) {
 			t.Errorf("%s: passed=%v %q, want a failure saying %q", c.name, res.Passed, res.Message, c.want)
 		}
 	}
-	if res := try(t, r, i, l.Steps[i].Exercise.Solution); !res.Passed {
-		t.Errorf("breadcrumb solution: %q", res.Message)
+	if res := try(t, r, i, l.Steps[i].Exercise.Solution); !res.Passed || !strings.Contains(res.Message, "$indexOfArray put the ancestors back") {
+		t.Errorf("breadcrumb solution: %v %q", res.Passed, res.Message)
+	}
+	// One aggregation, then the names put in the array's order in
+	// JavaScript: an equivalent right answer, which passes, and whose
+	// praise credits no operator the learner did not use.
+	inJS := `function breadcrumb(id) {
+  const doc = db.cat_ancestors.aggregate([
+    { $match: { _id: id } },
+    { $lookup: { from: 'cat_ancestors', localField: 'ancestors', foreignField: '_id', as: 'up' } }
+  ]).next()
+  const names = Object.fromEntries(doc.up.map((a) => [a._id, a.name]))
+  return doc.ancestors.map((a) => names[a]).concat(doc.name).join(' › ')
+}`
+	if res := try(t, r, i, inJS); !res.Passed || strings.Contains(res.Message, "$indexOfArray put") {
+		t.Errorf("ordered in JavaScript: %v %q", res.Passed, res.Message)
 	}
 }
 

@@ -316,11 +316,23 @@ func (s *Store) lessonLocked(id string) *LessonProgress {
 	return p
 }
 
-// SetCurrent records the step the learner is on.
-func (s *Store) SetCurrent(lesson, step string) error {
+// ShowStep records that step i of l is shown: it is where the learner
+// is, and a step with nothing to run or answer is done once shown, since
+// reading it is all it asks (a step with code is done when its code runs,
+// an exercise when it passes). The record is the same list of done steps
+// as before, so older files and older versions of schemalab read it.
+func (s *Store) ShowStep(l *Lesson, i int) error {
+	if i < 0 || i >= len(l.Steps) {
+		return fmt.Errorf("step %d of %s does not exist", i+1, l.ID)
+	}
+	st := &l.Steps[i]
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.lessonLocked(lesson).Current = step
+	p := s.lessonLocked(l.ID)
+	p.Current = st.ID
+	if !st.HasCode() && !slices.Contains(p.Done, st.ID) {
+		p.Done = append(p.Done, st.ID)
+	}
 	return s.saveLocked()
 }
 

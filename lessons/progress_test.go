@@ -25,8 +25,12 @@ func TestStoreRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetCurrent("outlier", "reading"); err != nil {
+	reading := &Lesson{ID: "outlier", Steps: []Step{{ID: "reading", Blocks: []Block{{Kind: Run, Text: "1"}}}}}
+	if err := s.ShowStep(reading, 0); err != nil {
 		t.Fatal(err)
+	}
+	if s.Lesson("outlier").IsDone("reading") {
+		t.Error("a step with code is done when it was shown")
 	}
 	if err := s.MarkDone("outlier", "intro"); err != nil {
 		t.Fatal(err)
@@ -326,5 +330,47 @@ func TestStepMovesLeadToStepsThatExist(t *testing.T) {
 				t.Errorf("%s has no step %s", m.toLesson, s)
 			}
 		}
+	}
+}
+
+// A step with nothing to run or answer is done once shown, so that a
+// lesson whose every step was read and every exercise passed counts all
+// its steps done; a step with code, and an exercise, are not done by
+// being shown. The file an older schemalab wrote (without the read
+// steps) still reads, and showing the steps again completes it.
+func TestShownReadingStepsFinishALesson(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "progress.json"), []byte(`{"version":1,"lessons":{"l":{"current":"run","done":["run","ex"],"exercises":{"ex":{"status":"passed","attempts":2}}}}}`))
+	s, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &Lesson{ID: "l", Steps: []Step{
+		{ID: "read", Blocks: []Block{{Kind: Prose, Text: "words"}}},
+		{ID: "run", Blocks: []Block{{Kind: Run, Text: "1"}}},
+		{ID: "ex", Exercise: &Exercise{Check: "true"}},
+		{ID: "closing", Blocks: []Block{{Kind: Prose, Text: "| a | b |"}}},
+	}}
+	if sum := Summarize(l, s.Lesson("l")); sum.StepsDone != 2 || sum.ExercisesDone != 1 {
+		t.Fatalf("the older file: %+v", sum)
+	}
+	for i := range l.Steps {
+		if err := s.ShowStep(l, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	again, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := Summarize(l, again.Lesson("l")); sum.StepsDone != 4 || sum.Steps != 4 || sum.ExercisesDone != 1 || sum.Exercises != 1 {
+		t.Errorf("every step shown, the exercise passed: %+v", sum)
+	}
+	fresh := &Lesson{ID: "m", Steps: l.Steps}
+	for i := range fresh.Steps {
+		_ = s.ShowStep(fresh, i)
+	}
+	if p := s.Lesson("m"); p.IsDone("run") || p.IsDone("ex") || !p.IsDone("read") || !p.IsDone("closing") || p.Current != "closing" {
+		t.Errorf("shown only: %+v", p)
 	}
 }

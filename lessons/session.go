@@ -76,7 +76,7 @@ func NewSession(sb *Sandbox, l *Lesson, opts SessionOptions) *Session {
 	}
 	st := newState(sb, l, opts)
 	s := &Session{lesson: l, st: st, freed: make(chan struct{})}
-	s.grade = &grader{st: st, goals: map[int]*goal{}}
+	s.grade = &grader{st: st, goals: map[int]*goal{}, solved: map[int]bool{}}
 	s.show = &presenter{st: st}
 	st.replay = s.replay
 	return s

@@ -448,3 +448,78 @@ func TestGoalNamesTheFirstWrongDocument(t *testing.T) {
 		t.Errorf("first difference should name a subject's avgGrade: %+v (%s)", d, d)
 	}
 }
+
+const shapeLesson = "---\nid: shape\ntitle: Shape\n---\n" +
+	"## Exercise: raise the price\nAnything.\n```js setup\ndb.items.insertOne({ _id: 1, price: { amount: 10 } })\n```\n" +
+	"```js exercise starter\n```\n" +
+	"```js exercise check\nconst p = db.items.findOne({ _id: 1 }).price.amount;\np === 11 || 'price.amount is ' + p + ', expected 11'\n```\n" +
+	"```js exercise solution\ndb.items.updateOne({ _id: 1 }, { $inc: { 'price.amount': 1 } })\n```\n"
+
+// An attempt that reshapes the data the check reads (here: deletes the
+// document) makes the check itself throw. The learner is told their data
+// is not in the shape the exercise expects, never the check's location in
+// the lesson file, which `run --check` still gives the author.
+func TestCheckThatThrowsOnReshapedData(t *testing.T) {
+	l, err := Parse("builtin:09-shape.md", []byte(shapeLesson))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newTestRunner(t, startSandbox(t), l, "shape_")
+	for _, code := range []string{"db.items.deleteMany({})", "db.items.updateOne({ _id: 1 }, { $unset: { price: 1 } })"} {
+		res := try(t, r, 0, code)
+		if res.Passed || strings.Contains(res.Message, "builtin:") || strings.Contains(res.Message, ".md:") ||
+			!strings.Contains(res.Message, "not in the shape this exercise expects") {
+			t.Errorf("%s: %v %q", code, res.Passed, res.Message)
+		}
+	}
+	if res := try(t, r, 0, l.Steps[0].Exercise.Solution); !res.Passed {
+		t.Errorf("the solution: %q", res.Message)
+	}
+}
+
+const largeGoalLesson = "---\nid: large\ntitle: Large\n---\n" +
+	"## Exercise: mark the late orders\nAnything.\n" +
+	"```js setup\ndb.orders.insertMany(Array.from({ length: 2000 }, (_, i) => ({ _id: i, day: i % 30, total: i % 97 })))\n```\n" +
+	"```js exercise starter\n```\n" +
+	"```js exercise check\ndb.orders.countDocuments({ late: true }) === 1330 && db.orders.countDocuments({ day: 10, late: true }) > 0 || 'mark late the orders of day 10 and after'\n```\n" +
+	"```js exercise solution\ndb.orders.updateMany({ day: { $gte: 10 } }, { $set: { late: true } })\n```\n"
+
+// "Your data beside the goal" on a collection too large to list: the
+// attempt is compared by digest (documents per value of the fields the
+// check names, sums, minimums and maximums) and the first document that
+// differs, in _id order, is named with its field. Before, it said only
+// "too many to compare one by one".
+func TestGoalDigestOfALargeCollection(t *testing.T) {
+	l, err := Parse("pack/large.md", []byte(largeGoalLesson))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newTestRunner(t, startSandbox(t), l, "large_")
+	res := try(t, r, 0, "db.orders.updateMany({ day: { $gte: 11 } }, { $set: { late: true } }); db.orders.updateOne({ _id: 1999 }, { $inc: { total: 1 } })")
+	if res.Passed || res.Goal == nil || len(res.Goal.Collections) != 1 {
+		t.Fatalf("attempt: %v %q %+v", res.Passed, res.Message, res.Goal)
+	}
+	c := res.Goal.Collections[0]
+	if c.TooLarge || c.Match() || len(c.Differences) == 0 {
+		t.Fatalf("orders against the goal: %+v", c)
+	}
+	if d := c.Differences[0]; d.Doc != "_id: 10" || d.Field != "late" {
+		t.Errorf("the first document that differs is _id 10, without late: %+v", d)
+	}
+	var texts []string
+	for _, d := range c.Digest {
+		texts = append(texts, d.Text(locale.English()))
+	}
+	all := strings.Join(texts, "\n")
+	for _, want := range []string{"late: in 1,263 documents of yours, 1,330 in the goal", "total: sums to", "late = true: 1,263 documents in yours, 1,330 in the goal"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the digest lacks %q:\n%s", want, all)
+		}
+	}
+	if strings.Contains(all, "day =") {
+		t.Errorf("day has 30 values: too many to count one by one:\n%s", all)
+	}
+	if res := try(t, r, 0, l.Steps[0].Exercise.Solution); !res.Passed {
+		t.Errorf("the solution: %q", res.Message)
+	}
+}

@@ -21,29 +21,31 @@ import (
 )
 
 var (
-	msgYourCode      = &locale.Message{ID: "editor.title", Other: "Your code"}
-	msgEditing       = &locale.Message{ID: "editor.editing", Other: "Your code · editing ({{.Back}} stops, {{.Run}} runs)"}
-	msgPlaceholder   = &locale.Message{ID: "editor.placeholder", Other: "// your code"}
-	msgCheckTitle    = &locale.Message{ID: "editor.checkTitle", Other: "Check"}
-	msgEditTitle     = &locale.Message{ID: "editor.editTitle", Other: "Output · your edit"}
-	msgCheckHelp     = &locale.Message{ID: "editor.checkHelp", Other: "Press {{.Edit}} to edit, enter to check your code, {{.Watch}} to use your own editor."}
-	msgEditHelp      = &locale.Message{ID: "editor.editHelp", Other: "Edit the step's code, then {{.Run}} runs it from the state the step starts from."}
-	msgPassed        = &locale.Message{ID: "editor.passed", Other: "✓ Passed"}
-	msgNotYet        = &locale.Message{ID: "editor.notYet", Other: "✗ Not yet"}
-	msgNextHint      = &locale.Message{ID: "editor.nextHint", Other: "Press {{.Hint}} for a hint, {{.Solution}} to see the solution, {{.Reset}} to start over."}
-	msgNoHintsLeft   = &locale.Message{ID: "editor.noHintsLeft", Other: "Press {{.Solution}} to see the solution, {{.Reset}} to start over."}
-	msgGoal          = &locale.Message{ID: "editor.goal", Other: "Your data beside the goal"}
-	msgGoalOnlyYours = &locale.Message{ID: "editor.goalOnlyYours", Other: ": your code wrote here; the goal leaves it alone"}
-	msgGoalMatch     = &locale.Message{ID: "editor.goalMatch", One: ": as in the goal ({{.Count}} document)", Other: ": as in the goal ({{.Count}} documents)"}
-	msgGoalSameCount = &locale.Message{ID: "editor.goalSameCount", Other: ": as many documents as the goal ({{.Count}}), too many to compare one by one"}
-	msgGoalCounts    = &locale.Message{ID: "editor.goalCounts", Other: ": {{.Yours}} documents, the goal has {{.Goal}}"}
-	msgGoalTooLarge  = &locale.Message{ID: "editor.goalTooLarge", Other: "  too many documents to compare one by one"}
-	msgGoalMore      = &locale.Message{ID: "editor.goalMore", Other: "  … and {{.Count}} more"}
-	msgPrinted       = &locale.Message{ID: "editor.printed", Other: "your code printed:"}
-	msgWatching      = &locale.Message{ID: "watch.events", Other: "watching {{.Path}}: every save checks it · {{.Key}} stops"}
-	msgPolling       = &locale.Message{ID: "watch.polling", Other: "watching {{.Path}} by polling twice a second (file events unavailable: {{.Reason}}) · {{.Key}} stops"}
-	msgManual        = &locale.Message{ID: "watch.manual", Other: "manual run: save {{.Path}} and press enter to check it (the file cannot be watched: {{.Reason}}) · {{.Key}} stops"}
-	msgSolutionIn    = &locale.Message{ID: "editor.solutionIn", Other: "The reference solution is in the editor: press enter to check it."}
+	msgYourCode       = &locale.Message{ID: "editor.title", Other: "Your code"}
+	msgEditing        = &locale.Message{ID: "editor.editing", Other: "Your code · editing ({{.Back}} stops, {{.Run}} runs)"}
+	msgPlaceholder    = &locale.Message{ID: "editor.placeholder", Other: "// your code"}
+	msgCheckTitle     = &locale.Message{ID: "editor.checkTitle", Other: "Check"}
+	msgEditTitle      = &locale.Message{ID: "editor.editTitle", Other: "Output · your edit"}
+	msgCheckHelp      = &locale.Message{ID: "editor.checkHelp", Other: "Press {{.Edit}} to edit, enter to check your code, {{.Watch}} to use your own editor."}
+	msgEditHelp       = &locale.Message{ID: "editor.editHelp", Other: "Edit the step's code, then {{.Run}} runs it from the state the step starts from."}
+	msgPassed         = &locale.Message{ID: "editor.passed", Other: "✓ Passed"}
+	msgNotYet         = &locale.Message{ID: "editor.notYet", Other: "✗ Not yet"}
+	msgNextHint       = &locale.Message{ID: "editor.nextHint", Other: "Press {{.Hint}} for a hint, {{.Solution}} to see the solution, {{.Reset}} to start over."}
+	msgNoHintsLeft    = &locale.Message{ID: "editor.noHintsLeft", Other: "Press {{.Solution}} to see the solution, {{.Reset}} to start over."}
+	msgGoal           = &locale.Message{ID: "editor.goal", Other: "Your data beside the goal"}
+	msgGoalOnlyYours  = &locale.Message{ID: "editor.goalOnlyYours", Other: ": your code wrote here; the goal leaves it alone"}
+	msgGoalMatch      = &locale.Message{ID: "editor.goalMatch", One: ": as in the goal ({{.Count}} document)", Other: ": as in the goal ({{.Count}} documents)"}
+	msgGoalSameCount  = &locale.Message{ID: "editor.goalSameCount", Other: ": as many documents as the goal ({{.Count}}), too many to compare one by one"}
+	msgGoalCounts     = &locale.Message{ID: "editor.goalCounts", Other: ": {{.Yours}} documents, the goal has {{.Goal}}"}
+	msgGoalTooLarge   = &locale.Message{ID: "editor.goalTooLarge", Other: "  too many documents to compare one by one"}
+	msgGoalMore       = &locale.Message{ID: "editor.goalMore", Other: "  … and {{.Count}} more"}
+	msgPrinted        = &locale.Message{ID: "editor.printed", Other: "your code printed:"}
+	msgWatching       = &locale.Message{ID: "watch.events", Other: "watching {{.Path}}: every save checks it · {{.Key}} stops"}
+	msgPolling        = &locale.Message{ID: "watch.polling", Other: "watching {{.Path}} by polling twice a second (file events unavailable: {{.Reason}}) · {{.Key}} stops"}
+	msgManual         = &locale.Message{ID: "watch.manual", Other: "manual run: save {{.Path}} and press enter to check it (the file cannot be watched: {{.Reason}}) · {{.Key}} stops"}
+	msgCompareHint    = &locale.Message{ID: "editor.compareHint", Other: "Press {{.Solution}} to compare your code with the reference solution."}
+	msgSolutionBeside = &locale.Message{ID: "editor.solutionBeside", Other: "The reference solution, to compare with yours"}
+	msgSolutionIn     = &locale.Message{ID: "editor.solutionIn", Other: "The reference solution is in the editor: press enter to check it."}
 )
 
 // editor is the exercise's code (or a run step's, while the learner
@@ -62,6 +64,9 @@ type editor struct {
 	// content lays the result pane's rows out for a width, so that a
 	// resize lays them out again.
 	content func(w int) []viewport.Row
+	// solutionShown is set while the content ends with the reference
+	// solution, which is shown once.
+	solutionShown bool
 }
 
 func newEditor(c common.Common, code string, runEdit bool) *editor {
@@ -141,7 +146,7 @@ func (e *editor) showIdle() {
 }
 
 func (e *editor) setContent(f func(w int) []viewport.Row) {
-	e.content = f
+	e.content, e.solutionShown = f, false
 	e.result.SetRows(f(e.result.InnerWidth()))
 }
 
@@ -190,7 +195,9 @@ func (e *editor) attemptRows(m *Ran, hints, hintCount, w int) []viewport.Row {
 	if r.Message != "" {
 		rows = append(rows, wrapRows(st.Text, r.Message, w)...)
 	}
-	if !r.Passed {
+	if r.Passed {
+		rows = append(rows, wrapRows(st.Muted, e.T(msgCompareHint, map[string]any{"Solution": k.Solution.Help().Key}), w)...)
+	} else {
 		next := msgNextHint
 		if hints >= hintCount {
 			next = msgNoHintsLeft
@@ -228,6 +235,27 @@ func (e *editor) ShowNote(s string) {
 	e.result.SetFooter("")
 }
 
+// ShowSolution puts the reference solution under the verdict, to be
+// compared with the learner's code, which stays in the editor.
+func (e *editor) ShowSolution(sol string) {
+	if e.solutionShown {
+		return
+	}
+	title := e.T(msgSolutionBeside, nil)
+	nb := notebook.New(e.Common, notebook.Block{Code: sol}, notebook.Options{CollapseAfter: -1})
+	prev := e.content
+	e.setContent(func(w int) []viewport.Row {
+		var rows []viewport.Row
+		if prev != nil {
+			rows = append(prev(w), viewport.Row{})
+		}
+		rows = append(rows, viewport.Row{Text: e.Styles.PaneTitle.Render(title)})
+		return append(rows, nb.Rows(w)...)
+	})
+	e.solutionShown = true
+	e.result.GotoBottom()
+}
+
 func (e *editor) goalRows(g *lessons.GoalComparison, w int) []viewport.Row {
 	st := e.Styles
 	rows := []viewport.Row{{Text: st.PaneTitle.Render(e.T(msgGoal, nil))}}
@@ -249,6 +277,9 @@ func (e *editor) goalRows(g *lessons.GoalComparison, w int) []viewport.Row {
 			rows = append(rows, viewport.Row{Text: st.Muted.Render(e.T(msgGoalTooLarge, nil))})
 		}
 		var diffs []string
+		for _, d := range c.Digest {
+			diffs = append(diffs, "  "+d.Text(e.L))
+		}
 		for _, d := range c.Differences {
 			diffs = append(diffs, "  "+d.Text(e.L))
 		}

@@ -84,10 +84,7 @@ func (p *Page) stepKey(msg tea.KeyPressMsg) tea.Cmd {
 		return p.hint()
 	case key.Matches(msg, k.Solution):
 		if p.isExercise() {
-			if a := p.state(p.pos).attempt; a == nil || a.Result == nil || a.Result.Passed {
-				return status(p.T(msgSolutionAfter, nil))
-			}
-			p.confirm = confirmSolution
+			return p.solutionKey()
 		}
 	case key.Matches(msg, k.ShowAll):
 		p.view.ToggleOutput()
@@ -150,6 +147,31 @@ func (p *Page) enter() tea.Cmd {
 		return p.runStep()
 	}
 	return nil
+}
+
+// solutionKey offers the reference solution once the learner has tried:
+// after a failed attempt, of this session or recorded in the progress of
+// an earlier one, it may replace their code; after a pass it is shown
+// beside their code, to compare, and their code stays.
+func (p *Page) solutionKey() tea.Cmd {
+	rec := p.prog.get().Exercise(p.current().ID)
+	passed, failed := rec.Status == lessons.ExercisePassed, rec.Status == lessons.ExerciseFailed
+	if a := p.state(p.pos).attempt; a != nil && a.Result != nil {
+		passed, failed = passed || a.Result.Passed, failed || !a.Result.Passed
+	}
+	switch {
+	case passed:
+		sol, err := p.prog.solution(p.pos)
+		if err != nil {
+			return status(err.Error())
+		}
+		p.editor.ShowSolution(sol)
+		return nil
+	case failed:
+		p.confirm = confirmSolution
+		return nil
+	}
+	return status(p.T(msgSolutionAfter, nil))
 }
 
 // needsExerciseRun reports whether the step is an exercise whose own

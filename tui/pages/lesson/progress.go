@@ -52,7 +52,7 @@ func (p progress) setCurrent(i int) {
 		return // the introduction is no step
 	}
 	if p.store != nil {
-		_ = p.store.SetCurrent(p.lesson.ID, p.id(i))
+		_ = p.store.ShowStep(p.lesson, i)
 	}
 	p.notify(ActivityMoved, i, false)
 }

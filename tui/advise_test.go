@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -87,4 +88,25 @@ func TestNoAdviseWithoutReadOnly(t *testing.T) {
 	if strings.Contains(screen(m), "Advise a database") {
 		t.Errorf("the catalog offers advise:\n%s", screen(m))
 	}
+}
+
+// The catalog with its advise entry, selected, after the lessons, at
+// each size.
+func TestAdviseCatalogScreens(t *testing.T) {
+	forSizes(t, func(t *testing.T, w, h int) {
+		opts := testOptions(t)
+		opts.Connect = func(context.Context) (*lessons.Sandbox, error) {
+			sb := testSandbox(testBackend)
+			sb.ReadOnly = advise.FromBackend(testBackend).ReadOnly
+			return sb, nil
+		}
+		m := drive(t, opts, w, h, func(tm *teatest.TestModel) {
+			waitFor(t, tm, "sandbox")
+			for range opts.Catalog.Lessons {
+				tm.Send(press("j"))
+			}
+			waitFor(t, tm, "▸ Advise")
+		})
+		golden.RequireEqual(t, []byte(screen(m)))
+	})
 }

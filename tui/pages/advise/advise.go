@@ -19,6 +19,7 @@ import (
 	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/components/viewport"
+	"github.com/schemalab/schemalab/tui/keymap"
 )
 
 var (
@@ -37,6 +38,7 @@ var (
 	msgFailed     = &locale.Message{ID: "advise.failed", Other: "The analysis stopped: {{.Err}}"}
 	msgNotes      = &locale.Message{ID: "advise.notes", Other: "What advise could not see"}
 	msgEnglish    = &locale.Message{ID: "advise.englishOnly", Other: "Findings are written in English, as `schemalab advise` writes them."}
+	msgStop       = &locale.Message{ID: "advise.key.stop", Other: "stop"}
 )
 
 // stage is where the page is: choosing a database, analysing it, or
@@ -158,15 +160,18 @@ func (p *Page) ShortHelp() []key.Binding {
 	case reporting:
 		return []key.Binding{k.OpenLesson, k.Down, k.Up, k.PageDown, k.Back}
 	case analysing:
-		return []key.Binding{k.Back}
+		return []key.Binding{keymap.WithHelp(k.Back, k.Back.Help().Key, p.T(msgStop, nil))}
 	}
 	return []key.Binding{k.Open, k.Down, k.Up, k.Back}
 }
 
 func (p *Page) FullHelp() [][]key.Binding {
 	k := p.KeyMap
-	if p.stage == reporting {
+	switch p.stage {
+	case reporting:
 		return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.ScrollTop, k.ScrollEnd}, {k.OpenLesson, k.Back, k.Help, k.Quit}}
+	case analysing:
+		return [][]key.Binding{p.ShortHelp(), {k.Cancel, k.Help, k.Quit}}
 	}
 	return [][]key.Binding{{k.Up, k.Down}, {k.Open, k.Back, k.Help, k.Quit}}
 }

@@ -220,6 +220,9 @@ func TestEscStops(t *testing.T) {
 	if _, _, ok := p.Running(); !ok {
 		t.Fatal("not running after enter")
 	}
+	if h := p.ShortHelp(); len(h) != 1 || h[0].Help().Desc != "stop" {
+		t.Errorf("the help while running: %v, want esc stop", h)
+	}
 	// esc before the command runs: the analysis starts cancelled.
 	send(p, press("esc"))
 	for _, m := range run(cmd) {

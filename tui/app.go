@@ -311,8 +311,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if m.lesson != nil && m.lesson.WantsKeys() {
-		_, cmd := m.lesson.Update(msg)
+	if m.wantsKeys() {
+		_, cmd := m.page().Update(msg)
 		return cmd
 	}
 	switch {
@@ -327,6 +327,18 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	_, cmd := m.page().Update(msg)
 	return cmd
+}
+
+// wantsKeys reports whether an input of the page shown has the keyboard:
+// the lesson's editor, shell or question, or the advise page's URI.
+func (m *Model) wantsKeys() bool {
+	switch {
+	case m.lesson != nil:
+		return m.lesson.WantsKeys()
+	case m.advise != nil:
+		return m.advise.WantsKeys()
+	}
+	return false
 }
 
 // quit keeps the open exercise's draft before the program ends.
@@ -493,7 +505,7 @@ func (m *Model) statusLine(km help.KeyMap) string {
 		left = m.notice()
 	}
 	tail := []key.Binding{k.Help, k.Quit}
-	if _, closing := km.(helpCloser); closing || (m.lesson != nil && m.lesson.WantsKeys()) {
+	if _, closing := km.(helpCloser); closing || m.wantsKeys() {
 		// q and ? are typed, not commands, while an input has the keys.
 		tail = nil
 	}

@@ -157,6 +157,17 @@ func FromBackend(be *sandbox.Backend) Source {
 	}
 }
 
+// Dial connects to the server of uri, a MongoDB connection string, for
+// advise alone: its Source reads through the read-only policy, so no
+// prefix confines it. close ends the connection.
+func Dial(ctx context.Context, uri string) (src Source, close func() error, err error) {
+	be, err := sandbox.Open(ctx, sandbox.Config{URI: uri, Kind: sandbox.KindURI})
+	if err != nil {
+		return Source{}, nil, err
+	}
+	return FromBackend(be), be.Close, nil
+}
+
 // Databases lists the databases the client may read (for the question
 // "which one?"), leaving out the server's own.
 func Databases(ctx context.Context, src Source, maxTime time.Duration) ([]string, error) {

@@ -33,8 +33,10 @@ type KeyMap struct {
 	Cancel           key.Binding
 	Help             key.Binding
 	Open             key.Binding
-	// OpenLesson opens the lesson an advise finding names.
+	// OpenLesson opens the lesson an advise finding names; URI types the
+	// server advise reads.
 	OpenLesson      key.Binding
+	URI             key.Binding
 	ExternalEditor  key.Binding
 	CheckFromEditor key.Binding
 	HistoryUp       key.Binding
@@ -80,6 +82,7 @@ var (
 	helpHelp          = &locale.Message{ID: "key.help", Other: "help"}
 	helpOpen          = &locale.Message{ID: "key.open", Other: "open"}
 	helpOpenLesson    = &locale.Message{ID: "key.openLesson", Other: "open its lesson"}
+	helpURI           = &locale.Message{ID: "key.uri", Other: "type a URI"}
 	helpExternal      = &locale.Message{ID: "key.externalEditor", Other: "$EDITOR"}
 	helpCheck         = &locale.Message{ID: "key.checkFromEditor", Other: "run & check"}
 	helpHistory       = &locale.Message{ID: "key.history", Other: "history"}
@@ -125,6 +128,7 @@ func Default(l *locale.Localizer) *KeyMap {
 		Help:              b(helpHelp, "?", "?"),
 		Open:              b(helpOpen, "enter", "enter"),
 		OpenLesson:        b(helpOpenLesson, "o/enter", "o", "enter"),
+		URI:               b(helpURI, "u", "u"),
 		ExternalEditor:    b(helpExternal, "ctrl+o", "ctrl+o"),
 		CheckFromEditor:   b(helpCheck, "ctrl+r", "ctrl+r"),
 		HistoryUp:         b(helpHistory, "↑", "up"),

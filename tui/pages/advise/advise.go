@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -39,6 +40,10 @@ var (
 	msgNotes      = &locale.Message{ID: "advise.notes", Other: "What advise could not see"}
 	msgEnglish    = &locale.Message{ID: "advise.englishOnly", Other: "Findings are written in English, as `schemalab advise` writes them."}
 	msgStop       = &locale.Message{ID: "advise.key.stop", Other: "stop"}
+	msgURI        = &locale.Message{ID: "advise.uri", Other: "Connection string of the server to read (mongodb://… or mongodb+srv://…):"}
+	msgConnecting = &locale.Message{ID: "advise.connecting", Other: "connecting to the server"}
+	msgDialFailed = &locale.Message{ID: "advise.dialFailed", Other: "Could not connect: {{.Err}}"}
+	msgConnect    = &locale.Message{ID: "advise.key.connect", Other: "connect"}
 )
 
 // stage is where the page is: choosing a database, analysing it, or
@@ -47,6 +52,9 @@ type stage int
 
 const (
 	choosing stage = iota
+	// typing a URI, then connecting to it
+	typing
+	connecting
 	analysing
 	reporting
 )
@@ -56,6 +64,12 @@ type Page struct {
 	common.Common
 	ctx context.Context
 	src advise.Source
+	// dial connects to a typed URI (advise.Dial; tests give a server of
+	// their own); closeSrc ends the connection it made, if src is one.
+	dial     func(ctx context.Context, uri string) (advise.Source, func() error, error)
+	closeSrc func() error
+	input    textinput.Model
+	dialErr  error
 
 	stage stage
 	// names is nil until the databases are listed; listErr says why they
@@ -86,7 +100,24 @@ var _ common.Component = (*Page)(nil)
 
 // New is the page on src; Init lists its databases.
 func New(ctx context.Context, c common.Common, src advise.Source) *Page {
-	return &Page{Common: c, ctx: ctx, src: src, pane: viewport.New(c)}
+	in := textinput.New()
+	in.Prompt = "> "
+	in.Placeholder = "mongodb://localhost:27017"
+	// The app's styles, and a steady cursor: a blinking one redraws the
+	// screen twice a second for nothing.
+	ist := in.Styles()
+	ist.Focused.Text, ist.Focused.Prompt, ist.Focused.Placeholder = c.Styles.Text, c.Styles.Accent, c.Styles.Muted
+	ist.Cursor.Blink = false
+	in.SetStyles(ist)
+	return &Page{Common: c, ctx: ctx, src: src, dial: advise.Dial, input: in, pane: viewport.New(c)}
+}
+
+// dialedMsg is the connection to a typed URI, made or not.
+type dialedMsg struct {
+	run   int
+	src   advise.Source
+	close func() error
+	err   error
 }
 
 // databasesMsg lists the databases src can read.
@@ -119,16 +150,23 @@ func (p *Page) Init() tea.Cmd {
 
 // Running is the analysis in flight, for the status line's spinner.
 func (p *Page) Running() (label string, since time.Time, ok bool) {
-	if p.stage != analysing {
-		return "", time.Time{}, false
+	switch p.stage {
+	case connecting:
+		return p.T(msgConnecting, nil), p.since, true
+	case analysing:
+		return p.progressText(), p.since, true
 	}
-	return p.progressText(), p.since, true
+	return "", time.Time{}, false
 }
+
+// WantsKeys reports whether the URI input has the keyboard, so that the
+// app must not take q or ? as commands.
+func (p *Page) WantsKeys() bool { return p.stage == typing }
 
 // Interrupt stops the analysis in flight; false when there is none. Its
 // report, up to where it stopped, is shown when it arrives.
 func (p *Page) Interrupt() bool {
-	if p.stage != analysing || p.cancel == nil {
+	if p.stage != analysing && p.stage != connecting || p.cancel == nil {
 		return false
 	}
 	p.cancel()
@@ -136,8 +174,19 @@ func (p *Page) Interrupt() bool {
 	return true
 }
 
-// Close stops the analysis in flight, if any, as the page goes.
-func (p *Page) Close() { p.Interrupt() }
+// Close stops the analysis in flight, if any, and ends the connection to
+// a typed URI, as the page goes.
+func (p *Page) Close() {
+	p.Interrupt()
+	p.closeDialed()
+}
+
+func (p *Page) closeDialed() {
+	if p.closeSrc != nil {
+		_ = p.closeSrc()
+		p.closeSrc = nil
+	}
+}
 
 func (p *Page) progressText() string {
 	if p.progress.Total == 0 {
@@ -159,10 +208,12 @@ func (p *Page) ShortHelp() []key.Binding {
 	switch p.stage {
 	case reporting:
 		return []key.Binding{k.OpenLesson, k.Down, k.Up, k.PageDown, k.Back}
-	case analysing:
+	case analysing, connecting:
 		return []key.Binding{keymap.WithHelp(k.Back, k.Back.Help().Key, p.T(msgStop, nil))}
+	case typing:
+		return []key.Binding{keymap.WithHelp(k.Open, k.Open.Help().Key, p.T(msgConnect, nil)), k.Back}
 	}
-	return []key.Binding{k.Open, k.Down, k.Up, k.Back}
+	return []key.Binding{k.Open, k.Down, k.Up, k.URI, k.Back}
 }
 
 func (p *Page) FullHelp() [][]key.Binding {
@@ -170,14 +221,30 @@ func (p *Page) FullHelp() [][]key.Binding {
 	switch p.stage {
 	case reporting:
 		return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.ScrollTop, k.ScrollEnd}, {k.OpenLesson, k.Back, k.Help, k.Quit}}
-	case analysing:
+	case analysing, connecting:
 		return [][]key.Binding{p.ShortHelp(), {k.Cancel, k.Help, k.Quit}}
+	case typing:
+		return [][]key.Binding{p.ShortHelp()}
 	}
-	return [][]key.Binding{{k.Up, k.Down}, {k.Open, k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{{k.Up, k.Down}, {k.Open, k.URI, k.Back, k.Help, k.Quit}}
 }
 
 func (p *Page) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case dialedMsg:
+		if msg.run != p.run || p.stage != connecting {
+			if msg.close != nil {
+				_ = msg.close()
+			}
+			return p, nil
+		}
+		p.stage, p.cancel = choosing, nil
+		if p.dialErr = msg.err; msg.err != nil {
+			return p, nil
+		}
+		p.closeDialed()
+		p.src, p.closeSrc, p.names, p.listErr, p.cursor = msg.src, msg.close, nil, nil, 0
+		return p, p.Init()
 	case databasesMsg:
 		p.names, p.listErr = msg.names, msg.err
 		if p.names == nil {
@@ -208,14 +275,32 @@ func (p *Page) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 func (p *Page) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.KeyMap
 	switch p.stage {
-	case analysing:
-		if key.Matches(msg, k.Back) {
-			p.Interrupt()
+	case analysing, connecting:
+		if key.Matches(msg, k.Back) && p.Interrupt() && p.stage == connecting {
+			p.stage = choosing
+		}
+	case typing:
+		switch {
+		case key.Matches(msg, k.Back):
+			p.stage = choosing
+			p.input.Blur()
+		case key.Matches(msg, k.Open):
+			if uri := strings.TrimSpace(p.input.Value()); uri != "" {
+				p.input.Blur()
+				return p.connect(uri)
+			}
+		default:
+			var cmd tea.Cmd
+			p.input, cmd = p.input.Update(msg)
+			return cmd
 		}
 	case choosing:
 		switch {
 		case key.Matches(msg, k.Back):
 			return func() tea.Msg { return common.BackMsg{} }
+		case key.Matches(msg, k.URI):
+			p.stage, p.dialErr = typing, nil
+			return p.input.Focus()
 		case key.Matches(msg, k.Down):
 			p.cursor = min(p.cursor+1, max(len(p.names)-1, 0))
 		case key.Matches(msg, k.Up):
@@ -243,6 +328,19 @@ func (p *Page) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// connect dials uri in a command that esc and ctrl+c cancel.
+func (p *Page) connect(uri string) tea.Cmd {
+	ctx, cancel := context.WithCancel(p.ctx)
+	p.run++
+	p.stage, p.since, p.cancel = connecting, time.Now(), cancel
+	run, dial := p.run, p.dial
+	return func() tea.Msg {
+		defer cancel()
+		src, closeSrc, err := dial(ctx, uri)
+		return dialedMsg{run: run, src: src, close: closeSrc, err: err}
+	}
 }
 
 // start runs the analysis of db in a command, under a context esc and
@@ -322,6 +420,11 @@ func (p *Page) View() string {
 	switch p.stage {
 	case choosing:
 		lines = append(lines, p.choices()...)
+	case typing:
+		p.input.SetWidth(max(p.Width-3, 1))
+		lines = append(lines, st.Subtitle.Render(p.wrap(p.T(msgURI, nil))), p.input.View())
+	case connecting:
+		lines = append(lines, st.Accent.Render(p.T(msgConnecting, nil)+"…"))
 	case analysing:
 		lines = append(lines, st.Accent.Render(p.progressText()+"…"))
 	case reporting:
@@ -333,17 +436,21 @@ func (p *Page) View() string {
 
 func (p *Page) choices() []string {
 	st := p.Styles
+	var lines []string
+	if p.dialErr != nil {
+		lines = append(lines, st.Error.Render(p.wrap(p.T(msgDialFailed, map[string]any{"Err": p.dialErr.Error()}))), "")
+	}
 	switch {
 	case p.listErr != nil:
-		return []string{st.Error.Render(p.wrap(p.T(msgListFailed, map[string]any{"Err": p.listErr.Error()})))}
+		return append(lines, st.Error.Render(p.wrap(p.T(msgListFailed, map[string]any{"Err": p.listErr.Error()}))))
 	case p.names == nil:
-		return []string{st.Muted.Render(p.T(msgListing, nil))}
+		return append(lines, st.Muted.Render(p.T(msgListing, nil)))
 	case len(p.names) == 0:
-		return []string{st.Muted.Render(p.wrap(p.T(msgNoDBs, nil)))}
+		return append(lines, st.Muted.Render(p.wrap(p.T(msgNoDBs, nil))))
 	}
-	lines := []string{st.Subtitle.Render(p.T(msgPick, nil))}
-	// The list scrolls with its cursor, under the header.
-	room := max(p.Height-len(p.header())-1, 1)
+	// The list scrolls with its cursor, under the header and the note.
+	room := max(p.Height-len(p.header())-len(lines)-1, 1)
+	lines = append(lines, st.Subtitle.Render(p.T(msgPick, nil)))
 	first := max(p.cursor-room+1, 0)
 	for i := first; i < len(p.names) && i < first+room; i++ {
 		if i == p.cursor {

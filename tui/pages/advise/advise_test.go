@@ -235,3 +235,50 @@ func TestEscStops(t *testing.T) {
 		t.Errorf("no stop note:\n%s", s)
 	}
 }
+
+// u types a connection string; enter connects to it (here, to the
+// seeded server) and lists that server's databases; a server that cannot
+// be reached says why, and the list stays.
+func TestTypedURI(t *testing.T) {
+	src := seeded(t)
+	for _, s := range sizes {
+		t.Run(fmt.Sprintf("%dx%d", s[0], s[1]), func(t *testing.T) {
+			p := newPage(t, advise.Source{ReadOnly: func(context.Context) (*mongo.Client, error) {
+				return nil, errors.New("the backend in use is not read")
+			}, Server: "backend in use"}, "en", s[0], s[1])
+			closed := 0
+			p.dial = func(_ context.Context, uri string) (advise.Source, func() error, error) {
+				if uri != "mongodb://seeded:27017" {
+					return advise.Source{}, nil, fmt.Errorf("no server at %s", uri)
+				}
+				return src, func() error { closed++; return nil }, nil
+			}
+			send(p, press("u"))
+			if !p.WantsKeys() {
+				t.Fatal("the URI input does not have the keys")
+			}
+			for _, r := range "mongodb://nowhere" {
+				send(p, press(string(r)))
+			}
+			send(p, press("enter"))
+			if p.stage != choosing || p.dialErr == nil || !strings.Contains(screen(t, p), "Could not connect: no server at mongodb://nowhere") {
+				t.Fatalf("a failed connection:\n%s", screen(t, p))
+			}
+			send(p, press("u"))
+			p.input.SetValue("")
+			for _, r := range "mongodb://seeded:27017" {
+				send(p, press(string(r)))
+			}
+			t.Run("typing", func(t *testing.T) { golden.RequireEqual(t, screen(t, p)) })
+			send(p, press("enter"))
+			if len(p.names) != 2 || p.src.Server != "embedded sandbox" {
+				t.Fatalf("databases %v on %q, want the seeded server's", p.names, p.src.Server)
+			}
+			t.Run("databases", func(t *testing.T) { golden.RequireEqual(t, screen(t, p)) })
+			p.Close()
+			if closed != 1 {
+				t.Errorf("the connection was closed %d times, want once", closed)
+			}
+		})
+	}
+}

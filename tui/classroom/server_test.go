@@ -133,7 +133,9 @@ func TestHostileScriptCannotReachAnotherStudent(t *testing.T) {
 		"db.readings.aggregate([{$match: {}}, {$out: {db: 'bob_bucket', coll: 'readings'}}], {$db: 'bob_bucket'})",
 	} {
 		a.send(attack, "enter")
-		a.waitFor(`refusing`, 30*time.Second)
+		// This attack's own refusal, under its echo: earlier ones are on
+		// the screen too, and the next input waits for this one to end.
+		a.waitFor(regexp.QuoteMeta(attack)+`[^›]*refusing`, 30*time.Second)
 		if n := readings(); n != 144000 {
 			t.Fatalf("after %s bob's readings = %d", attack, n)
 		}

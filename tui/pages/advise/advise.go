@@ -120,8 +120,11 @@ type dialedMsg struct {
 	err   error
 }
 
-// databasesMsg lists the databases src can read.
+// databasesMsg lists the databases src can read; run tells the list of
+// a server left meanwhile (a URI typed while it was listed) from the one
+// of the server in use.
 type databasesMsg struct {
+	run   int
 	names []string
 	err   error
 }
@@ -141,10 +144,10 @@ type reportMsg struct {
 }
 
 func (p *Page) Init() tea.Cmd {
-	ctx, src := p.ctx, p.src
+	ctx, src, run := p.ctx, p.src, p.run
 	return func() tea.Msg {
 		names, err := advise.Databases(ctx, src, 0)
-		return databasesMsg{names: names, err: err}
+		return databasesMsg{run: run, names: names, err: err}
 	}
 }
 
@@ -246,6 +249,9 @@ func (p *Page) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 		p.src, p.closeSrc, p.names, p.listErr, p.cursor = msg.src, msg.close, nil, nil, 0
 		return p, p.Init()
 	case databasesMsg:
+		if msg.run != p.run {
+			return p, nil
+		}
 		p.names, p.listErr = msg.names, msg.err
 		if p.names == nil {
 			p.names = []string{}

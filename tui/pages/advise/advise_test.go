@@ -246,6 +246,9 @@ func TestTypedURI(t *testing.T) {
 			p := newPage(t, advise.Source{ReadOnly: func(context.Context) (*mongo.Client, error) {
 				return nil, errors.New("the backend in use is not read")
 			}, Server: "backend in use"}, "en", s[0], s[1])
+			// The backend in use is still being listed when the URI is
+			// typed: its late answer must not replace the other's list.
+			stale := p.Init()
 			closed := 0
 			p.dial = func(_ context.Context, uri string) (advise.Source, func() error, error) {
 				if uri != "mongodb://seeded:27017" {
@@ -273,6 +276,10 @@ func TestTypedURI(t *testing.T) {
 			send(p, press("enter"))
 			if len(p.names) != 2 || p.src.Server != "embedded sandbox" {
 				t.Fatalf("databases %v on %q, want the seeded server's", p.names, p.src.Server)
+			}
+			send(p, stale())
+			if len(p.names) != 2 || p.listErr != nil {
+				t.Fatalf("the late list of the backend left replaced the new one: %v, %v", p.names, p.listErr)
 			}
 			t.Run("databases", func(t *testing.T) { golden.RequireEqual(t, screen(t, p)) })
 			p.Close()

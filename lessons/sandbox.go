@@ -52,6 +52,11 @@ type Sandbox struct {
 	// that the session runs all the lesson's code itself, as a learner
 	// alone does.
 	Seeds func(ctx context.Context, l *Lesson) (*Seeds, error)
+	// ReadOnly, if set, opens a client on the same server under the
+	// guard's read-only policy, for the TUI's advise page (advise.Source);
+	// nil offers no such page, as for a classroom's students, who share
+	// the server with others.
+	ReadOnly func(ctx context.Context) (*mongo.Client, error)
 	// Turns, if set, is shared by the sessions of every learner on the
 	// server (a classroom's): their operations run a few at a time
 	// (turns.go). nil lets every operation run at once.

@@ -21,9 +21,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/advise"
 	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/tui/common"
 	"github.com/schemalab/schemalab/tui/keymap"
+	advisepage "github.com/schemalab/schemalab/tui/pages/advise"
 	"github.com/schemalab/schemalab/tui/pages/catalog"
 	"github.com/schemalab/schemalab/tui/pages/lesson"
 	"github.com/schemalab/schemalab/tui/styles"
@@ -90,6 +92,8 @@ type Model struct {
 	connErr error
 
 	catalog *catalog.Page
+	// advise is the advise page, under the lesson it opened, if any.
+	advise  *advisepage.Page
 	lesson  *lesson.Page
 	help    help.Model
 	spin    spinner.Model
@@ -132,6 +136,7 @@ func (m *Model) Close() error {
 		m.lesson.Close()
 		m.lesson = nil
 	}
+	m.leaveAdvise()
 	if m.backend != nil && m.backend.Close != nil {
 		return m.backend.Close()
 	}
@@ -175,10 +180,14 @@ func (m *Model) pageArea() common.Rect {
 	return common.Rect{W: m.Width, H: m.Height - 1}
 }
 
-// page is the page shown: the open lesson, else the catalog.
+// page is the page shown: the open lesson, else the advise page, else
+// the catalog.
 func (m *Model) page() common.Component {
-	if m.lesson != nil {
+	switch {
+	case m.lesson != nil:
 		return m.lesson
+	case m.advise != nil:
+		return m.advise
 	}
 	return m.catalog
 }
@@ -189,6 +198,9 @@ func (m *Model) resize() {
 	m.catalog.SetSize(r.W, r.H)
 	if m.lesson != nil {
 		m.lesson.SetSize(r.W, r.H)
+	}
+	if m.advise != nil {
+		m.advise.SetSize(r.W, r.H)
 	}
 }
 
@@ -202,10 +214,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) running() (string, time.Time, bool) {
-	if m.lesson == nil {
-		return "", time.Time{}, false
+	switch {
+	case m.lesson != nil:
+		return m.lesson.Running()
+	case m.advise != nil:
+		return m.advise.Running()
 	}
-	return m.lesson.Running()
+	return "", time.Time{}, false
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
@@ -226,8 +241,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.backendReady(msg)
 	case common.OpenLessonMsg:
 		return m.openLesson(msg.ID, msg.Step)
+	case common.OpenAdviseMsg:
+		return m.openAdvise()
 	case common.BackMsg:
-		m.leaveLesson()
+		if m.lesson != nil {
+			m.leaveLesson()
+		} else {
+			m.leaveAdvise()
+		}
 		return nil
 	case common.StatusMsg:
 		m.status = string(msg)
@@ -262,6 +283,7 @@ func (m *Model) backendReady(msg backendReadyMsg) tea.Cmd {
 		m.backend, m.Backend = msg.backend, msg.backend.Label
 	}
 	m.catalog.SetBackend(m.Backend)
+	m.catalog.SetAdvise(m.backend != nil && m.backend.ReadOnly != nil)
 	m.resize()
 	if m.opts.Lesson != "" && msg.err == nil {
 		id, step := m.opts.Lesson, m.opts.Step-1
@@ -276,7 +298,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	m.status = ""
 	if key.Matches(msg, k.Cancel) {
 		// ctrl+c cancels a running step first and quits only when idle.
-		if m.lesson != nil && m.lesson.Interrupt() {
+		if m.lesson != nil && m.lesson.Interrupt() || m.lesson == nil && m.advise != nil && m.advise.Interrupt() {
 			m.status = m.T(msgCancelling, nil)
 			return nil
 		}
@@ -289,8 +311,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if m.lesson != nil && m.lesson.WantsKeys() {
-		_, cmd := m.lesson.Update(msg)
+	if m.wantsKeys() {
+		_, cmd := m.page().Update(msg)
 		return cmd
 	}
 	switch {
@@ -307,6 +329,18 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
+// wantsKeys reports whether an input of the page shown has the keyboard:
+// the lesson's editor, shell or question, or the advise page's URI.
+func (m *Model) wantsKeys() bool {
+	switch {
+	case m.lesson != nil:
+		return m.lesson.WantsKeys()
+	case m.advise != nil:
+		return m.advise.WantsKeys()
+	}
+	return false
+}
+
 // quit keeps the open exercise's draft before the program ends.
 func (m *Model) quit() {
 	m.quitting = true
@@ -314,6 +348,30 @@ func (m *Model) quit() {
 		m.lesson.Close()
 		m.lesson = nil
 	}
+	m.leaveAdvise()
+}
+
+// leaveAdvise closes the advise page, stopping its analysis, and puts the
+// catalog back.
+func (m *Model) leaveAdvise() {
+	if m.advise != nil {
+		m.advise.Close()
+		m.advise = nil
+	}
+}
+
+// openAdvise shows the advise page on the backend's read-only client; the
+// catalog offers it only when the backend has one.
+func (m *Model) openAdvise() tea.Cmd {
+	if m.backend == nil || m.backend.ReadOnly == nil {
+		return nil
+	}
+	m.leaveAdvise()
+	r := m.pageArea()
+	c := m.Common
+	c.Width, c.Height = r.W, r.H
+	m.advise = advisepage.New(m.ctx, c, advise.Source{ReadOnly: m.backend.ReadOnly, Server: m.Backend})
+	return m.advise.Init()
 }
 
 func (m *Model) leaveLesson() {
@@ -447,7 +505,7 @@ func (m *Model) statusLine(km help.KeyMap) string {
 		left = m.notice()
 	}
 	tail := []key.Binding{k.Help, k.Quit}
-	if _, closing := km.(helpCloser); closing || (m.lesson != nil && m.lesson.WantsKeys()) {
+	if _, closing := km.(helpCloser); closing || m.wantsKeys() {
 		// q and ? are typed, not commands, while an input has the keys.
 		tail = nil
 	}

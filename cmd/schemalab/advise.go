@@ -87,7 +87,7 @@ func runAdvise(ctx context.Context, g *globalOptions, args []string, stdin *os.F
 	defer be.Close()
 
 	if *db == "" {
-		names, err := advise.Databases(ctx, be, *maxTime)
+		names, err := advise.Databases(ctx, advise.FromBackend(be), *maxTime)
 		if err != nil {
 			fmt.Fprintln(stderr, "schemalab advise:", err)
 			return 1
@@ -115,7 +115,7 @@ func runAdvise(ctx context.Context, g *globalOptions, args []string, stdin *os.F
 			fmt.Fprintf(stderr, "\r\x1b[K%s", g.t(msgAdviseProgress, map[string]any{"Collection": p.Collection, "N": p.Index, "Total": p.Total}))
 		}
 	}
-	rep, runErr := advise.Run(ctx, be, opts)
+	rep, runErr := advise.Run(ctx, advise.FromBackend(be), opts)
 	if onTerminal {
 		fmt.Fprint(stderr, "\r\x1b[K")
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/schemalab/schemalab/content"
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/advise"
 	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/sandbox/shell/lineedit"
 	"github.com/schemalab/schemalab/tui"
@@ -85,7 +86,11 @@ func runTUI(ctx context.Context, g *globalOptions, args []string) int {
 			if err != nil {
 				return nil, err
 			}
-			return g.lessonSandbox(be), nil
+			sb := g.lessonSandbox(be)
+			// Only the learner's own app offers advise; a classroom's
+			// students share the server.
+			sb.ReadOnly = advise.FromBackend(be).ReadOnly
+			return sb, nil
 		},
 		NoColor:   g.NoColor,
 		Present:   *present,

@@ -136,10 +136,42 @@ type Figure struct {
 	Value any    `json:"value"`
 }
 
+// Source is a server advise reads: how to open a client under the
+// guard's read-only policy, and how the server describes itself.
+// FromBackend makes one of a backend; the TUI takes the one cmd/schemalab
+// hands it with the lessons' sandbox, made by FromBackend too.
+type Source struct {
+	ReadOnly func(ctx context.Context) (*mongo.Client, error)
+	Server   string
+}
+
+// FromBackend is be as advise reads it: through clients under the
+// read-only policy (sandbox.ClientOptions.ReadOnly), so that it may read
+// any database the server lets it.
+func FromBackend(be *sandbox.Backend) Source {
+	return Source{
+		ReadOnly: func(ctx context.Context) (*mongo.Client, error) {
+			return be.NewClient(ctx, sandbox.ClientOptions{ReadOnly: true})
+		},
+		Server: be.Status(),
+	}
+}
+
+// Dial connects to the server of uri, a MongoDB connection string, for
+// advise alone: its Source reads through the read-only policy, so no
+// prefix confines it. close ends the connection.
+func Dial(ctx context.Context, uri string) (src Source, close func() error, err error) {
+	be, err := sandbox.Open(ctx, sandbox.Config{URI: uri, Kind: sandbox.KindURI})
+	if err != nil {
+		return Source{}, nil, err
+	}
+	return FromBackend(be), be.Close, nil
+}
+
 // Databases lists the databases the client may read (for the question
 // "which one?"), leaving out the server's own.
-func Databases(ctx context.Context, be *sandbox.Backend, maxTime time.Duration) ([]string, error) {
-	client, err := readOnlyClient(ctx, be)
+func Databases(ctx context.Context, src Source, maxTime time.Duration) ([]string, error) {
+	client, err := src.ReadOnly(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -156,9 +188,9 @@ func Databases(ctx context.Context, be *sandbox.Backend, maxTime time.Duration) 
 
 // Run analyses o.Database. On ctrl+c (ctx cancelled) or a failed command
 // it returns what it found so far, marked Interrupted, with the error.
-func Run(ctx context.Context, be *sandbox.Backend, o Options) (*Report, error) {
-	rep := &Report{Database: o.Database, Server: be.Status(), Findings: []Finding{}, Sampled: []Sampled{}}
-	client, err := readOnlyClient(ctx, be)
+func Run(ctx context.Context, src Source, o Options) (*Report, error) {
+	rep := &Report{Database: o.Database, Server: src.Server, Findings: []Finding{}, Sampled: []Sampled{}}
+	client, err := src.ReadOnly(ctx)
 	if err != nil {
 		return rep, err
 	}
@@ -270,12 +302,6 @@ func detectors() []namedDetector {
 func refused(ctx context.Context, err error) bool {
 	var ce mongo.CommandError
 	return ctx.Err() == nil && errors.As(err, &ce)
-}
-
-// readOnlyClient is advise's one client: under the guard's read-only
-// policy, so it may read any database the server lets it.
-func readOnlyClient(ctx context.Context, be *sandbox.Backend) (*mongo.Client, error) {
-	return be.NewClient(ctx, sandbox.ClientOptions{ReadOnly: true})
 }
 
 func orDefault(d, def time.Duration) time.Duration {

@@ -258,7 +258,7 @@ func TestAdviseFindsThePlantedPatternsAndNoControl(t *testing.T) {
 
 	var progress []string
 	began := time.Now()
-	rep, err := Run(context.Background(), be, Options{Database: seededDB, Progress: func(p Progress) {
+	rep, err := Run(context.Background(), FromBackend(be), Options{Database: seededDB, Progress: func(p Progress) {
 		progress = append(progress, fmt.Sprintf("%d/%d %s", p.Index, p.Total, p.Collection))
 	}})
 	if err != nil {
@@ -384,7 +384,7 @@ func TestAdviseFormats(t *testing.T) {
 	}
 	books = append(books, bson.D{{Key: "customers", Value: ints(0, 3000)}})
 	insert(t, db.Collection("books"), books)
-	rep, err := Run(context.Background(), be, Options{Database: "fmt"})
+	rep, err := Run(context.Background(), FromBackend(be), Options{Database: "fmt"})
 	if err != nil || len(rep.Findings) != 1 {
 		t.Fatalf("%v, %+v", err, rep)
 	}
@@ -439,7 +439,7 @@ func TestAdviseSamplesLargeCollections(t *testing.T) {
 		}
 	}
 	insert(t, db.Collection("readings"), readings)
-	rep, err := Run(context.Background(), be, Options{Database: "big", Sample: 1000})
+	rep, err := Run(context.Background(), FromBackend(be), Options{Database: "big", Sample: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -471,7 +471,7 @@ func TestAdviseStopsWithWhatItFound(t *testing.T) {
 	seed(t, db)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	rep, err := Run(ctx, be, Options{Database: "stop", Progress: func(p Progress) {
+	rep, err := Run(ctx, FromBackend(be), Options{Database: "stop", Progress: func(p Progress) {
 		if p.Collection == "cat_ancestors" {
 			cancel()
 		}
@@ -488,7 +488,7 @@ func TestAdviseStopsWithWhatItFound(t *testing.T) {
 func TestDatabasesListsReadableOnes(t *testing.T) {
 	be := openEmbedded(t)
 	insert(t, be.Client.Database("one").Collection("c"), []any{bson.D{{Key: "x", Value: 1}}})
-	names, err := Databases(context.Background(), be, 0)
+	names, err := Databases(context.Background(), FromBackend(be), 0)
 	if err != nil || !slices.Contains(names, "one") || slices.Contains(names, "admin") {
 		t.Errorf("%v, %v", names, err)
 	}

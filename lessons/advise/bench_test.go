@@ -25,7 +25,7 @@ func BenchmarkAdvise100k(b *testing.B) {
 	}
 	insert(b, be.Client.Database("bench").Collection("readings"), docs)
 	for b.Loop() {
-		rep, err := Run(context.Background(), be, Options{Database: "bench"})
+		rep, err := Run(context.Background(), FromBackend(be), Options{Database: "bench"})
 		if err != nil || len(rep.Findings) != 1 || rep.Findings[0].Pattern != PatternBucket {
 			b.Fatalf("%v, %+v", err, rep)
 		}
@@ -52,7 +52,7 @@ func BenchmarkAdvise2M(b *testing.B) {
 	before := heapInUse()
 	b.ResetTimer()
 	for b.Loop() {
-		rep, err := Run(context.Background(), be, Options{Database: "bench"})
+		rep, err := Run(context.Background(), FromBackend(be), Options{Database: "bench"})
 		if err != nil || len(rep.Sampled) != 1 || len(rep.Findings) != 1 || rep.Findings[0].Pattern != PatternBucket {
 			b.Fatalf("%v, %+v", err, rep)
 		}

@@ -48,36 +48,19 @@ func (rep *Report) write(w io.Writer, md bool) error {
 		}
 		b.WriteString(s + "\n" + strings.Repeat(rule, len([]rune(s))) + "\n")
 	}
-	code := func(s string) string {
-		if md {
-			return "`" + s + "`"
-		}
-		return s
-	}
 	heading(1, "schemalab advise: database "+rep.Database)
 	fmt.Fprintf(&b, "Server: %s\n", rep.Server)
 	for _, s := range rep.Sampled {
-		fmt.Fprintf(&b, "Sampled: %s has %s documents; it was analysed on a $sample of %s.\n", code(s.Collection), l.Figure(float64(s.Documents)), l.Figure(float64(s.Sample)))
+		fmt.Fprintf(&b, "Sampled: %s has %s documents; it was analysed on a $sample of %s.\n", code(s.Collection, md), l.Figure(float64(s.Documents)), l.Figure(float64(s.Sample)))
 	}
 	if rep.Interrupted {
 		b.WriteString("Interrupted: these are the findings until then.\n")
 	}
 	fmt.Fprintf(&b, "Findings: %d\n\n", len(rep.Findings))
 	for _, f := range rep.Findings {
-		where := f.Collection
-		if f.Field != "" {
-			where += "." + f.Field
-		}
-		heading(2, fmt.Sprintf("%s: %s (%s confidence)", f.Pattern, where, f.Confidence))
-		b.WriteString(f.Summary + "\n\n")
-		writeFigures(&b, l, f.Evidence.Figures, md)
-		if len(f.Evidence.Histogram) > 0 {
-			b.WriteString("\n")
-			writeHistogram(&b, l, f.Evidence.Histogram, md)
-		}
-		fmt.Fprintf(&b, "\nThreshold: %s\n", f.Evidence.Threshold)
-		fmt.Fprintf(&b, "Lesson: %s (schemalab --lesson %s)\n", code(f.Lesson), f.Lesson)
-		fmt.Fprintf(&b, "Manual: %s\n\n", f.Evidence.Reference)
+		heading(2, f.Heading())
+		f.writeBody(&b, l, md)
+		b.WriteString("\n")
 	}
 	if len(rep.Notes) > 0 {
 		heading(2, "What advise could not see")
@@ -87,6 +70,44 @@ func (rep *Report) write(w io.Writer, md bool) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// Heading is the finding's title line: its pattern, where and how sure.
+func (f Finding) Heading() string {
+	where := f.Collection
+	if f.Field != "" {
+		where += "." + f.Field
+	}
+	return fmt.Sprintf("%s: %s (%s confidence)", f.Pattern, where, f.Confidence)
+}
+
+// Body is the finding under its heading as the text report writes it:
+// summary, figures, histogram, threshold, lesson and manual page, for the
+// TUI's advise page to show as the command does.
+func (f Finding) Body() string {
+	var b strings.Builder
+	f.writeBody(&b, locale.English(), false)
+	return b.String()
+}
+
+func (f Finding) writeBody(b *strings.Builder, l *locale.Localizer, md bool) {
+	b.WriteString(f.Summary + "\n\n")
+	writeFigures(b, l, f.Evidence.Figures, md)
+	if len(f.Evidence.Histogram) > 0 {
+		b.WriteString("\n")
+		writeHistogram(b, l, f.Evidence.Histogram, md)
+	}
+	fmt.Fprintf(b, "\nThreshold: %s\n", f.Evidence.Threshold)
+	fmt.Fprintf(b, "Lesson: %s (schemalab --lesson %s)\n", code(f.Lesson, md), f.Lesson)
+	fmt.Fprintf(b, "Manual: %s\n", f.Evidence.Reference)
+}
+
+// code is s as code: quoted in Markdown, plain in text.
+func code(s string, md bool) string {
+	if md {
+		return "`" + s + "`"
+	}
+	return s
 }
 
 func writeFigures(b *strings.Builder, l *locale.Localizer, figs []Figure, md bool) {

@@ -9,7 +9,12 @@ type OpenLessonMsg struct {
 	Step int
 }
 
-// BackMsg returns from a lesson to the catalog.
+// OpenAdviseMsg asks the app to show the advise page, which reads a
+// database of the learner's and names the patterns it needs.
+type OpenAdviseMsg struct{}
+
+// BackMsg returns from a lesson, or from the advise page, to the page
+// under it.
 type BackMsg struct{}
 
 // StatusMsg is a transient note for the status line.

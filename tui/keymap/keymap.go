@@ -33,10 +33,14 @@ type KeyMap struct {
 	Cancel           key.Binding
 	Help             key.Binding
 	Open             key.Binding
-	ExternalEditor   key.Binding
-	CheckFromEditor  key.Binding
-	HistoryUp        key.Binding
-	HistoryDown      key.Binding
+	// OpenLesson opens the lesson an advise finding names; URI types the
+	// server advise reads.
+	OpenLesson      key.Binding
+	URI             key.Binding
+	ExternalEditor  key.Binding
+	CheckFromEditor key.Binding
+	HistoryUp       key.Binding
+	HistoryDown     key.Binding
 	// LogUp and LogDown page an input's output while the input has the
 	// keyboard, where b and space are typed.
 	LogUp, LogDown       key.Binding
@@ -77,6 +81,8 @@ var (
 	helpCancel        = &locale.Message{ID: "key.cancel", Other: "cancel run / quit"}
 	helpHelp          = &locale.Message{ID: "key.help", Other: "help"}
 	helpOpen          = &locale.Message{ID: "key.open", Other: "open"}
+	helpOpenLesson    = &locale.Message{ID: "key.openLesson", Other: "open its lesson"}
+	helpURI           = &locale.Message{ID: "key.uri", Other: "type a URI"}
 	helpExternal      = &locale.Message{ID: "key.externalEditor", Other: "$EDITOR"}
 	helpCheck         = &locale.Message{ID: "key.checkFromEditor", Other: "run & check"}
 	helpHistory       = &locale.Message{ID: "key.history", Other: "history"}
@@ -121,6 +127,8 @@ func Default(l *locale.Localizer) *KeyMap {
 		Cancel:            b(helpCancel, "ctrl+c", "ctrl+c"),
 		Help:              b(helpHelp, "?", "?"),
 		Open:              b(helpOpen, "enter", "enter"),
+		OpenLesson:        b(helpOpenLesson, "o/enter", "o", "enter"),
+		URI:               b(helpURI, "u", "u"),
 		ExternalEditor:    b(helpExternal, "ctrl+o", "ctrl+o"),
 		CheckFromEditor:   b(helpCheck, "ctrl+r", "ctrl+r"),
 		HistoryUp:         b(helpHistory, "↑", "up"),

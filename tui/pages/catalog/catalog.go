@@ -28,6 +28,8 @@ var (
 	msgMoreAbove = &locale.Message{ID: "catalog.moreAbove", Other: "↑ {{.Count}} more"}
 	msgMoreBelow = &locale.Message{ID: "catalog.moreBelow", One: "↓ {{.Count}} more lesson", Other: "↓ {{.Count}} more lessons"}
 	msgEnglish   = &locale.Message{ID: "catalog.englishOnly", Other: " · English only"}
+	msgAdvise    = &locale.Message{ID: "catalog.advise", Other: "Advise a database"}
+	msgAdviseSum = &locale.Message{ID: "catalog.adviseSummary", Other: "Point the course's measurements at a database of yours: which patterns it needs, with the figures. Read-only."}
 )
 
 // Page is the catalog.
@@ -38,6 +40,9 @@ type Page struct {
 	cursor   int
 	offset   int
 	warnings []string
+	// advise adds the "Advise a database" entry after the lessons, when
+	// the backend offers a read-only client.
+	advise bool
 }
 
 // New lists cat's lessons with their progress in store (nil: none).
@@ -69,6 +74,17 @@ func (p *Page) SetSize(w, h int) { p.Common.SetSize(w, h) }
 // SetBackend updates the sandbox's label.
 func (p *Page) SetBackend(s string) { p.Backend = s }
 
+// SetAdvise shows or hides the "Advise a database" entry.
+func (p *Page) SetAdvise(on bool) { p.advise = on }
+
+// entries counts the lessons and the advise entry.
+func (p *Page) entries() int {
+	if p.advise {
+		return len(p.cat.Lessons) + 1
+	}
+	return len(p.cat.Lessons)
+}
+
 func (p *Page) ShortHelp() []key.Binding {
 	k := p.KeyMap
 	return []key.Binding{k.Open, k.Down, k.Up}
@@ -83,7 +99,7 @@ func (p *Page) Init() tea.Cmd { return nil }
 
 func (p *Page) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 	k := p.KeyMap
-	n := len(p.cat.Lessons)
+	n := p.entries()
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		switch {
@@ -96,6 +112,9 @@ func (p *Page) Update(msg tea.Msg) (common.Model, tea.Cmd) {
 		case key.Matches(msg, k.PageUp):
 			p.cursor = max(p.cursor-p.perPage(), 0)
 		case key.Matches(msg, k.Open), key.Matches(msg, k.Next):
+			if p.cursor == len(p.cat.Lessons) && p.advise {
+				return p, func() tea.Msg { return common.OpenAdviseMsg{} }
+			}
 			if n > 0 {
 				id := p.cat.Lessons[p.cursor].ID
 				return p, func() tea.Msg { return common.OpenLessonMsg{ID: id, Step: -1} }
@@ -126,7 +145,7 @@ func (p *Page) View() string {
 		b.WriteString(st.Warning.Render("! "+w) + "\n")
 	}
 	b.WriteString("\n")
-	if len(p.cat.Lessons) == 0 {
+	if p.entries() == 0 {
 		b.WriteString(st.Muted.Render(p.T(msgNoLessons, nil)))
 		return common.FitBlock(b.String(), p.Width, p.Height)
 	}
@@ -139,7 +158,11 @@ func (p *Page) View() string {
 		p.offset = p.cursor - per + 1
 	}
 	barW := min(max(p.Width/4, 10), 30)
-	for i := p.offset; i < len(p.cat.Lessons) && i < p.offset+per; i++ {
+	for i := p.offset; i < p.entries() && i < p.offset+per; i++ {
+		if i == len(p.cat.Lessons) {
+			p.adviseItem(&b)
+			continue
+		}
 		p.item(&b, i, barW)
 	}
 	var more []string
@@ -153,6 +176,18 @@ func (p *Page) View() string {
 		b.WriteString("  " + st.Muted.Render(strings.Join(more, " · ")))
 	}
 	return common.FitBlock(strings.TrimRight(b.String(), "\n"), p.Width, p.Height)
+}
+
+// adviseItem is the "Advise a database" entry, drawn as a lesson's
+// first two lines are.
+func (p *Page) adviseItem(b *strings.Builder) {
+	st := p.Styles
+	marker, title := "  ", st.Subtitle.Render(p.T(msgAdvise, nil))
+	if p.cursor == len(p.cat.Lessons) {
+		marker, title = st.Selected.Render("▸ "), st.Selected.Render(p.T(msgAdvise, nil))
+	}
+	b.WriteString(common.Fit(marker+title, p.Width) + "\n")
+	b.WriteString(common.Fit("  "+st.Text.Render(p.T(msgAdviseSum, nil)), p.Width) + "\n\n")
 }
 
 func (p *Page) item(b *strings.Builder, i, barW int) {

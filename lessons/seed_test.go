@@ -42,7 +42,7 @@ func steady(s string) string {
 		case strings.HasSuffix(m, "_"):
 			return "<prefix>_" // the learner's database
 		}
-		return strings.TrimRight(m, "0123456789") + "…"
+		return strings.TrimRight(m, "0123456789.") + "…"
 	})
 }
 

@@ -38,7 +38,7 @@ func hostileChild(t *testing.T) (*studentProc, net.Conn, *room.Room) {
 	t.Cleanup(func() { roomEnd.Close(); childEnd.Close() })
 	cmd := exec.Command("sleep", "60")
 	if err := cmd.Start(); err != nil {
-		t.Skip("no sleep command to stand in for a student's process:", err)
+		t.Fatal("sleep, which stands in for a student's process:", err)
 	}
 	c := &child{cmd: cmd, exited: make(chan struct{})}
 	go func() { cmd.Wait(); close(c.exited) }()

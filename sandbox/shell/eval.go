@@ -87,6 +87,10 @@ func (s *Shell) evaluate(ctx context.Context, run func(ctx context.Context) erro
 		<-interrupted
 	}
 	s.stopLoop(func() { stop(nil) })
+	// The evaluation is over: what follows (a new runtime's prelude among
+	// it) must not be stopped by its cancelled context, which the natives'
+	// ticks read.
+	s.ctx = context.Background()
 	var hle *HeapLimitError
 	if errors.As(context.Cause(ctx), &hle) {
 		// What the script built is still reachable from its variables:
@@ -103,7 +107,6 @@ func (s *Shell) evaluate(ctx context.Context, run func(ctx context.Context) erro
 	res.Transcript = s.out.String()
 	res.Printed = s.out.printed.String()
 	res.Elapsed = time.Since(start)
-	s.ctx = context.Background()
 	s.result, s.stmt = nil, nil
 	return *res, evalErr
 }

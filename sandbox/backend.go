@@ -103,7 +103,8 @@ type Backend struct {
 }
 
 // serverSelectionTimeout bounds how long connecting to a real server may
-// take before the user gets a clear error.
+// take before the user gets a clear error, unless the URI sets
+// serverSelectionTimeoutMS.
 const serverSelectionTimeout = 5 * time.Second
 
 // Open starts or connects the backend cfg asks for.
@@ -188,8 +189,12 @@ func connectURI(ctx context.Context, b *Backend, uri string) error {
 	}
 	if err := client.Ping(ctx, nil); err != nil {
 		_ = client.Disconnect(context.Background())
+		within := serverSelectionTimeout
+		if t := options.Client().ApplyURI(uri).ServerSelectionTimeout; t != nil {
+			within = *t
+		}
 		return fmt.Errorf("could not reach MongoDB at %s within %s: %s\nhint: %s",
-			host, serverSelectionTimeout, redactText(selectionCause(err), uri), connectHint(err, host))
+			host, within, redactText(selectionCause(err), uri), connectHint(err, host))
 	}
 	b.Client = client
 	b.describe(ctx)

@@ -74,6 +74,10 @@ func (b *Backend) clientSettings() clientSettings {
 	s := clientSettings{selectionTimeout: serverSelectionTimeout, credential: b.login}
 	switch b.Kind {
 	case KindEmbedded:
+		// The server runs in this process: it cannot be unreachable, only
+		// busy (a machine under load, a collection mid-way), and then
+		// waiting the driver's own 30 s beats failing a learner's step.
+		s.selectionTimeout = 0
 		s.pollMonitoring = true
 	case KindMongod:
 		s.direct, s.appName = true, "schemalab"
@@ -87,7 +91,7 @@ func (b *Backend) clientSettings() clientSettings {
 }
 
 type clientSettings struct {
-	selectionTimeout time.Duration
+	selectionTimeout time.Duration // 0: the driver's
 	// pollMonitoring: an in-process server needs no streaming hello. The
 	// embedded server now streams as mongod does (Disconnect closes the
 	// stream in about a millisecond), but streaming takes a second
@@ -106,7 +110,12 @@ type clientSettings struct {
 
 // newClient is the one place a driver client is made.
 func newClient(uri string, s clientSettings) (*mongo.Client, error) {
-	opts := options.Client().ApplyURI(uri).SetServerSelectionTimeout(s.selectionTimeout)
+	opts := options.Client().ApplyURI(uri)
+	if opts.ServerSelectionTimeout == nil && s.selectionTimeout > 0 {
+		// A serverSelectionTimeoutMS in the URI is the user's, as in
+		// mongosh.
+		opts.SetServerSelectionTimeout(s.selectionTimeout)
+	}
 	if s.pollMonitoring {
 		opts.SetServerMonitoringMode(options.ServerMonitoringModePoll)
 	}

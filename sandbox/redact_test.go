@@ -31,6 +31,9 @@ func TestConnectErrorsHideCredentials(t *testing.T) {
 	}{
 		{"mongodb://alice:Sup3rSecret@127.0.0.1:1/?authSource=admin&authMechanismProperties=AWS_SESSION_TOKEN:tok3nvalue",
 			[]string{"could not reach MongoDB at 127.0.0.1:1 within 5s", "hint: start mongod"}},
+		// The URI's own timeout is the user's, and the error says it.
+		{"mongodb://alice:Sup3rSecret@127.0.0.1:1/?serverSelectionTimeoutMS=700",
+			[]string{"could not reach MongoDB at 127.0.0.1:1 within 700ms"}},
 		{"mongodb://alice:Sup3rSecret@127.0.0.1:notaport/",
 			[]string{"127.0.0.1:notaport", "hint: check the URI"}},
 	} {

@@ -166,7 +166,7 @@ func TestServePrintsURIFirstAndStopsCleanly(t *testing.T) {
 	}
 	go io.Copy(io.Discard, pr)
 
-	client, err := mongo.Connect(options.Client().ApplyURI(uri).SetServerSelectionTimeout(5 * time.Second))
+	client, err := mongo.Connect(options.Client().ApplyURI(uri))
 	if err != nil {
 		t.Fatal(err)
 	}

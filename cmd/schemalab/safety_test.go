@@ -59,7 +59,10 @@ func sharedServer(t *testing.T) (string, *mongo.Client) {
 	if err != nil {
 		t.Fatalf("serve printed no connection string: %v", err)
 	}
-	uri = strings.TrimSpace(uri)
+	// The schemalab processes connect with --uri, which gives up after
+	// 5 s unless the URI says otherwise; a machine busy with the rest of
+	// CI can take longer to run the first hello.
+	uri = strings.TrimSpace(uri) + "?serverSelectionTimeoutMS=30000"
 	client, err := mongo.Connect(options.Client().ApplyURI(uri))
 	if err != nil {
 		t.Fatal(err)

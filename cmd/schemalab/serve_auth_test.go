@@ -31,7 +31,7 @@ func writeUsers(t *testing.T, text string, mode os.FileMode) string {
 
 func connectTo(t *testing.T, uri string) *mongo.Client {
 	t.Helper()
-	c, err := mongo.Connect(options.Client().ApplyURI(uri).SetServerSelectionTimeout(5 * time.Second))
+	c, err := mongo.Connect(options.Client().ApplyURI(uri))
 	if err != nil {
 		t.Fatal(err)
 	}

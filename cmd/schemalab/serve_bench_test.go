@@ -30,7 +30,7 @@ import (
 func BenchmarkServeRSS40Cursors(b *testing.B) {
 	for b.Loop() {
 		cmd, uri := startServe(b)
-		client, err := mongo.Connect(options.Client().ApplyURI(uri).SetServerSelectionTimeout(5 * time.Second))
+		client, err := mongo.Connect(options.Client().ApplyURI(uri))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -43,7 +43,7 @@ func startServerWith(t testing.TB, opts engine.Options) (*mongo.Client, string) 
 // ends.
 func connect(t testing.TB, uri string) *mongo.Client {
 	t.Helper()
-	client, err := mongo.Connect(options.Client().ApplyURI(uri).SetServerSelectionTimeout(5 * time.Second).
+	client, err := mongo.Connect(options.Client().ApplyURI(uri).
 		SetServerMonitoringMode(options.ServerMonitoringModePoll))
 	if err != nil {
 		t.Fatalf("connect: %v", err)

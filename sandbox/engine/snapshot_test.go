@@ -161,7 +161,7 @@ func TestSnapshotCommandNotFoundWhenStrict(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	client, err := mongo.Connect(options.Client().ApplyURI(srv.URI()).SetServerSelectionTimeout(5 * time.Second))
+	client, err := mongo.Connect(options.Client().ApplyURI(srv.URI()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -84,7 +84,7 @@ func (s *Server) Port() int {
 // ends; opts add to the connection string's options.
 func (s *Server) Client(t testing.TB, opts ...*options.ClientOptions) *mongo.Client {
 	t.Helper()
-	all := append([]*options.ClientOptions{options.Client().ApplyURI(s.URI()).SetServerSelectionTimeout(5 * time.Second)}, opts...)
+	all := append([]*options.ClientOptions{options.Client().ApplyURI(s.URI())}, opts...)
 	c, err := mongo.Connect(all...)
 	if err != nil {
 		t.Fatal(err)
@@ -97,7 +97,7 @@ func (s *Server) Client(t testing.TB, opts ...*options.ClientOptions) *mongo.Cli
 // lesson session's sandbox connects with (lessons.ConnectFunc). The
 // session owns the client and disconnects it.
 func (s *Server) Connect(ctx context.Context, monitor *event.CommandMonitor) (*mongo.Client, error) {
-	c, err := mongo.Connect(options.Client().ApplyURI(s.URI()).SetMonitor(monitor).SetServerSelectionTimeout(5 * time.Second))
+	c, err := mongo.Connect(options.Client().ApplyURI(s.URI()).SetMonitor(monitor))
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +142,7 @@ func (c *countedConn) Close() error {
 // ConnectVia is Connect with every connection dialed through conns.
 func (s *Server) ConnectVia(conns *Conns) func(ctx context.Context, monitor *event.CommandMonitor) (*mongo.Client, error) {
 	return func(ctx context.Context, monitor *event.CommandMonitor) (*mongo.Client, error) {
-		return mongo.Connect(options.Client().ApplyURI(s.URI()).SetMonitor(monitor).SetDialer(conns).SetServerSelectionTimeout(5 * time.Second))
+		return mongo.Connect(options.Client().ApplyURI(s.URI()).SetMonitor(monitor).SetDialer(conns))
 	}
 }
 

@@ -59,6 +59,7 @@ func (s *Shell) evaluate(ctx context.Context, run func(ctx context.Context) erro
 		vm.Interrupt(context.Cause(ctx))
 	})
 	watch := watchHeap(s.opts.HeapLimit, s.held, s.opts.HeapShare, stop)
+	s.held = watch.credit(s.liveEnd)
 	s.heap = watch
 
 	evalErr := run(ctx)
@@ -73,6 +74,7 @@ func (s *Shell) evaluate(ctx context.Context, run func(ctx context.Context) erro
 	grown := watch.end()
 	s.heap = nil
 	s.held = max(watch.held.Load()+grown, 0)
+	s.liveEnd = watch.liveEnd
 	if grown > watch.allowed() {
 		// The script ended before the watch saw it pass the cap: it
 		// is stopped now, as it would have been a moment later.
@@ -100,8 +102,10 @@ func (s *Shell) evaluate(ctx context.Context, run func(ctx context.Context) erro
 			evalErr = errors.Join(evalErr, err)
 		}
 		// The old runtime is garbage now: collected at once, it is not
-		// taken for what the next evaluation let go of.
+		// taken for what the next evaluation let go of, nor credited to
+		// the fresh session.
 		runtime.GC()
+		_, s.liveEnd, _ = newHeapSamples().read()
 	}
 	s.vm.ClearInterrupt()
 	res.Transcript = s.out.String()

@@ -26,6 +26,15 @@ import (
 // held). A session stopped by the cap gets a fresh runtime, which frees
 // everything it held, and its charge starts again from nothing.
 //
+// What happens between evaluations is done for the session too: a lesson
+// restores a saved state, which lets go of the data and globals its last
+// run made, and then runs the step again. Growth alone would charge each
+// run anew while the restores' frees went unseen, until a step re-run a
+// few times was stopped for memory the process no longer held. So when
+// the process is the session's alone, the live heap falling between two
+// evaluations is taken off its charge (never growth: only what its own
+// scripts grow is charged).
+//
 // The heap is the process's, so the figures also count what runs beside
 // the script: in a classroom that runs many sessions in one process, a
 // classmate's script running at the same time, and the embedded server
@@ -89,6 +98,7 @@ type heapWatch struct {
 	samples    *heapSamples
 	liveStart  int64
 	allocStart int64
+	liveEnd    int64        // the live heap when the evaluation ended (end)
 	peak       atomic.Int64 // the most scripts of share seen running at once
 	done       chan struct{}
 	finished   chan struct{}
@@ -150,6 +160,16 @@ func watchHeap(limit, held int64, share *HeapShare, stop context.CancelCauseFunc
 	return w
 }
 
+// credit takes off the session's charge what the live heap fell by since
+// its last evaluation ended (liveEnd, 0 for none), when the process is
+// the session's alone, and returns the charge.
+func (w *heapWatch) credit(liveEnd int64) int64 {
+	if liveEnd > w.liveStart && w.share.sessions.Load() == 1 {
+		w.held.Store(max(w.held.Load()-(liveEnd-w.liveStart), 0))
+	}
+	return w.held.Load()
+}
+
 // allowed is how much the heap may grow over the evaluation. A script
 // that ran beside this one may have ended and kept what it made (its
 // session's globals, what the server stored), so the most scripts seen
@@ -182,14 +202,15 @@ func (w *heapWatch) end() int64 {
 	close(w.done)
 	<-w.finished
 	w.share.running.Add(-1)
-	_, _, allocs := w.samples.read()
+	_, live, allocs := w.samples.read()
 	allocated := allocs - w.allocStart
 	if allocated < heapSettled {
+		w.liveEnd = live
 		return allocated
 	}
 	runtime.GC()
-	_, live, _ := w.samples.read()
-	return live - w.liveStart
+	_, w.liveEnd, _ = w.samples.read()
+	return w.liveEnd - w.liveStart
 }
 
 // heldNow is what the session holds, measured over the whole process

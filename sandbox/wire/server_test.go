@@ -18,7 +18,7 @@ import (
 
 func connectDriver(t *testing.T, srv *Server) *mongo.Client {
 	t.Helper()
-	client, err := mongo.Connect(options.Client().ApplyURI(srv.URI()).SetServerSelectionTimeout(5 * time.Second))
+	client, err := mongo.Connect(options.Client().ApplyURI(srv.URI()))
 	if err != nil {
 		t.Fatalf("Connect: %v", err)
 	}

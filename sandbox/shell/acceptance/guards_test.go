@@ -3,6 +3,8 @@ package acceptance
 import (
 	"context"
 	"regexp"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -239,4 +241,52 @@ func TestTheHeapCapIsTheSessions(t *testing.T) {
 		{"room again", "var k = []; for (let i = 0; i < 30; i++) k.push('z'.repeat(1e6) + i); k.length", "30", 0},
 		{"and for one large string", "k = null; var big = 'q'.repeat(50e6); big.length", "50000000", 0},
 	})
+}
+
+// A lesson re-runs a step by restoring the state before it, outside any
+// evaluation, which lets go of what the last run made: here the data it
+// stored in the server, which runs in this process. Re-running it must
+// not be charged again and again until a step that fits many times over
+// is stopped; what a restore keeps (an array a checkpointed global still
+// points to) stays charged.
+func TestTheHeapCapCreditsWhatARestoreLetGo(t *testing.T) {
+	client, _ := startServer(t)
+	stored := client.Database("guards").Collection("step")
+	sh, err := shell.New(client, "guards", shell.Options{Timeout: time.Minute, HeapLimit: 128 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eval := func(src string) string {
+		t.Helper()
+		res, _ := sh.Eval(context.Background(), src)
+		return lastLine(res.Transcript)
+	}
+	eval("var kept = []")
+	before := sh.SaveGlobals()
+	for run := range 8 {
+		if got := eval(`db.step.insertMany(Array.from({length: 100}, (_, i) => ({i, s: "q".repeat(1e5)}))); db.step.countDocuments()`); got != "100" {
+			t.Fatalf("run %d of the step: %s", run+1, got)
+		}
+		if err := stored.Drop(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		sh.RestoreGlobals(before)
+		// A collection between the restore and the next run, as the
+		// runtime makes whenever it likes, shows the live heap without
+		// the run's data.
+		runtime.GC()
+	}
+	// 57 MB at a time into the array the checkpoint keeps, with a
+	// restore between: the cap is met by the third at the latest.
+	for push := 1; ; push++ {
+		got := eval("kept.push('k'.repeat(60e6)); kept.length")
+		if strings.HasPrefix(got, "RangeError: The string would take 57 MB") {
+			break
+		}
+		if got != strconv.Itoa(push) || push == 3 {
+			t.Fatalf("push %d into the kept array: %s", push, got)
+		}
+		sh.RestoreGlobals(before)
+		runtime.GC()
+	}
 }

@@ -4,7 +4,6 @@ package acceptance
 
 import (
 	"testing"
-	"time"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
@@ -19,7 +18,7 @@ func startServer(tb testing.TB) (*mongo.Client, *sandboxtest.Server) {
 	srv := sandboxtest.Start(tb)
 	// Polling monitoring: a pending awaitable hello can hold up
 	// Disconnect for a whole heartbeat.
-	client := srv.Client(tb, options.Client().SetServerSelectionTimeout(2*time.Second).
+	client := srv.Client(tb, options.Client().
 		SetServerMonitoringMode(options.ServerMonitoringModePoll))
 	return client, srv
 }

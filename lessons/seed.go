@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/sandbox/shell"
 )
 
@@ -69,6 +70,10 @@ type Seeds struct {
 	// Restore makes database db a copy-on-write clone of the template's
 	// snapshot name.
 	Restore func(ctx context.Context, snapshot, db string) error
+	// Run, if set, is the room's own run of step (OpRun, laid out for
+	// widths) from the template's state before it: what every student who
+	// runs the step's code on that state would see (sharedRun).
+	Run func(ctx context.Context, step int, widths Widths) (*Result, error)
 }
 
 // Lesson is the lesson the template ran.
@@ -371,4 +376,64 @@ func (s *state) seedSetup(ctx context.Context, i int) ([]BlockResult, bool, erro
 		out = append(out, br)
 	}
 	return out, true, nil
+}
+
+// A room's students run the same steps, with the same code, on the same
+// template states: a step that builds 144,000 readings would run thirty
+// times over, and the room's processors would make each student wait for
+// everyone's run. So a seeded session standing at the template's state
+// before a step, asked to run the step's own code, takes the room's run
+// of it (Seeds.Run: made once for every layout the students ask for) and
+// the template's state after it, instead of running it. The run is real:
+// the same code on the same data, its keys and documents examined from
+// its own scans; its timings are that run's, and the note on screen
+// says whose. What a learner edits, attempts or types in the scratch
+// shell still runs in their own session, on their own data.
+//
+// Steps whose outputs the state alone does not decide are run by each
+// session: concurrent writers racing (Promise.all) and random numbers.
+
+var msgSharedRun = &locale.Message{ID: "seed.sharedRun", Other: "This step ran once for the whole room: the same code on the same data as in your session, so its outputs, figures and timings are from that run. Your data is now as the step leaves it; edit the code to run it yourself."}
+
+// sharesRun reports whether sessions may take the room's run of step i:
+// the template has the states before and after it, and the step's output
+// depends on nothing but the state it starts from.
+func (t *Template) sharesRun(i int) bool {
+	if t.state(stateBefore(i)) == nil || t.state(stateBefore(i+1)) == nil {
+		return false
+	}
+	for _, b := range t.lesson.Steps[i].Blocks {
+		if (b.Kind == Run || b.Kind == Compare) && (strings.Contains(b.Text, "Promise.") || strings.Contains(b.Text, "Math.random")) {
+			return false
+		}
+	}
+	return true
+}
+
+// sharedRun gives res the room's run of step i (OpRun, for widths w),
+// when the session stands at the state before the step (a saved state:
+// one the lesson's own code leads to, the template's or the same as
+// it), and brings the session to the template's state after it. ok is false when
+// the step is the session's to run: then nothing changed.
+func (s *Session) sharedRun(ctx context.Context, i int, w Widths, res *Result) (ok bool, err error) {
+	st := s.st
+	before := stateBefore(i)
+	if st.seedState(ctx, before) == nil || st.seeds.Run == nil || st.live.state != before || !st.seeds.Template.sharesRun(i) {
+		return false, nil
+	}
+	shared, err := st.seeds.Run(ctx, i, w)
+	if err != nil {
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		// The session runs the step itself, as it would alone.
+		return false, nil
+	}
+	if ok, err := st.seed(ctx, stateBefore(i+1)); !ok || err != nil {
+		return false, err
+	}
+	st.live = liveState{state: stateBefore(i + 1), step: i}
+	res.Blocks, res.Failures, res.Pictures = shared.Blocks, shared.Failures, shared.Pictures
+	st.note(st.say(msgSharedRun, nil))
+	return true, nil
 }

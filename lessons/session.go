@@ -264,6 +264,8 @@ func (s *Session) runFromBefore(ctx context.Context, req Request, res *Result) e
 	mode := modeShow
 	if req.Op == OpCheck {
 		mode = modeCheck
+	} else if shared, err := s.sharedRun(ctx, i, req.Widths, res); shared || err != nil {
+		return err
 	}
 	run := s.runStep(ctx, i, mode, req.Widths)
 	res.Blocks, res.Failures = run.blocks, run.failures

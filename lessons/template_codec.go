@@ -25,13 +25,13 @@ type templateWire struct {
 
 type stateWire struct {
 	Globals []byte
-	Setup   []setupWire
+	Setup   []blockWire
 	Blocked string
 }
 
-// setupWire is a setup block's result, the block by its line: a
-// display-ready BlockResult whose error travels as its text.
-type setupWire struct {
+// blockWire is a block's result, the block by its line: a display-ready
+// BlockResult whose errors travel as their text.
+type blockWire struct {
 	Line       int
 	Statements []Statement
 	Output     string
@@ -39,6 +39,128 @@ type setupWire struct {
 	Err        string
 	Passed     bool
 	Message    string
+	Variants   []variantWire
+}
+
+type variantWire struct {
+	Label      string
+	Line       int
+	Statements []Statement
+	Output     string
+	Err        string
+	Figures    []Figure
+}
+
+// resultWire is a step's result (Result.MarshalBinary).
+type resultWire struct {
+	Op       Op
+	Step     int
+	Notes    []string
+	Blocks   []blockWire
+	Failures []Failure
+	Pictures Pictures
+}
+
+func encodeBlock(br BlockResult) blockWire {
+	w := blockWire{Statements: br.Statements, Output: br.Output, Elapsed: br.Elapsed, Err: errString(br.Err),
+		Passed: br.Passed, Message: br.Message}
+	if br.Block != nil {
+		w.Line = br.Block.Line
+	}
+	for _, v := range br.Variants {
+		vw := variantWire{Label: v.Label, Statements: v.Statements, Output: v.Output, Err: errString(v.Err), Figures: v.Figures}
+		if v.Block != nil {
+			vw.Line = v.Block.Line
+		}
+		w.Variants = append(w.Variants, vw)
+	}
+	return w
+}
+
+// decodeBlock is encodeBlock's result again, its blocks those of step st
+// at the lines it names.
+func decodeBlock(st *Step, w blockWire) (BlockResult, error) {
+	br := BlockResult{Statements: w.Statements, Output: w.Output, Elapsed: w.Elapsed, Err: errorOf(w.Err),
+		Passed: w.Passed, Message: w.Message}
+	var err error
+	if br.Block, err = blockAt(st, w.Line); err != nil {
+		return br, err
+	}
+	for _, vw := range w.Variants {
+		v := VariantResult{Label: vw.Label, Statements: vw.Statements, Output: vw.Output, Err: errorOf(vw.Err), Figures: vw.Figures}
+		if v.Block, err = blockAt(st, vw.Line); err != nil {
+			return br, err
+		}
+		br.Variants = append(br.Variants, v)
+	}
+	return br, nil
+}
+
+func blockAt(st *Step, line int) (*Block, error) {
+	for bi := range st.Blocks {
+		if b := &st.Blocks[bi]; b.Line == line {
+			return b, nil
+		}
+	}
+	return nil, fmt.Errorf("no block at line %d", line)
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func errorOf(text string) error {
+	if text == "" {
+		return nil
+	}
+	return errors.New(text)
+}
+
+// MarshalBinary encodes a step's result (OpRun's) for UnmarshalResult: a
+// room's run of a step crosses to its students' processes so.
+func (r *Result) MarshalBinary() ([]byte, error) {
+	return gobBytes(resultWire{Op: r.Op, Step: r.Step, Notes: r.Notes, Failures: r.Failures, Pictures: r.Pictures,
+		Blocks: blockWires(r.Blocks)})
+}
+
+func blockWires(brs []BlockResult) []blockWire {
+	var ws []blockWire
+	for _, br := range brs {
+		ws = append(ws, encodeBlock(br))
+	}
+	return ws
+}
+
+// UnmarshalResult decodes a result of a step of lesson l that
+// MarshalBinary wrote; its blocks are l's own.
+func UnmarshalResult(l *Lesson, data []byte) (*Result, error) {
+	var w resultWire
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&w); err != nil {
+		return nil, fmt.Errorf("a result of %s: %w", l.ID, err)
+	}
+	if w.Step < 0 || w.Step >= len(l.Steps) {
+		return nil, fmt.Errorf("a result of %s: no step %d", l.ID, w.Step+1)
+	}
+	r := &Result{Op: w.Op, Step: w.Step, Notes: w.Notes, Failures: w.Failures, Pictures: w.Pictures}
+	for _, bw := range w.Blocks {
+		br, err := decodeBlock(&l.Steps[w.Step], bw)
+		if err != nil {
+			return nil, fmt.Errorf("a result of %s, step %d: %w", l.ID, w.Step+1, err)
+		}
+		r.Blocks = append(r.Blocks, br)
+	}
+	return r, nil
+}
+
+func gobBytes(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // MarshalBinary encodes t for UnmarshalTemplate.
@@ -49,24 +171,9 @@ func (t *Template) MarshalBinary() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("template of %s, %s: %w", t.lesson.ID, name, err)
 		}
-		sw := stateWire{Globals: g, Blocked: ts.blocked}
-		for _, br := range ts.setup {
-			s := setupWire{Statements: br.Statements, Output: br.Output, Elapsed: br.Elapsed, Passed: br.Passed, Message: br.Message}
-			if br.Block != nil {
-				s.Line = br.Block.Line
-			}
-			if br.Err != nil {
-				s.Err = br.Err.Error()
-			}
-			sw.Setup = append(sw.Setup, s)
-		}
-		w.States[name] = sw
+		w.States[name] = stateWire{Globals: g, Blocked: ts.blocked, Setup: blockWires(ts.setup)}
 	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(&w); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return gobBytes(&w)
 }
 
 // UnmarshalTemplate decodes a template of lesson l that MarshalBinary
@@ -97,18 +204,10 @@ func UnmarshalTemplate(l *Lesson, data []byte) (*Template, error) {
 			return nil, fmt.Errorf("template of %s, %s: %w", l.ID, name, err)
 		}
 		ts := &templateState{globals: g, blocked: sw.Blocked}
-		for _, s := range sw.Setup {
-			br := BlockResult{Statements: s.Statements, Output: s.Output, Elapsed: s.Elapsed, Passed: s.Passed, Message: s.Message}
-			if s.Err != "" {
-				br.Err = errors.New(s.Err)
-			}
-			for bi := range l.Steps[i].Blocks {
-				if b := &l.Steps[i].Blocks[bi]; b.Line == s.Line {
-					br.Block = b
-				}
-			}
-			if br.Block == nil {
-				return nil, fmt.Errorf("template of %s, %s: no block at line %d", l.ID, name, s.Line)
+		for _, bw := range sw.Setup {
+			br, err := decodeBlock(&l.Steps[i], bw)
+			if err != nil {
+				return nil, fmt.Errorf("template of %s, %s: %w", l.ID, name, err)
 			}
 			ts.setup = append(ts.setup, br)
 		}

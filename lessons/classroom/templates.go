@@ -11,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/vocab"
 )
@@ -52,6 +53,7 @@ type Templates struct {
 
 	mu      sync.Mutex
 	byID    map[string]*template
+	runs    map[runsKey]*sharedRuns
 	support error // nil until probed; errNoSnapshots on a real server
 	probed  bool
 }
@@ -71,7 +73,7 @@ var errNoSnapshots = fmt.Errorf("%w: every student's session runs the lessons' s
 // must not be confined to a student's prefix; report (if not nil) gets a
 // line for each lesson whose template failed or is incomplete.
 func NewTemplates(client *mongo.Client, connect lessons.ConnectFunc, report func(line string)) *Templates {
-	return &Templates{client: client, connect: connect, report: report, byID: map[string]*template{}}
+	return &Templates{client: client, connect: connect, report: report, byID: map[string]*template{}, runs: map[runsKey]*sharedRuns{}}
 }
 
 // Database is the template database of lesson id.
@@ -203,9 +205,18 @@ func (t *Templates) Seeds(ctx context.Context, l *lessons.Lesson) (*lessons.Seed
 	if tpl == nil {
 		return nil, err
 	}
+	seeds := t.seedsOf(tpl)
+	seeds.Run = func(ctx context.Context, step int, w lessons.Widths) (*lessons.Result, error) {
+		return t.run(ctx, tpl, l, step, w)
+	}
+	return seeds, nil
+}
+
+// seedsOf is tpl as a session starts from it, without the room's runs.
+func (t *Templates) seedsOf(tpl *lessons.Template) *lessons.Seeds {
 	return &lessons.Seeds{Template: tpl, Restore: func(ctx context.Context, snapshot, db string) error {
 		return t.restore(ctx, tpl, snapshot, db)
-	}}, nil
+	}}
 }
 
 func (t *Templates) restore(ctx context.Context, tpl *lessons.Template, snapshot, db string) error {
@@ -215,4 +226,71 @@ func (t *Templates) restore(ctx context.Context, tpl *lessons.Template, snapshot
 		return fmt.Errorf("start %s from the classroom template of %s: %w", db, tpl.Lesson().ID, err)
 	}
 	return nil
+}
+
+// RunPrefix starts the names of the databases where the room runs its
+// students' steps once for them all ("_classroom_run_bucket").
+const RunPrefix = "_classroom_run_"
+
+// maxSharedRuns bounds the runs a lesson keeps: one per step for each
+// layout (the widths of the students' terminals) that asked for it.
+const maxSharedRuns = 256
+
+// sharedRuns are the room's runs of one lesson's steps (lessons.Seeds.Run):
+// a session of the lesson seeded from its template, in a database of its
+// own, which runs a step from the template's state before it, once for
+// every layout asked for. One run at a time: students who ask for a run
+// that is under way wait for it rather than repeat it.
+type sharedRuns struct {
+	mu      sync.Mutex
+	sess    *lessons.Session
+	results map[runKey]*lessons.Result
+}
+
+type runsKey struct {
+	tpl *lessons.Template
+	// lesson is the lesson in the students' language, whose verdicts
+	// and notes the run speaks.
+	lesson *lessons.Lesson
+}
+
+type runKey struct {
+	step   int
+	widths lessons.Widths
+}
+
+func (t *Templates) run(ctx context.Context, tpl *lessons.Template, l *lessons.Lesson, step int, w lessons.Widths) (*lessons.Result, error) {
+	t.mu.Lock()
+	k := runsKey{tpl, l}
+	r := t.runs[k]
+	if r == nil {
+		seeds := t.seedsOf(tpl)
+		sb := &lessons.Sandbox{Connect: t.connect, Prefix: RunPrefix,
+			Seeds: func(context.Context, *lessons.Lesson) (*lessons.Seeds, error) { return seeds, nil }}
+		r = &sharedRuns{sess: lessons.NewSession(sb, l, lessons.SessionOptions{Locale: locale.For(l.Lang)}),
+			results: map[runKey]*lessons.Result{}}
+		t.runs[k] = r
+	}
+	t.mu.Unlock()
+
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	key := runKey{step, w}
+	if res := r.results[key]; res != nil {
+		return res, nil
+	}
+	res, err := r.sess.Do(ctx, lessons.Request{Op: lessons.OpRun, Step: step, Widths: w})
+	if err != nil {
+		return nil, err
+	}
+	if !res.OK() {
+		// Not a result to give anyone: each student runs the step
+		// and sees what it does in their own session.
+		return nil, fmt.Errorf("the room's run of step %d of %s failed: %s", step+1, l.ID, res.Failures[0])
+	}
+	if len(r.results) >= maxSharedRuns {
+		clear(r.results)
+	}
+	r.results[key] = res
+	return res, nil
 }

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/event"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
@@ -329,4 +331,106 @@ func (t *Templates) seed(ctx context.Context, l *lessons.Lesson, db string, step
 		return false, err
 	}
 	return true, nil
+}
+
+const sharingLesson = "---\nid: sharing\ntitle: Sharing\n---\n" +
+	"## Build\n```js setup\nvoid db.c.insertMany(Array.from({length: 1000}, (_, i) => ({i})))\n```\n" +
+	"```js run\nvoid db.c.insertMany(Array.from({length: 500}, (_, j) => ({j}))); db.c.countDocuments()\n```\n```text expect\n1500\n```\n" +
+	"## Random\n```js run\nvoid db.c.insertOne({r: Math.random()}); db.c.countDocuments()\n```\n" +
+	"## Count\n```js run\ndb.c.countDocuments()\n```\n"
+
+// countInserts wraps connect so that the inserts its clients send are
+// counted, the session's own monitor still told of every command.
+func countInserts(connect lessons.ConnectFunc, inserts *atomic.Int64) lessons.ConnectFunc {
+	return func(ctx context.Context, m *event.CommandMonitor) (*mongo.Client, error) {
+		mine := &event.CommandMonitor{Started: func(ctx context.Context, e *event.CommandStartedEvent) {
+			if e.CommandName == "insert" {
+				inserts.Add(1)
+			}
+			if m != nil && m.Started != nil {
+				m.Started(ctx, e)
+			}
+		}}
+		if m != nil {
+			mine.Succeeded, mine.Failed = m.Succeeded, m.Failed
+		}
+		return connect(ctx, mine)
+	}
+}
+
+// Students who run a step's own code on the template's state before it
+// take the room's run of it, made once for them all: the same outputs,
+// no insert of their own, and their data as the step leaves it. A step
+// whose output the state does not decide (random numbers) runs in each
+// student's session.
+func TestStudentsTakeTheRoomsRunOfAStep(t *testing.T) {
+	ctx := context.Background()
+	be := embedded(t)
+	l, err := lessons.Parse("sharing.md", []byte(sharingLesson))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tpl := NewTemplates(be.Client, be.Connector(), nil)
+	student := func(name string) (*lessons.Session, *atomic.Int64) {
+		sb, err := be.ForPrefix(ctx, name+"_")
+		if err != nil {
+			t.Fatal(err)
+		}
+		inserts := new(atomic.Int64)
+		r := lessons.NewSession(&lessons.Sandbox{Connect: countInserts(sb.Connector(), inserts), Prefix: sb.Prefix(),
+			ResetDB: sb.ResetDB, Seeds: tpl.Seeds}, l, lessons.SessionOptions{})
+		t.Cleanup(func() {
+			r.Close()
+			sb.Close()
+		})
+		return r, inserts
+	}
+	run := func(r *lessons.Session, step int) *lessons.Result {
+		t.Helper()
+		res, err := r.Do(ctx, lessons.Request{Op: lessons.OpRun, Step: step, Widths: lessons.Widths{Output: 100, Variant: 48}})
+		if err != nil || !res.OK() {
+			t.Fatalf("%s, step %d: %v %v", r.Database(), step+1, err, res.Failures)
+		}
+		return res
+	}
+	output := func(res *lessons.Result) string {
+		var out []string
+		for _, b := range res.Blocks {
+			out = append(out, b.Output)
+		}
+		return strings.Join(out, "")
+	}
+	shared := func(res *lessons.Result) bool {
+		return strings.Contains(strings.Join(res.Notes, "\n"), "ran once for the whole room")
+	}
+
+	alice, aliceInserts := student("alice")
+	bob, bobInserts := student("bob")
+	for _, r := range []*lessons.Session{alice, bob} {
+		res := run(r, 0)
+		if !shared(res) || !strings.Contains(output(res), "1500") {
+			t.Errorf("%s, step 1: not the room's run: notes %q, output %q", r.Database(), res.Notes, output(res))
+		}
+	}
+	if n := aliceInserts.Load() + bobInserts.Load(); n != 0 {
+		t.Errorf("the students sent %d inserts for a step the room ran", n)
+	}
+	if got := evalAt(t, alice, 0, "db.c.countDocuments({j: {$exists: true}})"); got != "500" {
+		t.Errorf("after the room's run alice's data holds %s of the step's 500 documents", got)
+	}
+	res := run(alice, 1)
+	if shared(res) || aliceInserts.Load() != 1 {
+		t.Errorf("a step with Math.random was not alice's own run: notes %q, %d inserts", res.Notes, aliceInserts.Load())
+	}
+	if res := run(alice, 2); !shared(res) || output(res) != "1501\n" {
+		t.Errorf("step 3 after alice's own run of step 2: notes %q, output %q", res.Notes, output(res))
+	}
+	// An edit of the step's code is the learner's own, and runs in
+	// their session.
+	if _, err := bob.Do(ctx, lessons.Request{Op: lessons.OpEdit, Step: 0, Code: "db.c.insertOne({mine: 1}); db.c.countDocuments()"}); err != nil {
+		t.Fatal(err)
+	}
+	if bobInserts.Load() != 1 {
+		t.Errorf("bob's edit sent %d inserts, want 1", bobInserts.Load())
+	}
 }

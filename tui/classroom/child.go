@@ -394,7 +394,7 @@ func (p *studentProc) listen() {
 		switch m.Type {
 		case msgActivity:
 			p.activity(m)
-		case msgSeeds, msgRestore, msgTurn:
+		case msgSeeds, msgRestore, msgTurn, msgRun:
 			if !p.open() {
 				_ = p.ctl.send(message{Type: msgReply, ID: m.ID, Err: "too many requests at once"})
 				continue
@@ -446,6 +446,8 @@ func (p *studentProc) serve(m message) {
 		reply.Template, err = p.template(ctx, m.Lesson)
 	case msgRestore:
 		err = p.restore(ctx, m)
+	case msgRun:
+		reply.Result, err = p.sharedRun(ctx, m)
 	case msgTurn:
 		// One turn at a time per student's process (its sessions run one
 		// operation at a time), so that no process can hold the room's
@@ -512,6 +514,32 @@ func (p *studentProc) restore(ctx context.Context, m message) error {
 		return fmt.Errorf("no template of %s: %v", l.ID, err)
 	}
 	return seeds.Restore(ctx, m.Snapshot, m.DB)
+}
+
+// maxRunWidth bounds the widths a student may ask the room's run to lay
+// its outputs out for: no terminal is wider.
+const maxRunWidth = 1000
+
+// sharedRun is the room's run of a step of the student's lesson, for the
+// student's layout, as bytes.
+func (p *studentProc) sharedRun(ctx context.Context, m message) ([]byte, error) {
+	l := p.s.cfg.Catalog.In(p.ls.lang).Find(m.Lesson)
+	if l == nil || p.s.cfg.Seeds == nil || m.Widths == nil {
+		return nil, fmt.Errorf("no lesson %q to run", termsafe.Line(m.Lesson))
+	}
+	w := *m.Widths
+	if m.Step < 0 || m.Step >= len(l.Steps) || w.Output < 0 || w.Variant < 0 || w.Output > maxRunWidth || w.Variant > maxRunWidth {
+		return nil, fmt.Errorf("no step %d of %s to run at widths %d and %d", m.Step+1, l.ID, w.Output, w.Variant)
+	}
+	seeds, err := p.s.cfg.Seeds(ctx, l)
+	if err != nil || seeds == nil || seeds.Run == nil {
+		return nil, fmt.Errorf("no template of %s: %v", l.ID, err)
+	}
+	res, err := seeds.Run(ctx, m.Step, w)
+	if err != nil {
+		return nil, err
+	}
+	return res.MarshalBinary()
 }
 
 // snapshotName is a template state's name: before step k, or after the

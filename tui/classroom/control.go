@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/schemalab/schemalab/lessons"
 	room "github.com/schemalab/schemalab/lessons/classroom"
 )
 
@@ -25,6 +26,7 @@ const (
 	msgSeeds    = "seeds"    // ID, Lesson: the lesson's template, please
 	msgRestore  = "restore"  // ID, Lesson, Snapshot, DB: copy a template state into DB
 	msgTurn     = "turn"     // ID: a turn, please
+	msgRun      = "run"      // ID, Lesson, Step, Widths: the room's run of a step, please
 	msgTurnDone = "turn-done"
 )
 
@@ -33,7 +35,7 @@ const (
 	msgSpec     = "spec"     // Spec: who the student is and how to reach the server; the first message
 	msgAnnounce = "announce" // Lesson, Step (1-based; "" clears)
 	msgStop     = "stop"     // Reason: the room ends the session
-	msgReply    = "reply"    // ID, Err, Template
+	msgReply    = "reply"    // ID, Err, Template or Result
 )
 
 // Stop reasons.
@@ -76,6 +78,8 @@ type message struct {
 	Reason    string          `json:"reason,omitempty"`
 	Err       string          `json:"err,omitempty"`
 	Template  []byte          `json:"template,omitempty"`
+	Widths    *lessons.Widths `json:"widths,omitempty"`
+	Result    []byte          `json:"result,omitempty"`
 	Spec      *StudentSpec    `json:"spec,omitempty"`
 }
 

@@ -233,6 +233,12 @@ func (st *studentProcess) seeds(ctx context.Context, l *lessons.Lesson) (*lesson
 	return &lessons.Seeds{Template: tpl, Restore: func(ctx context.Context, snapshot, db string) error {
 		_, err := st.ask(ctx, message{Type: msgRestore, Lesson: l.ID, Snapshot: snapshot, DB: db})
 		return err
+	}, Run: func(ctx context.Context, step int, w lessons.Widths) (*lessons.Result, error) {
+		reply, err := st.ask(ctx, message{Type: msgRun, Lesson: l.ID, Step: step, Widths: &w})
+		if err != nil {
+			return nil, err
+		}
+		return lessons.UnmarshalResult(l, reply.Result)
 	}}, nil
 }
 

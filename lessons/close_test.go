@@ -70,7 +70,7 @@ func background(t *testing.T, s *Session, req Request) chan error {
 
 const slowLesson = "---\nid: slow\ntitle: Slow\n---\n" +
 	"## Data\n```js run\ndb.a.insertMany([{ x: 1 }, { x: 2 }])\n```\n" +
-	"## Slow\n```js run\ndb.a.insertOne({ x: 3 }); var until = Date.now() + 60000; while (Date.now() < until) {}\n```\n"
+	"## Slow\n```js run\ndb.a.insertOne({ x: 3 }); db.a.countDocuments(); var until = Date.now() + 60000; while (Date.now() < until) {}\n```\n"
 
 // A session closed at any point of an operation (before the operation
 // starts, while it runs, after it returned, from several goroutines at
@@ -206,16 +206,18 @@ func TestCancelThenGoOn(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := newLeakWatch(t)
-	inserting := make(chan struct{}, 8)
+	// The slow step counts its documents once its insert is done: a
+	// cancel while the insert is still on its way would leave the server
+	// to apply it after the restore that follows (as mongod would).
+	counting := make(chan struct{}, 8)
 	s := NewSession(w.sandbox("cancel_", func(name string) {
-		if name == "insert" {
-			inserting <- struct{}{}
+		if name == "aggregate" {
+			counting <- struct{}{}
 		}
 	}), l, SessionOptions{})
 	defer s.Close()
 	done := background(t, s, Request{Op: OpRun, Step: 1})
-	<-inserting // step 1, replayed
-	<-inserting // step 2, in its loop
+	<-counting // step 2, after its insert, about to loop
 	if !s.Cancel() {
 		t.Fatal("Cancel found no operation")
 	}

@@ -113,6 +113,18 @@ func TestSeededRunnerShowsWhatALearnerAloneSees(t *testing.T) {
 	}
 	for _, l := range cat.Lessons {
 		t.Run(l.ID, func(t *testing.T) {
+			// A lesson's data goes when its subtest ends: the heap guard
+			// collects after every block that allocates much, and the
+			// whole course's data kept to the end made each collection,
+			// and the test, minutes longer.
+			t.Cleanup(func() {
+				c := be.Client(t)
+				for _, prefix := range []string{"alone_", "seeded_", "tpl_"} {
+					db := c.Database(DatabaseName(prefix, l.ID))
+					_ = db.RunCommand(ctx, bson.D{{Key: vocab.SnapshotCommand, Value: "drop"}}).Err()
+					_ = db.Drop(ctx)
+				}
+			})
 			alone := newTestRunner(t, be, l, "alone_")
 			sb, sent := countingSandbox(be, "seeded_")
 			sb.Seeds = seedsOf(t, be, l, "tpl_")

@@ -57,18 +57,7 @@ func (s *Shell) checkBytes(bytes int64, refuse func(room int64)) {
 	if bytes < heapSettled || bytes <= s.allocationRoom(false) {
 		return
 	}
-	room := s.allocationRoom(true)
-	if bytes > room && s.opts.HeapShare.sessions.Load() == 1 && s.heap != nil {
-		// The process is the session's alone: what it holds is the
-		// live heap over what it had when the session began, which
-		// also counts what it has let go of since.
-		if held := s.heldNow(); held < s.held {
-			s.heap.held.Store(held)
-			s.held = held
-			room = s.allocationRoom(true)
-		}
-	}
-	if bytes > room {
+	if room := s.allocationRoom(true); bytes > room {
 		refuse(room)
 	}
 }

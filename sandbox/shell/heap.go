@@ -212,12 +212,3 @@ func (w *heapWatch) end() int64 {
 	_, w.liveEnd, _ = w.samples.read()
 	return w.liveEnd - w.liveStart
 }
-
-// heldNow is what the session holds, measured over the whole process
-// since the session began: right when the process is the session's
-// alone.
-func (s *Shell) heldNow() int64 {
-	runtime.GC()
-	_, live, _ := newHeapSamples().read()
-	return max(live-s.heapBase, 0)
-}

@@ -193,7 +193,6 @@ type Shell struct {
 	ticks       int
 	heap        *heapWatch     // the running Eval's
 	held        int64          // what the session's earlier Evals left on the heap (heap.go)
-	heapBase    int64          // the live heap when the session began
 	liveEnd     int64          // the live heap when its last Eval ended (heap.go)
 	nativeDepth int            // how deeply built-ins are calling each other (nativeguard.go)
 	joining     []*goja.Object // the arrays join is inside of (allocguard.go)
@@ -260,11 +259,6 @@ func New(client *mongo.Client, db string, opts Options) (*Shell, error) {
 	if err := s.initRuntime(db); err != nil {
 		return nil, err
 	}
-	// The live heap as of the last collection may count what has been
-	// freed since, and heldNow, measured against it, would then take
-	// less for the session's than it holds.
-	runtime.GC()
-	_, s.heapBase, _ = newHeapSamples().read()
 	share := opts.HeapShare
 	share.sessions.Add(1)
 	runtime.AddCleanup(s, func(share *HeapShare) { share.sessions.Add(-1) }, share)

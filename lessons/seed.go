@@ -393,7 +393,7 @@ func (s *state) seedSetup(ctx context.Context, i int) ([]BlockResult, bool, erro
 // Steps whose outputs the state alone does not decide are run by each
 // session: concurrent writers racing (Promise.all) and random numbers.
 
-var msgSharedRun = &locale.Message{ID: "seed.sharedRun", Other: "This step ran once for the whole room: the same code on the same data as in your session, so its outputs, figures and timings are from that run. Your data is now as the step leaves it; edit the code to run it yourself."}
+var msgSharedRun = &locale.Message{ID: "seed.sharedRun", Other: "run once for the whole room, same code on the same data: its outputs and timings are that run's"}
 
 // sharesRun reports whether sessions may take the room's run of step i:
 // the template has the states before and after it, and the step's output

@@ -401,7 +401,7 @@ func TestStudentsTakeTheRoomsRunOfAStep(t *testing.T) {
 		return strings.Join(out, "")
 	}
 	shared := func(res *lessons.Result) bool {
-		return strings.Contains(strings.Join(res.Notes, "\n"), "ran once for the whole room")
+		return strings.Contains(strings.Join(res.Notes, "\n"), "run once for the whole room")
 	}
 
 	alice, aliceInserts := student("alice")

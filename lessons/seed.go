@@ -418,7 +418,10 @@ func (t *Template) sharesRun(i int) bool {
 func (s *Session) sharedRun(ctx context.Context, i int, w Widths, res *Result) (ok bool, err error) {
 	st := s.st
 	before := stateBefore(i)
-	if st.seedState(ctx, before) == nil || st.seeds.Run == nil || st.live.state != before || !st.seeds.Template.sharesRun(i) {
+	// A session that has not asked for the template yet does not wait
+	// for the room to build it (the whole lesson, run once) just to
+	// share one step: its first step runs in its own session.
+	if !st.seedsAsked || st.seedState(ctx, before) == nil || st.seeds.Run == nil || st.live.state != before || !st.seeds.Template.sharesRun(i) {
 		return false, nil
 	}
 	shared, err := st.seeds.Run(ctx, i, w)

@@ -51,11 +51,11 @@ type variantWire struct {
 	Figures    []Figure
 }
 
-// resultWire is a step's result (Result.MarshalBinary).
+// resultWire is a step's result (Result.MarshalBinary): what a session
+// that takes it shows. The run's notes are its own session's, not the
+// learner's, and stay behind.
 type resultWire struct {
-	Op       Op
 	Step     int
-	Notes    []string
 	Blocks   []blockWire
 	Failures []Failure
 	Pictures Pictures
@@ -122,8 +122,7 @@ func errorOf(text string) error {
 // MarshalBinary encodes a step's result (OpRun's) for UnmarshalResult: a
 // room's run of a step crosses to its students' processes so.
 func (r *Result) MarshalBinary() ([]byte, error) {
-	return gobBytes(resultWire{Op: r.Op, Step: r.Step, Notes: r.Notes, Failures: r.Failures, Pictures: r.Pictures,
-		Blocks: blockWires(r.Blocks)})
+	return gobBytes(resultWire{Step: r.Step, Failures: r.Failures, Pictures: r.Pictures, Blocks: blockWires(r.Blocks)})
 }
 
 func blockWires(brs []BlockResult) []blockWire {
@@ -134,17 +133,17 @@ func blockWires(brs []BlockResult) []blockWire {
 	return ws
 }
 
-// UnmarshalResult decodes a result of a step of lesson l that
+// UnmarshalResult decodes a result of step (0-based) of lesson l that
 // MarshalBinary wrote; its blocks are l's own.
-func UnmarshalResult(l *Lesson, data []byte) (*Result, error) {
+func UnmarshalResult(l *Lesson, step int, data []byte) (*Result, error) {
 	var w resultWire
 	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&w); err != nil {
 		return nil, fmt.Errorf("a result of %s: %w", l.ID, err)
 	}
-	if w.Step < 0 || w.Step >= len(l.Steps) {
-		return nil, fmt.Errorf("a result of %s: no step %d", l.ID, w.Step+1)
+	if w.Step != step || step < 0 || step >= len(l.Steps) {
+		return nil, fmt.Errorf("a result of %s: step %d, not step %d", l.ID, w.Step+1, step+1)
 	}
-	r := &Result{Op: w.Op, Step: w.Step, Notes: w.Notes, Failures: w.Failures, Pictures: w.Pictures}
+	r := &Result{Op: OpRun, Step: w.Step, Failures: w.Failures, Pictures: w.Pictures}
 	for _, bw := range w.Blocks {
 		br, err := decodeBlock(&l.Steps[w.Step], bw)
 		if err != nil {

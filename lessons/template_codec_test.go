@@ -3,6 +3,7 @@ package lessons
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -78,4 +79,43 @@ func TestTemplateSurvivesBytes(t *testing.T) {
 	if _, err := UnmarshalTemplate(again.Find("tree"), raw); err == nil {
 		t.Error("the bucket lesson's template decoded as the tree lesson's")
 	}
+}
+
+// A step's result, comparison variants and pictures included, shows the
+// same after crossing to another process as bytes, and is refused for
+// another step.
+func TestResultSurvivesBytes(t *testing.T) {
+	ctx := context.Background()
+	be := startSandbox(t)
+	cat, errs := Load(content.FS)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	l := cat.Find("tree")
+	r := newTestRunner(t, be, l, "codec_")
+	for i, st := range l.Steps {
+		if len(st.Code(Compare)) == 0 {
+			continue
+		}
+		res, err := r.Do(ctx, Request{Op: OpRun, Step: i})
+		if err != nil || !res.OK() {
+			t.Fatalf("step %d: %v %v", i+1, err, res.Failures)
+		}
+		raw, err := res.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := UnmarshalResult(l, i, raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if shown(back) != shown(res) || !reflect.DeepEqual(back.Pictures, res.Pictures) {
+			t.Errorf("step %d after bytes:\n%s\nbefore:\n%s", i+1, shown(back), shown(res))
+		}
+		if _, err := UnmarshalResult(l, i+1, raw); err == nil {
+			t.Errorf("step %d's result was taken for step %d", i+1, i+2)
+		}
+		return
+	}
+	t.Fatal("the tree lesson has no comparison")
 }

@@ -238,7 +238,7 @@ func (st *studentProcess) seeds(ctx context.Context, l *lessons.Lesson) (*lesson
 		if err != nil {
 			return nil, err
 		}
-		return lessons.UnmarshalResult(l, reply.Result)
+		return lessons.UnmarshalResult(l, step, reply.Result)
 	}}, nil
 }
 

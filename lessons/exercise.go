@@ -93,7 +93,7 @@ func (g *grader) tryExercise(ctx context.Context, i int, code string, res *Resul
 // from, recording the commands code sends.
 func (g *grader) attempt(ctx context.Context, i int, ex *Exercise, code string) (*attemptOutcome, error) {
 	st := g.st
-	base := stateBefore(i + 1)
+	base := StateBefore(i + 1)
 	if err := st.ensureBefore(ctx, i+1); err != nil {
 		return nil, err
 	}

@@ -47,11 +47,13 @@ type Sandbox struct {
 	Close func() error
 	// Seeds, if set, gives the session of lesson l a shared template to
 	// take states from instead of running the code that leads to them
-	// (a classroom's, built once for all its students; see seed.go). It
-	// is asked once per session; nil Seeds, a nil result or an error mean
-	// that the session runs all the lesson's code itself, as a learner
-	// alone does.
-	Seeds func(ctx context.Context, l *Lesson) (*Seeds, error)
+	// (a classroom's, built once for all its students; see seed.go),
+	// once the template has reached state, the one the session needs
+	// next, or as far as its build got. The session asks on first use,
+	// and again when the template it has is not complete and lacks a
+	// state it needs; nil Seeds, a nil result or an error mean that the
+	// session runs the lesson's code itself, as a learner alone does.
+	Seeds func(ctx context.Context, l *Lesson, state string) (*Seeds, error)
 	// ReadOnly, if set, opens a client on the same server under the
 	// guard's read-only policy, for the TUI's advise page (advise.Source);
 	// nil offers no such page, as for a classroom's students, who share

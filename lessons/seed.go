@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -40,14 +41,20 @@ import (
 var ErrNoSnapshots = errors.New("the server cannot save database snapshots")
 
 // Template is a lesson run once in a database of its own, with its states
-// kept for sessions to start from. It is immutable once built and safe to
-// share between the sessions of many students.
+// kept for sessions to start from. A Template is immutable and safe to
+// share between the sessions of many students. While the lesson is being
+// built, its builder publishes a Template after every step, holding the
+// states built so far: a student who runs step 1 waits for the room's
+// step 1, not for the whole lesson.
 type Template struct {
 	lesson *Lesson
 	db     string
 	states map[string]*templateState
 	// problems say which states sessions cannot start from, and why.
 	problems []string
+	// complete says the build has ended: a state the template lacks, it
+	// will never have.
+	complete bool
 }
 
 type templateState struct {
@@ -86,11 +93,19 @@ func (t *Template) Database() string { return t.db }
 // the lesson's code from the nearest earlier state instead.
 func (t *Template) Problems() []string { return t.problems }
 
+// Complete reports whether the build has ended, so that t has every state
+// it will ever have.
+func (t *Template) Complete() bool { return t.complete }
+
+// Has reports whether t has reached state name (a name the session gives
+// Sandbox.Seeds), whether or not sessions may start from it.
+func (t *Template) Has(name string) bool { return t.states[name] != nil }
+
 // SnapshotBefore names the template's snapshot of the state before step
 // (0-based; len(steps) is the end of the lesson), if sessions can start
 // from it.
 func (t *Template) SnapshotBefore(step int) (string, bool) {
-	name := stateBefore(step)
+	name := StateBefore(step)
 	ts := t.states[name]
 	return name, ts != nil && ts.blocked == ""
 }
@@ -109,13 +124,25 @@ func (t *Template) state(name string) *templateState {
 // server, and portable checkpoints of the session's globals. A step
 // whose code fails ends the template there (Problems says so); later
 // states are then the sessions' to reach by running the code themselves.
-// On a server without snapshots it returns ErrNoSnapshots.
-func BuildTemplate(ctx context.Context, sb *Sandbox, l *Lesson) (*Template, error) {
+// It gives publish (if not nil) the template so far at the lesson's start
+// and after each step. On a server without snapshots it returns
+// ErrNoSnapshots.
+func BuildTemplate(ctx context.Context, sb *Sandbox, l *Lesson, publish func(*Template)) (*Template, error) {
 	sess := NewSession(sb, l, SessionOptions{})
 	st := sess.st
 	t := &Template{lesson: l, db: st.database(), states: map[string]*templateState{}}
 	st.onSave = func(name string) {
-		t.states[name] = &templateState{globals: st.sh.ExportGlobals(st.saved[stateBefore(0)])}
+		ts := &templateState{globals: st.sh.ExportGlobals(st.saved[StateBefore(0)])}
+		if ts.blocked = t.blocked(name, ts); ts.blocked != "" {
+			t.problems = append(t.problems, fmt.Sprintf("%s: %s", t.describe(name), ts.blocked))
+		}
+		t.states[name] = ts
+		// The lesson's start is published at once: a session that runs
+		// step 1 before the build has run it runs it itself, rather
+		// than wait for the build's run and then the room's.
+		if publish != nil && name == StateBefore(0) {
+			publish(t.copy())
+		}
 	}
 	// The session is not closed, since closing drops its snapshots, which
 	// are the template; its shell is let go, and its client disconnected,
@@ -155,38 +182,39 @@ func BuildTemplate(ctx context.Context, sb *Sandbox, l *Lesson) (*Template, erro
 				i+1, l.Steps[i].Title, res.failures[0]))
 			break
 		}
+		if publish != nil && i+1 < len(l.Steps) {
+			publish(t.copy())
+		}
 	}
-	t.block()
+	t.complete = true
 	return t, nil
 }
 
-// block marks the states sessions cannot start from: those whose session
-// was on another database, and those with a global that could not be
-// carried and that code still to come reads. A global that could not be
-// carried and that no later block reads is left out of the seeded
-// session.
-func (t *Template) block() {
-	names := make([]string, 0, len(t.states))
-	for name := range t.states {
-		names = append(names, name)
+// copy is t as it stands, for readers while the build goes on: the
+// build adds states, and never changes one it has published.
+func (t *Template) copy() *Template {
+	c := *t
+	c.states = maps.Clone(t.states)
+	c.problems = slices.Clone(t.problems)
+	return &c
+}
+
+// blocked says why sessions cannot start from state name, or "": the
+// session was on another database, or a global could not be carried and
+// code still to come reads it. A global that could not be carried and
+// that no later block reads is left out of the seeded session.
+func (t *Template) blocked(name string, ts *templateState) string {
+	if db := ts.globals.DB(); db != t.db {
+		return "the session had switched to database " + db
 	}
-	slices.Sort(names)
-	for _, name := range names {
-		ts := t.states[name]
-		if db := ts.globals.DB(); db != t.db {
-			ts.blocked = "the session had switched to database " + db
-		} else if later := t.codeAfter(name); later != "" {
-			for _, u := range ts.globals.Unportable() {
-				if mentions(later, u.Name) {
-					ts.blocked = fmt.Sprintf("the global %s cannot be carried (%s), and later code reads it", u.Name, u.Reason)
-					break
-				}
+	if later := t.codeAfter(name); later != "" {
+		for _, u := range ts.globals.Unportable() {
+			if mentions(later, u.Name) {
+				return fmt.Sprintf("the global %s cannot be carried (%s), and later code reads it", u.Name, u.Reason)
 			}
 		}
-		if ts.blocked != "" {
-			t.problems = append(t.problems, fmt.Sprintf("%s: %s", t.describe(name), ts.blocked))
-		}
 	}
+	return ""
 }
 
 // describe names a state for people.
@@ -248,17 +276,22 @@ func mentions(code, name string) bool {
 }
 
 // seedState is the template state name a session may start from, asking
-// the sandbox for its seeds on first use; nil when there is none.
+// the sandbox for its seeds on first use, and again while the template
+// it has is still being built and lacks name; nil when there is none.
 func (s *state) seedState(ctx context.Context, name string) *templateState {
 	if s.snapshots != snapshotsOn || s.sb.Seeds == nil {
 		return nil
 	}
-	if !s.seedsAsked {
+	if !s.seedsAsked || s.seeds != nil && !s.seeds.Template.complete && !s.seeds.Template.Has(name) {
+		first := !s.seedsAsked
 		s.seedsAsked = true
-		sd, err := s.sb.Seeds(ctx, s.lesson)
+		sd, err := s.sb.Seeds(ctx, s.lesson, name)
 		switch {
-		case err != nil:
+		case err != nil && first:
 			s.note("The shared copy of this lesson could not be prepared (" + err.Error() + "): its code runs in your session instead.")
+		case err != nil:
+			// The states the session has of the template still hold;
+			// the ones it lacks, it runs the code for.
 		case sd != nil && sd.Template != nil && sd.Restore != nil && sameLesson(sd.Template.lesson, s.lesson):
 			s.seeds = sd
 		}
@@ -339,7 +372,7 @@ func (s *state) takeTemplate(ctx context.Context, name string, ts *templateState
 		s.dropSeeds()
 		return false, fmt.Errorf("the shared copy of this lesson could not be used (%w)", err)
 	}
-	if err := s.sh.ImportGlobals(s.saved[stateBefore(0)], ts.globals); err != nil {
+	if err := s.sh.ImportGlobals(s.saved[StateBefore(0)], ts.globals); err != nil {
 		s.dropSeeds()
 		s.live = liveState{step: -1}
 		return true, fmt.Errorf("%s: take the globals of %s from the shared copy: %w", s.lesson.ID, name, err)
@@ -399,7 +432,7 @@ var msgSharedRun = &locale.Message{ID: "seed.sharedRun", Other: "run once for th
 // the template has the states before and after it, and the step's output
 // depends on nothing but the state it starts from.
 func (t *Template) sharesRun(i int) bool {
-	if t.state(stateBefore(i)) == nil || t.state(stateBefore(i+1)) == nil {
+	if t.state(StateBefore(i)) == nil || t.state(StateBefore(i+1)) == nil {
 		return false
 	}
 	for _, b := range t.lesson.Steps[i].Blocks {
@@ -417,11 +450,8 @@ func (t *Template) sharesRun(i int) bool {
 // the step is the session's to run: then nothing changed.
 func (s *Session) sharedRun(ctx context.Context, i int, w Widths, res *Result) (ok bool, err error) {
 	st := s.st
-	before := stateBefore(i)
-	// A session that has not asked for the template yet does not wait
-	// for the room to build it (the whole lesson, run once) just to
-	// share one step: its first step runs in its own session.
-	if !st.seedsAsked || st.seedState(ctx, before) == nil || st.seeds.Run == nil || st.live.state != before || !st.seeds.Template.sharesRun(i) {
+	before := StateBefore(i)
+	if st.seedState(ctx, before) == nil || st.seeds.Run == nil || st.live.state != before || !st.seeds.Template.sharesRun(i) {
 		return false, nil
 	}
 	shared, err := st.seeds.Run(ctx, i, w)
@@ -432,10 +462,10 @@ func (s *Session) sharedRun(ctx context.Context, i int, w Widths, res *Result) (
 		// The session runs the step itself, as it would alone.
 		return false, nil
 	}
-	if ok, err := st.seed(ctx, stateBefore(i+1)); !ok || err != nil {
+	if ok, err := st.seed(ctx, StateBefore(i+1)); !ok || err != nil {
 		return false, err
 	}
-	st.live = liveState{state: stateBefore(i + 1), step: i}
+	st.live = liveState{state: StateBefore(i + 1), step: i}
 	res.Blocks, res.Failures, res.Pictures = shared.Blocks, shared.Failures, shared.Pictures
 	st.note(st.say(msgSharedRun, nil))
 	return true, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,9 +18,9 @@ import (
 // seedsOf builds l's template on be, in the databases of prefix, and
 // gives runners its states through be's own client, which may read the
 // template's database where a student's could not.
-func seedsOf(t testing.TB, be *sandboxtest.Server, l *Lesson, prefix string) func(context.Context, *Lesson) (*Seeds, error) {
+func seedsOf(t testing.TB, be *sandboxtest.Server, l *Lesson, prefix string) func(context.Context, *Lesson, string) (*Seeds, error) {
 	t.Helper()
-	tpl, err := BuildTemplate(context.Background(), &Sandbox{Connect: be.Connect, Prefix: prefix}, l)
+	tpl, err := BuildTemplate(context.Background(), &Sandbox{Connect: be.Connect, Prefix: prefix}, l, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +28,7 @@ func seedsOf(t testing.TB, be *sandboxtest.Server, l *Lesson, prefix string) fun
 		return be.Client(t).Database(db).RunCommand(ctx, bson.D{{Key: vocab.SnapshotCommand, Value: "restore"},
 			{Key: "name", Value: snapshot}, {Key: "fromDb", Value: tpl.Database()}}).Err()
 	}}
-	return func(context.Context, *Lesson) (*Seeds, error) { return seeds, nil }
+	return func(context.Context, *Lesson, string) (*Seeds, error) { return seeds, nil }
 }
 
 // varying are the parts of an output that differ between two runs of the
@@ -259,7 +260,7 @@ func TestSeededRunnerRunsWhatCannotBeCarried(t *testing.T) {
 	be := startSandbox(t)
 	sb, sent := countingSandbox(be, "seeded_")
 	sb.Seeds = seedsOf(t, be, l, "tpl_")
-	seeds, _ := sb.Seeds(ctx, l)
+	seeds, _ := sb.Seeds(ctx, l, "s0")
 	problems := strings.Join(seeds.Template.Problems(), "\n")
 	if !strings.Contains(problems, "counter") || strings.Contains(problems, "unused") {
 		t.Errorf("the template's problems name counter, and not unused, which no later code reads:\n%s", problems)
@@ -283,5 +284,72 @@ func TestSeededRunnerRunsWhatCannotBeCarried(t *testing.T) {
 		if i == 0 && sent("insert") != 1 {
 			t.Error("the seeded runner did not run step 1's setup, whose closure it cannot take from the template")
 		}
+	}
+}
+
+// A template is published after every step of its build, so a session
+// takes the states built so far: it asks again, with the state it
+// needs, only when the template it has lacks it and is not complete,
+// and it shows what a learner alone sees.
+func TestASessionTakesTheTemplateAsItIsBuilt(t *testing.T) {
+	ctx := context.Background()
+	l, err := Parse("steps.md", []byte(stepsLesson))
+	if err != nil {
+		t.Fatal(err)
+	}
+	be := startSandbox(t)
+	var published []*Template
+	final, err := BuildTemplate(ctx, &Sandbox{Connect: be.Connect, Prefix: "tpl_"}, l, func(tp *Template) {
+		published = append(published, tp)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// At the start, then after each step but the last.
+	if len(published) != len(l.Steps) || !final.Complete() {
+		t.Fatalf("%d templates published during a build of %d steps, the last complete=%v", len(published), len(l.Steps), final.Complete())
+	}
+	for i, tp := range published {
+		if tp.Complete() || !tp.Has(StateBefore(i)) || tp.Has(StateBefore(i+1)) {
+			t.Errorf("after step %d: complete=%v, before step %d=%v, before step %d=%v", i,
+				tp.Complete(), i+1, tp.Has(StateBefore(i)), i+2, tp.Has(StateBefore(i+1)))
+		}
+	}
+
+	// The room's build is after step 1 when the session first asks.
+	var asked []string
+	seedsFrom := func(tp *Template) *Seeds {
+		return &Seeds{Template: tp, Restore: func(ctx context.Context, snapshot, db string) error {
+			return be.Client(t).Database(db).RunCommand(ctx, bson.D{{Key: vocab.SnapshotCommand, Value: "restore"},
+				{Key: "name", Value: snapshot}, {Key: "fromDb", Value: tp.Database()}}).Err()
+		}}
+	}
+	sb, sent := countingSandbox(be, "seeded_")
+	sb.Seeds = func(_ context.Context, _ *Lesson, state string) (*Seeds, error) {
+		asked = append(asked, state)
+		if len(asked) == 1 {
+			return seedsFrom(published[1]), nil
+		}
+		return seedsFrom(final), nil
+	}
+	seeded := NewSession(sb, l, SessionOptions{})
+	defer seeded.Close()
+	alone := newTestRunner(t, be, l, "alone_")
+	for _, i := range []int{1, 2, 0, 2} {
+		want, _ := alone.Do(ctx, Request{Op: OpRun, Step: i})
+		sent("insert")
+		got, err := seeded.Do(ctx, Request{Op: OpRun, Step: i})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if shown(got) != shown(want) {
+			t.Errorf("step %d: seeded\n%s\nalone\n%s", i+1, shown(got), shown(want))
+		}
+		if i == 1 && sent("insert") != 1 {
+			t.Error("step 2 did not start from the template's state before it: the session ran step 1 again")
+		}
+	}
+	if want := []string{StateBefore(1), StateBefore(2)}; !slices.Equal(asked, want) {
+		t.Errorf("the session asked for the template with states %q, want %q: once, then once more for a state the first lacked", asked, want)
 	}
 }

@@ -296,7 +296,7 @@ func (s *Session) eval(ctx context.Context, req Request, res *Result) error {
 	st, i := s.st, req.Step
 	if st.live.step != i {
 		target := i
-		if st.saved[stateBefore(i+1)] != nil || s.lesson.Steps[i].Exercise != nil {
+		if st.saved[StateBefore(i+1)] != nil || s.lesson.Steps[i].Exercise != nil {
 			target = i + 1
 		}
 		if err := st.ensureBefore(ctx, target); err != nil {

@@ -35,8 +35,9 @@ const (
 // The states a session saves, by step: before it (after the steps before
 // it), and after its setup blocks (where its own code and the stage
 // preview start). The state before step i+1 is also where every attempt
-// at the exercise of step i starts.
-func stateBefore(i int) string { return "s" + strconv.Itoa(i) }
+// at the exercise of step i starts. StateBefore is exported for the
+// template's builder, whose readers ask for the state a run needs.
+func StateBefore(i int) string { return "s" + strconv.Itoa(i) }
 func stateSetup(i int) string  { return "p" + strconv.Itoa(i) }
 
 // beforeStep returns k for the state "s<k>".
@@ -163,21 +164,21 @@ func (s *state) dropSnapshots(ctx context.Context) {
 // saving theirs; without, it replays from the start unless the session
 // is already on the way.
 func (s *state) ensureBefore(ctx context.Context, k int) error {
-	want := stateBefore(k)
+	want := StateBefore(k)
 	if s.live.state == want {
 		return nil
 	}
 	from := 0
 	if s.snapshots == snapshotsOn {
 		from = k
-		for from > 0 && s.saved[stateBefore(from)] == nil {
+		for from > 0 && s.saved[StateBefore(from)] == nil {
 			from--
 		}
 		// A shared template's state nearer to k than the session's own
 		// saves the steps in between.
 		seeded := false
 		for j := k; j > from && !seeded; j-- {
-			ok, err := s.seed(ctx, stateBefore(j))
+			ok, err := s.seed(ctx, StateBefore(j))
 			if err != nil {
 				return err
 			}
@@ -186,7 +187,7 @@ func (s *state) ensureBefore(ctx context.Context, k int) error {
 			}
 		}
 		if !seeded {
-			if err := s.restore(ctx, stateBefore(from)); err != nil {
+			if err := s.restore(ctx, StateBefore(from)); err != nil {
 				return err
 			}
 		}

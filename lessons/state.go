@@ -158,10 +158,10 @@ func (s *state) reset(ctx context.Context) error {
 		return err
 	}
 	s.sh, s.saved, s.shared = sh, map[string]*shell.Globals{}, map[string]bool{}
-	if err := s.save(ctx, stateBefore(0)); err != nil {
+	if err := s.save(ctx, StateBefore(0)); err != nil {
 		return err
 	}
-	s.live = liveState{state: stateBefore(0), step: 0}
+	s.live = liveState{state: StateBefore(0), step: 0}
 	return nil
 }
 

@@ -159,12 +159,12 @@ func (s *Session) runStep(ctx context.Context, i int, mode runMode, w Widths) *s
 		}
 	}
 	if res.codeOK() && ctx.Err() == nil {
-		if err := sess.saveOnce(ctx, stateBefore(i+1)); err != nil {
+		if err := sess.saveOnce(ctx, StateBefore(i+1)); err != nil {
 			fail(st.Line, err.Error())
-		} else if err := sess.shareState(ctx, stateBefore(i+1)); err != nil {
+		} else if err := sess.shareState(ctx, StateBefore(i+1)); err != nil {
 			fail(st.Line, err.Error())
 		} else {
-			sess.live = liveState{state: stateBefore(i + 1), step: i}
+			sess.live = liveState{state: StateBefore(i + 1), step: i}
 		}
 	}
 	return res

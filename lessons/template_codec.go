@@ -21,6 +21,7 @@ type templateWire struct {
 	DB       string
 	Problems []string
 	States   map[string]stateWire
+	Complete bool
 }
 
 type stateWire struct {
@@ -164,7 +165,7 @@ func gobBytes(v any) ([]byte, error) {
 
 // MarshalBinary encodes t for UnmarshalTemplate.
 func (t *Template) MarshalBinary() ([]byte, error) {
-	w := templateWire{Lesson: t.lesson.ID, DB: t.db, Problems: t.problems, States: map[string]stateWire{}}
+	w := templateWire{Lesson: t.lesson.ID, DB: t.db, Problems: t.problems, States: map[string]stateWire{}, Complete: t.complete}
 	for name, ts := range t.states {
 		g, err := ts.globals.MarshalBinary()
 		if err != nil {
@@ -185,7 +186,7 @@ func UnmarshalTemplate(l *Lesson, data []byte) (*Template, error) {
 	if w.Lesson != l.ID {
 		return nil, fmt.Errorf("a template of %s is not one of %s", w.Lesson, l.ID)
 	}
-	t := &Template{lesson: l, db: w.DB, problems: w.Problems, states: map[string]*templateState{}}
+	t := &Template{lesson: l, db: w.DB, problems: w.Problems, states: map[string]*templateState{}, complete: w.Complete}
 	for name, sw := range w.States {
 		k, before := beforeStep(name)
 		i, setup := setupStep(name)

@@ -24,7 +24,7 @@ func TestTemplateSurvivesBytes(t *testing.T) {
 		t.Fatal(errs)
 	}
 	l := cat.Find("bucket")
-	tpl, err := BuildTemplate(ctx, &Sandbox{Connect: be.Connect, Prefix: "tpl_"}, l)
+	tpl, err := BuildTemplate(ctx, &Sandbox{Connect: be.Connect, Prefix: "tpl_"}, l, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,8 +39,8 @@ func TestTemplateSurvivesBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.Database() != tpl.Database() || fmt.Sprint(back.Problems()) != fmt.Sprint(tpl.Problems()) {
-		t.Fatalf("decoded template: db %s problems %v; want %s %v", back.Database(), back.Problems(), tpl.Database(), tpl.Problems())
+	if back.Database() != tpl.Database() || fmt.Sprint(back.Problems()) != fmt.Sprint(tpl.Problems()) || !back.Complete() {
+		t.Fatalf("decoded template: db %s problems %v complete %v; want %s %v", back.Database(), back.Problems(), back.Complete(), tpl.Database(), tpl.Problems())
 	}
 	seeded := func(tp *Template, l *Lesson, prefix string) (*Session, func(string) int) {
 		sb, sent := countingSandbox(be, prefix)
@@ -48,7 +48,7 @@ func TestTemplateSurvivesBytes(t *testing.T) {
 			return be.Client(t).Database(db).RunCommand(ctx, bson.D{{Key: vocab.SnapshotCommand, Value: "restore"},
 				{Key: "name", Value: snapshot}, {Key: "fromDb", Value: tp.Database()}}).Err()
 		}}
-		sb.Seeds = func(context.Context, *Lesson) (*Seeds, error) { return sd, nil }
+		sb.Seeds = func(context.Context, *Lesson, string) (*Seeds, error) { return sd, nil }
 		r := NewSession(sb, l, SessionOptions{})
 		t.Cleanup(func() { r.Close() })
 		return r, sent

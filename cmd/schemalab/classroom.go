@@ -181,7 +181,7 @@ func runClassroom(ctx context.Context, g *globalOptions, args []string, stdout, 
 	// snapshots to share, and each student's session runs the lessons'
 	// code itself.
 	var templates *room.Templates
-	var seeds func(context.Context, *lessons.Lesson) (*lessons.Seeds, error)
+	var seeds func(context.Context, *lessons.Lesson, string) (*lessons.Seeds, error)
 	shared := g.t(msgLessonsShared, nil)
 	var prepareLesson func(*lessons.Lesson)
 	if be.Kind == sandbox.KindEmbedded {

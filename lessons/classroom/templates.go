@@ -58,12 +58,17 @@ type Templates struct {
 	probed  bool
 }
 
+// template is one build of a lesson's template. Its fields but done are
+// guarded by Templates.mu.
 type template struct {
 	done chan struct{} // closed when the build has ended
-	// Set before done is closed. tpl is nil on a server without snapshots
-	// and when the build failed (err).
-	tpl *lessons.Template
-	err error
+	// latest is the template as built so far (nil before its first
+	// step), and once done, as built: complete, or as far as a failed
+	// build (err) got.
+	latest *lessons.Template
+	// progress is closed, and replaced, when a newer latest is published.
+	progress chan struct{}
+	err      error
 }
 
 // errNoSnapshots marks a server without the snapshot command.
@@ -109,6 +114,26 @@ func (t *Templates) Available(ctx context.Context) error {
 // template whose lesson failed part-way is returned with its Problems:
 // the states before the failure are shared.
 func (t *Templates) Build(ctx context.Context, l *lessons.Lesson) (*lessons.Template, error) {
+	b, err := t.start(ctx, l)
+	if b == nil {
+		return nil, err
+	}
+	select {
+	case <-b.done:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if b.err != nil {
+		return nil, b.err
+	}
+	return b.latest, nil
+}
+
+// start gives lesson l's build, begun now unless it was before. It is
+// nil on a server without snapshots, and on an error probing the server.
+func (t *Templates) start(ctx context.Context, l *lessons.Lesson) (*template, error) {
 	if err := t.Available(ctx); err != nil {
 		if errors.Is(err, lessons.ErrNoSnapshots) {
 			return nil, nil
@@ -116,45 +141,75 @@ func (t *Templates) Build(ctx context.Context, l *lessons.Lesson) (*lessons.Temp
 		return nil, err
 	}
 	t.mu.Lock()
-	tpl := t.byID[l.ID]
-	if tpl == nil {
-		tpl = &template{done: make(chan struct{})}
-		t.byID[l.ID] = tpl
-		go t.build(tpl, l)
+	defer t.mu.Unlock()
+	b := t.byID[l.ID]
+	if b == nil {
+		b = &template{done: make(chan struct{}), progress: make(chan struct{})}
+		t.byID[l.ID] = b
+		go t.build(b, l)
 	}
-	t.mu.Unlock()
-	select {
-	case <-tpl.done:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	if tpl.err != nil {
-		t.mu.Lock()
-		if t.byID[l.ID] == tpl {
-			delete(t.byID, l.ID)
-		}
-		t.mu.Unlock()
-	}
-	return tpl.tpl, tpl.err
+	return b, nil
 }
 
-func (t *Templates) build(tpl *template, l *lessons.Lesson) {
-	defer close(tpl.done)
+// reached waits until build b has state (a name lessons.Sandbox.Seeds
+// was given) or has ended, and gives the template it has then: nil when
+// the build failed before its first step.
+func (t *Templates) reached(ctx context.Context, b *template, state string) (*lessons.Template, error) {
+	for {
+		t.mu.Lock()
+		latest, progress, err := b.latest, b.progress, b.err
+		t.mu.Unlock()
+		if latest != nil && (latest.Complete() || latest.Has(state)) {
+			return latest, nil
+		}
+		select {
+		case <-b.done:
+			t.mu.Lock()
+			latest, err = b.latest, b.err
+			t.mu.Unlock()
+			if latest == nil {
+				return nil, err
+			}
+			return latest, nil
+		case <-progress:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+func (t *Templates) build(b *template, l *lessons.Lesson) {
+	defer close(b.done)
 	ctx, cancel := context.WithTimeout(context.Background(), buildTimeout)
 	defer cancel()
+	publish := func(tpl *lessons.Template, err error) {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if tpl != nil {
+			b.latest = tpl
+			close(b.progress)
+			b.progress = make(chan struct{})
+		}
+		if b.err = err; err != nil && t.byID[l.ID] == b {
+			// The next caller builds it again.
+			delete(t.byID, l.ID)
+		}
+	}
 	// Snapshots of an earlier build of the same lesson would pin old data.
 	db := Database(l.ID)
 	if err := t.client.Database(db).RunCommand(ctx, bson.D{{Key: vocab.SnapshotCommand, Value: "drop"}}).Err(); err != nil {
-		tpl.err = fmt.Errorf("classroom template %s: drop its old snapshots: %w", db, err)
+		publish(nil, fmt.Errorf("classroom template %s: drop its old snapshots: %w", db, err))
 		return
 	}
-	built, err := lessons.BuildTemplate(ctx, &lessons.Sandbox{Connect: t.connect, Prefix: TemplatePrefix}, l)
+	built, err := lessons.BuildTemplate(ctx, &lessons.Sandbox{Connect: t.connect, Prefix: TemplatePrefix}, l,
+		func(tpl *lessons.Template) { publish(tpl, nil) })
 	if err != nil {
-		tpl.err = fmt.Errorf("classroom template of %s: %w", l.ID, err)
-		t.tell(tpl.err.Error())
+		err = fmt.Errorf("classroom template of %s: %w", l.ID, err)
+		t.tell(err.Error())
+		publish(nil, err)
 		return
 	}
-	tpl.tpl = built
+	publish(built, nil)
 	for _, p := range built.Problems() {
 		t.tell(fmt.Sprintf("classroom template of %s: %s", l.ID, p))
 	}
@@ -188,26 +243,26 @@ func (t *Templates) Prepare(ctx context.Context, ls []*lessons.Lesson) {
 // introduction while the room's copy is made, and the room holds the
 // data of the lessons its students open, not of every lesson.
 func (t *Templates) Start(l *lessons.Lesson) {
-	t.mu.Lock()
-	_, started := t.byID[l.ID]
-	t.mu.Unlock()
-	if !started {
-		go t.Build(context.Background(), l)
-	}
+	go t.start(context.Background(), l)
 }
 
-// Seeds is the hook of lessons.Sandbox: the template of lesson l and the
-// copy of its snapshots into a student's database, made through the
-// trusted client, since a student's own client cannot read the template
-// database. It is nil on a server without snapshots.
-func (t *Templates) Seeds(ctx context.Context, l *lessons.Lesson) (*lessons.Seeds, error) {
-	tpl, err := t.Build(ctx, l)
+// Seeds is the hook of lessons.Sandbox: the template of lesson l once it
+// has reached state, or as far as it got, and the copy of its snapshots
+// into a student's database, made through the trusted client, since a
+// student's own client cannot read the template database. It is nil on
+// a server without snapshots.
+func (t *Templates) Seeds(ctx context.Context, l *lessons.Lesson, state string) (*lessons.Seeds, error) {
+	b, err := t.start(ctx, l)
+	if b == nil {
+		return nil, err
+	}
+	tpl, err := t.reached(ctx, b, state)
 	if tpl == nil {
 		return nil, err
 	}
 	seeds := t.seedsOf(tpl)
 	seeds.Run = func(ctx context.Context, step int, w lessons.Widths) (*lessons.Result, error) {
-		return t.run(ctx, tpl, l, step, w)
+		return t.run(ctx, b, l, step, w)
 	}
 	return seeds, nil
 }
@@ -248,7 +303,7 @@ type sharedRuns struct {
 }
 
 type runsKey struct {
-	tpl *lessons.Template
+	build *template
 	// lesson is the lesson in the students' language, whose verdicts
 	// and notes the run speaks.
 	lesson *lessons.Lesson
@@ -259,14 +314,19 @@ type runKey struct {
 	widths lessons.Widths
 }
 
-func (t *Templates) run(ctx context.Context, tpl *lessons.Template, l *lessons.Lesson, step int, w lessons.Widths) (*lessons.Result, error) {
+func (t *Templates) run(ctx context.Context, b *template, l *lessons.Lesson, step int, w lessons.Widths) (*lessons.Result, error) {
 	t.mu.Lock()
-	k := runsKey{tpl, l}
+	k := runsKey{b, l}
 	r := t.runs[k]
 	if r == nil {
-		seeds := t.seedsOf(tpl)
 		sb := &lessons.Sandbox{Connect: t.connect, Prefix: RunPrefix,
-			Seeds: func(context.Context, *lessons.Lesson) (*lessons.Seeds, error) { return seeds, nil }}
+			Seeds: func(ctx context.Context, _ *lessons.Lesson, state string) (*lessons.Seeds, error) {
+				tpl, err := t.reached(ctx, b, state)
+				if tpl == nil {
+					return nil, err
+				}
+				return t.seedsOf(tpl), nil
+			}}
 		r = &sharedRuns{sess: lessons.NewSession(sb, l, lessons.SessionOptions{Locale: locale.For(l.Lang)}),
 			results: map[runKey]*lessons.Result{}}
 		t.runs[k] = r

@@ -404,18 +404,13 @@ func TestStudentsTakeTheRoomsRunOfAStep(t *testing.T) {
 		return strings.Contains(strings.Join(res.Notes, "\n"), "run once for the whole room")
 	}
 
+	// Once the room's build has run a step, the students' runs of it are
+	// the room's. (Before, a student runs it in their own session.)
+	if _, err := tpl.Build(ctx, l); err != nil {
+		t.Fatal(err)
+	}
 	alice, aliceInserts := student("alice")
 	bob, bobInserts := student("bob")
-	// A session's first step is its own run (it does not wait for the
-	// template to share it), its setup taken from the template; a re-run
-	// is the room's.
-	for _, r := range []*lessons.Session{alice, bob} {
-		if res := run(r, 0); shared(res) {
-			t.Errorf("%s, first run of step 1: the room's run", r.Database())
-		}
-	}
-	aliceInserts.Store(0)
-	bobInserts.Store(0)
 	for _, r := range []*lessons.Session{alice, bob} {
 		res := run(r, 0)
 		if !shared(res) || !strings.Contains(output(res), "1500") {
@@ -442,5 +437,50 @@ func TestStudentsTakeTheRoomsRunOfAStep(t *testing.T) {
 	}
 	if bobInserts.Load() != 1 {
 		t.Errorf("bob's edit sent %d inserts, want 1", bobInserts.Load())
+	}
+}
+
+// A student who runs step 1 while the room is still building the lesson
+// waits for the room's step 1, not for the whole lesson: the bucket
+// lesson's build goes on for seconds after its first step, and the
+// student's step 1 takes its 144,000 readings from the room's setup
+// rather than inserting them.
+func TestAStudentWaitsForTheRoomsStepNotItsWholeLesson(t *testing.T) {
+	ctx := context.Background()
+	be := embedded(t)
+	l := builtinLesson(t, "bucket")
+	tpl := NewTemplates(be.Client, be.Connector(), nil)
+	sb, err := be.ForPrefix(ctx, "alice_")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inserts := new(atomic.Int64)
+	alice := lessons.NewSession(&lessons.Sandbox{Connect: countInserts(sb.Connector(), inserts), Prefix: sb.Prefix(),
+		ResetDB: sb.ResetDB, Seeds: tpl.Seeds}, l, lessons.SessionOptions{})
+	t.Cleanup(func() {
+		alice.Close()
+		sb.Close()
+	})
+	tpl.Start(l)
+	res, err := alice.Do(ctx, lessons.Request{Op: lessons.OpRun, Step: 0, Widths: lessons.Widths{Output: 100, Variant: 48}})
+	if err != nil || !res.OK() {
+		t.Fatalf("step 1: %v %v", err, res.Failures)
+	}
+	tpl.mu.Lock()
+	build := tpl.byID[l.ID]
+	tpl.mu.Unlock()
+	select {
+	case <-build.done:
+		t.Error("alice's step 1 ended after the room's build of the whole lesson")
+	default:
+	}
+	if n := inserts.Load(); n != 0 {
+		t.Errorf("alice's step 1 sent %d inserts: it ran the setup the room ran", n)
+	}
+	if got := evalAt(t, alice, 1, "db.readings.countDocuments()"); got != "144000" {
+		t.Errorf("alice has %s readings", got)
+	}
+	if _, err := tpl.Build(ctx, l); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -443,7 +443,7 @@ func (p *studentProc) serve(m message) {
 	var err error
 	switch m.Type {
 	case msgSeeds:
-		reply.Template, err = p.template(ctx, m.Lesson)
+		reply.Template, err = p.template(ctx, m.Lesson, m.Snapshot)
 	case msgRestore:
 		err = p.restore(ctx, m)
 	case msgRun:
@@ -482,14 +482,17 @@ func (p *studentProc) serve(m message) {
 	_ = p.ctl.send(reply)
 }
 
-// template is lesson id's template as bytes, nil when the room has none
-// to share.
-func (p *studentProc) template(ctx context.Context, id string) ([]byte, error) {
+// template is lesson id's template as bytes, once it has state (or as
+// far as its build got), nil when the room has none to share.
+func (p *studentProc) template(ctx context.Context, id, state string) ([]byte, error) {
 	l := p.s.cfg.Catalog.In(p.ls.lang).Find(id)
 	if l == nil || p.s.cfg.Seeds == nil {
 		return nil, nil
 	}
-	seeds, err := p.s.cfg.Seeds(ctx, l)
+	if !snapshotName.MatchString(state) {
+		return nil, fmt.Errorf("no state %q in a template", termsafe.Line(state))
+	}
+	seeds, err := p.s.cfg.Seeds(ctx, l, state)
 	if seeds == nil || err != nil {
 		return nil, err
 	}
@@ -509,7 +512,7 @@ func (p *studentProc) restore(ctx context.Context, m message) error {
 	if !snapshotName.MatchString(m.Snapshot) {
 		return fmt.Errorf("no state %q in a template", termsafe.Line(m.Snapshot))
 	}
-	seeds, err := p.s.cfg.Seeds(ctx, p.s.cfg.Catalog.In(p.ls.lang).Find(l.ID))
+	seeds, err := p.s.cfg.Seeds(ctx, p.s.cfg.Catalog.In(p.ls.lang).Find(l.ID), m.Snapshot)
 	if err != nil || seeds == nil {
 		return fmt.Errorf("no template of %s: %v", l.ID, err)
 	}
@@ -531,7 +534,8 @@ func (p *studentProc) sharedRun(ctx context.Context, m message) ([]byte, error) 
 	if m.Step < 0 || m.Step >= len(l.Steps) || w.Output < 0 || w.Variant < 0 || w.Output > maxRunWidth || w.Variant > maxRunWidth {
 		return nil, fmt.Errorf("no step %d of %s to run at widths %d and %d", m.Step+1, l.ID, w.Output, w.Variant)
 	}
-	seeds, err := p.s.cfg.Seeds(ctx, l)
+	// The run needs the states before and after the step.
+	seeds, err := p.s.cfg.Seeds(ctx, l, lessons.StateBefore(m.Step+1))
 	if err != nil || seeds == nil || seeds.Run == nil {
 		return nil, fmt.Errorf("no template of %s: %v", l.ID, err)
 	}

@@ -23,7 +23,7 @@ import (
 // Message types, student to room:
 const (
 	msgActivity = "activity" // Kind, Lesson, Step, Passed, Exercises
-	msgSeeds    = "seeds"    // ID, Lesson: the lesson's template, please
+	msgSeeds    = "seeds"    // ID, Lesson, Snapshot: the lesson's template, once it has that state, please
 	msgRestore  = "restore"  // ID, Lesson, Snapshot, DB: copy a template state into DB
 	msgTurn     = "turn"     // ID: a turn, please
 	msgRun      = "run"      // ID, Lesson, Step, Widths: the room's run of a step, please

@@ -345,6 +345,7 @@ func (tm *terminal) told() string {
 func (tm *terminal) waitFor(pattern string, timeout time.Duration) string {
 	tm.t.Helper()
 	re := regexp.MustCompile(pattern)
+	timeout *= waitSlack
 	deadline := time.Now().Add(timeout)
 	for {
 		s := tm.screen()
@@ -363,6 +364,7 @@ func (tm *terminal) waitFor(pattern string, timeout time.Duration) string {
 func (tm *terminal) waitForNot(pattern string, timeout time.Duration) {
 	tm.t.Helper()
 	re := regexp.MustCompile(pattern)
+	timeout *= waitSlack
 	deadline := time.Now().Add(timeout)
 	for re.MatchString(tm.screen()) {
 		if time.Now().After(deadline) {
@@ -405,6 +407,7 @@ func (tm *terminal) resize(w, h int) {
 // wait returns the session's end: nil for exit status 0.
 func (tm *terminal) wait(timeout time.Duration) error {
 	tm.t.Helper()
+	timeout *= waitSlack
 	select {
 	case <-tm.ended:
 	case <-time.After(timeout):

@@ -5,3 +5,5 @@ package classroom
 var testLimits = DefaultLimits
 
 const raceEnabled = false
+
+const waitSlack = 1

@@ -121,7 +121,7 @@ type Config struct {
 	// room.Templates' Seeds), so that a lesson's setup runs once for the
 	// room rather than once per student. nil means each session runs all
 	// the lessons' code itself, as on a server without snapshots.
-	Seeds func(ctx context.Context, l *lessons.Lesson) (*lessons.Seeds, error)
+	Seeds func(ctx context.Context, l *lessons.Lesson, state string) (*lessons.Seeds, error)
 	// Prepare, if set, is told of every lesson a student opens, before
 	// they run anything in it (room.Templates' Start): the room's
 	// template is built while they read.

@@ -219,10 +219,11 @@ func (st *studentProcess) ask(ctx context.Context, m message) (message, error) {
 	}
 }
 
-// seeds is lessons.Sandbox.Seeds: the room's template of l, and copies
-// of its states made by the room, which may read the template's database.
-func (st *studentProcess) seeds(ctx context.Context, l *lessons.Lesson) (*lessons.Seeds, error) {
-	reply, err := st.ask(ctx, message{Type: msgSeeds, Lesson: l.ID})
+// seeds is lessons.Sandbox.Seeds: the room's template of l, once it has
+// state, and copies of its states made by the room, which may read the
+// template's database.
+func (st *studentProcess) seeds(ctx context.Context, l *lessons.Lesson, state string) (*lessons.Seeds, error) {
+	reply, err := st.ask(ctx, message{Type: msgSeeds, Lesson: l.ID, Snapshot: state})
 	if err != nil || reply.Template == nil {
 		return nil, err
 	}

@@ -98,6 +98,12 @@ type Model struct {
 	help    help.Model
 	spin    spinner.Model
 	ticking bool
+	// pageFrame is the page as last drawn, fitted to its area, while
+	// pageFrameOK. A spinner tick changes the status line only: each
+	// waiting learner's screen is drawn a dozen times a second, and a
+	// classroom's thirty of them redrew every page at each tick.
+	pageFrame   string
+	pageFrameOK bool
 	// opened counts lessons opened, to number each page's runs apart.
 	opened int
 
@@ -205,6 +211,9 @@ func (m *Model) resize() {
 }
 
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, tick := msg.(spinner.TickMsg); !tick {
+		m.pageFrameOK = false
+	}
 	cmd := m.update(msg)
 	if _, _, running := m.running(); running && !m.ticking {
 		m.ticking = true
@@ -446,12 +455,14 @@ func (m *Model) render() string {
 	var km help.KeyMap = m.page()
 	switch {
 	case m.showHelp:
-		page = m.helpPage(w, h)
+		page = common.FitBlock(m.helpPage(w, h), w, h)
 		km = helpCloser{m.Common}
+	case m.pageFrameOK:
+		page = m.pageFrame
 	default:
-		page = m.page().View()
+		page = common.FitBlock(m.page().View(), w, h)
+		m.pageFrame, m.pageFrameOK = page, true
 	}
-	page = common.FitBlock(page, w, h)
 	if x > 0 || y > 0 {
 		page = lipgloss.NewStyle().Padding(y, x, m.Height-h-y, x).Render(page)
 		if q := m.question(); q != "" {

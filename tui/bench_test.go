@@ -8,9 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"github.com/creack/pty"
 
+	"github.com/schemalab/schemalab/content"
+	"github.com/schemalab/schemalab/lessons"
 	"github.com/schemalab/schemalab/tui/pages/lesson"
 )
 
@@ -70,6 +73,28 @@ func BenchmarkKeyToFrame200x50(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		m.Update(keys[i%len(keys)])
+		_ = m.render()
+	}
+}
+
+// A frame after a spinner tick on a 160×45 screen of the bucket lesson:
+// what a learner's process draws a dozen times a second while a step
+// runs or waits for the room's turn. The tick changes the status line
+// only, so the page is not drawn again.
+func BenchmarkSpinnerTickFrame160x45(b *testing.B) {
+	opts := testOptions(b)
+	opts.Catalog, _ = lessons.Load(content.FS)
+	opts.Lesson, opts.Step = "bucket", 1
+	m := newTestApp(b, opts)
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
+	until(b, m, m.connectCmd(), func(msg tea.Msg) bool { _, ok := msg.(backendReadyMsg); return ok })
+	before := m.render()
+	if !strings.Contains(before, "Bucket") {
+		b.Fatalf("not the bucket lesson:\n%s", before)
+	}
+	b.ResetTimer()
+	for range b.N {
+		m.Update(spinner.TickMsg{})
 		_ = m.render()
 	}
 }

@@ -157,7 +157,7 @@ func (t *Templates) start(ctx context.Context, l *lessons.Lesson) (*template, er
 func (t *Templates) reached(ctx context.Context, b *template, state string) (*lessons.Template, error) {
 	for {
 		t.mu.Lock()
-		latest, progress, err := b.latest, b.progress, b.err
+		latest, progress := b.latest, b.progress
 		t.mu.Unlock()
 		if latest != nil && (latest.Complete() || latest.Has(state)) {
 			return latest, nil
@@ -165,7 +165,7 @@ func (t *Templates) reached(ctx context.Context, b *template, state string) (*le
 		select {
 		case <-b.done:
 			t.mu.Lock()
-			latest, err = b.latest, b.err
+			latest, err := b.latest, b.err
 			t.mu.Unlock()
 			if latest == nil {
 				return nil, err

@@ -715,20 +715,21 @@ func drainPty(sess ssh.Session) {
 }
 
 // encodedTemplate is tpl as its students' processes take it, encoded
-// once for them all.
+// once for them all. A build publishes a template after every step; only
+// the latest of each is kept.
 func (s *Server) encodedTemplate(tpl *lessons.Template) ([]byte, error) {
 	s.mu.Lock()
-	raw, ok := s.templates[tpl]
+	enc, ok := s.templates[tpl.Database()]
 	s.mu.Unlock()
-	if ok {
-		return raw, nil
+	if ok && enc.tpl == tpl {
+		return enc.raw, nil
 	}
 	raw, err := tpl.MarshalBinary()
 	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
-	s.templates[tpl] = raw
+	s.templates[tpl.Database()] = encodedTemplate{tpl, raw}
 	s.mu.Unlock()
 	return raw, nil
 }

@@ -193,8 +193,14 @@ type Server struct {
 	// warm are students' processes started ahead.
 	warm *warmPool
 	// templates are the lessons' templates as the students' processes
-	// take them, encoded once (encodedTemplate).
-	templates map[*lessons.Template][]byte
+	// take them, encoded once (encodedTemplate), by template database:
+	// the latest a build published of each.
+	templates map[string]encodedTemplate
+}
+
+type encodedTemplate struct {
+	tpl *lessons.Template
+	raw []byte
 }
 
 // liveSession is one admitted SSH session.
@@ -274,7 +280,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, log: log.New(LogWriter(cfg.Log), "", log.LstdFlags), loc: loc,
 		live: map[string]*liveSession{}, all: map[*liveSession]bool{}, pending: map[ssh.Session]*liveSession{},
-		templates: map[*lessons.Template][]byte{}}
+		templates: map[string]encodedTemplate{}}
 	s.turns = lessons.NewTurns(runtime.GOMAXPROCS(0), turnHold)
 	s.startups = newStartups(cfg.Startups, 4*cfg.MaxStudents+16, s.log.Printf)
 	s.instructor, s.instructorLogin = DefaultInstructor, cfg.Instructor != ""

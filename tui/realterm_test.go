@@ -149,6 +149,46 @@ func expectedTokens(st *styles.Styles, blocks []lessons.Block, exercise *lessons
 	return out
 }
 
+// editorLines are the lines of code the exercise's editor showed, put
+// back together: the editor soft-wraps a long line at a space, as editors
+// do, and its continuation rows have no number in the gutter. A wrapped
+// line is given both ways, its rows joined with the space the wrap took
+// and without it (a word wider than the editor is cut without a space).
+func editorLines(screens []string) []string {
+	var out []string
+	var line []string
+	flush := func() {
+		if len(line) > 0 {
+			out = append(out, strings.Join(line, " "), strings.Join(line, ""))
+		}
+		line = nil
+	}
+	for _, row := range screens {
+		_, rest, ok := strings.Cut(row, "┃")
+		if !ok {
+			continue
+		}
+		if i := strings.LastIndex(rest, "│"); i >= 0 {
+			rest = rest[:i]
+		}
+		r := []rune(rest)
+		if len(r) < editorGutter {
+			continue
+		}
+		gutter, text := strings.TrimSpace(string(r[:editorGutter])), strings.TrimRight(string(r[editorGutter:]), " ")
+		if gutter != "" {
+			flush()
+		}
+		line = append(line, text)
+	}
+	flush()
+	return out
+}
+
+// editorGutter is the width of the editor's line numbers after its bar:
+// a space, the number right-aligned in three cells, a space.
+const editorGutter = 5
+
 // missing are the tokens no captured line holds.
 func missing(tokens []string, seen []string) []string {
 	var out []string
@@ -251,7 +291,7 @@ func TestRealTerminalWalk(t *testing.T) {
 					tt.keys("Escape")
 					tt.waitUntil("editing to stop", 20*time.Second, func(s string) bool { return !strings.Contains(s, "editing (") })
 				}
-				walkPane(t, tt, width, s, head, expectedTokens(st, step.Blocks, step.Exercise), len(step.Code(lessons.Compare)) > 0 && tall >= 40, name, editor...)
+				walkPane(t, tt, width, s, head, expectedTokens(st, step.Blocks, step.Exercise), len(step.Code(lessons.Compare)) > 0 && tall >= 40, name, append(editor, editorLines(editor)...)...)
 			}
 			tt.keys("q")
 			deadline := time.Now().Add(10 * time.Second)

@@ -8,7 +8,8 @@
 // unless it would leave the row less than half full while a punctuation
 // break fits further right. Wrapped rows are marked with ↪ in the gutter
 // and indented two cells past the line's own indentation, so they cannot
-// be mistaken for a new line of code. A wrapped // comment goes on with
+// be mistaken for a new line of code; a token that fits a row but not
+// past that indent (a long string) is indented less. A wrapped // comment goes on with
 // its // kept (aligned under the comment when there is room), so it still
 // reads as a comment. A token wider than the whole row stands alone on a
 // row and overflows: the row's Width says so, and callers put such rows in
@@ -385,6 +386,10 @@ func (b *Block) wrapLine(rows []Row, li, w int) []Row {
 		avail := w - indent
 		if prefix {
 			avail -= len(commentPrefix)
+		} else if need := l.width(start, l.nextBreak(start)); !first && need > avail && need <= w {
+			// A token that fits the row, but not past the indent (a
+			// long string), gives up indent rather than overflow.
+			indent, avail = w-need, need
 		}
 		if l.width(start, len(l.text)) <= avail {
 			return append(rows, b.row(l, li, start, len(l.text), indent, prefix, !first))
@@ -461,6 +466,17 @@ func (l *line) chooseAmong(start, avail int, ok func(brk) bool) (brk, bool) {
 		}
 	}
 	return brk{at: len(l.text), resume: len(l.text)}, false
+}
+
+// nextBreak is where the first break after start ends a row: the end of
+// what cannot be broken from start.
+func (l *line) nextBreak(start int) int {
+	for _, br := range l.breaks {
+		if br.at > start {
+			return br.at
+		}
+	}
+	return len(l.text)
 }
 
 // beforeComment is the break just before the line's comment, if any.

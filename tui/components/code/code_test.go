@@ -196,6 +196,22 @@ func TestNamesAndDatesNeverBreak(t *testing.T) {
 	}
 }
 
+// A string that fits a row, but not after a deep line's continuation
+// indent, is indented less rather than cut at the pane's edge: the
+// choosing lesson's review text, 49 cells, in a 58-cell pane.
+func TestALongStringGivesUpIndentRatherThanOverflow(t *testing.T) {
+	src := "            text: 'Tasty, and easy to follow. Would cook it again.' } } } } },"
+	tok := "'Tasty, and easy to follow. Would cook it again.'"
+	b := New(src, Options{Styles: dark})
+	for w := len(tok) + 2; w <= 70; w++ { // the gutter takes two cells
+		out := ansi.Strip(render(b, w))
+		if !strings.Contains(out, tok) {
+			t.Errorf("width %d: the string is broken:\n%s", w, out)
+		}
+		comptest.FitWidth(t, out, w)
+	}
+}
+
 func TestCommentContinuationKeepsSlashes(t *testing.T) {
 	src := "db.readings_bucket.updateOne(                    // append; create the bucket if needed"
 	got := ansi.Strip(render(New(src, Options{Styles: dark}), 80))

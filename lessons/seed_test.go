@@ -24,11 +24,16 @@ func seedsOf(t testing.TB, be *sandboxtest.Server, l *Lesson, prefix string) fun
 	if err != nil {
 		t.Fatal(err)
 	}
-	seeds := &Seeds{Template: tpl, Restore: func(ctx context.Context, snapshot, db string) error {
-		return be.Client(t).Database(db).RunCommand(ctx, bson.D{{Key: vocab.SnapshotCommand, Value: "restore"},
-			{Key: "name", Value: snapshot}, {Key: "fromDb", Value: tpl.Database()}}).Err()
-	}}
+	seeds := seedsFrom(t, be, tpl)
 	return func(context.Context, *Lesson, string) (*Seeds, error) { return seeds, nil }
+}
+
+// seedsFrom gives runners tp's states through be's own client.
+func seedsFrom(t testing.TB, be *sandboxtest.Server, tp *Template) *Seeds {
+	return &Seeds{Template: tp, Restore: func(ctx context.Context, snapshot, db string) error {
+		return be.Client(t).Database(db).RunCommand(ctx, bson.D{{Key: vocab.SnapshotCommand, Value: "restore"},
+			{Key: "name", Value: snapshot}, {Key: "fromDb", Value: tp.Database()}}).Err()
+	}}
 }
 
 // varying are the parts of an output that differ between two runs of the
@@ -318,19 +323,13 @@ func TestASessionTakesTheTemplateAsItIsBuilt(t *testing.T) {
 
 	// The room's build is after step 1 when the session first asks.
 	var asked []string
-	seedsFrom := func(tp *Template) *Seeds {
-		return &Seeds{Template: tp, Restore: func(ctx context.Context, snapshot, db string) error {
-			return be.Client(t).Database(db).RunCommand(ctx, bson.D{{Key: vocab.SnapshotCommand, Value: "restore"},
-				{Key: "name", Value: snapshot}, {Key: "fromDb", Value: tp.Database()}}).Err()
-		}}
-	}
 	sb, sent := countingSandbox(be, "seeded_")
 	sb.Seeds = func(_ context.Context, _ *Lesson, state string) (*Seeds, error) {
 		asked = append(asked, state)
 		if len(asked) == 1 {
-			return seedsFrom(published[1]), nil
+			return seedsFrom(t, be, published[1]), nil
 		}
-		return seedsFrom(final), nil
+		return seedsFrom(t, be, final), nil
 	}
 	seeded := NewSession(sb, l, SessionOptions{})
 	defer seeded.Close()

@@ -6,10 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
-
 	"github.com/schemalab/schemalab/content"
-	"github.com/schemalab/schemalab/sandbox/vocab"
 )
 
 // A template that crosses to a student's process as bytes seeds a runner
@@ -44,10 +41,7 @@ func TestTemplateSurvivesBytes(t *testing.T) {
 	}
 	seeded := func(tp *Template, l *Lesson, prefix string) (*Session, func(string) int) {
 		sb, sent := countingSandbox(be, prefix)
-		sd := &Seeds{Template: tp, Restore: func(ctx context.Context, snapshot, db string) error {
-			return be.Client(t).Database(db).RunCommand(ctx, bson.D{{Key: vocab.SnapshotCommand, Value: "restore"},
-				{Key: "name", Value: snapshot}, {Key: "fromDb", Value: tp.Database()}}).Err()
-		}}
+		sd := seedsFrom(t, be, tp)
 		sb.Seeds = func(context.Context, *Lesson, string) (*Seeds, error) { return sd, nil }
 		r := NewSession(sb, l, SessionOptions{})
 		t.Cleanup(func() { r.Close() })

@@ -463,11 +463,43 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 		q.Filter = f
 		p.RemoveLeading(1)
 	}
+	pushed := false
 	if sort, limit, ok := p.LeadingSort(); ok {
 		q.Sort, q.Limit = sort, limit
 		p.RemoveLeading(1)
+		pushed = true
 	}
-	if deps, fieldsOnly, ok := p.DependencyProjection(); ok {
+	// The $limit and $skip stages that follow go to the query layer too
+	// (createCanonicalQuery, pipeline_d.cpp): a limit before a skip
+	// becomes the skip and what is left of the limit (LimitThenSkip::flip).
+	// After a sort, every $limit was folded into it already.
+	if limit, skip, n := p.LeadingLimitSkip(); n > 0 {
+		lim := q.Limit
+		if limit != 0 && (lim == 0 || limit < lim) {
+			lim = limit
+		}
+		switch {
+		case lim == 0:
+			q.Skip = skip
+		case lim > skip:
+			q.Skip, q.Limit = skip, lim-skip
+		default:
+			// Nothing is left once skipped: the stages keep that answer.
+			n = 0
+		}
+		p.RemoveLeading(n)
+		pushed = pushed || n > 0
+	}
+	// buildProjectionForPushdown (pipeline_d.cpp): an inclusion $project at
+	// the front is handed to the query layer and leaves the pipeline, but
+	// one with expressions only when no sort, skip or limit went down
+	// (they must run before the expressions). Failing that, the fields the
+	// stages need; failing that, an exclusion at the front.
+	leading, inclusion, hasLeading := p.LeadingProjection()
+	if hasLeading && !(pushed && !leading.Simple()) && inclusion {
+		q.Projection = aggProjector(leading)
+		p.RemoveLeading(1)
+	} else if deps, fieldsOnly, ok := p.DependencyProjection(); ok {
 		proj, err := projection.Compile(deps, projection.Options{Now: req.now})
 		if err != nil {
 			return nil, err
@@ -481,12 +513,24 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 			// index keys either way.
 			q.Projection.Apply = unprojected
 		}
+	} else if hasLeading && !(pushed && !leading.Simple()) {
+		q.Projection = aggProjector(leading)
+		p.RemoveLeading(1)
 	}
 	exec, err := e.plan(view.Collection(req.db, coll), ns(req.db, coll), q)
 	if err != nil {
 		return nil, err
 	}
 	return &preparedPipeline{p: p, exec: exec, ctx: actx}, nil
+}
+
+// aggProjector is a pipeline's $project run by the query layer; explain
+// shows it as the stage serializes it (serializeTransformation), not as
+// the user wrote it.
+func aggProjector(p *projection.Projection) *planner.Projector {
+	pr := projector(p)
+	pr.Spec = p.Transformation()
+	return pr
 }
 
 // unprojected is a Projector's Apply that hands the document on as it is.

@@ -6,11 +6,13 @@ package aggregate
 
 import (
 	"context"
+	"math"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
+	"github.com/schemalab/schemalab/sandbox/engine/projection"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
@@ -177,6 +179,47 @@ func (p *Pipeline) LeadingSort() (sort bson.D, limit int64, ok bool) {
 		return s.pattern, s.limit, true
 	}
 	return nil, 0, false
+}
+
+// LeadingLimitSkip is what mongod's extractSkipAndLimitForPushdown
+// (pipeline_d.cpp) takes from the front of the pipeline for the query
+// layer: the $limit stages there (the smallest limit), then the $skip
+// stages after them (their sum), and how many stages that is. limit is 0
+// when there is none.
+func (p *Pipeline) LeadingLimitSkip() (limit, skip int64, n int) {
+	for n < len(p.stages) {
+		l, ok := p.stages[n].(*limitStage)
+		if !ok {
+			break
+		}
+		if limit == 0 || l.n < limit {
+			limit = l.n
+		}
+		n++
+	}
+	for n < len(p.stages) {
+		s, ok := p.stages[n].(*skipStage)
+		if !ok || skip > math.MaxInt64-s.n {
+			break
+		}
+		skip += s.n
+		n++
+	}
+	return limit, skip, n
+}
+
+// LeadingProjection is the $project (or $unset) that leads the pipeline,
+// as buildProjectionForPushdown (pipeline_d.cpp) looks for it: inclusion
+// says whether it keeps only the fields it names.
+func (p *Pipeline) LeadingProjection() (proj *projection.Projection, inclusion, ok bool) {
+	if len(p.stages) == 0 {
+		return nil, false, false
+	}
+	s, isProject := p.stages[0].(*projectStage)
+	if !isProject || s.mode == modeAddFields {
+		return nil, false, false
+	}
+	return s.proj, s.mode == modeInclusion, true
 }
 
 // RemoveLeading drops the first n stages once the engine has pushed them

@@ -130,9 +130,17 @@ func parseGroupID(spec any, p *parser) (func(env *expr.Env) (any, error), error)
 func (g *groupStage) Name() string { return "$group" }
 
 func (g *groupStage) Spec() bson.D {
-	body := bson.D{{Key: "_id", Value: g.idSpec}}
+	// The _id and an accumulator's one argument are expressions, shown as
+	// they serialize (AccumulationStatement and ExpressionConstant); the
+	// accumulators that take named arguments ($topN, $percentile...) keep
+	// them as given.
+	body := bson.D{{Key: "_id", Value: expr.Serialize(g.idSpec, nil)}}
 	for _, a := range g.accs {
-		body = append(body, bson.E{Key: a.field, Value: bson.D{{Key: a.op, Value: a.spec}}})
+		arg := a.spec
+		if d, named := arg.(bson.D); !named || len(d) == 0 || strings.HasPrefix(d[0].Key, "$") {
+			arg = expr.Serialize(arg, nil)
+		}
+		body = append(body, bson.E{Key: a.field, Value: bson.D{{Key: a.op, Value: arg}}})
 	}
 	return stageSpec("$group", body)
 }

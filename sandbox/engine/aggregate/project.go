@@ -1,6 +1,8 @@
 package aggregate
 
 import (
+	"strings"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
@@ -119,7 +121,32 @@ func (s *projectStage) Name() string {
 
 // Spec renders the stage as mongod's explain does: inclusions and
 // exclusions as true/false, _id made explicit for $project.
-func (s *projectStage) Spec() bson.D { return stageSpec(s.Name(), s.proj.Transformation()) }
+func (s *projectStage) Spec() bson.D {
+	return stageSpec(s.Name(), explainTransformation(s.proj.Transformation()))
+}
+
+// explainTransformation shows a transformation's computed fields as
+// their expressions serialize (ExpressionConstant::serialize writes a
+// literal as {$const: v}); inclusions, exclusions and nested field specs
+// keep their form.
+func explainTransformation(t bson.D) bson.D {
+	out := make(bson.D, len(t))
+	for i, e := range t {
+		switch v := e.Value.(type) {
+		case bool:
+		case bson.D:
+			if len(v) > 0 && !strings.HasPrefix(v[0].Key, "$") {
+				e.Value = explainTransformation(v)
+			} else {
+				e.Value = expr.Serialize(v, nil)
+			}
+		default:
+			e.Value = expr.Serialize(v, nil)
+		}
+		out[i] = e
+	}
+	return out
+}
 
 func (s *projectStage) open(in Iterator, rt *runtime) (Iterator, error) {
 	return openTransformer(s, in, rt), nil

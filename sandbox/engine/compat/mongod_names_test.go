@@ -11,7 +11,8 @@ package compat_test
 // src/mongo/db/pipeline/expression.cpp, expression_function.cpp,
 // expression_js_emit.cpp, expression_trigonometric.cpp,
 // expression_test_api_version.cpp and expression_find_internal.cpp
-// (mongod 8.0).
+// (mongod 8.0; $toUUID: manual reference/operator/aggregation/toUUID,
+// "New in version 8.0").
 var mongodExpressions = []string{
 	"$abs", "$acos", "$acosh", "$add", "$allElementsTrue", "$and", "$anyElementTrue",
 	"$arrayElemAt", "$arrayToObject", "$asin", "$asinh", "$atan", "$atan2", "$atanh", "$avg",
@@ -33,7 +34,7 @@ var mongodExpressions = []string{
 	"$strLenCP", "$strcasecmp", "$substr", "$substrBytes", "$substrCP", "$subtract", "$sum",
 	"$switch", "$tan", "$tanh", "$toBool", "$toDate", "$toDecimal", "$toDouble",
 	"$toHashedIndexKey", "$toInt", "$toLong", "$toLower", "$toObjectId", "$toString",
-	"$toUpper", "$trim", "$trunc", "$tsIncrement", "$tsSecond", "$type", "$unsetField",
+	"$toUUID", "$toUpper", "$trim", "$trunc", "$tsIncrement", "$tsSecond", "$type", "$unsetField",
 	"$week", "$year", "$zip",
 }
 

@@ -222,7 +222,17 @@ func totalMemoryMB() int64 {
 }
 
 // connectionStatus: authentication is off, so nobody is authenticated.
+// The arguments parse as its IDL command (connection_status.idl: strict,
+// showPrivileges a safeBool).
 func cmdConnectionStatus(_ *Engine, req *request) (bson.D, error) {
+	a := newArgs(req)
+	if err := a.checkKnown(true, "showPrivileges"); err != nil {
+		return nil, err
+	}
+	showPrivileges, err := a.boolean("showPrivileges", false)
+	if err != nil {
+		return nil, err
+	}
 	users := bson.A{}
 	if req.conn.user != "" {
 		users = append(users, bson.D{{Key: "user", Value: req.conn.user}, {Key: "db", Value: "admin"}})
@@ -231,7 +241,7 @@ func cmdConnectionStatus(_ *Engine, req *request) (bson.D, error) {
 		{Key: "authenticatedUsers", Value: users},
 		{Key: "authenticatedUserRoles", Value: bson.A{}},
 	}
-	if v, ok := newArgs(req).get("showPrivileges"); ok && expr.IsTrue(v) {
+	if showPrivileges {
 		auth = append(auth, bson.E{Key: "authenticatedUserPrivileges", Value: bson.A{}})
 	}
 	return bson.D{{Key: "authInfo", Value: auth}}, nil
@@ -241,8 +251,16 @@ func cmdWhatsMyURI(_ *Engine, req *request) (bson.D, error) {
 	return bson.D{{Key: "you", Value: req.conn.RemoteAddr}}, nil
 }
 
-// endSessions: the sandbox keeps no server-side session state.
-func cmdEndSessions(*Engine, *request) (bson.D, error) { return nil, nil }
+// endSessions: the sandbox keeps no server-side session state to end, but
+// the command parses as its IDL command does (sessions_commands.idl:
+// strict, the sessions an array).
+func cmdEndSessions(_ *Engine, req *request) (bson.D, error) {
+	a := newArgs(req)
+	if _, ok := req.cmd[0].Value.(bson.A); !ok {
+		return nil, a.wrongType(req.cmd[0].Key, req.cmd[0].Value, "type 'array'")
+	}
+	return nil, a.checkKnown(true)
+}
 
 func cmdServerStatus(e *Engine, _ *request) (bson.D, error) {
 	hostname, _ := os.Hostname()

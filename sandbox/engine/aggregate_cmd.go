@@ -454,6 +454,19 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 	if len(p.Stages()) > 0 && collectionlessStage(p.Stages()[0].Name()) && p.Stages()[0].Name() == "$documents" {
 		return nil, mongoerr.New(mongoerr.InvalidNamespace, "$documents' is not allowed in user requests: aggregate must be run against the database, not a collection")
 	}
+	if key, ok := p.LeadingGeoNear(); ok {
+		// PipelineD::buildInnerQueryExecutorGeoNear (pipeline_d.cpp): the
+		// collection must exist and, without a key, hold one 2d or
+		// 2dsphere index; the sandbox builds neither kind.
+		if view.Collection(req.db, coll) == nil {
+			return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "$geoNear requires a geo index to run, but %s does not exist", ns(req.db, coll))
+		}
+		if key == "" {
+			return nil, mongoerr.New(mongoerr.IndexNotFound, "$geoNear requires a 2d or 2dsphere index, but none were found")
+		}
+		return nil, mongoerr.New(mongoerr.NotImplemented,
+			"$geoNear is not supported by the schemalab sandbox; run this step against a real MongoDB with --uri")
+	}
 	q := planner.Query{Hint: hint, Ctx: req.ctx, NoDiskUse: req.noDiskUse}
 	if filter, ok := p.LeadingMatch(); ok {
 		f, err := query.Compile(filter, query.Options{Now: req.now, LetVars: p.LetValues()})

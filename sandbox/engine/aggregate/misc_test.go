@@ -175,7 +175,7 @@ func TestPipelineOptimizations(t *testing.T) {
 		t.Fatal(err)
 	}
 	expect(t, toDocs(p.Explain("queryPlanner")),
-		`{"$match": {"$and": [{"course": "db"}, {"grade": {"$gte": 80}}]}}`,
+		`{"$match": {"$and": [{"course": {"$eq": "db"}}, {"grade": {"$gte": 80}}]}}`,
 		`{"$sort": {"sortKey": {"grade": 1}, "limit": {"$numberLong": "4"}}}`,
 		`{"$skip": {"$numberLong": "1"}}`)
 	it, _ := p.Run(NewSliceIterator(docs(t, enrollments...)))

@@ -53,7 +53,7 @@ func init() {
 		"$documents":                    parseDocuments,
 		"$facet":                        parseFacet,
 		"$fill":                         parseFill,
-		"$geoNear":                      unsupported("$geoNear"),
+		"$geoNear":                      parseGeoNear,
 		"$graphLookup":                  parseGraphLookup,
 		"$group":                        parseGroupStage,
 		"$indexStats":                   parseIndexStats,

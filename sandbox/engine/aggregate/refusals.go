@@ -3,6 +3,8 @@ package aggregate
 import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
@@ -86,4 +88,112 @@ func refuseSearchIndexes(any, *parser) ([]Stage, error) {
 	return nil, mongoerr.New(mongoerr.SearchNotEnabled, "Using Atlas Search Database Commands and the $listSearchIndexes aggregation stage "+
 		"requires additional configuration. Please connect to Atlas or an AtlasCLI local deployment to enable. For more "+
 		"information on how to connect, see https://dochub.mongodb.org/core/atlas-cli-deploy-local-reqs.")
+}
+
+// geoNearStage is a parsed $geoNear. The sandbox builds no 2d or 2dsphere
+// index, so the stage never runs: the engine answers as mongod's
+// executor builder does for a collection without one.
+type geoNearStage struct {
+	spec bson.D
+	key  string
+}
+
+func (s *geoNearStage) Name() string { return "$geoNear" }
+func (s *geoNearStage) Spec() bson.D { return stageSpec("$geoNear", s.spec) }
+func (s *geoNearStage) open(Iterator, *runtime) (Iterator, error) {
+	return nil, mongoerr.New(mongoerr.NotImplemented,
+		"$geoNear is not supported by the schemalab sandbox; run this step against a real MongoDB with --uri")
+}
+
+// LeadingGeoNear reports a $geoNear at the front of the pipeline and its
+// key option ("" when none).
+func (p *Pipeline) LeadingGeoNear() (key string, ok bool) {
+	if len(p.stages) == 0 {
+		return "", false
+	}
+	g, ok := p.stages[0].(*geoNearStage)
+	if !ok {
+		return "", false
+	}
+	return g.key, true
+}
+
+// parseGeoNear checks the options as DocumentSourceGeoNear::parseOptions
+// (document_source_geo_near.cpp) does, in its order.
+func parseGeoNear(spec any, p *parser) ([]Stage, error) {
+	var d bson.D
+	switch x := spec.(type) {
+	case bson.D:
+		d = x
+	case bson.A:
+		// embeddedObjectUserCheck takes an array as an object whose
+		// fields are "0", "1"...; none of them is an option.
+		if len(x) > 0 {
+			return nil, mongoerr.New(mongoerr.BadValue, "Unknown argument to $geoNear: 0")
+		}
+	default:
+		return nil, mongoerr.New(10065, "invalid parameter: expected an object ($geoNear)")
+	}
+	for _, banned := range []struct {
+		name string
+		code int32
+		msg  string
+	}{
+		{"collation", 40227, "$geoNear does not accept the 'collation' parameter. Instead, specify a collation for the entire aggregation command."},
+		{"limit", 50858, "$geoNear no longer supports the 'limit' parameter. Use a $limit stage instead."},
+		{"num", 50857, "$geoNear no longer supports the 'num' parameter. Use a $limit stage instead."},
+		{"start", 50856, "$geoNear no longer supports the 'start' argument."},
+	} {
+		if _, has := lookupField(d, banned.name); has {
+			return nil, mongoerr.New(banned.code, banned.msg)
+		}
+	}
+	if _, has := lookupField(d, "near"); !has {
+		return nil, mongoerr.New(5860400, "$geoNear requires a 'near' argument")
+	}
+	g := &geoNearStage{spec: d}
+	for _, e := range d {
+		switch e.Key {
+		case "near", "maxDistance", "minDistance":
+			if _, err := p.compile(e.Value); err != nil {
+				return nil, err
+			}
+		case "distanceField":
+			if _, ok := e.Value.(string); !ok {
+				return nil, mongoerr.New(16606, "$geoNear requires that the 'distanceField' option is a String")
+			}
+		case "distanceMultiplier":
+			if !value.IsNumber(e.Value) {
+				return nil, mongoerr.New(mongoerr.TypeMismatch, "distanceMultiplier must be a number")
+			}
+			if value.ToDouble(e.Value) < 0 {
+				return nil, mongoerr.New(mongoerr.BadValue, "distanceMultiplier must be nonnegative")
+			}
+		case "query":
+			q, ok := e.Value.(bson.D)
+			if !ok {
+				return nil, mongoerr.New(mongoerr.TypeMismatch, "query must be an object")
+			}
+			if _, err := query.Compile(q, query.Options{Now: p.ctx.Now, LetVars: p.letVals}); err != nil {
+				return nil, err
+			}
+		case "spherical", "uniqueDocs":
+		case "includeLocs":
+			if _, ok := e.Value.(string); !ok {
+				return nil, mongoerr.New(16607, "$geoNear requires that 'includeLocs' option is a String")
+			}
+		case "key":
+			k, ok := e.Value.(string)
+			if !ok {
+				return nil, mongoerr.Newf(mongoerr.TypeMismatch, "$geoNear parameter 'key' must be of type string but found type: %s", typeNameOf(e.Value))
+			}
+			if k == "" {
+				return nil, mongoerr.New(mongoerr.BadValue, "$geoNear parameter 'key' cannot be the empty string")
+			}
+			g.key = k
+		default:
+			return nil, mongoerr.Newf(mongoerr.BadValue, "Unknown argument to $geoNear: %s", e.Key)
+		}
+	}
+	return []Stage{g}, nil
 }

@@ -51,7 +51,15 @@ func newMatch(filter bson.D, p *parser) (*matchStage, error) {
 }
 
 func (s *matchStage) Name() string { return "$match" }
-func (s *matchStage) Spec() bson.D { return stageSpec("$match", s.filter) }
+// Spec is the filter as its MatchExpression serializes
+// (DocumentSourceMatch::serialize): an equality as {$eq: v}, merged
+// $match stages as one $and.
+func (s *matchStage) Spec() bson.D {
+	if m, err := query.Compile(s.filter, query.Options{}); err == nil {
+		return stageSpec("$match", m.Serialize())
+	}
+	return stageSpec("$match", s.filter)
+}
 
 func (s *matchStage) open(in Iterator, rt *runtime) (Iterator, error) {
 	return funcIterator(func() (bson.D, bool, error) {

@@ -489,7 +489,9 @@ func (e *Engine) explainPipeline(req *request, s *aggregateSpec, verbosity strin
 		if verbosity != "queryPlanner" {
 			cur = append(cur, bson.E{Key: "executionStats", Value: exec.ExecutionStats(verbosity == "allPlansExecution")})
 		}
-		entry := bson.D{{Key: "$cursor", Value: cur}}
+		// The plan's sections are built with appendNumber, as the query
+		// layer's explain is; the stages' own figures are not.
+		entry := bson.D{{Key: "$cursor", Value: appendNumberStyle(cur)}}
 		if cursorOut != nil {
 			entry = append(entry,
 				bson.E{Key: "nReturned", Value: cursorOut.n},
@@ -498,7 +500,10 @@ func (e *Engine) explainPipeline(req *request, s *aggregateSpec, verbosity strin
 		stages = append(stages, entry)
 	}
 	stages = append(stages, p.Explain(verbosity)...)
-	out := bson.D{{Key: "explainVersion", Value: "1"}, {Key: "stages", Value: appendNumberStyle(stages)}}
+	// Each stage is a Document: what it serializes keeps its types, and
+	// the figures executionStats adds are long longs
+	// (appendCommonExecStats in pipeline.cpp).
+	out := bson.D{{Key: "explainVersion", Value: "1"}, {Key: "stages", Value: stages}}
 	tail := explainTail(req)
 	// aggregate explains list the command after the server sections.
 	return append(append(out, tail[1:]...), tail[0]), nil

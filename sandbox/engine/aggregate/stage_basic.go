@@ -51,6 +51,7 @@ func newMatch(filter bson.D, p *parser) (*matchStage, error) {
 }
 
 func (s *matchStage) Name() string { return "$match" }
+
 // Spec is the filter as its MatchExpression serializes
 // (DocumentSourceMatch::serialize): an equality as {$eq: v}, merged
 // $match stages as one $and.

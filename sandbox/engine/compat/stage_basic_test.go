@@ -9,7 +9,11 @@ func TestStagesBasic(t *testing.T) {
 		// $limit and $skip
 		{name: "limit", ref: "src/mongo/db/pipeline/document_source_limit.cpp", docs: five,
 			pipeline: `[` + byID + `, {"$limit": 2}]`, want: `[{"_id": 1, "a": 1, "g": "x"}, {"_id": 2, "a": 2, "g": "y"}]`},
-		{name: "limit of a whole double", ref: "src/mongo/db/pipeline/document_source_limit.cpp", cov: cover{col: types}, docs: five,
+		{name: "a leading limit keeps the first documents in natural order", ref: "src/mongo/db/pipeline/document_source_limit.cpp", docs: five,
+			pipeline: `[{"$limit": 2}, {"$project": {"_id": 1}}]`, want: `[{"_id": 1}, {"_id": 2}]`},
+		{name: "limit larger than the input", ref: "src/mongo/db/pipeline/document_source_limit.cpp", docs: five,
+			pipeline: `[{"$limit": {"$numberLong": "100"}}, {"$count": "n"}]`, want: `[{"n": 5}]`},
+		{name: "limit of a whole double", ref: "src/mongo/db/pipeline/document_source_limit.cpp", docs: five,
 			pipeline: `[{"$limit": 1.0}, {"$count": "n"}]`, want: `[{"n": 1}]`},
 		{name: "limit of zero", ref: "src/mongo/db/pipeline/document_source_limit.cpp",
 			pipeline: `[{"$limit": 0}]`, code: 15958, msg: "the limit must be positive"},
@@ -19,11 +23,32 @@ func TestStagesBasic(t *testing.T) {
 			pipeline: `[` + byID + `, {"$skip": 3}, {"$project": {"_id": 1}}]`, want: `[{"_id": 4}, {"_id": 5}]`},
 		{name: "skip of a string", ref: "src/mongo/db/pipeline/document_source_skip.cpp",
 			pipeline: `[{"$skip": "a"}]`, code: 5107200, msg: `invalid argument to $skip stage: Expected a number in: $skip: "a"`},
-		{name: "skip of a negative long", ref: "src/mongo/db/pipeline/document_source_skip.cpp", cov: cover{col: types},
+		{name: "a leading skip drops the first documents", ref: "src/mongo/db/pipeline/document_source_skip.cpp", docs: five,
+			pipeline: `[{"$skip": 3}, {"$project": {"_id": 1}}]`, want: `[{"_id": 4}, {"_id": 5}]`},
+		{name: "skip past the input", ref: "src/mongo/db/pipeline/document_source_skip.cpp", docs: five,
+			pipeline: `[{"$skip": 9}]`, want: `[]`},
+		{name: "skip of zero passes everything", ref: "src/mongo/db/pipeline/document_source_skip.cpp", docs: five,
+			pipeline: `[{"$skip": 0}, {"$count": "n"}]`, want: `[{"n": 5}]`},
+		// $limit then $skip: the skip runs on what the limit kept.
+		{name: "limit then skip", ref: "src/mongo/db/pipeline/pipeline_d.cpp (LimitThenSkip::flip)", docs: five,
+			pipeline: `[{"$limit": 4}, {"$skip": 1}, {"$project": {"_id": 1}}]`, want: `[{"_id": 2}, {"_id": 3}, {"_id": 4}]`},
+		{name: "skip then limit", ref: "src/mongo/db/pipeline/document_source_skip.cpp", docs: five,
+			pipeline: `[{"$skip": 1}, {"$limit": 2}, {"$project": {"_id": 1}}]`, want: `[{"_id": 2}, {"_id": 3}]`},
+		{name: "skip of a negative long", ref: "src/mongo/db/pipeline/document_source_skip.cpp",
 			pipeline: `[{"$skip": {"$numberLong": "-1"}}]`, code: 5107200, msg: "invalid argument to $skip stage: Expected a non-negative number in: $skip: -1"},
 		// $count
 		{name: "count", ref: "src/mongo/db/pipeline/document_source_count.cpp", docs: five,
 			pipeline: `[{"$match": {"a": {"$gt": 2}}}, {"$count": "n"}]`, want: `[{"n": 3}]`},
+		// DocumentSourceCount::createFromBson: {$group: {_id: null, n: {$sum: 1}}}
+		// then {$project: {_id: 0}}; the count is an int while it fits.
+		{name: "count of the whole collection", ref: "src/mongo/db/pipeline/document_source_count.cpp", docs: five,
+			pipeline: `[{"$count": "total"}]`, want: `[{"total": 5}]`},
+		{name: "count of an empty collection is no document", ref: "src/mongo/db/pipeline/document_source_count.cpp",
+			pipeline: `[{"$count": "total"}]`, want: `[]`},
+		{name: "count field may repeat a field of the input", ref: "src/mongo/db/pipeline/document_source_count.cpp", docs: five,
+			pipeline: `[{"$count": "a"}]`, want: `[{"a": 5}]`},
+		{name: "count field starting with $", ref: "src/mongo/db/pipeline/document_source_count.cpp",
+			pipeline: `[{"$count": "$n"}]`, code: 40158, msg: "the count field cannot be a $-prefixed path"},
 		{name: "count of nothing is no document", ref: "src/mongo/db/pipeline/document_source_count.cpp", docs: five,
 			pipeline: `[{"$match": {"a": 0}}, {"$count": "n"}]`, want: `[]`},
 		{name: "count field with a dot", ref: "src/mongo/db/pipeline/document_source_count.cpp",
@@ -39,6 +64,13 @@ func TestStagesBasic(t *testing.T) {
 			pipeline: `[{"$sample": {"size": -1}}]`, code: 28747, msg: "size argument to $sample must not be negative"},
 		{name: "sample unknown option", ref: "src/mongo/db/pipeline/document_source_sample.cpp",
 			pipeline: `[{"$sample": {"size": 1, "seed": 2}}]`, code: 28748, msg: "unrecognized option to $sample: seed"},
+		// The pipeline itself: an empty one returns the collection as it
+		// is stored; stages run in the order given.
+		{name: "empty pipeline", ref: "manual: reference/command/aggregate (pipeline)", cov: cover{op: "pipeline"}, docs: five,
+			pipeline: `[]`, want: five},
+		{name: "stages run in order", ref: "manual: core/aggregation-pipeline", cov: cover{op: "pipeline"}, docs: five,
+			pipeline: `[{"$project": {"_id": 1, "a": 1}}, {"$set": {"a": {"$multiply": ["$a", 10]}}}, {"$match": {"a": {"$gt": 30}}}]`,
+			want: `[{"_id": 4, "a": 40}, {"_id": 5, "a": 50}]`},
 		// $sortByCount
 		{name: "sortByCount orders by count", ref: "manual: reference/operator/aggregation/sortByCount", docs: five,
 			pipeline: `[{"$match": {"g": {"$ne": "z"}}}, {"$sortByCount": "$g"}]`, want: `[{"_id": "y", "count": 2}, {"_id": "x", "count": 1}]`},
@@ -124,5 +156,30 @@ func TestStagesBasic(t *testing.T) {
 		{name: "lookup with only localField", ref: "src/mongo/db/pipeline/document_source_lookup.cpp",
 			pipeline: `[{"$lookup": {"from": "o", "localField": "a", "as": "x"}}]`, code: 9,
 			msg: "$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to be specified"},
+	})
+}
+
+// $documents runs as {aggregate: 1}: its documents are the pipeline's
+// input (manual: reference/operator/aggregation/documents).
+func TestDocumentsStage(t *testing.T) {
+	const docsRef = "manual: reference/operator/aggregation/documents"
+	docs := func(col column) cover { return cover{family: stage, op: "$documents", col: col} }
+	runCmdCases(t, []cmdCase{
+		{name: "literal documents, then a stage over them", ref: docsRef, cov: docs(semantics),
+			cmd:  `{"aggregate": 1, "pipeline": [{"$documents": [{"x": 10}, {"x": 2}, {"x": 5}]}, {"$sort": {"x": 1}}], "cursor": {}}`,
+			want: `{"cursor": {"firstBatch": [{"x": 2}, {"x": 5}, {"x": 10}], "id": {"$numberLong": "0"}, "ns": "{{db}}.$cmd.aggregate"}}`},
+		{name: "an expression that resolves to an array of objects", ref: docsRef, cov: docs(semantics),
+			cmd:  `{"aggregate": 1, "pipeline": [{"$documents": {"$map": {"input": {"$range": [0, 3]}, "in": {"n": "$$this"}}}}], "cursor": {}}`,
+			want: `{"cursor": {"firstBatch": [{"n": 0}, {"n": 1}, {"n": 2}], "id": {"$numberLong": "0"}, "ns": "{{db}}.$cmd.aggregate"}}`},
+		{name: "no documents", ref: docsRef, cov: docs(semantics),
+			cmd:  `{"aggregate": 1, "pipeline": [{"$documents": []}], "cursor": {}}`,
+			want: `{"cursor": {"firstBatch": [], "id": {"$numberLong": "0"}, "ns": "{{db}}.$cmd.aggregate"}}`},
+		// Pipeline::validateCommon: $documents' constraints put it first.
+		{name: "$documents after another stage", ref: pipelineSrc + " (validateCommon)", cov: docs(errorCol),
+			cmd:  `{"aggregate": "c", "pipeline": [{"$match": {}}, {"$documents": [{"x": 1}]}], "cursor": {}}`,
+			code: 40602, msg: "$documents is only valid as the first stage in a pipeline"},
+		{name: "$documents inside $facet", ref: "src/mongo/db/pipeline/document_source_facet.cpp", cov: docs(errorCol),
+			cmd:  `{"aggregate": 1, "pipeline": [{"$documents": [{"x": 1}]}, {"$facet": {"f": [{"$documents": [{"x": 2}]}]}}], "cursor": {}}`,
+			code: 40600, msg: "$documents is not allowed to be used within a $facet stage"},
 	})
 }

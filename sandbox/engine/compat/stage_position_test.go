@@ -83,8 +83,74 @@ func TestStagesRefused(t *testing.T) {
 		{name: "$planCacheStats: the sandbox has no plan cache to show", ref: "manual: reference/operator/aggregation/planCacheStats",
 			pipeline: `[{"$planCacheStats": {}}]`, code: 238,
 			msg: "$planCacheStats is not supported by the schemalab sandbox; run this step against a real MongoDB with --uri"},
-		{name: "$geoNear: geospatial queries are outside the sandbox", ref: "manual: reference/operator/aggregation/geoNear",
-			pipeline: `[{"$geoNear": {"near": [0, 0], "distanceField": "d"}}]`, code: 238,
-			msg: "$geoNear is not supported by the schemalab sandbox; run this step against a real MongoDB with --uri"},
+	})
+}
+
+// The semantics of a stage mongod refuses on a standalone community
+// server is that refusal: each case uses the stage as its manual page
+// does, and gets the answer such a server gives.
+func TestStagesRefusedWhenUsedAsDocumented(t *testing.T) {
+	runAggCases(t, []aggCase{
+		// DocumentSourceChangeStream::createFromBson parses the spec, then
+		// assertIsLegalSpecification refuses a server outside a replica set.
+		{name: "$changeStream with fullDocument on a standalone", ref: "src/mongo/db/pipeline/document_source_change_stream.cpp (assertIsLegalSpecification)",
+			cov: cover{col: semantics}, pipeline: `[{"$changeStream": {"fullDocument": "updateLookup"}}]`,
+			code: 40573, msg: "The $changeStream stage is only supported on replica sets"},
+		// The stages parse in order: the $changeStream it follows refuses
+		// first.
+		{name: "$changeStreamSplitLargeEvent in a change stream on a standalone", ref: pipelineSrc + " (Pipeline::parseCommon parses in order)",
+			cov: cover{op: "$changeStreamSplitLargeEvent", col: semantics}, pipeline: `[{"$changeStream": {}}, {"$changeStreamSplitLargeEvent": {}}]`,
+			code: 40573, msg: "The $changeStream stage is only supported on replica sets"},
+		{name: "$search with an index and a text operator", ref: "src/mongo/db/pipeline/search/search_helper.cpp",
+			cov: cover{col: semantics}, docs: `[{"_id": 1, "a": "x"}]`,
+			pipeline: `[{"$search": {"index": "default", "text": {"query": "x", "path": "a"}}}, {"$limit": 1}]`, code: 31082, msg: atlasOnly},
+		{name: "$searchMeta with a count", ref: "src/mongo/db/pipeline/search/search_helper.cpp",
+			cov: cover{col: semantics}, docs: `[{"_id": 1, "a": "x"}]`,
+			pipeline: `[{"$searchMeta": {"index": "default", "exists": {"path": "a"}, "count": {"type": "total"}}}]`, code: 31082, msg: atlasOnly},
+		{name: "$vectorSearch with its required fields", ref: "src/mongo/db/pipeline/search/search_helper.cpp",
+			cov: cover{col: semantics}, docs: `[{"_id": 1, "v": [1.0, 0.0]}]`,
+			pipeline: `[{"$vectorSearch": {"index": "vi", "path": "v", "queryVector": [1.0, 0.0], "numCandidates": 10, "limit": 1}}]`,
+			code: 31082, msg: atlasOnly},
+		{name: "$listSearchIndexes of one index by name", ref: "src/mongo/db/query/search/search_index_common.cpp",
+			cov: cover{col: semantics}, docs: `[{"_id": 1}]`, pipeline: `[{"$listSearchIndexes": {"name": "default"}}]`, code: 31082,
+			msg: "Using Atlas Search Database Commands and the $listSearchIndexes aggregation stage requires additional configuration. " +
+				"Please connect to Atlas or an AtlasCLI local deployment to enable. For more information on how to connect, see " +
+				"https://dochub.mongodb.org/core/atlas-cli-deploy-local-reqs."},
+	})
+}
+
+// $geoNear needs a 2d or 2dsphere index, and the sandbox builds neither:
+// what it answers is what mongod answers where there is none. The options
+// are checked first, as the stage parses (DocumentSourceGeoNear::parseOptions).
+func TestGeoNear(t *testing.T) {
+	const (
+		geoNearSrc = "src/mongo/db/pipeline/document_source_geo_near.cpp (parseOptions)"
+		pipelineD  = "src/mongo/db/pipeline/pipeline_d.cpp (buildInnerQueryExecutorGeoNear, extractGeoNearFieldFromIndexes)"
+	)
+	places := `[{"_id": 1, "loc": [0, 0]}, {"_id": 2, "loc": [1, 1]}]`
+	runAggCases(t, []aggCase{
+		{name: "a collection without a geo index", ref: pipelineD, cov: cover{col: semantics}, docs: places,
+			pipeline: `[{"$geoNear": {"near": [0, 0], "distanceField": "d"}}]`,
+			code: 27, msg: "$geoNear requires a 2d or 2dsphere index, but none were found"},
+		{name: "a regular index on the field is no geo index", ref: pipelineD, cov: cover{col: semantics}, docs: places,
+			setup:    []string{`{"createIndexes": "c", "indexes": [{"key": {"loc": 1}, "name": "loc_1"}]}`},
+			pipeline: `[{"$geoNear": {"near": {"type": "Point", "coordinates": [0, 0]}, "distanceField": "d", "spherical": true}}, {"$limit": 1}]`,
+			code:     27, msg: "$geoNear requires a 2d or 2dsphere index, but none were found"},
+		// The message names the namespace, which is the case's own
+		// database: only the code is compared.
+		{name: "a collection that does not exist", ref: pipelineD,
+			pipeline: `[{"$geoNear": {"near": [0, 0], "distanceField": "d"}}]`, code: 26},
+		{name: "near is required", ref: geoNearSrc, pipeline: `[{"$geoNear": {"distanceField": "d"}}]`,
+			code: 5860400, msg: "$geoNear requires a 'near' argument"},
+		{name: "limit is no longer an option", ref: geoNearSrc, pipeline: `[{"$geoNear": {"near": [0, 0], "distanceField": "d", "limit": 5}}]`,
+			code: 50858, msg: "$geoNear no longer supports the 'limit' parameter. Use a $limit stage instead."},
+		{name: "an unknown option", ref: geoNearSrc, pipeline: `[{"$geoNear": {"near": [0, 0], "distanceField": "d", "radius": 5}}]`,
+			code: 2, msg: "Unknown argument to $geoNear: radius"},
+		{name: "key of a number", ref: geoNearSrc, pipeline: `[{"$geoNear": {"near": [0, 0], "key": 1}}]`,
+			code: 14, msg: "$geoNear parameter 'key' must be of type string but found type: int"},
+		{name: "distanceMultiplier below zero", ref: geoNearSrc, pipeline: `[{"$geoNear": {"near": [0, 0], "distanceMultiplier": -1}}]`,
+			code: 2, msg: "distanceMultiplier must be nonnegative"},
+		{name: "$geoNear after another stage", ref: pipelineSrc, pipeline: `[{"$match": {}}, {"$geoNear": {"near": [0, 0], "distanceField": "d"}}]`,
+			code: 40602, msg: "$geoNear is only valid as the first stage in a pipeline"},
 	})
 }

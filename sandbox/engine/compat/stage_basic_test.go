@@ -70,7 +70,7 @@ func TestStagesBasic(t *testing.T) {
 			pipeline: `[]`, want: five},
 		{name: "stages run in order", ref: "manual: core/aggregation-pipeline", cov: cover{op: "pipeline"}, docs: five,
 			pipeline: `[{"$project": {"_id": 1, "a": 1}}, {"$set": {"a": {"$multiply": ["$a", 10]}}}, {"$match": {"a": {"$gt": 30}}}]`,
-			want: `[{"_id": 4, "a": 40}, {"_id": 5, "a": 50}]`},
+			want:     `[{"_id": 4, "a": 40}, {"_id": 5, "a": 50}]`},
 		// $sortByCount
 		{name: "sortByCount orders by count", ref: "manual: reference/operator/aggregation/sortByCount", docs: five,
 			pipeline: `[{"$match": {"g": {"$ne": "z"}}}, {"$sortByCount": "$g"}]`, want: `[{"_id": "y", "count": 2}, {"_id": "x", "count": 1}]`},

@@ -110,7 +110,7 @@ func TestStagesRefusedWhenUsedAsDocumented(t *testing.T) {
 		{name: "$vectorSearch with its required fields", ref: "src/mongo/db/pipeline/search/search_helper.cpp",
 			cov: cover{col: semantics}, docs: `[{"_id": 1, "v": [1.0, 0.0]}]`,
 			pipeline: `[{"$vectorSearch": {"index": "vi", "path": "v", "queryVector": [1.0, 0.0], "numCandidates": 10, "limit": 1}}]`,
-			code: 31082, msg: atlasOnly},
+			code:     31082, msg: atlasOnly},
 		{name: "$listSearchIndexes of one index by name", ref: "src/mongo/db/query/search/search_index_common.cpp",
 			cov: cover{col: semantics}, docs: `[{"_id": 1}]`, pipeline: `[{"$listSearchIndexes": {"name": "default"}}]`, code: 31082,
 			msg: "Using Atlas Search Database Commands and the $listSearchIndexes aggregation stage requires additional configuration. " +
@@ -131,7 +131,7 @@ func TestGeoNear(t *testing.T) {
 	runAggCases(t, []aggCase{
 		{name: "a collection without a geo index", ref: pipelineD, cov: cover{col: semantics}, docs: places,
 			pipeline: `[{"$geoNear": {"near": [0, 0], "distanceField": "d"}}]`,
-			code: 27, msg: "$geoNear requires a 2d or 2dsphere index, but none were found"},
+			code:     27, msg: "$geoNear requires a 2d or 2dsphere index, but none were found"},
 		{name: "a regular index on the field is no geo index", ref: pipelineD, cov: cover{col: semantics}, docs: places,
 			setup:    []string{`{"createIndexes": "c", "indexes": [{"key": {"loc": 1}, "name": "loc_1"}]}`},
 			pipeline: `[{"$geoNear": {"near": {"type": "Point", "coordinates": [0, 0]}, "distanceField": "d", "spherical": true}}, {"$limit": 1}]`,

@@ -150,7 +150,7 @@ func (e *Engine) pipelineView(db, coll string, pipeline bson.A) *catalog.View {
 // read runs, which a cursor's getMore replaces.
 func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, let bson.D) *aggregate.Context {
 	ctx := &aggregate.Context{Ctx: req.ctx, DB: req.db, Now: req.now, Let: let, Coll: coll, NoDiskUse: req.noDiskUse}
-	ctx.Query = func(db, c string, filter, sort bson.D, limit int64) ([]bson.D, error) {
+	ctx.Query = func(db, c string, filter, sort bson.D, limit int64, scanned *aggregate.ScanStats) ([]bson.D, error) {
 		q := planner.Query{Sort: sort, Limit: limit, Ctx: ctx.Ctx}
 		if len(filter) > 0 {
 			f, err := query.Compile(filter, query.Options{Now: req.now})
@@ -163,16 +163,22 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 		if err != nil {
 			return nil, err
 		}
-		return runPlan(exec)
+		docs, err := runPlan(exec)
+		scanned.Add(exec.KeysExamined(), exec.DocsExamined(), exec.UsedIndex())
+		return docs, err
 	}
-	ctx.Pipeline = func(db, c string, pipeline bson.A, subLet bson.D) ([]bson.D, error) {
+	ctx.Pipeline = func(db, c string, pipeline bson.A, subLet bson.D, scanned *aggregate.ScanStats) ([]bson.D, error) {
 		sub := *req
 		sub.db, sub.ctx = db, ctx.Ctx
 		pp, err := e.preparePipeline(&sub, view, c, pipeline, subLet, nil)
 		if err != nil {
 			return nil, err
 		}
-		return pp.drain()
+		docs, err := pp.drain()
+		if pp.exec != nil {
+			scanned.Add(pp.exec.KeysExamined(), pp.exec.DocsExamined(), pp.exec.UsedIndex())
+		}
+		return docs, err
 	}
 	ctx.ReplaceCollection = func(db, c string, ts bson.D, docs []bson.D) error {
 		if ts != nil {

@@ -182,7 +182,7 @@ func (s *unionWithStage) open(in Iterator, rt *runtime) (Iterator, error) {
 				pipeline = bson.A{}
 			}
 			var err error
-			if other, err = rt.runSub(rt.ctx.DB, s.coll, pipeline, nil); err != nil {
+			if other, err = rt.runSub(rt.ctx.DB, s.coll, pipeline, nil, nil); err != nil {
 				return nil, false, err
 			}
 		}

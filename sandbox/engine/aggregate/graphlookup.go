@@ -253,9 +253,9 @@ func (s *graphLookupStage) queryFrontier(frontier bson.A, rt *runtime) ([]bson.D
 			// A sub-pipeline sees them, as mongod copies the variables into
 			// the expression context of its own query. Without variables
 			// in scope the plain query is the same and cheaper.
-			found, err = rt.runSub(rt.ctx.DB, s.from, bson.A{bson.D{{Key: "$match", Value: filter}}}, nil)
+			found, err = rt.runSub(rt.ctx.DB, s.from, bson.A{bson.D{{Key: "$match", Value: filter}}}, nil, nil)
 		} else {
-			found, err = rt.query(rt.ctx.DB, s.from, filter)
+			found, err = rt.query(rt.ctx.DB, s.from, filter, nil)
 		}
 		if err != nil {
 			return nil, err

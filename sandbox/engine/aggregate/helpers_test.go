@@ -26,7 +26,7 @@ func (f *fakeDB) context() *Context {
 		DB:   "test",
 		Coll: "input",
 		Now:  bson.DateTime(1700000000000),
-		Query: func(db, coll string, filter bson.D, sort bson.D, limit int64) ([]bson.D, error) {
+		Query: func(db, coll string, filter bson.D, sort bson.D, limit int64, _ *ScanStats) ([]bson.D, error) {
 			f.queries = append(f.queries, filter)
 			m, err := query.Compile(filter, query.Options{})
 			if err != nil {

@@ -26,6 +26,7 @@ type lookupStage struct {
 	let          []letVar
 	pipeline     bson.A
 	hasPipeline  bool
+	scanned      ScanStats // what the foreign reads examined, for explain
 }
 
 func parseLookup(spec any, p *parser) ([]Stage, error) {
@@ -145,6 +146,21 @@ func (s *lookupStage) Spec() bson.D {
 	return stageSpec("$lookup", body)
 }
 
+// execStats: DocumentSourceLookUp::appendSpecificExecStats, what the
+// foreign reads examined.
+func (s *lookupStage) execStats() bson.D {
+	used := make(bson.A, len(s.scanned.IndexesUsed))
+	for i, ix := range s.scanned.IndexesUsed {
+		used[i] = ix
+	}
+	return bson.D{
+		{Key: "totalDocsExamined", Value: s.scanned.DocsExamined},
+		{Key: "totalKeysExamined", Value: s.scanned.KeysExamined},
+		{Key: "collectionScans", Value: s.scanned.CollectionScans},
+		{Key: "indexesUsed", Value: used},
+	}
+}
+
 // localMatch builds the foreign filter for a local document: every value
 // the local path reaches (arrays expanded, as visitAllValuesAtPath does),
 // or null when it reaches none, as mongod's makeMatchStageFromInput does.
@@ -195,7 +211,7 @@ func (s *lookupStage) join(in Iterator, rt *runtime) (Iterator, error) {
 		var matches []bson.D
 		switch {
 		case !s.hasPipeline:
-			matches, err = rt.query(rt.ctx.DB, s.from, s.localMatch(d))
+			matches, err = rt.query(rt.ctx.DB, s.from, s.localMatch(d), &s.scanned)
 		default:
 			env.Reset(d)
 			let := make(bson.D, 0, len(s.let))
@@ -213,7 +229,7 @@ func (s *lookupStage) join(in Iterator, rt *runtime) (Iterator, error) {
 			if s.localField != "" {
 				pipeline = append(bson.A{bson.D{{Key: "$match", Value: s.localMatch(d)}}}, s.pipeline...)
 			}
-			matches, err = rt.runSub(rt.ctx.DB, s.from, pipeline, let)
+			matches, err = rt.runSub(rt.ctx.DB, s.from, pipeline, let, &s.scanned)
 		}
 		if err != nil {
 			return nil, false, err

@@ -7,6 +7,7 @@ package aggregate
 import (
 	"context"
 	"math"
+	"slices"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -19,6 +20,30 @@ import (
 // Iterator yields documents; ok is false once the input is exhausted.
 type Iterator interface {
 	Next() (doc bson.D, ok bool, err error)
+}
+
+// ScanStats is what a stage's reads of another collection examined, as
+// mongod's PlanSummaryStats sums them for $lookup's explain figures.
+type ScanStats struct {
+	KeysExamined, DocsExamined, CollectionScans int64
+	IndexesUsed                                 []string // sorted, each once
+}
+
+// Add counts one plan's run: its keys and documents, and the index it
+// used ("" for a collection scan).
+func (s *ScanStats) Add(keys, docs int64, index string) {
+	if s == nil {
+		return
+	}
+	s.KeysExamined += keys
+	s.DocsExamined += docs
+	if index == "" {
+		s.CollectionScans++
+		return
+	}
+	if i, found := slices.BinarySearch(s.IndexesUsed, index); !found {
+		s.IndexesUsed = slices.Insert(s.IndexesUsed, i, index)
+	}
 }
 
 // Context gives stages what lies outside the pipeline. The engine fills in
@@ -36,11 +61,12 @@ type Context struct {
 	// Query runs filter (+ optional sort and limit) on db.coll through the
 	// query planner so that $lookup and $graphLookup use indexes. A missing
 	// collection yields no documents.
-	Query func(db, coll string, filter bson.D, sort bson.D, limit int64) ([]bson.D, error)
+	// scanned, when not nil, adds what the read examined.
+	Query func(db, coll string, filter bson.D, sort bson.D, limit int64, scanned *ScanStats) ([]bson.D, error)
 	// Pipeline runs a sub-pipeline on db.coll. let holds the variables the
 	// sub-pipeline sees, each already wrapped as {$literal: value}. When nil,
 	// sub-pipelines run in this package over Query(db, coll, {}, nil, 0).
-	Pipeline func(db, coll string, pipeline bson.A, let bson.D) ([]bson.D, error)
+	Pipeline func(db, coll string, pipeline bson.A, let bson.D, scanned *ScanStats) ([]bson.D, error)
 	// ReplaceCollection atomically replaces db.coll's documents ($out);
 	// with timeseries (the option's specification) db.coll is, or
 	// becomes, a time-series collection.

@@ -23,10 +23,10 @@ func literalLet(vars ...bson.D) bson.D {
 // engine's Pipeline function plans it against the collection's indexes;
 // without one, the collection is read through Query and the pipeline runs
 // here.
-func (rt *runtime) runSub(db, coll string, pipeline bson.A, let bson.D) ([]bson.D, error) {
+func (rt *runtime) runSub(db, coll string, pipeline bson.A, let bson.D, scanned *ScanStats) ([]bson.D, error) {
 	wrapped := literalLet(rt.letVals, let)
 	if rt.ctx.Pipeline != nil {
-		return rt.ctx.Pipeline(db, coll, pipeline, wrapped)
+		return rt.ctx.Pipeline(db, coll, pipeline, wrapped, scanned)
 	}
 	var docs []bson.D
 	if coll != "" {
@@ -34,7 +34,7 @@ func (rt *runtime) runSub(db, coll string, pipeline bson.A, let bson.D) ([]bson.
 			return nil, mongoerr.New(mongoerr.InternalError, "aggregate: no Query function in the context")
 		}
 		var err error
-		if docs, err = rt.ctx.Query(db, coll, bson.D{}, nil, 0); err != nil {
+		if docs, err = rt.ctx.Query(db, coll, bson.D{}, nil, 0, scanned); err != nil {
 			return nil, err
 		}
 	}
@@ -66,9 +66,9 @@ func (p *parser) parseSubPipeline(pipeline bson.A, vars []string, within string)
 	return err
 }
 
-func (rt *runtime) query(db, coll string, filter bson.D) ([]bson.D, error) {
+func (rt *runtime) query(db, coll string, filter bson.D, scanned *ScanStats) ([]bson.D, error) {
 	if rt.ctx.Query == nil {
 		return nil, mongoerr.New(mongoerr.InternalError, "aggregate: no Query function in the context")
 	}
-	return rt.ctx.Query(db, coll, filter, nil, 0)
+	return rt.ctx.Query(db, coll, filter, nil, 0, scanned)
 }

@@ -217,6 +217,22 @@ func TestStageExplain(t *testing.T) {
 			}
 			sameValue(t, "$lookup", lastStage(t, reply), `{"$lookup": {"from": "o", "as": "j", "localField": "a", "foreignField": "b"}}`)
 		})
+	// DocumentSourceLookUp::appendSpecificExecStats: what the foreign
+	// reads examined, summed over the local documents, as long longs.
+	s.runCase(t, "$lookup reports what its foreign reads examined", "src/mongo/db/pipeline/document_source_lookup.cpp (appendSpecificExecStats)",
+		stageExplain("$lookup"), func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), `[{"_id": 1, "k": 1}, {"_id": 2, "k": 2}, {"_id": 3, "k": 9}]`)
+			insertDocs(t, db.Collection("o"), `[{"_id": 1, "b": 1}, {"_id": 2, "b": 2}, {"_id": 3, "b": 2}, {"_id": 4, "b": 3}]`)
+			mustCommand(t, db, `{"createIndexes": "o", "indexes": [{"key": {"b": 1}, "name": "b_1"}]}`)
+			reply := aggExplain(t, db, `[{"$_internalInhibitOptimization": {}}, {"$lookup": {"from": "o", "localField": "k", "foreignField": "b", "as": "j"}}]`, "executionStats")
+			last := lastStage(t, reply)
+			// One IXSCAN per local document: keys 1 (k 1), 2 (k 2), 0 (k 9);
+			// each key fetches one document.
+			sameValue(t, "totalDocsExamined", field(last, "totalDocsExamined"), `{"$numberLong": "3"}`)
+			sameValue(t, "totalKeysExamined", field(last, "totalKeysExamined"), `{"$numberLong": "3"}`)
+			sameValue(t, "collectionScans", field(last, "collectionScans"), `{"$numberLong": "0"}`)
+			sameValue(t, "indexesUsed", field(last, "indexesUsed"), `["b_1"]`)
+		})
 	s.runCase(t, "$unionWith names the collection it reads", "src/mongo/db/pipeline/document_source_union_with.cpp (serialize)",
 		stageExplain("$unionWith"), func(t *testing.T, db *mongo.Database) {
 			indexA(t, db)

@@ -172,8 +172,10 @@ func (a *avgAcc) result() any { return a.s.Avg() }
 
 type minMaxAcc struct {
 	sign int // 1 for $min, -1 for $max
-	v    any
-	set  bool
+	// latestTie makes a value equal to the one held replace it.
+	latestTie bool
+	v         any
+	set       bool
 }
 
 func (a *minMaxAcc) add(v any) error {
@@ -181,8 +183,12 @@ func (a *minMaxAcc) add(v any) error {
 	case nil, value.Missing, bson.Undefined:
 		return nil
 	}
-	if !a.set || value.Compare(v, a.v)*a.sign < 0 {
+	if !a.set {
 		a.v, a.set = v, true
+		return nil
+	}
+	if c := value.Compare(v, a.v) * a.sign; c < 0 || (c == 0 && a.latestTie) {
+		a.v = v
 	}
 	return nil
 }
@@ -271,6 +277,17 @@ func (a *addToSetAcc) add(v any) error {
 }
 func (a *addToSetAcc) result() any { return a.arr }
 func (a *addToSetAcc) mem() int    { return a.bytes }
+
+// sortedSetAcc is $addToSet over a removable window (an ordered
+// multiset in mongod): the distinct values in BSON order, each as the
+// first of its equals to arrive.
+type sortedSetAcc struct{ addToSetAcc }
+
+func (a *sortedSetAcc) result() any {
+	out := slices.Clone(a.arr)
+	slices.SortStableFunc(out, value.Compare)
+	return out
+}
 
 // ---- $mergeObjects ----
 

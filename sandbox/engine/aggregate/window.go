@@ -55,6 +55,19 @@ var windowAccumulators = map[string]func() accumulator{
 	},
 }
 
+// removableAccumulators stand in for windowAccumulators when the window's
+// lower bound is not unbounded: mongod then runs the function's removable
+// WindowFunctionState (window_function_exec.cpp), which for these two
+// keeps an ordered multiset: $addToSet answers its distinct values in
+// BSON order, and $max is the multiset's last element, the latest of
+// equal maxima.
+var removableAccumulators = map[string]func() accumulator{
+	"$addToSet": func() accumulator {
+		return &sortedSetAcc{addToSetAcc{arr: bson.A{}, seen: map[string]struct{}{}}}
+	},
+	"$max": func() accumulator { return &minMaxAcc{sign: -1, latestTie: true} },
+}
+
 // windowFunctions are the names mongod 8.0 registers as window functions;
 // an output naming another $-prefixed function is "Unrecognized".
 var windowFunctions = map[string]bool{
@@ -225,6 +238,9 @@ func (o *windowOutput) parseRemovable(d bson.D, sortBy *sortSpec, p *parser) err
 		return err
 	}
 	mk := windowAccumulators[o.op]
+	if r, ok := removableAccumulators[o.op]; ok && !o.bounds.lo.unbounded {
+		mk = r
+	}
 	st.input = x.Eval
 	st.newAcc = func(*expr.Env) (accumulator, error) { return mk(), nil }
 	o.acc = st

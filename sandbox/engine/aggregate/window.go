@@ -265,7 +265,13 @@ func (o *windowOutput) parseNamedArgs(d bson.D, sortBy *sortSpec, p *parser) err
 			}
 			o.bounds, haveWindow = b, true
 		case o.op:
-			if haveArg && o.op != "$first" && o.op != "$last" {
+			switch {
+			case !haveArg, o.op == "$first", o.op == "$last":
+			case o.op == "$percentile", o.op == "$median":
+				// ExpressionQuantile::parse words it without the closing
+				// quote and space.
+				return mongoerr.Newf(mongoerr.FailedToParse, "saw multiple specifications for '%sexpression ", o.op)
+			default:
 				return mongoerr.Newf(mongoerr.FailedToParse, "saw multiple specifications for '%s' expression", o.op)
 			}
 			arg, haveArg = e.Value, true

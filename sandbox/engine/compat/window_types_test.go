@@ -182,6 +182,17 @@ func TestWindowFunctionsTypes(t *testing.T) {
 			pipeline: swf(`{"$percentile": {"input": "$y", "p": [0, 1], "method": "approximate"}}`),
 			want:     `[{"r": [2.5, 9.0]}, {"r": [2.5, 9.0]}, {"r": [2.5, 9.0]}]`},
 
+		{name: "percentile given twice", ref: windowExprCpp, cov: we("$percentile"),
+			pipeline: swf(`{"$percentile": {"input": "$y", "p": [0.5], "method": "approximate"}, "$percentile": {"input": "$y", "p": [0.5], "method": "approximate"}}`),
+			code:     mongoerr.FailedToParse, msg: "saw multiple specifications for '$percentileexpression "},
+		{name: "topN given twice", ref: windowExprCpp, cov: we("$topN"),
+			pipeline: swf(`{"$topN": {"n": 1, "output": "$y", "sortBy": {"y": 1}}, "$topN": {"n": 1, "output": "$y", "sortBy": {"y": 1}}}`),
+			code:     mongoerr.FailedToParse, msg: "saw multiple specifications for '$topN' expression"},
+		// ExpressionQuantile::parse lets a later window replace an earlier one.
+		{name: "median takes the last of two windows", ref: windowExprCpp, cov: w("$median"), docs: typed,
+			pipeline: swf(`{"$median": {"input": "$y", "method": "approximate"}, "window": {"documents": [0, 0]}, "window": {"documents": ["unbounded", "unbounded"]}}`),
+			want:     `[{"r": 5.0}, {"r": 5.0}, {"r": 5.0}]`},
+
 		// $shift answers the value, or the default, as it is.
 		{name: "shift keeps the types, the default's too", ref: "src/mongo/db/pipeline/window_function/window_function_shift.cpp", cov: wt("$shift"), docs: typed,
 			pipeline: swf(`{"$shift": {"output": "$y", "by": 1, "default": {"$numberLong": "0"}}}`),

@@ -445,7 +445,12 @@ func (o *windowOutput) accumulate(part []windowRow, env *expr.Env, ar *arith) ([
 	// (ExpressionN::buildRemovable): a field path in it is missing.
 	newAcc := func() (accumulator, error) {
 		env.Reset(bson.D{})
-		return o.acc.newAcc(env)
+		acc, err := o.acc.newAcc(env)
+		// The covariances compute in the stage's value arithmetic.
+		if c, ok := acc.(*covarianceAcc); ok {
+			c.ar = ar
+		}
+		return acc, err
 	}
 	fold := func(lo, hi int) (any, error) {
 		acc, err := newAcc()

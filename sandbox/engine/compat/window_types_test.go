@@ -99,6 +99,29 @@ func TestWindowFunctionsTypes(t *testing.T) {
 			docs:     `[{"t": 1, "x": "a", "y": 1}, {"t": 2, "x": 3}]`,
 			pipeline: swf(`{"$covarianceSamp": ["$x", "$y"]}`), want: `[{"r": null}, {"r": null}]`},
 
+		// The decimal in x makes the co-moment decimal: (3 - 1) * (3 - 2.0)
+		// is 2.00000000000000 (the double as 15 digits), divided by 1.0.
+		{name: "covarianceSamp with a decimal is a decimal", ref: covarianceSrc, cov: wt("$covarianceSamp"),
+			docs:     `[{"t": 1, "x": {"$numberDecimal": "1"}, "y": 1}, {"t": 2, "x": 3, "y": 3}]`,
+			pipeline: swf(`{"$covarianceSamp": ["$x", "$y"]}`), want: `[{"r": {"$numberDecimal": "2"}}, {"r": {"$numberDecimal": "2"}}]`},
+		// A pair with an infinity is not counted: it adds +Infinity (its
+		// sign) to the co-moment.
+		{name: "covariancePop with an infinite pair is infinite", ref: covarianceSrc, cov: w("$covariancePop"),
+			docs:     `[{"t": 1, "x": 1, "y": 1}, {"t": 2, "x": 3, "y": 3}, {"t": 3, "x": {"$numberDouble": "Infinity"}, "y": 1}]`,
+			pipeline: swf(`{"$covariancePop": ["$x", "$y"]}`),
+			want:     `[{"r": {"$numberDouble": "Infinity"}}, {"r": {"$numberDouble": "Infinity"}}, {"r": {"$numberDouble": "Infinity"}}]`},
+		{name: "covariancePop of only an infinite pair is null", ref: covarianceSrc, cov: w("$covariancePop"),
+			docs:     `[{"t": 1, "x": {"$numberDouble": "-Infinity"}, "y": 1}]`,
+			pipeline: swf(`{"$covariancePop": ["$x", "$y"]}`), want: `[{"r": null}]`},
+		{name: "covariancePop with NaN is NaN", ref: covarianceSrc, cov: w("$covariancePop"),
+			docs:     `[{"t": 1, "x": 1, "y": 1}, {"t": 2, "x": 3, "y": 3}, {"t": 3, "x": 3, "y": {"$numberDouble": "NaN"}}]`,
+			pipeline: swf(`{"$covariancePop": ["$x", "$y"]}`),
+			want:     `[{"r": {"$numberDouble": "NaN"}}, {"r": {"$numberDouble": "NaN"}}, {"r": {"$numberDouble": "NaN"}}]`},
+		// One counted pair is 0.0 for the population, whatever else came.
+		{name: "covariancePop of one counted pair and a NaN pair is 0.0", ref: covarianceSrc, cov: w("$covariancePop"),
+			docs:     `[{"t": 1, "x": 1, "y": 1}, {"t": 2, "x": 3, "y": {"$numberDouble": "NaN"}}]`,
+			pipeline: swf(`{"$covariancePop": ["$x", "$y"]}`), want: `[{"r": 0.0}, {"r": 0.0}]`},
+
 		// Ranks are ints; equal numbers of different types tie.
 		{name: "rank ties equal numbers of different types", ref: rankSrc, cov: wt("$rank"),
 			docs:     `[{"t": 1, "y": 1}, {"t": 2, "y": 1.0}, {"t": 3, "y": {"$numberLong": "1"}}, {"t": 4, "y": 2}]`,

@@ -278,17 +278,6 @@ func (a *addToSetAcc) add(v any) error {
 func (a *addToSetAcc) result() any { return a.arr }
 func (a *addToSetAcc) mem() int    { return a.bytes }
 
-// sortedSetAcc is $addToSet over a removable window (an ordered
-// multiset in mongod): the distinct values in BSON order, each as the
-// first of its equals to arrive.
-type sortedSetAcc struct{ addToSetAcc }
-
-func (a *sortedSetAcc) result() any {
-	out := slices.Clone(a.arr)
-	slices.SortStableFunc(out, value.Compare)
-	return out
-}
-
 // ---- $mergeObjects ----
 
 type mergeObjectsAcc struct{ out bson.D }

@@ -57,15 +57,17 @@ var windowAccumulators = map[string]func() accumulator{
 
 // removableAccumulators stand in for windowAccumulators when the window's
 // lower bound is not unbounded: mongod then runs the function's removable
-// WindowFunctionState (window_function_exec.cpp), which for these two
-// keeps an ordered multiset: $addToSet answers its distinct values in
-// BSON order, and $max is the multiset's last element, the latest of
-// equal maxima.
+// WindowFunctionState (window_function_exec.cpp translateDocumentWindow and
+// the range executor) rather than its $group accumulator, and these answer
+// differently (window_funcs.go).
 var removableAccumulators = map[string]func() accumulator{
 	"$addToSet": func() accumulator {
 		return &sortedSetAcc{addToSetAcc{arr: bson.A{}, seen: map[string]struct{}{}}}
 	},
-	"$max": func() accumulator { return &minMaxAcc{sign: -1, latestTie: true} },
+	"$max":        func() accumulator { return &minMaxAcc{sign: -1, latestTie: true} },
+	"$sum":        func() accumulator { return &removableSumAcc{} },
+	"$stdDevPop":  func() accumulator { return &removableStdDevAcc{} },
+	"$stdDevSamp": func() accumulator { return &removableStdDevAcc{sample: true} },
 }
 
 // windowFunctions are the names mongod 8.0 registers as window functions;

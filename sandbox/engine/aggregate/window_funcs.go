@@ -2,6 +2,7 @@ package aggregate
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -675,6 +676,99 @@ func nullish(v any) bool {
 		return true
 	}
 	return false
+}
+
+// ---- the removable window states that answer unlike $group's ----
+
+// sortedSetAcc is WindowFunctionAddToSet, an ordered multiset: the
+// distinct values in BSON order, each as the first of its equals to arrive.
+// ($max's multiset answers its last element, the latest of equal maxima:
+// minMaxAcc.latestTie.)
+type sortedSetAcc struct{ addToSetAcc }
+
+func (a *sortedSetAcc) result() any {
+	out := slices.Clone(a.arr)
+	slices.SortStableFunc(out, value.Compare)
+	return out
+}
+
+// removableSumAcc is WindowFunctionSum, whose RemovableSum::getValue
+// narrows the total: a long that fits an int is an int, and a double total
+// of integers only (a long sum past int64) is rounded back to an integer
+// when it fits a long.
+type removableSumAcc struct {
+	sumAcc
+	doubles bool
+}
+
+func (a *removableSumAcc) add(v any) error {
+	if _, ok := v.(float64); ok {
+		a.doubles = true
+	}
+	return a.sumAcc.add(v)
+}
+
+func (a *removableSumAcc) result() any {
+	switch x := a.s.Result().(type) {
+	case int64:
+		return value.CreateIntOrLong(x)
+	case float64:
+		if !a.doubles && x > math.MinInt64 && x < math.MaxInt64 {
+			return value.CreateIntOrLong(int64(math.Round(x)))
+		}
+		return x
+	default:
+		return x
+	}
+}
+
+// removableStdDevAcc is WindowFunctionStdDev: running sums of the values
+// and of the squared differences, in doubles; NaN once a value is NaN or
+// infinite, and the int 0 for a population of one (or a squared-difference
+// sum rounded below zero), where $group's accumulator answers 0.0.
+type removableStdDevAcc struct {
+	sample    bool
+	n         int64
+	nonFinite int
+	sum, m2   expr.Sum
+}
+
+func (a *removableStdDevAcc) add(v any) error {
+	if !value.IsNumber(v) {
+		return nil
+	}
+	a.n++
+	if nonFinite(v) {
+		a.nonFinite++
+		return nil
+	}
+	if a.n == 1 {
+		a.sum.Add(v)
+		return nil
+	}
+	f := value.ToDouble(v)
+	x := float64(a.n-1)*f - value.ToDouble(a.sum.Result())
+	a.sum.Add(f)
+	a.m2.Add(x * x / float64(a.n*(a.n-1)))
+	return nil
+}
+
+func (a *removableStdDevAcc) result() any {
+	if a.nonFinite > 0 {
+		return math.NaN()
+	}
+	adjusted := a.n
+	if a.sample {
+		adjusted--
+	}
+	if adjusted == 0 {
+		return nil
+	}
+	sq := value.ToDouble(a.m2.Result())
+	if sq < 0 || (!a.sample && a.n == 1) {
+		return int32(0)
+	}
+	return math.Sqrt(sq / float64(adjusted))
 }
 
 // ---- $covariancePop / $covarianceSamp ----

@@ -83,6 +83,34 @@ func TestWindowFunctionsTypes(t *testing.T) {
 		{name: "stdDevSamp of ints is a double", ref: accStdDevSrc, cov: wt("$stdDevSamp"),
 			docs: `[{"t": 1, "y": 1}, {"t": 2, "y": 3}]`, pipeline: swf(`{"$stdDevSamp": "$y"}`),
 			want: `[{"r": 1.4142135623730951}, {"r": 1.4142135623730951}]`},
+		// A window whose lower bound is not unbounded runs the removable
+		// state (window_function_exec.cpp): RemovableSum narrows its total,
+		// WindowFunctionStdDev answers the int 0 for one value and NaN past
+		// an infinity.
+		{name: "sum of longs over a sliding window narrows to an int", ref: "src/mongo/db/pipeline/window_function/window_function_sum.cpp", cov: wt("$sum"),
+			docs:     `[{"t": 1, "y": {"$numberLong": "1"}}, {"t": 2, "y": {"$numberLong": "2"}}]`,
+			pipeline: swf(`{"$sum": "$y", "window": {"documents": [-1, 0]}}`),
+			want:     `[{"r": 1}, {"r": 3}]`},
+		// Past int64 the total is a double; one that comes back within
+		// int64, with no double added, is an integer again.
+		{name: "sum over a sliding window back within int64 is an integer", ref: "src/mongo/db/pipeline/window_function/window_function_sum.cpp", cov: wt("$sum"),
+			docs: `[{"t": 1, "y": {"$numberLong": "9223372036854775807"}}, {"t": 2, "y": {"$numberLong": "9223372036854775807"}},
+				{"t": 3, "y": {"$numberLong": "-9223372036854775807"}}, {"t": 4, "y": {"$numberLong": "-9223372036854775807"}}, {"t": 5, "y": 5}]`,
+			pipeline: swf(`{"$sum": "$y", "window": {"documents": [-4, 0]}}`),
+			want:     `[{"r": {"$numberLong": "9223372036854775807"}}, {"r": 1.8446744073709552e19}, {"r": 9.223372036854775807e18}, {"r": 0}, {"r": 5}]`},
+		{name: "sum of doubles over a sliding window stays a double", ref: "src/mongo/db/pipeline/window_function/window_function_sum.cpp", cov: wt("$sum"),
+			docs:     `[{"t": 1, "y": 1.0}, {"t": 2, "y": 2.0}]`,
+			pipeline: swf(`{"$sum": "$y", "window": {"documents": [-1, 0]}}`), want: `[{"r": 1.0}, {"r": 3.0}]`},
+		{name: "stdDevPop of one value in a sliding window is the int 0", ref: "src/mongo/db/pipeline/window_function/window_function_stddev.h", cov: wt("$stdDevPop"),
+			docs:     `[{"t": 1, "y": 1.5}, {"t": 2, "y": 3}]`,
+			pipeline: swf(`{"$stdDevPop": "$y", "window": {"documents": [0, 0]}}`), want: `[{"r": 0}, {"r": 0}]`},
+		{name: "stdDevPop of a sliding window", ref: "src/mongo/db/pipeline/window_function/window_function_stddev.h", cov: w("$stdDevPop"),
+			docs:     `[{"t": 1, "y": 1}, {"t": 2, "y": 3}, {"t": 3, "y": 7}]`,
+			pipeline: swf(`{"$stdDevPop": "$y", "window": {"documents": [-1, 0]}}`), want: `[{"r": 0}, {"r": 1.0}, {"r": 2.0}]`},
+		{name: "stdDevSamp of a sliding window with an infinity is NaN", ref: "src/mongo/db/pipeline/window_function/window_function_stddev.h", cov: wt("$stdDevSamp"),
+			docs:     `[{"t": 1, "y": 1}, {"t": 2, "y": {"$numberDouble": "Infinity"}}, {"t": 3, "y": 3}, {"t": 4, "y": 5}]`,
+			pipeline: swf(`{"$stdDevSamp": "$y", "window": {"documents": [-1, 0]}}`),
+			want:     `[{"r": null}, {"r": {"$numberDouble": "NaN"}}, {"r": {"$numberDouble": "NaN"}}, {"r": 1.4142135623730951}]`},
 		{name: "count of a partition is an int", ref: "src/mongo/db/pipeline/window_function/window_function_count.cpp", cov: wt("$count"),
 			docs: typed, pipeline: swf(`{"$count": {}}`), want: `[{"r": 3}, {"r": 3}, {"r": 3}]`},
 

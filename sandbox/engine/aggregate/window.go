@@ -305,6 +305,9 @@ func (o *windowOutput) parseNamedArgs(d bson.D, sortBy *sortSpec, p *parser) err
 		}
 		st.input = q.Input.Eval
 		st.newAcc = func(*expr.Env) (accumulator, error) { return &percentileAcc{q: q, digest: expr.NewTDigest()}, nil }
+		if !o.bounds.lo.unbounded {
+			st.newAcc = func(*expr.Env) (accumulator, error) { return &discreteQuantileAcc{q: q}, nil }
+		}
 	}
 	o.acc = st
 	return nil

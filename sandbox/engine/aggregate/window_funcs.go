@@ -771,6 +771,26 @@ func (a *removableStdDevAcc) result() any {
 	return math.Sqrt(sq / float64(adjusted))
 }
 
+// discreteQuantileAcc is WindowFunctionPercentile and WindowFunctionMedian
+// (window_function_percentile.h): a removable window keeps every number
+// and answers the exact discrete percentiles (computeTrueRank), where
+// $group's accumulator and unbounded windows answer the t-digest's.
+type discreteQuantileAcc struct {
+	q    *expr.Quantile
+	vals []float64
+}
+
+func (a *discreteQuantileAcc) add(v any) error {
+	if value.IsNumber(v) {
+		a.vals = append(a.vals, value.ToDouble(v))
+	}
+	return nil
+}
+
+func (a *discreteQuantileAcc) result() any {
+	return a.q.Result(expr.DiscretePercentiles(slices.Clone(a.vals), a.q.Ps))
+}
+
 // ---- $covariancePop / $covarianceSamp ----
 
 // covarianceAcc is WindowFunctionCovariance (window_function_covariance.cpp):

@@ -1,6 +1,8 @@
 package compat_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
@@ -244,6 +246,14 @@ func TestWindowFunctionsTypes(t *testing.T) {
 			pipeline: swf(`{"$median": {"input": "$y", "method": "approximate"}, "window": {"documents": [0, 0]}, "window": {"documents": ["unbounded", "unbounded"]}}`),
 			want:     `[{"r": 5.0}, {"r": 5.0}, {"r": 5.0}]`},
 
+		// A removable window keeps every number and answers the exact
+		// discrete percentile (WindowFunctionPercentile); over 2000 values
+		// the t-digest of an unbounded window already interpolates.
+		{name: "percentile of a removable window is exact", ref: "src/mongo/db/pipeline/window_function/window_function_percentile.h", cov: w("$percentile"),
+			docs:     shuffled(2000),
+			pipeline: `[{"$setWindowFields": {"sortBy": {"t": 1}, "output": {"r": {"$percentile": {"input": "$y", "p": [0.01, 0.5, 0.9], "method": "approximate"}, "window": {"documents": ["current", "unbounded"]}}}}}, {"$sort": {"t": 1}}, {"$limit": 1}, {"$project": {"_id": 0, "r": 1}}]`,
+			want:     `[{"r": [20.0, 1000.0, 1800.0]}]`},
+
 		// $shift answers the value, or the default, as it is.
 		{name: "shift keeps the types, the default's too", ref: "src/mongo/db/pipeline/window_function/window_function_shift.cpp", cov: wt("$shift"), docs: typed,
 			pipeline: swf(`{"$shift": {"output": "$y", "by": 1, "default": {"$numberLong": "0"}}}`),
@@ -278,4 +288,19 @@ func TestWindowFunctionsTypes(t *testing.T) {
 		{name: "linearFill of a string", ref: linearSrc, cov: wt("$linearFill"), docs: `[{"t": 1, "y": "a"}]`,
 			pipeline: swf(`{"$linearFill": "$y"}`), code: mongoerr.TypeMismatch, msg: planExecutor + "Value to be filled must be numeric or nullish, but found string"},
 	})
+}
+
+// shuffled is n documents {t: i, y: v} for i in 1..n, the values v a
+// permutation of 1..n out of t's order.
+func shuffled(n int) string {
+	var b strings.Builder
+	b.WriteString("[")
+	for i := 1; i <= n; i++ {
+		if i > 1 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, `{"t": %d, "y": %d}`, i, (i*7919)%n+1)
+	}
+	b.WriteString("]")
+	return b.String()
 }

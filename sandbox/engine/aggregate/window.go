@@ -294,6 +294,16 @@ func (o *windowOutput) parseNamedArgs(d bson.D, sortBy *sortSpec, p *parser) err
 		if err := parseTopBottom(st, arg, p); err != nil {
 			return err
 		}
+		if !o.bounds.lo.unbounded {
+			mk := st.newAcc
+			st.newAcc = func(env *expr.Env) (accumulator, error) {
+				acc, err := mk(env)
+				if t, ok := acc.(*topAcc); ok {
+					t.removable = true
+				}
+				return acc, err
+			}
+		}
 	case "$firstN", "$lastN", "$minN", "$maxN":
 		if err := parseNAcc(st, arg, p); err != nil {
 			return err

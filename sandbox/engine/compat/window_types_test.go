@@ -215,6 +215,22 @@ func TestWindowFunctionsTypes(t *testing.T) {
 		{name: "bottom orders numbers before strings", ref: accMultiSrc, cov: wt("$bottom"),
 			docs:     `[{"t": 1, "k": "a", "y": {"$numberDecimal": "1"}}, {"t": 2, "k": 5, "y": 2}]`,
 			pipeline: swf(`{"$bottom": {"output": "$y", "sortBy": {"k": 1}}}`), want: `[{"r": {"$numberDecimal": "1"}}, {"r": {"$numberDecimal": "1"}}]`},
+		// A removable window's $bottomN keeps every value and answers the
+		// last n of its multimap: of tied values, the ones seen last
+		// (AccumulatorTopBottomN::getValueConst); an unbounded window keeps
+		// the first.
+		{name: "bottomN of a sliding window keeps the last of tied values", ref: accMultiSrc, cov: w("$bottomN"),
+			docs:     `[{"t": 1, "k": 1}, {"t": 2, "k": 1}, {"t": 3, "k": 1}]`,
+			pipeline: swf(`{"$bottomN": {"n": 2, "output": "$t", "sortBy": {"k": 1}}, "window": {"documents": [-2, 0]}}`),
+			want:     `[{"r": [1]}, {"r": [1, 2]}, {"r": [2, 3]}]`},
+		{name: "bottom of a sliding window is the last of tied values", ref: accMultiSrc, cov: w("$bottom"),
+			docs:     `[{"t": 1, "k": 1}, {"t": 2, "k": 1}, {"t": 3, "k": 0}]`,
+			pipeline: swf(`{"$bottom": {"output": "$t", "sortBy": {"k": 1}}, "window": {"documents": [-1, 1]}}`),
+			want:     `[{"r": 2}, {"r": 2}, {"r": 2}]`},
+		{name: "topN of a sliding window keeps the first of tied values", ref: accMultiSrc, cov: w("$topN"),
+			docs:     `[{"t": 1, "k": 1}, {"t": 2, "k": 1}, {"t": 3, "k": 1}]`,
+			pipeline: swf(`{"$topN": {"n": 2, "output": "$t", "sortBy": {"k": 1}}, "window": {"documents": [-2, 0]}}`),
+			want:     `[{"r": [1]}, {"r": [1, 2]}, {"r": [1, 2]}]`},
 		{name: "bottomN needs sortBy", ref: accMultiSrc, cov: we("$bottomN"),
 			pipeline: swf(`{"$bottomN": {"n": 1, "output": "$y"}}`), code: 5788005, msg: "Missing value for 'sortBy'"},
 		{name: "bottomN takes n as a long", ref: accMultiSrc, cov: wt("$bottomN"), docs: typed,

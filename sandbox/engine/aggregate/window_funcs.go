@@ -723,9 +723,11 @@ func (a *removableSumAcc) result() any {
 }
 
 // removableStdDevAcc is WindowFunctionStdDev: running sums of the values
-// and of the squared differences, in doubles; NaN once a value is NaN or
-// infinite, and the int 0 for a population of one (or a squared-difference
-// sum rounded below zero), where $group's accumulator answers 0.0.
+// and of the squared differences, in doubles, and the int 0 for a
+// population of one (or a squared-difference sum rounded below zero),
+// where $group's accumulator answers 0.0. A NaN or infinite value makes it
+// NaN, as window_function_stddev.h of the 8.0 era has it (later versions
+// answer null; no case pins this).
 type removableStdDevAcc struct {
 	sample    bool
 	n         int64

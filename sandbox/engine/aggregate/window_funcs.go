@@ -726,7 +726,7 @@ func (a *removableSumAcc) result() any {
 // and of the squared differences, in doubles, and the int 0 for a
 // population of one (or a squared-difference sum rounded below zero),
 // where $group's accumulator answers 0.0. A NaN or infinite value makes it
-// NaN, as window_function_stddev.h of the 8.0 era has it (later versions
+// NaN, as the window_function_stddev.h this follows has it (other versions
 // answer null; no case pins this).
 type removableStdDevAcc struct {
 	sample    bool

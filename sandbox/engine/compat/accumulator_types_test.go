@@ -37,6 +37,16 @@ func TestAccumulatorsTypes(t *testing.T) {
 		unary("$addToSet"), unary("$avg"), unary("$first"), unary("$last"), unary("$max"), unary("$min"),
 		unary("$push"), unary("$stdDevPop"), unary("$stdDevSamp"),
 
+		// With a decimal, the doubles' total joins it as
+		// DoubleDoubleSummation::getDecimal converts it: to 34 digits, so
+		// 0.1 is 0.1000000000000000055511151231257827 (AccumulatorSum::getValue).
+		{name: "sum of a decimal and a double keeps the double's 34 digits", ref: accSumSrc, cov: at("$sum"),
+			docs:     `[{"_id": 1, "v": {"$numberDecimal": "1"}}, {"_id": 2, "v": 0.1}]`,
+			pipeline: one(`{"$sum": "$v"}`), want: `[{"r": {"$numberDecimal": "1.100000000000000005551115123125783"}}]`},
+		{name: "avg of a decimal and a double divides that total", ref: accAvgSrc, cov: at("$avg"),
+			docs:     `[{"_id": 1, "v": {"$numberDecimal": "0"}}, {"_id": 2, "v": 0.1}]`,
+			pipeline: one(`{"$avg": "$v"}`), want: `[{"r": {"$numberDecimal": "0.05000000000000000277555756156289135"}}]`},
+
 		// $first / $last answer the value as it is.
 		{name: "first keeps a long", ref: accFirstSrc, cov: at("$first"), docs: typed,
 			pipeline: one(`{"$first": "$v"}`), want: `[{"r": {"$numberLong": "7"}}]`},

@@ -128,8 +128,10 @@ func (s *Sum) decimalTotal() dec {
 			case !s.longOver && s.dd.comp == 0 && s.dd.sum == float64(s.longSum):
 				total = decAdd(total, dec{coef: bigInt(s.longSum)})
 			default:
-				total = decAdd(total, decFromDouble(s.dd.sum, 17))
-				total = decAdd(total, decFromDouble(s.dd.comp, 17))
+				// DoubleDoubleSummation::getDecimal converts both halves
+				// with kRoundTo34Digits.
+				total = decAdd(total, decFromDouble(s.dd.sum, 34))
+				total = decAdd(total, decFromDouble(s.dd.comp, 34))
 			}
 		}
 	}

@@ -31,6 +31,10 @@ type command struct {
 	// sessionFree commands are the server's own (handshake, diagnostics):
 	// their session fields are not checked (refuseTransactionNumber).
 	sessionFree bool
+	// noWriteConcern commands are those whose supportsWriteConcern is
+	// false in mongod: a writeConcern argument fails
+	// (uassertCommandDoesNotSpecifyWriteConcern).
+	noWriteConcern bool
 }
 
 // commands lists the commands of a mongod 8.0 standalone the sandbox
@@ -47,9 +51,9 @@ func commands() []*command {
 		{name: "getCmdLineOpts", run: cmdGetCmdLineOpts, adminOnly: true, sessionFree: true},
 		{name: "getLog", run: cmdGetLog, adminOnly: true, sessionFree: true},
 		{name: "hostInfo", run: cmdHostInfo, sessionFree: true},
-		{name: "connectionStatus", run: cmdConnectionStatus, sessionFree: true},
-		{name: "whatsmyuri", run: cmdWhatsMyURI, sessionFree: true},
-		{name: "endSessions", run: cmdEndSessions, sessionFree: true},
+		{name: "connectionStatus", run: cmdConnectionStatus, sessionFree: true, noWriteConcern: true},
+		{name: "whatsmyuri", run: cmdWhatsMyURI, sessionFree: true, noWriteConcern: true},
+		{name: "endSessions", run: cmdEndSessions, sessionFree: true, noWriteConcern: true},
 		{name: "serverStatus", run: cmdServerStatus, sessionFree: true},
 
 		{name: "insert", run: cmdInsert},

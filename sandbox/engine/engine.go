@@ -176,6 +176,9 @@ func (e *Engine) Run(ctx context.Context, conn *Conn, cmd bson.D) (reply bson.D)
 			return ErrorReply(err)
 		}
 	}
+	if c.noWriteConcern && !value.IsMissing(value.Get(cmd, "writeConcern")) {
+		return ErrorReply(mongoerr.New(mongoerr.InvalidOptions, "Command does not support writeConcern"))
+	}
 	req := &request{ctx: ctx, conn: conn, db: db, name: name, cmd: cmd, now: bson.NewDateTimeFromTime(time.Now())}
 	limit, err := parseMaxTimeMS(req, c.maxTimeMS)
 	if err != nil {

@@ -11,6 +11,9 @@ const (
 	connStatusRef = "src/mongo/db/commands/connection_status.cpp, connection_status.idl"
 	endSessRef    = "src/mongo/db/commands/end_sessions_command.cpp, sessions_commands.idl (endSessionsFromClient)"
 	whatsMyURIRef = "src/mongo/db/commands/whats_my_uri_cmd.cpp"
+	// A command whose supportsWriteConcern is false refuses a
+	// writeConcern before it runs.
+	noWCRef = "src/mongo/db/service_entry_point_shard_role.cpp (uassertCommandDoesNotSpecifyWriteConcern)"
 )
 
 // standaloneHello is what a standalone 8.0 reports after its role:
@@ -43,6 +46,8 @@ func TestConnectionCommands(t *testing.T) {
 			msg: "The client metadata document may only be sent in the first hello"},
 		{name: "whatsmyuri tells the client its address", ref: whatsMyURIRef, cmd: `{"whatsmyuri": 1}`,
 			want: `{"you": "*", "ok": 1.0}`},
+		{name: "whatsmyuri with a writeConcern", ref: whatsMyURIRef + " (supportsWriteConcern false); " + noWCRef,
+			cmd: `{"whatsmyuri": 1, "writeConcern": {"w": 1}}`, code: 72, msg: "Command does not support writeConcern"},
 		{name: "connectionStatus without authentication", ref: connStatusRef, cmd: `{"connectionStatus": 1}`,
 			want: `{"authInfo": {"authenticatedUsers": [], "authenticatedUserRoles": []}, "ok": 1.0}`},
 		{name: "connectionStatus with showPrivileges", ref: connStatusRef, cmd: `{"connectionStatus": 1, "showPrivileges": true}`,
@@ -57,6 +62,8 @@ func TestConnectionCommands(t *testing.T) {
 		{name: "endSessions of nothing", ref: endSessRef, cmd: `{"endSessions": []}`, want: `{"ok": 1.0}`},
 		{name: "endSessions of a number", ref: endSessRef, cmd: `{"endSessions": 1}`, code: 14,
 			msg: "BSON field 'endSessions.endSessions' is the wrong type 'int', expected type 'array'"},
+		{name: "endSessions with a writeConcern", ref: endSessRef + " (supportsWriteConcern false); " + noWCRef,
+			cmd: `{"endSessions": [], "writeConcern": {"w": 1}}`, code: 72, msg: "Command does not support writeConcern"},
 		{name: "endSessions with an unknown field", ref: endSessRef + " (strict: true)", cmd: `{"endSessions": [], "all": true}`,
 			code: 40415, msg: "BSON field 'endSessions.all' is an unknown field."},
 	})

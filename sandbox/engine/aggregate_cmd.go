@@ -180,6 +180,19 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 		}
 		return docs, err
 	}
+	ctx.ExplainPipeline = func(db, c string, pipeline bson.A) (bson.A, error) {
+		sub := *req
+		sub.db, sub.ctx = db, ctx.Ctx
+		pp, err := e.preparePipeline(&sub, view, c, pipeline, nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		stages := bson.A{}
+		if pp.exec != nil {
+			stages = append(stages, bson.D{{Key: "$cursor", Value: appendNumberStyle(bson.D{{Key: "queryPlanner", Value: pp.exec.QueryPlanner()}})}})
+		}
+		return append(stages, pp.p.Explain("queryPlanner")...), nil
+	}
 	ctx.ReplaceCollection = func(db, c string, ts bson.D, docs []bson.D) error {
 		if ts != nil {
 			return e.replaceTimeseries(req, db, c, ts, docs)

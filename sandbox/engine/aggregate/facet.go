@@ -160,6 +160,20 @@ func (s *unionWithStage) Spec() bson.D {
 	return stageSpec("$unionWith", body)
 }
 
+// plannedSpec: DocumentSourceUnionWith::serialize at queryPlanner
+// verbosity explains the sub-pipeline as it would run on the other
+// collection (preparePipelineAndExplain), behind a $cursor of its own.
+func (s *unionWithStage) plannedSpec(ctx *Context) (bson.D, error) {
+	if s.coll == "" {
+		return nil, mongoerr.New(mongoerr.InternalError, "a collectionless $unionWith has no plan")
+	}
+	stages, err := ctx.ExplainPipeline(ctx.DB, s.coll, s.pipeline)
+	if err != nil {
+		return nil, err
+	}
+	return stageSpec("$unionWith", bson.D{{Key: "coll", Value: s.coll}, {Key: "pipeline", Value: stages}}), nil
+}
+
 // open passes its input through, then the other collection's results.
 func (s *unionWithStage) open(in Iterator, rt *runtime) (Iterator, error) {
 	var other []bson.D

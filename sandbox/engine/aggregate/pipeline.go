@@ -67,6 +67,11 @@ type Context struct {
 	// sub-pipeline sees, each already wrapped as {$literal: value}. When nil,
 	// sub-pipelines run in this package over Query(db, coll, {}, nil, 0).
 	Pipeline func(db, coll string, pipeline bson.A, let bson.D, scanned *ScanStats) ([]bson.D, error)
+	// ExplainPipeline explains a sub-pipeline on db.coll at queryPlanner
+	// verbosity as it would run: its $cursor stage first, then the
+	// stages the query layer does not take. Nil: sub-pipelines show as
+	// written.
+	ExplainPipeline func(db, coll string, pipeline bson.A) (bson.A, error)
 	// ReplaceCollection atomically replaces db.coll's documents ($out);
 	// with timeseries (the option's specification) db.coll is, or
 	// becomes, a time-series collection.
@@ -278,6 +283,11 @@ func (p *Pipeline) Explain(verbosity string) bson.A {
 	withStats := verbosity == "executionStats" || verbosity == "allPlansExecution"
 	for i, s := range p.stages {
 		d := s.Spec()
+		if sub, ok := s.(plannedSubPipeline); ok && verbosity == "queryPlanner" && p.ctx.ExplainPipeline != nil {
+			if planned, err := sub.plannedSpec(p.ctx); err == nil {
+				d = planned
+			}
+		}
 		if withStats {
 			if es, ok := s.(execStatser); ok {
 				d = append(d, es.execStats()...)
@@ -289,6 +299,12 @@ func (p *Pipeline) Explain(verbosity string) bson.A {
 		out = append(out, d)
 	}
 	return out
+}
+
+// plannedSubPipeline is implemented by the stages whose queryPlanner
+// explain shows their sub-pipeline explained rather than as written.
+type plannedSubPipeline interface {
+	plannedSpec(ctx *Context) (bson.D, error)
 }
 
 // execStatser is implemented by the stages that report stage-specific

@@ -233,19 +233,30 @@ func TestStageExplain(t *testing.T) {
 			sameValue(t, "collectionScans", field(last, "collectionScans"), `{"$numberLong": "0"}`)
 			sameValue(t, "indexesUsed", field(last, "indexesUsed"), `["b_1"]`)
 		})
-	s.runCase(t, "$unionWith names the collection it reads", "src/mongo/db/pipeline/document_source_union_with.cpp (serialize)",
+	// DocumentSourceUnionWith::serialize at queryPlanner: the sub-pipeline
+	// is explained as it would run (NonShardServerProcessInterface::
+	// preparePipelineAndExplain attaches its cursor), so its $match shows
+	// in a $cursor stage of its own, on the index of the other collection.
+	s.runCase(t, "$unionWith explains its sub-pipeline behind its own cursor", "src/mongo/db/pipeline/document_source_union_with.cpp (serialize); src/mongo/db/pipeline/process_interface/non_shardsvr_process_interface.cpp (preparePipelineAndExplain)",
 		stageExplain("$unionWith"), func(t *testing.T, db *mongo.Database) {
 			indexA(t, db)
-			insertDocs(t, db.Collection("o"), `[{"_id": 1, "b": 1}]`)
-			reply := aggExplain(t, db, `[{"$unionWith": {"coll": "o", "pipeline": [{"$match": {"b": 1}}]}}]`, "queryPlanner")
+			insertDocs(t, db.Collection("o"), `[{"_id": 1, "b": 1}, {"_id": 2, "b": 2}]`)
+			mustCommand(t, db, `{"createIndexes": "o", "indexes": [{"key": {"b": 1}, "name": "b_1"}]}`)
+			reply := aggExplain(t, db, `[{"$unionWith": {"coll": "o", "pipeline": [{"$match": {"b": 1}}, {"$set": {"x": 1}}]}}]`, "queryPlanner")
 			if got := stageNames(t, reply); got != "$cursor,$unionWith" {
 				t.Errorf("stages %s", got)
 			}
 			u, _ := field(lastStage(t, reply), "$unionWith").(bson.D)
 			sameValue(t, "coll", field(u, "coll"), `"o"`)
-			if _, ok := field(u, "pipeline").(bson.A); !ok {
-				t.Errorf("no pipeline in %s", relaxed(u))
+			sub, _ := field(u, "pipeline").(bson.A)
+			if len(sub) != 2 {
+				t.Fatalf("sub-pipeline %s, want its $cursor and $set", relaxed(sub))
 			}
+			cur, _ := field(sub[0].(bson.D), "$cursor").(bson.D)
+			if got := stageChain(winningPlan(t, cur)); got != "FETCH>IXSCAN" {
+				t.Errorf("sub-pipeline plan %s, want FETCH>IXSCAN", got)
+			}
+			sameValue(t, "sub-pipeline's $set", sub[1], `{"$set": {"x": {"$const": 1}}}`)
 		})
 	// The executor is built for explain as for a run, so explain of a
 	// $geoNear fails where the run does (buildInnerQueryExecutorGeoNear).

@@ -561,7 +561,7 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 // the user wrote it.
 func aggProjector(p *projection.Projection) *planner.Projector {
 	pr := projector(p)
-	pr.Spec = p.Transformation()
+	pr.Spec = aggregate.TransformationSpec(p)
 	return pr
 }
 

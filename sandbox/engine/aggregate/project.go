@@ -122,7 +122,13 @@ func (s *projectStage) Name() string {
 // Spec renders the stage as mongod's explain does: inclusions and
 // exclusions as true/false, _id made explicit for $project.
 func (s *projectStage) Spec() bson.D {
-	return stageSpec(s.Name(), explainTransformation(s.proj.Transformation()))
+	return stageSpec(s.Name(), TransformationSpec(s.proj))
+}
+
+// TransformationSpec is a $project's projection as the stage serializes
+// it for explain, also when the query layer runs it.
+func TransformationSpec(p *projection.Projection) bson.D {
+	return explainTransformation(p.Transformation())
 }
 
 // explainTransformation shows a transformation's computed fields as

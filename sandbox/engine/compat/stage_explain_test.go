@@ -142,6 +142,15 @@ func TestStageExplain(t *testing.T) {
 		proj := absorbed(t, aggExplain(t, db, `[{"$project": {"d": 1}}]`, "queryPlanner"), "PROJECTION_SIMPLE>COLLSCAN")
 		sameValue(t, "transformBy", field(proj, "transformBy"), `{"_id": true, "d": true}`)
 	})
+	// With no sort, skip or limit pushed, an inclusion with expressions
+	// goes down too (allowExpressions), serialized with its literals as
+	// {$const: v}; the plan runs it as PROJECTION_DEFAULT.
+	s.runCase(t, "a leading $project with an expression is the plan's projection", pipelineDRef+"; expression.cpp (ExpressionConstant::serialize)",
+		stageExplain("$project"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			proj := absorbed(t, aggExplain(t, db, `[{"$project": {"s": {"$add": ["$a", 1]}}}]`, "queryPlanner"), "PROJECTION_DEFAULT>COLLSCAN")
+			sameValue(t, "transformBy", field(proj, "transformBy"), `{"_id": true, "s": {"$add": ["$a", {"$const": 1}]}}`)
+		})
 	// A projection the index holds needs no document: a covered plan.
 	s.runCase(t, "a $project the index covers", pipelineDRef+"; manual: core/query-optimization, Covered Query",
 		stageExplain("$project"), func(t *testing.T, db *mongo.Database) {

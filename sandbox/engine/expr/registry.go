@@ -185,6 +185,7 @@ func init() {
 		"$rand":             compileRand,
 		"$toHashedIndexKey": unary(toHashedIndexKey),
 		"$meta":             compileMeta,
+		"$function":         compileFunction,
 	}
 	for name, op := range trigOperators() {
 		operators[name] = compileTrig(op)

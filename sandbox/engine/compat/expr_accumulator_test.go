@@ -52,6 +52,10 @@ func TestExpressionAccumulatorTypes(t *testing.T) {
 			expr: `{"$median": {"input": "$dec", "method": "approximate"}}`, want: `2.0`},
 		{name: "percentile of a long is doubles", ref: pct, cov: cover{op: "$percentile", col: types}, doc: doc,
 			expr: `{"$percentile": {"input": "$l", "p": [0.1, {"$numberLong": "1"}], "method": "approximate"}}`, want: `[2.0, 2.0]`},
+		{name: "sum of longs past int64 is a double", ref: "src/mongo/db/pipeline/accumulator_sum.cpp (AccumulatorSum::getValue)",
+			cov: cover{op: "$sum", col: types}, expr: `{"$sum": [{"$numberLong": "9223372036854775807"}, 1]}`, want: `9.223372036854775807E+18`},
+		{name: "avg with a decimal is a decimal", ref: "src/mongo/db/pipeline/accumulator_avg.cpp (AccumulatorAvg::getValue)",
+			cov: cover{op: "$avg", col: types}, expr: `{"$avg": [{"$numberDecimal": "1"}, 2]}`, want: `{"$numberDecimal": "1.5"}`},
 		{name: "percentile of no numbers is nulls", ref: pct, cov: cover{op: "$percentile", col: types}, doc: doc,
 			expr: `{"$percentile": {"input": ["a", null], "p": [0.5, 0.9], "method": "approximate"}}`, want: `[null, null]`},
 	})

@@ -291,6 +291,8 @@ func TestExpressionArrayTypes(t *testing.T) {
 			expr: `{"$firstN": {"n": "$l", "input": "$mixed"}}`, want: `[2, {"$numberLong": "1"}]`},
 		{name: "lastN with a decimal n", ref: multiCpp, cov: cover{op: "$lastN", col: types}, doc: typesDoc,
 			expr: `{"$lastN": {"n": "$dec", "input": "$mixed"}}`, want: `[1.5, {"$numberDecimal": "0.5"}]`},
+		{name: "minN orders numbers across types", ref: multiCpp, cov: cover{op: "$minN", col: types}, doc: typesDoc,
+			expr: `{"$minN": {"n": "$l", "input": "$mixed"}}`, want: `[{"$numberDecimal": "0.5"}, {"$numberLong": "1"}]`},
 		{name: "in compares numbers across types", ref: arrayCpp + "; " + valueCpp, cov: cover{op: "$in", col: types}, doc: typesDoc,
 			expr: `{"$in": ["$dec", ["$l"]]}`, want: `true`},
 		{name: "in a document", ref: "jstests/aggregation/expressions/in.js", cov: cover{op: "$in", col: types}, doc: typesDoc,

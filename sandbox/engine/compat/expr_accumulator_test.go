@@ -46,6 +46,8 @@ func TestExpressionAccumulatorTypes(t *testing.T) {
 			expr: `{"$max": [1, "$l", 1.5]}`, want: `{"$numberLong": "2"}`},
 		{name: "min of equal numbers keeps the first", ref: minMax, cov: cover{op: "$min", col: types}, doc: doc,
 			expr: `{"$min": ["$dec", "$i", 3]}`, want: `{"$numberDecimal": "2"}`},
+		{name: "min meets a constant argument last", ref: minMax + "; " + exprCpp + " (ExpressionNary::optimize moves a commutative operator's constants to the back)",
+			cov: cover{op: "$min", col: types}, doc: doc, expr: `{"$min": [2.0, "$i"]}`, want: `2`},
 		{name: "stdDevSamp of mixed numeric types is a double", ref: "src/mongo/db/pipeline/accumulator_std_dev.cpp", cov: cover{op: "$stdDevSamp", col: types},
 			doc: doc, expr: `{"$stdDevSamp": "$nums"}`, want: `1.2909944487358056`},
 		{name: "median of a decimal is a double", ref: pct, cov: cover{op: "$median", col: types}, doc: doc,

@@ -69,7 +69,13 @@ func compileSetOp(name string, arg any, scope *Scope) (Expr, error) {
 		return nil, err
 	}
 	if name == "$setUnion" || name == "$setIntersection" {
-		return evalFunc(func(env *Env) (any, error) { return unionOrIntersection(env, name, args) }), nil
+		eval := func(args []Expr) Expr {
+			return evalFunc(func(env *Env) (any, error) { return unionOrIntersection(env, name, args) })
+		}
+		if args, err = foldAssociative(scope, args, true, eval); err != nil {
+			return nil, err
+		}
+		return eval(args), nil
 	}
 	return evalFunc(func(env *Env) (any, error) {
 		vals, err := evalAll(env, args, make([]any, 0, len(args)))

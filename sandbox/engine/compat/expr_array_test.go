@@ -357,3 +357,29 @@ func TestExpressionSetTypes(t *testing.T) {
 			expr: `{"$setUnion": [[1], "$n", {"$divide": [1, "$z"]}]}`, want: `null`},
 	})
 }
+
+// The iterating operators are not evaluated while a pipeline is
+// optimized, even over constants: ExpressionMap, ExpressionFilter,
+// ExpressionReduce and ExpressionZip optimize only their arguments, and
+// ExpressionFromAccumulatorN ($firstN, $lastN, $minN, $maxN) not even
+// those. Their errors come from the executor, for each document.
+func TestExpressionArrayOptimize(t *testing.T) {
+	only := exprCpp + " (ExpressionMap/Filter/Reduce/Zip::optimize optimize their arguments only)"
+	none := "src/mongo/db/pipeline/expression.h (ExpressionFromAccumulatorN keeps Expression::optimize, which returns this)"
+	runExprCases(t, []exprCase{
+		{name: "map of a constant string", ref: only, cov: cover{op: "$map"}, expr: `{"$map": {"input": "abc", "in": 1}}`,
+			code: 16883, msg: planExecutor + "input to $map must be an array not string"},
+		{name: "map's in is optimized", ref: only, cov: cover{op: "$map"}, doc: arrDoc, expr: `{"$map": {"input": "$a", "in": {"$divide": [1, 0]}}}`,
+			code: 2, msg: optimizeError + "can't $divide by zero"},
+		{name: "filter of a constant string", ref: only, cov: cover{op: "$filter"}, expr: `{"$filter": {"input": "abc", "cond": true}}`,
+			code: 28651, msg: planExecutor + "input to $filter must be an array not string"},
+		{name: "reduce of a constant string", ref: only, cov: cover{op: "$reduce"}, expr: `{"$reduce": {"input": "abc", "initialValue": 0, "in": 1}}`,
+			code: 40080, msg: planExecutor + "$reduce requires that 'input' be an array, found: \"abc\""},
+		{name: "zip of a constant string", ref: only, cov: cover{op: "$zip"}, expr: `{"$zip": {"inputs": ["abc"]}}`,
+			code: 34468, msg: planExecutor + "$zip found a non-array expression in input: \"abc\""},
+		{name: "firstN of a constant string", ref: none, cov: cover{op: "$firstN"}, expr: `{"$firstN": {"n": 1, "input": "abc"}}`,
+			code: 5788200, msg: planExecutor + "Input must be an array"},
+		{name: "lastN's arguments are not optimized", ref: none, cov: cover{op: "$lastN"}, expr: `{"$lastN": {"n": 1, "input": [{"$divide": [1, 0]}]}}`,
+			code: 2, msg: planExecutor + "can't $divide by zero"},
+	})
+}

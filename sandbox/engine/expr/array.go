@@ -805,7 +805,9 @@ func sortKeyValue(v any, parts []string, dir int) any {
 // checked for each document before the input is read, the input must be
 // an array (null included), $minN and $maxN skip nullish elements.
 func compileNArray(name string, arg any, scope *Scope) (Expr, error) {
-	m, err := namedArgs(arg, scope, argSpec{
+	// ExpressionFromAccumulatorN has no optimize() of its own, so mongod
+	// does not optimize its arguments either.
+	m, err := namedArgs(arg, scope.withoutFolding(), argSpec{
 		names: []string{"n", "input"},
 		notObject: func(arg any) error {
 			code := int32(mongoerr.ErrFirstLastNNotObject)

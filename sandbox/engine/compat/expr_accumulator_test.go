@@ -67,7 +67,7 @@ func TestExpressionAccumulatorTypes(t *testing.T) {
 // (ExpressionFromAccumulator is variadic): each argument is evaluated in
 // turn and handed to the accumulator, so an argument's error is theirs.
 func TestExpressionAccumulatorErrors(t *testing.T) {
-	ref := exprCpp + " (ExpressionFromAccumulator::evaluate)"
+	ref := "src/mongo/db/pipeline/expression.h (ExpressionFromAccumulator::evaluate)"
 	doc := `{"_id": 0, "z": 0}`
 	divideByZero := planExecutor + "can't $divide by zero"
 	var cases []exprCase

@@ -167,6 +167,8 @@ func TestExpressionMisc(t *testing.T) {
 
 // The BSON types the object, size and bitwise operators take and give.
 func TestExpressionObjectTypes(t *testing.T) {
+	mergeFromAcc := "src/mongo/db/pipeline/accumulator_merge_objects.cpp (the expression is ExpressionFromAccumulator<AccumulatorMergeObjects>); " +
+		"src/mongo/db/pipeline/expression.h (ExpressionFromAccumulator::evaluate: one array argument is accumulated element by element)"
 	doc := `{"_id": 0, "o": {"l": {"$numberLong": "5"}, "dec": {"$numberDecimal": "1.50"}}, "n": null, "i": 1, "s": "x",
 		"kv": [["a", {"$numberLong": "1"}], ["b", {"$numberDecimal": "1.5"}]], "badKey": [[1, "x"]]}`
 	bitwise := "jstests/aggregation/expressions/bitwise.js"
@@ -184,6 +186,11 @@ func TestExpressionObjectTypes(t *testing.T) {
 			doc: doc, expr: `{"$mergeObjects": ["$o", {"l": "$o.dec"}]}`, want: `{"l": {"$numberDecimal": "1.50"}, "dec": {"$numberDecimal": "1.50"}}`},
 		{name: "mergeObjects of a number", ref: "src/mongo/db/pipeline/accumulator_merge_objects.cpp", cov: cover{op: "$mergeObjects", col: types},
 			doc: doc, expr: `{"$mergeObjects": ["$o", "$i"]}`, code: 40400, msg: planExecutor + "$mergeObjects requires object inputs, but input 1 is of type int"},
+		{name: "mergeObjects of one array merges its elements", ref: mergeFromAcc, cov: cover{op: "$mergeObjects"},
+			doc: `{"_id": 0, "ds": [{"a": 1, "b": 1}, null, {"b": 2}]}`, expr: `{"$mergeObjects": "$ds"}`, want: `{"a": 1, "b": 2}`},
+		{name: "mergeObjects of one array with a number in it", ref: mergeFromAcc, cov: cover{op: "$mergeObjects", col: types},
+			doc: `{"_id": 0, "ds": [{"a": 1}, 5]}`, expr: `{"$mergeObjects": ["$ds"]}`,
+			code: 40400, msg: planExecutor + "$mergeObjects requires object inputs, but input 5 is of type int"},
 		{name: "getField keeps the value's type", ref: getFieldJS, cov: cover{op: "$getField", col: types}, doc: doc,
 			expr: `{"$getField": {"field": "dec", "input": "$o"}}`, want: `{"$numberDecimal": "1.50"}`},
 		{name: "setField keeps the value's type", ref: setFieldJS, cov: cover{op: "$setField", col: types}, doc: doc,

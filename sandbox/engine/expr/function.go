@@ -29,7 +29,9 @@ func compileFunction(name string, arg any, scope *Scope) (Expr, error) {
 	if !ok {
 		return nil, mongoerr.New(mongoerr.ErrFunctionBodyMissing, "The body function must be specified.")
 	}
-	body, err := Compile(bodySpec, scope)
+	// The body is parsed, not optimized: an operator that would fold to
+	// a string is still not a constant.
+	body, err := Compile(bodySpec, scope.withoutFolding())
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package aggregate
 import (
 	"math"
 	"slices"
+	"strconv"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -172,8 +173,10 @@ func (a *avgAcc) result() any { return a.s.Avg() }
 
 type minMaxAcc struct {
 	sign int // 1 for $min, -1 for $max
-	v    any
-	set  bool
+	// latestTie makes a value equal to the one held replace it.
+	latestTie bool
+	v         any
+	set       bool
 }
 
 func (a *minMaxAcc) add(v any) error {
@@ -181,8 +184,12 @@ func (a *minMaxAcc) add(v any) error {
 	case nil, value.Missing, bson.Undefined:
 		return nil
 	}
-	if !a.set || value.Compare(v, a.v)*a.sign < 0 {
+	if !a.set {
 		a.v, a.set = v, true
+		return nil
+	}
+	if c := value.Compare(v, a.v) * a.sign; c < 0 || (c == 0 && a.latestTie) {
+		a.v = v
 	}
 	return nil
 }
@@ -546,7 +553,19 @@ func topBottomArgs(op string, arg any, single bool) (n, output, sortBy any, err 
 		case e.Key == "output":
 			output = e.Value
 		case e.Key == "sortBy":
-			sortBy = e.Value
+			// BSONElement::Obj takes an array as the object of its indexes.
+			switch x := e.Value.(type) {
+			case bson.D:
+				sortBy = x
+			case bson.A:
+				d := make(bson.D, len(x))
+				for i, v := range x {
+					d[i] = bson.E{Key: strconv.Itoa(i), Value: v}
+				}
+				sortBy = d
+			default:
+				return nil, nil, nil, mongoerr.New(mongoerr.ErrRandArgumentNotObject, "invalid parameter: expected an object (sortBy)")
+			}
 		default:
 			return nil, nil, nil, mongoerr.Newf(mongoerr.ErrAccTopUnknownArgument, "Unknown argument to %s '%s'", op, e.Key)
 		}
@@ -613,12 +632,17 @@ type topAcc struct {
 	spec   *sortSpec
 	bottom bool
 	single bool
-	vals   []rankedValue
+	// removable is WindowFunctionTopBottomN, the accumulator of a window
+	// whose lower bound is not unbounded: it keeps every value and answers
+	// the first n (top) or the last n (bottom), so there a tie at the
+	// bottom keeps the values seen last.
+	removable bool
+	vals      []rankedValue
 }
 
 func (a *topAcc) add(v any) error {
 	r := v.(rankedValue)
-	if int64(len(a.vals)) == a.n {
+	if int64(len(a.vals)) == a.n && !a.removable {
 		switch {
 		case !a.bottom && a.spec.compare(a.vals[len(a.vals)-1].key, r.key) > 0:
 			a.bytes -= rankedMem(a.vals[len(a.vals)-1])
@@ -648,14 +672,20 @@ func rankedMem(r rankedValue) int {
 }
 
 func (a *topAcc) result() any {
+	vals := a.vals
+	if extra := int64(len(vals)) - a.n; extra > 0 && a.bottom {
+		vals = vals[extra:]
+	} else if extra > 0 {
+		vals = vals[:a.n]
+	}
 	if a.single {
-		if len(a.vals) == 0 {
+		if len(vals) == 0 {
 			return nil
 		}
-		return a.vals[0].out
+		return vals[0].out
 	}
-	out := make(bson.A, len(a.vals))
-	for i, r := range a.vals {
+	out := make(bson.A, len(vals))
+	for i, r := range vals {
 		out[i] = r.out
 	}
 	return out

@@ -55,6 +55,21 @@ var windowAccumulators = map[string]func() accumulator{
 	},
 }
 
+// removableAccumulators stand in for windowAccumulators when the window's
+// lower bound is not unbounded: mongod then runs the function's removable
+// WindowFunctionState (window_function_exec.cpp translateDocumentWindow and
+// the range executor) rather than its $group accumulator, and these answer
+// differently (window_funcs.go).
+var removableAccumulators = map[string]func() accumulator{
+	"$addToSet": func() accumulator {
+		return &sortedSetAcc{addToSetAcc{arr: bson.A{}, seen: map[string]struct{}{}}}
+	},
+	"$max":        func() accumulator { return &minMaxAcc{sign: -1, latestTie: true} },
+	"$sum":        func() accumulator { return &removableSumAcc{} },
+	"$stdDevPop":  func() accumulator { return &removableStdDevAcc{} },
+	"$stdDevSamp": func() accumulator { return &removableStdDevAcc{sample: true} },
+}
+
 // windowFunctions are the names mongod 8.0 registers as window functions;
 // an output naming another $-prefixed function is "Unrecognized".
 var windowFunctions = map[string]bool{
@@ -225,6 +240,9 @@ func (o *windowOutput) parseRemovable(d bson.D, sortBy *sortSpec, p *parser) err
 		return err
 	}
 	mk := windowAccumulators[o.op]
+	if r, ok := removableAccumulators[o.op]; ok && !o.bounds.lo.unbounded {
+		mk = r
+	}
 	st.input = x.Eval
 	st.newAcc = func(*expr.Env) (accumulator, error) { return mk(), nil }
 	o.acc = st
@@ -249,7 +267,13 @@ func (o *windowOutput) parseNamedArgs(d bson.D, sortBy *sortSpec, p *parser) err
 			}
 			o.bounds, haveWindow = b, true
 		case o.op:
-			if haveArg && o.op != "$first" && o.op != "$last" {
+			switch {
+			case !haveArg, o.op == "$first", o.op == "$last":
+			case o.op == "$percentile", o.op == "$median":
+				// ExpressionQuantile::parse words it without the closing
+				// quote and space.
+				return mongoerr.Newf(mongoerr.FailedToParse, "saw multiple specifications for '%sexpression ", o.op)
+			default:
 				return mongoerr.Newf(mongoerr.FailedToParse, "saw multiple specifications for '%s' expression", o.op)
 			}
 			arg, haveArg = e.Value, true
@@ -270,6 +294,16 @@ func (o *windowOutput) parseNamedArgs(d bson.D, sortBy *sortSpec, p *parser) err
 		if err := parseTopBottom(st, arg, p); err != nil {
 			return err
 		}
+		if !o.bounds.lo.unbounded {
+			mk := st.newAcc
+			st.newAcc = func(env *expr.Env) (accumulator, error) {
+				acc, err := mk(env)
+				if t, ok := acc.(*topAcc); ok {
+					t.removable = true
+				}
+				return acc, err
+			}
+		}
 	case "$firstN", "$lastN", "$minN", "$maxN":
 		if err := parseNAcc(st, arg, p); err != nil {
 			return err
@@ -281,6 +315,9 @@ func (o *windowOutput) parseNamedArgs(d bson.D, sortBy *sortSpec, p *parser) err
 		}
 		st.input = q.Input.Eval
 		st.newAcc = func(*expr.Env) (accumulator, error) { return &percentileAcc{q: q, digest: expr.NewTDigest()}, nil }
+		if !o.bounds.lo.unbounded {
+			st.newAcc = func(*expr.Env) (accumulator, error) { return &discreteQuantileAcc{q: q}, nil }
+		}
 	}
 	o.acc = st
 	return nil
@@ -423,7 +460,12 @@ func (o *windowOutput) accumulate(part []windowRow, env *expr.Env, ar *arith) ([
 	// (ExpressionN::buildRemovable): a field path in it is missing.
 	newAcc := func() (accumulator, error) {
 		env.Reset(bson.D{})
-		return o.acc.newAcc(env)
+		acc, err := o.acc.newAcc(env)
+		// The covariances compute in the stage's value arithmetic.
+		if c, ok := acc.(*covarianceAcc); ok {
+			c.ar = ar
+		}
+		return acc, err
 	}
 	fold := func(lo, hi int) (any, error) {
 		acc, err := newAcc()

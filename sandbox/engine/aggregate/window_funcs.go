@@ -2,6 +2,7 @@ package aggregate
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -677,14 +678,134 @@ func nullish(v any) bool {
 	return false
 }
 
+// ---- the removable window states that answer unlike $group's ----
+
+// sortedSetAcc is WindowFunctionAddToSet, an ordered multiset: the
+// distinct values in BSON order, each as the first of its equals to arrive.
+// ($max's multiset answers its last element, the latest of equal maxima:
+// minMaxAcc.latestTie.)
+type sortedSetAcc struct{ addToSetAcc }
+
+func (a *sortedSetAcc) result() any {
+	out := slices.Clone(a.arr)
+	slices.SortStableFunc(out, value.Compare)
+	return out
+}
+
+// removableSumAcc is WindowFunctionSum, whose RemovableSum::getValue
+// narrows the total: a long that fits an int is an int, and a double total
+// of integers only (a long sum past int64) is rounded back to an integer
+// when it fits a long.
+type removableSumAcc struct {
+	sumAcc
+	doubles bool
+}
+
+func (a *removableSumAcc) add(v any) error {
+	if _, ok := v.(float64); ok {
+		a.doubles = true
+	}
+	return a.sumAcc.add(v)
+}
+
+func (a *removableSumAcc) result() any {
+	switch x := a.s.Result().(type) {
+	case int64:
+		return value.CreateIntOrLong(x)
+	case float64:
+		if !a.doubles && x > math.MinInt64 && x < math.MaxInt64 {
+			return value.CreateIntOrLong(int64(math.Round(x)))
+		}
+		return x
+	default:
+		return x
+	}
+}
+
+// removableStdDevAcc is WindowFunctionStdDev: running sums of the values
+// and of the squared differences, in doubles, and the int 0 for a
+// population of one (or a squared-difference sum rounded below zero),
+// where $group's accumulator answers 0.0. A NaN or infinite value makes it
+// NaN, as the window_function_stddev.h this follows has it (other versions
+// answer null; no case pins this).
+type removableStdDevAcc struct {
+	sample    bool
+	n         int64
+	nonFinite int
+	sum, m2   expr.Sum
+}
+
+func (a *removableStdDevAcc) add(v any) error {
+	if !value.IsNumber(v) {
+		return nil
+	}
+	a.n++
+	if nonFinite(v) {
+		a.nonFinite++
+		return nil
+	}
+	if a.n == 1 {
+		a.sum.Add(v)
+		return nil
+	}
+	f := value.ToDouble(v)
+	x := float64(a.n-1)*f - value.ToDouble(a.sum.Result())
+	a.sum.Add(f)
+	a.m2.Add(x * x / float64(a.n*(a.n-1)))
+	return nil
+}
+
+func (a *removableStdDevAcc) result() any {
+	if a.nonFinite > 0 {
+		return math.NaN()
+	}
+	adjusted := a.n
+	if a.sample {
+		adjusted--
+	}
+	if adjusted == 0 {
+		return nil
+	}
+	sq := value.ToDouble(a.m2.Result())
+	if sq < 0 || (!a.sample && a.n == 1) {
+		return int32(0)
+	}
+	return math.Sqrt(sq / float64(adjusted))
+}
+
+// discreteQuantileAcc is WindowFunctionPercentile and WindowFunctionMedian
+// (window_function_percentile.h): a removable window keeps every number
+// and answers the exact discrete percentiles (computeTrueRank), where
+// $group's accumulator and unbounded windows answer the t-digest's.
+type discreteQuantileAcc struct {
+	q    *expr.Quantile
+	vals []float64
+}
+
+func (a *discreteQuantileAcc) add(v any) error {
+	if value.IsNumber(v) {
+		a.vals = append(a.vals, value.ToDouble(v))
+	}
+	return nil
+}
+
+func (a *discreteQuantileAcc) result() any {
+	return a.q.Result(expr.DiscretePercentiles(slices.Clone(a.vals), a.q.Ps))
+}
+
 // ---- $covariancePop / $covarianceSamp ----
 
-// covarianceAcc is AccumulatorCovariance: the covariance of the [x, y]
-// pairs whose members are both numbers, in doubles.
+// covarianceAcc is WindowFunctionCovariance (window_function_covariance.cpp):
+// Welford's online algorithm in mongod's value arithmetic, so a decimal
+// input makes a decimal covariance; the running means are $avg's and the
+// co-moment is $sum's. A pair with NaN or an infinity does not count: it
+// adds one NaN or infinity to the co-moment (nonFinitePair).
 type covarianceAcc struct {
-	sample           bool
-	n                float64
-	meanX, meanY, c2 float64
+	sample       bool
+	ar           *arith // set by accumulate: the stage's arithmetic
+	n            int64
+	meanX, meanY expr.Sum
+	cXY          expr.Sum
 }
 
 func (a *covarianceAcc) add(v any) error {
@@ -692,21 +813,101 @@ func (a *covarianceAcc) add(v any) error {
 	if !ok || len(arr) != 2 || !value.IsNumber(arr[0]) || !value.IsNumber(arr[1]) {
 		return nil
 	}
-	x, y := value.ToDouble(arr[0]), value.ToDouble(arr[1])
+	if nonFinite(arr[0]) || nonFinite(arr[1]) {
+		a.cXY.Add(nonFinitePair(arr))
+		return nil
+	}
 	a.n++
-	dx := x - a.meanX
-	a.meanX += dx / a.n
-	a.meanY += (y - a.meanY) / a.n
-	a.c2 += dx * (y - a.meanY)
+	// Before the first pair the means are null, and so is the product.
+	dx, err := a.ar.Sub(arr[0], a.meanX.Avg())
+	if err != nil {
+		return err
+	}
+	a.meanX.Add(arr[0])
+	a.meanY.Add(arr[1])
+	dy, err := a.ar.Sub(arr[1], a.meanY.Avg())
+	if err != nil {
+		return err
+	}
+	d, err := a.ar.Mul(dx, dy)
+	if err != nil {
+		return err
+	}
+	a.cXY.Add(d)
 	return nil
 }
 
 func (a *covarianceAcc) result() any {
-	switch {
-	case a.sample && a.n < 2, a.n == 0:
-		return nil
-	case a.sample:
-		return a.c2 / (a.n - 1)
+	if a.n == 1 && !a.sample {
+		return 0.0
 	}
-	return a.c2 / a.n
+	adjusted := a.n
+	if a.sample {
+		adjusted--
+	}
+	if adjusted <= 0 {
+		return nil
+	}
+	out := a.cXY.Result()
+	if d, ok := out.(bson.Decimal128); ok {
+		q, err := a.ar.Div(d, float64(adjusted))
+		if err != nil {
+			return nil
+		}
+		return q
+	}
+	return value.ToDouble(out) / float64(adjusted)
+}
+
+func nonFinite(v any) bool {
+	switch x := v.(type) {
+	case float64:
+		return math.IsNaN(x) || math.IsInf(x, 0)
+	case bson.Decimal128:
+		return x.IsNaN() || x.IsInf() != 0
+	}
+	return false
+}
+
+// nonFinitePair is convertNonFiniteInputValue: NaN when the pair holds a
+// NaN or infinities of both signs, else the infinity's sign; a decimal
+// when either member is one.
+func nonFinitePair(arr bson.A) any {
+	pos, neg, nan, isDec := 0, 0, 0, false
+	for _, v := range arr {
+		switch x := v.(type) {
+		case float64:
+			switch {
+			case math.IsNaN(x):
+				nan++
+			case math.IsInf(x, 1):
+				pos++
+			case math.IsInf(x, -1):
+				neg++
+			}
+		case bson.Decimal128:
+			isDec = true
+			switch {
+			case x.IsNaN():
+				nan++
+			case x.IsInf() > 0:
+				pos++
+			case x.IsInf() < 0:
+				neg++
+			}
+		}
+	}
+	word := "-Infinity"
+	switch {
+	case nan > 0 || pos*neg > 0:
+		word = "NaN"
+	case pos > 0:
+		word = "Infinity"
+	}
+	if isDec {
+		d, _ := bson.ParseDecimal128(word)
+		return d
+	}
+	f, _ := strconv.ParseFloat(word, 64)
+	return f
 }

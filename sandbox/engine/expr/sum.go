@@ -120,11 +120,18 @@ func (s *Sum) decimalTotal() dec {
 	}
 	if s.kind == kDecimal {
 		if s.longOver || s.dd.sum != 0 || s.dd.comp != 0 {
-			if !s.longOver && s.dd.comp == 0 && s.dd.sum == float64(s.longSum) {
-				total = decAdd(total, dec{coef: bigInt(s.longSum)})
-			} else {
+			switch {
+			case math.IsNaN(s.dd.sum) || math.IsInf(s.dd.sum, 0):
+				// A NaN or an infinity leaves its compensation NaN, which
+				// is not part of the total (DoubleDoubleSummation::getDecimal).
 				total = decAdd(total, decFromDouble(s.dd.sum, 17))
-				total = decAdd(total, decFromDouble(s.dd.comp, 17))
+			case !s.longOver && s.dd.comp == 0 && s.dd.sum == float64(s.longSum):
+				total = decAdd(total, dec{coef: bigInt(s.longSum)})
+			default:
+				// DoubleDoubleSummation::getDecimal converts both halves
+				// with kRoundTo34Digits.
+				total = decAdd(total, decFromDouble(s.dd.sum, 34))
+				total = decAdd(total, decFromDouble(s.dd.comp, 34))
 			}
 		}
 	}

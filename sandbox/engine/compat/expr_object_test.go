@@ -202,6 +202,8 @@ func TestExpressionObjectTypes(t *testing.T) {
 			expr: `{"$binarySize": {"$binary": {"base64": "AAAAAAAAAAAAAAAAAAAAAA==", "subType": "04"}}}`, want: `16`},
 		{name: "binarySize of null", ref: "jstests/aggregation/expressions/binarySize.js", cov: cover{op: "$binarySize", col: types}, doc: doc,
 			expr: `{"$binarySize": "$n"}`, want: `null`},
+		{name: "meta of a score the document has not is of no type", ref: "src/mongo/db/exec/expression/evaluate_meta.cpp (an absent score is Value())",
+			cov: cover{op: "$meta", col: types}, expr: `{"$type": {"$meta": "searchScore"}}`, want: `"missing"`},
 		{name: "bitNot of a long is a long", ref: bitwise, cov: cover{op: "$bitNot", col: types}, doc: doc,
 			expr: `{"$bitNot": "$o.l"}`, want: `{"$numberLong": "-6"}`},
 		{name: "bitXor of an int and a long is a long", ref: bitwise, cov: cover{op: "$bitXor", col: types}, doc: doc,

@@ -206,6 +206,9 @@ func TestExpressionObjectTypes(t *testing.T) {
 			cov: cover{op: "$meta", col: types}, expr: `{"$type": {"$meta": "searchScore"}}`, want: `"missing"`},
 		{name: "bitNot of a long is a long", ref: bitwise, cov: cover{op: "$bitNot", col: types}, doc: doc,
 			expr: `{"$bitNot": "$o.l"}`, want: `{"$numberLong": "-6"}`},
+		{name: "bitXor folds its constants while optimizing", ref: exprCpp + " (ExpressionNary::optimize); src/mongo/db/pipeline/expression.h (ExpressionBitwise is fully associative and commutative)",
+			cov: cover{op: "$bitXor"}, doc: doc, expr: `{"$bitXor": ["$n", 1.5, 2]}`,
+			code: 14, msg: optimizeError + "$bitXor only supports int and long operands."},
 		{name: "bitXor of an int and a long is a long", ref: bitwise, cov: cover{op: "$bitXor", col: types}, doc: doc,
 			expr: `{"$bitXor": ["$i", "$o.l"]}`, want: `{"$numberLong": "4"}`},
 	})

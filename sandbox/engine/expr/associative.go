@@ -4,13 +4,13 @@ import "go.mongodb.org/mongo-driver/v2/bson"
 
 // foldAssociative is what ExpressionNary::optimize does, beyond folding an
 // all-constant call, to the operators mongod declares fully associative
-// ($concatArrays, $setUnion, $setIntersection, and $sum, $min and $max
-// given more than one argument): in a pipeline, a run of two or more
-// constant arguments is evaluated into one, and for a commutative
-// operator every constant first moves behind the other arguments. So a
-// bad constant fails while optimizing even when a field before it is
-// null, and of two equal values a set or $min meets the field's first.
-// eval builds the operator over some arguments.
+// ($concatArrays, $setUnion, $setIntersection, $bitAnd, $bitOr, $bitXor,
+// and $sum, $min and $max given more than one argument): in a pipeline,
+// a run of two or more constant arguments is evaluated into one, and for
+// a commutative operator every constant first moves behind the other
+// arguments. So a bad constant fails while optimizing even when a field
+// before it is null, and of two equal values a set or $min meets the
+// field's first. eval builds the operator over some arguments.
 func foldAssociative(scope *Scope, args []Expr, commutative bool, eval func([]Expr) Expr) ([]Expr, error) {
 	if !scope.fold {
 		return args, nil

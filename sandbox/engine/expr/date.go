@@ -213,6 +213,9 @@ func compileDatePart(name string, arg any, scope *Scope) (Expr, error) {
 		return nil, err
 	}
 	part := datePartFunc(name)
+	// mongod's TimeZone::isoYear returns a long long where every other
+	// part is an int, so $isoWeekYear alone answers a long.
+	isLong := name == "$isoWeekYear"
 	return evalFunc(func(env *Env) (any, error) {
 		v, err := date.Eval(env)
 		if err != nil {
@@ -229,7 +232,11 @@ func compileDatePart(name string, arg any, scope *Scope) (Expr, error) {
 		if err != nil || !ok {
 			return nil, err
 		}
-		return int32(part(timeOf(ms, loc))), nil
+		n := part(timeOf(ms, loc))
+		if isLong {
+			return int64(n), nil
+		}
+		return int32(n), nil
 	}), nil
 }
 

@@ -26,6 +26,8 @@ func TestExpressionStringBasics(t *testing.T) {
 			expr: `{"$toLower": "$d"}`, want: `"2.5"`},
 		{name: "toLower of a date", ref: valueCpp + " (coerceToString)", cov: cover{op: "$toLower", col: types}, doc: strDoc,
 			expr: `{"$toLower": "$date"}`, want: `"2020-01-02t03:04:05.678z"`},
+		{name: "toLower of a timestamp pads the day as ctime does", ref: valueCpp + " (coerceToString: Timestamp::toStringPretty)", cov: cover{op: "$toLower", col: types},
+			doc: strDoc, expr: `{"$toLower": "$ts"}`, want: `"jan  1 00:00:01:2"`},
 		{name: "toUpper of null is empty", ref: valueCpp + " (coerceToString)", cov: cover{op: "$toUpper"}, doc: strDoc, expr: `{"$toUpper": "$n"}`, want: `""`},
 		{name: "toUpper of an object", ref: valueCpp + " (coerceToString)", cov: cover{op: "$toUpper"}, doc: strDoc, expr: `{"$toUpper": "$obj"}`,
 			code: 16007, msg: planExecutor + "can't convert from BSON type object to String"},
@@ -166,7 +168,7 @@ func TestExpressionStringTypes(t *testing.T) {
 	integral := valueCpp + " (Value::integral); " + stringCpp
 	coerce := valueCpp + " (coerceToString)"
 	replaceRef := exprCpp + " (ExpressionReplaceBase::evaluate)"
-	doc := `{"_id": 0, "u": "ABC", "i": 3, "d": 2.5, "date": {"$date": "2020-01-02T03:04:05.678Z"},` +
+	doc := `{"_id": 0, "u": "ABC", "i": 3, "d": 2.5, "date": {"$date": "2020-01-02T03:04:05.678Z"}, "ts": {"$timestamp": {"t": 1600000000, "i": 1}},` +
 		` "re": {"$regularExpression": {"pattern": "b", "options": "i"}}}`
 	runExprCases(t, []exprCase{
 		{name: "concat of a date", ref: stringCpp + " (ExpressionConcat)", cov: cover{op: "$concat", col: types}, doc: doc,
@@ -213,6 +215,8 @@ func TestExpressionStringTypes(t *testing.T) {
 		{name: "substrCP by a decimal length", ref: integral, cov: cover{op: "$substrCP", col: types}, doc: doc,
 			expr: `{"$substrCP": ["$u", 0, {"$numberDecimal": "2"}]}`, want: `"AB"`},
 		{name: "toUpper of an int", ref: coerce, cov: cover{op: "$toUpper", col: types}, doc: doc, expr: `{"$toUpper": "$i"}`, want: `"3"`},
+		{name: "toUpper of a timestamp", ref: coerce + "; src/mongo/bson/timestamp.cpp (toStringPretty); src/mongo/util/time_support.cpp (time_t_to_String_short)",
+			cov: cover{op: "$toUpper", col: types}, doc: doc, expr: `{"$toUpper": "$ts"}`, want: `"SEP 13 12:26:40:1"`},
 		{name: "toUpper of a date", ref: coerce, cov: cover{op: "$toUpper", col: types}, doc: doc,
 			expr: `{"$toUpper": "$date"}`, want: `"2020-01-02T03:04:05.678Z"`},
 	})

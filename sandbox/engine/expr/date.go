@@ -603,18 +603,23 @@ func compileDateFromParts(name string, arg any, scope *Scope) (Expr, error) {
 		if err != nil || !ok {
 			return nil, err
 		}
+		// timelib normalizes every part, seconds and milliseconds included,
+		// as local time before it applies the zone, as time.Date does; a
+		// time.Duration would overflow past 292 years of seconds.
+		ms := vals["millisecond"]
+		sec := vals["second"] + ms/1000
+		nsec := ms % 1000 * int(time.Millisecond)
 		var t time.Time
 		if hasISOYear {
 			// ISO week 1 contains January 4th.
 			jan4 := time.Date(vals["isoWeekYear"], 1, 4, 0, 0, 0, 0, loc)
 			week1 := jan4.AddDate(0, 0, -(isoDayOfWeek(jan4) - 1))
 			t = time.Date(week1.Year(), week1.Month(), week1.Day()+(vals["isoWeek"]-1)*7+vals["isoDayOfWeek"]-1,
-				vals["hour"], vals["minute"], 0, 0, loc)
+				vals["hour"], vals["minute"], sec, nsec, loc)
 		} else {
-			t = time.Date(vals["year"], time.Month(vals["month"]), vals["day"], vals["hour"], vals["minute"], 0, 0, loc)
+			t = time.Date(vals["year"], time.Month(vals["month"]), vals["day"], vals["hour"], vals["minute"], sec, nsec, loc)
 		}
-		t = t.Add(time.Duration(vals["second"]) * time.Second)
-		return bson.DateTime(t.UnixMilli() + int64(vals["millisecond"])), nil
+		return bson.DateTime(t.UnixMilli()), nil
 	}), nil
 }
 

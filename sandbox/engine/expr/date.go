@@ -32,29 +32,32 @@ func timeOf(ms int64, loc *time.Location) time.Time {
 }
 
 // ParseTimezone resolves an Olson identifier or a UTC offset ("+05:30",
-// "-0800", "+03").
+// "-0800", "+03"): TimeZoneDatabase::getTimeZone, whose parseUtcOffset
+// takes exactly ±HH, ±HHMM and ±HH:MM.
 func ParseTimezone(s string) (*time.Location, error) {
 	bad := mongoerr.Newf(mongoerr.ErrUnknownTimeZone, "unrecognized time zone identifier: \"%s\"", s)
 	if s == "" {
 		return nil, bad
 	}
 	if s[0] == '+' || s[0] == '-' {
-		digits := strings.ReplaceAll(s[1:], ":", "")
-		var h, m int
-		var err error
-		switch len(digits) {
-		case 2:
-			h, err = strconv.Atoi(digits)
-		case 4:
-			h, err = strconv.Atoi(digits[:2])
-			if err == nil {
-				m, err = strconv.Atoi(digits[2:])
-			}
+		var digits string
+		switch {
+		case len(s) == 3, len(s) == 5:
+			digits = s[1:]
+		case len(s) == 6 && s[3] == ':':
+			digits = s[1:3] + s[4:]
 		default:
 			return nil, bad
 		}
-		if err != nil || strings.Count(s, ":") > 1 {
-			return nil, bad
+		for i := 0; i < len(digits); i++ {
+			if digits[i] < '0' || digits[i] > '9' {
+				return nil, bad
+			}
+		}
+		h, _ := strconv.Atoi(digits[:2])
+		m := 0
+		if len(digits) == 4 {
+			m, _ = strconv.Atoi(digits[2:])
 		}
 		off := h*3600 + m*60
 		if s[0] == '-' {
@@ -63,7 +66,7 @@ func ParseTimezone(s string) (*time.Location, error) {
 		return time.FixedZone(s, off), nil
 	}
 	switch s {
-	case "UTC", "GMT", "Z":
+	case "UTC", "GMT":
 		return time.UTC, nil
 	}
 	if strings.ContainsAny(s, " .") || strings.HasPrefix(s, "/") {

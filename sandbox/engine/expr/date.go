@@ -60,13 +60,17 @@ func ParseTimezone(s string) (*time.Location, error) {
 			m, _ = strconv.Atoi(digits[2:])
 		}
 		off := h*3600 + m*60
+		if off == 0 {
+			// TimeZone(Seconds(0)) is mongod's UTC zone itself
+			// (isUtcZone), unlike the identifier "GMT".
+			return time.UTC, nil
+		}
 		if s[0] == '-' {
 			off = -off
 		}
 		return time.FixedZone(s, off), nil
 	}
-	switch s {
-	case "UTC", "GMT":
+	if s == "UTC" {
 		return time.UTC, nil
 	}
 	if strings.ContainsAny(s, " .") || strings.HasPrefix(s, "/") {
@@ -646,8 +650,6 @@ var dateLayouts = []string{
 	"2006/01/02",
 	"Jan 2, 2006",
 	"January 2, 2006",
-	"2006-01-02T15:04:05 MST",
-	"2006-01-02 15:04:05 MST",
 }
 
 // parseDateString parses like $dateFromString; loc is the timezone
@@ -670,9 +672,20 @@ func parseDateString(s, format string, loc *time.Location) (bson.DateTime, error
 		}
 		return bson.DateTime(t.UnixMilli()), nil
 	}
-	str := s
-	if strings.HasSuffix(str, "Z") && !strings.Contains(str, "T") && len(str) > 10 {
-		str = strings.TrimSuffix(str, "Z") + "+00:00"
+	str, zone, err := splitStringZone(s)
+	if err != nil {
+		return 0, err
+	}
+	if zone != nil {
+		// TimeZoneDatabase::fromString: zone information in the string
+		// and a timezone argument other than UTC cannot go together.
+		if loc != time.UTC {
+			if zone.abbr == "" {
+				return 0, mongoerr.New(mongoerr.ConversionFailure, "you cannot pass in a date/time string with GMT offset together with a timezone argument")
+			}
+			return 0, mongoerr.Newf(mongoerr.ConversionFailure, "you cannot pass in a date/time string with time zone information ('%s') together with a timezone argument", zone.abbr)
+		}
+		loc = time.FixedZone(zone.abbr, zone.offset)
 	}
 	for _, l := range dateLayouts {
 		if t, err := time.ParseInLocation(l, str, loc); err == nil {
@@ -680,6 +693,144 @@ func parseDateString(s, format string, loc *time.Location) (bson.DateTime, error
 		}
 	}
 	return 0, fail()
+}
+
+// stringZone is the zone a date string ends with, as timelib_parse_zone
+// reads it: an offset (zone_type 1: "+03:30", "GMT+02") or an
+// abbreviation (zone_type 2: "CEST", "Z", a military letter).
+type stringZone struct {
+	offset int    // seconds east of UTC
+	abbr   string // upper case; "" for an offset
+}
+
+// splitStringZone takes the zone off the end of a date string that has a
+// time of day. An abbreviation timelib does not know is an error, not a
+// zone to ignore, and so is a time zone identifier, which mongod never
+// lets timelib look up.
+func splitStringZone(s string) (string, *stringZone, error) {
+	end := len(s)
+	i := end
+	for i > 0 && (isASCIILetter(s[i-1]) || s[i-1] == '/' || s[i-1] == '_') {
+		i--
+	}
+	if i < end && isASCIILetter(s[i]) {
+		before := strings.TrimRight(s[:i], " ")
+		if !endsWithTime(before) {
+			return s, nil, nil
+		}
+		word := s[i:]
+		if strings.Contains(word, "/") {
+			return "", nil, mongoerr.Newf(mongoerr.ConversionFailure,
+				"Error parsing date string '%s'; %d: passing a time zone identifier as part of the string is not allowed '%c'", s, i, s[i])
+		}
+		off, ok := zoneAbbreviation(word)
+		if !ok {
+			return "", nil, mongoerr.Newf(mongoerr.ConversionFailure,
+				"Error parsing date string '%s'; %d: The timezone could not be found in the database '%c'", s, i, s[i])
+		}
+		return before, &stringZone{offset: off, abbr: strings.ToUpper(word)}, nil
+	}
+	// An offset, after the time or after "GMT"/"UTC": ±H, ±HH, ±HHMM, ±H:MM, ±HH:MM.
+	i = end
+	for i > 0 && (isASCIIDigit(s[i-1]) || s[i-1] == ':') {
+		i--
+	}
+	if i == end || i == 0 || (s[i-1] != '+' && s[i-1] != '-') {
+		return s, nil, nil
+	}
+	before := s[:i-1]
+	trimmed := strings.TrimRight(before, " ")
+	if t := strings.TrimSuffix(strings.TrimSuffix(trimmed, "GMT"), "UTC"); t != trimmed {
+		trimmed = strings.TrimRight(t, " ")
+	} else if trimmed != before {
+		// "11:36 -05" is a time and an offset only after GMT or UTC.
+		return s, nil, nil
+	}
+	if !endsWithTime(trimmed) {
+		return s, nil, nil
+	}
+	off, ok := parseZoneOffset(s[i:])
+	if !ok {
+		return s, nil, nil
+	}
+	if s[i-1] == '-' {
+		off = -off
+	}
+	return trimmed, &stringZone{offset: off}, nil
+}
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func isASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// endsWithTime says whether s ends with a time of day, after which a
+// string may name its zone.
+func endsWithTime(s string) bool {
+	return s != "" && isASCIIDigit(s[len(s)-1]) && strings.Contains(s, ":")
+}
+
+// parseZoneOffset is timelib_parse_tz_cor: H, HH, H:MM, HH:M, HHMM or
+// HH:MM, in seconds.
+func parseZoneOffset(d string) (int, bool) {
+	hm := func(h, m string) (int, bool) {
+		hh, err1 := strconv.Atoi(h)
+		mm, err2 := strconv.Atoi(m)
+		return hh*3600 + mm*60, err1 == nil && err2 == nil
+	}
+	switch {
+	case len(d) <= 2:
+		return hm(d, "0")
+	case len(d) <= 4 && d[1] == ':':
+		return hm(d[:1], d[2:])
+	case len(d) == 4 && d[2] == ':':
+		return hm(d[:2], d[3:])
+	case len(d) == 4:
+		return hm(d[:2], d[2:])
+	case len(d) == 5 && d[2] == ':':
+		return hm(d[:2], d[3:])
+	}
+	return 0, false
+}
+
+// zoneAbbreviation is the offset, daylight saving included, timelib
+// gives a zone abbreviation: the first entry of its abbreviation tables
+// for the common ones, and the military letters (A to I are +1 to +9
+// hours, K to M +10 to +12, N to Y -1 to -12, Z is UTC). An abbreviation
+// missing here is an error rather than a silently wrong date.
+func zoneAbbreviation(a string) (int, bool) {
+	const h = 3600
+	switch strings.ToLower(a) {
+	case "utc", "gmt", "z", "wet":
+		return 0, true
+	case "bst", "cet", "west":
+		return 1 * h, true
+	case "cest", "eet":
+		return 2 * h, true
+	case "eest":
+		return 3 * h, true
+	case "est", "cdt":
+		return -5 * h, true
+	case "edt":
+		return -4 * h, true
+	case "cst", "mdt":
+		return -6 * h, true
+	case "mst", "pdt":
+		return -7 * h, true
+	case "pst":
+		return -8 * h, true
+	}
+	if len(a) == 1 {
+		c := a[0] | 0x20
+		switch {
+		case c >= 'a' && c <= 'i':
+			return int(c-'a'+1) * h, true
+		case c >= 'k' && c <= 'm':
+			return int(c-'k'+10) * h, true
+		case c >= 'n' && c <= 'y':
+			return -int(c-'n'+1) * h, true
+		}
+	}
+	return 0, false
 }
 
 // goLayout turns $dateFromString's format specifiers into a Go layout.

@@ -1,6 +1,8 @@
 package expr
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -662,15 +664,7 @@ func parseDateString(s, format string, loc *time.Location) (bson.DateTime, error
 		return mongoerr.Newf(mongoerr.ConversionFailure, "Error parsing date string '%s'; 0: passed in string does not match format", s)
 	}
 	if format != "" {
-		layout, err := goLayout(format)
-		if err != nil {
-			return 0, err
-		}
-		t, err := time.ParseInLocation(layout, s, loc)
-		if err != nil {
-			return 0, mongoerr.Newf(mongoerr.ConversionFailure, "Error parsing date string '%s'; 0: %s", s, "Error parsing date string")
-		}
-		return bson.DateTime(t.UnixMilli()), nil
+		return parseDateWithFormat(s, format, loc)
 	}
 	str, zone, err := splitStringZone(s)
 	if err != nil {
@@ -680,10 +674,7 @@ func parseDateString(s, format string, loc *time.Location) (bson.DateTime, error
 		// TimeZoneDatabase::fromString: zone information in the string
 		// and a timezone argument other than UTC cannot go together.
 		if loc != time.UTC {
-			if zone.abbr == "" {
-				return 0, mongoerr.New(mongoerr.ConversionFailure, "you cannot pass in a date/time string with GMT offset together with a timezone argument")
-			}
-			return 0, mongoerr.Newf(mongoerr.ConversionFailure, "you cannot pass in a date/time string with time zone information ('%s') together with a timezone argument", zone.abbr)
+			return 0, zoneConflict(zone)
 		}
 		loc = time.FixedZone(zone.abbr, zone.offset)
 	}
@@ -693,6 +684,53 @@ func parseDateString(s, format string, loc *time.Location) (bson.DateTime, error
 		}
 	}
 	return 0, fail()
+}
+
+func zoneConflict(zone *stringZone) error {
+	if zone.abbr == "" {
+		return mongoerr.New(mongoerr.ConversionFailure, "you cannot pass in a date/time string with GMT offset together with a timezone argument")
+	}
+	return mongoerr.Newf(mongoerr.ConversionFailure, "you cannot pass in a date/time string with time zone information ('%s') together with a timezone argument", zone.abbr)
+}
+
+// readZone is timelib_parse_zone for a format's %z: spaces, then an
+// offset, "GMT" and an offset, or an abbreviation. It returns the zone
+// and how many bytes it read.
+func readZone(s string) (*stringZone, int, error) {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '(') {
+		i++
+	}
+	if strings.HasPrefix(s[i:], "GMT") && i+3 < len(s) && (s[i+3] == '+' || s[i+3] == '-') {
+		i += 3
+	}
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		j := i + 1
+		for j < len(s) && (isASCIIDigit(s[j]) || s[j] == ':') {
+			j++
+		}
+		off, ok := parseZoneOffset(s[i+1 : j])
+		if !ok {
+			return nil, 0, errors.New("The timezone could not be found in the database")
+		}
+		if s[i] == '-' {
+			off = -off
+		}
+		return &stringZone{offset: off}, j, nil
+	}
+	j := i
+	for j < len(s) && (isASCIILetter(s[j]) || s[j] == '/' || s[j] == '_') {
+		j++
+	}
+	word := s[i:j]
+	if strings.Contains(word, "/") {
+		return nil, 0, errors.New("passing a time zone identifier as part of the string is not allowed")
+	}
+	off, ok := zoneAbbreviation(word)
+	if !ok {
+		return nil, 0, errors.New("The timezone could not be found in the database")
+	}
+	return &stringZone{offset: off, abbr: strings.ToUpper(word)}, j, nil
 }
 
 // stringZone is the zone a date string ends with, as timelib_parse_zone
@@ -833,46 +871,221 @@ func zoneAbbreviation(a string) (int, bool) {
 	return 0, false
 }
 
-// goLayout turns $dateFromString's format specifiers into a Go layout.
-func goLayout(f string) (string, error) {
-	var sb strings.Builder
+// validateFromStringFormat is TimeZone::validateFromStringFormat: the
+// specifiers kDateFromStringFormatMap knows, and %%.
+func validateFromStringFormat(f string) error {
 	for i := 0; i < len(f); i++ {
 		if f[i] != '%' {
-			sb.WriteByte(f[i])
 			continue
 		}
 		if i+1 >= len(f) {
-			return "", mongoerr.New(mongoerr.ErrDateFormatUnmatchedPercent, "Unmatched '%' at end of format string")
+			return mongoerr.New(mongoerr.ErrDateFormatUnmatchedPercent, "Unmatched '%' at end of format string")
 		}
 		i++
-		switch f[i] {
-		case 'Y':
-			sb.WriteString("2006")
-		case 'm':
-			sb.WriteString("1")
-		case 'd':
-			sb.WriteString("2")
-		case 'H':
-			sb.WriteString("15")
-		case 'M':
-			sb.WriteString("4")
-		case 'S':
-			sb.WriteString("5")
-		case 'L':
-			sb.WriteString("000")
-		case 'j':
-			sb.WriteString("002")
-		case 'z':
-			sb.WriteString("-0700")
-		case 'Z':
-			sb.WriteString("Z07:00")
-		case '%':
-			sb.WriteByte('%')
-		default:
-			return "", mongoerr.Newf(mongoerr.ErrDateFormatInvalidCharacter, "Invalid format character '%%%c' in format string", f[i])
+		if !strings.ContainsRune("dGHLmMSuVYzZ%", rune(f[i])) {
+			return mongoerr.Newf(mongoerr.ErrDateFormatInvalidCharacter, "Invalid format character '%%%c' in format string", f[i])
 		}
 	}
-	return sb.String(), nil
+	return nil
+}
+
+// formatParse is timelib_parse_from_format_with_map under mongod's
+// kDateFromStringFormatMap: it keeps going after an error and reports
+// each with its position and the character there, as mongod prints them.
+type formatParse struct {
+	s        string
+	problems []string
+}
+
+func (p *formatParse) fail(pos int, msg string) {
+	c := byte(0)
+	if pos < len(p.s) {
+		c = p.s[pos]
+	}
+	p.problems = append(p.problems, fmt.Sprintf("; %d: %s '%c'", pos, msg, c))
+}
+
+// getNr is timelib_get_nr: it skips what is not a digit, then reads up to
+// max digits; -1 when the string ends first.
+func getNr(s string, pos *int, max int) (int, int) {
+	for *pos < len(s) && !isASCIIDigit(s[*pos]) {
+		*pos++
+	}
+	if *pos >= len(s) {
+		return -1, 0
+	}
+	start := *pos
+	for *pos < len(s) && *pos-start < max && isASCIIDigit(s[*pos]) {
+		*pos++
+	}
+	n, _ := strconv.Atoi(s[start:*pos])
+	return n, *pos - start
+}
+
+func parseDateWithFormat(s, format string, loc *time.Location) (bson.DateTime, error) {
+	const unset = -1
+	y, m, d, h, mi, sec, ms := unset, unset, unset, unset, unset, unset, unset
+	isoYear, isoWeek, isoDay := unset, unset, unset
+	var zone *stringZone
+	p := &formatParse{s: s}
+	pos, fpos := 0, 0
+	for fpos < len(format) && pos < len(s) {
+		begin := pos
+		if format[fpos] != '%' || fpos+1 >= len(format) {
+			// A literal is passed over whether or not it matches.
+			if s[pos] != format[fpos] {
+				p.fail(begin, "Format literal not found")
+			}
+			pos++
+			fpos++
+			continue
+		}
+		spec := format[fpos+1]
+		fpos += 2
+		number := func(max int, exact bool, msg string) int {
+			if !isASCIIDigit(s[pos]) {
+				p.fail(begin, "Unexpected data found.")
+			}
+			n, digits := getNr(s, &pos, max)
+			if n == unset || exact && digits != max {
+				p.fail(begin, msg)
+				return unset
+			}
+			return n
+		}
+		inRange := func(n, lo, hi int, msg string) int {
+			if n != unset && (n < lo || n > hi) {
+				p.fail(begin, msg)
+				return unset
+			}
+			return n
+		}
+		switch spec {
+		case 'd':
+			d = number(2, false, "A two digit day could not be found")
+		case 'm':
+			m = number(2, false, "A two digit month could not be found")
+		case 'Y':
+			y = number(4, false, "A four digit year could not be found")
+		case 'H':
+			h = number(2, false, "A two digit hour could not be found")
+		case 'M':
+			mi = number(2, true, "A two digit minute could not be found")
+		case 'S':
+			sec = number(2, true, "A two digit second could not be found")
+		case 'L':
+			if !isASCIIDigit(s[pos]) {
+				p.fail(begin, "Unexpected data found.")
+			}
+			n, digits := getNr(s, &pos, 3)
+			if n == unset || digits < 1 {
+				p.fail(begin, "A three digit millisecond could not be found")
+				break
+			}
+			// "8" is 800ms and "81" 810ms: the digits are a fraction.
+			for ; digits < 3; digits++ {
+				n *= 10
+			}
+			ms = n
+		case 'G':
+			isoYear, _ = getNr(s, &pos, 4)
+			if isoYear == unset {
+				p.fail(begin, "A four digit ISO year could not be found")
+			}
+		case 'V':
+			isoWeek, _ = getNr(s, &pos, 2)
+			if isoWeek == unset {
+				p.fail(begin, "A two digit ISO week could not be found")
+			}
+			isoWeek = inRange(isoWeek, 1, 53, "ISO Week must be between 1 and 53")
+		case 'u':
+			isoDay, _ = getNr(s, &pos, 1)
+			if isoDay == unset {
+				p.fail(begin, "A single digit day of week could not be found")
+			}
+			isoDay = inRange(isoDay, 1, 7, "Day of week must be between 1 and 7")
+		case 'z':
+			z, n, err := readZone(s[pos:])
+			if err != nil {
+				p.fail(begin, err.Error())
+				pos = len(s)
+				break
+			}
+			zone, pos = z, pos+n
+		case 'Z':
+			if s[pos] != '+' && s[pos] != '-' {
+				p.fail(begin, "Invalid timezone offset in minutes")
+				break
+			}
+			sign := 1
+			if s[pos] == '-' {
+				sign = -1
+			}
+			pos++
+			start := pos
+			for pos < len(s) && isASCIIDigit(s[pos]) {
+				pos++
+			}
+			n, _ := strconv.Atoi(s[start:pos])
+			zone = &stringZone{offset: sign * n * 60}
+		case '%':
+			if s[pos] == '%' {
+				pos++
+			} else {
+				p.fail(begin, "Format literal not found")
+			}
+		}
+	}
+	if pos < len(s) {
+		p.fail(pos, "Trailing data")
+	}
+	if fpos < len(format) {
+		p.fail(pos, "Not enough data available to satisfy format")
+	}
+	if h != unset || mi != unset || sec != unset || ms != unset {
+		h, mi, sec, ms = max(h, 0), max(mi, 0), max(sec, 0), max(ms, 0)
+	}
+	anyISO := isoYear != unset || isoWeek != unset || isoDay != unset
+	if y != unset && anyISO {
+		p.fail(pos, "Mixing of ISO dates with natural dates is not allowed")
+	}
+	if isoYear != unset && (y != unset || m != unset || d != unset) {
+		p.fail(pos, "Mixing of ISO dates with natural dates is not allowed")
+	}
+	var warnings []string
+	if isoYear != unset {
+		week, day := max(isoWeek, 1), max(isoDay, 1)
+		jan4 := time.Date(isoYear, 1, 4, 0, 0, 0, 0, time.UTC)
+		t := jan4.AddDate(0, 0, -(isoDayOfWeek(jan4)-1)+(week-1)*7+day-1)
+		y, m, d = t.Year(), int(t.Month()), t.Day()
+	} else if anyISO {
+		warnings = append(warnings, "The parsed date was invalid")
+	}
+	if h != unset && (h > 23 || mi > 59 || sec > 59) {
+		warnings = append(warnings, "The parsed time was invalid")
+	}
+	if y != unset && m != unset && d != unset && (m < 1 || m > 12 || d < 1 || d > daysIn(y, m)) {
+		warnings = append(warnings, "The parsed date was invalid")
+	}
+	for _, w := range warnings {
+		p.fail(pos, w)
+	}
+	if len(p.problems) > 0 {
+		return 0, mongoerr.Newf(mongoerr.ConversionFailure, "Error parsing date string '%s'%s", s, strings.Join(p.problems, ""))
+	}
+	if h == unset {
+		h, mi, sec, ms = 0, 0, 0, 0
+	}
+	if y == unset || m == unset || d == unset {
+		return 0, mongoerr.Newf(mongoerr.ConversionFailure, "an incomplete date/time string has been found, with elements missing: \"%s\"", s)
+	}
+	if zone != nil {
+		if loc != time.UTC {
+			return 0, zoneConflict(zone)
+		}
+		loc = time.FixedZone(zone.abbr, zone.offset)
+	}
+	return bson.DateTime(time.Date(y, time.Month(m), d, h, mi, sec, ms*int(time.Millisecond), loc).UnixMilli()), nil
 }
 
 func compileDateFromString(name string, arg any, scope *Scope) (Expr, error) {
@@ -896,24 +1109,31 @@ func compileDateFromString(name string, arg any, scope *Scope) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The order is ExpressionDateFromString's: the format is checked
+	// first, then the timezone, then a null dateString gives onNull; only
+	// what follows (the dateString's type, the parse) falls to onError.
 	return evalFunc(func(env *Env) (any, error) {
-		f := ""
+		f, formatNull := "", false
 		if format != nil {
 			fv, err := format.Eval(env)
 			if err != nil {
 				return nil, err
 			}
 			if nullish(fv) {
-				return nil, nil
+				formatNull = true
+			} else {
+				s, ok := fv.(string)
+				if !ok {
+					return nil, mongoerr.Newf(mongoerr.ErrDateFromStringFormatNotString, "$dateFromString requires that 'format' be a string, found: %s with value %s", typeName(fv), formatValue(fv))
+				}
+				if err := validateFromStringFormat(s); err != nil {
+					return nil, err
+				}
+				f = s
 			}
-			s, ok := fv.(string)
-			if !ok {
-				return nil, mongoerr.Newf(mongoerr.ErrDateFromStringFormatNotString, "$dateFromString requires that 'format' be a string, found: %s with value %s", typeName(fv), formatValue(fv))
-			}
-			f = s
 		}
-		loc, ok, err := tz.eval(env)
-		if err != nil || !ok {
+		loc, tzOK, err := tz.eval(env)
+		if err != nil {
 			return nil, err
 		}
 		v, err := ds.Eval(env)
@@ -933,7 +1153,15 @@ func compileDateFromString(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			return nil, mongoerr.Newf(mongoerr.ConversionFailure, "$dateFromString requires that 'dateString' be a string, found: %s with value %s", typeName(v), formatValue(v))
 		}
-		r, err := parseDateString(s, f, loc)
+		if !tzOK || formatNull {
+			return nil, nil
+		}
+		var r bson.DateTime
+		if format != nil {
+			r, err = parseDateWithFormat(s, f, loc)
+		} else {
+			r, err = parseDateString(s, "", loc)
+		}
 		if err != nil {
 			if onError != nil {
 				return onError.Eval(env)

@@ -670,6 +670,7 @@ func parseDateString(s, format string, loc *time.Location) (bson.DateTime, error
 	if err != nil {
 		return 0, err
 	}
+	str = dotSeconds(str)
 	if zone != nil {
 		// TimeZoneDatabase::fromString: zone information in the string
 		// and a timezone argument other than UTC cannot go together.
@@ -795,6 +796,27 @@ func splitStringZone(s string) (string, *stringZone, error) {
 		off = -off
 	}
 	return trimmed, &stringZone{offset: off}, nil
+}
+
+// dotSeconds rewrites a time written "11:56.02" (timelib's hour24[:.]minute
+// [:.]second) as "11:56:02", the only separator the layouts know.
+func dotSeconds(s string) string {
+	i := strings.LastIndexAny(s, "T ")
+	t := s[i+1:]
+	// hh:mm.ss or h:mm.ss, then an optional fraction.
+	c := strings.IndexByte(t, ':')
+	if c < 1 || c > 2 || len(t) < c+6 || t[c+3] != '.' {
+		return s
+	}
+	for _, k := range []int{c + 1, c + 2, c + 4, c + 5} {
+		if !isASCIIDigit(t[k]) {
+			return s
+		}
+	}
+	if len(t) > c+6 && t[c+6] != '.' {
+		return s
+	}
+	return s[:i+1] + t[:c+3] + ":" + t[c+4:]
 }
 
 func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

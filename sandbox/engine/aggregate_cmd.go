@@ -59,6 +59,13 @@ func parseAggregate(req *request) (*aggregateSpec, error) {
 	if !ok {
 		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'aggregate.pipeline' is missing but a required field")
 	}
+	// The IDL parses the pipeline's stages as documents
+	// (parsePipelineFromBSON) before the request is validated.
+	for _, stage := range p {
+		if _, isDoc := stage.(bson.D); !isDoc {
+			return nil, mongoerr.New(mongoerr.TypeMismatch, "Each element of the 'pipeline' array must be an object")
+		}
+	}
 	s.pipeline = p
 	if s.explain, err = a.boolean("explain", false); err != nil {
 		return nil, err

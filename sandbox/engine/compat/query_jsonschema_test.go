@@ -143,6 +143,23 @@ func TestQueryJSONSchemaCommands(t *testing.T) {
 		{name: "arrayFilters refuse $jsonSchema", ref: "src/mongo/db/ops/parsed_update.cpp (parseArrayFilters: kBanAllSpecialFeatures); " + schemaParseRef,
 			cov: cover{family: query, op: "$jsonSchema", col: errorCol}, docs: `[{"_id":1,"a":[1]}]`, update: `{"$set":{"a.$[e]":2}}`,
 			arrayFilters: `[{"e":1,"$jsonSchema":{}}]`, code: mongoerr.QueryFeatureNotAllowed, msg: "Error parsing array filter :: caused by :: $jsonSchema is not allowed in this context"},
+		{name: "a $pull condition refuses $jsonSchema", ref: "src/mongo/db/update/pull_node.cpp (ObjectMatcher: kBanAllSpecialFeatures); " + schemaParseRef,
+			cov: cover{family: query, op: "$jsonSchema", col: errorCol}, docs: `[{"_id":1,"a":[{"b":1}]}]`, update: `{"$pull":{"a":{"$jsonSchema":{}}}}`,
+			code: mongoerr.QueryFeatureNotAllowed, msg: "$jsonSchema is not allowed in this context"},
+	})
+	runFindCases(t, []findCase{
+		{name: "an $elemMatch projection refuses $jsonSchema", ref: "src/mongo/db/query/projection_parser.cpp (parseSubObjectAsExpression: kBanAllSpecialFeatures); " + schemaMiscRef,
+			cov: cover{family: query, op: "$jsonSchema", col: errorCol}, docs: `[{"_id":1,"a":[{"b":1}]}]`, projection: `{"a":{"$elemMatch":{"$jsonSchema":{}}}}`,
+			code: mongoerr.QueryFeatureNotAllowed, msg: "$jsonSchema is not allowed in this context"},
+		{name: "$jsonSchema inside a query $elemMatch", ref: schemaParseRef + " (parseJSONSchema has no top-level check)",
+			cov: cover{family: query, op: "$jsonSchema", col: semantics}, docs: `[{"_id":1,"a":[{"b":1}]},{"_id":2,"a":[{"c":1}]}]`,
+			filter: `{"a":{"$elemMatch":{"$jsonSchema":{"required":["b"]}}}}`, want: `[{"_id":1,"a":[{"b":1}]}]`},
+	})
+	runCmdCases(t, []cmdCase{
+		{name: "a partialFilterExpression refuses $jsonSchema", ref: "src/mongo/db/catalog/index_key_validate.cpp (validateIndexSpec: kBanAllSpecialFeatures); " + schemaParseRef,
+			cov:  cover{family: query, op: "$jsonSchema", col: errorCol},
+			cmd:  `{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"p","partialFilterExpression":{"$jsonSchema":{}}}]}`,
+			code: mongoerr.QueryFeatureNotAllowed, msg: "$jsonSchema is not allowed in this context"},
 	})
 	runAggCases(t, []aggCase{
 		{name: "$match with $jsonSchema", ref: schemaMiscRef, cov: cover{family: query, op: "$jsonSchema", col: semantics},

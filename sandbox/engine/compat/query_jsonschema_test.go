@@ -160,6 +160,15 @@ func TestQueryJSONSchemaCommands(t *testing.T) {
 			cov:  cover{family: query, op: "$jsonSchema", col: errorCol},
 			cmd:  `{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"p","partialFilterExpression":{"$jsonSchema":{}}}]}`,
 			code: mongoerr.QueryFeatureNotAllowed, msg: "$jsonSchema is not allowed in this context"},
+		{name: "a $jsonSchema validator refuses a document", ref: "src/mongo/db/catalog/collection_impl.cpp (checkValidation: DocumentValidationFailure); jstests/core/query/json_schema/json_schema.js",
+			cov:   cover{family: query, op: "$jsonSchema", col: errorCol},
+			setup: []string{`{"create":"v","validator":{"$jsonSchema":{"required":["a"],"properties":{"a":{"bsonType":"int","minimum":1}}}}}`},
+			cmd:   `{"insert":"v","documents":[{"_id":1,"a":0}]}`, writeError: true,
+			code: mongoerr.DocumentValidationFailure, msg: "Document failed validation"},
+		{name: "a $jsonSchema validator with an unknown keyword", ref: "src/mongo/db/catalog/collection_impl.cpp (parseValidator), " + schemaMiscRef,
+			cov:  cover{family: query, op: "$jsonSchema", col: errorCol},
+			cmd:  `{"create":"v","validator":{"$jsonSchema":{"invalid":{}}}}`,
+			code: mongoerr.FailedToParse, msg: "Parsing of collection validator failed :: caused by :: Unknown $jsonSchema keyword: invalid"},
 	})
 	runAggCases(t, []aggCase{
 		{name: "$match with $jsonSchema", ref: schemaMiscRef, cov: cover{family: query, op: "$jsonSchema", col: semantics},

@@ -175,5 +175,15 @@ func TestQueryJSONSchemaCommands(t *testing.T) {
 			docs:     `[{"_id":1,"name":"Peter","age":65},{"_id":2,"name":"Mary","age":10},{"_id":3,"name":"John","age":"unknown"},{"_id":4,"name":"Mark"}]`,
 			pipeline: `[{"$match":{"$jsonSchema":{"required":["name","age"],"properties":{"name":{"type":"string"},"age":{"type":"number","minimum":65}}}}}]`,
 			want:     `[{"_id":1,"name":"Peter","age":65}]`},
+		{name: "$jsonSchema beside an index on its field", ref: schemaMiscRef, cov: cover{family: query, op: "$jsonSchema", col: semantics},
+			docs:     `[{"_id":1,"a":1,"b":1},{"_id":2,"a":2,"b":2},{"_id":3,"a":"temp text test"}]`,
+			setup:    []string{`{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`},
+			pipeline: `[{"$match":{"$or":[{"$jsonSchema":{"properties":{"a":{"minimum":2}}}},{"b":2}]}},{"$project":{"_id":1}}]`,
+			want:     `[{"_id":2},{"_id":3}]`, unordered: true},
+		{name: "$jsonSchema with required and a sibling index predicate", ref: schemaMiscRef, cov: cover{family: query, op: "$jsonSchema", col: semantics},
+			docs:     `[{"_id":1,"a":1,"b":1},{"_id":2,"a":2,"b":2},{"_id":3,"a":"temp text test"}]`,
+			setup:    []string{`{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`},
+			pipeline: `[{"$match":{"$jsonSchema":{"required":["a"],"properties":{"a":{"type":"number"}}},"a":{"$gte":2}}},{"$project":{"_id":1}}]`,
+			want:     `[{"_id":2}]`},
 	})
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/storagestats"
 	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
+	"github.com/schemalab/schemalab/sandbox/engine/validation"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/stages"
@@ -160,7 +161,7 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 	ctx.Query = func(db, c string, filter, sort bson.D, limit int64) ([]bson.D, error) {
 		q := planner.Query{Sort: sort, Limit: limit, Ctx: ctx.Ctx}
 		if len(filter) > 0 {
-			f, err := query.Compile(filter, query.Options{Now: req.now})
+			f, err := query.Compile(filter, query.Options{Now: req.now, JSONSchema: validation.CompileSchema})
 			if err != nil {
 				return nil, err
 			}
@@ -463,7 +464,7 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 	}
 	q := planner.Query{Hint: hint, Ctx: req.ctx, NoDiskUse: req.noDiskUse}
 	if filter, ok := p.LeadingMatch(); ok {
-		f, err := query.Compile(filter, query.Options{Now: req.now, LetVars: p.LetValues()})
+		f, err := query.Compile(filter, query.Options{Now: req.now, LetVars: p.LetValues(), JSONSchema: validation.CompileSchema})
 		if err != nil {
 			return nil, err
 		}

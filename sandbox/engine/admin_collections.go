@@ -9,6 +9,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/storagestats"
+	"github.com/schemalab/schemalab/sandbox/engine/validation"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/vocab"
@@ -168,7 +169,7 @@ func cmdListDatabases(e *Engine, req *request) (bson.D, error) {
 	}
 	var f *query.Filter
 	if len(filter) > 0 {
-		if f, err = query.Compile(filter, query.Options{Now: req.now}); err != nil {
+		if f, err = query.Compile(filter, query.Options{Now: req.now, JSONSchema: validation.CompileSchema}); err != nil {
 			return nil, err
 		}
 	}
@@ -222,7 +223,7 @@ func cmdListCollections(e *Engine, req *request) (bson.D, error) {
 	}
 	var f *query.Filter
 	if len(filter) > 0 {
-		if f, err = query.Compile(filter, query.Options{Now: req.now}); err != nil {
+		if f, err = query.Compile(filter, query.Options{Now: req.now, JSONSchema: validation.CompileSchema}); err != nil {
 			return nil, err
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/storagestats"
 	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
+	"github.com/schemalab/schemalab/sandbox/engine/validation"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/stages"
@@ -58,6 +59,13 @@ func parseAggregate(req *request) (*aggregateSpec, error) {
 	}
 	if !ok {
 		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'aggregate.pipeline' is missing but a required field")
+	}
+	// The IDL parses the pipeline's stages as documents
+	// (parsePipelineFromBSON) before the request is validated.
+	for _, stage := range p {
+		if _, isDoc := stage.(bson.D); !isDoc {
+			return nil, mongoerr.New(mongoerr.TypeMismatch, "Each element of the 'pipeline' array must be an object")
+		}
 	}
 	s.pipeline = p
 	if s.explain, err = a.boolean("explain", false); err != nil {
@@ -153,7 +161,7 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 	ctx.Query = func(db, c string, filter, sort bson.D, limit int64, scanned *aggregate.ScanStats) ([]bson.D, error) {
 		q := planner.Query{Sort: sort, Limit: limit, Ctx: ctx.Ctx}
 		if len(filter) > 0 {
-			f, err := query.Compile(filter, query.Options{Now: req.now})
+			f, err := query.Compile(filter, query.Options{Now: req.now, JSONSchema: validation.CompileSchema})
 			if err != nil {
 				return nil, err
 			}
@@ -488,7 +496,7 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 	}
 	q := planner.Query{Hint: hint, Ctx: req.ctx, NoDiskUse: req.noDiskUse}
 	if filter, ok := p.LeadingMatch(); ok {
-		f, err := query.Compile(filter, query.Options{Now: req.now, LetVars: p.LetValues()})
+		f, err := query.Compile(filter, query.Options{Now: req.now, LetVars: p.LetValues(), JSONSchema: validation.CompileSchema})
 		if err != nil {
 			return nil, err
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/planner"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/validation"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
@@ -51,7 +52,7 @@ func parseCount(req *request) (*findSpec, error) {
 func countQuery(req *request, s *findSpec) (planner.Query, error) {
 	q := planner.Query{Skip: s.skip, Limit: s.limit, Hint: s.hint, Count: true}
 	if len(s.filter) > 0 {
-		f, err := query.Compile(s.filter, query.Options{Now: req.now, LetVars: s.let})
+		f, err := query.Compile(s.filter, query.Options{Now: req.now, LetVars: s.let, JSONSchema: validation.CompileSchema})
 		if err != nil {
 			return q, err
 		}

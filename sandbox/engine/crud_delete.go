@@ -6,6 +6,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/planner"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/validation"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
@@ -72,7 +73,7 @@ type deleteOutcome struct {
 // lock if it still matches then.
 func (e *Engine) applyDelete(req *request, collName string, st *deleteStatement) (deleteOutcome, error) {
 	var out deleteOutcome
-	f, err := query.Compile(st.filter, query.Options{Now: req.now, LetVars: st.let})
+	f, err := query.Compile(st.filter, query.Options{Now: req.now, LetVars: st.let, JSONSchema: validation.CompileSchema})
 	if err != nil {
 		return out, err
 	}

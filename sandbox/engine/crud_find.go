@@ -6,6 +6,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/planner"
 	"github.com/schemalab/schemalab/sandbox/engine/projection"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/validation"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
@@ -137,7 +138,7 @@ func checkCollation(a args) error {
 func plannerQuery(req *request, s *findSpec) (planner.Query, error) {
 	q := planner.Query{Sort: s.sort, Skip: s.skip, Limit: s.limit, Hint: s.hint, NoDiskUse: req.noDiskUse}
 	if len(s.filter) > 0 {
-		f, err := query.Compile(s.filter, query.Options{Now: req.now, LetVars: s.let})
+		f, err := query.Compile(s.filter, query.Options{Now: req.now, LetVars: s.let, JSONSchema: validation.CompileSchema})
 		if err != nil {
 			return q, err
 		}

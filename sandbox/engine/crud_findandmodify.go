@@ -5,6 +5,7 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/projection"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/validation"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
@@ -80,7 +81,7 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 	var proj *projection.Projection
 	var qf *query.Filter
 	if len(fields) > 0 {
-		if qf, err = query.Compile(filter, query.Options{Now: req.now, LetVars: let}); err != nil {
+		if qf, err = query.Compile(filter, query.Options{Now: req.now, LetVars: let, JSONSchema: validation.CompileSchema}); err != nil {
 			return nil, err
 		}
 		if proj, err = projection.Compile(fields, projection.Options{Now: req.now, LetVars: let, Filter: qf}); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/planner"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/update"
+	"github.com/schemalab/schemalab/sandbox/engine/validation"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
@@ -159,7 +160,7 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 	if st.multi && u.Kind() == update.Replacement {
 		return out, mongoerr.New(mongoerr.FailedToParse, "multi update is not supported for replacement-style update")
 	}
-	f, err := query.Compile(st.filter, query.Options{Now: req.now, LetVars: st.let})
+	f, err := query.Compile(st.filter, query.Options{Now: req.now, LetVars: st.let, JSONSchema: validation.CompileSchema})
 	if err != nil {
 		return out, err
 	}

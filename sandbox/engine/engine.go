@@ -249,7 +249,8 @@ func lookupString(d bson.D, key string) (string, bool) {
 // compilePartialFilter lets the catalog evaluate partialFilterExpression
 // without depending on the query language.
 func compilePartialFilter(filter bson.D) (func(bson.D) bool, error) {
-	f, err := query.Compile(filter, query.Options{})
+	// index_key_validate.cpp parses it with kBanAllSpecialFeatures.
+	f, err := query.Compile(filter, query.Options{BanSpecialFeatures: true})
 	if err != nil {
 		return nil, err
 	}

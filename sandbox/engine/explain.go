@@ -10,6 +10,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/planner"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/validation"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
@@ -395,7 +396,7 @@ func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D
 	// DELETE>FETCH>IXSCAN for a deleteOne), so the plan runs only that far.
 	q := planner.Query{Sort: sort, Hint: hint, Ctx: req.ctx}
 	if len(filter) > 0 {
-		f, err := query.Compile(filter, query.Options{Now: req.now, LetVars: let})
+		f, err := query.Compile(filter, query.Options{Now: req.now, LetVars: let, JSONSchema: validation.CompileSchema})
 		if err != nil {
 			return nil, err
 		}

@@ -4,6 +4,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/validation"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
@@ -41,7 +42,7 @@ func retriesDuplicateKey(st *updateStatement, err error) bool {
 	}
 	pattern, _ := value.Get(me.Extra, "keyPattern").(bson.D)
 	dup, _ := value.Get(me.Extra, "keyValue").(bson.D)
-	f, err := query.Compile(st.filter, query.Options{LetVars: st.let})
+	f, err := query.Compile(st.filter, query.Options{LetVars: st.let, JSONSchema: validation.CompileSchema})
 	if err != nil || len(pattern) == 0 || len(pattern) != len(dup) {
 		return false
 	}

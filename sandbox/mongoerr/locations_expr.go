@@ -118,6 +118,13 @@ const (
 	ErrFilterMissingInput                 = 28648   // expression.cpp
 	ErrFilterUnknownArgument              = 28647   // expression.cpp
 	ErrFirstLastNNotObject                = 5787801 // accumulator_multi.cpp
+	ErrFunctionArgsMissing                = 31263   // expression_function.cpp
+	ErrFunctionArgumentNotObject          = 31260   // expression_function.cpp
+	ErrFunctionBodyMissing                = 31261   // expression_function.cpp
+	ErrFunctionBodyNotConstant            = 31432   // expression_function.cpp
+	ErrFunctionBodyNotString              = 31262   // expression_function.cpp
+	ErrFunctionLangMissing                = 31418   // expression_function.cpp
+	ErrFunctionLangNotJS                  = 31419   // expression_function.cpp
 	ErrGetFieldFieldNotString             = 3041704 // expression.cpp
 	ErrGetFieldMissingField               = 3041702 // expression.cpp
 	ErrGetFieldMissingInput               = 3041703 // expression.cpp
@@ -132,6 +139,7 @@ const (
 	ErrIndexOfCPTokenNotString            = 40094   // expression.cpp
 	ErrIndexOfIndexNegative               = 40097   // expression.cpp
 	ErrIndexOfIndexNotInt                 = 40096   // expression.cpp
+	ErrJavaScriptDisabled                 = 31264   // expression_context.h (getJsExecWithScope)
 	ErrLetArgumentNotObject               = 16874   // expression.cpp
 	ErrLetMissingIn                       = 16877   // expression.cpp
 	ErrLetMissingVars                     = 16876   // expression.cpp

@@ -22,6 +22,8 @@ func seedCommands(t testing.TB) [][]byte {
 		{{Key: "getLog", Value: "startupWarnings"}, {Key: "$db", Value: "admin"}},
 		{{Key: "insert", Value: "books"}, {Key: "documents", Value: bson.A{bson.D{{Key: "_id", Value: int32(1)}, {Key: "tags", Value: bson.A{"a", "b"}}}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "find", Value: "books"}, {Key: "filter", Value: bson.D{{Key: "tags", Value: bson.D{{Key: "$in", Value: bson.A{"a"}}}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "find", Value: "books"}, {Key: "filter", Value: bson.D{{Key: "$jsonSchema", Value: bson.D{{Key: "required", Value: bson.A{"tags"}}, {Key: "properties", Value: bson.D{
+			{Key: "tags", Value: bson.D{{Key: "bsonType", Value: "array"}, {Key: "items", Value: bson.D{{Key: "enum", Value: bson.A{"a", "b"}}}}, {Key: "uniqueItems", Value: true}}}}}}}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "update", Value: "books"}, {Key: "updates", Value: bson.A{bson.D{{Key: "q", Value: bson.D{}}, {Key: "u", Value: bson.D{{Key: "$push", Value: bson.D{{Key: "tags", Value: "c"}}}}}}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "aggregate", Value: "books"}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$match", Value: bson.D{}}}}}, {Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "shop"}},
 		// maxTimeMS values mongod refuses, and cursors that are gone.

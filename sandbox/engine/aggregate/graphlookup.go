@@ -6,6 +6,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/projection"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/validation"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
@@ -60,7 +61,7 @@ func parseGraphLookup(spec any, p *parser) ([]Stage, error) {
 			if !ok {
 				return nil, mongoerr.Newf(mongoerr.ErrGraphLookupRestrictNotObject, "restrictSearchWithMatch must be an object, found %s", typeNameOf(e.Value))
 			}
-			if _, err := query.Compile(m, query.Options{Now: p.ctx.Now, LetVars: p.letVals}); err != nil {
+			if _, err := query.Compile(m, query.Options{Now: p.ctx.Now, LetVars: p.letVals, JSONSchema: validation.CompileSchema}); err != nil {
 				me := mongoerr.As(err)
 				return nil, mongoerr.Newf(me.Code, "Failed to parse 'restrictSearchWithMatch' option to $graphLookup :: caused by :: %s", me.Msg)
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/validation"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
@@ -43,7 +44,7 @@ func parseMatch(spec any, p *parser) ([]Stage, error) {
 }
 
 func newMatch(filter bson.D, p *parser) (*matchStage, error) {
-	m, err := query.Compile(filter, query.Options{Now: p.ctx.Now, LetVars: p.letVals})
+	m, err := query.Compile(filter, query.Options{Now: p.ctx.Now, LetVars: p.letVals, JSONSchema: validation.CompileSchema})
 	if err != nil {
 		return nil, err
 	}

@@ -249,3 +249,39 @@ func TestExpressionRoundTrunc(t *testing.T) {
 			code: 28667, msg: invalidProject + "Expression $round takes at least 1 arguments, and at most 2, but 0 were passed in."},
 	})
 }
+
+// $mod and $trunc by argument type. $mod answers the wider of its two
+// types (since 7.2 an integral double divisor no longer takes the
+// dividend's type); $trunc keeps an int or long when it truncates to the
+// left of the point, answers a long when an int's result outgrows it, and
+// quantizes a double or a decimal in its own type.
+func TestExpressionModTruncTypes(t *testing.T) {
+	mod := mathCpp + " (evaluateMod); manual: reference/operator/aggregation/mod; " + modJS
+	trunc := mathCpp + " (evaluateRoundOrTrunc)"
+	runExprCases(t, []exprCase{
+		{name: "mod of an int by an integral double is a double", ref: mod, cov: cover{op: "$mod", col: types}, doc: nums,
+			expr: `{"$mod": ["$i", 2.0]}`, want: `1.0`},
+		{name: "mod of a long by an integral double is a double", ref: mod, cov: cover{op: "$mod", col: types}, doc: nums,
+			expr: `{"$mod": ["$l", 4.0]}`, want: `3.0`},
+		{name: "mod of an int by a long is a long", ref: mod, cov: cover{op: "$mod", col: types}, doc: nums,
+			expr: `{"$mod": ["$i", {"$numberLong": "4"}]}`, want: `{"$numberLong": "3"}`},
+		{name: "mod of ints is an int", ref: mod, cov: cover{op: "$mod", col: types}, doc: nums, expr: `{"$mod": ["$i", 4]}`, want: `3`},
+		{name: "mod of a decimal is a decimal", ref: mod, cov: cover{op: "$mod", col: types}, doc: nums,
+			expr: `{"$mod": ["$dec", 2]}`, want: `{"$numberDecimal": "1.5"}`},
+		{name: "mod of a decimal by zero", ref: mathCpp + " (evaluateMod: 5733415)", cov: cover{op: "$mod", col: types}, doc: nums,
+			expr: `{"$mod": ["$dec", "$zero"]}`, code: 5733415, msg: planExecutor + "can't $mod by zero"},
+		{name: "mod of a date", ref: mathCpp + " (evaluateMod: 16611)", cov: cover{op: "$mod", col: types}, doc: nums,
+			expr: `{"$mod": ["$date", 2]}`, code: 16611, msg: planExecutor + "$mod only supports numeric types, not date and int"},
+		{name: "trunc of an int stays an int", ref: trunc, cov: cover{op: "$trunc", col: types}, doc: nums, expr: `{"$trunc": "$i"}`, want: `7`},
+		{name: "trunc of an int to the tens is an int", ref: trunc, cov: cover{op: "$trunc", col: types}, expr: `{"$trunc": [1259, -1]}`, want: `1250`},
+		{name: "trunc of a long to the tens is a long", ref: trunc, cov: cover{op: "$trunc", col: types},
+			expr: `{"$trunc": [{"$numberLong": "1259"}, -1]}`, want: `{"$numberLong": "1250"}`},
+		{name: "trunc of a decimal is a decimal", ref: trunc, cov: cover{op: "$trunc", col: types},
+			expr: `{"$trunc": [{"$numberDecimal": "7.59"}, 1]}`, want: `{"$numberDecimal": "7.5"}`},
+		{name: "trunc of a double is a double", ref: trunc, cov: cover{op: "$trunc", col: types}, doc: nums, expr: `{"$trunc": ["$d"]}`, want: `7.0`},
+		{name: "trunc to a long place", ref: trunc, cov: cover{op: "$trunc", col: types}, doc: nums,
+			expr: `{"$trunc": ["$d", {"$numberLong": "0"}]}`, want: `7.0`},
+		{name: "trunc of a date", ref: trunc, cov: cover{op: "$trunc", col: types}, doc: nums,
+			expr: `{"$trunc": "$date"}`, code: 51081, msg: planExecutor + "$trunc only supports numeric types, not date"},
+	})
+}

@@ -262,3 +262,128 @@ func TestExpressionSets(t *testing.T) {
 			code: 16020, msg: invalidProject + "Expression $setIsSubset takes exactly 2 arguments. 1 were passed in."},
 	})
 }
+
+// typesDoc holds one value of each numeric type and the other types the
+// array and set operators are given.
+const typesDoc = `{"_id": 0, "i": 2, "l": {"$numberLong": "2"}, "d": 2.0, "dec": {"$numberDecimal": "2"}, "o": {"x": 1}, "s": "x", "n": null,
+	"a": [1, 2, 3], "mixed": [2, {"$numberLong": "1"}, 1.5, {"$numberDecimal": "0.5"}]}`
+
+// The BSON types the array operators take and give: elements keep their
+// types, numbers of different types compare equal, and an argument of the
+// wrong type is named by its type.
+func TestExpressionArrayTypes(t *testing.T) {
+	runExprCases(t, []exprCase{
+		{name: "concatArrays keeps each element's type", ref: arrayCpp, cov: cover{op: "$concatArrays", col: types}, doc: typesDoc,
+			expr: `{"$concatArrays": [["$l"], ["$d", "$dec"]]}`, want: `[{"$numberLong": "2"}, 2.0, {"$numberDecimal": "2"}]`},
+		{name: "concatArrays of a document", ref: arrayCpp, cov: cover{op: "$concatArrays", col: types}, doc: typesDoc,
+			expr: `{"$concatArrays": ["$a", "$o"]}`, code: 28664, msg: planExecutor + "$concatArrays only supports arrays, not object"},
+		{name: "concatArrays folds consecutive constants while optimizing", ref: exprCpp + " (ExpressionNary::optimize: $concatArrays is associative)",
+			cov: cover{op: "$concatArrays"}, doc: typesDoc, expr: `{"$concatArrays": ["$n", [1], "x"]}`,
+			code: 28664, msg: optimizeError + "$concatArrays only supports arrays, not string"},
+		{name: "concatArrays keeps a lone constant in place", ref: exprCpp + " (ExpressionNary::optimize: $concatArrays is not commutative)",
+			cov: cover{op: "$concatArrays"}, doc: typesDoc, expr: `{"$concatArrays": [[0], "$a", [4, 5]]}`, want: `[0, 1, 2, 3, 4, 5]`},
+		{name: "filter keeps what coerces to true", ref: valueCpp + " (Value::coerceToBool); " + exprCpp + " (ExpressionFilter)",
+			cov:  cover{op: "$filter", col: types},
+			expr: `{"$filter": {"input": [0, "", null, {"$numberDecimal": "0"}, [], false, {"$numberLong": "0"}, 0.0, {}], "cond": "$$this"}}`,
+			want: `["", [], {}]`},
+		{name: "filter with a null limit has none", ref: arrayCpp + " (ExpressionFilter: a nullish limit is no limit)", cov: cover{op: "$filter", col: types},
+			doc: typesDoc, expr: `{"$filter": {"input": "$a", "cond": true, "limit": "$n"}}`, want: `[1, 2, 3]`},
+		{name: "filter with a long limit", ref: arrayCpp + " (ExpressionFilter: limit must be integral)", cov: cover{op: "$filter", col: types},
+			doc: typesDoc, expr: `{"$filter": {"input": "$a", "cond": true, "limit": "$l"}}`, want: `[1, 2]`},
+		{name: "first keeps the element's type", ref: arrayCpp, cov: cover{op: "$first", col: types}, doc: typesDoc,
+			expr: `{"$first": "$mixed"}`, want: `2`},
+		{name: "first of a document", ref: arrayCpp, cov: cover{op: "$first", col: types}, doc: typesDoc,
+			expr: `{"$first": "$o"}`, code: 28689, msg: planExecutor + "$first's argument must be an array, but is object"},
+		{name: "last keeps the element's type", ref: arrayCpp, cov: cover{op: "$last", col: types}, doc: typesDoc,
+			expr: `{"$last": "$mixed"}`, want: `{"$numberDecimal": "0.5"}`},
+		{name: "firstN with a long n", ref: multiCpp, cov: cover{op: "$firstN", col: types}, doc: typesDoc,
+			expr: `{"$firstN": {"n": "$l", "input": "$mixed"}}`, want: `[2, {"$numberLong": "1"}]`},
+		{name: "lastN with a decimal n", ref: multiCpp, cov: cover{op: "$lastN", col: types}, doc: typesDoc,
+			expr: `{"$lastN": {"n": "$dec", "input": "$mixed"}}`, want: `[1.5, {"$numberDecimal": "0.5"}]`},
+		{name: "minN orders numbers across types", ref: multiCpp, cov: cover{op: "$minN", col: types}, doc: typesDoc,
+			expr: `{"$minN": {"n": "$l", "input": "$mixed"}}`, want: `[{"$numberDecimal": "0.5"}, {"$numberLong": "1"}]`},
+		{name: "in compares numbers across types", ref: arrayCpp + "; " + valueCpp, cov: cover{op: "$in", col: types}, doc: typesDoc,
+			expr: `{"$in": ["$dec", ["$l"]]}`, want: `true`},
+		{name: "in a document", ref: "jstests/aggregation/expressions/in.js", cov: cover{op: "$in", col: types}, doc: typesDoc,
+			expr: `{"$in": [1, "$o"]}`, code: 40081, msg: planExecutor + "$in requires an array as a second argument, found: object"},
+		{name: "indexOfArray finds a number of another type, from a long start", ref: arrayCpp, cov: cover{op: "$indexOfArray", col: types},
+			doc: typesDoc, expr: `{"$indexOfArray": [[2, 1, 2.0], "$dec", "$l"]}`, want: `2`},
+		{name: "isArray of a document", ref: arrayCpp, cov: cover{op: "$isArray", col: types}, doc: typesDoc,
+			expr: `{"$isArray": ["$o"]}`, want: `false`},
+		{name: "reverseArray keeps the types", ref: arrayCpp, cov: cover{op: "$reverseArray", col: types}, doc: typesDoc,
+			expr: `{"$reverseArray": "$mixed"}`, want: `[{"$numberDecimal": "0.5"}, 1.5, {"$numberLong": "1"}, 2]`},
+		{name: "reverseArray of a document", ref: arrayCpp, cov: cover{op: "$reverseArray", col: types}, doc: typesDoc,
+			expr: `{"$reverseArray": "$o"}`, code: 34435, msg: planExecutor + "The argument to $reverseArray must be an array, but was of type: object"},
+		{name: "slice with long and double bounds", ref: arrayCpp, cov: cover{op: "$slice", col: types}, doc: typesDoc,
+			expr: `{"$slice": ["$mixed", "$d", "$l"]}`, want: `[1.5, {"$numberDecimal": "0.5"}]`},
+		{name: "sortArray orders numbers across types", ref: arrayCpp + " (ExpressionSortArray); " + valueCpp,
+			cov: cover{op: "$sortArray", col: types}, doc: typesDoc,
+			expr: `{"$sortArray": {"input": "$mixed", "sortBy": -1}}`, want: `[2, 1.5, {"$numberLong": "1"}, {"$numberDecimal": "0.5"}]`},
+		{name: "zip keeps the types", ref: arrayCpp, cov: cover{op: "$zip", col: types}, doc: typesDoc,
+			expr: `{"$zip": {"inputs": ["$mixed", ["$l", "$dec"]]}}`,
+			want: `[[2, {"$numberLong": "2"}], [{"$numberLong": "1"}, {"$numberDecimal": "2"}]]`},
+		{name: "map of a document", ref: mapJS, cov: cover{op: "$map", col: types}, doc: typesDoc,
+			expr: `{"$map": {"input": "$o", "in": 1}}`, code: 16883, msg: planExecutor + "input to $map must be an array not object"},
+		{name: "map keeps what in gives", ref: mapJS, cov: cover{op: "$map", col: types}, doc: typesDoc,
+			expr: `{"$map": {"input": "$mixed", "as": "v", "in": ["$$v"]}}`,
+			want: `[[2], [{"$numberLong": "1"}], [1.5], [{"$numberDecimal": "0.5"}]]`},
+		{name: "reduce from a long initial value", ref: reduceJS, cov: cover{op: "$reduce", col: types}, doc: typesDoc,
+			expr: `{"$reduce": {"input": "$a", "initialValue": "$l", "in": {"$add": ["$$value", "$$this"]}}}`, want: `{"$numberLong": "8"}`},
+		{name: "allElementsTrue: a decimal zero is false", ref: valueCpp + " (Value::coerceToBool)", cov: cover{op: "$allElementsTrue", col: types},
+			expr: `{"$allElementsTrue": [[1, "", [], {"$numberDecimal": "0.00"}]]}`, want: `false`},
+		{name: "anyElementTrue: an empty string is true", ref: valueCpp + " (Value::coerceToBool)", cov: cover{op: "$anyElementTrue", col: types},
+			expr: `{"$anyElementTrue": [[{"$numberLong": "0"}, 0.0, null, ""]]}`, want: `true`},
+	})
+}
+
+// The set operators compare numbers across types; a value the result keeps
+// is the one the operator's ordered set held first.
+func TestExpressionSetTypes(t *testing.T) {
+	runExprCases(t, []exprCase{
+		{name: "setUnion keeps the first of equal numbers", ref: arrayCpp + " (ExpressionSetUnion: an ordered set)", cov: cover{op: "$setUnion", col: types},
+			doc: typesDoc, expr: `{"$setUnion": [["$d"], ["$i", "$l"]]}`, want: `[2.0]`},
+		{name: "setIntersection keeps the smaller set's value", ref: arrayCpp + " (ExpressionSetIntersection swaps to iterate the smaller set)",
+			cov: cover{op: "$setIntersection", col: types}, doc: typesDoc,
+			expr: `{"$setIntersection": [[1, "$i"], ["$dec"]]}`, want: `[{"$numberDecimal": "2"}]`},
+		{name: "setDifference removes equal numbers of other types", ref: arrayCpp, cov: cover{op: "$setDifference", col: types}, doc: typesDoc,
+			expr: `{"$setDifference": [[1, "2", "$l"], ["$d"]]}`, want: `[1, "2"]`},
+		{name: "setEquals across numeric types", ref: arrayCpp, cov: cover{op: "$setEquals", col: types}, doc: typesDoc,
+			expr: `{"$setEquals": [["$i", 1], [{"$numberDecimal": "1.0"}, "$l", "$d"]]}`, want: `true`},
+		{name: "setIsSubset across numeric types", ref: arrayCpp, cov: cover{op: "$setIsSubset", col: types}, doc: typesDoc,
+			expr: `{"$setIsSubset": [["$l", "$dec"], ["$d"]]}`, want: `true`},
+		{name: "setUnion meets a constant operand last", ref: exprCpp + " (ExpressionNary::optimize moves a commutative operator's constants to the back)",
+			cov: cover{op: "$setUnion", col: types}, doc: typesDoc, expr: `{"$setUnion": [[2.0], ["$i"]]}`, want: `[2]`},
+		{name: "setUnion folds its constants while optimizing", ref: exprCpp + " (ExpressionNary::optimize evaluates the gathered constants)",
+			cov: cover{op: "$setUnion"}, doc: typesDoc, expr: `{"$setUnion": ["$n", [1], "x"]}`,
+			code: 17043, msg: optimizeError + "All operands of $setUnion must be arrays. One argument is of type: string"},
+		{name: "setUnion is null at a null operand before reading the next", ref: arrayCpp + " (ExpressionSetUnion evaluates operands in order)",
+			cov: cover{op: "$setUnion"}, doc: `{"_id": 0, "n": null, "z": 0}`,
+			expr: `{"$setUnion": [[1], "$n", {"$divide": [1, "$z"]}]}`, want: `null`},
+	})
+}
+
+// The iterating operators are not evaluated while a pipeline is
+// optimized, even over constants: ExpressionMap, ExpressionFilter,
+// ExpressionReduce and ExpressionZip optimize only their arguments, and
+// ExpressionFromAccumulatorN ($firstN, $lastN, $minN, $maxN) not even
+// those. Their errors come from the executor, for each document.
+func TestExpressionArrayOptimize(t *testing.T) {
+	only := exprCpp + " (ExpressionMap/Filter/Reduce/Zip::optimize optimize their arguments only)"
+	none := "src/mongo/db/pipeline/expression.h (ExpressionFromAccumulatorN keeps Expression::optimize, which returns this)"
+	runExprCases(t, []exprCase{
+		{name: "map of a constant string", ref: only, cov: cover{op: "$map"}, expr: `{"$map": {"input": "abc", "in": 1}}`,
+			code: 16883, msg: planExecutor + "input to $map must be an array not string"},
+		{name: "map's in is optimized", ref: only, cov: cover{op: "$map"}, doc: arrDoc, expr: `{"$map": {"input": "$a", "in": {"$divide": [1, 0]}}}`,
+			code: 2, msg: optimizeError + "can't $divide by zero"},
+		{name: "filter of a constant string", ref: only, cov: cover{op: "$filter"}, expr: `{"$filter": {"input": "abc", "cond": true}}`,
+			code: 28651, msg: planExecutor + "input to $filter must be an array not string"},
+		{name: "reduce of a constant string", ref: only, cov: cover{op: "$reduce"}, expr: `{"$reduce": {"input": "abc", "initialValue": 0, "in": 1}}`,
+			code: 40080, msg: planExecutor + "$reduce requires that 'input' be an array, found: \"abc\""},
+		{name: "zip of a constant string", ref: only, cov: cover{op: "$zip"}, expr: `{"$zip": {"inputs": ["abc"]}}`,
+			code: 34468, msg: planExecutor + "$zip found a non-array expression in input: \"abc\""},
+		{name: "firstN of a constant string", ref: none, cov: cover{op: "$firstN"}, expr: `{"$firstN": {"n": 1, "input": "abc"}}`,
+			code: 5788200, msg: planExecutor + "Input must be an array"},
+		{name: "lastN's arguments are not optimized", ref: none, cov: cover{op: "$lastN"}, expr: `{"$lastN": {"n": 1, "input": [{"$divide": [1, 0]}]}}`,
+			code: 2, msg: planExecutor + "can't $divide by zero"},
+	})
+}

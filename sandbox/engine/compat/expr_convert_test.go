@@ -116,3 +116,42 @@ func TestExpressionConvert(t *testing.T) {
 			code: 241, msg: planExecutor + "Unsupported conversion from int to date in $convert with no onError value"},
 	})
 }
+
+// The shorthands' argument and result types, from $convert's conversion
+// table (ConversionTable in evaluate_math.cpp): $toBool is coerceToBool
+// for numbers and dates and true for the other types it takes, $toInt
+// truncates and checks the int range, $toString formats each type its own
+// way.
+func TestExpressionConvertTypes(t *testing.T) {
+	table := mathCpp + " (ConversionTable)"
+	runExprCases(t, []exprCase{
+		{name: "toBool of the epoch is true", ref: table + "; " + valueCpp + " (coerceToBool)", cov: cover{op: "$toBool", col: types},
+			expr: `{"$toBool": {"$date": "1970-01-01T00:00:00Z"}}`, want: `true`},
+		{name: "toBool of a decimal zero", ref: valueCpp + " (coerceToBool: !isZero)", cov: cover{op: "$toBool", col: types},
+			expr: `{"$toBool": {"$numberDecimal": "0.00"}}`, want: `false`},
+		{name: "toBool of a long zero", ref: valueCpp + " (coerceToBool)", cov: cover{op: "$toBool", col: types}, doc: convDoc,
+			expr: `{"$toBool": {"$subtract": ["$l", "$l"]}}`, want: `false`},
+		{name: "toBool of an ObjectId", ref: table + " (performConvertToTrue)", cov: cover{op: "$toBool", col: types}, doc: convDoc,
+			expr: `{"$toBool": "$oid"}`, want: `true`},
+		{name: "toBool of NaN is true", ref: valueCpp + " (coerceToBool: a NaN double is nonzero)", cov: cover{op: "$toBool", col: types},
+			expr: `{"$toBool": {"$numberDouble": "NaN"}}`, want: `true`},
+		{name: "toInt of a decimal truncates", ref: mathCpp + " (performCastDecimalToInt)", cov: cover{op: "$toInt", col: types}, doc: convDoc,
+			expr: `{"$toInt": "$dec"}`, want: `-7`},
+		{name: "toInt of a string", ref: mathCpp + " (parseStringToNumber<int, 10>)", cov: cover{op: "$toInt", col: types},
+			expr: `{"$toInt": "-12"}`, want: `-12`},
+		{name: "toInt of a long", ref: mathCpp + " (performCastLongToInt)", cov: cover{op: "$toInt", col: types},
+			expr: `{"$toInt": {"$numberLong": "-2147483648"}}`, want: `-2147483648`},
+		{name: "toInt of a double beyond an int", ref: mathCpp + " (performCastDoubleToInt)", cov: cover{op: "$toInt", col: types}, doc: convDoc,
+			expr: `{"$toInt": {"$multiply": ["$d", 1200000000]}}`,
+			code: 241, msg: planExecutor + "Conversion would overflow target type in $convert with no onError value: 3e+09"},
+		{name: "toInt of an ObjectId", ref: table, cov: cover{op: "$toInt", col: types}, doc: convDoc,
+			expr: `{"$toInt": "$oid"}`, code: 241, msg: planExecutor + "Unsupported conversion from objectId to int in $convert with no onError value"},
+		{name: "toString of a bool", ref: table, cov: cover{op: "$toString", col: types}, doc: convDoc, expr: `{"$toString": "$b"}`, want: `"true"`},
+		{name: "toString of an ObjectId", ref: table, cov: cover{op: "$toString", col: types}, doc: convDoc,
+			expr: `{"$toString": "$oid"}`, want: `"5f5e1000aaaaaaaaaaaaaaaa"`},
+		{name: "toString of a decimal", ref: table, cov: cover{op: "$toString", col: types}, doc: convDoc, expr: `{"$toString": "$dec"}`, want: `"-7.9"`},
+		{name: "toString of a date", ref: table, cov: cover{op: "$toString", col: types}, doc: convDoc,
+			expr: `{"$toString": "$date"}`, want: `"2020-01-01T00:00:00.000Z"`},
+		{name: "toString of an int", ref: table, cov: cover{op: "$toString", col: types}, doc: convDoc, expr: `{"$toString": "$i"}`, want: `"42"`},
+	})
+}

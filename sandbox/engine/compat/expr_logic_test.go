@@ -130,3 +130,74 @@ func TestExpressionLiteralsAndPaths(t *testing.T) {
 			code: 168, msg: invalidProject + "Unrecognized expression '$bogus'"},
 	})
 }
+
+// The BSON types the comparison, conditional and variable operators take
+// and give: numbers of different types compare as numbers, other types by
+// their canonical order, truthiness is Value::coerceToBool's, and a value
+// read from a variable, a path or a literal keeps its type.
+func TestExpressionLogicTypes(t *testing.T) {
+	ref := valueCpp + " (Value::compare, canonical type order)"
+	truth := valueCpp + " (Value::coerceToBool)"
+	doc := `{"_id": 0, "i": 2, "l": {"$numberLong": "2"}, "d": 2.0, "dec": {"$numberDecimal": "2"}, "dec0": {"$numberDecimal": "0.0"},
+		"o": {"x": 1}, "s": "x", "es": "", "arr": [{"v": {"$numberLong": "1"}}, {"v": 1.5}]}`
+	runExprCases(t, []exprCase{
+		{name: "gte of a long and an equal double", ref: ref, cov: cover{op: "$gte", col: types}, doc: doc, expr: `{"$gte": ["$l", "$d"]}`, want: `true`},
+		{name: "lt of a decimal and a double", ref: ref, cov: cover{op: "$lt", col: types}, doc: doc, expr: `{"$lt": ["$dec", 2.5]}`, want: `true`},
+		{name: "lte: a document sorts after a string", ref: ref, cov: cover{op: "$lte", col: types}, doc: doc, expr: `{"$lte": ["$o", "$s"]}`, want: `false`},
+		{name: "ne of an int and an equal decimal", ref: ref, cov: cover{op: "$ne", col: types}, doc: doc, expr: `{"$ne": ["$i", "$dec"]}`, want: `false`},
+		{name: "cond: a decimal zero is false", ref: truth, cov: cover{op: "$cond", col: types}, doc: doc,
+			expr: `{"$cond": ["$dec0", "yes", "no"]}`, want: `"no"`},
+		{name: "switch: an empty string is true", ref: truth, cov: cover{op: switchExpr, col: types}, doc: doc,
+			expr: `{"$switch": {"branches": [{"case": "$dec0", "then": 1}, {"case": "$es", "then": "$l"}], "default": 3}}`, want: `{"$numberLong": "2"}`},
+		{name: "ifNull: false is not null, and keeps its type", ref: exprCpp + " (ExpressionIfNull: nullish only)", cov: cover{op: "$ifNull", col: types}, doc: doc,
+			expr: `{"$ifNull": ["$nope", "$dec0", 1]}`, want: `{"$numberDecimal": "0.0"}`},
+		{name: "let binds a value with its type", ref: "jstests/aggregation/expressions/let.js", cov: cover{op: "$let", col: types}, doc: doc,
+			expr: `{"$let": {"vars": {"v": "$dec"}, "in": ["$$v", "$$v"]}}`, want: `[{"$numberDecimal": "2"}, {"$numberDecimal": "2"}]`},
+		{name: "ROOT keeps the types of the document", ref: exprCpp + " (ExpressionFieldPath)", cov: cover{op: "$$variable", col: types},
+			doc: `{"_id": 0, "l": {"$numberLong": "7"}, "dec": {"$numberDecimal": "1.50"}}`, expr: `"$$ROOT"`,
+			want: `{"_id": 0, "l": {"$numberLong": "7"}, "dec": {"$numberDecimal": "1.50"}}`},
+		{name: "a path through an array keeps each type", ref: exprCpp + " (ExpressionFieldPath)", cov: cover{op: "$field path", col: types}, doc: doc,
+			expr: `"$arr.v"`, want: `[{"$numberLong": "1"}, 1.5]`},
+		{name: "literal keeps a decimal's trailing zeros", ref: exprCpp + " (ExpressionConstant)", cov: cover{op: "$literal", col: types},
+			expr: `{"$literal": {"$numberDecimal": "1.50"}}`, want: `{"$numberDecimal": "1.50"}`},
+		{name: "const keeps a long", ref: exprCpp + " (ExpressionConstant)", cov: cover{op: "$const", col: types},
+			expr: `{"$const": {"$numberLong": "9"}}`, want: `{"$numberLong": "9"}`},
+		{name: "an array literal keeps its types", ref: exprCpp + " (ExpressionArray)", cov: cover{op: "literal", col: types},
+			expr: `[{"$numberLong": "1"}, 1.5, {"$numberDecimal": "2"}, "s"]`, want: `[{"$numberLong": "1"}, 1.5, {"$numberDecimal": "2"}, "s"]`},
+	})
+}
+
+// Errors of the operators that validate nothing of their own: $and and
+// $or evaluate their arguments in order and stop at the first that
+// decides, so an argument's error surfaces only when it is reached;
+// $literal and $const are one-field objects like any operator; an object
+// literal's field names are field names.
+func TestExpressionLogicErrors(t *testing.T) {
+	logical := "src/mongo/db/exec/expression/evaluate_logical.cpp (ExpressionAnd, ExpressionOr evaluate in order)"
+	zero := `{"_id": 0, "z": 0}`
+	divideByZero := planExecutor + "can't $divide by zero"
+	runExprCases(t, []exprCase{
+		{name: "and reaches an erring argument", ref: logical, cov: cover{op: "$and"}, doc: zero,
+			expr: `{"$and": [true, {"$divide": [1, "$z"]}]}`, code: 2, msg: divideByZero},
+		{name: "and stops before an erring argument", ref: logical, cov: cover{op: "$and"}, doc: zero,
+			expr: `{"$and": ["$z", {"$divide": [1, "$z"]}]}`, want: `false`},
+		{name: "or reaches an erring argument", ref: logical, cov: cover{op: "$or"}, doc: zero,
+			expr: `{"$or": ["$z", {"$divide": [1, "$z"]}]}`, code: 2, msg: divideByZero},
+		{name: "a constant false decides and before an erring argument", ref: exprCpp + " (ExpressionNary::optimize gathers constants at the back; ExpressionAnd::optimize)",
+			cov: cover{op: "$and"}, doc: zero, expr: `{"$and": [{"$divide": [1, "$z"]}, false]}`, want: `false`},
+		{name: "a constant true decides or before an erring argument", ref: exprCpp + " (ExpressionNary::optimize gathers constants at the back; ExpressionOr::optimize)",
+			cov: cover{op: "$or"}, doc: zero, expr: `{"$or": [{"$divide": [1, "$z"]}, "x"]}`, want: `true`},
+		{name: "or stops before an erring argument", ref: logical, cov: cover{op: "$or"}, doc: zero,
+			expr: `{"$or": [1, {"$divide": [1, "$z"]}]}`, want: `true`},
+		{name: "literal with a second field", ref: exprCpp + " (Expression::parseExpression)", cov: cover{op: "$literal"},
+			expr: `{"$literal": 1, "x": 2}`, code: 15983, msg: invalidProject + "An object representing an expression must have exactly one field: { $literal: 1, x: 2 }"},
+		{name: "const with a second field", ref: exprCpp + " (Expression::parseExpression)", cov: cover{op: "$const"},
+			expr: `{"$const": 1, "x": 2}`, code: 15983, msg: invalidProject + "An object representing an expression must have exactly one field: { $const: 1, x: 2 }"},
+		{name: "an object literal with a dollar field after another", ref: "jstests/aggregation/sources/group/group_by_expr.js (16410); src/mongo/db/pipeline/field_path.cpp",
+			cov: cover{op: "literal"}, expr: `[{"y": 1, "$x": 2}]`,
+			code: 16410, msg: invalidProject + "FieldPath field names may not start with '$'. Consider using $getField or $setField."},
+		{name: "expr with a second field", ref: "jstests/aggregation/sources/group/group_by_expr.js (15983)", cov: cover{op: "$expr"},
+			expr: `{"$expr": {"$eq": [1, 1]}, "y": 1}`, code: 15983,
+			msg: invalidProject + "An object representing an expression must have exactly one field: { $expr: { $eq: [ 1, 1 ] }, y: 1 }"},
+	})
+}

@@ -158,11 +158,92 @@ func TestExpressionMisc(t *testing.T) {
 			expr: `{"$eq": [{"$toHashedIndexKey": 2.9}, {"$toHashedIndexKey": {"$numberLong": "2"}}]}`, want: `true`},
 		{name: "toHashedIndexKey of missing is null's", ref: hashRef, cov: cover{op: "$toHashedIndexKey"},
 			expr: `{"$eq": [{"$toHashedIndexKey": "$nope"}, {"$toHashedIndexKey": null}]}`, want: `true`},
-		{name: "function is not implemented", ref: "DESIGN.md (out of scope: mongod's error for an unsupported feature)", cov: cover{op: "$function"},
-			expr: `{"$function": {"body": "function() { return 1 }", "args": [], "lang": "js"}}`, code: 238},
 		{name: "meta with an unknown name", ref: "src/mongo/db/exec/document_value/document_metadata_fields.cpp", cov: cover{op: "$meta"},
 			expr: `{"$meta": "nope"}`, code: 17308, msg: invalidProject + "Unsupported argument to $meta: nope"},
 		{name: "meta of a number", ref: exprCpp + " (ExpressionMeta::parse)", cov: cover{op: "$meta"}, expr: `{"$meta": 1}`,
 			code: 17307, msg: invalidProject + "$meta only supports string arguments"},
+	})
+}
+
+// The BSON types the object, size and bitwise operators take and give.
+func TestExpressionObjectTypes(t *testing.T) {
+	mergeFromAcc := "src/mongo/db/pipeline/accumulator_merge_objects.cpp (the expression is ExpressionFromAccumulator<AccumulatorMergeObjects>); " +
+		"src/mongo/db/pipeline/expression.h (ExpressionFromAccumulator::evaluate: one array argument is accumulated element by element)"
+	doc := `{"_id": 0, "o": {"l": {"$numberLong": "5"}, "dec": {"$numberDecimal": "1.50"}}, "n": null, "i": 1, "s": "x",
+		"kv": [["a", {"$numberLong": "1"}], ["b", {"$numberDecimal": "1.5"}]], "badKey": [[1, "x"]]}`
+	bitwise := "jstests/aggregation/expressions/bitwise.js"
+	runExprCases(t, []exprCase{
+		{name: "arrayToObject keeps the values' types", ref: arrayCpp, cov: cover{op: "$arrayToObject", col: types}, doc: doc,
+			expr: `{"$arrayToObject": "$kv"}`, want: `{"a": {"$numberLong": "1"}, "b": {"$numberDecimal": "1.5"}}`},
+		{name: "arrayToObject with a number key", ref: arrayCpp, cov: cover{op: "$arrayToObject", col: types}, doc: doc,
+			expr: `{"$arrayToObject": "$badKey"}`,
+			code: 40395, msg: planExecutor + "$arrayToObject requires an array of key-value pairs, where the key must be of type string. Found key type: int"},
+		{name: "objectToArray keeps the values' types", ref: arrayCpp, cov: cover{op: "$objectToArray", col: types}, doc: doc,
+			expr: `{"$objectToArray": "$o"}`, want: `[{"k": "l", "v": {"$numberLong": "5"}}, {"k": "dec", "v": {"$numberDecimal": "1.50"}}]`},
+		{name: "objectToArray of a number", ref: arrayCpp, cov: cover{op: "$objectToArray", col: types}, doc: doc,
+			expr: `{"$objectToArray": "$i"}`, code: 40390, msg: planExecutor + "$objectToArray requires a document input, found: int"},
+		{name: "mergeObjects keeps the values' types", ref: "src/mongo/db/pipeline/accumulator_merge_objects.cpp", cov: cover{op: "$mergeObjects", col: types},
+			doc: doc, expr: `{"$mergeObjects": ["$o", {"l": "$o.dec"}]}`, want: `{"l": {"$numberDecimal": "1.50"}, "dec": {"$numberDecimal": "1.50"}}`},
+		{name: "mergeObjects of a number", ref: "src/mongo/db/pipeline/accumulator_merge_objects.cpp", cov: cover{op: "$mergeObjects", col: types},
+			doc: doc, expr: `{"$mergeObjects": ["$o", "$i"]}`, code: 40400, msg: planExecutor + "$mergeObjects requires object inputs, but input 1 is of type int"},
+		{name: "mergeObjects of one array merges its elements", ref: mergeFromAcc, cov: cover{op: "$mergeObjects"},
+			doc: `{"_id": 0, "ds": [{"a": 1, "b": 1}, null, {"b": 2}]}`, expr: `{"$mergeObjects": "$ds"}`, want: `{"a": 1, "b": 2}`},
+		{name: "mergeObjects of one array with a number in it", ref: mergeFromAcc, cov: cover{op: "$mergeObjects", col: types},
+			doc: `{"_id": 0, "ds": [{"a": 1}, 5]}`, expr: `{"$mergeObjects": ["$ds"]}`,
+			code: 40400, msg: planExecutor + "$mergeObjects requires object inputs, but input 5 is of type int"},
+		{name: "getField keeps the value's type", ref: getFieldJS, cov: cover{op: "$getField", col: types}, doc: doc,
+			expr: `{"$getField": {"field": "dec", "input": "$o"}}`, want: `{"$numberDecimal": "1.50"}`},
+		{name: "setField keeps the value's type", ref: setFieldJS, cov: cover{op: "$setField", col: types}, doc: doc,
+			expr: `{"$setField": {"field": "x", "input": "$o", "value": {"$numberLong": "3"}}}`,
+			want: `{"l": {"$numberLong": "5"}, "dec": {"$numberDecimal": "1.50"}, "x": {"$numberLong": "3"}}`},
+		{name: "unsetField of null input is null", ref: setFieldJS, cov: cover{op: "$unsetField", col: types}, doc: doc,
+			expr: `{"$unsetField": {"field": "l", "input": "$n"}}`, want: `null`},
+		{name: "binarySize of a UUID is an int", ref: "jstests/aggregation/expressions/binarySize.js", cov: cover{op: "$binarySize", col: types},
+			expr: `{"$binarySize": {"$binary": {"base64": "AAAAAAAAAAAAAAAAAAAAAA==", "subType": "04"}}}`, want: `16`},
+		{name: "binarySize of null", ref: "jstests/aggregation/expressions/binarySize.js", cov: cover{op: "$binarySize", col: types}, doc: doc,
+			expr: `{"$binarySize": "$n"}`, want: `null`},
+		{name: "meta of a score the document has not is of no type", ref: "src/mongo/db/exec/expression/evaluate_meta.cpp (an absent score is Value())",
+			cov: cover{op: "$meta", col: types}, expr: `{"$type": {"$meta": "searchScore"}}`, want: `"missing"`},
+		{name: "bitNot of a long is a long", ref: bitwise, cov: cover{op: "$bitNot", col: types}, doc: doc,
+			expr: `{"$bitNot": "$o.l"}`, want: `{"$numberLong": "-6"}`},
+		{name: "bitXor folds its constants while optimizing", ref: exprCpp + " (ExpressionNary::optimize); src/mongo/db/pipeline/expression.h (ExpressionBitwise is fully associative and commutative)",
+			cov: cover{op: "$bitXor"}, doc: doc, expr: `{"$bitXor": ["$n", 1.5, 2]}`,
+			code: 14, msg: optimizeError + "$bitXor only supports int and long operands."},
+		{name: "bitXor of an int and a long is a long", ref: bitwise, cov: cover{op: "$bitXor", col: types}, doc: doc,
+			expr: `{"$bitXor": ["$i", "$o.l"]}`, want: `{"$numberLong": "4"}`},
+	})
+}
+
+// $function on a mongod without its JavaScript engine, which is what the
+// sandbox is (buildInfo says javascriptEngine: "none"): the argument is
+// checked when the pipeline is parsed, and running it fails.
+func TestExpressionFunction(t *testing.T) {
+	ref := "src/mongo/db/pipeline/expression_function.cpp (ExpressionFunction::parse, evaluate); " +
+		"src/mongo/db/pipeline/expression_context.h (getJsExecWithScope)"
+	refused := planExecutor + "Cannot run server-side javascript without the javascript engine enabled"
+	runExprCases(t, []exprCase{
+		{name: "running it needs the javascript engine", ref: ref, cov: cover{op: "$function", col: semantics}, doc: objDoc,
+			expr: `{"$function": {"body": "function(x) { return x }", "args": ["$i"], "lang": "js"}}`, code: 31264, msg: refused},
+		{name: "a body of BSON code", ref: ref, cov: cover{op: "$function", col: types}, doc: objDoc,
+			expr: `{"$function": {"body": {"$code": "function() { return 1 }"}, "args": [], "lang": "js"}}`, code: 31264, msg: refused},
+		{name: "a body that is a number", ref: ref, cov: cover{op: "$function", col: types},
+			expr: `{"$function": {"body": 1, "args": [], "lang": "js"}}`, code: 31262, msg: invalidProject + "The body function must evaluate to type string or code"},
+		{name: "not an object", ref: ref, cov: cover{op: "$function"}, expr: `{"$function": [1]}`,
+			code: 31260, msg: invalidProject + "$function requires an object as an argument, found: array"},
+		{name: "no body", ref: ref, cov: cover{op: "$function"}, expr: `{"$function": {"args": [], "lang": "js"}}`,
+			code: 31261, msg: invalidProject + "The body function must be specified."},
+		{name: "a body from a field", ref: ref, cov: cover{op: "$function"}, expr: `{"$function": {"body": "$s", "args": [], "lang": "js"}}`,
+			code: 31432, msg: invalidProject + "The body function must be a constant expression"},
+		{name: "a body from an operator over constants", ref: ref + " (the body is parsed, not optimized)", cov: cover{op: "$function"},
+			expr: `{"$function": {"body": {"$concat": ["function() ", "{ return 1 }"]}, "args": [], "lang": "js"}}`,
+			code: 31432, msg: invalidProject + "The body function must be a constant expression"},
+		{name: "a body through literal", ref: ref, cov: cover{op: "$function", col: types}, doc: objDoc,
+			expr: `{"$function": {"body": {"$literal": "function() { return 1 }"}, "args": [], "lang": "js"}}`, code: 31264, msg: refused},
+		{name: "no args", ref: ref, cov: cover{op: "$function"}, expr: `{"$function": {"body": "function() {}", "lang": "js"}}`,
+			code: 31263, msg: invalidProject + "The args field must be specified."},
+		{name: "no lang", ref: ref, cov: cover{op: "$function"}, expr: `{"$function": {"body": "function() {}", "args": []}}`,
+			code: 31418, msg: invalidProject + "The lang field must be specified."},
+		{name: "another lang", ref: ref, cov: cover{op: "$function"}, expr: `{"$function": {"body": "function() {}", "args": [], "lang": "python"}}`,
+			code: 31419, msg: invalidProject + "Currently the only supported language specifier is 'js'."},
 	})
 }

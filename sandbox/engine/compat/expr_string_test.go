@@ -26,6 +26,8 @@ func TestExpressionStringBasics(t *testing.T) {
 			expr: `{"$toLower": "$d"}`, want: `"2.5"`},
 		{name: "toLower of a date", ref: valueCpp + " (coerceToString)", cov: cover{op: "$toLower", col: types}, doc: strDoc,
 			expr: `{"$toLower": "$date"}`, want: `"2020-01-02t03:04:05.678z"`},
+		{name: "toLower of a timestamp pads the day as ctime does", ref: valueCpp + " (coerceToString: Timestamp::toStringPretty)", cov: cover{op: "$toLower", col: types},
+			doc: strDoc, expr: `{"$toLower": "$ts"}`, want: `"jan  1 00:00:01:2"`},
 		{name: "toUpper of null is empty", ref: valueCpp + " (coerceToString)", cov: cover{op: "$toUpper"}, doc: strDoc, expr: `{"$toUpper": "$n"}`, want: `""`},
 		{name: "toUpper of an object", ref: valueCpp + " (coerceToString)", cov: cover{op: "$toUpper"}, doc: strDoc, expr: `{"$toUpper": "$obj"}`,
 			code: 16007, msg: planExecutor + "can't convert from BSON type object to String"},
@@ -155,5 +157,67 @@ func TestExpressionRegexArguments(t *testing.T) {
 			code: 31022, msg: invalidProject + "$regexFind requires 'input' parameter"},
 		{name: "regexFindAll without regex", ref: ref, cov: cover{op: "$regexFindAll"}, expr: `{"$regexFindAll": {"input": "a"}}`,
 			code: 31023, msg: invalidProject + "$regexFindAll requires 'regex' parameter"},
+	})
+}
+
+// The string operators' argument and result types: lengths and indexes are
+// ints; an index may be any number a 32-bit int holds exactly
+// (Value::integral); $substr*, $toUpper coerce their input to a string
+// (Value::coerceToString), the others insist on a string.
+func TestExpressionStringTypes(t *testing.T) {
+	integral := valueCpp + " (Value::integral); " + stringCpp
+	coerce := valueCpp + " (coerceToString)"
+	replaceRef := exprCpp + " (ExpressionReplaceBase::evaluate)"
+	doc := `{"_id": 0, "u": "ABC", "i": 3, "d": 2.5, "date": {"$date": "2020-01-02T03:04:05.678Z"}, "ts": {"$timestamp": {"t": 1600000000, "i": 1}},` +
+		` "re": {"$regularExpression": {"pattern": "b", "options": "i"}}}`
+	runExprCases(t, []exprCase{
+		{name: "concat of a date", ref: stringCpp + " (ExpressionConcat)", cov: cover{op: "$concat", col: types}, doc: doc,
+			expr: `{"$concat": ["$u", "$date"]}`, code: 16702, msg: planExecutor + "$concat only supports strings, not date"},
+		{name: "indexOfBytes from a long index is an int", ref: integral, cov: cover{op: "$indexOfBytes", col: types}, doc: doc,
+			expr: `{"$indexOfBytes": ["$u", "C", {"$numberLong": "1"}]}`, want: `2`},
+		{name: "indexOfBytes from a long beyond an int", ref: integral, cov: cover{op: "$indexOfBytes", col: types}, doc: doc,
+			expr: `{"$indexOfBytes": ["$u", "C", {"$numberLong": "5000000000"}]}`,
+			code: 40096, msg: planExecutor + "$indexOfBytesrequires an integral starting index, found a value of type: long, with value: 5000000000"},
+		{name: "indexOfCP from an integral double", ref: integral, cov: cover{op: "$indexOfCP", col: types}, doc: doc,
+			expr: `{"$indexOfCP": ["$u", "C", 1.0]}`, want: `2`},
+		{name: "indexOfCP to a decimal index", ref: integral, cov: cover{op: "$indexOfCP", col: types}, doc: doc,
+			expr: `{"$indexOfCP": ["$u", "C", 0, {"$numberDecimal": "2"}]}`, want: `-1`},
+		{name: "ltrim of a double", ref: stringCpp + " (ExpressionTrim)", cov: cover{op: "$ltrim", col: types}, doc: doc,
+			expr: `{"$ltrim": {"input": "$d"}}`, code: 50699, msg: planExecutor + "$ltrim requires its input to be a string, got 2.5 (of type double) instead."},
+		{name: "rtrim with int chars", ref: stringCpp + " (ExpressionTrim)", cov: cover{op: "$rtrim", col: types}, doc: doc,
+			expr: `{"$rtrim": {"input": "$u", "chars": "$i"}}`, code: 50700, msg: planExecutor + "$rtrim requires 'chars' to be a string, got 3 (of type int) instead."},
+		{name: "trim of a boolean", ref: stringCpp + " (ExpressionTrim)", cov: cover{op: "$trim", col: types}, doc: doc,
+			expr: `{"$trim": {"input": {"$eq": ["$i", 3]}}}`, code: 50699, msg: planExecutor + "$trim requires its input to be a string, got true (of type bool) instead."},
+		{name: "replaceAll does not take a regex", ref: replaceRef + " (51745); manual: reference/operator/aggregation/replaceAll",
+			cov: cover{op: "$replaceAll", col: types}, doc: doc,
+			expr: `{"$replaceAll": {"input": "$u", "find": "$re", "replacement": ""}}`,
+			code: 51745, msg: planExecutor + "$replaceAll requires that 'find' be a string, found: /b/i"},
+		{name: "replaceOne by a double", ref: replaceRef, cov: cover{op: "$replaceOne", col: types}, doc: doc,
+			expr: `{"$replaceOne": {"input": "$u", "find": "B", "replacement": "$d"}}`,
+			code: 51744, msg: planExecutor + "$replaceOne requires that 'replacement' be a string, found: 2.5"},
+		{name: "split of a date", ref: stringCpp + " (ExpressionSplit)", cov: cover{op: "$split", col: types}, doc: doc,
+			expr: `{"$split": ["$date", "-"]}`,
+			code: 40085, msg: planExecutor + "$split requires an expression that evaluates to a string as a first argument, found: date"},
+		{name: "split gives strings", ref: stringCpp + " (ExpressionSplit)", cov: cover{op: "$split", col: types}, doc: doc,
+			expr: `{"$split": ["$u", "B"]}`, want: `["A", "C"]`},
+		{name: "strLenBytes is an int", ref: stringCpp + " (strLenBytes)", cov: cover{op: "$strLenBytes", col: types}, doc: doc,
+			expr: `{"$strLenBytes": "$u"}`, want: `3`},
+		{name: "strLenBytes of an int", ref: stringCpp, cov: cover{op: "$strLenBytes", col: types}, doc: doc,
+			expr: `{"$strLenBytes": "$i"}`, code: 34473, msg: planExecutor + "$strLenBytes requires a string argument, found: int"},
+		{name: "strLenCP of a double", ref: stringCpp, cov: cover{op: "$strLenCP", col: types}, doc: doc,
+			expr: `{"$strLenCP": "$d"}`, code: 34471, msg: planExecutor + "$strLenCP requires a string argument, found: double"},
+		{name: "substr of a double", ref: coerce, cov: cover{op: "$substr", col: types}, doc: doc,
+			expr: `{"$substr": ["$d", 0, 1]}`, want: `"2"`},
+		{name: "substr by a long and a double", ref: stringCpp + " (coerceToLong)", cov: cover{op: "$substr", col: types}, doc: doc,
+			expr: `{"$substr": ["$u", {"$numberLong": "1"}, 1.0]}`, want: `"B"`},
+		{name: "substrCP of a date", ref: coerce, cov: cover{op: "$substrCP", col: types}, doc: doc,
+			expr: `{"$substrCP": ["$date", 0, 4]}`, want: `"2020"`},
+		{name: "substrCP by a decimal length", ref: integral, cov: cover{op: "$substrCP", col: types}, doc: doc,
+			expr: `{"$substrCP": ["$u", 0, {"$numberDecimal": "2"}]}`, want: `"AB"`},
+		{name: "toUpper of an int", ref: coerce, cov: cover{op: "$toUpper", col: types}, doc: doc, expr: `{"$toUpper": "$i"}`, want: `"3"`},
+		{name: "toUpper of a timestamp", ref: coerce + "; src/mongo/bson/timestamp.cpp (toStringPretty); src/mongo/util/time_support.cpp (time_t_to_String_short)",
+			cov: cover{op: "$toUpper", col: types}, doc: doc, expr: `{"$toUpper": "$ts"}`, want: `"SEP 13 12:26:40:1"`},
+		{name: "toUpper of a date", ref: coerce, cov: cover{op: "$toUpper", col: types}, doc: doc,
+			expr: `{"$toUpper": "$date"}`, want: `"2020-01-02T03:04:05.678Z"`},
 	})
 }

@@ -68,3 +68,38 @@ func TestExpressionTrigonometry(t *testing.T) {
 			code: 16020, msg: invalidProject + "Expression $sin takes exactly 1 arguments. 2 were passed in."},
 	})
 }
+
+// The trigonometric operators' result types: a double for an int, long or
+// double argument, a decimal for a decimal (evaluateNumericArg in
+// expression_trigonometric.h; $radiansToDegrees multiplies a decimal by a
+// decimal factor and anything else by a double one).
+func TestExpressionTrigonometryTypes(t *testing.T) {
+	ref := "src/mongo/db/pipeline/expression_trigonometric.h (evaluateNumericArg); " + trigJS
+	doc := `{"_id": 0, "zero": 0, "lzero": {"$numberLong": "0"}, "lone": {"$numberLong": "1"}, "done": {"$numberDecimal": "1"},` +
+		` "dnan": {"$numberDecimal": "NaN"}, "dinf": {"$numberDecimal": "Infinity"}, "dninf": {"$numberDecimal": "-Infinity"}}`
+	runExprCases(t, []exprCase{
+		{name: "acos of a long is a double", ref: ref, cov: cover{op: "$acos", col: types}, doc: doc, expr: `{"$acos": "$lone"}`, want: `0.0`},
+		{name: "acos of a decimal NaN", ref: ref, cov: cover{op: "$acos", col: types}, doc: doc, expr: `{"$acos": "$dnan"}`, want: `{"$numberDecimal": "NaN"}`},
+		{name: "acosh of a decimal infinity", ref: ref, cov: cover{op: "$acosh", col: types}, doc: doc, expr: `{"$acosh": "$dinf"}`,
+			want: `{"$numberDecimal": "Infinity"}`},
+		{name: "acosh of a long is a double", ref: ref, cov: cover{op: "$acosh", col: types}, doc: doc, expr: `{"$acosh": "$lone"}`, want: `0.0`},
+		{name: "asinh of a decimal minus infinity", ref: ref, cov: cover{op: "$asinh", col: types}, doc: doc, expr: `{"$asinh": "$dninf"}`,
+			want: `{"$numberDecimal": "-Infinity"}`},
+		{name: "asinh of an int is a double", ref: ref, cov: cover{op: "$asinh", col: types}, doc: doc, expr: `{"$asinh": "$zero"}`, want: `0.0`},
+		{name: "atanh of a decimal 1", ref: ref, cov: cover{op: "$atanh", col: types}, doc: doc, expr: `{"$atanh": "$done"}`,
+			want: `{"$numberDecimal": "Infinity"}`},
+		{name: "atanh of a long is a double", ref: ref, cov: cover{op: "$atanh", col: types}, doc: doc, expr: `{"$atanh": "$lzero"}`, want: `0.0`},
+		{name: "cosh of a decimal minus infinity", ref: ref, cov: cover{op: "$cosh", col: types}, doc: doc, expr: `{"$cosh": "$dninf"}`,
+			want: `{"$numberDecimal": "Infinity"}`},
+		{name: "cosh of an int is a double", ref: ref, cov: cover{op: "$cosh", col: types}, doc: doc, expr: `{"$cosh": "$zero"}`, want: `1.0`},
+		{name: "sinh of a decimal infinity", ref: ref, cov: cover{op: "$sinh", col: types}, doc: doc, expr: `{"$sinh": "$dinf"}`,
+			want: `{"$numberDecimal": "Infinity"}`},
+		{name: "sinh of a long is a double", ref: ref, cov: cover{op: "$sinh", col: types}, doc: doc, expr: `{"$sinh": "$lzero"}`, want: `0.0`},
+		{name: "tan of an int is a double", ref: ref, cov: cover{op: "$tan", col: types}, doc: doc, expr: `{"$tan": "$zero"}`, want: `0.0`},
+		{name: "tan of a decimal NaN", ref: ref, cov: cover{op: "$tan", col: types}, doc: doc, expr: `{"$tan": "$dnan"}`, want: `{"$numberDecimal": "NaN"}`},
+		{name: "radiansToDegrees of a long is a double", ref: ref, cov: cover{op: "$radiansToDegrees", col: types}, doc: doc,
+			expr: `{"$radiansToDegrees": "$lzero"}`, want: `0.0`},
+		{name: "radiansToDegrees of a decimal infinity", ref: ref, cov: cover{op: "$radiansToDegrees", col: types}, doc: doc,
+			expr: `{"$radiansToDegrees": "$dninf"}`, want: `{"$numberDecimal": "-Infinity"}`},
+	})
+}

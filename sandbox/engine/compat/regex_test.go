@@ -54,3 +54,33 @@ func TestRegexFindAll(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// The regex operators' argument and result types (evaluate_regex.cpp):
+// 'input' a string, 'regex' a string or a BSON regex, 'options' a string;
+// idx is an int and a capture group that took part in no match is null.
+func TestRegexTypes(t *testing.T) {
+	ref := "src/mongo/db/exec/expression/evaluate_regex.cpp"
+	doc := `{"_id": 0, "text": "ac", "i": 3, "oid": {"$oid": "5f5e1000aaaaaaaaaaaaaaaa"},` +
+		` "re": {"$regularExpression": {"pattern": "A", "options": "i"}}}`
+	runExprCases(t, []exprCase{
+		{name: "regexFind gives null for a group that did not take part", ref: ref + " (nextMatch)", cov: cover{op: "$regexFind", col: types}, doc: doc,
+			expr: `{"$regexFind": {"input": "$text", "regex": "a(b)?(c)"}}`, want: `{"match": "ac", "idx": 0, "captures": [null, "c"]}`},
+		{name: "regexFind with a BSON regex and its flags", ref: ref + " (extractRegexAndOptions)", cov: cover{op: "$regexFind", col: types}, doc: doc,
+			expr: `{"$regexFind": {"input": "$text", "regex": "$re"}}`, want: `{"match": "a", "idx": 0, "captures": []}`},
+		{name: "regexFind with a numeric regex", ref: ref + " (extractRegexAndOptions)", cov: cover{op: "$regexFind", col: types}, doc: doc,
+			expr: `{"$regexFind": {"input": "$text", "regex": "$i"}}`,
+			code: 51105, msg: planExecutor + "$regexFind needs 'regex' to be of type string or regex"},
+		{name: "regexFindAll with numeric options", ref: ref + " (extractRegexAndOptions)", cov: cover{op: "$regexFindAll", col: types}, doc: doc,
+			expr: `{"$regexFindAll": {"input": "$text", "regex": "a", "options": "$i"}}`,
+			code: 51106, msg: planExecutor + "$regexFindAll needs 'options' to be of type string"},
+		{name: "regexFindAll gives int indexes", ref: ref, cov: cover{op: "$regexFindAll", col: types}, doc: doc,
+			expr: `{"$regexFindAll": {"input": "$text", "regex": "[ac]"}}`,
+			want: `[{"match": "a", "idx": 0, "captures": []}, {"match": "c", "idx": 1, "captures": []}]`},
+		{name: "regexMatch of an ObjectId", ref: ref + " (extractInputField)", cov: cover{op: "$regexMatch", col: types}, doc: doc,
+			expr: `{"$regexMatch": {"input": "$oid", "regex": "a"}}`,
+			code: 51104, msg: planExecutor + "$regexMatch needs 'input' to be of type string"},
+		{name: "regexMatch with flags in both the regex and options", ref: ref + " (extractRegexAndOptions)", cov: cover{op: "$regexMatch", col: types}, doc: doc,
+			expr: `{"$regexMatch": {"input": "$text", "regex": "$re", "options": "i"}}`,
+			code: 51107, msg: planExecutor + "$regexMatch: found regex option(s) specified in both 'regex' and 'option' fields"},
+	})
+}

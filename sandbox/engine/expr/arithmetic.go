@@ -324,11 +324,12 @@ func compileBinary(fn func(a, b any) (any, error)) compiler {
 	}
 }
 
-// Mod is $mod, as ExpressionMod::evaluate: decimal if either side is
-// decimal; a double (fmod) if the dividend is a double or the divisor a
-// double that is not an int32 value (Value::integral); else a long if
-// either side is a long, else an int. So [NumberLong(8), 3.0] is a long
-// and [NumberLong(500000000000), 450000000000.0] a double.
+// Mod is $mod, as mongod's evaluateMod: decimal if either side is
+// decimal, a double (fmod) if either side is a double, else a long if
+// either side is a long, else an int: the wider of the two types. Before
+// 7.2 an integral double divisor took the dividend's type, so
+// [NumberLong(8), 3.0] was a long; since then it is the double 2.0
+// (manual: reference/operator/aggregation/mod).
 func Mod(lhs, rhs any) (any, error) {
 	if value.IsNumber(lhs) && value.IsNumber(rhs) {
 		lk, rk := numKind(lhs), numKind(rhs)
@@ -349,7 +350,7 @@ func Mod(lhs, rhs any) (any, error) {
 		if divisor == 0 {
 			return nil, mongoerr.New(mongoerr.ErrModByZero, "can't $mod by zero")
 		}
-		if lk == kDouble || (rk == kDouble && !value.Integral(rhs)) {
+		if lk == kDouble || rk == kDouble {
 			return math.Mod(value.ToDouble(lhs), divisor), nil
 		}
 		a, _ := value.CoerceToLong(lhs)

@@ -115,6 +115,14 @@ func compileConcatArrays(name string, arg any, scope *Scope) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	args, err = foldAssociative(scope, args, false, func(args []Expr) Expr { return concatArrays(name, args) })
+	if err != nil {
+		return nil, err
+	}
+	return concatArrays(name, args), nil
+}
+
+func concatArrays(name string, args []Expr) Expr {
 	return evalFunc(func(env *Env) (any, error) {
 		arrays := make([]bson.A, 0, len(args))
 		n := 0
@@ -144,7 +152,7 @@ func compileConcatArrays(name string, arg any, scope *Scope) (Expr, error) {
 			out = append(out, arr...)
 		}
 		return out, nil
-	}), nil
+	})
 }
 
 func inArray(a, b any) (any, error) {
@@ -797,7 +805,9 @@ func sortKeyValue(v any, parts []string, dir int) any {
 // checked for each document before the input is read, the input must be
 // an array (null included), $minN and $maxN skip nullish elements.
 func compileNArray(name string, arg any, scope *Scope) (Expr, error) {
-	m, err := namedArgs(arg, scope, argSpec{
+	// ExpressionFromAccumulatorN has no optimize() of its own, so mongod
+	// does not optimize its arguments either.
+	m, err := namedArgs(arg, scope.withoutFolding(), argSpec{
 		names: []string{"n", "input"},
 		notObject: func(arg any) error {
 			code := int32(mongoerr.ErrFirstLastNNotObject)

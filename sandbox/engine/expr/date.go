@@ -1,6 +1,8 @@
 package expr
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -32,38 +34,45 @@ func timeOf(ms int64, loc *time.Location) time.Time {
 }
 
 // ParseTimezone resolves an Olson identifier or a UTC offset ("+05:30",
-// "-0800", "+03").
+// "-0800", "+03"): TimeZoneDatabase::getTimeZone, whose parseUtcOffset
+// takes exactly ±HH, ±HHMM and ±HH:MM.
 func ParseTimezone(s string) (*time.Location, error) {
 	bad := mongoerr.Newf(mongoerr.ErrUnknownTimeZone, "unrecognized time zone identifier: \"%s\"", s)
 	if s == "" {
 		return nil, bad
 	}
 	if s[0] == '+' || s[0] == '-' {
-		digits := strings.ReplaceAll(s[1:], ":", "")
-		var h, m int
-		var err error
-		switch len(digits) {
-		case 2:
-			h, err = strconv.Atoi(digits)
-		case 4:
-			h, err = strconv.Atoi(digits[:2])
-			if err == nil {
-				m, err = strconv.Atoi(digits[2:])
-			}
+		var digits string
+		switch {
+		case len(s) == 3, len(s) == 5:
+			digits = s[1:]
+		case len(s) == 6 && s[3] == ':':
+			digits = s[1:3] + s[4:]
 		default:
 			return nil, bad
 		}
-		if err != nil || strings.Count(s, ":") > 1 {
-			return nil, bad
+		for i := 0; i < len(digits); i++ {
+			if digits[i] < '0' || digits[i] > '9' {
+				return nil, bad
+			}
+		}
+		h, _ := strconv.Atoi(digits[:2])
+		m := 0
+		if len(digits) == 4 {
+			m, _ = strconv.Atoi(digits[2:])
 		}
 		off := h*3600 + m*60
+		if off == 0 {
+			// TimeZone(Seconds(0)) is mongod's UTC zone itself
+			// (isUtcZone), unlike the identifier "GMT".
+			return time.UTC, nil
+		}
 		if s[0] == '-' {
 			off = -off
 		}
 		return time.FixedZone(s, off), nil
 	}
-	switch s {
-	case "UTC", "GMT", "Z":
+	if s == "UTC" {
 		return time.UTC, nil
 	}
 	if strings.ContainsAny(s, " .") || strings.HasPrefix(s, "/") {
@@ -213,6 +222,9 @@ func compileDatePart(name string, arg any, scope *Scope) (Expr, error) {
 		return nil, err
 	}
 	part := datePartFunc(name)
+	// mongod's TimeZone::isoYear returns a long long where every other
+	// part is an int, so $isoWeekYear alone answers a long.
+	isLong := name == "$isoWeekYear"
 	return evalFunc(func(env *Env) (any, error) {
 		v, err := date.Eval(env)
 		if err != nil {
@@ -229,7 +241,11 @@ func compileDatePart(name string, arg any, scope *Scope) (Expr, error) {
 		if err != nil || !ok {
 			return nil, err
 		}
-		return int32(part(timeOf(ms, loc))), nil
+		n := part(timeOf(ms, loc))
+		if isLong {
+			return int64(n), nil
+		}
+		return int32(n), nil
 	}), nil
 }
 
@@ -596,18 +612,23 @@ func compileDateFromParts(name string, arg any, scope *Scope) (Expr, error) {
 		if err != nil || !ok {
 			return nil, err
 		}
+		// timelib normalizes every part, seconds and milliseconds included,
+		// as local time before it applies the zone, as time.Date does; a
+		// time.Duration would overflow past 292 years of seconds.
+		ms := vals["millisecond"]
+		sec := vals["second"] + ms/1000
+		nsec := ms % 1000 * int(time.Millisecond)
 		var t time.Time
 		if hasISOYear {
 			// ISO week 1 contains January 4th.
 			jan4 := time.Date(vals["isoWeekYear"], 1, 4, 0, 0, 0, 0, loc)
 			week1 := jan4.AddDate(0, 0, -(isoDayOfWeek(jan4) - 1))
 			t = time.Date(week1.Year(), week1.Month(), week1.Day()+(vals["isoWeek"]-1)*7+vals["isoDayOfWeek"]-1,
-				vals["hour"], vals["minute"], 0, 0, loc)
+				vals["hour"], vals["minute"], sec, nsec, loc)
 		} else {
-			t = time.Date(vals["year"], time.Month(vals["month"]), vals["day"], vals["hour"], vals["minute"], 0, 0, loc)
+			t = time.Date(vals["year"], time.Month(vals["month"]), vals["day"], vals["hour"], vals["minute"], sec, nsec, loc)
 		}
-		t = t.Add(time.Duration(vals["second"]) * time.Second)
-		return bson.DateTime(t.UnixMilli() + int64(vals["millisecond"])), nil
+		return bson.DateTime(t.UnixMilli()), nil
 	}), nil
 }
 
@@ -631,8 +652,6 @@ var dateLayouts = []string{
 	"2006/01/02",
 	"Jan 2, 2006",
 	"January 2, 2006",
-	"2006-01-02T15:04:05 MST",
-	"2006-01-02 15:04:05 MST",
 }
 
 // parseDateString parses like $dateFromString; loc is the timezone
@@ -645,19 +664,20 @@ func parseDateString(s, format string, loc *time.Location) (bson.DateTime, error
 		return mongoerr.Newf(mongoerr.ConversionFailure, "Error parsing date string '%s'; 0: passed in string does not match format", s)
 	}
 	if format != "" {
-		layout, err := goLayout(format)
-		if err != nil {
-			return 0, err
-		}
-		t, err := time.ParseInLocation(layout, s, loc)
-		if err != nil {
-			return 0, mongoerr.Newf(mongoerr.ConversionFailure, "Error parsing date string '%s'; 0: %s", s, "Error parsing date string")
-		}
-		return bson.DateTime(t.UnixMilli()), nil
+		return parseDateWithFormat(s, format, loc)
 	}
-	str := s
-	if strings.HasSuffix(str, "Z") && !strings.Contains(str, "T") && len(str) > 10 {
-		str = strings.TrimSuffix(str, "Z") + "+00:00"
+	str, zone, err := splitStringZone(s)
+	if err != nil {
+		return 0, err
+	}
+	str = dotSeconds(str)
+	if zone != nil {
+		// TimeZoneDatabase::fromString: zone information in the string
+		// and a timezone argument other than UTC cannot go together.
+		if loc != time.UTC {
+			return 0, zoneConflict(zone)
+		}
+		loc = time.FixedZone(zone.abbr, zone.offset)
 	}
 	for _, l := range dateLayouts {
 		if t, err := time.ParseInLocation(l, str, loc); err == nil {
@@ -667,46 +687,427 @@ func parseDateString(s, format string, loc *time.Location) (bson.DateTime, error
 	return 0, fail()
 }
 
-// goLayout turns $dateFromString's format specifiers into a Go layout.
-func goLayout(f string) (string, error) {
-	var sb strings.Builder
+func zoneConflict(zone *stringZone) error {
+	if zone.abbr == "" {
+		return mongoerr.New(mongoerr.ConversionFailure, "you cannot pass in a date/time string with GMT offset together with a timezone argument")
+	}
+	return mongoerr.Newf(mongoerr.ConversionFailure, "you cannot pass in a date/time string with time zone information ('%s') together with a timezone argument", zone.abbr)
+}
+
+// readZone is timelib_parse_zone for a format's %z: spaces, then an
+// offset, "GMT" and an offset, or an abbreviation. It returns the zone
+// and how many bytes it read.
+func readZone(s string) (*stringZone, int, error) {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '(') {
+		i++
+	}
+	if strings.HasPrefix(s[i:], "GMT") && i+3 < len(s) && (s[i+3] == '+' || s[i+3] == '-') {
+		i += 3
+	}
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		j := i + 1
+		for j < len(s) && (isASCIIDigit(s[j]) || s[j] == ':') {
+			j++
+		}
+		off, ok := parseZoneOffset(s[i+1 : j])
+		if !ok {
+			return nil, 0, errors.New("The timezone could not be found in the database")
+		}
+		if s[i] == '-' {
+			off = -off
+		}
+		return &stringZone{offset: off}, j, nil
+	}
+	j := i
+	for j < len(s) && (isASCIILetter(s[j]) || s[j] == '/' || s[j] == '_') {
+		j++
+	}
+	word := s[i:j]
+	if strings.Contains(word, "/") {
+		return nil, 0, errors.New("passing a time zone identifier as part of the string is not allowed")
+	}
+	off, ok := zoneAbbreviation(word)
+	if !ok {
+		return nil, 0, errors.New("The timezone could not be found in the database")
+	}
+	return &stringZone{offset: off, abbr: strings.ToUpper(word)}, j, nil
+}
+
+// stringZone is the zone a date string ends with, as timelib_parse_zone
+// reads it: an offset (zone_type 1: "+03:30", "GMT+02") or an
+// abbreviation (zone_type 2: "CEST", "Z", a military letter).
+type stringZone struct {
+	offset int    // seconds east of UTC
+	abbr   string // upper case; "" for an offset
+}
+
+// splitStringZone takes the zone off the end of a date string that has a
+// time of day. An abbreviation timelib does not know is an error, not a
+// zone to ignore, and so is a time zone identifier, which mongod never
+// lets timelib look up.
+func splitStringZone(s string) (string, *stringZone, error) {
+	end := len(s)
+	i := end
+	for i > 0 && (isASCIILetter(s[i-1]) || s[i-1] == '/' || s[i-1] == '_') {
+		i--
+	}
+	if i < end && isASCIILetter(s[i]) {
+		before := strings.TrimRight(s[:i], " ")
+		if !endsWithTime(before) {
+			return s, nil, nil
+		}
+		word := s[i:]
+		if strings.Contains(word, "/") {
+			return "", nil, mongoerr.Newf(mongoerr.ConversionFailure,
+				"Error parsing date string '%s'; %d: passing a time zone identifier as part of the string is not allowed '%c'", s, i, s[i])
+		}
+		off, ok := zoneAbbreviation(word)
+		if !ok {
+			return "", nil, mongoerr.Newf(mongoerr.ConversionFailure,
+				"Error parsing date string '%s'; %d: The timezone could not be found in the database '%c'", s, i, s[i])
+		}
+		return before, &stringZone{offset: off, abbr: strings.ToUpper(word)}, nil
+	}
+	// An offset, after the time or after "GMT"/"UTC": ±H, ±HH, ±HHMM, ±H:MM, ±HH:MM.
+	i = end
+	for i > 0 && (isASCIIDigit(s[i-1]) || s[i-1] == ':') {
+		i--
+	}
+	if i == end || i == 0 || (s[i-1] != '+' && s[i-1] != '-') {
+		return s, nil, nil
+	}
+	before := s[:i-1]
+	trimmed := strings.TrimRight(before, " ")
+	if t := strings.TrimSuffix(strings.TrimSuffix(trimmed, "GMT"), "UTC"); t != trimmed {
+		trimmed = strings.TrimRight(t, " ")
+	} else if trimmed != before {
+		// "11:36 -05" is a time and an offset only after GMT or UTC.
+		return s, nil, nil
+	}
+	if !endsWithTime(trimmed) {
+		return s, nil, nil
+	}
+	off, ok := parseZoneOffset(s[i:])
+	if !ok {
+		return s, nil, nil
+	}
+	if s[i-1] == '-' {
+		off = -off
+	}
+	return trimmed, &stringZone{offset: off}, nil
+}
+
+// dotSeconds rewrites a time written "11:56.02" (timelib's hour24[:.]minute
+// [:.]second) as "11:56:02", the only separator the layouts know.
+func dotSeconds(s string) string {
+	i := strings.LastIndexAny(s, "T ")
+	t := s[i+1:]
+	// hh:mm.ss or h:mm.ss, then an optional fraction.
+	c := strings.IndexByte(t, ':')
+	if c < 1 || c > 2 || len(t) < c+6 || t[c+3] != '.' {
+		return s
+	}
+	for _, k := range []int{c + 1, c + 2, c + 4, c + 5} {
+		if !isASCIIDigit(t[k]) {
+			return s
+		}
+	}
+	if len(t) > c+6 && t[c+6] != '.' {
+		return s
+	}
+	return s[:i+1] + t[:c+3] + ":" + t[c+4:]
+}
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func isASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// endsWithTime says whether s ends with a time of day, after which a
+// string may name its zone.
+func endsWithTime(s string) bool {
+	return s != "" && isASCIIDigit(s[len(s)-1]) && strings.Contains(s, ":")
+}
+
+// parseZoneOffset is timelib_parse_tz_cor: H, HH, H:MM, HH:M, HHMM or
+// HH:MM, in seconds.
+func parseZoneOffset(d string) (int, bool) {
+	hm := func(h, m string) (int, bool) {
+		hh, err1 := strconv.Atoi(h)
+		mm, err2 := strconv.Atoi(m)
+		return hh*3600 + mm*60, err1 == nil && err2 == nil
+	}
+	switch {
+	case len(d) <= 2:
+		return hm(d, "0")
+	case len(d) <= 4 && d[1] == ':':
+		return hm(d[:1], d[2:])
+	case len(d) == 4 && d[2] == ':':
+		return hm(d[:2], d[3:])
+	case len(d) == 4:
+		return hm(d[:2], d[2:])
+	case len(d) == 5 && d[2] == ':':
+		return hm(d[:2], d[3:])
+	}
+	return 0, false
+}
+
+// zoneAbbreviation is the offset, daylight saving included, timelib
+// gives a zone abbreviation: the first entry of its abbreviation tables
+// for the common ones, and the military letters (A to I are +1 to +9
+// hours, K to M +10 to +12, N to Y -1 to -12, Z is UTC). An abbreviation
+// missing here is an error rather than a silently wrong date.
+func zoneAbbreviation(a string) (int, bool) {
+	const h = 3600
+	switch strings.ToLower(a) {
+	case "utc", "gmt", "z", "wet":
+		return 0, true
+	case "bst", "cet", "west":
+		return 1 * h, true
+	case "cest", "eet":
+		return 2 * h, true
+	case "eest":
+		return 3 * h, true
+	case "est", "cdt":
+		return -5 * h, true
+	case "edt":
+		return -4 * h, true
+	case "cst", "mdt":
+		return -6 * h, true
+	case "mst", "pdt":
+		return -7 * h, true
+	case "pst":
+		return -8 * h, true
+	}
+	if len(a) == 1 {
+		c := a[0] | 0x20
+		switch {
+		case c >= 'a' && c <= 'i':
+			return int(c-'a'+1) * h, true
+		case c >= 'k' && c <= 'm':
+			return int(c-'k'+10) * h, true
+		case c >= 'n' && c <= 'y':
+			return -int(c-'n'+1) * h, true
+		}
+	}
+	return 0, false
+}
+
+// validateFromStringFormat is TimeZone::validateFromStringFormat: the
+// specifiers kDateFromStringFormatMap knows, and %%.
+func validateFromStringFormat(f string) error {
 	for i := 0; i < len(f); i++ {
 		if f[i] != '%' {
-			sb.WriteByte(f[i])
 			continue
 		}
 		if i+1 >= len(f) {
-			return "", mongoerr.New(mongoerr.ErrDateFormatUnmatchedPercent, "Unmatched '%' at end of format string")
+			return mongoerr.New(mongoerr.ErrDateFormatUnmatchedPercent, "Unmatched '%' at end of format string")
 		}
 		i++
-		switch f[i] {
-		case 'Y':
-			sb.WriteString("2006")
-		case 'm':
-			sb.WriteString("1")
-		case 'd':
-			sb.WriteString("2")
-		case 'H':
-			sb.WriteString("15")
-		case 'M':
-			sb.WriteString("4")
-		case 'S':
-			sb.WriteString("5")
-		case 'L':
-			sb.WriteString("000")
-		case 'j':
-			sb.WriteString("002")
-		case 'z':
-			sb.WriteString("-0700")
-		case 'Z':
-			sb.WriteString("Z07:00")
-		case '%':
-			sb.WriteByte('%')
-		default:
-			return "", mongoerr.Newf(mongoerr.ErrDateFormatInvalidCharacter, "Invalid format character '%%%c' in format string", f[i])
+		if !strings.ContainsRune("dGHLmMSuVYzZ%", rune(f[i])) {
+			return mongoerr.Newf(mongoerr.ErrDateFormatInvalidCharacter, "Invalid format character '%%%c' in format string", f[i])
 		}
 	}
-	return sb.String(), nil
+	return nil
+}
+
+// formatParse is timelib_parse_from_format_with_map under mongod's
+// kDateFromStringFormatMap: it keeps going after an error and reports
+// each with its position and the character there, as mongod prints them.
+type formatParse struct {
+	s        string
+	problems []string
+}
+
+func (p *formatParse) fail(pos int, msg string) {
+	c := byte(0)
+	if pos < len(p.s) {
+		c = p.s[pos]
+	}
+	p.problems = append(p.problems, fmt.Sprintf("; %d: %s '%c'", pos, msg, c))
+}
+
+// getNr is timelib_get_nr: it skips what is not a digit, then reads up to
+// max digits; -1 when the string ends first.
+func getNr(s string, pos *int, max int) (int, int) {
+	for *pos < len(s) && !isASCIIDigit(s[*pos]) {
+		*pos++
+	}
+	if *pos >= len(s) {
+		return -1, 0
+	}
+	start := *pos
+	for *pos < len(s) && *pos-start < max && isASCIIDigit(s[*pos]) {
+		*pos++
+	}
+	n, _ := strconv.Atoi(s[start:*pos])
+	return n, *pos - start
+}
+
+func parseDateWithFormat(s, format string, loc *time.Location) (bson.DateTime, error) {
+	const unset = -1
+	y, m, d, h, mi, sec, ms := unset, unset, unset, unset, unset, unset, unset
+	isoYear, isoWeek, isoDay := unset, unset, unset
+	var zone *stringZone
+	p := &formatParse{s: s}
+	pos, fpos := 0, 0
+	for fpos < len(format) && pos < len(s) {
+		begin := pos
+		if format[fpos] != '%' || fpos+1 >= len(format) {
+			// A literal is passed over whether or not it matches.
+			if s[pos] != format[fpos] {
+				p.fail(begin, "Format literal not found")
+			}
+			pos++
+			fpos++
+			continue
+		}
+		spec := format[fpos+1]
+		fpos += 2
+		number := func(max int, exact bool, msg string) int {
+			if !isASCIIDigit(s[pos]) {
+				p.fail(begin, "Unexpected data found.")
+			}
+			n, digits := getNr(s, &pos, max)
+			if n == unset || exact && digits != max {
+				p.fail(begin, msg)
+				return unset
+			}
+			return n
+		}
+		inRange := func(n, lo, hi int, msg string) int {
+			if n != unset && (n < lo || n > hi) {
+				p.fail(begin, msg)
+				return unset
+			}
+			return n
+		}
+		switch spec {
+		case 'd':
+			d = number(2, false, "A two digit day could not be found")
+		case 'm':
+			m = number(2, false, "A two digit month could not be found")
+		case 'Y':
+			y = number(4, false, "A four digit year could not be found")
+		case 'H':
+			h = number(2, false, "A two digit hour could not be found")
+		case 'M':
+			mi = number(2, true, "A two digit minute could not be found")
+		case 'S':
+			sec = number(2, true, "A two digit second could not be found")
+		case 'L':
+			if !isASCIIDigit(s[pos]) {
+				p.fail(begin, "Unexpected data found.")
+			}
+			n, digits := getNr(s, &pos, 3)
+			if n == unset || digits < 1 {
+				p.fail(begin, "A three digit millisecond could not be found")
+				break
+			}
+			// "8" is 800ms and "81" 810ms: the digits are a fraction.
+			for ; digits < 3; digits++ {
+				n *= 10
+			}
+			ms = n
+		case 'G':
+			isoYear, _ = getNr(s, &pos, 4)
+			if isoYear == unset {
+				p.fail(begin, "A four digit ISO year could not be found")
+			}
+		case 'V':
+			isoWeek, _ = getNr(s, &pos, 2)
+			if isoWeek == unset {
+				p.fail(begin, "A two digit ISO week could not be found")
+			}
+			isoWeek = inRange(isoWeek, 1, 53, "ISO Week must be between 1 and 53")
+		case 'u':
+			isoDay, _ = getNr(s, &pos, 1)
+			if isoDay == unset {
+				p.fail(begin, "A single digit day of week could not be found")
+			}
+			isoDay = inRange(isoDay, 1, 7, "Day of week must be between 1 and 7")
+		case 'z':
+			z, n, err := readZone(s[pos:])
+			if err != nil {
+				p.fail(begin, err.Error())
+				pos = len(s)
+				break
+			}
+			zone, pos = z, pos+n
+		case 'Z':
+			if s[pos] != '+' && s[pos] != '-' {
+				p.fail(begin, "Invalid timezone offset in minutes")
+				break
+			}
+			sign := 1
+			if s[pos] == '-' {
+				sign = -1
+			}
+			pos++
+			start := pos
+			for pos < len(s) && isASCIIDigit(s[pos]) {
+				pos++
+			}
+			n, _ := strconv.Atoi(s[start:pos])
+			zone = &stringZone{offset: sign * n * 60}
+		case '%':
+			if s[pos] == '%' {
+				pos++
+			} else {
+				p.fail(begin, "Format literal not found")
+			}
+		}
+	}
+	if pos < len(s) {
+		p.fail(pos, "Trailing data")
+	}
+	if fpos < len(format) {
+		p.fail(pos, "Not enough data available to satisfy format")
+	}
+	if h != unset || mi != unset || sec != unset || ms != unset {
+		h, mi, sec, ms = max(h, 0), max(mi, 0), max(sec, 0), max(ms, 0)
+	}
+	anyISO := isoYear != unset || isoWeek != unset || isoDay != unset
+	if y != unset && anyISO {
+		p.fail(pos, "Mixing of ISO dates with natural dates is not allowed")
+	}
+	if isoYear != unset && (y != unset || m != unset || d != unset) {
+		p.fail(pos, "Mixing of ISO dates with natural dates is not allowed")
+	}
+	var warnings []string
+	if isoYear != unset {
+		week, day := max(isoWeek, 1), max(isoDay, 1)
+		jan4 := time.Date(isoYear, 1, 4, 0, 0, 0, 0, time.UTC)
+		t := jan4.AddDate(0, 0, -(isoDayOfWeek(jan4)-1)+(week-1)*7+day-1)
+		y, m, d = t.Year(), int(t.Month()), t.Day()
+	} else if anyISO {
+		warnings = append(warnings, "The parsed date was invalid")
+	}
+	if h != unset && (h > 23 || mi > 59 || sec > 59) {
+		warnings = append(warnings, "The parsed time was invalid")
+	}
+	if y != unset && m != unset && d != unset && (m < 1 || m > 12 || d < 1 || d > daysIn(y, m)) {
+		warnings = append(warnings, "The parsed date was invalid")
+	}
+	for _, w := range warnings {
+		p.fail(pos, w)
+	}
+	if len(p.problems) > 0 {
+		return 0, mongoerr.Newf(mongoerr.ConversionFailure, "Error parsing date string '%s'%s", s, strings.Join(p.problems, ""))
+	}
+	if h == unset {
+		h, mi, sec, ms = 0, 0, 0, 0
+	}
+	if y == unset || m == unset || d == unset {
+		return 0, mongoerr.Newf(mongoerr.ConversionFailure, "an incomplete date/time string has been found, with elements missing: \"%s\"", s)
+	}
+	if zone != nil {
+		if loc != time.UTC {
+			return 0, zoneConflict(zone)
+		}
+		loc = time.FixedZone(zone.abbr, zone.offset)
+	}
+	return bson.DateTime(time.Date(y, time.Month(m), d, h, mi, sec, ms*int(time.Millisecond), loc).UnixMilli()), nil
 }
 
 func compileDateFromString(name string, arg any, scope *Scope) (Expr, error) {
@@ -730,24 +1131,31 @@ func compileDateFromString(name string, arg any, scope *Scope) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The order is ExpressionDateFromString's: the format is checked
+	// first, then the timezone, then a null dateString gives onNull; only
+	// what follows (the dateString's type, the parse) falls to onError.
 	return evalFunc(func(env *Env) (any, error) {
-		f := ""
+		f, formatNull := "", false
 		if format != nil {
 			fv, err := format.Eval(env)
 			if err != nil {
 				return nil, err
 			}
 			if nullish(fv) {
-				return nil, nil
+				formatNull = true
+			} else {
+				s, ok := fv.(string)
+				if !ok {
+					return nil, mongoerr.Newf(mongoerr.ErrDateFromStringFormatNotString, "$dateFromString requires that 'format' be a string, found: %s with value %s", typeName(fv), formatValue(fv))
+				}
+				if err := validateFromStringFormat(s); err != nil {
+					return nil, err
+				}
+				f = s
 			}
-			s, ok := fv.(string)
-			if !ok {
-				return nil, mongoerr.Newf(mongoerr.ErrDateFromStringFormatNotString, "$dateFromString requires that 'format' be a string, found: %s with value %s", typeName(fv), formatValue(fv))
-			}
-			f = s
 		}
-		loc, ok, err := tz.eval(env)
-		if err != nil || !ok {
+		loc, tzOK, err := tz.eval(env)
+		if err != nil {
 			return nil, err
 		}
 		v, err := ds.Eval(env)
@@ -767,7 +1175,15 @@ func compileDateFromString(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			return nil, mongoerr.Newf(mongoerr.ConversionFailure, "$dateFromString requires that 'dateString' be a string, found: %s with value %s", typeName(v), formatValue(v))
 		}
-		r, err := parseDateString(s, f, loc)
+		if !tzOK || formatNull {
+			return nil, nil
+		}
+		var r bson.DateTime
+		if format != nil {
+			r, err = parseDateWithFormat(s, f, loc)
+		} else {
+			r, err = parseDateString(s, "", loc)
+		}
 		if err != nil {
 			if onError != nil {
 				return onError.Eval(env)

@@ -23,6 +23,14 @@ func (s *Scope) WithConstantFolding() *Scope {
 	return &out
 }
 
+// withoutFolding returns a copy of s that folds nothing, for the
+// arguments of an operator whose optimize() leaves them as they are.
+func (s *Scope) withoutFolding() *Scope {
+	out := *s
+	out.fold = false
+	return &out
+}
+
 // foldConstant replaces x, the operator name applied to arg, by its value
 // when arg is constant.
 func foldConstant(name string, arg any, x Expr) (Expr, error) {
@@ -65,6 +73,11 @@ var neverFolded = map[string]bool{
 	"$getField": true, "$setField": true, "$unsetField": true,
 	"$rand": true, "$meta": true, "$function": true, "$accumulator": true,
 	"$sampleRate": true, "$createObjectId": true, "$currentDate": true,
+	// Their optimize() optimizes their arguments only (ExpressionMap,
+	// ExpressionFilter, ExpressionReduce, ExpressionZip) or is
+	// Expression's own, which does nothing (ExpressionFromAccumulatorN).
+	"$map": true, "$filter": true, "$reduce": true, "$zip": true,
+	"$firstN": true, "$lastN": true, "$minN": true, "$maxN": true,
 }
 
 // constantSpec reports whether an expression specification reads neither

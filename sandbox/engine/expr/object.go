@@ -44,23 +44,40 @@ func compileMergeObjects(name string, arg any, scope *Scope) (Expr, error) {
 	}
 	return evalFunc(func(env *Env) (any, error) {
 		var out docBuilder
-		for _, a := range args {
-			v, err := a.Eval(env)
-			if err != nil {
-				return nil, err
-			}
+		merge := func(v any) error {
 			if nullish(v) {
-				continue
+				return nil
 			}
 			d, ok := v.(bson.D)
 			if !ok {
-				return nil, mongoerr.Newf(mongoerr.ErrMergeObjectsNotObject, "$mergeObjects requires object inputs, but input %s is of type %s", formatValue(v), typeName(v))
+				return mongoerr.Newf(mongoerr.ErrMergeObjectsNotObject, "$mergeObjects requires object inputs, but input %s is of type %s", formatValue(v), typeName(v))
 			}
 			for _, e := range d {
 				if value.IsMissing(e.Value) {
 					continue
 				}
 				out.set(e.Key, e.Value)
+			}
+			return nil
+		}
+		for _, a := range args {
+			v, err := a.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			// $mergeObjects is ExpressionFromAccumulator over
+			// AccumulatorMergeObjects: a lone argument that is an array
+			// merges its elements.
+			if arr, ok := v.(bson.A); ok && len(args) == 1 {
+				for _, e := range arr {
+					if err := merge(e); err != nil {
+						return nil, err
+					}
+				}
+				continue
+			}
+			if err := merge(v); err != nil {
+				return nil, err
 			}
 		}
 		d := out.doc()

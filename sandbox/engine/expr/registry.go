@@ -185,6 +185,7 @@ func init() {
 		"$rand":             compileRand,
 		"$toHashedIndexKey": unary(toHashedIndexKey),
 		"$meta":             compileMeta,
+		"$function":         compileFunction,
 	}
 	for name, op := range trigOperators() {
 		operators[name] = compileTrig(op)
@@ -214,6 +215,13 @@ func compileBitOp(name string, arg any, scope *Scope) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if args, err = foldAssociative(scope, args, true, func(args []Expr) Expr { return bitOp(name, args) }); err != nil {
+		return nil, err
+	}
+	return bitOp(name, args), nil
+}
+
+func bitOp(name string, args []Expr) Expr {
 	return evalFunc(func(env *Env) (any, error) {
 		var acc int64
 		switch name {
@@ -251,7 +259,7 @@ func compileBitOp(name string, arg any, scope *Scope) (Expr, error) {
 			return acc, nil
 		}
 		return int32(acc), nil
-	}), nil
+	})
 }
 
 // bitNot is ExpressionBitNot, a single numeric argument operator that

@@ -68,44 +68,21 @@ func compileSetOp(name string, arg any, scope *Scope) (Expr, error) {
 	if err := optimizeSetOperands(name, args, scope); err != nil {
 		return nil, err
 	}
+	if name == "$setUnion" || name == "$setIntersection" {
+		eval := func(args []Expr) Expr {
+			return evalFunc(func(env *Env) (any, error) { return unionOrIntersection(env, name, args) })
+		}
+		if args, err = foldAssociative(scope, args, true, eval); err != nil {
+			return nil, err
+		}
+		return eval(args), nil
+	}
 	return evalFunc(func(env *Env) (any, error) {
 		vals, err := evalAll(env, args, make([]any, 0, len(args)))
 		if err != nil {
 			return nil, err
 		}
 		switch name {
-		case "$setUnion", "$setIntersection":
-			var acc bson.A
-			for i, v := range vals {
-				if nullish(v) {
-					return nil, nil
-				}
-				a, ok := v.(bson.A)
-				if !ok {
-					code := int32(mongoerr.ErrSetUnionNotArray)
-					if name == "$setIntersection" {
-						code = mongoerr.ErrSetIntersectionNotArray
-					}
-					return nil, mongoerr.Newf(code, "All operands of %s must be arrays. One argument is of type: %s", name, typeName(v))
-				}
-				switch {
-				case name == "$setUnion":
-					acc = append(acc, a...)
-				case i == 0:
-					acc = sortedSet(a)
-				default:
-					other := sortedSet(a)
-					next := bson.A{}
-					for _, e := range acc {
-						if inSorted(other, e) {
-							next = append(next, e)
-						}
-					}
-					acc = next
-				}
-			}
-			// mongod collects into an ordered ValueSet, so results come out sorted.
-			return sortedSet(acc), nil
 		case "$setEquals":
 			var first bson.A
 			for i, v := range vals {
@@ -188,4 +165,51 @@ func optimizeSetOperands(name string, args []Expr, scope *Scope) error {
 		}
 	}
 	return nil
+}
+
+// unionOrIntersection evaluates the operands in order, as mongod does: the
+// first null or missing one makes the result null before the rest are
+// read. An intersection keeps the values of whichever set is smaller at
+// each step, because ExpressionSetIntersection swaps its running set with
+// a smaller next one to iterate the smaller of the two; of equal numbers
+// of different types, that decides which type the result holds.
+func unionOrIntersection(env *Env, name string, args []Expr) (any, error) {
+	var acc bson.A
+	for i, x := range args {
+		v, err := x.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		if nullish(v) {
+			return nil, nil
+		}
+		a, ok := v.(bson.A)
+		if !ok {
+			code := int32(mongoerr.ErrSetUnionNotArray)
+			if name == "$setIntersection" {
+				code = mongoerr.ErrSetIntersectionNotArray
+			}
+			return nil, mongoerr.Newf(code, "All operands of %s must be arrays. One argument is of type: %s", name, typeName(v))
+		}
+		switch {
+		case name == "$setUnion":
+			acc = append(acc, a...)
+		case i == 0:
+			acc = sortedSet(a)
+		case len(acc) > 0:
+			other := sortedSet(a)
+			if len(acc) > len(other) {
+				acc, other = other, acc
+			}
+			next := bson.A{}
+			for _, e := range acc {
+				if inSorted(other, e) {
+					next = append(next, e)
+				}
+			}
+			acc = next
+		}
+	}
+	// mongod collects into an ordered ValueSet, so results come out sorted.
+	return sortedSet(acc), nil
 }

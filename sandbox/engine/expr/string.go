@@ -6,6 +6,7 @@ import (
 	"regexp/syntax"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -36,11 +37,19 @@ func coerceToString(v any) (string, error) {
 	case bson.DateTime:
 		return isoDate(x), nil
 	case bson.Timestamp:
-		return "Timestamp(" + strconv.FormatUint(uint64(x.T), 10) + ", " + strconv.FormatUint(uint64(x.I), 10) + ")", nil
+		return prettyTimestamp(x), nil
 	case bson.JavaScript:
 		return string(x), nil
 	}
 	return "", mongoerr.Newf(mongoerr.ErrCoerceToStringFailed, "can't convert from BSON type %s to String", typeName(v))
+}
+
+// prettyTimestamp is Timestamp::toStringPretty: time_t_to_String_short of
+// the seconds (ctime's "Sun Sep 13 12:26:40 2020" without the weekday and
+// the year) then ':' and the increment. ctime prints mongod's local time;
+// the sandbox's is UTC.
+func prettyTimestamp(ts bson.Timestamp) string {
+	return time.Unix(int64(ts.T), 0).UTC().Format("Jan _2 15:04:05") + ":" + strconv.FormatUint(uint64(ts.I), 10)
 }
 
 // doubleToString formats a double as $toString does (fmt's "{}": the

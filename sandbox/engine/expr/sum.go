@@ -164,11 +164,21 @@ func compileArrayAccumulator(name string, arg any, scope *Scope) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	single := len(args) == 1
-	if _, isArr := arg.(bson.A); isArr && len(args) == 1 {
-		// {$sum: ["$a"]} still aggregates over "$a" when it is an array.
-		single = true
+	if len(args) > 1 && (name == "$sum" || name == "$min" || name == "$max") {
+		// Their accumulators are associative and commutative; $avg's and
+		// $stdDev*'s are not.
+		args, err = foldAssociative(scope, args, true, func(args []Expr) Expr { return accumulateArgs(name, args) })
+		if err != nil {
+			return nil, err
+		}
 	}
+	return accumulateArgs(name, args), nil
+}
+
+// accumulateArgs accumulates one array argument element-wise ({$sum:
+// ["$a"]} too), or else the argument list.
+func accumulateArgs(name string, args []Expr) Expr {
+	single := len(args) == 1
 	return evalFunc(func(env *Env) (any, error) {
 		var vals bson.A
 		if single {
@@ -192,7 +202,7 @@ func compileArrayAccumulator(name string, arg any, scope *Scope) (Expr, error) {
 			}
 		}
 		return accumulate(name, vals), nil
-	}), nil
+	})
 }
 
 func accumulate(name string, vals bson.A) any {

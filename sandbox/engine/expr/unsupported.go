@@ -7,8 +7,8 @@ import "github.com/schemalab/schemalab/sandbox/mongoerr"
 // never with "Unrecognized expression", which would claim MongoDB does not
 // know them.
 var unsupportedOperators = map[string]bool{
-	"$function": true, "$accumulator": true,
-	"$meta": true,
+	"$accumulator": true,
+	"$meta":        true,
 }
 
 // Unsupported returns the sandbox's refusal for an operator it knows

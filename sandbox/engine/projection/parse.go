@@ -505,7 +505,9 @@ func (ctx *parseCtx) parseSubObjectAsExpression(key, parentPath string, obj bson
 			return true, mongoerr.New(31275, "Cannot use $elemMatch projection on a nested field.")
 		}
 		f, err := query.Compile(bson.D{{Key: key, Value: bson.D{{Key: "$elemMatch", Value: spec}}}},
-			query.Options{Now: ctx.opts.Now, LetVars: ctx.opts.LetVars})
+			// projection_parser.cpp parses the $elemMatch with
+			// kBanAllSpecialFeatures.
+			query.Options{Now: ctx.opts.Now, LetVars: ctx.opts.LetVars, BanSpecialFeatures: true})
 		if err != nil {
 			return true, err
 		}

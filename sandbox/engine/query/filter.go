@@ -16,6 +16,10 @@ type Options struct {
 	// $jsonSchema and the $near family fail as "not allowed in this
 	// context".
 	BanSpecialFeatures bool
+	// JSONSchema compiles a $jsonSchema (validation.CompileSchema). The
+	// places that do not set it are those that reach no user filter with
+	// a $jsonSchema in it, where it stays refused.
+	JSONSchema SchemaCompiler
 }
 
 // Filter is a compiled query filter. It is immutable and safe for

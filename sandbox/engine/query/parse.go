@@ -162,10 +162,7 @@ func (p *parser) parseTopOperator(name string, v any, lvl level) (Node, error) {
 		}
 		return nil, mongoerr.New(mongoerr.IndexNotFound, "text index required for $text query")
 	case "$jsonSchema":
-		if p.opts.BanSpecialFeatures {
-			return nil, mongoerr.New(mongoerr.QueryFeatureNotAllowed, "$jsonSchema is not allowed in this context")
-		}
-		return nil, mongoerr.New(mongoerr.NotImplemented, "$jsonSchema is not supported by the schemalab sandbox")
+		return p.parseJSONSchema(v)
 	case "$alwaysTrue", "$alwaysFalse":
 		n, err := parseIntegerElementToLong(name, v)
 		if err != nil {

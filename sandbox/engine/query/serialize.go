@@ -188,6 +188,10 @@ func docsToArray(ds []bson.D) bson.A {
 
 func serializeNode(n Node) bson.D {
 	switch x := n.(type) {
+	case *JSONSchema:
+		// mongod shows the translated $_internalSchema tree here; the
+		// sandbox keeps the schema as written.
+		return bson.D{{Key: "$jsonSchema", Value: x.Schema}}
 	case *And:
 		kids := canonicalChildren(x.Children, true)
 		if len(kids) == 1 {

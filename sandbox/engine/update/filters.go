@@ -130,7 +130,8 @@ func compilePullMatcher(arg any) (func(any) (bool, error), error) {
 	switch a := arg.(type) {
 	case bson.D:
 		if len(a) == 0 || !pathAcceptingOperators[a[0].Key] {
-			q, err := query.Compile(a, query.Options{})
+			// PullNode's matchers parse with kBanAllSpecialFeatures.
+			q, err := query.Compile(a, query.Options{BanSpecialFeatures: true})
 			if err != nil {
 				return nil, err
 			}
@@ -152,7 +153,7 @@ func compilePullMatcher(arg any) (func(any) (bool, error), error) {
 
 // wrappedMatcher matches {x: elem} against {x: cond}.
 func wrappedMatcher(cond any) (func(any) (bool, error), error) {
-	q, err := query.Compile(bson.D{{Key: "x", Value: cond}}, query.Options{})
+	q, err := query.Compile(bson.D{{Key: "x", Value: cond}}, query.Options{BanSpecialFeatures: true})
 	if err != nil {
 		return nil, err
 	}

@@ -148,3 +148,20 @@ func leaf(path, op string, arg any, ann annotation) (*node, error) {
 	}
 	return &node{kind: kLeaf, path: path, op: op, filter: f, ann: ann}, nil
 }
+
+// CompileSchema is $jsonSchema in a query filter (find, aggregate $match,
+// update and delete filters): the same translation as in a validator, so
+// that a filter and a validator never disagree on a document. mongod logs
+// the "_id not allowed" warning only for validators.
+func CompileSchema(schema bson.D) (query.SchemaMatcher, error) {
+	root, err := parseJSONSchema(schema, nil)
+	if err != nil {
+		return nil, err
+	}
+	prepare(root)
+	return schemaMatcher{root: root}, nil
+}
+
+type schemaMatcher struct{ root *node }
+
+func (m schemaMatcher) MatchesDocument(doc bson.D) bool { return m.root.matches(doc) }

@@ -207,7 +207,7 @@ func (c *compiler) parseSubField(path string, context bson.D, e bson.E) (*node, 
 // leafFilter compiles one query predicate with the engine's query
 // package, which also gives mongod's parse errors for it.
 func (c *compiler) leafFilter(path, op string, filter bson.D, ann annotation) (*node, error) {
-	f, err := query.Compile(filter, query.Options{Now: c.now})
+	f, err := query.Compile(filter, query.Options{Now: c.now, JSONSchema: CompileSchema})
 	if err != nil {
 		return nil, err
 	}

@@ -28,6 +28,9 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 	if err := a.checkKnown(true, collModFields...); err != nil {
 		return nil, err
 	}
+	if e.isView(req.db, collName) {
+		return e.collModView(req, collName)
+	}
 	var changes bson.D
 	for _, f := range req.cmd[1:] {
 		if genericArguments[f.Key] {

@@ -151,6 +151,12 @@ func (e *Engine) pipelineView(db, coll string, pipeline bson.A) *catalog.View {
 func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, let bson.D) *aggregate.Context {
 	ctx := &aggregate.Context{Ctx: req.ctx, DB: req.db, Now: req.now, Let: let, Coll: coll, NoDiskUse: req.noDiskUse}
 	ctx.Query = func(db, c string, filter, sort bson.D, limit int64) ([]bson.D, error) {
+		if backing, p, ok, err := viewForeign(view, db, c, viewQueryStages(filter, sort, limit)); ok || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			return ctx.Pipeline(db, backing, p, nil)
+		}
 		q := planner.Query{Sort: sort, Limit: limit, Ctx: ctx.Ctx}
 		if len(filter) > 0 {
 			f, err := query.Compile(filter, query.Options{Now: req.now})
@@ -168,6 +174,10 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 	ctx.Pipeline = func(db, c string, pipeline bson.A, subLet bson.D) ([]bson.D, error) {
 		sub := *req
 		sub.db, sub.ctx = db, ctx.Ctx
+		c, pipeline, _, err := viewForeign(view, db, c, pipeline)
+		if err != nil {
+			return nil, err
+		}
 		pp, err := e.preparePipeline(&sub, view, c, pipeline, subLet, nil)
 		if err != nil {
 			return nil, err
@@ -540,7 +550,7 @@ func (it executorIterator) Next() (bson.D, bool, error) {
 }
 
 func cmdAggregate(e *Engine, req *request) (bson.D, error) {
-	if out, ok, err := e.timeseriesRead(req); ok {
+	if out, ok, err := e.readCommand(req); ok {
 		return out, err
 	}
 	s, err := parseAggregate(req)
@@ -602,6 +612,9 @@ func (e *Engine) collStatsStage(view *catalog.View, db, coll string, spec bson.D
 				if n, ok := value.SafeNumberLong(value.Get(d, "scale")); ok {
 					scale = n
 				}
+			}
+			if c.Kind == catalog.KindView {
+				return nil, errViewNotCollection(db, coll)
 			}
 			if ts, ok := timeseriesIn(view, db, coll); ok {
 				out = append(out, bson.E{Key: "storageStats", Value: e.timeseriesCollStats(ts, storagestats.StorageStats(ts.buckets, scale))})

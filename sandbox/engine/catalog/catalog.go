@@ -596,3 +596,13 @@ func newUUID() bson.Binary {
 	b[8] = b[8]&0x3f | 0x80
 	return bson.Binary{Subtype: 4, Data: b}
 }
+
+// Collections snapshots every collection of the change's database, for
+// a change that checks them all (the view graph of a database).
+func (ch *Change) Collections() []*Collection {
+	d := ch.cat.databaseSnapshotLocked(ch.db)
+	if d == nil {
+		return nil
+	}
+	return d.Collections()
+}

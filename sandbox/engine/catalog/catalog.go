@@ -489,12 +489,20 @@ func (c *Catalog) RenameCollection(fromDB, from, toDB, to string, dropTarget boo
 	if src.Kind == KindTimeseries {
 		return errTimeseries
 	}
+	// A view's name is also its system.views document's _id and may be
+	// named by other views' definitions: it does not move by halves.
+	if src.Kind == KindView {
+		return mongoerr.New(mongoerr.NotImplemented, "renaming a view is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
+	}
 	if target := c.live(toDB, to); target != nil {
 		if !dropTarget {
 			return mongoerr.New(mongoerr.NamespaceExists, "target namespace exists")
 		}
 		if target.Kind == KindTimeseries {
 			return errTimeseries
+		}
+		if target.Kind == KindView {
+			return mongoerr.New(mongoerr.NotImplemented, "renaming onto a view is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
 		}
 		c.dropLocked(toDB, to)
 	}

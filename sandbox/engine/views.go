@@ -123,6 +123,9 @@ func viewReadPipeline(req *request) (bson.A, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := findAsAggregation(req.cmd, s); err != nil {
+			return nil, err
+		}
 		match(s.filter)
 		if len(s.sort) > 0 {
 			p = append(p, bson.D{{Key: "$sort", Value: s.sort}})
@@ -497,4 +500,49 @@ func viewQueryStages(filter, sort bson.D, limit int64) bson.A {
 		p = append(p, bson.D{{Key: "$limit", Value: limit}})
 	}
 	return p
+}
+
+// findAsAggregation refuses the find options an aggregation cannot carry,
+// in the order query_request_helper::asAggregationCommand checks them.
+func findAsAggregation(cmd bson.D, s *findSpec) error {
+	set := func(name string) bool {
+		switch v := value.Get(cmd, name).(type) {
+		case bson.D:
+			return len(v) > 0
+		case bool:
+			return v
+		}
+		return false
+	}
+	unsupported := func(name string) error {
+		return mongoerr.Newf(mongoerr.InvalidPipelineOperator, "Option %s not supported in aggregation.", name)
+	}
+	for _, name := range []string{"min", "max", "returnKey", "showRecordId"} {
+		if set(name) {
+			return unsupported(name)
+		}
+	}
+	if set("tailable") {
+		return mongoerr.New(mongoerr.InvalidPipelineOperator, "Tailable cursors are not supported in aggregation.")
+	}
+	for _, name := range []string{"noCursorTimeout", "allowPartialResults"} {
+		if set(name) {
+			return unsupported(name)
+		}
+	}
+	if !value.IsMissing(value.Get(s.sort, "$natural")) {
+		return mongoerr.New(mongoerr.InvalidPipelineOperator, "Sort option $natural not supported in aggregation.")
+	}
+	if s.singleBatch && s.limit != 1 {
+		return unsupported("singleBatch")
+	}
+	for _, name := range []string{"readOnce", "allowSpeculativeMajorityRead", "$_requestResumeToken"} {
+		if set(name) {
+			return unsupported(name)
+		}
+	}
+	if set("$_resumeAfter") {
+		return unsupported("$_resumeAfter")
+	}
+	return nil
 }

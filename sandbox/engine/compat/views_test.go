@@ -16,6 +16,7 @@ import (
 const (
 	viewsCreateRef  = "src/mongo/db/catalog/create_collection.cpp (_createView), src/mongo/db/views/view_graph.cpp; jstests/core/views/views_creation.js, views_validation.js"
 	viewsReadRef    = "src/mongo/db/views/view_catalog_helpers.cpp (resolveView), src/mongo/db/views/resolved_view.cpp, src/mongo/db/query/query_request_conversion.cpp; jstests/core/views/views_find.js, views_aggregation.js, views_count.js, views_distinct.js"
+	viewsFindRef    = "src/mongo/db/query/query_request_helper.cpp (asAggregationCommand); jstests/core/views/views_find.js"
 	viewsRefuseRef  = "src/mongo/db/shard_role.cpp (a view where a collection is needed), src/mongo/db/commands/create_indexes_cmd.cpp (runCreateIndexesOnNewCollection); jstests/core/views/views_all_commands.js"
 	viewsCollModRef = "src/mongo/db/catalog/coll_mod.cpp, src/mongo/db/views/view_graph.cpp; jstests/core/views/views_validation.js"
 	viewsStatsRef   = "src/mongo/db/views/view_catalog_helpers.cpp (resolveView stops at $collStats); jstests/core/views/views_coll_stats.js"
@@ -67,6 +68,16 @@ func TestViewCases(t *testing.T) {
 			cmd: `{"find":"v","filter":{"s":"x"},"projection":{"s":0}}`, want: `{"cursor":{"firstBatch":[{"_id":3,"a":3}],"id":{"$numberLong":"0"},"ns":"{{db}}.v"}}`},
 		{name: "find on a view with sort, skip and limit", ref: viewsReadRef, docs: docs, setup: []string{view},
 			cmd: `{"find":"v","sort":{"a":-1},"skip":1,"limit":2,"projection":{"a":1}}`, want: `{"cursor":{"firstBatch":[{"_id":3,"a":3},{"_id":2,"a":2}],"id":{"$numberLong":"0"},"ns":"{{db}}.v"}}`},
+		{name: "find on a view with a $natural sort", ref: viewsFindRef, docs: docs, setup: []string{view}, cmd: `{"find":"v","sort":{"$natural":1}}`,
+			code: mongoerr.InvalidPipelineOperator, msg: "Sort option $natural not supported in aggregation."},
+		{name: "find on a view with singleBatch and no limit 1", ref: viewsFindRef, docs: docs, setup: []string{view}, cmd: `{"find":"v","singleBatch":true}`,
+			code: mongoerr.InvalidPipelineOperator, msg: "Option singleBatch not supported in aggregation."},
+		{name: "find on a view with singleBatch and limit 1", ref: viewsFindRef, docs: docs, setup: []string{view}, cmd: `{"find":"v","singleBatch":true,"limit":1,"sort":{"a":1}}`,
+			want: `{"cursor":{"firstBatch":[{"_id":2,"a":2,"s":"y"}],"id":{"$numberLong":"0"},"ns":"{{db}}.v"}}`},
+		{name: "find on a view with noCursorTimeout", ref: viewsFindRef, docs: docs, setup: []string{view}, cmd: `{"find":"v","noCursorTimeout":true}`,
+			code: mongoerr.InvalidPipelineOperator, msg: "Option noCursorTimeout not supported in aggregation."},
+		{name: "find on a view with $elemMatch in the projection", ref: viewsFindRef, docs: docs, setup: []string{view}, cmd: `{"find":"v","projection":{"arr":{"$elemMatch":{"x":1}}}}`,
+			code: mongoerr.InvalidPipelineOperator},
 		{name: "find on a view of a missing collection", ref: viewsReadRef, setup: []string{`{"create":"v","viewOn":"none"}`},
 			cmd: `{"find":"v"}`, want: `{"cursor":{"firstBatch":[],"id":{"$numberLong":"0"},"ns":"{{db}}.v"}}`},
 		{name: "aggregate on a view", ref: viewsReadRef, docs: docs, setup: []string{view},
@@ -152,6 +163,10 @@ func TestViewDepth(t *testing.T) {
 		if err := db.CreateView(ctx, "big", "c", mongo.Pipeline{{{Key: "$match", Value: bson.D{{Key: "a", Value: bson.D{{Key: "$gt", Value: 2}}}}}}}); err != nil {
 			t.Fatal(err)
 		}
+		var one bson.D
+		if err := db.Collection("big").FindOne(ctx, bson.D{}).Decode(&one); err != nil || len(one) != 2 {
+			t.Fatalf("findOne: %v %v", one, err)
+		}
 		n, err := db.Collection("big").CountDocuments(ctx, bson.D{})
 		if err != nil || n != 1 {
 			t.Fatalf("count: %d %v", n, err)
@@ -160,6 +175,33 @@ func TestViewDepth(t *testing.T) {
 		var we mongo.WriteException
 		if !errors.As(err, &we) || len(we.WriteErrors) != 1 || we.WriteErrors[0].Code != mongoerr.CommandNotSupportedOnView {
 			t.Fatalf("insert: %v", err)
+		}
+	})
+}
+
+// TestViewExplain: explain of a read of a view explains the aggregation
+// over the view's collection (views_find.js checks the namespace the
+// query planner reports).
+func TestViewExplain(t *testing.T) {
+	s := newSuite(t)
+	s.runCase(t, "explain find on a view", viewsFindRef, cover{family: commandFam, op: "find", col: explain}, func(t *testing.T, db *mongo.Database) {
+		ctx := context.Background()
+		insertDocs(t, db.Collection("c"), `[{"_id":1},{"_id":2}]`)
+		mustCommand(t, db, `{"create":"v","viewOn":"c","pipeline":[{"$match":{}}]}`)
+		for _, verbosity := range []string{"queryPlanner", "executionStats"} {
+			var out bson.M
+			cmd := bson.D{{Key: "explain", Value: bson.D{{Key: "find", Value: "v"}}}, {Key: "verbosity", Value: verbosity}}
+			if err := db.RunCommand(ctx, cmd).Decode(&out); err != nil {
+				t.Fatal(err)
+			}
+			qp, _ := out["queryPlanner"].(bson.D)
+			if ns, _ := field(qp, "namespace").(string); ns != db.Name()+".c" {
+				t.Fatalf("%s: %v", verbosity, out)
+			}
+			_, hasStats := out["executionStats"]
+			if hasStats != (verbosity == "executionStats") {
+				t.Fatalf("%s: executionStats %v", verbosity, hasStats)
+			}
 		}
 	})
 }

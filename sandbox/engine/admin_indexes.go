@@ -120,6 +120,9 @@ func cmdListIndexes(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e.isView(req.db, collName) {
+		return nil, viewCommandRefusal(req.name, ns(req.db, collName))
+	}
 	a := newArgs(req)
 	if err := a.checkKnown(true, "cursor", "includeBuildUUIDs", "includeIndexBuildInfo"); err != nil {
 		return nil, err

@@ -230,6 +230,9 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 				if target.Kind == catalog.KindTimeseries {
 					return timeseries.ErrTarget("$merge") // created as one since the check
 				}
+				if target.Kind == catalog.KindView {
+					return errViewNotCollection(db, c)
+				}
 				if err := e.validateWrite(req, target, nil, doc); err != nil {
 					return err
 				}
@@ -288,6 +291,9 @@ func (e *Engine) replaceCollection(req *request, ctx context.Context, db, c stri
 	if old != nil {
 		if old.Kind == catalog.KindTimeseries {
 			return timeseries.ErrTarget("$out")
+		}
+		if old.Kind == catalog.KindView {
+			return errViewNotCollection(db, c)
 		}
 		opts = old.Options
 		for _, ix := range old.Indexes()[1:] {

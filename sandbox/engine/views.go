@@ -482,6 +482,10 @@ func viewCommandRefusal(name, nsName string) error {
 		// runCreateIndexesOnNewCollection (create_indexes_cmd.cpp).
 		return mongoerr.New(mongoerr.CommandNotSupportedOnView, "Cannot create indexes on a view")
 	}
+	if name == "dropIndexes" {
+		// dropIndexes' checkView (drop_indexes.cpp).
+		return mongoerr.New(mongoerr.CommandNotSupportedOnView, "Cannot drop indexes on view "+nsName)
+	}
 	db, coll, _ := strings.Cut(nsName, ".")
 	return errNotOnView(db, coll)
 }

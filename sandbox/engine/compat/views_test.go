@@ -106,7 +106,12 @@ func TestViewCases(t *testing.T) {
 			code: mongoerr.CommandNotSupportedOnView, msg: "Namespace {{db}}.v is a view, not a collection"},
 		{name: "createIndexes on a view", ref: viewsRefuseRef, setup: []string{view}, cmd: `{"createIndexes":"v","indexes":[{"key":{"x":1},"name":"x_1"}]}`,
 			code: mongoerr.CommandNotSupportedOnView, msg: "Cannot create indexes on a view"},
-		{name: "dropIndexes on a view", ref: viewsRefuseRef, setup: []string{view}, cmd: `{"dropIndexes":"v","index":"*"}`, code: mongoerr.CommandNotSupportedOnView},
+		{name: "dropIndexes on a view", ref: viewsRefuseRef + "; src/mongo/db/catalog/drop_indexes.cpp (checkView)", setup: []string{view}, cmd: `{"dropIndexes":"v","index":"*"}`,
+			code: mongoerr.CommandNotSupportedOnView, msg: "Cannot drop indexes on view {{db}}.v"},
+		{name: "listIndexes on a view", ref: viewsRefuseRef + "; src/mongo/db/commands/list_indexes.cpp", setup: []string{view}, cmd: `{"listIndexes":"v"}`,
+			code: mongoerr.CommandNotSupportedOnView, msg: "Namespace {{db}}.v is a view, not a collection"},
+		{name: "dbStats counts a view under views", ref: statsRef + "; src/mongo/db/catalog/database_impl.cpp (getStats)", docs: docs, setup: []string{view},
+			cmd: `{"dbStats":1}`, want: `{"collections":2,"views":1}`},
 
 		// collMod and drop
 		{name: "collMod redefines a view", ref: viewsCollModRef, docs: docs, setup: []string{view},

@@ -61,10 +61,6 @@ func resolveView(v *catalog.View, db, coll string, pipeline bson.A) (string, bso
 		"View depth too deep or view cycle detected; maximum depth is %d", maxViewDepth)
 }
 
-// errNotOnView is the refusal of a command that needs a collection
-// (AutoGetCollection with views forbidden).
-func errNotOnView(db, coll string) error { return errViewNotCollection(db, coll) }
-
 // readCommand is the hook at the top of find, count, distinct and
 // aggregate: a view or a time-series collection is read through the
 // aggregation its definition makes of the command.
@@ -418,8 +414,8 @@ func dropView(ch *catalog.Change, view *catalog.Collection) bson.D {
 }
 
 // collModView is collMod on a view: viewOn and pipeline replace its
-// definition; other options are refused (collMod's checks in
-// coll_mod.cpp: only viewOn and pipeline apply to a view).
+// definition; other options are refused (parseCollModRequest's
+// getNotSupportedOnViewError: only viewOn and pipeline apply to a view).
 func (e *Engine) collModView(req *request, collName string) (bson.D, error) {
 	a := newArgs(req)
 	viewOn, hasOn := a.get("viewOn")
@@ -487,7 +483,7 @@ func viewCommandRefusal(name, nsName string) error {
 		return mongoerr.New(mongoerr.CommandNotSupportedOnView, "Cannot drop indexes on view "+nsName)
 	}
 	db, coll, _ := strings.Cut(nsName, ".")
-	return errNotOnView(db, coll)
+	return errViewNotCollection(db, coll)
 }
 
 // viewQueryStages is a foreign read's filter, sort and limit as the

@@ -123,6 +123,12 @@ func TestViewCases(t *testing.T) {
 			cmd: `{"collMod":"b","viewOn":"c","pipeline":{}}`, code: mongoerr.TypeMismatch, msg: "BSON field 'collMod.pipeline' is the wrong type 'object', expected type 'array'"},
 		{name: "collMod expireAfterSeconds on a view", ref: viewsCollModRef, setup: []string{`{"create":"a","viewOn":"b"}`},
 			cmd: `{"collMod":"a","expireAfterSeconds":1}`, code: mongoerr.InvalidOptions},
+		{name: "collMod a validator on a view", ref: viewsCollModRef + " (parseCollModRequest)", setup: []string{`{"create":"a","viewOn":"b"}`},
+			cmd: `{"collMod":"a","validator":{"x":1}}`, code: mongoerr.InvalidOptions, msg: "option not supported on a view: validator"},
+		{name: "collMod a pipeline on a collection", ref: viewsCollModRef + " (parseCollModRequest)", docs: docs,
+			cmd: `{"collMod":"c","viewOn":"d","pipeline":[]}`, code: mongoerr.InvalidOptions, msg: "option only supported on a view: pipeline"},
+		{name: "collMod viewOn on a collection", ref: viewsCollModRef + " (parseCollModRequest)", docs: docs,
+			cmd: `{"collMod":"c","viewOn":"d"}`, code: mongoerr.InvalidOptions, msg: "option only supported on a view: viewOn"},
 		{name: "drop a view", ref: dropRef + "; jstests/core/views/views_basic.js", docs: docs, setup: []string{view}, cmd: `{"drop":"v"}`,
 			thenFind: `{"find":"system.views"}`, thenWant: `[]`},
 

@@ -143,7 +143,8 @@ func TestViewCases(t *testing.T) {
 }
 
 // TestViewDepth builds the chain of views views_validation.js does: 20
-// levels deep is allowed, one more level at either end is not.
+// levels deep is allowed, one more level at either end is not; a read
+// resolves at most 20 views.
 func TestViewDepth(t *testing.T) {
 	s := newSuite(t)
 	s.runCase(t, "view depth limit", viewsCreateRef, cover{family: commandFam, op: "create", col: errorCol}, func(t *testing.T, db *mongo.Database) {
@@ -166,6 +167,20 @@ func TestViewDepth(t *testing.T) {
 		}
 		if err := db.RunCommand(ctx, bson.D{{Key: "create", Value: "vMid"}, {Key: "viewOn", Value: "v10"}}).Err(); err != nil {
 			t.Fatalf("vMid: %v", err)
+		}
+		// Reading resolves at most 20 views (view_catalog_helpers.cpp,
+		// resolveView): v1 needs a 21st lookup to reach its collection.
+		var ce mongo.CommandError
+		err := db.RunCommand(ctx, bson.D{{Key: "find", Value: "v1"}}).Err()
+		if !errors.As(err, &ce) || ce.Code != mongoerr.ViewDepthLimitExceeded || ce.Message != "View depth too deep or view cycle detected; maximum depth is 20" {
+			t.Fatalf("find v1: %v", err)
+		}
+		if err := db.RunCommand(ctx, bson.D{{Key: "find", Value: "v2"}}).Err(); err != nil {
+			t.Fatalf("find v2: %v", err)
+		}
+		union := bson.D{{Key: "aggregate", Value: "v10"}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$unionWith", Value: "v1"}}}}, {Key: "cursor", Value: bson.D{}}}
+		if err := db.RunCommand(ctx, union).Err(); !errors.As(err, &ce) || ce.Code != mongoerr.ViewDepthLimitExceeded {
+			t.Fatalf("$unionWith v1: %v", err)
 		}
 	})
 	s.runCase(t, "CreateView through the driver", viewsCreateRef+"; manual: reference/method/db.createView", cover{family: commandFam, op: "create", col: semantics}, func(t *testing.T, db *mongo.Database) {

@@ -231,3 +231,44 @@ func TestViewExplain(t *testing.T) {
 		}
 	})
 }
+
+// TestViewGetMore: a cursor on a view names the view, in the first batch
+// and in getMore's (views_all_commands.js, getMore).
+func TestViewGetMore(t *testing.T) {
+	s := newSuite(t)
+	s.runCase(t, "getMore on a view's cursor", viewsRefuseRef, cover{family: commandFam, op: "getMore", col: semantics}, func(t *testing.T, db *mongo.Database) {
+		ctx := context.Background()
+		insertDocs(t, db.Collection("c"), `[{"_id":1},{"_id":2},{"_id":3}]`)
+		mustCommand(t, db, `{"create":"v","viewOn":"c"}`)
+		for _, cmd := range []bson.D{
+			{{Key: "find", Value: "v"}, {Key: "filter", Value: bson.D{{Key: "_id", Value: bson.D{{Key: "$gt", Value: 0}}}}}, {Key: "batchSize", Value: 2}},
+			{{Key: "aggregate", Value: "v"}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$sort", Value: bson.D{{Key: "_id", Value: 1}}}}}}, {Key: "cursor", Value: bson.D{{Key: "batchSize", Value: 2}}}},
+		} {
+			var first struct {
+				Cursor struct {
+					ID         int64    `bson:"id"`
+					NS         string   `bson:"ns"`
+					FirstBatch []bson.D `bson:"firstBatch"`
+				} `bson:"cursor"`
+			}
+			if err := db.RunCommand(ctx, cmd).Decode(&first); err != nil {
+				t.Fatal(err)
+			}
+			if first.Cursor.NS != db.Name()+".v" || len(first.Cursor.FirstBatch) != 2 || first.Cursor.ID == 0 {
+				t.Fatalf("%v: %+v", cmd, first)
+			}
+			var more struct {
+				Cursor struct {
+					NS        string   `bson:"ns"`
+					NextBatch []bson.D `bson:"nextBatch"`
+				} `bson:"cursor"`
+			}
+			if err := db.RunCommand(ctx, bson.D{{Key: "getMore", Value: first.Cursor.ID}, {Key: "collection", Value: "v"}}).Decode(&more); err != nil {
+				t.Fatal(err)
+			}
+			if more.Cursor.NS != db.Name()+".v" || len(more.Cursor.NextBatch) != 1 {
+				t.Fatalf("getMore: %+v", more)
+			}
+		}
+	})
+}

@@ -620,7 +620,9 @@ func (e *Engine) collStatsStage(view *catalog.View, db, coll string, spec bson.D
 				}
 			}
 			if c.Kind == catalog.KindView {
-				return nil, errViewNotCollection(db, coll)
+				// appendStorageStats reads a collection: a view is refused
+				// as where views are forbidden, in the stage's context.
+				return nil, mongoerr.Newf(mongoerr.CommandNotSupportedOnView, "Unable to retrieve storageStats in $collStats stage :: caused by :: Namespace %s is a view, not a collection", ns(db, coll))
 			}
 			if ts, ok := timeseriesIn(view, db, coll); ok {
 				out = append(out, bson.E{Key: "storageStats", Value: e.timeseriesCollStats(ts, storagestats.StorageStats(ts.buckets, scale))})

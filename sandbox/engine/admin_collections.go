@@ -37,6 +37,13 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 	if ts, ok := a.get("timeseries"); ok && ts != nil {
 		return e.createTimeseries(req, collName)
 	}
+	// Views: views.go.
+	if _, ok := a.get("viewOn"); ok {
+		return e.createView(req, collName)
+	}
+	if _, ok := a.get("pipeline"); ok {
+		return nil, mongoerr.New(mongoerr.InvalidOptions, "'pipeline' requires 'viewOn' to also be specified")
+	}
 	if err := createValidationOptions(req); err != nil {
 		return nil, err
 	}
@@ -46,7 +53,7 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 			continue
 		}
 		switch f.Key {
-		case "capped", "viewOn", "pipeline", "clusteredIndex", "encryptedFields":
+		case "capped", "clusteredIndex", "encryptedFields":
 			if b, ok := f.Value.(bool); ok && !b {
 				continue
 			}
@@ -115,6 +122,10 @@ func cmdDrop(e *Engine, req *request) (bson.D, error) {
 		}
 		if c.Kind == catalog.KindTimeseries {
 			reply, forget = dropTimeseries(ch, c)
+			return nil
+		}
+		if c.Kind == catalog.KindView {
+			reply = dropView(ch, c)
 			return nil
 		}
 		ch.Drop(collName)

@@ -28,6 +28,16 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 	if err := a.checkKnown(true, collModFields...); err != nil {
 		return nil, err
 	}
+	if e.isView(req.db, collName) {
+		return e.collModView(req, collName)
+	}
+	// parseCollModRequest checks pipeline, then viewOn, against a
+	// collection that is no view.
+	for _, opt := range []string{"pipeline", "viewOn"} {
+		if _, ok := a.get(opt); ok {
+			return nil, mongoerr.Newf(mongoerr.InvalidOptions, "option only supported on a view: %s", opt)
+		}
+	}
 	var changes bson.D
 	for _, f := range req.cmd[1:] {
 		if genericArguments[f.Key] {

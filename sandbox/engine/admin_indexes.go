@@ -16,6 +16,9 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e.isView(req.db, collName) {
+		return nil, viewCommandRefusal(req.name, ns(req.db, collName))
+	}
 	a := newArgs(req)
 	if err := a.checkKnown(true, "indexes", "commitQuorum", "ignoreUnknownIndexOptions", "isTimeseriesNamespace"); err != nil {
 		return nil, err
@@ -117,6 +120,9 @@ func cmdListIndexes(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e.isView(req.db, collName) {
+		return nil, viewCommandRefusal(req.name, ns(req.db, collName))
+	}
 	a := newArgs(req)
 	if err := a.checkKnown(true, "cursor", "includeBuildUUIDs", "includeIndexBuildInfo"); err != nil {
 		return nil, err
@@ -155,6 +161,9 @@ func cmdDropIndexes(e *Engine, req *request) (bson.D, error) {
 	collName, err := collectionName(req)
 	if err != nil {
 		return nil, err
+	}
+	if e.isView(req.db, collName) {
+		return nil, viewCommandRefusal(req.name, ns(req.db, collName))
 	}
 	a := newArgs(req)
 	a.prefix = "dropIndexes"

@@ -159,6 +159,12 @@ func (e *Engine) pipelineView(db, coll string, pipeline bson.A) *catalog.View {
 func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, let bson.D) *aggregate.Context {
 	ctx := &aggregate.Context{Ctx: req.ctx, DB: req.db, Now: req.now, Let: let, Coll: coll, NoDiskUse: req.noDiskUse}
 	ctx.Query = func(db, c string, filter, sort bson.D, limit int64, scanned *aggregate.ScanStats) ([]bson.D, error) {
+		if backing, p, ok, err := viewForeign(view, db, c, viewQueryStages(filter, sort, limit)); ok || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			return ctx.Pipeline(db, backing, p, nil, scanned)
+		}
 		q := planner.Query{Sort: sort, Limit: limit, Ctx: ctx.Ctx}
 		if len(filter) > 0 {
 			f, err := query.Compile(filter, query.Options{Now: req.now, JSONSchema: validation.CompileSchema})
@@ -178,6 +184,10 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 	ctx.Pipeline = func(db, c string, pipeline bson.A, subLet bson.D, scanned *aggregate.ScanStats) ([]bson.D, error) {
 		sub := *req
 		sub.db, sub.ctx = db, ctx.Ctx
+		c, pipeline, _, err := viewForeign(view, db, c, pipeline)
+		if err != nil {
+			return nil, err
+		}
 		pp, err := e.preparePipeline(&sub, view, c, pipeline, subLet, nil)
 		if err != nil {
 			return nil, err
@@ -247,6 +257,9 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 				if target.Kind == catalog.KindTimeseries {
 					return timeseries.ErrTarget("$merge") // created as one since the check
 				}
+				if target.Kind == catalog.KindView {
+					return errViewNotCollection(db, c)
+				}
 				if err := e.validateWrite(req, target, nil, doc); err != nil {
 					return err
 				}
@@ -305,6 +318,9 @@ func (e *Engine) replaceCollection(req *request, ctx context.Context, db, c stri
 	if old != nil {
 		if old.Kind == catalog.KindTimeseries {
 			return timeseries.ErrTarget("$out")
+		}
+		if old.Kind == catalog.KindView {
+			return errViewNotCollection(db, c)
 		}
 		opts = old.Options
 		for _, ix := range old.Indexes()[1:] {
@@ -624,7 +640,7 @@ func (it executorIterator) Next() (bson.D, bool, error) {
 }
 
 func cmdAggregate(e *Engine, req *request) (bson.D, error) {
-	if out, ok, err := e.timeseriesRead(req); ok {
+	if out, ok, err := e.readCommand(req); ok {
 		return out, err
 	}
 	s, err := parseAggregate(req)
@@ -686,6 +702,11 @@ func (e *Engine) collStatsStage(view *catalog.View, db, coll string, spec bson.D
 				if n, ok := value.SafeNumberLong(value.Get(d, "scale")); ok {
 					scale = n
 				}
+			}
+			if c.Kind == catalog.KindView {
+				// appendStorageStats reads a collection: a view is refused
+				// as where views are forbidden, in the stage's context.
+				return nil, mongoerr.Newf(mongoerr.CommandNotSupportedOnView, "Unable to retrieve storageStats in $collStats stage :: caused by :: Namespace %s is a view, not a collection", ns(db, coll))
 			}
 			if ts, ok := timeseriesIn(view, db, coll); ok {
 				out = append(out, bson.E{Key: "storageStats", Value: e.timeseriesCollStats(ts, storagestats.StorageStats(ts.buckets, scale))})

@@ -62,7 +62,7 @@ func countQuery(req *request, s *findSpec) (planner.Query, error) {
 }
 
 func cmdCount(e *Engine, req *request) (bson.D, error) {
-	if out, ok, err := e.timeseriesRead(req); ok {
+	if out, ok, err := e.readCommand(req); ok {
 		return out, err
 	}
 	s, err := parseCount(req)
@@ -117,7 +117,7 @@ func parseDistinct(req *request) (*findSpec, string, error) {
 }
 
 func cmdDistinct(e *Engine, req *request) (bson.D, error) {
-	if out, ok, err := e.timeseriesRead(req); ok {
+	if out, ok, err := e.readCommand(req); ok {
 		return out, err
 	}
 	s, key, err := parseDistinct(req)

@@ -77,6 +77,9 @@ func (e *Engine) applyDelete(req *request, collName string, st *deleteStatement)
 	if err != nil {
 		return out, err
 	}
+	if e.isView(req.db, collName) {
+		return out, errViewNotCollection(req.db, collName)
+	}
 	if e.isTimeseries(req.db, collName) {
 		if out, err := e.deleteTimeseries(req, collName, st.filter, f, st.multi); err != errNotTimeseries {
 			return out, err

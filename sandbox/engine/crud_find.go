@@ -219,7 +219,7 @@ func executorStream(exec *planner.Executor) resultStream {
 }
 
 func cmdFind(e *Engine, req *request) (bson.D, error) {
-	if out, ok, err := e.timeseriesRead(req); ok {
+	if out, ok, err := e.readCommand(req); ok {
 		return out, err
 	}
 	s, err := parseFind(req)

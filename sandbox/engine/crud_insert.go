@@ -278,6 +278,11 @@ func (e *Engine) insertDocs(req *request, collName string, docs bson.A, sizes []
 				toTimeseries = i
 				return nil
 			}
+			if coll.Kind == catalog.KindView {
+				werrs = append(werrs, writeError{index: i, err: mongoerr.As(errViewNotCollection(req.db, collName))})
+				stop = true
+				return nil
+			}
 			for j, doc := range prepared {
 				perr := perrs[j]
 				if perr == nil {

@@ -164,6 +164,9 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 	if err != nil {
 		return out, err
 	}
+	if e.isView(req.db, collName) {
+		return out, errViewNotCollection(req.db, collName)
+	}
 	if e.isTimeseries(req.db, collName) {
 		if out, err := e.updateTimeseries(req, collName, st, u, f); err != errNotTimeseries {
 			return out, err
@@ -237,6 +240,9 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 	err = e.catalog.Write(req.db, collName, true, func(coll *catalog.Collection) error {
 		if coll.Kind == catalog.KindTimeseries {
 			return errTimeseriesUpsert() // created as one since the lookup
+		}
+		if coll.Kind == catalog.KindView {
+			return errViewNotCollection(req.db, collName)
 		}
 		if err := e.validateWrite(req, coll, nil, doc); err != nil {
 			return err

@@ -96,6 +96,9 @@ func explainExplain(e *Engine, req *request, _ string) (bson.D, error) {
 // explain.
 func overTimeseries(explain explainer) explainer {
 	return func(e *Engine, req *request, verbosity string) (bson.D, error) {
+		if coll, ok := req.cmd[0].Value.(string); ok && e.isView(req.db, coll) {
+			return e.explainView(req, verbosity)
+		}
 		if out, ok, err := e.explainTimeseries(req, verbosity); ok {
 			return out, err
 		}

@@ -220,14 +220,7 @@ func dropTimeseries(ch *catalog.Change, view *catalog.Collection) (bson.D, *cata
 		ch.Drop(buckets.Name)
 	}
 	ch.Drop(view.Name)
-	_ = ch.Write("system.views", false, func(views *catalog.Collection) error {
-		if views != nil {
-			if rid, ok := findRecord(views, bson.D{{Key: "_id", Value: view.NS()}}); ok {
-				views.Delete(rid)
-			}
-		}
-		return nil
-	})
+	deleteViewEntry(ch, view.NS())
 	return bson.D{{Key: "nIndexesWas", Value: int32(n)}, {Key: "ns", Value: view.NS()}}, buckets
 }
 
@@ -494,6 +487,15 @@ func (e *Engine) readTimeseries(req *request, ts *tsView, view *catalog.View) (b
 	if err != nil {
 		return nil, err
 	}
+	return e.readPipeline(req, view, ts.buckets.Name, ts.view.NS(), pipeline)
+}
+
+// readPipeline answers find, count, distinct and aggregate as the
+// aggregation pipeline they make of a view (a time-series collection or
+// a view's definition) over backing, read from view; the reply names
+// nsName, the namespace the command named. count's pipeline ends in
+// {$count: "n"}.
+func (e *Engine) readPipeline(req *request, view *catalog.View, backing, nsName string, pipeline bson.A) (bson.D, error) {
 	var let bson.D
 	if l, ok := value.Get(req.cmd, "let").(bson.D); ok {
 		let = l
@@ -501,7 +503,7 @@ func (e *Engine) readTimeseries(req *request, ts *tsView, view *catalog.View) (b
 	const errContext = "PlanExecutor error during aggregation"
 	sub := *req
 	sub.name = "aggregate"
-	pp, err := e.preparePipeline(&sub, view, ts.buckets.Name, pipeline, let, nil)
+	pp, err := e.preparePipeline(&sub, view, backing, pipeline, let, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -534,7 +536,7 @@ func (e *Engine) readTimeseries(req *request, ts *tsView, view *catalog.View) (b
 			return nil, executorError(errContext, err)
 		}
 		s, _ := parseAggregate(req)
-		return e.firstBatch(req, ts.view.NS(), sliceStream(nil), s.batchSize, s.hasBatch, false, errContext)
+		return e.firstBatch(req, nsName, sliceStream(nil), s.batchSize, s.hasBatch, false, errContext)
 	}
 	st, err := pp.stream()
 	if err != nil {
@@ -542,10 +544,10 @@ func (e *Engine) readTimeseries(req *request, ts *tsView, view *catalog.View) (b
 	}
 	if req.name == "find" {
 		s, _ := parseFind(req)
-		return e.firstBatch(req, ts.view.NS(), st, s.batchSize, s.hasBatch, s.singleBatch, errContext)
+		return e.firstBatch(req, nsName, st, s.batchSize, s.hasBatch, s.singleBatch, errContext)
 	}
 	s, _ := parseAggregate(req)
-	return e.firstBatch(req, ts.view.NS(), st, s.batchSize, s.hasBatch, false, errContext)
+	return e.firstBatch(req, nsName, st, s.batchSize, s.hasBatch, false, errContext)
 }
 
 // timeseriesRead is the hook at the top of the read commands: it answers

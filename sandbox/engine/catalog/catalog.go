@@ -489,12 +489,20 @@ func (c *Catalog) RenameCollection(fromDB, from, toDB, to string, dropTarget boo
 	if src.Kind == KindTimeseries {
 		return errTimeseries
 	}
+	// A view's name is also its system.views document's _id and may be
+	// named by other views' definitions: it does not move by halves.
+	if src.Kind == KindView {
+		return mongoerr.New(mongoerr.NotImplemented, "renaming a view is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
+	}
 	if target := c.live(toDB, to); target != nil {
 		if !dropTarget {
 			return mongoerr.New(mongoerr.NamespaceExists, "target namespace exists")
 		}
 		if target.Kind == KindTimeseries {
 			return errTimeseries
+		}
+		if target.Kind == KindView {
+			return mongoerr.New(mongoerr.NotImplemented, "renaming onto a view is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
 		}
 		c.dropLocked(toDB, to)
 	}
@@ -595,4 +603,14 @@ func newUUID() bson.Binary {
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	return bson.Binary{Subtype: 4, Data: b}
+}
+
+// Collections snapshots every collection of the change's database, for
+// a change that checks them all (the view graph of a database).
+func (ch *Change) Collections() []*Collection {
+	d := ch.cat.databaseSnapshotLocked(ch.db)
+	if d == nil {
+		return nil
+	}
+	return d.Collections()
 }

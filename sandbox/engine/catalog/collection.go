@@ -434,10 +434,21 @@ func (c *Collection) DropAllIndexes() {
 const (
 	KindCollection = "collection"
 	KindTimeseries = "timeseries"
+	// KindView is a read-only view: Options hold viewOn and pipeline,
+	// and the collection never holds documents.
+	KindView = "view"
 )
 
 // ListCollectionsEntry is the collection's document in listCollections.
 func (c *Collection) ListCollectionsEntry() bson.D {
+	if c.Kind == KindView {
+		return bson.D{
+			{Key: "name", Value: c.Name},
+			{Key: "type", Value: KindView},
+			{Key: "options", Value: c.Options},
+			{Key: "info", Value: bson.D{{Key: "readOnly", Value: true}}},
+		}
+	}
 	if c.Kind == KindTimeseries {
 		return bson.D{
 			{Key: "name", Value: c.Name},

@@ -100,9 +100,15 @@ func CollStats(ns string, c *catalog.Collection, scale int64) bson.D {
 // DBStats renders the dbStats reply fields (the lead appends ok: 1). db
 // may be nil for a database that does not exist.
 func DBStats(name string, db *catalog.Database, scale int64, freeStorage bool) bson.D {
-	var colls, objects, data, storage, indexes, indexSize int64
+	var colls, views, objects, data, storage, indexes, indexSize int64
 	if db != nil {
 		for _, c := range db.Collections() {
+			if c.Kind == catalog.KindView {
+				// A view is in the view catalog, not a collection
+				// (DatabaseImpl::getStats counts it under views).
+				views++
+				continue
+			}
 			f := Collect(c)
 			colls++
 			objects += f.Count
@@ -119,7 +125,7 @@ func DBStats(name string, db *catalog.Database, scale int64, freeStorage bool) b
 	d := bson.D{
 		{Key: "db", Value: name},
 		{Key: "collections", Value: colls},
-		{Key: "views", Value: int64(0)},
+		{Key: "views", Value: views},
 		{Key: "objects", Value: objects},
 		{Key: "avgObjSize", Value: avg},
 		{Key: "dataSize", Value: float64(scaled(data, scale))},

@@ -26,6 +26,7 @@ type cmdCase struct {
 	docs       string
 	setup      []string
 	admin      bool
+	db         string // a database other than the suite's, e.g. config
 	cmd        string
 	want       string
 	code       int32
@@ -58,6 +59,9 @@ func runCmdCases(t *testing.T, cases []cmdCase) {
 			target := db
 			if tc.admin {
 				target = db.Client().Database("admin")
+			}
+			if tc.db != "" {
+				target = db.Client().Database(tc.db)
 			}
 			cmd := ejDoc(t, fill(tc.cmd))
 			reply, err := command(t, target, cmd)

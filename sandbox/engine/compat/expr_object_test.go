@@ -156,6 +156,8 @@ func TestExpressionMisc(t *testing.T) {
 			want: `{"$numberLong": "763543691661428748"}`},
 		{name: "toHashedIndexKey squashes numbers to longs", ref: hashRef, cov: cover{op: "$toHashedIndexKey", col: types},
 			expr: `{"$eq": [{"$toHashedIndexKey": 2.9}, {"$toHashedIndexKey": {"$numberLong": "2"}}]}`, want: `true`},
+		{name: "toHashedIndexKey of an erring argument", ref: "src/mongo/db/pipeline/expression.cpp (ExpressionToHashedIndexKey::evaluate evaluates its one operand first)",
+			cov: cover{op: "$toHashedIndexKey"}, doc: `{"_id": 0, "z": 0}`, expr: `{"$toHashedIndexKey": {"$divide": [1, "$z"]}}`, code: 2, msg: planExecutor + "can't $divide by zero"},
 		{name: "toHashedIndexKey of missing is null's", ref: hashRef, cov: cover{op: "$toHashedIndexKey"},
 			expr: `{"$eq": [{"$toHashedIndexKey": "$nope"}, {"$toHashedIndexKey": null}]}`, want: `true`},
 		{name: "meta with an unknown name", ref: "src/mongo/db/exec/document_value/document_metadata_fields.cpp", cov: cover{op: "$meta"},

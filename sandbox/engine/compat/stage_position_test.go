@@ -154,3 +154,25 @@ func TestGeoNear(t *testing.T) {
 			code: 40602, msg: "$geoNear is only valid as the first stage in a pipeline"},
 	})
 }
+
+// The stages that report on the server itself (operations in progress,
+// sessions, the plan cache, query statistics) are out of the sandbox's
+// scope. Run where mongod would run them, they answer NotImplemented with
+// the way out, never "unrecognized" and never an invented report.
+func TestServerReportStagesAreRefused(t *testing.T) {
+	const refused = " is not supported by the schemalab sandbox; run this step against a real MongoDB with --uri"
+	ref := "sandbox/engine/aggregate/refusals.go; manual: reference/operator/aggregation-pipeline"
+	sem := func(op string) cover { return cover{family: stage, op: op, col: semantics} }
+	runCmdCases(t, []cmdCase{
+		{name: "$currentOp on admin", ref: ref, cov: sem("$currentOp"), admin: true,
+			cmd: `{"aggregate": 1, "pipeline": [{"$currentOp": {}}], "cursor": {}}`, code: 238, msg: "$currentOp" + refused},
+		{name: "$queryStats on admin", ref: ref, cov: sem("$queryStats"), admin: true,
+			cmd: `{"aggregate": 1, "pipeline": [{"$queryStats": {}}], "cursor": {}}`, code: 238, msg: "$queryStats" + refused},
+		{name: "$listLocalSessions on a database", ref: ref, cov: sem("$listLocalSessions"), admin: true,
+			cmd: `{"aggregate": 1, "pipeline": [{"$listLocalSessions": {}}], "cursor": {}}`, code: 238, msg: "$listLocalSessions" + refused},
+		{name: "$listSessions on config.system.sessions", ref: ref, cov: sem("$listSessions"), db: "config",
+			cmd: `{"aggregate": "system.sessions", "pipeline": [{"$listSessions": {}}], "cursor": {}}`, code: 238, msg: "$listSessions" + refused},
+		{name: "$planCacheStats on a collection", ref: ref, cov: sem("$planCacheStats"),
+			cmd: `{"aggregate": "c", "pipeline": [{"$planCacheStats": {}}], "cursor": {}}`, code: 238, msg: "$planCacheStats" + refused},
+	})
+}

@@ -69,6 +69,8 @@ func TestCRUDCommands(t *testing.T) {
 			writeError: true, code: 51198, msg: "Constant values may only be specified for pipeline updates"},
 		{name: "update a pipeline stage that is no document", ref: "src/mongo/db/ops/write_ops_parsers.cpp (parsePipelineFromBSON)", cmd: `{"update":"c","updates":[{"q":{},"u":[{"$set":{"a":1}},1]}]}`,
 			code: mongoerr.TypeMismatch, msg: "Each element of the 'pipeline' array must be an object"},
+		{name: "aggregate a stage that is no document, without a cursor", ref: "src/mongo/db/pipeline/aggregation_request_helper.cpp (parsePipelineFromBSON runs in the IDL parse, before validate's cursor check); jstests/aggregation/bugs/server25590.js",
+			cmd: `{"aggregate":"c","pipeline":[1,null]}`, code: mongoerr.TypeMismatch, msg: "Each element of the 'pipeline' array must be an object"},
 		{name: "update an array filter that is no document", ref: writeCmdRef + " (arrayFilters: array<object>)", cmd: `{"update":"c","updates":[{"q":{},"u":{"$set":{"a.$[e]":1}},"arrayFilters":[{"e":1},2]}]}`,
 			code: mongoerr.TypeMismatch, msg: "BSON field 'update.updates.arrayFilters.1' is the wrong type 'int', expected type 'object'"},
 		{name: "update sort with multi", ref: "manual: reference/command/update (sort)", cmd: `{"update":"c","updates":[{"q":{},"u":{"$set":{"a":1}},"multi":true,"sort":{"a":1}}]}`,

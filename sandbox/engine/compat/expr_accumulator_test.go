@@ -42,6 +42,10 @@ func TestExpressionAccumulatorTypes(t *testing.T) {
 	pct := "src/mongo/db/pipeline/accumulator_percentile.cpp (evaluateAccumulatorQuantile)"
 	doc := `{"_id": 0, "i": 2, "l": {"$numberLong": "2"}, "dec": {"$numberDecimal": "2"}, "nums": [1, {"$numberLong": "2"}, {"$numberDecimal": "3"}, 4.0]}`
 	runExprCases(t, []exprCase{
+		{name: "sum of a decimal and an infinity is the decimal infinity", ref: "src/mongo/util/summation.h (DoubleDoubleSummation::getDecimal); jstests/aggregation/bugs/server42756.js",
+			cov: cover{op: "$sum", col: types}, expr: `{"$sum": [{"$numberDouble": "Infinity"}, {"$numberDecimal": "1.0"}]}`, want: `{"$numberDecimal": "Infinity"}`},
+		{name: "avg of a decimal and a minus infinity is the decimal minus infinity", ref: "src/mongo/util/summation.h (DoubleDoubleSummation::getDecimal); jstests/aggregation/bugs/server42756.js",
+			cov: cover{op: "$avg", col: types}, expr: `{"$avg": [{"$numberDecimal": "1.0"}, {"$numberDouble": "-Infinity"}]}`, want: `{"$numberDecimal": "-Infinity"}`},
 		{name: "max keeps the chosen value's type", ref: minMax, cov: cover{op: "$max", col: types}, doc: doc,
 			expr: `{"$max": [1, "$l", 1.5]}`, want: `{"$numberLong": "2"}`},
 		{name: "min of equal numbers keeps the first", ref: minMax, cov: cover{op: "$min", col: types}, doc: doc,

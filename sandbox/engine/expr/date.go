@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -696,8 +695,8 @@ func zoneConflict(zone *stringZone) error {
 
 // readZone is timelib_parse_zone for a format's %z: spaces, then an
 // offset, "GMT" and an offset, or an abbreviation. It returns the zone
-// and how many bytes it read.
-func readZone(s string) (*stringZone, int, error) {
+// and how many bytes it read, or what timelib reports when it finds no zone.
+func readZone(s string) (*stringZone, int, string) {
 	i := 0
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '(') {
 		i++
@@ -712,12 +711,12 @@ func readZone(s string) (*stringZone, int, error) {
 		}
 		off, ok := parseZoneOffset(s[i+1 : j])
 		if !ok {
-			return nil, 0, errors.New("The timezone could not be found in the database")
+			return nil, 0, "The timezone could not be found in the database"
 		}
 		if s[i] == '-' {
 			off = -off
 		}
-		return &stringZone{offset: off}, j, nil
+		return &stringZone{offset: off}, j, ""
 	}
 	j := i
 	for j < len(s) && (isASCIILetter(s[j]) || s[j] == '/' || s[j] == '_') {
@@ -725,13 +724,13 @@ func readZone(s string) (*stringZone, int, error) {
 	}
 	word := s[i:j]
 	if strings.Contains(word, "/") {
-		return nil, 0, errors.New("passing a time zone identifier as part of the string is not allowed")
+		return nil, 0, "passing a time zone identifier as part of the string is not allowed"
 	}
 	off, ok := zoneAbbreviation(word)
 	if !ok {
-		return nil, 0, errors.New("The timezone could not be found in the database")
+		return nil, 0, "The timezone could not be found in the database"
 	}
-	return &stringZone{offset: off, abbr: strings.ToUpper(word)}, j, nil
+	return &stringZone{offset: off, abbr: strings.ToUpper(word)}, j, ""
 }
 
 // stringZone is the zone a date string ends with, as timelib_parse_zone
@@ -1027,9 +1026,9 @@ func parseDateWithFormat(s, format string, loc *time.Location) (bson.DateTime, e
 			}
 			isoDay = inRange(isoDay, 1, 7, "Day of week must be between 1 and 7")
 		case 'z':
-			z, n, err := readZone(s[pos:])
-			if err != nil {
-				p.fail(begin, err.Error())
+			z, n, problem := readZone(s[pos:])
+			if problem != "" {
+				p.fail(begin, problem)
 				pos = len(s)
 				break
 			}

@@ -26,6 +26,10 @@ func seedCommands(t testing.TB) [][]byte {
 			{Key: "tags", Value: bson.D{{Key: "bsonType", Value: "array"}, {Key: "items", Value: bson.D{{Key: "enum", Value: bson.A{"a", "b"}}}}, {Key: "uniqueItems", Value: true}}}}}}}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "update", Value: "books"}, {Key: "updates", Value: bson.A{bson.D{{Key: "q", Value: bson.D{}}, {Key: "u", Value: bson.D{{Key: "$push", Value: bson.D{{Key: "tags", Value: "c"}}}}}}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "aggregate", Value: "books"}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$match", Value: bson.D{}}}}}, {Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "shop"}},
+		// A view over books, read through its pipeline, and one that would cycle.
+		{{Key: "create", Value: "tagged"}, {Key: "viewOn", Value: "books"}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$unwind", Value: "$tags"}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "find", Value: "tagged"}, {Key: "filter", Value: bson.D{{Key: "tags", Value: "a"}}}, {Key: "sort", Value: bson.D{{Key: "_id", Value: int32(-1)}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "collMod", Value: "tagged"}, {Key: "viewOn", Value: "tagged"}, {Key: "pipeline", Value: bson.A{}}, {Key: "$db", Value: "shop"}},
 		// maxTimeMS values mongod refuses, and cursors that are gone.
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: "1"}, {Key: "$db", Value: "shop"}},
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: int32(-1)}, {Key: "$db", Value: "shop"}},

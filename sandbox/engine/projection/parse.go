@@ -127,6 +127,10 @@ func ValidateFieldPath(path string) error {
 		if part[0] == '$' {
 			return mongoerr.New(16410, "FieldPath field names may not start with '$'. Consider using $getField or $setField.")
 		}
+		if strings.IndexByte(part, 0) >= 0 {
+			// A key holding a null byte cannot be written to BSON at all.
+			return mongoerr.New(mongoerr.ErrFieldPathNullByte, "FieldPath field names may not contain '\\0'.")
+		}
 	}
 	return nil
 }

@@ -307,3 +307,23 @@ func cmdKillCursors(e *Engine, req *request) (bson.D, error) {
 		{Key: "cursorsUnknown", Value: bson.A{}},
 	}, nil
 }
+
+// stagesAfterFilter are the stages a find over an aggregation (a view, a
+// time series collection) runs after its $match, in
+// query_request_conversion.cpp's order: sort, skip, limit, projection.
+func (s *findSpec) stagesAfterFilter() bson.A {
+	var p bson.A
+	if len(s.sort) > 0 {
+		p = append(p, bson.D{{Key: "$sort", Value: s.sort}})
+	}
+	if s.skip > 0 {
+		p = append(p, bson.D{{Key: "$skip", Value: s.skip}})
+	}
+	if s.limit > 0 {
+		p = append(p, bson.D{{Key: "$limit", Value: s.limit}})
+	}
+	if len(s.projection) > 0 {
+		p = append(p, bson.D{{Key: "$project", Value: s.projection}})
+	}
+	return p
+}

@@ -122,19 +122,7 @@ func viewReadPipeline(req *request) (bson.A, error) {
 			return nil, err
 		}
 		match(s.filter)
-		if len(s.sort) > 0 {
-			p = append(p, bson.D{{Key: "$sort", Value: s.sort}})
-		}
-		if s.skip > 0 {
-			p = append(p, bson.D{{Key: "$skip", Value: s.skip}})
-		}
-		if s.limit > 0 {
-			p = append(p, bson.D{{Key: "$limit", Value: s.limit}})
-		}
-		if len(s.projection) > 0 {
-			p = append(p, bson.D{{Key: "$project", Value: s.projection}})
-		}
-		return p, nil
+		return append(p, s.stagesAfterFilter()...), nil
 	case "count":
 		s, err := parseCount(req)
 		if err != nil {

@@ -462,6 +462,15 @@ func (s *Session) sharedRun(ctx context.Context, i int, w Widths, res *Result) (
 		// The session runs the step itself, as it would alone.
 		return false, nil
 	}
+	if !shared.OK() {
+		// The room's run of this step failed (on a loaded machine, a
+		// time limit): the student sees that failure, and their own
+		// database stays at the state before the step, ready for a
+		// retry, rather than adding one more run of it to the load.
+		res.Blocks, res.Failures = shared.Blocks, shared.Failures
+		st.note(st.say(msgSharedRun, nil))
+		return true, nil
+	}
 	if ok, err := st.seed(ctx, StateBefore(i+1)); !ok || err != nil {
 		return false, err
 	}

@@ -300,6 +300,17 @@ type sharedRuns struct {
 	mu      sync.Mutex
 	sess    *lessons.Session
 	results map[runKey]*lessons.Result
+	// failed holds each layout's last failed run and when it ended.
+	// Students who were waiting for that run get its failure rather than
+	// starting the run again, or each running the step alone: when the
+	// room is too loaded to finish a step once, sixty more runs of it
+	// would only bury it deeper.
+	failed map[runKey]failedRun
+}
+
+type failedRun struct {
+	res   *lessons.Result
+	ended time.Time
 }
 
 type runsKey struct {
@@ -328,29 +339,36 @@ func (t *Templates) run(ctx context.Context, b *template, l *lessons.Lesson, ste
 				return t.seedsOf(tpl), nil
 			}}
 		r = &sharedRuns{sess: lessons.NewSession(sb, l, lessons.SessionOptions{Locale: locale.For(l.Lang)}),
-			results: map[runKey]*lessons.Result{}}
+			results: map[runKey]*lessons.Result{}, failed: map[runKey]failedRun{}}
 		t.runs[k] = r
 	}
 	t.mu.Unlock()
 
+	asked := time.Now()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	key := runKey{step, w}
 	if res := r.results[key]; res != nil {
 		return res, nil
 	}
+	if f, ok := r.failed[key]; ok && f.ended.After(asked) {
+		return f.res, nil
+	}
 	res, err := r.sess.Do(ctx, lessons.Request{Op: lessons.OpRun, Step: step, Widths: w})
 	if err != nil {
 		return nil, err
 	}
-	if !res.OK() {
-		// Not a result to give anyone: each student runs the step
-		// and sees what it does in their own session.
-		return nil, fmt.Errorf("the room's run of step %d of %s failed: %s", step+1, l.ID, res.Failures[0])
-	}
-	if len(r.results) >= maxSharedRuns {
+	if len(r.results)+len(r.failed) >= maxSharedRuns {
 		clear(r.results)
+		clear(r.failed)
 	}
+	if !res.OK() {
+		// Kept only for those already waiting: a student who asks
+		// after this starts a fresh run.
+		r.failed[key] = failedRun{res: res, ended: time.Now()}
+		return res, nil
+	}
+	delete(r.failed, key)
 	r.results[key] = res
 	return res, nil
 }

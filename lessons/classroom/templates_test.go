@@ -440,6 +440,84 @@ func TestStudentsTakeTheRoomsRunOfAStep(t *testing.T) {
 	}
 }
 
+// failingRoomLesson's step does what its expect says in the room's build,
+// and fails in the room's runs of it (a stand-in for a run that a loaded
+// machine cannot finish in time).
+const failingRoomLesson = "---\nid: failing\ntitle: Failing\n---\n" +
+	"## Build\n```js setup\nvoid db.c.insertMany(Array.from({length: 1000}, (_, i) => ({i})))\n```\n" +
+	"```js run\nvoid db.c.insertOne({j: 1}); sleep(300); db.getName().startsWith('" + RunPrefix + "') ? 'too slow' : db.c.countDocuments()\n```\n```text expect\n1001\n```\n"
+
+// When the room's run of a step fails, the students who were waiting for
+// it see that failure: none of them runs the step again in their own
+// session, since a room too loaded to run a step once would be buried by
+// a run for every student. A student who asks afterwards starts a fresh
+// run of the room's.
+func TestStudentsWaitingForAFailedRoomRunShareItsFailure(t *testing.T) {
+	ctx := context.Background()
+	be := embedded(t)
+	l, err := lessons.Parse("failing.md", []byte(failingRoomLesson))
+	if err != nil {
+		t.Fatal(err)
+	}
+	roomInserts := new(atomic.Int64)
+	tpl := NewTemplates(be.Client, countInserts(be.Connector(), roomInserts), nil)
+	if _, err := tpl.Build(ctx, l); err != nil {
+		t.Fatal(err)
+	}
+	built := roomInserts.Load()
+	var sessions []*lessons.Session
+	var inserts []*atomic.Int64
+	for _, name := range []string{"alice", "bob", "carol"} {
+		sb, err := be.ForPrefix(ctx, name+"_")
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := new(atomic.Int64)
+		r := lessons.NewSession(&lessons.Sandbox{Connect: countInserts(sb.Connector(), n), Prefix: sb.Prefix(),
+			ResetDB: sb.ResetDB, Seeds: tpl.Seeds}, l, lessons.SessionOptions{})
+		t.Cleanup(func() {
+			r.Close()
+			sb.Close()
+		})
+		sessions, inserts = append(sessions, r), append(inserts, n)
+	}
+	results := make([]*lessons.Result, len(sessions))
+	var wg sync.WaitGroup
+	for i, r := range sessions {
+		wg.Go(func() {
+			res, err := r.Do(ctx, lessons.Request{Op: lessons.OpRun, Step: 0, Widths: lessons.Widths{Output: 100, Variant: 48}})
+			if err != nil {
+				t.Errorf("%s: %v", r.Database(), err)
+			}
+			results[i] = res
+		})
+	}
+	wg.Wait()
+	for i, res := range results {
+		if res == nil {
+			continue
+		}
+		if res.OK() || !strings.Contains(strings.Join(res.Notes, "\n"), "run once for the whole room") {
+			t.Errorf("%s: want the room's failed run, got notes %q, failures %v", sessions[i].Database(), res.Notes, res.Failures)
+		}
+		if n := inserts[i].Load(); n != 0 {
+			t.Errorf("%s ran the failed step in their own session (%d inserts)", sessions[i].Database(), n)
+		}
+	}
+	// Three students asked at once: the room ran the step at most twice
+	// (one run under way when the others asked, and one they waited for).
+	if n := roomInserts.Load() - built; n < 1 || n > 2 {
+		t.Errorf("the room ran the step %d times for three students who asked at once", n)
+	}
+	before := roomInserts.Load()
+	if res, err := sessions[0].Do(ctx, lessons.Request{Op: lessons.OpRun, Step: 0, Widths: lessons.Widths{Output: 100, Variant: 48}}); err != nil || res.OK() {
+		t.Fatalf("a retry: %v %v", err, res)
+	}
+	if roomInserts.Load() != before+1 {
+		t.Errorf("a retry after the failure did not start a fresh run of the room's")
+	}
+}
+
 // A student who runs step 1 while the room is still building the lesson
 // waits for the room's step 1, not for the whole lesson: the bucket
 // lesson's build goes on for seconds after its first step, and the

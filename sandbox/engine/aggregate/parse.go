@@ -150,17 +150,17 @@ func parseStages(pipeline bson.A, p *parser) ([]Stage, error) {
 			return nil, mongoerr.Newf(mongoerr.ErrStageNotLast, "%s can only be the final stage in the pipeline", d.Name)
 		}
 	}
-	return optimize(out), nil
+	return pushMatches(out, p)
 }
 
-// optimize applies the rewrites mongod always applies and that show in
+// coalesce applies the rewrites mongod always applies and that show in
 // explain or bound memory (the manual's "Aggregation Pipeline
 // Optimization"): adjacent $match stages merge into one {$and}, adjacent
 // $limit and $skip stages coalesce, $sort + $skip + $limit moves the limit
 // (plus the skip) into the sort, a $limit after a $sort is absorbed into
 // it (a top-k sort), and an $unwind of a $lookup's "as" field joins the
 // $lookup.
-func optimize(stages []Stage) []Stage {
+func coalesce(stages []Stage) []Stage {
 	out := stages[:0:0]
 	for _, s := range stages {
 		var prev Stage

@@ -10,7 +10,6 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
-	"github.com/schemalab/schemalab/sandbox/engine/validation"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
@@ -44,7 +43,7 @@ func parseMatch(spec any, p *parser) ([]Stage, error) {
 }
 
 func newMatch(filter bson.D, p *parser) (*matchStage, error) {
-	m, err := query.Compile(filter, query.Options{Now: p.ctx.Now, LetVars: p.letVals, JSONSchema: validation.CompileSchema})
+	m, err := query.Compile(filter, p.matchOptions())
 	if err != nil {
 		return nil, err
 	}

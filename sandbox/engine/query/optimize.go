@@ -1,14 +1,21 @@
 package query
 
 import (
-	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 // optimize applies the rewrites of mongod's MatchExpression::optimize that
-// change the tree's shape: nested $and/$or are flattened, single-child
-// $and/$or are replaced by their child, and a $in with a single equality
-// becomes $eq. The planner and explain rely on that shape.
+// change the tree's shape (ListOfMatchExpression::getOptimizer and its
+// kin): nested $and/$or are flattened, an $and drops its trivially true
+// children and is false when one is trivially false, an $or drops its
+// trivially false children and is $alwaysFalse when none is left,
+// single-child $and/$or are replaced by their child, a $in with a single
+// equality becomes $eq, and an $expr of a truthy constant is the empty
+// $and (ExprMatchExpression::getOptimizer). The planner and explain rely
+// on that shape: an empty $and is no filter at all.
 func optimize(n Node) Node {
 	switch x := n.(type) {
 	case *And:
@@ -19,10 +26,18 @@ func optimize(n Node) Node {
 				out = append(out, a.Children...)
 				continue
 			}
+			if _, ok := c.(AlwaysTrue); ok {
+				continue
+			}
 			out = append(out, c)
 		}
 		if len(out) == 1 {
 			return out[0]
+		}
+		for _, c := range out {
+			if isTriviallyFalse(c) {
+				return AlwaysFalse{}
+			}
 		}
 		x.Children = out
 	case *Or:
@@ -33,13 +48,23 @@ func optimize(n Node) Node {
 				out = append(out, o.Children...)
 				continue
 			}
+			if isTriviallyFalse(c) {
+				continue
+			}
 			out = append(out, c)
+		}
+		if len(out) == 0 {
+			return AlwaysFalse{}
 		}
 		out = orToIn(out)
 		if len(out) == 1 {
 			return out[0]
 		}
 		x.Children = out
+	case *Expr:
+		if v, ok := constantExpr(x.Spec); ok && expr.IsTrue(v) {
+			return &And{}
+		}
 	case *Nor:
 		for i, c := range x.Children {
 			x.Children[i] = optimize(c)
@@ -156,4 +181,21 @@ func dedupIn(in *In) *In {
 	}
 	in.Values = vals
 	return in
+}
+
+// isTriviallyFalse is MatchExpression::isTriviallyFalse: $alwaysFalse. (An
+// $expr of a falsy constant is not, in 8.0.)
+func isTriviallyFalse(n Node) bool {
+	_, ok := n.(AlwaysFalse)
+	return ok
+}
+
+// constantExpr is the value an $expr's expression optimizes to when it
+// reads no document and no variable: explain's serialization already
+// folds it into {$const: v}.
+func constantExpr(spec any) (any, bool) {
+	if d, ok := expr.Serialize(spec, nil).(bson.D); ok && len(d) == 1 && d[0].Key == "$const" {
+		return d[0].Value, true
+	}
+	return nil, false
 }

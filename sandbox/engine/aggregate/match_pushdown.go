@@ -1,0 +1,120 @@
+package aggregate
+
+import (
+	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/validation"
+)
+
+// Moving a $match before the stage ahead of it, as mongod's
+// DocumentSource::pushMatchBefore (document_source.cpp) does while it
+// optimizes a pipeline: the stage reports the paths it modifies
+// (getModifiedPaths), DocumentSourceMatch::splitMatchByModifiedFields
+// splits the $match into what does not read them, which goes before the
+// stage under the field names the stage renames from, and the rest, which
+// stays. So a filter runs before the work it makes unnecessary (or an
+// expression fails on documents the filter drops), and a $match that
+// reaches the front of the pipeline becomes the query's filter.
+
+// modifiedPaths is getModifiedPaths for the stages whose constraints say
+// canSwapWithMatch; ok is false for every other stage.
+func modifiedPaths(s Stage) (query.Modified, bool) {
+	switch x := s.(type) {
+	case *projectStage:
+		// $project, $unset, $addFields and $set
+		// (DocumentSourceSingleDocumentTransformation).
+		allExcept, paths, renames := x.proj.ModifiedPaths()
+		return query.Modified{AllExcept: allExcept, Paths: paths, Renames: renames}, true
+	case *sortStage:
+		// A $sort modifies nothing, but once it has absorbed a $limit a
+		// $match no longer commutes with it (DocumentSourceSort's
+		// canSwapWithMatch is !hasLimit()).
+		return query.Modified{}, x.limit == 0
+	case *unwindStage:
+		return query.Modified{Paths: x.modifiedPaths()}, true
+	case *lookupStage:
+		paths := []string{x.as}
+		if x.unwind != nil {
+			paths = append(paths, x.unwind.modifiedPaths()...)
+		}
+		return query.Modified{Paths: paths}, true
+	}
+	return query.Modified{}, false
+}
+
+// modifiedPaths is DocumentSourceUnwind::getModifiedPaths: the unwound
+// path and the index field.
+func (s *unwindStage) modifiedPaths() []string {
+	if s.indexField != "" {
+		return []string{s.path, s.indexField}
+	}
+	return []string{s.path}
+}
+
+// pushMatchBefore moves all or part of the $match at i+1 before stage i;
+// it reports whether anything moved.
+func pushMatchBefore(stages []Stage, i int, p *parser) ([]Stage, bool, error) {
+	m, ok := stages[i+1].(*matchStage)
+	if !ok || m.m == nil {
+		return stages, false, nil
+	}
+	mod, ok := modifiedPaths(stages[i])
+	if !ok {
+		return stages, false, nil
+	}
+	f, err := query.Compile(m.filter, p.matchOptions())
+	if err != nil {
+		return stages, false, nil
+	}
+	moved, kept := f.Split(mod)
+	if moved == nil {
+		return stages, false, nil
+	}
+	var before *matchStage
+	if kept == nil && len(mod.Renames) == 0 {
+		// Wholly independent and nothing renamed: the stage moves as it
+		// is (splitSourceByFunc returns it unchanged).
+		before = m
+	} else if before, err = newMatch(moved, p); err != nil {
+		return stages, false, err
+	}
+	out := make([]Stage, 0, len(stages)+1)
+	out = append(out, stages[:i]...)
+	out = append(out, before, stages[i])
+	if kept != nil {
+		after, err := newMatch(kept, p)
+		if err != nil {
+			return stages, false, err
+		}
+		out = append(out, after)
+	}
+	return append(out, stages[i+2:]...), true, nil
+}
+
+// matchOptions compiles a $match's filter in the pipeline's context.
+func (p *parser) matchOptions() query.Options {
+	return query.Options{Now: p.ctx.Now, LetVars: p.letVals, JSONSchema: validation.CompileSchema}
+}
+
+// pushMatches moves $match stages forward until none can move further,
+// coalescing the stages each move brings together (a $match that meets
+// another merges with it, a $sort meets its $limit), as mongod's
+// optimizeAt steps back after each swap.
+func pushMatches(stages []Stage, p *parser) ([]Stage, error) {
+	stages = coalesce(stages)
+	for {
+		moved := false
+		for i := 0; i+1 < len(stages); i++ {
+			var err error
+			if stages, moved, err = pushMatchBefore(stages, i, p); err != nil {
+				return nil, err
+			}
+			if moved {
+				break
+			}
+		}
+		if !moved {
+			return stages, nil
+		}
+		stages = coalesce(stages)
+	}
+}

@@ -19,11 +19,11 @@ import (
 // (ExprMatchExpression::getOptimizer, ListOfMatchExpression::getOptimizer).
 
 const (
-	pushMatchRef  = "src/mongo/db/pipeline/document_source.cpp (pushMatchBefore); document_source_match.cpp (splitMatchByModifiedFields)"
-	splitMatchRef = "src/mongo/db/matcher/expression_algo.cpp (splitMatchExpressionBy, isIndependentOf)"
-	fieldRenameRef     = "src/mongo/db/pipeline/expression.cpp (ExpressionFieldPath::getComputedPaths)"
-	trivialRef    = "src/mongo/db/matcher/expression_expr.cpp (ExprMatchExpression::getOptimizer); jstests/aggregation/sources/match/trivial_match_expr.js"
-	listOptRef    = "src/mongo/db/matcher/expression_tree.cpp (ListOfMatchExpression::getOptimizer)"
+	pushMatchRef   = "src/mongo/db/pipeline/document_source.cpp (pushMatchBefore); document_source_match.cpp (splitMatchByModifiedFields)"
+	splitMatchRef  = "src/mongo/db/matcher/expression_algo.cpp (splitMatchExpressionBy, isIndependentOf)"
+	fieldRenameRef = "src/mongo/db/pipeline/expression.cpp (ExpressionFieldPath::getComputedPaths)"
+	trivialRef     = "src/mongo/db/matcher/expression_expr.cpp (ExprMatchExpression::getOptimizer); jstests/aggregation/sources/match/trivial_match_expr.js"
+	listOptRef     = "src/mongo/db/matcher/expression_tree.cpp (ListOfMatchExpression::getOptimizer)"
 )
 
 // cursorPlanner is the queryPlanner section of an aggregate explain: the

@@ -1,6 +1,11 @@
 package aggregate
 
 import (
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/projection"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/validation"
 )
@@ -31,6 +36,8 @@ func modifiedPaths(s Stage) (query.Modified, bool) {
 		return query.Modified{}, x.limit == 0
 	case *unwindStage:
 		return query.Modified{Paths: x.modifiedPaths()}, true
+	case *groupStage:
+		return query.Modified{AllExcept: true, Renames: x.keyRenames(), KeepExpr: true}, true
 	case *lookupStage:
 		paths := []string{x.as}
 		if x.unwind != nil {
@@ -50,6 +57,47 @@ func (s *unwindStage) modifiedPaths() []string {
 	return []string{s.path}
 }
 
+// keyRenames is DocumentSourceGroup::getModifiedPaths' renames: a group
+// key, or a field of a compound key, that is "$x" holds field x. Nothing
+// else of the input survives the grouping.
+func (g *groupStage) keyRenames() map[string]string {
+	renames := map[string]string{}
+	if fields, ok := g.idSpec.(bson.D); ok && (len(fields) == 0 || !strings.HasPrefix(fields[0].Key, "$")) {
+		for _, f := range fields {
+			if from, ok := projection.RenamedField(f.Value); ok {
+				renames["_id."+f.Key] = from
+			}
+		}
+		return renames
+	}
+	if from, ok := projection.RenamedField(g.idSpec); ok {
+		renames["_id"] = from
+	}
+	return renames
+}
+
+// groupKeyPaths are the paths of a $group's output key: _id, or _id.f
+// for each field f of a compound key.
+func (g *groupStage) groupKeyPaths() []string {
+	if fields, ok := g.idSpec.(bson.D); ok && len(fields) > 0 && !strings.HasPrefix(fields[0].Key, "$") {
+		paths := make([]string, len(fields))
+		for i, f := range fields {
+			paths[i] = "_id." + f.Key
+		}
+		return paths
+	}
+	return []string{"_id"}
+}
+
+// groupMatchSwapVerified (document_source.cpp): $type tells apart the
+// values a $group key made equal, and every group has an _id even when
+// the single key it came from was missing, so a $match with a $type on
+// the key, or an $exists on a single key, stays after the $group.
+func groupMatchSwapVerified(g *groupStage, f *query.Filter) bool {
+	keys := g.groupKeyPaths()
+	return !f.HasPredicateOn(keys, len(keys) == 1)
+}
+
 // pushMatchBefore moves all or part of the $match at i+1 before stage i;
 // it reports whether anything moved.
 func pushMatchBefore(stages []Stage, i int, p *parser) ([]Stage, bool, error) {
@@ -63,6 +111,9 @@ func pushMatchBefore(stages []Stage, i int, p *parser) ([]Stage, bool, error) {
 	}
 	f, err := query.Compile(m.filter, p.matchOptions())
 	if err != nil {
+		return stages, false, nil
+	}
+	if g, ok := stages[i].(*groupStage); ok && !groupMatchSwapVerified(g, f) {
 		return stages, false, nil
 	}
 	moved, kept := f.Split(mod)

@@ -23,6 +23,7 @@ const (
 	splitMatchRef  = "src/mongo/db/matcher/expression_algo.cpp (splitMatchExpressionBy, isIndependentOf)"
 	fieldRenameRef = "src/mongo/db/pipeline/expression.cpp (ExpressionFieldPath::getComputedPaths)"
 	trivialRef     = "src/mongo/db/matcher/expression_expr.cpp (ExprMatchExpression::getOptimizer); jstests/aggregation/sources/match/trivial_match_expr.js"
+	groupSwapRef   = "src/mongo/db/pipeline/document_source_group_base.cpp (getModifiedPaths); document_source.cpp (pushMatchBefore); jstests/aggregation/sources/group/grouped_match_push_down.js"
 	listOptRef     = "src/mongo/db/matcher/expression_tree.cpp (ListOfMatchExpression::getOptimizer)"
 )
 
@@ -181,6 +182,30 @@ func TestMatchPushdownExplain(t *testing.T) {
 			}
 		})
 
+	// A $group keeps nothing but renames its key's fields: a predicate on
+	// _id (or _id.f of a compound key) of "$x" is one on x before it.
+	s.runCase(t, "a $match on a $group key goes before the $group", groupSwapRef,
+		explainCase(stage, "$group"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			reply := aggExplain(t, db, `[{"$_internalInhibitOptimization": {}}, {"$group": {"_id": {"k": "$a", "e": {"$mod": ["$d", 2]}}, "n": {"$sum": 1}}}, {"$match": {"_id.k": {"$gt": 6}, "_id.e": 0, "n": 1}}]`, "queryPlanner")
+			if got := stageNames(t, reply); got != "$cursor,$_internalInhibitOptimization,$match,$group,$match" {
+				t.Fatalf("stages %s", got)
+			}
+			stages := field(reply, "stages").(bson.A)
+			sameValue(t, "moved", stages[2], `{"$match": {"a": {"$gt": 6}}}`)
+			sameValue(t, "kept", lastStage(t, reply), `{"$match": {"$and": [{"_id.e": {"$eq": 0}}, {"n": {"$eq": 1}}]}}`)
+		})
+	s.runCase(t, "a $type or $exists on the $group key keeps the $match after it", groupSwapRef+" (groupMatchSwapVerified)",
+		explainCase(stage, "$group"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			for _, m := range []string{`{"_id": {"$type": "int"}}`, `{"_id": {"$exists": true}}`} {
+				reply := aggExplain(t, db, `[{"$_internalInhibitOptimization": {}}, {"$group": {"_id": "$a"}}, {"$match": `+m+`}]`, "queryPlanner")
+				if got := stageNames(t, reply); got != "$cursor,$_internalInhibitOptimization,$group,$match" {
+					t.Errorf("%s: stages %s", m, got)
+				}
+			}
+		})
+
 	// {$expr: <truthy constant>} is the empty $and: no filter at all.
 	s.runCase(t, "a $match of a truthy constant $expr has no filter", trivialRef, matchExplain, func(t *testing.T, db *mongo.Database) {
 		indexA(t, db)
@@ -270,6 +295,18 @@ func TestMatchPushdownSemantics(t *testing.T) {
 			pipeline:  `[{"$lookup": {"from": "f", "localField": "k", "foreignField": "k", "as": "j"}}, {"$match": {"k": 2, "j._id": 11}}]`,
 			want:      `[{"_id": 1, "k": 2, "j": [{"_id": 11, "k": 2}]}]`,
 			unordered: true},
+		// The $group collapses null and missing into one key: the moved
+		// {a: null} matches both.
+		{name: "a $match on a $group key counts null and missing together", ref: groupSwapRef,
+			cov:      cover{family: stage, op: "$group", col: semantics},
+			docs:     `[{"_id": 1, "a": null}, {"_id": 2}, {"_id": 3, "a": 4}]`,
+			pipeline: `[{"$group": {"_id": "$a", "n": {"$sum": 1}}}, {"$match": {"_id": null}}]`,
+			want:     `[{"_id": null, "n": 2}]`},
+		{name: "an $expr after a $group sees the groups", ref: "jstests/aggregation/sources/group/expr_match_no_pushdown_through_group.js",
+			cov:      cover{family: stage, op: "$group", col: semantics},
+			docs:     `[{"_id": 1, "a": null}, {"_id": 2}]`,
+			pipeline: `[{"$group": {"_id": "$a", "n": {"$sum": 1}}}, {"$match": {"$expr": {"$eq": ["$_id", null]}}}]`,
+			want:     `[{"_id": null, "n": 2}]`},
 		{name: "a truthy constant $expr matches every document", ref: trivialRef,
 			cov:      cover{family: query, op: "$expr", col: semantics},
 			docs:     `[{"_id": 0}, {"_id": 1}]`,

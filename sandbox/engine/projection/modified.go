@@ -35,7 +35,7 @@ func (n *node) modifiedPaths(prefix string, listed kind, paths *[]string, rename
 		case c.kind == kindSubtree:
 			c.sub.modifiedPaths(path, listed, paths, renames)
 		case c.kind == kindExpr:
-			if from, ok := renamedField(c.spec); ok {
+			if from, ok := RenamedField(c.spec); ok {
 				renames[path] = from
 			} else if listed == kindExpr {
 				*paths = append(*paths, path)
@@ -46,9 +46,9 @@ func (n *node) modifiedPaths(prefix string, listed kind, paths *[]string, rename
 	}
 }
 
-// renamedField: spec is "$x", "$$CURRENT.x" or "$$ROOT.x", one field of
+// RenamedField: spec is "$x", "$$CURRENT.x" or "$$ROOT.x", one field of
 // the input document.
-func renamedField(spec any) (string, bool) {
+func RenamedField(spec any) (string, bool) {
 	s, ok := spec.(string)
 	if !ok {
 		return "", false

@@ -22,6 +22,11 @@ type Modified struct {
 	AllExcept bool
 	Paths     []string
 	Renames   map[string]string
+	// KeepExpr keeps every $expr after the stage: past a $group, an $expr
+	// on the group key would see the documents' own values, which the
+	// grouping made equal (null and missing, 5 and 5L), apart again
+	// (jstests/aggregation/sources/group/expr_match_no_pushdown_through_group.js).
+	KeepExpr bool
 }
 
 // Split divides the filter into the predicates independent of mod, with
@@ -44,7 +49,7 @@ func (f *Filter) Split(mod Modified) (moved, kept bson.D) {
 			}
 		}
 	}
-	s := splitter{modified: modified, renames: mod.Renames}
+	s := splitter{modified: modified, renames: mod.Renames, keepExpr: mod.KeepExpr}
 	m, k := s.split(f.Root)
 	if m != nil {
 		m = renameNode(m, mod.Renames)
@@ -62,6 +67,7 @@ func (f *Filter) Split(mod Modified) (moved, kept bson.D) {
 type splitter struct {
 	modified []string
 	renames  map[string]string
+	keepExpr bool
 }
 
 // split is splitMatchExpressionByFunction: a wholly independent node
@@ -134,7 +140,7 @@ func (s splitter) independent(n Node) bool {
 	case *All:
 		return s.allIndependent(x.Members)
 	case *Expr:
-		if usesRand(x.Spec) {
+		if s.keepExpr || usesRand(x.Spec) {
 			return false
 		}
 	default:
@@ -377,6 +383,54 @@ func usesRand(spec any) bool {
 			if e.Key == "$rand" || e.Key != "$literal" && usesRand(e.Value) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// HasPredicateOn reports whether the filter holds a $type (or, with
+// exists, an $exists) predicate on one of paths or below one
+// (expression::hasPredicateOnPaths), paths through an $elemMatch
+// included.
+func (f *Filter) HasPredicateOn(paths []string, exists bool) bool {
+	return hasPredicateOn(f.Root, "", paths, exists)
+}
+
+func hasPredicateOn(n Node, parent string, paths []string, exists bool) bool {
+	full := func(p string) string {
+		if parent == "" {
+			return p
+		}
+		if p == "" {
+			return parent
+		}
+		return parent + "." + p
+	}
+	var kids []Node
+	switch x := n.(type) {
+	case *Type:
+		return coveredBy(full(x.Path), paths)
+	case *Exists:
+		return exists && coveredBy(full(x.Path), paths)
+	case *And:
+		kids = x.Children
+	case *Or:
+		kids = x.Children
+	case *Nor:
+		kids = x.Children
+	case *All:
+		kids = x.Members
+	case *Not:
+		kids = []Node{x.Child}
+	case *ElemMatchObject:
+		return hasPredicateOn(x.Filter, full(x.Path), paths, exists)
+	case *ElemMatchValue:
+		parent = full(x.Path)
+		kids = x.Predicates
+	}
+	for _, c := range kids {
+		if hasPredicateOn(c, parent, paths, exists) {
+			return true
 		}
 	}
 	return false

@@ -151,7 +151,10 @@ func (p *parser) matchOptions() query.Options {
 // another merges with it, a $sort meets its $limit), as mongod's
 // optimizeAt steps back after each swap.
 func pushMatches(stages []Stage, p *parser) ([]Stage, error) {
-	stages = coalesce(stages)
+	stages, err := copyRedactSafeMatches(coalesce(stages), p)
+	if err != nil {
+		return nil, err
+	}
 	for {
 		moved := false
 		for i := 0; i+1 < len(stages); i++ {
@@ -168,4 +171,31 @@ func pushMatches(stages []Stage, p *parser) ([]Stage, error) {
 		}
 		stages = coalesce(stages)
 	}
+}
+
+// copyRedactSafeMatches puts before each $redact followed by a $match
+// the part of the $match $redact cannot change the answer of
+// (DocumentSourceRedact::doOptimizeAt); the $match itself stays. Once per
+// $redact: the copy leaves the original in place.
+func copyRedactSafeMatches(stages []Stage, p *parser) ([]Stage, error) {
+	for i := 0; i+1 < len(stages); i++ {
+		if _, ok := stages[i].(*redactStage); !ok {
+			continue
+		}
+		m, ok := stages[i+1].(*matchStage)
+		if !ok {
+			continue
+		}
+		safe := redactSafePortion(m.filter)
+		if len(safe) == 0 {
+			continue
+		}
+		copied, err := newMatch(safe, p)
+		if err != nil {
+			return nil, err
+		}
+		stages = append(stages[:i], append([]Stage{copied}, stages[i:]...)...)
+		i++
+	}
+	return stages, nil
 }

@@ -1,6 +1,8 @@
 package aggregate
 
 import (
+	"strings"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
@@ -112,4 +114,129 @@ func (s *redactStage) redactValue(v any, env *expr.Env) (any, bool, error) {
 		return out, true, nil
 	}
 	return v, true, nil
+}
+
+// redactSafePortion is DocumentSourceMatch::redactSafePortion: the part of
+// a $match after a $redact that a document keeps whether or not $redact
+// prunes its subdocuments, which mongod copies before the $redact
+// (DocumentSourceRedact::doOptimizeAt) so fewer documents reach it. A
+// predicate that could hold of a pruned document (on null, a missing
+// field, an array or a document, $exists, $ne, $nin, $size, a numeric
+// path component) is not safe; an $or is safe only whole.
+func redactSafePortion(query bson.D) bson.D {
+	var out bson.D
+	for _, e := range query {
+		if strings.HasPrefix(e.Key, "$") {
+			clauses, _ := e.Value.(bson.A)
+			switch e.Key {
+			case "$or":
+				var safe bson.A
+				for _, c := range clauses {
+					d, _ := c.(bson.D)
+					part := redactSafePortion(d)
+					if len(part) == 0 {
+						safe = nil
+						break
+					}
+					safe = append(safe, part)
+				}
+				if len(safe) > 0 {
+					out = withField(out, "$or", safe)
+				}
+			case "$and":
+				var safe bson.A
+				for _, c := range clauses {
+					d, _ := c.(bson.D)
+					if part := redactSafePortion(d); len(part) > 0 {
+						safe = append(safe, part)
+					}
+				}
+				if len(safe) > 0 {
+					out = withField(out, "$and", safe)
+				}
+			}
+			continue
+		}
+		if !redactSafePath(e.Key) {
+			continue
+		}
+		switch v := e.Value.(type) {
+		case bson.A, nil, bson.Undefined:
+		case bson.D:
+			if sub := redactSafeOperators(v); len(sub) > 0 {
+				out = withField(out, e.Key, sub)
+			}
+		default:
+			out = withField(out, e.Key, v)
+		}
+	}
+	return out
+}
+
+// redactSafeOperators is redactSafePortionDollarOps, for the operators
+// of one path.
+func redactSafeOperators(ops bson.D) bson.D {
+	var out bson.D
+	for _, e := range ops {
+		switch e.Key {
+		case "$type", "$regex", "$options", "$mod", "$bitsAllSet", "$bitsAllClear", "$bitsAnySet", "$bitsAnyClear":
+			out = withField(out, e.Key, e.Value)
+		case "$eq", "$lte", "$gte", "$lt", "$gt":
+			if redactSafeValue(e.Value) {
+				out = withField(out, e.Key, e.Value)
+			}
+		case "$in":
+			arr, _ := e.Value.(bson.A)
+			safe := true
+			for _, x := range arr {
+				safe = safe && redactSafeValue(x)
+			}
+			if safe {
+				out = withField(out, e.Key, e.Value)
+			}
+		case "$all":
+			arr, _ := e.Value.(bson.A)
+			var safe bson.A
+			for _, x := range arr {
+				if redactSafeValue(x) {
+					safe = append(safe, x)
+				}
+			}
+			if len(safe) > 0 {
+				out = withField(out, e.Key, safe)
+			}
+		case "$elemMatch":
+			sub, _ := e.Value.(bson.D)
+			var part bson.D
+			if len(sub) > 0 && strings.HasPrefix(sub[0].Key, "$") {
+				part = redactSafeOperators(sub)
+			} else {
+				part = redactSafePortion(sub)
+			}
+			if len(part) > 0 {
+				out = withField(out, e.Key, part)
+			}
+		}
+	}
+	return out
+}
+
+// redactSafeValue is isTypeRedactSafeInComparison.
+func redactSafeValue(v any) bool {
+	switch v.(type) {
+	case bson.A, bson.D, nil, bson.Undefined:
+		return false
+	}
+	return true
+}
+
+// redactSafePath is isFieldnameRedactSafe: no all-digit component, which
+// could name an array element $redact removes.
+func redactSafePath(path string) bool {
+	for _, part := range strings.Split(path, ".") {
+		if part != "" && strings.Trim(part, "0123456789") == "" {
+			return false
+		}
+	}
+	return true
 }

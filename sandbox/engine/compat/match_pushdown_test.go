@@ -24,6 +24,7 @@ const (
 	fieldRenameRef = "src/mongo/db/pipeline/expression.cpp (ExpressionFieldPath::getComputedPaths)"
 	trivialRef     = "src/mongo/db/matcher/expression_expr.cpp (ExprMatchExpression::getOptimizer); jstests/aggregation/sources/match/trivial_match_expr.js"
 	groupSwapRef   = "src/mongo/db/pipeline/document_source_group_base.cpp (getModifiedPaths); document_source.cpp (pushMatchBefore); jstests/aggregation/sources/group/grouped_match_push_down.js"
+	redactSafeRef  = "src/mongo/db/pipeline/document_source_redact.cpp (doOptimizeAt); document_source_match.cpp (redactSafePortion)"
 	listOptRef     = "src/mongo/db/matcher/expression_tree.cpp (ListOfMatchExpression::getOptimizer)"
 )
 
@@ -206,6 +207,18 @@ func TestMatchPushdownExplain(t *testing.T) {
 			}
 		})
 
+	// Before a $redact goes a copy of what in the $match cannot hold of a
+	// pruned document: here a's range, not b's null nor c's array.
+	s.runCase(t, "a $match after $redact has its redact-safe part copied before it", redactSafeRef,
+		matchExplain, func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			reply := aggExplain(t, db, `[{"$redact": {"$cond": {"if": {"$eq": ["$d", 1]}, "then": "$$PRUNE", "else": "$$DESCEND"}}}, {"$match": {"a": {"$gt": 6}, "b": null, "c": [1], "$or": [{"a": 7}, {"x": {"$exists": true}}]}}]`, "queryPlanner")
+			if got := stageNames(t, reply); got != "$cursor,$redact,$match" {
+				t.Errorf("stages %s", got)
+			}
+			sameValue(t, "parsedQuery", field(cursorPlanner(t, reply), "parsedQuery"), `{"a": {"$gt": 6}}`)
+		})
+
 	// {$expr: <truthy constant>} is the empty $and: no filter at all.
 	s.runCase(t, "a $match of a truthy constant $expr has no filter", trivialRef, matchExplain, func(t *testing.T, db *mongo.Database) {
 		indexA(t, db)
@@ -307,6 +320,12 @@ func TestMatchPushdownSemantics(t *testing.T) {
 			docs:     `[{"_id": 1, "a": null}, {"_id": 2}]`,
 			pipeline: `[{"$group": {"_id": "$a", "n": {"$sum": 1}}}, {"$match": {"$expr": {"$eq": ["$_id", null]}}}]`,
 			want:     `[{"_id": null, "n": 2}]`},
+		{name: "the copy before $redact keeps the $match's answer", ref: redactSafeRef,
+			cov:       cover{family: stage, op: "$redact", col: semantics},
+			docs:      `[{"_id": 0, "a": 1, "s": {"l": 1, "a": 1}}, {"_id": 1, "a": 2, "s": {"l": 2}}, {"_id": 2, "a": 3, "s": {"l": 1}}]`,
+			pipeline:  `[{"$redact": {"$cond": {"if": {"$eq": ["$l", 1]}, "then": "$$PRUNE", "else": "$$DESCEND"}}}, {"$match": {"a": {"$lt": 3}, "s": {"$exists": false}}}]`,
+			want:      `[{"_id": 0, "a": 1}]`,
+			unordered: true},
 		{name: "a truthy constant $expr matches every document", ref: trivialRef,
 			cov:      cover{family: query, op: "$expr", col: semantics},
 			docs:     `[{"_id": 0}, {"_id": 1}]`,

@@ -164,13 +164,16 @@ func TestMatchPushdownExplain(t *testing.T) {
 		})
 	// A $match that draws random numbers cannot move
 	// (needRandomGenerator); $sampleRate is one.
-	s.runCase(t, "a $sampleRate $match does not move", splitMatchRef+"; jstests/aggregation/optimization/match_no_swap_rand.js",
+	s.runCase(t, "a $sampleRate $match does not move", splitMatchRef+"; jstests/aggregation/optimization/match_no_swap_rand.js; src/mongo/db/pipeline/expression.cpp (ExpressionRandom::serialize)",
 		matchExplain, func(t *testing.T, db *mongo.Database) {
 			indexA(t, db)
-			reply := aggExplain(t, db, `[{"$addFields": {"t": 1}}, {"$match": {"$sampleRate": 0.5}}]`, "queryPlanner")
+			reply := aggExplain(t, db, `[{"$addFields": {"t": 1}}, {"$match": {"a": {"$gt": 7}, "$sampleRate": 0.5}}]`, "queryPlanner")
 			if got := stageNames(t, reply); got != "$cursor,$addFields,$match" {
-				t.Errorf("stages %s", got)
+				t.Fatalf("stages %s", got)
 			}
+			sameValue(t, "parsedQuery", field(cursorPlanner(t, reply), "parsedQuery"), `{"a": {"$gt": 7}}`)
+			// ExpressionRandom::serialize is {$rand: {}}.
+			sameValue(t, "kept", lastStage(t, reply), `{"$match": {"$expr": {"$lt": [{"$rand": {}}, {"$const": 0.5}]}}}`)
 		})
 	// A predicate on a parent of a renamed dotted path has no single
 	// name before the stage (wouldRenameSucceed).

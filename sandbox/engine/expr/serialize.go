@@ -35,6 +35,11 @@ func Serialize(spec any, scope *Scope) any {
 	case bson.D:
 		if len(s) == 1 && strings.HasPrefix(s[0].Key, "$") {
 			op, arg := s[0].Key, s[0].Value
+			if op == "$rand" {
+				// ExpressionRandom::serialize: {$rand: {}}, which parses
+				// again ($rand refuses an array).
+				return bson.D{{Key: op, Value: bson.D{}}}
+			}
 			switch a := arg.(type) {
 			case bson.A:
 				return bson.D{{Key: op, Value: Serialize(a, scope)}}

@@ -259,6 +259,11 @@ func TestMatchPushdownExplain(t *testing.T) {
 			sameValue(t, filter, field(cursorPlanner(t, reply), "parsedQuery"), want)
 		}
 	})
+	s.runCase(t, "a $nor of one branch is its negation", listOptRef+" (NOR of one operand)", explainCase(commandFam, "find"), func(t *testing.T, db *mongo.Database) {
+		indexA(t, db)
+		reply := mustCommand(t, db, `{"explain": {"find": "c", "filter": {"$nor": [{"d": 1}]}}, "verbosity": "queryPlanner"}`)
+		sameValue(t, "parsedQuery", field(cursorPlanner(t, reply), "parsedQuery"), `{"d": {"$not": {"$eq": 1}}}`)
+	})
 }
 
 func TestMatchPushdownSemantics(t *testing.T) {

@@ -69,6 +69,10 @@ func optimize(n Node) Node {
 		for i, c := range x.Children {
 			x.Children[i] = optimize(c)
 		}
+		if len(x.Children) == 1 {
+			// A $nor of one operand is its negation.
+			return &Not{Path: nodePath(x.Children[0]), Child: x.Children[0]}
+		}
 	case *Not:
 		x.Child = optimize(x.Child)
 	case *In:

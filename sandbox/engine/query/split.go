@@ -1,6 +1,7 @@
 package query
 
 import (
+	"slices"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -235,7 +236,8 @@ func isPathPrefixOf(first, second string) bool {
 // stands for.
 func renamedPath(path string, renames map[string]string) (string, bool) {
 	out := path
-	for newPath, oldPath := range renames {
+	for _, newPath := range sortedKeys(renames) {
+		oldPath := renames[newPath]
 		switch {
 		case newPath == path:
 			out = oldPath
@@ -246,6 +248,17 @@ func renamedPath(path string, renames map[string]string) (string, bool) {
 		}
 	}
 	return out, true
+}
+
+// sortedKeys orders the renames, so that where two apply the outcome
+// does not depend on map order.
+func sortedKeys(renames map[string]string) []string {
+	keys := make([]string, 0, len(renames))
+	for k := range renames {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // renameNode applies the renames to the predicates that will run before
@@ -324,7 +337,8 @@ func renameFieldPaths(spec any, renames map[string]string) any {
 		if !ok {
 			return x
 		}
-		for newPath, oldPath := range renames {
+		for _, newPath := range sortedKeys(renames) {
+			oldPath := renames[newPath]
 			if path == newPath {
 				return "$" + oldPath
 			}

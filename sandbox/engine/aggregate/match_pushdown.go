@@ -1,6 +1,7 @@
 package aggregate
 
 import (
+	"slices"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -98,6 +99,28 @@ func groupMatchSwapVerified(g *groupStage, f *query.Filter) bool {
 	return !f.HasPredicateOn(keys, len(keys) == 1)
 }
 
+// withGroupKeyRenames is DocumentSourceGroup::pushDotRenamedMatch: right
+// after a $group, a projection's "$_id.k" copies a field of the group's
+// compound key, which holds no array, so it is a rename too.
+func withGroupKeyRenames(mod query.Modified, s Stage, g *groupStage) query.Modified {
+	p, ok := s.(*projectStage)
+	if !ok {
+		return mod
+	}
+	keys := g.groupKeyPaths()
+	renames := map[string]string{}
+	for k, v := range mod.Renames {
+		renames[k] = v
+	}
+	for out, from := range p.proj.ComplexRenames() {
+		if slices.Contains(keys, from) {
+			renames[out] = from
+		}
+	}
+	mod.Renames = renames
+	return mod
+}
+
 // pushMatchBefore moves all or part of the $match at i+1 before stage i;
 // it reports whether anything moved.
 func pushMatchBefore(stages []Stage, i int, p *parser) ([]Stage, bool, error) {
@@ -108,6 +131,11 @@ func pushMatchBefore(stages []Stage, i int, p *parser) ([]Stage, bool, error) {
 	mod, ok := modifiedPaths(stages[i])
 	if !ok {
 		return stages, false, nil
+	}
+	if i > 0 {
+		if g, isGroup := stages[i-1].(*groupStage); isGroup {
+			mod = withGroupKeyRenames(mod, stages[i], g)
+		}
 	}
 	f, err := query.Compile(m.filter, p.matchOptions())
 	if err != nil {

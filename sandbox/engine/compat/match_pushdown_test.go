@@ -199,6 +199,18 @@ func TestMatchPushdownExplain(t *testing.T) {
 			sameValue(t, "moved", stages[2], `{"$match": {"a": {"$gt": 6}}}`)
 			sameValue(t, "kept", lastStage(t, reply), `{"$match": {"$and": [{"_id.e": {"$eq": 0}}, {"n": {"$eq": 1}}]}}`)
 		})
+	// Right after a $group, "$_id.c" copies a field of the compound key,
+	// which holds no array: a rename (DocumentSourceGroup::pushDotRenamedMatch),
+	// so the $match goes on before the $group too.
+	s.runCase(t, "a $match on a $project of a $group key field goes before both", "src/mongo/db/pipeline/document_source_group.cpp (pushDotRenamedMatch); jstests/aggregation/sources/group/grouped_match_push_down.js",
+		explainCase(stage, "$group"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			reply := aggExplain(t, db, `[{"$_internalInhibitOptimization": {}}, {"$group": {"_id": {"c": "$d"}, "n": {"$sum": 1}}}, {"$project": {"m": "$_id.c"}}, {"$match": {"m": {"$eq": 2}}}]`, "queryPlanner")
+			if got := stageNames(t, reply); got != "$cursor,$_internalInhibitOptimization,$match,$group,$project" {
+				t.Fatalf("stages %s", got)
+			}
+			sameValue(t, "moved", field(reply, "stages").(bson.A)[2], `{"$match": {"d": {"$eq": 2}}}`)
+		})
 	s.runCase(t, "a $type or $exists on the $group key keeps the $match after it", groupSwapRef+" (groupMatchSwapVerified)",
 		explainCase(stage, "$group"), func(t *testing.T, db *mongo.Database) {
 			indexA(t, db)
@@ -323,6 +335,11 @@ func TestMatchPushdownSemantics(t *testing.T) {
 			docs:     `[{"_id": 1, "a": null}, {"_id": 2}, {"_id": 3, "a": 4}]`,
 			pipeline: `[{"$group": {"_id": "$a", "n": {"$sum": 1}}}, {"$match": {"_id": null}}]`,
 			want:     `[{"_id": null, "n": 2}]`},
+		{name: "a $match on a $project of a $group key field", ref: "jstests/aggregation/sources/group/grouped_match_push_down.js",
+			cov:      cover{family: stage, op: "$group", col: semantics},
+			docs:     `[{"_id": 1, "x": 10}, {"_id": 2, "x": 20}, {"_id": 20, "d": 2}]`,
+			pipeline: `[{"$group": {"_id": {"c": "$d"}, "c": {"$sum": {"$const": 1}}}}, {"$project": {"m": "$_id.c"}}, {"$match": {"m": {"$eq": 2}}}]`,
+			want:     `[{"_id": {"c": 2}, "m": 2}]`},
 		{name: "an $expr after a $group sees the groups", ref: "jstests/aggregation/sources/group/expr_match_no_pushdown_through_group.js",
 			cov:      cover{family: stage, op: "$group", col: semantics},
 			docs:     `[{"_id": 1, "a": null}, {"_id": 2}]`,

@@ -49,6 +49,13 @@ func (n *node) modifiedPaths(prefix string, listed kind, paths *[]string, rename
 // RenamedField: spec is "$x", "$$CURRENT.x" or "$$ROOT.x", one field of
 // the input document.
 func RenamedField(spec any) (string, bool) {
+	s, ok := fieldOfCurrent(spec)
+	return s, ok && !strings.Contains(s, ".")
+}
+
+// fieldOfCurrent is the input path a field path expression "$a.b",
+// "$$CURRENT.a.b" or "$$ROOT.a.b" reads.
+func fieldOfCurrent(spec any) (string, bool) {
 	s, ok := spec.(string)
 	if !ok {
 		return "", false
@@ -63,5 +70,32 @@ func RenamedField(spec any) (string, bool) {
 	default:
 		s = s[1:]
 	}
-	return s, s != "" && !strings.Contains(s, ".")
+	return s, s != ""
+}
+
+// ComplexRenames are the computed fields that copy a two-component input
+// path "$x.y" (ExpressionFieldPath::getComputedPaths' complexRenames): no
+// rename in general, since a path through an array reshapes it, but one
+// when x is known to hold no array, as a $group's compound key does.
+func (p *Projection) ComplexRenames() map[string]string {
+	out := map[string]string{}
+	p.root.complexRenames("", out)
+	return out
+}
+
+func (n *node) complexRenames(prefix string, out map[string]string) {
+	for _, c := range n.children {
+		path := c.name
+		if prefix != "" {
+			path = prefix + "." + c.name
+		}
+		switch c.kind {
+		case kindSubtree:
+			c.sub.complexRenames(path, out)
+		case kindExpr:
+			if from, ok := fieldOfCurrent(c.spec); ok && strings.Count(from, ".") == 1 {
+				out[path] = from
+			}
+		}
+	}
 }

@@ -58,20 +58,25 @@ func (s *unwindStage) modifiedPaths() []string {
 	return []string{s.path}
 }
 
+// compoundKey is the fields of a $group's _id when it is an object of
+// expressions rather than one expression (the group's idFieldNames).
+func (g *groupStage) compoundKey() (bson.D, bool) {
+	fields, ok := g.idSpec.(bson.D)
+	return fields, ok && (len(fields) == 0 || !strings.HasPrefix(fields[0].Key, "$"))
+}
+
 // keyRenames is DocumentSourceGroup::getModifiedPaths' renames: a group
 // key, or a field of a compound key, that is "$x" holds field x. Nothing
 // else of the input survives the grouping.
 func (g *groupStage) keyRenames() map[string]string {
 	renames := map[string]string{}
-	if fields, ok := g.idSpec.(bson.D); ok && (len(fields) == 0 || !strings.HasPrefix(fields[0].Key, "$")) {
+	if fields, ok := g.compoundKey(); ok {
 		for _, f := range fields {
 			if from, ok := projection.RenamedField(f.Value); ok {
 				renames["_id."+f.Key] = from
 			}
 		}
-		return renames
-	}
-	if from, ok := projection.RenamedField(g.idSpec); ok {
+	} else if from, ok := projection.RenamedField(g.idSpec); ok {
 		renames["_id"] = from
 	}
 	return renames
@@ -80,14 +85,15 @@ func (g *groupStage) keyRenames() map[string]string {
 // groupKeyPaths are the paths of a $group's output key: _id, or _id.f
 // for each field f of a compound key.
 func (g *groupStage) groupKeyPaths() []string {
-	if fields, ok := g.idSpec.(bson.D); ok && len(fields) > 0 && !strings.HasPrefix(fields[0].Key, "$") {
-		paths := make([]string, len(fields))
-		for i, f := range fields {
-			paths[i] = "_id." + f.Key
-		}
-		return paths
+	fields, ok := g.compoundKey()
+	if !ok || len(fields) == 0 {
+		return []string{"_id"}
 	}
-	return []string{"_id"}
+	paths := make([]string, len(fields))
+	for i, f := range fields {
+		paths[i] = "_id." + f.Key
+	}
+	return paths
 }
 
 // groupMatchSwapVerified (document_source.cpp): $type tells apart the
@@ -122,15 +128,17 @@ func withGroupKeyRenames(mod query.Modified, s Stage, g *groupStage) query.Modif
 }
 
 // pushMatchBefore moves all or part of the $match at i+1 before stage i;
-// it reports whether anything moved.
-func pushMatchBefore(stages []Stage, i int, p *parser) ([]Stage, bool, error) {
+// it reports whether anything moved. The halves are the split filter
+// serialized and parsed again, as in mongod; should one not parse, the
+// $match stays where it is.
+func pushMatchBefore(stages []Stage, i int, p *parser) ([]Stage, bool) {
 	m, ok := stages[i+1].(*matchStage)
-	if !ok || m.m == nil {
-		return stages, false, nil
+	if !ok {
+		return stages, false
 	}
 	mod, ok := modifiedPaths(stages[i])
 	if !ok {
-		return stages, false, nil
+		return stages, false
 	}
 	if i > 0 {
 		if g, isGroup := stages[i-1].(*groupStage); isGroup {
@@ -139,22 +147,22 @@ func pushMatchBefore(stages []Stage, i int, p *parser) ([]Stage, bool, error) {
 	}
 	f, err := query.Compile(m.filter, p.matchOptions())
 	if err != nil {
-		return stages, false, nil
+		return stages, false
 	}
 	if g, ok := stages[i].(*groupStage); ok && !groupMatchSwapVerified(g, f) {
-		return stages, false, nil
+		return stages, false
 	}
 	moved, kept := f.Split(mod)
 	if moved == nil {
-		return stages, false, nil
+		return stages, false
 	}
-	var before *matchStage
-	if kept == nil && len(mod.Renames) == 0 {
-		// Wholly independent and nothing renamed: the stage moves as it
-		// is (splitSourceByFunc returns it unchanged).
-		before = m
-	} else if before, err = newMatch(moved, p); err != nil {
-		return stages, false, err
+	before := m
+	if kept != nil || len(mod.Renames) > 0 {
+		// Unless it moves whole under the same names, the $match is
+		// rebuilt (splitSourceByFunc).
+		if before, err = newMatch(moved, p); err != nil {
+			return stages, false
+		}
 	}
 	out := make([]Stage, 0, len(stages)+1)
 	out = append(out, stages[:i]...)
@@ -162,11 +170,11 @@ func pushMatchBefore(stages []Stage, i int, p *parser) ([]Stage, bool, error) {
 	if kept != nil {
 		after, err := newMatch(kept, p)
 		if err != nil {
-			return stages, false, err
+			return stages, false
 		}
 		out = append(out, after)
 	}
-	return append(out, stages[i+2:]...), true, nil
+	return append(out, stages[i+2:]...), true
 }
 
 // matchOptions compiles a $match's filter in the pipeline's context.
@@ -178,24 +186,15 @@ func (p *parser) matchOptions() query.Options {
 // coalescing the stages each move brings together (a $match that meets
 // another merges with it, a $sort meets its $limit), as mongod's
 // optimizeAt steps back after each swap.
-func pushMatches(stages []Stage, p *parser) ([]Stage, error) {
-	stages, err := copyRedactSafeMatches(coalesce(stages), p)
-	if err != nil {
-		return nil, err
-	}
+func pushMatches(stages []Stage, p *parser) []Stage {
+	stages = copyRedactSafeMatches(coalesce(stages), p)
 	for {
 		moved := false
-		for i := 0; i+1 < len(stages); i++ {
-			var err error
-			if stages, moved, err = pushMatchBefore(stages, i, p); err != nil {
-				return nil, err
-			}
-			if moved {
-				break
-			}
+		for i := 0; i+1 < len(stages) && !moved; i++ {
+			stages, moved = pushMatchBefore(stages, i, p)
 		}
 		if !moved {
-			return stages, nil
+			return stages
 		}
 		stages = coalesce(stages)
 	}
@@ -205,7 +204,7 @@ func pushMatches(stages []Stage, p *parser) ([]Stage, error) {
 // the part of the $match $redact cannot change the answer of
 // (DocumentSourceRedact::doOptimizeAt); the $match itself stays. Once per
 // $redact: the copy leaves the original in place.
-func copyRedactSafeMatches(stages []Stage, p *parser) ([]Stage, error) {
+func copyRedactSafeMatches(stages []Stage, p *parser) []Stage {
 	for i := 0; i+1 < len(stages); i++ {
 		if _, ok := stages[i].(*redactStage); !ok {
 			continue
@@ -220,10 +219,10 @@ func copyRedactSafeMatches(stages []Stage, p *parser) ([]Stage, error) {
 		}
 		copied, err := newMatch(safe, p)
 		if err != nil {
-			return nil, err
+			continue
 		}
 		stages = append(stages[:i], append([]Stage{copied}, stages[i:]...)...)
 		i++
 	}
-	return stages, nil
+	return stages
 }

@@ -150,7 +150,7 @@ func parseStages(pipeline bson.A, p *parser) ([]Stage, error) {
 			return nil, mongoerr.Newf(mongoerr.ErrStageNotLast, "%s can only be the final stage in the pipeline", d.Name)
 		}
 	}
-	return pushMatches(out, p)
+	return pushMatches(out, p), nil
 }
 
 // coalesce applies the rewrites mongod always applies and that show in

@@ -351,6 +351,12 @@ func TestMatchPushdownSemantics(t *testing.T) {
 			pipeline:  `[{"$redact": {"$cond": {"if": {"$eq": ["$l", 1]}, "then": "$$PRUNE", "else": "$$DESCEND"}}}, {"$match": {"a": {"$lt": 3}, "s": {"$exists": false}}}]`,
 			want:      `[{"_id": 0, "a": 1}]`,
 			unordered: true},
+		// $set creates a and a.b: a $match on them must see that.
+		{name: "a $match on a parent of a dotted rename sees the $set", ref: "jstests/aggregation/optimization/do_not_push_match_past_rename_onto_dotted_path.js",
+			cov:      cover{family: stage, op: "$match", col: semantics},
+			docs:     `[{"_id": 0, "x": 1}]`,
+			pipeline: `[{"$set": {"a.b.c": "$x"}}, {"$match": {"$expr": {"$eq": [{"$type": "$a"}, "object"]}, "a.b": {"$type": "object"}}}]`,
+			want:     `[{"_id": 0, "x": 1, "a": {"b": {"c": 1}}}]`},
 		{name: "a truthy constant $expr matches every document", ref: trivialRef,
 			cov:      cover{family: query, op: "$expr", col: semantics},
 			docs:     `[{"_id": 0}, {"_id": 1}]`,

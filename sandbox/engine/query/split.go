@@ -144,6 +144,15 @@ func (s splitter) independent(n Node) bool {
 		if s.keepExpr || usesRand(x.Spec) {
 			return false
 		}
+		// Like a path predicate, an $expr reading a parent of a renamed
+		// path stays: the stage creates that parent
+		// (jstests/aggregation/optimization/do_not_push_match_past_rename_onto_dotted_path.js).
+		paths, _ := expr.Dependencies(x.Spec)
+		for _, p := range paths {
+			if _, ok := renamedPath(p, s.renames); !ok {
+				return false
+			}
+		}
 	default:
 		path := nodePath(n)
 		if path == "" {

@@ -573,11 +573,40 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 		q.Projection = aggProjector(leading)
 		p.RemoveLeading(1)
 	}
-	exec, err := e.plan(view.Collection(req.db, coll), ns(req.db, coll), q)
+	target := view.Collection(req.db, coll)
+	if exec, ok := e.planDistinctGroup(target, ns(req.db, coll), p, q); ok {
+		return &preparedPipeline{p: p, exec: exec, ctx: actx}, nil
+	}
+	exec, err := e.plan(target, ns(req.db, coll), q)
 	if err != nil {
 		return nil, err
 	}
 	return &preparedPipeline{p: p, exec: exec, ctx: actx}, nil
+}
+
+// planDistinctGroup runs a leading $group that takes one document per
+// group over a DISTINCT_SCAN, when the query layer has one for it
+// (tryPrepareDistinctExecutor, pipeline_d.cpp): the $group becomes
+// $groupByDistinctScan. A $top or $bottom's sortBy is the order asked of
+// the scan, and only of it: without a DISTINCT_SCAN the query is planned
+// unsorted, as before. A $sort that absorbed a $limit left q a limit,
+// which no DISTINCT_SCAN takes.
+func (e *Engine) planDistinctGroup(c *catalog.Collection, namespace string, p *aggregate.Pipeline, q planner.Query) (*planner.Executor, bool) {
+	dg, ok := p.LeadingDistinctGroup()
+	if !ok {
+		return nil, false
+	}
+	if dg.Sort != nil {
+		q.Sort = dg.Sort
+	}
+	q.DistinctKey, q.StrictDistinct, q.FlipDistinct = dg.Key, true, dg.Flip
+	exec, ok := planner.PlanDistinct(c, namespace, q)
+	if !ok {
+		return nil, false
+	}
+	e.usage.record(c, exec.UsedIndex())
+	p.ReplaceDistinctGroup(dg)
+	return exec, true
 }
 
 // aggProjector is a pipeline's $project run by the query layer; explain

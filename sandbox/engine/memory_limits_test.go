@@ -71,7 +71,9 @@ func TestBlockingStagesMemoryLimit(t *testing.T) {
 		{"leading $sort", bson.A{bson.D{{Key: "$sort", Value: byRandom}}}, mongoerr.QueryExceededMemoryLimitNoDiskUseAllowed, "QueryExceededMemoryLimitNoDiskUseAllowed", sortNoDisk},
 		{"$sort after $project", bson.A{bson.D{{Key: "$project", Value: bson.D{{Key: "bigStr", Value: 1}, {Key: "random", Value: 1}}}}, bson.D{{Key: "$sort", Value: byRandom}}}, mongoerr.QueryExceededMemoryLimitNoDiskUseAllowed, "QueryExceededMemoryLimitNoDiskUseAllowed", sortNoDisk},
 		{"$sort with $limit keeps too much", bson.A{bson.D{{Key: "$project", Value: bson.D{{Key: "bigStr", Value: 1}, {Key: "random", Value: 1}}}}, bson.D{{Key: "$sort", Value: byRandom}}, bson.D{{Key: "$limit", Value: 101}}}, mongoerr.QueryExceededMemoryLimitNoDiskUseAllowed, "QueryExceededMemoryLimitNoDiskUseAllowed", sortNoDisk},
-		{"$group", bson.A{bson.D{{Key: "$group", Value: bson.D{{Key: "_id", Value: "$_id"}, {Key: "s", Value: bson.D{{Key: "$first", Value: "$bigStr"}}}}}}}, mongoerr.QueryExceededMemoryLimitNoDiskUseAllowed, "QueryExceededMemoryLimitNoDiskUseAllowed", groupNoDisk},
+		// $max, not $first: a $group of $first on the _id index runs as
+		// $groupByDistinctScan, which holds no groups.
+		{"$group", bson.A{bson.D{{Key: "$group", Value: bson.D{{Key: "_id", Value: "$_id"}, {Key: "s", Value: bson.D{{Key: "$max", Value: "$bigStr"}}}}}}}, mongoerr.QueryExceededMemoryLimitNoDiskUseAllowed, "QueryExceededMemoryLimitNoDiskUseAllowed", groupNoDisk},
 		{"$bucket is a $group", bson.A{bson.D{{Key: "$bucket", Value: bson.D{{Key: "groupBy", Value: "$_id"}, {Key: "boundaries", Value: bson.A{0, 50, 200}}, {Key: "output", Value: bson.D{{Key: "s", Value: bson.D{{Key: "$last", Value: "$bigStr"}}}, {Key: "l", Value: bson.D{{Key: "$lastN", Value: bson.D{{Key: "input", Value: "$bigStr"}, {Key: "n", Value: 60}}}}}}}}}}}, mongoerr.QueryExceededMemoryLimitNoDiskUseAllowed, "QueryExceededMemoryLimitNoDiskUseAllowed", groupNoDisk},
 		// The output reads bigStr, so the documents $bucketAuto sorts keep it
 		// (the query under the pipeline returns only the fields it reads).

@@ -55,6 +55,15 @@ type accStatement struct {
 	// newAcc makes the accumulator of a new group; env is positioned on the
 	// group's first document ($topN's n may depend on the group key).
 	newAcc func(env *expr.Env) (accumulator, error)
+
+	// needs is which one document of the group the result comes from
+	// (needAll when it takes them all), sortBy the $top/$bottom's order;
+	// fromDoc computes the result from that document alone, shown as
+	// fromDocSpec, for $groupByDistinctScan (see distinct_group.go).
+	needs       docsNeeded
+	sortBy      *sortSpec
+	fromDoc     func(env *expr.Env) (any, error)
+	fromDocSpec any
 }
 
 func parseAccStatement(field string, v any, p *parser) (*accStatement, error) {
@@ -114,6 +123,12 @@ func parseAccStatement(field string, v any, p *parser) (*accStatement, error) {
 	}
 	st.input = x.Eval
 	st.newAcc = func(*expr.Env) (accumulator, error) { return mk(), nil }
+	switch op {
+	case "$first":
+		st.oneInputDoc(needFirstInput, x, arg, false)
+	case "$last":
+		st.oneInputDoc(needLastInput, x, arg, false)
+	}
 	return st, nil
 }
 
@@ -398,6 +413,13 @@ func parseNAcc(st *accStatement, arg any, p *parser) error {
 	}
 	st.input = in.Eval
 	op := st.op
+	// With n: 1 they answer as $first and $last do, in an array
+	// (group_with_acc_n_to_distinct_scan.js).
+	if isOne(nSpec) && op == "$firstN" {
+		st.oneInputDoc(needFirstInput, in, inputSpec, true)
+	} else if isOne(nSpec) && op == "$lastN" {
+		st.oneInputDoc(needLastInput, in, inputSpec, true)
+	}
 	st.newAcc = func(env *expr.Env) (accumulator, error) {
 		n, err := evalN(nx, env)
 		if err != nil {
@@ -611,6 +633,14 @@ func parseTopBottom(st *accStatement, arg any, p *parser) error {
 		return err
 	}
 	bottom := st.op == "$bottom" || st.op == "$bottomN"
+	if single || isOne(nSpec) {
+		needs := needFirstOutput
+		if bottom {
+			needs = needLastOutput
+		}
+		st.oneInputDoc(needs, out, outSpec, !single)
+		st.sortBy = srt
+	}
 	st.newAcc = func(env *expr.Env) (accumulator, error) {
 		n, err := evalN(nx, env)
 		if err != nil {

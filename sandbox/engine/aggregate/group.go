@@ -14,6 +14,12 @@ type groupStage struct {
 	idSpec any // the _id as explain shows it
 	id     func(env *expr.Env) (any, error)
 	accs   []*accStatement
+	// distinctKey is the path a DISTINCT_SCAN can group on: the _id is
+	// that one field path ("$a.b"), or an object of one such field
+	// (distinctIDField); empty otherwise. distinctPath evaluates it.
+	distinctKey     string
+	distinctIDField string
+	distinctPath    expr.Expr
 
 	// Execution statistics for explain: the BSON size of the output, and
 	// per accumulator the BSON size of its results over all groups (the
@@ -75,7 +81,27 @@ func parseGroup(spec any, p *parser) (*groupStage, error) {
 	if !idSeen {
 		return nil, mongoerr.New(mongoerr.ErrGroupMissingID, "a group specification must include an _id")
 	}
-	return g, nil
+	return g, g.setDistinctKey(p)
+}
+
+// setDistinctKey finds the single field path the _id groups on, as
+// getRewriteGroupRequirements does: a variable ($$ROOT, $$x.a) is not one.
+func (g *groupStage) setDistinctKey(p *parser) error {
+	spec := g.idSpec
+	if d, ok := spec.(bson.D); ok && len(d) == 1 && !strings.HasPrefix(d[0].Key, "$") {
+		g.distinctIDField, spec = d[0].Key, d[0].Value
+	}
+	path, ok := spec.(string)
+	if !ok || len(path) < 2 || path[0] != '$' || path[1] == '$' {
+		g.distinctIDField = ""
+		return nil
+	}
+	x, err := p.compile(path)
+	if err != nil {
+		return err
+	}
+	g.distinctKey, g.distinctPath = path[1:], x
+	return nil
 }
 
 // parseGroupID compiles the _id. An object of fields ({a: "$a", b: "$b"})

@@ -117,8 +117,43 @@ func predicateBounds(n query.Node) (oil, bool) {
 		return modBounds(), true
 	case *query.Exists:
 		return existsBounds(x.Exists), true
+	case *query.Type:
+		return typeBounds(x)
 	}
 	return nil, false
+}
+
+// typeRepresentative is a value of each BSON type whose bracket
+// typeBracket knows (appendMinForType/appendMaxForType).
+var typeRepresentative = map[int]any{
+	1: 0.0, 2: "", 3: bson.D{}, 5: bson.Binary{}, 7: bson.ObjectID{}, 8: false,
+	9: bson.DateTime(0), 10: nil, 14: bson.Symbol(""), 16: int32(0), 17: bson.Timestamp{},
+	18: int64(0), 19: bson.Decimal128{},
+}
+
+// typeBounds is IndexBoundsBuilder's TYPE_OPERATOR: the bracket of each
+// type (a variable-width type ends before the next type's first value);
+// with "array" the whole index, since an array is indexed by its
+// elements. A type whose bracket this planner does not model leaves the
+// predicate unindexed.
+func typeBounds(x *query.Type) (oil, bool) {
+	if slices.Contains(x.Types, 4) {
+		return oil{fullInterval()}, true
+	}
+	var out oil
+	if x.Number {
+		lo, loInc, hi, hiInc := typeBracket(int32(0))
+		out = append(out, interval{lo: lo, hi: hi, loInc: loInc, hiInc: hiInc})
+	}
+	for _, t := range x.Types {
+		v, ok := typeRepresentative[t]
+		if !ok {
+			return nil, false
+		}
+		lo, loInc, hi, hiInc := typeBracket(v)
+		out = append(out, interval{lo: lo, hi: hi, loInc: loInc, hiInc: hiInc})
+	}
+	return normalize(out), true
 }
 
 func compareBounds(op string, v any) (oil, bool) {

@@ -33,9 +33,18 @@ type Query struct {
 	Hint any
 	// Count plans a count: results are not returned, COUNT tops the plan.
 	Count bool
-	// DistinctKey is the distinct command's key: with an index led by it,
-	// the plan is a DISTINCT_SCAN.
+	// DistinctKey is the distinct command's key, or the group key of a
+	// $group run over a DISTINCT_SCAN (see PlanDistinct): with an index
+	// on it that qualifies, the plan is a DISTINCT_SCAN.
 	DistinctKey string
+	// StrictDistinct is mongod's STRICT_DISTINCT_ONLY, which the $group
+	// rewrite asks for: each key value once, so no index multikey on the
+	// key and every field before it pinned to one value.
+	StrictDistinct bool
+	// FlipDistinct runs the DISTINCT_SCAN backwards, for a $group taking
+	// the last document of each group ($last, $bottom); then no multikey
+	// index qualifies at all.
+	FlipDistinct bool
 	// NoDiskUse is the command's allowDiskUse: false.
 	NoDiskUse bool
 	// Ctx interrupts the plan (its trial and its execution) once done,
@@ -150,6 +159,8 @@ func nodePath(n query.Node) string {
 		return x.Path
 	case *query.Exists:
 		return x.Path
+	case *query.Type:
+		return x.Path
 	}
 	return ""
 }
@@ -178,8 +189,7 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 		e.fastCount = e.root.(*fastCountStage)
 		return e, nil
 	}
-	if c := distinctCandidate(coll, q); c != nil {
-		buildDistinct(coll, q, c, e.context)
+	if c := distinctPlan(coll, q, e.context); c != nil {
 		e.candidates, e.winner, e.root = []*candidate{c}, c, c.root
 		return e, nil
 	}
@@ -218,6 +228,14 @@ func naturalDirection(d bson.D) (int, bool) {
 // that provides the sort), and a collection scan only when no index
 // applies or one is hinted.
 func enumerate(coll *catalog.Collection, q Query) ([]*candidate, error) {
+	return enumerateOver(coll, q, nil)
+}
+
+// enumerateOver is enumerate over the indexes allowed admits, with
+// NO_TABLE_SCAN when allowed is set (a distinct plan is an index plan or
+// none): no collection scan and no $or of index scans.
+func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index) bool) ([]*candidate, error) {
+	admits := func(ix *index.Index) bool { return !ix.Spec.Hidden && (allowed == nil || allowed(ix)) }
 	preds := predicatesByPath(conjuncts(q.Filter))
 	sortSpec := q.Sort
 	natural := 0
@@ -249,7 +267,7 @@ func enumerate(coll *catalog.Collection, q Query) ([]*candidate, error) {
 	}
 	var out []*candidate
 	for _, ix := range coll.Indexes() {
-		if ix.Spec.Hidden {
+		if !admits(ix) {
 			continue
 		}
 		if c := indexCandidate(ix, preds, sortSpec, false); c != nil && usable(ix, c, q) {
@@ -258,13 +276,16 @@ func enumerate(coll *catalog.Collection, q Query) ([]*candidate, error) {
 	}
 	if len(out) == 0 && len(sortSpec) > 0 {
 		for _, ix := range coll.Indexes() {
-			if ix.Spec.Hidden || ix.Spec.Sparse || ix.Spec.Partial != nil {
+			if !admits(ix) || ix.Spec.Sparse || ix.Spec.Partial != nil {
 				continue
 			}
 			if c := indexCandidate(ix, preds, sortSpec, true); c != nil && c.sorted {
 				out = append(out, c)
 			}
 		}
+	}
+	if allowed != nil {
+		return out, nil
 	}
 	if len(out) == 0 && len(sortSpec) == 0 {
 		if c := orCandidate(coll, q); c != nil {

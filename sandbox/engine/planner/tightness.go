@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -51,6 +52,8 @@ func predicateTightness(n query.Node, ix *index.Index) tightness {
 		return regexTightness(x.Regex)
 	case *query.Mod:
 		return inexactCovered
+	case *query.Type:
+		return typeTightness(x)
 	case *query.Exists:
 		// A sparse single-field index holds exactly the documents that
 		// have the field; any other index stores a missing field as null.
@@ -97,4 +100,29 @@ func rehydrate(fields []index.Field, key []any) bson.D {
 		out = value.SetPath(out, strings.Split(f.Path, "."), key[i])
 	}
 	return out
+}
+
+// typeTightness is computeTightnessForTypeSet (index_bounds_builder.cpp):
+// "array" scans the whole index for FETCH to decide; null and undefined
+// share their keys with a missing field and []; a bracket that holds
+// other types than asked (some number types but not all, string without
+// symbol or symbol without string) is tested on the key.
+func typeTightness(x *query.Type) tightness {
+	has := func(t int) bool { return slices.Contains(x.Types, t) }
+	if has(4) || has(10) || has(6) {
+		return inexactFetch
+	}
+	numbers := 0
+	for _, t := range []int{1, 16, 18, 19} {
+		if has(t) {
+			numbers++
+		}
+	}
+	if numbers > 0 && numbers < 4 && !x.Number {
+		return inexactCovered
+	}
+	if has(2) != has(14) {
+		return inexactCovered
+	}
+	return exact
 }

@@ -185,7 +185,7 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 		if wantDocs {
 			out.before, out.after = cur, cur
 		}
-		if !modified {
+		if !modified || (coll.Validator == nil && update.InPlaceNoop(cur, newDoc)) {
 			return nil
 		}
 		if value.Size(newDoc) > value.MaxUserDocumentSize {

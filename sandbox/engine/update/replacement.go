@@ -28,9 +28,15 @@ func (u *Update) applyReplacement(doc bson.D) (bson.D, bool, error) {
 }
 
 // replaceDocument is mongod's ObjectReplaceExecutor: the new document keeps
-// the old _id (first) when it has none, may not change it, and is a no-op
-// when identical to the old one.
+// the old _id (first) when it has none and may not change it. It is a no-op
+// only when the replacement itself is binary identical to the old document
+// (applyReplacementUpdate's binaryEqual): a replacement that leaves out the
+// _id rewrites the document even when the result is the same, so mongod
+// counts it in nModified and validates it.
 func replaceDocument(doc, repl bson.D, copyRepl bool) (bson.D, bool, error) {
+	if identical(repl, doc) {
+		return doc, false, nil
+	}
 	oldID := value.Get(doc, "_id")
 	newID := value.Get(repl, "_id")
 	var out bson.D
@@ -45,9 +51,6 @@ func replaceDocument(doc, repl bson.D, copyRepl bool) (bson.D, bool, error) {
 	default:
 		out = repl
 	}
-	if identical(bson.D(out), doc) {
-		return doc, false, nil
-	}
 	if copyRepl {
 		out = value.CopyDoc(out)
 	}
@@ -55,4 +58,15 @@ func replaceDocument(doc, repl bson.D, copyRepl bool) (bson.D, bool, error) {
 		return nil, false, err
 	}
 	return out, true, nil
+}
+
+// InPlaceNoop reports whether an update that Apply reported as modifying doc
+// into newDoc changes nothing when mongod applies it in place, which it does
+// on a collection without a validator (CollectionImpl::
+// updateWithDamagesSupported): an empty replacement of a document holding
+// only its _id removes and appends nothing, so UpdateStage finds no damage
+// and counts no modification. With a validator the document is rewritten,
+// counted and validated.
+func InPlaceNoop(doc, newDoc bson.D) bool {
+	return len(doc) == 1 && len(newDoc) == 1 && identical(doc, newDoc)
 }

@@ -172,6 +172,20 @@ func (a args) boolean(name string, def bool) (bool, error) {
 	return false, a.wrongType(name, v, "types '[bool, long, int, decimal, double']")
 }
 
+// optionalBool reads an IDL optionalBool field, which takes a boolean and
+// nothing else (OptionalBool::parseFromBSON in src/mongo/idl/basic_types.h).
+func (a args) optionalBool(name string) (bool, error) {
+	v, ok := a.get(name)
+	if !ok {
+		return false, nil
+	}
+	b, isBool := v.(bool)
+	if !isBool {
+		return false, mongoerr.Newf(mongoerr.TypeMismatch, "Field '%s' should be a boolean value, but found: %s", name, value.TypeName(v))
+	}
+	return b, nil
+}
+
 func (a args) str(name string) (string, bool, error) {
 	v, ok := a.get(name)
 	if !ok {

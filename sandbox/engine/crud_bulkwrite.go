@@ -114,7 +114,7 @@ func (e *Engine) runBulkOp(req *request, namespace string, op bulkOp) (bson.D, b
 	sub.db = db
 	switch op.kind {
 	case "insert":
-		n, werrs, err := e.insertDocs(&sub, coll, bson.A{op.doc}, []int{op.size}, true, 0)
+		n, werrs, err := e.insertDocs(&sub, coll, bson.A{op.doc}, []int{op.size}, true, false, 0)
 		if err != nil {
 			return nil, c, err
 		}

@@ -17,7 +17,8 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 	a := newArgs(req)
 	a.prefix = "findAndModify"
 	if err := a.checkKnown(true, "query", "sort", "remove", "update", "new", "fields", "upsert",
-		"arrayFilters", "hint", "collation", "let", "bypassDocumentValidation", "stmtId"); err != nil {
+		"arrayFilters", "hint", "collation", "let", "bypassDocumentValidation", "stmtId",
+		"bypassEmptyTsReplacement"); err != nil {
 		return nil, err
 	}
 	filter, _, err := a.document("query")
@@ -45,6 +46,11 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 		return nil, err
 	}
 	upsert, err := a.boolean("upsert", false)
+	if err != nil {
+		return nil, err
+	}
+	// find_and_modify_command.idl's optionalBool, read for replacements.
+	bypassEmptyTs, err := a.optionalBool("bypassEmptyTsReplacement")
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +141,7 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 		}, nil
 	}
 	out, err := e.applyUpdateRetrying(req, collName, &updateStatement{filter: filter, update: upd, upsert: upsert,
-		arrayFilters: arrayFilters, hint: hint, sort: sort, let: let, projected: len(fields) > 0}, true)
+		arrayFilters: arrayFilters, hint: hint, sort: sort, let: let, projected: len(fields) > 0, bypassEmptyTs: bypassEmptyTs}, true)
 	if err != nil {
 		if me, ok := err.(*mongoerr.Error); ok && out.executing {
 			return nil, &mongoerr.Error{Code: me.Code, Msg: "Plan executor error during findAndModify :: caused by :: " + me.Msg, Extra: me.Extra}

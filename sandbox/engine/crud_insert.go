@@ -188,7 +188,8 @@ func cmdInsert(e *Engine, req *request) (bson.D, error) {
 		return nil, err
 	}
 	a := newArgs(req)
-	if err := a.checkKnown(true, "documents", "ordered", "bypassDocumentValidation"); err != nil {
+	if err := a.checkKnown(true, "documents", "ordered", "bypassDocumentValidation", "stmtId", "stmtIds",
+		"bypassEmptyTsReplacement"); err != nil {
 		return nil, err
 	}
 	docs, ok, err := a.array("documents")
@@ -202,6 +203,10 @@ func cmdInsert(e *Engine, req *request) (bson.D, error) {
 		return nil, err
 	}
 	ordered, err := a.boolean("ordered", true)
+	if err != nil {
+		return nil, err
+	}
+	bypassEmptyTs, err := a.optionalBool("bypassEmptyTsReplacement")
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +229,7 @@ func cmdInsert(e *Engine, req *request) (bson.D, error) {
 		return nil, err
 	}
 
-	n, werrs, err := e.insertDocs(req, collName, docs, sizes, ordered, 0)
+	n, werrs, err := e.insertDocs(req, collName, docs, sizes, ordered, bypassEmptyTs, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -242,7 +247,7 @@ func cmdInsert(e *Engine, req *request) (bson.D, error) {
 // document only. A time-series collection takes its measurements through
 // insertTimeseries; a collection that becomes one between two batches (it
 // was dropped and created again) gets the rest of the documents that way.
-func (e *Engine) insertDocs(req *request, collName string, docs bson.A, sizes []int, ordered bool, from int) (int, []writeError, error) {
+func (e *Engine) insertDocs(req *request, collName string, docs bson.A, sizes []int, ordered, bypassEmptyTs bool, from int) (int, []writeError, error) {
 	if e.isTimeseries(req.db, collName) {
 		n, werrs, err := e.insertTimeseries(req, collName, docs, sizes, ordered, from)
 		if err != errNotTimeseries {
@@ -269,7 +274,9 @@ func (e *Engine) insertDocs(req *request, collName string, docs bson.A, sizes []
 				if len(doc) > len(docs[i+j].(bson.D)) {
 					psizes[j] += generatedIDSize
 				}
-				doc = fillZeroTimestamps(doc, req.now, i+j)
+				if !bypassEmptyTs {
+					doc = fillZeroTimestamps(doc, req.now, i+j)
+				}
 			}
 			prepared[j], perrs[j] = doc, perr
 		}
@@ -350,12 +357,13 @@ func checkBatchSize(n int) error {
 
 // fillZeroTimestamps gives top-level Timestamp(0, 0) fields the current
 // time, as fixDocumentForInsert does with a tick of the cluster clock
-// (nested ones are stored as they are). The increment follows the
+// (nested ones, and the _id, which it copies first, are stored as they
+// are). The increment follows the
 // document's position so that one batch's timestamps still ascend.
 func fillZeroTimestamps(doc bson.D, now bson.DateTime, i int) bson.D {
 	var out bson.D
 	for j, e := range doc {
-		if ts, ok := e.Value.(bson.Timestamp); ok && ts.T == 0 && ts.I == 0 {
+		if ts, ok := e.Value.(bson.Timestamp); ok && ts.T == 0 && ts.I == 0 && e.Key != "_id" {
 			if out == nil {
 				out = append(bson.D(nil), doc...)
 			}

@@ -31,6 +31,8 @@ type updateStatement struct {
 	constants bool
 	// projected is set for a findAndModify that returns only some fields.
 	projected bool
+	// bypassEmptyTs is the command's bypassEmptyTsReplacement.
+	bypassEmptyTs bool
 }
 
 // updateOutcome is what one statement did.
@@ -153,7 +155,7 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 	if _, isPipeline := st.update.(bson.A); st.constants && !isPipeline {
 		return out, mongoerr.New(51198, "Constant values may only be specified for pipeline updates")
 	}
-	u, err := aggregate.CompileUpdate(st.update, update.Options{ArrayFilters: st.arrayFilters, Now: req.now, LetVars: st.let})
+	u, err := aggregate.CompileUpdate(st.update, update.Options{ArrayFilters: st.arrayFilters, Now: req.now, LetVars: st.let, BypassEmptyTsReplacement: st.bypassEmptyTs})
 	if err != nil {
 		return out, err
 	}
@@ -185,7 +187,7 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 		if wantDocs {
 			out.before, out.after = cur, cur
 		}
-		if !modified {
+		if !modified || (coll.Validator == nil && update.InPlaceNoop(cur, newDoc)) {
 			return nil
 		}
 		if value.Size(newDoc) > value.MaxUserDocumentSize {
@@ -379,6 +381,7 @@ func cmdUpdate(e *Engine, req *request) (bson.D, error) {
 		if stmts[i], err = parseUpdateStatement(i, v, b.let); err != nil {
 			return nil, err
 		}
+		stmts[i].bypassEmptyTs = b.bypassEmptyTs
 	}
 	if err := checkWriteConcern(req); err != nil {
 		return nil, err

@@ -13,6 +13,10 @@ type writeBatch struct {
 	statements bson.A
 	ordered    bool
 	let        bson.D
+	// bypassEmptyTs is bypassEmptyTsReplacement, which every write
+	// command's WriteCommandRequestBase has (write_ops.idl) and only
+	// inserts and replacements read.
+	bypassEmptyTs bool
 }
 
 // parseWriteBatch reads a write command whose statements are under field
@@ -23,7 +27,7 @@ func parseWriteBatch(req *request, field string, known ...string) (*writeBatch, 
 		return nil, err
 	}
 	a := newArgs(req)
-	if err := a.checkKnown(true, append([]string{field, "ordered", "let", "stmtIds", "stmtId"}, known...)...); err != nil {
+	if err := a.checkKnown(true, append([]string{field, "ordered", "let", "stmtIds", "stmtId", "bypassEmptyTsReplacement"}, known...)...); err != nil {
 		return nil, err
 	}
 	stmts, ok, err := a.array(field)
@@ -41,6 +45,9 @@ func parseWriteBatch(req *request, field string, known ...string) (*writeBatch, 
 		return nil, err
 	}
 	if b.let, err = letArg(a, req.now); err != nil {
+		return nil, err
+	}
+	if b.bypassEmptyTs, err = a.optionalBool("bypassEmptyTsReplacement"); err != nil {
 		return nil, err
 	}
 	return b, nil

@@ -37,7 +37,9 @@ func TestUpdatePipeline(t *testing.T) {
 		{name: "same values are a no-op", doc: `{"_id": 1, "a": 1}`, pipeline: `[{"$set": {"a": 1}}]`, want: `{"_id": 1, "a": 1}`},
 		{name: "inclusion $project keeps _id and document order", doc: `{"_id": 1, "a": 1, "b": 2, "c": 3}`,
 			pipeline: `[{"$project": {"c": 1, "a": 1}}]`, want: `{"_id": 1, "a": 1, "c": 3}`, modified: true},
-		{name: "removing _id keeps it", doc: `{"_id": 1, "a": 1}`, pipeline: `[{"$unset": "_id"}]`, want: `{"_id": 1, "a": 1}`},
+		// The output, without its _id, is not binary equal to the document,
+		// so ObjectReplaceExecutor::applyReplacementUpdate rewrites it.
+		{name: "removing _id keeps it", doc: `{"_id": 1, "a": 1}`, pipeline: `[{"$unset": "_id"}]`, want: `{"_id": 1, "a": 1}`, modified: true},
 		{name: "changing _id", doc: `{"_id": 1}`, pipeline: `[{"$set": {"_id": 2}}]`, code: 66,
 			msg: "After applying the update, the (immutable) field '_id' was found to have been altered to _id: 2"},
 		{name: "$replaceWith a non-document", doc: `{"_id": 1, "a": 5}`, pipeline: `[{"$replaceWith": "$a"}]`, code: 40228,

@@ -20,7 +20,33 @@ func compileReplacement(spec bson.D, opts Options) (*Update, error) {
 	if err := validateID(spec); err != nil {
 		return nil, err
 	}
+	if !opts.BypassEmptyTsReplacement {
+		spec = fillEmptyTimestamps(spec, opts.Now)
+	}
 	return &Update{kind: Replacement, replacement: spec, now: opts.Now}, nil
+}
+
+// fillEmptyTimestamps gives the replacement's top-level Timestamp(0, 0)
+// values, _id's excepted, the current time, as ObjectReplaceExecutor's
+// constructor does with one tick of the cluster clock each (the increment
+// counts the ticks). Only a replacement does this, not an operator or a
+// pipeline update.
+func fillEmptyTimestamps(spec bson.D, now bson.DateTime) bson.D {
+	var out bson.D
+	ticks := uint32(0)
+	for i, e := range spec {
+		if ts, ok := e.Value.(bson.Timestamp); ok && ts.T == 0 && ts.I == 0 && e.Key != "_id" {
+			if out == nil {
+				out = append(bson.D(nil), spec...)
+			}
+			ticks++
+			out[i].Value = bson.Timestamp{T: uint32(int64(now) / 1000), I: ticks}
+		}
+	}
+	if out == nil {
+		return spec
+	}
+	return out
 }
 
 func (u *Update) applyReplacement(doc bson.D) (bson.D, bool, error) {
@@ -28,9 +54,15 @@ func (u *Update) applyReplacement(doc bson.D) (bson.D, bool, error) {
 }
 
 // replaceDocument is mongod's ObjectReplaceExecutor: the new document keeps
-// the old _id (first) when it has none, may not change it, and is a no-op
-// when identical to the old one.
+// the old _id (first) when it has none and may not change it. It is a no-op
+// only when the replacement itself is binary identical to the old document
+// (applyReplacementUpdate's binaryEqual): a replacement that leaves out the
+// _id rewrites the document even when the result is the same, so mongod
+// counts it in nModified and validates it.
 func replaceDocument(doc, repl bson.D, copyRepl bool) (bson.D, bool, error) {
+	if identical(repl, doc) {
+		return doc, false, nil
+	}
 	oldID := value.Get(doc, "_id")
 	newID := value.Get(repl, "_id")
 	var out bson.D
@@ -45,9 +77,6 @@ func replaceDocument(doc, repl bson.D, copyRepl bool) (bson.D, bool, error) {
 	default:
 		out = repl
 	}
-	if identical(bson.D(out), doc) {
-		return doc, false, nil
-	}
 	if copyRepl {
 		out = value.CopyDoc(out)
 	}
@@ -55,4 +84,15 @@ func replaceDocument(doc, repl bson.D, copyRepl bool) (bson.D, bool, error) {
 		return nil, false, err
 	}
 	return out, true, nil
+}
+
+// InPlaceNoop reports whether an update that Apply reported as modifying doc
+// into newDoc changes nothing when mongod applies it in place, which it does
+// on a collection without a validator (CollectionImpl::
+// updateWithDamagesSupported): an empty replacement of a document holding
+// only its _id removes and appends nothing, so UpdateStage finds no damage
+// and counts no modification. With a validator the document is rewritten,
+// counted and validated.
+func InPlaceNoop(doc, newDoc bson.D) bool {
+	return len(doc) == 1 && len(newDoc) == 1 && identical(doc, newDoc)
 }

@@ -8,7 +8,11 @@ func TestReplacement(t *testing.T) {
 			want: `{"_id": 1, "b": 3, "c": 4}`, modified: true},
 		{name: "same _id anywhere is fine and is stored first", doc: `{"_id": 1, "a": 1}`, update: `{"a": 2, "_id": 1}`,
 			want: `{"_id": 1, "a": 2}`, modified: true},
-		{name: "identical is a no-op", doc: `{"_id": 1, "a": 1}`, update: `{"a": 1}`, want: `{"_id": 1, "a": 1}`},
+		// ObjectReplaceExecutor::applyReplacementUpdate compares the
+		// replacement itself with the old document.
+		{name: "identical replacement is a no-op", doc: `{"_id": 1, "a": 1}`, update: `{"_id": 1, "a": 1}`, want: `{"_id": 1, "a": 1}`},
+		{name: "same result without the _id rewrites", doc: `{"_id": 1, "a": 1}`, update: `{"a": 1}`, want: `{"_id": 1, "a": 1}`, modified: true},
+		{name: "same fields in another order rewrite", doc: `{"_id": 1, "a": 1, "b": 2}`, update: `{"_id": 1, "b": 2, "a": 1}`, want: `{"_id": 1, "b": 2, "a": 1}`, modified: true},
 		{name: "empty replacement", doc: `{"_id": 1, "a": 1}`, update: `{}`, want: `{"_id": 1}`, modified: true},
 		{name: "changing _id", doc: `{"_id": 1, "a": 1}`, update: `{"_id": 2, "a": 1}`, code: 66,
 			msg: "After applying the update, the (immutable) field '_id' was found to have been altered to _id: 2"},

@@ -38,6 +38,10 @@ type Options struct {
 	// LetVars are the statement's let variables, evaluated; only a
 	// pipeline reads them.
 	LetVars bson.D
+	// BypassEmptyTsReplacement is the write command's option of that
+	// name: a replacement keeps its top-level Timestamp(0, 0) values
+	// instead of having them set to the current time.
+	BypassEmptyTsReplacement bool
 }
 
 // Update is a compiled update; it is immutable and safe for concurrent use.

@@ -3,6 +3,7 @@ package engine
 import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/aggregate"
 	"github.com/schemalab/schemalab/sandbox/engine/planner"
 	"github.com/schemalab/schemalab/sandbox/engine/projection"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
@@ -181,10 +182,7 @@ func validateSort(sort bson.D) error {
 				return mongoerr.New(15975, "$sort key ordering must be 1 (for ascending) or -1 (for descending)")
 			}
 		case bson.D:
-			if len(v) == 1 && v[0].Key == "$meta" {
-				return mongoerr.New(mongoerr.NotImplemented, "$meta sort is not supported by the schemalab sandbox")
-			}
-			return mongoerr.New(17312, "$meta is the only expression supported by $sort right now")
+			return aggregate.CheckMetaSort(v)
 		default:
 			return mongoerr.New(15974, "Illegal key in $sort specification: "+e.Key+": "+shortValue(e.Value))
 		}

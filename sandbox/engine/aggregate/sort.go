@@ -35,8 +35,8 @@ func parseSortPattern(spec any) (*sortSpec, error) {
 		}
 		n, ok := value.ParseIntegerElementToLong(e.Value)
 		if !value.IsNumber(e.Value) || !ok || (n != 1 && n != -1) {
-			if _, isDoc := e.Value.(bson.D); isDoc {
-				return nil, mongoerr.Newf(mongoerr.ErrSortMetaOnly, "$meta is the only expression supported by $sort right now")
+			if meta, isDoc := e.Value.(bson.D); isDoc {
+				return nil, CheckMetaSort(meta)
 			}
 			return nil, mongoerr.New(mongoerr.ErrSortBadDirection, "$sort key ordering must be 1 (for ascending) or -1 (for descending)")
 		}

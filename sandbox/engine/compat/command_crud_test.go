@@ -140,6 +140,11 @@ func TestCRUDCommands(t *testing.T) {
 		{name: "find an unknown field", ref: findCmdRef, cmd: `{"find":"c","foo":1}`, code: mongoerr.IDLUnknownField, msg: "BSON field 'FindCommandRequest.foo' is an unknown field."},
 		{name: "find a filter that is a number", ref: findCmdRef, cmd: `{"find":"c","filter":1}`, code: mongoerr.TypeMismatch, msg: "BSON field 'FindCommandRequest.filter' is the wrong type 'int', expected type 'object'"},
 		{name: "find a sort of 2", ref: "src/mongo/db/query/sort_pattern.cpp", cmd: `{"find":"c","sort":{"a":2}}`, code: 15975, msg: "$sort key ordering must be 1 (for ascending) or -1 (for descending)"},
+		// parseMetaExpression (sort_pattern.cpp; sort_key_generator_test.cpp, jstests/core/query/sort/sort_with_meta_operator.js)
+		{name: "find a $meta sort of a number", ref: "src/mongo/db/query/sort_pattern.cpp", cmd: `{"find":"c","sort":{"_id":{"$meta":1}}}`, code: 31138, msg: "Illegal $meta sort: $meta: 1"},
+		{name: "find a $meta sort of an unknown name", ref: "src/mongo/db/query/sort_pattern.cpp", cmd: `{"find":"c","sort":{"_id":{"$meta":"unknown"}}}`, code: 31138, msg: `Illegal $meta sort: $meta: "unknown"`},
+		{name: "find a $meta sort with another key", ref: "src/mongo/db/query/sort_pattern.cpp", cmd: `{"find":"c","sort":{"_id":{"$meta":"randVal","x":1}}}`, code: mongoerr.FailedToParse, msg: "Cannot have additional keys in a $meta sort specification"},
+		{name: "find a sort by an expression other than $meta", ref: "src/mongo/db/query/sort_pattern.cpp", cmd: `{"find":"c","sort":{"_id":{"$add":[1]}}}`, code: 17312, msg: "$meta is the only expression supported by $sort right now"},
 		{name: "getMore of an id not open", ref: cursorCmdRef, cmd: `{"getMore":{"$numberLong":"123"},"collection":"c"}`, code: mongoerr.CursorNotFound, msg: "cursor id 123 not found"},
 		{name: "getMore with an int id", ref: cursorCmdRef, cmd: `{"getMore":123,"collection":"c"}`, code: mongoerr.TypeMismatch, msg: "BSON field 'getMore.getMore' is the wrong type 'int', expected type 'long'"},
 		{name: "getMore without collection", ref: cursorCmdRef, cmd: `{"getMore":{"$numberLong":"123"}}`, code: mongoerr.IDLFailedToParse, msg: "BSON field 'getMore.collection' is missing but a required field"},

@@ -86,6 +86,12 @@ func TestStagesBasic(t *testing.T) {
 			pipeline: `[{"$sort": {"a": 2}}]`, code: 15975, msg: "$sort key ordering must be 1 (for ascending) or -1 (for descending)"},
 		{name: "sort without keys", ref: "src/mongo/db/query/sort_pattern.cpp",
 			pipeline: `[{"$sort": {}}]`, code: 15976, msg: "$sort stage must have at least one sort key"},
+		{name: "sort by a $meta of a negative number", ref: "src/mongo/db/query/sort_pattern.cpp parseMetaExpression",
+			pipeline: `[{"$sort": {"_id": {"$meta": -1}}}]`, code: 31138, msg: "Illegal $meta sort: $meta: -1"},
+		{name: "sort by a $meta of a string that names no metadata", ref: "src/mongo/db/query/sort_pattern.cpp parseMetaExpression",
+			pipeline: `[{"$sort": {"_id": {"$meta": "1"}}}]`, code: 31138, msg: `Illegal $meta sort: $meta: "1"`},
+		{name: "sort by an expression other than $meta", ref: "src/mongo/db/query/sort_pattern.cpp parseMetaExpression",
+			pipeline: `[{"$sort": {"_id": {"$literal": 1}}}]`, code: 17312, msg: "$meta is the only expression supported by $sort right now"},
 		// $set / $addFields / $unset / $replaceRoot / $replaceWith
 		{name: "set adds and replaces fields", ref: "manual: reference/operator/aggregation/set", docs: `[{"_id": 1, "a": 1, "b": {"c": 1}}]`,
 			pipeline: `[{"$set": {"a": {"$add": ["$a", 1]}, "b.d": 2, "e": "$b.c"}}]`, want: `[{"_id": 1, "a": 2, "b": {"c": 1, "d": 2}, "e": 1}]`},

@@ -63,6 +63,16 @@ func TestExplainFindCountDistinctPlans(t *testing.T) {
 			st := explainStats(t, db, `{"find": "c", "filter": {"a": {"$gt": 6}}, "projection": {"_id": 0, "a": 1}}`)
 			sameFigures(t, st, "PROJECTION_COVERED>IXSCAN", 3, 0)
 		})
+	// index_bounds_builder.cpp translateEquality: equality to an embedded
+	// document is a point interval with EXACT tightness, so a projection
+	// of the indexed field is covered (jstests/core/index/covered/
+	// covered_index_simple_id.js, "simple.id.3").
+	s.runCase(t, "equality to an embedded document is covered", "src/mongo/db/query/index_bounds_builder.cpp translateEquality",
+		explainCase(commandFam, "find"), func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), `[{"_id": {"bar": 1}}, {"_id": {"bar": 1, "z": 2}}, {"_id": 3}]`)
+			st := explainStats(t, db, `{"find": "c", "filter": {"_id": {"bar": 1}}, "projection": {"_id": 1}, "hint": {"_id": 1}}`)
+			sameFigures(t, st, "PROJECTION_COVERED>IXSCAN", 1, 0)
+		})
 	// manual: reference/explain-results (COUNT_SCAN); jstests/core/query/
 	// count/count_plan_summary.js: a count one index interval answers
 	// reads keys only.

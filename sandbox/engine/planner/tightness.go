@@ -33,14 +33,14 @@ const (
 func predicateTightness(n query.Node, ix *index.Index) tightness {
 	switch x := n.(type) {
 	case *query.Compare:
-		if exactValue(x.Value) {
+		if exactValue(x.Value) || (x.Op == "$eq" && isObject(x.Value)) {
 			return exact
 		}
 		return inexactFetch
 	case *query.In:
 		t := exact
 		for _, v := range x.Values {
-			if !exactValue(v) {
+			if !exactValue(v) && !isObject(v) {
 				return inexactFetch
 			}
 		}
@@ -63,6 +63,14 @@ func predicateTightness(n query.Node, ix *index.Index) tightness {
 		return inexactFetch
 	}
 	return inexactFetch
+}
+
+// isObject reports an embedded document, whose equality (and $in)
+// translateEquality gives EXACT point bounds: an index key holds the whole
+// document, or each array element that could equal it.
+func isObject(v any) bool {
+	_, ok := v.(bson.D)
+	return ok
 }
 
 // regexTightness: a pattern that is nothing but an anchored literal

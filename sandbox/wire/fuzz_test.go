@@ -30,6 +30,23 @@ func seedCommands(t testing.TB) [][]byte {
 		{{Key: "create", Value: "tagged"}, {Key: "viewOn", Value: "books"}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$unwind", Value: "$tags"}}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "find", Value: "tagged"}, {Key: "filter", Value: bson.D{{Key: "tags", Value: "a"}}}, {Key: "sort", Value: bson.D{{Key: "_id", Value: int32(-1)}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "collMod", Value: "tagged"}, {Key: "viewOn", Value: "tagged"}, {Key: "pipeline", Value: bson.A{}}, {Key: "$db", Value: "shop"}},
+		// A $match split and moved before $addFields and $group, a $group
+		// over a DISTINCT_SCAN, $meta sort keys, and replacement updates
+		// that keep or fill an empty timestamp.
+		{{Key: "createIndexes", Value: "books"}, {Key: "indexes", Value: bson.A{bson.D{{Key: "key", Value: bson.D{{Key: "tags", Value: int32(1)}}}, {Key: "name", Value: "tags_1"}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "aggregate", Value: "books"}, {Key: "pipeline", Value: bson.A{
+			bson.D{{Key: "$addFields", Value: bson.D{{Key: "n", Value: bson.D{{Key: "$sqrt", Value: "$_id"}}}, {Key: "t", Value: "$tags"}}}},
+			bson.D{{Key: "$match", Value: bson.D{{Key: "_id", Value: bson.D{{Key: "$gte", Value: int32(0)}}}, {Key: "t", Value: "a"}, {Key: "n", Value: bson.D{{Key: "$gt", Value: int32(0)}}}}}}}},
+			{Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "shop"}},
+		{{Key: "aggregate", Value: "books"}, {Key: "pipeline", Value: bson.A{
+			bson.D{{Key: "$sort", Value: bson.D{{Key: "tags", Value: int32(1)}}}},
+			bson.D{{Key: "$group", Value: bson.D{{Key: "_id", Value: "$tags"}, {Key: "first", Value: bson.D{{Key: "$first", Value: "$_id"}}}}}},
+			bson.D{{Key: "$match", Value: bson.D{{Key: "_id", Value: "a"}, {Key: "$expr", Value: true}}}}}},
+			{Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "shop"}},
+		{{Key: "distinct", Value: "books"}, {Key: "key", Value: "tags"}, {Key: "query", Value: bson.D{{Key: "tags", Value: bson.D{{Key: "$type", Value: "string"}}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "find", Value: "books"}, {Key: "sort", Value: bson.D{{Key: "_id", Value: bson.D{{Key: "$meta", Value: "randVal"}}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "aggregate", Value: "books"}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$sort", Value: bson.D{{Key: "_id", Value: bson.D{{Key: "$meta", Value: 1.5}}}}}}}}, {Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "shop"}},
+		{{Key: "update", Value: "books"}, {Key: "updates", Value: bson.A{bson.D{{Key: "q", Value: bson.D{{Key: "_id", Value: int32(1)}}}, {Key: "u", Value: bson.D{{Key: "ts", Value: bson.Timestamp{}}}}}}}, {Key: "bypassEmptyTsReplacement", Value: true}, {Key: "$db", Value: "shop"}},
 		// maxTimeMS values mongod refuses, and cursors that are gone.
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: "1"}, {Key: "$db", Value: "shop"}},
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: int32(-1)}, {Key: "$db", Value: "shop"}},

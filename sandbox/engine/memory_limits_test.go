@@ -105,6 +105,20 @@ func TestBlockingStagesMemoryLimit(t *testing.T) {
 	wantCode(t, commandError(t, db, find), mongoerr.QueryExceededMemoryLimitNoDiskUseAllowed, "QueryExceededMemoryLimitNoDiskUseAllowed", "Executor error during find command :: caused by :: "+sortNoDisk)
 	mustRun(t, db, find[:3])
 
+	// jstests/core/query/sort/sortg.js: with an index on the filtered
+	// field, the plan over it needs a SORT that runs out of memory, and
+	// the _id index gives the sort. QueryPlanner::plan offers the _id
+	// scan too, and MultiPlanStage drops the candidate that failed.
+	if _, err := db.Collection("big").Indexes().CreateOne(context.Background(), mongo.IndexModel{Keys: bson.D{{Key: "random", Value: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	bySortIndex := bson.D{{Key: "find", Value: "big"}, {Key: "filter", Value: bson.D{{Key: "random", Value: bson.D{{Key: "$gte", Value: 0}}}}},
+		{Key: "sort", Value: bson.D{{Key: "_id", Value: 1}}}, {Key: "projection", Value: bson.D{{Key: "_id", Value: 1}}}, {Key: "allowDiskUse", Value: false}}
+	mustRun(t, db, bySortIndex)
+	wantCode(t, commandError(t, db, bson.D{{Key: "find", Value: "big"}, {Key: "filter", Value: bson.D{{Key: "random", Value: bson.D{{Key: "$gte", Value: 0}}}}},
+		{Key: "sort", Value: bson.D{{Key: "next", Value: 1}}}, {Key: "batchSize", Value: 1}, {Key: "allowDiskUse", Value: false}}),
+		mongoerr.QueryExceededMemoryLimitNoDiskUseAllowed, "QueryExceededMemoryLimitNoDiskUseAllowed", "Executor error during find command :: caused by :: "+sortNoDisk)
+
 	// Under the limit nothing changes: 100 documents of 1 MB fit.
 	mustRun(t, db, aggregateCmd(bson.A{bson.D{{Key: "$match", Value: bson.D{{Key: "_id", Value: bson.D{{Key: "$lt", Value: 95}}}}}}, bson.D{{Key: "$sort", Value: byRandom}}}, false))
 }

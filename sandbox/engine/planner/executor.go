@@ -98,12 +98,26 @@ func (e *Executor) runTrial() error {
 					done = true
 				}
 			case isEOF:
+				// MultiPlanStage::workAllPlans: a candidate that runs out
+				// of memory (a blocking SORT past its limit) drops out of
+				// the trial, which goes on with the others; the query
+				// fails only if every candidate does.
+				if err := mongoerr.As(stageErrorOf(c.root)); err != nil && err.Code == mongoerr.QueryExceededMemoryLimitNoDiskUseAllowed && len(e.candidates) > 1 {
+					c.failed = true
+					if e.allFailed() {
+						done = true
+					}
+					continue
+				}
 				done = true
 			}
 		}
 	}
 	best := -1.0
 	for _, c := range e.candidates {
+		if c.failed && !e.allFailed() {
+			continue
+		}
 		s := c.root.common()
 		works := max(s.works, 1)
 		eps := math.Min(1/(10*float64(works)), 1e-4)
@@ -179,8 +193,21 @@ func (e *Executor) Next() (Result, bool, error) {
 	}
 }
 
-func (e *Executor) stageError() error {
-	for s := e.root; s != nil; {
+func (e *Executor) stageError() error { return stageErrorOf(e.root) }
+
+// allFailed reports whether every candidate dropped out of the trial.
+func (e *Executor) allFailed() bool {
+	for _, c := range e.candidates {
+		if !c.failed {
+			return false
+		}
+	}
+	return true
+}
+
+// stageErrorOf is the error that ended the plan rooted at root, if any.
+func stageErrorOf(root stage) error {
+	for s := root; s != nil; {
 		switch x := s.(type) {
 		case *projectionStage:
 			if x.err != nil {

@@ -103,7 +103,9 @@ type candidate struct {
 	// trial results, returned first if this candidate wins
 	results []member
 	trialEx bson.D
-	score   float64
+	// failed: the candidate ran out of memory during the trial.
+	failed bool
+	score  float64
 }
 
 type usedPredicate struct {
@@ -274,7 +276,11 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 			out = append(out, c)
 		}
 	}
-	if len(out) == 0 && len(sortSpec) > 0 {
+	// QueryPlanner::plan: when no plan gives the sort without a blocking
+	// SORT, every index that provides it is a candidate too, scanned whole
+	// if no predicate bounds it; the trial may pick it over a SORT that
+	// would read (and hold) every match first.
+	if len(sortSpec) > 0 && !slices.ContainsFunc(out, func(c *candidate) bool { return c.sorted }) {
 		for _, ix := range coll.Indexes() {
 			if !admits(ix) || ix.Spec.Sparse || ix.Spec.Partial != nil {
 				continue

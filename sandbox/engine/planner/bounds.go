@@ -123,12 +123,38 @@ func predicateBounds(n query.Node) (oil, bool) {
 	return nil, false
 }
 
-// typeRepresentative is a value of each BSON type whose bracket
-// typeBracket knows (appendMinForType/appendMaxForType).
-var typeRepresentative = map[int]any{
-	1: 0.0, 2: "", 3: bson.D{}, 5: bson.Binary{}, 7: bson.ObjectID{}, 8: false,
-	9: bson.DateTime(0), 10: nil, 14: bson.Symbol(""), 16: int32(0), 17: bson.Timestamp{},
-	18: int64(0), 19: bson.Decimal128{},
+// typeRepresentative is a value of BSON type t, for the types whose
+// bracket typeBracket knows (appendMinForType/appendMaxForType).
+func typeRepresentative(t int) (any, bool) {
+	switch t {
+	case 1:
+		return 0.0, true
+	case 2:
+		return "", true
+	case 3:
+		return bson.D{}, true
+	case 5:
+		return bson.Binary{}, true
+	case 7:
+		return bson.ObjectID{}, true
+	case 8:
+		return false, true
+	case 9:
+		return bson.DateTime(0), true
+	case 10:
+		return nil, true
+	case 14:
+		return bson.Symbol(""), true
+	case 16:
+		return int32(0), true
+	case 17:
+		return bson.Timestamp{}, true
+	case 18:
+		return int64(0), true
+	case 19:
+		return bson.Decimal128{}, true
+	}
+	return nil, false
 }
 
 // typeBounds is IndexBoundsBuilder's TYPE_OPERATOR: the bracket of each
@@ -146,7 +172,7 @@ func typeBounds(x *query.Type) (oil, bool) {
 		out = append(out, interval{lo: lo, hi: hi, loInc: loInc, hiInc: hiInc})
 	}
 	for _, t := range x.Types {
-		v, ok := typeRepresentative[t]
+		v, ok := typeRepresentative(t)
 		if !ok {
 			return nil, false
 		}

@@ -32,3 +32,17 @@ for (let i = 0; i < 144000; i++) {
 		}
 	}
 }
+
+// BenchmarkMapGuardLayout is what the first shell of a process pays once
+// to map the built-ins its guards wrap: every `schemalab` command that
+// runs JavaScript waits for it before its first statement.
+//
+//	go test -run '^$' -bench MapGuardLayout ./sandbox/shell
+func BenchmarkMapGuardLayout(b *testing.B) {
+	for b.Loop() {
+		l, err := mapGuardLayout()
+		if err != nil || len(l.Owners) == 0 {
+			b.Fatal(err)
+		}
+	}
+}

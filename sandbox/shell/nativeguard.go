@@ -58,16 +58,17 @@ const proxyShim = `(function (Original, check) {
 // several times what making the runtime does; with the map, each runtime
 // only reads and replaces them.
 const guardMap = `(function (roots) {
-  const owners = [], props = [], index = new Map();
+  const owners = [], objects = [], props = [], index = new Map();
   const key = (k) => typeof k === 'symbol' ? { s: k.description } : { k: k };
   const visit = (o, owner) => {
     if (o === null || (typeof o !== 'object' && typeof o !== 'function') || index.has(o)) return;
     index.set(o, owners.length);
     owners.push(owner);
+    objects.push(o);
   };
   roots.forEach((r, i) => visit(r, { root: i }));
   for (let i = 0; i < owners.length; i++) {
-    const o = [...index.keys()][i];
+    const o = objects[i];
     visit(Reflect.getPrototypeOf(o), { p: i, proto: true });
     for (const k of Reflect.ownKeys(o)) {
       if (typeof k === 'symbol' && Symbol[k.description.slice(7)] !== k) continue;
@@ -142,9 +143,13 @@ type guardLayout struct {
 	Props  []guardProp  `json:"props"`
 }
 
-// guardLayoutOnce maps the built-ins of a runtime prepared as the shell
+// guardLayoutOnce is mapGuardLayout, once per process: every runtime has
+// the same built-ins.
+var guardLayoutOnce = sync.OnceValues(mapGuardLayout)
+
+// mapGuardLayout maps the built-ins of a runtime prepared as the shell
 // prepares its runtimes.
-var guardLayoutOnce = sync.OnceValues(func() (*guardLayout, error) {
+func mapGuardLayout() (*guardLayout, error) {
 	t := &Shell{vm: goja.New(), ctx: context.Background()}
 	if err := t.prepareRuntime(); err != nil {
 		return nil, err
@@ -167,7 +172,7 @@ var guardLayoutOnce = sync.OnceValues(func() (*guardLayout, error) {
 		return nil, err
 	}
 	return &l, nil
-})
+}
 
 // wellKnown are the symbols built-ins are keyed by.
 var wellKnown = map[string]*goja.Symbol{

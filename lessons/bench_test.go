@@ -154,3 +154,22 @@ func loadBuiltin(b *testing.B) []*Lesson {
 	}
 	return cat.Lessons
 }
+
+// BenchmarkBucketFirstStepCold is the bucket lesson's first step on a new
+// embedded server and session, nothing cached: what a learner waits for
+// when they open the lesson in a fresh process.
+func BenchmarkBucketFirstStepCold(b *testing.B) {
+	ctx := context.Background()
+	l := builtin(b, "bucket")
+	for b.Loop() {
+		be := startSandbox(b)
+		r := NewSession(sandboxOf(be, "cold_"), l, SessionOptions{})
+		res, err := r.Do(ctx, Request{Op: OpRun, Step: 0})
+		if err != nil || !codeOK(res.Failures) {
+			b.Fatal(err, res.Failures)
+		}
+		b.StopTimer()
+		r.Close()
+		b.StartTimer()
+	}
+}

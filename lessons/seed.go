@@ -81,6 +81,11 @@ type Seeds struct {
 	// widths) from the template's state before it: what every student who
 	// runs the step's code on that state would see (sharedRun).
 	Run func(ctx context.Context, step int, widths Widths) (*Result, error)
+	// OwnStates has the session keep the states it reaches itself, where
+	// a classroom's students move to the template's copy of each (save):
+	// a learner alone shares memory with no one, and a template read
+	// from the disk cache would read that copy from its file.
+	OwnStates bool
 }
 
 // Lesson is the lesson the template ran.
@@ -172,7 +177,7 @@ func BuildTemplate(ctx context.Context, sb *Sandbox, l *Lesson, publish func(*Te
 		}
 		for _, b := range res.blocks {
 			if b.Block != nil && b.Block.Kind == Setup {
-				if ts := t.states[stateSetup(i)]; ts != nil {
+				if ts := t.states[StateSetup(i)]; ts != nil {
 					ts.setup = append(ts.setup, b)
 				}
 			}
@@ -188,6 +193,33 @@ func BuildTemplate(ctx context.Context, sb *Sandbox, l *Lesson, publish func(*Te
 	}
 	t.complete = true
 	return t, nil
+}
+
+// States names the states sessions can start from, in no order: each is
+// a snapshot of the template's database, by the same name.
+func (t *Template) States() []string {
+	var names []string
+	for name, ts := range t.states {
+		if ts.blocked == "" {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// Without is t where sessions cannot start from states, for the reason
+// why: they run the lesson's code from the nearest earlier state instead.
+func (t *Template) Without(states []string, why string) *Template {
+	c := t.copy()
+	for _, name := range states {
+		if ts := c.states[name]; ts != nil && ts.blocked == "" {
+			blocked := *ts
+			blocked.blocked = why
+			c.states[name] = &blocked
+			c.problems = append(c.problems, fmt.Sprintf("%s: %s", t.describe(name), why))
+		}
+	}
+	return c
 }
 
 // copy is t as it stands, for readers while the build goes on: the
@@ -392,7 +424,7 @@ func (s *state) dropSeeds() {
 // seedSetup takes step i's setup from the template: the state after it,
 // and its blocks' results.
 func (s *state) seedSetup(ctx context.Context, i int) ([]BlockResult, bool, error) {
-	name := stateSetup(i)
+	name := StateSetup(i)
 	ok, err := s.seed(ctx, name)
 	if !ok || err != nil {
 		return nil, ok, err

@@ -35,10 +35,10 @@ const (
 // The states a session saves, by step: before it (after the steps before
 // it), and after its setup blocks (where its own code and the stage
 // preview start). The state before step i+1 is also where every attempt
-// at the exercise of step i starts. StateBefore is exported for the
-// template's builder, whose readers ask for the state a run needs.
+// at the exercise of step i starts. They are exported for the template's
+// builders and readers, which ask for the states a run needs.
 func StateBefore(i int) string { return "s" + strconv.Itoa(i) }
-func stateSetup(i int) string  { return "p" + strconv.Itoa(i) }
+func StateSetup(i int) string  { return "p" + strconv.Itoa(i) }
 
 // beforeStep returns k for the state "s<k>".
 func beforeStep(state string) (int, bool) { return stateStep(state, 's') }
@@ -84,7 +84,7 @@ func (s *state) snapshotCmd(ctx context.Context, action, name string, extra ...b
 // student's own copy (the buckets they built) is then freed as soon as
 // their database moves on, instead of being pinned for every student.
 func (s *state) save(ctx context.Context, name string) error {
-	if s.snapshots == snapshotsOn && s.seeds != nil && s.seeds.Template.state(name) != nil {
+	if s.snapshots == snapshotsOn && s.seeds != nil && !s.seeds.OwnStates && s.seeds.Template.state(name) != nil {
 		s.saved[name] = s.sh.SaveGlobals()
 		s.shared[name] = true
 		return nil
@@ -218,7 +218,7 @@ func (s *state) ensureSetup(ctx context.Context, i int) error {
 	if !hasSetup(st) {
 		return s.ensureBefore(ctx, i)
 	}
-	name := stateSetup(i)
+	name := StateSetup(i)
 	if s.live.state == name {
 		return nil
 	}

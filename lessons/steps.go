@@ -80,7 +80,7 @@ func (s *Session) runStep(ctx context.Context, i int, mode runMode, w Widths) *s
 		}
 	}
 	if hasSetup(st) {
-		if err := sess.saveOnce(ctx, stateSetup(i)); err != nil {
+		if err := sess.saveOnce(ctx, StateSetup(i)); err != nil {
 			fail(st.Line, err.Error())
 			return res
 		}

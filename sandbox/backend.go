@@ -55,6 +55,10 @@ type Config struct {
 	// (AddUser), as a classroom's does; the backend's own clients log in
 	// as an unconfined login of their own.
 	Accounts bool
+	// SnapshotDir is where the embedded server keeps the snapshot files
+	// of the lesson template cache (engine.Options.SnapshotDir); empty,
+	// it keeps none. Only a learner's own course sets it.
+	SnapshotDir string
 }
 
 // Backend is a connected sandbox. Client is the official driver's client;
@@ -127,7 +131,7 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 	var err error
 	switch kind {
 	case KindEmbedded:
-		err = startEmbedded(ctx, b, cfg.Accounts)
+		err = startEmbedded(ctx, b, cfg.Accounts, cfg.SnapshotDir)
 	case KindMongod:
 		err = startMongodBackend(ctx, b, cfg.MongodPath)
 	case KindURI:
@@ -144,9 +148,9 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 	return b, nil
 }
 
-func startEmbedded(ctx context.Context, b *Backend, accounts bool) error {
+func startEmbedded(ctx context.Context, b *Backend, accounts bool, snapshotDir string) error {
 	sctx, cancel := context.WithCancel(context.Background())
-	opts := wire.Options{Engine: engine.New(engine.Options{})}
+	opts := wire.Options{Engine: engine.New(engine.Options{SnapshotDir: snapshotDir})}
 	if accounts {
 		opts.RequireAuth, opts.Confine = true, ConfineCommand
 	}

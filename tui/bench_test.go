@@ -130,7 +130,7 @@ func BenchmarkFirstFrame(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		cmd := exec.Command(bin)
-		cmd.Env = append(cmd.Environ(), "SCHEMALAB_STATE_DIR="+state, "TERM=xterm-256color")
+		cmd.Env = append(cmd.Environ(), "SCHEMALAB_STATE_DIR="+state, "SCHEMALAB_CACHE_DIR="+filepath.Join(state, "cache"), "TERM=xterm-256color")
 		start := time.Now()
 		f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 120, Rows: 40})
 		if err != nil {

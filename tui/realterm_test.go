@@ -247,7 +247,7 @@ func TestRealTerminalWalk(t *testing.T) {
 			tt := &tmuxTerm{t: t, socket: socket, session: socket}
 			rc := filepath.Join(dir, l.ID+".rc")
 			tt.tmux("new-session", "-d", "-s", tt.session, "-x", cols, "-y", rowsN,
-				fmt.Sprintf("env SCHEMALAB_STATE_DIR='%s' TERM=xterm-256color '%s' --lesson %s; echo $? > '%s'; sleep 60", filepath.Join(dir, "state"), bin, l.ID, rc))
+				fmt.Sprintf("env SCHEMALAB_STATE_DIR='%s' SCHEMALAB_CACHE_DIR='%s' TERM=xterm-256color '%s' --lesson %s; echo $? > '%s'; sleep 60", filepath.Join(dir, "state"), filepath.Join(dir, "cache"), bin, l.ID, rc))
 			defer exec.Command("tmux", "-L", socket, "kill-server").Run()
 			tt.waitUntil("the introduction", 60*time.Second, func(s string) bool { return strings.Contains(s, "introduction") })
 			s := tt.settled()

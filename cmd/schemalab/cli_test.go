@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/templatecache"
 )
 
 // runBinary runs the built schemalab with args, stdin from a pipe (never
@@ -26,6 +27,10 @@ func runBinary(t *testing.T, state string, args ...string) (int, string, string)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = append(os.Environ(), "SCHEMALAB_STATE_DIR="+state, "NO_COLOR=1", "LANG=C", "LC_ALL=", "LC_MESSAGES=")
+	if os.Getenv(templatecache.DirEnv) == "" {
+		// A test's runs never read or fill the user's own cache.
+		cmd.Env = append(cmd.Env, templatecache.DirEnv+"="+filepath.Join(state, "cache"))
+	}
 	cmd.Stdin = strings.NewReader("y\n")
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -80,6 +85,32 @@ func TestResetWithoutATerminalNeedsYes(t *testing.T) {
 	}
 	if code, stdout, stderr := runBinary(t, state, "reset", "tree", "--yes"); code != 0 {
 		t.Errorf("reset --yes: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// reset --all forgets the lessons' saved states too (the template cache):
+// the next run builds them again. Files the cache did not write stay.
+func TestResetAllClearsTheTemplateCache(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv(templatecache.DirEnv, cache)
+	key := strings.Repeat("ab", 16)
+	for _, name := range []string{key + ".tpl", key + "-s0.snap", key + "-p3.snap", "notes.txt"} {
+		if err := os.WriteFile(filepath.Join(cache, name), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, stdout, stderr := runBinary(t, t.TempDir(), "reset", "tree", "--yes"); code != 0 {
+		t.Fatalf("reset tree: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if left, _ := os.ReadDir(cache); len(left) != 4 {
+		t.Fatalf("resetting one lesson touched the cache: %v", left)
+	}
+	if code, stdout, stderr := runBinary(t, t.TempDir(), "reset", "--all", "--yes"); code != 0 {
+		t.Fatalf("reset --all: exit %d\n%s%s", code, stdout, stderr)
+	}
+	left, err := os.ReadDir(cache)
+	if err != nil || len(left) != 1 || left[0].Name() != "notes.txt" {
+		t.Fatalf("after reset --all the cache holds %v (%v)", left, err)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/schemalab/schemalab/lessons"
 	"github.com/schemalab/schemalab/lessons/locale"
+	"github.com/schemalab/schemalab/lessons/templatecache"
 	"github.com/schemalab/schemalab/sandbox"
 	"github.com/schemalab/schemalab/sandbox/shell/lineedit"
 )
@@ -351,7 +352,9 @@ func resetLessons(ctx context.Context, g *globalOptions, args []string, getenv f
 	store, err := lessons.OpenStore(lessons.DefaultStateDir(getenv))
 	if err == nil {
 		if *all {
-			err = store.ResetAll()
+			// The saved states of the lessons go too: a learner who
+			// resets everything starts from nothing kept.
+			err = errors.Join(store.ResetAll(), templatecache.Clear(templatecache.DefaultPath(getenv)))
 		} else {
 			ids := make([]string, len(selected))
 			for i, l := range selected {

@@ -10,7 +10,10 @@ import (
 	"github.com/schemalab/schemalab/content"
 	"github.com/schemalab/schemalab/lessons"
 	"github.com/schemalab/schemalab/lessons/advise"
+	room "github.com/schemalab/schemalab/lessons/classroom"
 	"github.com/schemalab/schemalab/lessons/locale"
+	"github.com/schemalab/schemalab/lessons/templatecache"
+	"github.com/schemalab/schemalab/sandbox"
 	"github.com/schemalab/schemalab/sandbox/shell/lineedit"
 	"github.com/schemalab/schemalab/tui"
 )
@@ -82,11 +85,25 @@ func runTUI(ctx context.Context, g *globalOptions, args []string) int {
 		Catalog: cat,
 		Store:   store,
 		Connect: func(ctx context.Context) (*lessons.Sandbox, error) {
-			be, err := openSandbox(ctx, g)
+			cfg := g.sandboxConfig()
+			cache := templatecache.New(templatecache.DefaultPath(os.Getenv), templatecache.DefaultLimit)
+			cfg.SnapshotDir = cache.Path()
+			be, err := sandbox.Open(ctx, cfg)
 			if err != nil {
 				return nil, err
 			}
 			sb := g.lessonSandbox(be)
+			if be.Kind == sandbox.KindEmbedded {
+				// A lesson opened again starts from its states as the
+				// last run left them on disk, instead of building them.
+				tpls := room.NewSolo(be.Client, be.Connector(), be.Prefix(), cache)
+				sb.Seeds = tpls.Seeds
+				if *lessonID != "" {
+					// The lesson opens at once: its saved states are
+					// read while the screen is drawn.
+					tpls.Start(cat.Find(*lessonID))
+				}
+			}
 			// Only the learner's own app offers advise; a classroom's
 			// students share the server.
 			sb.ReadOnly = advise.FromBackend(be).ReadOnly

@@ -45,3 +45,40 @@ func BenchmarkSeedBucketStudent(b *testing.B) {
 	b.ReportMetric(float64(built-before)/(1<<20), "MB-template")
 	b.ReportMetric(perStudent/(1<<10), "KB-heap/student")
 }
+
+// BenchmarkSoloFirstStep is a learner opening a lesson in a new process
+// (a new embedded server and session) and running its first step, or its
+// step 8 (tree): "cached" with the lesson's states on disk from an
+// earlier run, "empty" with nothing cached, the first run ever.
+//
+//	go test -run '^$' -bench SoloFirstStep -count 5 ./lessons/classroom
+func BenchmarkSoloFirstStep(b *testing.B) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		lesson string
+		step   int
+	}{{"bucket", 0}, {"tree", 7}} {
+		l := builtinLesson(b, c.lesson)
+		b.Run(fmt.Sprintf("%s-%d/cached", c.lesson, c.step+1), func(b *testing.B) {
+			dir := b.TempDir()
+			_, tpls, _ := soloRun(b, dir, l, c.step)
+			if _, err := tpls.Build(ctx, l); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				_, _, _, closeAll := soloOpen(b, dir, l, c.step)
+				b.StopTimer()
+				closeAll()
+				b.StartTimer()
+			}
+		})
+		b.Run(fmt.Sprintf("%s-%d/empty", c.lesson, c.step+1), func(b *testing.B) {
+			for b.Loop() {
+				_, _, _, closeAll := soloOpen(b, b.TempDir(), l, c.step)
+				b.StopTimer()
+				closeAll()
+				b.StartTimer()
+			}
+		})
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/schemalab/schemalab/lessons"
 	"github.com/schemalab/schemalab/lessons/locale"
+	"github.com/schemalab/schemalab/lessons/templatecache"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/vocab"
 )
@@ -50,6 +51,15 @@ type Templates struct {
 	// report gets a line for every build that failed or cannot share a
 	// lesson in full (nil: no one is told).
 	report func(line string)
+	// dbPrefix starts the template databases' names (Database).
+	dbPrefix string
+	// solo marks one learner's templates (NewSolo): no room runs,
+	// sessions keep their own states, and no session waits for a build.
+	solo bool
+	// cache, if set (solo), keeps built templates on disk across runs.
+	cache *templatecache.Dir
+	// buildDelay is how long a solo build waits before it starts.
+	buildDelay time.Duration
 
 	mu      sync.Mutex
 	byID    map[string]*template
@@ -62,10 +72,16 @@ type Templates struct {
 // guarded by Templates.mu.
 type template struct {
 	done chan struct{} // closed when the build has ended
+	// decided is closed once the disk cache has been read: cached is
+	// then set if the template came from it.
+	decided chan struct{}
 	// latest is the template as built so far (nil before its first
 	// step), and once done, as built: complete, or as far as a failed
 	// build (err) got.
 	latest *lessons.Template
+	// cached is set when latest was read from the disk cache: its
+	// snapshots are read in as sessions ask for them.
+	cached *templatecache.Cached
 	// progress is closed, and replaced, when a newer latest is published.
 	progress chan struct{}
 	err      error
@@ -78,11 +94,29 @@ var errNoSnapshots = fmt.Errorf("%w: every student's session runs the lessons' s
 // must not be confined to a student's prefix; report (if not nil) gets a
 // line for each lesson whose template failed or is incomplete.
 func NewTemplates(client *mongo.Client, connect lessons.ConnectFunc, report func(line string)) *Templates {
-	return &Templates{client: client, connect: connect, report: report, byID: map[string]*template{}, runs: map[runsKey]*sharedRuns{}}
+	return &Templates{client: client, connect: connect, report: report, dbPrefix: TemplatePrefix,
+		byID: map[string]*template{}, runs: map[runsKey]*sharedRuns{}}
 }
 
-// Database is the template database of lesson id.
-func Database(lessonID string) string { return TemplatePrefix + lessonID }
+// soloBuildDelay is how long a learner's first look at a lesson that is
+// not cached has the machine to itself before the lesson's template is
+// built for the next run: the learner's first step runs as fast as it
+// would with no cache at all.
+const soloBuildDelay = 3 * time.Second
+
+// NewSolo prepares the templates of one learner's course on the embedded
+// server, whose snapshot directory is cache's: a lesson's template is
+// read from the cache, or built in the background (in a database named
+// prefix+"_tpl_"+id, inside the learner's own prefix) and written to it,
+// so that the next run opens the lesson from its saved states. A
+// session never waits for a build: until the lesson is cached it runs
+// the lesson's code itself, as it would with no cache. client is the
+// course's own client.
+func NewSolo(client *mongo.Client, connect lessons.ConnectFunc, prefix string, cache *templatecache.Dir) *Templates {
+	return &Templates{client: client, connect: connect, dbPrefix: prefix + "_tpl_", solo: true, cache: cache,
+		buildDelay: soloBuildDelay, byID: map[string]*template{}, runs: map[runsKey]*sharedRuns{}}
+}
+
 
 // Available reports whether lessons can be shared: nil on the embedded
 // server, an error wrapping lessons.ErrNoSnapshots on a server without
@@ -93,7 +127,7 @@ func (t *Templates) Available(ctx context.Context) error {
 	if t.probed {
 		return t.support
 	}
-	err := t.client.Database(TemplatePrefix+"probe").RunCommand(ctx,
+	err := t.client.Database(t.dbPrefix+"probe").RunCommand(ctx,
 		bson.D{{Key: vocab.SnapshotCommand, Value: "list"}}).Err()
 	var ce mongo.CommandError
 	switch {
@@ -144,7 +178,7 @@ func (t *Templates) start(ctx context.Context, l *lessons.Lesson) (*template, er
 	defer t.mu.Unlock()
 	b := t.byID[l.ID]
 	if b == nil {
-		b = &template{done: make(chan struct{}), progress: make(chan struct{})}
+		b = &template{done: make(chan struct{}), decided: make(chan struct{}), progress: make(chan struct{})}
 		t.byID[l.ID] = b
 		go t.build(b, l)
 	}
@@ -180,11 +214,14 @@ func (t *Templates) reached(ctx context.Context, b *template, state string) (*le
 
 func (t *Templates) build(b *template, l *lessons.Lesson) {
 	defer close(b.done)
+	decide := sync.OnceFunc(func() { close(b.decided) })
+	defer decide()
 	ctx, cancel := context.WithTimeout(context.Background(), buildTimeout)
 	defer cancel()
-	publish := func(tpl *lessons.Template, err error) {
+	publish := func(tpl *lessons.Template, cached *templatecache.Cached, err error) {
 		t.mu.Lock()
 		defer t.mu.Unlock()
+		b.cached = cached
 		if tpl != nil {
 			b.latest = tpl
 			close(b.progress)
@@ -196,23 +233,74 @@ func (t *Templates) build(b *template, l *lessons.Lesson) {
 		}
 	}
 	// Snapshots of an earlier build of the same lesson would pin old data.
-	db := Database(l.ID)
+	db := lessons.DatabaseName(t.dbPrefix, l.ID)
 	if err := t.client.Database(db).RunCommand(ctx, bson.D{{Key: vocab.SnapshotCommand, Value: "drop"}}).Err(); err != nil {
-		publish(nil, fmt.Errorf("classroom template %s: drop its old snapshots: %w", db, err))
+		publish(nil, nil, fmt.Errorf("classroom template %s: drop its old snapshots: %w", db, err))
 		return
 	}
-	built, err := lessons.BuildTemplate(ctx, &lessons.Sandbox{Connect: t.connect, Prefix: TemplatePrefix}, l,
-		func(tpl *lessons.Template) { publish(tpl, nil) })
+	if t.cache != nil {
+		if cached := t.loadCached(ctx, l, db); cached != nil {
+			publish(cached.Template, cached, nil)
+			decide()
+			// A lesson is most often opened at its start: its first
+			// states are read in before a session asks for them.
+			for _, state := range []string{lessons.StateBefore(0), lessons.StateSetup(0)} {
+				if cached.Template.Has(state) {
+					_ = cached.Ensure(ctx, state)
+				}
+			}
+			return
+		}
+	}
+	decide()
+	// A learner alone never waits for this build, so its templates are
+	// published only once it has ended; a classroom's students wait for
+	// each step.
+	var publishEach func(*lessons.Template)
+	if t.solo {
+		select {
+		case <-time.After(t.buildDelay):
+		case <-ctx.Done():
+		}
+	} else {
+		publishEach = func(tpl *lessons.Template) { publish(tpl, nil, nil) }
+	}
+	built, err := lessons.BuildTemplate(ctx, &lessons.Sandbox{Connect: t.connect, Prefix: t.dbPrefix}, l, publishEach)
 	if err != nil {
 		err = fmt.Errorf("classroom template of %s: %w", l.ID, err)
 		t.tell(err.Error())
-		publish(nil, err)
+		publish(nil, nil, err)
 		return
 	}
-	publish(built, nil)
 	for _, p := range built.Problems() {
 		t.tell(fmt.Sprintf("classroom template of %s: %s", l.ID, p))
 	}
+	// Only a lesson that ran to its end is kept: a step that failed may
+	// have failed for a reason of this run's (a timeout under load).
+	if t.cache != nil && len(built.Problems()) == 0 {
+		err := t.cache.Save(ctx, t.client, built)
+		if err != nil {
+			t.tell(err.Error())
+		} else if cached := t.loadCached(ctx, l, db); cached != nil {
+			// From now on sessions read the states they need from the
+			// files, as the next run will, and the build's copies of
+			// every state leave memory.
+			if err := t.client.Database(db).RunCommand(ctx, bson.D{{Key: vocab.SnapshotCommand, Value: "drop"}}).Err(); err == nil {
+				publish(cached.Template, cached, nil)
+				return
+			}
+		}
+	}
+	publish(built, nil, nil)
+}
+
+// loadCached reads lesson l's template from the disk cache, or gives nil.
+func (t *Templates) loadCached(ctx context.Context, l *lessons.Lesson, db string) *templatecache.Cached {
+	cached, err := t.cache.Load(l, t.client, db)
+	if err != nil {
+		t.tell(err.Error())
+	}
+	return cached
 }
 
 func (t *Templates) tell(line string) {
@@ -256,20 +344,52 @@ func (t *Templates) Seeds(ctx context.Context, l *lessons.Lesson, state string) 
 	if b == nil {
 		return nil, err
 	}
+	if t.solo {
+		select {
+		case <-b.decided:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		t.mu.Lock()
+		ready := b.latest != nil && b.latest.Complete()
+		t.mu.Unlock()
+		if !ready {
+			return nil, nil
+		}
+	}
 	tpl, err := t.reached(ctx, b, state)
 	if tpl == nil {
 		return nil, err
 	}
-	seeds := t.seedsOf(tpl)
-	seeds.Run = func(ctx context.Context, step int, w lessons.Widths) (*lessons.Result, error) {
-		return t.run(ctx, b, l, step, w)
+	seeds := t.seedsOf(b, tpl)
+	seeds.OwnStates = t.solo
+	if !t.solo {
+		seeds.Run = func(ctx context.Context, step int, w lessons.Widths) (*lessons.Result, error) {
+			return t.run(ctx, b, l, step, w)
+		}
 	}
 	return seeds, nil
 }
 
-// seedsOf is tpl as a session starts from it, without the room's runs.
-func (t *Templates) seedsOf(tpl *lessons.Template) *lessons.Seeds {
+// seedsOf is tpl, of build b, as a session starts from it, without the
+// room's runs. A template read from the disk cache reads each snapshot in
+// when a session first asks for it; one that fails its checks makes the
+// next caller build the lesson again.
+func (t *Templates) seedsOf(b *template, tpl *lessons.Template) *lessons.Seeds {
+	t.mu.Lock()
+	cached := b.cached
+	t.mu.Unlock()
 	return &lessons.Seeds{Template: tpl, Restore: func(ctx context.Context, snapshot, db string) error {
+		if cached != nil {
+			if err := cached.Ensure(ctx, snapshot); err != nil {
+				t.mu.Lock()
+				if t.byID[tpl.Lesson().ID] == b {
+					delete(t.byID, tpl.Lesson().ID)
+				}
+				t.mu.Unlock()
+				return err
+			}
+		}
 		return t.restore(ctx, tpl, snapshot, db)
 	}}
 }
@@ -336,7 +456,7 @@ func (t *Templates) run(ctx context.Context, b *template, l *lessons.Lesson, ste
 				if tpl == nil {
 					return nil, err
 				}
-				return t.seedsOf(tpl), nil
+				return t.seedsOf(b, tpl), nil
 			}}
 		r = &sharedRuns{sess: lessons.NewSession(sb, l, lessons.SessionOptions{Locale: locale.For(l.Lang)}),
 			results: map[runKey]*lessons.Result{}, failed: map[runKey]failedRun{}}

@@ -73,7 +73,7 @@ func TestSeedClonesTheTemplateForEachStudent(t *testing.T) {
 	if n := count(t, be.Client, "bob_bucket", "readings"); n != 144000 {
 		t.Fatalf("bob lost readings when alice deleted hers: %d", n)
 	}
-	if n := count(t, be.Client, Database("bucket"), "readings"); n != 144000 {
+	if n := count(t, be.Client, lessons.DatabaseName(TemplatePrefix, "bucket"), "readings"); n != 144000 {
 		t.Fatalf("the template lost readings: %d", n)
 	}
 	// The end of the lesson, and its start, are templates too.
@@ -117,7 +117,7 @@ func TestSeedOnAServerWithoutSnapshotsAsksForReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, db := range dbs {
-		if db == Database("bucket") {
+		if db == lessons.DatabaseName(TemplatePrefix, "bucket") {
 			t.Fatal("no template is built where it cannot be used")
 		}
 	}
@@ -206,7 +206,7 @@ func TestSeededStudentsShareTheTemplateAndStayApart(t *testing.T) {
 	if got := evalAt(t, bob, compare, probe); got != want {
 		t.Fatalf("after alice's changes bob sees %q, want %q", got, want)
 	}
-	if n := count(t, be.Client, Database("bucket"), "readings"); n != 144000 {
+	if n := count(t, be.Client, lessons.DatabaseName(TemplatePrefix, "bucket"), "readings"); n != 144000 {
 		t.Fatalf("after alice's changes the template holds %d readings", n)
 	}
 	// A third student starting now gets the template as it was built
@@ -218,7 +218,7 @@ func TestSeededStudentsShareTheTemplateAndStayApart(t *testing.T) {
 	}
 	// A student's client is confined to the student's prefix: the
 	// template is the classroom's.
-	if got := evalAt(t, bob, compare, "db.getSiblingDB('"+Database("bucket")+"').readings.countDocuments()"); !strings.Contains(got, "error") {
+	if got := evalAt(t, bob, compare, "db.getSiblingDB('"+lessons.DatabaseName(TemplatePrefix, "bucket")+"').readings.countDocuments()"); !strings.Contains(got, "error") {
 		t.Fatalf("bob read the template database: %q", got)
 	}
 }

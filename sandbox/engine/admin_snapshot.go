@@ -54,6 +54,13 @@ func (e *Engine) snapshotsUnder(prefix string) int {
 //	{schemalabSnapshot: "restore", db: D, name: N [, fromDb: S]}
 //	{schemalabSnapshot: "drop",    db: D [, name: N]}
 //	{schemalabSnapshot: "list",    db: D}
+//	{schemalabSnapshot: "persist", db: D, name: N, file: F}
+//	{schemalabSnapshot: "load",    db: D, name: N, file: F}
+//
+// persist writes snapshot N to the file F of the engine's snapshot
+// directory (Options.SnapshotDir), and load reads such a file back as
+// snapshot N of D: a learner's course keeps the states its lessons build
+// across runs. A server without a snapshot directory refuses both.
 //
 // db defaults to the command's $db; fromDb (restore) names the database
 // the snapshot was taken of and defaults to db, so a classroom can give a
@@ -63,7 +70,7 @@ func (e *Engine) snapshotsUnder(prefix string) int {
 // can never collide with one of mongod's.
 func cmdSnapshot(e *Engine, req *request) (bson.D, error) {
 	a := newArgs(req)
-	if err := a.checkKnown(true, "db", "name", "fromDb"); err != nil {
+	if err := a.checkKnown(true, "db", "name", "fromDb", "file"); err != nil {
 		return nil, err
 	}
 	action, ok := req.cmd[0].Value.(string)
@@ -95,6 +102,51 @@ func cmdSnapshot(e *Engine, req *request) (bson.D, error) {
 		return nil
 	}
 
+	if action == "persist" || action == "load" {
+		// The file's I/O runs outside snapshotsMu: the snapshot itself is
+		// immutable, and other databases' commands need not wait.
+		if err := needName(); err != nil {
+			return nil, err
+		}
+		file, hasFile, err := a.str("file")
+		if err != nil {
+			return nil, err
+		}
+		path, err := e.snapshotFilePath(file, hasFile)
+		if err != nil {
+			return nil, err
+		}
+		if action == "persist" {
+			e.snapshotsMu.Lock()
+			s := e.snapshots[db][name]
+			e.snapshotsMu.Unlock()
+			if s == nil {
+				return nil, mongoerr.Newf(mongoerr.NoSuchKey, "no snapshot named '%s' of database %s", name, db)
+			}
+			n, err := persistSnapshot(path, s)
+			if err != nil {
+				return nil, err
+			}
+			return bson.D{{Key: "persisted", Value: name}, {Key: "db", Value: db}, {Key: "file", Value: file}, {Key: "bytes", Value: n}}, nil
+		}
+		s, err := e.loadSnapshot(path, db, time.Now())
+		if err != nil {
+			return nil, err
+		}
+		e.snapshotsMu.Lock()
+		defer e.snapshotsMu.Unlock()
+		if err := e.admitSnapshot(db, name); err != nil {
+			return nil, err
+		}
+		e.snapshots[db][name] = s
+		return bson.D{
+			{Key: "loaded", Value: name},
+			{Key: "db", Value: db},
+			{Key: "collections", Value: int32(s.Collections())},
+			{Key: "documents", Value: int64(s.Documents())},
+		}, nil
+	}
+
 	e.snapshotsMu.Lock()
 	defer e.snapshotsMu.Unlock()
 	switch action {
@@ -102,23 +154,11 @@ func cmdSnapshot(e *Engine, req *request) (bson.D, error) {
 		if err := needName(); err != nil {
 			return nil, err
 		}
-		byName := e.snapshots[db]
-		if _, exists := byName[name]; !exists && len(byName) >= maxSnapshotsPerDB {
-			return nil, mongoerr.Newf(mongoerr.IllegalOperation,
-				"database %s already has %d snapshots, the most the embedded server keeps; drop some first", db, maxSnapshotsPerDB)
-		}
-		if _, exists := byName[name]; !exists {
-			if q := e.catalog.QuotaFor(db); q != nil && e.snapshotsUnder(q.Prefix) >= maxSnapshotsPerQuota {
-				return nil, mongoerr.Newf(mongoerr.IllegalOperation,
-					"your databases already have %d snapshots, the most the embedded server keeps for one user; drop some first", maxSnapshotsPerQuota)
-			}
-		}
-		if byName == nil {
-			byName = map[string]*savedDatabase{}
-			e.snapshots[db] = byName
+		if err := e.admitSnapshot(db, name); err != nil {
+			return nil, err
 		}
 		s := &savedDatabase{Snapshot: e.catalog.SnapshotDatabase(db, time.Now()), buckets: e.buckets.Save(db)}
-		byName[name] = s
+		e.snapshots[db][name] = s
 		return bson.D{
 			{Key: "saved", Value: name},
 			{Key: "db", Value: db},
@@ -180,5 +220,26 @@ func cmdSnapshot(e *Engine, req *request) (bson.D, error) {
 		return bson.D{{Key: "snapshots", Value: list}}, nil
 	}
 	return nil, mongoerr.Newf(mongoerr.BadValue,
-		"%s must be \"save\", \"restore\", \"drop\" or \"list\", not \"%s\"", vocab.SnapshotCommand, action)
+		"%s must be \"save\", \"restore\", \"drop\", \"list\", \"persist\" or \"load\", not \"%s\"", vocab.SnapshotCommand, action)
+}
+
+// admitSnapshot makes room for snapshot name of db, within the bounds on
+// what one database and one quota may keep; the caller holds
+// snapshotsMu.
+func (e *Engine) admitSnapshot(db, name string) error {
+	byName := e.snapshots[db]
+	if _, exists := byName[name]; !exists {
+		if len(byName) >= maxSnapshotsPerDB {
+			return mongoerr.Newf(mongoerr.IllegalOperation,
+				"database %s already has %d snapshots, the most the embedded server keeps; drop some first", db, maxSnapshotsPerDB)
+		}
+		if q := e.catalog.QuotaFor(db); q != nil && e.snapshotsUnder(q.Prefix) >= maxSnapshotsPerQuota {
+			return mongoerr.Newf(mongoerr.IllegalOperation,
+				"your databases already have %d snapshots, the most the embedded server keeps for one user; drop some first", maxSnapshotsPerQuota)
+		}
+	}
+	if byName == nil {
+		e.snapshots[db] = map[string]*savedDatabase{}
+	}
+	return nil
 }

@@ -44,6 +44,8 @@ type Engine struct {
 	// snapshotsMu.
 	snapshotsMu sync.Mutex
 	snapshots   snapshotStore
+	// snapshotDir is Options.SnapshotDir.
+	snapshotDir string
 	// buckets is the bucket catalog of the time-series collections.
 	buckets *timeseries.Catalog
 	// log is the server log (validationAction "warn" writes to it).
@@ -76,6 +78,11 @@ type Options struct {
 	// CursorIdleTimeout is how long an unused cursor lives, mongod's
 	// cursorTimeoutMillis; 0 means its default, 10 minutes.
 	CursorIdleTimeout time.Duration
+	// SnapshotDir is where schemalabSnapshot's persist and load keep
+	// snapshot files; empty, they are refused. Only the embedded sandbox
+	// of a learner's own course sets it: a server that others reach
+	// (serve, a classroom) must not write files for them.
+	SnapshotDir string
 }
 
 // New returns an empty engine.
@@ -95,6 +102,7 @@ func New(opts Options) *Engine {
 		log:           &serverLog{w: opts.Log},
 		buckets:       timeseries.NewCatalog(),
 		beforeCommand: opts.BeforeCommand,
+		snapshotDir:   opts.SnapshotDir,
 	}
 }
 

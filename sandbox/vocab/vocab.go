@@ -32,3 +32,10 @@ func InPrefix(name, prefix string) bool {
 	}
 	return len(name) > len(prefix) && name[:len(prefix)] == prefix
 }
+
+// SnapshotFileFormat is the version of the snapshot files the embedded
+// server's schemalabSnapshot "persist" writes. It changes whenever what a
+// file holds, or what the engine makes of it, changes: a file of another
+// version is refused, never read, and the lesson template cache keys its
+// files by it.
+const SnapshotFileFormat = 1

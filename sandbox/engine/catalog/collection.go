@@ -330,6 +330,38 @@ func (c *Collection) CreateIndex(spec index.Spec) (bool, error) {
 // c's records, reading c only: it returns nil, nil when an identical index
 // exists.
 func (c *Collection) buildIndex(spec index.Spec) (*index.Index, error) {
+	ix, err := c.newIndex(spec)
+	if ix == nil || err != nil {
+		return nil, err
+	}
+	var buildErr error
+	c.records.Ascend(func(r *Record) bool {
+		ks, err := ix.Keys(r.Doc)
+		if err == nil {
+			err = ix.TryAdd(ks, r.ID, c.NS())
+		}
+		if err != nil {
+			buildErr = err
+			return false
+		}
+		return true
+	})
+	if buildErr != nil {
+		// mongod's index build reports any failure while scanning the
+		// collection (a duplicate key, parallel arrays) with its context.
+		if me := mongoerr.As(buildErr); me != nil && me.Code != mongoerr.InternalError {
+			me2 := *me
+			me2.Msg = "Index build failed: " + UUIDString(newUUID()) + ": Collection " + c.NS() + " ( " + UUIDString(c.UUID) + " ) :: caused by :: " + me.Msg
+			return nil, &me2
+		}
+		return nil, buildErr
+	}
+	return ix, nil
+}
+
+// newIndex checks spec against c's indexes and returns it as an empty
+// index, or nil, nil when an identical index exists.
+func (c *Collection) newIndex(spec index.Spec) (*index.Index, error) {
 	for _, ix := range c.indexes {
 		if ix.Spec.Name != spec.Name {
 			continue
@@ -368,30 +400,7 @@ func (c *Collection) buildIndex(spec index.Spec) (*index.Index, error) {
 		}
 		partial = m
 	}
-	ix := index.New(spec, partial)
-	var buildErr error
-	c.records.Ascend(func(r *Record) bool {
-		ks, err := ix.Keys(r.Doc)
-		if err == nil {
-			err = ix.TryAdd(ks, r.ID, c.NS())
-		}
-		if err != nil {
-			buildErr = err
-			return false
-		}
-		return true
-	})
-	if buildErr != nil {
-		// mongod's index build reports any failure while scanning the
-		// collection (a duplicate key, parallel arrays) with its context.
-		if me := mongoerr.As(buildErr); me != nil && me.Code != mongoerr.InternalError {
-			me2 := *me
-			me2.Msg = "Index build failed: " + UUIDString(newUUID()) + ": Collection " + c.NS() + " ( " + UUIDString(c.UUID) + " ) :: caused by :: " + me.Msg
-			return nil, &me2
-		}
-		return nil, buildErr
-	}
-	return ix, nil
+	return index.New(spec, partial), nil
 }
 
 // DropIndex removes the named index. _id_ cannot be dropped.

@@ -66,7 +66,7 @@ func BenchmarkSoloFirstStep(b *testing.B) {
 				b.Fatal(err)
 			}
 			for b.Loop() {
-				_, _, _, closeAll := soloOpen(b, dir, l, c.step)
+				_, _, _, closeAll := soloOpen(b, dir, l, c.step, soloBuildDelay)
 				b.StopTimer()
 				closeAll()
 				b.StartTimer()
@@ -74,7 +74,7 @@ func BenchmarkSoloFirstStep(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("%s-%d/empty", c.lesson, c.step+1), func(b *testing.B) {
 			for b.Loop() {
-				_, _, _, closeAll := soloOpen(b, b.TempDir(), l, c.step)
+				_, _, _, closeAll := soloOpen(b, b.TempDir(), l, c.step, soloBuildDelay)
 				b.StopTimer()
 				closeAll()
 				b.StartTimer()

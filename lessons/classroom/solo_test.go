@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -23,13 +24,14 @@ import (
 // the templates.
 func soloRun(t testing.TB, dir string, l *lessons.Lesson, step int) (string, *Templates, *sandbox.Backend) {
 	t.Helper()
-	out, tpls, be, closeAll := soloOpen(t, dir, l, step)
+	out, tpls, be, closeAll := soloOpen(t, dir, l, step, 0)
 	t.Cleanup(closeAll)
 	return out, tpls, be
 }
 
-// soloOpen is soloRun whose caller closes the session and the server.
-func soloOpen(t testing.TB, dir string, l *lessons.Lesson, step int) (string, *Templates, *sandbox.Backend, func()) {
+// soloOpen is soloRun whose caller closes the session and the server, and
+// whose template build, if the lesson is not cached, waits buildDelay.
+func soloOpen(t testing.TB, dir string, l *lessons.Lesson, step int, buildDelay time.Duration) (string, *Templates, *sandbox.Backend, func()) {
 	t.Helper()
 	ctx := context.Background()
 	be, err := sandbox.Open(ctx, sandbox.Config{Kind: sandbox.KindEmbedded, SnapshotDir: dir})
@@ -37,7 +39,7 @@ func soloOpen(t testing.TB, dir string, l *lessons.Lesson, step int) (string, *T
 		t.Fatal(err)
 	}
 	tpls := NewSolo(be.Client, be.Connector(), be.Prefix(), templatecache.New(dir, templatecache.DefaultLimit))
-	tpls.buildDelay = 0
+	tpls.buildDelay = buildDelay
 	r := lessons.NewSession(&lessons.Sandbox{Connect: be.Connector(), Prefix: be.Prefix(), ResetDB: be.ResetDB, Seeds: tpls.Seeds},
 		l, lessons.SessionOptions{})
 	closeAll := func() {

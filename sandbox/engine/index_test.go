@@ -100,3 +100,35 @@ func TestUniqueSparseAndPartial(t *testing.T) {
 		t.Fatalf("partial unique: %v", err)
 	}
 }
+
+// An update rewrites only the index entries whose keys change, and the
+// entries it keeps still hold the document's own values: a covered read
+// after 1 became 1.0 returns the double, as mongod's would.
+func TestUpdateRewritesOnlyChangedIndexEntries(t *testing.T) {
+	client := startServer(t)
+	coll := client.Database("ix").Collection("c")
+	if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "a", Value: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := coll.InsertMany(ctx, []any{bson.D{{Key: "_id", Value: 1}, {Key: "a", Value: bson.A{1, 2, 3}}},
+		bson.D{{Key: "_id", Value: 2}, {Key: "a", Value: int32(7)}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: 1}}, bson.D{{Key: "$set", Value: bson.D{{Key: "a", Value: bson.A{2, 3, 4}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: 2}}, bson.D{{Key: "$set", Value: bson.D{{Key: "a", Value: 7.0}}}}); err != nil {
+		t.Fatal(err)
+	}
+	for v, want := range map[int]int64{1: 0, 2: 1, 3: 1, 4: 1, 7: 1} {
+		n, err := coll.CountDocuments(ctx, bson.D{{Key: "a", Value: v}}, options.Count().SetHint("a_1"))
+		if err != nil || n != want {
+			t.Errorf("count a: %d = %d (%v), want %d", v, n, err, want)
+		}
+	}
+	var got bson.D
+	err := coll.FindOne(ctx, bson.D{{Key: "a", Value: 7}}, options.FindOne().SetProjection(bson.D{{Key: "_id", Value: 0}, {Key: "a", Value: 1}}).SetHint("a_1")).Decode(&got)
+	if err != nil || len(got) != 1 || got[0].Value != 7.0 {
+		t.Fatalf("covered read of the updated key: %v %v, want {a: 7.0}", got, err)
+	}
+}

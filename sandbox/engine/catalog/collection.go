@@ -262,16 +262,18 @@ func (c *Collection) Replace(rid int64, doc bson.D) error {
 	if err != nil {
 		return err
 	}
-	oldSets, _ := c.keysFor(old.Doc)
-	if oldSets != nil {
+	// Only the entries whose keys change are touched (KeySet.Without).
+	removed, _ := c.keysFor(old.Doc)
+	if removed != nil {
 		for i, ix := range c.indexes {
-			ix.Remove(oldSets[i], rid)
+			removed[i], sets[i] = removed[i].Without(sets[i]), sets[i].Without(removed[i])
+			ix.Remove(removed[i], rid)
 		}
 	}
 	if err := c.addKeys(sets, rid); err != nil {
-		if oldSets != nil {
+		if removed != nil {
 			for i, ix := range c.indexes {
-				ix.Add(oldSets[i], rid)
+				ix.Add(removed[i], rid)
 			}
 		}
 		return err

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -18,6 +19,66 @@ type KeySet struct {
 	// arrays[i] is a bitmask of path prefixes (bit n = first n+1
 	// components) of field i that held an array, for multiKeyPaths.
 	arrays []uint64
+}
+
+// Without is ks without the keys other also has, keeping ks's record of
+// which paths held arrays: the entries a replaced document removes
+// (old.Without(new)) and adds (new.Without(old)). mongod's
+// prepareUpdate computes the same difference, so an update that changes
+// one element of a large indexed array rewrites one entry, not all. Keys
+// are the same when their values are of the same type and compare equal
+// byte for byte (1 and 1.0 are not), so an entry always holds the
+// document's own values.
+func (ks KeySet) Without(other KeySet) KeySet {
+	out := KeySet{arrays: ks.arrays}
+	if len(other.Keys) == 0 {
+		out.Keys = ks.Keys
+		return out
+	}
+	if len(ks.Keys)*len(other.Keys) <= 256 {
+		for _, k := range ks.Keys {
+			if !slices.ContainsFunc(other.Keys, func(o []any) bool { return identicalKeys(k, o) }) {
+				out.Keys = append(out.Keys, k)
+			}
+		}
+		return out
+	}
+	held := make(map[string]bool, len(other.Keys))
+	for _, o := range other.Keys {
+		held[keyString(o)] = true
+	}
+	for _, k := range ks.Keys {
+		if !held[keyString(k)] {
+			out.Keys = append(out.Keys, k)
+		}
+	}
+	return out
+}
+
+func identicalKeys(a, b []any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if value.TypeName(a[i]) != value.TypeName(b[i]) || value.Compare(a[i], b[i]) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// keyString is a key's exact encoding: its values as a BSON document.
+func keyString(key []any) string {
+	d := make(bson.D, len(key))
+	for i, v := range key {
+		d[i] = bson.E{Value: v}
+	}
+	b, err := value.AppendDoc(nil, d)
+	if err != nil {
+		// A value that cannot be encoded is never equal to another.
+		return fmt.Sprintf("%p", key)
+	}
+	return string(b)
 }
 
 type fieldValues struct {

@@ -117,7 +117,6 @@ func NewSolo(client *mongo.Client, connect lessons.ConnectFunc, prefix string, c
 		buildDelay: soloBuildDelay, byID: map[string]*template{}, runs: map[runsKey]*sharedRuns{}}
 }
 
-
 // Available reports whether lessons can be shared: nil on the embedded
 // server, an error wrapping lessons.ErrNoSnapshots on a server without
 // snapshots, or what probing the server failed with.

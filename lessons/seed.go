@@ -320,7 +320,7 @@ func (s *state) seedState(ctx context.Context, name string) *templateState {
 		sd, err := s.sb.Seeds(ctx, s.lesson, name)
 		switch {
 		case err != nil && first:
-			s.note("The shared copy of this lesson could not be prepared (" + err.Error() + "): its code runs in your session instead.")
+			s.note("The prepared copy of this lesson could not be read (" + err.Error() + "): its code runs in your session instead.")
 		case err != nil:
 			// The states the session has of the template still hold;
 			// the ones it lacks, it runs the code for.
@@ -387,7 +387,7 @@ func (s *state) shareState(ctx context.Context, name string) error {
 func (s *state) restoreShared(ctx context.Context, name string) error {
 	ts := s.seedState(ctx, name)
 	if ts == nil {
-		return fmt.Errorf("%s: the shared copy of %s is gone", s.lesson.ID, name)
+		return fmt.Errorf("%s: the prepared copy of %s is gone", s.lesson.ID, name)
 	}
 	_, err := s.takeTemplate(ctx, name, ts)
 	return err
@@ -402,12 +402,12 @@ func (s *state) restoreShared(ctx context.Context, name string) error {
 func (s *state) takeTemplate(ctx context.Context, name string, ts *templateState) (changed bool, err error) {
 	if err := s.seeds.Restore(ctx, name, s.database()); err != nil {
 		s.dropSeeds()
-		return false, fmt.Errorf("the shared copy of this lesson could not be used (%w)", err)
+		return false, fmt.Errorf("the prepared copy of this lesson could not be used (%w)", err)
 	}
 	if err := s.sh.ImportGlobals(s.saved[StateBefore(0)], ts.globals); err != nil {
 		s.dropSeeds()
 		s.live = liveState{step: -1}
-		return true, fmt.Errorf("%s: take the globals of %s from the shared copy: %w", s.lesson.ID, name, err)
+		return true, fmt.Errorf("%s: take the globals of %s from the prepared copy: %w", s.lesson.ID, name, err)
 	}
 	s.live = liveState{state: name, step: stepOfState(name)}
 	return false, nil

@@ -28,6 +28,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -125,7 +126,11 @@ func (d *Dir) key(l *lessons.Lesson) (string, error) {
 
 func (d *Dir) templatePath(key string) string { return filepath.Join(d.path, key+".tpl") }
 
-func snapshotFile(key, state string) string { return key + "-" + state + ".snap" }
+// snapshotFile names state's snapshot in the save build made: two
+// processes saving the same lesson at once write different files, so a
+// template is never read with another build's data (whose ObjectIds its
+// globals would not match).
+func snapshotFile(key, build, state string) string { return key + "-" + build + "-" + state + ".snap" }
 
 // entry is what a .tpl file holds.
 type entry struct {
@@ -133,7 +138,9 @@ type entry struct {
 	// Snapshots are the states whose snapshot files were written; the
 	// template's other states are blocked.
 	Snapshots []string
-	Template  []byte
+	// Build names the save that wrote them (snapshotFile).
+	Build    string
+	Template []byte
 }
 
 // Cached is a template read from the cache. Its states' snapshots are
@@ -142,9 +149,13 @@ type Cached struct {
 	Template *lessons.Template
 	dir      *Dir
 	key      string
+	build    string
 	client   *mongo.Client
 	mu       sync.Mutex
 	loaded   map[string]bool
+	// failed is why a snapshot could not be read: the entry is gone, and
+	// every later Ensure says so.
+	failed error
 }
 
 // Load reads lesson l's template, to be kept in database db through
@@ -173,7 +184,7 @@ func (d *Dir) Load(l *lessons.Lesson, client *mongo.Client, db string) (*Cached,
 			if err == nil {
 				now := time.Now()
 				_ = os.Chtimes(d.templatePath(key), now, now) // the last use, for pruning
-				return &Cached{Template: tpl, dir: d, key: key, client: client, loaded: map[string]bool{}}, nil
+				return &Cached{Template: tpl, dir: d, key: key, build: e.Build, client: client, loaded: map[string]bool{}}, nil
 			}
 		}
 	}
@@ -197,14 +208,19 @@ func (c *Cached) Ensure(ctx context.Context, state string) error {
 	if c.loaded[state] {
 		return nil
 	}
+	if c.failed != nil {
+		return c.failed
+	}
 	db := c.Template.Database()
 	err := c.client.Database(db).RunCommand(ctx, bson.D{{Key: vocab.SnapshotCommand, Value: "load"},
-		{Key: "db", Value: db}, {Key: "name", Value: state}, {Key: "file", Value: snapshotFile(c.key, state)}}).Err()
+		{Key: "db", Value: db}, {Key: "name", Value: state}, {Key: "file", Value: snapshotFile(c.key, c.build, state)}}).Err()
 	if err != nil {
+		err = fmt.Errorf("the saved copy of %s: %w", c.Template.Lesson().ID, err)
 		if ctx.Err() == nil {
 			c.dir.remove(c.key)
+			c.failed = err
 		}
-		return fmt.Errorf("the saved copy of %s: %w", c.Template.Lesson().ID, err)
+		return err
 	}
 	c.loaded[state] = true
 	return nil
@@ -221,10 +237,12 @@ func (d *Dir) Save(ctx context.Context, client *mongo.Client, tpl *lessons.Templ
 		return err
 	}
 	db := tpl.Database()
+	started := time.Now()
+	build := strconv.FormatInt(time.Now().UnixNano()%(1<<40), 36) + strconv.Itoa(os.Getpid())
 	var written, skipped []string
 	for _, state := range tpl.States() {
 		err := client.Database(db).RunCommand(ctx, bson.D{{Key: vocab.SnapshotCommand, Value: "persist"},
-			{Key: "db", Value: db}, {Key: "name", Value: state}, {Key: "file", Value: snapshotFile(key, state)}}).Err()
+			{Key: "db", Value: db}, {Key: "name", Value: state}, {Key: "file", Value: snapshotFile(key, build, state)}}).Err()
 		var ce mongo.CommandError
 		switch {
 		case err == nil:
@@ -240,7 +258,7 @@ func (d *Dir) Save(ctx context.Context, client *mongo.Client, tpl *lessons.Templ
 	data, err := kept.MarshalBinary()
 	if err == nil {
 		var buf bytes.Buffer
-		if err = gob.NewEncoder(&buf).Encode(entry{Lesson: l.ID, Snapshots: written, Template: data}); err == nil {
+		if err = gob.NewEncoder(&buf).Encode(entry{Lesson: l.ID, Snapshots: written, Build: build, Template: data}); err == nil {
 			err = sealedfile.Write(d.templatePath(key), templateMagic, templateFormat, buf.Bytes())
 		}
 	}
@@ -248,8 +266,26 @@ func (d *Dir) Save(ctx context.Context, client *mongo.Client, tpl *lessons.Templ
 		d.remove(key)
 		return fmt.Errorf("save the template of %s: %w", l.ID, err)
 	}
+	d.removeOtherBuilds(key, build, started)
 	d.prune(key)
 	return nil
+}
+
+// removeOtherBuilds deletes the snapshot files of key that an earlier
+// save wrote (a save under way in another process writes newer ones).
+func (d *Dir) removeOtherBuilds(key, build string, before time.Time) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	entries, _ := os.ReadDir(d.path)
+	for _, e := range entries {
+		name := e.Name()
+		if entryKey(name) != key || !strings.HasSuffix(name, ".snap") || strings.HasPrefix(name, key+"-"+build+"-") {
+			continue
+		}
+		if info, err := e.Info(); err == nil && info.ModTime().Before(before) {
+			_ = os.Remove(filepath.Join(d.path, name))
+		}
+	}
 }
 
 // remove deletes the files of one entry.

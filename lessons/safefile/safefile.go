@@ -12,8 +12,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"syscall"
+
+	"github.com/schemalab/schemalab/sandbox/sealedfile"
 )
 
 // ErrNotRegular and ErrTooLarge are what Read's errors match (errors.Is).
@@ -93,32 +94,6 @@ func kindOf(m fs.FileMode) string {
 	return "not a regular file"
 }
 
-// Write replaces path's contents with data atomically: a temporary file
-// beside it (named path's base, ".tmp-" and a random suffix), synced,
-// then renamed over it. A reader sees the old contents or the new, never
-// half of them, even if the process dies mid-write. The directory is
-// made if it is missing.
-func Write(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	if werr == nil {
-		werr = tmp.Sync()
-	}
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		_ = os.Remove(tmp.Name())
-	}
-	return werr
-}
+// Write replaces path's contents with data atomically
+// (sealedfile.WriteAtomic). The directory is made if it is missing.
+func Write(path string, data []byte) error { return sealedfile.WriteAtomic(path, 0o755, data) }

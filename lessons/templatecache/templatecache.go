@@ -329,7 +329,7 @@ func (d *Dir) prune(keep string) {
 		if err != nil || !info.Mode().IsRegular() {
 			continue
 		}
-		if strings.HasPrefix(e.Name(), ".tmp-") && time.Since(info.ModTime()) > staleTemporary {
+		if strings.Contains(e.Name(), ".tmp-") && time.Since(info.ModTime()) > staleTemporary {
 			_ = os.Remove(filepath.Join(d.path, e.Name()))
 			continue
 		}
@@ -379,7 +379,7 @@ func Clear(path string) error {
 		return err
 	}
 	for _, e := range entries {
-		if entryKey(e.Name()) != "" || strings.HasPrefix(e.Name(), ".tmp-") {
+		if entryKey(e.Name()) != "" {
 			if err := os.Remove(filepath.Join(path, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}

@@ -54,7 +54,7 @@ func TestPruneDropsTheLeastRecentlyUsedEntries(t *testing.T) {
 func TestEntryKey(t *testing.T) {
 	key := strings.Repeat("0f", 16)
 	for name, want := range map[string]string{
-		key + ".tpl": key, key + "-p3.snap": key, "readme.txt": "", key[:31] + ".tpl": "", ".tmp-" + key + ".tpl-1": "",
+		key + ".tpl": key, key + "-p3.snap": key, "readme.txt": "", key[:31] + ".tpl": "", key + ".tpl.tmp-1": key,
 	} {
 		if got := entryKey(name); got != want {
 			t.Errorf("entryKey(%q) = %q, want %q", name, got, want)

@@ -31,10 +31,8 @@ func (e *Corrupt) Error() string {
 
 func headerLen(magic string) int { return len(magic) + 4 + 8 + sha256.Size }
 
-// Write replaces path with a sealed file of payload, through a temporary
-// file beside it renamed into place, so that a reader sees the old file
-// or the new one, never half of one. The directory is made (0700) if it
-// is missing.
+// Write replaces path with a sealed file of payload (WriteAtomic); the
+// directory is made (0700) if it is missing.
 func Write(path, magic string, version uint32, payload []byte) error {
 	head := make([]byte, 0, headerLen(magic))
 	head = append(head, magic...)
@@ -43,17 +41,30 @@ func Write(path, magic string, version uint32, payload []byte) error {
 	sum := sha256.Sum256(payload)
 	head = append(head, sum[:]...)
 
+	return WriteAtomic(path, 0o700, head, payload)
+}
+
+// WriteAtomic replaces path's contents with parts, one after the other,
+// atomically: a temporary file beside it (named path's base, ".tmp-" and
+// a random suffix), synced, then renamed over it. A reader sees the old
+// contents or the new, never half of them, even if the process dies
+// mid-write. The directory is made with dirPerm if it is missing.
+func WriteAtomic(path string, dirPerm fs.FileMode, parts ...[]byte) error {
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(dir, dirPerm); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, ".tmp-"+filepath.Base(path)+"-*")
+	tmp, err := os.CreateTemp(dir, filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
 	}
-	_, err = tmp.Write(head)
+	for _, p := range parts {
+		if err == nil {
+			_, err = tmp.Write(p)
+		}
+	}
 	if err == nil {
-		_, err = tmp.Write(payload)
+		err = tmp.Sync()
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr

@@ -47,6 +47,12 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 	if err := createValidationOptions(req); err != nil {
 		return nil, err
 	}
+	// A default collation would make every query on the collection
+	// compare strings by locale; the sandbox compares them by code point,
+	// so it refuses one rather than answer differently.
+	if err := checkCollation(a); err != nil {
+		return nil, err
+	}
 	var opts bson.D
 	for _, f := range req.cmd[1:] {
 		if genericArguments[f.Key] {

@@ -145,4 +145,12 @@ func TestConfCursorsAndBatches(t *testing.T) {
 			t.Errorf("find with %s: %v", opt, ce)
 		}
 	}
+	// A collection's default collation would change every string
+	// comparison on it: refused, as the collation option of a find is;
+	// the simple collation is what the sandbox does anyway.
+	_, ce := runJIn(s, t, db, `{"create":"cased","collation":{"locale":"en","strength":2}}`)
+	if ce == nil || ce.Code != mongoerr.NotImplemented || !strings.Contains(ce.Message, "collation other than {locale: 'simple'}") {
+		t.Errorf("create with a locale collation: %v", ce)
+	}
+	okJIn(s, t, db, `{"create":"plain","collation":{"locale":"simple"}}`)
 }

@@ -16,15 +16,14 @@ import (
 
 // persistedLesson fills database "lesson" with what a lesson's state
 // holds (records in insertion order with a gap, a compound, a partial and
-// a unique index, a validator, a collation, a view), saves it as s1 and
+// a unique index, a validator, a view), saves it as s1 and
 // writes it to the file "k1.snap" of dir.
 func persistedLesson(t *testing.T, dir string) *mongo.Database {
 	t.Helper()
 	client, _ := startServerWith(t, engine.Options{SnapshotDir: dir})
 	db := client.Database("lesson")
 	mustRun(t, db, bson.D{{Key: "create", Value: "books"},
-		{Key: "validator", Value: bson.D{{Key: "title", Value: bson.D{{Key: "$type", Value: "string"}}}}},
-		{Key: "collation", Value: bson.D{{Key: "locale", Value: "en"}, {Key: "strength", Value: 2}}}})
+		{Key: "validator", Value: bson.D{{Key: "title", Value: bson.D{{Key: "$type", Value: "string"}}}}}})
 	books := db.Collection("books")
 	for i := range 50 {
 		if _, err := books.InsertOne(ctx, bson.D{{Key: "_id", Value: 50 - i}, {Key: "title", Value: string(rune('a' + i%26))},

@@ -51,7 +51,7 @@ type Templates struct {
 	// report gets a line for every build that failed or cannot share a
 	// lesson in full (nil: no one is told).
 	report func(line string)
-	// dbPrefix starts the template databases' names (Database).
+	// dbPrefix starts the template databases' names (lessons.DatabaseName).
 	dbPrefix string
 	// solo marks one learner's templates (NewSolo): no room runs,
 	// sessions keep their own states, and no session waits for a build.

@@ -189,7 +189,7 @@ func (d *Dir) Load(l *lessons.Lesson, client *mongo.Client, db string) (*Cached,
 		}
 	}
 	d.remove(key)
-	return nil, fmt.Errorf("the saved copy of %s was rebuilt: %w", l.ID, err)
+	return nil, fmt.Errorf("the saved copy of %s cannot be used and is built again: %w", l.ID, err)
 }
 
 func sameStates(a, b []string) bool {

@@ -238,7 +238,7 @@ func (d *Dir) Save(ctx context.Context, client *mongo.Client, tpl *lessons.Templ
 	}
 	db := tpl.Database()
 	started := time.Now()
-	build := strconv.FormatInt(time.Now().UnixNano()%(1<<40), 36) + strconv.Itoa(os.Getpid())
+	build := strconv.FormatInt(started.UnixNano()%(1<<40), 36) + strconv.Itoa(os.Getpid())
 	var written, skipped []string
 	for _, state := range tpl.States() {
 		err := client.Database(db).RunCommand(ctx, bson.D{{Key: vocab.SnapshotCommand, Value: "persist"},

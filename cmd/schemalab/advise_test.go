@@ -29,6 +29,9 @@ func TestAdviseCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer seed.Disconnect(ctx)
+	// --uri gives up after 5 s unless the URI says otherwise; a machine
+	// busy with the rest of CI can take longer to answer a first hello.
+	uri := srv.URI() + "?serverSelectionTimeoutMS=30000"
 	var books []any
 	for i := range 300 {
 		customers := bson.A{}
@@ -44,7 +47,7 @@ func TestAdviseCommand(t *testing.T) {
 	noEnv := func(string) string { return "" }
 
 	var out, errb bytes.Buffer
-	if code := run(ctx, []string{"advise", "--uri", srv.URI(), "--db", "shop", "--format", "json"}, noEnv, &out, &errb); code != 0 {
+	if code := run(ctx, []string{"advise", "--uri", uri, "--db", "shop", "--format", "json"}, noEnv, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	var rep struct {
@@ -60,7 +63,7 @@ func TestAdviseCommand(t *testing.T) {
 
 	out.Reset()
 	errb.Reset()
-	if code := run(ctx, []string{"advise", "--uri", srv.URI()}, noEnv, &out, &errb); code != 2 ||
+	if code := run(ctx, []string{"advise", "--uri", uri}, noEnv, &out, &errb); code != 2 ||
 		!strings.Contains(errb.String(), "1. shop") || !strings.Contains(errb.String(), "pass --db NAME") {
 		t.Errorf("without --db: exit %d, stderr %q", code, errb.String())
 	}

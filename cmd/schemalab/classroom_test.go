@@ -156,7 +156,7 @@ func TestClassroomSaysWhetherLessonsAreShared(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	if out := startClassroomCommand(t, 4, "--uri", srv.URI(), "classroom", "--open", "--listen", "127.0.0.1:0"); !strings.Contains(out[3], "a real MongoDB cannot save database snapshots; here every student's session runs the lessons' setup code itself") {
+	if out := startClassroomCommand(t, 4, "--uri", srv.URI()+"?serverSelectionTimeoutMS=30000", "classroom", "--open", "--listen", "127.0.0.1:0"); !strings.Contains(out[3], "a real MongoDB cannot save database snapshots; here every student's session runs the lessons' setup code itself") {
 		t.Errorf("classroom on a server without snapshots:\n%s", strings.Join(out, "\n"))
 	}
 }

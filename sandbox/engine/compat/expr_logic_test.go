@@ -199,5 +199,14 @@ func TestExpressionLogicErrors(t *testing.T) {
 		{name: "expr with a second field", ref: "jstests/aggregation/sources/group/group_by_expr.js (15983)", cov: cover{op: "$expr"},
 			expr: `{"$expr": {"$eq": [1, 1]}, "y": 1}`, code: 15983,
 			msg: invalidProject + "An object representing an expression must have exactly one field: { $expr: { $eq: [ 1, 1 ] }, y: 1 }"},
+		// As an aggregation expression, $expr is its operand: it keeps the
+		// operand's type (a string, an object, a computed number in the
+		// jstest) and does not coerce to bool as a query's $expr does.
+		{name: "expr keeps a long's type", ref: "jstests/aggregation/sources/group/group_by_expr.js", cov: cover{op: "$expr", col: types},
+			doc: `{"_id": 0, "v": {"$numberLong": "7"}}`, expr: `{"$expr": "$v"}`, want: `{"$numberLong": "7"}`},
+		{name: "expr keeps a decimal zero, not false", ref: "jstests/aggregation/sources/group/group_by_expr.js", cov: cover{op: "$expr", col: types},
+			doc: `{"_id": 0, "v": {"$numberDecimal": "0"}}`, expr: `{"$expr": "$v"}`, want: `{"$numberDecimal": "0"}`},
+		{name: "expr of a missing field is missing", ref: "jstests/aggregation/sources/group/group_by_expr.js", cov: cover{op: "$expr", col: types},
+			expr: `{"$expr": "$v"}`, missing: true},
 	})
 }

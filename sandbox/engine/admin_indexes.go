@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -175,10 +176,18 @@ func cmdDropIndexes(e *Engine, req *request) (bson.D, error) {
 		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'dropIndexes.index' is missing but a required field")
 	}
 	var reply bson.D
+	var dropped []string
 	err = e.catalog.Write(req.db, collName, false, func(coll *catalog.Collection) (err error) {
-		reply, err = dropIndexes(a, coll, target, ns(req.db, collName))
+		before := indexNames(coll)
+		if reply, err = dropIndexes(a, coll, target, ns(req.db, collName)); err == nil {
+			after := indexNames(coll)
+			dropped = slices.DeleteFunc(before, func(n string) bool { return slices.Contains(after, n) })
+		}
 		return err
 	})
+	if len(dropped) > 0 {
+		e.cursors.indexesDropped(ns(req.db, collName), dropped)
+	}
 	return reply, err
 }
 
@@ -247,4 +256,16 @@ func inSpecification(err error, spec bson.D) error {
 		return err
 	}
 	return mongoerr.New(me.Code, "Error in specification "+value.FormatDoc(spec)+" :: caused by :: "+me.Msg)
+}
+
+// indexNames names coll's indexes (none for a missing collection).
+func indexNames(coll *catalog.Collection) []string {
+	if coll == nil {
+		return nil
+	}
+	names := make([]string, 0, len(coll.Indexes()))
+	for _, ix := range coll.Indexes() {
+		names = append(names, ix.Spec.Name)
+	}
+	return names
 }

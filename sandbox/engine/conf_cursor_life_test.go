@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -283,5 +284,45 @@ func TestConfCursorReadsItsSnapshot(t *testing.T) {
 		if n != 1 {
 			t.Errorf("document %d returned %d times", k, n)
 		}
+	}
+}
+
+// A find cursor whose plan reads an index fails its next getMore with
+// QueryPlanKilled once that index is dropped, and the cursor is gone;
+// a cursor scanning the collection, or reading another index, goes on
+// (mongod: RequiresIndexStage::doRestoreStateRequiresCollection; jstest
+// core/query/or/ord.js drops the indexes under an $or).
+func TestConfDroppedIndexKillsItsCursors(t *testing.T) {
+	db, coll := confColl(t)
+	s := inSession(t, db)
+	insertN(t, coll, 50)
+	for _, k := range []string{"a", "b"} {
+		if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: k, Value: 1}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open := func(filter string) int64 {
+		out := okJIn(s, t, db, `{"find": "c", "filter": `+filter+`, "batchSize": 2}`)
+		return field(field(out, "cursor").(bson.D), "id").(int64)
+	}
+	onA := open(`{"a": {"$gte": 0}}`)
+	onOr := open(`{"$or": [{"a": {"$gte": 0}}, {"b": 1}]}`)
+	scan := open(`{}`)
+	onB := open(`{"b": {"$exists": false}}`)
+	if !slices.ContainsFunc([]int64{onA, onOr, scan, onB}, func(id int64) bool { return id != 0 }) {
+		t.Fatal("a find left no cursor")
+	}
+	okJIn(s, t, db, `{"dropIndexes": "c", "index": "a_1"}`)
+	for _, id := range []int64{onA, onOr} {
+		_, ce := runJIn(s, t, db, getMoreCmd(id, ""))
+		if ce == nil || ce.Code != mongoerr.QueryPlanKilled || ce.Message != "query plan killed :: index 'a_1' dropped" {
+			t.Errorf("getMore after the drop: %+v", ce)
+		}
+		if _, ce := runJIn(s, t, db, getMoreCmd(id, "")); ce == nil || ce.Code != mongoerr.CursorNotFound {
+			t.Errorf("second getMore: %+v", ce)
+		}
+	}
+	for _, id := range []int64{scan, onB} {
+		okJIn(s, t, db, getMoreCmd(id, ""))
 	}
 }

@@ -212,7 +212,8 @@ func executorStream(exec *planner.Executor) resultStream {
 			r, ok, err := exec.Next()
 			return r.Doc, ok, err
 		},
-		bind: exec.SetContext,
+		bind:    exec.SetContext,
+		indexes: exec.IndexesRead,
 	}
 }
 

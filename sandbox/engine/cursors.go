@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
+	"slices"
 	"sync"
 	"time"
 
@@ -45,6 +46,10 @@ type cursor struct {
 	// that killing a cursor stops it at once.
 	cancel context.CancelCauseFunc
 	killed bool
+	// indexes are the indexes the cursor's plan reads; planKilled is
+	// the error of its next getMore once one of them is dropped.
+	indexes    []string
+	planKilled error
 }
 
 // resultStream is where a cursor's documents come from.
@@ -53,6 +58,8 @@ type resultStream struct {
 	// bind points the stream's interrupt checks at the context of the
 	// command reading it now.
 	bind func(ctx context.Context)
+	// indexes, when set, names the indexes the stream reads from.
+	indexes func() []string
 }
 
 func sliceStream(docs []bson.D) resultStream {
@@ -198,6 +205,9 @@ func (e *Engine) firstBatch(req *request, namespace string, s resultStream, batc
 	}
 	var id int64
 	if !exhausted && !singleBatch {
+		if s.indexes != nil {
+			c.indexes = s.indexes()
+		}
 		if !req.deadline.IsZero() {
 			c.timed, c.leftover = true, max(time.Until(req.deadline), 0)
 		}
@@ -233,6 +243,11 @@ func (e *Engine) getMore(req *request, id int64, namespace string, batchSize int
 			e.cursors.checkin(c, true)
 		}
 	}()
+	if c.planKilled != nil {
+		// mongod restores the plan before the batch, outside the
+		// batch's error context, and the failure ends the cursor.
+		return nil, c.planKilled
+	}
 	c.stream.bind(ctx)
 	n := -1
 	if batchSize > 0 {
@@ -452,6 +467,25 @@ func (t *cursorTable) killNamespace(prefix string, wholeDB bool) {
 	for _, c := range t.cursors {
 		if c.ns == prefix || (wholeDB && len(c.ns) > len(prefix) && c.ns[:len(prefix)+1] == prefix+".") {
 			t.removeLocked(c)
+		}
+	}
+}
+
+// indexesDropped fails the next getMore of every cursor on ns whose plan
+// reads one of the dropped indexes, with the error mongod's index scan
+// raises when it restores (RequiresIndexStage::doRestoreStateRequiresCollection).
+func (t *cursorTable) indexesDropped(ns string, dropped []string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, c := range t.cursors {
+		if c.ns != ns || c.planKilled != nil {
+			continue
+		}
+		for _, name := range c.indexes {
+			if slices.Contains(dropped, name) {
+				c.planKilled = mongoerr.Newf(mongoerr.QueryPlanKilled, "query plan killed :: index '%s' dropped", name)
+				break
+			}
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"hash/fnv"
 	"math"
+	"slices"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -265,6 +266,32 @@ func (e *Executor) UsedIndex() string {
 		return ""
 	}
 	return e.winner.ix.Spec.Name
+}
+
+// IndexesRead names the indexes the plan reads from (none for a
+// collection scan): an open cursor whose plan reads an index that is then
+// dropped fails its next getMore, as mongod's index scans do when they
+// restore after a yield. Before a plan has won, every candidate's count.
+func (e *Executor) IndexesRead() []string {
+	var names []string
+	add := func(ix *index.Index) {
+		if !slices.Contains(names, ix.Spec.Name) {
+			names = append(names, ix.Spec.Name)
+		}
+	}
+	if e.express != nil && e.express.ix != nil {
+		add(e.express.ix)
+	}
+	cands := e.candidates
+	if e.winner != nil {
+		cands = []*candidate{e.winner}
+	}
+	for _, c := range cands {
+		for _, s := range c.ixscans {
+			add(s.ix)
+		}
+	}
+	return names
 }
 
 // KeysExamined and DocsExamined are the winning plan's totals so far.

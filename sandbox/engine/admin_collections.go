@@ -145,7 +145,7 @@ func cmdDrop(e *Engine, req *request) (bson.D, error) {
 		e.buckets.Forget(forget)
 	}
 	if len(reply) > 0 {
-		e.cursors.killNamespace(ns(req.db, collName), false)
+		e.cursors.collectionGone(ns(req.db, collName), false, "")
 	}
 	return reply, nil
 }
@@ -164,7 +164,7 @@ func cmdDropDatabase(e *Engine, req *request) (bson.D, error) {
 	}
 	e.catalog.DropDatabase(req.db)
 	e.buckets.ForgetDatabase(req.db)
-	e.cursors.killNamespace(req.db, true)
+	e.cursors.collectionGone(req.db, true, "")
 	return bson.D{{Key: "dropped", Value: req.db}}, nil
 }
 
@@ -300,7 +300,7 @@ func cmdRenameCollection(e *Engine, req *request) (bson.D, error) {
 	if err := e.catalog.RenameCollection(fromDB, fromColl, toDB, toColl, dropTarget); err != nil {
 		return nil, err
 	}
-	e.cursors.killNamespace(from, false)
+	e.cursors.collectionGone(from, false, to)
 	return bson.D{}, nil
 }
 

@@ -326,3 +326,51 @@ func TestConfDroppedIndexKillsItsCursors(t *testing.T) {
 		okJIn(s, t, db, getMoreCmd(id, ""))
 	}
 }
+
+// A find cursor on a collection that is dropped, renamed or whose
+// database is dropped fails its next getMore with QueryPlanKilled and
+// mongod's message (RequiresCollectionStage::doRestoreState; jstest
+// core/query/cursor/getmore_invalidated_cursors.js); a listIndexes
+// cursor on it ends at once.
+func TestConfGoneCollectionKillsItsCursors(t *testing.T) {
+	db, coll := confColl(t)
+	s := inSession(t, db)
+	uuid := func() string {
+		out := okJIn(s, t, db, `{"listCollections": 1, "filter": {"name": "c"}}`)
+		info := field(field(field(out, "cursor").(bson.D), "firstBatch").(bson.A)[0].(bson.D), "info").(bson.D)
+		b := field(info, "uuid").(bson.Binary)
+		return fmt.Sprintf("%x-%x-%x-%x-%x", b.Data[:4], b.Data[4:6], b.Data[6:8], b.Data[8:10], b.Data[10:])
+	}
+	for _, tc := range []struct{ name, cmd, admin, msg string }{
+		{name: "drop", cmd: `{"drop": "c"}`, msg: "collection dropped. UUID %s"},
+		{name: "dropDatabase", cmd: `{"dropDatabase": 1}`, msg: "collection dropped. UUID %s"},
+		{name: "rename", admin: `{"renameCollection": "` + db.Name() + `.c", "to": "` + db.Name() + `.d"}`,
+			msg: "collection renamed from '" + db.Name() + ".c' to '" + db.Name() + ".d'. UUID %s"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_ = db.Collection("d").Drop(ctx)
+			insertN(t, coll, 20)
+			id := openCursor(s, t, db)
+			listed := field(field(okJIn(s, t, db, `{"listIndexes": "c", "cursor": {"batchSize": 0}}`), "cursor").(bson.D), "id").(int64)
+			if listed == 0 {
+				t.Fatal("listIndexes left no cursor")
+			}
+			want := fmt.Sprintf(tc.msg, uuid())
+			if tc.admin != "" {
+				okJIn(s, t, db.Client().Database("admin"), tc.admin)
+			} else {
+				okJIn(s, t, db, tc.cmd)
+			}
+			_, ce := runJIn(s, t, db, getMoreCmd(id, ""))
+			if ce == nil || ce.Code != mongoerr.QueryPlanKilled || ce.Message != want {
+				t.Errorf("getMore after %s: %+v, want %q", tc.name, ce, want)
+			}
+			if _, ce := runJIn(s, t, db, getMoreCmd(id, "")); ce == nil || ce.Code != mongoerr.CursorNotFound {
+				t.Errorf("second getMore: %+v", ce)
+			}
+			if _, ce := runJIn(s, t, db, getMoreCmd(listed, "")); ce == nil || ce.Code != mongoerr.CursorNotFound {
+				t.Errorf("listIndexes cursor after %s: %+v", tc.name, ce)
+			}
+		})
+	}
+}

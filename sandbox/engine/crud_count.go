@@ -134,7 +134,7 @@ func cmdDistinct(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, executorError(errContext, err)
 	}
-	values, err := distinctValues(executorStream(exec).next, key)
+	values, err := distinctValues(executorStream(exec, nil).next, key)
 	if err != nil {
 		return nil, executorError(errContext, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/aggregate"
+	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/planner"
 	"github.com/schemalab/schemalab/sandbox/engine/projection"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
@@ -206,7 +207,11 @@ func runPlan(exec *planner.Executor) ([]bson.D, error) {
 }
 
 // executorStream reads a plan's results as a cursor does.
-func executorStream(exec *planner.Executor) resultStream {
+func executorStream(exec *planner.Executor, coll *catalog.Collection) resultStream {
+	var uuid string
+	if coll != nil {
+		uuid = catalog.UUIDString(coll.UUID)
+	}
 	return resultStream{
 		next: func() (bson.D, bool, error) {
 			r, ok, err := exec.Next()
@@ -214,6 +219,7 @@ func executorStream(exec *planner.Executor) resultStream {
 		},
 		bind:    exec.SetContext,
 		indexes: exec.IndexesRead,
+		uuid:    uuid,
 	}
 }
 
@@ -231,11 +237,12 @@ func cmdFind(e *Engine, req *request) (bson.D, error) {
 	}
 	const errContext = "Executor error during find command"
 	q.Ctx = req.ctx
-	exec, err := e.plan(e.catalog.Snapshot(req.db, s.coll), ns(req.db, s.coll), q)
+	coll := e.catalog.Snapshot(req.db, s.coll)
+	exec, err := e.plan(coll, ns(req.db, s.coll), q)
 	if err != nil {
 		return nil, executorError(errContext, err)
 	}
-	return e.firstBatch(req, ns(req.db, s.coll), executorStream(exec), s.batchSize, s.hasBatch, s.singleBatch, errContext)
+	return e.firstBatch(req, ns(req.db, s.coll), executorStream(exec, coll), s.batchSize, s.hasBatch, s.singleBatch, errContext)
 }
 
 func cmdGetMore(e *Engine, req *request) (bson.D, error) {

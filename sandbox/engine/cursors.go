@@ -46,9 +46,11 @@ type cursor struct {
 	// that killing a cursor stops it at once.
 	cancel context.CancelCauseFunc
 	killed bool
-	// indexes are the indexes the cursor's plan reads; planKilled is
-	// the error of its next getMore once one of them is dropped.
+	// indexes are the indexes the cursor's plan reads and uuid the
+	// collection (for a find); planKilled is the error of its next
+	// getMore once one of them is dropped.
 	indexes    []string
+	uuid       string
 	planKilled error
 }
 
@@ -60,6 +62,8 @@ type resultStream struct {
 	bind func(ctx context.Context)
 	// indexes, when set, names the indexes the stream reads from.
 	indexes func() []string
+	// uuid is the collection a find's plan reads ("" for other streams).
+	uuid string
 }
 
 func sliceStream(docs []bson.D) resultStream {
@@ -208,6 +212,7 @@ func (e *Engine) firstBatch(req *request, namespace string, s resultStream, batc
 		if s.indexes != nil {
 			c.indexes = s.indexes()
 		}
+		c.uuid = s.uuid
 		if !req.deadline.IsZero() {
 			c.timed, c.leftover = true, max(time.Until(req.deadline), 0)
 		}
@@ -465,8 +470,39 @@ func (t *cursorTable) killNamespace(prefix string, wholeDB bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, c := range t.cursors {
-		if c.ns == prefix || (wholeDB && len(c.ns) > len(prefix) && c.ns[:len(prefix)+1] == prefix+".") {
+		if namespaceIn(c.ns, prefix, wholeDB) {
 			t.removeLocked(c)
+		}
+	}
+}
+
+// namespaceIn reports whether ns is prefix, or with wholeDB a collection
+// of the database prefix.
+func namespaceIn(ns, prefix string, wholeDB bool) bool {
+	return ns == prefix || wholeDB && len(ns) > len(prefix) && ns[:len(prefix)+1] == prefix+"."
+}
+
+// collectionGone ends the cursors of a dropped or renamed collection
+// (renamedTo the new namespace), or with wholeDB of every collection of
+// a dropped database. A find's plan fails its next getMore with the
+// error mongod's collection scan and fetch raise when they restore
+// (RequiresCollectionStage::doRestoreState), which ends it; every other
+// cursor ends at once, as killNamespace ends them.
+func (t *cursorTable) collectionGone(prefix string, wholeDB bool, renamedTo string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, c := range t.cursors {
+		if !namespaceIn(c.ns, prefix, wholeDB) {
+			continue
+		}
+		switch {
+		case c.uuid == "":
+			t.removeLocked(c)
+		case c.planKilled != nil:
+		case renamedTo != "":
+			c.planKilled = mongoerr.Newf(mongoerr.QueryPlanKilled, "collection renamed from '%s' to '%s'. UUID %s", c.ns, renamedTo, c.uuid)
+		default:
+			c.planKilled = mongoerr.Newf(mongoerr.QueryPlanKilled, "collection dropped. UUID %s", c.uuid)
 		}
 	}
 }

@@ -75,7 +75,12 @@ func TestExpressionSetField(t *testing.T) {
 			code: 4161106, msg: invalidProject + "$setField requires 'field' to evaluate to a constant, but got a non-constant argument"},
 		{name: "a field that is not a string", ref: setFieldJS, expr: `{"$setField": {"field": null, "input": {}, "value": 1}}`,
 			code: 4161107, msg: invalidProject + "$setField requires 'field' to evaluate to type String, but got null"},
-		{name: "a field path as the field", ref: setFieldJS, expr: `{"$setField": {"field": "$a", "input": {}, "value": 1}}`, code: 4161108},
+		{name: "a field path as the field", ref: setFieldJS + "; " + exprCpp + " (ExpressionSetField::getValidFieldName: FieldPath::fullPathWithPrefix of the CURRENT-relative path ExpressionFieldPath::parse builds)",
+			expr: `{"$setField": {"field": "$a", "input": {}, "value": 1}}`,
+			code: 4161108, msg: invalidProject + "'$CURRENT.a' is a field path reference which is not allowed in this context. Did you mean {$literal: '$CURRENT.a'}?"},
+		{name: "a variable as the field", ref: exprCpp + " (ExpressionSetField::getValidFieldName)", cov: cover{op: "$unsetField"},
+			expr: `{"$unsetField": {"field": "$$ROOT", "input": {}}}`,
+			code: 4161108, msg: invalidProject + "'$ROOT' is a field path reference which is not allowed in this context. Did you mean {$literal: '$ROOT'}?"},
 	})
 }
 

@@ -75,7 +75,12 @@ func TestExpressionSetField(t *testing.T) {
 			code: 4161106, msg: invalidProject + "$setField requires 'field' to evaluate to a constant, but got a non-constant argument"},
 		{name: "a field that is not a string", ref: setFieldJS, expr: `{"$setField": {"field": null, "input": {}, "value": 1}}`,
 			code: 4161107, msg: invalidProject + "$setField requires 'field' to evaluate to type String, but got null"},
-		{name: "a field path as the field", ref: setFieldJS, expr: `{"$setField": {"field": "$a", "input": {}, "value": 1}}`, code: 4161108},
+		{name: "a field path as the field", ref: setFieldJS + "; " + exprCpp + " (ExpressionSetField::getValidFieldName: FieldPath::fullPathWithPrefix of the CURRENT-relative path ExpressionFieldPath::parse builds)",
+			expr: `{"$setField": {"field": "$a", "input": {}, "value": 1}}`,
+			code: 4161108, msg: invalidProject + "'$CURRENT.a' is a field path reference which is not allowed in this context. Did you mean {$literal: '$CURRENT.a'}?"},
+		{name: "a variable as the field", ref: exprCpp + " (ExpressionSetField::getValidFieldName)", cov: cover{op: "$unsetField"},
+			expr: `{"$unsetField": {"field": "$$ROOT", "input": {}}}`,
+			code: 4161108, msg: invalidProject + "'$ROOT' is a field path reference which is not allowed in this context. Did you mean {$literal: '$ROOT'}?"},
 	})
 }
 
@@ -160,6 +165,11 @@ func TestExpressionMisc(t *testing.T) {
 			cov: cover{op: "$toHashedIndexKey"}, doc: `{"_id": 0, "z": 0}`, expr: `{"$toHashedIndexKey": {"$divide": [1, "$z"]}}`, code: 2, msg: planExecutor + "can't $divide by zero"},
 		{name: "toHashedIndexKey of missing is null's", ref: hashRef, cov: cover{op: "$toHashedIndexKey"},
 			expr: `{"$eq": [{"$toHashedIndexKey": "$nope"}, {"$toHashedIndexKey": null}]}`, want: `true`},
+		{name: "toHashedIndexKey hashes an array argument whole", ref: exprCpp + " (ExpressionToHashedIndexKey::parse: one parseOperand, no argument list)",
+			cov: cover{op: "$toHashedIndexKey"}, doc: `{"_id": 0, "a": 1}`,
+			expr: `{"$eq": [{"$toHashedIndexKey": ["$a", 2]}, {"$toHashedIndexKey": {"$literal": [1, 2]}}]}`, want: `true`},
+		{name: "toHashedIndexKey of an empty array is a long", ref: exprCpp + " (ExpressionToHashedIndexKey::parse, ::evaluate returns hash64's long long)",
+			cov: cover{op: "$toHashedIndexKey", col: types}, expr: `{"$type": {"$toHashedIndexKey": []}}`, want: `"long"`},
 		{name: "meta with an unknown name", ref: "src/mongo/db/exec/document_value/document_metadata_fields.cpp", cov: cover{op: "$meta"},
 			expr: `{"$meta": "nope"}`, code: 17308, msg: invalidProject + "Unsupported argument to $meta: nope"},
 		{name: "meta of a number", ref: exprCpp + " (ExpressionMeta::parse)", cov: cover{op: "$meta"}, expr: `{"$meta": 1}`,

@@ -111,40 +111,100 @@ func dateTruncBinSize(v any) (int64, error) {
 	return n, nil
 }
 
-// checkConstantArg applies an argument's check when the argument is a
-// non-null constant, as the date operators' optimize() parses a constant
-// unit, startOfWeek and binSize once: a bad one fails the pipeline's
-// optimization.
-func checkConstantArg(scope *Scope, e Expr, check func(any) error) error {
+// checkConstantArg is how the date operators' optimize() reads an
+// argument that is a constant, once for all documents: a null one reports
+// null (the operator then becomes null, except where noted), anything else
+// must pass check, and its error fails the pipeline's optimization.
+func checkConstantArg(scope *Scope, e Expr, check func(any) error) (null bool, err error) {
 	v, ok := IsConstant(e)
-	if !ok || nullish(v) {
-		return nil
+	if !ok {
+		return false, nil
 	}
-	return scope.optimizationError(check(v))
+	if nullish(v) {
+		return true, nil
+	}
+	return false, scope.optimizationError(check(v))
 }
 
-// newTZ prepares a timezone argument. A constant one is parsed now, as
-// the operators' optimize() does, so a bad one fails the pipeline's
-// optimization, with the operator's context when it adds one.
-func newTZ(scope *Scope, e Expr, context string) (*tzExpr, error) {
-	tz := &tzExpr{e: e}
-	if e == nil {
-		tz.fixed = time.UTC
-		return tz, nil
+// foldsWhole reports whether an operator's optimize() turns it into its
+// value because all its arguments (nil for an absent one) are constants
+// (ExpressionConstant::allNullOrConstant): it then evaluates the operator
+// instead of reading the arguments one by one, so its null arguments win
+// over a bad one that evaluation reads later.
+func foldsWhole(scope *Scope, args ...Expr) bool {
+	if !scope.fold {
+		return false
 	}
-	if c, ok := e.(constant); ok {
-		if s, ok := c.v.(string); ok {
-			loc, err := ParseTimezone(s)
-			if err != nil {
-				if context != "" {
-					err = withContext(err, context)
-				}
-				return nil, scope.optimizationError(err)
-			}
-			tz.fixed = loc
+	for _, a := range args {
+		if _, ok := IsConstant(a); a != nil && !ok {
+			return false
 		}
 	}
-	return tz, nil
+	return true
+}
+
+// newTZ prepares a timezone argument, as makeTimeZone reads it. Unless the
+// whole operator folds, a constant one is read now, as the operators'
+// optimize() does, so a bad one fails the pipeline's optimization, with
+// the operator's context when it adds one; null reports null.
+func newTZ(scope *Scope, e Expr, context string, whole bool) (tz *tzExpr, null bool, err error) {
+	tz = &tzExpr{e: e}
+	if e == nil {
+		tz.fixed = time.UTC
+		return tz, false, nil
+	}
+	c, ok := e.(constant)
+	if !ok || whole {
+		return tz, false, nil
+	}
+	if nullish(c.v) {
+		return tz, true, nil
+	}
+	loc, err := tzOf(c.v)
+	if err != nil {
+		if context != "" {
+			err = withContext(err, context)
+		}
+		return nil, false, scope.optimizationError(err)
+	}
+	tz.fixed = loc
+	return tz, false, nil
+}
+
+// tzOf is makeTimeZone's reading of a timezone that is not null.
+func tzOf(v any) (*time.Location, error) {
+	s, ok := v.(string)
+	if !ok {
+		return nil, mongoerr.Newf(mongoerr.ErrTimeZoneNotString, "timezone must evaluate to a string, found %s", typeName(v))
+	}
+	return ParseTimezone(s)
+}
+
+// foldNow is an optimize() whose arguments are all constants: the
+// operator becomes its value, and its error fails the optimization.
+func foldNow(scope *Scope, x Expr) (Expr, error) {
+	v, err := x.Eval(NewEnv(bson.D{}, 0))
+	if err != nil {
+		return nil, scope.optimizationError(err)
+	}
+	return constant{v}, nil
+}
+
+// folded is x, or its value when the whole operator folds.
+func folded(scope *Scope, whole bool, x Expr) (Expr, error) {
+	if whole {
+		return foldNow(scope, x)
+	}
+	return x, nil
+}
+
+// nullOr is the end of an optimize() that met a null constant argument:
+// the operator becomes null, unless an argument read before it failed.
+func nullOr(err error) (Expr, error) {
+	if err != nil {
+		return nil, err
+	}
+	return constant{nil}, nil
 }
 
 func (t *tzExpr) eval(env *Env) (*time.Location, bool, error) {
@@ -158,18 +218,16 @@ func (t *tzExpr) eval(env *Env) (*time.Location, bool, error) {
 	if nullish(v) {
 		return nil, false, nil
 	}
-	s, ok := v.(string)
-	if !ok {
-		return nil, false, mongoerr.Newf(mongoerr.ErrTimeZoneNotString, "timezone must evaluate to a string, found %s", typeName(v))
+	if s, ok := v.(string); ok {
+		if l := t.last.Load(); l != nil && l.name == s {
+			return l.loc, true, nil
+		}
 	}
-	if l := t.last.Load(); l != nil && l.name == s {
-		return l.loc, true, nil
-	}
-	loc, err := ParseTimezone(s)
+	loc, err := tzOf(v)
 	if err != nil {
 		return nil, false, err
 	}
-	t.last.Store(&namedLoc{s, loc})
+	t.last.Store(&namedLoc{v.(string), loc})
 	return loc, true, nil
 }
 
@@ -216,7 +274,10 @@ func compileDatePart(name string, arg any, scope *Scope) (Expr, error) {
 			return nil, err
 		}
 	}
-	tz, err := newTZ(scope, tzE, "")
+	// A null constant timezone is no shortcut here: the date is read and
+	// converted first (DateExpressionAcceptingTimeZone::optimize).
+	whole := foldsWhole(scope, date, tzE)
+	tz, _, err := newTZ(scope, tzE, "", whole)
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +285,7 @@ func compileDatePart(name string, arg any, scope *Scope) (Expr, error) {
 	// mongod's TimeZone::isoYear returns a long long where every other
 	// part is an int, so $isoWeekYear alone answers a long.
 	isLong := name == "$isoWeekYear"
-	return evalFunc(func(env *Env) (any, error) {
+	return folded(scope, whole, evalFunc(func(env *Env) (any, error) {
 		v, err := date.Eval(env)
 		if err != nil {
 			return nil, err
@@ -245,7 +306,7 @@ func compileDatePart(name string, arg any, scope *Scope) (Expr, error) {
 			return int64(n), nil
 		}
 		return int32(n), nil
-	}), nil
+	}))
 }
 
 func datePartFunc(name string) func(t time.Time) int {
@@ -410,11 +471,12 @@ func compileDateToString(name string, arg any, scope *Scope) (Expr, error) {
 	if date == nil {
 		return nil, mongoerr.New(mongoerr.ErrDateToStringMissingDate, "Missing 'date' parameter to $dateToString")
 	}
-	tz, err := newTZ(scope, tzE, "")
+	whole := foldsWhole(scope, date, format, tzE, onNull)
+	tz, _, err := newTZ(scope, tzE, "", whole)
 	if err != nil {
 		return nil, err
 	}
-	return evalFunc(func(env *Env) (any, error) {
+	return folded(scope, whole, evalFunc(func(env *Env) (any, error) {
 		v, err := date.Eval(env)
 		if err != nil {
 			return nil, err
@@ -462,7 +524,7 @@ func compileDateToString(name string, arg any, scope *Scope) (Expr, error) {
 			return nil, err
 		}
 		return FormatDate(ms, f, loc)
-	}), nil
+	}))
 }
 
 func compileDateToParts(name string, arg any, scope *Scope) (Expr, error) {
@@ -480,11 +542,12 @@ func compileDateToParts(name string, arg any, scope *Scope) (Expr, error) {
 	if date == nil {
 		return nil, mongoerr.New(mongoerr.ErrDateToPartsMissingDate, "Missing 'date' parameter to $dateToParts")
 	}
-	tz, err := newTZ(scope, tzE, "")
-	if err != nil {
-		return nil, err
+	whole := foldsWhole(scope, date, tzE, iso)
+	tz, null, err := newTZ(scope, tzE, "", whole)
+	if err != nil || null {
+		return nullOr(err)
 	}
-	return evalFunc(func(env *Env) (any, error) {
+	return folded(scope, whole, evalFunc(func(env *Env) (any, error) {
 		v, err := date.Eval(env)
 		if err != nil {
 			return nil, err
@@ -535,7 +598,7 @@ func compileDateToParts(name string, arg any, scope *Scope) (Expr, error) {
 			{Key: "month", Value: int32(t.Month())},
 			{Key: "day", Value: int32(t.Day())},
 		}, tail...), nil
-	}), nil
+	}))
 }
 
 func compileDateFromParts(name string, arg any, scope *Scope) (Expr, error) {
@@ -561,55 +624,79 @@ func compileDateFromParts(name string, arg any, scope *Scope) (Expr, error) {
 	if hasISOYear && (exprs["year"] != nil || exprs["month"] != nil || exprs["day"] != nil) {
 		return nil, mongoerr.New(mongoerr.ErrDateFromPartsIsoWithNatural, "$dateFromParts does not allow mixing ISO dates with natural dates")
 	}
-	tz, err := newTZ(scope, exprs["timezone"], "")
-	if err != nil {
-		return nil, err
+	all := make([]Expr, 0, len(exprs))
+	for _, e := range exprs {
+		all = append(all, e)
 	}
-	return evalFunc(func(env *Env) (any, error) {
-		vals := map[string]int{}
-		for _, f := range fields[:10] {
-			e := exprs[f]
-			def := 0
+	whole := foldsWhole(scope, all...)
+	tz, null, err := newTZ(scope, exprs["timezone"], "", whole)
+	if err != nil || null {
+		return nullOr(err)
+	}
+	// Each part is read as evaluateNumberWithDefault(AndBounds) reads it,
+	// in ExpressionDateFromParts::evaluate's order: the time of day, then
+	// the timezone, then the date's parts, and only then the year's range.
+	// A null part or timezone makes the result null.
+	part := func(env *Env, f string, def int64, bounded bool) (n int64, null bool, err error) {
+		e := exprs[f]
+		if e == nil {
+			return def, false, nil
+		}
+		v, err := e.Eval(env)
+		if err != nil || nullish(v) {
+			return 0, err == nil, err
+		}
+		if !value.Integral64Bit(v) {
+			return 0, false, mongoerr.Newf(mongoerr.ErrDateFromPartsPartNotInt, "'%s' must evaluate to an integer, found %s with value %s", f, typeName(v), formatValue(v))
+		}
+		n, _ = value.CoerceToLong(v)
+		if bounded && (n < -32768 || n > 32767) {
+			return 0, false, mongoerr.Newf(mongoerr.ErrDateFromPartsPartOutOfRange, "'%s' must evaluate to a value in the range [-32768, 32767]; value %d is not in range", f, n)
+		}
+		return n, false, nil
+	}
+	parts := func(env *Env, vals map[string]int, fs ...string) (null bool, err error) {
+		for _, f := range fs {
+			def, bounded := int64(0), true
 			switch f {
 			case "month", "day", "isoWeek", "isoDayOfWeek":
 				def = 1
-			}
-			if e == nil {
-				vals[f] = def
-				continue
-			}
-			v, err := e.Eval(env)
-			if err != nil {
-				return nil, err
-			}
-			if nullish(v) {
-				return nil, nil
-			}
-			if !value.Integral64Bit(v) {
-				return nil, mongoerr.Newf(mongoerr.ErrDateFromPartsPartNotInt, "'%s' must evaluate to an integer, found %s with value %s", f, typeName(v), formatValue(v))
-			}
-			n, _ := value.CoerceToLong(v)
-			switch f {
-			case "year":
-				if n < 1 || n > 9999 {
-					return nil, mongoerr.Newf(mongoerr.ErrDateFromPartsYearOutOfRange, "'year' must evaluate to an integer in the range 1 to 9999, found %d", n)
-				}
-			case "isoWeekYear":
-				if n < 1 || n > 9999 {
-					return nil, mongoerr.Newf(mongoerr.ErrDateFromPartsIsoWeekYearOutOfRange, "'isoWeekYear' must evaluate to an integer in the range 1 to 9999, found %d", n)
-				}
+			case "year", "isoWeekYear":
+				def, bounded = 1970, false
 			case "second", "millisecond":
-				// Seconds and milliseconds carry over without a bound.
-			default:
-				if n < -32768 || n > 32767 {
-					return nil, mongoerr.Newf(mongoerr.ErrDateFromPartsPartOutOfRange, "'%s' must evaluate to a value in the range [-32768, 32767]; value %d is not in range", f, n)
-				}
+				bounded = false
+			}
+			n, null, err := part(env, f, def, bounded)
+			if err != nil || null {
+				return null, err
 			}
 			vals[f] = int(n)
+		}
+		return false, nil
+	}
+	return folded(scope, whole, evalFunc(func(env *Env) (any, error) {
+		vals := map[string]int{}
+		if null, err := parts(env, vals, "hour", "minute", "second", "millisecond"); err != nil || null {
+			return nil, err
 		}
 		loc, ok, err := tz.eval(env)
 		if err != nil || !ok {
 			return nil, err
+		}
+		if hasISOYear {
+			if null, err := parts(env, vals, "isoWeekYear", "isoWeek", "isoDayOfWeek"); err != nil || null {
+				return nil, err
+			}
+			if n := vals["isoWeekYear"]; n < 1 || n > 9999 {
+				return nil, mongoerr.Newf(mongoerr.ErrDateFromPartsIsoWeekYearOutOfRange, "'isoWeekYear' must evaluate to an integer in the range 1 to 9999, found %d", n)
+			}
+		} else {
+			if null, err := parts(env, vals, "year", "month", "day"); err != nil || null {
+				return nil, err
+			}
+			if n := vals["year"]; n < 1 || n > 9999 {
+				return nil, mongoerr.Newf(mongoerr.ErrDateFromPartsYearOutOfRange, "'year' must evaluate to an integer in the range 1 to 9999, found %d", n)
+			}
 		}
 		// timelib normalizes every part, seconds and milliseconds included,
 		// as local time before it applies the zone, as time.Date does; a
@@ -628,7 +715,7 @@ func compileDateFromParts(name string, arg any, scope *Scope) (Expr, error) {
 			t = time.Date(vals["year"], time.Month(vals["month"]), vals["day"], vals["hour"], vals["minute"], sec, nsec, loc)
 		}
 		return bson.DateTime(t.UnixMilli()), nil
-	}), nil
+	}))
 }
 
 // dateLayouts are the ISO-8601-like forms $dateFromString accepts without
@@ -1126,14 +1213,15 @@ func compileDateFromString(name string, arg any, scope *Scope) (Expr, error) {
 	if ds == nil {
 		return nil, mongoerr.New(mongoerr.ErrDateFromStringMissingDateString, "Missing 'dateString' parameter to $dateFromString")
 	}
-	tz, err := newTZ(scope, tzE, "")
+	whole := foldsWhole(scope, ds, format, tzE, onNull, onError)
+	tz, _, err := newTZ(scope, tzE, "", whole)
 	if err != nil {
 		return nil, err
 	}
 	// The order is ExpressionDateFromString's: the format is checked
 	// first, then the timezone, then a null dateString gives onNull; only
 	// what follows (the dateString's type, the parse) falls to onError.
-	return evalFunc(func(env *Env) (any, error) {
+	return folded(scope, whole, evalFunc(func(env *Env) (any, error) {
 		f, formatNull := "", false
 		if format != nil {
 			fv, err := format.Eval(env)
@@ -1190,7 +1278,7 @@ func compileDateFromString(name string, arg any, scope *Scope) (Expr, error) {
 			return nil, err
 		}
 		return r, nil
-	}), nil
+	}))
 }
 
 // timeUnit validates a unit name for $dateTrunc/$dateAdd/$dateDiff.
@@ -1341,20 +1429,28 @@ func compileDateTrunc(name string, arg any, scope *Scope) (Expr, error) {
 	if m["unit"] == nil {
 		return nil, mongoerr.New(mongoerr.ErrDateTruncMissingUnit, "Missing 'unit' parameter to $dateTrunc")
 	}
-	if err := checkConstantArg(scope, m["unit"], func(v any) error { _, err := timeUnit(name, v); return err }); err != nil {
-		return nil, err
+	// ExpressionDateTrunc::optimize reads a constant unit, startOfWeek
+	// (whatever the unit), timezone and binSize in this order; a null one
+	// makes the operator null.
+	whole := foldsWhole(scope, m["date"], m["unit"], m["binSize"], m["timezone"], m["startOfWeek"])
+	if !whole {
+		if null, err := checkConstantArg(scope, m["unit"], func(v any) error { _, err := timeUnit(name, v); return err }); err != nil || null {
+			return nullOr(err)
+		}
+		if null, err := checkConstantArg(scope, m["startOfWeek"], func(v any) error { _, err := dayOfWeekArg(name, v); return err }); err != nil || null {
+			return nullOr(err)
+		}
 	}
-	if err := checkConstantArg(scope, m["startOfWeek"], func(v any) error { _, err := dayOfWeekArg(name, v); return err }); err != nil {
-		return nil, err
+	tz, null, err := newTZ(scope, m["timezone"], "$dateTrunc parameter 'timezone' value parsing failed", whole)
+	if err != nil || null {
+		return nullOr(err)
 	}
-	tz, err := newTZ(scope, m["timezone"], "$dateTrunc parameter 'timezone' value parsing failed")
-	if err != nil {
-		return nil, err
+	if !whole {
+		if null, err := checkConstantArg(scope, m["binSize"], func(v any) error { _, err := dateTruncBinSize(v); return err }); err != nil || null {
+			return nullOr(err)
+		}
 	}
-	if err := checkConstantArg(scope, m["binSize"], func(v any) error { _, err := dateTruncBinSize(v); return err }); err != nil {
-		return nil, err
-	}
-	return evalFunc(func(env *Env) (any, error) {
+	return folded(scope, whole, evalFunc(func(env *Env) (any, error) {
 		dv, err := m["date"].Eval(env)
 		if err != nil || nullish(dv) {
 			return nil, err
@@ -1400,7 +1496,7 @@ func compileDateTrunc(name string, arg any, scope *Scope) (Expr, error) {
 			return nil, err
 		}
 		return bson.DateTime(r), nil
-	}), nil
+	}))
 }
 
 // withContext prefixes an error's message as mongod's
@@ -1513,14 +1609,19 @@ func compileDateAdd(name string, arg any, scope *Scope) (Expr, error) {
 			return nil, mongoerr.Newf(k.code, "%s requires startDate, unit, and amount to be present", name)
 		}
 	}
-	if err := checkConstantArg(scope, m["unit"], func(v any) error { _, err := timeUnit(name, v); return err }); err != nil {
-		return nil, err
+	// ExpressionDateArithmetics::optimize reads a constant unit, then a
+	// constant timezone; a null one makes the operator null.
+	whole := foldsWhole(scope, m["startDate"], m["unit"], m["amount"], m["timezone"])
+	if !whole {
+		if null, err := checkConstantArg(scope, m["unit"], func(v any) error { _, err := timeUnit(name, v); return err }); err != nil || null {
+			return nullOr(err)
+		}
 	}
-	tz, err := newTZ(scope, m["timezone"], "")
-	if err != nil {
-		return nil, err
+	tz, null, err := newTZ(scope, m["timezone"], "", whole)
+	if err != nil || null {
+		return nullOr(err)
 	}
-	return evalFunc(func(env *Env) (any, error) {
+	return folded(scope, whole, evalFunc(func(env *Env) (any, error) {
 		sv, err := m["startDate"].Eval(env)
 		if err != nil || nullish(sv) {
 			return nil, err
@@ -1560,7 +1661,7 @@ func compileDateAdd(name string, arg any, scope *Scope) (Expr, error) {
 			return nil, err
 		}
 		return bson.DateTime(r), nil
-	}), nil
+	}))
 }
 
 // DateDiff counts unit boundaries crossed between two instants in the
@@ -1611,17 +1712,23 @@ func compileDateDiff(name string, arg any, scope *Scope) (Expr, error) {
 	if m["unit"] == nil {
 		return nil, mongoerr.New(mongoerr.ErrDateDiffMissingUnit, "Missing 'unit' parameter to $dateDiff")
 	}
-	if err := checkConstantArg(scope, m["unit"], func(v any) error { _, err := timeUnit(name, v); return err }); err != nil {
-		return nil, err
+	// ExpressionDateDiff::optimize reads a constant unit, startOfWeek
+	// (whatever the unit) and timezone in this order; a null one makes the
+	// operator null.
+	whole := foldsWhole(scope, m["startDate"], m["endDate"], m["unit"], m["timezone"], m["startOfWeek"])
+	if !whole {
+		if null, err := checkConstantArg(scope, m["unit"], func(v any) error { _, err := timeUnit(name, v); return err }); err != nil || null {
+			return nullOr(err)
+		}
+		if null, err := checkConstantArg(scope, m["startOfWeek"], func(v any) error { _, err := dayOfWeekArg(name, v); return err }); err != nil || null {
+			return nullOr(err)
+		}
 	}
-	if err := checkConstantArg(scope, m["startOfWeek"], func(v any) error { _, err := dayOfWeekArg(name, v); return err }); err != nil {
-		return nil, err
+	tz, null, err := newTZ(scope, m["timezone"], "$dateDiff parameter 'timezone' value parsing failed", whole)
+	if err != nil || null {
+		return nullOr(err)
 	}
-	tz, err := newTZ(scope, m["timezone"], "$dateDiff parameter 'timezone' value parsing failed")
-	if err != nil {
-		return nil, err
-	}
-	return evalFunc(func(env *Env) (any, error) {
+	return folded(scope, whole, evalFunc(func(env *Env) (any, error) {
 		sv, err := m["startDate"].Eval(env)
 		if err != nil || nullish(sv) {
 			return nil, err
@@ -1661,5 +1768,5 @@ func compileDateDiff(name string, arg any, scope *Scope) (Expr, error) {
 			return nil, mongoerr.Newf(mongoerr.ErrDateArgumentNotDate, "$dateDiff requires 'endDate' to be a date, but got %s", typeName(ev))
 		}
 		return DateDiff(start, end, unit, loc, sow), nil
-	}), nil
+	}))
 }

@@ -17,7 +17,7 @@ import (
 // numbers squashed to safeNumberLong and documents and arrays hashed
 // element by element with their field names, and the first eight bytes
 // of the digest read little-endian. Missing hashes as null.
-func toHashedIndexKey(_ string, v any) (any, error) {
+func toHashedIndexKey(v any) int64 {
 	h := md5.New()
 	var seed [4]byte
 	h.Write(seed[:])
@@ -25,7 +25,24 @@ func toHashedIndexKey(_ string, v any) (any, error) {
 		v = nil
 	}
 	hashElement(h, "", v, false)
-	return int64(binary.LittleEndian.Uint64(h.Sum(nil)[:8])), nil
+	return int64(binary.LittleEndian.Uint64(h.Sum(nil)[:8]))
+}
+
+// compileToHashedIndexKey is ExpressionToHashedIndexKey::parse, which
+// takes its whole argument as one operand (Expression::parseOperand): an
+// array is the value hashed, not a list of arguments.
+func compileToHashedIndexKey(_ string, arg any, scope *Scope) (Expr, error) {
+	a, err := Compile(arg, scope)
+	if err != nil {
+		return nil, err
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		v, err := a.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		return toHashedIndexKey(v), nil
+	}), nil
 }
 
 func hashElement(h hash.Hash, name string, v any, withName bool) {

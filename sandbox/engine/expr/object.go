@@ -309,9 +309,12 @@ func setFieldName(spec any) (string, error) {
 	switch f := spec.(type) {
 	case string:
 		if strings.HasPrefix(f, "$") {
-			path := "$" + f
+			// The message shows the parsed ExpressionFieldPath's
+			// fullPathWithPrefix: a field is a path under the CURRENT
+			// variable, and a variable keeps one '$'.
+			path := "$CURRENT." + f[1:]
 			if strings.HasPrefix(f, "$$") {
-				path = f
+				path = f[1:]
 			}
 			return "", mongoerr.Newf(mongoerr.ErrSetFieldFieldIsPath, "'%s' is a field path reference which is not allowed in this context. Did you mean {$literal: '%s'}?", path, path)
 		}

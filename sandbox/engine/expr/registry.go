@@ -183,7 +183,7 @@ func init() {
 		"$bitXor":           compileBitOp,
 		"$bitNot":           compileUnaryNumeric(bitNot),
 		"$rand":             compileRand,
-		"$toHashedIndexKey": unary(toHashedIndexKey),
+		"$toHashedIndexKey": compileToHashedIndexKey,
 		"$meta":             compileMeta,
 		"$function":         compileFunction,
 	}

@@ -96,7 +96,7 @@ func (o *windowOutput) parseShift(d bson.D, sortBy *sortSpec, p *parser) error {
 		case "by":
 			n, ok := value.ParseIntegerElementToLong(e.Value)
 			if !value.IsNumber(e.Value) || !ok || n != int64(int32(n)) {
-				return mongoerr.New(mongoerr.FailedToParse, "'$shift:by' field must be an integer, but found  by: "+docString(e.Value))
+				return mongoerr.New(mongoerr.FailedToParse, "'$shift:by' field must be an integer, but found  "+value.FormatElem("by", e.Value))
 			}
 			by, haveBy = int(n), true
 		case "default":

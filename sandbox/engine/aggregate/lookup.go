@@ -227,7 +227,17 @@ func (s *lookupStage) join(in Iterator, rt *runtime) (Iterator, error) {
 			}
 			pipeline := s.pipeline
 			if s.localField != "" {
-				pipeline = append(bson.A{bson.D{{Key: "$match", Value: s.localMatch(d)}}}, s.pipeline...)
+				// The join's $match goes after a leading $documents, which
+				// is the pipeline's source (resolvedPipelineHelper,
+				// document_source_lookup.cpp).
+				at := 0
+				if len(s.pipeline) > 0 && firstStageIs(s.pipeline, "$documents") {
+					at = 1
+				}
+				pipeline = make(bson.A, 0, len(s.pipeline)+1)
+				pipeline = append(pipeline, s.pipeline[:at]...)
+				pipeline = append(pipeline, bson.D{{Key: "$match", Value: s.localMatch(d)}})
+				pipeline = append(pipeline, s.pipeline[at:]...)
 			}
 			matches, err = rt.runSub(rt.ctx.DB, s.from, pipeline, let, &s.scanned)
 		}

@@ -111,6 +111,7 @@ func parseStages(pipeline bson.A, p *parser) ([]Stage, error) {
 		return nil, mongoerr.Newf(mongoerr.ErrPipelineTooLong, "Pipeline length must be no longer than %d stages.", maxPipelineLength)
 	}
 	descs := make([]*stages.Stage, 0, len(pipeline))
+	specs := make([]any, 0, len(pipeline))
 	var out []Stage
 	for _, raw := range pipeline {
 		spec, ok := raw.(bson.D)
@@ -130,15 +131,17 @@ func parseStages(pipeline bson.A, p *parser) ([]Stage, error) {
 			return nil, err
 		}
 		descs = append(descs, bound.Stage)
+		specs = append(specs, spec[0].Value)
 		out = append(out, parsed...)
 	}
-	for _, d := range descs {
+	for i, d := range descs {
+		c := strictest(d, specs[i], 0)
 		switch {
-		case p.within == "$facet" && d.NotInFacet:
+		case p.within == "$facet" && c.NotInFacet:
 			return nil, mongoerr.Newf(mongoerr.ErrStageNotInFacet, "%s is not allowed to be used within a $facet stage", d.Name)
-		case p.within == "$lookup" && d.NotInLookup:
+		case p.within == "$lookup" && c.NotInLookup:
 			return nil, mongoerr.Newf(mongoerr.ErrStageNotInLookup, "%s is not allowed within a $lookup's sub-pipeline", d.Name)
-		case p.within == "$unionWith" && d.NotInUnionWith:
+		case p.within == "$unionWith" && c.NotInUnionWith:
 			return nil, mongoerr.Newf(mongoerr.ErrStageNotInUnionWith, "%s is not allowed within a $unionWith's sub-pipeline", d.Name)
 		}
 	}
@@ -151,6 +154,51 @@ func parseStages(pipeline bson.A, p *parser) ([]Stage, error) {
 		}
 	}
 	return pushMatches(out, p), nil
+}
+
+// placement is where a stage may stand: the Facet-, Lookup- and
+// UnionRequirement of its StageConstraints.
+type placement struct {
+	NotInFacet, NotInLookup, NotInUnionWith bool
+}
+
+// maxNesting bounds strictest's walk; parsing already refused a deeper
+// pipeline, this only keeps a malformed one from recursing without end.
+const maxNesting = 200
+
+// strictest is the placement of the stage d with specification spec. A
+// stage that holds sub-pipelines ($lookup, $unionWith) inherits the
+// strictest requirements of the stages inside them, at any depth, as
+// StageConstraints::getStrictestConstraints does in 8.0's
+// DocumentSourceLookUp::constraints and DocumentSourceUnionWith's: so a
+// $lookup whose pipeline holds a $facet is itself refused inside a
+// $facet, under its own name (Pipeline::validateFacetPipeline reports
+// the top-level stage; naming the nested one came with 8.1).
+func strictest(d *stages.Stage, spec any, depth int) placement {
+	c := placement{NotInFacet: d.NotInFacet, NotInLookup: d.NotInLookup, NotInUnionWith: d.NotInUnionWith}
+	if depth > maxNesting || d.Writes() {
+		// $merge's whenMatched is an update pipeline, not a sub-pipeline
+		// whose constraints the stage takes on.
+		return c
+	}
+	for _, sub := range d.Pipelines(spec) {
+		arr, _ := sub.(bson.A)
+		for _, raw := range arr {
+			st, ok := raw.(bson.D)
+			if !ok || len(st) != 1 {
+				continue
+			}
+			inner, ok := stages.Lookup(st[0].Key)
+			if !ok {
+				continue
+			}
+			ic := strictest(inner, st[0].Value, depth+1)
+			c.NotInFacet = c.NotInFacet || ic.NotInFacet
+			c.NotInLookup = c.NotInLookup || ic.NotInLookup
+			c.NotInUnionWith = c.NotInUnionWith || ic.NotInUnionWith
+		}
+	}
+	return c
 }
 
 // coalesce applies the rewrites mongod always applies and that show in

@@ -24,13 +24,15 @@ func CheckMetaSort(spec bson.D) error {
 	return mongoerr.New(mongoerr.NotImplemented, "a $meta sort ("+name+") is not supported by the schemalab sandbox")
 }
 
-// isMetaSort reports whether a $meta sort key may name the metadata name.
-// Each needs what the sandbox does not have (a text or search score, the
-// random value mongod attaches to a document, a $geoNear distance), so a
-// sort by one answers NotImplemented.
+// isMetaSort reports whether a $meta sort key may name the metadata name
+// (kValidMetaSorts, sort_pattern.cpp). Each needs what the sandbox does
+// not have (a text or search score, the random value mongod attaches to a
+// document, a $geoNear distance), so a sort by one answers NotImplemented.
+// searchHighlights is metadata but no sort key: 8.0 refuses it as any
+// unknown name (jstests/core/query/sort/sort_with_meta_operator.js).
 func isMetaSort(name string) bool {
 	switch name {
-	case "textScore", "randVal", "searchScore", "searchHighlights", "vectorSearchScore", "geoNearDistance":
+	case "textScore", "randVal", "searchScore", "vectorSearchScore", "geoNearDistance":
 		return true
 	}
 	return false

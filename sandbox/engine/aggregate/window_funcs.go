@@ -68,59 +68,34 @@ func sameRank(a, b windowRow) bool {
 // expression evaluated on the document by places away in the partition,
 // else the constant default.
 func (o *windowOutput) parseShift(d bson.D, sortBy *sortSpec, p *parser) error {
-	var args any = value.Missing{}
+	// ExpressionShift::parse reads the fields in order and parses $shift's
+	// arguments where it meets them, so an argument's error comes before
+	// that of a later field.
+	var args *shiftArgs
 	for _, e := range d {
-		switch e.Key {
-		case "window":
+		switch {
+		case e.Key == "window":
 			return mongoerr.New(mongoerr.FailedToParse, "$shift does not accept a 'window' field")
-		case "$shift":
-			args = e.Value
+		case windowFunctions[e.Key]:
+			if args != nil {
+				return mongoerr.New(mongoerr.FailedToParse, "Cannot specify multiple functions in window function spec")
+			}
+			a, ok := e.Value.(bson.D)
+			if !ok {
+				return mongoerr.New(mongoerr.FailedToParse, "Argument to $shift must be an object")
+			}
+			var err error
+			if args, err = parseShiftArgs(a, p); err != nil {
+				return err
+			}
 		default:
 			return mongoerr.Newf(mongoerr.FailedToParse, "Window function found an unknown argument: %s", e.Key)
 		}
 	}
-	a, ok := args.(bson.D)
-	if !ok {
-		return mongoerr.New(mongoerr.FailedToParse, "Argument to $shift must be an object")
-	}
-	var out, def expr.Expr
-	by, haveBy := 0, false
-	for _, e := range a {
-		switch e.Key {
-		case "output":
-			x, err := p.compile(e.Value)
-			if err != nil {
-				return err
-			}
-			out = x
-		case "by":
-			n, ok := value.ParseIntegerElementToLong(e.Value)
-			if !value.IsNumber(e.Value) || !ok || n != int64(int32(n)) {
-				return mongoerr.New(mongoerr.FailedToParse, "'$shift:by' field must be an integer, but found  by: "+docString(e.Value))
-			}
-			by, haveBy = int(n), true
-		case "default":
-			x, err := p.compile(e.Value)
-			if err != nil {
-				return err
-			}
-			if _, ok := expr.IsConstant(x); !ok {
-				return mongoerr.New(mongoerr.FailedToParse, "'$shift:default' expression must yield a constant value.")
-			}
-			def = x
-		default:
-			return mongoerr.New(mongoerr.FailedToParse, "Unknown argument in $shift")
-		}
-	}
-	if out == nil {
-		return mongoerr.New(mongoerr.FailedToParse, "$shift requires an 'output' expression.")
-	}
-	if !haveBy {
-		return mongoerr.New(mongoerr.FailedToParse, "$shift requires 'by' as an integer value.")
-	}
 	if sortBy == nil {
 		return mongoerr.New(mongoerr.FailedToParse, "'$shift' requires a sortBy")
 	}
+	out, def, by := args.output, args.def, args.by
 	o.fn = func(part []windowRow, env *expr.Env, _ *arith) ([]any, error) {
 		vals := make([]any, len(part))
 		for i := range part {
@@ -144,6 +119,53 @@ func (o *windowOutput) parseShift(d bson.D, sortBy *sortSpec, p *parser) error {
 		return vals, nil
 	}
 	return nil
+}
+
+// shiftArgs are $shift's arguments: {output: EXPR, by: INT, default: CONSTEXPR}.
+type shiftArgs struct {
+	output, def expr.Expr
+	by          int
+}
+
+// parseShiftArgs is ExpressionShift::parseShiftArgs
+// (window_function_shift.cpp).
+func parseShiftArgs(a bson.D, p *parser) (*shiftArgs, error) {
+	var out, def expr.Expr
+	by, haveBy := 0, false
+	for _, e := range a {
+		switch e.Key {
+		case "output":
+			x, err := p.compile(e.Value)
+			if err != nil {
+				return nil, err
+			}
+			out = x
+		case "by":
+			n, ok := value.ParseIntegerElementToLong(e.Value)
+			if !value.IsNumber(e.Value) || !ok || n != int64(int32(n)) {
+				return nil, mongoerr.New(mongoerr.FailedToParse, "'$shift:by' field must be an integer, but found  "+value.FormatElem("by", e.Value))
+			}
+			by, haveBy = int(n), true
+		case "default":
+			x, err := p.compile(e.Value)
+			if err != nil {
+				return nil, err
+			}
+			if _, ok := expr.IsConstant(x); !ok {
+				return nil, mongoerr.New(mongoerr.FailedToParse, "'$shift:default' expression must yield a constant value.")
+			}
+			def = x
+		default:
+			return nil, mongoerr.New(mongoerr.FailedToParse, "Unknown argument in $shift")
+		}
+	}
+	if out == nil {
+		return nil, mongoerr.New(mongoerr.FailedToParse, "$shift requires an 'output' expression.")
+	}
+	if !haveBy {
+		return nil, mongoerr.New(mongoerr.FailedToParse, "$shift requires 'by' as an integer value.")
+	}
+	return &shiftArgs{output: out, def: def, by: by}, nil
 }
 
 // windowUnitMillis are the units $derivative and $integral accept, as

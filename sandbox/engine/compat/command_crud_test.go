@@ -142,6 +142,7 @@ func TestCRUDCommands(t *testing.T) {
 		{name: "find a sort of 2", ref: "src/mongo/db/query/sort_pattern.cpp", cmd: `{"find":"c","sort":{"a":2}}`, code: 15975, msg: "$sort key ordering must be 1 (for ascending) or -1 (for descending)"},
 		// parseMetaExpression (sort_pattern.cpp; sort_key_generator_test.cpp, jstests/core/query/sort/sort_with_meta_operator.js)
 		{name: "find a $meta sort of a number", ref: "src/mongo/db/query/sort_pattern.cpp", cmd: `{"find":"c","sort":{"_id":{"$meta":1}}}`, code: 31138, msg: "Illegal $meta sort: $meta: 1"},
+		{name: "find a $meta sort of searchHighlights", ref: "src/mongo/db/query/sort_pattern.cpp kValidMetaSorts; jstests/core/query/sort/sort_with_meta_operator.js", cmd: `{"find":"c","sort":{"_id":{"$meta":"searchHighlights"}}}`, code: 31138, msg: `Illegal $meta sort: $meta: "searchHighlights"`},
 		{name: "find a $meta sort of an unknown name", ref: "src/mongo/db/query/sort_pattern.cpp", cmd: `{"find":"c","sort":{"_id":{"$meta":"unknown"}}}`, code: 31138, msg: `Illegal $meta sort: $meta: "unknown"`},
 		{name: "find a $meta sort with another key", ref: "src/mongo/db/query/sort_pattern.cpp", cmd: `{"find":"c","sort":{"_id":{"$meta":"randVal","x":1}}}`, code: mongoerr.FailedToParse, msg: "Cannot have additional keys in a $meta sort specification"},
 		{name: "find a sort by an expression other than $meta", ref: "src/mongo/db/query/sort_pattern.cpp", cmd: `{"find":"c","sort":{"_id":{"$add":[1]}}}`, code: 17312, msg: "$meta is the only expression supported by $sort right now"},

@@ -22,6 +22,10 @@ func TestLookup(t *testing.T) {
 		{"_id": 20, "a": 1}, {"_id": 21, "a": {"x": null}}, {"_id": 22, "a": [[null, 1], 2]}, {"_id": 23, "a": false},
 		{"_id": 24, "a": 0}, {"_id": 25, "a": {}}, {"_id": 26, "a": ""}]`
 	runAggCases(t, []aggCase{
+		{name: "localField join over a $documents sub-pipeline", ref: "src/mongo/db/pipeline/document_source_lookup.cpp resolvedPipelineHelper",
+			docs:     `[{"_id": 1, "a": 1}, {"_id": 2, "a": 5}]`,
+			pipeline: `[{"$lookup": {"localField": "a", "foreignField": "b", "as": "j", "pipeline": [{"$documents": [{"b": 1}, {"b": 2}]}]}}, {"$sort": {"_id": 1}}]`,
+			want:     `[{"_id": 1, "a": 1, "j": [{"b": 1}]}, {"_id": 2, "a": 5, "j": []}]`},
 		{name: "item3 numeric path component in localField", ref: equijoinLib + " testMatchingPathWithNumericComponentToScalar",
 			docs: numeric, other: map[string]string{"f": `[{"_id": 0, "b": 1}]`},
 			pipeline: `[{"$lookup": {"from": "f", "localField": "a.0.x", "foreignField": "b", "as": "matched"}}, ` + matchedIDs + `]`,

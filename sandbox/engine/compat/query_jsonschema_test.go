@@ -187,3 +187,16 @@ func TestQueryJSONSchemaCommands(t *testing.T) {
 			want:     `[{"_id":2}]`},
 	})
 }
+
+// BSON undefined, which the legacy shell sends for a JavaScript undefined
+// (mongosh sends null): its own bsonType, present for required, and
+// equal to no null in enum.
+func TestQueryJSONSchemaUndefined(t *testing.T) {
+	docs := `[{"_id":1,"u":{"$undefined":true}},{"_id":2,"u":null},{"_id":3}]`
+	runFilterTableIn(t, "src/mongo/db/matcher/schema/json_schema_parser.cpp (parseType, parseEnum); jstests/core/query/json_schema/bsontype.js; jstests/core/json_schema/logical_keywords.js", docs, semantics, [][2]string{
+		{`{"$jsonSchema":{"required":["u"],"properties":{"u":{"bsonType":"undefined"}}}}`, `[1]`},
+		{`{"$jsonSchema":{"required":["u"],"properties":{"u":{"bsonType":"null"}}}}`, `[2]`},
+		{`{"$jsonSchema":{"properties":{"u":{"enum":[null]}}}}`, `[2,3]`},
+		{`{"$jsonSchema":{"required":["u"]}}`, `[1,2]`},
+	})
+}

@@ -179,8 +179,13 @@ func TestQueryOperatorErrors(t *testing.T) {
 		{name: "$options first, then a regex with flags", ref: parserRef, docs: docs, filter: `{"a":{"$options":"m","$regex":{"$regularExpression":{"pattern":"x","options":"i"}}}}`, code: 51074, msg: "options set in both $regex and $options"},
 		{name: "$options not a string", ref: parserRef, docs: docs, filter: `{"a":{"$regex":"x","$options":1}}`, code: mongoerr.BadValue, msg: "$options has to be a string"},
 		{name: "$regex embedded null", ref: leafRef, docs: docs, filter: `{"a":{"$regex":"a\u0000b"}}`, code: mongoerr.BadValue, msg: "Regular expression cannot contain an embedded null byte"},
-		{name: "$regex options embedded null", ref: leafRef, cov: q("$regex"), docs: docs, filter: `{"a":{"$regex":"a","$options":"i\u0000"}}`, code: mongoerr.BadValue, msg: "Regular expression options string cannot contain an embedded null byte"},
-		{name: "$regex invalid flag in a literal", ref: leafRef, docs: docs, filter: `{"a":{"$regularExpression":{"pattern":"a","options":"q"}}}`, cov: q("$regex"), code: 51108, msg: "invalid flag in regex options: q"},
+		// 8.0's constructor reads the flags (pcre_util::flagsToOptions,
+		// opName "") before it looks at null bytes: a null among the
+		// options is an unknown flag, and the message keeps the empty
+		// operator name's leading space (jstests/core/query/regex/regex_error.js).
+		{name: "$regex options embedded null", ref: leafRef + "; src/mongo/util/pcre_util.cpp flagsToOptions", cov: q("$regex"), docs: docs, filter: `{"a":{"$regex":"a","$options":"i\u0000"}}`, code: 51108, msg: " invalid flag in regex options: \x00"},
+		{name: "$regex bad flag before a null in the pattern", ref: leafRef + "; src/mongo/util/pcre_util.cpp flagsToOptions", cov: q("$regex"), docs: docs, filter: `{"a":{"$regex":"a\u0000b","$options":"z"}}`, code: 51108, msg: " invalid flag in regex options: z"},
+		{name: "$regex invalid flag in a literal", ref: leafRef + "; src/mongo/util/pcre_util.cpp flagsToOptions", docs: docs, filter: `{"a":{"$regularExpression":{"pattern":"a","options":"q"}}}`, cov: q("$regex"), code: 51108, msg: " invalid flag in regex options: q"},
 		{name: "$regex unbalanced bracket", ref: leafRef, docs: docs, filter: `{"a":{"$regex":"[a"}}`, code: 51091, msg: "Regular expression is invalid: missing terminating ] for character class"},
 		{name: "$not with a string", ref: parserRef, docs: docs, filter: `{"a":{"$not":"x"}}`, code: mongoerr.BadValue, msg: "$not needs a regex or a document"},
 		{name: "$and entry not a document", ref: parserRef, docs: docs, filter: `{"$and":[1]}`, code: mongoerr.BadValue, msg: "$or/$and/$nor entries need to be full objects"},

@@ -203,7 +203,7 @@ func TestQueryErrors(t *testing.T) {
 		{name: "{\"a\":{\"$size\":-1}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$size":-1}}`, code: mongoerr.BadValue, msg: "Failed to parse $size. Expected a non-negative number in: $size: -1"},
 		{name: "{\"a\":{\"$size\":\"x\"}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$size":"x"}}`, code: mongoerr.BadValue, msg: "Failed to parse $size. Expected a number in: $size: \"x\""},
 		{name: "{\"a\":{\"$size\":1.5}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$size":1.5}}`, code: mongoerr.BadValue, msg: "Failed to parse $size. Expected an integer: $size: 1.5"},
-		{name: "{\"a\":{\"$regex\":\"a\",\"$options\":\"z\"}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$regex":"a","$options":"z"}}`, code: 51108, msg: "invalid flag in regex options: z"},
+		{name: "{\"a\":{\"$regex\":\"a\",\"$options\":\"z\"}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$regex":"a","$options":"z"}}`, code: 51108, msg: " invalid flag in regex options: z"},
 		{name: "{\"a\":{\"$regex\":\"(\"}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$regex":"("}}`, code: 51091, msg: "Regular expression is invalid: missing closing parenthesis"},
 		{name: "{\"a\":{\"$options\":\"i\"}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$options":"i"}}`, code: mongoerr.BadValue, msg: "$options needs a $regex"},
 		{name: "{\"a\":{\"$regex\":1}}", ref: parserRef, docs: `[{"_id": 1, "a": 1}]`, filter: `{"a":{"$regex":1}}`, code: mongoerr.BadValue, msg: "$regex has to be a string"},

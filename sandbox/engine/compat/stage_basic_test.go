@@ -90,6 +90,8 @@ func TestStagesBasic(t *testing.T) {
 			pipeline: `[{"$sort": {"_id": {"$meta": -1}}}]`, code: 31138, msg: "Illegal $meta sort: $meta: -1"},
 		{name: "sort by a $meta of a string that names no metadata", ref: "src/mongo/db/query/sort_pattern.cpp parseMetaExpression",
 			pipeline: `[{"$sort": {"_id": {"$meta": "1"}}}]`, code: 31138, msg: `Illegal $meta sort: $meta: "1"`},
+		{name: "sort by $meta searchHighlights", ref: "src/mongo/db/query/sort_pattern.cpp parseMetaExpression kValidMetaSorts; jstests/core/query/sort/sort_with_meta_operator.js",
+			pipeline: `[{"$sort": {"_id": {"$meta": "searchHighlights"}}}]`, code: 31138, msg: `Illegal $meta sort: $meta: "searchHighlights"`},
 		{name: "sort by an expression other than $meta", ref: "src/mongo/db/query/sort_pattern.cpp parseMetaExpression",
 			pipeline: `[{"$sort": {"_id": {"$literal": 1}}}]`, code: 17312, msg: "$meta is the only expression supported by $sort right now"},
 		// $set / $addFields / $unset / $replaceRoot / $replaceWith

@@ -54,9 +54,10 @@ func matchRegexValue(re *regexp.Regexp, src bson.Regex, v any) bool {
 // backreferences) are refused with NotImplemented rather than silently
 // matching differently.
 func compileRegex(pattern, options string) (*regexp.Regexp, error) {
-	if err := checkRegexLimits(pattern, options); err != nil {
-		return nil, err
-	}
+	// 8.0's RegexMatchExpression constructor reads the flags first
+	// (makeRegex in its initializer list calls pcre_util::flagsToOptions),
+	// then refuses a null byte in the pattern, then a pattern that does
+	// not compile; a null byte among the flags is one more unknown flag.
 	flags := ""
 	extended := false
 	for _, o := range options {
@@ -70,8 +71,13 @@ func compileRegex(pattern, options string) (*regexp.Regexp, error) {
 		case 'u':
 			// UTF-8 mode is always on in Go.
 		default:
-			return nil, mongoerr.Newf(codeRegexInvalidFlag, "invalid flag in regex options: %c", o)
+			// flagsToOptions's message starts with the operator's name,
+			// which a query's regex leaves empty: hence the leading space.
+			return nil, mongoerr.Newf(codeRegexInvalidFlag, " invalid flag in regex options: %c", o)
 		}
+	}
+	if err := checkRegexLimits(pattern); err != nil {
+		return nil, err
 	}
 	if extended {
 		pattern = stripExtended(pattern)
@@ -115,18 +121,16 @@ func pcreOnly(err error) string {
 // a pattern's length.
 const maxPatternSize = 32764
 
-// checkRegexLimits is the start of RegexMatchExpression::_init
-// (src/mongo/db/matcher/expression_leaf.cpp): the pattern's length and
-// embedded null bytes, checked before the flags and the compilation.
-func checkRegexLimits(pattern, options string) error {
+// checkRegexLimits is what RegexMatchExpression's constructor
+// (src/mongo/db/matcher/expression_leaf.cpp) checks of the pattern once
+// the flags are read: its length and embedded null bytes, before the
+// compilation's own error.
+func checkRegexLimits(pattern string) error {
 	if len(pattern) > maxPatternSize {
 		return mongoerr.New(mongoerr.BadValue, "Regular expression is too long")
 	}
 	if strings.IndexByte(pattern, 0) >= 0 {
 		return mongoerr.New(mongoerr.BadValue, "Regular expression cannot contain an embedded null byte")
-	}
-	if strings.IndexByte(options, 0) >= 0 {
-		return mongoerr.New(mongoerr.BadValue, "Regular expression options string cannot contain an embedded null byte")
 	}
 	return nil
 }

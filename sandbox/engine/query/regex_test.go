@@ -38,7 +38,7 @@ func TestRegexErrors(t *testing.T) {
 		{"options not string", D{{Key: "a", Value: D{{Key: "$regex", Value: "x"}, {Key: "$options", Value: int32(1)}}}}, mongoerr.BadValue, "$options has to be a string"},
 		{"options alone", D{{Key: "a", Value: D{{Key: "$options", Value: "i"}}}}, mongoerr.BadValue, "$options needs a $regex"},
 		{"options twice", D{{Key: "a", Value: D{{Key: "$regex", Value: bson.Regex{Pattern: "x", Options: "i"}}, {Key: "$options", Value: "m"}}}}, 51075, "options set in both $regex and $options"},
-		{"bad flag", D{{Key: "a", Value: D{{Key: "$regex", Value: "x"}, {Key: "$options", Value: "z"}}}}, 51108, "invalid flag in regex options: z"},
+		{"bad flag", D{{Key: "a", Value: D{{Key: "$regex", Value: "x"}, {Key: "$options", Value: "z"}}}}, 51108, " invalid flag in regex options: z"},
 		{"bad pattern", D{{Key: "a", Value: D{{Key: "$regex", Value: "a("}}}}, 51091, "Regular expression is invalid: missing closing parenthesis"},
 	})
 }

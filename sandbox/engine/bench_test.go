@@ -64,6 +64,20 @@ func insertAndDrop(b *testing.B, client *mongo.Client, docs []any) {
 	b.StartTimer()
 }
 
+// BenchmarkDriverMarshal200k is the floor issue 26 measures insertMany
+// against: the driver encoding the same 200,000 documents, with no server.
+func BenchmarkDriverMarshal200k(b *testing.B) {
+	docs := enrollments(200_000)
+	b.ResetTimer()
+	for range b.N {
+		for _, d := range docs {
+			if _, err := bson.Marshal(d); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
 func BenchmarkInsertMany200kMarshal(b *testing.B) {
 	client := startServer(b)
 	docs := enrollments(200_000)

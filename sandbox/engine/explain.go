@@ -460,7 +460,7 @@ func (e *Engine) explainPipeline(req *request, s *aggregateSpec, verbosity strin
 		if err != nil {
 			return nil, err
 		}
-		return explainReply(req, body), nil
+		return explainReply(req, markOptimizedAway(body)), nil
 	}
 	var cursorOut *countingIterator
 	if verbosity != "queryPlanner" {
@@ -511,6 +511,31 @@ func (e *Engine) explainPipeline(req *request, s *aggregateSpec, verbosity strin
 	tail := explainTail(req)
 	// aggregate explains list the command after the server sections.
 	return append(append(out, tail[1:]...), tail[0]), nil
+}
+
+// markOptimizedAway adds optimizedPipeline: true to the queryPlanner of a
+// pipeline the query layer took whole: runAggregate passes it to
+// Explain::explainStages as extraInfo, which generatePlannerInfo appends
+// after the optimization time and before the plans.
+func markOptimizedAway(body bson.D) bson.D {
+	out := make(bson.D, len(body))
+	copy(out, body)
+	for i, f := range out {
+		qp, ok := f.Value.(bson.D)
+		if f.Key != "queryPlanner" || !ok {
+			continue
+		}
+		at := len(qp)
+		for j, g := range qp {
+			if g.Key == "optimizationTimeMillis" {
+				at = j + 1
+				break
+			}
+		}
+		marked := append(append(append(bson.D{}, qp[:at]...), bson.E{Key: "optimizedPipeline", Value: true}), qp[at:]...)
+		out[i].Value = marked
+	}
+	return out
 }
 
 type countingIterator struct {

@@ -26,7 +26,7 @@ func parseFacet(spec any, p *parser) ([]Stage, error) {
 		return nil, mongoerr.Newf(mongoerr.ErrFacetNotObject, "the $facet specification must be a non-empty object, but found: $facet: %s", valueString(spec))
 	}
 	s := &facetStage{}
-	sub := &parser{ctx: p.ctx, scope: p.scope, letVals: p.letVals, within: "$facet"}
+	sub := &parser{ctx: p.ctx, scope: p.scope, letVals: p.letVals, within: "$facet", depth: p.depth}
 	for _, e := range d {
 		if err := projection.ValidateFieldPath(e.Key); err != nil {
 			return nil, err
@@ -139,6 +139,9 @@ func parseUnionWith(spec any, p *parser) ([]Stage, error) {
 		}
 	default:
 		return nil, mongoerr.Newf(mongoerr.FailedToParse, "the $unionWith stage specification must be an object or string, but found %s", typeNameOf(spec))
+	}
+	if err := p.enterSubPipeline(); err != nil {
+		return nil, err
 	}
 	if s.pipeline != nil {
 		if err := p.parseSubPipeline(s.pipeline, nil, "$unionWith"); err != nil {

@@ -101,6 +101,9 @@ func parseLookup(spec any, p *parser) ([]Stage, error) {
 			return nil, mongoerr.New(mongoerr.FailedToParse, "$lookup with a 'let' argument must also specify 'pipeline'")
 		}
 	}
+	if err := p.enterSubPipeline(); err != nil {
+		return nil, err
+	}
 	if s.localField != "" {
 		s.localParts = splitPath(s.localField)
 	}

@@ -18,6 +18,10 @@ type parser struct {
 	// within is the stage whose sub-pipeline is being parsed: "$facet",
 	// "$lookup", "$unionWith", or "" for a top-level pipeline.
 	within string
+	// depth counts the $lookup and $unionWith sub-pipelines around the
+	// stages being parsed (ExpressionContext's subPipelineDepth); a
+	// $facet's pipelines share their stage's context and depth.
+	depth int
 }
 
 type stageParser func(spec any, p *parser) ([]Stage, error)

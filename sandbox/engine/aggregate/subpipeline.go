@@ -51,6 +51,21 @@ func (rt *runtime) runSub(db, coll string, pipeline bson.A, let bson.D, scanned 
 	return Drain(it)
 }
 
+// maxSubPipelineDepth is the default of mongod's
+// internalMaxSubPipelineViewDepth query knob.
+const maxSubPipelineDepth = 20
+
+// enterSubPipeline is the check of ExpressionContext::copyForSubPipeline
+// (expression_context.h), which $lookup and $unionWith call for their
+// foreign collection whether or not they have a pipeline: twenty nested
+// stages parse, a twenty-first fails (max_subpipeline_depth.js).
+func (p *parser) enterSubPipeline() error {
+	if p.depth >= maxSubPipelineDepth {
+		return mongoerr.Newf(mongoerr.MaxSubPipelineDepthExceeded, "Maximum number of nested sub-pipelines exceeded. Limit is %d", maxSubPipelineDepth)
+	}
+	return nil
+}
+
 // parseSubPipeline validates the sub-pipeline of the stage within
 // ($lookup, $unionWith) at parse time, with extra variable names in scope
 // ($lookup's let).
@@ -61,7 +76,7 @@ func (p *parser) parseSubPipeline(pipeline bson.A, vars []string, within string)
 	for _, v := range vars {
 		letVals = setInPlace(letVals, v, nil)
 	}
-	sub := &parser{ctx: p.ctx, scope: p.scope.With(vars...), letVals: letVals, within: within}
+	sub := &parser{ctx: p.ctx, scope: p.scope.With(vars...), letVals: letVals, within: within, depth: p.depth + 1}
 	_, err := parseStages(pipeline, sub)
 	return err
 }

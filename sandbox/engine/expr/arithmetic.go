@@ -123,6 +123,14 @@ func compileAdd(name string, arg any, scope *Scope) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if args, err = foldLeading(scope, args, addOf); err != nil {
+		return nil, err
+	}
+	return addOf(args), nil
+}
+
+// addOf is $add over compiled arguments.
+func addOf(args []Expr) Expr {
 	return evalFunc(func(env *Env) (any, error) {
 		s := addState{widest: kInt}
 		for _, a := range args {
@@ -141,7 +149,7 @@ func compileAdd(name string, arg any, scope *Scope) (Expr, error) {
 			}
 		}
 		return s.value(), nil
-	}), nil
+	})
 }
 
 // Subtract is $subtract.
@@ -222,6 +230,14 @@ func compileMultiply(name string, arg any, scope *Scope) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if args, err = foldLeading(scope, args, multiplyOf); err != nil {
+		return nil, err
+	}
+	return multiplyOf(args), nil
+}
+
+// multiplyOf is $multiply over compiled arguments.
+func multiplyOf(args []Expr) Expr {
 	return evalFunc(func(env *Env) (any, error) {
 		var (
 			dbl  = 1.0
@@ -279,7 +295,7 @@ func compileMultiply(name string, arg any, scope *Scope) (Expr, error) {
 			return lng, nil
 		}
 		return value.CreateIntOrLong(lng), nil
-	}), nil
+	})
 }
 
 // Divide is $divide.

@@ -57,3 +57,37 @@ func foldAssociative(scope *Scope, args []Expr, commutative bool, eval func([]Ex
 	}
 	return out, nil
 }
+
+// leftAssociative are the operators mongod 8.0 declares left associative
+// (ExpressionAdd and ExpressionMultiply::getAssociativity return kLeft in
+// expression.h): they combine their arguments left to right, and integer
+// overflow, rounding and type promotion make the grouping matter.
+var leftAssociative = map[string]bool{"$add": true, "$multiply": true}
+
+// foldLeading is ExpressionNary::optimize for a left-associative operator
+// in a pipeline: only the run of constants before the first other argument
+// is evaluated into one (constant_folding.js: [1, 2, $x] becomes [3, $x]
+// while [$x, 1, 2] and [1, $x, 2] stay), and a nested call of the same
+// operator is not flattened. An all-constant call is folded whole elsewhere.
+func foldLeading(scope *Scope, args []Expr, eval func([]Expr) Expr) ([]Expr, error) {
+	n := leadingConstants(args)
+	if !scope.fold || n < 2 || n == len(args) {
+		return args, nil
+	}
+	v, err := eval(args[:n]).Eval(NewEnv(bson.D{}, 0))
+	if err != nil {
+		return nil, scope.optimizationError(err)
+	}
+	return append([]Expr{constant{v}}, args[n:]...), nil
+}
+
+func leadingConstants(args []Expr) int {
+	n := 0
+	for n < len(args) {
+		if _, ok := IsConstant(args[n]); !ok {
+			break
+		}
+		n++
+	}
+	return n
+}

@@ -42,6 +42,9 @@ func Serialize(spec any, scope *Scope) any {
 			}
 			switch a := arg.(type) {
 			case bson.A:
+				if leftAssociative[op] {
+					return bson.D{{Key: op, Value: serializeLeading(op, a, scope)}}
+				}
 				return bson.D{{Key: op, Value: Serialize(a, scope)}}
 			case bson.D:
 				if len(a) > 0 && !strings.HasPrefix(a[0].Key, "$") {
@@ -91,4 +94,27 @@ func isFoldable(spec any) bool {
 		return true
 	}
 	return true
+}
+
+// serializeLeading serializes the arguments of a left-associative operator
+// as its optimize() leaves them: the constants before the first other
+// argument, when two or more, shown as their one value (see foldLeading).
+func serializeLeading(op string, args bson.A, scope *Scope) bson.A {
+	n := 0
+	for n < len(args) && isFoldable(args[n]) {
+		n++
+	}
+	out := Serialize(args, scope).(bson.A)
+	if n < 2 {
+		return out
+	}
+	e, err := Compile(bson.D{{Key: op, Value: args[:n]}}, scope)
+	if err != nil {
+		return out
+	}
+	v, err := e.Eval(NewEnv(bson.D{}, 0))
+	if err != nil {
+		return out
+	}
+	return append(bson.A{bson.D{{Key: "$const", Value: v}}}, out[n:]...)
 }

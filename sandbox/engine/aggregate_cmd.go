@@ -39,12 +39,16 @@ func parseAggregate(req *request) (*aggregateSpec, error) {
 			return nil, mongoerr.Newf(mongoerr.InvalidNamespace, "Invalid namespace specified '%s.'", req.db)
 		}
 		s.coll = v
-	case int32, int64, float64:
-		if n, _ := value.SafeNumberLong(v); n != 1 {
+	case int32, int64, float64, bson.Decimal128:
+		// parseNs compares BSONElement::number(), a double, with 1: 1.5
+		// is refused, not truncated.
+		if value.ToDouble(v) != 1 {
 			return nil, mongoerr.New(mongoerr.FailedToParse, "Invalid command format: the 'aggregate' field must specify a collection name or 1")
 		}
 	default:
-		return nil, mongoerr.New(mongoerr.FailedToParse, "Invalid command format: the 'aggregate' field must specify a collection name or 1")
+		// aggregation_request_helper.cpp parseNs: anything neither a number
+		// nor a string (a collection UUID among them) is a TypeMismatch.
+		return nil, mongoerr.Newf(mongoerr.TypeMismatch, "collection name has invalid type: %s", value.TypeName(v))
 	}
 	a := newArgs(req)
 	if err := a.checkKnown(true, "pipeline", "cursor", "explain", "allowDiskUse", "hint", "let",

@@ -143,7 +143,8 @@ func cmdDistinct(e *Engine, req *request) (bson.D, error) {
 
 // distinctQuery plans a distinct as getExecutorDistinct does: the query
 // projects only the key ({_id: 0, key: 1}; the prefix before a numeric
-// path component, which a projection cannot name), so an index led by the
+// path component, which a projection cannot name; src/mongo/db/query/
+// canonical_distinct.cpp, getDistinctProjection), so an index led by the
 // key answers it with a DISTINCT_SCAN.
 func distinctQuery(req *request, s *findSpec, key string) (planner.Query, error) {
 	field := key
@@ -155,9 +156,11 @@ func distinctQuery(req *request, s *findSpec, key string) (planner.Query, error)
 			}
 		}
 	}
+	// A key under _id (getProjectedDottedField's isID) keeps _id's default
+	// inclusion: {_id: 0, "_id.a": 1} would be a path collision.
 	s.projection = bson.D{{Key: "_id", Value: int32(0)}, {Key: field, Value: int32(1)}}
-	if field == "_id" {
-		s.projection = bson.D{{Key: "_id", Value: int32(1)}}
+	if field == "_id" || strings.HasPrefix(key, "_id.") {
+		s.projection = bson.D{{Key: field, Value: int32(1)}}
 	}
 	q, err := plannerQuery(req, s)
 	q.DistinctKey = key

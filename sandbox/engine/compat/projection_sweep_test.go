@@ -71,8 +71,12 @@ func TestProjectionSweep(t *testing.T) {
 			code: 31271, msg: "positional projection cannot be used with an expression or sub object"},
 		{name: "two positional projections", ref: projParserRef, cov: pr("positional $", errorCol), docs: docs, filter: `{"a":2,"e.f":2}`, projection: `{"a.$":1,"e.$":1}`,
 			code: 31276, msg: "Cannot specify more than one positional projection per query."},
-		{name: "$ the query does not match", ref: positionalRef, cov: pr("positional $", errorCol), docs: docs, projection: `{"a.$":1}`,
-			code: 31277, msg: "Positional projection 'a.$' does not match the query document."},
+		{name: "$ on an array the query does not name fails at run time", ref: positionalRef + "; jstests/core/query/project/positional_projection.js", cov: pr("positional $", errorCol), docs: docs, filter: `{"_id":1}`, projection: `{"a.$":1}`,
+			code: 51246},
+		{name: "$ on a field the query does not name, missing from the document", ref: positionalRef + "; jstests/core/query/project/positional_projection.js", docs: docs, filter: `{"_id":2}`, projection: `{"g.$":1}`,
+			want: `[{"_id":2}]`},
+		{name: "$ on an empty path", ref: positionalRef, cov: pr("positional $", errorCol), docs: docs, projection: `{".$":1}`,
+			code: 5392900, msg: "Projection on field .$ is invalid"},
 
 		// $elemMatch
 		{name: "$elemMatch keeps the first matching element", ref: elemMatchRef, docs: docs, projection: `{"e":{"$elemMatch":{"f":2}}}`,

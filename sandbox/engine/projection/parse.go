@@ -298,15 +298,12 @@ func (ctx *parseCtx) parseInclusion(key, parentPath string, parent *node, positi
 		if ctx.hasElemMatch {
 			return mongoerr.New(31256, "Cannot specify positional operator and $elemMatch.")
 		}
-		matchField := key
-		if parentPath != "" {
-			matchField = parentPath
-		}
-		if i := strings.IndexByte(matchField, '.'); i >= 0 {
-			matchField = matchField[:i]
-		}
-		if ctx.opts.Filter == nil || !hasPositionalOperatorMatch(ctx.opts.Filter.Root, matchField) {
-			return mongoerr.New(31277, "Positional projection '"+key+"' does not match the query document.")
+		// mongod 4.4 dropped the parse-time check that the query names the
+		// projected array (31277): a query on another field, or none, is
+		// accepted, and the projection fails at run time only if it meets
+		// an array with no matched position (51246).
+		if key == ".$" {
+			return mongoerr.New(5392900, "Projection on field .$ is invalid")
 		}
 		if err := ctx.addAtPath(parent, key[:pb], &child{kind: kindPositional}); err != nil {
 			return err
@@ -320,73 +317,6 @@ func (ctx *parseCtx) parseInclusion(key, parentPath string, parent *node, positi
 		ctx.typ = typeInclusion
 	}
 	return nil
-}
-
-// hasPositionalOperatorMatch: some predicate of the query is on a path
-// whose first component is matchField.
-func hasPositionalOperatorMatch(n query.Node, matchField string) bool {
-	switch x := n.(type) {
-	case *query.And:
-		for _, c := range x.Children {
-			if hasPositionalOperatorMatch(c, matchField) {
-				return true
-			}
-		}
-		return false
-	case *query.Or:
-		for _, c := range x.Children {
-			if hasPositionalOperatorMatch(c, matchField) {
-				return true
-			}
-		}
-		return false
-	case *query.Nor:
-		for _, c := range x.Children {
-			if hasPositionalOperatorMatch(c, matchField) {
-				return true
-			}
-		}
-		return false
-	case *query.Not:
-		return hasPositionalOperatorMatch(x.Child, matchField)
-	case *query.All:
-		return firstComponent(x.Path) == matchField
-	}
-	p := leafPath(n)
-	return p != "" && firstComponent(p) == matchField
-}
-
-func leafPath(n query.Node) string {
-	switch x := n.(type) {
-	case *query.Compare:
-		return x.Path
-	case *query.In:
-		return x.Path
-	case *query.Regex:
-		return x.Path
-	case *query.Exists:
-		return x.Path
-	case *query.Type:
-		return x.Path
-	case *query.Size:
-		return x.Path
-	case *query.Mod:
-		return x.Path
-	case *query.ElemMatchObject:
-		return x.Path
-	case *query.ElemMatchValue:
-		return x.Path
-	case *query.Bits:
-		return x.Path
-	}
-	return ""
-}
-
-func firstComponent(p string) string {
-	if i := strings.IndexByte(p, '.'); i >= 0 {
-		return p[:i]
-	}
-	return p
 }
 
 func (ctx *parseCtx) parseExclusion(key, parentPath string, parent *node) error {

@@ -224,7 +224,7 @@ func TestProjectionErrors(t *testing.T) {
 		{"slice limit in exclusion", D{{Key: "b", Value: int32(0)}, {Key: "a", Value: D{{Key: "$slice", Value: A{int32(1), int32(0)}}}}}, Options{}, 31252, "Invalid $slice syntax. The given syntax { $slice: [ 1, 0 ] } did not match the find() syntax because :: Location31259: $slice limit must be positive, got 0 :: The given syntax did not match the expression $slice syntax. :: caused by :: Cannot use expression other than $meta in exclusion projection"},
 		{"elemMatch scalar", D{{Key: "a", Value: D{{Key: "$elemMatch", Value: int32(1)}}}}, Options{}, 31274, "elemMatch: Invalid argument, object required, but got int"},
 		{"elemMatch nested", D{{Key: "a.b", Value: D{{Key: "$elemMatch", Value: D{{Key: "x", Value: int32(1)}}}}}}, Options{}, 31275, "Cannot use $elemMatch projection on a nested field."},
-		{"positional without query field", D{{Key: "b.$", Value: int32(1)}}, Options{Filter: eqA}, 31277, "Positional projection 'b.$' does not match the query document."},
+		{"positional on an empty path", D{{Key: ".$", Value: int32(1)}}, Options{Filter: eqA}, 5392900, "Projection on field .$ is invalid"},
 		{"positional twice", D{{Key: "a.$", Value: int32(1)}, {Key: "c", Value: int32(1)}, {Key: "a.b.$", Value: int32(1)}}, Options{Filter: eqA}, 31276, "Cannot specify more than one positional projection per query."},
 		{"positional then elemMatch", D{{Key: "a.$", Value: int32(1)}, {Key: "b", Value: D{{Key: "$elemMatch", Value: D{{Key: "x", Value: int32(1)}}}}}}, Options{Filter: eqA}, 31255, "Cannot specify positional operator and $elemMatch."},
 		{"positional with literal", D{{Key: "a.$", Value: "x"}}, Options{Filter: eqA}, 31308, "positional projection cannot be used with a literal"},

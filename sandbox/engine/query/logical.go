@@ -12,10 +12,15 @@ func (a *And) Matches(doc bson.D, pos *Position) bool {
 	return true
 }
 
-// Matches implements Node.
+// Matches implements Node. Like a negation, an $or records no array
+// position: OrMatchExpression::matches (expression_tree.cpp) passes its
+// children no MatchDetails, so a positional projection after an $or that
+// the optimizer left an $or fails with 51246.
 func (o *Or) Matches(doc bson.D, pos *Position) bool {
+	errs := errorsOnly(pos)
+	defer propagateErr(pos, errs)
 	for _, c := range o.Children {
-		if c.Matches(doc, pos) {
+		if c.Matches(doc, errs) {
 			return true
 		}
 	}

@@ -376,3 +376,24 @@ func TestTimeseriesOutTargetIsRefused(t *testing.T) {
 		t.Fatalf("a refused $out changed ts2: %s", relaxed(names))
 	}
 }
+
+// Measurements before 1970 are found by their time: their bucket's
+// control.min is rounded toward zero, past the measurement, and the
+// bucket bounds a query pushes down must not skip it (jstest
+// core/timeseries/query/timeseries_filter_extended_range.js).
+func TestTimeseriesTimesBefore1970(t *testing.T) {
+	db, _ := confColl(t)
+	okJ(t, db, `{"create": "m", "timeseries": {"timeField": "t"}}`)
+	okJ(t, db, `{"insert": "m", "documents": [{"t": {"$date": {"$numberLong": "-999"}}, "v": 1},
+		{"t": {"$date": {"$numberLong": "-61500"}}, "v": 2}, {"t": {"$date": {"$numberLong": "5000"}}, "v": 3}]}`)
+	for filter, want := range map[string]string{
+		`{"t": {"$date": {"$numberLong": "-999"}}}`:            `[{"v": 1}]`,
+		`{"t": {"$date": {"$numberLong": "-61500"}}}`:          `[{"v": 2}]`,
+		`{"t": {"$lte": {"$date": {"$numberLong": "-999"}}}}`:  `[{"v": 1}, {"v": 2}]`,
+		`{"t": {"$lt": {"$date": {"$numberLong": "-60000"}}}}`: `[{"v": 2}]`,
+		`{"t": {"$gte": {"$date": {"$numberLong": "-999"}}}}`:  `[{"v": 1}, {"v": 3}]`,
+	} {
+		got := firstBatch(t, db, `{"find": "m", "filter": `+filter+`, "projection": {"_id": 0, "v": 1}, "sort": {"v": 1}}`)
+		sameJSON(t, filter, got, want)
+	}
+}

@@ -61,6 +61,18 @@ func (o Options) timeBounds(v any) bson.A {
 	clause := func(path, op string, t int64) bson.D {
 		return bson.D{{Key: path, Value: bson.D{{Key: op, Value: bson.DateTime(t)}}}}
 	}
+	// A bucket whose times start before 1970 has a control.min rounded
+	// up, toward zero (RoundTime), by up to the rounding plus a second:
+	// an upper bound on control.min near or before 1970 allows for it, or
+	// it would skip buckets holding matches (mongod switches to its
+	// extended-range predicates for such collections).
+	slack := (o.BucketRoundingSeconds + 1) * 1000
+	minAtMost := func(ms int64) int64 {
+		if ms < slack {
+			return ms + slack
+		}
+		return ms
+	}
 	var out bson.A
 	for _, op := range ops {
 		t, isDate := op.Value.(bson.DateTime)
@@ -72,9 +84,9 @@ func (o Options) timeBounds(v any) bson.A {
 		case "$gte", "$gt":
 			out = append(out, clause(maxPath, op.Key, ms), clause(minPath, op.Key, ms-span))
 		case "$lte", "$lt":
-			out = append(out, clause(minPath, op.Key, ms), clause(maxPath, op.Key, ms+span))
+			out = append(out, clause(minPath, op.Key, minAtMost(ms)), clause(maxPath, op.Key, ms+span))
 		case "$eq":
-			out = append(out, clause(minPath, "$lte", ms), clause(maxPath, "$gte", ms),
+			out = append(out, clause(minPath, "$lte", minAtMost(ms)), clause(maxPath, "$gte", ms),
 				clause(minPath, "$gte", ms-span), clause(maxPath, "$lte", ms+span))
 		}
 	}

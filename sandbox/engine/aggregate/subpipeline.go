@@ -51,8 +51,9 @@ func (rt *runtime) runSub(db, coll string, pipeline bson.A, let bson.D, scanned 
 	return Drain(it)
 }
 
-// maxSubPipelineDepth is the default of mongod's
-// internalMaxSubPipelineViewDepth query knob.
+// maxSubPipelineDepth is mongod's internalMaxSubPipelineViewDepth knob
+// as a default server has it: max_subpipeline_depth.js, run against
+// one, expects 20.
 const maxSubPipelineDepth = 20
 
 // enterSubPipeline is the check of ExpressionContext::copyForSubPipeline

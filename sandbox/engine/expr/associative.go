@@ -58,11 +58,12 @@ func foldAssociative(scope *Scope, args []Expr, commutative bool, eval func([]Ex
 	return out, nil
 }
 
-// leftAssociative are the operators mongod 8.0 declares left associative
-// (ExpressionAdd and ExpressionMultiply::getAssociativity return kLeft in
-// expression.h): they combine their arguments left to right, and integer
-// overflow, rounding and type promotion make the grouping matter.
-var leftAssociative = map[string]bool{"$add": true, "$multiply": true}
+// leftAssociative reports the operators mongod 8.0 declares left
+// associative (ExpressionAdd and ExpressionMultiply::getAssociativity
+// return kLeft in expression.h): they combine their arguments left to
+// right, and integer overflow, rounding and type promotion make the
+// grouping matter.
+func leftAssociative(op string) bool { return op == "$add" || op == "$multiply" }
 
 // foldLeading is ExpressionNary::optimize for a left-associative operator
 // in a pipeline: only the run of constants before the first other argument

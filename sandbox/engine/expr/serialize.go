@@ -42,7 +42,7 @@ func Serialize(spec any, scope *Scope) any {
 			}
 			switch a := arg.(type) {
 			case bson.A:
-				if leftAssociative[op] {
+				if leftAssociative(op) {
 					return bson.D{{Key: op, Value: serializeLeading(op, a, scope)}}
 				}
 				return bson.D{{Key: op, Value: Serialize(a, scope)}}

@@ -1434,10 +1434,7 @@ func compileDateTrunc(name string, arg any, scope *Scope) (Expr, error) {
 	// makes the operator null.
 	whole := foldsWhole(scope, m["date"], m["unit"], m["binSize"], m["timezone"], m["startOfWeek"])
 	if !whole {
-		if null, err := checkConstantArg(scope, m["unit"], func(v any) error { _, err := timeUnit(name, v); return err }); err != nil || null {
-			return nullOr(err)
-		}
-		if null, err := checkConstantArg(scope, m["startOfWeek"], func(v any) error { _, err := dayOfWeekArg(name, v); return err }); err != nil || null {
+		if null, err := checkUnitAndStartOfWeek(scope, name, m["unit"], m["startOfWeek"]); err != nil || null {
 			return nullOr(err)
 		}
 	}
@@ -1717,10 +1714,7 @@ func compileDateDiff(name string, arg any, scope *Scope) (Expr, error) {
 	// operator null.
 	whole := foldsWhole(scope, m["startDate"], m["endDate"], m["unit"], m["timezone"], m["startOfWeek"])
 	if !whole {
-		if null, err := checkConstantArg(scope, m["unit"], func(v any) error { _, err := timeUnit(name, v); return err }); err != nil || null {
-			return nullOr(err)
-		}
-		if null, err := checkConstantArg(scope, m["startOfWeek"], func(v any) error { _, err := dayOfWeekArg(name, v); return err }); err != nil || null {
+		if null, err := checkUnitAndStartOfWeek(scope, name, m["unit"], m["startOfWeek"]); err != nil || null {
 			return nullOr(err)
 		}
 	}
@@ -1769,4 +1763,15 @@ func compileDateDiff(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		return DateDiff(start, end, unit, loc, sow), nil
 	}))
+}
+
+// checkUnitAndStartOfWeek is the first part of $dateTrunc's and
+// $dateDiff's optimize(): a constant unit, then a constant startOfWeek
+// (whatever the unit), each refused when invalid; null reports a null one,
+// which makes the operator null.
+func checkUnitAndStartOfWeek(scope *Scope, name string, unit, startOfWeek Expr) (null bool, err error) {
+	if null, err := checkConstantArg(scope, unit, func(v any) error { _, err := timeUnit(name, v); return err }); err != nil || null {
+		return null, err
+	}
+	return checkConstantArg(scope, startOfWeek, func(v any) error { _, err := dayOfWeekArg(name, v); return err })
 }

@@ -248,10 +248,10 @@ func (e *Engine) getMore(req *request, id int64, namespace string, batchSize int
 			e.cursors.checkin(c, true)
 		}
 	}()
-	if c.planKilled != nil {
+	if err := e.cursors.killedPlan(c); err != nil {
 		// mongod restores the plan before the batch, outside the
 		// batch's error context, and the failure ends the cursor.
-		return nil, c.planKilled
+		return nil, err
 	}
 	c.stream.bind(ctx)
 	n := -1
@@ -499,12 +499,22 @@ func (t *cursorTable) collectionGone(prefix string, wholeDB bool, renamedTo stri
 		case c.uuid == "":
 			t.removeLocked(c)
 		case c.planKilled != nil:
+			// The first reason stands, as the first failed restore does.
 		case renamedTo != "":
 			c.planKilled = mongoerr.Newf(mongoerr.QueryPlanKilled, "collection renamed from '%s' to '%s'. UUID %s", c.ns, renamedTo, c.uuid)
 		default:
 			c.planKilled = mongoerr.Newf(mongoerr.QueryPlanKilled, "collection dropped. UUID %s", c.uuid)
 		}
 	}
+}
+
+// killedPlan is the error c's next getMore fails with, nil while its plan
+// stands. A drop may mark c while a getMore holds it, so it is read under
+// the table's lock.
+func (t *cursorTable) killedPlan(c *cursor) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return c.planKilled
 }
 
 // indexesDropped fails the next getMore of every cursor on ns whose plan

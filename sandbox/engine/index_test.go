@@ -131,4 +131,22 @@ func TestUpdateRewritesOnlyChangedIndexEntries(t *testing.T) {
 	if err != nil || len(got) != 1 || got[0].Value != 7.0 {
 		t.Fatalf("covered read of the updated key: %v %v, want {a: 7.0}", got, err)
 	}
+	// A document key compares equal with 1 or 1.0 inside, yet the entry
+	// must hold the new bytes (on an index that is not multikey, so that
+	// the read is covered).
+	coll = client.Database("ix").Collection("d")
+	if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "a", Value: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: 2}, {Key: "a", Value: bson.D{{Key: "x", Value: int32(1)}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: 2}}, bson.D{{Key: "$set", Value: bson.D{{Key: "a", Value: bson.D{{Key: "x", Value: 1.0}}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	got = nil
+	err = coll.FindOne(ctx, bson.D{{Key: "a", Value: bson.D{{Key: "x", Value: 1}}}}, options.FindOne().SetProjection(bson.D{{Key: "_id", Value: 0}, {Key: "a", Value: 1}}).SetHint("a_1")).Decode(&got)
+	if inner, ok := got[0].Value.(bson.D); err != nil || len(got) != 1 || !ok || inner[0].Value != 1.0 {
+		t.Fatalf("covered read of an updated document key: %v %v, want {a: {x: 1.0}}", got, err)
+	}
 }

@@ -55,13 +55,23 @@ func (ks KeySet) Without(other KeySet) KeySet {
 	return out
 }
 
+// identicalKeys is keyString(a) == keyString(b) without encoding the
+// common scalars, whose equal values of one type are the same bytes.
+// Doubles (0 and -0), decimals (1.0 and 1.00), documents and arrays (which
+// hold numbers of any type) can compare equal and still differ, so they
+// are compared encoded.
 func identicalKeys(a, b []any) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
-		if value.TypeName(a[i]) != value.TypeName(b[i]) || value.Compare(a[i], b[i]) != 0 {
-			return false
+		switch a[i].(type) {
+		case string, int32, int64, bool, bson.ObjectID, bson.DateTime, nil:
+			if value.TypeName(a[i]) != value.TypeName(b[i]) || value.Compare(a[i], b[i]) != 0 {
+				return false
+			}
+		default:
+			return keyString(a) == keyString(b)
 		}
 	}
 	return true

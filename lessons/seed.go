@@ -460,10 +460,10 @@ func (s *state) seedSetup(ctx context.Context, i int) ([]BlockResult, bool, erro
 
 var msgSharedRun = &locale.Message{ID: "seed.sharedRun", Other: "run once for the whole room, same code on the same data: its outputs and timings are that run's"}
 
-// sharesRun reports whether sessions may take the room's run of step i:
+// SharesRun reports whether sessions may take the room's run of step i:
 // the template has the states before and after it, and the step's output
 // depends on nothing but the state it starts from.
-func (t *Template) sharesRun(i int) bool {
+func (t *Template) SharesRun(i int) bool {
 	if t.state(StateBefore(i)) == nil || t.state(StateBefore(i+1)) == nil {
 		return false
 	}
@@ -483,7 +483,7 @@ func (t *Template) sharesRun(i int) bool {
 func (s *Session) sharedRun(ctx context.Context, i int, w Widths, res *Result) (ok bool, err error) {
 	st := s.st
 	before := StateBefore(i)
-	if st.seedState(ctx, before) == nil || st.seeds.Run == nil || st.live.state != before || !st.seeds.Template.sharesRun(i) {
+	if st.seedState(ctx, before) == nil || st.seeds.Run == nil || st.live.state != before || !st.seeds.Template.SharesRun(i) {
 		return false, nil
 	}
 	shared, err := st.seeds.Run(ctx, i, w)

@@ -425,6 +425,8 @@ type sharedRuns struct {
 	// room is too loaded to finish a step once, sixty more runs of it
 	// would only bury it deeper.
 	failed map[runKey]failedRun
+	// ahead marks the runs runAhead began (guarded by Templates.mu).
+	ahead map[runKey]bool
 }
 
 type failedRun struct {
@@ -445,7 +447,19 @@ type runKey struct {
 }
 
 func (t *Templates) run(ctx context.Context, b *template, l *lessons.Lesson, step int, w lessons.Widths) (*lessons.Result, error) {
+	r := t.sharedRunsOf(b, l)
+	res, err := r.result(ctx, step, w)
+	if err == nil && res.OK() {
+		t.runAhead(b, l, r, step, w)
+	}
+	return res, err
+}
+
+// sharedRunsOf is the room's runs of lesson l (in its students'
+// language) from build b.
+func (t *Templates) sharedRunsOf(b *template, l *lessons.Lesson) *sharedRuns {
 	t.mu.Lock()
+	defer t.mu.Unlock()
 	k := runsKey{b, l}
 	r := t.runs[k]
 	if r == nil {
@@ -458,11 +472,15 @@ func (t *Templates) run(ctx context.Context, b *template, l *lessons.Lesson, ste
 				return t.seedsOf(b, tpl), nil
 			}}
 		r = &sharedRuns{sess: lessons.NewSession(sb, l, lessons.SessionOptions{Locale: locale.For(l.Lang)}),
-			results: map[runKey]*lessons.Result{}, failed: map[runKey]failedRun{}}
+			results: map[runKey]*lessons.Result{}, failed: map[runKey]failedRun{}, ahead: map[runKey]bool{}}
 		t.runs[k] = r
 	}
-	t.mu.Unlock()
+	return r
+}
 
+// result is the room's run of step for layout w: the one kept, the
+// failure of a run that ended while the caller waited, or a run made now.
+func (r *sharedRuns) result(ctx context.Context, step int, w lessons.Widths) (*lessons.Result, error) {
 	asked := time.Now()
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -490,4 +508,39 @@ func (t *Templates) run(ctx context.Context, b *template, l *lessons.Lesson, ste
 	delete(r.failed, key)
 	r.results[key] = res
 	return res, nil
+}
+
+// runAhead begins, in the background, the room's run of the next step
+// with code after step, for the same layout, unless one was begun
+// before: the student who ran step reads the next one while it runs,
+// so that the first of the room to press enter on it does not wait for
+// a run the whole room then shares (the bucket lesson's time series step
+// takes seconds). It runs one step ahead of the room's front-most
+// student, never further: a step no one reaches is never run.
+func (t *Templates) runAhead(b *template, l *lessons.Lesson, r *sharedRuns, step int, w lessons.Widths) {
+	next := step + 1
+	for next < len(l.Steps) && !l.Steps[next].HasCode() {
+		next++
+	}
+	if next == len(l.Steps) {
+		return
+	}
+	key := runKey{next, w}
+	t.mu.Lock()
+	tpl := b.latest
+	begun := r.ahead[key]
+	if tpl == nil || begun || !tpl.SharesRun(next) {
+		t.mu.Unlock()
+		return
+	}
+	if len(r.ahead) >= maxSharedRuns {
+		clear(r.ahead)
+	}
+	r.ahead[key] = true
+	t.mu.Unlock()
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), buildTimeout)
+		defer cancel()
+		_, _ = r.result(ctx, next, w)
+	}()
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 	"testing/fstest"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -437,6 +438,78 @@ func TestStudentsTakeTheRoomsRunOfAStep(t *testing.T) {
 	}
 	if bobInserts.Load() != 1 {
 		t.Errorf("bob's edit sent %d inserts, want 1", bobInserts.Load())
+	}
+}
+
+// aheadLesson has a step with code, one of prose, one with code, and one
+// with random numbers.
+const aheadLesson = "---\nid: ahead\ntitle: Ahead\n---\n" +
+	"## First\n```js run\nvoid db.c.insertOne({step: 1}); db.c.countDocuments()\n```\n" +
+	"## Reading\nNothing to run here.\n" +
+	"## Third\n```js run\nvoid db.c.insertOne({step: 3}); db.c.countDocuments()\n```\n" +
+	"## Random\n```js run\nvoid db.c.insertOne({r: Math.random()}); db.c.countDocuments()\n```\n"
+
+// Once a student has run a step, the room runs the next step with code
+// for the same layout before anyone asks, so that the first student to
+// press enter on it takes a finished run; it runs one step ahead, never a
+// step whose output the state does not decide.
+func TestTheRoomRunsTheNextStepAhead(t *testing.T) {
+	ctx := context.Background()
+	be := embedded(t)
+	l, err := lessons.Parse("ahead.md", []byte(aheadLesson))
+	if err != nil {
+		t.Fatal(err)
+	}
+	roomInserts := new(atomic.Int64)
+	tpl := NewTemplates(be.Client, countInserts(be.Connector(), roomInserts), nil)
+	if _, err := tpl.Build(ctx, l); err != nil {
+		t.Fatal(err)
+	}
+	built := roomInserts.Load()
+	w := lessons.Widths{Output: 100, Variant: 48}
+	student := func(name string) *lessons.Session {
+		sb, err := be.ForPrefix(ctx, name+"_")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := lessons.NewSession(&lessons.Sandbox{Connect: sb.Connector(), Prefix: sb.Prefix(), ResetDB: sb.ResetDB,
+			Seeds: tpl.Seeds}, l, lessons.SessionOptions{})
+		t.Cleanup(func() {
+			r.Close()
+			sb.Close()
+		})
+		return r
+	}
+	run := func(r *lessons.Session, step int) *lessons.Result {
+		t.Helper()
+		res, err := r.Do(ctx, lessons.Request{Op: lessons.OpRun, Step: step, Widths: w})
+		if err != nil || !res.OK() {
+			t.Fatalf("step %d: %v %v", step+1, err, res.Failures)
+		}
+		return res
+	}
+
+	alice := student("alice")
+	run(alice, 0)
+	// The room's run of the first step, then, unasked, of the third.
+	deadline := time.Now().Add(30 * time.Second)
+	for roomInserts.Load() < built+2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := roomInserts.Load() - built; got != 2 {
+		t.Fatalf("the room ran %d inserts after the first student's first step, want 2 (its run of step 1, and step 3 ahead)", got)
+	}
+	res := run(alice, 2)
+	if !strings.Contains(strings.Join(res.Notes, "\n"), "run once for the whole room") {
+		t.Errorf("step 3 was not the room's run: notes %q", res.Notes)
+	}
+	if res.Blocks[0].Output != "2\n" {
+		t.Errorf("step 3's output: %q, want 2", res.Blocks[0].Output)
+	}
+	// The step after is random: the room does not run it ahead.
+	time.Sleep(200 * time.Millisecond)
+	if got := roomInserts.Load() - built; got != 2 {
+		t.Errorf("the room ran %d inserts, want 2: it ran ahead a step whose output is random", got)
 	}
 }
 

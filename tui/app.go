@@ -130,10 +130,21 @@ func New(ctx context.Context, opts Options) *Model {
 	}
 	m := &Model{Common: c, opts: opts, ctx: ctx, help: help.New()}
 	m.help.Styles = st.Help
-	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Accent))
+	spin := spinner.MiniDot
+	if opts.Remote {
+		spin.FPS = remoteSpinnerFrame
+	}
+	m.spin = spinner.New(spinner.WithSpinner(spin), spinner.WithStyle(st.Accent))
 	m.catalog = catalog.New(c, opts.Catalog, opts.Store, opts.Warnings)
 	return m
 }
+
+// remoteSpinnerFrame is how long a remote learner's spinner shows each
+// frame. Every frame redraws the whole screen into the terminal's cells:
+// at MiniDot's twelve a second, sixty students of a room waiting for
+// their steps spent more of the machine drawing spinners than running
+// the steps they waited for.
+const remoteSpinnerFrame = time.Second / 2
 
 // Close ends the open lesson's session and stops the sandbox; call it
 // after the program ends.

@@ -35,7 +35,43 @@ func setLimits(pid int, lim Limits) error {
 		}
 	}
 	// No core files of a student's process, whose memory is theirs.
-	return set(unix.RLIMIT_CORE, 0, 0)
+	if err := set(unix.RLIMIT_CORE, 0, 0); err != nil {
+		return err
+	}
+	return lowerPriority(pid)
+}
+
+// studentNice is the scheduling priority of a student's process. The
+// room's server runs the work students share (a lesson's template, the
+// room's run of a step) beside sixty students' processes, which draw
+// their screens and run their own scripts: at equal priority the
+// server's share of the processors is one in sixty, and a step everyone
+// waits for crawls while their spinners turn.
+const studentNice = 10
+
+// lowerPriority gives every thread of process pid the nice value
+// studentNice: Linux keeps it per thread, and a thread started later
+// takes its starter's. The threads are listed twice, since the process
+// may start one while the first pass runs.
+func lowerPriority(pid int) error {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	for range 2 {
+		tasks, err := os.ReadDir(dir)
+		if err != nil {
+			return err
+		}
+		for _, t := range tasks {
+			tid, err := strconv.Atoi(t.Name())
+			if err != nil {
+				continue
+			}
+			// A thread that has ended since the listing is no error.
+			if err := unix.Setpriority(unix.PRIO_PROCESS, tid, studentNice); err != nil && err != unix.ESRCH {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // setDeathSignal has the kernel kill a student's process if the room's

@@ -8,8 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 	"testing/fstest"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/event"

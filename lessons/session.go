@@ -223,6 +223,11 @@ func (s *Session) perform(ctx context.Context, req Request) (*Result, error) {
 			return res, err
 		}
 	}
+	if req.Op == OpRun {
+		if shared, err := s.runSharedOutsideTurns(ctx, req, res); shared || err != nil {
+			return res, err
+		}
+	}
 	done, err := st.sb.Turns.take(ctx)
 	if err != nil {
 		return res, err
@@ -252,6 +257,34 @@ func (s *Session) perform(ctx context.Context, req Request) (*Result, error) {
 		return res, err
 	}
 	return res, errors.New("lessons: unknown operation")
+}
+
+// runSharedOutsideTurns takes the room's run of step req.Step (sharedRun)
+// without one of the room's turns, when the session can stand at the
+// state before the step by taking the template's copy of it: then no
+// code of the session's own runs. A turn bounds the work done on the
+// server at once; a session waiting for the room's run does none, and
+// in a room of sixty the students waiting for one slow shared step held
+// every turn, so that the others, whose steps were ready, queued behind
+// them for minutes. ok is false when the step is the session's to run.
+func (s *Session) runSharedOutsideTurns(ctx context.Context, req Request, res *Result) (ok bool, err error) {
+	st := s.st
+	if st.sb.Seeds == nil {
+		return false, nil
+	}
+	if err := st.ensureSession(ctx); err != nil {
+		return false, err
+	}
+	before := StateBefore(req.Step)
+	if st.live.state != before {
+		if st.seedState(ctx, before) == nil {
+			return false, nil
+		}
+		if ok, err := st.seed(ctx, before); !ok || err != nil {
+			return false, err
+		}
+	}
+	return s.sharedRun(ctx, req.Step, req.Widths, res)
 }
 
 // runFromBefore runs step i from the state its earlier steps leave,

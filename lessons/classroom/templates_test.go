@@ -513,6 +513,58 @@ func TestTheRoomRunsTheNextStepAhead(t *testing.T) {
 	}
 }
 
+// A student waiting for the room's run of a step holds none of the
+// room's turns: a classmate's scratch-shell line, which needs one, is
+// answered while the room's run goes on.
+func TestAStudentWaitingForTheRoomsRunHoldsNoTurn(t *testing.T) {
+	ctx := context.Background()
+	be := embedded(t)
+	slow := "---\nid: slow\ntitle: Slow\n---\n## Slow\n```js run\n" +
+		"if (db.getName().startsWith('" + RunPrefix + "')) sleep(3000); db.c.countDocuments()\n```\n"
+	l, err := lessons.Parse("slow.md", []byte(slow))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tpl := NewTemplates(be.Client, be.Connector(), nil)
+	if _, err := tpl.Build(ctx, l); err != nil {
+		t.Fatal(err)
+	}
+	turns := lessons.NewTurns(1, 0)
+	student := func(name string) *lessons.Session {
+		sb, err := be.ForPrefix(ctx, name+"_")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := lessons.NewSession(&lessons.Sandbox{Connect: sb.Connector(), Prefix: sb.Prefix(), ResetDB: sb.ResetDB,
+			Seeds: tpl.Seeds, Turns: turns}, l, lessons.SessionOptions{})
+		t.Cleanup(func() {
+			r.Close()
+			sb.Close()
+		})
+		return r
+	}
+	alice, bob := student("alice"), student("bob")
+	if got := evalAt(t, bob, 0, "1 + 1"); got != "2" {
+		t.Fatalf("bob's scratch shell: %q", got)
+	}
+	aliceDone := make(chan time.Time, 1)
+	go func() {
+		res, err := alice.Do(ctx, lessons.Request{Op: lessons.OpRun, Step: 0, Widths: lessons.Widths{Output: 100, Variant: 48}})
+		if err != nil || !res.OK() {
+			t.Errorf("alice's step: %v %v", err, res.Failures)
+		}
+		aliceDone <- time.Now()
+	}()
+	time.Sleep(500 * time.Millisecond) // alice is waiting for the room's run
+	if got := evalAt(t, bob, 0, "2 + 2"); got != "4" {
+		t.Errorf("bob's scratch shell: %q", got)
+	}
+	bobDone := time.Now()
+	if done := <-aliceDone; done.Before(bobDone) {
+		t.Errorf("bob's line was answered only after alice's wait for the room's run ended (%v after)", bobDone.Sub(done))
+	}
+}
+
 // failingRoomLesson's step does what its expect says in the room's build,
 // and fails in the room's runs of it (a stand-in for a run that a loaded
 // machine cannot finish in time).

@@ -17,7 +17,7 @@ import (
 
 // Collection options the sandbox stores and lists but does not act on
 // are accepted; the ones that would change behaviour it cannot reproduce
-// (capped, time series, views, clustered, validators) are refused.
+// (clustered, encrypted) are refused. Capped collections: capped.go.
 var createFields = []string{"capped", "size", "max", "timeseries", "expireAfterSeconds",
 	"viewOn", "pipeline", "collation", "validator", "validationLevel", "validationAction",
 	"storageEngine", "indexOptionDefaults", "clusteredIndex", "changeStreamPreAndPostImages",
@@ -30,6 +30,12 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 	}
 	a := newArgs(req)
 	if err := a.checkKnown(true, createFields...); err != nil {
+		return nil, err
+	}
+	// The capped options' types and rules come before the time-series and
+	// view checks, as CmdCreate checks them first.
+	cappedOpts, err := cappedCreateOptions(a)
+	if err != nil {
 		return nil, err
 	}
 	// Time-series collections and validators: timeseries_cmd.go,
@@ -59,7 +65,9 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 			continue
 		}
 		switch f.Key {
-		case "capped", "clusteredIndex", "encryptedFields":
+		case "capped", "size", "max":
+			continue // cappedOpts
+		case "clusteredIndex", "encryptedFields":
 			if b, ok := f.Value.(bool); ok && !b {
 				continue
 			}
@@ -71,6 +79,7 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 		}
 		opts = append(opts, f)
 	}
+	opts = withCappedOptions(cappedOpts, opts)
 	if err := catalog.ValidateNamespace(req.db, collName); err != nil {
 		return nil, err
 	}

@@ -48,6 +48,8 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 			changes = append(changes, f)
 		case "timeseries":
 			// handled by collModTimeseries
+		case "cappedSize", "cappedMax":
+			// handled by collModCappedArgs and applyCollMod
 		case "index":
 			// handled by parseCollModIndex and collModIndex
 		default:
@@ -62,6 +64,10 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
+	var capped cappedChange
+	if capped.size, capped.maxDocs, capped.hasSize, capped.hasMax, err = collModCappedArgs(a); err != nil {
+		return nil, err
+	}
 	// One namespace change: writers see the old options and validator or
 	// the new ones (they read both under the collection's write lock, which
 	// the change takes to set them), and a time-series collection's view
@@ -73,6 +79,10 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 			return mongoerr.New(mongoerr.NamespaceNotFound, "ns does not exist")
 		}
 		if c.Kind == catalog.KindTimeseries {
+			if capped.any() {
+				// The buckets collection mongod would resize is not capped.
+				return errNotCapped()
+			}
 			reply, err = collModTimeseries(req, ch, c, changes)
 			return err
 		}
@@ -82,10 +92,10 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 				return err
 			}
 		}
-		if len(changes) == 0 {
+		if len(changes) == 0 && !capped.any() {
 			return nil
 		}
-		return e.applyCollMod(req, ch, c, changes)
+		return e.applyCollMod(req, ch, c, changes, capped)
 	})
 	if err != nil {
 		return nil, err
@@ -96,8 +106,14 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 // applyCollMod stores the new options of c (a snapshot of the collection
 // ch changes; an empty validator removes the validator, as in mongod) and
 // the validator compiled from them, together.
-func (e *Engine) applyCollMod(req *request, ch *catalog.Change, c *catalog.Collection, changes bson.D) error {
+func (e *Engine) applyCollMod(req *request, ch *catalog.Change, c *catalog.Collection, changes bson.D, capped cappedChange) error {
 	opts := append(bson.D(nil), c.Options...)
+	if capped.any() {
+		var err error
+		if opts, err = capped.apply(c, opts); err != nil {
+			return err
+		}
+	}
 	for _, change := range changes {
 		if d, ok := change.Value.(bson.D); ok && change.Key == "validator" && len(d) == 0 {
 			opts = removeField(opts, "validator")
@@ -233,6 +249,11 @@ func parseCollModIndex(a args) (*collModIndexRequest, error) {
 // expireAfterSeconds_old (when there was one) and _new, hidden_old and
 // hidden_new.
 func collModIndex(ch *catalog.Change, c *catalog.Collection, r *collModIndexRequest) (bson.D, error) {
+	// parseCollModRequest refuses a TTL on a capped collection before it
+	// looks the index up.
+	if r.expire != nil && c.IsCapped() {
+		return nil, mongoerr.New(mongoerr.InvalidOptions, "TTL indexes are not supported for capped collections.")
+	}
 	var target *index.Spec
 	if r.name != "" {
 		if ix := c.Index(r.name); ix != nil {

@@ -326,6 +326,11 @@ func (e *Engine) replaceCollection(req *request, ctx context.Context, db, c stri
 		if old.Kind == catalog.KindView {
 			return errViewNotCollection(db, c)
 		}
+		// document_source_out.cpp: $out replaces a collection, which a
+		// capped one's eviction order would not survive.
+		if old.IsCapped() {
+			return mongoerr.Newf(17152, "namespace '%s.%s' is capped so it can't be used for $out", db, c)
+		}
 		opts = old.Options
 		for _, ix := range old.Indexes()[1:] {
 			specs = append(specs, ix.Spec)

@@ -139,7 +139,7 @@ func TestConfCursorsAndBatches(t *testing.T) {
 		"Requested getMore on namespace 'conf.x', but cursor belongs to a different namespace conf.c")
 
 	// Options the sandbox does not implement are refused, not ignored.
-	for _, opt := range []string{`"min":{"_id":2}`, `"max":{"_id":2}`, `"returnKey":true`, `"showRecordId":true`, `"tailable":true`} {
+	for _, opt := range []string{`"min":{"_id":2}`, `"max":{"_id":2}`, `"returnKey":true`, `"showRecordId":true`} {
 		_, ce := runJIn(s, t, db, `{"find":"c",`+opt+`}`)
 		if ce == nil || ce.Code != mongoerr.NotImplemented || !strings.Contains(ce.Message, "is not supported by the schemalab sandbox") {
 			t.Errorf("find with %s: %v", opt, ce)

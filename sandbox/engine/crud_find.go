@@ -27,6 +27,8 @@ type findSpec struct {
 	hasBatch    bool
 	singleBatch bool
 	let         bson.D
+	// tailable and awaitData ask for a tailable cursor (tailable.go).
+	tailable, awaitData bool
 }
 
 var findFields = []string{"filter", "projection", "sort", "hint", "skip", "limit", "batchSize",
@@ -97,13 +99,21 @@ func parseFind(req *request) (*findSpec, error) {
 	if err := refuseUnsupportedFindOptions(a); err != nil {
 		return nil, err
 	}
+	if s.tailable, err = a.boolean("tailable", false); err != nil {
+		return nil, err
+	}
+	if s.awaitData, err = a.boolean("awaitData", false); err != nil {
+		return nil, err
+	}
+	if err := checkTailable(s); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
 // refuseUnsupportedFindOptions fails find options the sandbox does not
 // implement, rather than ignore them and answer differently from mongod:
-// min/max index bounds, returnKey, showRecordId, and tailable cursors
-// (which need capped collections).
+// min/max index bounds, returnKey and showRecordId.
 func refuseUnsupportedFindOptions(a args) error {
 	for _, name := range []string{"min", "max"} {
 		if d, ok, err := a.document(name); err != nil {
@@ -112,7 +122,7 @@ func refuseUnsupportedFindOptions(a args) error {
 			return mongoerr.Newf(mongoerr.NotImplemented, "find option '%s' is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it", name)
 		}
 	}
-	for _, name := range []string{"returnKey", "showRecordId", "tailable", "awaitData"} {
+	for _, name := range []string{"returnKey", "showRecordId"} {
 		if on, err := a.boolean(name, false); err != nil {
 			return err
 		} else if on {
@@ -238,6 +248,9 @@ func cmdFind(e *Engine, req *request) (bson.D, error) {
 	const errContext = "Executor error during find command"
 	q.Ctx = req.ctx
 	coll := e.catalog.Snapshot(req.db, s.coll)
+	if s.tailable {
+		return e.tailableFind(req, s, q, coll)
+	}
 	exec, err := e.plan(coll, ns(req.db, s.coll), q)
 	if err != nil {
 		return nil, executorError(errContext, err)

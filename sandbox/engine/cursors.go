@@ -64,6 +64,8 @@ type resultStream struct {
 	indexes func() []string
 	// uuid is the collection a find's plan reads ("" for other streams).
 	uuid string
+	// tail is set for a tailable cursor's stream (tailable.go).
+	tail *tailState
 }
 
 func sliceStream(docs []bson.D) resultStream {
@@ -208,12 +210,18 @@ func (e *Engine) firstBatch(req *request, namespace string, s resultStream, batc
 		return nil, executorError(errContext, err)
 	}
 	var id int64
-	if !exhausted && !singleBatch {
+	keep := !exhausted && !singleBatch
+	if s.tail != nil {
+		keep = s.tail.keepOpen()
+	}
+	if keep {
 		if s.indexes != nil {
 			c.indexes = s.indexes()
 		}
 		c.uuid = s.uuid
-		if !req.deadline.IsZero() {
+		// An awaitData cursor's getMores have their own time limit (the
+		// wait); find's maxTimeMS does not carry over to them.
+		if !req.deadline.IsZero() && (s.tail == nil || !s.tail.await) {
 			c.timed, c.leftover = true, max(time.Until(req.deadline), 0)
 		}
 		if id, err = e.cursors.open(c, req.conn); err != nil {
@@ -259,6 +267,16 @@ func (e *Engine) getMore(req *request, id int64, namespace string, batchSize int
 		n = int(batchSize)
 	}
 	batch, exhausted, err := c.fill(n)
+	if tail := c.stream.tail; tail != nil {
+		if tail.await && err == nil && len(batch) == 0 {
+			until := awaitDataDeadline(req)
+			for len(batch) == 0 && err == nil && tail.awaitData(ctx, until) {
+				batch, _, err = c.fill(n)
+			}
+		}
+		// A tailable cursor stays open at the end of its collection.
+		exhausted = false
+	}
 	if d, ok := ctx.Deadline(); ok && c.timed {
 		c.leftover = max(time.Until(d), 0)
 	}
@@ -352,7 +370,7 @@ func (t *cursorTable) checkout(id int64, namespace string, req *request, cancel 
 	if err := checkSession(id, c, req); err != nil {
 		return nil, err
 	}
-	if hasMaxTimeMS(req.cmd) {
+	if hasMaxTimeMS(req.cmd) && (c.stream.tail == nil || !c.stream.tail.await) {
 		return nil, mongoerr.New(mongoerr.BadValue, "cannot set maxTimeMS on getMore command for a non-awaitData cursor")
 	}
 	if c.cancel != nil {

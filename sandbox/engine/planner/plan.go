@@ -712,3 +712,11 @@ func writeDebug(b *strings.Builder, n query.Node, depth int) {
 		b.WriteString("\n")
 	}
 }
+
+// ErrorString is CanonicalQuery::toString(forErrMsg), which mongod puts
+// in errors about a whole query: the namespace, extras (" batchSize=N",
+// " limit=N", " skip=N" for those the command set), the filter's debug
+// tree, the sort and the projection.
+func ErrorString(ns, extras string, q Query) string {
+	return fmt.Sprintf("ns=%s%sTree%sSort: %s\nProj: %s\n", ns, extras, debugTree(q.Filter), index.FormatDoc(q.Sort), projSpec(q))
+}

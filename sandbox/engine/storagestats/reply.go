@@ -65,7 +65,15 @@ func StorageStats(c *catalog.Collection, scale int64) bson.D {
 		bson.E{Key: "numOrphanDocs", Value: int64(0)},
 		bson.E{Key: "storageSize", Value: scaled(f.StorageSize, scale)},
 		bson.E{Key: "freeStorageSize", Value: int64(0)},
-		bson.E{Key: "capped", Value: false},
+	)
+	// appendCollectionStorageStats: a capped collection adds its limits,
+	// the size scaled.
+	size, maxDocs, capped := catalog.CappedLimits(c.Options)
+	d = append(d, bson.E{Key: "capped", Value: capped})
+	if capped {
+		d = append(d, bson.E{Key: "max", Value: maxDocs}, bson.E{Key: "maxSize", Value: scaled(size, scale)})
+	}
+	d = append(d,
 		bson.E{Key: "nindexes", Value: int64(len(f.IndexSizes))},
 		bson.E{Key: "indexBuilds", Value: bson.A{}},
 		bson.E{Key: "totalIndexSize", Value: scaled(f.TotalIndex, scale)},

@@ -28,6 +28,10 @@ const (
 	writeConcernRf = "src/mongo/db/write_concern.cpp (validateWriteConcern); manual: reference/write-concern"
 )
 
+// tsHintDocs are one measurement per bucket, each bucket's minimum time
+// (its _id's leading bytes) in _id order.
+const tsHintDocs = `{"insert":"c","documents":[{"_id":1,"m":1,"t":{"$date":"1970-01-01T00:00:00Z"}},{"_id":2,"m":2,"t":{"$date":"1970-01-02T00:00:00Z"}},{"_id":3,"m":3,"t":{"$date":"1970-01-03T00:00:00Z"}}]}`
+
 func TestCRUDCommands(t *testing.T) {
 	docs := `[{"_id":1,"a":1,"t":["x","y"]},{"_id":2,"a":2,"t":["y"]},{"_id":3,"a":3}]`
 	runCmdCases(t, []cmdCase{
@@ -71,6 +75,12 @@ func TestCRUDCommands(t *testing.T) {
 			code: mongoerr.TypeMismatch, msg: "Each element of the 'pipeline' array must be an object"},
 		{name: "aggregate a stage that is no document, without a cursor", ref: "src/mongo/db/pipeline/aggregation_request_helper.cpp (parsePipelineFromBSON runs in the IDL parse, before validate's cursor check); jstests/aggregation/bugs/server25590.js",
 			cmd: `{"aggregate":"c","pipeline":[1,null]}`, code: mongoerr.TypeMismatch, msg: "Each element of the 'pipeline' array must be an object"},
+		{name: "find on a time-series collection with a $natural -1 hint", ref: "jstests/core/timeseries/query/timeseries_hint.js (the read runs over the buckets collection with the command's hint)",
+			setup: []string{`{"create":"c","timeseries":{"timeField":"t","metaField":"m"}}`, tsHintDocs},
+			cmd:   `{"find":"c","projection":{"_id":1},"hint":{"$natural":-1}}`, want: `{"cursor":{"firstBatch":[{"_id":3},{"_id":2},{"_id":1}],"id":{"$numberLong":"0"},"ns":"{{db}}.c"}}`},
+		{name: "aggregate on a time-series collection with a $natural -1 hint", ref: "jstests/core/timeseries/query/timeseries_hint.js (the read runs over the buckets collection with the command's hint)",
+			setup: []string{`{"create":"c","timeseries":{"timeField":"t","metaField":"m"}}`, tsHintDocs},
+			cmd:   `{"aggregate":"c","pipeline":[{"$project":{"_id":1}}],"cursor":{},"hint":{"$natural":-1}}`, want: `{"cursor":{"firstBatch":[{"_id":3},{"_id":2},{"_id":1}],"id":{"$numberLong":"0"},"ns":"{{db}}.c"}}`},
 		{name: "aggregate explain with a writeConcern", ref: "src/mongo/db/pipeline/aggregation_request_helper.cpp (validate); jstests/core/query/explain/explain_agg_write_concern.js",
 			cmd: `{"aggregate":"c","pipeline":[{"$out":"o"}],"explain":true,"writeConcern":{"w":1}}`, code: mongoerr.FailedToParse, msg: "Aggregation explain does not support the'writeConcern' option"},
 		{name: "explain of an aggregate with a writeConcern", ref: "src/mongo/db/pipeline/aggregation_request_helper.cpp (validate: parseFromBSON with the explain verbosity)", cov: cover{family: commandFam, op: "aggregate", col: errorCol},

@@ -1,6 +1,7 @@
 package compat_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
@@ -75,6 +76,11 @@ func TestCRUDCommands(t *testing.T) {
 			code: mongoerr.TypeMismatch, msg: "Each element of the 'pipeline' array must be an object"},
 		{name: "aggregate a stage that is no document, without a cursor", ref: "src/mongo/db/pipeline/aggregation_request_helper.cpp (parsePipelineFromBSON runs in the IDL parse, before validate's cursor check); jstests/aggregation/bugs/server25590.js",
 			cmd: `{"aggregate":"c","pipeline":[1,null]}`, code: mongoerr.TypeMismatch, msg: "Each element of the 'pipeline' array must be an object"},
+		{name: "find with a regex of 16384 characters", ref: "jstests/core/query/regex/regex_limit.js (kMaxRegexPatternLen)",
+			docs: `[{"_id":1,"z":"` + strings.Repeat("c", 20000) + `"}]`,
+			cmd:  `{"find":"c","filter":{"z":{"$regex":"` + strings.Repeat("c", 16384) + `"}},"projection":{"_id":1}}`, want: `{"cursor":{"firstBatch":[{"_id":1}],"id":{"$numberLong":"0"},"ns":"{{db}}.c"}}`},
+		{name: "find with a regex too large to compile", ref: "src/mongo/db/matcher/expression_leaf.cpp (RegexMatchExpression: no length check, the compilation fails, 51091); PCRE2 pcre2_error.c (compile error 20); jstests/core/query/regex/regex_limit.js",
+			cmd: `{"find":"c","filter":{"z":{"$regex":"` + strings.Repeat("c", 2*16384+1) + `"}}}`, code: 51091, msg: "Regular expression is invalid: regular expression is too large"},
 		{name: "find on a time-series collection with a $natural -1 hint", ref: "jstests/core/timeseries/query/timeseries_hint.js (the read runs over the buckets collection with the command's hint)",
 			setup: []string{`{"create":"c","timeseries":{"timeField":"t","metaField":"m"}}`, tsHintDocs},
 			cmd:   `{"find":"c","projection":{"_id":1},"hint":{"$natural":-1}}`, want: `{"cursor":{"firstBatch":[{"_id":3},{"_id":2},{"_id":1}],"id":{"$numberLong":"0"},"ns":"{{db}}.c"}}`},

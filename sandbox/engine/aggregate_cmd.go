@@ -82,6 +82,11 @@ func parseAggregate(req *request) (*aggregateSpec, error) {
 	if !hasCursor && !s.explain {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "The 'cursor' option is required, except for aggregate with the explain argument")
 	}
+	if s.explain {
+		if err := refuseExplainWriteConcern(a); err != nil {
+			return nil, err
+		}
+	}
 	if s.batchSize, s.hasBatch, err = (args{prefix: "aggregate.cursor", doc: cur}).int64Arg("batchSize"); err != nil {
 		return nil, err
 	}
@@ -100,6 +105,17 @@ func parseAggregate(req *request) (*aggregateSpec, error) {
 		return nil, err
 	}
 	return s, checkCollation(a)
+}
+
+// refuseExplainWriteConcern is validate()'s refusal, in
+// aggregation_request_helper.cpp, of a writeConcern on an explained
+// aggregate, whether explain: true or the explain command's inner
+// aggregate. The missing space in the message is mongod's.
+func refuseExplainWriteConcern(a args) error {
+	if _, ok := a.get("writeConcern"); ok {
+		return mongoerr.New(mongoerr.FailedToParse, "Aggregation explain does not support the'writeConcern' option")
+	}
+	return nil
 }
 
 // parseAllowDiskUse reads find's and aggregate's allowDiskUse. Absent, it

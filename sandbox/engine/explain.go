@@ -441,6 +441,9 @@ func (e *Engine) explainAggregate(req *request, verbosity string) (bson.D, error
 	if err != nil {
 		return nil, err
 	}
+	if err := refuseExplainWriteConcern(newArgs(req)); err != nil {
+		return nil, err
+	}
 	return e.explainPipeline(req, s, verbosity, e.pipelineView(req.db, s.coll, s.pipeline))
 }
 

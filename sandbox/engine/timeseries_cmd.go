@@ -475,15 +475,28 @@ func (e *Engine) readTimeseries(req *request, ts *tsView, view *catalog.View) (b
 	if err != nil {
 		return nil, err
 	}
-	return e.readPipeline(req, view, ts.buckets.Name, ts.view.NS(), pipeline)
+	return e.readPipeline(req, view, ts.buckets.Name, ts.view.NS(), pipeline, naturalHint(req))
+}
+
+// naturalHint is the read's hint when it is a $natural one. mongod runs
+// a read of a time-series collection as an aggregate over its buckets
+// collection that keeps the command's hint, so {$natural: -1} scans the
+// buckets, clustered by their minimum time, backward
+// (jstests/core/timeseries/query/timeseries_hint.js). An index hint
+// would need its key translated to the buckets' schema; it is dropped.
+func naturalHint(req *request) any {
+	if h, ok := value.Get(req.cmd, "hint").(bson.D); ok && len(h) == 1 && h[0].Key == "$natural" {
+		return h
+	}
+	return nil
 }
 
 // readPipeline answers find, count, distinct and aggregate as the
 // aggregation pipeline they make of a view (a time-series collection or
 // a view's definition) over backing, read from view; the reply names
 // nsName, the namespace the command named. count's pipeline ends in
-// {$count: "n"}.
-func (e *Engine) readPipeline(req *request, view *catalog.View, backing, nsName string, pipeline bson.A) (bson.D, error) {
+// {$count: "n"}. hint is the hint of the aggregate over backing, or nil.
+func (e *Engine) readPipeline(req *request, view *catalog.View, backing, nsName string, pipeline bson.A, hint any) (bson.D, error) {
 	var let bson.D
 	if l, ok := value.Get(req.cmd, "let").(bson.D); ok {
 		let = l
@@ -491,7 +504,7 @@ func (e *Engine) readPipeline(req *request, view *catalog.View, backing, nsName 
 	const errContext = "PlanExecutor error during aggregation"
 	sub := *req
 	sub.name = "aggregate"
-	pp, err := e.preparePipeline(&sub, view, backing, pipeline, let, nil)
+	pp, err := e.preparePipeline(&sub, view, backing, pipeline, let, hint)
 	if err != nil {
 		return nil, err
 	}
@@ -597,7 +610,7 @@ func (e *Engine) explainTimeseries(req *request, verbosity string) (bson.D, bool
 	sub := *req
 	sub.name = "aggregate"
 	sub.cmd = bson.D{{Key: "aggregate", Value: ts.buckets.Name}, {Key: "pipeline", Value: pipeline}, {Key: "explain", Value: true}, {Key: "$db", Value: req.db}}
-	out, err := e.explainPipeline(&sub, &aggregateSpec{coll: ts.buckets.Name, pipeline: pipeline, explain: true}, verbosity, view)
+	out, err := e.explainPipeline(&sub, &aggregateSpec{coll: ts.buckets.Name, pipeline: pipeline, explain: true, hint: naturalHint(req)}, verbosity, view)
 	return out, true, err
 }
 

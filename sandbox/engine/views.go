@@ -98,7 +98,7 @@ func (e *Engine) viewRead(req *request) (bson.D, bool, error) {
 			return out, true, err
 		}
 	}
-	out, err := e.readPipeline(req, v, backing, ns(req.db, coll), pipeline)
+	out, err := e.readPipeline(req, v, backing, ns(req.db, coll), pipeline, nil)
 	return out, true, err
 }
 

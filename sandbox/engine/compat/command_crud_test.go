@@ -1,6 +1,7 @@
 package compat_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
@@ -27,6 +28,10 @@ const (
 	cursorCmdRef   = "src/mongo/db/query/getmore_command.idl, src/mongo/db/query/kill_cursors.idl; manual: reference/command/getMore, command/killCursors"
 	writeConcernRf = "src/mongo/db/write_concern.cpp (validateWriteConcern); manual: reference/write-concern"
 )
+
+// tsHintDocs are one measurement per bucket, each bucket's minimum time
+// (its _id's leading bytes) in _id order.
+const tsHintDocs = `{"insert":"c","documents":[{"_id":1,"m":1,"t":{"$date":"1970-01-01T00:00:00Z"}},{"_id":2,"m":2,"t":{"$date":"1970-01-02T00:00:00Z"}},{"_id":3,"m":3,"t":{"$date":"1970-01-03T00:00:00Z"}}]}`
 
 func TestCRUDCommands(t *testing.T) {
 	docs := `[{"_id":1,"a":1,"t":["x","y"]},{"_id":2,"a":2,"t":["y"]},{"_id":3,"a":3}]`
@@ -71,6 +76,23 @@ func TestCRUDCommands(t *testing.T) {
 			code: mongoerr.TypeMismatch, msg: "Each element of the 'pipeline' array must be an object"},
 		{name: "aggregate a stage that is no document, without a cursor", ref: "src/mongo/db/pipeline/aggregation_request_helper.cpp (parsePipelineFromBSON runs in the IDL parse, before validate's cursor check); jstests/aggregation/bugs/server25590.js",
 			cmd: `{"aggregate":"c","pipeline":[1,null]}`, code: mongoerr.TypeMismatch, msg: "Each element of the 'pipeline' array must be an object"},
+		{name: "find with a regex of 16384 characters", ref: "jstests/core/query/regex/regex_limit.js (kMaxRegexPatternLen)",
+			docs: `[{"_id":1,"z":"` + strings.Repeat("c", 20000) + `"}]`,
+			cmd:  `{"find":"c","filter":{"z":{"$regex":"` + strings.Repeat("c", 16384) + `"}},"projection":{"_id":1}}`, want: `{"cursor":{"firstBatch":[{"_id":1}],"id":{"$numberLong":"0"},"ns":"{{db}}.c"}}`},
+		{name: "find with a regex too large to compile", ref: "src/mongo/db/matcher/expression_leaf.cpp (RegexMatchExpression: no length check, the compilation fails, 51091); PCRE2 pcre2_error.c (compile error 20); jstests/core/query/regex/regex_limit.js",
+			cmd: `{"find":"c","filter":{"z":{"$regex":"` + strings.Repeat("c", 2*16384+1) + `"}}}`, code: 51091, msg: "Regular expression is invalid: regular expression is too large"},
+		{name: "find on a time-series collection with a $natural -1 hint", ref: "jstests/core/timeseries/query/timeseries_hint.js (the read runs over the buckets collection with the command's hint)",
+			setup: []string{`{"create":"c","timeseries":{"timeField":"t","metaField":"m"}}`, tsHintDocs},
+			cmd:   `{"find":"c","projection":{"_id":1},"hint":{"$natural":-1}}`, want: `{"cursor":{"firstBatch":[{"_id":3},{"_id":2},{"_id":1}],"id":{"$numberLong":"0"},"ns":"{{db}}.c"}}`},
+		{name: "aggregate on a time-series collection with a $natural -1 hint", ref: "jstests/core/timeseries/query/timeseries_hint.js (the read runs over the buckets collection with the command's hint)",
+			setup: []string{`{"create":"c","timeseries":{"timeField":"t","metaField":"m"}}`, tsHintDocs},
+			cmd:   `{"aggregate":"c","pipeline":[{"$project":{"_id":1}}],"cursor":{},"hint":{"$natural":-1}}`, want: `{"cursor":{"firstBatch":[{"_id":3},{"_id":2},{"_id":1}],"id":{"$numberLong":"0"},"ns":"{{db}}.c"}}`},
+		{name: "aggregate explain with a writeConcern", ref: "src/mongo/db/pipeline/aggregation_request_helper.cpp (validate); jstests/core/query/explain/explain_agg_write_concern.js",
+			cmd: `{"aggregate":"c","pipeline":[{"$out":"o"}],"explain":true,"writeConcern":{"w":1}}`, code: mongoerr.FailedToParse, msg: "Aggregation explain does not support the'writeConcern' option"},
+		{name: "explain of an aggregate with a writeConcern", ref: "src/mongo/db/pipeline/aggregation_request_helper.cpp (validate: parseFromBSON with the explain verbosity)", cov: cover{family: commandFam, op: "aggregate", col: errorCol},
+			cmd: `{"explain":{"aggregate":"c","pipeline":[],"cursor":{},"writeConcern":{"w":1}}}`, code: mongoerr.FailedToParse, msg: "Aggregation explain does not support the'writeConcern' option"},
+		{name: "aggregate with a writeConcern and no explain", ref: "src/mongo/db/pipeline/aggregation_request_helper.cpp (validate); jstests/core/query/explain/explain_agg_write_concern.js",
+			cmd: `{"aggregate":"c","pipeline":[],"cursor":{},"writeConcern":{"w":1}}`, want: `{"cursor":{"firstBatch":[],"id":{"$numberLong":"0"},"ns":"{{db}}.c"}}`},
 		{name: "update an array filter that is no document", ref: writeCmdRef + " (arrayFilters: array<object>)", cmd: `{"update":"c","updates":[{"q":{},"u":{"$set":{"a.$[e]":1}},"arrayFilters":[{"e":1},2]}]}`,
 			code: mongoerr.TypeMismatch, msg: "BSON field 'update.updates.arrayFilters.1' is the wrong type 'int', expected type 'object'"},
 		{name: "update sort with multi", ref: "manual: reference/command/update (sort)", cmd: `{"update":"c","updates":[{"q":{},"u":{"$set":{"a":1}},"multi":true,"sort":{"a":1}}]}`,

@@ -117,20 +117,24 @@ func pcreOnly(err error) string {
 	return ""
 }
 
-// maxPatternSize is RegexMatchExpression::kMaxPatternSize, PCRE's limit on
-// a pattern's length.
+// maxPatternSize is the pre-PCRE2 kMaxPatternSize, kept as the length
+// past which the sandbox fails a pattern's compilation as PCRE2 fails one
+// too large to compile.
 const maxPatternSize = 32764
 
 // checkRegexLimits is what RegexMatchExpression's constructor
-// (src/mongo/db/matcher/expression_leaf.cpp) checks of the pattern once
-// the flags are read: its length and embedded null bytes, before the
-// compilation's own error.
+// (src/mongo/db/matcher/expression_leaf.cpp) refuses of a pattern besides
+// Go's own compile errors: an embedded null byte, checked first, then a
+// pattern too large for PCRE2, which fails the compilation (51091). 8.0
+// has no length check of its own: the BadValue "Regular expression is
+// too long" was the pre-PCRE2 RegexMatchExpression::_init's, and
+// jstests/core/query/regex/regex_limit.js accepts only 51091.
 func checkRegexLimits(pattern string) error {
-	if len(pattern) > maxPatternSize {
-		return mongoerr.New(mongoerr.BadValue, "Regular expression is too long")
-	}
 	if strings.IndexByte(pattern, 0) >= 0 {
 		return mongoerr.New(mongoerr.BadValue, "Regular expression cannot contain an embedded null byte")
+	}
+	if len(pattern) > maxPatternSize {
+		return mongoerr.New(codeRegexInvalid, "Regular expression is invalid: regular expression is too large")
 	}
 	return nil
 }

@@ -441,6 +441,39 @@ func TestStudentsTakeTheRoomsRunOfAStep(t *testing.T) {
 	}
 }
 
+// builtRoom parses a lesson and builds the room's template of it; the
+// counter counts the inserts the room sends, its build's included.
+func builtRoom(t *testing.T, be *sandbox.Backend, name, text string) (*lessons.Lesson, *Templates, *atomic.Int64) {
+	t.Helper()
+	l, err := lessons.Parse(name, []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inserts := new(atomic.Int64)
+	tpl := NewTemplates(be.Client, countInserts(be.Connector(), inserts), nil)
+	if _, err := tpl.Build(context.Background(), l); err != nil {
+		t.Fatal(err)
+	}
+	return l, tpl, inserts
+}
+
+// seededStudent is a student's session of l, seeded from the room's
+// templates, taking the room's turns (nil: none).
+func seededStudent(t *testing.T, be *sandbox.Backend, tpl *Templates, l *lessons.Lesson, name string, turns *lessons.Turns) *lessons.Session {
+	t.Helper()
+	sb, err := be.ForPrefix(context.Background(), name+"_")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := lessons.NewSession(&lessons.Sandbox{Connect: sb.Connector(), Prefix: sb.Prefix(), ResetDB: sb.ResetDB,
+		Seeds: tpl.Seeds, Turns: turns}, l, lessons.SessionOptions{})
+	t.Cleanup(func() {
+		r.Close()
+		sb.Close()
+	})
+	return r
+}
+
 // aheadLesson has a step with code, one of prose, one with code, and one
 // with random numbers.
 const aheadLesson = "---\nid: ahead\ntitle: Ahead\n---\n" +
@@ -456,30 +489,9 @@ const aheadLesson = "---\nid: ahead\ntitle: Ahead\n---\n" +
 func TestTheRoomRunsTheNextStepAhead(t *testing.T) {
 	ctx := context.Background()
 	be := embedded(t)
-	l, err := lessons.Parse("ahead.md", []byte(aheadLesson))
-	if err != nil {
-		t.Fatal(err)
-	}
-	roomInserts := new(atomic.Int64)
-	tpl := NewTemplates(be.Client, countInserts(be.Connector(), roomInserts), nil)
-	if _, err := tpl.Build(ctx, l); err != nil {
-		t.Fatal(err)
-	}
+	l, tpl, roomInserts := builtRoom(t, be, "ahead.md", aheadLesson)
 	built := roomInserts.Load()
 	w := lessons.Widths{Output: 100, Variant: 48}
-	student := func(name string) *lessons.Session {
-		sb, err := be.ForPrefix(ctx, name+"_")
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := lessons.NewSession(&lessons.Sandbox{Connect: sb.Connector(), Prefix: sb.Prefix(), ResetDB: sb.ResetDB,
-			Seeds: tpl.Seeds}, l, lessons.SessionOptions{})
-		t.Cleanup(func() {
-			r.Close()
-			sb.Close()
-		})
-		return r
-	}
 	run := func(r *lessons.Session, step int) *lessons.Result {
 		t.Helper()
 		res, err := r.Do(ctx, lessons.Request{Op: lessons.OpRun, Step: step, Widths: w})
@@ -489,7 +501,7 @@ func TestTheRoomRunsTheNextStepAhead(t *testing.T) {
 		return res
 	}
 
-	alice := student("alice")
+	alice := seededStudent(t, be, tpl, l, "alice", nil)
 	run(alice, 0)
 	// The room's run of the first step, then, unasked, of the third.
 	deadline := time.Now().Add(30 * time.Second)
@@ -521,29 +533,9 @@ func TestAStudentWaitingForTheRoomsRunHoldsNoTurn(t *testing.T) {
 	be := embedded(t)
 	slow := "---\nid: slow\ntitle: Slow\n---\n## Slow\n```js run\n" +
 		"if (db.getName().startsWith('" + RunPrefix + "')) sleep(3000); db.c.countDocuments()\n```\n"
-	l, err := lessons.Parse("slow.md", []byte(slow))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tpl := NewTemplates(be.Client, be.Connector(), nil)
-	if _, err := tpl.Build(ctx, l); err != nil {
-		t.Fatal(err)
-	}
+	l, tpl, _ := builtRoom(t, be, "slow.md", slow)
 	turns := lessons.NewTurns(1, 0)
-	student := func(name string) *lessons.Session {
-		sb, err := be.ForPrefix(ctx, name+"_")
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := lessons.NewSession(&lessons.Sandbox{Connect: sb.Connector(), Prefix: sb.Prefix(), ResetDB: sb.ResetDB,
-			Seeds: tpl.Seeds, Turns: turns}, l, lessons.SessionOptions{})
-		t.Cleanup(func() {
-			r.Close()
-			sb.Close()
-		})
-		return r
-	}
-	alice, bob := student("alice"), student("bob")
+	alice, bob := seededStudent(t, be, tpl, l, "alice", turns), seededStudent(t, be, tpl, l, "bob", turns)
 	if got := evalAt(t, bob, 0, "1 + 1"); got != "2" {
 		t.Fatalf("bob's scratch shell: %q", got)
 	}
@@ -580,15 +572,7 @@ const failingRoomLesson = "---\nid: failing\ntitle: Failing\n---\n" +
 func TestStudentsWaitingForAFailedRoomRunShareItsFailure(t *testing.T) {
 	ctx := context.Background()
 	be := embedded(t)
-	l, err := lessons.Parse("failing.md", []byte(failingRoomLesson))
-	if err != nil {
-		t.Fatal(err)
-	}
-	roomInserts := new(atomic.Int64)
-	tpl := NewTemplates(be.Client, countInserts(be.Connector(), roomInserts), nil)
-	if _, err := tpl.Build(ctx, l); err != nil {
-		t.Fatal(err)
-	}
+	l, tpl, roomInserts := builtRoom(t, be, "failing.md", failingRoomLesson)
 	built := roomInserts.Load()
 	var sessions []*lessons.Session
 	var inserts []*atomic.Int64

@@ -49,7 +49,7 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 		case "timeseries":
 			// handled by collModTimeseries
 		case "cappedSize", "cappedMax":
-			// handled by collModCappedArgs and applyCollMod
+			// handled by cappedLimitArgs and applyCollMod
 		case "index":
 			// handled by parseCollModIndex and collModIndex
 		default:
@@ -64,8 +64,8 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	var capped cappedChange
-	if capped.size, capped.maxDocs, capped.hasSize, capped.hasMax, err = collModCappedArgs(a); err != nil {
+	capped, err := cappedLimitArgs(a, "cappedSize", "cappedMax")
+	if err != nil {
 		return nil, err
 	}
 	// One namespace change: writers see the old options and validator or

@@ -31,36 +31,22 @@ func cappedCreateOptions(a args) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	size, hasSize, err := a.int64Arg("size")
+	lim, err := cappedLimitArgs(a, "size", "max")
 	if err != nil {
 		return nil, err
 	}
-	if hasSize {
-		if err := checkCappedSize("size", size); err != nil {
-			return nil, err
-		}
-	}
-	maxDocs, hasMax, err := a.int64Arg("max")
-	if err != nil {
-		return nil, err
-	}
-	if hasMax {
-		if err := checkCappedMax("max", maxDocs); err != nil {
-			return nil, err
-		}
-	}
-	if capped && !hasSize {
+	if capped && !lim.hasSize {
 		return nil, mongoerr.New(mongoerr.InvalidOptions, "the 'size' field is required when 'capped' is true")
 	}
-	if (hasSize || hasMax) && !capped {
+	if lim.any() && !capped {
 		return nil, mongoerr.New(mongoerr.InvalidOptions, "the 'capped' field needs to be true when either the 'size' or 'max' fields are present")
 	}
 	if !capped {
 		return nil, nil
 	}
-	opts := bson.D{{Key: "capped", Value: true}, {Key: "size", Value: appendNumber(size)}}
-	if hasMax {
-		opts = append(opts, bson.E{Key: "max", Value: appendNumber(adjustCappedMax(maxDocs))})
+	opts := bson.D{{Key: "capped", Value: true}, {Key: "size", Value: appendNumber(lim.size)}}
+	if lim.hasMax {
+		opts = append(opts, bson.E{Key: "max", Value: appendNumber(adjustCappedMax(lim.maxDocs))})
 	}
 	return opts, nil
 }
@@ -116,7 +102,8 @@ func withCappedOptions(capped, rest bson.D) bson.D {
 	return append(capped, rest...)
 }
 
-// cappedChange is collMod's cappedSize and cappedMax.
+// cappedChange is a capped collection's limits as a command gives them
+// (create's size and max, collMod's cappedSize and cappedMax).
 type cappedChange struct {
 	size, maxDocs   int64
 	hasSize, hasMax bool
@@ -130,25 +117,26 @@ func errNotCapped() error {
 	return mongoerr.New(mongoerr.InvalidOptions, "Collection must be capped.")
 }
 
-// collModCappedArgs reads collMod's cappedSize and cappedMax with their
-// IDL bounds (collmod.idl: cappedSize in [1, 1 PB], cappedMax < 2^31),
-// which mongod checks before it looks at the collection.
-func collModCappedArgs(a args) (size, maxDocs int64, hasSize, hasMax bool, err error) {
-	if size, hasSize, err = a.int64Arg("cappedSize"); err != nil {
-		return
+// cappedLimitArgs reads a capped collection's limits from the fields
+// sizeField and maxField (create's size and max, collMod's cappedSize and
+// cappedMax) with their IDL bounds (create.idl, collmod.idl: size in
+// [1, 1 PB], max < 2^31), which mongod checks before anything else.
+func cappedLimitArgs(a args, sizeField, maxField string) (c cappedChange, err error) {
+	if c.size, c.hasSize, err = a.int64Arg(sizeField); err != nil {
+		return c, err
 	}
-	if hasSize {
-		if err = checkCappedSize("cappedSize", size); err != nil {
-			return
+	if c.hasSize {
+		if err = checkCappedSize(sizeField, c.size); err != nil {
+			return c, err
 		}
 	}
-	if maxDocs, hasMax, err = a.int64Arg("cappedMax"); err != nil {
-		return
+	if c.maxDocs, c.hasMax, err = a.int64Arg(maxField); err != nil {
+		return c, err
 	}
-	if hasMax {
-		err = checkCappedMax("cappedMax", maxDocs)
+	if c.hasMax {
+		err = checkCappedMax(maxField, c.maxDocs)
 	}
-	return
+	return c, err
 }
 
 // apply returns c's options (a copy the caller owns) with the new limits:

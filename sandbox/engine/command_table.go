@@ -1,6 +1,10 @@
 package engine
 
-import "go.mongodb.org/mongo-driver/v2/bson"
+import (
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
+)
 
 // handler executes one command; it returns the reply fields without "ok".
 type handler func(e *Engine, req *request) (bson.D, error)
@@ -35,6 +39,14 @@ type command struct {
 	// false in mongod: a writeConcern argument fails
 	// (uassertCommandDoesNotSpecifyWriteConcern).
 	noWriteConcern bool
+}
+
+// cmdNotSupported answers a command mongod 8.0 has and the sandbox does
+// not run: NotImplemented, which says so, not CommandNotFound, which would
+// tell a learner that MongoDB has no such command.
+func cmdNotSupported(_ *Engine, req *request) (bson.D, error) {
+	return nil, mongoerr.Newf(mongoerr.NotImplemented,
+		"the %s command is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it", req.name)
 }
 
 // commands lists the commands of a mongod 8.0 standalone the sandbox
@@ -85,6 +97,10 @@ func commands() []*command {
 		{name: "dataSize", aliases: []string{"datasize"}, run: cmdDataSize},
 		{name: "validate", run: cmdValidate},
 		{name: "collMod", run: cmdCollMod},
+		// Commands mongod 8.0 has that the sandbox leaves out.
+		{name: "compact", run: cmdNotSupported},
+		{name: "convertToCapped", run: cmdNotSupported},
+		{name: "cloneCollectionAsCapped", run: cmdNotSupported},
 	}
 }
 

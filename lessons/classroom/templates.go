@@ -527,20 +527,26 @@ func (t *Templates) runAhead(b *template, l *lessons.Lesson, r *sharedRuns, step
 	}
 	key := runKey{next, w}
 	t.mu.Lock()
-	tpl := b.latest
 	begun := r.ahead[key]
-	if tpl == nil || begun || !tpl.SharesRun(next) {
-		t.mu.Unlock()
+	if !begun {
+		if len(r.ahead) >= maxSharedRuns {
+			clear(r.ahead)
+		}
+		r.ahead[key] = true
+	}
+	t.mu.Unlock()
+	if begun {
 		return
 	}
-	if len(r.ahead) >= maxSharedRuns {
-		clear(r.ahead)
-	}
-	r.ahead[key] = true
-	t.mu.Unlock()
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), buildTimeout)
 		defer cancel()
+		// The room's build may not have reached the step yet: the run
+		// waits for it, as a student's would, rather than be skipped.
+		tpl, err := t.reached(ctx, b, lessons.StateBefore(next+1))
+		if tpl == nil || err != nil || !tpl.SharesRun(next) {
+			return
+		}
 		_, _ = r.result(ctx, next, w)
 	}()
 }

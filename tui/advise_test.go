@@ -58,7 +58,7 @@ func TestAdviseOpensTheFindingsLesson(t *testing.T) {
 		return sb, nil
 	}}
 	m := drive(t, opts, 120, 40, func(tm *teatest.TestModel) {
-		waitFor(t, tm, "sandbox")
+		waitConnected(t, tm)
 		for range len(cat.Lessons) {
 			tm.Send(press("j"))
 		}
@@ -84,7 +84,7 @@ func TestAdviseOpensTheFindingsLesson(t *testing.T) {
 // Without a read-only client (a classroom's students share the server),
 // the catalog has no advise entry.
 func TestNoAdviseWithoutReadOnly(t *testing.T) {
-	m := drive(t, testOptions(t), 80, 24, func(tm *teatest.TestModel) { waitFor(t, tm, "sandbox") })
+	m := drive(t, testOptions(t), 80, 24, func(tm *teatest.TestModel) { waitConnected(t, tm) })
 	if strings.Contains(screen(m), "Advise a database") {
 		t.Errorf("the catalog offers advise:\n%s", screen(m))
 	}
@@ -101,7 +101,7 @@ func TestAdviseCatalogScreens(t *testing.T) {
 			return sb, nil
 		}
 		m := drive(t, opts, w, h, func(tm *teatest.TestModel) {
-			waitFor(t, tm, "sandbox")
+			waitConnected(t, tm)
 			for range opts.Catalog.Lessons {
 				tm.Send(press("j"))
 			}

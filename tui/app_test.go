@@ -115,6 +115,17 @@ func waitLong(t *testing.T, tm *teatest.TestModel, want string) {
 	waitWithin(t, tm, want, 2*time.Minute)
 }
 
+// waitConnected waits until the header shows the test sandbox connected:
+// its label drawn on its own, not within the "starting" message. Keys sent before that
+// reach a catalog without the entries the connection adds.
+func waitConnected(t *testing.T, tm *teatest.TestModel) {
+	t.Helper()
+	starting, connected := []byte("starting the embedded sandbox"), []byte("embedded sandbox")
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Count(b, connected) > bytes.Count(b, starting)
+	}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+}
+
 func waitWithin(t *testing.T, tm *teatest.TestModel, want string, d time.Duration) {
 	t.Helper()
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {

@@ -56,7 +56,7 @@ func TestReadingEveryStepFinishesTheLesson(t *testing.T) {
 			t.Errorf("the end-of-lesson screen disagrees with the progress:\n%s", s)
 		}
 		opts.Lesson = ""
-		catalog = screen(drive(t, opts, w, h, func(tm *teatest.TestModel) { waitFor(t, tm, "sandbox") }))
+		catalog = screen(drive(t, opts, w, h, func(tm *teatest.TestModel) { waitConnected(t, tm) }))
 		if !strings.Contains(catalog, "4/4") {
 			t.Errorf("the catalog disagrees with the end of the lesson:\n%s", catalog)
 		}

@@ -106,7 +106,7 @@ func TestPresentHelpScreens(t *testing.T) {
 // The catalog at each size.
 func TestCatalogScreens(t *testing.T) {
 	forSizes(t, func(t *testing.T, w, h int) {
-		m := drive(t, testOptions(t), w, h, func(tm *teatest.TestModel) { waitFor(t, tm, "sandbox") })
+		m := drive(t, testOptions(t), w, h, func(tm *teatest.TestModel) { waitConnected(t, tm) })
 		golden.RequireEqual(t, []byte(screen(m)))
 	})
 }

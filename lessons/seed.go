@@ -130,10 +130,10 @@ func (t *Template) state(name string) *templateState {
 // whose code fails ends the template there (Problems says so); later
 // states are then the sessions' to reach by running the code themselves.
 // It gives publish (if not nil) the template so far at the lesson's start
-// and after each step. On a server without snapshots it returns
-// ErrNoSnapshots.
-func BuildTemplate(ctx context.Context, sb *Sandbox, l *Lesson, publish func(*Template)) (*Template, error) {
-	sess := NewSession(sb, l, SessionOptions{})
+// and after each step. opts are the options of the session that runs
+// the lesson. On a server without snapshots it returns ErrNoSnapshots.
+func BuildTemplate(ctx context.Context, sb *Sandbox, l *Lesson, opts SessionOptions, publish func(*Template)) (*Template, error) {
+	sess := NewSession(sb, l, opts)
 	st := sess.st
 	t := &Template{lesson: l, db: st.database(), states: map[string]*templateState{}}
 	st.onSave = func(name string) {
@@ -458,6 +458,8 @@ func (s *state) seedSetup(ctx context.Context, i int) ([]BlockResult, bool, erro
 // Steps whose outputs the state alone does not decide are run by each
 // session: concurrent writers racing (Promise.all) and random numbers.
 
+var msgSharedRunFailed = &locale.Message{ID: "seed.sharedRunFailed", Other: "the room's run of this step failed ({{.Err}}): it ran in your session instead"}
+
 var msgSharedRun = &locale.Message{ID: "seed.sharedRun", Other: "run once for the whole room, same code on the same data: its outputs and timings are that run's"}
 
 // SharesRun reports whether sessions may take the room's run of step i:
@@ -483,7 +485,17 @@ func (t *Template) SharesRun(i int) bool {
 func (s *Session) sharedRun(ctx context.Context, i int, w Widths, res *Result) (ok bool, err error) {
 	st := s.st
 	before := StateBefore(i)
-	if st.seedState(ctx, before) == nil || st.seeds.Run == nil || st.live.state != before || !st.seeds.Template.SharesRun(i) {
+	if st.seedState(ctx, before) == nil || st.seeds.Run == nil || st.live.state != before {
+		return false, nil
+	}
+	// The session's copy of the template may predate the build's run of
+	// the step: asking for the state after it waits for the build to
+	// get there, as the room's run would. Running the step alone instead
+	// would repeat, for every student who came early, the work the room
+	// does once (a room of sixty built the bucket lesson's readings
+	// thirteen more times).
+	st.seedState(ctx, StateBefore(i+1))
+	if st.seeds == nil || !st.seeds.Template.SharesRun(i) {
 		return false, nil
 	}
 	shared, err := st.seeds.Run(ctx, i, w)
@@ -491,7 +503,9 @@ func (s *Session) sharedRun(ctx context.Context, i int, w Widths, res *Result) (
 		if ctx.Err() != nil {
 			return false, ctx.Err()
 		}
-		// The session runs the step itself, as it would alone.
+		// The session runs the step itself, as it would alone, and says
+		// why it took longer than the room's run would have.
+		st.note(st.say(msgSharedRunFailed, map[string]any{"Err": err.Error()}))
 		return false, nil
 	}
 	if !shared.OK() {

@@ -21,7 +21,7 @@ func TestTemplateSurvivesBytes(t *testing.T) {
 		t.Fatal(errs)
 	}
 	l := cat.Find("bucket")
-	tpl, err := BuildTemplate(ctx, &Sandbox{Connect: be.Connect, Prefix: "tpl_"}, l, nil)
+	tpl, err := BuildTemplate(ctx, &Sandbox{Connect: be.Connect, Prefix: "tpl_"}, l, SessionOptions{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,6 +27,21 @@ const TemplatePrefix = "_classroom_tpl_"
 // leave, and the others waiting for it should not have to start again.
 const buildTimeout = 10 * time.Minute
 
+// roomBlockTimeout bounds one block of the room's own sessions, its
+// builds and its runs: the lessons' code, which a room loaded by sixty
+// students may slow far past a learner's 60 s. A step that fails there
+// fails for the whole room, and every state after it goes unshared.
+const roomBlockTimeout = 5 * time.Minute
+
+// roomHeapLimit is the heap cap of the room's own sessions
+// (lessons.Sandbox.HeapLimit). They run the lessons' code, not a
+// student's, in the process of the embedded server, where the heap a
+// script is measured by also holds what every student writes meanwhile:
+// under a learner's 512 MB, a room of sixty stopped the bucket lesson's
+// time series step for its classmates' inserts. The cap stays, so that a
+// lesson that runs away still stops.
+const roomHeapLimit = 4 << 30
+
 // Templates are the shared starting points of the students' lessons.
 // Each lesson runs once, in its own template database
 // (lessons.BuildTemplate), and keeps the state before every step and
@@ -264,7 +279,8 @@ func (t *Templates) build(b *template, l *lessons.Lesson) {
 	} else {
 		publishEach = func(tpl *lessons.Template) { publish(tpl, nil, nil) }
 	}
-	built, err := lessons.BuildTemplate(ctx, &lessons.Sandbox{Connect: t.connect, Prefix: t.dbPrefix}, l, publishEach)
+	built, err := lessons.BuildTemplate(ctx, &lessons.Sandbox{Connect: t.connect, Prefix: t.dbPrefix, HeapLimit: roomHeapLimit}, l,
+		lessons.SessionOptions{Timeout: roomBlockTimeout}, publishEach)
 	if err != nil {
 		err = fmt.Errorf("classroom template of %s: %w", l.ID, err)
 		t.tell(err.Error())
@@ -413,11 +429,16 @@ const maxSharedRuns = 256
 // sharedRuns are the room's runs of one lesson's steps (lessons.Seeds.Run):
 // a session of the lesson seeded from its template, in a database of its
 // own, which runs a step from the template's state before it, once for
-// every layout asked for. One run at a time: students who ask for a run
-// that is under way wait for it rather than repeat it.
+// every layout asked for. The session runs one step at a time; students
+// who ask for a run that is under way wait for it rather than repeat it,
+// and those asking for a run that is kept get it at once, whatever the
+// session is running meanwhile (the next step ahead, say).
 type sharedRuns struct {
+	sess *lessons.Session
+	// turn is the session's: held by the run under way.
+	turn chan struct{}
+
 	mu      sync.Mutex
-	sess    *lessons.Session
 	results map[runKey]*lessons.Result
 	// failed holds each layout's last failed run and when it ended.
 	// Students who were waiting for that run get its failure rather than
@@ -425,6 +446,8 @@ type sharedRuns struct {
 	// room is too loaded to finish a step once, sixty more runs of it
 	// would only bury it deeper.
 	failed map[runKey]failedRun
+	// running is closed when the run under way of a step and layout ends.
+	running map[runKey]chan struct{}
 	// ahead marks the runs runAhead began (guarded by Templates.mu).
 	ahead map[runKey]bool
 }
@@ -463,7 +486,7 @@ func (t *Templates) sharedRunsOf(b *template, l *lessons.Lesson) *sharedRuns {
 	k := runsKey{b, l}
 	r := t.runs[k]
 	if r == nil {
-		sb := &lessons.Sandbox{Connect: t.connect, Prefix: RunPrefix,
+		sb := &lessons.Sandbox{Connect: t.connect, Prefix: RunPrefix, HeapLimit: roomHeapLimit,
 			Seeds: func(ctx context.Context, _ *lessons.Lesson, state string) (*lessons.Seeds, error) {
 				tpl, err := t.reached(ctx, b, state)
 				if tpl == nil {
@@ -471,8 +494,9 @@ func (t *Templates) sharedRunsOf(b *template, l *lessons.Lesson) *sharedRuns {
 				}
 				return t.seedsOf(b, tpl), nil
 			}}
-		r = &sharedRuns{sess: lessons.NewSession(sb, l, lessons.SessionOptions{Locale: locale.For(l.Lang)}),
-			results: map[runKey]*lessons.Result{}, failed: map[runKey]failedRun{}, ahead: map[runKey]bool{}}
+		r = &sharedRuns{sess: lessons.NewSession(sb, l, lessons.SessionOptions{Timeout: roomBlockTimeout, Locale: locale.For(l.Lang)}),
+			turn: make(chan struct{}, 1), results: map[runKey]*lessons.Result{}, failed: map[runKey]failedRun{},
+			running: map[runKey]chan struct{}{}, ahead: map[runKey]bool{}}
 		t.runs[k] = r
 	}
 	return r
@@ -480,20 +504,63 @@ func (t *Templates) sharedRunsOf(b *template, l *lessons.Lesson) *sharedRuns {
 
 // result is the room's run of step for layout w: the one kept, the
 // failure of a run that ended while the caller waited, or a run made now.
+// A run made now is the room's, not the caller's: it goes on, for the
+// others waiting for it, when the caller stops waiting.
 func (r *sharedRuns) result(ctx context.Context, step int, w lessons.Widths) (*lessons.Result, error) {
 	asked := time.Now()
+	key := runKey{step, w}
+	for {
+		r.mu.Lock()
+		if res := r.results[key]; res != nil {
+			r.mu.Unlock()
+			return res, nil
+		}
+		if f, ok := r.failed[key]; ok && f.ended.After(asked) {
+			r.mu.Unlock()
+			return f.res, nil
+		}
+		ended := r.running[key]
+		if ended == nil {
+			ended = make(chan struct{})
+			r.running[key] = ended
+			go r.run(key, ended)
+		}
+		r.mu.Unlock()
+		select {
+		case <-ended:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		r.mu.Lock()
+		_, kept := r.results[key]
+		_, failed := r.failed[key]
+		r.mu.Unlock()
+		if !kept && !failed {
+			return nil, fmt.Errorf("the room's run of step %d ended without a result", step+1)
+		}
+	}
+}
+
+// run makes the room's run of key, then closes ended.
+func (r *sharedRuns) run(key runKey, ended chan struct{}) {
+	ctx, cancel := context.WithTimeout(context.Background(), buildTimeout)
+	defer cancel()
+	var res *lessons.Result
+	select {
+	case r.turn <- struct{}{}:
+		var err error
+		if res, err = r.sess.Do(ctx, lessons.Request{Op: lessons.OpRun, Step: key.step, Widths: key.widths}); err != nil {
+			res = nil
+		}
+		<-r.turn
+	case <-ctx.Done():
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	key := runKey{step, w}
-	if res := r.results[key]; res != nil {
-		return res, nil
-	}
-	if f, ok := r.failed[key]; ok && f.ended.After(asked) {
-		return f.res, nil
-	}
-	res, err := r.sess.Do(ctx, lessons.Request{Op: lessons.OpRun, Step: step, Widths: w})
-	if err != nil {
-		return nil, err
+	delete(r.running, key)
+	close(ended)
+	if res == nil {
+		return
 	}
 	if len(r.results)+len(r.failed) >= maxSharedRuns {
 		clear(r.results)
@@ -503,11 +570,10 @@ func (r *sharedRuns) result(ctx context.Context, step int, w lessons.Widths) (*l
 		// Kept only for those already waiting: a student who asks
 		// after this starts a fresh run.
 		r.failed[key] = failedRun{res: res, ended: time.Now()}
-		return res, nil
+		return
 	}
 	delete(r.failed, key)
 	r.results[key] = res
-	return res, nil
 }
 
 // runAhead begins, in the background, the room's run of the next step

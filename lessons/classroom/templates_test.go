@@ -557,6 +557,78 @@ func TestAStudentWaitingForTheRoomsRunHoldsNoTurn(t *testing.T) {
 	}
 }
 
+// While the room runs a slow step ahead, a student asking for a step the
+// room has run already gets it at once: the room's kept runs do not wait
+// for the one under way.
+func TestAKeptRoomRunDoesNotWaitForTheRunUnderWay(t *testing.T) {
+	ctx := context.Background()
+	be := embedded(t)
+	text := "---\nid: kept\ntitle: Kept\n---\n## Quick\n```js run\ndb.c.countDocuments()\n```\n" +
+		"## Slow\n```js run\nif (db.getName().startsWith('" + RunPrefix + "')) sleep(4000); db.c.countDocuments()\n```\n"
+	l, tpl, _ := builtRoom(t, be, "kept.md", text)
+	w := lessons.Widths{Output: 100, Variant: 48}
+	run := func(r *lessons.Session) (*lessons.Result, time.Duration) {
+		t.Helper()
+		start := time.Now()
+		res, err := r.Do(ctx, lessons.Request{Op: lessons.OpRun, Step: 0, Widths: w})
+		if err != nil || !res.OK() {
+			t.Fatalf("step 1: %v %v", err, res.Failures)
+		}
+		return res, time.Since(start)
+	}
+	// Alice's run of step 1 makes the room run step 2 ahead, for 4 s.
+	run(seededStudent(t, be, tpl, l, "alice", nil))
+	time.Sleep(300 * time.Millisecond)
+	res, took := run(seededStudent(t, be, tpl, l, "bob", nil))
+	if !strings.Contains(strings.Join(res.Notes, "\n"), "run once for the whole room") {
+		t.Errorf("bob's step 1 was not the room's run: notes %q", res.Notes)
+	}
+	if took > 2*time.Second {
+		t.Errorf("bob's step 1 took %v: it waited for the room's run of step 2", took)
+	}
+}
+
+// A student who runs a step before the room's build has run it waits
+// for the build and takes the room's run, rather than running the step
+// alone: in a room of sixty, the early ones each built the bucket
+// lesson's readings again.
+func TestAStudentAheadOfTheBuildTakesTheRoomsRun(t *testing.T) {
+	ctx := context.Background()
+	be := embedded(t)
+	text := "---\nid: early\ntitle: Early\n---\n## First\n```js run\n" +
+		"if (db.getName().startsWith('" + TemplatePrefix + "')) sleep(1500); void db.c.insertOne({i: 1}); db.c.countDocuments()\n```\n"
+	l, err := lessons.Parse("early.md", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tpl := NewTemplates(be.Client, be.Connector(), nil)
+	sb, err := be.ForPrefix(ctx, "alice_")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inserts := new(atomic.Int64)
+	alice := lessons.NewSession(&lessons.Sandbox{Connect: countInserts(sb.Connector(), inserts), Prefix: sb.Prefix(),
+		ResetDB: sb.ResetDB, Seeds: tpl.Seeds}, l, lessons.SessionOptions{})
+	t.Cleanup(func() {
+		alice.Close()
+		sb.Close()
+	})
+	tpl.Start(l)
+	res, err := alice.Do(ctx, lessons.Request{Op: lessons.OpRun, Step: 0, Widths: lessons.Widths{Output: 100, Variant: 48}})
+	if err != nil || !res.OK() {
+		t.Fatalf("step 1: %v %v", err, res.Failures)
+	}
+	if !strings.Contains(strings.Join(res.Notes, "\n"), "run once for the whole room") {
+		t.Errorf("alice's step 1 was not the room's run: notes %q", res.Notes)
+	}
+	if n := inserts.Load(); n != 0 {
+		t.Errorf("alice's step 1 sent %d inserts: it ran the step alone", n)
+	}
+	if got := evalAt(t, alice, 0, "db.c.countDocuments()"); got != "1" {
+		t.Errorf("alice has %s documents after step 1, want 1", got)
+	}
+}
+
 // failingRoomLesson's step does what its expect says in the room's build,
 // and fails in the room's runs of it (a stand-in for a run that a loaded
 // machine cannot finish in time).

@@ -447,7 +447,11 @@ func (p *studentProc) serve(m message) {
 	case msgRestore:
 		err = p.restore(ctx, m)
 	case msgRun:
-		reply.Result, err = p.sharedRun(ctx, m)
+		if reply.Result, err = p.sharedRun(ctx, m); err != nil && ctx.Err() == nil {
+			// The student runs the step alone, and the room does that
+			// work once more: the instructor's log says why.
+			p.s.log.Printf("%s: the room's run of %s step %d: %v", p.ls.name, termsafe.Line(m.Lesson), m.Step+1, err)
+		}
 	case msgTurn:
 		// One turn at a time per student's process (its sessions run one
 		// operation at a time), so that no process can hold the room's

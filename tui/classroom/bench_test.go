@@ -141,7 +141,8 @@ func runClass(b *testing.B, n int) {
 
 	var mu sync.Mutex
 	var latencies []time.Duration
-	stale := 0
+	stale, alone := 0, 0
+	aloneShown := map[int]bool{}
 	var wg sync.WaitGroup
 	start := time.Now()
 	for i := range n {
@@ -192,11 +193,25 @@ func runClass(b *testing.B, n int) {
 				if strings.Contains(screen, "InterruptedError") || l.Steps[s].Exercise == nil && strings.Contains(screen, "✗") {
 					b.Errorf("student %d, step %d did not run cleanly:\n%s", i, s+1, screen)
 				}
-				if os.Getenv("CLASSROOM_BENCH_VERBOSE") != "" {
-					fmt.Fprintf(os.Stderr, "student %d step %d: %v\n", i, s+1, d)
+				// A step the room shared says so beside its time; one
+				// without the note ran in the student's own session.
+				whose := "room"
+				if !strings.Contains(screen, "whole room") {
+					whose = "alone"
+				}
+				verbose := os.Getenv("CLASSROOM_BENCH_VERBOSE") != ""
+				if verbose {
+					fmt.Fprintf(os.Stderr, "student %d step %d: %v %s\n", i, s+1, d, whose)
 				}
 				mu.Lock()
 				latencies = append(latencies, d)
+				if whose == "alone" {
+					alone++
+					if verbose && !aloneShown[s] {
+						aloneShown[s] = true
+						fmt.Fprintf(os.Stderr, "student %d, step %d, run alone:\n%s\n", i, s+1, screen)
+					}
+				}
 				mu.Unlock()
 			}
 			tm.send("q")
@@ -214,6 +229,7 @@ func runClass(b *testing.B, n int) {
 		return float64(latencies[i].Microseconds()) / 1000
 	}
 	b.ReportMetric(float64(stale), "steps-unmeasured")
+	b.ReportMetric(float64(alone), "steps-run-alone")
 	b.ReportMetric(pct(0.50), "ms-p50")
 	b.ReportMetric(pct(0.95), "ms-p95")
 	b.ReportMetric(pct(1), "ms-max")

@@ -22,6 +22,8 @@ type InternalExpr struct {
 	Value any
 
 	parts []string
+	// generated: made by rewriting an $expr, not written by the user.
+	generated bool
 }
 
 // internalExprOps maps an aggregation comparison to its internal match
@@ -143,7 +145,52 @@ func rewriteExpr(spec any) Node {
 	case bson.A, bson.Undefined, value.Missing:
 		return nil
 	}
-	return &InternalExpr{Path: path, Op: op, Value: v, parts: splitPath(path)}
+	return &InternalExpr{Path: path, Op: op, Value: v, parts: splitPath(path), generated: true}
+}
+
+// withoutGenerated removes the internal comparisons an $expr rewrite
+// added. Splitting a $match moves each part as a new $match that
+// rewrites its own $expr again; a comparison moved apart from its $expr
+// would come back with every re-parse of the part left behind.
+func withoutGenerated(n Node) Node {
+	switch x := n.(type) {
+	case *And:
+		out := x.Children[:0]
+		for _, c := range x.Children {
+			if isGenerated(c) {
+				continue
+			}
+			out = append(out, withoutGenerated(c))
+		}
+		x.Children = out
+	case *Or:
+		for i, c := range x.Children {
+			x.Children[i] = withoutGenerated(c)
+		}
+	case *Nor:
+		for i, c := range x.Children {
+			x.Children[i] = withoutGenerated(c)
+		}
+	case *Not:
+		x.Child = withoutGenerated(x.Child)
+	}
+	return n
+}
+
+// isGenerated: an internal comparison from a rewrite, or an $or of them.
+func isGenerated(n Node) bool {
+	switch x := n.(type) {
+	case *InternalExpr:
+		return x.generated
+	case *Or:
+		for _, c := range x.Children {
+			if !isGenerated(c) {
+				return false
+			}
+		}
+		return len(x.Children) > 0
+	}
+	return false
 }
 
 // fieldPathOperand: "$a.b" is the document's field a.b; "$$var..." (a

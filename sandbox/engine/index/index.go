@@ -273,6 +273,19 @@ func (ix *Index) IsMultiKey() bool {
 // FieldIsMultiKey reports whether key field i ever went through an array.
 func (ix *Index) FieldIsMultiKey(i int) bool { return ix.arrays[i] != 0 }
 
+// MultiKeyComponents lists, ascending, the positions of key field i's
+// path components that held an array (mongod's MultikeyComponents: 0 for
+// "a" in "a.b").
+func (ix *Index) MultiKeyComponents(i int) []int {
+	var out []int
+	for n := range ix.parts[i] {
+		if ix.arrays[i]&(1<<uint(n)) != 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // MultiKeyPaths is explain's multiKeyPaths: for each key field, the path
 // prefixes that held arrays, e.g. {"a.b": ["a"], c: []}.
 func (ix *Index) MultiKeyPaths() bson.D {

@@ -119,8 +119,37 @@ func predicateBounds(n query.Node) (oil, bool) {
 		return existsBounds(x.Exists), true
 	case *query.Type:
 		return typeBounds(x)
+	case *query.InternalExpr:
+		return internalExprBounds(x.Op, x.Value), true
 	}
 	return nil, false
+}
+
+// internalExprBounds is IndexBoundsBuilder::translate for the $expr
+// comparisons (index_bounds_builder.cpp, INTERNAL_EXPR_*): no type
+// bracketing, so an inequality runs to MinKey or MaxKey; $_internalExprLt
+// null keeps the null keys, where a missing field (less than null) is
+// stored.
+func internalExprBounds(op string, v any) oil {
+	var iv interval
+	switch op {
+	case "$_internalExprEq":
+		b, _ := compareBounds("$eq", v)
+		return b
+	case "$_internalExprLt":
+		iv = interval{lo: bson.MinKey{}, hi: v, loInc: true, hiInc: v == nil}
+	case "$_internalExprLte":
+		iv = interval{lo: bson.MinKey{}, hi: v, loInc: true, hiInc: true}
+	case "$_internalExprGt":
+		iv = interval{lo: v, hi: bson.MaxKey{}, loInc: false, hiInc: true}
+	case "$_internalExprGte":
+		iv = interval{lo: v, hi: bson.MaxKey{}, loInc: true, hiInc: true}
+	}
+	// [X, X) and (X, X] are empty and left out.
+	if value.Compare(iv.lo, iv.hi) == 0 && !(iv.loInc && iv.hiInc) {
+		return oil{}
+	}
+	return oil{iv}
 }
 
 // typeRepresentative is a value of BSON type t, for the types whose

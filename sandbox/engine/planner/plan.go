@@ -138,6 +138,8 @@ func matchRank(n query.Node) int {
 		return 10
 	case *query.In:
 		return 13
+	case *query.InternalExpr:
+		return 29
 	}
 	return 20
 }
@@ -162,6 +164,8 @@ func nodePath(n query.Node) string {
 	case *query.Exists:
 		return x.Path
 	case *query.Type:
+		return x.Path
+	case *query.InternalExpr:
 		return x.Path
 	}
 	return ""
@@ -304,44 +308,95 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 	return out, nil
 }
 
+// indexedPred is an indexable leaf of the filter: a top-level
+// predicate, or one inside an object $elemMatch (mongod's RelevantTag),
+// where path is the full path and em the innermost $elemMatch holding it.
+type indexedPred struct {
+	node query.Node
+	path string
+	em   *query.ElemMatchObject
+	// emLen is the number of components of em's path.
+	emLen int
+}
+
 // predicatesByPath groups the indexable predicates of an AND by path, in
 // mongod's canonical order (by match type), which decides which single
-// predicate bounds a multikey field.
-func predicatesByPath(nodes []query.Node) map[string][]query.Node {
-	preds := map[string][]query.Node{}
-	for _, n := range nodes {
-		if p := nodePath(n); p != "" {
-			if _, ok := predicateBounds(n); ok {
-				preds[p] = append(preds[p], n)
-			}
-		}
-	}
+// predicate bounds a multikey field. The leaves of an object $elemMatch
+// count too, as PlanEnumerator::prepSubNodes descends into it: they give
+// bounds on their full path, while the $elemMatch itself stays for FETCH.
+func predicatesByPath(nodes []query.Node) map[string][]indexedPred {
+	preds := map[string][]indexedPred{}
+	collectPreds(nodes, "", nil, preds)
 	for _, ns := range preds {
-		slices.SortStableFunc(ns, func(a, b query.Node) int { return matchRank(a) - matchRank(b) })
+		slices.SortStableFunc(ns, func(a, b indexedPred) int { return matchRank(a.node) - matchRank(b.node) })
 	}
 	return preds
 }
 
+func collectPreds(nodes []query.Node, prefix string, em *query.ElemMatchObject, preds map[string][]indexedPred) {
+	for _, n := range nodes {
+		switch x := n.(type) {
+		case *query.ElemMatchObject:
+			full := prefix + x.Path
+			collectPreds([]query.Node{x.Filter}, full+".", x, preds)
+			continue
+		case *query.And:
+			if em != nil {
+				collectPreds(x.Children, prefix, em, preds)
+			}
+			continue
+		}
+		p := nodePath(n)
+		if p == "" {
+			continue
+		}
+		if _, ok := predicateBounds(n); !ok {
+			continue
+		}
+		ip := indexedPred{node: n, path: prefix + p, em: em}
+		if em != nil {
+			ip.emLen = strings.Count(strings.TrimSuffix(prefix, "."), ".") + 1
+		}
+		preds[ip.path] = append(preds[ip.path], ip)
+	}
+}
+
 // indexCandidate derives bounds for ix; without force it returns nil
 // unless the leading field has a predicate.
-func indexCandidate(ix *index.Index, preds map[string][]query.Node, sortSpec bson.D, force bool) *candidate {
+//
+// On a multikey index it assigns predicates as
+// PlanEnumerator::assignMultikeySafePredicates does (plan_enumerator.cpp):
+// two predicates whose paths share a prefix that held an array may be
+// intersected or compounded only when the same $elemMatch joins them
+// above that prefix; otherwise each could be satisfied by a different
+// element, and the later one is left for FETCH.
+func indexCandidate(ix *index.Index, preds map[string][]indexedPred, sortSpec bson.D, force bool) *candidate {
 	fields := ix.Spec.Fields
-	if !force && len(preds[fields[0].Path]) == 0 {
+	if !force && !slices.ContainsFunc(preds[fields[0].Path], func(p indexedPred) bool { return compatible(p, ix, 0) }) {
 		return nil
 	}
 	c := &candidate{ix: ix, dir: 1, bounds: make([]oil, len(fields))}
+	multikey := ix.IsMultiKey()
+	// used maps each array-holding path prefix already assigned to the
+	// $elemMatch that joins predicates under it (nil: none may join).
+	used := map[string]*query.ElemMatchObject{}
 	for i, f := range fields {
 		var b oil
 		have := false
-		for _, n := range preds[f.Path] {
-			nb, _ := predicateBounds(n)
-			if have && ix.FieldIsMultiKey(i) {
-				// On a multikey path each predicate may be satisfied by a
-				// different element, so bounds must not be intersected:
-				// the others stay for FETCH.
-				break
+		comps := ix.MultiKeyComponents(i)
+		candidates := preds[f.Path]
+		if i == 0 && multikey && len(comps) > 0 {
+			candidates = firstAssignment(candidates, comps)
+		}
+		for _, p := range candidates {
+			if !compatible(p, ix, i) {
+				continue
 			}
-			c.used = append(c.used, usedPredicate{node: n, field: i, tight: predicateTightness(n, ix)})
+			if multikey && len(comps) > 0 && !canAssign(p, comps, used) {
+				continue
+			}
+			nb, _ := predicateBounds(p.node)
+			c.used = append(c.used, usedPredicate{node: p.node, field: i, tight: predicateTightness(p.node, ix)})
 			if !have {
 				b, have = nb, true
 				continue
@@ -360,6 +415,63 @@ func indexCandidate(ix *index.Index, preds map[string][]query.Node, sortSpec bso
 		}
 	}
 	return c
+}
+
+// compatible is QueryPlannerIXSelect::_compatible's rule for the $expr
+// comparisons: they do not traverse arrays, so an index field that held
+// an array cannot answer them.
+func compatible(p indexedPred, ix *index.Index, field int) bool {
+	if _, ok := p.node.(*query.InternalExpr); ok {
+		return !ix.FieldIsMultiKey(field)
+	}
+	return true
+}
+
+// firstAssignment picks the predicates on an index's leading field when a
+// prefix of it held an array (getPossibleFirstAssignments): the first in
+// canonical order alone, or with it every predicate of its $elemMatch
+// when no array lies below that $elemMatch's root. mongod plans each
+// possible first assignment and races them; this planner takes the first.
+func firstAssignment(ps []indexedPred, comps []int) []indexedPred {
+	if len(ps) == 0 {
+		return nil
+	}
+	first := ps[0]
+	if first.em == nil || comps[len(comps)-1] >= first.emLen {
+		return ps[:1]
+	}
+	var out []indexedPred
+	for _, p := range ps {
+		if p.em == first.em {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// canAssign is canAssignPredToIndex: walking the array-holding prefixes
+// of p's path from the shortest, a prefix seen before admits p only under
+// the same $elemMatch; a new one is recorded with p's $elemMatch when it
+// lies outside that $elemMatch (so predicates joined by it may follow),
+// else as closed to any other predicate.
+func canAssign(p indexedPred, comps []int, used map[string]*query.ElemMatchObject) bool {
+	parts := strings.Split(p.path, ".")
+	for _, k := range comps {
+		prefix := strings.Join(parts[:k+1], ".")
+		em, seen := used[prefix]
+		if !seen {
+			if p.em != nil && k < p.emLen {
+				used[prefix] = p.em
+				continue
+			}
+			used[prefix] = nil
+			break
+		}
+		if em == nil || em != p.em {
+			return false
+		}
+	}
+	return true
 }
 
 // providesSort reports whether scanning ix yields the sort order, after

@@ -52,6 +52,8 @@ func predicateTightness(n query.Node, ix *index.Index) tightness {
 		return regexTightness(x.Regex)
 	case *query.Mod:
 		return inexactCovered
+	case *query.InternalExpr:
+		return internalExprTightness(x)
 	case *query.Type:
 		return typeTightness(x)
 	case *query.Exists:
@@ -131,6 +133,25 @@ func typeTightness(x *query.Type) tightness {
 	}
 	if has(2) != has(14) {
 		return inexactCovered
+	}
+	return exact
+}
+
+// internalExprTightness: the bounds of an $expr comparison decide it
+// for a scalar operand (the index is not multikey on the path, or the
+// comparison would not use it); null and missing share their keys, so
+// $_internalExprLt null needs the document to drop literal nulls, while
+// $_internalExprLte and $_internalExprGt null are exact
+// (index_bounds_builder.cpp); documents and arrays need the document.
+func internalExprTightness(x *query.InternalExpr) tightness {
+	switch x.Value.(type) {
+	case nil:
+		if x.Op == "$_internalExprLte" || x.Op == "$_internalExprGt" {
+			return exact
+		}
+		return inexactFetch
+	case bson.D, bson.A, bson.MinKey, bson.MaxKey, bson.Undefined:
+		return inexactFetch
 	}
 	return exact
 }

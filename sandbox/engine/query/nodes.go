@@ -143,6 +143,8 @@ type Expr struct {
 	Spec any // the original expression, for explain
 	// eval is the compiled expression (sandbox/engine/expr).
 	eval exprEvaluator
+	// rewritten: optimize has already added its internal comparisons.
+	rewritten bool
 }
 
 // AlwaysTrue and AlwaysFalse are what an empty filter, $and: [] forms, and

@@ -31,6 +31,7 @@ func optimize(n Node) Node {
 			}
 			out = append(out, c)
 		}
+		out = dropRepeatedInternal(out)
 		if len(out) == 1 {
 			return out[0]
 		}
@@ -62,9 +63,7 @@ func optimize(n Node) Node {
 		}
 		x.Children = out
 	case *Expr:
-		if v, ok := constantExpr(x.Spec); ok && expr.IsTrue(v) {
-			return &And{}
-		}
+		return optimizeExpr(x)
 	case *Nor:
 		for i, c := range x.Children {
 			x.Children[i] = optimize(c)

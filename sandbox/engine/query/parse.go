@@ -280,6 +280,8 @@ func (p *parser) parseSubField(context bson.D, path, op string, v any, lvl level
 			return nil, err
 		}
 		return &Not{Path: path, Child: eq}, nil
+	case "$_internalExprEq", "$_internalExprGt", "$_internalExprGte", "$_internalExprLt", "$_internalExprLte":
+		return newInternalExpr(path, op, v)
 	case "$lt", "$lte", "$gt", "$gte":
 		if _, ok := v.(bson.Regex); ok {
 			return nil, badValue("Can't have RegEx as arg to predicate over field '" + path + "'.")
@@ -643,7 +645,8 @@ func isPathAcceptingKeyword(k string) bool {
 	case "$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin", "$size", "$exists",
 		"$type", "$mod", "$options", "$regex", "$elemMatch", "$all", "$geoWithin", "$within",
 		"$geoIntersects", "$near", "$nearSphere", "$geoNear", "$bitsAllSet", "$bitsAllClear",
-		"$bitsAnySet", "$bitsAnyClear":
+		"$bitsAnySet", "$bitsAnyClear", "$_internalExprEq", "$_internalExprGt", "$_internalExprGte",
+		"$_internalExprLt", "$_internalExprLte":
 		return true
 	}
 	return false

@@ -79,6 +79,11 @@ func matchTypeRank(n Node) int {
 		return 20
 	case *Expr:
 		return 23
+	case *InternalExpr:
+		// INTERNAL_EXPR_EQ.. follow GEO_NEAR, TEXT and
+		// INTERNAL_2D_POINT_IN_ANNULUS in the enum.
+		return map[string]int{"$_internalExprEq": 29, "$_internalExprGt": 30, "$_internalExprGte": 31,
+			"$_internalExprLt": 32, "$_internalExprLte": 33}[x.Op]
 	case AlwaysFalse:
 		return 24
 	case AlwaysTrue:
@@ -108,6 +113,8 @@ func nodePath(n Node) string {
 	case *ElemMatchValue:
 		return x.Path
 	case *Bits:
+		return x.Path
+	case *InternalExpr:
 		return x.Path
 	}
 	return ""
@@ -237,6 +244,8 @@ func serializeNot(x *Not) bson.D {
 // rightHandSide is the {$op: arg} part of a path predicate.
 func rightHandSide(n Node) bson.D {
 	switch x := n.(type) {
+	case *InternalExpr:
+		return bson.D{{Key: x.Op, Value: x.Value}}
 	case *Compare:
 		if x.Op == "$ne" {
 			return bson.D{{Key: "$not", Value: bson.D{{Key: "$eq", Value: x.Value}}}}

@@ -31,8 +31,14 @@ func TestSerialize(t *testing.T) {
 		{"or", D{{Key: "$or", Value: A{D{{Key: "b", Value: int32(1)}}, D{{Key: "a", Value: int32(1)}}}}}, D{{Key: "$or", Value: A{D{{Key: "a", Value: D{{Key: "$eq", Value: int32(1)}}}}, D{{Key: "b", Value: D{{Key: "$eq", Value: int32(1)}}}}}}}},
 		// ExprMatchExpression::serialize shows the optimized expression:
 		// constants as {$const: v}.
-		{"expr constants", D{{Key: "$expr", Value: D{{Key: "$lt", Value: A{"$a", int32(5)}}}}},
-			D{{Key: "$expr", Value: D{{Key: "$lt", Value: A{"$a", D{{Key: "$const", Value: int32(5)}}}}}}}},
+		{"expr constants", D{{Key: "$expr", Value: D{{Key: "$cmp", Value: A{"$a", int32(5)}}}}},
+			D{{Key: "$expr", Value: D{{Key: "$cmp", Value: A{"$a", D{{Key: "$const", Value: int32(5)}}}}}}}},
+		// RewriteExpr (rewrite_expr.cpp): a comparison of a field path with
+		// a constant is ANDed with its internal comparison, the $expr
+		// first (EXPRESSION precedes INTERNAL_EXPR_LT in MatchType).
+		{"expr rewritten", D{{Key: "$expr", Value: D{{Key: "$lt", Value: A{"$a", int32(5)}}}}},
+			D{{Key: "$and", Value: A{D{{Key: "$expr", Value: D{{Key: "$lt", Value: A{"$a", D{{Key: "$const", Value: int32(5)}}}}}}},
+				D{{Key: "a", Value: D{{Key: "$_internalExprLt", Value: int32(5)}}}}}}}},
 		{"single or unwrapped", D{{Key: "$or", Value: A{D{{Key: "a", Value: int32(1)}}}}}, D{{Key: "a", Value: D{{Key: "$eq", Value: int32(1)}}}}},
 		{"or before leaves", D{{Key: "x", Value: int32(1)}, {Key: "$or", Value: A{D{{Key: "a", Value: int32(1)}}, D{{Key: "b", Value: int32(1)}}}}},
 			D{{Key: "$and", Value: A{D{{Key: "$or", Value: A{D{{Key: "a", Value: D{{Key: "$eq", Value: int32(1)}}}}, D{{Key: "b", Value: D{{Key: "$eq", Value: int32(1)}}}}}}}, D{{Key: "x", Value: D{{Key: "$eq", Value: int32(1)}}}}}}}},

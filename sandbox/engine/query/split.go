@@ -51,7 +51,7 @@ func (f *Filter) Split(mod Modified) (moved, kept bson.D) {
 		}
 	}
 	s := splitter{modified: modified, renames: mod.Renames, keepExpr: mod.KeepExpr}
-	m, k := s.split(f.Root)
+	m, k := s.split(withoutGenerated(f.Root))
 	if m != nil {
 		m = renameNode(m, mod.Renames)
 		moved = serializeNode(optimize(m))

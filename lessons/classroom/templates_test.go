@@ -588,19 +588,12 @@ func TestAKeptRoomRunDoesNotWaitForTheRunUnderWay(t *testing.T) {
 	}
 }
 
-// A student who runs a step before the room's build has run it waits
-// for the build and takes the room's run, rather than running the step
-// alone: in a room of sixty, the early ones each built the bucket
-// lesson's readings again.
-func TestAStudentAheadOfTheBuildTakesTheRoomsRun(t *testing.T) {
+// stepOneWhileTheRoomBuilds starts the room's build of l and, at once,
+// alice's run of its step 1, whose result it returns with the inserts
+// alice's own client sent.
+func stepOneWhileTheRoomBuilds(t *testing.T, be *sandbox.Backend, l *lessons.Lesson) (*Templates, *lessons.Session, *atomic.Int64, *lessons.Result) {
+	t.Helper()
 	ctx := context.Background()
-	be := embedded(t)
-	text := "---\nid: early\ntitle: Early\n---\n## First\n```js run\n" +
-		"if (db.getName().startsWith('" + TemplatePrefix + "')) sleep(1500); void db.c.insertOne({i: 1}); db.c.countDocuments()\n```\n"
-	l, err := lessons.Parse("early.md", []byte(text))
-	if err != nil {
-		t.Fatal(err)
-	}
 	tpl := NewTemplates(be.Client, be.Connector(), nil)
 	sb, err := be.ForPrefix(ctx, "alice_")
 	if err != nil {
@@ -618,6 +611,22 @@ func TestAStudentAheadOfTheBuildTakesTheRoomsRun(t *testing.T) {
 	if err != nil || !res.OK() {
 		t.Fatalf("step 1: %v %v", err, res.Failures)
 	}
+	return tpl, alice, inserts, res
+}
+
+// A student who runs a step before the room's build has run it waits
+// for the build and takes the room's run, rather than running the step
+// alone: in a room of sixty, the early ones each built the bucket
+// lesson's readings again.
+func TestAStudentAheadOfTheBuildTakesTheRoomsRun(t *testing.T) {
+	be := embedded(t)
+	text := "---\nid: early\ntitle: Early\n---\n## First\n```js run\n" +
+		"if (db.getName().startsWith('" + TemplatePrefix + "')) sleep(1500); void db.c.insertOne({i: 1}); db.c.countDocuments()\n```\n"
+	l, err := lessons.Parse("early.md", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, alice, inserts, res := stepOneWhileTheRoomBuilds(t, be, l)
 	if !strings.Contains(strings.Join(res.Notes, "\n"), "run once for the whole room") {
 		t.Errorf("alice's step 1 was not the room's run: notes %q", res.Notes)
 	}
@@ -708,23 +717,7 @@ func TestAStudentWaitsForTheRoomsStepNotItsWholeLesson(t *testing.T) {
 	ctx := context.Background()
 	be := embedded(t)
 	l := builtinLesson(t, "bucket")
-	tpl := NewTemplates(be.Client, be.Connector(), nil)
-	sb, err := be.ForPrefix(ctx, "alice_")
-	if err != nil {
-		t.Fatal(err)
-	}
-	inserts := new(atomic.Int64)
-	alice := lessons.NewSession(&lessons.Sandbox{Connect: countInserts(sb.Connector(), inserts), Prefix: sb.Prefix(),
-		ResetDB: sb.ResetDB, Seeds: tpl.Seeds}, l, lessons.SessionOptions{})
-	t.Cleanup(func() {
-		alice.Close()
-		sb.Close()
-	})
-	tpl.Start(l)
-	res, err := alice.Do(ctx, lessons.Request{Op: lessons.OpRun, Step: 0, Widths: lessons.Widths{Output: 100, Variant: 48}})
-	if err != nil || !res.OK() {
-		t.Fatalf("step 1: %v %v", err, res.Failures)
-	}
+	tpl, alice, inserts, _ := stepOneWhileTheRoomBuilds(t, be, l)
 	tpl.mu.Lock()
 	build := tpl.byID[l.ID]
 	tpl.mu.Unlock()

@@ -114,10 +114,10 @@ func TestBucketAutoAccumulatorN(t *testing.T) {
 	runAggCases(t, []aggCase{
 		{name: "minN's n from a field", ref: minMaxNJS + "; " + bucketAutoSrc, cov: e("$minN"), docs: docs,
 			pipeline: `[{"$bucketAuto": {"groupBy": "$st", "buckets": 2, "output": {"m": {"$minN": {"input": "$s", "n": ` + byKey + `}}}}}]`,
-			code: 4544714, msg: "Can't refer to the group key in $bucketAuto"},
+			code:     4544714, msg: "Can't refer to the group key in $bucketAuto"},
 		{name: "topN's n from a field", ref: bucketAutoSrc, cov: e("$topN"), docs: docs,
 			pipeline: `[{"$bucketAuto": {"groupBy": "$st", "buckets": 2, "output": {"m": {"$topN": {"output": "$s", "sortBy": {"s": 1}, "n": "$s"}}}}}]`,
-			code: 4544714, msg: "Can't refer to the group key in $bucketAuto"},
+			code:     4544714, msg: "Can't refer to the group key in $bucketAuto"},
 		{name: "a constant n", ref: minMaxNJS + " runAndCompareMinMaxN", cov: cover{family: accumulator, op: "$maxN"}, docs: docs,
 			pipeline: `[{"$bucketAuto": {"groupBy": "$st", "buckets": 2, "output": {"m": {"$maxN": {"input": "$s", "n": 1}}}}}]`,
 			want:     `[{"_id": {"min": "CA", "max": "NY"}, "m": [1]}, {"_id": {"min": "NY", "max": "NY"}, "m": [2]}]`},

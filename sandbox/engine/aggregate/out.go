@@ -120,7 +120,7 @@ func (s *outStage) open(in Iterator, rt *runtime) (Iterator, error) {
 		}
 		done = true
 		docs, err := Drain(in)
-		if err != nil {
+		if err != nil || rt.ctx.Explain {
 			return nil, false, err
 		}
 		if rt.ctx.ReplaceCollection == nil {
@@ -358,6 +358,10 @@ func (s *mergeStage) open(in Iterator, rt *runtime) (Iterator, error) {
 			return nil, false, nil
 		}
 		done = true
+		if rt.ctx.Explain {
+			_, err := Drain(in)
+			return nil, false, err
+		}
 		// whenNotMatched: "fail" is mongod's strict update strategy
 		// (makeStrictUpdateStrategy): each batch goes out as one update
 		// command without upsert, so every matched document of the batch

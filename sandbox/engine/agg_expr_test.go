@@ -294,7 +294,7 @@ func TestAggExprVariables(t *testing.T) {
 		{name: "let variable out of scope", expr: `{"$add": [{"$let": {"vars": {"x": 1}, "in": "$$x"}}, "$$x"]}`, code: 17276, msg: "Use of undefined variable: x", parseErr: true},
 		{name: "undefined variable", expr: `"$$nope"`, code: 17276, msg: "Use of undefined variable: nope", parseErr: true},
 		{name: "let uppercase variable", expr: `{"$let": {"vars": {"X": 1}, "in": "$$X"}}`, code: mongoerr.FailedToParse, msg: "'X' starts with an invalid character for a user variable name", parseErr: true},
-		{name: "unknown operator", expr: `{"$bogus": 1}`, code: mongoerr.InvalidPipelineOperator, msg: "Unrecognized expression '$bogus'", parseErr: true},
+		{name: "unknown operator", expr: `{"$bogus": 1}`, code: 31325, msg: "Unknown expression $bogus", parseErr: true}, // projection_parser.cpp parseSubObject: the case runs in $project
 		{name: "operator object with two keys", expr: `{"$add": [1], "$abs": 1}`, code: 15983, msg: "An object representing an expression must have exactly one field: { $add: [ 1 ], $abs: 1 }", parseErr: true},
 	})
 }

@@ -44,9 +44,9 @@ func TestConfUpdatePipelineStages(t *testing.T) {
 		// A decimal is a number, so an inclusion flag, not a literal.
 		{name: "$project with a decimal flag", pipeline: `[{"$project": {"a": {"$numberDecimal": "1"}}}]`,
 			want: `{"_id": {"$oid": "` + pipelineDocID + `"}, "a": 5}`},
-		// ProjectionSpecValidator, in DocumentSourceAddFields' context.
+		// An empty $set adds nothing (add_fields_projection_executor.cpp).
 		{name: "empty $set", pipeline: `[{"$set": {}}]`,
-			code: 40177, msg: "Invalid $set :: caused by :: specification must have at least one field"},
+			want: `{"_id": {"$oid": "` + pipelineDocID + `"}, "a": 5, "b": 3}`},
 		// Parsed before it is checked: a malformed stage fails to parse,
 		// and an alias is refused by the stage it stands for.
 		{name: "malformed $match", pipeline: `[{"$match": 5}]`,
@@ -101,10 +101,6 @@ func TestConfAggregateTransformStages(t *testing.T) {
 		code           int32
 		msg            string
 	}{
-		{name: "empty $set", pipeline: `[{"$set": {}}]`,
-			code: 40177, msg: "Invalid $set :: caused by :: specification must have at least one field"},
-		{name: "empty $addFields", pipeline: `[{"$addFields": {}}]`,
-			code: 40177, msg: "Invalid $addFields :: caused by :: specification must have at least one field"},
 		{name: "$replaceWith an ObjectId", pipeline: `[{"$replaceWith": "$_id"}]`,
 			code: 40228, msg: "PlanExecutor error during aggregation :: caused by :: 'replacement document'  must evaluate to an object, but resulting value was: " +
 				pipelineDocID + ". Type of resulting value: 'objectId'. Input document: {_id: " + pipelineDocID + "}"},

@@ -449,14 +449,11 @@ func (e *Engine) explainAggregate(req *request, verbosity string) (bson.D, error
 
 // explainPipeline explains the pipeline s over view's snapshots.
 func (e *Engine) explainPipeline(req *request, s *aggregateSpec, verbosity string, view *catalog.View) (bson.D, error) {
-	if writesTo(s.pipeline) && verbosity != "queryPlanner" {
-		return nil, mongoerr.New(mongoerr.IllegalOperation,
-			"Explain with verbosity executionStats or allPlansExecution is not supported for pipelines with $out or $merge in the sandbox")
-	}
 	pp, err := e.preparePipeline(req, view, s.coll, s.pipeline, s.let, s.hint)
 	if err != nil {
 		return nil, err
 	}
+	pp.ctx.Explain = true
 	p, exec := pp.p, pp.exec
 	if exec != nil && len(p.Stages()) == 0 {
 		body, err := explainPlan(exec, verbosity, nil)

@@ -55,6 +55,9 @@ type accStatement struct {
 	// newAcc makes the accumulator of a new group; env is positioned on the
 	// group's first document ($topN's n may depend on the group key).
 	newAcc func(env *expr.Env) (accumulator, error)
+	// initN is the n of the accumulators that take one (mongod's
+	// initializer expression), which the group key may compute.
+	initN expr.Expr
 
 	// needs is which one document of the group the result comes from
 	// (needAll when it takes them all), sortBy the $top/$bottom's order;
@@ -411,6 +414,7 @@ func parseNAcc(st *accStatement, arg any, p *parser) error {
 	if err != nil {
 		return err
 	}
+	st.initN = nx
 	st.input = in.Eval
 	op := st.op
 	// With n: 1 they answer as $first and $last do, in an array
@@ -631,6 +635,9 @@ func parseTopBottom(st *accStatement, arg any, p *parser) error {
 	nx, err := p.compile(nSpec)
 	if err != nil {
 		return err
+	}
+	if !single {
+		st.initN = nx
 	}
 	bottom := st.op == "$bottom" || st.op == "$bottomN"
 	if single || isOne(nSpec) {

@@ -274,6 +274,14 @@ func parseBucketAuto(spec any, p *parser) ([]Stage, error) {
 		if err != nil {
 			return nil, err
 		}
+		// $bucketAuto has no group key to compute an n from
+		// (DocumentSourceBucketAuto::createFromBson): n must optimize to
+		// a constant.
+		if st.initN != nil {
+			if _, ok := expr.IsConstant(st.initN); !ok {
+				return nil, mongoerr.New(4544714, "Can't refer to the group key in $bucketAuto")
+			}
+		}
 		s.accs = append(s.accs, st)
 	}
 	return []Stage{s}, nil

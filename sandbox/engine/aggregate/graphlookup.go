@@ -32,6 +32,20 @@ func parseGraphLookup(spec any, p *parser) ([]Stage, error) {
 	if !ok {
 		return nil, mongoerr.Newf(mongoerr.FailedToParse, "the $graphLookup stage specification must be an object, but found %s", typeNameOf(spec))
 	}
+	// DocumentSourceGraphLookUp::LiteParsed::parse resolves 'from' before
+	// the stage itself is parsed (parseGraphLookupFromAndResolveNamespace).
+	from, found := value.Get(d, "from"), false
+	for _, e := range d {
+		found = found || e.Key == "from"
+	}
+	if !found {
+		return nil, mongoerr.Newf(mongoerr.FailedToParse, "missing 'from' option to $graphLookup stage specification: %s", docString(d))
+	}
+	if fromStr, isStr := from.(string); !isStr {
+		return nil, mongoerr.Newf(mongoerr.FailedToParse, "$graphLookup 'from' field must be a string, but found %s", typeNameOf(from))
+	} else if fromStr == "" {
+		return nil, mongoerr.Newf(mongoerr.InvalidNamespace, "invalid $graphLookup namespace: %s.", p.ctx.DB)
+	}
 	s := &graphLookupStage{maxDepth: -1}
 	for _, e := range d {
 		switch e.Key {

@@ -138,8 +138,8 @@ func TestGraphLookupCycle(t *testing.T) {
 			msg: "maxDepth requires a nonnegative argument, found: -1"},
 		{name: "maxDepth type", pipeline: `[{"$graphLookup": {"from": "g", "startWith": "$a", "connectFromField": "x", "connectToField": "z", "as": "y", "maxDepth": "a"}}]`, code: 40100,
 			msg: "maxDepth must be numeric, found type: string"},
-		{name: "unknown", pipeline: `[{"$graphLookup": {"foo": 1}}]`, code: 40104, msg: "Unknown argument to $graphLookup: foo"},
-		{name: "from type", pipeline: `[{"$graphLookup": {"from": 1}}]`, code: 40103, msg: "expected string as argument for from, found: int"},
+		{name: "unknown", pipeline: `[{"$graphLookup": {"from": "g", "foo": 1}}]`, code: 40104, msg: "Unknown argument to $graphLookup: foo"},
+		{name: "from type", pipeline: `[{"$graphLookup": {"from": 1}}]`, code: 9, msg: "$graphLookup 'from' field must be a string, but found int"},
 	})
 }
 

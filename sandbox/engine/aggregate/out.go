@@ -120,7 +120,7 @@ func (s *outStage) open(in Iterator, rt *runtime) (Iterator, error) {
 		}
 		done = true
 		docs, err := Drain(in)
-		if err != nil {
+		if err != nil || rt.ctx.Explain {
 			return nil, false, err
 		}
 		if rt.ctx.ReplaceCollection == nil {
@@ -358,19 +358,82 @@ func (s *mergeStage) open(in Iterator, rt *runtime) (Iterator, error) {
 			return nil, false, nil
 		}
 		done = true
+		if rt.ctx.Explain {
+			_, err := Drain(in)
+			return nil, false, err
+		}
+		// whenNotMatched: "fail" is mongod's strict update strategy
+		// (makeStrictUpdateStrategy): each batch goes out as one update
+		// command without upsert, so every matched document of the batch
+		// is written, and only then does the batch fail when nMatched falls
+		// short. The stage batches as DocumentSourceWriter::doGetNext does.
+		var unmatched error
+		batch := mergeBatch{limit: value.MaxUserDocumentSize - updateHeaderSize(s.coll)}
 		for {
 			d, ok, err := in.Next()
 			if err != nil {
 				return nil, false, err
 			}
 			if !ok {
-				return nil, false, nil
+				return nil, false, unmatched
+			}
+			if s.whenNotMatched == "fail" && batch.add(mergeStatementSize(d, s.on)) && unmatched != nil {
+				return nil, false, unmatched
 			}
 			if err := s.write(d, rt, env); err != nil {
-				return nil, false, err
+				if mongoerr.As(err).Code != mongoerr.MergeStageNoMatchingDocument {
+					return nil, false, err
+				}
+				unmatched = err
 			}
 		}
 	}), nil
+}
+
+// mergeBatch tracks the batch DocumentSourceWriter::doGetNext fills: it
+// spills when the estimated statement sizes pass the limit or the batch
+// holds write_ops::kMaxWriteBatchSize statements.
+type mergeBatch struct {
+	limit, bytes, count int
+}
+
+// add counts a statement of size bytes and reports whether the statements
+// before it were spilled as a batch of their own.
+func (b *mergeBatch) add(size int) bool {
+	const maxWriteBatchSize = 100000
+	b.bytes += size
+	spilled := b.count > 0 && (b.bytes > b.limit || b.count >= maxWriteBatchSize)
+	if spilled {
+		b.bytes, b.count = size, 0
+	}
+	b.count++
+	return spilled
+}
+
+// mergeStatementSize is write_ops::getUpdateSizeEstimate for the update
+// statement $merge sends for d: its q is the on fields of d and its u the
+// document, beside the upsert and multi flags.
+func mergeStatementSize(d bson.D, on []string) int {
+	const perElement = 2 // a field name's terminator and the type byte
+	q := make(bson.D, 0, len(on))
+	for _, f := range on {
+		if v := getNested(d, splitPath(f)); !value.IsMissing(v) {
+			q = append(q, bson.E{Key: f, Value: v})
+		}
+	}
+	size := 5 + len("upsert") + 1 + perElement + len("multi") + 1 + perElement
+	size += len("q") + value.Size(q) + perElement
+	size += len("u") + value.Size(d) + perElement
+	return size
+}
+
+// updateHeaderSize estimates the update command around the statements
+// (getUpdateHeaderSizeEstimate): its name and namespace, the updates
+// array and the ordered flag.
+func updateHeaderSize(coll string) int {
+	const perElement = 2
+	return 5 + len("update") + perElement + len(coll) + 1 +
+		len("updates") + perElement + 5 + len("ordered") + 1 + perElement
 }
 
 func (s *mergeStage) write(d bson.D, rt *runtime, env *expr.Env) error {

@@ -94,6 +94,10 @@ type Context struct {
 	// engine keeps such a stage in memory instead, and only the limits
 	// mongod cannot spill past ($push, $addToSet, $graphLookup...) apply.
 	NoDiskUse bool
+	// Explain runs the pipeline for an explain at executionStats: $out
+	// and $merge drain their input and write nothing, as
+	// DocumentSourceWriter::doGetNext does in explain mode.
+	Explain bool
 }
 
 func (c *Context) err() error {

@@ -68,10 +68,9 @@ func parseAddFields(name string) stageParser {
 		if !ok {
 			return nil, mongoerr.Newf(mongoerr.ErrAddFieldsNotObject, "%s specification stage must be an object, got %s", name, typeNameOf(spec))
 		}
-		if len(d) == 0 {
-			// ProjectionSpecValidator, with DocumentSourceAddFields' context.
-			return nil, mongoerr.Newf(mongoerr.ErrAddFieldsEmpty, "Invalid %s :: caused by :: specification must have at least one field", name)
-		}
+		// An empty specification adds nothing: mongod's
+		// ProjectionSpecValidator stopped refusing it (40177) long before
+		// 8.0, and a $lookup pipeline may hold one (SERVER-57000).
 		opts := p.projectionOptions()
 		opts.Stage = name
 		proj, err := projection.CompileAddFields(d, opts)

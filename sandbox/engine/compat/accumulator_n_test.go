@@ -93,10 +93,33 @@ func TestAccumulatorsN(t *testing.T) {
 		{name: "bottomN needs sortBy", ref: accMultiSrc, cov: a("$bottomN"),
 			pipeline: group(`{"$bottomN": {"n": 1, "output": "$a"}}`), code: 5788005, msg: "Missing value for 'sortBy'"},
 
-		// In $bucketAuto n sees no document.
-		{name: "in $bucketAuto n is evaluated against no document", ref: "src/mongo/db/pipeline/document_source_bucket_auto.cpp",
+		// In $bucketAuto n must optimize to a constant: there is no group
+		// key for it to read (createFromBson's 4544714, as min_n_max_n.js
+		// asserts).
+		{name: "in $bucketAuto n may not read a document", ref: "src/mongo/db/pipeline/document_source_bucket_auto.cpp createFromBson",
 			cov: a("$firstN"), docs: scores,
 			pipeline: `[{"$bucketAuto": {"groupBy": "$s", "buckets": 1, "output": {"r": {"$firstN": {"input": "$s", "n": {"$ifNull": ["$s", 2]}}}}}}]`,
-			want:     `[{"_id": {"min": 1, "max": 20}, "r": [1, 2]}]`},
+			code:     4544714, msg: "Can't refer to the group key in $bucketAuto"},
+	})
+}
+
+// $bucketAuto has no group key, so the n of an accumulator in its output
+// must be a constant once optimized (document_source_bucket_auto.cpp
+// createFromBson, 4544714).
+func TestBucketAutoAccumulatorN(t *testing.T) {
+	const bucketAutoSrc = "src/mongo/db/pipeline/document_source_bucket_auto.cpp createFromBson"
+	e := func(op string) cover { return cover{family: accumulator, op: op, col: errorCol} }
+	docs := `[{"_id": 1, "st": "CA", "s": 1}, {"_id": 2, "st": "NY", "s": 2}]`
+	byKey := `{"$cond": {"if": {"$eq": ["$st", "CA"]}, "then": 10, "else": 4}}`
+	runAggCases(t, []aggCase{
+		{name: "minN's n from a field", ref: minMaxNJS + "; " + bucketAutoSrc, cov: e("$minN"), docs: docs,
+			pipeline: `[{"$bucketAuto": {"groupBy": "$st", "buckets": 2, "output": {"m": {"$minN": {"input": "$s", "n": ` + byKey + `}}}}}]`,
+			code:     4544714, msg: "Can't refer to the group key in $bucketAuto"},
+		{name: "topN's n from a field", ref: bucketAutoSrc, cov: e("$topN"), docs: docs,
+			pipeline: `[{"$bucketAuto": {"groupBy": "$st", "buckets": 2, "output": {"m": {"$topN": {"output": "$s", "sortBy": {"s": 1}, "n": "$s"}}}}}]`,
+			code:     4544714, msg: "Can't refer to the group key in $bucketAuto"},
+		{name: "a constant n", ref: minMaxNJS + " runAndCompareMinMaxN", cov: cover{family: accumulator, op: "$maxN"}, docs: docs,
+			pipeline: `[{"$bucketAuto": {"groupBy": "$st", "buckets": 2, "output": {"m": {"$maxN": {"input": "$s", "n": 1}}}}}]`,
+			want:     `[{"_id": {"min": "CA", "max": "NY"}, "m": [1]}, {"_id": {"min": "NY", "max": "NY"}, "m": [2]}]`},
 	})
 }

@@ -18,9 +18,9 @@ const planExecutor = "PlanExecutor error during aggregation :: caused by :: "
 
 // aggCase runs pipeline on collection c, holding docs, and expects the
 // documents want (in order unless unordered) or the error code/msg. After
-// a pipeline that writes, thenFind (a find command, JSON) or else a find of
-// collection thenColl sorted by _id lists the documents to compare with
-// thenWant.
+// a pipeline that writes, even one that fails, thenFind (a find command,
+// JSON) or else a find of collection thenColl sorted by _id lists the
+// documents to compare with thenWant.
 type aggCase struct {
 	name      string
 	ref       string
@@ -63,14 +63,14 @@ func runAggCases(t *testing.T, cases []aggCase) {
 			got, err := cursorDocs(t, db, cmd)
 			if tc.code != 0 {
 				sameError(t, tc.pipeline, err, tc.code, tc.msg)
-				return
-			}
-			if err != nil {
+			} else if err != nil {
 				t.Fatalf("%s: %v", tc.pipeline, err)
 			}
 			if tc.want != "" {
 				sameDocs(t, tc.pipeline, got, tc.want, tc.unordered)
 			}
+			// A write that fails part way leaves what it wrote before it
+			// failed: thenWant holds after an error too.
 			if tc.thenColl != "" || tc.thenFind != "" {
 				find := bson.D{{Key: "find", Value: tc.thenColl}, {Key: "sort", Value: bson.D{{Key: "_id", Value: 1}}}}
 				if tc.thenFind != "" {

@@ -18,8 +18,12 @@ const (
 func TestExpressionParseContext(t *testing.T) {
 	ref := "src/mongo/db/pipeline/document_source_project.cpp, document_source_add_fields.cpp (addContext(\"Invalid \" + name))"
 	runAggCases(t, []aggCase{
-		{name: "$project", ref: ref, docs: `[{"_id": 1}]`, pipeline: `[{"$project": {"a": {"$bogus": 1}}}]`,
-			code: 168, msg: "Invalid $project :: caused by :: Unrecognized expression '$bogus'"},
+		// $project parses with projection_parser.cpp, whose parseSubObject
+		// calls a lone $-field naming no expression "Unknown expression";
+		// $set compiles it with Expression::parseObject.
+		{name: "$project", ref: ref + "; src/mongo/db/query/projection_parser.cpp parseSubObject (31325); jstests/aggregation/parsing/disallow_creation_of_fields_with_dots.js",
+			docs: `[{"_id": 1}]`, pipeline: `[{"$project": {"a": {"$bogus": 1}}}]`,
+			code: 31325, msg: "Invalid $project :: caused by :: Unknown expression $bogus"},
 		{name: "$set", ref: ref, docs: `[{"_id": 1}]`, pipeline: `[{"$set": {"a": {"$bogus": 1}}}]`,
 			code: 168, msg: "Invalid $set :: caused by :: Unrecognized expression '$bogus'"},
 		{name: "$addFields", ref: ref, docs: `[{"_id": 1}]`, pipeline: `[{"$addFields": {"a": {"$add": [1, "$$nope"]}}}]`,

@@ -141,5 +141,21 @@ func TestGraphLookup(t *testing.T) {
 			docs:     `[{"_id": 0}]`,
 			pipeline: `[{"$graphLookup": {"from": "c", "startWith": 1, "connectFromField": "x", "connectToField": "y", "as": "r", "foo": 1}}]`,
 			code:     40104, msg: "Unknown argument to $graphLookup: foo"},
+		// LiteParsed::parse resolves 'from' first
+		// (parseGraphLookupFromAndResolveNamespace).
+		{name: "from not a string", ref: graphLookupSrc + "; jstests/aggregation/sources/graphLookup/error.js",
+			docs:     `[{"_id": 0}]`,
+			pipeline: `[{"$graphLookup": {"from": -1, "startWith": 1, "connectFromField": "x", "connectToField": "y", "as": "r"}}]`,
+			code:     9, msg: "$graphLookup 'from' field must be a string, but found int"},
+		{name: "from empty", ref: graphLookupSrc + "; jstests/aggregation/sources/graphLookup/error.js",
+			docs:     `[{"_id": 0}]`,
+			pipeline: `[{"$graphLookup": {"from": "", "startWith": 1, "connectFromField": "x", "connectToField": "y", "as": "r"}}]`,
+			code:     73},
+		{name: "from missing", ref: graphLookupSrc + " LiteParsed::parse; jstests/aggregation/sources/graphLookup/error.js",
+			docs:     `[{"_id": 0}]`,
+			pipeline: `[{"$graphLookup": {"startWith": 1, "connectFromField": "x", "connectToField": "y", "as": "r"}}]`,
+			code:     9},
 	})
 }
+
+const graphLookupSrc = "src/mongo/db/pipeline/document_source_graph_lookup.cpp"

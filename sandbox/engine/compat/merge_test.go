@@ -7,6 +7,7 @@ import (
 )
 
 const (
+	mergeFail     = "jstests/aggregation/sources/merge/mode_merge_fail.js"
 	mergeInsert   = "jstests/aggregation/sources/merge/mode_merge_insert.js"
 	mergeOnFields = "jstests/aggregation/sources/merge/on_fields_validation.js"
 )
@@ -47,6 +48,20 @@ func TestMergeAndOut(t *testing.T) {
 			docs:  `[{"_id": 1, "a": 1}]`, other: map[string]string{"t": `[{"_id": 2, "a": 1}]`},
 			pipeline: `[{"$merge": {"into": "t", "on": "a", "whenMatched": "merge", "whenNotMatched": "insert"}}]`,
 			code:     mongoerr.ImmutableField, msg: planExecutor + "$merge failed to update the matching document, did you attempt to modify the _id or the shard key? :: caused by :: Performing an update on the path '_id' would modify the immutable field '_id'"},
+		// makeStrictUpdateStrategy sends the batch as one update without
+		// upsert and fails once it is written when nMatched < batch size.
+		{name: "whenNotMatched fail writes the matched documents of its batch", ref: mergeFail + " testMergeFailsIfMatchingDocumentNotFound",
+			docs:     `[{"_id": 1, "a": 1}, {"_id": 2, "a": 2}, {"_id": 3, "a": 3}]`,
+			other:    map[string]string{"t": `[{"_id": 1, "b": 1}, {"_id": 3, "b": 3}]`},
+			pipeline: `[{"$merge": {"into": "t", "whenMatched": "merge", "whenNotMatched": "fail"}}]`,
+			code:     mongoerr.MergeStageNoMatchingDocument, msg: planExecutor + "$merge could not find a matching document in the target collection for at least one document in the source collection",
+			thenColl: "t", thenWant: `[{"_id": 1, "b": 1, "a": 1}, {"_id": 3, "b": 3, "a": 3}]`},
+		{name: "whenMatched pipeline, whenNotMatched fail", ref: "jstests/aggregation/sources/merge/mode_pipeline_fail.js testMergeFailsIfMatchingDocumentNotFound",
+			docs:     `[{"_id": 1, "a": 1}, {"_id": 2, "a": 2}, {"_id": 3, "a": 3}]`,
+			other:    map[string]string{"t": `[{"_id": 1, "b": 1}, {"_id": 3, "b": 3}]`},
+			pipeline: `[{"$merge": {"into": "t", "whenMatched": [{"$addFields": {"x": 2}}], "whenNotMatched": "fail"}}]`,
+			code:     mongoerr.MergeStageNoMatchingDocument,
+			thenColl: "t", thenWant: `[{"_id": 1, "b": 1, "x": 2}, {"_id": 3, "b": 3, "x": 2}]`},
 		{name: "on field missing", ref: mergeInsert + " testMergeFailsIfOnFieldIsInvalid",
 			setup: uniqueZ, docs: `[{"_id": 1}]`, pipeline: onZ,
 			code: 51132, msg: planExecutor + "$merge write error: 'on' field 'z' cannot be missing, null, undefined or an array"},

@@ -97,8 +97,8 @@ func TestStagesBasic(t *testing.T) {
 		// $set / $addFields / $unset / $replaceRoot / $replaceWith
 		{name: "set adds and replaces fields", ref: "manual: reference/operator/aggregation/set", docs: `[{"_id": 1, "a": 1, "b": {"c": 1}}]`,
 			pipeline: `[{"$set": {"a": {"$add": ["$a", 1]}, "b.d": 2, "e": "$b.c"}}]`, want: `[{"_id": 1, "a": 2, "b": {"c": 1, "d": 2}, "e": 1}]`},
-		{name: "addFields with no field", ref: "src/mongo/db/pipeline/document_source_add_fields.cpp",
-			pipeline: `[{"$addFields": {}}]`, code: 40177, msg: "Invalid $addFields :: caused by :: specification must have at least one field"},
+		{name: "addFields with no field", ref: "src/mongo/db/exec/add_fields_projection_executor.cpp ProjectionSpecValidator::validate (no emptiness check); jstests/aggregation/sources/lookup/lookup_non_correlated_prefix.js (SERVER-57000)",
+			docs: `[{"_id": 1, "a": 1}]`, pipeline: `[{"$addFields": {}}]`, want: `[{"_id": 1, "a": 1}]`},
 		{name: "addFields of a string", ref: "src/mongo/db/pipeline/document_source_add_fields.cpp",
 			pipeline: `[{"$addFields": "a"}]`, code: 40272, msg: "$addFields specification stage must be an object, got string"},
 		{name: "unset removes fields", ref: "manual: reference/operator/aggregation/unset", docs: `[{"_id": 1, "a": 1, "b": {"c": 1, "d": 2}}]`,

@@ -300,3 +300,22 @@ func TestStageExplain(t *testing.T) {
 			sameFigures(t, st, "FETCH>IXSCAN", 4, 4)
 		})
 }
+
+// At executionStats the writing stages run but write nothing:
+// DocumentSourceWriter::doGetNext drains its input in explain mode, so the
+// target is neither written nor created (explain_writing_aggs.js).
+func TestExplainWritingStages(t *testing.T) {
+	const ref = "src/mongo/db/pipeline/document_source_writer.h doGetNext; jstests/aggregation/explain/explain_writing_aggs.js"
+	ex := cover{family: stage, op: "$out", col: explain}
+	noTarget := `{"listCollections": 1, "filter": {"name": "t"}, "nameOnly": true}`
+	runCmdCases(t, []cmdCase{
+		{name: "$out at executionStats", ref: ref, cov: ex, docs: `[{"_id": 1}]`,
+			cmd:      `{"explain": {"aggregate": "c", "pipeline": [{"$out": "t"}], "cursor": {}}, "verbosity": "executionStats"}`,
+			want:     `{"ok": 1.0}`,
+			thenFind: noTarget, thenWant: `{"cursor": {"id": {"$numberLong": "0"}, "ns": "*", "firstBatch": []}}`},
+		{name: "$merge at allPlansExecution", ref: ref, cov: cover{family: stage, op: "$merge", col: explain}, docs: `[{"_id": 1}]`,
+			cmd:      `{"explain": {"aggregate": "c", "pipeline": [{"$merge": {"into": "t", "whenMatched": "replace", "whenNotMatched": "insert"}}], "cursor": {}}, "verbosity": "allPlansExecution"}`,
+			want:     `{"ok": 1.0}`,
+			thenFind: noTarget, thenWant: `{"cursor": {"id": {"$numberLong": "0"}, "ns": "*", "firstBatch": []}}`},
+	})
+}

@@ -354,12 +354,18 @@ func (ctx *parseCtx) parseSubObject(key, parentPath string, obj bson.D, parent *
 		return mongoerr.New(51270, "An empty sub-projection is not a valid value. Found empty object at path")
 	}
 	if ctx.opts.Aggregation && strings.HasPrefix(obj[0].Key, "$") {
-		// The aggregation stages compile every document that starts with
-		// a $-field as an expression, so an unknown operator or a second
-		// field gets the expression's own error ("Unrecognized expression
-		// '$bogus'"), as $addFields gives it.
-		if obj[0].Key == "$elemMatch" {
+		// The aggregation stages compile a document that starts with a
+		// $-field as an expression, so a second field gets the expression's
+		// own error. A lone $-field that names no expression is
+		// projection_parser.cpp's parseSubObject case: not a field path
+		// either, it is 31325 "Unknown expression", which $project gives
+		// where $addFields says "Unrecognized expression".
+		name := obj[0].Key
+		if name == "$elemMatch" {
 			return mongoerr.New(mongoerr.InvalidPipelineOperator, "Cannot use $elemMatch in this context")
+		}
+		if len(obj) == 1 && !expr.IsOperator(name) && expr.Unsupported(name) == nil && ValidateFieldPath(name) != nil {
+			return mongoerr.New(31325, "Unknown expression "+name)
 		}
 		return ctx.parseExpression(key, obj, parent)
 	}

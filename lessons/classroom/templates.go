@@ -509,36 +509,38 @@ func (t *Templates) sharedRunsOf(b *template, l *lessons.Lesson) *sharedRuns {
 func (r *sharedRuns) result(ctx context.Context, step int, w lessons.Widths) (*lessons.Result, error) {
 	asked := time.Now()
 	key := runKey{step, w}
-	for {
-		r.mu.Lock()
+	outcome := func() *lessons.Result {
 		if res := r.results[key]; res != nil {
-			r.mu.Unlock()
-			return res, nil
+			return res
 		}
 		if f, ok := r.failed[key]; ok && f.ended.After(asked) {
-			r.mu.Unlock()
-			return f.res, nil
+			return f.res
 		}
-		ended := r.running[key]
-		if ended == nil {
-			ended = make(chan struct{})
-			r.running[key] = ended
-			go r.run(key, ended)
-		}
-		r.mu.Unlock()
-		select {
-		case <-ended:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-		r.mu.Lock()
-		_, kept := r.results[key]
-		_, failed := r.failed[key]
-		r.mu.Unlock()
-		if !kept && !failed {
-			return nil, fmt.Errorf("the room's run of step %d ended without a result", step+1)
-		}
+		return nil
 	}
+	r.mu.Lock()
+	if res := outcome(); res != nil {
+		r.mu.Unlock()
+		return res, nil
+	}
+	ended := r.running[key]
+	if ended == nil {
+		ended = make(chan struct{})
+		r.running[key] = ended
+		go r.run(key, ended)
+	}
+	r.mu.Unlock()
+	select {
+	case <-ended:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if res := outcome(); res != nil {
+		return res, nil
+	}
+	return nil, fmt.Errorf("the room's run of step %d ended without a result", step+1)
 }
 
 // run makes the room's run of key, then closes ended.

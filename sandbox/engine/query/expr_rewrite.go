@@ -33,14 +33,6 @@ var internalExprOps = map[string]string{
 	"$lt": "$_internalExprLt", "$lte": "$_internalExprLte",
 }
 
-func isInternalExprOp(op string) bool {
-	switch op {
-	case "$_internalExprEq", "$_internalExprGt", "$_internalExprGte", "$_internalExprLt", "$_internalExprLte":
-		return true
-	}
-	return false
-}
-
 // newInternalExpr is MatchExpressionParser's INTERNAL_EXPR_* case.
 func newInternalExpr(path, op string, v any) (Node, error) {
 	switch v.(type) {

@@ -63,11 +63,20 @@ func (g *grader) tryExercise(ctx context.Context, i int, code string, res *Resul
 		return err
 	}
 	if _, ok := g.goals[i]; !ok {
-		goal, solved, err := g.computeGoal(ctx, i)
-		if err != nil {
+		// The goal is the room's when the attempt starts from the room's
+		// state: its reference solution ran once for everyone.
+		if err := g.st.ensureBefore(ctx, i+1); err != nil {
 			return err
 		}
-		g.goals[i], g.solved[i] = goal, solved
+		if tg, ok := g.st.goalFor(ctx, i); ok {
+			g.goals[i], g.solved[i] = tg.want, tg.solved
+		} else {
+			goal, solved, err := g.computeGoal(ctx, i)
+			if err != nil {
+				return err
+			}
+			g.goals[i], g.solved[i] = goal, solved
+		}
 	}
 	out, err := g.attempt(ctx, i, ex, code)
 	if err != nil {
@@ -170,7 +179,7 @@ func (g *grader) beforeAttemptDB(ctx context.Context, base string, made *string)
 		return g.st.database(), nil
 	}
 	if *made == "" {
-		db := g.st.database() + "__before"
+		db := beforeAttemptDatabase(g.st.database())
 		if err := g.st.restoreInto(ctx, base, db); err != nil {
 			return "", fmt.Errorf("copy the state before the attempt: %w", err)
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -36,6 +35,10 @@ type goal struct {
 	// checked are the names the check's source uses: the fields whose
 	// values a digest counts.
 	checked map[string]bool
+	// restore, if set, copies the snapshot into a database: a goal taken
+	// from a shared template (Template.goals) is the template's snapshot,
+	// not the session's.
+	restore func(ctx context.Context, snapshot, db string) error
 }
 
 // GoalComparison sets the data an attempt left beside the goal's, for
@@ -159,7 +162,7 @@ func (g *grader) computeGoal(ctx context.Context, i int) (want *goal, solved boo
 		// snapshots) and read it only when an attempt fails, so that
 		// attempts that pass cost no more than before.
 		if g.st.snapshots == snapshotsOn {
-			want.snapshot = "g" + strconv.Itoa(i)
+			want.snapshot = stateGoal(i)
 			if err := g.st.snapshotCmd(ctx, "save", want.snapshot); err == nil {
 				continue
 			}
@@ -222,8 +225,12 @@ func (g *grader) compareGoal(ctx context.Context, want *goal, attempt []Command,
 			cc.TooLarge = true
 		default:
 			if want.snapshot != "" && goalDB == "" {
-				goalDB = g.st.database() + "__goal"
-				if g.st.restoreInto(ctx, want.snapshot, goalDB) != nil {
+				goalDB = goalDatabase(g.st.database())
+				restore := g.st.restoreInto
+				if want.restore != nil {
+					restore = want.restore
+				}
+				if restore(ctx, want.snapshot, goalDB) != nil {
 					goalDB = ""
 				}
 			}

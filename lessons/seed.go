@@ -55,6 +55,18 @@ type Template struct {
 	// complete says the build has ended: a state the template lacks, it
 	// will never have.
 	complete bool
+	// goals are the exercises' goals by step (goal.go), computed once
+	// for the room: the reference solution from the state before the
+	// exercise, which is every student's.
+	goals map[int]*templateGoal
+}
+
+// templateGoal is an exercise's goal as a template keeps it: want (nil
+// when the solution writes nothing, or fails its check) and whether the
+// solution passes.
+type templateGoal struct {
+	want   *goal
+	solved bool
 }
 
 type templateState struct {
@@ -104,7 +116,12 @@ func (t *Template) Complete() bool { return t.complete }
 
 // Has reports whether t has reached state name (a name the session gives
 // Sandbox.Seeds), whether or not sessions may start from it.
-func (t *Template) Has(name string) bool { return t.states[name] != nil }
+func (t *Template) Has(name string) bool {
+	if i, ok := goalStep(name); ok {
+		return t.goals[i] != nil && t.goals[i].want != nil && t.goals[i].want.snapshot == name
+	}
+	return t.states[name] != nil
+}
 
 // SnapshotBefore names the template's snapshot of the state before step
 // (0-based; len(steps) is the end of the lesson), if sessions can start
@@ -129,13 +146,16 @@ func (t *Template) state(name string) *templateState {
 // server, and portable checkpoints of the session's globals. A step
 // whose code fails ends the template there (Problems says so); later
 // states are then the sessions' to reach by running the code themselves.
-// It gives publish (if not nil) the template so far at the lesson's start
-// and after each step. opts are the options of the session that runs
-// the lesson. On a server without snapshots it returns ErrNoSnapshots.
-func BuildTemplate(ctx context.Context, sb *Sandbox, l *Lesson, opts SessionOptions, publish func(*Template)) (*Template, error) {
-	sess := NewSession(sb, l, opts)
+// With opts.Goals it also runs each exercise's reference solution once,
+// for the goal every student's attempts are compared with. It gives
+// opts.Publish (if not nil) the template so far at the lesson's start and
+// after each step. On a server without snapshots it returns
+// ErrNoSnapshots.
+func BuildTemplate(ctx context.Context, sb *Sandbox, l *Lesson, opts TemplateOptions) (*Template, error) {
+	sess := NewSession(sb, l, opts.Session)
 	st := sess.st
-	t := &Template{lesson: l, db: st.database(), states: map[string]*templateState{}}
+	publish := opts.Publish
+	t := &Template{lesson: l, db: st.database(), states: map[string]*templateState{}, goals: map[int]*templateGoal{}}
 	st.onSave = func(name string) {
 		ts := &templateState{globals: st.sh.ExportGlobals(st.saved[StateBefore(0)])}
 		if ts.blocked = t.blocked(name, ts); ts.blocked != "" {
@@ -171,6 +191,9 @@ func BuildTemplate(ctx context.Context, sb *Sandbox, l *Lesson, opts SessionOpti
 			return nil, fmt.Errorf("template of %s: %w", l.ID, err)
 		}
 		res, err := sess.templateStep(ctx, i)
+		if err == nil && res.codeOK() && opts.Goals && l.Steps[i].Exercise != nil {
+			t.takeGoal(ctx, sess, i)
+		}
 		done()
 		if err != nil {
 			return nil, fmt.Errorf("template of %s: step %d: %w", l.ID, i+1, err)
@@ -193,6 +216,54 @@ func BuildTemplate(ctx context.Context, sb *Sandbox, l *Lesson, opts SessionOpti
 	}
 	t.complete = true
 	return t, nil
+}
+
+// TemplateOptions are BuildTemplate's.
+type TemplateOptions struct {
+	// Session are the options of the session that runs the lesson.
+	Session SessionOptions
+	// Goals has the build compute the exercises' goals, for a room whose
+	// students would each compute the same one; a learner alone computes
+	// a goal only for an exercise they try.
+	Goals bool
+	// Publish, if set, gets the template so far at the lesson's start and
+	// after each step.
+	Publish func(*Template)
+}
+
+// takeGoal computes the goal of step i's exercise in the build's session,
+// on the state the exercise starts from. A goal that could not be
+// computed, or that only the session's own digests hold (a server whose
+// snapshot failed), is left to each student's session.
+func (t *Template) takeGoal(ctx context.Context, sess *Session, i int) {
+	want, solved, err := sess.grade.computeGoal(ctx, i)
+	if err != nil || want != nil && want.snapshot == "" && len(want.digests) > 0 {
+		return
+	}
+	t.goals[i] = &templateGoal{want: want, solved: solved}
+}
+
+// goalFor is the goal of step i's exercise the session may take from its
+// template, for an attempt that starts from the template's own state
+// before it: the data a goal is compared with holds the template's
+// ObjectIds, which a session's own run of the steps would not.
+func (s *state) goalFor(ctx context.Context, i int) (*templateGoal, bool) {
+	before := StateBefore(i + 1)
+	if s.seedState(ctx, before) == nil || !s.shared[before] {
+		return nil, false
+	}
+	tg := s.seeds.Template.goals[i]
+	if tg == nil {
+		return nil, false
+	}
+	if tg.want == nil {
+		return tg, true
+	}
+	// Each session its own copy: compareLarge fills in digests.
+	want := *tg.want
+	want.digests = map[string]*digest{}
+	want.restore = s.seeds.Restore
+	return &templateGoal{want: &want, solved: tg.solved}, true
 }
 
 // States names the states sessions can start from, in no order: each is
@@ -227,6 +298,7 @@ func (t *Template) Without(states []string, why string) *Template {
 func (t *Template) copy() *Template {
 	c := *t
 	c.states = maps.Clone(t.states)
+	c.goals = maps.Clone(t.goals)
 	c.problems = slices.Clone(t.problems)
 	return &c
 }

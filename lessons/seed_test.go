@@ -20,7 +20,7 @@ import (
 // template's database where a student's could not.
 func seedsOf(t testing.TB, be *sandboxtest.Server, l *Lesson, prefix string) func(context.Context, *Lesson, string) (*Seeds, error) {
 	t.Helper()
-	tpl, err := BuildTemplate(context.Background(), &Sandbox{Connect: be.Connect, Prefix: prefix}, l, SessionOptions{}, nil)
+	tpl, err := BuildTemplate(context.Background(), &Sandbox{Connect: be.Connect, Prefix: prefix}, l, TemplateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,9 +304,9 @@ func TestASessionTakesTheTemplateAsItIsBuilt(t *testing.T) {
 	}
 	be := startSandbox(t)
 	var published []*Template
-	final, err := BuildTemplate(ctx, &Sandbox{Connect: be.Connect, Prefix: "tpl_"}, l, SessionOptions{}, func(tp *Template) {
+	final, err := BuildTemplate(ctx, &Sandbox{Connect: be.Connect, Prefix: "tpl_"}, l, TemplateOptions{Publish: func(tp *Template) {
 		published = append(published, tp)
-	})
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,6 +40,26 @@ const (
 func StateBefore(i int) string { return "s" + strconv.Itoa(i) }
 func StateSetup(i int) string  { return "p" + strconv.Itoa(i) }
 
+// stateGoal names the state the reference solution of step i's exercise
+// leaves (goal.go): kept only when the collections it writes are too
+// large to keep in memory.
+func stateGoal(i int) string { return "g" + strconv.Itoa(i) }
+
+// goalStep returns i for the state "g<i>".
+func goalStep(state string) (int, bool) { return stateStep(state, 'g') }
+
+// ScratchDatabases are the databases a session of the lesson in
+// database db restores states into: db, the copy of the state before an
+// exercise's attempt that the attempt's reads are explained on, and the
+// copy of the state the reference solution left, compared with an
+// attempt.
+func ScratchDatabases(db string) []string {
+	return []string{db, beforeAttemptDatabase(db), goalDatabase(db)}
+}
+
+func beforeAttemptDatabase(db string) string { return db + "__before" }
+func goalDatabase(db string) string          { return db + "__goal" }
+
 // beforeStep returns k for the state "s<k>".
 func beforeStep(state string) (int, bool) { return stateStep(state, 's') }
 

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"time"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
+
 	"github.com/schemalab/schemalab/sandbox/shell"
 )
 
@@ -22,6 +24,19 @@ type templateWire struct {
 	Problems []string
 	States   map[string]stateWire
 	Complete bool
+	Goals    map[int]goalWire
+}
+
+// goalWire is an exercise's goal (templateGoal): the documents of each
+// small collection as BSON, the collections too large to list by name.
+type goalWire struct {
+	Solved      bool
+	None        bool // the solution writes nothing, or fails its check
+	Collections []string
+	Docs        map[string][][]byte
+	Counts      map[string]int64
+	Snapshot    string
+	Checked     map[string]bool
 }
 
 type stateWire struct {
@@ -173,6 +188,16 @@ func (t *Template) MarshalBinary() ([]byte, error) {
 		}
 		w.States[name] = stateWire{Globals: g, Blocked: ts.blocked, Setup: blockWires(ts.setup)}
 	}
+	for i, tg := range t.goals {
+		gw, err := encodeGoal(tg)
+		if err != nil {
+			return nil, fmt.Errorf("template of %s, goal of step %d: %w", t.lesson.ID, i+1, err)
+		}
+		if w.Goals == nil {
+			w.Goals = map[int]goalWire{}
+		}
+		w.Goals[i] = gw
+	}
 	return gobBytes(&w)
 }
 
@@ -213,5 +238,74 @@ func UnmarshalTemplate(l *Lesson, data []byte) (*Template, error) {
 		}
 		t.states[name] = ts
 	}
+	t.goals = map[int]*templateGoal{}
+	for i, gw := range w.Goals {
+		if i < 0 || i >= len(l.Steps) || l.Steps[i].Exercise == nil {
+			return nil, fmt.Errorf("template of %s: a goal for step %d, which is no exercise", l.ID, i+1)
+		}
+		tg, err := decodeGoal(i, gw)
+		if err != nil {
+			return nil, fmt.Errorf("template of %s, goal of step %d: %w", l.ID, i+1, err)
+		}
+		t.goals[i] = tg
+	}
 	return t, nil
+}
+
+func encodeGoal(tg *templateGoal) (goalWire, error) {
+	gw := goalWire{Solved: tg.solved, None: tg.want == nil}
+	if tg.want == nil {
+		return gw, nil
+	}
+	want := tg.want
+	gw.Collections, gw.Counts, gw.Snapshot, gw.Checked = want.collections, want.counts, want.snapshot, want.checked
+	gw.Docs = map[string][][]byte{}
+	for c, docs := range want.docs {
+		if docs == nil {
+			continue
+		}
+		raws := make([][]byte, 0, len(docs))
+		for _, d := range docs {
+			raw, err := bson.Marshal(d)
+			if err != nil {
+				return gw, err
+			}
+			raws = append(raws, raw)
+		}
+		gw.Docs[c] = raws
+	}
+	return gw, nil
+}
+
+func decodeGoal(i int, gw goalWire) (*templateGoal, error) {
+	tg := &templateGoal{solved: gw.Solved}
+	if gw.None {
+		return tg, nil
+	}
+	if gw.Snapshot != "" && gw.Snapshot != stateGoal(i) {
+		return nil, fmt.Errorf("no state %q for this goal", gw.Snapshot)
+	}
+	want := &goal{collections: gw.Collections, docs: map[string][]bson.D{}, counts: gw.Counts, snapshot: gw.Snapshot,
+		digests: map[string]*digest{}, checked: gw.Checked}
+	if want.counts == nil {
+		want.counts = map[string]int64{}
+	}
+	for _, c := range gw.Collections {
+		raws, listed := gw.Docs[c]
+		if !listed {
+			want.docs[c] = nil
+			continue
+		}
+		docs := make([]bson.D, 0, len(raws))
+		for _, raw := range raws {
+			var d bson.D
+			if err := bson.Unmarshal(raw, &d); err != nil {
+				return nil, err
+			}
+			docs = append(docs, d)
+		}
+		want.docs[c] = docs
+	}
+	tg.want = want
+	return tg, nil
 }

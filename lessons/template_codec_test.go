@@ -11,8 +11,9 @@ import (
 
 // A template that crosses to a student's process as bytes seeds a runner
 // there as the template itself does: the same outputs at every step, with
-// the setup taken from it rather than run. The decoded template points at
-// the receiving process's own copy of the lesson.
+// the setup taken from it rather than run, and the same goals of its
+// exercises. The decoded template points at the receiving process's own
+// copy of the lesson.
 func TestTemplateSurvivesBytes(t *testing.T) {
 	ctx := context.Background()
 	be := startSandbox(t)
@@ -21,7 +22,7 @@ func TestTemplateSurvivesBytes(t *testing.T) {
 		t.Fatal(errs)
 	}
 	l := cat.Find("bucket")
-	tpl, err := BuildTemplate(ctx, &Sandbox{Connect: be.Connect, Prefix: "tpl_"}, l, SessionOptions{}, nil)
+	tpl, err := BuildTemplate(ctx, &Sandbox{Connect: be.Connect, Prefix: "tpl_"}, l, TemplateOptions{Goals: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,6 +39,9 @@ func TestTemplateSurvivesBytes(t *testing.T) {
 	}
 	if back.Database() != tpl.Database() || fmt.Sprint(back.Problems()) != fmt.Sprint(tpl.Problems()) || !back.Complete() {
 		t.Fatalf("decoded template: db %s problems %v complete %v; want %s %v", back.Database(), back.Problems(), back.Complete(), tpl.Database(), tpl.Problems())
+	}
+	if len(tpl.goals) == 0 || !reflect.DeepEqual(back.goals, tpl.goals) {
+		t.Errorf("the exercises' goals: %d in the template, and decoded\n%#v\nnot\n%#v", len(tpl.goals), back.goals, tpl.goals)
 	}
 	seeded := func(tp *Template, l *Lesson, prefix string) (*Session, func(string) int) {
 		sb, sent := countingSandbox(be, prefix)

@@ -280,7 +280,7 @@ func (t *Templates) build(b *template, l *lessons.Lesson) {
 		publishEach = func(tpl *lessons.Template) { publish(tpl, nil, nil) }
 	}
 	built, err := lessons.BuildTemplate(ctx, &lessons.Sandbox{Connect: t.connect, Prefix: t.dbPrefix, HeapLimit: roomHeapLimit}, l,
-		lessons.SessionOptions{Timeout: roomBlockTimeout}, publishEach)
+		lessons.TemplateOptions{Session: lessons.SessionOptions{Timeout: roomBlockTimeout}, Goals: !t.solo, Publish: publishEach})
 	if err != nil {
 		err = fmt.Errorf("classroom template of %s: %w", l.ID, err)
 		t.tell(err.Error())

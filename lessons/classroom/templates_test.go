@@ -18,6 +18,7 @@ import (
 
 	"github.com/schemalab/schemalab/content"
 	"github.com/schemalab/schemalab/lessons"
+	"github.com/schemalab/schemalab/lessons/locale"
 	"github.com/schemalab/schemalab/sandbox"
 	"github.com/schemalab/schemalab/sandbox/engine"
 	"github.com/schemalab/schemalab/sandbox/wire"
@@ -734,5 +735,103 @@ func TestAStudentWaitsForTheRoomsStepNotItsWholeLesson(t *testing.T) {
 	}
 	if _, err := tpl.Build(ctx, l); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// goalsLesson has two exercises: one whose solution writes a small
+// collection, one whose solution writes a collection too large to list
+// (the goal's state is kept as a snapshot).
+const goalsLesson = "---\nid: goals\ntitle: Goals\n---\n" +
+	"## Data\n```js run\nvoid db.c.insertMany(Array.from({length: 600}, (_, i) => ({_id: i, v: i}))); db.c.countDocuments()\n```\n" +
+	"## Small\nSum v into db.total.\n```js exercise starter\n// your code\n```\n" +
+	"```js exercise check\ndb.total.findOne({_id: 1})?.sum === 179700 || 'not yet'\n```\n" +
+	"```js exercise solution\ndb.total.insertOne({_id: 1, sum: db.c.aggregate([{$group: {_id: null, s: {$sum: '$v'}}}]).toArray()[0].s})\n```\n" +
+	"## Large\nDouble every v into db.doubled.\n```js exercise starter\n// your code\n```\n" +
+	"```js exercise check\ndb.doubled.countDocuments({$expr: {$eq: ['$w', {$multiply: ['$_id', 2]}]}}) === 600 || 'not yet'\n```\n" +
+	"```js exercise solution\ndb.c.aggregate([{$project: {w: {$multiply: ['$v', 2]}}}, {$out: 'doubled'}])\n```\n"
+
+// The room computes each exercise's goal once, in its build: a student's
+// attempt is compared with it without running the reference solution in
+// the student's session, and the comparison names the same differences,
+// with the goal's values, that a learner alone is shown.
+func TestStudentsCompareWithTheRoomsGoal(t *testing.T) {
+	ctx := context.Background()
+	be := embedded(t)
+	l, tpl, _ := builtRoom(t, be, "goals.md", goalsLesson)
+	sb, err := be.ForPrefix(ctx, "carol_")
+	if err != nil {
+		t.Fatal(err)
+	}
+	solutions := new(atomic.Int64)
+	connect := func(ctx context.Context, m *event.CommandMonitor) (*mongo.Client, error) {
+		mine := &event.CommandMonitor{Started: func(ctx context.Context, e *event.CommandStartedEvent) {
+			if coll, _ := e.Command.Lookup("aggregate").StringValueOK(); coll == "c" {
+				solutions.Add(1)
+			}
+			if m != nil && m.Started != nil {
+				m.Started(ctx, e)
+			}
+		}}
+		if m != nil {
+			mine.Succeeded, mine.Failed = m.Succeeded, m.Failed
+		}
+		return sb.Connector()(ctx, mine)
+	}
+	carol := lessons.NewSession(&lessons.Sandbox{Connect: connect, Prefix: sb.Prefix(), ResetDB: sb.ResetDB, Seeds: tpl.Seeds},
+		l, lessons.SessionOptions{})
+	t.Cleanup(func() {
+		carol.Close()
+		sb.Close()
+	})
+	dsb, err := be.ForPrefix(ctx, "dave_")
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone := lessons.NewSession(&lessons.Sandbox{Connect: dsb.Connector(), Prefix: dsb.Prefix(), ResetDB: dsb.ResetDB}, l, lessons.SessionOptions{})
+	t.Cleanup(func() {
+		alone.Close()
+		dsb.Close()
+	})
+
+	attempt := func(r *lessons.Session, step int, code string) *lessons.Result {
+		t.Helper()
+		res, err := r.Do(ctx, lessons.Request{Op: lessons.OpAttempt, Step: step, Code: code})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	differences := func(res *lessons.Result) string {
+		if res.Goal == nil {
+			return "no goal"
+		}
+		var out []string
+		for _, c := range res.Goal.Collections {
+			out = append(out, fmt.Sprintf("%s %d/%d", c.Name, c.Yours, c.Goal))
+			for _, d := range c.Differences {
+				out = append(out, d.Text(locale.English()))
+			}
+		}
+		return strings.Join(out, "\n")
+	}
+	for _, tc := range []struct {
+		step int
+		code string
+		want string
+	}{
+		{1, "db.total.insertOne({_id: 1, sum: 5})", "_id: 1: sum is 5, the goal has 179700"},
+		{2, "db.doubled.insertMany(Array.from({length: 600}, (_, i) => ({_id: i, w: i === 7 ? 0 : 2 * i})))", "_id: 7: w is 0, the goal has 14"},
+	} {
+		mine := attempt(carol, tc.step, tc.code)
+		if mine.Passed || !strings.Contains(differences(mine), tc.want) {
+			t.Errorf("step %d: passed=%v, the comparison with the room's goal:\n%s\nwant a line %q", tc.step+1, mine.Passed, differences(mine), tc.want)
+		}
+		if got, want := differences(mine), differences(attempt(alone, tc.step, tc.code)); got != want {
+			t.Errorf("step %d: a student of the room is shown\n%s\na learner alone\n%s", tc.step+1, got, want)
+		}
+	}
+	// Both solutions aggregate db.c; the attempts and checks do not.
+	if n := solutions.Load(); n != 0 {
+		t.Errorf("carol's session sent %d aggregates of db.c: it ran the reference solutions itself", n)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -510,8 +511,8 @@ func (p *studentProc) restore(ctx context.Context, m message) error {
 	if l == nil || p.s.cfg.Seeds == nil {
 		return fmt.Errorf("no lesson %q to restore", termsafe.Line(m.Lesson))
 	}
-	if want := p.prefix + l.ID; m.DB != want {
-		return fmt.Errorf("the room restores lesson %s into %s only", l.ID, want)
+	if dbs := lessons.ScratchDatabases(p.prefix + l.ID); !slices.Contains(dbs, m.DB) {
+		return fmt.Errorf("the room restores lesson %s into %s only", l.ID, strings.Join(dbs, ", "))
 	}
 	if !snapshotName.MatchString(m.Snapshot) {
 		return fmt.Errorf("no state %q in a template", termsafe.Line(m.Snapshot))
@@ -550,9 +551,10 @@ func (p *studentProc) sharedRun(ctx context.Context, m message) ([]byte, error) 
 	return res.MarshalBinary()
 }
 
-// snapshotName is a template state's name: before step k, or after the
-// setup of step k.
-var snapshotName = regexp.MustCompile(`^[sp][0-9]{1,4}$`)
+// snapshotName is a template state's name: before step k, after the
+// setup of step k, or what the reference solution of step k's exercise
+// leaves.
+var snapshotName = regexp.MustCompile(`^[spg][0-9]{1,4}$`)
 
 // activity records what the student did, as far as the room can check
 // it: a lesson of the course, a step of it, and counts of its exercises.

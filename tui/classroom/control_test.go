@@ -140,6 +140,12 @@ func TestTheRoomTrustsNothingAStudentsProcessSays(t *testing.T) {
 			{Type: msgRestore, ID: 2, Lesson: "bucket", Snapshot: "s1", DB: room.TemplatePrefix + "bucket"},
 			{Type: msgRestore, ID: 3, Lesson: "bucket", Snapshot: "../../x", DB: "mallory_bucket"},
 			{Type: msgRestore, ID: 4, Lesson: "admin", Snapshot: "s1", DB: "admin"},
+			// The scratch copies an exercise's grading makes are the
+			// lesson database's, by exact name.
+			{Type: msgRestore, ID: 5, Lesson: "bucket", Snapshot: "g9", DB: "alice_bucket__goal"},
+			{Type: msgRestore, ID: 6, Lesson: "bucket", Snapshot: "s1", DB: "mallory_bucket__goalx"},
+			{Type: msgRestore, ID: 7, Lesson: "bucket", Snapshot: "s1", DB: "mallory_bucket__before.x"},
+			{Type: msgRestore, ID: 8, Lesson: "bucket", Snapshot: "x9", DB: "mallory_bucket__goal"},
 		} {
 			sendJSON(t, c, m)
 			if reply := readReply(t, c); reply.ID != m.ID || reply.Err == "" {

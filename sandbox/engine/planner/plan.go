@@ -47,6 +47,9 @@ type Query struct {
 	FlipDistinct bool
 	// NoDiskUse is the command's allowDiskUse: false.
 	NoDiskUse bool
+	// Min and Max are find's index bounds (empty when not given); see
+	// CheckMinMax.
+	Min, Max bson.D
 	// Ctx interrupts the plan (its trial and its execution) once done,
 	// with mongod's error for why (see mongoerr.FromContext); nil never
 	// interrupts. Executor.SetContext replaces it, for a cursor whose
@@ -183,6 +186,9 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 			e.root = e.count
 		}
 		return e, nil
+	}
+	if len(q.Min) > 0 || len(q.Max) > 0 {
+		return nil, CheckMinMax(coll, q)
 	}
 	if ix, key, ok := expressEligible(coll, q); ok {
 		es := &expressStage{ix: ix, coll: coll, key: key, filter: q.Filter, proj: q.Projection, ctx: e.context}
@@ -777,9 +783,15 @@ func exactValue(v any) bool {
 }
 
 func badHint(coll *catalog.Collection, q Query) error {
-	return mongoerr.Newf(mongoerr.BadValue,
-		"error processing query: ns=%s%sSort: %s\nProj: %s\n planner returned error :: caused by :: hint provided does not correspond to an existing index",
-		coll.NS(), debugTree(q.Filter), index.FormatDoc(q.Sort), projSpec(q))
+	return plannerError(coll, q, mongoerr.BadValue, "hint provided does not correspond to an existing index")
+}
+
+// plannerError is a QueryPlanner::plan failure as get_executor.cpp reports
+// it, with the canonical query in front.
+func plannerError(coll *catalog.Collection, q Query, code int32, reason string) error {
+	return mongoerr.Newf(code,
+		"error processing query: ns=%s%sSort: %s\nProj: %s\n planner returned error :: caused by :: %s",
+		coll.NS(), debugTree(q.Filter), index.FormatDoc(q.Sort), projSpec(q), reason)
 }
 
 func projSpec(q Query) string {

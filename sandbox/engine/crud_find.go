@@ -273,10 +273,15 @@ func cmdFind(e *Engine, req *request) (bson.D, error) {
 	if s.tailable {
 		return e.tailableFind(req, s, q, coll)
 	}
-	// min and max fail in QueryPlanner::plan, before anything runs: their
-	// errors are the command's, not an executor's.
+	// A bad hint, min and max fail in QueryPlanner::plan, before anything
+	// runs: their errors are the command's, not an executor's.
 	if coll != nil && (len(q.Min) > 0 || len(q.Max) > 0) {
 		return nil, planner.CheckMinMax(coll, q)
+	}
+	if coll != nil {
+		if err := planner.CheckHint(coll, q); err != nil {
+			return nil, err
+		}
 	}
 	exec, err := e.plan(coll, ns(req.db, s.coll), q)
 	if err != nil {

@@ -83,7 +83,14 @@ func TestCRUDCommands(t *testing.T) {
 			setup: []string{`{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`},
 			cmd:   `{"find":"c","min":{"a":1},"max":{"b":2},"hint":{"a":1}}`, code: mongoerr.ErrMinMaxFieldNames, msg: "min and max must have the same field names"},
 		{name: "find min without a hint", ref: "src/mongo/db/query/query_planner.cpp (51173)", docs: `[{"_id":1,"a":1}]`,
-			cmd: `{"find":"c","min":{"a":1}}`, code: mongoerr.ErrMinMaxNoHint},
+			cmd: `{"find":"c","min":{"a":1}}`, code: mongoerr.ErrMinMaxNoHint,
+			msg: "error processing query: ns={{db}}.cTree: $and\nSort: {}\nProj: {}\n planner returned error :: caused by :: When using min()/max() a hint of which index to use must be provided"},
+		// get_executor.cpp puts CanonicalQuery::toString in front of a
+		// planner's error: "ns=app.users limit=51Tree: $and\nSort: {}..." as
+		// drivers report it for a bad hint.
+		{name: "find with a hint to no index names the query", ref: "src/mongo/db/query/get_executor.cpp (error processing query ... planner returned error)", docs: `[{"_id":1,"a":1}]`,
+			cmd: `{"find":"c","limit":5,"hint":{"nope":1}}`, code: mongoerr.BadValue,
+			msg: "error processing query: ns={{db}}.c limit=5Tree: $and\nSort: {}\nProj: {}\n planner returned error :: caused by :: hint provided does not correspond to an existing index"},
 		{name: "find max with $natural", ref: "src/mongo/db/query/query_planner.cpp (min and max are incompatible with $natural)", docs: `[{"_id":1,"a":1}]`,
 			cmd: `{"find":"c","max":{"a":1},"hint":{"$natural":1}}`, code: mongoerr.NoQueryExecutionPlans},
 		{name: "find min of another index's fields", ref: "src/mongo/db/query/query_planner.cpp indexCompatibleMaxMin (51174)", docs: `[{"_id":1,"a":1}]`,

@@ -18,27 +18,12 @@ import (
 // it before planning, so that its answer is not taken for an execution
 // error; Plan answers the same for the other readers of a Query.
 func CheckMinMax(coll *catalog.Collection, q Query) error {
-	var ix *index.Index
-	switch h := q.Hint.(type) {
-	case string:
-		if ix = coll.Index(h); ix == nil || ix.Spec.Hidden {
-			return badHint(coll, q)
-		}
-	case bson.D:
-		if _, natural := naturalDirection(h); natural {
-			return plannerError(coll, q, mongoerr.NoQueryExecutionPlans, "min and max are incompatible with $natural")
-		}
-		if len(h) > 0 {
-			for _, cand := range coll.IndexesByKey(h) {
-				if !cand.Spec.Hidden {
-					ix = cand
-					break
-				}
-			}
-			if ix == nil {
-				return badHint(coll, q)
-			}
-		}
+	ix, natural, err := resolveHint(coll, q)
+	if natural != 0 {
+		return plannerError(coll, q, mongoerr.NoQueryExecutionPlans, "min and max are incompatible with $natural")
+	}
+	if err != nil {
+		return err
 	}
 	if ix == nil {
 		return plannerError(coll, q, mongoerr.ErrMinMaxNoHint, "When using min()/max() a hint of which index to use must be provided")

@@ -54,6 +54,9 @@ func seedCommands(t testing.TB) [][]byte {
 		{{Key: "aggregate", Value: "books"}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$merge", Value: bson.D{{Key: "into", Value: "merged"}, {Key: "let", Value: bson.D{}},
 			{Key: "whenMatched", Value: bson.A{bson.D{{Key: "$set", Value: bson.D{{Key: "n", Value: "$$new._id"}}}}}}, {Key: "whenNotMatched", Value: "insert"}}}}}}, {Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "shop"}},
 		{{Key: "aggregate", Value: "books"}, {Key: "pipeline", Value: bson.A{}}, {Key: "cursor", Value: bson.D{{Key: "batchSize", Value: int32(0)}}}, {Key: "$db", Value: "shop"}},
+		// features, and find's min/max checked against a hinted index.
+		{{Key: "features", Value: int32(1)}, {Key: "oidReset", Value: false}, {Key: "$db", Value: "admin"}},
+		{{Key: "find", Value: "books"}, {Key: "min", Value: bson.D{{Key: "tags", Value: "a"}}}, {Key: "max", Value: bson.D{{Key: "tags", Value: "z"}}}, {Key: "hint", Value: bson.D{{Key: "tags", Value: int32(1)}}}, {Key: "$db", Value: "shop"}},
 		// maxTimeMS values mongod refuses, and cursors that are gone.
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: "1"}, {Key: "$db", Value: "shop"}},
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: int32(-1)}, {Key: "$db", Value: "shop"}},

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bufio"
+	"encoding/binary"
 	"math"
 	"net"
 	"os"
@@ -177,6 +178,30 @@ func cmdHostInfo(*Engine, *request) (bson.D, error) {
 			{Key: "version", Value: ""},
 		}},
 		{Key: "extra", Value: bson.D{}},
+	}, nil
+}
+
+// cmdFeatures answers as FeaturesCmd (generic_servers.cpp, reply
+// featuresReply in generic_servers.idl): the scripting engine's utf8 flag
+// and oidMachine, the first four bytes of the per-process nonce every
+// ObjectId the server generates carries, read as mongod's memcpy into an
+// unsigned does on a little-endian machine. The sandbox's ObjectIds come
+// from the driver's generator, whose nonce is fixed for the process, so
+// oidReset, which has mongod draw a new one, is refused rather than
+// answered with a nonce no later ObjectId would carry.
+func cmdFeatures(e *Engine, req *request) (bson.D, error) {
+	// Like hostInfo, declared beside it in generic_servers.idl, it takes
+	// unknown fields without complaint.
+	reset, err := newArgs(req).boolean("oidReset", false)
+	if err != nil {
+		return nil, err
+	}
+	if reset {
+		return nil, mongoerr.New(mongoerr.NotImplemented, "features with oidReset is not supported by the schemalab sandbox: its ObjectIds keep one per-process nonce; run this step against a real MongoDB with --uri")
+	}
+	return bson.D{
+		{Key: "js", Value: bson.D{{Key: "utf8", Value: true}}},
+		{Key: "oidMachine", Value: int64(binary.LittleEndian.Uint32(e.processID[4:8]))},
 	}, nil
 }
 

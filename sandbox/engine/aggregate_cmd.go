@@ -724,6 +724,7 @@ func cmdAggregate(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, executorError(errContext, err)
 	}
+	st.idleAtZero = true
 	return e.firstBatch(req, nsName, st, s.batchSize, s.hasBatch, false, errContext)
 }
 

@@ -63,6 +63,7 @@ func commands() []*command {
 		{name: "getCmdLineOpts", run: cmdGetCmdLineOpts, adminOnly: true, sessionFree: true},
 		{name: "getLog", run: cmdGetLog, adminOnly: true, sessionFree: true},
 		{name: "hostInfo", run: cmdHostInfo, sessionFree: true},
+		{name: "features", run: cmdFeatures, sessionFree: true, noWriteConcern: true},
 		{name: "connectionStatus", run: cmdConnectionStatus, sessionFree: true, noWriteConcern: true},
 		{name: "whatsmyuri", run: cmdWhatsMyURI, sessionFree: true, noWriteConcern: true},
 		{name: "endSessions", run: cmdEndSessions, sessionFree: true, noWriteConcern: true},

@@ -29,6 +29,8 @@ type findSpec struct {
 	let         bson.D
 	// tailable and awaitData ask for a tailable cursor (tailable.go).
 	tailable, awaitData bool
+	// min and max are index bounds, checked by the planner (minmax.go).
+	min, max bson.D
 }
 
 var findFields = []string{"filter", "projection", "sort", "hint", "skip", "limit", "batchSize",
@@ -96,6 +98,9 @@ func parseFind(req *request) (*findSpec, error) {
 	if err := parseAllowDiskUse(req, a); err != nil {
 		return nil, err
 	}
+	if s.min, s.max, err = parseMinMax(a); err != nil {
+		return nil, err
+	}
 	if err := refuseUnsupportedFindOptions(a); err != nil {
 		return nil, err
 	}
@@ -111,17 +116,34 @@ func parseFind(req *request) (*findSpec, error) {
 	return s, nil
 }
 
-// refuseUnsupportedFindOptions fails find options the sandbox does not
-// implement, rather than ignore them and answer differently from mongod:
-// min/max index bounds, returnKey and showRecordId.
-func refuseUnsupportedFindOptions(a args) error {
-	for _, name := range []string{"min", "max"} {
-		if d, ok, err := a.document(name); err != nil {
-			return err
-		} else if ok && len(d) > 0 {
-			return mongoerr.Newf(mongoerr.NotImplemented, "find option '%s' is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it", name)
+// parseMinMax reads find's min and max; they must name the same fields in
+// the same order (query_request_helper.cpp, code 51176). The planner
+// checks them against the hinted index.
+func parseMinMax(a args) (bson.D, bson.D, error) {
+	lo, _, err := a.document("min")
+	if err != nil {
+		return nil, nil, err
+	}
+	hi, _, err := a.document("max")
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(lo) > 0 && len(hi) > 0 {
+		same := len(lo) == len(hi)
+		for i := 0; same && i < len(lo); i++ {
+			same = lo[i].Key == hi[i].Key
+		}
+		if !same {
+			return nil, nil, mongoerr.New(mongoerr.ErrMinMaxFieldNames, "min and max must have the same field names")
 		}
 	}
+	return lo, hi, nil
+}
+
+// refuseUnsupportedFindOptions fails find options the sandbox does not
+// implement, rather than ignore them and answer differently from mongod:
+// returnKey and showRecordId.
+func refuseUnsupportedFindOptions(a args) error {
 	for _, name := range []string{"returnKey", "showRecordId"} {
 		if on, err := a.boolean(name, false); err != nil {
 			return err
@@ -148,7 +170,7 @@ func checkCollation(a args) error {
 
 // plannerQuery compiles the query part of a find-like command.
 func plannerQuery(req *request, s *findSpec) (planner.Query, error) {
-	q := planner.Query{Sort: s.sort, Skip: s.skip, Limit: s.limit, Hint: s.hint, NoDiskUse: req.noDiskUse}
+	q := planner.Query{Sort: s.sort, Skip: s.skip, Limit: s.limit, Hint: s.hint, NoDiskUse: req.noDiskUse, Min: s.min, Max: s.max}
 	if len(s.filter) > 0 {
 		f, err := query.Compile(s.filter, query.Options{Now: req.now, LetVars: s.let, JSONSchema: validation.CompileSchema})
 		if err != nil {
@@ -250,6 +272,16 @@ func cmdFind(e *Engine, req *request) (bson.D, error) {
 	coll := e.catalog.Snapshot(req.db, s.coll)
 	if s.tailable {
 		return e.tailableFind(req, s, q, coll)
+	}
+	// A bad hint, min and max fail in QueryPlanner::plan, before anything
+	// runs: their errors are the command's, not an executor's.
+	if coll != nil && (len(q.Min) > 0 || len(q.Max) > 0) {
+		return nil, planner.CheckMinMax(coll, q)
+	}
+	if coll != nil {
+		if err := planner.CheckHint(coll, q); err != nil {
+			return nil, err
+		}
 	}
 	exec, err := e.plan(coll, ns(req.db, s.coll), q)
 	if err != nil {

@@ -66,6 +66,10 @@ type resultStream struct {
 	uuid string
 	// tail is set for a tailable cursor's stream (tailable.go).
 	tail *tailState
+	// idleAtZero marks an aggregate's stream: given batchSize 0, mongod's
+	// handleCursorCommand (run_aggregate.cpp) never calls getNext, so the
+	// cursor stays open even when the pipeline would produce nothing.
+	idleAtZero bool
 }
 
 func sliceStream(docs []bson.D) resultStream {
@@ -205,9 +209,12 @@ func (e *Engine) firstBatch(req *request, namespace string, s resultStream, batc
 		n = int(batchSize)
 	}
 	c := &cursor{ns: namespace, owner: req.owner(), user: req.conn.user, lsid: req.lsid(), stream: s}
-	batch, exhausted, err := c.fill(n)
-	if err != nil {
-		return nil, executorError(errContext, err)
+	batch, exhausted := bson.A{}, false
+	if n != 0 || !s.idleAtZero {
+		var err error
+		if batch, exhausted, err = c.fill(n); err != nil {
+			return nil, executorError(errContext, err)
+		}
 	}
 	var id int64
 	keep := !exhausted && !singleBatch
@@ -224,6 +231,7 @@ func (e *Engine) firstBatch(req *request, namespace string, s resultStream, batc
 		if !req.deadline.IsZero() && (s.tail == nil || !s.tail.await) {
 			c.timed, c.leftover = true, max(time.Until(req.deadline), 0)
 		}
+		var err error
 		if id, err = e.cursors.open(c, req.conn); err != nil {
 			return nil, err
 		}

@@ -548,6 +548,7 @@ func (e *Engine) readPipeline(req *request, view *catalog.View, backing, nsName 
 		return e.firstBatch(req, nsName, st, s.batchSize, s.hasBatch, s.singleBatch, errContext)
 	}
 	s, _ := parseAggregate(req)
+	st.idleAtZero = true
 	return e.firstBatch(req, nsName, st, s.batchSize, s.hasBatch, false, errContext)
 }
 

@@ -113,6 +113,7 @@ const (
 	ErrLinearFillSortBy               = 605001   // window_function/window_function_expression.h
 	ErrLookupResultTooLarge           = 4568     // document_source_lookup.cpp
 	ErrMatchNotObject                 = 15959    // document_source_match.cpp
+	ErrMergeCursorsNotObject          = 17026    // s/query/document_source_merge_cursors.cpp
 	ErrMergeDuplicateOn               = 31465    // document_source_merge.cpp
 	ErrMergeInternalDatabase          = 31320    // document_source_merge.cpp
 	ErrMergeLetNew                    = 51273    // document_source_merge.cpp

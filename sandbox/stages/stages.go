@@ -104,6 +104,10 @@ var all = []*Stage{
 	{Name: "$lookup", target: "from", pipelines: []string{"pipeline"}},
 	{Name: "$match"},
 	{Name: "$merge", LastOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, target: "into", self: true, write: true, pipelines: []string{"whenMatched"}},
+	// $mergeCursors is how mongos and shards merge remote cursors
+	// (document_source_merge_cursors.h: kFirst, not in $facet, $lookup or
+	// $unionWith).
+	{Name: "$mergeCursors", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Internal: true},
 	{Name: "$out", LastOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, target: "coll", self: true, write: true},
 	{Name: "$planCacheStats", FirstOnly: true, NotInFacet: true},
 	{Name: "$project"},

@@ -47,6 +47,16 @@ func seedCommands(t testing.TB) [][]byte {
 		{{Key: "find", Value: "books"}, {Key: "sort", Value: bson.D{{Key: "_id", Value: bson.D{{Key: "$meta", Value: "randVal"}}}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "aggregate", Value: "books"}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$sort", Value: bson.D{{Key: "_id", Value: bson.D{{Key: "$meta", Value: 1.5}}}}}}}}, {Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "shop"}},
 		{{Key: "update", Value: "books"}, {Key: "updates", Value: bson.A{bson.D{{Key: "q", Value: bson.D{{Key: "_id", Value: int32(1)}}}, {Key: "u", Value: bson.D{{Key: "ts", Value: bson.Timestamp{}}}}}}}, {Key: "bypassEmptyTsReplacement", Value: true}, {Key: "$db", Value: "shop"}},
+		// The internal $mergeCursors (parsed, then refused), a whenMatched
+		// pipeline whose empty let still has $$new, and an aggregate that
+		// leaves a cursor open at batchSize 0.
+		{{Key: "aggregate", Value: "books"}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$mergeCursors", Value: bson.D{{Key: "remotes", Value: bson.A{}}, {Key: "nss", Value: "shop.books"}}}}}}, {Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "shop"}},
+		{{Key: "aggregate", Value: "books"}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$merge", Value: bson.D{{Key: "into", Value: "merged"}, {Key: "let", Value: bson.D{}},
+			{Key: "whenMatched", Value: bson.A{bson.D{{Key: "$set", Value: bson.D{{Key: "n", Value: "$$new._id"}}}}}}, {Key: "whenNotMatched", Value: "insert"}}}}}}, {Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "shop"}},
+		{{Key: "aggregate", Value: "books"}, {Key: "pipeline", Value: bson.A{}}, {Key: "cursor", Value: bson.D{{Key: "batchSize", Value: int32(0)}}}, {Key: "$db", Value: "shop"}},
+		// features, and find's min/max checked against a hinted index.
+		{{Key: "features", Value: int32(1)}, {Key: "oidReset", Value: false}, {Key: "$db", Value: "admin"}},
+		{{Key: "find", Value: "books"}, {Key: "min", Value: bson.D{{Key: "tags", Value: "a"}}}, {Key: "max", Value: bson.D{{Key: "tags", Value: "z"}}}, {Key: "hint", Value: bson.D{{Key: "tags", Value: int32(1)}}}, {Key: "$db", Value: "shop"}},
 		// maxTimeMS values mongod refuses, and cursors that are gone.
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: "1"}, {Key: "$db", Value: "shop"}},
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: int32(-1)}, {Key: "$db", Value: "shop"}},

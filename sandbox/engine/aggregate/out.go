@@ -205,6 +205,11 @@ func parseMerge(spec any, p *parser) ([]Stage, error) {
 					return nil, mongoerr.Newf(mongoerr.BadValue, "Enumeration value '%s' for field '$merge.whenNotMatched' is not a valid value.", w)
 				}
 			case "let":
+				// The IDL parser cannot tell an explicit null from an absent
+				// optional field (SERVER-41272): a null let is no let.
+				if e.Value == nil {
+					continue
+				}
 				ld, ok := e.Value.(bson.D)
 				if !ok {
 					return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '$merge.let' is the wrong type '%s', expected type 'object'", typeNameOf(e.Value))
@@ -248,8 +253,12 @@ func parseMerge(spec any, p *parser) ([]Stage, error) {
 		return nil, mongoerr.New(mongoerr.ErrMergeLetWithoutPipeline, "Cannot use 'let' variables with 'whenMatched: "+s.whenMatched+"' mode")
 	}
 	if s.whenMatched == "pipeline" {
-		if !s.letGiven {
-			letSpec = bson.D{{Key: "new", Value: "$$ROOT"}}
+		// DocumentSourceMerge::create: an absent let defaults to
+		// {new: "$$ROOT"}, and a let without "new" still gets it appended
+		// when whenNotMatched is insert, since the upsert must carry the
+		// new document.
+		if _, hasNew := lookupField(letSpec, "new"); !s.letGiven || !hasNew && s.whenNotMatched == "insert" {
+			letSpec = append(letSpec[:len(letSpec):len(letSpec)], bson.E{Key: "new", Value: "$$ROOT"})
 		}
 		names := []string{}
 		for _, e := range letSpec {
@@ -259,9 +268,6 @@ func parseMerge(spec any, p *parser) ([]Stage, error) {
 			}
 			s.let = append(s.let, letVar{name: e.Key, spec: e.Value, x: x})
 			names = append(names, e.Key)
-		}
-		if !s.letGiven {
-			names = []string{"new"}
 		}
 		sub := &parser{ctx: p.ctx, scope: p.scope.With(names...), letVals: p.letVals}
 		stages, err := parseUpdateStages(s.matchedPipeline, sub)

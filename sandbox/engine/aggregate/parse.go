@@ -71,6 +71,7 @@ func init() {
 		"$lookup":                       parseLookup,
 		"$match":                        parseMatch,
 		"$merge":                        parseMerge,
+		"$mergeCursors":                 refuseMergeCursors,
 		"$out":                          parseOut,
 		"$planCacheStats":               unsupported("$planCacheStats"),
 		"$project":                      parseProject,

@@ -74,6 +74,43 @@ func refuseListSessions(spec any, p *parser) ([]Stage, error) {
 	return unsupported("$listSessions")(spec, p)
 }
 
+// isMergeCursorsField: AsyncResultsMergerParams' fields
+// (async_results_merger_params.idl) and those of the OperationSessionInfo
+// it chains.
+func isMergeCursorsField(name string) bool {
+	switch name {
+	case "sort", "compareWholeSortKey", "remotes", "tailableMode", "batchSize", "nss", "allowPartialResults",
+		"recordRemoteOpWaitTime", "lsid", "txnNumber", "txnRetryCounter", "autocommit", "startTransaction":
+		return true
+	}
+	return false
+}
+
+// refuseMergeCursors: DocumentSourceMergeCursors::createFromBson
+// (s/query/document_source_merge_cursors.cpp) parses the spec with the
+// IDL; a well-formed one names remote cursors on other hosts, which the
+// sandbox has none of, so it is refused as not implemented.
+func refuseMergeCursors(spec any, p *parser) ([]Stage, error) {
+	d, ok := spec.(bson.D)
+	if !ok {
+		return nil, mongoerr.New(mongoerr.ErrMergeCursorsNotObject, "$mergeCursors stage expected an object as argument")
+	}
+	for _, e := range d {
+		if !isMergeCursorsField(e.Key) {
+			return nil, mongoerr.Newf(mongoerr.IDLUnknownField, "BSON field '$mergeCursors.%s' is an unknown field.", e.Key)
+		}
+		if _, isArr := e.Value.(bson.A); e.Key == "remotes" && !isArr {
+			return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '$mergeCursors.remotes' is the wrong type '%s', expected type 'array'", typeNameOf(e.Value))
+		}
+	}
+	for _, required := range []string{"remotes", "nss"} {
+		if _, has := lookupField(d, required); !has {
+			return nil, mongoerr.Newf(mongoerr.IDLFailedToParse, "BSON field '$mergeCursors.%s' is missing but a required field", required)
+		}
+	}
+	return unsupported("$mergeCursors")(spec, p)
+}
+
 // refuseSearch is a community server's answer to $search, $searchMeta and
 // $vectorSearch without a search process (search_helper.cpp).
 func refuseSearch(any, *parser) ([]Stage, error) {

@@ -199,6 +199,16 @@ func TestStatsExplainAndServerCommands(t *testing.T) {
 		{name: "ping", ref: serverCmdRef, cmd: `{"ping":1}`, want: `{}`},
 		{name: "buildInfo names 8.0", ref: serverCmdRef, cmd: `{"buildInfo":1}`, want: `{"version":"*","versionArray":[8,0,"*","*"],"maxBsonObjectSize":16777216}`},
 		{name: "hostInfo", ref: serverCmdRef, cmd: `{"hostInfo":1}`, want: `{"system":"*","os":"*","extra":"*"}`},
+		// objid5.js: FeaturesCmd (generic_servers.cpp) answers the
+		// scripting engine's utf8 flag and the per-process ObjectId nonce;
+		// oidReset is a safeBool (generic_servers.idl). The sandbox cannot
+		// draw a new nonce for its ObjectIds, so it refuses oidReset.
+		{name: "features", ref: "src/mongo/db/commands/generic_servers.cpp FeaturesCmd", cmd: `{"features":1}`, want: `{"js":{"utf8":true},"oidMachine":"*"}`},
+		{name: "features with a false oidReset", ref: "src/mongo/db/commands/generic_servers.idl", cmd: `{"features":1,"oidReset":0}`, want: `{"js":{"utf8":true},"oidMachine":"*"}`},
+		{name: "features oidReset is a safeBool", ref: "src/mongo/db/commands/generic_servers.idl", cmd: `{"features":1,"oidReset":"yes"}`,
+			code: mongoerr.TypeMismatch, msg: "BSON field 'features.oidReset' is the wrong type 'string', expected types '[bool, long, int, decimal, double']"},
+		{name: "features oidReset: the sandbox keeps its nonce", ref: "src/mongo/db/commands/generic_servers.cpp FeaturesCmd", cmd: `{"features":1,"oidReset":true}`,
+			code: mongoerr.NotImplemented, msg: "features with oidReset is not supported by the schemalab sandbox: its ObjectIds keep one per-process nonce; run this step against a real MongoDB with --uri"},
 		{name: "serverStatus", ref: serverCmdRef, cmd: `{"serverStatus":1}`, want: `{"host":"*","version":"*","process":"mongod"}`},
 		{name: "getParameter of the feature compatibility version", ref: serverCmdRef, admin: true, cmd: `{"getParameter":1,"featureCompatibilityVersion":1}`,
 			want: `{"featureCompatibilityVersion":{"version":"8.0"}}`},

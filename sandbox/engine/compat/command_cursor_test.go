@@ -46,3 +46,36 @@ func TestGetMoreContinuesACursor(t *testing.T) {
 			sameError(t, "getMore of a finished cursor", serverError(t, nil, err), 43, "")
 		})
 }
+
+// aggregate with batchSize 0 runs nothing (run_aggregate.cpp
+// handleCursorCommand never calls getNext for it), so even a pipeline that
+// matches nothing leaves a cursor open; its first getMore finds the end.
+// jstests/aggregation/bugs/server5932.js ("empty result set results in
+// cursor.id == 0 unless batchSize is 0").
+func TestAggregateBatchSizeZeroKeepsCursor(t *testing.T) {
+	s := newSuite(t)
+	s.runCase(t, "aggregate batchSize 0 over no match", "src/mongo/db/commands/run_aggregate.cpp handleCursorCommand", cover{family: commandFam, op: "aggregate", col: semantics},
+		func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), `[{"_id":1}]`)
+			pipeline := `"pipeline": [{"$match": {"noSuchField": {"$exists": true}}}]`
+			none := mustCommand(t, db, `{"aggregate": "c", `+pipeline+`, "cursor": {}}`)
+			if id := field(field(none, "cursor").(bson.D), "id"); id != int64(0) {
+				t.Errorf("default batch over no match: cursor id %v, want 0", id)
+			}
+			first := mustCommand(t, db, `{"aggregate": "c", `+pipeline+`, "cursor": {"batchSize": 0}}`)
+			cur := field(first, "cursor").(bson.D)
+			id := field(cur, "id")
+			if id == int64(0) {
+				t.Fatalf("batchSize 0: cursor id 0, want an open cursor")
+			}
+			if n := len(field(cur, "firstBatch").(bson.A)); n != 0 {
+				t.Errorf("batchSize 0: firstBatch has %d documents", n)
+			}
+			var next bson.D
+			if err := db.RunCommand(context.Background(), bson.D{{Key: "getMore", Value: id}, {Key: "collection", Value: "c"}}).Decode(&next); err != nil {
+				t.Fatal(err)
+			}
+			sameFields(t, "getMore", next, bson.D{{Key: "cursor", Value: bson.D{{Key: "nextBatch", Value: bson.A{}},
+				{Key: "id", Value: int64(0)}, {Key: "ns", Value: db.Name() + ".c"}}}})
+		})
+}

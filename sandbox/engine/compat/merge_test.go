@@ -100,6 +100,27 @@ func TestMergeAndOut(t *testing.T) {
 			docs: `[{"_id": 1, "n": 5}]`, other: map[string]string{"t": `[{"_id": 1, "n": 1}]`},
 			pipeline: `[{"$merge": {"into": "t", "whenMatched": [{"$set": {"n": {"$add": ["$n", "$$new.n"]}}}], "whenNotMatched": "insert"}}]`,
 			thenColl: "t", thenWant: `[{"_id": 1, "n": 6}]`},
+		// DocumentSourceMerge::create appends new: "$$ROOT" to a let lacking
+		// it when whenNotMatched is insert; jstests/aggregation/sources/merge/
+		// mode_pipeline_insert.js testMergeWithEmptyLetVariables.
+		{name: "whenMatched pipeline: an empty let still has $$new under insert", ref: "src/mongo/db/pipeline/document_source_merge.cpp DocumentSourceMerge::create",
+			docs: `[{"_id": 1, "a": 1, "b": 1}, {"_id": 2, "a": 2, "b": 2}]`, other: map[string]string{"t": `[{"_id": 1, "c": 1}]`},
+			pipeline: `[{"$merge": {"into": "t", "let": {}, "whenMatched": [{"$project": {"x": "$$new.a", "y": "$$new.b"}}], "whenNotMatched": "insert"}}]`,
+			thenColl: "t", thenWant: `[{"_id": 1, "x": 1, "y": 1}, {"_id": 2, "a": 2, "b": 2}]`},
+		{name: "whenMatched pipeline: a let of its own keeps $$new under insert", ref: "src/mongo/db/pipeline/document_source_merge.cpp DocumentSourceMerge::create",
+			docs: `[{"_id": 1, "a": 5}]`, other: map[string]string{"t": `[{"_id": 1, "c": 1}]`},
+			pipeline: `[{"$merge": {"into": "t", "let": {"k": 10}, "whenMatched": [{"$set": {"x": {"$add": ["$$k", "$$new.a"]}}}], "whenNotMatched": "insert"}}]`,
+			thenColl: "t", thenWant: `[{"_id": 1, "c": 1, "x": 15}]`},
+		// The IDL parser takes a null optional field as absent (SERVER-41272):
+		// mode_pipeline_insert.js testMergeWithNullLetVariables.
+		{name: "whenMatched pipeline: a null let is no let", ref: "jstests/aggregation/sources/merge/mode_pipeline_insert.js testMergeWithNullLetVariables",
+			docs: `[{"_id": 1, "a": 1, "b": 1}, {"_id": 2, "a": 2, "b": 2}]`, other: map[string]string{"t": `[{"_id": 1, "c": 1}]`},
+			pipeline: `[{"$merge": {"into": "t", "let": null, "whenMatched": [{"$project": {"x": "$$new.a", "y": "$$new.b"}}], "whenNotMatched": "insert"}}]`,
+			thenColl: "t", thenWant: `[{"_id": 1, "x": 1, "y": 1}, {"_id": 2, "a": 2, "b": 2}]`},
+		{name: "whenMatched pipeline: without insert an explicit let has no $$new", ref: "src/mongo/db/pipeline/document_source_merge.cpp DocumentSourceMerge::create",
+			docs: `[{"_id": 1, "a": 1}]`, other: map[string]string{"t": `[{"_id": 1, "c": 1}]`},
+			pipeline: `[{"$merge": {"into": "t", "let": {}, "whenMatched": [{"$set": {"x": "$$new.a"}}], "whenNotMatched": "discard"}}]`,
+			code:     17276},
 		{name: "$out replaces the collection", ref: "manual: reference/operator/aggregation/out",
 			docs: `[{"_id": 1, "a": 1}, {"_id": 2, "a": 2}]`, other: map[string]string{"t": `[{"_id": 9}]`},
 			pipeline: `[{"$match": {"a": 2}}, {"$out": "t"}]`,

@@ -107,6 +107,20 @@ func TestStagesRefused(t *testing.T) {
 		{name: "$planCacheStats: the sandbox has no plan cache to show", ref: "manual: reference/operator/aggregation/planCacheStats",
 			pipeline: `[{"$planCacheStats": {}}]`, code: 238,
 			msg: "$planCacheStats is not supported by the schemalab sandbox; run this step against a real MongoDB with --uri"},
+		// $mergeCursors is internal (mongos and shards merge remote cursors
+		// with it) but mongod parses a client's: the IDL's answers, then the
+		// sandbox's refusal, having no remote cursors.
+		{name: "$mergeCursors takes an object", ref: "src/mongo/s/query/document_source_merge_cursors.cpp createFromBson",
+			pipeline: `[{"$mergeCursors": 1}]`, code: 17026, msg: "$mergeCursors stage expected an object as argument"},
+		{name: "$mergeCursors needs remotes", ref: "src/mongo/s/query/async_results_merger_params.idl",
+			pipeline: `[{"$mergeCursors": {}}]`, code: 40414, msg: "BSON field '$mergeCursors.remotes' is missing but a required field"},
+		{name: "$mergeCursors remotes is an array", ref: "src/mongo/s/query/async_results_merger_params.idl",
+			pipeline: `[{"$mergeCursors": {"remotes": 1, "nss": "test.c"}}]`, code: 14, msg: "BSON field '$mergeCursors.remotes' is the wrong type 'int', expected type 'array'"},
+		{name: "$mergeCursors refuses unknown fields", ref: "src/mongo/s/query/async_results_merger_params.idl",
+			pipeline: `[{"$mergeCursors": {"bogus": 1}}]`, code: 40415, msg: "BSON field '$mergeCursors.bogus' is an unknown field."},
+		{name: "$mergeCursors: the sandbox has no remote cursors", ref: "src/mongo/s/query/document_source_merge_cursors.cpp",
+			pipeline: `[{"$mergeCursors": {"remotes": [], "nss": "test.c"}}]`, code: 238,
+			msg: "$mergeCursors is not supported by the schemalab sandbox; run this step against a real MongoDB with --uri"},
 	})
 }
 

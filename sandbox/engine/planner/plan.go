@@ -47,6 +47,9 @@ type Query struct {
 	FlipDistinct bool
 	// NoDiskUse is the command's allowDiskUse: false.
 	NoDiskUse bool
+	// Min and Max are find's index bounds (empty when not given); see
+	// CheckMinMax.
+	Min, Max bson.D
 	// Ctx interrupts the plan (its trial and its execution) once done,
 	// with mongod's error for why (see mongoerr.FromContext); nil never
 	// interrupts. Executor.SetContext replaces it, for a cursor whose
@@ -184,6 +187,9 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 		}
 		return e, nil
 	}
+	if len(q.Min) > 0 || len(q.Max) > 0 {
+		return nil, CheckMinMax(coll, q)
+	}
 	if ix, key, ok := expressEligible(coll, q); ok {
 		es := &expressStage{ix: ix, coll: coll, key: key, filter: q.Filter, proj: q.Projection, ctx: e.context}
 		e.express = es
@@ -248,25 +254,14 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 	if d, ok := naturalDirection(sortSpec); ok {
 		natural, sortSpec = d, nil
 	}
-	switch h := q.Hint.(type) {
-	case string:
-		ix := coll.Index(h)
-		if ix == nil || ix.Spec.Hidden {
-			return nil, badHint(coll, q)
-		}
-		return []*candidate{indexCandidate(ix, preds, sortSpec, true)}, nil
-	case bson.D:
-		if d, ok := naturalDirection(h); ok {
-			return []*candidate{{dir: d}}, nil
-		}
-		if len(h) > 0 {
-			for _, ix := range coll.IndexesByKey(h) {
-				if !ix.Spec.Hidden {
-					return []*candidate{indexCandidate(ix, preds, sortSpec, true)}, nil
-				}
-			}
-			return nil, badHint(coll, q)
-		}
+	hinted, hintDir, err := resolveHint(coll, q)
+	switch {
+	case err != nil:
+		return nil, err
+	case hinted != nil:
+		return []*candidate{indexCandidate(hinted, preds, sortSpec, true)}, nil
+	case hintDir != 0:
+		return []*candidate{{dir: hintDir}}, nil
 	}
 	if natural != 0 {
 		return []*candidate{{dir: natural}}, nil
@@ -776,10 +771,58 @@ func exactValue(v any) bool {
 	return true
 }
 
+// resolveHint finds the index q's hint names (nil for no hint), or the
+// direction of a {$natural: ±1} hint; a hint naming no visible index is
+// the planner's bad-hint error.
+func resolveHint(coll *catalog.Collection, q Query) (*index.Index, int, error) {
+	switch h := q.Hint.(type) {
+	case string:
+		ix := coll.Index(h)
+		if ix == nil || ix.Spec.Hidden {
+			return nil, 0, badHint(coll, q)
+		}
+		return ix, 0, nil
+	case bson.D:
+		if d, ok := naturalDirection(h); ok {
+			return nil, d, nil
+		}
+		if len(h) > 0 {
+			for _, ix := range coll.IndexesByKey(h) {
+				if !ix.Spec.Hidden {
+					return ix, 0, nil
+				}
+			}
+			return nil, 0, badHint(coll, q)
+		}
+	}
+	return nil, 0, nil
+}
+
+// CheckHint is the bad-hint check of QueryPlanner::plan alone: find makes
+// it before planning, so that the error is the command's and not an
+// executor's.
+func CheckHint(coll *catalog.Collection, q Query) error {
+	_, _, err := resolveHint(coll, q)
+	return err
+}
+
 func badHint(coll *catalog.Collection, q Query) error {
-	return mongoerr.Newf(mongoerr.BadValue,
-		"error processing query: ns=%s%sSort: %s\nProj: %s\n planner returned error :: caused by :: hint provided does not correspond to an existing index",
-		coll.NS(), debugTree(q.Filter), index.FormatDoc(q.Sort), projSpec(q))
+	return plannerError(coll, q, mongoerr.BadValue, "hint provided does not correspond to an existing index")
+}
+
+// plannerError is a QueryPlanner::plan failure as get_executor.cpp reports
+// it, with the canonical query in front ("ns=db.c limit=5Tree: $and\n...").
+// The Query does not carry the command's batchSize, which mongod also
+// prints among the extras.
+func plannerError(coll *catalog.Collection, q Query, code int32, reason string) error {
+	var extras string
+	if q.Limit > 0 {
+		extras += fmt.Sprintf(" limit=%d", q.Limit)
+	}
+	if q.Skip > 0 {
+		extras += fmt.Sprintf(" skip=%d", q.Skip)
+	}
+	return mongoerr.Newf(code, "error processing query: %s planner returned error :: caused by :: %s", ErrorString(coll.NS(), extras, q), reason)
 }
 
 func projSpec(q Query) string {

@@ -116,7 +116,7 @@ func TestIndexProvidedSortAndHint(t *testing.T) {
 	_, err = Plan(c, c.NS(), Query{Filter: mustCompile(t, d("hat", "bowler")), Hint: d("nope", int32(1))})
 	me := mongoerr.As(err)
 	if me == nil || me.Code != mongoerr.BadValue || !strings.HasSuffix(me.Msg, "planner returned error :: caused by :: hint provided does not correspond to an existing index") ||
-		!strings.HasPrefix(me.Msg, "error processing query: ns=db.c: hat $eq \"bowler\"\nSort: {}\nProj: {}\n") {
+		!strings.HasPrefix(me.Msg, "error processing query: ns=db.cTree: hat $eq \"bowler\"\nSort: {}\nProj: {}\n") {
 		t.Fatalf("bad hint: %q", err)
 	}
 }

@@ -181,7 +181,14 @@ func dollarPrefixedKey(v any) string {
 // is mostly the B-tree inserts themselves (about twenty comparisons per
 // tree and document); storing the record tree on a second goroutine while
 // the indexes are filled did not pay on two cores, whose other one the
-// driver and the collector already use.
+// driver and the collector already use. Later (issue 26), the benchmarks'
+// server-ms/op split one insertMany into the driver's side and the
+// server's: with the collector off, about 165 ms and 170 ms, the driver's
+// side alone 1.8x its bare marshalling, so no server change brings the
+// whole under 2.5x that floor; with it on, both sides grow with the live
+// heap the collector marks, which is why decoded documents are now
+// allocated at their exact length (value.Decoder), and why the figure
+// swings with when the collector's cycles fall.
 func cmdInsert(e *Engine, req *request) (bson.D, error) {
 	collName, err := collectionName(req)
 	if err != nil {

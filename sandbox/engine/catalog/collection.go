@@ -188,7 +188,7 @@ func (c *Collection) keysFor(doc bson.D) ([]index.KeySet, error) {
 
 func (c *Collection) keysInto(sets []index.KeySet, doc bson.D) ([]index.KeySet, error) {
 	for i, ix := range c.indexes {
-		ks, err := ix.Keys(doc)
+		ks, err := ix.KeysReusing(sets[i].Keys, doc)
 		if err != nil {
 			return nil, err
 		}
@@ -234,7 +234,12 @@ func (c *Collection) InsertSized(doc bson.D, size int) (int64, error) {
 	if err == nil {
 		err = c.addKeys(sets, c.nextID)
 	}
-	clear(sets) // the scratch must not keep this document's keys alive
+	for i, ks := range c.keyScratch {
+		// The scratch keeps its lists of keys for the next document, but
+		// not this document's keys.
+		clear(ks.Keys)
+		c.keyScratch[i] = index.KeySet{Keys: ks.Keys[:0]}
+	}
 	if err != nil {
 		return 0, err
 	}

@@ -103,6 +103,16 @@ type fieldValues struct {
 // for a document missing every indexed field; a partial index none for a
 // document outside its filter.
 func (ix *Index) Keys(doc bson.D) (KeySet, error) {
+	return ix.KeysReusing(nil, doc)
+}
+
+// KeysReusing is Keys for a caller that computes one document's keys
+// after another (an insert batch, under a collection's write lock): a
+// one-field key set lists its key in list's array, which the caller must
+// no longer need (the keys it held may live on in the index; the list of
+// them is what is reused). An insertMany then allocates, per document and
+// index, the key alone.
+func (ix *Index) KeysReusing(list [][]any, doc bson.D) (KeySet, error) {
 	if ix.partial != nil && !ix.partial(doc) {
 		return KeySet{}, nil
 	}
@@ -116,9 +126,9 @@ func (ix *Index) Keys(doc bson.D) (KeySet, error) {
 			if ix.Spec.Sparse {
 				return KeySet{}, nil
 			}
-			return singleKey(nil), nil
+			return singleKey(list, nil), nil
 		default:
-			return singleKey(v), nil
+			return singleKey(list, v), nil
 		}
 	}
 	fields := make([]fieldValues, len(ix.parts))
@@ -180,12 +190,13 @@ func (ix *Index) Keys(doc bson.D) (KeySet, error) {
 	return ks, nil
 }
 
-// singleKey is the key set of one one-field key. The key has an
-// allocation of its own, the size of its one value: an index entry keeps
-// it for as long as the entry lives, and most keys are one-field keys,
-// so whatever else shared its allocation would stay live with it.
-func singleKey(v any) KeySet {
-	return KeySet{Keys: [][]any{{v}}}
+// singleKey is the key set of one one-field key, listed in list's array.
+// The key has an allocation of its own, the size of its one value: an
+// index entry keeps it for as long as the entry lives, and most keys are
+// one-field keys, so whatever else shared its allocation would stay live
+// with it.
+func singleKey(list [][]any, v any) KeySet {
+	return KeySet{Keys: append(list[:0], []any{v})}
 }
 
 // dedupValues removes repeated values (equal in BSON order, as mongod's

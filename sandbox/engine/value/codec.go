@@ -30,6 +30,12 @@ type Decoder struct {
 	keys map[string]string
 	// hollow is the top-level field DecodeHollow leaves unbuilt.
 	hollow string
+	// scratch holds the elements of the documents being decoded, nested
+	// ones after their parents', so that each document is allocated once
+	// at its exact length: stored documents are most of a collection's
+	// heap, and a capacity guessed from the bytes was about twice the
+	// length (a 4-field document took 352 bytes instead of 128).
+	scratch bson.D
 }
 
 // maxInternedKeys bounds the table for batches with unusual field names.
@@ -68,60 +74,77 @@ func (dec *Decoder) DecodeHollow(raw []byte, key string) (bson.D, error) {
 	return dec.decodeDoc(raw, 0)
 }
 
-func (dec *Decoder) decodeDoc(raw []byte, depth int) (bson.D, error) {
+// decodeElements appends the elements of the document raw to the
+// scratch.
+func (dec *Decoder) decodeElements(raw []byte, depth int) error {
 	if depth > MaxNestingDepth {
-		return nil, fmt.Errorf("%w: nesting too deep", errCorrupt)
+		return fmt.Errorf("%w: nesting too deep", errCorrupt)
 	}
 	if len(raw) < 5 {
-		return nil, fmt.Errorf("%w: document shorter than 5 bytes", errCorrupt)
+		return fmt.Errorf("%w: document shorter than 5 bytes", errCorrupt)
 	}
 	length := int(int32(uint32(raw[0]) | uint32(raw[1])<<8 | uint32(raw[2])<<16 | uint32(raw[3])<<24))
 	if length < 5 || length > len(raw) || raw[length-1] != 0 {
-		return nil, fmt.Errorf("%w: bad document length", errCorrupt)
+		return fmt.Errorf("%w: bad document length", errCorrupt)
 	}
 	body := raw[4 : length-1]
-	n := 0
-	for i := range body {
-		if body[i] == 0 {
-			n++
-		}
-	}
-	d := make(bson.D, 0, min(n/2+1, 64))
 	for len(body) > 0 {
 		t := bsoncore.Type(body[0])
 		body = body[1:]
 		kb, rest, ok := bsoncore.ReadKeyBytes(body)
 		if !ok {
-			return nil, fmt.Errorf("%w: unterminated field name", errCorrupt)
+			return fmt.Errorf("%w: unterminated field name", errCorrupt)
 		}
 		key := dec.key(kb)
 		if depth == 0 && t == bsoncore.TypeArray && dec.hollow != "" && key == dec.hollow {
 			if _, after, ok := bsoncore.ReadValue(rest, t); ok {
-				d = append(d, bson.E{Key: key, Value: bson.A{}})
+				dec.scratch = append(dec.scratch, bson.E{Key: key, Value: bson.A{}})
 				body = after
 				continue
 			}
 		}
 		v, rest, err := dec.decodeValue(t, rest, depth)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		d = append(d, bson.E{Key: key, Value: v})
+		dec.scratch = append(dec.scratch, bson.E{Key: key, Value: v})
 		body = rest
 	}
+	return nil
+}
+
+// decodeDoc decodes a document into a slice of its own.
+func (dec *Decoder) decodeDoc(raw []byte, depth int) (bson.D, error) {
+	base := len(dec.scratch)
+	if err := dec.decodeElements(raw, depth); err != nil {
+		dec.release(base)
+		return nil, err
+	}
+	d := make(bson.D, len(dec.scratch)-base)
+	copy(d, dec.scratch[base:])
+	dec.release(base)
 	return d, nil
 }
 
 func (dec *Decoder) decodeArray(raw []byte, depth int) (bson.A, error) {
-	d, err := dec.decodeDoc(raw, depth)
-	if err != nil {
+	base := len(dec.scratch)
+	if err := dec.decodeElements(raw, depth); err != nil {
+		dec.release(base)
 		return nil, err
 	}
-	a := make(bson.A, len(d))
-	for i, e := range d {
+	a := make(bson.A, len(dec.scratch)-base)
+	for i, e := range dec.scratch[base:] {
 		a[i] = e.Value
 	}
+	dec.release(base)
 	return a, nil
+}
+
+// release drops the scratch elements from base on, clearing them so that
+// a long-lived decoder does not keep the last documents' values alive.
+func (dec *Decoder) release(base int) {
+	clear(dec.scratch[base:])
+	dec.scratch = dec.scratch[:base]
 }
 
 func (dec *Decoder) decodeValue(t bsoncore.Type, src []byte, depth int) (any, []byte, error) {

@@ -239,3 +239,42 @@ func BenchmarkDecode48MB(b *testing.B) {
 		}
 	}
 }
+
+// One decoder builds many documents from its scratch: each comes out at
+// its exact length, nested documents and arrays included, and a document
+// that fails half-way leaves nothing behind for the next one.
+func TestDecoderScratch(t *testing.T) {
+	want := bson.D{
+		{Key: "a", Value: int32(1)},
+		{Key: "b", Value: bson.D{{Key: "c", Value: bson.A{"x", bson.D{{Key: "d", Value: 2.5}}, bson.A{}}}, {Key: "e", Value: bson.D{}}}},
+		{Key: "f", Value: "last"},
+	}
+	good, err := bson.Marshal(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := append([]byte(nil), good...)
+	bad[len(bad)-2] = 'x' // the NUL ending "last" goes missing
+	var dec Decoder
+	for i, raw := range [][]byte{good, bad, good} {
+		d, err := dec.Decode(raw)
+		if i == 1 {
+			if err == nil {
+				t.Fatal("Decode accepted a truncated string")
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back, _ := Encode(d); !bytes.Equal(back, good) {
+			t.Fatalf("document %d decoded as %v", i, d)
+		}
+		if cap(d) != len(d) || cap(d[1].Value.(bson.D)) != 2 || cap(d[1].Value.(bson.D)[0].Value.(bson.A)) != 3 {
+			t.Fatalf("document %d: capacities beyond lengths", i)
+		}
+		if len(dec.scratch) != 0 {
+			t.Fatalf("document %d left %d scratch elements", i, len(dec.scratch))
+		}
+	}
+}

@@ -225,11 +225,13 @@ func residentKB() int64 {
 //
 //	go test ./sandbox/engine -run '^$' -bench 'DuringLookup' -benchtime 2000x
 //
+// (issue 26 asks for the worst of 100: -benchtime 100x; ms-worst)
+//
 // Each benchmark starts the unindexed 10,000 × 10,000 $lookup of issue 10
 // on a client of its own (it runs well over 20 s; the server's shutdown at
 // the end of the benchmark interrupts it) and times findOne by _id, or
 // insertOne, on another client: targets ≤ 1 ms and ≤ 2 ms, unchanged from
-// the idle figures of the Idle variants.
+// the idle figures of the Idle variants; ms-worst is the slowest one.
 func BenchmarkFindOneIdle(b *testing.B)         { benchBesideLookup(b, false, false) }
 func BenchmarkFindOneDuringLookup(b *testing.B) { benchBesideLookup(b, false, true) }
 func BenchmarkInsertIdle(b *testing.B)          { benchBesideLookup(b, true, false) }
@@ -245,19 +247,23 @@ func benchBesideLookup(b *testing.B, insert, lookup bool) {
 	}
 	b.ResetTimer()
 	i := int32(1000)
+	var worst time.Duration
 	for b.Loop() {
 		i++
 		var err error
+		start := time.Now()
 		if insert {
 			_, err = coll.InsertOne(ctx, bson.D{{Key: "_id", Value: i}, {Key: "name", Value: "x"}})
 		} else {
 			err = coll.FindOne(ctx, bson.D{{Key: "_id", Value: i % 1000}}).Err()
 		}
+		worst = max(worst, time.Since(start))
 		if err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.StopTimer()
+	b.ReportMetric(float64(worst.Microseconds())/1000, "ms-worst")
 	if running != nil {
 		select {
 		case err := <-running:

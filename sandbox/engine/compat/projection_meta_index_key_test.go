@@ -58,5 +58,7 @@ func TestProjectionMetaIndexKey(t *testing.T) {
 		{name: "aggregate indexKey over a collection scan", ref: ref, cov: cov, docs: docs, setup: []string{ab},
 			cmd:  `{"aggregate":"c","pipeline":[{"$match":{"a":20}},{"$addFields":{"k":{"$ifNull":[{"$meta":"indexKey"},"none"]}}}],"cursor":{},"hint":{"$natural":1}}`,
 			want: `{"cursor":{"firstBatch":[{"_id":2,"a":20,"b":"y","k":"none"}],` + batch + `}}`},
+		{name: "a sort by indexKey is refused", ref: "src/mongo/db/query/sort_pattern.cpp (kValidMetaSorts has no indexKey)", cov: cover{family: projection, op: "$meta", col: errorCol}, docs: docs, setup: []string{ab},
+			cmd: `{"find":"c","projection":{"c":{"$meta":"indexKey"}},"sort":{"c":{"$meta":"indexKey"}},"hint":{"a":1,"b":1}}`, code: 31138, msg: `Illegal $meta sort: $meta: "indexKey"`},
 	})
 }

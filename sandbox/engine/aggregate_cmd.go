@@ -598,6 +598,9 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 		q.Projection = aggProjector(leading)
 		p.RemoveLeading(1)
 	}
+	// A $project or $addFields left at the front reads the metadata the
+	// plan's documents carry, as DocumentSourceCursor hands it on.
+	q.IndexKey = p.LeadingNeedsIndexKey()
 	target := view.Collection(req.db, coll)
 	if exec, ok := e.planDistinctGroup(target, ns(req.db, coll), p, q); ok {
 		return &preparedPipeline{p: p, exec: exec, ctx: actx}, nil
@@ -644,7 +647,9 @@ func aggProjector(p *projection.Projection) *planner.Projector {
 }
 
 // unprojected is a Projector's Apply that hands the document on as it is.
-func unprojected(_ func() context.Context, doc bson.D, _ int) (bson.D, error) { return doc, nil }
+func unprojected(_ func() context.Context, doc bson.D, _ int, _ bson.D) (bson.D, error) {
+	return doc, nil
+}
 
 // collectionlessStage: the stages that run as {aggregate: 1}.
 func collectionlessStage(name string) bool {
@@ -657,7 +662,7 @@ func (pp *preparedPipeline) input() aggregate.Iterator {
 	if pp.exec == nil {
 		return aggregate.NewSliceIterator(nil)
 	}
-	return executorIterator{exec: pp.exec}
+	return &executorIterator{exec: pp.exec}
 }
 
 // stream runs the pipeline lazily, for a cursor.
@@ -685,13 +690,21 @@ func (pp *preparedPipeline) drain() ([]bson.D, error) {
 	return aggregate.Drain(it)
 }
 
-// executorIterator feeds planner results into a pipeline.
-type executorIterator struct{ exec *planner.Executor }
+// executorIterator feeds planner results into a pipeline, keeping the
+// last one's index key metadata for the stage that reads it.
+type executorIterator struct {
+	exec     *planner.Executor
+	indexKey bson.D
+}
 
-func (it executorIterator) Next() (bson.D, bool, error) {
+func (it *executorIterator) Next() (bson.D, bool, error) {
 	r, ok, err := it.exec.Next()
+	it.indexKey = r.IndexKey
 	return r.Doc, ok, err
 }
+
+// IndexKey is the metadata of the document Next returned last.
+func (it *executorIterator) IndexKey() bson.D { return it.indexKey }
 
 func cmdAggregate(e *Engine, req *request) (bson.D, error) {
 	if out, ok, err := e.readCommand(req); ok {

@@ -197,7 +197,7 @@ func projector(p *projection.Projection) *planner.Projector {
 	if p.Simple() {
 		stage = "PROJECTION_SIMPLE"
 	}
-	pr := &planner.Projector{Stage: stage, Spec: p.Serialize(), Apply: p.ApplyContext}
+	pr := &planner.Projector{Stage: stage, Spec: p.Serialize(), Apply: p.ApplyMeta, IndexKey: p.NeedsIndexKey()}
 	pr.Required, pr.Coverable = p.RequiredFields()
 	return pr
 }

@@ -169,7 +169,8 @@ func (t *tailState) next() (bson.D, bool, error) {
 		doc := rec.Doc
 		if t.q.Projection != nil {
 			var err error
-			if doc, err = t.q.Projection.Apply(func() context.Context { return t.ctx }, doc, -1); err != nil {
+			// A tailable cursor reads the record store: no index key.
+			if doc, err = t.q.Projection.Apply(func() context.Context { return t.ctx }, doc, -1, nil); err != nil {
 				return nil, false, err
 			}
 		}

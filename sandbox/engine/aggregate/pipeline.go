@@ -265,6 +265,17 @@ func (p *Pipeline) RemoveLeading(n int) {
 	p.stats = p.stats[n:]
 }
 
+// LeadingNeedsIndexKey reports whether the first stage is a $project or
+// $addFields reading {$meta: "indexKey"}, so the plan feeding it must
+// record the keys (the only stage the sandbox hands that metadata to).
+func (p *Pipeline) LeadingNeedsIndexKey() bool {
+	if len(p.stages) == 0 {
+		return false
+	}
+	s, ok := p.stages[0].(*projectStage)
+	return ok && s.proj.NeedsIndexKey()
+}
+
 // Run chains the stages over input.
 func (p *Pipeline) Run(input Iterator) (Iterator, error) {
 	rt := &runtime{ctx: p.ctx, letVals: p.letVals, scope: p.scope, explain: p.timing}

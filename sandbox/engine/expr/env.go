@@ -25,6 +25,9 @@ type Env struct {
 	// loop steps between looks at it (see Tick).
 	ctx   func() context.Context
 	ticks uint64
+	// indexKey is the document's index key metadata ({$meta: "indexKey"}):
+	// the key the plan's index scan produced it from, nil when none did.
+	indexKey bson.D
 }
 
 type binding struct {
@@ -69,6 +72,11 @@ func (e *Env) SetVar(name string, v any) {
 // because an Env lives as long as its pipeline, and a cursor's later
 // batches run under the contexts of later commands (getMore).
 func (e *Env) SetContext(ctx func() context.Context) { e.ctx = ctx }
+
+// SetIndexKey gives the next document's index key metadata (nil for
+// none), as the IXSCAN that produced it recorded it
+// (IndexScan::doWork, index_scan.cpp).
+func (e *Env) SetIndexKey(key bson.D) { e.indexKey = key }
 
 // tickEvery is how many loop steps pass between looks at the context: a
 // look costs a mutex, a step a few nanoseconds.

@@ -297,6 +297,16 @@ func compileMeta(name string, arg any, scope *Scope) (Expr, error) {
 	default:
 		return nil, mongoerr.Newf(mongoerr.ErrMetaUnknownName, "Unsupported argument to $meta: %s", s)
 	}
+	if s == "indexKey" {
+		// Present when an index scan produced the document and the plan
+		// was asked for the key (see Env.SetIndexKey).
+		return evalFunc(func(env *Env) (any, error) {
+			if env.indexKey == nil {
+				return value.Missing{}, nil
+			}
+			return env.indexKey, nil
+		}), nil
+	}
 	// The sandbox has no text or search scores; metadata is absent.
 	return constant{value.Missing{}}, nil
 }

@@ -34,7 +34,9 @@ func expressEligible(coll *catalog.Collection, q Query) (*index.Index, any, bool
 	if cmp.Path == "_id" {
 		return coll.Indexes()[0], cmp.Value, true
 	}
-	if q.Limit != 1 {
+	// Past _id's IDHACK, a projection reading the index key (not simple,
+	// so never express in mongod) gets a plan whose IXSCAN records it.
+	if q.Limit != 1 || q.wantsIndexKey() {
 		return nil, nil, false
 	}
 	for _, ix := range coll.Indexes() {
@@ -91,7 +93,10 @@ func (s *expressStage) work() (state, member) {
 		return s.st.record(isEOF), member{}
 	}
 	if s.proj != nil {
-		out, err := s.proj.Apply(s.ctx, doc, pos)
+		// No index key metadata: mongod answers an _id lookup whose
+		// projection is not simple (a $meta is not) with IDHACK, whose
+		// IDHackStage records the key only for returnKey (idhack.cpp).
+		out, err := s.proj.Apply(s.ctx, doc, pos, nil)
 		if err != nil {
 			s.err = err
 			return s.st.record(isEOF), member{}

@@ -55,6 +55,14 @@ type Query struct {
 	// interrupts. Executor.SetContext replaces it, for a cursor whose
 	// later batches belong to later commands.
 	Ctx context.Context
+	// IndexKey asks index scans to record each document's key, for a
+	// pipeline stage reading {$meta: "indexKey"} (see Result.IndexKey).
+	IndexKey bool
+}
+
+// wantsIndexKey: something downstream reads {$meta: "indexKey"}.
+func (q *Query) wantsIndexKey() bool {
+	return q.IndexKey || q.Projection != nil && q.Projection.IndexKey
 }
 
 // Projector is a compiled projection as the planner runs it: the command
@@ -65,7 +73,11 @@ type Projector struct {
 	Spec  bson.D
 	// Apply projects one document; ctx gives the running command's
 	// context, for expressions to stop when it is done.
-	Apply func(ctx func() context.Context, doc bson.D, positionalIndex int) (bson.D, error)
+	// indexKey is the document's index key metadata, nil unless IndexKey.
+	Apply func(ctx func() context.Context, doc bson.D, positionalIndex int, indexKey bson.D) (bson.D, error)
+	// IndexKey: the projection reads {$meta: "indexKey"}, so index scans
+	// record the key of each document they produce.
+	IndexKey bool
 	// Required are the fields the projection reads and Coverable says it
 	// reads nothing else (projection.RequiredFields): an index holding
 	// them all answers it from its keys, with no FETCH.
@@ -80,6 +92,10 @@ type Result struct {
 	RID int64
 	Doc bson.D
 	Pos int
+	// IndexKey is the key, named by the key pattern's fields, of the index
+	// entry the document came from, when the query asked for it
+	// (Query.IndexKey, Projector.IndexKey) and an index scan produced it.
+	IndexKey bson.D
 }
 
 // candidate is one way to answer the query.
@@ -609,6 +625,7 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 		or := &orStage{}
 		for _, b := range c.branches {
 			ixs := newIxScan(b.ix, coll, orientAll(b), b.dir)
+			ixs.addKeyMeta = q.wantsIndexKey()
 			c.ixscans = append(c.ixscans, ixs)
 			or.children = append(or.children, ixs)
 		}
@@ -620,6 +637,7 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 		c.scan, s = cs, cs
 	} else {
 		ixs := newIxScan(c.ix, coll, orientAll(c), c.dir)
+		ixs.addKeyMeta = q.wantsIndexKey()
 		c.scan = ixs
 		c.ixscans = []*ixScan{ixs}
 		keyFilter, rest := c.splitFilter(q.Filter)

@@ -30,6 +30,8 @@ type member struct {
 	rid int64
 	doc bson.D
 	pos int // array position for the positional projection, -1 when none
+	// indexKey is the index key metadata an IXSCAN recorded (addKeyMeta).
+	indexKey bson.D
 }
 
 type stats struct {
@@ -259,7 +261,10 @@ type ixScan struct {
 	// keyDocs makes the scan return that document for a plan with no
 	// FETCH (a covered projection).
 	keyDocs bool
-	last    []any // the key last returned
+	// addKeyMeta records each entry's key as the member's index key
+	// metadata, for a {$meta: "indexKey"} downstream.
+	addKeyMeta bool
+	last       []any // the key last returned
 }
 
 func newIxScan(ix *index.Index, coll *catalog.Collection, b scanBounds, dir int) *ixScan {
@@ -438,7 +443,20 @@ func (s *ixScan) work() (state, member) {
 			m.doc = doc
 		}
 	}
+	if s.addKeyMeta {
+		m.indexKey = keyMetadata(s.ix.Spec.Fields, e.Key)
+	}
 	return s.st.record(advanced), m
+}
+
+// keyMetadata is IndexKeyEntry::rehydrateKey (index_key_entry.h): the
+// key's values named by the key pattern's fields, dotted names kept flat.
+func keyMetadata(fields []index.Field, key []any) bson.D {
+	out := make(bson.D, len(fields))
+	for i, f := range fields {
+		out[i] = bson.E{Key: f.Path, Value: key[i]}
+	}
+	return out
 }
 
 // pastEnd reports whether key lies beyond the single interval's end.

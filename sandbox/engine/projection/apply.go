@@ -24,17 +24,18 @@ func errPositionalNoMatch() error {
 // modified; the result may share unchanged values with it, so treat it as
 // read-only.
 func (p *Projection) Apply(doc bson.D, positionalIndex int) (bson.D, error) {
-	return p.ApplyContext(nil, doc, positionalIndex)
+	return p.ApplyMeta(nil, doc, positionalIndex, nil)
 }
 
-// ApplyContext is Apply for a command whose context ctx gives (nil for
+// ApplyMeta is Apply for a command whose context ctx gives (nil for
 // none): its expressions stop, as aggregation's do, when the command is
-// interrupted or its maxTimeMS passes.
-func (p *Projection) ApplyContext(ctx func() context.Context, doc bson.D, positionalIndex int) (bson.D, error) {
+// interrupted or its maxTimeMS passes. indexKey is the document's index
+// key metadata (nil for none), which {$meta: "indexKey"} returns.
+func (p *Projection) ApplyMeta(ctx func() context.Context, doc bson.D, positionalIndex int, indexKey bson.D) (bson.D, error) {
 	if p.topLevelOnly {
 		return p.keepTopLevel(doc), nil
 	}
-	return p.apply(&applier{root: doc, pos: positionalIndex, ev: evaluator{ctx: p.env, cmdCtx: ctx}}, doc)
+	return p.apply(&applier{root: doc, pos: positionalIndex, ev: evaluator{ctx: p.env, cmdCtx: ctx, indexKey: indexKey}}, doc)
 }
 
 // ApplyEnv is Apply for an aggregation stage: its expressions evaluate in
@@ -50,7 +51,14 @@ func (p *Projection) apply(a *applier, doc bson.D) (bson.D, error) {
 		copy(out, doc)
 		return a.addComputed(p.root, out, doc)
 	case !p.inclusion:
-		return a.excludeDoc(p.root, doc)
+		// ProjectionNode::applyToDocument: an exclusion's expressions
+		// (only $meta is allowed) are set after the removals, in place
+		// when the field is there, else at the end.
+		out, err := a.excludeDoc(p.root, doc)
+		if err != nil || !p.computes {
+			return out, err
+		}
+		return a.addComputed(p.root, out, doc)
 	}
 	out, err := a.projectDoc(p.root, doc)
 	if err != nil || !p.computes {

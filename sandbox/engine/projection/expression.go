@@ -37,12 +37,15 @@ type evaluator struct {
 	ctx    exprContext
 	cmdCtx func() context.Context // the command's context, nil for none
 	env    *expr.Env
+	// indexKey is the document's index key metadata, for an env made here.
+	indexKey bson.D
 }
 
 func (ev *evaluator) eval(e compiledExpr, root bson.D) (any, error) {
 	if ev.env == nil {
 		ev.env = expr.NewEnv(root, ev.ctx.now)
 		ev.env.SetContext(ev.cmdCtx)
+		ev.env.SetIndexKey(ev.indexKey)
 		for _, l := range ev.ctx.lets {
 			ev.env.SetVar(l.Key, l.Value)
 		}

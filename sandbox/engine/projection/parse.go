@@ -73,7 +73,8 @@ func Compile(spec bson.D, opts Options) (*Projection, error) {
 		hasPositional: ctx.hasPositional,
 		env:           ctx.env,
 	}
-	p.computes = ctx.hasElemMatch || root.hasComputed()
+	// An exclusion applies its $elemMatch while it removes fields.
+	p.computes = ctx.hasElemMatch && p.inclusion || root.hasComputed()
 	p.simple = !ctx.dotted
 	if p.inclusion {
 		p.needsDocument = ctx.hasElemMatch || ctx.hasFindSlice || !requiredFields(spec, "", &p.required)
@@ -87,6 +88,7 @@ func Compile(spec bson.D, opts Options) (*Projection, error) {
 		}
 	}
 	p.topLevelOnly = p.simple && p.inclusion
+	p.indexKey = mentionsIndexKey(spec)
 	return p, nil
 }
 
@@ -493,7 +495,7 @@ func CompileAddFields(spec bson.D, opts Options) (*Projection, error) {
 	if err := ctx.parseAddFields(spec, root); err != nil {
 		return nil, ctx.finishError(err, "$addFields")
 	}
-	return &Projection{spec: spec, inclusion: true, addFields: true, root: root, env: ctx.env}, nil
+	return &Projection{spec: spec, inclusion: true, addFields: true, root: root, env: ctx.env, indexKey: mentionsIndexKey(spec)}, nil
 }
 
 func (ctx *parseCtx) parseAddFields(spec bson.D, parent *node) error {

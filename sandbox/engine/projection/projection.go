@@ -54,6 +54,9 @@ type Projection struct {
 	// required and needsDocument are what RequiredFields reports.
 	required      []string
 	needsDocument bool
+	// indexKey: some expression reads {$meta: "indexKey"}, so the plan
+	// must keep each document's index key for it.
+	indexKey bool
 }
 
 // kind is what a projection tree node does with its field.
@@ -98,6 +101,34 @@ func (n *node) get(name string) *child {
 // Simple reports whether explain shows PROJECTION_SIMPLE: only inclusions
 // or exclusions of top-level fields.
 func (p *Projection) Simple() bool { return p.simple }
+
+// NeedsIndexKey reports whether the projection reads the index key
+// metadata, which the plan then records (mongod's addKeyMetadata, set
+// from the query's metadata dependencies).
+func (p *Projection) NeedsIndexKey() bool { return p.indexKey }
+
+// mentionsIndexKey finds {$meta: "indexKey"} anywhere in a specification,
+// nested expressions included.
+func mentionsIndexKey(v any) bool {
+	switch x := v.(type) {
+	case bson.D:
+		if len(x) == 1 && x[0].Key == "$meta" && x[0].Value == "indexKey" {
+			return true
+		}
+		for _, e := range x {
+			if mentionsIndexKey(e.Value) {
+				return true
+			}
+		}
+	case bson.A:
+		for _, e := range x {
+			if mentionsIndexKey(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // NeedsPosition reports whether the projection uses the positional $
 // operator, so that the caller must pass the matched array index.

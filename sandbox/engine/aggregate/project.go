@@ -153,30 +153,8 @@ func explainTransformation(t bson.D) bson.D {
 	return out
 }
 
-// IndexKeySource is an input whose documents carry index key metadata:
-// IndexKey is that of the document Next returned last (nil for none).
-type IndexKeySource interface {
-	IndexKey() bson.D
-}
-
 func (s *projectStage) open(in Iterator, rt *runtime) (Iterator, error) {
-	src, ok := in.(IndexKeySource)
-	if !ok || !s.proj.NeedsIndexKey() {
-		return openTransformer(s, in, rt), nil
-	}
-	env := rt.newEnv()
-	return funcIterator(func() (bson.D, bool, error) {
-		d, ok, err := in.Next()
-		if !ok || err != nil {
-			return nil, false, err
-		}
-		env.SetIndexKey(src.IndexKey())
-		out, err := s.transform(d, env)
-		if err != nil {
-			return nil, false, err
-		}
-		return out, true, nil
-	}), nil
+	return openTransformer(s, in, rt), nil
 }
 
 func (s *projectStage) transform(d bson.D, env *expr.Env) (bson.D, error) {

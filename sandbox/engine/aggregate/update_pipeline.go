@@ -20,13 +20,25 @@ type transformer interface {
 	transform(d bson.D, env *expr.Env) (bson.D, error)
 }
 
-// openTransformer is the open of every transformer.
+// IndexKeySource is an input whose documents carry index key metadata:
+// IndexKey is that of the document Next returned last (nil for none). A
+// transformer's expressions read it as {$meta: "indexKey"}.
+type IndexKeySource interface {
+	IndexKey() bson.D
+}
+
+// openTransformer is the open of every transformer; an input that carries
+// index key metadata hands each document's to the expressions.
 func openTransformer(t transformer, in Iterator, rt *runtime) Iterator {
 	env := rt.newEnv()
+	keys, _ := in.(IndexKeySource)
 	return funcIterator(func() (bson.D, bool, error) {
 		d, ok, err := in.Next()
 		if !ok || err != nil {
 			return nil, false, err
+		}
+		if keys != nil {
+			env.SetIndexKey(keys.IndexKey())
 		}
 		out, err := t.transform(d, env)
 		if err != nil {

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"context"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/aggregate"
@@ -31,6 +33,8 @@ type findSpec struct {
 	tailable, awaitData bool
 	// min and max are index bounds, checked by the planner (minmax.go).
 	min, max bson.D
+	// returnKey answers each document's index key instead of the document.
+	returnKey bool
 }
 
 var findFields = []string{"filter", "projection", "sort", "hint", "skip", "limit", "batchSize",
@@ -101,7 +105,10 @@ func parseFind(req *request) (*findSpec, error) {
 	if s.min, s.max, err = parseMinMax(a); err != nil {
 		return nil, err
 	}
-	if err := refuseUnsupportedFindOptions(a); err != nil {
+	if s.returnKey, err = a.boolean("returnKey", false); err != nil {
+		return nil, err
+	}
+	if err := refuseShowRecordID(a); err != nil {
 		return nil, err
 	}
 	if s.tailable, err = a.boolean("tailable", false); err != nil {
@@ -140,16 +147,15 @@ func parseMinMax(a args) (bson.D, bson.D, error) {
 	return lo, hi, nil
 }
 
-// refuseUnsupportedFindOptions fails find options the sandbox does not
-// implement, rather than ignore them and answer differently from mongod:
-// returnKey and showRecordId.
-func refuseUnsupportedFindOptions(a args) error {
-	for _, name := range []string{"returnKey", "showRecordId"} {
-		if on, err := a.boolean(name, false); err != nil {
-			return err
-		} else if on {
-			return mongoerr.Newf(mongoerr.NotImplemented, "find option '%s' is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it", name)
-		}
+// refuseShowRecordID fails showRecordId rather than ignore it: mongod
+// adds {$recordId: {$meta: "recordId"}} to the projection
+// (query_request_helper::addShowRecordIdMetaProj), and the sandbox's
+// projections carry no record id metadata.
+func refuseShowRecordID(a args) error {
+	if on, err := a.boolean("showRecordId", false); err != nil {
+		return err
+	} else if on {
+		return mongoerr.New(mongoerr.NotImplemented, "find option 'showRecordId' is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
 	}
 	return nil
 }
@@ -188,7 +194,57 @@ func plannerQuery(req *request, s *findSpec) (planner.Query, error) {
 		}
 		q.Projection = projector(p)
 	}
+	if s.returnKey {
+		if hasSortKeyMeta(s.projection) {
+			return q, mongoerr.New(mongoerr.NotImplemented, "returnKey with a {$meta: \"sortKey\"} projection is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
+		}
+		q.Projection = returnKeyProjector()
+	}
 	return q, nil
+}
+
+// returnKeyProjector is mongod's RETURN_KEY stage (ReturnKeyStage,
+// QueryPlannerAnalysis::analyzeDataAccess): it stands where a projection
+// would, the projection itself being ignored once parsed, and answers the
+// index key metadata of each document, field by field of the key pattern;
+// a document no index scan produced gets an empty document. It reads no
+// field of the document, so an index scan needs no FETCH for it.
+func returnKeyProjector() *planner.Projector {
+	return &planner.Projector{
+		Stage:     "RETURN_KEY",
+		IndexKey:  true,
+		Coverable: true,
+		Apply: func(_ func() context.Context, _ bson.D, _ int, indexKey bson.D) (bson.D, error) {
+			if indexKey == nil {
+				return bson.D{}, nil
+			}
+			return indexKey, nil
+		},
+	}
+}
+
+// hasSortKeyMeta: the projection asks for {$meta: "sortKey"} somewhere,
+// which RETURN_KEY keeps beside the key (extractSortKeyMetaFieldsFromProjection);
+// the sandbox has no sort key metadata.
+func hasSortKeyMeta(v any) bool {
+	switch x := v.(type) {
+	case bson.D:
+		if len(x) == 1 && x[0].Key == "$meta" && x[0].Value == "sortKey" {
+			return true
+		}
+		for _, e := range x {
+			if hasSortKeyMeta(e.Value) {
+				return true
+			}
+		}
+	case bson.A:
+		for _, e := range x {
+			if hasSortKeyMeta(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // projector is a compiled projection as the planner runs it.

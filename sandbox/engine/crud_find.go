@@ -40,7 +40,8 @@ type findSpec struct {
 var findFields = []string{"filter", "projection", "sort", "hint", "skip", "limit", "batchSize",
 	"singleBatch", "let", "collation", "allowDiskUse", "noCursorTimeout", "returnKey",
 	"showRecordId", "min", "max", "tailable", "awaitData", "allowPartialResults", "oplogReplay",
-	"readOnce", "requestResumeToken", "resumeAfter", "term", "ntoreturn"}
+	"readOnce", "$_requestResumeToken", "$_resumeAfter", "term", "ntoreturn",
+	"allowSpeculativeMajorityRead", "includeQueryStatsMetrics"}
 
 func parseFind(req *request) (*findSpec, error) {
 	coll, err := collectionName(req)
@@ -108,7 +109,7 @@ func parseFind(req *request) (*findSpec, error) {
 	if s.returnKey, err = a.boolean("returnKey", false); err != nil {
 		return nil, err
 	}
-	if err := refuseShowRecordID(a); err != nil {
+	if err := refuseUnsupportedFindOptions(a); err != nil {
 		return nil, err
 	}
 	if s.tailable, err = a.boolean("tailable", false); err != nil {
@@ -147,17 +148,32 @@ func parseMinMax(a args) (bson.D, bson.D, error) {
 	return lo, hi, nil
 }
 
-// refuseShowRecordID fails showRecordId rather than ignore it: mongod
-// adds {$recordId: {$meta: "recordId"}} to the projection
-// (query_request_helper::addShowRecordIdMetaProj), and the sandbox's
-// projections carry no record id metadata.
-func refuseShowRecordID(a args) error {
-	if on, err := a.boolean("showRecordId", false); err != nil {
+// refuseUnsupportedFindOptions fails the find options the sandbox cannot
+// honour rather than ignore them: showRecordId (mongod adds
+// {$recordId: {$meta: "recordId"}} to the projection,
+// query_request_helper::addShowRecordIdMetaProj, and the sandbox carries
+// no record id metadata), $_requestResumeToken and $_resumeAfter (a
+// postBatchResumeToken of record ids), allowSpeculativeMajorityRead (a
+// replica set's majority read) and includeQueryStatsMetrics (the cursor's
+// metrics). Their types are checked first, as the IDL parser does.
+func refuseUnsupportedFindOptions(a args) error {
+	for _, name := range []string{"showRecordId", "$_requestResumeToken", "allowSpeculativeMajorityRead", "includeQueryStatsMetrics"} {
+		if on, err := a.boolean(name, false); err != nil {
+			return err
+		} else if on {
+			return unsupportedFindOption(name)
+		}
+	}
+	if after, _, err := a.document("$_resumeAfter"); err != nil {
 		return err
-	} else if on {
-		return mongoerr.New(mongoerr.NotImplemented, "find option 'showRecordId' is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
+	} else if len(after) > 0 {
+		return unsupportedFindOption("$_resumeAfter")
 	}
 	return nil
+}
+
+func unsupportedFindOption(name string) error {
+	return mongoerr.Newf(mongoerr.NotImplemented, "find option '%s' is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it", name)
 }
 
 // checkCollation accepts the simple collation only: the sandbox compares

@@ -54,6 +54,19 @@ func TestFindReturnKey(t *testing.T) {
 			cmd:   `{"find":"ts","returnKey":true}`, code: mongoerr.InvalidPipelineOperator, msg: "Option returnKey not supported in aggregation."},
 		{name: "showRecordId is refused", ref: "src/mongo/db/query/query_request_helper.cpp addShowRecordIdMetaProj (the sandbox has no record id metadata)", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs,
 			cmd: `{"find":"c","showRecordId":true}`, code: mongoerr.NotImplemented},
+		// find_command.idl's internal resume fields are $_requestResumeToken
+		// and $_resumeAfter; the sandbox has no record-id resume tokens.
+		{name: "$_requestResumeToken is refused", ref: "src/mongo/db/query/find_command.idl ($_requestResumeToken)", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs,
+			cmd: `{"find":"c","hint":{"$natural":1},"$_requestResumeToken":true}`, code: mongoerr.NotImplemented},
+		{name: "$_resumeAfter is refused", ref: "src/mongo/db/query/find_command.idl ($_resumeAfter)", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs,
+			cmd: `{"find":"c","hint":{"$natural":1},"$_resumeAfter":{"$recordId":{"$numberLong":"1"}}}`, code: mongoerr.NotImplemented},
+		{name: "requestResumeToken without $_ is an unknown field", ref: "src/mongo/db/query/find_command.idl (strict: true)", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs,
+			cmd: `{"find":"c","requestResumeToken":true}`, code: mongoerr.IDLUnknownField, msg: "BSON field 'FindCommandRequest.requestResumeToken' is an unknown field."},
+		{name: "includeQueryStatsMetrics is refused", ref: "src/mongo/db/query/find_command.idl (includeQueryStatsMetrics, requires_fcv_80)", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs,
+			cmd: `{"find":"c","includeQueryStatsMetrics":true}`, code: mongoerr.NotImplemented},
+		{name: "includeQueryStatsMetrics false is accepted", ref: "src/mongo/db/query/find_command.idl (includeQueryStatsMetrics: optionalBool)", cov: cov, docs: docs,
+			cmd:  `{"find":"c","filter":{"a":1},"includeQueryStatsMetrics":false}`,
+			want: `{"cursor":{"firstBatch":[{"_id":2,"a":1,"b":"y"}],` + batch + `}}`},
 	})
 }
 

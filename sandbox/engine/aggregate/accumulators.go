@@ -391,7 +391,7 @@ func evalN(x expr.Expr, env *expr.Env) (int64, error) {
 	if !value.IsNumber(v) {
 		return 0, mongoerr.Newf(mongoerr.ErrAccNNotNumber, "Value for 'n' must be of integral type, but found %s", docString(v))
 	}
-	n, ok := value.ParseIntegerElementToLong(v)
+	n, ok := value.IntegralLong(v)
 	if !ok {
 		return 0, mongoerr.Newf(mongoerr.ErrAccNNotIntegral, "Value for 'n' must be of integral type, but found %s", docString(v))
 	}

@@ -231,7 +231,7 @@ func parseBucketAuto(spec any, p *parser) ([]Stage, error) {
 			if !value.IsNumber(e.Value) {
 				return nil, mongoerr.Newf(mongoerr.ErrBucketAutoBucketsNotNumber, "The $bucketAuto 'buckets' field must be a numeric value, but found type: %s.", typeNameOf(e.Value))
 			}
-			n, ok := value.ParseIntegerElementToLong(e.Value)
+			n, ok := value.IntegralLong(e.Value)
 			if !ok || n > math.MaxInt32 {
 				return nil, mongoerr.Newf(mongoerr.ErrBucketAutoBucketsNotInt32, "The $bucketAuto 'buckets' field must be representable as a 32-bit integer, but found %s.", docString(e.Value))
 			}

@@ -105,6 +105,8 @@ func parseAccStatement(field string, v any, p *parser) (*accStatement, error) {
 		st.input = q.Input.Eval
 		st.newAcc = func(*expr.Env) (accumulator, error) { return &percentileAcc{q: q, digest: expr.NewTDigest()}, nil }
 		return st, nil
+	case "$_internalJsReduce":
+		return nil, parseInternalJsReduce(op, arg, p)
 	case "$count":
 		if ad, ok := arg.(bson.D); !ok || len(ad) != 0 {
 			return nil, mongoerr.New(mongoerr.TypeMismatch, "$count takes no arguments, i.e. $count:{}")

@@ -455,9 +455,6 @@ func (s *bucketAutoStage) compute(in Iterator, rt *runtime) ([]bson.D, error) {
 	return out, nil
 }
 
-// toFloat is value.ToDouble, and whether v is a number at all.
-func toFloat(v any) (float64, bool) { return value.ToDouble(v), value.IsNumber(v) }
-
 // Preferred number series for $bucketAuto's granularity, exactly as
 // mongod's granularity_rounder_preferred_numbers.cpp lists them (in its
 // own decades: R80 there is the "least rounded" 40-value series). The

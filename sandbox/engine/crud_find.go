@@ -211,9 +211,9 @@ func plannerQuery(req *request, s *findSpec) (planner.Query, error) {
 		q.Projection = projector(p)
 	}
 	if s.returnKey {
-		if hasSortKeyMeta(s.projection) {
-			return q, mongoerr.New(mongoerr.NotImplemented, "returnKey with a {$meta: \"sortKey\"} projection is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
-		}
+		// RETURN_KEY keeps a projection's {$meta: "sortKey"} fields beside
+		// the key (sortKeyMetaFields); the projection above has refused
+		// those already, the sandbox having no sort key metadata.
 		q.Projection = returnKeyProjector()
 	}
 	return q, nil
@@ -237,30 +237,6 @@ func returnKeyProjector() *planner.Projector {
 			return indexKey, nil
 		},
 	}
-}
-
-// hasSortKeyMeta: the projection asks for {$meta: "sortKey"} somewhere,
-// which RETURN_KEY keeps beside the key (extractSortKeyMetaFieldsFromProjection);
-// the sandbox has no sort key metadata.
-func hasSortKeyMeta(v any) bool {
-	switch x := v.(type) {
-	case bson.D:
-		if len(x) == 1 && x[0].Key == "$meta" && x[0].Value == "sortKey" {
-			return true
-		}
-		for _, e := range x {
-			if hasSortKeyMeta(e.Value) {
-				return true
-			}
-		}
-	case bson.A:
-		for _, e := range x {
-			if hasSortKeyMeta(e) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // projector is a compiled projection as the planner runs it.

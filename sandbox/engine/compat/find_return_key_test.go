@@ -52,6 +52,12 @@ func TestFindReturnKey(t *testing.T) {
 		{name: "returnKey on a time-series collection is refused", ref: "src/mongo/db/query/query_request_conversion.cpp asAggregationCommand", cov: cover{family: commandFam, op: "find", col: errorCol},
 			setup: []string{`{"create":"ts","timeseries":{"timeField":"t"}}`},
 			cmd:   `{"find":"ts","returnKey":true}`, code: mongoerr.InvalidPipelineOperator, msg: "Option returnKey not supported in aggregation."},
+		// ExpressionMeta: a document from a scan or fetch has its record
+		// id, one past a sort its sort key; the sandbox carries neither.
+		{name: "a recordId $meta is refused", ref: "src/mongo/db/pipeline/expression.cpp ExpressionMeta (kRecordId)", cov: cover{family: projection, op: "$meta", col: errorCol}, docs: docs,
+			cmd: `{"find":"c","projection":{"r":{"$meta":"recordId"}}}`, code: mongoerr.NotImplemented},
+		{name: "a sortKey $meta after a $sort is refused", ref: "src/mongo/db/pipeline/expression.cpp ExpressionMeta (kSortKey)", cov: cover{family: projection, op: "$meta", col: errorCol}, docs: docs,
+			cmd: `{"aggregate":"c","pipeline":[{"$sort":{"a":1}},{"$project":{"s":{"$meta":"sortKey"}}}],"cursor":{}}`, code: mongoerr.NotImplemented},
 		{name: "showRecordId is refused", ref: "src/mongo/db/query/query_request_helper.cpp addShowRecordIdMetaProj (the sandbox has no record id metadata)", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs,
 			cmd: `{"find":"c","showRecordId":true}`, code: mongoerr.NotImplemented},
 		// find_command.idl's internal resume fields are $_requestResumeToken

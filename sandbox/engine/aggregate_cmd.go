@@ -554,7 +554,7 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 	// (createCanonicalQuery, pipeline_d.cpp): a limit before a skip
 	// becomes the skip and what is left of the limit (LimitThenSkip::flip).
 	// After a sort, every $limit was folded into it already.
-	if limit, skip, n := p.LeadingLimitSkip(); n > 0 {
+	if limit, skip, n, kept := p.LeadingLimitSkip(); n > 0 {
 		lim := q.Limit
 		if limit != 0 && (lim == 0 || limit < lim) {
 			lim = limit
@@ -568,8 +568,8 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 			// Nothing is left once skipped: the stages keep that answer.
 			n = 0
 		}
-		p.RemoveLeading(n)
-		pushed = pushed || n > 0
+		p.RemoveLeading(n, kept...)
+		pushed = pushed || n > len(kept)
 	}
 	// buildProjectionForPushdown (pipeline_d.cpp): an inclusion $project at
 	// the front is handed to the query layer and leaves the pipeline, but

@@ -102,6 +102,14 @@ func commands() []*command {
 		{name: "compact", run: cmdNotSupported},
 		{name: "convertToCapped", run: cmdNotSupported},
 		{name: "cloneCollectionAsCapped", run: cmdNotSupported},
+		// The plan cache commands (plan_cache_commands.cpp,
+		// index_filter_commands.cpp): the sandbox has no plan cache and no
+		// index filters, so these are refused, as $planCacheStats is, rather
+		// than answered "no such command".
+		{name: "planCacheClear", run: cmdNotSupported},
+		{name: "planCacheClearFilters", run: cmdNotSupported},
+		{name: "planCacheListFilters", run: cmdNotSupported},
+		{name: "planCacheSetFilter", run: cmdNotSupported},
 	}
 }
 

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"context"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/aggregate"
@@ -31,12 +33,15 @@ type findSpec struct {
 	tailable, awaitData bool
 	// min and max are index bounds, checked by the planner (minmax.go).
 	min, max bson.D
+	// returnKey answers each document's index key instead of the document.
+	returnKey bool
 }
 
 var findFields = []string{"filter", "projection", "sort", "hint", "skip", "limit", "batchSize",
 	"singleBatch", "let", "collation", "allowDiskUse", "noCursorTimeout", "returnKey",
 	"showRecordId", "min", "max", "tailable", "awaitData", "allowPartialResults", "oplogReplay",
-	"readOnce", "requestResumeToken", "resumeAfter", "term", "ntoreturn"}
+	"readOnce", "$_requestResumeToken", "$_resumeAfter", "term", "ntoreturn",
+	"allowSpeculativeMajorityRead", "includeQueryStatsMetrics"}
 
 func parseFind(req *request) (*findSpec, error) {
 	coll, err := collectionName(req)
@@ -101,6 +106,9 @@ func parseFind(req *request) (*findSpec, error) {
 	if s.min, s.max, err = parseMinMax(a); err != nil {
 		return nil, err
 	}
+	if s.returnKey, err = a.boolean("returnKey", false); err != nil {
+		return nil, err
+	}
 	if err := refuseUnsupportedFindOptions(a); err != nil {
 		return nil, err
 	}
@@ -140,18 +148,32 @@ func parseMinMax(a args) (bson.D, bson.D, error) {
 	return lo, hi, nil
 }
 
-// refuseUnsupportedFindOptions fails find options the sandbox does not
-// implement, rather than ignore them and answer differently from mongod:
-// returnKey and showRecordId.
+// refuseUnsupportedFindOptions fails the find options the sandbox cannot
+// honour rather than ignore them: showRecordId (mongod adds
+// {$recordId: {$meta: "recordId"}} to the projection,
+// query_request_helper::addShowRecordIdMetaProj, and the sandbox carries
+// no record id metadata), $_requestResumeToken and $_resumeAfter (a
+// postBatchResumeToken of record ids), allowSpeculativeMajorityRead (a
+// replica set's majority read) and includeQueryStatsMetrics (the cursor's
+// metrics). Their types are checked first, as the IDL parser does.
 func refuseUnsupportedFindOptions(a args) error {
-	for _, name := range []string{"returnKey", "showRecordId"} {
+	for _, name := range []string{"showRecordId", "$_requestResumeToken", "allowSpeculativeMajorityRead", "includeQueryStatsMetrics"} {
 		if on, err := a.boolean(name, false); err != nil {
 			return err
 		} else if on {
-			return mongoerr.Newf(mongoerr.NotImplemented, "find option '%s' is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it", name)
+			return unsupportedFindOption(name)
 		}
 	}
+	if after, _, err := a.document("$_resumeAfter"); err != nil {
+		return err
+	} else if len(after) > 0 {
+		return unsupportedFindOption("$_resumeAfter")
+	}
 	return nil
+}
+
+func unsupportedFindOption(name string) error {
+	return mongoerr.Newf(mongoerr.NotImplemented, "find option '%s' is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it", name)
 }
 
 // checkCollation accepts the simple collation only: the sandbox compares
@@ -188,7 +210,33 @@ func plannerQuery(req *request, s *findSpec) (planner.Query, error) {
 		}
 		q.Projection = projector(p)
 	}
+	if s.returnKey {
+		// RETURN_KEY keeps a projection's {$meta: "sortKey"} fields beside
+		// the key (sortKeyMetaFields); the projection above has refused
+		// those already, the sandbox having no sort key metadata.
+		q.Projection = returnKeyProjector()
+	}
 	return q, nil
+}
+
+// returnKeyProjector is mongod's RETURN_KEY stage (ReturnKeyStage,
+// QueryPlannerAnalysis::analyzeDataAccess): it stands where a projection
+// would, the projection itself being ignored once parsed, and answers the
+// index key metadata of each document, field by field of the key pattern;
+// a document no index scan produced gets an empty document. It reads no
+// field of the document, so an index scan needs no FETCH for it.
+func returnKeyProjector() *planner.Projector {
+	return &planner.Projector{
+		Stage:     "RETURN_KEY",
+		IndexKey:  true,
+		Coverable: true,
+		Apply: func(_ func() context.Context, _ bson.D, _ int, indexKey bson.D) (bson.D, error) {
+			if indexKey == nil {
+				return bson.D{}, nil
+			}
+			return indexKey, nil
+		},
+	}
 }
 
 // projector is a compiled projection as the planner runs it.

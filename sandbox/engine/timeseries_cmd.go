@@ -429,6 +429,11 @@ func viewPipeline(req *request, ts *tsView) (bson.A, error) {
 		if err != nil {
 			return nil, err
 		}
+		// A time-series collection is a view: its find goes through
+		// asAggregationCommand as any view's does.
+		if err := findAsAggregation(req.cmd, s); err != nil {
+			return nil, err
+		}
 		p := unpackPipeline(ts.opts, s.filter)
 		return append(p, s.stagesAfterFilter()...), nil
 	case "count":

@@ -105,6 +105,8 @@ func parseAccStatement(field string, v any, p *parser) (*accStatement, error) {
 		st.input = q.Input.Eval
 		st.newAcc = func(*expr.Env) (accumulator, error) { return &percentileAcc{q: q, digest: expr.NewTDigest()}, nil }
 		return st, nil
+	case "$_internalJsReduce":
+		return nil, parseInternalJsReduce(op, arg, p)
 	case "$count":
 		if ad, ok := arg.(bson.D); !ok || len(ad) != 0 {
 			return nil, mongoerr.New(mongoerr.TypeMismatch, "$count takes no arguments, i.e. $count:{}")
@@ -391,7 +393,7 @@ func evalN(x expr.Expr, env *expr.Env) (int64, error) {
 	if !value.IsNumber(v) {
 		return 0, mongoerr.Newf(mongoerr.ErrAccNNotNumber, "Value for 'n' must be of integral type, but found %s", docString(v))
 	}
-	n, ok := value.ParseIntegerElementToLong(v)
+	n, ok := value.IntegralLong(v)
 	if !ok {
 		return 0, mongoerr.Newf(mongoerr.ErrAccNNotIntegral, "Value for 'n' must be of integral type, but found %s", docString(v))
 	}

@@ -231,7 +231,7 @@ func parseBucketAuto(spec any, p *parser) ([]Stage, error) {
 			if !value.IsNumber(e.Value) {
 				return nil, mongoerr.Newf(mongoerr.ErrBucketAutoBucketsNotNumber, "The $bucketAuto 'buckets' field must be a numeric value, but found type: %s.", typeNameOf(e.Value))
 			}
-			n, ok := value.ParseIntegerElementToLong(e.Value)
+			n, ok := value.IntegralLong(e.Value)
 			if !ok || n > math.MaxInt32 {
 				return nil, mongoerr.Newf(mongoerr.ErrBucketAutoBucketsNotInt32, "The $bucketAuto 'buckets' field must be representable as a 32-bit integer, but found %s.", docString(e.Value))
 			}
@@ -454,9 +454,6 @@ func (s *bucketAutoStage) compute(in Iterator, rt *runtime) ([]bson.D, error) {
 	}
 	return out, nil
 }
-
-// toFloat is value.ToDouble, and whether v is a number at all.
-func toFloat(v any) (float64, bool) { return value.ToDouble(v), value.IsNumber(v) }
 
 // Preferred number series for $bucketAuto's granularity, exactly as
 // mongod's granularity_rounder_preferred_numbers.cpp lists them (in its

@@ -125,7 +125,7 @@ func (s *densifyStage) parseRange(r map[string]any) error {
 		return mongoerr.New(mongoerr.ErrDensifyStepNotPositive, "The step parameter in a range statement must be a strictly positive numeric value")
 	}
 	if u, ok := r["unit"].(string); ok {
-		if _, whole := value.ParseIntegerElementToLong(s.step); !whole {
+		if _, whole := value.IntegralLong(s.step); !whole {
 			return mongoerr.New(mongoerr.ErrDensifyDateStepNotWhole, "The step parameter in a range statement must be a whole number when densifying a date range")
 		}
 		unit, err := parseTimeUnit(u)
@@ -420,7 +420,7 @@ func (it *densifyIter) finishPartition() (bool, error) {
 // increment adds the step: $add for numbers, $dateAdd in UTC for dates.
 func (it *densifyIter) increment(v any) (any, error) {
 	if dt, ok := v.(bson.DateTime); ok {
-		n, _ := value.ParseIntegerElementToLong(it.s.step)
+		n, _ := value.IntegralLong(it.s.step)
 		ms, err := expr.AddToDate(int64(dt), it.s.unit, n, time.UTC)
 		return bson.DateTime(ms), err
 	}

@@ -25,7 +25,7 @@ func appendKey(buf []byte, v any) []byte {
 	case float64:
 		return appendFloatKey(buf, x)
 	case bson.Decimal128:
-		if n, ok := value.ParseIntegerElementToLong(x); ok {
+		if n, ok := value.IntegralLong(x); ok {
 			return appendIntKey(buf, n)
 		}
 		return appendFloatKey(buf, value.DecimalToDouble(x))

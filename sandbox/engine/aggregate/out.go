@@ -368,32 +368,59 @@ func (s *mergeStage) open(in Iterator, rt *runtime) (Iterator, error) {
 			_, err := Drain(in)
 			return nil, false, err
 		}
-		// whenNotMatched: "fail" is mongod's strict update strategy
-		// (makeStrictUpdateStrategy): each batch goes out as one update
-		// command without upsert, so every matched document of the batch
-		// is written, and only then does the batch fail when nMatched falls
-		// short. The stage batches as DocumentSourceWriter::doGetNext does.
-		var unmatched error
+		// DocumentSourceWriter::doGetNext buffers documents into batches
+		// and spills each batch as one write command, which
+		// CommonMongodProcessInterface::buildInsertOp/buildUpdateOp send
+		// unordered: every statement of a batch is tried, and only then
+		// does the batch's first error fail the stage. An 'on' field error
+		// is raised while a document joins the batch (makeBatchObject), so
+		// the unspilled batch before it is never written.
 		batch := mergeBatch{limit: value.MaxUserDocumentSize - updateHeaderSize(s.coll)}
+		var pending []bson.D
 		for {
 			d, ok, err := in.Next()
 			if err != nil {
 				return nil, false, err
 			}
 			if !ok {
-				return nil, false, unmatched
+				return nil, false, s.spill(pending, rt, env)
 			}
-			if s.whenNotMatched == "fail" && batch.add(mergeStatementSize(d, s.on)) && unmatched != nil {
-				return nil, false, unmatched
+			if err := s.checkOnFields(d); err != nil {
+				return nil, false, err
 			}
-			if err := s.write(d, rt, env); err != nil {
-				if mongoerr.As(err).Code != mongoerr.MergeStageNoMatchingDocument {
+			if batch.add(mergeStatementSize(d, s.on)) {
+				if err := s.spill(pending, rt, env); err != nil {
 					return nil, false, err
 				}
-				unmatched = err
+				pending = pending[:0]
 			}
+			pending = append(pending, d)
 		}
 	}), nil
+}
+
+// spill writes one batch as mongod's unordered write command does. A
+// strict update (whenNotMatched: "fail", makeStrictUpdateStrategy) sends
+// the batch without upsert and fails only after it when nMatched falls
+// short, so a write error of the batch comes before that failure.
+func (s *mergeStage) spill(batch []bson.D, rt *runtime, env *expr.Env) error {
+	var first, unmatched error
+	for _, d := range batch {
+		err := s.write(d, rt, env)
+		switch {
+		case err == nil:
+		case mongoerr.As(err).Code == mongoerr.MergeStageNoMatchingDocument:
+			if unmatched == nil {
+				unmatched = err
+			}
+		case first == nil:
+			first = err
+		}
+	}
+	if first != nil {
+		return first
+	}
+	return unmatched
 }
 
 // mergeBatch tracks the batch DocumentSourceWriter::doGetNext fills: it
@@ -442,7 +469,7 @@ func updateHeaderSize(coll string) int {
 		len("updates") + perElement + 5 + len("ordered") + 1 + perElement
 }
 
-func (s *mergeStage) write(d bson.D, rt *runtime, env *expr.Env) error {
+func (s *mergeStage) checkOnFields(d bson.D) error {
 	// mongod's extractMergeOnFieldsFromDoc: an array value is 51185; a
 	// nullish one (missing, also behind an array on the path) is 51132.
 	for _, f := range s.on {
@@ -456,6 +483,10 @@ func (s *mergeStage) write(d bson.D, rt *runtime, env *expr.Env) error {
 			return mongoerr.Newf(mongoerr.ErrMergeOnNullish, "$merge write error: 'on' field '%s' cannot be missing, null, undefined or an array", f)
 		}
 	}
+	return nil
+}
+
+func (s *mergeStage) write(d bson.D, rt *runtime, env *expr.Env) error {
 	existing, found, err := rt.ctx.MergeLookup(s.db, s.coll, s.on, d)
 	if err != nil {
 		return err

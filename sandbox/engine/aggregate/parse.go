@@ -2,6 +2,7 @@ package aggregate
 
 import (
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"math"
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
@@ -232,7 +233,10 @@ func coalesce(stages []Stage) []Stage {
 				p.n = min(p.n, cur.n)
 				continue
 			case *skipStage:
-				if len(out) > 1 {
+				// extractLimitForPushdown (pipeline/skip_and_limit.cpp)
+				// moves a $limit before a $skip as limit + skip, unless the
+				// sum overflows: then the $limit stays where it is.
+				if len(out) > 1 && cur.n <= math.MaxInt64-p.n {
 					if srt, ok := out[len(out)-2].(*sortStage); ok {
 						total := p.n + cur.n
 						if srt.limit == 0 || total < srt.limit {
@@ -258,7 +262,9 @@ func coalesce(stages []Stage) []Stage {
 				}
 			}
 		case *skipStage:
-			if p, ok := prev.(*skipStage); ok {
+			// DocumentSourceSkip::doOptimizeAt merges adjacent skips
+			// unless the sum would overflow.
+			if p, ok := prev.(*skipStage); ok && cur.n <= math.MaxInt64-p.n {
 				p.n += cur.n
 				continue
 			}

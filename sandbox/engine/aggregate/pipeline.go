@@ -217,11 +217,14 @@ func (p *Pipeline) LeadingSort() (sort bson.D, limit int64, ok bool) {
 }
 
 // LeadingLimitSkip is what mongod's extractSkipAndLimitForPushdown
-// (pipeline_d.cpp) takes from the front of the pipeline for the query
-// layer: the $limit stages there (the smallest limit), then the $skip
-// stages after them (their sum), and how many stages that is. limit is 0
-// when there is none.
-func (p *Pipeline) LeadingLimitSkip() (limit, skip int64, n int) {
+// (pipeline_d.cpp, pipeline/skip_and_limit.cpp) takes from the front of
+// the pipeline for the query layer: the $limit stages there (the smallest
+// limit), then the $skip stages after them (their sum), and how many
+// stages that is. limit is 0 when there is none. A $skip whose value
+// would overflow the sum stays in the pipeline, and the skips after it
+// are still summed (extractSkipForPushdown); kept lists such stages'
+// positions among the first n.
+func (p *Pipeline) LeadingLimitSkip() (limit, skip int64, n int, kept []int) {
 	for n < len(p.stages) {
 		l, ok := p.stages[n].(*limitStage)
 		if !ok {
@@ -234,13 +237,17 @@ func (p *Pipeline) LeadingLimitSkip() (limit, skip int64, n int) {
 	}
 	for n < len(p.stages) {
 		s, ok := p.stages[n].(*skipStage)
-		if !ok || skip > math.MaxInt64-s.n {
+		if !ok {
 			break
 		}
-		skip += s.n
+		if skip > math.MaxInt64-s.n {
+			kept = append(kept, n)
+		} else {
+			skip += s.n
+		}
 		n++
 	}
-	return limit, skip, n
+	return limit, skip, n, kept
 }
 
 // LeadingProjection is the $project (or $unset) that leads the pipeline,
@@ -259,10 +266,16 @@ func (p *Pipeline) LeadingProjection() (proj *projection.Projection, inclusion, 
 
 // RemoveLeading drops the first n stages once the engine has pushed them
 // down into the query layer.
-func (p *Pipeline) RemoveLeading(n int) {
+func (p *Pipeline) RemoveLeading(n int, keep ...int) {
 	n = min(n, len(p.stages))
-	p.stages = p.stages[n:]
-	p.stats = p.stats[n:]
+	stages, stats := p.stages[n:], p.stats[n:]
+	for i := len(keep) - 1; i >= 0; i-- {
+		if k := keep[i]; k < n {
+			stages = append([]Stage{p.stages[k]}, stages...)
+			stats = append([]*stageStats{p.stats[k]}, stats...)
+		}
+	}
+	p.stages, p.stats = stages, stats
 }
 
 // LeadingNeedsIndexKey reports whether the first stage is a $project or

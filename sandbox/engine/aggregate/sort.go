@@ -33,7 +33,7 @@ func parseSortPattern(spec any) (*sortSpec, error) {
 		if err := projection.ValidateFieldPath(e.Key); err != nil {
 			return nil, err
 		}
-		n, ok := value.ParseIntegerElementToLong(e.Value)
+		n, ok := value.IntegralLong(e.Value)
 		if !value.IsNumber(e.Value) || !ok || (n != 1 && n != -1) {
 			if meta, isDoc := e.Value.(bson.D); isDoc {
 				return nil, CheckMetaSort(meta)

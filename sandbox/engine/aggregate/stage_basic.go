@@ -78,18 +78,15 @@ func (s *matchStage) open(in Iterator, rt *runtime) (Iterator, error) {
 
 // ---- $limit / $skip ----
 
-// parseCount64 validates $limit and $skip arguments like mongod's
-// parseIntegerElementToNonNegativeLong.
+// parseCount64 reads $limit and $skip arguments as
+// DocumentSourceLimit/DocumentSourceSkip::createFromBson do, through
+// parseIntegerElementToNonNegativeLong: its reason follows "invalid
+// argument to $skip stage: " (a double of 2^63 or more is refused, not
+// clamped).
 func parseCount64(name string, code int32, spec any) (int64, error) {
-	if !value.IsNumber(spec) {
-		return 0, mongoerr.Newf(code, "invalid argument to %s stage: Expected a number in: %s: %s", name, name, docString(spec))
-	}
-	n, ok := value.ParseIntegerElementToLong(spec)
-	if !ok {
-		return 0, mongoerr.Newf(code, "invalid argument to %s stage: Expected an integer: %s: %s", name, name, docString(spec))
-	}
-	if n < 0 {
-		return 0, mongoerr.Newf(code, "invalid argument to %s stage: Expected a non-negative number in: %s: %d", name, name, n)
+	n, reason := value.ParseIntegerElementToNonNegativeLong(name, spec)
+	if reason != "" {
+		return 0, mongoerr.Newf(code, "invalid argument to %s stage: %s", name, reason)
 	}
 	return n, nil
 }
@@ -203,12 +200,10 @@ func parseSample(spec any, _ *parser) ([]Stage, error) {
 		if !value.IsNumber(e.Value) {
 			return nil, mongoerr.New(mongoerr.ErrSampleSizeNotNumber, "size argument to $sample must be a number")
 		}
-		if i, isLong := e.Value.(int64); isLong {
-			size = i
-		} else {
-			f, _ := toFloat(e.Value)
-			size = int64(f) // safeNumberLong truncates
-		}
+		// DocumentSourceSample::createFromBson reads it with
+		// safeNumberLong: truncated, NaN is 0, and a value beyond the long
+		// range saturates (1e20 is the largest long, not negative).
+		size, _ = value.SafeNumberLong(e.Value)
 		sizeGiven = true
 	}
 	if !sizeGiven {

@@ -41,7 +41,7 @@ func parseCollStats(spec any, _ *parser) ([]Stage, error) {
 			return nil, err
 		}
 		if v, ok := st["scale"]; ok {
-			n, whole := value.ParseIntegerElementToLong(v)
+			n, whole := value.IntegralLong(v)
 			if !whole {
 				return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '$collStats.storageStats.scale' is the wrong type '%s', expected types '[long, int, decimal, double']", typeNameOf(v))
 			}

@@ -73,7 +73,7 @@ func parseWindowBounds(w any, sortBy *sortSpec, p *parser) (windowBounds, error)
 			return b, err
 		}
 		integer := func(v any) (any, error) {
-			n, ok := value.ParseIntegerElementToLong(v)
+			n, ok := value.IntegralLong(v)
 			if !value.IsNumber(v) || !ok || n != int64(int32(n)) {
 				return nil, mongoerr.New(mongoerr.FailedToParse, "Numeric document-based bounds must be an integer")
 			}
@@ -113,7 +113,7 @@ func parseWindowBounds(w any, sortBy *sortSpec, p *parser) (windowBounds, error)
 			return fail("'unit' must be a string")
 		}
 		number = func(v any) (any, error) {
-			if _, ok := value.ParseIntegerElementToLong(v); !value.IsNumber(v) || !ok {
+			if _, ok := value.IntegralLong(v); !value.IsNumber(v) || !ok {
 				return nil, mongoerr.New(mongoerr.FailedToParse, "With 'unit', range-based bounds must be an integer")
 			}
 			return v, nil
@@ -257,7 +257,7 @@ func (b windowBounds) window(part []windowRow, i int, env *expr.Env, ar *arith) 
 	}
 	threshold := func(delta any) (any, error) {
 		if b.unit != "" {
-			n, _ := value.ParseIntegerElementToLong(delta)
+			n, _ := value.IntegralLong(delta)
 			ms, err := expr.AddToDate(int64(base.(bson.DateTime)), b.unit, n, time.UTC)
 			return bson.DateTime(ms), err
 		}

@@ -141,7 +141,7 @@ func parseShiftArgs(a bson.D, p *parser) (*shiftArgs, error) {
 			}
 			out = x
 		case "by":
-			n, ok := value.ParseIntegerElementToLong(e.Value)
+			n, ok := value.IntegralLong(e.Value)
 			if !value.IsNumber(e.Value) || !ok || n != int64(int32(n)) {
 				return nil, mongoerr.New(mongoerr.FailedToParse, "'$shift:by' field must be an integer, but found  "+value.FormatElem("by", e.Value))
 			}

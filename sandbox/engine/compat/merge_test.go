@@ -62,6 +62,34 @@ func TestMergeAndOut(t *testing.T) {
 			pipeline: `[{"$merge": {"into": "t", "whenMatched": [{"$addFields": {"x": 2}}], "whenNotMatched": "fail"}}]`,
 			code:     mongoerr.MergeStageNoMatchingDocument,
 			thenColl: "t", thenWant: `[{"_id": 1, "b": 1, "x": 2}, {"_id": 3, "b": 3, "x": 2}]`},
+		// buildInsertOp/buildUpdateOp send each batch unordered: a write
+		// error does not stop the rest of the batch, and the batch's first
+		// error fails the stage after it (jstests batch_writes.js: 9 of the
+		// 10 documents end up in the target).
+		{name: "unordered batch: whenMatched fail keeps inserting past a duplicate", ref: "jstests/aggregation/sources/merge/batch_writes.js; src/mongo/db/pipeline/process_interface/common_mongod_process_interface.cpp buildInsertOp (setOrdered(false))",
+			setup:    []string{`{"createIndexes": "t", "indexes": [{"key": {"a": 1}, "name": "a_1", "unique": true}]}`},
+			docs:     `[{"_id": 0, "a": 0}, {"_id": 1, "a": 1}, {"_id": 2, "a": 2}, {"_id": 3, "a": 3}]`,
+			other:    map[string]string{"t": `[{"_id": 2, "a": 1}]`},
+			pipeline: `[{"$merge": {"into": "t", "whenMatched": "fail", "whenNotMatched": "insert"}}]`,
+			code:     mongoerr.DuplicateKey,
+			thenFind: `{"find": "t", "sort": {"_id": 1}}`,
+			thenWant: `[{"_id": 0, "a": 0}, {"_id": 2, "a": 1}, {"_id": 3, "a": 3}]`},
+		{name: "unordered batch: replace keeps writing past a duplicate", ref: "jstests/aggregation/sources/merge/batch_writes.js; common_mongod_process_interface.cpp buildUpdateOp (setOrdered(false))",
+			setup:    []string{`{"createIndexes": "t", "indexes": [{"key": {"a": 1}, "name": "a_1", "unique": true}]}`},
+			docs:     `[{"_id": 0, "a": 0}, {"_id": 1, "a": 1}, {"_id": 2, "a": 2}, {"_id": 3, "a": 3}]`,
+			other:    map[string]string{"t": `[{"_id": 2, "a": 1}]`},
+			pipeline: `[{"$sort": {"a": 1}}, {"$merge": {"into": "t", "whenMatched": "replace", "whenNotMatched": "insert"}}]`,
+			code:     mongoerr.DuplicateKey,
+			thenFind: `{"find": "t", "sort": {"_id": 1}}`,
+			thenWant: `[{"_id": 0, "a": 0}, {"_id": 2, "a": 2}, {"_id": 3, "a": 3}]`},
+		// makeBatchObject extracts the on fields as a document joins the
+		// batch: the error comes before the batch is spilled, so nothing
+		// of that batch is written.
+		{name: "an on-field error writes nothing of its batch", ref: "src/mongo/db/pipeline/document_source_writer.h doGetNext; document_source_merge.cpp makeBatchObject",
+			setup:    uniqueZ,
+			docs:     `[{"_id": 1, "z": 1}, {"_id": 2}]`,
+			pipeline: onZ, code: 51132,
+			thenColl: "t", thenWant: `[]`},
 		{name: "on field missing", ref: mergeInsert + " testMergeFailsIfOnFieldIsInvalid",
 			setup: uniqueZ, docs: `[{"_id": 1}]`, pipeline: onZ,
 			code: 51132, msg: planExecutor + "$merge write error: 'on' field 'z' cannot be missing, null, undefined or an array"},

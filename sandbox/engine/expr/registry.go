@@ -297,6 +297,14 @@ func compileMeta(name string, arg any, scope *Scope) (Expr, error) {
 	default:
 		return nil, mongoerr.Newf(mongoerr.ErrMetaUnknownName, "Unsupported argument to $meta: %s", s)
 	}
+	switch s {
+	case "recordId", "sortKey":
+		// mongod has these for every document from a collection scan or
+		// fetch (recordId) and after a sort (sortKey); the sandbox carries
+		// neither, and an absent field would be a wrong answer.
+		return nil, mongoerr.Newf(mongoerr.NotImplemented,
+			"{$meta: %q} is not supported by the schemalab sandbox; run this step against a real MongoDB with --uri", s)
+	}
 	if s == "indexKey" {
 		// Present when an index scan produced the document and the plan
 		// was asked for the key (see Env.SetIndexKey).

@@ -67,7 +67,8 @@ func (q *Query) wantsIndexKey() bool {
 
 // Projector is a compiled projection as the planner runs it: the command
 // layer builds it from package projection (Stage "PROJECTION_SIMPLE" when
-// Simple(), else "PROJECTION_DEFAULT"; Spec from Serialize()).
+// Simple(), else "PROJECTION_DEFAULT"; Spec from Serialize()), or as
+// find's returnKey (Stage "RETURN_KEY", no Spec).
 type Projector struct {
 	Stage string
 	Spec  bson.D

@@ -324,7 +324,10 @@ func (s *projectionStage) describe(exec bool) bson.D {
 	if exec {
 		d = append(d, commonFields(&s.st, s.millis)...)
 	}
-	d = append(d, bson.E{Key: "transformBy", Value: s.proj.Spec})
+	if s.proj.Spec != nil {
+		// RETURN_KEY has no transformBy (explain's statsToBSON).
+		d = append(d, bson.E{Key: "transformBy", Value: s.proj.Spec})
+	}
 	return append(d, bson.E{Key: "inputStage", Value: s.child.describe(exec)})
 }
 

@@ -204,33 +204,14 @@ func (p *parser) parseSampleRate(v any) (Node, error) {
 	return compileExpr(spec, p.opts)
 }
 
-// parseIntegerElementToLong is MatchExpressionParser::parseIntegerElementToLong.
+// parseIntegerElementToLong is MatchExpressionParser::parseIntegerElementToLong,
+// BSONElement's ladder with its reasons as FailedToParse.
 func parseIntegerElementToLong(name string, v any) (int64, error) {
-	switch x := v.(type) {
-	case int32:
-		return int64(x), nil
-	case int64:
-		return x, nil
-	case float64:
-		if math.IsNaN(x) {
-			return 0, mongoerr.New(mongoerr.FailedToParse, "Expected an integer, but found NaN in: "+name+": nan.0")
-		}
-		if x >= 9.223372036854775807e18 || x < -9.223372036854775808e18 {
-			return 0, mongoerr.New(mongoerr.FailedToParse, "Cannot represent as a 64-bit integer: "+name+": "+formatNumber(x))
-		}
-		if x != math.Trunc(x) {
-			return 0, mongoerr.New(mongoerr.FailedToParse, "Expected an integer: "+name+": "+formatNumber(x))
-		}
-		return int64(x), nil
-	case bson.Decimal128:
-		// Decimal128::toLongExact: inexact or out of range is refused.
-		n, ok := value.ParseIntegerElementToLong(x)
-		if !ok {
-			return 0, mongoerr.New(mongoerr.FailedToParse, "Cannot represent as a 64-bit integer: "+name+": "+x.String())
-		}
-		return n, nil
+	n, reason := value.ParseIntegerElementToLong(name, v)
+	if reason != "" {
+		return 0, mongoerr.New(mongoerr.FailedToParse, reason)
 	}
-	return 0, mongoerr.New(mongoerr.FailedToParse, "Expected a number in: "+value.FormatElem(name, v))
+	return n, nil
 }
 
 func formatNumber(f float64) string {
@@ -376,38 +357,15 @@ func newIn(path string, arr bson.A) (*In, error) {
 // parseSize follows BSONElement::parseIntegerElementToNonNegativeInt, whose
 // reason mongod prefixes with "Failed to parse $size. ".
 func parseSize(path string, v any) (Node, error) {
-	fail := func(reason string) error {
-		return badValue("Failed to parse $size. " + reason + value.FormatElem("$size", v))
-	}
-	var n int64
-	switch x := v.(type) {
-	case int32:
-		n = int64(x)
-	case int64:
-		n = x
-	case float64:
-		switch {
-		case math.IsNaN(x):
-			return nil, fail("Expected an integer, but found NaN in: ")
-		case x >= 9223372036854775808.0 || x < -9223372036854775808.0:
-			return nil, fail("Cannot represent as a 64-bit integer: ")
-		case x != math.Trunc(x):
-			return nil, fail("Expected an integer: ")
-		}
-		n = int64(x)
-	case bson.Decimal128:
-		var ok bool
-		if n, ok = value.ParseIntegerElementToLong(x); !ok {
-			return nil, fail("Cannot represent as a 64-bit integer: ")
-		}
-	default:
-		return nil, fail("Expected a number in: ")
+	n, reason := value.ParseIntegerElementToLong("$size", v)
+	if reason != "" {
+		return nil, badValue("Failed to parse $size. " + reason)
 	}
 	if n < math.MinInt32 || n > math.MaxInt32 {
-		return nil, badValue("Failed to parse $size. Cannot represent " + value.FormatElem("$size", v) + " in an int")
+		return nil, badValue("Failed to parse $size. Cannot represent " + value.NumberElemString("$size", v) + " in an int")
 	}
 	if n < 0 {
-		return nil, fail("Expected a non-negative number in: ")
+		return nil, badValue("Failed to parse $size. Expected a non-negative number in: " + value.NumberElemString("$size", v))
 	}
 	return &Size{Path: path, N: int(n), parts: splitPath(path)}, nil
 }
@@ -442,7 +400,7 @@ func parseType(path string, v any) (Node, error) {
 		case int32, int64, float64, bson.Decimal128:
 			// parseIntegerElementToInt, then the message prints
 			// elt.number() through a stream (%g: "nan", "1e+20").
-			l, ok := value.ParseIntegerElementToLong(x)
+			l, ok := value.IntegralLong(x)
 			n := int(l)
 			if !ok || !validTypeCode(n) {
 				return badValue("Invalid numerical type code: " + value.FormatStreamDouble(value.ToDouble(x)))

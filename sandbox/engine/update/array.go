@@ -51,7 +51,7 @@ func parsePush(_ string, arg any, _ map[string]*arrayFilter) (leaf, error) {
 	}
 	p.values = each
 	if s := value.Get(d, "$slice"); !value.IsMissing(s) {
-		n, ok := value.ParseIntegerElementToLong(s)
+		n, ok := value.IntegralLong(s)
 		if !ok {
 			return nil, mongoerr.Newf(mongoerr.BadValue,
 				"The value for $slice must be an integer value but was given type: %s", value.TypeName(s))
@@ -66,7 +66,7 @@ func parsePush(_ string, arg any, _ map[string]*arrayFilter) (leaf, error) {
 		p.sort = sp
 	}
 	if s := value.Get(d, "$position"); !value.IsMissing(s) {
-		n, ok := value.ParseIntegerElementToLong(s)
+		n, ok := value.IntegralLong(s)
 		if !ok {
 			return nil, mongoerr.Newf(mongoerr.BadValue,
 				"The value for $position must be an integer value, not of type: %s", value.TypeName(s))
@@ -252,12 +252,10 @@ func (a addToSetOp) modify(c *applyCtx, v any, exists bool) (any, bool, error) {
 type popOp struct{ first bool }
 
 func parsePop(path string, arg any, _ map[string]*arrayFilter) (leaf, error) {
-	if !value.IsNumber(arg) {
-		return nil, mongoerr.Newf(mongoerr.FailedToParse, "Expected a number in: %s", elemString(path, arg))
-	}
-	n, ok := value.ParseIntegerElementToLong(arg)
-	if !ok {
-		return nil, mongoerr.Newf(mongoerr.FailedToParse, "Expected an integer: %s", elemString(path, arg))
+	// PopNode::init: parseIntegerElementToLong's reason as it is.
+	n, reason := value.ParseIntegerElementToLong(path, arg)
+	if reason != "" {
+		return nil, mongoerr.New(mongoerr.FailedToParse, reason)
 	}
 	if n != 1 && n != -1 {
 		return nil, mongoerr.Newf(mongoerr.FailedToParse, "$pop expects 1 or -1, found: %d", n)

@@ -132,10 +132,69 @@ func Integral64Bit(v any) bool {
 	return ok
 }
 
-// ParseIntegerElementToLong is BSONElement::parseIntegerElementToLong:
-// the exact int64 value of an int, a long, or a double or decimal with no
-// fractional part inside the long range; ok is false for anything else.
-func ParseIntegerElementToLong(v any) (int64, bool) { return integralValue(v) }
+// IntegralLong is the value BSONElement::parseIntegerElementToLong
+// accepts: the exact int64 value of an int, a long, or a double or
+// decimal with no fractional part inside the long range; ok is false for
+// anything else. Callers that print mongod's reason use
+// ParseIntegerElementToLong.
+func IntegralLong(v any) (int64, bool) { return integralValue(v) }
+
+// ParseIntegerElementToLong is BSONElement::parseIntegerElementToLong
+// (src/mongo/bson/bsonelement.cpp) for the element key: v, with mongod's
+// FailedToParse reason ("" when v is accepted), which names the element as
+// toString(true, true) prints it: "Expected a number in: key: \"x\"",
+// "Expected an integer, but found NaN in: key: nan.0", "Cannot represent
+// as a 64-bit integer: key: 1e+20.0" (a double at or beyond ±2^63, or a
+// decimal toLongExact refuses: fractional, NaN, infinite or out of range)
+// and "Expected an integer: key: 1.5".
+func ParseIntegerElementToLong(key string, v any) (int64, string) {
+	elem := func() string { return NumberElemString(key, v) }
+	switch x := v.(type) {
+	case int32:
+		return int64(x), ""
+	case int64:
+		return x, ""
+	case float64:
+		switch {
+		case math.IsNaN(x):
+			return 0, "Expected an integer, but found NaN in: " + elem()
+		case x >= 1<<63 || x < -(1<<63):
+			return 0, "Cannot represent as a 64-bit integer: " + elem()
+		case x != math.Trunc(x):
+			return 0, "Expected an integer: " + elem()
+		}
+		return int64(x), ""
+	case bson.Decimal128:
+		n, ok := decimalToInt64(x, decimalExact)
+		if !ok {
+			return 0, "Cannot represent as a 64-bit integer: " + elem()
+		}
+		return n, ""
+	}
+	return 0, "Expected a number in: " + elem()
+}
+
+// ParseIntegerElementToNonNegativeLong is
+// BSONElement::parseIntegerElementToNonNegativeLong: as
+// ParseIntegerElementToLong, and a negative value is refused with
+// "Expected a non-negative number in: key: -1".
+func ParseIntegerElementToNonNegativeLong(key string, v any) (int64, string) {
+	n, reason := ParseIntegerElementToLong(key, v)
+	if reason == "" && n < 0 {
+		return 0, "Expected a non-negative number in: " + NumberElemString(key, v)
+	}
+	return n, reason
+}
+
+// NumberElemString is BSONElement::toString(true, true) as the integer reasons
+// print it: a double through appendDoubleNice, a decimal bare
+// (Decimal128::toString), anything else as FormatElem.
+func NumberElemString(key string, v any) string {
+	if d, ok := v.(bson.Decimal128); ok {
+		return key + ": " + d.String()
+	}
+	return FormatElem(key, v)
+}
 
 func integralValue(v any) (int64, bool) {
 	switch n := v.(type) {

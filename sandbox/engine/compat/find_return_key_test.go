@@ -1,0 +1,99 @@
+package compat_test
+
+import (
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
+)
+
+// find's returnKey answers, for each document, the key of the index entry
+// it came from instead of the document: QueryPlannerAnalysis puts a
+// RETURN_KEY stage where the projection would go, ignoring the projection
+// once it is parsed, and ReturnKeyStage (src/mongo/db/exec/classic/
+// return_key.cpp) builds the answer from the index key metadata, an empty
+// document when no index scan produced it. RETURN_KEY reads no field, so
+// an index scan needs no FETCH. jstests/core/rollback_index_drop.js,
+// jstests/core/index_check5.js-style returnKey uses.
+func TestFindReturnKey(t *testing.T) {
+	const (
+		ref   = "src/mongo/db/query/planner_analysis.cpp analyzeDataAccess (ReturnKeyNode); src/mongo/db/exec/classic/return_key.cpp"
+		docs  = `[{"_id":1,"a":3,"b":"x"},{"_id":2,"a":1,"b":"y"},{"_id":3,"a":2,"b":"z"}]`
+		ia    = `{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`
+		batch = `"id":{"$numberLong":"0"},"ns":"{{db}}.c"`
+	)
+	cov := cover{family: commandFam, op: "find"}
+	runCmdCases(t, []cmdCase{
+		{name: "returnKey over an index scan answers the keys", ref: "jstests/core/rollback_index_drop.js; " + ref, cov: cov, docs: docs, setup: []string{ia},
+			cmd:  `{"find":"c","hint":{"a":1},"sort":{"a":1},"returnKey":true}`,
+			want: `{"cursor":{"firstBatch":[{"a":1},{"a":2},{"a":3}],` + batch + `}}`},
+		{name: "returnKey over a collection scan answers empty documents", ref: ref + " (no index key metadata: BSONObj())", cov: cov, docs: docs, setup: []string{ia},
+			cmd:  `{"find":"c","filter":{"b":{"$ne":"y"}},"hint":{"$natural":1},"returnKey":true}`,
+			want: `{"cursor":{"firstBatch":[{},{}],` + batch + `}}`},
+		{name: "returnKey ignores the projection", ref: ref + " (the projection is ignored when returnKey is specified)", cov: cov, docs: docs, setup: []string{ia},
+			cmd:  `{"find":"c","filter":{"a":{"$gte":2}},"projection":{"b":1,"_id":0},"returnKey":true}`,
+			want: `{"cursor":{"firstBatch":[{"a":2},{"a":3}],` + batch + `}}`},
+		{name: "returnKey false answers the documents", ref: ref, cov: cov, docs: docs, setup: []string{ia},
+			cmd:  `{"find":"c","filter":{"a":1},"returnKey":false}`,
+			want: `{"cursor":{"firstBatch":[{"_id":2,"a":1,"b":"y"}],` + batch + `}}`},
+		{name: "returnKey still parses the projection", ref: "src/mongo/db/query/canonical_query.cpp (the projection is parsed before planning)", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs, setup: []string{ia},
+			cmd: `{"find":"c","projection":{"a":{"$bogus":1}},"returnKey":true}`, code: 31325},
+		{name: "returnKey must be a boolean", ref: "src/mongo/db/query/find_command.idl (returnKey: optionalBool)", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs,
+			cmd: `{"find":"c","returnKey":"yes"}`, code: mongoerr.TypeMismatch},
+		{name: "returnKey with a sortKey $meta field is refused", ref: ref + " (sortKeyMetaFields; the sandbox has no sort key metadata)", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs, setup: []string{ia},
+			cmd: `{"find":"c","sort":{"a":1},"projection":{"s":{"$meta":"sortKey"}},"returnKey":true}`, code: mongoerr.NotImplemented},
+		// A view's find becomes an aggregate (asAggregationCommand), which
+		// cannot carry returnKey; a time-series collection is such a view.
+		{name: "returnKey on a view is refused", ref: "src/mongo/db/query/query_request_conversion.cpp asAggregationCommand", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs,
+			setup: []string{`{"create":"v","viewOn":"c","pipeline":[]}`},
+			cmd:   `{"find":"v","returnKey":true}`, code: mongoerr.InvalidPipelineOperator, msg: "Option returnKey not supported in aggregation."},
+		{name: "returnKey on a time-series collection is refused", ref: "src/mongo/db/query/query_request_conversion.cpp asAggregationCommand", cov: cover{family: commandFam, op: "find", col: errorCol},
+			setup: []string{`{"create":"ts","timeseries":{"timeField":"t"}}`},
+			cmd:   `{"find":"ts","returnKey":true}`, code: mongoerr.InvalidPipelineOperator, msg: "Option returnKey not supported in aggregation."},
+		// ExpressionMeta: a document from a scan or fetch has its record
+		// id, one past a sort its sort key; the sandbox carries neither.
+		{name: "a recordId $meta is refused", ref: "src/mongo/db/pipeline/expression.cpp ExpressionMeta (kRecordId)", cov: cover{family: projection, op: "$meta", col: errorCol}, docs: docs,
+			cmd: `{"find":"c","projection":{"r":{"$meta":"recordId"}}}`, code: mongoerr.NotImplemented},
+		{name: "a sortKey $meta after a $sort is refused", ref: "src/mongo/db/pipeline/expression.cpp ExpressionMeta (kSortKey)", cov: cover{family: projection, op: "$meta", col: errorCol}, docs: docs,
+			cmd: `{"aggregate":"c","pipeline":[{"$sort":{"a":1}},{"$project":{"s":{"$meta":"sortKey"}}}],"cursor":{}}`, code: mongoerr.NotImplemented},
+		{name: "showRecordId is refused", ref: "src/mongo/db/query/query_request_helper.cpp addShowRecordIdMetaProj (the sandbox has no record id metadata)", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs,
+			cmd: `{"find":"c","showRecordId":true}`, code: mongoerr.NotImplemented},
+		// find_command.idl's internal resume fields are $_requestResumeToken
+		// and $_resumeAfter; the sandbox has no record-id resume tokens.
+		{name: "$_requestResumeToken is refused", ref: "src/mongo/db/query/find_command.idl ($_requestResumeToken)", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs,
+			cmd: `{"find":"c","hint":{"$natural":1},"$_requestResumeToken":true}`, code: mongoerr.NotImplemented},
+		{name: "$_resumeAfter is refused", ref: "src/mongo/db/query/find_command.idl ($_resumeAfter)", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs,
+			cmd: `{"find":"c","hint":{"$natural":1},"$_resumeAfter":{"$recordId":{"$numberLong":"1"}}}`, code: mongoerr.NotImplemented},
+		{name: "requestResumeToken without $_ is an unknown field", ref: "src/mongo/db/query/find_command.idl (strict: true)", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs,
+			cmd: `{"find":"c","requestResumeToken":true}`, code: mongoerr.IDLUnknownField, msg: "BSON field 'FindCommandRequest.requestResumeToken' is an unknown field."},
+		{name: "includeQueryStatsMetrics is refused", ref: "src/mongo/db/query/find_command.idl (includeQueryStatsMetrics, requires_fcv_80)", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs,
+			cmd: `{"find":"c","includeQueryStatsMetrics":true}`, code: mongoerr.NotImplemented},
+		{name: "includeQueryStatsMetrics false is accepted", ref: "src/mongo/db/query/find_command.idl (includeQueryStatsMetrics: optionalBool)", cov: cov, docs: docs,
+			cmd:  `{"find":"c","filter":{"a":1},"includeQueryStatsMetrics":false}`,
+			want: `{"cursor":{"firstBatch":[{"_id":2,"a":1,"b":"y"}],` + batch + `}}`},
+	})
+}
+
+// RETURN_KEY's explain: no fields of its own (plan_explainer_impl's
+// statsToBSON has no case for it), the SKIP under it and the LIMIT above
+// it as for a projection, and no FETCH when nothing else reads documents.
+func TestExplainFindReturnKey(t *testing.T) {
+	const ref = "src/mongo/db/query/planner_analysis.cpp analyzeDataAccess (skip before RETURN_KEY, limit after)"
+	s := newSuite(t)
+	s.runCase(t, "RETURN_KEY over the IXSCAN reads no document", ref, explainCase(commandFam, "find"), func(t *testing.T, db *mongo.Database) {
+		indexA(t, db)
+		st := explainStats(t, db, `{"find": "c", "filter": {"a": {"$gt": 6}}, "returnKey": true}`)
+		sameFigures(t, st, "RETURN_KEY>IXSCAN", 3, 0)
+		plan, _ := field(st, "executionStages").(bson.D)
+		if v := field(plan, "transformBy"); v != nil {
+			t.Errorf("RETURN_KEY has transformBy %v", v)
+		}
+	})
+	s.runCase(t, "SKIP under RETURN_KEY and LIMIT above it", ref, explainCase(commandFam, "find"), func(t *testing.T, db *mongo.Database) {
+		indexA(t, db)
+		st := explainStats(t, db, `{"find": "c", "filter": {"a": {"$gt": 1}, "d": {"$lt": 5}}, "returnKey": true, "skip": 1, "limit": 1}`)
+		sameFigures(t, st, "LIMIT>RETURN_KEY>SKIP>FETCH>IXSCAN", 5, 5)
+	})
+}

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/btree"
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/index"
@@ -73,7 +72,8 @@ func (s *Snapshot) Encode(w io.Writer) error {
 			return err
 		}
 		position := make(map[int64]uint32, c.records.Len())
-		c.records.Ascend(func(r *Record) bool {
+		c.records.Ascend(func(ref recordRef) bool {
+			r := ref.r
 			position[r.ID] = uint32(len(position))
 			buf = binary.LittleEndian.AppendUint64(buf[:0], uint64(r.ID))
 			if buf, err = value.AppendDoc(buf, r.Doc); err == nil {
@@ -149,8 +149,8 @@ func encodeEntries(bw *bufio.Writer, c *Collection, ix *index.Index, position ma
 
 // DecodeSnapshot reads a snapshot Encode wrote, as a snapshot of db taken
 // at taken: its collections get new UUIDs unless db is the database it
-// was written from, and its indexes are filled from the entry order the
-// file gives, checked as they go. compileValidator compiles a
+// was written from, and each index is filled on first use from the entry
+// order the file gives, checked as they go (index.Deferred). compileValidator compiles a
 // collection's options.validator.
 func (c *Catalog) DecodeSnapshot(data []byte, db string, taken time.Time,
 	compileValidator func(options bson.D) (*validation.Validator, error)) (*Snapshot, error) {
@@ -210,14 +210,13 @@ func (c *Catalog) decodeCollection(sr *streamReader, db string, sameDB bool,
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", col.ns, err)
 	}
-	col.records = btree.NewG(32, func(a, b *Record) bool { return a.ID < b.ID })
+	col.records = newRecordTree()
 	for _, r := range records {
-		col.records.ReplaceOrInsert(r)
+		col.records.ReplaceOrInsert(recordRef{id: r.ID, r: r})
 		col.dataSize += int64(r.Size)
 	}
 	col.nextID = nextID
 	col.indexes = nil
-	var builds []func() error
 	for _, sd := range specs {
 		d, ok := sd.(bson.D)
 		if !ok {
@@ -238,13 +237,9 @@ func (c *Catalog) decodeCollection(sr *streamReader, db string, sameDB bool,
 		if err != nil {
 			return nil, fmt.Errorf("%s: index %s: %w", col.ns, spec.Name, err)
 		}
-		col.indexes = append(col.indexes, ix)
-		builds = append(builds, func() error { return fillIndex(ix, entries, records) })
-	}
-	// The indexes are filled side by side: each reads the records and
-	// writes only its own tree.
-	if err := parallel(builds); err != nil {
-		return nil, fmt.Errorf("%s: %w", col.ns, err)
+		col.indexes = append(col.indexes, ix.Deferred(
+			func(empty *index.Index) error { return fillIndex(empty, entries, records) },
+			func(empty *index.Index) { rebuildIndex(empty, records) }))
 	}
 	if len(col.indexes) == 0 || !col.indexes[0].Spec.IsID() {
 		return nil, fmt.Errorf("%s: no _id index first", col.ns)
@@ -334,9 +329,10 @@ func fillIndex(ix *index.Index, entries []byte, records []*Record) error {
 		ks   index.KeySet
 		last = -1
 		err  error
-		// multi keeps the keys of records with several, whose entries
-		// are apart: computing them again for each would be quadratic.
-		multi = map[int]index.KeySet{}
+		// multi keeps, by record position, the keys of records with
+		// several, whose entries are apart: computing them again for
+		// each would be quadratic.
+		multi []index.KeySet
 	)
 	for ; len(entries) >= 8; entries = entries[8:] {
 		pair := entries[:8]
@@ -346,12 +342,16 @@ func fillIndex(ix *index.Index, entries []byte, records []*Record) error {
 		}
 		r := records[at]
 		if at != last {
-			var ok bool
-			if ks, ok = multi[at]; !ok {
+			if at < len(multi) && multi[at].Keys != nil {
+				ks = multi[at]
+			} else {
 				if ks, err = ix.Keys(r.Doc); err != nil {
 					return err
 				}
 				if len(ks.Keys) > 1 {
+					if multi == nil {
+						multi = make([]index.KeySet, len(records))
+					}
 					multi[at] = ks
 				}
 			}
@@ -362,6 +362,16 @@ func fillIndex(ix *index.Index, entries []byte, records []*Record) error {
 		}
 	}
 	return nil
+}
+
+// rebuildIndex fills ix from its records, for a file whose entries do
+// not match them: the records hold the data, and the index is theirs.
+func rebuildIndex(ix *index.Index, records []*Record) {
+	for _, r := range records {
+		if ks, err := ix.Keys(r.Doc); err == nil {
+			ix.Add(ks, r.ID)
+		}
+	}
 }
 
 // streamReader reads the stream Encode writes, from memory.

@@ -65,13 +65,50 @@ func identicalKeys(a, b []any) bool {
 		return false
 	}
 	for i := range a {
-		switch a[i].(type) {
-		case string, int32, int64, bool, bson.ObjectID, bson.DateTime, nil:
-			if value.TypeName(a[i]) != value.TypeName(b[i]) || value.Compare(a[i], b[i]) != 0 {
-				return false
-			}
-		default:
+		same, known := identicalScalars(a[i], b[i])
+		if !known {
 			return keyString(a) == keyString(b)
+		}
+		if !same {
+			return false
+		}
+	}
+	return true
+}
+
+// identicalScalars reports whether a and b are the same bytes when a is
+// one of the common scalars, whose equal values of one type always are;
+// known is false for any other a.
+func identicalScalars(a, b any) (same, known bool) {
+	switch a.(type) {
+	case string, int32, int64, bool, bson.ObjectID, bson.DateTime, nil:
+		return value.TypeName(a) == value.TypeName(b) && value.Compare(a, b) == 0, true
+	}
+	return false, false
+}
+
+// InputsIdentical reports whether old and new certainly give ix the same
+// keys: every top-level field its key paths start from holds the same
+// scalar, or is missing, in both. An update that leaves an index's fields
+// alone then costs that index nothing (as mongod's update skips the
+// indexes its modified paths miss). A partial index, whose filter may read
+// any field, a key path naming no plain field, and a field holding a
+// document, an array or a less common scalar answer false: the caller
+// computes the keys.
+func (ix *Index) InputsIdentical(old, new bson.D) bool {
+	if ix.partial != nil {
+		return false
+	}
+	for _, parts := range ix.parts {
+		if strings.HasPrefix(parts[0], "$") {
+			return false
+		}
+		a, b := value.Get(old, parts[0]), value.Get(new, parts[0])
+		if value.IsMissing(a) && value.IsMissing(b) {
+			continue
+		}
+		if same, known := identicalScalars(a, b); !known || !same {
+			return false
 		}
 	}
 	return true

@@ -77,6 +77,9 @@ type Collection struct {
 	// set when the collection enters the catalog, and changed only under
 	// the write lock.
 	quota *Quota
+	// docs, on a collection read from a snapshot file and its copies,
+	// decodes the records' documents when the collection is first read.
+	docs *deferredDocs
 	// derived holds what has been computed from this state of the
 	// contents (Derived). A write gives the live collection a new one;
 	// its snapshots and the copies restored from them keep theirs.
@@ -88,6 +91,23 @@ type Collection struct {
 type derived struct {
 	once  sync.Once
 	value any
+}
+
+// deferredDocs decodes the documents of a collection read from a
+// snapshot file. A lesson's state holds all its collections and the step
+// a learner opens reads one or two: the others stay bytes. Every copy of
+// the collection shares it (and its records), so they are decoded once.
+type deferredDocs struct {
+	once   sync.Once
+	decode func()
+}
+
+// ready decodes the documents if that has not been done yet. Every method
+// that reads a record's document calls it first.
+func (d *deferredDocs) ready() {
+	if d != nil {
+		d.once.Do(d.decode)
+	}
 }
 
 // liveState is what only the catalog's own copy of a collection has.
@@ -148,6 +168,7 @@ func (c *Collection) DataSize() int64 { return c.dataSize }
 
 // Get returns the document with RecordID rid.
 func (c *Collection) Get(rid int64) (bson.D, bool) {
+	c.docs.ready()
 	ref, ok := c.records.Get(recordRef{id: rid})
 	if !ok {
 		return nil, false
@@ -159,12 +180,14 @@ func (c *Collection) Get(rid int64) (bson.D, bool) {
 // for the beginning) until fn returns false. Resuming from the last seen
 // RecordID+1 continues a scan across yields, whatever was written since.
 func (c *Collection) Scan(from int64, fn func(r *Record) bool) {
+	c.docs.ready()
 	c.records.AscendGreaterOrEqual(recordRef{id: from}, func(ref recordRef) bool { return fn(ref.r) })
 }
 
 // ScanBackward visits records in reverse natural order starting at
 // RecordID from (math.MaxInt64 for the end).
 func (c *Collection) ScanBackward(from int64, fn func(r *Record) bool) {
+	c.docs.ready()
 	c.records.DescendLessOrEqual(recordRef{id: from}, func(ref recordRef) bool { return fn(ref.r) })
 }
 
@@ -267,6 +290,7 @@ func (c *Collection) InsertSized(doc bson.D, size int) (int64, error) {
 // Replace swaps the document at rid for doc, keeping its RecordID and
 // position. On error nothing changes.
 func (c *Collection) Replace(rid int64, doc bson.D) error {
+	c.docs.ready()
 	ref, ok := c.records.Get(recordRef{id: rid})
 	old := ref.r
 	if !ok {
@@ -312,6 +336,7 @@ func (c *Collection) Replace(rid int64, doc bson.D) error {
 
 // Delete removes the record and reports whether it existed.
 func (c *Collection) Delete(rid int64) bool {
+	c.docs.ready()
 	ref, ok := c.records.Delete(recordRef{id: rid})
 	old := ref.r
 	if !ok {
@@ -360,6 +385,7 @@ func (c *Collection) CreateIndex(spec index.Spec) (bool, error) {
 // c's records, reading c only: it returns nil, nil when an identical index
 // exists.
 func (c *Collection) buildIndex(spec index.Spec) (*index.Index, error) {
+	c.docs.ready()
 	ix, err := c.newIndex(spec)
 	if ix == nil || err != nil {
 		return nil, err

@@ -72,6 +72,7 @@ func (s *Snapshot) Encode(w io.Writer) error {
 			return err
 		}
 		position := make(map[int64]uint32, c.records.Len())
+		c.docs.ready()
 		c.records.Ascend(func(ref recordRef) bool {
 			r := ref.r
 			position[r.ID] = uint32(len(position))
@@ -206,10 +207,11 @@ func (c *Catalog) decodeCollection(sr *streamReader, db string, sameDB bool,
 	if col.Validator, err = compileValidator(col.Options); err != nil {
 		return nil, fmt.Errorf("%s: validator: %w", col.ns, err)
 	}
-	records, err := sr.records(count, nextID)
+	records, docs, err := sr.records(count, nextID)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", col.ns, err)
 	}
+	col.docs = docs
 	col.records = newRecordTree()
 	for _, r := range records {
 		col.records.ReplaceOrInsert(recordRef{id: r.ID, r: r})
@@ -238,8 +240,8 @@ func (c *Catalog) decodeCollection(sr *streamReader, db string, sameDB bool,
 			return nil, fmt.Errorf("%s: index %s: %w", col.ns, spec.Name, err)
 		}
 		col.indexes = append(col.indexes, ix.Deferred(
-			func(empty *index.Index) error { return fillIndex(empty, entries, records) },
-			func(empty *index.Index) { rebuildIndex(empty, records) }))
+			func(empty *index.Index) error { docs.ready(); return fillIndex(empty, entries, records) },
+			func(empty *index.Index) { docs.ready(); rebuildIndex(empty, records) }))
 	}
 	if len(col.indexes) == 0 || !col.indexes[0].Spec.IsID() {
 		return nil, fmt.Errorf("%s: no _id index first", col.ns)
@@ -248,27 +250,18 @@ func (c *Catalog) decodeCollection(sr *streamReader, db string, sameDB bool,
 	return col, nil
 }
 
-// parallel runs fns side by side and joins their errors.
-func parallel(fns []func() error) error {
-	errs := make([]error, len(fns))
-	var wg sync.WaitGroup
-	for i, fn := range fns {
-		wg.Go(func() { errs[i] = fn() })
-	}
-	wg.Wait()
-	return errors.Join(errs...)
-}
-
 // recordDecoders is how many goroutines decode a collection's records:
 // the machines schemalab runs on have a few cores, and a lesson's state
 // is read while the learner waits.
 const recordDecoders = 4
 
-// records reads count records with ids in increasing order below nextID.
-// Their bytes are found first, then decoded in parts side by side.
-func (sr *streamReader) records(count, nextID int64) ([]*Record, error) {
+// records reads count records with ids in increasing order below nextID,
+// checking each document's bytes as mongod checks a message's. The
+// documents themselves are decoded by the deferredDocs returned, when the
+// collection is first read.
+func (sr *streamReader) records(count, nextID int64) ([]*Record, *deferredDocs, error) {
 	if count > int64(len(sr.data))/13 { // an id and the smallest document
-		return nil, fmt.Errorf("%d records cannot fit in %d bytes", count, len(sr.data))
+		return nil, nil, fmt.Errorf("%d records cannot fit in %d bytes", count, len(sr.data))
 	}
 	records := make([]*Record, count)
 	raws := make([][]byte, count)
@@ -276,36 +269,47 @@ func (sr *streamReader) records(count, nextID int64) ([]*Record, error) {
 	for i := range records {
 		id, err := sr.uint64()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		raw, err := sr.raw()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		rid := int64(id)
 		if rid <= last || rid >= nextID {
-			return nil, fmt.Errorf("record id %d out of order", rid)
+			return nil, nil, fmt.Errorf("record id %d out of order", rid)
+		}
+		if err := value.Validate(raw); err != nil {
+			return nil, nil, fmt.Errorf("record %d: %w", rid, err)
 		}
 		last = rid
 		records[i], raws[i] = &Record{ID: rid, Size: len(raw)}, raw
 	}
-	parts := make([]func() error, 0, recordDecoders)
+	return records, &deferredDocs{decode: func() { decodeRecords(records, raws) }}, nil
+}
+
+// decodeRecords decodes raws into records in parts side by side. Bytes
+// that passed value.Validate decode, but for one binData form Validate
+// accepts and Decode does not (see value.Validate); such a record, which no
+// document of ours encodes to, reads as an empty document rather than
+// stopping the server.
+func decodeRecords(records []*Record, raws [][]byte) {
+	var wg sync.WaitGroup
 	per := (len(records) + recordDecoders - 1) / recordDecoders
 	for from := 0; from < len(records); from += per {
 		to := min(from+per, len(records))
-		parts = append(parts, func() error {
+		wg.Go(func() {
 			var dec value.Decoder
 			for i := from; i < to; i++ {
 				doc, err := dec.Decode(raws[i])
 				if err != nil {
-					return fmt.Errorf("record %d: %w", records[i].ID, err)
+					doc = bson.D{}
 				}
 				records[i].Doc = doc
 			}
-			return nil
 		})
 	}
-	return records, parallel(parts)
+	wg.Wait()
 }
 
 // entries reads the entries encodeEntries wrote of one index.

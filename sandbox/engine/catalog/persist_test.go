@@ -14,6 +14,15 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/validation"
 )
 
+func docsOf(c *Collection) []string {
+	var out []string
+	c.Scan(0, func(r *Record) bool {
+		out = append(out, fmt.Sprint(r.ID, r.Doc))
+		return true
+	})
+	return out
+}
+
 func entriesOf(ix *index.Index) []string {
 	var out []string
 	ix.Ascend(func(e index.Entry) bool {
@@ -23,12 +32,13 @@ func entriesOf(ix *index.Index) []string {
 	return out
 }
 
-// An index read from a snapshot file is filled when it is first used,
-// once for all the copies restored from it, whichever is used first and
-// however many readers use it at once; and entries that do not match
+// The documents and indexes read from a snapshot file are decoded and
+// filled when first used, once for all the copies restored from them,
+// whichever is used first and however many readers use them at once; and
+// entries that do not match
 // their records (a file some other program wrote) are not trusted: the
 // index is built from the documents instead, so the answers are the same.
-func TestDecodedIndexesFillOnFirstUseFromTrustedEntriesOnly(t *testing.T) {
+func TestDecodedCollectionsAreReadOnFirstUseFromTrustedEntriesOnly(t *testing.T) {
 	cat := New(nil)
 	c, err := cat.CreateCollection("db", "c", nil)
 	if err != nil {
@@ -43,7 +53,7 @@ func TestDecodedIndexesFillOnFirstUseFromTrustedEntriesOnly(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	want := entriesOf(c.Index("tags_1"))
+	want, wantDocs := entriesOf(c.Index("tags_1")), docsOf(c)
 	var buf bytes.Buffer
 	if err := cat.SnapshotDatabase("db", time.Now()).Encode(&buf); err != nil {
 		t.Fatal(err)
@@ -64,9 +74,10 @@ func TestDecodedIndexesFillOnFirstUseFromTrustedEntriesOnly(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		var wg sync.WaitGroup
-		got := make([][]string, 4)
+		got, gotDocs := make([][]string, 4), make([][]string, 4)
 		for i := range got {
 			wg.Go(func() { got[i] = entriesOf(s.colls["c"].Index("tags_1")) })
+			wg.Go(func() { gotDocs[i] = docsOf(s.colls["c"]) })
 		}
 		for _, db := range []string{"copy1", "copy2"} {
 			if err := cat.RestoreDatabase(db, s); err != nil {
@@ -77,8 +88,14 @@ func TestDecodedIndexesFillOnFirstUseFromTrustedEntriesOnly(t *testing.T) {
 		for _, db := range []string{"copy1", "copy2"} {
 			ix := cat.SnapshotDatabase(db, time.Now()).colls["c"].Index("tags_1")
 			got = append(got, entriesOf(ix))
+			gotDocs = append(gotDocs, docsOf(cat.SnapshotDatabase(db, time.Now()).colls["c"]))
 			if !ix.IsMultiKey() {
 				t.Errorf("%s: %s's tags_1 is not multikey", name, db)
+			}
+		}
+		for i, g := range gotDocs {
+			if !slices.Equal(g, wantDocs) {
+				t.Errorf("%s: copy %d has documents %v, want %v", name, i, g, wantDocs)
 			}
 		}
 		for i, g := range got {

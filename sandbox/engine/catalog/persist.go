@@ -266,6 +266,7 @@ func (sr *streamReader) records(count, nextID int64) ([]*Record, *deferredDocs, 
 	records := make([]*Record, count)
 	raws := make([][]byte, count)
 	last := int64(0)
+	var validator value.Validator
 	for i := range records {
 		id, err := sr.uint64()
 		if err != nil {
@@ -279,7 +280,7 @@ func (sr *streamReader) records(count, nextID int64) ([]*Record, *deferredDocs, 
 		if rid <= last || rid >= nextID {
 			return nil, nil, fmt.Errorf("record id %d out of order", rid)
 		}
-		if err := value.Validate(raw); err != nil {
+		if err := validator.Validate(raw); err != nil {
 			return nil, nil, fmt.Errorf("record %d: %w", rid, err)
 		}
 		last = rid

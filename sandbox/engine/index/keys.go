@@ -157,8 +157,9 @@ func (ix *Index) KeysReusing(list [][]any, doc bson.D) (KeySet, error) {
 		// The common case, a single top-level field (every _id index):
 		// no path walk, and no array means exactly one key.
 		v := value.Get(doc, ix.parts[0][0])
-		switch v.(type) {
+		switch v := v.(type) {
 		case bson.A:
+			return ix.arrayKeys(list, v), nil
 		case value.Missing:
 			if ix.Spec.Sparse {
 				return KeySet{}, nil
@@ -168,6 +169,33 @@ func (ix *Index) KeysReusing(list [][]any, doc bson.D) (KeySet, error) {
 			return singleKey(list, v), nil
 		}
 	}
+	return ix.pathKeys(doc)
+}
+
+// arrayKeys is the key set of a one-field index on a top-level field
+// holding arr, as pathKeys computes it (one key per distinct element, in
+// index order, an empty array giving undefined), without the bookkeeping
+// of paths: the keys of a multikey document are computed when it is
+// inserted, for each update, and when a cached state's index is filled.
+// The keys are listed in list's array.
+func (ix *Index) arrayKeys(list [][]any, arr bson.A) KeySet {
+	ks := KeySet{Keys: list[:0], arrays: []uint64{1}}
+	if len(arr) == 0 {
+		ks.Keys = append(ks.Keys, []any{bson.Undefined{}})
+		return ks
+	}
+	for _, v := range dedupValues(slices.Clone(arr)) {
+		ks.Keys = append(ks.Keys, []any{v})
+	}
+	if len(ks.Keys) > 1 {
+		slices.SortFunc(ks.Keys, ix.compareKeys)
+		ks.Keys = slices.CompactFunc(ks.Keys, func(a, b []any) bool { return ix.compareKeys(a, b) == 0 })
+	}
+	return ks
+}
+
+// pathKeys computes doc's keys by walking every key path.
+func (ix *Index) pathKeys(doc bson.D) (KeySet, error) {
 	fields := make([]fieldValues, len(ix.parts))
 	anyFound := false
 	fan := -1

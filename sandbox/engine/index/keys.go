@@ -177,15 +177,18 @@ func (ix *Index) KeysReusing(list [][]any, doc bson.D) (KeySet, error) {
 // index order, an empty array giving undefined), without the bookkeeping
 // of paths: the keys of a multikey document are computed when it is
 // inserted, for each update, and when a cached state's index is filled.
-// The keys are listed in list's array.
+// The keys are listed in list's array, and share one allocation: an entry
+// the index keeps holds the values of its document's other keys of that
+// time alive with it, 16 bytes each, until it is removed.
 func (ix *Index) arrayKeys(list [][]any, arr bson.A) KeySet {
 	ks := KeySet{Keys: list[:0], arrays: []uint64{1}}
 	if len(arr) == 0 {
 		ks.Keys = append(ks.Keys, []any{bson.Undefined{}})
 		return ks
 	}
-	for _, v := range dedupValues(slices.Clone(arr)) {
-		ks.Keys = append(ks.Keys, []any{v})
+	values := dedupValues(slices.Clone(arr))
+	for i := range values {
+		ks.Keys = append(ks.Keys, values[i:i+1:i+1])
 	}
 	if len(ks.Keys) > 1 {
 		slices.SortFunc(ks.Keys, ix.compareKeys)

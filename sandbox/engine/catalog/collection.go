@@ -98,15 +98,24 @@ type derived struct {
 // a learner opens reads one or two: the others stay bytes. Every copy of
 // the collection shares it (and its records), so they are decoded once.
 type deferredDocs struct {
-	once   sync.Once
+	mu   sync.Mutex
+	done atomic.Bool
+	// decode holds the file's bytes until it has run.
 	decode func()
 }
 
 // ready decodes the documents if that has not been done yet. Every method
 // that reads a record's document calls it first.
 func (d *deferredDocs) ready() {
-	if d != nil {
-		d.once.Do(d.decode)
+	if d == nil || d.done.Load() {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.done.Load() {
+		d.decode()
+		d.decode = nil
+		d.done.Store(true)
 	}
 }
 

@@ -61,7 +61,8 @@ func (ix *Index) ready() {
 				filled = New(s.spec, s.partial)
 				s.rebuild(filled)
 			}
-			s.filled = filled
+			// The functions hold the file's bytes and its records.
+			s.filled, s.fill, s.rebuild = filled, nil, nil
 		})
 		s.mu.Lock()
 		ix.tree = s.filled.tree.Clone()

@@ -49,7 +49,8 @@ func (c *Collection) cappedDelete(justInserted int64) {
 	}
 	var saved, removed int64
 	for saved < sizeOver || removed < docsOver {
-		oldest, ok := c.records.Min()
+		ref, ok := c.records.Min()
+		oldest := ref.r
 		if !ok || oldest.ID == justInserted {
 			return
 		}

@@ -21,6 +21,19 @@ type Record struct {
 	Size int // BSON size, kept for storage statistics
 }
 
+// recordRef is a record's entry in a collection's records tree. The tree
+// holds values rather than *Record so that looking a record up by id
+// allocates nothing: a *Record probe would escape to the heap through the
+// tree's less function, once per document a FETCH reads.
+type recordRef struct {
+	id int64
+	r  *Record
+}
+
+func newRecordTree() *btree.BTreeG[recordRef] {
+	return btree.NewG(32, func(a, b recordRef) bool { return a.id < b.id })
+}
+
 // Collection is an ordered set of records and its indexes.
 //
 // The catalog holds live collections; Snapshot gives read-only copies of
@@ -45,7 +58,7 @@ type Collection struct {
 	Validator *validation.Validator
 
 	ns       string
-	records  *btree.BTreeG[*Record]
+	records  *btree.BTreeG[recordRef]
 	nextID   int64
 	dataSize int64
 	indexes  []*index.Index
@@ -64,6 +77,9 @@ type Collection struct {
 	// set when the collection enters the catalog, and changed only under
 	// the write lock.
 	quota *Quota
+	// docs, on a collection read from a snapshot file and its copies,
+	// decodes the records' documents when the collection is first read.
+	docs *deferredDocs
 	// derived holds what has been computed from this state of the
 	// contents (Derived). A write gives the live collection a new one;
 	// its snapshots and the copies restored from them keep theirs.
@@ -75,6 +91,32 @@ type Collection struct {
 type derived struct {
 	once  sync.Once
 	value any
+}
+
+// deferredDocs decodes the documents of a collection read from a
+// snapshot file. A lesson's state holds all its collections and the step
+// a learner opens reads one or two: the others stay bytes. Every copy of
+// the collection shares it (and its records), so they are decoded once.
+type deferredDocs struct {
+	mu   sync.Mutex
+	done atomic.Bool
+	// decode holds the file's bytes until it has run.
+	decode func()
+}
+
+// ready decodes the documents if that has not been done yet. Every method
+// that reads a record's document calls it first.
+func (d *deferredDocs) ready() {
+	if d == nil || d.done.Load() {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.done.Load() {
+		d.decode()
+		d.decode = nil
+		d.done.Store(true)
+	}
 }
 
 // liveState is what only the catalog's own copy of a collection has.
@@ -96,7 +138,7 @@ type liveState struct {
 func newCollection(db, name string, options bson.D, compile FilterCompiler) *Collection {
 	c := &Collection{
 		DB: db, Name: name, UUID: newUUID(), Options: options, compile: compile, Kind: KindCollection,
-		records: btree.NewG(32, func(a, b *Record) bool { return a.ID < b.ID }),
+		records: newRecordTree(),
 		nextID:  1,
 		live:    &liveState{},
 		derived: &derived{},
@@ -135,24 +177,27 @@ func (c *Collection) DataSize() int64 { return c.dataSize }
 
 // Get returns the document with RecordID rid.
 func (c *Collection) Get(rid int64) (bson.D, bool) {
-	r, ok := c.records.Get(&Record{ID: rid})
+	c.docs.ready()
+	ref, ok := c.records.Get(recordRef{id: rid})
 	if !ok {
 		return nil, false
 	}
-	return r.Doc, true
+	return ref.r.Doc, true
 }
 
 // Scan visits records in natural order starting at RecordID from (use 0
 // for the beginning) until fn returns false. Resuming from the last seen
 // RecordID+1 continues a scan across yields, whatever was written since.
 func (c *Collection) Scan(from int64, fn func(r *Record) bool) {
-	c.records.AscendGreaterOrEqual(&Record{ID: from}, fn)
+	c.docs.ready()
+	c.records.AscendGreaterOrEqual(recordRef{id: from}, func(ref recordRef) bool { return fn(ref.r) })
 }
 
 // ScanBackward visits records in reverse natural order starting at
 // RecordID from (math.MaxInt64 for the end).
 func (c *Collection) ScanBackward(from int64, fn func(r *Record) bool) {
-	c.records.DescendLessOrEqual(&Record{ID: from}, fn)
+	c.docs.ready()
+	c.records.DescendLessOrEqual(recordRef{id: from}, func(ref recordRef) bool { return fn(ref.r) })
 }
 
 // Indexes lists the indexes in creation order; _id_ is first.
@@ -245,7 +290,7 @@ func (c *Collection) InsertSized(doc bson.D, size int) (int64, error) {
 	}
 	rid := c.nextID
 	c.nextID++
-	c.records.ReplaceOrInsert(&Record{ID: rid, Doc: doc, Size: size})
+	c.records.ReplaceOrInsert(recordRef{id: rid, r: &Record{ID: rid, Doc: doc, Size: size}})
 	c.grow(int64(size))
 	c.cappedDelete(rid)
 	return rid, nil
@@ -254,7 +299,9 @@ func (c *Collection) InsertSized(doc bson.D, size int) (int64, error) {
 // Replace swaps the document at rid for doc, keeping its RecordID and
 // position. On error nothing changes.
 func (c *Collection) Replace(rid int64, doc bson.D) error {
-	old, ok := c.records.Get(&Record{ID: rid})
+	c.docs.ready()
+	ref, ok := c.records.Get(recordRef{id: rid})
+	old := ref.r
 	if !ok {
 		return mongoerr.Newf(mongoerr.InternalError, "record %d not found", rid)
 	}
@@ -264,34 +311,43 @@ func (c *Collection) Replace(rid int64, doc bson.D) error {
 			return err
 		}
 	}
-	sets, err := c.keysFor(doc)
-	if err != nil {
-		return err
-	}
-	// Only the entries whose keys change are touched (KeySet.Without).
-	removed, _ := c.keysFor(old.Doc)
-	if removed != nil {
-		for i, ix := range c.indexes {
-			removed[i], sets[i] = removed[i].Without(sets[i]), sets[i].Without(removed[i])
-			ix.Remove(removed[i], rid)
+	// Only the entries whose keys change are touched: none of an index
+	// whose fields the update left alone, and of the others those
+	// KeySet.Without leaves.
+	sets := make([]index.KeySet, len(c.indexes))
+	removed := make([]index.KeySet, len(c.indexes))
+	for i, ix := range c.indexes {
+		if ix.InputsIdentical(old.Doc, doc) {
+			continue
 		}
+		ks, err := ix.Keys(doc)
+		if err != nil {
+			return err
+		}
+		sets[i] = ks
+		if was, err := ix.Keys(old.Doc); err == nil {
+			removed[i], sets[i] = was.Without(ks), ks.Without(was)
+		}
+	}
+	for i, ix := range c.indexes {
+		ix.Remove(removed[i], rid)
 	}
 	if err := c.addKeys(sets, rid); err != nil {
-		if removed != nil {
-			for i, ix := range c.indexes {
-				ix.Add(removed[i], rid)
-			}
+		for i, ix := range c.indexes {
+			ix.Add(removed[i], rid)
 		}
 		return err
 	}
-	c.records.ReplaceOrInsert(&Record{ID: rid, Doc: doc, Size: size})
+	c.records.ReplaceOrInsert(recordRef{id: rid, r: &Record{ID: rid, Doc: doc, Size: size}})
 	c.grow(int64(size - old.Size))
 	return nil
 }
 
 // Delete removes the record and reports whether it existed.
 func (c *Collection) Delete(rid int64) bool {
-	old, ok := c.records.Delete(&Record{ID: rid})
+	c.docs.ready()
+	ref, ok := c.records.Delete(recordRef{id: rid})
+	old := ref.r
 	if !ok {
 		return false
 	}
@@ -338,12 +394,14 @@ func (c *Collection) CreateIndex(spec index.Spec) (bool, error) {
 // c's records, reading c only: it returns nil, nil when an identical index
 // exists.
 func (c *Collection) buildIndex(spec index.Spec) (*index.Index, error) {
+	c.docs.ready()
 	ix, err := c.newIndex(spec)
 	if ix == nil || err != nil {
 		return nil, err
 	}
 	var buildErr error
-	c.records.Ascend(func(r *Record) bool {
+	c.records.Ascend(func(ref recordRef) bool {
+		r := ref.r
 		ks, err := ix.Keys(r.Doc)
 		if err == nil {
 			err = ix.TryAdd(ks, r.ID, c.NS())

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/btree"
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/index"
@@ -73,7 +72,9 @@ func (s *Snapshot) Encode(w io.Writer) error {
 			return err
 		}
 		position := make(map[int64]uint32, c.records.Len())
-		c.records.Ascend(func(r *Record) bool {
+		c.docs.ready()
+		c.records.Ascend(func(ref recordRef) bool {
+			r := ref.r
 			position[r.ID] = uint32(len(position))
 			buf = binary.LittleEndian.AppendUint64(buf[:0], uint64(r.ID))
 			if buf, err = value.AppendDoc(buf, r.Doc); err == nil {
@@ -149,8 +150,8 @@ func encodeEntries(bw *bufio.Writer, c *Collection, ix *index.Index, position ma
 
 // DecodeSnapshot reads a snapshot Encode wrote, as a snapshot of db taken
 // at taken: its collections get new UUIDs unless db is the database it
-// was written from, and its indexes are filled from the entry order the
-// file gives, checked as they go. compileValidator compiles a
+// was written from, and each index is filled on first use from the entry
+// order the file gives, checked as they go (index.Deferred). compileValidator compiles a
 // collection's options.validator.
 func (c *Catalog) DecodeSnapshot(data []byte, db string, taken time.Time,
 	compileValidator func(options bson.D) (*validation.Validator, error)) (*Snapshot, error) {
@@ -206,18 +207,18 @@ func (c *Catalog) decodeCollection(sr *streamReader, db string, sameDB bool,
 	if col.Validator, err = compileValidator(col.Options); err != nil {
 		return nil, fmt.Errorf("%s: validator: %w", col.ns, err)
 	}
-	records, err := sr.records(count, nextID)
+	records, docs, err := sr.records(count, nextID)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", col.ns, err)
 	}
-	col.records = btree.NewG(32, func(a, b *Record) bool { return a.ID < b.ID })
+	col.docs = docs
+	col.records = newRecordTree()
 	for _, r := range records {
-		col.records.ReplaceOrInsert(r)
+		col.records.ReplaceOrInsert(recordRef{id: r.ID, r: r})
 		col.dataSize += int64(r.Size)
 	}
 	col.nextID = nextID
 	col.indexes = nil
-	var builds []func() error
 	for _, sd := range specs {
 		d, ok := sd.(bson.D)
 		if !ok {
@@ -238,13 +239,9 @@ func (c *Catalog) decodeCollection(sr *streamReader, db string, sameDB bool,
 		if err != nil {
 			return nil, fmt.Errorf("%s: index %s: %w", col.ns, spec.Name, err)
 		}
-		col.indexes = append(col.indexes, ix)
-		builds = append(builds, func() error { return fillIndex(ix, entries, records) })
-	}
-	// The indexes are filled side by side: each reads the records and
-	// writes only its own tree.
-	if err := parallel(builds); err != nil {
-		return nil, fmt.Errorf("%s: %w", col.ns, err)
+		col.indexes = append(col.indexes, ix.Deferred(
+			func(empty *index.Index) error { docs.ready(); return fillIndex(empty, entries, records) },
+			func(empty *index.Index) { docs.ready(); rebuildIndex(empty, records) }))
 	}
 	if len(col.indexes) == 0 || !col.indexes[0].Spec.IsID() {
 		return nil, fmt.Errorf("%s: no _id index first", col.ns)
@@ -253,64 +250,67 @@ func (c *Catalog) decodeCollection(sr *streamReader, db string, sameDB bool,
 	return col, nil
 }
 
-// parallel runs fns side by side and joins their errors.
-func parallel(fns []func() error) error {
-	errs := make([]error, len(fns))
-	var wg sync.WaitGroup
-	for i, fn := range fns {
-		wg.Go(func() { errs[i] = fn() })
-	}
-	wg.Wait()
-	return errors.Join(errs...)
-}
-
 // recordDecoders is how many goroutines decode a collection's records:
 // the machines schemalab runs on have a few cores, and a lesson's state
 // is read while the learner waits.
 const recordDecoders = 4
 
-// records reads count records with ids in increasing order below nextID.
-// Their bytes are found first, then decoded in parts side by side.
-func (sr *streamReader) records(count, nextID int64) ([]*Record, error) {
+// records reads count records with ids in increasing order below nextID,
+// checking each document's bytes as mongod checks a message's. The
+// documents themselves are decoded by the deferredDocs returned, when the
+// collection is first read.
+func (sr *streamReader) records(count, nextID int64) ([]*Record, *deferredDocs, error) {
 	if count > int64(len(sr.data))/13 { // an id and the smallest document
-		return nil, fmt.Errorf("%d records cannot fit in %d bytes", count, len(sr.data))
+		return nil, nil, fmt.Errorf("%d records cannot fit in %d bytes", count, len(sr.data))
 	}
 	records := make([]*Record, count)
 	raws := make([][]byte, count)
 	last := int64(0)
+	var validator value.Validator
 	for i := range records {
 		id, err := sr.uint64()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		raw, err := sr.raw()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		rid := int64(id)
 		if rid <= last || rid >= nextID {
-			return nil, fmt.Errorf("record id %d out of order", rid)
+			return nil, nil, fmt.Errorf("record id %d out of order", rid)
+		}
+		if err := validator.Validate(raw); err != nil {
+			return nil, nil, fmt.Errorf("record %d: %w", rid, err)
 		}
 		last = rid
 		records[i], raws[i] = &Record{ID: rid, Size: len(raw)}, raw
 	}
-	parts := make([]func() error, 0, recordDecoders)
+	return records, &deferredDocs{decode: func() { decodeRecords(records, raws) }}, nil
+}
+
+// decodeRecords decodes raws into records in parts side by side. Bytes
+// that passed value.Validate decode, but for one binData form Validate
+// accepts and Decode does not (see value.Validate); such a record, which no
+// document of ours encodes to, reads as an empty document rather than
+// stopping the server.
+func decodeRecords(records []*Record, raws [][]byte) {
+	var wg sync.WaitGroup
 	per := (len(records) + recordDecoders - 1) / recordDecoders
 	for from := 0; from < len(records); from += per {
 		to := min(from+per, len(records))
-		parts = append(parts, func() error {
+		wg.Go(func() {
 			var dec value.Decoder
 			for i := from; i < to; i++ {
 				doc, err := dec.Decode(raws[i])
 				if err != nil {
-					return fmt.Errorf("record %d: %w", records[i].ID, err)
+					doc = bson.D{}
 				}
 				records[i].Doc = doc
 			}
-			return nil
 		})
 	}
-	return records, parallel(parts)
+	wg.Wait()
 }
 
 // entries reads the entries encodeEntries wrote of one index.
@@ -334,9 +334,10 @@ func fillIndex(ix *index.Index, entries []byte, records []*Record) error {
 		ks   index.KeySet
 		last = -1
 		err  error
-		// multi keeps the keys of records with several, whose entries
-		// are apart: computing them again for each would be quadratic.
-		multi = map[int]index.KeySet{}
+		// multi keeps, by record position, the keys of records with
+		// several, whose entries are apart: computing them again for
+		// each would be quadratic.
+		multi []index.KeySet
 	)
 	for ; len(entries) >= 8; entries = entries[8:] {
 		pair := entries[:8]
@@ -346,12 +347,16 @@ func fillIndex(ix *index.Index, entries []byte, records []*Record) error {
 		}
 		r := records[at]
 		if at != last {
-			var ok bool
-			if ks, ok = multi[at]; !ok {
+			if at < len(multi) && multi[at].Keys != nil {
+				ks = multi[at]
+			} else {
 				if ks, err = ix.Keys(r.Doc); err != nil {
 					return err
 				}
 				if len(ks.Keys) > 1 {
+					if multi == nil {
+						multi = make([]index.KeySet, len(records))
+					}
 					multi[at] = ks
 				}
 			}
@@ -362,6 +367,16 @@ func fillIndex(ix *index.Index, entries []byte, records []*Record) error {
 		}
 	}
 	return nil
+}
+
+// rebuildIndex fills ix from its records, for a file whose entries do
+// not match them: the records hold the data, and the index is theirs.
+func rebuildIndex(ix *index.Index, records []*Record) {
+	for _, r := range records {
+		if ks, err := ix.Keys(r.Doc); err == nil {
+			ix.Add(ks, r.ID)
+		}
+	}
 }
 
 // streamReader reads the stream Encode writes, from memory.

@@ -44,6 +44,9 @@ type Index struct {
 	// isAppend is set.
 	appending Entry
 	isAppend  bool
+	// pending is set on an index whose entries are filled on first use
+	// (Deferred).
+	pending *pendingFill
 }
 
 // New builds an empty index. partial is the compiled
@@ -153,10 +156,14 @@ func compareSentinel(x, y any) (int, bool) {
 }
 
 // Len is the number of entries.
-func (ix *Index) Len() int { return ix.tree.Len() }
+func (ix *Index) Len() int {
+	ix.ready()
+	return ix.tree.Len()
+}
 
 // Add inserts a document's keys.
 func (ix *Index) Add(ks KeySet, rid int64) {
+	ix.ready()
 	for i, m := range ks.arrays {
 		ix.arrays[i] |= m
 	}
@@ -168,6 +175,7 @@ func (ix *Index) Add(ks KeySet, rid int64) {
 // TryAdd inserts a document's keys; on a unique index a key already held
 // by another record fails with E11000 and leaves the index as it was.
 func (ix *Index) TryAdd(ks KeySet, rid int64, ns string) error {
+	ix.ready()
 	if !ix.Spec.Unique {
 		ix.Add(ks, rid)
 		return nil
@@ -194,6 +202,7 @@ func (ix *Index) TryAdd(ks KeySet, rid int64, ns string) error {
 // check that the order holds) where inserting costs a search of the
 // tree. It is for an index no one else sees yet.
 func (ix *Index) AppendInOrder(ks KeySet, k int, rid int64) error {
+	ix.ready()
 	if k < 0 || k >= len(ks.Keys) {
 		return fmt.Errorf("index %s: record %d has no key %d", ix.Spec.Name, rid, k)
 	}
@@ -229,6 +238,7 @@ func (ix *Index) isAppending(e Entry) bool {
 
 // Remove deletes a document's keys.
 func (ix *Index) Remove(ks KeySet, rid int64) {
+	ix.ready()
 	for _, k := range ks.Keys {
 		ix.tree.Delete(Entry{Key: k, RID: rid})
 	}
@@ -237,6 +247,7 @@ func (ix *Index) Remove(ks KeySet, rid int64) {
 // CheckUnique returns mongod's E11000 error when a unique index already
 // holds one of the keys for a record other than rid. ns is "db.coll".
 func (ix *Index) CheckUnique(ks KeySet, rid int64, ns string) error {
+	ix.ready()
 	if !ix.Spec.Unique {
 		return nil
 	}
@@ -262,6 +273,7 @@ func (ix *Index) duplicateKeyError(key []any, ns string) error {
 // IsMultiKey reports whether any indexed document had an array on an
 // indexed path.
 func (ix *Index) IsMultiKey() bool {
+	ix.ready()
 	for _, m := range ix.arrays {
 		if m != 0 {
 			return true
@@ -271,12 +283,16 @@ func (ix *Index) IsMultiKey() bool {
 }
 
 // FieldIsMultiKey reports whether key field i ever went through an array.
-func (ix *Index) FieldIsMultiKey(i int) bool { return ix.arrays[i] != 0 }
+func (ix *Index) FieldIsMultiKey(i int) bool {
+	ix.ready()
+	return ix.arrays[i] != 0
+}
 
 // MultiKeyComponents lists, ascending, the positions of key field i's
 // path components that held an array (mongod's MultikeyComponents: 0 for
 // "a" in "a.b").
 func (ix *Index) MultiKeyComponents(i int) []int {
+	ix.ready()
 	var out []int
 	for n := range ix.parts[i] {
 		if ix.arrays[i]&(1<<uint(n)) != 0 {
@@ -289,6 +305,7 @@ func (ix *Index) MultiKeyComponents(i int) []int {
 // MultiKeyPaths is explain's multiKeyPaths: for each key field, the path
 // prefixes that held arrays, e.g. {"a.b": ["a"], c: []}.
 func (ix *Index) MultiKeyPaths() bson.D {
+	ix.ready()
 	d := make(bson.D, len(ix.parts))
 	for i, parts := range ix.parts {
 		paths := bson.A{}
@@ -305,6 +322,7 @@ func (ix *Index) MultiKeyPaths() bson.D {
 // AscendFrom calls fn for entries >= pivot in index order until fn
 // returns false.
 func (ix *Index) AscendFrom(pivot Entry, fn func(Entry) bool) {
+	ix.ready()
 	if !ix.Spec.Unique {
 		ix.tree.AscendGreaterOrEqual(pivot, fn)
 		return
@@ -322,6 +340,7 @@ func (ix *Index) AscendFrom(pivot Entry, fn func(Entry) bool) {
 // DescendFrom calls fn for entries <= pivot in reverse index order until
 // fn returns false.
 func (ix *Index) DescendFrom(pivot Entry, fn func(Entry) bool) {
+	ix.ready()
 	if !ix.Spec.Unique {
 		ix.tree.DescendLessOrEqual(pivot, fn)
 		return
@@ -335,7 +354,10 @@ func (ix *Index) DescendFrom(pivot Entry, fn func(Entry) bool) {
 }
 
 // Ascend visits every entry in index order.
-func (ix *Index) Ascend(fn func(Entry) bool) { ix.tree.Ascend(fn) }
+func (ix *Index) Ascend(fn func(Entry) bool) {
+	ix.ready()
+	ix.tree.Ascend(fn)
+}
 
 // Empty returns a new, empty index with the same spec and partial filter.
 func (ix *Index) Empty() *Index { return New(ix.Spec, ix.partial) }
@@ -343,8 +365,16 @@ func (ix *Index) Empty() *Index { return New(ix.Spec, ix.partial) }
 // Clone returns an index sharing nothing mutable with ix, for catalog
 // operations that must leave the original untouched on failure.
 func (ix *Index) Clone() *Index {
+	if p := ix.pending; p != nil && !p.done.Load() {
+		// Not filled yet: the copy waits for the same filling. ix's
+		// entries are not read, as another reader may be filling them.
+		c := New(ix.Spec, ix.partial)
+		c.pending = &pendingFill{shared: p.shared}
+		return c
+	}
 	c := *ix
 	c.tree = ix.tree.Clone()
 	c.arrays = append([]uint64(nil), ix.arrays...)
+	c.pending = nil
 	return &c
 }

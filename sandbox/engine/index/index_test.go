@@ -1,6 +1,8 @@
 package index
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -165,4 +167,52 @@ func TestFormatValue(t *testing.T) {
 			t.Errorf("FormatValue(%v) = %s, want %s", c.v, got, c.want)
 		}
 	}
+}
+
+// The keys of a document whose indexed top-level field holds an array are
+// those the general path walk gives — duplicates (1 and 1.0 among them)
+// once, nested arrays as values, an empty array as undefined, in index
+// order whatever the direction — and the document's array is left as it was.
+func TestArrayKeysAreThePathWalksKeys(t *testing.T) {
+	arrays := []bson.A{
+		{},
+		{"x"},
+		{"b", "a", "b"},
+		{int32(1), 1.0, int64(1), "1", nil},
+		{bson.A{int32(1), int32(2)}, int32(1), bson.A{}},
+		{bson.D{{Key: "k", Value: int32(1)}}, 3.5, true, bson.Undefined{}, int32(-1), int32(9), int32(4), int32(4), int32(2), "z"},
+	}
+	for _, dir := range []int32{1, -1} {
+		ix := New(mustSpec(t, bson.D{{Key: "key", Value: bson.D{{Key: "tags", Value: dir}}}, {Key: "name", Value: "tags"}}), nil)
+		for _, arr := range arrays {
+			before := fmt.Sprint(arr)
+			doc := bson.D{{Key: "_id", Value: int32(1)}, {Key: "tags", Value: arr}}
+			want, err := ix.pathKeys(doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := ix.Keys(doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if typed(got.Keys) != typed(want.Keys) || fmt.Sprint(got.arrays) != fmt.Sprint(want.arrays) {
+				t.Errorf("direction %d, %v: keys %v %v, the path walk gives %v %v", dir, arr, got.Keys, got.arrays, want.Keys, want.arrays)
+			}
+			if fmt.Sprint(arr) != before {
+				t.Errorf("the document's array became %v", arr)
+			}
+		}
+	}
+}
+
+// typed prints keys with each value's type: 1 and 1.0 differ.
+func typed(keys [][]any) string {
+	var b strings.Builder
+	for _, k := range keys {
+		for _, v := range k {
+			fmt.Fprintf(&b, "%T:%v ", v, v)
+		}
+		b.WriteString("| ")
+	}
+	return b.String()
 }

@@ -65,13 +65,50 @@ func identicalKeys(a, b []any) bool {
 		return false
 	}
 	for i := range a {
-		switch a[i].(type) {
-		case string, int32, int64, bool, bson.ObjectID, bson.DateTime, nil:
-			if value.TypeName(a[i]) != value.TypeName(b[i]) || value.Compare(a[i], b[i]) != 0 {
-				return false
-			}
-		default:
+		same, known := identicalScalars(a[i], b[i])
+		if !known {
 			return keyString(a) == keyString(b)
+		}
+		if !same {
+			return false
+		}
+	}
+	return true
+}
+
+// identicalScalars reports whether a and b are the same bytes when a is
+// one of the common scalars, whose equal values of one type always are;
+// known is false for any other a.
+func identicalScalars(a, b any) (same, known bool) {
+	switch a.(type) {
+	case string, int32, int64, bool, bson.ObjectID, bson.DateTime, nil:
+		return value.TypeName(a) == value.TypeName(b) && value.Compare(a, b) == 0, true
+	}
+	return false, false
+}
+
+// InputsIdentical reports whether old and new certainly give ix the same
+// keys: every top-level field its key paths start from holds the same
+// scalar, or is missing, in both. An update that leaves an index's fields
+// alone then costs that index nothing (as mongod's update skips the
+// indexes its modified paths miss). A partial index, whose filter may read
+// any field, a key path naming no plain field, and a field holding a
+// document, an array or a less common scalar answer false: the caller
+// computes the keys.
+func (ix *Index) InputsIdentical(old, new bson.D) bool {
+	if ix.partial != nil {
+		return false
+	}
+	for _, parts := range ix.parts {
+		if strings.HasPrefix(parts[0], "$") {
+			return false
+		}
+		a, b := value.Get(old, parts[0]), value.Get(new, parts[0])
+		if value.IsMissing(a) && value.IsMissing(b) {
+			continue
+		}
+		if same, known := identicalScalars(a, b); !known || !same {
+			return false
 		}
 	}
 	return true
@@ -120,8 +157,9 @@ func (ix *Index) KeysReusing(list [][]any, doc bson.D) (KeySet, error) {
 		// The common case, a single top-level field (every _id index):
 		// no path walk, and no array means exactly one key.
 		v := value.Get(doc, ix.parts[0][0])
-		switch v.(type) {
+		switch v := v.(type) {
 		case bson.A:
+			return ix.arrayKeys(list, v), nil
 		case value.Missing:
 			if ix.Spec.Sparse {
 				return KeySet{}, nil
@@ -131,6 +169,36 @@ func (ix *Index) KeysReusing(list [][]any, doc bson.D) (KeySet, error) {
 			return singleKey(list, v), nil
 		}
 	}
+	return ix.pathKeys(doc)
+}
+
+// arrayKeys is the key set of a one-field index on a top-level field
+// holding arr, as pathKeys computes it (one key per distinct element, in
+// index order, an empty array giving undefined), without the bookkeeping
+// of paths: the keys of a multikey document are computed when it is
+// inserted, for each update, and when a cached state's index is filled.
+// The keys are listed in list's array, and share one allocation: an entry
+// the index keeps holds the values of its document's other keys of that
+// time alive with it, 16 bytes each, until it is removed.
+func (ix *Index) arrayKeys(list [][]any, arr bson.A) KeySet {
+	ks := KeySet{Keys: list[:0], arrays: []uint64{1}}
+	if len(arr) == 0 {
+		ks.Keys = append(ks.Keys, []any{bson.Undefined{}})
+		return ks
+	}
+	values := dedupValues(slices.Clone(arr))
+	for i := range values {
+		ks.Keys = append(ks.Keys, values[i:i+1:i+1])
+	}
+	if len(ks.Keys) > 1 {
+		slices.SortFunc(ks.Keys, ix.compareKeys)
+		ks.Keys = slices.CompactFunc(ks.Keys, func(a, b []any) bool { return ix.compareKeys(a, b) == 0 })
+	}
+	return ks
+}
+
+// pathKeys computes doc's keys by walking every key path.
+func (ix *Index) pathKeys(doc bson.D) (KeySet, error) {
 	fields := make([]fieldValues, len(ix.parts))
 	anyFound := false
 	fan := -1

@@ -65,7 +65,7 @@ type orStage struct {
 	st       stats
 	children []stage
 	cur      int
-	seen     map[int64]struct{}
+	seen     ridSet
 	dupsT    int64
 	dupsD    int64
 	millis   int64
@@ -76,9 +76,6 @@ func (s *orStage) common() *stats { return &s.st }
 func (s *orStage) work() (state, member) {
 	if s.cur >= len(s.children) {
 		return s.st.record(isEOF), member{}
-	}
-	if s.seen == nil {
-		s.seen = map[int64]struct{}{}
 	}
 	st, m := s.children[s.cur].work()
 	switch st {
@@ -92,11 +89,10 @@ func (s *orStage) work() (state, member) {
 		return s.st.record(needTime), member{}
 	}
 	s.dupsT++
-	if _, dup := s.seen[m.rid]; dup {
+	if !s.seen.add(m.rid) {
 		s.dupsD++
 		return s.st.record(needTime), member{}
 	}
-	s.seen[m.rid] = struct{}{}
 	return s.st.record(advanced), m
 }
 

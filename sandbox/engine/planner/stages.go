@@ -253,7 +253,7 @@ type ixScan struct {
 	seeks    int64
 	dupsT    int64
 	dupsD    int64
-	seen     map[int64]struct{}
+	seen     *ridSet // nil when the index is not multikey
 	millis   int64
 	// filter holds the predicates tested on each key (the document the
 	// key stands for), before anything is fetched.
@@ -271,7 +271,7 @@ func newIxScan(ix *index.Index, coll *catalog.Collection, b scanBounds, dir int)
 	s := &ixScan{ix: ix, coll: coll, bounds: b, dir: dir, chunk: 8}
 	s.single, s.endField = isSingleInterval(b)
 	if ix.IsMultiKey() {
-		s.seen = map[int64]struct{}{}
+		s.seen = &ridSet{}
 	}
 	return s
 }
@@ -424,11 +424,10 @@ func (s *ixScan) work() (state, member) {
 	}
 	if s.seen != nil {
 		s.dupsT++
-		if _, dup := s.seen[e.RID]; dup {
+		if !s.seen.add(e.RID) {
 			s.dupsD++
 			return s.st.record(needTime), member{}
 		}
-		s.seen[e.RID] = struct{}{}
 	}
 	m := member{rid: e.RID, pos: -1}
 	s.last = e.Key

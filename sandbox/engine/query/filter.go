@@ -4,6 +4,8 @@
 package query
 
 import (
+	"sync"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
 
@@ -27,6 +29,23 @@ type Options struct {
 type Filter struct {
 	Root Node
 	opts Options
+	// positions recycles the Position that MatchPosition and Eval hand
+	// to Root: passed through an interface, it would otherwise be a heap
+	// allocation per document a scan tests.
+	positions sync.Pool
+}
+
+// match runs Root with a recycled Position and returns what it recorded.
+func (f *Filter) match(doc bson.D) (bool, Position) {
+	pos, _ := f.positions.Get().(*Position)
+	if pos == nil {
+		pos = new(Position)
+	}
+	*pos = Position{Index: -1}
+	ok := f.Root.Matches(doc, pos)
+	out := *pos
+	f.positions.Put(pos)
+	return ok, out
 }
 
 // Compile parses a filter document the way mongod's MatchExpressionParser
@@ -51,8 +70,8 @@ func (f *Filter) Matches(doc bson.D) bool {
 // the array element that satisfied the query for the positional $ operator
 // (-1 when no array was involved).
 func (f *Filter) MatchPosition(doc bson.D) (matched bool, arrayIndex int) {
-	pos := Position{Index: -1}
-	if !f.Root.Matches(doc, &pos) {
+	ok, pos := f.match(doc)
+	if !ok {
 		return false, -1
 	}
 	if !pos.Set {
@@ -64,8 +83,7 @@ func (f *Filter) MatchPosition(doc bson.D) (matched bool, arrayIndex int) {
 // Eval is MatchPosition that also reports a $expr evaluation error, which
 // mongod turns into a failed command.
 func (f *Filter) Eval(doc bson.D) (matched bool, arrayIndex int, err error) {
-	pos := Position{Index: -1}
-	ok := f.Root.Matches(doc, &pos)
+	ok, pos := f.match(doc)
 	if pos.Err != nil {
 		return false, -1, pos.Err
 	}

@@ -27,8 +27,21 @@ import (
 // decodeBinary), so the wire layer decodes first and calls Validate only on
 // failure, to word the error: a valid message is walked once.
 func Validate(raw []byte) error {
-	v := validator{buf: raw, frames: []vframe{{elem: -1}}, cur: -1, idStart: -1}
-	if err := v.validate(); err != nil {
+	var vr Validator
+	return vr.Validate(raw)
+}
+
+// Validator is Validate for a caller checking many documents in turn (a
+// snapshot file's records): its frame stack is reused from one document
+// to the next.
+type Validator struct{ frames []vframe }
+
+// Validate is the package's Validate.
+func (vr *Validator) Validate(raw []byte) error {
+	v := validator{buf: raw, frames: append(vr.frames[:0], vframe{elem: -1}), cur: -1, idStart: -1}
+	err := v.validate()
+	vr.frames = v.frames
+	if err != nil {
 		return mongoerr.New(err.code, err.msg+" "+v.context())
 	}
 	return nil
@@ -111,7 +124,7 @@ func (v *validator) iterate() *validationError {
 			if err := v.element(t); err != nil {
 				return err
 			}
-			if v.depth == 0 && v.name(v.cur) == "_id" {
+			if v.depth == 0 && bytes.HasPrefix(v.buf[v.cur+1:], []byte("_id\x00")) {
 				v.idStart, v.idEnd = v.cur, v.pos
 			}
 		}

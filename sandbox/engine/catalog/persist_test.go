@@ -1,0 +1,107 @@
+package catalog
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/index"
+	"github.com/schemalab/schemalab/sandbox/engine/validation"
+)
+
+func docsOf(c *Collection) []string {
+	var out []string
+	c.Scan(0, func(r *Record) bool {
+		out = append(out, fmt.Sprint(r.ID, r.Doc))
+		return true
+	})
+	return out
+}
+
+func entriesOf(ix *index.Index) []string {
+	var out []string
+	ix.Ascend(func(e index.Entry) bool {
+		out = append(out, fmt.Sprint(e.Key, e.RID))
+		return true
+	})
+	return out
+}
+
+// The documents and indexes read from a snapshot file are decoded and
+// filled when first used, once for all the copies restored from them,
+// whichever is used first and however many readers use them at once; and
+// entries that do not match
+// their records (a file some other program wrote) are not trusted: the
+// index is built from the documents instead, so the answers are the same.
+func TestDecodedCollectionsAreReadOnFirstUseFromTrustedEntriesOnly(t *testing.T) {
+	cat := New(nil)
+	c, err := cat.CreateCollection("db", "c", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CreateIndex(spec(t, bson.D{{Key: "tags", Value: int32(1)}})); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 50 {
+		tags := bson.A{fmt.Sprint("t", i%7), fmt.Sprint("u", i%3)}
+		if _, err := c.Insert(bson.D{{Key: "_id", Value: int32(i)}, {Key: "tags", Value: tags}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, wantDocs := entriesOf(c.Index("tags_1")), docsOf(c)
+	var buf bytes.Buffer
+	if err := cat.SnapshotDatabase("db", time.Now()).Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	// The file ends with the entries of tags_1, eight bytes each: two
+	// swapped are out of order.
+	good := buf.Bytes()
+	bad := slices.Clone(good)
+	n := len(bad)
+	a, b := slices.Clone(bad[n-16:n-8]), slices.Clone(bad[n-8:])
+	copy(bad[n-16:], b)
+	copy(bad[n-8:], a)
+	noValidator := func(bson.D) (*validation.Validator, error) { return nil, nil }
+
+	for name, data := range map[string][]byte{"good": good, "swapped": bad} {
+		s, err := cat.DecodeSnapshot(data, "db", time.Now(), noValidator)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var wg sync.WaitGroup
+		got, gotDocs := make([][]string, 4), make([][]string, 4)
+		for i := range got {
+			wg.Go(func() { got[i] = entriesOf(s.colls["c"].Index("tags_1")) })
+			wg.Go(func() { gotDocs[i] = docsOf(s.colls["c"]) })
+		}
+		for _, db := range []string{"copy1", "copy2"} {
+			if err := cat.RestoreDatabase(db, s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		wg.Wait()
+		for _, db := range []string{"copy1", "copy2"} {
+			ix := cat.SnapshotDatabase(db, time.Now()).colls["c"].Index("tags_1")
+			got = append(got, entriesOf(ix))
+			gotDocs = append(gotDocs, docsOf(cat.SnapshotDatabase(db, time.Now()).colls["c"]))
+			if !ix.IsMultiKey() {
+				t.Errorf("%s: %s's tags_1 is not multikey", name, db)
+			}
+		}
+		for i, g := range gotDocs {
+			if !slices.Equal(g, wantDocs) {
+				t.Errorf("%s: copy %d has documents %v, want %v", name, i, g, wantDocs)
+			}
+		}
+		for i, g := range got {
+			if !slices.Equal(g, want) {
+				t.Errorf("%s: copy %d has entries %v, want %v", name, i, g, want)
+			}
+		}
+	}
+}

@@ -31,6 +31,8 @@ type Spec struct {
 	Sparse  bool
 	Hidden  bool
 	Partial bson.D // partialFilterExpression, nil when absent
+	// Wildcard is set for a wildcard index ({"$**": 1}, {"a.$**": 1}).
+	Wildcard *Wildcard
 	// Options holds every option after v/key/name in the order given, so
 	// that listIndexes prints them as mongod stores them.
 	Options bson.D
@@ -77,10 +79,18 @@ var unsupportedPlugins = map[string]bool{
 	"geoHaystack": true, "2dsphere_bucket": true,
 }
 
+// knownPlugins are IndexNames' plugin names, which a key pattern value
+// may name.
+var knownPlugins = map[string]bool{
+	"text": true, "2dsphere": true, "2d": true, "hashed": true, "geoHaystack": true,
+	"2dsphere_bucket": true, "wildcard": true, "columnstore": true,
+}
+
 // ParseSpec validates one element of createIndexes' "indexes" array.
 func ParseSpec(doc bson.D) (Spec, error) {
 	var s Spec
 	var haveKey, haveName bool
+	version := int64(2)
 	for _, e := range doc {
 		switch e.Key {
 		case "key":
@@ -99,6 +109,7 @@ func ParseSpec(doc bson.D) (Spec, error) {
 			if n, ok := value.WholeNumber(e.Value); !ok || (n != 1 && n != 2) {
 				return s, mongoerr.Newf(mongoerr.CannotCreateIndex, "Invalid index specification %s; cannot create an index with v=%s", FormatDoc(doc), FormatValue(e.Value))
 			}
+			version, _ = value.WholeNumber(e.Value)
 		default:
 			if !validOptions[e.Key] {
 				return s, mongoerr.Newf(mongoerr.InvalidIndexSpecificationOption, "The field '%s' is not valid for an index specification. Specification: %s", e.Key, FormatDoc(doc))
@@ -118,6 +129,9 @@ func ParseSpec(doc bson.D) (Spec, error) {
 		return s, mongoerr.New(mongoerr.CannotCreateIndex, "index name cannot be empty")
 	}
 	if err := s.parseKey(); err != nil {
+		return s, err
+	}
+	if err := s.finishWildcard(doc, version); err != nil {
 		return s, err
 	}
 	if s.Name == IDIndexName && !(len(s.Fields) == 1 && s.Fields[0].Path == "_id" && !s.Fields[0].Desc) {
@@ -155,7 +169,7 @@ func (s *Spec) addOption(e bson.E, doc bson.D) error {
 		}
 		s.Partial = p
 	case "collation", "weights", "default_language", "language_override", "textIndexVersion",
-		"2dsphereIndexVersion", "bits", "min", "max", "bucketSize", "wildcardProjection",
+		"2dsphereIndexVersion", "bits", "min", "max", "bucketSize",
 		"clustered", "coarsestIndexedLevel", "finestIndexedLevel", "prepareUnique", "storageEngine":
 		return mongoerr.Newf(mongoerr.NotImplemented, "index option '%s' is not supported by the schemalab sandbox", e.Key)
 	}
@@ -221,6 +235,14 @@ func (s *Spec) parseKey() error {
 	if len(s.Key) == 0 {
 		return mongoerr.New(mongoerr.CannotCreateIndex, "Index keys cannot be empty.")
 	}
+	if hasWildcardKey(s.Key) {
+		for _, e := range s.Key {
+			if str, ok := e.Value.(string); ok && isWildcardKey(e.Key) && !knownPlugins[str] {
+				return mongoerr.Newf(mongoerr.CannotCreateIndex, "Unknown index plugin '%s'", str)
+			}
+		}
+		return s.parseWildcardKey()
+	}
 	seen := map[string]bool{}
 	for _, e := range s.Key {
 		if e.Key == "" || strings.HasPrefix(e.Key, "$") && e.Key != "$**" || strings.Contains(e.Key, "..") ||
@@ -231,9 +253,6 @@ func (s *Spec) parseKey() error {
 			return mongoerr.Newf(mongoerr.CannotCreateIndex, "Error in specification %s :: caused by :: Index keys cannot contain duplicate fields.", FormatDoc(s.Key))
 		}
 		seen[e.Key] = true
-		if e.Key == "$**" || strings.HasSuffix(e.Key, ".$**") {
-			return mongoerr.New(mongoerr.NotImplemented, "wildcard indexes are not supported by the schemalab sandbox")
-		}
 		switch v := e.Value.(type) {
 		case string:
 			if unsupportedPlugins[v] {
@@ -292,6 +311,7 @@ const (
 // Compare compares a requested spec with an existing one (names aside).
 func (s Spec) Compare(existing Spec) Comparison {
 	if !sameKey(s.Key, existing.Key) || s.Unique != existing.Unique || s.Sparse != existing.Sparse ||
+		value.Compare(value.Get(s.Options, "wildcardProjection"), value.Get(existing.Options, "wildcardProjection")) != 0 ||
 		value.Compare(s.Partial, existing.Partial) != 0 || (s.Partial == nil) != (existing.Partial == nil) {
 		return Different
 	}

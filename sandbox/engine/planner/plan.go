@@ -116,6 +116,9 @@ type candidate struct {
 	used []usedPredicate
 	// covered: the plan answers the projection from index keys.
 	covered bool
+	// wildcardSubpaths: a wildcard view scans a path's subpaths too, so
+	// one document may have several keys in the bounds (shouldDedup).
+	wildcardSubpaths bool
 	// branches are the per-branch index plans of a rooted $or.
 	branches []*candidate
 	ixscans  []*ixScan
@@ -274,6 +277,16 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 	switch {
 	case err != nil:
 		return nil, err
+	case hinted != nil && hinted.Wildcard() != nil:
+		// A wildcard index has no whole-index scan to fall back on: hinted,
+		// it answers through the views of the queried paths or not at all.
+		if cands := wildcardCandidates(hinted, preds, conjuncts(q.Filter), sortSpec); len(cands) > 0 {
+			return cands, nil
+		}
+		if c := orCandidateOver(coll, q, func(ix *index.Index) bool { return ix == hinted }); c != nil {
+			return []*candidate{c}, nil
+		}
+		return nil, plannerError(coll, q, mongoerr.NoQueryExecutionPlans, "No query solutions")
 	case hinted != nil:
 		return []*candidate{indexCandidate(hinted, preds, sortSpec, true)}, nil
 	case hintDir != 0:
@@ -287,6 +300,16 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 		if !admits(ix) {
 			continue
 		}
+		if ix.Wildcard() != nil {
+			if allowed == nil {
+				for _, c := range wildcardCandidates(ix, preds, conjuncts(q.Filter), sortSpec) {
+					if usable(c.ix, c, q) {
+						out = append(out, c)
+					}
+				}
+			}
+			continue
+		}
 		if c := indexCandidate(ix, preds, sortSpec, false); c != nil && usable(ix, c, q) {
 			out = append(out, c)
 		}
@@ -297,7 +320,7 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 	// would read (and hold) every match first.
 	if len(sortSpec) > 0 && !slices.ContainsFunc(out, func(c *candidate) bool { return c.sorted }) {
 		for _, ix := range coll.Indexes() {
-			if !admits(ix) || ix.Spec.Sparse || ix.Spec.Partial != nil {
+			if !admits(ix) || ix.Spec.Sparse || ix.Spec.Partial != nil || ix.Wildcard() != nil {
 				continue
 			}
 			if c := indexCandidate(ix, preds, sortSpec, true); c != nil && c.sorted {
@@ -626,6 +649,7 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 		for _, b := range c.branches {
 			ixs := newIxScan(b.ix, coll, orientAll(b), b.dir)
 			ixs.addKeyMeta = q.wantsIndexKey()
+			ixs.dedupIf(b.wildcardSubpaths)
 			c.ixscans = append(c.ixscans, ixs)
 			or.children = append(or.children, ixs)
 		}
@@ -638,6 +662,7 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 	} else {
 		ixs := newIxScan(c.ix, coll, orientAll(c), c.dir)
 		ixs.addKeyMeta = q.wantsIndexKey()
+		ixs.dedupIf(c.wildcardSubpaths)
 		c.scan = ixs
 		c.ixscans = []*ixScan{ixs}
 		keyFilter, rest := c.splitFilter(q.Filter)
@@ -743,7 +768,7 @@ func (c *candidate) tightnessOf(n query.Node) tightness {
 // needed.
 func coversProjection(q Query, c *candidate) bool {
 	p := q.Projection
-	if p == nil || !p.Coverable || q.Count {
+	if p == nil || !p.Coverable || q.Count || c.wildcardSubpaths {
 		return false
 	}
 	provides := func(path string) bool {

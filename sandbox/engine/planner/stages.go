@@ -276,6 +276,14 @@ func newIxScan(ix *index.Index, coll *catalog.Collection, b scanBounds, dir int)
 	return s
 }
 
+// dedupIf makes the scan drop RecordIDs it already returned when on is
+// set, as a multikey scan always does.
+func (s *ixScan) dedupIf(on bool) {
+	if on && s.seen == nil {
+		s.seen = map[int64]struct{}{}
+	}
+}
+
 // isSingleInterval: point prefix, then at most one range, then full
 // ranges — expressible as one [startKey, endKey] pair.
 func isSingleInterval(b scanBounds) (bool, int) {

@@ -133,6 +133,16 @@ func (s *Spec) finishWildcard(doc bson.D, version int64) error {
 	if version == 1 {
 		return mongoerr.Newf(mongoerr.CannotCreateIndex, "Error in specification %s :: caused by :: 'wildcard' index plugin is not allowed with index version v:1", FormatDoc(s.Key))
 	}
+	return nil
+}
+
+// ValidateWildcardOptions is IndexCatalogImpl::_isSpecOk's refusal of the
+// options a wildcard index cannot have, which createIndexes reports
+// without the spec around it (it runs after validateIndexSpec).
+func ValidateWildcardOptions(doc bson.D, s Spec) error {
+	if s.Wildcard == nil {
+		return nil
+	}
 	switch {
 	case s.Sparse:
 		return mongoerr.New(mongoerr.CannotCreateIndex, "Index type 'wildcard' does not support the sparse option")

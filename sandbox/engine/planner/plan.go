@@ -845,7 +845,12 @@ func resolveHint(coll *catalog.Collection, q Query) (*index.Index, int, error) {
 // it before planning, so that the error is the command's and not an
 // executor's.
 func CheckHint(coll *catalog.Collection, q Query) error {
-	_, _, err := resolveHint(coll, q)
+	ix, _, err := resolveHint(coll, q)
+	if err == nil && ix != nil && ix.Wildcard() != nil && len(q.Min) == 0 && len(q.Max) == 0 {
+		// A hinted wildcard index that no queried path can use fails
+		// planning itself, before any executor exists.
+		_, err = enumerate(coll, q)
+	}
 	return err
 }
 

@@ -86,7 +86,7 @@ func TestWildcardIndexQueries(t *testing.T) {
 		return `{"cursor": {"firstBatch": ` + docs + `, "id": {"$numberLong": "0"}, "ns": "{{db}}.c"}}`
 	}
 	star := wcCreate(`{"$**": 1}`, "")
-	cov := cover{family: commandFam, op: "find", col: semantics}
+	cov := cover{family: commandFam, op: "find"}
 	runCmdCases(t, []cmdCase{
 		{name: "wildcard: equality through the index", ref: wcHintRef, cov: cov, docs: attrDocs, setup: []string{star},
 			cmd:  `{"find": "c", "filter": {"c.d": 1}, "projection": {"_id": 1}, "sort": {"_id": 1}, "hint": {"$**": 1}}`,

@@ -53,9 +53,6 @@ type Index struct {
 	// array (mongod keeps them as metadata keys, never removed until the
 	// index is dropped).
 	multikeyPaths map[string]struct{}
-	// expanded: this is a per-path view of a wildcard index that the
-	// planner scans (Expand), not the catalog's index.
-	expanded bool
 }
 
 // New builds an empty index. partial is the compiled

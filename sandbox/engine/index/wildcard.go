@@ -240,16 +240,9 @@ func (w *Wildcard) Indexes(path string) bool {
 	return !slices.ContainsFunc(w.excluded, under)
 }
 
-// IncludedPaths are the paths an inclusion projection (or a subtree key)
-// keeps, nil for an exclusion.
-func (w *Wildcard) IncludedPaths() []string { return w.included }
-
 // Wildcard returns the wildcard description of a wildcard index (or of a
 // view of one), nil for any other index.
 func (ix *Index) Wildcard() *Wildcard { return ix.wc }
-
-// IsExpandedWildcard reports a per-path view of a wildcard index.
-func (ix *Index) IsExpandedWildcard() bool { return ix.expanded }
 
 // wildcardKeys is WildcardKeyGenerator::generateKeys: the projected
 // document's leaves, one key ($_path, value) each; an array's elements are
@@ -361,7 +354,6 @@ func (ix *Index) Expand(path string) (*Index, []int, bool) {
 		arrays:    []uint64{0, mask},
 		keyFields: spec.Fields,
 		wc:        ix.wc,
-		expanded:  true,
 	}
 	return e, comps, true
 }

@@ -234,7 +234,7 @@ func (w *Wildcard) Indexes(path string) bool {
 	if under("_id") {
 		return w.idIncluded
 	}
-	if len(w.included) > 0 {
+	if w.proj.Inclusion() {
 		return slices.ContainsFunc(w.included, under)
 	}
 	return !slices.ContainsFunc(w.excluded, under)

@@ -29,6 +29,7 @@ func TestWildcardKeys(t *testing.T) {
 		{"an inclusion projection keeps _id out", "$**", bson.D{{Key: "a", Value: int32(1)}}, `{"_id": 1, "a": {"x": 1}, "b": 2}`, `[["a.x", 1]]`, nil},
 		{"an exclusion projection naming _id keeps it", "$**", bson.D{{Key: "_id", Value: int32(1)}, {Key: "a", Value: int32(0)}}, `{"_id": 1, "a": 1, "b": 2}`,
 			`[["_id", 1], ["b", 2]]`, nil},
+		{"_id alone is an inclusion", "$**", bson.D{{Key: "_id", Value: int32(1)}}, `{"_id": 1, "b": 2}`, `[["_id", 1]]`, nil},
 		{"a field name with a dot is skipped", "$**", nil, `{"a.b": 1, "c": 2}`, `[["c", 2]]`, nil},
 	}
 	for _, c := range cases {
@@ -57,6 +58,9 @@ func TestWildcardKeys(t *testing.T) {
 			}
 			if value.Compare(got, want) != 0 || len(got) != len(want) {
 				t.Errorf("keys %v, want %v", got, want)
+			}
+			if w := ix.Wildcard(); !w.Indexes("_id") && len(c.proj) > 0 && c.proj[0].Key == "_id" && c.proj[0].Value == int32(1) {
+				t.Errorf("the projection %v leaves _id out of the planner's paths", c.proj)
 			}
 			if len(ks.multikeyPaths) != len(c.multikeys) {
 				t.Errorf("multikey paths %v, want %v", ks.multikeyPaths, c.multikeys)

@@ -90,7 +90,6 @@ var knownPlugins = map[string]bool{
 func ParseSpec(doc bson.D) (Spec, error) {
 	var s Spec
 	var haveKey, haveName bool
-	version := int64(2)
 	for _, e := range doc {
 		switch e.Key {
 		case "key":
@@ -109,7 +108,6 @@ func ParseSpec(doc bson.D) (Spec, error) {
 			if n, ok := value.WholeNumber(e.Value); !ok || (n != 1 && n != 2) {
 				return s, mongoerr.Newf(mongoerr.CannotCreateIndex, "Invalid index specification %s; cannot create an index with v=%s", FormatDoc(doc), FormatValue(e.Value))
 			}
-			version, _ = value.WholeNumber(e.Value)
 		default:
 			if !validOptions[e.Key] {
 				return s, mongoerr.Newf(mongoerr.InvalidIndexSpecificationOption, "The field '%s' is not valid for an index specification. Specification: %s", e.Key, FormatDoc(doc))
@@ -131,7 +129,7 @@ func ParseSpec(doc bson.D) (Spec, error) {
 	if err := s.parseKey(); err != nil {
 		return s, err
 	}
-	if err := s.finishWildcard(doc, version); err != nil {
+	if err := s.finishWildcard(doc); err != nil {
 		return s, err
 	}
 	if s.Name == IDIndexName && !(len(s.Fields) == 1 && s.Fields[0].Path == "_id" && !s.Fields[0].Desc) {

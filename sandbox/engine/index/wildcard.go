@@ -103,7 +103,7 @@ func hasWildcardKey(key bson.D) bool {
 // wildcardProjection only on a wildcard key (validateIndexSpec), then the
 // options a wildcard index cannot have (_isSpecOk), then compiles what the
 // index projects.
-func (s *Spec) finishWildcard(doc bson.D, version int64) error {
+func (s *Spec) finishWildcard(doc bson.D) error {
 	wp := value.Get(doc, "wildcardProjection")
 	haveProj := !value.IsMissing(wp)
 	if s.Wildcard == nil {
@@ -130,18 +130,20 @@ func (s *Spec) finishWildcard(doc bson.D, version int64) error {
 	if err := s.Wildcard.compile(root, spec); err != nil {
 		return err
 	}
-	if version == 1 {
-		return mongoerr.Newf(mongoerr.CannotCreateIndex, "Error in specification %s :: caused by :: 'wildcard' index plugin is not allowed with index version v:1", FormatDoc(s.Key))
-	}
 	return nil
 }
 
-// ValidateWildcardOptions is IndexCatalogImpl::_isSpecOk's refusal of the
-// options a wildcard index cannot have, which createIndexes reports
-// without the spec around it (it runs after validateIndexSpec).
+// ValidateWildcardOptions is IndexCatalogImpl::_isSpecOk's refusal of a
+// wildcard index of version 1 (validateKeyPattern at the spec's version,
+// "bad index key pattern") and of the options a wildcard index cannot
+// have, which createIndexes reports without the spec around it (it runs
+// after validateIndexSpec).
 func ValidateWildcardOptions(doc bson.D, s Spec) error {
 	if s.Wildcard == nil {
 		return nil
+	}
+	if v, _ := value.WholeNumber(value.Get(doc, "v")); v == 1 {
+		return mongoerr.Newf(mongoerr.CannotCreateIndex, "bad index key pattern %s: 'wildcard' index plugin is not allowed with index version v:1", FormatDoc(s.Key))
 	}
 	switch {
 	case s.Sparse:

@@ -184,4 +184,23 @@ func TestWildcardIndexExplain(t *testing.T) {
 				}
 			}
 		})
+	s.runCase(t, "wildcard: a distinct scans the view of its key", "jstests/core/wildcard_index_distinct_scan.js; src/mongo/db/query/get_executor.cpp (turnIxscanIntoDistinctIxscan)",
+		explainCase(commandFam, "distinct"), func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), `[{"_id": 1, "a": 1, "b": 5}, {"_id": 2, "a": 2, "b": 6}, {"_id": 3, "a": 2, "b": 7}, {"_id": 4, "a": 3, "b": 8}]`)
+			mustCommand(t, db, wcCreate(`{"$**": 1}`, ""))
+			plan := winningPlan(t, mustCommand(t, db, `{"explain": {"distinct": "c", "key": "a", "query": {"a": {"$lt": 3}}}, "verbosity": "queryPlanner"}`))
+			if got := stageChain(plan); got != "PROJECTION_COVERED>DISTINCT_SCAN" {
+				t.Errorf("plan %s: %s", got, relaxed(plan))
+			}
+			ds := stageNamed(plan, "DISTINCT_SCAN")
+			sameValue(t, "keyPattern", field(ds, "keyPattern"), `{"$_path": 1, "a": 1}`)
+			// A query on another path is that path's view, with FETCH.
+			plan = winningPlan(t, mustCommand(t, db, `{"explain": {"distinct": "c", "key": "a", "query": {"b": {"$gte": 7}}}, "verbosity": "queryPlanner"}`))
+			if got := stageChain(plan); got != "PROJECTION_SIMPLE>FETCH>IXSCAN" {
+				t.Errorf("plan %s: %s", got, relaxed(plan))
+			}
+			sameValue(t, "keyPattern", field(stageNamed(plan, "IXSCAN"), "keyPattern"), `{"$_path": 1, "b": 1}`)
+			reply := mustCommand(t, db, `{"distinct": "c", "key": "a", "query": {"a": {"$lt": 3}}}`)
+			sameValue(t, "values", field(reply, "values"), `[1, 2]`)
+		})
 }

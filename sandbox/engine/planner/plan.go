@@ -297,17 +297,20 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 	}
 	var out []*candidate
 	for _, ix := range coll.Indexes() {
-		if !admits(ix) {
-			continue
-		}
 		if ix.Wildcard() != nil {
-			if allowed == nil {
-				for _, c := range wildcardCandidates(ix, preds, conjuncts(q.Filter), sortSpec) {
-					if usable(c.ix, c, q) {
-						out = append(out, c)
-					}
+			// allowed judges the per-path views: a distinct may scan the
+			// view of its key (turnIxscanIntoDistinctIxscan).
+			if ix.Spec.Hidden {
+				continue
+			}
+			for _, c := range wildcardCandidates(ix, preds, conjuncts(q.Filter), sortSpec) {
+				if usable(c.ix, c, q) && (allowed == nil || allowed(c.ix)) {
+					out = append(out, c)
 				}
 			}
+			continue
+		}
+		if !admits(ix) {
 			continue
 		}
 		if c := indexCandidate(ix, preds, sortSpec, false); c != nil && usable(ix, c, q) {

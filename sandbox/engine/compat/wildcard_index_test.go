@@ -203,4 +203,19 @@ func TestWildcardIndexExplain(t *testing.T) {
 			reply := mustCommand(t, db, `{"distinct": "c", "key": "a", "query": {"a": {"$lt": 3}}}`)
 			sameValue(t, "values", field(reply, "values"), `[1, 2]`)
 		})
+	// turnIxscanIntoCount (get_executor.cpp) asks nothing about multikey:
+	// COUNT_SCAN drops the RecordIds it already counted.
+	for _, key := range []string{`{"$**": 1}`, `{"a": 1}`} {
+		s.runCase(t, "count scan over a multikey index "+key, "jstests/core/wildcard_index_count.js; src/mongo/db/query/get_executor.cpp (turnIxscanIntoCount)",
+			explainCase(commandFam, "count"), func(t *testing.T, db *mongo.Database) {
+				insertDocs(t, db.Collection("c"), `[{"_id": 1, "a": 3}, {"_id": 2, "a": null}, {"_id": 3, "a": [-1, 0]}, {"_id": 4, "a": [4, -3, 5]}, {"_id": 5}]`)
+				mustCommand(t, db, wcCreate(key, ""))
+				plan := winningPlan(t, mustCommand(t, db, `{"explain": {"count": "c", "query": {"a": {"$gt": 0}}}, "verbosity": "queryPlanner"}`))
+				if got := stageChain(plan); got != "COUNT>COUNT_SCAN" {
+					t.Errorf("plan %s: %s", got, relaxed(plan))
+				}
+				sameValue(t, "isMultiKey", field(stageNamed(plan, "COUNT_SCAN"), "isMultiKey"), `true`)
+				sameValue(t, "n", field(mustCommand(t, db, `{"count": "c", "query": {"a": {"$gt": 0}}}`), "n"), `2`)
+			})
+	}
 }

@@ -674,7 +674,7 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 		}
 		c.covered = len(rest) == 0 && coversProjection(q, c)
 		switch {
-		case q.Count && len(rest) == 0 && len(keyFilter) == 0 && !c.ix.IsMultiKey() && ixs.single:
+		case q.Count && len(rest) == 0 && len(keyFilter) == 0 && ixs.single:
 			s = &countScan{ixScan: ixs}
 		case q.Count && len(rest) == 0, c.covered:
 			ixs.keyDocs = c.covered

@@ -90,6 +90,7 @@ var knownPlugins = map[string]bool{
 func ParseSpec(doc bson.D) (Spec, error) {
 	var s Spec
 	var haveKey, haveName bool
+	var notBuilt error
 	for _, e := range doc {
 		switch e.Key {
 		case "key":
@@ -98,6 +99,16 @@ func ParseSpec(doc bson.D) (Spec, error) {
 				return s, mongoerr.Newf(mongoerr.TypeMismatch, "The field 'key' must be an object, but got %s", value.TypeName(e.Value))
 			}
 			s.Key, haveKey = k, true
+			s.Fields, s.Wildcard, notBuilt = nil, nil, nil
+			// validateIndexSpec checks the key pattern where it meets it,
+			// before it knows whether a name follows. A plugin the sandbox
+			// does not build is a valid pattern to mongod: refused later.
+			if err := s.parseKey(); err != nil {
+				if me, ok := err.(*mongoerr.Error); !ok || me.Code != mongoerr.NotImplemented {
+					return s, err
+				}
+				notBuilt = err
+			}
 		case "name":
 			n, ok := e.Value.(string)
 			if !ok {
@@ -126,8 +137,13 @@ func ParseSpec(doc bson.D) (Spec, error) {
 	if s.Name == "" {
 		return s, mongoerr.New(mongoerr.CannotCreateIndex, "index name cannot be empty")
 	}
-	if err := s.parseKey(); err != nil {
-		return s, err
+	if notBuilt != nil {
+		// mongod builds it, and refuses a wildcardProjection on any key
+		// but a single wildcard field.
+		if (len(s.Key) == 1 || !hasWildcardKey(s.Key)) && !value.IsMissing(value.Get(doc, "wildcardProjection")) {
+			return s, mongoerr.New(mongoerr.BadValue, "The field 'wildcardProjection' is only allowed in an 'wildcard' index")
+		}
+		return s, notBuilt
 	}
 	if err := s.finishWildcard(doc); err != nil {
 		return s, err

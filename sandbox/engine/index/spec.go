@@ -91,6 +91,12 @@ func ParseSpec(doc bson.D) (Spec, error) {
 	var s Spec
 	var haveKey, haveName bool
 	var notBuilt error
+	// validateIndexSpecFieldNames runs over the whole spec first.
+	for _, e := range doc {
+		if e.Key != "key" && e.Key != "name" && e.Key != "v" && !validOptions[e.Key] {
+			return s, mongoerr.Newf(mongoerr.InvalidIndexSpecificationOption, "The field '%s' is not valid for an index specification. Specification: %s", e.Key, FormatDoc(doc))
+		}
+	}
 	for _, e := range doc {
 		switch e.Key {
 		case "key":
@@ -120,9 +126,6 @@ func ParseSpec(doc bson.D) (Spec, error) {
 				return s, mongoerr.Newf(mongoerr.CannotCreateIndex, "Invalid index specification %s; cannot create an index with v=%s", FormatDoc(doc), FormatValue(e.Value))
 			}
 		default:
-			if !validOptions[e.Key] {
-				return s, mongoerr.Newf(mongoerr.InvalidIndexSpecificationOption, "The field '%s' is not valid for an index specification. Specification: %s", e.Key, FormatDoc(doc))
-			}
 			if err := s.addOption(e, doc); err != nil {
 				return s, err
 			}

@@ -99,10 +99,9 @@ func hasWildcardKey(key bson.D) bool {
 	return slices.ContainsFunc(key, func(e bson.E) bool { return isWildcardKey(e.Key) })
 }
 
-// finishWildcard applies the checks mongod makes once the spec parsed:
-// wildcardProjection only on a wildcard key (validateIndexSpec), then the
-// options a wildcard index cannot have (_isSpecOk), then compiles what the
-// index projects.
+// finishWildcard is validateIndexSpec's wildcardProjection check (only on
+// a single "$**" key, a non-empty document of inclusions or exclusions),
+// and compiles what the index projects.
 func (s *Spec) finishWildcard(doc bson.D) error {
 	wp := value.Get(doc, "wildcardProjection")
 	haveProj := !value.IsMissing(wp)

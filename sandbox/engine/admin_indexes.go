@@ -44,6 +44,9 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 		if specs[i], err = index.ParseSpec(d); err != nil {
 			return nil, inSpecification(err, d)
 		}
+		if err := index.ValidateWildcardOptions(d, specs[i]); err != nil {
+			return nil, err
+		}
 		if err := index.ValidateTTL(d, specs[i]); err != nil {
 			return nil, err
 		}

@@ -204,7 +204,7 @@ func recordHasKey(c *catalog.Collection, ix *index.Index, en index.Entry) bool {
 // inconsistent entries.
 func keyDoc(ix *index.Index, key []any) bson.D {
 	out := make(bson.D, 0, len(key))
-	for i, f := range ix.Spec.Fields {
+	for i, f := range ix.KeyFields() {
 		if i < len(key) {
 			out = append(out, bson.E{Key: f.Path, Value: key[i]})
 		}

@@ -38,6 +38,7 @@ func persistedLesson(t *testing.T, dir string) *mongo.Database {
 		{Keys: bson.D{{Key: "title", Value: 1}, {Key: "n", Value: -1}}},
 		{Keys: bson.D{{Key: "n", Value: 1}}, Options: options.Index().SetUnique(true).SetPartialFilterExpression(bson.D{{Key: "n", Value: bson.D{{Key: "$gt", Value: 10}}}})},
 		{Keys: bson.D{{Key: "tags", Value: 1}}, Options: options.Index().SetName("by_tag").SetHidden(true)},
+		{Keys: bson.D{{Key: "$**", Value: 1}}, Options: options.Index().SetWildcardProjection(bson.D{{Key: "title", Value: 0}})},
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -115,6 +116,14 @@ func TestSnapshotFileRoundTrip(t *testing.T) {
 	stats := value.Get(explain, "executionStats").(bson.D)
 	if value.Get(stats, "nReturned") != int32(2) || value.Get(stats, "totalKeysExamined") != int32(2) {
 		t.Fatalf("the compound index was not used: %v", stats)
+	}
+	// The wildcard index comes back with its keys and its multikey paths.
+	explain = mustRun(t, db, bson.D{{Key: "explain", Value: bson.D{{Key: "find", Value: "books"},
+		{Key: "filter", Value: bson.D{{Key: "tags", Value: int32(7)}}}}}, {Key: "verbosity", Value: "executionStats"}})
+	stats = value.Get(explain, "executionStats").(bson.D)
+	ixscan := value.Get(value.Get(value.Get(explain, "queryPlanner").(bson.D), "winningPlan").(bson.D), "inputStage").(bson.D)
+	if value.Get(stats, "nReturned") != int32(1) || value.Get(ixscan, "indexName") != "$**_1" || value.Get(ixscan, "isMultiKey") != true {
+		t.Fatalf("the wildcard index was not used as saved: %v %v", stats, ixscan)
 	}
 }
 

@@ -57,6 +57,16 @@ func seedCommands(t testing.TB) [][]byte {
 		// features, and find's min/max checked against a hinted index.
 		{{Key: "features", Value: int32(1)}, {Key: "oidReset", Value: false}, {Key: "$db", Value: "admin"}},
 		{{Key: "find", Value: "books"}, {Key: "min", Value: bson.D{{Key: "tags", Value: "a"}}}, {Key: "max", Value: bson.D{{Key: "tags", Value: "z"}}}, {Key: "hint", Value: bson.D{{Key: "tags", Value: int32(1)}}}, {Key: "$db", Value: "shop"}},
+		// Wildcard indexes: whole-document with a projection, a subtree,
+		// forms mongod refuses, and queries through the per-path views.
+		{{Key: "createIndexes", Value: "books"}, {Key: "indexes", Value: bson.A{bson.D{{Key: "key", Value: bson.D{{Key: "$**", Value: int32(1)}}}, {Key: "name", Value: "$**_1"},
+			{Key: "wildcardProjection", Value: bson.D{{Key: "tags", Value: int32(0)}}}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "createIndexes", Value: "books"}, {Key: "indexes", Value: bson.A{bson.D{{Key: "key", Value: bson.D{{Key: "meta.$**", Value: int32(-1)}}}, {Key: "name", Value: "meta"}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "createIndexes", Value: "books"}, {Key: "indexes", Value: bson.A{bson.D{{Key: "key", Value: bson.D{{Key: "a", Value: int32(1)}, {Key: "b.$**", Value: int32(1)}}}, {Key: "name", Value: "cw"}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "createIndexes", Value: "books"}, {Key: "indexes", Value: bson.A{bson.D{{Key: "key", Value: bson.D{{Key: "$**", Value: int32(1)}}}, {Key: "name", Value: "w2"},
+			{Key: "wildcardProjection", Value: bson.D{{Key: "a", Value: int32(1)}, {Key: "b", Value: int32(0)}}}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "find", Value: "books"}, {Key: "filter", Value: bson.D{{Key: "tags.0", Value: "a"}, {Key: "meta.x", Value: bson.D{{Key: "$ne", Value: nil}}}}}, {Key: "hint", Value: bson.D{{Key: "$**", Value: int32(1)}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "find", Value: "books"}, {Key: "filter", Value: bson.D{{Key: "$or", Value: bson.A{bson.D{{Key: "meta.x", Value: bson.D{{Key: "$exists", Value: true}}}}, bson.D{{Key: "meta.y", Value: bson.A{}}}}}}}, {Key: "$db", Value: "shop"}},
 		// maxTimeMS values mongod refuses, and cursors that are gone.
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: "1"}, {Key: "$db", Value: "shop"}},
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: int32(-1)}, {Key: "$db", Value: "shop"}},

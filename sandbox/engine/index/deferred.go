@@ -2,6 +2,7 @@ package index
 
 import (
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"maps"
 
 	"slices"
 	"sync"
@@ -68,6 +69,9 @@ func (ix *Index) ready() {
 		ix.tree = s.filled.tree.Clone()
 		s.mu.Unlock()
 		ix.arrays = slices.Clone(s.filled.arrays)
+		if s.filled.multikeyPaths != nil {
+			ix.multikeyPaths = maps.Clone(s.filled.multikeyPaths)
+		}
 		p.done.Store(true)
 	})
 }

@@ -47,14 +47,28 @@ type Index struct {
 	// pending is set on an index whose entries are filled on first use
 	// (Deferred).
 	pending *pendingFill
+	// keyFields are the fields of the stored keys: the key pattern's,
+	// except for a wildcard index, whose keys are ($_path, value).
+	keyFields []Field
+	// wc is set on a wildcard index and on its per-path expansions.
+	wc *Wildcard
+	// multikeyPaths are the paths at which a wildcard index has seen an
+	// array (mongod keeps them as metadata keys, never removed until the
+	// index is dropped).
+	multikeyPaths map[string]struct{}
 }
 
 // New builds an empty index. partial is the compiled
 // partialFilterExpression (nil when the index has none).
 func New(spec Spec, partial func(bson.D) bool) *Index {
-	ix := &Index{Spec: spec, partial: partial, arrays: make([]uint64, len(spec.Fields))}
+	ix := &Index{Spec: spec, partial: partial, arrays: make([]uint64, len(spec.Fields)), keyFields: spec.Fields}
 	for _, f := range spec.Fields {
 		ix.parts = append(ix.parts, strings.Split(f.Path, "."))
+	}
+	if spec.Wildcard != nil {
+		ix.wc = spec.Wildcard
+		ix.keyFields = []Field{{Path: WildcardPathField}, {Path: spec.Fields[0].Path, Desc: spec.Fields[0].Desc}}
+		ix.multikeyPaths = map[string]struct{}{}
 	}
 	if spec.Unique {
 		// A unique index holds at most one entry per key, so entries are
@@ -77,7 +91,7 @@ func (ix *Index) lessKeyOnly(a, b Entry) bool {
 		if x, ok := a.Key[0].(bson.ObjectID); ok {
 			if y, ok := b.Key[0].(bson.ObjectID); ok {
 				c := value.CompareObjectIDs(&x, &y)
-				if ix.Spec.Fields[0].Desc {
+				if ix.keyFields[0].Desc {
 					c = -c
 				}
 				return c < 0
@@ -125,7 +139,7 @@ func (ix *Index) CompareField(i int, x, y any) int {
 		return c
 	}
 	c := value.Compare(x, y)
-	if ix.Spec.Fields[i].Desc {
+	if ix.keyFields[i].Desc {
 		return -c
 	}
 	return c
@@ -164,9 +178,7 @@ func (ix *Index) Len() int {
 // Add inserts a document's keys.
 func (ix *Index) Add(ks KeySet, rid int64) {
 	ix.ready()
-	for i, m := range ks.arrays {
-		ix.arrays[i] |= m
-	}
+	ix.noteArrays(ks)
 	for _, k := range ks.Keys {
 		ix.tree.ReplaceOrInsert(Entry{Key: k, RID: rid})
 	}
@@ -190,10 +202,18 @@ func (ix *Index) TryAdd(ks KeySet, rid int64, ns string) error {
 			return ix.duplicateKeyError(k, ns)
 		}
 	}
+	ix.noteArrays(ks)
+	return nil
+}
+
+// noteArrays records the array-holding paths of a document's keys.
+func (ix *Index) noteArrays(ks KeySet) {
 	for i, m := range ks.arrays {
 		ix.arrays[i] |= m
 	}
-	return nil
+	for _, p := range ks.multikeyPaths {
+		ix.multikeyPaths[p] = struct{}{}
+	}
 }
 
 // AppendInOrder inserts key k of a document's keys ks, which must sort
@@ -219,9 +239,7 @@ func (ix *Index) AppendInOrder(ks KeySet, k int, rid int64) error {
 	ix.appending, ix.isAppend = e, true
 	ix.tree.ReplaceOrInsert(e)
 	ix.appending, ix.isAppend = Entry{}, false
-	for i, m := range ks.arrays {
-		ix.arrays[i] |= m
-	}
+	ix.noteArrays(ks)
 	return nil
 }
 
@@ -274,6 +292,9 @@ func (ix *Index) duplicateKeyError(key []any, ns string) error {
 // indexed path.
 func (ix *Index) IsMultiKey() bool {
 	ix.ready()
+	if len(ix.multikeyPaths) > 0 {
+		return true
+	}
 	for _, m := range ix.arrays {
 		if m != 0 {
 			return true
@@ -281,6 +302,10 @@ func (ix *Index) IsMultiKey() bool {
 	}
 	return false
 }
+
+// KeyFields are the fields of the index's stored keys, in order: the key
+// pattern's, or ($_path, value) for a wildcard index.
+func (ix *Index) KeyFields() []Field { return ix.keyFields }
 
 // FieldIsMultiKey reports whether key field i ever went through an array.
 func (ix *Index) FieldIsMultiKey(i int) bool {
@@ -376,5 +401,11 @@ func (ix *Index) Clone() *Index {
 	c.tree = ix.tree.Clone()
 	c.arrays = append([]uint64(nil), ix.arrays...)
 	c.pending = nil
+	if ix.multikeyPaths != nil {
+		c.multikeyPaths = make(map[string]struct{}, len(ix.multikeyPaths))
+		for p := range ix.multikeyPaths {
+			c.multikeyPaths[p] = struct{}{}
+		}
+	}
 	return &c
 }

@@ -19,6 +19,8 @@ type KeySet struct {
 	// arrays[i] is a bitmask of path prefixes (bit n = first n+1
 	// components) of field i that held an array, for multiKeyPaths.
 	arrays []uint64
+	// multikeyPaths are the array-holding paths a wildcard index records.
+	multikeyPaths []string
 }
 
 // Without is ks without the keys other also has, keeping ks's record of
@@ -30,7 +32,7 @@ type KeySet struct {
 // byte for byte (1 and 1.0 are not), so an entry always holds the
 // document's own values.
 func (ks KeySet) Without(other KeySet) KeySet {
-	out := KeySet{arrays: ks.arrays}
+	out := KeySet{arrays: ks.arrays, multikeyPaths: ks.multikeyPaths}
 	if len(other.Keys) == 0 {
 		out.Keys = ks.Keys
 		return out
@@ -152,6 +154,9 @@ func (ix *Index) Keys(doc bson.D) (KeySet, error) {
 func (ix *Index) KeysReusing(list [][]any, doc bson.D) (KeySet, error) {
 	if ix.partial != nil && !ix.partial(doc) {
 		return KeySet{}, nil
+	}
+	if ix.wc != nil {
+		return ix.wildcardKeys(doc)
 	}
 	if len(ix.parts) == 1 && len(ix.parts[0]) == 1 {
 		// The common case, a single top-level field (every _id index):

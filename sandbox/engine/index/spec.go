@@ -31,6 +31,8 @@ type Spec struct {
 	Sparse  bool
 	Hidden  bool
 	Partial bson.D // partialFilterExpression, nil when absent
+	// Wildcard is set for a wildcard index ({"$**": 1}, {"a.$**": 1}).
+	Wildcard *Wildcard
 	// Options holds every option after v/key/name in the order given, so
 	// that listIndexes prints them as mongod stores them.
 	Options bson.D
@@ -77,10 +79,24 @@ var unsupportedPlugins = map[string]bool{
 	"geoHaystack": true, "2dsphere_bucket": true,
 }
 
+// knownPlugins are IndexNames' plugin names, which a key pattern value
+// may name.
+var knownPlugins = map[string]bool{
+	"text": true, "2dsphere": true, "2d": true, "hashed": true, "geoHaystack": true,
+	"2dsphere_bucket": true, "wildcard": true, "columnstore": true,
+}
+
 // ParseSpec validates one element of createIndexes' "indexes" array.
 func ParseSpec(doc bson.D) (Spec, error) {
 	var s Spec
 	var haveKey, haveName bool
+	var notBuilt error
+	// validateIndexSpecFieldNames runs over the whole spec first.
+	for _, e := range doc {
+		if e.Key != "key" && e.Key != "name" && e.Key != "v" && !validOptions[e.Key] {
+			return s, mongoerr.Newf(mongoerr.InvalidIndexSpecificationOption, "The field '%s' is not valid for an index specification. Specification: %s", e.Key, FormatDoc(doc))
+		}
+	}
 	for _, e := range doc {
 		switch e.Key {
 		case "key":
@@ -89,6 +105,16 @@ func ParseSpec(doc bson.D) (Spec, error) {
 				return s, mongoerr.Newf(mongoerr.TypeMismatch, "The field 'key' must be an object, but got %s", value.TypeName(e.Value))
 			}
 			s.Key, haveKey = k, true
+			s.Fields, s.Wildcard, notBuilt = nil, nil, nil
+			// validateIndexSpec checks the key pattern where it meets it,
+			// before it knows whether a name follows. A plugin the sandbox
+			// does not build is a valid pattern to mongod: refused later.
+			if err := s.parseKey(); err != nil {
+				if me, ok := err.(*mongoerr.Error); !ok || me.Code != mongoerr.NotImplemented {
+					return s, err
+				}
+				notBuilt = err
+			}
 		case "name":
 			n, ok := e.Value.(string)
 			if !ok {
@@ -100,9 +126,6 @@ func ParseSpec(doc bson.D) (Spec, error) {
 				return s, mongoerr.Newf(mongoerr.CannotCreateIndex, "Invalid index specification %s; cannot create an index with v=%s", FormatDoc(doc), FormatValue(e.Value))
 			}
 		default:
-			if !validOptions[e.Key] {
-				return s, mongoerr.Newf(mongoerr.InvalidIndexSpecificationOption, "The field '%s' is not valid for an index specification. Specification: %s", e.Key, FormatDoc(doc))
-			}
 			if err := s.addOption(e, doc); err != nil {
 				return s, err
 			}
@@ -117,7 +140,15 @@ func ParseSpec(doc bson.D) (Spec, error) {
 	if s.Name == "" {
 		return s, mongoerr.New(mongoerr.CannotCreateIndex, "index name cannot be empty")
 	}
-	if err := s.parseKey(); err != nil {
+	if notBuilt != nil {
+		// mongod builds it, and refuses a wildcardProjection on any key
+		// but a single wildcard field.
+		if (len(s.Key) == 1 || !hasWildcardKey(s.Key)) && !value.IsMissing(value.Get(doc, "wildcardProjection")) {
+			return s, mongoerr.New(mongoerr.BadValue, "The field 'wildcardProjection' is only allowed in an 'wildcard' index")
+		}
+		return s, notBuilt
+	}
+	if err := s.finishWildcard(doc); err != nil {
 		return s, err
 	}
 	if s.Name == IDIndexName && !(len(s.Fields) == 1 && s.Fields[0].Path == "_id" && !s.Fields[0].Desc) {
@@ -155,7 +186,7 @@ func (s *Spec) addOption(e bson.E, doc bson.D) error {
 		}
 		s.Partial = p
 	case "collation", "weights", "default_language", "language_override", "textIndexVersion",
-		"2dsphereIndexVersion", "bits", "min", "max", "bucketSize", "wildcardProjection",
+		"2dsphereIndexVersion", "bits", "min", "max", "bucketSize",
 		"clustered", "coarsestIndexedLevel", "finestIndexedLevel", "prepareUnique", "storageEngine":
 		return mongoerr.Newf(mongoerr.NotImplemented, "index option '%s' is not supported by the schemalab sandbox", e.Key)
 	}
@@ -221,6 +252,14 @@ func (s *Spec) parseKey() error {
 	if len(s.Key) == 0 {
 		return mongoerr.New(mongoerr.CannotCreateIndex, "Index keys cannot be empty.")
 	}
+	if hasWildcardKey(s.Key) {
+		for _, e := range s.Key {
+			if str, ok := e.Value.(string); ok && isWildcardKey(e.Key) && !knownPlugins[str] {
+				return mongoerr.Newf(mongoerr.CannotCreateIndex, "Unknown index plugin '%s'", str)
+			}
+		}
+		return s.parseWildcardKey()
+	}
 	seen := map[string]bool{}
 	for _, e := range s.Key {
 		if e.Key == "" || strings.HasPrefix(e.Key, "$") && e.Key != "$**" || strings.Contains(e.Key, "..") ||
@@ -231,9 +270,6 @@ func (s *Spec) parseKey() error {
 			return mongoerr.Newf(mongoerr.CannotCreateIndex, "Error in specification %s :: caused by :: Index keys cannot contain duplicate fields.", FormatDoc(s.Key))
 		}
 		seen[e.Key] = true
-		if e.Key == "$**" || strings.HasSuffix(e.Key, ".$**") {
-			return mongoerr.New(mongoerr.NotImplemented, "wildcard indexes are not supported by the schemalab sandbox")
-		}
 		switch v := e.Value.(type) {
 		case string:
 			if unsupportedPlugins[v] {
@@ -292,6 +328,7 @@ const (
 // Compare compares a requested spec with an existing one (names aside).
 func (s Spec) Compare(existing Spec) Comparison {
 	if !sameKey(s.Key, existing.Key) || s.Unique != existing.Unique || s.Sparse != existing.Sparse ||
+		value.Compare(value.Get(s.Options, "wildcardProjection"), value.Get(existing.Options, "wildcardProjection")) != 0 ||
 		value.Compare(s.Partial, existing.Partial) != 0 || (s.Partial == nil) != (existing.Partial == nil) {
 		return Different
 	}

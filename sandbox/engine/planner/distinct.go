@@ -28,7 +28,9 @@ import (
 //     collection scan) are tried in order by turnIxscanIntoDistinctIxscan:
 //     the IXSCAN must carry no filter and neither may a FETCH above it, no
 //     blocking sort, the key not multikey in that index, and for a strict
-//     distinct every field before the key pinned to one value. A covered
+//     distinct every field before the key pinned to one value; a wildcard
+//     index qualifies through the view of the key's path, unless it scans
+//     subpaths. A covered
 //     PROJECTION stays over the DISTINCT_SCAN; a FETCH stays and a
 //     projection above it goes.
 //
@@ -123,6 +125,12 @@ func distinctNodePlan(coll *catalog.Collection, q Query, qualifies func(*index.I
 // returns nil when it cannot be.
 func distinctFromScan(coll *catalog.Collection, q Query, c *candidate, ctx func() context.Context) *candidate {
 	if c.ix == nil || c.branches != nil || len(q.Sort) > 0 && !c.sorted {
+		return nil
+	}
+	// A wildcard view scanning subpaths holds several keys per object, in
+	// (path, value) order: skipping to the next value would lose
+	// documents (isWildcardObjectSubpathScan).
+	if c.wildcardSubpaths {
 		return nil
 	}
 	if keyFilter, rest := c.splitFilter(q.Filter); len(keyFilter) > 0 || len(rest) > 0 {

@@ -4,6 +4,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
+	"github.com/schemalab/schemalab/sandbox/engine/index"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 )
 
@@ -14,6 +15,12 @@ import (
 // orCandidate plans a rooted $or, or returns nil when some branch has no
 // usable index (mongod then scans the collection).
 func orCandidate(coll *catalog.Collection, q Query) *candidate {
+	return orCandidateOver(coll, q, func(ix *index.Index) bool { return !ix.Spec.Hidden })
+}
+
+// orCandidateOver is orCandidate over the indexes admit accepts (a hint
+// restricts every branch to the hinted index).
+func orCandidateOver(coll *catalog.Collection, q Query, admit func(*index.Index) bool) *candidate {
 	if q.Filter == nil {
 		return nil
 	}
@@ -32,12 +39,19 @@ func orCandidate(coll *catalog.Collection, q Query) *candidate {
 		preds := predicatesByPath(nodes)
 		var best *candidate
 		bestScore := -1
+		var options []*candidate
 		for _, ix := range coll.Indexes() {
-			if ix.Spec.Hidden {
+			if !admit(ix) {
 				continue
 			}
-			b := indexCandidate(ix, preds, nil, false)
-			if b == nil || !usable(ix, b, Query{Filter: &query.Filter{Root: branch}}) {
+			if ix.Wildcard() != nil {
+				options = append(options, wildcardCandidates(ix, preds, nodes, nil)...)
+			} else if b := indexCandidate(ix, preds, nil, false); b != nil {
+				options = append(options, b)
+			}
+		}
+		for _, b := range options {
+			if !usable(b.ix, b, Query{Filter: &query.Filter{Root: branch}}) {
 				continue
 			}
 			// Prefer the index that constrains more leading fields, as

@@ -117,6 +117,9 @@ type candidate struct {
 	used []usedPredicate
 	// covered: the plan answers the projection from index keys.
 	covered bool
+	// wildcardSubpaths: a wildcard view scans a path's subpaths too, so
+	// one document may have several keys in the bounds (shouldDedup).
+	wildcardSubpaths bool
 	// branches are the per-branch index plans of a rooted $or.
 	branches []*candidate
 	ixscans  []*ixScan
@@ -275,6 +278,16 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 	switch {
 	case err != nil:
 		return nil, err
+	case hinted != nil && hinted.Wildcard() != nil:
+		// A wildcard index has no whole-index scan to fall back on: hinted,
+		// it answers through the views of the queried paths or not at all.
+		if cands := wildcardCandidates(hinted, preds, conjuncts(q.Filter), sortSpec); len(cands) > 0 {
+			return cands, nil
+		}
+		if c := orCandidateOver(coll, q, func(ix *index.Index) bool { return ix == hinted }); c != nil {
+			return []*candidate{c}, nil
+		}
+		return nil, plannerError(coll, q, mongoerr.NoQueryExecutionPlans, "No query solutions")
 	case hinted != nil:
 		return []*candidate{indexCandidate(hinted, preds, sortSpec, true)}, nil
 	case hintDir != 0:
@@ -285,6 +298,19 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 	}
 	var out []*candidate
 	for _, ix := range coll.Indexes() {
+		if ix.Wildcard() != nil {
+			// allowed judges the per-path views: a distinct may scan the
+			// view of its key (turnIxscanIntoDistinctIxscan).
+			if ix.Spec.Hidden {
+				continue
+			}
+			for _, c := range wildcardCandidates(ix, preds, conjuncts(q.Filter), sortSpec) {
+				if usable(c.ix, c, q) && (allowed == nil || allowed(c.ix)) {
+					out = append(out, c)
+				}
+			}
+			continue
+		}
 		if !admits(ix) {
 			continue
 		}
@@ -298,7 +324,7 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 	// would read (and hold) every match first.
 	if len(sortSpec) > 0 && !slices.ContainsFunc(out, func(c *candidate) bool { return c.sorted }) {
 		for _, ix := range coll.Indexes() {
-			if !admits(ix) || ix.Spec.Sparse || ix.Spec.Partial != nil {
+			if !admits(ix) || ix.Spec.Sparse || ix.Spec.Partial != nil || ix.Wildcard() != nil {
 				continue
 			}
 			if c := indexCandidate(ix, preds, sortSpec, true); c != nil && c.sorted {
@@ -627,6 +653,7 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 		for _, b := range c.branches {
 			ixs := newIxScan(b.ix, coll, orientAll(b), b.dir)
 			ixs.addKeyMeta = q.wantsIndexKey()
+			ixs.dedupIf(b.wildcardSubpaths)
 			c.ixscans = append(c.ixscans, ixs)
 			or.children = append(or.children, ixs)
 		}
@@ -639,6 +666,7 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 	} else {
 		ixs := newIxScan(c.ix, coll, orientAll(c), c.dir)
 		ixs.addKeyMeta = q.wantsIndexKey()
+		ixs.dedupIf(c.wildcardSubpaths)
 		c.scan = ixs
 		c.ixscans = []*ixScan{ixs}
 		keyFilter, rest := c.splitFilter(q.Filter)
@@ -647,7 +675,7 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 		}
 		c.covered = len(rest) == 0 && coversProjection(q, c)
 		switch {
-		case q.Count && len(rest) == 0 && len(keyFilter) == 0 && !c.ix.IsMultiKey() && ixs.single:
+		case q.Count && len(rest) == 0 && len(keyFilter) == 0 && ixs.single:
 			s = &countScan{ixScan: ixs}
 		case q.Count && len(rest) == 0, c.covered:
 			ixs.keyDocs = c.covered
@@ -744,7 +772,7 @@ func (c *candidate) tightnessOf(n query.Node) tightness {
 // needed.
 func coversProjection(q Query, c *candidate) bool {
 	p := q.Projection
-	if p == nil || !p.Coverable || q.Count {
+	if p == nil || !p.Coverable || q.Count || c.wildcardSubpaths {
 		return false
 	}
 	provides := func(path string) bool {
@@ -821,7 +849,12 @@ func resolveHint(coll *catalog.Collection, q Query) (*index.Index, int, error) {
 // it before planning, so that the error is the command's and not an
 // executor's.
 func CheckHint(coll *catalog.Collection, q Query) error {
-	_, _, err := resolveHint(coll, q)
+	ix, _, err := resolveHint(coll, q)
+	if err == nil && ix != nil && ix.Wildcard() != nil && len(q.Min) == 0 && len(q.Max) == 0 {
+		// A hinted wildcard index that no queried path can use fails
+		// planning itself, before any executor exists.
+		_, err = enumerate(coll, q)
+	}
 	return err
 }
 

@@ -253,7 +253,7 @@ type ixScan struct {
 	seeks    int64
 	dupsT    int64
 	dupsD    int64
-	seen     *ridSet // nil when the index is not multikey
+	seen     *ridSet // nil when the scan need not drop repeated records
 	millis   int64
 	// filter holds the predicates tested on each key (the document the
 	// key stands for), before anything is fetched.
@@ -274,6 +274,14 @@ func newIxScan(ix *index.Index, coll *catalog.Collection, b scanBounds, dir int)
 		s.seen = &ridSet{}
 	}
 	return s
+}
+
+// dedupIf makes the scan drop RecordIDs it already returned when on is
+// set, as a multikey scan always does.
+func (s *ixScan) dedupIf(on bool) {
+	if on && s.seen == nil {
+		s.seen = &ridSet{}
+	}
 }
 
 // isSingleInterval: point prefix, then at most one range, then full

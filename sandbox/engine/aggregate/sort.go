@@ -115,23 +115,32 @@ func (s *sortStage) Spec() bson.D {
 }
 
 type keyedDoc struct {
-	key []any
-	doc bson.D
-	seq int64
+	key   []any
+	doc   bson.D
+	seq   int64
+	holes *projection.Holes // when the input carries them
 }
 
 func (s *sortStage) open(in Iterator, rt *runtime) (Iterator, error) {
-	return blockingIterator(func() ([]keyedDoc, error) {
+	src, _ := in.(HolesSource)
+	var last *projection.Holes
+	it := blockingIterator(func() ([]keyedDoc, error) {
 		if s.limit > 0 {
-			return s.topK(in, rt)
+			return s.topK(in, src, rt)
 		}
-		return s.all(in, rt)
+		return s.all(in, src, rt)
 	}, func(k keyedDoc) bson.D {
 		if rt.explain {
 			s.sortedBytes += int64(value.Size(k.doc))
 		}
+		last = k.holes
 		return k.doc
-	}), nil
+	})
+	if src == nil {
+		return it, nil
+	}
+	// An in-memory sort keeps mongod's Documents, holes and all.
+	return holedIterator{Iterator: it, holes: func() *projection.Holes { return last }}, nil
 }
 
 // sortedMem is the Sorter's account of one sorted document: the document
@@ -148,7 +157,7 @@ func sortedMem(k []any, d bson.D) int {
 // documents held pass value.MemoryLimit, as mongod's sorter does; with
 // disk use allowed mongod would spill sorted runs to disk, and here they
 // stay in memory.
-func (s *sortStage) all(in Iterator, rt *runtime) ([]keyedDoc, error) {
+func (s *sortStage) all(in Iterator, src HolesSource, rt *runtime) ([]keyedDoc, error) {
 	var docs []keyedDoc
 	limited := rt.ctx.NoDiskUse
 	mem := 0
@@ -174,7 +183,7 @@ func (s *sortStage) all(in Iterator, rt *runtime) ([]keyedDoc, error) {
 		}
 		k := s.key(d, arena[len(arena):])
 		arena = arena[:len(arena)+width]
-		docs = append(docs, keyedDoc{key: k[:width:width], doc: d})
+		docs = append(docs, keyedDoc{key: k[:width:width], doc: d, holes: holesOf(src)})
 		if limited {
 			if mem += sortedMem(k, d); mem > value.MemoryLimit {
 				return nil, value.SortMemoryExceeded()
@@ -188,7 +197,7 @@ func (s *sortStage) all(in Iterator, rt *runtime) ([]keyedDoc, error) {
 // topK keeps only the best limit documents in a max-heap, so memory stays
 // bounded by the limit whatever the input size; with allowDiskUse: false
 // the documents kept must still fit in value.MemoryLimit.
-func (s *sortStage) topK(in Iterator, rt *runtime) ([]keyedDoc, error) {
+func (s *sortStage) topK(in Iterator, src HolesSource, rt *runtime) ([]keyedDoc, error) {
 	h := &docHeap{spec: s.sortSpec}
 	var spare []any
 	limited := rt.ctx.NoDiskUse
@@ -208,7 +217,7 @@ func (s *sortStage) topK(in Iterator, rt *runtime) ([]keyedDoc, error) {
 		}
 		k := s.key(d, spare)
 		if int64(len(h.docs)) < s.limit {
-			heap.Push(h, keyedDoc{key: slices.Clone(k), doc: d, seq: seq})
+			heap.Push(h, keyedDoc{key: slices.Clone(k), doc: d, seq: seq, holes: holesOf(src)})
 			if limited {
 				mem += sortedMem(k, d)
 			}
@@ -219,7 +228,7 @@ func (s *sortStage) topK(in Iterator, rt *runtime) ([]keyedDoc, error) {
 				mem += sortedMem(k, d) - sortedMem(h.docs[0].key, h.docs[0].doc)
 			}
 			spare = h.docs[0].key
-			h.docs[0] = keyedDoc{key: slices.Clone(k), doc: d, seq: seq}
+			h.docs[0] = keyedDoc{key: slices.Clone(k), doc: d, seq: seq, holes: holesOf(src)}
 			heap.Fix(h, 0)
 		} else {
 			spare = k

@@ -1,0 +1,217 @@
+package aggregate
+
+import (
+	"slices"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
+	"github.com/schemalab/schemalab/sandbox/engine/projection"
+)
+
+// The holes an exclusion leaves in mongod's Document (projection.Holes)
+// matter only to an $addFields/$set that comes later while the document
+// is still the same Document: through the stages that hand it on
+// ($match, $sort, $limit, $skip, $unwind, $lookup and the projections
+// that do not build a new document) and not past one that serializes or
+// rebuilds it ($group, $facet, an inclusion $project, $replaceRoot...).
+// Run finds those stretches once, so that a pipeline without one pays
+// nothing per document.
+
+// HolesSource is an input whose documents may carry holes: Holes is
+// those of the document Next returned last (nil for none).
+type HolesSource interface {
+	Holes() *projection.Holes
+}
+
+// holesRole is what a stage does to holes.
+type holesRole uint8
+
+const (
+	holesEnd   holesRole = iota // serializes or rebuilds the document
+	holesCarry                  // hands the document on, maybe setting paths
+	holesMake                   // an exclusion: makes holes, and carries
+	holesFill                   // $addFields/$set, $lookup...: may fill them, and carry
+)
+
+func roleOf(s Stage) holesRole {
+	switch x := s.(type) {
+	case *projectStage:
+		switch x.mode {
+		case modeExclusion:
+			return holesMake
+		case modeAddFields:
+			return holesFill
+		}
+	case *lookupStage:
+		// setNestedField of its as field writes into a hole by that name.
+		return holesFill
+	case *unwindStage:
+		if x.indexField != "" {
+			return holesFill
+		}
+		return holesCarry
+	case *matchStage, *sortStage, *limitStage, *skipStage:
+		return holesCarry
+	}
+	return holesEnd
+}
+
+// holesPlan says, for each stage, whether its input carries holes
+// (inputHoles: the pipeline's input does) and whether its output must.
+func holesPlan[S Stage](stages []S, inputHoles bool) (in, out []bool) {
+	if !inputHoles && !slices.ContainsFunc(stages, func(s S) bool { return roleOf(s) == holesMake }) {
+		return nil, nil
+	}
+	n := len(stages)
+	// needed[i]: a filler is reached from after stage i through stages
+	// that carry.
+	needed := make([]bool, n)
+	for i := n - 2; i >= 0; i-- {
+		switch roleOf(stages[i+1]) {
+		case holesFill:
+			needed[i] = true
+		case holesCarry, holesMake:
+			needed[i] = needed[i+1]
+		}
+	}
+	var some bool
+	live := inputHoles
+	in, out = make([]bool, n), make([]bool, n)
+	for i, s := range stages {
+		in[i] = live
+		r := roleOf(s)
+		live = r == holesMake || (live && r != holesEnd)
+		out[i] = live && needed[i]
+		live = out[i]
+		some = some || in[i] || out[i]
+	}
+	if !some {
+		return nil, nil
+	}
+	return in, out
+}
+
+// LeadingHolesMatter reports whether the exclusion leading the pipeline
+// leaves holes a later stage may fill, so that when the query layer runs
+// it the pipeline must still learn them.
+func (p *Pipeline) LeadingHolesMatter() bool {
+	if len(p.stages) == 0 || roleOf(p.stages[0]) != holesMake {
+		return false
+	}
+	_, out := holesPlan(p.stages, false)
+	return out != nil && out[0]
+}
+
+// holedIterator is a stage's iterator that also tells its documents'
+// holes.
+type holedIterator struct {
+	Iterator
+	holes func() *projection.Holes
+}
+
+func (h holedIterator) Holes() *projection.Holes { return h.holes() }
+
+// holesOf is the holes of in's last document.
+func holesOf(in HolesSource) *projection.Holes {
+	if in == nil {
+		return nil
+	}
+	return in.Holes()
+}
+
+// openHoled opens a stage whose input carries holes or whose output must:
+// projections carry them through the projection executor, the stages
+// that return their input's documents hand them on, and those that set
+// paths in them carry them past what they set.
+func openHoled(s Stage, in Iterator, rt *runtime) (Iterator, error) {
+	src, _ := in.(HolesSource)
+	var carry func(in, out bson.D, h *projection.Holes) (bson.D, *projection.Holes)
+	switch x := s.(type) {
+	case *projectStage:
+		carry = x.proj.CarryHoles
+	case *unwindStage, *lookupStage:
+		carry = projection.CarryHoles
+	default:
+		// $sort keeps each document's holes with it; $match, $limit and
+		// $skip return their input's current document.
+		it, err := s.open(in, rt)
+		if err != nil {
+			return nil, err
+		}
+		if h, ok := it.(HolesSource); ok {
+			return holedIterator{Iterator: it, holes: h.Holes}, nil
+		}
+		return holedIterator{Iterator: it, holes: func() *projection.Holes { return holesOf(src) }}, nil
+	}
+	// These derive each output from the input document they read last.
+	rec := &holesRecorder{in: in, src: src}
+	rec.keys, _ = in.(IndexKeySource)
+	it, err := s.open(rec, rt)
+	if err != nil {
+		return nil, err
+	}
+	var last *projection.Holes
+	return holedIterator{Iterator: funcIterator(func() (bson.D, bool, error) {
+		d, ok, err := it.Next()
+		if !ok || err != nil {
+			return nil, ok, err
+		}
+		d, last = carry(rec.doc, d, rec.holes)
+		return d, true, nil
+	}), holes: func() *projection.Holes { return last }}, nil
+}
+
+// holesRecorder keeps the document a stage read last, with its holes.
+type holesRecorder struct {
+	in    Iterator
+	src   HolesSource
+	keys  IndexKeySource
+	doc   bson.D
+	holes *projection.Holes
+}
+
+func (r *holesRecorder) Next() (bson.D, bool, error) {
+	d, ok, err := r.in.Next()
+	if ok {
+		r.doc, r.holes = d, holesOf(r.src)
+	}
+	return d, ok, err
+}
+
+// IndexKey hands on the input's index key metadata to a projection that
+// reads it.
+func (r *holesRecorder) IndexKey() bson.D {
+	if r.keys == nil {
+		return nil
+	}
+	return r.keys.IndexKey()
+}
+
+// timedHoles is a timed stage whose documents carry holes.
+type timedHoles struct {
+	*timedIterator
+	src HolesSource
+}
+
+func (t timedHoles) Holes() *projection.Holes { return t.src.Holes() }
+
+// runTransformersHoled is runTransformers for an update pipeline in
+// which an exclusion's holes reach an $addFields/$set (an $unset then a
+// $set of the same field puts it back where it was).
+func runTransformersHoled(stages []transformer, doc bson.D, env *expr.Env) (bson.D, error) {
+	var h *projection.Holes
+	for _, s := range stages {
+		out, err := s.transform(doc, env)
+		if err != nil {
+			return nil, err
+		}
+		if p, ok := s.(*projectStage); ok {
+			out, h = p.proj.CarryHoles(doc, out, h)
+		} else {
+			h = nil
+		}
+		doc = out
+	}
+	return doc, nil
+}

@@ -115,32 +115,49 @@ func (s *sortStage) Spec() bson.D {
 }
 
 type keyedDoc struct {
-	key   []any
-	doc   bson.D
-	seq   int64
-	holes *projection.Holes // when the input carries them
+	key []any
+	doc bson.D
+	seq int64
 }
 
 func (s *sortStage) open(in Iterator, rt *runtime) (Iterator, error) {
-	src, _ := in.(HolesSource)
-	var last *projection.Holes
+	var held *sortHoles
+	if src, ok := in.(HolesSource); ok {
+		held = &sortHoles{src: src, bySeq: map[int64]*projection.Holes{}}
+	}
 	it := blockingIterator(func() ([]keyedDoc, error) {
 		if s.limit > 0 {
-			return s.topK(in, src, rt)
+			return s.topK(in, held, rt)
 		}
-		return s.all(in, src, rt)
+		return s.all(in, held, rt)
 	}, func(k keyedDoc) bson.D {
 		if rt.explain {
 			s.sortedBytes += int64(value.Size(k.doc))
 		}
-		last = k.holes
+		if held != nil {
+			held.last = held.bySeq[k.seq]
+		}
 		return k.doc
 	})
-	if src == nil {
+	if held == nil {
 		return it, nil
 	}
 	// An in-memory sort keeps mongod's Documents, holes and all.
-	return holedIterator{Iterator: it, holes: func() *projection.Holes { return last }}, nil
+	return holedIterator{Iterator: it, holes: func() *projection.Holes { return held.last }}, nil
+}
+
+// sortHoles keeps the holes of the documents a $sort holds, by their
+// input sequence number, when its input carries them.
+type sortHoles struct {
+	src   HolesSource
+	bySeq map[int64]*projection.Holes
+	last  *projection.Holes
+}
+
+func (h *sortHoles) record(seq int64) {
+	if holes := h.src.Holes(); holes != nil {
+		h.bySeq[seq] = holes
+	}
 }
 
 // sortedMem is the Sorter's account of one sorted document: the document
@@ -157,7 +174,7 @@ func sortedMem(k []any, d bson.D) int {
 // documents held pass value.MemoryLimit, as mongod's sorter does; with
 // disk use allowed mongod would spill sorted runs to disk, and here they
 // stay in memory.
-func (s *sortStage) all(in Iterator, src HolesSource, rt *runtime) ([]keyedDoc, error) {
+func (s *sortStage) all(in Iterator, held *sortHoles, rt *runtime) ([]keyedDoc, error) {
 	var docs []keyedDoc
 	limited := rt.ctx.NoDiskUse
 	mem := 0
@@ -183,7 +200,10 @@ func (s *sortStage) all(in Iterator, src HolesSource, rt *runtime) ([]keyedDoc, 
 		}
 		k := s.key(d, arena[len(arena):])
 		arena = arena[:len(arena)+width]
-		docs = append(docs, keyedDoc{key: k[:width:width], doc: d, holes: holesOf(src)})
+		docs = append(docs, keyedDoc{key: k[:width:width], doc: d, seq: int64(n)})
+		if held != nil {
+			held.record(int64(n))
+		}
 		if limited {
 			if mem += sortedMem(k, d); mem > value.MemoryLimit {
 				return nil, value.SortMemoryExceeded()
@@ -197,7 +217,7 @@ func (s *sortStage) all(in Iterator, src HolesSource, rt *runtime) ([]keyedDoc, 
 // topK keeps only the best limit documents in a max-heap, so memory stays
 // bounded by the limit whatever the input size; with allowDiskUse: false
 // the documents kept must still fit in value.MemoryLimit.
-func (s *sortStage) topK(in Iterator, src HolesSource, rt *runtime) ([]keyedDoc, error) {
+func (s *sortStage) topK(in Iterator, held *sortHoles, rt *runtime) ([]keyedDoc, error) {
 	h := &docHeap{spec: s.sortSpec}
 	var spare []any
 	limited := rt.ctx.NoDiskUse
@@ -217,7 +237,10 @@ func (s *sortStage) topK(in Iterator, src HolesSource, rt *runtime) ([]keyedDoc,
 		}
 		k := s.key(d, spare)
 		if int64(len(h.docs)) < s.limit {
-			heap.Push(h, keyedDoc{key: slices.Clone(k), doc: d, seq: seq, holes: holesOf(src)})
+			heap.Push(h, keyedDoc{key: slices.Clone(k), doc: d, seq: seq})
+			if held != nil {
+				held.record(seq)
+			}
 			if limited {
 				mem += sortedMem(k, d)
 			}
@@ -228,7 +251,11 @@ func (s *sortStage) topK(in Iterator, src HolesSource, rt *runtime) ([]keyedDoc,
 				mem += sortedMem(k, d) - sortedMem(h.docs[0].key, h.docs[0].doc)
 			}
 			spare = h.docs[0].key
-			h.docs[0] = keyedDoc{key: slices.Clone(k), doc: d, seq: seq, holes: holesOf(src)}
+			if held != nil {
+				delete(held.bySeq, h.docs[0].seq)
+				held.record(seq)
+			}
+			h.docs[0] = keyedDoc{key: slices.Clone(k), doc: d, seq: seq}
 			heap.Fix(h, 0)
 		} else {
 			spare = k

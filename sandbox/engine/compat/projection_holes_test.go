@@ -1,6 +1,11 @@
 package compat_test
 
-import "testing"
+import (
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+)
 
 // An exclusion leaves the field's slot in mongod's Document with a missing
 // value (MutableDocument::remove, document_value/document.h; the executor
@@ -115,4 +120,27 @@ func TestExclusionHoles(t *testing.T) {
 			update: `[{"$project": {"a.x": 0, "b": 0}}, {"$addFields": {"b": 0, "a.x": 0}}]`,
 			want:   `[{"_id": 1, "a": {"x": 0, "y": 2}, "b": 0}]`},
 	})
+}
+
+// The query layer runs a leading exclusion whose holes a later stage
+// fills as it runs any other (buildProjectionForPushdown); its
+// PROJECTION stage hands the pipeline the projected Documents, holes
+// and all (PlanExecutor::getNextDocument in DocumentSourceCursor), so the
+// plan is the same as without the refill.
+func TestExclusionHolesExplain(t *testing.T) {
+	s := newSuite(t)
+	s.runCase(t, "a leading exclusion whose holes are filled is still the plan's projection", pipelineDRef+"; src/mongo/db/pipeline/document_source_cursor.cpp",
+		explainCase(stage, "$unset"), func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), `[{"_id": 1, "d": 1, "e": 2}]`)
+			reply := aggExplain(t, db, `[{"$unset": "d"}, {"$set": {"d": 0}}]`, "queryPlanner")
+			if got := stageNames(t, reply); got != "$cursor,$set" {
+				t.Errorf("stages %s", got)
+			}
+			cursor, _ := field(field(reply, "stages").(bson.A)[0].(bson.D), "$cursor").(bson.D)
+			plan, _ := field(field(cursor, "queryPlanner").(bson.D), "winningPlan").(bson.D)
+			if got := stageChain(plan); got != "PROJECTION_SIMPLE>COLLSCAN" {
+				t.Errorf("plan %s", got)
+			}
+			sameValue(t, "transformBy", field(plan, "transformBy"), `{"d": false, "_id": true}`)
+		})
 }

@@ -51,7 +51,7 @@ func roleOf(s Stage) holesRole {
 			return holesFill
 		}
 		return holesCarry
-	case *matchStage, *sortStage, *limitStage, *skipStage:
+	case *matchStage, *sortStage, *limitStage, *skipStage, inhibitStage:
 		return holesCarry
 	}
 	return holesEnd

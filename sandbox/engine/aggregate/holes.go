@@ -151,13 +151,27 @@ func openHoled(s Stage, in Iterator, rt *runtime) (Iterator, error) {
 	if err != nil {
 		return nil, err
 	}
+	unwind, _ := s.(*unwindStage)
 	var last *projection.Holes
+	from, elem := 0, 0
 	return holedIterator{Iterator: funcIterator(func() (bson.D, bool, error) {
 		d, ok, err := it.Next()
 		if !ok || err != nil {
 			return nil, ok, err
 		}
 		d, last = carry(rec.doc, d, rec.holes)
+		if unwind != nil {
+			// Each element $unwind emits is the Document the array held,
+			// with its own holes.
+			if from != rec.read {
+				from, elem = rec.read, 0
+			} else {
+				elem++
+			}
+			if arr, isArray := getNested(rec.doc, unwind.parts).(bson.A); isArray && len(arr) > 0 {
+				last = last.Unwound(unwind.parts, elem)
+			}
+		}
 		return d, true, nil
 	}), holes: func() *projection.Holes { return last }}, nil
 }
@@ -169,12 +183,14 @@ type holesRecorder struct {
 	keys  IndexKeySource
 	doc   bson.D
 	holes *projection.Holes
+	read  int // documents read so far
 }
 
 func (r *holesRecorder) Next() (bson.D, bool, error) {
 	d, ok, err := r.in.Next()
 	if ok {
 		r.doc, r.holes = d, holesOf(r.src)
+		r.read++
 	}
 	return d, ok, err
 }

@@ -1,6 +1,10 @@
 package projection
 
-import "go.mongodb.org/mongo-driver/v2/bson"
+import (
+	"slices"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
 
 // Holes are the fields a document lost while it stayed one mongod
 // Document. MutableDocument::remove and a setField of a missing value
@@ -15,7 +19,8 @@ import "go.mongodb.org/mongo-driver/v2/bson"
 // some, and only where a later stage could fill them. nil is no holes.
 type Holes struct {
 	gaps   []gap    // this document's empty slots, in document order
-	nested []nested // the holes of its embedded documents
+	nested []nested // the holes of the values of its fields
+	elems  []*Holes // for an array: those of each element (nil for none)
 }
 
 // gap is an empty slot: at is the index the field takes back in the
@@ -128,14 +133,11 @@ func carry(n *node, in, out bson.D, h *Holes) (bson.D, *Holes) {
 	return res, &next
 }
 
-// nestedCarry is an embedded document at key with its holes: kept when
-// the stage left it alone or changed it in place (a nested exclusion, or
-// an $addFields of paths below it), gone when the value was replaced.
+// nestedCarry is the value at key with its holes: kept when the stage
+// left it alone or changed it in place (a nested exclusion, or an
+// $addFields of paths below it, which mongod applies to a document and to
+// each element of an array), gone when the value was replaced.
 func nestedCarry(n *node, key string, in any, hasIn bool, out any, h *Holes) (any, *Holes) {
-	outDoc, ok := out.(bson.D)
-	if !ok {
-		return out, nil
-	}
 	var c *child
 	if n != nil {
 		c = n.get(key)
@@ -143,9 +145,74 @@ func nestedCarry(n *node, key string, in any, hasIn bool, out any, h *Holes) (an
 	if c == nil {
 		return out, h
 	}
-	inDoc, ok := in.(bson.D)
-	if c.kind != kindSubtree || !hasIn || !ok {
+	if c.kind != kindSubtree || !hasIn {
 		return out, nil
 	}
-	return carry(c.sub, inDoc, outDoc, h)
+	return carryValue(c.sub, in, out, h)
+}
+
+// carryValue carries the holes of a value a subtree projected: a
+// document's, and those of each element of an array, which the executor
+// maps element by element.
+func carryValue(n *node, in, out any, h *Holes) (any, *Holes) {
+	switch o := out.(type) {
+	case bson.D:
+		if i, ok := in.(bson.D); ok {
+			return carry(n, i, o, h)
+		}
+	case bson.A:
+		i, ok := in.(bson.A)
+		if !ok || len(i) != len(o) {
+			return out, nil
+		}
+		var elems []*Holes
+		res := make(bson.A, len(o))
+		for k := range o {
+			var eh *Holes
+			if h != nil && k < len(h.elems) {
+				eh = h.elems[k]
+			}
+			var sub *Holes
+			res[k], sub = carryValue(n, i[k], o[k], eh)
+			if sub != nil {
+				if elems == nil {
+					elems = make([]*Holes, len(o))
+				}
+				elems[k] = sub
+			}
+		}
+		if elems == nil {
+			return res, nil
+		}
+		return res, &Holes{elems: elems}
+	}
+	return out, nil
+}
+
+// Unwound is h for one document $unwind made of element i of the array at
+// path: the holes that element had are now those of the value at path.
+func (h *Holes) Unwound(path []string, i int) *Holes {
+	if h == nil || len(path) == 0 {
+		return h
+	}
+	at := slices.IndexFunc(h.nested, func(n nested) bool { return n.key == path[0] })
+	if at < 0 {
+		return h
+	}
+	var sub *Holes
+	if len(path) > 1 {
+		sub = h.nested[at].holes.Unwound(path[1:], i)
+	} else if arr := h.nested[at].holes; arr != nil && i < len(arr.elems) {
+		sub = arr.elems[i]
+	}
+	out := &Holes{gaps: h.gaps, nested: slices.Clone(h.nested)}
+	if sub == nil {
+		out.nested = slices.Delete(out.nested, at, at+1)
+	} else {
+		out.nested[at].holes = sub
+	}
+	if len(out.gaps) == 0 && len(out.nested) == 0 {
+		return nil
+	}
+	return out
 }

@@ -12,9 +12,10 @@ import (
 // The holes an exclusion leaves in mongod's Document (projection.Holes)
 // matter only to an $addFields/$set that comes later while the document
 // is still the same Document: through the stages that hand it on
-// ($match, $sort, $limit, $skip, $unwind, $lookup and the projections
-// that do not build a new document) and not past one that serializes or
-// rebuilds it ($group, $facet, an inclusion $project, $replaceRoot...).
+// ($match, $sort, $limit, $skip, $unwind, $lookup, the projections that
+// do not build a new document, and into $facet's sub-pipelines) and not
+// past one that serializes or rebuilds it ($group, an inclusion $project,
+// $replaceRoot, the document $facet outputs...).
 // Run finds those stretches once, so that a pipeline without one pays
 // nothing per document.
 
@@ -32,6 +33,7 @@ const (
 	holesCarry                  // hands the document on, maybe setting paths
 	holesMake                   // an exclusion: makes holes, and carries
 	holesFill                   // $addFields/$set, $lookup...: may fill them, and carry
+	holesSink                   // $facet: hands them to sub-pipelines that may fill them
 )
 
 func roleOf(s Stage) holesRole {
@@ -53,8 +55,31 @@ func roleOf(s Stage) holesRole {
 		return holesCarry
 	case *matchStage, *sortStage, *limitStage, *skipStage, inhibitStage:
 		return holesCarry
+	case *facetStage:
+		// Its TeeBuffer hands every facet the input's Documents
+		// (document_source_facet.cpp, tee_buffer.cpp); what it outputs is
+		// a new document.
+		for _, f := range x.facets {
+			if holesReachFiller(f.stages) {
+				return holesSink
+			}
+		}
 	}
 	return holesEnd
+}
+
+// holesReachFiller reports whether a stage that may fill holes comes
+// first in stages, or after stages that carry them.
+func holesReachFiller[S Stage](stages []S) bool {
+	for _, s := range stages {
+		switch roleOf(s) {
+		case holesFill, holesSink:
+			return true
+		case holesEnd:
+			return false
+		}
+	}
+	return false
 }
 
 // holesPlan says, for each stage, whether its input carries holes
@@ -64,25 +89,14 @@ func holesPlan[S Stage](stages []S, inputHoles bool) (in, out []bool) {
 		return nil, nil
 	}
 	n := len(stages)
-	// needed[i]: a filler is reached from after stage i through stages
-	// that carry.
-	needed := make([]bool, n)
-	for i := n - 2; i >= 0; i-- {
-		switch roleOf(stages[i+1]) {
-		case holesFill:
-			needed[i] = true
-		case holesCarry, holesMake:
-			needed[i] = needed[i+1]
-		}
-	}
 	var some bool
 	live := inputHoles
 	in, out = make([]bool, n), make([]bool, n)
 	for i, s := range stages {
 		in[i] = live
 		r := roleOf(s)
-		live = r == holesMake || (live && r != holesEnd)
-		out[i] = live && needed[i]
+		live = r == holesMake || (live && r != holesEnd && r != holesSink)
+		out[i] = live && holesReachFiller(stages[i+1:])
 		live = out[i]
 		some = some || in[i] || out[i]
 	}
@@ -102,6 +116,34 @@ func (p *Pipeline) LeadingHolesMatter() bool {
 	_, out := holesPlan(p.stages, false)
 	return out != nil && out[0]
 }
+
+// openStage opens stage i of a run that holesPlan planned.
+func openStage(s Stage, in Iterator, rt *runtime, holesIn, holesOut []bool, i int) (Iterator, error) {
+	if holesIn != nil && (holesIn[i] || holesOut[i]) {
+		return openHoled(s, in, rt)
+	}
+	return s.open(in, rt)
+}
+
+// holedSlice yields documents with the holes each had.
+type holedSlice struct {
+	docs  []bson.D
+	holes []*projection.Holes
+	i     int
+}
+
+func (s *holedSlice) Next() (bson.D, bool, error) {
+	if s.i >= len(s.docs) {
+		return nil, false, nil
+	}
+	s.i++
+	return s.docs[s.i-1], true, nil
+}
+
+func (s *holedSlice) Holes() *projection.Holes { return s.holes[s.i-1] }
+
+// noHoles hides an iterator's holes from a stage that has no use for them.
+type noHoles struct{ Iterator }
 
 // holedIterator is a stage's iterator that also tells its documents'
 // holes.
@@ -132,6 +174,8 @@ func openHoled(s Stage, in Iterator, rt *runtime) (Iterator, error) {
 		carry = x.proj.CarryHoles
 	case *unwindStage, *lookupStage:
 		carry = projection.CarryHoles
+	case *facetStage:
+		return x.openHoled(in, src, rt), nil
 	default:
 		// $sort keeps each document's holes with it; $match, $limit and
 		// $skip return their input's current document.

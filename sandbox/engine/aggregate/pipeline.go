@@ -283,13 +283,7 @@ func (p *Pipeline) Run(input Iterator) (Iterator, error) {
 	_, inputHoles := input.(HolesSource)
 	holesIn, holesOut := holesPlan(p.stages, inputHoles)
 	for i, s := range p.stages {
-		var next Iterator
-		var err error
-		if holesIn != nil && (holesIn[i] || holesOut[i]) {
-			next, err = openHoled(s, it, rt)
-		} else {
-			next, err = s.open(it, rt)
-		}
+		next, err := openStage(s, it, rt, holesIn, holesOut, i)
 		if err != nil {
 			return nil, err
 		}

@@ -83,12 +83,49 @@ func holesReachFiller[S Stage](stages []S) bool {
 }
 
 // holesPlan says, for each stage, whether its input carries holes
-// (inputHoles: the pipeline's input does) and whether its output must.
+// (inputHoles: the pipeline's input does, with names unknown here) and
+// whether its output must: only while a later stage, reached through
+// stages that carry them, may set a top-level field by a name that may
+// be a hole there. So an $unset of one field and a $set of others track
+// nothing.
 func holesPlan[S Stage](stages []S, inputHoles bool) (in, out []bool) {
 	if !inputHoles && !slices.ContainsFunc(stages, func(s S) bool { return roleOf(s) == holesMake }) {
 		return nil, nil
 	}
 	n := len(stages)
+	// relevant[j]: stage j may fill a hole that is there when it runs.
+	relevant := make([]bool, n)
+	var names []string // the top-level names that may be holes
+	anyName := inputHoles
+	for j, s := range stages {
+		r := roleOf(s)
+		if r == holesEnd {
+			names, anyName = nil, false
+			continue
+		}
+		makes, fills, fillsAny := holeNames(s)
+		relevant[j] = (len(names) > 0 || anyName) && (fillsAny || anyName && len(fills) > 0 ||
+			slices.ContainsFunc(fills, func(f string) bool { return slices.Contains(names, f) }))
+		names = append(names, makes...)
+		if r == holesSink {
+			names, anyName = nil, false
+		}
+	}
+	// needed[i]: a relevant stage comes after stage i, through stages
+	// that carry.
+	needed := make([]bool, n)
+	reach := false
+	for i := n - 1; i >= 0; i-- {
+		needed[i] = reach
+		switch roleOf(stages[i]) {
+		case holesCarry, holesMake, holesFill:
+			reach = relevant[i] || reach
+		case holesSink:
+			reach = relevant[i]
+		default:
+			reach = false
+		}
+	}
 	var some bool
 	live := inputHoles
 	in, out = make([]bool, n), make([]bool, n)
@@ -96,7 +133,7 @@ func holesPlan[S Stage](stages []S, inputHoles bool) (in, out []bool) {
 		in[i] = live
 		r := roleOf(s)
 		live = r == holesMake || (live && r != holesEnd && r != holesSink)
-		out[i] = live && holesReachFiller(stages[i+1:])
+		out[i] = live && needed[i]
 		live = out[i]
 		some = some || in[i] || out[i]
 	}
@@ -104,6 +141,31 @@ func holesPlan[S Stage](stages []S, inputHoles bool) (in, out []bool) {
 		return nil, nil
 	}
 	return in, out
+}
+
+// holeNames are the top-level names a stage may leave holes at (an
+// exclusion's, and those an $addFields sets, since $$REMOVE leaves one,
+// and $unwind's path, which an empty array it keeps leaves), and those it
+// may set (fillsAny: any, for a $facet's sub-pipelines).
+func holeNames(s Stage) (makes, fills []string, fillsAny bool) {
+	switch x := s.(type) {
+	case *projectStage:
+		names := x.proj.TopLevelNames()
+		if x.mode == modeAddFields {
+			return names, names, false
+		}
+		return names, nil, false
+	case *lookupStage:
+		return nil, x.asParts[:1], false
+	case *unwindStage:
+		if x.indexParts != nil {
+			fills = x.indexParts[:1]
+		}
+		return x.parts[:1], fills, false
+	case *facetStage:
+		return nil, nil, true
+	}
+	return nil, nil, false
 }
 
 // LeadingHolesMatter reports whether the exclusion leading the pipeline

@@ -21,6 +21,7 @@ type Holes struct {
 	gaps   []gap    // this document's empty slots, in document order
 	nested []nested // the holes of the values of its fields
 	elems  []*Holes // for an array: those of each element (nil for none)
+	inline [2]gap   // gaps' storage while they are few, saving an allocation
 }
 
 // gap is an empty slot: at is the index the field takes back in the
@@ -35,16 +36,14 @@ type nested struct {
 	holes *Holes
 }
 
-func (h *Holes) nestedHoles(key string) *Holes {
-	if h == nil {
-		return nil
+// TopLevelNames are the top-level fields the projection names, for an
+// exclusion the fields it removes or removes from.
+func (p *Projection) TopLevelNames() []string {
+	names := make([]string, len(p.root.children))
+	for i, c := range p.root.children {
+		names[i] = c.name
 	}
-	for _, n := range h.nested {
-		if n.key == key {
-			return n.holes
-		}
-	}
-	return nil
+	return names
 }
 
 // CarryHoles gives the holes of out, the result of this projection
@@ -52,7 +51,9 @@ func (h *Holes) nestedHoles(key string) *Holes {
 // hole where each field it removed was, an $addFields writes a field
 // that has a hole back into it, and its $$REMOVE of a present field
 // leaves one. An inclusion builds a new document, which has none.
-// out is reordered in place when a hole is filled.
+// out, which the projection made, may be changed: a filled hole makes a
+// new document, and embedded documents whose holes are filled are
+// written into it.
 func (p *Projection) CarryHoles(in, out bson.D, h *Holes) (bson.D, *Holes) {
 	if p.inclusion && !p.addFields {
 		return out, nil
@@ -70,110 +71,147 @@ func CarryHoles(in, out bson.D, h *Holes) (bson.D, *Holes) {
 }
 
 // carry walks in with its gaps slot by slot, as mongod's Document keeps
-// them, and takes each slot's value from out: a visible field that out
-// lacks becomes a gap, a gap that out has is filled there, and the
-// fields out added come last in out's order. n, the projection's node
-// for this document (nil for a stage that only sets paths), says which
-// embedded documents it changed, to carry their holes the same way. The
-// result is a new document; out, which may share values with in, is
-// left as it is.
+// them, and takes each slot's value from out, which holds in's fields
+// that the stage kept, in their order, then those it added: a visible
+// field that out lacks becomes a gap, a gap that out has is filled there,
+// and the other fields out added come last in out's order. n, the
+// projection's node for this document (nil for a stage that only sets
+// paths), says which embedded values it changed, to carry their holes the
+// same way. A projection's out is its own, and carry reorders it in
+// place; another stage's is copied first.
 func carry(n *node, in, out bson.D, h *Holes) (bson.D, *Holes) {
 	var gaps []gap
+	var nestedHoles []nested
 	if h != nil {
-		gaps = h.gaps
+		gaps, nestedHoles = h.gaps, h.nested
 	}
-	used := make([]bool, len(out))
-	hint := 0
-	find := func(key string) int {
-		if hint < len(out) && !used[hint] && out[hint].Key == key {
-			return hint
-		}
-		for j, e := range out {
-			if !used[j] && e.Key == key {
-				return j
+	var gapBuf [4]gap
+	newGaps := gapBuf[:0]
+	var newNested []nested
+	type fill struct {
+		key string
+		to  int
+	}
+	var fillBuf [4]fill
+	fills := fillBuf[:0]
+	j, pos := 0, 0 // the next field of out; the next position of the result
+	gapSlot := func(key string) {
+		// A gap's name is not among in's fields, so only a field the
+		// stage added can carry it.
+		for k := len(out) - 1; k >= j; k-- {
+			if out[k].Key == key {
+				fills = append(fills, fill{key: key, to: pos})
+				pos++
+				return
 			}
 		}
-		return -1
-	}
-	res := make(bson.D, 0, len(out))
-	var next Holes
-	slot := func(key string, fromIn any, hasIn bool) {
-		j := find(key)
-		if j < 0 {
-			next.gaps = append(next.gaps, gap{key: key, at: len(res)})
-			return
-		}
-		used[j], hint = true, j+1
-		e := out[j]
-		var sub *Holes
-		e.Value, sub = nestedCarry(n, key, fromIn, hasIn, e.Value, h.nestedHoles(key))
-		if sub != nil {
-			next.nested = append(next.nested, nested{key: key, holes: sub})
-		}
-		res = append(res, e)
+		newGaps = append(newGaps, gap{key: key, at: pos})
 	}
 	g := 0
 	for i, e := range in {
 		for ; g < len(gaps) && gaps[g].at <= i; g++ {
-			slot(gaps[g].key, nil, false)
+			gapSlot(gaps[g].key)
 		}
-		slot(e.Key, e.Value, true)
+		if j >= len(out) || out[j].Key != e.Key {
+			newGaps = append(newGaps, gap{key: e.Key, at: pos})
+			continue
+		}
+		if n != nil || len(nestedHoles) > 0 {
+			v, sub, changed := nestedCarry(n, e.Key, e.Value, out[j].Value, findNested(nestedHoles, e.Key))
+			if changed {
+				out[j].Value = v
+			}
+			if sub != nil {
+				newNested = append(newNested, nested{key: e.Key, holes: sub})
+			}
+		}
+		j++
+		pos++
 	}
 	for ; g < len(gaps); g++ {
-		slot(gaps[g].key, nil, false)
+		gapSlot(gaps[g].key)
 	}
-	for j, e := range out {
-		if !used[j] {
-			res = append(res, e)
+	if len(fills) > 0 {
+		if n == nil {
+			// A stage that only sets paths may share out with in.
+			out = slices.Clone(out)
+		}
+		// Each filled field moves from the end to its slot, in slot
+		// order, which shifts the fields between by one.
+		for _, f := range fills {
+			k := f.to
+			for k < len(out) && out[k].Key != f.key {
+				k++
+			}
+			if k == len(out) {
+				continue
+			}
+			e := out[k]
+			copy(out[f.to+1:k+1], out[f.to:k])
+			out[f.to] = e
 		}
 	}
-	if len(next.gaps) == 0 && len(next.nested) == 0 {
-		return res, nil
+	if len(newGaps) == 0 && len(newNested) == 0 {
+		return out, nil
 	}
-	return res, &next
+	holes := &Holes{nested: newNested}
+	holes.gaps = append(holes.inline[:0:len(holes.inline)], newGaps...)
+	return out, holes
+}
+
+func findNested(ns []nested, key string) *Holes {
+	for _, n := range ns {
+		if n.key == key {
+			return n.holes
+		}
+	}
+	return nil
 }
 
 // nestedCarry is the value at key with its holes: kept when the stage
 // left it alone or changed it in place (a nested exclusion, or an
 // $addFields of paths below it, which mongod applies to a document and to
-// each element of an array), gone when the value was replaced.
-func nestedCarry(n *node, key string, in any, hasIn bool, out any, h *Holes) (any, *Holes) {
+// each element of an array), gone when the value was replaced. changed
+// says that v is to replace out.
+func nestedCarry(n *node, key string, in, out any, h *Holes) (v any, sub *Holes, changed bool) {
 	var c *child
 	if n != nil {
 		c = n.get(key)
 	}
 	if c == nil {
-		return out, h
+		return out, h, false
 	}
-	if c.kind != kindSubtree || !hasIn {
-		return out, nil
+	if c.kind != kindSubtree {
+		return out, nil, false
 	}
 	return carryValue(c.sub, in, out, h)
 }
 
 // carryValue carries the holes of a value a subtree projected: a
 // document's, and those of each element of an array, which the executor
-// maps element by element.
-func carryValue(n *node, in, out any, h *Holes) (any, *Holes) {
+// maps element by element (into a new array, which is written in place).
+func carryValue(n *node, in, out any, h *Holes) (any, *Holes, bool) {
 	switch o := out.(type) {
 	case bson.D:
 		if i, ok := in.(bson.D); ok {
-			return carry(n, i, o, h)
+			res, sub := carry(n, i, o, h)
+			return res, sub, len(res) > 0 && len(o) > 0 && &res[0] != &o[0]
 		}
 	case bson.A:
 		i, ok := in.(bson.A)
 		if !ok || len(i) != len(o) {
-			return out, nil
+			return out, nil, false
 		}
 		var elems []*Holes
-		res := make(bson.A, len(o))
 		for k := range o {
 			var eh *Holes
 			if h != nil && k < len(h.elems) {
 				eh = h.elems[k]
 			}
-			var sub *Holes
-			res[k], sub = carryValue(n, i[k], o[k], eh)
+			v, sub, changed := carryValue(n, i[k], o[k], eh)
+			if changed {
+				o[k] = v
+			}
 			if sub != nil {
 				if elems == nil {
 					elems = make([]*Holes, len(o))
@@ -181,12 +219,11 @@ func carryValue(n *node, in, out any, h *Holes) (any, *Holes) {
 				elems[k] = sub
 			}
 		}
-		if elems == nil {
-			return res, nil
+		if elems != nil {
+			return out, &Holes{elems: elems}, false
 		}
-		return res, &Holes{elems: elems}
 	}
-	return out, nil
+	return out, nil, false
 }
 
 // Unwound is h for one document $unwind made of element i of the array at

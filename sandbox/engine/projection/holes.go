@@ -51,9 +51,8 @@ func (p *Projection) TopLevelNames() []string {
 // hole where each field it removed was, an $addFields writes a field
 // that has a hole back into it, and its $$REMOVE of a present field
 // leaves one. An inclusion builds a new document, which has none.
-// out, which the projection made, may be changed: a filled hole makes a
-// new document, and embedded documents whose holes are filled are
-// written into it.
+// out, which the projection made, is reordered in place when a hole is
+// filled, and so are the embedded documents it made.
 func (p *Projection) CarryHoles(in, out bson.D, h *Holes) (bson.D, *Holes) {
 	if p.inclusion && !p.addFields {
 		return out, nil

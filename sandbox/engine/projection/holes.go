@@ -21,7 +21,7 @@ type Holes struct {
 	gaps   []gap    // this document's empty slots, in document order
 	nested []nested // the holes of the values of its fields
 	elems  []*Holes // for an array: those of each element (nil for none)
-	inline [2]gap   // gaps' storage while they are few, saving an allocation
+	inline [1]gap   // the storage of a single gap, saving an allocation
 }
 
 // gap is an empty slot: at is the index the field takes back in the

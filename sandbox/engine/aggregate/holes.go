@@ -202,7 +202,12 @@ func (s *holedSlice) Next() (bson.D, bool, error) {
 	return s.docs[s.i-1], true, nil
 }
 
-func (s *holedSlice) Holes() *projection.Holes { return s.holes[s.i-1] }
+func (s *holedSlice) Holes() *projection.Holes {
+	if s.i == 0 {
+		return nil
+	}
+	return s.holes[s.i-1]
+}
 
 // noHoles hides an iterator's holes from a stage that has no use for them.
 type noHoles struct{ Iterator }

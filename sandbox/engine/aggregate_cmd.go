@@ -499,6 +499,9 @@ type preparedPipeline struct {
 	p    *aggregate.Pipeline
 	exec *planner.Executor
 	ctx  *aggregate.Context
+	// holes is the leading exclusion the plan shows but the input runs,
+	// because the holes it leaves reach a later stage.
+	holes *projection.Projection
 }
 
 // preparePipeline parses a pipeline and plans its leading $match and
@@ -577,6 +580,7 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 	// (they must run before the expressions). Failing that, the fields the
 	// stages need; failing that, an exclusion at the front.
 	leading, inclusion, hasLeading := p.LeadingProjection()
+	var holes *projection.Projection
 	if hasLeading && !(pushed && !leading.Simple()) && inclusion {
 		q.Projection = aggProjector(leading)
 		p.RemoveLeading(1)
@@ -596,6 +600,14 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 		}
 	} else if hasLeading && !(pushed && !leading.Simple()) {
 		q.Projection = aggProjector(leading)
+		if p.LeadingHolesMatter() {
+			// The plan's PROJECTION_DEFAULT hands the pipeline the
+			// Documents it projected, holes and all (getNextDocument,
+			// DocumentSourceCursor); the plan shows the stage and the
+			// pipeline's input runs it, to learn them.
+			q.Projection.Apply = unprojected
+			holes = leading
+		}
 		p.RemoveLeading(1)
 	}
 	// A $project or $addFields left at the front reads the metadata the
@@ -603,13 +615,13 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 	q.IndexKey = p.LeadingNeedsIndexKey()
 	target := view.Collection(req.db, coll)
 	if exec, ok := e.planDistinctGroup(target, ns(req.db, coll), p, q); ok {
-		return &preparedPipeline{p: p, exec: exec, ctx: actx}, nil
+		return &preparedPipeline{p: p, exec: exec, ctx: actx, holes: holes}, nil
 	}
 	exec, err := e.plan(target, ns(req.db, coll), q)
 	if err != nil {
 		return nil, err
 	}
-	return &preparedPipeline{p: p, exec: exec, ctx: actx}, nil
+	return &preparedPipeline{p: p, exec: exec, ctx: actx, holes: holes}, nil
 }
 
 // planDistinctGroup runs a leading $group that takes one document per
@@ -662,6 +674,9 @@ func (pp *preparedPipeline) input() aggregate.Iterator {
 	if pp.exec == nil {
 		return aggregate.NewSliceIterator(nil)
 	}
+	if pp.holes != nil {
+		return &holedExecutorIterator{executorIterator: executorIterator{exec: pp.exec}, proj: pp.holes, ctx: pp.ctx}
+	}
 	return &executorIterator{exec: pp.exec}
 }
 
@@ -705,6 +720,31 @@ func (it *executorIterator) Next() (bson.D, bool, error) {
 
 // IndexKey is the metadata of the document Next returned last.
 func (it *executorIterator) IndexKey() bson.D { return it.indexKey }
+
+// holedExecutorIterator is an executorIterator that runs the pushed-down
+// exclusion itself, keeping the holes it leaves.
+type holedExecutorIterator struct {
+	executorIterator
+	proj  *projection.Projection
+	ctx   *aggregate.Context
+	holes *projection.Holes
+}
+
+func (it *holedExecutorIterator) Next() (bson.D, bool, error) {
+	d, ok, err := it.executorIterator.Next()
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	out, err := it.proj.ApplyMeta(func() context.Context { return it.ctx.Ctx }, d, -1, it.indexKey)
+	if err != nil {
+		return nil, false, err
+	}
+	out, it.holes = it.proj.CarryHoles(d, out, nil)
+	return out, true, nil
+}
+
+// Holes is what the exclusion left in the document Next returned last.
+func (it *holedExecutorIterator) Holes() *projection.Holes { return it.holes }
 
 func cmdAggregate(e *Engine, req *request) (bson.D, error) {
 	if out, ok, err := e.readCommand(req); ok {

@@ -67,13 +67,19 @@ func (s *facetStage) Spec() bson.D {
 // it builds is bounded like mongod's (internalQueryFacetMaxOutputDocSizeBytes):
 // the facets' results may hold value.MemoryLimit in all.
 func (s *facetStage) open(in Iterator, rt *runtime) (Iterator, error) {
+	return s.openHoled(in, nil, rt), nil
+}
+
+// openHoled is open over an input whose documents carry holes (src; nil
+// for none), which every facet's stages receive with the documents.
+func (s *facetStage) openHoled(in Iterator, src HolesSource, rt *runtime) Iterator {
 	done := false
 	return funcIterator(func() (bson.D, bool, error) {
 		if done {
 			return nil, false, nil
 		}
 		done = true
-		docs, err := Drain(in)
+		docs, holes, err := drainHoled(in, src)
 		if err != nil {
 			return nil, false, err
 		}
@@ -81,9 +87,16 @@ func (s *facetStage) open(in Iterator, rt *runtime) (Iterator, error) {
 		used := 0
 		for _, f := range s.facets {
 			it := Iterator(NewSliceIterator(docs))
-			for _, st := range f.stages {
-				if it, err = st.open(it, rt); err != nil {
+			holesIn, holesOut := holesPlan(f.stages, src != nil)
+			if src != nil && holesIn != nil {
+				it = &holedSlice{docs: docs, holes: holes}
+			}
+			for i, st := range f.stages {
+				if it, err = openStage(st, it, rt, holesIn, holesOut, i); err != nil {
 					return nil, false, err
+				}
+				if holesOut != nil && !holesOut[i] {
+					it = noHoles{it}
 				}
 			}
 			res, err := Drain(it)
@@ -100,7 +113,29 @@ func (s *facetStage) open(in Iterator, rt *runtime) (Iterator, error) {
 			out = append(out, bson.E{Key: f.name, Value: arr})
 		}
 		return out, true, nil
-	}), nil
+	})
+}
+
+// drainHoled is Drain that also keeps each document's holes when src
+// tells them.
+func drainHoled(in Iterator, src HolesSource) ([]bson.D, []*projection.Holes, error) {
+	if src == nil {
+		docs, err := Drain(in)
+		return docs, nil, err
+	}
+	var docs []bson.D
+	var holes []*projection.Holes
+	for {
+		d, ok, err := in.Next()
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			return docs, holes, nil
+		}
+		docs = append(docs, d)
+		holes = append(holes, src.Holes())
+	}
 }
 
 // ---- $unionWith ----

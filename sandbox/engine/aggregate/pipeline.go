@@ -293,12 +293,18 @@ func (p *Pipeline) LeadingNeedsIndexKey() bool {
 func (p *Pipeline) Run(input Iterator) (Iterator, error) {
 	rt := &runtime{ctx: p.ctx, letVals: p.letVals, scope: p.scope, explain: p.timing}
 	it := input
+	_, inputHoles := input.(HolesSource)
+	holesIn, holesOut := holesPlan(p.stages, inputHoles)
 	for i, s := range p.stages {
-		next, err := s.open(it, rt)
+		next, err := openStage(s, it, rt, holesIn, holesOut, i)
 		if err != nil {
 			return nil, err
 		}
-		it = &timedIterator{in: next, stats: p.stats[i], ctx: p.ctx, timing: p.timing}
+		timed := &timedIterator{in: next, stats: p.stats[i], ctx: p.ctx, timing: p.timing}
+		it = timed
+		if holesOut != nil && holesOut[i] {
+			it = timedHoles{timedIterator: timed, src: next.(HolesSource)}
+		}
 	}
 	return it, nil
 }

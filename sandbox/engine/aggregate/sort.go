@@ -121,17 +121,43 @@ type keyedDoc struct {
 }
 
 func (s *sortStage) open(in Iterator, rt *runtime) (Iterator, error) {
-	return blockingIterator(func() ([]keyedDoc, error) {
+	var held *sortHoles
+	if src, ok := in.(HolesSource); ok {
+		held = &sortHoles{src: src, bySeq: map[int64]*projection.Holes{}}
+	}
+	it := blockingIterator(func() ([]keyedDoc, error) {
 		if s.limit > 0 {
-			return s.topK(in, rt)
+			return s.topK(in, held, rt)
 		}
-		return s.all(in, rt)
+		return s.all(in, held, rt)
 	}, func(k keyedDoc) bson.D {
 		if rt.explain {
 			s.sortedBytes += int64(value.Size(k.doc))
 		}
+		if held != nil {
+			held.last = held.bySeq[k.seq]
+		}
 		return k.doc
-	}), nil
+	})
+	if held == nil {
+		return it, nil
+	}
+	// An in-memory sort keeps mongod's Documents, holes and all.
+	return holedIterator{Iterator: it, holes: func() *projection.Holes { return held.last }}, nil
+}
+
+// sortHoles keeps the holes of the documents a $sort holds, by their
+// input sequence number, when its input carries them.
+type sortHoles struct {
+	src   HolesSource
+	bySeq map[int64]*projection.Holes
+	last  *projection.Holes
+}
+
+func (h *sortHoles) record(seq int64) {
+	if holes := h.src.Holes(); holes != nil {
+		h.bySeq[seq] = holes
+	}
 }
 
 // sortedMem is the Sorter's account of one sorted document: the document
@@ -148,7 +174,7 @@ func sortedMem(k []any, d bson.D) int {
 // documents held pass value.MemoryLimit, as mongod's sorter does; with
 // disk use allowed mongod would spill sorted runs to disk, and here they
 // stay in memory.
-func (s *sortStage) all(in Iterator, rt *runtime) ([]keyedDoc, error) {
+func (s *sortStage) all(in Iterator, held *sortHoles, rt *runtime) ([]keyedDoc, error) {
 	var docs []keyedDoc
 	limited := rt.ctx.NoDiskUse
 	mem := 0
@@ -174,7 +200,10 @@ func (s *sortStage) all(in Iterator, rt *runtime) ([]keyedDoc, error) {
 		}
 		k := s.key(d, arena[len(arena):])
 		arena = arena[:len(arena)+width]
-		docs = append(docs, keyedDoc{key: k[:width:width], doc: d})
+		docs = append(docs, keyedDoc{key: k[:width:width], doc: d, seq: int64(n)})
+		if held != nil {
+			held.record(int64(n))
+		}
 		if limited {
 			if mem += sortedMem(k, d); mem > value.MemoryLimit {
 				return nil, value.SortMemoryExceeded()
@@ -188,7 +217,7 @@ func (s *sortStage) all(in Iterator, rt *runtime) ([]keyedDoc, error) {
 // topK keeps only the best limit documents in a max-heap, so memory stays
 // bounded by the limit whatever the input size; with allowDiskUse: false
 // the documents kept must still fit in value.MemoryLimit.
-func (s *sortStage) topK(in Iterator, rt *runtime) ([]keyedDoc, error) {
+func (s *sortStage) topK(in Iterator, held *sortHoles, rt *runtime) ([]keyedDoc, error) {
 	h := &docHeap{spec: s.sortSpec}
 	var spare []any
 	limited := rt.ctx.NoDiskUse
@@ -209,6 +238,9 @@ func (s *sortStage) topK(in Iterator, rt *runtime) ([]keyedDoc, error) {
 		k := s.key(d, spare)
 		if int64(len(h.docs)) < s.limit {
 			heap.Push(h, keyedDoc{key: slices.Clone(k), doc: d, seq: seq})
+			if held != nil {
+				held.record(seq)
+			}
 			if limited {
 				mem += sortedMem(k, d)
 			}
@@ -219,6 +251,10 @@ func (s *sortStage) topK(in Iterator, rt *runtime) ([]keyedDoc, error) {
 				mem += sortedMem(k, d) - sortedMem(h.docs[0].key, h.docs[0].doc)
 			}
 			spare = h.docs[0].key
+			if held != nil {
+				delete(held.bySeq, h.docs[0].seq)
+				held.record(seq)
+			}
 			h.docs[0] = keyedDoc{key: slices.Clone(k), doc: d, seq: seq}
 			heap.Fix(h, 0)
 		} else {

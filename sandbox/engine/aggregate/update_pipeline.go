@@ -73,8 +73,12 @@ func CompileUpdate(spec any, opts update.Options) (*update.Update, error) {
 			return nil, err
 		}
 		rt := &runtime{ctx: p.ctx, letVals: opts.LetVars, scope: p.scope}
+		run := runTransformers
+		if _, out := holesPlan(stages, false); out != nil {
+			run = runTransformersHoled
+		}
 		return update.NewPipeline(func(doc bson.D) (bson.D, error) {
-			return runTransformers(stages, doc, rt.newEnv())
+			return run(stages, doc, rt.newEnv())
 		}), nil
 	}
 	return nil, mongoerr.New(mongoerr.FailedToParse, "Update argument must be either an object or an array")

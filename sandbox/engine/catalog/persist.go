@@ -328,12 +328,19 @@ func (sr *streamReader) entries() ([]byte, error) {
 }
 
 // fillIndex fills ix with entries, checking that each names a key its
-// record gives and that they come in order.
+// record gives, that they come in order, and that none is missing. In
+// strictly increasing order no entry comes twice, so the entries are all
+// of their records' keys when they number as many as those keys, and a
+// record they never name gives none (a sparse or partial index's).
 func fillIndex(ix *index.Index, entries []byte, records []*Record) error {
 	var (
 		ks   index.KeySet
 		last = -1
 		err  error
+		// named marks the records the entries name; keys counts their
+		// keys, and filled the entries.
+		named        = make([]bool, len(records))
+		keys, filled int
 		// multi keeps, by record position, the keys of records with
 		// several, whose entries are apart: computing them again for
 		// each would be quadratic.
@@ -353,6 +360,10 @@ func fillIndex(ix *index.Index, entries []byte, records []*Record) error {
 				if ks, err = ix.Keys(r.Doc); err != nil {
 					return err
 				}
+				if !named[at] {
+					named[at] = true
+					keys += len(ks.Keys)
+				}
 				if len(ks.Keys) > 1 {
 					if multi == nil {
 						multi = make([]index.KeySet, len(records))
@@ -364,6 +375,18 @@ func fillIndex(ix *index.Index, entries []byte, records []*Record) error {
 		}
 		if err := ix.AppendInOrder(ks, int(binary.LittleEndian.Uint32(pair[4:])), r.ID); err != nil {
 			return fmt.Errorf("index %s: %w", ix.Spec.Name, err)
+		}
+		filled++
+	}
+	if filled != keys {
+		return fmt.Errorf("index %s: %d entries for %d keys", ix.Spec.Name, filled, keys)
+	}
+	for at, r := range records {
+		if named[at] {
+			continue
+		}
+		if ks, err := ix.Keys(r.Doc); err != nil || len(ks.Keys) > 0 {
+			return fmt.Errorf("index %s: record %d has no entry", ix.Spec.Name, r.ID)
 		}
 	}
 	return nil

@@ -105,6 +105,13 @@ func TestExclusionHoles(t *testing.T) {
 			other:    map[string]string{"o": `[{"_id": 7, "k": 5}]`},
 			pipeline: `[{"$unset": "a"}, {"$lookup": {"from": "o", "localField": "k", "foreignField": "k", "as": "a"}}]`,
 			want:     `[{"_id": 1, "a": [{"_id": 7, "k": 5}], "k": 5, "z": 1}]`},
+		{name: "$lookup's dotted as fills the slot in the embedded document", ref: "src/mongo/db/pipeline/document_source_lookup.cpp doGetNext setNestedField (MutableDocument::getNestedFieldHelper sets the last field in the embedded Document's own storage); " + holesDocument,
+			docs:  `[{"_id": 1, "a": {"b": 1, "c": 2, "d": 3}, "k": 5}]`,
+			other: map[string]string{"o": `[{"_id": 7, "k": 5}]`},
+			// The same place whether or not a later $set writes the field
+			// again: setField of a present field never moves it.
+			pipeline: `[{"$unset": "a.c"}, {"$lookup": {"from": "o", "localField": "k", "foreignField": "k", "as": "a.c"}}, {"$facet": {"as": [], "set": [{"$set": {"a.c": 0}}]}}]`,
+			want:     `[{"as": [{"_id": 1, "a": {"b": 1, "c": [{"_id": 7, "k": 5}], "d": 3}, "k": 5}], "set": [{"_id": 1, "a": {"b": 1, "c": 0, "d": 3}, "k": 5}]}]`},
 		{name: "$facet hands its sub-pipelines the Documents, slots and all", ref: "src/mongo/db/pipeline/tee_buffer.cpp TeeBuffer::getNext; src/mongo/db/pipeline/document_source_tee_consumer.cpp; " + holesDocument,
 			docs:     abc,
 			pipeline: `[{"$unset": "a"}, {"$facet": {"f": [{"$set": {"a": 0}}], "g": [{"$match": {}}, {"$unset": "b"}, {"$set": {"b": 1, "a": 1}}], "h": [{"$project": {"c": 1}}, {"$set": {"a": 2}}]}}]`,

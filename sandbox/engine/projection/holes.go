@@ -75,8 +75,8 @@ func CarryHoles(in, out bson.D, h *Holes) (bson.D, *Holes) {
 // field that out lacks becomes a gap, a gap that out has is filled there,
 // and the other fields out added come last in out's order. n, the
 // projection's node for this document (nil for a stage that only sets
-// paths), says which embedded values it changed, to carry their holes the
-// same way. A projection's out is its own, and carry reorders it in
+// paths, which carries every embedded document that has holes), says
+// which embedded values it changed, to carry their holes the same way. A projection's out is its own, and carry reorders it in
 // place; another stage's is copied first.
 func carry(n *node, in, out bson.D, h *Holes) (bson.D, *Holes) {
 	var gaps []gap
@@ -93,7 +93,8 @@ func carry(n *node, in, out bson.D, h *Holes) (bson.D, *Holes) {
 	}
 	var fillBuf [4]fill
 	fills := fillBuf[:0]
-	j, pos := 0, 0 // the next field of out; the next position of the result
+	j, pos := 0, 0  // the next field of out; the next position of the result
+	own := n != nil // out may be reordered in place
 	gapSlot := func(key string) {
 		// A gap's name is not among in's fields, so only a field the
 		// stage added can carry it.
@@ -118,6 +119,10 @@ func carry(n *node, in, out bson.D, h *Holes) (bson.D, *Holes) {
 		if n != nil || len(nestedHoles) > 0 {
 			v, sub, changed := nestedCarry(n, e.Key, e.Value, out[j].Value, findNested(nestedHoles, e.Key))
 			if changed {
+				if n == nil && !own {
+					// A stage that only sets paths may share out with in.
+					out, own = slices.Clone(out), true
+				}
 				out[j].Value = v
 			}
 			if sub != nil {
@@ -131,8 +136,7 @@ func carry(n *node, in, out bson.D, h *Holes) (bson.D, *Holes) {
 		gapSlot(gaps[g].key)
 	}
 	if len(fills) > 0 {
-		if n == nil {
-			// A stage that only sets paths may share out with in.
+		if n == nil && !own {
 			out = slices.Clone(out)
 		}
 		// Each filled field moves from the end to its slot, in slot
@@ -173,10 +177,19 @@ func findNested(ns []nested, key string) *Holes {
 // each element of an array), gone when the value was replaced. changed
 // says that v is to replace out.
 func nestedCarry(n *node, key string, in, out any, h *Holes) (v any, sub *Holes, changed bool) {
-	var c *child
-	if n != nil {
-		c = n.get(key)
+	if n == nil {
+		// A stage that sets a path (setNestedField) sets its last field
+		// in the embedded Document's own storage, slots and all: the
+		// embedded document is carried as the top-level one is.
+		inD, inOK := in.(bson.D)
+		outD, outOK := out.(bson.D)
+		if h == nil || !inOK || !outOK {
+			return out, h, false
+		}
+		res, sub := carry(nil, inD, outD, h)
+		return res, sub, len(res) > 0 && len(outD) > 0 && &res[0] != &outD[0]
 	}
+	c := n.get(key)
 	if c == nil {
 		return out, h, false
 	}

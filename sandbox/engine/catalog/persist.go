@@ -150,8 +150,9 @@ func encodeEntries(bw *bufio.Writer, c *Collection, ix *index.Index, position ma
 
 // DecodeSnapshot reads a snapshot Encode wrote, as a snapshot of db taken
 // at taken: its collections get new UUIDs unless db is the database it
-// was written from, and each index is filled on first use from the entry
-// order the file gives, checked as they go (index.Deferred). compileValidator compiles a
+// was written from; their documents are decoded and each index filled,
+// from the entry order the file gives and checked as it goes, when first
+// read (deferredDocs, index.Deferred). compileValidator compiles a
 // collection's options.validator.
 func (c *Catalog) DecodeSnapshot(data []byte, db string, taken time.Time,
 	compileValidator func(options bson.D) (*validation.Validator, error)) (*Snapshot, error) {

@@ -106,10 +106,12 @@ type Backend struct {
 	owned map[string]bool
 }
 
-// serverSelectionTimeout bounds how long connecting to a real server may
-// take before the user gets a clear error, unless the URI sets
-// serverSelectionTimeoutMS.
-const serverSelectionTimeout = 5 * time.Second
+// firstContactTimeout bounds how long the first contact with a real server
+// may take before the user gets a clear error, unless the URI sets
+// serverSelectionTimeoutMS. It bounds that first ping only: once the
+// server has answered, a busy or distant one is waited for as the driver
+// and mongosh wait (30 s), rather than failing a learner's step.
+const firstContactTimeout = 5 * time.Second
 
 // Open starts or connects the backend cfg asks for.
 func Open(ctx context.Context, cfg Config) (*Backend, error) {
@@ -191,12 +193,15 @@ func connectURI(ctx context.Context, b *Backend, uri string) error {
 		return fmt.Errorf("could not use the connection string for %s: %v\nhint: check the URI (mongodb://host:27017/ or mongodb+srv://cluster.example.net/)",
 			host, redactErr(err, uri))
 	}
-	if err := client.Ping(ctx, nil); err != nil {
+	within := firstContactTimeout
+	if t := options.Client().ApplyURI(uri).ServerSelectionTimeout; t != nil {
+		within = *t
+	}
+	pingCtx, cancel := context.WithTimeout(ctx, within)
+	err = client.Ping(pingCtx, nil)
+	cancel()
+	if err != nil {
 		_ = client.Disconnect(context.Background())
-		within := serverSelectionTimeout
-		if t := options.Client().ApplyURI(uri).ServerSelectionTimeout; t != nil {
-			within = *t
-		}
 		return fmt.Errorf("could not reach MongoDB at %s within %s: %s\nhint: %s",
 			host, within, redactText(selectionCause(err), uri), connectHint(err, host))
 	}

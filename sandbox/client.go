@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"context"
-	"time"
 
 	"go.mongodb.org/mongo-driver/v2/event"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -71,13 +70,9 @@ func (b *Backend) NewClient(ctx context.Context, o ClientOptions) (*mongo.Client
 
 // clientSettings are how this backend's clients connect.
 func (b *Backend) clientSettings() clientSettings {
-	s := clientSettings{selectionTimeout: serverSelectionTimeout, credential: b.login}
+	s := clientSettings{credential: b.login}
 	switch b.Kind {
 	case KindEmbedded:
-		// The server runs in this process: it cannot be unreachable, only
-		// busy (a machine under load, a collection mid-way), and then
-		// waiting the driver's own 30 s beats failing a learner's step.
-		s.selectionTimeout = 0
 		s.pollMonitoring = true
 	case KindMongod:
 		s.direct, s.appName = true, "schemalab"
@@ -91,7 +86,6 @@ func (b *Backend) clientSettings() clientSettings {
 }
 
 type clientSettings struct {
-	selectionTimeout time.Duration // 0: the driver's
 	// pollMonitoring: an in-process server needs no streaming hello. The
 	// embedded server now streams as mongod does (Disconnect closes the
 	// stream in about a millisecond), but streaming takes a second
@@ -111,11 +105,6 @@ type clientSettings struct {
 // newClient is the one place a driver client is made.
 func newClient(uri string, s clientSettings) (*mongo.Client, error) {
 	opts := options.Client().ApplyURI(uri)
-	if opts.ServerSelectionTimeout == nil && s.selectionTimeout > 0 {
-		// A serverSelectionTimeoutMS in the URI is the user's, as in
-		// mongosh.
-		opts.SetServerSelectionTimeout(s.selectionTimeout)
-	}
 	if s.pollMonitoring {
 		opts.SetServerMonitoringMode(options.ServerMonitoringModePoll)
 	}

@@ -155,14 +155,14 @@ func TestConfinedClientNeverOffersCompression(t *testing.T) {
 		hello <- m
 	}()
 	b := &Backend{Kind: KindURI, prefix: vocab.DefaultPrefix}
-	s := b.clientSettings()
-	s.selectionTimeout = 200 * time.Millisecond
-	c, err := newClient("mongodb://"+ln.Addr().String()+"/?compressors=zstd,zlib,snappy", s)
+	c, err := newClient("mongodb://"+ln.Addr().String()+"/?compressors=zstd,zlib,snappy", b.clientSettings())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Disconnect(context.Background())
-	_ = c.Ping(context.Background(), nil)
+	pingCtx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	_ = c.Ping(pingCtx, nil)
 	select {
 	case m := <-hello:
 		for _, e := range m.Command {
@@ -214,14 +214,14 @@ func TestConfinedClientOverTLS(t *testing.T) {
 	}
 	// A wrong CA fails the handshake: the URI's verification is kept.
 	otherCA, _ := selfSignedCert(t)
-	s := b.clientSettings()
-	s.selectionTimeout = 300 * time.Millisecond
-	c, err := newClient("mongodb://"+ln.Addr().String()+"/?tls=true&tlsCAFile="+otherCA, s)
+	c, err := newClient("mongodb://"+ln.Addr().String()+"/?tls=true&tlsCAFile="+otherCA, b.clientSettings())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Disconnect(context.Background())
-	if err := c.Ping(context.Background(), nil); err == nil || !strings.Contains(err.Error(), "certificate") {
+	pingCtx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := c.Ping(pingCtx, nil); err == nil || !strings.Contains(err.Error(), "certificate") {
 		t.Errorf("a certificate from another CA: %v", err)
 	}
 }

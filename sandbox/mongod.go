@@ -77,11 +77,7 @@ func startMongodBackend(ctx context.Context, b *Backend, path string) error {
 			return err
 		}
 		b.Kind, b.Host, b.uri, b.mongod = KindMongod, p.addr, p.uri(), p
-		settings := b.clientSettings()
-		// A mongod that is starting refuses connections; each ping gives
-		// up quickly and waitReady tries again.
-		settings.selectionTimeout = 500 * time.Millisecond
-		client, err := p.waitReady(ctx, settings)
+		client, err := p.waitReady(ctx, b.clientSettings())
 		if err == nil {
 			b.Client = client
 			b.describe(ctx)
@@ -176,7 +172,9 @@ func (p *mongodProcess) waitReady(ctx context.Context, settings clientSettings) 
 	}
 	deadline := time.Now().Add(mongodReadyTimeout)
 	for {
-		pctx, cancel := context.WithTimeout(ctx, time.Second)
+		// A mongod that is starting refuses connections; each ping gives
+		// up quickly and the loop tries again.
+		pctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
 		// A mongod that exits ends the ping at once instead of after the
 		// selection timeout.
 		go func() {

@@ -581,7 +581,9 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 	// stages need; failing that, an exclusion at the front.
 	leading, inclusion, hasLeading := p.LeadingProjection()
 	var holes *projection.Projection
-	if hasLeading && !(pushed && !leading.Simple()) && inclusion {
+	if p.NeedsNoContent() {
+		q.NoContent = true
+	} else if hasLeading && !(pushed && !leading.Simple()) && inclusion {
 		q.Projection = aggProjector(leading)
 		p.RemoveLeading(1)
 	} else if deps, fieldsOnly, ok := p.DependencyProjection(); ok {

@@ -39,7 +39,7 @@ func (p *Pipeline) DependencyProjection() (proj bson.D, fieldsOnly, ok bool) {
 	done := false
 	fieldsOnly = true
 	for _, s := range p.stages {
-		state, deps := stageDependencies(s)
+		state, deps, _ := stageDependencies(s)
 		if state == wholeDoc {
 			return nil, false, false
 		}
@@ -54,6 +54,24 @@ func (p *Pipeline) DependencyProjection() (proj bson.D, fieldsOnly, ok bool) {
 		return nil, false, false
 	}
 	return dependencyProjection(fields), fieldsOnly, true
+}
+
+// NeedsNoContent reports whether the stages read nothing of their input
+// documents, neither a field nor metadata, before one of them builds its
+// output afresh (DepsTracker::hasNoRequirements). mongod then plans the
+// query beneath as a count (QueryPlannerParams::IS_COUNT, pipeline_d.cpp)
+// and pushes no projection down.
+func (p *Pipeline) NeedsNoContent() bool {
+	for _, s := range p.stages {
+		state, deps, meta := stageDependencies(s)
+		if state == wholeDoc || len(deps) > 0 || meta {
+			return false
+		}
+		if state == exhaustive {
+			return true
+		}
+	}
+	return false
 }
 
 // readsFieldsOnly: s reads fields of its input documents and nothing else
@@ -113,7 +131,8 @@ func beforeNumericComponent(path string) string {
 	return path
 }
 
-func stageDependencies(s Stage) (depsState, []string) {
+// meta reports that the stage reads the documents' metadata ($meta).
+func stageDependencies(s Stage) (state depsState, paths []string, meta bool) {
 	var d exprDeps
 	switch x := s.(type) {
 	case *matchStage:
@@ -124,15 +143,20 @@ func stageDependencies(s Stage) (depsState, []string) {
 		return d.result(seeNext)
 	case *sortStage:
 		for _, e := range x.pattern {
-			if _, isMeta := e.Value.(bson.D); !isMeta {
+			if _, isMeta := e.Value.(bson.D); isMeta {
+				d.meta = true
+			} else {
 				d.paths = append(d.paths, e.Key)
 			}
 		}
 		return d.result(seeNext)
-	case *limitStage, *skipStage, *sampleStage:
-		return seeNext, nil
+	case *limitStage, *skipStage:
+		return seeNext, nil, false
+	case *sampleStage:
+		// $sample sets each document's randVal metadata.
+		return seeNext, nil, true
 	case *unwindStage:
-		return seeNext, []string{x.path}
+		return seeNext, []string{x.path}, false
 	case *groupStage:
 		d.expr(x.idSpec)
 		d.accumulators(x.accs)
@@ -147,7 +171,7 @@ func stageDependencies(s Stage) (depsState, []string) {
 	case *projectStage:
 		switch x.mode {
 		case modeExclusion:
-			return seeNext, nil
+			return seeNext, nil, false
 		}
 		spec, _ := x.userSpec.(bson.D)
 		d.inclusion(spec, "")
@@ -160,7 +184,7 @@ func stageDependencies(s Stage) (depsState, []string) {
 		return d.result(exhaustive)
 	case *lookupStage:
 		if x.unwind != nil {
-			return wholeDoc, nil
+			return wholeDoc, nil, false
 		}
 		if x.localField != "" {
 			d.paths = append(d.paths, x.localField)
@@ -170,31 +194,33 @@ func stageDependencies(s Stage) (depsState, []string) {
 		}
 		return d.result(seeNext)
 	}
-	return wholeDoc, nil
+	return wholeDoc, nil, false
 }
 
 // exprDeps collects the fields of a stage's expressions.
 type exprDeps struct {
 	paths []string
 	whole bool
+	meta  bool
 }
 
-func (d *exprDeps) result(state depsState) (depsState, []string) {
+func (d *exprDeps) result(state depsState) (depsState, []string, bool) {
 	if d.whole {
-		return wholeDoc, nil
+		return wholeDoc, nil, d.meta
 	}
-	return state, d.paths
+	return state, d.paths, d.meta
 }
 
 func (d *exprDeps) expr(spec any) {
-	paths, whole := expr.Dependencies(spec)
-	d.paths = append(d.paths, paths...)
-	d.whole = d.whole || whole
+	deps := expr.Dependencies(spec)
+	d.paths = append(d.paths, deps.Paths...)
+	d.whole = d.whole || deps.Whole
+	d.meta = d.meta || deps.Meta
 }
 
 func (d *exprDeps) accumulators(accs []*accStatement) {
 	for _, a := range accs {
-		if args, ok := a.spec.(bson.D); ok {
+		if args, ok := a.spec.(bson.D); ok && !(len(args) > 0 && strings.HasPrefix(args[0].Key, "$")) {
 			// $top/$bottom(N) read their sortBy's fields by name.
 			for _, e := range args {
 				if e.Key == "sortBy" {

@@ -319,3 +319,85 @@ func TestExplainWritingStages(t *testing.T) {
 			thenFind: noTarget, thenWant: `{"cursor": {"id": {"$numberLong": "0"}, "ns": "*", "firstBatch": []}}`},
 	})
 }
+
+// cursorWinningPlan is the winning plan of an aggregate explain's $cursor
+// stage.
+func cursorWinningPlan(t *testing.T, reply bson.D) bson.D {
+	t.Helper()
+	stages, _ := field(reply, "stages").(bson.A)
+	if len(stages) == 0 {
+		t.Fatalf("no stages in %s", relaxed(reply))
+	}
+	cursor, _ := field(stages[0].(bson.D), "$cursor").(bson.D)
+	return winningPlan(t, cursor)
+}
+
+// A pipeline that reads nothing of its input documents, such as a count,
+// has its query planned as a count: pipeline_d.cpp sets
+// QueryPlannerParams::IS_COUNT when the remaining stages have no
+// dependencies (DepsTracker::hasNoRequirements), and pushes no projection
+// down. One index interval then becomes a COUNT_SCAN, always forwards
+// (turnIxscanIntoCount, query_planner.cpp), and the stages receive empty
+// documents. jstests/aggregation/bugs/server22093.js.
+func TestStageExplainPipelineWithoutDependencies(t *testing.T) {
+	s := newSuite(t)
+	const ref = "src/mongo/db/pipeline/pipeline_d.cpp (IS_COUNT); jstests/aggregation/bugs/server22093.js"
+	results := func(t *testing.T, db *mongo.Database, pipeline, want string) {
+		t.Helper()
+		docs, err := cursorDocs(t, db, ejDoc(t, `{"aggregate": "c", "pipeline": `+pipeline+`, "cursor": {}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameDocs(t, "results", docs, want, false)
+	}
+	countScan := func(t *testing.T, db *mongo.Database, pipeline string) bson.D {
+		t.Helper()
+		wp := cursorWinningPlan(t, aggExplain(t, db, pipeline, "queryPlanner"))
+		if got := stageChain(wp); got != "COUNT_SCAN" {
+			t.Fatalf("plan %s, want COUNT_SCAN", got)
+		}
+		return wp
+	}
+	s.runCase(t, "$count after an indexed $match reads keys only", ref, explainCase(stage, "$count"), func(t *testing.T, db *mongo.Database) {
+		indexA(t, db)
+		wp := countScan(t, db, `[{"$match": {"a": {"$gte": 4}}}, {"$count": "n"}]`)
+		sameValue(t, "indexBounds", field(wp, "indexBounds"),
+			`{"startKey": {"a": 4}, "startKeyInclusive": true, "endKey": {"a": {"$numberDouble": "Infinity"}}, "endKeyInclusive": true}`)
+		results(t, db, `[{"$match": {"a": {"$gte": 4}}}, {"$count": "n"}]`, `[{"n": 6}]`)
+	})
+	s.runCase(t, "$group counting documents reads keys only, even after a constant $project", ref, explainCase(stage, "$group"), func(t *testing.T, db *mongo.Database) {
+		indexA(t, db)
+		pipeline := `[{"$match": {"a": {"$gt": 6}}}, {"$project": {"_id": 0, "x": {"$literal": null}}}, {"$group": {"_id": null, "n": {"$sum": 1}}}]`
+		reply := aggExplain(t, db, pipeline, "queryPlanner")
+		if got := stageNames(t, reply); got != "$cursor,$project,$group" {
+			t.Errorf("stages %s, want $cursor,$project,$group: no projection is pushed down", got)
+		}
+		countScan(t, db, pipeline)
+		results(t, db, pipeline, `[{"_id": null, "n": 3}]`)
+	})
+	s.runCase(t, "a backward sort under a count gives a forward COUNT_SCAN", ref, explainCase(stage, "$sort"), func(t *testing.T, db *mongo.Database) {
+		indexA(t, db)
+		wp := countScan(t, db, `[{"$match": {"a": {"$gte": 0, "$lt": 5}}}, {"$sort": {"a": -1}}, {"$count": "n"}]`)
+		sameValue(t, "indexBounds", field(wp, "indexBounds"),
+			`{"startKey": {"a": 0}, "startKeyInclusive": true, "endKey": {"a": 5}, "endKeyInclusive": false}`)
+		wp = countScan(t, db, `[{"$sort": {"a": -1}}, {"$count": "n"}]`)
+		sameValue(t, "indexBounds", field(wp, "indexBounds"),
+			`{"startKey": {"a": {"$minKey": 1}}, "startKeyInclusive": true, "endKey": {"a": {"$maxKey": 1}}, "endKeyInclusive": true}`)
+		results(t, db, `[{"$sort": {"a": -1}}, {"$count": "n"}]`, `[{"n": 10}]`)
+	})
+	s.runCase(t, "several intervals read keys without fetching, not a COUNT_SCAN", ref, explainCase(stage, "$count"), func(t *testing.T, db *mongo.Database) {
+		indexA(t, db)
+		pipeline := `[{"$match": {"a": {"$in": [1, 3]}}}, {"$count": "n"}]`
+		if got := stageChain(cursorWinningPlan(t, aggExplain(t, db, pipeline, "queryPlanner"))); got != "IXSCAN" {
+			t.Errorf("plan %s, want IXSCAN", got)
+		}
+		results(t, db, pipeline, `[{"n": 2}]`)
+	})
+	s.runCase(t, "a stage reading metadata keeps the documents", ref, explainCase(stage, "$group"), func(t *testing.T, db *mongo.Database) {
+		indexA(t, db)
+		pipeline := `[{"$match": {"a": {"$gte": 4}}}, {"$group": {"_id": null, "k": {"$first": {"$meta": "indexKey"}}}}]`
+		if got := stageChain(cursorWinningPlan(t, aggExplain(t, db, pipeline, "queryPlanner"))); got == "COUNT_SCAN" {
+			t.Errorf("plan %s: $meta needs the plan's documents", got)
+		}
+	})
+}

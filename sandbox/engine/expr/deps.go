@@ -9,20 +9,29 @@ import (
 // Dependencies lists the document fields an aggregation expression reads,
 // as mongod's Expression::addDependencies does, so that the query layer
 // can fetch only those (a projection pushed below a pipeline, a covered
-// find projection). whole is true when the expression needs the entire
-// document ($$ROOT, $$CURRENT, or an operator that reads fields by
-// computed name); the walk is syntactic, which is how mongod decides too:
-// "$a.b" depends on a.b, "$$ROOT.a" on a, "$$v.x" on nothing (a
+// find projection). The walk is syntactic, which is how mongod decides
+// too: "$a.b" depends on a.b, "$$ROOT.a" on a, "$$v.x" on nothing (a
 // variable), and $literal's operand on nothing.
-func Dependencies(spec any) (paths []string, whole bool) {
+func Dependencies(spec any) Deps {
 	var d deps
 	d.walk(spec)
-	return d.paths, d.whole
+	return Deps{Paths: d.paths, Whole: d.whole, Meta: d.meta}
+}
+
+// Deps is what an expression reads of its input document.
+type Deps struct {
+	Paths []string
+	// Whole: the expression needs the entire document ($$ROOT,
+	// $$CURRENT, or an operator that reads fields by computed name).
+	Whole bool
+	// Meta: it reads the document's metadata ($meta).
+	Meta bool
 }
 
 type deps struct {
 	paths []string
 	whole bool
+	meta  bool
 }
 
 func (d *deps) walk(spec any) {
@@ -66,7 +75,10 @@ func (d *deps) fieldPath(s string) {
 
 func (d *deps) operator(name string, arg any) {
 	switch name {
-	case "$literal", "$const", "$meta", "$rand":
+	case "$meta":
+		d.meta = true
+		return
+	case "$literal", "$const", "$rand":
 		return
 	case "$getField", "$setField", "$unsetField", "$function", "$accumulator":
 		// They read or rewrite fields by name at run time (an implicit

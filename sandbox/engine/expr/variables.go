@@ -103,7 +103,7 @@ func SeedLetParameters(let bson.D, now bson.DateTime) (bson.D, error) {
 		if err != nil {
 			return nil, err
 		}
-		if paths, _ := Dependencies(e.Value); len(paths) > 0 {
+		if len(Dependencies(e.Value).Paths) > 0 {
 			return nil, mongoerr.New(4890500, "Command let Expression tried to access a field, but this is not allowed because"+
 				"Command let Expressions run before the query examines any documents.")
 		}

@@ -165,6 +165,13 @@ func (s *countScan) describe(exec bool) bson.D {
 			startInc, endInc = iv.startInc, iv.endInc
 		}
 	}
+	if s.dir < 0 {
+		// A count scan returns no data, so it always runs forwards: a
+		// backward index scan's keys are swapped (turnIxscanIntoCount,
+		// query_planner.cpp).
+		start, end = end, start
+		startInc, endInc = endInc, startInc
+	}
 	d = append(d,
 		bson.E{Key: "keyPattern", Value: spec.Key},
 		bson.E{Key: "indexName", Value: spec.Name},

@@ -33,6 +33,12 @@ type Query struct {
 	Hint any
 	// Count plans a count: results are not returned, COUNT tops the plan.
 	Count bool
+	// NoContent plans for a consumer that reads nothing of the documents
+	// (mongod's IS_COUNT for a pipeline with no dependencies,
+	// pipeline_d.cpp): a plan whose keys decide the filter needs no
+	// FETCH, a single interval becomes a COUNT_SCAN, and the documents
+	// returned are empty.
+	NoContent bool
 	// DistinctKey is the distinct command's key, or the group key of a
 	// $group run over a DISTINCT_SCAN (see PlanDistinct): with an index
 	// on it that qualifies, the plan is a DISTINCT_SCAN.
@@ -674,10 +680,11 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 			ixs.filter = andOf(keyFilter)
 		}
 		c.covered = len(rest) == 0 && coversProjection(q, c)
+		countLike := q.Count || q.NoContent && (len(q.Sort) == 0 || c.sorted)
 		switch {
-		case q.Count && len(rest) == 0 && len(keyFilter) == 0 && ixs.single:
+		case countLike && len(rest) == 0 && len(keyFilter) == 0 && ixs.single:
 			s = &countScan{ixScan: ixs}
-		case q.Count && len(rest) == 0, c.covered:
+		case countLike && len(rest) == 0, c.covered:
 			ixs.keyDocs = c.covered
 			s = ixs
 		default:

@@ -36,11 +36,11 @@ func requiredFields(spec bson.D, prefix string, out *[]string) bool {
 				case "$slice", "$elemMatch":
 					return false
 				}
-				paths, whole := expr.Dependencies(v)
-				if whole {
+				deps := expr.Dependencies(v)
+				if deps.Whole {
 					return false
 				}
-				*out = append(*out, paths...)
+				*out = append(*out, deps.Paths...)
 				continue
 			}
 			if !requiredFields(v, path, out) {
@@ -53,11 +53,11 @@ func requiredFields(spec bson.D, prefix string, out *[]string) bool {
 				}
 				continue
 			}
-			paths, whole := expr.Dependencies(v)
-			if whole {
+			deps := expr.Dependencies(v)
+			if deps.Whole {
 				return false
 			}
-			*out = append(*out, paths...)
+			*out = append(*out, deps.Paths...)
 		}
 	}
 	return true

@@ -147,8 +147,7 @@ func (s splitter) independent(n Node) bool {
 		// Like a path predicate, an $expr reading a parent of a renamed
 		// path stays: the stage creates that parent
 		// (jstests/aggregation/optimization/do_not_push_match_past_rename_onto_dotted_path.js).
-		paths, _ := expr.Dependencies(x.Spec)
-		for _, p := range paths {
+		for _, p := range expr.Dependencies(x.Spec).Paths {
 			if _, ok := renamedPath(p, s.renames); !ok {
 				return false
 			}
@@ -201,7 +200,8 @@ func nodeDependencies(n Node) (paths []string, whole bool) {
 	case *All:
 		return childDependencies(x.Members)
 	case *Expr:
-		return expr.Dependencies(x.Spec)
+		deps := expr.Dependencies(x.Spec)
+		return deps.Paths, deps.Whole
 	case AlwaysTrue, AlwaysFalse:
 		return nil, false
 	}

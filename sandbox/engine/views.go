@@ -76,7 +76,7 @@ func (e *Engine) viewRead(req *request) (bson.D, bool, error) {
 	if !ok || !e.isView(req.db, coll) {
 		return nil, false, nil
 	}
-	user, err := viewReadPipeline(req)
+	user, hint, err := viewReadPipeline(req)
 	if err != nil {
 		return nil, true, err
 	}
@@ -98,14 +98,15 @@ func (e *Engine) viewRead(req *request) (bson.D, bool, error) {
 			return out, true, err
 		}
 	}
-	out, err := e.readPipeline(req, v, backing, ns(req.db, coll), pipeline, nil)
+	out, err := e.readPipeline(req, v, backing, ns(req.db, coll), pipeline, hint)
 	return out, true, err
 }
 
 // viewReadPipeline is the aggregation a read command makes over a view
 // (query_request_conversion.cpp for find, count's and distinct's view
-// paths): its filter, then sort, skip, limit and projection.
-func viewReadPipeline(req *request) (bson.A, error) {
+// paths): its filter, then sort, skip, limit and projection. The read's
+// hint goes with it, to the query over the view's collection.
+func viewReadPipeline(req *request) (bson.A, any, error) {
 	var p bson.A
 	match := func(filter bson.D) {
 		if len(filter) > 0 {
@@ -116,17 +117,17 @@ func viewReadPipeline(req *request) (bson.A, error) {
 	case "find":
 		s, err := parseFind(req)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if err := findAsAggregation(req.cmd, s); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		match(s.filter)
-		return append(p, s.stagesAfterFilter()...), nil
+		return append(p, s.stagesAfterFilter()...), s.hint, nil
 	case "count":
 		s, err := parseCount(req)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		match(s.filter)
 		if s.skip > 0 {
@@ -135,27 +136,27 @@ func viewReadPipeline(req *request) (bson.A, error) {
 		if s.limit > 0 {
 			p = append(p, bson.D{{Key: "$limit", Value: s.limit}})
 		}
-		return append(p, bson.D{{Key: "$count", Value: "n"}}), nil
+		return append(p, bson.D{{Key: "$count", Value: "n"}}), s.hint, nil
 	case "distinct":
 		s, _, err := parseDistinct(req)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		match(s.filter)
-		return p, nil
+		return p, s.hint, nil
 	}
 	s, err := parseAggregate(req)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return s.pipeline, nil
+	return s.pipeline, s.hint, nil
 }
 
 // explainView explains a read of a view as the aggregation it runs over
 // the view's collection, the resolved pipeline first.
 func (e *Engine) explainView(req *request, verbosity string) (bson.D, error) {
 	coll, _ := req.cmd[0].Value.(string)
-	user, err := viewReadPipeline(req)
+	user, hint, err := viewReadPipeline(req)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +168,10 @@ func (e *Engine) explainView(req *request, verbosity string) (bson.D, error) {
 	sub := *req
 	sub.name = "aggregate"
 	sub.cmd = bson.D{{Key: "aggregate", Value: backing}, {Key: "pipeline", Value: pipeline}, {Key: "explain", Value: true}, {Key: "$db", Value: req.db}}
-	return e.explainPipeline(&sub, &aggregateSpec{coll: backing, pipeline: pipeline, explain: true}, verbosity, e.pipelineView(req.db, backing, pipeline))
+	if hint != nil {
+		sub.cmd = append(sub.cmd, bson.E{Key: "hint", Value: hint})
+	}
+	return e.explainPipeline(&sub, &aggregateSpec{coll: backing, pipeline: pipeline, explain: true, hint: hint}, verbosity, e.pipelineView(req.db, backing, pipeline))
 }
 
 // viewForeign resolves a foreign collection of $lookup, $graphLookup or

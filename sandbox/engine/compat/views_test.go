@@ -232,6 +232,48 @@ func TestViewExplain(t *testing.T) {
 	})
 }
 
+// A read of a view takes its hint to the query over the view's
+// collection: asAggregationCommand keeps find's hint, and an aggregate's
+// hint stays with the resolved pipeline (jstests/core/agg_hint.js, "a
+// hinted agg can be executed against a view").
+func TestViewReadHint(t *testing.T) {
+	s := newSuite(t)
+	const docs = `[{"_id":1,"x":1},{"_id":2,"x":2},{"_id":3,"x":3}]`
+	setup := func(t *testing.T, db *mongo.Database) {
+		insertDocs(t, db.Collection("c"), docs)
+		mustCommand(t, db, `{"createIndexes":"c","indexes":[{"key":{"x":1},"name":"x_1"}]}`)
+		mustCommand(t, db, `{"create":"v","viewOn":"c","pipeline":[{"$match":{"x":{"$gte":0}}}]}`)
+	}
+	usedIndex := func(t *testing.T, reply bson.D) string {
+		t.Helper()
+		var wp bson.D
+		if field(reply, "stages") != nil {
+			wp = cursorWinningPlan(t, reply)
+		} else {
+			wp = winningPlan(t, reply)
+		}
+		name, _ := field(stageNamed(wp, "IXSCAN"), "indexName").(string)
+		return name
+	}
+	for _, c := range []struct{ op, read string }{
+		{"aggregate", `{"aggregate":"v","pipeline":[{"$match":{"x":3}}],"cursor":{},"hint":{"_id":1}}`},
+		{"find", `{"find":"v","filter":{"x":3},"hint":{"_id":1}}`},
+		{"count", `{"count":"v","query":{"x":3},"hint":{"_id":1}}`},
+		{"distinct", `{"distinct":"v","key":"x","query":{"x":3},"hint":{"_id":1}}`},
+	} {
+		s.runCase(t, c.op+" of a view keeps its hint", viewsFindRef+"; jstests/core/agg_hint.js", cover{family: commandFam, op: c.op, col: explain}, func(t *testing.T, db *mongo.Database) {
+			setup(t, db)
+			if got := usedIndex(t, mustCommand(t, db, `{"explain":`+c.read+`,"verbosity":"queryPlanner"}`)); got != "_id_" {
+				t.Errorf("explain uses %q, want the hinted _id_", got)
+			}
+			st := explainStats(t, db, c.read)
+			if got := field(st, "totalKeysExamined"); got != int64(3) && got != int32(3) {
+				t.Errorf("executed with %v keys examined, want 3: the whole _id index, as hinted", got)
+			}
+		})
+	}
+}
+
 // TestViewGetMore: a cursor on a view names the view, in the first batch
 // and in getMore's (views_all_commands.js, getMore).
 func TestViewGetMore(t *testing.T) {

@@ -403,6 +403,8 @@ func parseBulkUpdate(a args, required func(string) error) (*updateStatement, err
 			st.multi, err = strictBool(a, "multi", f.Value)
 		case "upsert":
 			st.upsert, err = strictBool(a, "upsert", f.Value)
+		case "upsertSupplied":
+			st.suppliedAsked, err = strictBool(a, "upsertSupplied", f.Value)
 		}
 		if err != nil {
 			return nil, err
@@ -416,6 +418,7 @@ func parseBulkUpdate(a args, required func(string) error) (*updateStatement, err
 	} else if ok {
 		st.let = c
 		st.constants = true
+		st.supplied = value.Get(c, "new")
 	}
 	if err := checkCollation(a); err != nil {
 		return nil, err

@@ -29,6 +29,10 @@ type updateStatement struct {
 	// constants is set when the statement has its own constants ("c",
 	// bulkWrite's "constants"), which only a pipeline may have.
 	constants bool
+	// supplied is the document an upsertSupplied upsert inserts (the
+	// constants' "new"); suppliedAsked is upsertSupplied itself.
+	supplied      any
+	suppliedAsked bool
 	// projected is set for a findAndModify that returns only some fields.
 	projected bool
 	// bypassEmptyTs is the command's bypassEmptyTsReplacement.
@@ -111,8 +115,28 @@ func parseUpdateStatement(i int, v any, let bson.D) (*updateStatement, error) {
 	} else if ok {
 		st.let = append(append(bson.D{}, let...), c...)
 		st.constants = true
+		st.supplied = value.Get(c, "new")
+	}
+	if st.suppliedAsked, err = a.boolean("upsertSupplied", false); err != nil {
+		return nil, err
 	}
 	return st, nil
+}
+
+// checkUpsertSupplied is ParsedUpdateBase::parseRequest's check of
+// upsertSupplied, before the query and the update are parsed: it needs an
+// upsert, and a document in the constants' "new".
+func (st *updateStatement) checkUpsertSupplied() error {
+	if !st.suppliedAsked {
+		return nil
+	}
+	if !st.upsert {
+		return mongoerr.New(mongoerr.FailedToParse, "cannot specify 'upsertSupplied: true' for a non-upsert operation")
+	}
+	if _, ok := st.supplied.(bson.D); !ok {
+		return mongoerr.New(mongoerr.FailedToParse, "the parameter 'upsertSupplied' is set to 'true', but no document was supplied")
+	}
+	return nil
 }
 
 // tooLargeCode is the code of mongod 8.0's refusal of an update whose
@@ -150,6 +174,9 @@ func tooLargeCode(st *updateStatement) int32 {
 // is never visited twice.
 func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement, wantDocs bool) (updateOutcome, error) {
 	var out updateOutcome
+	if err := st.checkUpsertSupplied(); err != nil {
+		return out, err
+	}
 	// UpdateDriver::parse: after a pipeline's own checks, before the
 	// replacement and operator ones.
 	if _, isPipeline := st.update.(bson.A); st.constants && !isPipeline {
@@ -225,7 +252,16 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 	if err != nil {
 		return out, err
 	}
-	doc, err := u.Upsert(seed)
+	inserting := u
+	if st.suppliedAsked {
+		// The supplied document is applied as a replacement to what the
+		// query's equalities give, _id included
+		// (generateNewDocumentFromSuppliedDoc, update_stage.cpp).
+		if inserting, err = update.Compile(st.supplied.(bson.D), update.Options{Now: req.now, BypassEmptyTsReplacement: st.bypassEmptyTs}); err != nil {
+			return out, err
+		}
+	}
+	doc, err := inserting.Upsert(seed)
 	if err != nil {
 		return out, err
 	}

@@ -33,6 +33,9 @@ const (
 // (its _id's leading bytes) in _id order.
 const tsHintDocs = `{"insert":"c","documents":[{"_id":1,"m":1,"t":{"$date":"1970-01-01T00:00:00Z"}},{"_id":2,"m":2,"t":{"$date":"1970-01-02T00:00:00Z"}},{"_id":3,"m":3,"t":{"$date":"1970-01-03T00:00:00Z"}}]}`
 
+// upsertSuppliedRef is where mongod checks and applies upsertSupplied.
+const upsertSuppliedRef = "src/mongo/db/ops/parsed_update.cpp (ParsedUpdateBase::parseRequest), src/mongo/db/exec/update_stage.cpp (generateNewDocumentFromSuppliedDoc); jstests/core/write/update/update_with_pipeline.js"
+
 func TestCRUDCommands(t *testing.T) {
 	docs := `[{"_id":1,"a":1,"t":["x","y"]},{"_id":2,"a":2,"t":["y"]},{"_id":3,"a":3}]`
 	runCmdCases(t, []cmdCase{
@@ -72,6 +75,23 @@ func TestCRUDCommands(t *testing.T) {
 		{name: "update with u a number", ref: writeCmdRef, cmd: `{"update":"c","updates":[{"q":{},"u":1}]}`, code: mongoerr.FailedToParse, msg: "Update argument must be either an object or an array"},
 		{name: "update constants with an operator update", ref: "src/mongo/db/update/update_driver.cpp (UpdateDriver::parse)", cmd: `{"update":"c","updates":[{"q":{},"u":{"$set":{"a":1}},"c":{"x":1}}]}`,
 			writeError: true, code: 51198, msg: "Constant values may only be specified for pipeline updates"},
+		// ParsedUpdateBase::parseRequest (parsed_update.cpp);
+		// jstests/core/write/update/update_with_pipeline.js.
+		{name: "upsertSupplied inserts the supplied document, _id from the query", ref: upsertSuppliedRef,
+			cmd:  `{"update":"c","updates":[{"q":{"_id":"s"},"u":[{"$set":{"x":1}}],"upsert":true,"upsertSupplied":true,"c":{"new":{"supplied":true}}}]}`,
+			want: `{"n":1,"upserted":[{"index":0,"_id":"s"}],"nModified":0}`, thenFind: `{"find":"c"}`, thenWant: `[{"_id":"s","supplied":true}]`},
+		{name: "upsertSupplied updates a match with the pipeline", ref: upsertSuppliedRef, docs: `[{"_id":"s"}]`,
+			cmd:  `{"update":"c","updates":[{"q":{"_id":"s"},"u":[{"$set":{"x":1}}],"upsert":true,"upsertSupplied":true,"c":{"new":{"supplied":true}}}]}`,
+			want: `{"n":1,"nModified":1}`, thenFind: `{"find":"c"}`, thenWant: `[{"_id":"s","x":1}]`},
+		{name: "upsertSupplied without upsert", ref: upsertSuppliedRef,
+			cmd:        `{"update":"c","updates":[{"q":{"_id":"s"},"u":[{"$set":{"x":1}}],"upsertSupplied":true,"c":{"new":{"supplied":true}}}]}`,
+			writeError: true, code: mongoerr.FailedToParse, msg: "cannot specify 'upsertSupplied: true' for a non-upsert operation"},
+		{name: "upsertSupplied without constants", ref: upsertSuppliedRef,
+			cmd:        `{"update":"c","updates":[{"q":{"_id":"s"},"u":[{"$set":{"x":1}}],"upsert":true,"upsertSupplied":true}]}`,
+			writeError: true, code: mongoerr.FailedToParse, msg: "the parameter 'upsertSupplied' is set to 'true', but no document was supplied"},
+		{name: "upsertSupplied whose new is no document", ref: upsertSuppliedRef,
+			cmd:        `{"update":"c","updates":[{"q":{"_id":"s"},"u":[{"$set":{"x":1}}],"upsert":true,"upsertSupplied":true,"c":{"new":"string"}}]}`,
+			writeError: true, code: mongoerr.FailedToParse, msg: "the parameter 'upsertSupplied' is set to 'true', but no document was supplied"},
 		{name: "update a pipeline stage that is no document", ref: "src/mongo/db/ops/write_ops_parsers.cpp (parsePipelineFromBSON)", cmd: `{"update":"c","updates":[{"q":{},"u":[{"$set":{"a":1}},1]}]}`,
 			code: mongoerr.TypeMismatch, msg: "Each element of the 'pipeline' array must be an object"},
 		{name: "aggregate a stage that is no document, without a cursor", ref: "src/mongo/db/pipeline/aggregation_request_helper.cpp (parsePipelineFromBSON runs in the IDL parse, before validate's cursor check); jstests/aggregation/bugs/server25590.js",

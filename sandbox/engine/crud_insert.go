@@ -7,6 +7,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
+	"github.com/schemalab/schemalab/sandbox/engine/update"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
@@ -282,7 +283,7 @@ func (e *Engine) insertDocs(req *request, collName string, docs bson.A, sizes []
 					psizes[j] += generatedIDSize
 				}
 				if !bypassEmptyTs {
-					doc = fillZeroTimestamps(doc, req.now, i+j)
+					doc = fillZeroTimestamps(doc, req.now, &e.clock)
 				}
 			}
 			prepared[j], perrs[j] = doc, perr
@@ -364,17 +365,16 @@ func checkBatchSize(n int) error {
 
 // fillZeroTimestamps gives top-level Timestamp(0, 0) fields the current
 // time, as fixDocumentForInsert does with a tick of the cluster clock
-// (nested ones, and the _id, which it copies first, are stored as they
-// are). The increment follows the
-// document's position so that one batch's timestamps still ascend.
-func fillZeroTimestamps(doc bson.D, now bson.DateTime, i int) bson.D {
+// each (nested ones, and the _id, which it copies first, are stored as
+// they are).
+func fillZeroTimestamps(doc bson.D, now bson.DateTime, clock *update.ClusterClock) bson.D {
 	var out bson.D
 	for j, e := range doc {
 		if ts, ok := e.Value.(bson.Timestamp); ok && ts.T == 0 && ts.I == 0 && e.Key != "_id" {
 			if out == nil {
 				out = append(bson.D(nil), doc...)
 			}
-			out[j].Value = bson.Timestamp{T: uint32(int64(now) / 1000), I: uint32(i + 1)}
+			out[j].Value = clock.Tick(now)
 		}
 	}
 	if out == nil {

@@ -182,7 +182,7 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 	if _, isPipeline := st.update.(bson.A); st.constants && !isPipeline {
 		return out, mongoerr.New(51198, "Constant values may only be specified for pipeline updates")
 	}
-	u, err := aggregate.CompileUpdate(st.update, update.Options{ArrayFilters: st.arrayFilters, Now: req.now, LetVars: st.let, BypassEmptyTsReplacement: st.bypassEmptyTs})
+	u, err := aggregate.CompileUpdate(st.update, update.Options{ArrayFilters: st.arrayFilters, Now: req.now, Clock: &e.clock, LetVars: st.let, BypassEmptyTsReplacement: st.bypassEmptyTs})
 	if err != nil {
 		return out, err
 	}
@@ -257,7 +257,7 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 		// The supplied document is applied as a replacement to what the
 		// query's equalities give, _id included
 		// (generateNewDocumentFromSuppliedDoc, update_stage.cpp).
-		if inserting, err = update.Compile(st.supplied.(bson.D), update.Options{Now: req.now, BypassEmptyTsReplacement: st.bypassEmptyTs}); err != nil {
+		if inserting, err = update.Compile(st.supplied.(bson.D), update.Options{Now: req.now, Clock: &e.clock, BypassEmptyTsReplacement: st.bypassEmptyTs}); err != nil {
 			return out, err
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
+	"github.com/schemalab/schemalab/sandbox/engine/update"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/vocab"
@@ -55,6 +56,9 @@ type Engine struct {
 	// quotas is set once a storage quota has been set: until then no
 	// command pays for looking one up.
 	quotas atomic.Bool
+	// clock gives the timestamps writes store for Timestamp(0, 0) and
+	// $currentDate.
+	clock update.ClusterClock
 }
 
 // Options configure an engine.

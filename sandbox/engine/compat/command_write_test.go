@@ -3,6 +3,9 @@ package compat_test
 import (
 	"testing"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
@@ -133,5 +136,36 @@ func TestBypassEmptyTsReplacement(t *testing.T) {
 			cmd:   `{"insert":"c","documents":[{"_id":1,"t":{"$date":"2024-01-01T00:00:00Z"},"m":` + ts0 + `,"a":` + ts0 + `}]}`, want: `{"n":1}`,
 			thenFind: `{"aggregate":"c","pipeline":[{"$project":{"_id":1,"m":{"$eq":["$m",` + ts0 + `]},"a":{"$eq":["$a",` + ts0 + `]}}}],"cursor":{}}`,
 			thenWant: `[{"_id":1,"m":true,"a":true}]`},
+	})
+}
+
+// Each Timestamp(0, 0) a write fills takes its own tick of the cluster
+// clock (VectorClockMutable::tickClusterTime): within one second the
+// increment counts up, so writes a moment apart, and the documents of one
+// batch, store ascending values and never the same one.
+// jstests/core/ts1.js.
+func TestEmptyTimestampsAscend(t *testing.T) {
+	s := newSuite(t)
+	s.runCase(t, "filled timestamps ascend across writes", emptyTsRef+"; jstests/core/ts1.js", cover{family: commandFam, op: "insert", col: semantics}, func(t *testing.T, db *mongo.Database) {
+		ts0 := `{"$timestamp":{"t":0,"i":0}}`
+		mustCommand(t, db, `{"insert":"c","documents":[{"_id":1,"x":`+ts0+`},{"_id":2,"x":`+ts0+`}]}`)
+		mustCommand(t, db, `{"insert":"c","documents":[{"_id":3,"x":`+ts0+`}]}`)
+		mustCommand(t, db, `{"update":"c","updates":[{"q":{"_id":4},"u":{"x":`+ts0+`},"upsert":true}]}`)
+		mustCommand(t, db, `{"update":"c","updates":[{"q":{"_id":5},"u":{"$currentDate":{"x":{"$type":"timestamp"}}},"upsert":true}]}`)
+		docs, err := cursorDocs(t, db, ejDoc(t, `{"find":"c","sort":{"_id":1}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var last bson.Timestamp
+		for _, d := range docs {
+			ts, ok := field(d, "x").(bson.Timestamp)
+			if !ok || ts.T == 0 {
+				t.Fatalf("document %v holds no filled timestamp", d)
+			}
+			if ts.T < last.T || ts.T == last.T && ts.I <= last.I {
+				t.Errorf("%v is not after %v", ts, last)
+			}
+			last = ts
+		}
 	})
 }

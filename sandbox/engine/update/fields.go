@@ -237,8 +237,7 @@ func parseCurrentDate(_ string, arg any, _ map[string]*arrayFilter) (leaf, error
 
 func (d currentDateOp) modify(c *applyCtx, _ any, _ bool) (any, bool, error) {
 	if d.timestamp {
-		ms := int64(c.now)
-		return bson.Timestamp{T: uint32(ms / 1000), I: 1}, true, nil
+		return c.clock.Tick(c.now), true, nil
 	}
 	return c.now, true, nil
 }

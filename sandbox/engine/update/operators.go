@@ -72,7 +72,7 @@ func compileOperators(spec bson.D, opts Options) (*Update, error) {
 	if err != nil {
 		return nil, err
 	}
-	u := &Update{kind: Operators, root: &objectNode{}, filters: filters, now: opts.Now}
+	u := &Update{kind: Operators, root: &objectNode{}, filters: filters, now: opts.Now, clock: opts.clock()}
 	used := map[string]bool{}
 	for _, mod := range spec {
 		parse, ok := modifierParsers[mod.Key]
@@ -234,7 +234,7 @@ func splitPath(path string) ([]string, error) {
 }
 
 func (u *Update) applyOperators(doc bson.D, positional int, insert bool) (bson.D, bool, error) {
-	c := &applyCtx{doc: doc, insert: insert, now: u.now, filters: u.filters}
+	c := &applyCtx{doc: doc, insert: insert, now: u.now, clock: u.clock, filters: u.filters}
 	c.path, c.inArray, c.values = c.pathBuf[:0], c.inArrayBuf[:0], c.valuesBuf[:0]
 	if positional >= 0 {
 		c.matched = itoa(positional)

@@ -21,26 +21,23 @@ func compileReplacement(spec bson.D, opts Options) (*Update, error) {
 		return nil, err
 	}
 	if !opts.BypassEmptyTsReplacement {
-		spec = fillEmptyTimestamps(spec, opts.Now)
+		spec = fillEmptyTimestamps(spec, opts.Now, opts.clock())
 	}
 	return &Update{kind: Replacement, replacement: spec, now: opts.Now}, nil
 }
 
 // fillEmptyTimestamps gives the replacement's top-level Timestamp(0, 0)
 // values, _id's excepted, the current time, as ObjectReplaceExecutor's
-// constructor does with one tick of the cluster clock each (the increment
-// counts the ticks). Only a replacement does this, not an operator or a
-// pipeline update.
-func fillEmptyTimestamps(spec bson.D, now bson.DateTime) bson.D {
+// constructor does with one tick of the cluster clock each. Only a
+// replacement does this, not an operator or a pipeline update.
+func fillEmptyTimestamps(spec bson.D, now bson.DateTime, clock *ClusterClock) bson.D {
 	var out bson.D
-	ticks := uint32(0)
 	for i, e := range spec {
 		if ts, ok := e.Value.(bson.Timestamp); ok && ts.T == 0 && ts.I == 0 && e.Key != "_id" {
 			if out == nil {
 				out = append(bson.D(nil), spec...)
 			}
-			ticks++
-			out[i].Value = bson.Timestamp{T: uint32(int64(now) / 1000), I: ticks}
+			out[i].Value = clock.Tick(now)
 		}
 	}
 	if out == nil {

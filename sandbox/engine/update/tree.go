@@ -24,6 +24,7 @@ type applyCtx struct {
 	matched string // the positional $ index, "" when the query matched none
 	insert  bool
 	now     bson.DateTime
+	clock   *ClusterClock
 	filters map[string]*arrayFilter
 	path    []string
 	inArray []bool // inArray[i]: path[i] is an index into an array

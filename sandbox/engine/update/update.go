@@ -35,6 +35,9 @@ type Options struct {
 	ArrayFilters []bson.D
 	// Now is the statement's clock reading, used by $currentDate and $$NOW.
 	Now bson.DateTime
+	// Clock gives the timestamps $currentDate and a replacement's
+	// Timestamp(0, 0) values take (nil: a clock of the update's own).
+	Clock *ClusterClock
 	// LetVars are the statement's let variables, evaluated; only a
 	// pipeline reads them.
 	LetVars bson.D
@@ -52,6 +55,7 @@ type Update struct {
 	replacement bson.D
 	pipeline    func(doc bson.D) (bson.D, error)
 	now         bson.DateTime
+	clock       *ClusterClock
 }
 
 // Kind reports the update style.

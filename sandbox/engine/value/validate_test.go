@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -276,5 +277,42 @@ func TestDecoderScratch(t *testing.T) {
 		if len(dec.scratch) != 0 {
 			t.Fatalf("document %d left %d scratch elements", i, len(dec.scratch))
 		}
+	}
+}
+
+// A decoder reuses the field names it met at each top-level position of
+// the previous document; documents that list other names, in another
+// order, more or fewer of them, or nest the same names, still decode to
+// their own names, and one name is kept once.
+func TestDecoderFieldNamesByPosition(t *testing.T) {
+	docs := []bson.D{
+		{{Key: "_id", Value: int32(1)}, {Key: "a", Value: "x"}, {Key: "b", Value: int32(2)}},
+		{{Key: "_id", Value: int32(2)}, {Key: "a", Value: "y"}, {Key: "b", Value: int32(3)}},
+		{{Key: "_id", Value: int32(3)}, {Key: "b", Value: int32(4)}, {Key: "a", Value: "z"}},
+		{{Key: "_id", Value: int32(4)}},
+		{{Key: "_id", Value: int32(5)}, {Key: "a", Value: bson.D{{Key: "b", Value: int32(1)}, {Key: "a", Value: int32(2)}}}, {Key: "b", Value: int32(6)}, {Key: "c", Value: true}},
+		{{Key: "ab", Value: int32(6)}, {Key: "a", Value: "w"}, {Key: "", Value: nil}},
+	}
+	var dec Decoder
+	var names []string
+	for i, want := range docs {
+		raw := mustEncode(t, want)
+		got, err := dec.Decode(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back, _ := Encode(got); !bytes.Equal(back, raw) {
+			t.Fatalf("document %d decoded as %v", i, got)
+		}
+		for _, e := range got {
+			names = append(names, e.Key)
+		}
+	}
+	seen := map[string]string{}
+	for _, n := range names {
+		if p, ok := seen[n]; ok && len(n) > 0 && unsafe.StringData(p) != unsafe.StringData(n) {
+			t.Fatalf("field name %q kept twice", n)
+		}
+		seen[n] = n
 	}
 }

@@ -100,8 +100,8 @@ func commands() []*command {
 		{name: "collMod", run: cmdCollMod},
 		// Commands mongod 8.0 has that the sandbox leaves out.
 		{name: "compact", run: cmdNotSupported},
-		{name: "convertToCapped", run: cmdNotSupported},
-		{name: "cloneCollectionAsCapped", run: cmdNotSupported},
+		{name: "convertToCapped", run: cmdConvertToCapped},
+		{name: "cloneCollectionAsCapped", run: cmdCloneCollectionAsCapped},
 		// The plan cache commands (plan_cache_commands.cpp,
 		// index_filter_commands.cpp): the sandbox has no plan cache and no
 		// index filters, so these are refused, as $planCacheStats is, rather

@@ -268,6 +268,29 @@ func (ch *Change) Write(coll string, create bool, fn func(col *Collection) error
 	return err
 }
 
+// Rebuild puts a new collection with options in the place of coll, a
+// collection of the change's database, filled by fill from the old one
+// under the old one's write lock, so that no write lands in between: the
+// clone and rename over of convertToCapped (capped_utils.cpp). Writers
+// still holding the old collection find it retired and look the name up
+// again. It belongs last in a change: it is not undone.
+func (ch *Change) Rebuild(coll string, options bson.D, fill func(old, rebuilt *Collection) error) error {
+	old := ch.cat.live(ch.db, coll)
+	if old == nil {
+		return mongoerr.Newf(mongoerr.NamespaceNotFound, "source collection %s.%s does not exist", ch.db, coll)
+	}
+	rebuilt := newCollection(ch.db, coll, options, ch.cat.compile)
+	old.live.mu.Lock()
+	defer old.live.mu.Unlock()
+	old.docs.ready()
+	if err := fill(old, rebuilt); err != nil {
+		return err
+	}
+	old.retireLocked()
+	ch.cat.install(rebuilt)
+	return nil
+}
+
 // Drop removes a collection of the change's database when the change
 // completes, and reports whether it exists.
 func (ch *Change) Drop(coll string) bool {

@@ -26,6 +26,64 @@ const (
 		"src/mongo/db/commands/find_cmd.cpp (shouldSaveCursor), src/mongo/db/commands/getmore_cmd.cpp; jstests/core/query/cursor/tailable_skip_limit.js"
 )
 
+// cappedConvertRef is where convertToCapped and cloneCollectionAsCapped
+// check and copy.
+const cappedConvertRef = "src/mongo/db/commands/collection_to_capped.cpp, src/mongo/db/catalog/capped_utils.cpp (cloneCollectionAsCapped, convertToCapped), " +
+	"src/mongo/db/catalog/collection_options.cpp (checkAndAdjustCappedSize); jstests/core/capped/capped_convertToCapped1.js, convert_to_capped.js, convert_to_capped_nonexistent.js, clone_as_capped_nonexistent.js; manual: reference/command/convertToCapped"
+
+func TestCappedConversion(t *testing.T) {
+	five := `[{"_id":1,"a":1},{"_id":2,"a":2},{"_id":3,"a":3},{"_id":4,"a":4},{"_id":5,"a":5}]`
+	listC := `{"listCollections":1,"filter":{"name":"c"}}`
+	runCmdCases(t, []cmdCase{
+		{name: "convertToCapped keeps the documents in natural order", ref: cappedConvertRef, docs: five,
+			setup: []string{`{"collMod":"c","validator":{"a":{"$gte":0}}}`, `{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`},
+			cmd:   `{"convertToCapped":"c","size":100000}`, want: `{}`,
+			thenFind: `{"find":"c","sort":{"$natural":1}}`,
+			thenWant: `[{"_id":1,"a":1},{"_id":2,"a":2},{"_id":3,"a":3},{"_id":4,"a":4},{"_id":5,"a":5}]`},
+		{name: "convertToCapped lists the new options first", ref: cappedConvertRef, docs: five,
+			setup: []string{`{"collMod":"c","validator":{"a":{"$gte":0}}}`},
+			cmd:   `{"convertToCapped":"c","size":4096}`, want: `{}`,
+			thenFind: listC, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.$cmd.listCollections","firstBatch":[{"name":"c","type":"collection","options":{"capped":true,"size":4096,"validator":{"a":{"$gte":0}}},"info":"*","idIndex":"*"}]}}`},
+		{name: "convertToCapped drops the other indexes", ref: cappedConvertRef, docs: five,
+			setup:    []string{`{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`},
+			cmd:      `{"convertToCapped":"c","size":100000}`, want: `{}`,
+			thenFind: `{"listIndexes":"c"}`, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.c","firstBatch":[{"v":2,"key":{"_id":1},"name":"_id_"}]}}`},
+		{name: "convertToCapped with size 0", ref: cappedConvertRef, docs: five, cmd: `{"convertToCapped":"c","size":0}`,
+			code: mongoerr.InvalidOptions, msg: "Capped collection size must be greater than zero"},
+		{name: "convertToCapped without a size", ref: cappedConvertRef, docs: five, cmd: `{"convertToCapped":"c"}`,
+			code: mongoerr.InvalidOptions, msg: "Capped collection size must be greater than zero"},
+		{name: "convertToCapped past 1 PB", ref: cappedConvertRef, docs: five, cmd: `{"convertToCapped":"c","size":5.308156746568726e+21}`,
+			code: mongoerr.BadValue, msg: "size cannot exceed 1 PB"},
+		{name: "convertToCapped in a database that does not exist", ref: cappedConvertRef, cmd: `{"convertToCapped":"c","size":1024}`,
+			code: mongoerr.NamespaceNotFound, msg: "database {{db}} not found"},
+		{name: "convertToCapped of a collection that does not exist", ref: cappedConvertRef, docs: five, cmd: `{"convertToCapped":"nope","size":1024}`,
+			code: mongoerr.NamespaceNotFound, msg: "source collection {{db}}.nope does not exist"},
+		{name: "convertToCapped of a view", ref: cappedConvertRef, docs: five, setup: []string{`{"create":"v","viewOn":"c"}`},
+			cmd: `{"convertToCapped":"v","size":1024}`, code: mongoerr.CommandNotSupportedOnView, msg: "cloneCollectionAsCapped not supported for views: {{db}}.v"},
+		{name: "convertToCapped of a number", ref: cappedConvertRef, docs: five, cmd: `{"convertToCapped":1,"size":1024}`,
+			code: mongoerr.InvalidNamespace, msg: "collection name has invalid type int"},
+		{name: "cloneCollectionAsCapped copies and keeps the source", ref: cappedConvertRef, docs: five,
+			cmd: `{"cloneCollectionAsCapped":"c","toCollection":"k","size":100000}`, want: `{}`,
+			thenFind: `{"aggregate":"c","pipeline":[{"$count":"n"},{"$unionWith":{"coll":"k","pipeline":[{"$count":"k"}]}}],"cursor":{}}`,
+			thenWant: `[{"n":5},{"k":5}]`},
+		{name: "cloneCollectionAsCapped into a small size keeps the newest documents", ref: cappedConvertRef + "; " + cappedEvictRef, docs: five,
+			cmd: `{"cloneCollectionAsCapped":"c","toCollection":"k","size":50}`, want: `{}`,
+			thenFind: `{"find":"k"}`, thenWant: `[{"_id":4,"a":4},{"_id":5,"a":5}]`},
+		{name: "cloneCollectionAsCapped onto an existing collection", ref: cappedConvertRef, docs: five, setup: []string{`{"create":"k"}`},
+			cmd:  `{"cloneCollectionAsCapped":"c","toCollection":"k","size":1024}`,
+			code: mongoerr.NamespaceExists, msg: "cloneCollectionAsCapped failed - destination collection {{db}}.k already exists. source collection: {{db}}.c"},
+		{name: "cloneCollectionAsCapped from a collection that does not exist", ref: cappedConvertRef, docs: five,
+			cmd:  `{"cloneCollectionAsCapped":"nope","toCollection":"k","size":1024}`,
+			code: mongoerr.NamespaceNotFound, msg: "source collection {{db}}.nope does not exist"},
+		{name: "cloneCollectionAsCapped without toCollection", ref: cappedConvertRef, docs: five, cmd: `{"cloneCollectionAsCapped":"c","size":1024}`,
+			code: mongoerr.TypeMismatch, msg: "'toCollection' must be of type String"},
+		{name: "cloneCollectionAsCapped of a number", ref: cappedConvertRef, docs: five, cmd: `{"cloneCollectionAsCapped":1,"toCollection":"k","size":1024}`,
+			code: mongoerr.TypeMismatch, msg: "'cloneCollectionAsCapped' must be of type String"},
+		{name: "cloneCollectionAsCapped to an invalid name", ref: cappedConvertRef, docs: five, cmd: `{"cloneCollectionAsCapped":"c","toCollection":".k","size":1024}`,
+			code: mongoerr.InvalidNamespace, msg: "Invalid target collection name: .k"},
+	})
+}
+
 func TestCappedCollections(t *testing.T) {
 	capped := `{"create":"c","capped":true,"size":100000,"max":3}`
 	five := `{"insert":"c","documents":[{"_id":1},{"_id":2},{"_id":3},{"_id":4},{"_id":5}]}`

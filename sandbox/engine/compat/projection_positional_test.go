@@ -16,5 +16,12 @@ func TestPositionalProjectionOr(t *testing.T) {
 			docs: docs, filter: `{"$or":[{"a":1},{"b":5}]}`, projection: `{"a.$":1}`, code: 51246},
 		{name: "$ after an $or of equalities on one field, which is an $in", ref: positionalOrRef, cov: pos,
 			docs: docs, filter: `{"$or":[{"a":2},{"a":3}]}`, projection: `{"b.$":1,"_id":0}`, want: `[{"b":[5]}]`},
+		// applyFindPositionalProjection: a position past the end of the
+		// array projected is 51247, not 51246
+		// (jstests/core/query/project/positional_projection_multiple_array_fields.js).
+		{name: "$ on a parallel array shorter than the matched position", ref: positionalOrRef, cov: cover{family: projection, op: "positional $", col: errorCol},
+			docs: `[{"_id":3,"a":[4,5,6],"b":["four","five"]}]`, filter: `{"a":6}`, projection: `{"b.$":1}`, code: 51247},
+		{name: "$ on a parallel array long enough", ref: positionalOrRef, cov: pos,
+			docs: `[{"_id":3,"a":[4,5,6],"b":["four","five"]}]`, filter: `{"a":5}`, projection: `{"b.$":1}`, want: `[{"_id":3,"b":["five"]}]`},
 	})
 }

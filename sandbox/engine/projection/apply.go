@@ -15,6 +15,25 @@ import (
 // "Executor error during find command :: caused by :: ").
 const codePositionalNoMatch = 51246
 
+// errPositionalMismatch is applyFindPositionalProjection's error when the
+// matched position lies past the end of the array projected (a parallel
+// array shorter than the one the query matched).
+func errPositionalMismatch() error {
+	return mongoerr.New(51247, "positional operator '.$' element mismatch")
+}
+
+// positionalElement is the element at the matched position: 51246 when
+// the query recorded none, 51247 when arr has no element there.
+func (a *applier) positionalElement(arr bson.A) (any, error) {
+	if a.pos < 0 {
+		return nil, errPositionalNoMatch()
+	}
+	if a.pos >= len(arr) {
+		return nil, errPositionalMismatch()
+	}
+	return arr[a.pos], nil
+}
+
 func errPositionalNoMatch() error {
 	return mongoerr.New(codePositionalNoMatch, "positional operator '.$' couldn't find a matching element in the array")
 }
@@ -156,13 +175,14 @@ func (a *applier) projectValue(n *node, v any) (any, error) {
 		if n.hasPositional() && a.pos != -2 {
 			// The positional operator selects one element of the first
 			// array on its path.
-			if a.pos < 0 || a.pos >= len(x) {
-				return nil, errPositionalNoMatch()
+			matched, err := a.positionalElement(x)
+			if err != nil {
+				return nil, err
 			}
 			saved := a.pos
 			a.pos = -2
 			defer func() { a.pos = saved }()
-			el, err := a.projectValue(n, x[saved])
+			el, err := a.projectValue(n, matched)
 			if err != nil {
 				return nil, err
 			}
@@ -196,10 +216,11 @@ func (a *applier) positional(v any) (any, error) {
 	if !ok || a.pos == -2 {
 		return v, nil
 	}
-	if a.pos < 0 || a.pos >= len(arr) {
-		return nil, errPositionalNoMatch()
+	el, err := a.positionalElement(arr)
+	if err != nil {
+		return nil, err
 	}
-	return bson.A{arr[a.pos]}, nil
+	return bson.A{el}, nil
 }
 
 func (n *node) hasPositional() bool {

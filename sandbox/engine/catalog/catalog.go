@@ -421,9 +421,28 @@ func (c *Catalog) createLocked(db, coll string, options bson.D) (*Collection, er
 	if c.live(db, coll) != nil {
 		return nil, mongoerr.Newf(mongoerr.NamespaceExists, "Collection %s.%s already exists.", db, coll)
 	}
+	if err := c.checkDBCase(db); err != nil {
+		return nil, err
+	}
 	col := newCollection(db, coll, options, c.compile)
 	c.install(col)
 	return col, nil
+}
+
+// checkDBCase refuses to create a database whose name differs only in
+// case from one that exists (DatabaseHolderImpl::openDb): names that
+// would clash on a case-insensitive file system.
+func (c *Catalog) checkDBCase(db string) error {
+	if c.dbs[db] != nil {
+		return nil
+	}
+	for name := range c.dbs {
+		if strings.EqualFold(name, db) {
+			return mongoerr.Newf(mongoerr.DatabaseDifferCase,
+				"db already exists with different case already have: [%s] trying to create [%s]", name, db)
+		}
+	}
+	return nil
 }
 
 // install puts a collection no one has seen yet (new, restored or
@@ -516,6 +535,9 @@ func (c *Catalog) RenameCollection(fromDB, from, toDB, to string, dropTarget boo
 	// named by other views' definitions: it does not move by halves.
 	if src.Kind == KindView {
 		return mongoerr.New(mongoerr.NotImplemented, "renaming a view is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
+	}
+	if err := c.checkDBCase(toDB); err != nil {
+		return err
 	}
 	if target := c.live(toDB, to); target != nil {
 		if !dropTarget {

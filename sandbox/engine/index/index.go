@@ -56,6 +56,8 @@ type Index struct {
 	// array (mongod keeps them as metadata keys, never removed until the
 	// index is dropped).
 	multikeyPaths map[string]struct{}
+	// hashed is set on a hashed index, whose keys hashedKeys computes.
+	hashed bool
 }
 
 // New builds an empty index. partial is the compiled
@@ -65,6 +67,7 @@ func New(spec Spec, partial func(bson.D) bool) *Index {
 	for _, f := range spec.Fields {
 		ix.parts = append(ix.parts, strings.Split(f.Path, "."))
 	}
+	ix.hashed = spec.IsHashed()
 	if spec.Wildcard != nil {
 		ix.wc = spec.Wildcard
 		ix.keyFields = []Field{{Path: WildcardPathField}, {Path: spec.Fields[0].Path, Desc: spec.Fields[0].Desc}}

@@ -134,6 +134,11 @@ func TestHashedIndexPlans(t *testing.T) {
 		sameValue(t, "bounds", bounds, `{"a": ["[`+hashOfString+`, `+hashOfString+`]"]}`)
 		p := winningPlan(t, mustCommand(t, db, `{"explain": {"find": "c", "filter": {"a": "string to hash"}}, "verbosity": "queryPlanner"}`))
 		sameValue(t, "FETCH filter", field(p, "filter"), `{"a": {"$eq": "string to hash"}}`)
+		// No path-level multikey tracking for a hashed index, so no
+		// multiKeyPaths (src/mongo/db/storage/bson_collection_catalog_entry.cpp).
+		ix := stageNamed(p, "IXSCAN")
+		sameValue(t, "IXSCAN", ix[1:], `{"keyPattern": {"a": "hashed"}, "indexName": "h", "isMultiKey": false, "isUnique": false, "isSparse": false,
+			"isPartial": false, "indexVersion": 2, "direction": "forward", "indexBounds": {"a": ["[`+hashOfString+`, `+hashOfString+`]"]}}`)
 	})
 	s.runCase(t, "hashed: $in is points on hashes, in hash order", hashedPlanRef+"; jstests/core/index/hashed/single_field_hashed_index.js", cov, func(t *testing.T, db *mongo.Database) {
 		insertDocs(t, db.Collection("c"), docs)

@@ -331,8 +331,15 @@ func (ix *Index) MultiKeyComponents(i int) []int {
 }
 
 // MultiKeyPaths is explain's multiKeyPaths: for each key field, the path
-// prefixes that held arrays, e.g. {"a.b": ["a"], c: []}.
+// prefixes that held arrays, e.g. {"a.b": ["a"], c: []}. It is nil for a
+// hashed index: mongod tracks path-level multikey information only for
+// btree and 2dsphere indexes (indexTypeSupportsPathLevelMultikeyTracking,
+// src/mongo/db/storage/bson_collection_catalog_entry.cpp), and explain
+// leaves out an empty multiKeyPaths (plan_explainer_impl.cpp).
 func (ix *Index) MultiKeyPaths() bson.D {
+	if ix.hashed {
+		return nil
+	}
 	ix.ready()
 	d := make(bson.D, len(ix.parts))
 	for i, parts := range ix.parts {

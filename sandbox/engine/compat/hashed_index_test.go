@@ -184,6 +184,15 @@ func TestHashedIndexPlans(t *testing.T) {
 		sameValue(t, "$exists: true", chain, `"FETCH>IXSCAN"`)
 		sameValue(t, "$exists: true bounds", bounds, `{"a": ["[MinKey, MaxKey]"], "b": ["[MinKey, MaxKey]"]}`)
 	})
+	s.runCase(t, "hashed: a count FETCHes to check the hash's matches", "jstests/core/index/hashed/hashed_index_queries.js (count)",
+		explainCase(commandFam, "count"), func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), docs)
+			mustCommand(t, db, hashedCreate(`{"a": "hashed", "b": 1}`, ""))
+			p := winningPlan(t, mustCommand(t, db, `{"explain": {"count": "c", "query": {"a": 2}}, "verbosity": "queryPlanner"}`))
+			sameValue(t, "count a", stageChain(p), `"COUNT>FETCH>IXSCAN"`)
+			reply := mustCommand(t, db, `{"count": "c", "query": {"a": {"$in": [2, "string to hash", 7]}}}`)
+			sameValue(t, "n", field(reply, "n"), `2`)
+		})
 	s.runCase(t, "hashed: no DISTINCT_SCAN of the hashed field", "jstests/core/index/hashed/distinct_with_hashed_index.js",
 		explainCase(commandFam, "distinct"), func(t *testing.T, db *mongo.Database) {
 			insertDocs(t, db.Collection("c"), docs)

@@ -38,6 +38,25 @@ func checkOnePlugin(key bson.D) error {
 	return nil
 }
 
+// checkWildcardPlugins is the same rule for a key pattern with a "$**"
+// field, whose plugin is "wildcard" (or the string it names, as "text"):
+// another field naming a different plugin ({"$**": 1, b: "hashed"}) is
+// refused (index_plugins.js).
+func checkWildcardPlugins(key bson.D) error {
+	plugin := "wildcard"
+	for _, e := range key {
+		if str, ok := e.Value.(string); ok && isWildcardKey(e.Key) {
+			plugin = str
+		}
+	}
+	for _, e := range key {
+		if str, ok := e.Value.(string); ok && !isWildcardKey(e.Key) && str != plugin {
+			return mongoerr.New(mongoerr.CannotCreateIndex, "Can't use more than one index plugin for a single index.")
+		}
+	}
+	return nil
+}
+
 // IsHashed reports whether the spec is a hashed index.
 func (s Spec) IsHashed() bool {
 	for _, f := range s.Fields {

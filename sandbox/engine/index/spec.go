@@ -261,6 +261,9 @@ func (s *Spec) parseKey() error {
 				return mongoerr.Newf(mongoerr.CannotCreateIndex, "Unknown index plugin '%s'", str)
 			}
 		}
+		if err := checkWildcardPlugins(s.Key); err != nil {
+			return err
+		}
 		return s.parseWildcardKey()
 	}
 	if err := checkOnePlugin(s.Key); err != nil {

@@ -50,6 +50,9 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 		if err := index.ValidateTTL(d, specs[i]); err != nil {
 			return nil, err
 		}
+		if err := index.ValidateHashed(specs[i]); err != nil {
+			return nil, err
+		}
 		// A dropIndexes of "*" means every index, so mongod refuses the name.
 		if specs[i].Name == "*" {
 			return nil, mongoerr.New(mongoerr.BadValue, "The index name '*' is not valid.")

@@ -67,6 +67,11 @@ func seedCommands(t testing.TB) [][]byte {
 			{Key: "wildcardProjection", Value: bson.D{{Key: "a", Value: int32(1)}, {Key: "b", Value: int32(0)}}}}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "find", Value: "books"}, {Key: "filter", Value: bson.D{{Key: "tags.0", Value: "a"}, {Key: "meta.x", Value: bson.D{{Key: "$ne", Value: nil}}}}}, {Key: "hint", Value: bson.D{{Key: "$**", Value: int32(1)}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "find", Value: "books"}, {Key: "filter", Value: bson.D{{Key: "$or", Value: bson.A{bson.D{{Key: "meta.x", Value: bson.D{{Key: "$exists", Value: true}}}}, bson.D{{Key: "meta.y", Value: bson.A{}}}}}}}, {Key: "$db", Value: "shop"}},
+		// Hashed indexes: a compound one, a query through its hash points,
+		// and specs mongod refuses (two hashed fields, unique).
+		{{Key: "createIndexes", Value: "books"}, {Key: "indexes", Value: bson.A{bson.D{{Key: "key", Value: bson.D{{Key: "title", Value: "hashed"}, {Key: "year", Value: int32(-1)}}}, {Key: "name", Value: "th"}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "find", Value: "books"}, {Key: "filter", Value: bson.D{{Key: "title", Value: bson.D{{Key: "$in", Value: bson.A{"a", nil, 1.5}}}}, {Key: "year", Value: bson.D{{Key: "$gt", Value: int32(1)}}}}}, {Key: "sort", Value: bson.D{{Key: "year", Value: int32(1)}}}, {Key: "hint", Value: "th"}, {Key: "$db", Value: "shop"}},
+		{{Key: "createIndexes", Value: "books"}, {Key: "indexes", Value: bson.A{bson.D{{Key: "key", Value: bson.D{{Key: "a", Value: "hashed"}, {Key: "b", Value: "hashed"}}}, {Key: "name", Value: "hh"}, {Key: "unique", Value: true}}}}, {Key: "$db", Value: "shop"}},
 		// maxTimeMS values mongod refuses, and cursors that are gone.
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: "1"}, {Key: "$db", Value: "shop"}},
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: int32(-1)}, {Key: "$db", Value: "shop"}},

@@ -56,6 +56,8 @@ type Index struct {
 	// array (mongod keeps them as metadata keys, never removed until the
 	// index is dropped).
 	multikeyPaths map[string]struct{}
+	// hashed is set on a hashed index, whose keys hashedKeys computes.
+	hashed bool
 }
 
 // New builds an empty index. partial is the compiled
@@ -65,6 +67,7 @@ func New(spec Spec, partial func(bson.D) bool) *Index {
 	for _, f := range spec.Fields {
 		ix.parts = append(ix.parts, strings.Split(f.Path, "."))
 	}
+	ix.hashed = spec.IsHashed()
 	if spec.Wildcard != nil {
 		ix.wc = spec.Wildcard
 		ix.keyFields = []Field{{Path: WildcardPathField}, {Path: spec.Fields[0].Path, Desc: spec.Fields[0].Desc}}
@@ -328,8 +331,15 @@ func (ix *Index) MultiKeyComponents(i int) []int {
 }
 
 // MultiKeyPaths is explain's multiKeyPaths: for each key field, the path
-// prefixes that held arrays, e.g. {"a.b": ["a"], c: []}.
+// prefixes that held arrays, e.g. {"a.b": ["a"], c: []}. It is nil for a
+// hashed index: mongod tracks path-level multikey information only for
+// btree and 2dsphere indexes (indexTypeSupportsPathLevelMultikeyTracking,
+// src/mongo/db/storage/bson_collection_catalog_entry.cpp), and explain
+// leaves out an empty multiKeyPaths (plan_explainer_impl.cpp).
 func (ix *Index) MultiKeyPaths() bson.D {
+	if ix.hashed {
+		return nil
+	}
 	ix.ready()
 	d := make(bson.D, len(ix.parts))
 	for i, parts := range ix.parts {

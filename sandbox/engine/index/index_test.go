@@ -135,7 +135,7 @@ func TestSpecErrorsAndListing(t *testing.T) {
 		code int32
 	}{
 		{bson.D{{Key: "key", Value: keyOf("a", "text")}, {Key: "name", Value: "a_text"}}, mongoerr.NotImplemented},
-		{bson.D{{Key: "key", Value: keyOf("a", "hashed")}, {Key: "name", Value: "a_hashed"}}, mongoerr.NotImplemented},
+		{bson.D{{Key: "key", Value: keyOf("a", "2d")}, {Key: "name", Value: "a_2d"}}, mongoerr.NotImplemented},
 		{bson.D{{Key: "key", Value: keyOf("a", "bogus")}, {Key: "name", Value: "x"}}, mongoerr.CannotCreateIndex},
 		{bson.D{{Key: "key", Value: bson.D{}}, {Key: "name", Value: "x"}}, mongoerr.CannotCreateIndex},
 		{bson.D{{Key: "key", Value: keyOf("a", int32(1))}, {Key: "name", Value: "x"}, {Key: "foo", Value: 1}}, mongoerr.InvalidIndexSpecificationOption},

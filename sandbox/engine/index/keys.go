@@ -158,6 +158,9 @@ func (ix *Index) KeysReusing(list [][]any, doc bson.D) (KeySet, error) {
 	if ix.wc != nil {
 		return ix.wildcardKeys(doc)
 	}
+	if ix.hashed {
+		return ix.hashedKeys(list, doc)
+	}
 	if len(ix.parts) == 1 && len(ix.parts[0]) == 1 {
 		// The common case, a single top-level field (every _id index):
 		// no path walk, and no array means exactly one key.

@@ -19,6 +19,9 @@ const IDIndexName = "_id_"
 type Field struct {
 	Path string
 	Desc bool // -1 direction
+	// Hashed is set on the one "hashed" field of a hashed index, whose
+	// keys hold the value's HashedIndexKey instead of the value.
+	Hashed bool
 }
 
 // Spec is a validated index specification, as createIndexes receives it
@@ -75,7 +78,7 @@ var validOptions = map[string]bool{
 // unsupportedPlugins are index types mongod has but this engine does
 // not implement; they fail loudly instead of building a wrong index.
 var unsupportedPlugins = map[string]bool{
-	"text": true, "2dsphere": true, "2d": true, "hashed": true,
+	"text": true, "2dsphere": true, "2d": true,
 	"geoHaystack": true, "2dsphere_bucket": true,
 }
 
@@ -151,7 +154,7 @@ func ParseSpec(doc bson.D) (Spec, error) {
 	if err := s.finishWildcard(doc); err != nil {
 		return s, err
 	}
-	if s.Name == IDIndexName && !(len(s.Fields) == 1 && s.Fields[0].Path == "_id" && !s.Fields[0].Desc) {
+	if s.Name == IDIndexName && !(len(s.Fields) == 1 && s.Fields[0].Path == "_id" && !s.Fields[0].Desc && !s.Fields[0].Hashed) {
 		return s, mongoerr.Newf(mongoerr.BadValue, "The index name '_id_' is reserved for the _id index, which must have key pattern {_id: 1}, found key: %s", FormatDoc(s.Key))
 	}
 	if s.Sparse && s.Partial != nil {
@@ -258,7 +261,13 @@ func (s *Spec) parseKey() error {
 				return mongoerr.Newf(mongoerr.CannotCreateIndex, "Unknown index plugin '%s'", str)
 			}
 		}
+		if err := checkWildcardPlugins(s.Key); err != nil {
+			return err
+		}
 		return s.parseWildcardKey()
+	}
+	if err := checkOnePlugin(s.Key); err != nil {
+		return err
 	}
 	seen := map[string]bool{}
 	for _, e := range s.Key {
@@ -272,6 +281,10 @@ func (s *Spec) parseKey() error {
 		seen[e.Key] = true
 		switch v := e.Value.(type) {
 		case string:
+			if v == hashedPlugin {
+				s.Fields = append(s.Fields, Field{Path: e.Key, Hashed: true})
+				continue
+			}
 			if unsupportedPlugins[v] {
 				return mongoerr.Newf(mongoerr.NotImplemented, "%s indexes are not supported by the schemalab sandbox", v)
 			}

@@ -62,6 +62,10 @@ func distinctPlan(coll *catalog.Collection, q Query, ctx func() context.Context)
 		switch {
 		case i < 0, q.FlipDistinct && ix.IsMultiKey():
 			return false
+		case ix.Spec.Fields[i].Hashed:
+			// A hashed key holds no value to return
+			// (distinct_with_hashed_index.js).
+			return false
 		}
 		return !q.StrictDistinct || !ix.FieldIsMultiKey(i)
 	}

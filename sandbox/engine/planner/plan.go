@@ -440,7 +440,11 @@ func indexCandidate(ix *index.Index, preds map[string][]indexedPred, sortSpec bs
 				continue
 			}
 			nb, _ := predicateBounds(p.node)
-			c.used = append(c.used, usedPredicate{node: p.node, field: i, tight: predicateTightness(p.node, ix)})
+			tight := predicateTightness(p.node, ix)
+			if f.Hashed {
+				nb, tight = hashedBounds(p.node), inexactFetch
+			}
+			c.used = append(c.used, usedPredicate{node: p.node, field: i, tight: tight})
 			if !have {
 				b, have = nb, true
 				continue
@@ -465,6 +469,9 @@ func indexCandidate(ix *index.Index, preds map[string][]indexedPred, sortSpec bs
 // comparisons: they do not traverse arrays, so an index field that held
 // an array cannot answer them.
 func compatible(p indexedPred, ix *index.Index, field int) bool {
+	if field < len(ix.Spec.Fields) && ix.Spec.Fields[field].Hashed {
+		return hashedCompatible(p.node)
+	}
 	if _, ok := p.node.(*query.InternalExpr); ok {
 		return !ix.FieldIsMultiKey(field)
 	}
@@ -529,7 +536,7 @@ func providesSort(ix *index.Index, bounds []oil, sortSpec bson.D) (bool, int) {
 		for i < len(fields) && fields[i].Path != s.Key && len(bounds[i]) == 1 && bounds[i].isPoints() {
 			i++
 		}
-		if i >= len(fields) || fields[i].Path != s.Key || ix.FieldIsMultiKey(i) {
+		if i >= len(fields) || fields[i].Path != s.Key || fields[i].Hashed || ix.FieldIsMultiKey(i) {
 			return false, 1
 		}
 		if !value.IsNumber(s.Value) {
@@ -561,6 +568,9 @@ func usable(ix *index.Index, c *candidate, q Query) bool {
 				}
 			}
 		}
+	}
+	if hashedNullOnSparse(ix, c) {
+		return false
 	}
 	if ix.Spec.Partial != nil {
 		return impliesPartial(q.Filter, ix.Spec.Partial)
@@ -785,7 +795,7 @@ func coversProjection(q Query, c *candidate) bool {
 	provides := func(path string) bool {
 		for i, f := range c.ix.Spec.Fields {
 			if f.Path == path {
-				return !c.ix.FieldIsMultiKey(i)
+				return !f.Hashed && !c.ix.FieldIsMultiKey(i)
 			}
 		}
 		return false

@@ -563,7 +563,11 @@ func (s *ixScan) describe(exec bool) bson.D {
 		bson.E{Key: "keyPattern", Value: spec.Key},
 		bson.E{Key: "indexName", Value: spec.Name},
 		bson.E{Key: "isMultiKey", Value: s.ix.IsMultiKey()},
-		bson.E{Key: "multiKeyPaths", Value: s.ix.MultiKeyPaths()},
+	)
+	if mk := s.ix.MultiKeyPaths(); mk != nil {
+		d = append(d, bson.E{Key: "multiKeyPaths", Value: mk})
+	}
+	d = append(d,
 		bson.E{Key: "isUnique", Value: spec.Unique},
 		bson.E{Key: "isSparse", Value: spec.Sparse},
 		bson.E{Key: "isPartial", Value: spec.Partial != nil},

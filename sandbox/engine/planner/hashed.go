@@ -1,0 +1,74 @@
+package planner
+
+import (
+	"github.com/schemalab/schemalab/sandbox/engine/index"
+	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// hashedCompatible is QueryPlannerIXSelect::_compatible's rule for a
+// hashed key field (src/mongo/db/query/planner_ixselect.cpp): an equality,
+// a $in without regexes, or $exists can be looked up; a range, a regex or
+// any other negation cannot (hashed_index_queries.js: a range on the
+// hashed prefix is a COLLSCAN; hashed_index_queries_with_logical_operators.js:
+// {$not: {$eq: 12}} is too, {$exists: false} is an IXSCAN).
+func hashedCompatible(n query.Node) bool {
+	switch x := n.(type) {
+	case *query.Compare:
+		return x.Op == "$eq"
+	case *query.In:
+		return len(x.Regexes) == 0
+	case *query.Exists:
+		return true
+	}
+	return false
+}
+
+// hashedBounds is IndexBoundsBuilder::translate on a hashed field
+// (index_bounds_builder.cpp): each value an equality or $in names becomes
+// a point on its hash, in hash order; {$exists: true} is every key. The bounds are always INEXACT_FETCH: distinct values may share a
+// hash, so FETCH checks the predicate.
+func hashedBounds(n query.Node) oil {
+	var vals []any
+	switch x := n.(type) {
+	case *query.Compare:
+		vals = []any{x.Value}
+	case *query.In:
+		vals = x.Values
+	case *query.Exists:
+		return oil{fullInterval()}
+	}
+	o := make(oil, len(vals))
+	for i, v := range vals {
+		o[i] = point(value.HashedIndexKey(v))
+	}
+	return normalize(o)
+}
+
+// hashedNullOnSparse: a sparse hashed index holds no entry for a
+// document missing its fields, so an equality to null or a $in holding
+// null on its hashed field cannot be answered from it
+// (hashed_partial_and_sparse_index.js).
+func hashedNullOnSparse(ix *index.Index, c *candidate) bool {
+	if !ix.Spec.Sparse {
+		return false
+	}
+	for _, u := range c.used {
+		if u.field >= len(ix.Spec.Fields) || !ix.Spec.Fields[u.field].Hashed {
+			continue
+		}
+		switch x := u.node.(type) {
+		case *query.Compare:
+			if x.Value == nil {
+				return true
+			}
+		case *query.In:
+			for _, v := range x.Values {
+				if v == nil {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

@@ -324,7 +324,9 @@ func cmdFind(e *Engine, req *request) (bson.D, error) {
 	// A bad hint, min and max fail in QueryPlanner::plan, before anything
 	// runs: their errors are the command's, not an executor's.
 	if coll != nil && (len(q.Min) > 0 || len(q.Max) > 0) {
-		return nil, planner.CheckMinMax(coll, q)
+		if err := planner.CheckMinMax(coll, q); err != nil {
+			return nil, err
+		}
 	}
 	if coll != nil {
 		if err := planner.CheckHint(coll, q); err != nil {

@@ -301,6 +301,17 @@ func regexPrefix(re bson.Regex) (prefix string, whole, ok bool) {
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		switch {
+		case c == '\\' && i+1 < len(p) && p[i+1] == 'Q':
+			// \Q...\E quotes its text, as analyze_regex.cpp's simpleRegex
+			// reads it: to the \E, or to the end of the pattern.
+			lit := p[i+2:]
+			if end := strings.Index(lit, `\E`); end >= 0 {
+				lit = lit[:end]
+				i += 2 + end + 1
+			} else {
+				i = len(p)
+			}
+			b.WriteString(lit)
 		case c == '\\' && i+1 < len(p):
 			n := p[i+1]
 			if n >= 'a' && n <= 'z' || n >= 'A' && n <= 'Z' || n >= '0' && n <= '9' {

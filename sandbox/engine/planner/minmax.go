@@ -12,34 +12,69 @@ import (
 // (query_planner.cpp) checks them, in its order: a $natural hint refuses
 // them, a hint naming no index is the usual bad hint, no hint at all is
 // 51173, bounds that are not the hinted index's key pattern are 51174,
-// and a min that does not sort before max in that index is 51175. Bounds
-// that pass would scan the hinted index between them; the sandbox does
-// not run such scans, so it refuses them as not implemented. find calls
-// it before planning, so that its answer is not taken for an execution
-// error; Plan answers the same for the other readers of a Query.
+// and a min that does not sort before max in that index is 51175. find
+// calls it before planning, so that its answer is not taken for an
+// execution error; Plan plans the scan it leaves.
 func CheckMinMax(coll *catalog.Collection, q Query) error {
+	_, _, err := minMaxScan(coll, q)
+	return err
+}
+
+// minMaxScan is CheckMinMax's checks, then the hinted index and the
+// finished bounds of the scan QueryPlannerAccess::makeIndexScan builds:
+// from min, included, up to max, excluded, in the index's key order.
+func minMaxScan(coll *catalog.Collection, q Query) (*index.Index, *keySpan, error) {
 	ix, natural, err := resolveHint(coll, q)
 	if natural != 0 {
-		return plannerError(coll, q, mongoerr.NoQueryExecutionPlans, "min and max are incompatible with $natural")
+		return nil, nil, plannerError(coll, q, mongoerr.NoQueryExecutionPlans, "min and max are incompatible with $natural")
 	}
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	if ix == nil {
-		return plannerError(coll, q, mongoerr.ErrMinMaxNoHint, "When using min()/max() a hint of which index to use must be provided")
+		return nil, nil, plannerError(coll, q, mongoerr.ErrMinMaxNoHint, "When using min()/max() a hint of which index to use must be provided")
 	}
 	if !boundsFitIndex(ix, q.Min) || !boundsFitIndex(ix, q.Max) {
-		return plannerError(coll, q, mongoerr.ErrMinMaxIndexIncompatible, "The index chosen is not compatible with min/max")
+		return nil, nil, plannerError(coll, q, mongoerr.ErrMinMaxIndexIncompatible, "The index chosen is not compatible with min/max")
 	}
 	lo, hi := finishBound(ix, q.Min, q.Max, bson.MinKey{}), finishBound(ix, q.Max, q.Min, bson.MaxKey{})
 	if compareMinMaxKeys(ix, lo, hi) >= 0 {
-		return plannerError(coll, q, mongoerr.ErrMinMaxOrder, "The value provided for min() does not come before the value provided for max() in the hinted index")
+		return nil, nil, plannerError(coll, q, mongoerr.ErrMinMaxOrder, "The value provided for min() does not come before the value provided for max() in the hinted index")
 	}
-	name := "min"
-	if len(q.Min) == 0 {
-		name = "max"
+	return ix, &keySpan{start: lo, end: hi}, nil
+}
+
+// minMaxCandidate is the one plan of a min/max query: a scan of the
+// hinted index between the finished bounds, the whole filter left for
+// FETCH (makeIndexScan puts query.root() in the FETCH's filter), and the
+// scan reversed when the sort asks for the index's reverse order
+// (QueryPlannerCommon::reverseScans swaps the keys of a simple range).
+func minMaxCandidate(coll *catalog.Collection, q Query) (*candidate, error) {
+	ix, span, err := minMaxScan(coll, q)
+	if err != nil {
+		return nil, err
 	}
-	return mongoerr.Newf(mongoerr.NotImplemented, "find option '%s' is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it", name)
+	c := &candidate{ix: ix, dir: 1, span: span, bounds: make([]oil, len(ix.Spec.Fields))}
+	for i := range c.bounds {
+		c.bounds[i] = oil{fullInterval()}
+	}
+	if sortSpec := q.Sort; len(sortSpec) > 0 {
+		if _, nat := naturalDirection(sortSpec); !nat {
+			c.sorted, c.dir = providesSort(ix, c.bounds, span, sortSpec)
+			if !c.sorted {
+				c.dir = 1
+			}
+		}
+	}
+	return c, nil
+}
+
+// keySpan is IndexBounds's simple range: start and end are key prefixes
+// in the key pattern's order, a prefix sorting before every longer key
+// that begins with it (BSONObj::woCompare), so a key lies in the span when
+// it is at or after start and before end.
+type keySpan struct {
+	start, end []any
 }
 
 // boundsFitIndex is indexCompatibleMaxMin: an empty bound fits; otherwise

@@ -123,6 +123,9 @@ type candidate struct {
 	used []usedPredicate
 	// covered: the plan answers the projection from index keys.
 	covered bool
+	// span, for a min/max query, replaces bounds as the scan's limits
+	// (bounds are then whole, for the code that reads them).
+	span *keySpan
 	// wildcardSubpaths: a wildcard view scans a path's subpaths too, so
 	// one document may have several keys in the bounds (shouldDedup).
 	wildcardSubpaths bool
@@ -214,7 +217,13 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 		return e, nil
 	}
 	if len(q.Min) > 0 || len(q.Max) > 0 {
-		return nil, CheckMinMax(coll, q)
+		c, err := minMaxCandidate(coll, q)
+		if err != nil {
+			return nil, err
+		}
+		build(coll, q, c, e.context)
+		e.candidates, e.winner, e.root, e.count = []*candidate{c}, c, c.root, c.count
+		return e, nil
 	}
 	if ix, key, ok := expressEligible(coll, q); ok {
 		es := &expressStage{ix: ix, coll: coll, key: key, filter: q.Filter, proj: q.Projection, ctx: e.context}
@@ -457,7 +466,7 @@ func indexCandidate(ix *index.Index, preds map[string][]indexedPred, sortSpec bs
 		c.bounds[i] = b
 	}
 	if len(sortSpec) > 0 {
-		c.sorted, c.dir = providesSort(ix, c.bounds, sortSpec)
+		c.sorted, c.dir = providesSort(ix, c.bounds, nil, sortSpec)
 		if !c.sorted {
 			c.dir = 1
 		}
@@ -525,35 +534,88 @@ func canAssign(p indexedPred, comps []int, used map[string]*query.ElemMatchObjec
 	return true
 }
 
-// providesSort reports whether scanning ix yields the sort order, after
-// skipping leading fields pinned to a single value, and in which
-// direction.
-func providesSort(ix *index.Index, bounds []oil, sortSpec bson.D) (bool, int) {
+// providesSort reports whether scanning ix within bounds (or span, for
+// a min/max query) yields the sort order, and in which direction. It is
+// computeSortsForScan (query_solution.cpp): fields pinned to one value
+// (equality fields) may be left out of the sort anywhere; a multikey field
+// gives its order only when its bounds are [MinKey, MaxKey], no other
+// multikey field sharing a path prefix with it is bounded, and the scan is
+// not a simple range (SERVER-31898); past a multikey field that fails
+// this, and past a field that is not ascending or descending (getSortPattern
+// stops at "hashed"), the index provides nothing.
+func providesSort(ix *index.Index, bounds []oil, span *keySpan, sortSpec bson.D) (bool, int) {
 	fields := ix.Spec.Fields
-	i := 0
-	dir := 0
+	equality := make([]bool, len(fields))
+	for i := range fields {
+		if span != nil {
+			equality[i] = i < len(span.start) && i < len(span.end) && value.Compare(span.start[i], span.end[i]) == 0
+		} else {
+			equality[i] = len(bounds[i]) == 1 && bounds[i].isPoints()
+		}
+	}
+	// provided is the base sort pattern: key field positions, in order.
+	var provided []int
+	for i := range fields {
+		if equality[i] {
+			continue
+		}
+		if !value.IsNumber(ix.Spec.Key[i].Value) {
+			break
+		}
+		if ix.FieldIsMultiKey(i) && !multikeyFieldSorts(ix, bounds, span, i) {
+			break
+		}
+		provided = append(provided, i)
+	}
+	dir, n := 0, 0
 	for _, s := range sortSpec {
-		for i < len(fields) && fields[i].Path != s.Key && len(bounds[i]) == 1 && bounds[i].isPoints() {
-			i++
+		pos := slices.IndexFunc(fields, func(f index.Field) bool { return f.Path == s.Key })
+		if pos >= 0 && equality[pos] && !ix.FieldIsMultiKey(pos) {
+			continue
 		}
-		if i >= len(fields) || fields[i].Path != s.Key || fields[i].Hashed || ix.FieldIsMultiKey(i) {
+		if pos >= 0 && equality[pos] && ix.FieldIsMultiKey(pos) {
+			// A multikey equality field that could not give its order is
+			// only ignored, not provided (ignoreFields).
+			if !multikeyFieldSorts(ix, bounds, span, pos) {
+				return false, 1
+			}
+			continue
+		}
+		if n >= len(provided) || pos != provided[n] || !value.IsNumber(s.Value) {
 			return false, 1
 		}
-		if !value.IsNumber(s.Value) {
-			return false, 1
-		}
-		n := value.ToDouble(s.Value)
 		d := 1
-		if (n < 0) != fields[i].Desc {
+		if (value.ToDouble(s.Value) < 0) != fields[pos].Desc {
 			d = -1
 		}
 		if dir != 0 && d != dir {
 			return false, 1
 		}
 		dir = d
-		i++
+		n++
+	}
+	if dir == 0 {
+		dir = 1
 	}
 	return true, dir
+}
+
+// multikeyFieldSorts is confirmBoundsProvideSortComponentGivenMultikeyness
+// for the multikey key field i.
+func multikeyFieldSorts(ix *index.Index, bounds []oil, span *keySpan, i int) bool {
+	if span != nil || !bounds[i].isFull() {
+		return false
+	}
+	path := ix.Spec.Fields[i].Path
+	for j, f := range ix.Spec.Fields {
+		if j == i || bounds[j].isFull() || !ix.FieldIsMultiKey(j) {
+			continue
+		}
+		if strings.SplitN(f.Path, ".", 2)[0] == strings.SplitN(path, ".", 2)[0] {
+			return false
+		}
+	}
+	return true
 }
 
 // usable applies the restrictions on sparse and partial indexes: they
@@ -683,6 +745,9 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 		ixs := newIxScan(c.ix, coll, orientAll(c), c.dir)
 		ixs.addKeyMeta = q.wantsIndexKey()
 		ixs.dedupIf(c.wildcardSubpaths)
+		if c.span != nil {
+			ixs.span, ixs.single = c.span, false
+		}
 		c.scan = ixs
 		c.ixscans = []*ixScan{ixs}
 		keyFilter, rest := c.splitFilter(q.Filter)

@@ -265,6 +265,9 @@ type ixScan struct {
 	// metadata, for a {$meta: "indexKey"} downstream.
 	addKeyMeta bool
 	last       []any // the key last returned
+	// span, when set, is a min/max query's simple range, which the scan
+	// keeps to instead of bounds.
+	span *keySpan
 }
 
 func newIxScan(ix *index.Index, coll *catalog.Collection, b scanBounds, dir int) *ixScan {
@@ -407,13 +410,23 @@ func (s *ixScan) work() (state, member) {
 				return s.st.record(isEOF), member{}
 			}
 		}
-		s.seekTo(s.startKey())
+		if s.span != nil {
+			s.seekTo(s.spanStart())
+		} else {
+			s.seekTo(s.startKey())
+		}
 	}
 	e, ok := s.next()
 	if !ok {
 		return s.st.record(isEOF), member{}
 	}
-	if s.single {
+	if s.span != nil {
+		if s.outsideSpan(e.Key) {
+			s.done, s.buf, s.bufPos = true, s.buf[:0], 0
+			return s.st.record(isEOF), member{}
+		}
+		s.keys++
+	} else if s.single {
 		if s.pastEnd(e.Key) {
 			s.done, s.buf, s.bufPos = true, s.buf[:0], 0
 			return s.st.record(isEOF), member{}
@@ -464,6 +477,32 @@ func keyMetadata(fields []index.Field, key []any) bson.D {
 		out[i] = bson.E{Key: f.Path, Value: key[i]}
 	}
 	return out
+}
+
+// spanStart is where a span's scan begins: before every key that has
+// start as its prefix, or, scanning backwards, below every key that has
+// end as its prefix (the end is excluded).
+func (s *ixScan) spanStart() ([]any, bool) {
+	from := s.span.start
+	if s.dir < 0 {
+		from = s.span.end
+	}
+	key := make([]any, len(s.ix.Spec.Fields))
+	copy(key, from)
+	for i := len(from); i < len(key); i++ {
+		key[i] = index.Lowest{}
+	}
+	return key, s.dir < 0
+}
+
+// outsideSpan: a forward scan has reached the span's end, a backward one
+// has gone below its start. Like a bounded cursor, the scan does not
+// count the key that ends it as examined.
+func (s *ixScan) outsideSpan(key []any) bool {
+	if s.dir > 0 {
+		return compareMinMaxKeys(s.ix, key, s.span.end) >= 0
+	}
+	return compareMinMaxKeys(s.ix, key, s.span.start) < 0
 }
 
 // pastEnd reports whether key lies beyond the single interval's end.
@@ -551,13 +590,17 @@ func (s *ixScan) describe(exec bool) bson.D {
 	if s.dir < 0 {
 		dir = "backward"
 	}
-	bounds := make(bson.D, len(s.bounds))
+	// A simple range prints no fields (IndexBounds::toBSON).
+	bounds := bson.D{}
 	for i, f := range s.bounds {
+		if s.span != nil {
+			break
+		}
 		a := make(bson.A, len(f))
 		for j, iv := range f {
 			a[j] = formatInterval(iv)
 		}
-		bounds[i] = bson.E{Key: spec.Fields[i].Path, Value: a}
+		bounds = append(bounds, bson.E{Key: spec.Fields[i].Path, Value: a})
 	}
 	d = append(d,
 		bson.E{Key: "keyPattern", Value: spec.Key},

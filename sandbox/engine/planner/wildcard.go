@@ -79,7 +79,7 @@ func wildcardCandidates(ix *index.Index, preds map[string][]indexedPred, nodes [
 		}
 		finishWildcardCandidate(c, path, comps)
 		if len(sortSpec) > 0 {
-			c.sorted, c.dir = providesSort(exp, c.bounds, sortSpec)
+			c.sorted, c.dir = providesSort(exp, c.bounds, nil, sortSpec)
 			if !c.sorted {
 				c.dir = 1
 			}

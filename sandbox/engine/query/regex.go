@@ -94,15 +94,17 @@ func compileRegex(pattern, options string) (*regexp.Regexp, error) {
 	if extended {
 		pattern = stripExtended(pattern)
 	}
-	pattern = strings.ReplaceAll(pattern, `\Z`, `(?:\n?\z)`)
+	pattern, err := translatePCRE(pattern, strings.ContainsRune(flags, 'm'), strings.ContainsRune(flags, 's'))
+	if err != nil {
+		return nil, err
+	}
 	if flags != "" {
 		pattern = "(?" + flags + ")" + pattern
 	}
 	re, err := regexp.Compile(pattern)
 	if err != nil {
 		if construct := pcreOnly(err); construct != "" {
-			return nil, mongoerr.Newf(mongoerr.NotImplemented,
-				"regular expressions with %s are not supported by the schemalab sandbox; use a real MongoDB (--uri) for them", construct)
+			return nil, pcreRefusal(construct)
 		}
 		return nil, mongoerr.New(codeRegexInvalid, "Regular expression is invalid: "+pcreMessage(err))
 	}

@@ -97,7 +97,7 @@ func (c *compiler) parseTopLevel(e bson.E) (*node, error) {
 		if !ok {
 			return nil, mongoerr.New(mongoerr.TypeMismatch, "$jsonSchema must be an object")
 		}
-		return parseJSONSchema(d, c.warn)
+		return parseJSONSchema(d, &schemaCtx{warn: c.warn, noEncrypt: c.noEncrypt})
 	case "$comment":
 		return nil, nil
 	case "$expr":

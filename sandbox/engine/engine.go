@@ -55,6 +55,8 @@ type Engine struct {
 	// quotas is set once a storage quota has been set: until then no
 	// command pays for looking one up.
 	quotas atomic.Bool
+	// profile holds the profile command's settings.
+	profile *profileSettings
 }
 
 // Options configure an engine.
@@ -103,6 +105,7 @@ func New(opts Options) *Engine {
 		buckets:       timeseries.NewCatalog(),
 		beforeCommand: opts.BeforeCommand,
 		snapshotDir:   opts.SnapshotDir,
+		profile:       newProfileSettings(),
 	}
 }
 

@@ -97,6 +97,24 @@ func TestQueryJSONSchemaEncrypt(t *testing.T) {
 		{`{"$jsonSchema":{"properties":{"a":{"encrypt":{"bsonType":"string"}}}}}`, `[1,5]`},
 		{`{"$jsonSchema":{"properties":{"a":{"encrypt":{"bsonType":["int","long"]}}}}}`, `[2,5]`},
 		{`{"$jsonSchema":{"required":["a"],"properties":{"a":{"encrypt":{"algorithm":"AEAD_AES_256_CBC_HMAC_SHA_512-Random","keyId":"/key"}}}}}`, `[1,2]`},
+		{`{"$jsonSchema":{"properties":{"a":{"encrypt":{"bsonType":[]}}}}}`, `[5]`},
 		{`{"$jsonSchema":{"encryptMetadata":{"keyId":[{"$binary":{"base64":"AAAAAAAAAAAAAAAAAAAAAA==","subType":"04"}}]}}}`, `[1,2,3,4,5,6]`},
+	})
+}
+
+// A validator's $expr may not run server-side JavaScript: $function fails
+// while a collection validator is parsed (expression_function.cpp,
+// ExpressionFunction::parse, isParsingCollectionValidator), in create as in
+// collMod (jstests/core/doc_validation/doc_validation_invalid_validators.js).
+func TestValidatorRefusesFunction(t *testing.T) {
+	const ref = "src/mongo/db/pipeline/expression_function.cpp (uassert 4660800); jstests/core/doc_validation/doc_validation_invalid_validators.js"
+	fn := `{"$function":{"body":"function(age) { return age >= 21; }","args":["$age"],"lang":"js"}}`
+	cov := cover{family: expression, op: "$function", col: errorCol}
+	runCmdCases(t, []cmdCase{
+		{name: "create with $function in the validator", ref: ref, cov: cov, cmd: `{"create":"v","validator":{"$expr":` + fn + `}}`,
+			code: 4660800, msg: "Parsing of collection validator failed :: caused by :: $function cannot be used inside a validator."},
+		{name: "collMod to $function nested in the validator", ref: ref, cov: cov, setup: []string{`{"create":"v"}`},
+			cmd:  `{"collMod":"v","validator":{"$and":[{"a":1},{"$expr":{"$and":[true,` + fn + `]}}]}}`,
+			code: 4660800, msg: "Parsing of collection validator failed :: caused by :: $function cannot be used inside a validator."},
 	})
 }

@@ -81,7 +81,13 @@ func parseEncryptionIDL(ctx string, d bson.D, withBSONType bool) (*typeSet, erro
 				return nil, err
 			}
 		case f.Key == "bsonType" && withBSONType:
-			// BSONTypeSet::parseFromBSON: the bsonType keyword's aliases.
+			// BSONTypeSet::parseFromBSON: the bsonType keyword's aliases,
+			// where, unlike for the keyword, an empty list is no error: it
+			// admits no encrypted value.
+			if a, ok := f.Value.(bson.A); ok && len(a) == 0 {
+				types = &typeSet{}
+				continue
+			}
 			ts, err := parseTypeSet("bsonType", f.Value, true)
 			if err != nil {
 				return nil, err

@@ -136,7 +136,8 @@ func unsupportedCommands() []*command {
 		"grantRolesToRole", "revokeRolesFromRole", "rolesInfo", "invalidateUserCache", "applyOps",
 		"reIndex", "dbHash", "filemd5", "validateDBMetadata", "setIndexCommitQuorum",
 		"createSearchIndexes", "updateSearchIndex", "dropSearchIndex", "listSearchIndexes",
-		"compactStructuredEncryptionData", "cleanupStructuredEncryptionData",
+		"compactStructuredEncryptionData", "cleanupStructuredEncryptionData", "availableQueryOptions",
+		"splitVector", "dbCheck",
 	}
 	adminOnly := []string{
 		"commitTransaction", "abortTransaction", "currentOp", "killOp", "top", "lockInfo",
@@ -147,7 +148,8 @@ func unsupportedCommands() []*command {
 		"replSetGetConfig", "replSetInitiate", "replSetReconfig", "replSetStepDown", "replSetStepUp",
 		"replSetFreeze", "replSetMaintenance", "replSetSyncFrom", "replSetResizeOplog",
 		"replSetAbortPrimaryCatchUp", "appendOplogNote", "setQuerySettings", "removeQuerySettings",
-		"analyzeShardKey", "configureQueryAnalyzer", "cleanupOrphaned",
+		"analyzeShardKey", "configureQueryAnalyzer", "cleanupOrphaned", "startRecordingTraffic",
+		"stopRecordingTraffic", "setProfilingFilterGlobally",
 	}
 	cmds := make([]*command, 0, len(anyDB)+len(adminOnly)+1)
 	cmds = append(cmds, &command{name: "mapReduce", aliases: []string{"mapreduce"}, run: cmdNotSupported})

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"strings"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
@@ -46,8 +48,8 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 		switch f.Key {
 		case "validator", "validationLevel", "validationAction":
 			changes = append(changes, f)
-		case "timeseries":
-			// handled by collModTimeseries
+		case "timeseries", "expireAfterSeconds":
+			// handled once the collection's kind is known
 		case "cappedSize", "cappedMax":
 			// handled by cappedLimitArgs and applyCollMod
 		case "index":
@@ -83,8 +85,24 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 				// The buckets collection mongod would resize is not capped.
 				return errNotCapped()
 			}
+			if idx != nil {
+				return collModTimeseriesIndex(idx)
+			}
+			if _, ok := a.get("expireAfterSeconds"); ok {
+				return mongoerr.New(mongoerr.NotImplemented,
+					"collMod option 'expireAfterSeconds' is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
+			}
 			reply, err = collModTimeseries(req, ch, c, changes)
 			return err
+		}
+		// parseCollModRequest: the time-series option needs a time-series
+		// collection, and a collection-level TTL one clustered by _id,
+		// which the sandbox never creates.
+		if _, ok := a.get("timeseries"); ok {
+			return mongoerr.New(mongoerr.InvalidOptions, "option only supported on a time-series collection: timeseries")
+		}
+		if _, ok := a.get("expireAfterSeconds"); ok {
+			return mongoerr.New(mongoerr.InvalidOptions, "'expireAfterSeconds' option is only supported on collections clustered by _id")
 		}
 		reply = bson.D{}
 		if idx != nil {
@@ -185,6 +203,19 @@ func collModTimeseries(req *request, ch *catalog.Change, view *catalog.Collectio
 	return bson.D{}, nil
 }
 
+// collModTimeseriesIndex answers collMod's index option on a time-series
+// collection: mongod translates it to the buckets collection, where a TTL
+// is refused (parseCollModRequest with isTimeseries) and hiding is
+// allowed; the sandbox does not translate index changes to buckets.
+func collModTimeseriesIndex(r *collModIndexRequest) error {
+	if r.expire != nil {
+		return mongoerr.New(mongoerr.InvalidOptions, "TTL indexes are not supported for time-series collections. "+
+			"Please refer to the documentation and use the top-level 'expireAfterSeconds' option instead")
+	}
+	return mongoerr.New(mongoerr.NotImplemented,
+		"collMod index option 'hidden' on a time-series collection is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
+}
+
 // collModIndexRequest is collMod's index option (CollModIndex in
 // collmod.idl): an index named or given by key pattern, and the options
 // to change on it.
@@ -245,14 +276,20 @@ func parseCollModIndex(a args) (*collModIndexRequest, error) {
 }
 
 // collModIndex applies r to collection c (a snapshot of what ch
-// changes) and returns the reply fields mongod's coll_mod.cpp appends:
-// expireAfterSeconds_old (when there was one) and _new, hidden_old and
-// hidden_new.
+// changes) and returns the reply fields mongod appends, in the order of
+// parseCollModRequest (coll_mod.cpp) and processCollModIndexRequest
+// (coll_mod_index.cpp): the TTL is checked before the index is looked up;
+// expireAfterSeconds_old (when the index had one) and _new are longs, as
+// the catalog stores the new value; hiding an index already hidden (or
+// unhiding a visible one) is a no-op that adds no hidden_old/_new.
 func collModIndex(ch *catalog.Change, c *catalog.Collection, r *collModIndexRequest) (bson.D, error) {
-	// parseCollModRequest refuses a TTL on a capped collection before it
-	// looks the index up.
-	if r.expire != nil && c.IsCapped() {
-		return nil, mongoerr.New(mongoerr.InvalidOptions, "TTL indexes are not supported for capped collections.")
+	if r.expire != nil {
+		if c.IsCapped() {
+			return nil, mongoerr.New(mongoerr.InvalidOptions, "TTL indexes are not supported for capped collections.")
+		}
+		if reason := index.ExpireAfterSecondsProblem(r.expire); reason != "" {
+			return nil, mongoerr.New(mongoerr.InvalidOptions, reason)
+		}
 	}
 	var target *index.Spec
 	if r.name != "" {
@@ -276,32 +313,51 @@ func collModIndex(ch *catalog.Change, c *catalog.Collection, r *collModIndexRequ
 	}
 	spec := *target
 	spec.Options = append(bson.D(nil), target.Options...)
-	reply := bson.D{}
-	if r.expire != nil {
-		if reason := index.ExpireAfterSecondsProblem(r.expire); reason != "" {
-			return nil, mongoerr.New(mongoerr.InvalidOptions, reason)
+	old := value.Get(spec.Options, "expireAfterSeconds")
+	if r.expire != nil && value.IsMissing(old) {
+		// Turning an index into a TTL index (allowed since 5.1).
+		if spec.IsID() {
+			return nil, mongoerr.New(mongoerr.InvalidOptions, "the _id field does not support TTL indexes")
 		}
 		if len(spec.Fields) != 1 {
-			return nil, mongoerr.Newf(mongoerr.InvalidOptions,
-				"TTL indexes are single-field indexes, compound indexes do not support TTL. Index spec: %s", index.FormatDoc(spec.Document()))
+			return nil, mongoerr.New(mongoerr.InvalidOptions, "TTL indexes are single-field indexes, compound indexes do not support TTL")
 		}
-		next := setField(append(bson.D(nil), spec.Options...), "expireAfterSeconds", r.expire)
-		if old := value.Get(spec.Options, "expireAfterSeconds"); !value.IsMissing(old) {
-			reply = append(reply, bson.E{Key: "expireAfterSeconds_old", Value: old})
-		}
-		reply = append(reply, bson.E{Key: "expireAfterSeconds_new", Value: r.expire})
-		spec.Options = next
 	}
+	changeHidden := false
 	if r.hidden != nil {
-		if spec.IsID() && *r.hidden {
+		if strings.HasPrefix(c.Name, "system.") {
+			return nil, mongoerr.New(mongoerr.BadValue, "Can't hide index on system collection")
+		}
+		if spec.IsID() {
 			return nil, mongoerr.New(mongoerr.BadValue, "can't hide _id index")
 		}
+		changeHidden = spec.Hidden != *r.hidden
+	}
+	reply := bson.D{}
+	if r.expire != nil {
+		n, _ := value.SafeNumberLong(r.expire)
+		if !value.IsMissing(old) {
+			// An old value that is no valid TTL reports 0.
+			was, _ := value.SafeNumberLong(old)
+			if index.ExpireAfterSecondsProblem(old) != "" {
+				was = 0
+			}
+			reply = append(reply, bson.E{Key: "expireAfterSeconds_old", Value: was})
+		}
+		reply = append(reply, bson.E{Key: "expireAfterSeconds_new", Value: n})
+		// updateTTLSetting rewrites the field as a long, at the end.
+		spec.Options = append(removeField(spec.Options, "expireAfterSeconds"), bson.E{Key: "expireAfterSeconds", Value: n})
+	}
+	if changeHidden {
 		reply = append(reply, bson.E{Key: "hidden_old", Value: spec.Hidden}, bson.E{Key: "hidden_new", Value: *r.hidden})
 		spec.Hidden = *r.hidden
 		spec.Options = removeField(spec.Options, "hidden")
 		if spec.Hidden {
 			spec.Options = append(spec.Options, bson.E{Key: "hidden", Value: true})
 		}
+	}
+	if r.expire == nil && !changeHidden {
+		return reply, nil
 	}
 	err := ch.Write(c.Name, false, func(live *catalog.Collection) error {
 		live.SetIndexSpec(spec.Name, spec)

@@ -117,7 +117,7 @@ func TestValidateCountsDocumentsBreakingTheValidator(t *testing.T) {
 		// As collMod would leave it: documents inserted before the rule.
 		breakCollection(t, e, func(c *catalog.Collection) error {
 			c.Options = bson.D{{Key: "validator", Value: bson.D{{Key: "a", Value: bson.D{{Key: "$gt", Value: int32(5)}}}}}}
-			v, err := validation.Compile(value.Get(c.Options, "validator").(bson.D), 0, nil)
+			v, err := validation.Compile(value.Get(c.Options, "validator").(bson.D), 0, nil, true)
 			c.Validator = v
 			return err
 		})

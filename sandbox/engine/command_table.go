@@ -54,7 +54,7 @@ func cmdNotSupported(_ *Engine, req *request) (bson.D, error) {
 // are case-sensitive as in mongod; the historical aliases it accepts are
 // listed with their command.
 func commands() []*command {
-	return []*command{
+	return append([]*command{
 		{name: "hello", run: cmdHello, sessionFree: true},
 		{name: "isMaster", aliases: []string{"ismaster"}, run: cmdHello, sessionFree: true},
 		{name: "ping", run: cmdPing, sessionFree: true},
@@ -98,6 +98,7 @@ func commands() []*command {
 		{name: "dataSize", aliases: []string{"datasize"}, run: cmdDataSize},
 		{name: "validate", run: cmdValidate},
 		{name: "collMod", run: cmdCollMod},
+		{name: "profile", run: cmdProfile, noWriteConcern: true},
 		// Commands mongod 8.0 has that the sandbox leaves out.
 		{name: "compact", run: cmdNotSupported},
 		{name: "convertToCapped", run: cmdConvertToCapped},
@@ -110,7 +111,55 @@ func commands() []*command {
 		{name: "planCacheClearFilters", run: cmdNotSupported},
 		{name: "planCacheListFilters", run: cmdNotSupported},
 		{name: "planCacheSetFilter", run: cmdNotSupported},
+	}, unsupportedCommands()...)
+}
+
+// unsupportedCommands are the other commands a mongod 8.0 standalone
+// registers and a learner can reach (the manual's Database Commands
+// reference: aggregation, sessions, authentication, user and role
+// management, replication, administration and diagnostics) which the
+// sandbox does not run: each is refused with NotImplemented. Left out,
+// and so CommandNotFound as on mongod: the test-only commands mongod
+// registers only with enableTestCommands (sleep, captrunc, godinsert,
+// emptycapped, configureFailPoint, ...), the mongos-only ones
+// (shardCollection, isdbgrid, ...), internal ones (names starting with
+// '_') and the commands removed before 8.0 (getLastError, eval, ...).
+// adminOnly is mongod's adminOnly() for the command, so that running one
+// elsewhere fails first as it does on mongod.
+func unsupportedCommands() []*command {
+	anyDB := []string{
+		"listCommands", "startSession", "refreshSessions", "killSessions",
+		"killAllSessions", "killAllSessionsByPattern", "authenticate", "logout", "saslStart", "saslContinue",
+		"createUser", "updateUser", "dropUser", "dropAllUsersFromDatabase", "grantRolesToUser",
+		"revokeRolesFromUser", "usersInfo", "createRole", "updateRole", "dropRole",
+		"dropAllRolesFromDatabase", "grantPrivilegesToRole", "revokePrivilegesFromRole",
+		"grantRolesToRole", "revokeRolesFromRole", "rolesInfo", "invalidateUserCache", "applyOps",
+		"reIndex", "dbHash", "filemd5", "validateDBMetadata", "setIndexCommitQuorum",
+		"createSearchIndexes", "updateSearchIndex", "dropSearchIndex", "listSearchIndexes",
+		"compactStructuredEncryptionData", "cleanupStructuredEncryptionData", "availableQueryOptions",
+		"splitVector", "dbCheck",
 	}
+	adminOnly := []string{
+		"commitTransaction", "abortTransaction", "currentOp", "killOp", "top", "lockInfo",
+		"getDiagnosticData", "connPoolStats", "setParameter", "getClusterParameter",
+		"setClusterParameter", "getDefaultRWConcern", "setDefaultRWConcern",
+		"setFeatureCompatibilityVersion", "setUserWriteBlockMode", "fsync", "fsyncUnlock", "logRotate",
+		"rotateCertificates", "shutdown", "dropConnections", "autoCompact", "replSetGetStatus",
+		"replSetGetConfig", "replSetInitiate", "replSetReconfig", "replSetStepDown", "replSetStepUp",
+		"replSetFreeze", "replSetMaintenance", "replSetSyncFrom", "replSetResizeOplog",
+		"replSetAbortPrimaryCatchUp", "appendOplogNote", "setQuerySettings", "removeQuerySettings",
+		"analyzeShardKey", "configureQueryAnalyzer", "cleanupOrphaned", "startRecordingTraffic",
+		"stopRecordingTraffic", "setProfilingFilterGlobally",
+	}
+	cmds := make([]*command, 0, len(anyDB)+len(adminOnly)+1)
+	cmds = append(cmds, &command{name: "mapReduce", aliases: []string{"mapreduce"}, run: cmdNotSupported})
+	for _, name := range anyDB {
+		cmds = append(cmds, &command{name: name, run: cmdNotSupported})
+	}
+	for _, name := range adminOnly {
+		cmds = append(cmds, &command{name: name, run: cmdNotSupported, adminOnly: true})
+	}
+	return cmds
 }
 
 // commandTable indexes cmds by every name a client may use.

@@ -163,6 +163,19 @@ func TestValidationErrorDetails(t *testing.T) {
 			`{"operatorName": "$jsonSchema", "schemaRulesNotSatisfied": [
 				{"operatorName": "minProperties", "specifiedAs": {"minProperties": 4}, "reason": "specified number of properties was not satisfied", "numberOfProperties": 2},
 				{"operatorName": "dependencies", "failingDependencies": [{"conditionalProperty": "card", "missingProperties": ["billing"]}]}]}`},
+		// encrypt (doc_validation_error.cpp, the InternalSchemaBinDataSubType
+		// and InternalSchemaBinDataEncryptedType visitors): operatorName and
+		// reason only, no specifiedAs.
+		{"encrypt on a plain value",
+			`{"$jsonSchema": {"properties": {"ssn": {"encrypt": {}}}}}`,
+			`{"_id": 1, "ssn": "123"}`,
+			`{"operatorName": "$jsonSchema", "schemaRulesNotSatisfied": [{"operatorName": "properties", "propertiesNotSatisfied": [
+				{"propertyName": "ssn", "details": [{"operatorName": "encrypt", "reason": "value was not encrypted"}]}]}]}`},
+		{"encrypt with the wrong original type",
+			`{"$jsonSchema": {"properties": {"ssn": {"encrypt": {"bsonType": "int"}}}}}`,
+			`{"_id": 1, "ssn": {"$binary": {"base64": "AQAAAAAAAAAAAAAAAAAAAAAC", "subType": "06"}}}`,
+			`{"operatorName": "$jsonSchema", "schemaRulesNotSatisfied": [{"operatorName": "properties", "propertiesNotSatisfied": [
+				{"propertyName": "ssn", "details": [{"operatorName": "encrypt", "reason": "encrypted value has wrong type"}]}]}]}`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

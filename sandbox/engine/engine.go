@@ -59,6 +59,8 @@ type Engine struct {
 	// clock gives the timestamps writes store for Timestamp(0, 0) and
 	// $currentDate.
 	clock update.ClusterClock
+	// profile holds the profile command's settings.
+	profile *profileSettings
 }
 
 // Options configure an engine.
@@ -107,6 +109,7 @@ func New(opts Options) *Engine {
 		buckets:       timeseries.NewCatalog(),
 		beforeCommand: opts.BeforeCommand,
 		snapshotDir:   opts.SnapshotDir,
+		profile:       newProfileSettings(),
 	}
 }
 

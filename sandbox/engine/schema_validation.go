@@ -66,7 +66,8 @@ func bypassValidation(cmd bson.D) bool {
 // Options and Validator always agreeing.
 func (e *Engine) compileValidator(req *request, options bson.D) (*validation.Validator, error) {
 	spec, _ := value.Get(options, "validator").(bson.D)
-	return validation.Compile(spec, req.now, func(msg string) { e.log.warning(req, 3216000, "QUERY", msg, nil) })
+	return validation.Compile(spec, req.now, func(msg string) { e.log.warning(req, 3216000, "QUERY", msg, nil) },
+		validation.EncryptAllowed(options))
 }
 
 // validatorOptions checks a create or collMod command's validator,
@@ -80,7 +81,7 @@ func validatorOptions(req *request) error {
 			if !ok {
 				return mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s.validator' is the wrong type '%s', expected type 'object'", req.name, value.TypeName(f.Value))
 			}
-			_, err = validation.Compile(spec, req.now, nil)
+			_, err = validation.Compile(spec, req.now, nil, validation.EncryptAllowed(req.cmd))
 		case "validationLevel":
 			_, err = validation.ParseLevel(req.name, f.Value)
 		case "validationAction":

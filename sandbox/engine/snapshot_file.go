@@ -89,7 +89,7 @@ func (e *Engine) loadSnapshot(path, db string, now time.Time) (*savedDatabase, e
 	}
 	compile := func(options bson.D) (*validation.Validator, error) {
 		spec, _ := value.Get(options, "validator").(bson.D)
-		return validation.Compile(spec, bson.NewDateTimeFromTime(now), nil)
+		return validation.Compile(spec, bson.NewDateTimeFromTime(now), nil, validation.EncryptAllowed(options))
 	}
 	s, err := e.catalog.DecodeSnapshot(payload, db, now, compile)
 	if err != nil {

@@ -24,7 +24,7 @@ func BenchmarkCheckFivePropertySchema(b *testing.B) {
 			{Key: "address", Value: bson.D{{Key: "bsonType", Value: "object"}, {Key: "required", Value: bson.A{"city"}}}},
 		}},
 	}}}
-	v, err := Compile(schema, 0, nil)
+	v, err := Compile(schema, 0, nil, true)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -294,6 +294,26 @@ func (g *generator) pre(n *node) {
 		g.pushFrame(n)
 	case kSchemaType:
 		g.typeError(n, noTraversal, true)
+	case kEncrypted:
+		g.pushFrame(n)
+		if g.shouldGenerate(n) {
+			g.appendOperatorName(n)
+			g.appendReason("value was not encrypted", "value was encrypted")
+		}
+	case kEncryptedType:
+		// Only an encrypted value of the wrong type is this node's to
+		// explain, and only when not inverted: otherwise its sibling
+		// kEncrypted node explains the failure.
+		g.pushFrame(n)
+		if g.shouldGenerate(n) {
+			b, ok := valueAt(g.currentDoc(), n.path).(bson.Binary)
+			if ok && b.Subtype == bson.TypeBinaryEncrypted && !g.inverted() {
+				g.appendOperatorName(n)
+				g.appendReason("encrypted value has wrong type", "")
+			} else {
+				g.setState(stateNoError)
+			}
+		}
 	case kMinItems, kMaxItems:
 		g.pushFrame(n)
 		if v, ok := g.keywordValue(n, value.TypeArray); ok {

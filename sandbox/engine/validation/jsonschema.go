@@ -4,6 +4,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
@@ -23,9 +24,19 @@ var unsupportedSchemaKeywords = map[string]bool{
 	"$ref": true, "$schema": true, "default": true, "definitions": true, "format": true, "id": true,
 }
 
+// schemaCtx is what a whole $jsonSchema parse shares: where mongod's
+// parser logs its warnings, and whether its AllowedFeatureSet lacks
+// kEncryptKeywords (a validator whose action is "warn" or whose level is
+// "moderate", lest plaintext that should have been encrypted reach the
+// log).
+type schemaCtx struct {
+	warn      func(string)
+	noEncrypt bool
+}
+
 // parseJSONSchema is JSONSchemaParser::parse for a collection validator.
-func parseJSONSchema(schema bson.D, warn func(string)) (*node, error) {
-	n, err := parseSchema("", schema, warn)
+func parseJSONSchema(schema bson.D, sc *schemaCtx) (*node, error) {
+	n, err := parseSchema("", schema, sc)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +58,7 @@ func (k keywords) get(name string) (any, bool) {
 
 // parseSchema is _parse: the schema for the value at path ("" for the
 // document itself).
-func parseSchema(path string, schema bson.D, warn func(string)) (*node, error) {
+func parseSchema(path string, schema bson.D, sc *schemaCtx) (*node, error) {
 	kw := keywords{}
 	for _, e := range schema {
 		if !schemaKeywords[e.Key] {
@@ -94,13 +105,18 @@ func parseSchema(path string, schema bson.D, warn func(string)) (*node, error) {
 		}
 		typeExpr = &node{kind: kSchemaType, path: path, types: ts, ann: annotate(name, bson.D{e})}
 	}
+	if hasEncrypt && typeExpr == nil {
+		// encrypt implies type BinData; the encrypt nodes explain a
+		// failure, not this one.
+		typeExpr = &node{kind: kSchemaType, path: path, types: singleType(value.TypeBinData), ann: ignored()}
+	}
 
 	and := &node{kind: kAnd, ann: annotate("_subschema", bson.D{}).withSchema(schema)}
-	for _, translate := range []func(string, keywords, *node, *node, func(string)) error{
+	for _, translate := range []func(string, keywords, *node, *node, *schemaCtx) error{
 		translateScalarKeywords, translateArrayKeywords, translateEncryptionKeywords,
 		translateObjectKeywords, translateLogicalKeywords,
 	} {
-		if err := translate(path, kw, typeExpr, and, warn); err != nil {
+		if err := translate(path, kw, typeExpr, and, sc); err != nil {
 			return nil, err
 		}
 	}
@@ -154,7 +170,7 @@ func leaf(path, op string, arg any, ann annotation) (*node, error) {
 // that a filter and a validator never disagree on a document. mongod logs
 // the "_id not allowed" warning only for validators.
 func CompileSchema(schema bson.D) (query.SchemaMatcher, error) {
-	root, err := parseJSONSchema(schema, nil)
+	root, err := parseJSONSchema(schema, &schemaCtx{})
 	if err != nil {
 		return nil, err
 	}

@@ -97,11 +97,17 @@ func (c *compiler) parseTopLevel(e bson.E) (*node, error) {
 		if !ok {
 			return nil, mongoerr.New(mongoerr.TypeMismatch, "$jsonSchema must be an object")
 		}
-		return parseJSONSchema(d, c.warn)
+		return parseJSONSchema(d, &schemaCtx{warn: c.warn, noEncrypt: c.noEncrypt})
 	case "$comment":
 		return nil, nil
 	case "$expr":
 		c.usesExpr = true
+		if usesFunction(e.Value) {
+			// ExpressionFunction::parse refuses server-side JavaScript
+			// while a collection validator is parsed
+			// (isParsingCollectionValidator).
+			return nil, mongoerr.New(4660800, "$function cannot be used inside a validator.")
+		}
 		x, err := c.leafFilter("", "$expr", bson.D{e}, annotate("$expr", bson.D{e}))
 		if err != nil {
 			return nil, err
@@ -230,4 +236,30 @@ func (g *generator) exprResult(n *node) {
 	if !value.IsMissing(v) {
 		g.appendObj("expressionResult", v)
 	}
+}
+
+// usesFunction reports whether an aggregation expression calls $function
+// anywhere outside a $literal.
+func usesFunction(v any) bool {
+	switch x := v.(type) {
+	case bson.D:
+		for _, f := range x {
+			switch f.Key {
+			case "$function":
+				return true
+			case "$literal":
+				continue
+			}
+			if usesFunction(f.Value) {
+				return true
+			}
+		}
+	case bson.A:
+		for _, e := range x {
+			if usesFunction(e) {
+				return true
+			}
+		}
+	}
+	return false
 }

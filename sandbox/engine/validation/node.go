@@ -50,6 +50,8 @@ const (
 	kMatchIndex    // InternalSchemaMatchArrayIndexMatchExpression
 	kSchemaEq      // InternalSchemaEqMatchExpression (enum)
 	kRootDocEq     // InternalSchemaRootDocEqMatchExpression (top-level enum)
+	kEncrypted     // InternalSchemaBinDataSubTypeExpression for subtype 6 (encrypt)
+	kEncryptedType // InternalSchemaBinDataEncryptedTypeExpression (encrypt.bsonType)
 )
 
 // mode is ErrorAnnotation::Mode.
@@ -296,6 +298,11 @@ func (n *node) matchesElement(v any) bool {
 		return n.children[0].matches(placeholderDoc(a[n.index]))
 	case kSchemaEq:
 		return !value.IsMissing(v) && equalUnordered(v, n.eq)
+	case kEncrypted:
+		b, ok := v.(bson.Binary)
+		return ok && b.Subtype == bson.TypeBinaryEncrypted
+	case kEncryptedType:
+		return encryptedTypeMatches(v, n.types)
 	}
 	return false
 }

@@ -9,7 +9,7 @@ import (
 
 // translateArrayKeywords handles minItems, maxItems, uniqueItems, items
 // and additionalItems (translateArrayKeywords in json_schema_parser.cpp).
-func translateArrayKeywords(path string, kw keywords, typeExpr, and *node, warn func(string)) error {
+func translateArrayKeywords(path string, kw keywords, typeExpr, and *node, sc *schemaCtx) error {
 	arrays := singleType(value.TypeArray)
 	if err := addLength(path, kw, "minItems", kMinItems, arrays, typeExpr, and); err != nil {
 		return err
@@ -40,7 +40,7 @@ func translateArrayKeywords(path string, kw keywords, typeExpr, and *node, warn 
 				if !isDoc {
 					return mongoerr.Newf(mongoerr.TypeMismatch, "$jsonSchema keyword 'items' requires that each element of the array is an object, but found a %s", value.TypeName(sub))
 				}
-				x, err := parseSchema(placeholderName, d, warn)
+				x, err := parseSchema(placeholderName, d, sc)
 				if err != nil {
 					return err
 				}
@@ -53,7 +53,7 @@ func translateArrayKeywords(path string, kw keywords, typeExpr, and *node, warn 
 				and.add(makeRestriction(arrays, path, each, typeExpr))
 			}
 		case bson.D:
-			x, err := parseSchema(placeholderName, items, warn)
+			x, err := parseSchema(placeholderName, items, sc)
 			if err != nil {
 				return err
 			}
@@ -79,7 +79,7 @@ func translateArrayKeywords(path string, kw keywords, typeExpr, and *node, warn 
 			otherwise.kind = kAlwaysTrue
 		}
 	case bson.D:
-		sub, err := parseSchema(placeholderName, x, warn)
+		sub, err := parseSchema(placeholderName, x, sc)
 		if err != nil {
 			return err
 		}
@@ -97,17 +97,5 @@ func translateArrayKeywords(path string, kw keywords, typeExpr, and *node, warn 
 	}
 	all := &node{kind: kAllElemMatch, path: path, index: startAdditional, ann: ann, children: []*node{otherwise}}
 	and.add(makeRestriction(arrays, path, all, typeExpr))
-	return nil
-}
-
-// translateEncryptionKeywords refuses encrypt and encryptMetadata: they
-// belong to client-side field level encryption, which needs key material
-// the sandbox does not have.
-func translateEncryptionKeywords(_ string, kw keywords, _, _ *node, _ func(string)) error {
-	for _, name := range []string{"encrypt", "encryptMetadata"} {
-		if _, ok := kw[name]; ok {
-			return mongoerr.Newf(mongoerr.NotImplemented, "$jsonSchema keyword '%s' (client-side field level encryption) is not supported by the schemalab sandbox", name)
-		}
-	}
 	return nil
 }

@@ -9,7 +9,7 @@ import (
 
 // translateLogicalKeywords handles allOf, anyOf, oneOf, not and enum
 // (translateLogicalKeywords in json_schema_parser.cpp).
-func translateLogicalKeywords(path string, kw keywords, _ *node, and *node, warn func(string)) error {
+func translateLogicalKeywords(path string, kw keywords, _ *node, and *node, sc *schemaCtx) error {
 	for _, l := range []struct {
 		name string
 		kind kind
@@ -31,7 +31,7 @@ func translateLogicalKeywords(path string, kw keywords, _ *node, and *node, warn
 			if !isDoc {
 				return mongoerr.Newf(mongoerr.TypeMismatch, "$jsonSchema keyword '%s' must be an array of objects, but found an element of type %s", l.name, value.TypeName(sub))
 			}
-			x, err := parseSchema(path, d, warn)
+			x, err := parseSchema(path, d, sc)
 			if err != nil {
 				return err
 			}
@@ -44,7 +44,7 @@ func translateLogicalKeywords(path string, kw keywords, _ *node, and *node, warn
 		if !isDoc {
 			return mongoerr.Newf(mongoerr.TypeMismatch, "$jsonSchema keyword 'not' must be an object, but found an element of type %s", value.TypeName(e.Value))
 		}
-		x, err := parseSchema(path, d, warn)
+		x, err := parseSchema(path, d, sc)
 		if err != nil {
 			return err
 		}

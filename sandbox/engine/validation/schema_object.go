@@ -22,7 +22,7 @@ type pattern struct {
 // translateObjectKeywords handles properties, patternProperties and
 // additionalProperties, required, minProperties, maxProperties and
 // dependencies, in json_schema_parser.cpp's order.
-func translateObjectKeywords(path string, kw keywords, typeExpr, and *node, warn func(string)) error {
+func translateObjectKeywords(path string, kw keywords, typeExpr, and *node, sc *schemaCtx) error {
 	required := map[string]bool{}
 	var requiredNames []string
 	if e, ok := kw["required"]; ok {
@@ -51,7 +51,7 @@ func translateObjectKeywords(path string, kw keywords, typeExpr, and *node, warn
 		if !isDoc {
 			return mongoerr.New(mongoerr.TypeMismatch, "$jsonSchema keyword 'properties' must be an object")
 		}
-		x, err := parseProperties(path, props, required, typeExpr, warn)
+		x, err := parseProperties(path, props, required, typeExpr, sc)
 		if err != nil {
 			return err
 		}
@@ -61,7 +61,7 @@ func translateObjectKeywords(path string, kw keywords, typeExpr, and *node, warn
 	_, hasAdditional := kw["additionalProperties"]
 	if hasPattern || hasAdditional {
 		requiredMissingID := path == "" && !required["_id"]
-		x, err := parseAllowedProperties(path, kw, typeExpr, requiredMissingID, warn)
+		x, err := parseAllowedProperties(path, kw, typeExpr, requiredMissingID, sc)
 		if err != nil {
 			return err
 		}
@@ -101,7 +101,7 @@ func translateObjectKeywords(path string, kw keywords, typeExpr, and *node, warn
 		}
 	}
 	if e, ok := kw["dependencies"]; ok {
-		x, err := parseDependencies(path, e, warn)
+		x, err := parseDependencies(path, e, sc)
 		if err != nil {
 			return err
 		}
@@ -112,14 +112,14 @@ func translateObjectKeywords(path string, kw keywords, typeExpr, and *node, warn
 
 // parseProperties is parseProperties: one subschema per property, each
 // tagged '_property'; a property not in 'required' may also be absent.
-func parseProperties(path string, props bson.D, required map[string]bool, typeExpr *node, warn func(string)) (*node, error) {
+func parseProperties(path string, props bson.D, required map[string]bool, typeExpr *node, sc *schemaCtx) (*node, error) {
 	and := &node{kind: kAnd, ann: annotate("properties", bson.D{})}
 	for _, p := range props {
 		sub, isDoc := p.Value.(bson.D)
 		if !isDoc {
 			return nil, mongoerr.Newf(mongoerr.TypeMismatch, "Nested schema for $jsonSchema property '%s' must be an object", p.Key)
 		}
-		x, err := parseSchema(p.Key, sub, warn)
+		x, err := parseSchema(p.Key, sub, sc)
 		if err != nil {
 			return nil, err
 		}
@@ -140,7 +140,7 @@ func parseProperties(path string, props bson.D, required map[string]bool, typeEx
 
 // parseAllowedProperties is parseAllowedProperties: additionalProperties
 // and patternProperties as one $_internalSchemaAllowedProperties node.
-func parseAllowedProperties(path string, kw keywords, typeExpr *node, requiredMissingID bool, warn func(string)) (*node, error) {
+func parseAllowedProperties(path string, kw keywords, typeExpr *node, requiredMissingID bool, sc *schemaCtx) (*node, error) {
 	names := map[string]bool{}
 	if p, ok := kw.get("properties"); ok {
 		for _, e := range p.(bson.D) {
@@ -159,7 +159,7 @@ func parseAllowedProperties(path string, kw keywords, typeExpr *node, requiredMi
 			if !isDoc {
 				return nil, mongoerr.Newf(mongoerr.TypeMismatch, "$jsonSchema keyword 'patternProperties' has property '%s' which is not an object", e.Key)
 			}
-			x, err := parseSchema(placeholderName, sub, warn)
+			x, err := parseSchema(placeholderName, sub, sc)
 			if err != nil {
 				return nil, err
 			}
@@ -189,13 +189,13 @@ func parseAllowedProperties(path string, kw keywords, typeExpr *node, requiredMi
 		otherwise = &node{kind: kAlwaysTrue, ann: ignored()}
 		if !x {
 			otherwise.kind = kAlwaysFalse
-			if requiredMissingID && warn != nil {
-				warn("$jsonSchema validator does not allow '_id' field. This validator will reject all documents, consider adding '_id' to the allowed fields.")
+			if requiredMissingID && sc.warn != nil {
+				sc.warn("$jsonSchema validator does not allow '_id' field. This validator will reject all documents, consider adding '_id' to the allowed fields.")
 			}
 		}
 		ann = annotate("", bson.D{ae})
 	case bson.D:
-		sub, err := parseSchema(placeholderName, x, warn)
+		sub, err := parseSchema(placeholderName, x, sc)
 		if err != nil {
 			return nil, err
 		}
@@ -238,7 +238,7 @@ func (n *node) allowedPropertiesMatch(doc bson.D) bool {
 
 // parseDependencies is parseDependencies: a schema or a list of
 // properties that must hold when a property is present.
-func parseDependencies(path string, e bson.E, warn func(string)) (*node, error) {
+func parseDependencies(path string, e bson.E, sc *schemaCtx) (*node, error) {
 	deps, isDoc := e.Value.(bson.D)
 	if !isDoc {
 		return nil, mongoerr.New(mongoerr.TypeMismatch, "$jsonSchema keyword 'dependencies' must be an object")
@@ -251,7 +251,7 @@ func parseDependencies(path string, e bson.E, warn func(string)) (*node, error) 
 		tag := "_schemaDependency"
 		switch x := d.Value.(type) {
 		case bson.D:
-			sub, err := parseSchema(path, x, warn)
+			sub, err := parseSchema(path, x, sc)
 			if err != nil {
 				return nil, err
 			}

@@ -11,7 +11,7 @@ import (
 // translateScalarKeywords handles pattern, maxLength, minLength,
 // multipleOf, maximum/exclusiveMaximum and minimum/exclusiveMinimum, in
 // that order (translateScalarKeywords in json_schema_parser.cpp).
-func translateScalarKeywords(path string, kw keywords, typeExpr, and *node, _ func(string)) error {
+func translateScalarKeywords(path string, kw keywords, typeExpr, and *node, _ *schemaCtx) error {
 	if e, ok := kw["pattern"]; ok {
 		s, isStr := e.Value.(string)
 		if !isStr {

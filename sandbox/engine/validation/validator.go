@@ -24,30 +24,44 @@ type Validator struct {
 	// for each check so that $$NOW is the time of the write.
 	spec     bson.D
 	usesExpr bool
+	// noEncrypt is kept for the recompilation of a validator with $expr.
+	noEncrypt bool
 }
 
 type compiler struct {
-	now      bson.DateTime
-	warn     func(string)
-	usesExpr bool
+	now       bson.DateTime
+	warn      func(string)
+	usesExpr  bool
+	noEncrypt bool
 }
 
 // Compile parses a validator document as a collection validator: query
 // operators, $jsonSchema, or both. now is $$NOW for $expr; warn receives
-// the warnings mongod logs while parsing (a schema that forbids _id). An
-// empty validator compiles to nil: nothing to check.
-func Compile(spec bson.D, now bson.DateTime, warn func(string)) (*Validator, error) {
+// the warnings mongod logs while parsing (a schema that forbids _id).
+// encrypt says whether the $jsonSchema encryption keywords are allowed
+// (EncryptAllowed). An empty validator compiles to nil: nothing to check.
+func Compile(spec bson.D, now bson.DateTime, warn func(string), encrypt bool) (*Validator, error) {
 	if len(spec) == 0 {
 		return nil, nil
 	}
-	c := &compiler{now: now, warn: warn}
+	c := &compiler{now: now, warn: warn, noEncrypt: !encrypt}
 	root, err := c.parseFilter(spec)
 	if err != nil {
 		me := mongoerr.As(err)
 		return nil, &mongoerr.Error{Code: me.Code, Msg: "Parsing of collection validator failed :: caused by :: " + me.Msg}
 	}
 	prepare(root)
-	return &Validator{root: root, spec: spec, usesExpr: c.usesExpr}, nil
+	return &Validator{root: root, spec: spec, usesExpr: c.usesExpr, noEncrypt: c.noEncrypt}, nil
+}
+
+// EncryptAllowed is whether a collection with these options may have the
+// encrypt and encryptMetadata keywords in its validator: not when its
+// validationAction is "warn" or its validationLevel "moderate"
+// (CollectionImpl::parseValidator, and create's check in
+// database_impl.cpp), since a warning would log the unencrypted value.
+func EncryptAllowed(options bson.D) bool {
+	return value.Get(options, "validationAction") != ActionWarn &&
+		value.Get(options, "validationLevel") != LevelModerate
 }
 
 // Check validates doc. A failure is mongod's DocumentValidationFailure,
@@ -57,7 +71,7 @@ func (v *Validator) Check(doc bson.D, now bson.DateTime) *mongoerr.Error {
 		return nil
 	}
 	if v.usesExpr {
-		if fresh, err := Compile(v.spec, now, nil); err == nil {
+		if fresh, err := Compile(v.spec, now, nil, !v.noEncrypt); err == nil {
 			v = fresh
 		}
 	}

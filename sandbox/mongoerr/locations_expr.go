@@ -140,6 +140,11 @@ const (
 	ErrIndexOfIndexNegative               = 40097   // expression.cpp
 	ErrIndexOfIndexNotInt                 = 40096   // expression.cpp
 	ErrJavaScriptDisabled                 = 31264   // expression_context.h (getJsExecWithScope)
+	ErrJsEmitArgumentNotObject            = 31221   // expression_js_emit.cpp
+	ErrJsEmitMapMissing                   = 31222   // expression_js_emit.cpp
+	ErrJsEmitMapNotString                 = 31224   // expression_js_emit.cpp
+	ErrJsEmitThisMissing                  = 31223   // expression_js_emit.cpp
+	ErrJsEmitThisNotObject                = 31225   // expression_js_emit.cpp (evaluate)
 	ErrLetArgumentNotObject               = 16874   // expression.cpp
 	ErrLetMissingIn                       = 16877   // expression.cpp
 	ErrLetMissingVars                     = 16876   // expression.cpp

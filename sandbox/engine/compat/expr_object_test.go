@@ -259,3 +259,29 @@ func TestExpressionFunction(t *testing.T) {
 			code: 31419, msg: invalidProject + "Currently the only supported language specifier is 'js'."},
 	})
 }
+
+// $_internalJsEmit, which mapReduce's map becomes, on the same
+// JavaScript-less mongod: src/mongo/db/pipeline/expression_js_emit.cpp
+// (ExpressionInternalJsEmit::parse, evaluate) and
+// jstests/aggregation/expressions/internal_js_emit.js. It was "Unknown
+// expression" before, which claimed mongod does not know the name.
+func TestExpressionInternalJsEmit(t *testing.T) {
+	ref := "src/mongo/db/pipeline/expression_js_emit.cpp; jstests/aggregation/expressions/internal_js_emit.js"
+	refused := planExecutor + "Cannot run server-side javascript without the javascript engine enabled"
+	runExprCases(t, []exprCase{
+		{name: "running it needs the javascript engine", ref: ref, doc: objDoc,
+			expr: `{"$_internalJsEmit": {"this": "$$ROOT", "eval": "function() { emit(this._id, 1) }"}}`, code: 31264, msg: refused},
+		{name: "eval may be BSON code", ref: ref, doc: objDoc,
+			expr: `{"$_internalJsEmit": {"eval": {"$code": "function() {}"}, "this": "$$ROOT"}}`, code: 31264, msg: refused},
+		{name: "this must be an object when it runs", ref: ref, doc: objDoc,
+			expr: `{"$_internalJsEmit": {"this": "not an object", "eval": "function() {}"}}`, code: 31225, msg: planExecutor + "'this' must be an object."},
+		{name: "not an object", ref: ref, expr: `{"$_internalJsEmit": "function() {}"}`,
+			code: 31221, msg: invalidProject + "$_internalJsEmit requires an object as an argument, found: string"},
+		{name: "no eval", ref: ref, expr: `{"$_internalJsEmit": {"this": "$$ROOT"}}`,
+			code: 31222, msg: invalidProject + "The map function must be specified."},
+		{name: "eval of the wrong type", ref: ref, expr: `{"$_internalJsEmit": {"this": "$$ROOT", "eval": 1}}`,
+			code: 31224, msg: invalidProject + "The map function must be of type string or code"},
+		{name: "no this", ref: ref, expr: `{"$_internalJsEmit": {"eval": "function() {}"}}`,
+			code: 31223, msg: invalidProject + "$_internalJsEmit requires 'this' to be specified"},
+	})
+}

@@ -71,7 +71,7 @@ func IsOptimizationError(err error) bool {
 // its kin default to $$CURRENT), or are not deterministic.
 var neverFolded = map[string]bool{
 	"$getField": true, "$setField": true, "$unsetField": true,
-	"$rand": true, "$meta": true, "$function": true, "$accumulator": true,
+	"$rand": true, "$meta": true, "$function": true, "$accumulator": true, "$_internalJsEmit": true,
 	"$sampleRate": true, "$createObjectId": true, "$currentDate": true,
 	// Their optimize() optimizes their arguments only (ExpressionMap,
 	// ExpressionFilter, ExpressionReduce, ExpressionZip) or is

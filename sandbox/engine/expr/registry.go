@@ -186,6 +186,7 @@ func init() {
 		"$toHashedIndexKey": compileToHashedIndexKey,
 		"$meta":             compileMeta,
 		"$function":         compileFunction,
+		"$_internalJsEmit":  compileInternalJsEmit,
 	}
 	for name, op := range trigOperators() {
 		operators[name] = compileTrig(op)

@@ -120,6 +120,7 @@ const (
 	ErrFirstLastNNotObject                = 5787801 // accumulator_multi.cpp
 	ErrFunctionArgsMissing                = 31263   // expression_function.cpp
 	ErrFunctionArgumentNotObject          = 31260   // expression_function.cpp
+	ErrFunctionInValidator                = 4660800 // expression_function.cpp
 	ErrFunctionBodyMissing                = 31261   // expression_function.cpp
 	ErrFunctionBodyNotConstant            = 31432   // expression_function.cpp
 	ErrFunctionBodyNotString              = 31262   // expression_function.cpp
@@ -141,6 +142,7 @@ const (
 	ErrIndexOfIndexNotInt                 = 40096   // expression.cpp
 	ErrJavaScriptDisabled                 = 31264   // expression_context.h (getJsExecWithScope)
 	ErrJsEmitArgumentNotObject            = 31221   // expression_js_emit.cpp
+	ErrJsEmitInValidator                  = 4660801 // expression_js_emit.cpp
 	ErrJsEmitMapMissing                   = 31222   // expression_js_emit.cpp
 	ErrJsEmitMapNotString                 = 31224   // expression_js_emit.cpp
 	ErrJsEmitThisMissing                  = 31223   // expression_js_emit.cpp

@@ -285,3 +285,26 @@ func TestExpressionInternalJsEmit(t *testing.T) {
 			code: 31223, msg: invalidProject + "$_internalJsEmit requires 'this' to be specified"},
 	})
 }
+
+// The expressions that run JavaScript refuse to be parsed in a collection
+// validator (ExpressionFunction::parse and ExpressionInternalJsEmit::parse
+// check isParsingCollectionValidator first); jstests/core/
+// doc_validation_invalid_validators.js.
+func TestJavaScriptExpressionsInValidators(t *testing.T) {
+	ref := "src/mongo/db/pipeline/expression_function.cpp, expression_js_emit.cpp (parse); jstests/core/doc_validation_invalid_validators.js"
+	const failed = "Parsing of collection validator failed :: caused by :: "
+	runCmdCases(t, []cmdCase{
+		{name: "$function in a validator", ref: ref, cov: cover{family: expression, op: "$function", col: errorCol},
+			cmd:  `{"create": "v", "validator": {"$expr": {"$function": {"body": "function() { return true }", "args": [], "lang": "js"}}}}`,
+			code: 4660800, msg: failed + "$function cannot be used inside a validator."},
+		{name: "$function in a validator is refused before its argument is read", ref: ref, cov: cover{family: expression, op: "$function", col: errorCol},
+			cmd:  `{"create": "v", "validator": {"$expr": {"$function": 1}}}`,
+			code: 4660800, msg: failed + "$function cannot be used inside a validator."},
+		{name: "$_internalJsEmit in a validator", ref: ref, cov: cover{family: expression, op: "$function", col: errorCol},
+			cmd:  `{"create": "v", "validator": {"$expr": {"$_internalJsEmit": {"eval": "function() {}", "this": {}}}}}`,
+			code: 4660801, msg: failed + "$_internalJsEmit cannot be used inside a validator."},
+		{name: "$function in a validator nested under another operator", ref: ref, cov: cover{family: expression, op: "$function", col: errorCol},
+			cmd:  `{"create": "v", "validator": {"$expr": {"$let": {"vars": {"x": 1}, "in": {"$function": {"body": "f", "args": [], "lang": "js"}}}}}}`,
+			code: 4660800, msg: failed + "$function cannot be used inside a validator."},
+	})
+}

@@ -13,6 +13,9 @@ import (
 // runs no server-side JavaScript, and this is the refusal a learner would
 // meet on such a server, not one of the sandbox's own.
 func compileFunction(name string, arg any, scope *Scope) (Expr, error) {
+	if scope.validator {
+		return nil, mongoerr.Newf(mongoerr.ErrFunctionInValidator, "%s cannot be used inside a validator.", name)
+	}
 	d, ok := arg.(bson.D)
 	if !ok {
 		return nil, mongoerr.Newf(mongoerr.ErrFunctionArgumentNotObject, "%s requires an object as an argument, found: %s", name, typeName(arg))
@@ -69,6 +72,9 @@ func compileFunction(name string, arg any, scope *Scope) (Expr, error) {
 // evaluation checks that 'this' is an object before it asks for the
 // engine (getJsExecWithScope), which such a server does not have.
 func compileInternalJsEmit(name string, arg any, scope *Scope) (Expr, error) {
+	if scope.validator {
+		return nil, mongoerr.Newf(mongoerr.ErrJsEmitInValidator, "%s cannot be used inside a validator.", name)
+	}
 	d, ok := arg.(bson.D)
 	if !ok {
 		return nil, mongoerr.Newf(mongoerr.ErrJsEmitArgumentNotObject, "%s requires an object as an argument, found: %s", name, typeName(arg))

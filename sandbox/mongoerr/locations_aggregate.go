@@ -152,6 +152,8 @@ const (
 	ErrSortEmpty                      = 15976    // src/mongo/db/query/sort_pattern.cpp
 	ErrSortMetaOnly                   = 17312    // src/mongo/db/query/sort_pattern.cpp
 	ErrSortNotObject                  = 15973    // src/mongo/db/query/sort_pattern.cpp
+	ErrSplitPipelineNoSharding        = 7958301  // document_source_internal_split_pipeline.cpp
+	ErrSplitPipelineSpecificShard     = 7958300  // document_source_internal_split_pipeline.cpp
 	ErrStageNotFirst                  = 40602    // pipeline.cpp
 	ErrStageNotInFacet                = 40600    // document_source_facet.cpp
 	ErrStageNotInLookup               = 51047    // document_source_lookup.cpp

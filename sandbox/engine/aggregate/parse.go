@@ -95,6 +95,7 @@ func init() {
 		"$unwind":                       parseUnwind,
 		"$vectorSearch":                 refuseSearch,
 		"$_internalInhibitOptimization": parseInhibitOptimization,
+		"$_internalSplitPipeline":       parseSplitPipeline,
 		"$_internalUnpackBucket":        parseUnpackBucket,
 	}
 	stageTable = map[string]boundStage{}

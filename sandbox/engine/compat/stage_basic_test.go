@@ -191,3 +191,31 @@ func TestDocumentsStage(t *testing.T) {
 			code: 40600, msg: "$documents is not allowed to be used within a $facet stage"},
 	})
 }
+
+// $_internalSplitPipeline on a mongod outside a sharded cluster: parsed
+// as DocumentSourceInternalSplitPipeline::createFromBson does
+// (src/mongo/db/pipeline/document_source_internal_split_pipeline.cpp),
+// then a pass-through; jstests/aggregation/sources/sort/collation_sort_japanese.js.
+func TestStageInternalSplitPipeline(t *testing.T) {
+	ref := "src/mongo/db/pipeline/document_source_internal_split_pipeline.cpp; jstests/aggregation/sources/sort/collation_sort_japanese.js"
+	docs := `[{"_id": 1, "a": 2}, {"_id": 2, "a": 1}]`
+	cov := cover{op: "$sort"}
+	runAggCases(t, []aggCase{
+		{name: "it passes documents through", ref: ref, cov: cov, docs: docs,
+			pipeline: `[{"$_internalSplitPipeline": {"mergeType": "anyShard"}}, {"$sort": {"a": 1}}]`, want: `[{"_id": 2, "a": 1}, {"_id": 1, "a": 2}]`},
+		{name: "mergeType may be left out", ref: ref, cov: cov, docs: docs,
+			pipeline: `[{"$_internalSplitPipeline": {}}, {"$sort": {"a": -1}}]`, want: `[{"_id": 1, "a": 2}, {"_id": 2, "a": 1}]`},
+		{name: "not an object", ref: ref, cov: cov, pipeline: `[{"$_internalSplitPipeline": 1}]`,
+			code: 14, msg: "$_internalSplitPipeline must take a nested object but found: $_internalSplitPipeline: 1"},
+		{name: "an unknown field", ref: ref, cov: cov, pipeline: `[{"$_internalSplitPipeline": {"x": 1}}]`,
+			code: 2, msg: "unrecognized field while parsing $_internalSplitPipeline: 'x'"},
+		{name: "an unknown mergeType", ref: ref, cov: cov, pipeline: `[{"$_internalSplitPipeline": {"mergeType": "primaryShard"}}]`,
+			code: 2, msg: "unrecognized field while parsing mergeType: 'primaryShard'"},
+		{name: "a mergeType of another type", ref: ref, cov: cov, pipeline: `[{"$_internalSplitPipeline": {"mergeType": 1}}]`,
+			code: 2, msg: "'mergeType' must be a string value or an object but found: int"},
+		{name: "a malformed specificShard", ref: ref, cov: cov, pipeline: `[{"$_internalSplitPipeline": {"mergeType": {"specificShard": 1}}}]`,
+			code: 7958300, msg: "Object argument to $_internalSplitPipeline must contain a single string field named 'specificShard'"},
+		{name: "a specificShard without sharding", ref: ref, cov: cov, pipeline: `[{"$_internalSplitPipeline": {"mergeType": {"specificShard": "s0"}}}]`,
+			code: 7958301, msg: "Cannot specify 'mergeType' of 'specificShard' and not have sharding enabled"},
+	})
+}

@@ -132,6 +132,10 @@ const (
 	ErrGetFieldUnknownArgument            = 3041701 // expression.cpp
 	ErrIfNullArgumentCount                = 1257300 // expression.cpp
 	ErrInNotArray                         = 40081   // expression.cpp
+	ErrIndexKeyArgumentNotObject          = 6868506 // ExpressionInternalIndexKey::parse
+	ErrIndexKeyMissingArgument            = 6868509 // ExpressionInternalIndexKey::parse
+	ErrIndexKeySpecNotObject              = 6868507 // ExpressionInternalIndexKey::parse
+	ErrIndexKeyUnknownArgument            = 6868508 // ExpressionInternalIndexKey::parse
 	ErrIndexOfArrayConstantNotArray       = 50809   // expression.cpp (ExpressionIndexOfArray::optimize)
 	ErrIndexOfArrayNotArray               = 40090   // expression.cpp
 	ErrIndexOfBytesInputNotString         = 40091   // expression.cpp

@@ -308,3 +308,31 @@ func TestJavaScriptExpressionsInValidators(t *testing.T) {
 			code: 4660800, msg: failed + "$function cannot be used inside a validator."},
 	})
 }
+
+// The sharding helpers 8.0 registers as expressions parse as there; their
+// evaluation needs a cluster's routing table or mongod's index key
+// generator, and is refused (ExpressionInternalOwningShard,
+// ExpressionInternalIndexKey in src/mongo/db/pipeline/). They were
+// "Unknown expression" before.
+func TestExpressionInternalShardingHelpers(t *testing.T) {
+	ref := "src/mongo/db/pipeline/ (ExpressionInternalOwningShard::evaluate, ExpressionInternalIndexKey::parse)"
+	refusedOwning := planExecutor + "$_internalOwningShard is not supported by the schemalab sandbox; run this step against a real MongoDB with --uri"
+	refusedKey := planExecutor + "$_internalIndexKey is not supported by the schemalab sandbox; run this step against a real MongoDB with --uri"
+	runExprCases(t, []exprCase{
+		{name: "owningShard of null is null", ref: ref, doc: objDoc, expr: `{"$_internalOwningShard": "$nope"}`, want: `null`},
+		{name: "owningShard of a document is refused", ref: ref, doc: objDoc,
+			expr: `{"$_internalOwningShard": "$$ROOT"}`, code: 238, msg: refusedOwning},
+		{name: "owningShard takes one argument", ref: ref, expr: `{"$_internalOwningShard": [1, 2]}`,
+			code: 16020, msg: invalidProject + "Expression $_internalOwningShard takes exactly 1 arguments. 2 were passed in."},
+		{name: "indexKey is refused when it runs", ref: ref, doc: objDoc,
+			expr: `{"$_internalIndexKey": {"doc": "$$ROOT", "spec": {"key": {"i": 1}, "name": "i_1", "v": 2}}}`, code: 238, msg: refusedKey},
+		{name: "indexKey needs an object", ref: ref, expr: `{"$_internalIndexKey": 1}`,
+			code: 6868506, msg: invalidProject + "$_internalIndexKey supports an object as its argument"},
+		{name: "indexKey spec must be an object", ref: ref, expr: `{"$_internalIndexKey": {"doc": {}, "spec": 1}}`,
+			code: 6868507, msg: invalidProject + "$_internalIndexKey requires 'spec' argument to be an object"},
+		{name: "indexKey refuses an unknown argument", ref: ref, expr: `{"$_internalIndexKey": {"doc": {}, "x": 1}}`,
+			code: 6868508, msg: invalidProject + "Unknown argument: xfound while parsing$_internalIndexKey"},
+		{name: "indexKey needs doc and spec", ref: ref, expr: `{"$_internalIndexKey": {"doc": {}}}`,
+			code: 6868509, msg: invalidProject + "$_internalIndexKey requires both 'doc' and 'spec' arguments"},
+	})
+}

@@ -72,7 +72,9 @@ func IsOptimizationError(err error) bool {
 var neverFolded = map[string]bool{
 	"$getField": true, "$setField": true, "$unsetField": true,
 	"$rand": true, "$meta": true, "$function": true, "$accumulator": true, "$_internalJsEmit": true,
-	"$sampleRate": true, "$createObjectId": true, "$currentDate": true,
+	// ExpressionInternalIndexKey::optimize optimizes its arguments only.
+	"$_internalIndexKey": true,
+	"$sampleRate":        true, "$createObjectId": true, "$currentDate": true,
 	// Their optimize() optimizes their arguments only (ExpressionMap,
 	// ExpressionFilter, ExpressionReduce, ExpressionZip) or is
 	// Expression's own, which does nothing (ExpressionFromAccumulatorN).

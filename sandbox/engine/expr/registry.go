@@ -187,6 +187,10 @@ func init() {
 		"$meta":             compileMeta,
 		"$function":         compileFunction,
 		"$_internalJsEmit":  compileInternalJsEmit,
+
+		// sharding helpers (internal.go)
+		"$_internalOwningShard": unary(owningShard),
+		"$_internalIndexKey":    compileInternalIndexKey,
 	}
 	for name, op := range trigOperators() {
 		operators[name] = compileTrig(op)

@@ -72,13 +72,12 @@ func IsOptimizationError(err error) bool {
 var neverFolded = map[string]bool{
 	"$getField": true, "$setField": true, "$unsetField": true,
 	"$rand": true, "$meta": true, "$function": true, "$accumulator": true, "$_internalJsEmit": true,
-	// ExpressionInternalIndexKey::optimize optimizes its arguments only.
-	"$_internalIndexKey": true,
-	"$sampleRate":        true, "$createObjectId": true, "$currentDate": true,
+	"$sampleRate": true, "$createObjectId": true, "$currentDate": true,
 	// Their optimize() optimizes their arguments only (ExpressionMap,
-	// ExpressionFilter, ExpressionReduce, ExpressionZip) or is
-	// Expression's own, which does nothing (ExpressionFromAccumulatorN).
-	"$map": true, "$filter": true, "$reduce": true, "$zip": true,
+	// ExpressionFilter, ExpressionReduce, ExpressionZip,
+	// ExpressionInternalIndexKey) or is Expression's own, which does
+	// nothing (ExpressionFromAccumulatorN).
+	"$map": true, "$filter": true, "$reduce": true, "$zip": true, "$_internalIndexKey": true,
 	"$firstN": true, "$lastN": true, "$minN": true, "$maxN": true,
 }
 

@@ -79,6 +79,7 @@ var all = []*Stage{
 	{Name: "$_internalInhibitOptimization", Internal: true},
 	{Name: "$_internalSplitPipeline", Internal: true},
 	{Name: "$_internalUnpackBucket", Internal: true},
+	{Name: "$_unpackBucket", Internal: true},
 	{Name: "$addFields"},
 	{Name: "$bucket"},
 	{Name: "$bucketAuto"},

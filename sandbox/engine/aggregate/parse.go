@@ -97,6 +97,7 @@ func init() {
 		"$_internalInhibitOptimization": parseInhibitOptimization,
 		"$_internalSplitPipeline":       parseSplitPipeline,
 		"$_internalUnpackBucket":        parseUnpackBucket,
+		"$_unpackBucket":                parseUnpackBucketExternal,
 	}
 	stageTable = map[string]boundStage{}
 	for _, s := range stages.All() {

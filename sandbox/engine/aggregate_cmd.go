@@ -218,6 +218,16 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 		}
 		return docs, err
 	}
+	ctx.ViewPipeline = func(db, c string) (bson.A, error) {
+		if req.viewDefinition {
+			return nil, nil
+		}
+		_, p, ok, err := viewForeign(view, db, c, nil)
+		if !ok || err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
 	ctx.ExplainPipeline = func(db, c string, pipeline bson.A) (bson.A, error) {
 		sub := *req
 		sub.db, sub.ctx = db, ctx.Ctx

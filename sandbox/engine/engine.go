@@ -129,6 +129,11 @@ type request struct {
 	// stages past their memory limit fail instead of spilling. Sub-
 	// pipelines inherit it with the request.
 	noDiskUse bool
+	// viewDefinition marks the parse of a view's pipeline at create or
+	// collMod: ViewCatalog::_validatePipeline resolves the namespaces it
+	// reads to themselves, with no view pipelines, so views it reads add
+	// nothing to its sub-pipeline depth.
+	viewDefinition bool
 }
 
 // lsid is the id of the command's logical session (the lsid drivers and

@@ -218,7 +218,7 @@ func (e *Engine) parseViewDefinition(req *request, cmdName, collName string, vie
 		}
 	}
 	sub := *req
-	sub.name = "aggregate"
+	sub.name, sub.viewDefinition = "aggregate", true
 	if _, err := e.preparePipeline(&sub, e.pipelineView(req.db, on, p), on, p, nil, nil); err != nil {
 		return "", nil, err
 	}

@@ -120,6 +120,7 @@ const (
 	ErrFirstLastNNotObject                = 5787801 // accumulator_multi.cpp
 	ErrFunctionArgsMissing                = 31263   // expression_function.cpp
 	ErrFunctionArgumentNotObject          = 31260   // expression_function.cpp
+	ErrFunctionInValidator                = 4660800 // expression_function.cpp
 	ErrFunctionBodyMissing                = 31261   // expression_function.cpp
 	ErrFunctionBodyNotConstant            = 31432   // expression_function.cpp
 	ErrFunctionBodyNotString              = 31262   // expression_function.cpp
@@ -131,6 +132,10 @@ const (
 	ErrGetFieldUnknownArgument            = 3041701 // expression.cpp
 	ErrIfNullArgumentCount                = 1257300 // expression.cpp
 	ErrInNotArray                         = 40081   // expression.cpp
+	ErrIndexKeyArgumentNotObject          = 6868506 // ExpressionInternalIndexKey::parse
+	ErrIndexKeyMissingArgument            = 6868509 // ExpressionInternalIndexKey::parse
+	ErrIndexKeySpecNotObject              = 6868507 // ExpressionInternalIndexKey::parse
+	ErrIndexKeyUnknownArgument            = 6868508 // ExpressionInternalIndexKey::parse
 	ErrIndexOfArrayConstantNotArray       = 50809   // expression.cpp (ExpressionIndexOfArray::optimize)
 	ErrIndexOfArrayNotArray               = 40090   // expression.cpp
 	ErrIndexOfBytesInputNotString         = 40091   // expression.cpp
@@ -140,6 +145,12 @@ const (
 	ErrIndexOfIndexNegative               = 40097   // expression.cpp
 	ErrIndexOfIndexNotInt                 = 40096   // expression.cpp
 	ErrJavaScriptDisabled                 = 31264   // expression_context.h (getJsExecWithScope)
+	ErrJsEmitArgumentNotObject            = 31221   // expression_js_emit.cpp
+	ErrJsEmitInValidator                  = 4660801 // expression_js_emit.cpp
+	ErrJsEmitMapMissing                   = 31222   // expression_js_emit.cpp
+	ErrJsEmitMapNotString                 = 31224   // expression_js_emit.cpp
+	ErrJsEmitThisMissing                  = 31223   // expression_js_emit.cpp
+	ErrJsEmitThisNotObject                = 31225   // expression_js_emit.cpp (evaluate)
 	ErrLetArgumentNotObject               = 16874   // expression.cpp
 	ErrLetMissingIn                       = 16877   // expression.cpp
 	ErrLetMissingVars                     = 16876   // expression.cpp

@@ -77,7 +77,9 @@ var all = []*Stage{
 	// pipeline from being pushed into the query layer with
 	// $_internalInhibitOptimization.
 	{Name: "$_internalInhibitOptimization", Internal: true},
+	{Name: "$_internalSplitPipeline", Internal: true},
 	{Name: "$_internalUnpackBucket", Internal: true},
+	{Name: "$_unpackBucket", Internal: true},
 	{Name: "$addFields"},
 	{Name: "$bucket"},
 	{Name: "$bucketAuto"},

@@ -178,10 +178,8 @@ func parseUnionWith(spec any, p *parser) ([]Stage, error) {
 	if err := p.enterSubPipeline(); err != nil {
 		return nil, err
 	}
-	if s.pipeline != nil {
-		if err := p.parseSubPipeline(s.pipeline, nil, "$unionWith"); err != nil {
-			return nil, err
-		}
+	if err := p.parseSubPipeline(s.coll, s.pipeline, nil, "$unionWith"); err != nil {
+		return nil, err
 	}
 	return []Stage{s}, nil
 }

@@ -118,6 +118,12 @@ func parseGraphLookup(spec any, p *parser) ([]Stage, error) {
 	if s.depthField != "" {
 		s.depthParts = splitPath(s.depthField)
 	}
+	// DocumentSourceGraphLookUp's constructor, once the specification is
+	// parsed, copies the context for its foreign collection with
+	// copyForSubPipeline, which counts the stage towards the depth limit.
+	if err := p.enterSubPipeline(); err != nil {
+		return nil, err
+	}
 	return []Stage{s}, nil
 }
 

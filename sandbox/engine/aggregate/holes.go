@@ -53,7 +53,7 @@ func roleOf(s Stage) holesRole {
 			return holesFill
 		}
 		return holesCarry
-	case *matchStage, *sortStage, *limitStage, *skipStage, inhibitStage:
+	case *matchStage, *sortStage, *limitStage, *skipStage, inhibitStage, *splitPipelineStage:
 		return holesCarry
 	case *facetStage:
 		// Its TeeBuffer hands every facet the input's Documents

@@ -117,7 +117,7 @@ func parseLookup(spec any, p *parser) ([]Stage, error) {
 		names = append(names, e.Key)
 	}
 	if s.hasPipeline {
-		if err := p.parseSubPipeline(s.pipeline, names, "$lookup"); err != nil {
+		if err := p.parseSubPipeline(s.from, s.pipeline, names, "$lookup"); err != nil {
 			return nil, err
 		}
 	}

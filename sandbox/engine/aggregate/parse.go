@@ -95,7 +95,9 @@ func init() {
 		"$unwind":                       parseUnwind,
 		"$vectorSearch":                 refuseSearch,
 		"$_internalInhibitOptimization": parseInhibitOptimization,
+		"$_internalSplitPipeline":       parseSplitPipeline,
 		"$_internalUnpackBucket":        parseUnpackBucket,
+		"$_unpackBucket":                parseUnpackBucketExternal,
 	}
 	stageTable = map[string]boundStage{}
 	for _, s := range stages.All() {

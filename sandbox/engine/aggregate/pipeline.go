@@ -67,6 +67,11 @@ type Context struct {
 	// sub-pipeline sees, each already wrapped as {$literal: value}. When nil,
 	// sub-pipelines run in this package over Query(db, coll, {}, nil, 0).
 	Pipeline func(db, coll string, pipeline bson.A, let bson.D, scanned *ScanStats) ([]bson.D, error)
+	// ViewPipeline is the pipeline a view resolves to (its chain of view
+	// definitions, outermost last), or nil when db.coll is no view. The
+	// stages that read another namespace parse it ahead of their own
+	// sub-pipeline, as mongod's resolved namespaces do. Nil: no views.
+	ViewPipeline func(db, coll string) (bson.A, error)
 	// ExplainPipeline explains a sub-pipeline on db.coll at queryPlanner
 	// verbosity as it would run: its $cursor stage first, then the
 	// stages the query layer does not take. Nil: sub-pipelines show as

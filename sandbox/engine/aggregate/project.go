@@ -104,7 +104,11 @@ func parseUnset(spec any, p *parser) ([]Stage, error) {
 	for i, f := range fields {
 		exclusion[i] = bson.E{Key: f, Value: int32(0)}
 	}
-	proj, err := projection.Compile(exclusion, p.projectionOptions())
+	// DocumentSourceProject::create adds the name the user wrote to the
+	// parse's errors: "Invalid $unset :: caused by :: ...".
+	opts := p.projectionOptions()
+	opts.Stage = "$unset"
+	proj, err := projection.Compile(exclusion, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -435,3 +435,62 @@ func parseInhibitOptimization(spec any, _ *parser) ([]Stage, error) {
 func (inhibitStage) Name() string                                   { return "$_internalInhibitOptimization" }
 func (inhibitStage) Spec() bson.D                                   { return stageSpec("$_internalInhibitOptimization", bson.D{}) }
 func (inhibitStage) open(in Iterator, _ *runtime) (Iterator, error) { return in, nil }
+
+// ---- $_internalSplitPipeline ----
+
+// splitPipelineStage is $_internalSplitPipeline on a mongod that is not
+// part of a sharded cluster: its specification is parsed as
+// DocumentSourceInternalSplitPipeline::createFromBson
+// (document_source_internal_split_pipeline.cpp) does, and the stage passes
+// its input through (doGetNext), where a shard would split the pipeline
+// there. jstests/aggregation/sources/sort/collation_sort_japanese.js uses it.
+type splitPipelineStage struct {
+	mergeType string // "" when the specification names none
+}
+
+func parseSplitPipeline(spec any, _ *parser) ([]Stage, error) {
+	const name = "$_internalSplitPipeline"
+	d, ok := spec.(bson.D)
+	if !ok {
+		return nil, mongoerr.Newf(mongoerr.TypeMismatch, "%s must take a nested object but found: %s", name, value.FormatElem(name, spec))
+	}
+	s := &splitPipelineStage{}
+	for _, e := range d {
+		if e.Key != "mergeType" {
+			return nil, mongoerr.Newf(mongoerr.BadValue, "unrecognized field while parsing %s: '%s'", name, e.Key)
+		}
+		switch x := e.Value.(type) {
+		case string:
+			switch x {
+			case "localOnly", "anyShard", "mongos":
+				s.mergeType = x
+			default:
+				return nil, mongoerr.Newf(mongoerr.BadValue, "unrecognized field while parsing mergeType: '%s'", x)
+			}
+		case bson.D:
+			if len(x) != 1 || x[0].Key != "specificShard" {
+				return nil, mongoerr.New(mongoerr.ErrSplitPipelineSpecificShard, "Object argument to $_internalSplitPipeline must contain a single string field named 'specificShard'")
+			}
+			if _, isStr := x[0].Value.(string); !isStr {
+				return nil, mongoerr.New(mongoerr.ErrSplitPipelineSpecificShard, "Object argument to $_internalSplitPipeline must contain a single string field named 'specificShard'")
+			}
+			return nil, mongoerr.New(mongoerr.ErrSplitPipelineNoSharding, "Cannot specify 'mergeType' of 'specificShard' and not have sharding enabled")
+		default:
+			return nil, mongoerr.Newf(mongoerr.BadValue, "'mergeType' must be a string value or an object but found: %s", typeNameOf(e.Value))
+		}
+	}
+	return []Stage{s}, nil
+}
+
+func (s *splitPipelineStage) Name() string { return "$_internalSplitPipeline" }
+
+// Spec: serialize writes mergeType only when the specification set one.
+func (s *splitPipelineStage) Spec() bson.D {
+	body := bson.D{}
+	if s.mergeType != "" {
+		body = append(body, bson.E{Key: "mergeType", Value: s.mergeType})
+	}
+	return stageSpec("$_internalSplitPipeline", body)
+}
+
+func (s *splitPipelineStage) open(in Iterator, _ *runtime) (Iterator, error) { return in, nil }

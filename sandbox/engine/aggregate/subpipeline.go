@@ -68,9 +68,22 @@ func (p *parser) enterSubPipeline() error {
 }
 
 // parseSubPipeline validates the sub-pipeline of the stage within
-// ($lookup, $unionWith) at parse time, with extra variable names in scope
-// ($lookup's let).
-func (p *parser) parseSubPipeline(pipeline bson.A, vars []string, within string) error {
+// ($lookup, $unionWith) on coll at parse time, with extra variable names
+// in scope ($lookup's let). When coll is a view, its definition comes
+// first, as in the resolved pipeline DocumentSourceLookUp and
+// DocumentSourceUnionWith parse at construction: the views' own
+// sub-pipelines count towards the depth limit
+// (jstests/aggregation/sources/lookup/lookup_subpipeline.js).
+func (p *parser) parseSubPipeline(coll string, pipeline bson.A, vars []string, within string) error {
+	if p.ctx != nil && p.ctx.ViewPipeline != nil && coll != "" {
+		view, err := p.ctx.ViewPipeline(p.ctx.DB, coll)
+		if err != nil {
+			return err
+		}
+		if view != nil {
+			pipeline = append(append(bson.A{}, view...), pipeline...)
+		}
+	}
 	// $match compiles $expr against let values; placeholders let it
 	// validate variable names here, the real values come at run time.
 	letVals := append(bson.D{}, p.letVals...)

@@ -1,6 +1,8 @@
 package aggregate
 
 import (
+	"strings"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/query"
@@ -99,4 +101,47 @@ func (s *unpackBucketStage) open(in Iterator, rt *runtime) (Iterator, error) {
 			pending = timeseries.Unpack(b, s.timeField, s.metaField)
 		}
 	}), nil
+}
+
+// parseUnpackBucketExternal is $_unpackBucket, the form of the stage a
+// client may send over a collection of buckets: its specification is
+// checked as DocumentSourceInternalUnpackBucket::createFromBsonExternal
+// (document_source_internal_unpack_bucket.cpp) checks it, then it is
+// refused. The sandbox unpacks only the buckets of its own time-series
+// collections; a client's documents need mongod's checks of every bucket,
+// which it does not make.
+func parseUnpackBucketExternal(spec any, _ *parser) ([]Stage, error) {
+	const name = "$_unpackBucket"
+	d, ok := spec.(bson.D)
+	if !ok {
+		return nil, mongoerr.Newf(mongoerr.ErrUnpackBucketExternalNotObject, "%s specification must be an object, got: %s", name, typeNameOf(spec))
+	}
+	hasTimeField := false
+	for _, e := range d {
+		switch e.Key {
+		case "timeField":
+			if _, isStr := e.Value.(string); !isStr {
+				return nil, mongoerr.Newf(mongoerr.ErrUnpackBucketExternalTimeField, "timeField field must be a string, got: %s", typeNameOf(e.Value))
+			}
+			hasTimeField = true
+		case "metaField":
+			meta, isStr := e.Value.(string)
+			if !isStr {
+				return nil, mongoerr.Newf(mongoerr.ErrUnpackBucketExternalMetaField, "metaField field must be a string, got: %s", typeNameOf(e.Value))
+			}
+			if strings.Contains(meta, ".") {
+				return nil, mongoerr.New(mongoerr.ErrUnpackBucketExternalMetaPath, "metaField field must be a single-element field path")
+			}
+		case "assumeNoMixedSchemaData":
+			if _, isBool := e.Value.(bool); !isBool {
+				return nil, mongoerr.Newf(mongoerr.ErrUnpackBucketExternalAssumeClean, "assumeClean field must be a bool, got: %s", typeNameOf(e.Value))
+			}
+		default:
+			return nil, mongoerr.Newf(mongoerr.ErrUnpackBucketExternalUnknown, "unrecognized parameter to %s: %s", name, e.Key)
+		}
+	}
+	if !hasTimeField {
+		return nil, mongoerr.Newf(mongoerr.ErrUnpackBucketExternalNoTimeField, "The %s stage requires a timeField parameter", name)
+	}
+	return unsupported(name)(spec, nil)
 }

@@ -137,12 +137,12 @@ var ledger = coverageLedger{counts: map[string]map[column]int{}, accepted: map[s
 // mongod 8.0 does not have, e.g. {$foo: 1}, to see it refused: an errors
 // case whose name no family registers (mongod_names_test.go). Operands
 // that are no operator ($field path, $$variable), mongod's internal
-// $_internal… names and $regex's companion $options are not unknown; a
-// known name of another family (a stage's $expr counted as an
-// expression) is the case's own business.
+// $_internal… names, $_unpackBucket and $regex's companion $options are
+// not unknown; a known name of another family (a stage's $expr counted as
+// an expression) is the case's own business.
 func unknownName(f family, op string, col column) bool {
 	if col != errorCol || f == commandFam || !strings.HasPrefix(op, "$") || strings.HasPrefix(op, "$$") ||
-		strings.HasPrefix(op, "$_internal") || op == "$field path" || op == "$options" {
+		strings.HasPrefix(op, "$_internal") || op == "$_unpackBucket" || op == "$field path" || op == "$options" {
 		return false
 	}
 	for _, names := range [][]string{mongodExpressions, mongodStages, mongodAccumulators, mongodWindowFunctions,

@@ -96,6 +96,11 @@ func TestExpressionMultiplyDivide(t *testing.T) {
 		{name: "divide null", ref: ref, doc: nums, expr: `{"$divide": ["$n", 2]}`, want: `null`},
 		{name: "divide a string", ref: ref, doc: nums, expr: `{"$divide": ["$s", "$i"]}`,
 			code: 14, msg: planExecutor + "$divide only supports numeric types, not string and int"},
+		// jstests/aggregation/bugs/server6240.js (2020) wants 16609 here; since
+		// ExpressionDivide::apply (4.x, kept as evaluateDivide) mongod answers
+		// TypeMismatch, and a date is no exception.
+		{name: "divide a date", ref: ref, doc: nums, expr: `{"$divide": ["$date", 2]}`,
+			code: 14, msg: planExecutor + "$divide only supports numeric types, not date and int"},
 	})
 }
 

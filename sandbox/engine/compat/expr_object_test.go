@@ -259,3 +259,80 @@ func TestExpressionFunction(t *testing.T) {
 			code: 31419, msg: invalidProject + "Currently the only supported language specifier is 'js'."},
 	})
 }
+
+// $_internalJsEmit, which mapReduce's map becomes, on the same
+// JavaScript-less mongod: src/mongo/db/pipeline/expression_js_emit.cpp
+// (ExpressionInternalJsEmit::parse, evaluate) and
+// jstests/aggregation/expressions/internal_js_emit.js. It was "Unknown
+// expression" before, which claimed mongod does not know the name.
+func TestExpressionInternalJsEmit(t *testing.T) {
+	ref := "src/mongo/db/pipeline/expression_js_emit.cpp; jstests/aggregation/expressions/internal_js_emit.js"
+	refused := planExecutor + "Cannot run server-side javascript without the javascript engine enabled"
+	runExprCases(t, []exprCase{
+		{name: "running it needs the javascript engine", ref: ref, doc: objDoc,
+			expr: `{"$_internalJsEmit": {"this": "$$ROOT", "eval": "function() { emit(this._id, 1) }"}}`, code: 31264, msg: refused},
+		{name: "eval may be BSON code", ref: ref, doc: objDoc,
+			expr: `{"$_internalJsEmit": {"eval": {"$code": "function() {}"}, "this": "$$ROOT"}}`, code: 31264, msg: refused},
+		{name: "this must be an object when it runs", ref: ref, doc: objDoc,
+			expr: `{"$_internalJsEmit": {"this": "not an object", "eval": "function() {}"}}`, code: 31225, msg: planExecutor + "'this' must be an object."},
+		{name: "not an object", ref: ref, expr: `{"$_internalJsEmit": "function() {}"}`,
+			code: 31221, msg: invalidProject + "$_internalJsEmit requires an object as an argument, found: string"},
+		{name: "no eval", ref: ref, expr: `{"$_internalJsEmit": {"this": "$$ROOT"}}`,
+			code: 31222, msg: invalidProject + "The map function must be specified."},
+		{name: "eval of the wrong type", ref: ref, expr: `{"$_internalJsEmit": {"this": "$$ROOT", "eval": 1}}`,
+			code: 31224, msg: invalidProject + "The map function must be of type string or code"},
+		{name: "no this", ref: ref, expr: `{"$_internalJsEmit": {"eval": "function() {}"}}`,
+			code: 31223, msg: invalidProject + "$_internalJsEmit requires 'this' to be specified"},
+	})
+}
+
+// The expressions that run JavaScript refuse to be parsed in a collection
+// validator (ExpressionFunction::parse and ExpressionInternalJsEmit::parse
+// check isParsingCollectionValidator first); jstests/core/
+// doc_validation_invalid_validators.js.
+func TestJavaScriptExpressionsInValidators(t *testing.T) {
+	ref := "src/mongo/db/pipeline/expression_function.cpp, expression_js_emit.cpp (parse); jstests/core/doc_validation_invalid_validators.js"
+	const failed = "Parsing of collection validator failed :: caused by :: "
+	runCmdCases(t, []cmdCase{
+		{name: "$function in a validator", ref: ref, cov: cover{family: expression, op: "$function", col: errorCol},
+			cmd:  `{"create": "v", "validator": {"$expr": {"$function": {"body": "function() { return true }", "args": [], "lang": "js"}}}}`,
+			code: 4660800, msg: failed + "$function cannot be used inside a validator."},
+		{name: "$function in a validator is refused before its argument is read", ref: ref, cov: cover{family: expression, op: "$function", col: errorCol},
+			cmd:  `{"create": "v", "validator": {"$expr": {"$function": 1}}}`,
+			code: 4660800, msg: failed + "$function cannot be used inside a validator."},
+		{name: "$_internalJsEmit in a validator", ref: ref, cov: cover{family: expression, op: "$function", col: errorCol},
+			cmd:  `{"create": "v", "validator": {"$expr": {"$_internalJsEmit": {"eval": "function() {}", "this": {}}}}}`,
+			code: 4660801, msg: failed + "$_internalJsEmit cannot be used inside a validator."},
+		{name: "$function in a validator nested under another operator", ref: ref, cov: cover{family: expression, op: "$function", col: errorCol},
+			cmd:  `{"create": "v", "validator": {"$expr": {"$let": {"vars": {"x": 1}, "in": {"$function": {"body": "f", "args": [], "lang": "js"}}}}}}`,
+			code: 4660800, msg: failed + "$function cannot be used inside a validator."},
+	})
+}
+
+// The sharding helpers 8.0 registers as expressions parse as there; their
+// evaluation needs a cluster's routing table or mongod's index key
+// generator, and is refused (ExpressionInternalOwningShard,
+// ExpressionInternalIndexKey in src/mongo/db/pipeline/). They were
+// "Unknown expression" before.
+func TestExpressionInternalShardingHelpers(t *testing.T) {
+	ref := "src/mongo/db/pipeline/ (ExpressionInternalOwningShard::evaluate, ExpressionInternalIndexKey::parse)"
+	refusedOwning := planExecutor + "$_internalOwningShard is not supported by the schemalab sandbox; run this step against a real MongoDB with --uri"
+	refusedKey := planExecutor + "$_internalIndexKey is not supported by the schemalab sandbox; run this step against a real MongoDB with --uri"
+	runExprCases(t, []exprCase{
+		{name: "owningShard of null is null", ref: ref, doc: objDoc, expr: `{"$_internalOwningShard": "$nope"}`, want: `null`},
+		{name: "owningShard of a document is refused", ref: ref, doc: objDoc,
+			expr: `{"$_internalOwningShard": "$$ROOT"}`, code: 238, msg: refusedOwning},
+		{name: "owningShard takes one argument", ref: ref, expr: `{"$_internalOwningShard": [1, 2]}`,
+			code: 16020, msg: invalidProject + "Expression $_internalOwningShard takes exactly 1 arguments. 2 were passed in."},
+		{name: "indexKey is refused when it runs", ref: ref, doc: objDoc,
+			expr: `{"$_internalIndexKey": {"doc": "$$ROOT", "spec": {"key": {"i": 1}, "name": "i_1", "v": 2}}}`, code: 238, msg: refusedKey},
+		{name: "indexKey needs an object", ref: ref, expr: `{"$_internalIndexKey": 1}`,
+			code: 6868506, msg: invalidProject + "$_internalIndexKey supports an object as its argument"},
+		{name: "indexKey spec must be an object", ref: ref, expr: `{"$_internalIndexKey": {"doc": {}, "spec": 1}}`,
+			code: 6868507, msg: invalidProject + "$_internalIndexKey requires 'spec' argument to be an object"},
+		{name: "indexKey refuses an unknown argument", ref: ref, expr: `{"$_internalIndexKey": {"doc": {}, "x": 1}}`,
+			code: 6868508, msg: invalidProject + "Unknown argument: xfound while parsing$_internalIndexKey"},
+		{name: "indexKey needs doc and spec", ref: ref, expr: `{"$_internalIndexKey": {"doc": {}}}`,
+			code: 6868509, msg: invalidProject + "$_internalIndexKey requires both 'doc' and 'spec' arguments"},
+	})
+}

@@ -191,3 +191,57 @@ func TestDocumentsStage(t *testing.T) {
 			code: 40600, msg: "$documents is not allowed to be used within a $facet stage"},
 	})
 }
+
+// $_internalSplitPipeline on a mongod outside a sharded cluster: parsed
+// as DocumentSourceInternalSplitPipeline::createFromBson does
+// (src/mongo/db/pipeline/document_source_internal_split_pipeline.cpp),
+// then a pass-through; jstests/aggregation/sources/sort/collation_sort_japanese.js.
+func TestStageInternalSplitPipeline(t *testing.T) {
+	ref := "src/mongo/db/pipeline/document_source_internal_split_pipeline.cpp; jstests/aggregation/sources/sort/collation_sort_japanese.js"
+	docs := `[{"_id": 1, "a": 2}, {"_id": 2, "a": 1}]`
+	runAggCases(t, []aggCase{
+		{name: "it passes documents through", ref: ref, docs: docs,
+			pipeline: `[{"$_internalSplitPipeline": {"mergeType": "anyShard"}}, {"$sort": {"a": 1}}]`, want: `[{"_id": 2, "a": 1}, {"_id": 1, "a": 2}]`},
+		{name: "mergeType may be left out", ref: ref, docs: docs,
+			pipeline: `[{"$_internalSplitPipeline": {}}, {"$sort": {"a": -1}}]`, want: `[{"_id": 1, "a": 2}, {"_id": 2, "a": 1}]`},
+		{name: "not an object", ref: ref, pipeline: `[{"$_internalSplitPipeline": 1}]`,
+			code: 14, msg: "$_internalSplitPipeline must take a nested object but found: $_internalSplitPipeline: 1"},
+		{name: "an unknown field", ref: ref, pipeline: `[{"$_internalSplitPipeline": {"x": 1}}]`,
+			code: 2, msg: "unrecognized field while parsing $_internalSplitPipeline: 'x'"},
+		{name: "an unknown mergeType", ref: ref, pipeline: `[{"$_internalSplitPipeline": {"mergeType": "primaryShard"}}]`,
+			code: 2, msg: "unrecognized field while parsing mergeType: 'primaryShard'"},
+		{name: "a mergeType of another type", ref: ref, pipeline: `[{"$_internalSplitPipeline": {"mergeType": 1}}]`,
+			code: 2, msg: "'mergeType' must be a string value or an object but found: int"},
+		{name: "a malformed specificShard", ref: ref, pipeline: `[{"$_internalSplitPipeline": {"mergeType": {"specificShard": 1}}}]`,
+			code: 7958300, msg: "Object argument to $_internalSplitPipeline must contain a single string field named 'specificShard'"},
+		{name: "a specificShard without sharding", ref: ref, pipeline: `[{"$_internalSplitPipeline": {"mergeType": {"specificShard": "s0"}}}]`,
+			code: 7958301, msg: "Cannot specify 'mergeType' of 'specificShard' and not have sharding enabled"},
+	})
+}
+
+// $_unpackBucket, the client's form of the bucket unpacking stage: checked
+// as DocumentSourceInternalUnpackBucket::createFromBsonExternal checks it
+// (src/mongo/db/pipeline/document_source_internal_unpack_bucket.cpp), then
+// refused; it was "Unrecognized pipeline stage name" before.
+func TestStageUnpackBucketExternal(t *testing.T) {
+	ref := "src/mongo/db/pipeline/document_source_internal_unpack_bucket.cpp (createFromBsonExternal)"
+	runAggCases(t, []aggCase{
+		{name: "a valid specification is refused", ref: ref,
+			pipeline: `[{"$_unpackBucket": {"timeField": "t", "metaField": "m", "assumeNoMixedSchemaData": true}}]`,
+			code:     238, msg: "$_unpackBucket is not supported by the schemalab sandbox; run this step against a real MongoDB with --uri"},
+		{name: "not an object", ref: ref, pipeline: `[{"$_unpackBucket": 1}]`,
+			code: 5612400, msg: "$_unpackBucket specification must be an object, got: int"},
+		{name: "a timeField that is not a string", ref: ref, pipeline: `[{"$_unpackBucket": {"timeField": 1}}]`,
+			code: 5612401, msg: "timeField field must be a string, got: int"},
+		{name: "a metaField that is not a string", ref: ref, pipeline: `[{"$_unpackBucket": {"timeField": "t", "metaField": true}}]`,
+			code: 5612402, msg: "metaField field must be a string, got: bool"},
+		{name: "a dotted metaField", ref: ref, pipeline: `[{"$_unpackBucket": {"timeField": "t", "metaField": "m.n"}}]`,
+			code: 5612403, msg: "metaField field must be a single-element field path"},
+		{name: "assumeNoMixedSchemaData that is not a bool", ref: ref, pipeline: `[{"$_unpackBucket": {"timeField": "t", "assumeNoMixedSchemaData": 1}}]`,
+			code: 6067203, msg: "assumeClean field must be a bool, got: int"},
+		{name: "an internal parameter", ref: ref, pipeline: `[{"$_unpackBucket": {"timeField": "t", "bucketMaxSpanSeconds": 3600}}]`,
+			code: 5612404, msg: "unrecognized parameter to $_unpackBucket: bucketMaxSpanSeconds"},
+		{name: "no timeField", ref: ref, pipeline: `[{"$_unpackBucket": {"metaField": "m"}}]`,
+			code: 5612405, msg: "The $_unpackBucket stage requires a timeField parameter"},
+	})
+}

@@ -187,6 +187,9 @@ type Scope struct {
 	parent *Scope
 	names  []string
 	fold   bool // see WithConstantFolding (expr/fold.go)
+	// validator is ExpressionContext::isParsingCollectionValidator: the
+	// expressions that run JavaScript refuse to be parsed there.
+	validator bool
 }
 
 var systemVars = []string{"ROOT", "CURRENT", "REMOVE", "NOW", "CLUSTER_TIME", "USER_ROLES", "SEARCH_META"}
@@ -199,7 +202,14 @@ func NewScope(userVars ...string) *Scope {
 
 // With returns a child scope defining names ($let vars, $map's `as`...).
 func (s *Scope) With(names ...string) *Scope {
-	return &Scope{parent: s, names: names, fold: s != nil && s.fold}
+	return &Scope{parent: s, names: names, fold: s != nil && s.fold, validator: s != nil && s.validator}
+}
+
+// InValidator returns a copy of s for a collection validator's $expr.
+func (s *Scope) InValidator() *Scope {
+	out := *s
+	out.validator = true
+	return &out
 }
 
 func (s *Scope) defined(name string) bool {

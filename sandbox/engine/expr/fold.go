@@ -71,12 +71,13 @@ func IsOptimizationError(err error) bool {
 // its kin default to $$CURRENT), or are not deterministic.
 var neverFolded = map[string]bool{
 	"$getField": true, "$setField": true, "$unsetField": true,
-	"$rand": true, "$meta": true, "$function": true, "$accumulator": true,
+	"$rand": true, "$meta": true, "$function": true, "$accumulator": true, "$_internalJsEmit": true,
 	"$sampleRate": true, "$createObjectId": true, "$currentDate": true,
 	// Their optimize() optimizes their arguments only (ExpressionMap,
-	// ExpressionFilter, ExpressionReduce, ExpressionZip) or is
-	// Expression's own, which does nothing (ExpressionFromAccumulatorN).
-	"$map": true, "$filter": true, "$reduce": true, "$zip": true,
+	// ExpressionFilter, ExpressionReduce, ExpressionZip,
+	// ExpressionInternalIndexKey) or is Expression's own, which does
+	// nothing (ExpressionFromAccumulatorN).
+	"$map": true, "$filter": true, "$reduce": true, "$zip": true, "$_internalIndexKey": true,
 	"$firstN": true, "$lastN": true, "$minN": true, "$maxN": true,
 }
 

@@ -13,6 +13,9 @@ import (
 // runs no server-side JavaScript, and this is the refusal a learner would
 // meet on such a server, not one of the sandbox's own.
 func compileFunction(name string, arg any, scope *Scope) (Expr, error) {
+	if scope.validator {
+		return nil, mongoerr.Newf(mongoerr.ErrFunctionInValidator, "%s cannot be used inside a validator.", name)
+	}
 	d, ok := arg.(bson.D)
 	if !ok {
 		return nil, mongoerr.Newf(mongoerr.ErrFunctionArgumentNotObject, "%s requires an object as an argument, found: %s", name, typeName(arg))
@@ -59,6 +62,58 @@ func compileFunction(name string, arg any, scope *Scope) (Expr, error) {
 		return nil, mongoerr.New(mongoerr.ErrFunctionLangNotJS, "Currently the only supported language specifier is 'js'.")
 	}
 	return evalFunc(func(*Env) (any, error) {
+		return nil, mongoerr.New(mongoerr.ErrJavaScriptDisabled, "Cannot run server-side javascript without the javascript engine enabled")
+	}), nil
+}
+
+// compileInternalJsEmit is $_internalJsEmit, the map half of mapReduce, on
+// a mongod without its JavaScript engine: ExpressionInternalJsEmit::parse
+// (src/mongo/db/pipeline/expression_js_emit.cpp) checks the argument, and
+// evaluation checks that 'this' is an object before it asks for the
+// engine (getJsExecWithScope), which such a server does not have.
+func compileInternalJsEmit(name string, arg any, scope *Scope) (Expr, error) {
+	if scope.validator {
+		return nil, mongoerr.Newf(mongoerr.ErrJsEmitInValidator, "%s cannot be used inside a validator.", name)
+	}
+	d, ok := arg.(bson.D)
+	if !ok {
+		return nil, mongoerr.Newf(mongoerr.ErrJsEmitArgumentNotObject, "%s requires an object as an argument, found: %s", name, typeName(arg))
+	}
+	// BSONObj::operator[] takes the first field of that name; others are
+	// ignored.
+	field := func(key string) (any, bool) {
+		for _, e := range d {
+			if e.Key == key {
+				return e.Value, true
+			}
+		}
+		return nil, false
+	}
+	eval, ok := field("eval")
+	if !ok {
+		return nil, mongoerr.New(mongoerr.ErrJsEmitMapMissing, "The map function must be specified.")
+	}
+	switch eval.(type) {
+	case string, bson.JavaScript:
+	default:
+		return nil, mongoerr.New(mongoerr.ErrJsEmitMapNotString, "The map function must be of type string or code")
+	}
+	thisSpec, ok := field("this")
+	if !ok {
+		return nil, mongoerr.Newf(mongoerr.ErrJsEmitThisMissing, "%s requires 'this' to be specified", name)
+	}
+	this, err := Compile(thisSpec, scope)
+	if err != nil {
+		return nil, err
+	}
+	return evalFunc(func(env *Env) (any, error) {
+		v, err := this.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		if _, isDoc := v.(bson.D); !isDoc {
+			return nil, mongoerr.New(mongoerr.ErrJsEmitThisNotObject, "'this' must be an object.")
+		}
 		return nil, mongoerr.New(mongoerr.ErrJavaScriptDisabled, "Cannot run server-side javascript without the javascript engine enabled")
 	}), nil
 }

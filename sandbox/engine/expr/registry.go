@@ -186,6 +186,11 @@ func init() {
 		"$toHashedIndexKey": compileToHashedIndexKey,
 		"$meta":             compileMeta,
 		"$function":         compileFunction,
+		"$_internalJsEmit":  compileInternalJsEmit,
+
+		// sharding helpers (internal.go)
+		"$_internalOwningShard": unary(owningShard),
+		"$_internalIndexKey":    compileInternalIndexKey,
 	}
 	for name, op := range trigOperators() {
 		operators[name] = compileTrig(op)

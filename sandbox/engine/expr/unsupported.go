@@ -17,6 +17,12 @@ func Unsupported(name string) error {
 	if !unsupportedOperators[name] {
 		return nil
 	}
+	return refusal(name)
+}
+
+// refusal is the sandbox's NotImplemented answer for name, also for the
+// operators that parse as mongod does and cannot be evaluated here.
+func refusal(name string) error {
 	return mongoerr.Newf(mongoerr.NotImplemented,
 		"%s is not supported by the schemalab sandbox; run this step against a real MongoDB with --uri", name)
 }

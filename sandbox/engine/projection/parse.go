@@ -162,7 +162,11 @@ func isInclusionOrExclusionValue(v any) bool {
 }
 
 // unprefixed marks an error that the stage's context is not added to: a
-// field name's, as the aggregation stages always reported them.
+// constant operator's failure, which comes from the pipeline's
+// optimization after the stage's parse. A field name's error is not one of
+// them: AddFieldsProjectionExecutor::create and parseAndAnalyze build the
+// FieldPaths inside the try that adds "Invalid <stage>", which
+// jstests/aggregation/single_stage_alias_error.js relies on.
 type unprefixed struct{ error }
 
 // finishError unwraps unprefixed errors and gives the others the stage's
@@ -194,13 +198,6 @@ func (ctx *parseCtx) compile(spec any) (compiledExpr, error) {
 		return nil, unprefixed{err}
 	}
 	return ex, err
-}
-
-func validatedFieldPath(path string) error {
-	if err := ValidateFieldPath(path); err != nil {
-		return unprefixed{err}
-	}
-	return nil
 }
 
 func (ctx *parseCtx) parseElement(e bson.E, parentPath string, parent *node) error {
@@ -253,7 +250,7 @@ func truthy(v any) bool {
 // addAtPath inserts c under the dotted path, creating intermediate nodes,
 // with mongod's path-collision errors.
 func (ctx *parseCtx) addAtPath(root *node, path string, c *child) error {
-	if err := validatedFieldPath(path); err != nil {
+	if err := ValidateFieldPath(path); err != nil {
 		return err
 	}
 	parts := strings.Split(path, ".")
@@ -380,7 +377,7 @@ func (ctx *parseCtx) parseSubObject(key, parentPath string, obj bson.D, parent *
 			return mongoerr.New(31325, "Unknown expression "+obj[0].Key)
 		}
 	}
-	if err := validatedFieldPath(key); err != nil {
+	if err := ValidateFieldPath(key); err != nil {
 		return err
 	}
 	sub := &node{}

@@ -18,7 +18,11 @@ func compileExpr(spec any, opts Options) (*Expr, error) {
 	for _, v := range opts.LetVars {
 		names = append(names, v.Key)
 	}
-	e, err := expr.Compile(spec, expr.NewScope(names...))
+	scope := expr.NewScope(names...)
+	if opts.Validator {
+		scope = scope.InValidator()
+	}
+	e, err := expr.Compile(spec, scope)
 	if err != nil {
 		return nil, err
 	}

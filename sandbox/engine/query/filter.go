@@ -22,6 +22,9 @@ type Options struct {
 	// places that do not set it are those that reach no user filter with
 	// a $jsonSchema in it, where it stays refused.
 	JSONSchema SchemaCompiler
+	// Validator parses a collection validator: $expr's expressions are
+	// parsed as isParsingCollectionValidator has them.
+	Validator bool
 }
 
 // Filter is a compiled query filter. It is immutable and safe for

@@ -112,7 +112,7 @@ func (c *compiler) parseTopLevel(e bson.E) (*node, error) {
 		if err != nil {
 			return nil, err
 		}
-		compiled, err := expr.Compile(e.Value, expr.NewScope())
+		compiled, err := expr.Compile(e.Value, expr.NewScope().InValidator())
 		if err != nil {
 			return nil, err
 		}
@@ -213,7 +213,7 @@ func (c *compiler) parseSubField(path string, context bson.D, e bson.E) (*node, 
 // leafFilter compiles one query predicate with the engine's query
 // package, which also gives mongod's parse errors for it.
 func (c *compiler) leafFilter(path, op string, filter bson.D, ann annotation) (*node, error) {
-	f, err := query.Compile(filter, query.Options{Now: c.now, JSONSchema: CompileSchema})
+	f, err := query.Compile(filter, query.Options{Now: c.now, JSONSchema: CompileSchema, Validator: true})
 	if err != nil {
 		return nil, err
 	}

@@ -272,8 +272,12 @@ func TestConfIndexBuildDelaysNoReader(t *testing.T) {
 		select {
 		case took := <-built:
 			t.Logf("index build %v; %d finds meanwhile, slowest %v", took, finds, worst)
-			if finds > 0 && worst > took/2 && worst > 20*time.Millisecond {
-				t.Errorf("a find waited %v for a %v index build", worst, took)
+			// A find that waited for the build would let only one or two
+			// finds through while it ran; the slowest one's latency says
+			// little on a loaded machine, where a collection pause or the
+			// scheduler alone can hold a goroutine for a third of a second.
+			if took >= 100*time.Millisecond && finds < 5 {
+				t.Errorf("only %d finds ran during a %v index build (slowest %v): reads waited for it", finds, took, worst)
 			}
 			n, err := coll.CountDocuments(ctx, bson.D{{Key: "student", Value: bson.D{{Key: "$gte", Value: ""}}}})
 			if err != nil || n != 100_000 {

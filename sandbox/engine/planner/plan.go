@@ -394,7 +394,7 @@ func collectPreds(nodes []query.Node, prefix string, em *query.ElemMatchObject, 
 		if p == "" {
 			continue
 		}
-		if _, ok := predicateBounds(n); !ok {
+		if _, ok := predicateBounds(n, false); !ok {
 			continue
 		}
 		ip := indexedPred{node: n, path: prefix + p, em: em}
@@ -439,7 +439,7 @@ func indexCandidate(ix *index.Index, preds map[string][]indexedPred, sortSpec bs
 			if multikey && len(comps) > 0 && !canAssign(p, comps, used) {
 				continue
 			}
-			nb, _ := predicateBounds(p.node)
+			nb, _ := predicateBounds(p.node, multikey)
 			c.used = append(c.used, usedPredicate{node: p.node, field: i, tight: predicateTightness(p.node, ix)})
 			if !have {
 				b, have = nb, true
@@ -593,7 +593,7 @@ func impliesPartial(f *query.Filter, partial bson.D) bool {
 			continue
 		}
 		if p := nodePath(n); p != "" {
-			b, ok := predicateBounds(n)
+			b, ok := predicateBounds(n, false)
 			if !ok {
 				continue
 			}
@@ -612,7 +612,7 @@ func impliesPartial(f *query.Filter, partial bson.D) bool {
 			continue
 		}
 		p := nodePath(n)
-		pb, ok := predicateBounds(n)
+		pb, ok := predicateBounds(n, false)
 		if p == "" || !ok {
 			return false
 		}

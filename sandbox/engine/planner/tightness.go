@@ -33,10 +33,7 @@ const (
 func predicateTightness(n query.Node, ix *index.Index) tightness {
 	switch x := n.(type) {
 	case *query.Compare:
-		if exactValue(x.Value) || (x.Op == "$eq" && isObject(x.Value)) {
-			return exact
-		}
-		return inexactFetch
+		return compareTightness(x, ix.IsMultiKey())
 	case *query.In:
 		t := exact
 		for _, v := range x.Values {
@@ -63,6 +60,38 @@ func predicateTightness(n query.Node, ix *index.Index) tightness {
 			return exact
 		}
 		return inexactFetch
+	}
+	return inexactFetch
+}
+
+// compareTightness follows translate's comparisons
+// (index_bounds_builder.cpp): an equality is exact but for null and an
+// array operand; an inequality is exact when its bounds are empty, when
+// it is $lt MaxKey or $gt MinKey on an index that is not multikey, and
+// otherwise when its operand is of a type that generates exact bounds
+// (Indexability::isExactBoundsGenerating: not null, undefined, an array,
+// a symbol, a regex or a DBPointer). A JavaScript operand, whose type
+// bracket this planner does not model (its bounds reach MinKey or
+// MaxKey), is left for FETCH to decide.
+func compareTightness(x *query.Compare, multikey bool) tightness {
+	switch v := x.Value.(type) {
+	case nil, bson.A:
+		if b, _ := compareBounds(x.Op, v, multikey); len(b) == 0 {
+			return exact
+		}
+		return inexactFetch
+	case bson.MinKey, bson.MaxKey:
+		if multikey && (x.Op == "$lt" && isMaxKey(v) || x.Op == "$gt" && isMinKey(v)) {
+			return inexactFetch
+		}
+		return exact
+	case bson.D:
+		return exact
+	case bson.Symbol, bson.DBPointer, bson.JavaScript, bson.CodeWithScope:
+		return inexactFetch
+	}
+	if exactValue(x.Value) {
+		return exact
 	}
 	return inexactFetch
 }

@@ -134,3 +134,66 @@ func TestAmbiguousPositionalIndexPath(t *testing.T) {
 			sameDocs(t, "find", got, `[{"_id": 1, "a": [{"1": 1}]}]`, false)
 		})
 }
+
+// Negations on an index (index_bounds_builder.cpp translate's NOT,
+// planner_ixselect.cpp _compatible): the complement of the child's
+// bounds, exact unless the field held an array; {$exists: false} the
+// null point, for FETCH to decide; a comparison with an array, $regex,
+// $mod, $type or $elemMatch is not indexed under $not, nor $gt MinKey /
+// $lt MaxKey on a multikey index, nor {$ne: null} on a field that held an
+// array, nor any negation but {$ne: null} on a sparse index.
+func TestNegationBounds(t *testing.T) {
+	s := newSuite(t)
+	const ref = "src/mongo/db/query/index_bounds_builder.cpp translate (NOT); planner_ixselect.cpp _compatible"
+	const scalars = `[{"_id": 1, "a": 1}, {"_id": 2, "a": 2}, {"_id": 3, "a": null}, {"_id": 4}, {"_id": 5, "a": "x"}]`
+	const arrays = `[{"_id": 1, "a": [1, 2]}, {"_id": 2, "a": 2}, {"_id": 3, "a": [3]}, {"_id": 4}, {"_id": 5, "a": []}]`
+	cases := []struct {
+		name, docs, index, filter string
+		bounds                    string // "" for a collection scan
+		fetchFilter               bool
+		ids                       string
+	}{
+		{"$ne is the complement of a point, exact", scalars, `{"a": 1}`, `{"a": {"$ne": 2}}`, `["[MinKey, 2)", "(2, MaxKey]"]`, false, `[1, 3, 4, 5]`},
+		{"$nin is the complement of its points", scalars, `{"a": 1}`, `{"a": {"$nin": [1, "x"]}}`, `["[MinKey, 1)", "(1, \"x\")", "(\"x\", MaxKey]"]`, false, `[2, 3, 4]`},
+		{"$ne null leaves out null and missing, exact", scalars, `{"a": 1}`, `{"a": {"$ne": null}}`, `["[MinKey, null)", "(null, MaxKey]"]`, false, `[1, 2, 5]`},
+		{"$not $gt is the complement of the type-bracketed range", scalars, `{"a": 1}`, `{"a": {"$not": {"$gt": 1}}}`, `["[MinKey, 1]", "(inf.0, MaxKey]"]`, false, `[1, 3, 4, 5]`},
+		{"$not $lt MaxKey is the MaxKey point", scalars, `{"a": 1}`, `{"a": {"$not": {"$lt": {"$maxKey": 1}}}}`, `["[MaxKey, MaxKey]"]`, false, `[]`},
+		{"$exists false is the null point, for FETCH", scalars, `{"a": 1}`, `{"a": {"$exists": false}}`, `["[null, null]"]`, true, `[4]`},
+		{"$ne on a multikey field needs FETCH", arrays, `{"a": 1}`, `{"a": {"$ne": 2}}`, `["[MinKey, 2)", "(2, MaxKey]"]`, true, `[3, 4, 5]`},
+		{"$ne null on a multikey field is not indexed", arrays, `{"a": 1}`, `{"a": {"$ne": null}}`, ``, true, `[1, 2, 3, 5]`},
+		{"$not $gt MinKey on a multikey index is not indexed", arrays, `{"a": 1}`, `{"a": {"$not": {"$gt": {"$minKey": 1}}}}`, ``, true, `[]`},
+		{"$ne an array is not indexed", arrays, `{"a": 1}`, `{"a": {"$ne": [3]}}`, ``, true, `[1, 2, 4, 5]`},
+		{"$not $regex is not indexed", scalars, `{"a": 1}`, `{"a": {"$not": {"$regex": "x"}}}`, ``, true, `[1, 2, 3, 4]`},
+		{"a sparse index answers $ne null", scalars, `{"a": 1}, "sparse": true`, `{"a": {"$ne": null}}`, `["[MinKey, null)", "(null, MaxKey]"]`, false, `[1, 2, 5]`},
+		{"a sparse index does not answer $ne 1", scalars, `{"a": 1}, "sparse": true`, `{"a": {"$ne": 1}}`, ``, true, `[2, 3, 4, 5]`},
+	}
+	for _, tc := range cases {
+		s.runCase(t, tc.name, ref, explainCase(query, "$not"), func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), tc.docs)
+			mustCommand(t, db, `{"createIndexes": "c", "indexes": [{"key": `+tc.index+`, "name": "a_1"}]}`)
+			plan := winningPlan(t, mustCommand(t, db, `{"explain": {"find": "c", "filter": `+tc.filter+`}, "verbosity": "queryPlanner"}`))
+			ixscan := stageNamed(plan, "IXSCAN")
+			switch {
+			case tc.bounds == "" && ixscan != nil:
+				t.Errorf("indexed: %s", relaxed(plan))
+			case tc.bounds != "" && ixscan == nil:
+				t.Errorf("not indexed: %s", relaxed(plan))
+			case ixscan != nil:
+				sameValue(t, "bounds", field(ixscan, "indexBounds"), `{"a": `+tc.bounds+`}`)
+				fetch := stageNamed(plan, "FETCH")
+				if got := fetch != nil && field(fetch, "filter") != nil; got != tc.fetchFilter {
+					t.Errorf("FETCH filters: %v, want %v (plan %s)", got, tc.fetchFilter, relaxed(plan))
+				}
+			}
+			got, err := cursorDocs(t, db, ejDoc(t, `{"find": "c", "filter": `+tc.filter+`, "projection": {"_id": 1}, "sort": {"_id": 1}}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids := bson.A{}
+			for _, d := range got {
+				ids = append(ids, field(d, "_id"))
+			}
+			sameValue(t, "ids", ids, tc.ids)
+		})
+	}
+}

@@ -72,6 +72,11 @@ func typeBracket(v any) (lo any, loInc bool, hi any, hiInc bool) {
 		return bson.Timestamp{}, true, bson.Timestamp{T: math.MaxUint32, I: math.MaxUint32}, true
 	case nil:
 		return nil, true, nil, true
+	case bson.JavaScript:
+		// appendMaxForType(Code) is the least CodeWScope.
+		return bson.JavaScript(""), true, bson.CodeWithScope{Scope: bson.D{}}, false
+	case bson.CodeWithScope:
+		return bson.CodeWithScope{Scope: bson.D{}}, true, bson.MaxKey{}, false
 	}
 	return bson.MinKey{}, true, bson.MaxKey{}, true
 }
@@ -121,8 +126,66 @@ func predicateBounds(n query.Node, multikey bool) (oil, bool) {
 		return typeBounds(x)
 	case *query.InternalExpr:
 		return internalExprBounds(x.Op, x.Value), true
+	case *query.Not:
+		return notBounds(x, multikey)
 	}
 	return nil, false
+}
+
+// notBounds is translate's NOT (index_bounds_builder.cpp): {$exists:
+// false} is the null point, where a missing field is stored; any other
+// negation the planner indexes is the complement of its child's bounds.
+// QueryPlannerIXSelect::_compatible (planner_ixselect.cpp) indexes the
+// negation of a comparison or of a $in without regexes, but not of one
+// with an array operand (whose bounds cannot be inverted), nor of $mod,
+// $regex, $type, $elemMatch or a conjunction; the rules that depend on
+// the index's fields are notCompatible's.
+func notBounds(x *query.Not, multikey bool) (oil, bool) {
+	switch c := x.Child.(type) {
+	case *query.Exists:
+		if !c.Exists {
+			return nil, false
+		}
+		return oil{point(nil)}, true
+	case *query.Compare:
+		if _, isArray := c.Value.(bson.A); isArray || c.Op == "$ne" {
+			return nil, false
+		}
+		// On a multikey index $gt MinKey and $lt MaxKey have inexact
+		// bounds, which cannot be inverted.
+		if multikey && (c.Op == "$gt" && isMinKey(c.Value) || c.Op == "$lt" && isMaxKey(c.Value)) {
+			return nil, false
+		}
+	case *query.In:
+		if len(c.Regexes) > 0 || slices.ContainsFunc(c.Values, func(v any) bool { _, ok := v.(bson.A); return ok }) {
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	b, ok := predicateBounds(x.Child, multikey)
+	if !ok {
+		return nil, false
+	}
+	return complement(b), true
+}
+
+// complement is OrderedIntervalList::complement: the values of [MinKey,
+// MaxKey] that o's ascending, disjoint intervals leave out.
+func complement(o oil) oil {
+	out := oil{}
+	lo, loInc := any(bson.MinKey{}), true
+	add := func(hi any, hiInc bool) {
+		if c := value.Compare(lo, hi); c < 0 || c == 0 && loInc && hiInc {
+			out = append(out, interval{lo: lo, hi: hi, loInc: loInc, hiInc: hiInc})
+		}
+	}
+	for _, iv := range o {
+		add(iv.lo, !iv.loInc)
+		lo, loInc = iv.hi, !iv.hiInc
+	}
+	add(bson.MaxKey{}, true)
+	return out
 }
 
 // internalExprBounds is IndexBoundsBuilder::translate for the $expr

@@ -53,6 +53,8 @@ func predicateTightness(n query.Node, ix *index.Index) tightness {
 		return internalExprTightness(x)
 	case *query.Type:
 		return typeTightness(x)
+	case *query.Not:
+		return notTightness(x, ix)
 	case *query.Exists:
 		// A sparse single-field index holds exactly the documents that
 		// have the field; any other index stores a missing field as null.
@@ -70,9 +72,7 @@ func predicateTightness(n query.Node, ix *index.Index) tightness {
 // it is $lt MaxKey or $gt MinKey on an index that is not multikey, and
 // otherwise when its operand is of a type that generates exact bounds
 // (Indexability::isExactBoundsGenerating: not null, undefined, an array,
-// a symbol, a regex or a DBPointer). A JavaScript operand, whose type
-// bracket this planner does not model (its bounds reach MinKey or
-// MaxKey), is left for FETCH to decide.
+// a symbol, a regex or a DBPointer).
 func compareTightness(x *query.Compare, multikey bool) tightness {
 	switch v := x.Value.(type) {
 	case nil, bson.A:
@@ -87,10 +87,31 @@ func compareTightness(x *query.Compare, multikey bool) tightness {
 		return exact
 	case bson.D:
 		return exact
-	case bson.Symbol, bson.DBPointer, bson.JavaScript, bson.CodeWithScope:
+	case bson.Symbol, bson.DBPointer:
 		return inexactFetch
 	}
 	if exactValue(x.Value) {
+		return exact
+	}
+	return inexactFetch
+}
+
+// notTightness follows translate's NOT: {$exists: false} needs the
+// document (null and missing share their keys); the complement of exact
+// bounds is exact, as is that of the null point (the bounds of $ne null
+// leave out both null and missing); on a path that held an array FETCH
+// decides ({$ne: 3} must not match [1, 2, 3], whose keys 1 and 2 are in
+// the bounds).
+func notTightness(x *query.Not, ix *index.Index) tightness {
+	if _, ok := x.Child.(*query.Exists); ok {
+		return inexactFetch
+	}
+	for i, f := range ix.Spec.Fields {
+		if f.Path == x.Path && ix.FieldIsMultiKey(i) {
+			return inexactFetch
+		}
+	}
+	if negatesNull(x) || predicateTightness(x.Child, ix) == exact {
 		return exact
 	}
 	return inexactFetch

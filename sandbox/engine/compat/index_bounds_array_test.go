@@ -161,6 +161,7 @@ func TestNegationBounds(t *testing.T) {
 		{"$exists false is the null point, for FETCH", scalars, `{"a": 1}`, `{"a": {"$exists": false}}`, `["[null, null]"]`, true, `[4]`},
 		{"$ne on a multikey field needs FETCH", arrays, `{"a": 1}`, `{"a": {"$ne": 2}}`, `["[MinKey, 2)", "(2, MaxKey]"]`, true, `[3, 4, 5]`},
 		{"$ne null on a multikey field is not indexed", arrays, `{"a": 1}`, `{"a": {"$ne": null}}`, ``, true, `[1, 2, 3, 5]`},
+		{"$ne null inside $elemMatch uses a multikey field", arrays, `{"a": 1}`, `{"a": {"$elemMatch": {"$ne": null}}}`, `["[MinKey, null)", "(null, MaxKey]"]`, true, `[1, 3]`},
 		{"$not $gt MinKey on a multikey index is not indexed", arrays, `{"a": 1}`, `{"a": {"$not": {"$gt": {"$minKey": 1}}}}`, ``, true, `[]`},
 		{"$ne an array is not indexed", arrays, `{"a": 1}`, `{"a": {"$ne": [3]}}`, ``, true, `[1, 2, 4, 5]`},
 		{"$not $regex is not indexed", scalars, `{"a": 1}`, `{"a": {"$not": {"$regex": "x"}}}`, ``, true, `[1, 2, 3, 4]`},

@@ -3,10 +3,12 @@ package index
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
@@ -135,6 +137,7 @@ type fieldValues struct {
 	found     bool   // some value was present (not only missing → null)
 	arrays    uint64 // prefixes that were arrays
 	fanPrefix string // path prefix of the array the values fanned out of
+	err       error  // the ambiguous path of ambiguousPosition, first found
 }
 
 // Keys computes the keys of doc. It fails with mongod's error 171 when two
@@ -213,6 +216,9 @@ func (ix *Index) pathKeys(doc bson.D) (KeySet, error) {
 	for i, parts := range ix.parts {
 		fv := &fields[i]
 		collect(doc, parts, 0, fv)
+		if fv.err != nil {
+			return KeySet{}, fv.err
+		}
 		fv.values = dedupValues(fv.values)
 		if len(fv.values) == 0 {
 			fv.values = append(fv.values, nil)
@@ -345,10 +351,17 @@ func collect(cur any, parts []string, depth int, fv *fieldValues) {
 		}
 		collect(v, parts, depth+1, fv)
 	case bson.A:
-		if idx, ok := value.ArrayIndex(parts[depth]); ok {
-			if idx < len(c) {
-				collect(c[idx], parts, depth+1, fv)
+		// A position past the array's end names no element: mongod's key
+		// generator then looks the component up as a field of each
+		// element, as for any other name.
+		if idx, ok := value.ArrayIndex(parts[depth]); ok && idx < len(c) {
+			if err := ambiguousPosition(c, parts[depth]); err != nil {
+				if fv.err == nil {
+					fv.err = err
+				}
+				return
 			}
+			collect(c[idx], parts, depth+1, fv)
 			return
 		}
 		fv.arrays |= 1 << uint(depth-1)
@@ -369,6 +382,35 @@ func collect(cur any, parts []string, depth int, fv *fieldValues) {
 			fv.addUnique(nil)
 		}
 	}
+}
+
+// ambiguousPosition refuses a positional component that an element of
+// the array also holds as a field name ({a: [{'0': 1}]} under 'a.0'),
+// since the path could mean either value: mongod's
+// BtreeKeyGenerator::_extractNextElement (btree_key_generator.cpp) fails
+// with 16746 and this text, the array printed as BSONObj::toString prints
+// it (its field names the positions), cut to its first and last 341
+// bytes when it reaches 1024.
+func ambiguousPosition(arr bson.A, part string) error {
+	for _, e := range arr {
+		d, ok := e.(bson.D)
+		if !ok || value.IsMissing(value.Get(d, part)) {
+			continue
+		}
+		obj := make(bson.D, len(arr))
+		for i, v := range arr {
+			obj[i] = bson.E{Key: strconv.Itoa(i), Value: v}
+		}
+		msg := expr.FormatValue(obj)
+		const maxLength = 1024
+		if len(msg) >= maxLength {
+			msg = msg[:maxLength/3] + " .......... " + msg[len(msg)-maxLength/3:]
+		}
+		return mongoerr.Newf(mongoerr.ErrAmbiguousArrayFieldName,
+			"Ambiguous field name found in array (do not use numeric field names in embedded elements in an array), field: '%s' for array: %s",
+			part, msg)
+	}
+	return nil
 }
 
 // addUnique collects a value; duplicates are removed once the field is

@@ -72,20 +72,25 @@ func typeBracket(v any) (lo any, loInc bool, hi any, hiInc bool) {
 		return bson.Timestamp{}, true, bson.Timestamp{T: math.MaxUint32, I: math.MaxUint32}, true
 	case nil:
 		return nil, true, nil, true
+	case bson.JavaScript:
+		// appendMaxForType(Code) is the least CodeWScope.
+		return bson.JavaScript(""), true, bson.CodeWithScope{Scope: bson.D{}}, false
+	case bson.CodeWithScope:
+		return bson.CodeWithScope{Scope: bson.D{}}, true, bson.MaxKey{}, false
 	}
 	return bson.MinKey{}, true, bson.MaxKey{}, true
 }
 
 // predicateBounds returns the bounds a predicate on path gives, and
 // whether the predicate can use an index at all.
-func predicateBounds(n query.Node) (oil, bool) {
+func predicateBounds(n query.Node, multikey bool) (oil, bool) {
 	switch x := n.(type) {
 	case *query.Compare:
-		return compareBounds(x.Op, x.Value)
+		return compareBounds(x.Op, x.Value, multikey)
 	case *query.In:
 		var out oil
 		for _, v := range x.Values {
-			b, _ := compareBounds("$eq", v)
+			b, _ := compareBounds("$eq", v, false)
 			out = append(out, b...)
 		}
 		for _, re := range x.Regexes {
@@ -98,7 +103,7 @@ func predicateBounds(n query.Node) (oil, bool) {
 		var out oil
 		ok := false
 		for _, p := range x.Predicates {
-			b, usable := predicateBounds(p)
+			b, usable := predicateBounds(p, multikey)
 			if !usable {
 				continue
 			}
@@ -111,7 +116,7 @@ func predicateBounds(n query.Node) (oil, bool) {
 		return out, ok
 	case *query.All:
 		if len(x.Members) > 0 {
-			return predicateBounds(x.Members[0])
+			return predicateBounds(x.Members[0], multikey)
 		}
 	case *query.Mod:
 		return modBounds(), true
@@ -121,8 +126,66 @@ func predicateBounds(n query.Node) (oil, bool) {
 		return typeBounds(x)
 	case *query.InternalExpr:
 		return internalExprBounds(x.Op, x.Value), true
+	case *query.Not:
+		return notBounds(x, multikey)
 	}
 	return nil, false
+}
+
+// notBounds is translate's NOT (index_bounds_builder.cpp): {$exists:
+// false} is the null point, where a missing field is stored; any other
+// negation the planner indexes is the complement of its child's bounds.
+// QueryPlannerIXSelect::_compatible (planner_ixselect.cpp) indexes the
+// negation of a comparison or of a $in without regexes, but not of one
+// with an array operand (whose bounds cannot be inverted), nor of $mod,
+// $regex, $type, $elemMatch or a conjunction; the rules that depend on
+// the index's fields are notCompatible's.
+func notBounds(x *query.Not, multikey bool) (oil, bool) {
+	switch c := x.Child.(type) {
+	case *query.Exists:
+		if !c.Exists {
+			return nil, false
+		}
+		return oil{point(nil)}, true
+	case *query.Compare:
+		if _, isArray := c.Value.(bson.A); isArray || c.Op == "$ne" {
+			return nil, false
+		}
+		// On a multikey index $gt MinKey and $lt MaxKey have inexact
+		// bounds, which cannot be inverted.
+		if multikey && (c.Op == "$gt" && isMinKey(c.Value) || c.Op == "$lt" && isMaxKey(c.Value)) {
+			return nil, false
+		}
+	case *query.In:
+		if len(c.Regexes) > 0 || slices.ContainsFunc(c.Values, func(v any) bool { _, ok := v.(bson.A); return ok }) {
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	b, ok := predicateBounds(x.Child, multikey)
+	if !ok {
+		return nil, false
+	}
+	return complement(b), true
+}
+
+// complement is OrderedIntervalList::complement: the values of [MinKey,
+// MaxKey] that o's ascending, disjoint intervals leave out.
+func complement(o oil) oil {
+	out := oil{}
+	lo, loInc := any(bson.MinKey{}), true
+	add := func(hi any, hiInc bool) {
+		if c := value.Compare(lo, hi); c < 0 || c == 0 && loInc && hiInc {
+			out = append(out, interval{lo: lo, hi: hi, loInc: loInc, hiInc: hiInc})
+		}
+	}
+	for _, iv := range o {
+		add(iv.lo, !iv.loInc)
+		lo, loInc = iv.hi, !iv.hiInc
+	}
+	add(bson.MaxKey{}, true)
+	return out
 }
 
 // internalExprBounds is IndexBoundsBuilder::translate for the $expr
@@ -134,7 +197,7 @@ func internalExprBounds(op string, v any) oil {
 	var iv interval
 	switch op {
 	case "$_internalExprEq":
-		b, _ := compareBounds("$eq", v)
+		b, _ := compareBounds("$eq", v, false)
 		return b
 	case "$_internalExprLt":
 		iv = interval{lo: bson.MinKey{}, hi: v, loInc: true, hiInc: v == nil}
@@ -211,60 +274,108 @@ func typeBounds(x *query.Type) (oil, bool) {
 	return normalize(out), true
 }
 
-func compareBounds(op string, v any) (oil, bool) {
+// compareBounds is IndexBoundsBuilder::translate for $eq, $lt, $lte, $gt
+// and $gte (index_bounds_builder.cpp). An inequality is bracketed to its
+// operand's type, except that:
+//   - an array operand compares lexicographically as a whole, while a
+//     multikey index holds its elements: the bounds run from MinKey (up
+//     to the array, or to its first element when that sorts after
+//     arrays) or to MaxKey (from the array, or from its first element
+//     when that sorts before arrays), both ends included; an empty array
+//     operand of $gt/$gte scans everything, of $lt/$lte up to [];
+//   - $lt MaxKey and $gt MinKey include the MaxKey/MinKey end on a
+//     multikey index, whose key MaxKey may come from the array [MaxKey]
+//     (less than MaxKey as a whole); $lte MaxKey and $gte MinKey are all
+//     values, $lt MinKey and $gt MaxKey nothing;
+//   - NaN is below every other number: $lt/$gt NaN match nothing, and
+//     $lte/$gte NaN NaN alone;
+//   - $lte/$gte null are $eq null.
+//
+// An interval that holds nothing ((true, true], [MinKey, MinKey)) is left
+// out, as mongod drops a null Interval.
+func compareBounds(op string, v any, multikey bool) (oil, bool) {
 	switch op {
 	case "$eq":
-		switch x := v.(type) {
-		case bson.A:
+		if x, ok := v.(bson.A); ok {
 			if len(x) == 0 {
 				return oil{point(bson.Undefined{}), point(x)}, true
 			}
 			return normalize(oil{point(x[0]), point(x)}), true
-		case bson.MinKey, bson.MaxKey:
-			return oil{point(v)}, true
-		}
-		if f, ok := v.(float64); ok && math.IsNaN(f) {
-			return oil{point(v)}, true
 		}
 		return oil{point(v)}, true
-	case "$gt", "$gte":
-		if isMinKey(v) {
-			return oil{{lo: v, hi: bson.MaxKey{}, loInc: op == "$gte", hiInc: true}}, true
-		}
-		if isMaxKey(v) {
-			if op == "$gte" {
-				return oil{point(v)}, true
-			}
-			return oil{}, true
-		}
-		if v == nil {
-			if op == "$gte" {
-				return oil{point(nil)}, true
-			}
-			return oil{}, true
-		}
-		_, _, hi, hiInc := typeBracket(v)
-		return oil{{lo: v, hi: hi, loInc: op == "$gte", hiInc: hiInc}}, true
-	case "$lt", "$lte":
-		if isMaxKey(v) {
-			return oil{{lo: bson.MinKey{}, hi: v, loInc: true, hiInc: op == "$lte"}}, true
-		}
-		if isMinKey(v) {
-			if op == "$lte" {
-				return oil{point(v)}, true
-			}
-			return oil{}, true
-		}
-		if v == nil {
-			if op == "$lte" {
-				return oil{point(nil)}, true
-			}
-			return oil{}, true
-		}
-		lo, loInc, _, _ := typeBracket(v)
-		return oil{{lo: lo, hi: v, loInc: loInc, hiInc: op == "$lte"}}, true
+	case "$lt", "$lte", "$gt", "$gte":
+	default:
+		return nil, false
 	}
-	return nil, false
+	lt := op == "$lt" || op == "$lte"
+	orEqual := op == "$lte" || op == "$gte"
+	switch {
+	case lt && isMaxKey(v), !lt && isMinKey(v):
+		all := fullInterval()
+		if !orEqual && !multikey {
+			if lt {
+				all.hiInc = false
+			} else {
+				all.loInc = false
+			}
+		}
+		return oil{all}, true
+	case isNaN(v):
+		if orEqual {
+			return oil{point(v)}, true
+		}
+		return oil{}, true
+	case v == nil && orEqual:
+		return oil{point(nil)}, true
+	}
+	var iv interval
+	if arr, ok := v.(bson.A); ok {
+		iv = arrayComparisonInterval(arr, lt)
+	} else {
+		lo, loInc, hi, hiInc := typeBracket(v)
+		if lt {
+			iv = interval{lo: lo, hi: v, loInc: loInc, hiInc: orEqual}
+		} else {
+			iv = interval{lo: v, hi: hi, loInc: orEqual, hiInc: hiInc}
+		}
+	}
+	if c := value.Compare(iv.lo, iv.hi); c > 0 || c == 0 && !(iv.loInc && iv.hiInc) {
+		return oil{}, true
+	}
+	return oil{iv}, true
+}
+
+// arrayComparisonInterval is buildBoundsForQueryElementForLT/GT for an
+// array operand, with both ends included.
+func arrayComparisonInterval(arr bson.A, lt bool) interval {
+	arrayRank := value.CanonicalTypeOrder(bson.A{})
+	if lt {
+		hi := any(arr)
+		if len(arr) > 0 && value.CanonicalTypeOrder(arr[0]) > arrayRank {
+			hi = arr[0]
+		}
+		return interval{lo: bson.MinKey{}, hi: hi, loInc: true, hiInc: true}
+	}
+	lo := any(arr)
+	switch {
+	case len(arr) == 0:
+		lo = bson.MinKey{}
+	case value.CanonicalTypeOrder(arr[0]) < arrayRank:
+		lo = arr[0]
+	}
+	return interval{lo: lo, hi: bson.MaxKey{}, loInc: true, hiInc: true}
+}
+
+// isNaN reports a double or decimal NaN, which sorts below every other
+// number.
+func isNaN(v any) bool {
+	switch x := v.(type) {
+	case float64:
+		return math.IsNaN(x)
+	case bson.Decimal128:
+		return x.IsNaN()
+	}
+	return false
 }
 
 // regexBounds gives a prefix range for an anchored, case-sensitive regex

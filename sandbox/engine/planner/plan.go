@@ -172,6 +172,8 @@ func matchRank(n query.Node) int {
 		return 13
 	case *query.InternalExpr:
 		return 29
+	case *query.Not:
+		return 18
 	}
 	return 20
 }
@@ -198,6 +200,8 @@ func nodePath(n query.Node) string {
 	case *query.Type:
 		return x.Path
 	case *query.InternalExpr:
+		return x.Path
+	case *query.Not:
 		return x.Path
 	}
 	return ""
@@ -403,7 +407,7 @@ func collectPreds(nodes []query.Node, prefix string, em *query.ElemMatchObject, 
 		if p == "" {
 			continue
 		}
-		if _, ok := predicateBounds(n); !ok {
+		if _, ok := predicateBounds(n, false); !ok {
 			continue
 		}
 		ip := indexedPred{node: n, path: prefix + p, em: em}
@@ -448,7 +452,12 @@ func indexCandidate(ix *index.Index, preds map[string][]indexedPred, sortSpec bs
 			if multikey && len(comps) > 0 && !canAssign(p, comps, used) {
 				continue
 			}
-			nb, _ := predicateBounds(p.node)
+			// A predicate usable on some index may build no bounds on
+			// this multikey one (the negation of $gt MinKey).
+			nb, ok := predicateBounds(p.node, multikey)
+			if !ok {
+				continue
+			}
 			tight := predicateTightness(p.node, ix)
 			if f.Hashed {
 				nb, tight = hashedBounds(p.node), inexactFetch
@@ -481,10 +490,42 @@ func compatible(p indexedPred, ix *index.Index, field int) bool {
 	if field < len(ix.Spec.Fields) && ix.Spec.Fields[field].Hashed {
 		return hashedCompatible(p.node)
 	}
-	if _, ok := p.node.(*query.InternalExpr); ok {
+	switch x := p.node.(type) {
+	case *query.InternalExpr:
 		return !ix.FieldIsMultiKey(field)
+	case *query.Not:
+		return notCompatible(x, ix, field)
 	}
 	return true
+}
+
+// notCompatible is _compatible's rules for a negation that depend on the
+// index (planner_ixselect.cpp): a sparse index holds no entry for a
+// document missing the field, which every other negation matches, so it
+// answers {$ne: null} alone (nodeIsSupportedBySparseIndex); and a field
+// that held an array cannot answer {$ne: null}, a $nin holding null, or
+// the negation of $gte/$lte null (notEqualsNullCanUseIndex,
+// isQueryNegatingGTEorLTENull).
+func notCompatible(x *query.Not, ix *index.Index, field int) bool {
+	if ix.Spec.Sparse && !isNotEqualNull(x) {
+		return false
+	}
+	if _, ok := notBounds(x, ix.IsMultiKey()); !ok {
+		return false
+	}
+	return !ix.FieldIsMultiKey(field) || !negatesNull(x)
+}
+
+// negatesNull reports the negation of a predicate whose bounds are the
+// null point: $eq, $gte or $lte null, or a $in holding null.
+func negatesNull(x *query.Not) bool {
+	switch c := x.Child.(type) {
+	case *query.Compare:
+		return c.Value == nil && (c.Op == "$eq" || c.Op == "$gte" || c.Op == "$lte")
+	case *query.In:
+		return slices.Contains(c.Values, nil)
+	}
+	return false
 }
 
 // firstAssignment picks the predicates on an index's leading field when a
@@ -623,12 +664,8 @@ func multikeyFieldSorts(ix *index.Index, bounds []oil, span *keySpan, i int) boo
 // cannot match those documents.
 func usable(ix *index.Index, c *candidate, q Query) bool {
 	if ix.Spec.Sparse && !leadingExistsTrue(c) {
-		for _, b := range c.bounds[:1] {
-			for _, iv := range b {
-				if value.Compare(iv.lo, nil) <= 0 && value.Compare(iv.hi, nil) >= 0 {
-					return false
-				}
-			}
+		if containsNull(c.bounds[0]) {
+			return false
 		}
 	}
 	if hashedNullOnSparse(ix, c) {
@@ -665,7 +702,7 @@ func impliesPartial(f *query.Filter, partial bson.D) bool {
 			continue
 		}
 		if p := nodePath(n); p != "" {
-			b, ok := predicateBounds(n)
+			b, ok := predicateBounds(n, false)
 			if !ok {
 				continue
 			}
@@ -684,7 +721,7 @@ func impliesPartial(f *query.Filter, partial bson.D) bool {
 			continue
 		}
 		p := nodePath(n)
-		pb, ok := predicateBounds(n)
+		pb, ok := predicateBounds(n, false)
 		if p == "" || !ok {
 			return false
 		}
@@ -696,9 +733,12 @@ func impliesPartial(f *query.Filter, partial bson.D) bool {
 	return true
 }
 
+// containsNull reports bounds holding the null key, where a missing field
+// is stored ({$ne: null}'s [MinKey, null) and (null, MaxKey] do not).
 func containsNull(o oil) bool {
 	for _, iv := range o {
-		if value.Compare(iv.lo, nil) <= 0 && value.Compare(iv.hi, nil) >= 0 {
+		lo, hi := value.Compare(iv.lo, nil), value.Compare(iv.hi, nil)
+		if (lo < 0 || lo == 0 && iv.loInc) && (hi > 0 || hi == 0 && iv.hiInc) {
 			return true
 		}
 	}

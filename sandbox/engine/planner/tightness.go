@@ -33,10 +33,7 @@ const (
 func predicateTightness(n query.Node, ix *index.Index) tightness {
 	switch x := n.(type) {
 	case *query.Compare:
-		if exactValue(x.Value) || (x.Op == "$eq" && isObject(x.Value)) {
-			return exact
-		}
-		return inexactFetch
+		return compareTightness(x, ix.IsMultiKey())
 	case *query.In:
 		t := exact
 		for _, v := range x.Values {
@@ -56,6 +53,8 @@ func predicateTightness(n query.Node, ix *index.Index) tightness {
 		return internalExprTightness(x)
 	case *query.Type:
 		return typeTightness(x)
+	case *query.Not:
+		return notTightness(x, ix)
 	case *query.Exists:
 		// A sparse single-field index holds exactly the documents that
 		// have the field; any other index stores a missing field as null.
@@ -63,6 +62,57 @@ func predicateTightness(n query.Node, ix *index.Index) tightness {
 			return exact
 		}
 		return inexactFetch
+	}
+	return inexactFetch
+}
+
+// compareTightness follows translate's comparisons
+// (index_bounds_builder.cpp): an equality is exact but for null and an
+// array operand; an inequality is exact when its bounds are empty, when
+// it is $lt MaxKey or $gt MinKey on an index that is not multikey, and
+// otherwise when its operand is of a type that generates exact bounds
+// (Indexability::isExactBoundsGenerating: not null, undefined, an array,
+// a symbol, a regex or a DBPointer).
+func compareTightness(x *query.Compare, multikey bool) tightness {
+	switch v := x.Value.(type) {
+	case nil, bson.A:
+		if b, _ := compareBounds(x.Op, v, multikey); len(b) == 0 {
+			return exact
+		}
+		return inexactFetch
+	case bson.MinKey, bson.MaxKey:
+		if multikey && (x.Op == "$lt" && isMaxKey(v) || x.Op == "$gt" && isMinKey(v)) {
+			return inexactFetch
+		}
+		return exact
+	case bson.D:
+		return exact
+	case bson.Symbol, bson.DBPointer:
+		return inexactFetch
+	}
+	if exactValue(x.Value) {
+		return exact
+	}
+	return inexactFetch
+}
+
+// notTightness follows translate's NOT: {$exists: false} needs the
+// document (null and missing share their keys); the complement of exact
+// bounds is exact, as is that of the null point (the bounds of $ne null
+// leave out both null and missing); on a path that held an array FETCH
+// decides ({$ne: 3} must not match [1, 2, 3], whose keys 1 and 2 are in
+// the bounds).
+func notTightness(x *query.Not, ix *index.Index) tightness {
+	if _, ok := x.Child.(*query.Exists); ok {
+		return inexactFetch
+	}
+	for i, f := range ix.Spec.Fields {
+		if f.Path == x.Path && ix.FieldIsMultiKey(i) {
+			return inexactFetch
+		}
+	}
+	if negatesNull(x) || predicateTightness(x.Child, ix) == exact {
+		return exact
 	}
 	return inexactFetch
 }

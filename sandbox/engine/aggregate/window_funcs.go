@@ -369,13 +369,13 @@ func (o *windowOutput) integral(input expr.Expr, unitMs int64) func([]windowRow,
 				if err := check(k); err != nil {
 					return nil, err
 				}
-				if isNaN(part[k].sortValue) || isNaN(ys[k]) {
+				if value.IsNaN(part[k].sortValue) || value.IsNaN(ys[k]) {
 					nan = true
 				}
 				if k == lo {
 					continue
 				}
-				if isNaN(part[k-1].sortValue) || isNaN(ys[k-1]) || isNaN(part[k].sortValue) || isNaN(ys[k]) {
+				if value.IsNaN(part[k-1].sortValue) || value.IsNaN(ys[k-1]) || value.IsNaN(part[k].sortValue) || value.IsNaN(ys[k]) {
 					continue
 				}
 				delta, err := ar.Sub(part[k].sortValue, part[k-1].sortValue)
@@ -408,16 +408,6 @@ func (o *windowOutput) integral(input expr.Expr, unitMs int64) func([]windowRow,
 		}
 		return vals, nil
 	}
-}
-
-func isNaN(v any) bool {
-	switch x := v.(type) {
-	case float64:
-		return math.IsNaN(x)
-	case bson.Decimal128:
-		return x.String() == "NaN"
-	}
-	return false
 }
 
 // parseExpMovingAvg is ExpressionExpMovingAvg::parse.

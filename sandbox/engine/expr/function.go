@@ -3,6 +3,7 @@ package expr
 import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
@@ -20,15 +21,7 @@ func compileFunction(name string, arg any, scope *Scope) (Expr, error) {
 	if !ok {
 		return nil, mongoerr.Newf(mongoerr.ErrFunctionArgumentNotObject, "%s requires an object as an argument, found: %s", name, typeName(arg))
 	}
-	field := func(key string) (any, bool) {
-		for _, e := range d {
-			if e.Key == key {
-				return e.Value, true
-			}
-		}
-		return nil, false
-	}
-	bodySpec, ok := field("body")
+	bodySpec, ok := firstField(d, "body")
 	if !ok {
 		return nil, mongoerr.New(mongoerr.ErrFunctionBodyMissing, "The body function must be specified.")
 	}
@@ -47,14 +40,14 @@ func compileFunction(name string, arg any, scope *Scope) (Expr, error) {
 	default:
 		return nil, mongoerr.New(mongoerr.ErrFunctionBodyNotString, "The body function must evaluate to type string or code")
 	}
-	argsSpec, ok := field("args")
+	argsSpec, ok := firstField(d, "args")
 	if !ok {
 		return nil, mongoerr.New(mongoerr.ErrFunctionArgsMissing, "The args field must be specified.")
 	}
 	if _, err := Compile(argsSpec, scope); err != nil {
 		return nil, err
 	}
-	lang, ok := field("lang")
+	lang, ok := firstField(d, "lang")
 	if !ok {
 		return nil, mongoerr.New(mongoerr.ErrFunctionLangMissing, "The lang field must be specified.")
 	}
@@ -79,17 +72,7 @@ func compileInternalJsEmit(name string, arg any, scope *Scope) (Expr, error) {
 	if !ok {
 		return nil, mongoerr.Newf(mongoerr.ErrJsEmitArgumentNotObject, "%s requires an object as an argument, found: %s", name, typeName(arg))
 	}
-	// BSONObj::operator[] takes the first field of that name; others are
-	// ignored.
-	field := func(key string) (any, bool) {
-		for _, e := range d {
-			if e.Key == key {
-				return e.Value, true
-			}
-		}
-		return nil, false
-	}
-	eval, ok := field("eval")
+	eval, ok := firstField(d, "eval")
 	if !ok {
 		return nil, mongoerr.New(mongoerr.ErrJsEmitMapMissing, "The map function must be specified.")
 	}
@@ -98,7 +81,7 @@ func compileInternalJsEmit(name string, arg any, scope *Scope) (Expr, error) {
 	default:
 		return nil, mongoerr.New(mongoerr.ErrJsEmitMapNotString, "The map function must be of type string or code")
 	}
-	thisSpec, ok := field("this")
+	thisSpec, ok := firstField(d, "this")
 	if !ok {
 		return nil, mongoerr.Newf(mongoerr.ErrJsEmitThisMissing, "%s requires 'this' to be specified", name)
 	}
@@ -116,4 +99,11 @@ func compileInternalJsEmit(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		return nil, mongoerr.New(mongoerr.ErrJavaScriptDisabled, "Cannot run server-side javascript without the javascript engine enabled")
 	}), nil
+}
+
+// firstField is BSONObj::operator[]: the first field of that name, others
+// ignored.
+func firstField(d bson.D, key string) (any, bool) {
+	v := value.Get(d, key)
+	return v, !value.IsMissing(v)
 }

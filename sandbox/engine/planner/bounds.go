@@ -320,7 +320,7 @@ func compareBounds(op string, v any, multikey bool) (oil, bool) {
 			}
 		}
 		return oil{all}, true
-	case isNaN(v):
+	case value.IsNaN(v):
 		if orEqual {
 			return oil{point(v)}, true
 		}
@@ -364,18 +364,6 @@ func arrayComparisonInterval(arr bson.A, lt bool) interval {
 		lo = arr[0]
 	}
 	return interval{lo: lo, hi: bson.MaxKey{}, loInc: true, hiInc: true}
-}
-
-// isNaN reports a double or decimal NaN, which sorts below every other
-// number.
-func isNaN(v any) bool {
-	switch x := v.(type) {
-	case float64:
-		return math.IsNaN(x)
-	case bson.Decimal128:
-		return x.IsNaN()
-	}
-	return false
 }
 
 // regexBounds gives a prefix range for an anchored, case-sensitive regex

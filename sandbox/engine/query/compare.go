@@ -1,8 +1,6 @@
 package query
 
 import (
-	"math"
-
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
@@ -48,8 +46,8 @@ func compareValues(op string, v, rhs any) bool {
 		}
 		return false
 	}
-	if isNaN(v) || isNaN(rhs) {
-		both := isNaN(v) && isNaN(rhs)
+	if value.IsNaN(v) || value.IsNaN(rhs) {
+		both := value.IsNaN(v) && value.IsNaN(rhs)
 		switch op {
 		case "$eq", "$lte", "$gte":
 			return both
@@ -68,16 +66,6 @@ func compareValues(op string, v, rhs any) bool {
 		return c > 0
 	case "$gte":
 		return c >= 0
-	}
-	return false
-}
-
-func isNaN(v any) bool {
-	switch x := v.(type) {
-	case float64:
-		return math.IsNaN(x)
-	case bson.Decimal128:
-		return x.IsNaN()
 	}
 	return false
 }

@@ -343,3 +343,15 @@ func FormatStreamDouble(f float64) string {
 	}
 	return strconv.FormatFloat(f, 'g', 6, 64)
 }
+
+// IsNaN reports a double or decimal NaN, which sorts below every other
+// number.
+func IsNaN(v any) bool {
+	switch x := v.(type) {
+	case float64:
+		return math.IsNaN(x)
+	case bson.Decimal128:
+		return x.IsNaN()
+	}
+	return false
+}

@@ -175,8 +175,8 @@ func (p *mongodProcess) waitReady(ctx context.Context, settings clientSettings) 
 		// A mongod that is starting refuses connections; each ping gives
 		// up quickly and the loop tries again.
 		pctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
-		// A mongod that exits ends the ping at once instead of after the
-		// selection timeout.
+		// A mongod that exits ends the ping at once instead of after
+		// those 500 ms.
 		go func() {
 			select {
 			case <-p.exited:

@@ -108,7 +108,7 @@ func cappedConversionSize(req *request) (int64, error) {
 // cappedSource is the collection to copy, with capped_utils.cpp's errors
 // for a database or collection that does not exist and for a view.
 func cappedSource(ch *catalog.Change, db, coll string) (*catalog.Collection, error) {
-	if len(ch.Collections()) == 0 {
+	if !ch.DatabaseExists() {
 		return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "database %s not found", db)
 	}
 	src := ch.Snapshot(coll)

@@ -98,11 +98,11 @@ func commands() []*command {
 		{name: "dataSize", aliases: []string{"datasize"}, run: cmdDataSize},
 		{name: "validate", run: cmdValidate},
 		{name: "collMod", run: cmdCollMod},
+		{name: "convertToCapped", run: cmdConvertToCapped},
+		{name: "cloneCollectionAsCapped", run: cmdCloneCollectionAsCapped, growsStorage: true},
 		{name: "profile", run: cmdProfile, noWriteConcern: true},
 		// Commands mongod 8.0 has that the sandbox leaves out.
 		{name: "compact", run: cmdNotSupported},
-		{name: "convertToCapped", run: cmdConvertToCapped},
-		{name: "cloneCollectionAsCapped", run: cmdCloneCollectionAsCapped},
 		// The plan cache commands (plan_cache_commands.cpp,
 		// index_filter_commands.cpp): the sandbox has no plan cache and no
 		// index filters, so these are refused, as $planCacheStats is, rather

@@ -185,6 +185,11 @@ func TestStorageQuota(t *testing.T) {
 	wantServerError(t, "growing update", err, mongoerr.AtlasError, "")
 	_, err = coll.Aggregate(bg, mongo.Pipeline{{{Key: "$out", Value: "copy"}}})
 	wantServerError(t, "$out", err, mongoerr.AtlasError, "")
+	err = alice.Database("alice_db").RunCommand(bg, bson.D{{Key: "cloneCollectionAsCapped", Value: "big"}, {Key: "toCollection", Value: "capped"}, {Key: "size", Value: 1 << 30}}).Err()
+	wantServerError(t, "cloneCollectionAsCapped", err, mongoerr.AtlasError, "")
+	if names, err := alice.Database("alice_db").ListCollectionNames(bg, bson.D{{Key: "name", Value: "capped"}}); err != nil || len(names) != 0 {
+		t.Fatalf("the refused clone left %v (%v)", names, err)
+	}
 	// An index on the big strings would double the storage: it is built,
 	// found too large, and dropped again.
 	_, err = coll.Indexes().CreateOne(bg, mongo.IndexModel{Keys: bson.D{{Key: "s", Value: 1}}})

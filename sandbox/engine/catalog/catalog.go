@@ -268,6 +268,10 @@ func (ch *Change) Write(coll string, create bool, fn func(col *Collection) error
 	return err
 }
 
+// DatabaseExists reports whether the change's database holds a
+// collection.
+func (ch *Change) DatabaseExists() bool { return ch.cat.dbs[ch.db] != nil }
+
 // Rebuild puts a new collection with options in the place of coll, a
 // collection of the change's database, filled by fill from the old one
 // under the old one's write lock, so that no write lands in between: the

@@ -160,21 +160,29 @@ func cmdDrop(e *Engine, req *request) (bson.D, error) {
 }
 
 func cmdDropDatabase(e *Engine, req *request) (bson.D, error) {
-	if err := newArgs(req).checkKnown(true); err != nil {
+	a := newArgs(req)
+	if err := a.checkKnown(true); err != nil {
 		return nil, err
 	}
-	// drop_database.cpp: the databases a server needs cannot be dropped,
-	// and the command's value must be 1.
+	// drop_database.idl: the value is a safeInt64 and the reply an OkReply,
+	// so since 5.0 a drop answers {ok: 1} alone, whether or not the
+	// database existed (mongosh adds "dropped" itself). dbcommands.cpp
+	// checks the value before drop_database.cpp refuses the databases a
+	// server needs.
+	n, ok := value.SafeNumberLong(req.cmd[0].Value)
+	if !ok {
+		return nil, a.wrongType("dropDatabase", req.cmd[0].Value, "types '[long, int, decimal, double']")
+	}
+	if n != 1 {
+		return nil, mongoerr.New(mongoerr.ErrDropDatabaseParameter, "Have to pass 1 as 'drop' parameter")
+	}
 	if req.db == "admin" || req.db == "config" {
 		return nil, mongoerr.Newf(mongoerr.IllegalOperation, "Dropping the '%s' database is prohibited.", req.db)
-	}
-	if n, ok := value.SafeNumberLong(req.cmd[0].Value); !ok || n != 1 {
-		return nil, mongoerr.New(mongoerr.IllegalOperation, "have to pass 1 as db parameter")
 	}
 	e.catalog.DropDatabase(req.db)
 	e.buckets.ForgetDatabase(req.db)
 	e.cursors.collectionGone(req.db, true, "")
-	return bson.D{{Key: "dropped", Value: req.db}}, nil
+	return bson.D{}, nil
 }
 
 func cmdListDatabases(e *Engine, req *request) (bson.D, error) {

@@ -92,6 +92,6 @@ func TestConfCommandReplies(t *testing.T) {
 
 	dbs := okJ(t, admin, `{"listDatabases":1,"nameOnly":true}`)
 	sameJSON(t, "listDatabases nameOnly", dbs, `{"databases":[{"name":"conf"}],"ok":1.0}`)
-	sameJSON(t, "dropDatabase", okJ(t, db, `{"dropDatabase":1}`), `{"dropped":"conf","ok":1.0}`)
+	sameJSON(t, "dropDatabase", okJ(t, db, `{"dropDatabase":1}`), `{"ok":1.0}`)
 	sameJSON(t, "listDatabases after drop", okJ(t, admin, `{"listDatabases":1,"nameOnly":true}`), `{"databases":[],"ok":1.0}`)
 }

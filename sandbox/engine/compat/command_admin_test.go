@@ -67,9 +67,13 @@ func TestCollectionAndDatabaseCommands(t *testing.T) {
 			cmd: `{"drop":"c"}`, want: `{"nIndexesWas":2,"ns":"{{db}}.c"}`},
 		{name: "drop of a collection that does not exist", ref: dropRef, cmd: `{"drop":"nothere"}`, want: `{}`},
 		{name: "drop with a name that is no string", ref: dropRef, cmd: `{"drop":1}`, code: mongoerr.InvalidNamespace, msg: "collection name has invalid type int"},
-		{name: "dropDatabase", ref: dropRef, docs: docs, cmd: `{"dropDatabase":1}`, want: `{"dropped":"{{db}}"}`,
+		{name: "dropDatabase answers ok alone", ref: dropRef, docs: docs, cmd: `{"dropDatabase":1}`, want: `{}`,
 			thenFind: `{"find":"c"}`, thenWant: `[]`},
-		{name: "dropDatabase with another value", ref: dropRef, cmd: `{"dropDatabase":2}`, code: mongoerr.IllegalOperation, msg: "have to pass 1 as db parameter"},
+		{name: "dropDatabase of a database that does not exist", ref: dropRef, cmd: `{"dropDatabase":1}`, want: `{}`},
+		{name: "dropDatabase with another value", ref: dropRef, cmd: `{"dropDatabase":2}`, code: mongoerr.ErrDropDatabaseParameter, msg: "Have to pass 1 as 'drop' parameter"},
+		{name: "dropDatabase with a string", ref: dropRef, cmd: `{"dropDatabase":"x"}`, code: mongoerr.TypeMismatch,
+			msg: "BSON field 'dropDatabase.dropDatabase' is the wrong type 'string', expected types '[long, int, decimal, double']"},
+		{name: "dropDatabase of admin with another value", ref: dropRef, admin: true, cmd: `{"dropDatabase":2}`, code: mongoerr.ErrDropDatabaseParameter, msg: "Have to pass 1 as 'drop' parameter"},
 		{name: "dropDatabase of admin", ref: dropRef, admin: true, cmd: `{"dropDatabase":1}`, code: mongoerr.IllegalOperation, msg: "Dropping the 'admin' database is prohibited."},
 
 		// renameCollection

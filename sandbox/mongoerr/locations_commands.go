@@ -1,0 +1,8 @@
+package mongoerr
+
+// Location codes of the database commands, raised with uassert at one
+// place each, named as in the other location files. Each comment cites the
+// mongod source file (under src/mongo/db/commands/).
+const (
+	ErrDropDatabaseParameter = 5255100 // dbcommands.cpp
+)

@@ -140,6 +140,14 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 			{Key: "value", Value: v},
 		}, nil
 	}
+	if returnNew && proj != nil && proj.NeedsPosition() && (upsert || e.catalog.Snapshot(req.db, collName) != nil) {
+		// get_executor.cpp, getExecutorUpdate: the query need not match the
+		// array element once the update is applied, so a positional
+		// projection is allowed only when the old document is returned. The
+		// executor is built only for a collection that exists (or that an
+		// upsert creates); otherwise the plan is EOF and nothing is checked.
+		return nil, mongoerr.New(mongoerr.BadValue, "cannot use a positional projection and return the new document")
+	}
 	out, err := e.applyUpdateRetrying(req, collName, &updateStatement{filter: filter, update: upd, upsert: upsert,
 		arrayFilters: arrayFilters, hint: hint, sort: sort, let: let, projected: len(fields) > 0, bypassEmptyTs: bypassEmptyTs}, true)
 	if err != nil {

@@ -144,6 +144,14 @@ func TestIndexCommands(t *testing.T) {
 			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":1},"name":"_id_1"}]}`, code: mongoerr.IndexOptionsConflict, msg: "Index already exists with a different name: _id_"},
 		{name: "createIndexes the _id key, explicitly unique, under another name", ref: createIdxRef + "; src/mongo/db/index/index_descriptor.cpp", docs: docs,
 			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":1.0},"name":"other","unique":true}]}`, code: mongoerr.IndexOptionsConflict, msg: "Index already exists with a different name: _id_"},
+		{name: "createIndexes a non-unique _id key", ref: createIdxRef + "; src/mongo/db/catalog/index_catalog_impl.cpp (_isSpecOk)", docs: docs,
+			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":-1},"name":"i","unique":false}]}`, code: mongoerr.CannotCreateIndex, msg: "_id index cannot be non-unique"},
+		{name: "createIndexes a sparse _id key", ref: createIdxRef + "; src/mongo/db/catalog/index_catalog_impl.cpp (_isSpecOk)", docs: docs,
+			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":1},"name":"i","sparse":true}]}`, code: mongoerr.CannotCreateIndex, msg: "_id index cannot be sparse"},
+		{name: "createIndexes a partial _id key", ref: createIdxRef + "; src/mongo/db/catalog/index_catalog_impl.cpp (_isSpecOk)", docs: docs,
+			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":1},"name":"i","partialFilterExpression":{"a":1}}]}`, code: mongoerr.CannotCreateIndex, msg: "_id index cannot be a partial index"},
+		{name: "createIndexes a descending _id key", ref: createIdxRef + "; src/mongo/db/index/index_descriptor.cpp", docs: docs,
+			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":-1},"name":"i"}]}`, want: `{"numIndexesBefore":1,"numIndexesAfter":2,"ok":1.0}`},
 
 		// listIndexes, dropIndexes
 		{name: "listIndexes of a collection that does not exist", ref: listIdxRef, cmd: `{"listIndexes":"nothere"}`, code: mongoerr.NamespaceNotFound, msg: "ns does not exist: {{db}}.nothere"},

@@ -357,9 +357,12 @@ func (s Spec) Compare(existing Spec) Comparison {
 // name is unique and a request for {_id: 1} named "_id_1" is identical to
 // the _id index ("Index already exists with a different name: _id_").
 func (s Spec) isUnique() bool {
-	if s.Unique {
-		return true
-	}
+	return s.Unique || s.IsIDPattern()
+}
+
+// IsIDPattern is IndexDescriptor::isIdIndexPattern: the key is exactly
+// {_id: 1} or {_id: -1}.
+func (s Spec) IsIDPattern() bool {
 	if len(s.Key) != 1 || s.Key[0].Key != "_id" {
 		return false
 	}

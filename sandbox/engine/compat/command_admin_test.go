@@ -137,6 +137,21 @@ func TestIndexCommands(t *testing.T) {
 			cmd: `{"createIndexes":"c","indexes":[{"key":{"b":1},"name":"x"}]}`, code: mongoerr.IndexKeySpecsConflict},
 		{name: "createIndexes a key indexed under another name", ref: createIdxRef, setup: []string{`{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"x"}]}`},
 			cmd: `{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"y"}]}`, code: mongoerr.IndexOptionsConflict, msg: "Index already exists with a different name: x"},
+		// IndexDescriptor makes any {_id: 1} or {_id: -1} index unique
+		// (index_descriptor.cpp: _unique(_isIdIndex || unique)), so {_id: 1}
+		// under another name is identical to the _id index (jstests/core/in5.js).
+		{name: "createIndexes the _id key under another name", ref: createIdxRef + "; src/mongo/db/index/index_descriptor.cpp", docs: docs,
+			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":1},"name":"_id_1"}]}`, code: mongoerr.IndexOptionsConflict, msg: "Index already exists with a different name: _id_"},
+		{name: "createIndexes the _id key, explicitly unique, under another name", ref: createIdxRef + "; src/mongo/db/index/index_descriptor.cpp", docs: docs,
+			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":1.0},"name":"other","unique":true}]}`, code: mongoerr.IndexOptionsConflict, msg: "Index already exists with a different name: _id_"},
+		{name: "createIndexes a non-unique _id key", ref: createIdxRef + "; src/mongo/db/catalog/index_catalog_impl.cpp (_isSpecOk)", docs: docs,
+			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":-1},"name":"i","unique":false}]}`, code: mongoerr.CannotCreateIndex, msg: "_id index cannot be non-unique"},
+		{name: "createIndexes a sparse _id key", ref: createIdxRef + "; src/mongo/db/catalog/index_catalog_impl.cpp (_isSpecOk)", docs: docs,
+			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":1},"name":"i","sparse":true}]}`, code: mongoerr.CannotCreateIndex, msg: "_id index cannot be sparse"},
+		{name: "createIndexes a partial _id key", ref: createIdxRef + "; src/mongo/db/catalog/index_catalog_impl.cpp (_isSpecOk)", docs: docs,
+			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":1},"name":"i","partialFilterExpression":{"a":1}}]}`, code: mongoerr.CannotCreateIndex, msg: "_id index cannot be a partial index"},
+		{name: "createIndexes a descending _id key", ref: createIdxRef + "; src/mongo/db/index/index_descriptor.cpp", docs: docs,
+			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":-1},"name":"i"}]}`, want: `{"numIndexesBefore":1,"numIndexesAfter":2,"ok":1.0}`},
 
 		// listIndexes, dropIndexes
 		{name: "listIndexes of a collection that does not exist", ref: listIdxRef, cmd: `{"listIndexes":"nothere"}`, code: mongoerr.NamespaceNotFound, msg: "ns does not exist: {{db}}.nothere"},

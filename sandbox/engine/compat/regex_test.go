@@ -2,6 +2,7 @@ package compat_test
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -82,5 +83,35 @@ func TestRegexTypes(t *testing.T) {
 		{name: "regexMatch with flags in both the regex and options", ref: ref + " (extractRegexAndOptions)", cov: cover{op: "$regexMatch", col: types}, doc: doc,
 			expr: `{"$regexMatch": {"input": "$text", "regex": "$re", "options": "i"}}`,
 			code: 51107, msg: planExecutor + "$regexMatch: found regex option(s) specified in both 'regex' and 'option' fields"},
+	})
+}
+
+// The limits PCRE2 compiles mongod 8.0's patterns with (src/mongo/util/pcre.cpp
+// sets pcre2_set_max_pattern_length to 2^14; the parentheses nesting limit is
+// PCRE2's default 250), failing as evaluate_regex.cpp's 51111 in PCRE2's own
+// words (pcre2_error.c). A constant pattern is compiled while the expression
+// is parsed. jstests/aggregation/expressions/regex_limits.js of the PCRE2 era
+// probes both: 16384 bytes and 250 nested groups match, one more fails.
+func TestRegexLimits(t *testing.T) {
+	ref := "src/mongo/util/pcre.cpp; src/mongo/db/exec/expression/evaluate_regex.cpp (51111); jstests/aggregation/expressions/regex_limits.js"
+	long := strings.Repeat("c", 16384)
+	nest := func(n int) string { return strings.Repeat("(", n) + "e" + strings.Repeat(")", n) }
+	doc := `{"_id": 0, "z": "` + long + `e", "p": "` + long + `c"}`
+	runExprCases(t, []exprCase{
+		{name: "regexMatch with a pattern of 16384 bytes", ref: ref, cov: cover{op: "$regexMatch"}, doc: doc,
+			expr: `{"$regexMatch": {"input": "$z", "regex": "^` + long[1:] + `"}}`, want: `true`},
+		{name: "regexMatch with a constant pattern of 16385 bytes", ref: ref, cov: cover{op: "$regexMatch"}, doc: doc,
+			expr: `{"$regexMatch": {"input": "$z", "regex": "` + long + `c"}}`,
+			code: 51111, msg: invalidProject + "Invalid Regex in $regexMatch: pattern string is longer than the limit set by the application"},
+		{name: "regexFind with a pattern of 16385 bytes read from the document", ref: ref, cov: cover{op: "$regexFind"}, doc: doc,
+			expr: `{"$regexFind": {"input": "$z", "regex": "$p"}}`,
+			code: 51111, msg: planExecutor + "Invalid Regex in $regexFind: pattern string is longer than the limit set by the application"},
+		{name: "regexFindAll with 250 nested groups", ref: ref, cov: cover{op: "$regexFindAll"}, doc: `{"_id": 0, "z": "abe"}`,
+			expr: `{"$size": {"$arrayElemAt": [{"$map": {"input": {"$regexFindAll": {"input": "$z", "regex": "` + nest(250) + `"}}, "in": "$$this.captures"}}, 0]}}`, want: `250`},
+		{name: "regexFindAll with 251 nested groups", ref: ref, cov: cover{op: "$regexFindAll"}, doc: `{"_id": 0, "z": "abe"}`,
+			expr: `{"$regexFindAll": {"input": "$z", "regex": "` + nest(251) + `"}}`,
+			code: 51111, msg: invalidProject + "Invalid Regex in $regexFindAll: parentheses are too deeply nested"},
+		{name: "regexMatch counts no group inside a character class or an escape", ref: ref, cov: cover{op: "$regexMatch"}, doc: `{"_id": 0, "z": "("}`,
+			expr: `{"$regexMatch": {"input": "$z", "regex": "` + strings.Repeat("(", 250) + `[(]\\(?` + strings.Repeat(")", 250) + `"}}`, want: `true`},
 	})
 }

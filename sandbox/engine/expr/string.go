@@ -790,6 +790,9 @@ func CompileRegex(pattern, flags, opName string) (*regexp.Regexp, error) {
 			return nil, mongoerr.Newf(mongoerr.ErrRegexInvalidOption, "%s invalid flag in regex options: %c", opName, f)
 		}
 	}
+	if msg := PCRE2Limit(pattern); msg != "" {
+		return nil, mongoerr.Newf(mongoerr.ErrRegexInvalid, "Invalid Regex in %s: %s", opName, msg)
+	}
 	if prefix != "" {
 		pattern = "(?" + prefix + ")" + pattern
 	}
@@ -802,6 +805,77 @@ func CompileRegex(pattern, flags, opName string) (*regexp.Regexp, error) {
 		return nil, mongoerr.Newf(mongoerr.ErrRegexInvalid, "Invalid Regex in %s: %s", opName, msg)
 	}
 	return rx, nil
+}
+
+// maxPCRE2PatternLength is the kMaxPatternLength mongod 8.0 hands
+// pcre2_set_max_pattern_length (src/mongo/util/pcre.cpp): 2^14 bytes, as
+// jstests/aggregation/expressions/regex_limits.js of the PCRE2 era probes
+// (16384 matches, 16385 fails with 51111). PCRE1's 32764 no longer holds.
+const maxPCRE2PatternLength = 16384
+
+// maxPCRE2ParensNest is PCRE2's default parens_nest_limit, which mongod
+// leaves as it is: 250 nested groups compile, 251 do not (regex_limits.js
+// testMaxCaptureDepth).
+const maxPCRE2ParensNest = 250
+
+// PCRE2Limit is the compile error PCRE2 gives, in its own words
+// (pcre2_error.c, errors 188 and 119), for a pattern past the limits
+// mongod 8.0 compiles with, or "" for a pattern within them. The regex
+// expressions report it as 51111, a query's $regex as 51091. The length
+// is the pattern's as sent, before the x option strips anything: mongod
+// passes PCRE2_EXTENDED instead of editing the pattern.
+func PCRE2Limit(pattern string) string {
+	if len(pattern) > maxPCRE2PatternLength {
+		return "pattern string is longer than the limit set by the application"
+	}
+	depth := 0
+	for i := 0; i < len(pattern); i++ {
+		switch pattern[i] {
+		case '\\':
+			if strings.HasPrefix(pattern[i:], `\Q`) {
+				end := strings.Index(pattern[i+2:], `\E`)
+				if end < 0 {
+					return ""
+				}
+				i += 2 + end + 1
+				continue
+			}
+			i++
+		case '[':
+			i += classLen(pattern[i:]) - 1
+		case '(':
+			if depth++; depth > maxPCRE2ParensNest {
+				return "parentheses are too deeply nested"
+			}
+		case ')':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return ""
+}
+
+// classLen is the length of the character class that p starts with, up
+// to and including its closing ']' (a ']' first in the class, or right
+// after '^', is a literal), or len(p) when it is not closed.
+func classLen(p string) int {
+	i := 1
+	if i < len(p) && p[i] == '^' {
+		i++
+	}
+	if i < len(p) && p[i] == ']' {
+		i++
+	}
+	for ; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			i++
+		case ']':
+			return i + 1
+		}
+	}
+	return len(p)
 }
 
 // stripExtended removes unescaped whitespace and #-comments outside

@@ -340,7 +340,7 @@ const (
 
 // Compare compares a requested spec with an existing one (names aside).
 func (s Spec) Compare(existing Spec) Comparison {
-	if !sameKey(s.Key, existing.Key) || s.Unique != existing.Unique || s.Sparse != existing.Sparse ||
+	if !sameKey(s.Key, existing.Key) || s.isUnique() != existing.isUnique() || s.Sparse != existing.Sparse ||
 		value.Compare(value.Get(s.Options, "wildcardProjection"), value.Get(existing.Options, "wildcardProjection")) != 0 ||
 		value.Compare(s.Partial, existing.Partial) != 0 || (s.Partial == nil) != (existing.Partial == nil) {
 		return Different
@@ -349,6 +349,26 @@ func (s Spec) Compare(existing Spec) Comparison {
 		return Equivalent
 	}
 	return Identical
+}
+
+// isUnique is the uniqueness mongod's IndexDescriptor gives a spec:
+// "_unique(_isIdIndex || infoObj[kUniqueFieldName].trueValue())"
+// (index_descriptor.cpp), so an index on {_id: 1} or {_id: -1} under any
+// name is unique and a request for {_id: 1} named "_id_1" is identical to
+// the _id index ("Index already exists with a different name: _id_").
+func (s Spec) isUnique() bool {
+	return s.Unique || s.IsIDPattern()
+}
+
+// IsIDPattern is IndexDescriptor::isIdIndexPattern: the key is exactly
+// {_id: 1} or {_id: -1}.
+func (s Spec) IsIDPattern() bool {
+	if len(s.Key) != 1 || s.Key[0].Key != "_id" {
+		return false
+	}
+	// isIdIndexPattern reads the direction with numberInt(), which truncates.
+	n := int64(value.ToDouble(s.Key[0].Value))
+	return value.IsNumber(s.Key[0].Value) && (n == 1 || n == -1)
 }
 
 // SameKey reports whether two key patterns are the same pattern (1 and

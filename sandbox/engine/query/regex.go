@@ -8,6 +8,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
@@ -131,24 +132,19 @@ func pcreOnly(err error) string {
 	return ""
 }
 
-// maxPatternSize is the pre-PCRE2 kMaxPatternSize, kept as the length
-// past which the sandbox fails a pattern's compilation as PCRE2 fails one
-// too large to compile.
-const maxPatternSize = 32764
-
 // checkRegexLimits is what RegexMatchExpression's constructor
 // (src/mongo/db/matcher/expression_leaf.cpp) refuses of a pattern besides
 // Go's own compile errors: an embedded null byte, checked first, then a
-// pattern too large for PCRE2, which fails the compilation (51091). 8.0
-// has no length check of its own: the BadValue "Regular expression is
-// too long" was the pre-PCRE2 RegexMatchExpression::_init's, and
-// jstests/core/query/regex/regex_limit.js accepts only 51091.
+// pattern past the limits PCRE2 compiles with (expr.PCRE2Limit), which
+// fails the compilation (51091). 8.0 has no length check of its own: the
+// BadValue "Regular expression is too long" was the pre-PCRE2
+// RegexMatchExpression::_init's.
 func checkRegexLimits(pattern string) error {
 	if strings.IndexByte(pattern, 0) >= 0 {
 		return mongoerr.New(mongoerr.BadValue, "Regular expression cannot contain an embedded null byte")
 	}
-	if len(pattern) > maxPatternSize {
-		return mongoerr.New(codeRegexInvalid, "Regular expression is invalid: regular expression is too large")
+	if msg := expr.PCRE2Limit(pattern); msg != "" {
+		return mongoerr.New(codeRegexInvalid, "Regular expression is invalid: "+msg)
 	}
 	return nil
 }

@@ -216,6 +216,11 @@ func (e *Engine) firstBatch(req *request, namespace string, s resultStream, batc
 			return nil, executorError(errContext, err)
 		}
 	}
+	if req.name == "find" || req.name == "aggregate" {
+		// OpDebug's nreturned, which recordCurOpMetrics adds to
+		// metrics.document.returned, is set by the query commands.
+		e.metrics.docReturned.Add(int64(len(batch)))
+	}
 	var id int64
 	keep := !exhausted && !singleBatch
 	if s.tail != nil {
@@ -281,6 +286,14 @@ func (e *Engine) getMore(req *request, id int64, namespace string, batchSize int
 			for len(batch) == 0 && err == nil && tail.awaitData(ctx, until) {
 				batch, _, err = c.fill(n)
 			}
+			if err == nil {
+				// A wait cut short by killOp or killCursors fails the
+				// getMore, as checkForInterrupt does in mongod's wait
+				// for inserts; running out of time does not.
+				if ierr := mongoerr.FromContext(ctx); ierr != nil {
+					err = ierr
+				}
+			}
 		}
 		// A tailable cursor stays open at the end of its collection.
 		exhausted = false
@@ -295,6 +308,7 @@ func (e *Engine) getMore(req *request, id int64, namespace string, batchSize int
 	if err != nil {
 		return nil, executorError("Executor error during getMore", err)
 	}
+	e.metrics.docReturned.Add(int64(len(batch)))
 	return bson.D{{Key: "cursor", Value: bson.D{
 		{Key: "nextBatch", Value: batch},
 		{Key: "id", Value: outID},

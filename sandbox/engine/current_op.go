@@ -113,6 +113,27 @@ func (t *opTable) setMetadata(c *Conn, doc bson.D) {
 	}
 }
 
+// appName is the application name of connection id's client, "" when it
+// gave none.
+func (t *opTable) appName(id int64) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if info, ok := t.conns[id]; ok {
+		return metadataAppName(info.metadata)
+	}
+	return ""
+}
+
+// metadataAppName is ClientMetadata::getApplicationName.
+func metadataAppName(metadata bson.D) string {
+	if app, ok := lookupDoc(metadata, "application"); ok {
+		if name, ok := lookupString(app, "name"); ok {
+			return name
+		}
+	}
+	return ""
+}
+
 // kill interrupts operation id when the caller may see it (see visible);
 // an unknown id is no error, as killOp "always reports success".
 func (t *opTable) kill(id int32, user string) {
@@ -205,10 +226,8 @@ func clientReport(hostname string, connID int64, remote, listen string, metadata
 		{Key: "client", Value: remote},
 	}
 	if metadata != nil {
-		if app, ok := lookupDoc(metadata, "application"); ok {
-			if name, ok := lookupString(app, "name"); ok && name != "" {
-				d = append(d, bson.E{Key: "appName", Value: name})
-			}
+		if name := metadataAppName(metadata); name != "" {
+			d = append(d, bson.E{Key: "appName", Value: name})
 		}
 		d = append(d, bson.E{Key: "clientMetadata", Value: metadata})
 	}

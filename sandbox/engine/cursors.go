@@ -283,9 +283,11 @@ func (e *Engine) getMore(req *request, id int64, namespace string, batchSize int
 	if tail := c.stream.tail; tail != nil {
 		if tail.await && err == nil && len(batch) == 0 {
 			until := awaitDataDeadline(req)
+			waitStart := time.Now()
 			for len(batch) == 0 && err == nil && tail.awaitData(ctx, until) {
 				batch, _, err = c.fill(n)
 			}
+			req.paused += time.Since(waitStart)
 			if err == nil {
 				// A wait cut short by killOp or killCursors fails the
 				// getMore, as checkForInterrupt does in mongod's wait

@@ -135,6 +135,10 @@ type request struct {
 	// stages past their memory limit fail instead of spilling. Sub-
 	// pipelines inherit it with the request.
 	noDiskUse bool
+	// paused is the time the command spent waiting for something to
+	// happen (an awaitable hello, an awaitData getMore), which mongod's
+	// CurOp::pauseTimer keeps out of its duration for the slow-query log.
+	paused time.Duration
 	// viewDefinition marks the parse of a view's pipeline at create or
 	// collMod: ViewCatalog::_validatePipeline resolves the namespaces it
 	// reads to themselves, with no view pipelines, so views it reads add
@@ -231,7 +235,10 @@ func (e *Engine) Run(ctx context.Context, conn *Conn, cmd bson.D) (reply bson.D)
 	}
 	var op *liveOp
 	req.ctx, op = e.ops.begin(req.ctx, conn, c.name, db, cmd)
-	defer e.ops.end(op)
+	defer func() {
+		e.ops.end(op)
+		e.logSlowOp(req, op, reply)
+	}()
 	if e.beforeCommand != nil {
 		e.beforeCommand(name)
 	}

@@ -41,7 +41,10 @@ func cmdHello(e *Engine, req *request) (bson.D, error) {
 		return nil, mongoerr.New(31368, msg)
 	}
 	if hasTV {
-		if err := e.awaitTopologyChange(req, tv, mat); err != nil {
+		waitStart := time.Now()
+		err := e.awaitTopologyChange(req, tv, mat)
+		req.paused += time.Since(waitStart)
+		if err != nil {
 			return nil, err
 		}
 	}

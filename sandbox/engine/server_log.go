@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"strconv"
 	"sync"
 	"time"
@@ -139,4 +140,48 @@ func (l *serverLog) global(user string) (int64, bson.A) {
 		}
 	}
 	return l.total, lines
+}
+
+// slowQuery is the line (id 51803) CurOp::completeAndLogOperation writes
+// for an operation slower than slowms, with the OpDebug::report
+// attributes the sandbox knows: the namespace, the client's application,
+// the command, the error it ended with, and the duration.
+func (l *serverLog) slowQuery(op *liveOp, appName string, reply bson.D, d time.Duration) {
+	attr := bson.D{{Key: "type", Value: "command"}, {Key: "ns", Value: opNamespace(op)}}
+	if appName != "" {
+		attr = append(attr, bson.E{Key: "appName", Value: appName})
+	}
+	attr = append(attr, bson.E{Key: "command", Value: op.cmd}, bson.E{Key: "numYields", Value: int32(0)})
+	if replyFailed(reply) {
+		attr = append(attr, bson.E{Key: "ok", Value: int32(0)})
+		for _, f := range reply {
+			switch f.Key {
+			case "errmsg":
+				attr = append(attr, bson.E{Key: "errMsg", Value: f.Value})
+			case "codeName":
+				attr = append(attr, bson.E{Key: "errName", Value: f.Value})
+			case "code":
+				attr = append(attr, bson.E{Key: "errCode", Value: f.Value})
+			}
+		}
+	}
+	attr = append(attr, bson.E{Key: "protocol", Value: "op_msg"}, bson.E{Key: "durationMillis", Value: d.Milliseconds()})
+	l.write(false, "I", "COMMAND", 51803, "conn"+strconv.FormatInt(op.connID, 10), "Slow query", attr, op.user)
+}
+
+// logSlowOp logs op when it ran longer than slowms, at slowOpSampleRate,
+// as shouldLogSlowOpWithSampling decides; time the command spent waiting
+// (req.paused) does not count. A database with a profile filter decides
+// by the filter in mongod, which the sandbox does not evaluate here: its
+// operations are not logged rather than logged by the wrong rule.
+func (e *Engine) logSlowOp(req *request, op *liveOp, reply bson.D) {
+	d := time.Since(op.started) - req.paused
+	p := e.profile
+	p.mu.Lock()
+	slow, rate, filtered := time.Duration(p.slowMS)*time.Millisecond, p.sampleRate, p.filters[op.db] != nil
+	p.mu.Unlock()
+	if d <= slow || filtered || rand.Float64() >= rate {
+		return
+	}
+	e.log.slowQuery(op, e.ops.appName(op.connID), reply, d)
 }

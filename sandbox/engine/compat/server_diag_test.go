@@ -1,11 +1,15 @@
 package compat_test
 
 import (
+	"context"
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
@@ -221,6 +225,51 @@ func TestServerStatusCounters(t *testing.T) {
 	})
 }
 
+// TestGetLogLines reads the RAM log's lines: the connection the test
+// client opened, and the slow-query line of an operation over slowms.
+func TestGetLogLines(t *testing.T) {
+	s := newSuite(t)
+	globalLog := func(t *testing.T, db *mongo.Database) []string {
+		t.Helper()
+		reply := mustCommand(t, db.Client().Database("admin"), `{"getLog":"global"}`)
+		var lines []string
+		for _, l := range field(reply, "log").(bson.A) {
+			lines = append(lines, l.(string))
+		}
+		if n, ok := field(reply, "totalLinesWritten").(int32); !ok || int(n) < len(lines) {
+			t.Errorf("totalLinesWritten is %v for %d lines", field(reply, "totalLinesWritten"), len(lines))
+		}
+		return lines
+	}
+	has := func(lines []string, parts ...string) bool {
+		for _, l := range lines {
+			all := true
+			for _, p := range parts {
+				all = all && strings.Contains(l, p)
+			}
+			if all {
+				return true
+			}
+		}
+		return false
+	}
+	s.runCase(t, "getLog global logs the connections", getLogRef+"; src/mongo/transport/session_workflow.cpp (id 22943)",
+		cover{family: commandFam, op: "getLog", col: semantics}, func(t *testing.T, db *mongo.Database) {
+			if lines := globalLog(t, db); !has(lines, `"id":22943`, `"msg":"Connection accepted"`, `"connectionId":`) {
+				t.Errorf("no Connection accepted line in %q", lines)
+			}
+		})
+	s.runCase(t, "getLog global logs a query slower than slowms", getLogRef+"; src/mongo/db/curop.cpp (completeAndLogOperation, id 51803)",
+		cover{family: commandFam, op: "getLog", col: semantics}, func(t *testing.T, db *mongo.Database) {
+			mustCommand(t, db, `{"profile":0,"slowms":-1}`)
+			defer mustCommand(t, db, `{"profile":0,"slowms":100}`)
+			mustCommand(t, db, `{"find":"c","comment":"a slow one"}`)
+			if lines := globalLog(t, db); !has(lines, `"id":51803`, `"msg":"Slow query"`, `"ns":"`+db.Name()+`.c"`, `"comment":"a slow one"`, `"durationMillis":`) {
+				t.Errorf("no Slow query line in %q", lines)
+			}
+		})
+}
+
 // TestKillOp interrupts a getMore waiting for data on a tailable cursor:
 // killOp makes it fail with Interrupted, as checkForInterrupt does in
 // mongod's wait for inserts, and $currentOp showed it while it waited.
@@ -230,12 +279,20 @@ func TestKillOp(t *testing.T) {
 		cover{family: commandFam, op: "killOp", col: semantics}, func(t *testing.T, db *mongo.Database) {
 			mustCommand(t, db, `{"create":"capped","capped":true,"size":4096}`)
 			insertDocs(t, db.Collection("capped"), `[{"_id":1}]`)
-			first := mustCommand(t, db, `{"find":"capped","tailable":true,"awaitData":true}`)
-			id := field(field(first, "cursor").(bson.D), "id")
-			done := make(chan *mongo.CommandError, 1)
+			// One session for the find and its getMores, as a cursor
+			// belongs to its session: the driver's own cursor.
+			cur, err := db.Collection("capped").Find(ctxFor(t), bson.D{},
+				options.Find().SetCursorType(options.TailableAwait).SetMaxAwaitTime(20*time.Second))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !cur.Next(ctxFor(t)) {
+				t.Fatalf("no first document: %v", cur.Err())
+			}
+			done := make(chan error, 1)
 			go func() {
-				_, err := command(t, db, bson.D{{Key: "getMore", Value: id}, {Key: "collection", Value: "capped"}, {Key: "maxTimeMS", Value: int32(20000)}})
-				done <- err
+				cur.Next(context.Background())
+				done <- cur.Err()
 			}()
 			admin := db.Client().Database("admin")
 			match := `{"aggregate":1,"pipeline":[{"$currentOp":{}},{"$match":{"command.getMore":{"$exists":true},"ns":"` + db.Name() + `.capped"}}],"cursor":{}}`
@@ -259,7 +316,11 @@ func TestKillOp(t *testing.T) {
 			sameFields(t, "killOp", mustCommand(t, admin, `{"killOp":1,"op":`+relaxed(opid)+`}`), ejDoc(t, `{"info":"attempting to kill op"}`))
 			select {
 			case err := <-done:
-				sameError(t, "the killed getMore", err, mongoerr.Interrupted, "Executor error during getMore :: caused by :: operation was interrupted")
+				var ce mongo.CommandError
+				if !errors.As(err, &ce) {
+					t.Fatalf("the killed getMore ended with %v", err)
+				}
+				sameError(t, "the killed getMore", &ce, mongoerr.Interrupted, "Executor error during getMore :: caused by :: operation was interrupted")
 			case <-time.After(10 * time.Second):
 				t.Fatal("the getMore did not stop")
 			}

@@ -152,9 +152,9 @@ func (t *opTable) kill(id int32, user string) {
 // killop privilege, so his currentOp is mongod's $ownOps.
 func visible(opUser, user string) bool { return user == "" || opUser == user }
 
-// report renders the operations, and with idleConnections the
-// connections running none, as CurOp::reportCurrentOpForClient does for a
-// standalone, ordered by connection.
+// report renders the operations in the order they started, then with
+// idleConnections the connections running none, as
+// CurOp::reportCurrentOpForClient does for a standalone.
 func (t *opTable) report(user string, opts aggregate.CurrentOpOptions) []bson.D {
 	t.mu.Lock()
 	ops := make([]*liveOp, 0, len(t.ops))
@@ -188,6 +188,11 @@ func (t *opTable) report(user string, opts aggregate.CurrentOpOptions) []bson.D 
 	out := make([]bson.D, 0, len(ops)+len(idles))
 	for _, op := range ops {
 		d := clientReport(hostname, op.connID, op.remote, op.listen, metadata[op.connID], true, now)
+		if op.user != "" {
+			// The client's authenticated user, as connectionStatus names
+			// it.
+			d = append(d, bson.E{Key: "effectiveUsers", Value: bson.A{bson.D{{Key: "user", Value: op.user}, {Key: "db", Value: "admin"}}}})
+		}
 		d = append(d, bson.E{Key: "threaded", Value: true}, bson.E{Key: "opid", Value: op.id})
 		if lsid, ok := lookupDoc(op.cmd, "lsid"); ok {
 			d = append(d, bson.E{Key: "lsid", Value: sessionID(lsid, op.user)})

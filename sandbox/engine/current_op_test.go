@@ -54,6 +54,8 @@ func TestCurrentOpKeepsUsersApart(t *testing.T) {
 	}
 	if got := pings(alice); len(got) != 1 {
 		t.Errorf("alice sees %d of her own pings: %v", len(got), got)
+	} else if users, _ := replyField(got[0], "effectiveUsers").(bson.A); len(users) != 1 || replyField(users[0].(bson.D), "user") != "alice" {
+		t.Errorf("alice's ping runs as %v", replyField(got[0], "effectiveUsers"))
 	}
 	all := pings(admin)
 	if len(all) != 1 {

@@ -328,7 +328,7 @@ func cmdServerStatus(e *Engine, req *request) (bson.D, error) {
 		}})
 	}
 	if spec, ok := wanted("metrics"); ok {
-		reply = append(reply, bson.E{Key: "metrics", Value: e.metrics.metricsSection(spec)})
+		reply = append(reply, bson.E{Key: "metrics", Value: e.metrics.metricsSection(spec, e.cursors)})
 	}
 	if _, ok := wanted("opcounters"); ok {
 		reply = append(reply, bson.E{Key: "opcounters", Value: e.metrics.opcounters()})

@@ -42,6 +42,10 @@ type cursor struct {
 	leftover time.Duration
 	timed    bool
 	lastUsed time.Time
+	// born is when the cursor was registered and getMores how many
+	// getMores have read from it, for serverStatus's metrics.cursor.
+	born     time.Time
+	getMores int
 	// cancel interrupts the getMore using the cursor (nil when idle), so
 	// that killing a cursor stops it at once.
 	cancel context.CancelCauseFunc
@@ -167,6 +171,7 @@ type cursorTable struct {
 	max          int
 	idle         time.Duration
 	lastSweep    time.Time
+	stats        cursorStats
 }
 
 func newCursorTable(max int, idle time.Duration) *cursorTable {
@@ -346,7 +351,8 @@ func (t *cursorTable) open(c *cursor, conn *Conn) (int64, error) {
 	for t.cursors[c.id] != nil {
 		c.id = newCursorID()
 	}
-	c.lastUsed = now
+	c.lastUsed, c.born = now, now
+	t.stats.totalOpened++
 	t.cursors[c.id] = c
 	t.userCursors[c.user]++
 	t.ownerCursors[c.owner]++
@@ -378,6 +384,7 @@ func (t *cursorTable) checkout(id int64, namespace string, req *request, cancel 
 	t.sweepLocked(now)
 	c, ok := t.cursors[id]
 	if ok && c.cancel == nil && now.Sub(c.lastUsed) > t.idle {
+		t.stats.timedOut++
 		t.removeLocked(c)
 		ok = false
 	}
@@ -401,6 +408,7 @@ func (t *cursorTable) checkout(id int64, namespace string, req *request, cancel 
 		return nil, mongoerr.Newf(mongoerr.CursorInUse, "cursor id %d is already in use", id)
 	}
 	c.cancel = cancel
+	c.getMores++
 	t.linkLocked(c.owner, req.conn.ID)
 	return c, nil
 }
@@ -460,6 +468,7 @@ func (t *cursorTable) removeLocked(c *cursor) {
 		return
 	}
 	delete(t.cursors, c.id)
+	t.stats.died(c, time.Now())
 	if t.userCursors[c.user]--; t.userCursors[c.user] == 0 {
 		delete(t.userCursors, c.user)
 	}
@@ -629,6 +638,7 @@ func (t *cursorTable) sweepLocked(now time.Time) {
 	t.lastSweep = now
 	for _, c := range t.cursors {
 		if c.cancel == nil && now.Sub(c.lastUsed) > t.idle {
+			t.stats.timedOut++
 			t.removeLocked(c)
 		}
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"sort"
 	"sync/atomic"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -104,7 +105,7 @@ func (m *serverMetrics) opcounters() bson.D {
 // metricsSection renders metrics as mongod's metric tree does: every
 // level's names in byte order. spec is the command's metrics field: a
 // document there may leave out a subtree with a false value.
-func (m *serverMetrics) metricsSection(spec any) bson.D {
+func (m *serverMetrics) metricsSection(spec any, cursors *cursorTable) bson.D {
 	excluded := func(name string) bool {
 		d, ok := spec.(bson.D)
 		if !ok {
@@ -137,6 +138,9 @@ func (m *serverMetrics) metricsSection(spec any) bson.D {
 			cmds = append(cmds, bson.E{Key: name, Value: fields})
 		}
 		out = append(out, bson.E{Key: "commands", Value: cmds})
+	}
+	if !excluded("cursor") {
+		out = append(out, bson.E{Key: "cursor", Value: cursors.cursorMetrics()})
 	}
 	if !excluded("document") {
 		out = append(out, bson.E{Key: "document", Value: bson.D{
@@ -187,5 +191,76 @@ func (m *serverMetrics) updated(out updateOutcome) {
 func (m *serverMetrics) returnedOne(v any) {
 	if d, ok := v.(bson.D); ok && d != nil {
 		m.docReturned.Add(1)
+	}
+}
+
+// cursorStats are serverStatus's metrics.cursor counters, kept by the
+// cursor table under its lock: the cursors registered, those that timed
+// out, those that served a getMore (moreThanOneBatch, counted when they
+// die), and how long they lived, in the buckets of
+// incrementCursorLifespanMetric (cursor_manager.cpp), shortest first.
+type cursorStats struct {
+	totalOpened, timedOut, moreThanOneBatch int64
+	lifespan                                [7]int64
+}
+
+// lifespanBucket is the bucket of a cursor that lived age: under 1s, 5s,
+// 15s, 30s, 1 minute, 10 minutes, or longer.
+func lifespanBucket(age time.Duration) int {
+	switch {
+	case age < time.Second:
+		return 0
+	case age < 5*time.Second:
+		return 1
+	case age < 15*time.Second:
+		return 2
+	case age < 30*time.Second:
+		return 3
+	case age < time.Minute:
+		return 4
+	case age < 10*time.Minute:
+		return 5
+	}
+	return 6
+}
+
+func (s *cursorStats) died(c *cursor, now time.Time) {
+	if c.getMores > 0 {
+		s.moreThanOneBatch++
+	}
+	s.lifespan[lifespanBucket(now.Sub(c.born))]++
+}
+
+// cursorMetrics renders metrics.cursor in the metric tree's (byte) order.
+// The sandbox keeps no cursor from timing out (noCursorTimeout is not
+// honoured), so open.noTimeout is 0.
+func (t *cursorTable) cursorMetrics() bson.D {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	pinned := int64(0)
+	for _, c := range t.cursors {
+		if c.cancel != nil {
+			pinned++
+		}
+	}
+	l := t.stats.lifespan
+	return bson.D{
+		{Key: "lifespan", Value: bson.D{
+			{Key: "greaterThanOrEqual10Minutes", Value: l[6]},
+			{Key: "lessThan10Minutes", Value: l[5]},
+			{Key: "lessThan15Seconds", Value: l[2]},
+			{Key: "lessThan1Minute", Value: l[4]},
+			{Key: "lessThan1Second", Value: l[0]},
+			{Key: "lessThan30Seconds", Value: l[3]},
+			{Key: "lessThan5Seconds", Value: l[1]},
+		}},
+		{Key: "moreThanOneBatch", Value: t.stats.moreThanOneBatch},
+		{Key: "open", Value: bson.D{
+			{Key: "noTimeout", Value: int64(0)},
+			{Key: "pinned", Value: pinned},
+			{Key: "total", Value: int64(len(t.cursors))},
+		}},
+		{Key: "timedOut", Value: t.stats.timedOut},
+		{Key: "totalOpened", Value: t.stats.totalOpened},
 	}
 }

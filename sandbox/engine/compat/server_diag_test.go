@@ -19,13 +19,14 @@ import (
 // currentOp, the $currentOp stage and killOp.
 
 const (
-	countersRef  = "src/mongo/db/stats/counters.h (OpCounters), src/mongo/db/commands.cpp (Command::initializeClusterRole), src/mongo/db/ops/write_ops_exec.cpp; jstests/core/opcounters_write_cmd.js"
-	docMetricRef = "src/mongo/db/curop.cpp (recordCurOpMetrics); jstests/core/find_and_modify_metrics.js (8.0)"
-	updMetricRef = "src/mongo/db/commands/find_and_modify.cpp (collectMetrics), src/mongo/db/commands/update_metrics.cpp; jstests/core/find_and_modify_metrics.js, jstests/core/update_metrics.js"
-	getLogRef    = "src/mongo/db/commands/generic.cpp (GetLogCmd), src/mongo/logv2/ramlog.h; jstests/core/getlog1.js"
-	curOpRef     = "src/mongo/db/commands/current_op_common.cpp, src/mongo/db/curop.cpp (reportCurrentOpForClient, reportState); jstests/core/basic1.js"
-	curOpStgRef  = "src/mongo/db/pipeline/document_source_current_op.cpp (createFromBson), document_source_current_op.idl"
-	killOpRef    = "src/mongo/db/commands/kill_op.cpp, kill_op_cmd_base.cpp (parseOpId), src/mongo/bson/util/bson_extract.cpp (bsonExtractIntegerField)"
+	countersRef     = "src/mongo/db/stats/counters.h (OpCounters), src/mongo/db/commands.cpp (Command::initializeClusterRole), src/mongo/db/ops/write_ops_exec.cpp; jstests/core/opcounters_write_cmd.js"
+	docMetricRef    = "src/mongo/db/curop.cpp (recordCurOpMetrics); jstests/core/find_and_modify_metrics.js (8.0)"
+	updMetricRef    = "src/mongo/db/commands/find_and_modify.cpp (collectMetrics), src/mongo/db/commands/update_metrics.cpp; jstests/core/find_and_modify_metrics.js, jstests/core/update_metrics.js"
+	getLogRef       = "src/mongo/db/commands/generic.cpp (GetLogCmd), src/mongo/logv2/ramlog.h; jstests/core/getlog1.js"
+	curOpRef        = "src/mongo/db/commands/current_op_common.cpp, src/mongo/db/curop.cpp (reportCurrentOpForClient, reportState); jstests/core/basic1.js"
+	curOpStgRef     = "src/mongo/db/pipeline/document_source_current_op.cpp (createFromBson), document_source_current_op.idl"
+	cursorMetricRef = "src/mongo/db/clientcursor.cpp, cursor_manager.cpp (incrementCursorLifespanMetric); mongod's jstest of metrics.cursor.totalOpened and moreThanOneBatch (counted when the cursor dies)"
+	killOpRef       = "src/mongo/db/commands/kill_op.cpp, kill_op_cmd_base.cpp (parseOpId), src/mongo/bson/util/bson_extract.cpp (bsonExtractIntegerField)"
 )
 
 func TestDiagnosticCommands(t *testing.T) {
@@ -140,6 +141,9 @@ func TestServerStatusCounters(t *testing.T) {
 	s.runCase(t, "serverStatus sections and their order", countersRef+"; src/mongo/db/commands/server_status.cpp", cmdCov("serverStatus"), func(t *testing.T, db *mongo.Database) {
 		got := serverStatusOf(t, db)
 		sameFields(t, "serverStatus", got, ejDoc(t, `{"host":"*","version":"*","process":"mongod","pid":"*","uptime":"*","uptimeMillis":"*","uptimeEstimate":"*","localTime":"*","connections":"*","metrics":"*","opcounters":"*"}`))
+		if m := field(got, "metrics").(bson.D); len(m) != 3 || m[0].Key != "commands" || m[1].Key != "cursor" || m[2].Key != "document" {
+			t.Errorf("metrics holds %s", relaxed(m))
+		}
 		ops := field(got, "opcounters").(bson.D)
 		for i, name := range []string{"insert", "query", "update", "delete", "getmore", "command"} {
 			if ops[i].Key != name {
@@ -161,7 +165,7 @@ func TestServerStatusCounters(t *testing.T) {
 			}
 		}
 		m := field(got, "metrics").(bson.D)
-		if len(m) != 1 || m[0].Key != "document" {
+		if len(m) != 2 || m[0].Key != "cursor" || m[1].Key != "document" {
 			t.Errorf("metrics with commands: 0 is %s", relaxed(m))
 		}
 	})
@@ -215,6 +219,34 @@ func TestServerStatusCounters(t *testing.T) {
 		delta(t, db, func() {
 			run(t, db, `{"findAndModify":"c","query":{"_id":1},"update":{"$set":{"a.$[e]":2}},"arrayFilters":[{"e":{"$gt":0}}]}`)
 		}, map[string]int64{"famArrayFilters": 1}, paths)
+	})
+	s.runCase(t, "metrics.cursor counts the cursors registered and how they lived", cursorMetricRef, cmdCov("getMore"), func(t *testing.T, db *mongo.Database) {
+		insertDocs(t, db.Collection("c"), `[{"_id":0},{"_id":1},{"_id":2},{"_id":3},{"_id":4}]`)
+		cur := func(name string) []string { return []string{"metrics", "cursor", name} }
+		paths := map[string][]string{
+			"totalOpened": cur("totalOpened"), "moreThanOneBatch": cur("moreThanOneBatch"), "timedOut": cur("timedOut"),
+			"open": {"metrics", "cursor", "open", "total"}, "short": {"metrics", "cursor", "lifespan", "lessThan1Second"},
+		}
+		var id any
+		delta(t, db, func() {
+			id = field(field(mustCommand(t, db, `{"find":"c","batchSize":2}`), "cursor").(bson.D), "id")
+		}, map[string]int64{"totalOpened": 1, "open": 1}, paths)
+		// Killed before any getMore: it served one batch.
+		delta(t, db, func() {
+			command(t, db, bson.D{{Key: "killCursors", Value: "c"}, {Key: "cursors", Value: bson.A{id}}})
+		}, map[string]int64{"open": -1, "short": 1}, paths)
+		// Exhausted by getMores: more than one batch. A cursor spent in its
+		// first batch is never registered.
+		delta(t, db, func() {
+			if _, err := cursorDocs(t, db, ejDoc(t, `{"find":"c","batchSize":2}`)); err != nil {
+				t.Fatal(err)
+			}
+			mustCommand(t, db, `{"find":"c"}`)
+		}, map[string]int64{"totalOpened": 1, "moreThanOneBatch": 1, "short": 1}, paths)
+		got := serverStatusOf(t, db)
+		sameFields(t, "metrics.cursor", field(field(got, "metrics").(bson.D), "cursor").(bson.D), ejDoc(t,
+			`{"lifespan":{"greaterThanOrEqual10Minutes":"*","lessThan10Minutes":"*","lessThan15Seconds":"*","lessThan1Minute":"*","lessThan1Second":"*","lessThan30Seconds":"*","lessThan5Seconds":"*"},`+
+				`"moreThanOneBatch":"*","open":{"noTimeout":{"$numberLong":"0"},"pinned":"*","total":"*"},"timedOut":"*","totalOpened":"*"}`))
 	})
 	s.runCase(t, "metrics.document counts what the writes and reads did", docMetricRef, cmdCov("findAndModify"), func(t *testing.T, db *mongo.Database) {
 		doc := func(name string) []string { return []string{"metrics", "document", name} }

@@ -395,6 +395,9 @@ func cmdKillOp(e *Engine, req *request) (bson.D, error) {
 	if n < math.MinInt32 || n > math.MaxInt32 {
 		return nil, mongoerr.Newf(26823, "invalid op : %d. Op ID cannot be represented with 32 bits", n)
 	}
+	// LOGV2(20482) in KillOpCommand::run, before it looks the op up.
+	e.log.write(false, "I", "COMMAND", 20482, "conn"+strconv.FormatInt(req.conn.ID, 10), "Going to kill op",
+		bson.D{{Key: "opId", Value: n}}, req.conn.user)
 	e.ops.kill(int32(n), req.conn.user)
 	return bson.D{{Key: "info", Value: "attempting to kill op"}}, nil
 }

@@ -351,6 +351,13 @@ func TestKillOp(t *testing.T) {
 				t.Fatal("$currentOp never showed the waiting getMore")
 			}
 			sameFields(t, "killOp", mustCommand(t, admin, `{"killOp":1,"op":`+relaxed(opid)+`}`), ejDoc(t, `{"info":"attempting to kill op"}`))
+			logged := false
+			for _, l := range field(mustCommand(t, admin, `{"getLog":"global"}`), "log").(bson.A) {
+				logged = logged || strings.Contains(l.(string), `"msg":"Going to kill op","attr":{"opId":`+relaxed(opid)+`}`)
+			}
+			if !logged {
+				t.Error("no Going to kill op line in the RAM log")
+			}
 			select {
 			case err := <-done:
 				var ce mongo.CommandError

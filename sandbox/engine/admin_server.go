@@ -134,9 +134,11 @@ func cmdGetCmdLineOpts(_ *Engine, req *request) (bson.D, error) {
 	}, nil
 }
 
-// getLog serves the two RAM logs a mongod has; the sandbox writes no
-// warnings to them, which is what keeps mongosh's startup banner empty.
-func cmdGetLog(_ *Engine, req *request) (bson.D, error) {
+// getLog serves the two RAM logs a mongod has (GetLogCmd, generic.cpp).
+// "global" holds the lines the sandbox writes (connections, client
+// metadata, validation warnings); the sandbox writes no startup warnings,
+// which is what keeps mongosh's startup banner empty.
+func cmdGetLog(e *Engine, req *request) (bson.D, error) {
 	v := req.cmd[0].Value
 	name, ok := v.(string)
 	if !ok {
@@ -145,7 +147,13 @@ func cmdGetLog(_ *Engine, req *request) (bson.D, error) {
 	switch name {
 	case "*":
 		return bson.D{{Key: "names", Value: bson.A{"global", "startupWarnings"}}}, nil
-	case "global", "startupWarnings":
+	case "global":
+		total, lines := e.log.global(req.conn.user)
+		return bson.D{
+			bson.E{Key: "totalLinesWritten", Value: appendNumber(total)},
+			bson.E{Key: "log", Value: lines},
+		}, nil
+	case "startupWarnings":
 		return bson.D{
 			bson.E{Key: "totalLinesWritten", Value: int32(0)},
 			bson.E{Key: "log", Value: bson.A{}},
@@ -287,11 +295,15 @@ func cmdEndSessions(_ *Engine, req *request) (bson.D, error) {
 	return nil, a.checkKnown(true)
 }
 
-func cmdServerStatus(e *Engine, _ *request) (bson.D, error) {
+// cmdServerStatus answers the sections the sandbox keeps real figures
+// for, in mongod's order (its sections sort by name after the process
+// fields). As in ServerStatusCommand::run, a section given a false value
+// is left out; metrics may also be a document leaving out its subtrees.
+func cmdServerStatus(e *Engine, req *request) (bson.D, error) {
 	hostname, _ := os.Hostname()
 	up := time.Since(e.started)
 	current := int32(e.conns.current.Load())
-	return bson.D{
+	reply := bson.D{
 		{Key: "host", Value: hostname},
 		{Key: "version", Value: ServerVersion},
 		{Key: "process", Value: "mongod"},
@@ -300,12 +312,26 @@ func cmdServerStatus(e *Engine, _ *request) (bson.D, error) {
 		{Key: "uptimeMillis", Value: up.Milliseconds()},
 		{Key: "uptimeEstimate", Value: int64(up.Seconds())},
 		{Key: "localTime", Value: bson.NewDateTimeFromTime(time.Now())},
-		{Key: "connections", Value: bson.D{
+	}
+	a := newArgs(req)
+	wanted := func(section string) (any, bool) {
+		v, given := a.get(section)
+		return v, !given || expr.IsTrue(v)
+	}
+	if _, ok := wanted("connections"); ok {
+		reply = append(reply, bson.E{Key: "connections", Value: bson.D{
 			{Key: "current", Value: current},
 			{Key: "available", Value: int32(838860) - current},
 			{Key: "totalCreated", Value: int32(e.conns.created.Load())},
 			{Key: "rejected", Value: int32(0)},
 			{Key: "active", Value: current},
-		}},
-	}, nil
+		}})
+	}
+	if spec, ok := wanted("metrics"); ok {
+		reply = append(reply, bson.E{Key: "metrics", Value: e.metrics.metricsSection(spec, e.cursors)})
+	}
+	if _, ok := wanted("opcounters"); ok {
+		reply = append(reply, bson.E{Key: "opcounters", Value: e.metrics.opcounters()})
+	}
+	return reply, nil
 }

@@ -330,6 +330,9 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 	ctx.IndexStats = func(db, c string) ([]bson.D, error) {
 		return e.indexStatsStage(view.Collection(db, c)), nil
 	}
+	ctx.CurrentOp = func(opts aggregate.CurrentOpOptions) []bson.D {
+		return e.ops.report(req.conn.user, opts)
+	}
 	return ctx
 }
 

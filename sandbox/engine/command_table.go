@@ -101,6 +101,8 @@ func commands() []*command {
 		{name: "convertToCapped", run: cmdConvertToCapped},
 		{name: "cloneCollectionAsCapped", run: cmdCloneCollectionAsCapped, growsStorage: true},
 		{name: "profile", run: cmdProfile, noWriteConcern: true},
+		{name: "currentOp", run: cmdCurrentOp, adminOnly: true},
+		{name: "killOp", run: cmdKillOp, adminOnly: true},
 		// Commands mongod 8.0 has that the sandbox leaves out.
 		{name: "compact", run: cmdNotSupported},
 		// The plan cache commands (plan_cache_commands.cpp,
@@ -140,7 +142,7 @@ func unsupportedCommands() []*command {
 		"splitVector", "dbCheck",
 	}
 	adminOnly := []string{
-		"commitTransaction", "abortTransaction", "currentOp", "killOp", "top", "lockInfo",
+		"commitTransaction", "abortTransaction", "top", "lockInfo",
 		"getDiagnosticData", "connPoolStats", "setParameter", "getClusterParameter",
 		"setClusterParameter", "getDefaultRWConcern", "setDefaultRWConcern",
 		"setFeatureCompatibilityVersion", "setUserWriteBlockMode", "fsync", "fsyncUnlock", "logRotate",

@@ -41,8 +41,11 @@ type connCounts struct {
 
 // OpenConnection registers a new client connection.
 func (e *Engine) OpenConnection(remoteAddr, listenAddr string) *Conn {
-	e.conns.current.Add(1)
-	return &Conn{ID: e.conns.created.Add(1), RemoteAddr: remoteAddr, ListenAddr: listenAddr}
+	count := e.conns.current.Add(1)
+	c := &Conn{ID: e.conns.created.Add(1), RemoteAddr: remoteAddr, ListenAddr: listenAddr}
+	e.ops.connOpened(c)
+	e.log.connectionAccepted(c, count)
+	return c
 }
 
 // ConnectionClosed tells the engine that a client connection has gone:
@@ -50,6 +53,8 @@ func (e *Engine) OpenConnection(remoteAddr, listenAddr string) *Conn {
 // when the session ends, unless another open connection of the same
 // session has read from them.
 func (e *Engine) ConnectionClosed(c *Conn) {
-	e.conns.current.Add(-1)
+	count := e.conns.current.Add(-1)
+	e.ops.connClosed(c)
+	e.log.connectionEnded(c, count)
 	e.cursors.connectionClosed(c.ID)
 }

@@ -112,19 +112,25 @@ func (e *Engine) runBulkOp(req *request, namespace string, op bulkOp) (bson.D, b
 	}
 	sub := *req
 	sub.db = db
+	// bulk_write.cpp counts each operation attempted in its opcounter,
+	// as the insert, update and delete commands count their statements.
 	switch op.kind {
 	case "insert":
+		e.metrics.insert.Add(1)
 		n, werrs, err := e.insertDocs(&sub, coll, bson.A{op.doc}, []int{op.size}, true, false, 0)
 		if err != nil {
 			return nil, c, err
 		}
+		e.metrics.docInserted.Add(int64(n))
 		if len(werrs) > 0 {
 			return nil, c, werrs[0].err
 		}
 		c.inserted = int32(n)
 		return bson.D{{Key: "n", Value: int32(n)}}, c, nil
 	case "update":
+		e.metrics.update.Add(1)
 		out, err := e.applyUpdateRetrying(&sub, coll, op.update, false)
+		e.metrics.updated(out)
 		if err != nil {
 			return nil, c, err
 		}
@@ -138,7 +144,9 @@ func (e *Engine) runBulkOp(req *request, namespace string, op bulkOp) (bson.D, b
 		}
 		return item, c, nil
 	}
+	e.metrics.delete.Add(1)
 	out, err := e.applyDelete(&sub, coll, op.del)
+	e.metrics.docDeleted.Add(out.removed)
 	if err != nil {
 		return nil, c, err
 	}

@@ -138,7 +138,10 @@ func cmdDelete(e *Engine, req *request) (bson.D, error) {
 	var n int64
 	var werrs []writeError
 	for i, st := range stmts {
+		// performSingleDeleteOp counts each statement attempted.
+		e.metrics.delete.Add(1)
 		out, err := e.applyDelete(req, collName, st)
+		e.metrics.docDeleted.Add(out.removed)
 		if err != nil {
 			if isInterruption(err) {
 				// Interruptions fail the whole command, as mongod's

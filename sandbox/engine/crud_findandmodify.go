@@ -123,8 +123,15 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 	if err := userAllowedWriteNS(req.db, collName); err != nil {
 		return nil, err
 	}
+	// findAndModify is counted as a command only (it calls performUpdate
+	// and performDelete, not the statement loops that count opcounters),
+	// and in its own pipeline and arrayFilters counters.
+	if !remove {
+		updateStatementMetrics(&e.metrics.famPipeline, &e.metrics.famArrayFilters, &updateStatement{update: upd, arrayFilters: arrayFilters})
+	}
 	if remove {
 		out, err := e.applyDelete(req, collName, &deleteStatement{filter: filter, sort: sort, hint: hint, let: let})
+		e.metrics.docDeleted.Add(out.removed)
 		if err != nil {
 			if out.executing {
 				return nil, executorError("Plan executor error during findAndModify", err)
@@ -135,6 +142,7 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 		if err != nil {
 			return nil, err
 		}
+		e.metrics.returnedOne(v)
 		return bson.D{
 			{Key: "lastErrorObject", Value: bson.D{{Key: "n", Value: int32(out.removed)}}},
 			{Key: "value", Value: v},
@@ -150,6 +158,7 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 	}
 	out, err := e.applyUpdateRetrying(req, collName, &updateStatement{filter: filter, update: upd, upsert: upsert,
 		arrayFilters: arrayFilters, hint: hint, sort: sort, let: let, projected: len(fields) > 0, bypassEmptyTs: bypassEmptyTs}, true)
+	e.metrics.updated(out)
 	if err != nil {
 		if me, ok := err.(*mongoerr.Error); ok && out.executing {
 			return nil, &mongoerr.Error{Code: me.Code, Msg: "Plan executor error during findAndModify :: caused by :: " + me.Msg, Extra: me.Extra}
@@ -167,6 +176,7 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.metrics.returnedOne(v)
 	leo := bson.D{{Key: "n", Value: int32(out.matched)}, {Key: "updatedExisting", Value: out.matched > 0}}
 	if out.upsertedID != nil {
 		leo = bson.D{{Key: "n", Value: int32(1)}, {Key: "updatedExisting", Value: false}, {Key: "upserted", Value: out.upsertedID}}

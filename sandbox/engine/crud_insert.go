@@ -249,6 +249,11 @@ func cmdInsert(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Every document attempted counts, failed ones too: all of an
+	// unordered insert, an ordered one up to its first failure
+	// (insertBatchAndHandleErrors, write_ops_exec.cpp).
+	e.metrics.insert.Add(int64(n + len(werrs)))
+	e.metrics.docInserted.Add(int64(n))
 	reply := bson.D{{Key: "n", Value: int32(n)}}
 	if len(werrs) > 0 {
 		reply = append(reply, bson.E{Key: "writeErrors", Value: renderWriteErrors(werrs)})

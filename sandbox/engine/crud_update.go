@@ -428,8 +428,15 @@ func cmdUpdate(e *Engine, req *request) (bson.D, error) {
 	var n, nModified int64
 	var upserted bson.A
 	var werrs []writeError
+	for _, st := range stmts {
+		updateStatementMetrics(&e.metrics.updPipeline, &e.metrics.updArrayFilters, st)
+	}
 	for i, st := range stmts {
+		// performSingleUpdateOpWithDupKeyRetry counts each statement
+		// attempted.
+		e.metrics.update.Add(1)
 		out, err := e.applyUpdateRetrying(req, collName, st, false)
+		e.metrics.updated(out)
 		if err != nil {
 			if isInterruption(err) {
 				// Interruptions fail the whole command, as mongod's

@@ -42,6 +42,10 @@ type cursor struct {
 	leftover time.Duration
 	timed    bool
 	lastUsed time.Time
+	// born is when the cursor was registered and getMores how many
+	// getMores have read from it, for serverStatus's metrics.cursor.
+	born     time.Time
+	getMores int
 	// cancel interrupts the getMore using the cursor (nil when idle), so
 	// that killing a cursor stops it at once.
 	cancel context.CancelCauseFunc
@@ -167,6 +171,7 @@ type cursorTable struct {
 	max          int
 	idle         time.Duration
 	lastSweep    time.Time
+	stats        cursorStats
 }
 
 func newCursorTable(max int, idle time.Duration) *cursorTable {
@@ -215,6 +220,11 @@ func (e *Engine) firstBatch(req *request, namespace string, s resultStream, batc
 		if batch, exhausted, err = c.fill(n); err != nil {
 			return nil, executorError(errContext, err)
 		}
+	}
+	if req.name == "find" || req.name == "aggregate" {
+		// OpDebug's nreturned, which recordCurOpMetrics adds to
+		// metrics.document.returned, is set by the query commands.
+		e.metrics.docReturned.Add(int64(len(batch)))
 	}
 	var id int64
 	keep := !exhausted && !singleBatch
@@ -278,8 +288,18 @@ func (e *Engine) getMore(req *request, id int64, namespace string, batchSize int
 	if tail := c.stream.tail; tail != nil {
 		if tail.await && err == nil && len(batch) == 0 {
 			until := awaitDataDeadline(req)
+			waitStart := time.Now()
 			for len(batch) == 0 && err == nil && tail.awaitData(ctx, until) {
 				batch, _, err = c.fill(n)
+			}
+			req.paused += time.Since(waitStart)
+			if err == nil {
+				// A wait cut short by killOp or killCursors fails the
+				// getMore, as checkForInterrupt does in mongod's wait
+				// for inserts; running out of time does not.
+				if ierr := mongoerr.FromContext(ctx); ierr != nil {
+					err = ierr
+				}
 			}
 		}
 		// A tailable cursor stays open at the end of its collection.
@@ -295,6 +315,7 @@ func (e *Engine) getMore(req *request, id int64, namespace string, batchSize int
 	if err != nil {
 		return nil, executorError("Executor error during getMore", err)
 	}
+	e.metrics.docReturned.Add(int64(len(batch)))
 	return bson.D{{Key: "cursor", Value: bson.D{
 		{Key: "nextBatch", Value: batch},
 		{Key: "id", Value: outID},
@@ -330,7 +351,8 @@ func (t *cursorTable) open(c *cursor, conn *Conn) (int64, error) {
 	for t.cursors[c.id] != nil {
 		c.id = newCursorID()
 	}
-	c.lastUsed = now
+	c.lastUsed, c.born = now, now
+	t.stats.totalOpened++
 	t.cursors[c.id] = c
 	t.userCursors[c.user]++
 	t.ownerCursors[c.owner]++
@@ -362,6 +384,7 @@ func (t *cursorTable) checkout(id int64, namespace string, req *request, cancel 
 	t.sweepLocked(now)
 	c, ok := t.cursors[id]
 	if ok && c.cancel == nil && now.Sub(c.lastUsed) > t.idle {
+		t.stats.timedOut++
 		t.removeLocked(c)
 		ok = false
 	}
@@ -385,6 +408,7 @@ func (t *cursorTable) checkout(id int64, namespace string, req *request, cancel 
 		return nil, mongoerr.Newf(mongoerr.CursorInUse, "cursor id %d is already in use", id)
 	}
 	c.cancel = cancel
+	c.getMores++
 	t.linkLocked(c.owner, req.conn.ID)
 	return c, nil
 }
@@ -444,6 +468,7 @@ func (t *cursorTable) removeLocked(c *cursor) {
 		return
 	}
 	delete(t.cursors, c.id)
+	t.stats.died(c, time.Now())
 	if t.userCursors[c.user]--; t.userCursors[c.user] == 0 {
 		delete(t.userCursors, c.user)
 	}
@@ -613,6 +638,7 @@ func (t *cursorTable) sweepLocked(now time.Time) {
 	t.lastSweep = now
 	for _, c := range t.cursors {
 		if c.cancel == nil && now.Sub(c.lastUsed) > t.idle {
+			t.stats.timedOut++
 			t.removeLocked(c)
 		}
 	}

@@ -61,6 +61,10 @@ type Engine struct {
 	clock update.ClusterClock
 	// profile holds the profile command's settings.
 	profile *profileSettings
+	// metrics are serverStatus's opcounters and metrics.
+	metrics *serverMetrics
+	// ops are the commands in flight and the open connections.
+	ops *opTable
 }
 
 // Options configure an engine.
@@ -105,11 +109,13 @@ func New(opts Options) *Engine {
 		usage:         newIndexUsage(),
 		started:       time.Now(),
 		snapshots:     snapshotStore{},
-		log:           &serverLog{w: opts.Log},
+		log:           newServerLog(opts.Log),
 		buckets:       timeseries.NewCatalog(),
 		beforeCommand: opts.BeforeCommand,
 		snapshotDir:   opts.SnapshotDir,
 		profile:       newProfileSettings(),
+		metrics:       newServerMetrics(cmds),
+		ops:           newOpTable(),
 	}
 }
 
@@ -129,6 +135,10 @@ type request struct {
 	// stages past their memory limit fail instead of spilling. Sub-
 	// pipelines inherit it with the request.
 	noDiskUse bool
+	// paused is the time the command spent waiting for something to
+	// happen (an awaitable hello, an awaitData getMore), which mongod's
+	// CurOp::pauseTimer keeps out of its duration for the slow-query log.
+	paused time.Duration
 	// viewDefinition marks the parse of a view's pipeline at create or
 	// collMod: ViewCatalog::_validatePipeline resolves the namespaces it
 	// reads to themselves, with no view pipelines, so views it reads add
@@ -170,18 +180,29 @@ func (e *Engine) Run(ctx context.Context, conn *Conn, cmd bson.D) (reply bson.D)
 	if len(cmd) == 0 {
 		return ErrorReply(mongoerr.New(mongoerr.FailedToParse, "Empty command"))
 	}
+	name := cmd[0].Key
+	c, known := e.commands[name]
+	if known {
+		// Registered ahead of the recovery below, this runs after it and
+		// so also counts a panic's InternalError as a failure.
+		counters := e.metrics.started(c)
+		defer func() {
+			if replyFailed(reply) {
+				counters.failed.Add(1)
+			}
+		}()
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			reply = ErrorReply(mongoerr.Newf(mongoerr.InternalError,
 				"internal error in command '%s': %v\n%s", cmd[0].Key, r, firstLines(debug.Stack(), 12)))
 		}
 	}()
-	name := cmd[0].Key
-	c, known := e.commands[name]
 	if err := refuseTransactionNumber(name, c, cmd); err != nil {
 		return ErrorReply(err)
 	}
 	if !known {
+		e.metrics.unknown.Add(1)
 		return ErrorReply(mongoerr.Newf(mongoerr.CommandNotFound, "no such command: '%s'", name))
 	}
 	db, _ := lookupString(cmd, "$db")
@@ -212,6 +233,12 @@ func (e *Engine) Run(ctx context.Context, conn *Conn, cmd bson.D) (reply bson.D)
 		req.ctx, cancel = context.WithDeadlineCause(ctx, req.deadline, errMaxTimeMSExpired)
 		defer cancel()
 	}
+	var op *liveOp
+	req.ctx, op = e.ops.begin(req.ctx, conn, c.name, db, cmd)
+	defer func() {
+		e.ops.end(op)
+		e.logSlowOp(req, op, reply)
+	}()
 	if e.beforeCommand != nil {
 		e.beforeCommand(name)
 	}

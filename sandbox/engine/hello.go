@@ -21,8 +21,13 @@ const (
 // does (replication_info.cpp, CmdHello::runWithReplyBuilder).
 func cmdHello(e *Engine, req *request) (bson.D, error) {
 	a := newArgs(req)
-	if _, ok := a.get("client"); ok && req.conn.helloSeen {
+	client, hasClient := a.get("client")
+	if hasClient && req.conn.helloSeen {
 		return nil, mongoerr.New(mongoerr.ClientMetadataCannotBeMutated, "The client metadata document may only be sent in the first hello")
+	}
+	if doc, ok := client.(bson.D); ok {
+		e.ops.setMetadata(req.conn, doc)
+		e.log.clientMetadata(req.conn, doc)
 	}
 	req.conn.helloSeen = true
 
@@ -36,7 +41,10 @@ func cmdHello(e *Engine, req *request) (bson.D, error) {
 		return nil, mongoerr.New(31368, msg)
 	}
 	if hasTV {
-		if err := e.awaitTopologyChange(req, tv, mat); err != nil {
+		waitStart := time.Now()
+		err := e.awaitTopologyChange(req, tv, mat)
+		req.paused += time.Since(waitStart)
+		if err != nil {
 			return nil, err
 		}
 	}

@@ -1,11 +1,6 @@
 package engine
 
 import (
-	"fmt"
-	"io"
-	"sync"
-	"time"
-
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
@@ -92,43 +87,6 @@ func validatorOptions(req *request) error {
 		}
 	}
 	return nil
-}
-
-// serverLog writes mongod-style structured log lines.
-type serverLog struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *serverLog) documentWouldFailValidation(req *request, ns string, doc bson.D, err *mongoerr.Error) {
-	attr := bson.D{{Key: "namespace", Value: ns}, {Key: "document", Value: doc}}
-	attr = append(attr, err.Extra...)
-	l.warning(req, 20294, "STORAGE", "Document would fail validation", attr)
-}
-
-// warning writes one line in mongod's JSON log format.
-func (l *serverLog) warning(req *request, id int, component, msg string, attr bson.D) {
-	if l == nil || l.w == nil {
-		return
-	}
-	line := bson.D{
-		{Key: "t", Value: bson.D{{Key: "$date", Value: time.Now().UTC().Format("2006-01-02T15:04:05.000+00:00")}}},
-		{Key: "s", Value: "W"},
-		{Key: "c", Value: component},
-		{Key: "id", Value: int32(id)},
-		{Key: "ctx", Value: fmt.Sprintf("conn%d", req.conn.ID)},
-		{Key: "msg", Value: msg},
-	}
-	if attr != nil {
-		line = append(line, bson.E{Key: "attr", Value: attr})
-	}
-	b, err := bson.MarshalExtJSON(line, false, false)
-	if err != nil {
-		return
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	fmt.Fprintf(l.w, "%s\n", b)
 }
 
 // createValidationOptions checks create's validator, validationLevel and

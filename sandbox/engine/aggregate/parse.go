@@ -53,7 +53,7 @@ func init() {
 		"$changeStreamSplitLargeEvent":  refuseChangeStreamSplit,
 		"$collStats":                    parseCollStats,
 		"$count":                        parseCount,
-		"$currentOp":                    refuseCurrentOp,
+		"$currentOp":                    parseCurrentOp,
 		"$densify":                      parseDensify,
 		"$documents":                    parseDocuments,
 		"$facet":                        parseFacet,

@@ -89,6 +89,8 @@ type Context struct {
 	MergeWrite func(db, coll string, old bson.D, newDoc bson.D, insert bool) error
 	CollStats  func(db, coll string, spec bson.D) (bson.D, error)
 	IndexStats func(db, coll string) ([]bson.D, error)
+	// CurrentOp lists the server's operations for $currentOp.
+	CurrentOp func(opts CurrentOpOptions) []bson.D
 	// Coll is the collection the pipeline runs on ("" for a database-level
 	// aggregate); $collStats and $indexStats read it.
 	Coll string

@@ -35,18 +35,6 @@ func refuseChangeStreamSplit(any, *parser) ([]Stage, error) {
 	return nil, mongoerr.New(mongoerr.IllegalOperation, "$changeStreamSplitLargeEvent can only be used in a $changeStream pipeline")
 }
 
-// refuseCurrentOp: DocumentSourceCurrentOp::createFromBson
-// (document_source_current_op.cpp) checks the spec and the namespace.
-func refuseCurrentOp(spec any, p *parser) ([]Stage, error) {
-	if _, ok := spec.(bson.D); !ok {
-		return nil, mongoerr.Newf(mongoerr.FailedToParse, "$currentOp options must be specified in an object, but found: %s", typeNameOf(spec))
-	}
-	if p.ctx.DB != "admin" || p.ctx.Coll != "" {
-		return nil, mongoerr.New(mongoerr.InvalidNamespace, "$currentOp must be run against the 'admin' database with {aggregate: 1}")
-	}
-	return unsupported("$currentOp")(spec, p)
-}
-
 // refuseQueryStats: DocumentSourceQueryStats::createFromBson
 // (document_source_query_stats.cpp).
 func refuseQueryStats(spec any, p *parser) ([]Stage, error) {

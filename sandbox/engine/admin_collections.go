@@ -180,6 +180,7 @@ func cmdDropDatabase(e *Engine, req *request) (bson.D, error) {
 		return nil, mongoerr.Newf(mongoerr.IllegalOperation, "Dropping the '%s' database is prohibited.", req.db)
 	}
 	e.catalog.DropDatabase(req.db)
+	e.profile.dropDatabase(req.db)
 	e.buckets.ForgetDatabase(req.db)
 	e.cursors.collectionGone(req.db, true, "")
 	return bson.D{}, nil

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -11,28 +12,58 @@ import (
 )
 
 // The profile command (src/mongo/db/commands/profile_common.cpp,
-// profile.idl, dbcommands_d.cpp CmdProfile). The sandbox has no
-// profiler: no operation is ever recorded, so every database stays at
-// level 0 and system.profile never exists. What the command does at level
-// 0 the sandbox does as mongod does: read the settings (a level outside
-// [0, 2], mongosh's db.getProfilingStatus() sends -1), change the
-// server-wide slowms and sampleRate, and set or unset a database's filter.
-// Levels 1 and 2, which would start recording, are refused with
-// NotImplemented rather than accepted and then silently never recorded.
+// profile.idl, dbcommands_d.cpp CmdProfile::_applyProfilingLevel): read
+// the settings (a level outside [0, 2]: mongosh's db.getProfilingStatus()
+// sends -1), change the server-wide slowms and sampleRate, set or unset a
+// database's filter, and set its level. Turning profiling on creates the
+// database's system.profile (profiler.go), which records the operations.
 
 // profileSettings are the profiler's settings: slowms and sampleRate are
-// server-wide (serverGlobalParams), the filter is per database
+// server-wide (serverGlobalParams), the level and the filter per database
 // (DatabaseProfileSettings).
 type profileSettings struct {
 	mu         sync.Mutex
 	slowMS     int32
 	sampleRate float64
 	filters    map[string]bson.D
+	// compiled are the filters as the profiler matches them.
+	compiled map[string]*query.Filter
+	levels   map[string]int32
+	// active tells whether some database has a level above 0: until then
+	// Run pays one atomic load per command for the profiler.
+	active atomic.Bool
 }
 
 func newProfileSettings() *profileSettings {
 	// mongod's defaults: --slowms 100, --slowOpSampleRate 1.0.
-	return &profileSettings{slowMS: 100, sampleRate: 1.0, filters: map[string]bson.D{}}
+	return &profileSettings{slowMS: 100, sampleRate: 1.0, filters: map[string]bson.D{},
+		compiled: map[string]*query.Filter{}, levels: map[string]int32{}}
+}
+
+// level is db's profiling level.
+func (p *profileSettings) level(db string) int32 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.levels[db]
+}
+
+// levelOneRules are what decides at level 1 whether db's operation is
+// profiled: its filter, or slowms and sampleRate.
+func (p *profileSettings) levelOneRules(db string) (*query.Filter, int32, float64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.compiled[db], p.slowMS, p.sampleRate
+}
+
+// dropDatabase forgets db's level and filter, as dropDatabase clears its
+// DatabaseProfileSettings (jstests/core/profile_no_such_db.js).
+func (p *profileSettings) dropDatabase(db string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.levels, db)
+	delete(p.filters, db)
+	delete(p.compiled, db)
+	p.active.Store(len(p.levels) > 0)
 }
 
 func cmdProfile(e *Engine, req *request) (bson.D, error) {
@@ -78,16 +109,19 @@ func cmdProfile(e *Engine, req *request) (bson.D, error) {
 	// _applyProfilingLevel: the filter is parsed (ProfileFilterImpl) once
 	// the arguments are known to be valid.
 	var filter bson.D
+	var compiled *query.Filter
 	if filterSpec != nil {
 		f, err := query.Compile(filterSpec, query.Options{Now: req.now})
 		if err != nil {
 			return nil, err
 		}
-		filter = f.Serialize()
+		filter, compiled = f.Serialize(), f
 	}
-	if level == 1 || level == 2 {
-		return nil, mongoerr.Newf(mongoerr.NotImplemented,
-			"profiling level %d (recording operations in system.profile) is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it", level)
+	setLevel := level >= 0 && level <= 2
+	if setLevel && level > 0 {
+		if err := e.createProfileCollection(req.db); err != nil {
+			return nil, err
+		}
 	}
 
 	p := e.profile
@@ -95,7 +129,7 @@ func cmdProfile(e *Engine, req *request) (bson.D, error) {
 	defer p.mu.Unlock()
 	oldFilter, hadFilter := p.filters[req.db]
 	reply := bson.D{
-		{Key: "was", Value: int32(0)},
+		{Key: "was", Value: p.levels[req.db]},
 		{Key: "slowms", Value: p.slowMS},
 		{Key: "sampleRate", Value: p.sampleRate},
 	}
@@ -108,9 +142,18 @@ func cmdProfile(e *Engine, req *request) (bson.D, error) {
 	switch {
 	case unset:
 		delete(p.filters, req.db)
+		delete(p.compiled, req.db)
 	case hasFilter:
 		p.filters[req.db] = filter
+		p.compiled[req.db] = compiled
 	}
+	switch {
+	case setLevel && level > 0:
+		p.levels[req.db] = int32(level)
+	case setLevel:
+		delete(p.levels, req.db)
+	}
+	p.active.Store(len(p.levels) > 0)
 	if hasSlowMS {
 		// serverGlobalParams.slowMS is an int.
 		p.slowMS = int32(slowMS)

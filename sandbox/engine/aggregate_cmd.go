@@ -709,6 +709,7 @@ func (pp *preparedPipeline) stream() (resultStream, error) {
 				pp.exec.SetContext(ctx)
 			}
 		},
+		exec: pp.exec,
 	}, nil
 }
 

@@ -140,8 +140,14 @@ func cmdDelete(e *Engine, req *request) (bson.D, error) {
 	for i, st := range stmts {
 		// performSingleDeleteOp counts each statement attempted.
 		e.metrics.delete.Add(1)
+		if req.prof != nil {
+			req.prof.statement("remove", profiledStatement(b.statements[i], deleteStatementFields()))
+		}
 		out, err := e.applyDelete(req, collName, st)
 		e.metrics.docDeleted.Add(out.removed)
+		if req.prof != nil && err == nil {
+			req.prof.deleted(out.removed)
+		}
 		if err != nil {
 			if isInterruption(err) {
 				// Interruptions fail the whole command, as mongod's

@@ -300,6 +300,7 @@ func executorStream(exec *planner.Executor, coll *catalog.Collection) resultStre
 		bind:    exec.SetContext,
 		indexes: exec.IndexesRead,
 		uuid:    uuid,
+		exec:    exec,
 	}
 }
 

@@ -246,6 +246,9 @@ func cmdInsert(e *Engine, req *request) (bson.D, error) {
 	}
 
 	n, werrs, err := e.insertDocs(req, collName, docs, sizes, ordered, bypassEmptyTs, 0)
+	if req.prof != nil {
+		req.prof.inserted(int64(n))
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -346,6 +346,11 @@ func (e *Engine) writeMatches(req *request, collName string, q planner.Query, si
 		if err != nil {
 			return executing, err
 		}
+		if req.prof != nil {
+			// The figures are read once the plan has run (a retry's
+			// plans add theirs).
+			defer req.prof.planned(exec)
+		}
 		executing = true
 		batch := make([]planner.Result, 0, writeMatchesBatch)
 		for {
@@ -435,8 +440,14 @@ func cmdUpdate(e *Engine, req *request) (bson.D, error) {
 		// performSingleUpdateOpWithDupKeyRetry counts each statement
 		// attempted.
 		e.metrics.update.Add(1)
+		if req.prof != nil {
+			req.prof.statement("update", profiledStatement(b.statements[i], updateStatementFields(), "multi", "upsert"))
+		}
 		out, err := e.applyUpdateRetrying(req, collName, st, false)
 		e.metrics.updated(out)
+		if req.prof != nil && err == nil {
+			req.prof.updated(out.matched, out.modified, out.upsertedID != nil)
+		}
 		if err != nil {
 			if isInterruption(err) {
 				// Interruptions fail the whole command, as mongod's

@@ -13,6 +13,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
+	"github.com/schemalab/schemalab/sandbox/engine/planner"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
@@ -56,6 +57,11 @@ type cursor struct {
 	indexes    []string
 	uuid       string
 	planKilled error
+	// origin is the command that opened the cursor, a getMore's
+	// originatingCommand in the profile; profiled are the keys and
+	// documents examined that batches profiled so far reported.
+	origin                     bson.D
+	profiledKeys, profiledDocs int64
 }
 
 // resultStream is where a cursor's documents come from.
@@ -70,6 +76,9 @@ type resultStream struct {
 	uuid string
 	// tail is set for a tailable cursor's stream (tailable.go).
 	tail *tailState
+	// exec is the plan the stream reads, when it reads one, for the
+	// profiler's figures.
+	exec *planner.Executor
 	// idleAtZero marks an aggregate's stream: given batchSize 0, mongod's
 	// handleCursorCommand (run_aggregate.cpp) never calls getNext, so the
 	// cursor stays open even when the pipeline would produce nothing.
@@ -213,7 +222,7 @@ func (e *Engine) firstBatch(req *request, namespace string, s resultStream, batc
 	if hasBatchSize {
 		n = int(batchSize)
 	}
-	c := &cursor{ns: namespace, owner: req.owner(), user: req.conn.user, lsid: req.lsid(), stream: s}
+	c := &cursor{ns: namespace, owner: req.owner(), user: req.conn.user, lsid: req.lsid(), stream: s, origin: req.cmd}
 	batch, exhausted := bson.A{}, false
 	if n != 0 || !s.idleAtZero {
 		var err error
@@ -245,6 +254,10 @@ func (e *Engine) firstBatch(req *request, namespace string, s resultStream, batc
 		if id, err = e.cursors.open(c, req.conn); err != nil {
 			return nil, err
 		}
+	}
+	if req.prof != nil {
+		req.prof.batch(len(batch), c, false)
+		req.prof.cursor(id)
 	}
 	return bson.D{{Key: "cursor", Value: bson.D{
 		{Key: "firstBatch", Value: batch},
@@ -310,8 +323,14 @@ func (e *Engine) getMore(req *request, id int64, namespace string, batchSize int
 	}
 	// Whatever happened, the cursor is no longer in use; a failed batch
 	// ends it, as mongod deletes a cursor whose getMore fails.
+	if req.prof != nil {
+		req.prof.batch(len(batch), c, true)
+	}
 	pinned = false
 	outID := e.cursors.checkin(c, exhausted || err != nil)
+	if req.prof != nil {
+		req.prof.cursor(outID)
+	}
 	if err != nil {
 		return nil, executorError("Executor error during getMore", err)
 	}

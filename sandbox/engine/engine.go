@@ -144,6 +144,9 @@ type request struct {
 	// reads to themselves, with no view pipelines, so views it reads add
 	// nothing to its sub-pipeline depth.
 	viewDefinition bool
+	// prof is the operation's profile while its database is profiled
+	// (profiler.go), nil otherwise.
+	prof *opProfile
 }
 
 // lsid is the id of the command's logical session (the lsid drivers and
@@ -242,11 +245,19 @@ func (e *Engine) Run(ctx context.Context, conn *Conn, cmd bson.D) (reply bson.D)
 	if e.beforeCommand != nil {
 		e.beforeCommand(name)
 	}
+	if e.profile.active.Load() {
+		req.prof = e.profileOp(req)
+	}
 	out, err := c.run(e, req)
 	if err != nil {
-		return ErrorReply(err)
+		reply = ErrorReply(err)
+	} else {
+		reply = append(out, bson.E{Key: "ok", Value: 1.0})
 	}
-	return append(out, bson.E{Key: "ok", Value: 1.0})
+	if req.prof != nil {
+		e.finishProfile(req, req.prof, reply, err)
+	}
+	return reply
 }
 
 func firstLines(b []byte, n int) string {

@@ -147,9 +147,15 @@ func newCollection(db, name string, options bson.D, compile FilterCompiler) *Col
 		c.Options = bson.D{}
 	}
 	c.ns = db + "." + name
-	c.indexes = []*index.Index{index.New(index.IDSpec(), nil)}
+	if requiresIDIndex(name) {
+		c.indexes = []*index.Index{index.New(index.IDSpec(), nil)}
+	}
 	return c
 }
+
+// requiresIDIndex is CollectionImpl::requiresIdIndex: every collection
+// gets an _id index but the profile, whose entries have no _id.
+func requiresIDIndex(name string) bool { return name != "system.profile" }
 
 // Derived returns compute's result for the collection's contents as they
 // are, computing it at most once per state: the storage statistics
@@ -559,7 +565,7 @@ func (c *Collection) ListCollectionsEntry() bson.D {
 	}
 	// A clustered collection (a time-series buckets collection) is
 	// keyed by _id and lists no _id index.
-	if _, clustered := value.Get(c.Options, "clusteredIndex").(bool); clustered {
+	if _, clustered := value.Get(c.Options, "clusteredIndex").(bool); clustered || !requiresIDIndex(c.Name) {
 		return entry
 	}
 	return append(entry, bson.E{Key: "idIndex", Value: index.IDSpec().Document()})

@@ -244,7 +244,7 @@ func (c *Catalog) decodeCollection(sr *streamReader, db string, sameDB bool,
 			func(empty *index.Index) error { docs.ready(); return fillIndex(empty, entries, records) },
 			func(empty *index.Index) { docs.ready(); rebuildIndex(empty, records) }))
 	}
-	if len(col.indexes) == 0 || !col.indexes[0].Spec.IsID() {
+	if requiresIDIndex(col.Name) && (len(col.indexes) == 0 || !col.indexes[0].Spec.IsID()) {
 		return nil, fmt.Errorf("%s: no _id index first", col.ns)
 	}
 	col.live = nil

@@ -7,13 +7,11 @@ import (
 )
 
 // The profile command (src/mongo/db/commands/profile_common.cpp,
-// profile.idl, dbcommands_d.cpp CmdProfile). The sandbox records no
-// operations, so a database's level stays 0: reading the settings (a level
-// outside [0, 2], as mongosh's db.getProfilingStatus() sends -1) and
-// changing slowms, sampleRate or the filter at level 0 answer as mongod
-// does; levels 1 and 2 are refused NotImplemented instead of accepted and
-// then never recorded (jstests/core/profile_list_indexes.js and the other
-// profile_*.js tests therefore cannot pass against the sandbox).
+// profile.idl, dbcommands_d.cpp CmdProfile): reading the settings (a level
+// outside [0, 2], as mongosh's db.getProfilingStatus() sends -1), changing
+// slowms, sampleRate or the filter, and setting a database's level, which
+// at 1 or 2 creates its system.profile. The entries themselves are in
+// TestProfilerEntries.
 const profileRef = "src/mongo/db/commands/profile_common.cpp (ProfileCmdBase::run), src/mongo/db/commands/profile.idl"
 
 func TestProfileCommand(t *testing.T) {
@@ -39,8 +37,19 @@ func TestProfileCommand(t *testing.T) {
 			code: mongoerr.BadValue, msg: "Expected an object, or the string 'unset'."},
 		{name: "a filter that does not parse", ref: profileRef + " (ProfileFilterImpl)", cmd: `{"profile":0,"filter":{"$foo":1}}`,
 			code: mongoerr.BadValue},
-		{name: "level 1 is refused", ref: profileRef, cmd: `{"profile":1,"slowms":50}`, code: mongoerr.NotImplemented},
-		{name: "level 2 is refused", ref: profileRef + "; jstests/core/profile_list_indexes.js", cmd: `{"profile":2}`, code: mongoerr.NotImplemented},
+		{name: "level 2 reports the level it replaces", ref: profileRef,
+			setup: []string{`{"profile":2}`}, cmd: `{"profile":1,"slowms":100}`,
+			want: `{"was":{"$numberInt":"2"},"slowms":{"$numberInt":"100"},"sampleRate":1.0}`},
+		{name: "dropDatabase forgets the level", ref: profileRef + "; jstests/core/profile_no_such_db.js",
+			setup: []string{`{"profile":2}`, `{"dropDatabase":1}`}, cmd: `{"profile":-1}`,
+			want: `{"was":{"$numberInt":"0"}}`},
+		{name: "level 1 creates system.profile capped at 1 MB", ref: "src/mongo/db/profile_collection.cpp (createProfileCollection)",
+			cmd: `{"profile":1}`, want: `{"was":{"$numberInt":"0"}}`,
+			thenFind: `{"listCollections":1,"filter":{"name":"system.profile"},"nameOnly":false}`,
+			thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"*","firstBatch":[{"name":"system.profile","type":"collection","options":{"capped":true,"size":{"$numberInt":"1048576"}},"info":"*"}]}}`},
+		{name: "system.profile has no _id index", ref: "src/mongo/db/catalog/collection_impl.cpp (requiresIdIndex)",
+			setup: []string{`{"profile":2}`}, cmd: `{"listIndexes":"system.profile"}`,
+			want: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.system.profile","firstBatch":[]}}`},
 		{name: "profile takes no writeConcern", ref: profileRef + " (supportsWriteConcern: false)", cmd: `{"profile":-1,"writeConcern":{"w":1}}`,
 			code: mongoerr.InvalidOptions, msg: "Command does not support writeConcern"},
 	})

@@ -325,10 +325,7 @@ func (e *Executor) DocsExamined() int64 {
 // QueryPlanner renders explain's queryPlanner section for a find-like
 // command, in mongod 8.0's field order.
 func (e *Executor) QueryPlanner() bson.D {
-	parsed := bson.D{}
-	if e.q.Filter != nil {
-		parsed = e.q.Filter.Serialize()
-	}
+	parsed := e.parsedFilter()
 	hash := shapeHash(e.ns, parsed, e.q.Sort)
 	qp := bson.D{
 		{Key: "namespace", Value: e.ns},
@@ -357,6 +354,13 @@ func (e *Executor) QueryPlanner() bson.D {
 		}
 	}
 	return append(qp, bson.E{Key: "rejectedPlans", Value: rejected})
+}
+
+func (e *Executor) parsedFilter() bson.D {
+	if e.q.Filter != nil {
+		return e.q.Filter.Serialize()
+	}
+	return bson.D{}
 }
 
 func withCached(d bson.D) bson.D {

@@ -145,8 +145,8 @@ func cmdDelete(e *Engine, req *request) (bson.D, error) {
 		}
 		out, err := e.applyDelete(req, collName, st)
 		e.metrics.docDeleted.Add(out.removed)
-		if req.prof != nil && err == nil {
-			req.prof.deleted(out.removed)
+		if req.prof != nil {
+			req.prof.deleted(out.removed, err)
 		}
 		if err != nil {
 			if isInterruption(err) {

@@ -132,6 +132,9 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 	if remove {
 		out, err := e.applyDelete(req, collName, &deleteStatement{filter: filter, sort: sort, hint: hint, let: let})
 		e.metrics.docDeleted.Add(out.removed)
+		if req.prof != nil {
+			req.prof.deleted(out.removed, nil)
+		}
 		if err != nil {
 			if out.executing {
 				return nil, executorError("Plan executor error during findAndModify", err)
@@ -159,6 +162,9 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 	out, err := e.applyUpdateRetrying(req, collName, &updateStatement{filter: filter, update: upd, upsert: upsert,
 		arrayFilters: arrayFilters, hint: hint, sort: sort, let: let, projected: len(fields) > 0, bypassEmptyTs: bypassEmptyTs}, true)
 	e.metrics.updated(out)
+	if req.prof != nil {
+		req.prof.updated(out.matched, out.modified, out.upsertedID != nil, nil)
+	}
 	if err != nil {
 		if me, ok := err.(*mongoerr.Error); ok && out.executing {
 			return nil, &mongoerr.Error{Code: me.Code, Msg: "Plan executor error during findAndModify :: caused by :: " + me.Msg, Extra: me.Extra}

@@ -314,6 +314,9 @@ func (e *Engine) insertDocs(req *request, collName string, docs bson.A, sizes []
 				stop = true
 				return nil
 			}
+			if req.prof != nil {
+				defer req.prof.keyWrites(coll, coll.KeyWrites())
+			}
 			for j, doc := range prepared {
 				perr := perrs[j]
 				if perr == nil {

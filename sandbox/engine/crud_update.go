@@ -285,6 +285,9 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 		if err := e.validateWrite(req, coll, nil, doc); err != nil {
 			return err
 		}
+		if req.prof != nil {
+			defer req.prof.keyWrites(coll, coll.KeyWrites())
+		}
 		_, err := coll.Insert(doc)
 		return err
 	})
@@ -374,6 +377,9 @@ func (e *Engine) writeMatches(req *request, collName string, q planner.Query, si
 					gone = true
 					return nil
 				}
+				if req.prof != nil {
+					defer req.prof.keyWrites(coll, coll.KeyWrites())
+				}
 				for _, m := range batch {
 					if err := write(coll, m); err != nil {
 						return err
@@ -445,8 +451,8 @@ func cmdUpdate(e *Engine, req *request) (bson.D, error) {
 		}
 		out, err := e.applyUpdateRetrying(req, collName, st, false)
 		e.metrics.updated(out)
-		if req.prof != nil && err == nil {
-			req.prof.updated(out.matched, out.modified, out.upsertedID != nil)
+		if req.prof != nil {
+			req.prof.updated(out.matched, out.modified, out.upsertedID != nil, err)
 		}
 		if err != nil {
 			if isInterruption(err) {

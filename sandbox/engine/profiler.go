@@ -98,6 +98,13 @@ type opEntry struct {
 	// write counts; has* tell which the operation reports.
 	nMatched, nModified, nInserted, nDeleted, nUpserted int64
 	hasUpdate, hasInsert, hasDelete                     bool
+	// err is a statement's own failure.
+	err error
+	// keysInserted and keysDeleted are the index entries the writes
+	// changed; addsKeys and removesKeys tell whether a document was
+	// written that could change them.
+	keysInserted, keysDeleted int64
+	addsKeys, removesKeys     bool
 }
 
 // profileOp starts profiling req's operation when its database is
@@ -183,9 +190,14 @@ func profiledStatement(raw any, fields []string, defaults ...string) bson.D {
 	return out
 }
 
-// updated, deleted and inserted record a write's counts.
-func (p *opProfile) updated(matched, modified int64, upserted bool) {
+// updated, deleted and inserted record a write's counts. A statement's
+// failure is its entry's (write_ops_exec.cpp sets the statement's
+// errInfo); findAndModify's is the command's, passed nil here.
+func (p *opProfile) updated(matched, modified int64, upserted bool, err error) {
 	e := p.current
+	if e.err = err; err != nil {
+		return
+	}
 	e.hasUpdate = true
 	e.nMatched += matched
 	e.nModified += modified
@@ -194,7 +206,10 @@ func (p *opProfile) updated(matched, modified int64, upserted bool) {
 	}
 }
 
-func (p *opProfile) deleted(n int64) {
+func (p *opProfile) deleted(n int64, err error) {
+	if p.current.err = err; err != nil {
+		return
+	}
 	p.current.hasDelete = true
 	p.current.nDeleted += n
 }
@@ -202,6 +217,21 @@ func (p *opProfile) deleted(n int64) {
 func (p *opProfile) inserted(n int64) {
 	p.current.hasInsert = true
 	p.current.nInserted += n
+}
+
+// keyWrites adds the index entries c's writes added and removed since
+// its counts were before; it runs under c's write lock.
+func (p *opProfile) keyWrites(c *catalog.Collection, before catalog.KeyWrites) {
+	after := c.KeyWrites()
+	e := p.current
+	if after.Adds > before.Adds {
+		e.addsKeys = true
+		e.keysInserted += after.Inserted - before.Inserted
+	}
+	if after.Removes > before.Removes {
+		e.removesKeys = true
+		e.keysDeleted += after.Deleted - before.Deleted
+	}
 }
 
 // planned adds what a plan examined to the current entry.
@@ -222,7 +252,10 @@ func (p *opProfile) batch(n int, c *cursor, getMore bool) {
 	e.hasReturned = true
 	e.returned += int64(n)
 	if getMore {
+		// getmore_cmd.cpp records the cursor it reads, whether or not
+		// the batch exhausts it.
 		e.originating = c.origin
+		e.cursorID = c.id
 	}
 	exec := c.stream.exec
 	if exec == nil {
@@ -237,10 +270,13 @@ func (p *opProfile) batch(n int, c *cursor, getMore bool) {
 	e.plan = &pr
 }
 
-// cursor records the cursor the batch leaves open (0: none).
+// cursor records whether the batch exhausted its cursor (id 0), and a
+// find's or aggregate's cursor left open.
 func (p *opProfile) cursor(id int64) {
-	p.current.cursorID = id
 	p.current.exhausted = id == 0
+	if id != 0 {
+		p.current.cursorID = id
+	}
 }
 
 // finishProfile writes the operation's entries, when it is to be
@@ -268,7 +304,11 @@ func (e *Engine) finishProfile(req *request, p *opProfile, reply bson.D, err err
 	}
 	filter, slowMS, sampleRate := e.profile.levelOneRules(req.db)
 	for _, en := range entries {
-		doc := en.document(req, err, responseLength)
+		failed := err
+		if en.err != nil {
+			failed = en.err
+		}
+		doc := en.document(req, failed, responseLength)
 		if p.level == 1 && !profileAtLevelOne(doc, en.millis, filter, slowMS, sampleRate) {
 			continue
 		}
@@ -325,6 +365,12 @@ func (en *opEntry) document(req *request, err error, responseLength int) bson.D 
 	}
 	if en.hasReturned && en.exhausted {
 		d = append(d, bson.E{Key: "cursorExhausted", Value: true})
+	}
+	if en.addsKeys {
+		d = append(d, bson.E{Key: "keysInserted", Value: appendNumber(en.keysInserted)})
+	}
+	if en.removesKeys {
+		d = append(d, bson.E{Key: "keysDeleted", Value: appendNumber(en.keysDeleted)})
 	}
 	// The sandbox never yields a query to others: its reads run on
 	// snapshots.

@@ -70,6 +70,9 @@ type Collection struct {
 	// its write lock) so that computing a document's keys allocates no
 	// slice of key sets.
 	keyScratch []index.KeySet
+	// keyWrites counts the index entries the collection's writes added
+	// and removed.
+	keyWrites KeyWrites
 	// live is nil on a snapshot.
 	live *liveState
 	// quota, when set on a live collection, bounds the growth of its
@@ -252,6 +255,7 @@ func (c *Collection) keysInto(sets []index.KeySet, doc bson.D) ([]index.KeySet, 
 // duplicate on a unique index removes what this call added and fails, so
 // the indexes are left as they were.
 func (c *Collection) addKeys(sets []index.KeySet, rid int64) error {
+	n := 0
 	for i, ix := range c.indexes {
 		if err := ix.TryAdd(sets[i], rid, c.NS()); err != nil {
 			for j := range i {
@@ -259,9 +263,28 @@ func (c *Collection) addKeys(sets []index.KeySet, rid int64) error {
 			}
 			return err
 		}
+		n += len(sets[i].Keys)
 	}
+	c.keyWrites.Inserted += int64(n)
+	c.keyWrites.Adds++
 	return nil
 }
+
+// KeyWrites counts the index entries a live collection's writes have
+// added and removed so far, and the documents written that way: what the
+// profiler reports of a write as keysInserted and keysDeleted (OpDebug's
+// additiveMetrics, which mongod increments, by 0 too, for each document
+// inserted, updated or deleted).
+type KeyWrites struct {
+	Inserted, Deleted int64
+	// Adds counts the documents inserted or replaced, Removes those
+	// replaced or deleted.
+	Adds, Removes int64
+}
+
+// KeyWrites reports the collection's counts; read them under its write
+// lock, around the writes to measure.
+func (c *Collection) KeyWrites() KeyWrites { return c.keyWrites }
 
 // Insert stores doc (which the caller hands over: it must not be modified
 // afterwards) and returns its RecordID. A duplicate key or parallel arrays
@@ -344,6 +367,10 @@ func (c *Collection) Replace(rid int64, doc bson.D) error {
 		}
 		return err
 	}
+	for _, ks := range removed {
+		c.keyWrites.Deleted += int64(len(ks.Keys))
+	}
+	c.keyWrites.Removes++
 	c.records.ReplaceOrInsert(recordRef{id: rid, r: &Record{ID: rid, Doc: doc, Size: size}})
 	c.grow(int64(size - old.Size))
 	return nil
@@ -360,8 +387,10 @@ func (c *Collection) Delete(rid int64) bool {
 	if sets, err := c.keysFor(old.Doc); err == nil {
 		for i, ix := range c.indexes {
 			ix.Remove(sets[i], rid)
+			c.keyWrites.Deleted += int64(len(sets[i].Keys))
 		}
 	}
+	c.keyWrites.Removes++
 	c.grow(-int64(old.Size))
 	return true
 }

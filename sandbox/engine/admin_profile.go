@@ -115,6 +115,9 @@ func cmdProfile(e *Engine, req *request) (bson.D, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := checkProfileFilterFields(filterSpec); err != nil {
+			return nil, err
+		}
 		filter, compiled = f.Serialize(), f
 	}
 	setLevel := level >= 0 && level <= 2

@@ -13,6 +13,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/planner"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // The database profiler at levels 1 and 2 (introspect.cpp, curop.cpp
@@ -316,12 +317,70 @@ func (e *Engine) finishProfile(req *request, p *opProfile, reply bson.D, err err
 	}
 }
 
+// profileFilterFields are the entry fields a profile filter may name
+// (OpDebug::appendStaged): the entry's, and durationMillis, the slow
+// query log's name for millis.
+func profileFilterFields() []string {
+	return []string{"ts", "client", "appName", "allUsers", "user", "op", "ns", "command",
+		"originatingCommand", "nShards", "cursorid", "mongot", "exhaust", "keysExamined",
+		"docsExamined", "hasSortStage", "usedDisk", "fromMultiPlanner", "fromPlanCache",
+		"replanned", "replanReason", "nMatched", "nBatches", "nModified", "ninserted", "ndeleted",
+		"nUpserted", "cursorExhausted", "keysInserted", "keysDeleted", "prepareReadConflicts",
+		"writeConflicts", "temporarilyUnavailableErrors", "dataThroughputLastSecond",
+		"dataThroughputAverage", "numYield", "nreturned", "queryHash", "planCacheKey",
+		"queryFramework", "locks", "authorization", "flowControl", "writeConcern", "storage",
+		"ok", "errMsg", "errName", "errCode", "responseLength", "protocol", "remoteOpWaitMillis",
+		"cpuNanos", "millis", "durationMillis", "planSummary", "planningTimeMicros",
+		"estimatedCost", "estimatedCardinality", "totalOplogSlotDurationMicros", "execStats",
+		"operationMetrics"}
+}
+
+// checkProfileFilterFields is appendStaged's check that the filter names
+// only fields an entry has: the top-level field of every path it reads,
+// in its logical operators too. A filter that reads the whole entry
+// ($expr, $jsonSchema, $where) is taken as it is.
+func checkProfileFilterFields(filter bson.D) error {
+	var unknown []string
+	known := profileFilterFields()
+	var walk func(d bson.D) bool
+	walk = func(d bson.D) bool {
+		for _, f := range d {
+			switch f.Key {
+			case "$and", "$or", "$nor":
+				arr, _ := f.Value.(bson.A)
+				for _, c := range arr {
+					if cd, ok := c.(bson.D); ok && !walk(cd) {
+						return false
+					}
+				}
+				continue
+			case "$expr", "$jsonSchema", "$where":
+				return false
+			}
+			if strings.HasPrefix(f.Key, "$") {
+				continue
+			}
+			top, _, _ := strings.Cut(f.Key, ".")
+			if !slices.Contains(known, top) && !slices.Contains(unknown, top) {
+				unknown = append(unknown, top)
+			}
+		}
+		return true
+	}
+	if !walk(filter) || len(unknown) == 0 {
+		return nil
+	}
+	slices.Sort(unknown)
+	return mongoerr.New(4910200, "No such field (or fields) available for profile filter: "+strings.Join(unknown, ", "))
+}
+
 // profileAtLevelOne is completeAndLogOperation's choice at level 1: the
 // filter decides alone when there is one; otherwise the operation must be
 // slower than slowms and be sampled.
 func profileAtLevelOne(doc bson.D, millis int64, filter *query.Filter, slowMS int32, sampleRate float64) bool {
 	if filter != nil {
-		return filter.Matches(doc)
+		// The filter sees durationMillis beside millis (appendStaged).
+		return filter.Matches(append(doc[:len(doc):len(doc)], bson.E{Key: "durationMillis", Value: appendNumber(millis)}))
 	}
 	return millis > int64(slowMS) && rand.Float64() < sampleRate
 }
@@ -385,6 +444,10 @@ func (en *opEntry) document(req *request, err error, responseLength int) bson.D 
 	if en.plan != nil {
 		d = append(d, bson.E{Key: "queryFramework", Value: "classic"})
 	}
+	// locks is left out: the sandbox has no lock manager whose
+	// acquisitions it could report. flowControl is what a standalone
+	// reports, which acquires no flow control ticket.
+	d = append(d, bson.E{Key: "flowControl", Value: bson.D{}})
 	if err != nil {
 		// errInfo: the command's failure (a write error of a statement
 		// is not the operation's).

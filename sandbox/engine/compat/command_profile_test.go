@@ -50,6 +50,11 @@ func TestProfileCommand(t *testing.T) {
 		{name: "system.profile has no _id index", ref: "src/mongo/db/catalog/collection_impl.cpp (requiresIdIndex)",
 			setup: []string{`{"profile":2}`}, cmd: `{"listIndexes":"system.profile"}`,
 			want: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.system.profile","firstBatch":[]}}`},
+		{name: "a filter may name only the entry's fields", ref: "src/mongo/db/curop.cpp (OpDebug::appendStaged, 4910200)",
+			cmd:  `{"profile":1,"filter":{"$or":[{"millis":{"$gt":5}},{"nosuch.x":1}]}}`,
+			code: 4910200, msg: "No such field (or fields) available for profile filter: nosuch"},
+		{name: "a filter may name durationMillis", ref: "src/mongo/db/curop.cpp (OpDebug::appendStaged: millis and durationMillis)",
+			cmd: `{"profile":0,"filter":{"durationMillis":{"$gte":0}}}`, want: `{"was":{"$numberInt":"0"}}`},
 		{name: "profile takes no writeConcern", ref: profileRef + " (supportsWriteConcern: false)", cmd: `{"profile":-1,"writeConcern":{"w":1}}`,
 			code: mongoerr.InvalidOptions, msg: "Command does not support writeConcern"},
 	})

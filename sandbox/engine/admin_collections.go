@@ -143,6 +143,11 @@ func cmdDrop(e *Engine, req *request) (bson.D, error) {
 			reply = dropView(ch, c)
 			return nil
 		}
+		if collName == profileCollection && e.profile.level(req.db) != 0 {
+			// drop_collection.cpp: the profile goes only with the
+			// profiler off.
+			return mongoerr.New(mongoerr.IllegalOperation, "turn off profiling before dropping system.profile collection")
+		}
 		ch.Drop(collName)
 		reply = bson.D{{Key: "nIndexesWas", Value: int32(len(c.Indexes()))}, {Key: "ns", Value: c.NS()}}
 		return nil

@@ -544,9 +544,13 @@ func abbreviate(v any) any {
 }
 
 // createProfileCollection is profile_collection.cpp's
-// createProfileCollection: system.profile, 1 MB capped, unless it exists.
+// createProfileCollection: system.profile, 1 MB capped, unless it exists;
+// one a user created uncapped cannot be the profile.
 func (e *Engine) createProfileCollection(db string) error {
-	if e.catalog.Snapshot(db, profileCollection) != nil {
+	if c := e.catalog.Snapshot(db, profileCollection); c != nil {
+		if !c.IsCapped() {
+			return mongoerr.Newf(mongoerr.NamespaceExists, "%s.%s exists but isn't capped", db, profileCollection)
+		}
 		return nil
 	}
 	_, err := e.catalog.CreateCollection(db, profileCollection,

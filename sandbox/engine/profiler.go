@@ -132,9 +132,9 @@ func (e *Engine) profileOp(req *request) *opProfile {
 	return p
 }
 
-// profileNamespace is the namespace a command names: db.coll for a
-// command on a collection, db alone (with "$cmd" for a collection-less
-// one) otherwise, as CurOp's ns.
+// profileNamespace is CurOp's ns: db.coll for a command on a collection,
+// the database alone for one on the database (dbStats, dropDatabase:
+// CurOp::enter with the database's name, CommandInvocation::ns).
 func profileNamespace(req *request) string {
 	if s, ok := req.cmd[0].Value.(string); ok && s != "" {
 		return req.db + "." + s
@@ -151,7 +151,7 @@ func profileNamespace(req *request) string {
 			}
 		}
 	}
-	return req.db + ".$cmd"
+	return req.db
 }
 
 // statement starts the entry of one statement of a multi-statement write:
@@ -564,7 +564,11 @@ func (e *Engine) createProfileCollection(db string) error {
 // writeProfileEntry is introspect.cpp's profile(): the entry goes to the
 // database's system.profile, which is created if a user dropped it while
 // profiling (mongod does the same); the capped collection evicts the
-// oldest entries past its size.
+// oldest entries past its size. An entry larger than the whole collection
+// (a plan whose execStats list thousands of index bounds) is not written:
+// mongod's insert into a capped collection refuses a document over its
+// size ("object to insert exceeds cappedMaxSize"), and profile() only
+// logs the failure.
 func (e *Engine) writeProfileEntry(db string, doc bson.D) {
 	if e.createProfileCollection(db) != nil {
 		return
@@ -575,7 +579,11 @@ func (e *Engine) writeProfileEntry(db string, doc bson.D) {
 		if c == nil {
 			return nil
 		}
-		_, err := c.Insert(doc)
+		size := value.Size(doc)
+		if capSize, _, _ := catalog.CappedLimits(c.Options); int64(size) > capSize {
+			return nil
+		}
+		_, err := c.InsertSized(doc, size)
 		return err
 	})
 }

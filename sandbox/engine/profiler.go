@@ -46,7 +46,9 @@ const profileMaxElementSize = 50 * 1024
 // AutoStatsTracker, the write paths' raiseDbProfileLevel). The server's
 // own commands (hello, ping, serverStatus, profile itself...) are not, nor
 // is listCollections, whose cursor is the catalog's
-// (jstests/core/profile_list_collections.js).
+// (jstests/core/profile_list_collections.js). bulkWrite, which runs on
+// admin and profiles each operation in its own namespace's database, is
+// not profiled by the sandbox.
 func profiledOp(name string) (string, bool) {
 	switch name {
 	case "find":
@@ -63,7 +65,7 @@ func profiledOp(name string) (string, bool) {
 		return "killcursors", true
 	case "count", "distinct", "aggregate", "findAndModify", "findandmodify", "listIndexes",
 		"dbStats", "collStats", "createIndexes", "dropIndexes", "deleteIndexes", "drop",
-		"dropDatabase", "create", "collMod", "validate", "explain", "bulkWrite":
+		"dropDatabase", "create", "collMod", "validate", "explain", "dataSize", "compact":
 		return "command", true
 	}
 	return "", false

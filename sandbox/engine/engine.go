@@ -246,7 +246,7 @@ func (e *Engine) Run(ctx context.Context, conn *Conn, cmd bson.D) (reply bson.D)
 		e.beforeCommand(name)
 	}
 	if e.profile.active.Load() {
-		req.prof = e.profileOp(req)
+		req.prof = e.profileOp(req, c.name)
 	}
 	out, err := c.run(e, req)
 	if err != nil {

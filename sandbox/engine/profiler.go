@@ -63,8 +63,8 @@ func profiledOp(name string) (string, bool) {
 		return "remove", true
 	case "killCursors":
 		return "killcursors", true
-	case "count", "distinct", "aggregate", "findAndModify", "findandmodify", "listIndexes",
-		"dbStats", "collStats", "createIndexes", "dropIndexes", "deleteIndexes", "drop",
+	case "count", "distinct", "aggregate", "findAndModify", "listIndexes",
+		"dbStats", "collStats", "createIndexes", "dropIndexes", "drop",
 		"dropDatabase", "create", "collMod", "validate", "explain", "dataSize", "compact":
 		return "command", true
 	}
@@ -101,6 +101,10 @@ type opEntry struct {
 	// write counts; has* tell which the operation reports.
 	nMatched, nModified, nInserted, nDeleted, nUpserted int64
 	hasUpdate, hasInsert, hasDelete                     bool
+	// statement marks the entry of one statement of an update or a
+	// delete, which write_ops_exec.cpp profiles under a CurOp of its own:
+	// not a command's, it has no responseLength nor protocol.
+	statement bool
 	// err is a statement's own failure.
 	err error
 	// keysInserted and keysDeleted are the index entries the writes
@@ -110,14 +114,15 @@ type opEntry struct {
 	addsKeys, removesKeys     bool
 }
 
-// profileOp starts profiling req's operation when its database is
-// profiled; it returns nil otherwise.
-func (e *Engine) profileOp(req *request) *opProfile {
-	op, ok := profiledOp(req.name)
+// profileOp starts profiling req's operation, whose command mongod names
+// name (whichever alias the client sent), when its database is profiled;
+// it returns nil otherwise.
+func (e *Engine) profileOp(req *request, name string) *opProfile {
+	op, ok := profiledOp(name)
 	if !ok {
 		return nil
 	}
-	if c, _ := lookupString(req.cmd, "collection"); req.name == "getMore" &&
+	if c, _ := lookupString(req.cmd, "collection"); name == "getMore" &&
 		strings.HasPrefix(c, "$cmd.") && !strings.HasPrefix(c, "$cmd.listIndexes.") {
 		// getmore_cmd.cpp tracks no stats for a collectionless cursor
 		// (NamespaceString::isCollectionlessCursorNamespace:
@@ -160,7 +165,7 @@ func profileNamespace(req *request) string {
 // its command is the statement, as the write path records it
 // (write_ops_exec.cpp setOpDescription).
 func (p *opProfile) statement(op string, stmt bson.D) {
-	e := &opEntry{op: op, ns: p.base.ns, command: stmt, start: time.Now()}
+	e := &opEntry{op: op, ns: p.base.ns, command: stmt, start: time.Now(), statement: true}
 	p.stmts = append(p.stmts, e)
 	p.current = e
 }
@@ -459,11 +464,12 @@ func (en *opEntry) document(req *request, err error, responseLength int) bson.D 
 			bson.E{Key: "errName", Value: value.Get(reply, "codeName")},
 			bson.E{Key: "errCode", Value: value.Get(reply, "code")})
 	}
-	d = append(d,
-		bson.E{Key: "responseLength", Value: appendNumber(int64(responseLength))},
-		bson.E{Key: "protocol", Value: "op_msg"},
-		bson.E{Key: "millis", Value: appendNumber(en.millis)},
-	)
+	if !en.statement {
+		d = append(d,
+			bson.E{Key: "responseLength", Value: appendNumber(int64(responseLength))},
+			bson.E{Key: "protocol", Value: "op_msg"})
+	}
+	d = append(d, bson.E{Key: "millis", Value: appendNumber(en.millis)})
 	if en.plan != nil && en.plan.Summary != "" {
 		d = append(d, bson.E{Key: "planSummary", Value: en.plan.Summary})
 	}

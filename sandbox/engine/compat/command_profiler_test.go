@@ -70,7 +70,7 @@ func TestProfilerEntries(t *testing.T) {
 			docs:     `[{"_id":1,"a":1},{"_id":2,"a":1}]`,
 			setup:    []string{`{"profile":2}`},
 			cmd:      `{"delete":"c","deletes":[{"q":{"a":1},"limit":0}]}`,
-			thenFind: `{"find":"system.profile","projection":{"_id":0,"op":1,"ns":1,"command":1,"ndeleted":1}}`,
+			thenFind: `{"find":"system.profile","projection":{"_id":0,"op":1,"ns":1,"command":1,"ndeleted":1,"responseLength":1,"protocol":1}}`,
 			thenWant: `[{"op":"remove","ns":"{{db}}.c","command":{"q":{"a":1},"limit":0},"ndeleted":2}]`},
 		{name: "an insert's entry", ref: profilerRef + "; jstests/core/profile_insert.js",
 			setup:    []string{`{"profile":2}`},

@@ -14,9 +14,6 @@ type Conn struct {
 	ListenAddr string
 	// helloSeen: the client metadata may only come with the first hello.
 	helloSeen bool
-	// appName is the client metadata's application.name from the first
-	// hello, which the profiler records.
-	appName string
 	// user is who the connection authenticated as ("" until it does, and
 	// on a server without users). Cursors belong to their user.
 	user string

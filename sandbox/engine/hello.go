@@ -30,11 +30,6 @@ func cmdHello(e *Engine, req *request) (bson.D, error) {
 		e.log.clientMetadata(req.conn, doc)
 	}
 	req.conn.helloSeen = true
-	if client, ok := lookupDoc(req.cmd, "client"); ok {
-		if app, ok := value.Get(client, "application").(bson.D); ok {
-			req.conn.appName, _ = lookupString(app, "name")
-		}
-	}
 
 	tv, hasTV := a.get("topologyVersion")
 	mat, hasMAT := a.get("maxAwaitTimeMS")

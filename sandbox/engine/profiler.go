@@ -303,7 +303,9 @@ func (e *Engine) finishProfile(req *request, p *opProfile, reply bson.D, err err
 			s.millis = end.Sub(s.start).Milliseconds()
 		}
 	} else {
-		p.base.millis = elapsed.Milliseconds()
+		// Time spent waiting (an awaitData getMore) is not the
+		// operation's (elapsedTimeExcludingPauses).
+		p.base.millis = (elapsed - req.paused).Milliseconds()
 	}
 	if e.profile.level(req.db) == 0 {
 		// The operation dropped its database, whose settings went with it
@@ -316,7 +318,7 @@ func (e *Engine) finishProfile(req *request, p *opProfile, reply bson.D, err err
 		if en.err != nil {
 			failed = en.err
 		}
-		doc := en.document(req, failed, responseLength)
+		doc := en.document(e, req, failed, responseLength)
 		if p.level == 1 && !profileAtLevelOne(doc, en.millis, filter, slowMS, sampleRate) {
 			continue
 		}
@@ -394,7 +396,7 @@ func profileAtLevelOne(doc bson.D, millis int64, filter *query.Filter, slowMS in
 
 // document renders the entry in OpDebug::append's order, then
 // introspect.cpp's ts, client, appName, allUsers and user.
-func (en *opEntry) document(req *request, err error, responseLength int) bson.D {
+func (en *opEntry) document(e *Engine, req *request, err error, responseLength int) bson.D {
 	d := bson.D{
 		{Key: "op", Value: en.op},
 		{Key: "ns", Value: en.ns},
@@ -480,8 +482,8 @@ func (en *opEntry) document(req *request, err error, responseLength int) bson.D 
 		bson.E{Key: "ts", Value: bson.NewDateTimeFromTime(time.Now())},
 		bson.E{Key: "client", Value: clientHost(req.conn.RemoteAddr)},
 	)
-	if req.conn.appName != "" {
-		d = append(d, bson.E{Key: "appName", Value: req.conn.appName})
+	if app := e.ops.appName(req.conn.ID); app != "" {
+		d = append(d, bson.E{Key: "appName", Value: app})
 	}
 	users, user := bson.A{}, ""
 	if req.conn.user != "" {

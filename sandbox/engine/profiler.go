@@ -453,10 +453,11 @@ func (en *opEntry) document(e *Engine, req *request, err error, responseLength i
 	if en.plan != nil {
 		d = append(d, bson.E{Key: "queryFramework", Value: "classic"})
 	}
-	// locks is left out: the sandbox has no lock manager whose
-	// acquisitions it could report. flowControl is what a standalone
-	// reports, which acquires no flow control ticket.
-	d = append(d, bson.E{Key: "flowControl", Value: bson.D{}})
+	// OpDebug::append always writes locks, from the operation's lock
+	// statistics. The sandbox has no lock manager of mongod's kind, so the
+	// object is there and empty rather than filled with invented counts.
+	// flowControl is what a standalone reports: no ticket acquired.
+	d = append(d, bson.E{Key: "locks", Value: bson.D{}}, bson.E{Key: "flowControl", Value: bson.D{}})
 	if err != nil {
 		// errInfo: the command's failure (a write error of a statement
 		// is not the operation's).

@@ -494,7 +494,7 @@ func compatible(p indexedPred, ix *index.Index, field int) bool {
 	case *query.InternalExpr:
 		return !ix.FieldIsMultiKey(field)
 	case *query.Not:
-		return notCompatible(x, ix, field)
+		return notCompatible(p, x, ix, field)
 	}
 	return true
 }
@@ -504,16 +504,30 @@ func compatible(p indexedPred, ix *index.Index, field int) bool {
 // document missing the field, which every other negation matches, so it
 // answers {$ne: null} alone (nodeIsSupportedBySparseIndex); and a field
 // that held an array cannot answer {$ne: null}, a $nin holding null, or
-// the negation of $gte/$lte null (notEqualsNullCanUseIndex,
-// isQueryNegatingGTEorLTENull).
-func notCompatible(x *query.Not, ix *index.Index, field int) bool {
+// the negation of $gte/$lte null, since {a: [null]} matches them with a
+// null key (notEqualsNullCanUseIndex) -- unless the negation sits in an
+// object $elemMatch and every array lay above that $elemMatch's path, so
+// that nothing below it is traversed: {"a.b": {$elemMatch: {"c.d": {$ne:
+// null}}}} may use {"a.b.c.d": 1} while only "a" or "a.b" held arrays
+// (sparse_index_supports_ne_null.js).
+func notCompatible(p indexedPred, x *query.Not, ix *index.Index, field int) bool {
 	if ix.Spec.Sparse && !isNotEqualNull(x) {
 		return false
 	}
 	if _, ok := notBounds(x, ix.IsMultiKey()); !ok {
 		return false
 	}
-	return !ix.FieldIsMultiKey(field) || !negatesNull(x)
+	return !negatesNull(x) || neNullCanUseIndex(p, ix, field)
+}
+
+// neNullCanUseIndex is notEqualsNullCanUseIndex for an object $elemMatch
+// parent (a value $elemMatch is a node of its own, ElemMatchValue).
+func neNullCanUseIndex(p indexedPred, ix *index.Index, field int) bool {
+	comps := ix.MultiKeyComponents(field)
+	if len(comps) == 0 {
+		return true
+	}
+	return p.em != nil && comps[len(comps)-1] < p.emLen
 }
 
 // negatesNull reports the negation of a predicate whose bounds are the

@@ -354,15 +354,25 @@ func (e *Engine) explainDelete(req *request, verbosity string) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A multi-document delete runs as BATCHED_DELETE (mongod 6.1+,
-	// https://www.mongodb.com/docs/v8.0/reference/explain-results/).
-	stage := "DELETE"
-	if st.multi {
-		stage = "BATCHED_DELETE"
-	}
 	return e.explainWrite(req, b.coll, st.filter, st.sort, st.hint, st.let, !st.multi, verbosity, func(n int64) bson.D {
 		return bson.D{{Key: "nWouldDelete", Value: n}}
-	}, stage)
+	}, "DELETE")
+}
+
+// batchesDeletes is ClassicPlannerInterface::addDeleteStage's batchDelete
+// test (get_executor.cpp, 8.0) for what the sandbox can meet: a
+// multi-document delete runs as BATCHED_DELETE (batchUserMultiDeletes
+// defaults to true) outside the config database and on a collection
+// without change stream pre- and post-images, which need the documents
+// deleted one by one; a delete of one document (justOne, findAndModify)
+// stays DELETE. Transactions and retryable writes, which also opt out,
+// are not run here.
+func batchesDeletes(coll *catalog.Collection) bool {
+	if coll.DB == "config" {
+		return false
+	}
+	enabled, _ := value.Lookup(coll.Options, "changeStreamPreAndPostImages.enabled").(bool)
+	return !enabled
 }
 
 func (e *Engine) explainFindAndModify(req *request, verbosity string) (bson.D, error) {
@@ -405,9 +415,19 @@ func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D
 		}
 		q.Filter = f
 	}
-	exec, err := e.plan(e.catalog.Snapshot(req.db, collName), ns(req.db, collName), q)
+	coll := e.catalog.Snapshot(req.db, collName)
+	exec, err := e.plan(coll, ns(req.db, collName), q)
 	if err != nil {
 		return nil, err
+	}
+	if coll == nil {
+		// getExecutorUpdate and getExecutorDelete answer a collection that
+		// does not exist with an EOF plan alone, with no write stage above
+		// it, upsert or not (explain_writecmd_nonexistent_collection.js).
+		return explainReply(req, renderPlan(exec, verbosity, nil)), nil
+	}
+	if stage == "DELETE" && !single && batchesDeletes(coll) {
+		stage = "BATCHED_DELETE"
 	}
 	var n int64
 	exec.EnableTiming()

@@ -150,20 +150,20 @@ func explainTail(req *request) bson.D {
 // explainPlan runs exec as far as the verbosity requires and renders the
 // queryPlanner and executionStats sections. wrap, when set, puts a write
 // stage (UPDATE, DELETE) above the plan.
-func explainPlan(exec *planner.Executor, verbosity string, wrap func(plan bson.D, exec bool) bson.D) (bson.D, error) {
+//
+// An error while running the plan does not fail the explain: the executor
+// records it for executionStats (executionSuccess: false, errorMessage,
+// errorCode), as Explain::explainStages catches it (explain.cpp).
+func explainPlan(exec *planner.Executor, verbosity string, wrap func(plan bson.D, exec bool) bson.D) bson.D {
 	exec.EnableTiming()
 	if verbosity != "queryPlanner" {
 		for {
-			_, ok, err := exec.Next()
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
+			if _, ok, err := exec.Next(); err != nil || !ok {
 				break
 			}
 		}
 	}
-	return renderPlan(exec, verbosity, wrap), nil
+	return renderPlan(exec, verbosity, wrap)
 }
 
 // renderPlan renders the queryPlanner and executionStats sections of an
@@ -241,11 +241,7 @@ func (e *Engine) explainQuery(req *request, coll string, q planner.Query, verbos
 	if err != nil {
 		return nil, err
 	}
-	body, err := explainPlan(exec, verbosity, nil)
-	if err != nil {
-		return nil, err
-	}
-	return explainReply(req, body), nil
+	return explainReply(req, explainPlan(exec, verbosity, nil)), nil
 }
 
 func (e *Engine) explainDistinct(req *request, verbosity string) (bson.D, error) {
@@ -433,11 +429,8 @@ func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D
 	exec.EnableTiming()
 	if verbosity != "queryPlanner" {
 		for {
-			_, ok, err := exec.Next()
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
+			// An error is reported in executionStats (explainPlan).
+			if _, ok, err := exec.Next(); err != nil || !ok {
 				break
 			}
 			n++
@@ -476,11 +469,7 @@ func (e *Engine) explainPipeline(req *request, s *aggregateSpec, verbosity strin
 	pp.ctx.Explain = true
 	p, exec := pp.p, pp.exec
 	if exec != nil && len(p.Stages()) == 0 {
-		body, err := explainPlan(exec, verbosity, nil)
-		if err != nil {
-			return nil, err
-		}
-		return explainReply(req, markOptimizedAway(body)), nil
+		return explainReply(req, markOptimizedAway(explainPlan(exec, verbosity, nil))), nil
 	}
 	var cursorOut *countingIterator
 	if verbosity != "queryPlanner" {

@@ -228,3 +228,35 @@ func TestExplainWritePlans(t *testing.T) {
 			}
 		})
 }
+
+// Explain::explainStages (src/mongo/db/query/explain.cpp) runs the plan
+// for executionStats and catches what fails there: the explain succeeds,
+// with executionSuccess false, errorMessage and errorCode
+// (jstests/core/query/explain/explain_execution_error.js).
+func TestExplainExecutionError(t *testing.T) {
+	s := newSuite(t)
+	const ref = "src/mongo/db/query/explain.cpp explainStages; jstests/core/query/explain/explain_execution_error.js"
+	for _, verbosity := range []string{"executionStats", "allPlansExecution"} {
+		s.runCase(t, "a runtime error is reported at "+verbosity, ref, explainCase(commandFam, "find"),
+			func(t *testing.T, db *mongo.Database) {
+				insertDocs(t, db.Collection("c"), `[{"_id": 1, "a": 1, "b": 1}, {"_id": 2, "a": 1, "b": 0}]`)
+				cmd := `{"find": "c", "filter": {"$expr": {"$divide": ["$a", "$b"]}}}`
+				_, err := cursorDocs(t, db, ejDoc(t, cmd))
+				if err == nil {
+					t.Fatal("find did not fail")
+				}
+				reply := mustCommand(t, db, `{"explain": `+cmd+`, "verbosity": "`+verbosity+`"}`)
+				st := field(reply, "executionStats").(bson.D)
+				sameValue(t, "executionSuccess", field(st, "executionSuccess"), `false`)
+				sameValue(t, "errorCode", field(st, "errorCode"), relaxed(err.Code))
+				// The reason alone: "Executor error during find command" is
+				// the find command's wrapping.
+				sameValue(t, "errorMessage", field(st, "errorMessage"), `"can't $divide by zero"`)
+				if verbosity == "allPlansExecution" && field(st, "allPlansExecution") == nil {
+					t.Errorf("no allPlansExecution in %s", relaxed(st))
+				}
+				// At queryPlanner verbosity nothing runs, so nothing fails.
+				mustCommand(t, db, `{"explain": `+cmd+`, "verbosity": "queryPlanner"}`)
+			})
+	}
+}

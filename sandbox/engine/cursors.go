@@ -52,6 +52,8 @@ type cursor struct {
 	indexes    []string
 	uuid       string
 	planKilled error
+	// api is the Stable API parameters of the command that opened it.
+	api apiParameters
 }
 
 // resultStream is where a cursor's documents come from.
@@ -208,7 +210,7 @@ func (e *Engine) firstBatch(req *request, namespace string, s resultStream, batc
 	if hasBatchSize {
 		n = int(batchSize)
 	}
-	c := &cursor{ns: namespace, owner: req.owner(), user: req.conn.user, lsid: req.lsid(), stream: s}
+	c := &cursor{ns: namespace, owner: req.owner(), user: req.conn.user, lsid: req.lsid(), stream: s, api: req.api}
 	batch, exhausted := bson.A{}, false
 	if n != 0 || !s.idleAtZero {
 		var err error
@@ -353,8 +355,9 @@ func (e *Engine) OpenCursors(user string) int { return e.cursors.openCursors(use
 // before it touches the cursor, in its order (a failed check leaves the
 // cursor as it was): it exists and has not expired, it belongs to the
 // authenticated user, the namespace matches, the logical session matches,
-// no other getMore is using it, and no maxTimeMS is set (which getMore
-// accepts for awaitData cursors only).
+// no maxTimeMS is set (which getMore accepts for awaitData cursors only),
+// no other getMore is using it, and the getMore sends the API parameters
+// the cursor was opened with.
 func (t *cursorTable) checkout(id int64, namespace string, req *request, cancel context.CancelCauseFunc) (*cursor, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -383,6 +386,9 @@ func (t *cursorTable) checkout(id int64, namespace string, req *request, cancel 
 	}
 	if c.cancel != nil {
 		return nil, mongoerr.Newf(mongoerr.CursorInUse, "cursor id %d is already in use", id)
+	}
+	if err := checkCursorAPIParameters(c, req); err != nil {
+		return nil, err
 	}
 	c.cancel = cancel
 	t.linkLocked(c.owner, req.conn.ID)

@@ -64,6 +64,9 @@ type Query struct {
 	// IndexKey asks index scans to record each document's key, for a
 	// pipeline stage reading {$meta: "indexKey"} (see Result.IndexKey).
 	IndexKey bool
+	// ShowRecordID is find's showRecordId, which rules out the _id
+	// lookup (isIdHackEligibleQuery, get_executor.cpp).
+	ShowRecordID bool
 }
 
 // wantsIndexKey: something downstream reads {$meta: "indexKey"}.
@@ -80,8 +83,9 @@ type Projector struct {
 	Spec  bson.D
 	// Apply projects one document; ctx gives the running command's
 	// context, for expressions to stop when it is done.
-	// indexKey is the document's index key metadata, nil unless IndexKey.
-	Apply func(ctx func() context.Context, doc bson.D, positionalIndex int, indexKey bson.D) (bson.D, error)
+	// indexKey is the document's index key metadata, nil unless IndexKey;
+	// rid is the record it came from.
+	Apply func(ctx func() context.Context, doc bson.D, positionalIndex int, indexKey bson.D, rid int64) (bson.D, error)
 	// IndexKey: the projection reads {$meta: "indexKey"}, so index scans
 	// record the key of each document they produce.
 	IndexKey bool

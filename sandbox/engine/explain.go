@@ -420,7 +420,7 @@ func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D
 		// getExecutorUpdate and getExecutorDelete answer a collection that
 		// does not exist with an EOF plan alone, with no write stage above
 		// it, upsert or not (explain_writecmd_nonexistent_collection.js).
-		return explainReply(req, renderPlan(exec, verbosity, nil)), nil
+		return explainReply(req, explainPlan(exec, verbosity, nil)), nil
 	}
 	if stage == "DELETE" && !single && batchesDeletes(coll) {
 		stage = "BATCHED_DELETE"

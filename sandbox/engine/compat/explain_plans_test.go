@@ -215,6 +215,8 @@ func TestExplainWritePlans(t *testing.T) {
 				}
 				stages := field(field(reply, "executionStats").(bson.D), "executionStages").(bson.D)
 				sameValue(t, "executionStages.stage", field(stages, "stage"), `"EOF"`)
+				// The plan ran: EOF worked once and is at its end.
+				sameValue(t, "executionStages.isEOF", field(stages, "isEOF"), `1`)
 				names := mustCommand(t, db, `{"listCollections": 1, "nameOnly": true}`)
 				sameValue(t, "collections", field(field(names, "cursor").(bson.D), "firstBatch"), `[]`)
 			})

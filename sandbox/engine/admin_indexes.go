@@ -255,10 +255,13 @@ func dropIndexes(a args, coll *catalog.Collection, target any, namespace string)
 
 // inSpecification adds the context mongod's createIndexes puts around a
 // failure of index_key_validate::validateIndexSpec; the reserved-name
-// check runs after it and is reported bare.
+// check runs after it, and IndexCatalogImpl::_isSpecOk's name checks
+// (index_catalog_impl.cpp) when the catalog prepares the spec, so they
+// are reported bare.
 func inSpecification(err error, spec bson.D) error {
 	me, ok := err.(*mongoerr.Error)
-	if !ok || strings.HasPrefix(me.Msg, "The index name '_id_' is reserved") {
+	if !ok || strings.HasPrefix(me.Msg, "The index name '_id_' is reserved") ||
+		me.Msg == "index name cannot contain NUL bytes" || me.Msg == "index name cannot be empty" {
 		return err
 	}
 	return mongoerr.New(me.Code, "Error in specification "+value.FormatDoc(spec)+" :: caused by :: "+me.Msg)

@@ -138,13 +138,6 @@ func TestConfCursorsAndBatches(t *testing.T) {
 	wantErrIn(s, t, db, fmt.Sprintf(`{"getMore":{"$numberLong":"%d"},"collection":"x"}`, id), 13,
 		"Requested getMore on namespace 'conf.x', but cursor belongs to a different namespace conf.c")
 
-	// Options the sandbox does not implement are refused, not ignored.
-	for _, opt := range []string{`"showRecordId":true`} {
-		_, ce := runJIn(s, t, db, `{"find":"c",`+opt+`}`)
-		if ce == nil || ce.Code != mongoerr.NotImplemented || !strings.Contains(ce.Message, "is not supported by the schemalab sandbox") {
-			t.Errorf("find with %s: %v", opt, ce)
-		}
-	}
 	// A collection's default collation would change every string
 	// comparison on it: refused, as the collation option of a find is;
 	// the simple collation is what the sandbox does anyway.

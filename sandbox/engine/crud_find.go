@@ -35,6 +35,8 @@ type findSpec struct {
 	min, max bson.D
 	// returnKey answers each document's index key instead of the document.
 	returnKey bool
+	// showRecordId adds each document's record id as $recordId.
+	showRecordId bool
 }
 
 var findFields = []string{"filter", "projection", "sort", "hint", "skip", "limit", "batchSize",
@@ -109,6 +111,9 @@ func parseFind(req *request) (*findSpec, error) {
 	if s.returnKey, err = a.boolean("returnKey", false); err != nil {
 		return nil, err
 	}
+	if s.showRecordId, err = a.boolean("showRecordId", false); err != nil {
+		return nil, err
+	}
 	if err := refuseUnsupportedFindOptions(a); err != nil {
 		return nil, err
 	}
@@ -149,15 +154,12 @@ func parseMinMax(a args) (bson.D, bson.D, error) {
 }
 
 // refuseUnsupportedFindOptions fails the find options the sandbox cannot
-// honour rather than ignore them: showRecordId (mongod adds
-// {$recordId: {$meta: "recordId"}} to the projection,
-// query_request_helper::addShowRecordIdMetaProj, and the sandbox carries
-// no record id metadata), $_requestResumeToken and $_resumeAfter (a
-// postBatchResumeToken of record ids), allowSpeculativeMajorityRead (a
+// honour rather than ignore them: $_requestResumeToken and $_resumeAfter
+// (a postBatchResumeToken of record ids), allowSpeculativeMajorityRead (a
 // replica set's majority read) and includeQueryStatsMetrics (the cursor's
 // metrics). Their types are checked first, as the IDL parser does.
 func refuseUnsupportedFindOptions(a args) error {
-	for _, name := range []string{"showRecordId", "$_requestResumeToken", "allowSpeculativeMajorityRead", "includeQueryStatsMetrics"} {
+	for _, name := range []string{"$_requestResumeToken", "allowSpeculativeMajorityRead", "includeQueryStatsMetrics"} {
 		if on, err := a.boolean(name, false); err != nil {
 			return err
 		} else if on {
@@ -203,8 +205,16 @@ func plannerQuery(req *request, s *findSpec) (planner.Query, error) {
 	if err := validateSort(s.sort); err != nil {
 		return q, err
 	}
-	if len(s.projection) > 0 {
-		p, err := projection.Compile(s.projection, projection.Options{Now: req.now, LetVars: s.let, Filter: q.Filter})
+	spec := s.projection
+	if s.showRecordId && value.IsMissing(value.Get(spec, "$recordId")) {
+		// query_request_helper::addShowRecordIdMetaProj: the record id
+		// comes as a projected $meta, after the projection's own fields,
+		// unless the projection already says what $recordId is.
+		spec = append(append(bson.D{}, spec...), bson.E{Key: "$recordId", Value: bson.D{{Key: "$meta", Value: "recordId"}}})
+		q.ShowRecordID = true
+	}
+	if len(spec) > 0 {
+		p, err := projection.Compile(spec, projection.Options{Now: req.now, LetVars: s.let, Filter: q.Filter, RecordIDs: true})
 		if err != nil {
 			return q, err
 		}
@@ -230,7 +240,7 @@ func returnKeyProjector() *planner.Projector {
 		Stage:     "RETURN_KEY",
 		IndexKey:  true,
 		Coverable: true,
-		Apply: func(_ func() context.Context, _ bson.D, _ int, indexKey bson.D) (bson.D, error) {
+		Apply: func(_ func() context.Context, _ bson.D, _ int, indexKey bson.D, _ int64) (bson.D, error) {
 			if indexKey == nil {
 				return bson.D{}, nil
 			}

@@ -62,6 +62,8 @@ type cursor struct {
 	// documents examined that batches profiled so far reported.
 	origin                     bson.D
 	profiledKeys, profiledDocs int64
+	// api is the Stable API parameters of the command that opened it.
+	api apiParameters
 }
 
 // resultStream is where a cursor's documents come from.
@@ -222,7 +224,7 @@ func (e *Engine) firstBatch(req *request, namespace string, s resultStream, batc
 	if hasBatchSize {
 		n = int(batchSize)
 	}
-	c := &cursor{ns: namespace, owner: req.owner(), user: req.conn.user, lsid: req.lsid(), stream: s, origin: req.cmd}
+	c := &cursor{ns: namespace, owner: req.owner(), user: req.conn.user, lsid: req.lsid(), stream: s, origin: req.cmd, api: req.api}
 	batch, exhausted := bson.A{}, false
 	if n != 0 || !s.idleAtZero {
 		var err error
@@ -394,8 +396,9 @@ func (e *Engine) OpenCursors(user string) int { return e.cursors.openCursors(use
 // before it touches the cursor, in its order (a failed check leaves the
 // cursor as it was): it exists and has not expired, it belongs to the
 // authenticated user, the namespace matches, the logical session matches,
-// no other getMore is using it, and no maxTimeMS is set (which getMore
-// accepts for awaitData cursors only).
+// no maxTimeMS is set (which getMore accepts for awaitData cursors only),
+// no other getMore is using it, and the getMore sends the API parameters
+// the cursor was opened with.
 func (t *cursorTable) checkout(id int64, namespace string, req *request, cancel context.CancelCauseFunc) (*cursor, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -425,6 +428,9 @@ func (t *cursorTable) checkout(id int64, namespace string, req *request, cancel 
 	}
 	if c.cancel != nil {
 		return nil, mongoerr.Newf(mongoerr.CursorInUse, "cursor id %d is already in use", id)
+	}
+	if err := checkCursorAPIParameters(c, req); err != nil {
+		return nil, err
 	}
 	c.cancel = cancel
 	c.getMores++

@@ -147,6 +147,8 @@ type request struct {
 	// prof is the operation's profile while its database is profiled
 	// (profiler.go), nil otherwise.
 	prof *opProfile
+	// api is the Stable API parameters the command was sent with.
+	api apiParameters
 }
 
 // lsid is the id of the command's logical session (the lsid drivers and
@@ -223,7 +225,11 @@ func (e *Engine) Run(ctx context.Context, conn *Conn, cmd bson.D) (reply bson.D)
 	if c.noWriteConcern && !value.IsMissing(value.Get(cmd, "writeConcern")) {
 		return ErrorReply(mongoerr.New(mongoerr.InvalidOptions, "Command does not support writeConcern"))
 	}
-	req := &request{ctx: ctx, conn: conn, db: db, name: name, cmd: cmd, now: bson.NewDateTimeFromTime(time.Now())}
+	api, err := parseAPIParameters(cmd, c.name)
+	if err != nil {
+		return ErrorReply(err)
+	}
+	req := &request{ctx: ctx, conn: conn, db: db, name: name, cmd: cmd, now: bson.NewDateTimeFromTime(time.Now()), api: api}
 	limit, err := parseMaxTimeMS(req, c.maxTimeMS)
 	if err != nil {
 		return ErrorReply(err)

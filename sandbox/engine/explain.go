@@ -150,20 +150,20 @@ func explainTail(req *request) bson.D {
 // explainPlan runs exec as far as the verbosity requires and renders the
 // queryPlanner and executionStats sections. wrap, when set, puts a write
 // stage (UPDATE, DELETE) above the plan.
-func explainPlan(exec *planner.Executor, verbosity string, wrap func(plan bson.D, exec bool) bson.D) (bson.D, error) {
+//
+// An error while running the plan does not fail the explain: the executor
+// records it for executionStats (executionSuccess: false, errorMessage,
+// errorCode), as Explain::explainStages catches it (explain.cpp).
+func explainPlan(exec *planner.Executor, verbosity string, wrap func(plan bson.D, exec bool) bson.D) bson.D {
 	exec.EnableTiming()
 	if verbosity != "queryPlanner" {
 		for {
-			_, ok, err := exec.Next()
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
+			if _, ok, err := exec.Next(); err != nil || !ok {
 				break
 			}
 		}
 	}
-	return renderPlan(exec, verbosity, wrap), nil
+	return renderPlan(exec, verbosity, wrap)
 }
 
 // renderPlan renders the queryPlanner and executionStats sections of an
@@ -241,11 +241,7 @@ func (e *Engine) explainQuery(req *request, coll string, q planner.Query, verbos
 	if err != nil {
 		return nil, err
 	}
-	body, err := explainPlan(exec, verbosity, nil)
-	if err != nil {
-		return nil, err
-	}
-	return explainReply(req, body), nil
+	return explainReply(req, explainPlan(exec, verbosity, nil)), nil
 }
 
 func (e *Engine) explainDistinct(req *request, verbosity string) (bson.D, error) {
@@ -354,15 +350,25 @@ func (e *Engine) explainDelete(req *request, verbosity string) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A multi-document delete runs as BATCHED_DELETE (mongod 6.1+,
-	// https://www.mongodb.com/docs/v8.0/reference/explain-results/).
-	stage := "DELETE"
-	if st.multi {
-		stage = "BATCHED_DELETE"
-	}
 	return e.explainWrite(req, b.coll, st.filter, st.sort, st.hint, st.let, !st.multi, verbosity, func(n int64) bson.D {
 		return bson.D{{Key: "nWouldDelete", Value: n}}
-	}, stage)
+	}, "DELETE")
+}
+
+// batchesDeletes is ClassicPlannerInterface::addDeleteStage's batchDelete
+// test (get_executor.cpp, 8.0) for what the sandbox can meet: a
+// multi-document delete runs as BATCHED_DELETE (batchUserMultiDeletes
+// defaults to true) outside the config database and on a collection
+// without change stream pre- and post-images, which need the documents
+// deleted one by one; a delete of one document (justOne, findAndModify)
+// stays DELETE. Transactions and retryable writes, which also opt out,
+// are not run here.
+func batchesDeletes(coll *catalog.Collection) bool {
+	if coll.DB == "config" {
+		return false
+	}
+	enabled, _ := value.Lookup(coll.Options, "changeStreamPreAndPostImages.enabled").(bool)
+	return !enabled
 }
 
 func (e *Engine) explainFindAndModify(req *request, verbosity string) (bson.D, error) {
@@ -405,19 +411,26 @@ func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D
 		}
 		q.Filter = f
 	}
-	exec, err := e.plan(e.catalog.Snapshot(req.db, collName), ns(req.db, collName), q)
+	coll := e.catalog.Snapshot(req.db, collName)
+	exec, err := e.plan(coll, ns(req.db, collName), q)
 	if err != nil {
 		return nil, err
+	}
+	if coll == nil {
+		// getExecutorUpdate and getExecutorDelete answer a collection that
+		// does not exist with an EOF plan alone, with no write stage above
+		// it, upsert or not (explain_writecmd_nonexistent_collection.js).
+		return explainReply(req, explainPlan(exec, verbosity, nil)), nil
+	}
+	if stage == "DELETE" && !single && batchesDeletes(coll) {
+		stage = "BATCHED_DELETE"
 	}
 	var n int64
 	exec.EnableTiming()
 	if verbosity != "queryPlanner" {
 		for {
-			_, ok, err := exec.Next()
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
+			// An error is reported in executionStats (explainPlan).
+			if _, ok, err := exec.Next(); err != nil || !ok {
 				break
 			}
 			n++
@@ -456,11 +469,7 @@ func (e *Engine) explainPipeline(req *request, s *aggregateSpec, verbosity strin
 	pp.ctx.Explain = true
 	p, exec := pp.p, pp.exec
 	if exec != nil && len(p.Stages()) == 0 {
-		body, err := explainPlan(exec, verbosity, nil)
-		if err != nil {
-			return nil, err
-		}
-		return explainReply(req, markOptimizedAway(body)), nil
+		return explainReply(req, markOptimizedAway(explainPlan(exec, verbosity, nil))), nil
 	}
 	var cursorOut *countingIterator
 	if verbosity != "queryPlanner" {

@@ -186,6 +186,41 @@ func TestExplainWritePlans(t *testing.T) {
 			}
 			sameValue(t, "nWouldModify", field(plan, "nWouldModify"), `1`)
 		})
+	// get_executor.cpp (addDeleteStage's batchDelete): a collection
+	// recording change stream pre-images has its documents deleted one by
+	// one, so a multi delete there stays DELETE.
+	s.runCase(t, "multi delete with change stream pre-images is DELETE", "src/mongo/db/query/get_executor.cpp batchDelete",
+		explainCase(commandFam, "delete"), func(t *testing.T, db *mongo.Database) {
+			mustCommand(t, db, `{"create": "c", "changeStreamPreAndPostImages": {"enabled": true}}`)
+			insertDocs(t, db.Collection("c"), tenNumbers)
+			st := explainStats(t, db, `{"delete": "c", "deletes": [{"q": {"a": {"$gte": 5}}, "limit": 0}]}`)
+			sameFigures(t, st, "DELETE>COLLSCAN", 0, 10)
+			sameValue(t, "nWouldDelete", field(field(st, "executionStages").(bson.D), "nWouldDelete"), `5`)
+		})
+	// get_executor.cpp (getExecutorDelete, getExecutorUpdate): a collection
+	// that does not exist is planned as EOF alone, with no write stage,
+	// and explain creates nothing, upsert or not
+	// (jstests/core/query/explain/explain_writecmd_nonexistent_collection.js).
+	for _, cmd := range []string{
+		`{"delete": "none", "deletes": [{"q": {"a": 1}, "limit": 0}]}`,
+		`{"update": "none", "updates": [{"q": {"a": 1}, "u": {"$set": {"b": 1}}, "upsert": true}]}`,
+		`{"findAndModify": "none", "query": {"a": 1}, "remove": true}`,
+	} {
+		name := ejDoc(t, cmd)[0].Key
+		s.runCase(t, name+" of a missing collection is EOF alone", "jstests/core/query/explain/explain_writecmd_nonexistent_collection.js",
+			explainCase(commandFam, name), func(t *testing.T, db *mongo.Database) {
+				reply := mustCommand(t, db, `{"explain": `+cmd+`, "verbosity": "executionStats"}`)
+				if got := stageChain(winningPlan(t, reply)); got != "EOF" {
+					t.Errorf("winning plan %s, want EOF", got)
+				}
+				stages := field(field(reply, "executionStats").(bson.D), "executionStages").(bson.D)
+				sameValue(t, "executionStages.stage", field(stages, "stage"), `"EOF"`)
+				// The plan ran: EOF worked once and is at its end.
+				sameValue(t, "executionStages.isEOF", field(stages, "isEOF"), `1`)
+				names := mustCommand(t, db, `{"listCollections": 1, "nameOnly": true}`)
+				sameValue(t, "collections", field(field(names, "cursor").(bson.D), "firstBatch"), `[]`)
+			})
+	}
 	s.runCase(t, "findAndModify remove explains as DELETE", "jstests/core/write/find_and_modify/find_and_modify_hint.js",
 		explainCase(commandFam, "findAndModify"), func(t *testing.T, db *mongo.Database) {
 			indexA(t, db)
@@ -194,4 +229,36 @@ func TestExplainWritePlans(t *testing.T) {
 				t.Errorf("plan %s, want DELETE>FETCH>IXSCAN", got)
 			}
 		})
+}
+
+// Explain::explainStages (src/mongo/db/query/explain.cpp) runs the plan
+// for executionStats and catches what fails there: the explain succeeds,
+// with executionSuccess false, errorMessage and errorCode
+// (jstests/core/query/explain/explain_execution_error.js).
+func TestExplainExecutionError(t *testing.T) {
+	s := newSuite(t)
+	const ref = "src/mongo/db/query/explain.cpp explainStages; jstests/core/query/explain/explain_execution_error.js"
+	for _, verbosity := range []string{"executionStats", "allPlansExecution"} {
+		s.runCase(t, "a runtime error is reported at "+verbosity, ref, explainCase(commandFam, "find"),
+			func(t *testing.T, db *mongo.Database) {
+				insertDocs(t, db.Collection("c"), `[{"_id": 1, "a": 1, "b": 1}, {"_id": 2, "a": 1, "b": 0}]`)
+				cmd := `{"find": "c", "filter": {"$expr": {"$divide": ["$a", "$b"]}}}`
+				_, err := cursorDocs(t, db, ejDoc(t, cmd))
+				if err == nil {
+					t.Fatal("find did not fail")
+				}
+				reply := mustCommand(t, db, `{"explain": `+cmd+`, "verbosity": "`+verbosity+`"}`)
+				st := field(reply, "executionStats").(bson.D)
+				sameValue(t, "executionSuccess", field(st, "executionSuccess"), `false`)
+				sameValue(t, "errorCode", field(st, "errorCode"), relaxed(err.Code))
+				// The reason alone: "Executor error during find command" is
+				// the find command's wrapping.
+				sameValue(t, "errorMessage", field(st, "errorMessage"), `"can't $divide by zero"`)
+				if verbosity == "allPlansExecution" && field(st, "allPlansExecution") == nil {
+					t.Errorf("no allPlansExecution in %s", relaxed(st))
+				}
+				// At queryPlanner verbosity nothing runs, so nothing fails.
+				mustCommand(t, db, `{"explain": `+cmd+`, "verbosity": "queryPlanner"}`)
+			})
+	}
 }

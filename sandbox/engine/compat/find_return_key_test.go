@@ -52,14 +52,38 @@ func TestFindReturnKey(t *testing.T) {
 		{name: "returnKey on a time-series collection is refused", ref: "src/mongo/db/query/query_request_conversion.cpp asAggregationCommand", cov: cover{family: commandFam, op: "find", col: errorCol},
 			setup: []string{`{"create":"ts","timeseries":{"timeField":"t"}}`},
 			cmd:   `{"find":"ts","returnKey":true}`, code: mongoerr.InvalidPipelineOperator, msg: "Option returnKey not supported in aggregation."},
-		// ExpressionMeta: a document from a scan or fetch has its record
-		// id, one past a sort its sort key; the sandbox carries neither.
-		{name: "a recordId $meta is refused", ref: "src/mongo/db/pipeline/expression.cpp ExpressionMeta (kRecordId)", cov: cover{family: projection, op: "$meta", col: errorCol}, docs: docs,
-			cmd: `{"find":"c","projection":{"r":{"$meta":"recordId"}}}`, code: mongoerr.NotImplemented},
+		// ExpressionMeta: a document a find's plan read from the
+		// collection has its record id; a pipeline's documents here carry
+		// none, nor one past a sort its sort key.
+		{name: "a recordId $meta in a find projection is the record id", ref: "src/mongo/db/pipeline/expression.cpp ExpressionMeta (kRecordId)", cov: cover{family: projection, op: "$meta"}, docs: docs,
+			cmd:  `{"find":"c","filter":{"a":{"$gte":2}},"projection":{"r":{"$meta":"recordId"},"a":1}}`,
+			want: `{"cursor":{"firstBatch":[{"_id":1,"a":3,"r":{"$numberLong":"1"}},{"_id":3,"a":2,"r":{"$numberLong":"3"}}],` + batch + `}}`},
+		{name: "a recordId $meta in a pipeline is refused", ref: "src/mongo/db/pipeline/expression.cpp ExpressionMeta (kRecordId)", cov: cover{family: projection, op: "$meta", col: errorCol}, docs: docs,
+			cmd: `{"aggregate":"c","pipeline":[{"$project":{"r":{"$meta":"recordId"}}}],"cursor":{}}`, code: mongoerr.NotImplemented},
 		{name: "a sortKey $meta after a $sort is refused", ref: "src/mongo/db/pipeline/expression.cpp ExpressionMeta (kSortKey)", cov: cover{family: projection, op: "$meta", col: errorCol}, docs: docs,
 			cmd: `{"aggregate":"c","pipeline":[{"$sort":{"a":1}},{"$project":{"s":{"$meta":"sortKey"}}}],"cursor":{}}`, code: mongoerr.NotImplemented},
-		{name: "showRecordId is refused", ref: "src/mongo/db/query/query_request_helper.cpp addShowRecordIdMetaProj (the sandbox has no record id metadata)", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs,
-			cmd: `{"find":"c","showRecordId":true}`, code: mongoerr.NotImplemented},
+		// query_request_helper::addShowRecordIdMetaProj: showRecordId is
+		// {$recordId: {$meta: "recordId"}} added to the projection
+		// (FieldPath allows that one name, field_path.cpp), after its own
+		// fields; a projection naming $recordId already keeps its own.
+		// jstests/core/query/show_record_id.js.
+		{name: "showRecordId appends $recordId", ref: "src/mongo/db/query/query_request_helper.cpp addShowRecordIdMetaProj", cov: cov, docs: docs,
+			cmd:  `{"find":"c","filter":{"a":{"$lte":2}},"sort":{"a":1},"showRecordId":true}`,
+			want: `{"cursor":{"firstBatch":[{"_id":2,"a":1,"b":"y","$recordId":{"$numberLong":"2"}},{"_id":3,"a":2,"b":"z","$recordId":{"$numberLong":"3"}}],` + batch + `}}`},
+		{name: "showRecordId after an inclusion projection", ref: "src/mongo/db/query/query_request_helper.cpp addShowRecordIdMetaProj", cov: cov, docs: docs,
+			cmd:  `{"find":"c","filter":{"_id":1},"projection":{"b":1,"_id":0},"showRecordId":true}`,
+			want: `{"cursor":{"firstBatch":[{"b":"x","$recordId":{"$numberLong":"1"}}],` + batch + `}}`},
+		{name: "showRecordId keeps a projected $recordId", ref: "src/mongo/db/query/query_request_helper.cpp addShowRecordIdMetaProj", cov: cov, docs: docs,
+			cmd:  `{"find":"c","filter":{"_id":1},"projection":{"$recordId":{"$literal":"mine"}},"showRecordId":true}`,
+			want: `{"cursor":{"firstBatch":[{"_id":1,"$recordId":"mine"}],` + batch + `}}`},
+		{name: "showRecordId false adds nothing", ref: "src/mongo/db/query/find_command.idl (showRecordId: safeBool)", cov: cov, docs: docs,
+			cmd:  `{"find":"c","filter":{"_id":1},"showRecordId":false}`,
+			want: `{"cursor":{"firstBatch":[{"_id":1,"a":3,"b":"x"}],` + batch + `}}`},
+		{name: "showRecordId on a view is refused", ref: "src/mongo/db/query/query_request_conversion.cpp asAggregationCommand", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs,
+			setup: []string{`{"create":"v","viewOn":"c","pipeline":[]}`},
+			cmd:   `{"find":"v","showRecordId":true}`, code: mongoerr.InvalidPipelineOperator, msg: "Option showRecordId not supported in aggregation."},
+		{name: "a $-prefixed projection field other than the metadata ones is refused", ref: "src/mongo/db/pipeline/field_path.cpp kAllowedDollarPrefixedFields", cov: cover{family: projection, op: "$meta", col: errorCol}, docs: docs,
+			cmd: `{"find":"c","projection":{"$recordIds":1}}`, code: 16410},
 		// find_command.idl's internal resume fields are $_requestResumeToken
 		// and $_resumeAfter; the sandbox has no record-id resume tokens.
 		{name: "$_requestResumeToken is refused", ref: "src/mongo/db/query/find_command.idl ($_requestResumeToken)", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs,
@@ -96,4 +120,20 @@ func TestExplainFindReturnKey(t *testing.T) {
 		st := explainStats(t, db, `{"find": "c", "filter": {"a": {"$gt": 1}, "d": {"$lt": 5}}, "returnKey": true, "skip": 1, "limit": 1}`)
 		sameFigures(t, st, "LIMIT>RETURN_KEY>SKIP>FETCH>IXSCAN", 5, 5)
 	})
+}
+
+// showRecordId rules out the _id lookup (isIdHackEligibleQuery,
+// src/mongo/db/query/get_executor.cpp): the plan fetches through the _id
+// index and projects $recordId as a $meta.
+func TestShowRecordIDExplain(t *testing.T) {
+	s := newSuite(t)
+	s.runCase(t, "showRecordId by _id is no express lookup", "src/mongo/db/query/get_executor.cpp isIdHackEligibleQuery",
+		explainCase(commandFam, "find"), func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), `[{"_id": 0, "a": 1}]`)
+			plan := winningPlan(t, mustCommand(t, db, `{"explain": {"find": "c", "filter": {"_id": 0}, "showRecordId": true}, "verbosity": "queryPlanner"}`))
+			if got := stageChain(plan); got != "PROJECTION_DEFAULT>FETCH>IXSCAN" {
+				t.Errorf("plan %s, want PROJECTION_DEFAULT>FETCH>IXSCAN", got)
+			}
+			sameValue(t, "transformBy", field(plan, "transformBy"), `{"$recordId": {"$meta": "recordId"}}`)
+		})
 }

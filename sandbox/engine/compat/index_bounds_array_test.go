@@ -198,3 +198,50 @@ func TestNegationBounds(t *testing.T) {
 		})
 	}
 }
+
+// {$ne: null} inside an object $elemMatch (planner_ixselect.cpp
+// notEqualsNullCanUseIndex): an index whose path held arrays only at or
+// above the $elemMatch's path answers it, since nothing below that path is
+// traversed; an array below it (here "a.b.c") could hide a non-null match
+// behind a null key, so the index is then refused
+// (jstests/core/query/sparse_index_supports_ne_null.js).
+func TestNeNullUnderElemMatchObject(t *testing.T) {
+	s := newSuite(t)
+	const ref = "src/mongo/db/query/planner_ixselect.cpp notEqualsNullCanUseIndex; jstests/core/query/sparse_index_supports_ne_null.js"
+	const docs = `[{"_id": 1, "a": {"b": [{"c": {"d": 1}}]}}, {"_id": 2, "a": {"b": [{"c": {"d": null}}]}},
+		{"_id": 3, "a": [{"b": [{"c": {"d": 2}}]}]}, {"_id": 4, "a": {"b": [{"c": {}}]}}]`
+	const below = `[{"_id": 5, "a": {"b": [{"c": [{"d": 3}]}]}}]`
+	cases := []struct {
+		name, extra, filter string
+		indexed             bool
+		ids                 string
+	}{
+		{"arrays above the $elemMatch: indexed", ``, `{"a.b": {"$elemMatch": {"c.d": {"$ne": null}}}}`, true, `[1, 3]`},
+		{"top-level $ne null on the same path: not indexed", ``, `{"a.b.c.d": {"$ne": null}}`, false, `[1, 3]`},
+		{"an array below the $elemMatch: not indexed", below, `{"a.b": {"$elemMatch": {"c.d": {"$ne": null}}}}`, false, `[1, 3, 5]`},
+		{"a value $elemMatch stays indexed", below, `{"a.b.c.d": {"$elemMatch": {"$ne": null}}}`, true, `[]`},
+		{"a sparse index still refuses $nin", ``, `{"a.b": {"$elemMatch": {"c.d": {"$nin": [null, 2]}}}}`, false, `[1]`},
+	}
+	for _, tc := range cases {
+		s.runCase(t, "sparse multikey index: "+tc.name, ref, explainCase(query, "$not"), func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), docs)
+			if tc.extra != "" {
+				insertDocs(t, db.Collection("c"), tc.extra)
+			}
+			mustCommand(t, db, `{"createIndexes": "c", "indexes": [{"key": {"a.b.c.d": 1}, "name": "abcd", "sparse": true}]}`)
+			plan := winningPlan(t, mustCommand(t, db, `{"explain": {"find": "c", "filter": `+tc.filter+`}, "verbosity": "queryPlanner"}`))
+			if got := stageNamed(plan, "IXSCAN") != nil; got != tc.indexed {
+				t.Errorf("indexed: %v, want %v (plan %s)", got, tc.indexed, relaxed(plan))
+			}
+			got, err := cursorDocs(t, db, ejDoc(t, `{"find": "c", "filter": `+tc.filter+`, "projection": {"_id": 1}, "sort": {"_id": 1}}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids := bson.A{}
+			for _, d := range got {
+				ids = append(ids, field(d, "_id"))
+			}
+			sameValue(t, "ids", ids, tc.ids)
+		})
+	}
+}

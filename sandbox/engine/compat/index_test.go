@@ -89,4 +89,14 @@ func TestIndexes(t *testing.T) {
 		_, err = command(t, db, ejDoc(t, `{"dropIndexes": "c", "index": "nope"}`))
 		sameError(t, "drop a missing index", err, mongoerr.IndexNotFound, "index not found with name [nope]")
 	})
+	// IndexCatalogImpl::_isSpecOk (src/mongo/db/catalog/index_catalog_impl.cpp),
+	// jstests/core/index/index_create_with_nul_in_name.js (SERVER-16672).
+	s.runCase(t, "an index name holding a NUL byte is refused", "src/mongo/db/catalog/index_catalog_impl.cpp _isSpecOk",
+		cover{family: commandFam, op: "createIndexes", col: errorCol}, func(t *testing.T, db *mongo.Database) {
+			spec := bson.D{{Key: "key", Value: bson.D{{Key: "a", Value: 1}}}, {Key: "name", Value: "foo\x00bar"}}
+			_, err := command(t, db, bson.D{{Key: "createIndexes", Value: "c"}, {Key: "indexes", Value: bson.A{spec}}})
+			sameError(t, "NUL in name", err, mongoerr.CannotCreateIndex, "index name cannot contain NUL bytes")
+			_, err = command(t, db, ejDoc(t, `{"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": ""}]}`))
+			sameError(t, "empty name", err, mongoerr.CannotCreateIndex, "index name cannot be empty")
+		})
 }

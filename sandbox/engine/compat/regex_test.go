@@ -4,6 +4,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
 )
 
 const regexJS = "jstests/aggregation/expressions/regex.js"
@@ -114,4 +117,63 @@ func TestRegexLimits(t *testing.T) {
 		{name: "regexMatch counts no group inside a character class or an escape", ref: ref, cov: cover{op: "$regexMatch"}, doc: `{"_id": 0, "z": "("}`,
 			expr: `{"$regexMatch": {"input": "$z", "regex": "` + strings.Repeat("(", 250) + `[(]\\(?` + strings.Repeat(")", 250) + `"}}`, want: `true`},
 	})
+}
+
+// Regex index bounds (src/mongo/db/query/analyze_regex.cpp
+// getRegexPrefixMatch, which simpleRegex uses; jstests/core/index/
+// index_bounds_pipe.js): an anchored pattern gives the range of its literal
+// prefix, up to the first of ^$.[()+{ or an alphanumeric escape, a
+// quantifier taking its last character back; a pipe that may be unescaped
+// gives the whole string range. Bounds print strings as
+// BSONElement::toString does, unescaped.
+func TestRegexIndexBounds(t *testing.T) {
+	s := newSuite(t)
+	const ref = "src/mongo/db/query/analyze_regex.cpp getRegexPrefixMatch; jstests/core/index/index_bounds_pipe.js"
+	const docs = `[{"_id": ""}, {"_id": "\\|"}, {"_id": "a"}, {"_id": "a|b"}, {"_id": "b"}, {"_id": "|"}, {"_id": "abc\nx"}, {"_id": "ab{"}]`
+	cases := []struct {
+		name, pattern, options, bounds string
+		// filtered: the plan keeps the regex as a filter (INEXACT_COVERED).
+		filtered bool
+		ids      string
+	}{
+		{"a backslash prefix prints unescaped", `^\\`, "", `["[\"\\\", \"]\")", "[/^\\\\/, /^\\\\/]"]`, false, `["\\|"]`},
+		{"an escaped pipe is part of the prefix", `^a\|`, "", `["[\"a|\", \"a}\")", "[/^a\\|/, /^a\\|/]"]`, false, `["a|b"]`},
+		{"a pipe after an escaped backslash is an alternation", `^\\|b`, "", `["[\"\", {})", "[/^\\\\|b/, /^\\\\|b/]"]`, true, `["\\|", "abc\nx", "ab{", "a|b", "b"]`},
+		{"a pipe inside \\Q...\\E still counts", `^\Q|\E`, "", `["[\"\", {})", "[/^\\Q|\\E/, /^\\Q|\\E/]"]`, true, `["|"]`},
+		{"an escaped pipe inside \\Q...\\E is literal", `^\Q\|\E`, "", `["[\"\\|\", \"\\}\")", "[/^\\Q\\|\\E/, /^\\Q\\|\\E/]"]`, false, `["\\|"]`},
+		{"a final .* keeps the bounds exact", `^ab.*`, "", `["[\"ab\", \"ac\")", "[/^ab.*/, /^ab.*/]"]`, false, `["abc\nx", "ab{"]`},
+		{"a brace ends the prefix without taking a character back", `^ab{`, "", `["[\"ab\", \"ac\")", "[/^ab{/, /^ab{/]"]`, true, `["ab{"]`},
+		{"the s flag keeps the prefix", `^ab`, "s", `["[\"ab\", \"ac\")", "[/^ab/s, /^ab/s]"]`, false, `["abc\nx", "ab{"]`},
+		{"the i flag gives no prefix", `^ab`, "i", `["[\"\", {})", "[/^ab/i, /^ab/i]"]`, true, `["abc\nx", "ab{"]`},
+	}
+	for _, tc := range cases {
+		s.runCase(t, "regex bounds: "+tc.name, ref, explainCase(query, "$regex"), func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), docs)
+			filter := bson.D{{Key: "_id", Value: bson.Regex{Pattern: tc.pattern, Options: tc.options}}}
+			find := bson.D{{Key: "find", Value: "c"}, {Key: "filter", Value: filter}, {Key: "sort", Value: bson.D{{Key: "_id", Value: 1}}}}
+			reply, cerr := command(t, db, bson.D{{Key: "explain", Value: find}, {Key: "verbosity", Value: "queryPlanner"}})
+			if cerr != nil {
+				t.Fatal(cerr)
+			}
+			plan := winningPlan(t, reply)
+			ixscan := stageNamed(plan, "IXSCAN")
+			if ixscan == nil {
+				t.Fatalf("no IXSCAN in %s", relaxed(plan))
+			}
+			sameValue(t, "bounds", field(field(ixscan, "indexBounds").(bson.D), "_id"), tc.bounds)
+			filtered := field(ixscan, "filter") != nil || stageNamed(plan, "FETCH") != nil && field(stageNamed(plan, "FETCH"), "filter") != nil
+			if filtered != tc.filtered {
+				t.Errorf("regex left as a filter: %v, want %v (plan %s)", filtered, tc.filtered, relaxed(plan))
+			}
+			got, err := cursorDocs(t, db, append(find, bson.E{Key: "projection", Value: bson.D{{Key: "_id", Value: 1}}}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids := bson.A{}
+			for _, d := range got {
+				ids = append(ids, field(d, "_id"))
+			}
+			sameValue(t, "ids", ids, tc.ids)
+		})
+	}
 }

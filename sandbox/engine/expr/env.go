@@ -28,6 +28,9 @@ type Env struct {
 	// indexKey is the document's index key metadata ({$meta: "indexKey"}):
 	// the key the plan's index scan produced it from, nil when none did.
 	indexKey bson.D
+	// recordID is the document's record id ({$meta: "recordId"}), 0 when
+	// it came from no collection record.
+	recordID int64
 }
 
 type binding struct {
@@ -77,6 +80,10 @@ func (e *Env) SetContext(ctx func() context.Context) { e.ctx = ctx }
 // none), as the IXSCAN that produced it recorded it
 // (IndexScan::doWork, index_scan.cpp).
 func (e *Env) SetIndexKey(key bson.D) { e.indexKey = key }
+
+// SetRecordID gives the next document's record id (0 for none): the
+// collection's record the plan read it from.
+func (e *Env) SetRecordID(rid int64) { e.recordID = rid }
 
 // tickEvery is how many loop steps pass between looks at the context: a
 // look costs a mutex, a step a few nanoseconds.
@@ -190,6 +197,10 @@ type Scope struct {
 	// validator is ExpressionContext::isParsingCollectionValidator: the
 	// expressions that run JavaScript refuse to be parsed there.
 	validator bool
+	// recordIDs: the expressions run over a plan's documents, which carry
+	// their record ids (a find's projection), so {$meta: "recordId"} may
+	// be read.
+	recordIDs bool
 }
 
 var systemVars = []string{"ROOT", "CURRENT", "REMOVE", "NOW", "CLUSTER_TIME", "USER_ROLES", "SEARCH_META"}
@@ -202,7 +213,15 @@ func NewScope(userVars ...string) *Scope {
 
 // With returns a child scope defining names ($let vars, $map's `as`...).
 func (s *Scope) With(names ...string) *Scope {
-	return &Scope{parent: s, names: names, fold: s != nil && s.fold, validator: s != nil && s.validator}
+	return &Scope{parent: s, names: names, fold: s != nil && s.fold, validator: s != nil && s.validator,
+		recordIDs: s != nil && s.recordIDs}
+}
+
+// WithRecordIDs returns a copy of s whose expressions read record ids.
+func (s *Scope) WithRecordIDs() *Scope {
+	out := *s
+	out.recordIDs = true
+	return &out
 }
 
 // InValidator returns a copy of s for a collection validator's $expr.

@@ -101,7 +101,7 @@ func validatePathPart(p string) error {
 	switch {
 	case p == "":
 		return mongoerr.New(mongoerr.ErrFieldPathEmptyComponent, "FieldPath field names may not be empty strings.")
-	case p[0] == '$':
+	case p[0] == '$' && !DollarFieldAllowed(p):
 		return mongoerr.New(mongoerr.ErrFieldPathDollarPrefix, "FieldPath field names may not start with '$'. Consider using $getField or $setField.")
 	case strings.IndexByte(p, 0) >= 0:
 		return mongoerr.New(mongoerr.ErrFieldPathNullByte, "FieldPath field names may not contain '\\0'.")
@@ -196,4 +196,16 @@ func ValidateVarNameForWrite(name string) error {
 		}
 	}
 	return nil
+}
+
+// DollarFieldAllowed reports the '$'-prefixed names a FieldPath accepts
+// (kAllowedDollarPrefixedFields, src/mongo/db/pipeline/field_path.cpp):
+// a DBRef's fields and the metadata fields mongod itself projects, among
+// them showRecordId's $recordId.
+func DollarFieldAllowed(name string) bool {
+	switch name {
+	case "$id", "$ref", "$db", "$sortKey", "$recordId", "$searchSortValues", "$searchScore", "$searchRootDocumentId":
+		return true
+	}
+	return false
 }

@@ -302,11 +302,21 @@ func compileMeta(name string, arg any, scope *Scope) (Expr, error) {
 	default:
 		return nil, mongoerr.Newf(mongoerr.ErrMetaUnknownName, "Unsupported argument to $meta: %s", s)
 	}
+	if s == "recordId" && scope != nil && scope.recordIDs {
+		// A find's projection: the record the plan read, as a long
+		// (RecordId::toBSON of a long record id).
+		return evalFunc(func(env *Env) (any, error) {
+			if env.recordID == 0 {
+				return value.Missing{}, nil
+			}
+			return env.recordID, nil
+		}), nil
+	}
 	switch s {
 	case "recordId", "sortKey":
 		// mongod has these for every document from a collection scan or
-		// fetch (recordId) and after a sort (sortKey); the sandbox carries
-		// neither, and an absent field would be a wrong answer.
+		// fetch (recordId) and after a sort (sortKey); a pipeline here
+		// carries neither, and an absent field would be a wrong answer.
 		return nil, mongoerr.Newf(mongoerr.NotImplemented,
 			"{$meta: %q} is not supported by the schemalab sandbox; run this step against a real MongoDB with --uri", s)
 	}

@@ -140,6 +140,11 @@ func ParseSpec(doc bson.D) (Spec, error) {
 	if !haveName {
 		return s, mongoerr.New(mongoerr.FailedToParse, "The 'name' field is a required property of an index specification")
 	}
+	// IndexCatalogImpl::_isSpecOk (index_catalog_impl.cpp) refuses a NUL
+	// byte in the name before an empty one (SERVER-16672).
+	if strings.IndexByte(s.Name, 0) >= 0 {
+		return s, mongoerr.New(mongoerr.CannotCreateIndex, "index name cannot contain NUL bytes")
+	}
 	if s.Name == "" {
 		return s, mongoerr.New(mongoerr.CannotCreateIndex, "index name cannot be empty")
 	}

@@ -7,7 +7,6 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/schemalab/schemalab/sandbox/engine/index"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
@@ -379,58 +378,102 @@ func regexBounds(re bson.Regex) oil {
 	return oil{{lo: prefix, hi: successor(prefix), loInc: true, hiInc: false}, self}
 }
 
-// regexPrefix extracts the literal prefix of an anchored regex; whole
-// reports that the pattern is nothing but that prefix.
+// regexPrefix is analyze_regex.cpp's getRegexPrefixMatch, which
+// simpleRegex uses: the literal prefix of a pattern anchored by ^ or \A,
+// read up to the first metacharacter of "^$.[()+{" (a quantifier * or ?
+// takes the last character back), and whole when the pattern is nothing
+// but that prefix, or that prefix followed by a final .* under ^. A pipe
+// that may be unescaped, a flag other than m (under \A only), s and x,
+// or no anchor gives no prefix (ok false).
 func regexPrefix(re bson.Regex) (prefix string, whole, ok bool) {
-	// Case-insensitive, multi-line and extended patterns, and any
-	// alternation (which may escape the anchor), have no usable prefix.
-	if strings.ContainsAny(re.Options, "imx") || strings.Contains(re.Pattern, "|") {
-		return "", false, false
-	}
 	p := re.Pattern
+	multilineOK := false
 	switch {
+	case strings.HasPrefix(p, `\A`):
+		multilineOK, p = true, p[2:]
 	case strings.HasPrefix(p, "^"):
 		p = p[1:]
-	case strings.HasPrefix(p, `\A`):
-		p = p[2:]
 	default:
 		return "", false, false
+	}
+	if mayHaveUnescapedPipe(p) {
+		return "", false, false
+	}
+	extended := false
+	for _, f := range re.Options {
+		switch {
+		case f == 'm' && multilineOK, f == 's':
+		case f == 'x':
+			extended = true
+		default:
+			return "", false, false
+		}
 	}
 	var b strings.Builder
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		switch {
-		case c == '\\' && i+1 < len(p) && p[i+1] == 'Q':
-			// \Q...\E quotes its text, as analyze_regex.cpp's simpleRegex
-			// reads it: to the \E, or to the end of the pattern.
-			lit := p[i+2:]
-			if end := strings.Index(lit, `\E`); end >= 0 {
-				lit = lit[:end]
-				i += 2 + end + 1
-			} else {
-				i = len(p)
+		case c == '*' || c == '?':
+			s := b.String()
+			if s == "" {
+				return "", false, true
 			}
-			b.WriteString(lit)
-		case c == '\\' && i+1 < len(p):
-			n := p[i+1]
-			if n >= 'a' && n <= 'z' || n >= 'A' && n <= 'Z' || n >= '0' && n <= '9' {
+			return s[:len(s)-1], false, true
+		case c == '\\':
+			i++
+			if i == len(p) {
 				return b.String(), false, true
 			}
-			b.WriteByte(n)
-			i++
-		case strings.IndexByte(".*+?()[]{}|^$", c) >= 0:
-			// A quantifier applies to the previous character, which
-			// therefore is not a fixed part of the prefix.
-			if strings.IndexByte("*?{", c) >= 0 && b.Len() > 0 {
-				s := b.String()
-				return s[:len(s)-1], false, true
+			n := p[i]
+			switch {
+			case n == 'Q':
+				// \Q...\E quotes its text, to the \E or the end.
+				lit := p[i+1:]
+				if end := strings.Index(lit, `\E`); end >= 0 {
+					lit = lit[:end]
+					i += end + 2
+				} else {
+					i = len(p)
+				}
+				b.WriteString(lit)
+			case n >= 'a' && n <= 'z' || n >= 'A' && n <= 'Z' || n >= '0' && n <= '9':
+				return b.String(), false, true
+			default:
+				b.WriteByte(n)
+			}
+		case strings.IndexByte("^$.[()+{", c) >= 0:
+			if c == '.' && !multilineOK && i+2 == len(p) && p[i+1] == '*' {
+				return b.String(), true, true
 			}
 			return b.String(), false, true
+		case extended && c == '#':
+			return b.String(), false, true
+		case extended && isRegexSpace(c):
 		default:
 			b.WriteByte(c)
 		}
 	}
-	return b.String(), true, true
+	return b.String(), b.Len() > 0, true
+}
+
+// mayHaveUnescapedPipe is stringMayHaveUnescapedPipe: a pipe not preceded
+// by a backslash, or preceded by an escaped one, may be an alternation
+// (a false positive inside [...] or \Q...\E is accepted).
+func mayHaveUnescapedPipe(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '|' {
+			continue
+		}
+		if i == 0 || s[i-1] != '\\' || i >= 2 && s[i-2] == '\\' {
+			return true
+		}
+	}
+	return false
+}
+
+// isRegexSpace is ctype::isSpace, the characters free-spacing mode skips.
+func isRegexSpace(c byte) bool {
+	return c == ' ' || c >= '\t' && c <= '\r'
 }
 
 func successor(s string) string {
@@ -532,9 +575,9 @@ func formatInterval(iv scanInterval) string {
 	} else {
 		b.WriteByte('(')
 	}
-	b.WriteString(index.FormatValue(iv.start))
+	b.WriteString(value.FormatBound(iv.start))
 	b.WriteString(", ")
-	b.WriteString(index.FormatValue(iv.end))
+	b.WriteString(value.FormatBound(iv.end))
 	if iv.endInc {
 		b.WriteByte(']')
 	} else {

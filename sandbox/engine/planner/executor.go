@@ -38,6 +38,9 @@ type Executor struct {
 	// ctx interrupts execution; done is its Done channel.
 	ctx  context.Context
 	done <-chan struct{}
+	// failed is the error that ended execution, which explain reports in
+	// its executionStats section.
+	failed error
 }
 
 // SetContext makes ctx the one that interrupts the executor from now on
@@ -175,6 +178,7 @@ func (e *Executor) Next() (Result, bool, error) {
 	}
 	for {
 		if err := e.interrupted(); err != nil {
+			e.failed = err
 			return Result{}, false, err
 		}
 		st, m := e.root.work()
@@ -187,6 +191,7 @@ func (e *Executor) Next() (Result, bool, error) {
 				e.elapsed = time.Since(e.started)
 			}
 			if err := e.stageError(); err != nil {
+				e.failed = err
 				return Result{}, false, err
 			}
 			return Result{}, false, nil
@@ -382,14 +387,24 @@ func (e *Executor) ExecutionStats(allPlans bool) bson.D {
 	if e.count != nil || e.fastCount != nil {
 		n = 0
 	}
-	d := bson.D{
-		{Key: "executionSuccess", Value: e.stageError() == nil},
+	failed := e.failed
+	if failed == nil {
+		failed = e.stageError()
+	}
+	d := bson.D{{Key: "executionSuccess", Value: failed == nil}}
+	if failed != nil {
+		// Explain::explainStages (explain.cpp) catches an execution error
+		// and reports it here; the explain as a whole succeeds.
+		me := mongoerr.As(failed)
+		d = append(d, bson.E{Key: "errorMessage", Value: me.Msg}, bson.E{Key: "errorCode", Value: me.Code})
+	}
+	d = append(d, bson.D{
 		{Key: "nReturned", Value: n},
 		{Key: "executionTimeMillis", Value: millis},
 		{Key: "totalKeysExamined", Value: e.KeysExamined()},
 		{Key: "totalDocsExamined", Value: e.DocsExamined()},
 		{Key: "executionStages", Value: withCached(e.root.describe(true))},
-	}
+	}...)
 	if allPlans {
 		all := bson.A{}
 		if len(e.candidates) > 1 {

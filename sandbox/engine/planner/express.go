@@ -20,7 +20,7 @@ import (
 
 // expressEligible returns the index and key for an express lookup.
 func expressEligible(coll *catalog.Collection, q Query) (*index.Index, any, bool) {
-	if q.Count || q.Hint != nil || len(q.Sort) > 0 || q.Skip > 0 || q.Filter == nil {
+	if q.Count || q.Hint != nil || len(q.Sort) > 0 || q.Skip > 0 || q.Filter == nil || q.ShowRecordID {
 		return nil, nil, false
 	}
 	cs := conjuncts(q.Filter)
@@ -96,7 +96,7 @@ func (s *expressStage) work() (state, member) {
 		// No index key metadata: mongod answers an _id lookup whose
 		// projection is not simple (a $meta is not) with IDHACK, whose
 		// IDHackStage records the key only for returnKey (idhack.cpp).
-		out, err := s.proj.Apply(s.ctx, doc, pos, nil)
+		out, err := s.proj.Apply(s.ctx, doc, pos, nil, rid)
 		if err != nil {
 			s.err = err
 			return s.st.record(isEOF), member{}

@@ -64,6 +64,9 @@ type Query struct {
 	// IndexKey asks index scans to record each document's key, for a
 	// pipeline stage reading {$meta: "indexKey"} (see Result.IndexKey).
 	IndexKey bool
+	// ShowRecordID is find's showRecordId, which rules out the _id
+	// lookup (isIdHackEligibleQuery, get_executor.cpp).
+	ShowRecordID bool
 }
 
 // wantsIndexKey: something downstream reads {$meta: "indexKey"}.
@@ -80,8 +83,9 @@ type Projector struct {
 	Spec  bson.D
 	// Apply projects one document; ctx gives the running command's
 	// context, for expressions to stop when it is done.
-	// indexKey is the document's index key metadata, nil unless IndexKey.
-	Apply func(ctx func() context.Context, doc bson.D, positionalIndex int, indexKey bson.D) (bson.D, error)
+	// indexKey is the document's index key metadata, nil unless IndexKey;
+	// rid is the record it came from.
+	Apply func(ctx func() context.Context, doc bson.D, positionalIndex int, indexKey bson.D, rid int64) (bson.D, error)
 	// IndexKey: the projection reads {$meta: "indexKey"}, so index scans
 	// record the key of each document they produce.
 	IndexKey bool
@@ -494,7 +498,7 @@ func compatible(p indexedPred, ix *index.Index, field int) bool {
 	case *query.InternalExpr:
 		return !ix.FieldIsMultiKey(field)
 	case *query.Not:
-		return notCompatible(x, ix, field)
+		return notCompatible(p, x, ix, field)
 	}
 	return true
 }
@@ -504,16 +508,30 @@ func compatible(p indexedPred, ix *index.Index, field int) bool {
 // document missing the field, which every other negation matches, so it
 // answers {$ne: null} alone (nodeIsSupportedBySparseIndex); and a field
 // that held an array cannot answer {$ne: null}, a $nin holding null, or
-// the negation of $gte/$lte null (notEqualsNullCanUseIndex,
-// isQueryNegatingGTEorLTENull).
-func notCompatible(x *query.Not, ix *index.Index, field int) bool {
+// the negation of $gte/$lte null, since {a: [null]} matches them with a
+// null key (notEqualsNullCanUseIndex) -- unless the negation sits in an
+// object $elemMatch and every array lay above that $elemMatch's path, so
+// that nothing below it is traversed: {"a.b": {$elemMatch: {"c.d": {$ne:
+// null}}}} may use {"a.b.c.d": 1} while only "a" or "a.b" held arrays
+// (sparse_index_supports_ne_null.js).
+func notCompatible(p indexedPred, x *query.Not, ix *index.Index, field int) bool {
 	if ix.Spec.Sparse && !isNotEqualNull(x) {
 		return false
 	}
 	if _, ok := notBounds(x, ix.IsMultiKey()); !ok {
 		return false
 	}
-	return !ix.FieldIsMultiKey(field) || !negatesNull(x)
+	return !negatesNull(x) || neNullCanUseIndex(p, ix, field)
+}
+
+// neNullCanUseIndex is notEqualsNullCanUseIndex for an object $elemMatch
+// parent (a value $elemMatch is a node of its own, ElemMatchValue).
+func neNullCanUseIndex(p indexedPred, ix *index.Index, field int) bool {
+	comps := ix.MultiKeyComponents(field)
+	if len(comps) == 0 {
+		return true
+	}
+	return p.em != nil && comps[len(comps)-1] < p.emLen
 }
 
 // negatesNull reports the negation of a predicate whose bounds are the

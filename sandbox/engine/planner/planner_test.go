@@ -282,7 +282,17 @@ func TestRegexPrefix(t *testing.T) {
 	}{
 		{`^\/Electronics\/`, "", "/Electronics/", true, true},
 		{`^/Electronics/Phones`, "", "/Electronics/Phones", true, true},
-		{`^abc.*`, "", "abc", false, true},
+		// A final .* under ^ keeps the prefix exact (analyze_regex.cpp).
+		{`^abc.*`, "", "abc", true, true},
+		{`\Aabc.*`, "", "abc", false, true},
+		{`^a\|`, "", "a|", true, true},
+		{`^\\|b`, "", "", false, false},
+		{`^ab{2}`, "", "ab", false, true},
+		{`^a]b`, "", "a]b", true, true},
+		{`^a b#c`, "x", "ab", false, true},
+		{`^ab`, "s", "ab", true, true},
+		{`^ab`, "m", "", false, false},
+		{`\Aab`, "m", "ab", true, true},
 		{`^abc?`, "", "ab", false, true},
 		{`^abc|^xyz`, "", "", false, false},
 		{`^abc`, "i", "", false, false},

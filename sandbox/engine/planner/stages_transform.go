@@ -302,7 +302,7 @@ func (s *projectionStage) work() (state, member) {
 	st, m := s.child.work()
 	switch st {
 	case advanced:
-		doc, err := s.proj.Apply(s.ctx, m.doc, m.pos, m.indexKey)
+		doc, err := s.proj.Apply(s.ctx, m.doc, m.pos, m.indexKey, m.rid)
 		if err != nil {
 			s.err = err
 			return s.st.record(isEOF), member{}

@@ -18,14 +18,18 @@ type exprContext struct {
 type compiledExpr = expr.Expr
 
 func newExprContext(opts Options) exprContext {
-	if opts.Scope != nil {
-		return exprContext{now: opts.Now, lets: opts.LetVars, scope: opts.Scope}
+	scope := opts.Scope
+	if scope == nil {
+		names := make([]string, 0, len(opts.LetVars))
+		for _, v := range opts.LetVars {
+			names = append(names, v.Key)
+		}
+		scope = expr.NewScope(names...)
 	}
-	names := make([]string, 0, len(opts.LetVars))
-	for _, v := range opts.LetVars {
-		names = append(names, v.Key)
+	if opts.RecordIDs {
+		scope = scope.WithRecordIDs()
 	}
-	return exprContext{now: opts.Now, lets: opts.LetVars, scope: expr.NewScope(names...)}
+	return exprContext{now: opts.Now, lets: opts.LetVars, scope: scope}
 }
 
 func (c exprContext) isOperator(name string) bool { return expr.IsOperator(name) }
@@ -37,8 +41,10 @@ type evaluator struct {
 	ctx    exprContext
 	cmdCtx func() context.Context // the command's context, nil for none
 	env    *expr.Env
-	// indexKey is the document's index key metadata, for an env made here.
+	// indexKey and recordID are the document's metadata, for an env made
+	// here.
 	indexKey bson.D
+	recordID int64
 }
 
 func (ev *evaluator) eval(e compiledExpr, root bson.D) (any, error) {
@@ -46,6 +52,7 @@ func (ev *evaluator) eval(e compiledExpr, root bson.D) (any, error) {
 		ev.env = expr.NewEnv(root, ev.ctx.now)
 		ev.env.SetContext(ev.cmdCtx)
 		ev.env.SetIndexKey(ev.indexKey)
+		ev.env.SetRecordID(ev.recordID)
 		for _, l := range ev.ctx.lets {
 			ev.env.SetVar(l.Key, l.Value)
 		}

@@ -126,7 +126,7 @@ func ValidateFieldPath(path string) error {
 		if part == "" {
 			return mongoerr.New(15998, "FieldPath field names may not be empty strings.")
 		}
-		if part[0] == '$' {
+		if part[0] == '$' && !expr.DollarFieldAllowed(part) {
 			return mongoerr.New(16410, "FieldPath field names may not start with '$'. Consider using $getField or $setField.")
 		}
 		if strings.IndexByte(part, 0) >= 0 {

@@ -32,6 +32,10 @@ type Options struct {
 	// Scope is the scope expressions compile in (a pipeline's, with its
 	// variables); nil makes one of LetVars.
 	Scope *expr.Scope
+	// RecordIDs: the projection runs over a plan's documents, so
+	// {$meta: "recordId"} reads the record each came from (a find's
+	// projection, where showRecordId adds one).
+	RecordIDs bool
 }
 
 // Projection is a compiled projection; immutable and safe for concurrent

@@ -15,7 +15,20 @@ import (
 // ('["s7", "s7"]', '[new Date(1756684800000), MaxKey]').
 func Format(v any) string {
 	var b strings.Builder
-	appendValue(&b, v)
+	appendValue(&b, v, false)
+	return b.String()
+}
+
+// FormatBound renders an index bound as explain's indexBounds print it:
+// Interval::toString calls BSONElement::toString(false), which writes a
+// string's bytes as they are, unescaped, and cuts one of more than 159
+// bytes to its first 150 followed by "..." (bsonelement.cpp). The 8.0
+// jstests/core/index/index_bounds_pipe.js expects the bounds of a regex
+// anchored on one backslash to print as ["\", "]") with a single
+// backslash in the text.
+func FormatBound(v any) string {
+	var b strings.Builder
+	appendValue(&b, v, true)
 	return b.String()
 }
 
@@ -26,7 +39,7 @@ func FormatDoc(d bson.D) string { return Format(d) }
 // `a: "x"`, `a: { b: 1 }`.
 func FormatElem(key string, v any) string { return key + ": " + Format(v) }
 
-func appendValue(b *strings.Builder, v any) {
+func appendValue(b *strings.Builder, v any, raw bool) {
 	switch x := v.(type) {
 	case nil:
 		b.WriteString("null")
@@ -37,7 +50,7 @@ func appendValue(b *strings.Builder, v any) {
 	case float64:
 		b.WriteString(FormatDouble(x))
 	case string:
-		appendQuoted(b, x)
+		appendString(b, x, raw)
 	case bool:
 		b.WriteString(strconv.FormatBool(x))
 	case bson.D:
@@ -52,7 +65,7 @@ func appendValue(b *strings.Builder, v any) {
 			}
 			b.WriteString(e.Key)
 			b.WriteString(": ")
-			appendValue(b, e.Value)
+			appendValue(b, e.Value, raw)
 		}
 		b.WriteString(" }")
 	case bson.A:
@@ -65,7 +78,7 @@ func appendValue(b *strings.Builder, v any) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			appendValue(b, e)
+			appendValue(b, e, raw)
 		}
 		b.WriteString(" ]")
 	case bson.ObjectID:
@@ -87,7 +100,7 @@ func appendValue(b *strings.Builder, v any) {
 	case bson.Undefined:
 		b.WriteString("undefined")
 	case bson.Symbol:
-		appendQuoted(b, string(x))
+		appendString(b, string(x), raw)
 	case bson.JavaScript:
 		b.WriteString("JavaScript(\"" + string(x) + "\")")
 	default:
@@ -114,6 +127,23 @@ func FormatDouble(f float64) string {
 		s += ".0"
 	}
 	return s
+}
+
+// appendString quotes a string: raw as BSONElement::toString(false) does
+// (see FormatBound), else escaped.
+func appendString(b *strings.Builder, s string, raw bool) {
+	if !raw {
+		appendQuoted(b, s)
+		return
+	}
+	b.WriteByte('"')
+	if len(s)+1 > 160 {
+		b.WriteString(s[:150])
+		b.WriteString("...")
+	} else {
+		b.WriteString(s)
+	}
+	b.WriteByte('"')
 }
 
 // appendQuoted is mongod's str::escape inside double quotes.

@@ -1,0 +1,98 @@
+package compat_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+)
+
+// The Stable API parameters every command takes (apiVersion, apiStrict,
+// apiDeprecationErrors): initializeAPIParameters validates them before
+// the command runs (src/mongo/db/initialize_api_parameters.cpp), and a
+// getMore must send those of the command that opened its cursor
+// (src/mongo/db/commands/getmore_cmd.cpp; jstests/core/query/
+// getmore_cmd_api_parameters.js, jstests/core/version_api_v1_command_coverage.js).
+func TestAPIParameters(t *testing.T) {
+	s := newSuite(t)
+	const ref = "src/mongo/db/initialize_api_parameters.cpp initializeAPIParameters"
+	refusals := []struct {
+		name, cmd string
+		code      int32
+		msg       string
+	}{
+		{"apiStrict without apiVersion", `{"ping": 1, "apiStrict": false}`, 4886600, "Provided apiStrict and/or apiDeprecationErrors without passing apiVersion"},
+		{"apiDeprecationErrors without apiVersion", `{"ping": 1, "apiDeprecationErrors": true}`, 4886600, "Provided apiStrict and/or apiDeprecationErrors without passing apiVersion"},
+		{"an apiVersion other than 1", `{"ping": 1, "apiVersion": "3"}`, 322, `API version must be "1"`},
+		{"API version 2 is for tests only", `{"ping": 1, "apiVersion": "2"}`, 322, "Cannot accept API version 2"},
+		{"apiVersion is a string", `{"ping": 1, "apiVersion": 1}`, 14, "BSON field 'APIParametersFromClient.apiVersion' is the wrong type 'int', expected type 'string'"},
+		{"apiStrict is a bool", `{"ping": 1, "apiVersion": "1", "apiStrict": 1}`, 14, "BSON field 'APIParametersFromClient.apiStrict' is the wrong type 'int', expected type 'bool'"},
+		{"apiStrict refuses a command outside API Version 1", `{"buildInfo": 1, "apiVersion": "1", "apiStrict": true}`, 323,
+			"Provided apiStrict:true, but the command buildInfo is not in API Version 1. Information on supported commands and migrations in API Version 1 can be found at https://dochub.mongodb.org/core/manual-versioned-api"},
+		{"distinct is not in API Version 1", `{"distinct": "c", "key": "a", "apiVersion": "1", "apiStrict": true}`, 323,
+			"Provided apiStrict:true, but the command distinct is not in API Version 1. Information on supported commands and migrations in API Version 1 can be found at https://dochub.mongodb.org/core/manual-versioned-api"},
+	}
+	for _, tc := range refusals {
+		s.runCase(t, "API parameters: "+tc.name, ref, cover{family: commandFam, op: ejDoc(t, tc.cmd)[0].Key, col: errorCol},
+			func(t *testing.T, db *mongo.Database) {
+				_, err := command(t, db, ejDoc(t, tc.cmd))
+				sameError(t, tc.name, err, tc.code, tc.msg)
+			})
+	}
+	s.runCase(t, "API parameters: commands of API Version 1 run under apiStrict", ref, cover{family: commandFam, op: "find", col: semantics},
+		func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), `[{"_id": 1}]`)
+			for _, cmd := range []string{
+				`{"find": "c", "apiVersion": "1", "apiStrict": true, "apiDeprecationErrors": true}`,
+				`{"count": "c", "apiVersion": "1", "apiStrict": true}`,
+				`{"aggregate": "c", "pipeline": [], "cursor": {}, "apiVersion": "1", "apiStrict": true}`,
+				`{"insert": "c", "documents": [{"_id": 2}], "apiVersion": "1", "apiStrict": true}`,
+				`{"ping": 1, "apiVersion": "1", "apiStrict": null}`,
+			} {
+				if _, err := command(t, db, ejDoc(t, cmd)); err != nil {
+					t.Errorf("%s: %v", cmd, err)
+				}
+			}
+		})
+	combos := []string{``, `, "apiVersion": "1"`, `, "apiVersion": "1", "apiStrict": true`, `, "apiVersion": "1", "apiStrict": false, "apiDeprecationErrors": false`}
+	s.runCase(t, "API parameters: getMore sends those of its cursor", "src/mongo/db/commands/getmore_cmd.cpp setUpOperationContextStateForGetMore",
+		cover{family: commandFam, op: "getMore", col: errorCol}, func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), `[{"_id": 1}, {"_id": 2}]`)
+			for i, opened := range combos {
+				for j, continued := range combos {
+					first := mustCommand(t, db, `{"find": "c", "batchSize": 1`+opened+`}`)
+					id := field(field(first, "cursor").(bson.D), "id").(int64)
+					cmd := ejDoc(t, `{"collection": "c"`+continued+`}`)
+					cmd = append(bson.D{{Key: "getMore", Value: id}}, cmd...)
+					err := getMoreNoDeadline(db, cmd)
+					if i == j {
+						if err != nil {
+							t.Errorf("getMore%s of a cursor opened with the same: %v", continued, err)
+						}
+						continue
+					}
+					if err == nil || err.Code != 347 {
+						t.Errorf("getMore%s of a cursor opened with%s: %v, want APIMismatchError", continued, opened, err)
+					}
+				}
+			}
+			first := mustCommand(t, db, `{"find": "c", "batchSize": 1, "apiVersion": "1", "apiStrict": true}`)
+			id := field(field(first, "cursor").(bson.D), "id").(int64)
+			err := getMoreNoDeadline(db, bson.D{{Key: "getMore", Value: id}, {Key: "collection", Value: "c"}})
+			sameError(t, "getMore without the cursor's parameters", err, 347,
+				`API parameter mismatch: getMore used params {}, the cursor-creating command used { apiVersion: "1", apiStrict: true }`)
+		})
+}
+
+// getMoreNoDeadline runs a getMore without the harness's deadline, which
+// would make the driver send a maxTimeMS that getMore refuses here.
+func getMoreNoDeadline(db *mongo.Database, cmd bson.D) *mongo.CommandError {
+	err := db.RunCommand(context.Background(), cmd).Err()
+	var ce mongo.CommandError
+	if errors.As(err, &ce) {
+		return &ce
+	}
+	return nil
+}

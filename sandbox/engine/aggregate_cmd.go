@@ -327,6 +327,7 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 	ctx.CollStats = func(db, c string, spec bson.D) (bson.D, error) {
 		return e.collStatsStage(view, db, c, spec)
 	}
+	ctx.PlanCacheStats = e.planCacheStats
 	ctx.IndexStats = func(db, c string) ([]bson.D, error) {
 		return e.indexStatsStage(view.Collection(db, c)), nil
 	}

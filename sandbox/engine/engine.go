@@ -35,6 +35,8 @@ type Engine struct {
 	cursors  *cursorTable
 	commands map[string]*command
 	usage    *indexUsage
+	// planCaches are the collections' plan caches and index filters.
+	planCaches *planCaches
 	started  time.Time
 	// processID is hello's topologyVersion.processId: it tells clients
 	// this server from one that restarted on the same address.
@@ -107,6 +109,7 @@ func New(opts Options) *Engine {
 		commands:      commandTable(cmds),
 		processID:     bson.NewObjectID(),
 		usage:         newIndexUsage(),
+		planCaches:    newPlanCaches(),
 		started:       time.Now(),
 		snapshots:     snapshotStore{},
 		log:           newServerLog(opts.Log),

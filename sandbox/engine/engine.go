@@ -37,7 +37,7 @@ type Engine struct {
 	usage    *indexUsage
 	// planCaches are the collections' plan caches and index filters.
 	planCaches *planCaches
-	started  time.Time
+	started    time.Time
 	// processID is hello's topologyVersion.processId: it tells clients
 	// this server from one that restarted on the same address.
 	processID bson.ObjectID

@@ -237,7 +237,7 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 		e.candidates, e.winner, e.root, e.count = []*candidate{c}, c, c.root, c.count
 		return e, nil
 	}
-	if ix, key, ok := expressEligible(coll, q); ok {
+	if ix, key, ok := expressEligible(coll, q); ok && !q.filteredOut(coll, ns, ix) {
 		es := &expressStage{ix: ix, coll: coll, key: key, filter: q.Filter, proj: q.Projection, ctx: e.context}
 		e.express = es
 		e.root = es

@@ -172,6 +172,18 @@ func (c *Cache) hasFilters() bool {
 	return len(c.filters) > 0
 }
 
+// filteredOut says whether an index filter for q's shape leaves out the
+// express path's index: index filters never apply to an _id point query
+// (the IDHACK), but the express path for another unique index plans over
+// the indexes the filters allow.
+func (q *Query) filteredOut(coll *catalog.Collection, ns string, ix *index.Index) bool {
+	if q.Cache == nil || ix == coll.Indexes()[0] || !q.Cache.hasFilters() {
+		return false
+	}
+	f := q.Cache.allowed(ShapeHash(ns, q.Filter, q.Sort, q.shapeProjection()))
+	return f != nil && !f.admits(ix)
+}
+
 func (f *indexFilter) admits(ix *index.Index) bool {
 	if slices.Contains(f.names, ix.Spec.Name) {
 		return true

@@ -254,7 +254,7 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 	}
 	var filter *indexFilter
 	var hash string
-	if q.Cache != nil && (q.cacheable() || q.Cache.hasFilters()) {
+	if q.Cache != nil && q.Cache.hasFilters() {
 		hash = ShapeHash(ns, q.Filter, q.Sort, q.shapeProjection())
 		filter = q.Cache.allowed(hash)
 	}
@@ -280,6 +280,11 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 	cache := len(cands) > 1 && q.cacheable()
 	var key string
 	if cache {
+		// The shape is hashed only now: a query with one candidate plan,
+		// the common case, pays nothing for the cache.
+		if hash == "" {
+			hash = ShapeHash(ns, q.Filter, q.Sort, q.shapeProjection())
+		}
 		key = planCacheKey(hash, coll, q.Filter)
 		e.winner = q.Cache.cached(coll, key, cands)
 	}

@@ -34,16 +34,21 @@ type Cache struct {
 	entries map[string]*cacheEntry
 	// order holds the entries' keys, least recently written first, for
 	// eviction.
-	order   []string
+	order []string
+	// bytes is the entries' size, as BSON.
+	bytes   int
 	filters []*indexFilter
 }
 
-// maxCacheEntries bounds a collection's plan cache. mongod bounds the
-// whole cache by size (planCacheSize, 5% of memory by default) and evicts
-// the least recently used entry; the sandbox bounds each collection's by
-// count, which is what keeps a learner's loop of distinct shapes from
-// growing it without end.
-const maxCacheEntries = 500
+// maxCacheEntries and maxCacheBytes bound a collection's plan cache.
+// mongod bounds the whole cache by size (planCacheSize, 5% of memory by
+// default) and evicts the least recently used entry; the sandbox bounds
+// each collection's by count and size, which keeps a learner's loop of
+// distinct shapes (or of huge $in lists) from growing it without end.
+const (
+	maxCacheEntries = 500
+	maxCacheBytes   = 1 << 20
+)
 
 // maxIndexFilters bounds a collection's index filters: mongod keeps as
 // many as are set, the sandbox refuses past this many.
@@ -66,6 +71,7 @@ type cacheEntry struct {
 	scores     bson.A
 	filterSet  bool
 	solutionID int64
+	size       int
 }
 
 type indexFilter struct {
@@ -98,6 +104,7 @@ func (c *Cache) sync(coll *catalog.Collection) {
 		c.indexes = sig
 		clear(c.entries)
 		c.order = c.order[:0]
+		c.bytes = 0
 	}
 }
 
@@ -263,6 +270,7 @@ func (c *Cache) Clear(hash string, all bool) {
 	if all {
 		clear(c.entries)
 		c.order = c.order[:0]
+		c.bytes = 0
 		return
 	}
 	c.removeShape(hash)
@@ -272,6 +280,7 @@ func (c *Cache) Clear(hash string, all bool) {
 func (c *Cache) removeShape(hash string) {
 	for k, e := range c.entries {
 		if e.hash == hash {
+			c.bytes -= e.size
 			delete(c.entries, k)
 		}
 	}
@@ -396,16 +405,24 @@ func (c *Cache) record(coll *catalog.Collection, e *Executor, hash, key string, 
 	h := fnv.New64a()
 	h.Write([]byte(index.FormatDoc(entry.plan)))
 	entry.solutionID = int64(h.Sum64() >> 1)
-	if old == nil {
-		if len(c.order) >= maxCacheEntries {
-			delete(c.entries, c.order[0])
-			c.order = c.order[1:]
-		}
-		c.order = append(c.order, key)
-	} else {
-		c.order = append(slices.DeleteFunc(c.order, func(k string) bool { return k == key }), key)
+	if raw, err := bson.Marshal(bson.D{{Key: "p", Value: entry.plan}, {Key: "s", Value: entry.execStats}, {Key: "q", Value: entry.shape.Filter}}); err == nil {
+		entry.size = len(raw)
 	}
+	if entry.size > maxCacheBytes {
+		return
+	}
+	if old != nil {
+		c.bytes -= old.size
+		c.order = slices.DeleteFunc(c.order, func(k string) bool { return k == key })
+	}
+	for len(c.order) > 0 && (len(c.order) >= maxCacheEntries || c.bytes+entry.size > maxCacheBytes) {
+		c.bytes -= c.entries[c.order[0]].size
+		delete(c.entries, c.order[0])
+		c.order = c.order[1:]
+	}
+	c.order = append(c.order, key)
 	c.entries[key] = entry
+	c.bytes += entry.size
 }
 
 // creationStats is one candidate's creationExecStats entry: its trial

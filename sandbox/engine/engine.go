@@ -147,6 +147,9 @@ type request struct {
 	// reads to themselves, with no view pipelines, so views it reads add
 	// nothing to its sub-pipeline depth.
 	viewDefinition bool
+	// explain marks a pipeline prepared for explain, whose plans neither
+	// read nor write the plan cache (PlanCache::shouldCacheQuery).
+	explain bool
 }
 
 // lsid is the id of the command's logical session (the lsid drivers and

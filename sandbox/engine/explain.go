@@ -449,6 +449,7 @@ func (e *Engine) explainAggregate(req *request, verbosity string) (bson.D, error
 
 // explainPipeline explains the pipeline s over view's snapshots.
 func (e *Engine) explainPipeline(req *request, s *aggregateSpec, verbosity string, view *catalog.View) (bson.D, error) {
+	req.explain = true
 	pp, err := e.preparePipeline(req, view, s.coll, s.pipeline, s.let, s.hint)
 	if err != nil {
 		return nil, err

@@ -133,7 +133,13 @@ func (q *Query) shapeProjection() bson.D {
 // shape is what createdFromQuery reports for q.
 func (q *Query) shape() Shape {
 	if q.Shape != nil {
-		return Shape{Filter: orEmpty(q.Shape.Filter), Sort: orEmpty(q.Shape.Sort), Projection: orEmpty(q.Shape.Projection)}
+		// A pipeline's shape is its leading $match; a $sort it pushes
+		// down joins it later.
+		sort := q.Shape.Sort
+		if sort == nil {
+			sort = q.Sort
+		}
+		return Shape{Filter: orEmpty(q.Shape.Filter), Sort: orEmpty(sort), Projection: orEmpty(q.Shape.Projection)}
 	}
 	s := Shape{Filter: bson.D{}, Sort: orEmpty(q.Sort), Projection: orEmpty(q.shapeProjection())}
 	if q.Filter != nil {

@@ -327,6 +327,7 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 	ctx.CollStats = func(db, c string, spec bson.D) (bson.D, error) {
 		return e.collStatsStage(view, db, c, spec)
 	}
+	ctx.PlanCacheStats = e.planCacheStats
 	ctx.IndexStats = func(db, c string) ([]bson.D, error) {
 		return e.indexStatsStage(view.Collection(db, c)), nil
 	}
@@ -551,13 +552,14 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 		return nil, mongoerr.New(mongoerr.NotImplemented,
 			"$geoNear is not supported by the schemalab sandbox; run this step against a real MongoDB with --uri")
 	}
-	q := planner.Query{Hint: hint, Ctx: req.ctx, NoDiskUse: req.noDiskUse}
+	q := planner.Query{Hint: hint, Ctx: req.ctx, NoDiskUse: req.noDiskUse, Explain: req.explain}
 	if filter, ok := p.LeadingMatch(); ok {
 		f, err := query.Compile(filter, query.Options{Now: req.now, LetVars: p.LetValues(), JSONSchema: validation.CompileSchema})
 		if err != nil {
 			return nil, err
 		}
 		q.Filter = f
+		q.Shape = &planner.Shape{Filter: filter}
 		p.RemoveLeading(1)
 	}
 	pushed := false

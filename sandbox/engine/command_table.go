@@ -103,16 +103,12 @@ func commands() []*command {
 		{name: "profile", run: cmdProfile, noWriteConcern: true},
 		{name: "currentOp", run: cmdCurrentOp, adminOnly: true},
 		{name: "killOp", run: cmdKillOp, adminOnly: true},
+		{name: "planCacheClear", run: cmdPlanCacheClear},
+		{name: "planCacheClearFilters", run: cmdPlanCacheClearFilters},
+		{name: "planCacheListFilters", run: cmdPlanCacheListFilters},
+		{name: "planCacheSetFilter", run: cmdPlanCacheSetFilter},
 		// Commands mongod 8.0 has that the sandbox leaves out.
 		{name: "compact", run: cmdNotSupported},
-		// The plan cache commands (plan_cache_commands.cpp,
-		// index_filter_commands.cpp): the sandbox has no plan cache and no
-		// index filters, so these are refused, as $planCacheStats is, rather
-		// than answered "no such command".
-		{name: "planCacheClear", run: cmdNotSupported},
-		{name: "planCacheClearFilters", run: cmdNotSupported},
-		{name: "planCacheListFilters", run: cmdNotSupported},
-		{name: "planCacheSetFilter", run: cmdNotSupported},
 	}, unsupportedCommands()...)
 }
 

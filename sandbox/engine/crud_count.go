@@ -50,7 +50,7 @@ func parseCount(req *request) (*findSpec, error) {
 }
 
 func countQuery(req *request, s *findSpec) (planner.Query, error) {
-	q := planner.Query{Skip: s.skip, Limit: s.limit, Hint: s.hint, Count: true}
+	q := planner.Query{Skip: s.skip, Limit: s.limit, Hint: s.hint, Count: true, Shape: &planner.Shape{Filter: s.filter}}
 	if len(s.filter) > 0 {
 		f, err := query.Compile(s.filter, query.Options{Now: req.now, LetVars: s.let, JSONSchema: validation.CompileSchema})
 		if err != nil {

@@ -96,7 +96,7 @@ func (e *Engine) applyDelete(req *request, collName string, st *deleteStatement)
 		})
 		return out, err
 	}
-	q := planner.Query{Filter: f, Hint: st.hint, Sort: st.sort, Ctx: req.ctx}
+	q := planner.Query{Filter: f, Hint: st.hint, Sort: st.sort, Ctx: req.ctx, Shape: &planner.Shape{Filter: st.filter, Sort: st.sort}}
 	if !st.multi {
 		q.Limit = 1
 	}

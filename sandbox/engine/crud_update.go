@@ -238,7 +238,7 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 		}
 		return nil
 	}
-	q := planner.Query{Filter: f, Hint: st.hint, Sort: st.sort, Ctx: req.ctx}
+	q := planner.Query{Filter: f, Hint: st.hint, Sort: st.sort, Ctx: req.ctx, Shape: &planner.Shape{Filter: st.filter, Sort: st.sort}}
 	if !st.multi {
 		q.Limit = 1
 	}

@@ -35,7 +35,9 @@ type Engine struct {
 	cursors  *cursorTable
 	commands map[string]*command
 	usage    *indexUsage
-	started  time.Time
+	// planCaches are the collections' plan caches and index filters.
+	planCaches *planCaches
+	started    time.Time
 	// processID is hello's topologyVersion.processId: it tells clients
 	// this server from one that restarted on the same address.
 	processID bson.ObjectID
@@ -107,6 +109,7 @@ func New(opts Options) *Engine {
 		commands:      commandTable(cmds),
 		processID:     bson.NewObjectID(),
 		usage:         newIndexUsage(),
+		planCaches:    newPlanCaches(),
 		started:       time.Now(),
 		snapshots:     snapshotStore{},
 		log:           newServerLog(opts.Log),
@@ -149,6 +152,9 @@ type request struct {
 	prof *opProfile
 	// api is the Stable API parameters the command was sent with.
 	api apiParameters
+	// explain marks a pipeline prepared for explain, whose plans neither
+	// read nor write the plan cache (PlanCache::shouldCacheQuery).
+	explain bool
 }
 
 // lsid is the id of the command's logical session (the lsid drivers and

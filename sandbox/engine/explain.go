@@ -236,7 +236,7 @@ func (e *Engine) explainCount(req *request, verbosity string) (bson.D, error) {
 // explainQuery plans q over a snapshot of db.coll and renders the
 // find-shaped explain (queryPlanner, executionStats, command, server).
 func (e *Engine) explainQuery(req *request, coll string, q planner.Query, verbosity string) (bson.D, error) {
-	q.Ctx = req.ctx
+	q.Ctx, q.Explain = req.ctx, true
 	exec, err := e.plan(e.catalog.Snapshot(req.db, coll), ns(req.db, coll), q)
 	if err != nil {
 		return nil, err
@@ -403,7 +403,7 @@ func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D
 	// A single-document write has no LIMIT stage: its UPDATE or DELETE
 	// stage stops after the first match (mongod's plan is
 	// DELETE>FETCH>IXSCAN for a deleteOne), so the plan runs only that far.
-	q := planner.Query{Sort: sort, Hint: hint, Ctx: req.ctx}
+	q := planner.Query{Sort: sort, Hint: hint, Ctx: req.ctx, Explain: true}
 	if len(filter) > 0 {
 		f, err := query.Compile(filter, query.Options{Now: req.now, LetVars: let, JSONSchema: validation.CompileSchema})
 		if err != nil {
@@ -462,6 +462,7 @@ func (e *Engine) explainAggregate(req *request, verbosity string) (bson.D, error
 
 // explainPipeline explains the pipeline s over view's snapshots.
 func (e *Engine) explainPipeline(req *request, s *aggregateSpec, verbosity string, view *catalog.View) (bson.D, error) {
+	req.explain = true
 	pp, err := e.preparePipeline(req, view, s.coll, s.pipeline, s.let, s.hint)
 	if err != nil {
 		return nil, err

@@ -62,6 +62,9 @@ func (u *indexUsage) get(c *catalog.Collection, index string, fallback time.Time
 
 // plan wraps planner.Plan and records which index the winning plan uses.
 func (e *Engine) plan(coll *catalog.Collection, namespace string, q planner.Query) (*planner.Executor, error) {
+	if coll != nil {
+		q.Cache = e.planCacheOf(coll)
+	}
 	exec, err := planner.Plan(coll, namespace, q)
 	if err != nil {
 		return nil, err

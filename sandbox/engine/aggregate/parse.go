@@ -74,7 +74,7 @@ func init() {
 		"$merge":                        parseMerge,
 		"$mergeCursors":                 refuseMergeCursors,
 		"$out":                          parseOut,
-		"$planCacheStats":               unsupported("$planCacheStats"),
+		"$planCacheStats":               parsePlanCacheStats,
 		"$project":                      parseProject,
 		"$querySettings":                unsupported("$querySettings"),
 		"$queryStats":                   refuseQueryStats,

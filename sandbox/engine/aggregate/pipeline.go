@@ -91,6 +91,8 @@ type Context struct {
 	IndexStats func(db, coll string) ([]bson.D, error)
 	// CurrentOp lists the server's operations for $currentOp.
 	CurrentOp func(opts CurrentOpOptions) []bson.D
+	// PlanCacheStats lists a collection's plan cache entries.
+	PlanCacheStats func(db, coll string) ([]bson.D, error)
 	// Coll is the collection the pipeline runs on ("" for a database-level
 	// aggregate); $collStats and $indexStats read it.
 	Coll string

@@ -95,3 +95,34 @@ func (s *indexStatsStage) open(_ Iterator, rt *runtime) (Iterator, error) {
 	}
 	return NewSliceIterator(docs), nil
 }
+
+// ---- $planCacheStats ----
+
+type planCacheStatsStage struct{}
+
+// parsePlanCacheStats is DocumentSourcePlanCacheStats::createFromBson: an
+// empty object.
+func parsePlanCacheStats(spec any, _ *parser) ([]Stage, error) {
+	d, ok := spec.(bson.D)
+	if !ok {
+		return nil, mongoerr.Newf(mongoerr.FailedToParse, "$planCacheStats value must be an object. Found: %s", typeNameOf(spec))
+	}
+	if len(d) != 0 {
+		return nil, mongoerr.New(mongoerr.FailedToParse, "$planCacheStats parameters object must be empty. Found: object")
+	}
+	return []Stage{&planCacheStatsStage{}}, nil
+}
+
+func (s *planCacheStatsStage) Name() string { return "$planCacheStats" }
+func (s *planCacheStatsStage) Spec() bson.D { return stageSpec("$planCacheStats", bson.D{}) }
+
+func (s *planCacheStatsStage) open(_ Iterator, rt *runtime) (Iterator, error) {
+	if rt.ctx.PlanCacheStats == nil {
+		return nil, mongoerr.New(mongoerr.InternalError, "aggregate: no PlanCacheStats function in the context")
+	}
+	docs, err := rt.ctx.PlanCacheStats(rt.ctx.DB, rt.ctx.Coll)
+	if err != nil {
+		return nil, err
+	}
+	return NewSliceIterator(docs), nil
+}

@@ -72,7 +72,7 @@ func distinctPlan(coll *catalog.Collection, q Query, ctx func() context.Context)
 	if (q.Filter == nil || q.Filter.IsEmpty()) && len(q.Sort) == 0 {
 		return distinctNodePlan(coll, q, qualifies, ctx)
 	}
-	cands, err := enumerateOver(coll, q, qualifies)
+	cands, err := enumerateOver(coll, q, qualifies, false)
 	if err != nil {
 		return nil
 	}

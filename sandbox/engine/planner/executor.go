@@ -11,6 +11,8 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/index"
+	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
@@ -30,6 +32,8 @@ type Executor struct {
 	fastCount  *fastCountStage
 	elapsed    time.Duration
 	trialTime  time.Duration
+	// filterSet: an index filter chose the indexes planned over.
+	filterSet bool
 	// timing makes the executor measure the time from its first Next to
 	// its end, for explain; plain queries read no clock at all.
 	timing  bool
@@ -331,17 +335,17 @@ func (e *Executor) DocsExamined() int64 {
 // command, in mongod 8.0's field order.
 func (e *Executor) QueryPlanner() bson.D {
 	parsed := e.parsedFilter()
-	hash := shapeHash(e.ns, parsed, e.q.Sort)
+	hash := e.queryHash(parsed)
 	qp := bson.D{
 		{Key: "namespace", Value: e.ns},
 		{Key: "parsedQuery", Value: parsed},
-		{Key: "indexFilterSet", Value: false},
+		{Key: "indexFilterSet", Value: e.filterSet || e.coll != nil && e.q.Cache != nil && e.q.Cache.hasFilters() && e.q.Cache.allowed(hash) != nil},
 	}
 	if e.coll != nil {
 		qp = append(qp,
 			bson.E{Key: "queryHash", Value: hash},
 			bson.E{Key: "planCacheShapeHash", Value: hash},
-			bson.E{Key: "planCacheKey", Value: planCacheKey(hash, e.coll)},
+			bson.E{Key: "planCacheKey", Value: e.planCacheKey(hash)},
 		)
 	}
 	qp = append(qp,
@@ -359,6 +363,18 @@ func (e *Executor) QueryPlanner() bson.D {
 		}
 	}
 	return append(qp, bson.E{Key: "rejectedPlans", Value: rejected})
+}
+
+// queryHash is the query's shape hash (explain's queryHash and
+// planCacheShapeHash) given its parsed filter.
+func (e *Executor) queryHash(parsed bson.D) string {
+	return shapeHash(e.ns, parsed, e.q.Sort, e.q.shapeProjection())
+}
+
+// planCacheKey is the plan cache key of a query whose shape hashes to hash,
+// over the executor's collection.
+func (e *Executor) planCacheKey(hash string) string {
+	return planCacheKey(hash, e.coll, e.q.Filter)
 }
 
 func (e *Executor) parsedFilter() bson.D {
@@ -484,12 +500,34 @@ func setMillis(s stage, ms int64) {
 
 // shapeHash is a stable 8-hex-digit hash of the query's shape (paths and
 // operators, not values), standing in for mongod's queryHash.
-func shapeHash(ns string, filter, sort bson.D) string {
+func shapeHash(ns string, filter, sort, projection bson.D) string {
 	h := fnv.New32a()
 	h.Write([]byte(ns))
 	writeShape(h, filter)
 	h.Write([]byte(index.FormatDoc(sort)))
+	for _, e := range projection {
+		// An inclusion or exclusion is its shape ({a: 1} is {a: true});
+		// anything else, by its structure.
+		h.Write([]byte(e.Key))
+		switch {
+		case value.IsNumber(e.Value):
+			h.Write([]byte{'n', boolByte(value.ToDouble(e.Value) != 0)})
+		case isBool(e.Value):
+			h.Write([]byte{'n', boolByte(e.Value.(bool))})
+		default:
+			writeShape(h, e.Value)
+		}
+	}
 	return hex8(h.Sum32())
+}
+
+func isBool(v any) bool { _, ok := v.(bool); return ok }
+
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func writeShape(h interface{ Write([]byte) (int, error) }, v any) {
@@ -497,8 +535,17 @@ func writeShape(h interface{ Write([]byte) (int, error) }, v any) {
 	case bson.D:
 		for _, e := range x {
 			h.Write([]byte(e.Key))
+			if o, ok := e.Value.(string); ok && e.Key == "$options" {
+				// A regex's flags are part of its shape
+				// (canonical_query_encoder encodes them).
+				h.Write([]byte(o))
+				continue
+			}
 			writeShape(h, e.Value)
 		}
+	case bson.Regex:
+		h.Write([]byte{'/'})
+		h.Write([]byte(x.Options))
 	case bson.A:
 		for _, e := range x {
 			writeShape(h, e)
@@ -508,11 +555,39 @@ func writeShape(h interface{ Write([]byte) (int, error) }, v any) {
 	}
 }
 
-func planCacheKey(hash string, coll *catalog.Collection) string {
+// planCacheKey is the shape's hash with the collection's indexes and
+// mongod's indexability discriminators (PlanCacheIndexabilityState): for
+// each predicate on a path a sparse, wildcard or partial index holds,
+// whether that index can answer it (not a null equality for a sparse or
+// wildcard index, within the partial filter for a partial one), so that
+// {a: 1, b: null} and {a: 1, b: 1} share a shape but not a cache entry.
+func planCacheKey(hash string, coll *catalog.Collection, f *query.Filter) string {
 	h := fnv.New32a()
 	h.Write([]byte(hash))
 	for _, ix := range coll.Indexes() {
 		h.Write([]byte(ix.Spec.Name))
+	}
+	for _, n := range conjuncts(f) {
+		p := nodePath(n)
+		if p == "" {
+			continue
+		}
+		b, bounded := predicateBounds(n, false)
+		for _, ix := range coll.Indexes() {
+			wc := ix.Wildcard()
+			sparse := ix.Spec.Sparse || wc != nil
+			if ix.Spec.Hidden || !sparse && ix.Spec.Partial == nil {
+				continue
+			}
+			if wc != nil && !wc.Indexes(p) || wc == nil && !slices.ContainsFunc(ix.Spec.Key, func(e bson.E) bool { return e.Key == p }) {
+				continue
+			}
+			ok := !(sparse && bounded && containsNull(b))
+			if ok && ix.Spec.Partial != nil {
+				ok = impliesPartial(andOf([]query.Node{n}), ix.Spec.Partial)
+			}
+			h.Write([]byte{'<', boolByte(ok), '>'})
+		}
 	}
 	return hex8(h.Sum32())
 }

@@ -12,14 +12,10 @@ import (
 // does: SUBPLAN over FETCH over an OR of one index scan per branch, the OR
 // dropping RecordIDs already returned by an earlier branch.
 
-// orCandidate plans a rooted $or, or returns nil when some branch has no
-// usable index (mongod then scans the collection).
-func orCandidate(coll *catalog.Collection, q Query) *candidate {
-	return orCandidateOver(coll, q, func(ix *index.Index) bool { return !ix.Spec.Hidden })
-}
-
-// orCandidateOver is orCandidate over the indexes admit accepts (a hint
-// restricts every branch to the hinted index).
+// orCandidateOver plans a rooted $or over the indexes admit accepts (a
+// hint restricts every branch to the hinted index, an index filter to the
+// ones it allows), or returns nil when some branch has no usable index
+// (mongod then scans the collection).
 func orCandidateOver(coll *catalog.Collection, q Query, admit func(*index.Index) bool) *candidate {
 	if q.Filter == nil {
 		return nil

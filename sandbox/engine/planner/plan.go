@@ -67,6 +67,14 @@ type Query struct {
 	// ShowRecordID is find's showRecordId, which rules out the _id
 	// lookup (isIdHackEligibleQuery, get_executor.cpp).
 	ShowRecordID bool
+	// Cache is the collection's plan cache and index filters (nil: none).
+	Cache *Cache
+	// Shape is the query as its command spelled it, when it has one (find,
+	// count): the plan cache reports it and index filters match it.
+	Shape *Shape
+	// Explain plans for explain, which honours index filters but neither
+	// reads nor writes the plan cache (PlanCache::shouldCacheQuery).
+	Explain bool
 }
 
 // wantsIndexKey: something downstream reads {$meta: "indexKey"}.
@@ -233,7 +241,7 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 		e.candidates, e.winner, e.root, e.count = []*candidate{c}, c, c.root, c.count
 		return e, nil
 	}
-	if ix, key, ok := expressEligible(coll, q); ok {
+	if ix, key, ok := expressEligible(coll, q); ok && !q.filteredOut(coll, ns, ix) {
 		es := &expressStage{ix: ix, coll: coll, key: key, filter: q.Filter, proj: q.Projection, ctx: e.context}
 		e.express = es
 		e.root = es
@@ -248,7 +256,24 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 		e.candidates, e.winner, e.root = []*candidate{c}, c, c.root
 		return e, nil
 	}
-	cands, err := enumerate(coll, q)
+	var filter *indexFilter
+	var hash string
+	if q.Cache != nil && q.Cache.hasFilters() {
+		hash = ShapeHash(ns, q.Filter, q.Sort, q.shapeProjection())
+		filter = q.Cache.allowed(hash)
+	}
+	var cands []*candidate
+	var err error
+	if filter != nil {
+		// QueryPlanner::plan: index filters override a hint, and the
+		// planner sees only the indexes they allow.
+		e.filterSet = true
+		fq := q
+		fq.Hint = nil
+		cands, err = enumerateFiltered(coll, fq, filter.admits)
+	} else {
+		cands, err = enumerate(coll, q)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -256,10 +281,31 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 		build(coll, q, c, e.context)
 	}
 	e.candidates = cands
-	if len(cands) == 1 {
+	cache := len(cands) > 1 && q.cacheable()
+	var key string
+	if cache {
+		// The shape is hashed only now: a query with one candidate plan,
+		// the common case, pays nothing for the cache.
+		if hash == "" {
+			hash = ShapeHash(ns, q.Filter, q.Sort, q.shapeProjection())
+		}
+		key = planCacheKey(hash, coll, q.Filter)
+		e.winner = q.Cache.cached(coll, key, cands)
+	}
+	switch {
+	case e.winner != nil:
+		// An active entry's plan runs without a trial; mongod's
+		// CachedPlanStage would replan one that took more than ten times
+		// the entry's works, which the sandbox does not do.
+	case len(cands) == 1:
 		e.winner = cands[0]
-	} else if err := e.runTrial(); err != nil {
-		return nil, err
+	default:
+		if err := e.runTrial(); err != nil {
+			return nil, err
+		}
+		if cache {
+			q.Cache.record(coll, e, hash, key, filter != nil)
+		}
 	}
 	e.root = e.winner.root
 	e.count = e.winner.count
@@ -283,13 +329,20 @@ func naturalDirection(d bson.D) (int, bool) {
 // that provides the sort), and a collection scan only when no index
 // applies or one is hinted.
 func enumerate(coll *catalog.Collection, q Query) ([]*candidate, error) {
-	return enumerateOver(coll, q, nil)
+	return enumerateOver(coll, q, nil, true)
 }
 
-// enumerateOver is enumerate over the indexes allowed admits, with
-// NO_TABLE_SCAN when allowed is set (a distinct plan is an index plan or
-// none): no collection scan and no $or of index scans.
-func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index) bool) ([]*candidate, error) {
+// enumerateFiltered is enumerate over the indexes an index filter allows
+// (QuerySettings' allowed indexes): the collection scan stays the
+// fallback.
+func enumerateFiltered(coll *catalog.Collection, q Query, allowed func(*index.Index) bool) ([]*candidate, error) {
+	return enumerateOver(coll, q, allowed, true)
+}
+
+// enumerateOver is enumerate over the indexes allowed admits (nil: all);
+// without tableScan it is NO_TABLE_SCAN (a distinct plan is an index plan
+// or none): no collection scan and no $or of index scans.
+func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index) bool, tableScan bool) ([]*candidate, error) {
 	admits := func(ix *index.Index) bool { return !ix.Spec.Hidden && (allowed == nil || allowed(ix)) }
 	preds := predicatesByPath(conjuncts(q.Filter))
 	sortSpec := q.Sort
@@ -327,8 +380,12 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 			if ix.Spec.Hidden {
 				continue
 			}
+			if tableScan && allowed != nil && !allowed(ix) {
+				// An index filter names the wildcard index itself.
+				continue
+			}
 			for _, c := range wildcardCandidates(ix, preds, conjuncts(q.Filter), sortSpec) {
-				if usable(c.ix, c, q) && (allowed == nil || allowed(c.ix)) {
+				if usable(c.ix, c, q) && (tableScan || allowed(c.ix)) {
 					out = append(out, c)
 				}
 			}
@@ -355,11 +412,11 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 			}
 		}
 	}
-	if allowed != nil {
+	if !tableScan {
 		return out, nil
 	}
 	if len(out) == 0 && len(sortSpec) == 0 {
-		if c := orCandidate(coll, q); c != nil {
+		if c := orCandidateOver(coll, q, admits); c != nil {
 			out = append(out, c)
 		}
 	}

@@ -32,8 +32,8 @@ func (e *Executor) Profile() Profile {
 	root, _ := value.Get(stats, "executionStages").(bson.D)
 	p := Profile{ExecStats: root, FromMultiPlanner: len(e.candidates) > 1}
 	if e.coll != nil {
-		p.QueryHash = shapeHash(e.ns, e.parsedFilter(), e.q.Sort)
-		p.PlanCacheKey = planCacheKey(p.QueryHash, e.coll)
+		p.QueryHash = e.queryHash(e.parsedFilter())
+		p.PlanCacheKey = e.planCacheKey(p.QueryHash)
 	}
 	var leaves []string
 	var walk func(d bson.D)

@@ -187,6 +187,9 @@ func FuzzDispatch(f *testing.F) {
 	for _, c := range stageSeeds(f) {
 		f.Add(c)
 	}
+	for _, c := range diagSeeds(f) {
+		f.Add(c)
+	}
 	srv := startTestServer(f, Options{Engine: engine.New(engine.Options{})})
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		cmd, _, err := readDocument(raw)

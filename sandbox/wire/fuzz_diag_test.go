@@ -1,0 +1,40 @@
+package wire
+
+import (
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// diagSeeds are the commands of the server's diagnostics, profiler, plan
+// cache and Stable API parameters, for FuzzDispatch to mutate: each reads
+// or changes state that later inputs meet (a profiled database, an index
+// filter, a cached plan), so mutations of one reach the others' paths.
+func diagSeeds(t testing.TB) [][]byte {
+	cmd := func(kv ...any) []byte {
+		d := bson.D{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			d = append(d, bson.E{Key: kv[i].(string), Value: kv[i+1]})
+		}
+		return mustEncode(t, d)
+	}
+	e := func(k string, v any) bson.D { return bson.D{{Key: k, Value: v}} }
+	return [][]byte{
+		cmd("profile", int32(2), "filter", e("millis", e("$gte", int32(0))), "$db", "shop"),
+		cmd("profile", int32(1), "slowms", int32(-1), "sampleRate", 0.5, "$db", "shop"),
+		cmd("find", "system.profile", "filter", e("op", "query"), "$db", "shop"),
+		cmd("currentOp", int32(1), "$all", true, "$db", "admin"),
+		cmd("aggregate", int32(1), "pipeline", bson.A{e("$currentOp", e("localOps", true)), e("$match", e("active", true))}, "cursor", bson.D{}, "$db", "admin"),
+		cmd("killOp", int32(1), "op", int32(12345), "$db", "admin"),
+		cmd("getLog", "global", "$db", "admin"),
+		cmd("serverStatus", int32(1), "metrics", e("commands", int32(0)), "$db", "admin"),
+		cmd("planCacheSetFilter", "books", "query", e("a", int32(1)), "sort", e("b", int32(-1)), "indexes", bson.A{e("a", int32(1)), "b_1"}, "$db", "shop"),
+		cmd("planCacheListFilters", "books", "$db", "shop"),
+		cmd("planCacheClearFilters", "books", "query", e("a", int32(1)), "$db", "shop"),
+		cmd("planCacheClear", "books", "query", e("a", e("$gt", int32(2))), "$db", "shop"),
+		cmd("aggregate", "books", "pipeline", bson.A{e("$planCacheStats", bson.D{}), e("$project", e("cachedPlan", int32(0)))}, "cursor", bson.D{}, "$db", "shop"),
+		cmd("find", "books", "filter", e("a", e("$gt", int32(1))), "sort", e("b", int32(1)), "showRecordId", true, "$db", "shop"),
+		cmd("find", "books", "projection", e("r", e("$meta", "recordId")), "apiVersion", "1", "apiStrict", true, "$db", "shop"),
+		cmd("getMore", int64(1), "collection", "books", "apiVersion", "1", "apiDeprecationErrors", false, "$db", "shop"),
+	}
+}

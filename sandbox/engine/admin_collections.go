@@ -310,6 +310,13 @@ func cmdRenameCollection(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Both names are NamespaceStrings the IDL builds, refusing a NUL,
+	// before the command checks either.
+	for _, name := range []string{from, to} {
+		if err := catalog.CheckNUL(name); err != nil {
+			return nil, err
+		}
+	}
 	fromDB, fromColl, ok1 := strings.Cut(from, ".")
 	toDB, toColl, ok2 := strings.Cut(to, ".")
 	if !ok1 || fromColl == "" {

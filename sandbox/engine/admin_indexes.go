@@ -147,12 +147,7 @@ func cmdListIndexes(e *Engine, req *request) (bson.D, error) {
 	if ts, _, ok := e.timeseriesView(req.db, collName); ok {
 		coll, docs = ts.view, timeseriesIndexSpecs(ts)
 	} else if coll != nil {
-		for _, ix := range coll.Indexes() {
-			// A buckets collection is clustered by _id: no _id index.
-			if !ix.Spec.IsID() || !strings.HasPrefix(collName, bucketsPrefix) {
-				docs = append(docs, ix.Spec.Document())
-			}
-		}
+		docs = indexSpecs(coll, collName)
 	}
 	if coll == nil {
 		return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "ns does not exist: %s", ns(req.db, collName))
@@ -265,6 +260,70 @@ func inSpecification(err error, spec bson.D) error {
 		return err
 	}
 	return mongoerr.New(me.Code, "Error in specification "+value.FormatDoc(spec)+" :: caused by :: "+me.Msg)
+}
+
+// indexSpecs are coll's index specs as its catalog lists them: a buckets
+// collection is clustered by _id, so it has no _id index.
+func indexSpecs(coll *catalog.Collection, collName string) []bson.D {
+	var docs []bson.D
+	for _, ix := range coll.Indexes() {
+		if !ix.Spec.IsID() || !strings.HasPrefix(collName, bucketsPrefix) {
+			docs = append(docs, ix.Spec.Document())
+		}
+	}
+	return docs
+}
+
+// cmdReIndex is CmdReIndex (src/mongo/db/commands/drop_indexes.cpp, 8.0):
+// deprecated since 6.0 but still run by a standalone, it drops every index
+// of the collection and builds each again from the documents, replying
+// with the index count before and after and the rebuilt specs. Fields
+// after the first are ignored (a BasicCommand, no IDL). A time-series
+// collection is a view in 8.0, so it is refused as a view is.
+func cmdReIndex(e *Engine, req *request) (bson.D, error) {
+	e.log.warning(req, 6508600, "COMMAND", "The reIndex command is deprecated. For more information, see https://mongodb.com/docs/manual/reference/command/reIndex/", nil)
+	collName, err := collectionName(req)
+	if err != nil {
+		return nil, err
+	}
+	if e.isView(req.db, collName) || e.isTimeseries(req.db, collName) {
+		return nil, mongoerr.New(mongoerr.CommandNotSupportedOnView, "can't re-index a view")
+	}
+	var specs []bson.D
+	var names []string
+	err = e.catalog.Write(req.db, collName, false, func(coll *catalog.Collection) error {
+		if coll == nil {
+			return mongoerr.New(mongoerr.NamespaceNotFound, "collection does not exist")
+		}
+		if err := coll.RebuildIndexes(); err != nil {
+			return err
+		}
+		specs, names = indexSpecs(coll, collName), indexNames(coll)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	namespace := ns(req.db, collName)
+	// The rebuilt indexes are new ones: cursors reading the old ones are
+	// killed, their usage counters start again, and the plan cache, which
+	// mongod clears on any index catalog change, is emptied.
+	e.cursors.indexesDropped(namespace, names)
+	if snap := e.catalog.Snapshot(req.db, collName); snap != nil {
+		for _, n := range names {
+			e.usage.reset(snap, n, req.now.Time())
+		}
+		e.planCacheOf(snap).Clear("", true)
+	}
+	indexes := make(bson.A, len(specs))
+	for i, s := range specs {
+		indexes[i] = s
+	}
+	return bson.D{
+		{Key: "nIndexesWas", Value: int32(len(specs))},
+		{Key: "nIndexes", Value: int32(len(specs))},
+		{Key: "indexes", Value: indexes},
+	}, nil
 }
 
 // indexNames names coll's indexes (none for a missing collection).

@@ -35,6 +35,9 @@ func parseAggregate(req *request) (*aggregateSpec, error) {
 	s := &aggregateSpec{}
 	switch v := req.cmd[0].Value.(type) {
 	case string:
+		if err := catalog.CheckNUL(v); err != nil {
+			return nil, err
+		}
 		if v == "" {
 			return nil, mongoerr.Newf(mongoerr.InvalidNamespace, "Invalid namespace specified '%s.'", req.db)
 		}

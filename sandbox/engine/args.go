@@ -5,6 +5,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
@@ -219,6 +220,9 @@ func collectionName(req *request) (string, error) {
 	if !ok {
 		return "", mongoerr.Newf(mongoerr.InvalidNamespace,
 			"collection name has invalid type %s", value.TypeName(v))
+	}
+	if err := catalog.CheckNUL(s); err != nil {
+		return "", err
 	}
 	if s == "" {
 		return "", mongoerr.Newf(mongoerr.InvalidNamespace, "Invalid namespace specified '%s.'", req.db)

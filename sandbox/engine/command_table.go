@@ -107,6 +107,7 @@ func commands() []*command {
 		{name: "planCacheClearFilters", run: cmdPlanCacheClearFilters},
 		{name: "planCacheListFilters", run: cmdPlanCacheListFilters},
 		{name: "planCacheSetFilter", run: cmdPlanCacheSetFilter},
+		{name: "reIndex", run: cmdReIndex, noWriteConcern: true},
 		// Commands mongod 8.0 has that the sandbox leaves out.
 		{name: "compact", run: cmdNotSupported},
 	}, unsupportedCommands()...)
@@ -132,7 +133,7 @@ func unsupportedCommands() []*command {
 		"revokeRolesFromUser", "usersInfo", "createRole", "updateRole", "dropRole",
 		"dropAllRolesFromDatabase", "grantPrivilegesToRole", "revokePrivilegesFromRole",
 		"grantRolesToRole", "revokeRolesFromRole", "rolesInfo", "invalidateUserCache", "applyOps",
-		"reIndex", "dbHash", "filemd5", "validateDBMetadata", "setIndexCommitQuorum",
+		"dbHash", "filemd5", "validateDBMetadata", "setIndexCommitQuorum",
 		"createSearchIndexes", "updateSearchIndex", "dropSearchIndex", "listSearchIndexes",
 		"compactStructuredEncryptionData", "cleanupStructuredEncryptionData", "availableQueryOptions",
 		"splitVector", "dbCheck",

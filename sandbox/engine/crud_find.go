@@ -373,6 +373,14 @@ func cmdGetMore(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
+	// getmore_cmd.cpp's Invocation checks the namespace once the request
+	// is parsed, before any cursor is looked up.
+	if err := catalog.CheckNUL(coll); err != nil {
+		return nil, err
+	}
+	if coll == "" {
+		return nil, mongoerr.Newf(mongoerr.InvalidNamespace, "Invalid namespace for getMore: %s.", req.db)
+	}
 	return e.getMore(req, id, ns(req.db, coll), batch)
 }
 

@@ -629,8 +629,22 @@ var allowedSystemCollections = map[string]bool{
 	"system.buckets": true, "system.users": true, "system.roles": true,
 }
 
+// CheckNUL refuses a collection name holding a NUL as NamespaceString's
+// constructor does (src/mongo/db/namespace_string.h, makeData, 8.0):
+// before any command looks at the name, so with the same message for
+// every command.
+func CheckNUL(coll string) error {
+	if strings.Contains(coll, "\x00") {
+		return mongoerr.New(mongoerr.InvalidNamespace, "namespaces cannot have embedded null characters")
+	}
+	return nil
+}
+
 // ValidateCollectionName rejects names mongod refuses.
 func ValidateCollectionName(db, coll string) error {
+	if err := CheckNUL(coll); err != nil {
+		return err
+	}
 	if coll == "" {
 		return mongoerr.Newf(mongoerr.InvalidNamespace, "Invalid namespace specified '%s.'", db)
 	}

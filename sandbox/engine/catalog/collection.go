@@ -554,6 +554,31 @@ func (c *Collection) SetIndexSpec(name string, spec index.Spec) bool {
 	return false
 }
 
+// RebuildIndexes is reIndex's drop and rebuild of every index from the
+// records: the specs stay, the entries are computed afresh. On failure
+// the indexes are left as they were.
+func (c *Collection) RebuildIndexes() error {
+	c.docs.ready()
+	rebuilt := make([]*index.Index, len(c.indexes))
+	for i, ix := range c.indexes {
+		fresh := ix.Empty()
+		var err error
+		c.records.Ascend(func(ref recordRef) bool {
+			var ks index.KeySet
+			if ks, err = fresh.Keys(ref.r.Doc); err == nil {
+				err = fresh.TryAdd(ks, ref.r.ID, c.NS())
+			}
+			return err == nil
+		})
+		if err != nil {
+			return err
+		}
+		rebuilt[i] = fresh
+	}
+	c.indexes = rebuilt
+	return nil
+}
+
 // DropAllIndexes removes every index but _id_ ("*").
 func (c *Collection) DropAllIndexes() {
 	c.indexes = c.indexes[:1:1]

@@ -17,8 +17,8 @@ func TestReIndex(t *testing.T) {
 	indexes := `{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1","unique":true},{"key":{"b":1},"name":"b_p","partialFilterExpression":{"b":{"$exists":true}}}]}`
 	runCmdCases(t, []cmdCase{
 		{name: "reIndex rebuilds every index and lists it", ref: reIndexRef, docs: docs, setup: []string{indexes},
-			cmd: `{"reIndex":"c"}`,
-			want: `{"nIndexesWas":3,"nIndexes":3,"indexes":[{"v":2,"key":{"_id":1},"name":"_id_"},{"v":2,"key":{"a":1},"name":"a_1","unique":true},{"v":2,"key":{"b":1},"name":"b_p","partialFilterExpression":{"b":{"$exists":true}}}]}`,
+			cmd:      `{"reIndex":"c"}`,
+			want:     `{"nIndexesWas":3,"nIndexes":3,"indexes":[{"v":2,"key":{"_id":1},"name":"_id_"},{"v":2,"key":{"a":1},"name":"a_1","unique":true},{"v":2,"key":{"b":1},"name":"b_p","partialFilterExpression":{"b":{"$exists":true}}}]}`,
 			thenFind: `{"find":"c","filter":{},"hint":"b_p","projection":{"_id":1}}`, thenWant: `[{"_id":1},{"_id":3}]`},
 		{name: "reIndex of a collection with only _id", ref: reIndexRef, docs: docs, cmd: `{"reIndex":"c","ignored":1}`,
 			want: `{"nIndexesWas":1,"nIndexes":1,"indexes":[{"v":2,"key":{"_id":1},"name":"_id_"}]}`},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/storageengine"
 	"github.com/schemalab/schemalab/sandbox/engine/storagestats"
 	"github.com/schemalab/schemalab/sandbox/engine/validation"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
@@ -30,6 +31,9 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 	}
 	a := newArgs(req)
 	if err := a.checkKnown(true, createFields...); err != nil {
+		return nil, err
+	}
+	if err := createStorageOptions(a); err != nil {
 		return nil, err
 	}
 	// The capped options' types and rules come before the time-series and
@@ -109,6 +113,34 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 		return nil, err
 	}
 	return bson.D{}, nil
+}
+
+// createStorageOptions checks create's storageEngine and
+// indexOptionDefaults: their types and indexOptionDefaults' fields as the
+// create command's IDL parses them (create.idl; IndexOptionDefaults is
+// strict), then the engines and options they name as
+// DatabaseImpl::userCreateNS validates them (database_impl.cpp).
+func createStorageOptions(a args) error {
+	engine, _, err := a.document("storageEngine")
+	if err != nil {
+		return err
+	}
+	defaults, _, err := a.document("indexOptionDefaults")
+	if err != nil {
+		return err
+	}
+	d := args{prefix: a.prefix + ".indexOptionDefaults", doc: defaults}
+	if err := d.checkKnown(false, "storageEngine"); err != nil {
+		return err
+	}
+	indexEngine, _, err := d.document("storageEngine")
+	if err != nil {
+		return err
+	}
+	if err := storageengine.ValidateOptions(engine); err != nil {
+		return err
+	}
+	return storageengine.ValidateOptions(indexEngine)
 }
 
 func nonNil(d bson.D) bson.D {

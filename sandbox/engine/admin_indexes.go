@@ -8,6 +8,7 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/index"
+	"github.com/schemalab/schemalab/sandbox/engine/storageengine"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
@@ -56,6 +57,9 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 		// A dropIndexes of "*" means every index, so mongod refuses the name.
 		if specs[i].Name == "*" {
 			return nil, mongoerr.New(mongoerr.BadValue, "The index name '*' is not valid.")
+		}
+		if err := storageengine.ValidateIndexOption(d); err != nil {
+			return nil, err
 		}
 	}
 	if err := catalog.ValidateNamespace(req.db, collName); err != nil {

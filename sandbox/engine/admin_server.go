@@ -14,6 +14,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
+	"github.com/schemalab/schemalab/sandbox/engine/storageengine"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
@@ -58,7 +59,7 @@ func cmdBuildInfo(*Engine, *request) (bson.D, error) {
 		{Key: "bits", Value: int32(64)},
 		{Key: "debug", Value: false},
 		{Key: "maxBsonObjectSize", Value: int32(value.MaxUserDocumentSize)},
-		{Key: "storageEngines", Value: bson.A{"inMemory"}},
+		{Key: "storageEngines", Value: bson.A{storageengine.Name}},
 	}, nil
 }
 
@@ -332,6 +333,9 @@ func cmdServerStatus(e *Engine, req *request) (bson.D, error) {
 	}
 	if _, ok := wanted("opcounters"); ok {
 		reply = append(reply, bson.E{Key: "opcounters", Value: e.metrics.opcounters()})
+	}
+	if _, ok := wanted("storageEngine"); ok {
+		reply = append(reply, bson.E{Key: "storageEngine", Value: storageengine.Status()})
 	}
 	return reply, nil
 }

@@ -76,10 +76,6 @@ func (e *Engine) planCacheCollection(req *request) (*catalog.Collection, error) 
 	if err != nil {
 		return nil, err
 	}
-	if strings.Contains(collName, "\x00") {
-		// CommandHelpers::parseNsCollectionRequired: NamespaceString::isValid.
-		return nil, mongoerr.Newf(mongoerr.InvalidNamespace, "Invalid namespace specified '%s'", ns(req.db, collName))
-	}
 	if e.isView(req.db, collName) {
 		return nil, viewCommandRefusal(req.name, ns(req.db, collName))
 	}

@@ -8,4 +8,7 @@ const (
 	ErrHashedUnique            = 16764 // hash_access_method.cpp
 	ErrHashedArray             = 16766 // expression_keys_private.cpp
 	ErrHashedFieldCount        = 31303 // expression_params.cpp
+	// WiredTigerUtil::checkTableCreationOptions
+	// (src/mongo/db/storage/wiredtiger/wiredtiger_util.cpp).
+	ErrConfigTypeLSM = 6627201
 )

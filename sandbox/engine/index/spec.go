@@ -195,7 +195,7 @@ func (s *Spec) addOption(e bson.E, doc bson.D) error {
 		s.Partial = p
 	case "collation", "weights", "default_language", "language_override", "textIndexVersion",
 		"2dsphereIndexVersion", "bits", "min", "max", "bucketSize",
-		"clustered", "coarsestIndexedLevel", "finestIndexedLevel", "prepareUnique", "storageEngine":
+		"clustered", "coarsestIndexedLevel", "finestIndexedLevel", "prepareUnique":
 		return mongoerr.Newf(mongoerr.NotImplemented, "index option '%s' is not supported by the schemalab sandbox", e.Key)
 	}
 	s.Options = append(s.Options, e)

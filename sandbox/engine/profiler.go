@@ -532,26 +532,12 @@ func truncateForProfile(cmd bson.D) any {
 // abbreviate is what BSONObj::toString without "full" prints: a string
 // longer than 80 bytes shows its first 70 and "...".
 func abbreviate(v any) any {
-	switch x := v.(type) {
-	case string:
-		if len(x) > 80 {
+	return mapScalars(v, func(s any) any {
+		if x, ok := s.(string); ok && len(x) > 80 {
 			return x[:70] + "..."
 		}
-		return x
-	case bson.D:
-		out := make(bson.D, len(x))
-		for i, f := range x {
-			out[i] = bson.E{Key: f.Key, Value: abbreviate(f.Value)}
-		}
-		return out
-	case bson.A:
-		out := make(bson.A, len(x))
-		for i, e := range x {
-			out[i] = abbreviate(e)
-		}
-		return out
-	}
-	return v
+		return s
+	})
 }
 
 // createProfileCollection is profile_collection.cpp's

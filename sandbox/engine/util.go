@@ -23,26 +23,32 @@ func sortValues(vals []any) {
 // below 2^30. Explain and statistics replies are built that way in mongod,
 // which is why mongosh prints `nReturned: 1` rather than `Long('1')`.
 func appendNumberStyle(v any) any {
-	switch x := v.(type) {
-	case int64:
-		if x < 1<<30 && x > -(1<<30) {
+	return mapScalars(v, func(s any) any {
+		if x, ok := s.(int64); ok && x < 1<<30 && x > -(1<<30) {
 			return int32(x)
 		}
-		return x
+		return s
+	})
+}
+
+// mapScalars rebuilds v with f applied to every value in it that is not a
+// document or an array, keeping field names and order.
+func mapScalars(v any, f func(any) any) any {
+	switch x := v.(type) {
 	case bson.D:
 		out := make(bson.D, len(x))
 		for i, e := range x {
-			out[i] = bson.E{Key: e.Key, Value: appendNumberStyle(e.Value)}
+			out[i] = bson.E{Key: e.Key, Value: mapScalars(e.Value, f)}
 		}
 		return out
 	case bson.A:
 		out := make(bson.A, len(x))
 		for i, e := range x {
-			out[i] = appendNumberStyle(e)
+			out[i] = mapScalars(e, f)
 		}
 		return out
 	}
-	return v
+	return f(v)
 }
 
 func appendNumberStyleDoc(d bson.D) bson.D { return appendNumberStyle(d).(bson.D) }

@@ -258,6 +258,21 @@ func mustCommand(t *testing.T, db *mongo.Database, cmd string) bson.D {
 }
 
 // cursorDocs runs a cursor command (find, aggregate) to the end.
+// foundIDs runs a find command and returns the _id of each document it
+// returns, in order.
+func foundIDs(t *testing.T, db *mongo.Database, cmd bson.D) bson.A {
+	t.Helper()
+	got, err := cursorDocs(t, db, cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := bson.A{}
+	for _, d := range got {
+		ids = append(ids, field(d, "_id"))
+	}
+	return ids
+}
+
 func cursorDocs(t *testing.T, db *mongo.Database, cmd bson.D) ([]bson.D, *mongo.CommandError) {
 	t.Helper()
 	ctx := ctxFor(t)

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
@@ -64,14 +63,7 @@ func TestComparisonBoundsOddOperands(t *testing.T) {
 				t.Errorf("FETCH filters: %v, want %v (plan %s)", got, tc.fetchFilter, relaxed(plan))
 			}
 			for _, hint := range []string{`{"val": 1}`, `{"$natural": 1}`} {
-				got, err := cursorDocs(t, db, ejDoc(t, `{"find": "c", "filter": `+tc.filter+`, "projection": {"_id": 1}, "sort": {"_id": 1}, "hint": `+hint+`}`))
-				if err != nil {
-					t.Fatal(err)
-				}
-				ids := bson.A{}
-				for _, d := range got {
-					ids = append(ids, field(d, "_id"))
-				}
+				ids := foundIDs(t, db, ejDoc(t, `{"find": "c", "filter": `+tc.filter+`, "projection": {"_id": 1}, "sort": {"_id": 1}, "hint": `+hint+`}`))
 				sameValue(t, "ids with hint "+hint, ids, tc.ids)
 			}
 		})
@@ -186,14 +178,7 @@ func TestNegationBounds(t *testing.T) {
 					t.Errorf("FETCH filters: %v, want %v (plan %s)", got, tc.fetchFilter, relaxed(plan))
 				}
 			}
-			got, err := cursorDocs(t, db, ejDoc(t, `{"find": "c", "filter": `+tc.filter+`, "projection": {"_id": 1}, "sort": {"_id": 1}}`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			ids := bson.A{}
-			for _, d := range got {
-				ids = append(ids, field(d, "_id"))
-			}
+			ids := foundIDs(t, db, ejDoc(t, `{"find": "c", "filter": `+tc.filter+`, "projection": {"_id": 1}, "sort": {"_id": 1}}`))
 			sameValue(t, "ids", ids, tc.ids)
 		})
 	}
@@ -233,14 +218,7 @@ func TestNeNullUnderElemMatchObject(t *testing.T) {
 			if got := stageNamed(plan, "IXSCAN") != nil; got != tc.indexed {
 				t.Errorf("indexed: %v, want %v (plan %s)", got, tc.indexed, relaxed(plan))
 			}
-			got, err := cursorDocs(t, db, ejDoc(t, `{"find": "c", "filter": `+tc.filter+`, "projection": {"_id": 1}, "sort": {"_id": 1}}`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			ids := bson.A{}
-			for _, d := range got {
-				ids = append(ids, field(d, "_id"))
-			}
+			ids := foundIDs(t, db, ejDoc(t, `{"find": "c", "filter": `+tc.filter+`, "projection": {"_id": 1}, "sort": {"_id": 1}}`))
 			sameValue(t, "ids", ids, tc.ids)
 		})
 	}

@@ -165,14 +165,7 @@ func TestRegexIndexBounds(t *testing.T) {
 			if filtered != tc.filtered {
 				t.Errorf("regex left as a filter: %v, want %v (plan %s)", filtered, tc.filtered, relaxed(plan))
 			}
-			got, err := cursorDocs(t, db, append(find, bson.E{Key: "projection", Value: bson.D{{Key: "_id", Value: 1}}}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			ids := bson.A{}
-			for _, d := range got {
-				ids = append(ids, field(d, "_id"))
-			}
+			ids := foundIDs(t, db, append(find, bson.E{Key: "projection", Value: bson.D{{Key: "_id", Value: 1}}}))
 			sameValue(t, "ids", ids, tc.ids)
 		})
 	}

@@ -842,7 +842,11 @@ func PCRE2Limit(pattern string) string {
 			}
 			i++
 		case '[':
-			i += classLen(pattern[i:]) - 1
+			n := ClassEnd(pattern[i:])
+			if n == 0 {
+				return "" // an unclosed class fails to compile for its own reason
+			}
+			i += n - 1
 		case '(':
 			if depth++; depth > maxPCRE2ParensNest {
 				return "parentheses are too deeply nested"
@@ -856,26 +860,25 @@ func PCRE2Limit(pattern string) string {
 	return ""
 }
 
-// classLen is the length of the character class that p starts with, up
-// to and including its closing ']' (a ']' first in the class, or right
-// after '^', is a literal), or len(p) when it is not closed.
-func classLen(p string) int {
+// ClassEnd is the length of the character class rest starts with, 0 when
+// it is not closed.
+func ClassEnd(rest string) int {
 	i := 1
-	if i < len(p) && p[i] == '^' {
+	if i < len(rest) && rest[i] == '^' {
 		i++
 	}
-	if i < len(p) && p[i] == ']' {
+	if i < len(rest) && rest[i] == ']' {
 		i++
 	}
-	for ; i < len(p); i++ {
-		switch p[i] {
+	for ; i < len(rest); i++ {
+		switch rest[i] {
 		case '\\':
 			i++
 		case ']':
 			return i + 1
 		}
 	}
-	return len(p)
+	return 0
 }
 
 // stripExtended removes unescaped whitespace and #-comments outside

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
@@ -812,33 +813,12 @@ func (t *pcreTranslator) commitHarmless() bool {
 	case rest == "":
 		return true
 	case rest[0] == '[':
-		end := classEnd(rest)
+		end := expr.ClassEnd(rest)
 		return end > 0 && end == len(rest)
 	case rest[0] == '\\':
 		return len(rest) == 2 && isWordByte(rest[1]) && rest[1] != ' '
 	}
 	return len(rest) == 1 && isWordByte(rest[0]) && rest[0] != ' '
-}
-
-// classEnd is the length of the character class rest starts with, 0 when
-// it is not closed.
-func classEnd(rest string) int {
-	i := 1
-	if i < len(rest) && rest[i] == '^' {
-		i++
-	}
-	if i < len(rest) && rest[i] == ']' {
-		i++
-	}
-	for ; i < len(rest); i++ {
-		switch rest[i] {
-		case '\\':
-			i++
-		case ']':
-			return i + 1
-		}
-	}
-	return 0
 }
 
 // hasTopLevelAlternation reports a `|` outside every group and class.
@@ -849,7 +829,7 @@ func (t *pcreTranslator) hasTopLevelAlternation() bool {
 		case '\\':
 			i++
 		case '[':
-			i += classEnd(t.p[i:]) - 1
+			i += expr.ClassEnd(t.p[i:]) - 1
 			if i < 0 {
 				return false
 			}
@@ -875,7 +855,7 @@ func (t *pcreTranslator) skipAlternative() {
 		case '\\':
 			t.i++
 		case '[':
-			if n := classEnd(t.p[t.i:]); n > 0 {
+			if n := expr.ClassEnd(t.p[t.i:]); n > 0 {
 				t.i += n - 1
 			}
 		case '(':

@@ -676,7 +676,7 @@ func aggProjector(p *projection.Projection) *planner.Projector {
 }
 
 // unprojected is a Projector's Apply that hands the document on as it is.
-func unprojected(_ func() context.Context, doc bson.D, _ int, _ bson.D, _ int64) (bson.D, error) {
+func unprojected(_ func() context.Context, doc bson.D, _ int, _ bson.D, _ int64, _ bson.A) (bson.D, error) {
 	return doc, nil
 }
 
@@ -753,7 +753,7 @@ func (it *holedExecutorIterator) Next() (bson.D, bool, error) {
 	if !ok || err != nil {
 		return nil, ok, err
 	}
-	out, err := it.proj.ApplyMeta(func() context.Context { return it.ctx.Ctx }, d, -1, it.indexKey, 0)
+	out, err := it.proj.ApplyMeta(func() context.Context { return it.ctx.Ctx }, d, -1, it.indexKey, 0, nil)
 	if err != nil {
 		return nil, false, err
 	}

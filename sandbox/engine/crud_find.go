@@ -215,19 +215,38 @@ func plannerQuery(req *request, s *findSpec) (planner.Query, error) {
 		q.ShowRecordID = true
 	}
 	if len(spec) > 0 {
-		p, err := projection.Compile(spec, projection.Options{Now: req.now, LetVars: s.let, Filter: q.Filter, RecordIDs: true})
+		p, err := projection.Compile(spec, projection.Options{Now: req.now, LetVars: s.let, Filter: q.Filter, RecordIDs: true, SortKeys: true})
 		if err != nil {
+			return q, err
+		}
+		if err := checkSortKeyProjection(p, s); err != nil {
 			return q, err
 		}
 		q.Projection = projector(p)
 	}
 	if s.returnKey {
-		// RETURN_KEY keeps a projection's {$meta: "sortKey"} fields beside
-		// the key (sortKeyMetaFields); the projection above has refused
-		// those already, the sandbox having no sort key metadata.
 		q.Projection = returnKeyProjector()
 	}
 	return q, nil
+}
+
+// checkSortKeyProjection refuses a {$meta: "sortKey"} projection the
+// find cannot answer: without a sort there is no key
+// (CanonicalQuery::init); a $natural sort and returnKey (whose RETURN_KEY
+// stage writes the key beside the index key, sortKeyMetaFields) are not
+// modelled by the sandbox.
+func checkSortKeyProjection(p *projection.Projection, s *findSpec) error {
+	if !p.NeedsSortKey() {
+		return nil
+	}
+	if len(s.sort) == 0 {
+		return mongoerr.New(mongoerr.BadValue, "cannot use sortKey $meta projection without a sort")
+	}
+	if s.sort[0].Key == "$natural" || s.returnKey {
+		return mongoerr.New(mongoerr.NotImplemented,
+			`{$meta: "sortKey"} with a $natural sort or returnKey is not supported by the schemalab sandbox; run this step against a real MongoDB with --uri`)
+	}
+	return nil
 }
 
 // returnKeyProjector is mongod's RETURN_KEY stage (ReturnKeyStage,
@@ -241,7 +260,7 @@ func returnKeyProjector() *planner.Projector {
 		Stage:     "RETURN_KEY",
 		IndexKey:  true,
 		Coverable: true,
-		Apply: func(_ func() context.Context, _ bson.D, _ int, indexKey bson.D, _ int64) (bson.D, error) {
+		Apply: func(_ func() context.Context, _ bson.D, _ int, indexKey bson.D, _ int64, _ bson.A) (bson.D, error) {
 			if indexKey == nil {
 				return bson.D{}, nil
 			}
@@ -256,7 +275,7 @@ func projector(p *projection.Projection) *planner.Projector {
 	if p.Simple() {
 		stage = "PROJECTION_SIMPLE"
 	}
-	pr := &planner.Projector{Stage: stage, Spec: p.Serialize(), Apply: p.ApplyMeta, IndexKey: p.NeedsIndexKey()}
+	pr := &planner.Projector{Stage: stage, Spec: p.Serialize(), Apply: p.ApplyMeta, IndexKey: p.NeedsIndexKey(), SortKey: p.NeedsSortKey()}
 	pr.Required, pr.Coverable = p.RequiredFields()
 	return pr
 }

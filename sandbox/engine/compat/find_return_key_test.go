@@ -42,7 +42,7 @@ func TestFindReturnKey(t *testing.T) {
 			cmd: `{"find":"c","projection":{"a":{"$bogus":1}},"returnKey":true}`, code: 31325},
 		{name: "returnKey must be a boolean", ref: "src/mongo/db/query/find_command.idl (returnKey: optionalBool)", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs,
 			cmd: `{"find":"c","returnKey":"yes"}`, code: mongoerr.TypeMismatch},
-		{name: "returnKey with a sortKey $meta field is refused", ref: ref + " (sortKeyMetaFields; the sandbox has no sort key metadata)", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs, setup: []string{ia},
+		{name: "returnKey with a sortKey $meta field is refused", ref: ref + " (sortKeyMetaFields: RETURN_KEY writes the sort key beside the index key, which the sandbox does not model)", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs, setup: []string{ia},
 			cmd: `{"find":"c","sort":{"a":1},"projection":{"s":{"$meta":"sortKey"}},"returnKey":true}`, code: mongoerr.NotImplemented},
 		// A view's find becomes an aggregate (asAggregationCommand), which
 		// cannot carry returnKey; a time-series collection is such a view.

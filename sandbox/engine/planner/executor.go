@@ -226,6 +226,8 @@ func stageErrorOf(root stage) error {
 			s = x.child
 		case *skipStage:
 			s = x.child
+		case *sortKeyGenerator:
+			s = x.child
 		case *limitStage:
 			s = x.child
 		case *countStage:
@@ -472,6 +474,9 @@ func setMillis(s stage, ms int64) {
 		x.millis = ms
 		setMillis(x.child, ms)
 	case *skipStage:
+		x.millis = ms
+		setMillis(x.child, ms)
+	case *sortKeyGenerator:
 		x.millis = ms
 		setMillis(x.child, ms)
 	case *limitStage:

@@ -82,6 +82,11 @@ func (q *Query) wantsIndexKey() bool {
 	return q.IndexKey || q.Projection != nil && q.Projection.IndexKey
 }
 
+// wantsSortKey: the projection reads {$meta: "sortKey"}.
+func (q *Query) wantsSortKey() bool {
+	return q.Projection != nil && q.Projection.SortKey
+}
+
 // Projector is a compiled projection as the planner runs it: the command
 // layer builds it from package projection (Stage "PROJECTION_SIMPLE" when
 // Simple(), else "PROJECTION_DEFAULT"; Spec from Serialize()), or as
@@ -92,11 +97,16 @@ type Projector struct {
 	// Apply projects one document; ctx gives the running command's
 	// context, for expressions to stop when it is done.
 	// indexKey is the document's index key metadata, nil unless IndexKey;
-	// rid is the record it came from.
-	Apply func(ctx func() context.Context, doc bson.D, positionalIndex int, indexKey bson.D, rid int64) (bson.D, error)
+	// rid is the record it came from; sortKey its sort key, nil unless
+	// SortKey.
+	Apply func(ctx func() context.Context, doc bson.D, positionalIndex int, indexKey bson.D, rid int64, sortKey bson.A) (bson.D, error)
 	// IndexKey: the projection reads {$meta: "indexKey"}, so index scans
 	// record the key of each document they produce.
 	IndexKey bool
+	// SortKey: the projection reads {$meta: "sortKey"}, so the plan keeps
+	// each document's sort key: its SORT does, or a SORT_KEY_GENERATOR
+	// computes it when an index provides the order.
+	SortKey bool
 	// Required are the fields the projection reads and Coverable says it
 	// reads nothing else (projection.RequiredFields): an index holding
 	// them all answers it from its keys, with no FETCH.
@@ -897,8 +907,15 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 				lim = q.Limit + q.Skip
 				limitFolded = true
 			}
-			s = newSortStage(s, q.Sort, lim, q.NoDiskUse)
+			sort := newSortStage(s, q.Sort, lim, q.NoDiskUse)
+			sort.keepKeys = q.wantsSortKey()
+			s = sort
 		}
+	} else if len(q.Sort) > 0 && q.wantsSortKey() {
+		// The index gives the order, and the projection still needs
+		// the keys (addSortKeyGeneratorStageIfNeeded,
+		// planner_analysis.cpp).
+		s = newSortKeyGenerator(s, q.Sort)
 	}
 	if q.Skip > 0 {
 		if f, ok := s.(*fetch); ok && f == c.fetch && c.fetchDecidesNothing {

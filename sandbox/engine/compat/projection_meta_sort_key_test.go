@@ -1,0 +1,71 @@
+package compat_test
+
+import (
+	"testing"
+
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
+)
+
+// {$meta: "sortKey"} in a find projection is the key the plan sorted the
+// document by: the SORT stage keeps it, or a SORT_KEY_GENERATOR computes it
+// when an index gives the order (addSortKeyGeneratorStageIfNeeded,
+// src/mongo/db/query/planner_analysis.cpp). ExpressionMeta writes it with
+// DocumentMetadataFields::serializeSortKeyAsArray: an array with one part
+// per sort field, a missing part as null. Through an array the part is the
+// element the sort compared: the smallest ascending, the largest
+// descending (SortKeyGenerator). A find without a sort has no key to give
+// (CanonicalQuery::init), and findAndModify refuses the projection
+// (get_executor.cpp makeProjection). jstests/core/sortl.js.
+func TestProjectionMetaSortKey(t *testing.T) {
+	const (
+		ref   = "jstests/core/sortl.js; src/mongo/db/exec/document_value/document_metadata_fields.cpp serializeSortKeyAsArray"
+		docs  = `[{"_id":1,"a":2,"b":"x"},{"_id":2,"a":[5,0,7],"b":"y"},{"_id":3,"b":"z"}]`
+		ib    = `{"createIndexes":"c","indexes":[{"key":{"b":1},"name":"b_1"}]}`
+		batch = `"id":{"$numberLong":"0"},"ns":"{{db}}.c"`
+	)
+	cov := cover{family: projection, op: "$meta"}
+	errs := cover{family: projection, op: "$meta", col: errorCol}
+	runCmdCases(t, []cmdCase{
+		{name: "sortKey of a one-field sort is a one-part array", ref: ref, cov: cov, docs: docs,
+			cmd:  `{"find":"c","filter":{"_id":1},"sort":{"a":1},"projection":{"k":{"$meta":"sortKey"}}}`,
+			want: `{"cursor":{"firstBatch":[{"_id":1,"a":2,"b":"x","k":[2]}],` + batch + `}}`},
+		{name: "sortKey has a part per sort field in sort order", ref: ref, cov: cov, docs: docs,
+			cmd:  `{"find":"c","filter":{"_id":{"$in":[1,3]}},"sort":{"b":-1,"_id":1},"projection":{"_id":0,"k":{"$meta":"sortKey"}}}`,
+			want: `{"cursor":{"firstBatch":[{"b":"z","k":["z",3]},{"a":2,"b":"x","k":["x",1]}],` + batch + `}}`},
+		{name: "sortKey of a missing field is null", ref: ref + " (missingToNull)", cov: cov, docs: docs,
+			cmd:  `{"find":"c","filter":{"_id":3},"sort":{"a":1,"b":1},"projection":{"_id":0,"b":0,"k":{"$meta":"sortKey"}}}`,
+			want: `{"cursor":{"firstBatch":[{"k":[null,"z"]}],` + batch + `}}`},
+		{name: "sortKey of an array is its smallest element ascending", ref: "src/mongo/db/exec/sort_key_generator.cpp (the key of an array is the one the sort compares)", cov: cov, docs: docs,
+			cmd:  `{"find":"c","sort":{"a":1},"projection":{"_id":1,"k":{"$meta":"sortKey"}}}`,
+			want: `{"cursor":{"firstBatch":[{"_id":3,"k":[null]},{"_id":2,"k":[0]},{"_id":1,"k":[2]}],` + batch + `}}`},
+		{name: "sortKey of an array is its largest element descending", ref: "src/mongo/db/exec/sort_key_generator.cpp (the key of an array is the one the sort compares)", cov: cov, docs: docs,
+			cmd:  `{"find":"c","sort":{"a":-1},"limit":2,"projection":{"_id":1,"k":{"$meta":"sortKey"}}}`,
+			want: `{"cursor":{"firstBatch":[{"_id":2,"k":[7]},{"_id":1,"k":[2]}],` + batch + `}}`},
+		{name: "sortKey of a sort an index provides", ref: "src/mongo/db/query/planner_analysis.cpp addSortKeyGeneratorStageIfNeeded", cov: cov, docs: docs, setup: []string{ib},
+			cmd:  `{"find":"c","filter":{"b":{"$gte":"y"}},"sort":{"b":-1},"hint":{"b":1},"projection":{"_id":1,"k":{"$meta":"sortKey"}}}`,
+			want: `{"cursor":{"firstBatch":[{"_id":3,"k":["z"]},{"_id":2,"k":["y"]}],` + batch + `}}`},
+		{name: "sortKey inside a projection expression", ref: "src/mongo/db/pipeline/expression.cpp ExpressionMeta (kSortKey)", cov: cov, docs: docs,
+			cmd:  `{"find":"c","filter":{"_id":1},"sort":{"b":1},"projection":{"_id":0,"k":{"$arrayElemAt":[{"$meta":"sortKey"},0]}}}`,
+			want: `{"cursor":{"firstBatch":[{"k":"x"}],` + batch + `}}`},
+		{name: "sortKey without a sort is refused", ref: "src/mongo/db/query/canonical_query.cpp CanonicalQuery::init", cov: errs, docs: docs,
+			cmd: `{"find":"c","projection":{"k":{"$meta":"sortKey"}}}`, code: mongoerr.BadValue, msg: "cannot use sortKey $meta projection without a sort"},
+		{name: "sortKey without a sort is refused on a missing collection", ref: "src/mongo/db/query/canonical_query.cpp CanonicalQuery::init", cov: errs,
+			cmd: `{"find":"nothere","projection":{"k":{"$meta":"sortKey"}}}`, code: mongoerr.BadValue, msg: "cannot use sortKey $meta projection without a sort"},
+		{name: "findAndModify update refuses a sortKey projection", ref: "jstests/core/sortl.js; src/mongo/db/query/get_executor.cpp makeProjection", cov: errs, docs: docs,
+			cmd:  `{"findAndModify":"c","query":{"_id":1},"update":{"$set":{"b":1}},"sort":{"a":1},"fields":{"k":{"$meta":"sortKey"}}}`,
+			code: mongoerr.BadValue, msg: "Cannot use a $meta sortKey projection in findAndModify commands.",
+			thenFind: `{"find":"c","filter":{"_id":1}}`, thenWant: `[{"_id":1,"a":2,"b":"x"}]`},
+		{name: "findAndModify remove refuses a sortKey projection", ref: "jstests/core/sortl.js; src/mongo/db/query/get_executor.cpp makeProjection", cov: errs, docs: docs,
+			cmd:  `{"findAndModify":"c","query":{"_id":1},"remove":true,"sort":{"b":1},"fields":{"k":{"$meta":"sortKey"}}}`,
+			code: mongoerr.BadValue, msg: "Cannot use a $meta sortKey projection in findAndModify commands.",
+			thenFind: `{"find":"c","filter":{"_id":1}}`, thenWant: `[{"_id":1,"a":2,"b":"x"}]`},
+		{name: "findAndModify upsert refuses a sortKey projection", ref: "src/mongo/db/query/get_executor.cpp makeProjection", cov: errs,
+			cmd:  `{"findAndModify":"c","query":{"_id":1},"update":{"$set":{"b":1}},"upsert":true,"fields":{"k":{"$meta":"sortKey"}}}`,
+			code: mongoerr.BadValue, msg: "Cannot use a $meta sortKey projection in findAndModify commands."},
+		// No executor is built over a collection that does not exist: the
+		// plan is EOF and the projection is never checked.
+		{name: "findAndModify over a missing collection finds nothing", ref: "src/mongo/db/query/get_executor.cpp getExecutorDelete (a missing collection is an EOF plan)", cov: cover{family: commandFam, op: "findAndModify"},
+			cmd:  `{"findAndModify":"nothere","query":{"_id":1},"remove":true,"fields":{"k":{"$meta":"sortKey"}}}`,
+			want: `{"lastErrorObject":{"n":0},"value":null}`},
+	})
+}

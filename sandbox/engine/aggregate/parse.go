@@ -134,7 +134,7 @@ func parseStages(pipeline bson.A, p *parser) ([]Stage, error) {
 		if !ok {
 			return nil, mongoerr.Newf(mongoerr.ErrStageUnrecognized, "Unrecognized pipeline stage name: '%s'", name)
 		}
-		parsed, err := bound.parse(spec[0].Value, p)
+		parsed, err := parseStage(bound, spec[0].Value, p, out)
 		if err != nil {
 			return nil, err
 		}
@@ -162,6 +162,41 @@ func parseStages(pipeline bson.A, p *parser) ([]Stage, error) {
 		}
 	}
 	return pushMatches(out, p), nil
+}
+
+// parseStage parses one stage after the stages before. A $project,
+// $addFields or $set after a $sort may read {$meta: "sortKey"} when only
+// stages that keep each document's metadata stand between them
+// (keepsSortKey): DocumentSourceSort sets the metadata and those stages
+// hand it on. Elsewhere the sandbox does not carry the metadata, so the
+// expression stays refused there.
+func parseStage(bound boundStage, spec any, p *parser, before []Stage) ([]Stage, error) {
+	switch bound.Name {
+	case "$project", "$addFields", "$set":
+		for i := len(before) - 1; i >= 0; i-- {
+			if _, sorted := before[i].(*sortStage); sorted {
+				outer := p.scope
+				p.scope = outer.WithSortKeys()
+				defer func() { p.scope = outer }()
+				break
+			}
+			if !keepsSortKey(before[i]) {
+				break
+			}
+		}
+	}
+	return bound.parse(spec, p)
+}
+
+// keepsSortKey: the stage emits documents derived from the input it read
+// last, keeping their metadata (MutableDocument copies it), so the sort
+// key of its output is its input's.
+func keepsSortKey(s Stage) bool {
+	switch s.(type) {
+	case *matchStage, *limitStage, *skipStage, *unwindStage, *projectStage:
+		return true
+	}
+	return false
 }
 
 // placement is where a stage may stand: the Facet-, Lookup- and

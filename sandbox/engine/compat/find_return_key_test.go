@@ -54,14 +54,12 @@ func TestFindReturnKey(t *testing.T) {
 			cmd:   `{"find":"ts","returnKey":true}`, code: mongoerr.InvalidPipelineOperator, msg: "Option returnKey not supported in aggregation."},
 		// ExpressionMeta: a document a find's plan read from the
 		// collection has its record id; a pipeline's documents here carry
-		// none, nor one past a sort its sort key.
+		// none (projection_meta_sort_key_test.go has the sort key).
 		{name: "a recordId $meta in a find projection is the record id", ref: "src/mongo/db/pipeline/expression.cpp ExpressionMeta (kRecordId)", cov: cover{family: projection, op: "$meta"}, docs: docs,
 			cmd:  `{"find":"c","filter":{"a":{"$gte":2}},"projection":{"r":{"$meta":"recordId"},"a":1}}`,
 			want: `{"cursor":{"firstBatch":[{"_id":1,"a":3,"r":{"$numberLong":"1"}},{"_id":3,"a":2,"r":{"$numberLong":"3"}}],` + batch + `}}`},
 		{name: "a recordId $meta in a pipeline is refused", ref: "src/mongo/db/pipeline/expression.cpp ExpressionMeta (kRecordId)", cov: cover{family: projection, op: "$meta", col: errorCol}, docs: docs,
 			cmd: `{"aggregate":"c","pipeline":[{"$project":{"r":{"$meta":"recordId"}}}],"cursor":{}}`, code: mongoerr.NotImplemented},
-		{name: "a sortKey $meta after a $sort is refused", ref: "src/mongo/db/pipeline/expression.cpp ExpressionMeta (kSortKey)", cov: cover{family: projection, op: "$meta", col: errorCol}, docs: docs,
-			cmd: `{"aggregate":"c","pipeline":[{"$sort":{"a":1}},{"$project":{"s":{"$meta":"sortKey"}}}],"cursor":{}}`, code: mongoerr.NotImplemented},
 		// query_request_helper::addShowRecordIdMetaProj: showRecordId is
 		// {$recordId: {$meta: "recordId"}} added to the projection
 		// (FieldPath allows that one name, field_path.cpp), after its own

@@ -67,5 +67,30 @@ func TestProjectionMetaSortKey(t *testing.T) {
 		{name: "findAndModify over a missing collection finds nothing", ref: "src/mongo/db/query/get_executor.cpp getExecutorDelete (a missing collection is an EOF plan)", cov: cover{family: commandFam, op: "findAndModify"},
 			cmd:  `{"findAndModify":"nothere","query":{"_id":1},"remove":true,"fields":{"k":{"$meta":"sortKey"}}}`,
 			want: `{"lastErrorObject":{"n":0},"value":null}`},
+		// In a pipeline DocumentSourceSort sets the metadata and the
+		// stages that build their output from the input document keep it
+		// (jstests/aggregation/sources/project/id_meta_projection.js: the
+		// same key whether the $project runs in the query layer or after
+		// an $unwind).
+		{name: "aggregate sortKey after a pushed-down $sort", ref: "jstests/aggregation/sources/project/id_meta_projection.js; src/mongo/db/pipeline/document_source_sort.cpp", cov: cov, docs: docs,
+			cmd:  `{"aggregate":"c","pipeline":[{"$sort":{"a":1}},{"$project":{"k":{"$meta":"sortKey"}}}],"cursor":{}}`,
+			want: `{"cursor":{"firstBatch":[{"_id":3,"k":[null]},{"_id":2,"k":[0]},{"_id":1,"k":[2]}],` + batch + `}}`},
+		{name: "aggregate sortKey kept through $unwind", ref: "jstests/aggregation/sources/project/id_meta_projection.js; src/mongo/db/pipeline/document_source_unwind.cpp (each output copies the input's metadata)", cov: cov, docs: docs,
+			cmd:  `{"aggregate":"c","pipeline":[{"$sort":{"a":-1,"_id":1}},{"$unwind":"$a"},{"$project":{"a":1,"k":{"$meta":"sortKey"}}}],"cursor":{}}`,
+			want: `{"cursor":{"firstBatch":[{"_id":2,"a":5,"k":[7,2]},{"_id":2,"a":0,"k":[7,2]},{"_id":2,"a":7,"k":[7,2]},{"_id":1,"a":2,"k":[2,1]}],` + batch + `}}`},
+		{name: "aggregate sortKey after a $sort in the pipeline", ref: "src/mongo/db/pipeline/document_source_sort.cpp (the sorted documents carry their keys)", cov: cov, docs: docs,
+			cmd:  `{"aggregate":"c","pipeline":[{"$group":{"_id":"$b"}},{"$sort":{"_id":-1}},{"$match":{"_id":{"$ne":"y"}}},{"$addFields":{"k":{"$meta":"sortKey"}}}],"cursor":{}}`,
+			want: `{"cursor":{"firstBatch":[{"_id":"z","k":["z"]},{"_id":"x","k":["x"]}],` + batch + `}}`},
+		{name: "aggregate sortKey through a second $project", ref: "src/mongo/db/pipeline/document_source_single_document_transformation.cpp (the output keeps the input's metadata)", cov: cov, docs: docs,
+			cmd:  `{"aggregate":"c","pipeline":[{"$sort":{"b":1}},{"$project":{"b":1}},{"$limit":2},{"$set":{"k":{"$meta":"sortKey"}}}],"cursor":{}}`,
+			want: `{"cursor":{"firstBatch":[{"_id":1,"b":"x","k":["x"]},{"_id":2,"b":"y","k":["y"]}],` + batch + `}}`},
+		// Without a $sort before it mongod answers nothing (sort key
+		// metadata is not among DepsTracker's kDefaultUnavailableMetadata,
+		// and ExpressionMeta gives missing); the sandbox carries no
+		// metadata through other stages, so it refuses rather than guess.
+		{name: "aggregate sortKey with no $sort before it is refused", ref: "src/mongo/db/pipeline/expression.cpp ExpressionMeta (kSortKey)", cov: errs, docs: docs,
+			cmd: `{"aggregate":"c","pipeline":[{"$project":{"k":{"$meta":"sortKey"}}}],"cursor":{}}`, code: mongoerr.NotImplemented},
+		{name: "aggregate sortKey past a $group is refused", ref: "src/mongo/db/pipeline/expression.cpp ExpressionMeta (kSortKey)", cov: errs, docs: docs,
+			cmd: `{"aggregate":"c","pipeline":[{"$sort":{"a":1}},{"$group":{"_id":null}},{"$project":{"k":{"$meta":"sortKey"}}}],"cursor":{}}`, code: mongoerr.NotImplemented},
 	})
 }

@@ -64,6 +64,9 @@ type Query struct {
 	// IndexKey asks index scans to record each document's key, for a
 	// pipeline stage reading {$meta: "indexKey"} (see Result.IndexKey).
 	IndexKey bool
+	// SortKey asks the plan to keep each document's sort key, for a
+	// pipeline stage reading {$meta: "sortKey"} (see Result.SortKey).
+	SortKey bool
 	// ShowRecordID is find's showRecordId, which rules out the _id
 	// lookup (isIdHackEligibleQuery, get_executor.cpp).
 	ShowRecordID bool
@@ -82,9 +85,9 @@ func (q *Query) wantsIndexKey() bool {
 	return q.IndexKey || q.Projection != nil && q.Projection.IndexKey
 }
 
-// wantsSortKey: the projection reads {$meta: "sortKey"}.
+// wantsSortKey: something downstream reads {$meta: "sortKey"}.
 func (q *Query) wantsSortKey() bool {
-	return q.Projection != nil && q.Projection.SortKey
+	return q.SortKey || q.Projection != nil && q.Projection.SortKey
 }
 
 // Projector is a compiled projection as the planner runs it: the command
@@ -125,6 +128,9 @@ type Result struct {
 	// entry the document came from, when the query asked for it
 	// (Query.IndexKey, Projector.IndexKey) and an index scan produced it.
 	IndexKey bson.D
+	// SortKey is the document's sort key, one part per sort field, when
+	// the query asked for it (Query.SortKey, Projector.SortKey).
+	SortKey bson.A
 }
 
 // candidate is one way to answer the query.

@@ -3,6 +3,8 @@ package compat_test
 import (
 	"testing"
 
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
@@ -93,4 +95,31 @@ func TestProjectionMetaSortKey(t *testing.T) {
 		{name: "aggregate sortKey past a $group is refused", ref: "src/mongo/db/pipeline/expression.cpp ExpressionMeta (kSortKey)", cov: errs, docs: docs,
 			cmd: `{"aggregate":"c","pipeline":[{"$sort":{"a":1}},{"$group":{"_id":null}},{"$project":{"k":{"$meta":"sortKey"}}}],"cursor":{}}`, code: mongoerr.NotImplemented},
 	})
+}
+
+// Where the sort key comes from shows in the plan: a blocking SORT keeps
+// it (addSortKeyMetadata), and when an index gives the order the planner
+// puts a SORT_KEY_GENERATOR where the projection goes, above a SKIP
+// (addSortKeyGeneratorStageIfNeeded, src/mongo/db/query/planner_analysis.cpp).
+func TestExplainSortKeyPlans(t *testing.T) {
+	s := newSuite(t)
+	const ref = "src/mongo/db/query/planner_analysis.cpp addSortKeyGeneratorStageIfNeeded"
+	s.runCase(t, "an index sort adds a SORT_KEY_GENERATOR for a sortKey projection", ref,
+		explainCase(commandFam, "find"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			st := explainStats(t, db, `{"find": "c", "filter": {"a": {"$gte": 0}}, "sort": {"a": 1}, "skip": 7, "hint": {"a": 1}, "projection": {"k": {"$meta": "sortKey"}}}`)
+			sameFigures(t, st, "PROJECTION_DEFAULT>SORT_KEY_GENERATOR>FETCH>SKIP>IXSCAN", 10, 3)
+		})
+	s.runCase(t, "a blocking sort needs no SORT_KEY_GENERATOR", ref,
+		explainCase(commandFam, "find"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			st := explainStats(t, db, `{"find": "c", "filter": {"a": {"$gte": 0}}, "sort": {"d": 1}, "hint": {"a": 1}, "projection": {"k": {"$meta": "sortKey"}}}`)
+			sameFigures(t, st, "PROJECTION_DEFAULT>SORT>FETCH>IXSCAN", 10, 10)
+		})
+	s.runCase(t, "an index sort without a sortKey projection has no SORT_KEY_GENERATOR", ref,
+		explainCase(commandFam, "find"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			st := explainStats(t, db, `{"find": "c", "filter": {"a": {"$gte": 0}}, "sort": {"a": 1}, "hint": {"a": 1}, "projection": {"k": "$d"}}`)
+			sameFigures(t, st, "PROJECTION_DEFAULT>FETCH>IXSCAN", 10, 10)
+		})
 }

@@ -905,7 +905,7 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 			c.fetchDecidesNothing = len(rest) == 0
 		}
 	}
-	limitFolded := false
+	limitFolded, blocking := false, false
 	if len(q.Sort) > 0 && !c.sorted {
 		if _, nat := naturalDirection(q.Sort); !nat {
 			lim := int64(0)
@@ -915,13 +915,8 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 			}
 			sort := newSortStage(s, q.Sort, lim, q.NoDiskUse)
 			sort.keepKeys = q.wantsSortKey()
-			s = sort
+			s, blocking = sort, true
 		}
-	} else if len(q.Sort) > 0 && q.wantsSortKey() {
-		// The index gives the order, and the projection still needs
-		// the keys (addSortKeyGeneratorStageIfNeeded,
-		// planner_analysis.cpp).
-		s = newSortKeyGenerator(s, q.Sort)
 	}
 	if q.Skip > 0 {
 		if f, ok := s.(*fetch); ok && f == c.fetch && c.fetchDecidesNothing {
@@ -932,6 +927,12 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 		} else {
 			s = &skipStage{child: s, n: q.Skip}
 		}
+	}
+	if len(q.Sort) > 0 && !blocking && q.wantsSortKey() {
+		// The index gives the order and something downstream still needs
+		// the keys: a SORT_KEY_GENERATOR where the projection goes
+		// (addSortKeyGeneratorStageIfNeeded, planner_analysis.cpp).
+		s = newSortKeyGenerator(s, q.Sort)
 	}
 	if q.Projection != nil && !q.Count {
 		s = &projectionStage{child: s, proj: q.Projection, covered: c.covered, ctx: ctx}

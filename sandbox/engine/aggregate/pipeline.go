@@ -176,7 +176,7 @@ func Parse(pipeline bson.A, ctx *Context) (*Pipeline, error) {
 			return nil, err
 		}
 	}
-	stages, err := parseStages(pipeline, &parser{ctx: ctx, scope: p.scope, letVals: p.letVals})
+	stages, err := parseStages(pipeline, &parser{ctx: ctx, scope: p.scope, letVals: p.letVals, fromCollection: true})
 	if err != nil {
 		return nil, err
 	}

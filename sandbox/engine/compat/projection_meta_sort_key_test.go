@@ -86,12 +86,20 @@ func TestProjectionMetaSortKey(t *testing.T) {
 		{name: "aggregate sortKey through a second $project", ref: "src/mongo/db/pipeline/document_source_single_document_transformation.cpp (the output keeps the input's metadata)", cov: cov, docs: docs,
 			cmd:  `{"aggregate":"c","pipeline":[{"$sort":{"b":1}},{"$project":{"b":1}},{"$limit":2},{"$set":{"k":{"$meta":"sortKey"}}}],"cursor":{}}`,
 			want: `{"cursor":{"firstBatch":[{"_id":1,"b":"x","k":["x"]},{"_id":2,"b":"y","k":["y"]}],` + batch + `}}`},
-		// Without a $sort before it mongod answers nothing (sort key
-		// metadata is not among DepsTracker's kDefaultUnavailableMetadata,
-		// and ExpressionMeta gives missing); the sandbox carries no
-		// metadata through other stages, so it refuses rather than guess.
-		{name: "aggregate sortKey with no $sort before it is refused", ref: "src/mongo/db/pipeline/expression.cpp ExpressionMeta (kSortKey)", cov: errs, docs: docs,
-			cmd: `{"aggregate":"c","pipeline":[{"$project":{"k":{"$meta":"sortKey"}}}],"cursor":{}}`, code: mongoerr.NotImplemented},
+		// Without a $sort before it the documents have no key, and mongod
+		// answers nothing: sort key metadata is not among DepsTracker's
+		// kDefaultUnavailableMetadata (dependencies.h), so nothing fails,
+		// and ExpressionMeta gives missing.
+		{name: "aggregate sortKey with no $sort before it is missing", ref: "src/mongo/db/pipeline/dependencies.h kDefaultUnavailableMetadata; src/mongo/db/pipeline/expression.cpp ExpressionMeta (kSortKey)", cov: cov, docs: docs,
+			cmd:  `{"aggregate":"c","pipeline":[{"$match":{"_id":{"$lte":2}}},{"$project":{"k":{"$meta":"sortKey"}}}],"cursor":{}}`,
+			want: `{"cursor":{"firstBatch":[{"_id":1},{"_id":2}],` + batch + `}}`},
+		{name: "aggregate sortKey in a $lookup pipeline is missing", ref: "src/mongo/db/pipeline/expression.cpp ExpressionMeta (kSortKey)", cov: cov, docs: docs,
+			cmd:  `{"aggregate":"c","pipeline":[{"$sort":{"_id":1}},{"$limit":1},{"$lookup":{"from":"c","pipeline":[{"$match":{"_id":3}},{"$set":{"k":{"$ifNull":[{"$meta":"sortKey"},"none"]}}}],"as":"l"}},{"$project":{"l.k":1}}],"cursor":{}}`,
+			want: `{"cursor":{"firstBatch":[{"_id":1,"l":[{"k":"none"}]}],` + batch + `}}`},
+		// The sandbox carries no metadata through other stages, so it
+		// refuses rather than guess there.
+		{name: "aggregate sortKey inside $facet is refused", ref: "src/mongo/db/pipeline/expression.cpp ExpressionMeta (kSortKey)", cov: errs, docs: docs,
+			cmd: `{"aggregate":"c","pipeline":[{"$sort":{"a":1}},{"$facet":{"f":[{"$project":{"k":{"$meta":"sortKey"}}}]}}],"cursor":{}}`, code: mongoerr.NotImplemented},
 		{name: "aggregate sortKey past a $group is refused", ref: "src/mongo/db/pipeline/expression.cpp ExpressionMeta (kSortKey)", cov: errs, docs: docs,
 			cmd: `{"aggregate":"c","pipeline":[{"$sort":{"a":1}},{"$group":{"_id":null}},{"$project":{"k":{"$meta":"sortKey"}}}],"cursor":{}}`, code: mongoerr.NotImplemented},
 	})

@@ -633,6 +633,7 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 	// A $project or $addFields left at the front reads the metadata the
 	// plan's documents carry, as DocumentSourceCursor hands it on.
 	q.IndexKey = p.LeadingNeedsIndexKey()
+	q.SortKey = p.LeadingNeedsSortKey()
 	target := view.Collection(req.db, coll)
 	if exec, ok := e.planDistinctGroup(target, ns(req.db, coll), p, q); ok {
 		return &preparedPipeline{p: p, exec: exec, ctx: actx, holes: holes}, nil
@@ -679,7 +680,7 @@ func aggProjector(p *projection.Projection) *planner.Projector {
 }
 
 // unprojected is a Projector's Apply that hands the document on as it is.
-func unprojected(_ func() context.Context, doc bson.D, _ int, _ bson.D, _ int64) (bson.D, error) {
+func unprojected(_ func() context.Context, doc bson.D, _ int, _ bson.D, _ int64, _ bson.A) (bson.D, error) {
 	return doc, nil
 }
 
@@ -727,20 +728,24 @@ func (pp *preparedPipeline) drain() ([]bson.D, error) {
 }
 
 // executorIterator feeds planner results into a pipeline, keeping the
-// last one's index key metadata for the stage that reads it.
+// last one's index and sort key metadata for the stage that reads it.
 type executorIterator struct {
 	exec     *planner.Executor
 	indexKey bson.D
+	sortKey  bson.A
 }
 
 func (it *executorIterator) Next() (bson.D, bool, error) {
 	r, ok, err := it.exec.Next()
-	it.indexKey = r.IndexKey
+	it.indexKey, it.sortKey = r.IndexKey, r.SortKey
 	return r.Doc, ok, err
 }
 
 // IndexKey is the metadata of the document Next returned last.
 func (it *executorIterator) IndexKey() bson.D { return it.indexKey }
+
+// SortKey is the sort key of the document Next returned last.
+func (it *executorIterator) SortKey() bson.A { return it.sortKey }
 
 // holedExecutorIterator is an executorIterator that runs the pushed-down
 // exclusion itself, keeping the holes it leaves.
@@ -756,7 +761,7 @@ func (it *holedExecutorIterator) Next() (bson.D, bool, error) {
 	if !ok || err != nil {
 		return nil, ok, err
 	}
-	out, err := it.proj.ApplyMeta(func() context.Context { return it.ctx.Ctx }, d, -1, it.indexKey, 0)
+	out, err := it.proj.ApplyMeta(func() context.Context { return it.ctx.Ctx }, d, -1, it.indexKey, 0, it.sortKey)
 	if err != nil {
 		return nil, false, err
 	}

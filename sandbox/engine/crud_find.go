@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -215,37 +216,83 @@ func plannerQuery(req *request, s *findSpec) (planner.Query, error) {
 		q.ShowRecordID = true
 	}
 	if len(spec) > 0 {
-		p, err := projection.Compile(spec, projection.Options{Now: req.now, LetVars: s.let, Filter: q.Filter, RecordIDs: true})
+		p, err := projection.Compile(spec, projection.Options{Now: req.now, LetVars: s.let, Filter: q.Filter, RecordIDs: true, SortKeys: true})
 		if err != nil {
+			return q, err
+		}
+		if err := checkSortKeyProjection(p, s); err != nil {
 			return q, err
 		}
 		q.Projection = projector(p)
 	}
 	if s.returnKey {
-		// RETURN_KEY keeps a projection's {$meta: "sortKey"} fields beside
-		// the key (sortKeyMetaFields); the projection above has refused
-		// those already, the sandbox having no sort key metadata.
-		q.Projection = returnKeyProjector()
+		q.Projection = returnKeyProjector(sortKeyMetaFields(s.projection, nil, ""))
 	}
 	return q, nil
+}
+
+// checkSortKeyProjection refuses a {$meta: "sortKey"} projection the
+// find cannot answer: without a sort there is no key
+// (CanonicalQuery::init); a $natural sort is not modelled by the sandbox.
+func checkSortKeyProjection(p *projection.Projection, s *findSpec) error {
+	if !p.NeedsSortKey() {
+		return nil
+	}
+	if len(s.sort) == 0 {
+		return mongoerr.New(mongoerr.BadValue, "cannot use sortKey $meta projection without a sort")
+	}
+	if s.sort[0].Key == "$natural" {
+		return mongoerr.New(mongoerr.NotImplemented,
+			`{$meta: "sortKey"} with a $natural sort is not supported by the schemalab sandbox; run this step against a real MongoDB with --uri`)
+	}
+	return nil
+}
+
+// sortKeyMetaFields appends the paths the projection spec sets to
+// {$meta: "sortKey"}, in its order, nested documents spelled as dotted
+// paths: what a RETURN_KEY stage writes the sort key to.
+func sortKeyMetaFields(spec bson.D, out []string, prefix string) []string {
+	for _, e := range spec {
+		sub, ok := e.Value.(bson.D)
+		if !ok || len(sub) == 0 {
+			continue
+		}
+		switch {
+		case len(sub) == 1 && sub[0].Key == "$meta" && sub[0].Value == "sortKey":
+			out = append(out, prefix+e.Key)
+		case !strings.HasPrefix(sub[0].Key, "$"):
+			out = sortKeyMetaFields(sub, out, prefix+e.Key+".")
+		}
+	}
+	return out
 }
 
 // returnKeyProjector is mongod's RETURN_KEY stage (ReturnKeyStage,
 // QueryPlannerAnalysis::analyzeDataAccess): it stands where a projection
 // would, the projection itself being ignored once parsed, and answers the
 // index key metadata of each document, field by field of the key pattern;
-// a document no index scan produced gets an empty document. It reads no
-// field of the document, so an index scan needs no FETCH for it.
-func returnKeyProjector() *planner.Projector {
+// a document no index scan produced gets an empty document. The
+// projection's sortKey fields are the exception: each gets the sort key,
+// after the index key (return_key.cpp, setNestedField). It reads no field
+// of the document, so an index scan needs no FETCH for it.
+func returnKeyProjector(sortKeyFields []string) *planner.Projector {
 	return &planner.Projector{
 		Stage:     "RETURN_KEY",
 		IndexKey:  true,
+		SortKey:   len(sortKeyFields) > 0,
 		Coverable: true,
-		Apply: func(_ func() context.Context, _ bson.D, _ int, indexKey bson.D, _ int64) (bson.D, error) {
-			if indexKey == nil {
-				return bson.D{}, nil
+		Apply: func(_ func() context.Context, _ bson.D, _ int, indexKey bson.D, _ int64, sortKey bson.A) (bson.D, error) {
+			if len(sortKeyFields) == 0 || sortKey == nil {
+				if indexKey == nil {
+					return bson.D{}, nil
+				}
+				return indexKey, nil
 			}
-			return indexKey, nil
+			out := append(bson.D{}, indexKey...)
+			for _, f := range sortKeyFields {
+				out = value.SetPath(out, strings.Split(f, "."), sortKey)
+			}
+			return out, nil
 		},
 	}
 }
@@ -256,7 +303,7 @@ func projector(p *projection.Projection) *planner.Projector {
 	if p.Simple() {
 		stage = "PROJECTION_SIMPLE"
 	}
-	pr := &planner.Projector{Stage: stage, Spec: p.Serialize(), Apply: p.ApplyMeta, IndexKey: p.NeedsIndexKey()}
+	pr := &planner.Projector{Stage: stage, Spec: p.Serialize(), Apply: p.ApplyMeta, IndexKey: p.NeedsIndexKey(), SortKey: p.NeedsSortKey()}
 	pr.Required, pr.Coverable = p.RequiredFields()
 	return pr
 }

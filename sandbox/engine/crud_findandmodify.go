@@ -90,7 +90,7 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 		if qf, err = query.Compile(filter, query.Options{Now: req.now, LetVars: let, JSONSchema: validation.CompileSchema}); err != nil {
 			return nil, err
 		}
-		if proj, err = projection.Compile(fields, projection.Options{Now: req.now, LetVars: let, Filter: qf}); err != nil {
+		if proj, err = projection.Compile(fields, projection.Options{Now: req.now, LetVars: let, Filter: qf, SortKeys: true}); err != nil {
 			return nil, err
 		}
 	}
@@ -129,7 +129,20 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 	if !remove {
 		updateStatementMetrics(&e.metrics.famPipeline, &e.metrics.famArrayFilters, &updateStatement{update: upd, arrayFilters: arrayFilters})
 	}
+	// get_executor.cpp, makeProjection: after the positional check, a
+	// projection reading the sort key is refused, for a remove as for an
+	// update, once the executor is built for an existing collection (or
+	// one an upsert creates).
+	sortKeyRefused := func() error {
+		if proj != nil && proj.NeedsSortKey() && (upsert || e.catalog.Snapshot(req.db, collName) != nil) {
+			return mongoerr.New(mongoerr.BadValue, "Cannot use a $meta sortKey projection in findAndModify commands.")
+		}
+		return nil
+	}
 	if remove {
+		if err := sortKeyRefused(); err != nil {
+			return nil, err
+		}
 		out, err := e.applyDelete(req, collName, &deleteStatement{filter: filter, sort: sort, hint: hint, let: let})
 		e.metrics.docDeleted.Add(out.removed)
 		if req.prof != nil {
@@ -158,6 +171,9 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 		// executor is built only for a collection that exists (or that an
 		// upsert creates); otherwise the plan is EOF and nothing is checked.
 		return nil, mongoerr.New(mongoerr.BadValue, "cannot use a positional projection and return the new document")
+	}
+	if err := sortKeyRefused(); err != nil {
+		return nil, err
 	}
 	out, err := e.applyUpdateRetrying(req, collName, &updateStatement{filter: filter, update: upd, upsert: upsert,
 		arrayFilters: arrayFilters, hint: hint, sort: sort, let: let, projected: len(fields) > 0, bypassEmptyTs: bypassEmptyTs}, true)

@@ -170,7 +170,7 @@ func (t *tailState) next() (bson.D, bool, error) {
 		if t.q.Projection != nil {
 			var err error
 			// A tailable cursor reads the record store: no index key.
-			if doc, err = t.q.Projection.Apply(func() context.Context { return t.ctx }, doc, -1, nil, rec.ID); err != nil {
+			if doc, err = t.q.Projection.Apply(func() context.Context { return t.ctx }, doc, -1, nil, rec.ID, nil); err != nil {
 				return nil, false, err
 			}
 		}

@@ -23,6 +23,10 @@ type parser struct {
 	// stages being parsed (ExpressionContext's subPipelineDepth); a
 	// $facet's pipelines share their stage's context and depth.
 	depth int
+	// fromCollection: the pipeline's first stage reads a collection (an
+	// aggregate's, a $lookup's or a $unionWith's), whose documents carry
+	// no sort key; a $facet's or an update's pipeline is fed otherwise.
+	fromCollection bool
 }
 
 type stageParser func(spec any, p *parser) ([]Stage, error)
@@ -134,7 +138,7 @@ func parseStages(pipeline bson.A, p *parser) ([]Stage, error) {
 		if !ok {
 			return nil, mongoerr.Newf(mongoerr.ErrStageUnrecognized, "Unrecognized pipeline stage name: '%s'", name)
 		}
-		parsed, err := bound.parse(spec[0].Value, p)
+		parsed, err := parseStage(bound, spec[0].Value, p, out)
 		if err != nil {
 			return nil, err
 		}
@@ -162,6 +166,49 @@ func parseStages(pipeline bson.A, p *parser) ([]Stage, error) {
 		}
 	}
 	return pushMatches(out, p), nil
+}
+
+// parseStage parses one stage after the stages before. A $project,
+// $addFields or $set may read {$meta: "sortKey"} when only stages that
+// keep each document's metadata (keepsSortKey) stand between it and a
+// $sort, which sets the metadata (DocumentSourceSort), or the collection
+// the pipeline reads, whose documents have none: ExpressionMeta then
+// gives missing, sort key metadata not being among DepsTracker's
+// kDefaultUnavailableMetadata. Elsewhere the sandbox does not carry the
+// metadata, so the expression stays refused there.
+func parseStage(bound boundStage, spec any, p *parser, before []Stage) ([]Stage, error) {
+	switch bound.Name {
+	case "$project", "$addFields", "$set":
+		i := len(before) - 1
+		for ; i >= 0 && keepsSortKey(before[i]); i-- {
+		}
+		_, sorted := stageAt(before, i).(*sortStage)
+		if sorted || i < 0 && p.fromCollection {
+			outer := p.scope
+			p.scope = outer.WithSortKeys()
+			defer func() { p.scope = outer }()
+		}
+	}
+	return bound.parse(spec, p)
+}
+
+// stageAt is stages[i], nil outside the slice.
+func stageAt(stages []Stage, i int) Stage {
+	if i < 0 || i >= len(stages) {
+		return nil
+	}
+	return stages[i]
+}
+
+// keepsSortKey: the stage emits documents derived from the input it read
+// last, keeping their metadata (MutableDocument copies it), so the sort
+// key of its output is its input's.
+func keepsSortKey(s Stage) bool {
+	switch s.(type) {
+	case *matchStage, *limitStage, *skipStage, *unwindStage, *projectStage:
+		return true
+	}
+	return false
 }
 
 // placement is where a stage may stand: the Facet-, Lookup- and

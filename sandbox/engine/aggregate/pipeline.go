@@ -176,7 +176,7 @@ func Parse(pipeline bson.A, ctx *Context) (*Pipeline, error) {
 			return nil, err
 		}
 	}
-	stages, err := parseStages(pipeline, &parser{ctx: ctx, scope: p.scope, letVals: p.letVals})
+	stages, err := parseStages(pipeline, &parser{ctx: ctx, scope: p.scope, letVals: p.letVals, fromCollection: true})
 	if err != nil {
 		return nil, err
 	}
@@ -298,6 +298,22 @@ func (p *Pipeline) LeadingNeedsIndexKey() bool {
 	return ok && s.proj.NeedsIndexKey()
 }
 
+// LeadingNeedsSortKey reports whether a $project or $addFields reading
+// {$meta: "sortKey"} stands at the front, behind only stages that keep the
+// metadata: only a $sort before it lets it (parseStage), so that $sort
+// went down into the plan, which must keep the keys.
+func (p *Pipeline) LeadingNeedsSortKey() bool {
+	for _, s := range p.stages {
+		if pr, ok := s.(*projectStage); ok && pr.proj.NeedsSortKey() {
+			return true
+		}
+		if !keepsSortKey(s) {
+			return false
+		}
+	}
+	return false
+}
+
 // Run chains the stages over input.
 func (p *Pipeline) Run(input Iterator) (Iterator, error) {
 	rt := &runtime{ctx: p.ctx, letVals: p.letVals, scope: p.scope, explain: p.timing}
@@ -310,6 +326,9 @@ func (p *Pipeline) Run(input Iterator) (Iterator, error) {
 			return nil, err
 		}
 		timed := &timedIterator{in: next, stats: p.stats[i], ctx: p.ctx, timing: p.timing}
+		if keepsSortKey(s) {
+			timed.upstream, _ = it.(SortKeySource)
+		}
 		it = timed
 		if holesOut != nil && holesOut[i] {
 			it = timedHoles{timedIterator: timed, src: next.(HolesSource)}
@@ -367,6 +386,9 @@ type timedIterator struct {
 	ctx    *Context
 	n      int
 	timing bool
+	// upstream is the stage's input, for a stage whose documents keep the
+	// sort key of the input it read last (keepsSortKey).
+	upstream SortKeySource
 }
 
 func (t *timedIterator) Next() (bson.D, bool, error) {
@@ -390,6 +412,18 @@ func (t *timedIterator) Next() (bson.D, bool, error) {
 		t.stats.returned++
 	}
 	return d, ok, err
+}
+
+// SortKey is the sort key of the stage's last document: the one a $sort
+// set, or the input's for a stage that keeps it.
+func (t *timedIterator) SortKey() bson.A {
+	if t.upstream != nil {
+		return t.upstream.SortKey()
+	}
+	if s, ok := t.in.(SortKeySource); ok {
+		return s.SortKey()
+	}
+	return nil
 }
 
 // SliceIterator yields the documents of a slice.

@@ -125,6 +125,7 @@ func (s *sortStage) open(in Iterator, rt *runtime) (Iterator, error) {
 	if src, ok := in.(HolesSource); ok {
 		held = &sortHoles{src: src, bySeq: map[int64]*projection.Holes{}}
 	}
+	var last []any
 	it := blockingIterator(func() ([]keyedDoc, error) {
 		if s.limit > 0 {
 			return s.topK(in, held, rt)
@@ -137,14 +138,25 @@ func (s *sortStage) open(in Iterator, rt *runtime) (Iterator, error) {
 		if held != nil {
 			held.last = held.bySeq[k.seq]
 		}
+		last = k.key
 		return k.doc
 	})
+	keyed := sortKeyed{Iterator: it, last: &last}
 	if held == nil {
-		return it, nil
+		return keyed, nil
 	}
 	// An in-memory sort keeps mongod's Documents, holes and all.
-	return holedIterator{Iterator: it, holes: func() *projection.Holes { return held.last }}, nil
+	return holedIterator{Iterator: keyed, holes: func() *projection.Holes { return held.last }}, nil
 }
+
+// sortKeyed is a $sort's output: each document with the key it was sorted
+// by, the sort key metadata DocumentSourceSort sets.
+type sortKeyed struct {
+	Iterator
+	last *[]any
+}
+
+func (s sortKeyed) SortKey() bson.A { return bson.A(*s.last) }
 
 // sortHoles keeps the holes of the documents a $sort holds, by their
 // input sequence number, when its input carries them.

@@ -90,7 +90,7 @@ func (p *parser) parseSubPipeline(coll string, pipeline bson.A, vars []string, w
 	for _, v := range vars {
 		letVals = setInPlace(letVals, v, nil)
 	}
-	sub := &parser{ctx: p.ctx, scope: p.scope.With(vars...), letVals: letVals, within: within, depth: p.depth + 1}
+	sub := &parser{ctx: p.ctx, scope: p.scope.With(vars...), letVals: letVals, within: within, depth: p.depth + 1, fromCollection: true}
 	_, err := parseStages(pipeline, sub)
 	return err
 }

@@ -27,11 +27,20 @@ type IndexKeySource interface {
 	IndexKey() bson.D
 }
 
+// SortKeySource is an input whose documents carry sort key metadata:
+// SortKey is that of the document Next returned last (nil for none), one
+// part per sort field. A transformer's expressions read it as
+// {$meta: "sortKey"}.
+type SortKeySource interface {
+	SortKey() bson.A
+}
+
 // openTransformer is the open of every transformer; an input that carries
 // index key metadata hands each document's to the expressions.
 func openTransformer(t transformer, in Iterator, rt *runtime) Iterator {
 	env := rt.newEnv()
 	keys, _ := in.(IndexKeySource)
+	sorted, _ := in.(SortKeySource)
 	return funcIterator(func() (bson.D, bool, error) {
 		d, ok, err := in.Next()
 		if !ok || err != nil {
@@ -39,6 +48,9 @@ func openTransformer(t transformer, in Iterator, rt *runtime) Iterator {
 		}
 		if keys != nil {
 			env.SetIndexKey(keys.IndexKey())
+		}
+		if sorted != nil {
+			env.SetSortKey(sorted.SortKey())
 		}
 		out, err := t.transform(d, env)
 		if err != nil {

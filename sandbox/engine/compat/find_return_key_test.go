@@ -42,8 +42,18 @@ func TestFindReturnKey(t *testing.T) {
 			cmd: `{"find":"c","projection":{"a":{"$bogus":1}},"returnKey":true}`, code: 31325},
 		{name: "returnKey must be a boolean", ref: "src/mongo/db/query/find_command.idl (returnKey: optionalBool)", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs,
 			cmd: `{"find":"c","returnKey":"yes"}`, code: mongoerr.TypeMismatch},
-		{name: "returnKey with a sortKey $meta field is refused", ref: ref + " (sortKeyMetaFields; the sandbox has no sort key metadata)", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs, setup: []string{ia},
-			cmd: `{"find":"c","sort":{"a":1},"projection":{"s":{"$meta":"sortKey"}},"returnKey":true}`, code: mongoerr.NotImplemented},
+		// The projection's sortKey fields are kept: RETURN_KEY sets each,
+		// after the index key, to the sort key (setNestedField), whether
+		// the index gives the order (a SORT_KEY_GENERATOR computes it) or
+		// a SORT does. jstests/core/return_key.js.
+		{name: "returnKey keeps the sortKey $meta fields", ref: "jstests/core/return_key.js; " + ref + " (sortKeyMetaFields)", cov: cov, docs: docs, setup: []string{ia},
+			cmd:  `{"find":"c","sort":{"a":1},"hint":{"a":1},"projection":{"s":{"$meta":"sortKey"},"t.u":{"$meta":"sortKey"}},"returnKey":true}`,
+			want: `{"cursor":{"firstBatch":[{"a":1,"s":[1],"t":{"u":[1]}},{"a":2,"s":[2],"t":{"u":[2]}},{"a":3,"s":[3],"t":{"u":[3]}}],` + batch + `}}`},
+		{name: "returnKey keeps the sortKey of a blocking sort", ref: "jstests/core/return_key.js; " + ref + " (sortKeyMetaFields)", cov: cov, docs: docs, setup: []string{ia},
+			cmd:  `{"find":"c","sort":{"b":-1},"hint":{"a":1},"projection":{"s":{"$meta":"sortKey"},"x":1},"returnKey":true}`,
+			want: `{"cursor":{"firstBatch":[{"a":2,"s":["z"]},{"a":1,"s":["y"]},{"a":3,"s":["x"]}],` + batch + `}}`},
+		{name: "returnKey with a sortKey $meta and no sort is refused", ref: "src/mongo/db/query/canonical_query.cpp CanonicalQuery::init", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs, setup: []string{ia},
+			cmd: `{"find":"c","projection":{"s":{"$meta":"sortKey"}},"returnKey":true}`, code: mongoerr.BadValue, msg: "cannot use sortKey $meta projection without a sort"},
 		// A view's find becomes an aggregate (asAggregationCommand), which
 		// cannot carry returnKey; a time-series collection is such a view.
 		{name: "returnKey on a view is refused", ref: "src/mongo/db/query/query_request_conversion.cpp asAggregationCommand", cov: cover{family: commandFam, op: "find", col: errorCol}, docs: docs,
@@ -54,14 +64,12 @@ func TestFindReturnKey(t *testing.T) {
 			cmd:   `{"find":"ts","returnKey":true}`, code: mongoerr.InvalidPipelineOperator, msg: "Option returnKey not supported in aggregation."},
 		// ExpressionMeta: a document a find's plan read from the
 		// collection has its record id; a pipeline's documents here carry
-		// none, nor one past a sort its sort key.
+		// none (projection_meta_sort_key_test.go has the sort key).
 		{name: "a recordId $meta in a find projection is the record id", ref: "src/mongo/db/pipeline/expression.cpp ExpressionMeta (kRecordId)", cov: cover{family: projection, op: "$meta"}, docs: docs,
 			cmd:  `{"find":"c","filter":{"a":{"$gte":2}},"projection":{"r":{"$meta":"recordId"},"a":1}}`,
 			want: `{"cursor":{"firstBatch":[{"_id":1,"a":3,"r":{"$numberLong":"1"}},{"_id":3,"a":2,"r":{"$numberLong":"3"}}],` + batch + `}}`},
 		{name: "a recordId $meta in a pipeline is refused", ref: "src/mongo/db/pipeline/expression.cpp ExpressionMeta (kRecordId)", cov: cover{family: projection, op: "$meta", col: errorCol}, docs: docs,
 			cmd: `{"aggregate":"c","pipeline":[{"$project":{"r":{"$meta":"recordId"}}}],"cursor":{}}`, code: mongoerr.NotImplemented},
-		{name: "a sortKey $meta after a $sort is refused", ref: "src/mongo/db/pipeline/expression.cpp ExpressionMeta (kSortKey)", cov: cover{family: projection, op: "$meta", col: errorCol}, docs: docs,
-			cmd: `{"aggregate":"c","pipeline":[{"$sort":{"a":1}},{"$project":{"s":{"$meta":"sortKey"}}}],"cursor":{}}`, code: mongoerr.NotImplemented},
 		// query_request_helper::addShowRecordIdMetaProj: showRecordId is
 		// {$recordId: {$meta: "recordId"}} added to the projection
 		// (FieldPath allows that one name, field_path.cpp), after its own

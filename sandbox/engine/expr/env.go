@@ -31,6 +31,9 @@ type Env struct {
 	// recordID is the document's record id ({$meta: "recordId"}), 0 when
 	// it came from no collection record.
 	recordID int64
+	// sortKey is the document's sort key ({$meta: "sortKey"}), one part
+	// per sort field, nil when no sort produced it.
+	sortKey bson.A
 }
 
 type binding struct {
@@ -84,6 +87,10 @@ func (e *Env) SetIndexKey(key bson.D) { e.indexKey = key }
 // SetRecordID gives the next document's record id (0 for none): the
 // collection's record the plan read it from.
 func (e *Env) SetRecordID(rid int64) { e.recordID = rid }
+
+// SetSortKey gives the next document's sort key (nil for none), as the
+// plan's SORT or SORT_KEY_GENERATOR computed it.
+func (e *Env) SetSortKey(key bson.A) { e.sortKey = key }
 
 // tickEvery is how many loop steps pass between looks at the context: a
 // look costs a mutex, a step a few nanoseconds.
@@ -201,6 +208,10 @@ type Scope struct {
 	// their record ids (a find's projection), so {$meta: "recordId"} may
 	// be read.
 	recordIDs bool
+	// sortKeys: the expressions run where a sort key is known or the
+	// command refuses it before any document is seen (find, findAndModify),
+	// so {$meta: "sortKey"} may be compiled.
+	sortKeys bool
 }
 
 var systemVars = []string{"ROOT", "CURRENT", "REMOVE", "NOW", "CLUSTER_TIME", "USER_ROLES", "SEARCH_META"}
@@ -214,13 +225,20 @@ func NewScope(userVars ...string) *Scope {
 // With returns a child scope defining names ($let vars, $map's `as`...).
 func (s *Scope) With(names ...string) *Scope {
 	return &Scope{parent: s, names: names, fold: s != nil && s.fold, validator: s != nil && s.validator,
-		recordIDs: s != nil && s.recordIDs}
+		recordIDs: s != nil && s.recordIDs, sortKeys: s != nil && s.sortKeys}
 }
 
 // WithRecordIDs returns a copy of s whose expressions read record ids.
 func (s *Scope) WithRecordIDs() *Scope {
 	out := *s
 	out.recordIDs = true
+	return &out
+}
+
+// WithSortKeys returns a copy of s whose expressions read sort keys.
+func (s *Scope) WithSortKeys() *Scope {
+	out := *s
+	out.sortKeys = true
 	return &out
 }
 

@@ -312,6 +312,17 @@ func compileMeta(name string, arg any, scope *Scope) (Expr, error) {
 			return env.recordID, nil
 		}), nil
 	}
+	if s == "sortKey" && scope != nil && scope.sortKeys {
+		// ExpressionMeta::evaluate: the key as
+		// DocumentMetadataFields::serializeSortKeyAsArray writes it, one
+		// part per sort field (missing parts already null).
+		return evalFunc(func(env *Env) (any, error) {
+			if env.sortKey == nil {
+				return value.Missing{}, nil
+			}
+			return env.sortKey, nil
+		}), nil
+	}
 	switch s {
 	case "recordId", "sortKey":
 		// mongod has these for every document from a collection scan or

@@ -172,7 +172,7 @@ func (e *Executor) Next() (Result, bool, error) {
 	if len(e.buffered) > 0 {
 		m := e.buffered[0]
 		e.buffered = e.buffered[1:]
-		return Result{RID: m.rid, Doc: m.doc, Pos: m.pos, IndexKey: m.indexKey}, true, nil
+		return Result{RID: m.rid, Doc: m.doc, Pos: m.pos, IndexKey: m.indexKey, SortKey: m.sortKey}, true, nil
 	}
 	if e.eof {
 		return Result{}, false, nil
@@ -188,7 +188,7 @@ func (e *Executor) Next() (Result, bool, error) {
 		st, m := e.root.work()
 		switch st {
 		case advanced:
-			return Result{RID: m.rid, Doc: m.doc, Pos: m.pos, IndexKey: m.indexKey}, true, nil
+			return Result{RID: m.rid, Doc: m.doc, Pos: m.pos, IndexKey: m.indexKey, SortKey: m.sortKey}, true, nil
 		case isEOF:
 			e.eof = true
 			if e.timing {
@@ -225,6 +225,8 @@ func stageErrorOf(root stage) error {
 			}
 			s = x.child
 		case *skipStage:
+			s = x.child
+		case *sortKeyGenerator:
 			s = x.child
 		case *limitStage:
 			s = x.child
@@ -472,6 +474,9 @@ func setMillis(s stage, ms int64) {
 		x.millis = ms
 		setMillis(x.child, ms)
 	case *skipStage:
+		x.millis = ms
+		setMillis(x.child, ms)
+	case *sortKeyGenerator:
 		x.millis = ms
 		setMillis(x.child, ms)
 	case *limitStage:

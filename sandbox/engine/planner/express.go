@@ -96,7 +96,7 @@ func (s *expressStage) work() (state, member) {
 		// No index key metadata: mongod answers an _id lookup whose
 		// projection is not simple (a $meta is not) with IDHACK, whose
 		// IDHackStage records the key only for returnKey (idhack.cpp).
-		out, err := s.proj.Apply(s.ctx, doc, pos, nil, rid)
+		out, err := s.proj.Apply(s.ctx, doc, pos, nil, rid, nil)
 		if err != nil {
 			s.err = err
 			return s.st.record(isEOF), member{}

@@ -64,6 +64,9 @@ type Query struct {
 	// IndexKey asks index scans to record each document's key, for a
 	// pipeline stage reading {$meta: "indexKey"} (see Result.IndexKey).
 	IndexKey bool
+	// SortKey asks the plan to keep each document's sort key, for a
+	// pipeline stage reading {$meta: "sortKey"} (see Result.SortKey).
+	SortKey bool
 	// ShowRecordID is find's showRecordId, which rules out the _id
 	// lookup (isIdHackEligibleQuery, get_executor.cpp).
 	ShowRecordID bool
@@ -82,6 +85,11 @@ func (q *Query) wantsIndexKey() bool {
 	return q.IndexKey || q.Projection != nil && q.Projection.IndexKey
 }
 
+// wantsSortKey: something downstream reads {$meta: "sortKey"}.
+func (q *Query) wantsSortKey() bool {
+	return q.SortKey || q.Projection != nil && q.Projection.SortKey
+}
+
 // Projector is a compiled projection as the planner runs it: the command
 // layer builds it from package projection (Stage "PROJECTION_SIMPLE" when
 // Simple(), else "PROJECTION_DEFAULT"; Spec from Serialize()), or as
@@ -92,11 +100,16 @@ type Projector struct {
 	// Apply projects one document; ctx gives the running command's
 	// context, for expressions to stop when it is done.
 	// indexKey is the document's index key metadata, nil unless IndexKey;
-	// rid is the record it came from.
-	Apply func(ctx func() context.Context, doc bson.D, positionalIndex int, indexKey bson.D, rid int64) (bson.D, error)
+	// rid is the record it came from; sortKey its sort key, nil unless
+	// SortKey.
+	Apply func(ctx func() context.Context, doc bson.D, positionalIndex int, indexKey bson.D, rid int64, sortKey bson.A) (bson.D, error)
 	// IndexKey: the projection reads {$meta: "indexKey"}, so index scans
 	// record the key of each document they produce.
 	IndexKey bool
+	// SortKey: the projection reads {$meta: "sortKey"}, so the plan keeps
+	// each document's sort key: its SORT does, or a SORT_KEY_GENERATOR
+	// computes it when an index provides the order.
+	SortKey bool
 	// Required are the fields the projection reads and Coverable says it
 	// reads nothing else (projection.RequiredFields): an index holding
 	// them all answers it from its keys, with no FETCH.
@@ -115,6 +128,9 @@ type Result struct {
 	// entry the document came from, when the query asked for it
 	// (Query.IndexKey, Projector.IndexKey) and an index scan produced it.
 	IndexKey bson.D
+	// SortKey is the document's sort key, one part per sort field, when
+	// the query asked for it (Query.SortKey, Projector.SortKey).
+	SortKey bson.A
 }
 
 // candidate is one way to answer the query.
@@ -889,7 +905,7 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 			c.fetchDecidesNothing = len(rest) == 0
 		}
 	}
-	limitFolded := false
+	limitFolded, blocking := false, false
 	if len(q.Sort) > 0 && !c.sorted {
 		if _, nat := naturalDirection(q.Sort); !nat {
 			lim := int64(0)
@@ -897,7 +913,9 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 				lim = q.Limit + q.Skip
 				limitFolded = true
 			}
-			s = newSortStage(s, q.Sort, lim, q.NoDiskUse)
+			sort := newSortStage(s, q.Sort, lim, q.NoDiskUse)
+			sort.keepKeys = q.wantsSortKey()
+			s, blocking = sort, true
 		}
 	}
 	if q.Skip > 0 {
@@ -909,6 +927,12 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 		} else {
 			s = &skipStage{child: s, n: q.Skip}
 		}
+	}
+	if len(q.Sort) > 0 && !blocking && q.wantsSortKey() {
+		// The index gives the order and something downstream still needs
+		// the keys: a SORT_KEY_GENERATOR where the projection goes
+		// (addSortKeyGeneratorStageIfNeeded, planner_analysis.cpp).
+		s = newSortKeyGenerator(s, q.Sort)
 	}
 	if q.Projection != nil && !q.Count {
 		s = &projectionStage{child: s, proj: q.Projection, covered: c.covered, ctx: ctx}

@@ -32,6 +32,9 @@ type member struct {
 	pos int // array position for the positional projection, -1 when none
 	// indexKey is the index key metadata an IXSCAN recorded (addKeyMeta).
 	indexKey bson.D
+	// sortKey is the sort key a SORT or SORT_KEY_GENERATOR recorded, for
+	// a projection that reads it.
+	sortKey bson.A
 }
 
 type stats struct {

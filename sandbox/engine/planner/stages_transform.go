@@ -30,6 +30,9 @@ type sortStage struct {
 	noDiskUse bool
 	mem       int64
 	err       error
+	// keepKeys hands each document's sort key on with it, for a
+	// projection reading {$meta: "sortKey"}.
+	keepKeys bool
 }
 
 type sortField struct {
@@ -109,6 +112,9 @@ func (s *sortStage) work() (state, member) {
 		return s.st.record(isEOF), member{}
 	}
 	m := s.rows[s.out].m
+	if s.keepKeys {
+		m.sortKey = bson.A(s.rows[s.out].keys)
+	}
 	s.rows[s.out] = sortRow{}
 	s.out++
 	return s.st.record(advanced), m
@@ -134,6 +140,46 @@ func (s *sortStage) describe(exec bool) bson.D {
 			bson.E{Key: "spills", Value: int64(0)},
 			bson.E{Key: "spilledDataStorageSize", Value: int64(0)},
 		)
+	}
+	return append(d, bson.E{Key: "inputStage", Value: s.child.describe(exec)})
+}
+
+// sortKeyGenerator is SORT_KEY_GENERATOR: the sort key of documents an
+// index already returns in order, for a projection that reads it.
+type sortKeyGenerator struct {
+	st     stats
+	child  stage
+	fields []sortField
+	millis int64
+}
+
+func newSortKeyGenerator(child stage, pattern bson.D) *sortKeyGenerator {
+	return &sortKeyGenerator{child: child, fields: newSortStage(nil, pattern, 0, false).fields}
+}
+
+func (s *sortKeyGenerator) common() *stats { return &s.st }
+
+func (s *sortKeyGenerator) work() (state, member) {
+	st, m := s.child.work()
+	switch st {
+	case advanced:
+		keys := make(bson.A, len(s.fields))
+		for i, f := range s.fields {
+			keys[i] = SortKey(m.doc, f.path, f.desc)
+		}
+		m.sortKey = keys
+		return s.st.record(advanced), m
+	case needTime:
+		return s.st.record(needTime), member{}
+	}
+	return s.st.record(isEOF), member{}
+}
+
+// describe: the stage has no specific stats (SortKeyGeneratorStage).
+func (s *sortKeyGenerator) describe(exec bool) bson.D {
+	d := bson.D{{Key: "stage", Value: "SORT_KEY_GENERATOR"}}
+	if exec {
+		d = append(d, commonFields(&s.st, s.millis)...)
 	}
 	return append(d, bson.E{Key: "inputStage", Value: s.child.describe(exec)})
 }
@@ -302,7 +348,7 @@ func (s *projectionStage) work() (state, member) {
 	st, m := s.child.work()
 	switch st {
 	case advanced:
-		doc, err := s.proj.Apply(s.ctx, m.doc, m.pos, m.indexKey, m.rid)
+		doc, err := s.proj.Apply(s.ctx, m.doc, m.pos, m.indexKey, m.rid, m.sortKey)
 		if err != nil {
 			s.err = err
 			return s.st.record(isEOF), member{}

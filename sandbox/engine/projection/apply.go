@@ -43,19 +43,20 @@ func errPositionalNoMatch() error {
 // modified; the result may share unchanged values with it, so treat it as
 // read-only.
 func (p *Projection) Apply(doc bson.D, positionalIndex int) (bson.D, error) {
-	return p.ApplyMeta(nil, doc, positionalIndex, nil, 0)
+	return p.ApplyMeta(nil, doc, positionalIndex, nil, 0, nil)
 }
 
 // ApplyMeta is Apply for a command whose context ctx gives (nil for
 // none): its expressions stop, as aggregation's do, when the command is
 // interrupted or its maxTimeMS passes. indexKey is the document's index
 // key metadata (nil for none), which {$meta: "indexKey"} returns, and rid
-// its record id (0 for none), which {$meta: "recordId"} returns.
-func (p *Projection) ApplyMeta(ctx func() context.Context, doc bson.D, positionalIndex int, indexKey bson.D, rid int64) (bson.D, error) {
+// its record id (0 for none), which {$meta: "recordId"} returns; sortKey
+// is its sort key (nil for none), which {$meta: "sortKey"} returns.
+func (p *Projection) ApplyMeta(ctx func() context.Context, doc bson.D, positionalIndex int, indexKey bson.D, rid int64, sortKey bson.A) (bson.D, error) {
 	if p.topLevelOnly {
 		return p.keepTopLevel(doc), nil
 	}
-	return p.apply(&applier{root: doc, pos: positionalIndex, ev: evaluator{ctx: p.env, cmdCtx: ctx, indexKey: indexKey, recordID: rid}}, doc)
+	return p.apply(&applier{root: doc, pos: positionalIndex, ev: evaluator{ctx: p.env, cmdCtx: ctx, indexKey: indexKey, recordID: rid, sortKey: sortKey}}, doc)
 }
 
 // ApplyEnv is Apply for an aggregation stage: its expressions evaluate in

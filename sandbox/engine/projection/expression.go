@@ -29,6 +29,9 @@ func newExprContext(opts Options) exprContext {
 	if opts.RecordIDs {
 		scope = scope.WithRecordIDs()
 	}
+	if opts.SortKeys {
+		scope = scope.WithSortKeys()
+	}
 	return exprContext{now: opts.Now, lets: opts.LetVars, scope: scope}
 }
 
@@ -41,10 +44,11 @@ type evaluator struct {
 	ctx    exprContext
 	cmdCtx func() context.Context // the command's context, nil for none
 	env    *expr.Env
-	// indexKey and recordID are the document's metadata, for an env made
-	// here.
+	// indexKey, recordID and sortKey are the document's metadata, for an
+	// env made here.
 	indexKey bson.D
 	recordID int64
+	sortKey  bson.A
 }
 
 func (ev *evaluator) eval(e compiledExpr, root bson.D) (any, error) {
@@ -53,6 +57,7 @@ func (ev *evaluator) eval(e compiledExpr, root bson.D) (any, error) {
 		ev.env.SetContext(ev.cmdCtx)
 		ev.env.SetIndexKey(ev.indexKey)
 		ev.env.SetRecordID(ev.recordID)
+		ev.env.SetSortKey(ev.sortKey)
 		for _, l := range ev.ctx.lets {
 			ev.env.SetVar(l.Key, l.Value)
 		}

@@ -88,7 +88,8 @@ func Compile(spec bson.D, opts Options) (*Projection, error) {
 		}
 	}
 	p.topLevelOnly = p.simple && p.inclusion
-	p.indexKey = mentionsIndexKey(spec)
+	p.indexKey = mentionsMeta(spec, "indexKey")
+	p.sortKey = mentionsMeta(spec, "sortKey")
 	return p, nil
 }
 
@@ -492,7 +493,7 @@ func CompileAddFields(spec bson.D, opts Options) (*Projection, error) {
 	if err := ctx.parseAddFields(spec, root); err != nil {
 		return nil, ctx.finishError(err, "$addFields")
 	}
-	return &Projection{spec: spec, inclusion: true, addFields: true, root: root, env: ctx.env, indexKey: mentionsIndexKey(spec)}, nil
+	return &Projection{spec: spec, inclusion: true, addFields: true, root: root, env: ctx.env, indexKey: mentionsMeta(spec, "indexKey"), sortKey: mentionsMeta(spec, "sortKey")}, nil
 }
 
 func (ctx *parseCtx) parseAddFields(spec bson.D, parent *node) error {

@@ -36,6 +36,10 @@ type Options struct {
 	// {$meta: "recordId"} reads the record each came from (a find's
 	// projection, where showRecordId adds one).
 	RecordIDs bool
+	// SortKeys: {$meta: "sortKey"} may be compiled, because the command
+	// hands each document's sort key to ApplyMeta (find) or refuses the
+	// projection before any document is projected (findAndModify).
+	SortKeys bool
 }
 
 // Projection is a compiled projection; immutable and safe for concurrent
@@ -61,6 +65,9 @@ type Projection struct {
 	// indexKey: some expression reads {$meta: "indexKey"}, so the plan
 	// must keep each document's index key for it.
 	indexKey bool
+	// sortKey: some expression reads {$meta: "sortKey"}, so the plan must
+	// keep each document's sort key for it.
+	sortKey bool
 }
 
 // kind is what a projection tree node does with its field.
@@ -111,22 +118,26 @@ func (p *Projection) Simple() bool { return p.simple }
 // from the query's metadata dependencies).
 func (p *Projection) NeedsIndexKey() bool { return p.indexKey }
 
-// mentionsIndexKey finds {$meta: "indexKey"} anywhere in a specification,
+// NeedsSortKey reports whether the projection reads {$meta: "sortKey"}
+// (the kSortKey bit of projection_ast::Projection::metadataDeps).
+func (p *Projection) NeedsSortKey() bool { return p.sortKey }
+
+// mentionsMeta finds {$meta: name} anywhere in a specification,
 // nested expressions included.
-func mentionsIndexKey(v any) bool {
+func mentionsMeta(v any, name string) bool {
 	switch x := v.(type) {
 	case bson.D:
-		if len(x) == 1 && x[0].Key == "$meta" && x[0].Value == "indexKey" {
+		if len(x) == 1 && x[0].Key == "$meta" && x[0].Value == name {
 			return true
 		}
 		for _, e := range x {
-			if mentionsIndexKey(e.Value) {
+			if mentionsMeta(e.Value, name) {
 				return true
 			}
 		}
 	case bson.A:
 		for _, e := range x {
-			if mentionsIndexKey(e) {
+			if mentionsMeta(e, name) {
 				return true
 			}
 		}

@@ -7,9 +7,10 @@ import (
 )
 
 // diagSeeds are the commands of the server's diagnostics, profiler, plan
-// cache and Stable API parameters, for FuzzDispatch to mutate: each reads
-// or changes state that later inputs meet (a profiled database, an index
-// filter, a cached plan), so mutations of one reach the others' paths.
+// cache, sortKey projections, reIndex, storage-engine options and Stable
+// API parameters, for FuzzDispatch to mutate: each reads or changes state
+// that later inputs meet (a profiled database, an index filter, a cached
+// plan), so mutations of one reach the others' paths.
 func diagSeeds(t testing.TB) [][]byte {
 	cmd := func(kv ...any) []byte {
 		d := bson.D{}
@@ -36,5 +37,10 @@ func diagSeeds(t testing.TB) [][]byte {
 		cmd("find", "books", "filter", e("a", e("$gt", int32(1))), "sort", e("b", int32(1)), "showRecordId", true, "$db", "shop"),
 		cmd("find", "books", "projection", e("r", e("$meta", "recordId")), "apiVersion", "1", "apiStrict", true, "$db", "shop"),
 		cmd("getMore", int64(1), "collection", "books", "apiVersion", "1", "apiDeprecationErrors", false, "$db", "shop"),
+		cmd("find", "books", "filter", e("a", e("$gt", int32(0))), "sort", bson.D{{Key: "a", Value: int32(1)}, {Key: "b", Value: int32(-1)}}, "projection", e("k", e("$meta", "sortKey")), "returnKey", true, "$db", "shop"),
+		cmd("aggregate", "books", "pipeline", bson.A{e("$sort", e("b", int32(1))), e("$unwind", "$b"), e("$set", e("k", e("$meta", "sortKey")))}, "cursor", bson.D{}, "$db", "shop"),
+		cmd("findAndModify", "books", "query", bson.D{}, "sort", e("a", int32(1)), "update", e("$inc", e("n", int32(1))), "fields", e("k", e("$meta", "sortKey")), "$db", "shop"),
+		cmd("reIndex", "books", "$db", "shop"),
+		cmd("create", "tmp", "storageEngine", e("inMemory", e("configString", "cache_size=1M")), "$db", "shop"),
 	}
 }

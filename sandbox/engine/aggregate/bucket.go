@@ -300,7 +300,15 @@ func (s *bucketAutoStage) Spec() bson.D {
 type autoEntry struct {
 	key any
 	doc bson.D
+	pos int // the document's place in the stage's input
 }
+
+// inputOrdered are the accumulators mongod 8.0 feeds a bucket's documents
+// in input order rather than in groupBy order (SERVER-85337 for $first,
+// $last, $firstN and $lastN; SERVER-90597, backported to 8.0, for $push):
+// accumulator_for_bucket_auto.cpp replaces them with versions that keep
+// each document's input position.
+var inputOrdered = map[string]bool{"$first": true, "$last": true, "$firstN": true, "$lastN": true, "$push": true}
 
 type autoBucket struct {
 	min, max any
@@ -356,7 +364,7 @@ func (s *bucketAutoStage) compute(in Iterator, rt *runtime) ([]bson.D, error) {
 				return nil, mongoerr.New(mongoerr.ErrGranularityInfinite, "A granularity rounder can only round finite numbers")
 			}
 		}
-		entries = append(entries, autoEntry{key: v, doc: d})
+		entries = append(entries, autoEntry{key: v, doc: d, pos: len(entries)})
 		if limited {
 			if mem += value.MemSize(v) + value.MemSize(d); mem > value.MemoryLimit {
 				return nil, value.SortMemoryExceeded()
@@ -371,16 +379,41 @@ func (s *bucketAutoStage) compute(in Iterator, rt *runtime) ([]bson.D, error) {
 	size = max(size, 1)
 	var buckets []*autoBucket
 	pos := 0
-	add := func(b *autoBucket, e autoEntry) error {
-		env.Reset(e.doc)
-		b.max = e.key
-		for i, st := range s.accs {
-			v, err := st.input(env)
-			if err != nil {
-				return err
+	// fill feeds a bucket's entries to its accumulators in groupBy order,
+	// as mongod evaluates them; the values of inputOrdered accumulators are
+	// held with their input positions and added in that order.
+	type held struct {
+		pos int
+		v   any
+	}
+	fill := func(b *autoBucket, in []autoEntry) error {
+		b.max = in[len(in)-1].key
+		var later [][]held
+		for _, e := range in {
+			env.Reset(e.doc)
+			for i, st := range s.accs {
+				v, err := st.input(env)
+				if err != nil {
+					return err
+				}
+				if !inputOrdered[st.op] {
+					if err := b.accs[i].add(v); err != nil {
+						return err
+					}
+					continue
+				}
+				if later == nil {
+					later = make([][]held, len(s.accs))
+				}
+				later[i] = append(later[i], held{e.pos, v})
 			}
-			if err := b.accs[i].add(v); err != nil {
-				return err
+		}
+		for i, vs := range later {
+			slices.SortFunc(vs, func(a, b held) int { return a.pos - b.pos })
+			for _, h := range vs {
+				if err := b.accs[i].add(h.v); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
@@ -412,11 +445,10 @@ func (s *bucketAutoStage) compute(in Iterator, rt *runtime) ([]bson.D, error) {
 				}
 			}
 		}
-		for ; pos < end; pos++ {
-			if err := add(b, entries[pos]); err != nil {
-				return nil, err
-			}
+		if err := fill(b, entries[pos:end]); err != nil {
+			return nil, err
 		}
+		pos = end
 		buckets = append(buckets, b)
 	}
 	if s.granularity != "" {

@@ -37,6 +37,20 @@ func TestBucketAuto(t *testing.T) {
 			docs:     `[{"_id": 0, "v": -1}]`,
 			pipeline: `[{"$bucketAuto": {"groupBy": "$v", "buckets": 2, "granularity": "R5"}}]`,
 			code:     40260, msg: planExecutor + "$bucketAuto can specify a 'granularity' with non-negative numbers only, but found a negative number"},
+		// The documents arrive by _id while n falls: $bucketAuto sorts them
+		// by n to cut the buckets, yet $first, $last, $firstN, $lastN and
+		// $push see each bucket's documents in input order.
+		{name: "push and first/last keep input order", ref: "SERVER-85337, SERVER-90597; jstests/aggregation/accumulators/bucketAuto_push.js",
+			docs: `[{"_id": 0, "n": 5}, {"_id": 1, "n": 4}, {"_id": 2, "n": 3}, {"_id": 3, "n": 2}, {"_id": 4, "n": 1}, {"_id": 5, "n": 0}]`,
+			pipeline: `[{"$sort": {"_id": 1}}, {"$bucketAuto": {"groupBy": "$n", "buckets": 2, "output": {
+				"ids": {"$push": "$_id"}, "f": {"$first": "$_id"}, "l": {"$last": "$_id"},
+				"fn": {"$firstN": {"input": "$_id", "n": 2}}, "ln": {"$lastN": {"input": "$_id", "n": 2}}, "lo": {"$min": "$_id"}}}}]`,
+			want: `[{"_id": {"min": 0, "max": 3}, "ids": [3, 4, 5], "f": 3, "l": 5, "fn": [3, 4], "ln": [4, 5], "lo": 3},
+				{"_id": {"min": 3, "max": 5}, "ids": [0, 1, 2], "f": 0, "l": 2, "fn": [0, 1], "ln": [1, 2], "lo": 0}]`},
+		{name: "push in input order with one bucket and equal keys", ref: "jstests/aggregation/accumulators/bucketAuto_push.js",
+			docs:     `[{"_id": 0, "n": 1}, {"_id": 1, "n": 0}, {"_id": 2, "n": 1}, {"_id": 3, "n": 0}]`,
+			pipeline: `[{"$sort": {"_id": -1}}, {"$bucketAuto": {"groupBy": "$n", "buckets": 1, "output": {"ids": {"$push": "$_id"}}}}]`,
+			want:     `[{"_id": {"min": 0, "max": 1}, "ids": [3, 2, 1, 0]}]`},
 		{name: "four buckets of prices", ref: "manual: reference/operator/aggregation/bucketAuto (Single Facet Aggregation)",
 			docs:     artwork,
 			pipeline: `[{"$match": {"price": {"$exists": true}}}, {"$bucketAuto": {"groupBy": "$price", "buckets": 4}}]`,

@@ -282,7 +282,10 @@ func logicalOp(name string) string {
 
 // opNamespace is the namespace CurOp holds for the command: its
 // collection's for a command on one, db.$cmd.aggregate for {aggregate:
-// 1}, the database's otherwise.
+// 1}, the database's for dbStats and dropDatabase (which enter it), and
+// otherwise db.$cmd, the legacy command namespace curOpCommandSetup
+// (service_entry_point_common.cpp) gives every command first: an
+// awaitable hello shows as admin.$cmd.
 func opNamespace(op *liveOp) string {
 	if len(op.cmd) == 0 {
 		return op.db
@@ -299,10 +302,13 @@ func opNamespace(op *liveOp) string {
 			}
 		}
 	}
-	if op.name == "aggregate" {
+	switch op.name {
+	case "aggregate":
 		return op.db + ".$cmd.aggregate"
+	case "dbStats", "dropDatabase":
+		return op.db
 	}
-	return op.db
+	return op.db + ".$cmd"
 }
 
 // opDescription is the command as currentOp shows it; truncated, one over

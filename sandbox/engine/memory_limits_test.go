@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -104,6 +105,14 @@ func TestBlockingStagesMemoryLimit(t *testing.T) {
 	find := bson.D{{Key: "find", Value: "big"}, {Key: "sort", Value: byRandom}, {Key: "batchSize", Value: 1}, {Key: "allowDiskUse", Value: false}}
 	wantCode(t, commandError(t, db, find), mongoerr.QueryExceededMemoryLimitNoDiskUseAllowed, "QueryExceededMemoryLimitNoDiskUseAllowed", "Executor error during find command :: caused by :: "+sortNoDisk)
 	mustRun(t, db, find[:3])
+	// A limit does not exempt it: the top-k sort holds the limit's worth of
+	// documents, and 101 of 1 MB pass the limit (jstests/core/query/sort/sortb.js);
+	// 90 fit.
+	withLimit := func(n int) bson.D {
+		return append(slices.Clone(find), bson.E{Key: "limit", Value: n})
+	}
+	wantCode(t, commandError(t, db, withLimit(101)), mongoerr.QueryExceededMemoryLimitNoDiskUseAllowed, "QueryExceededMemoryLimitNoDiskUseAllowed", "Executor error during find command :: caused by :: "+sortNoDisk)
+	mustRun(t, db, withLimit(90))
 
 	// jstests/core/query/sort/sortg.js: with an index on the filtered
 	// field, the plan over it needs a SORT that runs out of memory, and

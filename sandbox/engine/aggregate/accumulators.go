@@ -632,7 +632,11 @@ func parseTopBottom(st *accStatement, arg any, p *parser) error {
 		if err != nil {
 			return nil, err
 		}
-		return rankedValue{key: srt.key(env.Root(), nil), out: missingToNull(v)}, nil
+		key, err := srt.key(env.Root(), nil)
+		if err != nil {
+			return nil, err
+		}
+		return rankedValue{key: key, out: missingToNull(v)}, nil
 	}
 	nx, err := p.compile(nSpec)
 	if err != nil {

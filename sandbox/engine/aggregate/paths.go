@@ -57,6 +57,31 @@ func setNested(doc bson.D, parts []string, v any) bson.D {
 	return withField(doc, parts[0], setNested(sub, parts[1:], v))
 }
 
+// throughArray reports whether the path, read as sortKeyValues reads it,
+// reaches an array of v (positional components aside).
+func throughArray(v any, parts []string) bool {
+	for {
+		switch x := v.(type) {
+		case bson.A:
+			if len(parts) == 0 {
+				return true
+			}
+			idx, ok := value.ArrayIndex(parts[0])
+			if !ok || idx >= len(x) {
+				return true
+			}
+			v, parts = x[idx], parts[1:]
+		case bson.D:
+			if len(parts) == 0 {
+				return false
+			}
+			v, parts = value.Get(x, parts[0]), parts[1:]
+		default:
+			return false
+		}
+	}
+}
+
 // sortKeyValues collects the values a sort path reaches, traversing arrays
 // like mongod's sort key generator: array elements are expanded, documents
 // in arrays contribute their subfield (null when absent), and an empty

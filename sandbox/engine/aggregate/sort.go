@@ -7,6 +7,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/index"
 	"github.com/schemalab/schemalab/sandbox/engine/projection"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
@@ -48,11 +49,14 @@ func parseSortPattern(spec any) (*sortSpec, error) {
 
 // key computes a document's sort key: per field, the smallest value the
 // path reaches for an ascending sort and the largest for a descending one,
-// as mongod does for arrays; a missing field sorts as null.
-func (s *sortSpec) key(d bson.D, buf []any) []any {
+// as mongod does for arrays; a missing field sorts as null. A document
+// whose sort fields fan out of two different arrays has none: mongod's
+// SortKeyGenerator answers BadValue (sort_key_generator.cpp).
+func (s *sortSpec) key(d bson.D, buf []any) ([]any, error) {
 	key := buf[:0]
 	vals := s.scratch[:0]
 	defer func() { s.scratch = vals[:0] }()
+	arrays := 0
 	for i, parts := range s.paths {
 		vals = sortKeyValues(d, parts, vals[:0])
 		best := vals[0]
@@ -63,8 +67,23 @@ func (s *sortSpec) key(d bson.D, buf []any) []any {
 			}
 		}
 		key = append(key, best)
+		if len(s.paths) > 1 && throughArray(d, parts) {
+			arrays++
+		}
 	}
-	return key
+	if arrays > 1 && index.ParallelArrays(d, s.dotted()) {
+		return nil, mongoerr.New(mongoerr.BadValue, "cannot sort with keys that are parallel arrays")
+	}
+	return key, nil
+}
+
+// dotted is the sort's field paths as written.
+func (s *sortSpec) dotted() []string {
+	out := make([]string, len(s.pattern))
+	for i, e := range s.pattern {
+		out[i] = e.Key
+	}
+	return out
 }
 
 func (s *sortSpec) compare(a, b []any) int {
@@ -210,7 +229,10 @@ func (s *sortStage) all(in Iterator, held *sortHoles, rt *runtime) ([]keyedDoc, 
 		if len(arena)+width > cap(arena) {
 			arena = make([]any, 0, 4096*width)
 		}
-		k := s.key(d, arena[len(arena):])
+		k, err := s.key(d, arena[len(arena):])
+		if err != nil {
+			return nil, err
+		}
 		arena = arena[:len(arena)+width]
 		docs = append(docs, keyedDoc{key: k[:width:width], doc: d, seq: int64(n)})
 		if held != nil {
@@ -247,7 +269,10 @@ func (s *sortStage) topK(in Iterator, held *sortHoles, rt *runtime) ([]keyedDoc,
 		if !ok {
 			break
 		}
-		k := s.key(d, spare)
+		k, err := s.key(d, spare)
+		if err != nil {
+			return nil, err
+		}
 		if int64(len(h.docs)) < s.limit {
 			heap.Push(h, keyedDoc{key: slices.Clone(k), doc: d, seq: seq})
 			if held != nil {

@@ -379,7 +379,11 @@ func (s *setWindowFieldsStage) compute(in Iterator, rt *runtime) ([]bson.D, erro
 			r.pval, r.part = v, appendKey(nil, v)
 		}
 		if s.sortBy != nil {
-			r.key = s.sortBy.key(d, nil)
+			key, err := s.sortBy.key(d, nil)
+			if err != nil {
+				return nil, err
+			}
+			r.key = key
 			if len(s.sortBy.paths) == 1 {
 				r.sortValue = getNested(d, s.sortBy.paths[0])
 			}

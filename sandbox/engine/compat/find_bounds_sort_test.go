@@ -130,3 +130,37 @@ func TestQueryRegexPCRE(t *testing.T) {
 			code: mongoerr.NotImplemented, msg: "regular expressions with (*COMMIT) before more of the pattern are not supported by the schemalab sandbox; use a real MongoDB (--uri) for them"},
 	})
 }
+
+// A document whose sort fields fan out of two different arrays has no sort
+// key: SortKeyGenerator (src/mongo/db/exec/sort_key_generator.cpp) turns
+// the key generator's CannotIndexParallelArrays into BadValue, for find,
+// $sort and the sortBy of $topN and $setWindowFields alike. Fields under
+// one array are not parallel (jstests/core/query/sort/sort_dotted_paths.js,
+// sort_dotted_paths_parallel_arrays.js).
+func TestSortParallelArrays(t *testing.T) {
+	const ref = "src/mongo/db/exec/sort_key_generator.cpp; jstests/core/query/sort/sort_dotted_paths_parallel_arrays.js"
+	const parallel = "cannot sort with keys that are parallel arrays"
+	docs := `[{"_id": 1, "a": [], "b": 1}, {"_id": 2, "a": 1, "b": []}, {"_id": 3, "a": [1, 2], "b": [3, 4]}]`
+	runFindCases(t, []findCase{
+		{name: "find sorted on two top-level arrays", ref: ref, cov: cover{op: "find"}, docs: docs, sort: `{"a": 1, "b": 1}`,
+			code: 2, msg: "Executor error during find command :: caused by :: " + parallel},
+		{name: "find sorted on two arrays of one subdocument", ref: ref, cov: cover{op: "find"},
+			docs: `[{"_id": 1, "a": {"b": [1, 2], "c": [3, 4]}}]`, sort: `{"a.b": 1, "a.c": -1}`,
+			code: 2, msg: "Executor error during find command :: caused by :: " + parallel},
+		{name: "find sorted on two fields under one array", ref: ref, cov: cover{op: "find"},
+			docs: `[{"_id": 1, "a": [{"b": 1, "c": 2}, {"b": 3, "c": 0}]}, {"_id": 2, "a": [{"b": 0, "c": 5}]}]`, sort: `{"a.b": 1, "a.c": 1}`,
+			want: `[{"_id": 2, "a": [{"b": 0, "c": 5}]}, {"_id": 1, "a": [{"b": 1, "c": 2}, {"b": 3, "c": 0}]}]`},
+		{name: "find with one array among the sort fields", ref: ref, cov: cover{op: "find"},
+			docs: `[{"_id": 1, "a": [5, 0], "b": 2}, {"_id": 2, "a": 1, "b": [1, 9]}]`, sort: `{"a": 1, "b": 1}`,
+			want: `[{"_id": 1, "a": [5, 0], "b": 2}, {"_id": 2, "a": 1, "b": [1, 9]}]`},
+	})
+	runAggCases(t, []aggCase{
+		{name: "$sort on two top-level arrays", ref: ref, docs: docs, pipeline: `[{"$sort": {"a": 1, "b": 1}}]`,
+			code: 2, msg: planExecutor + parallel},
+		{name: "$sort with a $limit on two top-level arrays", ref: ref, docs: docs, pipeline: `[{"$sort": {"b": -1, "a": 1}}, {"$limit": 1}]`,
+			code: 2, msg: planExecutor + parallel},
+		{name: "$topN sortBy on two top-level arrays", ref: ref, docs: docs,
+			pipeline: `[{"$group": {"_id": null, "t": {"$topN": {"n": 1, "sortBy": {"a": 1, "b": 1}, "output": "$_id"}}}}]`,
+			code: 2, msg: planExecutor + parallel},
+	})
+}

@@ -1,13 +1,15 @@
 package planner
 
 import (
+	"container/heap"
 	"context"
-
 	"slices"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/index"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // --- SORT ---
@@ -30,6 +32,7 @@ type sortStage struct {
 	noDiskUse bool
 	mem       int64
 	err       error
+	arrived   int // rows taken in, numbering them for a stable order
 	// keepKeys hands each document's sort key on with it, for a
 	// projection reading {$meta: "sortKey"}.
 	keepKeys bool
@@ -70,42 +73,22 @@ func (s *sortStage) work() (state, member) {
 		st, m := s.child.work()
 		switch st {
 		case advanced:
-			keys := make([]any, len(s.fields))
-			for i, f := range s.fields {
-				keys[i] = SortKey(m.doc, f.path, f.desc)
+			keys, err := s.keys(m.doc)
+			if err != nil {
+				s.err, s.rows, s.loaded = err, nil, true
+				return s.st.record(isEOF), member{}
 			}
 			s.bytes += int64(value.Size(m.doc))
-			s.rows = append(s.rows, sortRow{keys: keys, m: m, seq: len(s.rows)})
-			if s.noDiskUse && s.limit == 0 {
-				s.mem += int64(value.MemSize(m.doc))
-				for _, k := range keys {
-					s.mem += int64(value.MemSize(k))
-				}
-				if s.mem > value.MemoryLimit {
-					s.err, s.rows, s.loaded = value.SortMemoryExceeded(), nil, true
-					return s.st.record(isEOF), member{}
-				}
+			if s.add(sortRow{keys: keys, m: m}) {
+				s.err, s.rows, s.loaded = value.SortMemoryExceeded(), nil, true
+				return s.st.record(isEOF), member{}
 			}
 			return s.st.record(needTime), member{}
 		case needTime:
 			return s.st.record(needTime), member{}
 		}
 		s.loaded = true
-		slices.SortStableFunc(s.rows, func(a, b sortRow) int {
-			for i, f := range s.fields {
-				c := value.Compare(a.keys[i], b.keys[i])
-				if f.desc {
-					c = -c
-				}
-				if c != 0 {
-					return c
-				}
-			}
-			return 0
-		})
-		if s.limit > 0 && int64(len(s.rows)) > s.limit {
-			s.rows = s.rows[:s.limit]
-		}
+		slices.SortFunc(s.rows, s.compareRows)
 		return s.st.record(needTime), member{}
 	}
 	if s.out >= len(s.rows) {
@@ -118,6 +101,89 @@ func (s *sortStage) work() (state, member) {
 	s.rows[s.out] = sortRow{}
 	s.out++
 	return s.st.record(advanced), m
+}
+
+// keys is doc's sort key, one value per field. A document whose sort
+// fields fan out of two different arrays has no sort key: mongod's
+// SortKeyGenerator turns the key generator's CannotIndexParallelArrays
+// into BadValue (sort_key_generator.cpp).
+func (s *sortStage) keys(doc bson.D) ([]any, error) {
+	keys := make([]any, len(s.fields))
+	arrays := 0
+	for i, f := range s.fields {
+		var through bool
+		keys[i], through = sortKeyThrough(doc, f.path, f.desc)
+		if through {
+			arrays++
+		}
+	}
+	if arrays > 1 {
+		paths := make([]string, len(s.fields))
+		for i, f := range s.fields {
+			paths[i] = f.path
+		}
+		if index.ParallelArrays(doc, paths) {
+			return nil, mongoerr.New(mongoerr.BadValue, "cannot sort with keys that are parallel arrays")
+		}
+	}
+	return keys, nil
+}
+
+// add takes in one row and reports whether the rows held now pass
+// value.MemoryLimit with disk use refused. With a limit it keeps only the
+// best limit rows, in a heap whose root is the worst, as mongod's top-k
+// sorter does: its memory is that of the rows it holds, so a limit of 110
+// documents of 1 MB fails as surely as no limit.
+func (s *sortStage) add(r sortRow) bool {
+	size := func(r sortRow) int64 {
+		n := int64(value.MemSize(r.m.doc))
+		for _, k := range r.keys {
+			n += int64(value.MemSize(k))
+		}
+		return n
+	}
+	r.seq = s.arrived
+	s.arrived++
+	switch {
+	case s.limit == 0:
+		s.rows = append(s.rows, r)
+		s.mem += size(r)
+	case int64(len(s.rows)) < s.limit:
+		heap.Push(worstFirst{s}, r)
+		s.mem += size(r)
+	case s.compareRows(r, s.rows[0]) < 0:
+		s.mem += size(r) - size(s.rows[0])
+		s.rows[0] = r
+		heap.Fix(worstFirst{s}, 0)
+	}
+	return s.noDiskUse && s.mem > value.MemoryLimit
+}
+
+// compareRows orders rows by their keys, then by arrival, as a stable sort.
+func (s *sortStage) compareRows(a, b sortRow) int {
+	for i, f := range s.fields {
+		c := value.Compare(a.keys[i], b.keys[i])
+		if f.desc {
+			c = -c
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	return a.seq - b.seq
+}
+
+// worstFirst is the sort's rows as a heap whose root is the worst row.
+type worstFirst struct{ s *sortStage }
+
+func (h worstFirst) Len() int           { return len(h.s.rows) }
+func (h worstFirst) Less(i, j int) bool { return h.s.compareRows(h.s.rows[i], h.s.rows[j]) > 0 }
+func (h worstFirst) Swap(i, j int)      { h.s.rows[i], h.s.rows[j] = h.s.rows[j], h.s.rows[i] }
+func (h worstFirst) Push(x any)         { h.s.rows = append(h.s.rows, x.(sortRow)) }
+func (h worstFirst) Pop() any {
+	last := h.s.rows[len(h.s.rows)-1]
+	h.s.rows = h.s.rows[:len(h.s.rows)-1]
+	return last
 }
 
 func (s *sortStage) describe(exec bool) bson.D {
@@ -188,6 +254,13 @@ func (s *sortKeyGenerator) describe(exec bool) bson.D {
 // computes it: through arrays, the smallest element for an ascending sort
 // and the largest for a descending one; a missing field sorts as null.
 func SortKey(doc bson.D, path string, desc bool) any {
+	key, _ := sortKeyThrough(doc, path, desc)
+	return key
+}
+
+// sortKeyThrough is SortKey, also reporting whether the path went through
+// an array of doc.
+func sortKeyThrough(doc bson.D, path string, desc bool) (key any, through bool) {
 	var best any
 	found := false
 	visit := func(v any) {
@@ -200,16 +273,17 @@ func SortKey(doc bson.D, path string, desc bool) any {
 			best = v
 		}
 	}
-	sortValues(doc, path, visit)
+	sortValues(doc, path, visit, &through)
 	if !found {
-		return nil
+		return nil, through
 	}
-	return best
+	return best, through
 }
 
-func sortValues(cur any, path string, visit func(any)) {
+func sortValues(cur any, path string, visit func(any), through *bool) {
 	if path == "" {
 		if a, ok := cur.(bson.A); ok {
+			*through = true
 			if len(a) == 0 {
 				visit(bson.Undefined{})
 				return
@@ -235,21 +309,22 @@ func sortValues(cur any, path string, visit func(any)) {
 	}
 	switch c := cur.(type) {
 	case bson.D:
-		sortValues(value.Get(c, head), rest, visit)
+		sortValues(value.Get(c, head), rest, visit, through)
 	case bson.A:
 		if idx, ok := value.ArrayIndex(head); ok {
 			if idx < len(c) {
-				sortValues(c[idx], rest, visit)
+				sortValues(c[idx], rest, visit, through)
 			} else {
 				visit(nil)
 			}
 			return
 		}
+		*through = true
 		any := false
 		for _, e := range c {
 			if d, ok := e.(bson.D); ok {
 				any = true
-				sortValues(value.Get(d, head), rest, visit)
+				sortValues(value.Get(d, head), rest, visit, through)
 			}
 		}
 		if !any {

@@ -161,6 +161,6 @@ func TestSortParallelArrays(t *testing.T) {
 			code: 2, msg: planExecutor + parallel},
 		{name: "$topN sortBy on two top-level arrays", ref: ref, docs: docs,
 			pipeline: `[{"$group": {"_id": null, "t": {"$topN": {"n": 1, "sortBy": {"a": 1, "b": 1}, "output": "$_id"}}}}]`,
-			code: 2, msg: planExecutor + parallel},
+			code:     2, msg: planExecutor + parallel},
 	})
 }

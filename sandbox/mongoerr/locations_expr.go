@@ -106,7 +106,6 @@ const (
 	ErrExpressionObjectNotOneField        = 15983   // expression.cpp
 	ErrFieldPathDollarAlone               = 16872   // expression.cpp
 	ErrFieldPathDollarPrefix              = 16410   // field_path.cpp
-	ErrFieldPathEmbeddedNull              = 16419   // expression.cpp
 	ErrFieldPathEmptyComponent            = 15998   // field_path.cpp
 	ErrFieldPathNullByte                  = 16411   // field_path.cpp
 	ErrFieldPathTrailingDot               = 40353   // field_path.cpp

@@ -110,8 +110,11 @@ func validatePathPart(p string) error {
 }
 
 func compileFieldPath(s string, scope *Scope) (Expr, error) {
+	// ExpressionFieldPath::parse builds a FieldPath, whose validation
+	// refuses the NUL (16411); the old removeFieldPrefix check (16419) is
+	// not on 8.0's path (jstests/aggregation/expressions/expression_set_field_null_chars.js).
 	if strings.IndexByte(s, 0) >= 0 {
-		return nil, mongoerr.New(mongoerr.ErrFieldPathEmbeddedNull, "field path must not contain embedded null characters")
+		return nil, mongoerr.New(mongoerr.ErrFieldPathNullByte, "FieldPath field names may not contain '\\0'.")
 	}
 	if strings.HasPrefix(s, "$$") {
 		rest := s[2:]

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -303,6 +304,24 @@ func (e *Engine) insertDocs(req *request, collName string, docs bson.A, sizes []
 				}
 			}
 			prepared[j], perrs[j] = doc, perr
+		}
+		if perrs[0] != nil && (ordered || !slices.ContainsFunc(perrs, func(e *mongoerr.Error) bool { return e == nil })) {
+			// No document of the batch reaches the collection: mongod
+			// reports fixDocumentForInsert's errors without creating it
+			// (performInserts makes the collection only for a batch to
+			// insert).
+			for j, perr := range perrs {
+				if perr == nil {
+					continue
+				}
+				werrs = append(werrs, writeError{index: i + j, err: perr})
+				if ordered {
+					stop = true
+					break
+				}
+			}
+			i = end
+			continue
 		}
 		err := e.catalog.Write(req.db, collName, true, func(coll *catalog.Collection) error {
 			if coll.Kind == catalog.KindTimeseries {

@@ -75,14 +75,13 @@ func runCmdCases(t *testing.T, cases []cmdCase) {
 				msg, _ := field(first, "errmsg").(string)
 				err = &mongo.CommandError{Code: code, Message: msg}
 			}
-			if tc.code != 0 || tc.codeless {
+			switch {
+			case tc.code != 0 || tc.codeless:
+				// A failed command's thenFind checks what it left behind.
 				sameError(t, tc.cmd, err, tc.code, fill(tc.msg))
-				return
-			}
-			if err != nil {
+			case err != nil:
 				t.Fatalf("%s: %v", tc.cmd, err)
-			}
-			if tc.want != "" {
+			case tc.want != "":
 				sameFields(t, tc.cmd, reply, ejDoc(t, fill(tc.want)))
 			}
 			if tc.thenFind == "" {

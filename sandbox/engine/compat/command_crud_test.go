@@ -48,6 +48,15 @@ func TestCRUDCommands(t *testing.T) {
 			want: `{"n":1}`, thenFind: `{"find":"c","filter":{"_id":{"$gt":7}}}`, thenWant: `[{"_id":8}]`},
 		{name: "insert a top-level $ field", ref: "manual: core/dot-dollar-considerations", cmd: `{"insert":"c","documents":[{"_id":1,"$p":1}]}`, want: `{"n":1}`},
 		{name: "insert an array _id", ref: writeCmdRef, cmd: `{"insert":"c","documents":[{"_id":[1]}]}`, writeError: true, code: mongoerr.InvalidIdField, msg: "The '_id' value cannot be of type array"},
+		// performInserts makes the collection only for a batch it inserts:
+		// documents all refused by fixDocumentForInsert leave none behind
+		// (jstests/core/write/insert/insert1.js).
+		{name: "insert of a refused _id creates no collection", ref: writeCmdRef + "; jstests/core/write/insert/insert1.js", cmd: `{"insert":"c","documents":[{"_id":{"$regularExpression":{"pattern":"x","options":""}}}]}`,
+			writeError: true, code: mongoerr.InvalidIdField, msg: "The '_id' value cannot be of type regex",
+			thenFind: `{"listCollections":1,"filter":{"name":"c"},"nameOnly":true}`, thenWant: `{"cursor":{"id":"*","ns":"*","firstBatch":[]}}`},
+		{name: "insert ordered:false of a refused and a valid _id creates the collection", ref: writeCmdRef, cmd: `{"insert":"c","documents":[{"_id":[1]},{"_id":1}],"ordered":false}`,
+			want:     `{"n":1,"writeErrors":[{"index":0,"code":53,"errmsg":"The '_id' value cannot be of type array"}]}`,
+			thenFind: `{"listCollections":1,"filter":{"name":"c"},"nameOnly":true}`, thenWant: `{"cursor":{"id":"*","ns":"*","firstBatch":[{"name":"c","type":"collection"}]}}`},
 		{name: "insert without documents", ref: writeCmdRef, cmd: `{"insert":"c"}`, code: mongoerr.IDLFailedToParse, msg: "BSON field 'insert.documents' is missing but a required field"},
 		{name: "insert of no documents", ref: writeCmdRef, cmd: `{"insert":"c","documents":[]}`, code: mongoerr.InvalidLength, msg: "Write batch sizes must be between 1 and 100000. Got 0 operations."},
 		{name: "insert of a number", ref: writeCmdRef, cmd: `{"insert":"c","documents":[1]}`, code: mongoerr.TypeMismatch, msg: "BSON field 'insert.documents.0' is the wrong type 'int', expected type 'object'"},

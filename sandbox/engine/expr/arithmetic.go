@@ -3,6 +3,7 @@ package expr
 import (
 	"math"
 	"math/big"
+	"strconv"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -360,6 +361,13 @@ func Mod(lhs, rhs any) (any, error) {
 			}
 			x, y, e := align(a, d)
 			r := new(big.Int).Rem(x, y)
+			if r.Sign() == 0 && (x.Sign() < 0 || x.Sign() == 0 && signBit(lhs)) {
+				// Decimal128::modulo (bid128_fmod) gives the remainder the
+				// dividend's sign, zero included: -6 mod 3 is -0
+				// (jstests/core/query/mod/mod_overflow.js).
+				z, _ := bson.ParseDecimal128("-0E" + strconv.Itoa(e))
+				return z, nil
+			}
 			return dec{coef: r, exp: e}.toD128(), nil
 		}
 		divisor := value.ToDouble(rhs)
@@ -673,4 +681,17 @@ func roundNumber(name string, v any, place int, mode roundMode) (any, error) {
 		return r, nil
 	}
 	return v, nil
+}
+
+// signBit reports whether a double's or a decimal's sign bit is set (a
+// negative zero's too).
+func signBit(v any) bool {
+	switch x := v.(type) {
+	case float64:
+		return math.Signbit(x)
+	case bson.Decimal128:
+		h, _ := x.GetBytes()
+		return h>>63 == 1
+	}
+	return false
 }

@@ -737,7 +737,7 @@ type executorIterator struct {
 
 func (it *executorIterator) Next() (bson.D, bool, error) {
 	r, ok, err := it.exec.Next()
-	it.indexKey, it.sortKey = r.IndexKey, r.SortKey
+	it.indexKey, it.sortKey = r.Keys.IndexKey(), r.Keys.SortKey()
 	return r.Doc, ok, err
 }
 

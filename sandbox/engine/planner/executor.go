@@ -172,7 +172,7 @@ func (e *Executor) Next() (Result, bool, error) {
 	if len(e.buffered) > 0 {
 		m := e.buffered[0]
 		e.buffered = e.buffered[1:]
-		return Result{RID: m.rid, Doc: m.doc, Pos: m.pos, IndexKey: m.indexKey, SortKey: m.sortKey}, true, nil
+		return Result{RID: m.rid, Doc: m.doc, Pos: m.pos, Keys: m.keys}, true, nil
 	}
 	if e.eof {
 		return Result{}, false, nil
@@ -188,7 +188,7 @@ func (e *Executor) Next() (Result, bool, error) {
 		st, m := e.root.work()
 		switch st {
 		case advanced:
-			return Result{RID: m.rid, Doc: m.doc, Pos: m.pos, IndexKey: m.indexKey, SortKey: m.sortKey}, true, nil
+			return Result{RID: m.rid, Doc: m.doc, Pos: m.pos, Keys: m.keys}, true, nil
 		case isEOF:
 			e.eof = true
 			if e.timing {

@@ -62,10 +62,10 @@ type Query struct {
 	// later batches belong to later commands.
 	Ctx context.Context
 	// IndexKey asks index scans to record each document's key, for a
-	// pipeline stage reading {$meta: "indexKey"} (see Result.IndexKey).
+	// pipeline stage reading {$meta: "indexKey"} (see Result.Keys).
 	IndexKey bool
 	// SortKey asks the plan to keep each document's sort key, for a
-	// pipeline stage reading {$meta: "sortKey"} (see Result.SortKey).
+	// pipeline stage reading {$meta: "sortKey"} (see Result.Keys).
 	SortKey bool
 	// ShowRecordID is find's showRecordId, which rules out the _id
 	// lookup (isIdHackEligibleQuery, get_executor.cpp).
@@ -124,13 +124,10 @@ type Result struct {
 	RID int64
 	Doc bson.D
 	Pos int
-	// IndexKey is the key, named by the key pattern's fields, of the index
-	// entry the document came from, when the query asked for it
-	// (Query.IndexKey, Projector.IndexKey) and an index scan produced it.
-	IndexKey bson.D
-	// SortKey is the document's sort key, one part per sort field, when
-	// the query asked for it (Query.SortKey, Projector.SortKey).
-	SortKey bson.A
+	// Keys is the document's index key and sort key, when the query asked
+	// for them (Query.IndexKey, Query.SortKey, the projection's) and the
+	// plan produced them; nil otherwise.
+	Keys *Keys
 }
 
 // candidate is one way to answer the query.

@@ -30,11 +30,56 @@ type member struct {
 	rid int64
 	doc bson.D
 	pos int // array position for the positional projection, -1 when none
-	// indexKey is the index key metadata an IXSCAN recorded (addKeyMeta).
-	indexKey bson.D
-	// sortKey is the sort key a SORT or SORT_KEY_GENERATOR recorded, for
-	// a projection that reads it.
-	sortKey bson.A
+	// keys is the key metadata stages recorded, nil when none did: behind
+	// a pointer, so that the member every stage hands on stays small.
+	keys *Keys
+}
+
+// Keys is the key metadata of a document: the index key an IXSCAN
+// recorded (addKeyMeta), named by the key pattern's fields, and the sort
+// key a SORT or SORT_KEY_GENERATOR recorded, one part per sort field, for
+// a projection or pipeline stage that reads them (Query.IndexKey,
+// Query.SortKey).
+type Keys struct {
+	Index bson.D
+	Sort  bson.A
+}
+
+// withIndexKey and withSortKey record one kind of key metadata on m,
+// keeping the other.
+func (m *member) withIndexKey(k bson.D) {
+	if m.keys == nil {
+		m.keys = &Keys{}
+	} else {
+		c := *m.keys
+		m.keys = &c
+	}
+	m.keys.Index = k
+}
+
+func (m *member) withSortKey(k bson.A) {
+	if m.keys == nil {
+		m.keys = &Keys{}
+	} else {
+		c := *m.keys
+		m.keys = &c
+	}
+	m.keys.Sort = k
+}
+
+// IndexKey and SortKey read k, which may be nil.
+func (k *Keys) IndexKey() bson.D {
+	if k == nil {
+		return nil
+	}
+	return k.Index
+}
+
+func (k *Keys) SortKey() bson.A {
+	if k == nil {
+		return nil
+	}
+	return k.Sort
 }
 
 type stats struct {
@@ -467,7 +512,7 @@ func (s *ixScan) work() (state, member) {
 		}
 	}
 	if s.addKeyMeta {
-		m.indexKey = keyMetadata(s.ix.Spec.Fields, e.Key)
+		m.withIndexKey(keyMetadata(s.ix.Spec.Fields, e.Key))
 	}
 	return s.st.record(advanced), m
 }

@@ -96,7 +96,7 @@ func (s *sortStage) work() (state, member) {
 	}
 	m := s.rows[s.out].m
 	if s.keepKeys {
-		m.sortKey = bson.A(s.rows[s.out].keys)
+		m.withSortKey(bson.A(s.rows[s.out].keys))
 	}
 	s.rows[s.out] = sortRow{}
 	s.out++
@@ -233,7 +233,7 @@ func (s *sortKeyGenerator) work() (state, member) {
 		for i, f := range s.fields {
 			keys[i] = SortKey(m.doc, f.path, f.desc)
 		}
-		m.sortKey = keys
+		m.withSortKey(keys)
 		return s.st.record(advanced), m
 	case needTime:
 		return s.st.record(needTime), member{}
@@ -423,7 +423,7 @@ func (s *projectionStage) work() (state, member) {
 	st, m := s.child.work()
 	switch st {
 	case advanced:
-		doc, err := s.proj.Apply(s.ctx, m.doc, m.pos, m.indexKey, m.rid, m.sortKey)
+		doc, err := s.proj.Apply(s.ctx, m.doc, m.pos, m.keys.IndexKey(), m.rid, m.keys.SortKey())
 		if err != nil {
 			s.err = err
 			return s.st.record(isEOF), member{}

@@ -45,26 +45,15 @@ type Keys struct {
 	Sort  bson.A
 }
 
-// withIndexKey and withSortKey record one kind of key metadata on m,
-// keeping the other.
-func (m *member) withIndexKey(k bson.D) {
-	if m.keys == nil {
-		m.keys = &Keys{}
-	} else {
-		c := *m.keys
-		m.keys = &c
+// ownKeys gives m key metadata of its own to record into: other members
+// may share the Keys it holds (a buffered trial result), so it is copied.
+func (m *member) ownKeys() *Keys {
+	k := &Keys{}
+	if m.keys != nil {
+		*k = *m.keys
 	}
-	m.keys.Index = k
-}
-
-func (m *member) withSortKey(k bson.A) {
-	if m.keys == nil {
-		m.keys = &Keys{}
-	} else {
-		c := *m.keys
-		m.keys = &c
-	}
-	m.keys.Sort = k
+	m.keys = k
+	return k
 }
 
 // IndexKey and SortKey read k, which may be nil.
@@ -512,7 +501,7 @@ func (s *ixScan) work() (state, member) {
 		}
 	}
 	if s.addKeyMeta {
-		m.withIndexKey(keyMetadata(s.ix.Spec.Fields, e.Key))
+		m.ownKeys().Index = keyMetadata(s.ix.Spec.Fields, e.Key)
 	}
 	return s.st.record(advanced), m
 }

@@ -96,7 +96,7 @@ func (s *sortStage) work() (state, member) {
 	}
 	m := s.rows[s.out].m
 	if s.keepKeys {
-		m.withSortKey(bson.A(s.rows[s.out].keys))
+		m.ownKeys().Sort = bson.A(s.rows[s.out].keys)
 	}
 	s.rows[s.out] = sortRow{}
 	s.out++
@@ -233,7 +233,7 @@ func (s *sortKeyGenerator) work() (state, member) {
 		for i, f := range s.fields {
 			keys[i] = SortKey(m.doc, f.path, f.desc)
 		}
-		m.withSortKey(keys)
+		m.ownKeys().Sort = keys
 		return s.st.record(advanced), m
 	case needTime:
 		return s.st.record(needTime), member{}

@@ -730,22 +730,21 @@ func (pp *preparedPipeline) drain() ([]bson.D, error) {
 // executorIterator feeds planner results into a pipeline, keeping the
 // last one's index and sort key metadata for the stage that reads it.
 type executorIterator struct {
-	exec     *planner.Executor
-	indexKey bson.D
-	sortKey  bson.A
+	exec *planner.Executor
+	keys *planner.Keys
 }
 
 func (it *executorIterator) Next() (bson.D, bool, error) {
 	r, ok, err := it.exec.Next()
-	it.indexKey, it.sortKey = r.Keys.IndexKey(), r.Keys.SortKey()
+	it.keys = r.Keys
 	return r.Doc, ok, err
 }
 
 // IndexKey is the metadata of the document Next returned last.
-func (it *executorIterator) IndexKey() bson.D { return it.indexKey }
+func (it *executorIterator) IndexKey() bson.D { return it.keys.IndexKey() }
 
 // SortKey is the sort key of the document Next returned last.
-func (it *executorIterator) SortKey() bson.A { return it.sortKey }
+func (it *executorIterator) SortKey() bson.A { return it.keys.SortKey() }
 
 // holedExecutorIterator is an executorIterator that runs the pushed-down
 // exclusion itself, keeping the holes it leaves.
@@ -761,7 +760,7 @@ func (it *holedExecutorIterator) Next() (bson.D, bool, error) {
 	if !ok || err != nil {
 		return nil, ok, err
 	}
-	out, err := it.proj.ApplyMeta(func() context.Context { return it.ctx.Ctx }, d, -1, it.indexKey, 0, it.sortKey)
+	out, err := it.proj.ApplyMeta(func() context.Context { return it.ctx.Ctx }, d, -1, it.IndexKey(), 0, it.SortKey())
 	if err != nil {
 		return nil, false, err
 	}

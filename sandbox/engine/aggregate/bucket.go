@@ -303,12 +303,18 @@ type autoEntry struct {
 	pos int // the document's place in the stage's input
 }
 
-// inputOrdered are the accumulators mongod 8.0 feeds a bucket's documents
-// in input order rather than in groupBy order (SERVER-85337 for $first,
-// $last, $firstN and $lastN; SERVER-90597, backported to 8.0, for $push):
-// accumulator_for_bucket_auto.cpp replaces them with versions that keep
-// each document's input position.
-var inputOrdered = map[string]bool{"$first": true, "$last": true, "$firstN": true, "$lastN": true, "$push": true}
+// inputOrdered reports whether mongod 8.0 feeds the accumulator a
+// bucket's documents in input order rather than in groupBy order
+// (SERVER-85337 for $first, $last, $firstN and $lastN; SERVER-90597,
+// backported to 8.0, for $push): accumulator_for_bucket_auto.cpp replaces
+// them with versions that keep each document's input position.
+func inputOrdered(op string) bool {
+	switch op {
+	case "$first", "$last", "$firstN", "$lastN", "$push":
+		return true
+	}
+	return false
+}
 
 type autoBucket struct {
 	min, max any
@@ -396,7 +402,7 @@ func (s *bucketAutoStage) compute(in Iterator, rt *runtime) ([]bson.D, error) {
 				if err != nil {
 					return err
 				}
-				if !inputOrdered[st.op] {
+				if !inputOrdered(st.op) {
 					if err := b.accs[i].add(v); err != nil {
 						return err
 					}

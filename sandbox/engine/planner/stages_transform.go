@@ -135,7 +135,12 @@ func (s *sortStage) keys(doc bson.D) ([]any, error) {
 // sorter does: its memory is that of the rows it holds, so a limit of 110
 // documents of 1 MB fails as surely as no limit.
 func (s *sortStage) add(r sortRow) bool {
+	// Memory is counted only where it can fail the sort: MemSize walks
+	// the whole document.
 	size := func(r sortRow) int64 {
+		if !s.noDiskUse {
+			return 0
+		}
 		n := int64(value.MemSize(r.m.doc))
 		for _, k := range r.keys {
 			n += int64(value.MemSize(k))

@@ -201,7 +201,9 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 			return nil, err
 		}
 		docs, err := runPlan(exec)
-		scanned.Add(exec.KeysExamined(), exec.DocsExamined(), exec.UsedIndex())
+		for _, s := range []*aggregate.ScanStats{scanned, &ctx.Examined} {
+			s.Add(exec.KeysExamined(), exec.DocsExamined(), exec.UsedIndex(), exec.CollectionScan())
+		}
 		return docs, err
 	}
 	ctx.Pipeline = func(db, c string, pipeline bson.A, subLet bson.D, scanned *aggregate.ScanStats) ([]bson.D, error) {
@@ -216,8 +218,14 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 			return nil, err
 		}
 		docs, err := pp.drain()
-		if pp.exec != nil {
-			scanned.Add(pp.exec.KeysExamined(), pp.exec.DocsExamined(), pp.exec.UsedIndex())
+		// The stage's figures include the sub-pipeline's own reads of
+		// other collections, as accumulatePipelinePlanSummaryStats
+		// visits every stage of it.
+		for _, s := range []*aggregate.ScanStats{scanned, &ctx.Examined} {
+			if pp.exec != nil {
+				s.Add(pp.exec.KeysExamined(), pp.exec.DocsExamined(), pp.exec.UsedIndex(), pp.exec.CollectionScan())
+			}
+			s.Include(pp.ctx.Examined)
 		}
 		return docs, err
 	}
@@ -715,7 +723,8 @@ func (pp *preparedPipeline) stream() (resultStream, error) {
 				pp.exec.SetContext(ctx)
 			}
 		},
-		exec: pp.exec,
+		exec:    pp.exec,
+		foreign: &pp.ctx.Examined,
 	}, nil
 }
 
@@ -796,7 +805,9 @@ func cmdAggregate(e *Engine, req *request) (bson.D, error) {
 		if _, err := pp.drain(); err != nil {
 			return nil, executorError(errContext, err)
 		}
-		return e.firstBatch(req, nsName, sliceStream(nil), s.batchSize, s.hasBatch, false, errContext)
+		st := sliceStream(nil)
+		st.exec, st.foreign = pp.exec, &pp.ctx.Examined
+		return e.firstBatch(req, nsName, st, s.batchSize, s.hasBatch, false, errContext)
 	}
 	st, err := pp.stream()
 	if err != nil {

@@ -79,9 +79,7 @@ func cmdCount(e *Engine, req *request) (bson.D, error) {
 		return nil, err
 	}
 	n, err := exec.Count()
-	if req.prof != nil {
-		req.prof.planned(exec)
-	}
+	e.planRan(req, exec)
 	if err != nil {
 		return nil, err
 	}
@@ -138,9 +136,7 @@ func cmdDistinct(e *Engine, req *request) (bson.D, error) {
 		return nil, executorError(errContext, err)
 	}
 	values, err := distinctValues(executorStream(exec, nil).next, key)
-	if req.prof != nil {
-		req.prof.planned(exec)
-	}
+	e.planRan(req, exec)
 	if err != nil {
 		return nil, executorError(errContext, err)
 	}

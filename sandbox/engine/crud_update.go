@@ -349,11 +349,9 @@ func (e *Engine) writeMatches(req *request, collName string, q planner.Query, si
 		if err != nil {
 			return executing, err
 		}
-		if req.prof != nil {
-			// The figures are read once the plan has run (a retry's
-			// plans add theirs).
-			defer req.prof.planned(exec)
-		}
+		// The figures are read once the plan has run (a retry's plans
+		// add theirs).
+		defer e.planRan(req, exec)
 		executing = true
 		batch := make([]planner.Result, 0, writeMatchesBatch)
 		for {

@@ -12,6 +12,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/aggregate"
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/planner"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
@@ -58,10 +59,10 @@ type cursor struct {
 	uuid       string
 	planKilled error
 	// origin is the command that opened the cursor, a getMore's
-	// originatingCommand in the profile; profiled are the keys and
-	// documents examined that batches profiled so far reported.
-	origin                     bson.D
-	profiledKeys, profiledDocs int64
+	// originatingCommand in the profile; counted are the keys and
+	// documents examined that its batches so far reported.
+	origin                   bson.D
+	countedKeys, countedDocs int64
 	// api is the Stable API parameters of the command that opened it.
 	api apiParameters
 }
@@ -78,13 +79,57 @@ type resultStream struct {
 	uuid string
 	// tail is set for a tailable cursor's stream (tailable.go).
 	tail *tailState
-	// exec is the plan the stream reads, when it reads one, for the
-	// profiler's figures.
-	exec *planner.Executor
+	// exec is the plan the stream reads, when it reads one, and foreign
+	// what a pipeline's reads of other collections examined, for the
+	// operation's figures.
+	exec    *planner.Executor
+	foreign *aggregate.ScanStats
 	// idleAtZero marks an aggregate's stream: given batchSize 0, mongod's
 	// handleCursorCommand (run_aggregate.cpp) never calls getNext, so the
 	// cursor stays open even when the pipeline would produce nothing.
 	idleAtZero bool
+}
+
+// scans reports whether the stream reads a collection through a plan
+// (which makes its operation report keys and documents examined).
+func (s *resultStream) scans() bool { return s.exec != nil || s.tail != nil }
+
+// examined is what the stream's reads have examined so far: its plan's
+// keys and documents, a pipeline's reads of other collections
+// (accumulatePipelinePlanSummaryStats) and a tailable cursor's records.
+func (s *resultStream) examined() (keys, docs int64) {
+	if s.exec != nil {
+		keys, docs = s.exec.KeysExamined(), s.exec.DocsExamined()
+	}
+	if s.foreign != nil {
+		keys += s.foreign.KeysExamined
+		docs += s.foreign.DocsExamined
+	}
+	if s.tail != nil {
+		docs += s.tail.docs
+	}
+	return keys, docs
+}
+
+// collectionScans is PlanSummaryStats.collectionScans of what the stream
+// has run so far.
+func (s *resultStream) collectionScans() int64 {
+	var n int64
+	if s.exec != nil && s.exec.CollectionScan() || s.tail != nil && s.tail.snap != nil {
+		n++
+	}
+	if s.foreign != nil {
+		n += s.foreign.CollectionScans
+	}
+	return n
+}
+
+// newlyExamined is what c's stream examined since its last batch.
+func (c *cursor) newlyExamined() (keys, docs int64) {
+	k, d := c.stream.examined()
+	keys, docs = k-c.countedKeys, d-c.countedDocs
+	c.countedKeys, c.countedDocs = k, d
+	return keys, docs
 }
 
 func sliceStream(docs []bson.D) resultStream {
@@ -226,9 +271,14 @@ func (e *Engine) firstBatch(req *request, namespace string, s resultStream, batc
 	}
 	c := &cursor{ns: namespace, owner: req.owner(), user: req.conn.user, lsid: req.lsid(), stream: s, origin: req.cmd, api: req.api}
 	batch, exhausted := bson.A{}, false
+	var keys, docs int64
 	if n != 0 || !s.idleAtZero {
 		var err error
-		if batch, exhausted, err = c.fill(n); err != nil {
+		batch, exhausted, err = c.fill(n)
+		e.metrics.queried(s.collectionScans(), s.tail != nil)
+		keys, docs = c.newlyExamined()
+		e.metrics.examined(keys, docs)
+		if err != nil {
 			return nil, executorError(errContext, err)
 		}
 	}
@@ -258,7 +308,7 @@ func (e *Engine) firstBatch(req *request, namespace string, s resultStream, batc
 		}
 	}
 	if req.prof != nil {
-		req.prof.batch(len(batch), c, false)
+		req.prof.batch(len(batch), c, false, keys, docs)
 		req.prof.cursor(id)
 	}
 	return bson.D{{Key: "cursor", Value: bson.D{
@@ -325,8 +375,10 @@ func (e *Engine) getMore(req *request, id int64, namespace string, batchSize int
 	}
 	// Whatever happened, the cursor is no longer in use; a failed batch
 	// ends it, as mongod deletes a cursor whose getMore fails.
+	keys, docs := c.newlyExamined()
+	e.metrics.examined(keys, docs)
 	if req.prof != nil {
-		req.prof.batch(len(batch), c, true)
+		req.prof.batch(len(batch), c, true, keys, docs)
 	}
 	pinned = false
 	outID := e.cursors.checkin(c, exhausted || err != nil)

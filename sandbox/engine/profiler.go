@@ -252,10 +252,11 @@ func (p *opProfile) planned(exec *planner.Executor) {
 	e.plan = &pr
 }
 
-// batch records a cursor's batch of n documents: what its plan examined
-// for it (a getMore reports its own batch's figures, not the cursor's
-// totals) and, for a getMore, the command that opened the cursor.
-func (p *opProfile) batch(n int, c *cursor, getMore bool) {
+// batch records a cursor's batch of n documents and what its stream
+// examined for it (a getMore reports its own batch's figures, not the
+// cursor's totals) and, for a getMore, the command that opened the
+// cursor.
+func (p *opProfile) batch(n int, c *cursor, getMore bool, keys, docs int64) {
 	e := p.current
 	e.hasReturned = true
 	e.returned += int64(n)
@@ -265,17 +266,16 @@ func (p *opProfile) batch(n int, c *cursor, getMore bool) {
 		e.originating = c.origin
 		e.cursorID = c.id
 	}
-	exec := c.stream.exec
-	if exec == nil {
+	if !c.stream.scans() {
 		return
 	}
-	keys, docs := exec.KeysExamined(), exec.DocsExamined()
 	e.scanned = true
-	e.keys += keys - c.profiledKeys
-	e.docs += docs - c.profiledDocs
-	c.profiledKeys, c.profiledDocs = keys, docs
-	pr := exec.Profile()
-	e.plan = &pr
+	e.keys += keys
+	e.docs += docs
+	if exec := c.stream.exec; exec != nil {
+		pr := exec.Profile()
+		e.plan = &pr
+	}
 }
 
 // cursor records whether the batch exhausted its cursor (id 0), and a

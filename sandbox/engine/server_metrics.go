@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
+	"github.com/schemalab/schemalab/sandbox/engine/planner"
 )
 
 // serverMetrics are the counters serverStatus reports in opcounters and
@@ -25,6 +26,10 @@ type serverMetrics struct {
 	commands map[string]*commandCounters
 	// metrics.document.
 	docDeleted, docInserted, docReturned, docUpdated atomic.Int64
+	// metrics.queryExecutor: keys and documents examined, and the
+	// collection scans (CollectionIndexUsageTracker::recordCollectionScans),
+	// those of tailable cursors left out of nonTailable.
+	scanned, scannedObjects, collScans, collScansNonTailable atomic.Int64
 	// metrics.commands.findAndModify and .update's pipeline and
 	// arrayFilters (CmdFindAndModify::collectMetrics, UpdateMetrics).
 	famPipeline, famArrayFilters, updPipeline, updArrayFilters atomic.Int64
@@ -150,7 +155,46 @@ func (m *serverMetrics) metricsSection(spec any, cursors *cursorTable) bson.D {
 			{Key: "updated", Value: m.docUpdated.Load()},
 		}})
 	}
+	if !excluded("queryExecutor") {
+		out = append(out, bson.E{Key: "queryExecutor", Value: bson.D{
+			{Key: "collectionScans", Value: bson.D{
+				{Key: "nonTailable", Value: m.collScansNonTailable.Load()},
+				{Key: "total", Value: m.collScans.Load()},
+			}},
+			{Key: "scanned", Value: m.scanned.Load()},
+			{Key: "scannedObjects", Value: m.scannedObjects.Load()},
+		}})
+	}
 	return out
+}
+
+// examined adds what an operation's reads examined, as
+// recordCurOpMetrics adds OpDebug's keysExamined and docsExamined.
+func (m *serverMetrics) examined(keys, docs int64) {
+	m.scanned.Add(keys)
+	m.scannedObjects.Add(docs)
+}
+
+// queried counts an operation's collection scans once its plan has run
+// (CollectionQueryInfo::notifyOfQuery); a getMore counts none.
+func (m *serverMetrics) queried(collScans int64, tailable bool) {
+	m.collScans.Add(collScans)
+	if !tailable {
+		m.collScansNonTailable.Add(collScans)
+	}
+}
+
+// planRan counts what the plan of a count, a distinct or a write's
+// statement examined, in serverStatus's metrics and in the operation's
+// profile entry.
+func (e *Engine) planRan(req *request, exec *planner.Executor) {
+	e.metrics.examined(exec.KeysExamined(), exec.DocsExamined())
+	if exec.CollectionScan() {
+		e.metrics.queried(1, false)
+	}
+	if req.prof != nil {
+		req.prof.planned(exec)
+	}
 }
 
 // withUpdateMetrics adds arrayFilters and pipeline to failed, rejected,

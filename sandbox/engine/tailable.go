@@ -69,6 +69,7 @@ type tailState struct {
 	last     int64 // RecordID of the last record read (0: none yet)
 	skip     int64
 	returned int64
+	docs     int64 // records read: the documents the scan examined
 	ctx      context.Context
 	err      error // the position was lost
 }
@@ -159,6 +160,7 @@ func (t *tailState) next() (bson.D, bool, error) {
 			return nil, false, nil
 		}
 		t.last = rec.ID
+		t.docs++
 		if t.q.Filter != nil && !t.q.Filter.Matches(rec.Doc) {
 			continue
 		}

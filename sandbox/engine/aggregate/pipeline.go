@@ -29,16 +29,37 @@ type ScanStats struct {
 	IndexesUsed                                 []string // sorted, each once
 }
 
-// Add counts one plan's run: its keys and documents, and the index it
-// used ("" for a collection scan).
-func (s *ScanStats) Add(keys, docs int64, index string) {
+// Add counts one plan's run: its keys and documents, the index it used
+// ("" for none) and whether it scanned the collection.
+func (s *ScanStats) Add(keys, docs int64, index string, collScan bool) {
 	if s == nil {
 		return
 	}
 	s.KeysExamined += keys
 	s.DocsExamined += docs
-	if index == "" {
+	if collScan {
 		s.CollectionScans++
+	}
+	s.addIndex(index)
+}
+
+// Include adds what another set of reads examined, as
+// accumulatePipelinePlanSummaryStats adds a sub-pipeline's stages' to
+// the stage that ran it.
+func (s *ScanStats) Include(o ScanStats) {
+	if s == nil {
+		return
+	}
+	s.KeysExamined += o.KeysExamined
+	s.DocsExamined += o.DocsExamined
+	s.CollectionScans += o.CollectionScans
+	for _, ix := range o.IndexesUsed {
+		s.addIndex(ix)
+	}
+}
+
+func (s *ScanStats) addIndex(index string) {
+	if index == "" {
 		return
 	}
 	if i, found := slices.BinarySearch(s.IndexesUsed, index); !found {
@@ -67,6 +88,10 @@ type Context struct {
 	// sub-pipeline sees, each already wrapped as {$literal: value}. When nil,
 	// sub-pipelines run in this package over Query(db, coll, {}, nil, 0).
 	Pipeline func(db, coll string, pipeline bson.A, let bson.D, scanned *ScanStats) ([]bson.D, error)
+	// Examined adds up what every read through Query and Pipeline
+	// examined, at any depth: the pipeline's share of its operation's
+	// keys and documents examined beyond its own plan's.
+	Examined ScanStats
 	// ViewPipeline is the pipeline a view resolves to (its chain of view
 	// definitions, outermost last), or nil when db.coll is no view. The
 	// stages that read another namespace parse it ahead of their own

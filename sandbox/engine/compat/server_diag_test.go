@@ -26,6 +26,7 @@ const (
 	curOpRef        = "src/mongo/db/commands/current_op_common.cpp, src/mongo/db/curop.cpp (reportCurrentOpForClient, reportState); jstests/core/basic1.js"
 	curOpStgRef     = "src/mongo/db/pipeline/document_source_current_op.cpp (createFromBson), document_source_current_op.idl"
 	cursorMetricRef = "src/mongo/db/clientcursor.cpp, cursor_manager.cpp (incrementCursorLifespanMetric); mongod's jstest of metrics.cursor.totalOpened and moreThanOneBatch (counted when the cursor dies)"
+	queryExecRef    = "src/mongo/db/curop_metrics.cpp (recordCurOpMetrics), src/mongo/db/collection_index_usage_tracker.cpp (recordCollectionScans), document_source.cpp (accumulatePipelinePlanSummaryStats); jstests/aggregation/sources/facet/facet_stats.js, mongod's jstest of metrics.queryExecutor.collectionScans"
 	killOpRef       = "src/mongo/db/commands/kill_op.cpp, kill_op_cmd_base.cpp (parseOpId), src/mongo/bson/util/bson_extract.cpp (bsonExtractIntegerField)"
 )
 
@@ -143,7 +144,7 @@ func TestServerStatusCounters(t *testing.T) {
 	s.runCase(t, "serverStatus sections and their order", countersRef+"; src/mongo/db/commands/server_status.cpp", cmdCov("serverStatus"), func(t *testing.T, db *mongo.Database) {
 		got := serverStatusOf(t, db)
 		sameFields(t, "serverStatus", got, ejDoc(t, `{"host":"*","version":"*","process":"mongod","pid":"*","uptime":"*","uptimeMillis":"*","uptimeEstimate":"*","localTime":"*","connections":"*","metrics":"*","opcounters":"*"}`))
-		if m := field(got, "metrics").(bson.D); len(m) != 3 || m[0].Key != "commands" || m[1].Key != "cursor" || m[2].Key != "document" {
+		if m := field(got, "metrics").(bson.D); len(m) != 4 || m[0].Key != "commands" || m[1].Key != "cursor" || m[2].Key != "document" || m[3].Key != "queryExecutor" {
 			t.Errorf("metrics holds %s", relaxed(m))
 		}
 		ops := field(got, "opcounters").(bson.D)
@@ -167,7 +168,7 @@ func TestServerStatusCounters(t *testing.T) {
 			}
 		}
 		m := field(got, "metrics").(bson.D)
-		if len(m) != 2 || m[0].Key != "cursor" || m[1].Key != "document" {
+		if len(m) != 3 || m[0].Key != "cursor" || m[1].Key != "document" || m[2].Key != "queryExecutor" {
 			t.Errorf("metrics with commands: 0 is %s", relaxed(m))
 		}
 	})
@@ -261,6 +262,35 @@ func TestServerStatusCounters(t *testing.T) {
 		delta(t, db, func() { run(t, db, `{"findAndModify":"c","query":{"a":2},"update":{"$set":{"b":2}}}`) }, map[string]int64{"updated": 1, "returned": 1}, paths)
 		delta(t, db, func() { run(t, db, `{"findAndModify":"c","query":{"a":2},"remove":true}`) }, map[string]int64{"deleted": 1, "returned": 1}, paths)
 		delta(t, db, func() { run(t, db, `{"delete":"c","deletes":[{"q":{},"limit":0}]}`) }, map[string]int64{"deleted": 3}, paths)
+	})
+	s.runCase(t, "metrics.queryExecutor counts keys and documents examined and collection scans", queryExecRef, cmdCov("aggregate"), func(t *testing.T, db *mongo.Database) {
+		qe := func(names ...string) []string { return append([]string{"metrics", "queryExecutor"}, names...) }
+		paths := map[string][]string{"scanned": qe("scanned"), "scannedObjects": qe("scannedObjects"),
+			"total": qe("collectionScans", "total"), "nonTailable": qe("collectionScans", "nonTailable")}
+		insertDocs(t, db.Collection("local"), `[{"_id":1},{"_id":2},{"_id":3}]`)
+		insertDocs(t, db.Collection("foreign"), `[{"_id":0,"k":1},{"_id":1,"k":2},{"_id":2,"k":3}]`)
+		// facet_stats.js: each local document scans the foreign side,
+		// 3 + 3 × 3 documents; no index, no keys. Four collection scans.
+		delta(t, db, func() {
+			cursorDocs(t, db, ejDoc(t, `{"aggregate":"local","cursor":{},"pipeline":[{"$facet":{"n":[{"$lookup":{"from":"foreign","let":{"id":"$_id"},"pipeline":[{"$match":{"$expr":{"$eq":["$$id","$k"]}}}],"as":"j"}}]}}]}`))
+		}, map[string]int64{"scannedObjects": 12, "total": 4, "nonTailable": 4}, paths)
+		// An index scan examines keys; its getMores count their
+		// documents but no further collection scan.
+		run(t, db, `{"createIndexes":"foreign","indexes":[{"key":{"k":1},"name":"k_1"}]}`)
+		delta(t, db, func() {
+			cursorDocs(t, db, ejDoc(t, `{"find":"foreign","filter":{"k":{"$gte":2}},"batchSize":1}`))
+		}, map[string]int64{"scanned": 2, "scannedObjects": 2}, paths)
+		delta(t, db, func() { cursorDocs(t, db, ejDoc(t, `{"find":"local","batchSize":1}`)) },
+			map[string]int64{"scannedObjects": 3, "total": 1, "nonTailable": 1}, paths)
+		// Writes, count and distinct count what their plans examined.
+		delta(t, db, func() { run(t, db, `{"update":"local","updates":[{"q":{"a":1},"u":{"$set":{"b":1}},"multi":true}]}`) },
+			map[string]int64{"scannedObjects": 3, "total": 1, "nonTailable": 1}, paths)
+		delta(t, db, func() { run(t, db, `{"count":"foreign","query":{"k":3}}`) }, map[string]int64{"scanned": 1}, paths)
+		delta(t, db, func() { run(t, db, `{"distinct":"foreign","key":"k","query":{"k":{"$lt":3}}}`) }, map[string]int64{"scanned": 2}, paths)
+		// A tailable cursor's scan counts in total only.
+		run(t, db, `{"create":"capped","capped":true,"size":4096}`)
+		insertDocs(t, db.Collection("capped"), `[{"a":1},{"a":2}]`)
+		delta(t, db, func() { run(t, db, `{"find":"capped","tailable":true}`) }, map[string]int64{"scannedObjects": 2, "total": 1}, paths)
 	})
 }
 

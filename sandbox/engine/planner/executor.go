@@ -279,6 +279,17 @@ func (e *Executor) UsedIndex() string {
 	return e.winner.ix.Spec.Name
 }
 
+// CollectionScan reports whether the plan that ran reads the whole
+// collection, as PlanSummaryStats.collectionScans counts a COLLSCAN stage
+// (an express or EOF plan reads none).
+func (e *Executor) CollectionScan() bool {
+	if e.winner == nil {
+		return false
+	}
+	_, ok := e.winner.scan.(*collScan)
+	return ok
+}
+
 // IndexesRead names the indexes the plan reads from (none for a
 // collection scan): an open cursor whose plan reads an index that is then
 // dropped fails its next getMore, as mongod's index scans do when they

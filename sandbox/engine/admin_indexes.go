@@ -61,6 +61,9 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 		if err := storageengine.ValidateIndexOption(d); err != nil {
 			return nil, err
 		}
+		if err := index.ValidateOrdering(specs[i]); err != nil {
+			return nil, err
+		}
 	}
 	if err := catalog.ValidateNamespace(req.db, collName); err != nil {
 		return nil, err

@@ -9,6 +9,62 @@ import (
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
+// findAndModifyShape is what a findAndModify asks to do: remove, or
+// update (upd) with its options.
+type findAndModifyShape struct {
+	remove, returnNew, upsert, hasUpdate bool
+	update                               any
+	arrayFilters                         []bson.D
+}
+
+// parseFindAndModifyShape reads remove, update, new, upsert and
+// arrayFilters, as FindAndModifyCommandRequest's parser does.
+func parseFindAndModifyShape(a args) (findAndModifyShape, error) {
+	var s findAndModifyShape
+	var err error
+	if s.remove, err = a.boolean("remove", false); err != nil {
+		return s, err
+	}
+	if s.returnNew, err = a.boolean("new", false); err != nil {
+		return s, err
+	}
+	if s.upsert, err = a.boolean("upsert", false); err != nil {
+		return s, err
+	}
+	if s.arrayFilters, err = a.documentArray("arrayFilters"); err != nil {
+		return s, err
+	}
+	var upd any
+	if upd, s.hasUpdate = a.get("update"); s.hasUpdate {
+		if s.update, err = updateModification(upd); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+// validate checks which of them go together, as the request's validator
+// does once it is parsed, before anything runs: the command and its
+// explain alike.
+func (s findAndModifyShape) validate() error {
+	switch {
+	case s.remove && s.hasUpdate:
+		return mongoerr.New(mongoerr.FailedToParse, "Cannot specify both an update and remove=true")
+	case !s.remove && !s.hasUpdate:
+		return mongoerr.New(mongoerr.FailedToParse, "Either an update or remove=true must be specified")
+	case s.remove && s.upsert:
+		return mongoerr.New(mongoerr.FailedToParse, "Cannot specify both upsert=true and remove=true ")
+	case s.remove && s.returnNew:
+		return mongoerr.New(mongoerr.FailedToParse, "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document")
+	case s.remove && len(s.arrayFilters) > 0:
+		return mongoerr.New(mongoerr.FailedToParse, "Cannot specify arrayFilters and remove=true")
+	}
+	if _, pipeline := s.update.(bson.A); pipeline && len(s.arrayFilters) > 0 {
+		return mongoerr.New(mongoerr.FailedToParse, "arrayFilters may not be specified for pipeline-style updates")
+	}
+	return nil
+}
+
 func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 	collName, err := collectionName(req)
 	if err != nil {
@@ -37,32 +93,15 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	remove, err := a.boolean("remove", false)
+	shape, err := parseFindAndModifyShape(a)
 	if err != nil {
 		return nil, err
 	}
-	returnNew, err := a.boolean("new", false)
-	if err != nil {
-		return nil, err
-	}
-	upsert, err := a.boolean("upsert", false)
-	if err != nil {
-		return nil, err
-	}
+	remove, returnNew, upsert, upd, arrayFilters := shape.remove, shape.returnNew, shape.upsert, shape.update, shape.arrayFilters
 	// find_and_modify_command.idl's optionalBool, read for replacements.
 	bypassEmptyTs, err := a.optionalBool("bypassEmptyTsReplacement")
 	if err != nil {
 		return nil, err
-	}
-	arrayFilters, err := a.documentArray("arrayFilters")
-	if err != nil {
-		return nil, err
-	}
-	upd, hasUpdate := a.get("update")
-	if hasUpdate {
-		if upd, err = updateModification(upd); err != nil {
-			return nil, err
-		}
 	}
 	hint, err := indexHint(a)
 	if err != nil {
@@ -71,18 +110,8 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 	if err := checkCollation(a); err != nil {
 		return nil, err
 	}
-	switch {
-	case remove && hasUpdate:
-		return nil, mongoerr.New(mongoerr.FailedToParse, "Cannot specify both an update and remove=true")
-	case !remove && !hasUpdate:
-		return nil, mongoerr.New(mongoerr.FailedToParse, "Either an update or remove=true must be specified")
-	case remove && upsert:
-		return nil, mongoerr.New(mongoerr.FailedToParse, "Cannot specify both upsert=true and remove=true ")
-	case remove && returnNew:
-		return nil, mongoerr.New(mongoerr.FailedToParse, "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document")
-	}
-	if remove && len(arrayFilters) > 0 {
-		return nil, mongoerr.New(mongoerr.FailedToParse, "Cannot specify arrayFilters and remove=true")
+	if err := shape.validate(); err != nil {
+		return nil, err
 	}
 	var proj *projection.Projection
 	var qf *query.Filter

@@ -383,8 +383,14 @@ func (e *Engine) explainFindAndModify(req *request, verbosity string) (bson.D, e
 	}
 	sort, _, _ := a.document("sort")
 	let, _, _ := a.document("let")
-	remove, _ := a.boolean("remove", false)
-	upsert, _ := a.boolean("upsert", false)
+	shape, err := parseFindAndModifyShape(a)
+	if err == nil {
+		err = shape.validate()
+	}
+	if err != nil {
+		return nil, err
+	}
+	remove, upsert := shape.remove, shape.upsert
 	var hint any
 	if h, ok := a.get("hint"); ok {
 		hint = h

@@ -8,6 +8,8 @@ const (
 	ErrHashedUnique            = 16764 // hash_access_method.cpp
 	ErrHashedArray             = 16766 // expression_keys_private.cpp
 	ErrHashedFieldCount        = 31303 // expression_params.cpp
+	// Ordering::verifyCardinality (src/mongo/bson/ordering.h).
+	ErrTooManyCompoundKeys = 13103
 	// WiredTigerUtil::checkTableCreationOptions
 	// (src/mongo/db/storage/wiredtiger/wiredtiger_util.cpp).
 	ErrConfigTypeLSM = 6627201

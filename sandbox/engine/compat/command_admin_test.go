@@ -118,6 +118,11 @@ func TestIndexCommands(t *testing.T) {
 			cmd: `{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`, want: `{"numIndexesBefore":2,"numIndexesAfter":2,"note":"all indexes already exist"}`},
 		{name: "createIndexes makes the collection", ref: createIdxRef, cmd: `{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`,
 			want: `{"numIndexesBefore":1,"numIndexesAfter":2,"createdCollectionAutomatically":true}`},
+		// compound_index_max_fields.js: 32 fields build, 33 do not.
+		{name: "createIndexes of 32 fields", ref: createIdxRef + "; src/mongo/bson/ordering.h", cmd: `{"createIndexes":"c","indexes":[{"key":{"f0":1,"f1":-1,"f2":1,"f3":-1,"f4":1,"f5":-1,"f6":1,"f7":-1,"f8":1,"f9":-1,"f10":1,"f11":-1,"f12":1,"f13":-1,"f14":1,"f15":-1,"f16":1,"f17":-1,"f18":1,"f19":-1,"f20":1,"f21":-1,"f22":1,"f23":-1,"f24":1,"f25":-1,"f26":1,"f27":-1,"f28":1,"f29":-1,"f30":1,"f31":-1},"name":"f32"}]}`,
+			want: `{"numIndexesBefore":1,"numIndexesAfter":2,"createdCollectionAutomatically":true}`},
+		{name: "createIndexes of 33 fields", ref: createIdxRef + "; src/mongo/bson/ordering.h (Ordering::verifyCardinality)", cmd: `{"createIndexes":"c","indexes":[{"key":{"f32":-1,"f0":1,"f1":-1,"f2":1,"f3":-1,"f4":1,"f5":-1,"f6":1,"f7":-1,"f8":1,"f9":-1,"f10":1,"f11":-1,"f12":1,"f13":-1,"f14":1,"f15":-1,"f16":1,"f17":-1,"f18":1,"f19":-1,"f20":1,"f21":-1,"f22":1,"f23":-1,"f24":1,"f25":-1,"f26":1,"f27":-1,"f28":1,"f29":-1,"f30":1,"f31":-1},"name":"f33"}]}`,
+			code: mongoerr.ErrTooManyCompoundKeys, msg: "too many compound keys"},
 		{name: "createIndexes a negative TTL", ref: createIdxRef, cmd: `{"createIndexes":"c","indexes":[{"key":{"t":1},"name":"t_1","expireAfterSeconds":-1}]}`,
 			code: mongoerr.CannotCreateIndex, msg: `. Index spec: { key: { t: 1 }, name: "t_1", expireAfterSeconds: -1 } :: caused by :: TTL index 'expireAfterSeconds' option cannot be less than 0`},
 		{name: "createIndexes a TTL that is a string", ref: createIdxRef, cmd: `{"createIndexes":"c","indexes":[{"key":{"t":1},"name":"t_1","expireAfterSeconds":"1"}]}`,
@@ -205,6 +210,12 @@ func TestStatsExplainAndServerCommands(t *testing.T) {
 		// explain
 		{name: "explain a find at queryPlanner", ref: explainCmdRef, docs: docs, cmd: `{"explain":{"find":"c","filter":{"a":1}},"verbosity":"queryPlanner"}`,
 			want: `{"explainVersion":"1","queryPlanner":"*","command":{"find":"c","filter":{"a":1},"$db":"{{db}}"}}`},
+		// find_and_modify_invalid.js: the explain parses and validates
+		// the findAndModify as the command does.
+		{name: "explain a findAndModify that neither updates nor removes", ref: explainCmdRef + "; src/mongo/db/commands/find_and_modify.cpp; jstests/core/query/find_and_modify/find_and_modify_invalid.js",
+			cmd: `{"explain":{"findAndModify":"c","query":{}},"verbosity":"queryPlanner"}`, code: mongoerr.FailedToParse, msg: "Either an update or remove=true must be specified"},
+		{name: "explain a findAndModify with arrayFilters and a pipeline", ref: explainCmdRef + "; jstests/core/query/find_and_modify/find_and_modify_invalid.js",
+			cmd: `{"explain":{"findAndModify":"c","update":[{"$match":{}}],"arrayFilters":[{"e":{"$gte":100}}]},"verbosity":"queryPlanner"}`, code: mongoerr.FailedToParse, msg: "arrayFilters may not be specified for pipeline-style updates"},
 		{name: "explain of an unknown command", ref: explainCmdRef, cmd: `{"explain":{"foo":"c"}}`, code: mongoerr.CommandNotFound, msg: "Explain failed due to unknown command: foo"},
 		{name: "explain with a bad verbosity", ref: explainCmdRef, cmd: `{"explain":{"count":"c"},"verbosity":"x"}`, code: mongoerr.BadValue, msg: "Enumeration value 'x' for field 'explain.verbosity' is not a valid value."},
 		{name: "explain of a number", ref: explainCmdRef, cmd: `{"explain":1}`, code: mongoerr.TypeMismatch, msg: "BSON field 'explain.explain' is the wrong type 'int', expected type 'object'"},

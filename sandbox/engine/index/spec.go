@@ -168,6 +168,17 @@ func ParseSpec(doc bson.D) (Spec, error) {
 	return s, nil
 }
 
+// ValidateOrdering is the check of building the index's descriptor,
+// after every check of its spec: its Ordering keeps one direction bit
+// per key field in 32 bits (Ordering::verifyCardinality).
+func ValidateOrdering(s Spec) error {
+	const maxCompoundIndexKeys = 32
+	if len(s.Key) > maxCompoundIndexKeys {
+		return mongoerr.New(mongoerr.ErrTooManyCompoundKeys, "too many compound keys")
+	}
+	return nil
+}
+
 func (s *Spec) addOption(e bson.E, doc bson.D) error {
 	switch e.Key {
 	case "unique", "sparse", "hidden":

@@ -41,9 +41,9 @@ func (b *Backend) NewClient(ctx context.Context, o ClientOptions) (*mongo.Client
 	// A streaming monitor holds an awaitable hello open for the whole
 	// heartbeat (10 s), and the driver's Disconnect can miss its signal
 	// to cut that hello short: a failed login then took 10 s to answer
-	// under load, or never saw its server at all. Polling answers every
-	// check at once, and spares the server the round-trip-time
-	// connection each streaming client keeps, one per student.
+	// under load. Polling answers every check at once, and spares the
+	// server the round-trip-time connection each streaming client keeps,
+	// one per student.
 	s.pollMonitoring = true
 	if o.Username != "" {
 		s.credential = &options.Credential{

@@ -38,13 +38,6 @@ type ClientOptions struct {
 func (b *Backend) NewClient(ctx context.Context, o ClientOptions) (*mongo.Client, error) {
 	s := b.clientSettings()
 	s.monitor = o.Monitor
-	// A streaming monitor holds an awaitable hello open for the whole
-	// heartbeat (10 s), and the driver's Disconnect can miss its signal
-	// to cut that hello short: a failed login then took 10 s to answer
-	// under load. Polling answers every check at once, and spares the
-	// server the round-trip-time connection each streaming client keeps,
-	// one per student.
-	s.pollMonitoring = true
 	if o.Username != "" {
 		s.credential = &options.Credential{
 			AuthMechanism: "SCRAM-SHA-256", AuthSource: "admin",
@@ -79,11 +72,9 @@ func (b *Backend) NewClient(ctx context.Context, o ClientOptions) (*mongo.Client
 func (b *Backend) clientSettings() clientSettings {
 	s := clientSettings{credential: b.login}
 	switch b.Kind {
-	case KindEmbedded:
-		s.pollMonitoring = true
 	case KindMongod:
 		s.direct, s.appName = true, "schemalab"
-	default:
+	case KindURI:
 		s.appName = "schemalab"
 	}
 	if b.Enforced() {
@@ -93,15 +84,9 @@ func (b *Backend) clientSettings() clientSettings {
 }
 
 type clientSettings struct {
-	// pollMonitoring: an in-process server needs no streaming hello. The
-	// embedded server now streams as mongod does (Disconnect closes the
-	// stream in about a millisecond), but streaming takes a second
-	// monitoring connection per client for round-trip times, and its
-	// topology never changes.
-	pollMonitoring bool
-	direct         bool
-	appName        string
-	monitor        *event.CommandMonitor
+	direct  bool
+	appName string
+	monitor *event.CommandMonitor
 	// credential, when set, logs the client in.
 	credential *options.Credential
 	// guard, when set, confines the client: every message it sends passes
@@ -112,7 +97,13 @@ type clientSettings struct {
 // newClient is the one place a driver client is made.
 func newClient(uri string, s clientSettings) (*mongo.Client, error) {
 	opts := options.Client().ApplyURI(uri)
-	if s.pollMonitoring {
+	// Every client polls its server unless the URI asks otherwise. A
+	// streaming monitor holds an awaitable hello open for the whole
+	// heartbeat (10 s), and the driver's Disconnect can miss its signal
+	// to cut it short: a failed login then took 10 s to come back under
+	// load. Streaming also keeps a second connection per client for
+	// round-trip times, one more per student in a classroom.
+	if opts.ServerMonitoringMode == nil {
 		opts.SetServerMonitoringMode(options.ServerMonitoringModePoll)
 	}
 	if s.direct {

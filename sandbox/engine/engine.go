@@ -131,6 +131,11 @@ type request struct {
 	db   string
 	name string // the command name as the client spelled it
 	cmd  bson.D
+	// body is cmd without the fields that came as document sequences:
+	// what mongod's CurOp records as the command (setGenericOpRequestDetails
+	// is given request.body), so that currentOp, the slow-query log and
+	// the profiler show a driver's insert without its documents.
+	body bson.D
 	now  bson.DateTime
 	// deadline is when maxTimeMS runs out (zero: no limit).
 	deadline time.Time
@@ -181,13 +186,14 @@ func (r *request) owner() string {
 }
 
 // Run executes one command. cmd is the OP_MSG body with kind-1 document
-// sequences already folded in as arrays, and carries "$db". The reply is
-// always a document: {ok: 1, ...} or mongod's error shape {ok: 0, errmsg,
-// code, codeName}.
+// sequences already folded in as arrays after the body's own fields, and
+// carries "$db"; sequences names those folded fields. The reply is always
+// a document: {ok: 1, ...} or mongod's error shape {ok: 0, errmsg, code,
+// codeName}.
 //
 // Run is the one place a panic below a command is recovered: it becomes
 // an InternalError reply, and the connection and the server carry on.
-func (e *Engine) Run(ctx context.Context, conn *Conn, cmd bson.D) (reply bson.D) {
+func (e *Engine) Run(ctx context.Context, conn *Conn, cmd bson.D, sequences ...string) (reply bson.D) {
 	if len(cmd) == 0 {
 		return ErrorReply(mongoerr.New(mongoerr.FailedToParse, "Empty command"))
 	}
@@ -235,7 +241,8 @@ func (e *Engine) Run(ctx context.Context, conn *Conn, cmd bson.D) (reply bson.D)
 	if err != nil {
 		return ErrorReply(err)
 	}
-	req := &request{ctx: ctx, conn: conn, db: db, name: name, cmd: cmd, now: bson.NewDateTimeFromTime(time.Now()), api: api}
+	req := &request{ctx: ctx, conn: conn, db: db, name: name, cmd: cmd, body: messageBody(cmd, sequences),
+		now: bson.NewDateTimeFromTime(time.Now()), api: api}
 	limit, err := parseMaxTimeMS(req, c.maxTimeMS)
 	if err != nil {
 		return ErrorReply(err)
@@ -249,7 +256,7 @@ func (e *Engine) Run(ctx context.Context, conn *Conn, cmd bson.D) (reply bson.D)
 		defer cancel()
 	}
 	var op *liveOp
-	req.ctx, op = e.ops.begin(req.ctx, conn, c.name, db, cmd)
+	req.ctx, op = e.ops.begin(req.ctx, conn, c.name, db, req.body)
 	defer func() {
 		e.ops.end(op)
 		e.logSlowOp(req, op, reply)
@@ -270,6 +277,21 @@ func (e *Engine) Run(ctx context.Context, conn *Conn, cmd bson.D) (reply bson.D)
 		e.finishProfile(req, req.prof, reply, err)
 	}
 	return reply
+}
+
+// messageBody is cmd without its last fields when they are the named
+// document sequences.
+func messageBody(cmd bson.D, sequences []string) bson.D {
+	n := len(cmd) - len(sequences)
+	if n < 1 {
+		return cmd
+	}
+	for i, name := range sequences {
+		if cmd[n+i].Key != name {
+			return cmd
+		}
+	}
+	return cmd[:n:n]
 }
 
 func firstLines(b []byte, n int) string {

@@ -134,7 +134,7 @@ func (e *Engine) profileOp(req *request, name string) *opProfile {
 		return nil
 	}
 	p := &opProfile{level: level, start: time.Now()}
-	p.base = opEntry{op: op, ns: profileNamespace(req), command: req.cmd}
+	p.base = opEntry{op: op, ns: profileNamespace(req), command: req.body}
 	p.current = &p.base
 	return p
 }

@@ -91,21 +91,7 @@ func (l *serverLog) write(toWriter bool, severity, component string, id int, ctx
 	if l == nil {
 		return
 	}
-	line := bson.D{
-		{Key: "t", Value: bson.D{{Key: "$date", Value: time.Now().UTC().Format("2006-01-02T15:04:05.000+00:00")}}},
-		{Key: "s", Value: severity},
-		{Key: "c", Value: component},
-		{Key: "id", Value: int32(id)},
-		{Key: "ctx", Value: ctx},
-		{Key: "msg", Value: msg},
-	}
-	if attr != nil {
-		line = append(line, bson.E{Key: "attr", Value: attr})
-	}
-	b, err := bson.MarshalExtJSON(line, false, false)
-	if err != nil {
-		return
-	}
+	b := renderLogLine(time.Now().UTC().Format("2006-01-02T15:04:05.000+00:00"), severity, component, id, ctx, msg, attr)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if toWriter && l.w != nil {

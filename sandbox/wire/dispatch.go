@@ -11,20 +11,23 @@ import (
 )
 
 // dispatch hands one command to the engine, which answers every command
-// (hello included) and always returns a reply document.
-func (s *Server) dispatch(c *clientConn, cmd bson.D) bson.D { return s.run(s.ctx, c, cmd) }
+// (hello included) and always returns a reply document; sequences names
+// the fields of cmd that came as OP_MSG document sequences.
+func (s *Server) dispatch(c *clientConn, cmd bson.D, sequences ...string) bson.D {
+	return s.run(s.ctx, c, cmd, sequences...)
+}
 
 // run is dispatch with the command's context. It is the server's
 // chokepoint: every command of every connection passes here, so this is
 // where who may run what is decided.
-func (s *Server) run(ctx context.Context, c *clientConn, cmd bson.D) bson.D {
+func (s *Server) run(ctx context.Context, c *clientConn, cmd bson.D, sequences ...string) bson.D {
 	db, ok := databaseOf(cmd)
 	if !ok {
 		return engine.ErrorReply(mongoerr.New(40571, "OP_MSG requests require a $db argument"))
 	}
 	s.logCommand(c, db, cmd)
 	if !s.authOn.Load() {
-		return s.eng.Run(ctx, c.conn, cmd)
+		return s.eng.Run(ctx, c.conn, cmd, sequences...)
 	}
 	name := cmd[0].Key
 	switch name {
@@ -36,7 +39,7 @@ func (s *Server) run(ctx context.Context, c *clientConn, cmd bson.D) bson.D {
 	if err := s.authorize(c, name, cmd); err != nil {
 		return engine.ErrorReply(err)
 	}
-	reply := s.eng.Run(ctx, c.conn, cmd)
+	reply := s.eng.Run(ctx, c.conn, cmd, sequences...)
 	switch name {
 	case "hello", "isMaster", "ismaster":
 		reply = s.helloAuth(c, cmd, reply)

@@ -69,6 +69,9 @@ type request struct {
 	cmd bson.D
 	// OP_MSG only.
 	flags uint32
+	// sequences names the fields of cmd that came as kind-1 document
+	// sequences, in the order they follow the body's fields.
+	sequences []string
 	// OP_QUERY only: "<db>.$cmd" or a collection namespace.
 	fullCollectionName string
 	// replyErr, when set, is answered instead of running cmd: the message
@@ -174,12 +177,12 @@ func decodeOpMsg(h header, msg, body []byte, opts decodeOptions) (*request, erro
 		}
 		sections = sections[:len(sections)-4]
 	}
-	cmd, errReply := decodeSections(sections, opts)
+	cmd, sequences, errReply := decodeSections(sections, opts)
 	if errReply != nil {
 		req.replyErr = errReply
 		return req, nil
 	}
-	req.cmd = cmd
+	req.cmd, req.sequences = cmd, sequences
 	return req, nil
 }
 
@@ -192,8 +195,9 @@ type docSequence struct {
 }
 
 // decodeSections parses the OP_MSG sections and folds document sequences
-// into the body, the shape the engine and mongod's IDL parsers see.
-func decodeSections(b []byte, opts decodeOptions) (bson.D, bson.D) {
+// into the body, the shape the engine and mongod's IDL parsers see, after
+// the body's own fields; it also returns the sequences' names.
+func decodeSections(b []byte, opts decodeOptions) (bson.D, []string, bson.D) {
 	var body bson.D
 	haveBody := false
 	var seqs []docSequence
@@ -206,7 +210,7 @@ func decodeSections(b []byte, opts decodeOptions) (bson.D, bson.D) {
 		switch kind {
 		case 0:
 			if haveBody {
-				return nil, wireError(40430, "Multiple body sections in message")
+				return nil, nil, wireError(40430, "Multiple body sections in message")
 			}
 			hollow := ""
 			if opts.skipInsertDocuments && firstKey(b) == "insert" {
@@ -214,50 +218,50 @@ func decodeSections(b []byte, opts decodeOptions) (bson.D, bson.D) {
 			}
 			doc, rest, err := readDocumentWith(&dec, b, hollow)
 			if err != nil {
-				return nil, invalidBSON(err)
+				return nil, nil, invalidBSON(err)
 			}
 			body, b, haveBody = doc, rest, true
 		case 1:
 			if len(b) < 4 {
-				return nil, invalidBSON(errors.New("truncated document sequence"))
+				return nil, nil, invalidBSON(errors.New("truncated document sequence"))
 			}
 			size := int(int32(binary.LittleEndian.Uint32(b)))
 			if size < 5 || size > len(b) {
-				return nil, invalidBSON(fmt.Errorf("invalid document sequence size %d", size))
+				return nil, nil, invalidBSON(fmt.Errorf("invalid document sequence size %d", size))
 			}
 			seq := b[4:size]
 			b = b[size:]
 			nul := indexZero(seq)
 			if nul < 0 {
-				return nil, invalidBSON(errors.New("unterminated document sequence identifier"))
+				return nil, nil, invalidBSON(errors.New("unterminated document sequence identifier"))
 			}
 			name := string(seq[:nul])
 			seq = seq[nul+1:]
 			for _, s := range seqs {
 				if s.name == name {
-					return nil, wireError(40431, "Duplicate document sequence: "+name)
+					return nil, nil, wireError(40431, "Duplicate document sequence: "+name)
 				}
 			}
 			if opts.skipInsertDocuments && name == "documents" {
 				// Built below only if the body turns out not to be an
 				// insert's.
 				if err := validateSequence(seq); err != nil {
-					return nil, invalidBSON(err)
+					return nil, nil, invalidBSON(err)
 				}
 				seqs = append(seqs, docSequence{name: name, unbuilt: seq})
 				continue
 			}
 			docs, err := decodeSequence(&dec, seq)
 			if err != nil {
-				return nil, invalidBSON(err)
+				return nil, nil, invalidBSON(err)
 			}
 			seqs = append(seqs, docSequence{name: name, docs: docs})
 		default:
-			return nil, wireError(40432, "Unknown section kind "+strconv.Itoa(int(kind)))
+			return nil, nil, wireError(40432, "Unknown section kind "+strconv.Itoa(int(kind)))
 		}
 	}
 	if !haveBody {
-		return nil, wireError(40587, "OP_MSG messages must have a body")
+		return nil, nil, wireError(40587, "OP_MSG messages must have a body")
 	}
 	for i, s := range seqs {
 		if s.unbuilt == nil {
@@ -269,24 +273,26 @@ func decodeSections(b []byte, opts decodeOptions) (bson.D, bson.D) {
 		}
 		docs, err := decodeSequence(&dec, s.unbuilt)
 		if err != nil {
-			return nil, invalidBSON(err)
+			return nil, nil, invalidBSON(err)
 		}
 		seqs[i].docs = docs
 	}
 	if len(seqs) == 0 {
-		return body, nil
+		return body, nil, nil
 	}
 	cmd := make(bson.D, 0, len(body)+len(seqs))
 	cmd = append(cmd, body...)
-	for _, s := range seqs {
+	names := make([]string, len(seqs))
+	for i, s := range seqs {
+		names[i] = s.name
 		for _, e := range body {
 			if e.Key == s.name {
-				return nil, wireError(40433, "Duplicate field between body and document sequence "+s.name)
+				return nil, nil, wireError(40433, "Duplicate field between body and document sequence "+s.name)
 			}
 		}
 		cmd = append(cmd, bson.E{Key: s.name, Value: s.docs})
 	}
-	return cmd, nil
+	return cmd, names, nil
 }
 
 func decodeOpQuery(h header, b []byte) (*request, error) {

@@ -360,7 +360,7 @@ func (s *Server) handle(c *clientConn, req *request, out []byte) []byte {
 	case opMsg:
 		reply := req.replyErr
 		if reply == nil {
-			reply = s.dispatch(c, req.cmd)
+			reply = s.dispatch(c, req.cmd, req.sequences...)
 		}
 		if req.moreToCome() {
 			return out

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
 )
 
 // The profiler's entries (src/mongo/db/introspect.cpp profile(),
@@ -135,4 +137,28 @@ func TestProfilerEntries(t *testing.T) {
 				`{"$project":{"_id":0,"within":{"$lte":["$bytes",1048576]},"evicted":{"$lt":["$n",40]}}}],"cursor":{}}`,
 			thenWant: `[{"within":true,"evicted":true}]`},
 	})
+}
+
+// TestProfilerRecordsTheMessageBody: a driver sends insertMany's
+// documents as an OP_MSG document sequence, which mongod's CurOp leaves
+// out of the command it records (setGenericOpRequestDetails is given
+// request.body); documents inside the body are part of it.
+func TestProfilerRecordsTheMessageBody(t *testing.T) {
+	s := newSuite(t)
+	s.runCase(t, "an insert's entry has the documents of its body only",
+		profilerRef+"; src/mongo/db/service_entry_point_common.cpp (setGenericOpRequestDetails)",
+		cover{family: commandFam, op: "profile", col: semantics}, func(t *testing.T, db *mongo.Database) {
+			mustCommand(t, db, `{"profile":2}`)
+			defer mustCommand(t, db, `{"profile":0}`)
+			insertDocs(t, db.Collection("c"), `[{"_id":1},{"_id":2}]`)
+			mustCommand(t, db, `{"insert":"c","documents":[{"_id":3}]}`)
+			got, ce := cursorDocs(t, db, ejDoc(t, `{"find":"system.profile","filter":{"op":"insert"},"projection":{"_id":0,"ninserted":1,"documents":"$command.documents"}}`))
+			if ce != nil {
+				t.Fatal(ce)
+			}
+			want := ejArray(t, `[{"ninserted":2},{"ninserted":1,"documents":[{"_id":3}]}]`)
+			if relaxed(got) != relaxed(want) {
+				t.Errorf("profile entries %s, want %s", relaxed(got), relaxed(want))
+			}
+		})
 }

@@ -337,6 +337,55 @@ func TestGetLogLines(t *testing.T) {
 				t.Errorf("no Slow query line in %q", lines)
 			}
 		})
+	s.runCase(t, "a slow insert's line shows its message body, not its document sequence",
+		getLogRef+"; src/mongo/db/service_entry_point_common.cpp (setGenericOpRequestDetails is given request.body)",
+		cover{family: commandFam, op: "getLog", col: semantics}, func(t *testing.T, db *mongo.Database) {
+			mustCommand(t, db, `{"profile":0,"slowms":-1}`)
+			defer mustCommand(t, db, `{"profile":0,"slowms":100}`)
+			insertDocs(t, db.Collection("c"), `[{"mark":"in-a-sequence"}]`) // the driver sends a document sequence
+			mustCommand(t, db, `{"insert":"c","documents":[{"mark":"in-the-body"}]}`)
+			lines := globalLog(t, db)
+			if !has(lines, `"msg":"Slow query"`, `"insert":"c"`, `"mark":"in-the-body"`) {
+				t.Errorf("no line shows the insert whose documents were in its body: %q", lines)
+			}
+			if has(lines, "in-a-sequence") {
+				t.Errorf("a line shows documents that came as a sequence: %q", lines)
+			}
+		})
+	s.runCase(t, "a line past 10 KB is cut at the value that crosses it",
+		getLogRef+"; src/mongo/logv2/json_formatter.cpp (JSONValueExtractor), src/mongo/bson/bsonelement.cpp (jsonStringGenerator's writeLimit)",
+		cover{family: commandFam, op: "getLog", col: semantics}, func(t *testing.T, db *mongo.Database) {
+			mustCommand(t, db, `{"profile":0,"slowms":-1}`)
+			defer mustCommand(t, db, `{"profile":0,"slowms":100}`)
+			comment := strings.Repeat("c", 20*1024)
+			mustCommand(t, db, `{"find":"c","filter":{"a":1},"comment":"`+comment+`"}`)
+			var line bson.D
+			for _, l := range globalLog(t, db) {
+				if strings.Contains(l, `"msg":"Slow query"`) && strings.Contains(l, `"find":"c"`) {
+					if len(l) > 11*1024 {
+						t.Errorf("the line has %d bytes", len(l))
+					}
+					if err := bson.UnmarshalExtJSON([]byte(l), false, &line); err != nil {
+						t.Fatalf("%v: %s", err, l)
+					}
+				}
+			}
+			if line == nil {
+				t.Fatal("no Slow query line for the find")
+			}
+			cut := relaxed(field(line, "truncated"))
+			if want := `{"command":{"comment":{"type":"string","size":20485}}}`; cut != want {
+				t.Errorf("truncated is %s, want %s", cut, want)
+			}
+			cmd, _ := field(field(line, "attr").(bson.D), "command").(bson.D)
+			if field(cmd, "filter") == nil || field(cmd, "comment") != nil {
+				t.Errorf("the command logged is %s: its filter kept, its comment cut", relaxed(cmd))
+			}
+			// The command's BSON size: its comment alone is 20 KB.
+			if n, ok := field(field(line, "size").(bson.D), "command").(int32); !ok || n < 20*1024 {
+				t.Errorf("size is %s, want the command's BSON size", relaxed(field(line, "size")))
+			}
+		})
 }
 
 // TestKillOp interrupts a getMore waiting for data on a tailable cursor:

@@ -37,11 +37,16 @@ func viewDefinition(c *catalog.Collection) (string, bson.A) {
 // reads, prepending each view's pipeline to pipeline, as
 // view_catalog_helpers::resolveView does; ok is false when db.coll is not
 // a view. A view pipeline that starts with $collStats stops the
-// resolution at the namespace it is defined on.
+// resolution at the namespace it is defined on. A view on a time-series
+// collection reads its buckets: the time-series collection is itself a
+// view, whose pipeline unpacks them.
 func resolveView(v *catalog.View, db, coll string, pipeline bson.A) (string, bson.A, bool, error) {
 	name, resolved := coll, pipeline
 	for depth := 0; depth < maxViewDepth; depth++ {
 		c := v.Collection(db, name)
+		if backing, p, ok := readBuckets(v, c, resolved); ok && depth > 0 {
+			return backing, p, true, nil
+		}
 		if c == nil || c.Kind != catalog.KindView {
 			return name, resolved, depth > 0, nil
 		}
@@ -175,12 +180,30 @@ func (e *Engine) explainView(req *request, verbosity string) (bson.D, error) {
 }
 
 // viewForeign resolves a foreign collection of $lookup, $graphLookup or
-// $unionWith that is a view: the pipeline to run over its collection.
+// $unionWith that is a view or a time-series collection: the pipeline to
+// run over its collection.
 func viewForeign(v *catalog.View, db, coll string, pipeline bson.A) (string, bson.A, bool, error) {
-	if c := v.Collection(db, coll); c == nil || c.Kind != catalog.KindView {
+	c := v.Collection(db, coll)
+	if backing, p, ok := readBuckets(v, c, pipeline); ok {
+		return backing, p, true, nil
+	}
+	if c == nil || c.Kind != catalog.KindView {
 		return coll, pipeline, false, nil
 	}
 	return resolveView(v, db, coll, pipeline)
+}
+
+// readBuckets is pipeline read from c when c is a time-series collection
+// (a view too, in mongod): over its buckets collection, unpacked first.
+func readBuckets(v *catalog.View, c *catalog.Collection, pipeline bson.A) (string, bson.A, bool) {
+	if c == nil || c.Kind != catalog.KindTimeseries {
+		return "", nil, false
+	}
+	ts, ok := timeseriesIn(v, c.DB, c.Name)
+	if !ok {
+		return "", nil, false
+	}
+	return ts.buckets.Name, append(unpackPipeline(ts.opts, nil), pipeline...), true
 }
 
 // viewCreateOptions are the create options a view may have besides

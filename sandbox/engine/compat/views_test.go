@@ -314,3 +314,35 @@ func TestViewGetMore(t *testing.T) {
 		}
 	})
 }
+
+// A time-series collection is a view over its buckets in mongod, so a
+// view defined on one, and $lookup, $graphLookup and $unionWith reading
+// one, read its measurements through the unpacking the time-series view
+// defines.
+func TestTimeseriesUnderAnotherRead(t *testing.T) {
+	const tsRef = "src/mongo/db/views/view_catalog_helpers.cpp (resolveView: a time-series view resolves to its buckets with $_internalUnpackBucket); jstests/core/timeseries/query/timeseries_lookup.js, timeseries_union_with.js"
+	setup := []string{
+		`{"create":"ts","timeseries":{"timeField":"t","metaField":"m"}}`,
+		`{"insert":"ts","documents":[{"_id":1,"t":{"$date":"2024-01-01T00:00:00Z"},"m":1,"v":1},{"_id":2,"t":{"$date":"2024-01-01T01:00:00Z"},"m":1,"v":2},{"_id":3,"t":{"$date":"2024-01-01T02:00:00Z"},"m":2,"v":3}]}`,
+	}
+	withView := append(append([]string{}, setup...), `{"create":"v","viewOn":"ts","pipeline":[{"$match":{"v":{"$gte":2}}}]}`)
+	runCmdCases(t, []cmdCase{
+		{name: "find on a view of a time-series collection", ref: tsRef, setup: withView,
+			cmd:  `{"find":"v","projection":{"_id":1,"v":1},"sort":{"_id":1}}`,
+			want: `{"cursor":{"firstBatch":[{"_id":2,"v":2},{"_id":3,"v":3}],"id":{"$numberLong":"0"},"ns":"{{db}}.v"}}`},
+		{name: "count on a view of a time-series collection", ref: tsRef, setup: withView,
+			cmd: `{"count":"v","query":{"m":1}}`, want: `{"n":1}`},
+		{name: "$lookup from a time-series collection", ref: tsRef, docs: `[{"_id":1,"m":1}]`, setup: setup,
+			cmd:  `{"aggregate":"c","pipeline":[{"$lookup":{"from":"ts","localField":"m","foreignField":"m","as":"r"}},{"$project":{"ids":"$r._id"}}],"cursor":{}}`,
+			want: `{"cursor":{"firstBatch":[{"_id":1,"ids":[1,2]}],"id":{"$numberLong":"0"},"ns":"{{db}}.c"}}`},
+		{name: "$lookup with a pipeline from a view of a time-series collection", ref: tsRef, docs: `[{"_id":1}]`, setup: withView,
+			cmd:  `{"aggregate":"c","pipeline":[{"$lookup":{"from":"v","pipeline":[{"$sort":{"_id":1}},{"$project":{"_id":1}}],"as":"r"}}],"cursor":{}}`,
+			want: `{"cursor":{"firstBatch":[{"_id":1,"r":[{"_id":2},{"_id":3}]}],"id":{"$numberLong":"0"},"ns":"{{db}}.c"}}`},
+		{name: "$unionWith a time-series collection", ref: tsRef, docs: `[{"_id":0}]`, setup: setup,
+			cmd:  `{"aggregate":"c","pipeline":[{"$unionWith":{"coll":"ts","pipeline":[{"$match":{"m":2}}]}},{"$project":{"_id":1}}],"cursor":{}}`,
+			want: `{"cursor":{"firstBatch":[{"_id":0},{"_id":3}],"id":{"$numberLong":"0"},"ns":"{{db}}.c"}}`},
+		{name: "$graphLookup from a time-series collection", ref: tsRef, docs: `[{"_id":0,"start":1}]`, setup: setup,
+			cmd:  `{"aggregate":"c","pipeline":[{"$graphLookup":{"from":"ts","startWith":"$start","connectFromField":"v","connectToField":"_id","as":"g"}},{"$project":{"n":{"$size":"$g"}}}],"cursor":{}}`,
+			want: `{"cursor":{"firstBatch":[{"_id":0,"n":1}],"id":{"$numberLong":"0"},"ns":"{{db}}.c"}}`},
+	})
+}

@@ -255,14 +255,24 @@ func cmdListDatabases(e *Engine, req *request) (bson.D, error) {
 			continue
 		}
 		entry := bson.D{{Key: "name", Value: name}}
+		var size int64
 		if !nameOnly {
-			size := sizeOnDisk(e.catalog.Database(name))
+			size = sizeOnDisk(e.catalog.Database(name))
 			entry = append(entry, bson.E{Key: "sizeOnDisk", Value: size}, bson.E{Key: "empty", Value: size == 0})
-			total += size
 		}
-		if f != nil && !f.Matches(entry) {
-			continue
+		if f != nil {
+			// A filter's $expr that fails at run time fails the command
+			// (list_databases_common.h matches with matchesBSON).
+			matched, _, err := f.Eval(entry)
+			if err != nil {
+				return nil, err
+			}
+			if !matched {
+				continue
+			}
 		}
+		// totalSize sums the databases listed, as the filter left them.
+		total += size
 		dbs = append(dbs, entry)
 	}
 	reply := bson.D{{Key: "databases", Value: dbs}}

@@ -3,6 +3,9 @@ package compat_test
 import (
 	"testing"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
@@ -100,7 +103,25 @@ func TestCollectionAndDatabaseCommands(t *testing.T) {
 		{name: "listDatabases filtered by name", ref: listDBRef, admin: true, docs: docs, cmd: `{"listDatabases":1,"filter":{"name":"{{db}}"},"nameOnly":true}`,
 			want: `{"databases":[{"name":"{{db}}"}]}`},
 		{name: "listDatabases outside admin", ref: listDBRef, cmd: `{"listDatabases":1}`, code: mongoerr.Unauthorized, msg: "listDatabases may only be run against the admin database."},
+		{name: "listDatabases with a filter whose $expr fails", ref: listDBRef + "; jstests/core/catalog/list_databases.js", admin: true, docs: `[{"a":1}]`,
+			cmd: `{"listDatabases":1,"filter":{"$expr":{"$abs":"$name"}}}`, code: 28765},
 	})
+	s := newSuite(t)
+	s.runCase(t, "listDatabases totalSize sums the databases the filter keeps", listDBRef+" (list_databases_common.h); jstests/core/catalog/list_databases.js",
+		cover{family: commandFam, op: "listDatabases", col: semantics}, func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), `[{"a":1}]`)
+			insertDocs(t, db.Client().Database(db.Name()+"_other").Collection("c"), `[{"a":1}]`)
+			defer db.Client().Database(db.Name() + "_other").Drop(ctxFor(t))
+			reply := mustCommand(t, db.Client().Database("admin"), `{"listDatabases":1,"filter":{"name":"`+db.Name()+`"}}`)
+			dbs, _ := field(reply, "databases").(bson.A)
+			if len(dbs) != 1 {
+				t.Fatalf("databases %s, want one", relaxed(dbs))
+			}
+			size := field(dbs[0].(bson.D), "sizeOnDisk")
+			if total := field(reply, "totalSize"); relaxed(total) != relaxed(size) || size == int64(0) {
+				t.Errorf("totalSize %v, want the one database's sizeOnDisk %v", total, size)
+			}
+		})
 }
 
 func TestIndexCommands(t *testing.T) {

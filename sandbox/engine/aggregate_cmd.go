@@ -538,12 +538,10 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 		return nil, err
 	}
 	if coll == "" {
-		if len(p.Stages()) == 0 || !collectionlessStage(p.Stages()[0].Name()) {
-			name := "$match"
-			if len(p.Stages()) > 0 {
-				name = p.Stages()[0].Name()
-			}
-			return nil, mongoerr.Newf(mongoerr.InvalidNamespace, "{aggregate: 1} is not valid for '%s'; a collection is required.", name)
+		// Parse refused a first stage that needs a collection; an empty
+		// pipeline is refused as mongod names it.
+		if len(p.Stages()) == 0 {
+			return nil, mongoerr.New(mongoerr.InvalidNamespace, "{aggregate: 1} is not valid for '$match'; a collection is required.")
 		}
 		return &preparedPipeline{p: p, ctx: actx}, nil
 	}

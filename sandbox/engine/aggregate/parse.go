@@ -27,6 +27,9 @@ type parser struct {
 	// aggregate's, a $lookup's or a $unionWith's), whose documents carry
 	// no sort key; a $facet's or an update's pipeline is fed otherwise.
 	fromCollection bool
+	// collectionless: an aggregate on no collection ({aggregate: 1}),
+	// whose first stage must read none.
+	collectionless bool
 }
 
 type stageParser func(spec any, p *parser) ([]Stage, error)
@@ -158,6 +161,12 @@ func parseStages(pipeline bson.A, p *parser) ([]Stage, error) {
 		}
 	}
 	for i, d := range descs {
+		// A collectionless aggregate ({aggregate: 1}) needs a first stage
+		// that reads no collection; Pipeline::validateCommon checks this
+		// ahead of where each stage may stand.
+		if i == 0 && p.collectionless && !d.Collectionless {
+			return nil, mongoerr.Newf(mongoerr.InvalidNamespace, "{aggregate: 1} is not valid for '%s'; a collection is required.", d.Name)
+		}
 		if d.FirstOnly && i != 0 {
 			return nil, mongoerr.Newf(mongoerr.ErrStageNotFirst, "%s is only valid as the first stage in a pipeline", d.Name)
 		}

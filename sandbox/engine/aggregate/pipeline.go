@@ -201,7 +201,7 @@ func Parse(pipeline bson.A, ctx *Context) (*Pipeline, error) {
 			return nil, err
 		}
 	}
-	stages, err := parseStages(pipeline, &parser{ctx: ctx, scope: p.scope, letVals: p.letVals, fromCollection: true})
+	stages, err := parseStages(pipeline, &parser{ctx: ctx, scope: p.scope, letVals: p.letVals, fromCollection: true, collectionless: ctx.Coll == ""})
 	if err != nil {
 		return nil, err
 	}

@@ -279,7 +279,13 @@ func (s *documentsStage) open(_ Iterator, rt *runtime) (Iterator, error) {
 	for _, e := range arr {
 		d, ok := e.(bson.D)
 		if !ok {
-			return nil, mongoerr.Newf(mongoerr.TypeMismatch, "$documents expected an array of objects")
+			// mongod desugars $documents into $queue, $project into
+			// _tempDocumentsField, $unwind and $replaceWith
+			// (document_source_documents.cpp): a value that is no
+			// object fails the $replaceWith.
+			return nil, mongoerr.Newf(mongoerr.ErrReplaceRootResultNotObject,
+				"'replacement document' must evaluate to an object, but resulting value was: %s. Type of resulting value: '%s'. Input document: %s",
+				documentString(e), typeNameOf(e), documentString(bson.D{{Key: "_tempDocumentsField", Value: e}}))
 		}
 		docs = append(docs, d)
 	}

@@ -277,7 +277,7 @@ func TestCRUDCommands(t *testing.T) {
 		{name: "aggregate 1 with $documents", ref: aggregateRef, cmd: `{"aggregate":1,"pipeline":[{"$documents":[{"a":1}]}],"cursor":{}}`,
 			want: `{"cursor":{"firstBatch":[{"a":1}],"id":{"$numberLong":"0"},"ns":"{{db}}.$cmd.aggregate"}}`},
 		{name: "aggregate 1 whose first stage needs a collection, with $documents later", ref: aggregateRef + " (Pipeline::validateCommon); jstests/aggregation/sources/documents/basics.js",
-			cmd: `{"aggregate":1,"pipeline":[{"$project":{"a":1}},{"$documents":[{"a":1}]}],"cursor":{}}`,
+			cmd:  `{"aggregate":1,"pipeline":[{"$project":{"a":1}},{"$documents":[{"a":1}]}],"cursor":{}}`,
 			code: mongoerr.InvalidNamespace, msg: "{aggregate: 1} is not valid for '$project'; a collection is required."},
 		{name: "aggregate 1 with $documents of a number", ref: aggregateRef + "; src/mongo/db/pipeline/document_source_documents.cpp (desugared into $replaceWith); jstests/aggregation/sources/documents/basics.js",
 			cmd:  `{"aggregate":1,"pipeline":[{"$documents":[{"a":1},2]}],"cursor":{}}`,

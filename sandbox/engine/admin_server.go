@@ -15,6 +15,7 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/storageengine"
+	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
@@ -78,6 +79,10 @@ func serverParameters() []serverParameter {
 		{name: "featureCompatibilityVersion", value: bson.D{{Key: "version", Value: fcvVersion}}},
 		{name: "logLevel", value: int32(0), settableAtRuntime: true, settableAtStartup: true},
 		{name: "quiet", value: false, settableAtRuntime: true, settableAtStartup: true},
+		// src/mongo/db/timeseries/timeseries.idl: startup-only int32s,
+		// the limits the bucket catalog closes buckets at.
+		{name: "timeseriesBucketMaxCount", value: int32(timeseries.BucketMaxCount), settableAtStartup: true},
+		{name: "timeseriesBucketMaxSize", value: int32(timeseries.BucketMaxSize), settableAtStartup: true},
 	}
 }
 

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"os"
+	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -340,6 +341,9 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 	}
 	ctx.PlanCacheStats = e.planCacheStats
 	ctx.IndexStats = func(db, c string) ([]bson.D, error) {
+		if ts, ok := timeseriesIn(view, db, c); ok {
+			return timeseriesIndexStats(ts, e.indexStatsStage(ts.buckets)), nil
+		}
 		return e.indexStatsStage(view.Collection(db, c)), nil
 	}
 	ctx.CurrentOp = func(opts aggregate.CurrentOpOptions) []bson.D {
@@ -876,6 +880,9 @@ func (e *Engine) indexStatsStage(c *catalog.Collection) []bson.D {
 	host, _ := os.Hostname()
 	var out []bson.D
 	for _, ix := range c.Indexes() {
+		if ix.Spec.IsID() && strings.HasPrefix(c.Name, bucketsPrefix) {
+			continue // clustered by _id: no _id index (indexSpecs)
+		}
 		ops, since := e.usage.get(c, ix.Spec.Name, e.started)
 		out = append(out, bson.D{
 			{Key: "name", Value: ix.Spec.Name},

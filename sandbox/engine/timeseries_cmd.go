@@ -265,6 +265,56 @@ func viewIndexKey(o timeseries.Options, key bson.D) bson.D {
 	return out
 }
 
+// bucketKeyTranslates reports whether a buckets index key has a form in
+// the time-series schema: every field on the metaField or a control.min/
+// control.max pair (createTimeseriesIndexFromBucketsIndexSpec).
+func bucketKeyTranslates(key bson.D) bool {
+	for i := 0; i < len(key); i++ {
+		k := key[i].Key
+		switch {
+		case k == "meta" || strings.HasPrefix(k, "meta."):
+		case strings.HasPrefix(k, "control.min.") || strings.HasPrefix(k, "control.max."):
+			i++ // the min/max pair stands for one field
+		default:
+			return false
+		}
+	}
+	return len(key) > 0
+}
+
+// timeseriesIndexStats is $indexStats on a time-series collection: the
+// buckets' index figures with keys in the collection's schema, leaving
+// out an index made on the buckets whose key has no such form
+// (DocumentSourceIndexStats over a time-series view).
+func timeseriesIndexStats(ts *tsView, buckets []bson.D) []bson.D {
+	var out []bson.D
+	for _, d := range buckets {
+		key, _ := value.Get(d, "key").(bson.D)
+		if !bucketKeyTranslates(key) {
+			continue
+		}
+		viewKey := viewIndexKey(ts.opts, key)
+		d = append(bson.D(nil), d...)
+		for i := range d {
+			switch d[i].Key {
+			case "key":
+				d[i].Value = viewKey
+			case "spec":
+				spec, _ := d[i].Value.(bson.D)
+				spec = append(bson.D(nil), spec...)
+				for j := range spec {
+					if spec[j].Key == "key" {
+						spec[j].Value = viewKey
+					}
+				}
+				d[i].Value = spec
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
 // timeseriesIndexSpecs lists a time-series collection's indexes in its
 // own schema.
 func timeseriesIndexSpecs(ts *tsView) []bson.D {

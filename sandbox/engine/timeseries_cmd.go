@@ -484,8 +484,7 @@ func viewPipeline(req *request, ts *tsView) (bson.A, error) {
 		if err := findAsAggregation(req.cmd, s); err != nil {
 			return nil, err
 		}
-		p := unpackPipeline(ts.opts, s.filter)
-		return append(p, s.stagesAfterFilter()...), nil
+		return hoistMetaSort(ts.opts, unpackPipeline(ts.opts, s.filter), s.stagesAfterFilter()), nil
 	case "count":
 		s, err := parseCount(req)
 		if err != nil {
@@ -519,7 +518,64 @@ func viewPipeline(req *request, ts *tsView) (bson.A, error) {
 			}
 		}
 	}
-	return append(unpackPipeline(ts.opts, filter), rest...), nil
+	return hoistMetaSort(ts.opts, unpackPipeline(ts.opts, filter), rest), nil
+}
+
+// hoistMetaSort is unpack followed by rest, with a leading $sort of rest
+// that orders by the metaField alone moved ahead of the unpacking, as
+// DocumentSourceInternalUnpackBucket::doOptimizeAt moves it: buckets
+// sorted by their meta unpack into measurements in that order. The
+// $limits right after it go with it, the smallest kept below the sort
+// and again after the unpacking, since a bucket holds one measurement or
+// more.
+func hoistMetaSort(o timeseries.Options, unpack, rest bson.A) bson.A {
+	plain := append(unpack, rest...)
+	if o.MetaField == "" || len(rest) == 0 {
+		return plain
+	}
+	first, ok := rest[0].(bson.D)
+	if !ok || len(first) != 1 || first[0].Key != "$sort" {
+		return plain
+	}
+	spec, ok := first[0].Value.(bson.D)
+	if !ok || len(spec) == 0 {
+		return plain
+	}
+	bucketSort := make(bson.D, 0, len(spec))
+	for _, k := range spec {
+		n, isNum := value.SafeNumberLong(k.Value)
+		onMeta := k.Key == o.MetaField || strings.HasPrefix(k.Key, o.MetaField+".")
+		if !isNum || (n != 1 && n != -1) || !onMeta {
+			return plain
+		}
+		bucketSort = append(bucketSort, bson.E{Key: "meta" + strings.TrimPrefix(k.Key, o.MetaField), Value: k.Value})
+	}
+	rest = rest[1:]
+	limit := int64(-1)
+	for len(rest) > 0 {
+		d, ok := rest[0].(bson.D)
+		if !ok || len(d) != 1 || d[0].Key != "$limit" {
+			break
+		}
+		n, isNum := value.SafeNumberLong(d[0].Value)
+		if !isNum || n <= 0 {
+			break
+		}
+		if limit < 0 || n < limit {
+			limit = n
+		}
+		rest = rest[1:]
+	}
+	out := append(bson.A{}, unpack[:len(unpack)-1]...)
+	out = append(out, bson.D{{Key: "$sort", Value: bucketSort}})
+	if limit > 0 {
+		out = append(out, bson.D{{Key: "$limit", Value: limit}})
+	}
+	out = append(out, unpack[len(unpack)-1])
+	if limit > 0 {
+		out = append(out, bson.D{{Key: "$limit", Value: limit}})
+	}
+	return append(out, rest...)
 }
 
 // readTimeseries answers find, count, distinct and aggregate on a

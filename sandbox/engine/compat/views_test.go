@@ -350,6 +350,18 @@ func TestTimeseriesUnderAnotherRead(t *testing.T) {
 			setup: setup,
 			cmd:   `{"aggregate":"system.buckets.ts","pipeline":[{"$indexStats":{}},{"$project":{"_id":0,"name":1}}],"cursor":{}}`,
 			want:  `{"cursor":{"firstBatch":[{"name":"m_1_t_1"}],"id":{"$numberLong":"0"},"ns":"{{db}}.system.buckets.ts"}}`},
+		{name: "a sort on the metaField and its limit run on the buckets", ref: "src/mongo/db/pipeline/document_source_internal_unpack_bucket.cpp (doOptimizeAt moves a $sort on the metaField before the unpacking); jstests/core/timeseries/query/bucket_unpacking_with_limit.js",
+			setup: setup,
+			cmd:   `{"aggregate":"ts","pipeline":[{"$sort":{"m":-1}},{"$limit":5},{"$limit":1},{"$project":{"_id":1}}],"cursor":{}}`,
+			want:  `{"cursor":{"firstBatch":[{"_id":3}],"id":{"$numberLong":"0"},"ns":"{{db}}.ts"}}`},
+		{name: "the explain of a sort on the metaField and its limit", ref: "src/mongo/db/pipeline/document_source_internal_unpack_bucket.cpp (doOptimizeAt); jstests/core/timeseries/query/bucket_unpacking_with_limit.js",
+			setup: setup,
+			cmd:   `{"explain":{"aggregate":"ts","pipeline":[{"$sort":{"m":-1}},{"$limit":5},{"$limit":2}],"cursor":{}},"verbosity":"queryPlanner"}`,
+			want: `{"explainVersion":"1","stages":[{"$cursor":{"queryPlanner":{"namespace":"{{db}}.system.buckets.ts","parsedQuery":{},"indexFilterSet":false,"queryHash":"*","planCacheShapeHash":"*","planCacheKey":"*","optimizationTimeMillis":0,"maxIndexedOrSolutionsReached":false,"maxIndexedAndSolutionsReached":false,"maxScansToExplodeReached":false,"prunedSimilarIndexes":false,` +
+				`"winningPlan":{"isCached":false,"stage":"LIMIT","limitAmount":2,"inputStage":{"stage":"FETCH","inputStage":{"stage":"IXSCAN","keyPattern":{"meta":1,"control.min.t":1,"control.max.t":1},"indexName":"m_1_t_1",` +
+				`"isMultiKey":false,"multiKeyPaths":{"meta":[],"control.min.t":[],"control.max.t":[]},"isUnique":false,"isSparse":false,"isPartial":false,"indexVersion":2,"direction":"backward",` +
+				`"indexBounds":{"meta":["[MaxKey, MinKey]"],"control.min.t":["[MaxKey, MinKey]"],"control.max.t":["[MaxKey, MinKey]"]}}}},"rejectedPlans":[]}}},` +
+				`{"$_internalUnpackBucket":{"exclude":[],"timeField":"t","metaField":"m","bucketMaxSpanSeconds":3600,"assumeNoMixedSchemaData":true}},{"$limit":{"$numberLong":"2"}}]}`},
 		{name: "$graphLookup from a time-series collection", ref: tsRef, docs: `[{"_id":0,"start":1}]`, setup: setup,
 			cmd:  `{"aggregate":"c","pipeline":[{"$graphLookup":{"from":"ts","startWith":"$start","connectFromField":"v","connectToField":"_id","as":"g"}},{"$project":{"n":{"$size":"$g"}}}],"cursor":{}}`,
 			want: `{"cursor":{"firstBatch":[{"_id":0,"n":1}],"id":{"$numberLong":"0"},"ns":"{{db}}.c"}}`},

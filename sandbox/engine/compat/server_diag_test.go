@@ -310,6 +310,12 @@ func TestGetLogLines(t *testing.T) {
 		}
 		return lines
 	}
+	// logEveryOperation makes every operation slow enough for the log
+	// (slowms -1) until the case ends.
+	logEveryOperation := func(t *testing.T, db *mongo.Database) {
+		mustCommand(t, db, `{"profile":0,"slowms":-1}`)
+		t.Cleanup(func() { mustCommand(t, db, `{"profile":0,"slowms":100}`) })
+	}
 	has := func(lines []string, parts ...string) bool {
 		for _, l := range lines {
 			all := true
@@ -330,8 +336,7 @@ func TestGetLogLines(t *testing.T) {
 		})
 	s.runCase(t, "getLog global logs a query slower than slowms", getLogRef+"; src/mongo/db/curop.cpp (completeAndLogOperation, id 51803)",
 		cover{family: commandFam, op: "getLog", col: semantics}, func(t *testing.T, db *mongo.Database) {
-			mustCommand(t, db, `{"profile":0,"slowms":-1}`)
-			defer mustCommand(t, db, `{"profile":0,"slowms":100}`)
+			logEveryOperation(t, db)
 			mustCommand(t, db, `{"find":"c","comment":"a slow one"}`)
 			if lines := globalLog(t, db); !has(lines, `"id":51803`, `"msg":"Slow query"`, `"ns":"`+db.Name()+`.c"`, `"comment":"a slow one"`, `"durationMillis":`) {
 				t.Errorf("no Slow query line in %q", lines)
@@ -340,8 +345,7 @@ func TestGetLogLines(t *testing.T) {
 	s.runCase(t, "a slow insert's line shows its message body, not its document sequence",
 		getLogRef+"; src/mongo/db/service_entry_point_common.cpp (setGenericOpRequestDetails is given request.body)",
 		cover{family: commandFam, op: "getLog", col: semantics}, func(t *testing.T, db *mongo.Database) {
-			mustCommand(t, db, `{"profile":0,"slowms":-1}`)
-			defer mustCommand(t, db, `{"profile":0,"slowms":100}`)
+			logEveryOperation(t, db)
 			insertDocs(t, db.Collection("c"), `[{"mark":"in-a-sequence"}]`) // the driver sends a document sequence
 			mustCommand(t, db, `{"insert":"c","documents":[{"mark":"in-the-body"}]}`)
 			lines := globalLog(t, db)
@@ -355,8 +359,7 @@ func TestGetLogLines(t *testing.T) {
 	s.runCase(t, "a line past 10 KB is cut at the value that crosses it",
 		getLogRef+"; src/mongo/logv2/json_formatter.cpp (JSONValueExtractor), src/mongo/bson/bsonelement.cpp (jsonStringGenerator's writeLimit)",
 		cover{family: commandFam, op: "getLog", col: semantics}, func(t *testing.T, db *mongo.Database) {
-			mustCommand(t, db, `{"profile":0,"slowms":-1}`)
-			defer mustCommand(t, db, `{"profile":0,"slowms":100}`)
+			logEveryOperation(t, db)
 			comment := strings.Repeat("c", 20*1024)
 			mustCommand(t, db, `{"find":"c","filter":{"a":1},"comment":"`+comment+`"}`)
 			var line bson.D

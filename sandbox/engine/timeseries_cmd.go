@@ -231,24 +231,26 @@ func dropTimeseries(ch *catalog.Change, view *catalog.Collection) (bson.D, *cata
 func bucketIndexKey(o timeseries.Options, key bson.D) bson.D {
 	out := bson.D{}
 	for _, k := range key {
-		switch {
-		case o.MetaField != "" && (k.Key == o.MetaField || strings.HasPrefix(k.Key, o.MetaField+".")):
-			out = append(out, bson.E{Key: "meta" + strings.TrimPrefix(k.Key, o.MetaField), Value: k.Value})
-		default:
-			minK, maxK := "control.min."+k.Key, "control.max."+k.Key
-			if n, _ := value.SafeNumberLong(k.Value); n < 0 {
-				out = append(out, bson.E{Key: maxK, Value: k.Value}, bson.E{Key: minK, Value: k.Value})
-			} else {
-				out = append(out, bson.E{Key: minK, Value: k.Value}, bson.E{Key: maxK, Value: k.Value})
-			}
+		if path, onMeta := o.BucketMetaPath(k.Key); onMeta {
+			out = append(out, bson.E{Key: path, Value: k.Value})
+			continue
+		}
+		minK, maxK := "control.min."+k.Key, "control.max."+k.Key
+		if n, _ := value.SafeNumberLong(k.Value); n < 0 {
+			out = append(out, bson.E{Key: maxK, Value: k.Value}, bson.E{Key: minK, Value: k.Value})
+		} else {
+			out = append(out, bson.E{Key: minK, Value: k.Value}, bson.E{Key: maxK, Value: k.Value})
 		}
 	}
 	return out
 }
 
 // viewIndexKey converts a buckets index key back to the time-series
-// schema, as listIndexes on the collection shows it.
-func viewIndexKey(o timeseries.Options, key bson.D) bson.D {
+// schema (createTimeseriesIndexFromBucketsIndexSpec); ok is false for a
+// key made on the buckets that has no such form (a field neither on the
+// metaField nor a control.min/control.max pair), which listIndexes and
+// $indexStats on the collection leave out.
+func viewIndexKey(o timeseries.Options, key bson.D) (bson.D, bool) {
 	out := bson.D{}
 	for i := 0; i < len(key); i++ {
 		k := key[i]
@@ -259,27 +261,10 @@ func viewIndexKey(o timeseries.Options, key bson.D) bson.D {
 			out = append(out, bson.E{Key: k.Key[len("control.min."):], Value: k.Value})
 			i++ // the min/max pair stands for one field
 		default:
-			out = append(out, k)
+			return nil, false
 		}
 	}
-	return out
-}
-
-// bucketKeyTranslates reports whether a buckets index key has a form in
-// the time-series schema: every field on the metaField or a control.min/
-// control.max pair (createTimeseriesIndexFromBucketsIndexSpec).
-func bucketKeyTranslates(key bson.D) bool {
-	for i := 0; i < len(key); i++ {
-		k := key[i].Key
-		switch {
-		case k == "meta" || strings.HasPrefix(k, "meta."):
-		case strings.HasPrefix(k, "control.min.") || strings.HasPrefix(k, "control.max."):
-			i++ // the min/max pair stands for one field
-		default:
-			return false
-		}
-	}
-	return len(key) > 0
+	return out, len(out) > 0
 }
 
 // timeseriesIndexStats is $indexStats on a time-series collection: the
@@ -290,10 +275,10 @@ func timeseriesIndexStats(ts *tsView, buckets []bson.D) []bson.D {
 	var out []bson.D
 	for _, d := range buckets {
 		key, _ := value.Get(d, "key").(bson.D)
-		if !bucketKeyTranslates(key) {
+		viewKey, ok := viewIndexKey(ts.opts, key)
+		if !ok {
 			continue
 		}
-		viewKey := viewIndexKey(ts.opts, key)
 		d = append(bson.D(nil), d...)
 		for i := range d {
 			switch d[i].Key {
@@ -323,10 +308,14 @@ func timeseriesIndexSpecs(ts *tsView) []bson.D {
 		if ix.Spec.IsID() {
 			continue
 		}
+		viewKey, ok := viewIndexKey(ts.opts, ix.Spec.Key)
+		if !ok {
+			continue
+		}
 		d := ix.Spec.Document()
 		for i := range d {
 			if d[i].Key == "key" {
-				d[i].Value = viewIndexKey(ts.opts, ix.Spec.Key)
+				d[i].Value = viewKey
 			}
 		}
 		docs = append(docs, d)
@@ -529,8 +518,8 @@ func viewPipeline(req *request, ts *tsView) (bson.A, error) {
 // and again after the unpacking, since a bucket holds one measurement or
 // more.
 func hoistMetaSort(o timeseries.Options, unpack, rest bson.A) bson.A {
-	plain := append(unpack, rest...)
-	if o.MetaField == "" || len(rest) == 0 {
+	plain := append(unpack[:len(unpack):len(unpack)], rest...)
+	if len(rest) == 0 {
 		return plain
 	}
 	first, ok := rest[0].(bson.D)
@@ -544,11 +533,11 @@ func hoistMetaSort(o timeseries.Options, unpack, rest bson.A) bson.A {
 	bucketSort := make(bson.D, 0, len(spec))
 	for _, k := range spec {
 		n, isNum := value.SafeNumberLong(k.Value)
-		onMeta := k.Key == o.MetaField || strings.HasPrefix(k.Key, o.MetaField+".")
+		path, onMeta := o.BucketMetaPath(k.Key)
 		if !isNum || (n != 1 && n != -1) || !onMeta {
 			return plain
 		}
-		bucketSort = append(bucketSort, bson.E{Key: "meta" + strings.TrimPrefix(k.Key, o.MetaField), Value: k.Value})
+		bucketSort = append(bucketSort, bson.E{Key: path, Value: k.Value})
 	}
 	rest = rest[1:]
 	limit := int64(-1)

@@ -204,6 +204,15 @@ func FromDocument(d bson.D) Options {
 	return o
 }
 
+// BucketMetaPath is field's path in a bucket document when field is the
+// metaField or below it ("meta", "meta.<rest>"); ok is false otherwise.
+func (o Options) BucketMetaPath(field string) (path string, ok bool) {
+	if o.MetaField == "" || (field != o.MetaField && !strings.HasPrefix(field, o.MetaField+".")) {
+		return "", false
+	}
+	return "meta" + strings.TrimPrefix(field, o.MetaField), true
+}
+
 // UnpackSpec is the $_internalUnpackBucket specification of the view
 // (generateViewPipeline).
 func (o Options) UnpackSpec() bson.D {

@@ -28,8 +28,9 @@ func BucketFilter(filter bson.D, o Options) bson.D {
 						}
 					}
 				}
-			case o.MetaField != "" && (e.Key == o.MetaField || strings.HasPrefix(e.Key, o.MetaField+".")):
-				clauses = append(clauses, bson.D{{Key: "meta" + strings.TrimPrefix(e.Key, o.MetaField), Value: e.Value}})
+			case isMetaPath(o, e.Key):
+				path, _ := o.BucketMetaPath(e.Key)
+				clauses = append(clauses, bson.D{{Key: path, Value: e.Value}})
 			case e.Key == o.TimeField:
 				clauses = append(clauses, o.timeBounds(e.Value)...)
 			}
@@ -98,19 +99,16 @@ func (o Options) timeBounds(v any) bson.A {
 // moved before it, onto the buckets (splitMatchOnMetaAndRename); nil when
 // nothing remains.
 func EventFilter(filter bson.D, o Options) bson.D {
-	isMeta := func(key string) bool {
-		return o.MetaField != "" && (key == o.MetaField || strings.HasPrefix(key, o.MetaField+"."))
-	}
 	var rest bson.D
 	for _, e := range filter {
-		if isMeta(e.Key) {
+		if isMetaPath(o, e.Key) {
 			continue
 		}
 		if e.Key == "$and" {
 			if arr, ok := e.Value.(bson.A); ok {
 				var kept bson.A
 				for _, sub := range arr {
-					if sd, ok := sub.(bson.D); ok && len(sd) == 1 && isMeta(sd[0].Key) {
+					if sd, ok := sub.(bson.D); ok && len(sd) == 1 && isMetaPath(o, sd[0].Key) {
 						continue
 					}
 					kept = append(kept, sub)
@@ -124,4 +122,10 @@ func EventFilter(filter bson.D, o Options) bson.D {
 		rest = append(rest, e)
 	}
 	return rest
+}
+
+// isMetaPath reports whether field is the metaField or below it.
+func isMetaPath(o Options, field string) bool {
+	_, ok := o.BucketMetaPath(field)
+	return ok
 }

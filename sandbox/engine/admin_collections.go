@@ -213,8 +213,10 @@ func cmdDropDatabase(e *Engine, req *request) (bson.D, error) {
 	if n != 1 {
 		return nil, mongoerr.New(mongoerr.ErrDropDatabaseParameter, "Have to pass 1 as 'drop' parameter")
 	}
-	if req.db == "admin" || req.db == "config" {
-		return nil, mongoerr.Newf(mongoerr.IllegalOperation, "Dropping the '%s' database is prohibited.", req.db)
+	// Only admin is kept (SERVER-32205); config may be dropped on any
+	// server but a config server (jstests/noPassthrough/drop_config_db.js).
+	if req.db == "admin" {
+		return nil, mongoerr.New(mongoerr.IllegalOperation, "Dropping the 'admin' database is prohibited.")
 	}
 	e.catalog.DropDatabase(req.db)
 	e.profile.dropDatabase(req.db)

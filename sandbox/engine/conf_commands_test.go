@@ -90,8 +90,9 @@ func TestConfCommandReplies(t *testing.T) {
 	sameJSON(t, "drop", okJ(t, db, `{"drop":"m"}`), `{"nIndexesWas":1,"ns":"conf.m","ok":1.0}`)
 	sameJSON(t, "drop missing", okJ(t, db, `{"drop":"m"}`), `{"ok":1.0}`)
 
+	// A fresh server has admin, config and local (system_databases.go).
 	dbs := okJ(t, admin, `{"listDatabases":1,"nameOnly":true}`)
-	sameJSON(t, "listDatabases nameOnly", dbs, `{"databases":[{"name":"conf"}],"ok":1.0}`)
+	sameJSON(t, "listDatabases nameOnly", dbs, `{"databases":[{"name":"admin"},{"name":"conf"},{"name":"config"},{"name":"local"}],"ok":1.0}`)
 	sameJSON(t, "dropDatabase", okJ(t, db, `{"dropDatabase":1}`), `{"ok":1.0}`)
-	sameJSON(t, "listDatabases after drop", okJ(t, admin, `{"listDatabases":1,"nameOnly":true}`), `{"databases":[],"ok":1.0}`)
+	sameJSON(t, "listDatabases after drop", okJ(t, admin, `{"listDatabases":1,"nameOnly":true}`), `{"databases":[{"name":"admin"},{"name":"config"},{"name":"local"}],"ok":1.0}`)
 }

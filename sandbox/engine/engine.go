@@ -103,7 +103,7 @@ func New(opts Options) *Engine {
 	if !opts.Strict {
 		cmds = append(cmds, &command{name: vocab.SnapshotCommand, run: cmdSnapshot})
 	}
-	return &Engine{
+	e := &Engine{
 		catalog:       catalog.New(compilePartialFilter),
 		cursors:       newCursorTable(opts.MaxOpenCursors, opts.CursorIdleTimeout),
 		commands:      commandTable(cmds),
@@ -120,6 +120,8 @@ func New(opts Options) *Engine {
 		metrics:       newServerMetrics(cmds),
 		ops:           newOpTable(),
 	}
+	e.createSystemDatabases()
+	return e
 }
 
 // request is one command being executed.

@@ -629,6 +629,15 @@ var allowedSystemCollections = map[string]bool{
 	"system.buckets": true, "system.users": true, "system.roles": true,
 }
 
+// allowedSystemNamespaces are the system.* names a user may create in one
+// database only (NamespaceString::isLegalClientSystemNS, 8.0): the
+// catalog collections of admin, config and local.
+var allowedSystemNamespaces = map[string]bool{
+	"admin.system.version": true, "admin.system.keys": true, "admin.system.backup_users": true,
+	"config.system.sessions": true, "config.system.indexBuilds": true,
+	"local.system.replset": true, "local.system.healthlog": true,
+}
+
 // CheckNUL refuses a collection name holding a NUL as NamespaceString's
 // constructor does (src/mongo/db/namespace_string.h, makeData, 8.0):
 // before any command looks at the name, so with the same message for
@@ -651,7 +660,8 @@ func ValidateCollectionName(db, coll string) error {
 	if strings.ContainsAny(coll, "$\x00") || strings.HasPrefix(coll, ".") {
 		return mongoerr.Newf(mongoerr.InvalidNamespace, "Invalid collection name: %s", coll)
 	}
-	if strings.HasPrefix(coll, "system.") && !allowedSystemCollections[coll] && !strings.HasPrefix(coll, "system.buckets.") {
+	if strings.HasPrefix(coll, "system.") && !allowedSystemCollections[coll] && !allowedSystemNamespaces[db+"."+coll] &&
+		!strings.HasPrefix(coll, "system.buckets.") {
 		return mongoerr.Newf(mongoerr.InvalidNamespace, "Invalid system namespace: %s.%s", db, coll)
 	}
 	if len(db)+1+len(coll) > 255 {

@@ -122,6 +122,36 @@ func TestCollectionAndDatabaseCommands(t *testing.T) {
 				t.Errorf("totalSize %v, want the one database's sizeOnDisk %v", total, size)
 			}
 		})
+	s.runCase(t, "a server has admin, config and local from the start; config can be dropped",
+		"src/mongo/db/mongod_main.cpp (logStartup: local.startup_log); commands/feature_compatibility_version.cpp (admin.system.version); "+
+			"sessions_collection_standalone.cpp, sessions_collection.cpp (config.system.sessions, lsidTTLIndex)",
+		cover{family: commandFam, op: "listDatabases", col: semantics}, func(t *testing.T, db *mongo.Database) {
+			admin := db.Client().Database("admin")
+			reply := mustCommand(t, admin, `{"listDatabases":1,"nameOnly":true,"filter":{"name":{"$in":["admin","config","local"]}}}`)
+			if got := relaxed(field(reply, "databases")); got != `[{"name":"admin"},{"name":"config"},{"name":"local"}]` {
+				t.Errorf("databases %s", got)
+			}
+			fcv := mustCommand(t, admin, `{"find":"system.version","filter":{"_id":"featureCompatibilityVersion"}}`)
+			if got := relaxed(field(field(fcv, "cursor").(bson.D), "firstBatch")); got != `[{"_id":"featureCompatibilityVersion","version":"8.0"}]` {
+				t.Errorf("admin.system.version %s", got)
+			}
+			idx := mustCommand(t, db.Client().Database("config"), `{"listIndexes":"system.sessions"}`)
+			if got := relaxed(field(field(idx, "cursor").(bson.D), "firstBatch")); got != `[{"v":2,"key":{"_id":1},"name":"_id_"},{"v":2,"key":{"lastUse":1},"name":"lsidTTLIndex","expireAfterSeconds":1800}]` {
+				t.Errorf("config.system.sessions indexes %s", got)
+			}
+			logs := mustCommand(t, db.Client().Database("local"), `{"listCollections":1,"filter":{"name":"startup_log"}}`)
+			first, _ := field(field(logs, "cursor").(bson.D), "firstBatch").(bson.A)
+			if len(first) != 1 || relaxed(field(first[0].(bson.D), "options")) != `{"capped":true,"size":10485760}` {
+				t.Errorf("local.startup_log %s", relaxed(first))
+			}
+			// drop_database.cpp refuses admin alone; config drops on a
+			// server that is no config server (jstests/noPassthrough/drop_config_db.js).
+			mustCommand(t, db.Client().Database("config"), `{"dropDatabase":1}`)
+			reply = mustCommand(t, admin, `{"listDatabases":1,"nameOnly":true,"filter":{"name":"config"}}`)
+			if got := relaxed(field(reply, "databases")); got != `[]` {
+				t.Errorf("config after dropDatabase: %s", got)
+			}
+		})
 }
 
 func TestIndexCommands(t *testing.T) {

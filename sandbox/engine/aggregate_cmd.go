@@ -102,6 +102,9 @@ func parseAggregate(req *request) (*aggregateSpec, error) {
 			s.hint = h
 		}
 	}
+	if err := planner.CheckNatural(nil, s.hint); err != nil {
+		return nil, err
+	}
 	if s.let, _, err = a.document("let"); err != nil {
 		return nil, err
 	}

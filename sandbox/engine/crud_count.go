@@ -43,6 +43,9 @@ func parseCount(req *request) (*findSpec, error) {
 			s.hint = h
 		}
 	}
+	if err := planner.CheckNatural(nil, s.hint); err != nil {
+		return nil, err
+	}
 	if s.let, err = letArg(a, req.now); err != nil {
 		return nil, err
 	}

@@ -73,6 +73,11 @@ type deleteOutcome struct {
 // lock if it still matches then.
 func (e *Engine) applyDelete(req *request, collName string, st *deleteStatement) (deleteOutcome, error) {
 	var out deleteOutcome
+	// ParsedDelete's canonical query checks a $natural sort and hint
+	// before it parses the filter; a failure is the statement's.
+	if err := planner.CheckNatural(st.sort, st.hint); err != nil {
+		return out, err
+	}
 	f, err := query.Compile(st.filter, query.Options{Now: req.now, LetVars: st.let, JSONSchema: validation.CompileSchema})
 	if err != nil {
 		return out, err

@@ -124,6 +124,9 @@ func parseFind(req *request) (*findSpec, error) {
 	if s.awaitData, err = a.boolean("awaitData", false); err != nil {
 		return nil, err
 	}
+	if err := planner.CheckNatural(s.sort, s.hint); err != nil {
+		return nil, err
+	}
 	if err := checkTailable(s); err != nil {
 		return nil, err
 	}

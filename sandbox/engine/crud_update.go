@@ -186,6 +186,11 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 	if err != nil {
 		return out, err
 	}
+	// ParsedUpdate parses the update before its canonical query, which
+	// checks a $natural sort and hint; a failure is the statement's.
+	if err := planner.CheckNatural(st.sort, st.hint); err != nil {
+		return out, err
+	}
 	if st.multi && u.Kind() == update.Replacement {
 		return out, mongoerr.New(mongoerr.FailedToParse, "multi update is not supported for replacement-style update")
 	}

@@ -34,6 +34,9 @@ const (
 const tsHintDocs = `{"insert":"c","documents":[{"_id":1,"m":1,"t":{"$date":"1970-01-01T00:00:00Z"}},{"_id":2,"m":2,"t":{"$date":"1970-01-02T00:00:00Z"}},{"_id":3,"m":3,"t":{"$date":"1970-01-03T00:00:00Z"}}]}`
 
 // upsertSuppliedRef is where mongod checks and applies upsertSupplied.
+const naturalRef = "src/mongo/db/query/query_request_helper.cpp (validateFindCommandRequest, hasInvalidNaturalParam), " +
+	"src/mongo/db/query/parsed_find_command.cpp (validateAndGetAvailableMetadata); jstests/core/query/natural_validation.js, jstests/core/query/sort/natural.js"
+
 const upsertSuppliedRef = "src/mongo/db/ops/parsed_update.cpp (ParsedUpdateBase::parseRequest), src/mongo/db/exec/update_stage.cpp (generateNewDocumentFromSuppliedDoc); jstests/core/write/update/update_with_pipeline.js"
 
 func TestCRUDCommands(t *testing.T) {
@@ -122,6 +125,30 @@ func TestCRUDCommands(t *testing.T) {
 			msg: "error processing query: ns={{db}}.c limit=5Tree: $and\nSort: {}\nProj: {}\n planner returned error :: caused by :: hint provided does not correspond to an existing index"},
 		{name: "find max with $natural", ref: "src/mongo/db/query/query_planner.cpp (min and max are incompatible with $natural)", docs: `[{"_id":1,"a":1}]`,
 			cmd: `{"find":"c","max":{"a":1},"hint":{"$natural":1}}`, code: mongoerr.NoQueryExecutionPlans},
+		// $natural in a sort or hint: validateFindCommandRequest (hasInvalidNaturalParam) and
+		// validateAndGetAvailableMetadata, run as every query's canonical query is parsed.
+		{name: "find sort $natural other than ±1", ref: naturalRef, docs: `[{"_id":1}]`,
+			cmd: `{"find":"c","sort":{"$natural":2}}`, code: mongoerr.BadValue, msg: "$natural sort cannot be set to a value other than -1 or 1."},
+		{name: "find sort $natural beside another field", ref: naturalRef, docs: `[{"_id":1}]`,
+			cmd: `{"find":"c","sort":{"a":1,"$natural":1}}`, code: mongoerr.BadValue, msg: "$natural sort cannot be set to a value other than -1 or 1."},
+		{name: "find hint $natural a string", ref: naturalRef, docs: `[{"_id":1}]`,
+			cmd: `{"find":"c","hint":{"$natural":"1"}}`, code: mongoerr.BadValue, msg: "$natural hint cannot be set to a value other than -1 or 1."},
+		{name: "find sort $natural with an index hint", ref: naturalRef, setup: []string{`{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`},
+			cmd: `{"find":"c","sort":{"$natural":1},"hint":{"a":1}}`, code: mongoerr.BadValue, msg: "index hint not allowed with $natural sort order"},
+		{name: "find sort and hint $natural in opposite directions", ref: naturalRef, docs: `[{"_id":1}]`,
+			cmd: `{"find":"c","sort":{"$natural":1},"hint":{"$natural":-1}}`, code: mongoerr.BadValue, msg: "$natural hint must be in the same direction as $natural sort order"},
+		{name: "find sort $natural as a decimal -1", ref: naturalRef, docs: `[{"_id":1},{"_id":2}]`,
+			cmd: `{"find":"c","sort":{"$natural":{"$numberDecimal":"-1"}}}`, want: `{"cursor":{"firstBatch":[{"_id":2},{"_id":1}],"id":{"$numberLong":"0"},"ns":"{{db}}.c"}}`},
+		{name: "count hint $natural 0", ref: naturalRef, cov: cover{family: commandFam, op: "count", col: errorCol}, docs: `[{"_id":1}]`,
+			cmd: `{"count":"c","hint":{"$natural":0}}`, code: mongoerr.BadValue, msg: "$natural hint cannot be set to a value other than -1 or 1."},
+		{name: "aggregate hint $natural NaN", ref: naturalRef, cov: cover{family: commandFam, op: "aggregate", col: errorCol}, docs: `[{"_id":1}]`,
+			cmd: `{"aggregate":"c","pipeline":[],"cursor":{},"hint":{"$natural":{"$numberDouble":"NaN"}}}`, code: mongoerr.BadValue, msg: "$natural hint cannot be set to a value other than -1 or 1."},
+		{name: "update hint $natural 1.1", ref: naturalRef, cov: cover{family: commandFam, op: "update", col: errorCol}, docs: `[{"_id":1}]`,
+			cmd: `{"update":"c","updates":[{"q":{},"u":{"x":1},"hint":{"$natural":1.1}}]}`, code: mongoerr.BadValue, msg: "$natural hint cannot be set to a value other than -1 or 1.", writeError: true},
+		{name: "delete hint $natural in a compound hint", ref: naturalRef, cov: cover{family: commandFam, op: "delete", col: errorCol}, docs: `[{"_id":1}]`,
+			cmd: `{"delete":"c","deletes":[{"q":{},"limit":1,"hint":{"a":1,"$natural":1}}]}`, code: mongoerr.BadValue, msg: "$natural hint cannot be set to a value other than -1 or 1.", writeError: true},
+		{name: "findAndModify sort $natural -100", ref: naturalRef, cov: cover{family: commandFam, op: "findAndModify", col: errorCol}, docs: `[{"_id":1}]`,
+			cmd: `{"findAndModify":"c","sort":{"$natural":-100},"update":{"x":1}}`, code: mongoerr.BadValue, msg: "$natural sort cannot be set to a value other than -1 or 1."},
 		{name: "find min of another index's fields", ref: "src/mongo/db/query/query_planner.cpp indexCompatibleMaxMin (51174)", docs: `[{"_id":1,"a":1}]`,
 			setup: []string{`{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`},
 			cmd:   `{"find":"c","min":{"b":1},"hint":"a_1"}`, code: mongoerr.ErrMinMaxIndexIncompatible},

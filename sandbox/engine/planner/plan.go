@@ -327,6 +327,47 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 	return e, nil
 }
 
+// CheckNatural is what every query checks of $natural in its sort and
+// hint as its canonical query is built (parsed_find_command.cpp):
+// validateFindCommandRequest's hasInvalidNaturalParam (a document holding
+// $natural must be exactly {$natural: 1} or {$natural: -1}, any numeric
+// type, so $natural beside another field is refused too), then
+// validateAndGetAvailableMetadata's agreement of a $natural sort with the
+// hint.
+func CheckNatural(sort bson.D, hint any) error {
+	if invalidNatural(sort) {
+		return mongoerr.New(mongoerr.BadValue, "$natural sort cannot be set to a value other than -1 or 1.")
+	}
+	hintDoc, _ := hint.(bson.D)
+	if invalidNatural(hintDoc) {
+		return mongoerr.New(mongoerr.BadValue, "$natural hint cannot be set to a value other than -1 or 1.")
+	}
+	sortDir, sortNatural := naturalDirection(sort)
+	if !sortNatural || hint == nil {
+		return nil
+	}
+	hintDir, hintNatural := naturalDirection(hintDoc)
+	if !hintNatural {
+		return mongoerr.New(mongoerr.BadValue, "index hint not allowed with $natural sort order")
+	}
+	if hintDir != sortDir {
+		return mongoerr.New(mongoerr.BadValue, "$natural hint must be in the same direction as $natural sort order")
+	}
+	return nil
+}
+
+func invalidNatural(d bson.D) bool {
+	v := value.Get(d, "$natural")
+	if value.IsMissing(v) {
+		return false
+	}
+	if !value.IsNumber(v) || len(d) != 1 {
+		return true
+	}
+	n := value.ToDouble(v)
+	return n != 1 && n != -1
+}
+
 func naturalDirection(d bson.D) (int, bool) {
 	if len(d) == 1 && d[0].Key == "$natural" {
 		if value.IsNumber(d[0].Value) && value.ToDouble(d[0].Value) < 0 {

@@ -297,11 +297,7 @@ func cmdListCollections(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	cursorOpts, _, err := a.document("cursor")
-	if err != nil {
-		return nil, err
-	}
-	batch, hasBatch, err := args{prefix: "listCollections.cursor", doc: cursorOpts}.int64Arg("batchSize")
+	_, batch, hasBatch, err := a.cursorOptions()
 	if err != nil {
 		return nil, err
 	}

@@ -141,11 +141,7 @@ func cmdListIndexes(e *Engine, req *request) (bson.D, error) {
 	if err := a.checkKnown(true, "cursor", "includeBuildUUIDs", "includeIndexBuildInfo"); err != nil {
 		return nil, err
 	}
-	cursorOpts, _, err := a.document("cursor")
-	if err != nil {
-		return nil, err
-	}
-	batch, hasBatch, err := args{prefix: "listIndexes.cursor", doc: cursorOpts}.int64Arg("batchSize")
+	_, batch, hasBatch, err := a.cursorOptions()
 	if err != nil {
 		return nil, err
 	}

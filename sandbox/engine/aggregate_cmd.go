@@ -79,7 +79,7 @@ func parseAggregate(req *request) (*aggregateSpec, error) {
 	if s.explain, err = a.boolean("explain", false); err != nil {
 		return nil, err
 	}
-	cur, hasCursor, err := a.document("cursor")
+	hasCursor, batch, hasBatch, err := a.cursorOptions()
 	if err != nil {
 		return nil, err
 	}
@@ -91,12 +91,7 @@ func parseAggregate(req *request) (*aggregateSpec, error) {
 			return nil, err
 		}
 	}
-	if s.batchSize, s.hasBatch, err = (args{prefix: "aggregate.cursor", doc: cur}).int64Arg("batchSize"); err != nil {
-		return nil, err
-	}
-	if s.batchSize < 0 {
-		return nil, mongoerr.Newf(mongoerr.ErrIDLValueOutOfRange, "BSON field 'batchSize' value must be >= 0, actual value '%d'", s.batchSize)
-	}
+	s.batchSize, s.hasBatch = batch, hasBatch
 	if h, ok := a.get("hint"); ok {
 		if hd, isDoc := h.(bson.D); !isDoc || len(hd) > 0 {
 			s.hint = h

@@ -251,3 +251,25 @@ func checkWriteConcern(req *request) error {
 	}
 	return nil
 }
+
+// cursorOptions reads a command's cursor option, the IDL struct
+// SimpleCursorOptions (src/mongo/idl/basic_types.idl) of aggregate,
+// listCollections and listIndexes: strict, with one field, batchSize, a
+// safeInt64 of at least 0.
+func (a args) cursorOptions() (hasCursor bool, batch int64, hasBatch bool, err error) {
+	cur, hasCursor, err := a.document("cursor")
+	if err != nil {
+		return false, 0, false, err
+	}
+	ca := args{prefix: a.prefix + ".cursor", doc: cur}
+	if err := ca.checkKnown(false, "batchSize"); err != nil {
+		return false, 0, false, err
+	}
+	if batch, hasBatch, err = ca.int64Arg("batchSize"); err != nil {
+		return false, 0, false, err
+	}
+	if batch < 0 {
+		return false, 0, false, mongoerr.Newf(mongoerr.ErrIDLValueOutOfRange, "BSON field 'batchSize' value must be >= 0, actual value '%d'", batch)
+	}
+	return hasCursor, batch, hasBatch, nil
+}

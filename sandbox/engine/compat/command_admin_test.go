@@ -211,6 +211,13 @@ func TestIndexCommands(t *testing.T) {
 
 		// listIndexes, dropIndexes
 		{name: "listIndexes of a collection that does not exist", ref: listIdxRef, cmd: `{"listIndexes":"nothere"}`, code: mongoerr.NamespaceNotFound, msg: "ns does not exist: {{db}}.nothere"},
+		// cursor is SimpleCursorOptions (basic_types.idl): strict, batchSize >= 0.
+		{name: "listIndexes cursor with an unknown field", ref: listIdxRef + "; src/mongo/idl/basic_types.idl (SimpleCursorOptions); jstests/core/catalog/list_indexes_invalid.js", docs: docs,
+			cmd: `{"listIndexes":"c","cursor":{"batchSize":2,"foo":1}}`, code: mongoerr.IDLUnknownField, msg: "BSON field 'listIndexes.cursor.foo' is an unknown field."},
+		{name: "listIndexes cursor batchSize -1", ref: listIdxRef + "; src/mongo/idl/basic_types.idl (SimpleCursorOptions); jstests/core/catalog/list_indexes_invalid.js", docs: docs,
+			cmd: `{"listIndexes":"c","cursor":{"batchSize":-1}}`, code: mongoerr.ErrIDLValueOutOfRange, msg: "BSON field 'batchSize' value must be >= 0, actual value '-1'"},
+		{name: "listCollections cursor batchSize -1", ref: listCollRef + "; src/mongo/idl/basic_types.idl (SimpleCursorOptions)",
+			cmd: `{"listCollections":1,"cursor":{"batchSize":-1}}`, code: mongoerr.ErrIDLValueOutOfRange, msg: "BSON field 'batchSize' value must be >= 0, actual value '-1'"},
 		{name: "listIndexes batchSize", ref: listIdxRef, docs: docs, setup: []string{`{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`},
 			cmd: `{"listIndexes":"c","cursor":{"batchSize":1}}`, want: `{"cursor":{"id":"*","ns":"{{db}}.c","firstBatch":[{"v":2,"key":{"_id":1},"name":"_id_"}]}}`},
 		{name: "dropIndexes by name", ref: dropIdxRef, docs: docs, setup: []string{`{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`},

@@ -31,8 +31,16 @@ func cmdCollStats(e *Engine, req *request) (bson.D, error) {
 		return nil, err
 	}
 	a := newArgs(req)
-	if err := a.checkKnown(true, "scale", "verbose", "waitForLock"); err != nil {
+	// CollStatsCommand chains StorageStatsSpec (storage_stats_spec.idl);
+	// the flags change what a WiredTiger server reports of its tables,
+	// which the sandbox's storage engine does not have.
+	if err := a.checkKnown(true, "scale", "verbose", "waitForLock", "numericOnly"); err != nil {
 		return nil, err
+	}
+	for _, flag := range []string{"verbose", "waitForLock", "numericOnly"} {
+		if _, err := a.optionalBool(flag); err != nil {
+			return nil, err
+		}
 	}
 	scale, err := scaleArg(a)
 	if err != nil {

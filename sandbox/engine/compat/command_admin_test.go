@@ -253,6 +253,10 @@ func TestStatsExplainAndServerCommands(t *testing.T) {
 		// collStats, dbStats, dataSize
 		{name: "collStats counts documents and real BSON bytes", ref: statsRef, docs: docs, cmd: `{"collStats":"c"}`,
 			want: `{"ns":"{{db}}.c","size":42,"count":2,"avgObjSize":21,"nindexes":1}`},
+		{name: "collStats numericOnly", ref: statsRef + "; src/mongo/db/pipeline/storage_stats_spec.idl (StorageStatsSpec, chained into CollStatsCommand); jstests/core/catalog/collstats/collStats_numericOnly.js",
+			cov: cover{family: commandFam, op: "collStats", col: semantics}, docs: docs, cmd: `{"collStats":"c","numericOnly":true}`, want: `{"ns":"{{db}}.c"}`},
+		{name: "collStats numericOnly not a boolean", ref: statsRef + "; src/mongo/db/pipeline/storage_stats_spec.idl (optionalBool)", docs: docs,
+			cmd: `{"collStats":"c","numericOnly":1}`, code: mongoerr.TypeMismatch, msg: "Field 'numericOnly' should be a boolean value, but found: int"},
 		{name: "collStats a scale of 0", ref: statsRef, docs: docs, cmd: `{"collStats":"c","scale":0}`, code: 51024, msg: "BSON field 'scale' value must be >= 1, actual value '0'"},
 		{name: "dbStats counts collections and objects", ref: statsRef, docs: docs, cmd: `{"dbStats":1}`,
 			want: `{"db":"{{db}}","collections":1,"views":0,"objects":2,"avgObjSize":21.0,"dataSize":42.0}`},

@@ -86,7 +86,8 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 				return errNotCapped()
 			}
 			if idx != nil {
-				return collModTimeseriesIndex(idx)
+				reply, err = collModTimeseriesIndex(ch, c, idx)
+				return err
 			}
 			if _, ok := a.get("expireAfterSeconds"); ok {
 				return mongoerr.New(mongoerr.NotImplemented,
@@ -203,17 +204,26 @@ func collModTimeseries(req *request, ch *catalog.Change, view *catalog.Collectio
 	return bson.D{}, nil
 }
 
-// collModTimeseriesIndex answers collMod's index option on a time-series
-// collection: mongod translates it to the buckets collection, where a TTL
-// is refused (parseCollModRequest with isTimeseries) and hiding is
-// allowed; the sandbox does not translate index changes to buckets.
-func collModTimeseriesIndex(r *collModIndexRequest) error {
+// collModTimeseriesIndex is collMod's index option on a time-series
+// collection: mongod translates it to the buckets collection, its key
+// pattern into the buckets' schema (timeseries::makeTimeseriesCollModCommand),
+// where a TTL is refused (parseCollModRequest with isTimeseries) and
+// hiding is allowed.
+func collModTimeseriesIndex(ch *catalog.Change, view *catalog.Collection, r *collModIndexRequest) (bson.D, error) {
 	if r.expire != nil {
-		return mongoerr.New(mongoerr.InvalidOptions, "TTL indexes are not supported for time-series collections. "+
+		return nil, mongoerr.New(mongoerr.InvalidOptions, "TTL indexes are not supported for time-series collections. "+
 			"Please refer to the documentation and use the top-level 'expireAfterSeconds' option instead")
 	}
-	return mongoerr.New(mongoerr.NotImplemented,
-		"collMod index option 'hidden' on a time-series collection is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
+	buckets := ch.Snapshot(bucketsPrefix + view.Name)
+	if buckets == nil {
+		return nil, mongoerr.New(mongoerr.NamespaceNotFound, "ns does not exist")
+	}
+	onBuckets := *r
+	if len(r.keyPattern) > 0 {
+		spec, _ := value.Get(view.Options, "timeseries").(bson.D)
+		onBuckets.keyPattern = bucketIndexKey(timeseries.FromDocument(spec), r.keyPattern)
+	}
+	return collModIndex(ch, buckets, &onBuckets)
 }
 
 // collModIndexRequest is collMod's index option (CollModIndex in
@@ -325,7 +335,7 @@ func collModIndex(ch *catalog.Change, c *catalog.Collection, r *collModIndexRequ
 	}
 	changeHidden := false
 	if r.hidden != nil {
-		if strings.HasPrefix(c.Name, "system.") {
+		if strings.HasPrefix(c.Name, "system.") && !strings.HasPrefix(c.Name, bucketsPrefix) {
 			return nil, mongoerr.New(mongoerr.BadValue, "Can't hide index on system collection")
 		}
 		if spec.IsID() {

@@ -55,6 +55,11 @@ func TestCollModIndexOption(t *testing.T) {
 			setup: []string{`{"create":"ts","timeseries":{"timeField":"t","metaField":"m"}}`},
 			cmd:   `{"collMod":"ts","index":{"keyPattern":{"m":1,"t":1},"expireAfterSeconds":60}}`,
 			code:  mongoerr.InvalidOptions, msg: "TTL indexes are not supported for time-series collections. Please refer to the documentation and use the top-level 'expireAfterSeconds' option instead"},
+		{name: "hiding a time-series collection's index by its key", ref: collModIndexRef + "; src/mongo/db/timeseries/timeseries_collmod.cpp (makeTimeseriesCollModCommand); jstests/core/timeseries/ddl/timeseries_metric_index_ascending_descending.js",
+			cov:   cover{family: commandFam, op: "collMod", col: semantics},
+			setup: []string{`{"create":"ts","timeseries":{"timeField":"t","metaField":"m"}}`, `{"createIndexes":"ts","indexes":[{"key":{"x":1},"name":"x_1"}]}`},
+			cmd:   `{"collMod":"ts","index":{"keyPattern":{"x":1},"hidden":true}}`, want: `{"hidden_old":false,"hidden_new":true}`,
+			thenFind: `{"listIndexes":"ts"}`, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.ts","firstBatch":[{"v":2,"key":{"m":1,"t":1},"name":"m_1_t_1"},{"v":2,"key":{"x":1},"name":"x_1","hidden":true}]}}`},
 	})
 }
 

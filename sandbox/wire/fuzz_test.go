@@ -43,6 +43,13 @@ func seedCommands(t testing.TB) [][]byte {
 			bson.D{{Key: "$group", Value: bson.D{{Key: "_id", Value: "$tags"}, {Key: "first", Value: bson.D{{Key: "$first", Value: "$_id"}}}}}},
 			bson.D{{Key: "$match", Value: bson.D{{Key: "_id", Value: "a"}, {Key: "$expr", Value: true}}}}}},
 			{Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "shop"}},
+		// $natural sorts and hints, validated as a query is canonicalised;
+		// a cursor option's strict fields; hiding a time-series index.
+		{{Key: "find", Value: "books"}, {Key: "sort", Value: bson.D{{Key: "$natural", Value: -1.0}}}, {Key: "hint", Value: bson.D{{Key: "$natural", Value: int64(-1)}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "delete", Value: "books"}, {Key: "deletes", Value: bson.A{bson.D{{Key: "q", Value: bson.D{}}, {Key: "limit", Value: int32(1)}, {Key: "hint", Value: bson.D{{Key: "$natural", Value: "1"}}}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "listIndexes", Value: "books"}, {Key: "cursor", Value: bson.D{{Key: "batchSize", Value: int32(1)}, {Key: "foo", Value: int32(1)}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "create", Value: "ticks"}, {Key: "timeseries", Value: bson.D{{Key: "timeField", Value: "t"}, {Key: "metaField", Value: "m"}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "collMod", Value: "ticks"}, {Key: "index", Value: bson.D{{Key: "keyPattern", Value: bson.D{{Key: "m", Value: int32(1)}, {Key: "t", Value: int32(1)}}}, {Key: "hidden", Value: true}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "distinct", Value: "books"}, {Key: "key", Value: "tags"}, {Key: "query", Value: bson.D{{Key: "tags", Value: bson.D{{Key: "$type", Value: "string"}}}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "find", Value: "books"}, {Key: "sort", Value: bson.D{{Key: "_id", Value: bson.D{{Key: "$meta", Value: "randVal"}}}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "aggregate", Value: "books"}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$sort", Value: bson.D{{Key: "_id", Value: bson.D{{Key: "$meta", Value: 1.5}}}}}}}}, {Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "shop"}},

@@ -56,12 +56,15 @@ func newArgs(req *request) args {
 
 // checkKnown fails with mongod's unknown-field error for any field not in
 // known (the command name itself, generic arguments and known fields).
+// skipFirst says a is a command, whose first field is its name; generic
+// arguments belong to commands alone, and a nested struct (a write
+// statement, a cursor option) knows only its own fields.
 func (a args) checkKnown(skipFirst bool, known ...string) error {
 	for i, e := range a.doc {
 		if i == 0 && skipFirst {
 			continue
 		}
-		if genericArguments[e.Key] {
+		if skipFirst && genericArguments[e.Key] {
 			continue
 		}
 		found := false

@@ -83,6 +83,8 @@ func TestCRUDCommands(t *testing.T) {
 			code: mongoerr.FailedToParse, msg: "Hint must be either a string or nested object"},
 		{name: "update an unknown statement field", ref: writeCmdRef, cmd: `{"update":"c","updates":[{"q":{},"u":{"$set":{"h":1}},"x":1}]}`,
 			code: mongoerr.IDLUnknownField, msg: "BSON field 'update.updates.x' is an unknown field."},
+		{name: "update statement with a generic argument's name", ref: writeCmdRef + " (UpdateOpEntry is a strict struct: generic arguments belong to the command)",
+			cmd: `{"update":"c","updates":[{"q":{},"u":{"$set":{"a":1}},"comment":"x"}]}`, code: mongoerr.IDLUnknownField, msg: "BSON field 'update.updates.comment' is an unknown field."},
 		{name: "update without u", ref: writeCmdRef, cmd: `{"update":"c","updates":[{"q":{}}]}`, code: mongoerr.IDLFailedToParse, msg: "BSON field 'update.updates.u' is missing but a required field"},
 		{name: "update with u a number", ref: writeCmdRef, cmd: `{"update":"c","updates":[{"q":{},"u":1}]}`, code: mongoerr.FailedToParse, msg: "Update argument must be either an object or an array"},
 		{name: "update constants with an operator update", ref: "src/mongo/db/update/update_driver.cpp (UpdateDriver::parse)", cmd: `{"update":"c","updates":[{"q":{},"u":{"$set":{"a":1}},"c":{"x":1}}]}`,

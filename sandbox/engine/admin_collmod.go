@@ -54,6 +54,8 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 			// handled by cappedLimitArgs and applyCollMod
 		case "index":
 			// handled by parseCollModIndex and collModIndex
+		case "collectionUUID":
+			// checked before the command runs (checkCollectionUUID)
 		default:
 			return nil, mongoerr.Newf(mongoerr.NotImplemented,
 				"collMod option '%s' is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it", f.Key)

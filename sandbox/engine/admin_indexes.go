@@ -22,7 +22,7 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 		return nil, viewCommandRefusal(req.name, ns(req.db, collName))
 	}
 	a := newArgs(req)
-	if err := a.checkKnown(true, "indexes", "commitQuorum", "ignoreUnknownIndexOptions", "isTimeseriesNamespace"); err != nil {
+	if err := a.checkKnown(true, "indexes", "commitQuorum", "ignoreUnknownIndexOptions", "isTimeseriesNamespace", "collectionUUID"); err != nil {
 		return nil, err
 	}
 	raw, ok, err := a.array("indexes")

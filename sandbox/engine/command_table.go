@@ -35,6 +35,9 @@ type command struct {
 	// sessionFree commands are the server's own (handshake, diagnostics):
 	// their session fields are not checked (refuseTransactionNumber).
 	sessionFree bool
+	// collectionUUID commands take a collectionUUID that the namespace
+	// must match (checkCollectionUUID).
+	collectionUUID bool
 	// noWriteConcern commands are those whose supportsWriteConcern is
 	// false in mongod: a writeConcern argument fails
 	// (uassertCommandDoesNotSpecifyWriteConcern).
@@ -69,35 +72,35 @@ func commands() []*command {
 		{name: "endSessions", run: cmdEndSessions, sessionFree: true, noWriteConcern: true},
 		{name: "serverStatus", run: cmdServerStatus, sessionFree: true},
 
-		{name: "insert", run: cmdInsert},
-		{name: "find", run: cmdFind, explain: overTimeseries((*Engine).explainFind),
+		{name: "insert", collectionUUID: true, run: cmdInsert},
+		{name: "find", collectionUUID: true, run: cmdFind, explain: overTimeseries((*Engine).explainFind),
 			maxTimeMS: &maxTimeIDL{nonNegative: true}},
 		{name: "getMore", run: cmdGetMore, maxTimeMS: &maxTimeIDL{}},
 		{name: "killCursors", run: cmdKillCursors},
 		{name: "count", run: cmdCount, explain: overTimeseries((*Engine).explainCount)},
 		{name: "distinct", run: cmdDistinct, explain: overTimeseries((*Engine).explainDistinct)},
-		{name: "update", run: cmdUpdate, explain: (*Engine).explainUpdate},
-		{name: "delete", run: cmdDelete, explain: (*Engine).explainDelete},
+		{name: "update", collectionUUID: true, run: cmdUpdate, explain: (*Engine).explainUpdate},
+		{name: "delete", collectionUUID: true, run: cmdDelete, explain: (*Engine).explainDelete},
 		{name: "bulkWrite", run: cmdBulkWrite, adminOnly: true},
 		{name: "findAndModify", aliases: []string{"findandmodify"}, run: cmdFindAndModify, explain: (*Engine).explainFindAndModify},
-		{name: "aggregate", run: cmdAggregate, explain: overTimeseries((*Engine).explainAggregate),
+		{name: "aggregate", collectionUUID: true, run: cmdAggregate, explain: overTimeseries((*Engine).explainAggregate),
 			maxTimeMS: &maxTimeIDL{nonNegative: true}},
 		{name: "explain", run: cmdExplain, explain: explainExplain},
 
 		{name: "create", run: cmdCreate, growsStorage: true},
-		{name: "drop", run: cmdDrop},
+		{name: "drop", collectionUUID: true, run: cmdDrop},
 		{name: "dropDatabase", run: cmdDropDatabase},
 		{name: "listDatabases", run: cmdListDatabases},
 		{name: "listCollections", run: cmdListCollections},
-		{name: "renameCollection", run: cmdRenameCollection},
-		{name: "createIndexes", run: cmdCreateIndexes},
+		{name: "renameCollection", collectionUUID: true, run: cmdRenameCollection},
+		{name: "createIndexes", collectionUUID: true, run: cmdCreateIndexes},
 		{name: "listIndexes", run: cmdListIndexes},
-		{name: "dropIndexes", aliases: []string{"deleteIndexes"}, run: cmdDropIndexes},
+		{name: "dropIndexes", aliases: []string{"deleteIndexes"}, collectionUUID: true, run: cmdDropIndexes},
 		{name: "collStats", run: cmdCollStats},
 		{name: "dbStats", run: cmdDBStats},
 		{name: "dataSize", aliases: []string{"datasize"}, run: cmdDataSize},
 		{name: "validate", run: cmdValidate},
-		{name: "collMod", run: cmdCollMod},
+		{name: "collMod", collectionUUID: true, run: cmdCollMod},
 		{name: "convertToCapped", run: cmdConvertToCapped},
 		{name: "cloneCollectionAsCapped", run: cmdCloneCollectionAsCapped, growsStorage: true},
 		{name: "profile", run: cmdProfile, noWriteConcern: true},

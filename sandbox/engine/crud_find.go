@@ -44,7 +44,7 @@ var findFields = []string{"filter", "projection", "sort", "hint", "skip", "limit
 	"singleBatch", "let", "collation", "allowDiskUse", "noCursorTimeout", "returnKey",
 	"showRecordId", "min", "max", "tailable", "awaitData", "allowPartialResults", "oplogReplay",
 	"readOnce", "$_requestResumeToken", "$_resumeAfter", "term", "ntoreturn",
-	"allowSpeculativeMajorityRead", "includeQueryStatsMetrics"}
+	"allowSpeculativeMajorityRead", "includeQueryStatsMetrics", "collectionUUID"}
 
 func parseFind(req *request) (*findSpec, error) {
 	coll, err := collectionName(req)

@@ -206,7 +206,7 @@ func cmdInsert(e *Engine, req *request) (bson.D, error) {
 	}
 	a := newArgs(req)
 	if err := a.checkKnown(true, "documents", "ordered", "bypassDocumentValidation", "stmtId", "stmtIds",
-		"bypassEmptyTsReplacement"); err != nil {
+		"bypassEmptyTsReplacement", "collectionUUID"); err != nil {
 		return nil, err
 	}
 	docs, ok, err := a.array("documents")

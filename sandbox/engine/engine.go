@@ -269,7 +269,10 @@ func (e *Engine) Run(ctx context.Context, conn *Conn, cmd bson.D, sequences ...s
 	if e.profile.active.Load() {
 		req.prof = e.profileOp(req, c.name)
 	}
-	out, err := c.run(e, req)
+	out, err := bson.D(nil), e.checkCollectionUUID(c, req)
+	if err == nil {
+		out, err = c.run(e, req)
+	}
 	if err != nil {
 		reply = ErrorReply(err)
 	} else {

@@ -27,7 +27,7 @@ func parseWriteBatch(req *request, field string, known ...string) (*writeBatch, 
 		return nil, err
 	}
 	a := newArgs(req)
-	if err := a.checkKnown(true, append([]string{field, "ordered", "let", "stmtIds", "stmtId", "bypassEmptyTsReplacement"}, known...)...); err != nil {
+	if err := a.checkKnown(true, append([]string{field, "ordered", "let", "stmtIds", "stmtId", "bypassEmptyTsReplacement", "collectionUUID"}, known...)...); err != nil {
 		return nil, err
 	}
 	stmts, ok, err := a.array(field)

@@ -44,3 +44,26 @@ func TestExprLeftAssociativeFolding(t *testing.T) {
 			expr: `{"$multiply": [{"$numberLong": "3"}, 2, "$x"]}`, want: `{"$numberLong": "12"}`},
 	})
 }
+
+// $and and $or are commutative and fully associative: ExpressionNary::optimize
+// gathers their constants into one at the back, and ExpressionAnd::optimize
+// and ExpressionOr::optimize then let a deciding constant stand for the
+// whole, or drop one that decides nothing.
+const andOrFoldRef = exprCpp + " (ExpressionAnd::optimize, ExpressionOr::optimize, ExpressionCoerceToBool::serialize); " +
+	"jstests/aggregation/bugs/server6192_server6193.js"
+
+func TestExprAndOrFolding(t *testing.T) {
+	s := newSuite(t)
+	for _, tc := range []struct{ name, op, id, want string }{
+		{"and with a false constant anywhere is false", "$and", `{"$and": [1, "$x", 0]}`, `{"$const": false}`},
+		{"or with a true constant anywhere is true", "$or", `{"$or": ["", "$x", 1]}`, `{"$const": true}`},
+		{"and drops a true constant", "$and", `{"$and": ["$x", 1, "$y"]}`, `{"$and": ["$x", "$y"]}`},
+		{"and without constants stays", "$and", `{"$and": ["$x", "$x"]}`, `{"$and": ["$x", "$x"]}`},
+	} {
+		s.runCase(t, tc.name, andOrFoldRef, cover{family: expression, op: tc.op, col: semantics}, func(t *testing.T, db *mongo.Database) {
+			reply := aggExplain(t, db, `[{"$_internalInhibitOptimization": {}}, {"$group": {"_id": `+tc.id+`, "n": {"$sum": 1}}}]`, "queryPlanner")
+			group, _ := field(lastStage(t, reply), "$group").(bson.D)
+			sameValue(t, "_id", field(group, "_id"), tc.want)
+		})
+	}
+}

@@ -42,6 +42,9 @@ func Serialize(spec any, scope *Scope) any {
 			}
 			switch a := arg.(type) {
 			case bson.A:
+				if op == "$and" || op == "$or" {
+					return serializeAndOr(op, a, scope)
+				}
 				if leftAssociative(op) {
 					return bson.D{{Key: op, Value: serializeLeading(op, a, scope)}}
 				}
@@ -117,4 +120,35 @@ func serializeLeading(op string, args bson.A, scope *Scope) bson.A {
 		return out
 	}
 	return append(bson.A{bson.D{{Key: "$const", Value: v}}}, out[n:]...)
+}
+
+// serializeAndOr is $and or $or as optimize() leaves them
+// (ExpressionNary::optimize gathers a commutative operator's constants
+// into one at the back, then ExpressionAnd::optimize and
+// ExpressionOr::optimize look at it): a deciding constant (false for
+// $and, true for $or) makes the whole that constant; the other one is
+// dropped. A single argument left is coerced to a boolean, which explain
+// shows as $coerceToBool and any other serialization as $and
+// (ExpressionCoerceToBool::serialize): a $match split or moved is compiled
+// again from this form, so it is the $and, which parses.
+func serializeAndOr(op string, args bson.A, scope *Scope) any {
+	isAnd := op == "$and"
+	rest := make(bson.A, 0, len(args))
+	for _, a := range args {
+		if isFoldable(a) {
+			if e, err := Compile(a, scope); err == nil {
+				if v, err := e.Eval(NewEnv(bson.D{}, 0)); err == nil {
+					if IsTrue(v) != isAnd {
+						return bson.D{{Key: "$const", Value: !isAnd}}
+					}
+					continue
+				}
+			}
+		}
+		rest = append(rest, Serialize(a, scope))
+	}
+	if len(rest) == 1 && len(rest) < len(args) {
+		return bson.D{{Key: "$and", Value: rest}}
+	}
+	return bson.D{{Key: op, Value: rest}}
 }

@@ -532,13 +532,10 @@ func (c *Catalog) RenameCollection(fromDB, from, toDB, to string, dropTarget boo
 	// move (or are dropped as a target) together or not at all; checked
 	// here, under the lock, so that no create in between can split them.
 	errTimeseries := mongoerr.New(mongoerr.NotImplemented, "renaming a time-series collection is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
-	if src.Kind == KindTimeseries {
-		return errTimeseries
-	}
-	// A view's name is also its system.views document's _id and may be
-	// named by other views' definitions: it does not move by halves.
-	if src.Kind == KindView {
-		return mongoerr.New(mongoerr.NotImplemented, "renaming a view is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
+	// mongod renames no view, and in 8.0 a time-series collection's own
+	// name is a view's (rename_collection.cpp, checkSourceAndTargetNamespaces).
+	if src.Kind == KindView || src.Kind == KindTimeseries {
+		return mongoerr.Newf(mongoerr.CommandNotSupportedOnView, "cannot rename view: %s.%s", fromDB, from)
 	}
 	if err := c.checkDBCase(toDB); err != nil {
 		return err

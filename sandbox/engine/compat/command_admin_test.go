@@ -87,7 +87,7 @@ func TestCollectionAndDatabaseCommands(t *testing.T) {
 			cmd:   `{"renameCollection":"{{db}}.v","to":"{{db}}.w"}`, code: mongoerr.CommandNotSupportedOnView, msg: "cannot rename view: {{db}}.v"},
 		{name: "renameCollection of a time-series collection by its own name", ref: renameRef2 + " (checkSourceAndTargetNamespaces); jstests/core/timeseries/ddl/rename_timeseries_legacy.js",
 			admin: true, setup: []string{`{"create":"ts","timeseries":{"timeField":"t"}}`},
-			cmd:   `{"renameCollection":"{{db}}.ts","to":"{{db}}.other"}`, code: mongoerr.CommandNotSupportedOnView, msg: "cannot rename view: {{db}}.ts"},
+			cmd: `{"renameCollection":"{{db}}.ts","to":"{{db}}.other"}`, code: mongoerr.CommandNotSupportedOnView, msg: "cannot rename view: {{db}}.ts"},
 		{name: "renameCollection with dropTarget", ref: renameRef2, admin: true, docs: docs, setup: []string{`{"insert":"d","documents":[{"_id":9}]}`},
 			cmd: `{"renameCollection":"{{db}}.c","to":"{{db}}.d","dropTarget":true}`, want: `{}`,
 			thenFind: `{"find":"d","projection":{"_id":1}}`, thenWant: `[{"_id":1},{"_id":2}]`},

@@ -301,8 +301,10 @@ func TestCRUDCommands(t *testing.T) {
 		{name: "distinct an unknown field", ref: distinctRef, cmd: `{"distinct":"c","key":"a","foo":1}`, code: mongoerr.IDLUnknownField, msg: "BSON field 'distinct.foo' is an unknown field."},
 
 		// aggregate
-		{name: "aggregate cursor with an unknown field", ref: aggregateRef + "; src/mongo/idl/basic_types.idl (SimpleCursorOptions, strict)", docs: docs,
-			cmd: `{"aggregate":"c","pipeline":[],"cursor":{"foo":1}}`, code: mongoerr.IDLUnknownField, msg: "BSON field 'aggregate.cursor.foo' is an unknown field."},
+		{name: "aggregate cursor with an unknown field", ref: aggregateRef + "; src/mongo/idl/basic_types.idl (SimpleCursorOptions, strict); src/mongo/db/pipeline/aggregation_request_helper.cpp (parseAggregateCursorFromBSON)", docs: docs,
+			cmd: `{"aggregate":"c","pipeline":[],"cursor":{"foo":1}}`, code: mongoerr.IDLUnknownField, msg: "BSON field 'cursor.foo' is an unknown field."},
+		{name: "aggregate cursor not a document", ref: aggregateRef + "; src/mongo/db/pipeline/aggregation_request_helper.cpp (parseAggregateCursorFromBSON)", docs: docs,
+			cmd: `{"aggregate":"c","pipeline":[],"cursor":1}`, code: mongoerr.TypeMismatch, msg: "cursor field must be missing or an object"},
 		{name: "aggregate cursor batchSize", ref: aggregateRef, docs: docs, cmd: `{"aggregate":"c","pipeline":[{"$project":{"a":1}}],"cursor":{"batchSize":1}}`,
 			want: `{"cursor":{"firstBatch":[{"_id":1,"a":1}],"id":"*","ns":"{{db}}.c"}}`},
 		{name: "aggregate 1 with $documents", ref: aggregateRef, cmd: `{"aggregate":1,"pipeline":[{"$documents":[{"a":1}]}],"cursor":{}}`,

@@ -297,7 +297,7 @@ func cmdListCollections(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, batch, hasBatch, err := a.cursorOptions()
+	_, batch, hasBatch, err := a.cursorOptions("listCollections.cursor")
 	if err != nil {
 		return nil, err
 	}

@@ -141,7 +141,7 @@ func cmdListIndexes(e *Engine, req *request) (bson.D, error) {
 	if err := a.checkKnown(true, "cursor", "includeBuildUUIDs", "includeIndexBuildInfo"); err != nil {
 		return nil, err
 	}
-	_, batch, hasBatch, err := a.cursorOptions()
+	_, batch, hasBatch, err := a.cursorOptions("listIndexes.cursor")
 	if err != nil {
 		return nil, err
 	}

@@ -79,7 +79,15 @@ func parseAggregate(req *request) (*aggregateSpec, error) {
 	if s.explain, err = a.boolean("explain", false); err != nil {
 		return nil, err
 	}
-	hasCursor, batch, hasBatch, err := a.cursorOptions()
+	// parseAggregateCursorFromBSON (aggregation_request_helper.cpp) checks
+	// that cursor is a document, then parses it in a context of its own,
+	// so its errors name cursor.<field>.
+	if v, ok := a.get("cursor"); ok {
+		if _, isDoc := v.(bson.D); !isDoc {
+			return nil, mongoerr.New(mongoerr.TypeMismatch, "cursor field must be missing or an object")
+		}
+	}
+	hasCursor, batch, hasBatch, err := a.cursorOptions("cursor")
 	if err != nil {
 		return nil, err
 	}

@@ -258,20 +258,8 @@ func checkWriteConcern(req *request) error {
 // cursorOptions reads a command's cursor option, the IDL struct
 // SimpleCursorOptions (src/mongo/idl/basic_types.idl) of aggregate,
 // listCollections and listIndexes: strict, with one field, batchSize, a
-// safeInt64 of at least 0. Its errors name the field below the command
-// (listIndexes.cursor.foo), except aggregate's: parseAggregateCursorFromBSON
-// (aggregation_request_helper.cpp) parses it in a context of its own
-// (cursor.foo), after its own check that it is a document.
-func (a args) cursorOptions() (hasCursor bool, batch int64, hasBatch bool, err error) {
-	prefix := a.prefix + ".cursor"
-	if a.prefix == "aggregate" {
-		prefix = "cursor"
-		if v, ok := a.get("cursor"); ok {
-			if _, isDoc := v.(bson.D); !isDoc {
-				return false, 0, false, mongoerr.New(mongoerr.TypeMismatch, "cursor field must be missing or an object")
-			}
-		}
-	}
+// safeInt64 of at least 0. prefix is the path its errors name.
+func (a args) cursorOptions(prefix string) (hasCursor bool, batch int64, hasBatch bool, err error) {
 	cur, hasCursor, err := a.document("cursor")
 	if err != nil {
 		return false, 0, false, err

@@ -409,6 +409,9 @@ func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D
 	// A single-document write has no LIMIT stage: its UPDATE or DELETE
 	// stage stops after the first match (mongod's plan is
 	// DELETE>FETCH>IXSCAN for a deleteOne), so the plan runs only that far.
+	if err := planner.CheckNatural(sort, hint); err != nil {
+		return nil, err
+	}
 	q := planner.Query{Sort: sort, Hint: hint, Ctx: req.ctx, Explain: true}
 	if len(filter) > 0 {
 		f, err := query.Compile(filter, query.Options{Now: req.now, LetVars: let, JSONSchema: validation.CompileSchema})

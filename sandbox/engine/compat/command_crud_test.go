@@ -149,6 +149,8 @@ func TestCRUDCommands(t *testing.T) {
 			cmd: `{"update":"c","updates":[{"q":{},"u":{"x":1},"hint":{"$natural":1.1}}]}`, code: mongoerr.BadValue, msg: "$natural hint cannot be set to a value other than -1 or 1.", writeError: true},
 		{name: "delete hint $natural in a compound hint", ref: naturalRef, cov: cover{family: commandFam, op: "delete", col: errorCol}, docs: `[{"_id":1}]`,
 			cmd: `{"delete":"c","deletes":[{"q":{},"limit":1,"hint":{"a":1,"$natural":1}}]}`, code: mongoerr.BadValue, msg: "$natural hint cannot be set to a value other than -1 or 1.", writeError: true},
+		{name: "explain of a delete with a $natural hint of 2", ref: naturalRef, cov: cover{family: commandFam, op: "explain", col: errorCol}, docs: `[{"_id":1}]`,
+			cmd: `{"explain":{"delete":"c","deletes":[{"q":{},"limit":1,"hint":{"$natural":2}}]}}`, code: mongoerr.BadValue, msg: "$natural hint cannot be set to a value other than -1 or 1."},
 		{name: "findAndModify sort $natural -100", ref: naturalRef, cov: cover{family: commandFam, op: "findAndModify", col: errorCol}, docs: `[{"_id":1}]`,
 			cmd: `{"findAndModify":"c","sort":{"$natural":-100},"update":{"x":1}}`, code: mongoerr.BadValue, msg: "$natural sort cannot be set to a value other than -1 or 1."},
 		{name: "find min of another index's fields", ref: "src/mongo/db/query/query_planner.cpp indexCompatibleMaxMin (51174)", docs: `[{"_id":1,"a":1}]`,

@@ -135,17 +135,14 @@ func serializeAndOr(op string, args bson.A, scope *Scope) any {
 	isAnd := op == "$and"
 	rest := make(bson.A, 0, len(args))
 	for _, a := range args {
-		if isFoldable(a) {
-			if e, err := Compile(a, scope); err == nil {
-				if v, err := e.Eval(NewEnv(bson.D{}, 0)); err == nil {
-					if IsTrue(v) != isAnd {
-						return bson.D{{Key: "$const", Value: !isAnd}}
-					}
-					continue
-				}
+		out := Serialize(a, scope)
+		if d, ok := out.(bson.D); ok && len(d) == 1 && d[0].Key == "$const" {
+			if IsTrue(d[0].Value) != isAnd {
+				return bson.D{{Key: "$const", Value: !isAnd}}
 			}
+			continue
 		}
-		rest = append(rest, Serialize(a, scope))
+		rest = append(rest, out)
 	}
 	if len(rest) == 1 && len(rest) < len(args) {
 		return bson.D{{Key: "$and", Value: rest}}

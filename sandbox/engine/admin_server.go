@@ -13,6 +13,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/aggregate"
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/storageengine"
 	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
@@ -73,10 +74,26 @@ type serverParameter struct {
 }
 
 // serverParameters lists the parameters getParameter reports, sorted by
-// name as mongod prints "*".
+// name as mongod prints "*". The query knobs are the limits the sandbox
+// enforces, with the type of their IDL storage (query_knobs.idl): a long
+// long parameter is reported as a long. internalQueryFrameworkControl is
+// forceClassicEngine because every plan the sandbox runs is a classic
+// engine plan, as its explain says.
 func serverParameters() []serverParameter {
+	memoryLimitInt := int32(value.MemoryLimit)
+	memoryLimitLong := int64(value.MemoryLimit)
 	return []serverParameter{
 		{name: "featureCompatibilityVersion", value: bson.D{{Key: "version", Value: fcvVersion}}},
+		{name: "internalDocumentSourceGroupMaxMemoryBytes", value: memoryLimitLong, settableAtRuntime: true, settableAtStartup: true},
+		{name: "internalLookupStageIntermediateDocumentMaxSizeBytes", value: memoryLimitLong, settableAtRuntime: true, settableAtStartup: true},
+		{name: "internalPipelineLengthLimit", value: int32(aggregate.MaxPipelineLength), settableAtStartup: true},
+		{name: "internalQueryFacetBufferSizeBytes", value: memoryLimitInt, settableAtRuntime: true, settableAtStartup: true},
+		{name: "internalQueryFacetMaxOutputDocSizeBytes", value: memoryLimitLong, settableAtRuntime: true, settableAtStartup: true},
+		{name: "internalQueryFindCommandBatchSize", value: int64(defaultFirstBatch), settableAtRuntime: true, settableAtStartup: true},
+		{name: "internalQueryFrameworkControl", value: "forceClassicEngine", settableAtRuntime: true, settableAtStartup: true},
+		{name: "internalQueryMaxAddToSetBytes", value: memoryLimitInt, settableAtRuntime: true, settableAtStartup: true},
+		{name: "internalQueryMaxBlockingSortMemoryUsageBytes", value: memoryLimitInt, settableAtRuntime: true, settableAtStartup: true},
+		{name: "internalQueryMaxPushBytes", value: memoryLimitInt, settableAtRuntime: true, settableAtStartup: true},
 		{name: "logLevel", value: int32(0), settableAtRuntime: true, settableAtStartup: true},
 		{name: "quiet", value: false, settableAtRuntime: true, settableAtStartup: true},
 		// src/mongo/db/timeseries/timeseries.idl: startup-only int32s,
@@ -126,6 +143,62 @@ func cmdGetParameter(_ *Engine, req *request) (bson.D, error) {
 		return nil, mongoerr.New(mongoerr.InvalidOptions, "no option found to get")
 	}
 	return reply, nil
+}
+
+// setParameter follows CmdSet::errmsgRun (set_parameter.cpp): every named
+// parameter is checked before any is set, and the reply's "was" is the
+// first one's value. The sandbox's parameters are fixed, so setting one to
+// the value it has succeeds (tests pin forceClassicEngine this way) and any
+// other value is refused rather than accepted and ignored.
+func cmdSetParameter(_ *Engine, req *request) (bson.D, error) {
+	known := map[string]serverParameter{}
+	for _, p := range serverParameters() {
+		known[p.name] = p
+	}
+	var was any
+	named := 0
+	for _, e := range req.cmd[1:] {
+		if genericArguments[e.Key] {
+			continue
+		}
+		p, ok := known[e.Key]
+		if !ok {
+			return nil, mongoerr.Newf(mongoerr.InvalidOptions, "attempted to set unrecognized parameter [%s], use help:true to see options ", e.Key)
+		}
+		if !p.settableAtRuntime {
+			return nil, mongoerr.Newf(mongoerr.IllegalOperation, "not allowed to change [%s] at runtime", e.Key)
+		}
+		if !sameParameterValue(p.value, e.Value) {
+			return nil, mongoerr.Newf(mongoerr.NotImplemented,
+				"the schemalab sandbox cannot change %s: it is fixed at %s; use a real MongoDB (--uri) to change it", e.Key, value.Format(p.value))
+		}
+		if named == 0 {
+			was = p.value
+		}
+		named++
+	}
+	if named == 0 {
+		return nil, mongoerr.New(mongoerr.InvalidOptions, "no option found to set, use help:true to see options ")
+	}
+	return bson.D{{Key: "was", Value: was}}, nil
+}
+
+// sameParameterValue reports whether asked names the value a parameter
+// has: a number of any type equal to a numeric one, the same string, or,
+// for a bool, a bool or number of the same truth, as BSONElement::coerce
+// reads them.
+func sameParameterValue(current, asked any) bool {
+	switch c := current.(type) {
+	case string:
+		s, ok := asked.(string)
+		return ok && s == c
+	case bool:
+		if _, ok := asked.(bool); ok || value.IsNumber(asked) {
+			return expr.IsTrue(asked) == c
+		}
+		return false
+	}
+	return value.IsNumber(asked) && value.IsNumber(current) && value.Compare(current, asked) == 0
 }
 
 func cmdGetCmdLineOpts(_ *Engine, req *request) (bson.D, error) {

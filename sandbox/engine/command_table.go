@@ -63,6 +63,7 @@ func commands() []*command {
 		{name: "ping", run: cmdPing, sessionFree: true},
 		{name: "buildInfo", aliases: []string{"buildinfo"}, run: cmdBuildInfo, sessionFree: true},
 		{name: "getParameter", run: cmdGetParameter, adminOnly: true, sessionFree: true},
+		{name: "setParameter", run: cmdSetParameter, adminOnly: true, sessionFree: true},
 		{name: "getCmdLineOpts", run: cmdGetCmdLineOpts, adminOnly: true, sessionFree: true},
 		{name: "getLog", run: cmdGetLog, adminOnly: true, sessionFree: true},
 		{name: "hostInfo", run: cmdHostInfo, sessionFree: true},
@@ -143,7 +144,7 @@ func unsupportedCommands() []*command {
 	}
 	adminOnly := []string{
 		"commitTransaction", "abortTransaction", "top", "lockInfo",
-		"getDiagnosticData", "connPoolStats", "setParameter", "getClusterParameter",
+		"getDiagnosticData", "connPoolStats", "getClusterParameter",
 		"setClusterParameter", "getDefaultRWConcern", "setDefaultRWConcern",
 		"setFeatureCompatibilityVersion", "setUserWriteBlockMode", "fsync", "fsyncUnlock", "logRotate",
 		"rotateCertificates", "shutdown", "dropConnections", "autoCompact", "replSetGetStatus",

@@ -112,9 +112,9 @@ func init() {
 	}
 }
 
-// maxPipelineLength is internalPipelineLengthLimit, 1000 in 8.0's release
+// MaxPipelineLength is internalPipelineLengthLimit, 1000 in 8.0's release
 // builds.
-const maxPipelineLength = 1000
+const MaxPipelineLength = 1000
 
 // parseStages parses a pipeline as Pipeline::parseCommon does: every
 // stage first, then the sub-pipeline's own rules (what $facet, $lookup
@@ -122,8 +122,8 @@ const maxPipelineLength = 1000
 // (Pipeline::validateCommon), so a stage that fails to parse is reported
 // before a stage out of place.
 func parseStages(pipeline bson.A, p *parser) ([]Stage, error) {
-	if len(pipeline) > maxPipelineLength {
-		return nil, mongoerr.Newf(mongoerr.ErrPipelineTooLong, "Pipeline length must be no longer than %d stages.", maxPipelineLength)
+	if len(pipeline) > MaxPipelineLength {
+		return nil, mongoerr.Newf(mongoerr.ErrPipelineTooLong, "Pipeline length must be no longer than %d stages.", MaxPipelineLength)
 	}
 	descs := make([]*stages.Stage, 0, len(pipeline))
 	specs := make([]any, 0, len(pipeline))

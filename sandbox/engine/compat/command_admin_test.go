@@ -15,20 +15,21 @@ import (
 // calls) and the manual's page for the command.
 
 const (
-	createRef      = "src/mongo/db/commands/create_command.cpp, src/mongo/db/catalog/create_collection.cpp; manual: reference/command/create"
-	timeseriesRef  = "src/mongo/db/timeseries/timeseries_options.cpp, src/mongo/db/timeseries/timeseries.idl; manual: core/timeseries/timeseries-procedures"
-	dropRef        = "src/mongo/db/commands/drop_collection.cpp, drop_database.cpp; manual: reference/command/drop, command/dropDatabase"
-	renameRef2     = "src/mongo/db/commands/rename_collection_cmd.cpp, src/mongo/db/catalog/rename_collection.cpp; manual: reference/command/renameCollection"
-	listCollRef    = "src/mongo/db/commands/list_collections.cpp; manual: reference/command/listCollections"
-	listDBRef      = "src/mongo/db/commands/list_databases.cpp; manual: reference/command/listDatabases"
-	createIdxRef   = "src/mongo/db/commands/create_indexes_cmd.cpp, src/mongo/db/catalog/index_key_validate.cpp; manual: reference/command/createIndexes, core/index-ttl, core/index-partial, core/index-sparse, core/index-hidden"
-	listIdxRef     = "src/mongo/db/commands/list_indexes.cpp; manual: reference/command/listIndexes"
-	dropIdxRef     = "src/mongo/db/commands/drop_indexes.cpp; manual: reference/command/dropIndexes"
-	collModRef     = "src/mongo/db/catalog/coll_mod.cpp, src/mongo/db/coll_mod.idl; manual: reference/command/collMod"
-	statsRef       = "src/mongo/db/stats/storage_stats.cpp, src/mongo/db/commands/dbcommands.cpp (CmdDbStats, CmdDatasize); manual: reference/command/collStats, command/dbStats, command/dataSize"
-	explainCmdRef  = "src/mongo/db/commands/explain_cmd.cpp, src/mongo/db/query/explain_options.cpp; manual: reference/command/explain"
-	serverCmdRef   = "src/mongo/db/commands/generic.cpp, buildinfo_common.cpp, parameters.cpp, server_status.cpp; manual: reference/command/ping, command/buildInfo, command/getParameter, command/getLog, command/hostInfo, command/serverStatus, command/getCmdLineOpts"
-	validateCmdRef = "src/mongo/db/commands/validate.cpp; manual: reference/command/validate"
+	createRef       = "src/mongo/db/commands/create_command.cpp, src/mongo/db/catalog/create_collection.cpp; manual: reference/command/create"
+	timeseriesRef   = "src/mongo/db/timeseries/timeseries_options.cpp, src/mongo/db/timeseries/timeseries.idl; manual: core/timeseries/timeseries-procedures"
+	dropRef         = "src/mongo/db/commands/drop_collection.cpp, drop_database.cpp; manual: reference/command/drop, command/dropDatabase"
+	renameRef2      = "src/mongo/db/commands/rename_collection_cmd.cpp, src/mongo/db/catalog/rename_collection.cpp; manual: reference/command/renameCollection"
+	listCollRef     = "src/mongo/db/commands/list_collections.cpp; manual: reference/command/listCollections"
+	listDBRef       = "src/mongo/db/commands/list_databases.cpp; manual: reference/command/listDatabases"
+	createIdxRef    = "src/mongo/db/commands/create_indexes_cmd.cpp, src/mongo/db/catalog/index_key_validate.cpp; manual: reference/command/createIndexes, core/index-ttl, core/index-partial, core/index-sparse, core/index-hidden"
+	listIdxRef      = "src/mongo/db/commands/list_indexes.cpp; manual: reference/command/listIndexes"
+	dropIdxRef      = "src/mongo/db/commands/drop_indexes.cpp; manual: reference/command/dropIndexes"
+	collModRef      = "src/mongo/db/catalog/coll_mod.cpp, src/mongo/db/coll_mod.idl; manual: reference/command/collMod"
+	statsRef        = "src/mongo/db/stats/storage_stats.cpp, src/mongo/db/commands/dbcommands.cpp (CmdDbStats, CmdDatasize); manual: reference/command/collStats, command/dbStats, command/dataSize"
+	explainCmdRef   = "src/mongo/db/commands/explain_cmd.cpp, src/mongo/db/query/explain_options.cpp; manual: reference/command/explain"
+	serverCmdRef    = "src/mongo/db/commands/generic.cpp, buildinfo_common.cpp, parameters.cpp, server_status.cpp; manual: reference/command/ping, command/buildInfo, command/getParameter, command/getLog, command/hostInfo, command/serverStatus, command/getCmdLineOpts"
+	setParameterRef = "src/mongo/db/commands/set_parameter.cpp CmdSet; manual: reference/command/setParameter"
+	validateCmdRef  = "src/mongo/db/commands/validate.cpp; manual: reference/command/validate"
 )
 
 func TestCollectionAndDatabaseCommands(t *testing.T) {
@@ -313,6 +314,32 @@ func TestStatsExplainAndServerCommands(t *testing.T) {
 		{name: "getParameter of the time-series bucket limits", ref: serverCmdRef + "; src/mongo/db/timeseries/timeseries.idl", admin: true,
 			cmd:  `{"getParameter":1,"timeseriesBucketMaxCount":1,"timeseriesBucketMaxSize":1}`,
 			want: `{"timeseriesBucketMaxCount":1000,"timeseriesBucketMaxSize":128000}`},
+		// query_knobs.idl: the limits the sandbox enforces, in their IDL
+		// storage type (AtomicWord<long long> answers a long); find9.js and
+		// find_getmore_cmd.js read the default batch size this way, and
+		// sbe_util.js reads the framework control.
+		{name: "getParameter of the query knobs", ref: serverCmdRef + "; src/mongo/db/query/query_knobs.idl", admin: true,
+			cmd:  `{"getParameter":1,"internalQueryFindCommandBatchSize":1,"internalQueryFrameworkControl":1,"internalQueryMaxBlockingSortMemoryUsageBytes":1,"internalDocumentSourceGroupMaxMemoryBytes":1,"internalPipelineLengthLimit":1}`,
+			want: `{"internalDocumentSourceGroupMaxMemoryBytes":{"$numberLong":"104857600"},"internalPipelineLengthLimit":1000,"internalQueryFindCommandBatchSize":{"$numberLong":"101"},"internalQueryFrameworkControl":"forceClassicEngine","internalQueryMaxBlockingSortMemoryUsageBytes":104857600}`},
+		{name: "getParameter showDetails", ref: serverCmdRef, admin: true, cmd: `{"getParameter":{"showDetails":true},"internalPipelineLengthLimit":1}`,
+			want: `{"internalPipelineLengthLimit":{"value":1000,"settableAtRuntime":false,"settableAtStartup":true}}`},
+		// set_parameter.cpp CmdSet: the sandbox's parameters are fixed, so
+		// a parameter may be set to the value it has (the reply's "was")
+		// and to nothing else.
+		{name: "setParameter to the value it has", ref: setParameterRef, admin: true, cmd: `{"setParameter":1,"internalQueryFrameworkControl":"forceClassicEngine"}`,
+			want: `{"was":"forceClassicEngine"}`},
+		{name: "setParameter a number to its value in another type", ref: setParameterRef, admin: true, cmd: `{"setParameter":1,"internalQueryFindCommandBatchSize":101.0,"logLevel":0}`,
+			want: `{"was":{"$numberLong":"101"}}`},
+		{name: "setParameter to another value", ref: setParameterRef, admin: true, cmd: `{"setParameter":1,"internalQueryFindCommandBatchSize":2}`,
+			code: mongoerr.NotImplemented, msg: "the schemalab sandbox cannot change internalQueryFindCommandBatchSize: it is fixed at 101; use a real MongoDB (--uri) to change it"},
+		{name: "setParameter of an unknown name", ref: setParameterRef, admin: true, cmd: `{"setParameter":1,"logLevel":0,"nope":1}`,
+			code: mongoerr.InvalidOptions, msg: "attempted to set unrecognized parameter [nope], use help:true to see options "},
+		{name: "setParameter of a startup parameter", ref: setParameterRef, admin: true, cmd: `{"setParameter":1,"internalPipelineLengthLimit":1000}`,
+			code: mongoerr.IllegalOperation, msg: "not allowed to change [internalPipelineLengthLimit] at runtime"},
+		{name: "setParameter of nothing", ref: setParameterRef, admin: true, cmd: `{"setParameter":1,"comment":"x"}`,
+			code: mongoerr.InvalidOptions, msg: "no option found to set, use help:true to see options "},
+		{name: "setParameter outside admin", ref: setParameterRef, cmd: `{"setParameter":1,"logLevel":0}`,
+			code: mongoerr.Unauthorized, msg: "setParameter may only be run against the admin database."},
 		{name: "getParameter outside admin", ref: serverCmdRef, cmd: `{"getParameter":1,"featureCompatibilityVersion":1}`, code: mongoerr.Unauthorized, msg: "getParameter may only be run against the admin database."},
 		{name: "getParameter of nothing known", ref: serverCmdRef, admin: true, cmd: `{"getParameter":1,"nope":1}`, code: mongoerr.InvalidOptions, msg: "no option found to get"},
 		{name: "getCmdLineOpts", ref: serverCmdRef, admin: true, cmd: `{"getCmdLineOpts":1}`, want: `{"argv":"*","parsed":"*"}`},

@@ -365,6 +365,9 @@ func cmdRenameCollection(e *Engine, req *request) (bson.D, error) {
 	if !ok2 || toColl == "" {
 		return nil, mongoerr.Newf(mongoerr.InvalidNamespace, "Invalid target namespace: %s", to)
 	}
+	if err := validateRenameNamespaces(fromDB, fromColl, toDB, toColl); err != nil {
+		return nil, err
+	}
 	// The catalog refuses to move a time-series collection, under the same
 	// lock as the rename.
 	if err := e.catalog.RenameCollection(fromDB, fromColl, toDB, toColl, dropTarget); err != nil {
@@ -372,6 +375,44 @@ func cmdRenameCollection(e *Engine, req *request) (bson.D, error) {
 	}
 	e.cursors.collectionGone(from, false, to)
 	return bson.D{}, nil
+}
+
+// validateRenameNamespaces makes validateNamespacesForRenameCollection's
+// checks (rename_collection.cpp), in its order, before either collection
+// is looked up: the names a user may not write to or may not move.
+func validateRenameNamespaces(fromDB, from, toDB, to string) error {
+	isOplog := func(db, coll string) bool { return db == "local" && strings.HasPrefix(coll, "oplog.") }
+	if isOplog(fromDB, from) != isOplog(toDB, to) {
+		return mongoerr.New(mongoerr.IllegalOperation, "If either the source or target of a rename is an oplog name, both must be")
+	}
+	if err := userAllowedWriteNS(fromDB, from); err != nil {
+		return mongoerr.New(mongoerr.IllegalOperation, "error with source namespace: "+err.Error())
+	}
+	if err := userAllowedWriteNS(toDB, to); err != nil {
+		return mongoerr.New(mongoerr.IllegalOperation, "error with target namespace: "+err.Error())
+	}
+	if fromDB == "admin" && from == "system.version" {
+		return mongoerr.New(mongoerr.IllegalOperation, "renaming the server configuration collection (admin.system.version) is not allowed")
+	}
+	for _, special := range []string{"system.views", "system.js", "system.users"} {
+		if from == special || to == special {
+			return mongoerr.Newf(mongoerr.IllegalOperation, "renaming %s collection or renaming to %s is not allowed", special, special)
+		}
+	}
+	fromBuckets, toBuckets := strings.HasPrefix(from, bucketsPrefix), strings.HasPrefix(to, bucketsPrefix)
+	if !fromBuckets && toBuckets {
+		return mongoerr.Newf(mongoerr.IllegalOperation, "Cannot rename non timeseries buckets collection '%s.%s' to a timeseries buckets namespace '%s.%s'.", fromDB, from, toDB, to)
+	}
+	if fromBuckets && !toBuckets {
+		return mongoerr.Newf(mongoerr.IllegalOperation, "Cannot rename timeseries buckets collection '%s.%s' to a non timeseries buckets namespace '%s.%s'.", fromDB, from, toDB, to)
+	}
+	if fromBuckets {
+		// mongod moves the buckets and leaves the time-series view
+		// naming the old ones; the sandbox keeps a time-series
+		// collection's view and buckets as one.
+		return mongoerr.New(mongoerr.NotImplemented, "renaming a time-series buckets collection is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
+	}
+	return nil
 }
 
 // sizeOnDisk is listDatabases' figure: the modelled on-disk size of every

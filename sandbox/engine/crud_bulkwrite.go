@@ -155,10 +155,11 @@ func (e *Engine) runBulkOp(req *request, namespace string, op bulkOp) (bson.D, b
 }
 
 // userAllowedWriteNS is mongod's check that a user may write to a
-// namespace: never to system.profile, and only to names a create accepts.
+// namespace (document_validation.cpp, 8.0): never to system.profile or
+// system.views, and only to names a create accepts.
 func userAllowedWriteNS(db, coll string) error {
-	if coll == "system.profile" {
-		return mongoerr.Newf(mongoerr.InvalidNamespace, "cannot write to '%s.%s'", db, coll)
+	if coll == "system.profile" || coll == "system.views" {
+		return mongoerr.Newf(mongoerr.InvalidNamespace, "cannot write to %s.%s", db, coll)
 	}
 	return catalog.ValidateNamespace(db, coll)
 }

@@ -528,10 +528,6 @@ func (c *Catalog) RenameCollection(fromDB, from, toDB, to string, dropTarget boo
 	if fromDB == toDB && from == to {
 		return mongoerr.New(mongoerr.IllegalOperation, "Can't rename a collection to itself")
 	}
-	// A time-series collection is a view and its buckets collection, which
-	// move (or are dropped as a target) together or not at all; checked
-	// here, under the lock, so that no create in between can split them.
-	errTimeseries := mongoerr.New(mongoerr.NotImplemented, "renaming a time-series collection is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
 	// mongod renames no view, and in 8.0 a time-series collection's own
 	// name is a view's (rename_collection.cpp, checkSourceAndTargetNamespaces).
 	if src.Kind == KindView || src.Kind == KindTimeseries {
@@ -541,14 +537,13 @@ func (c *Catalog) RenameCollection(fromDB, from, toDB, to string, dropTarget boo
 		return err
 	}
 	if target := c.live(toDB, to); target != nil {
+		// A view, and in 8.0 a time-series collection's own name, is
+		// refused before dropTarget is read (checkSourceAndTargetNamespaces).
+		if target.Kind == KindView || target.Kind == KindTimeseries {
+			return mongoerr.Newf(mongoerr.NamespaceExists, "a view already exists with that name: %s.%s", toDB, to)
+		}
 		if !dropTarget {
 			return mongoerr.New(mongoerr.NamespaceExists, "target namespace exists")
-		}
-		if target.Kind == KindTimeseries {
-			return errTimeseries
-		}
-		if target.Kind == KindView {
-			return mongoerr.New(mongoerr.NotImplemented, "renaming onto a view is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
 		}
 		c.dropLocked(toDB, to)
 	}

@@ -282,10 +282,12 @@ func TestChangeNamespaceIsAllOrNothing(t *testing.T) {
 	if err := cat.RenameCollection("db", "m", "db", "moved", false); code(err) != mongoerr.CommandNotSupportedOnView {
 		t.Errorf("rename of the view: %v", err)
 	}
-	if err := cat.RenameCollection("db", "plain", "db", "m", true); code(err) != mongoerr.NotImplemented {
-		t.Errorf("rename over the view: %v", err)
+	for _, dropTarget := range []bool{true, false} {
+		if err := cat.RenameCollection("db", "plain", "db", "m", dropTarget); code(err) != mongoerr.NamespaceExists {
+			t.Errorf("rename onto the view (dropTarget %v): %v", dropTarget, err)
+		}
 	}
-	if err := cat.RenameCollection("db", "plain", "db", "m", false); code(err) != mongoerr.NamespaceExists {
-		t.Errorf("rename onto the view without dropTarget: %v", err)
+	if cat.Snapshot("db", "m") == nil || cat.Snapshot("db", "plain") == nil {
+		t.Error("a refused rename moved or dropped a collection")
 	}
 }

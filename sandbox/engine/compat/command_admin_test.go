@@ -15,21 +15,22 @@ import (
 // calls) and the manual's page for the command.
 
 const (
-	createRef       = "src/mongo/db/commands/create_command.cpp, src/mongo/db/catalog/create_collection.cpp; manual: reference/command/create"
-	timeseriesRef   = "src/mongo/db/timeseries/timeseries_options.cpp, src/mongo/db/timeseries/timeseries.idl; manual: core/timeseries/timeseries-procedures"
-	dropRef         = "src/mongo/db/commands/drop_collection.cpp, drop_database.cpp; manual: reference/command/drop, command/dropDatabase"
-	renameRef2      = "src/mongo/db/commands/rename_collection_cmd.cpp, src/mongo/db/catalog/rename_collection.cpp; manual: reference/command/renameCollection"
-	listCollRef     = "src/mongo/db/commands/list_collections.cpp; manual: reference/command/listCollections"
-	listDBRef       = "src/mongo/db/commands/list_databases.cpp; manual: reference/command/listDatabases"
-	createIdxRef    = "src/mongo/db/commands/create_indexes_cmd.cpp, src/mongo/db/catalog/index_key_validate.cpp; manual: reference/command/createIndexes, core/index-ttl, core/index-partial, core/index-sparse, core/index-hidden"
-	listIdxRef      = "src/mongo/db/commands/list_indexes.cpp; manual: reference/command/listIndexes"
-	dropIdxRef      = "src/mongo/db/commands/drop_indexes.cpp; manual: reference/command/dropIndexes"
-	collModRef      = "src/mongo/db/catalog/coll_mod.cpp, src/mongo/db/coll_mod.idl; manual: reference/command/collMod"
-	statsRef        = "src/mongo/db/stats/storage_stats.cpp, src/mongo/db/commands/dbcommands.cpp (CmdDbStats, CmdDatasize); manual: reference/command/collStats, command/dbStats, command/dataSize"
-	explainCmdRef   = "src/mongo/db/commands/explain_cmd.cpp, src/mongo/db/query/explain_options.cpp; manual: reference/command/explain"
-	serverCmdRef    = "src/mongo/db/commands/generic.cpp, buildinfo_common.cpp, parameters.cpp, server_status.cpp; manual: reference/command/ping, command/buildInfo, command/getParameter, command/getLog, command/hostInfo, command/serverStatus, command/getCmdLineOpts"
-	setParameterRef = "src/mongo/db/commands/set_parameter.cpp CmdSet; manual: reference/command/setParameter"
-	validateCmdRef  = "src/mongo/db/commands/validate.cpp; manual: reference/command/validate"
+	createRef         = "src/mongo/db/commands/create_command.cpp, src/mongo/db/catalog/create_collection.cpp; manual: reference/command/create"
+	timeseriesRef     = "src/mongo/db/timeseries/timeseries_options.cpp, src/mongo/db/timeseries/timeseries.idl; manual: core/timeseries/timeseries-procedures"
+	dropRef           = "src/mongo/db/commands/drop_collection.cpp, drop_database.cpp; manual: reference/command/drop, command/dropDatabase"
+	renameRef2        = "src/mongo/db/commands/rename_collection_cmd.cpp, src/mongo/db/catalog/rename_collection.cpp; manual: reference/command/renameCollection"
+	listCollRef       = "src/mongo/db/commands/list_collections.cpp; manual: reference/command/listCollections"
+	listDBRef         = "src/mongo/db/commands/list_databases.cpp; manual: reference/command/listDatabases"
+	createIdxRef      = "src/mongo/db/commands/create_indexes_cmd.cpp, src/mongo/db/catalog/index_key_validate.cpp; manual: reference/command/createIndexes, core/index-ttl, core/index-partial, core/index-sparse, core/index-hidden"
+	listIdxRef        = "src/mongo/db/commands/list_indexes.cpp; manual: reference/command/listIndexes"
+	dropIdxRef        = "src/mongo/db/commands/drop_indexes.cpp; manual: reference/command/dropIndexes"
+	collModRef        = "src/mongo/db/catalog/coll_mod.cpp, src/mongo/db/coll_mod.idl; manual: reference/command/collMod"
+	statsRef          = "src/mongo/db/stats/storage_stats.cpp, src/mongo/db/commands/dbcommands.cpp (CmdDbStats, CmdDatasize); manual: reference/command/collStats, command/dbStats, command/dataSize"
+	explainCmdRef     = "src/mongo/db/commands/explain_cmd.cpp, src/mongo/db/query/explain_options.cpp; manual: reference/command/explain"
+	serverCmdRef      = "src/mongo/db/commands/generic.cpp, buildinfo_common.cpp, parameters.cpp, server_status.cpp; manual: reference/command/ping, command/buildInfo, command/getParameter, command/getLog, command/hostInfo, command/serverStatus, command/getCmdLineOpts"
+	renameValidateRef = "src/mongo/db/catalog/rename_collection.cpp validateNamespacesForRenameCollection; src/mongo/db/catalog/document_validation.cpp userAllowedWriteNS"
+	setParameterRef   = "src/mongo/db/commands/set_parameter.cpp CmdSet; manual: reference/command/setParameter"
+	validateCmdRef    = "src/mongo/db/commands/validate.cpp; manual: reference/command/validate"
 )
 
 func TestCollectionAndDatabaseCommands(t *testing.T) {
@@ -89,6 +90,39 @@ func TestCollectionAndDatabaseCommands(t *testing.T) {
 		{name: "renameCollection of a time-series collection by its own name", ref: renameRef2 + " (checkSourceAndTargetNamespaces); jstests/core/timeseries/ddl/rename_timeseries_legacy.js",
 			admin: true, setup: []string{`{"create":"ts","timeseries":{"timeField":"t"}}`},
 			cmd: `{"renameCollection":"{{db}}.ts","to":"{{db}}.other"}`, code: mongoerr.CommandNotSupportedOnView, msg: "cannot rename view: {{db}}.ts"},
+		// validateNamespacesForRenameCollection (rename_collection.cpp):
+		// the names checked before either collection is looked up.
+		{name: "renameCollection of system.views", ref: renameValidateRef, admin: true, docs: docs,
+			setup: []string{`{"create":"v","viewOn":"c","pipeline":[]}`},
+			cmd:   `{"renameCollection":"{{db}}.system.views","to":"{{db}}.vv"}`, code: mongoerr.IllegalOperation, msg: "error with source namespace: cannot write to {{db}}.system.views"},
+		{name: "renameCollection onto system.profile", ref: renameValidateRef, admin: true, docs: docs,
+			cmd: `{"renameCollection":"{{db}}.c","to":"{{db}}.system.profile"}`, code: mongoerr.IllegalOperation, msg: "error with target namespace: cannot write to {{db}}.system.profile"},
+		{name: "renameCollection onto a name no create accepts", ref: renameValidateRef, admin: true, docs: docs,
+			cmd: `{"renameCollection":"{{db}}.c","to":"{{db}}.system.foo"}`, code: mongoerr.IllegalOperation, msg: "error with target namespace: Invalid system namespace: {{db}}.system.foo"},
+		{name: "renameCollection of system.js", ref: renameValidateRef, admin: true,
+			setup: []string{`{"insert":"system.js","documents":[{"_id":"f","value":1}]}`},
+			cmd:   `{"renameCollection":"{{db}}.system.js","to":"{{db}}.js"}`, code: mongoerr.IllegalOperation, msg: "renaming system.js collection or renaming to system.js is not allowed"},
+		{name: "renameCollection of the server configuration", ref: renameValidateRef, admin: true,
+			cmd: `{"renameCollection":"admin.system.version","to":"admin.version"}`, code: mongoerr.IllegalOperation, msg: "renaming the server configuration collection (admin.system.version) is not allowed",
+			thenFind: `{"find":"system.version","$db":"admin"}`, thenWant: `[{"_id":"featureCompatibilityVersion","version":"8.0"}]`},
+		{name: "renameCollection onto a buckets name", ref: renameValidateRef + "; jstests/core/timeseries/ddl/rename_timeseries_legacy.js", admin: true, docs: docs,
+			cmd: `{"renameCollection":"{{db}}.c","to":"{{db}}.system.buckets.c"}`, code: mongoerr.IllegalOperation,
+			msg: "Cannot rename non timeseries buckets collection '{{db}}.c' to a timeseries buckets namespace '{{db}}.system.buckets.c'."},
+		{name: "renameCollection of buckets to a plain name", ref: renameValidateRef + "; jstests/core/timeseries/timeseries_bucket_rename.js", admin: true,
+			setup: []string{`{"create":"ts","timeseries":{"timeField":"t"}}`, `{"insert":"ts","documents":[{"t":{"$date":"2024-01-01T00:00:00Z"}}]}`},
+			cmd:   `{"renameCollection":"{{db}}.system.buckets.ts","to":"{{db}}.other"}`, code: mongoerr.IllegalOperation,
+			msg:      "Cannot rename timeseries buckets collection '{{db}}.system.buckets.ts' to a non timeseries buckets namespace '{{db}}.other'.",
+			thenFind: `{"find":"other"}`, thenWant: `[]`},
+		{name: "renameCollection of buckets to buckets", ref: renameValidateRef, admin: true,
+			setup: []string{`{"create":"ts","timeseries":{"timeField":"t"}}`},
+			cmd:   `{"renameCollection":"{{db}}.system.buckets.ts","to":"{{db}}.system.buckets.other"}`, code: mongoerr.NotImplemented,
+			msg: "renaming a time-series buckets collection is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it"},
+		{name: "renameCollection onto a view, even with dropTarget", ref: renameRef2 + " (checkSourceAndTargetNamespaces)", admin: true, docs: docs,
+			setup: []string{`{"create":"v","viewOn":"c","pipeline":[]}`, `{"insert":"d","documents":[{"_id":9}]}`},
+			cmd:   `{"renameCollection":"{{db}}.d","to":"{{db}}.v","dropTarget":true}`, code: mongoerr.NamespaceExists, msg: "a view already exists with that name: {{db}}.v"},
+		{name: "renameCollection onto a time-series collection", ref: renameRef2 + " (checkSourceAndTargetNamespaces)", admin: true, docs: docs,
+			setup: []string{`{"create":"ts","timeseries":{"timeField":"t"}}`},
+			cmd:   `{"renameCollection":"{{db}}.c","to":"{{db}}.ts","dropTarget":true}`, code: mongoerr.NamespaceExists, msg: "a view already exists with that name: {{db}}.ts"},
 		{name: "renameCollection with dropTarget", ref: renameRef2, admin: true, docs: docs, setup: []string{`{"insert":"d","documents":[{"_id":9}]}`},
 			cmd: `{"renameCollection":"{{db}}.c","to":"{{db}}.d","dropTarget":true}`, want: `{}`,
 			thenFind: `{"find":"d","projection":{"_id":1}}`, thenWant: `[{"_id":1},{"_id":2}]`},

@@ -63,7 +63,7 @@ func TestCRUDCommands(t *testing.T) {
 		{name: "insert without documents", ref: writeCmdRef, cmd: `{"insert":"c"}`, code: mongoerr.IDLFailedToParse, msg: "BSON field 'insert.documents' is missing but a required field"},
 		{name: "insert of no documents", ref: writeCmdRef, cmd: `{"insert":"c","documents":[]}`, code: mongoerr.InvalidLength, msg: "Write batch sizes must be between 1 and 100000. Got 0 operations."},
 		{name: "insert of a number", ref: writeCmdRef, cmd: `{"insert":"c","documents":[1]}`, code: mongoerr.TypeMismatch, msg: "BSON field 'insert.documents.0' is the wrong type 'int', expected type 'object'"},
-		{name: "insert into system.profile", ref: bulkWriteAuthRef, cmd: `{"insert":"system.profile","documents":[{"a":1}]}`, code: mongoerr.InvalidNamespace, msg: "cannot write to '{{db}}.system.profile'"},
+		{name: "insert into system.profile", ref: bulkWriteAuthRef, cmd: `{"insert":"system.profile","documents":[{"a":1}]}`, code: mongoerr.InvalidNamespace, msg: "cannot write to {{db}}.system.profile"},
 		{name: "insert with w: 2 on a standalone", ref: writeConcernRf, cmd: `{"insert":"c","documents":[{"a":1}],"writeConcern":{"w":2}}`, code: mongoerr.BadValue, msg: "cannot use 'w' > 1 when a host is not replicated"},
 		{name: "delete with a tag-set w on a standalone", ref: writeConcernRf, cmd: `{"delete":"c","deletes":[{"q":{},"limit":0}],"writeConcern":{"w":"dc"}}`, code: mongoerr.BadValue,
 			msg: "cannot use non-majority 'w' mode dc when a host is not a member of a replica set"},

@@ -13,9 +13,10 @@ import (
 )
 
 // collModFields are collMod's options (collmod.idl). The sandbox acts on
-// the validation options, an index's hidden and expireAfterSeconds, and a
-// time-series collection's granularity; the others it does not reproduce
-// are refused rather than ignored.
+// the validation options, an index's hidden, expireAfterSeconds and
+// uniqueness (with dryRun), the capped limits and a time-series
+// collection's granularity; the others it does not reproduce are refused
+// rather than ignored.
 var collModFields = []string{"validator", "validationLevel", "validationAction", "index", "viewOn",
 	"pipeline", "expireAfterSeconds", "timeseries", "changeStreamPreAndPostImages", "cappedSize",
 	"cappedMax", "timeseriesBucketsMayHaveMixedSchemaData", "dryRun", "collectionUUID",
@@ -56,6 +57,8 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 			// handled by parseCollModIndex and collModIndex
 		case "collectionUUID":
 			// checked before the command runs (checkCollectionUUID)
+		case "dryRun":
+			// read with the index option
 		default:
 			return nil, mongoerr.Newf(mongoerr.NotImplemented,
 				"collMod option '%s' is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it", f.Key)
@@ -66,6 +69,9 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 	}
 	idx, err := parseCollModIndex(a)
 	if err != nil {
+		return nil, err
+	}
+	if err := readCollModDryRun(a, idx); err != nil {
 		return nil, err
 	}
 	capped, err := cappedLimitArgs(a, "cappedSize", "cappedMax")
@@ -80,6 +86,10 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 	err = e.catalog.ChangeNamespace(req.db, func(ch *catalog.Change) error {
 		c := ch.Snapshot(collName)
 		if c == nil {
+			if idx != nil && idx.unique != nil && *idx.unique && !idx.dryRun {
+				// _setUpCollModIndexUnique looks the collection up first.
+				return mongoerr.Newf(mongoerr.NamespaceNotFound, "ns does not exist for unique index conversion: %s.%s", req.db, collName)
+			}
 			return mongoerr.New(mongoerr.NamespaceNotFound, "ns does not exist")
 		}
 		if c.Kind == catalog.KindTimeseries {
@@ -216,6 +226,10 @@ func collModTimeseriesIndex(ch *catalog.Change, view *catalog.Collection, r *col
 		return nil, mongoerr.New(mongoerr.InvalidOptions, "TTL indexes are not supported for time-series collections. "+
 			"Please refer to the documentation and use the top-level 'expireAfterSeconds' option instead")
 	}
+	if r.unique != nil || r.prepareUnique != nil || r.forceNonUnique != nil {
+		return nil, mongoerr.New(mongoerr.NotImplemented,
+			"changing the uniqueness of a time-series collection's index is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
+	}
 	buckets := ch.Snapshot(bucketsPrefix + view.Name)
 	if buckets == nil {
 		return nil, mongoerr.New(mongoerr.NamespaceNotFound, "ns does not exist")
@@ -232,10 +246,17 @@ func collModTimeseriesIndex(ch *catalog.Change, view *catalog.Collection, r *col
 // collmod.idl): an index named or given by key pattern, and the options
 // to change on it.
 type collModIndexRequest struct {
-	name       string
-	keyPattern bson.D
-	hidden     *bool
-	expire     any // expireAfterSeconds as given, nil when absent
+	name           string
+	keyPattern     bson.D
+	hidden         *bool
+	unique         *bool
+	prepareUnique  *bool
+	forceNonUnique *bool
+	expire         any // expireAfterSeconds as given, nil when absent
+	// otherModifications counts the collection options the same collMod
+	// changes, which prepareUnique and dryRun allow none of.
+	otherModifications int
+	dryRun             bool
 }
 
 func parseCollModIndex(a args) (*collModIndexRequest, error) {
@@ -249,25 +270,23 @@ func parseCollModIndex(a args) (*collModIndexRequest, error) {
 		return nil, err
 	}
 	r := &collModIndexRequest{}
-	for _, f := range d {
-		switch f.Key {
-		case "prepareUnique", "unique", "forceNonUnique":
-			return nil, mongoerr.Newf(mongoerr.NotImplemented,
-				"collMod index option '%s' is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it", f.Key)
-		}
-	}
 	if r.name, _, err = ia.str("name"); err != nil {
 		return nil, err
 	}
 	if r.keyPattern, _, err = ia.document("keyPattern"); err != nil {
 		return nil, err
 	}
-	if _, ok := ia.get("hidden"); ok {
-		h, err := ia.boolean("hidden", false)
-		if err != nil {
-			return nil, err
+	for _, opt := range []struct {
+		name string
+		to   **bool
+	}{{"hidden", &r.hidden}, {"unique", &r.unique}, {"prepareUnique", &r.prepareUnique}, {"forceNonUnique", &r.forceNonUnique}} {
+		if _, ok := ia.get(opt.name); ok {
+			b, err := ia.boolean(opt.name, false)
+			if err != nil {
+				return nil, err
+			}
+			*opt.to = &b
 		}
-		r.hidden = &h
 	}
 	if v, ok := ia.get("expireAfterSeconds"); ok {
 		if !value.IsNumber(v) {
@@ -281,10 +300,57 @@ func parseCollModIndex(a args) (*collModIndexRequest, error) {
 	if r.name != "" && r.keyPattern != nil {
 		return nil, mongoerr.New(mongoerr.InvalidOptions, "Cannot specify both key pattern and name.")
 	}
-	if r.hidden == nil && r.expire == nil {
+	if r.modifications() == 0 {
 		return nil, mongoerr.New(mongoerr.InvalidOptions, "no expireAfterSeconds, hidden, prepareUnique, unique, or forceNonUnique field")
 	}
+	if r.unique != nil && r.forceNonUnique != nil {
+		return nil, mongoerr.New(mongoerr.InvalidOptions, "collMod does not support 'unique' and 'forceNonUnique' options at the same time")
+	}
 	return r, nil
+}
+
+// readCollModDryRun reads dryRun, which only checks that an index could
+// become unique (_processCollModDryRunMode, coll_mod.cpp), and counts the
+// collection options the request changes beside the index's.
+func readCollModDryRun(a args, idx *collModIndexRequest) error {
+	dryRun, err := a.boolean("dryRun", false)
+	if err != nil {
+		return err
+	}
+	if dryRun {
+		if idx == nil {
+			return mongoerr.New(mongoerr.InvalidOptions, "dry run mode requires an valid index modification.")
+		}
+		if idx.unique == nil || !*idx.unique {
+			return mongoerr.New(mongoerr.InvalidOptions, "dry run mode requires an index modification with unique: true.")
+		}
+	}
+	if idx == nil {
+		return nil
+	}
+	idx.dryRun = dryRun
+	for _, opt := range []string{"validator", "validationLevel", "validationAction", "pipeline", "viewOn",
+		"expireAfterSeconds", "timeseries", "changeStreamPreAndPostImages", "cappedSize", "cappedMax"} {
+		if _, ok := a.get(opt); ok {
+			idx.otherModifications++
+		}
+	}
+	return nil
+}
+
+// modifications counts the options r changes, as parseCollModRequest's
+// numModifications does.
+func (r *collModIndexRequest) modifications() int {
+	n := 0
+	if r.expire != nil {
+		n++
+	}
+	for _, b := range []*bool{r.hidden, r.unique, r.prepareUnique, r.forceNonUnique} {
+		if b != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // collModIndex applies r to collection c (a snapshot of what ch
@@ -335,6 +401,10 @@ func collModIndex(ch *catalog.Change, c *catalog.Collection, r *collModIndexRequ
 			return nil, mongoerr.New(mongoerr.InvalidOptions, "TTL indexes are single-field indexes, compound indexes do not support TTL")
 		}
 	}
+	convertUnique, changePrepare, forceNonUnique, err := uniquenessChanges(&spec, r)
+	if err != nil {
+		return nil, err
+	}
 	changeHidden := false
 	if r.hidden != nil {
 		if strings.HasPrefix(c.Name, "system.") && !strings.HasPrefix(c.Name, bucketsPrefix) {
@@ -360,20 +430,128 @@ func collModIndex(ch *catalog.Change, c *catalog.Collection, r *collModIndexRequ
 		// updateTTLSetting rewrites the field as a long, at the end.
 		spec.Options = append(removeField(spec.Options, "expireAfterSeconds"), bson.E{Key: "expireAfterSeconds", Value: n})
 	}
+	if changePrepare && r.modifications()+r.otherModifications > 1 {
+		return nil, mongoerr.New(mongoerr.InvalidOptions, "prepareUnique cannot be combined with any other modification.")
+	}
+	if r.dryRun && r.modifications()+r.otherModifications > 1 {
+		return nil, mongoerr.New(mongoerr.InvalidOptions, "unique: true cannot be combined with any other modification in dry run mode.")
+	}
+	if convertUnique || r.dryRun {
+		if err := checkConvertibleToUnique(c, c.Index(spec.Name)); err != nil {
+			return nil, err
+		}
+	}
+	if r.dryRun {
+		return reply, nil
+	}
 	if changeHidden {
 		reply = append(reply, bson.E{Key: "hidden_old", Value: spec.Hidden}, bson.E{Key: "hidden_new", Value: *r.hidden})
 		spec.Hidden = *r.hidden
-		spec.Options = removeField(spec.Options, "hidden")
-		if spec.Hidden {
-			spec.Options = append(spec.Options, bson.E{Key: "hidden", Value: true})
-		}
+		spec.Options = setLastFlag(spec.Options, "hidden", spec.Hidden)
 	}
-	if r.expire == nil && !changeHidden {
+	// updateUniqueSetting and updatePrepareUniqueSetting rewrite the flag
+	// at the end of the stored spec, or remove it when it turns false.
+	if convertUnique {
+		reply = append(reply, bson.E{Key: "unique_new", Value: true})
+		spec.Unique, spec.PrepareUnique = true, false
+		spec.Options = setLastFlag(setLastFlag(spec.Options, "unique", true), "prepareUnique", false)
+	}
+	if changePrepare {
+		reply = append(reply, bson.E{Key: "prepareUnique_old", Value: spec.PrepareUnique}, bson.E{Key: "prepareUnique_new", Value: *r.prepareUnique})
+		spec.PrepareUnique = *r.prepareUnique
+		spec.Options = setLastFlag(spec.Options, "prepareUnique", spec.PrepareUnique)
+	}
+	if forceNonUnique {
+		reply = append(reply, bson.E{Key: "forceNonUnique_new", Value: true})
+		spec.Unique = false
+		spec.Options = setLastFlag(spec.Options, "unique", false)
+	}
+	if r.expire == nil && !changeHidden && !convertUnique && !changePrepare && !forceNonUnique {
 		return reply, nil
 	}
-	err := ch.Write(c.Name, false, func(live *catalog.Collection) error {
+	err = ch.Write(c.Name, false, func(live *catalog.Collection) error {
 		live.SetIndexSpec(spec.Name, spec)
 		return nil
 	})
 	return reply, err
+}
+
+// setLastFlag removes a boolean index option and, when on, appends it.
+func setLastFlag(options bson.D, name string, on bool) bson.D {
+	options = removeField(options, name)
+	if on {
+		options = append(options, bson.E{Key: name, Value: true})
+	}
+	return options
+}
+
+// uniquenessChanges reads r's unique, prepareUnique and forceNonUnique
+// against the index spec as parseCollModRequest (coll_mod.cpp) does: a
+// request for the state the index is in is a no-op, and converting to
+// unique needs prepareUnique set by an earlier collMod.
+func uniquenessChanges(spec *index.Spec, r *collModIndexRequest) (convertUnique, changePrepare, forceNonUnique bool, err error) {
+	if r.unique != nil {
+		if !*r.unique {
+			return false, false, false, mongoerr.New(mongoerr.BadValue, "Cannot make index non-unique")
+		}
+		if !spec.Unique {
+			if !spec.PrepareUnique {
+				return false, false, false, mongoerr.New(mongoerr.InvalidOptions,
+					"Cannot make index unique with 'prepareUnique=false'. Run collMod to set it first.")
+			}
+			convertUnique = true
+		}
+	}
+	if r.prepareUnique != nil {
+		changePrepare = spec.PrepareUnique != *r.prepareUnique && !spec.Unique
+	}
+	if r.forceNonUnique != nil {
+		if !*r.forceNonUnique {
+			return false, false, false, mongoerr.New(mongoerr.BadValue, "'forceNonUnique: false' is not supported")
+		}
+		forceNonUnique = spec.Unique
+	}
+	return convertUnique, changePrepare, forceNonUnique, nil
+}
+
+// maxViolationBytes is buildConvertUniqueErrorStatus's bound on the _ids
+// it reports: half the maximum user document.
+const maxViolationBytes = value.MaxUserDocumentSize / 2
+
+// checkConvertibleToUnique fails with CannotConvertIndexToUnique, listing
+// the _ids of each group of documents that share a key, when ix holds a
+// key twice (scanIndexForDuplicates, buildConvertUniqueErrorStatus).
+func checkConvertibleToUnique(c *catalog.Collection, ix *index.Index) error {
+	groups := ix.DuplicateGroups()
+	if len(groups) == 0 {
+		return nil
+	}
+	violations := bson.A{}
+	size := 0
+	for _, group := range groups {
+		ids := bson.A{}
+		for _, rid := range group {
+			doc, _ := c.Get(rid)
+			id := value.Get(doc, "_id")
+			size += 1 + len("_id\x00") + value.ValueSize(id) // BSONElement::size()
+			if size > maxViolationBytes {
+				if len(violations) == 0 && len(ids) == 0 {
+					ids = append(ids, id)
+				}
+				if len(ids) > 0 {
+					violations = append(violations, bson.D{{Key: "ids", Value: ids}})
+				}
+				return convertUniqueError(violations, "Cannot convert the index to unique. Too many conflicting documents were detected. Please resolve them and rerun collMod.")
+			}
+			ids = append(ids, id)
+		}
+		violations = append(violations, bson.D{{Key: "ids", Value: ids}})
+	}
+	return convertUniqueError(violations, "Cannot convert the index to unique. Please resolve conflicting documents before running collMod again.")
+}
+
+func convertUniqueError(violations bson.A, msg string) error {
+	err := mongoerr.New(mongoerr.CannotConvertIndexToUnique, msg)
+	err.Extra = bson.D{{Key: "violations", Value: violations}}
+	return err
 }

@@ -544,8 +544,7 @@ func (c *Collection) DropIndex(name string) error {
 func (c *Collection) SetIndexSpec(name string, spec index.Spec) bool {
 	for i, ix := range c.indexes {
 		if ix.Spec.Name == name {
-			next := ix.Clone()
-			next.Spec = spec
+			next := ix.WithSpec(spec)
 			c.indexes = append(c.indexes[:i:i], c.indexes[i:]...)
 			c.indexes[i] = next
 			return true

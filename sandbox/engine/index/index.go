@@ -6,6 +6,7 @@ package index
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/google/btree"
@@ -192,6 +193,9 @@ func (ix *Index) Add(ks KeySet, rid int64) {
 func (ix *Index) TryAdd(ks KeySet, rid int64, ns string) error {
 	ix.ready()
 	if !ix.Spec.Unique {
+		if err := ix.checkPreparedUnique(ks, rid, ns); err != nil {
+			return err
+		}
 		ix.Add(ks, rid)
 		return nil
 	}
@@ -270,7 +274,7 @@ func (ix *Index) Remove(ks KeySet, rid int64) {
 func (ix *Index) CheckUnique(ks KeySet, rid int64, ns string) error {
 	ix.ready()
 	if !ix.Spec.Unique {
-		return nil
+		return ix.checkPreparedUnique(ks, rid, ns)
 	}
 	for _, k := range ks.Keys {
 		if e, ok := ix.tree.Get(Entry{Key: k}); ok && e.RID != rid {
@@ -278,6 +282,68 @@ func (ix *Index) CheckUnique(ks KeySet, rid int64, ns string) error {
 		}
 	}
 	return nil
+}
+
+// checkPreparedUnique is a prepareUnique index's refusal of a key another
+// record holds; the duplicates it already held stay.
+func (ix *Index) checkPreparedUnique(ks KeySet, rid int64, ns string) error {
+	if !ix.Spec.PrepareUnique {
+		return nil
+	}
+	for _, k := range ks.Keys {
+		held := false
+		ix.tree.AscendGreaterOrEqual(Entry{Key: k, RID: math.MinInt64}, func(e Entry) bool {
+			if ix.compareKeys(e.Key, k) != 0 {
+				return false
+			}
+			held = e.RID != rid
+			return !held
+		})
+		if held {
+			return ix.duplicateKeyError(k, ns)
+		}
+	}
+	return nil
+}
+
+// DuplicateGroups lists, for each key more than one record holds, those
+// records in index order: what stops the index becoming unique
+// (scanIndexForDuplicates, coll_mod_index.cpp).
+func (ix *Index) DuplicateGroups() [][]int64 {
+	ix.ready()
+	var groups [][]int64
+	var prev *Entry
+	inRun := false
+	ix.tree.Ascend(func(e Entry) bool {
+		same := prev != nil && ix.compareKeys(prev.Key, e.Key) == 0
+		switch {
+		case same && !inRun:
+			groups = append(groups, []int64{prev.RID, e.RID})
+		case same:
+			groups[len(groups)-1] = append(groups[len(groups)-1], e.RID)
+		}
+		inRun, prev = same, &e
+		return true
+	})
+	return groups
+}
+
+// WithSpec is a copy of ix under spec, which indexes the same keys. A
+// change of uniqueness re-sorts the entries: a unique index orders them by
+// key alone.
+func (ix *Index) WithSpec(spec Spec) *Index {
+	c := ix.Clone()
+	if spec.Unique == ix.Spec.Unique {
+		c.Spec = spec
+		return c
+	}
+	fresh := New(spec, ix.partial)
+	ix.Ascend(func(e Entry) bool {
+		fresh.tree.ReplaceOrInsert(e)
+		return true
+	})
+	fresh.arrays, fresh.multikeyPaths = c.arrays, c.multikeyPaths
+	return fresh
 }
 
 func (ix *Index) duplicateKeyError(key []any, ns string) error {

@@ -33,6 +33,9 @@ type Spec struct {
 	Unique  bool
 	Sparse  bool
 	Hidden  bool
+	// PrepareUnique makes a non-unique index refuse new duplicate keys,
+	// the first step of converting it to unique with collMod.
+	PrepareUnique bool
 	Partial bson.D // partialFilterExpression, nil when absent
 	// Wildcard is set for a wildcard index ({"$**": 1}, {"a.$**": 1}).
 	Wildcard *Wildcard
@@ -181,13 +184,15 @@ func ValidateOrdering(s Spec) error {
 
 func (s *Spec) addOption(e bson.E, doc bson.D) error {
 	switch e.Key {
-	case "unique", "sparse", "hidden":
+	case "unique", "sparse", "hidden", "prepareUnique":
 		b := expr.IsTrue(e.Value)
 		switch e.Key {
 		case "unique":
 			s.Unique = b
 		case "sparse":
 			s.Sparse = b
+		case "prepareUnique":
+			s.PrepareUnique = b
 		case "hidden":
 			s.Hidden = b
 			if !b {
@@ -206,7 +211,7 @@ func (s *Spec) addOption(e bson.E, doc bson.D) error {
 		s.Partial = p
 	case "collation", "weights", "default_language", "language_override", "textIndexVersion",
 		"2dsphereIndexVersion", "bits", "min", "max", "bucketSize",
-		"clustered", "coarsestIndexedLevel", "finestIndexedLevel", "prepareUnique":
+		"clustered", "coarsestIndexedLevel", "finestIndexedLevel":
 		return mongoerr.Newf(mongoerr.NotImplemented, "index option '%s' is not supported by the schemalab sandbox", e.Key)
 	}
 	s.Options = append(s.Options, e)
@@ -361,7 +366,7 @@ func (s Spec) Compare(existing Spec) Comparison {
 		value.Compare(s.Partial, existing.Partial) != 0 || (s.Partial == nil) != (existing.Partial == nil) {
 		return Different
 	}
-	if s.Hidden != existing.Hidden || value.Compare(value.Get(s.Options, "expireAfterSeconds"), value.Get(existing.Options, "expireAfterSeconds")) != 0 {
+	if s.Hidden != existing.Hidden || s.PrepareUnique != existing.PrepareUnique || value.Compare(value.Get(s.Options, "expireAfterSeconds"), value.Get(existing.Options, "expireAfterSeconds")) != 0 {
 		return Equivalent
 	}
 	return Identical

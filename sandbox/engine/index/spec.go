@@ -27,16 +27,16 @@ type Field struct {
 // Spec is a validated index specification, as createIndexes receives it
 // and listIndexes returns it.
 type Spec struct {
-	Name    string
-	Key     bson.D // the key pattern as given
-	Fields  []Field
-	Unique  bool
-	Sparse  bool
-	Hidden  bool
+	Name   string
+	Key    bson.D // the key pattern as given
+	Fields []Field
+	Unique bool
+	Sparse bool
+	Hidden bool
 	// PrepareUnique makes a non-unique index refuse new duplicate keys,
 	// the first step of converting it to unique with collMod.
 	PrepareUnique bool
-	Partial bson.D // partialFilterExpression, nil when absent
+	Partial       bson.D // partialFilterExpression, nil when absent
 	// Wildcard is set for a wildcard index ({"$**": 1}, {"a.$**": 1}).
 	Wildcard *Wildcard
 	// Options holds every option after v/key/name in the order given, so

@@ -353,7 +353,11 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 		return e.indexStatsStage(view.Collection(db, c)), nil
 	}
 	ctx.CurrentOp = func(opts aggregate.CurrentOpOptions) []bson.D {
-		return e.ops.report(req.conn.user, opts)
+		ops := e.ops.report(req.conn.user, opts)
+		if opts.IdleCursors {
+			ops = append(ops, e.cursors.idleReport(req.conn.user)...)
+		}
+		return ops
 	}
 	return ctx
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/aggregate"
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/planner"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
@@ -65,6 +66,13 @@ type cursor struct {
 	countedKeys, countedDocs int64
 	// api is the Stable API parameters of the command that opened it.
 	api apiParameters
+	// What $currentOp's idleCursors reports of it (GenericCursor): the
+	// documents and batches returned so far, its options, the session
+	// document it was opened in and the host:port it was opened on.
+	docsReturned, batchesReturned  int64
+	noTimeout, tailable, awaitData bool
+	session                        bson.D
+	host                           string
 }
 
 // resultStream is where a cursor's documents come from.
@@ -293,6 +301,13 @@ func (e *Engine) firstBatch(req *request, namespace string, s resultStream, batc
 		keep = s.tail.keepOpen()
 	}
 	if keep {
+		c.docsReturned, c.batchesReturned = int64(len(batch)), 1
+		c.noTimeout = req.name == "find" && expr.IsTrue(value.Get(req.cmd, "noCursorTimeout"))
+		c.tailable, c.awaitData = s.tail != nil, s.tail != nil && s.tail.await
+		if lsid, ok := lookupDoc(req.cmd, "lsid"); ok {
+			c.session = sessionID(lsid, req.conn.user)
+		}
+		c.host = hostAndPort(req.conn.ListenAddr)
 		if s.indexes != nil {
 			c.indexes = s.indexes()
 		}
@@ -388,6 +403,7 @@ func (e *Engine) getMore(req *request, id int64, namespace string, batchSize int
 	if err != nil {
 		return nil, executorError("Executor error during getMore", err)
 	}
+	e.cursors.returned(c, len(batch))
 	e.metrics.docReturned.Add(int64(len(batch)))
 	return bson.D{{Key: "cursor", Value: bson.D{
 		{Key: "nextBatch", Value: batch},
@@ -536,6 +552,55 @@ func (t *cursorTable) checkin(c *cursor, done bool) int64 {
 		return 0
 	}
 	return c.id
+}
+
+// returned counts a getMore's batch of n documents.
+func (t *cursorTable) returned(c *cursor, n int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	c.docsReturned += int64(n)
+	c.batchesReturned++
+}
+
+// idleReport is $currentOp's idleCursors part for user ("" for everyone):
+// a document for each cursor no getMore is using, in the order they were
+// opened, as CommonMongodProcessInterface::getCurrentOps renders a
+// GenericCursor: type, host, ns, lsid and planSummary at the top, the rest
+// under cursor.
+func (t *cursorTable) idleReport(user string) []bson.D {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	idle := make([]*cursor, 0, len(t.cursors))
+	for _, c := range t.cursors {
+		if c.cancel == nil && !c.killed && visible(c.user, user) {
+			idle = append(idle, c)
+		}
+	}
+	slices.SortFunc(idle, func(a, b *cursor) int { return a.born.Compare(b.born) })
+	out := make([]bson.D, 0, len(idle))
+	for _, c := range idle {
+		d := bson.D{{Key: "type", Value: "idleCursor"}, {Key: "host", Value: c.host}, {Key: "ns", Value: c.ns}}
+		if c.session != nil {
+			d = append(d, bson.E{Key: "lsid", Value: c.session})
+		}
+		if exec := c.stream.exec; exec != nil {
+			if summary := exec.Profile().Summary; summary != "" {
+				d = append(d, bson.E{Key: "planSummary", Value: summary})
+			}
+		}
+		out = append(out, append(d, bson.E{Key: "cursor", Value: bson.D{
+			{Key: "cursorId", Value: c.id},
+			{Key: "createdDate", Value: bson.NewDateTimeFromTime(c.born)},
+			{Key: "lastAccessDate", Value: bson.NewDateTimeFromTime(c.lastUsed)},
+			{Key: "nDocsReturned", Value: c.docsReturned},
+			{Key: "nBatchesReturned", Value: c.batchesReturned},
+			{Key: "noCursorTimeout", Value: c.noTimeout},
+			{Key: "tailable", Value: c.tailable},
+			{Key: "awaitData", Value: c.awaitData},
+			{Key: "originatingCommand", Value: c.origin},
+		}}))
+	}
+	return out
 }
 
 // removeLocked drops c from the table and interrupts a getMore using it

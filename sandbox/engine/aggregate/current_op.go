@@ -19,6 +19,8 @@ type CurrentOpOptions struct {
 	AllUsers bool
 	// TruncateOps cuts a command over 1000 bytes down to a string.
 	TruncateOps bool
+	// IdleCursors also lists the cursors no getMore is using.
+	IdleCursors bool
 }
 
 // currentOpStage is $currentOp: the server's operations, one document
@@ -38,10 +40,8 @@ func currentOpFields() []string {
 
 // parseCurrentOp is DocumentSourceCurrentOp::createFromBson: the spec is
 // an object parsed as the strict CurrentOpSpec, the namespace admin with
-// {aggregate: 1}. idleCursors: true would list the idle cursors as
-// "idleCursor" documents, which the sandbox does not render: it is
-// refused rather than ignored. idleSessions lists sessions holding a
-// transaction; a standalone holds none, so it changes nothing.
+// {aggregate: 1}. idleSessions lists sessions holding a transaction; a
+// standalone holds none, so it changes nothing.
 func parseCurrentOp(spec any, p *parser) ([]Stage, error) {
 	d, ok := spec.(bson.D)
 	if !ok {
@@ -71,12 +71,9 @@ func parseCurrentOp(spec any, p *parser) ([]Stage, error) {
 	if given["targetAllNodes"] {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "$currentOp supports targetAllNodes parameter only for sharded clusters")
 	}
-	if given["idleCursors"] {
-		return nil, mongoerr.New(mongoerr.NotImplemented,
-			"$currentOp with idleCursors: true is not supported by the schemalab sandbox; run this step against a real MongoDB with --uri")
-	}
 	s := &currentOpStage{opts: CurrentOpOptions{
 		IdleConnections: given["idleConnections"], AllUsers: given["allUsers"], TruncateOps: given["truncateOps"],
+		IdleCursors: given["idleCursors"],
 	}}
 	for _, f := range currentOpFields() {
 		if b, ok := given[f]; ok {

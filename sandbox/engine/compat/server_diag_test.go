@@ -89,12 +89,82 @@ func TestDiagnosticCommands(t *testing.T) {
 		{name: "$currentOp localOps with targetAllNodes", ref: curOpStgRef, cov: stg(errorCol), admin: true,
 			cmd: `{"aggregate":1,"pipeline":[{"$currentOp":{"localOps":true,"targetAllNodes":true}}],"cursor":{}}`, code: mongoerr.FailedToParse,
 			msg: "The 'localOps' parameter of the $currentOp stage cannot be true when 'targetAllNodes' is also true"},
-		{name: "$currentOp idleCursors is refused", ref: curOpStgRef + " (the sandbox does not render idleCursor entries)", cov: stg(errorCol), admin: true,
-			cmd: `{"aggregate":1,"pipeline":[{"$currentOp":{"idleCursors":true}}],"cursor":{}}`, code: mongoerr.NotImplemented},
 		{name: "$currentOp must come first", ref: curOpStgRef + " (StageConstraints: kFirst)", cov: stg(errorCol), admin: true,
 			cmd: `{"aggregate":1,"pipeline":[{"$documents":[]},{"$currentOp":{}}],"cursor":{}}`, code: 40602,
 			msg: "$currentOp is only valid as the first stage in a pipeline"},
 	})
+}
+
+const idleCursorRef = "src/mongo/db/pipeline/process_interface/common_process_interface.cpp (getCurrentOps), src/mongo/db/generic_cursor.idl, curop.cpp (truncateAndSerializeGenericCursor); jstests/core/administrative/current_op/currentop_cursors.js"
+
+// $currentOp's idleCursors lists the cursors no getMore is using, with
+// ns, lsid and planSummary at the top and the rest of the GenericCursor
+// under cursor; without it, none is listed.
+func TestCurrentOpIdleCursors(t *testing.T) {
+	s := newSuite(t)
+	s.runCase(t, "$currentOp idleCursors lists an open cursor", idleCursorRef,
+		cover{family: stage, op: "$currentOp", col: semantics}, func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), `[{"_id":1,"v":1},{"_id":2,"v":2},{"_id":3,"v":3},{"_id":4,"v":4},{"_id":5,"v":5},{"_id":6,"v":6}]`)
+			mustCommand(t, db, `{"createIndexes":"c","indexes":[{"key":{"v":1},"name":"v_1"}]}`)
+			opened := mustCommand(t, db, `{"find":"c","filter":{"v":{"$gt":1}},"batchSize":2,"noCursorTimeout":true}`)
+			id := field(field(opened, "cursor").(bson.D), "id").(int64)
+			// Without a deadline, which the driver would send as maxTimeMS.
+			more := bson.D{{Key: "getMore", Value: id}, {Key: "collection", Value: "c"}, {Key: "batchSize", Value: 1}}
+			if err := db.RunCommand(context.Background(), more).Err(); err != nil {
+				t.Fatalf("getMore: %v", err)
+			}
+			admin := db.Client().Database("admin")
+			list := func(idle bool) []bson.D {
+				cmd := bson.D{{Key: "aggregate", Value: 1}, {Key: "pipeline", Value: bson.A{
+					bson.D{{Key: "$currentOp", Value: bson.D{{Key: "idleCursors", Value: idle}}}},
+					bson.D{{Key: "$match", Value: bson.D{{Key: "type", Value: "idleCursor"}, {Key: "cursor.cursorId", Value: id}}}},
+				}}, {Key: "cursor", Value: bson.D{}}}
+				reply, ce := command(t, admin, cmd)
+				if ce != nil {
+					t.Fatalf("$currentOp: %v", ce)
+				}
+				var out []bson.D
+				for _, d := range field(field(reply, "cursor").(bson.D), "firstBatch").(bson.A) {
+					out = append(out, d.(bson.D))
+				}
+				return out
+			}
+			if got := list(false); len(got) != 0 {
+				t.Errorf("idleCursors false listed %s", relaxed(got))
+			}
+			got := list(true)
+			if len(got) != 1 {
+				t.Fatalf("idleCursors listed %s, want the one cursor", relaxed(got))
+			}
+			entry := got[0]
+			var keys []string
+			for _, e := range entry {
+				keys = append(keys, e.Key)
+			}
+			if strings.Join(keys, ",") != "type,host,ns,lsid,planSummary,cursor" {
+				t.Errorf("fields %v", keys)
+			}
+			if field(entry, "ns") != db.Name()+".c" || field(entry, "planSummary") != "IXSCAN { v: 1 }" {
+				t.Errorf("entry %s", relaxed(entry))
+			}
+			cursor := field(entry, "cursor").(bson.D)
+			keys = keys[:0]
+			for _, e := range cursor {
+				keys = append(keys, e.Key)
+			}
+			if strings.Join(keys, ",") != "cursorId,createdDate,lastAccessDate,nDocsReturned,nBatchesReturned,noCursorTimeout,tailable,awaitData,originatingCommand" {
+				t.Errorf("cursor fields %v", keys)
+			}
+			if field(cursor, "nDocsReturned") != int64(3) || field(cursor, "nBatchesReturned") != int64(2) ||
+				field(cursor, "noCursorTimeout") != true || field(cursor, "tailable") != false ||
+				field(field(cursor, "originatingCommand").(bson.D), "batchSize") != int32(2) {
+				t.Errorf("cursor %s", relaxed(cursor))
+			}
+			created, accessed := field(cursor, "createdDate").(bson.DateTime), field(cursor, "lastAccessDate").(bson.DateTime)
+			if accessed < created {
+				t.Errorf("lastAccessDate %v before createdDate %v", accessed, created)
+			}
+		})
 }
 
 // serverStatusOf runs serverStatus on db.

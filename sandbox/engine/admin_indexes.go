@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"slices"
 	"strings"
 
@@ -271,10 +272,27 @@ func indexSpecs(coll *catalog.Collection, collName string) []bson.D {
 	var docs []bson.D
 	for _, ix := range coll.Indexes() {
 		if !ix.Spec.IsID() || !strings.HasPrefix(collName, bucketsPrefix) {
-			docs = append(docs, ix.Spec.Document())
+			docs = append(docs, listIndexesItem(ix.Spec))
 		}
 	}
 	return docs
+}
+
+// listIndexesItem is an index's entry in listIndexes' reply, which mongod
+// builds as a ListIndexesReplyItem (list_indexes.idl): its
+// expireAfterSeconds is a safeInt, so a TTL stored as a long or a double
+// (collMod stores a long) is answered as an int, as safeNumberInt reads it.
+func listIndexesItem(spec index.Spec) bson.D {
+	d := spec.Document()
+	for i := range d {
+		if d[i].Key != "expireAfterSeconds" {
+			continue
+		}
+		if n, ok := value.SafeNumberLong(d[i].Value); ok {
+			d[i].Value = int32(min(max(n, math.MinInt32), math.MaxInt32))
+		}
+	}
+	return d
 }
 
 // cmdReIndex is CmdReIndex (src/mongo/db/commands/drop_indexes.cpp, 8.0):

@@ -312,7 +312,7 @@ func timeseriesIndexSpecs(ts *tsView) []bson.D {
 		if !ok {
 			continue
 		}
-		d := ix.Spec.Document()
+		d := listIndexesItem(ix.Spec)
 		for i := range d {
 			if d[i].Key == "key" {
 				d[i].Value = viewKey

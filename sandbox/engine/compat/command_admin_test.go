@@ -273,7 +273,7 @@ func TestIndexCommands(t *testing.T) {
 		// collMod
 		{name: "collMod changes a TTL", ref: collModRef, docs: docs, setup: []string{`{"createIndexes":"c","indexes":[{"key":{"t":1},"name":"t_1","expireAfterSeconds":3}]}`},
 			cmd: `{"collMod":"c","index":{"keyPattern":{"t":1},"expireAfterSeconds":1000}}`, want: `{"expireAfterSeconds_old":{"$numberLong":"3"},"expireAfterSeconds_new":{"$numberLong":"1000"}}`,
-			thenFind: `{"listIndexes":"c"}`, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.c","firstBatch":[{"v":2,"key":{"_id":1},"name":"_id_"},{"v":2,"key":{"t":1},"name":"t_1","expireAfterSeconds":{"$numberLong":"1000"}}]}}`},
+			thenFind: `{"listIndexes":"c"}`, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.c","firstBatch":[{"v":2,"key":{"_id":1},"name":"_id_"},{"v":2,"key":{"t":1},"name":"t_1","expireAfterSeconds":1000}]}}`},
 		{name: "collMod hides an index", ref: collModRef, docs: docs, setup: []string{`{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`},
 			cmd: `{"collMod":"c","index":{"name":"a_1","hidden":true}}`, want: `{"hidden_old":false,"hidden_new":true}`,
 			thenFind: `{"listIndexes":"c"}`, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.c","firstBatch":[{"v":2,"key":{"_id":1},"name":"_id_"},{"v":2,"key":{"a":1},"name":"a_1","hidden":true}]}}`},

@@ -12,7 +12,11 @@ import (
 // is looked up; an index without a TTL may become one (since 5.1) unless
 // it is _id or compound; the _id index can be neither hidden nor unhidden;
 // a hidden value equal to the index's is a no-op that reports nothing; the
-// reply's expireAfterSeconds_old/_new are longs. An unknown field in the
+// reply's expireAfterSeconds_old/_new are longs, and so is the value
+// stored (updateTTLSetting), which listIndexes answers as an int: its
+// ListIndexesReplyItem reads expireAfterSeconds as a safeInt
+// (list_indexes.idl; jstests/core/ddl/collmod_convert_to_ttl.js compares
+// it with === 100). An unknown field in the
 // index option is IDLUnknownField 40415 (CollModIndex is a strict IDL
 // struct), which the 2020 jstest collMod_index_invalid_option.js predates
 // (it wants InvalidOptions 72; its 8.0 version in jstests/core/ddl/ wants
@@ -36,7 +40,7 @@ func TestCollModIndexOption(t *testing.T) {
 			code: mongoerr.InvalidOptions, msg: "TTL index 'expireAfterSeconds' option must be within an acceptable range, try a lower number"},
 		{name: "a plain index becomes a TTL index", ref: collModIndexRef, docs: docs, setup: []string{plain},
 			cmd: `{"collMod":"c","index":{"name":"a_1","expireAfterSeconds":60}}`, want: `{"expireAfterSeconds_new":{"$numberLong":"60"}}`,
-			thenFind: `{"listIndexes":"c"}`, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.c","firstBatch":[{"v":2,"key":{"_id":1},"name":"_id_"},{"v":2,"key":{"a":1},"name":"a_1","expireAfterSeconds":{"$numberLong":"60"}}]}}`},
+			thenFind: `{"listIndexes":"c"}`, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.c","firstBatch":[{"v":2,"key":{"_id":1},"name":"_id_"},{"v":2,"key":{"a":1},"name":"a_1","expireAfterSeconds":60}]}}`},
 		{name: "the _id index cannot become a TTL index", ref: collModIndexRef, docs: docs,
 			cmd:  `{"collMod":"c","index":{"name":"_id_","expireAfterSeconds":60}}`,
 			code: mongoerr.InvalidOptions, msg: "the _id field does not support TTL indexes"},

@@ -103,6 +103,9 @@ type sortStage struct {
 	*sortSpec
 	limit       int64 // a following $limit, absorbed (0: none)
 	sortedBytes int64 // BSON size of the documents sorted, for explain
+	// outputSortKeyMetadata marks the $sort $setWindowFields puts in
+	// front of itself, which explain says.
+	outputSortKeyMetadata bool
 }
 
 func (s *sortStage) execStats() bson.D {
@@ -129,6 +132,9 @@ func (s *sortStage) Spec() bson.D {
 	body := bson.D{{Key: "sortKey", Value: s.pattern}}
 	if s.limit > 0 {
 		body = append(body, bson.E{Key: "limit", Value: s.limit})
+	}
+	if s.outputSortKeyMetadata {
+		body = append(body, bson.E{Key: "outputSortKeyMetadata", Value: true})
 	}
 	return stageSpec("$sort", body)
 }

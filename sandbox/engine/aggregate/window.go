@@ -18,10 +18,12 @@ import (
 // sorted partition.
 
 type setWindowFieldsStage struct {
-	spec        bson.D
 	partitionBy expr.Expr
-	sortBy      *sortSpec
-	outputs     []*windowOutput
+	// partitionPath is the field the input is sorted on first ("" for
+	// no partitioning).
+	partitionPath string
+	sortBy        *sortSpec
+	outputs       []*windowOutput
 }
 
 // windowOutput is one output field and the window function computing it.
@@ -30,6 +32,8 @@ type windowOutput struct {
 	parts  []string
 	op     string
 	bounds windowBounds
+	// serialized is the function as explain shows it.
+	serialized bson.D
 	// acc computes the accumulator-style functions ($sum, $push, $topN,
 	// $percentile, $covariancePop, ...) over each document's window.
 	acc *accStatement
@@ -87,7 +91,7 @@ func parseSetWindowFields(spec any, p *parser) ([]Stage, error) {
 	if !ok {
 		return nil, mongoerr.Newf(mongoerr.FailedToParse, "the $setWindowFields stage specification must be an object, found %s", typeNameOf(spec))
 	}
-	s := &setWindowFieldsStage{spec: d}
+	s := &setWindowFieldsStage{}
 	var output bson.D
 	haveOutput := false
 	var partitionBy any = value.Missing{}
@@ -112,22 +116,41 @@ func parseSetWindowFields(spec any, p *parser) ([]Stage, error) {
 	if !haveOutput {
 		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field '$setWindowFields.output' is missing but a required field")
 	}
+	// document_source_set_window_fields.cpp create(): a constant
+	// partitionBy is no partitioning; a field path is sorted on directly;
+	// any other expression is first bound to a temporary field, which the
+	// stages sort and partition on and then remove.
+	var partitionPath string
+	var bindPartition bson.D
 	if !value.IsMissing(partitionBy) {
 		x, err := p.compile(partitionBy)
 		if err != nil {
 			return nil, err
 		}
-		if c, ok := expr.IsConstant(x); ok && value.IsArray(c) {
+		c, constant := expr.IsConstant(x)
+		if constant && value.IsArray(c) {
 			return nil, mongoerr.New(mongoerr.TypeMismatch, "An expression used to partition cannot evaluate to value of type array")
 		}
-		s.partitionBy = x
+		if !constant {
+			if path, ok := partitionBy.(string); ok && strings.HasPrefix(path, "$") && !strings.HasPrefix(path, "$$") {
+				partitionPath = path[1:]
+			} else {
+				partitionPath = windowPartitionKey
+				bindPartition = bson.D{{Key: windowPartitionKey, Value: partitionBy}}
+				if x, err = p.compile("$" + windowPartitionKey); err != nil {
+					return nil, err
+				}
+			}
+			s.partitionBy, s.partitionPath = x, partitionPath
+		}
 	}
+	var sortBy bson.D
 	if sb, ok := lookupField(d, "sortBy"); ok {
 		srt, err := parseSortPattern(sb)
 		if err != nil {
 			return nil, err
 		}
-		s.sortBy = srt
+		s.sortBy, sortBy = srt, sb.(bson.D)
 	}
 	var seen []string
 	for _, e := range output {
@@ -146,7 +169,75 @@ func parseSetWindowFields(spec any, p *parser) ([]Stage, error) {
 		}
 		s.outputs = append(s.outputs, o)
 	}
-	return []Stage{s}, nil
+	var stages []Stage
+	if bindPartition != nil {
+		bind, err := parseAddFields("$addFields")(bindPartition, p)
+		if err != nil {
+			return nil, err
+		}
+		stages = append(stages, bind...)
+	}
+	if partitionPath != "" || sortBy != nil {
+		// The sort key: the partition, then sortBy without it.
+		key := bson.D{}
+		if partitionPath != "" {
+			key = append(key, bson.E{Key: partitionPath, Value: int32(1)})
+		}
+		for _, e := range sortBy {
+			if e.Key != partitionPath {
+				key = append(key, e)
+			}
+		}
+		srt, err := parseSortPattern(key)
+		if err != nil {
+			return nil, err
+		}
+		stages = append(stages, &sortStage{sortSpec: srt, outputSortKeyMetadata: true})
+	}
+	stages = append(stages, s)
+	if bindPartition != nil {
+		unbind, err := parseUnset(windowPartitionKey, p)
+		if err != nil {
+			return nil, err
+		}
+		stages = append(stages, unbind...)
+	}
+	return stages, nil
+}
+
+// windowPartitionKey is the temporary field a partitionBy expression is
+// bound to; mongod names it so that a collision is unlikely in practice.
+const windowPartitionKey = "__internal_setWindowFields_partition_key"
+
+// serialize is the window function's serialize (window_function_expression.h)
+// for arg, the function's own argument: its input expression as explain
+// shows expressions, then the window it runs over. $count is the $sum of
+// 1 it parses into. Functions whose argument names other arguments
+// ($shift, the n-functions, the quantiles, ...) show the argument as
+// given.
+func (o *windowOutput) serialize(arg any, scope *expr.Scope) bson.D {
+	switch o.op {
+	case "$rank", "$denseRank", "$documentNumber":
+		return bson.D{{Key: o.op, Value: bson.D{}}}
+	case "$shift", "$expMovingAvg":
+		return bson.D{{Key: o.op, Value: arg}}
+	case "$locf", "$linearFill":
+		return bson.D{{Key: o.op, Value: expr.Serialize(arg, scope)}}
+	case "$count":
+		return bson.D{{Key: "$sum", Value: bson.D{{Key: "$const", Value: int32(1)}}}, {Key: "window", Value: o.bounds.serialize()}}
+	case "$derivative", "$integral":
+		args := bson.D{}
+		if d, ok := arg.(bson.D); ok {
+			args = append(args, bson.E{Key: "input", Value: expr.Serialize(value.Get(d, "input"), scope)})
+			if unit := value.Get(d, "unit"); !value.IsMissing(unit) {
+				args = append(args, bson.E{Key: "unit", Value: unit})
+			}
+		}
+		return bson.D{{Key: o.op, Value: args}, {Key: "window", Value: o.bounds.serialize()}}
+	case "$firstN", "$lastN", "$minN", "$maxN", "$topN", "$bottomN", "$top", "$bottom", "$percentile", "$median":
+		return bson.D{{Key: o.op, Value: arg}, {Key: "window", Value: o.bounds.serialize()}}
+	}
+	return bson.D{{Key: o.op, Value: expr.Serialize(arg, scope)}, {Key: "window", Value: o.bounds.serialize()}}
 }
 
 // pathsConflict: one path equals the other or is a prefix of it.
@@ -171,7 +262,11 @@ func parseWindowOutput(field string, v any, sortBy *sortSpec, p *parser) (*windo
 			return nil, mongoerr.Newf(mongoerr.FailedToParse, "Unrecognized window function, %s", e.Key)
 		}
 		o.op = e.Key
-		return o, o.parse(d, sortBy, p)
+		if err := o.parse(d, sortBy, p); err != nil {
+			return nil, err
+		}
+		o.serialized = o.serialize(e.Value, p.scope)
+		return o, nil
 	}
 	msg := "Expected a $-prefixed window function"
 	if len(d) > 0 && d[0].Key != "" {
@@ -323,8 +418,27 @@ func (o *windowOutput) parseNamedArgs(d bson.D, sortBy *sortSpec, p *parser) err
 	return nil
 }
 
-func (s *setWindowFieldsStage) Name() string { return "$setWindowFields" }
-func (s *setWindowFieldsStage) Spec() bson.D { return stageSpec("$setWindowFields", s.spec) }
+// $setWindowFields runs as the $_internalSetWindowFields it desugars to,
+// after the $sort the parse put in front of it.
+func (s *setWindowFieldsStage) Name() string { return "$_internalSetWindowFields" }
+
+// Spec is DocumentSourceInternalSetWindowFields::serialize: partitionBy
+// (the field path), sortBy, and each output as its window function
+// serializes it.
+func (s *setWindowFieldsStage) Spec() bson.D {
+	body := bson.D{}
+	if s.partitionPath != "" {
+		body = append(body, bson.E{Key: "partitionBy", Value: "$" + s.partitionPath})
+	}
+	if s.sortBy != nil {
+		body = append(body, bson.E{Key: "sortBy", Value: s.sortBy.pattern})
+	}
+	output := bson.D{}
+	for _, o := range s.outputs {
+		output = append(output, bson.E{Key: o.field, Value: o.serialized})
+	}
+	return stageSpec("$_internalSetWindowFields", append(body, bson.E{Key: "output", Value: output}))
+}
 
 // windowRow is one document of the input with what the window functions
 // read of it: its partition key, its sort key, and the value of its single

@@ -32,6 +32,33 @@ var wholePartition = windowBounds{lo: windowBound{unbounded: true}, hi: windowBo
 
 func (b windowBounds) isWholePartition() bool { return b.lo.unbounded && b.hi.unbounded }
 
+// serialize is WindowBounds::serialize: {documents: [lo, hi]} or
+// {range: [lo, hi], unit}, each bound "unbounded", "current" or its
+// number.
+func (b windowBounds) serialize() bson.D {
+	bound := func(w windowBound) any {
+		switch {
+		case w.unbounded:
+			return "unbounded"
+		case w.current:
+			return "current"
+		}
+		if n, ok := w.n.(int); ok {
+			return int32(n)
+		}
+		return w.n
+	}
+	pair := bson.A{bound(b.lo), bound(b.hi)}
+	if !b.byRange {
+		return bson.D{{Key: "documents", Value: pair}}
+	}
+	d := bson.D{{Key: "range", Value: pair}}
+	if b.unit != "" {
+		d = append(d, bson.E{Key: "unit", Value: b.unit})
+	}
+	return d
+}
+
 // parseWindowBounds is WindowBounds::parse.
 func parseWindowBounds(w any, sortBy *sortSpec, p *parser) (windowBounds, error) {
 	fail := func(msg string) (windowBounds, error) {

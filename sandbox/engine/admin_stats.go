@@ -13,7 +13,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
-// scaleArg reads collStats/dbStats' scale: a positive number.
+// scaleArg reads collStats' scale, an IDL safeInt64 with {gte: 1}.
 func scaleArg(a args) (int64, error) {
 	n, ok, err := a.int64Arg("scale")
 	if err != nil || !ok {
@@ -53,18 +53,26 @@ func cmdCollStats(e *Engine, req *request) (bson.D, error) {
 	return appendNumberStyleDoc(stripOK(out)), nil
 }
 
+// cmdDBStats is CmdDbStats (dbcommands.cpp): unlike collStats', its
+// scale has no IDL bound; typedRun refuses one below 1 with BadValue.
 func cmdDBStats(e *Engine, req *request) (bson.D, error) {
 	a := newArgs(req)
 	if err := a.checkKnown(true, "scale", "freeStorage"); err != nil {
 		return nil, err
 	}
-	scale, err := scaleArg(a)
+	scale, given, err := a.int64Arg("scale")
 	if err != nil {
 		return nil, err
+	}
+	if !given {
+		scale = 1
 	}
 	free, err := a.boolean("freeStorage", false)
 	if err != nil {
 		return nil, err
+	}
+	if scale < 1 {
+		return nil, mongoerr.New(mongoerr.BadValue, "Scale factor must be greater than zero")
 	}
 	if err := catalog.ValidateDBName(req.db); err != nil {
 		return nil, err

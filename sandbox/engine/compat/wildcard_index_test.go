@@ -36,6 +36,15 @@ func TestWildcardIndexSpec(t *testing.T) {
 	runCmdCases(t, []cmdCase{
 		{name: "wildcard: a zero key value", ref: wcValidRef, cov: cov, cmd: wcCreate(`{"$**": 0}`, ""),
 			code: mongoerr.CannotCreateIndex, msg: `Error in specification { key: { $**: 0 }, name: "w" } :: caused by :: Error in specification { $**: 0 } :: caused by :: Values in the index key pattern can't be 0.`},
+		// validateKeyPattern reads each key's name as a FieldRef.
+		{name: "an empty key name", ref: wcValidRef, cov: cov, cmd: wcCreate(`{"": 1}`, ""),
+			code: mongoerr.CannotCreateIndex, msg: `Error in specification { key: { : 1 }, name: "w" } :: caused by :: Index keys cannot be an empty field.`},
+		{name: "a key name with an empty part", ref: wcValidRef, cov: cov, cmd: wcCreate(`{"a..b": 1}`, ""),
+			code: mongoerr.CannotCreateIndex, msg: `Error in specification { key: { a..b: 1 }, name: "w" } :: caused by :: Index keys cannot contain an empty field.`},
+		{name: "a key name with a $-part", ref: wcValidRef, cov: cov, cmd: wcCreate(`{"a.$b": 1}`, ""),
+			code: mongoerr.CannotCreateIndex, msg: `Error in specification { key: { a.$b: 1 }, name: "w" } :: caused by :: Index key contains an illegal field name: field name starts with '$'.`},
+		{name: "a DBRef's $id may be indexed", ref: wcValidRef, cov: cover{family: commandFam, op: "createIndexes", col: semantics}, cmd: wcCreate(`{"a.$id": 1}`, ""),
+			want: `{"numIndexesBefore": 1, "numIndexesAfter": 2}`},
 		{name: "wildcard: the plugin named by a string", ref: wcValidRef, cov: cov, cmd: wcCreate(`{"$**": "wildcard"}`, ""),
 			code: mongoerr.CannotCreateIndex, msg: `Error in specification { key: { $**: "wildcard" }, name: "w" } :: caused by :: The key pattern value for an 'wildcard' index must be a non-zero number, not a string.`},
 		{name: "wildcard: hashed $**", ref: wcValidRef, cov: cov, cmd: wcCreate(`{"$**": "hashed"}`, ""),

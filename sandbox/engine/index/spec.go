@@ -272,6 +272,25 @@ func safeNumberLong(v any) int64 {
 	return int64(f)
 }
 
+// checkKeyFieldName is validateKeyPattern's check of a key's field name
+// (index_key_validate.cpp), read as a FieldRef: not empty, no empty part,
+// and no part starting with '$' but a DBRef's $id, $ref or $db after the
+// first.
+func checkKeyFieldName(name string) error {
+	if name == "" {
+		return mongoerr.New(mongoerr.CannotCreateIndex, "Index keys cannot be an empty field.")
+	}
+	for i, part := range strings.Split(name, ".") {
+		if part == "" {
+			return mongoerr.New(mongoerr.CannotCreateIndex, "Index keys cannot contain an empty field.")
+		}
+		if part[0] == '$' && (i == 0 || part != "$id" && part != "$ref" && part != "$db") {
+			return mongoerr.New(mongoerr.CannotCreateIndex, "Index key contains an illegal field name: field name starts with '$'.")
+		}
+	}
+	return nil
+}
+
 func (s *Spec) parseKey() error {
 	if len(s.Key) == 0 {
 		return mongoerr.New(mongoerr.CannotCreateIndex, "Index keys cannot be empty.")
@@ -292,9 +311,8 @@ func (s *Spec) parseKey() error {
 	}
 	seen := map[string]bool{}
 	for _, e := range s.Key {
-		if e.Key == "" || strings.HasPrefix(e.Key, "$") && e.Key != "$**" || strings.Contains(e.Key, "..") ||
-			strings.HasPrefix(e.Key, ".") || strings.HasSuffix(e.Key, ".") {
-			return mongoerr.Newf(mongoerr.CannotCreateIndex, "Index key contains an illegal field name: field name starts with '$'.")
+		if err := checkKeyFieldName(e.Key); err != nil {
+			return err
 		}
 		if seen[e.Key] {
 			return mongoerr.Newf(mongoerr.CannotCreateIndex, "Error in specification %s :: caused by :: Index keys cannot contain duplicate fields.", FormatDoc(s.Key))

@@ -65,7 +65,7 @@ func Parse(v any, ns string) (Options, error) {
 	if !ok {
 		return o, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field 'create.timeseries' is the wrong type '%s', expected type 'object'", value.TypeName(v))
 	}
-	var hasSpan, hasRounding, hasTime bool
+	var hasSpan, hasRounding, hasTime, hasEmptyMeta bool
 	for _, e := range spec {
 		field := "create.timeseries." + e.Key
 		switch e.Key {
@@ -78,7 +78,7 @@ func Parse(v any, ns string) (Options, error) {
 			case "timeField":
 				o.TimeField, hasTime = s, true
 			case "metaField":
-				o.MetaField = s
+				o.MetaField, hasEmptyMeta = s, s == ""
 			default:
 				if _, known := granularities[s]; !known {
 					return o, mongoerr.Newf(mongoerr.BadValue, "Enumeration value '%s' for field '%s' is not a valid value.", s, field)
@@ -108,6 +108,12 @@ func Parse(v any, ns string) (Options, error) {
 	}
 	if !hasTime {
 		return o, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'create.timeseries.timeField' is missing but a required field")
+	}
+	if hasEmptyMeta {
+		// mongod takes "" as a metaField, whose values every path-based
+		// stage then fails to reach; the sandbox's options read "" as no
+		// metaField, so it refuses rather than drop it.
+		return o, mongoerr.New(mongoerr.NotImplemented, `a time-series metaField of "" is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it`)
 	}
 	mustBeTopLevel := func(field string) error {
 		return mongoerr.Newf(mongoerr.InvalidOptions, "%s: '%s' must be a top-level field and not contain a '.'", ns, field)

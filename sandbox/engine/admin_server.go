@@ -201,6 +201,24 @@ func sameParameterValue(current, asked any) bool {
 	return value.IsNumber(asked) && value.IsNumber(current) && value.Compare(current, asked) == 0
 }
 
+// fsync is FSyncCommand (fsync.cpp): without lock it flushes the storage
+// engine's files, which the in-memory sandbox has none of, and answers the
+// numFiles mongod keeps as a dummy. With lock it must put the storage
+// engine in backup mode, and the sandbox's, like every engine without
+// one, refuses as StorageEngine::beginBackup's default does; the lock
+// count goes back to 0, so no write is ever blocked.
+func cmdFsync(_ *Engine, req *request) (bson.D, error) {
+	if !expr.IsTrue(value.Get(req.cmd, "lock")) {
+		return bson.D{{Key: "numFiles", Value: int32(1)}}, nil
+	}
+	return nil, mongoerr.New(mongoerr.CommandNotSupported, "The current storage engine doesn't support backup mode")
+}
+
+// fsyncUnlock is FSyncUnlockCommand: the server is never fsync-locked.
+func cmdFsyncUnlock(*Engine, *request) (bson.D, error) {
+	return nil, codelessError("fsyncUnlock called when not locked")
+}
+
 func cmdGetCmdLineOpts(_ *Engine, req *request) (bson.D, error) {
 	host, port, _ := net.SplitHostPort(req.conn.ListenAddr)
 	portNum, _ := strconv.Atoi(port)

@@ -30,6 +30,7 @@ const (
 	serverCmdRef      = "src/mongo/db/commands/generic.cpp, buildinfo_common.cpp, parameters.cpp, server_status.cpp; manual: reference/command/ping, command/buildInfo, command/getParameter, command/getLog, command/hostInfo, command/serverStatus, command/getCmdLineOpts"
 	renameValidateRef = "src/mongo/db/catalog/rename_collection.cpp validateNamespacesForRenameCollection; src/mongo/db/catalog/document_validation.cpp userAllowedWriteNS"
 	setParameterRef   = "src/mongo/db/commands/set_parameter.cpp CmdSet; manual: reference/command/setParameter"
+	fsyncRef          = "src/mongo/db/commands/fsync.cpp (FSyncCommand, FSyncUnlockCommand); manual: reference/command/fsync"
 	validateCmdRef    = "src/mongo/db/commands/validate.cpp; manual: reference/command/validate"
 )
 
@@ -381,6 +382,14 @@ func TestStatsExplainAndServerCommands(t *testing.T) {
 			code: mongoerr.Unauthorized, msg: "setParameter may only be run against the admin database."},
 		{name: "getParameter outside admin", ref: serverCmdRef, cmd: `{"getParameter":1,"featureCompatibilityVersion":1}`, code: mongoerr.Unauthorized, msg: "getParameter may only be run against the admin database."},
 		{name: "getParameter of nothing known", ref: serverCmdRef, admin: true, cmd: `{"getParameter":1,"nope":1}`, code: mongoerr.InvalidOptions, msg: "no option found to get"},
+		// fsync.cpp: the sandbox's storage engine has no backup mode, so
+		// fsync with lock fails as on any engine without one
+		// (jstests/core/administrative/fsync.js skips on exactly this).
+		{name: "fsync", ref: fsyncRef, admin: true, cmd: `{"fsync":1}`, want: `{"numFiles":1}`},
+		{name: "fsync lock", ref: fsyncRef + "; src/mongo/db/storage/storage_engine.h (beginBackup)", admin: true, cmd: `{"fsync":1,"lock":true}`,
+			code: mongoerr.CommandNotSupported, msg: "The current storage engine doesn't support backup mode", thenFind: `{"insert":"c","documents":[{"_id":1}]}`, thenWant: `{"n":1}`},
+		{name: "fsyncUnlock when not locked", ref: fsyncRef, admin: true, cmd: `{"fsyncUnlock":1}`, codeless: true, msg: "fsyncUnlock called when not locked"},
+		{name: "fsync outside admin", ref: fsyncRef, cmd: `{"fsync":1,"lock":1}`, code: mongoerr.Unauthorized, msg: "fsync may only be run against the admin database."},
 		{name: "getCmdLineOpts", ref: serverCmdRef, admin: true, cmd: `{"getCmdLineOpts":1}`, want: `{"argv":"*","parsed":"*"}`},
 		{name: "getCmdLineOpts outside admin", ref: serverCmdRef, cmd: `{"getCmdLineOpts":1}`, code: mongoerr.Unauthorized, msg: "getCmdLineOpts may only be run against the admin database."},
 		{name: "getLog *", ref: serverCmdRef, admin: true, cmd: `{"getLog":"*"}`, want: `{"names":["global","startupWarnings"]}`},

@@ -40,6 +40,17 @@ type densifyStage struct {
 	mode       densifyMode
 	lo, hi     any // the explicit bounds
 	rangeSpec  bson.D
+	// sorted is the $sort put in front of the stage, whose order the
+	// output keeps unless partitions are densified over the full range.
+	sorted *sortSpec
+}
+
+// keepsOrder reports whether the stage's output is still in the order of
+// the $sort in front of it: with no partitions, or partitions densified
+// over their own or an explicit range (DocumentSourceInternalDensify,
+// which then absorbs a following $sort that asks for no more).
+func (s *densifyStage) keepsOrder() bool {
+	return len(s.partitions) == 0 || s.mode != densifyFull
 }
 
 func parseDensify(spec any, p *parser) ([]Stage, error) {
@@ -116,6 +127,7 @@ func parseDensify(spec any, p *parser) ([]Stage, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.sorted = srt
 	return []Stage{&sortStage{sortSpec: srt}, s}, nil
 }
 

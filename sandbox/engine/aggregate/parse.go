@@ -265,10 +265,24 @@ func strictest(d *stages.Stage, spec any, depth int) placement {
 	return c
 }
 
+// isPrefixPattern reports whether sort pattern a is b or its prefix.
+func isPrefixPattern(a, b bson.D) bool {
+	if len(a) > len(b) {
+		return false
+	}
+	for i, e := range a {
+		if e.Key != b[i].Key || value.Compare(e.Value, b[i].Value) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // coalesce applies the rewrites mongod always applies and that show in
 // explain or bound memory (the manual's "Aggregation Pipeline
 // Optimization"): adjacent $match stages merge into one {$and}, adjacent
-// $limit and $skip stages coalesce, $sort + $skip + $limit moves the limit
+// $limit and $skip stages coalesce, a $sort followed by another $sort is
+// dropped, $sort + $skip + $limit moves the limit
 // (plus the skip) into the sort, a $limit after a $sort is absorbed into
 // it (a top-k sort), and an $unwind of a $lookup's "as" field joins the
 // $lookup.
@@ -316,6 +330,31 @@ func coalesce(stages []Stage) []Stage {
 			case *graphLookupStage:
 				if p.unwind == nil && cur.path == p.as {
 					p.unwind = cur
+					continue
+				}
+			}
+		case *sortStage:
+			switch p := prev.(type) {
+			case *sortStage:
+				// DocumentSourceSort::doOptimizeAt: a $sort followed by
+				// another is dropped, as $sort is not stable, unless it has
+				// a limit; with a limit and the same key the two merge,
+				// keeping the lower limit.
+				if p.limit == 0 {
+					out[len(out)-1] = cur
+					continue
+				}
+				if value.Compare(p.pattern, cur.pattern) == 0 {
+					if cur.limit == 0 || p.limit < cur.limit {
+						cur.limit = p.limit
+					}
+					out[len(out)-1] = cur
+					continue
+				}
+			case *densifyStage:
+				// A $sort asking for a prefix of the order $densify keeps
+				// is already satisfied.
+				if cur.limit == 0 && p.keepsOrder() && isPrefixPattern(cur.pattern, p.sorted.pattern) {
 					continue
 				}
 			}

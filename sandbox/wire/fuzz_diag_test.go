@@ -42,5 +42,20 @@ func diagSeeds(t testing.TB) [][]byte {
 		cmd("findAndModify", "books", "query", bson.D{}, "sort", e("a", int32(1)), "update", e("$inc", e("n", int32(1))), "fields", e("k", e("$meta", "sortKey")), "$db", "shop"),
 		cmd("reIndex", "books", "$db", "shop"),
 		cmd("create", "tmp", "storageEngine", e("inMemory", e("configString", "cache_size=1M")), "$db", "shop"),
+		// Server parameters, fsync, idle cursors, and the collMod and
+		// renameCollection paths that change an index's uniqueness or
+		// check the names a rename may touch.
+		cmd("setParameter", int32(1), "internalQueryFrameworkControl", "forceClassicEngine", "logLevel", int32(0), "$db", "admin"),
+		cmd("getParameter", int32(1), "internalQueryFindCommandBatchSize", int32(1), "internalPipelineLengthLimit", int32(1), "$db", "admin"),
+		cmd("fsync", int32(1), "lock", true, "$db", "admin"),
+		cmd("fsyncUnlock", int32(1), "$db", "admin"),
+		cmd("aggregate", int32(1), "pipeline", bson.A{e("$currentOp", e("idleCursors", true)), e("$match", e("type", "idleCursor"))}, "cursor", bson.D{}, "$db", "admin"),
+		cmd("collMod", "books", "index", bson.D{{Key: "keyPattern", Value: e("a", int32(1))}, {Key: "prepareUnique", Value: true}}, "$db", "shop"),
+		cmd("collMod", "books", "index", bson.D{{Key: "name", Value: "a_1"}, {Key: "unique", Value: true}}, "dryRun", true, "$db", "shop"),
+		cmd("collMod", "books", "index", bson.D{{Key: "name", Value: "a_1"}, {Key: "forceNonUnique", Value: true}}, "$db", "shop"),
+		cmd("renameCollection", "shop.books", "to", "shop.system.buckets.books", "$db", "admin"),
+		cmd("renameCollection", "shop.system.views", "to", "shop.views", "dropTarget", true, "$db", "admin"),
+		cmd("dbStats", int32(1), "scale", 0.5, "$db", "shop"),
+		cmd("aggregate", "books", "pipeline", bson.A{e("$setWindowFields", bson.D{{Key: "partitionBy", Value: e("$mod", bson.A{"$a", int32(2)})}, {Key: "sortBy", Value: e("b", int32(1))}, {Key: "output", Value: e("r", e("$rank", bson.D{}))}}), e("$sort", e("a", int32(1))), e("$sort", e("b", int32(-1)))}, "cursor", bson.D{}, "$db", "shop"),
 	}
 }

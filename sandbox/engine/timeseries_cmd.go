@@ -575,18 +575,29 @@ func (e *Engine) readTimeseries(req *request, ts *tsView, view *catalog.View) (b
 	if err != nil {
 		return nil, err
 	}
-	return e.readPipeline(req, view, ts.buckets.Name, ts.view.NS(), pipeline, naturalHint(req))
+	return e.readPipeline(req, view, ts.buckets.Name, ts.view.NS(), pipeline, timeseriesHint(req, ts.opts))
 }
 
-// naturalHint is the read's hint when it is a $natural one. mongod runs
-// a read of a time-series collection as an aggregate over its buckets
-// collection that keeps the command's hint, so {$natural: -1} scans the
-// buckets, clustered by their minimum time, backward
-// (jstests/core/timeseries/query/timeseries_hint.js). An index hint
-// would need its key translated to the buckets' schema; it is dropped.
-func naturalHint(req *request) any {
-	if h, ok := value.Get(req.cmd, "hint").(bson.D); ok && len(h) == 1 && h[0].Key == "$natural" {
+// timeseriesHint is the read's hint for the aggregate over the buckets
+// collection mongod runs a read of a time-series collection as: {$natural:
+// -1} scans the buckets, clustered by their minimum time, backward
+// (jstests/core/timeseries/query/timeseries_hint.js); an index name is the
+// buckets index's own; a key pattern is translated to the buckets' schema
+// as createIndexes translates it, so a hint of an index that does not
+// exist, or is hidden, fails as on any collection
+// (jstests/core/timeseries/ddl/timeseries_index.js).
+func timeseriesHint(req *request, o timeseries.Options) any {
+	switch h := value.Get(req.cmd, "hint").(type) {
+	case string:
 		return h
+	case bson.D:
+		if len(h) == 0 {
+			return nil
+		}
+		if h[0].Key == "$natural" {
+			return h
+		}
+		return bucketIndexKey(o, h)
 	}
 	return nil
 }
@@ -711,7 +722,7 @@ func (e *Engine) explainTimeseries(req *request, verbosity string) (bson.D, bool
 	sub := *req
 	sub.name = "aggregate"
 	sub.cmd = bson.D{{Key: "aggregate", Value: ts.buckets.Name}, {Key: "pipeline", Value: pipeline}, {Key: "explain", Value: true}, {Key: "$db", Value: req.db}}
-	out, err := e.explainPipeline(&sub, &aggregateSpec{coll: ts.buckets.Name, pipeline: pipeline, explain: true, hint: naturalHint(req)}, verbosity, view)
+	out, err := e.explainPipeline(&sub, &aggregateSpec{coll: ts.buckets.Name, pipeline: pipeline, explain: true, hint: timeseriesHint(req, ts.opts)}, verbosity, view)
 	return out, true, err
 }
 

@@ -155,8 +155,7 @@ func cmdSetParameter(_ *Engine, req *request) (bson.D, error) {
 	for _, p := range serverParameters() {
 		known[p.name] = p
 	}
-	var was any
-	named := 0
+	var named []bson.E
 	for _, e := range req.cmd[1:] {
 		if genericArguments[e.Key] {
 			continue
@@ -168,19 +167,18 @@ func cmdSetParameter(_ *Engine, req *request) (bson.D, error) {
 		if !p.settableAtRuntime {
 			return nil, mongoerr.Newf(mongoerr.IllegalOperation, "not allowed to change [%s] at runtime", e.Key)
 		}
-		if !sameParameterValue(p.value, e.Value) {
-			return nil, mongoerr.Newf(mongoerr.NotImplemented,
-				"the schemalab sandbox cannot change %s: it is fixed at %s; use a real MongoDB (--uri) to change it", e.Key, value.Format(p.value))
-		}
-		if named == 0 {
-			was = p.value
-		}
-		named++
+		named = append(named, e)
 	}
-	if named == 0 {
+	if len(named) == 0 {
 		return nil, mongoerr.New(mongoerr.InvalidOptions, "no option found to set, use help:true to see options ")
 	}
-	return bson.D{{Key: "was", Value: was}}, nil
+	for _, e := range named {
+		if current := known[e.Key].value; !sameParameterValue(current, e.Value) {
+			return nil, mongoerr.Newf(mongoerr.NotImplemented,
+				"the schemalab sandbox cannot change %s: it is fixed at %s; use a real MongoDB (--uri) to change it", e.Key, value.Format(current))
+		}
+	}
+	return bson.D{{Key: "was", Value: known[named[0].Key].value}}, nil
 }
 
 // sameParameterValue reports whether asked names the value a parameter

@@ -372,7 +372,7 @@ func TestStatsExplainAndServerCommands(t *testing.T) {
 			want: `{"was":{"$numberLong":"101"}}`},
 		{name: "setParameter to another value", ref: setParameterRef, admin: true, cmd: `{"setParameter":1,"internalQueryFindCommandBatchSize":2}`,
 			code: mongoerr.NotImplemented, msg: "the schemalab sandbox cannot change internalQueryFindCommandBatchSize: it is fixed at 101; use a real MongoDB (--uri) to change it"},
-		{name: "setParameter of an unknown name", ref: setParameterRef, admin: true, cmd: `{"setParameter":1,"logLevel":0,"nope":1}`,
+		{name: "setParameter of an unknown name", ref: setParameterRef, admin: true, cmd: `{"setParameter":1,"logLevel":2,"nope":1}`,
 			code: mongoerr.InvalidOptions, msg: "attempted to set unrecognized parameter [nope], use help:true to see options "},
 		{name: "setParameter of a startup parameter", ref: setParameterRef, admin: true, cmd: `{"setParameter":1,"internalPipelineLengthLimit":1000}`,
 			code: mongoerr.IllegalOperation, msg: "not allowed to change [internalPipelineLengthLimit] at runtime"},

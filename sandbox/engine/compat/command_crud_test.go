@@ -31,6 +31,8 @@ const (
 
 // tsHintDocs are one measurement per bucket, each bucket's minimum time
 // (its _id's leading bytes) in _id order.
+const systemViewsWriteRef = "src/mongo/db/catalog/document_validation.cpp (userAllowedWriteNS); jstests/core/disallow_system_views_user_writes.js"
+
 const tsHintDocs = `{"insert":"c","documents":[{"_id":1,"m":1,"t":{"$date":"1970-01-01T00:00:00Z"}},{"_id":2,"m":2,"t":{"$date":"1970-01-02T00:00:00Z"}},{"_id":3,"m":3,"t":{"$date":"1970-01-03T00:00:00Z"}}]}`
 
 // upsertSuppliedRef is where mongod checks and applies upsertSupplied.
@@ -64,6 +66,17 @@ func TestCRUDCommands(t *testing.T) {
 		{name: "insert of no documents", ref: writeCmdRef, cmd: `{"insert":"c","documents":[]}`, code: mongoerr.InvalidLength, msg: "Write batch sizes must be between 1 and 100000. Got 0 operations."},
 		{name: "insert of a number", ref: writeCmdRef, cmd: `{"insert":"c","documents":[1]}`, code: mongoerr.TypeMismatch, msg: "BSON field 'insert.documents.0' is the wrong type 'int', expected type 'object'"},
 		{name: "insert into system.profile", ref: bulkWriteAuthRef, cmd: `{"insert":"system.profile","documents":[{"a":1}]}`, code: mongoerr.InvalidNamespace, msg: "cannot write to {{db}}.system.profile"},
+		// jstests/core/disallow_system_views_user_writes.js (fcv 4.7+):
+		// userAllowedWriteNS refuses every user write to system.views.
+		{name: "insert into system.views", ref: systemViewsWriteRef, setup: []string{`{"create":"v","viewOn":"c","pipeline":[]}`},
+			cmd: `{"insert":"system.views","documents":[{"_id":"{{db}}.w","viewOn":"c","pipeline":[]}]}`, code: mongoerr.InvalidNamespace, msg: "cannot write to {{db}}.system.views"},
+		{name: "update of system.views", ref: systemViewsWriteRef, setup: []string{`{"create":"v","viewOn":"c","pipeline":[]}`},
+			cmd: `{"update":"system.views","updates":[{"q":{},"u":{"invalidField":true}}]}`, code: mongoerr.InvalidNamespace, msg: "cannot write to {{db}}.system.views"},
+		{name: "findAndModify of system.views", ref: systemViewsWriteRef, setup: []string{`{"create":"v","viewOn":"c","pipeline":[]}`},
+			cmd: `{"findAndModify":"system.views","query":{},"update":{"invalidField":true}}`, code: mongoerr.InvalidNamespace, msg: "cannot write to {{db}}.system.views"},
+		{name: "delete from system.views", ref: systemViewsWriteRef, setup: []string{`{"create":"v","viewOn":"c","pipeline":[]}`},
+			cmd: `{"delete":"system.views","deletes":[{"q":{},"limit":0}]}`, code: mongoerr.InvalidNamespace, msg: "cannot write to {{db}}.system.views",
+			thenFind: `{"find":"system.views","projection":{"_id":1}}`, thenWant: `[{"_id":"{{db}}.v"}]`},
 		{name: "insert with w: 2 on a standalone", ref: writeConcernRf, cmd: `{"insert":"c","documents":[{"a":1}],"writeConcern":{"w":2}}`, code: mongoerr.BadValue, msg: "cannot use 'w' > 1 when a host is not replicated"},
 		{name: "delete with a tag-set w on a standalone", ref: writeConcernRf, cmd: `{"delete":"c","deletes":[{"q":{},"limit":0}],"writeConcern":{"w":"dc"}}`, code: mongoerr.BadValue,
 			msg: "cannot use non-majority 'w' mode dc when a host is not a member of a replica set"},

@@ -370,12 +370,15 @@ func collModIndex(ch *catalog.Change, c *catalog.Collection, r *collModIndexRequ
 		}
 	}
 	var target *index.Spec
+	// A buckets collection is clustered by _id in mongod: it has no _id
+	// index to find.
+	clustered := strings.HasPrefix(c.Name, bucketsPrefix)
 	if r.name != "" {
-		if ix := c.Index(r.name); ix != nil {
+		if ix := c.Index(r.name); ix != nil && !(clustered && ix.Spec.IsID()) {
 			spec := ix.Spec
 			target = &spec
 		}
-	} else if ixs := c.IndexesByKey(r.keyPattern); len(ixs) == 1 {
+	} else if ixs := c.IndexesByKey(r.keyPattern); len(ixs) == 1 && !(clustered && ixs[0].Spec.IsID()) {
 		spec := ixs[0].Spec
 		target = &spec
 	} else if len(ixs) > 1 {

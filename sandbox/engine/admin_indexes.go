@@ -180,6 +180,15 @@ func cmdDropIndexes(e *Engine, req *request) (bson.D, error) {
 	if !ok {
 		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'dropIndexes.index' is missing but a required field")
 	}
+	// makeTimeseriesDropIndexesCommand: on a time-series collection the
+	// command runs on its buckets, a key pattern translated to their
+	// schema and a name kept.
+	if ts, _, isTS := e.timeseriesView(req.db, collName); isTS {
+		collName = ts.buckets.Name
+		if key, isKey := target.(bson.D); isKey {
+			target = bucketIndexKey(ts.opts, key)
+		}
+	}
 	var reply bson.D
 	var dropped []string
 	err = e.catalog.Write(req.db, collName, false, func(coll *catalog.Collection) (err error) {
@@ -203,6 +212,12 @@ func dropIndexes(a args, coll *catalog.Collection, target any, namespace string)
 		return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "ns not found %s", namespace)
 	}
 	was := int32(len(coll.Indexes()))
+	// A buckets collection is clustered by _id in mongod: it has no _id
+	// index to count, name or drop.
+	clustered := strings.HasPrefix(coll.Name, bucketsPrefix)
+	if clustered {
+		was--
+	}
 	var names []string
 	switch t := target.(type) {
 	case string:
@@ -230,6 +245,9 @@ func dropIndexes(a args, coll *catalog.Collection, target any, namespace string)
 				len(matches), index.FormatDoc(t), index.FormatDoc(matches[0].Spec.Document()), index.FormatDoc(matches[1].Spec.Document()))
 		}
 		if matches[0].Spec.IsID() {
+			if clustered {
+				return nil, mongoerr.Newf(mongoerr.IndexNotFound, "can't find index with key: %s", index.FormatDoc(t))
+			}
 			return nil, mongoerr.New(mongoerr.InvalidOptions, "cannot drop _id index")
 		}
 		names = []string{matches[0].Spec.Name}
@@ -237,8 +255,11 @@ func dropIndexes(a args, coll *catalog.Collection, target any, namespace string)
 		return nil, a.wrongType("index", target, "types '[string, object, array']")
 	}
 	for _, n := range names {
-		if n == index.IDIndexName {
+		if n == index.IDIndexName && !clustered {
 			return nil, mongoerr.New(mongoerr.InvalidOptions, "cannot drop _id index")
+		}
+		if n == index.IDIndexName {
+			return nil, mongoerr.Newf(mongoerr.IndexNotFound, "index not found with name [%s]", n)
 		}
 		if coll.Index(n) == nil {
 			return nil, mongoerr.Newf(mongoerr.IndexNotFound, "index not found with name [%s]", n)

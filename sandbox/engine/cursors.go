@@ -67,12 +67,13 @@ type cursor struct {
 	// api is the Stable API parameters of the command that opened it.
 	api apiParameters
 	// What $currentOp's idleCursors reports of it (GenericCursor): the
-	// documents and batches returned so far, its options, the session
-	// document it was opened in and the host:port it was opened on.
+	// documents and batches returned so far, its options, the lsid it was
+	// opened in and the address it was opened on (rendered only when
+	// reported).
 	docsReturned, batchesReturned  int64
 	noTimeout, tailable, awaitData bool
-	session                        bson.D
-	host                           string
+	lsidDoc                        bson.D
+	listen                         string
 }
 
 // resultStream is where a cursor's documents come from.
@@ -304,10 +305,8 @@ func (e *Engine) firstBatch(req *request, namespace string, s resultStream, batc
 		c.docsReturned, c.batchesReturned = int64(len(batch)), 1
 		c.noTimeout = req.name == "find" && expr.IsTrue(value.Get(req.cmd, "noCursorTimeout"))
 		c.tailable, c.awaitData = s.tail != nil, s.tail != nil && s.tail.await
-		if lsid, ok := lookupDoc(req.cmd, "lsid"); ok {
-			c.session = sessionID(lsid, req.conn.user)
-		}
-		c.host = hostAndPort(req.conn.ListenAddr)
+		c.lsidDoc, _ = lookupDoc(req.cmd, "lsid")
+		c.listen = req.conn.ListenAddr
 		if s.indexes != nil {
 			c.indexes = s.indexes()
 		}
@@ -579,9 +578,9 @@ func (t *cursorTable) idleReport(user string) []bson.D {
 	slices.SortFunc(idle, func(a, b *cursor) int { return a.born.Compare(b.born) })
 	out := make([]bson.D, 0, len(idle))
 	for _, c := range idle {
-		d := bson.D{{Key: "type", Value: "idleCursor"}, {Key: "host", Value: c.host}, {Key: "ns", Value: c.ns}}
-		if c.session != nil {
-			d = append(d, bson.E{Key: "lsid", Value: c.session})
+		d := bson.D{{Key: "type", Value: "idleCursor"}, {Key: "host", Value: hostAndPort(c.listen)}, {Key: "ns", Value: c.ns}}
+		if c.lsidDoc != nil {
+			d = append(d, bson.E{Key: "lsid", Value: sessionID(c.lsidDoc, c.user)})
 		}
 		if exec := c.stream.exec; exec != nil {
 			if summary := exec.Profile().Summary; summary != "" {

@@ -117,7 +117,15 @@ func parseDistinct(req *request) (*findSpec, string, error) {
 	if s.let, err = letArg(a, req.now); err != nil {
 		return nil, "", err
 	}
-	return s, key, checkCollation(a)
+	if err := checkCollation(a); err != nil {
+		return nil, "", err
+	}
+	// CanonicalDistinct::parse checks the key before building the query
+	// from it.
+	if strings.Contains(key, "\x00") {
+		return nil, "", mongoerr.New(31032, "Key field cannot contain an embedded null byte")
+	}
+	return s, key, nil
 }
 
 func cmdDistinct(e *Engine, req *request) (bson.D, error) {

@@ -319,6 +319,8 @@ func TestCRUDCommands(t *testing.T) {
 		{name: "distinct with a numeric path component", ref: distinctRef, docs: `[{"b":[[1,2],[3]]},{"b":[{"c":4}]}]`, cmd: `{"distinct":"c","key":"b.0"}`,
 			want: `{"values":[1,2,{"c":4}]}`},
 		{name: "distinct with a query", ref: distinctRef, docs: docs, cmd: `{"distinct":"c","key":"t","query":{"a":{"$lt":2}}}`, want: `{"values":["x","y"]}`},
+		{name: "distinct of a key with a NUL", ref: distinctRef + " (CanonicalDistinct::parse); jstests/core/query/distinct/distinct_syntax.js", docs: `[{"a":1}]`,
+			cmd: `{"distinct":"c","key":"a\u0000b"}`, code: 31032, msg: "Key field cannot contain an embedded null byte"},
 		{name: "distinct of a collection that does not exist", ref: distinctRef, cmd: `{"distinct":"nothere","key":"a"}`, want: `{"values":[]}`},
 		{name: "distinct without key", ref: distinctRef, cmd: `{"distinct":"c"}`, code: mongoerr.IDLFailedToParse, msg: "BSON field 'distinct.key' is missing but a required field"},
 		{name: "distinct key that is a number", ref: distinctRef, cmd: `{"distinct":"c","key":1}`, code: mongoerr.TypeMismatch, msg: "BSON field 'distinct.key' is the wrong type 'int', expected type 'string'"},

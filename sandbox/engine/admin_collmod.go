@@ -117,6 +117,11 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 		if _, ok := a.get("expireAfterSeconds"); ok {
 			return mongoerr.New(mongoerr.InvalidOptions, "'expireAfterSeconds' option is only supported on collections clustered by _id")
 		}
+		if _, isBuckets := value.Get(c.Options, "timeseries").(bson.D); isBuckets {
+			if err := refuseTimeseriesValidation(changes); err != nil {
+				return err
+			}
+		}
 		reply = bson.D{}
 		if idx != nil {
 			if reply, err = collModIndex(ch, c, idx); err != nil {
@@ -182,6 +187,19 @@ func removeField(d bson.D, key string) bson.D {
 	return out
 }
 
+// refuseTimeseriesValidation is parseCollModRequest's refusal, in its
+// order, of a validation option on a collection with time-series options:
+// the buckets, to which collMod on a time-series collection is redirected
+// (makeTimeseriesCollModCommand).
+func refuseTimeseriesValidation(changes bson.D) error {
+	for _, opt := range []string{"validator", "validationLevel", "validationAction"} {
+		if !value.IsMissing(value.Get(changes, opt)) {
+			return mongoerr.Newf(mongoerr.InvalidOptions, "option not supported on a time-series collection: %s", opt)
+		}
+	}
+	return nil
+}
+
 // collModTimeseries is collMod on a time-series collection (view, a
 // snapshot, as ch sees it): its granularity can be raised (seconds to
 // minutes to hours); the validation options belong to collections, not to
@@ -189,8 +207,8 @@ func removeField(d bson.D, key string) bson.D {
 // and an insert, which reads them from the buckets under their write
 // lock, buckets by either the old granularity or the new one.
 func collModTimeseries(req *request, ch *catalog.Change, view *catalog.Collection, changes bson.D) (bson.D, error) {
-	if len(changes) > 0 {
-		return nil, mongoerr.Newf(mongoerr.InvalidOptions, "option not supported on a view: %s", changes[0].Key)
+	if err := refuseTimeseriesValidation(changes); err != nil {
+		return nil, err
 	}
 	if ch.Snapshot(bucketsPrefix+view.Name) == nil {
 		return nil, mongoerr.New(mongoerr.NamespaceNotFound, "ns does not exist")

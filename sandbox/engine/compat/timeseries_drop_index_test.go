@@ -32,6 +32,13 @@ func TestTimeseriesDropIndexes(t *testing.T) {
 			cmd: `{"dropIndexes":"ts","index":{"x":1}}`, code: mongoerr.IndexNotFound, msg: "can't find index with key: { control.min.x: 1, control.max.x: 1 }"},
 		{name: "dropIndexes of _id_ on a time-series collection", ref: tsDropIndexRef, setup: []string{ts},
 			cmd: `{"dropIndexes":"ts","index":"_id_"}`, code: mongoerr.IndexNotFound, msg: "index not found with name [_id_]"},
+		// parseCollModRequest refuses validation options on a collection
+		// with time-series options, which collMod on a time-series
+		// collection is redirected to (makeTimeseriesCollModCommand).
+		{name: "collMod validator on a time-series collection", ref: collModIndexRef + " (getNotSupportedOnTimeseriesError); jstests/core/timeseries/ddl/timeseries_collmod.js", setup: []string{ts},
+			cmd: `{"collMod":"ts","validationAction":"warn","validator":{"required":["t"]}}`, code: mongoerr.InvalidOptions, msg: "option not supported on a time-series collection: validator"},
+		{name: "collMod validationLevel on a time-series collection's buckets", ref: collModIndexRef + " (getNotSupportedOnTimeseriesError); jstests/core/timeseries/ddl/timeseries_collmod.js", setup: []string{ts},
+			cmd: `{"collMod":"system.buckets.ts","validationLevel":"moderate"}`, code: mongoerr.InvalidOptions, msg: "option not supported on a time-series collection: validationLevel"},
 		{name: "collMod hiding _id_ on a time-series collection", ref: tsDropIndexRef + "; src/mongo/db/catalog/coll_mod.cpp (parseCollModRequest looks the index up first)", setup: []string{ts},
 			cmd: `{"collMod":"ts","index":{"name":"_id_","hidden":true}}`, code: mongoerr.IndexNotFound, msg: "cannot find index _id_ for ns {{db}}.system.buckets.ts"},
 	})

@@ -388,9 +388,7 @@ func collModIndex(ch *catalog.Change, c *catalog.Collection, r *collModIndexRequ
 		}
 	}
 	var target *index.Spec
-	// A buckets collection is clustered by _id in mongod: it has no _id
-	// index to find.
-	clustered := strings.HasPrefix(c.Name, bucketsPrefix)
+	clustered := clusteredByID(c.Name)
 	if r.name != "" {
 		if ix := c.Index(r.name); ix != nil && !(clustered && ix.Spec.IsID()) {
 			spec := ix.Spec

@@ -212,9 +212,7 @@ func dropIndexes(a args, coll *catalog.Collection, target any, namespace string)
 		return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "ns not found %s", namespace)
 	}
 	was := int32(len(coll.Indexes()))
-	// A buckets collection is clustered by _id in mongod: it has no _id
-	// index to count, name or drop.
-	clustered := strings.HasPrefix(coll.Name, bucketsPrefix)
+	clustered := clusteredByID(coll.Name)
 	if clustered {
 		was--
 	}
@@ -292,7 +290,7 @@ func inSpecification(err error, spec bson.D) error {
 func indexSpecs(coll *catalog.Collection, collName string) []bson.D {
 	var docs []bson.D
 	for _, ix := range coll.Indexes() {
-		if !ix.Spec.IsID() || !strings.HasPrefix(collName, bucketsPrefix) {
+		if !ix.Spec.IsID() || !clusteredByID(collName) {
 			docs = append(docs, listIndexesItem(ix.Spec))
 		}
 	}

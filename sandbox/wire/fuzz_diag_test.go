@@ -56,6 +56,11 @@ func diagSeeds(t testing.TB) [][]byte {
 		cmd("renameCollection", "shop.books", "to", "shop.system.buckets.books", "$db", "admin"),
 		cmd("renameCollection", "shop.system.views", "to", "shop.views", "dropTarget", true, "$db", "admin"),
 		cmd("dbStats", int32(1), "scale", 0.5, "$db", "shop"),
+		cmd("create", "ts", "timeseries", bson.D{{Key: "timeField", Value: "t"}, {Key: "metaField", Value: "m"}}, "$db", "shop"),
+		cmd("dropIndexes", "ts", "index", bson.D{{Key: "m", Value: int32(1)}, {Key: "t", Value: int32(-1)}}, "$db", "shop"),
+		cmd("find", "ts", "hint", e("m", int32(1)), "$db", "shop"),
+		cmd("collMod", "system.buckets.ts", "validator", e("a", int32(1)), "$db", "shop"),
+		cmd("distinct", "books", "key", "a\x00b", "$db", "shop"),
 		cmd("aggregate", "books", "pipeline", bson.A{e("$setWindowFields", bson.D{{Key: "partitionBy", Value: e("$mod", bson.A{"$a", int32(2)})}, {Key: "sortBy", Value: e("b", int32(1))}, {Key: "output", Value: e("r", e("$rank", bson.D{}))}}), e("$sort", e("a", int32(1))), e("$sort", e("b", int32(-1)))}, "cursor", bson.D{}, "$db", "shop"),
 	}
 }

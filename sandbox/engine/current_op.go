@@ -183,10 +183,11 @@ func (t *opTable) report(user string, opts aggregate.CurrentOpOptions) []bson.D 
 
 	sort.Slice(ops, func(i, j int) bool { return ops[i].id < ops[j].id })
 	sort.Slice(idles, func(i, j int) bool { return idles[i].id < idles[j].id })
+	hostname, _ := os.Hostname()
 	now := time.Now()
 	out := make([]bson.D, 0, len(ops)+len(idles))
 	for _, op := range ops {
-		d := clientReport(op.connID, op.remote, op.listen, metadata[op.connID], true, now)
+		d := clientReport(hostname, op.connID, op.remote, op.listen, metadata[op.connID], true, now)
 		if op.user != "" {
 			// The client's authenticated user, as connectionStatus names
 			// it.
@@ -212,26 +213,26 @@ func (t *opTable) report(user string, opts aggregate.CurrentOpOptions) []bson.D 
 		out = append(out, d)
 	}
 	for _, c := range idles {
-		d := clientReport(c.id, c.info.remote, c.info.listen, c.info.metadata, false, now)
+		d := clientReport(hostname, c.id, c.info.remote, c.info.listen, c.info.metadata, false, now)
 		out = append(out, append(d, bson.E{Key: "threaded", Value: true}))
 	}
 	return out
 }
 
 // hostAndPort is the host field of a $currentOp entry: the machine's name
-// and the port the client connected to (prettyHostNameAndPort).
-func hostAndPort(listen string) string {
-	hostname, _ := os.Hostname()
+// (read once per report) and the port the client connected to
+// (prettyHostNameAndPort).
+func hostAndPort(hostname, listen string) string {
 	_, port, _ := net.SplitHostPort(listen)
 	return hostname + ":" + port
 }
 
 // clientReport is the part of an entry Client::reportState and the
 // client metadata give: type through currentOpTime.
-func clientReport(connID int64, remote, listen string, metadata bson.D, active bool, now time.Time) bson.D {
+func clientReport(hostname string, connID int64, remote, listen string, metadata bson.D, active bool, now time.Time) bson.D {
 	d := bson.D{
 		{Key: "type", Value: "op"},
-		{Key: "host", Value: hostAndPort(listen)},
+		{Key: "host", Value: hostAndPort(hostname, listen)},
 		{Key: "desc", Value: "conn" + strconv.FormatInt(connID, 10)},
 		{Key: "connectionId", Value: appendNumber(connID)},
 		{Key: "client", Value: remote},

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
+	"os"
 	"slices"
 	"sync"
 	"time"
@@ -576,9 +577,10 @@ func (t *cursorTable) idleReport(user string) []bson.D {
 		}
 	}
 	slices.SortFunc(idle, func(a, b *cursor) int { return a.born.Compare(b.born) })
+	hostname, _ := os.Hostname()
 	out := make([]bson.D, 0, len(idle))
 	for _, c := range idle {
-		d := bson.D{{Key: "type", Value: "idleCursor"}, {Key: "host", Value: hostAndPort(c.listen)}, {Key: "ns", Value: c.ns}}
+		d := bson.D{{Key: "type", Value: "idleCursor"}, {Key: "host", Value: hostAndPort(hostname, c.listen)}, {Key: "ns", Value: c.ns}}
 		if c.lsidDoc != nil {
 			d = append(d, bson.E{Key: "lsid", Value: sessionID(c.lsidDoc, c.user)})
 		}

@@ -6,6 +6,7 @@ package index
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"strings"
 
@@ -332,8 +333,8 @@ func (ix *Index) DuplicateGroups() [][]int64 {
 // change of uniqueness re-sorts the entries: a unique index orders them by
 // key alone.
 func (ix *Index) WithSpec(spec Spec) *Index {
-	c := ix.Clone()
 	if spec.Unique == ix.Spec.Unique {
+		c := ix.Clone()
 		c.Spec = spec
 		return c
 	}
@@ -342,7 +343,10 @@ func (ix *Index) WithSpec(spec Spec) *Index {
 		fresh.tree.ReplaceOrInsert(e)
 		return true
 	})
-	fresh.arrays, fresh.multikeyPaths = c.arrays, c.multikeyPaths
+	fresh.arrays = append([]uint64(nil), ix.arrays...)
+	if ix.multikeyPaths != nil {
+		fresh.multikeyPaths = maps.Clone(ix.multikeyPaths)
+	}
 	return fresh
 }
 

@@ -60,6 +60,25 @@ func (tt *tmuxTerm) keys(k ...string) {
 	tt.tmux(append([]string{"send-keys", "-t", tt.session}, k...)...)
 }
 
+// dump makes the app in the pane print its goroutines (SIGQUIT) to its
+// stderr file and returns that file, to show where it is stuck.
+func (tt *tmuxTerm) dump(stderr string) string {
+	shellPID := strings.TrimSpace(tt.tmux("display-message", "-p", "-t", tt.session, "#{pane_pid}"))
+	out, err := exec.Command("pgrep", "-P", shellPID).Output()
+	if err != nil {
+		return fmt.Sprintf("no process under the pane's shell %s: %v", shellPID, err)
+	}
+	for _, pid := range strings.Fields(string(out)) {
+		_ = exec.Command("kill", "-QUIT", pid).Run()
+	}
+	time.Sleep(2 * time.Second)
+	b, err := os.ReadFile(stderr)
+	if err != nil {
+		return err.Error()
+	}
+	return "the app's stderr after SIGQUIT:\n" + string(b)
+}
+
 // waitUntil polls the screen until ok holds.
 func (tt *tmuxTerm) waitUntil(what string, d time.Duration, ok func(string) bool) string {
 	tt.t.Helper()
@@ -246,8 +265,11 @@ func TestRealTerminalWalk(t *testing.T) {
 			socket := fmt.Sprintf("schemalab-walk-%d-%s", os.Getpid(), l.ID)
 			tt := &tmuxTerm{t: t, socket: socket, session: socket}
 			rc := filepath.Join(dir, l.ID+".rc")
+			// The app draws on the terminal; its stderr goes to a file,
+			// which keeps the goroutine dump of an app that did not quit.
+			stderr := filepath.Join(dir, l.ID+".stderr")
 			tt.tmux("new-session", "-d", "-s", tt.session, "-x", cols, "-y", rowsN,
-				fmt.Sprintf("env SCHEMALAB_STATE_DIR='%s' SCHEMALAB_CACHE_DIR='%s' TERM=xterm-256color '%s' --lesson %s; echo $? > '%s'; sleep 60", filepath.Join(dir, "state"), filepath.Join(dir, "cache"), bin, l.ID, rc))
+				fmt.Sprintf("env SCHEMALAB_STATE_DIR='%s' SCHEMALAB_CACHE_DIR='%s' TERM=xterm-256color '%s' --lesson %s 2>'%s'; echo $? > '%s'; sleep 60", filepath.Join(dir, "state"), filepath.Join(dir, "cache"), bin, l.ID, stderr, rc))
 			defer exec.Command("tmux", "-L", socket, "kill-server").Run()
 			tt.waitUntil("the introduction", 60*time.Second, func(s string) bool { return strings.Contains(s, "introduction") })
 			s := tt.settled()
@@ -304,7 +326,7 @@ func TestRealTerminalWalk(t *testing.T) {
 					break
 				}
 				if time.Now().After(deadline) {
-					t.Fatal("the app did not quit on q")
+					t.Fatalf("the app did not quit on q; screen:\n%s\n%s", tt.screen(), tt.dump(stderr))
 				}
 				time.Sleep(50 * time.Millisecond)
 			}

@@ -591,11 +591,12 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 		p.RemoveLeading(1)
 		pushed = true
 	}
-	// The $limit and $skip stages that follow go to the query layer too
-	// (createCanonicalQuery, pipeline_d.cpp): a limit before a skip
-	// becomes the skip and what is left of the limit (LimitThenSkip::flip).
-	// After a sort, every $limit was folded into it already.
-	if limit, skip, n, kept := p.LeadingLimitSkip(); n > 0 {
+	// The $limit and $skip stages that follow, past stages that keep
+	// every document, go to the query layer too (createCanonicalQuery,
+	// pipeline_d.cpp): a limit before a skip becomes the skip and what is
+	// left of the limit (LimitThenSkip::flip). After a sort, every $limit
+	// was folded into it already.
+	if limit, skip, removed := p.LeadingLimitSkip(); len(removed) > 0 {
 		lim := q.Limit
 		if limit != 0 && (lim == 0 || limit < lim) {
 			lim = limit
@@ -607,10 +608,10 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 			q.Skip, q.Limit = skip, lim-skip
 		default:
 			// Nothing is left once skipped: the stages keep that answer.
-			n = 0
+			removed = nil
 		}
-		p.RemoveLeading(n, kept...)
-		pushed = pushed || n > len(kept)
+		p.Remove(removed...)
+		pushed = pushed || len(removed) > 0
 	}
 	// buildProjectionForPushdown (pipeline_d.cpp): an inclusion $project at
 	// the front is handed to the query layer and leaves the pipeline, but

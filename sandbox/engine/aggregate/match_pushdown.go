@@ -40,13 +40,21 @@ func modifiedPaths(s Stage) (query.Modified, bool) {
 	case *groupStage:
 		return query.Modified{AllExcept: true, Renames: x.keyRenames(), KeepExpr: true}, true
 	case *lookupStage:
-		paths := []string{x.as}
-		if x.unwind != nil {
-			paths = append(paths, x.unwind.modifiedPaths()...)
-		}
-		return query.Modified{Paths: paths}, true
+		return query.Modified{Paths: joinModifiedPaths(x.as, x.unwind)}, true
+	case *graphLookupStage:
+		return query.Modified{Paths: joinModifiedPaths(x.as, x.unwind)}, true
 	}
 	return query.Modified{}, false
+}
+
+// joinModifiedPaths is getModifiedPaths of a $lookup or $graphLookup:
+// its "as" field and the paths of the $unwind it absorbed.
+func joinModifiedPaths(as string, unwind *unwindStage) []string {
+	paths := []string{as}
+	if unwind != nil {
+		paths = append(paths, unwind.modifiedPaths()...)
+	}
+	return paths
 }
 
 // modifiedPaths is DocumentSourceUnwind::getModifiedPaths: the unwound

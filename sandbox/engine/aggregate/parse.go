@@ -281,11 +281,9 @@ func isPrefixPattern(a, b bson.D) bool {
 // coalesce applies the rewrites mongod always applies and that show in
 // explain or bound memory (the manual's "Aggregation Pipeline
 // Optimization"): adjacent $match stages merge into one {$and}, adjacent
-// $limit and $skip stages coalesce, a $sort followed by another $sort is
-// dropped, $sort + $skip + $limit moves the limit
-// (plus the skip) into the sort, a $limit after a $sort is absorbed into
-// it (a top-k sort), and an $unwind of a $lookup's "as" field joins the
-// $lookup.
+// $limit and $skip stages coalesce, an $unwind of a $lookup's "as" field
+// joins the $lookup, and $sort and $limit move as placeSort and
+// placeLimit say (a $limit a $sort reaches makes it a top-k sort).
 func coalesce(stages []Stage) []Stage {
 	out := stages[:0:0]
 	for _, s := range stages {
@@ -295,29 +293,8 @@ func coalesce(stages []Stage) []Stage {
 		}
 		switch cur := s.(type) {
 		case *limitStage:
-			switch p := prev.(type) {
-			case *sortStage:
-				if p.limit == 0 || cur.n < p.limit {
-					p.limit = cur.n
-				}
-				continue
-			case *limitStage:
-				p.n = min(p.n, cur.n)
-				continue
-			case *skipStage:
-				// extractLimitForPushdown (pipeline/skip_and_limit.cpp)
-				// moves a $limit before a $skip as limit + skip, unless the
-				// sum overflows: then the $limit stays where it is.
-				if len(out) > 1 && cur.n <= math.MaxInt64-p.n {
-					if srt, ok := out[len(out)-2].(*sortStage); ok {
-						total := p.n + cur.n
-						if srt.limit == 0 || total < srt.limit {
-							srt.limit = total
-						}
-						continue
-					}
-				}
-			}
+			out = placeLimit(out, cur)
+			continue
 		case *unwindStage:
 			// $lookup and $graphLookup absorb an $unwind of their "as"
 			// field; explain shows it as "unwinding".
@@ -334,30 +311,8 @@ func coalesce(stages []Stage) []Stage {
 				}
 			}
 		case *sortStage:
-			switch p := prev.(type) {
-			case *sortStage:
-				// DocumentSourceSort::doOptimizeAt: a $sort followed by
-				// another is dropped, as $sort is not stable, unless it has
-				// a limit; with a limit and the same key the two merge,
-				// keeping the lower limit.
-				if p.limit == 0 {
-					out[len(out)-1] = cur
-					continue
-				}
-				if value.Compare(p.pattern, cur.pattern) == 0 {
-					if cur.limit == 0 || p.limit < cur.limit {
-						cur.limit = p.limit
-					}
-					out[len(out)-1] = cur
-					continue
-				}
-			case *densifyStage:
-				// A $sort asking for a prefix of the order $densify keeps
-				// is already satisfied.
-				if cur.limit == 0 && p.keepsOrder() && isPrefixPattern(cur.pattern, p.sorted.pattern) {
-					continue
-				}
-			}
+			out = placeSort(out, cur)
+			continue
 		case *skipStage:
 			// DocumentSourceSkip::doOptimizeAt merges adjacent skips
 			// unless the sum would overflow.

@@ -251,37 +251,54 @@ func (p *Pipeline) LeadingSort() (sort bson.D, limit int64, ok bool) {
 }
 
 // LeadingLimitSkip is what mongod's extractSkipAndLimitForPushdown
-// (pipeline_d.cpp, pipeline/skip_and_limit.cpp) takes from the front of
-// the pipeline for the query layer: the $limit stages there (the smallest
-// limit), then the $skip stages after them (their sum), and how many
-// stages that is. limit is 0 when there is none. A $skip whose value
-// would overflow the sum stays in the pipeline, and the skips after it
-// are still summed (extractSkipForPushdown); kept lists such stages'
-// positions among the first n.
-func (p *Pipeline) LeadingLimitSkip() (limit, skip int64, n int, kept []int) {
-	for n < len(p.stages) {
-		l, ok := p.stages[n].(*limitStage)
-		if !ok {
+// (pipeline_d.cpp, pipeline/skip_and_limit.cpp) takes from the pipeline
+// for the query layer: walking from the front past the stages that swap
+// with a $limit, the $limit stages (the smallest, each plus the $skip
+// stages before it), then, on a second walk, the $skip stages (their
+// sum). A $limit or $skip whose sum would overflow stays where it is.
+// limit is 0 when there is none; removed is the positions of the stages
+// taken, for Remove.
+func (p *Pipeline) LeadingLimitSkip() (limit, skip int64, removed []int) {
+	skipped := int64(0)
+limits:
+	for i, s := range p.stages {
+		switch s := s.(type) {
+		case *skipStage:
+			if s.n > math.MaxInt64-skipped {
+				break limits
+			}
+			skipped += s.n
+		case *limitStage:
+			if s.n > math.MaxInt64-skipped {
+				break limits
+			}
+			if limit == 0 || s.n+skipped < limit {
+				limit = s.n + skipped
+			}
+			removed = append(removed, i)
+		default:
+			if !swapsWithSkipOrLimit(s) {
+				break limits
+			}
+		}
+	}
+	for i, s := range p.stages {
+		if slices.Contains(removed, i) {
+			continue
+		}
+		if sk, ok := s.(*skipStage); ok {
+			if sk.n <= math.MaxInt64-skip {
+				skip += sk.n
+				removed = append(removed, i)
+			}
+			continue
+		}
+		if !swapsWithSkipOrLimit(s) {
 			break
 		}
-		if limit == 0 || l.n < limit {
-			limit = l.n
-		}
-		n++
 	}
-	for n < len(p.stages) {
-		s, ok := p.stages[n].(*skipStage)
-		if !ok {
-			break
-		}
-		if skip > math.MaxInt64-s.n {
-			kept = append(kept, n)
-		} else {
-			skip += s.n
-		}
-		n++
-	}
-	return limit, skip, n, kept
+	slices.Sort(removed)
+	return limit, skip, removed
 }
 
 // LeadingProjection is the $project (or $unset) that leads the pipeline,
@@ -300,13 +317,18 @@ func (p *Pipeline) LeadingProjection() (proj *projection.Projection, inclusion, 
 
 // RemoveLeading drops the first n stages once the engine has pushed them
 // down into the query layer.
-func (p *Pipeline) RemoveLeading(n int, keep ...int) {
+func (p *Pipeline) RemoveLeading(n int) {
 	n = min(n, len(p.stages))
-	stages, stats := p.stages[n:], p.stats[n:]
-	for i := len(keep) - 1; i >= 0; i-- {
-		if k := keep[i]; k < n {
-			stages = append([]Stage{p.stages[k]}, stages...)
-			stats = append([]*stageStats{p.stats[k]}, stats...)
+	p.stages, p.stats = p.stages[n:], p.stats[n:]
+}
+
+// Remove drops the stages at the given positions (ascending) once the
+// engine has pushed them down into the query layer.
+func (p *Pipeline) Remove(positions ...int) {
+	stages, stats := p.stages[:0:0], p.stats[:0:0]
+	for i := range p.stages {
+		if !slices.Contains(positions, i) {
+			stages, stats = append(stages, p.stages[i]), append(stats, p.stats[i])
 		}
 	}
 	p.stages, p.stats = stages, stats

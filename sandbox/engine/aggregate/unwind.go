@@ -16,6 +16,9 @@ type unwindStage struct {
 	preserve   bool
 	indexField string
 	indexParts []string
+	// limitPushed is the smallest $limit copied in front of this $unwind
+	// (DocumentSourceUnwind's _smallestLimitPushedDown), 0 for none.
+	limitPushed int64
 }
 
 func parseUnwind(spec any, _ *parser) ([]Stage, error) {

@@ -167,7 +167,7 @@ func (s splitter) independent(n Node) bool {
 	}
 	for _, d := range deps {
 		for _, m := range s.modified {
-			if d == m || isPathPrefixOf(d, m) || isPathPrefixOf(m, d) {
+			if d == m || IsPathPrefixOf(d, m) || IsPathPrefixOf(m, d) {
 				return false
 			}
 		}
@@ -226,16 +226,16 @@ func childDependencies(ns []Node) (paths []string, whole bool) {
 // (semantic_analysis::extractModifiedDependencies).
 func coveredBy(path string, preserved []string) bool {
 	for _, p := range preserved {
-		if p == path || isPathPrefixOf(p, path) {
+		if p == path || IsPathPrefixOf(p, path) {
 			return true
 		}
 	}
 	return false
 }
 
-// isPathPrefixOf is expression::isPathPrefixOf: first names a parent of
+// IsPathPrefixOf is expression::isPathPrefixOf: first names a parent of
 // second.
-func isPathPrefixOf(first, second string) bool {
+func IsPathPrefixOf(first, second string) bool {
 	return len(first) < len(second) && strings.HasPrefix(second, first) && second[len(first)] == '.'
 }
 
@@ -250,9 +250,9 @@ func renamedPath(path string, renames map[string]string) (string, bool) {
 		switch {
 		case newPath == path:
 			out = oldPath
-		case isPathPrefixOf(newPath, path):
+		case IsPathPrefixOf(newPath, path):
 			out = oldPath + path[len(newPath):]
-		case isPathPrefixOf(path, newPath):
+		case IsPathPrefixOf(path, newPath):
 			return "", false
 		}
 	}
@@ -351,7 +351,7 @@ func renameFieldPaths(spec any, renames map[string]string) any {
 			if path == newPath {
 				return "$" + oldPath
 			}
-			if isPathPrefixOf(newPath, path) {
+			if IsPathPrefixOf(newPath, path) {
 				return "$" + oldPath + path[len(newPath):]
 			}
 		}

@@ -148,7 +148,9 @@ func TestConfMergeWhenMatchedPipeline(t *testing.T) {
 		code        int32
 		msg         string
 	}{
-		{`[{"$match": {}}]`, 72, "$match is not allowed to be used within an update"},
+		// The updates $merge sends parse the pipeline, so its errors
+		// come while the pipeline runs, with the executor's context.
+		{`[{"$match": {}}]`, 72, "PlanExecutor error during aggregation :: caused by :: $match is not allowed to be used within an update"},
 		{`[{"$set": {"_id": 2}}]`, 66, "PlanExecutor error during aggregation :: caused by :: $merge failed to update the matching document, did you attempt to modify the _id or the shard key? :: caused by :: After applying the update, the (immutable) field '_id' was found to have been altered to _id: 2"},
 	} {
 		var ce mongo.CommandError

@@ -139,9 +139,12 @@ type mergeStage struct {
 	whenMatched     string // replace, keepExisting, merge, fail, pipeline
 	matchedPipeline bson.A
 	matchedStages   []transformer
-	whenNotMatched  string // insert, discard, fail
-	let             []letVar
-	letGiven        bool
+	// matchedParser parses matchedPipeline at the first write; nil once
+	// it has.
+	matchedParser  *parser
+	whenNotMatched string // insert, discard, fail
+	let            []letVar
+	letGiven       bool
 }
 
 func parseMerge(spec any, p *parser) ([]Stage, error) {
@@ -269,12 +272,10 @@ func parseMerge(spec any, p *parser) ([]Stage, error) {
 			s.let = append(s.let, letVar{name: e.Key, spec: e.Value, x: x})
 			names = append(names, e.Key)
 		}
-		sub := &parser{ctx: p.ctx, scope: p.scope.With(names...), letVals: p.letVals}
-		stages, err := parseUpdateStages(s.matchedPipeline, sub)
-		if err != nil {
-			return nil, err
-		}
-		s.matchedStages = stages
+		// The pipeline itself is parsed by the updates $merge sends, so
+		// on an unsharded mongod its errors wait for the first document
+		// (jstests/aggregation/sources/merge/pipeline_validation.js).
+		s.matchedParser = &parser{ctx: p.ctx, scope: p.scope.With(names...), letVals: p.letVals}
 	}
 	return []Stage{s}, nil
 }
@@ -487,6 +488,13 @@ func (s *mergeStage) checkOnFields(d bson.D) error {
 }
 
 func (s *mergeStage) write(d bson.D, rt *runtime, env *expr.Env) error {
+	if s.matchedParser != nil {
+		stages, err := parseUpdateStages(s.matchedPipeline, s.matchedParser)
+		if err != nil {
+			return err
+		}
+		s.matchedStages, s.matchedParser = stages, nil
+	}
 	existing, found, err := rt.ctx.MergeLookup(s.db, s.coll, s.on, d)
 	if err != nil {
 		return err

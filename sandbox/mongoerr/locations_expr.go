@@ -34,7 +34,7 @@ const (
 	ErrBinarySizeWrongType                = 51276   // expression.cpp
 	ErrBsonSizeNotDocument                = 31393   // expression.cpp
 	ErrBufBuilderGrowTooLarge             = 13548   // util/builder.h (BufBuilder::grow)
-	ErrClusterTimeUnavailable             = 51144   // variables.cpp
+	ErrBuiltinVariableUnavailable         = 51144   // variables.cpp (Variables::getValue)
 	ErrCoerceToDateFailed                 = 16006   // value.cpp
 	ErrCoerceToStringFailed               = 16007   // value.cpp
 	ErrConcatArraysNonArray               = 28664   // expression.cpp
@@ -289,6 +289,7 @@ const (
 	ErrSwitchBranchNotObject              = 40062   // expression.cpp
 	ErrSwitchBranchUnknownArgument        = 40063   // expression.cpp
 	ErrSwitchBranchesNotArray             = 40061   // expression.cpp
+	ErrSwitchNoBranches                   = 40068   // expression.cpp (ExpressionSwitch::parse)
 	ErrSwitchNoMatch                      = 40066   // expression.cpp
 	ErrSwitchUnknownArgument              = 40067   // expression.cpp
 	ErrTimeZoneNotString                  = 40517   // expression.cpp

@@ -81,6 +81,6 @@ func TestComparisonBooleanConditional(t *testing.T) {
 		{name: "switch", expr: `{"$switch": {"branches": [{"case": {"$eq": ["$a", 1]}, "then": "one"}, {"case": true, "then": "other"}]}}`, doc: `{"a": 2}`, want: `"other"`},
 		{name: "switch default", expr: `{"$switch": {"branches": [{"case": false, "then": 1}], "default": "d"}}`, want: `"d"`},
 		{name: "switch no match", expr: `{"$switch": {"branches": [{"case": false, "then": 1}]}}`, code: 40066},
-		{name: "switch no branches and no default", expr: `{"$switch": {"branches": []}}`, code: 40066},
+		{name: "switch no branches", expr: `{"$switch": {"branches": [], "default": 1}}`, code: 40068},
 	})
 }

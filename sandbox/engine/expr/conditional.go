@@ -121,6 +121,9 @@ func compileSwitch(name string, arg any, scope *Scope) (Expr, error) {
 			return nil, mongoerr.Newf(mongoerr.ErrSwitchUnknownArgument, "$switch found an unknown argument: %s", e.Key)
 		}
 	}
+	if len(branches) == 0 {
+		return nil, mongoerr.New(mongoerr.ErrSwitchNoBranches, "$switch requires at least one branch.")
+	}
 	if scope.fold {
 		// ExpressionSwitch::optimize: a constant false case is dropped, a
 		// constant true one becomes the default and ends the branches.

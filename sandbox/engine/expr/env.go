@@ -214,7 +214,9 @@ type Scope struct {
 	sortKeys bool
 }
 
-var systemVars = []string{"ROOT", "CURRENT", "REMOVE", "NOW", "CLUSTER_TIME", "USER_ROLES", "SEARCH_META"}
+// systemVars are the names a pipeline may read without defining them:
+// CURRENT and mongod's builtin variables (Variables::kBuiltinVarNameToId).
+var systemVars = []string{"ROOT", "CURRENT", "REMOVE", "NOW", "CLUSTER_TIME", "JS_SCOPE", "IS_MR", "USER_ROLES", "SEARCH_META"}
 
 // NewScope returns the top-level scope: the system variables plus the
 // command's `let` variables.

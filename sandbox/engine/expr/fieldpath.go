@@ -85,9 +85,11 @@ type varPath struct {
 }
 
 func (v *varPath) Eval(env *Env) (any, error) {
-	if v.name == "CLUSTER_TIME" {
-		// The sandbox is a standalone server, which has no cluster time.
-		return nil, mongoerr.New(mongoerr.ErrClusterTimeUnavailable, "Builtin variable '$$CLUSTER_TIME' is not available")
+	switch v.name {
+	case "CLUSTER_TIME", "JS_SCOPE", "IS_MR":
+		// Variables::getValue: the sandbox is a standalone server, which
+		// has no cluster time, and only mapReduce sets the other two.
+		return nil, mongoerr.Newf(mongoerr.ErrBuiltinVariableUnavailable, "Builtin variable '$$%s' is not available", v.name)
 	}
 	base := env.lookup(v.name)
 	if len(v.parts) == 0 {

@@ -310,12 +310,21 @@ func cmdListCollections(e *Engine, req *request) (bson.D, error) {
 	var docs []bson.D
 	if db := e.catalog.Database(req.db); db != nil {
 		for _, c := range db.Collections() {
-			entry := c.ListCollectionsEntry()
-			if f != nil && !f.Matches(entry) {
-				continue
+			// The filter sees the entry the reply would hold, so with
+			// nameOnly only its name and type (buildCollectionBson), and an
+			// $expr that fails at run time fails the command (matchesBSON).
+			entry := bson.D{{Key: "name", Value: c.Name}, {Key: "type", Value: c.Kind}}
+			if !nameOnly {
+				entry = c.ListCollectionsEntry()
 			}
-			if nameOnly {
-				entry = bson.D{{Key: "name", Value: c.Name}, {Key: "type", Value: c.Kind}}
+			if f != nil {
+				matched, _, err := f.Eval(entry)
+				if err != nil {
+					return nil, err
+				}
+				if !matched {
+					continue
+				}
 			}
 			docs = append(docs, entry)
 		}

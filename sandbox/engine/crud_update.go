@@ -177,6 +177,13 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 	if err := st.checkUpsertSupplied(); err != nil {
 		return out, err
 	}
+	// The time-series checks come before the update is parsed
+	// (performSingleUpdateOp, then ParsedUpdate).
+	if ts, _, ok := e.timeseriesView(req.db, collName); ok {
+		if err := checkTimeseriesUpdate(st, ts.opts.MetaField); err != nil {
+			return out, err
+		}
+	}
 	// UpdateDriver::parse: after a pipeline's own checks, before the
 	// replacement and operator ones.
 	if _, isPipeline := st.update.(bson.A); st.constants && !isPipeline {

@@ -856,16 +856,16 @@ func (e *Engine) deleteTimeseries(req *request, collName string, filter bson.D, 
 	return out, err
 }
 
-// updateTimeseries is update on a time-series collection: the selected
-// measurements leave their buckets and the updated ones are inserted
-// anew through the bucket catalog, as mongod 8.0's arbitrary time-series
-// updates do, one statement under the buckets collection's write lock.
-// Upserts are not supported by the sandbox. It returns errNotTimeseries
-// when collName is no longer a time-series collection.
+// updateTimeseries is update on a time-series collection, once
+// checkTimeseriesUpdate has let it through (a multi update of the
+// metaField selected by it): the selected measurements leave their
+// buckets and the updated ones are inserted anew through the bucket
+// catalog, one statement under the buckets collection's write lock.
+// mongod rewrites the buckets' meta in place instead, so the measurements
+// and the counts are the same but buckets that come to share a meta are
+// merged here. It returns errNotTimeseries when collName is no longer a
+// time-series collection.
 func (e *Engine) updateTimeseries(req *request, collName string, st *updateStatement, u *update.Update, f *query.Filter) (updateOutcome, error) {
-	if st.upsert {
-		return updateOutcome{}, errTimeseriesUpsert()
-	}
 	var out updateOutcome
 	err := e.writeTimeseries(req.db, collName, func(ts *tsView) error {
 		var err error
@@ -873,11 +873,6 @@ func (e *Engine) updateTimeseries(req *request, collName string, st *updateState
 		return err
 	})
 	return out, err
-}
-
-// errTimeseriesUpsert refuses an upsert into a time-series collection.
-func errTimeseriesUpsert() error {
-	return mongoerr.New(mongoerr.NotImplemented, "upserts on time-series collections are not supported by the schemalab sandbox; use a real MongoDB (--uri) for them")
 }
 
 // updateMeasurements is updateTimeseries under the buckets collection's

@@ -262,16 +262,11 @@ func cmdListDatabases(e *Engine, req *request) (bson.D, error) {
 			size = sizeOnDisk(e.catalog.Database(name))
 			entry = append(entry, bson.E{Key: "sizeOnDisk", Value: size}, bson.E{Key: "empty", Value: size == 0})
 		}
-		if f != nil {
-			// A filter's $expr that fails at run time fails the command
-			// (list_databases_common.h matches with matchesBSON).
-			matched, _, err := f.Eval(entry)
-			if err != nil {
-				return nil, err
-			}
-			if !matched {
-				continue
-			}
+		// list_databases_common.h matches with matchesBSON.
+		if matched, err := listingMatches(f, entry); err != nil {
+			return nil, err
+		} else if !matched {
+			continue
 		}
 		// totalSize sums the databases listed, as the filter left them.
 		total += size
@@ -311,20 +306,15 @@ func cmdListCollections(e *Engine, req *request) (bson.D, error) {
 	if db := e.catalog.Database(req.db); db != nil {
 		for _, c := range db.Collections() {
 			// The filter sees the entry the reply would hold, so with
-			// nameOnly only its name and type (buildCollectionBson), and an
-			// $expr that fails at run time fails the command (matchesBSON).
+			// nameOnly only its name and type (buildCollectionBson).
 			entry := bson.D{{Key: "name", Value: c.Name}, {Key: "type", Value: c.Kind}}
 			if !nameOnly {
 				entry = c.ListCollectionsEntry()
 			}
-			if f != nil {
-				matched, _, err := f.Eval(entry)
-				if err != nil {
-					return nil, err
-				}
-				if !matched {
-					continue
-				}
+			if matched, err := listingMatches(f, entry); err != nil {
+				return nil, err
+			} else if !matched {
+				continue
 			}
 			docs = append(docs, entry)
 		}
@@ -334,6 +324,17 @@ func cmdListCollections(e *Engine, req *request) (bson.D, error) {
 		return nil, err
 	}
 	return listingCursor(reply), nil
+}
+
+// listingMatches is matchesBSON for a listing command's filter: without
+// one every entry matches, and an $expr that fails on an entry fails the
+// command rather than skipping the entry.
+func listingMatches(f *query.Filter, entry bson.D) (bool, error) {
+	if f == nil {
+		return true, nil
+	}
+	matched, _, err := f.Eval(entry)
+	return matched, err
 }
 
 func cmdRenameCollection(e *Engine, req *request) (bson.D, error) {

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"strings"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/value"
@@ -61,12 +63,56 @@ func parseAPIParameters(cmd bson.D, name string) (apiParameters, error) {
 	default:
 		return p, mongoerr.New(mongoerr.APIVersionError, `API version must be "1"`)
 	}
-	if p.strict != nil && *p.strict && !inAPIVersion1(name) {
-		return p, mongoerr.Newf(mongoerr.APIStrictError,
-			"Provided apiStrict:true, but the command %s is not in API Version 1. Information on supported commands and migrations in API Version 1 can be found at https://dochub.mongodb.org/core/manual-versioned-api",
-			name)
+	if p.strict != nil && *p.strict {
+		if !inAPIVersion1(name) {
+			return p, mongoerr.Newf(mongoerr.APIStrictError,
+				"Provided apiStrict:true, but the command %s is not in API Version 1. Information on supported commands and migrations in API Version 1 can be found at https://dochub.mongodb.org/core/manual-versioned-api",
+				name)
+		}
+		if err := refuseUnstableFields(cmd, name); err != nil {
+			return p, err
+		}
 	}
 	return p, nil
+}
+
+// unstableFields are the fields a command's IDL marks unstable
+// (aggregate_command.idl, find_command.idl, collmod.idl's CollModIndex),
+// a dotted name standing for a field of a sub-document: with apiStrict:
+// true the IDL parser refuses each (throwAPIStrictErrorIfApplicable).
+var unstableFields = map[string][]string{
+	"aggregate": {"explain", "$queryOptions", "$_requestReshardingResumeToken", "runtimeConstants", "isMapReduceCommand",
+		"collectionUUID", "$_passthroughToShard", "encryptionInformation", "$_externalDataSources", "sampleId",
+		"$_requestResumeToken", "$_resumeAfter"},
+	"find": {"min", "max", "returnKey", "showRecordId", "$queryOptions", "tailable", "oplogReplay", "noCursorTimeout",
+		"awaitData", "term", "readOnce", "allowSpeculativeMajorityRead", "$_requestResumeToken", "$_resumeAfter",
+		"runtimeConstants", "collectionUUID"},
+	"collMod": {"index.prepareUnique"},
+}
+
+// refuseUnstableFields is the IDL parser's APIStrictError for the first
+// unstable field the command holds, named by its path.
+func refuseUnstableFields(cmd bson.D, name string) error {
+	prefix := name
+	if n, ok := idlNames[name]; ok {
+		prefix = n
+	}
+	for _, f := range cmd[1:] {
+		for _, path := range unstableFields[name] {
+			parent, child, nested := strings.Cut(path, ".")
+			switch {
+			case !nested && f.Key == path:
+			case nested && f.Key == parent:
+				if sub, ok := f.Value.(bson.D); !ok || value.IsMissing(value.Get(sub, child)) {
+					continue
+				}
+			default:
+				continue
+			}
+			return mongoerr.Newf(mongoerr.APIStrictError, "BSON field '%s.%s' is not allowed with apiStrict:true.", prefix, path)
+		}
+	}
+	return nil
 }
 
 func apiParameterType(field string, v any, expected string) error {

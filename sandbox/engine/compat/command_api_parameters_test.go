@@ -33,6 +33,15 @@ func TestAPIParameters(t *testing.T) {
 			"Provided apiStrict:true, but the command buildInfo is not in API Version 1. Information on supported commands and migrations in API Version 1 can be found at https://dochub.mongodb.org/core/manual-versioned-api"},
 		{"distinct is not in API Version 1", `{"distinct": "c", "key": "a", "apiVersion": "1", "apiStrict": true}`, 323,
 			"Provided apiStrict:true, but the command distinct is not in API Version 1. Information on supported commands and migrations in API Version 1 can be found at https://dochub.mongodb.org/core/manual-versioned-api"},
+		// The IDL parser refuses a field its IDL marks unstable
+		// (IDLParserContext::throwAPIStrictErrorIfApplicable;
+		// jstests/core/api/api_version_unstable_fields.js).
+		{"apiStrict refuses aggregate's unstable explain", `{"aggregate": "c", "pipeline": [], "cursor": {}, "explain": true, "apiVersion": "1", "apiStrict": true}`, 323,
+			"BSON field 'aggregate.explain' is not allowed with apiStrict:true."},
+		{"apiStrict refuses find's unstable min", `{"find": "c", "min": {"a": 1}, "apiVersion": "1", "apiStrict": true}`, 323,
+			"BSON field 'FindCommandRequest.min' is not allowed with apiStrict:true."},
+		{"apiStrict refuses collMod's unstable index.prepareUnique", `{"collMod": "c", "index": {"name": "a_1", "prepareUnique": true}, "apiVersion": "1", "apiStrict": true}`, 323,
+			"BSON field 'collMod.index.prepareUnique' is not allowed with apiStrict:true."},
 	}
 	for _, tc := range refusals {
 		s.runCase(t, "API parameters: "+tc.name, ref, cover{family: commandFam, op: ejDoc(t, tc.cmd)[0].Key, col: errorCol},

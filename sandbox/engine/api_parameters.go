@@ -93,10 +93,6 @@ var unstableFields = map[string][]string{
 // refuseUnstableFields is the IDL parser's APIStrictError for the first
 // unstable field the command holds, named by its path.
 func refuseUnstableFields(cmd bson.D, name string) error {
-	prefix := name
-	if n, ok := idlNames[name]; ok {
-		prefix = n
-	}
 	for _, f := range cmd[1:] {
 		for _, path := range unstableFields[name] {
 			parent, child, nested := strings.Cut(path, ".")
@@ -109,7 +105,7 @@ func refuseUnstableFields(cmd bson.D, name string) error {
 			default:
 				continue
 			}
-			return mongoerr.Newf(mongoerr.APIStrictError, "BSON field '%s.%s' is not allowed with apiStrict:true.", prefix, path)
+			return mongoerr.Newf(mongoerr.APIStrictError, "BSON field '%s.%s' is not allowed with apiStrict:true.", idlName(name), path)
 		}
 	}
 	return nil

@@ -39,6 +39,15 @@ var idlNames = map[string]string{
 	"find": "FindCommandRequest",
 }
 
+// idlName is the name the command's IDL parser puts in front of its
+// fields in errors.
+func idlName(command string) string {
+	if n, ok := idlNames[command]; ok {
+		return n
+	}
+	return command
+}
+
 // args reads the fields of one command (or of a nested spec such as one
 // update statement) with mongod's errors.
 type args struct {
@@ -47,11 +56,7 @@ type args struct {
 }
 
 func newArgs(req *request) args {
-	prefix := req.name
-	if n, ok := idlNames[req.name]; ok {
-		prefix = n
-	}
-	return args{prefix: prefix, doc: req.cmd}
+	return args{prefix: idlName(req.name), doc: req.cmd}
 }
 
 // checkKnown fails with mongod's unknown-field error for any field not in

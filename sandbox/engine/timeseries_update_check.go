@@ -22,7 +22,7 @@ func checkTimeseriesUpdate(st *updateStatement, metaField string) error {
 	case st.upsert:
 		return errTimeseriesUpsert()
 	case metaField == "":
-		return errTimeseriesNoMetaField()
+		return mongoerr.New(mongoerr.InvalidOptions, "Cannot perform an update on a time-series collection that does not have a metaField")
 	}
 	for _, e := range st.filter {
 		if err := checkTimeseriesQueryElement(e.Key, e.Value, metaField, true, false); err != nil {
@@ -30,10 +30,6 @@ func checkTimeseriesUpdate(st *updateStatement, metaField string) error {
 		}
 	}
 	return checkTimeseriesUpdateModification(st.update, metaField)
-}
-
-func errTimeseriesNoMetaField() error {
-	return mongoerr.New(mongoerr.InvalidOptions, "Cannot perform an update on a time-series collection that does not have a metaField")
 }
 
 // errTimeseriesUpsert refuses an upsert into a time-series collection.

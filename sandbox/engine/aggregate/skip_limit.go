@@ -3,6 +3,7 @@ package aggregate
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
@@ -146,12 +147,12 @@ func placeSort(out []Stage, s *sortStage) []Stage {
 }
 
 // sortSharesFirstField is checkModifiedPathsSortReorder for a stage that
-// modifies the one path as: a sort key whose first field is as, a parent
-// of it or below it reads what the stage wrote.
+// modifies the one path as: a sort key whose first field is as's first
+// field reads what the stage wrote (or its parent).
 func sortSharesFirstField(s *sortStage, as string) bool {
+	asFirst, _, _ := strings.Cut(as, ".")
 	for _, parts := range s.paths {
-		first := parts[0]
-		if first == as || query.IsPathPrefixOf(first, as) || query.IsPathPrefixOf(as, first) {
+		if parts[0] == asFirst {
 			return true
 		}
 	}

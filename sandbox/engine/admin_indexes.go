@@ -43,7 +43,7 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 			return nil, mongoerr.Newf(mongoerr.TypeMismatch,
 				"BSON field 'createIndexes.indexes.%d' is the wrong type '%s', expected type 'object'", i, value.TypeName(v))
 		}
-		if specs[i], err = index.ParseSpec(d); err != nil {
+		if specs[i], err = index.ParseSpec(d, req.api.strict != nil && *req.api.strict); err != nil {
 			return nil, inSpecification(err, d)
 		}
 		if err := index.ValidateWildcardOptions(d, specs[i]); err != nil {

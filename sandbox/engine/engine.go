@@ -16,6 +16,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
+	"github.com/schemalab/schemalab/sandbox/engine/planner"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
 	"github.com/schemalab/schemalab/sandbox/engine/update"
@@ -245,6 +246,9 @@ func (e *Engine) Run(ctx context.Context, conn *Conn, cmd bson.D, sequences ...s
 	}
 	req := &request{ctx: ctx, conn: conn, db: db, name: name, cmd: cmd, body: messageBody(cmd, sequences),
 		now: bson.NewDateTimeFromTime(time.Now()), api: api}
+	if api.strict != nil && *api.strict {
+		req.ctx = planner.WithAPIStrict(req.ctx)
+	}
 	limit, err := parseMaxTimeMS(req, c.maxTimeMS)
 	if err != nil {
 		return ErrorReply(err)
@@ -254,7 +258,7 @@ func (e *Engine) Run(ctx context.Context, conn *Conn, cmd bson.D, sequences ...s
 		// inherits what is left of its cursor's (cmdGetMore).
 		var cancel context.CancelFunc
 		req.deadline = time.Now().Add(limit)
-		req.ctx, cancel = context.WithDeadlineCause(ctx, req.deadline, errMaxTimeMSExpired)
+		req.ctx, cancel = context.WithDeadlineCause(req.ctx, req.deadline, errMaxTimeMSExpired)
 		defer cancel()
 	}
 	var op *liveOp

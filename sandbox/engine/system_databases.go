@@ -48,7 +48,7 @@ func (e *Engine) createSystemDatabases() {
 		{Key: "key", Value: bson.D{{Key: "lastUse", Value: int32(1)}}},
 		{Key: "name", Value: "lsidTTLIndex"},
 		{Key: "expireAfterSeconds", Value: int32(sessionsTTLSeconds)},
-	})
+	}, false)
 	if err == nil {
 		_, _ = e.catalog.CreateIndexes("config", "system.sessions", []index.Spec{ttl})
 	}

@@ -166,7 +166,7 @@ func (e *Engine) createTimeseries(req *request, collName string) (bson.D, error)
 	var indexSpec *index.Spec
 	if opts.MetaField != "" {
 		userKey := bson.D{{Key: opts.MetaField, Value: int32(1)}, {Key: opts.TimeField, Value: int32(1)}}
-		spec, err := index.ParseSpec(bson.D{{Key: "key", Value: bucketIndexKey(opts, userKey)}, {Key: "name", Value: index.DefaultName(userKey)}})
+		spec, err := index.ParseSpec(bson.D{{Key: "key", Value: bucketIndexKey(opts, userKey)}, {Key: "name", Value: index.DefaultName(userKey)}}, false)
 		if err != nil {
 			return nil, err
 		}

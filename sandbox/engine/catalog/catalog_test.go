@@ -14,7 +14,7 @@ import (
 func spec(t *testing.T, key bson.D, opts ...bson.E) index.Spec {
 	t.Helper()
 	d := append(bson.D{{Key: "key", Value: key}, {Key: "name", Value: index.DefaultName(key)}}, opts...)
-	s, err := index.ParseSpec(d)
+	s, err := index.ParseSpec(d, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestCreateIndexConflicts(t *testing.T) {
 	if code(err) != mongoerr.IndexKeySpecsConflict {
 		t.Fatalf("same name, different unique: %v", err)
 	}
-	other, _ := index.ParseSpec(bson.D{{Key: "key", Value: key}, {Key: "name", Value: "other"}})
+	other, _ := index.ParseSpec(bson.D{{Key: "key", Value: key}, {Key: "name", Value: "other"}}, false)
 	_, err = c.CreateIndex(other)
 	if code(err) != mongoerr.IndexOptionsConflict || err.Error() != "Index already exists with a different name: a_1" {
 		t.Fatalf("same key, other name: %v", err)

@@ -225,7 +225,7 @@ func (c *Catalog) decodeCollection(sr *streamReader, db string, sameDB bool,
 		if !ok {
 			return nil, fmt.Errorf("%s: an index spec is not a document", col.ns)
 		}
-		spec, err := index.ParseSpec(d)
+		spec, err := index.ParseSpec(d, false)
 		if err != nil {
 			return nil, fmt.Errorf("%s: index %v: %w", col.ns, d, err)
 		}

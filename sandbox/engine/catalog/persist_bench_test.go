@@ -30,7 +30,7 @@ func BenchmarkDecodeSnapshot144k(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	spec, err := index.ParseSpec(bson.D{{Key: "key", Value: bson.D{{Key: "sensorId", Value: int32(1)}, {Key: "at", Value: int32(1)}}}, {Key: "name", Value: "sensorId_1_at_1"}})
+	spec, err := index.ParseSpec(bson.D{{Key: "key", Value: bson.D{{Key: "sensorId", Value: int32(1)}, {Key: "at", Value: int32(1)}}}, {Key: "name", Value: "sensorId_1_at_1"}}, false)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // The Stable API parameters every command takes (apiVersion, apiStrict,
@@ -63,6 +65,27 @@ func TestAPIParameters(t *testing.T) {
 				if _, err := command(t, db, ejDoc(t, cmd)); err != nil {
 					t.Errorf("%s: %v", cmd, err)
 				}
+			}
+		})
+	const unstableIndexes = "jstests/core/query/api/api_version_unstable_indexes.js; src/mongo/db/catalog/index_key_validate.cpp isIndexAllowedInAPIVersion1"
+	s.runCase(t, "API parameters: apiStrict plans see no sparse index", unstableIndexes, cover{family: commandFam, op: "find", col: explain},
+		func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), `[{"_id": 1, "views": 50}, {"_id": 2, "views": 5}, {"_id": 3}]`)
+			mustCommand(t, db, `{"createIndexes": "c", "indexes": [{"key": {"views": 1}, "name": "views_1", "sparse": true}]}`)
+			for _, tc := range []struct{ api, want string }{{``, "FETCH>IXSCAN"}, {`, "apiVersion": "1", "apiStrict": false`, "FETCH>IXSCAN"}, {`, "apiVersion": "1", "apiStrict": true`, "COLLSCAN"}} {
+				reply := mustCommand(t, db, `{"explain": {"find": "c", "filter": {"views": 50}}`+tc.api+`}`)
+				if got := stageChain(winningPlan(t, reply)); got != tc.want {
+					t.Errorf("explain%s: plan %s, want %s", tc.api, got, tc.want)
+				}
+			}
+			// Hinted, the sparse index is a hint to no index; its documents
+			// are still found without it.
+			_, err := command(t, db, ejDoc(t, `{"find": "c", "filter": {"views": 50}, "hint": {"views": 1}, "apiVersion": "1", "apiStrict": true}`))
+			sameError(t, "hint of a sparse index", err, mongoerr.BadValue,
+				"error processing query: ns="+db.Name()+".cTree: views $eq 50\nSort: {}\nProj: {}\n planner returned error :: caused by :: hint provided does not correspond to an existing index")
+			docs, cerr := cursorDocs(t, db, ejDoc(t, `{"find": "c", "filter": {"views": 50}, "apiVersion": "1", "apiStrict": true}`))
+			if cerr != nil || len(docs) != 1 {
+				t.Errorf("find under apiStrict: %v, want the one document", docs)
 			}
 		})
 	combos := []string{``, `, "apiVersion": "1"`, `, "apiVersion": "1", "apiStrict": true`, `, "apiVersion": "1", "apiStrict": false, "apiDeprecationErrors": false`}

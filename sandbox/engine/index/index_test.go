@@ -13,7 +13,7 @@ import (
 
 func mustSpec(t *testing.T, doc bson.D) Spec {
 	t.Helper()
-	s, err := ParseSpec(doc)
+	s, err := ParseSpec(doc, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestSpecErrorsAndListing(t *testing.T) {
 		{bson.D{{Key: "key", Value: bson.D{}}, {Key: "name", Value: "x"}}, mongoerr.CannotCreateIndex},
 		{bson.D{{Key: "key", Value: keyOf("a", int32(1))}, {Key: "name", Value: "x"}, {Key: "foo", Value: 1}}, mongoerr.InvalidIndexSpecificationOption},
 	} {
-		_, err := ParseSpec(bad.spec)
+		_, err := ParseSpec(bad.spec, false)
 		if me := mongoerr.As(err); me == nil || me.Code != bad.code {
 			t.Errorf("ParseSpec(%v) = %v, want code %d", bad.spec, err, bad.code)
 		}

@@ -92,8 +92,31 @@ var knownPlugins = map[string]bool{
 	"2dsphere_bucket": true, "wildcard": true, "columnstore": true,
 }
 
-// ParseSpec validates one element of createIndexes' "indexes" array.
-func ParseSpec(doc bson.D) (Spec, error) {
+// pluginName is IndexNames::findPluginName: the first string value of a
+// key pattern, or "wildcard" at a wildcard field met first; "" for a
+// btree index.
+func pluginName(key bson.D) string {
+	for _, e := range key {
+		if str, ok := e.Value.(string); ok {
+			return str
+		}
+		if isWildcardKey(e.Key) {
+			return "wildcard"
+		}
+	}
+	return ""
+}
+
+// InAPIVersion1 is index_key_validate::isIndexAllowedInAPIVersion1: not
+// sparse, and no text or geoHaystack plugin.
+func (s Spec) InAPIVersion1() bool {
+	plugin := pluginName(s.Key)
+	return plugin != "text" && plugin != "geoHaystack" && !s.Sparse
+}
+
+// ParseSpec validates one element of createIndexes' "indexes" array;
+// apiStrict is the command's Stable API strictness.
+func ParseSpec(doc bson.D, apiStrict bool) (Spec, error) {
 	var s Spec
 	var haveKey, haveName bool
 	var notBuilt error
@@ -112,6 +135,9 @@ func ParseSpec(doc bson.D) (Spec, error) {
 			}
 			s.Key, haveKey = k, true
 			s.Fields, s.Wildcard, notBuilt = nil, nil, nil
+			if plugin := pluginName(k); apiStrict && (plugin == "text" || plugin == "columnstore") {
+				return s, mongoerr.Newf(mongoerr.APIStrictError, "%s indexes cannot be created with apiStrict: true", plugin)
+			}
 			// validateIndexSpec checks the key pattern where it meets it,
 			// before it knows whether a name follows. A plugin the sandbox
 			// does not build is a valid pattern to mongod: refused later.
@@ -294,6 +320,9 @@ func checkKeyFieldName(name string) error {
 func (s *Spec) parseKey() error {
 	if len(s.Key) == 0 {
 		return mongoerr.New(mongoerr.CannotCreateIndex, "Index keys cannot be empty.")
+	}
+	if pluginName(s.Key) == "geoHaystack" {
+		return mongoerr.New(mongoerr.CannotCreateIndex, "GeoHaystack indexes cannot be created in version 5.0 and above")
 	}
 	if hasWildcardKey(s.Key) {
 		for _, e := range s.Key {

@@ -93,7 +93,7 @@ func keyField(ix *index.Index, path string) int {
 func distinctNodePlan(coll *catalog.Collection, q Query, qualifies func(*index.Index) bool, ctx func() context.Context) *candidate {
 	var best *index.Index
 	for _, ix := range coll.Indexes() {
-		if ix.Spec.Hidden || ix.Spec.Partial != nil || ix.Spec.Fields[0].Path != q.DistinctKey || !qualifies(ix) {
+		if q.hides(ix) || ix.Spec.Partial != nil || ix.Spec.Fields[0].Path != q.DistinctKey || !qualifies(ix) {
 			continue
 		}
 		if best == nil || len(ix.Spec.Fields) < len(best.Spec.Fields) {

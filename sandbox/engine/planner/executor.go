@@ -387,7 +387,7 @@ func (e *Executor) queryHash(parsed bson.D) string {
 // planCacheKey is the plan cache key of a query whose shape hashes to hash,
 // over the executor's collection.
 func (e *Executor) planCacheKey(hash string) string {
-	return planCacheKey(hash, e.coll, e.q.Filter)
+	return planCacheKey(hash, e.coll, e.q)
 }
 
 func (e *Executor) parsedFilter() bson.D {
@@ -576,10 +576,14 @@ func writeShape(h interface{ Write([]byte) (int, error) }, v any) {
 // each predicate on a path a sparse, wildcard or partial index holds,
 // whether that index can answer it (not a null equality for a sparse or
 // wildcard index, within the partial filter for a partial one), so that
-// {a: 1, b: null} and {a: 1, b: 1} share a shape but not a cache entry.
-func planCacheKey(hash string, coll *catalog.Collection, f *query.Filter) string {
+// {a: 1, b: null} and {a: 1, b: 1} share a shape but not a cache entry;
+// and whether the command is under apiStrict, which sees fewer indexes
+// (canonical_query_encoder encodes it).
+func planCacheKey(hash string, coll *catalog.Collection, q Query) string {
+	f := q.Filter
 	h := fnv.New32a()
 	h.Write([]byte(hash))
+	h.Write([]byte{boolByte(q.apiStrict())})
 	for _, ix := range coll.Indexes() {
 		h.Write([]byte(ix.Spec.Name))
 	}
@@ -592,7 +596,7 @@ func planCacheKey(hash string, coll *catalog.Collection, f *query.Filter) string
 		for _, ix := range coll.Indexes() {
 			wc := ix.Wildcard()
 			sparse := ix.Spec.Sparse || wc != nil
-			if ix.Spec.Hidden || !sparse && ix.Spec.Partial == nil {
+			if q.hides(ix) || !sparse && ix.Spec.Partial == nil {
 				continue
 			}
 			if wc != nil && !wc.Indexes(p) || wc == nil && !slices.ContainsFunc(ix.Spec.Key, func(e bson.E) bool { return e.Key == p }) {

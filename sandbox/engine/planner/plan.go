@@ -302,7 +302,7 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 		if hash == "" {
 			hash = ShapeHash(ns, q.Filter, q.Sort, q.shapeProjection())
 		}
-		key = planCacheKey(hash, coll, q.Filter)
+		key = planCacheKey(hash, coll, q)
 		e.winner = q.Cache.cached(coll, key, cands)
 	}
 	switch {
@@ -397,7 +397,7 @@ func enumerateFiltered(coll *catalog.Collection, q Query, allowed func(*index.In
 // without tableScan it is NO_TABLE_SCAN (a distinct plan is an index plan
 // or none): no collection scan and no $or of index scans.
 func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index) bool, tableScan bool) ([]*candidate, error) {
-	admits := func(ix *index.Index) bool { return !ix.Spec.Hidden && (allowed == nil || allowed(ix)) }
+	admits := func(ix *index.Index) bool { return !q.hides(ix) && (allowed == nil || allowed(ix)) }
 	preds := predicatesByPath(conjuncts(q.Filter))
 	sortSpec := q.Sort
 	natural := 0
@@ -431,7 +431,7 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 		if ix.Wildcard() != nil {
 			// allowed judges the per-path views: a distinct may scan the
 			// view of its key (turnIxscanIntoDistinctIxscan).
-			if ix.Spec.Hidden {
+			if q.hides(ix) {
 				continue
 			}
 			if tableScan && allowed != nil && !allowed(ix) {
@@ -1077,6 +1077,26 @@ func exactValue(v any) bool {
 	return true
 }
 
+// apiStrictKey marks the context of a command sent with apiStrict: true.
+type apiStrictKey struct{}
+
+// WithAPIStrict marks ctx as a command's under apiStrict: true. Its plans
+// see only the indexes of API Version 1, as fillOutIndexEntries leaves out
+// the others for the operation: a hint naming one is a hint to no index
+// (jstests/core/query/api/api_version_unstable_indexes.js).
+func WithAPIStrict(ctx context.Context) context.Context {
+	return context.WithValue(ctx, apiStrictKey{}, true)
+}
+
+// apiStrict reports whether q is planned for a command under apiStrict.
+func (q Query) apiStrict() bool { return q.Ctx != nil && q.Ctx.Value(apiStrictKey{}) != nil }
+
+// hides reports an index the planner does not see for q: a hidden one,
+// and under apiStrict one outside API Version 1.
+func (q Query) hides(ix *index.Index) bool {
+	return ix.Spec.Hidden || q.apiStrict() && !ix.Spec.InAPIVersion1()
+}
+
 // resolveHint finds the index q's hint names (nil for no hint), or the
 // direction of a {$natural: ±1} hint; a hint naming no visible index is
 // the planner's bad-hint error.
@@ -1084,7 +1104,7 @@ func resolveHint(coll *catalog.Collection, q Query) (*index.Index, int, error) {
 	switch h := q.Hint.(type) {
 	case string:
 		ix := coll.Index(h)
-		if ix == nil || ix.Spec.Hidden {
+		if ix == nil || q.hides(ix) {
 			return nil, 0, badHint(coll, q)
 		}
 		return ix, 0, nil
@@ -1094,7 +1114,7 @@ func resolveHint(coll *catalog.Collection, q Query) (*index.Index, int, error) {
 		}
 		if len(h) > 0 {
 			for _, ix := range coll.IndexesByKey(h) {
-				if !ix.Spec.Hidden {
+				if !q.hides(ix) {
 					return ix, 0, nil
 				}
 			}

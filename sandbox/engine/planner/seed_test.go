@@ -27,7 +27,7 @@ func mustIndex(t testing.TB, c *catalog.Collection, key bson.D, opts ...bson.E) 
 	t.Helper()
 	spec := bson.D{{Key: "key", Value: key}, {Key: "name", Value: index.DefaultName(key)}}
 	spec = append(spec, opts...)
-	s, err := index.ParseSpec(spec)
+	s, err := index.ParseSpec(spec, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 
 func createIndex(t *testing.T, c *catalog.Collection, key bson.D) {
 	t.Helper()
-	s, err := index.ParseSpec(bson.D{{Key: "key", Value: key}, {Key: "name", Value: index.DefaultName(key)}})
+	s, err := index.ParseSpec(bson.D{{Key: "key", Value: key}, {Key: "name", Value: index.DefaultName(key)}}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -98,7 +98,7 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 				return errNotCapped()
 			}
 			if idx != nil {
-				reply, err = collModTimeseriesIndex(ch, c, idx)
+				reply, err = collModTimeseriesIndex(ch, c, idx, req.cmd)
 				return err
 			}
 			if _, ok := a.get("expireAfterSeconds"); ok {
@@ -239,7 +239,7 @@ func collModTimeseries(req *request, ch *catalog.Change, view *catalog.Collectio
 // pattern into the buckets' schema (timeseries::makeTimeseriesCollModCommand),
 // where a TTL is refused (parseCollModRequest with isTimeseries) and
 // hiding is allowed.
-func collModTimeseriesIndex(ch *catalog.Change, view *catalog.Collection, r *collModIndexRequest) (bson.D, error) {
+func collModTimeseriesIndex(ch *catalog.Change, view *catalog.Collection, r *collModIndexRequest, cmd bson.D) (bson.D, error) {
 	if r.expire != nil {
 		return nil, mongoerr.New(mongoerr.InvalidOptions, "TTL indexes are not supported for time-series collections. "+
 			"Please refer to the documentation and use the top-level 'expireAfterSeconds' option instead")
@@ -255,7 +255,11 @@ func collModTimeseriesIndex(ch *catalog.Change, view *catalog.Collection, r *col
 	onBuckets := *r
 	if len(r.keyPattern) > 0 {
 		spec, _ := value.Get(view.Options, "timeseries").(bson.D)
-		onBuckets.keyPattern = bucketIndexKey(timeseries.FromDocument(spec), r.keyPattern)
+		key, err := bucketIndexKey(timeseries.FromDocument(spec), r.keyPattern)
+		if err != nil {
+			return nil, timeseriesKeyNotFound(err, cmd)
+		}
+		onBuckets.keyPattern = key
 	}
 	return collModIndex(ch, buckets, &onBuckets)
 }

@@ -36,12 +36,18 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 	if len(raw) == 0 {
 		return nil, mongoerr.New(mongoerr.BadValue, "Must specify at least one index to create")
 	}
+	// On a time-series collection the specs are translated first, and
+	// validated as the buckets' (makeTimeseriesCreateIndexesCommand).
+	ts, _, isTimeseries := e.timeseriesView(req.db, collName)
 	specs := make([]index.Spec, len(raw))
 	for i, v := range raw {
 		d, ok := v.(bson.D)
 		if !ok {
 			return nil, mongoerr.Newf(mongoerr.TypeMismatch,
 				"BSON field 'createIndexes.indexes.%d' is the wrong type '%s', expected type 'object'", i, value.TypeName(v))
+		}
+		if isTimeseries {
+			continue
 		}
 		if specs[i], err = index.ParseSpec(d, req.api.strict != nil && *req.api.strict); err != nil {
 			return nil, inSpecification(err, d)
@@ -69,7 +75,7 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 	if err := catalog.ValidateNamespace(req.db, collName); err != nil {
 		return nil, err
 	}
-	if ts, _, ok := e.timeseriesView(req.db, collName); ok {
+	if isTimeseries {
 		return e.createTimeseriesIndexes(req, ts)
 	}
 	q := e.catalog.QuotaFor(req.db)
@@ -186,7 +192,9 @@ func cmdDropIndexes(e *Engine, req *request) (bson.D, error) {
 	if ts, _, isTS := e.timeseriesView(req.db, collName); isTS {
 		collName = ts.buckets.Name
 		if key, isKey := target.(bson.D); isKey {
-			target = bucketIndexKey(ts.opts, key)
+			if target, err = bucketIndexKey(ts.opts, key); err != nil {
+				return nil, timeseriesKeyNotFound(err, req.cmd)
+			}
 		}
 	}
 	var reply bson.D

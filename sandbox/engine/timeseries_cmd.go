@@ -166,7 +166,11 @@ func (e *Engine) createTimeseries(req *request, collName string) (bson.D, error)
 	var indexSpec *index.Spec
 	if opts.MetaField != "" {
 		userKey := bson.D{{Key: opts.MetaField, Value: int32(1)}, {Key: opts.TimeField, Value: int32(1)}}
-		spec, err := index.ParseSpec(bson.D{{Key: "key", Value: bucketIndexKey(opts, userKey)}, {Key: "name", Value: index.DefaultName(userKey)}}, false)
+		bucketKey, err := bucketIndexKey(opts, userKey)
+		if err != nil {
+			return nil, err
+		}
+		spec, err := index.ParseSpec(bson.D{{Key: "key", Value: bucketKey}, {Key: "name", Value: index.DefaultName(userKey)}}, false)
 		if err != nil {
 			return nil, err
 		}
@@ -227,27 +231,6 @@ func dropTimeseries(ch *catalog.Change, view *catalog.Collection) (bson.D, *cata
 	ch.Drop(view.Name)
 	deleteViewEntry(ch, view.NS())
 	return bson.D{{Key: "nIndexesWas", Value: int32(n)}, {Key: "ns", Value: view.NS()}}, buckets
-}
-
-// bucketIndexKey converts a time-series index key to the buckets
-// collection's schema (timeseries_index_schema_conversion_functions):
-// metaField paths become "meta", the time field and measurement fields
-// become their control.min/control.max bounds.
-func bucketIndexKey(o timeseries.Options, key bson.D) bson.D {
-	out := bson.D{}
-	for _, k := range key {
-		if path, onMeta := o.BucketMetaPath(k.Key); onMeta {
-			out = append(out, bson.E{Key: path, Value: k.Value})
-			continue
-		}
-		minK, maxK := "control.min."+k.Key, "control.max."+k.Key
-		if n, _ := value.SafeNumberLong(k.Value); n < 0 {
-			out = append(out, bson.E{Key: maxK, Value: k.Value}, bson.E{Key: minK, Value: k.Value})
-		} else {
-			out = append(out, bson.E{Key: minK, Value: k.Value}, bson.E{Key: maxK, Value: k.Value})
-		}
-	}
-	return out
 }
 
 // viewIndexKey converts a buckets index key back to the time-series
@@ -319,8 +302,15 @@ func timeseriesIndexSpecs(ts *tsView) []bson.D {
 		}
 		d := listIndexesItem(ix.Spec)
 		for i := range d {
-			if d[i].Key == "key" {
+			switch d[i].Key {
+			case "key":
 				d[i].Value = viewKey
+			case "partialFilterExpression":
+				if f, ok := d[i].Value.(bson.D); ok {
+					if vf, ok := viewFilter(ts.opts, f); ok {
+						d[i].Value = vf
+					}
+				}
 			}
 		}
 		docs = append(docs, d)
@@ -346,15 +336,12 @@ func (e *Engine) createTimeseriesIndexes(req *request, ts *tsView) (bson.D, erro
 				conv[i] = v
 				continue
 			}
-			nd := append(bson.D(nil), d...)
-			key, _ := value.Get(d, "key").(bson.D)
-			hasName := !value.IsMissing(value.Get(d, "name"))
-			for j := range nd {
-				if nd[j].Key == "key" && key != nil {
-					nd[j].Value = bucketIndexKey(ts.opts, key)
-				}
+			nd, err := bucketIndexSpec(ts.opts, d, req.cmd)
+			if err != nil {
+				return nil, err
 			}
-			if !hasName && key != nil {
+			key, _ := value.Get(d, "key").(bson.D)
+			if value.IsMissing(value.Get(d, "name")) && key != nil {
 				nd = append(nd, bson.E{Key: "name", Value: index.DefaultName(key)})
 			}
 			conv[i] = nd
@@ -602,7 +589,10 @@ func timeseriesHint(req *request, o timeseries.Options) any {
 		if h[0].Key == "$natural" {
 			return h
 		}
-		return bucketIndexKey(o, h)
+		if key, err := bucketIndexKey(o, h); err == nil {
+			return key
+		}
+		return h
 	}
 	return nil
 }

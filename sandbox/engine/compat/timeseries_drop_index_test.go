@@ -30,6 +30,9 @@ func TestTimeseriesDropIndexes(t *testing.T) {
 			thenFind: names, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.ts","firstBatch":[]}}`},
 		{name: "dropIndexes of a time-series key it does not have", ref: tsDropIndexRef, setup: []string{ts},
 			cmd: `{"dropIndexes":"ts","index":{"x":1}}`, code: mongoerr.IndexNotFound, msg: "can't find index with key: { control.min.x: 1, control.max.x: 1 }"},
+		{name: "dropIndexes of a key that does not convert to the buckets' schema", ref: tsDropIndexRef + "; src/mongo/db/timeseries/timeseries_index_schema_conversion_functions.cpp", setup: []string{ts},
+			cmd: `{"dropIndexes":"ts","index":{"x":"hashed"}}`, code: mongoerr.IndexNotFound,
+			msg: `BadValue: Invalid index spec for time-series collection: { x: "hashed" }. Indexes on measurement fields must be ascending or descending (numbers only), or '2dsphere': x: "hashed" Command request: { dropIndexes: "ts", index: { x: "hashed" }, $db: "{{db}}" }`},
 		{name: "dropIndexes of _id_ on a time-series collection", ref: tsDropIndexRef, setup: []string{ts},
 			cmd: `{"dropIndexes":"ts","index":"_id_"}`, code: mongoerr.IndexNotFound, msg: "index not found with name [_id_]"},
 		// parseCollModRequest refuses validation options on a collection

@@ -92,10 +92,10 @@ var knownPlugins = map[string]bool{
 	"2dsphere_bucket": true, "wildcard": true, "columnstore": true,
 }
 
-// pluginName is IndexNames::findPluginName: the first string value of a
+// PluginName is IndexNames::findPluginName: the first string value of a
 // key pattern, or "wildcard" at a wildcard field met first; "" for a
 // btree index.
-func pluginName(key bson.D) string {
+func PluginName(key bson.D) string {
 	for _, e := range key {
 		if str, ok := e.Value.(string); ok {
 			return str
@@ -110,7 +110,7 @@ func pluginName(key bson.D) string {
 // InAPIVersion1 is index_key_validate::isIndexAllowedInAPIVersion1: not
 // sparse, and no text or geoHaystack plugin.
 func (s Spec) InAPIVersion1() bool {
-	plugin := pluginName(s.Key)
+	plugin := PluginName(s.Key)
 	return plugin != "text" && plugin != "geoHaystack" && !s.Sparse
 }
 
@@ -135,7 +135,7 @@ func ParseSpec(doc bson.D, apiStrict bool) (Spec, error) {
 			}
 			s.Key, haveKey = k, true
 			s.Fields, s.Wildcard, notBuilt = nil, nil, nil
-			if plugin := pluginName(k); apiStrict && (plugin == "text" || plugin == "columnstore") {
+			if plugin := PluginName(k); apiStrict && (plugin == "text" || plugin == "columnstore") {
 				return s, mongoerr.Newf(mongoerr.APIStrictError, "%s indexes cannot be created with apiStrict: true", plugin)
 			}
 			// validateIndexSpec checks the key pattern where it meets it,
@@ -321,7 +321,7 @@ func (s *Spec) parseKey() error {
 	if len(s.Key) == 0 {
 		return mongoerr.New(mongoerr.CannotCreateIndex, "Index keys cannot be empty.")
 	}
-	if pluginName(s.Key) == "geoHaystack" {
+	if PluginName(s.Key) == "geoHaystack" {
 		return mongoerr.New(mongoerr.CannotCreateIndex, "GeoHaystack indexes cannot be created in version 5.0 and above")
 	}
 	if hasWildcardKey(s.Key) {

@@ -175,6 +175,9 @@ func (s *collState) bucketFor(buckets *catalog.Collection, o Options, doc bson.D
 	case b.count >= BucketMaxCount:
 		s.stats.NumBucketsClosedDueToCount++
 		return s.allocate(key, meta, o, t)
+	case !sameSchema(o, b.min, doc):
+		s.stats.NumBucketsClosedDueToSchemaChange++
+		return s.allocate(key, meta, o, t)
 	case b.size+size > BucketMaxSize:
 		if b.count < BucketMinCount && b.size+size <= LargeMeasurementsMaxBucketSize {
 			if !b.large {
@@ -309,7 +312,11 @@ func (b *bucket) document(o Options) bson.D {
 
 // mergeMin and mergeMax keep control.min and control.max: per field, the
 // smallest and largest value in BSON order; embedded documents field by
-// field, as the bucket catalog's MinMax does.
+// field and arrays position by position, a position past the kept array's
+// end joining it (the bucket catalog's MinMax,
+// src/mongo/db/timeseries/bucket_catalog/flat_bson.cpp). Values of
+// different canonical types never meet within a bucket: the schema check
+// opens a new bucket first.
 func mergeMin(d bson.D, key string, v any) bson.D { return merge(d, key, v, -1) }
 
 func mergeMax(d bson.D, key string, v any) bson.D { return merge(d, key, v, 1) }
@@ -335,6 +342,19 @@ func mergeValue(cur, v any, dir int) any {
 		}
 		return out
 	}
+	ca, ok1 := cur.(bson.A)
+	va, ok2 := v.(bson.A)
+	if ok1 && ok2 {
+		out := append(bson.A(nil), ca...)
+		for i, e := range va {
+			if i < len(out) {
+				out[i] = mergeValue(out[i], e, dir)
+			} else {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
 	if c := value.Compare(v, cur); c*dir > 0 {
 		return v
 	}
@@ -355,4 +375,48 @@ func Rebuild(old bson.D, o Options, measurements []bson.D) bson.D {
 		b.add(o, m, t)
 	}
 	return b.document(o)
+}
+
+// sameSchema is the bucket catalog's Schema check (flat_bson.cpp,
+// Schema::update): every field of the measurement, but the metaField,
+// has the shape the bucket's values of it have had, an object where they
+// were objects, an array where they were arrays (position by position)
+// and otherwise a value of the same canonical type; a field the bucket
+// has not seen fits. Within a bucket every value of a field shares that
+// shape, so control.min holds it.
+func sameSchema(o Options, min, doc bson.D) bool {
+	for _, f := range doc {
+		if o.MetaField != "" && f.Key == o.MetaField {
+			continue
+		}
+		kept := value.Get(min, f.Key)
+		if !value.IsMissing(kept) && !sameShape(kept, f.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameShape(kept, v any) bool {
+	switch x := v.(type) {
+	case bson.D:
+		k, ok := kept.(bson.D)
+		return ok && sameSchema(Options{}, k, x)
+	case bson.A:
+		k, ok := kept.(bson.A)
+		if !ok {
+			return false
+		}
+		for i := 0; i < len(x) && i < len(k); i++ {
+			if !sameShape(k[i], x[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	switch kept.(type) {
+	case bson.D, bson.A:
+		return false
+	}
+	return value.CanonicalTypeOrder(kept) == value.CanonicalTypeOrder(v)
 }

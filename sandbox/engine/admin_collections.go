@@ -192,6 +192,8 @@ func cmdDrop(e *Engine, req *request) (bson.D, error) {
 	}
 	if len(reply) > 0 {
 		e.cursors.collectionGone(ns(req.db, collName), false, "")
+		dropped := ns(req.db, collName)
+		e.top.forget(func(n string) bool { return n == dropped })
 	}
 	return reply, nil
 }
@@ -222,6 +224,7 @@ func cmdDropDatabase(e *Engine, req *request) (bson.D, error) {
 	e.profile.dropDatabase(req.db)
 	e.buckets.ForgetDatabase(req.db)
 	e.cursors.collectionGone(req.db, true, "")
+	e.top.forget(func(n string) bool { return strings.HasPrefix(n, req.db+".") })
 	return bson.D{}, nil
 }
 

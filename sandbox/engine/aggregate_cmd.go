@@ -10,6 +10,7 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/aggregate"
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/index"
 	"github.com/schemalab/schemalab/sandbox/engine/planner"
 	"github.com/schemalab/schemalab/sandbox/engine/projection"
@@ -843,12 +844,11 @@ func (e *Engine) collStatsStage(view *catalog.View, db, coll string, spec bson.D
 	for _, f := range spec {
 		switch f.Key {
 		case "latencyStats":
-			out = append(out, bson.E{Key: "latencyStats", Value: bson.D{
-				{Key: "reads", Value: bson.D{{Key: "latency", Value: int64(0)}, {Key: "ops", Value: int64(0)}}},
-				{Key: "writes", Value: bson.D{{Key: "latency", Value: int64(0)}, {Key: "ops", Value: int64(0)}}},
-				{Key: "commands", Value: bson.D{{Key: "latency", Value: int64(0)}, {Key: "ops", Value: int64(0)}}},
-				{Key: "transactions", Value: bson.D{{Key: "latency", Value: int64(0)}, {Key: "ops", Value: int64(0)}}},
-			}})
+			histograms := false
+			if d, ok := f.Value.(bson.D); ok {
+				histograms = expr.IsTrue(value.Get(d, "histograms"))
+			}
+			out = append(out, bson.E{Key: "latencyStats", Value: e.top.latencyStats(ns(db, coll), histograms)})
 		case "storageStats":
 			if c == nil {
 				return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "Unable to retrieve storageStats in $collStats stage :: caused by :: Collection [%s] not found.", ns(db, coll))
@@ -881,7 +881,14 @@ func (e *Engine) collStatsStage(view *catalog.View, db, coll string, spec bson.D
 				{Key: "total", Value: int64(0)}, {Key: "nonTailable", Value: int64(0)}}}}})
 		}
 	}
-	return appendNumberStyleDoc(out), nil
+	styled := appendNumberStyleDoc(out)
+	for i := range styled {
+		// OperationLatencyHistogram appends its figures as longs.
+		if styled[i].Key == "latencyStats" {
+			styled[i].Value = value.Get(out, "latencyStats")
+		}
+	}
+	return styled, nil
 }
 
 func (e *Engine) indexStatsStage(c *catalog.Collection) []bson.D {

@@ -109,6 +109,7 @@ func commands() []*command {
 		{name: "profile", run: cmdProfile, noWriteConcern: true},
 		{name: "currentOp", run: cmdCurrentOp, adminOnly: true},
 		{name: "killOp", run: cmdKillOp, adminOnly: true},
+		{name: "top", run: cmdTop, adminOnly: true},
 		{name: "planCacheClear", run: cmdPlanCacheClear},
 		{name: "planCacheClearFilters", run: cmdPlanCacheClearFilters},
 		{name: "planCacheListFilters", run: cmdPlanCacheListFilters},
@@ -145,7 +146,7 @@ func unsupportedCommands() []*command {
 		"splitVector", "dbCheck",
 	}
 	adminOnly := []string{
-		"commitTransaction", "abortTransaction", "top", "lockInfo",
+		"commitTransaction", "abortTransaction", "lockInfo",
 		"getDiagnosticData", "connPoolStats", "getClusterParameter",
 		"setClusterParameter", "getDefaultRWConcern", "setDefaultRWConcern",
 		"setFeatureCompatibilityVersion", "setUserWriteBlockMode", "logRotate",

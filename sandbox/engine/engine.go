@@ -68,6 +68,9 @@ type Engine struct {
 	metrics *serverMetrics
 	// ops are the commands in flight and the open connections.
 	ops *opTable
+	// top is the per-namespace usage the top command and latencyStats
+	// report.
+	top *topStats
 }
 
 // Options configure an engine.
@@ -120,6 +123,7 @@ func New(opts Options) *Engine {
 		profile:       newProfileSettings(),
 		metrics:       newServerMetrics(cmds),
 		ops:           newOpTable(),
+		top:           newTopStats(),
 	}
 	e.createSystemDatabases()
 	return e
@@ -275,7 +279,9 @@ func (e *Engine) Run(ctx context.Context, conn *Conn, cmd bson.D, sequences ...s
 	}
 	out, err := bson.D(nil), e.checkCollectionUUID(c, req)
 	if err == nil {
+		started := time.Now()
 		out, err = c.run(e, req)
+		e.top.recordCommand(c.name, db, cmd, time.Since(started))
 	}
 	if err != nil {
 		reply = ErrorReply(err)

@@ -79,6 +79,16 @@ func seedCommands(t testing.TB) [][]byte {
 		{{Key: "createIndexes", Value: "books"}, {Key: "indexes", Value: bson.A{bson.D{{Key: "key", Value: bson.D{{Key: "title", Value: "hashed"}, {Key: "year", Value: int32(-1)}}}, {Key: "name", Value: "th"}}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "find", Value: "books"}, {Key: "filter", Value: bson.D{{Key: "title", Value: bson.D{{Key: "$in", Value: bson.A{"a", nil, 1.5}}}}, {Key: "year", Value: bson.D{{Key: "$gt", Value: int32(1)}}}}}, {Key: "sort", Value: bson.D{{Key: "year", Value: int32(1)}}}, {Key: "hint", Value: "th"}, {Key: "$db", Value: "shop"}},
 		{{Key: "createIndexes", Value: "books"}, {Key: "indexes", Value: bson.A{bson.D{{Key: "key", Value: bson.D{{Key: "a", Value: "hashed"}, {Key: "b", Value: "hashed"}}}, {Key: "name", Value: "hh"}, {Key: "unique", Value: true}}}}, {Key: "$db", Value: "shop"}},
+		// Top and latency statistics; time-series index specs translated to
+		// the buckets' (a partial filter on the metaField, refusals), and a
+		// hint to a sparse index under apiStrict.
+		{{Key: "top", Value: int32(1)}, {Key: "$db", Value: "admin"}},
+		{{Key: "aggregate", Value: "tagged"}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$collStats", Value: bson.D{{Key: "latencyStats", Value: bson.D{{Key: "histograms", Value: true}}}}}}}}, {Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "shop"}},
+		{{Key: "createIndexes", Value: "ticks"}, {Key: "indexes", Value: bson.A{bson.D{{Key: "key", Value: bson.D{{Key: "x", Value: int32(1)}, {Key: "y", Value: "hashed"}}}, {Key: "name", Value: "xy"},
+			{Key: "partialFilterExpression", Value: bson.D{{Key: "$or", Value: bson.A{bson.D{{Key: "m.a", Value: int32(1)}}, bson.D{{Key: "x", Value: int32(2)}}}}}}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "createIndexes", Value: "ticks"}, {Key: "indexes", Value: bson.A{bson.D{{Key: "key", Value: bson.D{{Key: "t", Value: int32(1)}}}, {Key: "name", Value: "ttl"}, {Key: "expireAfterSeconds", Value: int32(5)},
+			{Key: "partialFilterExpression", Value: bson.D{{Key: "m", Value: bson.D{{Key: "$exists", Value: true}}}}}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "find", Value: "books"}, {Key: "filter", Value: bson.D{{Key: "tags", Value: "a"}}}, {Key: "hint", Value: "tags_1"}, {Key: "apiVersion", Value: "1"}, {Key: "apiStrict", Value: true}, {Key: "$db", Value: "shop"}},
 		// maxTimeMS values mongod refuses, and cursors that are gone.
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: "1"}, {Key: "$db", Value: "shop"}},
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: int32(-1)}, {Key: "$db", Value: "shop"}},

@@ -131,10 +131,10 @@ func bucketIndexSpec(o timeseries.Options, spec bson.D, cmd bson.D) (bson.D, err
 		if origKey[0].Key != o.TimeField {
 			return nil, mongoerr.New(mongoerr.InvalidOptions, "TTL indexes on non-time fields are not supported on time-series collections")
 		}
-		// mongod expires whole buckets by their time bounds; the
-		// sandbox's TTL monitor knows only document fields.
+		// mongod then expires whole buckets by their time bounds, which
+		// the sandbox does not do.
 		return nil, mongoerr.New(mongoerr.NotImplemented,
-			"a TTL index on a time-series collection is not supported by the schemalab sandbox; set expireAfterSeconds on the collection, or use a real MongoDB (--uri)")
+			"a TTL index on a time-series collection is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
 	}
 	return out, nil
 }

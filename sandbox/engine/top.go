@@ -14,12 +14,12 @@ import (
 // topStats is mongod's Top (src/mongo/db/stats/top.cpp): per namespace,
 // the time and count of the operations run on it, by lock and by kind,
 // and their latency histograms, which the top command and $collStats'
-// latencyStats report. The engine records the operations mongod records
-// there: the reads (find, getMore, aggregate, count, distinct) and the
-// writes (insert, update and delete, one per statement, and
-// findAndModify), on the namespace the client named, a view included,
-// whether they succeed or fail. Times are the command's own, in
-// microseconds.
+// latencyStats report. The engine records the reads (find, getMore,
+// aggregate, count, distinct) and the writes (insert, update and delete,
+// one per statement, and findAndModify), on the namespace the client
+// named, a view included, whether they succeed or fail; the other
+// commands that mongod also records on a collection (listIndexes, for
+// one) are left out. Times are the handler's, in microseconds.
 type topStats struct {
 	mu    sync.Mutex
 	usage map[string]*collectionUsage

@@ -71,6 +71,8 @@ type Engine struct {
 	// top is the per-namespace usage the top command and latencyStats
 	// report.
 	top *topStats
+	// ttl schedules the TTL passes.
+	ttl *ttlMonitor
 }
 
 // Options configure an engine.
@@ -94,6 +96,9 @@ type Options struct {
 	// CursorIdleTimeout is how long an unused cursor lives, mongod's
 	// cursorTimeoutMillis; 0 means its default, 10 minutes.
 	CursorIdleTimeout time.Duration
+	// TTLMonitorPeriod is how often TTL indexes expire documents, mongod's
+	// ttlMonitorSleepSecs; 0 means its default, 60 seconds.
+	TTLMonitorPeriod time.Duration
 	// SnapshotDir is where schemalabSnapshot's persist and load keep
 	// snapshot files; empty, they are refused. Only the embedded sandbox
 	// of a learner's own course sets it: a server that others reach
@@ -124,6 +129,7 @@ func New(opts Options) *Engine {
 		metrics:       newServerMetrics(cmds),
 		ops:           newOpTable(),
 		top:           newTopStats(),
+		ttl:           newTTLMonitor(time.Now(), opts.TTLMonitorPeriod),
 	}
 	e.createSystemDatabases()
 	return e
@@ -224,6 +230,9 @@ func (e *Engine) Run(ctx context.Context, conn *Conn, cmd bson.D, sequences ...s
 	}()
 	if err := refuseTransactionNumber(name, c, cmd); err != nil {
 		return ErrorReply(err)
+	}
+	if now := time.Now(); e.ttl.due(now) {
+		e.expire(now)
 	}
 	if !known {
 		e.metrics.unknown.Add(1)

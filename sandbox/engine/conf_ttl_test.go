@@ -1,0 +1,88 @@
+package engine_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine"
+)
+
+// A TTL index expires documents on the TTL monitor's pass (mongod's
+// TTLMonitor, src/mongo/db/ttl/ttl.cpp; the manual's TTL Indexes page,
+// https://www.mongodb.com/docs/manual/core/index-ttl/): those whose
+// indexed date, or the earliest date of an array, is more than
+// expireAfterSeconds in the past; a field holding no date never expires,
+// and a partial TTL index expires only the documents it holds.
+func TestConfTTLExpiry(t *testing.T) {
+	client, _ := startServerWith(t, engine.Options{TTLMonitorPeriod: 200 * time.Millisecond})
+	db := client.Database("conf")
+	ctx := context.Background()
+	past := bson.NewDateTimeFromTime(time.Now().Add(-time.Hour))
+	future := bson.NewDateTimeFromTime(time.Now().Add(time.Hour))
+	docs := []any{
+		bson.D{{Key: "_id", Value: 1}, {Key: "at", Value: past}},
+		bson.D{{Key: "_id", Value: 2}, {Key: "at", Value: future}},
+		bson.D{{Key: "_id", Value: 3}, {Key: "at", Value: "yesterday"}},
+		bson.D{{Key: "_id", Value: 4}},
+		bson.D{{Key: "_id", Value: 5}, {Key: "at", Value: bson.A{future, past}}},
+		bson.D{{Key: "_id", Value: 6}, {Key: "at", Value: past}, {Key: "keep", Value: true}},
+	}
+	if _, err := db.Collection("c").InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Collection("p").InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []bson.D{
+		{{Key: "createIndexes", Value: "c"}, {Key: "indexes", Value: bson.A{bson.D{{Key: "key", Value: bson.D{{Key: "at", Value: 1}}}, {Key: "name", Value: "at_1"}, {Key: "expireAfterSeconds", Value: 60}}}}},
+		{{Key: "createIndexes", Value: "p"}, {Key: "indexes", Value: bson.A{bson.D{{Key: "key", Value: bson.D{{Key: "at", Value: -1}}}, {Key: "name", Value: "at_-1"}, {Key: "expireAfterSeconds", Value: 60},
+			{Key: "partialFilterExpression", Value: bson.D{{Key: "keep", Value: bson.D{{Key: "$exists", Value: false}}}}}}}}},
+	} {
+		if err := db.RunCommand(ctx, cmd).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ids := func(coll string) []int32 {
+		cur, err := db.Collection(coll).Find(ctx, bson.D{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []struct {
+			ID int32 `bson:"_id"`
+		}
+		if err := cur.All(ctx, &got); err != nil {
+			t.Fatal(err)
+		}
+		out := make([]int32, len(got))
+		for i, g := range got {
+			out[i] = g.ID
+		}
+		return out
+	}
+	if got := ids("c"); len(got) != 6 {
+		t.Fatalf("before a pass: %v", got)
+	}
+	time.Sleep(300 * time.Millisecond)
+	// The pass is due; the next command finds it done.
+	if got, want := ids("c"), []int32{2, 3, 4}; !equalIDs(got, want) {
+		t.Errorf("after a pass: %v, want %v", got, want)
+	}
+	if got, want := ids("p"), []int32{2, 3, 4, 6}; !equalIDs(got, want) {
+		t.Errorf("partial TTL index after a pass: %v, want %v", got, want)
+	}
+}
+
+func equalIDs(a, b []int32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,116 @@
+package engine
+
+import (
+	"sync/atomic"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/catalog"
+	"github.com/schemalab/schemalab/sandbox/engine/index"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// defaultTTLMonitorPeriod is mongod's ttlMonitorSleepSecs default: a TTL
+// pass every 60 seconds.
+const defaultTTLMonitorPeriod = 60 * time.Second
+
+// ttlMonitor is mongod's TTLMonitor (src/mongo/db/ttl/ttl.cpp): every
+// period it deletes, through each TTL index, the documents whose indexed
+// date (the earliest, for an array of dates) is more than the index's
+// expireAfterSeconds in the past; a document whose field holds no date
+// never expires. mongod runs the pass on a thread of its own; the engine
+// runs it when a command arrives and a period has passed since the last
+// one, so that between commands no one could tell the difference and no
+// goroutine outlives the engine.
+type ttlMonitor struct {
+	period time.Duration
+	// next is when the next pass is due, in Unix nanoseconds.
+	next atomic.Int64
+}
+
+func newTTLMonitor(now time.Time, period time.Duration) *ttlMonitor {
+	if period <= 0 {
+		period = defaultTTLMonitorPeriod
+	}
+	m := &ttlMonitor{period: period}
+	m.next.Store(now.Add(period).UnixNano())
+	return m
+}
+
+// due claims the pass due at now, if one is: only one caller gets it.
+func (m *ttlMonitor) due(now time.Time) bool {
+	next := m.next.Load()
+	return now.UnixNano() >= next && m.next.CompareAndSwap(next, now.Add(m.period).UnixNano())
+}
+
+// expire runs a TTL pass over every collection with a TTL index; it
+// returns the number of documents deleted.
+func (e *Engine) expire(now time.Time) int {
+	deleted := 0
+	for _, db := range e.catalog.DatabaseNames() {
+		d := e.catalog.Database(db)
+		if d == nil {
+			continue
+		}
+		for _, coll := range d.Collections() {
+			if coll.Kind != catalog.KindCollection || !hasTTLIndex(coll) {
+				continue
+			}
+			_ = e.catalog.Write(db, coll.Name, false, func(c *catalog.Collection) error {
+				if c != nil {
+					deleted += deleteExpired(c, now)
+				}
+				return nil
+			})
+		}
+	}
+	return deleted
+}
+
+func hasTTLIndex(c *catalog.Collection) bool {
+	for _, ix := range c.Indexes() {
+		if _, ok := ttlSeconds(ix); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// ttlSeconds is a TTL index's expireAfterSeconds, for a single-field
+// index other than _id's with a valid one.
+func ttlSeconds(ix *index.Index) (int64, bool) {
+	v := value.Get(ix.Spec.Options, "expireAfterSeconds")
+	if value.IsMissing(v) || len(ix.Spec.Fields) != 1 || ix.Spec.IsID() || index.ExpireAfterSecondsProblem(v) != "" {
+		return 0, false
+	}
+	n, _ := value.SafeNumberLong(v)
+	return n, true
+}
+
+// deleteExpired deletes c's documents expired through its TTL indexes
+// (deleteExpiredWithIndex: an index scan over the dates before the
+// expiration date), returning how many.
+func deleteExpired(c *catalog.Collection, now time.Time) int {
+	expired := map[int64]bool{}
+	for _, ix := range c.Indexes() {
+		secs, ok := ttlSeconds(ix)
+		if !ok {
+			continue
+		}
+		cutoff := bson.NewDateTimeFromTime(now.Add(-time.Duration(secs) * time.Second))
+		ix.Ascend(func(en index.Entry) bool {
+			if d, ok := en.Key[0].(bson.DateTime); ok && d <= cutoff {
+				expired[en.RID] = true
+			}
+			return true
+		})
+	}
+	n := 0
+	for rid := range expired {
+		if c.Delete(rid) {
+			n++
+		}
+	}
+	return n
+}

@@ -44,10 +44,8 @@ func (m *ttlMonitor) due(now time.Time) bool {
 	return now.UnixNano() >= next && m.next.CompareAndSwap(next, now.Add(m.period).UnixNano())
 }
 
-// expire runs a TTL pass over every collection with a TTL index; it
-// returns the number of documents deleted.
-func (e *Engine) expire(now time.Time) int {
-	deleted := 0
+// expire runs a TTL pass over every collection with a TTL index.
+func (e *Engine) expire(now time.Time) {
 	for _, db := range e.catalog.DatabaseNames() {
 		d := e.catalog.Database(db)
 		if d == nil {
@@ -59,13 +57,12 @@ func (e *Engine) expire(now time.Time) int {
 			}
 			_ = e.catalog.Write(db, coll.Name, false, func(c *catalog.Collection) error {
 				if c != nil {
-					deleted += deleteExpired(c, now)
+					deleteExpired(c, now)
 				}
 				return nil
 			})
 		}
 	}
-	return deleted
 }
 
 func hasTTLIndex(c *catalog.Collection) bool {
@@ -90,8 +87,8 @@ func ttlSeconds(ix *index.Index) (int64, bool) {
 
 // deleteExpired deletes c's documents expired through its TTL indexes
 // (deleteExpiredWithIndex: an index scan over the dates before the
-// expiration date), returning how many.
-func deleteExpired(c *catalog.Collection, now time.Time) int {
+// expiration date).
+func deleteExpired(c *catalog.Collection, now time.Time) {
 	expired := map[int64]bool{}
 	for _, ix := range c.Indexes() {
 		secs, ok := ttlSeconds(ix)
@@ -106,11 +103,7 @@ func deleteExpired(c *catalog.Collection, now time.Time) int {
 			return true
 		})
 	}
-	n := 0
 	for rid := range expired {
-		if c.Delete(rid) {
-			n++
-		}
+		c.Delete(rid)
 	}
-	return n
 }

@@ -81,8 +81,7 @@ var validOptions = map[string]bool{
 // unsupportedPlugins are index types mongod has but this engine does
 // not implement; they fail loudly instead of building a wrong index.
 var unsupportedPlugins = map[string]bool{
-	"text": true, "2dsphere": true, "2d": true,
-	"geoHaystack": true, "2dsphere_bucket": true,
+	"text": true, "2dsphere": true, "2d": true, "2dsphere_bucket": true,
 }
 
 // knownPlugins are IndexNames' plugin names, which a key pattern value

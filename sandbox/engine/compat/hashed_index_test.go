@@ -85,9 +85,6 @@ func TestHashedIndexSpec(t *testing.T) {
 }
 
 func TestHashedIndexKeys(t *testing.T) {
-	batch := func(docs string) string {
-		return `{"cursor": {"firstBatch": ` + docs + `, "id": {"$numberLong": "0"}, "ns": "{{db}}.c"}}`
-	}
 	h := hashedCreate(`{"a": "hashed"}`, "")
 	cmp := hashedCreate(`{"a": 1, "b.c": "hashed"}`, "")
 	cov := cover{family: commandFam, op: "insert", col: errorCol}

@@ -50,7 +50,8 @@ type Index struct {
 	// (Deferred).
 	pending *pendingFill
 	// keyFields are the fields of the stored keys: the key pattern's,
-	// except for a wildcard index, whose keys are ($_path, value).
+	// except for a wildcard index, whose wildcard field is stored as
+	// ($_path, value).
 	keyFields []Field
 	// wc is set on a wildcard index and on its per-path expansions.
 	wc *Wildcard
@@ -72,7 +73,7 @@ func New(spec Spec, partial func(bson.D) bool) *Index {
 	ix.hashed = spec.IsHashed()
 	if spec.Wildcard != nil {
 		ix.wc = spec.Wildcard
-		ix.keyFields = []Field{{Path: WildcardPathField}, {Path: spec.Fields[0].Path, Desc: spec.Fields[0].Desc}}
+		ix.keyFields = wildcardKeyFields(spec.Fields, spec.Wildcard.pos, Field{Path: WildcardPathField})
 		ix.multikeyPaths = map[string]struct{}{}
 	}
 	if spec.Unique {
@@ -377,7 +378,7 @@ func (ix *Index) IsMultiKey() bool {
 }
 
 // KeyFields are the fields of the index's stored keys, in order: the key
-// pattern's, or ($_path, value) for a wildcard index.
+// pattern's, with ($_path, value) for a wildcard index's wildcard field.
 func (ix *Index) KeyFields() []Field { return ix.keyFields }
 
 // FieldIsMultiKey reports whether key field i ever went through an array.

@@ -145,6 +145,8 @@ func ParseSpec(doc bson.D, apiStrict bool) (Spec, error) {
 					return s, err
 				}
 				notBuilt = err
+			} else if err := CompoundAllFieldsProblem(k, doc); err != nil {
+				return s, err
 			}
 		case "name":
 			n, ok := e.Value.(string)
@@ -408,7 +410,7 @@ const (
 // Compare compares a requested spec with an existing one (names aside).
 func (s Spec) Compare(existing Spec) Comparison {
 	if !sameKey(s.Key, existing.Key) || s.isUnique() != existing.isUnique() || s.Sparse != existing.Sparse ||
-		value.Compare(value.Get(s.Options, "wildcardProjection"), value.Get(existing.Options, "wildcardProjection")) != 0 ||
+		!s.Wildcard.sameProjection(existing.Wildcard) ||
 		value.Compare(s.Partial, existing.Partial) != 0 || (s.Partial == nil) != (existing.Partial == nil) {
 		return Different
 	}

@@ -71,6 +71,13 @@ func typeBracket(v any) (lo any, loInc bool, hi any, hiInc bool) {
 		return bson.Timestamp{}, true, bson.Timestamp{T: math.MaxUint32, I: math.MaxUint32}, true
 	case nil:
 		return nil, true, nil, true
+	case bson.Undefined, bson.MinKey, bson.MaxKey:
+		return v, true, v, true
+	case bson.Regex:
+		// appendMaxForType(RegEx) is the least DBRef.
+		return bson.Regex{}, true, bson.DBPointer{}, false
+	case bson.DBPointer:
+		return bson.DBPointer{}, true, bson.JavaScript(""), false
 	case bson.JavaScript:
 		// appendMaxForType(Code) is the least CodeWScope.
 		return bson.JavaScript(""), true, bson.CodeWithScope{Scope: bson.D{}}, false
@@ -226,6 +233,20 @@ func typeRepresentative(t int) (any, bool) {
 		return bson.D{}, true
 	case 5:
 		return bson.Binary{}, true
+	case 6:
+		return bson.Undefined{}, true
+	case 11:
+		return bson.Regex{}, true
+	case 12:
+		return bson.DBPointer{}, true
+	case 13:
+		return bson.JavaScript(""), true
+	case 15:
+		return bson.CodeWithScope{Scope: bson.D{}}, true
+	case -1:
+		return bson.MinKey{}, true
+	case 127:
+		return bson.MaxKey{}, true
 	case 7:
 		return bson.ObjectID{}, true
 	case 8:

@@ -41,7 +41,7 @@ func orCandidateOver(coll *catalog.Collection, q Query, admit func(*index.Index)
 				continue
 			}
 			if ix.Wildcard() != nil {
-				options = append(options, wildcardCandidates(ix, preds, nodes, nil)...)
+				options = append(options, wildcardCandidates(ix, preds, nodes, nil, false)...)
 			} else if b := indexCandidate(ix, preds, nil, false); b != nil {
 				options = append(options, b)
 			}

@@ -411,7 +411,7 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 	case hinted != nil && hinted.Wildcard() != nil:
 		// A wildcard index has no whole-index scan to fall back on: hinted,
 		// it answers through the views of the queried paths or not at all.
-		if cands := wildcardCandidates(hinted, preds, conjuncts(q.Filter), sortSpec); len(cands) > 0 {
+		if cands := wildcardCandidates(hinted, preds, conjuncts(q.Filter), sortSpec, true); len(cands) > 0 {
 			return cands, nil
 		}
 		if c := orCandidateOver(coll, q, func(ix *index.Index) bool { return ix == hinted }); c != nil {
@@ -438,7 +438,7 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 				// An index filter names the wildcard index itself.
 				continue
 			}
-			for _, c := range wildcardCandidates(ix, preds, conjuncts(q.Filter), sortSpec) {
+			for _, c := range wildcardCandidates(ix, preds, conjuncts(q.Filter), sortSpec, false) {
 				if usable(c.ix, c, q) && (tableScan || allowed(c.ix)) {
 					out = append(out, c)
 				}

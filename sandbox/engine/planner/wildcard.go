@@ -13,20 +13,26 @@ import (
 
 // A wildcard index is planned as mongod 8.0 plans it
 // (src/mongo/db/query/planner_wildcard_helpers.cpp, planner_ixselect.cpp):
-// the index is expanded into one view per queried path it indexes, key
-// pattern {$_path: 1, path: 1}, each a sparse single-path index whose
-// "$_path" bounds are the path (and, when the value bounds reach into
-// objects, every subpath of it).
+// the index is expanded into one view per queried path it indexes, its
+// wildcard field replaced by {$_path: 1, path: 1}, each a sparse index
+// whose "$_path" bounds are the path (and, when the value bounds reach
+// into objects, every subpath of it). A compound wildcard index keeps its
+// regular fields around the pair, and has one more view, "$_path", for
+// queries on its regular fields before the wildcard.
 
 // wildcardCandidates are the candidate plans of wildcard index ix for the
 // predicates preds: one per path with a predicate the index can answer,
-// in path order (expandWildcardIndexEntry walks a sorted set).
+// in path order (expandWildcardIndexEntry walks a sorted set), then the
+// regular-prefix view of a compound wildcard index. Like any compound
+// index, a view is a candidate only when its first field has a predicate,
+// unless hinted.
 //
 // nodes are the conjuncts the predicates came from: {$ne: null} among
 // them, which no other index here answers, is the one negation a
 // wildcard index (always sparse) can use, on a path that held no array
 // (notEqualsNullCanUseIndex).
-func wildcardCandidates(ix *index.Index, preds map[string][]indexedPred, nodes []query.Node, sortSpec bson.D) []*candidate {
+func wildcardCandidates(ix *index.Index, preds map[string][]indexedPred, nodes []query.Node, sortSpec bson.D, hinted bool) []*candidate {
+	pos := ix.Wildcard().Pos()
 	neNull := map[string]query.Node{}
 	for _, n := range nodes {
 		if isNotEqualNull(n) {
@@ -45,7 +51,7 @@ func wildcardCandidates(ix *index.Index, preds map[string][]indexedPred, nodes [
 	slices.Sort(paths)
 	var out []*candidate
 	for _, path := range paths {
-		if !ix.Wildcard().Indexes(path) {
+		if path == index.WildcardPathField || !ix.Wildcard().Indexes(path) {
 			continue
 		}
 		exp, comps, ok := ix.Expand(path)
@@ -65,28 +71,99 @@ func wildcardCandidates(ix *index.Index, preds map[string][]indexedPred, nodes [
 		if len(usable) == 0 && ne == nil {
 			continue
 		}
-		c := indexCandidate(exp, map[string][]indexedPred{path: usable}, nil, true)
+		viewPreds := regularPreds(exp, preds)
+		viewPreds[path] = usable
+		if !hinted && pos > 0 && len(viewPreds[exp.Spec.Fields[0].Path]) == 0 {
+			continue
+		}
+		c := indexCandidate(exp, viewPreds, nil, true)
 		if ne != nil {
 			// [MinKey, undefined) and (null, MaxKey], which finish widens
 			// (they reach into objects) to every value of every subpath.
 			neBounds := oil{{lo: bson.MinKey{}, hi: bson.Undefined{}, loInc: true}, {lo: nil, hi: bson.MaxKey{}, hiInc: true}}
 			if len(usable) == 0 {
-				c.bounds[1] = neBounds
+				c.bounds[pos+1] = neBounds
 			} else {
-				c.bounds[1] = intersect(c.bounds[1], neBounds)
+				c.bounds[pos+1] = intersect(c.bounds[pos+1], neBounds)
 			}
-			c.used = append(c.used, usedPredicate{node: ne, field: 1, tight: inexactFetch})
+			c.used = append(c.used, usedPredicate{node: ne, field: pos + 1, tight: inexactFetch})
 		}
 		finishWildcardCandidate(c, path, comps)
-		if len(sortSpec) > 0 {
-			c.sorted, c.dir = providesSort(exp, c.bounds, nil, sortSpec)
-			if !c.sorted {
-				c.dir = 1
-			}
-		}
-		out = append(out, c)
+		out = append(out, sortedCandidate(c, sortSpec))
+	}
+	if c := regularPrefixCandidate(ix, preds, hinted); c != nil {
+		out = append(out, sortedCandidate(c, sortSpec))
 	}
 	return out
+}
+
+// regularPrefixCandidate is the "$_path" view of a compound wildcard
+// index, for predicates on its regular fields before the wildcard: the
+// wildcard part is scanned whole, "$_path" over [MinKey, MinKey] (a
+// document with no wildcard leaf) and every path, deduplicating the
+// several keys of one document (finalizeWildcardIndexScanConfiguration).
+func regularPrefixCandidate(ix *index.Index, preds map[string][]indexedPred, hinted bool) *candidate {
+	pos := ix.Wildcard().Pos()
+	if pos == 0 || !slices.ContainsFunc(ix.Spec.Fields[:pos], func(f index.Field) bool { return len(preds[f.Path]) > 0 }) {
+		return nil
+	}
+	exp, _, _ := ix.Expand(index.WildcardPathField)
+	viewPreds := regularPreds(exp, preds)
+	if !hinted && len(viewPreds[exp.Spec.Fields[0].Path]) == 0 {
+		return nil
+	}
+	c := indexCandidate(exp, viewPreds, nil, true)
+	c.bounds[pos] = oil{point(bson.MinKey{}), {lo: "", hi: bson.D{}, loInc: true}}
+	c.bounds[pos+1] = oil{fullInterval()}
+	c.wildcardSubpaths = true
+	return c
+}
+
+// regularPreds are the predicates on a compound wildcard view's regular
+// fields that it can answer: the view is sparse, so none that a missing
+// field matches (nodeIsSupportedBySparseIndex).
+func regularPreds(exp *index.Index, preds map[string][]indexedPred) map[string][]indexedPred {
+	pos := exp.Wildcard().Pos()
+	out := map[string][]indexedPred{}
+	for i, f := range exp.Spec.Fields {
+		if i == pos || i == pos+1 {
+			continue
+		}
+		for _, p := range preds[f.Path] {
+			if sparseCompatible(p.node) {
+				out[f.Path] = append(out[f.Path], p)
+			}
+		}
+	}
+	return out
+}
+
+// sparseCompatible: a predicate a document missing the field cannot
+// match.
+func sparseCompatible(n query.Node) bool {
+	switch x := n.(type) {
+	case *query.Compare:
+		return x.Value != nil || x.Op != "$eq" && x.Op != "$lte" && x.Op != "$gte"
+	case *query.In:
+		return !slices.Contains(x.Values, nil)
+	case *query.Exists:
+		return x.Exists
+	case *query.Not:
+		return false
+	}
+	return true
+}
+
+// sortedCandidate records whether candidate c's scan yields sortSpec's
+// order.
+func sortedCandidate(c *candidate, sortSpec bson.D) *candidate {
+	if len(sortSpec) > 0 {
+		c.sorted, c.dir = providesSort(c.ix, c.bounds, nil, sortSpec)
+		if !c.sorted {
+			c.dir = 1
+		}
+	}
+	return c
 }
 
 // wildcardCompatible is _compatible for a wildcard view: the index is
@@ -160,23 +237,24 @@ func wildcardComparable(v any, op string) bool {
 // and needs FETCH.
 func finishWildcardCandidate(c *candidate, path string, comps []int) {
 	parts := strings.Split(path, ".")
-	have := slices.ContainsFunc(c.used, func(u usedPredicate) bool { return u.field == 1 })
-	vals := c.bounds[1]
+	pos := c.ix.Wildcard().Pos()
+	have := slices.ContainsFunc(c.used, func(u usedPredicate) bool { return u.field == pos+1 })
+	vals := c.bounds[pos+1]
 	overlaps := overlapsObjectBracket(vals)
 	if overlaps && !vals.isFull() {
-		c.bounds[1] = oil{fullInterval()}
-		c.setTightness(inexactFetch)
+		c.bounds[pos+1] = oil{fullInterval()}
+		c.setPathTightness(pos+1, inexactFetch)
 	}
 	for i, u := range c.used {
-		// The view is a sparse index of one field: it holds exactly the
-		// documents that have the path (translate's EXISTS).
-		if ex, ok := u.node.(*query.Exists); ok && ex.Exists {
+		// The view is a sparse index of the path: it holds exactly the
+		// documents that have it (translate's EXISTS).
+		if ex, ok := u.node.(*query.Exists); ok && ex.Exists && u.field == pos+1 {
 			c.used[i].tight = exact
 		}
 	}
 	arrayIdx := index.ArrayIndexComponents(comps, parts)
 	if len(arrayIdx) > 0 {
-		c.setTightness(inexactFetch)
+		c.setPathTightness(pos+1, inexactFetch)
 	}
 	subpaths := !have || overlaps
 	var pathBounds oil
@@ -186,13 +264,17 @@ func finishWildcardCandidate(c *candidate, path string, comps []int) {
 			pathBounds = append(pathBounds, interval{lo: p + ".", hi: p + "/", loInc: true})
 		}
 	}
-	c.bounds[0] = normalize(pathBounds)
+	c.bounds[pos] = normalize(pathBounds)
 	c.wildcardSubpaths = subpaths
 }
 
-func (c *candidate) setTightness(t tightness) {
-	for i := range c.used {
-		c.used[i].tight = min(c.used[i].tight, t)
+// setPathTightness lowers to t the tightness of the predicates bounding
+// key field i.
+func (c *candidate) setPathTightness(i int, t tightness) {
+	for j := range c.used {
+		if c.used[j].field == i {
+			c.used[j].tight = min(c.used[j].tight, t)
+		}
 	}
 }
 
@@ -228,7 +310,7 @@ func pathReadings(parts []string, arrayIdx []int, subpaths bool) []string {
 		}
 		out = append(out, strings.Join(kept, "."))
 	}
-	slices.SortFunc(out, comparePaths)
+	slices.SortFunc(out, index.ComparePaths)
 	out = slices.Compact(out)
 	if subpaths {
 		var pruned []string
@@ -241,9 +323,4 @@ func pathReadings(parts []string, arrayIdx []int, subpaths bool) []string {
 		out = pruned
 	}
 	return out
-}
-
-// comparePaths orders paths component by component, as FieldRef does.
-func comparePaths(a, b string) int {
-	return slices.Compare(strings.Split(a, "."), strings.Split(b, "."))
 }

@@ -103,6 +103,13 @@ func appendValue(b *strings.Builder, v any, raw bool) {
 		appendString(b, string(x), raw)
 	case bson.JavaScript:
 		b.WriteString("JavaScript(\"" + string(x) + "\")")
+	case bson.CodeWithScope:
+		b.WriteString("CodeWScope( " + string(x.Code) + ", ")
+		appendValue(b, x.Scope, raw)
+		b.WriteString(")")
+	case bson.DBPointer:
+		// BSONElement::toString: DBRef('ns',oid).
+		b.WriteString("DBRef('" + x.DB + "'," + x.Pointer.Hex() + ")")
 	default:
 		b.WriteString("?")
 	}

@@ -89,6 +89,14 @@ func seedCommands(t testing.TB) [][]byte {
 		{{Key: "createIndexes", Value: "ticks"}, {Key: "indexes", Value: bson.A{bson.D{{Key: "key", Value: bson.D{{Key: "t", Value: int32(1)}}}, {Key: "name", Value: "ttl"}, {Key: "expireAfterSeconds", Value: int32(5)},
 			{Key: "partialFilterExpression", Value: bson.D{{Key: "m", Value: bson.D{{Key: "$exists", Value: true}}}}}}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "find", Value: "books"}, {Key: "filter", Value: bson.D{{Key: "tags", Value: "a"}}}, {Key: "hint", Value: "tags_1"}, {Key: "apiVersion", Value: "1"}, {Key: "apiStrict", Value: true}, {Key: "$db", Value: "shop"}},
+		// Compound wildcard indexes: a regular prefix around a subtree, an
+		// all-fields index with a projection, a document with no wildcard
+		// leaf, a query on the prefix alone, and an array in a regular field.
+		{{Key: "createIndexes", Value: "books"}, {Key: "indexes", Value: bson.A{bson.D{{Key: "key", Value: bson.D{{Key: "year", Value: int32(1)}, {Key: "meta.$**", Value: int32(-1)}, {Key: "title", Value: int32(1)}}}, {Key: "name", Value: "cwi"}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "createIndexes", Value: "books"}, {Key: "indexes", Value: bson.A{bson.D{{Key: "key", Value: bson.D{{Key: "$**", Value: int32(1)}, {Key: "year", Value: int32(1)}}}, {Key: "name", Value: "cwi2"}, {Key: "wildcardProjection", Value: bson.D{{Key: "_id", Value: int32(1)}, {Key: "year", Value: int32(0)}}}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "insert", Value: "books"}, {Key: "documents", Value: bson.A{bson.D{{Key: "year", Value: int32(1999)}}, bson.D{{Key: "year", Value: bson.A{int32(1), int32(2)}}, {Key: "meta", Value: bson.D{{Key: "x", Value: bson.A{}}}}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "find", Value: "books"}, {Key: "filter", Value: bson.D{{Key: "year", Value: bson.D{{Key: "$gt", Value: int32(1)}}}}}, {Key: "sort", Value: bson.D{{Key: "year", Value: int32(-1)}, {Key: "title", Value: int32(1)}}}, {Key: "hint", Value: "cwi"}, {Key: "$db", Value: "shop"}},
+		{{Key: "find", Value: "books"}, {Key: "filter", Value: bson.D{{Key: "meta.x", Value: bson.D{{Key: "$type", Value: "regex"}}}}}, {Key: "hint", Value: "cwi"}, {Key: "$db", Value: "shop"}},
 		// maxTimeMS values mongod refuses, and cursors that are gone.
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: "1"}, {Key: "$db", Value: "shop"}},
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: int32(-1)}, {Key: "$db", Value: "shop"}},

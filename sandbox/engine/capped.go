@@ -84,15 +84,6 @@ func adjustCappedMax(n int64) int64 {
 	return n
 }
 
-// appendNumber is BSONObjBuilder::appendNumber(long long): an int when the
-// value fits in one, a long otherwise.
-func appendNumber(n int64) any {
-	if n >= -1<<31 && n < 1<<31 {
-		return int32(n)
-	}
-	return n
-}
-
 // withCappedOptions puts a capped collection's options first, where
 // CollectionOptions::appendBSON lists them.
 func withCappedOptions(capped, rest bson.D) bson.D {

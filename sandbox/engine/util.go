@@ -18,14 +18,26 @@ func sortValues(vals []any) {
 	slices.SortStableFunc(vals, value.Compare)
 }
 
-// appendNumberStyle rewrites int64 figures the way mongod's
-// BSONObjBuilder::appendNumber stores them: as int32 when the magnitude is
-// below 2^30. Explain and statistics replies are built that way in mongod,
+// appendNumber is BSONObjBuilder::appendNumber(long long)
+// (src/mongo/bson/bsonobjbuilder.h): an int when the magnitude is below
+// 2^30, a double below 2^40, a long beyond.
+func appendNumber(n int64) any {
+	switch {
+	case n > -(1<<30) && n < 1<<30:
+		return int32(n)
+	case n > -(1<<40) && n < 1<<40:
+		return float64(n)
+	}
+	return n
+}
+
+// appendNumberStyle rewrites the int64 figures in v as appendNumber stores
+// them. Explain and statistics replies are built that way in mongod,
 // which is why mongosh prints `nReturned: 1` rather than `Long('1')`.
 func appendNumberStyle(v any) any {
 	return mapScalars(v, func(s any) any {
-		if x, ok := s.(int64); ok && x < 1<<30 && x > -(1<<30) {
-			return int32(x)
+		if x, ok := s.(int64); ok {
+			return appendNumber(x)
 		}
 		return s
 	})

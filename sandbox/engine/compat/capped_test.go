@@ -93,8 +93,13 @@ func TestCappedCollections(t *testing.T) {
 			thenFind: `{"listCollections":1,"filter":{"name":"k"}}`, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.$cmd.listCollections","firstBatch":[{"name":"k","type":"collection","options":{"capped":true,"size":1000,"max":5,"validator":{"a":1}},"info":"*","idIndex":{"v":2,"key":{"_id":1},"name":"_id_"}}]}}`},
 		{name: "create capped keeps a size that is no multiple of 256", ref: cappedCreateRef, cmd: `{"create":"k","capped":true,"size":1000.9}`, want: `{}`,
 			thenFind: `{"listCollections":1,"filter":{"name":"k"}}`, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.$cmd.listCollections","firstBatch":[{"name":"k","type":"collection","options":{"capped":true,"size":1000},"info":"*","idIndex":"*"}]}}`},
-		{name: "create capped with max 0 stores no limit as 2^31-1", ref: cappedCreateRef, cmd: `{"create":"k","capped":true,"size":4096,"max":0}`, want: `{}`,
-			thenFind: `{"listCollections":1,"filter":{"name":"k"}}`, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.$cmd.listCollections","firstBatch":[{"name":"k","type":"collection","options":{"capped":true,"size":4096,"max":2147483647},"info":"*","idIndex":"*"}]}}`},
+		// CollectionOptions::appendBSON appends max with appendNumber(long
+		// long), which stores 2^30 up to 2^40 as a double
+		// (src/mongo/bson/bsonobjbuilder.h).
+		{name: "create capped with max 0 stores no limit as 2^31-1", ref: cappedCreateRef + "; src/mongo/bson/bsonobjbuilder.h (appendNumber)", cmd: `{"create":"k","capped":true,"size":4096,"max":0}`, want: `{}`,
+			thenFind: `{"listCollections":1,"filter":{"name":"k"}}`, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.$cmd.listCollections","firstBatch":[{"name":"k","type":"collection","options":{"capped":true,"size":4096,"max":{"$numberDouble":"2147483647"}},"info":"*","idIndex":"*"}]}}`},
+		{name: "create capped: a size of 2^40 or more lists as a long", ref: cappedCreateRef + "; src/mongo/bson/bsonobjbuilder.h (appendNumber)", cmd: `{"create":"k","capped":true,"size":1099511627776}`, want: `{}`,
+			thenFind: `{"listCollections":1,"filter":{"name":"k"}}`, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.$cmd.listCollections","firstBatch":[{"name":"k","type":"collection","options":{"capped":true,"size":{"$numberLong":"1099511627776"}},"info":"*","idIndex":"*"}]}}`},
 		{name: "create capped: false with nothing else is a plain collection", ref: cappedCreateRef, cmd: `{"create":"k","capped":false}`, want: `{}`,
 			thenFind: `{"listCollections":1,"filter":{"name":"k"}}`, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.$cmd.listCollections","firstBatch":[{"name":"k","type":"collection","options":{},"info":"*","idIndex":"*"}]}}`},
 		{name: "create capped again with the same options", ref: cappedCreateRef, setup: []string{capped}, cmd: capped, want: `{}`},
@@ -149,7 +154,7 @@ func TestCappedCollections(t *testing.T) {
 
 		// collMod
 		{name: "collMod cappedSize and cappedMax", ref: cappedModRef, setup: []string{capped}, cmd: `{"collMod":"c","cappedSize":50000,"cappedMax":-1}`, want: `{}`,
-			thenFind: `{"listCollections":1,"filter":{"name":"c"}}`, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.$cmd.listCollections","firstBatch":[{"name":"c","type":"collection","options":{"capped":true,"size":50000,"max":2147483647},"info":"*","idIndex":"*"}]}}`},
+			thenFind: `{"listCollections":1,"filter":{"name":"c"}}`, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.$cmd.listCollections","firstBatch":[{"name":"c","type":"collection","options":{"capped":true,"size":50000,"max":{"$numberDouble":"2147483647"}},"info":"*","idIndex":"*"}]}}`},
 		{name: "collMod cappedMax adds max after size", ref: cappedModRef, setup: []string{`{"create":"c","capped":true,"size":5000}`}, cmd: `{"collMod":"c","cappedMax":7}`, want: `{}`,
 			thenFind: `{"listCollections":1,"filter":{"name":"c"}}`, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.$cmd.listCollections","firstBatch":[{"name":"c","type":"collection","options":{"capped":true,"size":5000,"max":7},"info":"*","idIndex":"*"}]}}`},
 		{name: "collMod lowering cappedMax evicts at the next insert", ref: cappedModRef, setup: []string{capped, five, `{"collMod":"c","cappedMax":1}`},

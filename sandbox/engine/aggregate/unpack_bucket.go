@@ -7,6 +7,7 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
@@ -17,8 +18,10 @@ import (
 type unpackBucketStage struct {
 	timeField, metaField string
 	spanSeconds          int32
-	eventFilter          bson.D
-	filter               *query.Filter
+	// assumeClean is assumeNoMixedSchemaData, which explain shows when set.
+	assumeClean bool
+	eventFilter bson.D
+	filter      *query.Filter
 }
 
 func parseUnpackBucket(spec any, p *parser) ([]Stage, error) {
@@ -50,7 +53,9 @@ func parseUnpackBucket(spec any, p *parser) ([]Stage, error) {
 				return nil, err
 			}
 			s.eventFilter, s.filter = f, m
-		case "exclude", "include", "assumeNoMixedSchemaData", "usesExtendedRange", "fixedBuckets":
+		case "assumeNoMixedSchemaData":
+			s.assumeClean, _ = e.Value.(bool)
+		case "exclude", "include", "usesExtendedRange", "fixedBuckets":
 		default:
 			return nil, mongoerr.Newf(mongoerr.ErrUnpackBucketUnknownParameter, "unrecognized parameter to $_internalUnpackBucket: %s", e.Key)
 		}
@@ -72,8 +77,10 @@ func (s *unpackBucketStage) Spec() bson.D {
 	if s.metaField != "" {
 		body = append(body, bson.E{Key: "metaField", Value: s.metaField})
 	}
-	body = append(body, bson.E{Key: "bucketMaxSpanSeconds", Value: s.spanSeconds},
-		bson.E{Key: "assumeNoMixedSchemaData", Value: true})
+	body = append(body, bson.E{Key: "bucketMaxSpanSeconds", Value: s.spanSeconds})
+	if s.assumeClean {
+		body = append(body, bson.E{Key: "assumeNoMixedSchemaData", Value: true})
+	}
 	if s.filter != nil {
 		body = append(body, bson.E{Key: "eventFilter", Value: s.filter.Serialize()})
 	}
@@ -98,32 +105,84 @@ func (s *unpackBucketStage) open(in Iterator, rt *runtime) (Iterator, error) {
 			if err != nil || !ok {
 				return nil, false, err
 			}
+			if err := s.checkBucket(b); err != nil {
+				return nil, false, err
+			}
 			pending = timeseries.Unpack(b, s.timeField, s.metaField)
+			if len(pending) == 0 {
+				return nil, false, mongoerr.Newf(5346509, "A bucket with _id %s contains an empty data region", value.FormatElem("_id", value.Get(b, "_id")))
+			}
 		}
 	}), nil
 }
 
+// checkBucket is BucketUnpacker::reset's refusal of a document that is no
+// bucket of this stage's collection (bucket_unpacker.cpp): a client may
+// unpack any collection, so each bucket is checked before it is read.
+func (s *unpackBucketStage) checkBucket(b bson.D) error {
+	if len(b) == 0 {
+		return mongoerr.New(5346510, "An empty bucket cannot be unpacked")
+	}
+	raw := value.Get(b, "data")
+	data, ok := raw.(bson.D)
+	if !ok {
+		name := "data"
+		if value.IsMissing(raw) {
+			// BSONElement::Obj() of a missing field names no field.
+			name = ""
+		}
+		return mongoerr.Newf(10065, "invalid parameter: expected an object (%s)", name)
+	}
+	if len(data) == 0 {
+		return nil
+	}
+	if value.IsMissing(value.Get(data, s.timeField)) {
+		return mongoerr.New(5346700, "The $_internalUnpackBucket stage requires the data region to have a timeField object")
+	}
+	meta := value.Get(b, "meta")
+	if s.metaField != "" {
+		if _, undef := meta.(bson.Undefined); undef {
+			return mongoerr.New(5369600, "The $_internalUnpackBucket stage allows metadata to be absent or otherwise, it must not be the deprecated undefined bson type")
+		}
+	} else if !value.IsMissing(meta) {
+		return mongoerr.New(5369601, "The $_internalUnpackBucket stage expects buckets to have missing metadata regions if the metaField parameter is not provided")
+	}
+	control, ok := value.Get(b, "control").(bson.D)
+	if !ok {
+		return mongoerr.New(5857902, "The $_internalUnpackBucket stage requires 'control' object to be present")
+	}
+	version := value.Get(control, "version")
+	if !value.IsNumber(version) {
+		return mongoerr.New(5857903, "The $_internalUnpackBucket stage requires 'control.version' field to be present")
+	}
+	if v := value.ToDouble(version); v != 1 && v != 2 {
+		return mongoerr.New(5857900, "Invalid bucket version")
+	}
+	return nil
+}
+
 // parseUnpackBucketExternal is $_unpackBucket, the form of the stage a
-// client may send over a collection of buckets: its specification is
-// checked as DocumentSourceInternalUnpackBucket::createFromBsonExternal
-// (document_source_internal_unpack_bucket.cpp) checks it, then it is
-// refused. The sandbox unpacks only the buckets of its own time-series
-// collections; a client's documents need mongod's checks of every bucket,
-// which it does not make.
+// client may send over a collection of buckets, as
+// DocumentSourceInternalUnpackBucket::createFromBsonExternal
+// (document_source_internal_unpack_bucket.cpp) reads it: timeField,
+// metaField and assumeNoMixedSchemaData only, and the bucket span of the
+// "seconds" granularity.
 func parseUnpackBucketExternal(spec any, _ *parser) ([]Stage, error) {
 	const name = "$_unpackBucket"
 	d, ok := spec.(bson.D)
 	if !ok {
 		return nil, mongoerr.Newf(mongoerr.ErrUnpackBucketExternalNotObject, "%s specification must be an object, got: %s", name, typeNameOf(spec))
 	}
+	s := &unpackBucketStage{spanSeconds: timeseries.MaxSpanSeconds("seconds")}
 	hasTimeField := false
 	for _, e := range d {
 		switch e.Key {
 		case "timeField":
-			if _, isStr := e.Value.(string); !isStr {
+			t, isStr := e.Value.(string)
+			if !isStr {
 				return nil, mongoerr.Newf(mongoerr.ErrUnpackBucketExternalTimeField, "timeField field must be a string, got: %s", typeNameOf(e.Value))
 			}
-			hasTimeField = true
+			s.timeField, hasTimeField = t, true
 		case "metaField":
 			meta, isStr := e.Value.(string)
 			if !isStr {
@@ -132,10 +191,13 @@ func parseUnpackBucketExternal(spec any, _ *parser) ([]Stage, error) {
 			if strings.Contains(meta, ".") {
 				return nil, mongoerr.New(mongoerr.ErrUnpackBucketExternalMetaPath, "metaField field must be a single-element field path")
 			}
+			s.metaField = meta
 		case "assumeNoMixedSchemaData":
-			if _, isBool := e.Value.(bool); !isBool {
+			clean, isBool := e.Value.(bool)
+			if !isBool {
 				return nil, mongoerr.Newf(mongoerr.ErrUnpackBucketExternalAssumeClean, "assumeClean field must be a bool, got: %s", typeNameOf(e.Value))
 			}
+			s.assumeClean = clean
 		default:
 			return nil, mongoerr.Newf(mongoerr.ErrUnpackBucketExternalUnknown, "unrecognized parameter to %s: %s", name, e.Key)
 		}
@@ -143,5 +205,5 @@ func parseUnpackBucketExternal(spec any, _ *parser) ([]Stage, error) {
 	if !hasTimeField {
 		return nil, mongoerr.Newf(mongoerr.ErrUnpackBucketExternalNoTimeField, "The %s stage requires a timeField parameter", name)
 	}
-	return unsupported(name)(spec, nil)
+	return []Stage{s}, nil
 }

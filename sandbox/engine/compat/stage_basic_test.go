@@ -223,16 +223,44 @@ func TestStageInternalSplitPipeline(t *testing.T) {
 	})
 }
 
-// $_unpackBucket, the client's form of the bucket unpacking stage: checked
-// as DocumentSourceInternalUnpackBucket::createFromBsonExternal checks it
-// (src/mongo/db/pipeline/document_source_internal_unpack_bucket.cpp), then
-// refused; it was "Unrecognized pipeline stage name" before.
+// $_unpackBucket, the client's form of the bucket unpacking stage: read as
+// DocumentSourceInternalUnpackBucket::createFromBsonExternal reads it
+// (src/mongo/db/pipeline/document_source_internal_unpack_bucket.cpp), it
+// unpacks a time-series collection's buckets into measurements
+// (jstests/core/timeseries/query/timeseries_explicit_unpack_bucket.js).
 func TestStageUnpackBucketExternal(t *testing.T) {
 	ref := "src/mongo/db/pipeline/document_source_internal_unpack_bucket.cpp (createFromBsonExternal)"
+	unpackRef := ref + "; jstests/core/timeseries/query/timeseries_explicit_unpack_bucket.js"
+	ts := []string{`{"create": "m", "timeseries": {"timeField": "t", "metaField": "tags"}}`,
+		`{"insert": "m", "documents": [{"t": {"$date": "2020-11-30T12:10:05Z"}, "tags": "cpu", "v": 2}, {"t": {"$date": "2020-12-01T12:10:05Z"}, "tags": "cpu", "v": 1},
+			{"t": {"$date": "2020-11-30T12:20:05Z"}, "tags": "mem", "v": 3}]}`}
+	unpack := func(spec string) string {
+		return `{"aggregate": "system.buckets.m", "pipeline": [{"$_unpackBucket": ` + spec + `}, {"$project": {"_id": 0}}, {"$sort": {"v": 1}}], "cursor": {}}`
+	}
+	cov := cover{family: stage, op: "$_unpackBucket", col: semantics}
+	runCmdCases(t, []cmdCase{
+		{name: "the buckets unpack into measurements", ref: unpackRef, cov: cov, setup: ts, cmd: unpack(`{"timeField": "t", "metaField": "tags"}`),
+			want: `{"cursor": {"firstBatch": [{"t": {"$date": "2020-12-01T12:10:05Z"}, "tags": "cpu", "v": 1}, {"t": {"$date": "2020-11-30T12:10:05Z"}, "tags": "cpu", "v": 2},
+				{"t": {"$date": "2020-11-30T12:20:05Z"}, "tags": "mem", "v": 3}], "id": {"$numberLong": "0"}, "ns": "{{db}}.system.buckets.m"}}`},
+		// BucketUnpacker::reset (bucket_unpacker.cpp) checks each bucket.
+		{name: "buckets with a meta need the metaField", ref: unpackRef + "; src/mongo/db/exec/timeseries/bucket_unpacker.cpp", cov: cover{family: stage, op: "$_unpackBucket", col: errorCol},
+			setup: ts, cmd: unpack(`{"timeField": "t"}`), code: 5369601,
+			msg: "PlanExecutor error during aggregation :: caused by :: The $_internalUnpackBucket stage expects buckets to have missing metadata regions if the metaField parameter is not provided"},
+	})
+	bucketErr := func(name, bucket string, code int32, msg string) aggCase {
+		return aggCase{name: name, ref: ref + "; src/mongo/db/exec/timeseries/bucket_unpacker.cpp (BucketUnpacker::reset)", docs: `[` + bucket + `]`,
+			pipeline: `[{"$_unpackBucket": {"timeField": "t"}}]`, code: code, msg: "PlanExecutor error during aggregation :: caused by :: " + msg}
+	}
 	runAggCases(t, []aggCase{
-		{name: "a valid specification is refused", ref: ref,
-			pipeline: `[{"$_unpackBucket": {"timeField": "t", "metaField": "m", "assumeNoMixedSchemaData": true}}]`,
-			code:     238, msg: "$_unpackBucket is not supported by the schemalab sandbox; run this step against a real MongoDB with --uri"},
+		bucketErr("a bucket with an empty data region", `{"_id": 7, "control": {"version": 1}, "data": {}}`, 5346509, "A bucket with _id _id: 7 contains an empty data region"),
+		bucketErr("a data region without the time field", `{"_id": 7, "control": {"version": 1}, "data": {"x": {"0": 1}}}`, 5346700,
+			"The $_internalUnpackBucket stage requires the data region to have a timeField object"),
+		bucketErr("a bucket without control", `{"_id": 7, "data": {"t": {"0": {"$date": "2020-01-01T00:00:00Z"}}}}`, 5857902,
+			"The $_internalUnpackBucket stage requires 'control' object to be present"),
+		bucketErr("a bucket of an unknown version", `{"_id": 7, "control": {"version": 9}, "data": {"t": {"0": {"$date": "2020-01-01T00:00:00Z"}}}}`, 5857900, "Invalid bucket version"),
+		bucketErr("a bucket without data", `{"_id": 7, "control": {"version": 1}}`, 10065, "invalid parameter: expected an object ()"),
+	})
+	runAggCases(t, []aggCase{
 		{name: "not an object", ref: ref, pipeline: `[{"$_unpackBucket": 1}]`,
 			code: 5612400, msg: "$_unpackBucket specification must be an object, got: int"},
 		{name: "a timeField that is not a string", ref: ref, pipeline: `[{"$_unpackBucket": {"timeField": 1}}]`,

@@ -31,6 +31,10 @@ var granularities = map[string]struct{ span, rounding int64 }{
 	"hours":   {60 * 60 * 24 * 30, 60 * 60 * 24},
 }
 
+// MaxSpanSeconds is getMaxSpanSecondsFromGranularity: the bucket span of
+// a granularity ("seconds", "minutes" or "hours").
+func MaxSpanSeconds(granularity string) int32 { return int32(granularities[granularity].span) }
+
 // Bucketing limits (timeseries.idl server parameters, bucket.h).
 const (
 	BucketMaxCount = 1000       // timeseriesBucketMaxCount

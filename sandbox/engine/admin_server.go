@@ -433,3 +433,29 @@ func cmdServerStatus(e *Engine, req *request) (bson.D, error) {
 	}
 	return reply, nil
 }
+
+// cmdGetDiagnosticData is getDiagnosticData (src/mongo/db/ftdc/ftdc_commands.cpp):
+// the latest sample of full-time diagnostic data capture, framed as
+// FTDCCollectorCollection::collect frames it, with start and end dates
+// around the sample and around each collector's section. mongod samples
+// every second; the sandbox samples when asked, and its one collector is
+// serverStatus.
+func cmdGetDiagnosticData(e *Engine, req *request) (bson.D, error) {
+	start := bson.NewDateTimeFromTime(time.Now())
+	status, err := cmdServerStatus(e, &request{ctx: req.ctx, conn: req.conn, db: "admin", name: "serverStatus",
+		cmd: bson.D{{Key: "serverStatus", Value: int32(1)}}, now: req.now})
+	if err != nil {
+		return nil, err
+	}
+	end := bson.NewDateTimeFromTime(time.Now())
+	section := make(bson.D, 0, len(status)+2)
+	section = append(section, bson.E{Key: "start", Value: start})
+	section = append(section, status...)
+	section = append(section, bson.E{Key: "end", Value: end})
+	return bson.D{{Key: "data", Value: bson.D{
+		{Key: "start", Value: start},
+		{Key: "serverStatus", Value: section},
+		{Key: "end", Value: end},
+	}}}, nil
+}
+

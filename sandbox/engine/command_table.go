@@ -74,6 +74,7 @@ func commands() []*command {
 		{name: "whatsmyuri", run: cmdWhatsMyURI, sessionFree: true, noWriteConcern: true},
 		{name: "endSessions", run: cmdEndSessions, sessionFree: true, noWriteConcern: true},
 		{name: "serverStatus", run: cmdServerStatus, sessionFree: true},
+		{name: "getDiagnosticData", run: cmdGetDiagnosticData, adminOnly: true, sessionFree: true},
 
 		{name: "insert", collectionUUID: true, run: cmdInsert},
 		{name: "find", collectionUUID: true, run: cmdFind, explain: overTimeseries((*Engine).explainFind),
@@ -147,7 +148,7 @@ func unsupportedCommands() []*command {
 	}
 	adminOnly := []string{
 		"commitTransaction", "abortTransaction", "lockInfo",
-		"getDiagnosticData", "connPoolStats", "getClusterParameter",
+		"connPoolStats", "getClusterParameter",
 		"setClusterParameter", "getDefaultRWConcern", "setDefaultRWConcern",
 		"setFeatureCompatibilityVersion", "setUserWriteBlockMode", "logRotate",
 		"rotateCertificates", "shutdown", "dropConnections", "autoCompact", "replSetGetStatus",

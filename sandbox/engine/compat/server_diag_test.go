@@ -27,12 +27,19 @@ const (
 	curOpStgRef     = "src/mongo/db/pipeline/document_source_current_op.cpp (createFromBson), document_source_current_op.idl"
 	cursorMetricRef = "src/mongo/db/clientcursor.cpp, cursor_manager.cpp (incrementCursorLifespanMetric); mongod's jstest of metrics.cursor.totalOpened and moreThanOneBatch (counted when the cursor dies)"
 	queryExecRef    = "src/mongo/db/curop_metrics.cpp (recordCurOpMetrics), src/mongo/db/collection_index_usage_tracker.cpp (recordCollectionScans), document_source.cpp (accumulatePipelinePlanSummaryStats); jstests/aggregation/sources/facet/facet_stats.js, mongod's jstest of metrics.queryExecutor.collectionScans"
+	diagDataRef     = "src/mongo/db/ftdc/ftdc_commands.cpp (GetDiagnosticDataCommand), src/mongo/db/ftdc/collector.cpp (FTDCCollectorCollection::collect); jstests/core/diagnostics/diagdata.js"
 	killOpRef       = "src/mongo/db/commands/kill_op.cpp, kill_op_cmd_base.cpp (parseOpId), src/mongo/bson/util/bson_extract.cpp (bsonExtractIntegerField)"
 )
 
 func TestDiagnosticCommands(t *testing.T) {
 	stg := func(col column) cover { return cover{family: stage, op: "$currentOp", col: col} }
 	runCmdCases(t, []cmdCase{
+		// getDiagnosticData: the latest FTDC sample, framed with start and
+		// end dates (jstests/core/diagnostics/diagdata.js, jstests/libs/ftdc.js).
+		{name: "getDiagnosticData holds a serverStatus sample", ref: diagDataRef, admin: true, cmd: `{"getDiagnosticData":1}`,
+			want: `{"data":{"start":"*","serverStatus":"*","end":"*"}}`},
+		{name: "getDiagnosticData elsewhere", ref: diagDataRef + " (adminOnly)", cmd: `{"getDiagnosticData":1}`, code: mongoerr.Unauthorized,
+			msg: "getDiagnosticData may only be run against the admin database."},
 		// getLog
 		{name: "getLog global holds the RAM log", ref: getLogRef, admin: true, cmd: `{"getLog":"global"}`,
 			want: `{"totalLinesWritten":"*","log":"*"}`},

@@ -133,7 +133,7 @@ func (e *Executor) runTrial() error {
 		if !hasSort(c.root) {
 			c.score += eps
 		}
-		if c.fetch == nil {
+		if c.fetch == nil && c.branchFetches == nil {
 			c.score += eps
 		}
 		if c.score > best {
@@ -243,6 +243,18 @@ func stageErrorOf(root stage) error {
 			return x.err
 		case *collScan:
 			return x.err
+		case *subplanStage:
+			s = x.child
+		case *mergeSortStage:
+			if x.err != nil {
+				return x.err
+			}
+			for _, c := range x.children {
+				if err := stageErrorOf(c); err != nil {
+					return err
+				}
+			}
+			return nil
 		default:
 			return nil
 		}
@@ -335,13 +347,23 @@ func (e *Executor) DocsExamined() int64 {
 	if e.winner == nil {
 		return 0
 	}
-	if cs, ok := e.winner.scan.(*collScan); ok {
+	return e.winner.docsExamined()
+}
+
+// docsExamined is the documents the candidate's plan read: its collection
+// scan's, or its FETCH stages'.
+func (c *candidate) docsExamined() int64 {
+	if cs, ok := c.scan.(*collScan); ok {
 		return cs.docs
 	}
-	if e.winner.fetch != nil {
-		return e.winner.fetch.docs
+	if c.fetch != nil {
+		return c.fetch.docs
 	}
-	return 0
+	var n int64
+	for _, f := range c.branchFetches {
+		n += f.docs
+	}
+	return n
 }
 
 // QueryPlanner renders explain's queryPlanner section for a find-like
@@ -447,13 +469,8 @@ func (e *Executor) ExecutionStats(allPlans bool) bson.D {
 }
 
 func (c *candidate) trialStats() bson.D {
-	var docs int64
+	docs := c.docsExamined()
 	keys := c.keysExamined()
-	if cs, ok := c.scan.(*collScan); ok {
-		docs = cs.docs
-	} else if c.fetch != nil {
-		docs = c.fetch.docs
-	}
 	return bson.D{
 		{Key: "nReturned", Value: int64(len(c.results))},
 		{Key: "executionTimeMillisEstimate", Value: int64(0)},

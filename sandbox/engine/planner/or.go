@@ -10,7 +10,10 @@ import (
 
 // A rooted $or whose every branch can use an index is answered as mongod
 // does: SUBPLAN over FETCH over an OR of one index scan per branch, the OR
-// dropping RecordIDs already returned by an earlier branch.
+// dropping RecordIDs already returned by an earlier branch. With a sort
+// that every branch's scan gives, the branches are merged instead
+// (QueryPlannerAccess::buildIndexedOr): SUBPLAN over SORT_MERGE of one
+// FETCH over an index scan per branch, no blocking SORT.
 
 // orCandidateOver plans a rooted $or over the indexes admit accepts (a
 // hint restricts every branch to the hinted index, an index filter to the
@@ -66,9 +69,123 @@ func orCandidateOver(coll *catalog.Collection, q Query, admit func(*index.Index)
 		if best == nil {
 			return nil
 		}
+		best.orBranch = branch
 		c.branches = append(c.branches, best)
 	}
+	if len(q.Sort) > 0 {
+		c.mergeSort(q.Sort)
+	}
 	return c
+}
+
+// mergeSort makes the $or plan c a SORT_MERGE when every branch's scan
+// gives sortSpec, in one direction or the other (canProvideSortWithMergeSort).
+func (c *candidate) mergeSort(sortSpec bson.D) {
+	dirs := make([]int, len(c.branches))
+	for i, b := range c.branches {
+		sorted, dir := providesSort(b.ix, b.bounds, nil, sortSpec)
+		if !sorted {
+			return
+		}
+		dirs[i] = dir
+	}
+	for i, b := range c.branches {
+		b.dir = dirs[i]
+	}
+	c.merged, c.sorted = true, true
+}
+
+// mergeSortStage is SORT_MERGE (src/mongo/db/exec/merge_sort.cpp): it
+// holds the next result of every branch, each branch in the sort order,
+// and returns the least; a RecordID a branch already gave is dropped.
+type mergeSortStage struct {
+	st       stats
+	children []stage
+	pattern  bson.D
+	// keys computes the sort key of a document, as SORT does.
+	keys  *sortStage
+	heads []*sortRow
+	// refill lists the children whose head was taken, to work next.
+	refill []int
+	done   []bool
+	seen   ridSet
+	dupsT  int64
+	dupsD  int64
+	millis int64
+	err    error
+}
+
+func newMergeSortStage(children []stage, pattern bson.D) *mergeSortStage {
+	s := &mergeSortStage{children: children, pattern: pattern, keys: newSortStage(nil, pattern, 0, false),
+		heads: make([]*sortRow, len(children)), done: make([]bool, len(children))}
+	for i := range children {
+		s.refill = append(s.refill, i)
+	}
+	return s
+}
+
+func (s *mergeSortStage) common() *stats { return &s.st }
+
+// work fills every branch's head first, one branch's work per call, as
+// MergeSortStage::doWork does, then returns the least head.
+func (s *mergeSortStage) work() (state, member) {
+	if s.err != nil {
+		return s.st.record(isEOF), member{}
+	}
+	if len(s.refill) > 0 {
+		i := s.refill[0]
+		st, m := s.children[i].work()
+		switch st {
+		case advanced:
+			s.dupsT++
+			if !s.seen.add(m.rid) {
+				s.dupsD++
+				return s.st.record(needTime), member{}
+			}
+			keys, err := s.keys.keys(m.doc)
+			if err != nil {
+				s.err = err
+				return s.st.record(isEOF), member{}
+			}
+			s.heads[i] = &sortRow{keys: keys, m: m, seq: i}
+			s.refill = s.refill[1:]
+		case isEOF:
+			s.done[i] = true
+			s.refill = s.refill[1:]
+		}
+		return s.st.record(needTime), member{}
+	}
+	least := -1
+	for i, h := range s.heads {
+		if h != nil && (least < 0 || s.keys.compareRows(*h, *s.heads[least]) < 0) {
+			least = i
+		}
+	}
+	if least < 0 {
+		return s.st.record(isEOF), member{}
+	}
+	m := s.heads[least].m
+	s.heads[least] = nil
+	if !s.done[least] {
+		s.refill = append(s.refill, least)
+	}
+	return s.st.record(advanced), m
+}
+
+func (s *mergeSortStage) describe(exec bool) bson.D {
+	d := bson.D{{Key: "stage", Value: "SORT_MERGE"}}
+	if exec {
+		d = append(d, commonFields(&s.st, s.millis)...)
+	}
+	d = append(d, bson.E{Key: "sortPattern", Value: s.pattern})
+	if exec {
+		d = append(d, bson.E{Key: "dupsTested", Value: s.dupsT}, bson.E{Key: "dupsDropped", Value: s.dupsD})
+	}
+	in := make(bson.A, len(s.children))
+	for i, c := range s.children {
+		in[i] = c.describe(exec)
+	}
+	return append(d, bson.E{Key: "inputStages", Value: in})
 }
 
 type orStage struct {

@@ -154,8 +154,14 @@ type candidate struct {
 	// wildcardSubpaths: a wildcard view scans a path's subpaths too, so
 	// one document may have several keys in the bounds (shouldDedup).
 	wildcardSubpaths bool
-	// branches are the per-branch index plans of a rooted $or.
+	// branches are the per-branch index plans of a rooted $or; merged,
+	// that their scans are merged in the sort order (SORT_MERGE).
 	branches []*candidate
+	merged   bool
+	// branchFetches are the FETCH stages of a merged plan, one a branch.
+	branchFetches []*fetch
+	// orBranch is the $or branch a per-branch plan answers.
+	orBranch query.Node
 	ixscans  []*ixScan
 	// trial results, returned first if this candidate wins
 	results []member
@@ -426,6 +432,14 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 	if natural != 0 {
 		return []*candidate{{dir: natural}}, nil
 	}
+	if tableScan {
+		// A rooted $or whose every branch has an index is subplanned:
+		// its plan is the branches' (SubplanStage), whatever else could
+		// answer the whole query.
+		if c := orCandidateOver(coll, q, admits); c != nil {
+			return []*candidate{c}, nil
+		}
+	}
 	var out []*candidate
 	for _, ix := range coll.Indexes() {
 		if ix.Wildcard() != nil {
@@ -468,11 +482,6 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 	}
 	if !tableScan {
 		return out, nil
-	}
-	if len(out) == 0 && len(sortSpec) == 0 {
-		if c := orCandidateOver(coll, q, admits); c != nil {
-			out = append(out, c)
-		}
 	}
 	if len(out) == 0 {
 		out = append(out, &candidate{dir: 1})
@@ -895,7 +904,9 @@ func sameOIL(a, b oil) bool {
 // nothing needs the document: a count, or a projection the keys cover.
 func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.Context) {
 	var s stage
-	if c.branches != nil {
+	if c.merged {
+		s = buildMergeSort(coll, q, c)
+	} else if c.branches != nil {
 		or := &orStage{}
 		for _, b := range c.branches {
 			ixs := newIxScan(b.ix, coll, orientAll(b), b.dir)
@@ -905,8 +916,7 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 			or.children = append(or.children, ixs)
 		}
 		f := &fetch{child: or, coll: coll, filter: q.Filter}
-		c.fetch = f
-		s = &subplanStage{child: f}
+		c.fetch, s = f, f
 	} else if c.ix == nil {
 		cs := newCollScan(coll, q.Filter, c.dir < 0)
 		c.scan, s = cs, cs
@@ -978,11 +988,55 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 	if q.Limit > 0 && !limitFolded {
 		s = &limitStage{child: s, n: q.Limit}
 	}
+	if c.branches != nil {
+		// The subplanner's plan is the whole tree below SUBPLAN
+		// (SubplanStage is the root the executor runs).
+		s = &subplanStage{child: s}
+	}
 	if q.Count {
 		c.count = &countStage{child: s}
 		s = c.count
 	}
 	c.root = s
+}
+
+// buildMergeSort builds a merged $or plan as buildIndexedOr and
+// analyzeDataAccess do: a branch whose filter its index does not answer
+// is fetched and filtered below the merge; the others are index scans,
+// merged on their keys, with one FETCH above the merge unless the
+// projection is covered by every branch's index.
+func buildMergeSort(coll *catalog.Collection, q Query, c *candidate) stage {
+	var children []stage
+	covered := true
+	for _, b := range c.branches {
+		ixs := newIxScan(b.ix, coll, orientAll(b), b.dir)
+		ixs.addKeyMeta = q.wantsIndexKey()
+		ixs.dedupIf(b.wildcardSubpaths)
+		c.ixscans = append(c.ixscans, ixs)
+		branch := &query.Filter{Root: b.orBranch}
+		keyFilter, rest := b.splitFilter(branch)
+		if len(keyFilter) > 0 {
+			ixs.filter = andOf(keyFilter)
+		}
+		if len(rest) == 0 {
+			ixs.keyDocs = true
+			covered = covered && coversProjection(q, b)
+			children = append(children, ixs)
+			continue
+		}
+		covered = false
+		f := &fetch{child: ixs, coll: coll, filter: branch, shown: andOf(rest).Serialize()}
+		c.branchFetches = append(c.branchFetches, f)
+		children = append(children, f)
+	}
+	var s stage = newMergeSortStage(children, q.Sort)
+	c.covered = covered
+	if !covered && len(c.branchFetches) < len(c.branches) {
+		f := &fetch{child: s, coll: coll}
+		c.branchFetches = append(c.branchFetches, f)
+		s = f
+	}
+	return s
 }
 
 func andOf(nodes []query.Node) *query.Filter {

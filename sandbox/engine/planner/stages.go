@@ -34,6 +34,8 @@ type member struct {
 	// keys is the key metadata stages recorded, nil when none did: behind
 	// a pointer, so that the member every stage hands on stays small.
 	keys *Keys
+	// fetched: doc is the stored document, not one made of index keys.
+	fetched bool
 }
 
 // Keys is the key metadata of a document: the index key an IXSCAN
@@ -223,8 +225,10 @@ type fetch struct {
 	filter *query.Filter // applied in full: bounds only narrow the scan
 	shown  bson.D        // the residual predicates explain prints
 	docs   int64
-	millis int64
-	err    error // a $expr evaluation error ends the fetch and fails the query
+	// already counts the members a stage below had fetched.
+	already int64
+	millis  int64
+	err     error // a $expr evaluation error ends the fetch and fails the query
 }
 
 func (f *fetch) common() *stats { return &f.st }
@@ -237,12 +241,17 @@ func (f *fetch) work() (state, member) {
 	case needTime:
 		return f.st.record(needTime), member{}
 	}
+	if m.fetched {
+		// A branch below already fetched it (FetchStage's alreadyHasObj).
+		f.already++
+		return f.st.record(advanced), m
+	}
 	doc, ok := f.coll.Get(m.rid)
 	if !ok {
 		return f.st.record(needTime), member{}
 	}
 	f.docs++
-	m.doc, m.pos = doc, -1
+	m.doc, m.pos, m.fetched = doc, -1, true
 	if f.filter != nil {
 		ok, p, err := f.filter.Eval(doc)
 		if err != nil {
@@ -264,7 +273,7 @@ func (f *fetch) describe(exec bool) bson.D {
 	}
 	if exec {
 		d = append(d, commonFields(&f.st, f.millis)...)
-		d = append(d, bson.E{Key: "docsExamined", Value: f.docs}, bson.E{Key: "alreadyHasObj", Value: int64(0)})
+		d = append(d, bson.E{Key: "docsExamined", Value: f.docs}, bson.E{Key: "alreadyHasObj", Value: f.already})
 	}
 	return append(d, bson.E{Key: "inputStage", Value: f.child.describe(exec)})
 }

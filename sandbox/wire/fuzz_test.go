@@ -97,6 +97,11 @@ func seedCommands(t testing.TB) [][]byte {
 		{{Key: "insert", Value: "books"}, {Key: "documents", Value: bson.A{bson.D{{Key: "year", Value: int32(1999)}}, bson.D{{Key: "year", Value: bson.A{int32(1), int32(2)}}, {Key: "meta", Value: bson.D{{Key: "x", Value: bson.A{}}}}}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "find", Value: "books"}, {Key: "filter", Value: bson.D{{Key: "year", Value: bson.D{{Key: "$gt", Value: int32(1)}}}}}, {Key: "sort", Value: bson.D{{Key: "year", Value: int32(-1)}, {Key: "title", Value: int32(1)}}}, {Key: "hint", Value: "cwi"}, {Key: "$db", Value: "shop"}},
 		{{Key: "find", Value: "books"}, {Key: "filter", Value: bson.D{{Key: "meta.x", Value: bson.D{{Key: "$type", Value: "regex"}}}}}, {Key: "hint", Value: "cwi"}, {Key: "$db", Value: "shop"}},
+		// A merged $or, a client's bucket unpacking over an ordinary
+		// collection, and the diagnostic sample.
+		{{Key: "find", Value: "books"}, {Key: "filter", Value: bson.D{{Key: "$or", Value: bson.A{bson.D{{Key: "year", Value: int32(1)}, {Key: "title", Value: "a"}}, bson.D{{Key: "year", Value: int32(2)}}}}}}, {Key: "sort", Value: bson.D{{Key: "meta.x", Value: int32(-1)}}}, {Key: "projection", Value: bson.D{{Key: "_id", Value: int32(0)}, {Key: "year", Value: int32(1)}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "aggregate", Value: "books"}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$_unpackBucket", Value: bson.D{{Key: "timeField", Value: "year"}, {Key: "metaField", Value: "title"}}}}}}, {Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "shop"}},
+		{{Key: "getDiagnosticData", Value: int32(1)}, {Key: "$db", Value: "admin"}},
 		// maxTimeMS values mongod refuses, and cursors that are gone.
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: "1"}, {Key: "$db", Value: "shop"}},
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: int32(-1)}, {Key: "$db", Value: "shop"}},

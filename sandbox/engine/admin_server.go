@@ -458,4 +458,3 @@ func cmdGetDiagnosticData(e *Engine, req *request) (bson.D, error) {
 		{Key: "end", Value: end},
 	}}}, nil
 }
-

@@ -124,20 +124,28 @@ func (ix *Index) hashedKeys(list [][]any, doc bson.D) (KeySet, error) {
 // getHashKeys' refusal of the array it stops at: the error names the
 // path up to and including the array.
 func hashedPathValue(doc bson.D, parts []string) (any, error) {
+	v, arrayAt := pathValueBeforeArray(doc, parts)
+	if arrayAt >= 0 {
+		return nil, mongoerr.Newf(mongoerr.ErrHashedArray,
+			"Error: hashed indexes do not currently support array values. Found array at path: %s", strings.Join(parts[:arrayAt+1], "."))
+	}
+	return v, nil
+}
+
+// pathValueBeforeArray walks doc along parts: the value there (Missing
+// when the path ends early), or the position of the first part that holds
+// an array, -1 when none does.
+func pathValueBeforeArray(doc bson.D, parts []string) (any, int) {
 	var cur any = doc
 	for i, p := range parts {
 		d, ok := cur.(bson.D)
 		if !ok {
-			return value.Missing{}, nil
+			return value.Missing{}, -1
 		}
 		cur = value.Get(d, p)
 		if _, isArr := cur.(bson.A); isArr {
-			return nil, mongoerr.Newf(mongoerr.ErrHashedArray,
-				"Error: hashed indexes do not currently support array values. Found array at path: %s", strings.Join(parts[:i+1], "."))
-		}
-		if value.IsMissing(cur) {
-			return cur, nil
+			return nil, i
 		}
 	}
-	return cur, nil
+	return cur, -1
 }

@@ -502,18 +502,11 @@ func (ix *Index) wildcardKeys(doc bson.D) (KeySet, error) {
 // index restrictions permit no multikey regular field, so an array along
 // the path is refused.
 func regularValue(doc bson.D, parts []string, spec Spec) (any, error) {
-	var cur any = doc
-	for _, p := range parts {
-		d, ok := cur.(bson.D)
-		if !ok {
-			return value.Missing{}, nil
-		}
-		cur = value.Get(d, p)
-		if _, isArray := cur.(bson.A); isArray {
-			return nil, mongoerr.Newf(mongoerr.CannotBuildIndexKeys, "Index %s: the regular field '%s' of a compound wildcard index cannot hold an array", spec.Name, strings.Join(parts, "."))
-		}
+	v, arrayAt := pathValueBeforeArray(doc, parts)
+	if arrayAt >= 0 {
+		return nil, mongoerr.Newf(mongoerr.CannotBuildIndexKeys, "Index %s: the regular field '%s' of a compound wildcard index cannot hold an array", spec.Name, strings.Join(parts, "."))
 	}
-	return cur, nil
+	return v, nil
 }
 
 // Expand is the view of a wildcard index the planner scans for queries on

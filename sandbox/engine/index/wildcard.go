@@ -140,8 +140,7 @@ func isPathPrefixOrEqual(prefix, path string) bool {
 func (w *Wildcard) Pos() int { return w.pos }
 
 // CompoundAllFieldsProblem is validateIndexSpec's refusal of a compound
-// "$**" index without a wildcardProjection, which would index its
-// regular fields twice.
+// "$**" index without a wildcardProjection (index_key_validate.cpp).
 func CompoundAllFieldsProblem(key bson.D, doc bson.D) error {
 	if len(key) > 1 && slices.ContainsFunc(key, func(e bson.E) bool { return e.Key == "$**" && value.IsNumber(e.Value) }) &&
 		value.IsMissing(value.Get(doc, "wildcardProjection")) {
@@ -192,8 +191,8 @@ func (s *Spec) finishWildcard(doc bson.D) error {
 }
 
 // checkRegularFields is validateWildcardProjection for a compound index
-// (wildcard_validation.cpp, as compound_wildcard_index_validation.js
-// pins it for 8.0): the projection's paths do not overlap each other; it
+// (wildcard_validation.cpp, with the _id rules and the order of checks
+// compound_wildcard_index_validation.js expects): the projection's paths do not overlap each other; it
 // does not mix inclusions and exclusions but for _id; an inclusion
 // projection names none of the regular fields, and an exclusion
 // projection excludes every one of them. _id counts on the side of the

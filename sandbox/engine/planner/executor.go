@@ -159,6 +159,8 @@ func hasSort(s stage) bool {
 		return hasSort(x.child)
 	case *countStage:
 		return hasSort(x.child)
+	case *subplanStage:
+		return hasSort(x.child)
 	}
 	return false
 }
@@ -524,6 +526,11 @@ func setMillis(s stage, ms int64) {
 		x.millis = ms
 		setMillis(x.child, ms)
 	case *orStage:
+		x.millis = ms
+		for _, c := range x.children {
+			setMillis(c, ms)
+		}
+	case *mergeSortStage:
 		x.millis = ms
 		for _, c := range x.children {
 			setMillis(c, ms)

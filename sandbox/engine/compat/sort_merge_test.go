@@ -72,4 +72,13 @@ func TestSortMerge(t *testing.T) {
 		plan := winningPlan(t, mustCommand(t, db, `{"explain": {"find": "c", "filter": {"$or": [{"a": 4}, {"b": 3}]}, "sort": {"s": 1}}, "verbosity": "queryPlanner"}`))
 		sameValue(t, "chain", stageChain(plan), `"SUBPLAN>SORT>FETCH>OR"`)
 	})
+	s.runCase(t, "$or: an error in a branch's filter fails the query", "src/mongo/db/exec/subplan.cpp; src/mongo/db/pipeline/expression.cpp (ExpressionDivide)", cover{family: query, op: "$or", col: errorCol},
+		func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), `[{"_id": 1, "a": 1, "b": 0}, {"_id": 2, "a": 2, "b": 1}]`)
+			mustCommand(t, db, `{"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": "a_1"}, {"key": {"b": 1}, "name": "b_1"}]}`)
+			_, err := cursorDocs(t, db, ejDoc(t, `{"find": "c", "filter": {"$or": [{"a": 1, "$expr": {"$divide": [1, "$b"]}}, {"b": 1}]}}`))
+			if err == nil || err.Code != 2 || err.Message != "Executor error during find command :: caused by :: can't $divide by zero" {
+				t.Errorf("want BadValue \"Executor error during find command :: caused by :: can't $divide by zero\", got %v", err)
+			}
+		})
 }

@@ -3,7 +3,6 @@ package aggregate
 import (
 	"math"
 	"slices"
-	"strconv"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -586,11 +585,7 @@ func topBottomArgs(op string, arg any, single bool) (n, output, sortBy any, err 
 			case bson.D:
 				sortBy = x
 			case bson.A:
-				d := make(bson.D, len(x))
-				for i, v := range x {
-					d[i] = bson.E{Key: strconv.Itoa(i), Value: v}
-				}
-				sortBy = d
+				sortBy = value.ArrayAsDoc(x)
 			default:
 				return nil, nil, nil, mongoerr.New(mongoerr.ErrRandArgumentNotObject, "invalid parameter: expected an object (sortBy)")
 			}

@@ -125,6 +125,10 @@ func (s *unpackBucketStage) checkBucket(b bson.D) error {
 	}
 	raw := value.Get(b, "data")
 	data, ok := raw.(bson.D)
+	if arr, isArray := raw.(bson.A); isArray {
+		// Obj() takes an array as the object of its positions.
+		data, ok = value.ArrayAsDoc(arr), true
+	}
 	if !ok {
 		name := "data"
 		if value.IsMissing(raw) {

@@ -258,6 +258,9 @@ func TestStageUnpackBucketExternal(t *testing.T) {
 		bucketErr("a bucket without control", `{"_id": 7, "data": {"t": {"0": {"$date": "2020-01-01T00:00:00Z"}}}}`, 5857902,
 			"The $_internalUnpackBucket stage requires 'control' object to be present"),
 		bucketErr("a bucket of an unknown version", `{"_id": 7, "control": {"version": 9}, "data": {"t": {"0": {"$date": "2020-01-01T00:00:00Z"}}}}`, 5857900, "Invalid bucket version"),
+		bucketErr("a bucket whose data region is an empty array", `{"_id": 7, "control": {"version": 1}, "data": []}`, 5346509, "A bucket with _id _id: 7 contains an empty data region"),
+		bucketErr("a bucket whose data region is an array without the time field", `{"_id": 7, "control": {"version": 1}, "data": [1]}`, 5346700,
+			"The $_internalUnpackBucket stage requires the data region to have a timeField object"),
 		bucketErr("a bucket without data", `{"_id": 7, "control": {"version": 1}}`, 10065, "invalid parameter: expected an object ()"),
 	})
 	runAggCases(t, []aggCase{

@@ -3,7 +3,6 @@ package index
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -417,11 +416,7 @@ func ambiguousPosition(arr bson.A, part string) error {
 		if !ok || value.IsMissing(value.Get(d, part)) {
 			continue
 		}
-		obj := make(bson.D, len(arr))
-		for i, v := range arr {
-			obj[i] = bson.E{Key: strconv.Itoa(i), Value: v}
-		}
-		msg := expr.FormatValue(obj)
+		msg := expr.FormatValue(value.ArrayAsDoc(arr))
 		const maxLength = 1024
 		if len(msg) >= maxLength {
 			msg = msg[:maxLength/3] + " .......... " + msg[len(msg)-maxLength/3:]

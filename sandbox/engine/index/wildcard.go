@@ -418,24 +418,33 @@ func (ix *Index) wildcardKeys(doc bson.D) (KeySet, error) {
 		return KeySet{}, err
 	}
 	pos := ix.wc.pos
-	regular := make([]any, len(ix.parts))
+	// regular holds a compound index's regular values (nil for a
+	// single-field wildcard index, which has none to keep per document).
+	var regular []any
 	regularFound := false
-	for i, parts := range ix.parts {
-		if i == pos {
-			continue
-		}
-		v, err := regularValue(doc, parts, ix.Spec)
-		if err != nil {
-			return KeySet{}, err
-		}
-		if !value.IsMissing(v) {
-			regular[i], regularFound = v, true
+	if len(ix.parts) > 1 {
+		regular = make([]any, len(ix.parts))
+		for i, parts := range ix.parts {
+			if i == pos {
+				continue
+			}
+			v, err := regularValue(doc, parts, ix.Spec)
+			if err != nil {
+				return KeySet{}, err
+			}
+			if !value.IsMissing(v) {
+				regular[i], regularFound = v, true
+			}
 		}
 	}
 	ks := KeySet{}
 	var path []string
 	var walk func(fields bson.D, arr bson.A, inArray bool)
 	add := func(p, v any) {
+		if regular == nil {
+			ks.Keys = append(ks.Keys, []any{p, v})
+			return
+		}
 		key := make([]any, 0, len(regular)+1)
 		key = append(key, regular[:pos]...)
 		key = append(key, p, v)

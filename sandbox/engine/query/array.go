@@ -1,9 +1,9 @@
 package query
 
 import (
-	"strconv"
-
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 // Matches implements Node. $size looks at the array itself, never at its
@@ -60,7 +60,7 @@ func (e *ElemMatchObject) matchValue(v any, pos *Position) bool {
 			d = x
 		case bson.A:
 			// An array element is matched as a document keyed "0", "1"...
-			d = arrayAsDoc(x)
+			d = value.ArrayAsDoc(x)
 		default:
 			continue
 		}
@@ -70,14 +70,6 @@ func (e *ElemMatchObject) matchValue(v any, pos *Position) bool {
 		}
 	}
 	return false
-}
-
-func arrayAsDoc(a bson.A) bson.D {
-	d := make(bson.D, len(a))
-	for i, v := range a {
-		d[i] = bson.E{Key: strconv.Itoa(i), Value: v}
-	}
-	return d
 }
 
 // Matches implements Node.

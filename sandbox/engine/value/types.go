@@ -1,6 +1,8 @@
 package value
 
 import (
+	"strconv"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
 
@@ -181,3 +183,13 @@ func CanonicalTypeOrder(v any) int { return canonicalOrder(v) }
 
 // IsArray reports whether v is an array.
 func IsArray(v any) bool { _, ok := v.(bson.A); return ok }
+
+// ArrayAsDoc is an array read as a document, as BSONElement::Obj() reads
+// one: its elements under their positions "0", "1", ...
+func ArrayAsDoc(a bson.A) bson.D {
+	d := make(bson.D, len(a))
+	for i, v := range a {
+		d[i] = bson.E{Key: strconv.Itoa(i), Value: v}
+	}
+	return d
+}

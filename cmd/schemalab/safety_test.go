@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -22,9 +23,12 @@ import (
 // TestMain lets the test binary be schemalab itself: with
 // SCHEMALAB_TEST_AS_MAIN set it runs main, so the tests below drive the
 // real command line in subprocesses (`schemalab serve`, `schemalab shell`,
-// `schemalab run`) exactly as a user does.
+// `schemalab run`) exactly as a user does. A classroom started by a test
+// starts its students' processes from this binary too, with an empty
+// environment and the student command: they are schemalab, not another
+// run of the tests.
 func TestMain(m *testing.M) {
-	if os.Getenv("SCHEMALAB_TEST_AS_MAIN") != "" {
+	if os.Getenv("SCHEMALAB_TEST_AS_MAIN") != "" || slices.Contains(os.Args[1:], studentCommand) {
 		main()
 		return
 	}

@@ -38,6 +38,9 @@ type child struct {
 type warmPool struct {
 	s     *Server
 	ready chan *child
+	// refills are the starts under way, which close waits for: a
+	// stopped room leaves no process of its own behind.
+	refills sync.WaitGroup
 
 	mu     sync.Mutex
 	closed bool
@@ -46,9 +49,19 @@ type warmPool struct {
 func newWarmPool(s *Server) *warmPool {
 	w := &warmPool{s: s, ready: make(chan *child, warmProcesses)}
 	for range warmProcesses {
-		go w.refill()
+		w.startRefill()
 	}
 	return w
+}
+
+// startRefill starts one process for the pool in the background, unless
+// the pool is closed.
+func (w *warmPool) startRefill() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.closed {
+		w.refills.Go(w.refill)
+	}
 }
 
 // take returns a warm process, or starts one if none is ready.
@@ -56,7 +69,7 @@ func (w *warmPool) take() (*child, error) {
 	for {
 		select {
 		case c := <-w.ready:
-			go w.refill()
+			w.startRefill()
 			select {
 			case <-c.exited:
 				continue // died while it waited: take another
@@ -71,39 +84,31 @@ func (w *warmPool) take() (*child, error) {
 
 // refill starts one process for the pool.
 func (w *warmPool) refill() {
-	w.mu.Lock()
-	closed := w.closed
-	w.mu.Unlock()
-	if closed {
-		return
-	}
 	c, err := w.s.startChild()
 	if err != nil {
 		w.s.log.Printf("a student's process could not start ahead: %v", err)
 		return
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.closed {
-		c.kill()
-		return
-	}
+	// close drains the pool after every refill has returned, so a
+	// process put in now is stopped there.
 	select {
 	case w.ready <- c:
 	default:
-		c.kill()
+		c.stop()
 	}
 }
 
-// close stops the processes waiting in the pool.
+// close stops the processes waiting in the pool and those being started,
+// and returns when they have ended.
 func (w *warmPool) close() {
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	w.closed = true
+	w.mu.Unlock()
+	w.refills.Wait()
 	for {
 		select {
 		case c := <-w.ready:
-			c.kill()
+			c.stop()
 		default:
 			return
 		}
@@ -160,6 +165,12 @@ func (s *Server) startChild() (*child, error) {
 func (c *child) kill() {
 	_ = c.cmd.Process.Kill()
 	c.conn.Close()
+}
+
+// stop kills the process and waits until it has ended.
+func (c *child) stop() {
+	c.kill()
+	<-c.exited
 }
 
 // handTerminal passes the session's pty to the process: a one-byte

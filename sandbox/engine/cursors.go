@@ -94,6 +94,10 @@ type resultStream struct {
 	// operation's figures.
 	exec    *planner.Executor
 	foreign *aggregate.ScanStats
+	// materialized marks a stream that holds every result already, as
+	// mongod's QueuedDataStage holds listIndexes' and listCollections':
+	// a drop or rename of the collection leaves its cursor readable.
+	materialized bool
 	// idleAtZero marks an aggregate's stream: given batchSize 0, mongod's
 	// handleCursorCommand (run_aggregate.cpp) never calls getNext, so the
 	// cursor stays open even when the pipeline would produce nothing.
@@ -152,7 +156,8 @@ func sliceStream(docs []bson.D) resultStream {
 			i++
 			return docs[i-1], true, nil
 		},
-		bind: func(context.Context) {},
+		bind:         func(context.Context) {},
+		materialized: true,
 	}
 }
 
@@ -681,7 +686,8 @@ func namespaceIn(ns, prefix string, wholeDB bool) bool {
 // a dropped database. A find's plan fails its next getMore with the
 // error mongod's collection scan and fetch raise when they restore
 // (RequiresCollectionStage::doRestoreState), which ends it; every other
-// cursor ends at once, as killNamespace ends them.
+// cursor but one whose results are all in hand ends at once, as
+// killNamespace ends them.
 func (t *cursorTable) collectionGone(prefix string, wholeDB bool, renamedTo string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -690,6 +696,7 @@ func (t *cursorTable) collectionGone(prefix string, wholeDB bool, renamedTo stri
 			continue
 		}
 		switch {
+		case c.stream.materialized:
 		case c.uuid == "":
 			t.removeLocked(c)
 		case c.planKilled != nil:

@@ -60,7 +60,7 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 	// A default collation would make every query on the collection
 	// compare strings by locale; the sandbox compares them by code point,
 	// so it refuses one rather than answer differently.
-	if err := checkCollation(a); err != nil {
+	if err := checkDefaultCollation(a); err != nil {
 		return nil, err
 	}
 	var opts bson.D

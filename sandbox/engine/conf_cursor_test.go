@@ -146,4 +146,21 @@ func TestConfCursorsAndBatches(t *testing.T) {
 		t.Errorf("create with a locale collation: %v", ce)
 	}
 	okJIn(s, t, db, `{"create":"plain","collation":{"locale":"simple"}}`)
+
+	// An empty collation on a command is no collation: ExpressionContext
+	// builds a collator only from a non-empty one, and the shell's
+	// getPlanCacheKeyFromShape (jstests/libs/query/analyze_plan.js) sends
+	// {} by default.
+	for _, cmd := range []string{
+		`{"find":"c","filter":{},"collation":{}}`,
+		`{"aggregate":"c","pipeline":[],"cursor":{},"collation":{}}`,
+		`{"count":"c","collation":{}}`,
+		`{"distinct":"c","key":"a","collation":{}}`,
+		`{"explain":{"find":"c","collation":{}}}`,
+	} {
+		okJIn(s, t, db, cmd)
+	}
+	if _, ce := runJIn(s, t, db, `{"create":"emptyColl","collation":{}}`); ce == nil {
+		t.Error("create took an empty default collation")
+	}
 }

@@ -185,11 +185,29 @@ func unsupportedFindOption(name string) error {
 // checkCollation accepts the simple collation only: the sandbox compares
 // strings by code point, and a locale collation would silently give
 // different answers, so it is refused with mongod's not-implemented code.
+// An empty collation is none, as ExpressionContext builds its collator
+// only from a non-empty one (expression_context_builder.cpp), so a
+// command given {} uses the default.
 func checkCollation(a args) error {
+	c, ok, err := a.document("collation")
+	if err != nil || !ok || len(c) == 0 {
+		return err
+	}
+	return simpleCollationOnly(c)
+}
+
+// checkDefaultCollation is checkCollation for a collection's or view's
+// default collation, where create refuses an empty one rather than
+// reading it as none (create.idl's validateCollationNotEmpty).
+func checkDefaultCollation(a args) error {
 	c, ok, err := a.document("collation")
 	if err != nil || !ok {
 		return err
 	}
+	return simpleCollationOnly(c)
+}
+
+func simpleCollationOnly(c bson.D) error {
 	if loc, _ := lookupString(c, "locale"); loc == "simple" && len(c) == 1 {
 		return nil
 	}

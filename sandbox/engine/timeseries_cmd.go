@@ -142,7 +142,7 @@ func (e *Engine) createTimeseries(req *request, collName string) (bson.D, error)
 			}
 			viewOpts = append(viewOpts, bson.E{Key: f.Key, Value: n})
 		case "collation":
-			if err := checkCollation(newArgs(req)); err != nil {
+			if err := checkDefaultCollation(newArgs(req)); err != nil {
 				return nil, err
 			}
 			viewOpts = append(viewOpts, f)

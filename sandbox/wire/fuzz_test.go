@@ -102,6 +102,15 @@ func seedCommands(t testing.TB) [][]byte {
 		{{Key: "find", Value: "books"}, {Key: "filter", Value: bson.D{{Key: "$or", Value: bson.A{bson.D{{Key: "year", Value: int32(1)}, {Key: "title", Value: "a"}}, bson.D{{Key: "year", Value: int32(2)}}}}}}, {Key: "sort", Value: bson.D{{Key: "meta.x", Value: int32(-1)}}}, {Key: "projection", Value: bson.D{{Key: "_id", Value: int32(0)}, {Key: "year", Value: int32(1)}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "aggregate", Value: "books"}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$_unpackBucket", Value: bson.D{{Key: "timeField", Value: "year"}, {Key: "metaField", Value: "title"}}}}}}, {Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "shop"}},
 		{{Key: "getDiagnosticData", Value: int32(1)}, {Key: "$db", Value: "admin"}},
+		// Unstable fields under apiStrict, in statements and an
+		// explained command; an empty collation; a listIndexes cursor
+		// read after its collection is dropped.
+		{{Key: "update", Value: "books"}, {Key: "updates", Value: bson.A{bson.D{{Key: "q", Value: bson.D{}}, {Key: "u", Value: bson.D{{Key: "$set", Value: bson.D{{Key: "a", Value: int32(1)}}}}}, {Key: "sort", Value: bson.D{{Key: "a", Value: int32(1)}}}}}}, {Key: "apiVersion", Value: "1"}, {Key: "apiStrict", Value: true}, {Key: "$db", Value: "shop"}},
+		{{Key: "explain", Value: bson.D{{Key: "find", Value: "books"}, {Key: "min", Value: bson.D{{Key: "year", Value: int32(1)}}}}}, {Key: "apiVersion", Value: "1"}, {Key: "apiStrict", Value: true}, {Key: "$db", Value: "shop"}},
+		{{Key: "find", Value: "books"}, {Key: "collation", Value: bson.D{}}, {Key: "$db", Value: "shop"}},
+		{{Key: "insert", Value: "loans"}, {Key: "documents", Value: bson.A{bson.D{{Key: "a", Value: int32(1)}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "listIndexes", Value: "loans"}, {Key: "cursor", Value: bson.D{{Key: "batchSize", Value: int32(0)}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "drop", Value: "loans"}, {Key: "$db", Value: "shop"}},
 		// maxTimeMS values mongod refuses, and cursors that are gone.
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: "1"}, {Key: "$db", Value: "shop"}},
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: int32(-1)}, {Key: "$db", Value: "shop"}},

@@ -387,6 +387,8 @@ func cmdRenameCollection(e *Engine, req *request) (bson.D, error) {
 		return nil, err
 	}
 	e.cursors.collectionGone(from, false, to)
+	// DatabaseImpl::renameCollection: Top::collectionDropped(fromNss).
+	e.top.forget(func(n string) bool { return n == from })
 	return bson.D{}, nil
 }
 

@@ -79,6 +79,13 @@ func TestTopAndLatencyStats(t *testing.T) {
 			if count(coll, "insert") != 1 || count(coll, "queries") != 1 {
 				t.Errorf("collection's top entry: %v", coll)
 			}
+			// DatabaseImpl::renameCollection calls Top::collectionDropped
+			// for the old name.
+			mustCommand(t, db.Client().Database("admin"), `{"renameCollection": "`+db.Name()+`.coll", "to": "`+db.Name()+`.moved"}`)
+			if entry := top(db.Name() + ".coll"); entry != nil {
+				t.Errorf("a renamed collection's old name keeps its top entry: %v", entry)
+			}
+			mustCommand(t, db, `{"insert": "coll", "documents": [{"_id": 1}]}`)
 			mustCommand(t, db, `{"drop": "coll"}`)
 			if entry := top(db.Name() + ".coll"); entry != nil {
 				t.Errorf("a dropped collection keeps its top entry: %v", entry)

@@ -326,9 +326,12 @@ func (n *objectNode) applyDoc(c *applyCtx, cur bson.D) (any, bool, error) {
 		case idx >= 0:
 			out[idx].Value = nv
 		default:
-			if len(c.path) == 0 && strings.HasPrefix(name, "$") {
+			if len(c.path) == 0 && strings.HasPrefix(name, "$") && !c.insert {
 				// mongod's storage validation refuses new top-level
-				// $-prefixed fields (nested ones are allowed since 5.0).
+				// $-prefixed fields (nested ones are allowed since 5.0),
+				// except in the document an upsert inserts, which is
+				// validated as an insert is (manual: Dollar-Prefixed
+				// Field Names; jstest core/write/update/update_invalid1.js).
 				return mongoerr.Newf(mongoerr.DollarPrefixedFieldName,
 					"The dollar ($) prefixed field '%s' in '%s' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.",
 					name, name)

@@ -275,11 +275,7 @@ func cmdHostInfo(*Engine, *request) (bson.D, error) {
 			{Key: "numaEnabled", Value: false},
 			{Key: "numNumaNodes", Value: int32(1)},
 		}},
-		{Key: "os", Value: bson.D{
-			{Key: "type", Value: osType()},
-			{Key: "name", Value: runtime.GOOS},
-			{Key: "version", Value: ""},
-		}},
+		{Key: "os", Value: osNameAndVersion()},
 		{Key: "extra", Value: bson.D{}},
 	}, nil
 }
@@ -328,6 +324,55 @@ func osType() string {
 		return "Windows"
 	}
 	return runtime.GOOS
+}
+
+// osNameAndVersion is hostInfo's os document. On Linux the name and
+// version are found as processinfo_linux.cpp's getLinuxDistro finds them:
+// DISTRIB_ID and DISTRIB_RELEASE from /etc/lsb-release when it has both,
+// else the first line of the first release file that exists (name
+// "unknown" when none does) and "Kernel " with the kernel's release.
+func osNameAndVersion() bson.D {
+	name, version := runtime.GOOS, ""
+	if runtime.GOOS == "linux" {
+		name, version = linuxDistro()
+	}
+	return bson.D{{Key: "type", Value: osType()}, {Key: "name", Value: name}, {Key: "version", Value: version}}
+}
+
+// linuxReleaseFiles are the files getLinuxDistro reads a distribution's
+// name from, in its order.
+var linuxReleaseFiles = []string{"/etc/system-release", "/etc/redhat-release", "/etc/gentoo-release",
+	"/etc/novell-release", "/etc/SuSE-release", "/etc/SUSE-release", "/etc/sles-release",
+	"/etc/debian_release", "/etc/slackware-version", "/etc/centos-release", "/etc/os-release"}
+
+func linuxDistro() (name, version string) {
+	if b, err := os.ReadFile("/etc/lsb-release"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			key, val, _ := strings.Cut(line, "=")
+			switch key {
+			case "DISTRIB_ID":
+				name = val
+			case "DISTRIB_RELEASE":
+				version = val
+			}
+		}
+		if name != "" && version != "" {
+			return name, version
+		}
+	}
+	name = "unknown"
+	for _, path := range linuxReleaseFiles {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		first, _, _ := strings.Cut(string(b[:min(len(b), 512)]), "\n")
+		name = first
+		break
+	}
+	release, _ := os.ReadFile("/proc/sys/kernel/osrelease")
+	line, _, _ := strings.Cut(string(release), "\n")
+	return name, "Kernel " + line
 }
 
 // totalMemoryMB reads the machine's memory from /proc/meminfo where there

@@ -193,6 +193,10 @@ func stageDependencies(s Stage) (state depsState, paths []string, meta bool) {
 			d.expr(l.spec)
 		}
 		return d.result(seeNext)
+	case *graphLookupStage:
+		// DocumentSourceGraphLookUp::getDependencies: startWith's fields.
+		d.expr(x.startWithSpec)
+		return d.result(seeNext)
 	}
 	return wholeDoc, nil, false
 }

@@ -167,6 +167,24 @@ func TestIndexKeyFilteringAndCoveredPlans(t *testing.T) {
 		}
 		sameDocs(t, "group", docs, `[{"_id": null, "sum": 30, "count": 5}]`, false)
 	})
+	// DocumentSourceGraphLookUp::getDependencies asks for startWith's
+	// fields and lets the later stages say the rest, so the scan below a
+	// $graphLookup projects (jstest aggregation/sources/lookup/lookup_numeric_field.js).
+	s.run(t, "dependencies of $graphLookup", func(t *testing.T, db *mongo.Database) {
+		insertDocs(t, db.Collection("outer"), `[{"_id": 1, "a": 3, "b": 1}]`)
+		insertDocs(t, db.Collection("inner"), `[{"_id": 1, "y": 3, "z": 4}]`)
+		pipeline := `[{"$graphLookup": {"from": "inner", "as": "docs", "connectToField": "y", "connectFromField": "z", "startWith": "$a", "maxDepth": 0}},
+			{"$match": {"docs.0.z": 4}}, {"$count": "count"}]`
+		reply := mustCommand(t, db, `{"explain": {"aggregate": "outer", "pipeline": `+pipeline+`, "cursor": {}}, "verbosity": "queryPlanner"}`)
+		proj := field(cursorPlanner(t, reply), "winningPlan").(bson.D)
+		sameValue(t, "stage", field(proj, "stage"), `"PROJECTION_SIMPLE"`)
+		sameValue(t, "transformBy", field(proj, "transformBy"), `{"a": 1, "docs": 1, "_id": 0}`)
+		docs, err := cursorDocs(t, db, bson.D{{Key: "aggregate", Value: "outer"}, {Key: "pipeline", Value: ejArray(t, pipeline)}, {Key: "cursor", Value: bson.D{}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameDocs(t, "count", docs, `[{"count": 1}]`, false)
+	})
 	// get_executor.cpp (getExecutorDistinct): an index led by the key
 	// answers distinct with one key per value.
 	s.run(t, "distinct uses DISTINCT_SCAN", func(t *testing.T, db *mongo.Database) {

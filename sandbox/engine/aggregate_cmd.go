@@ -204,11 +204,13 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 			}
 			q.Filter = f
 		}
+		started := time.Now()
 		exec, err := e.plan(view.Collection(db, c), ns(db, c), q)
 		if err != nil {
 			return nil, err
 		}
 		docs, err := runPlan(exec)
+		e.top.recordForeignRead(req.name, ns(db, c), time.Since(started))
 		for _, s := range []*aggregate.ScanStats{scanned, &ctx.Examined} {
 			s.Add(exec.KeysExamined(), exec.DocsExamined(), exec.UsedIndex(), exec.CollectionScan())
 		}
@@ -221,11 +223,13 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 		if err != nil {
 			return nil, err
 		}
+		started := time.Now()
 		pp, err := e.preparePipeline(&sub, view, c, pipeline, subLet, nil)
 		if err != nil {
 			return nil, err
 		}
 		docs, err := pp.drain()
+		e.top.recordForeignRead(req.name, ns(db, c), time.Since(started))
 		// The stage's figures include the sub-pipeline's own reads of
 		// other collections, as accumulatePipelinePlanSummaryStats
 		// visits every stage of it.

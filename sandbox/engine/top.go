@@ -142,13 +142,27 @@ func (t *topStats) recordCommand(name, db string, cmd bson.D, elapsed time.Durat
 	case "delete":
 		n = statementCount(cmd, "deletes")
 	}
-	micros := elapsed.Microseconds() / int64(n)
+	t.add(db+"."+coll, op, elapsed.Microseconds()/int64(n), n)
+}
+
+// recordForeignRead records a read a command's pipeline made of another
+// collection ($lookup's sub-query for each document, $graphLookup's,
+// $unionWith's): mongod's AutoStatsTracker for that read records it in
+// Top on the collection read, as the operation the command is.
+func (t *topStats) recordForeignRead(name, ns string, elapsed time.Duration) {
+	if op, ok := topOps[name]; ok && !op.writes {
+		t.add(ns, op, elapsed.Microseconds(), 1)
+	}
+}
+
+// add counts n operations of kind op, of micros each, on ns.
+func (t *topStats) add(ns string, op topOp, micros int64, n int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	c := t.usage[db+"."+coll]
+	c := t.usage[ns]
 	if c == nil {
 		c = &collectionUsage{}
-		t.usage[db+"."+coll] = c
+		t.usage[ns] = c
 	}
 	for range n {
 		c.total.add(micros)

@@ -91,6 +91,25 @@ func TestTopAndLatencyStats(t *testing.T) {
 				t.Errorf("a dropped collection keeps its top entry: %v", entry)
 			}
 		})
+	s.runCase(t, "a $lookup's read of the foreign collection for each document counts in top", topRef+"; jstests/aggregation/sources/lookup/profile_lookup.js (classic engine)", cover{family: commandFam, op: "top", col: semantics},
+		func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("local"), `[{"a": 1}, {"b": 1}, {"a": 2}]`)
+			insertDocs(t, db.Collection("foreign"), `[{"a": 1}]`)
+			commands := func(coll string) int32 {
+				reply := mustCommand(t, db.Client().Database("admin"), `{"top": 1}`)
+				entry, _ := field(field(reply, "totals").(bson.D), db.Name()+"."+coll).(bson.D)
+				n, _ := field(field(entry, "commands").(bson.D), "count").(int32)
+				return n
+			}
+			local, foreign := commands("local"), commands("foreign")
+			mustCommand(t, db, `{"aggregate": "local", "pipeline": [{"$lookup": {"from": "foreign", "as": "res", "localField": "a", "foreignField": "a"}}], "cursor": {}}`)
+			if got := commands("local") - local; got != 1 {
+				t.Errorf("local commands grew by %d, want 1", got)
+			}
+			if got := commands("foreign") - foreign; got != 3 {
+				t.Errorf("foreign commands grew by %d, want 3 (one per local document)", got)
+			}
+		})
 	runCmdCases(t, []cmdCase{
 		{name: "top runs on admin only", ref: topRef + "; src/mongo/db/commands/top_command.cpp (adminOnly)", cov: cover{family: commandFam, op: "top", col: errorCol},
 			cmd: `{"top": 1}`, code: mongoerr.Unauthorized, msg: "top may only be run against the admin database."},

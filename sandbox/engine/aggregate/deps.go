@@ -93,9 +93,6 @@ func readsFieldsOnly(s Stage, state depsState) bool {
 // sorts before every other character, so a parent comes right before its
 // children) and drops the children of included parents.
 func dependencyProjection(fields []string) bson.D {
-	for i, f := range fields {
-		fields[i] = beforeNumericComponent(f)
-	}
 	key := func(s string) string { return strings.ReplaceAll(s, ".", "\x00") }
 	slices.SortFunc(fields, func(a, b string) int { return strings.Compare(key(a), key(b)) })
 	var out bson.D
@@ -117,10 +114,13 @@ func dependencyProjection(fields []string) bson.D {
 	return out
 }
 
-// beforeNumericComponent cuts a path at its first numeric component: in
-// an expression "a.0.x" reads field "0" of a document but element 0 of an
-// array ($lookup's localField), which a find projection cannot express,
-// so the whole of "a" is asked for.
+// beforeNumericComponent cuts a path at its first numeric component. A
+// query path, a sort key or $lookup's localField "a.0.x" reads element 0
+// of an array as well as field "0" of a document, which a find projection
+// cannot express, so the whole of "a" is asked for. An expression's field
+// path reads field "0" only, as a projection does, so it is kept whole
+// (jstest aggregation/sources/lookup/lookup_numeric_field.js: $graphLookup's
+// startWith "$a.b.0" projects "a.b.0", $lookup's localField "a.b.0" "a.b").
 func beforeNumericComponent(path string) string {
 	parts := strings.Split(path, ".")
 	for i, p := range parts {
@@ -146,7 +146,7 @@ func stageDependencies(s Stage) (state depsState, paths []string, meta bool) {
 			if _, isMeta := e.Value.(bson.D); isMeta {
 				d.meta = true
 			} else {
-				d.paths = append(d.paths, e.Key)
+				d.paths = append(d.paths, beforeNumericComponent(e.Key))
 			}
 		}
 		return d.result(seeNext)
@@ -187,7 +187,7 @@ func stageDependencies(s Stage) (state depsState, paths []string, meta bool) {
 			return wholeDoc, nil, false
 		}
 		if x.localField != "" {
-			d.paths = append(d.paths, x.localField)
+			d.paths = append(d.paths, beforeNumericComponent(x.localField))
 		}
 		for _, l := range x.let {
 			d.expr(l.spec)
@@ -230,7 +230,7 @@ func (d *exprDeps) accumulators(accs []*accStatement) {
 				if e.Key == "sortBy" {
 					if sb, ok := e.Value.(bson.D); ok {
 						for _, k := range sb {
-							d.paths = append(d.paths, k.Key)
+							d.paths = append(d.paths, beforeNumericComponent(k.Key))
 						}
 					}
 					continue
@@ -265,7 +265,7 @@ func (d *exprDeps) filter(f bson.D) {
 				d.whole = true
 				return
 			}
-			d.paths = append(d.paths, e.Key)
+			d.paths = append(d.paths, beforeNumericComponent(e.Key))
 		}
 	}
 }

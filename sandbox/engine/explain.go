@@ -390,6 +390,12 @@ func (e *Engine) explainFindAndModify(req *request, verbosity string) (bson.D, e
 	if err != nil {
 		return nil, err
 	}
+	// The explain of findAndModify acquires the collection for writing
+	// and refuses a database that does not exist rather than create it
+	// (find_and_modify.cpp; jstest core/query/explain/explain_find_and_modify.js).
+	if e.catalog.Database(req.db) == nil {
+		return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "database %s does not exist", req.db)
+	}
 	remove, upsert := shape.remove, shape.upsert
 	var hint any
 	if h, ok := a.get("hint"); ok {

@@ -198,9 +198,9 @@ func TestExplainWritePlans(t *testing.T) {
 			sameValue(t, "nWouldDelete", field(field(st, "executionStages").(bson.D), "nWouldDelete"), `5`)
 		})
 	// get_executor.cpp (getExecutorDelete, getExecutorUpdate): a collection
-	// that does not exist is planned as EOF alone, with no write stage,
-	// and explain creates nothing, upsert or not
-	// (jstests/core/query/explain/explain_writecmd_nonexistent_collection.js).
+	// that does not exist, in a database that does, is planned as EOF
+	// alone, with no write stage, and explain creates nothing, upsert or
+	// not (jstests/core/query/explain/explain_writecmd_nonexistent_collection.js).
 	for _, cmd := range []string{
 		`{"delete": "none", "deletes": [{"q": {"a": 1}, "limit": 0}]}`,
 		`{"update": "none", "updates": [{"q": {"a": 1}, "u": {"$set": {"b": 1}}, "upsert": true}]}`,
@@ -209,6 +209,7 @@ func TestExplainWritePlans(t *testing.T) {
 		name := ejDoc(t, cmd)[0].Key
 		s.runCase(t, name+" of a missing collection is EOF alone", "jstests/core/query/explain/explain_writecmd_nonexistent_collection.js",
 			explainCase(commandFam, name), func(t *testing.T, db *mongo.Database) {
+				insertDocs(t, db.Collection("other"), `[{"_id": 1}]`)
 				reply := mustCommand(t, db, `{"explain": `+cmd+`, "verbosity": "executionStats"}`)
 				if got := stageChain(winningPlan(t, reply)); got != "EOF" {
 					t.Errorf("winning plan %s, want EOF", got)
@@ -217,7 +218,7 @@ func TestExplainWritePlans(t *testing.T) {
 				sameValue(t, "executionStages.stage", field(stages, "stage"), `"EOF"`)
 				// The plan ran: EOF worked once and is at its end.
 				sameValue(t, "executionStages.isEOF", field(stages, "isEOF"), `1`)
-				names := mustCommand(t, db, `{"listCollections": 1, "nameOnly": true}`)
+				names := mustCommand(t, db, `{"listCollections": 1, "nameOnly": true, "filter": {"name": "none"}}`)
 				sameValue(t, "collections", field(field(names, "cursor").(bson.D), "firstBatch"), `[]`)
 			})
 	}

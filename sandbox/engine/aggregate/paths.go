@@ -103,12 +103,21 @@ func sortKeyValues(v any, parts []string, out []any) []any {
 	case bson.D:
 		return sortKeyValues(value.Get(x, parts[0]), parts[1:], out)
 	case bson.A:
+		if idx, ok := value.ArrayIndex(parts[0]); ok {
+			// mongod prefers positional access for numeric components;
+			// past the end it reaches nothing (null), and an array it
+			// selects at the end of the path is the key itself, not
+			// expanded, as planner.SortKey reads it.
+			switch {
+			case idx >= len(x):
+				return append(out, nil)
+			case len(parts) == 1 && value.IsArray(x[idx]):
+				return append(out, x[idx])
+			}
+			return sortKeyValues(x[idx], parts[1:], out)
+		}
 		if len(x) == 0 {
 			return append(out, bson.Undefined{})
-		}
-		if idx, ok := value.ArrayIndex(parts[0]); ok && idx < len(x) {
-			// mongod prefers positional access for numeric components.
-			return sortKeyValues(x[idx], parts[1:], out)
 		}
 		for _, e := range x {
 			if d, ok := e.(bson.D); ok {

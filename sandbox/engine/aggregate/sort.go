@@ -71,8 +71,8 @@ func (s *sortSpec) key(d bson.D, buf []any) ([]any, error) {
 			arrays++
 		}
 	}
-	if arrays > 1 && index.ParallelArrays(d, s.dotted()) {
-		return nil, mongoerr.New(mongoerr.BadValue, "cannot sort with keys that are parallel arrays")
+	if arrays > 1 {
+		return index.BestSortKey(d, s.dotted(), s.desc)
 	}
 	return key, nil
 }

@@ -150,6 +150,21 @@ func TestSortParallelArrays(t *testing.T) {
 		{name: "find sorted on two fields under one array", ref: ref, cov: cover{op: "find"},
 			docs: `[{"_id": 1, "a": [{"b": 1, "c": 2}, {"b": 3, "c": 0}]}, {"_id": 2, "a": [{"b": 0, "c": 5}]}]`, sort: `{"a.b": 1, "a.c": 1}`,
 			want: `[{"_id": 2, "a": [{"b": 0, "c": 5}]}, {"_id": 1, "a": [{"b": 1, "c": 2}, {"b": 3, "c": 0}]}]`},
+		// SortKeyGenerator takes the key generator's tuples: fields under
+		// one array pair values from the same element ((c, b) = (1, 2)
+		// for _id 2 and 5 comes before (1, 4) for _id 1 and 4), not the
+		// smallest value of each field ((1, 1) for _id 1).
+		{name: "find sorted on two fields under one array pairs each element's values", ref: ref + "; jstests/core/query/sort/sort_dotted_paths.js", cov: cover{op: "find"},
+			docs: sortDottedPathDocs, sort: `{"a.c": 1, "a.b": 1, "_id": 1}`, projection: `{"_id": 1}`,
+			want: `[{"_id": 2}, {"_id": 5}, {"_id": 1}, {"_id": 4}, {"_id": 6}, {"_id": 3}, {"_id": 8}, {"_id": 7}, {"_id": 9}]`},
+		{name: "find sorted descending on the same fields", ref: ref + "; jstests/core/query/sort/sort_dotted_paths.js", cov: cover{op: "find"},
+			docs: sortDottedPathDocs, sort: `{"a.c": -1, "a.b": -1, "_id": 1}`, projection: `{"_id": 1}`,
+			want: `[{"_id": 8}, {"_id": 5}, {"_id": 9}, {"_id": 4}, {"_id": 6}, {"_id": 7}, {"_id": 3}, {"_id": 2}, {"_id": 1}]`},
+		// A positional component that selects an array element holding
+		// an array keys on that array, not on its elements.
+		{name: "find sorted on a positional path to a nested array", ref: ref + "; jstests/core/query/sort/sort_dotted_paths.js", cov: cover{op: "find"},
+			docs: `[{"_id": 6, "a": [1]}, {"_id": 7, "a": [[1]]}, {"_id": 5, "a": []}]`, sort: `{"a.0": -1, "_id": 1}`, projection: `{"_id": 1}`,
+			want: `[{"_id": 7}, {"_id": 6}, {"_id": 5}]`},
 		{name: "find with one array among the sort fields", ref: ref, cov: cover{op: "find"},
 			docs: `[{"_id": 1, "a": [5, 0], "b": 2}, {"_id": 2, "a": 1, "b": [1, 9]}]`, sort: `{"a": 1, "b": 1}`,
 			want: `[{"_id": 1, "a": [5, 0], "b": 2}, {"_id": 2, "a": 1, "b": [1, 9]}]`},
@@ -159,8 +174,19 @@ func TestSortParallelArrays(t *testing.T) {
 			code: 2, msg: planExecutor + parallel},
 		{name: "$sort with a $limit on two top-level arrays", ref: ref, docs: docs, pipeline: `[{"$sort": {"b": -1, "a": 1}}, {"$limit": 1}]`,
 			code: 2, msg: planExecutor + parallel},
+		{name: "$sort on two fields under one array pairs each element's values", ref: ref + "; jstests/core/query/sort/sort_dotted_paths.js", docs: sortDottedPathDocs,
+			pipeline: `[{"$sort": {"a.c": 1, "a.b": -1, "_id": 1}}, {"$project": {"_id": 1}}]`,
+			want:     `[{"_id": 3}, {"_id": 6}, {"_id": 1}, {"_id": 4}, {"_id": 2}, {"_id": 5}, {"_id": 9}, {"_id": 7}, {"_id": 8}]`},
 		{name: "$topN sortBy on two top-level arrays", ref: ref, docs: docs,
 			pipeline: `[{"$group": {"_id": null, "t": {"$topN": {"n": 1, "sortBy": {"a": 1, "b": 1}, "output": "$_id"}}}}]`,
 			code:     2, msg: planExecutor + parallel},
 	})
 }
+
+// sortDottedPathDocs are sort_dotted_paths.js's documents for a sort on
+// two paths under one array.
+const sortDottedPathDocs = `[{"_id": 1, "a": [{"b": 4, "c": 1}, {"b": 1, "c": 2}]}, {"_id": 2, "a": [{"b": 2, "c": 1}, {"b": 4, "c": 2}]},
+	{"_id": 3, "a": [{"b": 6, "c": 1}, {"b": 9, "c": 2}]}, {"_id": 4, "a": [{"b": 4, "c": 1}, {"b": 5, "c": 3}]},
+	{"_id": 5, "a": [{"b": 2, "c": 1}, {"b": 7, "c": 3}]}, {"_id": 6, "a": [{"b": 5, "c": 1}, {"b": 3, "c": 3}]},
+	{"_id": 7, "a": [{"b": 7, "c": 2}, {"b": 2, "c": 3}]}, {"_id": 8, "a": [{"b": 3, "c": 2}, {"b": 8, "c": 3}]},
+	{"_id": 9, "a": [{"b": 8, "c": 2}, {"b": 6, "c": 3}]}]`

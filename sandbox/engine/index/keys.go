@@ -314,26 +314,6 @@ func lastComponent(path string) string {
 	return path
 }
 
-// ParallelArrays reports whether two of paths fan out of different arrays
-// of doc, the documents mongod's key generator refuses with
-// CannotIndexParallelArrays; its sort key generator refuses a sort on
-// such paths the same way.
-func ParallelArrays(doc bson.D, paths []string) bool {
-	fan := ""
-	for _, path := range paths {
-		var fv fieldValues
-		collect(doc, strings.Split(path, "."), 0, &fv)
-		if fv.fanPrefix == "" {
-			continue
-		}
-		if fan != "" && fan != fv.fanPrefix {
-			return true
-		}
-		fan = fv.fanPrefix
-	}
-	return false
-}
-
 // collect gathers the values at parts[depth:] below cur, fanning out over
 // arrays as mongod's key generator does: a leaf array gives one key per
 // element (an empty one gives undefined), an array in the middle of the

@@ -9,7 +9,6 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/index"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
-	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // --- SORT ---
@@ -118,13 +117,15 @@ func (s *sortStage) keys(doc bson.D) ([]any, error) {
 		}
 	}
 	if arrays > 1 {
+		// Fields through the same array take their values from one
+		// element of it: the key is the best of the key generator's
+		// tuples, not the best value of each field.
 		paths := make([]string, len(s.fields))
+		desc := make([]bool, len(s.fields))
 		for i, f := range s.fields {
-			paths[i] = f.path
+			paths[i], desc[i] = f.path, f.desc
 		}
-		if index.ParallelArrays(doc, paths) {
-			return nil, mongoerr.New(mongoerr.BadValue, "cannot sort with keys that are parallel arrays")
-		}
+		return index.BestSortKey(doc, paths, desc)
 	}
 	return keys, nil
 }
@@ -317,10 +318,17 @@ func sortValues(cur any, path string, visit func(any), through *bool) {
 		sortValues(value.Get(c, head), rest, visit, through)
 	case bson.A:
 		if idx, ok := value.ArrayIndex(head); ok {
-			if idx < len(c) {
-				sortValues(c[idx], rest, visit, through)
-			} else {
+			switch {
+			case idx >= len(c):
 				visit(nil)
+			case rest == "" && value.IsArray(c[idx]):
+				// An array a positional component selects is the key
+				// itself, not its elements: an array nested in an array
+				// is not expanded (jstest core/query/sort/sort_dotted_paths.js:
+				// {a: [[1]]} sorts after {a: [1]} by "a.0" either way).
+				visit(c[idx])
+			default:
+				sortValues(c[idx], rest, visit, through)
 			}
 			return
 		}

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"slices"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -9,23 +10,23 @@ import (
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
-// SortKeyTuples lists the key tuples mongod's BtreeKeyGenerator builds
-// from paths over doc, from which its SortKeyGenerator takes a
+// eachSortKeyTuple visits the key tuples mongod's BtreeKeyGenerator
+// builds from paths over doc, from which its SortKeyGenerator takes a
 // document's sort key (sort_key_generator.cpp): fields whose paths go
 // through the same array take their values from the same element of it,
 // so a sort on {"a.c": 1, "a.b": 1} pairs each element's c with that
 // element's b (jstest core/query/sort/sort_dotted_paths.js), not the
 // smallest c with the smallest b. A leaf array gives one value per
 // element (an array nested in it is a value, not expanded, and an empty
-// one gives undefined); a missing field gives null. ok is false when two
-// paths go through different arrays (CannotIndexParallelArrays).
-func SortKeyTuples(doc bson.D, paths []string) (tuples [][]any, ok bool) {
+// one gives undefined); a missing field gives null. The tuple visit sees
+// is reused for the next. It reports false when two paths go through
+// different arrays (CannotIndexParallelArrays).
+func eachSortKeyTuple(doc bson.D, paths []string, visit func([]any)) bool {
 	fields := make([]keyField, len(paths))
 	for i, p := range paths {
 		fields[i] = keyField{cur: doc, parts: strings.Split(p, ".")}
 	}
-	ok = jointKeys(fields, &tuples)
-	return tuples, ok
+	return jointKeys(fields, make([]any, len(paths)), visit)
 }
 
 // keyField is one path's walk: the value reached, how many of its parts
@@ -40,7 +41,7 @@ type keyField struct {
 
 // jointKeys walks every field down to its value or to an array, then
 // iterates the one array they reach element by element.
-func jointKeys(fields []keyField, out *[][]any) bool {
+func jointKeys(fields []keyField, tuple []any, visit func([]any)) bool {
 	var arr bson.A
 	prefix := ""
 	var group []int
@@ -73,18 +74,17 @@ func jointKeys(fields []keyField, out *[][]any) bool {
 		}
 	}
 	if len(group) == 0 {
-		tuple := make([]any, len(fields))
 		for i := range fields {
 			tuple[i] = fields[i].val
 		}
-		*out = append(*out, tuple)
+		visit(tuple)
 		return true
 	}
 	if len(arr) == 0 {
 		for _, i := range group {
 			fields[i].val, fields[i].done = bson.Undefined{}, true
 		}
-		return jointKeys(fields, out)
+		return jointKeys(fields, tuple, visit)
 	}
 	for _, e := range arr {
 		next := append([]keyField(nil), fields...)
@@ -99,7 +99,7 @@ func jointKeys(fields []keyField, out *[][]any) bool {
 				f.val, f.done = nil, true
 			}
 		}
-		if !jointKeys(next, out) {
+		if !jointKeys(next, tuple, visit) {
 			return false
 		}
 	}
@@ -123,15 +123,15 @@ func keyValue(v any) any {
 }
 
 // BestSortKey is the sort key SortKeyGenerator takes from the key tuples
-// of paths over doc (SortKeyTuples): the first under the sort's
+// of paths over doc (eachSortKeyTuple): the first under the sort's
 // directions. Paths through different arrays have none.
 func BestSortKey(doc bson.D, paths []string, desc []bool) ([]any, error) {
-	tuples, ok := SortKeyTuples(doc, paths)
-	if !ok {
-		return nil, mongoerr.New(mongoerr.BadValue, "cannot sort with keys that are parallel arrays")
-	}
-	best := tuples[0]
-	for _, t := range tuples[1:] {
+	var best []any
+	ok := eachSortKeyTuple(doc, paths, func(t []any) {
+		if best == nil {
+			best = slices.Clone(t)
+			return
+		}
 		for i := range t {
 			c := value.Compare(t[i], best[i])
 			if desc[i] {
@@ -139,11 +139,14 @@ func BestSortKey(doc bson.D, paths []string, desc []bool) ([]any, error) {
 			}
 			if c != 0 {
 				if c < 0 {
-					best = t
+					copy(best, t)
 				}
-				break
+				return
 			}
 		}
+	})
+	if !ok {
+		return nil, mongoerr.New(mongoerr.BadValue, "cannot sort with keys that are parallel arrays")
 	}
 	return best, nil
 }

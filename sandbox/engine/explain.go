@@ -392,8 +392,9 @@ func (e *Engine) explainFindAndModify(req *request, verbosity string) (bson.D, e
 	}
 	// The explain of findAndModify acquires the collection for writing
 	// and refuses a database that does not exist rather than create it
-	// (find_and_modify.cpp; jstest core/query/explain/explain_find_and_modify.js).
-	if e.catalog.Database(req.db) == nil {
+	// (find_and_modify.cpp; jstest core/query/explain/explain_find_and_modify.js);
+	// one whose collections were all dropped still exists.
+	if !e.catalog.DatabaseOpen(req.db) {
 		return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "database %s does not exist", req.db)
 	}
 	remove, upsert := shape.remove, shape.upsert

@@ -43,6 +43,11 @@ type Catalog struct {
 	compile FilterCompiler
 	// quotas are the storage quotas by prefix (SetQuota), guarded by mu.
 	quotas map[string]*Quota
+	// opened are the databases that have had a collection since they
+	// were last dropped, guarded by mu: mongod's DatabaseHolder keeps a
+	// database open when its last collection is dropped, until
+	// dropDatabase.
+	opened map[string]bool
 }
 
 // Database is a named set of collections. The ones Catalog.Database
@@ -57,7 +62,7 @@ type Namespace struct{ DB, Coll string }
 
 // New returns an empty catalog.
 func New(compile FilterCompiler) *Catalog {
-	return &Catalog{dbs: map[string]*Database{}, compile: compile, quotas: map[string]*Quota{}}
+	return &Catalog{dbs: map[string]*Database{}, compile: compile, quotas: map[string]*Quota{}, opened: map[string]bool{}}
 }
 
 // DatabaseNames lists databases in name order.
@@ -462,6 +467,16 @@ func (c *Catalog) install(col *Collection) {
 		c.dbs[col.DB] = d
 	}
 	d.colls[col.Name] = col
+	c.opened[col.DB] = true
+}
+
+// DatabaseOpen reports whether a database has had a collection since it
+// was last dropped (or the engine started), as mongod's DatabaseHolder
+// holds it open: dropping its last collection does not close it.
+func (c *Catalog) DatabaseOpen(name string) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.opened[name]
 }
 
 // uninstall takes a collection that no one has seen (a failed Change's)
@@ -510,6 +525,7 @@ func (c *Catalog) DropDatabase(db string) bool {
 		}
 	}
 	delete(c.dbs, db)
+	delete(c.opened, db)
 	return ok
 }
 

@@ -323,6 +323,10 @@ func TestStatsExplainAndServerCommands(t *testing.T) {
 		// the findAndModify as the command does.
 		{name: "explain a findAndModify on a database that does not exist", ref: explainCmdRef + "; src/mongo/db/commands/find_and_modify.cpp; jstests/core/query/explain/explain_find_and_modify.js",
 			cmd: `{"explain":{"findAndModify":"c","query":{"_id":0},"remove":true},"verbosity":"queryPlanner"}`, code: mongoerr.NamespaceNotFound, msg: "database {{db}} does not exist"},
+		{name: "explain a findAndModify in a database whose collections were dropped", ref: explainCmdRef + "; jstests/core/query/explain/explain_find_and_modify.js (a database stays open when its last collection is dropped)",
+			docs: docs, setup: []string{`{"drop":"c"}`}, cmd: `{"explain":{"findAndModify":"c","query":{"_id":0},"remove":true},"verbosity":"queryPlanner"}`,
+			want: `{"queryPlanner":{"namespace":"{{db}}.c","parsedQuery":"*","indexFilterSet":false,"optimizationTimeMillis":"*","maxIndexedOrSolutionsReached":false,
+				"maxIndexedAndSolutionsReached":false,"maxScansToExplodeReached":false,"prunedSimilarIndexes":false,"winningPlan":{"isCached":false,"stage":"EOF"},"rejectedPlans":[]}}`},
 		{name: "explain a findAndModify that neither updates nor removes", ref: explainCmdRef + "; src/mongo/db/commands/find_and_modify.cpp; jstests/core/query/find_and_modify/find_and_modify_invalid.js",
 			cmd: `{"explain":{"findAndModify":"c","query":{}},"verbosity":"queryPlanner"}`, code: mongoerr.FailedToParse, msg: "Either an update or remove=true must be specified"},
 		{name: "explain a findAndModify with arrayFilters and a pipeline", ref: explainCmdRef + "; jstests/core/query/find_and_modify/find_and_modify_invalid.js",

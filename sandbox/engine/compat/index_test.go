@@ -40,6 +40,31 @@ func TestIndexes(t *testing.T) {
 		got := writeErrors(t, db, `{"insert": "c", "documents": [{"_id": 3, "a": [1, 2], "b": [3, 4]}]}`)
 		sameValue(t, "writeErrors", got, `[{"code": 171, "errmsg": "cannot index parallel arrays [b] [a]"}]`)
 	})
+	// src/mongo/db/index/btree_key_generator.cpp (_getKeysWithArray expands
+	// the one array every field reaches together, element by element; an
+	// element that is not a document gives null; a sparse index skips a
+	// tuple only when every field is missing from it);
+	// btree_key_generator_test.cpp GetKeysAlternateMissing,
+	// SparseNonObjectMissingNestedField, GetKeysFromIndexedArrayIndex.
+	s.run(t, "keys through one array pair values from the same element", func(t *testing.T, db *mongo.Database) {
+		mustCommand(t, db, `{"createIndexes": "c", "indexes": [{"key": {"a.b": 1, "a.c": 1}, "name": "pair"},
+			{"key": {"a.b": 1}, "name": "b_sparse", "sparse": true}, {"key": {"a.b": 1}, "name": "b"},
+			{"key": {"p.0": 1}, "name": "p0"}]}`)
+		mustCommand(t, db, `{"insert": "c", "documents": [{"_id": 1, "a": [{"b": 1}, {"c": 2}]}, {"_id": 2, "a": [1, {"b": 1}]},
+			{"_id": 3, "p": [[1]]}]}`)
+		reply := mustCommand(t, db, `{"validate": "c"}`)
+		sameValue(t, "keysPerIndex", field(reply, "keysPerIndex"), `{"_id_": 3, "pair": 5, "b_sparse": 2, "b": 5, "p0": 3}`)
+		got, err := cursorDocs(t, db, ejDoc(t, `{"find": "c", "filter": {"_id": 1}, "hint": "pair", "returnKey": true}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameDocs(t, "returnKey of the pair index", got, `[{"a.b": null, "a.c": 2}]`, false)
+		got, err = cursorDocs(t, db, ejDoc(t, `{"find": "c", "filter": {"_id": 3}, "hint": "p0", "returnKey": true}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameDocs(t, "returnKey of a positional path selecting a nested array", got, `[{"p.0": [1]}]`, false)
+	})
 	// manual: core/index-unique (Unique Index and Missing Field)
 	s.run(t, "a unique index holds one missing field, as null", func(t *testing.T, db *mongo.Database) {
 		mustCommand(t, db, `{"createIndexes": "c", "indexes": [{"key": {"k": 1}, "name": "k_1", "unique": true}]}`)

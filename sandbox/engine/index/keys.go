@@ -7,9 +7,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
-	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // KeySet is the index keys of one document: one []any per key, each
@@ -131,14 +129,6 @@ func keyString(key []any) string {
 	return string(b)
 }
 
-type fieldValues struct {
-	values    []any
-	found     bool   // some value was present (not only missing → null)
-	arrays    uint64 // prefixes that were arrays
-	fanPrefix string // path prefix of the array the values fanned out of
-	err       error  // the ambiguous path of ambiguousPosition, first found
-}
-
 // Keys computes the keys of doc. It fails with mongod's error 171 when two
 // key fields go through different arrays. A sparse index returns no keys
 // for a document missing every indexed field; a partial index none for a
@@ -207,64 +197,22 @@ func (ix *Index) arrayKeys(list [][]any, arr bson.A) KeySet {
 	return ks
 }
 
-// pathKeys computes doc's keys by walking every key path.
+// pathKeys computes doc's keys by walking every key path (keyGen).
 func (ix *Index) pathKeys(doc bson.D) (KeySet, error) {
-	fields := make([]fieldValues, len(ix.parts))
-	anyFound := false
-	fan := -1
-	for i, parts := range ix.parts {
-		fv := &fields[i]
-		collect(doc, parts, 0, fv)
-		if fv.err != nil {
-			return KeySet{}, fv.err
-		}
-		fv.values = dedupValues(fv.values)
-		if len(fv.values) == 0 {
-			fv.values = append(fv.values, nil)
-		}
-		anyFound = anyFound || fv.found
-		if fv.fanPrefix != "" {
-			if fan >= 0 && fields[fan].fanPrefix != fv.fanPrefix {
-				return KeySet{}, mongoerr.Newf(mongoerr.CannotIndexParallelArrays, "cannot index parallel arrays [%s] [%s]",
-					lastComponent(fv.fanPrefix), lastComponent(fields[fan].fanPrefix))
-			}
-			fan = i
-		}
-	}
-	if ix.Spec.Sparse && !anyFound {
-		return KeySet{}, nil
-	}
-	ks := KeySet{arrays: make([]uint64, len(fields))}
-	for i := range fields {
-		ks.arrays[i] = fields[i].arrays
-	}
-	n := 1
-	for i := range fields {
-		n *= len(fields[i].values)
-	}
-	ks.Keys = make([][]any, 0, n)
-	key := make([]any, len(fields))
-	var build func(i int)
-	build = func(i int) {
-		if i == len(fields) {
-			ks.Keys = append(ks.Keys, append([]any(nil), key...))
-			return
-		}
-		for _, v := range fields[i].values {
-			key[i] = v
-			build(i + 1)
-		}
-	}
-	if n == 1 {
-		for i := range fields {
-			key[i] = fields[i].values[0]
-		}
+	ks := KeySet{arrays: make([]uint64, len(ix.parts))}
+	g := keyGen{paths: ix.parts, sparse: ix.Spec.Sparse, arrays: ks.arrays, visit: func(key []any) {
 		ks.Keys = append(ks.Keys, key)
-	} else {
-		build(0)
-		// Fields sharing an array prefix can combine into the same key
-		// twice; a sort brings duplicates together (a document with a
-		// 50,000-element array must not cost 50,000² comparisons).
+	}}
+	if err := g.walk(doc); err != nil {
+		return KeySet{}, err
+	}
+	switch {
+	case len(ks.Keys) == 0 && !ix.Spec.Sparse:
+		ks.Keys = append(ks.Keys, make([]any, len(ix.parts)))
+	case len(ks.Keys) > 1:
+		// Elements can give the same key; a sort brings duplicates
+		// together (a document with a 50,000-element array must not
+		// cost 50,000² comparisons).
 		slices.SortFunc(ks.Keys, ix.compareKeys)
 		ks.Keys = slices.CompactFunc(ks.Keys, func(a, b []any) bool { return ix.compareKeys(a, b) == 0 })
 	}
@@ -305,111 +253,4 @@ func dedupValues(vals []any) []any {
 	}
 	slices.SortStableFunc(vals, value.Compare)
 	return slices.CompactFunc(vals, func(a, b any) bool { return value.Compare(a, b) == 0 })
-}
-
-func lastComponent(path string) string {
-	if i := strings.LastIndexByte(path, '.'); i >= 0 {
-		return path[i+1:]
-	}
-	return path
-}
-
-// collect gathers the values at parts[depth:] below cur, fanning out over
-// arrays as mongod's key generator does: a leaf array gives one key per
-// element (an empty one gives undefined), an array in the middle of the
-// path is traversed element by element, and a numeric component indexes
-// into an array positionally.
-func collect(cur any, parts []string, depth int, fv *fieldValues) {
-	if depth == len(parts) {
-		if arr, ok := cur.(bson.A); ok {
-			fv.found = true
-			fv.arrays |= 1 << uint(depth-1)
-			if fv.fanPrefix == "" {
-				fv.fanPrefix = strings.Join(parts[:depth], ".")
-			}
-			if len(arr) == 0 {
-				fv.values = append(fv.values, bson.Undefined{})
-				return
-			}
-			for _, e := range arr {
-				fv.addUnique(e)
-			}
-			return
-		}
-		if !value.IsMissing(cur) {
-			fv.found = true
-			fv.addUnique(cur)
-		}
-		return
-	}
-	switch c := cur.(type) {
-	case bson.D:
-		v := value.Get(c, parts[depth])
-		if value.IsMissing(v) {
-			return
-		}
-		collect(v, parts, depth+1, fv)
-	case bson.A:
-		// A position past the array's end names no element: mongod's key
-		// generator then looks the component up as a field of each
-		// element, as for any other name.
-		if idx, ok := value.ArrayIndex(parts[depth]); ok && idx < len(c) {
-			if err := ambiguousPosition(c, parts[depth]); err != nil {
-				if fv.err == nil {
-					fv.err = err
-				}
-				return
-			}
-			collect(c[idx], parts, depth+1, fv)
-			return
-		}
-		fv.arrays |= 1 << uint(depth-1)
-		if fv.fanPrefix == "" {
-			fv.fanPrefix = strings.Join(parts[:depth], ".")
-		}
-		before := len(fv.values)
-		for _, e := range c {
-			if d, ok := e.(bson.D); ok {
-				n := len(fv.values)
-				collect(d, parts, depth, fv)
-				if len(fv.values) == n {
-					fv.addUnique(nil)
-				}
-			}
-		}
-		if len(fv.values) == before {
-			fv.addUnique(nil)
-		}
-	}
-}
-
-// ambiguousPosition refuses a positional component that an element of
-// the array also holds as a field name ({a: [{'0': 1}]} under 'a.0'),
-// since the path could mean either value: mongod's
-// BtreeKeyGenerator::_extractNextElement (btree_key_generator.cpp) fails
-// with 16746 and this text, the array printed as BSONObj::toString prints
-// it (its field names the positions), cut to its first and last 341
-// bytes when it reaches 1024.
-func ambiguousPosition(arr bson.A, part string) error {
-	for _, e := range arr {
-		d, ok := e.(bson.D)
-		if !ok || value.IsMissing(value.Get(d, part)) {
-			continue
-		}
-		msg := expr.FormatValue(value.ArrayAsDoc(arr))
-		const maxLength = 1024
-		if len(msg) >= maxLength {
-			msg = msg[:maxLength/3] + " .......... " + msg[len(msg)-maxLength/3:]
-		}
-		return mongoerr.Newf(mongoerr.ErrAmbiguousArrayFieldName,
-			"Ambiguous field name found in array (do not use numeric field names in embedded elements in an array), field: '%s' for array: %s",
-			part, msg)
-	}
-	return nil
-}
-
-// addUnique collects a value; duplicates are removed once the field is
-// complete (dedupValues).
-func (fv *fieldValues) addUnique(v any) {
-	fv.values = append(fv.values, v)
 }

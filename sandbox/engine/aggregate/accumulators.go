@@ -59,7 +59,7 @@ type accStatement struct {
 	initN expr.Expr
 
 	// needs is which one document of the group the result comes from
-	// (needAll when it takes them all), sortBy the $top/$bottom's order;
+	// (needAll when it takes them all), sortBy the $top/$bottom(N)'s order;
 	// fromDoc computes the result from that document alone, shown as
 	// fromDocSpec, for $groupByDistinctScan (see distinct_group.go).
 	needs       docsNeeded
@@ -627,7 +627,7 @@ func parseTopBottom(st *accStatement, arg any, p *parser) error {
 		if err != nil {
 			return nil, err
 		}
-		key, err := srt.key(env.Root(), nil)
+		key, err := srt.Key(env.Root(), nil)
 		if err != nil {
 			return nil, err
 		}
@@ -647,8 +647,8 @@ func parseTopBottom(st *accStatement, arg any, p *parser) error {
 			needs = needLastOutput
 		}
 		st.oneInputDoc(needs, out, outSpec, !single)
-		st.sortBy = srt
 	}
+	st.sortBy = srt
 	st.newAcc = func(env *expr.Env) (accumulator, error) {
 		n, err := evalN(nx, env)
 		if err != nil {

@@ -78,11 +78,18 @@ func (p *Pipeline) NeedsNoContent() bool {
 // of them. $sort and $bucketAuto count the size of the documents they hold
 // (explain shows it, and allowDiskUse: false fails past the memory limit),
 // $replaceRoot prints its input in an error, and stages that pass
-// documents on copy them whole.
+// documents on copy them whole. A $top or $bottom sorting on a dotted path
+// reads its sort key through arrays as the key generator does, where an
+// element that is not a document counts as null: the projection would
+// have dropped that element.
 func readsFieldsOnly(s Stage, state depsState) bool {
 	switch x := s.(type) {
-	case *matchStage, *limitStage, *skipStage, *groupStage:
+	case *matchStage, *limitStage, *skipStage:
 		return true
+	case *groupStage:
+		return !slices.ContainsFunc(x.accs, func(a *accStatement) bool {
+			return a.sortBy != nil && slices.ContainsFunc(a.sortBy.Paths, func(p []string) bool { return len(p) > 1 })
+		})
 	case *projectStage:
 		return state == exhaustive && x.mode == modeInclusion
 	}

@@ -101,11 +101,11 @@ func sameSortPattern(a, b *sortSpec) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	if !slices.Equal(a.desc, b.desc) || len(a.paths) != len(b.paths) {
+	if !slices.Equal(a.Desc, b.Desc) || len(a.Paths) != len(b.Paths) {
 		return false
 	}
-	for i := range a.paths {
-		if !slices.Equal(a.paths[i], b.paths[i]) {
+	for i := range a.Paths {
+		if !slices.Equal(a.Paths[i], b.Paths[i]) {
 			return false
 		}
 	}

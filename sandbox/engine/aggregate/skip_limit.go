@@ -151,7 +151,7 @@ func placeSort(out []Stage, s *sortStage) []Stage {
 // field reads what the stage wrote (or its parent).
 func sortSharesFirstField(s *sortStage, as string) bool {
 	asFirst, _, _ := strings.Cut(as, ".")
-	for _, parts := range s.paths {
+	for _, parts := range s.Paths {
 		if parts[0] == asFirst {
 			return true
 		}
@@ -162,7 +162,8 @@ func sortSharesFirstField(s *sortStage, as string) bool {
 // sortReadsAny is GetModPathsReturn::canModify over the sort's keys: a
 // key is one of paths, a parent of one, or below one.
 func sortReadsAny(s *sortStage, paths []string) bool {
-	for _, key := range s.dotted() {
+	for _, e := range s.pattern {
+		key := e.Key
 		if slices.ContainsFunc(paths, func(p string) bool {
 			return p == key || query.IsPathPrefixOf(p, key) || query.IsPathPrefixOf(key, p)
 		}) {

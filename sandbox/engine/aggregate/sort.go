@@ -16,9 +16,7 @@ import (
 // sortSpec is a parsed sort pattern; it also orders $top/$bottom groups.
 type sortSpec struct {
 	pattern bson.D
-	paths   [][]string
-	desc    []bool
-	scratch []any // reused by key; a pipeline runs on one goroutine
+	index.SortPattern
 }
 
 func parseSortPattern(spec any) (*sortSpec, error) {
@@ -41,56 +39,17 @@ func parseSortPattern(spec any) (*sortSpec, error) {
 			}
 			return nil, mongoerr.New(mongoerr.ErrSortBadDirection, "$sort key ordering must be 1 (for ascending) or -1 (for descending)")
 		}
-		s.paths = append(s.paths, strings.Split(e.Key, "."))
-		s.desc = append(s.desc, n == -1)
+		s.Paths = append(s.Paths, strings.Split(e.Key, "."))
+		s.Desc = append(s.Desc, n == -1)
 	}
 	return s, nil
-}
-
-// key computes a document's sort key: per field, the smallest value the
-// path reaches for an ascending sort and the largest for a descending one,
-// as mongod does for arrays; a missing field sorts as null. A document
-// whose sort fields fan out of two different arrays has none: mongod's
-// SortKeyGenerator answers BadValue (sort_key_generator.cpp).
-func (s *sortSpec) key(d bson.D, buf []any) ([]any, error) {
-	key := buf[:0]
-	vals := s.scratch[:0]
-	defer func() { s.scratch = vals[:0] }()
-	arrays := 0
-	for i, parts := range s.paths {
-		vals = sortKeyValues(d, parts, vals[:0])
-		best := vals[0]
-		for _, v := range vals[1:] {
-			c := value.Compare(v, best)
-			if (s.desc[i] && c > 0) || (!s.desc[i] && c < 0) {
-				best = v
-			}
-		}
-		key = append(key, best)
-		if len(s.paths) > 1 && throughArray(d, parts) {
-			arrays++
-		}
-	}
-	if arrays > 1 {
-		return index.BestSortKey(d, s.dotted(), s.desc)
-	}
-	return key, nil
-}
-
-// dotted is the sort's field paths as written.
-func (s *sortSpec) dotted() []string {
-	out := make([]string, len(s.pattern))
-	for i, e := range s.pattern {
-		out[i] = e.Key
-	}
-	return out
 }
 
 func (s *sortSpec) compare(a, b []any) int {
 	for i := range a {
 		c := value.Compare(a[i], b[i])
 		if c != 0 {
-			if s.desc[i] {
+			if s.Desc[i] {
 				return -c
 			}
 			return c
@@ -218,7 +177,7 @@ func (s *sortStage) all(in Iterator, held *sortHoles, rt *runtime) ([]keyedDoc, 
 	// Keys are carved out of large blocks rather than allocated per
 	// document.
 	var arena []any
-	width := len(s.paths)
+	width := len(s.Paths)
 	for n := 0; ; n++ {
 		if n&4095 == 4095 {
 			if err := rt.ctx.err(); err != nil {
@@ -235,7 +194,7 @@ func (s *sortStage) all(in Iterator, held *sortHoles, rt *runtime) ([]keyedDoc, 
 		if len(arena)+width > cap(arena) {
 			arena = make([]any, 0, 4096*width)
 		}
-		k, err := s.key(d, arena[len(arena):])
+		k, err := s.Key(d, arena[len(arena):])
 		if err != nil {
 			return nil, err
 		}
@@ -275,7 +234,7 @@ func (s *sortStage) topK(in Iterator, held *sortHoles, rt *runtime) ([]keyedDoc,
 		if !ok {
 			break
 		}
-		k, err := s.key(d, spare)
+		k, err := s.Key(d, spare)
 		if err != nil {
 			return nil, err
 		}

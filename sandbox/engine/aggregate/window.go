@@ -493,13 +493,13 @@ func (s *setWindowFieldsStage) compute(in Iterator, rt *runtime) ([]bson.D, erro
 			r.pval, r.part = v, appendKey(nil, v)
 		}
 		if s.sortBy != nil {
-			key, err := s.sortBy.key(d, nil)
+			key, err := s.sortBy.Key(d, nil)
 			if err != nil {
 				return nil, err
 			}
 			r.key = key
-			if len(s.sortBy.paths) == 1 {
-				r.sortValue = getNested(d, s.sortBy.paths[0])
+			if len(s.sortBy.Paths) == 1 {
+				r.sortValue = getNested(d, s.sortBy.Paths[0])
 			}
 		}
 		rows = append(rows, r)

@@ -171,7 +171,7 @@ func parseWindowBounds(w any, sortBy *sortSpec, p *parser) (windowBounds, error)
 			return b, err
 		}
 	}
-	if sortBy == nil || len(sortBy.paths) != 1 {
+	if sortBy == nil || len(sortBy.Paths) != 1 {
 		return b, mongoerr.New(mongoerr.ErrWindowRangeNeedsOneSortBy, "Range-based bounds require sortBy a single field")
 	}
 	return b, nil

@@ -26,7 +26,7 @@ func (o *windowOutput) parseRank(d bson.D, sortBy *sortSpec) error {
 	if a, ok := d[0].Value.(bson.D); !ok || len(a) != 0 {
 		return mongoerr.Newf(mongoerr.ErrWindowRankNotEmpty, "%s must be specified with '{}' as the value", o.op)
 	}
-	if sortBy == nil || len(sortBy.paths) != 1 {
+	if sortBy == nil || len(sortBy.Paths) != 1 {
 		return mongoerr.Newf(mongoerr.ErrWindowRankSortBy, "%s must be specified with a top level sortBy expression with exactly one element", o.op)
 	}
 	op := o.op
@@ -181,7 +181,7 @@ func (o *windowOutput) parseWithUnit(d bson.D, sortBy *sortSpec, p *parser) erro
 	switch {
 	case sortBy == nil:
 		return mongoerr.Newf(mongoerr.FailedToParse, "%s requires a sortBy", o.op)
-	case len(sortBy.paths) != 1:
+	case len(sortBy.Paths) != 1:
 		return mongoerr.Newf(mongoerr.FailedToParse, "%s requires a non-compound sortBy", o.op)
 	}
 	var args any = value.Missing{}
@@ -559,7 +559,7 @@ func (o *windowOutput) parseFill(d bson.D, sortBy *sortSpec, p *parser) error {
 	if haveWindow {
 		return mongoerr.Newf(mongoerr.FailedToParse, "'window' field is not allowed in %s", o.op)
 	}
-	if o.op == "$linearFill" && (sortBy == nil || len(sortBy.paths) != 1) {
+	if o.op == "$linearFill" && (sortBy == nil || len(sortBy.Paths) != 1) {
 		return mongoerr.New(mongoerr.ErrLinearFillSortBy, "$linearFill must be specified with a top level sortBy expression with exactly one element")
 	}
 	input, err := p.compile(arg)

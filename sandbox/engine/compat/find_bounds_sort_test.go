@@ -165,6 +165,13 @@ func TestSortParallelArrays(t *testing.T) {
 		{name: "find sorted on a positional path to a nested array", ref: ref + "; jstests/core/query/sort/sort_dotted_paths.js", cov: cover{op: "find"},
 			docs: `[{"_id": 6, "a": [1]}, {"_id": 7, "a": [[1]]}, {"_id": 5, "a": []}]`, sort: `{"a.0": -1, "_id": 1}`, projection: `{"_id": 1}`,
 			want: `[{"_id": 7}, {"_id": 6}, {"_id": 5}]`},
+		// The key generator reads an element that is not a document as
+		// holding none of the rest of the path: null, the smallest key of
+		// _id 1 ascending (btree_key_generator.cpp _getKeysArrEltFixed).
+		{name: "find sorted through an array holding a scalar", ref: ref + "; src/mongo/db/index/btree_key_generator.cpp", cov: cover{op: "find"},
+			docs: scalarInArrayDocs, sort: `{"a.b": 1}`, projection: `{"_id": 1}`, want: `[{"_id": 1}, {"_id": 3}, {"_id": 2}]`},
+		{name: "find sorted descending through an array holding a scalar", ref: ref + "; src/mongo/db/index/btree_key_generator.cpp", cov: cover{op: "find"},
+			docs: scalarInArrayDocs, sort: `{"a.b": -1}`, projection: `{"_id": 1}`, want: `[{"_id": 1}, {"_id": 3}, {"_id": 2}]`},
 		{name: "find with one array among the sort fields", ref: ref, cov: cover{op: "find"},
 			docs: `[{"_id": 1, "a": [5, 0], "b": 2}, {"_id": 2, "a": 1, "b": [1, 9]}]`, sort: `{"a": 1, "b": 1}`,
 			want: `[{"_id": 1, "a": [5, 0], "b": 2}, {"_id": 2, "a": 1, "b": [1, 9]}]`},
@@ -177,11 +184,23 @@ func TestSortParallelArrays(t *testing.T) {
 		{name: "$sort on two fields under one array pairs each element's values", ref: ref + "; jstests/core/query/sort/sort_dotted_paths.js", docs: sortDottedPathDocs,
 			pipeline: `[{"$sort": {"a.c": 1, "a.b": -1, "_id": 1}}, {"$project": {"_id": 1}}]`,
 			want:     `[{"_id": 3}, {"_id": 6}, {"_id": 1}, {"_id": 4}, {"_id": 2}, {"_id": 5}, {"_id": 9}, {"_id": 7}, {"_id": 8}]`},
+		{name: "$sort through an array holding a scalar", ref: ref + "; src/mongo/db/index/btree_key_generator.cpp", docs: scalarInArrayDocs,
+			pipeline: `[{"$sort": {"a.b": 1}}]`, want: `[{"_id": 1, "a": [1, {"b": 5}]}, {"_id": 3, "a": [{"b": 4}, {"b": 2}]}, {"_id": 2, "a": {"b": 3}}]`},
+		// The stage reads the fields it needs, which the query layer
+		// projects (PROJECTION_DEFAULT {_id: 1, "a.b": 1}): the projection
+		// keeps only the documents of a's array, so _id 1 sorts by 5.
+		{name: "$topN sortBy on a dotted path reads the projected document", ref: ref + "; src/mongo/db/pipeline/pipeline_d.cpp", docs: scalarInArrayDocs,
+			pipeline: `[{"$group": {"_id": null, "t": {"$topN": {"n": 2, "sortBy": {"a.b": 1}, "output": "$_id"}}}}]`, want: `[{"_id": null, "t": [3, 2]}]`},
+		{name: "$sort after a stage reads the projected document", ref: ref + "; src/mongo/db/pipeline/pipeline_d.cpp", docs: scalarInArrayDocs,
+			pipeline: `[{"$addFields": {"x": 1}}, {"$sort": {"a.b": 1}}, {"$project": {"_id": 1}}]`, want: `[{"_id": 3}, {"_id": 2}, {"_id": 1}]`},
 		{name: "$topN sortBy on two top-level arrays", ref: ref, docs: docs,
 			pipeline: `[{"$group": {"_id": null, "t": {"$topN": {"n": 1, "sortBy": {"a": 1, "b": 1}, "output": "$_id"}}}}]`,
 			code:     2, msg: planExecutor + parallel},
 	})
 }
+
+// scalarInArrayDocs have "a.b" keys {null, 5}, {3} and {2, 4}.
+const scalarInArrayDocs = `[{"_id": 1, "a": [1, {"b": 5}]}, {"_id": 2, "a": {"b": 3}}, {"_id": 3, "a": [{"b": 4}, {"b": 2}]}]`
 
 // sortDottedPathDocs are sort_dotted_paths.js's documents for a sort on
 // two paths under one array.

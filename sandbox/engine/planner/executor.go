@@ -229,6 +229,9 @@ func stageErrorOf(root stage) error {
 		case *skipStage:
 			s = x.child
 		case *sortKeyGenerator:
+			if x.err != nil {
+				return x.err
+			}
 			s = x.child
 		case *limitStage:
 			s = x.child

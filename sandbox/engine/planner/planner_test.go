@@ -264,16 +264,6 @@ func TestCountAndSkip(t *testing.T) {
 	}
 }
 
-func TestSortKeyArrays(t *testing.T) {
-	doc := d("a", bson.A{int32(3), int32(1), int32(2)})
-	if SortKey(doc, "a", false) != int32(1) || SortKey(doc, "a", true) != int32(3) {
-		t.Fatal("array sort keys: min ascending, max descending")
-	}
-	if SortKey(d("b", 1), "a", false) != nil {
-		t.Fatal("missing sorts as null")
-	}
-}
-
 func TestRegexPrefix(t *testing.T) {
 	cases := []struct {
 		pattern, options string

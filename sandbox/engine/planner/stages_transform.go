@@ -20,12 +20,14 @@ type sortStage struct {
 	child   stage
 	pattern bson.D
 	fields  []sortField
-	limit   int64
-	rows    []sortRow
-	loaded  bool
-	out     int
-	bytes   int64
-	millis  int64
+	// sortKeys computes each document's key.
+	sortKeys index.SortPattern
+	limit    int64
+	rows     []sortRow
+	loaded   bool
+	out      int
+	bytes    int64
+	millis   int64
 	// noDiskUse is allowDiskUse: false: past value.MemoryLimit the sort
 	// fails (err) instead of spilling. mem is value.MemSize of the rows.
 	noDiskUse bool
@@ -62,6 +64,12 @@ func newSortStage(child stage, pattern bson.D, limit int64, noDiskUse bool) *sor
 		}
 		s.fields = append(s.fields, sortField{path: e.Key, desc: desc})
 	}
+	paths := make([]string, len(s.fields))
+	desc := make([]bool, len(s.fields))
+	for i, f := range s.fields {
+		paths[i], desc[i] = f.path, f.desc
+	}
+	s.sortKeys = index.NewSortPattern(paths, desc)
 	return s
 }
 
@@ -102,32 +110,9 @@ func (s *sortStage) work() (state, member) {
 	return s.st.record(advanced), m
 }
 
-// keys is doc's sort key, one value per field. A document whose sort
-// fields fan out of two different arrays has no sort key: mongod's
-// SortKeyGenerator turns the key generator's CannotIndexParallelArrays
-// into BadValue (sort_key_generator.cpp).
+// keys is doc's sort key, one value per field (index.SortPattern).
 func (s *sortStage) keys(doc bson.D) ([]any, error) {
-	keys := make([]any, len(s.fields))
-	arrays := 0
-	for i, f := range s.fields {
-		var through bool
-		keys[i], through = sortKeyThrough(doc, f.path, f.desc)
-		if through {
-			arrays++
-		}
-	}
-	if arrays > 1 {
-		// Fields through the same array take their values from one
-		// element of it: the key is the best of the key generator's
-		// tuples, not the best value of each field.
-		paths := make([]string, len(s.fields))
-		desc := make([]bool, len(s.fields))
-		for i, f := range s.fields {
-			paths[i], desc[i] = f.path, f.desc
-		}
-		return index.BestSortKey(doc, paths, desc)
-	}
-	return keys, nil
+	return s.sortKeys.Key(doc, nil)
 }
 
 // add takes in one row and reports whether the rows held now pass
@@ -219,14 +204,15 @@ func (s *sortStage) describe(exec bool) bson.D {
 // sortKeyGenerator is SORT_KEY_GENERATOR: the sort key of documents an
 // index already returns in order, for a projection that reads it.
 type sortKeyGenerator struct {
-	st     stats
-	child  stage
-	fields []sortField
-	millis int64
+	st       stats
+	child    stage
+	sortKeys index.SortPattern
+	err      error
+	millis   int64
 }
 
 func newSortKeyGenerator(child stage, pattern bson.D) *sortKeyGenerator {
-	return &sortKeyGenerator{child: child, fields: newSortStage(nil, pattern, 0, false).fields}
+	return &sortKeyGenerator{child: child, sortKeys: newSortStage(nil, pattern, 0, false).sortKeys}
 }
 
 func (s *sortKeyGenerator) common() *stats { return &s.st }
@@ -235,11 +221,12 @@ func (s *sortKeyGenerator) work() (state, member) {
 	st, m := s.child.work()
 	switch st {
 	case advanced:
-		keys := make(bson.A, len(s.fields))
-		for i, f := range s.fields {
-			keys[i] = SortKey(m.doc, f.path, f.desc)
+		keys, err := s.sortKeys.Key(m.doc, nil)
+		if err != nil {
+			s.err = err
+			return s.st.record(isEOF), member{}
 		}
-		m.ownKeys().Sort = keys
+		m.ownKeys().Sort = bson.A(keys)
 		return s.st.record(advanced), m
 	case needTime:
 		return s.st.record(needTime), member{}
@@ -254,98 +241,6 @@ func (s *sortKeyGenerator) describe(exec bool) bson.D {
 		d = append(d, commonFields(&s.st, s.millis)...)
 	}
 	return append(d, bson.E{Key: "inputStage", Value: s.child.describe(exec)})
-}
-
-// SortKey is the value a document sorts by for one sort field, as mongod
-// computes it: through arrays, the smallest element for an ascending sort
-// and the largest for a descending one; a missing field sorts as null.
-func SortKey(doc bson.D, path string, desc bool) any {
-	key, _ := sortKeyThrough(doc, path, desc)
-	return key
-}
-
-// sortKeyThrough is SortKey, also reporting whether the path went through
-// an array of doc.
-func sortKeyThrough(doc bson.D, path string, desc bool) (key any, through bool) {
-	var best any
-	found := false
-	visit := func(v any) {
-		if !found {
-			best, found = v, true
-			return
-		}
-		c := value.Compare(v, best)
-		if desc && c > 0 || !desc && c < 0 {
-			best = v
-		}
-	}
-	sortValues(doc, path, visit, &through)
-	if !found {
-		return nil, through
-	}
-	return best, through
-}
-
-func sortValues(cur any, path string, visit func(any), through *bool) {
-	if path == "" {
-		if a, ok := cur.(bson.A); ok {
-			*through = true
-			if len(a) == 0 {
-				visit(bson.Undefined{})
-				return
-			}
-			for _, e := range a {
-				visit(e)
-			}
-			return
-		}
-		if value.IsMissing(cur) {
-			visit(nil)
-			return
-		}
-		visit(cur)
-		return
-	}
-	head, rest := path, ""
-	for i := 0; i < len(path); i++ {
-		if path[i] == '.' {
-			head, rest = path[:i], path[i+1:]
-			break
-		}
-	}
-	switch c := cur.(type) {
-	case bson.D:
-		sortValues(value.Get(c, head), rest, visit, through)
-	case bson.A:
-		if idx, ok := value.ArrayIndex(head); ok {
-			switch {
-			case idx >= len(c):
-				visit(nil)
-			case rest == "" && value.IsArray(c[idx]):
-				// An array a positional component selects is the key
-				// itself, not its elements: an array nested in an array
-				// is not expanded (jstest core/query/sort/sort_dotted_paths.js:
-				// {a: [[1]]} sorts after {a: [1]} by "a.0" either way).
-				visit(c[idx])
-			default:
-				sortValues(c[idx], rest, visit, through)
-			}
-			return
-		}
-		*through = true
-		any := false
-		for _, e := range c {
-			if d, ok := e.(bson.D); ok {
-				any = true
-				sortValues(value.Get(d, head), rest, visit, through)
-			}
-		}
-		if !any {
-			visit(nil)
-		}
-	default:
-		visit(nil)
-	}
 }
 
 // --- SKIP / LIMIT ---

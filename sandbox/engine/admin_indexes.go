@@ -33,6 +33,12 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 	if !ok {
 		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'createIndexes.indexes' is missing but a required field")
 	}
+	// The sessions code does not update config.transactions' indexes, so
+	// runCreateIndexesWithCoordinator (create_indexes_cmd.cpp) refuses
+	// any, before it reads the specs.
+	if req.db == "config" && collName == "transactions" {
+		return nil, mongoerr.New(mongoerr.IllegalOperation, "not allowed to create index on config.transactions")
+	}
 	if len(raw) == 0 {
 		return nil, mongoerr.New(mongoerr.BadValue, "Must specify at least one index to create")
 	}

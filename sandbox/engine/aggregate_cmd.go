@@ -580,6 +580,18 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 		return nil, mongoerr.New(mongoerr.NotImplemented,
 			"$geoNear is not supported by the schemalab sandbox; run this step against a real MongoDB with --uri")
 	}
+	target := view.Collection(req.db, coll)
+	if size, ok := p.LeadingSample(); ok && target != nil && planner.RandomCursorSample(size, target.Count()) {
+		// PipelineD::buildInnerQueryExecutorSample (pipeline_d.cpp): a
+		// small sample of a large collection reads a random cursor, and
+		// $sampleFromRandomCursor takes the stage's place.
+		p.ReplaceLeadingSample()
+		exec, err := e.plan(target, ns(req.db, coll), planner.Query{RandomSample: size, Ctx: req.ctx, Explain: req.explain})
+		if err != nil {
+			return nil, err
+		}
+		return &preparedPipeline{p: p, exec: exec, ctx: actx}, nil
+	}
 	q := planner.Query{Hint: hint, Ctx: req.ctx, NoDiskUse: req.noDiskUse, Explain: req.explain}
 	if filter, ok := p.LeadingMatch(); ok {
 		f, err := query.Compile(filter, query.Options{Now: req.now, LetVars: p.LetValues(), JSONSchema: validation.CompileSchema})
@@ -660,7 +672,6 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 	// plan's documents carry, as DocumentSourceCursor hands it on.
 	q.IndexKey = p.LeadingNeedsIndexKey()
 	q.SortKey = p.LeadingNeedsSortKey()
-	target := view.Collection(req.db, coll)
 	if exec, ok := e.planDistinctGroup(target, ns(req.db, coll), p, q); ok {
 		return &preparedPipeline{p: p, exec: exec, ctx: actx, holes: holes}, nil
 	}

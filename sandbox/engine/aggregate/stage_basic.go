@@ -246,6 +246,54 @@ func (s *sampleStage) open(in Iterator, _ *runtime) (Iterator, error) {
 	}, asIs), nil
 }
 
+// LeadingSample is the size of the pipeline's first stage when it is a
+// $sample, which the query layer may serve from a random cursor.
+func (p *Pipeline) LeadingSample() (int64, bool) {
+	if len(p.stages) == 0 {
+		return 0, false
+	}
+	s, ok := p.stages[0].(*sampleStage)
+	if !ok {
+		return 0, false
+	}
+	return s.size, true
+}
+
+// ReplaceLeadingSample turns the leading $sample into
+// $sampleFromRandomCursor, once the query layer reads the collection
+// through a random cursor (PipelineD::buildInnerQueryExecutorSample,
+// pipeline_d.cpp).
+func (p *Pipeline) ReplaceLeadingSample() {
+	size, _ := p.LeadingSample()
+	p.stages[0] = &sampleFromRandomCursorStage{size: size}
+	p.stats[0] = &stageStats{}
+}
+
+// sampleFromRandomCursorStage is DocumentSourceSampleFromRandomCursor:
+// it takes the first size documents of a random cursor. The sandbox's
+// random cursor never returns a record twice, so mongod's check for
+// duplicate _ids never finds one.
+type sampleFromRandomCursorStage struct{ size int64 }
+
+func (s *sampleFromRandomCursorStage) Name() string { return "$sampleFromRandomCursor" }
+func (s *sampleFromRandomCursorStage) Spec() bson.D {
+	return stageSpec(s.Name(), bson.D{{Key: "size", Value: s.size}})
+}
+
+func (s *sampleFromRandomCursorStage) open(in Iterator, _ *runtime) (Iterator, error) {
+	taken := int64(0)
+	return funcIterator(func() (bson.D, bool, error) {
+		if taken >= s.size {
+			return nil, false, nil
+		}
+		d, ok, err := in.Next()
+		if ok {
+			taken++
+		}
+		return d, ok, err
+	}), nil
+}
+
 // ---- $documents ----
 
 type documentsStage struct {

@@ -1,6 +1,7 @@
 package compat_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -215,6 +216,47 @@ func TestStageExplain(t *testing.T) {
 				t.Errorf("stages %s", got)
 			}
 			sameValue(t, "$sample", lastStage(t, reply), `{"$sample": {"size": {"$numberLong": "2"}}}`)
+		})
+	// createRandomCursorExecutor: more than 100 documents and a sample of
+	// at most 5% of them read a random cursor (MULTI_ITERATOR), and
+	// $sampleFromRandomCursor replaces $sample (jstest
+	// core/query/explain/explain_sample.js).
+	s.runCase(t, "$sample of a large collection reads a random cursor", "src/mongo/db/pipeline/pipeline_d.cpp (createRandomCursorExecutor); jstests/core/query/explain/explain_sample.js",
+		stageExplain("$sample"), func(t *testing.T, db *mongo.Database) {
+			docs := make([]any, 1000)
+			for i := range docs {
+				docs[i] = bson.D{{Key: "_id", Value: int32(i)}}
+			}
+			if _, err := db.Collection("c").InsertMany(context.Background(), docs); err != nil {
+				t.Fatal(err)
+			}
+			reply := aggExplain(t, db, `[{"$sample": {"size": 50}}]`, "executionStats")
+			if got := stageNames(t, reply); got != "$cursor,$sampleFromRandomCursor" {
+				t.Errorf("stages %s", got)
+			}
+			sameValue(t, "$sampleFromRandomCursor", lastStage(t, reply)[:1], `{"$sampleFromRandomCursor": {"size": {"$numberLong": "50"}}}`)
+			cursor := field(field(reply, "stages").(bson.A)[0].(bson.D), "$cursor").(bson.D)
+			sameValue(t, "queryPlanner", field(cursor, "queryPlanner"), `{"namespace": "`+db.Name()+`.c", "indexFilterSet": false, "optimizationTimeMillis": 0,
+				"maxIndexedOrSolutionsReached": false, "maxIndexedAndSolutionsReached": false, "maxScansToExplodeReached": false, "prunedSimilarIndexes": false,
+				"winningPlan": {"isCached": false, "stage": "MULTI_ITERATOR"}, "rejectedPlans": []}`)
+			stats := field(cursor, "executionStats").(bson.D)
+			sameValue(t, "nReturned", field(stats, "nReturned"), `50`)
+			sameValue(t, "totalDocsExamined", field(stats, "totalDocsExamined"), `0`)
+			got, err := cursorDocs(t, db, ejDoc(t, `{"aggregate": "c", "pipeline": [{"$sample": {"size": 50}}], "cursor": {}}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[any]bool{}
+			for _, d := range got {
+				seen[field(d, "_id")] = true
+			}
+			if len(got) != 50 || len(seen) != 50 {
+				t.Errorf("a sample of 50 returned %d documents, %d distinct", len(got), len(seen))
+			}
+			reply = aggExplain(t, db, `[{"$sample": {"size": 51}}]`, "queryPlanner")
+			if got := stageNames(t, reply); got != "$cursor,$sample" {
+				t.Errorf("a sample of more than 5%%: stages %s", got)
+			}
 		})
 	s.runCase(t, "$lookup with localField and foreignField", "src/mongo/db/pipeline/document_source_lookup.cpp (serializeToArray)",
 		stageExplain("$lookup"), func(t *testing.T, db *mongo.Database) {

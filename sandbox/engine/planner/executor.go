@@ -374,6 +374,12 @@ func (c *candidate) docsExamined() int64 {
 // QueryPlanner renders explain's queryPlanner section for a find-like
 // command, in mongod 8.0's field order.
 func (e *Executor) QueryPlanner() bson.D {
+	if e.q.RandomSample > 0 {
+		// A random cursor's plan has no canonical query, so explain
+		// shows neither a parsed query nor its hashes
+		// (generatePlannerInfo, explain.cpp).
+		return append(bson.D{{Key: "namespace", Value: e.ns}, {Key: "indexFilterSet", Value: false}}, e.plannerTail()...)
+	}
 	parsed := e.parsedFilter()
 	hash := e.queryHash(parsed)
 	qp := bson.D{
@@ -388,21 +394,27 @@ func (e *Executor) QueryPlanner() bson.D {
 			bson.E{Key: "planCacheKey", Value: e.planCacheKey(hash)},
 		)
 	}
-	qp = append(qp,
-		bson.E{Key: "optimizationTimeMillis", Value: int32(0)},
-		bson.E{Key: "maxIndexedOrSolutionsReached", Value: false},
-		bson.E{Key: "maxIndexedAndSolutionsReached", Value: false},
-		bson.E{Key: "maxScansToExplodeReached", Value: false},
-		bson.E{Key: "prunedSimilarIndexes", Value: false},
-		bson.E{Key: "winningPlan", Value: withCached(e.root.describe(false))},
-	)
+	return append(qp, e.plannerTail()...)
+}
+
+// plannerTail is the end of explain's queryPlanner section: the
+// enumerator's limits, the winning plan and the rejected ones.
+func (e *Executor) plannerTail() bson.D {
 	rejected := bson.A{}
 	for _, c := range e.candidates {
 		if c != e.winner {
 			rejected = append(rejected, withCached(c.root.describe(false)))
 		}
 	}
-	return append(qp, bson.E{Key: "rejectedPlans", Value: rejected})
+	return bson.D{
+		{Key: "optimizationTimeMillis", Value: int32(0)},
+		{Key: "maxIndexedOrSolutionsReached", Value: false},
+		{Key: "maxIndexedAndSolutionsReached", Value: false},
+		{Key: "maxScansToExplodeReached", Value: false},
+		{Key: "prunedSimilarIndexes", Value: false},
+		{Key: "winningPlan", Value: withCached(e.root.describe(false))},
+		{Key: "rejectedPlans", Value: rejected},
+	}
 }
 
 // queryHash is the query's shape hash (explain's queryHash and
@@ -522,6 +534,8 @@ func setMillis(s stage, ms int64) {
 		x.millis = ms
 		setMillis(x.child, ms)
 	case *countScan:
+		x.millis = ms
+	case *multiIteratorStage:
 		x.millis = ms
 	case *distinctScan:
 		x.millis = ms

@@ -39,6 +39,10 @@ type Query struct {
 	// FETCH, a single interval becomes a COUNT_SCAN, and the documents
 	// returned are empty.
 	NoContent bool
+	// RandomSample, when positive, plans a random cursor returning that
+	// many of the collection's documents for a leading $sample (see
+	// RandomCursorSample); the query has no filter.
+	RandomSample int64
 	// DistinctKey is the distinct command's key, or the group key of a
 	// $group run over a DISTINCT_SCAN (see PlanDistinct): with an index
 	// on it that qualifies, the plan is a DISTINCT_SCAN.
@@ -249,6 +253,10 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 			e.count = &countStage{child: e.root}
 			e.root = e.count
 		}
+		return e, nil
+	}
+	if q.RandomSample > 0 {
+		e.root = &multiIteratorStage{coll: coll, size: q.RandomSample}
 		return e, nil
 	}
 	if len(q.Min) > 0 || len(q.Max) > 0 {

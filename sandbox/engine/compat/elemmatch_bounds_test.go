@@ -49,6 +49,25 @@ func TestElemMatchIndexBounds(t *testing.T) {
 			}
 			sameDocs(t, "find", got, `[{"_id": 1, "a": "07", "b": 1.5, "arrayField": [{"label": "abc", "type": "X"}, {"label": "123", "type": "Y"}]}]`, false)
 		})
+	// indexability.h arrayUsesIndexOnOwnField: a value $elemMatch uses an
+	// index only when each of its predicates could on its own; a nested
+	// $elemMatch cannot, and its $in's bounds would miss the key [5] that
+	// {a: [[5]]} has (jstest core/query/array/arrayfind8.js).
+	s.runCase(t, "a value $elemMatch holding a $elemMatch scans the collection", "src/mongo/db/query/indexability.h; jstests/core/query/array/arrayfind8.js",
+		explainCase(commandFam, "find"), func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), `[{"_id": 1, "a": [[5]]}, {"_id": 2, "a": [5]}]`)
+			mustCommand(t, db, `{"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": "a_1"}]}`)
+			const filter = `{"a": {"$elemMatch": {"$elemMatch": {"$in": [5]}}}}`
+			plan := winningPlan(t, mustCommand(t, db, `{"explain": {"find": "c", "filter": `+filter+`}, "verbosity": "queryPlanner"}`))
+			sameValue(t, "stage", field(plan, "stage"), `"COLLSCAN"`)
+			got, err := cursorDocs(t, db, bson.D{{Key: "find", Value: "c"}, {Key: "filter", Value: ejDoc(t, filter)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameDocs(t, "find", got, `[{"_id": 1, "a": [[5]]}]`, false)
+			reply := mustCommand(t, db, `{"count": "c", "query": `+filter+`}`)
+			sameValue(t, "count", field(reply, "n"), `1`)
+		})
 	s.runCase(t, "$elemMatch child bounds the leading field, compounded with a scalar", elemMatchRef,
 		explainCase(commandFam, "find"), func(t *testing.T, db *mongo.Database) {
 			insertDocs(t, db.Collection("c"), items)

@@ -106,6 +106,9 @@ func predicateBounds(n query.Node, multikey bool) (oil, bool) {
 	case *query.Regex:
 		return regexBounds(x.Regex), true
 	case *query.ElemMatchValue:
+		if slices.ContainsFunc(x.Predicates, func(p query.Node) bool { return !indexableOnOwnField(p) }) {
+			return nil, false
+		}
 		var out oil
 		ok := false
 		for _, p := range x.Predicates {
@@ -136,6 +139,24 @@ func predicateBounds(n query.Node, multikey bool) (oil, bool) {
 		return notBounds(x, multikey)
 	}
 	return nil, false
+}
+
+// indexableOnOwnField is Indexability::isIndexOnOwnFieldTypeNode
+// (indexability.h), which a value $elemMatch needs of every predicate
+// (under a $not, of the one it negates) to use an index at all
+// (arrayUsesIndexOnOwnField): a $size, $all or nested $elemMatch makes
+// the whole $elemMatch unindexable, so {a: {$elemMatch: {$elemMatch:
+// {$in: [5]}}}} scans, where the inner $in's bounds would miss the key
+// [5] of {a: [[5]]}.
+func indexableOnOwnField(p query.Node) bool {
+	if n, ok := p.(*query.Not); ok {
+		p = n.Child
+	}
+	switch p.(type) {
+	case *query.Compare, *query.In, *query.Regex, *query.Mod, *query.Type, *query.Exists, *query.InternalExpr:
+		return true
+	}
+	return false
 }
 
 // notBounds is translate's NOT (index_bounds_builder.cpp): {$exists:

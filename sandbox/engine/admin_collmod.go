@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -157,6 +158,11 @@ func (e *Engine) applyCollMod(req *request, ch *catalog.Change, c *catalog.Colle
 		}
 		opts = setField(opts, change.Key, change.Value)
 	}
+	if slices.ContainsFunc(changes, func(c bson.E) bool {
+		return c.Key == "validator" || c.Key == "validationLevel" || c.Key == "validationAction"
+	}) {
+		opts = withValidationDefaults(opts)
+	}
 	validator, err := e.compileValidator(req, opts)
 	if err != nil {
 		return err
@@ -165,6 +171,36 @@ func (e *Engine) applyCollMod(req *request, ch *catalog.Change, c *catalog.Colle
 		live.Options, live.Validator = opts, validator
 		return nil
 	})
+}
+
+// withValidationDefaults stores the validation level and action a
+// collection does not set as their defaults: CollectionImpl's
+// setValidator, setValidationLevel and setValidationAction each store the
+// other two so (collection_impl.cpp), and listCollections then shows all
+// three after a collMod of any of them (jstest
+// core/query/doc_validation/doc_validation.js). The three go where
+// CollectionOptions::appendBSON lists them: before the collation and the
+// options after it.
+func withValidationDefaults(opts bson.D) bson.D {
+	validation := bson.D{}
+	if v := value.Get(opts, "validator"); !value.IsMissing(v) {
+		validation = append(validation, bson.E{Key: "validator", Value: v})
+	}
+	for _, def := range []bson.E{{Key: "validationLevel", Value: "strict"}, {Key: "validationAction", Value: "error"}} {
+		if v := value.Get(opts, def.Key); !value.IsMissing(v) {
+			def.Value = v
+		}
+		validation = append(validation, def)
+	}
+	opts = slices.DeleteFunc(opts, func(e bson.E) bool {
+		return e.Key == "validator" || e.Key == "validationLevel" || e.Key == "validationAction"
+	})
+	later := []string{"collation", "changeStreamPreAndPostImages", "viewOn", "pipeline", "timeseries", "clusteredIndex", "expireAfterSeconds", "encryptedFields"}
+	at := slices.IndexFunc(opts, func(e bson.E) bool { return slices.Contains(later, e.Key) })
+	if at < 0 {
+		at = len(opts)
+	}
+	return slices.Insert(opts, at, validation...)
 }
 
 func setField(d bson.D, key string, v any) bson.D {

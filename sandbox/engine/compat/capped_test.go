@@ -43,7 +43,7 @@ func TestCappedConversion(t *testing.T) {
 		{name: "convertToCapped lists the new options first", ref: cappedConvertRef, docs: five,
 			setup: []string{`{"collMod":"c","validator":{"a":{"$gte":0}}}`},
 			cmd:   `{"convertToCapped":"c","size":4096}`, want: `{}`,
-			thenFind: listC, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.$cmd.listCollections","firstBatch":[{"name":"c","type":"collection","options":{"capped":true,"size":4096,"validator":{"a":{"$gte":0}}},"info":"*","idIndex":"*"}]}}`},
+			thenFind: listC, thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.$cmd.listCollections","firstBatch":[{"name":"c","type":"collection","options":{"capped":true,"size":4096,"validator":{"a":{"$gte":0}},"validationLevel":"strict","validationAction":"error"},"info":"*","idIndex":"*"}]}}`},
 		{name: "convertToCapped drops the other indexes", ref: cappedConvertRef, docs: five,
 			setup: []string{`{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`},
 			cmd:   `{"convertToCapped":"c","size":100000}`, want: `{}`,

@@ -55,7 +55,7 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 		if isTimeseries {
 			continue
 		}
-		if specs[i], err = index.ParseSpec(d, req.api.strict != nil && *req.api.strict); err != nil {
+		if specs[i], err = index.ParseSpec(d, req.apiStrict()); err != nil {
 			return nil, inSpecification(err, d)
 		}
 		if err := index.ValidateWildcardOptions(d, specs[i]); err != nil {

@@ -115,7 +115,15 @@ func parseAggregate(req *request) (*aggregateSpec, error) {
 	if err := parseAllowDiskUse(req, a); err != nil {
 		return nil, err
 	}
-	return s, checkCollation(a)
+	if err := checkCollation(a); err != nil {
+		return nil, err
+	}
+	if req.apiStrict() {
+		if err := aggregate.CheckAPIStrict(s.pipeline); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
 }
 
 // refuseExplainWriteConcern is validate()'s refusal, in

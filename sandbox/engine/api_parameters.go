@@ -19,6 +19,9 @@ type apiParameters struct {
 	deprecationErrors *bool
 }
 
+// apiStrict reports whether the command was sent with apiStrict: true.
+func (r *request) apiStrict() bool { return r.api.strict != nil && *r.api.strict }
+
 // parseAPIParameters is initializeAPIParameters
 // (src/mongo/db/initialize_api_parameters.cpp): the three fields' types
 // (as the IDL parser reads them, null and undefined counting as absent),

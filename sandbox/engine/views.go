@@ -5,6 +5,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/aggregate"
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
@@ -96,6 +97,13 @@ func (e *Engine) viewRead(req *request) (bson.D, bool, error) {
 	backing, pipeline, ok, err := resolveView(v, req.db, coll, user)
 	if err != nil || !ok {
 		return nil, ok, err
+	}
+	if req.apiStrict() {
+		// The view's stages are checked again with the reader's API
+		// parameters, as the resolved pipeline is validated.
+		if err := aggregate.CheckAPIStrict(pipeline); err != nil {
+			return nil, true, err
+		}
 	}
 	if req.name == "aggregate" {
 		if s, _ := parseAggregate(req); s != nil && s.explain {
@@ -238,6 +246,11 @@ func (e *Engine) parseViewDefinition(req *request, cmdName, collName string, vie
 			return "", nil, mongoerr.Newf(mongoerr.OptionNotSupportedOnView,
 				"Invalid pipeline for view %s :: caused by :: The aggregation stage %s in location %d of the pipeline cannot be used in the view definition of %s because it writes to disk",
 				viewNS, d[0].Key, i, viewNS)
+		}
+	}
+	if req.apiStrict() {
+		if err := aggregate.CheckAPIStrict(p); err != nil {
+			return "", nil, err
 		}
 	}
 	sub := *req

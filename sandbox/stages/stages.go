@@ -38,6 +38,10 @@ type Stage struct {
 	// Internal stages are the server's own plumbing, which clients do not
 	// send.
 	Internal bool
+	// API is how the stage is allowed under apiStrict: true in API
+	// Version 1: the AllowedWithApiStrict its registration gives
+	// (allowed_contexts.h; document_source_*.cpp).
+	API APIStrict
 
 	// target says where the stage names a collection: the key of its
 	// specification ("from", "coll", "into"), or "" for a stage that
@@ -50,6 +54,23 @@ type Stage struct {
 	// sub-pipelines ("*" for every key, as $facet has).
 	pipelines []string
 }
+
+// APIStrict is a stage's AllowedWithApiStrict.
+type APIStrict int
+
+const (
+	// APIAlways: allowed.
+	APIAlways APIStrict = iota
+	// APINeverInVersion1: refused, "... is not allowed with 'apiStrict:
+	// true' in API Version 1".
+	APINeverInVersion1
+	// APIInternal: refused to clients, "... cannot be specified with
+	// 'apiStrict: true' in API Version 1".
+	APIInternal
+	// APIConditionally: the stage's own check decides, from its
+	// specification ($collStats, $changeStream, $lookup).
+	APIConditionally
+)
 
 // Ref is one collection a stage's specification names.
 type Ref struct {
@@ -76,51 +97,51 @@ var all = []*Stage{
 	// are rewritten into $_internalUnpackBucket, and tests keep a
 	// pipeline from being pushed into the query layer with
 	// $_internalInhibitOptimization.
-	{Name: "$_internalInhibitOptimization", Internal: true},
-	{Name: "$_internalSplitPipeline", Internal: true},
+	{Name: "$_internalInhibitOptimization", Internal: true, API: APINeverInVersion1},
+	{Name: "$_internalSplitPipeline", Internal: true, API: APINeverInVersion1},
 	{Name: "$_internalUnpackBucket", Internal: true},
 	{Name: "$_unpackBucket", Internal: true},
 	{Name: "$addFields"},
 	{Name: "$bucket"},
 	{Name: "$bucketAuto"},
-	{Name: "$changeStream", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Collectionless: true},
-	{Name: "$changeStreamSplitLargeEvent", LastOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true},
-	{Name: "$collStats", FirstOnly: true, NotInFacet: true},
+	{Name: "$changeStream", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Collectionless: true, API: APIConditionally},
+	{Name: "$changeStreamSplitLargeEvent", LastOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, API: APINeverInVersion1},
+	{Name: "$collStats", FirstOnly: true, NotInFacet: true, API: APIConditionally},
 	{Name: "$count"},
-	{Name: "$currentOp", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Collectionless: true, ServerWide: true},
+	{Name: "$currentOp", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Collectionless: true, ServerWide: true, API: APINeverInVersion1},
 	{Name: "$densify"},
 	{Name: "$documents", FirstOnly: true, NotInFacet: true, Collectionless: true},
 	{Name: "$facet", NotInFacet: true, pipelines: []string{"*"}},
-	{Name: "$fill"},
+	{Name: "$fill", API: APINeverInVersion1},
 	{Name: "$geoNear", FirstOnly: true, NotInFacet: true},
 	{Name: "$graphLookup", target: "from"},
 	{Name: "$group"},
-	{Name: "$indexStats", FirstOnly: true, NotInFacet: true},
+	{Name: "$indexStats", FirstOnly: true, NotInFacet: true, API: APINeverInVersion1},
 	{Name: "$limit"},
-	{Name: "$listCatalog", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, ServerWide: true},
-	{Name: "$listClusterCatalog", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Collectionless: true, ServerWide: true},
-	{Name: "$listLocalSessions", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Collectionless: true, ServerWide: true},
-	{Name: "$listSampledQueries", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Collectionless: true, ServerWide: true},
-	{Name: "$listSearchIndexes", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true},
-	{Name: "$listSessions", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, ServerWide: true},
-	{Name: "$lookup", target: "from", pipelines: []string{"pipeline"}},
+	{Name: "$listCatalog", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, ServerWide: true, API: APINeverInVersion1},
+	{Name: "$listClusterCatalog", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Collectionless: true, ServerWide: true, API: APINeverInVersion1},
+	{Name: "$listLocalSessions", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Collectionless: true, ServerWide: true, API: APINeverInVersion1},
+	{Name: "$listSampledQueries", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Collectionless: true, ServerWide: true, API: APINeverInVersion1},
+	{Name: "$listSearchIndexes", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, API: APINeverInVersion1},
+	{Name: "$listSessions", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, ServerWide: true, API: APINeverInVersion1},
+	{Name: "$lookup", target: "from", pipelines: []string{"pipeline"}, API: APIConditionally},
 	{Name: "$match"},
 	{Name: "$merge", LastOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, target: "into", self: true, write: true, pipelines: []string{"whenMatched"}},
 	// $mergeCursors is how mongos and shards merge remote cursors
 	// (document_source_merge_cursors.h: kFirst, not in $facet, $lookup or
 	// $unionWith).
-	{Name: "$mergeCursors", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Internal: true},
+	{Name: "$mergeCursors", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Internal: true, API: APIInternal},
 	{Name: "$out", LastOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, target: "coll", self: true, write: true},
-	{Name: "$planCacheStats", FirstOnly: true, NotInFacet: true},
+	{Name: "$planCacheStats", FirstOnly: true, NotInFacet: true, API: APINeverInVersion1},
 	{Name: "$project"},
-	{Name: "$querySettings", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Collectionless: true, ServerWide: true},
-	{Name: "$queryStats", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Collectionless: true, ServerWide: true},
+	{Name: "$querySettings", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Collectionless: true, ServerWide: true, API: APINeverInVersion1},
+	{Name: "$queryStats", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Collectionless: true, ServerWide: true, API: APINeverInVersion1},
 	{Name: "$redact"},
 	{Name: "$replaceRoot"},
 	{Name: "$replaceWith"},
 	{Name: "$sample"},
-	{Name: "$search", FirstOnly: true, NotInFacet: true},
-	{Name: "$searchMeta", FirstOnly: true, NotInFacet: true},
+	{Name: "$search", FirstOnly: true, NotInFacet: true, API: APINeverInVersion1},
+	{Name: "$searchMeta", FirstOnly: true, NotInFacet: true, API: APINeverInVersion1},
 	{Name: "$set"},
 	{Name: "$setWindowFields"},
 	{Name: "$shardedDataDistribution", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Collectionless: true, ServerWide: true},
@@ -130,7 +151,7 @@ var all = []*Stage{
 	{Name: "$unionWith", target: "coll", self: true, pipelines: []string{"pipeline"}},
 	{Name: "$unset"},
 	{Name: "$unwind"},
-	{Name: "$vectorSearch", FirstOnly: true, NotInFacet: true},
+	{Name: "$vectorSearch", FirstOnly: true, NotInFacet: true, API: APINeverInVersion1},
 }
 
 // byName indexes all; it is built once and never changed.

@@ -223,9 +223,6 @@ func (s *lookupStage) join(in Iterator, rt *runtime) (Iterator, error) {
 				if err != nil {
 					return nil, false, err
 				}
-				if value.IsMissing(v) {
-					v = nil
-				}
 				let = append(let, bson.E{Key: l.name, Value: v})
 			}
 			pipeline := s.pipeline

@@ -22,6 +22,16 @@ func TestLookup(t *testing.T) {
 		{"_id": 20, "a": 1}, {"_id": 21, "a": {"x": null}}, {"_id": 22, "a": [[null, 1], 2]}, {"_id": 23, "a": false},
 		{"_id": 24, "a": 0}, {"_id": 25, "a": {}}, {"_id": 26, "a": ""}]`
 	runAggCases(t, []aggCase{
+		// DocumentSourceLookUp::resolveLetVariables sets each variable
+		// to the Value its expression gives, missing included, so $eq
+		// with $$a finds the documents that lack a or hold undefined
+		// (jstest core/query/type/null_undefined.js).
+		{name: "a let variable of a missing field stays missing", ref: "src/mongo/db/pipeline/document_source_lookup.cpp resolveLetVariables; jstests/core/query/type/null_undefined.js",
+			docs: `[{"_id": 0, "a": 1}, {"_id": 1, "b": 1}, {"_id": 2, "a": null}, {"_id": 3, "a": {"$undefined": true}}]`,
+			pipeline: `[{"$lookup": {"from": "c", "as": "res", "let": {"la": "$a"}, "pipeline": [{"$match": {"$expr": {"$eq": ["$$la", "$a"]}}}, {"$project": {"_id": 1}}]}},
+				{"$project": {"res": 1, "t": {"$type": "$a"}}}, {"$sort": {"_id": 1}}]`,
+			want: `[{"_id": 0, "res": [{"_id": 0}], "t": "int"}, {"_id": 1, "res": [{"_id": 1}, {"_id": 3}], "t": "missing"}, {"_id": 2, "res": [{"_id": 2}], "t": "null"},
+				{"_id": 3, "res": [{"_id": 1}, {"_id": 3}], "t": "undefined"}]`},
 		{name: "localField join over a $documents sub-pipeline", ref: "src/mongo/db/pipeline/document_source_lookup.cpp resolvedPipelineHelper",
 			docs:     `[{"_id": 1, "a": 1}, {"_id": 2, "a": 5}]`,
 			pipeline: `[{"$lookup": {"localField": "a", "foreignField": "b", "as": "j", "pipeline": [{"$documents": [{"b": 1}, {"b": 2}]}]}}, {"$sort": {"_id": 1}}]`,

@@ -106,6 +106,9 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 		if err != nil {
 			return err
 		}
+		if err := validatorAllowedOn(opts, c); err != nil {
+			return err
+		}
 		c.Validator = validator
 		return nil
 	})

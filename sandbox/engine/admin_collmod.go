@@ -167,6 +167,9 @@ func (e *Engine) applyCollMod(req *request, ch *catalog.Change, c *catalog.Colle
 	if err != nil {
 		return err
 	}
+	if err := validatorAllowedOn(opts, c); err != nil {
+		return err
+	}
 	return ch.Write(c.Name, false, func(live *catalog.Collection) error {
 		live.Options, live.Validator = opts, validator
 		return nil

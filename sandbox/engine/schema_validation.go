@@ -2,6 +2,7 @@ package engine
 
 import (
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"strings"
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
@@ -63,6 +64,27 @@ func (e *Engine) compileValidator(req *request, options bson.D) (*validation.Val
 	spec, _ := value.Get(options, "validator").(bson.D)
 	return validation.Compile(spec, req.now, func(msg string) { e.log.warning(req, 3216000, "QUERY", msg, nil) },
 		validation.EncryptAllowed(options))
+}
+
+// validatorAllowedOn is checkValidatorCanBeUsedOnNs (collection_impl.cpp):
+// a collection with a validator may not be a system collection, nor be
+// in the admin, local or config database (config.settings aside, which
+// the server creates with one itself). The collection's UUID is in the
+// message, so it is checked once the collection has one.
+func validatorAllowedOn(options bson.D, c *catalog.Collection) error {
+	if spec, _ := value.Get(options, "validator").(bson.D); len(spec) == 0 {
+		return nil
+	}
+	db, coll, _ := strings.Cut(c.NS(), ".")
+	switch {
+	case strings.HasPrefix(coll, "system."):
+		return mongoerr.Newf(mongoerr.InvalidOptions, "Document validators not allowed on system collection %s with UUID %s",
+			c.NS(), catalog.UUIDString(c.UUID))
+	case (db == "admin" || db == "local" || db == "config") && c.NS() != "config.settings":
+		return mongoerr.Newf(mongoerr.InvalidOptions, "Document validators are not allowed on collection %s with UUID %s in the %s internal database",
+			c.NS(), catalog.UUIDString(c.UUID), db)
+	}
+	return nil
 }
 
 // validatorOptions checks a create or collMod command's validator,

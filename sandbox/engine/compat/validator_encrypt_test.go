@@ -1,7 +1,12 @@
 package compat_test
 
 import (
+	"context"
+	"regexp"
 	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
@@ -116,5 +121,40 @@ func TestValidatorRefusesFunction(t *testing.T) {
 		{name: "collMod to $function nested in the validator", ref: ref, cov: cov, setup: []string{`{"create":"v"}`},
 			cmd:  `{"collMod":"v","validator":{"$and":[{"a":1},{"$expr":{"$and":[true,` + fn + `]}}]}}`,
 			code: 4660800, msg: "Parsing of collection validator failed :: caused by :: $function cannot be used inside a validator."},
+	})
+}
+
+// checkValidatorCanBeUsedOnNs (collection_impl.cpp): no validator on a
+// system collection or in the admin, local or config database, in create
+// as in collMod; the message names the collection's UUID
+// (jstests/core/query/doc_validation/doc_validation_invalid_validators.js).
+func TestValidatorRefusedOnInternalNamespaces(t *testing.T) {
+	s := newSuite(t)
+	cov := cover{family: commandFam, op: "create", col: errorCol}
+	const ref = "src/mongo/db/catalog/collection_impl.cpp (checkValidatorCanBeUsedOnNs); jstests/core/query/doc_validation/doc_validation_invalid_validators.js"
+	s.runCase(t, "no validator in the internal databases or on system collections", ref, cov, func(t *testing.T, db *mongo.Database) {
+		uuid := `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`
+		for _, tc := range []struct{ db, cmd, msg string }{
+			{"admin", `{"create": "v", "validator": {"a": {"$exists": true}}}`, `^Document validators are not allowed on collection admin\.v with UUID ` + uuid + ` in the admin internal database$`},
+			{"local", `{"create": "v", "validator": {"a": {"$exists": true}}}`, `^Document validators are not allowed on collection local\.v with UUID ` + uuid + ` in the local internal database$`},
+			{"config", `{"create": "v", "validator": {"a": {"$exists": true}}}`, `^Document validators are not allowed on collection config\.v with UUID ` + uuid + ` in the config internal database$`},
+			{db.Name(), `{"create": "system.js", "validator": {"a": {"$exists": true}}}`, `^Document validators not allowed on system collection ` + db.Name() + `\.system\.js with UUID ` + uuid + `$`},
+		} {
+			target := db.Client().Database(tc.db)
+			_, err := command(t, target, ejDoc(t, tc.cmd))
+			if err == nil || err.Code != mongoerr.InvalidOptions || !regexp.MustCompile(tc.msg).MatchString(err.Message) {
+				t.Errorf("%s on %s: %v", tc.cmd, tc.db, err)
+			}
+			if names, _ := target.ListCollectionNames(context.Background(), bson.D{{Key: "name", Value: "v"}}); len(names) != 0 {
+				t.Errorf("%s on %s left the collection behind", tc.cmd, tc.db)
+			}
+		}
+		admin := db.Client().Database("admin")
+		mustCommand(t, admin, `{"create": "plain"}`)
+		defer mustCommand(t, admin, `{"drop": "plain"}`)
+		_, err := command(t, admin, ejDoc(t, `{"collMod": "plain", "validator": {"a": 1}}`))
+		if err == nil || err.Code != mongoerr.InvalidOptions {
+			t.Errorf("collMod adding a validator in admin: %v", err)
+		}
 	})
 }

@@ -143,6 +143,31 @@ func TestExplainWritePlans(t *testing.T) {
 			sameFigures(t, st, "DELETE>FETCH>IXSCAN", 1, 1)
 			sameValue(t, "nWouldDelete", field(field(st, "executionStages").(bson.D), "nWouldDelete"), `1`)
 		})
+	// getIndexForExpressEquality (plan_executor_express.cpp): an equality
+	// on the leading field of a B-tree index is an express read when at
+	// most one document can come back: with limit 1 any such index serves,
+	// compound, descending or multikey, the one with the fewest fields;
+	// without it only a unique single-field index. An object operand
+	// generates exact bounds as a scalar does (jstest core/index/express.js).
+	s.runCase(t, "an equality with limit 1 is an express read on a compound or multikey index", "src/mongo/db/query/plan_executor_express.cpp getIndexForExpressEquality; jstests/core/index/express.js",
+		explainCase(commandFam, "find"), func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), `[{"_id": 0, "a": 0}, {"_id": 2, "a": {"bar": 1}}, {"_id": 4, "a": [1, 2, 3]}]`)
+			mustCommand(t, db, `{"createIndexes": "c", "indexes": [{"key": {"a": -1, "b": 1}, "name": "a_b"}, {"key": {"a": 1, "b": 1, "c": 1}, "name": "a_b_c"}]}`)
+			for _, filter := range []string{`{"a": 1}`, `{"a": {"bar": 1}}`} {
+				wp := winningPlan(t, mustCommand(t, db, `{"explain": {"find": "c", "filter": `+filter+`, "limit": 1}, "verbosity": "queryPlanner"}`))
+				sameValue(t, "stage of "+filter, field(wp, "stage"), `"EXPRESS_IXSCAN"`)
+				sameValue(t, "index of "+filter, field(wp, "indexName"), `"a_b"`)
+			}
+			got, err := cursorDocs(t, db, ejDoc(t, `{"find": "c", "filter": {"a": 1}, "limit": 1}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameDocs(t, "find", got, `[{"_id": 4, "a": [1, 2, 3]}]`, false)
+			wp := winningPlan(t, mustCommand(t, db, `{"explain": {"find": "c", "filter": {"a": 1}}, "verbosity": "queryPlanner"}`))
+			if field(wp, "stage") == "EXPRESS_IXSCAN" {
+				t.Errorf("without limit 1 a non-unique index is not express: %v", wp)
+			}
+		})
 	// manual: reference/explain-results ("EXPRESS stages", new in 8.0): a
 	// single write by _id is one express stage.
 	s.runCase(t, "delete by _id is EXPRESS_DELETE", "manual: reference/explain-results, EXPRESS stages",

@@ -28,7 +28,7 @@ func expressEligible(coll *catalog.Collection, q Query) (*index.Index, any, bool
 		return nil, nil, false
 	}
 	cmp, ok := cs[0].(*query.Compare)
-	if !ok || cmp.Op != "$eq" || !exactValue(cmp.Value) {
+	if !ok || cmp.Op != "$eq" || !exactValue(cmp.Value) && !isObject(cmp.Value) {
 		return nil, nil, false
 	}
 	if cmp.Path == "_id" {
@@ -36,17 +36,40 @@ func expressEligible(coll *catalog.Collection, q Query) (*index.Index, any, bool
 	}
 	// Past _id's IDHACK, a projection reading the index key (not simple,
 	// so never express in mongod) gets a plan whose IXSCAN records it.
-	if q.Limit != 1 || q.wantsIndexKey() {
+	if q.wantsIndexKey() {
 		return nil, nil, false
 	}
-	for _, ix := range coll.Indexes() {
-		s := ix.Spec
-		if s.Unique && !s.Sparse && s.Partial == nil && !s.Hidden && len(s.Fields) == 1 &&
-			s.Fields[0].Path == cmp.Path && !ix.IsMultiKey() {
-			return ix, cmp.Value, true
-		}
+	if ix := expressEqualityIndex(coll, q, cmp); ix != nil {
+		return ix, cmp.Value, true
 	}
 	return nil, nil, false
+}
+
+// expressEqualityIndex is getIndexForExpressEquality
+// (plan_executor_express.cpp): among the B-tree indexes the planner sees
+// that lead with the equality's path, those that answer it exactly (a
+// partial one only when the equality implies its filter) and return at
+// most one document (a unique single-field index, or any with limit 1,
+// multikey or not), the one with the fewest fields (jstest
+// core/index/express.js).
+func expressEqualityIndex(coll *catalog.Collection, q Query, cmp *query.Compare) *index.Index {
+	var best *index.Index
+	for _, ix := range coll.Indexes() {
+		s := ix.Spec
+		if q.hides(ix) || s.Fields[0].Path != cmp.Path || s.IsHashed() || ix.Wildcard() != nil {
+			continue
+		}
+		if s.Partial != nil && !impliesPartial(q.Filter, s.Partial) {
+			continue
+		}
+		if (!s.Unique || len(s.Fields) != 1) && q.Limit != 1 {
+			continue
+		}
+		if best == nil || len(s.Fields) < len(best.Spec.Fields) {
+			best = ix
+		}
+	}
+	return best
 }
 
 type expressStage struct {

@@ -150,6 +150,13 @@ func TestStagesBasic(t *testing.T) {
 			setup:    []string{`{"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": "a_1"}]}`},
 			pipeline: `[{"$indexStats": {}}, {"$project": {"_id": 0, "name": 1, "key": 1}}, {"$sort": {"name": 1}}]`,
 			want:     `[{"name": "_id_", "key": {"_id": 1}}, {"name": "a_1", "key": {"a": 1}}]`},
+		// PlanExplainerExpress::getSummaryStats names the express read's
+		// index among those used, which $indexStats counts.
+		{name: "indexStats counts express reads", ref: "src/mongo/db/query/plan_explainer_express.cpp getSummaryStats", docs: `[{"_id": 1, "a": 1}]`,
+			setup: []string{`{"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": "a_1"}]}`, `{"find": "c", "filter": {"_id": 1}}`,
+				`{"find": "c", "filter": {"a": 1}, "limit": 1}`},
+			pipeline: `[{"$indexStats": {}}, {"$project": {"_id": 0, "name": 1, "ops": "$accesses.ops"}}, {"$sort": {"name": 1}}]`,
+			want:     `[{"name": "_id_", "ops": {"$numberLong": "1"}}, {"name": "a_1", "ops": {"$numberLong": "1"}}]`},
 		{name: "indexStats takes an empty object", ref: "src/mongo/db/pipeline/document_source_index_stats.cpp",
 			pipeline: `[{"$indexStats": {"a": 1}}]`, code: 28803, msg: "The $indexStats stage specification must be an empty object"},
 		// $bucket

@@ -290,6 +290,9 @@ func (e *Executor) Count() (int64, error) {
 
 // UsedIndex names the winning plan's index ("" for a collection scan).
 func (e *Executor) UsedIndex() string {
+	if e.express != nil && e.express.ix != nil {
+		return e.express.ix.Spec.Name
+	}
 	if e.winner == nil || e.winner.ix == nil {
 		return ""
 	}

@@ -82,3 +82,70 @@ func TestSortMerge(t *testing.T) {
 			}
 		})
 }
+
+// QueryPlannerAnalysis::explodeForSort (planner_analysis.cpp): an index
+// scan whose leading fields are bounded by points and whose next fields,
+// none multikey, give the sort splits into one scan per point, merged in
+// the sort order; past internalQueryMaxScansToExplode (200) scans it is
+// sorted instead and explain says maxScansToExplodeReached (jstest
+// core/index/hashed/hashed_index_sort.js).
+func TestExplodeForSort(t *testing.T) {
+	s := newSuite(t)
+	cov := explainCase(commandFam, "find")
+	const ref = "src/mongo/db/query/planner_analysis.cpp (explodeForSort); jstests/core/index/hashed/hashed_index_sort.js"
+	setup := func(t *testing.T, db *mongo.Database, key string) {
+		insertDocs(t, db.Collection("c"), `[{"_id": 1, "a": 1, "b": 3}, {"_id": 2, "a": 2, "b": 1}, {"_id": 3, "a": 1, "b": 2},
+			{"_id": 4, "a": 3, "b": 0}, {"_id": 5, "a": 2, "b": 5}]`)
+		mustCommand(t, db, `{"createIndexes": "c", "indexes": [{"key": `+key+`, "name": "ix"}]}`)
+	}
+	s.runCase(t, "$in on the leading field and a sort on the next: SORT_MERGE of one scan per value", ref, cov, func(t *testing.T, db *mongo.Database) {
+		setup(t, db, `{"a": 1, "b": 1}`)
+		const find = `{"find": "c", "filter": {"a": {"$in": [2, 1]}}, "sort": {"b": -1}, "projection": {"_id": 1}}`
+		plan := winningPlan(t, mustCommand(t, db, `{"explain": `+find+`, "verbosity": "queryPlanner"}`))
+		sameValue(t, "chain", stageChain(plan), `"PROJECTION_SIMPLE>FETCH>SORT_MERGE"`)
+		merge := stageNamed(plan, "SORT_MERGE")
+		scans := field(merge, "inputStages").(bson.A)
+		if len(scans) != 2 {
+			t.Fatalf("%d scans under the merge, want 2", len(scans))
+		}
+		sameValue(t, "first scan's bounds", field(scans[0].(bson.D), "indexBounds"), `{"a": ["[2, 2]"], "b": ["[MaxKey, MinKey]"]}`)
+		sameValue(t, "direction", field(scans[0].(bson.D), "direction"), `"backward"`)
+		got, err := cursorDocs(t, db, ejDoc(t, find))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameDocs(t, "find", got, `[{"_id": 5}, {"_id": 1}, {"_id": 3}, {"_id": 2}]`, false)
+	})
+	s.runCase(t, "an exploded scan covers a projection of its fields", ref, cov, func(t *testing.T, db *mongo.Database) {
+		setup(t, db, `{"a": 1, "b": 1}`)
+		plan := winningPlan(t, mustCommand(t, db, `{"explain": {"find": "c", "filter": {"a": {"$in": [1, 2]}}, "sort": {"b": 1},
+			"projection": {"_id": 0, "a": 1, "b": 1}}, "verbosity": "queryPlanner"}`))
+		sameValue(t, "chain", stageChain(plan), `"PROJECTION_COVERED>SORT_MERGE"`)
+	})
+	s.runCase(t, "a sort on a multikey field is not exploded", ref, cov, func(t *testing.T, db *mongo.Database) {
+		setup(t, db, `{"a": 1, "b": 1}`)
+		insertDocs(t, db.Collection("c"), `[{"_id": 6, "a": 1, "b": [7, 8]}]`)
+		plan := winningPlan(t, mustCommand(t, db, `{"explain": {"find": "c", "filter": {"a": {"$in": [1, 2]}}, "sort": {"b": 1}}, "verbosity": "queryPlanner"}`))
+		if stageNamed(plan, "SORT_MERGE") != nil || stageNamed(plan, "SORT") == nil {
+			t.Errorf("plan %s", stageChain(plan))
+		}
+	})
+	s.runCase(t, "more than 200 scans are not exploded", ref, cov, func(t *testing.T, db *mongo.Database) {
+		setup(t, db, `{"a": 1, "b": 1}`)
+		in := make(bson.A, 201)
+		for i := range in {
+			in[i] = int32(i)
+		}
+		cmd := bson.D{{Key: "explain", Value: bson.D{{Key: "find", Value: "c"}, {Key: "filter", Value: bson.D{{Key: "a", Value: bson.D{{Key: "$in", Value: in}}}}},
+			{Key: "sort", Value: bson.D{{Key: "b", Value: int32(1)}}}}}, {Key: "verbosity", Value: "queryPlanner"}}
+		reply, err := command(t, db, cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan := winningPlan(t, reply)
+		if stageNamed(plan, "SORT_MERGE") != nil || stageNamed(plan, "SORT") == nil {
+			t.Errorf("plan %s", stageChain(plan))
+		}
+		sameValue(t, "maxScansToExplodeReached", field(field(reply, "queryPlanner").(bson.D), "maxScansToExplodeReached"), `true`)
+	})
+}

@@ -413,7 +413,7 @@ func (e *Executor) plannerTail() bson.D {
 		{Key: "optimizationTimeMillis", Value: int32(0)},
 		{Key: "maxIndexedOrSolutionsReached", Value: false},
 		{Key: "maxIndexedAndSolutionsReached", Value: false},
-		{Key: "maxScansToExplodeReached", Value: false},
+		{Key: "maxScansToExplodeReached", Value: anyHitScanLimit(e.candidates)},
 		{Key: "prunedSimilarIndexes", Value: false},
 		{Key: "winningPlan", Value: withCached(e.root.describe(false))},
 		{Key: "rejectedPlans", Value: rejected},

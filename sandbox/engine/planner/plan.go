@@ -172,7 +172,10 @@ type candidate struct {
 	trialEx bson.D
 	// failed: the candidate ran out of memory during the trial.
 	failed bool
-	score  float64
+	// hitScanLimit: exploding the scan for the sort would have made more
+	// than maxScansToExplode scans (explain's maxScansToExplodeReached).
+	hitScanLimit bool
+	score        float64
 }
 
 type usedPredicate struct {
@@ -943,7 +946,25 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 		}
 		c.covered = len(rest) == 0 && coversProjection(q, c)
 		countLike := q.Count || q.NoContent && (len(q.Sort) == 0 || c.sorted)
+		var merged *mergeSortStage
+		if !countLike && len(q.Sort) > 0 && !c.sorted && c.span == nil {
+			merged = c.explodeForSort(coll, q, keyFilter)
+		}
 		switch {
+		case merged != nil:
+			if c.covered {
+				s = merged
+				break
+			}
+			f := &fetch{child: merged, coll: coll}
+			if q.Filter != nil && !q.Filter.IsEmpty() {
+				f.filter = q.Filter
+				if len(rest) > 0 {
+					f.shown = andOf(rest).Serialize()
+				}
+			}
+			c.fetch, s = f, f
+			c.fetchDecidesNothing = len(rest) == 0
 		case countLike && len(rest) == 0 && len(keyFilter) == 0 && ixs.single:
 			s = &countScan{ixScan: ixs}
 		case countLike && len(rest) == 0, c.covered:

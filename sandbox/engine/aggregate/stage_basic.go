@@ -280,18 +280,8 @@ func (s *sampleFromRandomCursorStage) Spec() bson.D {
 	return stageSpec(s.Name(), bson.D{{Key: "size", Value: s.size}})
 }
 
-func (s *sampleFromRandomCursorStage) open(in Iterator, _ *runtime) (Iterator, error) {
-	taken := int64(0)
-	return funcIterator(func() (bson.D, bool, error) {
-		if taken >= s.size {
-			return nil, false, nil
-		}
-		d, ok, err := in.Next()
-		if ok {
-			taken++
-		}
-		return d, ok, err
-	}), nil
+func (s *sampleFromRandomCursorStage) open(in Iterator, rt *runtime) (Iterator, error) {
+	return (&limitStage{n: s.size}).open(in, rt)
 }
 
 // ---- $documents ----

@@ -950,28 +950,20 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 		if !countLike && len(q.Sort) > 0 && !c.sorted && c.span == nil {
 			merged = c.explodeForSort(coll, q, keyFilter)
 		}
+		var input stage = ixs
+		if merged != nil {
+			input = merged
+		}
 		switch {
-		case merged != nil:
-			if c.covered {
-				s = merged
-				break
-			}
-			f := &fetch{child: merged, coll: coll}
-			if q.Filter != nil && !q.Filter.IsEmpty() {
-				f.filter = q.Filter
-				if len(rest) > 0 {
-					f.shown = andOf(rest).Serialize()
-				}
-			}
-			c.fetch, s = f, f
-			c.fetchDecidesNothing = len(rest) == 0
-		case countLike && len(rest) == 0 && len(keyFilter) == 0 && ixs.single:
+		case merged == nil && countLike && len(rest) == 0 && len(keyFilter) == 0 && ixs.single:
 			s = &countScan{ixScan: ixs}
 		case countLike && len(rest) == 0, c.covered:
-			ixs.keyDocs = c.covered
-			s = ixs
+			if merged == nil {
+				ixs.keyDocs = c.covered
+			}
+			s = input
 		default:
-			f := &fetch{child: ixs, coll: coll}
+			f := &fetch{child: input, coll: coll}
 			if q.Filter != nil && !q.Filter.IsEmpty() {
 				f.filter = q.Filter
 				if len(rest) > 0 {

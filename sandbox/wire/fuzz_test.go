@@ -111,6 +111,22 @@ func seedCommands(t testing.TB) [][]byte {
 		{{Key: "insert", Value: "loans"}, {Key: "documents", Value: bson.A{bson.D{{Key: "a", Value: int32(1)}}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "listIndexes", Value: "loans"}, {Key: "cursor", Value: bson.D{{Key: "batchSize", Value: int32(0)}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "drop", Value: "loans"}, {Key: "$db", Value: "shop"}},
+		// Stages outside API Version 1 under apiStrict, also in a view
+		// definition; a random-cursor $sample over a collection of more
+		// than 100 documents; a $lookup let of a missing field; an
+		// $in with a sort that explodes into merged scans; keys through
+		// one array pairing by element; a validator in admin.
+		{{Key: "aggregate", Value: "books"}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$facet", Value: bson.D{{Key: "f", Value: bson.A{bson.D{{Key: "$indexStats", Value: bson.D{}}}}}}}}}}, {Key: "cursor", Value: bson.D{}}, {Key: "apiVersion", Value: "1"}, {Key: "apiStrict", Value: true}, {Key: "$db", Value: "shop"}},
+		{{Key: "create", Value: "strictview"}, {Key: "viewOn", Value: "books"}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$collStats", Value: bson.D{{Key: "latencyStats", Value: bson.D{}}}}}}}, {Key: "apiVersion", Value: "1"}, {Key: "apiStrict", Value: true}, {Key: "$db", Value: "shop"}},
+		{{Key: "insert", Value: "many"}, {Key: "documents", Value: manyDocs(150)}, {Key: "$db", Value: "shop"}},
+		{{Key: "aggregate", Value: "many"}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$sample", Value: bson.D{{Key: "size", Value: int32(3)}}}}}}, {Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "shop"}},
+		{{Key: "explain", Value: bson.D{{Key: "aggregate", Value: "many"}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$sample", Value: bson.D{{Key: "size", Value: int32(7)}}}}}}, {Key: "cursor", Value: bson.D{}}}}, {Key: "verbosity", Value: "allPlansExecution"}, {Key: "$db", Value: "shop"}},
+		{{Key: "aggregate", Value: "books"}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$lookup", Value: bson.D{{Key: "from", Value: "books"}, {Key: "let", Value: bson.D{{Key: "m", Value: "$missing"}}}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$match", Value: bson.D{{Key: "$expr", Value: bson.D{{Key: "$eq", Value: bson.A{"$$m", "$nothere"}}}}}}}}}, {Key: "as", Value: "j"}}}}}}, {Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "shop"}},
+		{{Key: "createIndexes", Value: "many"}, {Key: "indexes", Value: bson.A{bson.D{{Key: "key", Value: bson.D{{Key: "g", Value: int32(1)}, {Key: "i", Value: int32(-1)}}}, {Key: "name", Value: "g_i"}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "find", Value: "many"}, {Key: "filter", Value: bson.D{{Key: "g", Value: bson.D{{Key: "$in", Value: bson.A{int32(1), int32(2), int32(3)}}}}}}, {Key: "sort", Value: bson.D{{Key: "i", Value: int32(1)}}}, {Key: "limit", Value: int32(5)}, {Key: "$db", Value: "shop"}},
+		{{Key: "createIndexes", Value: "books"}, {Key: "indexes", Value: bson.A{bson.D{{Key: "key", Value: bson.D{{Key: "a.b", Value: int32(1)}, {Key: "a.c", Value: int32(1)}}}, {Key: "name", Value: "ab_ac"}, {Key: "sparse", Value: true}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "insert", Value: "books"}, {Key: "documents", Value: bson.A{bson.D{{Key: "a", Value: bson.A{int32(1), bson.D{{Key: "b", Value: int32(1)}}, bson.D{{Key: "c", Value: int32(2)}}}}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "create", Value: "v"}, {Key: "validator", Value: bson.D{{Key: "a", Value: int32(1)}}}, {Key: "$db", Value: "admin"}},
 		// maxTimeMS values mongod refuses, and cursors that are gone.
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: "1"}, {Key: "$db", Value: "shop"}},
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: int32(-1)}, {Key: "$db", Value: "shop"}},
@@ -146,6 +162,16 @@ func seedCommands(t testing.TB) [][]byte {
 		out = append(out, mustEncode(t, d))
 	}
 	return out
+}
+
+// manyDocs is n documents in groups of ten: enough for a $sample to read
+// a random cursor.
+func manyDocs(n int) bson.A {
+	docs := make(bson.A, n)
+	for i := range docs {
+		docs[i] = bson.D{{Key: "g", Value: int32(i / 10)}, {Key: "i", Value: int32(i)}}
+	}
+	return docs
 }
 
 // FuzzDecodeMessage feeds arbitrary bytes to the message decoder: it must

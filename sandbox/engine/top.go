@@ -3,6 +3,7 @@ package engine
 import (
 	"math/bits"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -132,7 +133,9 @@ func (t *topStats) recordCommand(name, db string, cmd bson.D, elapsed time.Durat
 	if name == "getMore" {
 		coll, _ = value.Get(cmd, "collection").(string)
 	}
-	if coll == "" {
+	if coll == "" || strings.IndexByte(db+coll, 0) >= 0 {
+		// A name with a null byte names no namespace: mongod refuses it
+		// before anything reaches Top.
 		return
 	}
 	n := 1

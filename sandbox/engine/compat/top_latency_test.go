@@ -1,6 +1,7 @@
 package compat_test
 
 import (
+	"strings"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -114,4 +115,23 @@ func TestTopAndLatencyStats(t *testing.T) {
 		{name: "top runs on admin only", ref: topRef + "; src/mongo/db/commands/top_command.cpp (adminOnly)", cov: cover{family: commandFam, op: "top", col: errorCol},
 			cmd: `{"top": 1}`, code: mongoerr.Unauthorized, msg: "top may only be run against the admin database."},
 	})
+}
+
+// A collection name holding a null byte names no namespace: mongod
+// refuses the command before Top sees it, so top never lists a key BSON
+// cannot hold (FuzzDispatch found one the sandbox recorded).
+func TestTopSkipsNamesWithNullBytes(t *testing.T) {
+	s := newSuite(t)
+	s.runCase(t, "a refused name with a null byte is not in top", "src/mongo/db/namespace_string.cpp; "+topRef, cover{family: commandFam, op: "top", col: errorCol},
+		func(t *testing.T, db *mongo.Database) {
+			if _, err := command(t, db, bson.D{{Key: "find", Value: "a\x00b"}}); err == nil {
+				t.Fatal("find on a name with a null byte worked")
+			}
+			reply := mustCommand(t, db.Client().Database("admin"), `{"top": 1}`)
+			for _, e := range field(reply, "totals").(bson.D) {
+				if strings.IndexByte(e.Key, 0) >= 0 {
+					t.Errorf("top lists %q", e.Key)
+				}
+			}
+		})
 }

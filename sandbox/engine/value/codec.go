@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -350,6 +351,11 @@ func AppendDoc(dst []byte, d bson.D) ([]byte, error) {
 	idx, dst := bsoncore.AppendDocumentStart(dst)
 	var err error
 	for _, e := range d {
+		// BSON ends a key at its first null byte; the driver's encoder
+		// panics on one, so it is an error here, whatever built d.
+		if strings.IndexByte(e.Key, 0) >= 0 {
+			return nil, fmt.Errorf("BSON element keys cannot contain null bytes: %q", e.Key)
+		}
 		if dst, err = appendElement(dst, e.Key, e.Value); err != nil {
 			return nil, err
 		}
@@ -417,6 +423,9 @@ func appendElement(dst []byte, key string, v any) ([]byte, error) {
 	case bson.DateTime:
 		return bsoncore.AppendDateTimeElement(dst, key, int64(x)), nil
 	case bson.Regex:
+		if strings.IndexByte(x.Pattern, 0) >= 0 || strings.IndexByte(x.Options, 0) >= 0 {
+			return nil, fmt.Errorf("BSON regular expressions cannot contain null bytes: %q", x.Pattern)
+		}
 		return bsoncore.AppendRegexElement(dst, key, x.Pattern, sortedOptions(x.Options)), nil
 	case bson.DBPointer:
 		return bsoncore.AppendDBPointerElement(dst, key, x.DB, x.Pointer), nil

@@ -68,6 +68,30 @@ func TestElemMatchIndexBounds(t *testing.T) {
 			reply := mustCommand(t, db, `{"count": "c", "query": `+filter+`}`)
 			sameValue(t, "count", field(reply, "n"), `1`)
 		})
+	// nodeIsSupportedBySparseIndex (planner_ixselect.cpp): a value
+	// $elemMatch needs an element, so a sparse index answers it, null
+	// bounds included; a negation inside it follows _compatible, which
+	// gives a sparse index {$ne: null} alone (jstest
+	// core/index/elemmatch_index.js).
+	s.runCase(t, "a sparse index answers a value $elemMatch but not a negated $exists in it", "src/mongo/db/query/planner_ixselect.cpp; jstests/core/index/elemmatch_index.js",
+		explainCase(commandFam, "find"), func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), `[{"_id": 1, "a": 1}, {"_id": 2, "a": [{}]}, {"_id": 3, "a": [1, null]}]`)
+			mustCommand(t, db, `{"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": "a_1", "sparse": true}]}`)
+			for _, tc := range []struct{ filter, stage string }{
+				{`{"a": {"$elemMatch": {"$exists": true}}}`, "FETCH"},
+				{`{"a": {"$elemMatch": {"$eq": null}}}`, "FETCH"},
+				{`{"a": {"$elemMatch": {"$not": {"$exists": false}}}}`, "COLLSCAN"},
+				{`{"a": {"$elemMatch": {"$gt": 0, "$not": {"$exists": false}}}}`, "COLLSCAN"},
+			} {
+				plan := winningPlan(t, mustCommand(t, db, `{"explain": {"find": "c", "filter": `+tc.filter+`}, "verbosity": "queryPlanner"}`))
+				sameValue(t, tc.filter, field(plan, "stage"), `"`+tc.stage+`"`)
+			}
+			got, err := cursorDocs(t, db, ejDoc(t, `{"find": "c", "filter": {"a": {"$elemMatch": {"$eq": null}}}}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameDocs(t, "find", got, `[{"_id": 3, "a": [1, null]}]`, false)
+		})
 	s.runCase(t, "$elemMatch child bounds the leading field, compounded with a scalar", elemMatchRef,
 		explainCase(commandFam, "find"), func(t *testing.T, db *mongo.Database) {
 			insertDocs(t, db.Collection("c"), items)

@@ -630,6 +630,16 @@ func compatible(p indexedPred, ix *index.Index, field int) bool {
 		return !ix.FieldIsMultiKey(field)
 	case *query.Not:
 		return notCompatible(p, x, ix, field)
+	case *query.ElemMatchValue:
+		// A sparse index answers no negation inside a value $elemMatch
+		// but {$ne: null}, as outside one (jstest
+		// core/index/elemmatch_index.js); the rule for arrays does not
+		// apply, each element being matched alone.
+		for _, c := range x.Predicates {
+			if n, ok := c.(*query.Not); ok && ix.Spec.Sparse && !isNotEqualNull(n) {
+				return false
+			}
+		}
 	}
 	return true
 }
@@ -812,7 +822,7 @@ func multikeyFieldSorts(ix *index.Index, bounds []oil, span *keySpan, i int) boo
 // hold no entry for some documents, so they may only answer queries that
 // cannot match those documents.
 func usable(ix *index.Index, c *candidate, q Query) bool {
-	if ix.Spec.Sparse && !leadingExistsTrue(c) {
+	if ix.Spec.Sparse && !leadingSupportsSparse(c) {
 		if containsNull(c.bounds[0]) {
 			return false
 		}
@@ -826,11 +836,22 @@ func usable(ix *index.Index, c *candidate, q Query) bool {
 	return true
 }
 
-// leadingExistsTrue: the bounds on the first field come from {$exists:
-// true}, which a sparse index answers (it cannot match a missing field).
-func leadingExistsTrue(c *candidate) bool {
+// leadingSupportsSparse: the bounds on the first field come from a
+// predicate a sparse index answers whatever its bounds: {$exists: true},
+// which cannot match a missing field, or a value $elemMatch, which needs
+// an element (nodeIsSupportedBySparseIndex, planner_ixselect.cpp), so
+// {a: {$elemMatch: {$eq: null}}} may scan the null key.
+func leadingSupportsSparse(c *candidate) bool {
 	for _, u := range c.used {
-		if ex, ok := u.node.(*query.Exists); ok && u.field == 0 && ex.Exists {
+		if u.field != 0 {
+			continue
+		}
+		switch x := u.node.(type) {
+		case *query.Exists:
+			if x.Exists {
+				return true
+			}
+		case *query.ElemMatchValue:
 			return true
 		}
 	}

@@ -324,7 +324,8 @@ func (e *Engine) explainUpdate(req *request, verbosity string) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	return e.explainWrite(req, b.coll, st.filter, st.sort, st.hint, st.let, !st.multi, verbosity, func(n int64) bson.D {
+	w := explainedWrite{single: !st.multi, upsert: st.upsert}
+	return e.explainWrite(req, b.coll, st.filter, st.sort, st.hint, st.let, w, verbosity, func(n int64) bson.D {
 		wouldUpsert := n == 0 && st.upsert
 		return bson.D{
 			{Key: "nMatched", Value: n},
@@ -350,7 +351,7 @@ func (e *Engine) explainDelete(req *request, verbosity string) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
-	return e.explainWrite(req, b.coll, st.filter, st.sort, st.hint, st.let, !st.multi, verbosity, func(n int64) bson.D {
+	return e.explainWrite(req, b.coll, st.filter, st.sort, st.hint, st.let, explainedWrite{single: !st.multi}, verbosity, func(n int64) bson.D {
 		return bson.D{{Key: "nWouldDelete", Value: n}}
 	}, "DELETE")
 }
@@ -383,6 +384,7 @@ func (e *Engine) explainFindAndModify(req *request, verbosity string) (bson.D, e
 	}
 	sort, _, _ := a.document("sort")
 	let, _, _ := a.document("let")
+	fields, _, _ := a.document("fields")
 	shape, err := parseFindAndModifyShape(a)
 	if err == nil {
 		err = shape.validate()
@@ -403,23 +405,34 @@ func (e *Engine) explainFindAndModify(req *request, verbosity string) (bson.D, e
 		hint = h
 	}
 	if remove {
-		return e.explainWrite(req, collName, filter, sort, hint, let, true, verbosity, func(n int64) bson.D {
+		return e.explainWrite(req, collName, filter, sort, hint, let, explainedWrite{single: true, returnsDocs: true, fields: fields}, verbosity, func(n int64) bson.D {
 			return bson.D{{Key: "nWouldDelete", Value: n}}
 		}, "DELETE")
 	}
-	return e.explainWrite(req, collName, filter, sort, hint, let, true, verbosity, func(n int64) bson.D {
+	w := explainedWrite{single: true, upsert: upsert, returnsDocs: true, returnsNew: shape.returnNew, fields: fields}
+	return e.explainWrite(req, collName, filter, sort, hint, let, w, verbosity, func(n int64) bson.D {
 		return bson.D{{Key: "nMatched", Value: n}, {Key: "nWouldModify", Value: n}, {Key: "nWouldUpsert", Value: boolInt(n == 0 && upsert)}}
 	}, "UPDATE")
 }
 
-func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D, hint any, let bson.D, single bool, verbosity string, counts func(n int64) bson.D, stage string) (bson.D, error) {
+// explainedWrite is what an explained write does with the documents it
+// finds: one or all, an upsert or not, and whether it returns them
+// (findAndModify) and the new one.
+type explainedWrite struct {
+	single, upsert, returnsDocs, returnsNew bool
+	// fields is findAndModify's projection, nil for none.
+	fields bson.D
+}
+
+func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D, hint any, let bson.D, w explainedWrite, verbosity string, counts func(n int64) bson.D, stage string) (bson.D, error) {
+	single := w.single
 	// A single-document write has no LIMIT stage: its UPDATE or DELETE
 	// stage stops after the first match (mongod's plan is
 	// DELETE>FETCH>IXSCAN for a deleteOne), so the plan runs only that far.
 	if err := planner.CheckNatural(sort, hint); err != nil {
 		return nil, err
 	}
-	q := planner.Query{Sort: sort, Hint: hint, Ctx: req.ctx, Explain: true}
+	q := planner.Query{Sort: sort, Hint: hint, Ctx: req.ctx, Explain: true, NoExpress: len(w.fields) > 0}
 	if len(filter) > 0 {
 		f, err := query.Compile(filter, query.Options{Now: req.now, LetVars: let, JSONSchema: validation.CompileSchema})
 		if err != nil {
@@ -458,11 +471,114 @@ func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D
 	wrap := writeStage(stage, counts(n))
 	winning, _ := value.Get(exec.QueryPlanner(), "winningPlan").(bson.D)
 	if single && value.Get(winning, "stage") == "EXPRESS_IXSCAN" {
+		if w.upsert && value.Get(winning, "indexName") == "_id_" {
+			return explainReply(req, idHackUpsert(exec, verbosity, w, n, counts(n))), nil
+		}
 		// EXPRESS_UPDATE and EXPRESS_DELETE are mongod 8.0's express
 		// stages for writes (explain results, "EXPRESS stages").
 		wrap = expressWrite("EXPRESS_"+strings.TrimPrefix(stage, "BATCHED_"), counts(n))
 	}
-	return explainReply(req, renderPlan(exec, verbosity, wrap)), nil
+	out := renderPlan(exec, verbosity, wrap)
+	if w.returnsDocs {
+		out = returnedDocuments(out, w, n)
+	}
+	return explainReply(req, out), nil
+}
+
+// returnedDocuments is findAndModify's explain: the write stage returns
+// the document it found, or the one it would insert when the new one is
+// asked for, and a projection (fields) is PROJECTION_DEFAULT above it
+// (jstest core/query/explain/explain_find_and_modify.js).
+func returnedDocuments(out bson.D, w explainedWrite, n int64) bson.D {
+	returned := int64(0)
+	if n > 0 || w.upsert && w.returnsNew {
+		returned = 1
+	}
+	project := func(plan bson.D, exec bool) bson.D {
+		if len(w.fields) == 0 {
+			return plan
+		}
+		d := bson.D{{Key: "stage", Value: "PROJECTION_DEFAULT"}}
+		if exec {
+			d = append(d, bson.E{Key: "nReturned", Value: returned},
+				bson.E{Key: "executionTimeMillisEstimate", Value: lookupInt(plan, "executionTimeMillisEstimate")},
+				bson.E{Key: "works", Value: lookupInt(plan, "works") + 1}, bson.E{Key: "advanced", Value: returned},
+				bson.E{Key: "needTime", Value: lookupInt(plan, "works") + 1 - returned}, bson.E{Key: "needYield", Value: int64(0)},
+				bson.E{Key: "saveState", Value: int64(0)}, bson.E{Key: "restoreState", Value: int64(0)}, bson.E{Key: "isEOF", Value: int64(1)})
+		}
+		return append(d, bson.E{Key: "transformBy", Value: w.fields}, bson.E{Key: "inputStage", Value: plan})
+	}
+	out = rewrapPlan(out, "queryPlanner", func(qp bson.D) bson.D {
+		return rewrapPlan(qp, "winningPlan", func(p bson.D) bson.D { return project(p, false) })
+	})
+	for i, f := range out {
+		st, ok := f.Value.(bson.D)
+		if f.Key != "executionStats" || !ok {
+			continue
+		}
+		st = rewrapPlan(st, "executionStages", func(p bson.D) bson.D { return project(p, true) })
+		for j := range st {
+			if st[j].Key == "nReturned" {
+				st[j].Value = returned
+			}
+		}
+		out[i].Value = st
+	}
+	return out
+}
+
+// idHackUpsert renders an upsert by _id as getExecutorUpdate plans it
+// (get_executor.cpp): express takes no upserts, so it is UPDATE over
+// IDHACK (InternalPlanner::updateWithIdHack), with no canonical query, so
+// explain shows neither a parsed query nor its hashes. The UPDATE stage
+// returns a document only for findAndModify: the one it found, or the
+// one it would insert when the new one is asked for.
+func idHackUpsert(exec *planner.Executor, verbosity string, w explainedWrite, n int64, counts bson.D) bson.D {
+	qp := bson.D{}
+	for _, f := range exec.QueryPlanner() {
+		switch f.Key {
+		case "parsedQuery", "queryHash", "planCacheShapeHash", "planCacheKey":
+		case "winningPlan":
+			qp = append(qp, bson.E{Key: "winningPlan", Value: bson.D{{Key: "isCached", Value: false}, {Key: "stage", Value: "UPDATE"},
+				{Key: "inputStage", Value: bson.D{{Key: "stage", Value: "IDHACK"}}}}})
+		default:
+			qp = append(qp, f)
+		}
+	}
+	out := bson.D{{Key: "queryPlanner", Value: qp}}
+	if verbosity == "queryPlanner" {
+		return out
+	}
+	returned := int64(0)
+	if w.returnsDocs && (n > 0 || w.returnsNew) {
+		returned = 1
+	}
+	st := exec.ExecutionStats(verbosity == "allPlansExecution")
+	stats := bson.D{}
+	for _, f := range st {
+		switch f.Key {
+		case "nReturned":
+			stats = append(stats, bson.E{Key: "nReturned", Value: returned})
+		case "executionStages":
+			stages, _ := f.Value.(bson.D)
+			millis := lookupInt(stages, "executionTimeMillisEstimate")
+			common := func(returned, works int64) bson.D {
+				return bson.D{{Key: "nReturned", Value: returned}, {Key: "executionTimeMillisEstimate", Value: millis},
+					{Key: "works", Value: works}, {Key: "advanced", Value: returned}, {Key: "needTime", Value: works - returned},
+					{Key: "needYield", Value: int64(0)}, {Key: "saveState", Value: int64(0)}, {Key: "restoreState", Value: int64(0)},
+					{Key: "isEOF", Value: int64(1)}}
+			}
+			idhack := append(bson.D{{Key: "stage", Value: "IDHACK"}}, common(n, 1)...)
+			idhack = append(idhack, bson.E{Key: "keysExamined", Value: lookupInt(st, "totalKeysExamined")},
+				bson.E{Key: "docsExamined", Value: lookupInt(st, "totalDocsExamined")})
+			update := append(bson.D{{Key: "isCached", Value: false}, {Key: "stage", Value: "UPDATE"}}, common(returned, 2)...)
+			update = append(update, counts...)
+			stats = append(stats, bson.E{Key: "executionStages", Value: append(update, bson.E{Key: "inputStage", Value: idhack})})
+		default:
+			stats = append(stats, f)
+		}
+	}
+	return append(out, bson.E{Key: "executionStats", Value: stats})
 }
 
 func (e *Engine) explainAggregate(req *request, verbosity string) (bson.D, error) {

@@ -1,6 +1,7 @@
 package compat_test
 
 import (
+	"strings"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -183,6 +184,40 @@ func TestExplainWritePlans(t *testing.T) {
 			indexA(t, db)
 			reply := mustCommand(t, db, `{"explain": {"update": "c", "updates": [{"q": {"_id": 3}, "u": {"$set": {"x": 1}}}]}, "verbosity": "queryPlanner"}`)
 			sameValue(t, "stage", field(winningPlan(t, reply), "stage"), `"EXPRESS_UPDATE"`)
+		})
+	// get_executor.cpp (getExecutorUpdate): express takes no upserts, so an
+	// upsert by _id is UPDATE over IDHACK, planned without a canonical
+	// query; findAndModify returns the document it would insert when asked
+	// for the new one (jstests/core/query/explain/explain_find_and_modify.js).
+	s.runCase(t, "upsert by _id is UPDATE over IDHACK", "src/mongo/db/query/get_executor.cpp getExecutorUpdate",
+		explainCase(commandFam, "findAndModify"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			reply := mustCommand(t, db, `{"explain": {"findAndModify": "c", "query": {"_id": 99}, "update": {"$set": {"x": 1}}, "upsert": true, "new": true}, "verbosity": "executionStats"}`)
+			if got := stageChain(winningPlan(t, reply)); got != "UPDATE>IDHACK" {
+				t.Errorf("plan %s, want UPDATE>IDHACK", got)
+			}
+			if field(field(reply, "queryPlanner").(bson.D), "parsedQuery") != nil {
+				t.Error("an IDHACK upsert has no parsed query")
+			}
+			st := field(reply, "executionStats").(bson.D)
+			sameValue(t, "nReturned", field(st, "nReturned"), `1`)
+			sameValue(t, "nWouldUpsert", field(field(st, "executionStages").(bson.D), "nWouldUpsert"), `1`)
+			docs, _ := cursorDocs(t, db, ejDoc(t, `{"find": "c", "filter": {"_id": 99}}`))
+			sameDocs(t, "documents after explain", docs, `[]`, false)
+		})
+	// A findAndModify projection is PROJECTION_DEFAULT over the write stage,
+	// and takes it off the express path (get_executor.cpp).
+	s.runCase(t, "findAndModify fields is PROJECTION_DEFAULT over the write", "jstests/core/query/explain/explain_find_and_modify.js",
+		explainCase(commandFam, "findAndModify"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			reply := mustCommand(t, db, `{"explain": {"findAndModify": "c", "query": {"_id": 3}, "remove": true, "fields": {"a": 1}}, "verbosity": "executionStats"}`)
+			wp := winningPlan(t, reply)
+			if got := stageChain(wp); !strings.HasPrefix(got, "PROJECTION_DEFAULT>DELETE>") {
+				t.Errorf("plan %s, want PROJECTION_DEFAULT over DELETE", got)
+			}
+			sameValue(t, "transformBy", field(wp, "transformBy"), `{"a": 1}`)
+			st := field(reply, "executionStats").(bson.D)
+			sameValue(t, "nReturned", field(st, "nReturned"), `1`)
 		})
 	// A multi update is not an express write: UPDATE over the plan, and
 	// explain modifies nothing.

@@ -39,6 +39,9 @@ type Query struct {
 	// FETCH, a single interval becomes a COUNT_SCAN, and the documents
 	// returned are empty.
 	NoContent bool
+	// NoExpress plans without the express path, as getExecutorUpdate and
+	// getExecutorDelete do for a findAndModify with a projection.
+	NoExpress bool
 	// RandomSample, when positive, plans a random cursor returning that
 	// many of the collection's documents for a leading $sample (see
 	// RandomCursorSample); the query has no filter.
@@ -271,7 +274,7 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 		e.candidates, e.winner, e.root, e.count = []*candidate{c}, c, c.root, c.count
 		return e, nil
 	}
-	if ix, key, ok := expressEligible(coll, q); ok && !q.filteredOut(coll, ns, ix) {
+	if ix, key, ok := expressEligible(coll, q); ok && !q.NoExpress && !q.filteredOut(coll, ns, ix) {
 		es := &expressStage{ix: ix, coll: coll, key: key, filter: q.Filter, proj: q.Projection, ctx: e.context}
 		e.express = es
 		e.root = es

@@ -126,6 +126,14 @@ func TestQueryRegexPCRE(t *testing.T) {
 			code: mongoerr.NotImplemented, msg: "regular expressions with lookaround assertions (`(?=`) are not supported by the schemalab sandbox; use a real MongoDB (--uri) for them"},
 		{name: "an atomic group is refused", ref: "pcre2pattern (atomic grouping)", docs: docs, filter: re(`(?>a)b`),
 			code: mongoerr.NotImplemented, msg: "regular expressions with atomic groups (`(?>`) are not supported by the schemalab sandbox; use a real MongoDB (--uri) for them"},
+		// mongod compiles the whole pattern, so a pattern that does not
+		// close is invalid whatever else it uses (jstests/core/query/regex/regex_error.js).
+		{name: "an unclosed group is invalid though it uses a refused construct", ref: "jstests/core/query/regex/regex_error.js", docs: docs, filter: re(`(?J)(?<a>x)|(?<a>y`),
+			code: 51091, msg: "Regular expression is invalid: missing closing parenthesis"},
+		{name: "an unmatched ) is invalid though a lookahead comes first", ref: "PCRE2 pcre2_error.c (ERR22)", docs: docs, filter: re(`(?=a)b)`),
+			code: 51091, msg: "Regular expression is invalid: unmatched closing parenthesis"},
+		{name: "a quoted or escaped parenthesis pairs nothing", ref: "pcre2pattern (quoting)", docs: docs, filter: re(`(?=a)\\Q(\\E[(]\\(`),
+			code: mongoerr.NotImplemented, msg: "regular expressions with lookaround assertions (`(?=`) are not supported by the schemalab sandbox; use a real MongoDB (--uri) for them"},
 		{name: "(*COMMIT) before more than one item is refused", ref: "pcre2pattern (backtracking control)", docs: docs, filter: re(`(*COMMIT)ab`),
 			code: mongoerr.NotImplemented, msg: "regular expressions with (*COMMIT) before more of the pattern are not supported by the schemalab sandbox; use a real MongoDB (--uri) for them"},
 	})

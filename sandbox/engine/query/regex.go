@@ -95,9 +95,10 @@ func compileRegex(pattern, options string) (*regexp.Regexp, error) {
 	if extended {
 		pattern = stripExtended(pattern)
 	}
+	written := pattern
 	pattern, err := translatePCRE(pattern, strings.ContainsRune(flags, 'm'), strings.ContainsRune(flags, 's'))
 	if err != nil {
-		return nil, err
+		return nil, invalidBeforeRefused(written, err)
 	}
 	if flags != "" {
 		pattern = "(?" + flags + ")" + pattern
@@ -105,11 +106,99 @@ func compileRegex(pattern, options string) (*regexp.Regexp, error) {
 	re, err := regexp.Compile(pattern)
 	if err != nil {
 		if construct := pcreOnly(err); construct != "" {
-			return nil, pcreRefusal(construct)
+			return nil, invalidBeforeRefused(written, pcreRefusal(construct))
 		}
 		return nil, mongoerr.New(codeRegexInvalid, "Regular expression is invalid: "+pcreMessage(err))
 	}
 	return re, nil
+}
+
+// invalidBeforeRefused answers for a pattern the sandbox refuses a
+// construct of: mongod compiles the whole pattern, so one whose
+// parentheses or classes do not close is invalid (51091) there, whatever
+// it uses, and not a feature the sandbox leaves out.
+func invalidBeforeRefused(pattern string, refused error) error {
+	var me *mongoerr.Error
+	if !errors.As(refused, &me) || me.Code != mongoerr.NotImplemented {
+		return refused
+	}
+	if msg := unclosedStructure(pattern); msg != "" {
+		return pcreInvalid(msg)
+	}
+	return refused
+}
+
+// unclosedStructure is PCRE2's message for a pattern whose groups,
+// classes, comments or \Q quotes do not close, found by a scan that skips
+// what is escaped or quoted; "" when they all pair.
+func unclosedStructure(p string) string {
+	depth := 0
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			if strings.HasPrefix(p[i:], `\Q`) {
+				j := strings.Index(p[i+2:], `\E`)
+				if j < 0 {
+					// An unterminated \Q quotes the rest of the pattern.
+					i = len(p)
+					break
+				}
+				i += 2 + j + 1
+				continue
+			}
+			i++
+		case '[':
+			i = classEnd(p, i)
+			if i >= len(p) {
+				return "missing terminating ] for character class"
+			}
+		case '(':
+			if strings.HasPrefix(p[i:], "(?#") {
+				j := strings.IndexByte(p[i:], ')')
+				if j < 0 {
+					return "missing ) after (?# comment"
+				}
+				i += j
+				continue
+			}
+			depth++
+		case ')':
+			if depth == 0 {
+				return "unmatched closing parenthesis"
+			}
+			depth--
+		}
+	}
+	if depth > 0 {
+		return "missing closing parenthesis"
+	}
+	return ""
+}
+
+// classEnd is the index of the `]` closing the class opened at p[open],
+// or len(p): a `]` first in the class (after any `^`) is a literal, as
+// are escaped characters, and [:name:] is a POSIX class inside it.
+func classEnd(p string, open int) int {
+	i := open + 1
+	if i < len(p) && p[i] == '^' {
+		i++
+	}
+	if i < len(p) && p[i] == ']' {
+		i++
+	}
+	for ; i < len(p); i++ {
+		switch {
+		case p[i] == '\\':
+			i++
+		case p[i] == ']':
+			return i
+		case strings.HasPrefix(p[i:], "[:"):
+			if j := strings.Index(p[i:], ":]"); j >= 0 {
+				i += j + 1
+			}
+		}
+	}
+	return len(p)
 }
 
 // pcreOnly names the construct when err is about one PCRE runs and Go's

@@ -65,11 +65,27 @@ func (s findAndModifyShape) validate() error {
 	return nil
 }
 
-func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
+// findAndModifyRequest is a findAndModify as FindAndModifyCommandRequest's
+// parser reads it and the executor's projection compiles, before anything
+// runs: the command and its explain alike.
+type findAndModifyRequest struct {
+	collName                  string
+	filter, sort, fields, let bson.D
+	hint                      any
+	bypassEmptyTs             bool
+	findAndModifyShape
+	// proj is fields compiled, nil for none; qf is the query it matches
+	// positional projections against.
+	proj *projection.Projection
+	qf   *query.Filter
+}
+
+func parseFindAndModify(req *request) (*findAndModifyRequest, error) {
 	collName, err := collectionName(req)
 	if err != nil {
 		return nil, err
 	}
+	r := &findAndModifyRequest{collName: collName}
 	a := newArgs(req)
 	a.prefix = "findAndModify"
 	if err := a.checkKnown(true, "query", "sort", "remove", "update", "new", "fields", "upsert",
@@ -77,52 +93,53 @@ func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
 		"bypassEmptyTsReplacement"); err != nil {
 		return nil, err
 	}
-	filter, _, err := a.document("query")
-	if err != nil {
+	if r.filter, _, err = a.document("query"); err != nil {
 		return nil, err
 	}
-	sort, _, err := a.document("sort")
-	if err != nil {
+	if r.sort, _, err = a.document("sort"); err != nil {
 		return nil, err
 	}
-	fields, _, err := a.document("fields")
-	if err != nil {
+	if r.fields, _, err = a.document("fields"); err != nil {
 		return nil, err
 	}
-	let, err := letArg(a, req.now)
-	if err != nil {
+	if r.let, err = letArg(a, req.now); err != nil {
 		return nil, err
 	}
-	shape, err := parseFindAndModifyShape(a)
-	if err != nil {
+	if r.findAndModifyShape, err = parseFindAndModifyShape(a); err != nil {
 		return nil, err
 	}
-	remove, returnNew, upsert, upd, arrayFilters := shape.remove, shape.returnNew, shape.upsert, shape.update, shape.arrayFilters
 	// find_and_modify_command.idl's optionalBool, read for replacements.
-	bypassEmptyTs, err := a.optionalBool("bypassEmptyTsReplacement")
-	if err != nil {
+	if r.bypassEmptyTs, err = a.optionalBool("bypassEmptyTsReplacement"); err != nil {
 		return nil, err
 	}
-	hint, err := indexHint(a)
-	if err != nil {
+	if r.hint, err = indexHint(a); err != nil {
 		return nil, err
 	}
 	if err := checkCollation(a); err != nil {
 		return nil, err
 	}
-	if err := shape.validate(); err != nil {
+	if err := r.validate(); err != nil {
 		return nil, err
 	}
-	var proj *projection.Projection
-	var qf *query.Filter
-	if len(fields) > 0 {
-		if qf, err = query.Compile(filter, query.Options{Now: req.now, LetVars: let, JSONSchema: validation.CompileSchema}); err != nil {
+	if len(r.fields) > 0 {
+		if r.qf, err = query.Compile(r.filter, query.Options{Now: req.now, LetVars: r.let, JSONSchema: validation.CompileSchema}); err != nil {
 			return nil, err
 		}
-		if proj, err = projection.Compile(fields, projection.Options{Now: req.now, LetVars: let, Filter: qf, SortKeys: true}); err != nil {
+		if r.proj, err = projection.Compile(r.fields, projection.Options{Now: req.now, LetVars: r.let, Filter: r.qf, SortKeys: true}); err != nil {
 			return nil, err
 		}
 	}
+	return r, nil
+}
+
+func cmdFindAndModify(e *Engine, req *request) (bson.D, error) {
+	r, err := parseFindAndModify(req)
+	if err != nil {
+		return nil, err
+	}
+	collName, filter, sort, fields, let, hint, bypassEmptyTs := r.collName, r.filter, r.sort, r.fields, r.let, r.hint, r.bypassEmptyTs
+	remove, returnNew, upsert, upd, arrayFilters := r.remove, r.returnNew, r.upsert, r.update, r.arrayFilters
+	proj, qf := r.proj, r.qf
 	project := func(d bson.D) (any, error) {
 		if d == nil {
 			return nil, nil

@@ -373,22 +373,7 @@ func batchesDeletes(coll *catalog.Collection) bool {
 }
 
 func (e *Engine) explainFindAndModify(req *request, verbosity string) (bson.D, error) {
-	collName, err := collectionName(req)
-	if err != nil {
-		return nil, err
-	}
-	a := newArgs(req)
-	filter, _, err := a.document("query")
-	if err != nil {
-		return nil, err
-	}
-	sort, _, _ := a.document("sort")
-	let, _, _ := a.document("let")
-	fields, _, _ := a.document("fields")
-	shape, err := parseFindAndModifyShape(a)
-	if err == nil {
-		err = shape.validate()
-	}
+	r, err := parseFindAndModify(req)
 	if err != nil {
 		return nil, err
 	}
@@ -399,19 +384,14 @@ func (e *Engine) explainFindAndModify(req *request, verbosity string) (bson.D, e
 	if !e.catalog.DatabaseOpen(req.db) {
 		return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "database %s does not exist", req.db)
 	}
-	remove, upsert := shape.remove, shape.upsert
-	var hint any
-	if h, ok := a.get("hint"); ok {
-		hint = h
-	}
-	if remove {
-		return e.explainWrite(req, collName, filter, sort, hint, let, explainedWrite{single: true, returnsDocs: true, fields: fields}, verbosity, func(n int64) bson.D {
+	if r.remove {
+		return e.explainWrite(req, r.collName, r.filter, r.sort, r.hint, r.let, explainedWrite{single: true, returnsDocs: true, fields: r.fields}, verbosity, func(n int64) bson.D {
 			return bson.D{{Key: "nWouldDelete", Value: n}}
 		}, "DELETE")
 	}
-	w := explainedWrite{single: true, upsert: upsert, returnsDocs: true, returnsNew: shape.returnNew, fields: fields}
-	return e.explainWrite(req, collName, filter, sort, hint, let, w, verbosity, func(n int64) bson.D {
-		return bson.D{{Key: "nMatched", Value: n}, {Key: "nWouldModify", Value: n}, {Key: "nWouldUpsert", Value: boolInt(n == 0 && upsert)}}
+	w := explainedWrite{single: true, upsert: r.upsert, returnsDocs: true, returnsNew: r.returnNew, fields: r.fields}
+	return e.explainWrite(req, r.collName, r.filter, r.sort, r.hint, r.let, w, verbosity, func(n int64) bson.D {
+		return bson.D{{Key: "nMatched", Value: n}, {Key: "nWouldModify", Value: n}, {Key: "nWouldUpsert", Value: boolInt(n == 0 && r.upsert)}}
 	}, "UPDATE")
 }
 

@@ -162,6 +162,21 @@ func TestCRUDCommands(t *testing.T) {
 			cmd: `{"update":"c","updates":[{"q":{},"u":{"x":1},"hint":{"$natural":1.1}}]}`, code: mongoerr.BadValue, msg: "$natural hint cannot be set to a value other than -1 or 1.", writeError: true},
 		{name: "delete hint $natural in a compound hint", ref: naturalRef, cov: cover{family: commandFam, op: "delete", col: errorCol}, docs: `[{"_id":1}]`,
 			cmd: `{"delete":"c","deletes":[{"q":{},"limit":1,"hint":{"a":1,"$natural":1}}]}`, code: mongoerr.BadValue, msg: "$natural hint cannot be set to a value other than -1 or 1.", writeError: true},
+		// The explain of a findAndModify parses the command as the command
+		// does (FindAndModifyCommandRequest) and compiles its projection
+		// before it plans.
+		{name: "explain of a findAndModify whose fields is a string", ref: famRef, cov: cover{family: commandFam, op: "explain", col: errorCol}, docs: `[{"_id":1}]`,
+			cmd:  `{"explain":{"findAndModify":"c","query":{"_id":1},"update":{"$set":{"x":1}},"fields":"a"}}`,
+			code: mongoerr.TypeMismatch, msg: "BSON field 'findAndModify.fields' is the wrong type 'string', expected type 'object'"},
+		{name: "explain of a findAndModify with an unknown field", ref: famRef, cov: cover{family: commandFam, op: "explain", col: errorCol}, docs: `[{"_id":1}]`,
+			cmd:  `{"explain":{"findAndModify":"c","query":{"_id":1},"remove":true,"foo":1}}`,
+			code: mongoerr.IDLUnknownField, msg: "BSON field 'findAndModify.foo' is an unknown field."},
+		{name: "explain of a findAndModify whose projection mixes inclusion and exclusion", ref: famRef + "; src/mongo/db/query/projection_parser.cpp", cov: cover{family: commandFam, op: "explain", col: errorCol}, docs: `[{"_id":1}]`,
+			cmd:  `{"explain":{"findAndModify":"c","query":{"_id":1},"update":{"$set":{"x":1}},"fields":{"a":1,"b":0}}}`,
+			code: 31254, msg: "Cannot do exclusion on field b in inclusion projection"},
+		{name: "explain of a findAndModify whose hint is a number", ref: "jstests/core/write/find_and_modify/find_and_modify_hint.js", cov: cover{family: commandFam, op: "explain", col: errorCol}, docs: `[{"_id":1}]`,
+			cmd:  `{"explain":{"findAndModify":"c","query":{"_id":1},"remove":true,"hint":1}}`,
+			code: mongoerr.FailedToParse, msg: "Hint must be either a string or nested object"},
 		{name: "explain of a delete with a $natural hint of 2", ref: naturalRef, cov: cover{family: commandFam, op: "explain", col: errorCol}, docs: `[{"_id":1}]`,
 			cmd: `{"explain":{"delete":"c","deletes":[{"q":{},"limit":1,"hint":{"$natural":2}}]}}`, code: mongoerr.BadValue, msg: "$natural hint cannot be set to a value other than -1 or 1."},
 		{name: "findAndModify sort $natural -100", ref: naturalRef, cov: cover{family: commandFam, op: "findAndModify", col: errorCol}, docs: `[{"_id":1}]`,

@@ -828,6 +828,19 @@ func PCRE2Limit(pattern string) string {
 	if len(pattern) > maxPCRE2PatternLength {
 		return "pattern string is longer than the limit set by the application"
 	}
+	if depth, _ := PatternStructure(pattern); depth > maxPCRE2ParensNest {
+		return "parentheses are too deeply nested"
+	}
+	return ""
+}
+
+// PatternStructure pairs a pattern's groups left to right as PCRE2's
+// parser does, skipping what is escaped, quoted (\Q...\E, to the end when
+// unterminated), in a class or in a (?# comment): the deepest nesting it
+// reached, and PCRE2's message (pcre2_error.c) for the first group,
+// class or comment that does not close, "" when all do. The walk stops at
+// that first error, where PCRE2 stops compiling.
+func PatternStructure(pattern string) (maxDepth int, unclosed string) {
 	depth := 0
 	for i := 0; i < len(pattern); i++ {
 		switch pattern[i] {
@@ -835,7 +848,7 @@ func PCRE2Limit(pattern string) string {
 			if strings.HasPrefix(pattern[i:], `\Q`) {
 				end := strings.Index(pattern[i+2:], `\E`)
 				if end < 0 {
-					return ""
+					return maxDepth, ""
 				}
 				i += 2 + end + 1
 				continue
@@ -844,24 +857,36 @@ func PCRE2Limit(pattern string) string {
 		case '[':
 			n := ClassEnd(pattern[i:])
 			if n == 0 {
-				return "" // an unclosed class fails to compile for its own reason
+				return maxDepth, "missing terminating ] for character class"
 			}
 			i += n - 1
 		case '(':
-			if depth++; depth > maxPCRE2ParensNest {
-				return "parentheses are too deeply nested"
+			if strings.HasPrefix(pattern[i:], "(?#") {
+				end := strings.IndexByte(pattern[i:], ')')
+				if end < 0 {
+					return maxDepth, "missing ) after (?# comment"
+				}
+				i += end
+				continue
 			}
+			depth++
+			maxDepth = max(maxDepth, depth)
 		case ')':
-			if depth > 0 {
-				depth--
+			if depth == 0 {
+				return maxDepth, "unmatched closing parenthesis"
 			}
+			depth--
 		}
 	}
-	return ""
+	if depth > 0 {
+		return maxDepth, "missing closing parenthesis"
+	}
+	return maxDepth, ""
 }
 
 // ClassEnd is the length of the character class rest starts with, 0 when
-// it is not closed.
+// it is not closed. A `]` first in the class (after any `^`) is a
+// literal, and a POSIX class ([:alpha:]) inside it keeps its own `]`.
 func ClassEnd(rest string) int {
 	i := 1
 	if i < len(rest) && rest[i] == '^' {
@@ -871,14 +896,34 @@ func ClassEnd(rest string) int {
 		i++
 	}
 	for ; i < len(rest); i++ {
-		switch rest[i] {
-		case '\\':
+		switch {
+		case rest[i] == '\\':
 			i++
-		case ']':
+		case rest[i] == ']':
 			return i + 1
+		case strings.HasPrefix(rest[i:], "[:"):
+			if end := strings.Index(rest[i:], ":]"); end >= 0 && isPOSIXClassName(rest[i+2:i+end]) {
+				i += end + 1
+			}
 		}
 	}
 	return 0
+}
+
+// isPOSIXClassName reports whether name, between "[:" and ":]", has the
+// shape of a POSIX class name, negated or not, which is what PCRE2's
+// check_posix_syntax looks for before it reads the class as one.
+func isPOSIXClassName(name string) bool {
+	name = strings.TrimPrefix(name, "^")
+	if name == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // stripExtended removes unescaped whitespace and #-comments outside

@@ -122,83 +122,10 @@ func invalidBeforeRefused(pattern string, refused error) error {
 	if !errors.As(refused, &me) || me.Code != mongoerr.NotImplemented {
 		return refused
 	}
-	if msg := unclosedStructure(pattern); msg != "" {
+	if _, msg := expr.PatternStructure(pattern); msg != "" {
 		return pcreInvalid(msg)
 	}
 	return refused
-}
-
-// unclosedStructure is PCRE2's message for a pattern whose groups,
-// classes, comments or \Q quotes do not close, found by a scan that skips
-// what is escaped or quoted; "" when they all pair.
-func unclosedStructure(p string) string {
-	depth := 0
-	for i := 0; i < len(p); i++ {
-		switch p[i] {
-		case '\\':
-			if strings.HasPrefix(p[i:], `\Q`) {
-				j := strings.Index(p[i+2:], `\E`)
-				if j < 0 {
-					// An unterminated \Q quotes the rest of the pattern.
-					i = len(p)
-					break
-				}
-				i += 2 + j + 1
-				continue
-			}
-			i++
-		case '[':
-			i = classEnd(p, i)
-			if i >= len(p) {
-				return "missing terminating ] for character class"
-			}
-		case '(':
-			if strings.HasPrefix(p[i:], "(?#") {
-				j := strings.IndexByte(p[i:], ')')
-				if j < 0 {
-					return "missing ) after (?# comment"
-				}
-				i += j
-				continue
-			}
-			depth++
-		case ')':
-			if depth == 0 {
-				return "unmatched closing parenthesis"
-			}
-			depth--
-		}
-	}
-	if depth > 0 {
-		return "missing closing parenthesis"
-	}
-	return ""
-}
-
-// classEnd is the index of the `]` closing the class opened at p[open],
-// or len(p): a `]` first in the class (after any `^`) is a literal, as
-// are escaped characters, and [:name:] is a POSIX class inside it.
-func classEnd(p string, open int) int {
-	i := open + 1
-	if i < len(p) && p[i] == '^' {
-		i++
-	}
-	if i < len(p) && p[i] == ']' {
-		i++
-	}
-	for ; i < len(p); i++ {
-		switch {
-		case p[i] == '\\':
-			i++
-		case p[i] == ']':
-			return i
-		case strings.HasPrefix(p[i:], "[:"):
-			if j := strings.Index(p[i:], ":]"); j >= 0 {
-				i += j + 1
-			}
-		}
-	}
-	return len(p)
 }
 
 // pcreOnly names the construct when err is about one PCRE runs and Go's

@@ -164,6 +164,18 @@ func TestHashedIndexPlans(t *testing.T) {
 			}
 		}
 	})
+	// {$exists: false} is the negation the planner indexes on a hashed
+	// field: a missing field is keyed as null, so its bounds are the hash
+	// of null, and FETCH tells missing from null.
+	s.runCase(t, "hashed: $exists false is the point on the hash of null", hashedPlanRef+"; jstests/core/index/hashed/hashed_index_queries_with_logical_operators.js", cov, func(t *testing.T, db *mongo.Database) {
+		insertDocs(t, db.Collection("c"), `[{"_id": 1}, {"_id": 2, "a": null}, {"_id": 3, "a": 12, "b": 12}, {"_id": 4, "b": 12}, {"_id": 5, "a": null, "b": 12}]`)
+		mustCommand(t, db, hashedCreate(`{"a": "hashed", "b": 1}`, ""))
+		chain, bounds := plan(t, db, `{"find": "c", "filter": {"a": {"$exists": false}, "b": 12}}`)
+		sameValue(t, "stages", chain, `"FETCH>IXSCAN"`)
+		sameValue(t, "bounds", bounds, `{"a": ["[`+hashOfNull+`, `+hashOfNull+`]"], "b": ["[12, 12]"]}`)
+		docs, _ := cursorDocs(t, db, ejDoc(t, `{"find": "c", "filter": {"a": {"$exists": false}, "b": 12}}`))
+		sameDocs(t, "documents", docs, `[{"_id": 4, "b": 12}]`, false)
+	})
 	s.runCase(t, "hashed: a compound index covers its other fields", "jstests/core/index/hashed/hashed_index_covered_queries.js", cov, func(t *testing.T, db *mongo.Database) {
 		insertDocs(t, db.Collection("c"), docs)
 		mustCommand(t, db, hashedCreate(`{"b": 1, "a": "hashed", "c": -1}`, ""))

@@ -20,14 +20,24 @@ func hashedCompatible(n query.Node) bool {
 		return len(x.Regexes) == 0
 	case *query.Exists:
 		return true
+	case *query.Not:
+		return isExistsFalse(x)
 	}
 	return false
 }
 
+// isExistsFalse reports {$exists: false}, the negation of {$exists:
+// true}: a missing field, which an index stores as null.
+func isExistsFalse(n *query.Not) bool {
+	e, ok := n.Child.(*query.Exists)
+	return ok && e.Exists
+}
+
 // hashedBounds is IndexBoundsBuilder::translate on a hashed field
 // (index_bounds_builder.cpp): each value an equality or $in names becomes
-// a point on its hash, in hash order; {$exists: true} is every key. The bounds are always INEXACT_FETCH: distinct values may share a
-// hash, so FETCH checks the predicate.
+// a point on its hash, in hash order; {$exists: true} is every key and
+// {$exists: false} the hash of null. The bounds are always INEXACT_FETCH:
+// distinct values may share a hash, so FETCH checks the predicate.
 func hashedBounds(n query.Node) oil {
 	var vals []any
 	switch x := n.(type) {
@@ -37,6 +47,8 @@ func hashedBounds(n query.Node) oil {
 		vals = x.Values
 	case *query.Exists:
 		return oil{fullInterval()}
+	case *query.Not:
+		vals = []any{nil}
 	}
 	o := make(oil, len(vals))
 	for i, v := range vals {
@@ -46,8 +58,8 @@ func hashedBounds(n query.Node) oil {
 }
 
 // hashedNullOnSparse: a sparse hashed index holds no entry for a
-// document missing its fields, so an equality to null or a $in holding
-// null on its hashed field cannot be answered from it
+// document missing its fields, so an equality to null, a $in holding
+// null or {$exists: false} on its hashed field cannot be answered from it
 // (hashed_partial_and_sparse_index.js).
 func hashedNullOnSparse(ix *index.Index, c *candidate) bool {
 	if !ix.Spec.Sparse {
@@ -67,6 +79,10 @@ func hashedNullOnSparse(ix *index.Index, c *candidate) bool {
 				if v == nil {
 					return true
 				}
+			}
+		case *query.Not:
+			if isExistsFalse(x) {
+				return true
 			}
 		}
 	}

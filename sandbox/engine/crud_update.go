@@ -260,7 +260,11 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 		return out, err
 	}
 	out.executing = true
-	seed, err := f.EqualityDoc()
+	seedOf := f.EqualityDoc
+	if u.Kind() == update.Replacement {
+		seedOf = f.IDEqualityDoc
+	}
+	seed, err := seedOf()
 	if err != nil {
 		return out, err
 	}

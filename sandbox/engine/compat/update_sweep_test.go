@@ -207,6 +207,18 @@ func TestUpdateOperatorErrors(t *testing.T) {
 			code: mongoerr.FailedToParse, msg: "multi update is not supported for replacement-style update"},
 		{name: "an upsert matching a path twice", ref: upsertRef, cov: cover{family: update, op: "$set", col: errorCol}, filter: `{"x":{"$all":[1,2]}}`, upsert: true, update: `{"$set":{"c":1}}`,
 			code: mongoerr.NotSingleValueField, msg: "cannot infer query fields to set, path 'x' is matched twice"},
+		// A replacement upsert takes only _id from the filter
+		// (extractFullEqualityMatches on the immutable _id): a field inside
+		// _id cannot seed it, and other paths are not read at all.
+		{name: "a replacement upsert on fields inside _id", ref: upsertRef + "; src/mongo/db/field_ref_set.cpp (checkPathIsPrefixOf); jstests/core/write/update/upsert_fields.js",
+			cov: cover{family: update, op: "replacement", col: errorCol}, filter: `{"_id.x":1,"_id.y":2}`, upsert: true, update: `{"a":1}`,
+			code: mongoerr.NotExactValueField, msg: "field at '_id' must be exactly specified, field at sub-path '_id.x'found"},
+		{name: "an operator upsert on fields inside _id builds _id from them", ref: upsertRef + "; jstests/core/write/update/upsert_fields.js",
+			cov: cover{family: update, op: "$set", col: semantics}, filter: `{"_id.x":1,"_id.y":2}`, upsert: true, update: `{"$set":{"a":1}}`,
+			want: `[{"_id":{"x":1,"y":2},"a":1}]`},
+		{name: "a replacement upsert ignores a path matched with its parent", ref: upsertRef,
+			cov: cover{family: update, op: "replacement", col: semantics}, filter: `{"_id":7,"x":5,"x.y":6}`, upsert: true, update: `{"a":1}`,
+			want: `[{"_id":7,"a":1}]`},
 		{name: "an upsert matching a path and its parent", ref: upsertRef, cov: cover{family: update, op: "$set", col: errorCol}, filter: `{"x":5,"x.y":6}`, upsert: true, update: `{"$set":{"c":1}}`,
 			code: mongoerr.NotSingleValueField, msg: "cannot infer query fields to set, both paths 'x.y' and 'x' are matched"},
 	})

@@ -21,8 +21,37 @@ import (
 // seeded fields come out sorted by path, not in the filter's order; the
 // upsert then moves _id to the front.
 func (f *Filter) EqualityDoc() (bson.D, error) {
+	return f.equalityDoc(false)
+}
+
+// IDEqualityDoc is the document a replacement upsert starts from, as
+// pathsupport::extractFullEqualityMatches gives it for the immutable _id
+// (UpdateDriver::populateDocumentWithQueryFields): only an equality on _id
+// itself seeds it, other paths are left to the replacement, and an
+// equality on a field inside _id fails with NotExactValueField, since
+// the replacement could not keep the rest of _id.
+func (f *Filter) IDEqualityDoc() (bson.D, error) {
+	return f.equalityDoc(true)
+}
+
+func (f *Filter) equalityDoc(idOnly bool) (bson.D, error) {
 	var eqs []*Compare
 	collectEqualities(f.Root, &eqs)
+	// The canonical query meets the equalities in path order.
+	slices.SortStableFunc(eqs, func(a, b *Compare) int { return strings.Compare(a.Path, b.Path) })
+	if idOnly {
+		ids := eqs[:0:0]
+		for _, e := range eqs {
+			switch {
+			case e.Path == "_id":
+				ids = append(ids, e)
+			case strings.HasPrefix(e.Path, "_id."):
+				return nil, mongoerr.New(mongoerr.NotExactValueField,
+					"field at '_id' must be exactly specified, field at sub-path '"+e.Path+"'found")
+			}
+		}
+		eqs = ids
+	}
 	paths := make([]string, 0, len(eqs))
 	for _, e := range eqs {
 		for _, p := range paths {
@@ -43,7 +72,6 @@ func (f *Filter) EqualityDoc() (bson.D, error) {
 		}
 		paths = append(paths, e.Path)
 	}
-	slices.SortStableFunc(eqs, func(a, b *Compare) int { return strings.Compare(a.Path, b.Path) })
 	doc := bson.D{}
 	for _, e := range eqs {
 		if e.Path == "_id" || strings.HasPrefix(e.Path, "_id.") {

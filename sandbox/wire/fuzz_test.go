@@ -127,6 +127,16 @@ func seedCommands(t testing.TB) [][]byte {
 		{{Key: "createIndexes", Value: "books"}, {Key: "indexes", Value: bson.A{bson.D{{Key: "key", Value: bson.D{{Key: "a.b", Value: int32(1)}, {Key: "a.c", Value: int32(1)}}}, {Key: "name", Value: "ab_ac"}, {Key: "sparse", Value: true}}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "insert", Value: "books"}, {Key: "documents", Value: bson.A{bson.D{{Key: "a", Value: bson.A{int32(1), bson.D{{Key: "b", Value: int32(1)}}, bson.D{{Key: "c", Value: int32(2)}}}}}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "create", Value: "v"}, {Key: "validator", Value: bson.D{{Key: "a", Value: int32(1)}}}, {Key: "$db", Value: "admin"}},
+		// An unclosed regex using a construct the sandbox refuses; the
+		// explain of a findAndModify upsert by _id with fields, and of one
+		// whose fields is no document; a replacement upsert on a field
+		// inside _id; {$exists: false} on a hashed field.
+		{{Key: "find", Value: "books"}, {Key: "filter", Value: bson.D{{Key: "t", Value: bson.D{{Key: "$regex", Value: "(?=a)[[:alpha:])](?#(c"}}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "explain", Value: bson.D{{Key: "findAndModify", Value: "books"}, {Key: "query", Value: bson.D{{Key: "_id", Value: int32(99)}}}, {Key: "update", Value: bson.D{{Key: "$set", Value: bson.D{{Key: "x", Value: int32(1)}}}}}, {Key: "upsert", Value: true}, {Key: "new", Value: true}, {Key: "fields", Value: bson.D{{Key: "x", Value: int32(1)}}}}}, {Key: "verbosity", Value: "executionStats"}, {Key: "$db", Value: "shop"}},
+		{{Key: "explain", Value: bson.D{{Key: "findAndModify", Value: "books"}, {Key: "query", Value: bson.D{}}, {Key: "remove", Value: true}, {Key: "fields", Value: "x"}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "update", Value: "books"}, {Key: "updates", Value: bson.A{bson.D{{Key: "q", Value: bson.D{{Key: "_id.x", Value: int32(1)}, {Key: "_id.y", Value: int32(2)}}}, {Key: "u", Value: bson.D{{Key: "a", Value: int32(1)}}}, {Key: "upsert", Value: true}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "createIndexes", Value: "many"}, {Key: "indexes", Value: bson.A{bson.D{{Key: "key", Value: bson.D{{Key: "h", Value: "hashed"}, {Key: "g", Value: int32(1)}}}, {Key: "name", Value: "h_g"}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "find", Value: "many"}, {Key: "filter", Value: bson.D{{Key: "h", Value: bson.D{{Key: "$exists", Value: false}}}, {Key: "g", Value: int32(3)}}}, {Key: "$db", Value: "shop"}},
 		// maxTimeMS values mongod refuses, and cursors that are gone.
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: "1"}, {Key: "$db", Value: "shop"}},
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: int32(-1)}, {Key: "$db", Value: "shop"}},

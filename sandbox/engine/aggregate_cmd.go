@@ -259,18 +259,21 @@ func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, 
 		}
 		return p, nil
 	}
-	ctx.ExplainPipeline = func(db, c string, pipeline bson.A) (bson.A, error) {
+	ctx.ExplainPipeline = func(db, c string, pipeline bson.A, verbosity string) (bson.A, error) {
 		sub := *req
 		sub.db, sub.ctx = db, ctx.Ctx
+		// A view is explained as it runs: its definition first, on the
+		// collection it reads (jstest core/query/explain/explain_unionwith_view.js).
+		c, pipeline, _, err := viewForeign(view, db, c, pipeline)
+		if err != nil {
+			return nil, err
+		}
 		pp, err := e.preparePipeline(&sub, view, c, pipeline, nil, nil)
 		if err != nil {
 			return nil, err
 		}
-		stages := bson.A{}
-		if pp.exec != nil {
-			stages = append(stages, bson.D{{Key: "$cursor", Value: appendNumberStyle(bson.D{{Key: "queryPlanner", Value: pp.exec.QueryPlanner()}})}})
-		}
-		return append(stages, pp.p.Explain("queryPlanner")...), nil
+		pp.ctx.Explain = true
+		return explainedStages(pp, verbosity)
 	}
 	ctx.ReplaceCollection = func(db, c string, ts bson.D, docs []bson.D) error {
 		if ts != nil {

@@ -580,10 +580,27 @@ func (e *Engine) explainPipeline(req *request, s *aggregateSpec, verbosity strin
 		return nil, err
 	}
 	pp.ctx.Explain = true
-	p, exec := pp.p, pp.exec
-	if exec != nil && len(p.Stages()) == 0 {
-		return explainReply(req, markOptimizedAway(explainPlan(exec, verbosity, nil))), nil
+	if pp.exec != nil && len(pp.p.Stages()) == 0 {
+		return explainReply(req, markOptimizedAway(explainPlan(pp.exec, verbosity, nil))), nil
 	}
+	stages, err := explainedStages(pp, verbosity)
+	if err != nil {
+		return nil, err
+	}
+	// Each stage is a Document: what it serializes keeps its types, and
+	// the figures executionStats adds are long longs
+	// (appendCommonExecStats in pipeline.cpp).
+	out := bson.D{{Key: "explainVersion", Value: "1"}, {Key: "stages", Value: stages}}
+	tail := explainTail(req)
+	// aggregate explains list the command after the server sections.
+	return append(append(out, tail[1:]...), tail[0]), nil
+}
+
+// explainedStages is a prepared pipeline's stages as explain lists them:
+// its $cursor (the query layer's plan), then the rest. Past queryPlanner
+// verbosity the pipeline runs first, so that each carries its figures.
+func explainedStages(pp *preparedPipeline, verbosity string) (bson.A, error) {
+	p, exec := pp.p, pp.exec
 	var cursorOut *countingIterator
 	if verbosity != "queryPlanner" {
 		in := pp.input()
@@ -625,14 +642,7 @@ func (e *Engine) explainPipeline(req *request, s *aggregateSpec, verbosity strin
 		}
 		stages = append(stages, entry)
 	}
-	stages = append(stages, p.Explain(verbosity)...)
-	// Each stage is a Document: what it serializes keeps its types, and
-	// the figures executionStats adds are long longs
-	// (appendCommonExecStats in pipeline.cpp).
-	out := bson.D{{Key: "explainVersion", Value: "1"}, {Key: "stages", Value: stages}}
-	tail := explainTail(req)
-	// aggregate explains list the command after the server sections.
-	return append(append(out, tail[1:]...), tail[0]), nil
+	return append(stages, p.Explain(verbosity)...), nil
 }
 
 // markOptimizedAway adds optimizedPipeline: true to the queryPlanner of a

@@ -196,14 +196,15 @@ func (s *unionWithStage) Spec() bson.D {
 	return stageSpec("$unionWith", body)
 }
 
-// plannedSpec: DocumentSourceUnionWith::serialize at queryPlanner
-// verbosity explains the sub-pipeline as it would run on the other
-// collection (preparePipelineAndExplain), behind a $cursor of its own.
-func (s *unionWithStage) plannedSpec(ctx *Context) (bson.D, error) {
+// plannedSpec: DocumentSourceUnionWith::serialize explains the
+// sub-pipeline as it runs on the other collection, behind a $cursor of
+// its own (preparePipelineAndExplain), with its figures past queryPlanner
+// verbosity (jstest core/query/explain/explain_unionwith_view.js).
+func (s *unionWithStage) plannedSpec(ctx *Context, verbosity string) (bson.D, error) {
 	if s.coll == "" {
 		return nil, mongoerr.New(mongoerr.InternalError, "a collectionless $unionWith has no plan")
 	}
-	stages, err := ctx.ExplainPipeline(ctx.DB, s.coll, s.pipeline)
+	stages, err := ctx.ExplainPipeline(ctx.DB, s.coll, s.pipeline, verbosity)
 	if err != nil {
 		return nil, err
 	}

@@ -101,7 +101,7 @@ type Context struct {
 	// verbosity as it would run: its $cursor stage first, then the
 	// stages the query layer does not take. Nil: sub-pipelines show as
 	// written.
-	ExplainPipeline func(db, coll string, pipeline bson.A) (bson.A, error)
+	ExplainPipeline func(db, coll string, pipeline bson.A, verbosity string) (bson.A, error)
 	// ReplaceCollection atomically replaces db.coll's documents ($out);
 	// with timeseries (the option's specification) db.coll is, or
 	// becomes, a time-series collection.
@@ -392,8 +392,8 @@ func (p *Pipeline) Explain(verbosity string) bson.A {
 	withStats := verbosity == "executionStats" || verbosity == "allPlansExecution"
 	for i, s := range p.stages {
 		d := s.Spec()
-		if sub, ok := s.(plannedSubPipeline); ok && verbosity == "queryPlanner" && p.ctx.ExplainPipeline != nil {
-			if planned, err := sub.plannedSpec(p.ctx); err == nil {
+		if sub, ok := s.(plannedSubPipeline); ok && p.ctx.ExplainPipeline != nil {
+			if planned, err := sub.plannedSpec(p.ctx, verbosity); err == nil {
 				d = planned
 			}
 		}
@@ -413,7 +413,7 @@ func (p *Pipeline) Explain(verbosity string) bson.A {
 // plannedSubPipeline is implemented by the stages whose queryPlanner
 // explain shows their sub-pipeline explained rather than as written.
 type plannedSubPipeline interface {
-	plannedSpec(ctx *Context) (bson.D, error)
+	plannedSpec(ctx *Context, verbosity string) (bson.D, error)
 }
 
 // execStatser is implemented by the stages that report stage-specific

@@ -309,6 +309,30 @@ func TestStageExplain(t *testing.T) {
 			}
 			sameValue(t, "sub-pipeline's $set", sub[1], `{"$set": {"x": {"$const": 1}}}`)
 		})
+	// A $unionWith of a view explains the view resolved: its definition
+	// runs first, on the collection it reads, and past queryPlanner the
+	// sub-pipeline carries its figures (jstest
+	// core/query/explain/explain_unionwith_view.js).
+	s.runCase(t, "$unionWith of a view explains the view's pipeline on its collection", "jstests/core/query/explain/explain_unionwith_view.js",
+		stageExplain("$unionWith"), func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), `[{"_id": 0, "x": 1, "y": 1}, {"_id": 1, "x": 2, "y": 2}]`)
+			mustCommand(t, db, `{"create": "v", "viewOn": "c", "pipeline": [{"$match": {"x": 1, "y": 1}}, {"$project": {"x": 1, "y": 1}}]}`)
+			for _, verbosity := range []string{"queryPlanner", "executionStats"} {
+				reply := aggExplain(t, db, `[{"$unionWith": {"coll": "v", "pipeline": [{"$project": {"y": 1}}]}}]`, verbosity)
+				u, _ := field(lastStage(t, reply), "$unionWith").(bson.D)
+				sub, _ := field(u, "pipeline").(bson.A)
+				if len(sub) == 0 {
+					t.Fatalf("%s: no sub-pipeline explain in %s", verbosity, relaxed(u))
+				}
+				cur, _ := field(sub[0].(bson.D), "$cursor").(bson.D)
+				qp, _ := field(cur, "queryPlanner").(bson.D)
+				sameValue(t, verbosity+" namespace", field(qp, "namespace"), `"`+db.Name()+`.c"`)
+				sameValue(t, verbosity+" parsedQuery", field(qp, "parsedQuery"), `{"$and": [{"x": {"$eq": 1}}, {"y": {"$eq": 1}}]}`)
+				if verbosity == "executionStats" {
+					sameValue(t, "nReturned", field(field(cur, "executionStats").(bson.D), "nReturned"), `1`)
+				}
+			}
+		})
 	// The executor is built for explain as for a run, so explain of a
 	// $geoNear fails where the run does (buildInnerQueryExecutorGeoNear).
 	s.runCase(t, "$geoNear explain without a geo index", "src/mongo/db/pipeline/pipeline_d.cpp (extractGeoNearFieldFromIndexes)",

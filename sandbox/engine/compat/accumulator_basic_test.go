@@ -38,6 +38,13 @@ func TestAccumulatorsBasic(t *testing.T) {
 			pipeline: one(`{"$avg": "$v"}`), want: `[{"r": 2.0}]`},
 		{name: "avg skips non-numbers", ref: accAvgSrc, cov: a("$avg"), docs: mixed, pipeline: one(`{"$avg": "$v"}`), want: `[{"r": 1.75}]`},
 		{name: "avg of nothing numeric is null", ref: accAvgSrc, cov: a("$avg"), docs: `[{"v": null}]`, pipeline: one(`{"$avg": "$v"}`), want: `[{"r": null}]`},
+		// AccumulatorSum adds each decimal with Decimal128::add, rounded to
+		// 34 digits: 34 nines plus 0.5 round up to 1E+34, so the total is
+		// 1, not the 0.5 exact arithmetic gives.
+		{name: "a decimal sum rounds at each step", ref: accSumSrc + "; src/mongo/platform/decimal128.cpp (add)", cov: at("$sum"),
+			docs: `[{"_id": 1, "v": {"$numberDecimal": "9999999999999999999999999999999999"}}, {"_id": 2, "v": {"$numberDecimal": "0.5"}},
+				{"_id": 3, "v": {"$numberDecimal": "-9999999999999999999999999999999999"}}]`,
+			pipeline: one(`{"$sum": "$v"}`), want: `[{"r": {"$numberDecimal": "1"}}]`},
 		{name: "avg of decimals is a decimal", ref: accAvgSrc, cov: at("$avg"), docs: `[{"_id": 1, "v": {"$numberDecimal": "1"}}, {"_id": 2, "v": 2}]`,
 			pipeline: one(`{"$avg": "$v"}`), want: `[{"r": {"$numberDecimal": "1.5"}}]`},
 		{name: "avg of longs near the limit does not overflow", ref: accAvgSrc, cov: at("$avg"),

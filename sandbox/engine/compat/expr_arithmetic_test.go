@@ -27,6 +27,10 @@ func TestExpressionAdd(t *testing.T) {
 		{name: "a double makes a double", ref: ref, cov: cover{col: types}, doc: nums, expr: `{"$add": ["$i", "$d"]}`, want: `14.5`},
 		{name: "a decimal makes a decimal", ref: ref, cov: cover{col: types}, doc: nums, expr: `{"$add": ["$i", "$dec"]}`,
 			want: `{"$numberDecimal": "14.5"}`},
+		// Decimal128::add rounds each partial sum to 34 digits, so the 1
+		// is lost before the large values cancel.
+		{name: "a decimal sum rounds at each step", ref: ref + "; src/mongo/platform/decimal128.cpp (add)", doc: `{"_id": 0, "big": {"$numberDecimal": "1E+40"}}`,
+			expr: `{"$add": ["$big", {"$numberDecimal": "1"}, {"$numberDecimal": "-1E+40"}]}`, want: `{"$numberDecimal": "0E+7"}`},
 		{name: "a date plus milliseconds is a date", ref: ref, cov: cover{col: types}, doc: nums, expr: `{"$add": ["$date", 1000]}`,
 			want: `{"$date": "2020-01-01T00:00:01Z"}`},
 		{name: "a date plus a double rounds to the millisecond", ref: ref, doc: nums, expr: `{"$add": [1.5, "$date"]}`,
@@ -79,6 +83,10 @@ func TestExpressionMultiplyDivide(t *testing.T) {
 			want: `{"$numberLong": "30064771072"}`},
 		{name: "a long product that overflows is a double", ref: ref, cov: cover{col: types}, doc: nums, expr: `{"$multiply": ["$lmax", 2]}`,
 			want: `{"$numberDouble": "1.8446744073709551616E+19"}`},
+		// Each product is a Decimal128: the first overflows to -Infinity,
+		// and -Infinity times 0 is NaN (jstests/aggregation/expressions/arithmetic_constant_folding.js).
+		{name: "a decimal product rounds at each step", ref: ref + "; jstests/aggregation/expressions/arithmetic_constant_folding.js", doc: `{"_id": 0, "x": 0, "y": 4.1}`,
+			expr: `{"$multiply": [{"$numberDecimal": "-9.999999999999999999999999999999999E+6144"}, "$y", "$x"]}`, want: `{"$numberDecimal": "NaN"}`},
 		{name: "a double", ref: ref, cov: cover{col: types}, doc: nums, expr: `{"$multiply": ["$l", 0.5]}`, want: `3.5`},
 		{name: "a decimal", ref: ref, cov: cover{col: types}, doc: nums, expr: `{"$multiply": ["$dec", 2]}`, want: `{"$numberDecimal": "15.0"}`},
 		{name: "no operands is 1", ref: ref, doc: nums, expr: `{"$multiply": []}`, want: `1`},

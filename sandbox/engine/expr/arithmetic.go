@@ -65,7 +65,7 @@ func (s *addState) add(v any) error {
 	case kDouble:
 		s.doubleTotal += value.ToDouble(v)
 	case kDecimal:
-		s.decTotal = decAdd(s.decTotal, toDec(v))
+		s.decTotal = decRound(decAdd(s.decTotal, toDec(v)))
 	}
 	return nil
 }
@@ -273,7 +273,7 @@ func multiplyOf(args []Expr) Expr {
 			}
 			switch kind {
 			case kDecimal:
-				dc = decMul(dc, toDec(v))
+				dc = decRound(decMul(dc, toDec(v)))
 			case kDouble:
 				dbl *= value.ToDouble(v)
 			default:

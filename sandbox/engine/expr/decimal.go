@@ -92,6 +92,14 @@ func decFromDouble(f float64, digits int) dec {
 	return decOf(d)
 }
 
+// decRound is d as a Decimal128 holds it: 34 significant digits rounded
+// half to even, past the format's range an infinity. mongod's decimal
+// arithmetic rounds after every operation (Decimal128::add, ::multiply),
+// so a running total or product rounds at each step, not once at the end:
+// {$multiply: [-9.99E+6144, 4.1, 0]} is NaN, its first product being
+// -Infinity (jstests/aggregation/expressions/arithmetic_constant_folding.js).
+func decRound(d dec) dec { return decOf(d.toD128()) }
+
 // toD128 rounds to 34 digits (half to even) and encodes.
 func (d dec) toD128() bson.Decimal128 {
 	switch d.kind {

@@ -76,7 +76,7 @@ func (s *Sum) Add(v any) {
 			s.decSum = dec{coef: bigInt(0)}
 			s.hasDec = true
 		}
-		s.decSum = decAdd(s.decSum, decOf(n))
+		s.decSum = decRound(decAdd(s.decSum, decOf(n)))
 	}
 }
 
@@ -124,14 +124,14 @@ func (s *Sum) decimalTotal() dec {
 			case math.IsNaN(s.dd.sum) || math.IsInf(s.dd.sum, 0):
 				// A NaN or an infinity leaves its compensation NaN, which
 				// is not part of the total (DoubleDoubleSummation::getDecimal).
-				total = decAdd(total, decFromDouble(s.dd.sum, 17))
+				total = decRound(decAdd(total, decFromDouble(s.dd.sum, 17)))
 			case !s.longOver && s.dd.comp == 0 && s.dd.sum == float64(s.longSum):
-				total = decAdd(total, dec{coef: bigInt(s.longSum)})
+				total = decRound(decAdd(total, dec{coef: bigInt(s.longSum)}))
 			default:
 				// DoubleDoubleSummation::getDecimal converts both halves
 				// with kRoundTo34Digits.
-				total = decAdd(total, decFromDouble(s.dd.sum, 34))
-				total = decAdd(total, decFromDouble(s.dd.comp, 34))
+				total = decRound(decAdd(total, decFromDouble(s.dd.sum, 34)))
+				total = decRound(decAdd(total, decFromDouble(s.dd.comp, 34)))
 			}
 		}
 	}

@@ -24,7 +24,8 @@ const (
 	ErrArrayToObjectKVFieldCount          = 40392   // expression.cpp
 	ErrArrayToObjectKVMissing             = 40393   // expression.cpp
 	ErrArrayToObjectKeyNotString          = 40395   // expression.cpp
-	ErrArrayToObjectKeyNullByte           = 4940400 // expression.cpp
+	ErrArrayToObjectKeyNullByte           = 4940400 // expression.cpp (pairs)
+	ErrArrayToObjectKVKeyNullByte         = 4940401 // expression.cpp (k/v documents)
 	ErrArrayToObjectMixedArray            = 40396   // expression.cpp
 	ErrArrayToObjectMixedObject           = 40391   // expression.cpp
 	ErrArrayToObjectNotArray              = 40386   // expression.cpp

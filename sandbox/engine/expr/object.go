@@ -149,7 +149,13 @@ func arrayToObject(_ string, v any) (any, error) {
 		}
 		ks := key.(string)
 		if strings.IndexByte(ks, 0) >= 0 {
-			return nil, mongoerr.New(mongoerr.ErrArrayToObjectKeyNullByte, "Key field cannot contain an embedded null byte")
+			// The two input forms check the key at their own uassert
+			// (jstests/aggregation/expressions/arrayToObject.js).
+			code := int32(mongoerr.ErrArrayToObjectKeyNullByte)
+			if !pairs {
+				code = mongoerr.ErrArrayToObjectKVKeyNullByte
+			}
+			return nil, mongoerr.New(code, "Key field cannot contain an embedded null byte")
 		}
 		out.set(ks, val)
 	}

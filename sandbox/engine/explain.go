@@ -178,6 +178,12 @@ func renderPlan(exec *planner.Executor, verbosity string, wrap func(plan bson.D,
 		st := exec.ExecutionStats(verbosity == "allPlansExecution")
 		if wrap != nil {
 			st = rewrapPlan(st, "executionStages", func(p bson.D) bson.D { return wrap(p, true) })
+			// The plan's figures are its root's: an UPDATE or DELETE
+			// returns no document.
+			root, _ := value.Get(st, "executionStages").(bson.D)
+			if n := value.Get(root, "nReturned"); !value.IsMissing(n) {
+				st = setField(st, "nReturned", n)
+			}
 		}
 		out = append(out, bson.E{Key: "executionStats", Value: st})
 	}

@@ -18,7 +18,8 @@ import (
 
 // Collection options the sandbox stores and lists but does not act on
 // are accepted; the ones that would change behaviour it cannot reproduce
-// (clustered, encrypted) are refused. Capped collections: capped.go.
+// (encrypted) are refused. Capped collections: capped.go; clustered
+// ones: clustered.go.
 var createFields = []string{"capped", "size", "max", "timeseries", "expireAfterSeconds",
 	"viewOn", "pipeline", "collation", "validator", "validationLevel", "validationAction",
 	"storageEngine", "indexOptionDefaults", "clusteredIndex", "changeStreamPreAndPostImages",
@@ -36,6 +37,13 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 	if err := createStorageOptions(a); err != nil {
 		return nil, err
 	}
+	clusteredSpec, err := parseClusteredIndex(a)
+	if err != nil {
+		return nil, err
+	}
+	if err := clusteredCreateChecks(a); err != nil {
+		return nil, err
+	}
 	// The capped options' types and rules come before the time-series and
 	// view checks, as CmdCreate checks them first.
 	cappedOpts, err := cappedCreateOptions(a)
@@ -49,12 +57,19 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 	}
 	// Views: views.go.
 	if _, ok := a.get("viewOn"); ok {
+		if clusteredSpec != nil {
+			return nil, mongoerr.New(mongoerr.ErrClusteredView, "The 'clusteredIndex' option is not supported with views")
+		}
 		return e.createView(req, collName)
 	}
 	if _, ok := a.get("pipeline"); ok {
 		return nil, mongoerr.New(mongoerr.InvalidOptions, "'pipeline' requires 'viewOn' to also be specified")
 	}
 	if err := createValidationOptions(req); err != nil {
+		return nil, err
+	}
+	ttl, hasTTL, err := a.int64Arg("expireAfterSeconds")
+	if err != nil {
 		return nil, err
 	}
 	// A default collation would make every query on the collection
@@ -71,7 +86,9 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 		switch f.Key {
 		case "capped", "size", "max":
 			continue // cappedOpts
-		case "clusteredIndex", "encryptedFields":
+		case "clusteredIndex", "expireAfterSeconds":
+			continue // appended below, where CollectionOptions lists them
+		case "encryptedFields":
 			if b, ok := f.Value.(bool); ok && !b {
 				continue
 			}
@@ -84,6 +101,14 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 		opts = append(opts, f)
 	}
 	opts = withCappedOptions(cappedOpts, opts)
+	if clusteredSpec != nil {
+		opts = append(opts, bson.E{Key: "clusteredIndex", Value: clusteredSpec})
+	}
+	var ttlPtr *int64
+	if hasTTL {
+		ttlPtr = &ttl
+		opts = append(opts, bson.E{Key: "expireAfterSeconds", Value: ttl})
+	}
 	if err := catalog.ValidateNamespace(req.db, collName); err != nil {
 		return nil, err
 	}
@@ -101,6 +126,16 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 			}
 			return mongoerr.Newf(mongoerr.NamespaceExists, "namespace %s.%s already exists, but with different options: %s",
 				req.db, collName, existingOptions(c))
+		}
+		// validateCollectionOptions runs once the namespace is known to
+		// be free.
+		if hasTTL && clusteredSpec == nil {
+			return mongoerr.New(mongoerr.InvalidOptions, "'expireAfterSeconds' can be used only for clustered collections or timeseries collections")
+		}
+		if clusteredSpec != nil {
+			if err := validateClusteredOptions(a, collName, clusteredSpec, ttlPtr, req.now); err != nil {
+				return err
+			}
 		}
 		c, err := ch.Create(collName, opts)
 		if err != nil {

@@ -110,13 +110,19 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 			return err
 		}
 		// parseCollModRequest: the time-series option needs a time-series
-		// collection, and a collection-level TTL one clustered by _id,
-		// which the sandbox never creates.
+		// collection, and a collection-level TTL one clustered by _id.
 		if _, ok := a.get("timeseries"); ok {
 			return mongoerr.New(mongoerr.InvalidOptions, "option only supported on a time-series collection: timeseries")
 		}
-		if _, ok := a.get("expireAfterSeconds"); ok {
-			return mongoerr.New(mongoerr.InvalidOptions, "'expireAfterSeconds' option is only supported on collections clustered by _id")
+		if v, ok := a.get("expireAfterSeconds"); ok {
+			if c.ClusteredIndex() == nil {
+				return mongoerr.New(mongoerr.InvalidOptions, "'expireAfterSeconds' option is only supported on collections clustered by _id")
+			}
+			ttl, err := clusteredTTLChange(a, v, req.now)
+			if err != nil {
+				return err
+			}
+			changes = append(changes, bson.E{Key: "expireAfterSeconds", Value: ttl})
 		}
 		if _, isBuckets := value.Get(c.Options, "timeseries").(bson.D); isBuckets {
 			if err := refuseTimeseriesValidation(changes); err != nil {
@@ -154,6 +160,10 @@ func (e *Engine) applyCollMod(req *request, ch *catalog.Change, c *catalog.Colle
 	for _, change := range changes {
 		if d, ok := change.Value.(bson.D); ok && change.Key == "validator" && len(d) == 0 {
 			opts = removeField(opts, "validator")
+			continue
+		}
+		if change.Key == "expireAfterSeconds" && change.Value == "off" {
+			opts = removeField(opts, "expireAfterSeconds")
 			continue
 		}
 		opts = setField(opts, change.Key, change.Value)
@@ -430,8 +440,15 @@ func collModIndex(ch *catalog.Change, c *catalog.Collection, r *collModIndexRequ
 			return nil, mongoerr.New(mongoerr.InvalidOptions, reason)
 		}
 	}
+	var named any = r.keyPattern
+	if r.name != "" {
+		named = r.name
+	}
+	if r.hidden != nil && namesClusterKey(c, named) {
+		return nil, mongoerr.New(mongoerr.ErrHideClusteredIndex, "The 'hidden' option is not supported for a clusteredIndex")
+	}
 	var target *index.Spec
-	clustered := clusteredByID(c.Name)
+	clustered := clusteredByID(c)
 	if r.name != "" {
 		if ix := c.Index(r.name); ix != nil && !(clustered && ix.Spec.IsID()) {
 			spec := ix.Spec

@@ -163,7 +163,7 @@ func cmdListIndexes(e *Engine, req *request) (bson.D, error) {
 	if ts, _, ok := e.timeseriesView(req.db, collName); ok {
 		coll, docs = ts.view, timeseriesIndexSpecs(ts)
 	} else if coll != nil {
-		docs = indexSpecs(coll, collName)
+		docs = indexSpecs(coll)
 	}
 	if coll == nil {
 		return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "ns does not exist: %s", ns(req.db, collName))
@@ -226,9 +226,12 @@ func dropIndexes(a args, coll *catalog.Collection, target any, namespace string)
 		return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "ns not found %s", namespace)
 	}
 	was := int32(len(coll.Indexes()))
-	clustered := clusteredByID(coll.Name)
+	clustered := clusteredByID(coll)
 	if clustered {
 		was--
+	}
+	if namesClusterKey(coll, target) {
+		return nil, mongoerr.New(mongoerr.ErrDropClusteredIndex, "It is illegal to drop the clusteredIndex")
 	}
 	var names []string
 	switch t := target.(type) {
@@ -299,12 +302,16 @@ func inSpecification(err error, spec bson.D) error {
 	return mongoerr.New(me.Code, "Error in specification "+value.FormatDoc(spec)+" :: caused by :: "+me.Msg)
 }
 
-// indexSpecs are coll's index specs as its catalog lists them: a buckets
-// collection is clustered by _id, so it has no _id index.
-func indexSpecs(coll *catalog.Collection, collName string) []bson.D {
+// indexSpecs are coll's index specs as its catalog lists them: a
+// collection clustered by _id has no _id index; one created clustered
+// lists its cluster key first.
+func indexSpecs(coll *catalog.Collection) []bson.D {
 	var docs []bson.D
+	if coll.ClusteredIndex() != nil {
+		docs = append(docs, clusteredIndexEntry(coll))
+	}
 	for _, ix := range coll.Indexes() {
-		if !ix.Spec.IsID() || !clusteredByID(collName) {
+		if !ix.Spec.IsID() || !clusteredByID(coll) {
 			docs = append(docs, listIndexesItem(ix.Spec))
 		}
 	}
@@ -352,7 +359,7 @@ func cmdReIndex(e *Engine, req *request) (bson.D, error) {
 		if err := coll.RebuildIndexes(); err != nil {
 			return err
 		}
-		specs, names = indexSpecs(coll, collName), indexNames(coll)
+		specs, names = indexSpecs(coll), indexNames(coll)
 		return nil
 	})
 	if err != nil {

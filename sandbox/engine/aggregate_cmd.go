@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"os"
-	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -924,7 +923,7 @@ func (e *Engine) indexStatsStage(c *catalog.Collection) []bson.D {
 	host, _ := os.Hostname()
 	var out []bson.D
 	for _, ix := range c.Indexes() {
-		if ix.Spec.IsID() && strings.HasPrefix(c.Name, bucketsPrefix) {
+		if ix.Spec.IsID() && clusteredByID(c) {
 			continue // clustered by _id: no _id index (indexSpecs)
 		}
 		ops, since := e.usage.get(c, ix.Spec.Name, e.started)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/schemalab/schemalab/sandbox/engine"
 )
@@ -85,4 +86,50 @@ func equalIDs(a, b []int32) bool {
 		}
 	}
 	return true
+}
+
+// A clustered collection's expireAfterSeconds expires its documents
+// through their _id: those whose _id is a date more than that many
+// seconds in the past (ttl.cpp's clustered collection scan; "On general
+// purpose collections, TTL operates on type 'Date'"), and no other
+// (jstests/core/clustered/clustered_collection_ttl.js; manual:
+// core/clustered-collections).
+func TestConfClusteredTTL(t *testing.T) {
+	client, _ := startServerWith(t, engine.Options{TTLMonitorPeriod: 200 * time.Millisecond})
+	db := client.Database("conf")
+	ctx := context.Background()
+	create := bson.D{{Key: "create", Value: "c"}, {Key: "clusteredIndex", Value: bson.D{{Key: "key", Value: bson.D{{Key: "_id", Value: 1}}}, {Key: "unique", Value: true}}},
+		{Key: "expireAfterSeconds", Value: 60}}
+	if err := db.RunCommand(ctx, create).Err(); err != nil {
+		t.Fatal(err)
+	}
+	past := bson.NewDateTimeFromTime(time.Now().Add(-time.Hour))
+	future := bson.NewDateTimeFromTime(time.Now().Add(time.Hour))
+	docs := []any{
+		bson.D{{Key: "_id", Value: past}, {Key: "n", Value: 1}},
+		bson.D{{Key: "_id", Value: future}, {Key: "n", Value: 2}},
+		bson.D{{Key: "_id", Value: "yesterday"}, {Key: "n", Value: 3}},
+		bson.D{{Key: "_id", Value: 4}, {Key: "n", Value: 4}},
+	}
+	if _, err := db.Collection("c").InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	cur, err := db.Collection("c").Find(ctx, bson.D{}, options.Find().SetSort(bson.D{{Key: "n", Value: 1}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []struct {
+		N int32 `bson:"n"`
+	}
+	if err := cur.All(ctx, &got); err != nil {
+		t.Fatal(err)
+	}
+	var ns []int32
+	for _, g := range got {
+		ns = append(ns, g.N)
+	}
+	if want := []int32{2, 3, 4}; !equalIDs(ns, want) {
+		t.Errorf("after a pass: %v, want %v", ns, want)
+	}
 }

@@ -118,7 +118,7 @@ func createValidationOptions(req *request) error {
 	if err := validatorOptions(req); err != nil {
 		return err
 	}
-	if !value.IsMissing(value.Get(req.cmd, "expireAfterSeconds")) {
+	if !value.IsMissing(value.Get(req.cmd, "expireAfterSeconds")) && value.IsMissing(value.Get(req.cmd, "clusteredIndex")) {
 		return mongoerr.New(mongoerr.InvalidOptions, "'expireAfterSeconds' is only supported on time-series collections or when the 'clusteredIndex' option is specified")
 	}
 	return nil

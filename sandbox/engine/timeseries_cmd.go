@@ -25,11 +25,6 @@ import (
 
 const bucketsPrefix = "system.buckets."
 
-// clusteredByID reports whether the collection named name is a
-// time-series collection's buckets, which mongod clusters by _id: they
-// have no _id index to list, count, name, drop or hide.
-func clusteredByID(name string) bool { return strings.HasPrefix(name, bucketsPrefix) }
-
 // tsView is a resolved time-series collection. A read resolves it from
 // one catalog.View (timeseriesView), so that the view's options and the
 // buckets are snapshots of one instant. A write resolves it under the

@@ -66,6 +66,9 @@ func (e *Engine) expire(now time.Time) {
 }
 
 func hasTTLIndex(c *catalog.Collection) bool {
+	if _, ok := clusteredTTL(c); ok {
+		return true
+	}
 	for _, ix := range c.Indexes() {
 		if _, ok := ttlSeconds(ix); ok {
 			return true
@@ -85,6 +88,18 @@ func ttlSeconds(ix *index.Index) (int64, bool) {
 	return n, true
 }
 
+// clusteredTTL is a clustered collection's expireAfterSeconds: its
+// documents expire through their _id, when it is a date (ttl.cpp's
+// clustered collection scan; "On general purpose collections, TTL
+// operates on type 'Date'").
+func clusteredTTL(c *catalog.Collection) (int64, bool) {
+	if c.ClusteredIndex() == nil {
+		return 0, false
+	}
+	n, ok := value.Get(c.Options, "expireAfterSeconds").(int64)
+	return n, ok
+}
+
 // deleteExpired deletes c's documents expired through its TTL indexes
 // (deleteExpiredWithIndex: an index scan over the dates before the
 // expiration date).
@@ -92,6 +107,9 @@ func deleteExpired(c *catalog.Collection, now time.Time) {
 	expired := map[int64]bool{}
 	for _, ix := range c.Indexes() {
 		secs, ok := ttlSeconds(ix)
+		if ix.Spec.Clustered {
+			secs, ok = clusteredTTL(c)
+		}
 		if !ok {
 			continue
 		}

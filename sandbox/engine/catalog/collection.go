@@ -151,7 +151,7 @@ func newCollection(db, name string, options bson.D, compile FilterCompiler) *Col
 	}
 	c.ns = db + "." + name
 	if requiresIDIndex(name) {
-		c.indexes = []*index.Index{index.New(index.IDSpec(), nil)}
+		c.indexes = []*index.Index{index.New(c.idSpec(index.IDSpec()), nil)}
 	}
 	return c
 }
@@ -186,12 +186,18 @@ func (c *Collection) DataSize() int64 { return c.dataSize }
 
 // Get returns the document with RecordID rid.
 func (c *Collection) Get(rid int64) (bson.D, bool) {
-	c.docs.ready()
-	ref, ok := c.records.Get(recordRef{id: rid})
-	if !ok {
+	r := c.Record(rid)
+	if r == nil {
 		return nil, false
 	}
-	return ref.r.Doc, true
+	return r.Doc, true
+}
+
+// Record returns the record with RecordID rid, or nil.
+func (c *Collection) Record(rid int64) *Record {
+	c.docs.ready()
+	ref, _ := c.records.Get(recordRef{id: rid})
+	return ref.r
 }
 
 // Scan visits records in natural order starting at RecordID from (use 0
@@ -300,6 +306,9 @@ func (c *Collection) InsertSized(doc bson.D, size int) (int64, error) {
 		if err := c.quota.Admit(int64(size)); err != nil {
 			return 0, err
 		}
+	}
+	if err := c.checkRecordIDSize(doc); err != nil {
+		return 0, err
 	}
 	if cap(c.keyScratch) < len(c.indexes) {
 		c.keyScratch = make([]index.KeySet, len(c.indexes))
@@ -430,6 +439,9 @@ func (c *Collection) CreateIndex(spec index.Spec) (bool, error) {
 // exists.
 func (c *Collection) buildIndex(spec index.Spec) (*index.Index, error) {
 	c.docs.ready()
+	if exists, err := c.clusterKeySpec(spec); exists || err != nil {
+		return nil, err
+	}
 	ix, err := c.newIndex(spec)
 	if ix == nil || err != nil {
 		return nil, err
@@ -520,7 +532,7 @@ func (c *Collection) newIndex(spec index.Spec) (*index.Index, error) {
 		}
 		partial = m
 	}
-	return index.New(spec, partial), nil
+	return index.New(c.idSpec(spec), partial), nil
 }
 
 // DropIndex removes the named index. _id_ cannot be dropped.
@@ -616,9 +628,8 @@ func (c *Collection) ListCollectionsEntry() bson.D {
 		{Key: "options", Value: c.Options},
 		{Key: "info", Value: bson.D{{Key: "readOnly", Value: false}, {Key: "uuid", Value: c.UUID}}},
 	}
-	// A clustered collection (a time-series buckets collection) is
-	// keyed by _id and lists no _id index.
-	if _, clustered := value.Get(c.Options, "clusteredIndex").(bool); clustered || !requiresIDIndex(c.Name) {
+	// A clustered collection is keyed by _id and lists no _id index.
+	if c.IsClustered() || !requiresIDIndex(c.Name) {
 		return entry
 	}
 	return append(entry, bson.E{Key: "idIndex", Value: index.IDSpec().Document()})

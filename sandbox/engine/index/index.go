@@ -356,8 +356,15 @@ func (ix *Index) duplicateKeyError(key []any, ns string) error {
 	for i, f := range ix.Spec.Fields {
 		keyValue[i] = bson.E{Key: f.Path, Value: key[i]}
 	}
-	err := mongoerr.Newf(mongoerr.DuplicateKey, "E11000 duplicate key error collection: %s index: %s dup key: %s",
-		ns, ix.Spec.Name, FormatDoc(keyValue))
+	named := " index: " + ix.Spec.Name
+	if ix.Spec.Clustered {
+		// A clustered collection's duplicate is a RecordId the record
+		// store already holds: buildDupKeyErrorStatus names no index
+		// (collection_write_path.cpp).
+		named = ""
+	}
+	err := mongoerr.Newf(mongoerr.DuplicateKey, "E11000 duplicate key error collection: %s%s dup key: %s",
+		ns, named, FormatDoc(keyValue))
 	err.Extra = bson.D{{Key: "keyPattern", Value: ix.Spec.Key}, {Key: "keyValue", Value: keyValue}}
 	return err
 }

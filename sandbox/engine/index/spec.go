@@ -39,6 +39,10 @@ type Spec struct {
 	Partial       bson.D // partialFilterExpression, nil when absent
 	// Wildcard is set for a wildcard index ({"$**": 1}, {"a.$**": 1}).
 	Wildcard *Wildcard
+	// Clustered is set on the _id index of a collection created
+	// clustered by _id: the cluster key, which orders the records. The
+	// planner scans it as the collection, never as an index.
+	Clustered bool
 	// Options holds every option after v/key/name in the order given, so
 	// that listIndexes prints them as mongod stores them.
 	Options bson.D
@@ -236,9 +240,19 @@ func (s *Spec) addOption(e bson.E, doc bson.D) error {
 			return mongoerr.New(mongoerr.CannotCreateIndex, "'partialFilterExpression' for an index must be a document")
 		}
 		s.Partial = p
+	case "clustered":
+		// validateIndexSpec: only a clustered collection's own cluster
+		// key is clustered, and the catalog finds it there or refuses it
+		// (catalog.Collection.clusterKeySpec).
+		if e.Value != true {
+			return mongoerr.Newf(mongoerr.ErrClusteredFalse, "Value '%s' for field 'clustered' is invalid", FormatValue(e.Value))
+		}
+		if value.Get(doc, "unique") != true {
+			return mongoerr.New(mongoerr.CannotCreateIndex, "The 'unique' field is required when 'clustered' is specified")
+		}
 	case "collation", "weights", "default_language", "language_override", "textIndexVersion",
 		"2dsphereIndexVersion", "bits", "min", "max", "bucketSize",
-		"clustered", "coarsestIndexedLevel", "finestIndexedLevel":
+		"coarsestIndexedLevel", "finestIndexedLevel":
 		return mongoerr.Newf(mongoerr.NotImplemented, "index option '%s' is not supported by the schemalab sandbox", e.Key)
 	}
 	s.Options = append(s.Options, e)

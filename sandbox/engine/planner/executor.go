@@ -290,7 +290,7 @@ func (e *Executor) Count() (int64, error) {
 
 // UsedIndex names the winning plan's index ("" for a collection scan).
 func (e *Executor) UsedIndex() string {
-	if e.express != nil && e.express.ix != nil {
+	if e.express != nil && e.express.ix != nil && !e.express.ix.Spec.Clustered {
 		return e.express.ix.Spec.Name
 	}
 	if e.winner == nil || e.winner.ix == nil {
@@ -321,7 +321,7 @@ func (e *Executor) IndexesRead() []string {
 			names = append(names, ix.Spec.Name)
 		}
 	}
-	if e.express != nil && e.express.ix != nil {
+	if e.express != nil && e.express.ix != nil && !e.express.ix.Spec.Clustered {
 		add(e.express.ix)
 	}
 	cands := e.candidates

@@ -32,7 +32,14 @@ func expressEligible(coll *catalog.Collection, q Query) (*index.Index, any, bool
 		return nil, nil, false
 	}
 	if cmp.Path == "_id" {
+		// A clustered collection looks the document up by its cluster
+		// key (IdLookupOnClusteredCollection).
 		return coll.Indexes()[0], cmp.Value, true
+	}
+	if clustered(coll) {
+		// The express path's indexed equality is not taken on a
+		// clustered collection (isExpressEligible).
+		return nil, nil, false
 	}
 	// Past _id's IDHACK, a projection reading the index key (not simple,
 	// so never express in mongod) gets a plan whose IXSCAN records it.
@@ -105,7 +112,9 @@ func (s *expressStage) work() (state, member) {
 	if !found {
 		return s.st.record(isEOF), member{}
 	}
-	s.keys++
+	if !s.ix.Spec.Clustered {
+		s.keys++
+	}
 	doc, ok := s.coll.Get(rid)
 	if !ok {
 		return s.st.record(isEOF), member{}
@@ -135,6 +144,9 @@ func (s *expressStage) describe(exec bool) bson.D {
 		{Key: "stage", Value: "EXPRESS_IXSCAN"},
 		{Key: "keyPattern", Value: index.FormatDoc(s.ix.Spec.Key)},
 		{Key: "indexName", Value: s.ix.Spec.Name},
+	}
+	if s.ix.Spec.Clustered {
+		d = bson.D{{Key: "stage", Value: "EXPRESS_CLUSTERED_IXSCAN"}}
 	}
 	if s.proj != nil {
 		d = append(d, bson.E{Key: "projection", Value: s.proj.Spec}, bson.E{Key: "projectionCovered", Value: false})

@@ -34,6 +34,10 @@ func minMaxScan(coll *catalog.Collection, q Query) (*index.Index, *keySpan, erro
 	if ix == nil {
 		return nil, nil, plannerError(coll, q, mongoerr.ErrMinMaxNoHint, "When using min()/max() a hint of which index to use must be provided")
 	}
+	if ix.Spec.Clustered {
+		_, err := clusterMinMax(q)
+		return ix, nil, err
+	}
 	if !boundsFitIndex(ix, q.Min) || !boundsFitIndex(ix, q.Max) {
 		return nil, nil, plannerError(coll, q, mongoerr.ErrMinMaxIndexIncompatible, "The index chosen is not compatible with min/max")
 	}
@@ -53,6 +57,11 @@ func minMaxCandidate(coll *catalog.Collection, q Query) (*candidate, error) {
 	ix, span, err := minMaxScan(coll, q)
 	if err != nil {
 		return nil, err
+	}
+	if ix.Spec.Clustered {
+		c := collScanCandidate(coll, q, 1, q.Sort)
+		c.cluster, _ = clusterMinMax(q)
+		return c, nil
 	}
 	c := &candidate{ix: ix, dir: 1, span: span, bounds: make([]oil, len(ix.Spec.Fields))}
 	for i := range c.bounds {

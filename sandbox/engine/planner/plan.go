@@ -167,6 +167,9 @@ type candidate struct {
 	merged   bool
 	// branchFetches are the FETCH stages of a merged plan, one a branch.
 	branchFetches []*fetch
+	// cluster bounds the collection scan of a clustered collection
+	// (CLUSTERED_IXSCAN); nil scans all of it.
+	cluster *clusterRange
 	// orBranch is the $or branch a per-branch plan answers.
 	orBranch query.Node
 	ixscans  []*ixScan
@@ -438,13 +441,17 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 			return []*candidate{c}, nil
 		}
 		return nil, plannerError(coll, q, mongoerr.NoQueryExecutionPlans, "No query solutions")
+	case hinted != nil && hinted.Spec.Clustered:
+		// handleClusteredScanHint: the cluster key hinted is the
+		// collection scanned forward.
+		return []*candidate{collScanCandidate(coll, q, 1, sortSpec)}, nil
 	case hinted != nil:
 		return []*candidate{indexCandidate(hinted, preds, sortSpec, true)}, nil
 	case hintDir != 0:
-		return []*candidate{{dir: hintDir}}, nil
+		return []*candidate{collScanCandidate(coll, q, hintDir, sortSpec)}, nil
 	}
 	if natural != 0 {
-		return []*candidate{{dir: natural}}, nil
+		return []*candidate{collScanCandidate(coll, q, natural, nil)}, nil
 	}
 	if tableScan {
 		// A rooted $or whose every branch has an index is subplanned:
@@ -498,7 +505,11 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 		return out, nil
 	}
 	if len(out) == 0 {
-		out = append(out, &candidate{dir: 1})
+		out = append(out, collScanCandidate(coll, q, 1, sortSpec))
+	} else if c := collScanCandidate(coll, q, 1, sortSpec); c.cluster != nil || c.sorted {
+		// A clustered collection's scan competes with the index plans
+		// when it is bounded by the cluster key or gives the sort.
+		out = append(out, c)
 	}
 	return out, nil
 }
@@ -953,7 +964,7 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 		f := &fetch{child: or, coll: coll, filter: q.Filter}
 		c.fetch, s = f, f
 	} else if c.ix == nil {
-		cs := newCollScan(coll, q.Filter, c.dir < 0)
+		cs := newCollScan(coll, q.Filter, c.dir < 0, c.cluster)
 		c.scan, s = cs, cs
 	} else {
 		ixs := newIxScan(c.ix, coll, orientAll(c), c.dir)
@@ -1193,13 +1204,16 @@ func (q Query) apiStrict() bool { return q.Ctx != nil && q.Ctx.Value(apiStrictKe
 // hides reports an index the planner does not see for q: a hidden one,
 // and under apiStrict one outside API Version 1.
 func (q Query) hides(ix *index.Index) bool {
-	return ix.Spec.Hidden || q.apiStrict() && !ix.Spec.InAPIVersion1()
+	return ix.Spec.Hidden || ix.Spec.Clustered || q.apiStrict() && !ix.Spec.InAPIVersion1()
 }
 
 // resolveHint finds the index q's hint names (nil for no hint), or the
 // direction of a {$natural: ±1} hint; a hint naming no visible index is
 // the planner's bad-hint error.
 func resolveHint(coll *catalog.Collection, q Query) (*index.Index, int, error) {
+	if ix := clusterHint(coll, q.Hint); ix != nil {
+		return ix, 0, nil
+	}
 	switch h := q.Hint.(type) {
 	case string:
 		ix := coll.Index(h)

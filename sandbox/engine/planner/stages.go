@@ -133,12 +133,19 @@ type collScan struct {
 	docs     int64
 	millis   int64
 	err      error // a $expr evaluation error ends the scan and fails the query
+	// cluster is set on the scan of a clustered collection (clustered.go).
+	cluster *clusterScan
 }
 
-func newCollScan(coll *catalog.Collection, filter *query.Filter, backward bool) *collScan {
+// newCollScan scans coll; rng bounds the scan of a clustered collection
+// (nil: all of it).
+func newCollScan(coll *catalog.Collection, filter *query.Filter, backward bool, rng *clusterRange) *collScan {
 	cs := &collScan{coll: coll, filter: filter, backward: backward, next: 0}
 	if backward {
 		cs.next = math.MaxInt64
+	}
+	if clustered(coll) {
+		cs.cluster = &clusterScan{rng: rng}
 	}
 	return cs
 }
@@ -148,6 +155,13 @@ func (c *collScan) common() *stats { return &c.st }
 func (c *collScan) refill() {
 	c.buf, c.pos = c.buf[:0], 0
 	n := 256
+	if c.cluster != nil {
+		c.refillClustered(n)
+		if len(c.buf) < n {
+			c.done = true
+		}
+		return
+	}
 	fn := func(r *catalog.Record) bool {
 		c.buf = append(c.buf, r)
 		return len(c.buf) < n
@@ -172,11 +186,16 @@ func (c *collScan) refill() {
 
 func (c *collScan) work() (state, member) {
 	if c.pos >= len(c.buf) {
-		if c.done || c.coll == nil {
-			return c.st.record(isEOF), member{}
+		if !c.done && c.coll != nil {
+			c.refill()
 		}
-		c.refill()
-		if len(c.buf) == 0 {
+		if c.pos >= len(c.buf) {
+			if c.cluster != nil && c.cluster.readPastEnd {
+				// The bounded scan read the record past its end bound
+				// to find it there.
+				c.cluster.readPastEnd = false
+				c.docs++
+			}
 			return c.st.record(isEOF), member{}
 		}
 	}
@@ -199,6 +218,11 @@ func (c *collScan) work() (state, member) {
 
 func (c *collScan) describe(exec bool) bson.D {
 	d := bson.D{{Key: "stage", Value: "COLLSCAN"}}
+	var rng *clusterRange
+	if c.cluster != nil && c.cluster.rng != nil {
+		rng = c.cluster.rng
+		d[0].Value = "CLUSTERED_IXSCAN"
+	}
 	if c.filter != nil && !c.filter.IsEmpty() {
 		d = append(d, bson.E{Key: "filter", Value: c.filter.Serialize()})
 	}
@@ -210,6 +234,14 @@ func (c *collScan) describe(exec bool) bson.D {
 		dir = "backward"
 	}
 	d = append(d, bson.E{Key: "direction", Value: dir})
+	if rng != nil {
+		if rng.hasMin {
+			d = append(d, bson.E{Key: "minRecord", Value: rng.min})
+		}
+		if rng.hasMax {
+			d = append(d, bson.E{Key: "maxRecord", Value: rng.max})
+		}
+	}
 	if exec {
 		d = append(d, bson.E{Key: "docsExamined", Value: c.docs})
 	}

@@ -4,7 +4,6 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
-	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 // Figures are one collection's statistics, unscaled.
@@ -17,18 +16,18 @@ type Figures struct {
 }
 
 // Collect computes the figures of a collection, once per state of its
-// contents (catalog.Collection.Derived). A clustered collection (a
-// time-series buckets collection) keeps its records in _id order in the
-// collection file itself and has no separate _id index file.
+// contents (catalog.Collection.Derived). A clustered collection (one
+// created with clusteredIndex, or a time-series buckets collection) keeps
+// its records in _id order in the collection file itself and has no
+// separate _id index file.
 func Collect(c *catalog.Collection) Figures {
 	return c.Derived(func() any { return collect(c) }).(Figures)
 }
 
 func collect(c *catalog.Collection) Figures {
 	f := Figures{Count: int64(c.Count()), Size: c.DataSize(), StorageSize: DataStorageSize(c)}
-	_, clustered := value.Get(c.Options, "clusteredIndex").(bool)
 	for _, ix := range c.Indexes() {
-		if clustered && ix.Spec.IsID() {
+		if c.IsClustered() && ix.Spec.IsID() {
 			continue
 		}
 		n := IndexSize(ix)
@@ -74,7 +73,7 @@ func StorageStats(c *catalog.Collection, scale int64) bson.D {
 		d = append(d, bson.E{Key: "max", Value: maxDocs}, bson.E{Key: "maxSize", Value: scaled(size, scale)})
 	}
 	d = append(d,
-		bson.E{Key: "nindexes", Value: int64(len(f.IndexSizes))},
+		bson.E{Key: "nindexes", Value: nindexes(c, f)},
 		bson.E{Key: "indexBuilds", Value: bson.A{}},
 		bson.E{Key: "totalIndexSize", Value: scaled(f.TotalIndex, scale)},
 		bson.E{Key: "totalSize", Value: scaled(f.StorageSize+f.TotalIndex, scale)},
@@ -158,4 +157,15 @@ func DBStats(name string, db *catalog.Database, scale int64, freeStorage bool) b
 		bson.E{Key: "fsUsedSize", Value: float64(0)},
 		bson.E{Key: "fsTotalSize", Value: float64(0)},
 	)
+}
+
+// nindexes counts the collection's indexes, the cluster key of a
+// collection created clustered among them (storage_stats.cpp), though it
+// has no size of its own.
+func nindexes(c *catalog.Collection, f Figures) int64 {
+	n := int64(len(f.IndexSizes))
+	if c.ClusteredIndex() != nil {
+		n++
+	}
+	return n
 }

@@ -1,0 +1,239 @@
+package planner
+
+import (
+	"math"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/catalog"
+	"github.com/schemalab/schemalab/sandbox/engine/index"
+	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
+)
+
+// A collection created with clusteredIndex stores its records in cluster
+// key (_id) order, so its collection scan reads them in that order and
+// can start and stop at a key: the bounded scan explain calls
+// CLUSTERED_IXSCAN, with minRecord and maxRecord (CollectionScanParams,
+// planner_access.cpp's handleRIDRangeScan). The sandbox keeps the records
+// in RecordID order and the cluster key in the unique _id index, so the
+// scan walks that index and reads each record it names.
+
+// clusterRange is a clustered collection scan's bounds on the cluster
+// key.
+type clusterRange struct {
+	min, max                   any
+	hasMin, hasMax             bool
+	minExclusive, maxExclusive bool
+}
+
+// clusterRangeOf is handleRIDRangeScan (planner_access.cpp): the
+// tightest bounds the filter's top-level comparisons and $in of _id put
+// on the scan, nil for none. A comparison first bounds the scan to its
+// value's type (appendMinForType and appendMaxForType, whose least
+// number is NaN), then to its value. Every bound is inclusive: the
+// filter, which the scan still applies, excludes the value of a $lt or
+// $gt.
+func clusterRangeOf(f *query.Filter) *clusterRange {
+	r := &clusterRange{}
+	for _, n := range conjuncts(f) {
+		switch x := n.(type) {
+		case *query.Compare:
+			if x.Path != "_id" || x.Op == "$ne" {
+				continue
+			}
+			lo, _, hi, _ := typeBracket(x.Value)
+			if value.IsNumber(x.Value) {
+				lo = math.NaN()
+			}
+			r.tightenMin(lo, false)
+			r.tightenMax(hi, false)
+			switch x.Op {
+			case "$eq":
+				r.tightenMin(x.Value, false)
+				r.tightenMax(x.Value, false)
+			case "$gt", "$gte":
+				r.tightenMin(x.Value, false)
+			case "$lt", "$lte":
+				r.tightenMax(x.Value, false)
+			}
+		case *query.In:
+			if x.Path != "_id" || len(x.Regexes) > 0 || len(x.Values) == 0 {
+				continue
+			}
+			lo, hi := x.Values[0], x.Values[0]
+			for _, v := range x.Values[1:] {
+				if value.Compare(v, lo) < 0 {
+					lo = v
+				}
+				if value.Compare(v, hi) > 0 {
+					hi = v
+				}
+			}
+			r.tightenMin(lo, false)
+			r.tightenMax(hi, false)
+		}
+	}
+	if !r.hasMin && !r.hasMax {
+		return nil
+	}
+	return r
+}
+
+func (r *clusterRange) tightenMin(v any, exclusive bool) {
+	if r.hasMin {
+		c := value.Compare(v, r.min)
+		if c < 0 || c == 0 && !exclusive {
+			return
+		}
+	}
+	r.min, r.hasMin, r.minExclusive = v, true, exclusive
+}
+
+func (r *clusterRange) tightenMax(v any, exclusive bool) {
+	if r.hasMax {
+		c := value.Compare(v, r.max)
+		if c > 0 || c == 0 && !exclusive {
+			return
+		}
+	}
+	r.max, r.hasMax, r.maxExclusive = v, true, exclusive
+}
+
+// clusterScan is the clustered part of a collection scan: its bounds,
+// and the last entry of the cluster key it read.
+type clusterScan struct {
+	rng  *clusterRange
+	last *index.Entry
+	// readPastEnd: the scan met a record past its end bound, which
+	// mongod's CollectionScan counts as examined.
+	readPastEnd bool
+}
+
+// refillClustered reads up to n more records, in cluster key order, into
+// c.buf.
+func (c *collScan) refillClustered(n int) {
+	ix := c.coll.Indexes()[0]
+	cs, r := c.cluster, c.cluster.rng
+	fn := func(e index.Entry) bool {
+		if cs.past(e.Key[0], c.backward) {
+			c.done, cs.readPastEnd = true, true
+			return false
+		}
+		cs.last = &e
+		if r != nil && (r.minExclusive && value.Compare(e.Key[0], r.min) == 0 ||
+			r.maxExclusive && value.Compare(e.Key[0], r.max) == 0) {
+			return true
+		}
+		if rec := c.coll.Record(e.RID); rec != nil {
+			c.buf = append(c.buf, rec)
+		}
+		return len(c.buf) < n
+	}
+	// A unique index resumes after an entry from (its key, its RecordID
+	// ± 1): AscendFrom and DescendFrom skip the entry itself.
+	var pivot index.Entry
+	switch {
+	case cs.last != nil && c.backward:
+		pivot = index.Entry{Key: cs.last.Key, RID: cs.last.RID - 1}
+	case cs.last != nil:
+		pivot = index.Entry{Key: cs.last.Key, RID: cs.last.RID + 1}
+	case c.backward && r != nil && r.hasMax:
+		pivot = index.Entry{Key: []any{r.max}, RID: math.MaxInt64}
+	case c.backward:
+		pivot = index.Entry{Key: []any{index.Highest{}}, RID: math.MaxInt64}
+	case r != nil && r.hasMin:
+		pivot = index.Entry{Key: []any{r.min}}
+	default:
+		pivot = index.Entry{Key: []any{index.Lowest{}}}
+	}
+	if c.backward {
+		ix.DescendFrom(pivot, fn)
+	} else {
+		ix.AscendFrom(pivot, fn)
+	}
+}
+
+// past reports a key beyond the scan's end bound in its direction.
+func (cs *clusterScan) past(key any, backward bool) bool {
+	r := cs.rng
+	switch {
+	case r == nil:
+		return false
+	case !backward && r.hasMax:
+		return value.Compare(key, r.max) > 0
+	case backward && r.hasMin:
+		return value.Compare(key, r.min) < 0
+	}
+	return false
+}
+
+// clustered reports a collection created clustered by _id.
+func clustered(coll *catalog.Collection) bool { return coll != nil && coll.ClusteredIndex() != nil }
+
+// clusterHint is the cluster key of a clustered collection when hint
+// names it: by its name, or by the key pattern {_id: 1}
+// (hintMatchesClusterKey; {_id: -1} names no index).
+func clusterHint(coll *catalog.Collection, hint any) *index.Index {
+	spec := coll.ClusteredIndex()
+	if spec == nil {
+		return nil
+	}
+	switch h := hint.(type) {
+	case string:
+		if h != value.Get(spec, "name") {
+			return nil
+		}
+	case bson.D:
+		if value.Compare(h, value.Get(spec, "key")) != 0 {
+			return nil
+		}
+	default:
+		return nil
+	}
+	return coll.Indexes()[0]
+}
+
+// collScanCandidate is the collection scan in direction dir: on a
+// clustered collection, bounded by the filter's cluster key predicates,
+// and giving a sort on the cluster key in its direction
+// (determineClusteredScanDirection).
+func collScanCandidate(coll *catalog.Collection, q Query, dir int, sortSpec bson.D) *candidate {
+	c := &candidate{dir: dir}
+	if !clustered(coll) {
+		return c
+	}
+	c.cluster = clusterRangeOf(q.Filter)
+	if len(sortSpec) == 1 && sortSpec[0].Key == "_id" && value.IsNumber(sortSpec[0].Value) {
+		sortDir := 1
+		if value.ToDouble(sortSpec[0].Value) < 0 {
+			sortDir = -1
+		}
+		if q.Hint == nil {
+			c.dir = sortDir
+		}
+		c.sorted = c.dir == sortDir
+	}
+	return c
+}
+
+// clusterMinMax is handleRIDRangeMinMax: a min or max with the cluster
+// key hinted bounds the collection scan, which must run forward, from
+// min up to max, excluded.
+func clusterMinMax(q Query) (*clusterRange, error) {
+	if len(q.Sort) == 1 && q.Sort[0].Key == "_id" && value.IsNumber(q.Sort[0].Value) && value.ToDouble(q.Sort[0].Value) < 0 {
+		return nil, mongoerr.New(mongoerr.ErrClusteredMinMaxBackward, "min() / max() are only supported for forward collection scans on clustered collections")
+	}
+	r := &clusterRange{maxExclusive: true}
+	if len(q.Min) > 0 {
+		r.min, r.hasMin = q.Min[0].Value, true
+	}
+	if len(q.Max) > 0 {
+		r.max, r.hasMax = q.Max[0].Value, true
+	}
+	if r.hasMin && r.hasMax && value.Compare(r.min, r.max) >= 0 {
+		return nil, mongoerr.New(mongoerr.ErrClusteredMinMaxOrder, "max() must be greater than min()")
+	}
+	return r, nil
+}

@@ -64,6 +64,8 @@ func commands() []*command {
 		{name: "buildInfo", aliases: []string{"buildinfo"}, run: cmdBuildInfo, sessionFree: true},
 		{name: "getParameter", run: cmdGetParameter, adminOnly: true, sessionFree: true},
 		{name: "setParameter", run: cmdSetParameter, adminOnly: true, sessionFree: true},
+		{name: "setQuerySettings", run: cmdSetQuerySettings, adminOnly: true, noWriteConcern: true},
+		{name: "removeQuerySettings", run: cmdRemoveQuerySettings, adminOnly: true, noWriteConcern: true},
 		{name: "fsync", run: cmdFsync, adminOnly: true},
 		{name: "fsyncUnlock", run: cmdFsyncUnlock, adminOnly: true},
 		{name: "getCmdLineOpts", run: cmdGetCmdLineOpts, adminOnly: true, sessionFree: true},
@@ -154,7 +156,7 @@ func unsupportedCommands() []*command {
 		"rotateCertificates", "shutdown", "dropConnections", "autoCompact", "replSetGetStatus",
 		"replSetGetConfig", "replSetInitiate", "replSetReconfig", "replSetStepDown", "replSetStepUp",
 		"replSetFreeze", "replSetMaintenance", "replSetSyncFrom", "replSetResizeOplog",
-		"replSetAbortPrimaryCatchUp", "appendOplogNote", "setQuerySettings", "removeQuerySettings",
+		"replSetAbortPrimaryCatchUp", "appendOplogNote",
 		"analyzeShardKey", "configureQueryAnalyzer", "cleanupOrphaned", "startRecordingTraffic",
 		"stopRecordingTraffic", "setProfilingFilterGlobally",
 	}

@@ -37,9 +37,8 @@ type serverMetrics struct {
 
 // commandCounters is metrics.commands.<name>: total counts every run,
 // failed the runs that answered an error. rejected counts the runs a
-// query setting with reject: true refused; the sandbox has no query
-// settings (setQuerySettings is refused), so it stays 0, as it does on a
-// mongod where none are set.
+// query setting with reject: true refused; a standalone mongod, as the
+// sandbox is, can set no query settings, so it stays 0.
 type commandCounters struct {
 	total, failed atomic.Int64
 }

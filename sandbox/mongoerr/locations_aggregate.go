@@ -137,6 +137,7 @@ const (
 	ErrPipelineTooLong                 = 7749501  // pipeline.cpp
 	ErrProjectEmpty                    = 51272    // src/mongo/db/query/projection_parser.cpp
 	ErrProjectNotObject                = 15969    // document_source_project.cpp
+	ErrQuerySettingsSpec               = 7746800  // document_source_query_settings.h
 	ErrRedactBadResult                 = 17053    // document_source_redact.cpp
 	ErrReplaceRootNotObject            = 40229    // document_source_replace_root.cpp
 	ErrReplaceRootResultNotObject      = 40228    // document_source_replace_root.cpp

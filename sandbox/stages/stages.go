@@ -134,7 +134,7 @@ var all = []*Stage{
 	{Name: "$out", LastOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, target: "coll", self: true, write: true},
 	{Name: "$planCacheStats", FirstOnly: true, NotInFacet: true, API: APINeverInVersion1},
 	{Name: "$project"},
-	{Name: "$querySettings", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Collectionless: true, ServerWide: true, API: APINeverInVersion1},
+	{Name: "$querySettings", FirstOnly: true, NotInFacet: true, Collectionless: true, ServerWide: true, API: APINeverInVersion1},
 	{Name: "$queryStats", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Collectionless: true, ServerWide: true, API: APINeverInVersion1},
 	{Name: "$redact"},
 	{Name: "$replaceRoot"},

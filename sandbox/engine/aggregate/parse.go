@@ -83,7 +83,7 @@ func init() {
 		"$out":                          parseOut,
 		"$planCacheStats":               parsePlanCacheStats,
 		"$project":                      parseProject,
-		"$querySettings":                unsupported("$querySettings"),
+		"$querySettings":                parseQuerySettings,
 		"$queryStats":                   refuseQueryStats,
 		"$redact":                       parseRedact,
 		"$replaceRoot":                  parseReplaceRoot,

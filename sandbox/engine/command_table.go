@@ -65,6 +65,20 @@ func commands() []*command {
 		{name: "getParameter", run: cmdGetParameter, adminOnly: true, sessionFree: true},
 		{name: "setParameter", run: cmdSetParameter, adminOnly: true, sessionFree: true},
 		{name: "setQuerySettings", run: cmdSetQuerySettings, adminOnly: true, noWriteConcern: true},
+		// Standalone refusals and sessions: standalone.go.
+		{name: "getDefaultRWConcern", run: cmdDefaultRWConcern, adminOnly: true},
+		{name: "setDefaultRWConcern", run: cmdDefaultRWConcern, adminOnly: true},
+		{name: "setUserWriteBlockMode", run: cmdSetUserWriteBlockMode},
+		{name: "commitTransaction", run: cmdEndTransaction, adminOnly: true},
+		{name: "abortTransaction", run: cmdEndTransaction, adminOnly: true},
+		{name: "replSetInitiate", run: cmdReplSetInitiate, adminOnly: true},
+		{name: "replSetResizeOplog", run: cmdReplSetResizeOplog, adminOnly: true},
+		{name: "appendOplogNote", run: cmdAppendOplogNote, adminOnly: true},
+		{name: "analyzeShardKey", run: cmdShardKeyAnalysis, adminOnly: true},
+		{name: "configureQueryAnalyzer", run: cmdShardKeyAnalysis, adminOnly: true},
+		{name: "startSession", run: cmdStartSession, sessionFree: true},
+		{name: "refreshSessions", run: cmdRefreshSessions, sessionFree: true},
+		{name: "setIndexCommitQuorum", run: cmdSetIndexCommitQuorum},
 		{name: "removeQuerySettings", run: cmdRemoveQuerySettings, adminOnly: true, noWriteConcern: true},
 		{name: "fsync", run: cmdFsync, adminOnly: true},
 		{name: "fsyncUnlock", run: cmdFsyncUnlock, adminOnly: true},
@@ -137,30 +151,27 @@ func commands() []*command {
 // elsewhere fails first as it does on mongod.
 func unsupportedCommands() []*command {
 	anyDB := []string{
-		"listCommands", "startSession", "refreshSessions", "killSessions",
+		"listCommands", "killSessions",
 		"killAllSessions", "killAllSessionsByPattern", "authenticate", "logout", "saslStart", "saslContinue",
 		"createUser", "updateUser", "dropUser", "dropAllUsersFromDatabase", "grantRolesToUser",
 		"revokeRolesFromUser", "usersInfo", "createRole", "updateRole", "dropRole",
 		"dropAllRolesFromDatabase", "grantPrivilegesToRole", "revokePrivilegesFromRole",
 		"grantRolesToRole", "revokeRolesFromRole", "rolesInfo", "invalidateUserCache", "applyOps",
-		"dbHash", "filemd5", "validateDBMetadata", "setIndexCommitQuorum",
+		"dbHash", "filemd5", "validateDBMetadata",
 		"createSearchIndexes", "updateSearchIndex", "dropSearchIndex", "listSearchIndexes",
 		"compactStructuredEncryptionData", "cleanupStructuredEncryptionData", "availableQueryOptions",
 		"splitVector", "dbCheck",
 	}
 	adminOnly := []string{
-		"commitTransaction", "abortTransaction", "lockInfo",
-		"connPoolStats", "getClusterParameter",
-		"setClusterParameter", "getDefaultRWConcern", "setDefaultRWConcern",
-		"setFeatureCompatibilityVersion", "setUserWriteBlockMode", "logRotate",
-		"rotateCertificates", "shutdown", "dropConnections", "autoCompact", "replSetGetStatus",
-		"replSetGetConfig", "replSetInitiate", "replSetReconfig", "replSetStepDown", "replSetStepUp",
-		"replSetFreeze", "replSetMaintenance", "replSetSyncFrom", "replSetResizeOplog",
-		"replSetAbortPrimaryCatchUp", "appendOplogNote",
-		"analyzeShardKey", "configureQueryAnalyzer", "cleanupOrphaned", "startRecordingTraffic",
+		"lockInfo", "connPoolStats", "getClusterParameter",
+		"setClusterParameter", "setFeatureCompatibilityVersion", "logRotate",
+		"rotateCertificates", "shutdown", "dropConnections", "autoCompact", "cleanupOrphaned", "startRecordingTraffic",
 		"stopRecordingTraffic", "setProfilingFilterGlobally",
 	}
-	cmds := make([]*command, 0, len(anyDB)+len(adminOnly)+1)
+	cmds := make([]*command, 0, len(anyDB)+len(adminOnly)+len(replicaSetCommands)+1)
+	for _, name := range replicaSetCommands {
+		cmds = append(cmds, &command{name: name, run: cmdNotReplicaSet, adminOnly: true})
+	}
 	cmds = append(cmds, &command{name: "mapReduce", aliases: []string{"mapreduce"}, run: cmdNotSupported})
 	for _, name := range anyDB {
 		cmds = append(cmds, &command{name: name, run: cmdNotSupported})

@@ -111,6 +111,7 @@ const (
 	ErrLimitBadArgument                = 5107201  // document_source_limit.cpp
 	ErrLimitNotPositive                = 15958    // document_source_limit.cpp
 	ErrLinearFillRepeatedSort          = 6050106  // window_function/window_function_exec_linear_fill.cpp
+	ErrListSampledQueriesSpec          = 6876000  // document_source_list_sampled_queries.cpp
 	ErrLinearFillSortBy                = 605001   // window_function/window_function_expression.h
 	ErrLookupResultTooLarge            = 4568     // document_source_lookup.cpp
 	ErrMatchNotObject                  = 15959    // document_source_match.cpp

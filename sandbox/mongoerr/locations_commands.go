@@ -5,4 +5,6 @@ package mongoerr
 // mongod source file (under src/mongo/db/commands/).
 const (
 	ErrDropDatabaseParameter = 5255100 // dbcommands.cpp
+	// assertNotStandaloneOrShardServer (rwc_defaults_commands.cpp).
+	ErrRWConcernDefaultsStandalone = 51300
 )

@@ -73,7 +73,7 @@ func init() {
 		"$listCatalog":                  unsupported("$listCatalog"),
 		"$listClusterCatalog":           unsupported("$listClusterCatalog"),
 		"$listLocalSessions":            refuseListLocalSessions,
-		"$listSampledQueries":           unsupported("$listSampledQueries"),
+		"$listSampledQueries":           refuseListSampledQueries,
 		"$listSearchIndexes":            refuseSearchIndexes,
 		"$listSessions":                 refuseListSessions,
 		"$lookup":                       parseLookup,

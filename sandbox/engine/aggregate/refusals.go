@@ -35,6 +35,16 @@ func refuseChangeStreamSplit(any, *parser) ([]Stage, error) {
 	return nil, mongoerr.New(mongoerr.IllegalOperation, "$changeStreamSplitLargeEvent can only be used in a $changeStream pipeline")
 }
 
+// refuseListSampledQueries: DocumentSourceListSampledQueries'
+// LiteParsed::parse (document_source_list_sampled_queries.cpp) takes a
+// document and refuses a standalone mongod, which records no samples.
+func refuseListSampledQueries(spec any, _ *parser) ([]Stage, error) {
+	if _, ok := spec.(bson.D); !ok {
+		return nil, mongoerr.Newf(mongoerr.ErrListSampledQueriesSpec, "$listSampledQueries must take a nested object but found: $listSampledQueries: %s", value.Format(spec))
+	}
+	return nil, mongoerr.New(mongoerr.IllegalOperation, "$listSampledQueries is not supported on a standalone mongod")
+}
+
 // refuseQueryStats: DocumentSourceQueryStats::createFromBson
 // (document_source_query_stats.cpp).
 func refuseQueryStats(spec any, p *parser) ([]Stage, error) {

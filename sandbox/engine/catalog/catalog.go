@@ -678,7 +678,9 @@ func ValidateCollectionName(db, coll string) error {
 	return nil
 }
 
-func newUUID() bson.Binary {
+// NewUUID is a random (version 4) UUID, as mongod generates for a
+// collection or a session.
+func NewUUID() bson.Binary {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b)
 	b[6] = b[6]&0x0f | 0x40

@@ -140,7 +140,7 @@ type liveState struct {
 
 func newCollection(db, name string, options bson.D, compile FilterCompiler) *Collection {
 	c := &Collection{
-		DB: db, Name: name, UUID: newUUID(), Options: options, compile: compile, Kind: KindCollection,
+		DB: db, Name: name, UUID: NewUUID(), Options: options, compile: compile, Kind: KindCollection,
 		records: newRecordTree(),
 		nextID:  1,
 		live:    &liveState{},
@@ -464,7 +464,7 @@ func (c *Collection) buildIndex(spec index.Spec) (*index.Index, error) {
 		// collection (a duplicate key, parallel arrays) with its context.
 		if me := mongoerr.As(buildErr); me != nil && me.Code != mongoerr.InternalError {
 			me2 := *me
-			me2.Msg = "Index build failed: " + UUIDString(newUUID()) + ": Collection " + c.NS() + " ( " + UUIDString(c.UUID) + " ) :: caused by :: " + me.Msg
+			me2.Msg = "Index build failed: " + UUIDString(NewUUID()) + ": Collection " + c.NS() + " ( " + UUIDString(c.UUID) + " ) :: caused by :: " + me.Msg
 			return nil, &me2
 		}
 		return nil, buildErr

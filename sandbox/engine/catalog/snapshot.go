@@ -76,7 +76,7 @@ func (c *Catalog) RestoreDatabase(db string, s *Snapshot) error {
 		restored := col.clone(true)
 		restored.DB, restored.ns = db, db+"."+col.Name
 		if db != s.DB {
-			restored.UUID = newUUID()
+			restored.UUID = NewUUID()
 		}
 		c.install(restored)
 	}

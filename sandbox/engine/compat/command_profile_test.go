@@ -85,7 +85,6 @@ func TestUnsupportedCommandsRefused(t *testing.T) {
 		{name: "availableQueryOptions", ref: ref, cmd: `{"availableQueryOptions":1}`, code: mongoerr.NotImplemented},
 		{name: "startRecordingTraffic elsewhere", ref: ref + " (adminOnly)", cmd: `{"startRecordingTraffic":1,"filename":"f"}`,
 			code: mongoerr.Unauthorized, msg: "startRecordingTraffic may only be run against the admin database."},
-		{name: "replSetGetStatus on admin", ref: ref, admin: true, cmd: `{"replSetGetStatus":1}`, code: mongoerr.NotImplemented},
 		{name: "a test-only command stays unknown", ref: "src/mongo/db/commands/test_commands.cpp (registered only with enableTestCommands)",
 			cov: cover{family: commandFam, op: "godinsert", col: errorCol}, cmd: `{"godinsert":"c","obj":{}}`, code: mongoerr.CommandNotFound,
 			msg: "no such command: 'godinsert'"},

@@ -1202,7 +1202,8 @@ func WithAPIStrict(ctx context.Context) context.Context {
 func (q Query) apiStrict() bool { return q.Ctx != nil && q.Ctx.Value(apiStrictKey{}) != nil }
 
 // hides reports an index the planner does not see for q: a hidden one,
-// and under apiStrict one outside API Version 1.
+// a clustered collection's cluster key (scanned as the collection), and
+// under apiStrict one outside API Version 1.
 func (q Query) hides(ix *index.Index) bool {
 	return ix.Spec.Hidden || ix.Spec.Clustered || q.apiStrict() && !ix.Spec.InAPIVersion1()
 }

@@ -78,6 +78,11 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 			return nil, err
 		}
 	}
+	// parseAndGetCommitQuorum: only a replica set waits for its members
+	// to build an index.
+	if _, ok := a.get("commitQuorum"); ok {
+		return nil, mongoerr.New(mongoerr.BadValue, "Standalones can't specify commitQuorum")
+	}
 	if err := catalog.ValidateNamespace(req.db, collName); err != nil {
 		return nil, err
 	}

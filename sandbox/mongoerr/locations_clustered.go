@@ -27,6 +27,8 @@ const (
 	ErrClusteredUniqueMismatch  = 6100909
 	ErrClusteredFalse           = 6492800
 	ErrHideClusteredIndex       = 6011800
+	// createIndexes (commands/create_indexes_cmd.cpp).
+	ErrClusteredImplicitCreate = 6100900
 	// min and max on a clustered collection (query/planner_access.cpp,
 	// handleRIDRangeMinMax).
 	ErrClusteredMinMaxOrder    = 6137401

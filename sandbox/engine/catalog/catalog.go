@@ -26,6 +26,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/index"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
@@ -344,6 +345,11 @@ type IndexBuild struct {
 // meantime; after a few such misses the build runs under the write lock.
 func (c *Catalog) CreateIndexes(db, coll string, specs []index.Spec) (IndexBuild, error) {
 	var res IndexBuild
+	if c.Snapshot(db, coll) == nil && slices.ContainsFunc(specs, func(s index.Spec) bool { return value.Get(s.Options, "clustered") == true }) {
+		// runCreateIndexesOnNewCollection (create_indexes_cmd.cpp): a
+		// clustered collection is only ever created by create.
+		return res, mongoerr.New(mongoerr.ErrClusteredImplicitCreate, "Cannot implicitly create a new collection with createIndex 'clustered' option")
+	}
 	if _, err := c.CreateCollection(db, coll, nil); err == nil {
 		res.CreatedCollection = true
 	} else if mongoerr.As(err).Code != mongoerr.NamespaceExists {

@@ -156,3 +156,49 @@ func TestDecodedIndexMissingEntriesIsRebuilt(t *testing.T) {
 		}
 	}
 }
+
+// A collection created clustered keeps its cluster key through a snapshot
+// file and its restored copies: the _id index read back is marked as the
+// cluster key again, since the planner scans the collection through it
+// and never plans it as an index, and inserts into the copy still refuse
+// a RecordId past 8 MB.
+func TestClusteredCollectionKeepsItsClusterKeyThroughASnapshot(t *testing.T) {
+	cat := New(nil)
+	opts := bson.D{{Key: "clusteredIndex", Value: bson.D{{Key: "v", Value: int32(2)}, {Key: "key", Value: bson.D{{Key: "_id", Value: int32(1)}}},
+		{Key: "name", Value: "_id_"}, {Key: "unique", Value: true}}}}
+	c, err := cat.CreateCollection("db", "c", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []any{int32(3), "a", int32(1)} {
+		if _, err := c.Insert(bson.D{{Key: "_id", Value: id}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := cat.SnapshotDatabase("db", time.Now()).Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	noValidator := func(bson.D) (*validation.Validator, error) { return nil, nil }
+	s, err := cat.DecodeSnapshot(buf.Bytes(), "db", time.Now(), noValidator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cat.RestoreDatabase("copy", s); err != nil {
+		t.Fatal(err)
+	}
+	restored := cat.SnapshotDatabase("copy", time.Now()).colls["c"]
+	if ix := restored.Indexes()[0]; !ix.Spec.Clustered {
+		t.Errorf("the restored _id index is not the cluster key: %+v", ix.Spec)
+	}
+	if got, want := entriesOf(restored.Indexes()[0]), entriesOf(c.Indexes()[0]); !slices.Equal(got, want) {
+		t.Errorf("cluster key entries %v, want %v", got, want)
+	}
+	err = cat.Write("copy", "c", false, func(live *Collection) error {
+		_, err := live.Insert(bson.D{{Key: "_id", Value: string(make([]byte, 8<<20))}})
+		return err
+	})
+	if err == nil || !bytes.Contains([]byte(err.Error()), []byte("Size of RecordId (8388611) is above limit of 8388608 bytes")) {
+		t.Errorf("an 8 MB _id in the copy: %v", err)
+	}
+}

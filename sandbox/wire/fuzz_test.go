@@ -137,6 +137,17 @@ func seedCommands(t testing.TB) [][]byte {
 		{{Key: "update", Value: "books"}, {Key: "updates", Value: bson.A{bson.D{{Key: "q", Value: bson.D{{Key: "_id.x", Value: int32(1)}, {Key: "_id.y", Value: int32(2)}}}, {Key: "u", Value: bson.D{{Key: "a", Value: int32(1)}}}, {Key: "upsert", Value: true}}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "createIndexes", Value: "many"}, {Key: "indexes", Value: bson.A{bson.D{{Key: "key", Value: bson.D{{Key: "h", Value: "hashed"}, {Key: "g", Value: int32(1)}}}, {Key: "name", Value: "h_g"}}}}, {Key: "$db", Value: "shop"}},
 		{{Key: "find", Value: "many"}, {Key: "filter", Value: bson.D{{Key: "h", Value: bson.D{{Key: "$exists", Value: false}}}, {Key: "g", Value: int32(3)}}}, {Key: "$db", Value: "shop"}},
+		// A clustered collection: its create, a bounded scan, min/max on
+		// the cluster key, a hint of it, a backward sort; query settings
+		// and the commands a standalone refuses.
+		{{Key: "create", Value: "clu"}, {Key: "clusteredIndex", Value: bson.D{{Key: "key", Value: bson.D{{Key: "_id", Value: int32(1)}}}, {Key: "unique", Value: true}}}, {Key: "expireAfterSeconds", Value: int32(60)}, {Key: "$db", Value: "shop"}},
+		{{Key: "insert", Value: "clu"}, {Key: "documents", Value: bson.A{bson.D{{Key: "_id", Value: int32(3)}}, bson.D{{Key: "_id", Value: "a"}}, bson.D{{Key: "_id", Value: bson.D{{Key: "x", Value: int32(1)}}}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "find", Value: "clu"}, {Key: "filter", Value: bson.D{{Key: "_id", Value: bson.D{{Key: "$gt", Value: int32(1)}, {Key: "$in", Value: bson.A{int32(2), "b"}}}}}}, {Key: "sort", Value: bson.D{{Key: "_id", Value: int32(-1)}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "find", Value: "clu"}, {Key: "hint", Value: bson.D{{Key: "_id", Value: int32(1)}}}, {Key: "min", Value: bson.D{{Key: "_id", Value: int32(1)}}}, {Key: "max", Value: bson.D{{Key: "_id", Value: bson.MaxKey{}}}}, {Key: "$db", Value: "shop"}},
+		{{Key: "setQuerySettings", Value: bson.D{{Key: "find", Value: "clu"}, {Key: "filter", Value: bson.D{}}, {Key: "$db", Value: "shop"}}}, {Key: "settings", Value: bson.D{{Key: "reject", Value: true}}}, {Key: "$db", Value: "admin"}},
+		{{Key: "aggregate", Value: int32(1)}, {Key: "pipeline", Value: bson.A{bson.D{{Key: "$querySettings", Value: bson.D{{Key: "showDebugQueryShape", Value: true}}}}}}, {Key: "cursor", Value: bson.D{}}, {Key: "$db", Value: "admin"}},
+		{{Key: "replSetGetStatus", Value: int32(1)}, {Key: "$db", Value: "admin"}},
+		{{Key: "setIndexCommitQuorum", Value: "clu"}, {Key: "indexNames", Value: bson.A{"x"}}, {Key: "commitQuorum", Value: int32(1)}, {Key: "$db", Value: "shop"}},
 		// maxTimeMS values mongod refuses, and cursors that are gone.
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: "1"}, {Key: "$db", Value: "shop"}},
 		{{Key: "find", Value: "books"}, {Key: "maxTimeMS", Value: int32(-1)}, {Key: "$db", Value: "shop"}},

@@ -538,6 +538,8 @@ func setMillis(s stage, ms int64) {
 		setMillis(x.child, ms)
 	case *countScan:
 		x.millis = ms
+	case *expressStage:
+		x.millis = ms
 	case *multiIteratorStage:
 		x.millis = ms
 	case *distinctScan:

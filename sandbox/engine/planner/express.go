@@ -2,7 +2,6 @@ package planner
 
 import (
 	"context"
-
 	"math"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -10,6 +9,7 @@ import (
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/index"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 // MongoDB 8.0 answers point lookups on _id (and findOne-style equality on
@@ -79,6 +79,26 @@ func expressEqualityIndex(coll *catalog.Collection, q Query, cmp *query.Compare)
 	return best
 }
 
+// expressRefuses is isExpressEligible's refusal of a query the express
+// path would answer but for its batchSize, its returnKey or a projection
+// that is not simple (query_utils.h). An _id point query then gets an
+// IDHACK plan where there is an _id index (buildIdHackPlan, which checks
+// none of the three); on a clustered collection, and for another index's
+// equality, it is planned as any query.
+func expressRefuses(q Query) bool {
+	return q.BatchSize || q.Projection != nil && q.Projection.Stage != "PROJECTION_SIMPLE"
+}
+
+// idHackPlan is IDHACK (idhack.cpp): the _id index's lookup, with the
+// projection or RETURN_KEY above it as a stage of its own.
+func idHackPlan(ix *index.Index, coll *catalog.Collection, key any, q Query, ctx func() context.Context) (*expressStage, stage) {
+	es := &expressStage{ix: ix, coll: coll, key: key, filter: q.Filter, ctx: ctx, idHack: true, keyMeta: q.wantsIndexKey()}
+	if q.Projection == nil {
+		return es, es
+	}
+	return es, &projectionStage{child: es, proj: q.Projection, ctx: ctx}
+}
+
 type expressStage struct {
 	st       stats
 	ix       *index.Index
@@ -91,7 +111,12 @@ type expressStage struct {
 	keys     int64
 	docs     int64
 	returned int64
+	millis   int64
 	err      error
+	// idHack makes the stage IDHACK rather than an express one: it
+	// counts works and leaves any projection to the stage above it, which
+	// keyMeta gives the document's {_id: value} key for returnKey.
+	idHack, keyMeta bool
 }
 
 func (s *expressStage) common() *stats { return &s.st }
@@ -125,9 +150,8 @@ func (s *expressStage) work() (state, member) {
 		return s.st.record(isEOF), member{}
 	}
 	if s.proj != nil {
-		// No index key metadata: mongod answers an _id lookup whose
-		// projection is not simple (a $meta is not) with IDHACK, whose
-		// IDHackStage records the key only for returnKey (idhack.cpp).
+		// A simple projection, the only kind the express path takes
+		// (expressRefuses), reads no metadata.
 		out, err := s.proj.Apply(s.ctx, doc, pos, nil, rid, nil)
 		if err != nil {
 			s.err = err
@@ -136,7 +160,12 @@ func (s *expressStage) work() (state, member) {
 		doc = out
 	}
 	s.returned++
-	return s.st.record(advanced), member{rid: rid, doc: doc, pos: pos}
+	m := member{rid: rid, doc: doc, pos: pos, fetched: true}
+	if s.keyMeta {
+		// IDHackStage records the key for returnKey (idhack.cpp).
+		m.keys = &Keys{Index: bson.D{{Key: "_id", Value: value.Get(doc, "_id")}}}
+	}
+	return s.st.record(advanced), m
 }
 
 func (s *expressStage) describe(exec bool) bson.D {
@@ -145,7 +174,15 @@ func (s *expressStage) describe(exec bool) bson.D {
 		{Key: "keyPattern", Value: index.FormatDoc(s.ix.Spec.Key)},
 		{Key: "indexName", Value: s.ix.Spec.Name},
 	}
-	if s.ix.Spec.Clustered {
+	switch {
+	case s.idHack:
+		d = bson.D{{Key: "stage", Value: "IDHACK"}}
+		if exec {
+			d = append(d, commonFields(&s.st, s.millis)...)
+			d = append(d, bson.E{Key: "keysExamined", Value: s.keys}, bson.E{Key: "docsExamined", Value: s.docs})
+		}
+		return d
+	case s.ix.Spec.Clustered:
 		d = bson.D{{Key: "stage", Value: "EXPRESS_CLUSTERED_IXSCAN"}}
 	}
 	if s.proj != nil {

@@ -74,6 +74,9 @@ type Query struct {
 	// SortKey asks the plan to keep each document's sort key, for a
 	// pipeline stage reading {$meta: "sortKey"} (see Result.Keys).
 	SortKey bool
+	// BatchSize: the find names a batchSize, which rules out the express
+	// path (isExpressEligible).
+	BatchSize bool
 	// ShowRecordID is find's showRecordId, which rules out the _id
 	// lookup (isIdHackEligibleQuery, get_executor.cpp).
 	ShowRecordID bool
@@ -278,10 +281,15 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 		return e, nil
 	}
 	if ix, key, ok := expressEligible(coll, q); ok && !q.NoExpress && !q.filteredOut(coll, ns, ix) {
-		es := &expressStage{ix: ix, coll: coll, key: key, filter: q.Filter, proj: q.Projection, ctx: e.context}
-		e.express = es
-		e.root = es
-		return e, nil
+		switch {
+		case !expressRefuses(q):
+			es := &expressStage{ix: ix, coll: coll, key: key, filter: q.Filter, proj: q.Projection, ctx: e.context}
+			e.express, e.root = es, es
+			return e, nil
+		case ix.Spec.IsID() && !ix.Spec.Clustered:
+			e.express, e.root = idHackPlan(ix, coll, key, q, e.context)
+			return e, nil
+		}
 	}
 	if q.Count && (q.Filter == nil || q.Filter.IsEmpty()) && q.Hint == nil && q.Skip == 0 && q.Limit == 0 {
 		e.root = &fastCountStage{n: int64(coll.Count())}

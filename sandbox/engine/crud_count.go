@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -146,12 +148,32 @@ func cmdDistinct(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, executorError(errContext, err)
 	}
-	values, err := distinctValues(executorStream(exec, nil).next, key)
+	values, approxBytes, err := distinctValues(executorStream(exec, nil).next, key)
 	e.planRan(req, exec)
+	if err == nil && approxBytes >= maxDistinctResponse {
+		err = errDistinctTooBig(mongoerr.ErrDistinctTooBig)
+	}
 	if err != nil {
 		return nil, executorError(errContext, err)
 	}
-	return bson.D{{Key: "values", Value: values}}, nil
+	reply := bson.D{{Key: "values", Value: values}}
+	if value.Size(reply) >= maxDistinctResponse {
+		return nil, errDistinctTooBig(mongoerr.ErrDistinctReplyTooBig)
+	}
+	return reply, nil
+}
+
+// maxDistinctResponse is distinct's kMaxResponseSize (distinct.cpp):
+// 4 KB short of the 16 MB document limit, leaving room for the rest of
+// the reply.
+const maxDistinctResponse = value.MaxUserDocumentSize - 4096
+
+// errDistinctTooBig is distinct's refusal of a result past
+// maxDistinctResponse: 17217 while it collects the values (the sum of
+// each new value's BSON element, an estimate that bounds its memory),
+// 31299 for the reply they make.
+func errDistinctTooBig(code int32) error {
+	return mongoerr.New(code, "distinct too big, 16mb cap")
 }
 
 // distinctQuery plans a distinct as getExecutorDistinct does: the query
@@ -181,54 +203,68 @@ func distinctQuery(req *request, s *findSpec, key string) (planner.Query, error)
 }
 
 // distinctValues collects the distinct values at a dotted path of the
-// documents next yields (a plan's or a pipeline's results): arrays contribute their elements (one level, as mongod's
-// distinct does), and the result is in BSON order.
-func distinctValues(next func() (bson.D, bool, error), path string) (bson.A, error) {
-	var vals []any
+// documents next yields (a plan's or a pipeline's results): arrays
+// contribute their elements (one level, as mongod's distinct does), and
+// the result is in BSON order. approxBytes sums the BSON element of each
+// distinct value as it was first met (its field name the path's last
+// part, or its index in the array it came from), as distinct.cpp counts
+// them against its limit.
+func distinctValues(next func() (bson.D, bool, error), path string) (values bson.A, approxBytes int, err error) {
+	var found []distinctValue
 	parts := splitDots(path)
 	for {
 		d, ok, err := next()
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if !ok {
 			break
 		}
-		collectPathValues(d, parts, &vals)
+		collectPathValues(d, parts, parts[len(parts)-1], &found)
 	}
-	sortValues(vals)
-	out := bson.A{}
-	for i, v := range vals {
-		if i > 0 && value.Compare(vals[i-1], v) == 0 {
+	slices.SortStableFunc(found, func(a, b distinctValue) int { return value.Compare(a.v, b.v) })
+	values = bson.A{}
+	for i, f := range found {
+		if i > 0 && value.Compare(found[i-1].v, f.v) == 0 {
 			continue
 		}
-		out = append(out, v)
+		values = append(values, f.v)
+		approxBytes += value.Size(bson.D{{Key: f.name, Value: f.v}}) - 5 // the element, without the document around it
 	}
-	return out, nil
+	return values, approxBytes, nil
 }
 
-func collectPathValues(v any, path []string, out *[]any) {
+// distinctValue is a value distinct found and the name of the field it
+// was found in.
+type distinctValue struct {
+	v    any
+	name string
+}
+
+func collectPathValues(v any, path []string, name string, out *[]distinctValue) {
 	if len(path) == 0 {
 		if arr, ok := v.(bson.A); ok {
-			*out = append(*out, arr...)
+			for i, el := range arr {
+				*out = append(*out, distinctValue{v: el, name: strconv.Itoa(i)})
+			}
 			return
 		}
 		if !value.IsMissing(v) {
-			*out = append(*out, v)
+			*out = append(*out, distinctValue{v: v, name: name})
 		}
 		return
 	}
 	switch x := v.(type) {
 	case bson.D:
-		collectPathValues(value.Get(x, path[0]), path[1:], out)
+		collectPathValues(value.Get(x, path[0]), path[1:], name, out)
 	case bson.A:
 		if i, ok := value.ArrayIndex(path[0]); ok && i < len(x) {
-			collectPathValues(x[i], path[1:], out)
+			collectPathValues(x[i], path[1:], name, out)
 			return
 		}
 		for _, el := range x {
 			if d, ok := el.(bson.D); ok {
-				collectPathValues(value.Get(d, path[0]), path[1:], out)
+				collectPathValues(value.Get(d, path[0]), path[1:], name, out)
 			}
 		}
 	}

@@ -626,7 +626,7 @@ func (e *Engine) readPipeline(req *request, view *catalog.View, backing, nsName 
 			return nil, executorError(errContext, err)
 		}
 		key, _ := lookupString(req.cmd, "key")
-		values, err := distinctValues(st.next, key)
+		values, _, err := distinctValues(st.next, key)
 		if err != nil {
 			return nil, executorError(errContext, err)
 		}

@@ -1,22 +1,15 @@
 package engine
 
 import (
+	"strings"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
-
-	"slices"
-	"strings"
-
-	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 func splitDots(path string) []string { return strings.Split(path, ".") }
-
-func sortValues(vals []any) {
-	slices.SortStableFunc(vals, value.Compare)
-}
 
 // appendNumber is BSONObjBuilder::appendNumber(long long)
 // (src/mongo/bson/bsonobjbuilder.h): an int when the magnitude is below

@@ -5,6 +5,9 @@ package mongoerr
 // mongod source file (under src/mongo/db/commands/).
 const (
 	ErrDropDatabaseParameter = 5255100 // dbcommands.cpp
+	// distinct's size limit (distinct.cpp).
+	ErrDistinctTooBig      = 17217
+	ErrDistinctReplyTooBig = 31299
 	// assertNotStandaloneOrShardServer (rwc_defaults_commands.cpp).
 	ErrRWConcernDefaultsStandalone = 51300
 )

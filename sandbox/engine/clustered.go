@@ -68,11 +68,13 @@ func parseClusteredIndex(a args) (any, error) {
 		if err := s.checkKnown(false, "v", "key", "name", "unique"); err != nil {
 			return nil, err
 		}
+		// v is a safeInt: a number past the int range is clamped to it,
+		// as BSONElement::safeNumberInt reads it.
 		version := int64(2)
 		if n, ok, err := s.int64Arg("v"); err != nil {
 			return nil, err
 		} else if ok {
-			version = n
+			version = min(max(n, math.MinInt32), math.MaxInt32)
 		}
 		key, hasKey, err := s.document("key")
 		if err != nil {
@@ -112,9 +114,9 @@ func parseClusteredIndex(a args) (any, error) {
 // validateClusteredOptions is validateCollectionOptions'
 // (create_collection.cpp) checks of a clustered collection's options,
 // in its order: the legacy boolean form belongs to time-series buckets
-// (system.buckets.*) and they take no other, there is no _id index to describe or turn off, and the spec is
-// unique on {_id: 1}, version 2 (validateClusteredIndexSpec), with an
-// expireAfterSeconds in range.
+// (system.buckets.*) and they take no other, there is no _id index to
+// describe or turn off, and the spec is unique on {_id: 1}, version 2
+// (validateClusteredIndexSpec), with an expireAfterSeconds in range.
 func validateClusteredOptions(a args, collName string, spec any, expire *int64, now bson.DateTime) error {
 	d, isSpec := spec.(bson.D)
 	if isSpec == strings.HasPrefix(collName, bucketsPrefix) {

@@ -65,6 +65,8 @@ func TestClusteredCollectionCreate(t *testing.T) {
 			code: mongoerr.TypeMismatch, msg: "BSON field 'create.clusteredIndex.key' is the wrong type 'int', expected type 'object'"},
 		{name: "clusteredIndex version 1", ref: clusteredCreateRef, cmd: create(`"clusteredIndex": {"key": {"_id": 1}, "unique": true, "v": 1}`),
 			code: mongoerr.ErrClusteredVersion, msg: `Invalid clusteredIndex specification { v: 1, key: { _id: 1 }, name: "_id_", unique: true }; cannot create a clusteredIndex with v=1`},
+		{name: "clusteredIndex version past the int range", ref: clusteredCreateRef, cmd: create(`"clusteredIndex": {"key": {"_id": 1}, "unique": true, "v": {"$numberLong": "4294967298"}}`),
+			code: mongoerr.ErrClusteredVersion, msg: `Invalid clusteredIndex specification { v: 2147483647, key: { _id: 1 }, name: "_id_", unique: true }; cannot create a clusteredIndex with v=2147483647`},
 		{name: "clusteredIndex: true outside time-series buckets", ref: clusteredCreateRef, cmd: create(`"clusteredIndex": true`),
 			code: mongoerr.ErrClusteredLegacy, msg: "The 'clusteredIndex' legacy format {clusteredIndex: <bool>} is only supported for specific internal collections and vice versa"},
 		{name: "clusteredIndex with size", ref: clusteredCreateRef, cmd: create(`"clusteredIndex": {"key": {"_id": 1}, "unique": true}, "capped": true, "size": 4096`),

@@ -23,9 +23,11 @@ import (
 // clusterRange is a clustered collection scan's bounds on the cluster
 // key.
 type clusterRange struct {
-	min, max                   any
-	hasMin, hasMax             bool
-	minExclusive, maxExclusive bool
+	min, max       any
+	hasMin, hasMax bool
+	// maxExclusive: max ends the scan without being read as a match,
+	// as a find's max() does (kIncludeStartRecordOnly).
+	maxExclusive bool
 }
 
 // clusterRangeOf is handleRIDRangeScan (planner_access.cpp): the
@@ -47,16 +49,16 @@ func clusterRangeOf(f *query.Filter) *clusterRange {
 			if value.IsNumber(x.Value) {
 				lo = math.NaN()
 			}
-			r.tightenMin(lo, false)
-			r.tightenMax(hi, false)
+			r.tightenMin(lo)
+			r.tightenMax(hi)
 			switch x.Op {
 			case "$eq":
-				r.tightenMin(x.Value, false)
-				r.tightenMax(x.Value, false)
+				r.tightenMin(x.Value)
+				r.tightenMax(x.Value)
 			case "$gt", "$gte":
-				r.tightenMin(x.Value, false)
+				r.tightenMin(x.Value)
 			case "$lt", "$lte":
-				r.tightenMax(x.Value, false)
+				r.tightenMax(x.Value)
 			}
 		case *query.In:
 			if x.Path != "_id" || len(x.Regexes) > 0 || len(x.Values) == 0 {
@@ -71,8 +73,8 @@ func clusterRangeOf(f *query.Filter) *clusterRange {
 					hi = v
 				}
 			}
-			r.tightenMin(lo, false)
-			r.tightenMax(hi, false)
+			r.tightenMin(lo)
+			r.tightenMax(hi)
 		}
 	}
 	if !r.hasMin && !r.hasMax {
@@ -81,24 +83,16 @@ func clusterRangeOf(f *query.Filter) *clusterRange {
 	return r
 }
 
-func (r *clusterRange) tightenMin(v any, exclusive bool) {
-	if r.hasMin {
-		c := value.Compare(v, r.min)
-		if c < 0 || c == 0 && !exclusive {
-			return
-		}
+func (r *clusterRange) tightenMin(v any) {
+	if !r.hasMin || value.Compare(v, r.min) > 0 {
+		r.min, r.hasMin = v, true
 	}
-	r.min, r.hasMin, r.minExclusive = v, true, exclusive
 }
 
-func (r *clusterRange) tightenMax(v any, exclusive bool) {
-	if r.hasMax {
-		c := value.Compare(v, r.max)
-		if c > 0 || c == 0 && !exclusive {
-			return
-		}
+func (r *clusterRange) tightenMax(v any) {
+	if !r.hasMax || value.Compare(v, r.max) < 0 {
+		r.max, r.hasMax = v, true
 	}
-	r.max, r.hasMax, r.maxExclusive = v, true, exclusive
 }
 
 // clusterScan is the clustered part of a collection scan: its bounds,
@@ -122,10 +116,6 @@ func (c *collScan) refillClustered(n int) {
 			return false
 		}
 		cs.last = &e
-		if r != nil && (r.minExclusive && value.Compare(e.Key[0], r.min) == 0 ||
-			r.maxExclusive && value.Compare(e.Key[0], r.max) == 0) {
-			return true
-		}
 		if rec := c.coll.Record(e.RID); rec != nil {
 			c.buf = append(c.buf, rec)
 		}
@@ -162,7 +152,8 @@ func (cs *clusterScan) past(key any, backward bool) bool {
 	case r == nil:
 		return false
 	case !backward && r.hasMax:
-		return value.Compare(key, r.max) > 0
+		c := value.Compare(key, r.max)
+		return c > 0 || c == 0 && r.maxExclusive
 	case backward && r.hasMin:
 		return value.Compare(key, r.min) < 0
 	}

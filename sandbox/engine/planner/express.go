@@ -113,9 +113,10 @@ type expressStage struct {
 	returned int64
 	millis   int64
 	err      error
-	// idHack makes the stage IDHACK rather than an express one: it
-	// counts works and leaves any projection to the stage above it, which
-	// keyMeta gives the document's {_id: value} key for returnKey.
+	// idHack makes the stage IDHACK rather than an express one: explain
+	// shows its common figures, and it leaves any projection to the stage
+	// above it, which keyMeta gives the document's {_id: value} key for
+	// returnKey.
 	idHack, keyMeta bool
 }
 

@@ -15,9 +15,10 @@ import (
 
 // collModFields are collMod's options (collmod.idl). The sandbox acts on
 // the validation options, an index's hidden, expireAfterSeconds and
-// uniqueness (with dryRun), the capped limits and a time-series
-// collection's granularity; the others it does not reproduce are refused
-// rather than ignored.
+// uniqueness (with dryRun), the capped limits, a clustered or time-series
+// collection's TTL, and a time-series collection's bucketing and
+// mixed-schema flag; the others it does not reproduce are refused rather
+// than ignored.
 var collModFields = []string{"validator", "validationLevel", "validationAction", "index", "viewOn",
 	"pipeline", "expireAfterSeconds", "timeseries", "changeStreamPreAndPostImages", "cappedSize",
 	"cappedMax", "timeseriesBucketsMayHaveMixedSchemaData", "dryRun", "collectionUUID",
@@ -50,7 +51,7 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 		switch f.Key {
 		case "validator", "validationLevel", "validationAction":
 			changes = append(changes, f)
-		case "timeseries", "expireAfterSeconds":
+		case "timeseries", "expireAfterSeconds", "timeseriesBucketsMayHaveMixedSchemaData":
 			// handled once the collection's kind is known
 		case "cappedSize", "cappedMax":
 			// handled by cappedLimitArgs and applyCollMod
@@ -79,6 +80,10 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
+	tsReq, err := parseCollModTimeseries(a)
+	if err != nil {
+		return nil, err
+	}
 	// One namespace change: writers see the old options and validator or
 	// the new ones (they read both under the collection's write lock, which
 	// the change takes to set them), and a time-series collection's view
@@ -102,17 +107,15 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 				reply, err = collModTimeseriesIndex(ch, c, idx, req.cmd)
 				return err
 			}
-			if _, ok := a.get("expireAfterSeconds"); ok {
-				return mongoerr.New(mongoerr.NotImplemented,
-					"collMod option 'expireAfterSeconds' is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
-			}
-			reply, err = collModTimeseries(req, ch, c, changes)
+			reply, err = collModTimeseries(req, a, tsReq, ch, c, changes)
 			return err
 		}
-		// parseCollModRequest: the time-series option needs a time-series
+		// parseCollModRequest: the time-series options need a time-series
 		// collection, and a collection-level TTL one clustered by _id.
-		if _, ok := a.get("timeseries"); ok {
-			return mongoerr.New(mongoerr.InvalidOptions, "option only supported on a time-series collection: timeseries")
+		for _, opt := range []string{"timeseries", "timeseriesBucketsMayHaveMixedSchemaData"} {
+			if _, ok := a.get(opt); ok {
+				return mongoerr.New(mongoerr.InvalidOptions, "option only supported on a time-series collection: "+opt)
+			}
 		}
 		if v, ok := a.get("expireAfterSeconds"); ok {
 			if c.ClusteredIndex() == nil {
@@ -250,37 +253,103 @@ func refuseTimeseriesValidation(changes bson.D) error {
 }
 
 // collModTimeseries is collMod on a time-series collection (view, a
-// snapshot, as ch sees it): its granularity can be raised (seconds to
-// minutes to hours); the validation options belong to collections, not to
-// the view. The view and its buckets get the new options in one change,
-// and an insert, which reads them from the buckets under their write
-// lock, buckets by either the old granularity or the new one.
-func collModTimeseries(req *request, ch *catalog.Change, view *catalog.Collection, changes bson.D) (bson.D, error) {
+// snapshot, as ch sees it), which mongod carries out on its buckets
+// (makeTimeseriesBucketsCollModCommand) and, when the bucketing changes,
+// on the view, whose pipeline names the bucket span
+// (makeTimeseriesViewCollModCommand): the validation options belong to
+// collections, not to the view; the bucketing changes as
+// applyTimeseriesOptionsModifications allows; expireAfterSeconds is the
+// buckets' TTL, set or turned "off" as on a clustered collection; and
+// timeseriesBucketsMayHaveMixedSchemaData sets the buckets' catalog flag.
+// The view, its buckets and its system.views entry change together, and
+// an insert, which reads the options from the buckets under their write
+// lock, buckets by either the old options or the new ones.
+func collModTimeseries(req *request, a args, r collModTimeseriesRequest, ch *catalog.Change, view *catalog.Collection, changes bson.D) (bson.D, error) {
 	if err := refuseTimeseriesValidation(changes); err != nil {
 		return nil, err
 	}
 	if ch.Snapshot(bucketsPrefix+view.Name) == nil {
 		return nil, mongoerr.New(mongoerr.NamespaceNotFound, "ns does not exist")
 	}
-	mod, ok := value.Get(req.cmd, "timeseries").(bson.D)
-	if !ok {
-		return bson.D{}, nil
-	}
-	spec, _ := value.Get(view.Options, "timeseries").(bson.D)
-	next, err := timeseries.FromDocument(spec).WithGranularity(mod)
-	if err != nil {
-		return nil, err
-	}
-	for _, name := range []string{view.Name, bucketsPrefix + view.Name} {
-		err := ch.Write(name, false, func(c *catalog.Collection) error {
-			c.Options = setField(append(bson.D(nil), c.Options...), "timeseries", next.Document())
-			return nil
-		})
-		if err != nil {
+	var ttl any
+	if v, ok := a.get("expireAfterSeconds"); ok {
+		var err error
+		if ttl, err = clusteredTTLChange(a, v, req.now); err != nil {
 			return nil, err
 		}
 	}
-	return bson.D{}, nil
+	spec, _ := value.Get(view.Options, "timeseries").(bson.D)
+	next, bucketingChanged := timeseries.FromDocument(spec), false
+	if r.bucketing != nil {
+		var err error
+		if next, bucketingChanged, err = next.Modify(*r.bucketing); err != nil {
+			return nil, err
+		}
+	}
+	setOptions := func(opts bson.D) bson.D {
+		opts = append(bson.D(nil), opts...)
+		if bucketingChanged {
+			opts = setField(opts, "timeseries", next.Document())
+		}
+		switch {
+		case ttl == "off":
+			opts = removeField(opts, "expireAfterSeconds")
+		case ttl != nil:
+			opts = setField(opts, "expireAfterSeconds", ttl)
+		}
+		return opts
+	}
+	err := ch.Write(view.Name, false, func(c *catalog.Collection) error {
+		c.Options = setOptions(c.Options)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = ch.Write(bucketsPrefix+view.Name, false, func(c *catalog.Collection) error {
+		c.Options = setOptions(c.Options)
+		if r.mixedSchema != nil {
+			c.MayHaveMixedSchema = *r.mixedSchema
+		}
+		return nil
+	})
+	if err != nil || !bucketingChanged {
+		return bson.D{}, err
+	}
+	return bson.D{}, writeViewEntry(ch, view.NS(), bucketsPrefix+view.Name, timeseriesViewPipeline(next))
+}
+
+// collModTimeseriesRequest is what collMod asks of a time-series
+// collection itself: a change of its bucketing, and of its buckets'
+// mixed-schema flag (nil when not asked).
+type collModTimeseriesRequest struct {
+	bucketing   *timeseries.Modification
+	mixedSchema *bool
+}
+
+// parseCollModTimeseries reads the time-series options of collMod with
+// the IDL parser's errors, before any collection is looked up.
+func parseCollModTimeseries(a args) (collModTimeseriesRequest, error) {
+	var r collModTimeseriesRequest
+	if v, ok := a.get("timeseries"); ok {
+		mod, isDoc := v.(bson.D)
+		if !isDoc {
+			return r, a.wrongType("timeseries", v, "type 'object'")
+		}
+		m, err := timeseries.ParseModification(mod)
+		if err != nil {
+			return r, err
+		}
+		r.bucketing = &m
+	}
+	if v, ok := a.get("timeseriesBucketsMayHaveMixedSchemaData"); ok && v != nil {
+		b, err := a.boolean("timeseriesBucketsMayHaveMixedSchemaData", false)
+		if err != nil {
+			return r, err
+		}
+		r.mixedSchema = &b
+	}
+	return r, nil
 }
 
 // collModTimeseriesIndex is collMod's index option on a time-series

@@ -133,3 +133,68 @@ func TestConfClusteredTTL(t *testing.T) {
 		t.Errorf("after a pass: %v, want %v", ns, want)
 	}
 }
+
+// A time-series collection's expireAfterSeconds expires whole buckets:
+// a bucket's _id holds its minimum time and it may hold measurements up to
+// its span later, so it goes once its minimum time is more than
+// expireAfterSeconds plus the bucket span in the past (ttl.cpp's
+// safeExpirationDate; manual: core/timeseries/timeseries-automatic-removal,
+// "MongoDB deletes a bucket after all of its documents have expired").
+// collMod sets the TTL of a collection created without one.
+func TestConfTimeseriesTTL(t *testing.T) {
+	client, _ := startServerWith(t, engine.Options{TTLMonitorPeriod: 200 * time.Millisecond})
+	db := client.Database("conf")
+	ctx := context.Background()
+	create := bson.D{{Key: "create", Value: "ts"}, {Key: "timeseries", Value: bson.D{{Key: "timeField", Value: "t"}, {Key: "metaField", Value: "m"}}}}
+	if err := db.RunCommand(ctx, create).Err(); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	at := func(ago time.Duration) bson.DateTime { return bson.NewDateTimeFromTime(now.Add(-ago)) }
+	docs := []any{
+		// Span 3600 s: expired once older than 60 s + one hour.
+		bson.D{{Key: "t", Value: at(3 * time.Hour)}, {Key: "m", Value: 1}},
+		bson.D{{Key: "t", Value: at(3 * time.Hour)}, {Key: "m", Value: 2}},
+		// Past its TTL, but its bucket may still be filling.
+		bson.D{{Key: "t", Value: at(30 * time.Minute)}, {Key: "m", Value: 3}},
+		bson.D{{Key: "t", Value: at(0)}, {Key: "m", Value: 4}},
+	}
+	if _, err := db.Collection("ts").InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	metas := func() []int32 {
+		cur, err := db.Collection("ts").Find(ctx, bson.D{}, options.Find().SetSort(bson.D{{Key: "m", Value: 1}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []struct {
+			M int32 `bson:"m"`
+		}
+		if err := cur.All(ctx, &got); err != nil {
+			t.Fatal(err)
+		}
+		var ms []int32
+		for _, g := range got {
+			ms = append(ms, g.M)
+		}
+		return ms
+	}
+	time.Sleep(300 * time.Millisecond)
+	if got, want := metas(), []int32{1, 2, 3, 4}; !equalIDs(got, want) {
+		t.Fatalf("without a TTL: %v, want %v", got, want)
+	}
+	if err := db.RunCommand(ctx, bson.D{{Key: "collMod", Value: "ts"}, {Key: "expireAfterSeconds", Value: 60}}).Err(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if got, want := metas(), []int32{3, 4}; !equalIDs(got, want) {
+		t.Errorf("after a pass: %v, want %v", got, want)
+	}
+	// The bucket catalog opens a new bucket for a meta whose bucket expired.
+	if _, err := db.Collection("ts").InsertOne(ctx, bson.D{{Key: "t", Value: at(0)}, {Key: "m", Value: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := metas(), []int32{1, 3, 4}; !equalIDs(got, want) {
+		t.Errorf("after an insert: %v, want %v", got, want)
+	}
+}

@@ -198,19 +198,18 @@ func (e *Engine) createTimeseries(req *request, collName string) (bson.D, error)
 		}
 		view.Kind = catalog.KindTimeseries
 		// Last: the one write to a collection that may exist already.
-		return ch.Write("system.views", true, func(views *catalog.Collection) error {
-			_, err := views.Insert(bson.D{
-				{Key: "_id", Value: nsName},
-				{Key: "viewOn", Value: buckets.Name},
-				{Key: "pipeline", Value: bson.A{bson.D{{Key: "$_internalUnpackBucket", Value: opts.UnpackSpec()}}}},
-			})
-			return err
-		})
+		return writeViewEntry(ch, nsName, buckets.Name, timeseriesViewPipeline(opts))
 	})
 	if err != nil {
 		return nil, err
 	}
 	return bson.D{}, nil
+}
+
+// timeseriesViewPipeline is the pipeline of a time-series collection's
+// view (generateViewPipeline): the unpacking of its buckets.
+func timeseriesViewPipeline(o timeseries.Options) bson.A {
+	return bson.A{bson.D{{Key: "$_internalUnpackBucket", Value: o.UnpackSpec()}}}
 }
 
 // dropTimeseries drops, as part of ch, a time-series collection's view,
@@ -428,9 +427,12 @@ func normalizeMeta(o timeseries.Options, doc bson.D) bson.D {
 // unpackPipeline is the view's pipeline with a leading filter pushed
 // down: a $match on the buckets for what the filter says about meta and
 // time, then $_internalUnpackBucket with the filter as its eventFilter.
-func unpackPipeline(o timeseries.Options, filter bson.D) bson.A {
+func unpackPipeline(ts *tsView, filter bson.D) bson.A {
+	o := ts.opts
 	spec := o.UnpackSpec()
-	spec = append(spec, bson.E{Key: "assumeNoMixedSchemaData", Value: true})
+	if !ts.buckets.MayHaveMixedSchema {
+		spec = append(spec, bson.E{Key: "assumeNoMixedSchemaData", Value: true})
+	}
 	if o.Granularity == "" {
 		spec = append(spec, bson.E{Key: "fixedBuckets", Value: true})
 	}
@@ -460,13 +462,13 @@ func viewPipeline(req *request, ts *tsView) (bson.A, error) {
 		if err := findAsAggregation(req.cmd, s); err != nil {
 			return nil, err
 		}
-		return hoistMetaSort(ts.opts, unpackPipeline(ts.opts, s.filter), s.stagesAfterFilter()), nil
+		return hoistMetaSort(ts.opts, unpackPipeline(ts, s.filter), s.stagesAfterFilter()), nil
 	case "count":
 		s, err := parseCount(req)
 		if err != nil {
 			return nil, err
 		}
-		p := unpackPipeline(ts.opts, s.filter)
+		p := unpackPipeline(ts, s.filter)
 		if s.skip > 0 {
 			p = append(p, bson.D{{Key: "$skip", Value: s.skip}})
 		}
@@ -479,7 +481,7 @@ func viewPipeline(req *request, ts *tsView) (bson.A, error) {
 		if err != nil {
 			return nil, err
 		}
-		return unpackPipeline(ts.opts, s.filter), nil
+		return unpackPipeline(ts, s.filter), nil
 	}
 	s, err := parseAggregate(req)
 	if err != nil {
@@ -494,7 +496,7 @@ func viewPipeline(req *request, ts *tsView) (bson.A, error) {
 			}
 		}
 	}
-	return hoistMetaSort(ts.opts, unpackPipeline(ts.opts, filter), rest), nil
+	return hoistMetaSort(ts.opts, unpackPipeline(ts, filter), rest), nil
 }
 
 // hoistMetaSort is unpack followed by rest, with a leading $sort of rest

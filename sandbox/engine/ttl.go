@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/binary"
 	"sync/atomic"
 	"time"
 
@@ -8,6 +9,7 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/index"
+	"github.com/schemalab/schemalab/sandbox/engine/timeseries"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
@@ -69,6 +71,9 @@ func hasTTLIndex(c *catalog.Collection) bool {
 	if _, ok := clusteredTTL(c); ok {
 		return true
 	}
+	if _, ok := bucketsTTLCutoff(c, time.Time{}); ok {
+		return true
+	}
 	for _, ix := range c.Indexes() {
 		if _, ok := ttlSeconds(ix); ok {
 			return true
@@ -100,10 +105,42 @@ func clusteredTTL(c *catalog.Collection) (int64, bool) {
 	return n, ok
 }
 
+// bucketsTTLCutoff is, for the buckets of a time-series collection with
+// an expireAfterSeconds, the latest second a bucket's _id may hold for
+// the bucket to expire at now. A bucket's _id holds its minimum time, and
+// it may hold measurements up to its span later, so a bucket expires only
+// once its span has passed too (ttl.cpp's safeExpirationDate and
+// makeCollScanEndBound: the largest ObjectId of the expiration second).
+func bucketsTTLCutoff(c *catalog.Collection, now time.Time) (int64, bool) {
+	spec, isBuckets := value.Get(c.Options, "timeseries").(bson.D)
+	secs, hasTTL := value.Get(c.Options, "expireAfterSeconds").(int64)
+	if !isBuckets || !hasTTL || !c.IsClustered() {
+		return 0, false
+	}
+	span := timeseries.FromDocument(spec).BucketMaxSpanSeconds
+	return now.Add(-time.Duration(secs) * time.Second).Add(-time.Duration(span) * time.Second).Unix(), true
+}
+
 // deleteExpired deletes c's documents expired through its TTL indexes
 // (deleteExpiredWithIndex: an index scan over the dates before the
-// expiration date).
+// expiration date), or, for time-series buckets, the buckets whose _id
+// reaches no further than the expiry (deleteExpiredWithCollscan over the
+// ObjectIds from the epoch to the cutoff, compared as their bytes are).
 func deleteExpired(c *catalog.Collection, now time.Time) {
+	if cutoff, ok := bucketsTTLCutoff(c, now); ok {
+		var expired []int64
+		c.Scan(0, func(r *catalog.Record) bool {
+			id, isOID := value.Get(r.Doc, "_id").(bson.ObjectID)
+			if isOID && cutoff >= 0 && int64(binary.BigEndian.Uint32(id[:4])) <= cutoff {
+				expired = append(expired, r.ID)
+			}
+			return true
+		})
+		for _, rid := range expired {
+			c.Delete(rid)
+		}
+		return
+	}
 	expired := map[int64]bool{}
 	for _, ix := range c.Indexes() {
 		secs, ok := ttlSeconds(ix)

@@ -211,7 +211,7 @@ func readBuckets(v *catalog.View, c *catalog.Collection, pipeline bson.A) (strin
 	if !ok {
 		return "", nil, false
 	}
-	return ts.buckets.Name, append(unpackPipeline(ts.opts, nil), pipeline...), true
+	return ts.buckets.Name, append(unpackPipeline(ts, nil), pipeline...), true
 }
 
 // viewCreateOptions are the create options a view may have besides

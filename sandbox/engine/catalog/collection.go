@@ -56,6 +56,11 @@ type Collection struct {
 	// collection is created (before it is visible) and when collMod
 	// changes the validator (under the write lock, with Options).
 	Validator *validation.Validator
+	// MayHaveMixedSchema is a time-series buckets collection's
+	// catalog-entry flag timeseriesBucketsMayHaveMixedSchemaData: collMod
+	// sets it, and the unpacking of the view's reads then no longer
+	// assumes no mixed-schema data. It changes only under the write lock.
+	MayHaveMixedSchema bool
 
 	ns       string
 	records  *btree.BTreeG[recordRef]

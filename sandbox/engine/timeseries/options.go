@@ -90,16 +90,9 @@ func Parse(v any, ns string) (Options, error) {
 				o.Granularity = s
 			}
 		case "bucketMaxSpanSeconds", "bucketRoundingSeconds":
-			n, isInt := safeInt(e.Value)
-			if !isInt {
-				return o, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s' is the wrong type '%s', expected types '[long, int, decimal, double']", field, value.TypeName(e.Value))
-			}
-			// The IDL validator's comparison errors (gte: 1, lte: one year).
-			if n < 1 {
-				return o, mongoerr.Newf(51024, "BSON field '%s' value must be >= 1, actual value '%d'", e.Key, n)
-			}
-			if n > maxBucketingSeconds {
-				return o, mongoerr.Newf(51024, "BSON field '%s' value must be <= %d, actual value '%d'", e.Key, maxBucketingSeconds, n)
+			n, err := bucketingSeconds(field, e)
+			if err != nil {
+				return o, err
 			}
 			if e.Key == "bucketMaxSpanSeconds" {
 				o.BucketMaxSpanSeconds, hasSpan = n, true
@@ -242,32 +235,115 @@ func (o Options) RoundTime(t bson.DateTime) bson.DateTime {
 	return bson.DateTime(secs * 1000)
 }
 
-// WithGranularity applies collMod's timeseries option (CollModTimeseries:
-// granularity only) with mongod's transition rule.
-func (o Options) WithGranularity(mod bson.D) (Options, error) {
-	for _, e := range mod {
-		if e.Key != "granularity" {
-			return o, mongoerr.Newf(mongoerr.IDLUnknownField, "BSON field 'collMod.timeseries.%s' is an unknown field.", e.Key)
-		}
-		s, ok := e.Value.(string)
-		if !ok {
-			return o, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field 'collMod.timeseries.granularity' is the wrong type '%s', expected type 'string'", value.TypeName(e.Value))
-		}
-		def, known := granularities[s]
-		if !known {
-			return o, mongoerr.Newf(mongoerr.BadValue, "Enumeration value '%s' for field 'collMod.timeseries.granularity' is not a valid value.", s)
-		}
-		if s == o.Granularity {
-			continue
-		}
-		valid := (o.Granularity == "seconds" && s == "minutes") || (o.Granularity == "minutes" && s == "hours") ||
-			(o.Granularity == "seconds" && s == "hours")
-		if !valid {
-			return o, mongoerr.New(mongoerr.InvalidOptions, "Invalid transition for timeseries.granularity. Can only transition from 'seconds' to 'minutes' or 'minutes' to 'hours'.")
-		}
-		o.Granularity, o.BucketMaxSpanSeconds, o.BucketRoundingSeconds = s, def.span, def.rounding
+// bucketingSeconds reads bucketMaxSpanSeconds or bucketRoundingSeconds
+// (field is its path) as the IDL does: a whole number, from 1 second to
+// one year (the validator's comparison errors).
+func bucketingSeconds(field string, e bson.E) (int64, error) {
+	n, isInt := safeInt(e.Value)
+	if !isInt {
+		return 0, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s' is the wrong type '%s', expected types '[long, int, decimal, double']", field, value.TypeName(e.Value))
 	}
-	return o, nil
+	if n < 1 {
+		return 0, mongoerr.Newf(51024, "BSON field '%s' value must be >= 1, actual value '%d'", e.Key, n)
+	}
+	if n > maxBucketingSeconds {
+		return 0, mongoerr.Newf(51024, "BSON field '%s' value must be <= %d, actual value '%d'", e.Key, maxBucketingSeconds, n)
+	}
+	return n, nil
+}
+
+// Modification is collMod's timeseries option (CollModTimeseries), as
+// parsed: each field is zero when absent.
+type Modification struct {
+	Granularity    string
+	Span, Rounding int64
+}
+
+// ParseModification reads collMod's timeseries option with the IDL
+// parser's errors.
+func ParseModification(mod bson.D) (Modification, error) {
+	var m Modification
+	for _, e := range mod {
+		field := "collMod.timeseries." + e.Key
+		switch e.Key {
+		case "granularity":
+			s, ok := e.Value.(string)
+			if !ok {
+				return m, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s' is the wrong type '%s', expected type 'string'", field, value.TypeName(e.Value))
+			}
+			if _, known := granularities[s]; !known {
+				return m, mongoerr.Newf(mongoerr.BadValue, "Enumeration value '%s' for field '%s' is not a valid value.", s, field)
+			}
+			m.Granularity = s
+		case "bucketMaxSpanSeconds", "bucketRoundingSeconds":
+			n, err := bucketingSeconds(field, e)
+			if err != nil {
+				return m, err
+			}
+			if e.Key == "bucketMaxSpanSeconds" {
+				m.Span = n
+			} else {
+				m.Rounding = n
+			}
+		default:
+			return m, mongoerr.Newf(mongoerr.IDLUnknownField, "BSON field '%s' is an unknown field.", field)
+		}
+	}
+	return m, nil
+}
+
+// Modify applies collMod's timeseries option as
+// applyTimeseriesOptionsModifications does (timeseries_options.cpp,
+// isTimeseriesGranularityValidAndUnchanged): a granularity only rises
+// (seconds to minutes to hours) and takes its default span; custom
+// bucketing seconds come as an equal pair that is no smaller than the
+// span and rounding in force, and drop the granularity. changed is false
+// for an empty option and for one that restates what is in force.
+func (o Options) Modify(m Modification) (next Options, changed bool, err error) {
+	granularity, span, rounding := m.Granularity, m.Span, m.Rounding
+	if granularity == "" && span == 0 && rounding == 0 {
+		return o, false, nil
+	}
+	var targetSpan, targetRounding int64
+	if granularity != "" {
+		def := granularities[granularity]
+		if span != 0 && span != def.span {
+			return o, false, mongoerr.New(mongoerr.InvalidOptions, "Timeseries 'bucketMaxSpanSeconds' is not configurable to a value other than the default for the provided granularity")
+		}
+		if rounding != 0 {
+			return o, false, mongoerr.New(mongoerr.InvalidOptions, "Timeseries 'bucketRoundingSeconds' is not configurable alongside the granularity parameter")
+		}
+		if o.Granularity != "" {
+			if o.Granularity == granularity {
+				return o, false, nil
+			}
+			if o.Granularity == "hours" || (o.Granularity == "minutes" && granularity != "hours") {
+				return o, false, mongoerr.New(mongoerr.InvalidOptions, "Invalid transition for timeseries.granularity. Can only transition from 'seconds' to 'minutes' or 'minutes' to 'hours'.")
+			}
+			o.Granularity, o.BucketMaxSpanSeconds, o.BucketRoundingSeconds = granularity, def.span, def.rounding
+			return o, true, nil
+		}
+		targetSpan, targetRounding = def.span, def.rounding
+	} else {
+		if span == 0 || rounding == 0 {
+			return o, false, mongoerr.New(mongoerr.InvalidOptions, "Timeseries 'bucketMaxSpanSeconds' and 'bucketRoundingSeconds' need to be set alongside each other")
+		}
+		if span != rounding {
+			return o, false, mongoerr.New(mongoerr.InvalidOptions, "Timeseries 'bucketRoundingSeconds' needs to be equal to 'bucketMaxSpanSeconds'")
+		}
+		targetSpan, targetRounding = span, rounding
+	}
+	if o.BucketMaxSpanSeconds == targetSpan && o.BucketRoundingSeconds == targetRounding {
+		return o, false, nil
+	}
+	if o.BucketMaxSpanSeconds > targetSpan {
+		return o, false, mongoerr.New(mongoerr.InvalidOptions, "Timeseries 'bucketMaxSpanSeconds' needs to be equal or greater to transition")
+	}
+	if o.BucketRoundingSeconds > targetRounding {
+		return o, false, mongoerr.New(mongoerr.InvalidOptions, "Timeseries 'bucketRoundingSeconds' needs to be equal or greater to transition")
+	}
+	o.Granularity, o.BucketMaxSpanSeconds, o.BucketRoundingSeconds = granularity, targetSpan, targetRounding
+	return o, true, nil
 }
 
 // ErrTarget refuses $out without its timeseries option and $merge into a

@@ -205,6 +205,15 @@ func cmdDrop(e *Engine, req *request) (bson.D, error) {
 			reply = bson.D{}
 			return nil
 		}
+		// The buckets of a time-series collection take its view with them
+		// (drop_collection.cpp: the target is a buckets collection with
+		// its time-series view); the reply names the namespace dropped.
+		if view := ch.Snapshot(strings.TrimPrefix(collName, bucketsPrefix)); view != nil &&
+			view.Kind == catalog.KindTimeseries && strings.HasPrefix(collName, bucketsPrefix) {
+			reply, forget = dropTimeseries(ch, view)
+			reply = setField(reply, "ns", c.NS())
+			return nil
+		}
 		if c.Kind == catalog.KindTimeseries {
 			reply, forget = dropTimeseries(ch, c)
 			return nil

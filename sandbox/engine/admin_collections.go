@@ -201,6 +201,14 @@ func cmdDrop(e *Engine, req *request) (bson.D, error) {
 	err = e.catalog.ChangeNamespace(req.db, func(ch *catalog.Change) error {
 		c := ch.Snapshot(collName)
 		if c == nil {
+			// Buckets left without their view go with a drop of the view's
+			// name (drop_collection.cpp: the target is the buckets).
+			if b := ch.Snapshot(bucketsPrefix + collName); b != nil && b.Kind == catalog.KindCollection &&
+				!value.IsMissing(value.Get(b.Options, "timeseries")) {
+				ch.Drop(b.Name)
+				reply, forget = bson.D{{Key: "nIndexesWas", Value: bucketsIndexCount(b)}, {Key: "ns", Value: ns(req.db, collName)}}, b
+				return nil
+			}
 			// mongod 7.0+ treats dropping a missing collection as success.
 			reply = bson.D{}
 			return nil

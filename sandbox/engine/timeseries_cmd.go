@@ -150,7 +150,14 @@ func (e *Engine) createTimeseries(req *request, collName string) (bson.D, error)
 		return nil, err
 	}
 	viewOpts = append(bson.D{{Key: "timeseries", Value: opts.Document()}}, viewOpts...)
-	if err := catalog.ValidateNamespace(req.db, bucketsPrefix+collName); err != nil {
+	// A create on a buckets namespace makes the buckets collection alone,
+	// with no view over it (_createLegacyTimeseries: "If the request came
+	// directly on the bucket namespace we do not need to create the view").
+	bucketsName, bucketsOnly := bucketsPrefix+collName, strings.HasPrefix(collName, bucketsPrefix)
+	if bucketsOnly {
+		bucketsName = collName
+	}
+	if err := catalog.ValidateNamespace(req.db, bucketsName); err != nil {
 		return nil, err
 	}
 	// The buckets collection is clustered by _id and carries the options;
@@ -174,16 +181,19 @@ func (e *Engine) createTimeseries(req *request, collName string) (bson.D, error)
 	// One namespace change: the view, its buckets (with their index) and
 	// the system.views entry appear together, or not at all.
 	err = e.catalog.ChangeNamespace(req.db, func(ch *catalog.Change) error {
-		if c := ch.Snapshot(collName); c != nil {
+		if c := ch.Snapshot(collName); c != nil && !bucketsOnly {
 			if c.Kind == catalog.KindTimeseries && value.Compare(c.Options, viewOpts) == 0 {
 				return nil
 			}
 			return mongoerr.Newf(mongoerr.NamespaceExists, "namespace %s already exists, but with different options: %s", nsName, existingOptions(c))
 		}
-		if c := ch.Snapshot(bucketsPrefix + collName); c != nil {
+		if c := ch.Snapshot(bucketsName); c != nil {
+			if bucketsOnly && c.Kind == catalog.KindCollection && value.Compare(c.Options, bucketOpts) == 0 {
+				return nil
+			}
 			return mongoerr.Newf(mongoerr.NamespaceExists, "namespace %s already exists, but with different options: %s", c.NS(), existingOptions(c))
 		}
-		buckets, err := ch.Create(bucketsPrefix+collName, bucketOpts)
+		buckets, err := ch.Create(bucketsName, bucketOpts)
 		if err != nil {
 			return err
 		}
@@ -191,6 +201,9 @@ func (e *Engine) createTimeseries(req *request, collName string) (bson.D, error)
 			if _, err := buckets.CreateIndex(*indexSpec); err != nil {
 				return err
 			}
+		}
+		if bucketsOnly {
+			return nil
 		}
 		view, err := ch.Create(collName, viewOpts)
 		if err != nil {
@@ -217,14 +230,20 @@ func timeseriesViewPipeline(o timeseries.Options) bson.A {
 // buckets collection, whose bucket-catalog state the caller forgets.
 func dropTimeseries(ch *catalog.Change, view *catalog.Collection) (bson.D, *catalog.Collection) {
 	buckets := ch.Snapshot(bucketsPrefix + view.Name)
-	n := 0
+	var n int32
 	if buckets != nil {
-		n = len(buckets.Indexes()) - 1
+		n = bucketsIndexCount(buckets)
 		ch.Drop(buckets.Name)
 	}
 	ch.Drop(view.Name)
 	deleteViewEntry(ch, view.NS())
-	return bson.D{{Key: "nIndexesWas", Value: int32(n)}, {Key: "ns", Value: view.NS()}}, buckets
+	return bson.D{{Key: "nIndexesWas", Value: n}, {Key: "ns", Value: view.NS()}}, buckets
+}
+
+// bucketsIndexCount is the number of indexes a buckets collection has as
+// drop reports it: its secondary indexes, the cluster key not counted.
+func bucketsIndexCount(buckets *catalog.Collection) int32 {
+	return int32(len(buckets.Indexes()) - 1)
 }
 
 // viewIndexKey converts a buckets index key back to the time-series

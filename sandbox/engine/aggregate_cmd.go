@@ -612,6 +612,8 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 		q.Shape = &planner.Shape{Filter: filter}
 		p.RemoveLeading(1)
 	}
+	unpackSort, preference, boundable := boundedSortCandidate(target, p)
+	q.TraversalPreference = preference
 	pushed := false
 	if sort, limit, ok := p.LeadingSort(); ok {
 		q.Sort, q.Limit = sort, limit
@@ -688,6 +690,11 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 	exec, err := e.plan(target, ns(req.db, coll), q)
 	if err != nil {
 		return nil, err
+	}
+	if leaf, ok := exec.ScanLeaf(); ok && boundable {
+		if err := boundSort(p, unpackSort, leaf); err != nil {
+			return nil, err
+		}
 	}
 	return &preparedPipeline{p: p, exec: exec, ctx: actx, holes: holes}, nil
 }

@@ -129,6 +129,7 @@ const (
 	ErrMergeOnType                     = 51186    // document_source_merge_spec.cpp
 	ErrMergeSystemCollection           = 31319    // document_source_merge.cpp
 	ErrMergeWhenMatchedType            = 51191    // document_source_merge_spec.cpp
+	ErrNotAllowedInUserRequests        = 5491300  // allowed_contexts.cpp (assertAllowedInternalIfRequired)
 	ErrOutInternalDatabase             = 31321    // document_source_out.cpp
 	ErrOutSpecType                     = 16990    // document_source_out.cpp
 	ErrOutSystemCollection             = 17385    // document_source_out.cpp

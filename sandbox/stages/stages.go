@@ -97,6 +97,7 @@ var all = []*Stage{
 	// are rewritten into $_internalUnpackBucket, and tests keep a
 	// pipeline from being pushed into the query layer with
 	// $_internalInhibitOptimization.
+	{Name: "$_internalBoundedSort", Internal: true, API: APIInternal},
 	{Name: "$_internalInhibitOptimization", Internal: true, API: APINeverInVersion1},
 	{Name: "$_internalSplitPipeline", Internal: true, API: APINeverInVersion1},
 	{Name: "$_internalUnpackBucket", Internal: true},

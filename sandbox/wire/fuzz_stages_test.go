@@ -53,5 +53,15 @@ func stageSeeds(t testing.TB) [][]byte {
 		agg(st("$merge", d("into", "m", "whenMatched", bson.A{st("$set", d("n", "$$new"))}, "whenNotMatched", "discard"))),
 		agg(st("$collStats", d("storageStats", d("scale", int32(1024)), "count", bson.D{}))),
 		agg(st("$facet", d("a", bson.A{st("$densify", d("field", "_id", "range", d("step", int32(1), "bounds", "full")))}))),
+		// The time-series sort bounded by the buckets it reads, the stage
+		// a client may not send, and collMod's time-series options.
+		mustEncode(t, d("aggregate", "ticks", "pipeline", bson.A{st("$match", d("m", int32(1))), st("$sort", d("t", int32(-1))), st("$limit", int32(3))},
+			"cursor", bson.D{}, "$db", "shop")),
+		mustEncode(t, d("aggregate", "ticks", "pipeline", bson.A{st("$project", d("v", int32(0))), st("$sort", d("m", int32(1), "t", int32(1)))},
+			"cursor", bson.D{}, "hint", d("$natural", int32(-1)), "$db", "shop")),
+		agg(st("$_internalBoundedSort", d("sortKey", d("t", int32(1)), "bound", d("base", "min", "offsetSeconds", int64(3600))))),
+		mustEncode(t, d("collMod", "ticks", "timeseries", d("bucketMaxSpanSeconds", int32(7200), "bucketRoundingSeconds", int32(7200)),
+			"expireAfterSeconds", int32(60), "timeseriesBucketsMayHaveMixedSchemaData", true, "$db", "shop")),
+		mustEncode(t, d("create", "system.buckets.raw", "timeseries", d("timeField", "t"), "$db", "shop")),
 	}
 }

@@ -101,6 +101,7 @@ func init() {
 		"$unset":                        parseUnset,
 		"$unwind":                       parseUnwind,
 		"$vectorSearch":                 refuseSearch,
+		"$_internalBoundedSort":         refuseInternalOnly("$_internalBoundedSort"),
 		"$_internalInhibitOptimization": parseInhibitOptimization,
 		"$_internalSplitPipeline":       parseSplitPipeline,
 		"$_internalUnpackBucket":        parseUnpackBucket,

@@ -22,6 +22,16 @@ func unsupported(name string) stageParser {
 	}
 }
 
+// refuseInternalOnly is assertAllowedInternalIfRequired
+// (allowed_contexts.cpp) for a stage a production mongod registers for its
+// own internal clients alone: $_internalBoundedSort, which only its
+// optimizer puts in a pipeline (bounded_sort.go).
+func refuseInternalOnly(name string) stageParser {
+	return func(any, *parser) ([]Stage, error) {
+		return nil, mongoerr.Newf(mongoerr.ErrNotAllowedInUserRequests, "%s' is not allowed in user requests", name)
+	}
+}
+
 // refuseChangeStream: DocumentSourceChangeStream::assertIsLegalSpecification
 // (document_source_change_stream.cpp) on a server that is not a replica
 // set member.

@@ -105,6 +105,12 @@ type keyedDoc struct {
 }
 
 func (s *sortStage) open(in Iterator, rt *runtime) (Iterator, error) {
+	return s.openSorting(in, rt, rt.ctx.NoDiskUse)
+}
+
+// openSorting sorts in; limited holds the sort to the blocking sort's
+// memory limit (allowDiskUse: false).
+func (s *sortStage) openSorting(in Iterator, rt *runtime, limited bool) (Iterator, error) {
 	var held *sortHoles
 	if src, ok := in.(HolesSource); ok {
 		held = &sortHoles{src: src, bySeq: map[int64]*projection.Holes{}}
@@ -112,9 +118,9 @@ func (s *sortStage) open(in Iterator, rt *runtime) (Iterator, error) {
 	var last []any
 	it := blockingIterator(func() ([]keyedDoc, error) {
 		if s.limit > 0 {
-			return s.topK(in, held, rt)
+			return s.topK(in, held, rt, limited)
 		}
-		return s.all(in, held, rt)
+		return s.all(in, held, rt, limited)
 	}, func(k keyedDoc) bson.D {
 		if rt.explain {
 			s.sortedBytes += int64(value.Size(k.doc))
@@ -170,9 +176,8 @@ func sortedMem(k []any, d bson.D) int {
 // documents held pass value.MemoryLimit, as mongod's sorter does; with
 // disk use allowed mongod would spill sorted runs to disk, and here they
 // stay in memory.
-func (s *sortStage) all(in Iterator, held *sortHoles, rt *runtime) ([]keyedDoc, error) {
+func (s *sortStage) all(in Iterator, held *sortHoles, rt *runtime, limited bool) ([]keyedDoc, error) {
 	var docs []keyedDoc
-	limited := rt.ctx.NoDiskUse
 	mem := 0
 	// Keys are carved out of large blocks rather than allocated per
 	// document.
@@ -216,10 +221,9 @@ func (s *sortStage) all(in Iterator, held *sortHoles, rt *runtime) ([]keyedDoc, 
 // topK keeps only the best limit documents in a max-heap, so memory stays
 // bounded by the limit whatever the input size; with allowDiskUse: false
 // the documents kept must still fit in value.MemoryLimit.
-func (s *sortStage) topK(in Iterator, held *sortHoles, rt *runtime) ([]keyedDoc, error) {
+func (s *sortStage) topK(in Iterator, held *sortHoles, rt *runtime, limited bool) ([]keyedDoc, error) {
 	h := &docHeap{spec: s.sortSpec}
 	var spare []any
-	limited := rt.ctx.NoDiskUse
 	mem := 0
 	for seq := int64(0); ; seq++ {
 		if seq&4095 == 4095 {

@@ -22,6 +22,10 @@ type unpackBucketStage struct {
 	assumeClean bool
 	eventFilter bson.D
 	filter      *query.Filter
+	// boundTime is "min" or "max" when a bounded sort reads the bucket's
+	// minimum or maximum time, which explain then shows the unpacking
+	// carries as metadata (includeMinTimeAsMetadata).
+	boundTime string
 }
 
 func parseUnpackBucket(spec any, p *parser) ([]Stage, error) {
@@ -80,6 +84,12 @@ func (s *unpackBucketStage) Spec() bson.D {
 	body = append(body, bson.E{Key: "bucketMaxSpanSeconds", Value: s.spanSeconds})
 	if s.assumeClean {
 		body = append(body, bson.E{Key: "assumeNoMixedSchemaData", Value: true})
+	}
+	switch s.boundTime {
+	case "min":
+		body = append(body, bson.E{Key: "includeMinTimeAsMetadata", Value: true})
+	case "max":
+		body = append(body, bson.E{Key: "includeMaxTimeAsMetadata", Value: true})
 	}
 	if s.filter != nil {
 		body = append(body, bson.E{Key: "eventFilter", Value: s.filter.Serialize()})

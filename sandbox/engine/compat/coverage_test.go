@@ -192,7 +192,7 @@ var explained = map[string]bool{
 	"stage $match": true, "stage $sort": true, "stage $limit": true, "stage $skip": true,
 	"stage $project": true, "stage $addFields": true, "stage $set": true, "stage $unset": true,
 	"stage $group": true, "stage $sample": true, "stage $geoNear": true, "stage $lookup": true,
-	"stage $unionWith": true,
+	"stage $unionWith": true, "stage $_internalBoundedSort": true,
 }
 
 // applies says whether a column can hold cases for a row: semantics and

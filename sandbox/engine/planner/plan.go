@@ -88,6 +88,10 @@ type Query struct {
 	// Explain plans for explain, which honours index filters but neither
 	// reads nor writes the plan cache (PlanCache::shouldCacheQuery).
 	Explain bool
+	// TraversalPreference, for the buckets of a time-series collection
+	// whose pipeline sorts on its time field, reverses the scans that give
+	// the order it names (nil: none).
+	TraversalPreference *TraversalPreference
 }
 
 // wantsIndexKey: something downstream reads {$meta: "indexKey"}.
@@ -320,6 +324,9 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if q.TraversalPreference != nil {
+		applyTraversalPreference(cands, q.TraversalPreference)
 	}
 	for _, c := range cands {
 		build(coll, q, c, e.context)

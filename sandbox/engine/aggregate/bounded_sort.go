@@ -1,0 +1,193 @@
+package aggregate
+
+import (
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+)
+
+// A time-series pipeline that sorts on the time field has its $sort
+// replaced by $_internalBoundedSort once its query is planned (PipelineD's
+// bucket-unpacking-with-sort rewrite, pipeline_d.cpp; document_source_sort
+// serializeForBoundedSort): buckets read in the order of their minimum (or
+// maximum) time let a sorter release each measurement as soon as no later
+// bucket can hold an earlier one. The engine decides whether the plan
+// allows it (UnpackSort, then the plan's scan); the pipeline then takes
+// the bounded sort (BoundSort).
+//
+// The bounded sort returns what the $sort would, in the same order. The
+// sandbox still sorts all the measurements at once to produce it, where
+// MongoDB releases them bucket by bucket, holding only those within a
+// bucket span of each other: so allowDiskUse: false, which limits what a
+// blocking sort may hold, does not limit it.
+
+// UnpackSort is a pipeline whose first stage unpacks buckets and whose
+// first $sort, after it, orders by measurement fields: what the rewrite
+// needs to know of it.
+type UnpackSort struct {
+	TimeField, MetaField string
+	// Sort is the $sort's pattern: its last part must be on the time
+	// field and any before it on the metaField for a rewrite to follow.
+	Sort        []SortPart
+	SpanSeconds int32
+	at          int // the $sort's position
+}
+
+// SortPart is one field of a sort and its direction.
+type SortPart struct {
+	Path      string
+	Ascending bool
+}
+
+// UnpackSort finds the sort a bounded sort could replace: the first $sort
+// after a leading $_internalUnpackBucket, with nothing between them but
+// $match stages and projections that cannot change the sort's fields, the
+// last of which is the time field and the others on the metaField
+// (findUnpackAndSort and the stage walk after supportsSort).
+func (p *Pipeline) UnpackSort() (UnpackSort, bool) {
+	if len(p.stages) < 2 {
+		return UnpackSort{}, false
+	}
+	unpack, ok := p.stages[0].(*unpackBucketStage)
+	if !ok {
+		return UnpackSort{}, false
+	}
+	for i, s := range p.stages[1:] {
+		switch x := s.(type) {
+		case *matchStage:
+			continue
+		case *sortStage:
+			u := UnpackSort{TimeField: unpack.timeField, MetaField: unpack.metaField, SpanSeconds: unpack.spanSeconds, at: i + 1}
+			for j, path := range x.Paths {
+				u.Sort = append(u.Sort, SortPart{Path: strings.Join(path, "."), Ascending: !x.Desc[j]})
+			}
+			if !u.eligible(p.stages[1 : i+1]) {
+				return UnpackSort{}, false
+			}
+			return u, true
+		case *projectStage:
+			continue
+		}
+		return UnpackSort{}, false
+	}
+	return UnpackSort{}, false
+}
+
+// eligible checks the sort's fields and the projections before it.
+func (u UnpackSort) eligible(between []Stage) bool {
+	last := u.Sort[len(u.Sort)-1]
+	if last.Path != u.TimeField {
+		return false
+	}
+	for _, part := range u.Sort[:len(u.Sort)-1] {
+		if u.MetaField == "" || (part.Path != u.MetaField && !strings.HasPrefix(part.Path, u.MetaField+".")) {
+			return false
+		}
+	}
+	for _, s := range between {
+		proj, ok := s.(*projectStage)
+		if !ok {
+			continue
+		}
+		allExcept, paths, renames := proj.proj.ModifiedPaths()
+		if !allExcept {
+			// A field renamed onto a sort field hides it as surely as a
+			// computed one (jstests/core/timeseries/
+			// bucket_unpacking_with_sort_negative.js: {$addFields: {t: "$a"}}).
+			for to := range renames {
+				paths = append(paths, to)
+			}
+		}
+		for _, part := range u.Sort {
+			if canModify(allExcept, paths, part.Path) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// canModify is ModifiedPaths::canModify: whether a stage that modifies
+// paths (or all but paths) may change path.
+func canModify(allExcept bool, paths []string, path string) bool {
+	related := func(p string) bool {
+		return p == path || strings.HasPrefix(path, p+".") || strings.HasPrefix(p, path+".")
+	}
+	if allExcept {
+		for _, p := range paths {
+			if p == path || strings.HasPrefix(path, p+".") {
+				return false
+			}
+		}
+		return true
+	}
+	for _, p := range paths {
+		if related(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// BoundSort replaces the sort u found with $_internalBoundedSort, bounded
+// by each bucket's minimum time (base "min") or maximum, plus offset
+// seconds, and has the unpacking carry that time as metadata. A bound
+// that is not precise, because the buckets arrive in the opposite order
+// of their base, is offset by a bucket span, and the buckets wider than a
+// span are filtered out first, with a $match before the unpacking.
+func (p *Pipeline) BoundSort(u UnpackSort, base string, offsetSeconds int64, precise bool) error {
+	sort := p.stages[u.at].(*sortStage)
+	unpack := p.stages[0].(*unpackBucketStage)
+	unpack.boundTime = base
+	stages := append([]Stage(nil), p.stages...)
+	stages[u.at] = &boundedSortStage{sortStage: sort, base: base, offsetSeconds: offsetSeconds}
+	if !precise {
+		spec := bson.D{{Key: "$expr", Value: bson.D{{Key: "$lte", Value: bson.A{
+			bson.D{{Key: "$subtract", Value: bson.A{"$control.max." + u.TimeField, "$control.min." + u.TimeField}}},
+			bson.D{{Key: "$const", Value: int64(u.SpanSeconds) * 1000}},
+		}}}}}
+		m, err := query.Compile(spec, query.Options{})
+		if err != nil {
+			return err
+		}
+		stages = append([]Stage{&matchStage{filter: spec, m: m}}, stages...)
+	}
+	p.setStages(stages)
+	return nil
+}
+
+// boundedSortStage is $_internalBoundedSort: a $sort on the time field
+// bounded by the buckets it reads (see the package comment above for how
+// the sandbox runs it).
+type boundedSortStage struct {
+	*sortStage
+	base          string // "min" or "max"
+	offsetSeconds int64
+}
+
+func (s *boundedSortStage) Name() string { return "$_internalBoundedSort" }
+
+// Spec is serializeForBoundedSort: the sort key with integer directions,
+// the bound, and the limit (0 for none), both longs.
+func (s *boundedSortStage) Spec() bson.D {
+	key := make(bson.D, len(s.pattern))
+	for i, e := range s.pattern {
+		dir := int32(1)
+		if value.ToDouble(e.Value) < 0 {
+			dir = -1
+		}
+		key[i] = bson.E{Key: e.Key, Value: dir}
+	}
+	return stageSpec("$_internalBoundedSort", bson.D{
+		{Key: "sortKey", Value: key},
+		{Key: "bound", Value: bson.D{{Key: "base", Value: s.base}, {Key: "offsetSeconds", Value: s.offsetSeconds}}},
+		{Key: "limit", Value: s.limit},
+	})
+}
+
+func (s *boundedSortStage) open(in Iterator, rt *runtime) (Iterator, error) {
+	return s.sortStage.openSorting(in, rt, false)
+}

@@ -691,7 +691,7 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 	if err != nil {
 		return nil, err
 	}
-	if leaf, ok := exec.ScanLeaf(); ok && boundable {
+	if leaf, ok := exec.ScanLeaf(); ok && boundable && unpackSort.Boundable {
 		if err := boundSort(p, unpackSort, leaf); err != nil {
 			return nil, err
 		}

@@ -46,8 +46,11 @@ func boundedSortCandidate(target *catalog.Collection, p *aggregate.Pipeline) (ag
 			pref.Pattern = append(pref.Pattern, bson.E{Key: minField, Value: int32(1)})
 		case part.Path == u.TimeField:
 			pref.Pattern = append(pref.Pattern, bson.E{Key: maxField, Value: int32(-1)})
-		default:
+		case u.OnMeta(part.Path):
 			pref.Pattern = append(pref.Pattern, bson.E{Key: "meta" + strings.TrimPrefix(part.Path, u.MetaField), Value: rev})
+		default:
+			// A sort on a measurement field gives the scan no preference.
+			return u, nil, true
 		}
 	}
 	return u, pref, true

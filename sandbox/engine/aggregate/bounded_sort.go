@@ -24,16 +24,19 @@ import (
 // bucket span of each other: so allowDiskUse: false, which limits what a
 // blocking sort may hold, does not limit it.
 
-// UnpackSort is a pipeline whose first stage unpacks buckets and whose
-// first $sort, after it, orders by measurement fields: what the rewrite
-// needs to know of it.
+// UnpackSort is a pipeline whose first stage unpacks buckets and which
+// sorts after it: what the rewrite needs to know of its first $sort.
 type UnpackSort struct {
 	TimeField, MetaField string
-	// Sort is the $sort's pattern: its last part must be on the time
-	// field and any before it on the metaField for a rewrite to follow.
+	// Sort is the $sort's pattern.
 	Sort        []SortPart
 	SpanSeconds int32
-	at          int // the $sort's position
+	// Boundable: nothing stands between the unpacking and the sort but
+	// $match stages and projections that cannot change the sort's
+	// fields, and the sort's last field is the time, any before it on
+	// the metaField. Otherwise the sort only steers the scan's direction.
+	Boundable bool
+	at        int // the $sort's position
 }
 
 // SortPart is one field of a sort and its direction.
@@ -42,11 +45,10 @@ type SortPart struct {
 	Ascending bool
 }
 
-// UnpackSort finds the sort a bounded sort could replace: the first $sort
-// after a leading $_internalUnpackBucket, with nothing between them but
-// $match stages and projections that cannot change the sort's fields, the
-// last of which is the time field and the others on the metaField
-// (findUnpackAndSort and the stage walk after supportsSort).
+// UnpackSort finds the first $sort after a leading
+// $_internalUnpackBucket (findUnpackAndSort), and whether a bounded sort
+// could replace it (the stage walk after supportsSort). A first sort on
+// metadata ($meta) is no field sort: there is none to find then.
 func (p *Pipeline) UnpackSort() (UnpackSort, bool) {
 	if len(p.stages) < 2 {
 		return UnpackSort{}, false
@@ -56,41 +58,45 @@ func (p *Pipeline) UnpackSort() (UnpackSort, bool) {
 		return UnpackSort{}, false
 	}
 	for i, s := range p.stages[1:] {
-		switch x := s.(type) {
-		case *matchStage:
-			continue
-		case *sortStage:
-			u := UnpackSort{TimeField: unpack.timeField, MetaField: unpack.metaField, SpanSeconds: unpack.spanSeconds, at: i + 1}
-			for j, path := range x.Paths {
-				u.Sort = append(u.Sort, SortPart{Path: strings.Join(path, "."), Ascending: !x.Desc[j]})
-			}
-			if !u.eligible(p.stages[1 : i+1]) {
-				return UnpackSort{}, false
-			}
-			return u, true
-		case *projectStage:
+		if s.Name() != "$sort" {
 			continue
 		}
-		return UnpackSort{}, false
+		sort, ok := s.(*sortStage)
+		if !ok {
+			return UnpackSort{}, false
+		}
+		u := UnpackSort{TimeField: unpack.timeField, MetaField: unpack.metaField, SpanSeconds: unpack.spanSeconds, at: i + 1}
+		for j, path := range sort.Paths {
+			u.Sort = append(u.Sort, SortPart{Path: strings.Join(path, "."), Ascending: !sort.Desc[j]})
+		}
+		u.Boundable = u.eligible(p.stages[1 : i+1])
+		return u, true
 	}
 	return UnpackSort{}, false
 }
 
-// eligible checks the sort's fields and the projections before it.
+// OnMeta says whether path is the metaField or a field within it.
+func (u UnpackSort) OnMeta(path string) bool {
+	return u.MetaField != "" && (path == u.MetaField || strings.HasPrefix(path, u.MetaField+"."))
+}
+
+// eligible checks the sort's fields and the stages before it.
 func (u UnpackSort) eligible(between []Stage) bool {
-	last := u.Sort[len(u.Sort)-1]
-	if last.Path != u.TimeField {
+	if u.Sort[len(u.Sort)-1].Path != u.TimeField {
 		return false
 	}
 	for _, part := range u.Sort[:len(u.Sort)-1] {
-		if u.MetaField == "" || (part.Path != u.MetaField && !strings.HasPrefix(part.Path, u.MetaField+".")) {
+		if !u.OnMeta(part.Path) {
 			return false
 		}
 	}
 	for _, s := range between {
+		if _, isMatch := s.(*matchStage); isMatch {
+			continue
+		}
 		proj, ok := s.(*projectStage)
 		if !ok {
-			continue
+			return false
 		}
 		allExcept, paths, renames := proj.proj.ModifiedPaths()
 		if !allExcept {

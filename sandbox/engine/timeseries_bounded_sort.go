@@ -81,9 +81,9 @@ func scanSupportsSort(u aggregate.UnpackSort, leaf planner.ScanLeaf) (agree, byM
 	last := u.Sort[len(u.Sort)-1]
 	if !leaf.IndexScan {
 		// The buckets of a collection scan come in _id order, their
-		// minimum time's: a single ascending sort forward, or
-		// descending backward.
-		if len(u.Sort) != 1 || leaf.Forward != last.Ascending {
+		// minimum time's (unless some hold times an _id cannot): a
+		// single ascending sort forward, or descending backward.
+		if len(u.Sort) != 1 || u.ExtendedRange || leaf.Forward != last.Ascending {
 			return false, false, false
 		}
 		return last.Ascending, true, true
@@ -109,7 +109,7 @@ func scanSupportsSort(u aggregate.UnpackSort, leaf planner.ScanLeaf) (agree, byM
 			continue
 		}
 		if part.Path != u.TimeField || at != len(u.Sort)-1 || (kp.Key != minField && kp.Key != maxField) ||
-			!directionCompatible(kp.Value, part.Ascending, leaf.Forward) {
+			(kp.Key == minField && u.ExtendedRange) || !directionCompatible(kp.Value, part.Ascending, leaf.Forward) {
 			return false, false, false
 		}
 		byMin = kp.Key != maxField

@@ -398,6 +398,11 @@ func (e *Engine) insertTimeseries(req *request, collName string, docs bson.A, si
 			measurements = append(measurements, normalizeMeta(ts.opts, doc))
 			positions = append(positions, from+i)
 		}
+		for _, m := range measurements {
+			if t, ok := value.Get(m, ts.opts.TimeField).(bson.DateTime); ok && timeseries.OutsideStandardRange(t) {
+				ts.buckets.ExtendedRange = true
+			}
+		}
 		var errs []timeseries.InsertError
 		n, errs = e.buckets.Insert(ts.buckets, ts.opts, measurements, ordered)
 		for _, ie := range errs {
@@ -451,6 +456,9 @@ func unpackPipeline(ts *tsView, filter bson.D) bson.A {
 	spec := o.UnpackSpec()
 	if !ts.buckets.MayHaveMixedSchema {
 		spec = append(spec, bson.E{Key: "assumeNoMixedSchemaData", Value: true})
+	}
+	if ts.buckets.ExtendedRange {
+		spec = append(spec, bson.E{Key: "usesExtendedRange", Value: true})
 	}
 	if o.Granularity == "" {
 		spec = append(spec, bson.E{Key: "fixedBuckets", Value: true})

@@ -31,6 +31,9 @@ type UnpackSort struct {
 	// Sort is the $sort's pattern.
 	Sort        []SortPart
 	SpanSeconds int32
+	// ExtendedRange: the buckets may hold times their _id cannot, so
+	// their _id order and control.min are no order to bound by.
+	ExtendedRange bool
 	// Boundable: nothing stands between the unpacking and the sort but
 	// $match stages and projections that cannot change the sort's
 	// fields, and the sort's last field is the time, any before it on
@@ -65,7 +68,8 @@ func (p *Pipeline) UnpackSort() (UnpackSort, bool) {
 		if !ok {
 			return UnpackSort{}, false
 		}
-		u := UnpackSort{TimeField: unpack.timeField, MetaField: unpack.metaField, SpanSeconds: unpack.spanSeconds, at: i + 1}
+		u := UnpackSort{TimeField: unpack.timeField, MetaField: unpack.metaField, SpanSeconds: unpack.spanSeconds,
+			ExtendedRange: unpack.extendedRange, at: i + 1}
 		for j, path := range sort.Paths {
 			u.Sort = append(u.Sort, SortPart{Path: strings.Join(path, "."), Ascending: !sort.Desc[j]})
 		}

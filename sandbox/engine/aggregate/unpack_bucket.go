@@ -18,10 +18,11 @@ import (
 type unpackBucketStage struct {
 	timeField, metaField string
 	spanSeconds          int32
-	// assumeClean is assumeNoMixedSchemaData, which explain shows when set.
-	assumeClean bool
-	eventFilter bson.D
-	filter      *query.Filter
+	// assumeClean is assumeNoMixedSchemaData, and extendedRange
+	// usesExtendedRange, which explain shows when set.
+	assumeClean, extendedRange bool
+	eventFilter                bson.D
+	filter                     *query.Filter
 	// boundTime is "min" or "max" when a bounded sort reads the bucket's
 	// minimum or maximum time, which explain then shows the unpacking
 	// carries as metadata (includeMinTimeAsMetadata).
@@ -59,7 +60,9 @@ func parseUnpackBucket(spec any, p *parser) ([]Stage, error) {
 			s.eventFilter, s.filter = f, m
 		case "assumeNoMixedSchemaData":
 			s.assumeClean, _ = e.Value.(bool)
-		case "exclude", "include", "usesExtendedRange", "fixedBuckets":
+		case "usesExtendedRange":
+			s.extendedRange, _ = e.Value.(bool)
+		case "exclude", "include", "fixedBuckets":
 		default:
 			return nil, mongoerr.Newf(mongoerr.ErrUnpackBucketUnknownParameter, "unrecognized parameter to $_internalUnpackBucket: %s", e.Key)
 		}
@@ -84,6 +87,9 @@ func (s *unpackBucketStage) Spec() bson.D {
 	body = append(body, bson.E{Key: "bucketMaxSpanSeconds", Value: s.spanSeconds})
 	if s.assumeClean {
 		body = append(body, bson.E{Key: "assumeNoMixedSchemaData", Value: true})
+	}
+	if s.extendedRange {
+		body = append(body, bson.E{Key: "usesExtendedRange", Value: true})
 	}
 	switch s.boundTime {
 	case "min":

@@ -59,8 +59,12 @@ type Collection struct {
 	// MayHaveMixedSchema is a time-series buckets collection's
 	// catalog-entry flag timeseriesBucketsMayHaveMixedSchemaData: collMod
 	// sets it, and the unpacking of the view's reads then no longer
-	// assumes no mixed-schema data. It changes only under the write lock.
-	MayHaveMixedSchema bool
+	// assumes no mixed-schema data. ExtendedRange is
+	// requiresTimeseriesExtendedRangeSupport: a measurement's time fell
+	// outside 1970 to 2038, where its bucket's _id cannot hold it, and
+	// reads then use the extended range. Both change only under the write
+	// lock.
+	MayHaveMixedSchema, ExtendedRange bool
 
 	ns       string
 	records  *btree.BTreeG[recordRef]

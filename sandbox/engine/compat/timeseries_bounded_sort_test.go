@@ -133,6 +133,15 @@ func TestTimeseriesBoundedSort(t *testing.T) {
 				}
 			})
 	}
+	s.runCase(t, "no bounded sort over buckets whose _id cannot hold their times", boundedSortRef+" (usesExtendedRange); jstests/core/timeseries/query/bucket_unpacking_with_sort_extended_range.js",
+		cover{family: stage, op: "$_internalBoundedSort", col: explain}, func(t *testing.T, db *mongo.Database) {
+			boundedSortSetup(t, db)
+			// dateOutsideStandardRange: 1969 is before the epoch an ObjectId
+			// can hold.
+			mustCommand(t, db, `{"insert":"c","documents":[{"t":{"$date":{"$numberLong":"-86400000"}},"m":0,"v":-1}]}`)
+			_, stages := tsExplainStages(t, db, `[{"$sort":{"t":1}}]`, "")
+			sameValue(t, "stages", stages, `[{"$_internalUnpackBucket":{"exclude":[],"timeField":"t","metaField":"m","bucketMaxSpanSeconds":3600,"assumeNoMixedSchemaData":true,"usesExtendedRange":true}},{"$sort":{"sortKey":{"t":1}}}]`)
+		})
 	s.runCase(t, "the bounded sort returns what the sort would, newest first", boundedSortRef,
 		cover{family: stage, op: "$_internalBoundedSort", col: semantics}, func(t *testing.T, db *mongo.Database) {
 			boundedSortSetup(t, db)

@@ -226,6 +226,13 @@ func (o Options) UnpackSpec() bson.D {
 	return append(d, bson.E{Key: "bucketMaxSpanSeconds", Value: int32(o.BucketMaxSpanSeconds)})
 }
 
+// OutsideStandardRange is dateOutsideStandardRange: a time before 1970
+// or past 2^31-1 seconds, which a bucket's ObjectId cannot hold.
+func OutsideStandardRange(t bson.DateTime) bool {
+	secs := int64(t) / 1000
+	return secs < 0 || secs > 1<<31-1
+}
+
 // RoundTime is roundTimestampToGranularity: a bucket's minimum time. Its
 // seconds and remainder truncate toward zero, as C++'s do, so times before
 // 1970 round up to the rounding boundary.

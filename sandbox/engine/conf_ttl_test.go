@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/schemalab/schemalab/sandbox/engine"
@@ -115,21 +116,7 @@ func TestConfClusteredTTL(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(300 * time.Millisecond)
-	cur, err := db.Collection("c").Find(ctx, bson.D{}, options.Find().SetSort(bson.D{{Key: "n", Value: 1}}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []struct {
-		N int32 `bson:"n"`
-	}
-	if err := cur.All(ctx, &got); err != nil {
-		t.Fatal(err)
-	}
-	var ns []int32
-	for _, g := range got {
-		ns = append(ns, g.N)
-	}
-	if want := []int32{2, 3, 4}; !equalIDs(ns, want) {
+	if ns, want := sortedInts(t, db.Collection("c"), "n"), []int32{2, 3, 4}; !equalIDs(ns, want) {
 		t.Errorf("after a pass: %v, want %v", ns, want)
 	}
 }
@@ -162,23 +149,7 @@ func TestConfTimeseriesTTL(t *testing.T) {
 	if _, err := db.Collection("ts").InsertMany(ctx, docs); err != nil {
 		t.Fatal(err)
 	}
-	metas := func() []int32 {
-		cur, err := db.Collection("ts").Find(ctx, bson.D{}, options.Find().SetSort(bson.D{{Key: "m", Value: 1}}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []struct {
-			M int32 `bson:"m"`
-		}
-		if err := cur.All(ctx, &got); err != nil {
-			t.Fatal(err)
-		}
-		var ms []int32
-		for _, g := range got {
-			ms = append(ms, g.M)
-		}
-		return ms
-	}
+	metas := func() []int32 { return sortedInts(t, db.Collection("ts"), "m") }
 	time.Sleep(300 * time.Millisecond)
 	if got, want := metas(), []int32{1, 2, 3, 4}; !equalIDs(got, want) {
 		t.Fatalf("without a TTL: %v, want %v", got, want)
@@ -197,4 +168,23 @@ func TestConfTimeseriesTTL(t *testing.T) {
 	if got, want := metas(), []int32{1, 3, 4}; !equalIDs(got, want) {
 		t.Errorf("after an insert: %v, want %v", got, want)
 	}
+}
+
+// sortedInts lists field's int values over the documents of coll, sorted
+// by it.
+func sortedInts(t *testing.T, coll *mongo.Collection, field string) []int32 {
+	t.Helper()
+	cur, err := coll.Find(context.Background(), bson.D{}, options.Find().SetSort(bson.D{{Key: field, Value: 1}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []bson.M
+	if err := cur.All(context.Background(), &got); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]int32, len(got))
+	for i, g := range got {
+		out[i], _ = g[field].(int32)
+	}
+	return out
 }

@@ -73,22 +73,22 @@ func Parse(v any, ns string) (Options, error) {
 	for _, e := range spec {
 		field := "create.timeseries." + e.Key
 		switch e.Key {
-		case "timeField", "metaField", "granularity":
-			s, isStr := e.Value.(string)
-			if !isStr {
-				return o, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s' is the wrong type '%s', expected type 'string'", field, value.TypeName(e.Value))
+		case "timeField", "metaField":
+			s, err := stringField(field, e.Value)
+			if err != nil {
+				return o, err
 			}
-			switch e.Key {
-			case "timeField":
+			if e.Key == "timeField" {
 				o.TimeField, hasTime = s, true
-			case "metaField":
+			} else {
 				o.MetaField, hasEmptyMeta = s, s == ""
-			default:
-				if _, known := granularities[s]; !known {
-					return o, mongoerr.Newf(mongoerr.BadValue, "Enumeration value '%s' for field '%s' is not a valid value.", s, field)
-				}
-				o.Granularity = s
 			}
+		case "granularity":
+			g, err := granularityField(field, e.Value)
+			if err != nil {
+				return o, err
+			}
+			o.Granularity = g
 		case "bucketMaxSpanSeconds", "bucketRoundingSeconds":
 			n, err := bucketingSeconds(field, e)
 			if err != nil {
@@ -242,6 +242,27 @@ func (o Options) RoundTime(t bson.DateTime) bson.DateTime {
 	return bson.DateTime(secs * 1000)
 }
 
+// stringField reads an IDL string field (field is its path).
+func stringField(field string, v any) (string, error) {
+	s, ok := v.(string)
+	if !ok {
+		return "", mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s' is the wrong type '%s', expected type 'string'", field, value.TypeName(v))
+	}
+	return s, nil
+}
+
+// granularityField reads the granularity enumeration (field is its path).
+func granularityField(field string, v any) (string, error) {
+	s, err := stringField(field, v)
+	if err != nil {
+		return "", err
+	}
+	if _, known := granularities[s]; !known {
+		return "", mongoerr.Newf(mongoerr.BadValue, "Enumeration value '%s' for field '%s' is not a valid value.", s, field)
+	}
+	return s, nil
+}
+
 // bucketingSeconds reads bucketMaxSpanSeconds or bucketRoundingSeconds
 // (field is its path) as the IDL does: a whole number, from 1 second to
 // one year (the validator's comparison errors).
@@ -274,14 +295,11 @@ func ParseModification(mod bson.D) (Modification, error) {
 		field := "collMod.timeseries." + e.Key
 		switch e.Key {
 		case "granularity":
-			s, ok := e.Value.(string)
-			if !ok {
-				return m, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s' is the wrong type '%s', expected type 'string'", field, value.TypeName(e.Value))
+			g, err := granularityField(field, e.Value)
+			if err != nil {
+				return m, err
 			}
-			if _, known := granularities[s]; !known {
-				return m, mongoerr.Newf(mongoerr.BadValue, "Enumeration value '%s' for field '%s' is not a valid value.", s, field)
-			}
-			m.Granularity = s
+			m.Granularity = g
 		case "bucketMaxSpanSeconds", "bucketRoundingSeconds":
 			n, err := bucketingSeconds(field, e)
 			if err != nil {

@@ -131,9 +131,10 @@ func (e *Engine) createTimeseries(req *request, collName string) (bson.D, error)
 			if !ok {
 				return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field 'create.expireAfterSeconds' is the wrong type '%s', expected types '[long, int, decimal, double']", value.TypeName(f.Value))
 			}
-			if n < 0 {
-				// validateExpireAfterSeconds, as for a clustered collection.
-				return nil, mongoerr.New(mongoerr.InvalidOptions, "TTL index 'expireAfterSeconds' option cannot be less than 0")
+			// validateExpireAfterSeconds, as for a clustered collection
+			// (_createLegacyTimeseries).
+			if err := clusteredTTLProblem(n, req.now); err != nil {
+				return nil, err
 			}
 			viewOpts = append(viewOpts, bson.E{Key: f.Key, Value: n})
 		case "collation":

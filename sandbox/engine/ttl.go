@@ -118,7 +118,9 @@ func bucketsTTLCutoff(c *catalog.Collection, now time.Time) (int64, bool) {
 		return 0, false
 	}
 	span := timeseries.FromDocument(spec).BucketMaxSpanSeconds
-	return now.Add(-time.Duration(secs) * time.Second).Add(-time.Duration(span) * time.Second).Unix(), true
+	// In seconds, which no expireAfterSeconds create or collMod accepts
+	// can overflow.
+	return now.Unix() - secs - span, true
 }
 
 // deleteExpired deletes c's documents expired through its TTL indexes

@@ -68,6 +68,9 @@ func TestCollectionAndDatabaseCommands(t *testing.T) {
 			code: mongoerr.InvalidOptions, msg: "Timeseries 'bucketMaxSpanSeconds' is not configurable to a value other than the default of 3600 for the provided granularity"},
 		{name: "create time series with a validator", ref: timeseriesRef, cmd: `{"create":"w","timeseries":{"timeField":"t"},"validator":{"a":1}}`,
 			code: mongoerr.InvalidOptions, msg: "{{db}}.w: 'timeseries' is not allowed with 'validator'"},
+		{name: "create time series with an expireAfterSeconds before the epoch", ref: timeseriesRef + "; src/mongo/db/catalog/index_key_validate.cpp (validateExpireAfterSeconds, kClusteredTTLIndex)",
+			cmd: `{"create":"w","timeseries":{"timeField":"t"},"expireAfterSeconds":{"$numberLong":"9223372036854775807"}}`, code: mongoerr.InvalidOptions,
+			msg: "TTL index 'expireAfterSeconds' option must be within an acceptable range, try a lower number"},
 		{name: "create time series with a negative expireAfterSeconds", ref: timeseriesRef + "; src/mongo/db/catalog/index_key_validate.cpp (validateExpireAfterSeconds)",
 			cmd: `{"create":"w","timeseries":{"timeField":"t"},"expireAfterSeconds":-1}`, code: mongoerr.InvalidOptions, msg: "TTL index 'expireAfterSeconds' option cannot be less than 0"},
 

@@ -362,12 +362,20 @@ func cmdListCollections(e *Engine, req *request) (bson.D, error) {
 	}
 	var docs []bson.D
 	if db := e.catalog.Database(req.db); db != nil {
-		for _, c := range db.Collections() {
+		colls := db.Collections()
+		byName := make(map[string]*catalog.Collection, len(colls))
+		for _, c := range colls {
+			byName[c.Name] = c
+		}
+		for _, c := range colls {
 			// The filter sees the entry the reply would hold, so with
 			// nameOnly only its name and type (buildCollectionBson).
 			entry := bson.D{{Key: "name", Value: c.Name}, {Key: "type", Value: c.Kind}}
 			if !nameOnly {
 				entry = c.ListCollectionsEntry()
+			}
+			if c.Kind == catalog.KindView && value.Get(c.Options, "viewOn") == bucketsPrefix+c.Name {
+				entry = bucketsViewEntry(c.Name, byName[bucketsPrefix+c.Name], nameOnly)
 			}
 			if matched, err := listingMatches(f, entry); err != nil {
 				return nil, err
@@ -382,6 +390,28 @@ func cmdListCollections(e *Engine, req *request) (bson.D, error) {
 		return nil, err
 	}
 	return listingCursor(reply), nil
+}
+
+// bucketsViewEntry is the listCollections entry of a view named for
+// the buckets it is on: mongod takes any such view for a time-series
+// collection (ViewDefinition::timeseries) and lists it as one
+// (buildTimeseriesBson), with the buckets' time-series creation options,
+// or none when there are no buckets (jstests/core/timeseries/
+// drop_timeseries.js).
+func bucketsViewEntry(name string, buckets *catalog.Collection, nameOnly bool) bson.D {
+	entry := bson.D{{Key: "name", Value: name}, {Key: "type", Value: catalog.KindTimeseries}}
+	if nameOnly {
+		return entry
+	}
+	opts := bson.D{}
+	if buckets != nil {
+		for _, o := range buckets.Options {
+			if timeseriesCreateOptions[o.Key] {
+				opts = append(opts, o)
+			}
+		}
+	}
+	return append(entry, bson.E{Key: "options", Value: opts}, bson.E{Key: "info", Value: bson.D{{Key: "readOnly", Value: false}}})
 }
 
 // listingMatches is matchesBSON for a listing command's filter: without

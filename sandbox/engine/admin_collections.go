@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/hex"
+	"slices"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -216,11 +217,12 @@ func cmdDrop(e *Engine, req *request) (bson.D, error) {
 		// The buckets of a time-series collection take its view with them
 		// (drop_collection.cpp: the target is a buckets collection with
 		// its time-series view); the reply names the namespace dropped.
-		if view := ch.Snapshot(strings.TrimPrefix(collName, bucketsPrefix)); view != nil &&
-			view.Kind == catalog.KindTimeseries && strings.HasPrefix(collName, bucketsPrefix) {
-			reply, forget = dropTimeseries(ch, view)
-			reply = setField(reply, "ns", c.NS())
-			return nil
+		if viewName, isBuckets := strings.CutPrefix(collName, bucketsPrefix); isBuckets {
+			if view := ch.Snapshot(viewName); view != nil && view.Kind == catalog.KindTimeseries {
+				reply, forget = dropTimeseries(ch, view)
+				reply = setField(reply, "ns", c.NS())
+				return nil
+			}
 		}
 		if c.Kind == catalog.KindTimeseries {
 			reply, forget = dropTimeseries(ch, c)
@@ -363,10 +365,6 @@ func cmdListCollections(e *Engine, req *request) (bson.D, error) {
 	var docs []bson.D
 	if db := e.catalog.Database(req.db); db != nil {
 		colls := db.Collections()
-		byName := make(map[string]*catalog.Collection, len(colls))
-		for _, c := range colls {
-			byName[c.Name] = c
-		}
 		for _, c := range colls {
 			// The filter sees the entry the reply would hold, so with
 			// nameOnly only its name and type (buildCollectionBson).
@@ -375,7 +373,7 @@ func cmdListCollections(e *Engine, req *request) (bson.D, error) {
 				entry = c.ListCollectionsEntry()
 			}
 			if c.Kind == catalog.KindView && value.Get(c.Options, "viewOn") == bucketsPrefix+c.Name {
-				entry = bucketsViewEntry(c.Name, byName[bucketsPrefix+c.Name], nameOnly)
+				entry = bucketsViewEntry(c.Name, colls, nameOnly)
 			}
 			if matched, err := listingMatches(f, entry); err != nil {
 				return nil, err
@@ -398,14 +396,14 @@ func cmdListCollections(e *Engine, req *request) (bson.D, error) {
 // (buildTimeseriesBson), with the buckets' time-series creation options,
 // or none when there are no buckets (jstests/core/timeseries/
 // drop_timeseries.js).
-func bucketsViewEntry(name string, buckets *catalog.Collection, nameOnly bool) bson.D {
+func bucketsViewEntry(name string, colls []*catalog.Collection, nameOnly bool) bson.D {
 	entry := bson.D{{Key: "name", Value: name}, {Key: "type", Value: catalog.KindTimeseries}}
 	if nameOnly {
 		return entry
 	}
 	opts := bson.D{}
-	if buckets != nil {
-		for _, o := range buckets.Options {
+	if at := slices.IndexFunc(colls, func(c *catalog.Collection) bool { return c.Name == bucketsPrefix+name }); at >= 0 {
+		for _, o := range colls[at].Options {
 			if timeseriesCreateOptions[o.Key] {
 				opts = append(opts, o)
 			}

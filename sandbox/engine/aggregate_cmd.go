@@ -612,7 +612,7 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 		q.Shape = &planner.Shape{Filter: filter}
 		p.RemoveLeading(1)
 	}
-	unpackSort, preference, boundable := boundedSortCandidate(target, p)
+	unpackSort, preference := boundedSortCandidate(target, p)
 	q.TraversalPreference = preference
 	pushed := false
 	if sort, limit, ok := p.LeadingSort(); ok {
@@ -691,9 +691,11 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 	if err != nil {
 		return nil, err
 	}
-	if leaf, ok := exec.ScanLeaf(); ok && boundable && unpackSort.Boundable {
-		if err := boundSort(p, unpackSort, leaf); err != nil {
-			return nil, err
+	if unpackSort.Boundable {
+		if leaf, ok := exec.ScanLeaf(); ok {
+			if err := boundSort(p, unpackSort, leaf); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return &preparedPipeline{p: p, exec: exec, ctx: actx, holes: holes}, nil

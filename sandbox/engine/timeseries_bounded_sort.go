@@ -20,19 +20,19 @@ import (
 // on the metaField and the time), the $sort becomes $_internalBoundedSort.
 
 // boundedSortCandidate is the sort of a pipeline on target that the
-// rewrite could bound, and the traversal preference the planner is given
-// for it (createTimeSeriesTraversalPreference: the sort on the buckets'
+// rewrite could bound (the zero UnpackSort, not Boundable, when there is
+// none), and the traversal preference the planner is given for it (createTimeSeriesTraversalPreference: the sort on the buckets'
 // fields, reversed).
-func boundedSortCandidate(target *catalog.Collection, p *aggregate.Pipeline) (aggregate.UnpackSort, *planner.TraversalPreference, bool) {
+func boundedSortCandidate(target *catalog.Collection, p *aggregate.Pipeline) (aggregate.UnpackSort, *planner.TraversalPreference) {
 	if target == nil {
-		return aggregate.UnpackSort{}, nil, false
+		return aggregate.UnpackSort{}, nil
 	}
 	if _, isBuckets := value.Get(target.Options, "timeseries").(bson.D); !isBuckets {
-		return aggregate.UnpackSort{}, nil, false
+		return aggregate.UnpackSort{}, nil
 	}
 	u, ok := p.UnpackSort()
 	if !ok {
-		return aggregate.UnpackSort{}, nil, false
+		return aggregate.UnpackSort{}, nil
 	}
 	minField, maxField := "control.min."+u.TimeField, "control.max."+u.TimeField
 	pref := &planner.TraversalPreference{ClusterField: minField}
@@ -50,10 +50,10 @@ func boundedSortCandidate(target *catalog.Collection, p *aggregate.Pipeline) (ag
 			pref.Pattern = append(pref.Pattern, bson.E{Key: "meta" + strings.TrimPrefix(part.Path, u.MetaField), Value: rev})
 		default:
 			// A sort on a measurement field gives the scan no preference.
-			return u, nil, true
+			return u, nil
 		}
 	}
-	return u, pref, true
+	return u, pref
 }
 
 // boundSort bounds the sort if the plan's scan gives the buckets in an

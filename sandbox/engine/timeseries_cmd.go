@@ -399,11 +399,6 @@ func (e *Engine) insertTimeseries(req *request, collName string, docs bson.A, si
 			measurements = append(measurements, normalizeMeta(ts.opts, doc))
 			positions = append(positions, from+i)
 		}
-		for _, m := range measurements {
-			if t, ok := value.Get(m, ts.opts.TimeField).(bson.DateTime); ok && timeseries.OutsideStandardRange(t) {
-				ts.buckets.ExtendedRange = true
-			}
-		}
 		var errs []timeseries.InsertError
 		n, errs = e.buckets.Insert(ts.buckets, ts.opts, measurements, ordered)
 		for _, ie := range errs {

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"encoding/binary"
 	"sync/atomic"
 	"time"
 
@@ -71,7 +70,7 @@ func hasTTLIndex(c *catalog.Collection) bool {
 	if _, ok := clusteredTTL(c); ok {
 		return true
 	}
-	if _, ok := bucketsTTLCutoff(c, time.Time{}); ok {
+	if _, _, ok := bucketsTTL(c); ok {
 		return true
 	}
 	for _, ix := range c.Indexes() {
@@ -105,22 +104,27 @@ func clusteredTTL(c *catalog.Collection) (int64, bool) {
 	return n, ok
 }
 
-// bucketsTTLCutoff is, for the buckets of a time-series collection with
-// an expireAfterSeconds, the latest second a bucket's _id may hold for
-// the bucket to expire at now. A bucket's _id holds its minimum time, and
-// it may hold measurements up to its span later, so a bucket expires only
-// once its span has passed too (ttl.cpp's safeExpirationDate and
-// makeCollScanEndBound: the largest ObjectId of the expiration second).
-func bucketsTTLCutoff(c *catalog.Collection, now time.Time) (int64, bool) {
+// bucketsTTL is the expireAfterSeconds of a time-series collection's
+// buckets, with their bucket span.
+func bucketsTTL(c *catalog.Collection) (secs, span int64, ok bool) {
 	spec, isBuckets := value.Get(c.Options, "timeseries").(bson.D)
 	secs, hasTTL := value.Get(c.Options, "expireAfterSeconds").(int64)
 	if !isBuckets || !hasTTL || !c.IsClustered() {
-		return 0, false
+		return 0, 0, false
 	}
-	span := timeseries.FromDocument(spec).BucketMaxSpanSeconds
-	// In seconds, which no expireAfterSeconds create or collMod accepts
-	// can overflow.
-	return now.Unix() - secs - span, true
+	return secs, timeseries.FromDocument(spec).BucketMaxSpanSeconds, true
+}
+
+// bucketsTTLCutoff is the latest second a bucket's _id may hold for the
+// bucket to expire at now. A bucket's _id holds its minimum time, and it
+// may hold measurements up to its span later, so a bucket expires only
+// once its span has passed too (ttl.cpp's safeExpirationDate and
+// makeCollScanEndBound: the largest ObjectId of the expiration second).
+// It is in seconds, which no expireAfterSeconds create or collMod accepts
+// can overflow.
+func bucketsTTLCutoff(c *catalog.Collection, now time.Time) (int64, bool) {
+	secs, span, ok := bucketsTTL(c)
+	return now.Unix() - secs - span, ok
 }
 
 // deleteExpired deletes c's documents expired through its TTL indexes
@@ -130,10 +134,14 @@ func bucketsTTLCutoff(c *catalog.Collection, now time.Time) (int64, bool) {
 // ObjectIds from the epoch to the cutoff, compared as their bytes are).
 func deleteExpired(c *catalog.Collection, now time.Time) {
 	if cutoff, ok := bucketsTTLCutoff(c, now); ok {
+		if cutoff < 0 {
+			return
+		}
 		var expired []int64
 		c.Scan(0, func(r *catalog.Record) bool {
+			// The ObjectId's seconds as unsigned, as its bytes compare.
 			id, isOID := value.Get(r.Doc, "_id").(bson.ObjectID)
-			if isOID && cutoff >= 0 && int64(binary.BigEndian.Uint32(id[:4])) <= cutoff {
+			if isOID && id.Timestamp().Unix() <= cutoff {
 				expired = append(expired, r.ID)
 			}
 			return true

@@ -114,6 +114,10 @@ func (c *Catalog) Insert(buckets *catalog.Collection, o Options, docs []bson.D, 
 			}
 			continue
 		}
+		if OutsideStandardRange(t) {
+			// requiresTimeseriesExtendedRangeSupport, for the reads.
+			buckets.ExtendedRange = true
+		}
 		b := s.bucketFor(buckets, o, doc, t, measurementSize(o, doc))
 		b.add(o, doc, t)
 		if !b.dirty {

@@ -311,6 +311,7 @@ func collModTimeseries(req *request, a args, r collModTimeseriesRequest, ch *cat
 		if r.mixedSchema != nil {
 			c.MayHaveMixedSchema = *r.mixedSchema
 		}
+		c.BucketingChanged = c.BucketingChanged || bucketingChanged
 		return nil
 	})
 	if err != nil || !bucketingChanged {

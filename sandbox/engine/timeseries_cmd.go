@@ -456,7 +456,7 @@ func unpackPipeline(ts *tsView, filter bson.D) bson.A {
 	if ts.buckets.ExtendedRange {
 		spec = append(spec, bson.E{Key: "usesExtendedRange", Value: true})
 	}
-	if o.Granularity == "" {
+	if o.FixedBuckets() && !ts.buckets.BucketingChanged {
 		spec = append(spec, bson.E{Key: "fixedBuckets", Value: true})
 	}
 	var p bson.A

@@ -21,8 +21,11 @@ type unpackBucketStage struct {
 	// assumeClean is assumeNoMixedSchemaData, and extendedRange
 	// usesExtendedRange, which explain shows when set.
 	assumeClean, extendedRange bool
-	eventFilter                bson.D
-	filter                     *query.Filter
+	// fixedBuckets: every bucket starts at a multiple of the span, which
+	// is also the rounding (see bucket_group.go).
+	fixedBuckets bool
+	eventFilter  bson.D
+	filter       *query.Filter
 	// boundTime is "min" or "max" when a bounded sort reads the bucket's
 	// minimum or maximum time, which explain then shows the unpacking
 	// carries as metadata (includeMinTimeAsMetadata).
@@ -62,7 +65,9 @@ func parseUnpackBucket(spec any, p *parser) ([]Stage, error) {
 			s.assumeClean, _ = e.Value.(bool)
 		case "usesExtendedRange":
 			s.extendedRange, _ = e.Value.(bool)
-		case "exclude", "include", "fixedBuckets":
+		case "fixedBuckets":
+			s.fixedBuckets, _ = e.Value.(bool)
+		case "exclude", "include":
 		default:
 			return nil, mongoerr.Newf(mongoerr.ErrUnpackBucketUnknownParameter, "unrecognized parameter to $_internalUnpackBucket: %s", e.Key)
 		}
@@ -99,6 +104,9 @@ func (s *unpackBucketStage) Spec() bson.D {
 	}
 	if s.filter != nil {
 		body = append(body, bson.E{Key: "eventFilter", Value: s.filter.Serialize()})
+	}
+	if s.fixedBuckets {
+		body = append(body, bson.E{Key: "fixedBuckets", Value: true})
 	}
 	return stageSpec("$_internalUnpackBucket", body)
 }

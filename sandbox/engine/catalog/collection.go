@@ -62,9 +62,12 @@ type Collection struct {
 	// assumes no mixed-schema data. ExtendedRange is
 	// requiresTimeseriesExtendedRangeSupport: a measurement's time fell
 	// outside 1970 to 2038, where its bucket's _id cannot hold it, and
-	// reads then use the extended range. Both change only under the write
+	// reads then use the extended range. BucketingChanged is
+	// timeseriesBucketingParametersHaveChanged: collMod changed the
+	// bucketing, so older buckets may not start where the current
+	// options would start them. All three change only under the write
 	// lock.
-	MayHaveMixedSchema, ExtendedRange bool
+	MayHaveMixedSchema, ExtendedRange, BucketingChanged bool
 
 	ns       string
 	records  *btree.BTreeG[recordRef]

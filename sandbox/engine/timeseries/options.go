@@ -226,6 +226,13 @@ func (o Options) UnpackSpec() bson.D {
 	return append(d, bson.E{Key: "bucketMaxSpanSeconds", Value: int32(o.BucketMaxSpanSeconds)})
 }
 
+// FixedBuckets is areTimeseriesBucketsFixed for options that never
+// changed: custom bucketing whose rounding is the span, so that every
+// bucket starts at a multiple of the span.
+func (o Options) FixedBuckets() bool {
+	return o.Granularity == "" && o.BucketMaxSpanSeconds == o.BucketRoundingSeconds
+}
+
 // OutsideStandardRange is dateOutsideStandardRange: a time before 1970
 // or past 2^31-1 seconds, which a bucket's ObjectId cannot hold.
 func OutsideStandardRange(t bson.DateTime) bool {

@@ -42,6 +42,9 @@ type Query struct {
 	// NoExpress plans without the express path, as getExecutorUpdate and
 	// getExecutorDelete do for a findAndModify with a projection.
 	NoExpress bool
+	// NoTableScan is QueryPlannerParams::NO_TABLE_SCAN, which filemd5
+	// plans with: an index plan or none, and no collection scan.
+	NoTableScan bool
 	// RandomSample, when positive, plans a random cursor returning that
 	// many of the collection's documents for a leading $sample (see
 	// RandomCursorSample); the query has no filter.
@@ -319,6 +322,11 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 		fq := q
 		fq.Hint = nil
 		cands, err = enumerateFiltered(coll, fq, filter.admits)
+	} else if q.NoTableScan {
+		cands, err = enumerateOver(coll, q, nil, false)
+		if err == nil && len(cands) == 0 {
+			err = plannerError(coll, q, mongoerr.NoQueryExecutionPlans, "No indexed plans available, and running with 'notablescan'")
+		}
 	} else {
 		cands, err = enumerate(coll, q)
 	}
@@ -489,7 +497,7 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 				continue
 			}
 			for _, c := range wildcardCandidates(ix, preds, conjuncts(q.Filter), sortSpec, false) {
-				if usable(c.ix, c, q) && (tableScan || allowed(c.ix)) {
+				if usable(c.ix, c, q) && (tableScan || allowed == nil || allowed(c.ix)) {
 					out = append(out, c)
 				}
 			}

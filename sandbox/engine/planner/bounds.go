@@ -137,6 +137,10 @@ func predicateBounds(n query.Node, multikey bool) (oil, bool) {
 		return internalExprBounds(x.Op, x.Value), true
 	case *query.Not:
 		return notBounds(x, multikey)
+	case *query.InternalEqHash:
+		// A hash bounds no value of the field itself: its one bound is on
+		// a hashed key (hashedBounds), and it implies no partial filter.
+		return nil, false
 	}
 	return nil, false
 }
@@ -153,7 +157,8 @@ func indexableOnOwnField(p query.Node) bool {
 		p = n.Child
 	}
 	switch p.(type) {
-	case *query.Compare, *query.In, *query.Regex, *query.Mod, *query.Type, *query.Exists, *query.InternalExpr:
+	case *query.Compare, *query.In, *query.Regex, *query.Mod, *query.Type, *query.Exists, *query.InternalExpr,
+		*query.InternalEqHash:
 		return true
 	}
 	return false

@@ -7,18 +7,21 @@ import (
 )
 
 // hashedCompatible is QueryPlannerIXSelect::_compatible's rule for a
-// hashed key field (src/mongo/db/query/planner_ixselect.cpp): an equality,
-// a $in without regexes, or $exists can be looked up; a range, a regex or
-// any other negation cannot (hashed_index_queries.js: a range on the
-// hashed prefix is a COLLSCAN; hashed_index_queries_with_logical_operators.js:
-// {$not: {$eq: 12}} is too, {$exists: false} is an IXSCAN).
+// hashed key field (src/mongo/db/query/planner_ixselect.cpp,
+// nodeIsSupportedByHashedIndex): an equality, a $in without regexes,
+// $exists or $_internalEqHash can be looked up; a range, a regex or any
+// other negation cannot (hashed_index_queries.js: a range on the hashed
+// prefix is a COLLSCAN; hashed_index_queries_with_logical_operators.js:
+// {$not: {$eq: 12}} is too, {$exists: false} is an IXSCAN;
+// not_index_tagging.js: {$not: {$_internalEqHash: ...}} scans the
+// collection).
 func hashedCompatible(n query.Node) bool {
 	switch x := n.(type) {
 	case *query.Compare:
 		return x.Op == "$eq"
 	case *query.In:
 		return len(x.Regexes) == 0
-	case *query.Exists:
+	case *query.Exists, *query.InternalEqHash:
 		return true
 	case *query.Not:
 		return isExistsFalse(x)
@@ -36,11 +39,15 @@ func isExistsFalse(n *query.Not) bool {
 // hashedBounds is IndexBoundsBuilder::translate on a hashed field
 // (index_bounds_builder.cpp): each value an equality or $in names becomes
 // a point on its hash, in hash order; {$exists: true} is every key and
-// {$exists: false} the hash of null. The bounds are always INEXACT_FETCH:
-// distinct values may share a hash, so FETCH checks the predicate.
+// {$exists: false} the hash of null; $_internalEqHash names the hash
+// itself, its point. The bounds are always INEXACT_FETCH: distinct
+// values may share a hash, so FETCH checks the predicate (for
+// $_internalEqHash mongod says it could be exact, but is not).
 func hashedBounds(n query.Node) oil {
 	var vals []any
 	switch x := n.(type) {
+	case *query.InternalEqHash:
+		return oil{point(x.Hash)}
 	case *query.Compare:
 		vals = []any{x.Value}
 	case *query.In:
@@ -55,6 +62,13 @@ func hashedBounds(n query.Node) oil {
 		o[i] = point(value.HashedIndexKey(v))
 	}
 	return normalize(o)
+}
+
+// onlyHashedBounds: $_internalEqHash has bounds on a hashed field alone,
+// where predicateBounds, which bounds values, finds none.
+func onlyHashedBounds(n query.Node) bool {
+	_, ok := n.(*query.InternalEqHash)
+	return ok
 }
 
 // hashedNullOnSparse: a sparse hashed index holds no entry for a

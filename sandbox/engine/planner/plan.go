@@ -226,6 +226,8 @@ func matchRank(n query.Node) int {
 		return 13
 	case *query.InternalExpr:
 		return 29
+	case *query.InternalEqHash:
+		return 34
 	case *query.Not:
 		return 18
 	}
@@ -254,6 +256,8 @@ func nodePath(n query.Node) string {
 	case *query.Type:
 		return x.Path
 	case *query.InternalExpr:
+		return x.Path
+	case *query.InternalEqHash:
 		return x.Path
 	case *query.Not:
 		return x.Path
@@ -579,7 +583,7 @@ func collectPreds(nodes []query.Node, prefix string, em *query.ElemMatchObject, 
 		if p == "" {
 			continue
 		}
-		if _, ok := predicateBounds(n, false); !ok {
+		if _, ok := predicateBounds(n, false); !ok && !onlyHashedBounds(n) {
 			continue
 		}
 		ip := indexedPred{node: n, path: prefix + p, em: em}
@@ -624,15 +628,18 @@ func indexCandidate(ix *index.Index, preds map[string][]indexedPred, sortSpec bs
 			if multikey && len(comps) > 0 && !canAssign(p, comps, used) {
 				continue
 			}
-			// A predicate usable on some index may build no bounds on
-			// this multikey one (the negation of $gt MinKey).
-			nb, ok := predicateBounds(p.node, multikey)
-			if !ok {
-				continue
-			}
-			tight := predicateTightness(p.node, ix)
+			var nb oil
+			tight := inexactFetch
 			if f.Hashed {
-				nb, tight = hashedBounds(p.node), inexactFetch
+				nb = hashedBounds(p.node)
+			} else {
+				// A predicate usable on some index may build no bounds on
+				// this multikey one (the negation of $gt MinKey).
+				var ok bool
+				if nb, ok = predicateBounds(p.node, multikey); !ok {
+					continue
+				}
+				tight = predicateTightness(p.node, ix)
 			}
 			c.used = append(c.used, usedPredicate{node: p.node, field: i, tight: tight})
 			if !have {
@@ -657,12 +664,18 @@ func indexCandidate(ix *index.Index, preds map[string][]indexedPred, sortSpec bs
 
 // compatible is QueryPlannerIXSelect::_compatible's rule for the $expr
 // comparisons: they do not traverse arrays, so an index field that held
-// an array cannot answer them.
+// an array cannot answer them. A hash is looked up on a hashed field
+// only: with {a: 1} alone $_internalEqHash scans the collection, and a
+// hint of {a: 1} scans the whole index
+// (jstests/core/query/internal_hash_eq/match_internal_eq_hash.js,
+// expr_rewrites.js testNoHashedIndex).
 func compatible(p indexedPred, ix *index.Index, field int) bool {
 	if field < len(ix.Spec.Fields) && ix.Spec.Fields[field].Hashed {
 		return hashedCompatible(p.node)
 	}
 	switch x := p.node.(type) {
+	case *query.InternalEqHash:
+		return false
 	case *query.InternalExpr:
 		return !ix.FieldIsMultiKey(field)
 	case *query.Not:
@@ -674,6 +687,15 @@ func compatible(p indexedPred, ix *index.Index, field int) bool {
 		// apply, each element being matched alone.
 		for _, c := range x.Predicates {
 			if n, ok := c.(*query.Not); ok && ix.Spec.Sparse && !isNotEqualNull(n) {
+				return false
+			}
+			// Every predicate must suit the field, and no hash does
+			// (not_index_tagging.js: {$elemMatch: {$not:
+			// {$_internalEqHash: ...}}} scans the collection).
+			if n, ok := c.(*query.Not); ok {
+				c = n.Child
+			}
+			if _, ok := c.(*query.InternalEqHash); ok {
 				return false
 			}
 		}

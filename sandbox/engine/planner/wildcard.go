@@ -198,6 +198,9 @@ func wildcardCompatible(n query.Node, exp *index.Index) bool {
 		return len(x.Members) > 0 && wildcardCompatible(x.Members[0], exp)
 	case *query.InternalExpr:
 		return !exp.FieldIsMultiKey(1)
+	case *query.InternalEqHash:
+		// A wildcard index holds values, not their hashes.
+		return false
 	case *query.Not:
 		// {$ne: null}, the one negation a wildcard index answers, is
 		// planned apart (wildcardCandidates).

@@ -196,9 +196,11 @@ func fieldPathOperand(v any) (string, bool) {
 }
 
 // optimizeExpr is ExprMatchExpression's optimizer: a truthy constant is
-// no filter at all, and a rewritable expression is ANDed with its
-// rewrite (once: a filter re-parsed from its own serialization already
-// holds the internal comparisons, and those are not added again).
+// no filter at all, an equality of a field's hashed key with a long is
+// replaced by $_internalEqHash, and another rewritable expression is
+// ANDed with its rewrite (once: a filter re-parsed from its own
+// serialization already holds the internal comparisons, and those are
+// not added again).
 func optimizeExpr(x *Expr) Node {
 	if v, ok := constantExpr(x.Spec); ok && expr.IsTrue(v) {
 		return &And{}
@@ -207,6 +209,9 @@ func optimizeExpr(x *Expr) Node {
 		return x
 	}
 	x.rewritten = true
+	if h := eqHashRewrite(x.Spec); h != nil {
+		return h
+	}
 	r := rewriteExpr(expr.Serialize(x.Spec, nil))
 	if r == nil {
 		return x

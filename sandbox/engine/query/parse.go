@@ -263,6 +263,8 @@ func (p *parser) parseSubField(context bson.D, path, op string, v any, lvl level
 		return &Not{Path: path, Child: eq}, nil
 	case "$_internalExprEq", "$_internalExprGt", "$_internalExprGte", "$_internalExprLt", "$_internalExprLte":
 		return newInternalExpr(path, op, v)
+	case "$_internalEqHash":
+		return newInternalEqHash(path, v)
 	case "$lt", "$lte", "$gt", "$gte":
 		if _, ok := v.(bson.Regex); ok {
 			return nil, badValue("Can't have RegEx as arg to predicate over field '" + path + "'.")
@@ -604,7 +606,7 @@ func isPathAcceptingKeyword(k string) bool {
 		"$type", "$mod", "$options", "$regex", "$elemMatch", "$all", "$geoWithin", "$within",
 		"$geoIntersects", "$near", "$nearSphere", "$geoNear", "$bitsAllSet", "$bitsAllClear",
 		"$bitsAnySet", "$bitsAnyClear", "$_internalExprEq", "$_internalExprGt", "$_internalExprGte",
-		"$_internalExprLt", "$_internalExprLte":
+		"$_internalExprLt", "$_internalExprLte", "$_internalEqHash":
 		return true
 	}
 	return false

@@ -84,6 +84,9 @@ func matchTypeRank(n Node) int {
 		// INTERNAL_2D_POINT_IN_ANNULUS in the enum.
 		return map[string]int{"$_internalExprEq": 29, "$_internalExprGt": 30, "$_internalExprGte": 31,
 			"$_internalExprLt": 32, "$_internalExprLte": 33}[x.Op]
+	case *InternalEqHash:
+		// INTERNAL_EQ_HASHED_KEY comes right after them.
+		return 34
 	case AlwaysFalse:
 		return 24
 	case AlwaysTrue:
@@ -115,6 +118,8 @@ func nodePath(n Node) string {
 	case *Bits:
 		return x.Path
 	case *InternalExpr:
+		return x.Path
+	case *InternalEqHash:
 		return x.Path
 	}
 	return ""
@@ -246,6 +251,9 @@ func rightHandSide(n Node) bson.D {
 	switch x := n.(type) {
 	case *InternalExpr:
 		return bson.D{{Key: x.Op, Value: x.Value}}
+	case *InternalEqHash:
+		// appendSerializedRightHandSide: the long as given.
+		return bson.D{{Key: "$_internalEqHash", Value: x.Hash}}
 	case *Compare:
 		if x.Op == "$ne" {
 			return bson.D{{Key: "$not", Value: bson.D{{Key: "$eq", Value: x.Value}}}}

@@ -333,6 +333,8 @@ func setNodePath(n Node, p string) {
 		x.Path, x.parts = p, parts
 	case *Bits:
 		x.Path, x.parts = p, parts
+	case *InternalEqHash:
+		x.Path, x.parts = p, parts
 	}
 }
 

@@ -53,14 +53,19 @@ type SortPart struct {
 // could replace it (the stage walk after supportsSort). A first sort on
 // metadata ($meta) is no field sort: there is none to find then.
 func (p *Pipeline) UnpackSort() (UnpackSort, bool) {
-	if len(p.stages) < 2 {
+	// A $limit pushed above the unpacking goes to the query layer.
+	first := 0
+	for first < len(p.stages) && p.stages[first].Name() == "$limit" {
+		first++
+	}
+	if len(p.stages) < first+2 {
 		return UnpackSort{}, false
 	}
-	unpack, ok := p.stages[0].(*unpackBucketStage)
+	unpack, ok := p.stages[first].(*unpackBucketStage)
 	if !ok {
 		return UnpackSort{}, false
 	}
-	for i, s := range p.stages[1:] {
+	for i, s := range p.stages[first+1:] {
 		if s.Name() != "$sort" {
 			continue
 		}
@@ -69,11 +74,13 @@ func (p *Pipeline) UnpackSort() (UnpackSort, bool) {
 			return UnpackSort{}, false
 		}
 		u := UnpackSort{TimeField: unpack.timeField, MetaField: unpack.metaField, SpanSeconds: unpack.spanSeconds,
-			ExtendedRange: unpack.extendedRange, at: i + 1}
+			ExtendedRange: unpack.extendedRange, at: first + i + 1}
 		for j, path := range sort.Paths {
 			u.Sort = append(u.Sort, SortPart{Path: strings.Join(path, "."), Ascending: !sort.Desc[j]})
 		}
-		u.Boundable = u.eligible(p.stages[1 : i+1])
+		// A limit above the unpacking is one below it too, which no
+		// bounded sort passes: first is 0 whenever the sort is boundable.
+		u.Boundable = first == 0 && u.eligible(p.stages[1:i+1]) && u.preserved(unpack.fields)
 		return u, true
 	}
 	return UnpackSort{}, false
@@ -82,6 +89,20 @@ func (p *Pipeline) UnpackSort() (UnpackSort, bool) {
 // OnMeta says whether path is the metaField or a field within it.
 func (u UnpackSort) OnMeta(path string) bool {
 	return u.MetaField != "" && (path == u.MetaField || strings.HasPrefix(path, u.MetaField+"."))
+}
+
+// preserved: the measurements carry the sort's time and meta fields,
+// which an unpacking that builds only some fields may leave out.
+func (u UnpackSort) preserved(fields unpackFields) bool {
+	if !fields.keeps(u.TimeField) {
+		return false
+	}
+	for _, part := range u.Sort {
+		if u.OnMeta(part.Path) && !fields.keeps(u.MetaField) {
+			return false
+		}
+	}
+	return true
 }
 
 // eligible checks the sort's fields and the stages before it.

@@ -175,7 +175,7 @@ func parseStages(pipeline bson.A, p *parser) ([]Stage, error) {
 			return nil, mongoerr.Newf(mongoerr.ErrStageNotLast, "%s can only be the final stage in the pipeline", d.Name)
 		}
 	}
-	return rewriteBucketGroup(pushMatches(out, p), p), nil
+	return optimizeUnpacking(pushMatches(out, p), p), nil
 }
 
 // parseStage parses one stage after the stages before. A $project,

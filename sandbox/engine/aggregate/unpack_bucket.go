@@ -1,6 +1,7 @@
 package aggregate
 
 import (
+	"slices"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -24,8 +25,12 @@ type unpackBucketStage struct {
 	// fixedBuckets: every bucket starts at a multiple of the span, which
 	// is also the rounding (see bucket_group.go).
 	fixedBuckets bool
-	eventFilter  bson.D
-	filter       *query.Filter
+	// fields are the fields measurements carry (unpack_fields.go);
+	// fieldsGiven says the spec listed them.
+	fields      unpackFields
+	fieldsGiven bool
+	eventFilter bson.D
+	filter      *query.Filter
 	// boundTime is "min" or "max" when a bounded sort reads the bucket's
 	// minimum or maximum time, which explain then shows the unpacking
 	// carries as metadata (includeMinTimeAsMetadata).
@@ -68,6 +73,14 @@ func parseUnpackBucket(spec any, p *parser) ([]Stage, error) {
 		case "fixedBuckets":
 			s.fixedBuckets, _ = e.Value.(bool)
 		case "exclude", "include":
+			if s.fieldsGiven {
+				return nil, mongoerr.New(5408000, "The $_internalUnpackBucket stage expects at most one of include/exclude parameters to be specified")
+			}
+			names, err := unpackFieldList(e.Value)
+			if err != nil {
+				return nil, err
+			}
+			s.fields, s.fieldsGiven = unpackFields{include: e.Key == "include", names: names}, true
 		default:
 			return nil, mongoerr.Newf(mongoerr.ErrUnpackBucketUnknownParameter, "unrecognized parameter to $_internalUnpackBucket: %s", e.Key)
 		}
@@ -85,7 +98,7 @@ func (s *unpackBucketStage) Name() string { return "$_internalUnpackBucket" }
 
 // Spec is the stage as mongod 8.0's explain serializes it.
 func (s *unpackBucketStage) Spec() bson.D {
-	body := bson.D{{Key: "exclude", Value: bson.A{}}, {Key: "timeField", Value: s.timeField}}
+	body := bson.D{s.fields.spec(s.metaField), {Key: "timeField", Value: s.timeField}}
 	if s.metaField != "" {
 		body = append(body, bson.E{Key: "metaField", Value: s.metaField})
 	}
@@ -133,6 +146,9 @@ func (s *unpackBucketStage) open(in Iterator, rt *runtime) (Iterator, error) {
 				return nil, false, err
 			}
 			pending = timeseries.Unpack(b, s.timeField, s.metaField)
+			for i, m := range pending {
+				pending[i] = s.fields.project(m)
+			}
 			if len(pending) == 0 {
 				return nil, false, mongoerr.Newf(5346509, "A bucket with _id %s contains an empty data region", value.FormatElem("_id", value.Get(b, "_id")))
 			}
@@ -234,4 +250,38 @@ func parseUnpackBucketExternal(spec any, _ *parser) ([]Stage, error) {
 		return nil, mongoerr.Newf(mongoerr.ErrUnpackBucketExternalNoTimeField, "The %s stage requires a timeField parameter", name)
 	}
 	return []Stage{s}, nil
+}
+
+// optimizeUnpacking makes the rewrites mongod's optimizer makes around a
+// time-series unpacking (DocumentSourceInternalUnpackBucket::doOptimizeAt),
+// in its order: a $group the buckets answer replaces the unpacking
+// (bucket_group.go); an exclusion of the metaField moves before it, the
+// unpacking then builds only the fields read after it
+// (unpack_fields.go), and a $limit right after it limits the buckets too.
+func optimizeUnpacking(stages []Stage, p *parser) []Stage {
+	stages = rewriteBucketGroup(stages, p)
+	stages = pushMetaExclusion(stages, p)
+	stages = internalizeUnpackFields(stages)
+	return pushLimitAboveUnpack(stages)
+}
+
+// pushLimitAboveUnpack copies a $limit that follows an unpacking with no
+// filter on the measurements to before it (doOptimizeAt's limit
+// pushdown): each bucket holds one measurement or more, so the query
+// need read no more buckets than the limit. A $limit already there (a
+// metaField sort hoisted with its limit) is left alone.
+func pushLimitAboveUnpack(stages []Stage) []Stage {
+	for i := 0; i+1 < len(stages); i++ {
+		u, ok := stages[i].(*unpackBucketStage)
+		if !ok || u.filter != nil {
+			continue
+		}
+		l, ok := stages[i+1].(*limitStage)
+		if _, limited := stageAt(stages, i-1).(*limitStage); !ok || limited {
+			continue
+		}
+		stages = slices.Insert(stages, i, Stage(&limitStage{n: l.n}))
+		i++
+	}
+	return stages
 }

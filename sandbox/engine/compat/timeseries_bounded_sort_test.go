@@ -99,9 +99,12 @@ func TestTimeseriesBoundedSort(t *testing.T) {
 		{name: "an index descending on the time gives a descending sort by the buckets' maximum",
 			pipeline: `[{"$sort":{"m":1,"t":-1}}]`, hint: `{"m":1,"t":-1}`, indexes: []string{`{"m":1,"t":-1}`}, scan: "IXSCAN", direction: "forward",
 			stages: `[` + unpackMax + `,` + bounded(`{"m":1,"t":-1}`, "max", "0", "0") + `]`},
-		{name: "a projection that keeps the sort's fields allows it",
+		{name: "a projection that keeps the sort's fields allows it, the unpacking excluding what it drops",
 			pipeline: `[{"$project":{"v":0}},{"$sort":{"t":1}}]`, scan: "COLLSCAN", direction: "forward",
-			stages: `[` + unpackMin + `,{"$project":{"v":false,"_id":true}},` + bounded(`{"t":1}`, "min", "0", "0") + `]`},
+			stages: `[` + strings.Replace(unpackMin, `"exclude":[]`, `"exclude":["v"]`, 1) + `,` + bounded(`{"t":1}`, "min", "0", "0") + `]`},
+		{name: "a computed projection that keeps the sort's fields allows it",
+			pipeline: `[{"$project":{"v":1,"t":1,"w":{"$add":["$v",1]}}},{"$sort":{"t":1}}]`, scan: "COLLSCAN", direction: "forward",
+			stages: `[` + strings.Replace(unpackMin, `"exclude":[]`, `"include":["_id","t","v"]`, 1) + `,{"$project":{"_id":true,"v":true,"t":true,"w":{"$add":["$v",{"$const":1}]}}},` + bounded(`{"t":1}`, "min", "0", "0") + `]`},
 	}
 	for _, tc := range cases {
 		s.runCase(t, tc.name, boundedSortRef, cover{family: stage, op: "$_internalBoundedSort", col: explain}, func(t *testing.T, db *mongo.Database) {
@@ -120,6 +123,7 @@ func TestTimeseriesBoundedSort(t *testing.T) {
 		{name: "a sort with the time first", pipeline: `[{"$sort":{"t":1,"m":1}}]`},
 		{name: "a field renamed onto the time", pipeline: `[{"$addFields":{"t":"$v"}},{"$sort":{"t":1}}]`},
 		{name: "a time excluded before the sort", pipeline: `[{"$project":{"t":0}},{"$sort":{"t":1}}]`},
+		{name: "an inclusion without the time, which the unpacking then leaves out", pipeline: `[{"$project":{"v":1}},{"$sort":{"t":1}}]`},
 		{name: "a stage other than $match or a projection before the sort", pipeline: `[{"$limit":100},{"$sort":{"t":1}}]`},
 		{name: "a range on the metaField, no point to skip", pipeline: `[{"$match":{"m":{"$gte":0,"$lte":1}}},{"$sort":{"t":1}}]`, hint: `{"m":1,"t":1}`},
 	}

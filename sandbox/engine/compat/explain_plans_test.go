@@ -1,6 +1,7 @@
 package compat_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -322,4 +323,31 @@ func TestExplainExecutionError(t *testing.T) {
 				mustCommand(t, db, `{"explain": `+cmd+`, "verbosity": "queryPlanner"}`)
 			})
 	}
+}
+
+// The multi-planner scores a plan that ran out during the trial 1 above
+// its peers (plan_ranker::pickBestPlan's EOF bonus): here two plans each
+// return the one match in two works, but only the scan of {a: 1} knows it
+// is done, so it wins though its index was made second.
+func TestExplainTrialEOFBonus(t *testing.T) {
+	s := newSuite(t)
+	s.runCase(t, "a plan that finishes in the trial wins a tie", "src/mongo/db/query/plan_ranker.h (pickBestPlan, eofBonus)",
+		cover{family: commandFam, op: "explain", col: semantics}, func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), `[{"_id":1,"a":1,"b":5},{"_id":2,"a":5,"b":1}]`)
+			mustCommand(t, db, `{"createIndexes":"c","indexes":[{"key":{"b":1},"name":"b_1"},{"key":{"a":1},"name":"a_1"}]}`)
+			reply := mustCommand(t, db, `{"explain":{"find":"c","filter":{"a":{"$gte":5},"b":{"$gte":1}}},"verbosity":"allPlansExecution"}`)
+			winner := field(field(field(reply, "queryPlanner").(bson.D), "winningPlan").(bson.D), "inputStage").(bson.D)
+			if got := field(winner, "indexName"); got != "a_1" {
+				t.Fatalf("winning index %v, want a_1: %s", got, relaxed(winner))
+			}
+			var scores []float64
+			for _, p := range field(field(reply, "executionStats").(bson.D), "allPlansExecution").(bson.A) {
+				score, _ := field(p.(bson.D), "score").(float64)
+				scores = append(scores, score)
+			}
+			slices.Sort(scores)
+			if len(scores) != 2 || scores[1] < 2.5 || scores[0] >= 2 {
+				t.Fatalf("scores %v, want the finished plan's above 2.5 and the other's below 2", scores)
+			}
+		})
 }

@@ -61,6 +61,12 @@ func diagSeeds(t testing.TB) [][]byte {
 		cmd("find", "ts", "hint", e("m", int32(1)), "$db", "shop"),
 		cmd("collMod", "system.buckets.ts", "validator", e("a", int32(1)), "$db", "shop"),
 		cmd("distinct", "books", "key", "a\x00b", "$db", "shop"),
+		// filemd5 plans without a collection scan and reads md5state.
+		cmd("filemd5", int32(1), "root", "books", "partialOk", true, "startAt", int32(2), "md5state", bson.Binary{Data: make([]byte, 88)}, "$db", "shop"),
+		// A $group the time-series buckets answer, and the unpacking's
+		// include list a user may give.
+		cmd("aggregate", "ts", "pipeline", bson.A{e("$group", bson.D{{Key: "_id", Value: e("$dateTrunc", bson.D{{Key: "date", Value: "$t"}, {Key: "unit", Value: "hour"}, {Key: "timezone", Value: "+0500"}})}, {Key: "n", Value: e("$count", bson.D{})}, {Key: "hi", Value: e("$max", "$m.x")}})}, "cursor", bson.D{}, "$db", "shop"),
+		cmd("aggregate", "system.buckets.ts", "pipeline", bson.A{e("$_internalUnpackBucket", bson.D{{Key: "include", Value: bson.A{"a", "m"}}, {Key: "timeField", Value: "t"}, {Key: "metaField", Value: "m"}, {Key: "bucketMaxSpanSeconds", Value: int32(3600)}}), e("$limit", int32(3))}, "cursor", bson.D{}, "$db", "shop"),
 		cmd("aggregate", "books", "pipeline", bson.A{e("$setWindowFields", bson.D{{Key: "partitionBy", Value: e("$mod", bson.A{"$a", int32(2)})}, {Key: "sortBy", Value: e("b", int32(1))}, {Key: "output", Value: e("r", e("$rank", bson.D{}))}}), e("$sort", e("a", int32(1))), e("$sort", e("b", int32(-1)))}, "cursor", bson.D{}, "$db", "shop"),
 	}
 }

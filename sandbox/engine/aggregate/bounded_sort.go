@@ -1,6 +1,7 @@
 package aggregate
 
 import (
+	"slices"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -39,7 +40,10 @@ type UnpackSort struct {
 	// fields, and the sort's last field is the time, any before it on
 	// the metaField. Otherwise the sort only steers the scan's direction.
 	Boundable bool
-	at        int // the $sort's position
+	// unpack and sort are the stages found; the query layer may take
+	// stages before them off the pipeline before BoundSort runs.
+	unpack *unpackBucketStage
+	sort   *sortStage
 }
 
 // SortPart is one field of a sort and its direction.
@@ -53,10 +57,18 @@ type SortPart struct {
 // could replace it (the stage walk after supportsSort). A first sort on
 // metadata ($meta) is no field sort: there is none to find then.
 func (p *Pipeline) UnpackSort() (UnpackSort, bool) {
-	// A $limit pushed above the unpacking goes to the query layer.
-	first := 0
-	for first < len(p.stages) && p.stages[first].Name() == "$limit" {
-		first++
+	// A $limit pushed above the unpacking, and a $project of the
+	// buckets' meta moved there, go to the query layer.
+	first, limited := 0, false
+leading:
+	for ; first < len(p.stages); first++ {
+		switch p.stages[first].(type) {
+		case *limitStage:
+			limited = true
+		case *projectStage:
+		default:
+			break leading
+		}
 	}
 	if len(p.stages) < first+2 {
 		return UnpackSort{}, false
@@ -74,13 +86,13 @@ func (p *Pipeline) UnpackSort() (UnpackSort, bool) {
 			return UnpackSort{}, false
 		}
 		u := UnpackSort{TimeField: unpack.timeField, MetaField: unpack.metaField, SpanSeconds: unpack.spanSeconds,
-			ExtendedRange: unpack.extendedRange, at: first + i + 1}
+			ExtendedRange: unpack.extendedRange, unpack: unpack, sort: sort}
 		for j, path := range sort.Paths {
 			u.Sort = append(u.Sort, SortPart{Path: strings.Join(path, "."), Ascending: !sort.Desc[j]})
 		}
 		// A limit above the unpacking is one below it too, which no
-		// bounded sort passes: first is 0 whenever the sort is boundable.
-		u.Boundable = first == 0 && u.eligible(p.stages[1:i+1]) && u.preserved(unpack.fields)
+		// bounded sort passes.
+		u.Boundable = !limited && u.eligible(p.stages[first+1:first+1+i]) && u.preserved(unpack.fields)
 		return u, true
 	}
 	return UnpackSort{}, false
@@ -170,11 +182,13 @@ func canModify(allExcept bool, paths []string, path string) bool {
 // of their base, is offset by a bucket span, and the buckets wider than a
 // span are filtered out first, with a $match before the unpacking.
 func (p *Pipeline) BoundSort(u UnpackSort, base string, offsetSeconds int64, precise bool) error {
-	sort := p.stages[u.at].(*sortStage)
-	unpack := p.stages[0].(*unpackBucketStage)
-	unpack.boundTime = base
+	at, unpackAt := slices.Index(p.stages, Stage(u.sort)), slices.Index(p.stages, Stage(u.unpack))
+	if at < 0 || unpackAt < 0 {
+		return nil
+	}
+	u.unpack.boundTime = base
 	stages := append([]Stage(nil), p.stages...)
-	stages[u.at] = &boundedSortStage{sortStage: sort, base: base, offsetSeconds: offsetSeconds}
+	stages[at] = &boundedSortStage{sortStage: u.sort, base: base, offsetSeconds: offsetSeconds}
 	if !precise {
 		spec := bson.D{{Key: "$expr", Value: bson.D{{Key: "$lte", Value: bson.A{
 			bson.D{{Key: "$subtract", Value: bson.A{"$control.max." + u.TimeField, "$control.min." + u.TimeField}}},
@@ -184,7 +198,7 @@ func (p *Pipeline) BoundSort(u UnpackSort, base string, offsetSeconds int64, pre
 		if err != nil {
 			return err
 		}
-		stages = append([]Stage{&matchStage{filter: spec, m: m}}, stages...)
+		stages = slices.Insert(stages, unpackAt, Stage(&matchStage{filter: spec, m: m}))
 	}
 	p.setStages(stages)
 	return nil

@@ -98,6 +98,11 @@ func (e *Executor) ScanLeaf() (ScanLeaf, bool) {
 		return ScanLeaf{}, false
 	}
 	s := e.root
+	if p, ok := s.(*projectionStage); ok {
+		// A projection of the buckets (the metaField excluded above the
+		// unpacking) keeps the order of the scan under it.
+		s = p.child
+	}
 	if f, ok := s.(*fetch); ok {
 		s = f.child
 	}

@@ -6,6 +6,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
+	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
@@ -101,7 +102,7 @@ func (s *unpackBucketStage) bucketGroupKey(spec any, p *parser) (any, bool) {
 			onMeta = onMeta && s.metaField != "" && first == s.metaField
 		}
 		if onMeta {
-			return renameMetaPaths(spec, s.metaField), true
+			return query.RenameFieldPaths(spec, map[string]string{s.metaField: "meta"}), true
 		}
 	}
 	if s.fixedBuckets && !s.extendedRange {
@@ -126,7 +127,7 @@ func (s *unpackBucketStage) bucketDateTrunc(spec any, p *parser) (any, bool) {
 		return nil, false
 	}
 	unit, ok := constantArg(value.Get(args, "unit"), p).(string)
-	seconds, known := unitSeconds[unit]
+	seconds, known := unitSeconds(unit)
 	if !ok || !known {
 		return nil, false
 	}
@@ -167,16 +168,33 @@ func (s *unpackBucketStage) bucketDateTrunc(spec any, p *parser) (any, bool) {
 // unitSeconds is timeUnitValueInSeconds, with a month as 30 days, a
 // quarter as 90 and a year as 365. A millisecond is no unit a bucket
 // boundary can align with.
-var unitSeconds = map[string]int64{
-	"second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 7 * 86400,
-	"month": 30 * 86400, "quarter": 90 * 86400, "year": 365 * 86400,
+func unitSeconds(unit string) (int64, bool) {
+	switch unit {
+	case "second":
+		return 1, true
+	case "minute":
+		return 60, true
+	case "hour":
+		return 3600, true
+	case "day":
+		return 86400, true
+	case "week":
+		return 7 * 86400, true
+	case "month":
+		return 30 * 86400, true
+	case "quarter":
+		return 90 * 86400, true
+	case "year":
+		return 365 * 86400, true
+	}
+	return 0, false
 }
 
 // bucketAccumulator is rewriteMinMaxGroupAccm and rewriteCountGroupAccm.
 func (s *unpackBucketStage) bucketAccumulator(a *accStatement, p *parser) (bson.D, bool) {
 	switch a.op {
 	case "$min", "$max":
-		path, ok := fieldPathOf(a.spec)
+		path, ok := fieldPath(a.spec)
 		if !ok {
 			return nil, false
 		}
@@ -219,28 +237,21 @@ func dotted(rest string) string {
 	return "." + rest
 }
 
-// fieldPathOf is the document path an accumulator's field path reads
-// ("$a.b", "$$CURRENT.a.b" or "$$ROOT.a.b" read a.b); ok is false for
-// anything else, the whole document included.
-func fieldPathOf(spec any) (string, bool) {
-	s, ok := spec.(string)
-	if !ok || !strings.HasPrefix(s, "$") {
+// fieldPath is the document path a field path expression reads ("$a.b",
+// "$$CURRENT.a.b" or "$$ROOT.a.b" read a.b); ok is false for anything
+// else, the whole document included.
+func fieldPath(spec any) (string, bool) {
+	s, isString := spec.(string)
+	if !isString {
 		return "", false
 	}
-	if !strings.HasPrefix(s, "$$") {
-		return s[1:], len(s) > 1
-	}
-	for _, root := range []string{"$$CURRENT.", "$$ROOT."} {
-		if rest, ok := strings.CutPrefix(s, root); ok && rest != "" {
-			return rest, true
-		}
-	}
-	return "", false
+	path, ok := query.CurrentPath(s)
+	return path, ok && path != ""
 }
 
 // isPathTo reports whether spec is the field path of field itself.
 func isPathTo(spec any, field string) bool {
-	path, ok := fieldPathOf(spec)
+	path, ok := fieldPath(spec)
 	return ok && path == field
 }
 
@@ -263,40 +274,4 @@ func constantArg(spec any, p *parser) any {
 	}
 	v, _ := expr.IsConstant(x)
 	return v
-}
-
-// renameMetaPaths rewrites the field paths of an expression that start at
-// the metaField to start at the bucket's "meta" (rewriteMetaFieldPaths,
-// SubstituteFieldPathWalker); literals are left as they are.
-func renameMetaPaths(spec any, metaField string) any {
-	switch s := spec.(type) {
-	case string:
-		for _, prefix := range []string{"$$CURRENT.", "$$ROOT.", "$"} {
-			rest, ok := strings.CutPrefix(s, prefix)
-			if !ok || (prefix == "$" && strings.HasPrefix(rest, "$")) {
-				continue
-			}
-			if rest == metaField || strings.HasPrefix(rest, metaField+".") {
-				return prefix + "meta" + strings.TrimPrefix(rest, metaField)
-			}
-			return s
-		}
-		return s
-	case bson.A:
-		out := make(bson.A, len(s))
-		for i, e := range s {
-			out[i] = renameMetaPaths(e, metaField)
-		}
-		return out
-	case bson.D:
-		out := make(bson.D, len(s))
-		for i, e := range s {
-			out[i] = e
-			if e.Key != "$literal" && e.Key != "$const" {
-				out[i].Value = renameMetaPaths(e.Value, metaField)
-			}
-		}
-		return out
-	}
-	return spec
 }

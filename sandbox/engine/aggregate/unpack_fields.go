@@ -91,7 +91,8 @@ func internalizeUnpackFields(stages []Stage) []Stage {
 		if finite && len(fields) == 0 {
 			u.fields = unpackFields{include: true}
 		}
-		if names, inclusion, ok := plainProjection(rest[0]); ok && inclusion && u.filter == nil {
+		names, inclusion, plain := plainProjection(rest[0])
+		if plain && inclusion && u.filter == nil {
 			u.fields = unpackFields{include: true, names: names}
 			stages = slices.Delete(stages, i+1, i+2)
 			continue
@@ -100,7 +101,7 @@ func internalizeUnpackFields(stages []Stage) []Stage {
 			u.fields = unpackFields{include: true, names: fields}
 			continue
 		}
-		if names, inclusion, ok := plainProjection(rest[0]); ok && !inclusion && u.filter == nil {
+		if plain && !inclusion && u.filter == nil {
 			u.fields = unpackFields{names: names}
 			stages = slices.Delete(stages, i+1, i+2)
 		}
@@ -128,13 +129,12 @@ func pushMetaExclusion(stages []Stage, p *parser) []Stage {
 		var rest bson.D
 		empty := true
 		for _, e := range TransformationSpec(proj.proj) {
-			switch {
-			case e.Key == u.metaField:
+			if e.Key == u.metaField {
 				onMeta = e.Value
-			default:
-				rest = append(rest, e)
-				empty = empty && e.Key == "_id" && e.Value == true
+				continue
 			}
+			rest = append(rest, e)
+			empty = empty && e.Key == "_id" && e.Value == true
 		}
 		if onMeta == nil {
 			continue

@@ -127,7 +127,7 @@ func eqHashRewrite(spec any) Node {
 	if !ok {
 		return nil
 	}
-	path, ok := currentPath(operand)
+	path, ok := CurrentPath(operand)
 	if !ok {
 		return nil
 	}

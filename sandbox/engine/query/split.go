@@ -294,7 +294,7 @@ func renameNode(n Node, renames map[string]string) Node {
 			x.Path = p
 		}
 	case *Expr:
-		x.Spec = renameFieldPaths(x.Spec, renames)
+		x.Spec = RenameFieldPaths(x.Spec, renames)
 	default:
 		if p, ok := renamedPath(nodePath(n), renames); ok {
 			setNodePath(n, p)
@@ -338,13 +338,13 @@ func setNodePath(n Node, p string) {
 	}
 }
 
-// renameFieldPaths rewrites an expression's field paths under a renamed
+// RenameFieldPaths rewrites an expression's field paths under a renamed
 // prefix, as ExpressionFieldPath::copyWithSubstitution does for paths of
 // $$CURRENT (and $$ROOT); $literal operands are values, not paths.
-func renameFieldPaths(spec any, renames map[string]string) any {
+func RenameFieldPaths(spec any, renames map[string]string) any {
 	switch x := spec.(type) {
 	case string:
-		path, ok := currentPath(x)
+		path, ok := CurrentPath(x)
 		if !ok {
 			return x
 		}
@@ -361,7 +361,7 @@ func renameFieldPaths(spec any, renames map[string]string) any {
 	case bson.A:
 		out := make(bson.A, len(x))
 		for i, e := range x {
-			out[i] = renameFieldPaths(e, renames)
+			out[i] = RenameFieldPaths(e, renames)
 		}
 		return out
 	case bson.D:
@@ -370,16 +370,16 @@ func renameFieldPaths(spec any, renames map[string]string) any {
 		}
 		out := make(bson.D, len(x))
 		for i, e := range x {
-			out[i] = bson.E{Key: e.Key, Value: renameFieldPaths(e.Value, renames)}
+			out[i] = bson.E{Key: e.Key, Value: RenameFieldPaths(e.Value, renames)}
 		}
 		return out
 	}
 	return spec
 }
 
-// currentPath is the document path of "$a.b", "$$CURRENT.a.b" or
+// CurrentPath is the document path of "$a.b", "$$CURRENT.a.b" or
 // "$$ROOT.a.b".
-func currentPath(s string) (string, bool) {
+func CurrentPath(s string) (string, bool) {
 	switch {
 	case strings.HasPrefix(s, "$$"):
 		name, rest, ok := strings.Cut(s[2:], ".")

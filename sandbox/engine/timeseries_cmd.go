@@ -445,8 +445,8 @@ func normalizeMeta(o timeseries.Options, doc bson.D) bson.D {
 }
 
 // unpackPipeline is the view's pipeline with a leading filter pushed
-// down: a $match on the buckets for what the filter says about meta and
-// time, then $_internalUnpackBucket with the filter as its eventFilter.
+// down (timeseries.Pushdown): a $match on the buckets, then
+// $_internalUnpackBucket with the whole-bucket and event filters.
 func unpackPipeline(ts *tsView, filter bson.D) bson.A {
 	o := ts.opts
 	spec := o.UnpackSpec()
@@ -456,19 +456,35 @@ func unpackPipeline(ts *tsView, filter bson.D) bson.A {
 	if ts.buckets.ExtendedRange {
 		spec = append(spec, bson.E{Key: "usesExtendedRange", Value: true})
 	}
-	if o.FixedBuckets() && !ts.buckets.BucketingChanged {
-		spec = append(spec, bson.E{Key: "fixedBuckets", Value: true})
-	}
+	state := ts.bucketState()
 	var p bson.A
 	if len(filter) > 0 {
-		if bf := timeseries.BucketFilter(filter, o); bf != nil {
-			p = append(p, bson.D{{Key: "$match", Value: bf}})
+		pd := o.Pushdown(filter, state)
+		if pd.Buckets != nil {
+			p = append(p, bson.D{{Key: "$match", Value: pd.Buckets}})
 		}
-		if ef := timeseries.EventFilter(filter, o); len(ef) > 0 {
-			spec = append(spec, bson.E{Key: "eventFilter", Value: ef})
+		if pd.WholeBucket != nil {
+			spec = append(spec, bson.E{Key: "wholeBucketFilter", Value: pd.WholeBucket})
+		}
+		if len(pd.Event) > 0 {
+			spec = append(spec, bson.E{Key: "eventFilter", Value: pd.Event})
 		}
 	}
+	if state.FixedBuckets {
+		spec = append(spec, bson.E{Key: "fixedBuckets", Value: true})
+	}
 	return append(p, bson.D{{Key: "$_internalUnpackBucket", Value: spec}})
+}
+
+// bucketState is what the bucket predicates of a read of ts depend on.
+// Its buckets are fixed only while collMod has never changed the
+// bucketing (areTimeseriesBucketsFixed).
+func (ts *tsView) bucketState() timeseries.BucketState {
+	return timeseries.BucketState{
+		MixedSchema:   ts.buckets.MayHaveMixedSchema,
+		ExtendedRange: ts.buckets.ExtendedRange,
+		FixedBuckets:  ts.opts.FixedBuckets() && !ts.buckets.BucketingChanged,
+	}
 }
 
 // viewPipeline rewrites a read of the view (find, count, distinct or an
@@ -779,7 +795,7 @@ type tsMatch struct {
 // are then removed before any other writer can change a bucket.
 func (e *Engine) timeseriesMatches(req *request, ts *tsView, filter bson.D, f *query.Filter, multi bool) ([]tsMatch, error) {
 	q := planner.Query{Ctx: req.ctx}
-	if bf := timeseries.BucketFilter(filter, ts.opts); bf != nil {
+	if bf := ts.opts.BucketFilter(filter, ts.bucketState()); bf != nil {
 		bq, err := query.Compile(bf, query.Options{Now: req.now})
 		if err != nil {
 			return nil, err

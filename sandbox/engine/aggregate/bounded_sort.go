@@ -186,7 +186,7 @@ func (p *Pipeline) BoundSort(u UnpackSort, base string, offsetSeconds int64, pre
 	if at < 0 || unpackAt < 0 {
 		return nil
 	}
-	u.unpack.boundTime = base
+	u.unpack.includeMinTime, u.unpack.includeMaxTime = base == "min", base == "max"
 	stages := append([]Stage(nil), p.stages...)
 	stages[at] = &boundedSortStage{sortStage: u.sort, base: base, offsetSeconds: offsetSeconds}
 	if !precise {

@@ -31,67 +31,126 @@ type unpackBucketStage struct {
 	fieldsGiven bool
 	eventFilter bson.D
 	filter      *query.Filter
-	// boundTime is "min" or "max" when a bounded sort reads the bucket's
-	// minimum or maximum time, which explain then shows the unpacking
-	// carries as metadata (includeMinTimeAsMetadata).
-	boundTime string
+	// wholeBucket is the wholeBucketFilter: a bucket it matches has
+	// every measurement match filter, which then goes untested.
+	wholeBucket *query.Filter
+	// computedMeta are computedMetaProjFields: fields of the bucket, which
+	// a projection moved before the unpacking computed from the meta,
+	// that every measurement carries.
+	computedMeta []string
+	// includeMinTime and includeMaxTime: the unpacking carries the
+	// bucket's minimum or maximum time as metadata, which a bounded sort
+	// reads (includeMinTimeAsMetadata, includeMaxTimeAsMetadata).
+	includeMinTime, includeMaxTime bool
 }
 
+// parseUnpackBucket is DocumentSourceInternalUnpackBucket::createFromBsonInternal
+// (document_source_internal_unpack_bucket.cpp), with its checks of each
+// parameter's type.
 func parseUnpackBucket(spec any, p *parser) ([]Stage, error) {
 	d, ok := spec.(bson.D)
 	if !ok {
 		return nil, mongoerr.New(mongoerr.ErrUnpackBucketNotObject, "$_internalUnpackBucket specification must be an object, got: "+typeNameOf(spec))
 	}
 	s := &unpackBucketStage{}
+	hasTimeField, hasSpan := false, false
+	mustBe := func(code int32, field, want string, ok bool, v any) error {
+		if ok {
+			return nil
+		}
+		return mongoerr.Newf(code, "%s field must be %s, got: %s", field, want, typeNameOf(v))
+	}
+	filter := func(code int32, field string, v any) (bson.D, *query.Filter, error) {
+		f, isDoc := v.(bson.D)
+		if err := mustBe(code, field, "an object", isDoc, v); err != nil {
+			return nil, nil, err
+		}
+		m, err := query.Compile(f, query.Options{Now: p.ctx.Now, LetVars: p.letVals})
+		return f, m, err
+	}
 	for _, e := range d {
+		var err error
+		b, isBool := e.Value.(bool)
 		switch e.Key {
 		case "timeField":
-			s.timeField, _ = e.Value.(string)
+			s.timeField, hasTimeField = e.Value.(string)
+			err = mustBe(5346504, "timeField", "a string", hasTimeField, e.Value)
 		case "metaField":
-			s.metaField, _ = e.Value.(string)
+			var isStr bool
+			s.metaField, isStr = e.Value.(string)
+			err = mustBe(5346505, "metaField", "a string", isStr, e.Value)
+			if err == nil && strings.Contains(s.metaField, ".") {
+				err = mongoerr.New(5545700, "metaField field must be a single-element field path")
+			}
 		case "bucketMaxSpanSeconds":
-			switch n := e.Value.(type) {
-			case int32:
-				s.spanSeconds = n
-			case int64:
-				s.spanSeconds = int32(n)
+			n, isInt := e.Value.(int32)
+			err = mustBe(5510600, "bucketMaxSpanSeconds", "an integer", isInt, e.Value)
+			if err == nil && n <= 0 {
+				err = mongoerr.New(5510601, "bucketMaxSpanSeconds field must be greater than zero")
 			}
+			s.spanSeconds, hasSpan = n, true
 		case "eventFilter":
-			f, isDoc := e.Value.(bson.D)
-			if !isDoc {
-				return nil, mongoerr.New(mongoerr.TypeMismatch, "eventFilter must be an object")
-			}
-			m, err := query.Compile(f, query.Options{Now: p.ctx.Now, LetVars: p.letVals})
-			if err != nil {
-				return nil, err
-			}
-			s.eventFilter, s.filter = f, m
+			s.eventFilter, s.filter, err = filter(7026902, "eventFilter", e.Value)
+		case "wholeBucketFilter":
+			_, s.wholeBucket, err = filter(7026903, "wholeBucketFilter", e.Value)
 		case "assumeNoMixedSchemaData":
-			s.assumeClean, _ = e.Value.(bool)
+			err = mustBe(6067202, "assumeClean", "a bool", isBool, e.Value)
+			s.assumeClean = b
 		case "usesExtendedRange":
-			s.extendedRange, _ = e.Value.(bool)
+			err = mustBe(6646901, "usesExtendedRange", "a bool", isBool, e.Value)
+			s.extendedRange = b
 		case "fixedBuckets":
-			s.fixedBuckets, _ = e.Value.(bool)
+			err = mustBe(7823300, "fixedBuckets", "a bool", isBool, e.Value)
+			s.fixedBuckets = b
+		case "includeMinTimeAsMetadata":
+			err = mustBe(6460208, "includeMinTimeAsMetadata", "a bool", isBool, e.Value)
+			s.includeMinTime = b
+		case "includeMaxTimeAsMetadata":
+			err = mustBe(6460209, "includeMaxTimeAsMetadata", "a bool", isBool, e.Value)
+			s.includeMaxTime = b
+		case "computedMetaProjFields":
+			s.computedMeta, err = computedMetaFields(e.Value)
 		case "exclude", "include":
 			if s.fieldsGiven {
 				return nil, mongoerr.New(5408000, "The $_internalUnpackBucket stage expects at most one of include/exclude parameters to be specified")
 			}
-			names, err := unpackFieldList(e.Value)
-			if err != nil {
-				return nil, err
-			}
+			var names []string
+			names, err = unpackFieldList(e.Value)
 			s.fields, s.fieldsGiven = unpackFields{include: e.Key == "include", names: names}, true
 		default:
-			return nil, mongoerr.Newf(mongoerr.ErrUnpackBucketUnknownParameter, "unrecognized parameter to $_internalUnpackBucket: %s", e.Key)
+			err = mongoerr.Newf(mongoerr.ErrUnpackBucketUnknownParameter, "unrecognized parameter to $_internalUnpackBucket: %s", e.Key)
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
-	if s.timeField == "" {
+	if !hasTimeField {
 		return nil, mongoerr.New(mongoerr.ErrUnpackBucketNoTimeField, "The $_internalUnpackBucket stage requires a timeField parameter")
 	}
-	if s.spanSeconds == 0 {
+	if !hasSpan {
 		return nil, mongoerr.New(mongoerr.ErrUnpackBucketNoMaxSpan, "The $_internalUnpackBucket stage requires a bucketMaxSpanSeconds parameter")
 	}
 	return []Stage{s}, nil
+}
+
+// computedMetaFields reads computedMetaProjFields: top-level field names.
+func computedMetaFields(v any) ([]string, error) {
+	arr, ok := v.(bson.A)
+	if !ok {
+		return nil, mongoerr.New(5509900, "computedMetaProjFields field must be an array, got: "+typeNameOf(v))
+	}
+	names := make([]string, 0, len(arr))
+	for _, x := range arr {
+		name, isStr := x.(string)
+		if !isStr {
+			return nil, mongoerr.New(5509901, "computedMetaProjFields field element must be a string, got: "+typeNameOf(x))
+		}
+		if strings.Contains(name, ".") {
+			return nil, mongoerr.New(5509902, "computedMetaProjFields field element must be a single-element field path")
+		}
+		names = append(names, name)
+	}
+	return names, nil
 }
 
 func (s *unpackBucketStage) Name() string { return "$_internalUnpackBucket" }
@@ -109,11 +168,21 @@ func (s *unpackBucketStage) Spec() bson.D {
 	if s.extendedRange {
 		body = append(body, bson.E{Key: "usesExtendedRange", Value: true})
 	}
-	switch s.boundTime {
-	case "min":
+	if len(s.computedMeta) > 0 {
+		list := make(bson.A, len(s.computedMeta))
+		for i, n := range s.computedMeta {
+			list[i] = n
+		}
+		body = append(body, bson.E{Key: "computedMetaProjFields", Value: list})
+	}
+	if s.includeMinTime {
 		body = append(body, bson.E{Key: "includeMinTimeAsMetadata", Value: true})
-	case "max":
+	}
+	if s.includeMaxTime {
 		body = append(body, bson.E{Key: "includeMaxTimeAsMetadata", Value: true})
+	}
+	if s.wholeBucket != nil {
+		body = append(body, bson.E{Key: "wholeBucketFilter", Value: s.wholeBucket.Serialize()})
 	}
 	if s.filter != nil {
 		body = append(body, bson.E{Key: "eventFilter", Value: s.filter.Serialize()})
@@ -126,12 +195,15 @@ func (s *unpackBucketStage) Spec() bson.D {
 
 func (s *unpackBucketStage) open(in Iterator, rt *runtime) (Iterator, error) {
 	var pending []bson.D
+	// whole: the bucket matched wholeBucketFilter, so every measurement
+	// of it matches the event filter.
+	whole := false
 	return funcIterator(func() (bson.D, bool, error) {
 		for {
 			for len(pending) > 0 {
 				m := pending[0]
 				pending = pending[1:]
-				if s.filter == nil || s.filter.Matches(m) {
+				if s.filter == nil || whole || s.filter.Matches(m) {
 					return m, true, nil
 				}
 			}
@@ -145,15 +217,30 @@ func (s *unpackBucketStage) open(in Iterator, rt *runtime) (Iterator, error) {
 			if err := s.checkBucket(b); err != nil {
 				return nil, false, err
 			}
+			whole = s.wholeBucket != nil && s.wholeBucket.Matches(b)
 			pending = timeseries.Unpack(b, s.timeField, s.metaField)
 			for i, m := range pending {
-				pending[i] = s.fields.project(m)
+				pending[i] = s.withComputedMeta(s.fields.project(m), b)
 			}
 			if len(pending) == 0 {
 				return nil, false, mongoerr.Newf(5346509, "A bucket with _id %s contains an empty data region", value.FormatElem("_id", value.Get(b, "_id")))
 			}
 		}
 	}), nil
+}
+
+// withComputedMeta adds the bucket's computedMetaProjFields to a
+// measurement (BucketUnpacker::getNext), last; one the bucket lacks stays
+// missing.
+func (s *unpackBucketStage) withComputedMeta(m, bucket bson.D) bson.D {
+	for _, name := range s.computedMeta {
+		v := value.Get(bucket, name)
+		if value.IsMissing(v) {
+			continue
+		}
+		m = withField(m, name, v)
+	}
+	return m
 }
 
 // checkBucket is BucketUnpacker::reset's refusal of a document that is no

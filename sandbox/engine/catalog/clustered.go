@@ -64,10 +64,10 @@ func (c *Collection) checkRecordIDSize(doc bson.D) error {
 	return nil
 }
 
-// idSpec marks the _id index of a collection created clustered as the
-// cluster key.
+// idSpec marks the _id index of a clustered collection, time-series
+// buckets included, as the cluster key.
 func (c *Collection) idSpec(spec index.Spec) index.Spec {
-	if spec.IsID() && c.ClusteredIndex() != nil {
+	if spec.IsID() && c.IsClustered() {
 		spec.Clustered = true
 	}
 	return spec

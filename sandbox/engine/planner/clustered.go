@@ -160,8 +160,9 @@ func (cs *clusterScan) past(key any, backward bool) bool {
 	return false
 }
 
-// clustered reports a collection created clustered by _id.
-func clustered(coll *catalog.Collection) bool { return coll != nil && coll.ClusteredIndex() != nil }
+// clustered reports a collection clustered by _id: one created so, or
+// time-series buckets, whose _id starts with their minimum time.
+func clustered(coll *catalog.Collection) bool { return coll != nil && coll.IsClustered() }
 
 // clusterHint is the cluster key of a clustered collection when hint
 // names it: by its name, or by the key pattern {_id: 1}

@@ -497,7 +497,7 @@ func (c *candidate) trialStats() bson.D {
 	docs := c.docsExamined()
 	keys := c.keysExamined()
 	return bson.D{
-		{Key: "nReturned", Value: int64(len(c.results))},
+		{Key: "nReturned", Value: max(c.trialReturned, int64(len(c.results)))},
 		{Key: "executionTimeMillisEstimate", Value: int64(0)},
 		{Key: "totalKeysExamined", Value: keys},
 		{Key: "totalDocsExamined", Value: docs},

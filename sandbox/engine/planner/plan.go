@@ -185,7 +185,10 @@ type candidate struct {
 	ixscans  []*ixScan
 	// trial results, returned first if this candidate wins
 	results []member
-	trialEx bson.D
+	// trialReturned is how many results the trial produced, which
+	// allPlansExecution reports after the winner's have been handed on.
+	trialReturned int64
+	trialEx       bson.D
 	// failed: the candidate ran out of memory during the trial.
 	failed bool
 	// hitScanLimit: exploding the scan for the sort would have made more
@@ -373,7 +376,7 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 	e.root = e.winner.root
 	e.count = e.winner.count
 	e.buffered = e.winner.results
-	e.winner.results = nil
+	e.winner.trialReturned, e.winner.results = int64(len(e.winner.results)), nil
 	return e, nil
 }
 

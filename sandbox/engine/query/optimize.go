@@ -70,7 +70,7 @@ func optimize(n Node) Node {
 		}
 		if len(x.Children) == 1 {
 			// A $nor of one operand is its negation.
-			return &Not{Path: nodePath(x.Children[0]), Child: x.Children[0]}
+			return &Not{Path: NodePath(x.Children[0]), Child: x.Children[0]}
 		}
 	case *Not:
 		x.Child = optimize(x.Child)

@@ -95,7 +95,9 @@ func matchTypeRank(n Node) int {
 	return 30
 }
 
-func nodePath(n Node) string {
+// NodePath is the path of a predicate on one path (MatchExpression::path):
+// "" for the logical nodes, $not, $expr and the constants.
+func NodePath(n Node) string {
 	switch x := n.(type) {
 	case *Compare:
 		return x.Path
@@ -169,7 +171,7 @@ func canonicalChildren(children []Node, flattenAnd bool) []bson.D {
 	}
 	items := make([]item, len(flat))
 	for i, c := range flat {
-		items[i] = item{c, matchTypeRank(c), nodePath(c), numChildren(c), serializeNode(c)}
+		items[i] = item{c, matchTypeRank(c), NodePath(c), numChildren(c), serializeNode(c)}
 	}
 	slices.SortStableFunc(items, func(a, b item) int {
 		if a.rank != b.rank {
@@ -228,7 +230,7 @@ func serializeNode(n Node) bson.D {
 	case AlwaysFalse:
 		return bson.D{{Key: "$alwaysFalse", Value: int32(1)}}
 	}
-	return bson.D{{Key: nodePath(n), Value: rightHandSide(n)}}
+	return bson.D{{Key: NodePath(n), Value: rightHandSide(n)}}
 }
 
 // serializeNot prints {path: {$not: {...}}} when the negated predicate is
@@ -243,7 +245,7 @@ func serializeNot(x *Not) bson.D {
 		}
 		return serializeNot(&Not{Path: x.Path, Child: c.Members[0]})
 	}
-	return bson.D{{Key: nodePath(x.Child), Value: bson.D{{Key: "$not", Value: rightHandSide(x.Child)}}}}
+	return bson.D{{Key: NodePath(x.Child), Value: bson.D{{Key: "$not", Value: rightHandSide(x.Child)}}}}
 }
 
 // rightHandSide is the {$op: arg} part of a path predicate.

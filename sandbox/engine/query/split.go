@@ -153,7 +153,7 @@ func (s splitter) independent(n Node) bool {
 			}
 		}
 	default:
-		path := nodePath(n)
+		path := NodePath(n)
 		if path == "" {
 			return false
 		}
@@ -205,7 +205,7 @@ func nodeDependencies(n Node) (paths []string, whole bool) {
 	case AlwaysTrue, AlwaysFalse:
 		return nil, false
 	}
-	if p := nodePath(n); p != "" {
+	if p := NodePath(n); p != "" {
 		return []string{p}, false
 	}
 	return nil, true
@@ -296,7 +296,7 @@ func renameNode(n Node, renames map[string]string) Node {
 	case *Expr:
 		x.Spec = RenameFieldPaths(x.Spec, renames)
 	default:
-		if p, ok := renamedPath(nodePath(n), renames); ok {
+		if p, ok := renamedPath(NodePath(n), renames); ok {
 			setNodePath(n, p)
 		}
 	}

@@ -1,104 +1,111 @@
 package timeseries
 
 import (
+	"encoding/binary"
+	"math"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/query"
 )
 
-// BucketFilter rewrites a measurement filter into a predicate on bucket
-// documents that keeps every bucket that may hold a matching measurement
-// (mongod's predicate pushdown for $_internalUnpackBucket): metaField
-// predicates become predicates on "meta", and time comparisons become
-// bounds on control.min/control.max of the time field, widened by
-// bucketMaxSpanSeconds since every measurement of a bucket lies within
-// that span of its minimum time. Predicates on other fields are left to
-// the event filter. It returns nil when nothing can be pushed down.
-func BucketFilter(filter bson.D, o Options) bson.D {
+// A read of a time-series collection filters the buckets before it
+// unpacks them (DocumentSourceInternalUnpackBucket::doOptimizeAt). The
+// predicates on the metaField alone move before the unpacking, renamed
+// onto the buckets' "meta" (splitMatchOnMetaAndRename). What remains
+// stays with the unpacking as its eventFilter, which each measurement
+// must pass, and also yields two predicates on the buckets
+// (BucketSpec::createPredicatesOnBucketLevelField, and the comparison
+// generators of bucket_level_comparison_predicate_generator.cpp):
+//   - a loose one, which every bucket holding a match passes: a $match on
+//     the buckets before the unpacking, so that the scan skips the others;
+//   - a tight one, which only a bucket all of whose measurements match
+//     passes: the unpacking's wholeBucketFilter, which spares such a
+//     bucket the eventFilter.
+
+// BucketState are the facts about a collection's buckets that the
+// bucket predicates depend on.
+type BucketState struct {
+	// MixedSchema is timeseriesBucketsMayHaveMixedSchemaData: a bucket's
+	// control.min and control.max of a field may then differ in type.
+	MixedSchema bool
+	// ExtendedRange: a measurement's time fell outside what a bucket's
+	// ObjectId can hold, so _id bounds no time.
+	ExtendedRange bool
+	// FixedBuckets: every bucket starts at a multiple of its span.
+	FixedBuckets bool
+}
+
+// Pushdown is what a read's filter becomes on the buckets.
+type Pushdown struct {
+	// Buckets is the $match before the unpacking; nil when every bucket
+	// may hold a match.
+	Buckets bson.D
+	// WholeBucket is the unpacking's wholeBucketFilter; nil when none.
+	WholeBucket bson.D
+	// Event is the unpacking's eventFilter; nil when every measurement
+	// of a bucket Buckets selects matches.
+	Event bson.D
+}
+
+// Pushdown splits a measurement filter for the buckets of a collection
+// in state s. A filter that does not compile is left whole to the
+// eventFilter, whose compilation then reports the error.
+func (o Options) Pushdown(filter bson.D, s BucketState) Pushdown {
 	var clauses bson.A
-	var walk func(d bson.D)
-	walk = func(d bson.D) {
-		for _, e := range d {
-			switch {
-			case e.Key == "$and":
-				if arr, ok := e.Value.(bson.A); ok {
-					for _, sub := range arr {
-						if sd, ok := sub.(bson.D); ok {
-							walk(sd)
-						}
+	for _, e := range filter {
+		switch {
+		case e.Key == "$and":
+			if arr, ok := e.Value.(bson.A); ok {
+				for _, sub := range arr {
+					if sd, ok := sub.(bson.D); ok && len(sd) == 1 && isMetaPath(o, sd[0].Key) {
+						path, _ := o.BucketMetaPath(sd[0].Key)
+						clauses = append(clauses, bson.D{{Key: path, Value: sd[0].Value}})
 					}
 				}
-			case isMetaPath(o, e.Key):
-				path, _ := o.BucketMetaPath(e.Key)
-				clauses = append(clauses, bson.D{{Key: path, Value: e.Value}})
-			case e.Key == o.TimeField:
-				clauses = append(clauses, o.timeBounds(e.Value)...)
+			}
+		case isMetaPath(o, e.Key):
+			path, _ := o.BucketMetaPath(e.Key)
+			clauses = append(clauses, bson.D{{Key: path, Value: e.Value}})
+		}
+	}
+	out := Pushdown{Event: eventFilter(filter, o)}
+	if len(out.Event) > 0 {
+		if f, err := query.Compile(out.Event, query.Options{}); err == nil {
+			g := predicateGenerator{o: o, s: s}
+			p := g.predicates(f.Root)
+			if p.loose != nil {
+				clauses = append(clauses, p.loose)
+			}
+			if p.exact {
+				out.Event = nil
+			} else {
+				out.WholeBucket = p.tight
 			}
 		}
 	}
-	walk(filter)
-	if len(clauses) == 0 {
-		return nil
-	}
-	if len(clauses) == 1 {
-		return clauses[0].(bson.D)
-	}
-	return bson.D{{Key: "$and", Value: clauses}}
-}
-
-// timeBounds turns comparisons of the time field with dates into bucket
-// bounds.
-func (o Options) timeBounds(v any) bson.A {
-	ops, ok := v.(bson.D)
-	if !ok || len(ops) == 0 || !strings.HasPrefix(ops[0].Key, "$") {
-		if t, isDate := v.(bson.DateTime); isDate {
-			ops = bson.D{{Key: "$eq", Value: t}}
-		} else {
-			return nil
-		}
-	}
-	minPath, maxPath := "control.min."+o.TimeField, "control.max."+o.TimeField
-	span := o.BucketMaxSpanSeconds * 1000
-	clause := func(path, op string, t int64) bson.D {
-		return bson.D{{Key: path, Value: bson.D{{Key: op, Value: bson.DateTime(t)}}}}
-	}
-	// A bucket whose times start before 1970 has a control.min rounded
-	// up, toward zero (RoundTime), by up to the rounding plus a second:
-	// an upper bound on control.min near or before 1970 allows for it, or
-	// it would skip buckets holding matches (mongod switches to its
-	// extended-range predicates for such collections).
-	slack := (o.BucketRoundingSeconds + 1) * 1000
-	minAtMost := func(ms int64) int64 {
-		if ms < slack {
-			return ms + slack
-		}
-		return ms
-	}
-	var out bson.A
-	for _, op := range ops {
-		t, isDate := op.Value.(bson.DateTime)
-		if !isDate {
-			continue
-		}
-		ms := int64(t)
-		switch op.Key {
-		case "$gte", "$gt":
-			out = append(out, clause(maxPath, op.Key, ms), clause(minPath, op.Key, ms-span))
-		case "$lte", "$lt":
-			out = append(out, clause(minPath, op.Key, minAtMost(ms)), clause(maxPath, op.Key, ms+span))
-		case "$eq":
-			out = append(out, clause(minPath, "$lte", minAtMost(ms)), clause(maxPath, "$gte", ms),
-				clause(minPath, "$gte", ms-span), clause(maxPath, "$lte", ms+span))
-		}
+	switch len(clauses) {
+	case 0:
+	case 1:
+		out.Buckets = clauses[0].(bson.D)
+	default:
+		out.Buckets = bson.D{{Key: "$and", Value: clauses}}
 	}
 	return out
 }
 
-// EventFilter is what remains of a measurement filter for
-// $_internalUnpackBucket once the predicates on the metaField alone have
-// moved before it, onto the buckets (splitMatchOnMetaAndRename); nil when
-// nothing remains.
-func EventFilter(filter bson.D, o Options) bson.D {
+// BucketFilter is Pushdown's $match on the buckets for a collection in
+// state s: it keeps every bucket that may hold a measurement filter
+// matches.
+func (o Options) BucketFilter(filter bson.D, s BucketState) bson.D {
+	return o.Pushdown(filter, s).Buckets
+}
+
+// eventFilter is what remains of a measurement filter once the
+// predicates on the metaField alone have moved before the unpacking;
+// nil when nothing remains.
+func eventFilter(filter bson.D, o Options) bson.D {
 	var rest bson.D
 	for _, e := range filter {
 		if isMetaPath(o, e.Key) {
@@ -128,4 +135,359 @@ func EventFilter(filter bson.D, o Options) bson.D {
 func isMetaPath(o Options, field string) bool {
 	_, ok := o.BucketMetaPath(field)
 	return ok
+}
+
+// bucketPredicate is BucketSpec::BucketPredicate: loose nil means every
+// bucket passes, tight nil that none is known to match whole; exact says
+// the loose predicate selects exactly the matching measurements'
+// buckets, whole (fixed buckets and a time bound on a bucket boundary).
+type bucketPredicate struct {
+	loose, tight bson.D
+	exact        bool
+}
+
+type predicateGenerator struct {
+	o Options
+	s BucketState
+}
+
+// predicates is createPredicatesOnBucketLevelField for one node of the
+// compiled (optimized) measurement filter.
+func (g predicateGenerator) predicates(n query.Node) bucketPredicate {
+	if path := predicatePath(n); path != "" {
+		if meta, ok := g.o.BucketMetaPath(path); ok {
+			d := (&query.Filter{Root: n}).Serialize()
+			d[0].Key = meta
+			return bucketPredicate{loose: d, tight: d}
+		}
+	}
+	switch x := n.(type) {
+	case *query.And:
+		return g.and(x.Children)
+	case *query.Or:
+		return g.or(x.Children)
+	case *query.Compare:
+		if x.Op == "$ne" {
+			return bucketPredicate{}
+		}
+		return g.comparison(x.Path, x.Op, x.Value, false)
+	case *query.InternalExpr:
+		return g.comparison(x.Path, strings.Replace(strings.ToLower(x.Op), "_internalexpr", "", 1), x.Value, true)
+	case *query.In:
+		return g.in(x)
+	case *query.Exists:
+		// {$exists: false} is a $not, which has no bucket predicate.
+		if !x.Exists || g.s.MixedSchema {
+			return bucketPredicate{}
+		}
+		// Every field a measurement has is in control.min and control.max.
+		return bucketPredicate{loose: and(
+			bson.D{{Key: "control.min." + x.Path, Value: bson.D{{Key: "$exists", Value: true}}}},
+			bson.D{{Key: "control.max." + x.Path, Value: bson.D{{Key: "$exists", Value: true}}}})}
+	}
+	return bucketPredicate{}
+}
+
+// predicatePath is MatchExpression::path(): "" for the logical nodes and
+// for the negations ($ne, $exists: false, $not, $nin).
+func predicatePath(n query.Node) string {
+	switch x := n.(type) {
+	case *query.Not:
+		return ""
+	case *query.Compare:
+		if x.Op == "$ne" {
+			return ""
+		}
+	case *query.Exists:
+		if !x.Exists {
+			return ""
+		}
+	}
+	return query.NodePath(n)
+}
+
+// and keeps the children's loose predicates (a child without one passes
+// every bucket); its tight predicate needs every child's.
+func (g predicateGenerator) and(children []query.Node) bucketPredicate {
+	var loose, tight []bson.D
+	tightAll, exact := true, true
+	for _, c := range children {
+		p := g.predicates(c)
+		if p.loose != nil {
+			loose = append(loose, p.loose)
+		}
+		if p.tight == nil {
+			tightAll = false
+		} else {
+			tight = append(tight, p.tight)
+		}
+		exact = exact && p.exact
+	}
+	out := bucketPredicate{loose: and(loose...), exact: exact}
+	if tightAll {
+		out.tight = and(tight...)
+	}
+	return out
+}
+
+// or needs every child's loose predicate (one that passes every bucket
+// passes them all); its tight predicate keeps the children's.
+func (g predicateGenerator) or(children []query.Node) bucketPredicate {
+	var loose, tight []bson.D
+	looseAll, exact := true, true
+	for _, c := range children {
+		p := g.predicates(c)
+		if p.loose == nil {
+			looseAll = false
+		} else {
+			loose = append(loose, p.loose)
+		}
+		if p.tight != nil {
+			tight = append(tight, p.tight)
+		}
+		exact = exact && p.exact
+	}
+	out := bucketPredicate{tight: or(tight...), exact: exact}
+	if looseAll {
+		out.loose = or(loose...)
+	}
+	return out
+}
+
+// in is {$in: [x, y]} as {$or: [{$eq: x}, {$eq: y}]}, loose only; a
+// regex or a null in the list has none.
+func (g predicateGenerator) in(x *query.In) bucketPredicate {
+	if len(x.Regexes) > 0 {
+		return bucketPredicate{}
+	}
+	var loose []bson.D
+	exact := true
+	for _, v := range x.Values {
+		if v == nil {
+			return bucketPredicate{}
+		}
+		p := g.comparison(x.Path, "$eq", v, false)
+		if p.loose == nil {
+			return bucketPredicate{}
+		}
+		loose = append(loose, p.loose)
+		exact = exact && p.exact
+	}
+	if len(loose) == 0 {
+		return bucketPredicate{loose: alwaysFalse(), exact: exact}
+	}
+	return bucketPredicate{loose: or(loose...), exact: exact}
+}
+
+// comparison is BucketLevelComparisonPredicateGenerator::createPredicate
+// for op ($eq, $gt, $gte, $lt, $lte) on path; internal says the filter
+// compared with $_internalExpr<Op>, whose tight predicate keeps that
+// form.
+func (g predicateGenerator) comparison(path, op string, v any, internal bool) bucketPredicate {
+	// checkComparisonPredicateErrors: control.min and control.max order
+	// documents and arrays without regard to field order, and {$eq:
+	// null} also matches a missing field; the time field only ever holds
+	// dates.
+	switch v.(type) {
+	case bson.D, bson.A, nil, bson.Null:
+		return bucketPredicate{}
+	}
+	minPath, maxPath := "control.min."+path, "control.max."+path
+	if path != g.o.TimeField {
+		return bucketPredicate{loose: g.measurementPredicate(path, op, v, minPath, maxPath)}
+	}
+	t, isDate := v.(bson.DateTime)
+	if !isDate {
+		return bucketPredicate{}
+	}
+	p := g.timePredicate(op, int64(t), minPath, maxPath)
+	// Every measurement of a bucket matches when its control bound does.
+	cmp := op
+	if internal {
+		cmp = internalOp(op)
+	}
+	switch op {
+	case "$eq":
+		p.tight = and(compare(minPath, cmp, v), compare(maxPath, cmp, v))
+	case "$gt", "$gte":
+		p.tight = compare(minPath, cmp, v)
+	case "$lt", "$lte":
+		p.tight = compare(maxPath, cmp, v)
+	}
+	return p
+}
+
+// measurementPredicate is generateNonTimeFieldPredicate: a bound on the
+// bucket's control.min or control.max of the field, or, when the
+// buckets may mix types, a bucket whose bounds differ in type along the
+// path.
+func (g predicateGenerator) measurementPredicate(path, op string, v any, minPath, maxPath string) bson.D {
+	var bound bson.D
+	switch op {
+	case "$eq":
+		bound = and(compare(minPath, "$_internalExprLte", v), compare(maxPath, "$_internalExprGte", v))
+	case "$gt", "$gte":
+		bound = compare(maxPath, internalOp(op), v)
+	case "$lt", "$lte":
+		bound = compare(minPath, internalOp(op), v)
+	default:
+		return nil
+	}
+	if !g.s.MixedSchema {
+		return bound
+	}
+	alternatives := []bson.D{bound}
+	parts := strings.Split(path, ".")
+	for i := range parts {
+		sub := strings.Join(parts[:i+1], ".")
+		alternatives = append(alternatives, bson.D{{Key: "$expr", Value: bson.D{{Key: "$ne", Value: bson.A{
+			bson.D{{Key: "$type", Value: bson.A{"$control.min." + sub}}},
+			bson.D{{Key: "$type", Value: bson.A{"$control.max." + sub}}},
+		}}}}})
+	}
+	return or(alternatives...)
+}
+
+// max32BitEpochMillis is the latest time a bucket's ObjectId can hold.
+const max32BitEpochMillis = int64(math.MaxUint32) * 1000
+
+// timePredicate is generateTimeFieldPredicate: bounds on the bucket's
+// control.min and control.max of the time, which lie within
+// bucketMaxSpanSeconds of each other, and on its _id, whose first four
+// bytes are its minimum time in seconds. A collection with times outside
+// what an ObjectId holds (extended range) gets no _id bounds.
+func (g predicateGenerator) timePredicate(op string, ms int64, minPath, maxPath string) bucketPredicate {
+	span := g.o.BucketMaxSpanSeconds * 1000
+	t, minTime, maxTime := bson.DateTime(ms), bson.DateTime(ms-span), bson.DateTime(ms+span)
+	if !g.s.ExtendedRange && (ms < 0 || ms > max32BitEpochMillis) {
+		return bucketPredicate{loose: outOfRange(op, ms)}
+	}
+	var exact bool
+	minOp := "$_internalExprGt"
+	if g.s.FixedBuckets && !g.s.ExtendedRange {
+		// Buckets start on a multiple of the span: no bucket that starts
+		// before the time's own can hold it, and a bound on a bucket
+		// boundary selects whole buckets ($gte and $lt only).
+		minTime = g.o.RoundTime(t)
+		minOp = "$_internalExprGte"
+		exact = minTime == t && (op == "$gte" || op == "$lt")
+	}
+	var clauses []bson.D
+	switch op {
+	case "$eq":
+		clauses = []bson.D{compare(minPath, "$_internalExprLte", g.minTimeAtMost(ms)), compare(minPath, "$_internalExprGte", minTime),
+			compare(maxPath, "$_internalExprGte", t), compare(maxPath, "$_internalExprLte", maxTime)}
+	case "$gt":
+		clauses = []bson.D{compare(maxPath, "$_internalExprGt", t), compare(minPath, minOp, minTime)}
+	case "$gte":
+		clauses = []bson.D{compare(maxPath, "$_internalExprGte", t), compare(minPath, "$_internalExprGte", minTime)}
+	case "$lt", "$lte":
+		clauses = []bson.D{compare(minPath, internalOp(op), g.minTimeAtMost(ms)), compare(maxPath, internalOp(op), maxTime)}
+	}
+	if !g.s.ExtendedRange {
+		switch op {
+		case "$eq":
+			clauses = append(clauses, compare("_id", "$lte", g.idBound("$lte", ms)), compare("_id", "$gte", g.idBound("$gte", ms)))
+		default:
+			clauses = append(clauses, compare("_id", op, g.idBound(op, ms)))
+		}
+	}
+	return bucketPredicate{loose: and(clauses...), exact: exact}
+}
+
+// minTimeAtMost is ms as an upper bound on control.min. A bucket whose
+// times start before 1970 has a control.min rounded up, toward zero
+// (RoundTime), by up to the rounding plus a second; on an extended-range
+// collection, a bound near or before 1970 allows for that, or it would
+// skip buckets holding matches.
+func (g predicateGenerator) minTimeAtMost(ms int64) bson.DateTime {
+	slack := (g.o.BucketRoundingSeconds + 1) * 1000
+	if g.s.ExtendedRange && ms < slack {
+		return bson.DateTime(ms + slack)
+	}
+	return bson.DateTime(ms)
+}
+
+// outOfRange is handleExtendedDateRanges: no time a collection without
+// extended-range data holds is before 1970 or past 2106, so a comparison
+// with such a time matches every bucket (nil) or none.
+func outOfRange(op string, ms int64) bson.D {
+	switch op {
+	case "$gt", "$gte":
+		if ms < 0 {
+			return nil
+		}
+	case "$lt", "$lte":
+		if ms > 0 {
+			return nil
+		}
+	}
+	return alwaysFalse()
+}
+
+// idBound is constructObjectIdValue: the ObjectId bounding the _id of a
+// bucket that may hold a time op ms. An upper bound is the time rounded
+// up to its second; a lower bound is the time less the bucket span, since
+// a bucket's _id holds its minimum time. The other eight bytes are the
+// least or greatest, to include every bucket of that second.
+func (g predicateGenerator) idBound(op string, ms int64) bson.ObjectID {
+	switch op {
+	case "$lt", "$lte":
+		if ms%1000 != 0 {
+			ms += 1000
+		}
+		return objectIDAt(ms, op == "$lte")
+	}
+	span := g.o.BucketMaxSpanSeconds * 1000
+	if ms < span {
+		return objectIDAt(0, false)
+	}
+	return objectIDAt(ms-span, op == "$gt")
+}
+
+// objectIDAt is OID::init(Date_t, max).
+func objectIDAt(ms int64, greatest bool) bson.ObjectID {
+	var id bson.ObjectID
+	binary.BigEndian.PutUint32(id[:4], uint32(ms/1000))
+	if greatest {
+		for i := 4; i < len(id); i++ {
+			id[i] = 0xff
+		}
+	}
+	return id
+}
+
+func internalOp(op string) string {
+	return "$_internalExpr" + strings.ToUpper(op[1:2]) + op[2:]
+}
+
+func compare(path, op string, v any) bson.D {
+	return bson.D{{Key: path, Value: bson.D{{Key: op, Value: v}}}}
+}
+
+func alwaysFalse() bson.D { return bson.D{{Key: "$alwaysFalse", Value: int32(1)}} }
+
+// and is makeAnd: nil (every bucket) for no clause.
+func and(clauses ...bson.D) bson.D {
+	return logical("$and", clauses)
+}
+
+// or is makeOr: nil for no clause, which the callers read as none known
+// (tight) or, for $in, never reach.
+func or(clauses ...bson.D) bson.D {
+	return logical("$or", clauses)
+}
+
+func logical(op string, clauses []bson.D) bson.D {
+	switch len(clauses) {
+	case 0:
+		return nil
+	case 1:
+		return clauses[0]
+	}
+	arr := make(bson.A, len(clauses))
+	for i, c := range clauses {
+		arr[i] = c
+	}
+	return bson.D{{Key: op, Value: arr}}
 }

@@ -286,9 +286,6 @@ func cmdDropDatabase(e *Engine, req *request) (bson.D, error) {
 }
 
 func cmdListDatabases(e *Engine, req *request) (bson.D, error) {
-	if req.db != "admin" {
-		return nil, mongoerr.New(mongoerr.Unauthorized, "listDatabases may only be run against the admin database.")
-	}
 	a := newArgs(req)
 	if err := a.checkKnown(true, "filter", "nameOnly", "authorizedDatabases"); err != nil {
 		return nil, err
@@ -424,9 +421,6 @@ func listingMatches(f *query.Filter, entry bson.D) (bool, error) {
 }
 
 func cmdRenameCollection(e *Engine, req *request) (bson.D, error) {
-	if req.db != "admin" {
-		return nil, mongoerr.New(mongoerr.Unauthorized, "renameCollection may only be run against the admin database.")
-	}
 	a := newArgs(req)
 	if err := a.checkKnown(true, "to", "dropTarget", "stayTemp", "collectionUUID"); err != nil {
 		return nil, err

@@ -234,13 +234,18 @@ func apiParameterType(field string, v any, expected string) error {
 
 // inAPIVersion1 reports the commands whose IDL declares api_version "1"
 // in mongod 8.0 (the manual's Stable API changelog; bulkWrite joins in
-// 8.1, and distinct, isMaster and the diagnostics are not in it).
+// 8.1, and distinct, isMaster and the diagnostics are not in it), which
+// listCommands reports as their apiVersions. saslStart and saslContinue
+// are not in the changelog's table but are in the API: their IDL
+// (src/mongo/db/auth/sasl_commands.idl) declares api_version "1", so
+// that a driver authenticates under apiStrict.
 func inAPIVersion1(name string) bool {
 	switch name {
 	case "abortTransaction", "aggregate", "authenticate", "collMod", "commitTransaction", "count",
 		"create", "createIndexes", "delete", "drop", "dropDatabase", "dropIndexes", "endSessions",
 		"explain", "find", "findAndModify", "getMore", "hello", "insert", "killCursors",
-		"listCollections", "listDatabases", "listIndexes", "ping", "refreshSessions", "update":
+		"listCollections", "listDatabases", "listIndexes", "ping", "refreshSessions", "saslContinue",
+		"saslStart", "update":
 		return true
 	}
 	return false

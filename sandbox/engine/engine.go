@@ -110,7 +110,8 @@ type Options struct {
 func New(opts Options) *Engine {
 	cmds := commands()
 	if !opts.Strict {
-		cmds = append(cmds, &command{name: vocab.SnapshotCommand, run: cmdSnapshot})
+		cmds = append(cmds, &command{name: vocab.SnapshotCommand, run: cmdSnapshot,
+			help: "schemalab's own, not mongod's: save, restore, drop, list, persist or load a snapshot of the sandbox's databases"})
 	}
 	e := &Engine{
 		catalog:       catalog.New(compilePartialFilter),

@@ -13,12 +13,8 @@ import (
 // refuse to run there, each with its own error once its request parses;
 // the session commands run.
 
-// replicaSetCommands are the replSet commands whose run starts with
-// ReplicationCoordinatorImpl::checkReplEnabledForCommand
-// (src/mongo/db/repl/repl_set_commands.cpp, repl_set_get_status_cmd.cpp).
-var replicaSetCommands = []string{"replSetGetStatus", "replSetGetConfig", "replSetReconfig", "replSetStepDown",
-	"replSetStepUp", "replSetFreeze", "replSetMaintenance", "replSetSyncFrom", "replSetAbortPrimaryCatchUp"}
-
+// cmdNotReplicaSet answers the replSet commands that check that
+// replication is enabled first (replicaSetCommands).
 func cmdNotReplicaSet(*Engine, *request) (bson.D, error) {
 	return nil, mongoerr.New(mongoerr.NoReplicationEnabled, "not running with --replSet")
 }

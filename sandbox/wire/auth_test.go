@@ -170,6 +170,10 @@ func TestUnauthenticatedClientsRunOnlyTheHandshake(t *testing.T) {
 		{{Key: "isMaster", Value: 1}, {Key: "$db", Value: "admin"}},
 		{{Key: "ping", Value: 1}, {Key: "$db", Value: "admin"}},
 		{{Key: "buildInfo", Value: 1}, {Key: "$db", Value: "admin"}},
+		// requiresAuth() is false for these too (generic.cpp,
+		// connection_status.cpp); listCommands runs on any database.
+		{{Key: "listCommands", Value: 1}, {Key: "$db", Value: "test"}},
+		{{Key: "connectionStatus", Value: 1}, {Key: "$db", Value: "admin"}},
 	} {
 		if reply := c.command(cmd); get(reply, "ok") != 1.0 {
 			t.Errorf("%s: %v", cmd[0].Key, reply)

@@ -47,20 +47,15 @@ func (s *Server) run(ctx context.Context, c *clientConn, cmd bson.D, sequences .
 	return reply
 }
 
-// preAuthCommands are the commands mongod runs for a client that has not
-// authenticated (Command::requiresAuth() is false): the handshake, the
-// heartbeat and authentication itself.
-var preAuthCommands = map[string]bool{
-	"hello": true, "isMaster": true, "ismaster": true, "ping": true,
-	"buildInfo": true, "buildinfo": true, "listCommands": true,
-}
-
 // authorize decides whether c may run cmd: nil, or mongod's refusal.
 func (s *Server) authorize(c *clientConn, name string, cmd bson.D) error {
 	u := c.user
 	switch {
 	case u == nil:
-		if !s.opts.RequireAuth || preAuthCommands[name] {
+		// The commands mongod runs for a client that has not
+		// authenticated (Command::requiresAuth() is false): the
+		// handshake, the heartbeat and authentication itself.
+		if !s.opts.RequireAuth || !s.eng.RequiresAuth(name) {
 			return nil
 		}
 		// An unknown command is CommandNotFound before anything else,

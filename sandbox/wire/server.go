@@ -48,8 +48,10 @@ type Options struct {
 	// RequireAuth makes every connection authenticate (SCRAM-SHA-256,
 	// as a user of AddUser) before it runs anything but the handshake
 	// and authentication commands mongod runs without authentication
-	// (hello, isMaster, ping, buildInfo, listCommands, saslStart,
-	// saslContinue); anything else gets mongod's Unauthorized (13)
+	// (those whose requiresAuth() is false, engine.RequiresAuth: hello,
+	// isMaster, ping, buildInfo, listCommands, connectionStatus,
+	// authenticate, saslStart, saslContinue); anything else gets
+	// mongod's Unauthorized (13)
 	// "Command X requires authentication". It also bounds the
 	// connections that have not authenticated (admission.go). Without
 	// it, users may still authenticate, and unauthenticated clients may

@@ -79,7 +79,6 @@ func TestUnsupportedCommandsRefused(t *testing.T) {
 	cases := []cmdCase{
 		{name: "mapReduce", ref: ref, cmd: `{"mapReduce":"c","map":"function(){}","reduce":"function(){}","out":{"inline":1}}`, code: mongoerr.NotImplemented},
 		{name: "mapreduce alias", ref: ref, cmd: `{"mapreduce":"c","map":"function(){}","reduce":"function(){}","out":{"inline":1}}`, code: mongoerr.NotImplemented},
-		{name: "listCommands", ref: ref, cmd: `{"listCommands":1}`, code: mongoerr.NotImplemented},
 		{name: "usersInfo", ref: ref, cmd: `{"usersInfo":1}`, code: mongoerr.NotImplemented},
 		{name: "applyOps", ref: ref + "; jstests/core/collmod_without_uuid.js", cmd: `{"applyOps":[]}`, code: mongoerr.NotImplemented},
 		{name: "availableQueryOptions", ref: ref, cmd: `{"availableQueryOptions":1}`, code: mongoerr.NotImplemented},

@@ -60,12 +60,17 @@ func (p *Pipeline) UnpackSort() (UnpackSort, bool) {
 	// A $limit pushed above the unpacking, and a $project of the
 	// buckets' meta moved there, go to the query layer.
 	first, limited := 0, false
+	// metaDropped are the bucket paths a projection moved onto the
+	// buckets removed ("meta", "meta.a"): the measurements lack them.
+	var metaDropped []string
 leading:
 	for ; first < len(p.stages); first++ {
-		switch p.stages[first].(type) {
+		switch s := p.stages[first].(type) {
 		case *limitStage:
 			limited = true
 		case *projectStage:
+			_, paths, _ := s.proj.ModifiedPaths()
+			metaDropped = append(metaDropped, paths...)
 		default:
 			break leading
 		}
@@ -92,7 +97,7 @@ leading:
 		}
 		// A limit above the unpacking is one below it too, which no
 		// bounded sort passes.
-		u.Boundable = !limited && u.eligible(p.stages[first+1:first+1+i]) && u.preserved(unpack.fields)
+		u.Boundable = !limited && u.eligible(p.stages[first+1:first+1+i]) && u.preserved(unpack.fields, metaDropped)
 		return u, true
 	}
 	return UnpackSort{}, false
@@ -104,13 +109,20 @@ func (u UnpackSort) OnMeta(path string) bool {
 }
 
 // preserved: the measurements carry the sort's time and meta fields,
-// which an unpacking that builds only some fields may leave out.
-func (u UnpackSort) preserved(fields unpackFields) bool {
+// which an unpacking that builds only some fields, or buckets whose meta
+// (or part of it, metaDropped) a projection removed, may leave out.
+func (u UnpackSort) preserved(fields unpackFields, metaDropped []string) bool {
 	if !fields.keeps(u.TimeField) {
 		return false
 	}
+	dropped := func(path string) bool {
+		onBucket := "meta" + strings.TrimPrefix(path, u.MetaField)
+		return slices.ContainsFunc(metaDropped, func(d string) bool {
+			return query.IsPathPrefixOf(d, onBucket) || query.IsPathPrefixOf(onBucket, d) || d == onBucket
+		})
+	}
 	for _, part := range u.Sort {
-		if u.OnMeta(part.Path) && !fields.keeps(u.MetaField) {
+		if u.OnMeta(part.Path) && (dropped(part.Path) || !fields.keeps(u.MetaField)) {
 			return false
 		}
 	}

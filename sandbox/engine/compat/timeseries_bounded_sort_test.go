@@ -129,6 +129,7 @@ func TestTimeseriesBoundedSort(t *testing.T) {
 		{name: "an inclusion without the time, which the unpacking then leaves out", pipeline: `[{"$project":{"v":1}},{"$sort":{"t":1}}]`},
 		{name: "a stage other than $match or a projection before the sort", pipeline: `[{"$limit":100},{"$sort":{"t":1}}]`},
 		{name: "a range on the metaField, no point to skip", pipeline: `[{"$match":{"m":{"$gte":0,"$lte":1}}},{"$sort":{"t":1}}]`, hint: `{"m":1,"t":1}`},
+		{name: "a sort on the metaField its exclusion, moved to the buckets, removed", pipeline: `[{"$project":{"m":0}},{"$sort":{"m":1,"t":1}}]`, hint: `{"m":1,"t":1}`},
 	}
 	for _, tc := range notBounded {
 		s.runCase(t, "no bounded sort: "+tc.name, boundedSortRef+"; jstests/core/timeseries/bucket_unpacking_with_sort_negative.js",

@@ -100,6 +100,7 @@ var all = []*Stage{
 	{Name: "$_internalBoundedSort", Internal: true, API: APIInternal},
 	{Name: "$_internalInhibitOptimization", Internal: true, API: APINeverInVersion1},
 	{Name: "$_internalSplitPipeline", Internal: true, API: APINeverInVersion1},
+	{Name: "$_internalStreamingGroup", Internal: true},
 	{Name: "$_internalUnpackBucket", Internal: true},
 	{Name: "$_unpackBucket", Internal: true},
 	{Name: "$addFields"},

@@ -178,23 +178,28 @@ type group struct {
 
 func (g *groupStage) open(in Iterator, rt *runtime) (Iterator, error) {
 	return blockingIterator(func() ([]*group, error) { return g.consume(in, rt) }, func(gr *group) bson.D {
-		out := make(bson.D, 0, 1+len(gr.accs))
-		out = append(out, bson.E{Key: "_id", Value: gr.id})
-		if g.accBytes == nil {
-			g.accBytes = make([]int64, len(g.accs))
-		}
-		for i, a := range gr.accs {
-			r := a.result()
-			if rt.explain {
-				g.accBytes[i] += int64(value.ValueSize(r))
-			}
-			out = append(out, bson.E{Key: g.accs[i].field, Value: r})
-		}
-		if rt.explain {
-			g.outputBytes += int64(value.Size(out))
-		}
-		return out
+		return g.emit(gr, rt)
 	}), nil
+}
+
+// emit is a finished group's output document.
+func (g *groupStage) emit(gr *group, rt *runtime) bson.D {
+	out := make(bson.D, 0, 1+len(gr.accs))
+	out = append(out, bson.E{Key: "_id", Value: gr.id})
+	if g.accBytes == nil {
+		g.accBytes = make([]int64, len(g.accs))
+	}
+	for i, a := range gr.accs {
+		r := a.result()
+		if rt.explain {
+			g.accBytes[i] += int64(value.ValueSize(r))
+		}
+		out = append(out, bson.E{Key: g.accs[i].field, Value: r})
+	}
+	if rt.explain {
+		g.outputBytes += int64(value.Size(out))
+	}
+	return out
 }
 
 // groupMemoryExceeded is DocumentSourceGroup's error past

@@ -68,6 +68,7 @@ func init() {
 		"$geoNear":                      parseGeoNear,
 		"$graphLookup":                  parseGraphLookup,
 		"$group":                        parseGroupStage,
+		"$_internalStreamingGroup":      parseStreamingGroup,
 		"$indexStats":                   parseIndexStats,
 		"$limit":                        parseLimit,
 		"$listCatalog":                  unsupported("$listCatalog"),

@@ -349,7 +349,7 @@ func optimizeUnpacking(stages []Stage, p *parser) []Stage {
 	stages = rewriteBucketGroup(stages, p)
 	stages = pushMetaExclusion(stages, p)
 	stages = internalizeUnpackFields(stages)
-	return pushLimitAboveUnpack(stages)
+	return streamGroups(pushLimitAboveUnpack(stages))
 }
 
 // pushLimitAboveUnpack copies a $limit that follows an unpacking with no

@@ -218,15 +218,23 @@ func cmdFsyncUnlock(*Engine, *request) (bson.D, error) {
 }
 
 func cmdGetCmdLineOpts(_ *Engine, req *request) (bson.D, error) {
-	host, port, _ := net.SplitHostPort(req.conn.ListenAddr)
+	argv, parsed := commandLine(req.conn.ListenAddr)
+	return bson.D{{Key: "argv", Value: argv}, {Key: "parsed", Value: parsed}}, nil
+}
+
+// commandLine is the command line of a mongod listening on listenAddr,
+// as getCmdLineOpts reports it: the options a server reached in process,
+// with no listener, was given are none.
+func commandLine(listenAddr string) (argv bson.A, parsed bson.D) {
+	host, port, err := net.SplitHostPort(listenAddr)
+	if err != nil {
+		return bson.A{"mongod"}, bson.D{}
+	}
 	portNum, _ := strconv.Atoi(port)
-	return bson.D{
-		{Key: "argv", Value: bson.A{"mongod", "--bind_ip", host, "--port", port}},
-		{Key: "parsed", Value: bson.D{{Key: "net", Value: bson.D{
-			{Key: "bindIp", Value: host},
-			{Key: "port", Value: int32(portNum)},
-		}}}},
-	}, nil
+	return bson.A{"mongod", "--bind_ip", host, "--port", port}, bson.D{{Key: "net", Value: bson.D{
+		{Key: "bindIp", Value: host},
+		{Key: "port", Value: int32(portNum)},
+	}}}
 }
 
 // getLog serves the two RAM logs a mongod has (GetLogCmd, generic.cpp).

@@ -130,6 +130,8 @@ func commands() []*command {
 		// src/mongo/db/commands/generic_servers.cpp: features, hostInfo and
 		// getCmdLineOpts are GenericTC commands with no help.
 		{name: "getCmdLineOpts", run: cmdGetCmdLineOpts, adminOnly: true, sessionFree: true, secondary: secondaryAlways},
+		// generic_servers.cpp: logRotate is a GenericTC command, no help.
+		{name: "logRotate", run: cmdLogRotate, adminOnly: true, sessionFree: true, secondary: secondaryAlways, noWriteConcern: true},
 		{name: "getLog", run: cmdGetLog, adminOnly: true, sessionFree: true, secondary: secondaryAlways,
 			help: "{ getLog : '*' }  OR { getLog : 'global' }"},
 		{name: "hostInfo", run: cmdHostInfo, sessionFree: true, secondary: secondaryAlways},
@@ -306,8 +308,6 @@ func unsupportedCommands() []*command {
 		{name: "getClusterParameter", adminOnly: true, secondary: secondaryAlways},
 		{name: "setClusterParameter", adminOnly: true},
 		{name: "setFeatureCompatibilityVersion", adminOnly: true},
-		// generic_servers.cpp: logRotate is a GenericTC command, no help.
-		{name: "logRotate", adminOnly: true, secondary: secondaryAlways},
 		{name: "rotateCertificates", adminOnly: true, secondary: secondaryAlways},
 		{name: "shutdown", adminOnly: true, secondary: secondaryAlways},
 		{name: "dropConnections", adminOnly: true, secondary: secondaryAlways},

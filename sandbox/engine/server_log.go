@@ -4,12 +4,15 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
+	"os"
 	"strconv"
 	"sync"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
@@ -170,4 +173,62 @@ func (e *Engine) logSlowOp(req *request, op *liveOp, reply bson.D) {
 		return
 	}
 	e.log.slowQuery(op, e.ops.appName(op.connID), reply, d)
+}
+
+// cmdLogRotate is LogRotateCmd (generic_servers.cpp): {logRotate: <int>
+// or <log type>}. The sandbox's server log is no file, so no log type has
+// a rotator (logv2::addLogRotator): rotating them all succeeds with
+// nothing to do, and naming one fails as logv2::rotateLogs does, with
+// NoSuchKey under the command's masked message. A rotation logs the
+// process details again (logProcessDetailsForLogRotate), for a reader of
+// the new file.
+func cmdLogRotate(e *Engine, req *request) (bson.D, error) {
+	// Any number rotates every log: the legacy shell sends {logRotate: 1}
+	// as a double.
+	var logType any
+	switch v := req.cmd[0].Value.(type) {
+	case string:
+		logType = v
+	default:
+		if !value.IsNumber(v) {
+			return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field 'logRotate.logRotate' is the wrong type '%s', expected types '[int, string']", value.TypeName(v))
+		}
+	}
+	ctx := "conn" + strconv.FormatInt(req.conn.ID, 10)
+	user := req.conn.user
+	e.log.write(false, "I", "CONTROL", 23166, ctx, "Log rotation initiated", bson.D{
+		{Key: "suffix", Value: "." + time.Now().UTC().Format("2006-01-02T15-04-05")},
+		{Key: "logType", Value: logType},
+	}, user)
+	if logType != nil {
+		e.log.write(false, "W", "CONTROL", 6221500, ctx, "Unknown log type for rotate", bson.D{{Key: "logType", Value: logType}}, user)
+		return nil, mongoerr.New(mongoerr.NoSuchKey, "Log rotation failed due to one or more errors")
+	}
+	host, _ := os.Hostname()
+	_, port, _ := net.SplitHostPort(req.conn.ListenAddr)
+	portNum, _ := strconv.Atoi(port)
+	build, _ := cmdBuildInfo(e, req)
+	_, options := commandLine(req.conn.ListenAddr)
+	osInfo := osNameAndVersion()
+	for _, line := range []struct {
+		id   int
+		msg  string
+		attr bson.D
+	}{
+		{20721, "Process Details", bson.D{{Key: "pid", Value: int64(os.Getpid())}, {Key: "port", Value: int32(portNum)},
+			{Key: "architecture", Value: "64-bit"}, {Key: "host", Value: host}}},
+		{23403, "Build Info", bson.D{{Key: "buildInfo", Value: bson.D{
+			{Key: "version", Value: value.Get(build, "version")},
+			{Key: "gitVersion", Value: value.Get(build, "gitVersion")},
+			{Key: "modules", Value: value.Get(build, "modules")},
+			{Key: "allocator", Value: value.Get(build, "allocator")},
+			{Key: "environment", Value: value.Get(build, "buildEnvironment")},
+		}}}},
+		{51765, "Operating System", bson.D{{Key: "os", Value: bson.D{
+			{Key: "name", Value: value.Get(osInfo, "name")}, {Key: "version", Value: value.Get(osInfo, "version")}}}}},
+		{21951, "Options set by command line", bson.D{{Key: "options", Value: options}}},
+	} {
+		e.log.write(false, "I", "CONTROL", line.id, ctx, line.msg, line.attr, user)
+	}
+	return bson.D{}, nil
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/index"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 // startupLogSize is the size mongod gives local.startup_log
@@ -39,7 +41,7 @@ func (e *Engine) createSystemDatabases() {
 	if _, err := e.catalog.CreateCollection("local", "startup_log",
 		bson.D{{Key: "capped", Value: true}, {Key: "size", Value: appendNumber(startupLogSize)}}); err == nil {
 		_ = e.catalog.Write("local", "startup_log", false, func(c *catalog.Collection) error {
-			_, err := c.Insert(e.startupLogEntry())
+			_, err := c.Insert(e.startupLogEntry(""))
 			return err
 		})
 	}
@@ -56,17 +58,40 @@ func (e *Engine) createSystemDatabases() {
 
 // startupLogEntry is the document logStartup writes: the host and the
 // start time in the _id, the start time twice, the options the server was
-// started with (an embedded sandbox has none) and buildInfo.
-func (e *Engine) startupLogEntry() bson.D {
+// started with (an embedded sandbox has none until it listens) and
+// buildInfo.
+func (e *Engine) startupLogEntry(listenAddr string) bson.D {
 	host, _ := os.Hostname()
+	_, cmdLine := commandLine(listenAddr)
 	build, _ := cmdBuildInfo(e, nil)
 	return bson.D{
 		{Key: "_id", Value: fmt.Sprintf("%s-%d", host, e.started.UnixMilli())},
 		{Key: "hostname", Value: host},
 		{Key: "startTime", Value: bson.NewDateTimeFromTime(e.started.Truncate(time.Second))},
 		{Key: "startTimeLocal", Value: e.started.Format("Mon Jan _2 15:04:05.000")},
-		{Key: "cmdLine", Value: bson.D{}},
+		{Key: "cmdLine", Value: cmdLine},
 		{Key: "pid", Value: int64(os.Getpid())},
 		{Key: "buildinfo", Value: build},
 	}
+}
+
+// Listening records that a server accepts clients on listenAddr: this
+// start's local.startup_log entry takes the command line that says so,
+// the one getCmdLineOpts reports on its connections.
+func (e *Engine) Listening(listenAddr string) {
+	entry := e.startupLogEntry(listenAddr)
+	_ = e.catalog.Write("local", "startup_log", false, func(c *catalog.Collection) error {
+		var rid int64
+		c.ScanBackward(math.MaxInt64, func(r *catalog.Record) bool {
+			if value.Get(r.Doc, "_id") == value.Get(entry, "_id") {
+				rid = r.ID
+				return false
+			}
+			return true
+		})
+		if rid == 0 {
+			return nil
+		}
+		return c.Replace(rid, entry)
+	})
 }

@@ -158,6 +158,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	if eng == nil {
 		eng = engine.New(engine.Options{Log: opts.ErrorLog})
 	}
+	eng.Listening(ln.Addr().String())
 	sctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	s := &Server{
 		opts:      opts,

@@ -1,6 +1,7 @@
 package compat_test
 
 import (
+	"strings"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -27,6 +28,7 @@ const (
 	collModRef        = "src/mongo/db/catalog/coll_mod.cpp, src/mongo/db/coll_mod.idl; manual: reference/command/collMod"
 	statsRef          = "src/mongo/db/stats/storage_stats.cpp, src/mongo/db/commands/dbcommands.cpp (CmdDbStats, CmdDatasize); manual: reference/command/collStats, command/dbStats, command/dataSize"
 	explainCmdRef     = "src/mongo/db/commands/explain_cmd.cpp, src/mongo/db/query/explain_options.cpp; manual: reference/command/explain"
+	logRotateRef      = "src/mongo/db/commands/generic_servers.cpp (LogRotateCmd); src/mongo/logv2/log_util.cpp (rotateLogs); jstests/core/diagnostics/logprocessdetails.js"
 	serverCmdRef      = "src/mongo/db/commands/generic.cpp, buildinfo_common.cpp, parameters.cpp, server_status.cpp; manual: reference/command/ping, command/buildInfo, command/getParameter, command/getLog, command/hostInfo, command/serverStatus, command/getCmdLineOpts"
 	renameValidateRef = "src/mongo/db/catalog/rename_collection.cpp validateNamespacesForRenameCollection; src/mongo/db/catalog/document_validation.cpp userAllowedWriteNS"
 	setParameterRef   = "src/mongo/db/commands/set_parameter.cpp CmdSet; manual: reference/command/setParameter"
@@ -210,6 +212,14 @@ func TestCollectionAndDatabaseCommands(t *testing.T) {
 			first, _ := field(field(logs, "cursor").(bson.D), "firstBatch").(bson.A)
 			if len(first) != 1 || relaxed(field(first[0].(bson.D), "options")) != `{"capped":true,"size":10485760}` {
 				t.Errorf("local.startup_log %s", relaxed(first))
+			}
+			// The start's entry records the command line getCmdLineOpts
+			// reports (jstests/core/diagnostics/startup_log.js).
+			entry := mustCommand(t, db.Client().Database("local"), `{"find":"startup_log","sort":{"$natural":-1},"limit":1}`)
+			batch := field(field(entry, "cursor").(bson.D), "firstBatch").(bson.A)
+			opts := mustCommand(t, admin, `{"getCmdLineOpts":1}`)
+			if got, want := relaxed(field(batch[0].(bson.D), "cmdLine")), relaxed(field(opts, "parsed")); got != want || !strings.Contains(got, `"port"`) {
+				t.Errorf("startup_log cmdLine %s, getCmdLineOpts parsed %s", got, want)
 			}
 			// drop_database.cpp refuses admin alone; config drops on a
 			// server that is no config server (jstests/noPassthrough/drop_config_db.js).
@@ -434,6 +444,12 @@ func TestStatsExplainAndServerCommands(t *testing.T) {
 		{name: "fsyncUnlock outside admin", ref: fsyncRef, cmd: `{"fsyncUnlock":1}`, code: mongoerr.Unauthorized, msg: "fsyncUnlock may only be run against the admin database."},
 		{name: "fsync outside admin", ref: fsyncRef, cmd: `{"fsync":1,"lock":1}`, code: mongoerr.Unauthorized, msg: "fsync may only be run against the admin database."},
 		{name: "getCmdLineOpts", ref: serverCmdRef, admin: true, cmd: `{"getCmdLineOpts":1}`, want: `{"argv":"*","parsed":"*"}`},
+		{name: "logRotate with nothing to rotate", ref: logRotateRef, admin: true, cmd: `{"logRotate":1}`, want: `{}`},
+		{name: "logRotate of a log type the server has no file for", ref: logRotateRef, admin: true, cmd: `{"logRotate":"server"}`,
+			code: mongoerr.NoSuchKey, msg: "Log rotation failed due to one or more errors"},
+		{name: "logRotate of neither a number nor a type", ref: logRotateRef, admin: true, cmd: `{"logRotate":true}`,
+			code: mongoerr.TypeMismatch, msg: "BSON field 'logRotate.logRotate' is the wrong type 'bool', expected types '[int, string']"},
+		{name: "logRotate outside admin", ref: logRotateRef, cmd: `{"logRotate":1}`, code: mongoerr.Unauthorized, msg: "logRotate may only be run against the admin database."},
 		{name: "getCmdLineOpts outside admin", ref: serverCmdRef, cmd: `{"getCmdLineOpts":1}`, code: mongoerr.Unauthorized, msg: "getCmdLineOpts may only be run against the admin database."},
 		{name: "getLog *", ref: serverCmdRef, admin: true, cmd: `{"getLog":"*"}`, want: `{"names":["global","startupWarnings"]}`},
 		{name: "getLog of a number", ref: serverCmdRef, admin: true, cmd: `{"getLog":1}`, code: mongoerr.TypeMismatch, msg: "Argument to getLog must be of type String; found 1 of type int"},

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -315,6 +316,16 @@ func timeseriesIndexSpecs(ts *tsView) []bson.D {
 			continue
 		}
 		d := listIndexesItem(ix.Spec)
+		if orig, ok := value.Get(d, "originalSpec").(bson.D); ok {
+			// createTimeseriesIndexFromBucketsIndex: the user's spec, as
+			// collMod has hidden or unhidden it since.
+			orig = slices.DeleteFunc(slices.Clone(orig), func(e bson.E) bool { return e.Key == "hidden" })
+			if ix.Spec.Hidden {
+				orig = append(orig, bson.E{Key: "hidden", Value: true})
+			}
+			docs = append(docs, orig)
+			continue
+		}
 		for i := range d {
 			switch d[i].Key {
 			case "key":

@@ -61,16 +61,19 @@ func bucketIndexKey(o timeseries.Options, key bson.D) (bson.D, error) {
 }
 
 // bucketIndexSpec translates one index spec of createIndexes on a
-// time-series collection, field by field as mongod meets them: a
-// partialFilterExpression becomes the buckets' predicate, sparse is only
+// time-series collection (translateIndexSpecFromLogicalToBuckets), field
+// by field as mongod meets them: a partialFilterExpression becomes the
+// buckets' predicate (and no collation may come with it), sparse is only
 // for the time and meta fields, unique is refused, text is refused, the
 // key is converted; a TTL index needs a partialFilterExpression on the
-// metaField alone and a key on the time field alone. cmd is the command,
+// metaField alone and a key on the time field alone. An index with a
+// partialFilterExpression, or on a measurement, keeps the user's spec as
+// its originalSpec, which listIndexes then shows. cmd is the command,
 // which the key's conversion error quotes.
 func bucketIndexSpec(o timeseries.Options, spec bson.D, cmd bson.D) (bson.D, error) {
-	out := make(bson.D, 0, len(spec)+1)
-	var origKey bson.D
-	ttl, partialOnMetaOnly := false, false
+	out := make(bson.D, 0, len(spec)+2)
+	var origKey, key bson.D
+	ttl, partialOnMetaOnly, keepOriginal := false, false, false
 	for _, f := range spec {
 		switch f.Key {
 		case "partialFilterExpression":
@@ -79,12 +82,15 @@ func bucketIndexSpec(o timeseries.Options, spec bson.D, cmd bson.D) (bson.D, err
 				out = append(out, f)
 				continue
 			}
-			onBuckets, metaOnly := metaBucketFilter(o, filter)
-			if !metaOnly {
-				return nil, mongoerr.New(mongoerr.NotImplemented,
-					"a partialFilterExpression on time-series measurements is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
+			keepOriginal = true
+			if !value.IsMissing(value.Get(spec, "collation")) {
+				return nil, mongoerr.New(mongoerr.IndexOptionsConflict, "On a time-series collection, partialFilterExpression and collation arguments are incompatible")
 			}
-			partialOnMetaOnly = true
+			onBuckets, metric, err := o.IndexFilter(filter)
+			if err != nil {
+				return nil, err
+			}
+			partialOnMetaOnly = !metric
 			out = append(out, bson.E{Key: f.Key, Value: onBuckets})
 			continue
 		case "sparse":
@@ -103,20 +109,20 @@ func bucketIndexSpec(o timeseries.Options, spec bson.D, cmd bson.D) (bson.D, err
 				return nil, mongoerr.New(mongoerr.InvalidOptions, "Unique indexes are not supported on time-series collections")
 			}
 		case "key":
-			key, ok := f.Value.(bson.D)
+			k, ok := f.Value.(bson.D)
 			if !ok {
 				out = append(out, f)
 				continue
 			}
-			if index.PluginName(key) == "text" {
+			if index.PluginName(k) == "text" {
 				return nil, mongoerr.New(mongoerr.InvalidOptions, "Text indexes are not supported on time-series collections")
 			}
-			converted, err := bucketIndexKey(o, key)
+			converted, err := bucketIndexKey(o, k)
 			if err != nil {
 				return nil, conversionError(mongoerr.CannotCreateIndex, err, cmd)
 			}
-			origKey = key
-			out = append(out, bson.E{Key: "key", Value: converted})
+			origKey, key = k, converted
+			keepOriginal = keepOriginal || onMeasurement(o, converted)
 			continue
 		}
 		out = append(out, f)
@@ -136,19 +142,45 @@ func bucketIndexSpec(o timeseries.Options, spec bson.D, cmd bson.D) (bson.D, err
 		return nil, mongoerr.New(mongoerr.NotImplemented,
 			"a TTL index on a time-series collection is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
 	}
+	if key != nil {
+		out = append(out, bson.E{Key: "key", Value: key})
+	}
+	if keepOriginal {
+		out = append(out, bson.E{Key: "originalSpec", Value: originalIndexSpec(spec)})
+	}
 	return out, nil
 }
 
-// metaBucketFilter rewrites a filter whose every predicate is on the
-// metaField (under $and, $or and $nor) onto the buckets' "meta"; ok is
-// false for a filter with anything else, which mongod turns into
-// predicates on the buckets' control bounds.
-func metaBucketFilter(o timeseries.Options, filter bson.D) (bson.D, bool) {
-	return renameFilterPaths(filter, o.BucketMetaPath)
+// onMeasurement is shouldIncludeOriginalSpec: a buckets key with a field
+// other than the time's control bounds and the meta.
+func onMeasurement(o timeseries.Options, bucketsKey bson.D) bool {
+	for _, k := range bucketsKey {
+		if k.Key != "control.min."+o.TimeField && k.Key != "control.max."+o.TimeField &&
+			(o.MetaField == "" || k.Key != "meta" && !strings.HasPrefix(k.Key, "meta.")) {
+			return true
+		}
+	}
+	return false
 }
 
-// viewFilter is metaBucketFilter's inverse, for listing a buckets index
-// in the collection's schema.
+// originalIndexSpec is the user's index spec as the catalog keeps it:
+// {v, key, name, ...its options}.
+func originalIndexSpec(spec bson.D) bson.D {
+	out := bson.D{{Key: "v", Value: int32(2)}, {Key: "key", Value: value.Get(spec, "key")}, {Key: "name", Value: value.Get(spec, "name")}}
+	for _, f := range spec {
+		switch f.Key {
+		case "v", "key", "name", "background", "ns":
+		default:
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// viewFilter renames a buckets index's filter on "meta" onto the
+// metaField, for listing in the collection's schema an index built on the
+// buckets directly (one built through the collection lists its
+// originalSpec); ok is false for a filter on anything else.
 func viewFilter(o timeseries.Options, filter bson.D) (bson.D, bool) {
 	return renameFilterPaths(filter, func(path string) (string, bool) {
 		if path != "meta" && !strings.HasPrefix(path, "meta.") || o.MetaField == "" {

@@ -79,7 +79,7 @@ var validOptions = map[string]bool{
 	"2dsphereIndexVersion": true, "bits": true, "min": true, "max": true,
 	"bucketSize": true, "wildcardProjection": true, "storageEngine": true,
 	"prepareUnique": true, "clustered": true, "coarsestIndexedLevel": true,
-	"finestIndexedLevel": true, "dropDups": true, "ns": true,
+	"finestIndexedLevel": true, "dropDups": true, "ns": true, "originalSpec": true,
 }
 
 // unsupportedPlugins are index types mongod has but this engine does
@@ -234,6 +234,16 @@ func (s *Spec) addOption(e bson.E, doc bson.D) error {
 		return nil
 	case "background", "dropDups", "ns":
 		return nil // accepted and ignored, as mongod 8.0 does
+	case "originalSpec":
+		// The user's spec of a time-series index, which its buckets index
+		// keeps (validateIndexSpec).
+		orig, ok := e.Value.(bson.D)
+		if !ok {
+			return mongoerr.Newf(mongoerr.TypeMismatch, "The field 'originalSpec' must be an object, but got %s", value.TypeName(e.Value))
+		}
+		if len(orig) == 0 {
+			return mongoerr.New(mongoerr.BadValue, "The field 'originalSpec' cannot be an empty object.")
+		}
 	case "partialFilterExpression":
 		p, ok := e.Value.(bson.D)
 		if !ok {

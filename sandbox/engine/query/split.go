@@ -53,7 +53,7 @@ func (f *Filter) Split(mod Modified) (moved, kept bson.D) {
 	s := splitter{modified: modified, renames: mod.Renames, keepExpr: mod.KeepExpr}
 	m, k := s.split(withoutGenerated(f.Root))
 	if m != nil {
-		m = renameNode(m, mod.Renames)
+		m = RenamePaths(m, mod.Renames)
 		moved = serializeNode(optimize(m))
 		if a, ok := m.(*And); ok && len(a.Children) == 0 {
 			moved = bson.D{}
@@ -270,9 +270,10 @@ func sortedKeys(renames map[string]string) []string {
 	return keys
 }
 
-// renameNode applies the renames to the predicates that will run before
-// the stage (applyRenamesToExpression).
-func renameNode(n Node, renames map[string]string) Node {
+// RenamePaths applies the renames (a path as the predicates read it ->
+// the path it becomes) to a predicate tree in place
+// (applyRenamesToExpression).
+func RenamePaths(n Node, renames map[string]string) Node {
 	if len(renames) == 0 {
 		return n
 	}
@@ -289,7 +290,7 @@ func renameNode(n Node, renames map[string]string) Node {
 			x.Path, x.parts = p, splitPath(p)
 		}
 	case *Not:
-		x.Child = renameNode(x.Child, renames)
+		x.Child = RenamePaths(x.Child, renames)
 		if p, ok := renamedPath(x.Path, renames); ok && x.Path != "" {
 			x.Path = p
 		}
@@ -305,7 +306,7 @@ func renameNode(n Node, renames map[string]string) Node {
 
 func renameAll(ns []Node, renames map[string]string) {
 	for i, c := range ns {
-		ns[i] = renameNode(c, renames)
+		ns[i] = RenamePaths(c, renames)
 	}
 }
 

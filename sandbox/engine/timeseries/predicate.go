@@ -3,11 +3,14 @@ package timeseries
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/query"
+	"github.com/schemalab/schemalab/sandbox/engine/value"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // A read of a time-series collection filters the buckets before it
@@ -73,7 +76,7 @@ func (o Options) Pushdown(filter bson.D, s BucketState) Pushdown {
 	out := Pushdown{Event: eventFilter(filter, o)}
 	if len(out.Event) > 0 {
 		if f, err := query.Compile(out.Event, query.Options{}); err == nil {
-			g := predicateGenerator{o: o, s: s}
+			g := &predicateGenerator{o: o, s: s}
 			p := g.predicates(f.Root)
 			if p.loose != nil {
 				clauses = append(clauses, p.loose)
@@ -93,6 +96,76 @@ func (o Options) Pushdown(filter bson.D, s BucketState) Pushdown {
 		out.Buckets = bson.D{{Key: "$and", Value: clauses}}
 	}
 	return out
+}
+
+// IndexFilter is a time-series index's partialFilterExpression on the
+// buckets (translateIndexSpecFromLogicalToBuckets, BucketSpec::
+// pushdownPredicate with IneligiblePredicatePolicy::kError): the
+// predicates on the metaField alone renamed onto "meta", then the loose
+// bucket predicate of the rest, in one document. The index outlives the
+// collection's state, so the buckets are taken to hold extended-range
+// times (no _id bounds) and no mixed schema, which building the index
+// checks. metric says a predicate reads a measurement or the time; a
+// predicate with no bucket form is an error (5916301).
+func (o Options) IndexFilter(filter bson.D) (onBuckets bson.D, metric bool, err error) {
+	f, err := query.Compile(filter, query.Options{})
+	if err != nil {
+		return nil, false, err
+	}
+	var meta, rest []query.Node
+	for _, n := range conjunctsOf(f.Root) {
+		if o.onlyOnMeta(n) {
+			meta = append(meta, n)
+		} else {
+			rest = append(rest, n)
+		}
+	}
+	onBuckets = bson.D{}
+	if len(meta) > 0 {
+		renamed := query.RenamePaths(andOf(meta), map[string]string{o.MetaField: "meta"})
+		onBuckets = append(onBuckets, (&query.Filter{Root: renamed}).Serialize()...)
+	}
+	if len(rest) > 0 {
+		g := &predicateGenerator{o: o, s: BucketState{ExtendedRange: true}, strict: true}
+		p := g.predicates(andOf(rest))
+		if g.err != nil {
+			return nil, false, g.err
+		}
+		metric = p.loose != nil
+		onBuckets = append(onBuckets, p.loose...)
+	}
+	return onBuckets, metric, nil
+}
+
+// onlyOnMeta reports a predicate that reads the metaField alone
+// (expression::isOnlyDependentOn).
+func (o Options) onlyOnMeta(n query.Node) bool {
+	switch x := n.(type) {
+	case *query.And:
+		return len(x.Children) > 0 && !slices.ContainsFunc(x.Children, func(c query.Node) bool { return !o.onlyOnMeta(c) })
+	case *query.Or:
+		return len(x.Children) > 0 && !slices.ContainsFunc(x.Children, func(c query.Node) bool { return !o.onlyOnMeta(c) })
+	case *query.Nor:
+		return len(x.Children) > 0 && !slices.ContainsFunc(x.Children, func(c query.Node) bool { return !o.onlyOnMeta(c) })
+	case *query.Not:
+		return isMetaPath(o, x.Path)
+	}
+	path := query.NodePath(n)
+	return path != "" && isMetaPath(o, path)
+}
+
+func conjunctsOf(n query.Node) []query.Node {
+	if a, ok := n.(*query.And); ok {
+		return a.Children
+	}
+	return []query.Node{n}
+}
+
+func andOf(nodes []query.Node) query.Node {
+	if len(nodes) == 1 {
+		return nodes[0]
+	}
+	return &query.And{Children: nodes}
 }
 
 // BucketFilter is Pushdown's $match on the buckets for a collection in
@@ -149,11 +222,26 @@ type bucketPredicate struct {
 type predicateGenerator struct {
 	o Options
 	s BucketState
+	// strict is IneligiblePredicatePolicy::kError: a predicate with no
+	// bucket predicate is an error (err, the first one met) rather than
+	// one that passes every bucket.
+	strict bool
+	err    error
+}
+
+// ineligible is BucketSpec::handleIneligible: no bucket predicate for n,
+// for the reason given.
+func (g *predicateGenerator) ineligible(n query.Node, reason string) bucketPredicate {
+	if g.strict && g.err == nil {
+		g.err = mongoerr.Newf(5916301, "Error translating non-metadata time-series predicate to operate on buckets: %s: %s",
+			reason, value.FormatDoc((&query.Filter{Root: n}).Serialize()))
+	}
+	return bucketPredicate{}
 }
 
 // predicates is createPredicatesOnBucketLevelField for one node of the
 // compiled (optimized) measurement filter.
-func (g predicateGenerator) predicates(n query.Node) bucketPredicate {
+func (g *predicateGenerator) predicates(n query.Node) bucketPredicate {
 	if path := predicatePath(n); path != "" {
 		if meta, ok := g.o.BucketMetaPath(path); ok {
 			d := (&query.Filter{Root: n}).Serialize()
@@ -167,25 +255,27 @@ func (g predicateGenerator) predicates(n query.Node) bucketPredicate {
 	case *query.Or:
 		return g.or(x.Children)
 	case *query.Compare:
-		if x.Op == "$ne" {
-			return bucketPredicate{}
+		if x.Op != "$ne" {
+			return g.comparison(n, x.Path, x.Op, x.Value, false)
 		}
-		return g.comparison(x.Path, x.Op, x.Value, false)
 	case *query.InternalExpr:
-		return g.comparison(x.Path, strings.Replace(strings.ToLower(x.Op), "_internalexpr", "", 1), x.Value, true)
+		return g.comparison(n, x.Path, strings.Replace(strings.ToLower(x.Op), "_internalexpr", "", 1), x.Value, true)
 	case *query.In:
 		return g.in(x)
+	case *query.Expr:
+		// Its internal comparisons, beside it, carry what it says.
+		return bucketPredicate{}
 	case *query.Exists:
 		// {$exists: false} is a $not, which has no bucket predicate.
-		if !x.Exists || g.s.MixedSchema {
-			return bucketPredicate{}
+		if x.Exists && !g.s.MixedSchema {
+			// Every field a measurement has is in control.min and
+			// control.max.
+			return bucketPredicate{loose: and(
+				bson.D{{Key: "control.min." + x.Path, Value: bson.D{{Key: "$exists", Value: true}}}},
+				bson.D{{Key: "control.max." + x.Path, Value: bson.D{{Key: "$exists", Value: true}}}})}
 		}
-		// Every field a measurement has is in control.min and control.max.
-		return bucketPredicate{loose: and(
-			bson.D{{Key: "control.min." + x.Path, Value: bson.D{{Key: "$exists", Value: true}}}},
-			bson.D{{Key: "control.max." + x.Path, Value: bson.D{{Key: "$exists", Value: true}}}})}
 	}
-	return bucketPredicate{}
+	return g.ineligible(n, "can't handle this predicate")
 }
 
 // predicatePath is MatchExpression::path(): "" for the logical nodes and
@@ -208,7 +298,7 @@ func predicatePath(n query.Node) string {
 
 // and keeps the children's loose predicates (a child without one passes
 // every bucket); its tight predicate needs every child's.
-func (g predicateGenerator) and(children []query.Node) bucketPredicate {
+func (g *predicateGenerator) and(children []query.Node) bucketPredicate {
 	var loose, tight []bson.D
 	tightAll, exact := true, true
 	for _, c := range children {
@@ -232,7 +322,7 @@ func (g predicateGenerator) and(children []query.Node) bucketPredicate {
 
 // or needs every child's loose predicate (one that passes every bucket
 // passes them all); its tight predicate keeps the children's.
-func (g predicateGenerator) or(children []query.Node) bucketPredicate {
+func (g *predicateGenerator) or(children []query.Node) bucketPredicate {
 	var loose, tight []bson.D
 	looseAll, exact := true, true
 	for _, c := range children {
@@ -256,17 +346,17 @@ func (g predicateGenerator) or(children []query.Node) bucketPredicate {
 
 // in is {$in: [x, y]} as {$or: [{$eq: x}, {$eq: y}]}, loose only; a
 // regex or a null in the list has none.
-func (g predicateGenerator) in(x *query.In) bucketPredicate {
+func (g *predicateGenerator) in(x *query.In) bucketPredicate {
 	if len(x.Regexes) > 0 {
-		return bucketPredicate{}
+		return g.ineligible(x, "can't handle $regex predicate (inside $in predicate)")
+	}
+	if slices.Contains(x.Values, nil) {
+		return g.ineligible(x, "can't handle {$eq: null} predicate (inside $in predicate)")
 	}
 	var loose []bson.D
 	exact := true
 	for _, v := range x.Values {
-		if v == nil {
-			return bucketPredicate{}
-		}
-		p := g.comparison(x.Path, "$eq", v, false)
+		p := g.comparison(&query.Compare{Path: x.Path, Op: "$eq", Value: v}, x.Path, "$eq", v, false)
 		if p.loose == nil {
 			return bucketPredicate{}
 		}
@@ -283,14 +373,16 @@ func (g predicateGenerator) in(x *query.In) bucketPredicate {
 // for op ($eq, $gt, $gte, $lt, $lte) on path; internal says the filter
 // compared with $_internalExpr<Op>, whose tight predicate keeps that
 // form.
-func (g predicateGenerator) comparison(path, op string, v any, internal bool) bucketPredicate {
+func (g *predicateGenerator) comparison(n query.Node, path, op string, v any, internal bool) bucketPredicate {
 	// checkComparisonPredicateErrors: control.min and control.max order
 	// documents and arrays without regard to field order, and {$eq:
 	// null} also matches a missing field; the time field only ever holds
 	// dates.
 	switch v.(type) {
-	case bson.D, bson.A, nil, bson.Null:
-		return bucketPredicate{}
+	case bson.D, bson.A:
+		return g.ineligible(n, "operand can't be an object or array")
+	case nil, bson.Null:
+		return g.ineligible(n, "can't handle {$eq: null}")
 	}
 	minPath, maxPath := "control.min."+path, "control.max."+path
 	if path != g.o.TimeField {
@@ -298,7 +390,7 @@ func (g predicateGenerator) comparison(path, op string, v any, internal bool) bu
 	}
 	t, isDate := v.(bson.DateTime)
 	if !isDate {
-		return bucketPredicate{}
+		return g.ineligible(n, "This predicate will never be true, because the time field always contains a Date")
 	}
 	p := g.timePredicate(op, int64(t), minPath, maxPath)
 	// Every measurement of a bucket matches when its control bound does.
@@ -321,7 +413,7 @@ func (g predicateGenerator) comparison(path, op string, v any, internal bool) bu
 // bucket's control.min or control.max of the field, or, when the
 // buckets may mix types, a bucket whose bounds differ in type along the
 // path.
-func (g predicateGenerator) measurementPredicate(path, op string, v any, minPath, maxPath string) bson.D {
+func (g *predicateGenerator) measurementPredicate(path, op string, v any, minPath, maxPath string) bson.D {
 	var bound bson.D
 	switch op {
 	case "$eq":
@@ -356,7 +448,7 @@ const max32BitEpochMillis = int64(math.MaxUint32) * 1000
 // bucketMaxSpanSeconds of each other, and on its _id, whose first four
 // bytes are its minimum time in seconds. A collection with times outside
 // what an ObjectId holds (extended range) gets no _id bounds.
-func (g predicateGenerator) timePredicate(op string, ms int64, minPath, maxPath string) bucketPredicate {
+func (g *predicateGenerator) timePredicate(op string, ms int64, minPath, maxPath string) bucketPredicate {
 	span := g.o.BucketMaxSpanSeconds * 1000
 	t, minTime, maxTime := bson.DateTime(ms), bson.DateTime(ms-span), bson.DateTime(ms+span)
 	if !g.s.ExtendedRange && (ms < 0 || ms > max32BitEpochMillis) {
@@ -400,7 +492,7 @@ func (g predicateGenerator) timePredicate(op string, ms int64, minPath, maxPath 
 // (RoundTime), by up to the rounding plus a second; on an extended-range
 // collection, a bound near or before 1970 allows for that, or it would
 // skip buckets holding matches.
-func (g predicateGenerator) minTimeAtMost(ms int64) bson.DateTime {
+func (g *predicateGenerator) minTimeAtMost(ms int64) bson.DateTime {
 	slack := (g.o.BucketRoundingSeconds + 1) * 1000
 	if g.s.ExtendedRange && ms < slack {
 		return bson.DateTime(ms + slack)
@@ -430,7 +522,7 @@ func outOfRange(op string, ms int64) bson.D {
 // up to its second; a lower bound is the time less the bucket span, since
 // a bucket's _id holds its minimum time. The other eight bytes are the
 // least or greatest, to include every bucket of that second.
-func (g predicateGenerator) idBound(op string, ms int64) bson.ObjectID {
+func (g *predicateGenerator) idBound(op string, ms int64) bson.ObjectID {
 	switch op {
 	case "$lt", "$lte":
 		if ms%1000 != 0 {

@@ -195,7 +195,7 @@ func (e *Engine) pipelineView(db, coll string, pipeline bson.A) *catalog.View {
 // time. Every read is interrupted by the context's Ctx as it is when the
 // read runs, which a cursor's getMore replaces.
 func (e *Engine) pipelineContext(req *request, view *catalog.View, coll string, let bson.D) *aggregate.Context {
-	ctx := &aggregate.Context{Ctx: req.ctx, DB: req.db, Now: req.now, Let: let, Coll: coll, NoDiskUse: req.noDiskUse}
+	ctx := &aggregate.Context{Ctx: req.ctx, DB: req.db, Now: req.now, Let: let, Coll: coll, NoDiskUse: req.noDiskUse, InternalClient: req.conn.internal}
 	ctx.Query = func(db, c string, filter, sort bson.D, limit int64, scanned *aggregate.ScanStats) ([]bson.D, error) {
 		if backing, p, ok, err := viewForeign(view, db, c, viewQueryStages(filter, sort, limit)); ok || err != nil {
 			if err != nil {

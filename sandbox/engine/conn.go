@@ -14,6 +14,9 @@ type Conn struct {
 	ListenAddr string
 	// helloSeen: the client metadata may only come with the first hello.
 	helloSeen bool
+	// internal: the client said it is a server of the deployment (hello's
+	// internalClient), which the internal-only stages need.
+	internal bool
 	// user is who the connection authenticated as ("" until it does, and
 	// on a server without users). Cursors belong to their user.
 	user string

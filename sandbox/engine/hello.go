@@ -30,6 +30,13 @@ func cmdHello(e *Engine, req *request) (bson.D, error) {
 		e.log.clientMetadata(req.conn, doc)
 	}
 	req.conn.helloSeen = true
+	if ic, ok := a.get("internalClient"); ok {
+		if _, isDoc := ic.(bson.D); !isDoc {
+			return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s.internalClient' is the wrong type '%s', expected type 'object'", req.name, value.TypeName(ic))
+		}
+		// The session is tagged an internal client's (kInternalClient).
+		req.conn.internal = true
+	}
 
 	tv, hasTV := a.get("topologyVersion")
 	mat, hasMAT := a.get("maxAwaitTimeMS")

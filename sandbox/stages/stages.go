@@ -98,6 +98,7 @@ var all = []*Stage{
 	// pipeline from being pushed into the query layer with
 	// $_internalInhibitOptimization.
 	{Name: "$_internalBoundedSort", Internal: true, API: APIInternal},
+	{Name: "$_internalDensify", Internal: true, API: APIInternal},
 	{Name: "$_internalInhibitOptimization", Internal: true, API: APINeverInVersion1},
 	{Name: "$_internalSplitPipeline", Internal: true, API: APINeverInVersion1},
 	{Name: "$_internalStreamingGroup", Internal: true},

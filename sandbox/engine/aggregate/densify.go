@@ -131,6 +131,21 @@ func parseDensify(spec any, p *parser) ([]Stage, error) {
 	return []Stage{&sortStage{sortSpec: srt}, s}, nil
 }
 
+// parseInternalDensify is $_internalDensify as an internal client sends
+// it (REGISTER_INTERNAL_DOCUMENT_SOURCE): $densify without the $sort in
+// front, which the sender has arranged, and refused to any other client
+// (5491300).
+func parseInternalDensify(spec any, p *parser) ([]Stage, error) {
+	if !p.ctx.InternalClient {
+		return refuseInternalOnly("$_internalDensify")(spec, p)
+	}
+	stages, err := parseDensify(spec, p)
+	if err != nil {
+		return nil, err
+	}
+	return stages[1:], nil
+}
+
 // parseRange is RangeStatement::parse.
 func (s *densifyStage) parseRange(r map[string]any) error {
 	if !value.IsNumber(s.step) || value.Compare(s.step, int32(0)) <= 0 {

@@ -103,6 +103,7 @@ func init() {
 		"$unwind":                       parseUnwind,
 		"$vectorSearch":                 refuseSearch,
 		"$_internalBoundedSort":         refuseInternalOnly("$_internalBoundedSort"),
+		"$_internalDensify":             parseInternalDensify,
 		"$_internalInhibitOptimization": parseInhibitOptimization,
 		"$_internalSplitPipeline":       parseSplitPipeline,
 		"$_internalUnpackBucket":        parseUnpackBucket,

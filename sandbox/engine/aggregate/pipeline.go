@@ -71,6 +71,9 @@ func (s *ScanStats) addIndex(index string) {
 // the function fields; a nil function makes the stages that need it fail
 // with an error rather than panic.
 type Context struct {
+	// InternalClient: the client is a server of the deployment, which may
+	// send the internal-only stages (assertAllowedInternalIfRequired).
+	InternalClient bool
 	// Ctx interrupts the pipeline (see mongoerr.FromContext for the
 	// errors). A cursor's later batches run under later commands, so the
 	// engine replaces it before each; stages read it when they check.

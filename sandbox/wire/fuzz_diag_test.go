@@ -68,5 +68,18 @@ func diagSeeds(t testing.TB) [][]byte {
 		cmd("aggregate", "ts", "pipeline", bson.A{e("$group", bson.D{{Key: "_id", Value: e("$dateTrunc", bson.D{{Key: "date", Value: "$t"}, {Key: "unit", Value: "hour"}, {Key: "timezone", Value: "+0500"}})}, {Key: "n", Value: e("$count", bson.D{})}, {Key: "hi", Value: e("$max", "$m.x")}})}, "cursor", bson.D{}, "$db", "shop"),
 		cmd("aggregate", "system.buckets.ts", "pipeline", bson.A{e("$_internalUnpackBucket", bson.D{{Key: "include", Value: bson.A{"a", "m"}}, {Key: "timeField", Value: "t"}, {Key: "metaField", Value: "m"}, {Key: "bucketMaxSpanSeconds", Value: int32(3600)}}), e("$limit", int32(3))}, "cursor", bson.D{}, "$db", "shop"),
 		cmd("aggregate", "books", "pipeline", bson.A{e("$setWindowFields", bson.D{{Key: "partitionBy", Value: e("$mod", bson.A{"$a", int32(2)})}, {Key: "sortBy", Value: e("b", int32(1))}, {Key: "output", Value: e("r", e("$rank", bson.D{}))}}), e("$sort", e("a", int32(1))), e("$sort", e("b", int32(-1)))}, "cursor", bson.D{}, "$db", "shop"),
+		// Bucket predicates on measurements and the time, a streaming
+		// group, a user's whole-bucket filter and computed meta fields, a
+		// partial time-series index, $_internalDensify, logRotate and
+		// listCommands.
+		cmd("find", "ts", "filter", bson.D{{Key: "a", Value: e("$in", bson.A{int32(1), "x"})}, {Key: "t", Value: e("$lt", bson.DateTime(-5))}, {Key: "$or", Value: bson.A{e("m", int32(1)), e("b", e("$exists", true))}}}, "$db", "shop"),
+		cmd("aggregate", "ts", "pipeline", bson.A{e("$sort", e("t", int32(-1))), e("$group", bson.D{{Key: "_id", Value: e("$subtract", bson.A{e("$dateTrunc", bson.D{{Key: "date", Value: "$t"}, {Key: "unit", Value: "day"}}), "$$NOW"})}, {Key: "n", Value: e("$sum", int32(1))}})}, "cursor", bson.D{}, "$db", "shop"),
+		cmd("aggregate", "books", "pipeline", bson.A{e("$_internalStreamingGroup", bson.D{{Key: "_id", Value: e("k", "$a")}, {Key: "$monotonicIdFields", Value: bson.A{"k"}}})}, "cursor", bson.D{}, "$db", "shop"),
+		cmd("aggregate", "system.buckets.ts", "pipeline", bson.A{e("$_internalUnpackBucket", bson.D{{Key: "timeField", Value: "t"}, {Key: "bucketMaxSpanSeconds", Value: int32(1)}, {Key: "wholeBucketFilter", Value: bson.D{}}, {Key: "computedMetaProjFields", Value: bson.A{"meta"}}, {Key: "eventFilter", Value: e("a", int32(1))}})}, "cursor", bson.D{}, "$db", "shop"),
+		cmd("createIndexes", "ts", "indexes", bson.A{bson.D{{Key: "key", Value: e("a", int32(-1))}, {Key: "name", Value: "p"}, {Key: "partialFilterExpression", Value: bson.D{{Key: "m", Value: int32(1)}, {Key: "t", Value: e("$gte", bson.DateTime(0))}, {Key: "b", Value: e("$in", bson.A{int32(1), int32(2)})}}}}}, "$db", "shop"),
+		cmd("aggregate", "books", "pipeline", bson.A{e("$_internalDensify", bson.D{{Key: "field", Value: "a"}, {Key: "range", Value: bson.D{{Key: "step", Value: int32(1)}, {Key: "bounds", Value: "full"}}}})}, "cursor", bson.D{}, "$db", "shop"),
+		cmd("hello", int32(1), "internalClient", bson.D{{Key: "minWireVersion", Value: int32(0)}}, "$db", "admin"),
+		cmd("logRotate", "server", "$db", "admin"),
+		cmd("listCommands", int32(1), "$db", "shop"),
 	}
 }

@@ -59,6 +59,12 @@ func TestTimeseriesBucketPredicates(t *testing.T) {
 			pipeline: `[{"$match":{"$or":[{"v":{"$lt":1}},{"m":2}]}},{"$project":{"_id":0,"v":1}},{"$limit":2}]`,
 			plan:     `{"isCached":false,"stage":"COLLSCAN","filter":{"$or":[{"meta":{"$eq":2}},{"control.min.v":{"$_internalExprLt":1}}]},"direction":"forward"}`,
 			want:     `[{"v":0},{"v":2}]`},
+		{name: "an $or on the metaField alone moves to the buckets whole",
+			pipeline: `[{"$match":{"$or":[{"m":0},{"m.x":{"$exists":true}}]}},{"$count":"n"}]`,
+			// With no event filter left, the count reads the buckets.
+			plan:   `{"isCached":false,"stage":"PROJECTION_DEFAULT","transformBy":{"control.count":1,"control.version":1,"data.t":1,"_id":0},"inputStage":{"stage":"COLLSCAN","filter":{"$or":[{"meta":{"$eq":0}},{"meta.x":{"$exists":true}}]},"direction":"forward"}}`,
+			stages: `[{"$group":{"_id":{"$const":null},"n":{"$sum":{"$cond":[{"$gte":["$control.version",{"$const":2}]},"$control.count",{"$size":[{"$objectToArray":["$data.t"]}]}]}}}},{"$project":{"_id":false,"n":true}}]`,
+			want:   `[{"n":10}]`},
 		{name: "$exists reads both control bounds",
 			pipeline: `[{"$match":{"v":{"$exists":true}}},{"$count":"n"}]`,
 			plan:     `{"isCached":false,"stage":"COLLSCAN","filter":{"$and":[{"control.max.v":{"$exists":true}},{"control.min.v":{"$exists":true}}]},"direction":"forward"}`,

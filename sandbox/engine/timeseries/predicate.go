@@ -53,39 +53,31 @@ type Pushdown struct {
 }
 
 // Pushdown splits a measurement filter for the buckets of a collection
-// in state s. A filter that does not compile is left whole to the
-// eventFilter, whose compilation then reports the error.
+// in state s: the conjuncts that read the metaField alone move to the
+// buckets renamed onto "meta", the rest stays as the eventFilter and gives
+// the bucket predicates. A filter that does not compile here (one reading
+// the command's let variables) is left whole to the eventFilter, whose
+// compilation then reports an error or runs it.
 func (o Options) Pushdown(filter bson.D, s BucketState) Pushdown {
-	var clauses bson.A
-	for _, e := range filter {
-		switch {
-		case e.Key == "$and":
-			if arr, ok := e.Value.(bson.A); ok {
-				for _, sub := range arr {
-					if sd, ok := sub.(bson.D); ok && len(sd) == 1 && isMetaPath(o, sd[0].Key) {
-						path, _ := o.BucketMetaPath(sd[0].Key)
-						clauses = append(clauses, bson.D{{Key: path, Value: sd[0].Value}})
-					}
-				}
-			}
-		case isMetaPath(o, e.Key):
-			path, _ := o.BucketMetaPath(e.Key)
-			clauses = append(clauses, bson.D{{Key: path, Value: e.Value}})
-		}
+	f, err := query.Compile(filter, query.Options{})
+	if err != nil {
+		return Pushdown{Event: filter}
 	}
-	out := Pushdown{Event: eventFilter(filter, o)}
-	if len(out.Event) > 0 {
-		if f, err := query.Compile(out.Event, query.Options{}); err == nil {
-			g := &predicateGenerator{o: o, s: s}
-			p := g.predicates(f.Root)
-			if p.loose != nil {
-				clauses = append(clauses, p.loose)
-			}
-			if p.exact {
-				out.Event = nil
-			} else {
-				out.WholeBucket = p.tight
-			}
+	meta, rest := o.splitMeta(f.Root)
+	var clauses bson.A
+	if meta != nil {
+		clauses = append(clauses, (&query.Filter{Root: meta}).Serialize())
+	}
+	var out Pushdown
+	if rest != nil {
+		g := &predicateGenerator{o: o, s: s}
+		p := g.predicates(rest)
+		if p.loose != nil {
+			clauses = append(clauses, p.loose)
+		}
+		if !p.exact {
+			out.Event = (&query.Filter{Root: rest}).Serialize()
+			out.WholeBucket = p.tight
 		}
 	}
 	switch len(clauses) {
@@ -96,6 +88,28 @@ func (o Options) Pushdown(filter bson.D, s BucketState) Pushdown {
 		out.Buckets = bson.D{{Key: "$and", Value: clauses}}
 	}
 	return out
+}
+
+// splitMeta is splitMatchExpressionBy with isOnlyDependentOn the
+// metaField (BucketSpec::splitOutMetaOnlyPredicate): the conjuncts that
+// read the metaField alone, renamed onto the buckets' "meta", and the
+// rest; either is nil when there is none.
+func (o Options) splitMeta(root query.Node) (meta, rest query.Node) {
+	var metaParts, restParts []query.Node
+	for _, n := range conjunctsOf(root) {
+		if o.MetaField != "" && o.onlyOnMeta(n) {
+			metaParts = append(metaParts, n)
+		} else {
+			restParts = append(restParts, n)
+		}
+	}
+	if len(metaParts) > 0 {
+		meta = query.RenamePaths(andOf(metaParts), map[string]string{o.MetaField: "meta"})
+	}
+	if len(restParts) > 0 {
+		rest = andOf(restParts)
+	}
+	return meta, rest
 }
 
 // IndexFilter is a time-series index's partialFilterExpression on the
@@ -112,22 +126,14 @@ func (o Options) IndexFilter(filter bson.D) (onBuckets bson.D, metric bool, err 
 	if err != nil {
 		return nil, false, err
 	}
-	var meta, rest []query.Node
-	for _, n := range conjunctsOf(f.Root) {
-		if o.onlyOnMeta(n) {
-			meta = append(meta, n)
-		} else {
-			rest = append(rest, n)
-		}
-	}
+	meta, rest := o.splitMeta(f.Root)
 	onBuckets = bson.D{}
-	if len(meta) > 0 {
-		renamed := query.RenamePaths(andOf(meta), map[string]string{o.MetaField: "meta"})
-		onBuckets = append(onBuckets, (&query.Filter{Root: renamed}).Serialize()...)
+	if meta != nil {
+		onBuckets = append(onBuckets, (&query.Filter{Root: meta}).Serialize()...)
 	}
-	if len(rest) > 0 {
+	if rest != nil {
 		g := &predicateGenerator{o: o, s: BucketState{ExtendedRange: true}, strict: true}
-		p := g.predicates(andOf(rest))
+		p := g.predicates(rest)
 		if g.err != nil {
 			return nil, false, g.err
 		}
@@ -173,35 +179,6 @@ func andOf(nodes []query.Node) query.Node {
 // matches.
 func (o Options) BucketFilter(filter bson.D, s BucketState) bson.D {
 	return o.Pushdown(filter, s).Buckets
-}
-
-// eventFilter is what remains of a measurement filter once the
-// predicates on the metaField alone have moved before the unpacking;
-// nil when nothing remains.
-func eventFilter(filter bson.D, o Options) bson.D {
-	var rest bson.D
-	for _, e := range filter {
-		if isMetaPath(o, e.Key) {
-			continue
-		}
-		if e.Key == "$and" {
-			if arr, ok := e.Value.(bson.A); ok {
-				var kept bson.A
-				for _, sub := range arr {
-					if sd, ok := sub.(bson.D); ok && len(sd) == 1 && isMetaPath(o, sd[0].Key) {
-						continue
-					}
-					kept = append(kept, sub)
-				}
-				if len(kept) == 0 {
-					continue
-				}
-				e = bson.E{Key: "$and", Value: kept}
-			}
-		}
-		rest = append(rest, e)
-	}
-	return rest
 }
 
 // isMetaPath reports whether field is the metaField or below it.

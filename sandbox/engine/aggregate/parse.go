@@ -325,12 +325,7 @@ func coalesce(stages []Stage) []Stage {
 			}
 		case *matchStage:
 			if p, ok := prev.(*matchStage); ok && p.m != nil && cur.m != nil {
-				merged := &matchStage{
-					filter: bson.D{{Key: "$and", Value: bson.A{p.filter, cur.filter}}},
-					m:      p.m,
-					next:   append(append([]*matchStage{}, p.next...), cur),
-				}
-				out[len(out)-1] = merged
+				out[len(out)-1] = p.merged(cur)
 				continue
 			}
 		}

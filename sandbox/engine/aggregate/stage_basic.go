@@ -50,6 +50,16 @@ func newMatch(filter bson.D, p *parser) (*matchStage, error) {
 	return &matchStage{filter: filter, m: m}, nil
 }
 
+// merged is DocumentSourceMatch::joinMatchWith: one stage for s and
+// then cur, whose filter is both filters' $and.
+func (s *matchStage) merged(cur *matchStage) *matchStage {
+	return &matchStage{
+		filter: bson.D{{Key: "$and", Value: bson.A{s.filter, cur.filter}}},
+		m:      s.m,
+		next:   append(append([]*matchStage{}, s.next...), cur),
+	}
+}
+
 func (s *matchStage) Name() string { return "$match" }
 
 // Spec is the filter as its MatchExpression serializes

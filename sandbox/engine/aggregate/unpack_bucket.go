@@ -346,6 +346,7 @@ func parseUnpackBucketExternal(spec any, _ *parser) ([]Stage, error) {
 // unpacking then builds only the fields read after it
 // (unpack_fields.go), and a $limit right after it limits the buckets too.
 func optimizeUnpacking(stages []Stage, p *parser) []Stage {
+	stages = absorbMatch(stages, p)
 	stages = rewriteBucketGroup(stages, p)
 	stages = pushMetaExclusion(stages, p)
 	stages = internalizeUnpackFields(stages)
@@ -368,6 +369,65 @@ func pushLimitAboveUnpack(stages []Stage) []Stage {
 			continue
 		}
 		stages = slices.Insert(stages, i, Stage(&limitStage{n: l.n}))
+		i++
+	}
+	return stages
+}
+
+// absorbMatch is doOptimizeAt's mapping of a $match right after the
+// unpacking onto the buckets (timeseries.Options.Pushdown): the
+// predicates on the metaField alone, and the loose bucket predicates of
+// the rest, go to a $match before the unpacking, which the query then
+// answers; the rest becomes (or joins) the unpacking's eventFilter, and
+// the tight predicates its wholeBucketFilter. A read whose leading $match
+// its command moved already arrives so; this takes the $match the
+// optimizer moved up to the unpacking past other stages.
+func absorbMatch(stages []Stage, p *parser) []Stage {
+	for i := 0; i+1 < len(stages); i++ {
+		u, ok := stages[i].(*unpackBucketStage)
+		if !ok {
+			continue
+		}
+		m, ok := stages[i+1].(*matchStage)
+		if !ok || slices.ContainsFunc(stages[:i], func(s Stage) bool { _, isMatch := s.(*matchStage); return !isMatch }) {
+			continue
+		}
+		filter := m.filter
+		if u.eventFilter != nil {
+			filter = bson.D{{Key: "$and", Value: bson.A{u.eventFilter, filter}}}
+		}
+		o := timeseries.Options{TimeField: u.timeField, MetaField: u.metaField,
+			BucketMaxSpanSeconds: int64(u.spanSeconds), BucketRoundingSeconds: int64(u.spanSeconds)}
+		pd := o.Pushdown(filter, timeseries.BucketState{MixedSchema: !u.assumeClean, ExtendedRange: u.extendedRange, FixedBuckets: u.fixedBuckets})
+		opts := query.Options{Now: p.ctx.Now, LetVars: p.letVals}
+		event, whole := (*query.Filter)(nil), (*query.Filter)(nil)
+		var err error
+		if pd.Event != nil {
+			if event, err = query.Compile(pd.Event, opts); err != nil {
+				continue
+			}
+		}
+		if pd.WholeBucket != nil {
+			if whole, err = query.Compile(pd.WholeBucket, opts); err != nil {
+				continue
+			}
+		}
+		var before *matchStage
+		if pd.Buckets != nil {
+			if before, err = newMatch(pd.Buckets, p); err != nil {
+				continue
+			}
+		}
+		u.eventFilter, u.filter, u.wholeBucket = pd.Event, event, whole
+		stages = slices.Delete(stages, i+1, i+2)
+		if before == nil {
+			continue
+		}
+		if i > 0 {
+			stages[i-1] = stages[i-1].(*matchStage).merged(before)
+			continue
+		}
+		stages = slices.Insert(stages, i, Stage(before))
 		i++
 	}
 	return stages

@@ -199,6 +199,10 @@ func (r *rateWindow) allow(now time.Time, most int) bool {
 	return r.n <= most
 }
 
+// hangupGrace is how long a student's process has to end once its
+// terminal hung up before the room kills it.
+const hangupGrace = 5 * time.Second
+
 // runStudent runs the student's process on the session's pty until it
 // ends, and tells the student why if it was not their own doing.
 func (s *Server) runStudent(sess ssh.Session, ls *liveSession, l *locale.Localizer) {
@@ -245,6 +249,17 @@ func (s *Server) runStudent(sess ssh.Session, ls *liveSession, l *locale.Localiz
 		select {
 		case <-sess.Context().Done():
 			_ = c.cmd.Process.Signal(syscall.SIGHUP)
+		case <-c.exited:
+			return
+		}
+		// The process runs niced: on a machine busy with other work it
+		// may get no processor time to act on the hangup for a long
+		// while, its connections to the sandbox still open. Its student
+		// has gone, so past a grace period it is killed, which takes
+		// none of its own time.
+		select {
+		case <-time.After(hangupGrace):
+			_ = c.cmd.Process.Kill()
 		case <-c.exited:
 		}
 	}()

@@ -312,10 +312,10 @@ func combine(a, b monotonicState) monotonicState {
 // overrides in expression.cpp): a constant, a field path to the sorted
 // field, $add, $subtract, $floor, $ceil, and $dateTrunc, $dateAdd,
 // $dateSubtract and $dateDiff with constant units and zones. A subtree
-// with no field path or variable folds to a constant, as optimize() makes
-// it before mongod asks.
+// with no field path or variable folds to a constant (expr.ConstantSpec),
+// as optimize() makes it before mongod asks.
 func monotony(spec any, sorted string) monotonicState {
-	if foldsToConstant(spec) {
+	if expr.ConstantSpec(spec) {
 		return constant
 	}
 	switch x := spec.(type) {
@@ -386,36 +386,8 @@ func constantArgs(args any, names ...string) bool {
 		return false
 	}
 	for _, n := range names {
-		if v := value.Get(d, n); !value.IsMissing(v) && !foldsToConstant(v) {
+		if v := value.Get(d, n); !value.IsMissing(v) && !expr.ConstantSpec(v) {
 			return false
-		}
-	}
-	return true
-}
-
-// foldsToConstant reports an expression that reads no field or variable
-// and draws no random number: optimize() replaces it by its value.
-func foldsToConstant(spec any) bool {
-	switch x := spec.(type) {
-	case string:
-		return !strings.HasPrefix(x, "$")
-	case bson.A:
-		for _, e := range x {
-			if !foldsToConstant(e) {
-				return false
-			}
-		}
-	case bson.D:
-		if len(x) == 1 && (x[0].Key == "$const" || x[0].Key == "$literal") {
-			return true
-		}
-		if len(x) == 1 && x[0].Key == "$rand" {
-			return false
-		}
-		for _, e := range x {
-			if !foldsToConstant(e.Value) {
-				return false
-			}
 		}
 	}
 	return true

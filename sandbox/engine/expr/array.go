@@ -174,7 +174,7 @@ func compileIndexOfArray(name string, arg any, scope *Scope) (Expr, error) {
 		return nil, err
 	}
 	// ExpressionIndexOfArray::optimize looks at a constant array once.
-	if v, ok := IsConstant(args[0]); ok && scope.fold && !constantSpec(arg) {
+	if v, ok := IsConstant(args[0]); ok && scope.fold && !ConstantSpec(arg) {
 		if nullish(v) {
 			return constant{nil}, nil
 		}

@@ -34,7 +34,7 @@ func (s *Scope) withoutFolding() *Scope {
 // foldConstant replaces x, the operator name applied to arg, by its value
 // when arg is constant.
 func foldConstant(name string, arg any, x Expr) (Expr, error) {
-	if _, ok := x.(constant); ok || neverFolded[name] || !constantSpec(arg) {
+	if _, ok := x.(constant); ok || neverFolded[name] || !ConstantSpec(arg) {
 		return x, nil
 	}
 	v, err := x.Eval(NewEnv(bson.D{}, 0))
@@ -81,15 +81,16 @@ var neverFolded = map[string]bool{
 	"$firstN": true, "$lastN": true, "$minN": true, "$maxN": true,
 }
 
-// constantSpec reports whether an expression specification reads neither
-// a field nor a variable.
-func constantSpec(spec any) bool {
+// ConstantSpec reports whether an expression specification reads neither
+// a field nor a variable and has no operator optimize() leaves alone: one
+// that optimizing a pipeline replaces by its value.
+func ConstantSpec(spec any) bool {
 	switch s := spec.(type) {
 	case string:
 		return !strings.HasPrefix(s, "$")
 	case bson.A:
 		for _, e := range s {
-			if !constantSpec(e) {
+			if !ConstantSpec(e) {
 				return false
 			}
 		}
@@ -98,7 +99,7 @@ func constantSpec(spec any) bool {
 			return true
 		}
 		for _, e := range s {
-			if strings.HasPrefix(e.Key, "$") && neverFolded[e.Key] || !constantSpec(e.Value) {
+			if strings.HasPrefix(e.Key, "$") && neverFolded[e.Key] || !ConstantSpec(e.Value) {
 				return false
 			}
 		}

@@ -120,7 +120,7 @@ func TestTimeseriesBucketPredicates(t *testing.T) {
 		`{"insert":"c","documents":[{"t":{"$date":"2024-01-01T00:00:00Z"},"m":1,"v":7},{"t":{"$date":"2024-01-01T00:01:00Z"},"m":1,"v":9}]}`}
 	cov := cover{family: stage, op: "$_internalUnpackBucket", col: errorCol}
 	param := func(name, spec string, code int32, msg string) cmdCase {
-		return cmdCase{name: name, ref: bucketPredicatesRef, cov: cov, setup: setup, cmd: buckets(spec), code: code, msg: msg}
+		return cmdCase{name: name, ref: unpackCreateRef, cov: cov, setup: setup, cmd: buckets(spec), code: code, msg: msg}
 	}
 	runCmdCases(t, []cmdCase{
 		{name: "a wholeBucketFilter the bucket passes skips the event filter", ref: bucketPredicatesRef, cov: cover{family: stage, op: "$_internalUnpackBucket", col: semantics}, setup: setup,

@@ -705,33 +705,16 @@ func (a *sortedSetAcc) result() any {
 }
 
 // removableSumAcc is WindowFunctionSum, whose RemovableSum::getValue
-// narrows the total: a long that fits an int is an int, and a double total
-// of integers only (a long sum past int64) is rounded back to an integer
-// when it fits a long.
-type removableSumAcc struct {
-	sumAcc
-	doubles bool
-}
-
-func (a *removableSumAcc) add(v any) error {
-	if _, ok := v.(float64); ok {
-		a.doubles = true
-	}
-	return a.sumAcc.add(v)
-}
+// narrows the total: a long that fits an int is an int. (Its narrowing of
+// a double total of integers only never applies here: the total of
+// integers is a double only when it does not fit a long.)
+type removableSumAcc struct{ sumAcc }
 
 func (a *removableSumAcc) result() any {
-	switch x := a.s.Result().(type) {
-	case int64:
+	if x, ok := a.s.Result().(int64); ok {
 		return value.CreateIntOrLong(x)
-	case float64:
-		if !a.doubles && x > math.MinInt64 && x < math.MaxInt64 {
-			return value.CreateIntOrLong(int64(math.Round(x)))
-		}
-		return x
-	default:
-		return x
 	}
+	return a.s.Result()
 }
 
 // removableStdDevAcc is WindowFunctionStdDev: running sums of the values

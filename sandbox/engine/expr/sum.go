@@ -2,6 +2,7 @@ package expr
 
 import (
 	"math"
+	"math/big"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -47,13 +48,15 @@ func (d *doubleDouble) result() float64 {
 // Sum is the running total of $sum and $avg with mongod's type widening:
 // int32 → int64 → double → decimal.
 type Sum struct {
-	kind     int
-	longSum  int64
-	longOver bool
-	dd       doubleDouble
-	decSum   dec
-	hasDec   bool
-	count    int64
+	kind    int
+	longSum int64
+	// longBig is the exact integer total once longSum overflowed
+	// (DoubleDoubleSummation keeps sums of longs exact).
+	longBig *big.Int
+	dd      doubleDouble
+	decSum  dec
+	hasDec  bool
+	count   int64
 }
 
 // Add adds a value; non-numeric values are ignored, as $sum does.
@@ -82,31 +85,45 @@ func (s *Sum) Add(v any) {
 
 func (s *Sum) addLong(n int64) {
 	s.dd.addLong(n)
-	if !s.longOver {
-		if addOverflows(s.longSum, n) {
-			s.longOver = true
-		} else {
-			s.longSum += n
-		}
+	switch {
+	case s.longBig != nil:
+		s.longBig.Add(s.longBig, bigInt(n))
+	case addOverflows(s.longSum, n):
+		s.longBig = bigInt(s.longSum)
+		s.longBig.Add(s.longBig, bigInt(n))
+	default:
+		s.longSum += n
 	}
+}
+
+// longTotal is the integer total and whether it fits an int64: a total
+// that left the range and came back still fits, as
+// DoubleDoubleSummation::fitsLong sees it.
+func (s *Sum) longTotal() (int64, bool) {
+	if s.longBig == nil {
+		return s.longSum, true
+	}
+	return s.longBig.Int64(), s.longBig.IsInt64()
 }
 
 // Count is how many numeric values were added.
 func (s *Sum) Count() int64 { return s.count }
 
-// Result is the $sum result: int32 when all inputs were int32 and the
-// total fits, int64 for integer totals, double once a double was added or
-// a long total overflowed, decimal once a decimal was added.
+// Result is the $sum result (AccumulatorSum::getValue): int32 when all
+// inputs were int32 and the total fits, int64 for integer totals that fit,
+// double once a double was added or when the integer total does not fit
+// an int64, decimal once a decimal was added.
 func (s *Sum) Result() any {
 	switch s.kind {
 	case 0, kInt, kLong:
-		if s.longOver {
+		n, fits := s.longTotal()
+		if !fits {
 			return s.dd.result()
 		}
 		if s.kind == kLong {
-			return s.longSum
+			return n
 		}
-		return value.CreateIntOrLong(s.longSum)
+		return value.CreateIntOrLong(n)
 	case kDouble:
 		return s.dd.result()
 	}
@@ -119,13 +136,13 @@ func (s *Sum) decimalTotal() dec {
 		total = dec{coef: bigInt(0)}
 	}
 	if s.kind == kDecimal {
-		if s.longOver || s.dd.sum != 0 || s.dd.comp != 0 {
+		if s.longBig != nil || s.dd.sum != 0 || s.dd.comp != 0 {
 			switch {
 			case math.IsNaN(s.dd.sum) || math.IsInf(s.dd.sum, 0):
 				// A NaN or an infinity leaves its compensation NaN, which
 				// is not part of the total (DoubleDoubleSummation::getDecimal).
 				total = decRound(decAdd(total, decFromDouble(s.dd.sum, 17)))
-			case !s.longOver && s.dd.comp == 0 && s.dd.sum == float64(s.longSum):
+			case s.longBig == nil && s.dd.comp == 0 && s.dd.sum == float64(s.longSum):
 				total = decRound(decAdd(total, dec{coef: bigInt(s.longSum)}))
 			default:
 				// DoubleDoubleSummation::getDecimal converts both halves
@@ -147,7 +164,7 @@ func (s *Sum) Avg() any {
 	if s.kind == kDecimal {
 		return decDiv(s.decimalTotal(), dec{coef: bigInt(s.count)}).toD128()
 	}
-	if s.kind != kDouble && !s.longOver {
+	if s.kind != kDouble && s.longBig == nil {
 		return float64(s.longSum) / float64(s.count)
 	}
 	return s.dd.result() / float64(s.count)

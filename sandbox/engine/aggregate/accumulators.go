@@ -298,15 +298,15 @@ func (a *addToSetAcc) add(v any) error {
 func (a *addToSetAcc) result() any { return a.arr }
 func (a *addToSetAcc) mem() int    { return a.bytes }
 
-// ---- $mergeObjects ----
+// ---- $mergeObjects skips null, undefined and missing (Value::nullish) ----
 
 type mergeObjectsAcc struct{ out bson.D }
 
 func (a *mergeObjectsAcc) add(v any) error {
-	switch x := v.(type) {
-	case nil, value.Missing:
+	if nullish(v) {
 		return nil
-	case bson.D:
+	}
+	if x, ok := v.(bson.D); ok {
 		for _, e := range x {
 			a.out = setInPlace(a.out, e.Key, e.Value)
 		}

@@ -7,6 +7,7 @@ const summationSrc = "src/mongo/util/summation.cpp (DoubleDoubleSummation::fitsL
 // Accumulator edge cases found by a conformance sweep against mongod's
 // accumulator_*.cpp and jstests/aggregation/accumulators.
 func TestAccumulatorsSweep(t *testing.T) {
+	a := func(op string) cover { return cover{family: accumulator, op: op} }
 	at := func(op string) cover { return cover{family: accumulator, op: op, col: types} }
 	one := func(acc string) string {
 		return `[{"$sort": {"_id": 1}}, {"$group": {"_id": null, "r": ` + acc + `}}, {"$project": {"_id": 0}}]`
@@ -23,5 +24,9 @@ func TestAccumulatorsSweep(t *testing.T) {
 			docs: `[{"_id": 1, "v": {"$numberLong": "-9223372036854775808"}}, {"_id": 2, "v": -1},
 				{"_id": 3, "v": {"$numberLong": "9223372036854775807"}}, {"_id": 4, "v": 3}]`,
 			pipeline: one(`{"$sum": "$v"}`), want: `[{"r": {"$numberLong": "1"}}]`},
+		// Value::nullish is missing, null and undefined.
+		{name: "mergeObjects skips undefined", ref: accMergeSrc + " (input.nullish()); src/mongo/db/exec/document_value/value.h", cov: a("$mergeObjects"),
+			docs:     `[{"_id": 1, "v": {"$undefined": true}}, {"_id": 2, "v": {"a": 1}}]`,
+			pipeline: one(`{"$mergeObjects": "$v"}`), want: `[{"r": {"a": 1}}]`},
 	})
 }

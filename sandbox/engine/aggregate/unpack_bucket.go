@@ -342,12 +342,14 @@ func parseUnpackBucketExternal(spec any, _ *parser) ([]Stage, error) {
 // optimizeUnpacking makes the rewrites mongod's optimizer makes around a
 // time-series unpacking (DocumentSourceInternalUnpackBucket::doOptimizeAt),
 // in its order: a $group the buckets answer replaces the unpacking
-// (bucket_group.go); an exclusion of the metaField moves before it, the
-// unpacking then builds only the fields read after it
+// (bucket_group.go); a last-point query gets a $sort and a $group of the
+// buckets before it (lastpoint.go); an exclusion of the metaField moves
+// before it, the unpacking then builds only the fields read after it
 // (unpack_fields.go), and a $limit right after it limits the buckets too.
 func optimizeUnpacking(stages []Stage, p *parser) []Stage {
 	stages = absorbMatch(stages, p)
 	stages = rewriteBucketGroup(stages, p)
+	stages = rewriteLastpoint(stages, p)
 	stages = pushMetaExclusion(stages, p)
 	stages = internalizeUnpackFields(stages)
 	return streamGroups(pushLimitAboveUnpack(stages))

@@ -383,7 +383,10 @@ func pushLimitAboveUnpack(stages []Stage) []Stage {
 // answers; the rest becomes (or joins) the unpacking's eventFilter, and
 // the tight predicates its wholeBucketFilter. A read whose leading $match
 // its command moved already arrives so; this takes the $match the
-// optimizer moved up to the unpacking past other stages.
+// optimizer moved up to the unpacking past other stages. A $sort on the
+// metaField that went before the unpacking does not stop it: the bucket
+// $match goes before that sort, which a $match may always pass (mongod
+// swaps them after inserting it between the two).
 func absorbMatch(stages []Stage, p *parser) []Stage {
 	for i := 0; i+1 < len(stages); i++ {
 		u, ok := stages[i].(*unpackBucketStage)
@@ -391,7 +394,11 @@ func absorbMatch(stages []Stage, p *parser) []Stage {
 			continue
 		}
 		m, ok := stages[i+1].(*matchStage)
-		if !ok || slices.ContainsFunc(stages[:i], func(s Stage) bool { _, isMatch := s.(*matchStage); return !isMatch }) {
+		at := i
+		for at > 0 && isSort(stages[at-1]) {
+			at--
+		}
+		if !ok || slices.ContainsFunc(stages[:at], func(s Stage) bool { _, isMatch := s.(*matchStage); return !isMatch }) {
 			continue
 		}
 		filter := m.filter
@@ -425,12 +432,17 @@ func absorbMatch(stages []Stage, p *parser) []Stage {
 		if before == nil {
 			continue
 		}
-		if i > 0 {
-			stages[i-1] = stages[i-1].(*matchStage).merged(before)
+		if at > 0 {
+			stages[at-1] = stages[at-1].(*matchStage).merged(before)
 			continue
 		}
-		stages = slices.Insert(stages, i, Stage(before))
+		stages = slices.Insert(stages, at, Stage(before))
 		i++
 	}
 	return stages
+}
+
+func isSort(s Stage) bool {
+	_, ok := s.(*sortStage)
+	return ok
 }

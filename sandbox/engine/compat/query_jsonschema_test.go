@@ -124,6 +124,10 @@ func TestQueryJSONSchemaErrors(t *testing.T) {
 		c("exclusiveMinimum without minimum", schemaTestRef+" (parseMinimum)", `{"$jsonSchema":{"exclusiveMinimum":true}}`, mongoerr.FailedToParse, "$jsonSchema keyword 'minimum' must be a present if exclusiveMinimum is present"),
 		c("additionalProperties of a number", "src/mongo/db/matcher/schema/json_schema_parser.cpp (parseAdditionalProperties); jstests/core/query/json_schema/additional_properties.js", `{"$jsonSchema":{"additionalProperties":1}}`, mongoerr.TypeMismatch, "$jsonSchema keyword 'additionalProperties' must be an object or a boolean"),
 		c("title of a number", schemaTestRef, `{"$jsonSchema":{"title":1}}`, mongoerr.TypeMismatch, "$jsonSchema keyword 'title' must be of type string"),
+		// The length and count keywords are read with
+		// BSONElement::parseIntegerElementToNonNegativeLong (bsonelement.cpp).
+		c("minLength negative", schemaTestRef+" (parseLength); src/mongo/bson/bsonelement.cpp", `{"$jsonSchema":{"minLength":-1}}`, mongoerr.FailedToParse, "Expected a non-negative number in: minLength: -1"),
+		c("maxItems negative double", schemaTestRef+" (parseLength); src/mongo/bson/bsonelement.cpp", `{"$jsonSchema":{"properties":{"a":{"maxItems":-2.0}}}}`, mongoerr.FailedToParse, "Expected a non-negative number in: maxItems: -2.0"),
 	})
 }
 

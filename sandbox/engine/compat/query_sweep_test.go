@@ -196,11 +196,22 @@ func TestQueryOperatorErrors(t *testing.T) {
 		{name: "$comment under a field", ref: parserRef, docs: docs, filter: `{"a":{"$comment":"x"}}`, cov: q("$comment"), code: mongoerr.BadValue, msg: "unknown operator: $comment"},
 		{name: "$alwaysTrue of 2", ref: alwaysRef, docs: docs, filter: `{"$alwaysTrue":2}`, code: mongoerr.FailedToParse, msg: "$alwaysTrue must be an integer value of 1"},
 		{name: "$alwaysFalse of a string", ref: parserRef, docs: docs, filter: `{"$alwaysFalse":"1"}`, code: mongoerr.FailedToParse, msg: `Expected a number in: $alwaysFalse: "1"`},
-		{name: "$bitsAllSet string", ref: bitsRef, docs: docs, filter: `{"a":{"$bitsAllSet":"x"}}`, code: mongoerr.BadValue, msg: `$bitsAllSet takes an Array, a number, or a BinData but received: $bitsAllSet: "x"`},
-		{name: "$bitsAllClear negative mask", ref: bitsRef, docs: docs, filter: `{"a":{"$bitsAllClear":-1}}`, code: mongoerr.FailedToParse, msg: "Expected a positive number in: $bitsAllClear: -1"},
+		// parseBitTest names the path, not the operator, in its refusal.
+		{name: "$bitsAllSet string", ref: bitsRef, docs: docs, filter: `{"a":{"$bitsAllSet":"x"}}`, code: mongoerr.BadValue, msg: `a takes an Array, a number, or a BinData but received: $bitsAllSet: "x"`},
+		{name: "$bitsAnySet bool on a dotted path", ref: bitsRef, docs: docs, filter: `{"a.b":{"$bitsAnySet":true}}`, code: mongoerr.BadValue, msg: `a.b takes an Array, a number, or a BinData but received: $bitsAnySet: true`},
+		// A mask is read with BSONElement::parseIntegerElementToNonNegativeLong.
+		{name: "$bitsAllClear negative mask", ref: bitsRef, docs: docs, filter: `{"a":{"$bitsAllClear":-1}}`, code: mongoerr.FailedToParse, msg: "Expected a non-negative number in: $bitsAllClear: -1"},
+		{name: "$bitsAnyClear negative double mask", ref: bitsRef, docs: docs, filter: `{"a":{"$bitsAnyClear":-1.0}}`, code: mongoerr.FailedToParse, msg: "Expected a non-negative number in: $bitsAnyClear: -1.0"},
 		{name: "$bitsAnySet fractional mask", ref: bitsRef, docs: docs, filter: `{"a":{"$bitsAnySet":1.5}}`, code: mongoerr.FailedToParse, msg: "Expected an integer: $bitsAnySet: 1.5"},
-		{name: "$bitsAnyClear negative position", ref: bitsRef, docs: docs, filter: `{"a":{"$bitsAnyClear":[-1]}}`, code: mongoerr.BadValue, msg: "bit positions must be >= 0 but got: -1"},
-		{name: "$bitsAllSet position not a number", ref: bitsRef, docs: docs, filter: `{"a":{"$bitsAllSet":["a"]}}`, code: mongoerr.BadValue, msg: `bit positions must be an integer but got: "a"`},
+		// Each position is read with BSONElement::parseIntegerElementToNonNegativeInt
+		// (parseBitPositionsArray), the element named by its index.
+		{name: "$bitsAnyClear negative position", ref: bitsRef, docs: docs, filter: `{"a":{"$bitsAnyClear":[-1]}}`, code: mongoerr.BadValue, msg: "Failed to parse bit position. Expected a non-negative number in: 0: -1"},
+		{name: "$bitsAllSet position not a number", ref: bitsRef, docs: docs, filter: `{"a":{"$bitsAllSet":["a"]}}`, code: mongoerr.BadValue, msg: `Failed to parse bit position. Expected a number in: 0: "a"`},
+		{name: "$bitsAllSet fractional second position", ref: bitsRef, docs: docs, filter: `{"a":{"$bitsAllSet":[0,1.5]}}`, code: mongoerr.BadValue, msg: "Failed to parse bit position. Expected an integer: 1: 1.5"},
+		{name: "$bitsAnySet NaN position", ref: bitsRef, docs: docs, filter: `{"a":{"$bitsAnySet":[{"$numberDouble":"NaN"}]}}`, code: mongoerr.BadValue, msg: "Failed to parse bit position. Expected an integer, but found NaN in: 0: nan.0"},
+		{name: "$bitsAllClear position beyond an int", ref: bitsRef, docs: docs, filter: `{"a":{"$bitsAllClear":[{"$numberLong":"4294967296"}]}}`, code: mongoerr.BadValue, msg: "Failed to parse bit position. Cannot represent 0: 4294967296 in an int"},
+		{name: "$bitsAllSet decimal position", ref: bitsRef, cov: cover{family: query, op: "$bitsAllSet", col: types}, docs: `[{"_id": 1, "a": 4}, {"_id": 2, "a": 3}]`,
+			filter: `{"a":{"$bitsAllSet":[{"$numberDecimal":"2"}]}}`, want: `[{"_id": 1, "a": 4}]`},
 		{name: "$sampleRate of a string", ref: sampleRef, docs: docs, filter: `{"$sampleRate":"0.5"}`, code: mongoerr.BadValue, msg: "argument to $sampleRate must be a numeric type"},
 		{name: "$sampleRate above 1", ref: sampleRef, docs: docs, filter: `{"$sampleRate":1.5}`, code: mongoerr.BadValue, msg: "numeric argument to $sampleRate must be in [0, 1]"},
 		{name: "$where on a field", ref: parserRef, docs: docs, filter: `{"a":{"$where":"true"}}`, cov: q("$where"), code: mongoerr.BadValue, msg: "$where cannot be applied to a field"},

@@ -1,7 +1,6 @@
 package query
 
 import (
-	"math"
 	"strconv"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -81,25 +80,27 @@ func integralInt64(v any) (int64, bool) {
 	return value.WholeNumber(v)
 }
 
-// parseBits is parseBitTest in expression_parser.cpp.
+// parseBits is parseBitTest in expression_parser.cpp: a list of bit
+// positions (parseBitPositionsArray: each read with
+// BSONElement::parseIntegerElementToNonNegativeInt, its reason prefixed),
+// a non-negative integral mask (parseIntegerElementToNonNegativeLong) or
+// BinData. The refusal of any other argument names the path, as mongod's
+// does.
 func parseBits(path, op string, v any) (Node, error) {
 	b := &Bits{Path: path, Op: op, parts: splitPath(path)}
 	switch x := v.(type) {
 	case bson.A:
-		for _, e := range x {
-			p, err := bitPosition(e)
-			if err != nil {
-				return nil, err
+		for i, e := range x {
+			p, reason := value.ParseIntegerElementToNonNegativeInt(strconv.Itoa(i), e)
+			if reason != "" {
+				return nil, badValue("Failed to parse bit position. " + reason)
 			}
-			b.Positions = append(b.Positions, p)
+			b.Positions = append(b.Positions, uint32(p))
 		}
 	case int32, int64, float64, bson.Decimal128:
-		n, err := parseIntegerElementToLong(op, x)
-		if err != nil {
-			return nil, err
-		}
-		if n < 0 {
-			return nil, mongoerr.New(mongoerr.FailedToParse, "Expected a positive number in: "+op+": "+strconv.FormatInt(n, 10))
+		n, reason := value.ParseIntegerElementToNonNegativeLong(op, x)
+		if reason != "" {
+			return nil, mongoerr.New(mongoerr.FailedToParse, reason)
 		}
 		for p := range uint32(63) {
 			if n&(1<<p) != 0 {
@@ -115,59 +116,7 @@ func parseBits(path, op string, v any) (Node, error) {
 			}
 		}
 	default:
-		return nil, badValue(op + " takes an Array, a number, or a BinData but received: " + op + ": " + formatScalar(v))
+		return nil, badValue(path + " takes an Array, a number, or a BinData but received: " + value.FormatElem(op, v))
 	}
 	return b, nil
-}
-
-func bitPosition(e any) (uint32, error) {
-	bad := func(what string) error { return badValue(what + formatScalar(e)) }
-	switch x := e.(type) {
-	case int32:
-		if x < 0 {
-			return 0, bad("bit positions must be >= 0 but got: ")
-		}
-		return uint32(x), nil
-	case int64:
-		if x > math.MaxInt32 || x < math.MinInt32 {
-			return 0, bad("bit positions cannot be represented as a 32-bit signed integer: ")
-		}
-		if x < 0 {
-			return 0, bad("bit positions must be >= 0 but got: ")
-		}
-		return uint32(x), nil
-	case float64:
-		if math.IsNaN(x) {
-			return 0, bad("bit positions cannot take a NaN: ")
-		}
-		if x > math.MaxInt32 || x < math.MinInt32 {
-			return 0, bad("bit positions cannot be represented as a 32-bit signed integer: ")
-		}
-		if x != math.Trunc(x) {
-			return 0, bad("bit positions must be an integer but got: ")
-		}
-		if x < 0 {
-			return 0, bad("bit positions must be >= 0 but got: ")
-		}
-		return uint32(x), nil
-	}
-	return 0, bad("bit positions must be an integer but got: ")
-}
-
-// formatScalar renders a value roughly as BSONElement::toString does for
-// error messages ("0: 1.5").
-func formatScalar(v any) string {
-	switch x := v.(type) {
-	case int32:
-		return strconv.Itoa(int(x))
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		return formatNumber(x)
-	case string:
-		return strconv.Quote(x)
-	case nil:
-		return "null"
-	}
-	return value.TypeName(v)
 }

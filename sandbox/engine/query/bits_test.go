@@ -26,8 +26,8 @@ func TestBits(t *testing.T) {
 		{"bindata value", f("$bitsAllSet", A{int32(9)}), a(bson.Binary{Data: []byte{0, 2}}), true},
 	})
 	runErrCases(t, []errCase{
-		{"negative position", f("$bitsAllSet", A{int32(-1)}), mongoerr.BadValue, "bit positions must be >= 0 but got: -1"},
-		{"string", f("$bitsAnySet", "x"), mongoerr.BadValue, `$bitsAnySet takes an Array, a number, or a BinData but received: $bitsAnySet: "x"`},
-		{"negative mask", f("$bitsAnySet", int32(-1)), mongoerr.FailedToParse, "Expected a positive number in: $bitsAnySet: -1"},
+		{"negative position", f("$bitsAllSet", A{int32(-1)}), mongoerr.BadValue, "Failed to parse bit position. Expected a non-negative number in: 0: -1"},
+		{"string", f("$bitsAnySet", "x"), mongoerr.BadValue, `a takes an Array, a number, or a BinData but received: $bitsAnySet: "x"`},
+		{"negative mask", f("$bitsAnySet", int32(-1)), mongoerr.FailedToParse, "Expected a non-negative number in: $bitsAnySet: -1"},
 	})
 }

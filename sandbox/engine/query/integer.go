@@ -9,12 +9,9 @@ import (
 // which the $jsonSchema length and count keywords share with the query
 // operators.
 func ParseNonNegativeLong(name string, v any) (int64, error) {
-	n, err := parseIntegerElementToLong(name, v)
-	if err != nil {
-		return 0, err
-	}
-	if n < 0 {
-		return 0, mongoerr.New(mongoerr.FailedToParse, "Expected a positive number in: "+value.FormatElem(name, v))
+	n, reason := value.ParseIntegerElementToNonNegativeLong(name, v)
+	if reason != "" {
+		return 0, mongoerr.New(mongoerr.FailedToParse, reason)
 	}
 	return n, nil
 }

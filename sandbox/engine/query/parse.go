@@ -1,8 +1,6 @@
 package query
 
 import (
-	"math"
-	"strconv"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -214,13 +212,6 @@ func parseIntegerElementToLong(name string, v any) (int64, error) {
 	return n, nil
 }
 
-func formatNumber(f float64) string {
-	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
-		return strconv.FormatFloat(f, 'f', -1, 64) + ".0"
-	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
-}
-
 // parseSub parses {path: {$op: arg, ...}} into one node per operator.
 func (p *parser) parseSub(path string, sub bson.D, lvl level) ([]Node, error) {
 	if len(sub) > 0 {
@@ -359,17 +350,11 @@ func newIn(path string, arr bson.A) (*In, error) {
 // parseSize follows BSONElement::parseIntegerElementToNonNegativeInt, whose
 // reason mongod prefixes with "Failed to parse $size. ".
 func parseSize(path string, v any) (Node, error) {
-	n, reason := value.ParseIntegerElementToLong("$size", v)
+	n, reason := value.ParseIntegerElementToNonNegativeInt("$size", v)
 	if reason != "" {
 		return nil, badValue("Failed to parse $size. " + reason)
 	}
-	if n < math.MinInt32 || n > math.MaxInt32 {
-		return nil, badValue("Failed to parse $size. Cannot represent " + value.NumberElemString("$size", v) + " in an int")
-	}
-	if n < 0 {
-		return nil, badValue("Failed to parse $size. Expected a non-negative number in: " + value.NumberElemString("$size", v))
-	}
-	return &Size{Path: path, N: int(n), parts: splitPath(path)}, nil
+	return &Size{Path: path, N: n, parts: splitPath(path)}, nil
 }
 
 // typeAliases is mongod's kTypeAliasMap plus "number".

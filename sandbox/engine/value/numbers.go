@@ -186,6 +186,24 @@ func ParseIntegerElementToNonNegativeLong(key string, v any) (int64, string) {
 	return n, reason
 }
 
+// ParseIntegerElementToNonNegativeInt is
+// BSONElement::parseIntegerElementToNonNegativeInt: as
+// ParseIntegerElementToLong, then a value outside the int range is refused
+// with "Cannot represent key: 4294967296 in an int" and a negative one with
+// "Expected a non-negative number in: key: -1".
+func ParseIntegerElementToNonNegativeInt(key string, v any) (int, string) {
+	n, reason := ParseIntegerElementToLong(key, v)
+	switch {
+	case reason != "":
+		return 0, reason
+	case n < math.MinInt32 || n > math.MaxInt32:
+		return 0, "Cannot represent " + NumberElemString(key, v) + " in an int"
+	case n < 0:
+		return 0, "Expected a non-negative number in: " + NumberElemString(key, v)
+	}
+	return int(n), ""
+}
+
 // NumberElemString is BSONElement::toString(true, true) as the integer reasons
 // print it: a double through appendDoubleNice, a decimal bare
 // (Decimal128::toString), anything else as FormatElem.

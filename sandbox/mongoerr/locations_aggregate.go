@@ -196,6 +196,7 @@ const (
 	ErrWindowRangeNeedsDate            = 5429513  // window_function/partition_iterator.cpp
 	ErrWindowRangeNeedsNumber          = 5429414  // window_function/partition_iterator.cpp
 	ErrWindowRangeNeedsOneSortBy       = 5339902  // window_function/window_bounds.cpp
+	ErrWindowRangeNeedsAscending       = 8947401  // window_function/window_bounds.cpp
 	ErrWindowRankArguments             = 5371601  // window_function/window_function_expression.h
 	ErrWindowRankNotEmpty              = 5371603  // window_function/window_function_expression.h
 	ErrWindowRankSortBy                = 5371602  // window_function/window_function_expression.h

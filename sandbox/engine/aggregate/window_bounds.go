@@ -174,6 +174,11 @@ func parseWindowBounds(w any, sortBy *sortSpec, p *parser) (windowBounds, error)
 	if sortBy == nil || len(sortBy.Paths) != 1 {
 		return b, mongoerr.New(mongoerr.ErrWindowRangeNeedsOneSortBy, "Range-based bounds require sortBy a single field")
 	}
+	// PartitionIterator computes range bounds only over an ascending sort
+	// (exprFromSort has no expression for a descending one).
+	if sortBy.Desc[0] {
+		return b, mongoerr.New(mongoerr.ErrWindowRangeNeedsAscending, "Range-based bounds require an ascending sortBy")
+	}
 	return b, nil
 }
 

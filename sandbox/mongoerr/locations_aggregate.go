@@ -94,7 +94,7 @@ const (
 	ErrGraphLookupMissingArguments     = 40105    // document_source_graph_lookup.cpp
 	ErrGraphLookupRestrictNotObject    = 40185    // document_source_graph_lookup.cpp
 	ErrGraphLookupUnknownArgument      = 40104    // document_source_graph_lookup.cpp
-	ErrGroupDuplicateID                = 16414    // document_source_group.cpp
+	ErrGroupDuplicateID                = 15948    // document_source_group.cpp
 	ErrGroupFieldDotted                = 40235    // accumulation_statement.cpp
 	ErrGroupFieldNotAccumulator        = 40234    // accumulation_statement.cpp
 	ErrGroupFieldOperator              = 40236    // accumulation_statement.cpp

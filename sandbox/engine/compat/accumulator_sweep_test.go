@@ -28,5 +28,10 @@ func TestAccumulatorsSweep(t *testing.T) {
 		{name: "mergeObjects skips undefined", ref: accMergeSrc + " (input.nullish()); src/mongo/db/exec/document_value/value.h", cov: a("$mergeObjects"),
 			docs:     `[{"_id": 1, "v": {"$undefined": true}}, {"_id": 2, "v": {"a": 1}}]`,
 			pipeline: one(`{"$mergeObjects": "$v"}`), want: `[{"r": {"a": 1}}]`},
+		// DocumentSourceGroup's parse refuses a second _id with 15948 (16414
+		// was its old refusal of a dotted field name).
+		{name: "a group's _id given twice", ref: "src/mongo/db/pipeline/document_source_group.cpp (15948)",
+			pipeline: `[{"$group": {"_id": null, "_id": 1, "r": {"$sum": 1}}}]`,
+			code:     15948, msg: "a group's _id may only be specified once"},
 	})
 }

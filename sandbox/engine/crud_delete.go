@@ -82,6 +82,10 @@ func (e *Engine) applyDelete(req *request, collName string, st *deleteStatement)
 	if err != nil {
 		return out, err
 	}
+	// findAndModify's sort, read after the filter as find's is.
+	if err := validateSort(st.sort); err != nil {
+		return out, err
+	}
 	if e.isView(req.db, collName) {
 		return out, errViewNotCollection(req.db, collName)
 	}

@@ -205,6 +205,11 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 	if err != nil {
 		return out, err
 	}
+	// The canonical query reads the sort after the filter, as find's
+	// does (SortPattern's 15974 and 15975).
+	if err := validateSort(st.sort); err != nil {
+		return out, err
+	}
 	if e.isView(req.db, collName) {
 		return out, errViewNotCollection(req.db, collName)
 	}

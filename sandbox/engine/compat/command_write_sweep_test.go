@@ -1,0 +1,56 @@
+package compat_test
+
+import (
+	"testing"
+
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
+)
+
+// The write commands' sweep: arguments mongod checks that the other
+// tables leave out.
+
+// writeSortRef is where the sort of updateOne (8.0) and of findAndModify
+// is read: into the statement's canonical query, whose sort pattern
+// refuses what find's does, after the filter; a failure is the
+// statement's write error (update) or the command's error
+// (findAndModify).
+const writeSortRef = "src/mongo/db/query/write_ops/parsed_update.cpp (parseQueryToCQ), src/mongo/db/query/sort_pattern.cpp (15974, 15975); " +
+	"jstests/core/write/update/updateOne_sort.js, jstests/core/write/find_and_modify/find_and_modify_invalid_query_params.js"
+
+func TestWriteSortValidation(t *testing.T) {
+	two := `[{"_id":0},{"_id":1}]`
+	runCmdCases(t, []cmdCase{
+		{name: "updateOne with a sort direction of 50", ref: writeSortRef, docs: two,
+			cmd:        `{"update":"c","updates":[{"q":{},"u":{"$set":{"r":1}},"sort":{"_id":50}}]}`,
+			writeError: true, code: 15975, msg: "$sort key ordering must be 1 (for ascending) or -1 (for descending)",
+			thenFind: `{"find":"c"}`, thenWant: two},
+		{name: "updateOne with a string sort direction", ref: writeSortRef, docs: two,
+			cmd:        `{"update":"c","updates":[{"q":{},"u":{"$set":{"r":1}},"sort":{"_id":"x"}}]}`,
+			writeError: true, code: 15974, msg: `Illegal key in $sort specification: _id: "x"`},
+		{name: "an upsert's invalid sort fails before it inserts", ref: writeSortRef, docs: two,
+			cmd:        `{"update":"c","updates":[{"q":{"_id":7},"u":{"$set":{"r":1}},"sort":{"_id":2},"upsert":true}]}`,
+			writeError: true, code: 15975, msg: "$sort key ordering must be 1 (for ascending) or -1 (for descending)",
+			thenFind: `{"find":"c"}`, thenWant: two},
+		{name: "an invalid filter is reported before the sort", ref: writeSortRef, docs: two,
+			cmd:        `{"update":"c","updates":[{"q":{"$foo":1},"u":{"$set":{"r":1}},"sort":{"_id":2}}]}`,
+			writeError: true, code: mongoerr.BadValue, msg: "unknown top level operator: $foo. If you have a field name that starts with a '$' symbol, consider using $getField or $setField."},
+		{name: "an invalid update is reported before the sort", ref: writeSortRef, docs: two,
+			cmd:        `{"update":"c","updates":[{"q":{},"u":{"$inc":{"r":"x"}},"sort":{"_id":2}}]}`,
+			writeError: true, code: mongoerr.TypeMismatch, msg: `Cannot increment with non-numeric argument: {r: "x"}`},
+		{name: "updateOne with a descending sort updates the last", ref: writeSortRef, docs: two,
+			cmd:      `{"update":"c","updates":[{"q":{},"u":{"$set":{"r":1}},"sort":{"_id":-1}}]}`,
+			want:     `{"n":1,"nModified":1}`,
+			thenFind: `{"find":"c"}`, thenWant: `[{"_id":0},{"_id":1,"r":1}]`},
+		{name: "findAndModify with a sort direction of 50", ref: writeSortRef, docs: two,
+			cmd:  `{"findAndModify":"c","query":{},"update":{"$set":{"r":1}},"sort":{"_id":50}}`,
+			code: 15975, msg: "$sort key ordering must be 1 (for ascending) or -1 (for descending)",
+			thenFind: `{"find":"c"}`, thenWant: two},
+		{name: "findAndModify remove with a string sort direction", ref: writeSortRef, docs: two,
+			cmd:  `{"findAndModify":"c","query":{},"remove":true,"sort":{"_id":"x"}}`,
+			code: 15974, msg: `Illegal key in $sort specification: _id: "x"`,
+			thenFind: `{"find":"c"}`, thenWant: two},
+		{name: "bulkWrite's updateOne with an invalid sort", ref: writeSortRef + "; src/mongo/db/commands/bulk_write.idl", docs: two, admin: true,
+			cmd:  `{"bulkWrite":1,"ops":[{"update":0,"filter":{},"updateMods":{"$set":{"r":1}},"sort":{"_id":5}}],"nsInfo":[{"ns":"{{db}}.c"}]}`,
+			want: `{"cursor":{"id":{"$numberLong":"0"},"firstBatch":[{"ok":0.0,"idx":0,"code":15975,"errmsg":"$sort key ordering must be 1 (for ascending) or -1 (for descending)","n":0,"nModified":0}],"ns":"admin.$cmd.bulkWrite"},"nErrors":1}`},
+	})
+}

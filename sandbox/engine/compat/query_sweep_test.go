@@ -173,7 +173,7 @@ func TestQueryOperatorErrors(t *testing.T) {
 		{name: "$size too big", ref: parserRef, docs: docs, filter: `{"a":{"$size":{"$numberLong":"4294967296"}}}`, code: mongoerr.BadValue, msg: "Failed to parse $size. Cannot represent $size: 4294967296 in an int"},
 		{name: "$all with an operator", ref: parserRef, docs: docs, filter: `{"a":{"$all":[{"$gt":1}]}}`, code: mongoerr.BadValue, msg: "no $ expressions in $all"},
 		{name: "$all mixing $elemMatch", ref: parserRef, docs: docs, filter: `{"a":{"$all":[{"$elemMatch":{"$gt":0}},1]}}`, code: mongoerr.BadValue, msg: "$all/$elemMatch has to be consistent"},
-		{name: "$elemMatch with $where", ref: parserRef, docs: docs, filter: `{"a":{"$elemMatch":{"$where":"1"}}}`, code: mongoerr.BadValue, msg: "$elemMatch cannot contain $where expression"},
+		{name: "$elemMatch with $where", ref: parserRef + " (parseWhere: kUserSubDocument)", docs: docs, filter: `{"a":{"$elemMatch":{"$where":"1"}}}`, code: mongoerr.BadValue, msg: "$where can only be applied to the top-level document"},
 		{name: "$elemMatch with $expr", ref: parserRef, docs: docs, filter: `{"a":{"$elemMatch":{"$expr":{"$eq":[1,1]}}}}`, code: mongoerr.BadValue, msg: "$expr can only be applied to the top-level document"},
 		{name: "$regex and $options both with flags", ref: parserRef, docs: docs, filter: `{"a":{"$regex":{"$regularExpression":{"pattern":"x","options":"i"}},"$options":"m"}}`, code: 51075, msg: "options set in both $regex and $options"},
 		{name: "$options first, then a regex with flags", ref: parserRef, docs: docs, filter: `{"a":{"$options":"m","$regex":{"$regularExpression":{"pattern":"x","options":"i"}}}}`, code: 51074, msg: "options set in both $regex and $options"},

@@ -66,7 +66,7 @@ func TestArrayErrors(t *testing.T) {
 		{"all operator", D{{Key: "a", Value: D{{Key: "$all", Value: A{D{{Key: "$gt", Value: int32(1)}}}}}}}, mongoerr.BadValue, "no $ expressions in $all"},
 		{"all elemMatch mixed", D{{Key: "a", Value: D{{Key: "$all", Value: A{D{{Key: "$elemMatch", Value: D{{Key: "b", Value: int32(1)}}}}, int32(5)}}}}}, mongoerr.BadValue, "$all/$elemMatch has to be consistent"},
 		{"elemMatch scalar", D{{Key: "a", Value: D{{Key: "$elemMatch", Value: int32(1)}}}}, mongoerr.BadValue, "$elemMatch needs an Object"},
-		{"elemMatch where", D{{Key: "a", Value: D{{Key: "$elemMatch", Value: D{{Key: "$where", Value: "1"}}}}}}, mongoerr.BadValue, "$elemMatch cannot contain $where expression"},
+		{"elemMatch where", D{{Key: "a", Value: D{{Key: "$elemMatch", Value: D{{Key: "$where", Value: "1"}}}}}}, mongoerr.BadValue, "$where can only be applied to the top-level document"},
 		{"elemMatch expr", D{{Key: "a", Value: D{{Key: "$elemMatch", Value: D{{Key: "$expr", Value: D{{Key: "$eq", Value: A{int32(1), int32(1)}}}}}}}}}, mongoerr.BadValue, "$expr can only be applied to the top-level document"},
 		{"size string", D{{Key: "a", Value: D{{Key: "$size", Value: "1"}}}}, mongoerr.BadValue, "Failed to parse $size. Expected a number in: $size: \"1\""},
 		{"size negative", D{{Key: "a", Value: D{{Key: "$size", Value: int32(-1)}}}}, mongoerr.BadValue, "Failed to parse $size. Expected a non-negative number in: $size: -1"},

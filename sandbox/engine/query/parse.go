@@ -13,6 +13,12 @@ import (
 // The parser follows src/mongo/db/matcher/expression_parser.cpp: the same
 // dispatch, the same error codes and messages.
 
+// mongod's location codes for filter parse failures.
+const (
+	codeFieldPathTooLong = 5729100 // expression_parser.cpp parse: a path of more than BSONDepth::getMaxDepthForUserStorage() parts
+	codeWhereCodeWScope  = 4649201 // extensions_callback.cpp extractWhereMatchExpressionParams
+)
+
 // level is mongod's DocumentParseLevel: $expr and $text are only allowed
 // against the whole document, not inside $elemMatch.
 type level int
@@ -24,6 +30,12 @@ const (
 )
 
 type parser struct{ opts Options }
+
+// bansScriptTextAndGeo: arrayFilters (kBanAllSpecialFeatures) and
+// collection validators (collection_impl.cpp parseValidator) are parsed
+// without kJavascript, kText and kGeoNear, so $where, $text and the $near
+// family are "not allowed in this context" at any depth.
+func (p *parser) bansScriptTextAndGeo() bool { return p.opts.BanSpecialFeatures || p.opts.Validator }
 
 func badValue(msg string) error { return mongoerr.New(mongoerr.BadValue, msg) }
 
@@ -43,6 +55,9 @@ func (p *parser) parseDoc(d bson.D, lvl level) (Node, error) {
 				children = append(children, n)
 			}
 			continue
+		}
+		if strings.Count(e.Key, ".")+1 > value.MaxStorageDepth {
+			return nil, mongoerr.New(codeFieldPathTooLong, "FieldPath is too long")
 		}
 		if sub, ok := e.Value.(bson.D); ok && isExpressionDoc(sub, false) {
 			ns, err := p.parseSub(e.Key, sub, next)
@@ -142,20 +157,12 @@ func (p *parser) parseTopOperator(name string, v any, lvl level) (Node, error) {
 		}
 		return compileExpr(v, p.opts)
 	case "$where":
-		if lvl == levelSubDoc {
-			return nil, badValue("$elemMatch cannot contain $where expression")
-		}
-		if p.opts.BanSpecialFeatures {
-			return nil, badValue("$where is not allowed in this context")
-		}
-		// The sandbox has no JavaScript engine; this is what mongod says
-		// when server-side scripting is disabled.
-		return nil, badValue("no globalScriptEngine in $where parsing")
+		return p.parseWhere(v, lvl)
 	case "$text":
 		if lvl == levelSubDoc {
 			return nil, badValue("$text can only be applied to the top-level document")
 		}
-		if p.opts.BanSpecialFeatures {
+		if p.bansScriptTextAndGeo() {
 			return nil, badValue("$text is not allowed in this context")
 		}
 		return nil, mongoerr.New(mongoerr.IndexNotFound, "text index required for $text query")
@@ -176,15 +183,50 @@ func (p *parser) parseTopOperator(name string, v any, lvl level) (Node, error) {
 	case "$id", "$ref", "$db":
 		return newCompare(name, "$eq", v)
 	case "$sampleRate":
-		return p.parseSampleRate(v)
+		return p.parseSampleRate(v, lvl)
+	}
+	if name == "$not" {
+		return nil, badValue("unknown top level operator: $not. If you are trying to negate an entire expression, use $nor.")
 	}
 	return nil, badValue("unknown top level operator: " + name +
 		". If you have a field name that starts with a '$' symbol, consider using $getField or $setField.")
 }
 
+// parseWhere is parseWhere in expression_parser.cpp, then
+// ExtensionsCallback::extractWhereMatchExpressionParams
+// (extensions_callback.cpp) checking the code's type: only then does
+// WhereMatchExpression need the script engine the sandbox has not got, and
+// it answers as mongod does when server-side scripting is disabled.
+func (p *parser) parseWhere(v any, lvl level) (Node, error) {
+	if p.bansScriptTextAndGeo() {
+		return nil, badValue("$where is not allowed in this context")
+	}
+	if lvl == levelSubDoc {
+		return nil, badValue("$where can only be applied to the top-level document")
+	}
+	var code string
+	switch x := v.(type) {
+	case string:
+		code = x
+	case bson.JavaScript:
+		code = string(x)
+	case bson.CodeWithScope:
+		return nil, mongoerr.New(codeWhereCodeWScope, "$where no longer supports deprecated BSON type CodeWScope")
+	default:
+		return nil, badValue("$where got bad type")
+	}
+	if code == "" {
+		return nil, badValue("code for $where cannot be empty")
+	}
+	return nil, badValue("no globalScriptEngine in $where parsing")
+}
+
 // parseSampleRate is {$sampleRate: p}: mongod rewrites it to an $expr
 // comparing $rand with p, or to a constant $expr at 0 and 1.
-func (p *parser) parseSampleRate(v any) (Node, error) {
+func (p *parser) parseSampleRate(v any, lvl level) (Node, error) {
+	if lvl == levelSubDoc {
+		return nil, badValue("$sampleRate can only be applied to the top-level document")
+	}
 	if !value.IsNumber(v) {
 		return nil, badValue("argument to $sampleRate must be a numeric type")
 	}
@@ -217,7 +259,7 @@ func (p *parser) parseSub(path string, sub bson.D, lvl level) ([]Node, error) {
 	if len(sub) > 0 {
 		switch sub[0].Key {
 		case "$near", "$nearSphere", "$geoNear":
-			if p.opts.BanSpecialFeatures {
+			if p.bansScriptTextAndGeo() {
 				return nil, mongoerr.New(5626500, "$geoNear, $near, and $nearSphere are not allowed in this context")
 			}
 			return nil, mongoerr.New(mongoerr.NoQueryExecutionPlans,
@@ -301,7 +343,11 @@ func (p *parser) parseSubField(context bson.D, path, op string, v any, lvl level
 		return p.parseAll(path, v)
 	case "$bitsAllSet", "$bitsAllClear", "$bitsAnySet", "$bitsAnyClear":
 		return parseBits(path, op, v)
-	case "$geoWithin", "$within", "$geoIntersects", "$near", "$nearSphere", "$geoNear":
+	case "$near", "$nearSphere", "$geoNear":
+		// parseSub hands an operator document that starts with one of
+		// these to the geo parser; anywhere else it is refused.
+		return nil, badValue("near must be first in: " + value.FormatDoc(context))
+	case "$geoWithin", "$within", "$geoIntersects":
 		return nil, mongoerr.New(mongoerr.NotImplemented, op+" is not supported by the schemalab sandbox")
 	case "$where":
 		return nil, badValue("$where cannot be applied to a field")
@@ -525,11 +571,6 @@ func (p *parser) parseElemMatch(path string, v any) (Node, error) {
 			return nil, err
 		}
 		return &ElemMatchValue{Path: path, Predicates: preds, parts: splitPath(path)}, nil
-	}
-	for _, e := range obj {
-		if e.Key == "$where" {
-			return nil, badValue("$elemMatch cannot contain $where expression")
-		}
 	}
 	sub, err := p.parseDoc(obj, levelSubDoc)
 	if err != nil {

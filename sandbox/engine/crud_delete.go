@@ -26,7 +26,9 @@ func parseDeleteStatement(i int, v any, let bson.D) (*deleteStatement, error) {
 			"BSON field 'delete.deletes.%d' is the wrong type '%s', expected type 'object'", i, value.TypeName(v))
 	}
 	a := args{prefix: "delete.deletes", doc: d}
-	if err := a.checkKnown(false, "q", "limit", "hint", "collation", "sort"); err != nil {
+	// DeleteOpEntry (write_ops.idl) has no sort: only findAndModify's
+	// remove sets one.
+	if err := a.checkKnown(false, "q", "limit", "hint", "collation"); err != nil {
 		return nil, err
 	}
 	q, ok, err := a.document("q")
@@ -48,9 +50,6 @@ func parseDeleteStatement(i int, v any, let bson.D) (*deleteStatement, error) {
 	}
 	st := &deleteStatement{filter: q, multi: limit == 0, let: let}
 	if st.hint, err = indexHint(a); err != nil {
-		return nil, err
-	}
-	if st.sort, _, err = a.document("sort"); err != nil {
 		return nil, err
 	}
 	if err := checkCollation(a); err != nil {

@@ -54,3 +54,21 @@ func TestWriteSortValidation(t *testing.T) {
 			want: `{"cursor":{"id":{"$numberLong":"0"},"firstBatch":[{"ok":0.0,"idx":0,"code":15975,"errmsg":"$sort key ordering must be 1 (for ascending) or -1 (for descending)","n":0,"nModified":0}],"ns":"admin.$cmd.bulkWrite"},"nErrors":1}`},
 	})
 }
+
+// deleteEntryRef: a delete statement is q, limit, hint and collation
+// (and internal fields); updateOne got a sort in 8.0, deleteOne none.
+const deleteEntryRef = "src/mongo/db/query/write_ops/write_ops.idl (DeleteOpEntry, strict)"
+
+func TestDeleteStatementFields(t *testing.T) {
+	two := `[{"_id":0},{"_id":1}]`
+	runCmdCases(t, []cmdCase{
+		{name: "a delete statement with a sort", ref: deleteEntryRef, docs: two,
+			cmd:  `{"delete":"c","deletes":[{"q":{},"limit":1,"sort":{"_id":-1}}]}`,
+			code: mongoerr.IDLUnknownField, msg: "BSON field 'delete.deletes.sort' is an unknown field.",
+			thenFind: `{"find":"c"}`, thenWant: two},
+		{name: "findAndModify remove keeps its sort", ref: deleteEntryRef + "; src/mongo/db/query/write_ops/write_ops.idl (findAndModify.sort)", docs: two,
+			cmd:      `{"findAndModify":"c","query":{},"remove":true,"sort":{"_id":-1}}`,
+			want:     `{"lastErrorObject":{"n":1},"value":{"_id":1}}`,
+			thenFind: `{"find":"c"}`, thenWant: `[{"_id":0}]`},
+	})
+}

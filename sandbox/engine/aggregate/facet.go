@@ -3,6 +3,7 @@ package aggregate
 import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/projection"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
@@ -28,7 +29,9 @@ func parseFacet(spec any, p *parser) ([]Stage, error) {
 	s := &facetStage{}
 	sub := &parser{ctx: p.ctx, scope: p.scope, letVals: p.letVals, within: "$facet", depth: p.depth}
 	for _, e := range d {
-		if err := projection.ValidateFieldPath(e.Key); err != nil {
+		// extractRawPipelines: each output name is one field name
+		// (FieldPath::uassertValidFieldName), so a dotted one is 16412.
+		if err := expr.ValidateFieldName(e.Key); err != nil {
 			return nil, err
 		}
 		arr, ok := e.Value.(bson.A)

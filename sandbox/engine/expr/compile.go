@@ -115,7 +115,7 @@ func compileObject(d bson.D, scope *Scope) (Expr, error) {
 	}
 	fields := make([]field, 0, len(d))
 	for _, e := range d {
-		if err := validateObjectFieldName(e.Key); err != nil {
+		if err := ValidateFieldName(e.Key); err != nil {
 			return nil, err
 		}
 		for _, f := range fields {
@@ -145,7 +145,10 @@ func compileObject(d bson.D, scope *Scope) (Expr, error) {
 	}), nil
 }
 
-func validateObjectFieldName(name string) error {
+// ValidateFieldName is FieldPath::uassertValidFieldName
+// (src/mongo/db/pipeline/field_path.cpp): one field name, not a dotted
+// path, as an object literal's keys and $facet's output names are.
+func ValidateFieldName(name string) error {
 	if err := validatePathPart(name); err != nil {
 		return err
 	}

@@ -161,6 +161,14 @@ func TestQueryOperatorErrors(t *testing.T) {
 		{name: "$type of an integral decimal", ref: typeRef + " (parseSingleType: parseIntegerElementToInt)", docs: docs, filter: `{"a":{"$type":{"$numberDecimal":"16.0"}}}`,
 			cov: cover{family: query, op: "$type", col: types}, want: `[{"_id":1,"a":1}]`},
 		{name: "$type 1.5", ref: typeRef, docs: docs, filter: `{"a":{"$type":1.5}}`, code: mongoerr.BadValue, msg: "Invalid numerical type code: 1.5"},
+		// 0 (EOO) and "missing", the name the $type expression gives a
+		// missing field, are refused with a pointer to $exists.
+		{name: "$type 0", ref: typeRef + "; src/mongo/db/matcher/matcher_type_set.cpp (parseSingleType)", docs: docs, filter: `{"a":{"$type":0}}`,
+			code: mongoerr.BadValue, msg: "Invalid numerical type code: 0. Instead use {$exists:false}."},
+		{name: "$type 0 as a long in a list", ref: typeRef + "; src/mongo/db/matcher/matcher_type_set.cpp (parseSingleType)", docs: docs, filter: `{"a":{"$type":["int",{"$numberLong":"0"}]}}`,
+			code: mongoerr.BadValue, msg: "Invalid numerical type code: 0. Instead use {$exists:false}."},
+		{name: "$type missing", ref: typeRef + "; src/mongo/db/matcher/matcher_type_set.cpp (addAliasToTypeSet)", docs: docs, filter: `{"a":{"$type":"missing"}}`,
+			code: mongoerr.BadValue, msg: "'missing' is not a legal type name. To query for non-existence of a field, use {$exists:false}."},
 		{name: "$mod divisor string", ref: parserRef, docs: docs, filter: `{"a":{"$mod":["a",1]}}`, code: mongoerr.BadValue, msg: "malformed mod, divisor not a number"},
 		{name: "$mod remainder string", ref: parserRef, docs: docs, filter: `{"a":{"$mod":[2,"b"]}}`, code: mongoerr.BadValue, msg: "malformed mod, remainder not a number"},
 		{name: "$mod divisor beyond the long range", ref: modRef, docs: docs, filter: `{"a":{"$mod":[{"$numberDouble":"9223372036854775808"},1]}}`, code: mongoerr.BadValue,

@@ -425,16 +425,25 @@ func parseType(path string, v any) (Node, error) {
 				return nil
 			}
 			n, ok := typeAliases[x]
-			if !ok {
+			switch {
+			case x == "missing":
+				// The name $type gives a missing field is not a type
+				// to match (matcher_type_set.cpp addAliasToTypeSet).
+				return badValue("'missing' is not a legal type name. To query for non-existence of a field, use {$exists:false}.")
+			case !ok:
 				return badValue("Unknown type name alias: " + x)
 			}
 			t.Types = append(t.Types, n)
 			return nil
 		case int32, int64, float64, bson.Decimal128:
 			// parseIntegerElementToInt, then the message prints
-			// elt.number() through a stream (%g: "nan", "1e+20").
+			// elt.number() through a stream (%g: "nan", "1e+20"); 0,
+			// EOO, is refused with a hint of its own (parseSingleType).
 			l, ok := value.IntegralLong(x)
 			n := int(l)
+			if ok && n == 0 {
+				return badValue("Invalid numerical type code: " + value.FormatStreamDouble(value.ToDouble(x)) + ". Instead use {$exists:false}.")
+			}
 			if !ok || !validTypeCode(n) {
 				return badValue("Invalid numerical type code: " + value.FormatStreamDouble(value.ToDouble(x)))
 			}

@@ -108,6 +108,9 @@ func parseFindAndModify(req *request) (*findAndModifyRequest, error) {
 	if r.findAndModifyShape, err = parseFindAndModifyShape(a); err != nil {
 		return nil, err
 	}
+	if err := checkBypassValidation(a); err != nil {
+		return nil, err
+	}
 	// find_and_modify_command.idl's optionalBool, read for replacements.
 	if r.bypassEmptyTs, err = a.optionalBool("bypassEmptyTsReplacement"); err != nil {
 		return nil, err

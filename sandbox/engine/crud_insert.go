@@ -223,6 +223,9 @@ func cmdInsert(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkBypassValidation(a); err != nil {
+		return nil, err
+	}
 	bypassEmptyTs, err := a.optionalBool("bypassEmptyTsReplacement")
 	if err != nil {
 		return nil, err

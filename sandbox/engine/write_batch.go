@@ -44,6 +44,9 @@ func parseWriteBatch(req *request, field string, known ...string) (*writeBatch, 
 	if b.ordered, err = a.boolean("ordered", true); err != nil {
 		return nil, err
 	}
+	if err := checkBypassValidation(a); err != nil {
+		return nil, err
+	}
 	if b.let, err = letArg(a, req.now); err != nil {
 		return nil, err
 	}
@@ -51,4 +54,13 @@ func parseWriteBatch(req *request, field string, known ...string) (*writeBatch, 
 		return nil, err
 	}
 	return b, nil
+}
+
+// checkBypassValidation checks the type of bypassDocumentValidation, a
+// safeBool of every write command (WriteCommandRequestBase in
+// write_ops.idl, findAndModify's own field): a boolean or a number, read
+// later by bypassValidation.
+func checkBypassValidation(a args) error {
+	_, err := a.boolean("bypassDocumentValidation", false)
+	return err
 }

@@ -72,3 +72,38 @@ func TestDeleteStatementFields(t *testing.T) {
 			thenFind: `{"find":"c"}`, thenWant: `[{"_id":0}]`},
 	})
 }
+
+// bypassRef: bypassDocumentValidation is a safeBool, a boolean or any
+// number, in every write command.
+const bypassRef = "src/mongo/db/query/write_ops/write_ops.idl (WriteCommandRequestBase.bypassDocumentValidation, findAndModify.bypassDocumentValidation), src/mongo/db/basic_types.idl (safeBool)"
+
+func TestWriteBypassValidationType(t *testing.T) {
+	const wrong = "' is the wrong type 'string', expected types '[bool, long, int, decimal, double']"
+	one := `[{"_id":0}]`
+	needsA := `{"collMod":"c","validator":{"a":{"$exists":true}}}`
+	runCmdCases(t, []cmdCase{
+		{name: "insert with a string bypassDocumentValidation", ref: bypassRef, docs: one,
+			cmd:  `{"insert":"c","documents":[{"_id":1}],"bypassDocumentValidation":"x"}`,
+			code: mongoerr.TypeMismatch, msg: "BSON field 'insert.bypassDocumentValidation" + wrong,
+			thenFind: `{"find":"c"}`, thenWant: one},
+		{name: "update with a string bypassDocumentValidation", ref: bypassRef, docs: one,
+			cmd:  `{"update":"c","updates":[{"q":{},"u":{"$set":{"b":1}}}],"bypassDocumentValidation":"x"}`,
+			code: mongoerr.TypeMismatch, msg: "BSON field 'update.bypassDocumentValidation" + wrong,
+			thenFind: `{"find":"c"}`, thenWant: one},
+		{name: "delete with a string bypassDocumentValidation", ref: bypassRef, docs: one,
+			cmd:  `{"delete":"c","deletes":[{"q":{},"limit":0}],"bypassDocumentValidation":"x"}`,
+			code: mongoerr.TypeMismatch, msg: "BSON field 'delete.bypassDocumentValidation" + wrong,
+			thenFind: `{"find":"c"}`, thenWant: one},
+		{name: "findAndModify with a string bypassDocumentValidation", ref: bypassRef, docs: one,
+			cmd:  `{"findAndModify":"c","update":{"$set":{"b":1}},"bypassDocumentValidation":"x"}`,
+			code: mongoerr.TypeMismatch, msg: "BSON field 'findAndModify.bypassDocumentValidation" + wrong,
+			thenFind: `{"find":"c"}`, thenWant: one},
+		{name: "a numeric bypassDocumentValidation bypasses", ref: bypassRef, docs: one, setup: []string{needsA},
+			cmd:      `{"update":"c","updates":[{"q":{},"u":{"$set":{"b":1}}}],"bypassDocumentValidation":1}`,
+			want:     `{"n":1,"nModified":1}`,
+			thenFind: `{"find":"c"}`, thenWant: `[{"_id":0,"b":1}]`},
+		{name: "a zero bypassDocumentValidation does not bypass", ref: bypassRef, docs: one, setup: []string{needsA},
+			cmd:  `{"findAndModify":"c","update":{"$set":{"b":1}},"bypassDocumentValidation":0.0}`,
+			code: mongoerr.DocumentValidationFailure, msg: "Plan executor error during findAndModify :: caused by :: Document failed validation"},
+	})
+}

@@ -90,7 +90,7 @@ func parseFindAndModify(req *request) (*findAndModifyRequest, error) {
 	a.prefix = "findAndModify"
 	if err := a.checkKnown(true, "query", "sort", "remove", "update", "new", "fields", "upsert",
 		"arrayFilters", "hint", "collation", "let", "bypassDocumentValidation", "stmtId",
-		"bypassEmptyTsReplacement"); err != nil {
+		"bypassEmptyTsReplacement", "batchSize", "singleBatch"); err != nil {
 		return nil, err
 	}
 	if r.filter, _, err = a.document("query"); err != nil {
@@ -109,6 +109,16 @@ func parseFindAndModify(req *request) (*findAndModifyRequest, error) {
 		return nil, err
 	}
 	if err := checkBypassValidation(a); err != nil {
+		return nil, err
+	}
+	// batchSize (an IDL int, no other number) and singleBatch are fields
+	// of the command that find_and_modify.cpp never reads.
+	if v, ok := a.get("batchSize"); ok && v != nil {
+		if _, isInt := v.(int32); !isInt {
+			return nil, a.wrongType("batchSize", v, "type 'int'")
+		}
+	}
+	if _, err := a.boolean("singleBatch", false); err != nil {
 		return nil, err
 	}
 	// find_and_modify_command.idl's optionalBool, read for replacements.

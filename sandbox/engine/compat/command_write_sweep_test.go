@@ -107,3 +107,23 @@ func TestWriteBypassValidationType(t *testing.T) {
 			code: mongoerr.DocumentValidationFailure, msg: "Plan executor error during findAndModify :: caused by :: Document failed validation"},
 	})
 }
+
+// famCursorFieldsRef: findAndModify's IDL keeps batchSize and
+// singleBatch, which the command never reads.
+const famCursorFieldsRef = "src/mongo/db/query/write_ops/write_ops.idl (findAndModify: batchSize int, singleBatch bool), src/mongo/idl/basic_types.idl (int), src/mongo/db/commands/find_and_modify.cpp"
+
+func TestFindAndModifyCursorFields(t *testing.T) {
+	one := `[{"_id":0}]`
+	runCmdCases(t, []cmdCase{
+		{name: "findAndModify accepts batchSize and singleBatch and ignores them", ref: famCursorFieldsRef, docs: one,
+			cmd:  `{"findAndModify":"c","update":{"$set":{"b":1}},"new":true,"batchSize":1,"singleBatch":true}`,
+			want: `{"lastErrorObject":{"n":1,"updatedExisting":true},"value":{"_id":0,"b":1}}`},
+		{name: "findAndModify's batchSize is an int, not a double", ref: famCursorFieldsRef, docs: one,
+			cmd:  `{"findAndModify":"c","update":{"$set":{"b":1}},"batchSize":1.0}`,
+			code: mongoerr.TypeMismatch, msg: "BSON field 'findAndModify.batchSize' is the wrong type 'double', expected type 'int'",
+			thenFind: `{"find":"c"}`, thenWant: one},
+		{name: "findAndModify's singleBatch of a string", ref: famCursorFieldsRef, docs: one,
+			cmd:  `{"findAndModify":"c","update":{"$set":{"b":1}},"singleBatch":"x"}`,
+			code: mongoerr.TypeMismatch, msg: "BSON field 'findAndModify.singleBatch' is the wrong type 'string', expected types '[bool, long, int, decimal, double']"},
+	})
+}

@@ -85,10 +85,6 @@ func parseLookup(spec any, p *parser) ([]Stage, error) {
 	if s.as == "" {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "must specify 'as' field for a $lookup")
 	}
-	if err := projection.ValidateFieldPath(s.as); err != nil {
-		return nil, err
-	}
-	s.asParts = splitPath(s.as)
 	if s.hasPipeline {
 		if (s.localField == "") != (s.foreignField == "") {
 			return nil, mongoerr.New(mongoerr.FailedToParse, "$lookup requires both or neither of 'localField' and 'foreignField' to be specified")
@@ -101,14 +97,30 @@ func parseLookup(spec any, p *parser) ([]Stage, error) {
 			return nil, mongoerr.New(mongoerr.FailedToParse, "$lookup with a 'let' argument must also specify 'pipeline'")
 		}
 	}
+	// The constructors build 'as', then localField and foreignField, as
+	// FieldPaths, once the options are known to fit together; the
+	// pipeline form then checks and parses each let variable in turn
+	// (document_source_lookup.cpp).
+	if err := projection.ValidateFieldPath(s.as); err != nil {
+		return nil, err
+	}
+	s.asParts = splitPath(s.as)
 	if err := p.enterSubPipeline(); err != nil {
 		return nil, err
 	}
 	if s.localField != "" {
+		for _, f := range []string{s.localField, s.foreignField} {
+			if err := projection.ValidateFieldPath(f); err != nil {
+				return nil, err
+			}
+		}
 		s.localParts = splitPath(s.localField)
 	}
 	var names []string
 	for _, e := range letSpec {
+		if err := expr.ValidateVarNameForWrite(e.Key); err != nil {
+			return nil, err
+		}
 		x, err := p.compile(e.Value)
 		if err != nil {
 			return nil, err

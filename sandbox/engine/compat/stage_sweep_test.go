@@ -8,6 +8,7 @@ import "testing"
 func TestStageSweep(t *testing.T) {
 	two := `[{"_id": 1, "a": 1}, {"_id": 2, "a": 2}]`
 	facetSrc := "src/mongo/db/pipeline/document_source_facet.cpp extractRawPipelines; src/mongo/db/pipeline/field_path.cpp FieldPath::uassertValidFieldName"
+	lookupSrc := "src/mongo/db/pipeline/document_source_lookup.cpp createFromBson and the DocumentSourceLookUp constructors (FieldPath _as, _localField, _foreignField)"
 	runAggCases(t, []aggCase{
 		// $facet: each output name is one field name, not a path.
 		{name: "facet output name with a dot", ref: facetSrc, docs: two,
@@ -18,5 +19,30 @@ func TestStageSweep(t *testing.T) {
 			pipeline: `[{"$facet": {"": []}}]`, code: 15998, msg: "FieldPath field names may not be empty strings."},
 		{name: "facet output name is checked before its value", ref: facetSrc, docs: two,
 			pipeline: `[{"$facet": {"a.b": 1}}]`, code: 16412},
+		// $lookup: localField and foreignField are FieldPaths.
+		{name: "lookup localField starting with $", ref: lookupSrc, docs: two,
+			pipeline: `[{"$lookup": {"from": "f", "localField": "$a", "foreignField": "b", "as": "j"}}]`,
+			code:     16410, msg: "FieldPath field names may not start with '$'. Consider using $getField or $setField."},
+		{name: "lookup foreignField with an empty component", ref: lookupSrc, docs: two,
+			pipeline: `[{"$lookup": {"from": "f", "localField": "a", "foreignField": "b..c", "as": "j"}}]`,
+			code:     15998, msg: "FieldPath field names may not be empty strings."},
+		{name: "lookup localField ending with a dot, pipeline form", ref: lookupSrc, docs: two,
+			pipeline: `[{"$lookup": {"from": "f", "localField": "a.", "foreignField": "b", "pipeline": [], "as": "j"}}]`,
+			code:     40353, msg: "FieldPath must not end with a '.'."},
+		// The options must fit together before 'as' is made a FieldPath.
+		{name: "lookup without foreignField is refused before its bad 'as'", ref: lookupSrc, docs: two,
+			pipeline: `[{"$lookup": {"from": "f", "localField": "a", "as": "$j"}}]`,
+			code:     9, msg: "$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to be specified"},
+		{name: "lookup 'as' is checked before localField", ref: lookupSrc, docs: two,
+			pipeline: `[{"$lookup": {"from": "f", "localField": "$a", "foreignField": "b", "as": "$j"}}]`, code: 16410},
+		// The let variable names are checked when the stage is parsed, so
+		// an empty collection fails too.
+		{name: "lookup let variable name starting upper case", ref: lookupSrc + "; src/mongo/db/pipeline/variable_validation.cpp validateNameForUserWrite",
+			pipeline: `[{"$lookup": {"from": "f", "let": {"A": 1}, "pipeline": [], "as": "j"}}]`,
+			code:     9, msg: "'A' starts with an invalid character for a user variable name"},
+		{name: "lookup let variable name with a dot", ref: lookupSrc + "; src/mongo/db/pipeline/variable_validation.cpp validateNameForUserWrite",
+			docs:     two,
+			pipeline: `[{"$lookup": {"from": "f", "let": {"a.b": 1}, "pipeline": [], "as": "j"}}]`,
+			code:     9, msg: "'a.b' contains an invalid character for a variable name: '.'"},
 	})
 }

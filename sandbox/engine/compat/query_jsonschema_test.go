@@ -111,6 +111,8 @@ func TestQueryJSONSchemaErrors(t *testing.T) {
 		c("type integer", schemaTestRef, `{"$jsonSchema":{"type":"integer"}}`, mongoerr.FailedToParse, "$jsonSchema type 'integer' is not currently supported."),
 		c("type of a number", schemaTestRef, `{"$jsonSchema":{"type":3}}`, mongoerr.TypeMismatch, "$jsonSchema keyword 'type' must be either a string or an array of strings"),
 		c("unknown bsonType alias", schemaTestRef+" (parseType)", `{"$jsonSchema":{"bsonType":"bogus"}}`, mongoerr.BadValue, "Unknown type name alias: bogus"),
+		c("bsonType missing names no type", schemaTestRef+" (parseType); src/mongo/db/matcher/matcher_type_set.cpp (addAliasToTypeSet)", `{"$jsonSchema":{"bsonType":"missing"}}`, mongoerr.BadValue, "'missing' is not a legal type name. To query for non-existence of a field, use {$exists:false}."),
+		c("type missing names no type", schemaTestRef+" (parseType); src/mongo/db/matcher/matcher_type_set.cpp (addAliasToTypeSet)", `{"$jsonSchema":{"type":"missing"}}`, mongoerr.BadValue, "'missing' is not a legal type name. To query for non-existence of a field, use {$exists:false}."),
 		c("type and bsonType together", schemaTestRef, `{"$jsonSchema":{"type":"object","bsonType":"object"}}`, mongoerr.FailedToParse, "Cannot specify both $jsonSchema keywords 'type' and 'bsonType'"),
 		c("properties of a number", schemaTestRef, `{"$jsonSchema":{"properties":3}}`, mongoerr.TypeMismatch, "$jsonSchema keyword 'properties' must be an object"),
 		c("property schema of a string", schemaTestRef, `{"$jsonSchema":{"properties":{"num":"number"}}}`, mongoerr.TypeMismatch, "Nested schema for $jsonSchema property 'num' must be an object"),

@@ -103,7 +103,13 @@ func parseTypeSet(keyword string, v any, bsonAliases bool) (typeSet, error) {
 		} else {
 			tn, ok = jsonSchemaTypeAliases[name]
 		}
-		if !ok {
+		switch {
+		case !ok && name == "missing":
+			// addAliasToTypeSet (matcher_type_set.cpp), which
+			// fromStringAliases calls for both keywords: the name $type
+			// gives a missing field is not a type to match.
+			return typeSet{}, mongoerr.New(mongoerr.BadValue, "'missing' is not a legal type name. To query for non-existence of a field, use {$exists:false}.")
+		case !ok:
 			return typeSet{}, mongoerr.Newf(mongoerr.BadValue, "Unknown type name alias: %s", name)
 		}
 		ts.types = append(ts.types, tn)

@@ -265,6 +265,12 @@ func parseMerge(spec any, p *parser) ([]Stage, error) {
 		}
 		names := []string{}
 		for _, e := range letSpec {
+			// Each name is checked as the stage is built, before any
+			// document is merged (validateNameForUserWrite in
+			// DocumentSourceMerge's constructor).
+			if err := expr.ValidateVarNameForWrite(e.Key); err != nil {
+				return nil, err
+			}
 			x, err := p.compile(e.Value)
 			if err != nil {
 				return nil, err

@@ -9,6 +9,7 @@ func TestStageSweep(t *testing.T) {
 	two := `[{"_id": 1, "a": 1}, {"_id": 2, "a": 2}]`
 	facetSrc := "src/mongo/db/pipeline/document_source_facet.cpp extractRawPipelines; src/mongo/db/pipeline/field_path.cpp FieldPath::uassertValidFieldName"
 	lookupSrc := "src/mongo/db/pipeline/document_source_lookup.cpp createFromBson and the DocumentSourceLookUp constructors (FieldPath _as, _localField, _foreignField)"
+	mergeSrc := "src/mongo/db/pipeline/document_source_merge.cpp DocumentSourceMerge constructor; src/mongo/db/pipeline/variable_validation.cpp validateNameForUserWrite"
 	runAggCases(t, []aggCase{
 		// $facet: each output name is one field name, not a path.
 		{name: "facet output name with a dot", ref: facetSrc, docs: two,
@@ -44,5 +45,14 @@ func TestStageSweep(t *testing.T) {
 			docs:     two,
 			pipeline: `[{"$lookup": {"from": "f", "let": {"a.b": 1}, "pipeline": [], "as": "j"}}]`,
 			code:     9, msg: "'a.b' contains an invalid character for a variable name: '.'"},
+		// $merge: the let names are checked when the stage is built, so
+		// the target is left untouched.
+		{name: "merge let variable name starting upper case", ref: mergeSrc, docs: two,
+			pipeline: `[{"$merge": {"into": "t", "let": {"V": 1}, "whenMatched": [{"$set": {"v": 1}}]}}]`,
+			code:     9, msg: "'V' starts with an invalid character for a user variable name",
+			thenColl: "t", thenWant: `[]`},
+		{name: "merge let variable name that is empty", ref: mergeSrc,
+			pipeline: `[{"$merge": {"into": "t", "let": {"": 1}, "whenMatched": [{"$set": {"v": 1}}]}}]`,
+			code:     9, msg: "empty variable names are not allowed"},
 	})
 }

@@ -153,7 +153,9 @@ const (
 	ErrSortByCountNotExpression        = 40147    // document_source_sort_by_count.cpp
 	ErrSortByCountNotPath              = 40148    // document_source_sort_by_count.cpp
 	ErrSortByCountType                 = 40149    // document_source_sort_by_count.cpp
+	ErrSortDuplicateKey                = 7472500  // src/mongo/db/query/sort_pattern.cpp
 	ErrSortEmpty                       = 15976    // src/mongo/db/query/sort_pattern.cpp
+	ErrSortIllegalKey                  = 15974    // src/mongo/db/query/sort_pattern.cpp
 	ErrSortMetaOnly                    = 17312    // src/mongo/db/query/sort_pattern.cpp
 	ErrSortNotObject                   = 15973    // src/mongo/db/query/sort_pattern.cpp
 	ErrSplitPipelineNoSharding         = 7958301  // document_source_internal_split_pipeline.cpp

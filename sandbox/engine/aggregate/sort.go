@@ -19,6 +19,11 @@ type sortSpec struct {
 	index.SortPattern
 }
 
+// parseSortPattern is SortPattern's constructor (sort_pattern.cpp): a
+// $meta key is parsed first; any other must be a number, whose
+// safeNumberLong (so 1.5 is 1) is 1 or -1, before its name is made a
+// FieldPath, which may not repeat. The pattern keeps each direction as
+// the int SortPattern::serialize writes back.
 func parseSortPattern(spec any) (*sortSpec, error) {
 	d, ok := spec.(bson.D)
 	if !ok {
@@ -27,18 +32,27 @@ func parseSortPattern(spec any) (*sortSpec, error) {
 	if len(d) == 0 {
 		return nil, mongoerr.New(mongoerr.ErrSortEmpty, "$sort stage must have at least one sort key")
 	}
-	s := &sortSpec{pattern: d}
+	s := &sortSpec{pattern: make(bson.D, 0, len(d))}
+	seen := make(map[string]bool, len(d))
 	for _, e := range d {
+		if meta, isDoc := e.Value.(bson.D); isDoc {
+			return nil, CheckMetaSort(meta)
+		}
+		if !value.IsNumber(e.Value) {
+			return nil, mongoerr.New(mongoerr.ErrSortIllegalKey, "Illegal key in $sort specification: "+value.FormatElem(e.Key, e.Value))
+		}
+		n, _ := value.SafeNumberLong(e.Value)
+		if n != 1 && n != -1 {
+			return nil, mongoerr.New(mongoerr.ErrSortBadDirection, "$sort key ordering must be 1 (for ascending) or -1 (for descending)")
+		}
 		if err := projection.ValidateFieldPath(e.Key); err != nil {
 			return nil, err
 		}
-		n, ok := value.IntegralLong(e.Value)
-		if !value.IsNumber(e.Value) || !ok || (n != 1 && n != -1) {
-			if meta, isDoc := e.Value.(bson.D); isDoc {
-				return nil, CheckMetaSort(meta)
-			}
-			return nil, mongoerr.New(mongoerr.ErrSortBadDirection, "$sort key ordering must be 1 (for ascending) or -1 (for descending)")
+		if seen[e.Key] {
+			return nil, mongoerr.Newf(mongoerr.ErrSortDuplicateKey, "$sort key must not contain duplicate keys (duplicate: '%s')", e.Key)
 		}
+		seen[e.Key] = true
+		s.pattern = append(s.pattern, bson.E{Key: e.Key, Value: int32(n)})
 		s.Paths = append(s.Paths, strings.Split(e.Key, "."))
 		s.Desc = append(s.Desc, n == -1)
 	}

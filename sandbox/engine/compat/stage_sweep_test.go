@@ -10,6 +10,7 @@ func TestStageSweep(t *testing.T) {
 	facetSrc := "src/mongo/db/pipeline/document_source_facet.cpp extractRawPipelines; src/mongo/db/pipeline/field_path.cpp FieldPath::uassertValidFieldName"
 	lookupSrc := "src/mongo/db/pipeline/document_source_lookup.cpp createFromBson and the DocumentSourceLookUp constructors (FieldPath _as, _localField, _foreignField)"
 	mergeSrc := "src/mongo/db/pipeline/document_source_merge.cpp DocumentSourceMerge constructor; src/mongo/db/pipeline/variable_validation.cpp validateNameForUserWrite"
+	sortSrc := "src/mongo/db/query/sort_pattern.cpp SortPattern::SortPattern; src/mongo/db/pipeline/document_source_sort.cpp"
 	runAggCases(t, []aggCase{
 		// $facet: each output name is one field name, not a path.
 		{name: "facet output name with a dot", ref: facetSrc, docs: two,
@@ -54,5 +55,23 @@ func TestStageSweep(t *testing.T) {
 		{name: "merge let variable name that is empty", ref: mergeSrc,
 			pipeline: `[{"$merge": {"into": "t", "let": {"": 1}, "whenMatched": [{"$set": {"v": 1}}]}}]`,
 			code:     9, msg: "empty variable names are not allowed"},
+		// $sort: SortPattern takes any number whose safeNumberLong is 1
+		// or -1, refuses other types with 15974, and a repeated path.
+		{name: "sort direction that is not a number", ref: sortSrc, docs: two,
+			pipeline: `[{"$sort": {"a": "x"}}]`, code: 15974, msg: `Illegal key in $sort specification: a: "x"`},
+		{name: "sort direction that is a boolean", ref: sortSrc, docs: two,
+			pipeline: `[{"$sort": {"a": true}}]`, code: 15974, msg: `Illegal key in $sort specification: a: true`},
+		{name: "sort direction 1.5 truncates to ascending", ref: sortSrc, docs: two,
+			pipeline: `[{"$sort": {"a": 1.5}}, {"$project": {"_id": 1}}]`, want: `[{"_id": 1}, {"_id": 2}]`},
+		{name: "sort direction -1.9 truncates to descending", ref: sortSrc, docs: two,
+			pipeline: `[{"$sort": {"a": -1.9}}, {"$project": {"_id": 1}}]`, want: `[{"_id": 2}, {"_id": 1}]`},
+		{name: "sort direction 0.5 truncates to 0", ref: sortSrc, docs: two,
+			pipeline: `[{"$sort": {"a": 0.5}}]`, code: 15975, msg: "$sort key ordering must be 1 (for ascending) or -1 (for descending)"},
+		{name: "sort direction is checked before the path", ref: sortSrc, docs: two,
+			pipeline: `[{"$sort": {"$a": 2}}]`, code: 15975},
+		{name: "sort path repeated", ref: sortSrc, docs: two,
+			pipeline: `[{"$sort": {"a": 1, "_id": 1, "a": -1}}]`, code: 7472500, msg: "$sort key must not contain duplicate keys (duplicate: 'a')"},
+		{name: "sort of a long direction", ref: sortSrc, docs: two,
+			pipeline: `[{"$sort": {"a": {"$numberLong": "-1"}}}, {"$project": {"_id": 1}}]`, want: `[{"_id": 2}, {"_id": 1}]`},
 	})
 }

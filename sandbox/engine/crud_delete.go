@@ -38,15 +38,17 @@ func parseDeleteStatement(i int, v any, let bson.D) (*deleteStatement, error) {
 	if !ok {
 		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'delete.deletes.q' is missing but a required field")
 	}
-	limit, ok, err := a.int64Arg("limit")
-	if err != nil {
-		return nil, err
-	}
+	// limit is a multi_delete_bool (write_ops.idl), of any type:
+	// readMultiDeleteProperty reads it as numberDouble(), which is 0 for
+	// what is not a number, so only 0 and 1 pass (0.5 does not) and a
+	// non-number, null included, deletes every match.
+	lv, ok := a.get("limit")
 	if !ok {
 		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'delete.deletes.limit' is missing but a required field")
 	}
+	limit := value.ToDouble(lv)
 	if limit != 0 && limit != 1 {
-		return nil, mongoerr.Newf(mongoerr.FailedToParse, "The limit field in delete objects must be 0 or 1. Got %d", limit)
+		return nil, mongoerr.Newf(mongoerr.FailedToParse, "The limit field in delete objects must be 0 or 1. Got %s", value.FormatStreamDouble(limit))
 	}
 	st := &deleteStatement{filter: q, multi: limit == 0, let: let}
 	if st.hint, err = indexHint(a); err != nil {

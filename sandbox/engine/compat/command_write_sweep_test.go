@@ -127,3 +127,38 @@ func TestFindAndModifyCursorFields(t *testing.T) {
 			code: mongoerr.TypeMismatch, msg: "BSON field 'findAndModify.singleBatch' is the wrong type 'string', expected types '[bool, long, int, decimal, double']"},
 	})
 }
+
+// deleteLimitRef: a delete statement's limit is a multi_delete_bool, of
+// any type, read as numberDouble() (0 for what is not a number) and
+// required to be 0 or 1, the refused value printed as a stream prints a
+// double.
+const deleteLimitRef = "src/mongo/db/query/write_ops/write_ops.idl (multi_delete_bool), src/mongo/db/query/write_ops/write_ops.cpp (readMultiDeleteProperty), src/mongo/bson/bsonelement.h (numberDouble)"
+
+func TestDeleteLimitValues(t *testing.T) {
+	two := `[{"_id":0},{"_id":1}]`
+	runCmdCases(t, []cmdCase{
+		{name: "a delete limit of 0.5", ref: deleteLimitRef, docs: two,
+			cmd:  `{"delete":"c","deletes":[{"q":{},"limit":0.5}]}`,
+			code: mongoerr.FailedToParse, msg: "The limit field in delete objects must be 0 or 1. Got 0.5",
+			thenFind: `{"find":"c"}`, thenWant: two},
+		{name: "a delete limit of 1.5", ref: deleteLimitRef, docs: two,
+			cmd:  `{"delete":"c","deletes":[{"q":{},"limit":1.5}]}`,
+			code: mongoerr.FailedToParse, msg: "The limit field in delete objects must be 0 or 1. Got 1.5",
+			thenFind: `{"find":"c"}`, thenWant: two},
+		{name: "a large delete limit prints as %g", ref: deleteLimitRef, docs: two,
+			cmd:  `{"delete":"c","deletes":[{"q":{},"limit":{"$numberLong":"100000000"}}]}`,
+			code: mongoerr.FailedToParse, msg: "The limit field in delete objects must be 0 or 1. Got 1e+08"},
+		{name: "a delete limit of a decimal 1 deletes one", ref: deleteLimitRef, docs: two,
+			cmd:      `{"delete":"c","deletes":[{"q":{},"limit":{"$numberDecimal":"1.0"}}]}`,
+			want:     `{"n":1}`,
+			thenFind: `{"find":"c"}`, thenWant: `[{"_id":1}]`},
+		{name: "a string delete limit counts as 0 and deletes all", ref: deleteLimitRef, docs: two,
+			cmd:      `{"delete":"c","deletes":[{"q":{},"limit":"x"}]}`,
+			want:     `{"n":2}`,
+			thenFind: `{"find":"c"}`, thenWant: `[]`},
+		{name: "a boolean delete limit counts as 0 and deletes all", ref: deleteLimitRef, docs: two,
+			cmd:      `{"delete":"c","deletes":[{"q":{},"limit":true}]}`,
+			want:     `{"n":2}`,
+			thenFind: `{"find":"c"}`, thenWant: `[]`},
+	})
+}

@@ -35,7 +35,7 @@ func TestWildcardIndexSpec(t *testing.T) {
 	cov := cover{family: commandFam, op: "createIndexes", col: errorCol}
 	runCmdCases(t, []cmdCase{
 		{name: "wildcard: a zero key value", ref: wcValidRef, cov: cov, cmd: wcCreate(`{"$**": 0}`, ""),
-			code: mongoerr.CannotCreateIndex, msg: `Error in specification { key: { $**: 0 }, name: "w" } :: caused by :: Error in specification { $**: 0 } :: caused by :: Values in the index key pattern can't be 0.`},
+			code: mongoerr.CannotCreateIndex, msg: `Error in specification { key: { $**: 0 }, name: "w" } :: caused by :: Values in the index key pattern cannot be 0.`},
 		// validateKeyPattern reads each key's name as a FieldRef.
 		{name: "an empty key name", ref: wcValidRef, cov: cov, cmd: wcCreate(`{"": 1}`, ""),
 			code: mongoerr.CannotCreateIndex, msg: `Error in specification { key: { : 1 }, name: "w" } :: caused by :: Index keys cannot be an empty field.`},
@@ -67,7 +67,7 @@ func TestWildcardIndexSpec(t *testing.T) {
 			code: mongoerr.BadValue, msg: `Error in specification { key: { $**: "text" }, name: "w", wildcardProjection: { a: 1 } } :: caused by :: The field 'wildcardProjection' is only allowed in an 'wildcard' index`},
 		{name: "index spec: the key pattern is checked before a missing name", ref: "src/mongo/db/catalog/index_key_validate.cpp (validateIndexSpec checks each field in turn, the required ones after)", cov: cov,
 			cmd:  `{"createIndexes": "c", "indexes": [{"key": {"$**": 0}}]}`,
-			code: mongoerr.CannotCreateIndex, msg: `Error in specification { key: { $**: 0 } } :: caused by :: Error in specification { $**: 0 } :: caused by :: Values in the index key pattern can't be 0.`},
+			code: mongoerr.CannotCreateIndex, msg: `Error in specification { key: { $**: 0 } } :: caused by :: Values in the index key pattern cannot be 0.`},
 		{name: "index spec: an unknown field is reported before the key pattern", ref: "src/mongo/db/catalog/index_key_validate.cpp (validateIndexSpecFieldNames runs first)", cov: cov,
 			cmd:  `{"createIndexes": "c", "indexes": [{"key": {"$**": 0}, "name": "w", "bogus": 1}]}`,
 			code: mongoerr.InvalidIndexSpecificationOption, msg: `Error in specification { key: { $**: 0 }, name: "w", bogus: 1 } :: caused by :: The field 'bogus' is not valid for an index specification. Specification: { key: { $**: 0 }, name: "w", bogus: 1 }`},

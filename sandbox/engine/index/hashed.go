@@ -18,17 +18,18 @@ const hashedPlugin = "hashed"
 // pattern names its plugin, which must be known, and no other field may
 // name a different one ({a: "hashed", b: "2d"} is refused, index_plugins.js).
 func checkOnePlugin(key bson.D) error {
-	plugin := ""
+	plugin, named := "", false
 	for _, e := range key {
 		str, ok := e.Value.(string)
 		if !ok {
 			continue
 		}
-		if plugin == "" {
-			if !knownPlugins[str] {
+		if !named {
+			// An empty string names the btree plugin.
+			if str != "" && !knownPlugins[str] {
 				return mongoerr.Newf(mongoerr.CannotCreateIndex, "Unknown index plugin '%s'", str)
 			}
-			plugin = str
+			plugin, named = str, true
 			continue
 		}
 		if str != plugin {

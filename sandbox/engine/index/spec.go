@@ -343,6 +343,15 @@ func checkKeyFieldName(name string) error {
 }
 
 func (s *Spec) parseKey() error {
+	// validateIndexSpec refuses a field named twice before it validates
+	// the pattern (index_key_validate.cpp).
+	for i, e := range s.Key {
+		for _, prev := range s.Key[:i] {
+			if prev.Key == e.Key {
+				return mongoerr.Newf(mongoerr.BadValue, "The field '%s' appears multiple times in the index key pattern %s", e.Key, FormatDoc(s.Key))
+			}
+		}
+	}
 	if len(s.Key) == 0 {
 		return mongoerr.New(mongoerr.CannotCreateIndex, "Index keys cannot be empty.")
 	}
@@ -363,36 +372,58 @@ func (s *Spec) parseKey() error {
 	if err := checkOnePlugin(s.Key); err != nil {
 		return err
 	}
-	seen := map[string]bool{}
+	emptyString := false
 	for _, e := range s.Key {
 		if err := checkKeyFieldName(e.Key); err != nil {
 			return err
 		}
-		if seen[e.Key] {
-			return mongoerr.Newf(mongoerr.CannotCreateIndex, "Error in specification %s :: caused by :: Index keys cannot contain duplicate fields.", FormatDoc(s.Key))
-		}
-		seen[e.Key] = true
 		switch v := e.Value.(type) {
 		case string:
 			if v == hashedPlugin {
 				s.Fields = append(s.Fields, Field{Path: e.Key, Hashed: true})
 				continue
 			}
+			// An empty string names no plugin (findPluginName's btree),
+			// refused once the whole pattern is otherwise valid.
+			if v == "" {
+				emptyString = true
+				continue
+			}
 			if unsupportedPlugins[v] {
 				return mongoerr.Newf(mongoerr.NotImplemented, "%s indexes are not supported by the schemalab sandbox", v)
 			}
 			return mongoerr.Newf(mongoerr.CannotCreateIndex, "Unknown index plugin '%s'", v)
-		case int32, int64, float64, bson.Decimal128:
-			f := value.ToDouble(v)
-			if f == 0 {
-				return mongoerr.Newf(mongoerr.CannotCreateIndex, "Error in specification %s :: caused by :: Values in the index key pattern can't be 0.", FormatDoc(s.Key))
-			}
-			s.Fields = append(s.Fields, Field{Path: e.Key, Desc: f < 0})
 		default:
-			return mongoerr.Newf(mongoerr.CannotCreateIndex, "Error in specification %s :: caused by :: Values in v:2 index key pattern cannot be of type %s. Only numbers > 0, numbers < 0, and strings are allowed.", FormatDoc(s.Key), value.TypeName(v))
+			desc, err := numericKeyValue(v)
+			if err != nil {
+				return err
+			}
+			s.Fields = append(s.Fields, Field{Path: e.Key, Desc: desc})
 		}
 	}
+	if emptyString {
+		return mongoerr.New(mongoerr.CannotCreateIndex, "Values in the index key pattern cannot be empty strings")
+	}
 	return nil
+}
+
+// numericKeyValue is validateKeyPattern's check of a key pattern value
+// that names no plugin, at index version 2 (index_key_validate.cpp): a
+// number, neither NaN nor 0; it reports whether the direction is
+// descending.
+func numericKeyValue(v any) (bool, error) {
+	if !value.IsNumber(v) {
+		return false, mongoerr.Newf(mongoerr.CannotCreateIndex,
+			"Values in v:2 index key pattern cannot be of type %s. Only numbers > 0, numbers < 0, and strings are allowed.", value.TypeName(v))
+	}
+	f := value.ToDouble(v)
+	if math.IsNaN(f) {
+		return false, mongoerr.New(mongoerr.CannotCreateIndex, "Values in the index key pattern cannot be NaN.")
+	}
+	if f == 0 {
+		return false, mongoerr.New(mongoerr.CannotCreateIndex, "Values in the index key pattern cannot be 0.")
+	}
+	return f < 0, nil
 }
 
 // DefaultName is the name mongod gives an index when none is given:

@@ -90,13 +90,11 @@ func (s *Spec) parseWildcardKey() error {
 		} else if err := checkKeyFieldName(e.Key); err != nil {
 			return err
 		}
-		if !value.IsNumber(e.Value) {
-			return mongoerr.Newf(mongoerr.CannotCreateIndex, "Error in specification %s :: caused by :: Values in v:2 index key pattern cannot be of type %s. Only numbers > 0, numbers < 0, and strings are allowed.", FormatDoc(s.Key), value.TypeName(e.Value))
+		desc, err := numericKeyValue(e.Value)
+		if err != nil {
+			return err
 		}
-		if value.ToDouble(e.Value) == 0 {
-			return mongoerr.Newf(mongoerr.CannotCreateIndex, "Error in specification %s :: caused by :: Values in the index key pattern can't be 0.", FormatDoc(s.Key))
-		}
-		s.Fields = append(s.Fields, Field{Path: e.Key, Desc: value.ToDouble(e.Value) < 0})
+		s.Fields = append(s.Fields, Field{Path: e.Key, Desc: desc})
 	}
 	s.Wildcard = &Wildcard{pos: pos}
 	return nil

@@ -104,6 +104,7 @@ const (
 	ErrGroupNotObject                  = 15947    // document_source_group.cpp
 	ErrIDLValueOutOfRange              = 51024    // src/mongo/idl/idl_parser.cpp
 	ErrIndexStatsNotEmpty              = 28803    // document_source_index_stats.cpp
+	ErrPlanCacheStatsAllHosts          = 4503200  // document_source_plan_cache_stats.cpp
 	ErrPlanCacheStatsNoCollection      = 50933    // common_mongod_process_interface.cpp
 	ErrIntegralInput                   = 5423900  // window_function/window_function_integral.cpp
 	ErrIntegralNeedsNumber             = 5423902  // window_function/window_function_integral.cpp

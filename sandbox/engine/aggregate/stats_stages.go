@@ -101,14 +101,29 @@ func (s *indexStatsStage) open(_ Iterator, rt *runtime) (Iterator, error) {
 type planCacheStatsStage struct{}
 
 // parsePlanCacheStats is DocumentSourcePlanCacheStats::createFromBson: an
-// empty object.
+// object that may hold allHosts alone, a bool (BSONElement::Bool, whose
+// chk fails 13111 on another type), and true only where a router sent
+// the stage, which a standalone mongod never is.
 func parsePlanCacheStats(spec any, _ *parser) ([]Stage, error) {
 	d, ok := spec.(bson.D)
 	if !ok {
 		return nil, mongoerr.Newf(mongoerr.FailedToParse, "$planCacheStats value must be an object. Found: %s", typeNameOf(spec))
 	}
-	if len(d) != 0 {
-		return nil, mongoerr.New(mongoerr.FailedToParse, "$planCacheStats parameters object must be empty. Found: object")
+	if len(d) == 0 {
+		return []Stage{&planCacheStatsStage{}}, nil
+	}
+	if d[0].Key != "allHosts" {
+		return nil, mongoerr.Newf(mongoerr.FailedToParse, "$planCacheStats parameters object may contain only 'allHosts' field. Found: %s", d[0].Key)
+	}
+	allHosts, isBool := d[0].Value.(bool)
+	if !isBool {
+		return nil, mongoerr.Newf(13111, "wrong type for field (allHosts) %s != bool", typeNameOf(d[0].Value))
+	}
+	if len(d) > 1 {
+		return nil, mongoerr.New(mongoerr.FailedToParse, "$planCacheStats parameters object may contain at most one field.")
+	}
+	if allHosts {
+		return nil, mongoerr.New(mongoerr.ErrPlanCacheStatsAllHosts, "$planCacheStats stage supports allHosts parameter only for sharded clusters")
 	}
 	return []Stage{&planCacheStatsStage{}}, nil
 }

@@ -11,6 +11,7 @@ func TestStageSweep(t *testing.T) {
 	lookupSrc := "src/mongo/db/pipeline/document_source_lookup.cpp createFromBson and the DocumentSourceLookUp constructors (FieldPath _as, _localField, _foreignField)"
 	mergeSrc := "src/mongo/db/pipeline/document_source_merge.cpp DocumentSourceMerge constructor; src/mongo/db/pipeline/variable_validation.cpp validateNameForUserWrite"
 	sortSrc := "src/mongo/db/query/sort_pattern.cpp SortPattern::SortPattern; src/mongo/db/pipeline/document_source_sort.cpp"
+	planCacheSrc := "src/mongo/db/pipeline/document_source_plan_cache_stats.cpp createFromBson"
 	runAggCases(t, []aggCase{
 		// $facet: each output name is one field name, not a path.
 		{name: "facet output name with a dot", ref: facetSrc, docs: two,
@@ -73,5 +74,16 @@ func TestStageSweep(t *testing.T) {
 			pipeline: `[{"$sort": {"a": 1, "_id": 1, "a": -1}}]`, code: 7472500, msg: "$sort key must not contain duplicate keys (duplicate: 'a')"},
 		{name: "sort of a long direction", ref: sortSrc, docs: two,
 			pipeline: `[{"$sort": {"a": {"$numberLong": "-1"}}}, {"$project": {"_id": 1}}]`, want: `[{"_id": 2}, {"_id": 1}]`},
+		// $planCacheStats takes {allHosts: <bool>}, true only from a router.
+		{name: "planCacheStats with allHosts false", ref: planCacheSrc, docs: two,
+			pipeline: `[{"$planCacheStats": {"allHosts": false}}]`, want: `[]`},
+		{name: "planCacheStats with allHosts true on a standalone", ref: planCacheSrc, docs: two,
+			pipeline: `[{"$planCacheStats": {"allHosts": true}}]`, code: 4503200, msg: "$planCacheStats stage supports allHosts parameter only for sharded clusters"},
+		{name: "planCacheStats with another field", ref: planCacheSrc, docs: two,
+			pipeline: `[{"$planCacheStats": {"x": 1}}]`, code: 9, msg: "$planCacheStats parameters object may contain only 'allHosts' field. Found: x"},
+		{name: "planCacheStats with a second field", ref: planCacheSrc, docs: two,
+			pipeline: `[{"$planCacheStats": {"allHosts": false, "x": 1}}]`, code: 9, msg: "$planCacheStats parameters object may contain at most one field."},
+		{name: "planCacheStats allHosts that is no bool", ref: planCacheSrc + "; src/mongo/bson/bsonelement.h BSONElement::chk", docs: two,
+			pipeline: `[{"$planCacheStats": {"allHosts": 1}}]`, code: 13111},
 	})
 }

@@ -50,3 +50,34 @@ func TestIndexKeyPatternSweep(t *testing.T) {
 			want: `{"numIndexesBefore":1,"numIndexesAfter":2}`},
 	})
 }
+
+// The types validateIndexSpec requires of the options it reads, each
+// checked where the spec holds it.
+func TestIndexOptionTypesSweep(t *testing.T) {
+	runCmdCases(t, []cmdCase{
+		{name: "unique as a string", ref: keyPatternRef, cmd: ciCmd(`{"key":{"a":1},"name":"x","unique":"yes"}`), code: mongoerr.TypeMismatch,
+			msg: `Error in specification { key: { a: 1 }, name: "x", unique: "yes" } :: caused by :: The field 'unique has value unique: "yes", which is not convertible to bool`},
+		{name: "sparse as a document", ref: keyPatternRef, cmd: ciCmd(`{"key":{"a":1},"name":"x","sparse":{}}`), code: mongoerr.TypeMismatch,
+			msg: `Error in specification { key: { a: 1 }, name: "x", sparse: {} } :: caused by :: The field 'sparse has value sparse: {}, which is not convertible to bool`},
+		{name: "background as null", ref: keyPatternRef, cmd: ciCmd(`{"key":{"a":1},"name":"x","background":null}`), code: mongoerr.TypeMismatch,
+			msg: `Error in specification { key: { a: 1 }, name: "x", background: null } :: caused by :: The field 'background has value background: null, which is not convertible to bool`},
+		{name: "an option's type is checked before a later key pattern", ref: keyPatternRef, cmd: `{"createIndexes":"c","indexes":[{"unique":"yes","key":{"a":0},"name":"x"}]}`, code: mongoerr.TypeMismatch,
+			msg: `Error in specification { unique: "yes", key: { a: 0 }, name: "x" } :: caused by :: The field 'unique has value unique: "yes", which is not convertible to bool`},
+		{name: "hidden as a number names the field 'name'", ref: keyPatternRef, cmd: ciCmd(`{"key":{"a":1},"name":"x","hidden":1}`), code: mongoerr.TypeMismatch,
+			msg: `Error in specification { key: { a: 1 }, name: "x", hidden: 1 } :: caused by :: The field 'name' must be a bool, but got int`},
+		{name: "partialFilterExpression as a number", ref: keyPatternRef, cmd: ciCmd(`{"key":{"a":1},"name":"x","partialFilterExpression":1}`), code: mongoerr.TypeMismatch,
+			msg: `Error in specification { key: { a: 1 }, name: "x", partialFilterExpression: 1 } :: caused by :: The field 'partialFilterExpression' must be an object, but got int`},
+		{name: "v as a string", ref: keyPatternRef, cmd: ciCmd(`{"key":{"a":1},"name":"x","v":"2"}`), code: mongoerr.TypeMismatch,
+			msg: `Error in specification { key: { a: 1 }, name: "x", v: "2" } :: caused by :: The field 'v' must be a number, but got string`},
+		{name: "v not a 32-bit integer", ref: keyPatternRef, cmd: ciCmd(`{"key":{"a":1},"name":"x","v":2.5}`), code: mongoerr.BadValue,
+			msg: `Error in specification { key: { a: 1 }, name: "x", v: 2.5 } :: caused by :: Index version must be representable as a 32-bit integer, but got 2.5`},
+		{name: "v of 3", ref: keyPatternRef, cmd: ciCmd(`{"key":{"a":1},"name":"x","v":3}`), code: mongoerr.CannotCreateIndex,
+			msg: `Error in specification { key: { a: 1 }, name: "x", v: 3 } :: caused by :: Invalid index specification { key: { a: 1 }, name: "x", v: 3 }; cannot create an index with v=3`},
+		{name: "v of 2 as a decimal", ref: keyPatternRef, cmd: ciCmd(`{"key":{"a":1},"name":"x","v":{"$numberDecimal":"2"}}`), want: `{"numIndexesBefore":1,"numIndexesAfter":2}`},
+		{name: "unique and prepareUnique together", ref: keyPatternRef, cmd: ciCmd(`{"key":{"a":1},"name":"x","unique":true,"prepareUnique":true}`), code: mongoerr.CannotCreateIndex,
+			msg: `Error in specification { key: { a: 1 }, name: "x", unique: true, prepareUnique: true } :: caused by :: Invalid index specification { key: { a: 1 }, name: "x", unique: true, prepareUnique: true }; cannot create an index with the 'unique' option and the 'prepareUnique' option`},
+		{name: "unique as 1 is stored as true", ref: keyPatternRef + "; src/mongo/db/catalog/index_catalog_impl.cpp (_fixIndexSpec)", cmd: ciCmd(`{"key":{"a":1},"name":"x","unique":1}`),
+			want: `{"numIndexesBefore":1,"numIndexesAfter":2}`, thenFind: `{"listIndexes":"c"}`,
+			thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.c","firstBatch":[{"v":2,"key":{"_id":1},"name":"_id_"},{"v":2,"key":{"a":1},"name":"x","unique":true}]}}`},
+	})
+}

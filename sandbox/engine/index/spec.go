@@ -159,8 +159,15 @@ func ParseSpec(doc bson.D, apiStrict bool) (Spec, error) {
 			}
 			s.Name, haveName = n, true
 		case "v":
-			if n, ok := value.WholeNumber(e.Value); !ok || (n != 1 && n != 2) {
-				return s, mongoerr.Newf(mongoerr.CannotCreateIndex, "Invalid index specification %s; cannot create an index with v=%s", FormatDoc(doc), FormatValue(e.Value))
+			if !value.IsNumber(e.Value) {
+				return s, mongoerr.Newf(mongoerr.TypeMismatch, "The field 'v' must be a number, but got %s", value.TypeName(e.Value))
+			}
+			n, ok := value.WholeNumber(value.ToDouble(e.Value))
+			if !ok || n != int64(int32(n)) {
+				return s, mongoerr.Newf(mongoerr.BadValue, "Index version must be representable as a 32-bit integer, but got %s", FormatValue(e.Value))
+			}
+			if n != 1 && n != 2 {
+				return s, mongoerr.Newf(mongoerr.CannotCreateIndex, "Invalid index specification %s; cannot create an index with v=%d", FormatDoc(doc), n)
 			}
 		default:
 			if err := s.addOption(e, doc); err != nil {
@@ -173,6 +180,10 @@ func ParseSpec(doc bson.D, apiStrict bool) (Spec, error) {
 	}
 	if !haveName {
 		return s, mongoerr.New(mongoerr.FailedToParse, "The 'name' field is a required property of an index specification")
+	}
+	// The checks validateIndexSpec makes once every field is read.
+	if s.Unique && s.PrepareUnique {
+		return s, mongoerr.Newf(mongoerr.CannotCreateIndex, "Invalid index specification %s; cannot create an index with the 'unique' option and the 'prepareUnique' option", FormatDoc(doc))
 	}
 	// IndexCatalogImpl::_isSpecOk (index_catalog_impl.cpp) refuses a NUL
 	// byte in the name before an empty one (SERVER-16672).
@@ -214,6 +225,19 @@ func ValidateOrdering(s Spec) error {
 }
 
 func (s *Spec) addOption(e bson.E, doc bson.D) error {
+	// validateIndexSpec's type checks: the flags are numbers or booleans,
+	// but hidden a boolean alone (its message names the field 'name', as
+	// index_key_validate.cpp writes it).
+	switch e.Key {
+	case "unique", "sparse", "prepareUnique", "background", "dropDups", "clustered":
+		if _, isBool := e.Value.(bool); !isBool && !value.IsNumber(e.Value) {
+			return mongoerr.Newf(mongoerr.TypeMismatch, "The field '%s has value %s: %s, which is not convertible to bool", e.Key, e.Key, FormatValue(e.Value))
+		}
+	case "hidden":
+		if _, isBool := e.Value.(bool); !isBool {
+			return mongoerr.Newf(mongoerr.TypeMismatch, "The field 'name' must be a bool, but got %s", value.TypeName(e.Value))
+		}
+	}
 	switch e.Key {
 	case "unique", "sparse", "hidden", "prepareUnique":
 		b := expr.IsTrue(e.Value)
@@ -247,7 +271,7 @@ func (s *Spec) addOption(e bson.E, doc bson.D) error {
 	case "partialFilterExpression":
 		p, ok := e.Value.(bson.D)
 		if !ok {
-			return mongoerr.New(mongoerr.CannotCreateIndex, "'partialFilterExpression' for an index must be a document")
+			return mongoerr.Newf(mongoerr.TypeMismatch, "The field 'partialFilterExpression' must be an object, but got %s", value.TypeName(e.Value))
 		}
 		s.Partial = p
 	case "clustered":

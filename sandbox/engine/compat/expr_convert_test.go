@@ -155,3 +155,30 @@ func TestExpressionConvertTypes(t *testing.T) {
 		{name: "toString of an int", ref: table, cov: cover{op: "$toString", col: types}, doc: convDoc, expr: `{"$toString": "$i"}`, want: `"42"`},
 	})
 }
+
+// A date turns into a string through formatDate's %Y, which takes the years
+// 0 to 9999 only (18537): $convert's table entry for date to string raises
+// that error as it is, onError or not (it is no ConversionFailure), and
+// Value::coerceToString, which $toUpper, $substr and $strcasecmp use, adds
+// its own context.
+func TestExpressionDateToStringRange(t *testing.T) {
+	table := mathCpp + " (ConversionTable: date to string formats kIsoFormatStringZ)"
+	coerce := valueCpp + " (coerceToString: \"failed while coercing date to string\")"
+	doc := `{"_id": 0, "late": {"$date": {"$numberLong": "253402300800000"}}, "early": {"$date": {"$numberLong": "-62198755200000"}},` +
+		` "old": {"$date": "1960-01-01T00:00:00.123Z"}}`
+	outside := "Could not convert date to string: date component was outside the supported range of 0-9999: "
+	runExprCases(t, []exprCase{
+		{name: "toString of a date in year 10000", ref: table, cov: cover{op: "$toString", col: types}, doc: doc,
+			expr: `{"$toString": "$late"}`, code: 18537, msg: planExecutor + outside + "10000"},
+		{name: "toString of a date before year 0", ref: table, cov: cover{op: "$toString", col: types}, doc: doc,
+			expr: `{"$toString": "$early"}`, code: 18537, msg: planExecutor + outside + "-1"},
+		{name: "onError does not catch the year's range", ref: table + "; " + exprCpp + " (onError catches ConversionFailure only)", doc: doc,
+			expr: `{"$convert": {"input": "$late", "to": "string", "onError": "x"}}`, code: 18537, msg: planExecutor + outside + "10000"},
+		{name: "toString of a date before 1970", ref: table, cov: cover{op: "$toString", col: types}, doc: doc,
+			expr: `{"$toString": "$old"}`, want: `"1960-01-01T00:00:00.123Z"`},
+		{name: "toUpper of a date in year 10000", ref: coerce, cov: cover{op: "$toUpper", col: types}, doc: doc,
+			expr: `{"$toUpper": "$late"}`, code: 18537, msg: planExecutor + "failed while coercing date to string :: caused by :: " + outside + "10000"},
+		{name: "substrBytes of a date before year 0", ref: coerce, cov: cover{op: "$substrBytes", col: types}, doc: doc,
+			expr: `{"$substrBytes": ["$early", 0, 4]}`, code: 18537, msg: planExecutor + "failed while coercing date to string :: caused by :: " + outside + "-1"},
+	})
+}

@@ -115,7 +115,9 @@ func formatForMessage(v any) string {
 	return formatValue(v)
 }
 
-// isoDate formats a date as mongod's dateToISOStringUTC.
-func isoDate(d bson.DateTime) string {
-	return time.UnixMilli(int64(d)).UTC().Format("2006-01-02T15:04:05.000Z")
+// isoDate formats a date as mongod's conversions to string do, with
+// TimeZoneDatabase::utcZone().formatDate(kIsoFormatStringZ): a year outside
+// 0-9999 is 18537, as %Y refuses it.
+func isoDate(d bson.DateTime) (string, error) {
+	return FormatDate(int64(d), "%Y-%m-%dT%H:%M:%S.%LZ", time.UTC)
 }

@@ -35,7 +35,8 @@ func coerceToString(v any) (string, error) {
 	case bson.Decimal128:
 		return x.String(), nil
 	case bson.DateTime:
-		return isoDate(x), nil
+		s, err := isoDate(x)
+		return s, withContext(err, "failed while coercing date to string")
 	case bson.Timestamp:
 		return prettyTimestamp(x), nil
 	case bson.JavaScript:

@@ -189,7 +189,11 @@ func Convert(v any, to string) (any, error) {
 			return strconv.FormatBool(x), nil
 		case float64:
 			return doubleToString(x), nil
-		case int32, int64, bson.Decimal128, bson.DateTime:
+		case bson.DateTime:
+			// The conversion table formats the date itself, without
+			// coerceToString's context.
+			return isoDate(x)
+		case int32, int64, bson.Decimal128:
 			return coerceToString(x)
 		case bson.Symbol:
 			return string(x), nil

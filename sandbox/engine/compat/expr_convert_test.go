@@ -182,3 +182,25 @@ func TestExpressionDateToStringRange(t *testing.T) {
 			expr: `{"$substrBytes": ["$early", 0, 4]}`, code: 18537, msg: planExecutor + "failed while coercing date to string :: caused by :: " + outside + "-1"},
 	})
 }
+
+// performCastDecimalToDouble accepts bid128_to_binary64's inexact flag
+// alone: a decimal too small for a normal double signals underflow, as one
+// too big signals overflow, and both fail with the same message.
+func TestExpressionConvertDecimalToDouble(t *testing.T) {
+	ref := mathCpp + " (performCastDecimalToDouble)"
+	doc := `{"_id": 0, "tiny": {"$numberDecimal": "1E-400"}, "sub": {"$numberDecimal": "-1E-310"}, "small": {"$numberDecimal": "3E-308"},` +
+		` "zero": {"$numberDecimal": "0E-6000"}}`
+	overflow := "Conversion would overflow target type in $convert with no onError value: "
+	runExprCases(t, []exprCase{
+		{name: "a decimal below the doubles", ref: ref, cov: cover{op: "$toDouble", col: types}, doc: doc,
+			expr: `{"$toDouble": "$tiny"}`, code: 241, msg: planExecutor + overflow + "1E-400"},
+		{name: "a decimal in the subnormal doubles", ref: ref, cov: cover{op: "$toDouble", col: types}, doc: doc,
+			expr: `{"$toDouble": "$sub"}`, code: 241, msg: planExecutor + overflow + "-1E-310"},
+		{name: "onError catches the underflow", ref: ref, doc: doc,
+			expr: `{"$convert": {"input": "$tiny", "to": "double", "onError": "under"}}`, want: `"under"`},
+		{name: "a small normal double", ref: ref, cov: cover{op: "$toDouble", col: types}, doc: doc,
+			expr: `{"$toDouble": "$small"}`, want: `3e-308`},
+		{name: "a zero with a tiny exponent", ref: ref, cov: cover{op: "$toDouble", col: types}, doc: doc,
+			expr: `{"$toDouble": "$zero"}`, want: `0.0`},
+	})
+}

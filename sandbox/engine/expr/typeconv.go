@@ -91,7 +91,11 @@ func Convert(v any, to string) (any, error) {
 		case bson.Decimal128:
 			d := decOf(x)
 			f := decToFloat(d)
-			if d.kind == decFinite && math.IsInf(f, 0) {
+			// bid128_to_binary64 signals overflow past the double range and
+			// underflow (with inexact) for a nonzero value below the
+			// smallest normal double; performCastDecimalToDouble refuses
+			// any flag but inexact.
+			if d.kind == decFinite && (math.IsInf(f, 0) || d.coef.Sign() != 0 && math.Abs(f) < 0x1p-1022) {
 				return nil, conversionError("Conversion would overflow target type in $convert with no onError value: %s", x.String())
 			}
 			return f, nil

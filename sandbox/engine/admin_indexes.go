@@ -58,24 +58,16 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 		if specs[i], err = index.ParseSpec(d, req.apiStrict()); err != nil {
 			return nil, inSpecification(err, d)
 		}
-		if err := index.ValidateWildcardOptions(d, specs[i]); err != nil {
-			return nil, err
-		}
-		if err := index.ValidateTTL(d, specs[i]); err != nil {
-			return nil, err
-		}
-		if err := index.ValidateHashed(specs[i]); err != nil {
-			return nil, err
-		}
-		// A dropIndexes of "*" means every index, so mongod refuses the name.
-		if specs[i].Name == "*" {
+		if specs[i].IsIDPattern() {
+			if err := index.ValidateIDIndex(d, &specs[i]); err != nil {
+				return nil, err
+			}
+		} else if specs[i].Name == "*" {
+			// A dropIndexes of "*" means every index, so mongod refuses the name.
 			return nil, mongoerr.New(mongoerr.BadValue, "The index name '*' is not valid.")
 		}
-		if err := storageengine.ValidateIndexOption(d); err != nil {
-			return nil, err
-		}
-		if err := index.ValidateOrdering(specs[i]); err != nil {
-			return nil, err
+		if strings.HasPrefix(collName, "system.") && !strings.HasPrefix(collName, "system.buckets.") && !value.IsMissing(value.Get(d, "hidden")) {
+			return nil, mongoerr.New(mongoerr.BadValue, "Can't hide index on system collection")
 		}
 	}
 	// parseAndGetCommitQuorum: only a replica set waits for its members
@@ -88,6 +80,29 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 	}
 	if isTimeseries {
 		return e.createTimeseriesIndexes(req, ts)
+	}
+	// Every spec parsed, validateTTLOptions checks each one's TTL, and
+	// then the catalog each spec (IndexCatalogImpl::_isSpecOk and the
+	// access method's constructor).
+	for i, spec := range specs {
+		if err := index.ValidateTTL(raw[i].(bson.D), spec); err != nil {
+			return nil, err
+		}
+	}
+	for i, spec := range specs {
+		d := raw[i].(bson.D)
+		if err := index.ValidateWildcardOptions(d, spec); err != nil {
+			return nil, err
+		}
+		if err := index.ValidateHashed(spec); err != nil {
+			return nil, err
+		}
+		if err := storageengine.ValidateIndexOption(d); err != nil {
+			return nil, err
+		}
+		if err := index.ValidateOrdering(spec); err != nil {
+			return nil, err
+		}
 	}
 	q := e.catalog.QuotaFor(req.db)
 	existed := map[string]bool{}

@@ -492,20 +492,6 @@ func (c *Collection) newIndex(spec index.Spec) (*index.Index, error) {
 	if c.IsCapped() && !value.IsMissing(value.Get(spec.Options, "expireAfterSeconds")) {
 		return nil, mongoerr.New(mongoerr.CannotCreateIndex, "Cannot create TTL index on a capped collection")
 	}
-	// IndexCatalogImpl::_isSpecOk refuses, for the key pattern of the _id
-	// index, the options that would make it something other than the
-	// unique, full, dense index IndexDescriptor takes it for.
-	if spec.IsIDPattern() {
-		if !spec.Unique && !value.IsMissing(value.Get(spec.Options, "unique")) {
-			return nil, mongoerr.New(mongoerr.CannotCreateIndex, "_id index cannot be non-unique")
-		}
-		if spec.Partial != nil {
-			return nil, mongoerr.New(mongoerr.CannotCreateIndex, "_id index cannot be a partial index")
-		}
-		if spec.Sparse {
-			return nil, mongoerr.New(mongoerr.CannotCreateIndex, "_id index cannot be sparse")
-		}
-	}
 	for _, ix := range c.indexes {
 		if ix.Spec.Name != spec.Name {
 			continue

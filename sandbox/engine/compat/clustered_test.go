@@ -123,9 +123,11 @@ func TestClusteredCollectionIndexes(t *testing.T) {
 		{name: "createIndex clustered without unique", ref: clusteredIndexRef, setup: []string{clusteredC},
 			cmd:  `{"createIndexes": "c", "indexes": [{"key": {"_id": 1}, "name": "_id_", "clustered": true}]}`,
 			code: mongoerr.CannotCreateIndex, msg: "Error in specification { key: { _id: 1 }, name: \"_id_\", clustered: true } :: caused by :: The 'unique' field is required when 'clustered' is specified"},
-		{name: "createIndex on the cluster key, not unique", ref: clusteredIndexRef, setup: []string{clusteredC},
+		// parseAndValidateIndexSpecs refuses the option on the _id key
+		// before the catalog compares it with the cluster key.
+		{name: "createIndex on the cluster key, not unique", ref: clusteredIndexRef + " (parseAndValidateIndexSpecs, validateIdIndexSpec)", setup: []string{clusteredC},
 			cmd:  `{"createIndexes": "c", "indexes": [{"key": {"_id": 1}, "name": "x", "unique": false}]}`,
-			code: mongoerr.ErrClusteredUniqueMismatch, msg: "Cannot create an index with the same key pattern as the collection's clusteredIndex but a different 'unique' field"},
+			code: mongoerr.InvalidIndexSpecificationOption, msg: `The field 'unique' is not valid for an _id index specification. Specification: { key: { _id: 1 }, name: "x", unique: false, v: 2 }`},
 		{name: "createIndex with the cluster key's name on another key", ref: clusteredIndexRef, setup: []string{clusteredC},
 			cmd:  `{"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": "_id_"}]}`,
 			code: mongoerr.BadValue, msg: "The index name '_id_' is reserved for the _id index, which must have key pattern {_id: 1}, found key: { a: 1 }"},

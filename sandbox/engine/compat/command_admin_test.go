@@ -34,6 +34,7 @@ const (
 	setParameterRef   = "src/mongo/db/commands/set_parameter.cpp CmdSet; manual: reference/command/setParameter"
 	fsyncRef          = "src/mongo/db/commands/fsync.cpp (FSyncCommand, FSyncUnlockCommand); manual: reference/command/fsync"
 	validateCmdRef    = "src/mongo/db/commands/validate.cpp; manual: reference/command/validate"
+	idIndexSpecRef    = "src/mongo/db/catalog/index_key_validate.cpp (parseAndValidateIndexSpecs, validateIdIndexSpec), index_catalog_impl.cpp (_fixIndexSpec); jstests/core/index/index_id_options.js"
 )
 
 func TestCollectionAndDatabaseCommands(t *testing.T) {
@@ -274,21 +275,37 @@ func TestIndexCommands(t *testing.T) {
 			cmd: `{"createIndexes":"c","indexes":[{"key":{"b":1},"name":"x"}]}`, code: mongoerr.IndexKeySpecsConflict},
 		{name: "createIndexes a key indexed under another name", ref: createIdxRef, setup: []string{`{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"x"}]}`},
 			cmd: `{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"y"}]}`, code: mongoerr.IndexOptionsConflict, msg: "Index already exists with a different name: x"},
-		// IndexDescriptor makes any {_id: 1} or {_id: -1} index unique
-		// (index_descriptor.cpp: _unique(_isIdIndex || unique)), so {_id: 1}
-		// under another name is identical to the _id index (jstests/core/in5.js).
-		{name: "createIndexes the _id key under another name", ref: createIdxRef + "; src/mongo/db/index/index_descriptor.cpp", docs: docs,
-			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":1},"name":"_id_1"}]}`, code: mongoerr.IndexOptionsConflict, msg: "Index already exists with a different name: _id_"},
-		{name: "createIndexes the _id key, explicitly unique, under another name", ref: createIdxRef + "; src/mongo/db/index/index_descriptor.cpp", docs: docs,
-			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":1.0},"name":"other","unique":true}]}`, code: mongoerr.IndexOptionsConflict, msg: "Index already exists with a different name: _id_"},
-		{name: "createIndexes a non-unique _id key", ref: createIdxRef + "; src/mongo/db/catalog/index_catalog_impl.cpp (_isSpecOk)", docs: docs,
-			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":-1},"name":"i","unique":false}]}`, code: mongoerr.CannotCreateIndex, msg: "_id index cannot be non-unique"},
-		{name: "createIndexes a sparse _id key", ref: createIdxRef + "; src/mongo/db/catalog/index_catalog_impl.cpp (_isSpecOk)", docs: docs,
-			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":1},"name":"i","sparse":true}]}`, code: mongoerr.CannotCreateIndex, msg: "_id index cannot be sparse"},
-		{name: "createIndexes a partial _id key", ref: createIdxRef + "; src/mongo/db/catalog/index_catalog_impl.cpp (_isSpecOk)", docs: docs,
-			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":1},"name":"i","partialFilterExpression":{"a":1}}]}`, code: mongoerr.CannotCreateIndex, msg: "_id index cannot be a partial index"},
-		{name: "createIndexes a descending _id key", ref: createIdxRef + "; src/mongo/db/index/index_descriptor.cpp", docs: docs,
-			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":-1},"name":"i"}]}`, want: `{"numIndexesBefore":1,"numIndexesAfter":2,"ok":1.0}`},
+		// parseAndValidateIndexSpecs (index_key_validate.cpp) runs
+		// validateIdIndexSpec on any {_id: 1} or {_id: -1} key: only key,
+		// name, v, collation and ns, and the key {_id: 1}; _fixIndexSpec
+		// (index_catalog_impl.cpp) then names it _id_, so it is the _id
+		// index (jstests/core/index/index_id_options.js, jstests/core/query/in/in5.js).
+		{name: "createIndexes the _id key under another name", ref: idIndexSpecRef, docs: docs,
+			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":1},"name":"_id_1"}]}`, want: `{"numIndexesBefore":1,"numIndexesAfter":1,"note":"all indexes already exist"}`},
+		{name: "createIndexes the _id key, explicitly unique, under another name", ref: idIndexSpecRef, docs: docs,
+			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":1.0},"name":"other","unique":true}]}`, code: mongoerr.InvalidIndexSpecificationOption,
+			msg: `The field 'unique' is not valid for an _id index specification. Specification: { key: { _id: 1.0 }, name: "other", unique: true, v: 2 }`},
+		{name: "createIndexes a non-unique _id key", ref: idIndexSpecRef, docs: docs,
+			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":-1},"name":"i","unique":false}]}`, code: mongoerr.InvalidIndexSpecificationOption,
+			msg: `The field 'unique' is not valid for an _id index specification. Specification: { key: { _id: -1 }, name: "i", unique: false, v: 2 }`},
+		{name: "createIndexes a sparse _id key", ref: idIndexSpecRef, docs: docs,
+			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":1},"name":"i","sparse":true,"v":2,"ns":"x.c"}]}`, code: mongoerr.InvalidIndexSpecificationOption,
+			msg: `The field 'sparse' is not valid for an _id index specification. Specification: { key: { _id: 1 }, name: "i", sparse: true, v: 2 }`},
+		{name: "createIndexes a partial _id key", ref: idIndexSpecRef, docs: docs,
+			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":1},"name":"i","partialFilterExpression":{"a":1}}]}`, code: mongoerr.InvalidIndexSpecificationOption,
+			msg: `The field 'partialFilterExpression' is not valid for an _id index specification. Specification: { key: { _id: 1 }, name: "i", partialFilterExpression: { a: 1 }, v: 2 }`},
+		{name: "createIndexes a TTL _id key", ref: idIndexSpecRef, docs: docs,
+			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":1},"name":"i","expireAfterSeconds":-1}]}`, code: mongoerr.InvalidIndexSpecificationOption,
+			msg: `The field 'expireAfterSeconds' is not valid for an _id index specification. Specification: { key: { _id: 1 }, name: "i", expireAfterSeconds: -1, v: 2 }`},
+		{name: "createIndexes a descending _id key", ref: idIndexSpecRef, docs: docs,
+			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":-1},"name":"_id_"}]}`, code: mongoerr.BadValue, msg: "The field 'key' for an _id index must be {_id: 1}, but got { _id: -1 }"},
+		{name: "createIndexes the _id key on a new collection", ref: idIndexSpecRef,
+			cmd:  `{"createIndexes":"c","indexes":[{"key":{"_id":1},"name":"x","v":2}]}`,
+			want: `{"numIndexesBefore":1,"numIndexesAfter":1,"createdCollectionAutomatically":true,"note":"all indexes already exist"}`},
+		{name: "createIndexes a hashed _id key is no _id index", ref: idIndexSpecRef, docs: docs,
+			cmd: `{"createIndexes":"c","indexes":[{"key":{"_id":"hashed"},"name":"h"}]}`, want: `{"numIndexesBefore":1,"numIndexesAfter":2}`},
+		{name: "createIndexes a hidden index on a system collection", ref: createIdxRef + " (parseAndValidateIndexSpecs)",
+			cmd: `{"createIndexes":"system.js","indexes":[{"key":{"a":1},"name":"a_1","hidden":false}]}`, code: mongoerr.BadValue, msg: "Can't hide index on system collection"},
 
 		// listIndexes, dropIndexes
 		{name: "listIndexes of a collection that does not exist", ref: listIdxRef, cmd: `{"listIndexes":"nothere"}`, code: mongoerr.NamespaceNotFound, msg: "ns does not exist: {{db}}.nothere"},

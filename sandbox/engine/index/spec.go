@@ -204,13 +204,50 @@ func ParseSpec(doc bson.D, apiStrict bool) (Spec, error) {
 	if err := s.finishWildcard(doc); err != nil {
 		return s, err
 	}
-	if s.Name == IDIndexName && !(len(s.Fields) == 1 && s.Fields[0].Path == "_id" && !s.Fields[0].Desc && !s.Fields[0].Hashed) {
+	if s.Name == IDIndexName && !s.IsIDPattern() && !(len(s.Fields) == 1 && s.Fields[0].Path == "_id" && !s.Fields[0].Desc && !s.Fields[0].Hashed) {
 		return s, mongoerr.Newf(mongoerr.BadValue, "The index name '_id_' is reserved for the _id index, which must have key pattern {_id: 1}, found key: %s", FormatDoc(s.Key))
 	}
 	if s.Sparse && s.Partial != nil {
 		return s, mongoerr.New(mongoerr.CannotCreateIndex, "cannot mix \"partialFilterExpression\" and \"sparse\" options")
 	}
 	return s, nil
+}
+
+// ValidateIDIndex is index_key_validate::validateIdIndexSpec, which
+// parseAndValidateIndexSpecs runs on a spec whose key is the _id index's
+// pattern ({_id: 1} or {_id: -1}): only key, name, v, collation and ns
+// may be given (unless it is a clustered index's spec), and the key must
+// be {_id: 1}. Such a spec is then the _id
+// index itself, which IndexCatalogImpl::_fixIndexSpec names "_id_"
+// whatever name it was given (jstests/core/index/index_id_options.js).
+func ValidateIDIndex(doc bson.D, s *Spec) error {
+	// The spec validateIndexSpec returned: without ns, with a v.
+	validated := make(bson.D, 0, len(doc)+1)
+	for _, e := range doc {
+		if e.Key != "ns" {
+			validated = append(validated, e)
+		}
+	}
+	if value.IsMissing(value.Get(doc, "v")) {
+		validated = append(validated, bson.E{Key: "v", Value: int32(2)})
+	}
+	// A clustered spec's fields were checked as a clustered index's.
+	for _, e := range validated {
+		if !value.IsMissing(value.Get(doc, "clustered")) {
+			break
+		}
+		switch e.Key {
+		case "key", "name", "v", "collation", "_id":
+		default:
+			return mongoerr.Newf(mongoerr.InvalidIndexSpecificationOption,
+				"The field '%s' is not valid for an _id index specification. Specification: %s", e.Key, FormatDoc(validated))
+		}
+	}
+	if s.Fields[0].Desc {
+		return mongoerr.Newf(mongoerr.BadValue, "The field 'key' for an _id index must be {_id: 1}, but got %s", FormatDoc(s.Key))
+	}
+	s.Name = IDIndexName
+	return nil
 }
 
 // ValidateOrdering is the check of building the index's descriptor,

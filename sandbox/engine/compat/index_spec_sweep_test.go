@@ -81,3 +81,22 @@ func TestIndexOptionTypesSweep(t *testing.T) {
 			thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.c","firstBatch":[{"v":2,"key":{"_id":1},"name":"_id_"},{"v":2,"key":{"a":1},"name":"x","unique":true}]}}`},
 	})
 }
+
+// validateIndexSpecTTL's checks, through the BSONElement form of
+// validateExpireAfterSeconds (index_key_validate.cpp): collMod reads its
+// value as a long and uses the int64 form, with other messages.
+func TestIndexTTLSweep(t *testing.T) {
+	const ttlRef = "src/mongo/db/catalog/index_key_validate.cpp (validateIndexSpecTTL, validateExpireAfterSeconds); src/mongo/db/commands/create_indexes_cmd.cpp (validateTTLOptions)"
+	runCmdCases(t, []cmdCase{
+		{name: "a NaN TTL", ref: ttlRef, cmd: ciCmd(`{"key":{"t":1},"name":"x","expireAfterSeconds":{"$numberDouble":"NaN"}}`), code: mongoerr.CannotCreateIndex,
+			msg: `. Index spec: { key: { t: 1 }, name: "x", expireAfterSeconds: nan.0 } :: caused by :: TTL index 'expireAfterSeconds' option must not be NaN`},
+		{name: "a TTL beyond int32", ref: ttlRef, cmd: ciCmd(`{"key":{"t":1},"name":"x","expireAfterSeconds":{"$numberLong":"2147483648"}}`), code: mongoerr.CannotCreateIndex,
+			msg: `. Index spec: { key: { t: 1 }, name: "x", expireAfterSeconds: 2147483648 } :: caused by :: TTL index 'expireAfterSeconds' must be within the range of a 32-bit integer`},
+		{name: "a TTL below int32", ref: ttlRef, cmd: ciCmd(`{"key":{"t":1},"name":"x","expireAfterSeconds":-3e9}`), code: mongoerr.CannotCreateIndex,
+			msg: `. Index spec: { key: { t: 1 }, name: "x", expireAfterSeconds: -3000000000.0 } :: caused by :: TTL index 'expireAfterSeconds' must be within the range of a 32-bit integer`},
+		{name: "a TTL of int32's largest value", ref: ttlRef, cmd: ciCmd(`{"key":{"t":1},"name":"x","expireAfterSeconds":2147483647}`), want: `{"numIndexesBefore":1,"numIndexesAfter":2}`},
+		{name: "a later spec's parse error wins over an earlier TTL", ref: ttlRef + " (parseAndValidateIndexSpecs runs on every spec first)",
+			cmd:  `{"createIndexes":"c","indexes":[{"key":{"t":1},"name":"x","expireAfterSeconds":-1},{"key":{"a":0},"name":"y"}]}`,
+			code: mongoerr.CannotCreateIndex, msg: `Error in specification { key: { a: 0 }, name: "y" } :: caused by :: Values in the index key pattern cannot be 0.`},
+	})
+}

@@ -332,14 +332,22 @@ func (s *Spec) addOption(e bson.E, doc bson.D) error {
 
 // ValidateTTL is validateIndexSpecTTL (src/mongo/db/catalog/
 // index_key_validate.cpp), which createIndexes runs once the rest of the
-// spec doc is valid: expireAfterSeconds is a number of seconds from 0 to
-// 2^31-1 (manual: core/index-ttl), on a single-field index.
+// spec doc is valid: expireAfterSeconds is a number of seconds, not NaN,
+// from 0 to 2^31-1 (manual: core/index-ttl), on a single-field index.
 func ValidateTTL(doc bson.D, s Spec) error {
 	v := value.Get(doc, "expireAfterSeconds")
 	if value.IsMissing(v) {
 		return nil
 	}
-	if reason := ExpireAfterSecondsProblem(v); reason != "" {
+	// The BSONElement form of validateExpireAfterSeconds refuses NaN and
+	// a value safeNumberInt would clamp before it checks the seconds.
+	reason := ExpireAfterSecondsProblem(v)
+	if n := safeNumberLong(v); value.IsNumber(v) && math.IsNaN(value.ToDouble(v)) {
+		reason = "TTL index 'expireAfterSeconds' option must not be NaN"
+	} else if value.IsNumber(v) && n != int64(int32(n)) {
+		reason = "TTL index 'expireAfterSeconds' must be within the range of a 32-bit integer"
+	}
+	if reason != "" {
 		return mongoerr.Newf(mongoerr.CannotCreateIndex, ". Index spec: %s :: caused by :: %s", FormatDoc(doc), reason)
 	}
 	if len(s.Key) != 1 {

@@ -221,3 +221,32 @@ func TestExpressionStringTypes(t *testing.T) {
 			expr: `{"$toUpper": "$date"}`, want: `"2020-01-02T03:04:05.678Z"`},
 	})
 }
+
+// The regex expressions compile a constant pattern while parsing, and a
+// pattern PCRE2 refuses is 51111 'Invalid Regex in <op>: ' and PCRE2's own
+// message (RegexExecutionState::compile in src/mongo/db/pipeline/
+// expression.cpp, errorMessage of pcre2_get_error_message), not Go's.
+// Constructs PCRE2 runs and the sandbox's RE2 cannot (lookaround,
+// backreferences) are refused as not implemented rather than called
+// invalid.
+func TestExpressionRegexCompileErrors(t *testing.T) {
+	ref := exprCpp + " (RegexExecutionState::compile, 51111); jstests/aggregation/expressions/regex.js"
+	invalid := invalidProject + "Invalid Regex in "
+	runExprCases(t, []exprCase{
+		{name: "an unclosed group", ref: ref, cov: cover{op: "$regexMatch"},
+			expr: `{"$regexMatch": {"input": "abc", "regex": "(a"}}`, code: 51111, msg: invalid + "$regexMatch: missing closing parenthesis"},
+		{name: "an unclosed class", ref: ref, cov: cover{op: "$regexFind"},
+			expr: `{"$regexFind": {"input": "abc", "regex": "["}}`, code: 51111, msg: invalid + "$regexFind: missing terminating ] for character class"},
+		{name: "a quantifier with nothing to repeat", ref: ref, cov: cover{op: "$regexFindAll"},
+			expr: `{"$regexFindAll": {"input": "abc", "regex": "*"}}`, code: 51111, msg: invalid + "$regexFindAll: quantifier does not follow a repeatable item"},
+		{name: "a trailing backslash", ref: ref, cov: cover{op: "$regexFind"},
+			expr: `{"$regexFind": {"input": "abc", "regex": "a\\"}}`, code: 51111, msg: invalid + "$regexFind: \\ at end of pattern"},
+		{name: "an unmatched closing parenthesis", ref: ref, cov: cover{op: "$regexMatch"},
+			expr: `{"$regexMatch": {"input": "abc", "regex": "a)"}}`, code: 51111, msg: invalid + "$regexMatch: unmatched closing parenthesis"},
+		{name: "a lookahead in an unclosed group is still invalid", ref: ref, cov: cover{op: "$regexMatch"},
+			expr: `{"$regexMatch": {"input": "abc", "regex": "(a(?=b)"}}`, code: 51111, msg: invalid + "$regexMatch: missing closing parenthesis"},
+		{name: "a lookahead is refused, not invalid", ref: ref + " (PCRE2 accepts lookaround; the sandbox's RE2 cannot run it)", cov: cover{op: "$regexMatch"},
+			expr: `{"$regexMatch": {"input": "ab", "regex": "a(?=b)"}}`, code: 238,
+			msg: invalidProject + "regular expressions with lookaround assertions or atomic groups (`(?=`) are not supported by the schemalab sandbox; use a real MongoDB (--uri) for them"},
+	})
+}

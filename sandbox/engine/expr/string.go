@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"errors"
 	"math"
 	"regexp"
 	"regexp/syntax"
@@ -774,9 +775,12 @@ func regexResult(s string, loc []int, runeIdx int) bson.D {
 }
 
 // CompileRegex translates a PCRE pattern with MongoDB options (i m s x)
-// into Go's regexp. Constructs RE2 lacks (backreferences, lookaround) fail
-// as an invalid regex, in the operator's words.
+// into Go's regexp. A pattern PCRE2 refuses is 51111 with PCRE2's words
+// where Go's parser knows the fault; constructs PCRE2 runs and RE2 lacks
+// (backreferences, lookaround) are refused as not implemented, not called
+// invalid.
 func CompileRegex(pattern, flags, opName string) (*regexp.Regexp, error) {
+	written := pattern
 	prefix := ""
 	for _, f := range flags {
 		switch f {
@@ -799,13 +803,81 @@ func CompileRegex(pattern, flags, opName string) (*regexp.Regexp, error) {
 	}
 	rx, err := regexp.Compile(pattern)
 	if err != nil {
-		msg := err.Error()
-		if i := strings.Index(msg, ": "); i >= 0 && strings.HasPrefix(msg, "error parsing regexp") {
-			msg = msg[i+2:]
+		construct := PCREOnly(err)
+		if construct == "" {
+			return nil, mongoerr.Newf(mongoerr.ErrRegexInvalid, "Invalid Regex in %s: %s", opName, PCREMessage(err))
 		}
-		return nil, mongoerr.Newf(mongoerr.ErrRegexInvalid, "Invalid Regex in %s: %s", opName, msg)
+		// PCRE2 compiles the whole pattern: one whose groups or classes
+		// do not close is invalid there, whatever else it uses.
+		if _, msg := PatternStructure(written); msg != "" {
+			return nil, mongoerr.Newf(mongoerr.ErrRegexInvalid, "Invalid Regex in %s: %s", opName, msg)
+		}
+		return nil, PCRERefusal(construct)
 	}
 	return rx, nil
+}
+
+// PCRERefusal is the sandbox's answer for a PCRE2 construct it leaves
+// out: mongod accepts the pattern, so it is not called invalid.
+func PCRERefusal(construct string) error {
+	return mongoerr.Newf(mongoerr.NotImplemented,
+		"regular expressions with %s are not supported by the schemalab sandbox; use a real MongoDB (--uri) for them", construct)
+}
+
+// PCREOnly names the construct when err is about one PCRE runs and Go's
+// RE2 engine cannot (lookaround, atomic groups, backreferences): mongod
+// accepts those patterns, so the sandbox says it leaves them out rather
+// than calling them invalid.
+func PCREOnly(err error) string {
+	var se *syntax.Error
+	if !errors.As(err, &se) {
+		return ""
+	}
+	switch se.Code {
+	case syntax.ErrInvalidPerlOp:
+		if strings.HasPrefix(se.Expr, "(?=") || strings.HasPrefix(se.Expr, "(?!") || strings.HasPrefix(se.Expr, "(?>") {
+			return "lookaround assertions or atomic groups (`" + se.Expr + "`)"
+		}
+		return "inline options RE2 lacks (`" + se.Expr + "`)"
+	case syntax.ErrInvalidNamedCapture:
+		// RE2 reads (?<= and (?<! as a malformed group name.
+		if strings.HasPrefix(se.Expr, "(?<=") || strings.HasPrefix(se.Expr, "(?<!") {
+			return "lookaround assertions or atomic groups (`" + se.Expr[:4] + "`)"
+		}
+	case syntax.ErrInvalidEscape:
+		if len(se.Expr) == 2 && (se.Expr[1] >= '1' && se.Expr[1] <= '9' || se.Expr[1] == 'k' || se.Expr[1] == 'g') {
+			return "backreferences (`" + se.Expr + "`)"
+		}
+	}
+	return ""
+}
+
+// PCREMessage renders a Go regexp error with PCRE2's wording where the two
+// libraries agree that the pattern is wrong.
+func PCREMessage(err error) string {
+	var se *syntax.Error
+	if !errors.As(err, &se) {
+		return err.Error()
+	}
+	switch se.Code {
+	case syntax.ErrMissingParen:
+		return "missing closing parenthesis"
+	case syntax.ErrUnexpectedParen:
+		return "unmatched closing parenthesis"
+	case syntax.ErrMissingBracket:
+		return "missing terminating ] for character class"
+	case syntax.ErrMissingRepeatArgument:
+		return "quantifier does not follow a repeatable item"
+	case syntax.ErrTrailingBackslash:
+		return "\\ at end of pattern"
+	case syntax.ErrInvalidRepeatSize:
+		return "number too big in {} quantifier"
+	case syntax.ErrInvalidCharRange:
+		return "range out of order in character class"
+	case syntax.ErrInvalidEscape:
+		return "unrecognized character follows \\"
+	}
+	return se.Error()
 }
 
 // maxPCRE2PatternLength is the kMaxPatternLength mongod 8.0 hands

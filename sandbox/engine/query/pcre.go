@@ -32,13 +32,6 @@ import (
 // backreferences, recursion, conditionals, callouts, branch reset) is
 // refused as not implemented, never matched differently.
 
-// pcreRefusal is the sandbox's answer for a PCRE2 construct it leaves
-// out: mongod accepts the pattern, so it is not called invalid.
-func pcreRefusal(construct string) error {
-	return mongoerr.Newf(mongoerr.NotImplemented,
-		"regular expressions with %s are not supported by the schemalab sandbox; use a real MongoDB (--uri) for them", construct)
-}
-
 // pcreInvalid is RegexMatchExpression's 51091 with PCRE2's message.
 func pcreInvalid(msg string) error {
 	return mongoerr.New(codeRegexInvalid, "Regular expression is invalid: "+msg)
@@ -188,7 +181,7 @@ func (t *pcreTranslator) quantifier() error {
 	if end < len(t.p) && t.p[end] == '?' {
 		end++
 	} else if end < len(t.p) && t.p[end] == '+' {
-		return pcreRefusal("possessive quantifiers (`" + t.p[t.i:end+1] + "`)")
+		return expr.PCRERefusal("possessive quantifiers (`" + t.p[t.i:end+1] + "`)")
 	}
 	t.out.WriteString(t.p[t.i:end])
 	t.i = end
@@ -238,7 +231,7 @@ func (t *pcreTranslator) startItem() (bool, error) {
 		t.newline, t.crlf = newlineConvs[name], false
 	case name == "NOTEMPTY" || name == "NOTEMPTY_ATSTART":
 		// An empty match does not count: RE2 has no such mode.
-		return false, pcreRefusal("(*" + name + ")")
+		return false, expr.PCRERefusal("(*" + name + ")")
 	default:
 		return false, nil
 	}
@@ -250,7 +243,7 @@ func (t *pcreTranslator) startItem() (bool, error) {
 // newlines; otherwise PCRE2's `$` also matches before a final newline.
 func (t *pcreTranslator) dollar() error {
 	if t.crlf || t.cur.multiline && t.newline.final != `\n` {
-		return pcreRefusal("`$` under a newline convention other than LF")
+		return expr.PCRERefusal("`$` under a newline convention other than LF")
 	}
 	if t.cur.multiline {
 		t.out.WriteByte('$')
@@ -259,7 +252,7 @@ func (t *pcreTranslator) dollar() error {
 	if t.i < len(t.p) && !strings.ContainsRune(")|", rune(t.p[t.i])) {
 		// What follows `$` would have to match the final newline PCRE2
 		// leaves unconsumed; the rewrite consumes it.
-		return pcreRefusal("`$` followed by more of the pattern")
+		return expr.PCRERefusal("`$` followed by more of the pattern")
 	}
 	t.out.WriteString(`(?:(?:` + t.newline.final + `)?\z)`)
 	return nil
@@ -270,7 +263,7 @@ func (t *pcreTranslator) dot() error {
 	case t.cur.dotall:
 		t.out.WriteString(`(?s:.)`)
 	case t.crlf:
-		return pcreRefusal("`.` under the (*CRLF) newline convention")
+		return expr.PCRERefusal("`.` under the (*CRLF) newline convention")
 	default:
 		t.out.WriteString(`[^` + t.newline.dotExcludes + `]`)
 	}
@@ -315,7 +308,7 @@ func (t *pcreTranslator) escape(inClass bool) error {
 			return t.unionSet(body, c == 'W' || c == 'S', inClass, seq)
 		case 'b', 'B':
 			if !inClass {
-				return pcreRefusal("\\" + string(c) + " under (*UCP)")
+				return expr.PCRERefusal("\\" + string(c) + " under (*UCP)")
 			}
 		}
 	}
@@ -378,7 +371,7 @@ func (t *pcreTranslator) escape(inClass bool) error {
 			if body, ok := pcreSpecialProperties[name]; ok {
 				t.i += j + 1
 				if body == "" {
-					return pcreRefusal("\\p{" + name + "}")
+					return expr.PCRERefusal("\\p{" + name + "}")
 				}
 				return t.unionSet(body, neg, inClass, `\p{`+name+`}`)
 			}
@@ -390,7 +383,7 @@ func (t *pcreTranslator) escape(inClass bool) error {
 			return pcreInvalid(`\N is not supported in a class`)
 		}
 		if t.crlf {
-			return pcreRefusal("\\N under the (*CRLF) newline convention")
+			return expr.PCRERefusal("\\N under the (*CRLF) newline convention")
 		}
 		t.out.WriteString(`[^` + t.newline.dotExcludes + `]`)
 	case 'R':
@@ -399,7 +392,7 @@ func (t *pcreTranslator) escape(inClass bool) error {
 		}
 		return t.anyNewline()
 	case 'X', 'C':
-		return pcreRefusal("\\" + string(c))
+		return expr.PCRERefusal("\\" + string(c))
 	case 'K':
 		if inClass {
 			return pcreInvalid("escape sequence is invalid in character class")
@@ -416,14 +409,14 @@ func (t *pcreTranslator) escape(inClass bool) error {
 			return pcreInvalid("escape sequence is invalid in character class")
 		}
 		if t.crlf {
-			return pcreRefusal("\\Z under the (*CRLF) newline convention")
+			return expr.PCRERefusal("\\Z under the (*CRLF) newline convention")
 		}
 		if t.i < len(t.p) && !strings.ContainsRune(")|", rune(t.p[t.i])) {
-			return pcreRefusal("\\Z followed by more of the pattern")
+			return expr.PCRERefusal("\\Z followed by more of the pattern")
 		}
 		t.out.WriteString(`(?:(?:` + t.newline.final + `)?\z)`)
 	case 'g', 'k':
-		return pcreRefusal("backreferences (`" + seq + "`)")
+		return expr.PCRERefusal("backreferences (`" + seq + "`)")
 	case 'Q':
 		end := strings.Index(t.p[t.i:], `\E`)
 		lit := t.p[t.i:]
@@ -443,7 +436,7 @@ func (t *pcreTranslator) escape(inClass bool) error {
 		// An \E with no \Q before it is ignored.
 	default:
 		if c >= '1' && c <= '9' && !inClass {
-			return pcreRefusal("backreferences (`" + seq + "`)")
+			return expr.PCRERefusal("backreferences (`" + seq + "`)")
 		}
 		t.out.WriteString(seq)
 	}
@@ -468,7 +461,7 @@ var pcreSpecialProperties = map[string]string{
 func (t *pcreTranslator) unionSet(body string, neg, inClass bool, what string) error {
 	switch {
 	case neg && inClass:
-		return pcreRefusal(what + " negated inside a character class")
+		return expr.PCRERefusal(what + " negated inside a character class")
 	case neg:
 		t.out.WriteString("[^" + body + "]")
 	case inClass:
@@ -508,7 +501,7 @@ func (t *pcreTranslator) anyNewline() error {
 		j++
 	}
 	if j < len(t.p) && !strings.ContainsRune(")|$", rune(t.p[j])) && !isWordByte(t.p[j]) {
-		return pcreRefusal("\\R followed by more than a word character")
+		return expr.PCRERefusal("\\R followed by more than a word character")
 	}
 	if t.bsrAny {
 		t.out.WriteString(`(?:\r\n|[\n\r])`)
@@ -587,11 +580,11 @@ func (t *pcreTranslator) class() error {
 			if body, ok := ucpPosix[name]; ok && t.ucp {
 				switch {
 				case body == "":
-					return pcreRefusal("[:" + name + ":] under (*UCP)")
+					return expr.PCRERefusal("[:" + name + ":] under (*UCP)")
 				case neg && strings.Count(body, `\p{`) == 1 && strings.HasPrefix(body, `\p{`) && strings.HasSuffix(body, "}"):
 					t.out.WriteString(`\P` + body[2:])
 				case neg:
-					return pcreRefusal("[:^" + name + ":] under (*UCP)")
+					return expr.PCRERefusal("[:^" + name + ":] under (*UCP)")
 				default:
 					t.out.WriteString(body)
 				}
@@ -661,18 +654,18 @@ func (t *pcreTranslator) open(atStart bool) error {
 		if body[0] == '<' {
 			opener = rest[:4]
 		}
-		return pcreRefusal("lookaround assertions (`" + opener + "`)")
+		return expr.PCRERefusal("lookaround assertions (`" + opener + "`)")
 	case strings.HasPrefix(body, ">"):
-		return pcreRefusal("atomic groups (`(?>`)")
+		return expr.PCRERefusal("atomic groups (`(?>`)")
 	case strings.HasPrefix(body, "|"):
-		return pcreRefusal("branch reset groups (`(?|`)")
+		return expr.PCRERefusal("branch reset groups (`(?|`)")
 	case strings.HasPrefix(body, "("):
-		return pcreRefusal("conditional groups (`(?(`)")
+		return expr.PCRERefusal("conditional groups (`(?(`)")
 	case strings.HasPrefix(body, "C"):
-		return pcreRefusal("callouts (`(?C`)")
+		return expr.PCRERefusal("callouts (`(?C`)")
 	case strings.HasPrefix(body, "P="), strings.HasPrefix(body, "P>"), strings.HasPrefix(body, "&"),
 		strings.HasPrefix(body, "R"), len(body) > 0 && (body[0] >= '0' && body[0] <= '9' || body[0] == '+' || body[0] == '-' && len(body) > 1 && body[1] >= '0' && body[1] <= '9'):
-		return pcreRefusal("backreferences, recursion or subroutine calls (`" + rest[:min(len(rest), 4)] + "`)")
+		return expr.PCRERefusal("backreferences, recursion or subroutine calls (`" + rest[:min(len(rest), 4)] + "`)")
 	}
 	return t.inlineFlags(atStart)
 }
@@ -699,14 +692,14 @@ func (t *pcreTranslator) inlineFlags(atStart bool) error {
 			flags.WriteByte(f)
 		case 'x':
 			if !atStart || !on || j+1 >= len(t.p) || t.p[j+1] != ')' || flags.Len() > 0 {
-				return pcreRefusal("the inline x flag other than a leading (?x)")
+				return expr.PCRERefusal("the inline x flag other than a leading (?x)")
 			}
 			t.i = j + 2
 			t.p = t.p[:t.i] + stripExtended(t.p[t.i:])
 			t.start = true
 			return nil
 		case 'n', 'J', '^':
-			return pcreRefusal("the inline `" + string(f) + "` flag")
+			return expr.PCRERefusal("the inline `" + string(f) + "` flag")
 		default:
 			return pcreInvalid("unrecognized character after (? or (?-")
 		}
@@ -762,7 +755,7 @@ func (t *pcreTranslator) verb(atStart bool) error {
 		t.out.WriteString(pcreNever)
 	case "ACCEPT":
 		if !topLevel {
-			return pcreRefusal("(*ACCEPT) inside a group")
+			return expr.PCRERefusal("(*ACCEPT) inside a group")
 		}
 		// The match succeeds here: the rest of this alternative is
 		// never tried.
@@ -772,14 +765,14 @@ func (t *pcreTranslator) verb(atStart bool) error {
 			return pcreInvalid("(*MARK) must have an argument")
 		}
 		if strings.Contains(t.p, "(*SKIP:") {
-			return pcreRefusal("(*SKIP:NAME) with a (*MARK)")
+			return expr.PCRERefusal("(*SKIP:NAME) with a (*MARK)")
 		}
 	case "COMMIT":
 		if hasArg {
 			return pcreInvalid("(*VERB) not recognized or malformed")
 		}
 		if !atEnd && !(atStart && t.commitHarmless()) {
-			return pcreRefusal("(*COMMIT) before more of the pattern")
+			return expr.PCRERefusal("(*COMMIT) before more of the pattern")
 		}
 	case "PRUNE", "SKIP", "THEN":
 		if hasArg && arg == "" {
@@ -790,7 +783,7 @@ func (t *pcreTranslator) verb(atStart bool) error {
 			break
 		}
 		if !atEnd && !(atStart && !t.hasTopLevelAlternation()) {
-			return pcreRefusal("(*" + verb + ") before more of the pattern")
+			return expr.PCRERefusal("(*" + verb + ") before more of the pattern")
 		}
 	default:
 		return pcreInvalid("(*VERB) not recognized or malformed")

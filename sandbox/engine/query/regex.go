@@ -3,7 +3,6 @@ package query
 import (
 	"errors"
 	"regexp"
-	"regexp/syntax"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -105,10 +104,10 @@ func compileRegex(pattern, options string) (*regexp.Regexp, error) {
 	}
 	re, err := regexp.Compile(pattern)
 	if err != nil {
-		if construct := pcreOnly(err); construct != "" {
-			return nil, invalidBeforeRefused(written, pcreRefusal(construct))
+		if construct := expr.PCREOnly(err); construct != "" {
+			return nil, invalidBeforeRefused(written, expr.PCRERefusal(construct))
 		}
-		return nil, mongoerr.New(codeRegexInvalid, "Regular expression is invalid: "+pcreMessage(err))
+		return nil, mongoerr.New(codeRegexInvalid, "Regular expression is invalid: "+expr.PCREMessage(err))
 	}
 	return re, nil
 }
@@ -128,26 +127,6 @@ func invalidBeforeRefused(pattern string, refused error) error {
 	return refused
 }
 
-// pcreOnly names the construct when err is about one PCRE runs and Go's
-// RE2 engine cannot (lookaround, atomic groups, backreferences): mongod
-// accepts those patterns, so the sandbox says it leaves them out rather
-// than calling them invalid.
-func pcreOnly(err error) string {
-	var se *syntax.Error
-	if !errors.As(err, &se) {
-		return ""
-	}
-	switch se.Code {
-	case syntax.ErrInvalidPerlOp:
-		return "lookaround assertions or atomic groups (`" + se.Expr + "`)"
-	case syntax.ErrInvalidEscape:
-		if len(se.Expr) == 2 && (se.Expr[1] >= '1' && se.Expr[1] <= '9' || se.Expr[1] == 'k' || se.Expr[1] == 'g') {
-			return "backreferences (`" + se.Expr + "`)"
-		}
-	}
-	return ""
-}
-
 // checkRegexLimits is what RegexMatchExpression's constructor
 // (src/mongo/db/matcher/expression_leaf.cpp) refuses of a pattern besides
 // Go's own compile errors: an embedded null byte, checked first, then a
@@ -163,34 +142,6 @@ func checkRegexLimits(pattern string) error {
 		return mongoerr.New(codeRegexInvalid, "Regular expression is invalid: "+msg)
 	}
 	return nil
-}
-
-// pcreMessage renders a Go regexp error with PCRE2's wording where the two
-// libraries agree that the pattern is wrong.
-func pcreMessage(err error) string {
-	var se *syntax.Error
-	if !errors.As(err, &se) {
-		return err.Error()
-	}
-	switch se.Code {
-	case syntax.ErrMissingParen:
-		return "missing closing parenthesis"
-	case syntax.ErrUnexpectedParen:
-		return "unmatched closing parenthesis"
-	case syntax.ErrMissingBracket:
-		return "missing terminating ] for character class"
-	case syntax.ErrMissingRepeatArgument:
-		return "quantifier does not follow a repeatable item"
-	case syntax.ErrTrailingBackslash:
-		return "\\ at end of pattern"
-	case syntax.ErrInvalidRepeatSize:
-		return "number too big in {} quantifier"
-	case syntax.ErrInvalidCharRange:
-		return "range out of order in character class"
-	case syntax.ErrInvalidEscape:
-		return "unrecognized character follows \\"
-	}
-	return se.Error()
 }
 
 // stripExtended removes the whitespace and #-comments that PCRE's x option

@@ -35,6 +35,9 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 	if err := a.checkKnown(true, createFields...); err != nil {
 		return nil, err
 	}
+	if err := checkViewFields(req.cmd, "create"); err != nil {
+		return nil, err
+	}
 	if err := createStorageOptions(a); err != nil {
 		return nil, err
 	}

@@ -33,6 +33,9 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 	if err := a.checkKnown(true, collModFields...); err != nil {
 		return nil, err
 	}
+	if err := checkViewFields(req.cmd, "collMod"); err != nil {
+		return nil, err
+	}
 	if e.isView(req.db, collName) {
 		return e.collModView(req, collName)
 	}

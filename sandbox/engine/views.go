@@ -218,47 +218,65 @@ func readBuckets(v *catalog.View, c *catalog.Collection, pipeline bson.A) (strin
 // viewOn and pipeline.
 var viewCreateOptions = map[string]bool{"viewOn": true, "pipeline": true}
 
-// parseViewDefinition checks a view's viewOn and pipeline as create's
-// and collMod's IDL and ViewCatalog::_validatePipeline do.
-func (e *Engine) parseViewDefinition(req *request, cmdName, collName string, viewOn, pipeline any, hasPipeline bool) (string, bson.A, error) {
-	on, ok := viewOn.(string)
-	if !ok {
-		return "", nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s.viewOn' is the wrong type '%s', expected type 'string'", cmdName, value.TypeName(viewOn))
-	}
-	p := bson.A{}
-	if hasPipeline {
-		arr, ok := pipeline.(bson.A)
-		if !ok {
-			return "", nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s.pipeline' is the wrong type '%s', expected type 'array'", cmdName, value.TypeName(pipeline))
+// checkViewFields is the IDL parse of create's and collMod's viewOn and
+// pipeline (create.idl, coll_mod.idl), in the command's field order:
+// viewOn is a string that create_command_validation's
+// validateViewOnNotEmpty refuses when empty, pipeline an array<object>.
+func checkViewFields(cmd bson.D, cmdName string) error {
+	for _, f := range cmd[1:] {
+		switch f.Key {
+		case "viewOn":
+			on, ok := f.Value.(string)
+			if !ok {
+				return mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s.viewOn' is the wrong type '%s', expected type 'string'", cmdName, value.TypeName(f.Value))
+			}
+			if on == "" {
+				return mongoerr.New(mongoerr.BadValue, "'viewOn' cannot be empty")
+			}
+		case "pipeline":
+			arr, ok := f.Value.(bson.A)
+			if !ok {
+				return mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s.pipeline' is the wrong type '%s', expected type 'array'", cmdName, value.TypeName(f.Value))
+			}
+			for i, st := range arr {
+				if _, ok := st.(bson.D); !ok {
+					return mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s.pipeline.%d' is the wrong type '%s', expected type 'object'", cmdName, i, value.TypeName(st))
+				}
+			}
 		}
-		p = arr
 	}
+	return nil
+}
+
+// parseViewDefinition checks a view's viewOn and pipeline, whose types
+// checkViewFields has checked, as ViewCatalog::_validatePipeline does.
+func (e *Engine) parseViewDefinition(req *request, collName, on string, p bson.A) error {
 	if err := catalog.ValidateNamespace(req.db, on); err != nil {
-		return "", nil, err
+		return err
 	}
 	viewNS := ns(req.db, collName)
 	for i, st := range p {
-		d, ok := st.(bson.D)
-		if !ok || len(d) == 0 {
+		d := st.(bson.D)
+		if len(d) == 0 {
 			continue // the parse below refuses it
 		}
 		if s, ok := stages.Lookup(d[0].Key); ok && s.Writes() {
-			return "", nil, mongoerr.Newf(mongoerr.OptionNotSupportedOnView,
+			return mongoerr.Newf(mongoerr.OptionNotSupportedOnView,
 				"Invalid pipeline for view %s :: caused by :: The aggregation stage %s in location %d of the pipeline cannot be used in the view definition of %s because it writes to disk",
 				viewNS, d[0].Key, i, viewNS)
 		}
 	}
 	if req.apiStrict() {
 		if err := aggregate.CheckAPIStrict(p); err != nil {
-			return "", nil, err
+			return err
 		}
 	}
 	sub := *req
 	sub.name, sub.viewDefinition = "aggregate", true
 	if _, err := e.preparePipeline(&sub, e.pipelineView(req.db, on, p), on, p, nil, nil); err != nil {
-		return "", nil, err
+		return err
 	}
-	return on, p, nil
+	return nil
 }
 
 // viewRefs are the namespaces a view definition reads: its viewOn and
@@ -359,7 +377,7 @@ func checkViewGraph(ch *catalog.Change, db, coll string, refs []string) error {
 func (e *Engine) createView(req *request, collName string) (bson.D, error) {
 	a := newArgs(req)
 	viewOn, _ := a.get("viewOn")
-	pipeline, hasPipeline := a.get("pipeline")
+	pipeline, _ := a.get("pipeline")
 	for _, f := range req.cmd[1:] {
 		if genericArguments[f.Key] || viewCreateOptions[f.Key] {
 			continue
@@ -370,13 +388,17 @@ func (e *Engine) createView(req *request, collName string) (bson.D, error) {
 	if err := checkViewName(req.db, collName); err != nil {
 		return nil, err
 	}
-	on, p, err := e.parseViewDefinition(req, "create", collName, viewOn, pipeline, hasPipeline)
-	if err != nil {
+	on := viewOn.(string)
+	p, _ := pipeline.(bson.A)
+	if p == nil {
+		p = bson.A{}
+	}
+	if err := e.parseViewDefinition(req, collName, on, p); err != nil {
 		return nil, err
 	}
 	opts := bson.D{{Key: "viewOn", Value: on}, {Key: "pipeline", Value: p}}
 	nsName := ns(req.db, collName)
-	err = e.catalog.ChangeNamespace(req.db, func(ch *catalog.Change) error {
+	err := e.catalog.ChangeNamespace(req.db, func(ch *catalog.Change) error {
 		if c := ch.Snapshot(collName); c != nil {
 			if c.Kind == catalog.KindView && value.Compare(c.Options, opts) == 0 {
 				return nil
@@ -463,18 +485,16 @@ func (e *Engine) collModView(req *request, collName string) (bson.D, error) {
 		return nil, mongoerr.New(mongoerr.NamespaceNotFound, "ns does not exist")
 	}
 	on, p := viewDefinition(cur)
-	newOn, newPipeline := any(on), any(p)
 	if hasOn {
-		newOn = viewOn
+		on = viewOn.(string)
 	}
 	if hasPipeline {
-		newPipeline = pipeline
+		p = pipeline.(bson.A)
 	}
-	on, p, err := e.parseViewDefinition(req, "collMod", collName, newOn, newPipeline, true)
-	if err != nil {
+	if err := e.parseViewDefinition(req, collName, on, p); err != nil {
 		return nil, err
 	}
-	err = e.catalog.ChangeNamespace(req.db, func(ch *catalog.Change) error {
+	err := e.catalog.ChangeNamespace(req.db, func(ch *catalog.Change) error {
 		c := ch.Snapshot(collName)
 		if c == nil || c.Kind != catalog.KindView {
 			return mongoerr.New(mongoerr.NamespaceNotFound, "ns does not exist")
@@ -483,7 +503,7 @@ func (e *Engine) collModView(req *request, collName string) (bson.D, error) {
 			return err
 		}
 		opts := bson.D{{Key: "viewOn", Value: on}, {Key: "pipeline", Value: p}}
-		err = ch.Write(collName, false, func(view *catalog.Collection) error {
+		err := ch.Write(collName, false, func(view *catalog.Collection) error {
 			view.Options = opts
 			return nil
 		})

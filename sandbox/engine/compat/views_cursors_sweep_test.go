@@ -1,0 +1,102 @@
+package compat_test
+
+import (
+	"testing"
+
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
+)
+
+// A sweep of views and cursors against mongod 8.0: the find options a
+// view's aggregation cannot carry, count and distinct over a view, the
+// view definition's IDL, and the cursor options of find, aggregate,
+// getMore and killCursors.
+const (
+	sweepViewFindRef     = "src/mongo/db/query/query_request_conversion.cpp (asAggregateCommandRequest), src/mongo/db/commands/find_cmd.cpp; jstests/core/views/views_find.js"
+	sweepViewCountRef    = "src/mongo/db/query/count_command_as_aggregation_command.cpp, src/mongo/db/commands/count_cmd.cpp; jstests/core/views/views_count.js"
+	sweepViewDistinctRef = "src/mongo/db/query/parsed_distinct.cpp (asAggregationCommand), src/mongo/db/commands/distinct.cpp; jstests/core/views/views_distinct.js"
+	sweepViewIDLRef      = "src/mongo/db/commands/create.idl, src/mongo/db/coll_mod.idl, src/mongo/db/commands/create_command_validation.cpp (validateViewOnNotEmpty); jstests/core/views/views_creation.js"
+	sweepViewRenameRef   = "src/mongo/db/catalog/rename_collection.cpp; jstests/core/views/views_rename.js"
+	sweepViewWriteRef    = "src/mongo/db/ops/insert.cpp (userAllowedWriteNS); jstests/core/views/invalid_system_views.js"
+	sweepGetMoreRef      = "src/mongo/db/query/getmore_command.idl, src/mongo/db/commands/getmore_cmd.cpp; jstests/core/query/find/find_getmore_cmd.js"
+	sweepAggCursorRef    = "src/mongo/db/pipeline/aggregate_command.idl, src/mongo/db/query/cursor_request.idl (SimpleCursorOptions), src/mongo/db/commands/run_aggregate.cpp"
+)
+
+func TestViewsCursorsSweep(t *testing.T) {
+	const docs = `[{"_id":1,"a":1,"s":"x"},{"_id":2,"a":2,"s":"y"},{"_id":3,"a":3,"s":"x"},{"_id":4,"a":4}]`
+	view := `{"create":"v","viewOn":"c","pipeline":[{"$match":{"a":{"$gte":2}}}]}`
+	runCmdCases(t, []cmdCase{
+		// find on a view: the options asAggregateCommandRequest carries
+		// over, and those it refuses.
+		{name: "find on a view with let", ref: sweepViewFindRef, docs: docs, setup: []string{view},
+			cmd: `{"find":"v","filter":{"$expr":{"$eq":["$a","$$x"]}},"let":{"x":3}}`, want: `{"cursor":{"firstBatch":[{"_id":3,"a":3,"s":"x"}],"id":{"$numberLong":"0"},"ns":"{{db}}.v"}}`},
+		{name: "find on a view with batchSize 1", ref: sweepViewFindRef, docs: docs, setup: []string{view},
+			cmd: `{"find":"v","batchSize":1}`, want: `{"cursor":{"firstBatch":[{"_id":2,"a":2,"s":"y"}],"id":"*","ns":"{{db}}.v"}}`},
+		{name: "find on a view with sort, skip and limit 1", ref: sweepViewFindRef, docs: docs, setup: []string{view}, cmd: `{"find":"v","sort":{"a":-1},"limit":1,"skip":1}`,
+			want: `{"cursor":{"firstBatch":[{"_id":3,"a":3,"s":"x"}],"id":{"$numberLong":"0"},"ns":"{{db}}.v"}}`},
+		{name: "find on a view with a $natural hint", ref: sweepViewFindRef, docs: docs, setup: []string{view}, cmd: `{"find":"v","hint":{"$natural":1}}`,
+			want: `{"cursor":{"firstBatch":[{"_id":2,"a":2,"s":"y"},{"_id":3,"a":3,"s":"x"},{"_id":4,"a":4}],"id":{"$numberLong":"0"},"ns":"{{db}}.v"}}`},
+		{name: "find on a view with min", ref: sweepViewFindRef, docs: docs, setup: []string{view}, cmd: `{"find":"v","min":{"a":1},"hint":{"a":1}}`,
+			code: mongoerr.InvalidPipelineOperator, msg: "Option min not supported in aggregation."},
+		{name: "find on a view with tailable", ref: sweepViewFindRef, docs: docs, setup: []string{view}, cmd: `{"find":"v","tailable":true}`,
+			code: mongoerr.InvalidPipelineOperator, msg: "Tailable cursors are not supported in aggregation."},
+		{name: "find on a view with returnKey", ref: sweepViewFindRef, docs: docs, setup: []string{view}, cmd: `{"find":"v","returnKey":true}`,
+			code: mongoerr.InvalidPipelineOperator, msg: "Option returnKey not supported in aggregation."},
+		{name: "find on a view with showRecordId", ref: sweepViewFindRef, docs: docs, setup: []string{view}, cmd: `{"find":"v","showRecordId":true}`,
+			code: mongoerr.InvalidPipelineOperator, msg: "Option showRecordId not supported in aggregation."},
+		{name: "find on a view with allowPartialResults", ref: sweepViewFindRef, docs: docs, setup: []string{view}, cmd: `{"find":"v","allowPartialResults":true}`,
+			code: mongoerr.InvalidPipelineOperator, msg: "Option allowPartialResults not supported in aggregation."},
+
+		// count and distinct on a view
+		{name: "count on a view matching nothing", ref: sweepViewCountRef, docs: docs, setup: []string{view}, cmd: `{"count":"v","query":{"a":99}}`, want: `{"n":0}`},
+		{name: "count on a view with a negative limit", ref: sweepViewCountRef, docs: docs, setup: []string{view}, cmd: `{"count":"v","limit":-1}`, want: `{"n":1}`},
+		{name: "count on a view of a missing collection", ref: sweepViewCountRef, setup: []string{`{"create":"v","viewOn":"none"}`}, cmd: `{"count":"v"}`, want: `{"n":0}`},
+		{name: "distinct on a view through arrays", ref: sweepViewDistinctRef, docs: `[{"_id":1,"a":[1,[2]]},{"_id":2,"a":{"b":[3,4]}},{"_id":3,"a":[{"b":5},{"b":[6]}]}]`, setup: []string{`{"create":"v","viewOn":"c"}`},
+			cmd: `{"distinct":"v","key":"a.b"}`, want: `{"values":[3,4,5,6]}`},
+		{name: "distinct on a view of a missing collection", ref: sweepViewDistinctRef, setup: []string{`{"create":"v","viewOn":"none"}`}, cmd: `{"distinct":"v","key":"a"}`, want: `{"values":[]}`},
+
+		// the view definition's IDL
+		{name: "create a view with an empty viewOn", ref: sweepViewIDLRef, cmd: `{"create":"v","viewOn":""}`, code: mongoerr.BadValue, msg: "'viewOn' cannot be empty"},
+		{name: "create a view whose pipeline holds a number", ref: sweepViewIDLRef, cmd: `{"create":"v","viewOn":"c","pipeline":[{"$match":{}},1]}`,
+			code: mongoerr.TypeMismatch, msg: "BSON field 'create.pipeline.1' is the wrong type 'int', expected type 'object'"},
+		{name: "create with a pipeline of a string and no viewOn", ref: sweepViewIDLRef, cmd: `{"create":"v","pipeline":["x"]}`,
+			code: mongoerr.TypeMismatch, msg: "BSON field 'create.pipeline.0' is the wrong type 'string', expected type 'object'"},
+		{name: "collMod a view to an empty viewOn", ref: sweepViewIDLRef, setup: []string{view}, cmd: `{"collMod":"v","viewOn":""}`, code: mongoerr.BadValue, msg: "'viewOn' cannot be empty"},
+		{name: "collMod a view's pipeline to hold a string", ref: sweepViewIDLRef, setup: []string{view}, cmd: `{"collMod":"v","pipeline":["x"]}`,
+			code: mongoerr.TypeMismatch, msg: "BSON field 'collMod.pipeline.0' is the wrong type 'string', expected type 'object'"},
+		{name: "collMod a collection with a numeric viewOn", ref: sweepViewIDLRef, docs: docs, cmd: `{"collMod":"c","viewOn":1}`,
+			code: mongoerr.TypeMismatch, msg: "BSON field 'collMod.viewOn' is the wrong type 'int', expected type 'string'"},
+		{name: "collMod a view's pipeline alone", ref: viewsCollModRef, docs: docs, setup: []string{view}, cmd: `{"collMod":"v","pipeline":[{"$match":{"a":4}}]}`, want: `{}`,
+			thenFind: `{"find":"v"}`, thenWant: `[{"_id":4,"a":4}]`},
+		{name: "collMod a view with nothing to change", ref: viewsCollModRef, setup: []string{view}, cmd: `{"collMod":"v"}`, want: `{}`},
+		{name: "collMod an index of a view", ref: viewsCollModRef + " (parseCollModRequest)", setup: []string{view}, cmd: `{"collMod":"v","index":{"name":"x","hidden":true}}`,
+			code: mongoerr.InvalidOptions, msg: "option not supported on a view: index"},
+
+		// listing, renaming, writing
+		{name: "listCollections nameOnly lists a view's type", ref: "src/mongo/db/commands/list_collections.cpp (buildViewBson)", docs: docs, setup: []string{view},
+			cmd:  `{"listCollections":1,"nameOnly":true,"filter":{"type":"view"}}`,
+			want: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.$cmd.listCollections","firstBatch":[{"name":"v","type":"view"}]}}`},
+		{name: "renameCollection of a view", ref: sweepViewRenameRef, admin: true, docs: docs, setup: []string{view}, cmd: `{"renameCollection":"{{db}}.v","to":"{{db}}.w"}`,
+			code: mongoerr.CommandNotSupportedOnView},
+		{name: "renameCollection onto a view", ref: sweepViewRenameRef, admin: true, docs: docs, setup: []string{view}, cmd: `{"renameCollection":"{{db}}.c","to":"{{db}}.v","dropTarget":true}`,
+			code: mongoerr.NamespaceExists, msg: "a view already exists with that name: {{db}}.v"},
+		{name: "insert into system.views", ref: sweepViewWriteRef, cmd: `{"insert":"system.views","documents":[{"_id":"x.y","viewOn":"c","pipeline":[]}]}`,
+			code: mongoerr.InvalidNamespace, msg: "cannot write to {{db}}.system.views"},
+		{name: "$out of a view's documents", ref: viewsReadRef, docs: docs, setup: []string{view}, cmd: `{"aggregate":"v","pipeline":[{"$out":"o"}],"cursor":{}}`,
+			want:     `{"cursor":{"firstBatch":[],"id":{"$numberLong":"0"},"ns":"{{db}}.v"}}`,
+			thenFind: `{"find":"o"}`, thenWant: `[{"_id":2,"a":2,"s":"y"},{"_id":3,"a":3,"s":"x"},{"_id":4,"a":4}]`},
+		{name: "$out into a view", ref: viewsRefuseRef, docs: docs, setup: []string{view}, cmd: `{"aggregate":"c","pipeline":[{"$out":"v"}],"cursor":{}}`, code: mongoerr.CommandNotSupportedOnView},
+		{name: "$merge into a view", ref: viewsRefuseRef, docs: docs, setup: []string{view}, cmd: `{"aggregate":"c","pipeline":[{"$merge":{"into":"v"}}],"cursor":{}}`, code: mongoerr.CommandNotSupportedOnView},
+
+		// cursor options
+		{name: "aggregate with a negative batchSize", ref: sweepAggCursorRef, docs: docs, cmd: `{"aggregate":"c","pipeline":[],"cursor":{"batchSize":-1}}`,
+			code: 51024, msg: "BSON field 'batchSize' value must be >= 0, actual value '-1'"},
+		{name: "aggregate without cursor", ref: sweepAggCursorRef, docs: docs, cmd: `{"aggregate":"c","pipeline":[]}`,
+			code: mongoerr.FailedToParse, msg: "The 'cursor' option is required, except for aggregate with the explain argument"},
+		{name: "aggregate with an unknown cursor option", ref: sweepAggCursorRef, docs: docs, cmd: `{"aggregate":"c","pipeline":[],"cursor":{"foo":1}}`, code: mongoerr.IDLUnknownField},
+		{name: "find with a batchSize above every count", ref: findCmdRef, docs: docs, cmd: `{"find":"c","batchSize":{"$numberLong":"10000000000"},"projection":{"_id":1}}`,
+			want: `{"cursor":{"firstBatch":[{"_id":1},{"_id":2},{"_id":3},{"_id":4}],"id":{"$numberLong":"0"},"ns":"{{db}}.c"}}`},
+		{name: "find batchSize 0 on a missing collection", ref: findCmdRef, cmd: `{"find":"nothere","batchSize":0}`,
+			want: `{"cursor":{"firstBatch":[],"id":{"$numberLong":"0"},"ns":"{{db}}.nothere"}}`},
+		{name: "getMore of cursor id 0", ref: sweepGetMoreRef, cmd: `{"getMore":{"$numberLong":"0"},"collection":"c"}`, code: mongoerr.CursorNotFound, msg: "cursor id 0 not found"},
+	})
+}

@@ -137,7 +137,7 @@ func distinctFromScan(coll *catalog.Collection, q Query, c *candidate, ctx func(
 	if c.wildcardSubpaths {
 		return nil
 	}
-	if keyFilter, rest := c.splitFilter(q.Filter); len(keyFilter) > 0 || len(rest) > 0 {
+	if keyFilter, rest := c.splitFilter(q.Filter, q); len(keyFilter) > 0 || len(rest) > 0 {
 		return nil
 	}
 	fieldNo := keyField(c.ix, q.DistinctKey)

@@ -1023,7 +1023,7 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 		}
 		c.scan = ixs
 		c.ixscans = []*ixScan{ixs}
-		keyFilter, rest := c.splitFilter(q.Filter)
+		keyFilter, rest := c.splitFilter(q.Filter, q)
 		if len(keyFilter) > 0 {
 			ixs.filter = andOf(keyFilter)
 		}
@@ -1118,7 +1118,7 @@ func buildMergeSort(coll *catalog.Collection, q Query, c *candidate) stage {
 		ixs.dedupIf(b.wildcardSubpaths)
 		c.ixscans = append(c.ixscans, ixs)
 		branch := &query.Filter{Root: b.orBranch}
-		keyFilter, rest := b.splitFilter(branch)
+		keyFilter, rest := b.splitFilter(branch, q)
 		if len(keyFilter) > 0 {
 			ixs.filter = andOf(keyFilter)
 		}
@@ -1154,10 +1154,13 @@ func andOf(nodes []query.Node) *query.Filter {
 // QueryPlannerAccess::handleFilterAnd does: those the bounds answer
 // exactly are dropped, those the index keys can decide (inexactCovered,
 // on an index that is not multikey: one key of an array would not speak
-// for the whole array) filter the IXSCAN, and the rest go to FETCH.
-func (c *candidate) splitFilter(f *query.Filter) (keyFilter, rest []query.Node) {
+// for the whole array) filter the IXSCAN, and the rest go to FETCH. A
+// null equality is exact or not as q's projection needs the document
+// (refineTightnessForMaybeCoveredQuery).
+func (c *candidate) splitFilter(f *query.Filter, q Query) (keyFilter, rest []query.Node) {
+	needsFetch := q.projNeedsFetch()
 	for _, n := range conjuncts(f) {
-		switch c.tightnessOf(n) {
+		switch resolveMaybeCovered(c.tightnessOf(n), needsFetch) {
 		case exact:
 		case inexactCovered:
 			if c.ix.IsMultiKey() {
@@ -1181,6 +1184,22 @@ func (c *candidate) tightnessOf(n query.Node) tightness {
 		}
 	}
 	return inexactFetch
+}
+
+// projNeedsFetch is planner_access.cpp's projNeedsFetch: whether the
+// query reads an indexed field's value, which the null point cannot give
+// (null and missing share it). A count reads nothing; a find reads
+// nothing more than _id only with an inclusion projection that needs no
+// match details, no metadata and no whole document.
+func (q Query) projNeedsFetch() bool {
+	if q.Count || q.NoContent {
+		return false
+	}
+	p := q.Projection
+	if p == nil || !p.Coverable || p.IndexKey || p.SortKey || len(p.Required) == 0 {
+		return true
+	}
+	return slices.ContainsFunc(p.Required, func(f string) bool { return f != "_id" })
 }
 
 // coversProjection applies QueryPlannerAnalysis's covering rule: the

@@ -18,31 +18,89 @@ import (
 //   - inexactCovered: the bounds are wider, but the predicate can be
 //     tested on the index key itself (an unanchored regex, $mod), so the
 //     IXSCAN filters keys before any document is fetched.
-//   - inexactFetch: only the document can decide (null, arrays,
-//     $elemMatch, $exists on a non-sparse index), so FETCH filters.
+//   - inexactFetch: only the document can decide (arrays, $elemMatch,
+//     $exists on a non-sparse index), so FETCH filters.
+//   - exactMaybeCovered: a null equality, whose point [null, null] holds
+//     null and missing alike: exact when nothing downstream reads the
+//     field's value, else only the document can decide (resolved per
+//     query by resolveMaybeCovered). inexactMaybeCovered is such a null
+//     in an $in with a regex, which is tested on the key when covered.
+//
+// The values are ordered loosest first, as mongod's enum is.
 type tightness int
 
 const (
 	inexactFetch tightness = iota
+	inexactMaybeCovered
+	exactMaybeCovered
 	inexactCovered
 	exact
 )
+
+// mergeTightness is IndexBoundsBuilder::_mergeTightness: the looser of
+// two, except that a maybe-covered null with a regex tested on the key is
+// inexactMaybeCovered.
+func mergeTightness(a, b tightness) tightness {
+	if a == exactMaybeCovered && b == inexactCovered || a == inexactCovered && b == exactMaybeCovered {
+		return inexactMaybeCovered
+	}
+	return min(a, b)
+}
+
+// resolveMaybeCovered is refineTightnessForMaybeCoveredQuery
+// (planner_access.cpp): once the query says whether its projection needs
+// the document, a maybe-covered tightness becomes exact or inexactCovered
+// if it does not, inexactFetch if it does.
+func resolveMaybeCovered(t tightness, projNeedsFetch bool) tightness {
+	switch {
+	case t != exactMaybeCovered && t != inexactMaybeCovered:
+		return t
+	case projNeedsFetch:
+		return inexactFetch
+	case t == exactMaybeCovered:
+		return exact
+	}
+	return inexactCovered
+}
+
+// nullTightness is updateTightnessForNullQuery (index_bounds_builder.cpp):
+// the null point holds the documents whose field is null or missing, and
+// on a multikey index also those with null in an array, all of which
+// {path: null} matches; so the bounds are exact unless the document must
+// tell null from missing (exactMaybeCovered). A sparse or hashed index
+// leaves documents out or hashes the values, and on a multikey index a
+// dotted path gets a null key from {a: [1, 2]}, which {"a.b": null} does
+// not match: then FETCH decides.
+func nullTightness(path string, ix *index.Index) tightness {
+	if ix.Spec.Sparse || ix.Spec.IsHashed() || ix.IsMultiKey() && strings.Contains(path, ".") {
+		return inexactFetch
+	}
+	return exactMaybeCovered
+}
 
 // predicateTightness follows IndexBoundsBuilder::translate for the
 // predicates this planner builds bounds for.
 func predicateTightness(n query.Node, ix *index.Index) tightness {
 	switch x := n.(type) {
 	case *query.Compare:
+		if x.Value == nil && (x.Op == "$eq" || x.Op == "$gte" || x.Op == "$lte") {
+			return nullTightness(x.Path, ix)
+		}
 		return compareTightness(x, ix.IsMultiKey())
 	case *query.In:
+		// Each member is translated as its equality and the tightnesses
+		// merged (translate's MATCH_IN).
 		t := exact
 		for _, v := range x.Values {
-			if !exactValue(v) && !isObject(v) {
+			switch {
+			case v == nil:
+				t = mergeTightness(nullTightness(x.Path, ix), t)
+			case !exactValue(v) && !isObject(v):
 				return inexactFetch
 			}
 		}
 		for _, re := range x.Regexes {
-			t = min(t, regexTightness(re))
+			t = mergeTightness(regexTightness(re), t)
 		}
 		return t
 	case *query.Regex:

@@ -1,0 +1,133 @@
+package compat_test
+
+import (
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+)
+
+// The planning and explain sweep: covered plans, null equality, counters
+// of the classic stages, hints and the explain of the write commands, each
+// checked against mongod 8.0's planner and stages.
+
+// planStages counts the stages named name anywhere in plan, inputStage and
+// inputStages alike.
+func planStages(plan bson.D, name string) int {
+	if plan == nil {
+		return 0
+	}
+	n := 0
+	if field(plan, "stage") == name {
+		n++
+	}
+	if in, ok := field(plan, "inputStage").(bson.D); ok {
+		n += planStages(in, name)
+	}
+	if ins, ok := field(plan, "inputStages").(bson.A); ok {
+		for _, in := range ins {
+			n += planStages(in.(bson.D), name)
+		}
+	}
+	return n
+}
+
+// sameStages checks how many times each stage appears in plan, as
+// cover_null_queries.js's validateStages does.
+func sameStages(t *testing.T, plan bson.D, want map[string]int) {
+	t.Helper()
+	for name, n := range want {
+		if got := planStages(plan, name); got != n {
+			t.Errorf("%d %s stages, want %d, in %s", got, name, n, relaxed(plan))
+		}
+	}
+}
+
+// coverNullDocs are cover_null_queries.js's documents: a null, missing, or set.
+const coverNullDocs = `[{"_id": 1, "a": 1, "b": 1}, {"_id": 2, "a": 1, "b": null}, {"_id": 3, "a": null, "b": 1},
+	{"_id": 4, "a": null, "b": null}, {"_id": 5, "a": 2}, {"_id": 6, "b": 2}, {"_id": 7}]`
+
+func TestPlannerSweepNullEquality(t *testing.T) {
+	s := newSuite(t)
+	// index_bounds_builder.cpp (updateTightnessForNullQuery) gives {a: null}
+	// the point [null, null] with EXACT_MAYBE_COVERED tightness: null and
+	// missing share the point, and since 8.0 {a: null} matches both and
+	// nothing else there, so the keys decide the filter unless the
+	// document's own value of a is needed. planner_access.cpp
+	// (projNeedsFetch, refineTightnessForMaybeCoveredQuery): a count needs
+	// no value, nor does a projection of _id alone.
+	const ref = "src/mongo/db/query/index_bounds_builder.cpp updateTightnessForNullQuery; planner_access.cpp projNeedsFetch; jstests/core/cover_null_queries.js"
+	setup := func(t *testing.T, db *mongo.Database) {
+		insertDocs(t, db.Collection("c"), coverNullDocs)
+		mustCommand(t, db, `{"createIndexes": "c", "indexes": [{"key": {"a": 1, "_id": 1}, "name": "a_1__id_1"}]}`)
+	}
+	s.runCase(t, "count of a null equality is one COUNT_SCAN", ref, explainCase(commandFam, "count"), func(t *testing.T, db *mongo.Database) {
+		setup(t, db)
+		sameValue(t, "n", field(mustCommand(t, db, `{"count": "c", "query": {"a": null}}`), "n"), `4`)
+		st := explainStats(t, db, `{"count": "c", "query": {"a": null}}`)
+		sameFigures(t, st, "COUNT>COUNT_SCAN", 4, 0)
+		// $count in a pipeline is count-like too.
+		reply := mustCommand(t, db, `{"explain": {"aggregate": "c", "pipeline": [{"$match": {"a": null}}, {"$count": "n"}], "cursor": {}}, "verbosity": "queryPlanner"}`)
+		sameStages(t, field(cursorPlanner(t, reply), "winningPlan").(bson.D), map[string]int{"COUNT_SCAN": 1, "FETCH": 0})
+	})
+	s.runCase(t, "a null equality projecting _id alone is covered", ref, explainCase(query, "$eq"), func(t *testing.T, db *mongo.Database) {
+		setup(t, db)
+		st := explainStats(t, db, `{"find": "c", "filter": {"a": null}, "projection": {"_id": 1}}`)
+		sameFigures(t, st, "PROJECTION_COVERED>IXSCAN", 4, 0)
+		docs, err := cursorDocs(t, db, ejDoc(t, `{"find": "c", "filter": {"a": null}, "projection": {"_id": 1}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameDocs(t, "find", docs, `[{"_id": 3}, {"_id": 4}, {"_id": 6}, {"_id": 7}]`, false)
+		// An expression reading only _id needs no document either.
+		st = explainStats(t, db, `{"find": "c", "filter": {"a": null}, "projection": {"_id": 0, "incr": {"$add": [1, "$_id"]}}}`)
+		sameFigures(t, st, "PROJECTION_DEFAULT>IXSCAN", 4, 0)
+	})
+	s.runCase(t, "a null equality projecting the null field fetches", ref, explainCase(query, "$eq"), func(t *testing.T, db *mongo.Database) {
+		setup(t, db)
+		// The key cannot say whether a is null or missing.
+		st := explainStats(t, db, `{"find": "c", "filter": {"a": null}, "projection": {"a": 1}}`)
+		sameFigures(t, st, "PROJECTION_SIMPLE>FETCH>IXSCAN", 4, 4)
+		sameValue(t, "FETCH filter", field(stageNamed(field(st, "executionStages").(bson.D), "FETCH"), "filter"), `{"a": {"$eq": null}}`)
+		// No projection at all: the whole document, and the filter on FETCH.
+		st = explainStats(t, db, `{"find": "c", "filter": {"a": null}}`)
+		sameFigures(t, st, "FETCH>IXSCAN", 4, 4)
+		// An exclusion needs the document.
+		st = explainStats(t, db, `{"find": "c", "filter": {"a": null}, "projection": {"b": 0}}`)
+		sameFigures(t, st, "PROJECTION_SIMPLE>FETCH>IXSCAN", 4, 4)
+	})
+	s.runCase(t, "$in with null is covered but never a COUNT_SCAN", ref, explainCase(query, "$in"), func(t *testing.T, db *mongo.Database) {
+		setup(t, db)
+		st := explainStats(t, db, `{"find": "c", "filter": {"a": {"$in": [null, 2]}}, "projection": {"_id": 1}}`)
+		sameFigures(t, st, "PROJECTION_COVERED>IXSCAN", 6, 0)
+		st = explainStats(t, db, `{"count": "c", "query": {"a": {"$in": [2, null]}}}`)
+		sameFigures(t, st, "COUNT>IXSCAN", 6, 0)
+		// [] adds the points undefined and [], which FETCH must tell apart;
+		// key 1 past the null point is read before the seek to [].
+		st = explainStats(t, db, `{"find": "c", "filter": {"a": {"$in": [null, []]}}, "projection": {"_id": 1}}`)
+		sameFigures(t, st, "PROJECTION_SIMPLE>FETCH>IXSCAN", 5, 4)
+	})
+	s.runCase(t, "a null equality stays covered on a multikey index", ref, explainCase(query, "$eq"), func(t *testing.T, db *mongo.Database) {
+		setup(t, db)
+		insertDocs(t, db.Collection("c"), `[{"_id": 8, "a": []}, {"_id": 9, "a": [[]]}, {"_id": 10, "a": [null, []]}]`)
+		sameValue(t, "n", field(mustCommand(t, db, `{"count": "c", "query": {"a": null}}`), "n"), `5`)
+		st := explainStats(t, db, `{"count": "c", "query": {"a": null}}`)
+		sameFigures(t, st, "COUNT>COUNT_SCAN", 5, 0)
+		docs, err := cursorDocs(t, db, ejDoc(t, `{"find": "c", "filter": {"a": null}, "projection": {"_id": 1}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameDocs(t, "find", docs, `[{"_id": 3}, {"_id": 4}, {"_id": 6}, {"_id": 7}, {"_id": 10}]`, false)
+		st = explainStats(t, db, `{"find": "c", "filter": {"a": null}, "projection": {"_id": 1}}`)
+		sameFigures(t, st, "PROJECTION_COVERED>IXSCAN", 5, 0)
+	})
+	// The same function: a dotted path on a multikey index gets a null key
+	// from {a: [1, 2]}, which {"a.b": null} does not match.
+	s.runCase(t, "a null equality on a dotted multikey path fetches", ref, explainCase(query, "$eq"), func(t *testing.T, db *mongo.Database) {
+		insertDocs(t, db.Collection("c"), `[{"_id": 1, "a": [1, 2]}, {"_id": 2, "a": {"b": null}}, {"_id": 3, "a": [{"b": 1}]}, {"_id": 4}]`)
+		mustCommand(t, db, `{"createIndexes": "c", "indexes": [{"key": {"a.b": 1}, "name": "ab"}]}`)
+		st := explainStats(t, db, `{"count": "c", "query": {"a.b": null}}`)
+		sameFigures(t, st, "COUNT>FETCH>IXSCAN", 3, 3)
+		sameValue(t, "nCounted", field(field(st, "executionStages").(bson.D), "nCounted"), `2`)
+	})
+}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"encoding/hex"
 	"slices"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
+	"github.com/schemalab/schemalab/sandbox/engine/index"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/storageengine"
 	"github.com/schemalab/schemalab/sandbox/engine/storagestats"
@@ -54,20 +56,28 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
+	internal, err := createInternalOptions(a)
+	if err != nil {
+		return nil, err
+	}
 	// Time-series collections and validators: timeseries_cmd.go,
 	// schema_validation.go.
 	if ts, ok := a.get("timeseries"); ok && ts != nil {
 		return e.createTimeseries(req, collName)
 	}
+	_, isView := a.get("viewOn")
+	if _, ok := a.get("pipeline"); ok && !isView {
+		return nil, mongoerr.New(mongoerr.InvalidOptions, "'pipeline' requires 'viewOn' to also be specified")
+	}
+	if err := checkCreateIDIndex(req, a, isView); err != nil {
+		return nil, err
+	}
 	// Views: views.go.
-	if _, ok := a.get("viewOn"); ok {
+	if isView {
 		if clusteredSpec != nil {
 			return nil, mongoerr.New(mongoerr.ErrClusteredView, "The 'clusteredIndex' option is not supported with views")
 		}
 		return e.createView(req, collName)
-	}
-	if _, ok := a.get("pipeline"); ok {
-		return nil, mongoerr.New(mongoerr.InvalidOptions, "'pipeline' requires 'viewOn' to also be specified")
 	}
 	if err := createValidationOptions(req); err != nil {
 		return nil, err
@@ -82,29 +92,38 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 	if err := checkDefaultCollation(a); err != nil {
 		return nil, err
 	}
-	var opts bson.D
+	opts := internal
 	for _, f := range req.cmd[1:] {
-		if genericArguments[f.Key] {
-			continue
-		}
 		switch f.Key {
-		case "capped", "size", "max":
-			continue // cappedOpts
-		case "clusteredIndex", "expireAfterSeconds":
-			continue // appended below, where CollectionOptions lists them
 		case "encryptedFields":
 			if b, ok := f.Value.(bool); ok && !b {
 				continue
 			}
 			return nil, mongoerr.Newf(mongoerr.NotImplemented,
 				"create option '%s' is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it", f.Key)
-		}
-		if d, ok := f.Value.(bson.D); ok && f.Key == "validator" && len(d) == 0 {
-			continue // mongod does not keep an empty validator
+		case "validator", "storageEngine":
+			// An empty document is not kept.
+			if d, _ := f.Value.(bson.D); len(d) == 0 {
+				continue
+			}
+		case "indexOptionDefaults":
+			if d, _ := f.Value.(bson.D); value.IsMissing(value.Get(d, "storageEngine")) {
+				continue
+			}
+		case "changeStreamPreAndPostImages":
+			if d, _ := f.Value.(bson.D); value.Get(d, "enabled") != true {
+				continue
+			}
+		case "validationLevel", "validationAction", "viewOn", "pipeline":
+		default:
+			// capped, size, max, autoIndexId and temp are in internal; the
+			// clusteredIndex and its TTL are appended below; flags and
+			// idIndex are not kept, and a collation can only be the simple
+			// one, which is not kept either (DatabaseImpl::userCreateNS).
+			continue
 		}
 		opts = append(opts, f)
 	}
-	opts = withCappedOptions(cappedOpts, opts)
 	if clusteredSpec != nil {
 		opts = append(opts, bson.E{Key: "clusteredIndex", Value: clusteredSpec})
 	}
@@ -113,6 +132,7 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 		ttlPtr = &ttl
 		opts = append(opts, bson.E{Key: "expireAfterSeconds", Value: ttl})
 	}
+	opts = inOptionOrder(withCappedOptions(cappedOpts, opts))
 	if err := catalog.ValidateNamespace(req.db, collName); err != nil {
 		return nil, err
 	}
@@ -141,6 +161,9 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 				return err
 			}
 		}
+		if err := checkAutoIndexID(opts, req.db, collName); err != nil {
+			return err
+		}
 		c, err := ch.Create(collName, opts)
 		if err != nil {
 			return err
@@ -154,7 +177,122 @@ func cmdCreate(e *Engine, req *request) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
+	if _, ok := a.get("autoIndexId"); ok {
+		return bson.D{{Key: "note", Value: "The autoIndexId option is deprecated and will be removed in a future release"}}, nil
+	}
 	return bson.D{}, nil
+}
+
+// collectionOptionOrder is the order CollectionOptions::appendBSON
+// (collection_options.cpp) writes a collection's options in, and so the
+// order listCollections shows them in, whatever order create or collMod
+// gave them in.
+var collectionOptionOrder = []string{"capped", "size", "max", "autoIndexId", "temp", "recordPreImages",
+	"changeStreamPreAndPostImages", "storageEngine", "indexOptionDefaults", "validator", "validationLevel",
+	"validationAction", "collation", "clusteredIndex", "expireAfterSeconds", "viewOn", "pipeline", "timeseries",
+	"encryptedFields"}
+
+// inOptionOrder sorts a collection's options in place into
+// collectionOptionOrder.
+func inOptionOrder(opts bson.D) bson.D {
+	rank := func(e bson.E) int {
+		if i := slices.Index(collectionOptionOrder, e.Key); i >= 0 {
+			return i
+		}
+		return len(collectionOptionOrder)
+	}
+	slices.SortStableFunc(opts, func(x, y bson.E) int { return cmp.Compare(rank(x), rank(y)) })
+	return opts
+}
+
+// createInternalOptions reads create's deprecated and internal options
+// as CmdCreate::typedRun does (create_command.cpp; create.idl types them
+// safeBool, safeBool and safeInt64): temp is refused to a client that is
+// not internal, and flags is read and dropped (CollectionOptions ignores
+// it). It returns the autoIndexId option as the collection keeps it
+// (CollectionOptions::appendBSON: a bool), which
+// checkAutoIndexID checks once the namespace is known to be free.
+func createInternalOptions(a args) (bson.D, error) {
+	auto, err := a.boolean("autoIndexId", true)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := a.int64Arg("flags"); err != nil {
+		return nil, err
+	}
+	if temp, err := a.boolean("temp", false); err != nil {
+		return nil, err
+	} else if temp {
+		return nil, mongoerr.New(mongoerr.InvalidOptions, "the 'temp' field is an invalid option")
+	}
+	if err := checkChangeStreamImagesOption(a); err != nil {
+		return nil, err
+	}
+	if _, ok := a.get("autoIndexId"); !ok {
+		return nil, nil
+	}
+	return bson.D{{Key: "autoIndexId", Value: auto}}, nil
+}
+
+// checkAutoIndexID refuses autoIndexId: false, which leaves a collection
+// without an _id index, where DatabaseImpl::createCollection does
+// (database_impl.cpp, 50001): on a namespace that can be replicated. Where
+// nothing is replicated, the local database and system.profile, the
+// sandbox cannot have such a collection and refuses too.
+func checkAutoIndexID(opts bson.D, db, coll string) error {
+	if value.Get(opts, "autoIndexId") != false {
+		return nil
+	}
+	if db != "local" && coll != profileCollection {
+		return mongoerr.Newf(mongoerr.ErrAutoIndexIDReplicated, "autoIndexId:false is not allowed for collection %s because it can be replicated", ns(db, coll))
+	}
+	return mongoerr.New(mongoerr.NotImplemented, "create option 'autoIndexId: false' is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
+}
+
+// checkChangeStreamImagesOption checks create's
+// changeStreamPreAndPostImages as its strict IDL struct
+// (ChangeStreamPreAndPostImagesOptions: a required bool enabled).
+func checkChangeStreamImagesOption(a args) error {
+	d, ok, err := a.document("changeStreamPreAndPostImages")
+	if err != nil || !ok {
+		return err
+	}
+	c := args{prefix: a.prefix + ".changeStreamPreAndPostImages", doc: d}
+	if err := c.checkKnown(false, "enabled"); err != nil {
+		return err
+	}
+	v, ok := c.get("enabled")
+	if !ok {
+		return mongoerr.Newf(mongoerr.IDLFailedToParse, "BSON field '%s.enabled' is missing but a required field", c.prefix)
+	}
+	if _, isBool := v.(bool); !isBool {
+		return c.wrongType("enabled", v, "type 'bool'")
+	}
+	return nil
+}
+
+// checkCreateIDIndex checks create's idIndex as CmdCreate::typedRun
+// does (create_command.cpp): not with a view or with autoIndexId, then
+// as an index spec (validateIndexSpec) that must be the _id index's
+// (validateIdIndexSpec). The collection does not keep it
+// (createCollection takes it out of the options) and its _id index is
+// named _id_ whatever the spec names it.
+func checkCreateIDIndex(req *request, a args, isView bool) error {
+	spec, ok, err := a.document("idIndex")
+	if err != nil || !ok {
+		return err
+	}
+	if isView {
+		return mongoerr.New(mongoerr.InvalidOptions, "'idIndex' is not allowed with 'viewOn': "+index.FormatDoc(spec))
+	}
+	if _, auto := a.get("autoIndexId"); auto {
+		return mongoerr.New(mongoerr.InvalidOptions, "'idIndex' is not allowed with 'autoIndexId': "+index.FormatDoc(spec))
+	}
+	s, err := index.ParseSpec(spec, req.apiStrict())
+	if err != nil {
+		return err
+	}
+	return index.ValidateIDIndex(spec, &s)
 }
 
 // createStorageOptions checks create's storageEngine and

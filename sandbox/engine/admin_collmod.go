@@ -179,6 +179,9 @@ func (e *Engine) applyCollMod(req *request, ch *catalog.Change, c *catalog.Colle
 	}) {
 		opts = withValidationDefaults(opts)
 	}
+	// The catalog writes the options anew, in their order
+	// (CollectionOptions::appendBSON).
+	opts = inOptionOrder(opts)
 	validator, err := e.compileValidator(req, opts)
 	if err != nil {
 		return err
@@ -197,9 +200,8 @@ func (e *Engine) applyCollMod(req *request, ch *catalog.Change, c *catalog.Colle
 // setValidator, setValidationLevel and setValidationAction each store the
 // other two so (collection_impl.cpp), and listCollections then shows all
 // three after a collMod of any of them (jstest
-// core/query/doc_validation/doc_validation.js). The three go where
-// CollectionOptions::appendBSON lists them: before the collation and the
-// options after it.
+// core/query/doc_validation/doc_validation.js). applyCollMod puts them
+// where CollectionOptions::appendBSON lists them.
 func withValidationDefaults(opts bson.D) bson.D {
 	validation := bson.D{}
 	if v := value.Get(opts, "validator"); !value.IsMissing(v) {
@@ -214,12 +216,7 @@ func withValidationDefaults(opts bson.D) bson.D {
 	opts = slices.DeleteFunc(opts, func(e bson.E) bool {
 		return e.Key == "validator" || e.Key == "validationLevel" || e.Key == "validationAction"
 	})
-	later := []string{"collation", "changeStreamPreAndPostImages", "viewOn", "pipeline", "timeseries", "clusteredIndex", "expireAfterSeconds", "encryptedFields"}
-	at := slices.IndexFunc(opts, func(e bson.E) bool { return slices.Contains(later, e.Key) })
-	if at < 0 {
-		at = len(opts)
-	}
-	return slices.Insert(opts, at, validation...)
+	return append(opts, validation...)
 }
 
 func setField(d bson.D, key string, v any) bson.D {

@@ -125,10 +125,8 @@ func validateClusteredOptions(a args, collName string, spec any, expire *int64, 
 	if !isSpec {
 		return nil
 	}
-	if idIndex, ok := a.get("idIndex"); ok {
-		if x, isDoc := idIndex.(bson.D); !isDoc || len(x) > 0 {
-			return mongoerr.New(mongoerr.InvalidOptions, "The 'clusteredIndex' option is not supported with the 'idIndex' option")
-		}
+	if _, ok := a.get("idIndex"); ok {
+		return mongoerr.New(mongoerr.InvalidOptions, "The 'clusteredIndex' option is not supported with the 'idIndex' option")
 	}
 	if auto, ok := a.get("autoIndexId"); ok && !expr.IsTrue(auto) {
 		return mongoerr.New(mongoerr.ErrClusteredAutoIndexID, "The 'clusteredIndex' option does not support {autoIndexId: false}")

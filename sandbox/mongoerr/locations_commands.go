@@ -10,4 +10,7 @@ const (
 	ErrDistinctReplyTooBig = 31299
 	// assertNotStandaloneOrShardServer (rwc_defaults_commands.cpp).
 	ErrRWConcernDefaultsStandalone = 51300
+	// autoIndexId: false on a namespace that can be replicated
+	// (src/mongo/db/catalog/database_impl.cpp createCollection).
+	ErrAutoIndexIDReplicated = 50001
 )

@@ -215,9 +215,9 @@ func ParseSpec(doc bson.D, apiStrict bool) (Spec, error) {
 
 // ValidateIDIndex is index_key_validate::validateIdIndexSpec, which
 // parseAndValidateIndexSpecs runs on a spec whose key is the _id index's
-// pattern ({_id: 1} or {_id: -1}): only key, name, v, collation and ns
-// may be given (unless it is a clustered index's spec), and the key must
-// be {_id: 1}. Such a spec is then the _id
+// pattern ({_id: 1} or {_id: -1}), and create on its idIndex: only key,
+// name, v, collation and ns may be given (unless it is a clustered
+// index's spec), and the key must be {_id: 1}. Such a spec is then the _id
 // index itself, which IndexCatalogImpl::_fixIndexSpec names "_id_"
 // whatever name it was given (jstests/core/index/index_id_options.js).
 func ValidateIDIndex(doc bson.D, s *Spec) error {
@@ -243,7 +243,7 @@ func ValidateIDIndex(doc bson.D, s *Spec) error {
 				"The field '%s' is not valid for an _id index specification. Specification: %s", e.Key, FormatDoc(validated))
 		}
 	}
-	if s.Fields[0].Desc {
+	if value.Compare(s.Key, bson.D{{Key: "_id", Value: int32(1)}}) != 0 {
 		return mongoerr.Newf(mongoerr.BadValue, "The field 'key' for an _id index must be {_id: 1}, but got %s", FormatDoc(s.Key))
 	}
 	s.Name = IDIndexName

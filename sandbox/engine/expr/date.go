@@ -1683,10 +1683,16 @@ func DateDiff(start, end int64, unit string, loc *time.Location, startOfWeek tim
 	case "millisecond":
 		return end - start
 	}
+	// Hours, minutes and seconds are counted on the local clocks, then
+	// corrected by the change of UTC offset between the two instants in
+	// whole units (utcOffsetCorrectionForHours and its siblings, C++'s
+	// truncating division as Go's): across New York's spring-forward gap,
+	// 01:59 EST to 03:01 EDT is one hour.
 	d := unitDurations[unit]
 	_, so := s.Zone()
 	_, eo := e.Zone()
-	return floorDiv(end+int64(eo)*1000, d) - floorDiv(start+int64(so)*1000, d)
+	local := floorDiv(end+int64(eo)*1000, d) - floorDiv(start+int64(so)*1000, d)
+	return local + int64(so-eo)*1000/d
 }
 
 func compileDateDiff(name string, arg any, scope *Scope) (Expr, error) {

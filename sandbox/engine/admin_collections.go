@@ -596,6 +596,11 @@ func cmdRenameCollection(e *Engine, req *request) (bson.D, error) {
 	if !ok2 || toColl == "" {
 		return nil, mongoerr.Newf(mongoerr.InvalidNamespace, "Invalid target namespace: %s", to)
 	}
+	// rename_collection_cmd.cpp checks this before anything looks at the
+	// collections, so a missing source renamed to itself is refused so.
+	if from == to {
+		return nil, mongoerr.New(mongoerr.IllegalOperation, "Can't rename a collection to itself")
+	}
 	if err := validateRenameNamespaces(fromDB, fromColl, toDB, toColl); err != nil {
 		return nil, err
 	}

@@ -535,8 +535,9 @@ func (c *Catalog) DropDatabase(db string) bool {
 	return ok
 }
 
-// RenameCollection moves fromDB.from to toDB.to, keeping records, indexes
-// and UUID. With dropTarget an existing target is dropped first.
+// RenameCollection moves fromDB.from to toDB.to, another namespace,
+// keeping records, indexes and UUID. With dropTarget an existing target
+// is dropped first.
 func (c *Catalog) RenameCollection(fromDB, from, toDB, to string, dropTarget bool) error {
 	if err := ValidateNamespace(toDB, to); err != nil {
 		return err
@@ -546,9 +547,6 @@ func (c *Catalog) RenameCollection(fromDB, from, toDB, to string, dropTarget boo
 	src := c.live(fromDB, from)
 	if src == nil {
 		return mongoerr.Newf(mongoerr.NamespaceNotFound, "Source collection %s.%s does not exist", fromDB, from)
-	}
-	if fromDB == toDB && from == to {
-		return mongoerr.New(mongoerr.IllegalOperation, "Can't rename a collection to itself")
 	}
 	// mongod renames no view, and in 8.0 a time-series collection's own
 	// name is a view's (rename_collection.cpp, checkSourceAndTargetNamespaces).

@@ -102,3 +102,25 @@ func TestDDLSweepCreateIDIndex(t *testing.T) {
 			cmd: `{"create":"c","autoIndexId":true,"idIndex":{"key":{"_id":1},"name":"_id_"}}`, code: mongoerr.InvalidOptions, msg: `'idIndex' is not allowed with 'autoIndexId': { key: { _id: 1 }, name: "_id_" }`},
 	})
 }
+
+const renameCmdRef = "src/mongo/db/commands/rename_collection_cmd.cpp (CmdRenameCollection::typedRun), src/mongo/db/catalog/rename_collection.cpp"
+
+// renameCollection: the command's own checks come before the
+// collections are looked at; what a rename keeps.
+func TestDDLSweepRenameCollection(t *testing.T) {
+	docs := `[{"_id":1,"a":1}]`
+	runCmdCases(t, []cmdCase{
+		{name: "a missing collection renamed to itself", ref: renameCmdRef + "; jstests/core/ddl/rename_collection_to_itself.js", admin: true,
+			cmd: `{"renameCollection":"{{db}}.nothere","to":"{{db}}.nothere"}`, code: mongoerr.IllegalOperation, msg: "Can't rename a collection to itself"},
+		{name: "a capped collection stays capped", ref: renameCmdRef + " (the catalog entry moves whole); jstests/core/ddl/rename_collection_capped.js", admin: true,
+			setup: []string{`{"create":"k","capped":true,"size":4096,"max":3}`},
+			cmd:   `{"renameCollection":"{{db}}.k","to":"{{db}}.k2"}`, want: `{}`,
+			thenFind: `{"listCollections":1,"filter":{"name":"k2"}}`,
+			thenWant: listOne(`{"name":"k2","type":"collection","options":{"capped":true,"size":4096,"max":3},"info":"*",` + idIndexEntry + `}`)},
+		{name: "indexes go with the collection", ref: renameCmdRef + "; jstests/core/ddl/rename_collection.js", admin: true, docs: docs,
+			setup: []string{`{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1","unique":true}]}`},
+			cmd:   `{"renameCollection":"{{db}}.c","to":"{{db}}.d"}`, want: `{}`,
+			thenFind: `{"listIndexes":"d"}`,
+			thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.d","firstBatch":[{"v":2,"key":{"_id":1},"name":"_id_"},{"v":2,"key":{"a":1},"name":"a_1","unique":true}]}}`},
+	})
+}

@@ -32,6 +32,32 @@ func timeOf(ms int64, loc *time.Location) time.Time {
 	return time.UnixMilli(ms).In(loc)
 }
 
+// wallTime is the instant a wall-clock time in loc names, as timelib's
+// do_adjust_timezone (tm2unixtime.c) resolves it for createFromDateParts,
+// dateFromString and dateAdd: with the offset in force at the wall time
+// read as a UTC instant, unless the offset at the instant that gives
+// differs and the wall time is not in that offset's transition. A wall time
+// a forward transition skips thus takes the offset from before it (02:30 on
+// the day New York skips from 02:00 to 03:00 is 07:30Z, 03:30 EDT), where
+// time.Date may take the one after (06:30Z).
+func wallTime(y int, mo time.Month, d, h, mi, s, ns int, loc *time.Location) time.Time {
+	wall := time.Date(y, mo, d, h, mi, s, ns, time.UTC)
+	sse := wall.Unix()
+	_, before := time.Unix(sse, 0).In(loc).Zone()
+	afterAt := time.Unix(sse-int64(before), 0).In(loc)
+	_, after := afterAt.Zone()
+	offset := before
+	if after != before {
+		transition, _ := afterAt.ZoneBounds()
+		local := sse - int64(after)
+		inTransition := !transition.IsZero() && local >= transition.Unix()+int64(before-after) && local < transition.Unix()
+		if !inTransition {
+			offset = after
+		}
+	}
+	return time.Unix(sse-int64(offset), int64(wall.Nanosecond())).In(loc)
+}
+
 // ParseTimezone resolves an Olson identifier or a UTC offset ("+05:30",
 // "-0800", "+03"): TimeZoneDatabase::getTimeZone, whose parseUtcOffset
 // takes exactly ±HH, ±HHMM and ±HH:MM.
@@ -707,12 +733,12 @@ func compileDateFromParts(name string, arg any, scope *Scope) (Expr, error) {
 		var t time.Time
 		if hasISOYear {
 			// ISO week 1 contains January 4th.
-			jan4 := time.Date(vals["isoWeekYear"], 1, 4, 0, 0, 0, 0, loc)
+			jan4 := time.Date(vals["isoWeekYear"], 1, 4, 0, 0, 0, 0, time.UTC)
 			week1 := jan4.AddDate(0, 0, -(isoDayOfWeek(jan4) - 1))
-			t = time.Date(week1.Year(), week1.Month(), week1.Day()+(vals["isoWeek"]-1)*7+vals["isoDayOfWeek"]-1,
+			t = wallTime(week1.Year(), week1.Month(), week1.Day()+(vals["isoWeek"]-1)*7+vals["isoDayOfWeek"]-1,
 				vals["hour"], vals["minute"], sec, nsec, loc)
 		} else {
-			t = time.Date(vals["year"], time.Month(vals["month"]), vals["day"], vals["hour"], vals["minute"], sec, nsec, loc)
+			t = wallTime(vals["year"], time.Month(vals["month"]), vals["day"], vals["hour"], vals["minute"], sec, nsec, loc)
 		}
 		return bson.DateTime(t.UnixMilli()), nil
 	}))
@@ -766,8 +792,16 @@ func parseDateString(s, format string, loc *time.Location) (bson.DateTime, error
 		loc = time.FixedZone(zone.abbr, zone.offset)
 	}
 	for _, l := range dateLayouts {
-		if t, err := time.ParseInLocation(l, str, loc); err == nil {
-			return bson.DateTime(t.UnixMilli()), nil
+		if strings.Contains(l, "Z07") {
+			if t, err := time.ParseInLocation(l, str, loc); err == nil {
+				return bson.DateTime(t.UnixMilli()), nil
+			}
+			continue
+		}
+		// Without a zone in the string the wall time is read in loc as
+		// timelib_update_ts does.
+		if w, err := time.Parse(l, str); err == nil {
+			return bson.DateTime(wallTime(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), loc).UnixMilli()), nil
 		}
 	}
 	return 0, fail()
@@ -1193,7 +1227,7 @@ func parseDateWithFormat(s, format string, loc *time.Location) (bson.DateTime, e
 		}
 		loc = time.FixedZone(zone.abbr, zone.offset)
 	}
-	return bson.DateTime(time.Date(y, time.Month(m), d, h, mi, sec, ms*int(time.Millisecond), loc).UnixMilli()), nil
+	return bson.DateTime(wallTime(y, time.Month(m), d, h, mi, sec, ms*int(time.Millisecond), loc).UnixMilli()), nil
 }
 
 func compileDateFromString(name string, arg any, scope *Scope) (Expr, error) {
@@ -1356,7 +1390,7 @@ func TruncateDate(ms int64, unit string, binSize int64, loc *time.Location, star
 		}
 		bin := floorDiv(days-refShift, step)*step + refShift
 		y, m, dd := civilFromDays(bin + daysFromCivil(2000, 1, 1))
-		return time.Date(y, time.Month(m), dd, 0, 0, 0, 0, loc).UnixMilli(), nil
+		return wallTime(y, time.Month(m), dd, 0, 0, 0, 0, loc).UnixMilli(), nil
 	case "month", "quarter", "year":
 		months := int64((t.Year()-2000)*12 + int(t.Month()) - 1)
 		step := binSize
@@ -1369,7 +1403,7 @@ func TruncateDate(ms int64, unit string, binSize int64, loc *time.Location, star
 		bin := floorDiv(months, step) * step
 		y := 2000 + int(floorDiv(bin, 12))
 		m := int(bin - floorDiv(bin, 12)*12)
-		return time.Date(y, time.Month(m+1), 1, 0, 0, 0, 0, loc).UnixMilli(), nil
+		return wallTime(y, time.Month(m+1), 1, 0, 0, 0, 0, loc).UnixMilli(), nil
 	}
 	return ms, nil
 }
@@ -1558,7 +1592,7 @@ func AddToDate(ms int64, unit string, amount int64, loc *time.Location) (int64, 
 			if unit == "week" {
 				days *= 7
 			}
-			resultSec = time.Date(t.Year(), t.Month(), t.Day()+int(days), t.Hour(), t.Minute(), t.Second(), 0, loc).Unix()
+			resultSec = wallTime(t.Year(), t.Month(), t.Day()+int(days), t.Hour(), t.Minute(), t.Second(), 0, loc).Unix()
 		default:
 			months := amount
 			switch unit {
@@ -1573,7 +1607,7 @@ func AddToDate(ms int64, unit string, amount int64, loc *time.Location) (int64, 
 			if last := daysIn(y, mo); day > last {
 				day = last
 			}
-			resultSec = time.Date(y, time.Month(mo), day, t.Hour(), t.Minute(), t.Second(), 0, loc).Unix()
+			resultSec = wallTime(y, time.Month(mo), day, t.Hour(), t.Minute(), t.Second(), 0, loc).Unix()
 		}
 	}
 	r, over := mulOverflows(resultSec, 1000)

@@ -1,6 +1,7 @@
 package compat_test
 
 import (
+	"slices"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -130,4 +131,93 @@ func TestPlannerSweepNullEquality(t *testing.T) {
 		sameFigures(t, st, "COUNT>FETCH>IXSCAN", 3, 3)
 		sameValue(t, "nCounted", field(field(st, "executionStages").(bson.D), "nCounted"), `2`)
 	})
+}
+
+// stageStats are the counters of the first stage named name in the
+// executionStats of an explain.
+func stageStats(t *testing.T, st bson.D, name string) bson.D {
+	t.Helper()
+	s := stageNamed(field(st, "executionStages").(bson.D), name)
+	if s == nil {
+		t.Fatalf("no %s stage in %s", name, relaxed(st))
+	}
+	return s
+}
+
+// sameCounters checks a stage's works, advanced, needTime and isEOF.
+func sameCounters(t *testing.T, s bson.D, works, adv, needTime, eof int64) {
+	t.Helper()
+	got := []int64{asInt(field(s, "works")), asInt(field(s, "advanced")), asInt(field(s, "needTime")), asInt(field(s, "isEOF"))}
+	if want := []int64{works, adv, needTime, eof}; !slices.Equal(got, want) {
+		t.Errorf("%s works/advanced/needTime/isEOF %v, want %v", field(s, "stage"), got, want)
+	}
+}
+
+func TestPlannerSweepCounters(t *testing.T) {
+	s := newSuite(t)
+	const scanRef = "src/mongo/db/exec/index_scan.cpp IndexScan::doWork; jstests/core/query/explain/explain_execution_stats_counters.js"
+	// A single interval ends at the cursor's end position: the key past it
+	// is never read, and the work that finds the end is EOF.
+	s.runCase(t, "a point scan reads no key past its interval", scanRef, explainCase(commandFam, "find"), func(t *testing.T, db *mongo.Database) {
+		indexA(t, db)
+		st := explainStats(t, db, `{"find": "c", "filter": {"a": 3}}`)
+		sameFigures(t, st, "FETCH>IXSCAN", 1, 1)
+		ix := stageStats(t, st, "IXSCAN")
+		sameCounters(t, ix, 2, 1, 0, 1)
+		sameValue(t, "seeks", field(ix, "seeks"), `1`)
+		st = explainStats(t, db, `{"find": "c", "filter": {"a": {"$gte": 2, "$lt": 5}}}`)
+		sameFigures(t, st, "FETCH>IXSCAN", 3, 3)
+		sameCounters(t, stageStats(t, st, "IXSCAN"), 4, 3, 0, 1)
+	})
+	// Several intervals go through the IndexBoundsChecker: a key between
+	// two intervals is examined, answers MUST_ADVANCE (needTime) and the
+	// scan seeks to the next; the key past the last interval is examined
+	// too, and ends the scan.
+	s.runCase(t, "a multi-interval scan examines the keys between and after its intervals", scanRef, explainCase(query, "$in"), func(t *testing.T, db *mongo.Database) {
+		indexA(t, db)
+		st := explainStats(t, db, `{"find": "c", "filter": {"a": {"$in": [1, 3]}}}`)
+		sameFigures(t, st, "FETCH>IXSCAN", 4, 2)
+		ix := stageStats(t, st, "IXSCAN")
+		sameCounters(t, ix, 4, 2, 1, 1)
+		sameValue(t, "seeks", field(ix, "seeks"), `2`)
+		// FETCH with a filter: each document read that fails is needTime.
+		st = explainStats(t, db, `{"find": "c", "filter": {"a": {"$in": [1, 3]}, "d": {"$gt": 7}}}`)
+		sameFigures(t, st, "FETCH>IXSCAN", 4, 2)
+		fetch := stageStats(t, st, "FETCH")
+		sameCounters(t, fetch, 4, 1, 2, 1)
+		sameValue(t, "FETCH filter", field(fetch, "filter"), `{"d": {"$gt": 7}}`)
+	})
+	// limit.cpp LimitStage::doWork: once the limit is reached LIMIT answers
+	// EOF without working its child, so the scan below is not at its end.
+	s.runCase(t, "a collection scan under a limit stops at the limit", "src/mongo/db/exec/limit.cpp LimitStage::doWork",
+		explainCase(commandFam, "find"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			st := explainStats(t, db, `{"find": "c", "filter": {"d": {"$gt": 3}}, "limit": 2}`)
+			sameFigures(t, st, "LIMIT>COLLSCAN", 0, 2)
+			sameCounters(t, stageStats(t, st, "LIMIT"), 3, 2, 0, 1)
+			sameCounters(t, stageStats(t, st, "COLLSCAN"), 2, 2, 0, 0)
+			sameValue(t, "limitAmount", field(stageStats(t, st, "LIMIT"), "limitAmount"), `2`)
+		})
+	// multi_plan.cpp MultiPlanStage::doWork works the winner's root once
+	// more after a trial it finished; fetch.cpp FetchStage::doWork and
+	// count.cpp CountStage::doWork answer EOF from their child's isEOF
+	// without working it, so only the root counts that work.
+	s.runCase(t, "after a trial the winner finished only its root is worked again",
+		"src/mongo/db/exec/multi_plan.cpp MultiPlanStage::doWork; fetch.cpp FetchStage::doWork; count.cpp CountStage::doWork",
+		explainCase(commandFam, "find"), func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), `[{"_id": 1, "a": [1, 5], "b": 1}, {"_id": 2, "a": 3, "b": 2}, {"_id": 3, "a": [2, 8], "b": 3}]`)
+			mustCommand(t, db, `{"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": "a_1"}, {"key": {"a": 1, "b": 1}, "name": "a_1_b_1"}]}`)
+			reply := mustCommand(t, db, `{"explain": {"find": "c", "filter": {"a": {"$elemMatch": {"$gt": 2, "$lt": 4}}}}, "verbosity": "executionStats"}`)
+			if n := len(field(field(reply, "queryPlanner").(bson.D), "rejectedPlans").(bson.A)); n != 1 {
+				t.Fatalf("%d rejected plans, want 1: the query must be multi-planned", n)
+			}
+			st := field(reply, "executionStats").(bson.D)
+			sameFigures(t, st, "FETCH>IXSCAN", 1, 1)
+			sameCounters(t, stageStats(t, st, "FETCH"), 3, 0, 1, 1)
+			sameCounters(t, stageStats(t, st, "IXSCAN"), 2, 1, 0, 1)
+			st = explainStats(t, db, `{"count": "c", "query": {"a": {"$gt": 2}}}`)
+			sameFigures(t, st, "COUNT>COUNT_SCAN", 3, 0)
+			sameCounters(t, stageStats(t, st, "COUNT"), 5, 0, 3, 1)
+			sameCounters(t, stageStats(t, st, "COUNT_SCAN"), 4, 3, 0, 1)
+		})
 }

@@ -685,8 +685,12 @@ type countStage struct {
 func (s *countStage) common() *stats { return &s.st }
 
 // work counts child results without returning them, as mongod's COUNT
-// stage does (it advances nothing).
+// stage does (it advances nothing); like CountStage::doWork it answers
+// EOF without working a child that has ended.
 func (s *countStage) work() (state, member) {
+	if s.child.common().eof {
+		return s.st.record(isEOF), member{}
+	}
 	st, _ := s.child.work()
 	switch st {
 	case advanced:

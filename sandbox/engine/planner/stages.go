@@ -265,7 +265,13 @@ type fetch struct {
 
 func (f *fetch) common() *stats { return &f.st }
 
+// work does not work a child that has ended: FetchStage::doWork answers
+// EOF from its child's isEOF, so after a multi-planning trial the winner's
+// FETCH is worked once more but the scan below it is not.
 func (f *fetch) work() (state, member) {
+	if f.child.common().eof {
+		return f.st.record(isEOF), member{}
+	}
 	st, m := f.child.work()
 	switch st {
 	case isEOF:

@@ -49,6 +49,11 @@ func cmdCollStats(e *Engine, req *request) (bson.D, error) {
 	if ts, _, ok := e.timeseriesView(req.db, collName); ok {
 		return appendNumberStyleDoc(e.timeseriesCollStats(ts, stripOK(storagestats.CollStats(ts.view.NS(), ts.buckets, scale)))), nil
 	}
+	// appendCollectionStorageStats takes the collection with views
+	// forbidden (storage_stats.cpp), as dataSize does.
+	if e.isView(req.db, collName) {
+		return nil, errViewNotCollection(req.db, collName)
+	}
 	out := storagestats.CollStats(ns(req.db, collName), e.catalog.Snapshot(req.db, collName), scale)
 	return appendNumberStyleDoc(stripOK(out)), nil
 }
@@ -125,6 +130,10 @@ func cmdDataSize(e *Engine, req *request) (bson.D, error) {
 	coll := e.catalog.Snapshot(db, collName)
 	if coll == nil {
 		return bson.D{{Key: "size", Value: int32(0)}, {Key: "numObjects", Value: int32(0)}, millis()}, nil
+	}
+	if coll.Kind == catalog.KindView {
+		// AutoGetCollectionForReadCommand forbids views (db_raii.cpp).
+		return nil, errViewNotCollection(db, collName)
 	}
 	reply := bson.D{{Key: "estimate", Value: estimate}}
 	if len(min) == 0 && len(max) == 0 && estimate {

@@ -61,6 +61,11 @@ func cmdValidate(e *Engine, req *request) (bson.D, error) {
 	if c == nil {
 		return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "Collection '%s' does not exist to validate.", ns(req.db, collName))
 	}
+	if c.Kind == catalog.KindView {
+		// ValidateState refuses a view that is not time-series
+		// (validate_state.cpp).
+		return nil, mongoerr.New(mongoerr.CommandNotSupportedOnView, "Cannot validate a view")
+	}
 	var compliant func(bson.D) bool
 	if c.Validator != nil {
 		compliant = func(d bson.D) bool { return c.Validator.Check(d, req.now) == nil }

@@ -87,6 +87,14 @@ func TestViewsCursorsSweep(t *testing.T) {
 		{name: "$out into a view", ref: viewsRefuseRef, docs: docs, setup: []string{view}, cmd: `{"aggregate":"c","pipeline":[{"$out":"v"}],"cursor":{}}`, code: mongoerr.CommandNotSupportedOnView},
 		{name: "$merge into a view", ref: viewsRefuseRef, docs: docs, setup: []string{view}, cmd: `{"aggregate":"c","pipeline":[{"$merge":{"into":"v"}}],"cursor":{}}`, code: mongoerr.CommandNotSupportedOnView},
 
+		// commands that need the collection's storage
+		{name: "validate a view", ref: "src/mongo/db/catalog/validate_state.cpp; jstests/core/views/views_all_commands.js (validate)", setup: []string{view},
+			cmd: `{"validate":"v"}`, code: mongoerr.CommandNotSupportedOnView, msg: "Cannot validate a view"},
+		{name: "collStats of a view", ref: "src/mongo/db/stats/storage_stats.cpp (appendCollectionStorageStats), src/mongo/db/db_raii.cpp", setup: []string{view},
+			cmd: `{"collStats":"v"}`, code: mongoerr.CommandNotSupportedOnView, msg: "Namespace {{db}}.v is a view, not a collection"},
+		{name: "dataSize of a view", ref: "src/mongo/db/commands/dbcommands.cpp (CmdDatasize), src/mongo/db/db_raii.cpp; jstests/core/views/views_all_commands.js (dataSize)", setup: []string{view},
+			cmd: `{"dataSize":"{{db}}.v"}`, code: mongoerr.CommandNotSupportedOnView, msg: "Namespace {{db}}.v is a view, not a collection"},
+
 		// cursor options
 		{name: "aggregate with a negative batchSize", ref: sweepAggCursorRef, docs: docs, cmd: `{"aggregate":"c","pipeline":[],"cursor":{"batchSize":-1}}`,
 			code: 51024, msg: "BSON field 'batchSize' value must be >= 0, actual value '-1'"},

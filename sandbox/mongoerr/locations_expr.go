@@ -63,6 +63,7 @@ const (
 	ErrDateDiffMissingEndDate             = 5166304 // expression.cpp
 	ErrDateDiffMissingStartDate           = 5166303 // expression.cpp
 	ErrDateDiffMissingUnit                = 5166305 // expression.cpp
+	ErrDateDiffOverflow                   = 5166308 // date_time_support.cpp (dateDiffMillisecond)
 	ErrDateDiffUnknownArgument            = 5166302 // expression.cpp
 	ErrDateFormatInvalidCharacter         = 18536   // date_time_support.cpp
 	ErrDateFormatUnmatchedPercent         = 18535   // date_time_support.cpp

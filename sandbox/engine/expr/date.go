@@ -1697,25 +1697,29 @@ func compileDateAdd(name string, arg any, scope *Scope) (Expr, error) {
 
 // DateDiff counts unit boundaries crossed between two instants in the
 // timezone, as $dateDiff does.
-func DateDiff(start, end int64, unit string, loc *time.Location, startOfWeek time.Weekday) int64 {
+func DateDiff(start, end int64, unit string, loc *time.Location, startOfWeek time.Weekday) (int64, error) {
 	s, e := timeOf(start, loc), timeOf(end, loc)
 	switch unit {
 	case "year":
-		return int64(e.Year() - s.Year())
+		return int64(e.Year() - s.Year()), nil
 	case "quarter":
-		return int64((e.Year()*4 + (int(e.Month())-1)/3) - (s.Year()*4 + (int(s.Month())-1)/3))
+		return int64((e.Year()*4 + (int(e.Month())-1)/3) - (s.Year()*4 + (int(s.Month())-1)/3)), nil
 	case "month":
-		return int64((e.Year()*12 + int(e.Month())) - (s.Year()*12 + int(s.Month())))
+		return int64((e.Year()*12 + int(e.Month())) - (s.Year()*12 + int(s.Month()))), nil
 	case "week":
 		sd := daysFromCivil(s.Year(), int(s.Month()), s.Day())
 		ed := daysFromCivil(e.Year(), int(e.Month()), e.Day())
 		// Shift so that weeks start on startOfWeek (1970-01-01 is a Thursday).
 		shift := int64((int(time.Thursday) - int(startOfWeek) + 7) % 7)
-		return floorDiv(ed+shift, 7) - floorDiv(sd+shift, 7)
+		return floorDiv(ed+shift, 7) - floorDiv(sd+shift, 7), nil
 	case "day":
-		return daysFromCivil(e.Year(), int(e.Month()), e.Day()) - daysFromCivil(s.Year(), int(s.Month()), s.Day())
+		return daysFromCivil(e.Year(), int(e.Month()), e.Day()) - daysFromCivil(s.Year(), int(s.Month()), s.Day()), nil
 	case "millisecond":
-		return end - start
+		diff := end - start
+		if (end >= 0) != (start >= 0) && (diff >= 0) != (end >= 0) {
+			return 0, mongoerr.New(mongoerr.ErrDateDiffOverflow, "dateDiff overflowed")
+		}
+		return diff, nil
 	}
 	// Hours, minutes and seconds are counted on the local clocks, then
 	// corrected by the change of UTC offset between the two instants in
@@ -1726,7 +1730,7 @@ func DateDiff(start, end int64, unit string, loc *time.Location, startOfWeek tim
 	_, so := s.Zone()
 	_, eo := e.Zone()
 	local := floorDiv(end+int64(eo)*1000, d) - floorDiv(start+int64(so)*1000, d)
-	return local + int64(so-eo)*1000/d
+	return local + int64(so-eo)*1000/d, nil
 }
 
 func compileDateDiff(name string, arg any, scope *Scope) (Expr, error) {
@@ -1801,7 +1805,7 @@ func compileDateDiff(name string, arg any, scope *Scope) (Expr, error) {
 		if err != nil {
 			return nil, mongoerr.Newf(mongoerr.ErrDateArgumentNotDate, "$dateDiff requires 'endDate' to be a date, but got %s", typeName(ev))
 		}
-		return DateDiff(start, end, unit, loc, sow), nil
+		return DateDiff(start, end, unit, loc, sow)
 	}))
 }
 

@@ -411,6 +411,11 @@ type explainedWrite struct {
 }
 
 func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D, hint any, let bson.D, w explainedWrite, verbosity string, counts func(n int64) bson.D, stage string) (bson.D, error) {
+	// The explain acquires the collection for writing before it parses
+	// the query, and a view is no collection (shard_role.cpp).
+	if e.isView(req.db, collName) {
+		return nil, errViewNotCollection(req.db, collName)
+	}
 	single := w.single
 	// A single-document write has no LIMIT stage: its UPDATE or DELETE
 	// stage stops after the first match (mongod's plan is

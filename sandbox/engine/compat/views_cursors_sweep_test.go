@@ -95,6 +95,14 @@ func TestViewsCursorsSweep(t *testing.T) {
 		{name: "dataSize of a view", ref: "src/mongo/db/commands/dbcommands.cpp (CmdDatasize), src/mongo/db/db_raii.cpp; jstests/core/views/views_all_commands.js (dataSize)", setup: []string{view},
 			cmd: `{"dataSize":"{{db}}.v"}`, code: mongoerr.CommandNotSupportedOnView, msg: "Namespace {{db}}.v is a view, not a collection"},
 
+		// explain of a write acquires a collection
+		{name: "explain an update of a view", ref: viewsRefuseRef + "; src/mongo/db/commands/write_commands.cpp (CmdUpdate explain)", setup: []string{view},
+			cmd: `{"explain":{"update":"v","updates":[{"q":{},"u":{"$set":{"x":1}}}]}}`, code: mongoerr.CommandNotSupportedOnView, msg: "Namespace {{db}}.v is a view, not a collection"},
+		{name: "explain a delete from a view", ref: viewsRefuseRef + "; src/mongo/db/commands/write_commands.cpp (CmdDelete explain)", setup: []string{view},
+			cmd: `{"explain":{"delete":"v","deletes":[{"q":{},"limit":1}]},"verbosity":"queryPlanner"}`, code: mongoerr.CommandNotSupportedOnView, msg: "Namespace {{db}}.v is a view, not a collection"},
+		{name: "explain a findAndModify of a view", ref: viewsRefuseRef + "; src/mongo/db/commands/find_and_modify.cpp (explain)", setup: []string{view},
+			cmd: `{"explain":{"findAndModify":"v","query":{},"remove":true}}`, code: mongoerr.CommandNotSupportedOnView, msg: "Namespace {{db}}.v is a view, not a collection"},
+
 		// cursor options
 		{name: "aggregate with a negative batchSize", ref: sweepAggCursorRef, docs: docs, cmd: `{"aggregate":"c","pipeline":[],"cursor":{"batchSize":-1}}`,
 			code: 51024, msg: "BSON field 'batchSize' value must be >= 0, actual value '-1'"},

@@ -87,9 +87,9 @@ func (e *Engine) viewRead(req *request) (bson.D, bool, error) {
 		return nil, true, err
 	}
 	if req.name == "aggregate" && len(user) > 0 {
-		// $collStats and $indexStats first read the view's own metadata
-		// (runAggregate does not resolve the view for them).
-		if first, ok := user[0].(bson.D); ok && len(first) == 1 && firstOnlyStages(first[0].Key) {
+		// $collStats first reads the view's own metadata: runAggregate
+		// resolves the view for every other pipeline, $indexStats too.
+		if first, ok := user[0].(bson.D); ok && len(first) == 1 && first[0].Key == "$collStats" {
 			return nil, false, nil
 		}
 	}

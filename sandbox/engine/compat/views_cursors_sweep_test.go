@@ -95,6 +95,15 @@ func TestViewsCursorsSweep(t *testing.T) {
 		{name: "dataSize of a view", ref: "src/mongo/db/commands/dbcommands.cpp (CmdDatasize), src/mongo/db/db_raii.cpp; jstests/core/views/views_all_commands.js (dataSize)", setup: []string{view},
 			cmd: `{"dataSize":"{{db}}.v"}`, code: mongoerr.CommandNotSupportedOnView, msg: "Namespace {{db}}.v is a view, not a collection"},
 
+		// only $collStats reads the view itself; $indexStats is resolved
+		{name: "$indexStats on a view with a pipeline", ref: "src/mongo/db/commands/run_aggregate.cpp (runAggregate resolves a view unless the pipeline starts with $collStats), src/mongo/db/pipeline/pipeline.cpp (validateCommon)",
+			setup: []string{view}, cmd: `{"aggregate":"v","pipeline":[{"$indexStats":{}}],"cursor":{}}`,
+			code: 40602, msg: "$indexStats is only valid as the first stage in a pipeline"},
+		{name: "$indexStats on a view without a pipeline", ref: "src/mongo/db/commands/run_aggregate.cpp (runAggregate resolves a view unless the pipeline starts with $collStats)",
+			docs: docs, setup: []string{`{"createIndexes":"c","indexes":[{"key":{"a":1},"name":"a_1"}]}`, `{"create":"v","viewOn":"c"}`},
+			cmd:  `{"aggregate":"v","pipeline":[{"$indexStats":{}},{"$project":{"name":1,"_id":0}},{"$sort":{"name":1}}],"cursor":{}}`,
+			want: `{"cursor":{"firstBatch":[{"name":"_id_"},{"name":"a_1"}],"id":{"$numberLong":"0"},"ns":"{{db}}.v"}}`},
+
 		// explain of a write acquires a collection
 		{name: "explain an update of a view", ref: viewsRefuseRef + "; src/mongo/db/commands/write_commands.cpp (CmdUpdate explain)", setup: []string{view},
 			cmd: `{"explain":{"update":"v","updates":[{"q":{},"u":{"$set":{"x":1}}}]}}`, code: mongoerr.CommandNotSupportedOnView, msg: "Namespace {{db}}.v is a view, not a collection"},

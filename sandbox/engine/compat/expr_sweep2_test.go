@@ -318,5 +318,13 @@ func TestExpressionDateSweep(t *testing.T) {
 			expr: `{"$dateFromParts": {"isoWeekYear": 2021, "isoWeek": 1, "isoDayOfWeek": 1, "hour": 1, "timezone": "-0800"}}`, want: `{"$date": "2021-01-04T09:00:00Z"}`},
 		{name: "dateFromParts carries month 14 into the next year in a timezone", ref: dateTimeCp + " (createFromDateParts)", cov: cover{op: "$dateFromParts"},
 			doc: sweepDoc, expr: `{"$dateFromParts": {"year": 2021, "month": 14, "day": 1, "timezone": "$tz"}}`, want: `{"$date": "2022-02-01T05:00:00Z"}`},
+		{name: "dateTrunc to a day that starts in a skipped hour", ref: dateTimeCp + " (truncateDate: dateAdd from the reference point, timelib_update_ts)",
+			cov: cover{op: "$dateTrunc"}, doc: sweepDoc,
+			expr: `{"$dateTrunc": {"date": {"$date": "2021-03-14T17:00:00Z"}, "unit": "day", "timezone": "America/Havana"}}`, want: `{"$date": "2021-03-14T05:00:00Z"}`},
+		{name: "dateFromParts of a midnight that is skipped", ref: dateTimeCp + " (createFromDateParts)", cov: cover{op: "$dateFromParts"}, doc: sweepDoc,
+			expr: `{"$dateFromParts": {"year": 2021, "month": 3, "day": 14, "timezone": "America/Havana"}}`, want: `{"$date": "2021-03-14T05:00:00Z"}`},
+		{name: "dateFromParts carries negative and overflowing parts at an offset", ref: dateTimeCp + " (createFromDateParts)", cov: cover{op: "$dateFromParts"},
+			doc: sweepDoc, expr: `{"$dateFromParts": {"year": 2021, "month": 3, "day": 7, "hour": 23, "minute": 90, "second": -30, "timezone": "+05:30"}}`,
+			want: `{"$date": "2021-03-07T18:59:30Z"}`},
 	})
 }

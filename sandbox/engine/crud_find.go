@@ -453,8 +453,7 @@ func cmdGetMore(e *Engine, req *request) (bson.D, error) {
 }
 
 func cmdKillCursors(e *Engine, req *request) (bson.D, error) {
-	coll, err := collectionName(req)
-	if err != nil {
+	if _, err := collectionName(req); err != nil {
 		return nil, err
 	}
 	a := newArgs(req)
@@ -478,7 +477,7 @@ func cmdKillCursors(e *Engine, req *request) (bson.D, error) {
 		}
 		ids = append(ids, id)
 	}
-	killed, notFound, err := e.cursors.kill(ids, ns(req.db, coll), req.conn)
+	killed, notFound, err := e.cursors.kill(ids, req.conn)
 	if err != nil {
 		return nil, err
 	}

@@ -638,21 +638,23 @@ func (t *cursorTable) removeLocked(c *cursor) {
 	delete(t.ownerConns, c.owner)
 }
 
-// kill ends the cursors of ids that belong to namespace ns, as
-// killCursors does; the others, whatever namespace they belong to, are
-// reported not found. Killing another user's cursor needs a user that is
-// not confined to a prefix (mongod's killAnyCursor), and is refused before
+// kill ends the cursors of ids, as killCursors does; the ids of no open
+// cursor are reported not found. mongod's CursorManager looks a cursor up
+// by its id alone: the namespace the command names is not compared with
+// the cursor's (killcursors_cmd.cpp, cursor_manager.cpp). Killing another
+// user's cursor needs a user that is not confined to a prefix (mongod's
+// killAnyCursor, checked on the cursor's namespace), and is refused before
 // anything is killed.
-func (t *cursorTable) kill(ids []int64, ns string, conn *Conn) (killed, notFound []int64, err error) {
+func (t *cursorTable) kill(ids []int64, conn *Conn) (killed, notFound []int64, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, id := range ids {
-		if c, ok := t.cursors[id]; ok && c.ns == ns && c.user != "" && c.user != conn.user && conn.prefix != "" {
-			return nil, nil, mongoerr.Newf(mongoerr.Unauthorized, "not authorized to kill cursor on %s", ns)
+		if c, ok := t.cursors[id]; ok && c.user != "" && c.user != conn.user && conn.prefix != "" {
+			return nil, nil, mongoerr.Newf(mongoerr.Unauthorized, "not authorized to kill cursor on %s", c.ns)
 		}
 	}
 	for _, id := range ids {
-		if c, ok := t.cursors[id]; ok && c.ns == ns {
+		if c, ok := t.cursors[id]; ok {
 			t.removeLocked(c)
 			killed = append(killed, id)
 		} else {

@@ -1,7 +1,11 @@
 package compat_test
 
 import (
+	"context"
 	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
@@ -124,4 +128,27 @@ func TestViewsCursorsSweep(t *testing.T) {
 			want: `{"cursor":{"firstBatch":[],"id":{"$numberLong":"0"},"ns":"{{db}}.nothere"}}`},
 		{name: "getMore of cursor id 0", ref: sweepGetMoreRef, cmd: `{"getMore":{"$numberLong":"0"},"collection":"c"}`, code: mongoerr.CursorNotFound, msg: "cursor id 0 not found"},
 	})
+}
+
+// killCursors finds a cursor by its id alone: the collection the command
+// names is not compared with the cursor's (KillCursorsCmd::doKillCursor,
+// CursorManager::killCursor), so a view's name kills a cursor of its
+// collection, and the cursor is then gone.
+func TestKillCursorsByIDAlone(t *testing.T) {
+	s := newSuite(t)
+	s.runCase(t, "killCursors naming another collection", "src/mongo/db/commands/query_cmd/killcursors_cmd.cpp, src/mongo/db/query/client_cursor/cursor_manager.cpp (killCursor); jstests/core/query/kill_cursors.js",
+		cover{family: commandFam, op: "killCursors", col: semantics}, func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), `[{"_id":1},{"_id":2},{"_id":3}]`)
+			first := mustCommand(t, db, `{"find":"c","batchSize":1}`)
+			id := field(field(first, "cursor").(bson.D), "id").(int64)
+			killed, err := command(t, db, bson.D{{Key: "killCursors", Value: "other"}, {Key: "cursors", Value: bson.A{id, int64(123)}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameFields(t, "killCursors", killed, bson.D{{Key: "cursorsKilled", Value: bson.A{id}}, {Key: "cursorsNotFound", Value: bson.A{int64(123)}},
+				{Key: "cursorsAlive", Value: bson.A{}}, {Key: "cursorsUnknown", Value: bson.A{}}})
+			var out bson.D
+			gone := db.RunCommand(context.Background(), bson.D{{Key: "getMore", Value: id}, {Key: "collection", Value: "c"}}).Decode(&out)
+			sameError(t, "getMore of the killed cursor", serverError(t, nil, gone), mongoerr.CursorNotFound, "")
+		})
 }

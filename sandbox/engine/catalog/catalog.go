@@ -635,19 +635,39 @@ func ValidateDBName(db string) error {
 	return nil
 }
 
-// allowedSystemCollections are the system.* names a user may create.
+// allowedSystemCollections are the system.* names a user may create in
+// any database (NamespaceString::isLegalClientSystemNS), system.profile
+// among them, which create may make capped.
 var allowedSystemCollections = map[string]bool{
-	"system.js": true, "system.views": true, "system.profile": true,
-	"system.buckets": true, "system.users": true, "system.roles": true,
+	"system.js": true, "system.views": true, "system.profile": true, "system.users": true,
 }
 
+// allowedSystemPrefixes name the system.* collections a user may create in
+// any database by their prefix (isLegalClientSystemNS: the temporary
+// resharding collections and the query statistics ones).
+var allowedSystemPrefixes = []string{"system.resharding.", "system.statistics."}
+
 // allowedSystemNamespaces are the system.* names a user may create in one
-// database only (NamespaceString::isLegalClientSystemNS, 8.0): the
-// catalog collections of admin, config and local.
+// database only (NamespaceString::isLegalClientSystemNS): the catalog
+// collections of admin, config and local.
 var allowedSystemNamespaces = map[string]bool{
-	"admin.system.version": true, "admin.system.keys": true, "admin.system.backup_users": true,
+	"admin.system.roles": true, "admin.system.version": true, "admin.system.keys": true, "admin.system.backup_users": true,
 	"config.system.sessions": true, "config.system.indexBuilds": true,
+	"config.system.preimages": true, "config.system.change_collection": true,
 	"local.system.replset": true, "local.system.healthlog": true,
+}
+
+// legalClientSystemName is NamespaceString::isLegalClientSystemNS for a
+// system.* collection coll of db: a time-series buckets collection needs
+// the name of a valid collection after its prefix.
+func legalClientSystemName(db, coll string) bool {
+	if allowedSystemCollections[coll] || allowedSystemNamespaces[db+"."+coll] {
+		return true
+	}
+	if view, ok := strings.CutPrefix(coll, "system.buckets."); ok {
+		return view != "" && !strings.HasPrefix(view, ".")
+	}
+	return slices.ContainsFunc(allowedSystemPrefixes, func(p string) bool { return strings.HasPrefix(coll, p) })
 }
 
 // CheckNUL refuses a collection name holding a NUL as NamespaceString's
@@ -672,8 +692,7 @@ func ValidateCollectionName(db, coll string) error {
 	if strings.ContainsAny(coll, "$\x00") || strings.HasPrefix(coll, ".") {
 		return mongoerr.Newf(mongoerr.InvalidNamespace, "Invalid collection name: %s", coll)
 	}
-	if strings.HasPrefix(coll, "system.") && !allowedSystemCollections[coll] && !allowedSystemNamespaces[db+"."+coll] &&
-		!strings.HasPrefix(coll, "system.buckets.") {
+	if strings.HasPrefix(coll, "system.") && !legalClientSystemName(db, coll) {
 		return mongoerr.Newf(mongoerr.InvalidNamespace, "Invalid system namespace: %s.%s", db, coll)
 	}
 	if len(db)+1+len(coll) > 255 {

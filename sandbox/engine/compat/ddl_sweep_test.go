@@ -124,3 +124,21 @@ func TestDDLSweepRenameCollection(t *testing.T) {
 			thenWant: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.d","firstBatch":[{"v":2,"key":{"_id":1},"name":"_id_"},{"v":2,"key":{"a":1},"name":"a_1","unique":true}]}}`},
 	})
 }
+
+const legalSystemRef = "src/mongo/db/namespace_string.cpp (NamespaceString::isLegalClientSystemNS), src/mongo/db/catalog/database_impl.cpp (userAllowedCreateNS)"
+
+// The system.* names create accepts: some in any database, some in one.
+func TestDDLSweepCreateSystemNames(t *testing.T) {
+	runCmdCases(t, []cmdCase{
+		{name: "system.roles outside admin", ref: legalSystemRef,
+			cmd: `{"create":"system.roles"}`, code: mongoerr.InvalidNamespace, msg: "Invalid system namespace: {{db}}.system.roles"},
+		{name: "system.buckets. with no collection after it", ref: legalSystemRef + " (isTimeseriesBucketsCollection with validCollectionName)",
+			cmd: `{"create":"system.buckets."}`, code: mongoerr.InvalidNamespace, msg: "Invalid system namespace: {{db}}.system.buckets."},
+		{name: "a temporary resharding collection", ref: legalSystemRef + " (isTemporaryReshardingCollection)",
+			cmd: `{"create":"system.resharding.abc"}`, want: `{}`},
+		{name: "a query statistics collection", ref: legalSystemRef + " (isSystemStatsCollection)",
+			cmd: `{"create":"system.statistics.abc"}`, want: `{}`},
+		{name: "system.preimages outside config", ref: legalSystemRef + " (isChangeStreamPreImagesCollection)",
+			cmd: `{"create":"system.preimages"}`, code: mongoerr.InvalidNamespace, msg: "Invalid system namespace: {{db}}.system.preimages"},
+	})
+}

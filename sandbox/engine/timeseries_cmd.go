@@ -525,7 +525,7 @@ func viewPipeline(req *request, ts *tsView) (bson.A, error) {
 		if s.limit > 0 {
 			p = append(p, bson.D{{Key: "$limit", Value: s.limit}})
 		}
-		return append(p, bson.D{{Key: "$count", Value: "n"}}), nil
+		return append(p, bson.D{{Key: "$count", Value: "count"}}), nil
 	case "distinct":
 		s, _, err := parseDistinct(req)
 		if err != nil {
@@ -648,7 +648,10 @@ func timeseriesHint(req *request, o timeseries.Options) any {
 // aggregation pipeline they make of a view (a time-series collection or
 // a view's definition) over backing, read from view; the reply names
 // nsName, the namespace the command named. count's pipeline ends in
-// {$count: "n"}. hint is the hint of the aggregate over backing, or nil.
+// {$count: "count"}, as countCommandAsAggregationCommand builds it
+// (count_command_as_aggregation_command.cpp), and its reply reads that
+// field (ViewResponseFormatter). hint is the hint of the aggregate over
+// backing, or nil.
 func (e *Engine) readPipeline(req *request, view *catalog.View, backing, nsName string, pipeline bson.A, hint any) (bson.D, error) {
 	var let bson.D
 	if l, ok := value.Get(req.cmd, "let").(bson.D); ok {
@@ -669,7 +672,7 @@ func (e *Engine) readPipeline(req *request, view *catalog.View, backing, nsName 
 		}
 		n := int32(0)
 		if len(docs) == 1 {
-			n, _ = value.Get(docs[0], "n").(int32)
+			n, _ = value.Get(docs[0], "count").(int32)
 		}
 		return bson.D{{Key: "n", Value: n}}, nil
 	case "distinct":

@@ -149,7 +149,7 @@ func viewReadPipeline(req *request) (bson.A, any, error) {
 		if s.limit > 0 {
 			p = append(p, bson.D{{Key: "$limit", Value: s.limit}})
 		}
-		return append(p, bson.D{{Key: "$count", Value: "n"}}), s.hint, nil
+		return append(p, bson.D{{Key: "$count", Value: "count"}}), s.hint, nil
 	case "distinct":
 		s, _, err := parseDistinct(req)
 		if err != nil {

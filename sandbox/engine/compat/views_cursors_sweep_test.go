@@ -53,6 +53,9 @@ func TestViewsCursorsSweep(t *testing.T) {
 		// count and distinct on a view
 		{name: "count on a view matching nothing", ref: sweepViewCountRef, docs: docs, setup: []string{view}, cmd: `{"count":"v","query":{"a":99}}`, want: `{"n":0}`},
 		{name: "count on a view with a negative limit", ref: sweepViewCountRef, docs: docs, setup: []string{view}, cmd: `{"count":"v","limit":-1}`, want: `{"n":1}`},
+		{name: "explain count on a view counts into a field named count", ref: sweepViewCountRef + " (countCommandAsAggregationCommand ends the pipeline with {$count: \"count\"})", docs: docs, setup: []string{view},
+			cmd:  `{"explain":{"count":"v","query":{"a":3}},"verbosity":"queryPlanner"}`,
+			want: `{"explainVersion":"1","stages":[{"$cursor":"*"},{"$group":{"_id":{"$const":null},"count":{"$sum":{"$const":1}}}},{"$project":{"_id":false,"count":true}}]}`},
 		{name: "count on a view of a missing collection", ref: sweepViewCountRef, setup: []string{`{"create":"v","viewOn":"none"}`}, cmd: `{"count":"v"}`, want: `{"n":0}`},
 		{name: "distinct on a view through arrays", ref: sweepViewDistinctRef, docs: `[{"_id":1,"a":[1,[2]]},{"_id":2,"a":{"b":[3,4]}},{"_id":3,"a":[{"b":5},{"b":[6]}]}]`, setup: []string{`{"create":"v","viewOn":"c"}`},
 			cmd: `{"distinct":"v","key":"a.b"}`, want: `{"values":[3,4,5,6]}`},

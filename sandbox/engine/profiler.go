@@ -265,6 +265,16 @@ func (p *opProfile) batch(n int, c *cursor, getMore bool, keys, docs int64) {
 		// the batch exhausts it.
 		e.originating = c.origin
 		e.cursorID = c.id
+		// A getMore without a comment of its own runs with the comment
+		// of the command that opened the cursor
+		// (setUpOperationContextStateForGetMore, getmore_cmd.cpp), which
+		// the profiler appends to the command (appendCommentField,
+		// curop.cpp).
+		if comment, ok := lookupValue(c.origin, "comment"); ok {
+			if _, own := lookupValue(e.command, "comment"); !own {
+				e.command = append(slices.Clip(e.command), bson.E{Key: "comment", Value: comment})
+			}
+		}
 	}
 	if !c.stream.scans() {
 		return

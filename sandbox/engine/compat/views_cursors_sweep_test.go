@@ -155,3 +155,29 @@ func TestKillCursorsByIDAlone(t *testing.T) {
 			sameError(t, "getMore of the killed cursor", serverError(t, nil, gone), mongoerr.CursorNotFound, "")
 		})
 }
+
+// A getMore without a comment runs with the comment of the command that
+// opened its cursor, and its profile entry shows it in the command; one
+// with its own comment keeps it.
+func TestGetMoreInheritsComment(t *testing.T) {
+	s := newSuite(t)
+	s.runCase(t, "getMore's profile entry carries the cursor's comment", "src/mongo/db/commands/getmore_cmd.cpp (setUpOperationContextStateForGetMore), src/mongo/db/curop.cpp (appendCommentField); jstests/core/profile_getmore.js",
+		cover{family: commandFam, op: "getMore", col: semantics}, func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), `[{"_id":1},{"_id":2},{"_id":3}]`)
+			mustCommand(t, db, `{"profile":2}`)
+			first := mustCommand(t, db, `{"find":"c","batchSize":1,"comment":"opened"}`)
+			id := field(field(first, "cursor").(bson.D), "id").(int64)
+			for _, own := range []bson.D{nil, {{Key: "comment", Value: "mine"}}} {
+				cmd := append(bson.D{{Key: "getMore", Value: id}, {Key: "collection", Value: "c"}, {Key: "batchSize", Value: int32(1)}}, own...)
+				if err := db.RunCommand(context.Background(), cmd).Err(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			mustCommand(t, db, `{"profile":0}`)
+			docs, err := cursorDocs(t, db, ejDoc(t, `{"find":"system.profile","filter":{"op":"getmore"},"projection":{"_id":0,"command.comment":1}}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameDocs(t, "getMore entries", docs, `[{"command":{"comment":"opened"}},{"command":{"comment":"mine"}}]`, false)
+		})
+}

@@ -217,7 +217,7 @@ func simpleCollationOnly(c bson.D) error {
 // plannerQuery compiles the query part of a find-like command.
 func plannerQuery(req *request, s *findSpec) (planner.Query, error) {
 	q := planner.Query{Sort: s.sort, Skip: s.skip, Limit: s.limit, Hint: s.hint, NoDiskUse: req.noDiskUse, Min: s.min, Max: s.max,
-		BatchSize: s.hasBatch, Shape: &planner.Shape{Filter: s.filter, Sort: s.sort, Projection: s.projection}}
+		BatchSize: s.hasBatch, Tailable: s.tailable, Shape: &planner.Shape{Filter: s.filter, Sort: s.sort, Projection: s.projection}}
 	if len(s.filter) > 0 {
 		f, err := query.Compile(s.filter, query.Options{Now: req.now, LetVars: s.let, JSONSchema: validation.CompileSchema})
 		if err != nil {

@@ -221,3 +221,46 @@ func TestPlannerSweepCounters(t *testing.T) {
 			sameCounters(t, stageStats(t, st, "COUNT_SCAN"), 4, 3, 0, 1)
 		})
 }
+
+func TestPlannerSweepOr(t *testing.T) {
+	s := newSuite(t)
+	const ref = "src/mongo/db/query/get_executor.cpp (needsSubplanning); src/mongo/db/exec/subplan.cpp (choosePlanWholeQuery); plan_explainer_impl.cpp getWinningPlanStatsTree"
+	setup := func(t *testing.T, db *mongo.Database) {
+		insertDocs(t, db.Collection("c"), `[{"_id": 0, "a": 0, "b": 9, "c": 1}, {"_id": 1, "a": 1, "b": 8, "c": 2},
+			{"_id": 2, "a": 2, "b": 7, "c": 3}, {"_id": 3, "a": 3, "b": 6, "c": 4}]`)
+		mustCommand(t, db, `{"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": "a_1"}, {"key": {"b": 1}, "name": "b_1"}]}`)
+	}
+	// Each branch is planned alone and the OR of their scans answers the
+	// query, under SUBPLAN, the executor's root.
+	s.runCase(t, "a rooted $or is SUBPLAN over an OR of each branch's scan", ref, explainCase(query, "$or"), func(t *testing.T, db *mongo.Database) {
+		setup(t, db)
+		st := explainStats(t, db, `{"find": "c", "filter": {"$or": [{"a": 1}, {"b": 7}]}}`)
+		sameFigures(t, st, "SUBPLAN>FETCH>OR", 2, 2)
+		or := stageStats(t, st, "OR")
+		sameCounters(t, or, 4, 2, 1, 1)
+		sameValue(t, "dupsTested", field(or, "dupsTested"), `2`)
+		var names []string
+		for _, in := range field(or, "inputStages").(bson.A) {
+			names = append(names, field(in.(bson.D), "indexName").(string))
+		}
+		if !slices.Equal(names, []string{"a_1", "b_1"}) {
+			t.Errorf("branch indexes %v, want [a_1 b_1]", names)
+		}
+		st = explainStats(t, db, `{"count": "c", "query": {"$or": [{"a": 1}, {"b": 7}]}}`)
+		sameFigures(t, st, "COUNT>SUBPLAN>FETCH>OR", 2, 2)
+	})
+	// A branch no index answers fails the subplanner; the whole query is
+	// planned, its only plan is the collection scan, and SubplanStage
+	// stays the root above it.
+	s.runCase(t, "a rooted $or with an unindexed branch is SUBPLAN over COLLSCAN", ref, explainCase(query, "$or"), func(t *testing.T, db *mongo.Database) {
+		setup(t, db)
+		st := explainStats(t, db, `{"find": "c", "filter": {"$or": [{"a": 1}, {"c": 3}]}}`)
+		sameFigures(t, st, "SUBPLAN>COLLSCAN", 0, 4)
+		sameCounters(t, stageStats(t, st, "SUBPLAN"), 5, 2, 2, 1)
+		st = explainStats(t, db, `{"count": "c", "query": {"$or": [{"a": 1}, {"c": 3}]}}`)
+		sameFigures(t, st, "COUNT>SUBPLAN>COLLSCAN", 0, 4)
+		// A hint rules subplanning out (canUseSubplanning).
+		st = explainStats(t, db, `{"find": "c", "filter": {"$or": [{"a": 1}, {"c": 3}]}, "hint": {"$natural": 1}}`)
+		sameFigures(t, st, "COLLSCAN", 0, 4)
+	})
+}

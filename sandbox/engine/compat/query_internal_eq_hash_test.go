@@ -2,6 +2,7 @@ package compat_test
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -257,8 +258,13 @@ func TestInternalEqHashPlans(t *testing.T) {
 				`{"h": ` + not + `}`,
 			} {
 				plan := winningPlan(t, mustCommand(t, db, `{"explain": {"find": "c", "filter": `+f+`}, "verbosity": "queryPlanner"}`))
-				if got := stageChain(plan); got != "COLLSCAN" {
-					t.Errorf("%s: plan %s, want COLLSCAN", f, got)
+				want := "COLLSCAN"
+				if strings.HasPrefix(f, `{"$or"`) {
+					// A rooted $or planned whole stays under SUBPLAN.
+					want = "SUBPLAN>COLLSCAN"
+				}
+				if got := stageChain(plan); got != want {
+					t.Errorf("%s: plan %s, want %s", f, got, want)
 				}
 			}
 		})

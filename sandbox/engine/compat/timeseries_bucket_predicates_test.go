@@ -57,12 +57,12 @@ func TestTimeseriesBucketPredicates(t *testing.T) {
 			want:     `[{"v":3}]`},
 		{name: "an $or keeps each branch's bucket bound, the metaField's renamed",
 			pipeline: `[{"$match":{"$or":[{"v":{"$lt":1}},{"m":2}]}},{"$project":{"_id":0,"v":1}},{"$limit":2}]`,
-			plan:     `{"isCached":false,"stage":"COLLSCAN","filter":{"$or":[{"meta":{"$eq":2}},{"control.min.v":{"$_internalExprLt":1}}]},"direction":"forward"}`,
+			plan:     `{"isCached":false,"stage":"SUBPLAN","inputStage":{"stage":"COLLSCAN","filter":{"$or":[{"meta":{"$eq":2}},{"control.min.v":{"$_internalExprLt":1}}]},"direction":"forward"}}`,
 			want:     `[{"v":0},{"v":2}]`},
 		{name: "an $or on the metaField alone moves to the buckets whole",
 			pipeline: `[{"$match":{"$or":[{"m":0},{"m.x":{"$exists":true}}]}},{"$count":"n"}]`,
 			// With no event filter left, the count reads the buckets.
-			plan:   `{"isCached":false,"stage":"PROJECTION_DEFAULT","transformBy":{"control.count":1,"control.version":1,"data.t":1,"_id":0},"inputStage":{"stage":"COLLSCAN","filter":{"$or":[{"meta":{"$eq":0}},{"meta.x":{"$exists":true}}]},"direction":"forward"}}`,
+			plan:   `{"isCached":false,"stage":"SUBPLAN","inputStage":{"stage":"PROJECTION_DEFAULT","transformBy":{"control.count":1,"control.version":1,"data.t":1,"_id":0},"inputStage":{"stage":"COLLSCAN","filter":{"$or":[{"meta":{"$eq":0}},{"meta.x":{"$exists":true}}]},"direction":"forward"}}}`,
 			stages: `[{"$group":{"_id":{"$const":null},"n":{"$sum":{"$cond":[{"$gte":["$control.version",{"$const":2}]},"$control.count",{"$size":[{"$objectToArray":["$data.t"]}]}]}}}},{"$project":{"_id":false,"n":true}}]`,
 			want:   `[{"n":10}]`},
 		{name: "a $match the optimizer moves up to the unpacking is mapped onto the buckets too",
@@ -86,7 +86,7 @@ func TestTimeseriesBucketPredicates(t *testing.T) {
 		{name: "buckets that may mix types also pass when their bounds differ in type",
 			setup:    `{"collMod":"c","timeseriesBucketsMayHaveMixedSchemaData":true}`,
 			pipeline: `[{"$match":{"v":{"$gt":27}}},{"$project":{"_id":0,"v":1}}]`,
-			plan:     `{"isCached":false,"stage":"COLLSCAN","filter":{"$or":[{"$expr":{"$ne":[{"$type":["$control.min.v"]},{"$type":["$control.max.v"]}]}},{"control.max.v":{"$_internalExprGt":27}}]},"direction":"forward"}`,
+			plan:     `{"isCached":false,"stage":"SUBPLAN","inputStage":{"stage":"COLLSCAN","filter":{"$or":[{"$expr":{"$ne":[{"$type":["$control.min.v"]},{"$type":["$control.max.v"]}]}},{"control.max.v":{"$_internalExprGt":27}}]},"direction":"forward"}}`,
 			want:     `[{"v":28},{"v":29}]`},
 	}
 	for _, tc := range cases {

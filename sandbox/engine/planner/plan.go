@@ -83,6 +83,9 @@ type Query struct {
 	// ShowRecordID is find's showRecordId, which rules out the _id
 	// lookup (isIdHackEligibleQuery, get_executor.cpp).
 	ShowRecordID bool
+	// Tailable is find's tailable, which rules out subplanning
+	// (SubplanStage::canUseSubplanning).
+	Tailable bool
 	// Cache is the collection's plan cache and index filters (nil: none).
 	Cache *Cache
 	// Shape is the query as its command spelled it, when it has one (find,
@@ -182,7 +185,10 @@ type candidate struct {
 	cluster *clusterRange
 	// orBranch is the $or branch a per-branch plan answers.
 	orBranch query.Node
-	ixscans  []*ixScan
+	// wholeOr: the plan of a rooted $or planned whole, which still runs
+	// under SUBPLAN (SubplanStage::choosePlanWholeQuery).
+	wholeOr bool
+	ixscans []*ixScan
 	// trial results, returned first if this candidate wins
 	results []member
 	// trialReturned is how many results the trial produced, which
@@ -342,6 +348,13 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 	}
 	if q.TraversalPreference != nil {
 		applyTraversalPreference(cands, q.TraversalPreference)
+	}
+	if len(cands) == 1 && cands[0].branches == nil && q.subplanned() {
+		// SubplanStage::pickBestPlan: a rooted $or with a branch no index
+		// answers is planned whole (choosePlanWholeQuery); its one plan
+		// runs under the SUBPLAN stage, where several would be multi-planned
+		// and explain would show the winner alone.
+		cands[0].wholeOr = true
 	}
 	for _, c := range cands {
 		build(coll, q, c, e.context)
@@ -1092,7 +1105,7 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 	if q.Limit > 0 && !limitFolded {
 		s = &limitStage{child: s, n: q.Limit}
 	}
-	if c.branches != nil {
+	if c.branches != nil || c.wholeOr {
 		// The subplanner's plan is the whole tree below SUBPLAN
 		// (SubplanStage is the root the executor runs).
 		s = &subplanStage{child: s}
@@ -1184,6 +1197,17 @@ func (c *candidate) tightnessOf(n query.Node) tightness {
 		}
 	}
 	return inexactFetch
+}
+
+// subplanned is get_executor.cpp's SubplanStage::needsSubplanning
+// (canUseSubplanning): a rooted $or with a clause, and no hint, min, max
+// or tailable cursor. The distinct command plans its own way.
+func (q Query) subplanned() bool {
+	if q.Filter == nil || q.Hint != nil || len(q.Min) > 0 || len(q.Max) > 0 || q.Tailable || q.DistinctKey != "" {
+		return false
+	}
+	or, ok := q.Filter.Root.(*query.Or)
+	return ok && len(or.Children) > 0
 }
 
 // projNeedsFetch is planner_access.cpp's projNeedsFetch: whether the

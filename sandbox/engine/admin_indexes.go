@@ -33,6 +33,13 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 	if !ok {
 		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field 'createIndexes.indexes' is missing but a required field")
 	}
+	// A safeBool of create_indexes.idl: with it, each spec loses the
+	// fields an index spec may not hold before it is validated
+	// (parseAndValidateIndexSpecs, create_indexes_cmd.cpp).
+	ignoreUnknown, err := a.boolean("ignoreUnknownIndexOptions", false)
+	if err != nil {
+		return nil, err
+	}
 	// The sessions code does not update config.transactions' indexes, so
 	// runCreateIndexesWithCoordinator (create_indexes_cmd.cpp) refuses
 	// any, before it reads the specs.
@@ -51,6 +58,10 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 		if !ok {
 			return nil, mongoerr.Newf(mongoerr.TypeMismatch,
 				"BSON field 'createIndexes.indexes.%d' is the wrong type '%s', expected type 'object'", i, value.TypeName(v))
+		}
+		if ignoreUnknown {
+			d = index.WithoutUnknownFields(d)
+			raw[i] = d
 		}
 		if isTimeseries {
 			continue

@@ -3,6 +3,9 @@ package compat_test
 import (
 	"testing"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
@@ -98,5 +101,31 @@ func TestIndexTTLSweep(t *testing.T) {
 		{name: "a later spec's parse error wins over an earlier TTL", ref: ttlRef + " (parseAndValidateIndexSpecs runs on every spec first)",
 			cmd:  `{"createIndexes":"c","indexes":[{"key":{"t":1},"name":"x","expireAfterSeconds":-1},{"key":{"a":0},"name":"y"}]}`,
 			code: mongoerr.CannotCreateIndex, msg: `Error in specification { key: { a: 0 }, name: "y" } :: caused by :: Values in the index key pattern cannot be 0.`},
+	})
+}
+
+// ignoreUnknownIndexOptions is a safeBool of createIndexes
+// (create_indexes.idl); when true, parseAndValidateIndexSpecs
+// (create_indexes_cmd.cpp) takes the fields an index spec may not hold
+// out of each spec (removeUnknownFields) before validating it, so the
+// index is built without them. jstests/core/ddl/create_indexes_with_unknown_field_names.js.
+const ignoreUnknownRef = "src/mongo/db/create_indexes.idl; src/mongo/db/commands/create_indexes_cmd.cpp (parseAndValidateIndexSpecs); src/mongo/db/catalog/index_key_validate.cpp (removeUnknownFields); jstests/core/ddl/create_indexes_with_unknown_field_names.js"
+
+func TestIgnoreUnknownIndexOptions(t *testing.T) {
+	spec := `{"key":{"x":1},"name":"myindex","someField":"someValue"}`
+	runCmdCases(t, []cmdCase{
+		{name: "an unknown field is refused by default", ref: ignoreUnknownRef, cmd: ciCmd(spec), code: mongoerr.InvalidIndexSpecificationOption},
+		{name: "and with ignoreUnknownIndexOptions false", ref: ignoreUnknownRef,
+			cmd: `{"createIndexes":"c","indexes":[` + spec + `],"ignoreUnknownIndexOptions":false}`, code: mongoerr.InvalidIndexSpecificationOption},
+		{name: "ignoreUnknownIndexOptions is a safeBool", ref: ignoreUnknownRef,
+			cmd: `{"createIndexes":"c","indexes":[` + spec + `],"ignoreUnknownIndexOptions":"badValue"}`, code: mongoerr.TypeMismatch,
+			msg: `BSON field 'createIndexes.ignoreUnknownIndexOptions' is the wrong type 'string', expected types '[bool, long, int, decimal, double']`},
+	})
+	s := newSuite(t)
+	s.runCase(t, "with ignoreUnknownIndexOptions the index is built without the field", ignoreUnknownRef, cover{family: commandFam, op: "createIndexes", col: semantics}, func(t *testing.T, db *mongo.Database) {
+		mustCommand(t, db, `{"createIndexes":"c","indexes":[`+spec+`],"ignoreUnknownIndexOptions":true}`)
+		reply := mustCommand(t, db, `{"listIndexes":"c"}`)
+		batch := field(field(reply, "cursor").(bson.D), "firstBatch").(bson.A)
+		sameValue(t, "indexes", batch, `[{"v":2,"key":{"_id":1},"name":"_id_"},{"v":2,"key":{"x":1},"name":"myindex"}]`)
 	})
 }

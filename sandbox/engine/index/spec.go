@@ -117,6 +117,19 @@ func (s Spec) InAPIVersion1() bool {
 	return plugin != "text" && plugin != "geoHaystack" && !s.Sparse
 }
 
+// WithoutUnknownFields is removeUnknownFields (index_key_validate.cpp):
+// doc with only the fields an index specification may hold, as
+// createIndexes reads each spec under ignoreUnknownIndexOptions.
+func WithoutUnknownFields(doc bson.D) bson.D {
+	out := make(bson.D, 0, len(doc))
+	for _, e := range doc {
+		if e.Key == "key" || e.Key == "name" || e.Key == "v" || validOptions[e.Key] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // ParseSpec validates one element of createIndexes' "indexes" array;
 // apiStrict is the command's Stable API strictness.
 func ParseSpec(doc bson.D, apiStrict bool) (Spec, error) {

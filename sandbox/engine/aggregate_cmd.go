@@ -118,7 +118,7 @@ func parseAggregate(req *request) (*aggregateSpec, error) {
 		return nil, err
 	}
 	if req.apiStrict() {
-		if err := aggregate.CheckAPIStrict(s.pipeline); err != nil {
+		if err := aggregate.CheckAPIStrict(s.pipeline, req.conn.internal); err != nil {
 			return nil, err
 		}
 	}

@@ -101,7 +101,7 @@ func (e *Engine) viewRead(req *request) (bson.D, bool, error) {
 	if req.apiStrict() {
 		// The view's stages are checked again with the reader's API
 		// parameters, as the resolved pipeline is validated.
-		if err := aggregate.CheckAPIStrict(pipeline); err != nil {
+		if err := aggregate.CheckAPIStrict(pipeline, req.conn.internal); err != nil {
 			return nil, true, err
 		}
 	}
@@ -267,7 +267,7 @@ func (e *Engine) parseViewDefinition(req *request, collName, on string, p bson.A
 		}
 	}
 	if req.apiStrict() {
-		if err := aggregate.CheckAPIStrict(p); err != nil {
+		if err := aggregate.CheckAPIStrict(p, req.conn.internal); err != nil {
 			return err
 		}
 	}

@@ -38,6 +38,10 @@ type Stage struct {
 	// Internal stages are the server's own plumbing, which clients do not
 	// send.
 	Internal bool
+	// InternalClientOnly stages are registered for internal clients alone
+	// (REGISTER_INTERNAL_DOCUMENT_SOURCE, AllowedWithClientType::kInternal):
+	// any other client is refused them before anything else is checked.
+	InternalClientOnly bool
 	// API is how the stage is allowed under apiStrict: true in API
 	// Version 1: the AllowedWithApiStrict its registration gives
 	// (allowed_contexts.h; document_source_*.cpp).
@@ -97,8 +101,8 @@ var all = []*Stage{
 	// are rewritten into $_internalUnpackBucket, and tests keep a
 	// pipeline from being pushed into the query layer with
 	// $_internalInhibitOptimization.
-	{Name: "$_internalBoundedSort", Internal: true, API: APIInternal},
-	{Name: "$_internalDensify", Internal: true, API: APIInternal},
+	{Name: "$_internalBoundedSort", Internal: true, InternalClientOnly: true, API: APIInternal},
+	{Name: "$_internalDensify", Internal: true, InternalClientOnly: true, API: APIInternal},
 	{Name: "$_internalInhibitOptimization", Internal: true, API: APINeverInVersion1},
 	{Name: "$_internalSplitPipeline", Internal: true, API: APINeverInVersion1},
 	{Name: "$_internalStreamingGroup", Internal: true},

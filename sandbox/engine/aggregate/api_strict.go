@@ -14,7 +14,13 @@ import (
 // AllowedWithApiStrict (assertLanguageFeatureIsAllowed,
 // allowed_contexts.cpp), then its sub-pipelines', depth first. A stage
 // the sandbox does not know is left to the parser, which refuses it.
-func CheckAPIStrict(pipeline bson.A) error {
+// assertLanguageFeatureIsAllowed first refuses a stage registered for
+// internal clients to any other client, and checks nothing more for an
+// internal client, whose requests are the deployment's own.
+func CheckAPIStrict(pipeline bson.A, internalClient bool) error {
+	if internalClient {
+		return nil
+	}
 	for _, st := range pipeline {
 		d, ok := st.(bson.D)
 		if !ok || len(d) == 0 {
@@ -24,6 +30,9 @@ func CheckAPIStrict(pipeline bson.A) error {
 		s, ok := stages.Lookup(name)
 		if !ok {
 			continue
+		}
+		if s.InternalClientOnly {
+			return errInternalOnly(name)
 		}
 		switch s.API {
 		case stages.APINeverInVersion1:
@@ -37,7 +46,7 @@ func CheckAPIStrict(pipeline bson.A) error {
 		}
 		for _, sub := range s.Pipelines(spec) {
 			if arr, ok := sub.(bson.A); ok {
-				if err := CheckAPIStrict(arr); err != nil {
+				if err := CheckAPIStrict(arr, false); err != nil {
 					return err
 				}
 			}

@@ -28,8 +28,14 @@ func unsupported(name string) stageParser {
 // optimizer puts in a pipeline (bounded_sort.go).
 func refuseInternalOnly(name string) stageParser {
 	return func(any, *parser) ([]Stage, error) {
-		return nil, mongoerr.Newf(mongoerr.ErrNotAllowedInUserRequests, "%s' is not allowed in user requests", name)
+		return nil, errInternalOnly(name)
 	}
+}
+
+// errInternalOnly is assertLanguageFeatureIsAllowed's refusal of a stage
+// registered for internal clients to another client (5491300).
+func errInternalOnly(name string) error {
+	return mongoerr.Newf(mongoerr.ErrNotAllowedInUserRequests, "%s' is not allowed in user requests", name)
 }
 
 // refuseChangeStream: DocumentSourceChangeStream::assertIsLegalSpecification

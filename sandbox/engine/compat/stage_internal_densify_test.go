@@ -26,6 +26,13 @@ func TestStageInternalDensify(t *testing.T) {
 			docs: `[{"_id":1,"a":1},{"_id":2,"a":4}]`, pipeline: `[{"$_internalDensify":{"field":"a","range":{"step":1,"bounds":"full"}}}]`,
 			code: 5491300, msg: "$_internalDensify' is not allowed in user requests"},
 	})
+	// assertLanguageFeatureIsAllowed checks the client's type before the
+	// stage's AllowedWithApiStrict.
+	runCmdCases(t, []cmdCase{
+		{name: "under apiStrict, a user's $_internalDensify is refused as internal-only first", ref: ref, cov: cover{family: stage, op: "$_internalDensify", col: errorCol},
+			cmd:  `{"aggregate":"c","pipeline":[{"$_internalDensify":{"field":"a","range":{"step":1,"bounds":"full"}}}],"cursor":{},"apiVersion":"1","apiStrict":true}`,
+			code: 5491300, msg: "$_internalDensify' is not allowed in user requests"},
+	})
 
 	s := newSuite(t)
 	s.runCase(t, "an internal client's $_internalDensify densifies", ref, cover{family: stage, op: "$_internalDensify", col: semantics},
@@ -49,5 +56,9 @@ func TestStageInternalDensify(t *testing.T) {
 			mustCommand(t, idb, `{"hello":1,"internalClient":{"minWireVersion":0,"maxWireVersion":7}}`)
 			reply := mustCommand(t, idb, `{"aggregate":"c","pipeline":[{"$_internalDensify":{"field":"a","range":{"step":1,"bounds":[1,3]}}},{"$project":{"_id":0}}],"cursor":{}}`)
 			sameValue(t, "densified", field(field(reply, "cursor").(bson.D), "firstBatch"), `[{"a":1},{"a":2},{"a":4}]`)
+			// An internal client's requests skip the API Version 1 checks
+			// (assertLanguageFeatureIsAllowed returns for it).
+			reply = mustCommand(t, idb, `{"aggregate":"c","pipeline":[{"$_internalDensify":{"field":"a","range":{"step":1,"bounds":[1,3]}}},{"$project":{"_id":0}}],"cursor":{},"apiVersion":"1","apiStrict":true}`)
+			sameValue(t, "densified under apiStrict", field(field(reply, "cursor").(bson.D), "firstBatch"), `[{"a":1},{"a":2},{"a":4}]`)
 		})
 }

@@ -15,12 +15,10 @@ import (
 // allowed_contexts.cpp), then its sub-pipelines', depth first. A stage
 // the sandbox does not know is left to the parser, which refuses it.
 // assertLanguageFeatureIsAllowed first refuses a stage registered for
-// internal clients to any other client, and checks nothing more for an
-// internal client, whose requests are the deployment's own.
+// internal clients to any other client (assertAllowedInternalIfRequired),
+// and lets an internal client use the stages kept for the deployment's
+// own requests (AllowedWithApiStrict::kInternal).
 func CheckAPIStrict(pipeline bson.A, internalClient bool) error {
-	if internalClient {
-		return nil
-	}
 	for _, st := range pipeline {
 		d, ok := st.(bson.D)
 		if !ok || len(d) == 0 {
@@ -31,14 +29,16 @@ func CheckAPIStrict(pipeline bson.A, internalClient bool) error {
 		if !ok {
 			continue
 		}
-		if s.InternalClientOnly {
+		if s.InternalClientOnly && !internalClient {
 			return errInternalOnly(name)
 		}
 		switch s.API {
 		case stages.APINeverInVersion1:
 			return mongoerr.Newf(mongoerr.APIStrictError, "%s is not allowed with 'apiStrict: true' in API Version 1", name)
 		case stages.APIInternal:
-			return mongoerr.Newf(mongoerr.APIStrictError, "%s cannot be specified with 'apiStrict: true' in API Version 1", name)
+			if !internalClient {
+				return mongoerr.Newf(mongoerr.APIStrictError, "%s cannot be specified with 'apiStrict: true' in API Version 1", name)
+			}
 		case stages.APIConditionally:
 			if err := permittedInAPIVersion1(name, spec); err != nil {
 				return err
@@ -46,7 +46,7 @@ func CheckAPIStrict(pipeline bson.A, internalClient bool) error {
 		}
 		for _, sub := range s.Pipelines(spec) {
 			if arr, ok := sub.(bson.A); ok {
-				if err := CheckAPIStrict(arr, false); err != nil {
+				if err := CheckAPIStrict(arr, internalClient); err != nil {
 					return err
 				}
 			}

@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/schemalab/schemalab/sandbox/engine"
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 	"github.com/schemalab/schemalab/sandbox/wire"
 )
 
@@ -56,9 +57,12 @@ func TestStageInternalDensify(t *testing.T) {
 			mustCommand(t, idb, `{"hello":1,"internalClient":{"minWireVersion":0,"maxWireVersion":7}}`)
 			reply := mustCommand(t, idb, `{"aggregate":"c","pipeline":[{"$_internalDensify":{"field":"a","range":{"step":1,"bounds":[1,3]}}},{"$project":{"_id":0}}],"cursor":{}}`)
 			sameValue(t, "densified", field(field(reply, "cursor").(bson.D), "firstBatch"), `[{"a":1},{"a":2},{"a":4}]`)
-			// An internal client's requests skip the API Version 1 checks
-			// (assertLanguageFeatureIsAllowed returns for it).
+			// Under apiStrict an internal client may use the stages kept
+			// for the deployment's own requests (kInternal), and not those
+			// never in API Version 1.
 			reply = mustCommand(t, idb, `{"aggregate":"c","pipeline":[{"$_internalDensify":{"field":"a","range":{"step":1,"bounds":[1,3]}}},{"$project":{"_id":0}}],"cursor":{},"apiVersion":"1","apiStrict":true}`)
 			sameValue(t, "densified under apiStrict", field(field(reply, "cursor").(bson.D), "firstBatch"), `[{"a":1},{"a":2},{"a":4}]`)
+			_, cerr := command(t, idb, ejDoc(t, `{"aggregate":"c","pipeline":[{"$_internalInhibitOptimization":{}}],"cursor":{},"apiVersion":"1","apiStrict":true}`))
+			sameError(t, "$_internalInhibitOptimization under apiStrict", cerr, mongoerr.APIStrictError, "$_internalInhibitOptimization is not allowed with 'apiStrict: true' in API Version 1")
 		})
 }

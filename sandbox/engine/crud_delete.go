@@ -106,7 +106,7 @@ func (e *Engine) applyDelete(req *request, collName string, st *deleteStatement)
 		})
 		return out, err
 	}
-	q := planner.Query{Filter: f, Hint: st.hint, Sort: st.sort, Ctx: req.ctx, Shape: &planner.Shape{Filter: st.filter, Sort: st.sort}}
+	q := planner.Query{Filter: f, Hint: st.hint, Sort: st.sort, Ctx: req.ctx, PreserveRecordID: true, Shape: &planner.Shape{Filter: st.filter, Sort: st.sort}}
 	if !st.multi {
 		q.Limit = 1
 	}

@@ -324,7 +324,7 @@ func projector(p *projection.Projection) *planner.Projector {
 	if p.Simple() {
 		stage = "PROJECTION_SIMPLE"
 	}
-	pr := &planner.Projector{Stage: stage, Spec: p.Serialize(), Apply: p.ApplyMeta, IndexKey: p.NeedsIndexKey(), SortKey: p.NeedsSortKey()}
+	pr := &planner.Projector{Stage: stage, Spec: p.Serialize(), Apply: p.ApplyMeta, IndexKey: p.NeedsIndexKey(), SortKey: p.NeedsSortKey(), RecordID: p.NeedsRecordID()}
 	pr.Required, pr.Coverable = p.RequiredFields()
 	return pr
 }

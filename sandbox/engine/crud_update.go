@@ -255,7 +255,7 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 		}
 		return nil
 	}
-	q := planner.Query{Filter: f, Hint: st.hint, Sort: st.sort, Ctx: req.ctx, Shape: &planner.Shape{Filter: st.filter, Sort: st.sort}}
+	q := planner.Query{Filter: f, Hint: st.hint, Sort: st.sort, Ctx: req.ctx, PreserveRecordID: true, Shape: &planner.Shape{Filter: st.filter, Sort: st.sort}}
 	if !st.multi {
 		q.Limit = 1
 	}

@@ -423,7 +423,7 @@ func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D
 	if err := planner.CheckNatural(sort, hint); err != nil {
 		return nil, err
 	}
-	q := planner.Query{Sort: sort, Hint: hint, Ctx: req.ctx, Explain: true, NoExpress: len(w.fields) > 0}
+	q := planner.Query{Sort: sort, Hint: hint, Ctx: req.ctx, Explain: true, NoExpress: len(w.fields) > 0, PreserveRecordID: true}
 	if len(filter) > 0 {
 		f, err := query.Compile(filter, query.Options{Now: req.now, LetVars: let, JSONSchema: validation.CompileSchema})
 		if err != nil {

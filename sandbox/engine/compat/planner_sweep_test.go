@@ -264,3 +264,61 @@ func TestPlannerSweepOr(t *testing.T) {
 		sameFigures(t, st, "COLLSCAN", 0, 4)
 	})
 }
+
+func TestPlannerSweepSort(t *testing.T) {
+	s := newSuite(t)
+	const ref = "src/mongo/db/query/planner_analysis.cpp analyzeSort, canUseSimpleSort; jstests/core/query/explain/explain_sort_type.js"
+	setup := func(t *testing.T, db *mongo.Database) {
+		insertDocs(t, db.Collection("c"), tenNumbers)
+		mustCommand(t, db, `{"createIndexes": "c", "indexes": [{"key": {"a": 1, "d": 1}, "name": "a_1_d_1"}]}`)
+	}
+	// The index gives {a: -1} read backward: no SORT, and LIMIT stops
+	// the scan after two keys.
+	s.runCase(t, "a sort the index gives has no SORT stage", ref, explainCase(commandFam, "find"), func(t *testing.T, db *mongo.Database) {
+		setup(t, db)
+		st := explainStats(t, db, `{"find": "c", "filter": {"a": {"$gt": 1}}, "sort": {"a": -1}, "limit": 2}`)
+		sameFigures(t, st, "LIMIT>FETCH>IXSCAN", 2, 2)
+		ix := stageStats(t, st, "IXSCAN")
+		sameValue(t, "direction", field(ix, "direction"), `"backward"`)
+		sameValue(t, "indexBounds", field(ix, "indexBounds"), `{"a": ["[inf.0, 1)"], "d": ["[MaxKey, MinKey]"]}`)
+	})
+	// A sort on d after a range on a is blocking: every match is fetched
+	// and sorted, the limit folds into the SORT as limitAmount (limit plus
+	// skip, the SKIP above it dropping the first), and a fetched input
+	// with no metadata to keep is the simple sort.
+	s.runCase(t, "a blocking sort takes the limit and skip and is simple over fetched documents", ref, explainCase(commandFam, "find"), func(t *testing.T, db *mongo.Database) {
+		setup(t, db)
+		st := explainStats(t, db, `{"find": "c", "filter": {"a": {"$gt": 5}}, "sort": {"d": 1}, "skip": 1, "limit": 2}`)
+		sameFigures(t, st, "SKIP>SORT>FETCH>IXSCAN", 4, 4)
+		sort := stageStats(t, st, "SORT")
+		for name, want := range map[string]string{"sortPattern": `{"d": 1}`, "memLimit": `104857600`, "limitAmount": `3`, "type": `"simple"`} {
+			sameValue(t, name, field(sort, name), want)
+		}
+		// Four documents in, EOF, three out, then EOF.
+		sameCounters(t, sort, 9, 3, 5, 1)
+		docs, err := cursorDocs(t, db, ejDoc(t, `{"find": "c", "filter": {"a": {"$gt": 5}}, "sort": {"d": 1}, "skip": 1, "limit": 2}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameDocs(t, "find", docs, `[{"_id": 8, "a": 8, "d": 1}, {"_id": 7, "a": 7, "d": 2}]`, false)
+	})
+	// canUseSimpleSort: the simple sort needs fetched documents, no
+	// metadata but the sort key, and no record ids kept; a covered sort,
+	// showRecordId and a write (PRESERVE_RECORD_ID, get_executor.cpp
+	// getExecutorUpdate/getExecutorDelete) use the default one.
+	s.runCase(t, "a covered sort, showRecordId and a write's sort are the default sort", ref, explainCase(commandFam, "find"), func(t *testing.T, db *mongo.Database) {
+		setup(t, db)
+		sortType := func(cmd string) any {
+			return field(stageNamed(winningPlan(t, mustCommand(t, db, `{"explain": `+cmd+`, "verbosity": "queryPlanner"}`)), "SORT"), "type")
+		}
+		wp := winningPlan(t, mustCommand(t, db, `{"explain": {"find": "c", "filter": {"a": {"$gt": 5}}, "sort": {"d": 1}, "projection": {"_id": 0, "a": 1, "d": 1}}, "verbosity": "queryPlanner"}`))
+		if got := stageChain(wp); got != "PROJECTION_COVERED>SORT>IXSCAN" {
+			t.Errorf("plan %s, want PROJECTION_COVERED>SORT>IXSCAN", got)
+		}
+		sameValue(t, "covered sort type", field(stageNamed(wp, "SORT"), "type"), `"default"`)
+		sameValue(t, "sortKey projection type", sortType(`{"find": "c", "filter": {"a": {"$gt": 5}}, "sort": {"d": 1}, "projection": {"k": {"$meta": "sortKey"}}}`), `"simple"`)
+		sameValue(t, "showRecordId type", sortType(`{"find": "c", "filter": {"a": {"$gt": 5}}, "sort": {"d": 1}, "showRecordId": true}`), `"default"`)
+		sameValue(t, "findAndModify type", sortType(`{"findAndModify": "c", "query": {"a": {"$gt": 5}}, "sort": {"d": 1}, "update": {"$set": {"x": 1}}}`), `"default"`)
+		sameValue(t, "delete type", sortType(`{"delete": "c", "deletes": [{"q": {"a": {"$gt": 5}}, "limit": 1}]}`), `null`)
+	})
+}

@@ -86,6 +86,10 @@ type Query struct {
 	// Tailable is find's tailable, which rules out subplanning
 	// (SubplanStage::canUseSubplanning).
 	Tailable bool
+	// PreserveRecordID is QueryPlannerParams::PRESERVE_RECORD_ID, which
+	// getExecutorUpdate and getExecutorDelete plan with: the write needs
+	// the record of each result.
+	PreserveRecordID bool
 	// Cache is the collection's plan cache and index filters (nil: none).
 	Cache *Cache
 	// Shape is the query as its command spelled it, when it has one (find,
@@ -130,6 +134,8 @@ type Projector struct {
 	// each document's sort key: its SORT does, or a SORT_KEY_GENERATOR
 	// computes it when an index provides the order.
 	SortKey bool
+	// RecordID: the projection reads {$meta: "recordId"}.
+	RecordID bool
 	// Required are the fields the projection reads and Coverable says it
 	// reads nothing else (projection.RequiredFields): an index holding
 	// them all answers it from its keys, with no FETCH.
@@ -1080,6 +1086,7 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 			}
 			sort := newSortStage(s, q.Sort, lim, q.NoDiskUse)
 			sort.keepKeys = q.wantsSortKey()
+			sort.simple = !c.covered && q.simpleSortDeps()
 			s, blocking = sort, true
 		}
 	}
@@ -1197,6 +1204,19 @@ func (c *candidate) tightnessOf(n query.Node) tightness {
 		}
 	}
 	return inexactFetch
+}
+
+// simpleSortDeps is canUseSimpleSort's condition on the query
+// (planner_analysis.cpp): SortStageSimple drops the record ids and every
+// metadata but the sort key, so it sorts only for a query that reads no
+// other metadata and does not keep record ids. Its other condition is
+// that the input is fetched.
+func (q Query) simpleSortDeps() bool {
+	if q.IndexKey || q.ShowRecordID || q.PreserveRecordID {
+		return false
+	}
+	p := q.Projection
+	return p == nil || !p.IndexKey && !p.RecordID
 }
 
 // subplanned is get_executor.cpp's SubplanStage::needsSubplanning

@@ -37,6 +37,9 @@ type sortStage struct {
 	// keepKeys hands each document's sort key on with it, for a
 	// projection reading {$meta: "sortKey"}.
 	keepKeys bool
+	// simple: explain's type is "simple" (SortStageSimple), else
+	// "default" (planner_analysis.cpp canUseSimpleSort).
+	simple bool
 }
 
 type sortField struct {
@@ -189,7 +192,11 @@ func (s *sortStage) describe(exec bool) bson.D {
 	if s.limit > 0 {
 		d = append(d, bson.E{Key: "limitAmount", Value: s.limit})
 	}
-	d = append(d, bson.E{Key: "type", Value: "simple"})
+	typ := "default"
+	if s.simple {
+		typ = "simple"
+	}
+	d = append(d, bson.E{Key: "type", Value: typ})
 	if exec {
 		d = append(d,
 			bson.E{Key: "totalDataSizeSorted", Value: s.bytes},

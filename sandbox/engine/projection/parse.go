@@ -90,6 +90,7 @@ func Compile(spec bson.D, opts Options) (*Projection, error) {
 	p.topLevelOnly = p.simple && p.inclusion
 	p.indexKey = mentionsMeta(spec, "indexKey")
 	p.sortKey = mentionsMeta(spec, "sortKey")
+	p.recordID = mentionsMeta(spec, "recordId")
 	return p, nil
 }
 

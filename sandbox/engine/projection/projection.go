@@ -68,6 +68,8 @@ type Projection struct {
 	// sortKey: some expression reads {$meta: "sortKey"}, so the plan must
 	// keep each document's sort key for it.
 	sortKey bool
+	// recordID: some expression reads {$meta: "recordId"}.
+	recordID bool
 }
 
 // kind is what a projection tree node does with its field.
@@ -121,6 +123,10 @@ func (p *Projection) NeedsIndexKey() bool { return p.indexKey }
 // NeedsSortKey reports whether the projection reads {$meta: "sortKey"}
 // (the kSortKey bit of projection_ast::Projection::metadataDeps).
 func (p *Projection) NeedsSortKey() bool { return p.sortKey }
+
+// NeedsRecordID reports whether the projection reads {$meta: "recordId"}
+// (the kRecordId bit of metadataDeps), as showRecordId's does.
+func (p *Projection) NeedsRecordID() bool { return p.recordID }
 
 // mentionsMeta finds {$meta: name} anywhere in a specification,
 // nested expressions included.

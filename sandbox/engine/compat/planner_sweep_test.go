@@ -322,3 +322,36 @@ func TestPlannerSweepSort(t *testing.T) {
 		sameValue(t, "delete type", sortType(`{"delete": "c", "deletes": [{"q": {"a": {"$gt": 5}}, "limit": 1}]}`), `null`)
 	})
 }
+
+func TestPlannerSweepCountSkipLimit(t *testing.T) {
+	s := newSuite(t)
+	// get_executor.cpp getExecutorCount plans the filter alone (the find
+	// request it builds has no skip or limit) and puts them on the COUNT
+	// stage (count.cpp): the first results are skipped (nSkipped), and the
+	// count ends at the limit without working its child again.
+	s.runCase(t, "a count's skip and limit are its COUNT stage's", "src/mongo/db/query/get_executor.cpp getExecutorCount; src/mongo/db/exec/count.cpp CountStage::doWork",
+		explainCase(commandFam, "count"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			sameValue(t, "n", field(mustCommand(t, db, `{"count": "c", "query": {"a": {"$gte": 1}}, "skip": 1, "limit": 2}`), "n"), `2`)
+			st := explainStats(t, db, `{"count": "c", "query": {"a": {"$gte": 1}}, "skip": 1, "limit": 2}`)
+			sameFigures(t, st, "COUNT>COUNT_SCAN", 3, 0)
+			count := stageStats(t, st, "COUNT")
+			sameValue(t, "nCounted", field(count, "nCounted"), `2`)
+			sameValue(t, "nSkipped", field(count, "nSkipped"), `1`)
+			sameCounters(t, count, 4, 0, 3, 1)
+			sameCounters(t, stageStats(t, st, "COUNT_SCAN"), 3, 3, 0, 0)
+		})
+	// record_store_fast_count.cpp: an empty filter reads the record count
+	// whatever the skip and limit, which it applies itself.
+	s.runCase(t, "a count with no filter stays RECORD_STORE_FAST_COUNT with a skip and limit", "src/mongo/db/exec/record_store_fast_count.cpp; get_executor.cpp getExecutorCount (useRecordStoreCount)",
+		explainCase(commandFam, "count"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			sameValue(t, "n", field(mustCommand(t, db, `{"count": "c", "skip": 7, "limit": 5}`), "n"), `3`)
+			st := explainStats(t, db, `{"count": "c", "skip": 7, "limit": 5}`)
+			plan := field(st, "executionStages").(bson.D)
+			sameValue(t, "stage", field(plan, "stage"), `"RECORD_STORE_FAST_COUNT"`)
+			sameValue(t, "nCounted", field(plan, "nCounted"), `3`)
+			sameValue(t, "nSkipped", field(plan, "nSkipped"), `7`)
+			sameValue(t, "limited", field(mustCommand(t, db, `{"count": "c", "skip": 2, "limit": 5}`), "n"), `5`)
+		})
+}

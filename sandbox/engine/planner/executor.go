@@ -676,10 +676,14 @@ func hex8(v uint32) string {
 // --- COUNT ---
 
 type countStage struct {
-	st     stats
-	child  stage
-	n      int64
-	millis int64
+	st    stats
+	child stage
+	n     int64
+	// skip and limit are the count command's, which CountStage applies:
+	// the first skip results are dropped (nSkipped), and the count ends
+	// at limit (0: none).
+	skip, limit, skipped int64
+	millis               int64
 }
 
 func (s *countStage) common() *stats { return &s.st }
@@ -688,13 +692,17 @@ func (s *countStage) common() *stats { return &s.st }
 // stage does (it advances nothing); like CountStage::doWork it answers
 // EOF without working a child that has ended.
 func (s *countStage) work() (state, member) {
-	if s.child.common().eof {
+	if s.child.common().eof || s.limit > 0 && s.n >= s.limit {
 		return s.st.record(isEOF), member{}
 	}
 	st, _ := s.child.work()
 	switch st {
 	case advanced:
-		s.n++
+		if s.skipped < s.skip {
+			s.skipped++
+		} else {
+			s.n++
+		}
 		return s.st.record(needTime), member{}
 	case needTime:
 		return s.st.record(needTime), member{}
@@ -706,7 +714,7 @@ func (s *countStage) describe(exec bool) bson.D {
 	d := bson.D{{Key: "stage", Value: "COUNT"}}
 	if exec {
 		d = append(d, commonFields(&s.st, s.millis)...)
-		d = append(d, bson.E{Key: "nCounted", Value: s.n}, bson.E{Key: "nSkipped", Value: int64(0)})
+		d = append(d, bson.E{Key: "nCounted", Value: s.n}, bson.E{Key: "nSkipped", Value: s.skipped})
 	}
 	return append(d, bson.E{Key: "inputStage", Value: s.child.describe(exec)})
 }

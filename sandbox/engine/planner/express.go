@@ -199,9 +199,20 @@ func (s *expressStage) describe(exec bool) bson.D {
 	return d
 }
 
+// fastCountStage is RECORD_STORE_FAST_COUNT: the collection's record
+// count, less the skip, at most the limit (record_store_fast_count.cpp).
 type fastCountStage struct {
-	st stats
-	n  int64
+	st      stats
+	n       int64
+	skipped int64
+}
+
+func newFastCount(records, skip, limit int64) *fastCountStage {
+	n := max(records-skip, 0)
+	if limit > 0 {
+		n = min(n, limit)
+	}
+	return &fastCountStage{n: n, skipped: skip}
 }
 
 func (s *fastCountStage) common() *stats { return &s.st }
@@ -212,7 +223,7 @@ func (s *fastCountStage) describe(exec bool) bson.D {
 	d := bson.D{{Key: "stage", Value: "RECORD_STORE_FAST_COUNT"}}
 	if exec {
 		d = append(d, commonFields(&s.st, 0)...)
-		d = append(d, bson.E{Key: "nCounted", Value: s.n}, bson.E{Key: "nSkipped", Value: int64(0)})
+		d = append(d, bson.E{Key: "nCounted", Value: s.n}, bson.E{Key: "nSkipped", Value: s.skipped})
 	}
 	return d
 }

@@ -288,7 +288,7 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 	if coll == nil {
 		e.root = &eofStage{}
 		if q.Count {
-			e.count = &countStage{child: e.root}
+			e.count = &countStage{child: e.root, skip: q.Skip, limit: q.Limit}
 			e.root = e.count
 		}
 		return e, nil
@@ -317,8 +317,8 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 			return e, nil
 		}
 	}
-	if q.Count && (q.Filter == nil || q.Filter.IsEmpty()) && q.Hint == nil && q.Skip == 0 && q.Limit == 0 {
-		e.root = &fastCountStage{n: int64(coll.Count())}
+	if q.Count && (q.Filter == nil || q.Filter.IsEmpty()) && q.Hint == nil {
+		e.root = newFastCount(int64(coll.Count()), q.Skip, q.Limit)
 		e.fastCount = e.root.(*fastCountStage)
 		return e, nil
 	}
@@ -1090,7 +1090,9 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 			s, blocking = sort, true
 		}
 	}
-	if q.Skip > 0 {
+	// A count's skip and limit are its COUNT stage's (getExecutorCount
+	// plans the filter alone).
+	if q.Skip > 0 && !q.Count {
 		if f, ok := s.(*fetch); ok && f == c.fetch && c.fetchDecidesNothing {
 			// A FETCH that filters nothing out lets the SKIP run on index
 			// keys below it, so skipped documents are never fetched
@@ -1109,7 +1111,7 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 	if q.Projection != nil && !q.Count {
 		s = &projectionStage{child: s, proj: q.Projection, covered: c.covered, ctx: ctx}
 	}
-	if q.Limit > 0 && !limitFolded {
+	if q.Limit > 0 && !limitFolded && !q.Count {
 		s = &limitStage{child: s, n: q.Limit}
 	}
 	if c.branches != nil || c.wholeOr {
@@ -1118,7 +1120,7 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 		s = &subplanStage{child: s}
 	}
 	if q.Count {
-		c.count = &countStage{child: s}
+		c.count = &countStage{child: s, skip: q.Skip, limit: q.Limit}
 		s = c.count
 	}
 	c.root = s
@@ -1372,10 +1374,10 @@ func badHint(coll *catalog.Collection, q Query) error {
 // prints among the extras.
 func plannerError(coll *catalog.Collection, q Query, code int32, reason string) error {
 	var extras string
-	if q.Limit > 0 {
+	if q.Limit > 0 && !q.Count {
 		extras += fmt.Sprintf(" limit=%d", q.Limit)
 	}
-	if q.Skip > 0 {
+	if q.Skip > 0 && !q.Count {
 		extras += fmt.Sprintf(" skip=%d", q.Skip)
 	}
 	return mongoerr.Newf(code, "error processing query: %s planner returned error :: caused by :: %s", ErrorString(coll.NS(), extras, q), reason)

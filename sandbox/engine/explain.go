@@ -264,16 +264,19 @@ func (e *Engine) explainDistinct(req *request, verbosity string) (bson.D, error)
 
 // writeStage renders the UPDATE or DELETE stage mongod puts above the
 // query plan of a write; explain never performs the write.
-func writeStage(name string, counts bson.D) func(plan bson.D, exec bool) bson.D {
+func writeStage(name string, counts bson.D, c *writeCounters) func(plan bson.D, exec bool) bson.D {
 	return func(plan bson.D, exec bool) bson.D {
 		d := bson.D{{Key: "stage", Value: name}}
 		if exec {
+			if c == nil {
+				c = &writeCounters{works: lookupInt(plan, "works") + 1, needTime: lookupInt(plan, "works")}
+			}
 			d = append(d,
-				bson.E{Key: "nReturned", Value: int64(0)},
+				bson.E{Key: "nReturned", Value: c.advanced},
 				bson.E{Key: "executionTimeMillisEstimate", Value: lookupInt(plan, "executionTimeMillisEstimate")},
-				bson.E{Key: "works", Value: lookupInt(plan, "works") + 1},
-				bson.E{Key: "advanced", Value: int64(0)},
-				bson.E{Key: "needTime", Value: lookupInt(plan, "works")},
+				bson.E{Key: "works", Value: c.works},
+				bson.E{Key: "advanced", Value: c.advanced},
+				bson.E{Key: "needTime", Value: c.needTime},
 				bson.E{Key: "needYield", Value: int64(0)},
 				bson.E{Key: "saveState", Value: int64(0)},
 				bson.E{Key: "restoreState", Value: int64(0)},
@@ -283,6 +286,27 @@ func writeStage(name string, counts bson.D) func(plan bson.D, exec bool) bson.D 
 		}
 		return append(d, bson.E{Key: "inputStage", Value: plan})
 	}
+}
+
+// writeCounters are a write stage's works, advanced and needTime.
+type writeCounters struct{ works, advanced, needTime int64 }
+
+// countWrites follows DeleteStage::doWork and UpdateStage::doWork
+// (delete_stage.cpp, update_stage.cpp), which work their plan once per
+// work of their own, pulled works in all: the plan's end ends the stage
+// on that work, and a result written is a NEED_TIME, or IS_EOF when the
+// write takes one document (isEOF once it has written), or an ADVANCED
+// when findAndModify returns it, the next work answering IS_EOF. The
+// upsert that inserts and BATCHED_DELETE, which work otherwise, are left
+// to writeStage's estimate (nil).
+func countWrites(stage string, w explainedWrite, n, pulled int64) *writeCounters {
+	switch {
+	case stage == "BATCHED_DELETE" || n == 0 && w.upsert:
+		return nil
+	case w.returnsDocs && n > 0:
+		return &writeCounters{works: pulled + 1, advanced: 1, needTime: pulled - 1}
+	}
+	return &writeCounters{works: pulled, needTime: pulled - 1}
 }
 
 // expressWrite renders the EXPRESS_UPDATE or EXPRESS_DELETE stage mongod
@@ -459,7 +483,7 @@ func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D
 			}
 		}
 	}
-	wrap := writeStage(stage, counts(n))
+	wrap := writeStage(stage, counts(n), countWrites(stage, w, n, exec.PulledWorks()))
 	winning, _ := value.Get(exec.QueryPlanner(), "winningPlan").(bson.D)
 	if single && value.Get(winning, "stage") == "EXPRESS_IXSCAN" {
 		if w.upsert && value.Get(winning, "indexName") == "_id_" {
@@ -493,8 +517,8 @@ func returnedDocuments(out bson.D, w explainedWrite, n int64) bson.D {
 		if exec {
 			d = append(d, bson.E{Key: "nReturned", Value: returned},
 				bson.E{Key: "executionTimeMillisEstimate", Value: lookupInt(plan, "executionTimeMillisEstimate")},
-				bson.E{Key: "works", Value: lookupInt(plan, "works") + 1}, bson.E{Key: "advanced", Value: returned},
-				bson.E{Key: "needTime", Value: lookupInt(plan, "works") + 1 - returned}, bson.E{Key: "needYield", Value: int64(0)},
+				bson.E{Key: "works", Value: lookupInt(plan, "works")}, bson.E{Key: "advanced", Value: returned},
+				bson.E{Key: "needTime", Value: lookupInt(plan, "needTime")}, bson.E{Key: "needYield", Value: int64(0)},
 				bson.E{Key: "saveState", Value: int64(0)}, bson.E{Key: "restoreState", Value: int64(0)}, bson.E{Key: "isEOF", Value: int64(1)})
 		}
 		return append(d, bson.E{Key: "transformBy", Value: w.fields}, bson.E{Key: "inputStage", Value: plan})

@@ -355,3 +355,48 @@ func TestPlannerSweepCountSkipLimit(t *testing.T) {
 			sameValue(t, "limited", field(mustCommand(t, db, `{"count": "c", "skip": 2, "limit": 5}`), "n"), `5`)
 		})
 }
+
+func TestPlannerSweepWriteStages(t *testing.T) {
+	s := newSuite(t)
+	const ref = "src/mongo/db/exec/delete_stage.cpp DeleteStage::doWork; update_stage.cpp UpdateStage::doWork; jstests/core/query/explain/explain_find_and_modify.js"
+	// A write of one document ends on the work that wrote it (isEOF once
+	// nMatched or docsDeleted is set), so a deleteOne or updateOne whose
+	// first key matches works once.
+	s.runCase(t, "a single write ends on the work that wrote", ref, explainCase(commandFam, "update"), func(t *testing.T, db *mongo.Database) {
+		indexA(t, db)
+		st := explainStats(t, db, `{"delete": "c", "deletes": [{"q": {"a": {"$gte": 2}}, "limit": 1}]}`)
+		sameCounters(t, stageStats(t, st, "DELETE"), 1, 0, 0, 1)
+		st = explainStats(t, db, `{"update": "c", "updates": [{"q": {"a": {"$gte": 2}}, "u": {"$set": {"x": 1}}}]}`)
+		upd := stageStats(t, st, "UPDATE")
+		sameCounters(t, upd, 1, 0, 0, 1)
+		sameValue(t, "nMatched", field(upd, "nMatched"), `1`)
+		sameValue(t, "nWouldModify", field(upd, "nWouldModify"), `1`)
+		// A multi update works once per result, and ends with its plan.
+		st = explainStats(t, db, `{"update": "c", "updates": [{"q": {"a": {"$gte": 8}}, "u": {"$set": {"x": 1}}, "multi": true}]}`)
+		sameFigures(t, st, "UPDATE>FETCH>IXSCAN", 2, 2)
+		sameCounters(t, stageStats(t, st, "UPDATE"), 3, 0, 2, 1)
+		// No match: the plan's end is the stage's.
+		st = explainStats(t, db, `{"update": "c", "updates": [{"q": {"a": {"$gte": 20}}, "u": {"$set": {"x": 1}}}]}`)
+		sameCounters(t, stageStats(t, st, "UPDATE"), 1, 0, 0, 1)
+	})
+	// findAndModify returns the document (returnDeleted,
+	// shouldReturnAnyDocs): the write stage advances it, and answers EOF
+	// on the next work.
+	s.runCase(t, "findAndModify's write stage returns the document it wrote", ref, explainCase(commandFam, "findAndModify"), func(t *testing.T, db *mongo.Database) {
+		indexA(t, db)
+		reply := mustCommand(t, db, `{"explain": {"findAndModify": "c", "query": {"a": {"$gte": 7}}, "sort": {"d": 1}, "remove": true}, "verbosity": "executionStats"}`)
+		st := field(reply, "executionStats").(bson.D)
+		sameFigures(t, st, "DELETE>SORT>FETCH>IXSCAN", 3, 3)
+		sameValue(t, "nReturned", field(st, "nReturned"), `1`)
+		del := stageStats(t, st, "DELETE")
+		// Three documents sorted (four works and the one that ends the
+		// load), the first returned, then EOF.
+		sameCounters(t, del, 6, 1, 4, 1)
+		sameValue(t, "nWouldDelete", field(del, "nWouldDelete"), `1`)
+		sameValue(t, "command", field(reply, "command"), `{"findAndModify": "c", "query": {"a": {"$gte": 7}}, "sort": {"d": 1}, "remove": true, "$db": "`+db.Name()+`"}`)
+		st = explainStats(t, db, `{"findAndModify": "c", "query": {"a": {"$gte": 7}}, "update": {"$set": {"x": 1}}, "fields": {"x": 1}}`)
+		sameFigures(t, st, "PROJECTION_DEFAULT>UPDATE>FETCH>IXSCAN", 1, 1)
+		sameCounters(t, stageStats(t, st, "PROJECTION_DEFAULT"), 2, 1, 0, 1)
+		sameCounters(t, stageStats(t, st, "UPDATE"), 2, 1, 0, 1)
+	})
+}

@@ -45,7 +45,16 @@ type Executor struct {
 	// failed is the error that ended execution, which explain reports in
 	// its executionStats section.
 	failed error
+	// pulled counts the works a stage above the plan would have done on
+	// it (see PulledWorks).
+	pulled int64
 }
+
+// PulledWorks is how many times a stage above the plan, such as a write
+// stage, has worked it through Next: once per result buffered during the
+// trial, which MultiPlanStage::doWork hands over one a work, and once per
+// work of the winning plan after it.
+func (e *Executor) PulledWorks() int64 { return e.pulled }
 
 // SetContext makes ctx the one that interrupts the executor from now on
 // (the command running the next batch of a cursor).
@@ -179,6 +188,7 @@ func (e *Executor) Next() (Result, bool, error) {
 	if len(e.buffered) > 0 {
 		m := e.buffered[0]
 		e.buffered = e.buffered[1:]
+		e.pulled++
 		return Result{RID: m.rid, Doc: m.doc, Pos: m.pos, Keys: m.keys}, true, nil
 	}
 	if e.eof {
@@ -193,6 +203,7 @@ func (e *Executor) Next() (Result, bool, error) {
 			return Result{}, false, err
 		}
 		st, m := e.root.work()
+		e.pulled++
 		switch st {
 		case advanced:
 			return Result{RID: m.rid, Doc: m.doc, Pos: m.pos, Keys: m.keys}, true, nil

@@ -400,3 +400,26 @@ func TestPlannerSweepWriteStages(t *testing.T) {
 		sameCounters(t, stageStats(t, st, "UPDATE"), 2, 1, 0, 1)
 	})
 }
+
+func TestPlannerSweepHints(t *testing.T) {
+	s := newSuite(t)
+	// A hint by key pattern picks that index, scanned whole on the fields
+	// the filter does not bound; {$natural: -1} scans the collection
+	// backward; a hint naming no index fails in QueryPlanner::plan with
+	// the canonical query printed, which for a count has no limit or skip
+	// (getExecutorCount leaves them to the COUNT stage).
+	s.runCase(t, "hints by key pattern, $natural and a missing index", "src/mongo/db/query/query_planner.cpp (hint); get_executor.cpp getExecutorCount; jstests/core/query/explain/explain_count.js",
+		explainCase(commandFam, "count"), func(t *testing.T, db *mongo.Database) {
+			indexA(t, db)
+			mustCommand(t, db, `{"createIndexes": "c", "indexes": [{"key": {"a": 1, "d": 1}, "name": "a_1_d_1"}]}`)
+			wp := winningPlan(t, mustCommand(t, db, `{"explain": {"find": "c", "filter": {"a": {"$gt": 5}}, "hint": {"a": 1, "d": 1}}, "verbosity": "queryPlanner"}`))
+			ix := stageNamed(wp, "IXSCAN")
+			sameValue(t, "indexName", field(ix, "indexName"), `"a_1_d_1"`)
+			sameValue(t, "indexBounds", field(ix, "indexBounds"), `{"a": ["(5, inf.0]"], "d": ["[MinKey, MaxKey]"]}`)
+			st := explainStats(t, db, `{"find": "c", "filter": {"a": {"$gt": 5}}, "hint": {"$natural": -1}}`)
+			sameFigures(t, st, "COLLSCAN", 0, 10)
+			sameValue(t, "direction", field(field(st, "executionStages").(bson.D), "direction"), `"backward"`)
+			_, err := command(t, db, ejDoc(t, `{"count": "c", "query": {"a": {"$gt": 5}}, "limit": 3, "hint": "nope"}`))
+			sameError(t, "count with a missing hint", err, 2, "error processing query: ns="+db.Name()+".cTree: a $gt 5\nSort: {}\nProj: {}\n planner returned error :: caused by :: hint provided does not correspond to an existing index")
+		})
+}

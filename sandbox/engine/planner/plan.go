@@ -1021,15 +1021,22 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 		s = buildMergeSort(coll, q, c)
 	} else if c.branches != nil {
 		or := &orStage{}
+		unfetched := c.keysDecideBranches(q)
 		for _, b := range c.branches {
 			ixs := newIxScan(b.ix, coll, orientAll(b), b.dir)
 			ixs.addKeyMeta = q.wantsIndexKey()
 			ixs.dedupIf(b.wildcardSubpaths)
+			if keyFilter, _ := b.splitFilter(&query.Filter{Root: b.orBranch}, q); unfetched && len(keyFilter) > 0 {
+				ixs.filter = andOf(keyFilter)
+			}
 			c.ixscans = append(c.ixscans, ixs)
 			or.children = append(or.children, ixs)
 		}
-		f := &fetch{child: or, coll: coll, filter: q.Filter}
-		c.fetch, s = f, f
+		s = or
+		if !unfetched {
+			f := &fetch{child: or, coll: coll, filter: q.Filter}
+			c.fetch, s = f, f
+		}
 	} else if c.ix == nil {
 		cs := newCollScan(coll, q.Filter, c.dir < 0, c.cluster)
 		c.scan, s = cs, cs
@@ -1163,6 +1170,22 @@ func buildMergeSort(coll *catalog.Collection, q Query, c *candidate) stage {
 		s = f
 	}
 	return s
+}
+
+// keysDecideBranches reports a count-like $or plan whose every branch
+// its index keys decide: analyzeDataAccess adds no FETCH under IS_COUNT
+// and buildIndexedOr leaves such a branch an index scan, so the OR of the
+// scans is counted unfetched.
+func (c *candidate) keysDecideBranches(q Query) bool {
+	if !q.Count && !q.NoContent {
+		return false
+	}
+	for _, b := range c.branches {
+		if _, rest := b.splitFilter(&query.Filter{Root: b.orBranch}, q); len(rest) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func andOf(nodes []query.Node) *query.Filter {

@@ -255,6 +255,29 @@ func TestPlannerSweepOr(t *testing.T) {
 		sameFigures(t, st, "COUNT>SUBPLAN>OR", 5, 0)
 		sameValue(t, "nCounted", field(stageStats(t, st, "COUNT"), "nCounted"), `2`)
 	})
+	// planner_access.cpp finishAndOutputLeaf: a branch the keys do not
+	// decide ($elemMatch) is fetched and filtered below the OR, and the
+	// FETCH above the OR reads the rest, counting as alreadyHasObj what a
+	// branch fetched; a count needs no FETCH above.
+	s.runCase(t, "a branch its keys do not decide is fetched below the OR", ref+"; planner_access.cpp finishAndOutputLeaf", explainCase(query, "$or"), func(t *testing.T, db *mongo.Database) {
+		setup(t, db)
+		insertDocs(t, db.Collection("c"), `[{"_id": 9, "a": 9, "b": [20, 1]}]`)
+		wp := winningPlan(t, mustCommand(t, db, `{"explain": {"find": "c", "filter": {"$or": [{"a": 1}, {"b": {"$elemMatch": {"$gt": 10}}}]}}, "verbosity": "queryPlanner"}`))
+		or := stageNamed(wp, "OR")
+		if got := stageChain(wp); got != "SUBPLAN>FETCH>OR" {
+			t.Errorf("plan %s, want SUBPLAN>FETCH>OR", got)
+		}
+		var branches []string
+		for _, in := range field(or, "inputStages").(bson.A) {
+			branches = append(branches, stageChain(in.(bson.D)))
+		}
+		if !slices.Contains(branches, "FETCH>IXSCAN") || !slices.Contains(branches, "IXSCAN") {
+			t.Errorf("branches %v, want a fetched branch and a bare scan", branches)
+		}
+		st := explainStats(t, db, `{"count": "c", "query": {"$or": [{"a": 1}, {"b": {"$elemMatch": {"$gt": 10}}}]}}`)
+		sameFigures(t, st, "COUNT>SUBPLAN>OR", 2, 1)
+		sameValue(t, "nCounted", field(stageStats(t, st, "COUNT"), "nCounted"), `2`)
+	})
 	// A branch no index answers fails the subplanner; the whole query is
 	// planned, its only plan is the collection scan, and SubplanStage
 	// stays the root above it.

@@ -261,7 +261,10 @@ func stageErrorOf(root stage) error {
 			}
 			s = x.child
 		case *fetch:
-			return x.err
+			if x.err != nil {
+				return x.err
+			}
+			s = x.child
 		case *collScan:
 			return x.err
 		case *subplanStage:
@@ -270,6 +273,13 @@ func stageErrorOf(root stage) error {
 			if x.err != nil {
 				return x.err
 			}
+			for _, c := range x.children {
+				if err := stageErrorOf(c); err != nil {
+					return err
+				}
+			}
+			return nil
+		case *orStage:
 			for _, c := range x.children {
 				if err := stageErrorOf(c); err != nil {
 					return err

@@ -208,7 +208,9 @@ func (s *orStage) work() (state, member) {
 	switch st {
 	case isEOF:
 		s.cur++
-		if s.cur >= len(s.children) {
+		if s.cur >= len(s.children) || stageErrorOf(s.children[s.cur-1]) != nil {
+			// A branch's error (a filter's $expr) ends the query.
+			s.cur = len(s.children)
 			return s.st.record(isEOF), member{}
 		}
 		return s.st.record(needTime), member{}

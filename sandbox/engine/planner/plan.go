@@ -1020,23 +1020,7 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 	if c.merged {
 		s = buildMergeSort(coll, q, c)
 	} else if c.branches != nil {
-		or := &orStage{}
-		unfetched := c.keysDecideBranches(q)
-		for _, b := range c.branches {
-			ixs := newIxScan(b.ix, coll, orientAll(b), b.dir)
-			ixs.addKeyMeta = q.wantsIndexKey()
-			ixs.dedupIf(b.wildcardSubpaths)
-			if keyFilter, _ := b.splitFilter(&query.Filter{Root: b.orBranch}, q); unfetched && len(keyFilter) > 0 {
-				ixs.filter = andOf(keyFilter)
-			}
-			c.ixscans = append(c.ixscans, ixs)
-			or.children = append(or.children, ixs)
-		}
-		s = or
-		if !unfetched {
-			f := &fetch{child: or, coll: coll, filter: q.Filter}
-			c.fetch, s = f, f
-		}
+		s = buildOr(coll, q, c)
 	} else if c.ix == nil {
 		cs := newCollScan(coll, q.Filter, c.dir < 0, c.cluster)
 		c.scan, s = cs, cs
@@ -1172,20 +1156,40 @@ func buildMergeSort(coll *catalog.Collection, q Query, c *candidate) stage {
 	return s
 }
 
-// keysDecideBranches reports a count-like $or plan whose every branch
-// its index keys decide: analyzeDataAccess adds no FETCH under IS_COUNT
-// and buildIndexedOr leaves such a branch an index scan, so the OR of the
-// scans is counted unfetched.
-func (c *candidate) keysDecideBranches(q Query) bool {
-	if !q.Count && !q.NoContent {
-		return false
-	}
+// buildOr builds the OR of a rooted $or's branch plans as buildIndexedOr
+// does (planner_access.cpp finishAndOutputLeaf): a branch its index keys
+// decide is a bare index scan, those predicates the keys can test (the
+// INEXACT_COVERED ones) filtering it; a branch they do not decide is
+// fetched and filtered below the OR. analyzeDataAccess then fetches what
+// the OR hands on unfetched, unless the query is a count (IS_COUNT) or
+// every branch was fetched.
+func buildOr(coll *catalog.Collection, q Query, c *candidate) stage {
+	or := &orStage{}
+	allFetched := true
 	for _, b := range c.branches {
-		if _, rest := b.splitFilter(&query.Filter{Root: b.orBranch}, q); len(rest) > 0 {
-			return false
+		ixs := newIxScan(b.ix, coll, orientAll(b), b.dir)
+		ixs.addKeyMeta = q.wantsIndexKey()
+		ixs.dedupIf(b.wildcardSubpaths)
+		c.ixscans = append(c.ixscans, ixs)
+		branch := &query.Filter{Root: b.orBranch}
+		keyFilter, rest := b.splitFilter(branch, q)
+		if len(keyFilter) > 0 {
+			ixs.filter = andOf(keyFilter)
 		}
+		if len(rest) == 0 {
+			allFetched = false
+			or.children = append(or.children, ixs)
+			continue
+		}
+		f := &fetch{child: ixs, coll: coll, filter: branch, shown: andOf(rest).Serialize()}
+		c.branchFetches = append(c.branchFetches, f)
+		or.children = append(or.children, f)
 	}
-	return true
+	if allFetched || q.Count || q.NoContent {
+		return or
+	}
+	c.fetch = &fetch{child: or, coll: coll}
+	return c.fetch
 }
 
 func andOf(nodes []query.Node) *query.Filter {

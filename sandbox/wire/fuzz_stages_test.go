@@ -63,5 +63,20 @@ func stageSeeds(t testing.TB) [][]byte {
 		mustEncode(t, d("collMod", "ticks", "timeseries", d("bucketMaxSpanSeconds", int32(7200), "bucketRoundingSeconds", int32(7200)),
 			"expireAfterSeconds", int32(60), "timeseriesBucketsMayHaveMixedSchemaData", true, "$db", "shop")),
 		mustEncode(t, d("create", "system.buckets.raw", "timeseries", d("timeField", "t"), "$db", "shop")),
+		// The last-point rewrite (a bucket-level $sort and $group before
+		// the unpacking), the $match mapped past a hoisted meta sort, an
+		// index spec cleaned by ignoreUnknownIndexOptions, and a stage
+		// kept for internal clients under apiStrict.
+		mustEncode(t, d("create", "ticks", "timeseries", d("timeField", "t", "metaField", "m"), "$db", "shop")),
+		mustEncode(t, d("aggregate", "ticks", "pipeline", bson.A{st("$sort", d("m", int32(1), "t", int32(-1))), st("$group", d("_id", "$m", "v", d("$first", "$v")))},
+			"cursor", bson.D{}, "$db", "shop")),
+		mustEncode(t, d("aggregate", "ticks", "pipeline", bson.A{st("$group", d("_id", "$m.a", "v", d("$bottomN", d("n", int32(1), "sortBy", d("m.a", int32(-1), "t", int32(1)), "output", bson.A{"$v"}))))},
+			"cursor", bson.D{}, "$db", "shop")),
+		mustEncode(t, d("aggregate", "ticks", "pipeline", bson.A{st("$sort", d("m", int32(-1))), st("$match", d("v", d("$gt", int32(1))))},
+			"cursor", bson.D{}, "$db", "shop")),
+		mustEncode(t, d("createIndexes", "books", "indexes", bson.A{d("key", d("x", int32(1)), "name", "x_1", "someField", "v")},
+			"ignoreUnknownIndexOptions", true, "$db", "shop")),
+		mustEncode(t, d("aggregate", "books", "pipeline", bson.A{st("$_internalDensify", d("field", "a", "range", d("step", int32(1), "bounds", "full")))},
+			"cursor", bson.D{}, "apiVersion", "1", "apiStrict", true, "$db", "shop")),
 	}
 }

@@ -78,5 +78,13 @@ func stageSeeds(t testing.TB) [][]byte {
 			"ignoreUnknownIndexOptions", true, "$db", "shop")),
 		mustEncode(t, d("aggregate", "books", "pipeline", bson.A{st("$_internalDensify", d("field", "a", "range", d("step", int32(1), "bounds", "full")))},
 			"cursor", bson.D{}, "apiVersion", "1", "apiStrict", true, "$db", "shop")),
+		// The sweep's new argument checks: a fractional sort direction, a
+		// dotted $facet name, a delete limit that is not a number, create's
+		// idIndex, a rename onto itself, findAndModify's batchSize.
+		agg(st("$sort", d("a", 1.5)), st("$facet", d("a.b", bson.A{}))),
+		mustEncode(t, d("delete", "books", "deletes", bson.A{d("q", bson.D{}, "limit", "x")}, "$db", "shop")),
+		mustEncode(t, d("create", "c2", "idIndex", d("key", d("_id", int32(1)), "name", "_id_"), "$db", "shop")),
+		mustEncode(t, d("renameCollection", "shop.books", "to", "shop.books", "$db", "admin")),
+		mustEncode(t, d("findAndModify", "books", "query", bson.D{}, "update", d("$inc", d("n", int32(1))), "batchSize", int32(0), "$db", "shop")),
 	}
 }

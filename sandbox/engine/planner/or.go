@@ -28,7 +28,8 @@ func orCandidateOver(coll *catalog.Collection, q Query, admit func(*index.Index)
 		return nil
 	}
 	c := &candidate{dir: 1}
-	for _, branch := range or.Children {
+	// The branches are planned and run in the canonical query's order.
+	for _, branch := range query.SortedChildren(or.Children) {
 		var nodes []query.Node
 		if a, ok := branch.(*query.And); ok {
 			nodes = a.Children

@@ -192,6 +192,54 @@ func canonicalChildren(children []Node, flattenAnd bool) []bson.D {
 	return out
 }
 
+// SortedChildren orders the branches of an $or as MatchExpression::sortTree
+// does, which is the order mongod plans and runs them in: a stable sort by
+// matchExpressionComparator (match type, path, then the sorted children
+// pairwise, then their number), so branches equal by these keep their
+// order whatever their values.
+func SortedChildren(children []Node) []Node {
+	out := slices.Clone(children)
+	slices.SortStableFunc(out, compareNodes)
+	return out
+}
+
+func compareNodes(a, b Node) int {
+	if r := matchTypeRank(a) - matchTypeRank(b); r != 0 {
+		return r
+	}
+	if c := strings.Compare(NodePath(a), NodePath(b)); c != 0 {
+		return c
+	}
+	ka, kb := SortedChildren(childNodes(a)), SortedChildren(childNodes(b))
+	for i := range min(len(ka), len(kb)) {
+		if c := compareNodes(ka[i], kb[i]); c != 0 {
+			return c
+		}
+	}
+	return len(ka) - len(kb)
+}
+
+// childNodes are the children numChildren counts.
+func childNodes(n Node) []Node {
+	switch x := n.(type) {
+	case *And:
+		return x.Children
+	case *Or:
+		return x.Children
+	case *Nor:
+		return x.Children
+	case *Not:
+		return []Node{x.Child}
+	case *All:
+		return x.Members
+	case *ElemMatchObject:
+		return []Node{x.Filter}
+	case *ElemMatchValue:
+		return x.Predicates
+	}
+	return nil
+}
+
 func docsToArray(ds []bson.D) bson.A {
 	a := make(bson.A, len(ds))
 	for i, d := range ds {

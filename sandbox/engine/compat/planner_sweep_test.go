@@ -276,6 +276,11 @@ func TestPlannerSweepOr(t *testing.T) {
 		if !slices.Equal(branches, []string{"FETCH>IXSCAN", "IXSCAN"}) {
 			t.Errorf("branches %v, want the fetched $elemMatch branch, then the bare scan", branches)
 		}
+		// Branches equal in type, path and children keep their order: the
+		// comparator reads no value.
+		reply := mustCommand(t, db, `{"explain": {"find": "c", "filter": {"$or": [{"a": 4, "b": 4}, {"a": 3, "b": 3}]}}, "verbosity": "queryPlanner"}`)
+		sameValue(t, "parsedQuery", field(field(reply, "queryPlanner").(bson.D), "parsedQuery"),
+			`{"$or": [{"$and": [{"a": {"$eq": 4}}, {"b": {"$eq": 4}}]}, {"$and": [{"a": {"$eq": 3}}, {"b": {"$eq": 3}}]}]}`)
 		st := explainStats(t, db, `{"count": "c", "query": {"$or": [{"a": 1}, {"b": {"$elemMatch": {"$gt": 10}}}]}}`)
 		sameFigures(t, st, "COUNT>SUBPLAN>OR", 2, 1)
 		sameValue(t, "nCounted", field(stageStats(t, st, "COUNT"), "nCounted"), `2`)

@@ -127,28 +127,8 @@ func NodePath(n Node) string {
 	return ""
 }
 
-func numChildren(n Node) int {
-	switch x := n.(type) {
-	case *And:
-		return len(x.Children)
-	case *Or:
-		return len(x.Children)
-	case *Nor:
-		return len(x.Children)
-	case *Not:
-		return 1
-	case *All:
-		return len(x.Members)
-	case *ElemMatchObject:
-		return 1
-	case *ElemMatchValue:
-		return len(x.Predicates)
-	}
-	return 0
-}
-
 // canonicalChildren flattens $all members into the surrounding list (mongod
-// parses $all as an $and of equalities) and sorts them.
+// parses $all as an $and of equalities) and sorts them as sortTree does.
 func canonicalChildren(children []Node, flattenAnd bool) []bson.D {
 	flat := make([]Node, 0, len(children))
 	for _, c := range children {
@@ -162,32 +142,10 @@ func canonicalChildren(children []Node, flattenAnd bool) []bson.D {
 		}
 		flat = append(flat, c)
 	}
-	type item struct {
-		n    Node
-		rank int
-		path string
-		kids int
-		ser  bson.D
-	}
-	items := make([]item, len(flat))
+	slices.SortStableFunc(flat, compareNodes)
+	out := make([]bson.D, len(flat))
 	for i, c := range flat {
-		items[i] = item{c, matchTypeRank(c), NodePath(c), numChildren(c), serializeNode(c)}
-	}
-	slices.SortStableFunc(items, func(a, b item) int {
-		if a.rank != b.rank {
-			return a.rank - b.rank
-		}
-		if c := strings.Compare(a.path, b.path); c != 0 {
-			return c
-		}
-		if a.kids != b.kids {
-			return a.kids - b.kids
-		}
-		return value.Compare(a.ser, b.ser)
-	})
-	out := make([]bson.D, len(items))
-	for i, it := range items {
-		out[i] = it.ser
+		out[i] = serializeNode(c)
 	}
 	return out
 }
@@ -219,7 +177,8 @@ func compareNodes(a, b Node) int {
 	return len(ka) - len(kb)
 }
 
-// childNodes are the children numChildren counts.
+// childNodes are the children matchExpressionComparator compares: those
+// of a logical node, a $not, $all, or an $elemMatch.
 func childNodes(n Node) []Node {
 	switch x := n.(type) {
 	case *And:

@@ -642,6 +642,11 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 		p.Remove(removed...)
 		pushed = pushed || len(removed) > 0
 	}
+	// The DISTINCT_SCAN rewrite looks at the pipeline's front before the
+	// projection goes down (prepareExecutor, pipeline_d.cpp): a $group
+	// behind a leading $project reads the projected documents, which the
+	// scan's would not be.
+	_, distinctGroupLeads := p.LeadingDistinctGroup()
 	// buildProjectionForPushdown (pipeline_d.cpp): an inclusion $project at
 	// the front is handed to the query layer and leaves the pipeline, but
 	// one with expressions only when no sort, skip or limit went down
@@ -684,8 +689,10 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 	// plan's documents carry, as DocumentSourceCursor hands it on.
 	q.IndexKey = p.LeadingNeedsIndexKey()
 	q.SortKey = p.LeadingNeedsSortKey()
-	if exec, ok := e.planDistinctGroup(target, ns(req.db, coll), p, q); ok {
-		return &preparedPipeline{p: p, exec: exec, ctx: actx, holes: holes}, nil
+	if distinctGroupLeads {
+		if exec, ok := e.planDistinctGroup(target, ns(req.db, coll), p, q); ok {
+			return &preparedPipeline{p: p, exec: exec, ctx: actx, holes: holes}, nil
+		}
 	}
 	exec, err := e.plan(target, ns(req.db, coll), q)
 	if err != nil {

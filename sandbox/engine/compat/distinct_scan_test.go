@@ -220,6 +220,20 @@ func TestDistinctScanGroup(t *testing.T) {
 			}
 			sameDocs(t, "groups", docs, `[{"_id": null, "l": [1]}, {"_id": 1, "l": [3]}, {"_id": 2, "l": [2]}]`, true)
 		})
+	// prepareExecutor looks for the $group at the pipeline's front before
+	// a leading $project goes down to the query layer: a $group behind it
+	// reads the projected documents, here without a, so one group of null.
+	s.runCase(t, "a $group behind a leading $project keeps the $group", ref+"; pipeline_d.cpp prepareExecutor; jstests/aggregation/sources/pbt/agg_stages_basic_behavior_pbt.js",
+		groupSemantics, func(t *testing.T, db *mongo.Database) {
+			groupIndexed(t, db)
+			pipeline := `[{"$project": {"b": 1}}, {"$group": {"_id": "$a"}}]`
+			distinctGroup(t, db, pipeline, false)
+			docs, ce := cursorDocs(t, db, ejDoc(t, `{"aggregate": "c", "pipeline": `+pipeline+`, "cursor": {}}`))
+			if ce != nil {
+				t.Fatal(ce)
+			}
+			sameDocs(t, "groups", docs, `[{"_id": null}]`, true)
+		})
 	// allAccsNeedFirstOrLastDoc: every accumulator must need the same
 	// document, with one sortBy for $top and $bottom.
 	s.runCase(t, "$topN and $bottomN together keep the $group", ref, groupExplain,

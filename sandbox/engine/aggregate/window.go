@@ -24,6 +24,35 @@ type setWindowFieldsStage struct {
 	partitionPath string
 	sortBy        *sortSpec
 	outputs       []*windowOutput
+
+	// The model of the memory mongod's tracker reports for explain
+	// (maxFunctionMemoryUsageBytes, maxTotalMemoryUsageBytes), in
+	// value.MemSize bytes: per output, the most its window held at once,
+	// the input values of the documents inside it for the accumulator-style
+	// functions and the largest value returned for the others, which keep
+	// a few values; in all, the largest partition's documents, which the
+	// stage caches, with its functions' peaks.
+	fnBytes    []int64
+	totalBytes int64
+}
+
+// execStats is what DocumentSourceInternalSetWindowFields::serialize adds
+// at executionStats verbosity: each function's peak memory, the stage's,
+// and whether it spilled, which the sandbox never does.
+func (s *setWindowFieldsStage) execStats() bson.D {
+	fns := bson.D{}
+	for i, o := range s.outputs {
+		var n int64
+		if i < len(s.fnBytes) {
+			n = s.fnBytes[i]
+		}
+		fns = append(fns, bson.E{Key: o.field, Value: n})
+	}
+	return bson.D{
+		{Key: "maxFunctionMemoryUsageBytes", Value: fns},
+		{Key: "maxTotalMemoryUsageBytes", Value: s.totalBytes},
+		{Key: "usedDisk", Value: false},
+	}
 }
 
 // windowOutput is one output field and the window function computing it.
@@ -534,26 +563,39 @@ func (s *setWindowFieldsStage) compute(in Iterator, rt *runtime) ([]bson.D, erro
 		}
 		part := rows[start:end]
 		docs := make([]bson.D, len(part))
+		partBytes := int64(0)
 		for i, r := range part {
 			docs[i] = r.doc
+			partBytes += int64(value.MemSize(r.doc))
 		}
-		for _, o := range s.outputs {
+		if s.fnBytes == nil {
+			s.fnBytes = make([]int64, len(s.outputs))
+		}
+		for j, o := range s.outputs {
 			var vals []any
+			var peak int64
 			var err error
 			if o.fn != nil {
-				vals, err = o.fn(part, env, ar)
+				if vals, err = o.fn(part, env, ar); err == nil {
+					for _, v := range vals {
+						peak = max(peak, int64(value.MemSize(v)))
+					}
+				}
 			} else {
-				vals, err = o.accumulate(part, env, ar)
+				vals, peak, err = o.accumulate(part, env, ar)
 			}
 			if err != nil {
 				return nil, err
 			}
+			s.fnBytes[j] = max(s.fnBytes[j], peak)
+			partBytes += peak
 			// A missing result leaves the field out, as
 			// MutableDocument::setNestedField does with a missing value.
 			for i := range docs {
 				docs[i] = setNested(docs[i], o.parts, vals[i])
 			}
 		}
+		s.totalBytes = max(s.totalBytes, partBytes)
 		out = append(out, docs...)
 		start = end
 	}
@@ -562,17 +604,22 @@ func (s *setWindowFieldsStage) compute(in Iterator, rt *runtime) ([]bson.D, erro
 
 // accumulate evaluates an accumulator-style function over each document's
 // window. The whole partition and [unbounded, current] windows are
-// computed in one pass; other windows are recomputed per document.
-func (o *windowOutput) accumulate(part []windowRow, env *expr.Env, ar *arith) ([]any, error) {
-	vals := make([]any, len(part))
+// computed in one pass; other windows are recomputed per document. peak
+// is the most bytes of input values one window held (the memory model
+// of setWindowFieldsStage).
+func (o *windowOutput) accumulate(part []windowRow, env *expr.Env, ar *arith) (vals []any, peak int64, err error) {
+	vals = make([]any, len(part))
 	inputs := make([]any, len(part))
+	// held[i] is the bytes of the inputs before document i.
+	held := make([]int64, len(part)+1)
 	for i, r := range part {
 		env.Reset(r.doc)
 		v, err := o.acc.input(env)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		inputs[i] = v
+		held[i+1] = held[i] + int64(value.MemSize(v))
 	}
 	// The n of $firstN and the like is evaluated against no document
 	// (ExpressionN::buildRemovable): a field path in it is missing.
@@ -607,45 +654,48 @@ func (o *windowOutput) accumulate(part []windowRow, env *expr.Env, ar *arith) ([
 	case b.isWholePartition() && !b.byRange:
 		v, err := fold(0, len(part)-1)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		for i := range vals {
 			vals[i] = v
 		}
+		peak = held[len(part)]
 	case !b.byRange && b.lo.unbounded && b.hi.current:
 		acc, err := newAcc()
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		for i := range part {
 			if err := acc.add(inputs[i]); err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			vals[i] = runningResult(acc)
 		}
+		peak = held[len(part)]
 	default:
 		for i := range part {
 			if err := env.Tick(); err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			lo, hi, ok, err := b.window(part, i, env, ar)
 			if err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			if !ok {
 				acc, err := newAcc()
 				if err != nil {
-					return nil, err
+					return nil, 0, err
 				}
 				vals[i] = acc.result()
 				continue
 			}
 			if vals[i], err = fold(lo, hi); err != nil {
-				return nil, err
+				return nil, 0, err
 			}
+			peak = max(peak, held[hi+1]-held[lo])
 		}
 	}
-	return vals, nil
+	return vals, peak, nil
 }
 
 // runningResult freezes a running accumulator's result for one document.

@@ -1,6 +1,7 @@
 package compat_test
 
 import (
+	"strings"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -53,6 +54,30 @@ func TestSetWindowFieldsExplain(t *testing.T) {
 			"n": {"$sum": {"$const": 1}, "window": {"documents": ["unbounded", "unbounded"]}},
 			"r": {"$rank": {}},
 			"m": {"$avg": {"$const": 1}, "window": {"range": [-1, 0]}}}}}`)
+	})
+	// At executionStats the stage adds each function's peak memory, the
+	// stage's, and usedDisk (serialize at kExecStats). The sandbox's
+	// figures are its model of them: a function's window values (here the
+	// two ints of partition 1, 20 bytes each by value.MemSize), the
+	// largest value a rank returned, and the partition's documents with
+	// the functions' peaks.
+	s.runCase(t, "executionStats reports the memory of each function and of the stage", windowExplainRef, cov, func(t *testing.T, db *mongo.Database) {
+		insertDocs(t, db.Collection("c"), docs)
+		reply := aggExplain(t, db, `[{"$_internalInhibitOptimization": {}}, {"$setWindowFields": {"partitionBy": "$p", "sortBy": {"t": 1},
+			"output": {"s": {"$sum": "$v", "window": {"documents": ["unbounded", "current"]}}, "r": {"$rank": {}}}}}]`, "executionStats")
+		last := lastStage(t, reply)
+		var keys []string
+		for _, e := range last {
+			keys = append(keys, e.Key)
+		}
+		if got := strings.Join(keys, ","); got != "$_internalSetWindowFields,maxFunctionMemoryUsageBytes,maxTotalMemoryUsageBytes,usedDisk,nReturned,executionTimeMillisEstimate" {
+			t.Fatalf("fields %s", got)
+		}
+		sameValue(t, "maxFunctionMemoryUsageBytes", field(last, "maxFunctionMemoryUsageBytes"), `{"s": {"$numberLong": "40"}, "r": {"$numberLong": "20"}}`)
+		if total, ok := field(last, "maxTotalMemoryUsageBytes").(int64); !ok || total <= 60 {
+			t.Errorf("maxTotalMemoryUsageBytes %v, want a long above the functions' 60", field(last, "maxTotalMemoryUsageBytes"))
+		}
+		sameValue(t, "usedDisk", field(last, "usedDisk"), `false`)
 	})
 	s.runCase(t, "an expression partitionBy is bound to a temporary field", windowExplainRef, cov, func(t *testing.T, db *mongo.Database) {
 		insertDocs(t, db.Collection("c"), docs)

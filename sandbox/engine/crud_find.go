@@ -453,7 +453,8 @@ func cmdGetMore(e *Engine, req *request) (bson.D, error) {
 }
 
 func cmdKillCursors(e *Engine, req *request) (bson.D, error) {
-	if _, err := collectionName(req); err != nil {
+	coll, err := collectionName(req)
+	if err != nil {
 		return nil, err
 	}
 	a := newArgs(req)
@@ -477,7 +478,7 @@ func cmdKillCursors(e *Engine, req *request) (bson.D, error) {
 		}
 		ids = append(ids, id)
 	}
-	killed, notFound, err := e.cursors.kill(ids, req.conn)
+	killed, notFound, err := e.cursors.kill(ids, ns(req.db, coll), req.conn)
 	if err != nil {
 		return nil, err
 	}

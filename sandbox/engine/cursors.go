@@ -643,14 +643,15 @@ func (t *cursorTable) removeLocked(c *cursor) {
 // by its id alone: the namespace the command names is not compared with
 // the cursor's (killcursors_cmd.cpp, cursor_manager.cpp). Killing another
 // user's cursor needs a user that is not confined to a prefix (mongod's
-// killAnyCursor, checked on the cursor's namespace), and is refused before
-// anything is killed.
-func (t *cursorTable) kill(ids []int64, conn *Conn) (killed, notFound []int64, err error) {
+// killAnyCursor), and is refused before anything is killed, the refusal
+// naming the command's namespace ns as checkAuthForKillCursors does, so
+// it says nothing of the cursor's.
+func (t *cursorTable) kill(ids []int64, ns string, conn *Conn) (killed, notFound []int64, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, id := range ids {
 		if c, ok := t.cursors[id]; ok && c.user != "" && c.user != conn.user && conn.prefix != "" {
-			return nil, nil, mongoerr.Newf(mongoerr.Unauthorized, "not authorized to kill cursor on %s", c.ns)
+			return nil, nil, mongoerr.Newf(mongoerr.Unauthorized, "not authorized to kill cursor on %s", ns)
 		}
 	}
 	for _, id := range ids {

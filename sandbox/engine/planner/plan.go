@@ -1126,25 +1126,14 @@ func buildMergeSort(coll *catalog.Collection, q Query, c *candidate) stage {
 	var children []stage
 	covered := true
 	for _, b := range c.branches {
-		ixs := newIxScan(b.ix, coll, orientAll(b), b.dir)
-		ixs.addKeyMeta = q.wantsIndexKey()
-		ixs.dedupIf(b.wildcardSubpaths)
-		c.ixscans = append(c.ixscans, ixs)
-		branch := &query.Filter{Root: b.orBranch}
-		keyFilter, rest := b.splitFilter(branch, q)
-		if len(keyFilter) > 0 {
-			ixs.filter = andOf(keyFilter)
-		}
-		if len(rest) == 0 {
+		s, ixs, fetched := c.branchPlan(coll, q, b)
+		if fetched {
+			covered = false
+		} else {
 			ixs.keyDocs = true
 			covered = covered && coversProjection(q, b)
-			children = append(children, ixs)
-			continue
 		}
-		covered = false
-		f := &fetch{child: ixs, coll: coll, filter: branch, shown: andOf(rest).Serialize()}
-		c.branchFetches = append(c.branchFetches, f)
-		children = append(children, f)
+		children = append(children, s)
 	}
 	var s stage = newMergeSortStage(children, q.Sort)
 	c.covered = covered
@@ -1167,29 +1156,36 @@ func buildOr(coll *catalog.Collection, q Query, c *candidate) stage {
 	or := &orStage{}
 	allFetched := true
 	for _, b := range c.branches {
-		ixs := newIxScan(b.ix, coll, orientAll(b), b.dir)
-		ixs.addKeyMeta = q.wantsIndexKey()
-		ixs.dedupIf(b.wildcardSubpaths)
-		c.ixscans = append(c.ixscans, ixs)
-		branch := &query.Filter{Root: b.orBranch}
-		keyFilter, rest := b.splitFilter(branch, q)
-		if len(keyFilter) > 0 {
-			ixs.filter = andOf(keyFilter)
-		}
-		if len(rest) == 0 {
-			allFetched = false
-			or.children = append(or.children, ixs)
-			continue
-		}
-		f := &fetch{child: ixs, coll: coll, filter: branch, shown: andOf(rest).Serialize()}
-		c.branchFetches = append(c.branchFetches, f)
-		or.children = append(or.children, f)
+		s, _, fetched := c.branchPlan(coll, q, b)
+		allFetched = allFetched && fetched
+		or.children = append(or.children, s)
 	}
 	if allFetched || q.Count || q.NoContent {
 		return or
 	}
 	c.fetch = &fetch{child: or, coll: coll}
 	return c.fetch
+}
+
+// branchPlan is one branch of a rooted $or's plan (finishAndOutputLeaf): its
+// index scan, filtered by the predicates the keys can test, and fetched
+// and filtered below the OR or merge when its keys do not decide it.
+func (c *candidate) branchPlan(coll *catalog.Collection, q Query, b *candidate) (s stage, ixs *ixScan, fetched bool) {
+	ixs = newIxScan(b.ix, coll, orientAll(b), b.dir)
+	ixs.addKeyMeta = q.wantsIndexKey()
+	ixs.dedupIf(b.wildcardSubpaths)
+	c.ixscans = append(c.ixscans, ixs)
+	branch := &query.Filter{Root: b.orBranch}
+	keyFilter, rest := b.splitFilter(branch, q)
+	if len(keyFilter) > 0 {
+		ixs.filter = andOf(keyFilter)
+	}
+	if len(rest) == 0 {
+		return ixs, ixs, false
+	}
+	f := &fetch{child: ixs, coll: coll, filter: branch, shown: andOf(rest).Serialize()}
+	c.branchFetches = append(c.branchFetches, f)
+	return f, ixs, true
 }
 
 func andOf(nodes []query.Node) *query.Filter {

@@ -61,7 +61,6 @@ func cmdCreateIndexes(e *Engine, req *request) (bson.D, error) {
 		}
 		if ignoreUnknown {
 			d = index.WithoutUnknownFields(d)
-			raw[i] = d
 		}
 		if isTimeseries {
 			continue

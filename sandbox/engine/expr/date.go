@@ -1715,11 +1715,10 @@ func DateDiff(start, end int64, unit string, loc *time.Location, startOfWeek tim
 	case "day":
 		return daysFromCivil(e.Year(), int(e.Month()), e.Day()) - daysFromCivil(s.Year(), int(s.Month()), s.Day()), nil
 	case "millisecond":
-		diff := end - start
-		if (end >= 0) != (start >= 0) && (diff >= 0) != (end >= 0) {
+		if subOverflows(end, start) {
 			return 0, mongoerr.New(mongoerr.ErrDateDiffOverflow, "dateDiff overflowed")
 		}
-		return diff, nil
+		return end - start, nil
 	}
 	// Hours, minutes and seconds are counted on the local clocks, then
 	// corrected by the change of UTC offset between the two instants in

@@ -42,6 +42,12 @@ func addOverflows(a, b int64) bool {
 	return (a >= 0) == (b >= 0) && (s >= 0) != (a >= 0)
 }
 
+// subOverflows reports whether a-b leaves the int64 range.
+func subOverflows(a, b int64) bool {
+	d := a - b
+	return (a >= 0) != (b >= 0) && (d >= 0) != (a >= 0)
+}
+
 func mulOverflows(a, b int64) (int64, bool) {
 	if a == 0 || b == 0 {
 		return 0, false

@@ -245,15 +245,14 @@ func ValidateIDIndex(doc bson.D, s *Spec) error {
 		validated = append(validated, bson.E{Key: "v", Value: int32(2)})
 	}
 	// A clustered spec's fields were checked as a clustered index's.
-	for _, e := range validated {
-		if !value.IsMissing(value.Get(doc, "clustered")) {
-			break
-		}
-		switch e.Key {
-		case "key", "name", "v", "collation", "_id":
-		default:
-			return mongoerr.Newf(mongoerr.InvalidIndexSpecificationOption,
-				"The field '%s' is not valid for an _id index specification. Specification: %s", e.Key, FormatDoc(validated))
+	if value.IsMissing(value.Get(doc, "clustered")) {
+		for _, e := range validated {
+			switch e.Key {
+			case "key", "name", "v", "collation", "_id":
+			default:
+				return mongoerr.Newf(mongoerr.InvalidIndexSpecificationOption,
+					"The field '%s' is not valid for an _id index specification. Specification: %s", e.Key, FormatDoc(validated))
+			}
 		}
 	}
 	if value.Compare(s.Key, bson.D{{Key: "_id", Value: int32(1)}}) != 0 {
@@ -355,10 +354,12 @@ func ValidateTTL(doc bson.D, s Spec) error {
 	// The BSONElement form of validateExpireAfterSeconds refuses NaN and
 	// a value safeNumberInt would clamp before it checks the seconds.
 	reason := ExpireAfterSecondsProblem(v)
-	if n := safeNumberLong(v); value.IsNumber(v) && math.IsNaN(value.ToDouble(v)) {
-		reason = "TTL index 'expireAfterSeconds' option must not be NaN"
-	} else if value.IsNumber(v) && n != int64(int32(n)) {
-		reason = "TTL index 'expireAfterSeconds' must be within the range of a 32-bit integer"
+	if value.IsNumber(v) {
+		if math.IsNaN(value.ToDouble(v)) {
+			reason = "TTL index 'expireAfterSeconds' option must not be NaN"
+		} else if n := safeNumberLong(v); n != int64(int32(n)) {
+			reason = "TTL index 'expireAfterSeconds' must be within the range of a 32-bit integer"
+		}
 	}
 	if reason != "" {
 		return mongoerr.Newf(mongoerr.CannotCreateIndex, ". Index spec: %s :: caused by :: %s", FormatDoc(doc), reason)

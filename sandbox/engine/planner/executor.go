@@ -390,10 +390,11 @@ func (c *candidate) docsExamined() int64 {
 	if cs, ok := c.scan.(*collScan); ok {
 		return cs.docs
 	}
-	if c.fetch != nil {
-		return c.fetch.docs
-	}
 	var n int64
+	if c.fetch != nil {
+		n = c.fetch.docs
+	}
+	// An OR's branches may fetch below the FETCH above it.
 	for _, f := range c.branchFetches {
 		n += f.docs
 	}

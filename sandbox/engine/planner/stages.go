@@ -280,18 +280,19 @@ func (f *fetch) work() (state, member) {
 		return f.st.record(needTime), member{}
 	}
 	if m.fetched {
-		// A branch below already fetched it (FetchStage's alreadyHasObj).
+		// A branch below already fetched it (FetchStage's alreadyHasObj):
+		// it is only filtered, as returnIfMatches does.
 		f.already++
-		return f.st.record(advanced), m
+	} else {
+		doc, ok := f.coll.Get(m.rid)
+		if !ok {
+			return f.st.record(needTime), member{}
+		}
+		f.docs++
+		m.doc, m.pos, m.fetched = doc, -1, true
 	}
-	doc, ok := f.coll.Get(m.rid)
-	if !ok {
-		return f.st.record(needTime), member{}
-	}
-	f.docs++
-	m.doc, m.pos, m.fetched = doc, -1, true
 	if f.filter != nil {
-		ok, p, err := f.filter.Eval(doc)
+		ok, p, err := f.filter.Eval(m.doc)
 		if err != nil {
 			f.err = err
 			return f.st.record(isEOF), member{}

@@ -191,6 +191,11 @@ type candidate struct {
 	cluster *clusterRange
 	// orBranch is the $or branch a per-branch plan answers.
 	orBranch query.Node
+	// contained: the branches answer an $or below the top-level $and
+	// (contained_or.go), not a rooted one: no SUBPLAN, and outer are the
+	// $and's predicates left for the FETCH above them.
+	contained bool
+	outer     []query.Node
 	// wholeOr: the plan of a rooted $or planned whole, which still runs
 	// under SUBPLAN (SubplanStage::choosePlanWholeQuery).
 	wholeOr bool
@@ -495,7 +500,18 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 		// collection scanned forward.
 		return []*candidate{collScanCandidate(coll, q, 1, sortSpec)}, nil
 	case hinted != nil:
-		return []*candidate{indexCandidate(hinted, preds, sortSpec, true)}, nil
+		// The enumerator plans over the hinted index alone: a contained
+		// $or it answers in every branch is a plan beside the index's own
+		// for the $and, and the whole index is scanned only when neither
+		// exists (buildWholeIXSoln).
+		cands := containedOrCandidates(coll, q, func(ix *index.Index) bool { return ix == hinted })
+		if len(cands) == 0 {
+			return []*candidate{indexCandidate(hinted, preds, sortSpec, true)}, nil
+		}
+		if c := indexCandidate(hinted, preds, sortSpec, false); c != nil {
+			cands = append(cands, c)
+		}
+		return cands, nil
 	case hintDir != 0:
 		return []*candidate{collScanCandidate(coll, q, hintDir, sortSpec)}, nil
 	}
@@ -511,6 +527,11 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 		}
 	}
 	var out []*candidate
+	if tableScan {
+		// The $and's choices that index a contained $or come before
+		// those that index its own predicates (enumerateOneIndex).
+		out = containedOrCandidates(coll, q, admits)
+	}
 	for _, ix := range coll.Indexes() {
 		if ix.Wildcard() != nil {
 			// allowed judges the per-path views: a distinct may scan the
@@ -1017,7 +1038,9 @@ func sameOIL(a, b oil) bool {
 // nothing needs the document: a count, or a projection the keys cover.
 func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.Context) {
 	var s stage
-	if c.merged {
+	if c.contained {
+		s = buildContainedOr(coll, q, c)
+	} else if c.merged {
 		s = buildMergeSort(coll, q, c)
 	} else if c.branches != nil {
 		s = buildOr(coll, q, c)
@@ -1105,7 +1128,7 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 	if q.Limit > 0 && !limitFolded && !q.Count {
 		s = &limitStage{child: s, n: q.Limit}
 	}
-	if c.branches != nil || c.wholeOr {
+	if c.branches != nil && !c.contained || c.wholeOr {
 		// The subplanner's plan is the whole tree below SUBPLAN
 		// (SubplanStage is the root the executor runs).
 		s = &subplanStage{child: s}

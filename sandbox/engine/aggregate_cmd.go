@@ -556,6 +556,10 @@ type preparedPipeline struct {
 	// holes is the leading exclusion the plan shows but the input runs,
 	// because the holes it leaves reach a later stage.
 	holes *projection.Projection
+	// recordIDs: the plan's projection reads {$meta: "recordId"}, so its
+	// documents carry their record ids on into the pipeline, the metadata
+	// ProjectionStageDefault::transform copied into the working set member.
+	recordIDs bool
 }
 
 // preparePipeline parses a pipeline and plans its leading $match and
@@ -705,7 +709,7 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 			}
 		}
 	}
-	return &preparedPipeline{p: p, exec: exec, ctx: actx, holes: holes}, nil
+	return &preparedPipeline{p: p, exec: exec, ctx: actx, holes: holes, recordIDs: q.Projection != nil && q.Projection.RecordID}, nil
 }
 
 // planDistinctGroup runs a leading $group that takes one document per
@@ -761,7 +765,7 @@ func (pp *preparedPipeline) input() aggregate.Iterator {
 	if pp.holes != nil {
 		return &holedExecutorIterator{executorIterator: executorIterator{exec: pp.exec}, proj: pp.holes, ctx: pp.ctx}
 	}
-	return &executorIterator{exec: pp.exec}
+	return &executorIterator{exec: pp.exec, recordIDs: pp.recordIDs}
 }
 
 // stream runs the pipeline lazily, for a cursor.
@@ -792,23 +796,31 @@ func (pp *preparedPipeline) drain() ([]bson.D, error) {
 }
 
 // executorIterator feeds planner results into a pipeline, keeping the
-// last one's index and sort key metadata for the stage that reads it.
+// last one's metadata for the stage that reads it.
 type executorIterator struct {
 	exec *planner.Executor
 	keys *planner.Keys
+	rid  int64
+	// recordIDs: the documents carry their record ids (see
+	// preparedPipeline.recordIDs); a plan without a projection reading
+	// them leaves the metadata unset, as mongod's classic plans do.
+	recordIDs bool
 }
 
 func (it *executorIterator) Next() (bson.D, bool, error) {
 	r, ok, err := it.exec.Next()
-	it.keys = r.Keys
+	it.keys, it.rid = r.Keys, r.RID
 	return r.Doc, ok, err
 }
 
-// IndexKey is the metadata of the document Next returned last.
-func (it *executorIterator) IndexKey() bson.D { return it.keys.IndexKey() }
-
-// SortKey is the sort key of the document Next returned last.
-func (it *executorIterator) SortKey() bson.A { return it.keys.SortKey() }
+// Meta is the metadata of the document Next returned last.
+func (it *executorIterator) Meta() aggregate.Meta {
+	m := aggregate.Meta{IndexKey: it.keys.IndexKey(), SortKey: it.keys.SortKey()}
+	if it.recordIDs {
+		m.RecordID = it.rid
+	}
+	return m
+}
 
 // holedExecutorIterator is an executorIterator that runs the pushed-down
 // exclusion itself, keeping the holes it leaves.
@@ -824,7 +836,8 @@ func (it *holedExecutorIterator) Next() (bson.D, bool, error) {
 	if !ok || err != nil {
 		return nil, ok, err
 	}
-	out, err := it.proj.ApplyMeta(func() context.Context { return it.ctx.Ctx }, d, -1, it.IndexKey(), 0, it.SortKey())
+	m := it.Meta()
+	out, err := it.proj.ApplyMeta(func() context.Context { return it.ctx.Ctx }, d, -1, m.IndexKey, m.RecordID, m.SortKey)
 	if err != nil {
 		return nil, false, err
 	}

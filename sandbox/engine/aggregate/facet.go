@@ -27,7 +27,10 @@ func parseFacet(spec any, p *parser) ([]Stage, error) {
 		return nil, mongoerr.Newf(mongoerr.ErrFacetNotObject, "the $facet specification must be a non-empty object, but found: $facet: %s", valueString(spec))
 	}
 	s := &facetStage{}
-	sub := &parser{ctx: p.ctx, scope: p.scope, letVals: p.letVals, within: "$facet", depth: p.depth}
+	// The sub-pipelines read the $facet's input from a buffer, which keeps
+	// no metadata (metaState.past).
+	sub := &parser{ctx: p.ctx, scope: p.scope, letVals: p.letVals, within: "$facet", depth: p.depth,
+		metaIn: metaStates{sortKey: p.stageIn.sortKey.past(), recordID: p.stageIn.recordID.past()}}
 	for _, e := range d {
 		// extractRawPipelines: each output name is one field name
 		// (FieldPath::uassertValidFieldName), so a dotted one is 16412.
@@ -218,7 +221,7 @@ func (s *unionWithStage) plannedSpec(ctx *Context, verbosity string) (bson.D, er
 func (s *unionWithStage) open(in Iterator, rt *runtime) (Iterator, error) {
 	var other []bson.D
 	inputDone, loaded := false, false
-	return funcIterator(func() (bson.D, bool, error) {
+	return unionWithIterator{in: in, inputDone: &inputDone, Iterator: funcIterator(func() (bson.D, bool, error) {
 		if !inputDone {
 			d, ok, err := in.Next()
 			if err != nil {
@@ -246,5 +249,21 @@ func (s *unionWithStage) open(in Iterator, rt *runtime) (Iterator, error) {
 		d := other[0]
 		other = other[1:]
 		return d, true, nil
-	}), nil
+	})}, nil
+}
+
+// unionWithIterator is $unionWith's output: its input's documents keep
+// their metadata (DocumentSourceUnionWith returns them as they come), the
+// sub-pipeline's come without any here (see stateAt).
+type unionWithIterator struct {
+	Iterator
+	in        Iterator
+	inputDone *bool
+}
+
+func (u unionWithIterator) Meta() Meta {
+	if *u.inputDone {
+		return Meta{}
+	}
+	return metaOf(u.in)
 }

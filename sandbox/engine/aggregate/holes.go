@@ -221,13 +221,8 @@ type holedIterator struct {
 
 func (h holedIterator) Holes() *projection.Holes { return h.holes() }
 
-// SortKey hands on the wrapped iterator's sort key metadata.
-func (h holedIterator) SortKey() bson.A {
-	if s, ok := h.Iterator.(SortKeySource); ok {
-		return s.SortKey()
-	}
-	return nil
-}
+// Meta hands on the wrapped iterator's metadata.
+func (h holedIterator) Meta() Meta { return metaOf(h.Iterator) }
 
 // holesOf is the holes of in's last document.
 func holesOf(in HolesSource) *projection.Holes {
@@ -265,8 +260,6 @@ func openHoled(s Stage, in Iterator, rt *runtime) (Iterator, error) {
 	}
 	// These derive each output from the input document they read last.
 	rec := &holesRecorder{in: in, src: src}
-	rec.keys, _ = in.(IndexKeySource)
-	rec.sorted, _ = in.(SortKeySource)
 	it, err := s.open(rec, rt)
 	if err != nil {
 		return nil, err
@@ -298,14 +291,11 @@ func openHoled(s Stage, in Iterator, rt *runtime) (Iterator, error) {
 
 // holesRecorder keeps the document a stage read last, with its holes.
 type holesRecorder struct {
-	in   Iterator
-	src  HolesSource
-	keys IndexKeySource
-	// sorted hands on the input's sort keys the same way.
-	sorted SortKeySource
-	doc    bson.D
-	holes  *projection.Holes
-	read   int // documents read so far
+	in    Iterator
+	src   HolesSource
+	doc   bson.D
+	holes *projection.Holes
+	read  int // documents read so far
 }
 
 func (r *holesRecorder) Next() (bson.D, bool, error) {
@@ -317,23 +307,8 @@ func (r *holesRecorder) Next() (bson.D, bool, error) {
 	return d, ok, err
 }
 
-// IndexKey hands on the input's index key metadata to a projection that
-// reads it.
-func (r *holesRecorder) IndexKey() bson.D {
-	if r.keys == nil {
-		return nil
-	}
-	return r.keys.IndexKey()
-}
-
-// SortKey hands on the input's sort key metadata to a projection that
-// reads it.
-func (r *holesRecorder) SortKey() bson.A {
-	if r.sorted == nil {
-		return nil
-	}
-	return r.sorted.SortKey()
-}
+// Meta hands on the input's metadata to a projection that reads it.
+func (r *holesRecorder) Meta() Meta { return metaOf(r.in) }
 
 // timedHoles is a timed stage whose documents carry holes.
 type timedHoles struct {

@@ -30,6 +30,10 @@ type parser struct {
 	// collectionless: an aggregate on no collection ({aggregate: 1}),
 	// whose first stage must read none.
 	collectionless bool
+	// metaIn is, for a $facet's sub-pipelines, the metadata state of the
+	// $facet's input (parser.input); stageIn is metaAt for the stage
+	// being parsed, which parseFacet and parseSort read.
+	metaIn, stageIn metaStates
 }
 
 type stageParser func(spec any, p *parser) ([]Stage, error)
@@ -180,27 +184,21 @@ func parseStages(pipeline bson.A, p *parser) ([]Stage, error) {
 	return optimizeUnpacking(pushMatches(out, p), p), nil
 }
 
-// parseStage parses one stage after the stages before. A $project,
-// $addFields or $set may read {$meta: "sortKey"} when only stages that
-// keep each document's metadata (keepsSortKey) stand between it and a
-// $sort, which sets the metadata (DocumentSourceSort), or the collection
-// the pipeline reads, whose documents have none: ExpressionMeta then
-// gives missing, sort key metadata not being among DepsTracker's
-// kDefaultUnavailableMetadata. Elsewhere the sandbox does not carry the
-// metadata, so the expression stays refused there.
+// parseStage parses one stage after the stages before. Its expressions
+// may read {$meta: "sortKey"} and {$meta: "recordId"} where the sandbox
+// answers as mongod does (metaAt): the documents reaching the stage
+// cannot have the metadata, so ExpressionMeta gives missing (neither is
+// among DepsTracker's kDefaultUnavailableMetadata, so nothing fails), or
+// the stage is a transformer the sandbox hands it to. Elsewhere (a
+// $group after a pushed-down $sort, a $project behind an in-pipeline
+// $sort that reorders documents carrying keys) the expression stays
+// refused.
 func parseStage(bound boundStage, spec any, p *parser, before []Stage) ([]Stage, error) {
-	switch bound.Name {
-	case "$project", "$addFields", "$set":
-		i := len(before) - 1
-		for ; i >= 0 && keepsSortKey(before[i]); i-- {
-		}
-		_, sorted := stageAt(before, i).(*sortStage)
-		if sorted || i < 0 && p.fromCollection {
-			outer := p.scope
-			p.scope = outer.WithSortKeys()
-			defer func() { p.scope = outer }()
-		}
-	}
+	in := p.metaAt(before)
+	t := transformerStage(bound.Name)
+	outer, outerIn := p.scope, p.stageIn
+	p.scope, p.stageIn = outer.WithMeta(in.recordID.readable(t), in.sortKey.readable(t)), in
+	defer func() { p.scope, p.stageIn = outer, outerIn }()
 	return bound.parse(spec, p)
 }
 
@@ -210,17 +208,6 @@ func stageAt(stages []Stage, i int) Stage {
 		return nil
 	}
 	return stages[i]
-}
-
-// keepsSortKey: the stage emits documents derived from the input it read
-// last, keeping their metadata (MutableDocument copies it), so the sort
-// key of its output is its input's.
-func keepsSortKey(s Stage) bool {
-	switch s.(type) {
-	case *matchStage, *limitStage, *skipStage, *unwindStage, *projectStage:
-		return true
-	}
-	return false
 }
 
 // placement is where a stage may stand: the Facet-, Lookup- and

@@ -337,27 +337,32 @@ func (p *Pipeline) Remove(positions ...int) {
 	p.stages, p.stats = stages, stats
 }
 
-// LeadingNeedsIndexKey reports whether the first stage is a $project or
-// $addFields reading {$meta: "indexKey"}, so the plan feeding it must
-// record the keys (the only stage the sandbox hands that metadata to).
+// LeadingNeedsIndexKey reports whether a transformer reading
+// {$meta: "indexKey"} stands at the front, behind only stages that keep
+// each document's metadata, so the plan feeding it must record the keys:
+// mongod asks the query layer for the metadata the stages left in the
+// pipeline depend on (createCanonicalQuery's requestAdditionalMetadata,
+// pipeline_d.cpp).
 func (p *Pipeline) LeadingNeedsIndexKey() bool {
-	if len(p.stages) == 0 {
-		return false
-	}
-	s, ok := p.stages[0].(*projectStage)
-	return ok && s.proj.NeedsIndexKey()
+	return p.leadingReads("indexKey")
 }
 
-// LeadingNeedsSortKey reports whether a $project or $addFields reading
-// {$meta: "sortKey"} stands at the front, behind only stages that keep the
-// metadata: only a $sort before it lets it (parseStage), so that $sort
-// went down into the plan, which must keep the keys.
+// LeadingNeedsSortKey reports whether a transformer reading
+// {$meta: "sortKey"} stands at the front, behind only stages that keep
+// the metadata: only a $sort the query layer ran gives a sort key
+// (parseStage), so the plan, which must keep the keys, has it.
 func (p *Pipeline) LeadingNeedsSortKey() bool {
+	return p.leadingReads("sortKey")
+}
+
+// leadingReads: a transformer among the leading stages that keep each
+// document's metadata reads the metadata name.
+func (p *Pipeline) leadingReads(name string) bool {
 	for _, s := range p.stages {
-		if pr, ok := s.(*projectStage); ok && pr.proj.NeedsSortKey() {
+		if readsMeta(s, name) {
 			return true
 		}
-		if !keepsSortKey(s) {
+		if !passesMeta(s) {
 			return false
 		}
 	}
@@ -376,8 +381,8 @@ func (p *Pipeline) Run(input Iterator) (Iterator, error) {
 			return nil, err
 		}
 		timed := &timedIterator{in: next, stats: p.stats[i], ctx: p.ctx, timing: p.timing}
-		if keepsSortKey(s) {
-			timed.upstream, _ = it.(SortKeySource)
+		if keepsMeta(s) {
+			timed.upstream = it
 		}
 		it = timed
 		if holesOut != nil && holesOut[i] {
@@ -437,8 +442,8 @@ type timedIterator struct {
 	n      int
 	timing bool
 	// upstream is the stage's input, for a stage whose documents keep the
-	// sort key of the input it read last (keepsSortKey).
-	upstream SortKeySource
+	// metadata of the input it read last (keepsMeta).
+	upstream Iterator
 }
 
 func (t *timedIterator) Next() (bson.D, bool, error) {
@@ -464,16 +469,13 @@ func (t *timedIterator) Next() (bson.D, bool, error) {
 	return d, ok, err
 }
 
-// SortKey is the sort key of the stage's last document: the one a $sort
-// set, or the input's for a stage that keeps it.
-func (t *timedIterator) SortKey() bson.A {
+// Meta is the metadata of the stage's last document: its input's for a
+// stage that keeps it, else whatever the stage's own iterator carries.
+func (t *timedIterator) Meta() Meta {
 	if t.upstream != nil {
-		return t.upstream.SortKey()
+		return metaOf(t.upstream)
 	}
-	if s, ok := t.in.(SortKeySource); ok {
-		return s.SortKey()
-	}
-	return nil
+	return metaOf(t.in)
 }
 
 // SliceIterator yields the documents of a slice.

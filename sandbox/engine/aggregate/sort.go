@@ -79,6 +79,9 @@ type sortStage struct {
 	// outputSortKeyMetadata marks the $sort $setWindowFields puts in
 	// front of itself, which explain says.
 	outputSortKeyMetadata bool
+	// keepsMeta: the documents reaching the stage may carry metadata the
+	// sandbox hands on (metaCarried), which each keeps through the sort.
+	keepsMeta bool
 }
 
 func (s *sortStage) execStats() bson.D {
@@ -90,12 +93,13 @@ func (s *sortStage) execStats() bson.D {
 	}
 }
 
-func parseSort(spec any, _ *parser) ([]Stage, error) {
+func parseSort(spec any, p *parser) ([]Stage, error) {
 	s, err := parseSortPattern(spec)
 	if err != nil {
 		return nil, err
 	}
-	return []Stage{&sortStage{sortSpec: s}}, nil
+	in := p.stageIn
+	return []Stage{&sortStage{sortSpec: s, keepsMeta: in.sortKey == metaCarried || in.recordID == metaCarried}}, nil
 }
 
 func (s *sortStage) Name() string { return "$sort" }
@@ -116,6 +120,8 @@ type keyedDoc struct {
 	key []any
 	doc bson.D
 	seq int64
+	// meta is the document's metadata when the stage keeps it.
+	meta *Meta
 }
 
 func (s *sortStage) open(in Iterator, rt *runtime) (Iterator, error) {
@@ -129,8 +135,8 @@ func (s *sortStage) openSorting(in Iterator, rt *runtime, limited bool) (Iterato
 	if src, ok := in.(HolesSource); ok {
 		held = &sortHoles{src: src, bySeq: map[int64]*projection.Holes{}}
 	}
-	var last []any
-	it := blockingIterator(func() ([]keyedDoc, error) {
+	var last *Meta
+	var it Iterator = blockingIterator(func() ([]keyedDoc, error) {
 		if s.limit > 0 {
 			return s.topK(in, held, rt, limited)
 		}
@@ -142,25 +148,47 @@ func (s *sortStage) openSorting(in Iterator, rt *runtime, limited bool) (Iterato
 		if held != nil {
 			held.last = held.bySeq[k.seq]
 		}
-		last = k.key
+		last = k.meta
 		return k.doc
 	})
-	keyed := sortKeyed{Iterator: it, last: &last}
+	// No sort key metadata: 8.0's DocumentSourceSort::extractSortKey sets
+	// it only when the pipeline's output is to be merged (needsMerge, a
+	// sharded cluster's shard half), never on a standalone. A sort key
+	// reaches the pipeline only from a $sort the query layer ran (see
+	// Pipeline.LeadingNeedsSortKey). Each document keeps the metadata it
+	// came with.
+	if s.keepsMeta {
+		it = metaIterator{Iterator: it, meta: func() Meta {
+			if last == nil {
+				return Meta{}
+			}
+			return *last
+		}}
+	}
 	if held == nil {
-		return keyed, nil
+		return it, nil
 	}
 	// An in-memory sort keeps mongod's Documents, holes and all.
-	return holedIterator{Iterator: keyed, holes: func() *projection.Holes { return held.last }}, nil
+	return holedIterator{Iterator: it, holes: func() *projection.Holes { return held.last }}, nil
 }
 
-// sortKeyed is a $sort's output: each document with the key it was sorted
-// by, the sort key metadata DocumentSourceSort sets.
-type sortKeyed struct {
+// metaOf is the metadata of in's last document when the stage keeps it,
+// nil otherwise.
+func (s *sortStage) metaOf(in Iterator) *Meta {
+	if !s.keepsMeta {
+		return nil
+	}
+	m := metaOf(in)
+	return &m
+}
+
+// metaIterator is an iterator whose documents' metadata meta tells.
+type metaIterator struct {
 	Iterator
-	last *[]any
+	meta func() Meta
 }
 
-func (s sortKeyed) SortKey() bson.A { return bson.A(*s.last) }
+func (m metaIterator) Meta() Meta { return m.meta() }
 
 // sortHoles keeps the holes of the documents a $sort holds, by their
 // input sequence number, when its input carries them.
@@ -218,7 +246,7 @@ func (s *sortStage) all(in Iterator, held *sortHoles, rt *runtime, limited bool)
 			return nil, err
 		}
 		arena = arena[:len(arena)+width]
-		docs = append(docs, keyedDoc{key: k[:width:width], doc: d, seq: int64(n)})
+		docs = append(docs, keyedDoc{key: k[:width:width], doc: d, seq: int64(n), meta: s.metaOf(in)})
 		if held != nil {
 			held.record(int64(n))
 		}
@@ -257,7 +285,7 @@ func (s *sortStage) topK(in Iterator, held *sortHoles, rt *runtime, limited bool
 			return nil, err
 		}
 		if int64(len(h.docs)) < s.limit {
-			heap.Push(h, keyedDoc{key: slices.Clone(k), doc: d, seq: seq})
+			heap.Push(h, keyedDoc{key: slices.Clone(k), doc: d, seq: seq, meta: s.metaOf(in)})
 			if held != nil {
 				held.record(seq)
 			}
@@ -275,7 +303,7 @@ func (s *sortStage) topK(in Iterator, held *sortHoles, rt *runtime, limited bool
 				delete(held.bySeq, h.docs[0].seq)
 				held.record(seq)
 			}
-			h.docs[0] = keyedDoc{key: slices.Clone(k), doc: d, seq: seq}
+			h.docs[0] = keyedDoc{key: slices.Clone(k), doc: d, seq: seq, meta: s.metaOf(in)}
 			heap.Fix(h, 0)
 		} else {
 			spare = k

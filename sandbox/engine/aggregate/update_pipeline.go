@@ -20,37 +20,21 @@ type transformer interface {
 	transform(d bson.D, env *expr.Env) (bson.D, error)
 }
 
-// IndexKeySource is an input whose documents carry index key metadata:
-// IndexKey is that of the document Next returned last (nil for none). A
-// transformer's expressions read it as {$meta: "indexKey"}.
-type IndexKeySource interface {
-	IndexKey() bson.D
-}
-
-// SortKeySource is an input whose documents carry sort key metadata:
-// SortKey is that of the document Next returned last (nil for none), one
-// part per sort field. A transformer's expressions read it as
-// {$meta: "sortKey"}.
-type SortKeySource interface {
-	SortKey() bson.A
-}
-
 // openTransformer is the open of every transformer; an input that carries
-// index key metadata hands each document's to the expressions.
+// metadata hands each document's to the expressions.
 func openTransformer(t transformer, in Iterator, rt *runtime) Iterator {
 	env := rt.newEnv()
-	keys, _ := in.(IndexKeySource)
-	sorted, _ := in.(SortKeySource)
+	src, _ := in.(MetaSource)
 	return funcIterator(func() (bson.D, bool, error) {
 		d, ok, err := in.Next()
 		if !ok || err != nil {
 			return nil, false, err
 		}
-		if keys != nil {
-			env.SetIndexKey(keys.IndexKey())
-		}
-		if sorted != nil {
-			env.SetSortKey(sorted.SortKey())
+		if src != nil {
+			m := src.Meta()
+			env.SetIndexKey(m.IndexKey)
+			env.SetSortKey(m.SortKey)
+			env.SetRecordID(m.RecordID)
 		}
 		out, err := t.transform(d, env)
 		if err != nil {

@@ -63,13 +63,15 @@ func TestFindReturnKey(t *testing.T) {
 			setup: []string{`{"create":"ts","timeseries":{"timeField":"t"}}`},
 			cmd:   `{"find":"ts","returnKey":true}`, code: mongoerr.InvalidPipelineOperator, msg: "Option returnKey not supported in aggregation."},
 		// ExpressionMeta: a document a find's plan read from the
-		// collection has its record id; a pipeline's documents here carry
-		// none (projection_meta_sort_key_test.go has the sort key).
+		// collection has its record id; in a pipeline only a leading
+		// $project the query layer runs sees it (meta_pipeline_test.go
+		// has the rest, projection_meta_sort_key_test.go the sort key).
 		{name: "a recordId $meta in a find projection is the record id", ref: "src/mongo/db/pipeline/expression.cpp ExpressionMeta (kRecordId)", cov: cover{family: projection, op: "$meta"}, docs: docs,
 			cmd:  `{"find":"c","filter":{"a":{"$gte":2}},"projection":{"r":{"$meta":"recordId"},"a":1}}`,
 			want: `{"cursor":{"firstBatch":[{"_id":1,"a":3,"r":{"$numberLong":"1"}},{"_id":3,"a":2,"r":{"$numberLong":"3"}}],` + batch + `}}`},
-		{name: "a recordId $meta in a pipeline is refused", ref: "src/mongo/db/pipeline/expression.cpp ExpressionMeta (kRecordId)", cov: cover{family: projection, op: "$meta", col: errorCol}, docs: docs,
-			cmd: `{"aggregate":"c","pipeline":[{"$project":{"r":{"$meta":"recordId"}}}],"cursor":{}}`, code: mongoerr.NotImplemented},
+		{name: "a recordId $meta in a pipeline's pushed-down $project is the record id", ref: "src/mongo/db/exec/classic/projection.cpp ProjectionStageDefault::transform; src/mongo/db/pipeline/pipeline_d.cpp buildProjectionForPushdown", cov: cover{family: projection, op: "$meta"}, docs: docs,
+			cmd:  `{"aggregate":"c","pipeline":[{"$project":{"r":{"$meta":"recordId"}}}],"cursor":{}}`,
+			want: `{"cursor":{"firstBatch":[{"_id":1,"r":{"$numberLong":"1"}},{"_id":2,"r":{"$numberLong":"2"}},{"_id":3,"r":{"$numberLong":"3"}}],` + batch + `}}`},
 		// query_request_helper::addShowRecordIdMetaProj: showRecordId is
 		// {$recordId: {$meta: "recordId"}} added to the projection
 		// (FieldPath allows that one name, field_path.cpp), after its own

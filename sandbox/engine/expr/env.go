@@ -244,6 +244,15 @@ func (s *Scope) WithSortKeys() *Scope {
 	return &out
 }
 
+// WithMeta returns a copy of s whose expressions read record ids and sort
+// keys as the flags say, whatever s allowed: a pipeline decides it for
+// each stage from the stages before it.
+func (s *Scope) WithMeta(recordIDs, sortKeys bool) *Scope {
+	out := *s
+	out.recordIDs, out.sortKeys = recordIDs, sortKeys
+	return &out
+}
+
 // InValidator returns a copy of s for a collection validator's $expr.
 func (s *Scope) InValidator() *Scope {
 	out := *s

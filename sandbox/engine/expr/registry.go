@@ -303,8 +303,9 @@ func compileMeta(name string, arg any, scope *Scope) (Expr, error) {
 		return nil, mongoerr.Newf(mongoerr.ErrMetaUnknownName, "Unsupported argument to $meta: %s", s)
 	}
 	if s == "recordId" && scope != nil && scope.recordIDs {
-		// A find's projection: the record the plan read, as a long
-		// (RecordId::toBSON of a long record id).
+		// A find's projection or a pipeline's stage: the record the plan
+		// read, as a long (RecordId::serializeToken of a long record id),
+		// missing when the document carries none.
 		return evalFunc(func(env *Env) (any, error) {
 			if env.recordID == 0 {
 				return value.Missing{}, nil
@@ -325,11 +326,11 @@ func compileMeta(name string, arg any, scope *Scope) (Expr, error) {
 	}
 	switch s {
 	case "recordId", "sortKey":
-		// mongod has these for every document from a collection scan or
-		// fetch (recordId) and after a sort (sortKey); a pipeline here
-		// carries neither, and an absent field would be a wrong answer.
+		// Where the metadata may reach the expression but the sandbox
+		// does not hand it on (see aggregate's parseStage), or outside a
+		// find or a pipeline, an absent field would be a wrong answer.
 		return nil, mongoerr.Newf(mongoerr.NotImplemented,
-			"{$meta: %q} is not supported by the schemalab sandbox; run this step against a real MongoDB with --uri", s)
+			"{$meta: %q} is not supported by the schemalab sandbox here; run this step against a real MongoDB with --uri", s)
 	}
 	if s == "indexKey" {
 		// Present when an index scan produced the document and the plan

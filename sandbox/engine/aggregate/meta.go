@@ -2,6 +2,8 @@ package aggregate
 
 import (
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
 // Which documents carry which metadata in a pipeline, as mongod 8.0 on a
@@ -259,4 +261,69 @@ func mentionsMeta(v any, name string) bool {
 		}
 	}
 	return false
+}
+
+// unavailableMeta is each kind of metadata in 8.0's
+// DepsTracker::kDefaultUnavailableMetadata (dependencies.h), which a
+// pipeline over a collection may not depend on, with the name
+// DocumentMetadataFields::typeNameToDebugString gives it: the text score
+// needs a $text query (which the sandbox does not run), the $geoNear
+// data a leading $geoNear.
+var unavailableMeta = []struct{ name, debug string }{
+	{"textScore", "text score"},
+	{"geoNearDistance", "$geoNear distance"},
+	{"geoNearPoint", "$geoNear point"},
+}
+
+// checkAvailableMeta is the check DepsTracker::setNeedsMetadata makes
+// while PipelineD builds the executor of a pipeline that reads a
+// collection: a stage depending on metadata the pipeline cannot have
+// fails with 40218. Pipeline::getDependencies asks the stages in order
+// and stops after one that says what every later stage needs ($group and
+// the stages made of it, $bucketAuto, $facet, whose sub-pipelines it asks
+// first); a $lookup's or $unionWith's sub-pipeline is checked when its
+// own executor is built.
+func checkAvailableMeta(pipeline bson.A) error {
+	geoNear := false
+	for i, raw := range pipeline {
+		st, ok := raw.(bson.D)
+		if !ok || len(st) != 1 {
+			continue
+		}
+		name, spec := st[0].Key, st[0].Value
+		if i == 0 && name == "$geoNear" {
+			geoNear = true
+		}
+		if name == "$lookup" || name == "$unionWith" {
+			spec = withoutField(spec, "pipeline")
+		}
+		for _, m := range unavailableMeta {
+			if geoNear && m.name != "textScore" {
+				continue
+			}
+			if mentionsMeta(spec, m.name) {
+				return mongoerr.Newf(40218, "query requires %s metadata, but it is not available", m.debug)
+			}
+		}
+		switch name {
+		case "$group", "$bucket", "$bucketAuto", "$sortByCount", "$count", "$facet":
+			return nil
+		}
+	}
+	return nil
+}
+
+// withoutField is the document spec without its field key.
+func withoutField(spec any, key string) any {
+	d, ok := spec.(bson.D)
+	if !ok {
+		return spec
+	}
+	out := make(bson.D, 0, len(d))
+	for _, e := range d {
+		if e.Key != key {
+			out = append(out, e)
+		}
+	}
+	return out
 }

@@ -208,6 +208,12 @@ func Parse(pipeline bson.A, ctx *Context) (*Pipeline, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ctx.Coll != "" {
+		// After every stage parsed, as PipelineD builds the executor.
+		if err := checkAvailableMeta(pipeline); err != nil {
+			return nil, err
+		}
+	}
 	p.setStages(stages)
 	return p, nil
 }

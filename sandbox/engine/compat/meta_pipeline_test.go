@@ -21,7 +21,10 @@ import (
 // $skip or $limit goes down). A $sort the pipeline runs itself sets no
 // key (DocumentSourceSort::extractSortKey does so only under needsMerge,
 // for a sharded merge). Stages that build their output from their input
-// keep its metadata; $group's documents are new.
+// keep its metadata; $group's documents are new. The text score and the
+// $geoNear data are DepsTracker::kDefaultUnavailableMetadata
+// (dependencies.h): a pipeline over a collection that depends on them
+// fails with 40218 when its executor is built.
 func TestMetaInPipeline(t *testing.T) {
 	const (
 		docs  = `[{"_id":1,"a":2,"b":"x"},{"_id":2,"a":3,"b":"y"},{"_id":3,"a":1,"b":"z"}]`
@@ -127,6 +130,21 @@ func TestMetaInPipeline(t *testing.T) {
 			code:     mongoerr.NotImplemented},
 
 		// Errors.
+		{name: "textScore without $text", ref: "src/mongo/db/pipeline/dependencies.cpp DepsTracker::setNeedsMetadata; jstests/aggregation/sources/project/meta_text_score.js-style", cov: errs, docs: docs,
+			pipeline: `[{"$project":{"s":{"$meta":"textScore"}}}]`,
+			code:     40218, msg: "query requires text score metadata, but it is not available"},
+		{name: "textScore in an $addFields after $match", ref: "src/mongo/db/pipeline/dependencies.cpp DepsTracker::setNeedsMetadata", cov: errs, docs: docs,
+			pipeline: `[{"$match":{"a":1}},{"$addFields":{"s":{"$ifNull":[{"$meta":"textScore"},0]}}}]`,
+			code:     40218, msg: "query requires text score metadata, but it is not available"},
+		{name: "textScore inside a $facet", ref: "src/mongo/db/pipeline/document_source_facet.cpp getDependencies", cov: errs, docs: docs,
+			pipeline: `[{"$facet":{"f":[{"$project":{"s":{"$meta":"textScore"}}}]}}]`,
+			code:     40218, msg: "query requires text score metadata, but it is not available"},
+		{name: "geoNearDistance without $geoNear", ref: "src/mongo/db/pipeline/dependencies.h kDefaultUnavailableMetadata; document_metadata_fields.cpp typeNameToDebugString", cov: errs, docs: docs,
+			pipeline: `[{"$addFields":{"d":{"$meta":"geoNearDistance"}}}]`,
+			code:     40218, msg: "query requires $geoNear distance metadata, but it is not available"},
+		{name: "geoNearPoint without $geoNear", ref: "src/mongo/db/pipeline/dependencies.h kDefaultUnavailableMetadata", cov: errs, docs: docs,
+			pipeline: `[{"$project":{"p":{"$meta":"geoNearPoint"}}}]`,
+			code:     40218, msg: "query requires $geoNear point metadata, but it is not available"},
 		// Not among the unavailable metadata: missing.
 		{name: "searchScore without $search is missing", ref: "src/mongo/db/pipeline/dependencies.h kDefaultUnavailableMetadata (no search metadata)", cov: cov, docs: docs,
 			pipeline: `[{"$match":{"_id":1}},{"$project":{"s":{"$meta":"searchScore"}}}]`,

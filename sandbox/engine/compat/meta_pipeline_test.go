@@ -145,6 +145,14 @@ func TestMetaInPipeline(t *testing.T) {
 		{name: "geoNearPoint without $geoNear", ref: "src/mongo/db/pipeline/dependencies.h kDefaultUnavailableMetadata", cov: errs, docs: docs,
 			pipeline: `[{"$project":{"p":{"$meta":"geoNearPoint"}}}]`,
 			code:     40218, msg: "query requires $geoNear point metadata, but it is not available"},
+		// $meta is an expression, not an accumulator
+		// (AccumulationStatement::parseAccumulationStatement).
+		{name: "$meta as a $group accumulator", ref: "src/mongo/db/pipeline/accumulation_statement.cpp getParser", cov: errs, docs: docs,
+			pipeline: `[{"$group":{"_id":null,"k":{"$meta":"sortKey"}}}]`,
+			code:     15952, msg: "unknown group operator '$meta'"},
+		{name: "$meta as a $bucketAuto output accumulator", ref: "src/mongo/db/pipeline/accumulation_statement.cpp getParser", cov: errs, docs: docs,
+			pipeline: `[{"$bucketAuto":{"groupBy":"$a","buckets":1,"output":{"k":{"$meta":"recordId"}}}}]`,
+			code:     15952, msg: "unknown group operator '$meta'"},
 		// Not among the unavailable metadata: missing.
 		{name: "searchScore without $search is missing", ref: "src/mongo/db/pipeline/dependencies.h kDefaultUnavailableMetadata (no search metadata)", cov: cov, docs: docs,
 			pipeline: `[{"$match":{"_id":1}},{"$project":{"s":{"$meta":"searchScore"}}}]`,

@@ -8,7 +8,6 @@ import "github.com/schemalab/schemalab/sandbox/mongoerr"
 // know them.
 var unsupportedOperators = map[string]bool{
 	"$accumulator": true,
-	"$meta":        true,
 }
 
 // Unsupported returns the sandbox's refusal for an operator it knows

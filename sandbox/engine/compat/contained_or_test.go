@@ -65,6 +65,11 @@ type containedOrCase struct {
 	// keys and docs are executionStats' totals; n is nReturned, or a
 	// count's n.
 	keys, docs, n int64
+	// plans, when not 0, is how many plans explain lists (the winning and
+	// the rejected ones); orLimit is maxIndexedOrSolutionsReached. An
+	// empty plan checks neither the winning plan nor keys and docs.
+	plans   int
+	orLimit bool
 }
 
 // withHint is cmd hinted with hint instead of its own.
@@ -84,7 +89,11 @@ func runContainedOrCases(t *testing.T, cases []containedOrCase) {
 			mustCommand(t, db, `{"createIndexes": "c", "indexes": `+tc.indexes+`}`)
 			reply := mustCommand(t, db, `{"explain": `+tc.cmd+`, "verbosity": "executionStats"}`)
 			qp := field(reply, "queryPlanner").(bson.D)
-			if got := orPlanText(field(qp, "winningPlan").(bson.D)); got != tc.plan {
+			sameValue(t, "maxIndexedOrSolutionsReached", field(qp, "maxIndexedOrSolutionsReached"), relaxed(tc.orLimit))
+			if tc.plans != 0 && len(field(qp, "rejectedPlans").(bson.A))+1 != tc.plans {
+				t.Errorf("%d plans, want %d", len(field(qp, "rejectedPlans").(bson.A))+1, tc.plans)
+			}
+			if got := orPlanText(field(qp, "winningPlan").(bson.D)); tc.plan != "" && got != tc.plan {
 				t.Errorf("winning plan\n got: %s\nwant: %s", got, tc.plan)
 			}
 			var rejected []string
@@ -100,6 +109,9 @@ func runContainedOrCases(t *testing.T, cases []containedOrCase) {
 			k, d, n := asInt(field(st, "totalKeysExamined")), asInt(field(st, "totalDocsExamined")), asInt(field(st, "nReturned"))
 			if cmd[0].Key == "count" {
 				n = asInt(field(mustCommand(t, db, tc.cmd), "n"))
+			}
+			if tc.plan == "" {
+				k, d = tc.keys, tc.docs
 			}
 			if k != tc.keys || d != tc.docs || n != tc.n {
 				t.Errorf("keys %d, docs %d, n %d; want keys %d, docs %d, n %d", k, d, n, tc.keys, tc.docs, tc.n)
@@ -251,6 +263,31 @@ func TestContainedOrNested(t *testing.T) {
 			plan:     `FETCH {"$or":[{"a":{"$eq":1}},{"b":{"$eq":2}}]} > IXSCAN s_1 {"s":["[-inf.0, 3)","[8, 8]"]}`,
 			rejected: []string{`FETCH {"$or":[{"s":{"$eq":8}},{"s":{"$lt":3}}]} > OR [IXSCAN a_1 {"a":["[1, 1]"]}, IXSCAN b_1 {"b":["[2, 2]"]}]`},
 			keys:     5, docs: 3, n: 3,
+		},
+	})
+}
+
+func TestContainedOrEnumerationLimit(t *testing.T) {
+	runContainedOrCases(t, []containedOrCase{
+		{
+			// Four branches with two indexes each make 16 combinations; the
+			// OrAssignment stops at internalQueryEnumerationMaxOrSolutions
+			// (10) and sets hitIndexedOrLimit, which explain reports as
+			// maxIndexedOrSolutionsReached. x has no index: 10 plans in all.
+			name:    "the enumerator plans ten combinations of an $or's branches at most",
+			ref:     "src/mongo/db/query/plan_enumerator/plan_enumerator.cpp nextMemo (OrAssignment counter, hitIndexedOrLimit); query_knobs.idl internalQueryEnumerationMaxOrSolutions; jstests/noPassthrough/query/explain/explain_index_limits.js",
+			indexes: `[{"key": {"a": 1}, "name": "a_1"}, {"key": {"a": 1, "s": 1}, "name": "a_1_s_1"}, {"key": {"b": 1}, "name": "b_1"}, {"key": {"b": 1, "s": 1}, "name": "b_1_s_1"}, {"key": {"s": 1}, "name": "s_1"}, {"key": {"s": 1, "a": 1}, "name": "s_1_a_1"}]`,
+			cmd:     `{"find": "c", "filter": {"x": 1, "$or": [{"a": 1}, {"b": 2}, {"s": 4}, {"a": {"$gt": 2}}]}}`,
+			n:       8, plans: 10, orLimit: true,
+		},
+		{
+			// Two branches with two indexes each: four combinations, under
+			// the limit.
+			name:    "fewer combinations than the limit do not reach it",
+			ref:     "src/mongo/db/query/plan_enumerator/plan_enumerator.cpp nextMemo (OrAssignment counter); jstests/noPassthrough/query/explain/explain_index_limits.js",
+			indexes: `[{"key": {"a": 1}, "name": "a_1"}, {"key": {"a": 1, "s": 1}, "name": "a_1_s_1"}, {"key": {"b": 1}, "name": "b_1"}, {"key": {"b": 1, "s": 1}, "name": "b_1_s_1"}]`,
+			cmd:     `{"find": "c", "filter": {"x": 1, "$or": [{"a": 1}, {"b": 2}]}}`,
+			n:       3, plans: 4,
 		},
 	})
 }

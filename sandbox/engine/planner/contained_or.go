@@ -88,8 +88,18 @@ func containedOrCandidates(coll *catalog.Collection, q Query, admit func(*index.
 			continue
 		}
 		at := make([]int, len(branches))
-		for range maxOrSolutions {
+		first := len(out)
+		for n := 1; ; n++ {
 			out = append(out, containedOrCandidate(q, top, or, choices, at))
+			if n >= maxOrSolutions {
+				// OrAssignment's counter reaches the limit on the call
+				// after the last plan it lets out, even when no other
+				// combination is left: explain reports the limit reached.
+				for _, c := range out[first:] {
+					c.hitOrLimit = true
+				}
+				break
+			}
 			i := 0
 			for ; i < len(at); i++ {
 				if at[i]++; at[i] < len(choices[i]) {
@@ -103,6 +113,12 @@ func containedOrCandidates(coll *catalog.Collection, q Query, admit func(*index.
 		}
 	}
 	return out
+}
+
+// anyHitOrLimit is the enumerator's hitIndexedOrLimit, which explain
+// reports as maxIndexedOrSolutionsReached.
+func anyHitOrLimit(cands []*candidate) bool {
+	return slices.ContainsFunc(cands, func(c *candidate) bool { return c.hitOrLimit })
 }
 
 // branchChoices lists the index assignments of one branch, in index order:

@@ -438,7 +438,7 @@ func (e *Executor) plannerTail() bson.D {
 	}
 	return bson.D{
 		{Key: "optimizationTimeMillis", Value: int32(0)},
-		{Key: "maxIndexedOrSolutionsReached", Value: false},
+		{Key: "maxIndexedOrSolutionsReached", Value: anyHitOrLimit(e.candidates)},
 		{Key: "maxIndexedAndSolutionsReached", Value: false},
 		{Key: "maxScansToExplodeReached", Value: anyHitScanLimit(e.candidates)},
 		{Key: "prunedSimilarIndexes", Value: false},

@@ -196,6 +196,9 @@ type candidate struct {
 	// $and's predicates left for the FETCH above them.
 	contained bool
 	outer     []query.Node
+	// hitOrLimit: the enumerator stopped at maxOrSolutions combinations of
+	// a contained $or's branch plans (maxIndexedOrSolutionsReached).
+	hitOrLimit bool
 	// wholeOr: the plan of a rooted $or planned whole, which still runs
 	// under SUBPLAN (SubplanStage::choosePlanWholeQuery).
 	wholeOr bool

@@ -55,6 +55,8 @@ func orPlanText(p bson.D) string {
 type containedOrCase struct {
 	name, ref string
 	cov       cover // default: the explain of the command
+	// collDocs are the collection's documents; containedOrDocs when empty.
+	collDocs string
 	// indexes are createIndexes' specs, a JSON array.
 	indexes string
 	cmd     string
@@ -85,7 +87,11 @@ func runContainedOrCases(t *testing.T, cases []containedOrCase) {
 		cmd := ejDoc(t, tc.cmd)
 		cov := tc.cov.or(explainCase(commandFam, cmd[0].Key))
 		s.runCase(t, tc.name, tc.ref, cov, func(t *testing.T, db *mongo.Database) {
-			insertDocs(t, db.Collection("c"), containedOrDocs)
+			collDocs := tc.collDocs
+			if collDocs == "" {
+				collDocs = containedOrDocs
+			}
+			insertDocs(t, db.Collection("c"), collDocs)
 			mustCommand(t, db, `{"createIndexes": "c", "indexes": `+tc.indexes+`}`)
 			reply := mustCommand(t, db, `{"explain": `+tc.cmd+`, "verbosity": "executionStats"}`)
 			qp := field(reply, "queryPlanner").(bson.D)

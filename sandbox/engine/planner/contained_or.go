@@ -254,33 +254,7 @@ func containedOrCandidate(q Query, top *query.And, or *query.Or, choices [][]bra
 			pushedTo[p]++
 		}
 	}
-	slices.SortStableFunc(picked, func(a, b branchChoice) int {
-		switch {
-		case a.rank != b.rank:
-			return a.rank - b.rank
-		case a.pos != b.pos:
-			return a.pos - b.pos
-		}
-		return strings.Compare(a.path, b.path)
-	})
-	// Runs of predicate branches sharing an index and position become one
-	// scan each; an $and branch is a scan of its own.
-	var groups [][]branchChoice
-	for _, ch := range picked {
-		if n := len(groups); n > 0 && leafBranch(ch) && leafBranch(groups[n-1][0]) &&
-			groups[n-1][0].scan.ix == ch.scan.ix && groups[n-1][0].pos == ch.pos {
-			groups[n-1] = append(groups[n-1], ch)
-			continue
-		}
-		groups = append(groups, []branchChoice{ch})
-	}
-	for _, g := range groups {
-		b := *g[0].scan
-		if leafBranch(g[0]) {
-			b = curOr(g, q)
-		}
-		c.branches = append(c.branches, &b)
-	}
+	c.branches = orScans(q, picked)
 	for _, n := range top.Children {
 		if n == query.Node(or) || pushedTo[n] == len(choices) {
 			continue
@@ -291,6 +265,46 @@ func containedOrCandidate(q Query, top *query.And, or *query.Or, choices [][]bra
 		c.mergeSort(q.Sort)
 	}
 	return c
+}
+
+// orScans are the scans of an indexed $or's branches, given their index
+// assignments in the canonical query's order, as the access planner builds
+// them: prepareForAccessPlanning sorts the $or's children on their index
+// tags (index_tag.cpp sortUsingTags, a stable sort on the index's number,
+// then the tag's key position, then the path), so the branches run in
+// that order, the canonical order breaking ties; processIndexScans then
+// adds each predicate branch to the scan being built when it uses the same
+// index at the same key position (shouldMergeWithLeaf unions the bounds of
+// an OR's leaves), so runs of such branches become one scan each, and an
+// $and branch is a scan of its own (processIndexScansSubnode).
+func orScans(q Query, picked []branchChoice) []*candidate {
+	slices.SortStableFunc(picked, func(a, b branchChoice) int {
+		switch {
+		case a.rank != b.rank:
+			return a.rank - b.rank
+		case a.pos != b.pos:
+			return a.pos - b.pos
+		}
+		return strings.Compare(a.path, b.path)
+	})
+	var groups [][]branchChoice
+	for _, ch := range picked {
+		if n := len(groups); n > 0 && leafBranch(ch) && leafBranch(groups[n-1][0]) &&
+			groups[n-1][0].scan.ix == ch.scan.ix && groups[n-1][0].pos == ch.pos {
+			groups[n-1] = append(groups[n-1], ch)
+			continue
+		}
+		groups = append(groups, []branchChoice{ch})
+	}
+	var out []*candidate
+	for _, g := range groups {
+		b := *g[0].scan
+		if leafBranch(g[0]) {
+			b = curOr(g, q)
+		}
+		out = append(out, &b)
+	}
+	return out
 }
 
 // leafBranch: the branch is one predicate, which the access planner adds
@@ -342,18 +356,7 @@ func curOr(g []branchChoice, q Query) candidate {
 // already fetched too (FetchStage's alreadyHasObj path filters them).
 func buildContainedOr(coll *catalog.Collection, q Query, c *candidate) stage {
 	if len(c.branches) == 1 {
-		// An OR of one scan is that scan (buildIndexedOr), under the
-		// FETCH analyzeDataAccess or buildIndexedAnd puts above it.
-		s, _, fetched := c.branchPlan(coll, q, c.branches[0])
-		if len(c.outer) == 0 {
-			if fetched || q.Count || q.NoContent {
-				return s
-			}
-			c.fetch = &fetch{child: s, coll: coll}
-			return c.fetch
-		}
-		c.fetch = &fetch{child: s, coll: coll, filter: q.Filter, shown: andOf(c.outer).Serialize()}
-		return c.fetch
+		return buildOneScan(coll, q, c)
 	}
 	if len(c.outer) == 0 {
 		if c.merged {
@@ -377,5 +380,28 @@ func buildContainedOr(coll *catalog.Collection, q Query, c *candidate) stage {
 		s = &orStage{children: children}
 	}
 	c.fetch = &fetch{child: s, coll: coll, filter: q.Filter, shown: andOf(c.outer).Serialize()}
+	return c.fetch
+}
+
+// buildOneScan builds an indexed $or whose branches all went into one
+// scan: an OR of one scan is that scan (buildIndexedOr), under the FETCH
+// buildIndexedAnd hangs a contained $or's other predicates on, or else the
+// one analyzeDataAccess adds when the scan did not fetch and the query
+// needs the documents (not a count, nor a projection the keys cover).
+func buildOneScan(coll *catalog.Collection, q Query, c *candidate) stage {
+	b := c.branches[0]
+	s, ixs, fetched := c.branchPlan(coll, q, b)
+	switch {
+	case len(c.outer) > 0:
+		c.fetch = &fetch{child: s, coll: coll, filter: q.Filter, shown: andOf(c.outer).Serialize()}
+		return c.fetch
+	case fetched || q.Count || q.NoContent:
+		return s
+	case coversProjection(q, b):
+		ixs.keyDocs = true
+		c.covered = true
+		return s
+	}
+	c.fetch = &fetch{child: s, coll: coll}
 	return c.fetch
 }

@@ -9,11 +9,15 @@ import (
 )
 
 // A rooted $or whose every branch can use an index is answered as mongod
-// does: SUBPLAN over FETCH over an OR of one index scan per branch, the OR
-// dropping RecordIDs already returned by an earlier branch. With a sort
-// that every branch's scan gives, the branches are merged instead
-// (QueryPlannerAccess::buildIndexedOr): SUBPLAN over SORT_MERGE of one
-// FETCH over an index scan per branch, no blocking SORT.
+// does: the subplanner (QueryPlanner::choosePlanForSubqueries) plans each
+// branch alone, tags it with the index its plan uses, and builds the whole
+// plan from the tagged $or as the access planner builds any indexed $or
+// (prepareForAccessPlanning, then buildIndexedOr): the branches ordered by
+// their tags, the predicate branches on one index and key position sharing
+// one scan (orScans), under SUBPLAN. Several scans make an OR, which drops
+// RecordIDs an earlier scan returned, or a SORT_MERGE when every scan gives
+// the sort; one scan is the plan itself, with the FETCH analyzeDataAccess
+// adds: SUBPLAN > FETCH > IXSCAN.
 
 // orCandidateOver plans a rooted $or over the indexes admit accepts (a
 // hint restricts every branch to the hinted index, an index filter to the
@@ -28,7 +32,9 @@ func orCandidateOver(coll *catalog.Collection, q Query, admit func(*index.Index)
 		return nil
 	}
 	c := &candidate{dir: 1}
-	// The branches are planned and run in the canonical query's order.
+	// The branches are planned in the canonical query's order, which
+	// breaks the ties of the tag order.
+	var picked []branchChoice
 	for _, branch := range query.SortedChildren(or.Children) {
 		var nodes []query.Node
 		if a, ok := branch.(*query.And); ok {
@@ -37,42 +43,44 @@ func orCandidateOver(coll *catalog.Collection, q Query, admit func(*index.Index)
 			nodes = []query.Node{branch}
 		}
 		preds := predicatesByPath(nodes)
-		var best *candidate
+		var best branchChoice
 		bestScore := -1
-		var options []*candidate
-		for _, ix := range coll.Indexes() {
+		for rank, ix := range coll.Indexes() {
 			if !admit(ix) {
 				continue
 			}
+			var options []*candidate
 			if ix.Wildcard() != nil {
-				options = append(options, wildcardCandidates(ix, preds, nodes, nil, false)...)
+				options = wildcardCandidates(ix, preds, nodes, nil, false)
 			} else if b := indexCandidate(ix, preds, nil, false); b != nil {
-				options = append(options, b)
+				options = []*candidate{b}
 			}
-		}
-		for _, b := range options {
-			if !usable(b.ix, b, Query{Filter: &query.Filter{Root: branch}}) {
-				continue
-			}
-			// Prefer the index that constrains more leading fields, as
-			// the per-branch multi-planner would on selective data.
-			score := 0
-			for _, o := range b.bounds {
-				if o.isFull() {
-					break
+			for _, b := range options {
+				if !usable(b.ix, b, Query{Filter: &query.Filter{Root: branch}}) {
+					continue
 				}
-				score++
-			}
-			if score > bestScore {
-				best, bestScore = b, score
+				// Prefer the index that constrains more leading fields, as
+				// the per-branch multi-planner would on selective data.
+				score := 0
+				for _, o := range b.bounds {
+					if o.isFull() {
+						break
+					}
+					score++
+				}
+				if score > bestScore {
+					best, bestScore = branchChoice{scan: b, rank: rank}, score
+				}
 			}
 		}
-		if best == nil {
+		if best.scan == nil {
 			return nil
 		}
-		best.orBranch = branch
-		c.branches = append(c.branches, best)
+		best.scan.orBranch = branch
+		best.pos, best.path = tagPos(branch, best.scan), query.NodePath(branch)
+		picked = append(picked, best)
 	}
+	c.branches = orScans(q, picked)
 	if len(q.Sort) > 0 {
 		c.mergeSort(q.Sort)
 	}
@@ -93,7 +101,14 @@ func (c *candidate) mergeSort(sortSpec bson.D) {
 	for i, b := range c.branches {
 		b.dir = dirs[i]
 	}
-	c.merged, c.sorted = true, true
+	c.sorted = true
+	if len(c.branches) == 1 {
+		// An OR of one scan is that scan (buildIndexedOr), which gives
+		// the sort itself (analyzeSort): no SORT_MERGE.
+		c.branches[0].sorted = true
+		return
+	}
+	c.merged = true
 }
 
 // mergeSortStage is SORT_MERGE (src/mongo/db/exec/merge_sort.cpp): it

@@ -1043,6 +1043,8 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 	var s stage
 	if c.contained {
 		s = buildContainedOr(coll, q, c)
+	} else if len(c.branches) == 1 {
+		s = buildOneScan(coll, q, c)
 	} else if c.merged {
 		s = buildMergeSort(coll, q, c)
 	} else if c.branches != nil {

@@ -925,11 +925,13 @@ func (e *Engine) collStatsStage(view *catalog.View, db, coll string, spec bson.D
 			}
 			out = append(out, bson.E{Key: "storageStats", Value: storagestats.StorageStats(c, scale)})
 		case "count":
-			n := int64(0)
-			if c != nil {
-				n = int64(c.Count())
+			// appendCollectionRecordCount (storage_stats.cpp) fails for a
+			// collection that does not exist, and makeStatsForNs puts the
+			// stage's context before its reason.
+			if c == nil {
+				return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "Unable to retrieve count in $collStats stage :: caused by :: Collection [%s] not found.", ns(db, coll))
 			}
-			out = append(out, bson.E{Key: "count", Value: n})
+			out = append(out, bson.E{Key: "count", Value: int64(c.Count())})
 		case "queryExecStats":
 			out = append(out, bson.E{Key: "queryExecStats", Value: bson.D{{Key: "collectionScans", Value: bson.D{
 				{Key: "total", Value: int64(0)}, {Key: "nonTailable", Value: int64(0)}}}}})

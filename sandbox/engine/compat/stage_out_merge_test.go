@@ -67,6 +67,28 @@ func TestStageOutMergeTargets(t *testing.T) {
 	})
 }
 
+// $collStats' count of a collection that does not exist fails, as
+// appendCollectionRecordCount (storage_stats.cpp) refuses it and
+// makeStatsForNs (document_source_coll_stats.cpp) puts the stage's context
+// first, and handleCursorCommand (run_aggregate.cpp) the executor's; jstests/aggregation/sources/collStats/count.js checks it before
+// the database exists and after the collection is dropped.
+func TestStageCollStatsCountMissing(t *testing.T) {
+	s := newSuite(t)
+	s.runCase(t, "$collStats count of a missing collection", statsSrc+"; src/mongo/db/stats/storage_stats.cpp appendCollectionRecordCount",
+		cover{family: stage, op: "$collStats", col: errorCol}, func(t *testing.T, db *mongo.Database) {
+			count := ejArray(t, `[{"$collStats": {"count": {}}}]`)
+			want := "PlanExecutor error during aggregation :: caused by :: Unable to retrieve count in $collStats stage :: caused by :: Collection [" + db.Name() + ".c] not found."
+			for _, when := range []string{"before the database exists", "after the collection is dropped"} {
+				_, err := cursorDocs(t, db, bson.D{{Key: "aggregate", Value: "c"}, {Key: "pipeline", Value: count}, {Key: "cursor", Value: bson.D{}}})
+				sameError(t, when, err, 26, want)
+				insertDocs(t, db.Collection("c"), `[{"_id": 1}]`)
+				if err := db.Collection("c").Drop(t.Context()); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+}
+
 // $out's timeseries option (MongoDB 7.0.3 and later): the target becomes,
 // or must already be, a time-series collection.
 func TestStageOutTimeseries(t *testing.T) {

@@ -133,6 +133,33 @@ func TestRootedOrPlans(t *testing.T) {
 			plan:     `COUNT > SUBPLAN > IXSCAN a_1 {"a":["[-inf.0, 2)","(17, inf.0]"]}`,
 			keys:     6, docs: 0, n: 4,
 		},
+		{
+			// A hint rules subplanning out (canUseSubplanning): the
+			// enumerator plans the whole $or over the hinted index and the
+			// access planner collapses it the same way, with no SUBPLAN
+			// (query_planner_tree_test.cpp OrCollapsesToSingleScan3).
+			name:     "hinted, the $or is one scan of the hinted index with no SUBPLAN",
+			ref:      "src/mongo/db/query/get_executor.cpp (canUseSubplanning); query_planner.cpp plan (hint); query_planner_tree_test.cpp OrCollapsesToSingleScan3",
+			cov:      explainCase(query, "$or"),
+			collDocs: rootedOrDocs,
+			indexes:  rootedOrAB,
+			cmd:      `{"find": "c", "filter": {"$or": [{"a": {"$lt": 2}}, {"a": {"$gt": 17}}]}, "hint": "a_1"}`,
+			plan:     `FETCH > IXSCAN a_1 {"a":["[-inf.0, 2)","(17, inf.0]"]}`,
+			keys:     6, docs: 4, n: 4,
+		},
+		{
+			// Hinted to an index {b: 3} cannot use, the $or has no indexed
+			// plan and the hinted index is scanned whole under a FETCH of the
+			// canonical filter, $eq before $lt (query_planner_tree_test.cpp
+			// OrOnlyOneBranchCanUseIndexHinted).
+			name:     "hinted to an index one branch cannot use, the index is scanned whole",
+			ref:      "src/mongo/db/query/query_planner.cpp plan (buildWholeIXSoln); query_planner_tree_test.cpp OrOnlyOneBranchCanUseIndexHinted",
+			collDocs: rootedOrDocs,
+			indexes:  rootedOrAB,
+			cmd:      `{"find": "c", "filter": {"$or": [{"a": {"$lt": 2}}, {"b": 3}]}, "hint": "a_1"}`,
+			plan:     `FETCH {"$or":[{"b":{"$eq":3}},{"a":{"$lt":2}}]} > IXSCAN a_1 {"a":["[MinKey, MaxKey]"]}`,
+			keys:     22, docs: 22, n: 6,
+		},
 	}
 	runContainedOrCases(t, cases)
 }

@@ -503,11 +503,19 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 		// collection scanned forward.
 		return []*candidate{collScanCandidate(coll, q, 1, sortSpec)}, nil
 	case hinted != nil:
-		// The enumerator plans over the hinted index alone: a contained
-		// $or it answers in every branch is a plan beside the index's own
-		// for the $and, and the whole index is scanned only when neither
-		// exists (buildWholeIXSoln).
-		cands := containedOrCandidates(coll, q, func(ix *index.Index) bool { return ix == hinted })
+		// The enumerator plans over the hinted index alone. A hint rules
+		// subplanning out (canUseSubplanning), so a rooted $or whose every
+		// branch the index answers is planned whole, its OR built as the
+		// subplanner's is, with no SUBPLAN above it
+		// (query_planner_tree_test.cpp OrCollapsesToSingleScan3).
+		hintedOnly := func(ix *index.Index) bool { return ix == hinted }
+		if c := orCandidateOver(coll, q, hintedOnly); c != nil {
+			return []*candidate{c}, nil
+		}
+		// A contained $or it answers in every branch is a plan beside the
+		// index's own for the $and, and the whole index is scanned only
+		// when neither exists (buildWholeIXSoln).
+		cands := containedOrCandidates(coll, q, hintedOnly)
 		if len(cands) == 0 {
 			return []*candidate{indexCandidate(hinted, preds, sortSpec, true)}, nil
 		}
@@ -1133,9 +1141,10 @@ func build(coll *catalog.Collection, q Query, c *candidate, ctx func() context.C
 	if q.Limit > 0 && !limitFolded && !q.Count {
 		s = &limitStage{child: s, n: q.Limit}
 	}
-	if c.branches != nil && !c.contained || c.wholeOr {
+	if c.branches != nil && !c.contained && q.subplanned() || c.wholeOr {
 		// The subplanner's plan is the whole tree below SUBPLAN
-		// (SubplanStage is the root the executor runs).
+		// (SubplanStage is the root the executor runs); a hinted $or was
+		// planned whole, without it.
 		s = &subplanStage{child: s}
 	}
 	if q.Count {

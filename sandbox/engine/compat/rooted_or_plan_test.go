@@ -160,6 +160,31 @@ func TestRootedOrPlans(t *testing.T) {
 			plan:     `FETCH {"$or":[{"b":{"$eq":3}},{"a":{"$lt":2}}]} > IXSCAN a_1 {"a":["[MinKey, MaxKey]"]}`,
 			keys:     22, docs: 22, n: 6,
 		},
+		{
+			// The fast count: prepareExecutor (get_executor.cpp) tries
+			// turnIxscanIntoCount on the planner's solutions when the query is
+			// count-like, but a subplanned query is built before that, so
+			// the one scan of a single interval stays an IXSCAN under SUBPLAN.
+			name:     "a count over one scan of a single interval under SUBPLAN is no COUNT_SCAN",
+			ref:      "src/mongo/db/query/get_executor.cpp prepareExecutor (needsSubplanning before turnIxscanIntoCount); planner_access.cpp buildIndexedOr",
+			collDocs: rootedOrDocs,
+			indexes:  rootedOrAB,
+			cmd:      `{"count": "c", "query": {"$or": [{"a": {"$gt": 1}}, {"a": {"$gt": 5}}]}}`,
+			plan:     `COUNT > SUBPLAN > IXSCAN a_1 {"a":["(1, inf.0]"]}`,
+			keys:     18, docs: 0, n: 18,
+		},
+		{
+			// Hinted, the $or is planned whole by QueryPlanner::plan, whose
+			// one scan of a single interval turnIxscanIntoCount makes a
+			// COUNT_SCAN.
+			name:     "a hinted count over one scan of a single interval is a COUNT_SCAN",
+			ref:      "src/mongo/db/query/get_executor.cpp prepareExecutor (turnIxscanIntoCount); planner_access.cpp buildIndexedOr; query_planner_tree_test.cpp OrCollapsesToSingleScan",
+			collDocs: rootedOrDocs,
+			indexes:  rootedOrAB,
+			cmd:      `{"count": "c", "query": {"$or": [{"a": {"$gt": 1}}, {"a": {"$gt": 5}}]}, "hint": "a_1"}`,
+			plan:     `COUNT > COUNT_SCAN a_1 {"startKey":{"a":1},"startKeyInclusive":false,"endKey":{"a":{"$numberDouble":"Infinity"}},"endKeyInclusive":true}`,
+			keys:     18, docs: 0, n: 18,
+		},
 	}
 	runContainedOrCases(t, cases)
 }

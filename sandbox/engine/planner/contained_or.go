@@ -395,6 +395,11 @@ func buildOneScan(coll *catalog.Collection, q Query, c *candidate) stage {
 	case len(c.outer) > 0:
 		c.fetch = &fetch{child: s, coll: coll, filter: q.Filter, shown: andOf(c.outer).Serialize()}
 		return c.fetch
+	case !fetched && ixs.filter == nil && ixs.single && !q.subplanned() &&
+		(q.Count || q.NoContent && (len(q.Sort) == 0 || c.sorted)):
+		// The fast count (turnIxscanIntoCount), which prepareExecutor
+		// tries on the planner's solutions but not on a subplanned one.
+		return &countScan{ixScan: ixs}
 	case fetched || q.Count || q.NoContent:
 		return s
 	case coversProjection(q, b):

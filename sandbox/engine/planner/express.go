@@ -28,14 +28,18 @@ func expressEligible(coll *catalog.Collection, q Query) (*index.Index, any, bool
 		return nil, nil, false
 	}
 	cmp, ok := cs[0].(*query.Compare)
-	if !ok || cmp.Op != "$eq" || !exactValue(cmp.Value) && !isObject(cmp.Value) {
+	if !ok || cmp.Op != "$eq" || !exactBoundsGenerating(cmp.Value) {
 		return nil, nil, false
 	}
-	if cmp.Path == "_id" {
+	if cmp.Path == "_id" && simpleIDQuery(q) {
 		// A clustered collection looks the document up by its cluster
 		// key (IdLookupOnClusteredCollection).
 		return coll.Indexes()[0], cmp.Value, true
 	}
+	// Past the _id point query, isExpressEligible's second chance is the
+	// indexed equality (IndexedEqualityEligible): {_id: {$eq: 1}} or
+	// {$and: [{_id: 1}]} lands here and takes the _id index as any unique
+	// single-field index.
 	if clustered(coll) {
 		// The express path's indexed equality is not taken on a
 		// clustered collection (isExpressEligible).
@@ -50,6 +54,53 @@ func expressEligible(coll *catalog.Collection, q Query) (*index.Index, any, bool
 		return ix, cmp.Value, true
 	}
 	return nil, nil, false
+}
+
+// simpleIDQuery is isIdHackEligibleQuery's test of the filter as the
+// command spelled it (CanonicalQuery::isSimpleIdQuery, canonical_query.cpp):
+// nothing but _id, each compared with a literal object (no operator) or a
+// value generating exact bounds. In 8.0 {_id: {$eq: 1}} and {$and: [{_id:
+// 1}]} are no _id point query, neither for the express path's
+// IdPointQueryEligible nor for IDHACK (query_utils.h); 8.1 added the
+// $eq spelling (jstests/core/index/express_id_eq.js, requires_fcv_81). A
+// query without its command's filter (no Shape) is taken as simple.
+func simpleIDQuery(q Query) bool {
+	if q.Shape == nil {
+		return true
+	}
+	if len(q.Shape.Filter) == 0 {
+		return false
+	}
+	for _, e := range q.Shape.Filter {
+		if e.Key != "_id" {
+			return false
+		}
+		if d, ok := e.Value.(bson.D); ok {
+			if len(d) > 0 && len(d[0].Key) > 0 && d[0].Key[0] == '$' {
+				return false
+			}
+			continue
+		}
+		if !exactBoundsGenerating(e.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// exactBoundsGenerating is Indexability::isExactBoundsGenerating
+// (indexability.h): the BSON types an equality gives exact index bounds
+// for, which both express eligibilities ask of the operand: numbers,
+// strings, booleans, dates, timestamps, ObjectIds, BinData, embedded
+// documents, JavaScript (with or without scope), MinKey and MaxKey; not
+// null, undefined, arrays, regular expressions, DBPointers or symbols.
+func exactBoundsGenerating(v any) bool {
+	switch v.(type) {
+	case int32, int64, float64, bson.Decimal128, string, bool, bson.DateTime, bson.Timestamp,
+		bson.ObjectID, bson.Binary, bson.D, bson.JavaScript, bson.CodeWithScope, bson.MinKey, bson.MaxKey:
+		return true
+	}
+	return false
 }
 
 // expressEqualityIndex is getIndexForExpressEquality

@@ -320,7 +320,7 @@ func Plan(coll *catalog.Collection, ns string, q Query) (*Executor, error) {
 			es := &expressStage{ix: ix, coll: coll, key: key, filter: q.Filter, proj: q.Projection, ctx: e.context}
 			e.express, e.root = es, es
 			return e, nil
-		case ix.Spec.IsID() && !ix.Spec.Clustered:
+		case ix.Spec.IsID() && !ix.Spec.Clustered && simpleIDQuery(q):
 			e.express, e.root = idHackPlan(ix, coll, key, q, e.context)
 			return e, nil
 		}

@@ -119,3 +119,70 @@ func TestSimpleIDQuerySpelling(t *testing.T) {
 		}
 	})
 }
+
+// The classic plan cache's shape (canonical_query_encoder.cpp,
+// encodeKeyForMatch) writes each predicate's match type and path, not its
+// operand: an $in of two values and one of three, or an equality to a
+// number, a document or an array, share a shape and so a cache entry
+// (jstests/core/query/plan_cache/in_expression_plan_cache.js). An $in
+// adds only "_re" and its regexes' valid flags (i, m, s, x, each once, in
+// order) when it holds regular expressions; $gt MinKey and $lt MaxKey add
+// "min" and "max" (isGTMinKey, isLTMaxKey), and a negated equality, $gte
+// or $lte to null adds "not_eq_null" (isQueryNegatingEqualToNull).
+const shapeRef = "src/mongo/db/query/canonical_query_encoder.cpp (encodeKeyForMatch, encodeRegexFlagsForMatch, isQueryNegatingEqualToNull); " +
+	"jstests/core/query/plan_cache/in_expression_plan_cache.js"
+
+func TestPlanCacheShapeOperands(t *testing.T) {
+	s := newSuite(t)
+	s.runCase(t, "operands are no part of the shape but for regexes, MinKey, MaxKey and negated null", shapeRef, explainCase(commandFam, "find"),
+		func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), `[{"_id": 1, "a": 1, "b": 1}]`)
+			mustCommand(t, db, `{"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": "a_1"}, {"key": {"a": 1, "b": 1}, "name": "a_1_b_1"}]}`)
+			hash := func(filter string) any {
+				t.Helper()
+				qp := field(mustCommand(t, db, `{"explain": {"find": "c", "filter": `+filter+`}, "verbosity": "queryPlanner"}`), "queryPlanner").(bson.D)
+				return field(qp, "planCacheShapeHash")
+			}
+			for _, c := range []struct {
+				x, y string
+				same bool
+			}{
+				{`{"a": {"$in": [1, 2]}, "b": 1}`, `{"a": {"$in": [1, 2, 3]}, "b": 1}`, true},
+				{`{"a": {"$nin": [1, 2]}}`, `{"a": {"$nin": [1, 2, 3]}}`, true},
+				{`{"a": {"$in": [1, {"$regularExpression": {"pattern": "x", "options": ""}}]}}`, `{"a": {"$in": [1, {"$regularExpression": {"pattern": "y", "options": ""}}, {"$regularExpression": {"pattern": "z", "options": ""}}]}}`, true},
+				{`{"a": {"$in": [1, {"$regularExpression": {"pattern": "x", "options": "im"}}]}}`, `{"a": {"$in": [1, {"$regularExpression": {"pattern": "x", "options": "mi"}}]}}`, true},
+				{`{"a": {"$in": [1, {"$regularExpression": {"pattern": "x", "options": "i"}}]}}`, `{"a": {"$in": [1, {"$regularExpression": {"pattern": "x", "options": ""}}]}}`, false},
+				{`{"a": {"$in": [1, 2]}}`, `{"a": {"$in": [1, {"$regularExpression": {"pattern": "x", "options": ""}}]}}`, false},
+				{`{"a": 1}`, `{"a": {"x": 1}}`, true},
+				{`{"a": 1}`, `{"a": [1, 2]}`, true},
+				{`{"a": {"$ne": 1}}`, `{"a": {"$ne": null}}`, false},
+				{`{"a": {"$gt": 1}}`, `{"a": {"$gt": {"$minKey": 1}}}`, false},
+				{`{"a": {"$lt": 1}}`, `{"a": {"$lt": {"$maxKey": 1}}}`, false},
+				{`{"a": {"$all": [1, 2]}}`, `{"a": {"$all": [1, 2, 3]}}`, false},
+			} {
+				if got := hash(c.x) == hash(c.y); got != c.same {
+					t.Errorf("%s and %s: same shape %v, want %v", c.x, c.y, got, c.same)
+				}
+			}
+		})
+	// The reuse the test checks: a second run activates the entry, and an
+	// $in of another size then plans from it.
+	s.runCase(t, "an $in of another size reuses the active entry", shapeRef, cover{family: stage, op: "$planCacheStats", col: semantics},
+		func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), `[{"_id": 1, "a": 1, "b": 1}, {"_id": 2, "a": 1, "b": 2}, {"_id": 3, "a": 1, "b": 3}, {"_id": 4, "a": 2, "b": 1}]`)
+			mustCommand(t, db, `{"createIndexes": "c", "indexes": [{"key": {"a": 1, "b": 1, "c": 1}, "name": "abc"}, {"key": {"a": -1, "b": 1, "c": 1, "d": 1}, "name": "abcd"}]}`)
+			for range 2 {
+				mustCommand(t, db, `{"find": "c", "filter": {"a": {"$eq": 1}, "b": {"$in": [1, 2]}}}`)
+			}
+			got, err := cursorDocs(t, db, ejDoc(t, `{"find": "c", "filter": {"a": {"$eq": 1}, "b": {"$in": [1, 2, 3]}}}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameDocs(t, "find", got, `[{"_id": 1, "a": 1, "b": 1}, {"_id": 2, "a": 1, "b": 2}, {"_id": 3, "a": 1, "b": 3}]`, true)
+			entries, err := cursorDocs(t, db, ejDoc(t, `{"aggregate": "c", "pipeline": [{"$planCacheStats": {}}, {"$project": {"_id": 0, "isActive": 1, "q": "$createdFromQuery.query"}}], "cursor": {}}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameDocs(t, "entries", entries, `[{"isActive": true, "q": {"a": {"$eq": 1}, "b": {"$in": [1, 2]}}}]`, false)
+		})
+}

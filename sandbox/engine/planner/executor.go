@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -624,11 +625,43 @@ func writeShape(h interface{ Write([]byte) (int, error) }, v any) {
 	case bson.D:
 		for _, e := range x {
 			h.Write([]byte(e.Key))
-			if o, ok := e.Value.(string); ok && e.Key == "$options" {
-				// A regex's flags are part of its shape
-				// (canonical_query_encoder encodes them).
-				h.Write([]byte(o))
+			switch e.Key {
+			case "$options":
+				if o, ok := e.Value.(string); ok {
+					// A regex's flags are part of its shape
+					// (canonical_query_encoder encodes them).
+					h.Write([]byte(regexShapeFlags(o)))
+					continue
+				}
+			case "$eq", "$lt", "$lte", "$gt", "$gte":
+				// encodeKeyForMatch writes a comparison's type and
+				// path, not its operand, whatever its type ({a: 1},
+				// {a: {x: 1}} and {a: [1, 2]} share a shape), but for
+				// isGTMinKey and isLTMaxKey.
+				h.Write([]byte{'?'})
+				switch e.Value.(type) {
+				case bson.MinKey:
+					if e.Key == "$gt" {
+						h.Write([]byte("min"))
+					}
+				case bson.MaxKey:
+					if e.Key == "$lt" {
+						h.Write([]byte("max"))
+					}
+				}
 				continue
+			case "$in":
+				if arr, ok := e.Value.(bson.A); ok {
+					writeInShape(h, arr)
+					continue
+				}
+			case "$not":
+				// isQueryNegatingEqualToNull: a negated equality,
+				// $gte or $lte to null gets a shape of its own.
+				if d, ok := e.Value.(bson.D); ok && len(d) == 1 && d[0].Value == nil &&
+					(d[0].Key == "$eq" || d[0].Key == "$gte" || d[0].Key == "$lte") {
+					h.Write([]byte("not_eq_null"))
+				}
 			}
 			writeShape(h, e.Value)
 		}
@@ -642,6 +675,41 @@ func writeShape(h interface{ Write([]byte) (int, error) }, v any) {
 	default:
 		h.Write([]byte{'?'})
 	}
+}
+
+// writeInShape is encodeKeyForMatch's MATCH_IN: the values are no part of
+// the shape, however many (an $in of two and one of three share a plan
+// cache entry, jstests/core/query/plan_cache/in_expression_plan_cache.js);
+// only whether it holds regular expressions ("_re") and their flags.
+func writeInShape(h interface{ Write([]byte) (int, error) }, arr bson.A) {
+	var opts strings.Builder
+	re := false
+	for _, v := range arr {
+		if r, ok := v.(bson.Regex); ok {
+			re = true
+			opts.WriteString(r.Options)
+		}
+	}
+	if re {
+		h.Write([]byte("_re"))
+		h.Write([]byte(regexShapeFlags(opts.String())))
+	}
+}
+
+// regexShapeFlags is encodeRegexFlagsForMatch: the valid flags
+// (RegexMatchExpression::kValidRegexFlags, i m s x) each once, in order,
+// so that /a/im and /a/mi have one shape.
+func regexShapeFlags(opts string) string {
+	var b strings.Builder
+	for _, f := range "imsx" {
+		if strings.ContainsRune(opts, f) {
+			b.WriteRune(f)
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "/" + b.String() + "/"
 }
 
 // planCacheKey is the shape's hash with the collection's indexes and

@@ -186,3 +186,36 @@ func TestPlanCacheShapeOperands(t *testing.T) {
 			sameDocs(t, "entries", entries, `[{"isActive": true, "q": {"a": {"$eq": 1}, "b": {"$in": [1, 2]}}}]`, false)
 		})
 }
+
+// isEqualityExpressEligibleQuery (query_utils.h) takes the indexed
+// equality to the express path only with no projection at all; the _id
+// point query takes a simple one (isExpressEligible). 8.3 let the indexed
+// equality project, and cover (jstests/core/index/express_projection.js is
+// tagged requires_fcv_83), so in 8.0 an equality on a unique index with a
+// projection is planned: PROJECTION_SIMPLE over FETCH over IXSCAN, or a
+// covered PROJECTION_COVERED over IXSCAN.
+func TestExpressEqualityProjection(t *testing.T) {
+	s := newSuite(t)
+	const ref = "src/mongo/db/query/query_utils.h (isEqualityExpressEligibleQuery, isExpressEligible); jstests/core/index/express_projection.js (requires_fcv_83)"
+	s.runCase(t, "an indexed equality with a projection is not express", ref, explainCase(commandFam, "find"), func(t *testing.T, db *mongo.Database) {
+		insertDocs(t, db.Collection("c"), `[{"_id": 1, "a": 1, "b": 1}, {"_id": 2, "a": 2, "b": 2}]`)
+		mustCommand(t, db, `{"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": "a_1", "unique": true}]}`)
+		for find, want := range map[string]string{
+			`{"find": "c", "filter": {"a": 1}, "projection": {"a": 1}}`:           "PROJECTION_SIMPLE>FETCH>IXSCAN",
+			`{"find": "c", "filter": {"a": 1}, "projection": {"_id": 0, "a": 1}}`: "PROJECTION_COVERED>IXSCAN",
+			`{"find": "c", "filter": {"a": 1}}`:                                   "EXPRESS_IXSCAN",
+			`{"find": "c", "filter": {"a": 1}, "projection": {}}`:                 "EXPRESS_IXSCAN",
+			`{"find": "c", "filter": {"_id": 1}, "projection": {"a": 1}}`:         "EXPRESS_IXSCAN",
+		} {
+			got := stageChain(winningPlan(t, mustCommand(t, db, `{"explain": `+find+`, "verbosity": "queryPlanner"}`)))
+			if got != want {
+				t.Errorf("%s: plan %s, want %s", find, got, want)
+			}
+		}
+		got, err := cursorDocs(t, db, ejDoc(t, `{"find": "c", "filter": {"a": 1}, "projection": {"_id": 0, "a": 1}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameDocs(t, "find", got, `[{"a": 1}]`, false)
+	})
+}

@@ -45,6 +45,14 @@ func expressEligible(coll *catalog.Collection, q Query) (*index.Index, any, bool
 		// clustered collection (isExpressEligible).
 		return nil, nil, false
 	}
+	if q.Projection != nil {
+		// Nor with any projection: isEqualityExpressEligibleQuery asks
+		// for an empty one (query_utils.h), where the _id point query
+		// takes a simple one. Projections on the indexed equality came
+		// in 8.3 (jstests/core/index/express_projection.js is tagged
+		// requires_fcv_83).
+		return nil, nil, false
+	}
 	// Past _id's IDHACK, a projection reading the index key (not simple,
 	// so never express in mongod) gets a plan whose IXSCAN records it.
 	if q.wantsIndexKey() {

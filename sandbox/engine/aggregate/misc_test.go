@@ -66,11 +66,10 @@ func TestOutAndMerge(t *testing.T) {
 	runWithDB(t, db, docs(t, `{"_id": "a", "y": 1}`), `[{"$merge": {"into": "courses", "whenMatched": "keepExisting"}}]`)
 	expect(t, db.colls["courses"][:1], `{"_id": "a", "x": 1}`)
 
-	_, err := runPipeline(t, db.context(), docs(t, `{"_id": "a"}`), pipe(t, `[{"$merge": {"into": "courses", "whenMatched": "fail"}}]`))
-	if me, ok := err.(*mongoerr.Error); !ok || me.Code != mongoerr.DuplicateKey {
-		t.Errorf("whenMatched fail: %v", err)
-	}
-	_, err = runPipeline(t, db.context(), docs(t, `{"_id": "zz"}`), pipe(t, `[{"$merge": {"into": "courses", "whenNotMatched": "fail"}}]`))
+	// whenMatched: "fail" is a plain insert, which only a real
+	// collection's unique index refuses: compat's
+	// TestStageMergeDuplicateKeyContext covers it through the driver.
+	_, err := runPipeline(t, db.context(), docs(t, `{"_id": "zz"}`), pipe(t, `[{"$merge": {"into": "courses", "whenNotMatched": "fail"}}]`))
 	if me, ok := err.(*mongoerr.Error); !ok || me.Code != mongoerr.MergeStageNoMatchingDocument {
 		t.Errorf("whenNotMatched fail: %v", err)
 	}

@@ -1,6 +1,7 @@
 package aggregate
 
 import (
+	"slices"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -501,6 +502,12 @@ func (s *mergeStage) write(d bson.D, rt *runtime, env *expr.Env) error {
 		}
 		s.matchedStages, s.matchedParser = stages, nil
 	}
+	if s.whenMatched == "fail" {
+		// kFailInsertMode writes plain inserts without looking for a
+		// match: a document whose on fields match one in the target
+		// collides on the unique index behind them.
+		return s.duplicateKeyContext(rt.ctx.MergeWrite(s.db, s.coll, nil, d, true))
+	}
 	existing, found, err := rt.ctx.MergeLookup(s.db, s.coll, s.on, d)
 	if err != nil {
 		return err
@@ -512,14 +519,12 @@ func (s *mergeStage) write(d bson.D, rt *runtime, env *expr.Env) error {
 		case "fail":
 			return mongoerr.New(mongoerr.MergeStageNoMatchingDocument, "$merge could not find a matching document in the target collection for at least one document in the source collection")
 		}
-		return rt.ctx.MergeWrite(s.db, s.coll, nil, d, true)
+		return s.duplicateKeyContext(rt.ctx.MergeWrite(s.db, s.coll, nil, d, true))
 	}
 	var newDoc bson.D
 	switch s.whenMatched {
 	case "keepExisting":
 		return nil
-	case "fail":
-		return mongoerr.Newf(mongoerr.DuplicateKey, "$merge failed due to a DuplicateKey error :: caused by :: E11000 duplicate key error collection: %s.%s index: _id_ dup key: { _id: %s }", s.db, s.coll, docString(value.Get(existing, "_id")))
 	case "replace", "merge":
 		// mongod applies a replacement, or for "merge" the update
 		// {$set: doc} (makeBatchUpdateModification): fields new to the
@@ -556,7 +561,40 @@ func (s *mergeStage) write(d bson.D, rt *runtime, env *expr.Env) error {
 			return mergeUpdateError(err)
 		}
 	}
-	return rt.ctx.MergeWrite(s.db, s.coll, existing, newDoc, false)
+	return s.duplicateKeyContext(rt.ctx.MergeWrite(s.db, s.coll, existing, newDoc, false))
+}
+
+// duplicateKeyContext gives a write's DuplicateKey error the context
+// DocumentSourceMerge::flush adds: with whenMatched: "fail", a collision on
+// an index whose key is exactly the on fields means the document matched
+// one already there; any other collision, in any mode, is on some other
+// unique index. The reply keeps the error's keyPattern and keyValue.
+func (s *mergeStage) duplicateKeyContext(err error) error {
+	me := mongoerr.As(err)
+	if me == nil || me.Code != mongoerr.DuplicateKey {
+		return err
+	}
+	context := "$merge failed due to a DuplicateKey error"
+	if s.whenMatched == "fail" && keyIsExactly(value.Get(me.Extra, "keyPattern"), s.on) {
+		context = "$merge with whenMatched: fail found an existing document with the same values for the 'on' fields"
+	}
+	return &mongoerr.Error{Code: me.Code, Msg: context + " :: caused by :: " + me.Msg, Extra: me.Extra}
+}
+
+// keyIsExactly reports whether the key pattern pattern has as many fields
+// as fields and a top-level field of each name (BSONObj::hasField, which
+// reads a dotted name as one field name).
+func keyIsExactly(pattern any, fields []string) bool {
+	d, ok := pattern.(bson.D)
+	if !ok || len(d) != len(fields) {
+		return false
+	}
+	for _, f := range fields {
+		if !slices.ContainsFunc(d, func(e bson.E) bool { return e.Key == f }) {
+			return false
+		}
+	}
+	return true
 }
 
 // mergeUpdateError gives an update's ImmutableField error the context

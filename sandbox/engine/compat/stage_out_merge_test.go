@@ -67,6 +67,51 @@ func TestStageOutMergeTargets(t *testing.T) {
 	})
 }
 
+// A DuplicateKey error of $merge's writes carries the context
+// DocumentSourceMerge::flush gives it: whenMatched: "fail" inserts
+// without looking for a match, and a collision on the index whose key is
+// exactly the on fields is "found an existing document"; any other
+// collision, in any mode, "failed due to a DuplicateKey error". After it
+// the executor's own context, as for every aggregation error.
+// jstests/aggregation/sources/merge/mode_fail_insert.js and
+// mode_replace_insert.js.
+func TestStageMergeDuplicateKeyContext(t *testing.T) {
+	s := newSuite(t)
+	s.runCase(t, "$merge duplicate keys name the index that collided, with the context of their cause", mergeSrc+" (flush); jstests/aggregation/sources/merge/mode_fail_insert.js, mode_replace_insert.js",
+		cover{family: stage, op: "$merge", col: errorCol}, func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("src"), `[{"_id": 0, "a": 0, "b": {"c": 2}}]`)
+			for _, cmd := range []string{
+				`{"createIndexes": "out", "indexes": [{"key": {"a": 1, "b.c": 1}, "name": "a_1_b.c_1", "unique": true}]}`,
+				`{"insert": "out", "documents": [{"_id": 1, "a": 0, "b": {"c": 2}}]}`,
+				`{"createIndexes": "out3", "indexes": [{"key": {"a": 1}, "name": "a_1", "unique": true}]}`,
+				`{"insert": "out3", "documents": [{"_id": 0, "a": 5}]}`,
+				`{"createIndexes": "out2", "indexes": [{"key": {"a": 1}, "name": "a_1", "unique": true}]}`,
+				`{"insert": "out2", "documents": [{"_id": 7, "a": 0}]}`,
+			} {
+				if err := db.RunCommand(t.Context(), ejDoc(t, cmd)).Err(); err != nil {
+					t.Fatalf("%s: %v", cmd, err)
+				}
+			}
+			prefix := "PlanExecutor error during aggregation :: caused by :: "
+			matched := "$merge with whenMatched: fail found an existing document with the same values for the 'on' fields :: caused by :: "
+			other := "$merge failed due to a DuplicateKey error :: caused by :: "
+			dup := "E11000 duplicate key error collection: " + db.Name()
+			for _, tc := range []struct{ name, merge, want string }{
+				{"fail, on the fields of a unique index", `{"into": "out", "whenMatched": "fail", "whenNotMatched": "insert", "on": ["a", "b.c"]}`,
+					prefix + matched + dup + ".out index: a_1_b.c_1 dup key: { a: 0, b.c: 2 }"},
+				{"fail, on _id", `{"into": "out3", "whenMatched": "fail", "whenNotMatched": "insert"}`,
+					prefix + matched + dup + ".out3 index: _id_ dup key: { _id: 0 }"},
+				{"fail, on the fields of a unique index, colliding on _id", `{"into": "out3", "whenMatched": "fail", "whenNotMatched": "insert", "on": "a"}`,
+					prefix + other + dup + ".out3 index: _id_ dup key: { _id: 0 }"},
+				{"replace, colliding on another unique index", `{"into": "out2", "whenMatched": "replace", "whenNotMatched": "insert"}`,
+					prefix + other + dup + ".out2 index: a_1 dup key: { a: 0 }"},
+			} {
+				_, err := cursorDocs(t, db, bson.D{{Key: "aggregate", Value: "src"}, {Key: "pipeline", Value: ejArray(t, `[{"$merge": `+tc.merge+`}]`)}, {Key: "cursor", Value: bson.D{}}})
+				sameError(t, tc.name, err, 11000, tc.want)
+			}
+		})
+}
+
 // $collStats' count of a collection that does not exist fails, as
 // appendCollectionRecordCount (storage_stats.cpp) refuses it and
 // makeStatsForNs (document_source_coll_stats.cpp) puts the stage's context

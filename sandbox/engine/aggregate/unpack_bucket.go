@@ -182,10 +182,10 @@ func (s *unpackBucketStage) Spec() bson.D {
 		body = append(body, bson.E{Key: "includeMaxTimeAsMetadata", Value: true})
 	}
 	if s.wholeBucket != nil {
-		body = append(body, bson.E{Key: "wholeBucketFilter", Value: s.wholeBucket.Serialize()})
+		body = append(body, bson.E{Key: "wholeBucketFilter", Value: s.wholeBucket.SerializeInOrder()})
 	}
 	if s.filter != nil {
-		body = append(body, bson.E{Key: "eventFilter", Value: s.filter.Serialize()})
+		body = append(body, bson.E{Key: "eventFilter", Value: s.filter.SerializeInOrder()})
 	}
 	if s.fixedBuckets {
 		body = append(body, bson.E{Key: "fixedBuckets", Value: true})

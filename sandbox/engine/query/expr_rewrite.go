@@ -169,6 +169,10 @@ func withoutGenerated(n Node) Node {
 	return n
 }
 
+// IsGenerated reports whether n is an internal comparison an $expr rewrite
+// made (or an $or of them), not one the filter spelled out.
+func IsGenerated(n Node) bool { return isGenerated(n) }
+
 // isGenerated: an internal comparison from a rewrite, or an $or of them.
 func isGenerated(n Node) bool {
 	switch x := n.(type) {
@@ -224,8 +228,10 @@ func optimizeExpr(x *Expr) Node {
 }
 
 // dropRepeatedInternal removes an internal comparison equal to one before
-// it in the same $and, which re-optimizing a re-parsed filter would
-// otherwise add twice.
+// it in the same $and when either was made by an $expr rewrite, which
+// re-optimizing a re-parsed filter would otherwise add twice. Two written
+// ones are both kept, as mongod's optimizer keeps them (a time-series
+// wholeBucketFilter can hold the same comparison twice).
 func dropRepeatedInternal(children []Node) []Node {
 	out := children[:0]
 	var seen []*InternalExpr
@@ -233,7 +239,7 @@ next:
 	for _, c := range children {
 		if ie, ok := c.(*InternalExpr); ok {
 			for _, s := range seen {
-				if s.Path == ie.Path && s.Op == ie.Op && value.Compare(s.Value, ie.Value) == 0 {
+				if (s.generated || ie.generated) && s.Path == ie.Path && s.Op == ie.Op && value.Compare(s.Value, ie.Value) == 0 {
 					continue next
 				}
 			}

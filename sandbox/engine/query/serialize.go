@@ -207,6 +207,60 @@ func docsToArray(ds []bson.D) bson.A {
 	return a
 }
 
+// SerializeInOrder renders the filter as MatchExpression::optimize leaves
+// it, without the canonical sort of a query's normalized form
+// (MatchExpression::normalize): the $and, $or and $nor children stay in
+// their order, an $and absorbing the $ands among its children. It is how
+// mongod explains a filter it optimizes but does not normalize, as a
+// time-series unpacking's eventFilter and wholeBucketFilter.
+func (f *Filter) SerializeInOrder() bson.D {
+	if a, ok := f.Root.(*And); ok && len(a.Children) == 0 {
+		return bson.D{}
+	}
+	return serializeInOrder(f.Root)
+}
+
+func serializeInOrder(n Node) bson.D {
+	list := func(children []Node) bson.A {
+		out := make(bson.A, len(children))
+		for i, c := range children {
+			out[i] = serializeInOrder(c)
+		}
+		return out
+	}
+	switch x := n.(type) {
+	case *And:
+		var flat []Node
+		var absorb func([]Node)
+		absorb = func(children []Node) {
+			for _, c := range children {
+				switch y := c.(type) {
+				case *And:
+					absorb(y.Children)
+				case *All:
+					if len(y.Members) > 0 {
+						absorb(y.Members)
+						continue
+					}
+					flat = append(flat, c)
+				default:
+					flat = append(flat, c)
+				}
+			}
+		}
+		absorb(x.Children)
+		if len(flat) == 1 {
+			return serializeInOrder(flat[0])
+		}
+		return bson.D{{Key: "$and", Value: list(flat)}}
+	case *Or:
+		return bson.D{{Key: "$or", Value: list(x.Children)}}
+	case *Nor:
+		return bson.D{{Key: "$nor", Value: list(x.Children)}}
+	}
+	return serializeNode(n)
+}
+
 func serializeNode(n Node) bson.D {
 	switch x := n.(type) {
 	case *JSONSchema:

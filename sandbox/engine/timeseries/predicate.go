@@ -76,7 +76,7 @@ func (o Options) Pushdown(filter bson.D, s BucketState) Pushdown {
 			clauses = append(clauses, p.loose)
 		}
 		if !p.exact {
-			out.Event = (&query.Filter{Root: rest}).Serialize()
+			out.Event = (&query.Filter{Root: rewriteFirst(rest)}).SerializeInOrder()
 			out.WholeBucket = p.tight
 		}
 	}
@@ -86,6 +86,44 @@ func (o Options) Pushdown(filter bson.D, s BucketState) Pushdown {
 		out.Buckets = clauses[0].(bson.D)
 	default:
 		out.Buckets = bson.D{{Key: "$and", Value: clauses}}
+	}
+	return out
+}
+
+// rewriteFirst orders the eventFilter as mongod's optimizer leaves it,
+// which does not sort it as a query's canonical form is sorted: an $expr's
+// optimizer (ExprMatchExpression::getOptimizer) makes an $and of its
+// rewrite's internal comparisons first and the $expr after them, which an
+// enclosing $and absorbs in place. The compiled filter holds the $expr
+// first; n is copied with each $expr moved after the comparisons its
+// rewrite made.
+func rewriteFirst(n query.Node) query.Node {
+	switch x := n.(type) {
+	case *query.And:
+		return &query.And{Children: exprAfterRewrite(x.Children)}
+	case *query.Or:
+		return &query.Or{Children: exprAfterRewrite(x.Children)}
+	case *query.Nor:
+		return &query.Nor{Children: exprAfterRewrite(x.Children)}
+	}
+	return n
+}
+
+func exprAfterRewrite(children []query.Node) []query.Node {
+	out := make([]query.Node, 0, len(children))
+	for i := 0; i < len(children); i++ {
+		c := rewriteFirst(children[i])
+		if _, ok := c.(*query.Expr); ok {
+			j := i + 1
+			for j < len(children) && query.IsGenerated(children[j]) {
+				out = append(out, children[j])
+				j++
+			}
+			out = append(out, c)
+			i = j - 1
+			continue
+		}
+		out = append(out, c)
 	}
 	return out
 }
@@ -240,8 +278,10 @@ func (g *predicateGenerator) predicates(n query.Node) bucketPredicate {
 	case *query.In:
 		return g.in(x)
 	case *query.Expr:
-		// Its internal comparisons, beside it, carry what it says.
-		return bucketPredicate{}
+		// Its internal comparisons, beside it, carry its loose
+		// predicate; it has none of its own (the planner does not read
+		// an $expr), only a tight one on the time field.
+		return bucketPredicate{tight: g.exprTight(x)}
 	case *query.Exists:
 		// {$exists: false} is a $not, which has no bucket predicate.
 		if x.Exists && !g.s.MixedSchema {
@@ -253,6 +293,47 @@ func (g *predicateGenerator) predicates(n query.Node) bucketPredicate {
 		}
 	}
 	return g.ineligible(n, "can't handle this predicate")
+}
+
+// exprTight is createTightExprTimeFieldPredicate (bucket_spec.cpp): an
+// $expr whose rewrite (RewriteExpr::rewrite) is, whole, one internal
+// comparison of the time field with a date has that comparison's tight
+// predicate; any other $expr has none.
+func (g *predicateGenerator) exprTight(x *query.Expr) bson.D {
+	spec, ok := x.Spec.(bson.D)
+	if !ok || len(spec) != 1 {
+		return nil
+	}
+	switch spec[0].Key {
+	case "$eq", "$gt", "$gte", "$lt", "$lte":
+	default:
+		// An $and or $or rewrites to an $and or $or, which is no
+		// comparison on the time field (and may leave children out).
+		return nil
+	}
+	f, err := query.Compile(bson.D{{Key: "$expr", Value: x.Spec}}, query.Options{})
+	if err != nil {
+		return nil
+	}
+	var cmp *query.InternalExpr
+	if a, ok := f.Root.(*query.And); ok {
+		for _, c := range a.Children {
+			if ie, ok := c.(*query.InternalExpr); ok && query.IsGenerated(ie) {
+				if cmp != nil {
+					return nil
+				}
+				cmp = ie
+			}
+		}
+	}
+	if cmp == nil || cmp.Path != g.o.TimeField {
+		return nil
+	}
+	if _, isDate := cmp.Value.(bson.DateTime); !isDate {
+		return nil
+	}
+	op := strings.Replace(strings.ToLower(cmp.Op), "_internalexpr", "", 1)
+	return g.comparison(cmp, cmp.Path, op, cmp.Value, true).tight
 }
 
 // predicatePath is MatchExpression::path(): "" for the logical nodes and
@@ -292,7 +373,30 @@ func (g *predicateGenerator) and(children []query.Node) bucketPredicate {
 	}
 	out := bucketPredicate{loose: and(loose...), exact: exact}
 	if tightAll {
-		out.tight = and(tight...)
+		// The wholeBucketFilter is optimized (MatchExpression::optimize):
+		// an $and absorbs the $ands among its children.
+		out.tight = and(flattenAnd(tight)...)
+	}
+	return out
+}
+
+// flattenAnd replaces each {$and: [...]} among clauses by its clauses.
+func flattenAnd(clauses []bson.D) []bson.D {
+	var out []bson.D
+	for _, c := range clauses {
+		if len(c) == 1 && c[0].Key == "$and" {
+			if arr, ok := c[0].Value.(bson.A); ok {
+				for _, e := range arr {
+					if d, ok := e.(bson.D); ok {
+						out = append(out, flattenAnd([]bson.D{d})...)
+						continue
+					}
+					out = append(out, bson.D{{Key: "$and", Value: arr}})
+				}
+				continue
+			}
+		}
+		out = append(out, c)
 	}
 	return out
 }

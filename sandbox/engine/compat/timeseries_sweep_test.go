@@ -1,0 +1,56 @@
+package compat_test
+
+import (
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+)
+
+// Differences from mongod 8.0 found by running MongoDB's time-series
+// jstests (jstests/core/timeseries/) against the sandbox.
+
+// The $_internalUnpackBucket stage explains its eventFilter and
+// wholeBucketFilter as MatchExpression::optimize leaves them, not in a
+// query's sorted canonical form: DocumentSourceInternalUnpackBucket's
+// doOptimizeAt (src/mongo/db/pipeline/document_source_internal_unpack_bucket.cpp)
+// parses the tight predicate and optimizes it, and sets the eventFilter
+// optimized, neither normalized (sortTree). An $expr's optimizer
+// (ExprMatchExpression::getOptimizer, src/mongo/db/matcher/expression_expr.cpp)
+// puts its rewrite's internal comparisons first and the $expr after them,
+// and an $expr on the time field also has a tight predicate
+// (createTightExprTimeFieldPredicate, src/mongo/db/exec/timeseries/bucket_spec.cpp),
+// beside the one of its rewrite. jstest: core/timeseries/timeseries_match_pushdown.js
+// (8.0 text), whose expected eventFilter and wholeBucketFilter these are.
+const sweepPushdownRef = "src/mongo/db/pipeline/document_source_internal_unpack_bucket.cpp (doOptimizeAt); src/mongo/db/exec/timeseries/bucket_spec.cpp (createTightExprTimeFieldPredicate); src/mongo/db/matcher/expression_expr.cpp (getOptimizer); jstests/core/timeseries/timeseries_match_pushdown.js"
+
+func TestTimeseriesSweepPushdownOrder(t *testing.T) {
+	s := newSuite(t)
+	at := `{"$date":"2023-11-14T22:40:20Z"}`
+	later := `{"$date":"2023-11-14T22:42:20Z"}`
+	cases := []struct{ name, pipeline, stages, want string }{
+		{name: "an $expr on the time field: its rewrite first, and a tight predicate from each",
+			pipeline: `[{"$match":{"$expr":{"$gt":["$t",` + at + `]}}},{"$project":{"_id":0,"v":1}}]`,
+			stages:   `[{"$_internalUnpackBucket":{"include":["t","v"],"timeField":"t","metaField":"m","bucketMaxSpanSeconds":3600,"assumeNoMixedSchemaData":true,"wholeBucketFilter":{"$and":[{"control.min.t":{"$_internalExprGt":` + at + `}},{"control.min.t":{"$_internalExprGt":` + at + `}}]},"eventFilter":{"$and":[{"t":{"$_internalExprGt":` + at + `}},{"$expr":{"$gt":["$t",{"$const":` + at + `}]}}]}}},{"$project":{"_id":false,"v":true}}]`,
+			want:     `[{"v":28},{"v":29}]`},
+		{name: "an $expr equality on the time field: four bounds in one $and",
+			pipeline: `[{"$match":{"$expr":{"$eq":["$t",` + at + `]}}},{"$project":{"_id":0,"v":1}}]`,
+			stages:   `[{"$_internalUnpackBucket":{"include":["t","v"],"timeField":"t","metaField":"m","bucketMaxSpanSeconds":3600,"assumeNoMixedSchemaData":true,"wholeBucketFilter":{"$and":[{"control.min.t":{"$_internalExprEq":` + at + `}},{"control.max.t":{"$_internalExprEq":` + at + `}},{"control.min.t":{"$_internalExprEq":` + at + `}},{"control.max.t":{"$_internalExprEq":` + at + `}}]},"eventFilter":{"$and":[{"t":{"$_internalExprEq":` + at + `}},{"$expr":{"$eq":["$t",{"$const":` + at + `}]}}]}}},{"$project":{"_id":false,"v":true}}]`,
+			want:     `[{"v":27}]`},
+		{name: "a time equality bounds control.min before control.max",
+			pipeline: `[{"$match":{"t":` + at + `}},{"$project":{"_id":0,"v":1}}]`,
+			stages:   `[{"$_internalUnpackBucket":{"include":["t","v"],"timeField":"t","metaField":"m","bucketMaxSpanSeconds":3600,"assumeNoMixedSchemaData":true,"wholeBucketFilter":{"$and":[{"control.min.t":{"$eq":` + at + `}},{"control.max.t":{"$eq":` + at + `}}]},"eventFilter":{"t":{"$eq":` + at + `}}}},{"$project":{"_id":false,"v":true}}]`,
+			want:     `[{"v":27}]`},
+		{name: "an $and keeps the order it was written in",
+			pipeline: `[{"$match":{"$and":[{"t":{"$gt":` + at + `}},{"t":{"$lt":` + later + `}}]}},{"$project":{"_id":0,"v":1}}]`,
+			stages:   `[{"$_internalUnpackBucket":{"include":["t","v"],"timeField":"t","metaField":"m","bucketMaxSpanSeconds":3600,"assumeNoMixedSchemaData":true,"wholeBucketFilter":{"$and":[{"control.min.t":{"$gt":` + at + `}},{"control.max.t":{"$lt":` + later + `}}]},"eventFilter":{"$and":[{"t":{"$gt":` + at + `}},{"t":{"$lt":` + later + `}}]}}},{"$project":{"_id":false,"v":true}}]`,
+			want:     `[{"v":28}]`},
+	}
+	for _, tc := range cases {
+		s.runCase(t, tc.name, sweepPushdownRef, cover{family: stage, op: "$_internalUnpackBucket", col: explain}, func(t *testing.T, db *mongo.Database) {
+			boundedSortSetup(t, db)
+			_, stages := tsExplainStages(t, db, tc.pipeline, "")
+			sameValue(t, "stages", stages, tc.stages)
+			sameValue(t, "results", tsAggregate(t, db, tc.pipeline), tc.want)
+		})
+	}
+}

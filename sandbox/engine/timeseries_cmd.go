@@ -189,23 +189,30 @@ func (e *Engine) createTimeseries(req *request, collName string) (bson.D, error)
 			}
 			return mongoerr.Newf(mongoerr.NamespaceExists, "namespace %s already exists, but with different options: %s", nsName, existingOptions(c))
 		}
-		if c := ch.Snapshot(bucketsName); c != nil {
-			if bucketsOnly && c.Kind == catalog.KindCollection && value.Compare(c.Options, bucketOpts) == 0 {
+		buckets := ch.Snapshot(bucketsName)
+		if buckets != nil {
+			// createTimeseries (create_collection.cpp) reuses buckets
+			// whose options match the ones it would create
+			// (existingBucketCollectionIsCompatible): only the view is
+			// made, over them as they are.
+			if buckets.Kind != catalog.KindCollection || value.Compare(buckets.Options, bucketOpts) != 0 {
+				return mongoerr.Newf(mongoerr.NamespaceExists, "namespace %s already exists, but with different options: %s", buckets.NS(), existingOptions(buckets))
+			}
+			if bucketsOnly {
 				return nil
 			}
-			return mongoerr.Newf(mongoerr.NamespaceExists, "namespace %s already exists, but with different options: %s", c.NS(), existingOptions(c))
-		}
-		buckets, err := ch.Create(bucketsName, bucketOpts)
-		if err != nil {
-			return err
-		}
-		if indexSpec != nil {
-			if _, err := buckets.CreateIndex(*indexSpec); err != nil {
+		} else {
+			if buckets, err = ch.Create(bucketsName, bucketOpts); err != nil {
 				return err
 			}
-		}
-		if bucketsOnly {
-			return nil
+			if indexSpec != nil {
+				if _, err := buckets.CreateIndex(*indexSpec); err != nil {
+					return err
+				}
+			}
+			if bucketsOnly {
+				return nil
+			}
 		}
 		view, err := ch.Create(collName, viewOpts)
 		if err != nil {

@@ -485,7 +485,13 @@ func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D
 	}
 	wrap := writeStage(stage, counts(n), countWrites(stage, w, n, exec.PulledWorks()))
 	winning, _ := value.Get(exec.QueryPlanner(), "winningPlan").(bson.D)
-	if single && value.Get(winning, "stage") == "EXPRESS_IXSCAN" {
+	// A collection clustered by _id has no _id index: mongod 8.0 takes
+	// the express path for its write by _id too (get_executor.cpp,
+	// getExecutorUpdate/getExecutorDelete: an _id index or
+	// clustered_util::isClusteredOnId, IdLookupOnClusteredCollection),
+	// but never for an upsert.
+	expressStage := value.Get(winning, "stage")
+	if single && (expressStage == "EXPRESS_IXSCAN" || expressStage == "EXPRESS_CLUSTERED_IXSCAN" && !w.upsert) {
 		if w.upsert && value.Get(winning, "indexName") == "_id_" {
 			return explainReply(req, idHackUpsert(exec, verbosity, w, n, counts(n))), nil
 		}

@@ -3,6 +3,7 @@ package compat_test
 import (
 	"testing"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 )
 
@@ -51,6 +52,40 @@ func TestTimeseriesSweepPushdownOrder(t *testing.T) {
 			_, stages := tsExplainStages(t, db, tc.pipeline, "")
 			sameValue(t, "stages", stages, tc.stages)
 			sameValue(t, "results", tsAggregate(t, db, tc.pipeline), tc.want)
+		})
+	}
+}
+
+// A write by _id on a collection clustered by _id, as a time-series
+// collection's buckets are, takes mongod 8.0's express path as one with an
+// _id index does: getExecutorUpdate and getExecutorDelete
+// (src/mongo/db/query/get_executor.cpp) accept an _id index or
+// clustered_util::isClusteredOnId, and makeExpressExecutorForUpdate reads
+// through IdLookupOnClusteredCollection (src/mongo/db/exec/express/). Its
+// explain is the one EXPRESS_UPDATE or EXPRESS_DELETE stage, not an
+// UPDATE over an EXPRESS_CLUSTERED_IXSCAN. jstest:
+// core/timeseries/query/timeseries_id_range.js (its 8.0 text expects
+// EXPRESS_UPDATE or a CLUSTERED_IXSCAN for the update by _id of the buckets).
+const sweepExpressClusteredRef = "src/mongo/db/query/get_executor.cpp (getExecutorUpdate, getExecutorDelete: idIndexDesc || isClusteredOnId); jstests/core/timeseries/query/timeseries_id_range.js"
+
+func TestTimeseriesSweepExpressClusteredWrite(t *testing.T) {
+	s := newSuite(t)
+	cases := []struct{ name, setup, cmd, want string }{
+		{name: "an update by _id of the buckets is EXPRESS_UPDATE",
+			setup: `{"create":"c","timeseries":{"timeField":"t"}}`,
+			cmd:   `{"explain":{"update":"system.buckets.c","updates":[{"q":{"_id":{"$date":"2021-04-06T00:00:00.008Z"}},"u":{"$set":{"a":1}}}]},"verbosity":"queryPlanner"}`,
+			want:  `{"isCached":false,"stage":"EXPRESS_UPDATE"}`},
+		{name: "a delete by _id of a clustered collection is EXPRESS_DELETE",
+			setup: `{"create":"c","clusteredIndex":{"key":{"_id":1},"unique":true}}`,
+			cmd:   `{"explain":{"delete":"c","deletes":[{"q":{"_id":3},"limit":1}]},"verbosity":"queryPlanner"}`,
+			want:  `{"isCached":false,"stage":"EXPRESS_DELETE"}`},
+	}
+	for _, tc := range cases {
+		s.runCase(t, tc.name, sweepExpressClusteredRef, cover{family: commandFam, op: "explain", col: explain}, func(t *testing.T, db *mongo.Database) {
+			mustCommand(t, db, tc.setup)
+			reply := mustCommand(t, db, tc.cmd)
+			qp, _ := field(reply, "queryPlanner").(bson.D)
+			sameValue(t, "winningPlan", field(qp, "winningPlan"), tc.want)
 		})
 	}
 }

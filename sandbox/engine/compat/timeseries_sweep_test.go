@@ -89,3 +89,26 @@ func TestTimeseriesSweepExpressClusteredWrite(t *testing.T) {
 		})
 	}
 }
+
+// The internal comparison an $expr's rewrite makes on the metaField alone
+// moves to the buckets renamed onto their "meta" field, as every
+// metaField-only conjunct does (BucketSpec::splitOutMetaOnlyPredicate and
+// expression::applyRenamesToExpression, src/mongo/db/matcher/expression_algo.cpp,
+// which renames any path match expression, $_internalExpr* included). It
+// kept the user's field name, so the buckets were filtered on a field they
+// do not have and the read returned nothing. jstest:
+// core/timeseries/timeseries_match_pushdown.js ("$and inside $expr with
+// comparison on meta and measurement").
+const sweepMetaRenameRef = "src/mongo/db/exec/timeseries/bucket_spec.cpp (splitOutMetaOnlyPredicate); src/mongo/db/matcher/expression_algo.cpp (applyRenamesToExpression); jstests/core/timeseries/timeseries_match_pushdown.js"
+
+func TestTimeseriesSweepExprOnMeta(t *testing.T) {
+	s := newSuite(t)
+	s.runCase(t, "an $expr comparison of the metaField filters the buckets' meta", sweepMetaRenameRef, cover{family: stage, op: "$_internalUnpackBucket", col: semantics}, func(t *testing.T, db *mongo.Database) {
+		boundedSortSetup(t, db)
+		pipeline := `[{"$match":{"$expr":{"$gt":["$m",1]}}},{"$count":"n"}]`
+		plan, _ := tsExplainStages(t, db, pipeline, "")
+		// On meta, the collection's default index (m_1_t_1) answers it.
+		sameValue(t, "plan", plan, `{"isCached":false,"stage":"FETCH","inputStage":{"stage":"IXSCAN","keyPattern":{"meta":1,"control.min.t":1,"control.max.t":1},"indexName":"m_1_t_1","isMultiKey":false,"multiKeyPaths":{"meta":[],"control.min.t":[],"control.max.t":[]},"isUnique":false,"isSparse":false,"isPartial":false,"indexVersion":2,"direction":"forward","indexBounds":{"meta":["(1, MaxKey]"],"control.min.t":["[MinKey, MaxKey]"],"control.max.t":["[MinKey, MaxKey]"]}}}`)
+		sameValue(t, "results", tsAggregate(t, db, pipeline), `[{"n":10}]`)
+	})
+}

@@ -336,6 +336,8 @@ func setNodePath(n Node, p string) {
 		x.Path, x.parts = p, parts
 	case *InternalEqHash:
 		x.Path, x.parts = p, parts
+	case *InternalExpr:
+		x.Path, x.parts = p, parts
 	}
 }
 

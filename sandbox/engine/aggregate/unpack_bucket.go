@@ -185,7 +185,7 @@ func (s *unpackBucketStage) Spec() bson.D {
 		body = append(body, bson.E{Key: "wholeBucketFilter", Value: s.wholeBucket.SerializeInOrder()})
 	}
 	if s.filter != nil {
-		body = append(body, bson.E{Key: "eventFilter", Value: s.filter.SerializeInOrder()})
+		body = append(body, bson.E{Key: "eventFilter", Value: timeseries.EventFilterDoc(s.filter)})
 	}
 	if s.fixedBuckets {
 		body = append(body, bson.E{Key: "fixedBuckets", Value: true})

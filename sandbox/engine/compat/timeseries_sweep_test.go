@@ -17,8 +17,11 @@ import (
 // parses the tight predicate and optimizes it, and sets the eventFilter
 // optimized, neither normalized (sortTree). An $expr's optimizer
 // (ExprMatchExpression::getOptimizer, src/mongo/db/matcher/expression_expr.cpp)
-// puts its rewrite's internal comparisons first and the $expr after them,
-// and an $expr on the time field also has a tight predicate
+// puts one internal comparison of its rewrite first and the $expr after
+// it (an $and of several: the $expr first, since the optimizer of an $and,
+// ListOfMatchExpression::getOptimizer in expression_tree.cpp, appends the
+// children of the $ands among its children at its end, which also moves an
+// $expr's block after its siblings), and an $expr on the time field also has a tight predicate
 // (createTightExprTimeFieldPredicate, src/mongo/db/exec/timeseries/bucket_spec.cpp),
 // beside the one of its rewrite. jstest: core/timeseries/timeseries_match_pushdown.js
 // (8.0 text), whose expected eventFilter and wholeBucketFilter these are.
@@ -28,6 +31,7 @@ func TestTimeseriesSweepPushdownOrder(t *testing.T) {
 	s := newSuite(t)
 	at := `{"$date":"2023-11-14T22:40:20Z"}`
 	later := `{"$date":"2023-11-14T22:42:20Z"}`
+	unpackTV := `[{"$_internalUnpackBucket":{"include":["t","v"],"timeField":"t","metaField":"m","bucketMaxSpanSeconds":3600,"assumeNoMixedSchemaData":true,`
 	cases := []struct{ name, pipeline, stages, want string }{
 		{name: "an $expr on the time field: its rewrite first, and a tight predicate from each",
 			pipeline: `[{"$match":{"$expr":{"$gt":["$t",` + at + `]}}},{"$project":{"_id":0,"v":1}}]`,
@@ -45,6 +49,18 @@ func TestTimeseriesSweepPushdownOrder(t *testing.T) {
 			pipeline: `[{"$match":{"$and":[{"t":{"$gt":` + at + `}},{"t":{"$lt":` + later + `}}]}},{"$project":{"_id":0,"v":1}}]`,
 			stages:   `[{"$_internalUnpackBucket":{"include":["t","v"],"timeField":"t","metaField":"m","bucketMaxSpanSeconds":3600,"assumeNoMixedSchemaData":true,"wholeBucketFilter":{"$and":[{"control.min.t":{"$gt":` + at + `}},{"control.max.t":{"$lt":` + later + `}}]},"eventFilter":{"$and":[{"t":{"$gt":` + at + `}},{"t":{"$lt":` + later + `}}]}}},{"$project":{"_id":false,"v":true}}]`,
 			want:     `[{"v":28}]`},
+		{name: "an $expr in an $and: its block after the other children",
+			pipeline: `[{"$match":{"$and":[{"$expr":{"$gt":["$t",` + at + `]}},{"v":{"$gte":0}}]}},{"$project":{"_id":0,"v":1}}]`,
+			stages:   unpackTV + `"eventFilter":{"$and":[{"v":{"$gte":0}},{"t":{"$_internalExprGt":` + at + `}},{"$expr":{"$gt":["$t",{"$const":` + at + `}]}}]}}},{"$project":{"_id":false,"v":true}}]`,
+			want:     `[{"v":28},{"v":29}]`},
+		{name: "an $expr rewritten to several comparisons: itself first, then them",
+			pipeline: `[{"$match":{"$expr":{"$and":[{"$gte":["$v",27]},{"$lte":["$v",28]}]}}},{"$project":{"_id":0,"v":1}}]`,
+			stages:   `[{"$_internalUnpackBucket":{"include":["v"],"timeField":"t","metaField":"m","bucketMaxSpanSeconds":3600,"assumeNoMixedSchemaData":true,"eventFilter":{"$and":[{"$expr":{"$and":[{"$gte":["$v",{"$const":27}]},{"$lte":["$v",{"$const":28}]}]}},{"v":{"$_internalExprGte":27}},{"v":{"$_internalExprLte":28}}]}}},{"$project":{"_id":false,"v":true}}]`,
+			want:     `[{"v":27},{"v":28}]`},
+		{name: "an $expr whose metaField comparison moved to the buckets: the rest is optimized again",
+			pipeline: `[{"$match":{"$expr":{"$and":[{"$gte":["$v","$m"]},{"$gt":["$m",1]}]}}},{"$project":{"_id":0,"v":1}}]`,
+			stages:   `[{"$_internalUnpackBucket":{"include":["v","m"],"timeField":"t","metaField":"m","bucketMaxSpanSeconds":3600,"assumeNoMixedSchemaData":true,"eventFilter":{"$and":[{"m":{"$_internalExprGt":1}},{"$expr":{"$and":[{"$gte":["$v","$m"]},{"$gt":["$m",{"$const":1}]}]}}]}}},{"$project":{"_id":false,"v":true}}]`,
+			want:     `[{"v":2},{"v":5},{"v":8},{"v":11},{"v":14},{"v":17},{"v":20},{"v":23},{"v":26},{"v":29}]`},
 	}
 	for _, tc := range cases {
 		s.runCase(t, tc.name, sweepPushdownRef, cover{family: stage, op: "$_internalUnpackBucket", col: explain}, func(t *testing.T, db *mongo.Database) {

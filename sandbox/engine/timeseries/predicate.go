@@ -91,41 +91,68 @@ func (o Options) Pushdown(filter bson.D, s BucketState) Pushdown {
 }
 
 // rewriteFirst orders the eventFilter as mongod's optimizer leaves it,
-// which does not sort it as a query's canonical form is sorted: an $expr's
-// optimizer (ExprMatchExpression::getOptimizer) makes an $and of its
-// rewrite's internal comparisons first and the $expr after them, which an
-// enclosing $and absorbs in place. The compiled filter holds the $expr
-// first; n is copied with each $expr moved after the comparisons its
-// rewrite made.
+// which does not sort it as a query's canonical form is sorted. An $expr's
+// optimizer (ExprMatchExpression::getOptimizer, expression_expr.cpp)
+// returns an $and of its rewrite and itself, optimized; an $and's optimizer
+// (ListOfMatchExpression::getOptimizer, expression_tree.cpp) appends the
+// children of the $ands among its children at the end of its own. So an
+// $expr whose rewrite is one comparison becomes [comparison, $expr], one
+// whose rewrite is an $and of several becomes [$expr, comparisons...], and
+// within an enclosing $and that block moves after the other children. The
+// compiled filter holds each $expr in place, followed by its rewrite; n is
+// copied in mongod's order.
+// EventFilterDoc is an eventFilter as explain shows it: in the order
+// mongod's optimizer leaves it (rewriteFirst), not sorted.
+func EventFilterDoc(f *query.Filter) bson.D {
+	return (&query.Filter{Root: rewriteFirst(f.Root)}).SerializeInOrder()
+}
+
 func rewriteFirst(n query.Node) query.Node {
 	switch x := n.(type) {
 	case *query.And:
-		return &query.And{Children: exprAfterRewrite(x.Children)}
+		return &query.And{Children: exprBlocksLast(x.Children)}
 	case *query.Or:
-		return &query.Or{Children: exprAfterRewrite(x.Children)}
+		return &query.Or{Children: inOrder(x.Children)}
 	case *query.Nor:
-		return &query.Nor{Children: exprAfterRewrite(x.Children)}
+		return &query.Nor{Children: inOrder(x.Children)}
 	}
 	return n
 }
 
-func exprAfterRewrite(children []query.Node) []query.Node {
-	out := make([]query.Node, 0, len(children))
+func inOrder(children []query.Node) []query.Node {
+	out := make([]query.Node, len(children))
+	for i, c := range children {
+		out[i] = rewriteFirst(c)
+	}
+	return out
+}
+
+// exprBlocksLast is an $and's children with each $expr and the
+// comparisons its rewrite made (which follow it) moved, as one block in
+// mongod's order, after the other children.
+func exprBlocksLast(children []query.Node) []query.Node {
+	var out, blocks []query.Node
 	for i := 0; i < len(children); i++ {
 		c := rewriteFirst(children[i])
 		if _, ok := c.(*query.Expr); ok {
 			j := i + 1
 			for j < len(children) && query.IsGenerated(children[j]) {
-				out = append(out, children[j])
 				j++
 			}
-			out = append(out, c)
+			switch rewrite := children[i+1 : j]; len(rewrite) {
+			case 0:
+				out = append(out, c)
+			case 1:
+				blocks = append(blocks, rewrite[0], c)
+			default:
+				blocks = append(append(blocks, c), rewrite...)
+			}
 			i = j - 1
 			continue
 		}
 		out = append(out, c)
 	}
-	return out
+	return append(out, blocks...)
 }
 
 // splitMeta is splitMatchExpressionBy with isOnlyDependentOn the

@@ -128,7 +128,8 @@ func TestSimpleIDQuerySpelling(t *testing.T) {
 // adds only "_re" and its regexes' valid flags (i, m, s, x, each once, in
 // order) when it holds regular expressions; $gt MinKey and $lt MaxKey add
 // "min" and "max" (isGTMinKey, isLTMaxKey), and a negated equality, $gte
-// or $lte to null adds "not_eq_null" (isQueryNegatingEqualToNull).
+// or $lte to null adds "not_eq_null" (isQueryNegatingEqualToNull). $type and
+// the bit tests encode no operand either (TYPE_OPERATOR, BITS_*).
 const shapeRef = "src/mongo/db/query/canonical_query_encoder.cpp (encodeKeyForMatch, encodeRegexFlagsForMatch, isQueryNegatingEqualToNull); " +
 	"jstests/core/query/plan_cache/in_expression_plan_cache.js"
 
@@ -159,6 +160,8 @@ func TestPlanCacheShapeOperands(t *testing.T) {
 				{`{"a": {"$gt": 1}}`, `{"a": {"$gt": {"$minKey": 1}}}`, false},
 				{`{"a": {"$lt": 1}}`, `{"a": {"$lt": {"$maxKey": 1}}}`, false},
 				{`{"a": {"$all": [1, 2]}}`, `{"a": {"$all": [1, 2, 3]}}`, false},
+				{`{"a": {"$type": "string"}}`, `{"a": {"$type": ["string", "number"]}}`, true},
+				{`{"a": {"$bitsAllSet": [1]}}`, `{"a": {"$bitsAllSet": [1, 2]}}`, true},
 			} {
 				if got := hash(c.x) == hash(c.y); got != c.same {
 					t.Errorf("%s and %s: same shape %v, want %v", c.x, c.y, got, c.same)

@@ -650,6 +650,12 @@ func writeShape(h interface{ Write([]byte) (int, error) }, v any) {
 					}
 				}
 				continue
+			case "$type", "$bitsAllSet", "$bitsAllClear", "$bitsAnySet", "$bitsAnyClear":
+				// TYPE_OPERATOR and BITS_* encode no operand either:
+				// {$type: "string"} and {$type: ["string", "number"]}
+				// share a shape.
+				h.Write([]byte{'?'})
+				continue
 			case "$in":
 				if arr, ok := e.Value.(bson.A); ok {
 					writeInShape(h, arr)

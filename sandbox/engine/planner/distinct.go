@@ -8,6 +8,7 @@ import (
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/index"
+	"github.com/schemalab/schemalab/sandbox/engine/query"
 )
 
 // A DISTINCT_SCAN reads one index key per value of the distinct key and
@@ -72,16 +73,42 @@ func distinctPlan(coll *catalog.Collection, q Query, ctx func() context.Context)
 	if (q.Filter == nil || q.Filter.IsEmpty()) && len(q.Sort) == 0 {
 		return distinctNodePlan(coll, q, qualifies, ctx)
 	}
+	if q.Filter != nil && isRootedOr(q.Filter) {
+		return distinctOfOr(coll, q, qualifies, ctx)
+	}
 	cands, err := enumerateOver(coll, q, qualifies, false)
 	if err != nil {
 		return nil
 	}
 	for _, c := range cands {
-		if d := distinctFromScan(coll, q, c, ctx); d != nil {
+		if d := distinctFromScan(coll, q, c, q.Filter, ctx); d != nil {
 			return d
 		}
 	}
 	return nil
+}
+
+func isRootedOr(f *query.Filter) bool {
+	or, ok := f.Root.(*query.Or)
+	return ok && len(or.Children) > 0
+}
+
+// distinctOfOr plans a rooted $or for a distinct. QueryPlanner::plan (not
+// the subplanner) indexes it over the indexes holding the key, and
+// buildIndexedOr makes one scan of the predicate branches tagged with one
+// index at one key position, their bounds unioned (processIndexScans,
+// shouldMergeWithLeaf): an OR of one scan is that scan, which
+// turnIxscanIntoDistinctIxscan takes like any other, several intervals or
+// not, when the bounds answer the whole $or. Branches on several scans
+// make an OR, which it refuses, and distinct.cpp falls back on
+// getExecutorFind.
+func distinctOfOr(coll *catalog.Collection, q Query, qualifies func(*index.Index) bool, ctx func() context.Context) *candidate {
+	c := orCandidateOver(coll, q, func(ix *index.Index) bool { return !q.hides(ix) && qualifies(ix) })
+	if c == nil || len(c.branches) != 1 {
+		return nil
+	}
+	b := c.branches[0]
+	return distinctFromScan(coll, q, b, &query.Filter{Root: b.orBranch}, ctx)
 }
 
 // keyField is the position of path in ix's key pattern, -1 if absent.
@@ -127,7 +154,10 @@ func distinctNodePlan(coll *catalog.Collection, q Query, qualifies func(*index.I
 
 // distinctFromScan turns the index plan c into a DISTINCT_SCAN plan, or
 // returns nil when it cannot be.
-func distinctFromScan(coll *catalog.Collection, q Query, c *candidate, ctx func() context.Context) *candidate {
+// filter is what the scan must answer from its bounds alone: the query's
+// filter, or the $or of the branches merged into the one scan of a rooted
+// $or.
+func distinctFromScan(coll *catalog.Collection, q Query, c *candidate, filter *query.Filter, ctx func() context.Context) *candidate {
 	if c.ix == nil || c.branches != nil || len(q.Sort) > 0 && !c.sorted {
 		return nil
 	}
@@ -137,7 +167,7 @@ func distinctFromScan(coll *catalog.Collection, q Query, c *candidate, ctx func(
 	if c.wildcardSubpaths {
 		return nil
 	}
-	if keyFilter, rest := c.splitFilter(q.Filter, q); len(keyFilter) > 0 || len(rest) > 0 {
+	if keyFilter, rest := c.splitFilter(filter, q); len(keyFilter) > 0 || len(rest) > 0 {
 		return nil
 	}
 	fieldNo := keyField(c.ix, q.DistinctKey)

@@ -203,6 +203,7 @@ func Parse(pipeline bson.A, ctx *Context) (*Pipeline, error) {
 		if p.letVals, err = expr.SeedLetParameters(ctx.Let, ctx.Now); err != nil {
 			return nil, err
 		}
+		p.scope = p.scope.WithLetValues(p.letVals)
 	}
 	stages, err := parseStages(pipeline, &parser{ctx: ctx, scope: p.scope, letVals: p.letVals, fromCollection: true, collectionless: ctx.Coll == ""})
 	if err != nil {

@@ -35,6 +35,18 @@ func TestPercentileAndMedian(t *testing.T) {
 		{name: "$median window", ref: medianRef, docs: `[{"_id": 1, "x": 5}, {"_id": 2, "x": 1}, {"_id": 3, "x": 3}]`,
 			pipeline: `[{"$setWindowFields": {"sortBy": {"_id": 1}, "output": {"m": {"$median": {"input": "$x", "method": "approximate"}, "window": {"documents": ["unbounded", "current"]}}}}}]`,
 			want:     `[{"_id": 1, "x": 5, "m": 5.0}, {"_id": 2, "x": 1, "m": 1.0}, {"_id": 3, "x": 3, "m": 3.0}]`},
+		// accumulator_percentile.cpp parseP optimizes p before requiring
+		// a constant, and a command-level let variable is a constant
+		// (ExpressionFieldPath::optimize, SERVER-77503); one a $let
+		// redefines is not. jstests/aggregation/accumulators/percentiles_approx.js.
+		{name: "p may name a command-level let variable", ref: percentileRef + "; src/mongo/db/pipeline/accumulator_percentile.cpp (parseP); jstests/aggregation/accumulators/percentiles_approx.js",
+			cov: cover{family: accumulator, op: "$percentile", col: semantics}, docs: ten, let: `{"ps": [0.5, 0.9, 0.1]}`,
+			pipeline: `[{"$group": {"_id": null, "p": {"$percentile": {"input": "$x", "p": "$$ps", "method": "approximate"}}}}]`,
+			want:     `[{"_id": null, "p": [5.0, 9.0, 1.0]}]`},
+		{name: "p naming a variable $let redefines is no constant", ref: percentileRef + "; src/mongo/db/pipeline/accumulator_percentile.cpp (parseP)",
+			cov: cover{family: expression, op: "$percentile", col: errorCol}, docs: ten, let: `{"ps": [0.5]}`,
+			pipeline: `[{"$project": {"p": {"$let": {"vars": {"ps": "$x"}, "in": {"$percentile": {"input": ["$x"], "p": "$$ps", "method": "approximate"}}}}}}]`,
+			code:     7750300, msg: "Invalid $project :: caused by :: The $percentile 'p' field must be an array of constant values, but found value: \"$$ps\"."},
 		{name: "only the approximate method", ref: percentileRef, docs: ten,
 			pipeline: `[{"$group": {"_id": null, "p": {"$percentile": {"input": "$x", "p": [0.5], "method": "exact"}}}}]`,
 			code:     mongoerr.BadValue, msg: "Currently only 'approximate' can be used as percentile 'method'."},

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"context"
+	"slices"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -212,6 +213,10 @@ type Scope struct {
 	// command refuses it before any document is seen (find, findAndModify),
 	// so {$meta: "sortKey"} may be compiled.
 	sortKeys bool
+	// letValues are the command-level let variables, evaluated once
+	// before the pipeline is parsed (seedVariablesWithLetParameters): in
+	// the top-level scope they are constants.
+	letValues bson.D
 }
 
 // systemVars are the names a pipeline may read without defining them:
@@ -258,6 +263,34 @@ func (s *Scope) InValidator() *Scope {
 	out := *s
 	out.validator = true
 	return &out
+}
+
+// WithLetValues returns a copy of s, a top-level scope, in which the
+// command-level let variables have the values vals.
+func (s *Scope) WithLetValues(vals bson.D) *Scope {
+	out := *s
+	out.letValues = vals
+	return &out
+}
+
+// letConstant is the value of the command-level let variable name when
+// no inner scope redefines it: Variables::hasConstantValue, which lets
+// ExpressionFieldPath::optimize replace the reference by a constant.
+func (s *Scope) letConstant(name string) (any, bool) {
+	for sc := s; sc != nil; sc = sc.parent {
+		if sc.parent != nil {
+			if slices.Contains(sc.names, name) {
+				return nil, false
+			}
+			continue
+		}
+		for _, e := range sc.letValues {
+			if e.Key == name {
+				return e.Value, true
+			}
+		}
+	}
+	return nil, false
 }
 
 func (s *Scope) defined(name string) bool {

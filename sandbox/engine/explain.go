@@ -440,6 +440,14 @@ func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D
 	if e.isView(req.db, collName) {
 		return nil, errViewNotCollection(req.db, collName)
 	}
+	if e.isTimeseries(req.db, collName) {
+		// mongod plans these on the buckets, as a TS_MODIFY stage with a
+		// bucket filter and a residual filter (or a DELETE of whole
+		// buckets); the sandbox has no such plan, and an explain of the
+		// view as a collection would show a plan mongod never runs.
+		return nil, mongoerr.New(mongoerr.NotImplemented,
+			"explain of an update, delete or findAndModify on a time-series collection is not supported by the schemalab sandbox; run it against a real MongoDB with --uri")
+	}
 	single := w.single
 	// A single-document write has no LIMIT stage: its UPDATE or DELETE
 	// stage stops after the first match (mongod's plan is

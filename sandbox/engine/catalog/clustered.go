@@ -81,6 +81,13 @@ func (c *Collection) idSpec(spec index.Spec) index.Spec {
 // that such a spec builds nothing.
 func (c *Collection) clusterKeySpec(spec index.Spec) (exists bool, err error) {
 	clustered := c.ClusteredIndex()
+	if clustered == nil && c.IsClustered() {
+		// The buckets' legacy {clusteredIndex: true} is the cluster key
+		// makeCanonicalClusteredInfoForLegacyFormat (clustered_util.cpp)
+		// describes: _id, unique.
+		clustered = bson.D{{Key: "v", Value: int32(2)}, {Key: "key", Value: bson.D{{Key: "_id", Value: int32(1)}}},
+			{Key: "name", Value: "_id_"}, {Key: "unique", Value: true}}
+	}
 	onKey := clustered != nil && len(spec.Key) == 1 && value.IsNumber(spec.Key[0].Value) &&
 		spec.Key[0].Key == value.Get(clustered, "key").(bson.D)[0].Key
 	if value.Get(spec.Options, "clustered") == true && !onKey {

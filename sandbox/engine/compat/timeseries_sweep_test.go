@@ -149,3 +149,23 @@ func TestTimeseriesWriteExplainRefused(t *testing.T) {
 			cmd: `{"explain": {"findAndModify": "ts", "query": {"m": 1}, "remove": true}}`, code: 238, msg: msg},
 	})
 }
+
+// A time-series collection's buckets are clustered in the legacy form
+// {clusteredIndex: true}, whose cluster key is _id, unique
+// (clustered_util.cpp makeCanonicalClusteredInfoForLegacyFormat): a spec
+// asking for it with clustered: true names the cluster key, which exists
+// (isSpecOKClusteredIndexCheck, index_catalog_impl.cpp), and one without
+// unique is refused. jstests/core/timeseries/ddl/timeseries_id_index.js.
+func TestTimeseriesBucketsClusterKeySpec(t *testing.T) {
+	const ref = "src/mongo/db/catalog/clustered_collection_util.cpp (makeCanonicalClusteredInfoForLegacyFormat), index_catalog_impl.cpp (isSpecOKClusteredIndexCheck); jstests/core/timeseries/ddl/timeseries_id_index.js"
+	setup := []string{`{"create": "ts", "timeseries": {"timeField": "time"}}`}
+	cov := cover{family: commandFam, op: "createIndexes", col: semantics}
+	runCmdCases(t, []cmdCase{
+		{name: "the buckets' cluster key asked for with clustered: true exists already", ref: ref, cov: cov, setup: setup,
+			cmd:  `{"createIndexes": "system.buckets.ts", "indexes": [{"key": {"_id": 1}, "name": "_id_1", "clustered": true, "unique": true}]}`,
+			want: `{"numIndexesBefore": 1, "numIndexesAfter": 1, "note": "all indexes already exist"}`},
+		{name: "clustered: true on another key of the buckets", ref: ref, cov: cover{family: commandFam, op: "createIndexes", col: errorCol}, setup: setup,
+			cmd:  `{"createIndexes": "system.buckets.ts", "indexes": [{"key": {"meta": 1}, "name": "m", "clustered": true, "unique": true}]}`,
+			code: 6243700, msg: "Cannot create index with option 'clustered' that does not match an existing clustered index"},
+	})
+}

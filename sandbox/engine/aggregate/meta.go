@@ -3,6 +3,7 @@ package aggregate
 import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
@@ -136,7 +137,7 @@ func readsMeta(s Stage, name string) bool {
 			return x.proj.NeedsSortKey()
 		}
 	case *replaceRootStage:
-		return mentionsMeta(x.newRoot, name)
+		return expr.MentionsMeta(x.newRoot, name)
 	}
 	return false
 }
@@ -203,7 +204,7 @@ func (p *parser) stateAt(before []Stage, name string) metaState {
 			// Its input's documents pass with their metadata; its own
 			// have what their sub-pipeline set, which the sandbox does
 			// not hand on (it collects them as plain documents).
-			if mentionsMeta(s.pipeline, name) {
+			if expr.MentionsMeta(s.pipeline, name) {
 				return metaLost
 			}
 			continue
@@ -235,32 +236,6 @@ func (p *parser) input() metaStates {
 		return p.metaIn
 	}
 	return metaStates{sortKey: metaLost, recordID: metaLost}
-}
-
-// mentionsMeta: the specification v holds {$meta: name}, outside a
-// $literal.
-func mentionsMeta(v any, name string) bool {
-	switch x := v.(type) {
-	case bson.D:
-		if len(x) == 1 && x[0].Key == "$meta" && x[0].Value == name {
-			return true
-		}
-		if len(x) == 1 && x[0].Key == "$literal" {
-			return false
-		}
-		for _, e := range x {
-			if mentionsMeta(e.Value, name) {
-				return true
-			}
-		}
-	case bson.A:
-		for _, e := range x {
-			if mentionsMeta(e, name) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // unavailableMeta is each kind of metadata in 8.0's
@@ -301,7 +276,7 @@ func checkAvailableMeta(pipeline bson.A) error {
 			if geoNear && m.name != "textScore" {
 				continue
 			}
-			if mentionsMeta(spec, m.name) {
+			if expr.MentionsMeta(spec, m.name) {
 				return mongoerr.Newf(40218, "query requires %s metadata, but it is not available", m.debug)
 			}
 		}

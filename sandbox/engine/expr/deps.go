@@ -88,3 +88,30 @@ func (d *deps) operator(name string, arg any) {
 	}
 	d.walk(arg)
 }
+
+// MentionsMeta reports whether the specification v holds {$meta: name}
+// anywhere outside a $literal: an expression, or a projection whose
+// values are expressions, that depends on that metadata.
+func MentionsMeta(v any, name string) bool {
+	switch x := v.(type) {
+	case bson.D:
+		if len(x) == 1 && x[0].Key == "$meta" && x[0].Value == name {
+			return true
+		}
+		if len(x) == 1 && x[0].Key == "$literal" {
+			return false
+		}
+		for _, e := range x {
+			if MentionsMeta(e.Value, name) {
+				return true
+			}
+		}
+	case bson.A:
+		for _, e := range x {
+			if MentionsMeta(e, name) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -88,9 +88,9 @@ func Compile(spec bson.D, opts Options) (*Projection, error) {
 		}
 	}
 	p.topLevelOnly = p.simple && p.inclusion
-	p.indexKey = mentionsMeta(spec, "indexKey")
-	p.sortKey = mentionsMeta(spec, "sortKey")
-	p.recordID = mentionsMeta(spec, "recordId")
+	p.indexKey = expr.MentionsMeta(spec, "indexKey")
+	p.sortKey = expr.MentionsMeta(spec, "sortKey")
+	p.recordID = expr.MentionsMeta(spec, "recordId")
 	return p, nil
 }
 
@@ -494,7 +494,7 @@ func CompileAddFields(spec bson.D, opts Options) (*Projection, error) {
 	if err := ctx.parseAddFields(spec, root); err != nil {
 		return nil, ctx.finishError(err, "$addFields")
 	}
-	return &Projection{spec: spec, inclusion: true, addFields: true, root: root, env: ctx.env, indexKey: mentionsMeta(spec, "indexKey"), sortKey: mentionsMeta(spec, "sortKey")}, nil
+	return &Projection{spec: spec, inclusion: true, addFields: true, root: root, env: ctx.env, indexKey: expr.MentionsMeta(spec, "indexKey"), sortKey: expr.MentionsMeta(spec, "sortKey")}, nil
 }
 
 func (ctx *parseCtx) parseAddFields(spec bson.D, parent *node) error {

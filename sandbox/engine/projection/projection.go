@@ -128,29 +128,6 @@ func (p *Projection) NeedsSortKey() bool { return p.sortKey }
 // (the kRecordId bit of metadataDeps), as showRecordId's does.
 func (p *Projection) NeedsRecordID() bool { return p.recordID }
 
-// mentionsMeta finds {$meta: name} anywhere in a specification,
-// nested expressions included.
-func mentionsMeta(v any, name string) bool {
-	switch x := v.(type) {
-	case bson.D:
-		if len(x) == 1 && x[0].Key == "$meta" && x[0].Value == name {
-			return true
-		}
-		for _, e := range x {
-			if mentionsMeta(e.Value, name) {
-				return true
-			}
-		}
-	case bson.A:
-		for _, e := range x {
-			if mentionsMeta(e, name) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // NeedsPosition reports whether the projection uses the positional $
 // operator, so that the caller must pass the matched array index.
 func (p *Projection) NeedsPosition() bool { return p.hasPositional }

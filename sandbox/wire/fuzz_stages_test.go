@@ -86,5 +86,21 @@ func stageSeeds(t testing.TB) [][]byte {
 		mustEncode(t, d("create", "c2", "idIndex", d("key", d("_id", int32(1)), "name", "_id_"), "$db", "shop")),
 		mustEncode(t, d("renameCollection", "shop.books", "to", "shop.books", "$db", "admin")),
 		mustEncode(t, d("findAndModify", "books", "query", bson.D{}, "update", d("$inc", d("n", int32(1))), "batchSize", int32(0), "$db", "shop")),
+		// This stop's paths: an $or below an $and and a rooted $or whose
+		// branches share a scan, a distinct over such an $or, metadata in
+		// a pipeline, $merge inserting under whenMatched: "fail", a
+		// percentile naming a let variable, time-series buckets reused by
+		// create and their cluster key asked for, and a write explained on
+		// a time-series collection.
+		mustEncode(t, d("find", "books", "filter", d("x", int32(1), "$or", bson.A{d("a", int32(1)), d("b", d("$gt", int32(2)))}), "$db", "shop")),
+		mustEncode(t, d("find", "books", "filter", d("$or", bson.A{d("x", d("$lt", int32(2))), d("x", d("$gt", int32(7)))}), "hint", d("x", int32(1)), "$db", "shop")),
+		mustEncode(t, d("distinct", "books", "key", "x", "query", d("$or", bson.A{d("x", d("$lt", int32(4))), d("x", d("$gt", int32(6)))}), "$db", "shop")),
+		agg(st("$project", d("a", int32(1), "r", d("$meta", "recordId"))), st("$sort", d("a", int32(1))), st("$set", d("k", d("$meta", "sortKey")))),
+		agg(st("$merge", d("into", "m", "whenMatched", "fail", "whenNotMatched", "insert", "on", bson.A{"_id"}))),
+		mustEncode(t, d("aggregate", "books", "pipeline", bson.A{st("$group", d("_id", nil, "p", d("$percentile", d("input", "$x", "p", "$$ps", "method", "approximate"))))},
+			"let", d("ps", bson.A{0.5, 0.9}), "cursor", bson.D{}, "$db", "shop")),
+		mustEncode(t, d("create", "raw", "timeseries", d("timeField", "t"), "$db", "shop")),
+		mustEncode(t, d("createIndexes", "system.buckets.raw", "indexes", bson.A{d("key", d("_id", int32(1)), "name", "_id_1", "clustered", true, "unique", true)}, "$db", "shop")),
+		mustEncode(t, d("explain", d("delete", "ticks", "deletes", bson.A{d("q", bson.D{}, "limit", int32(0))}), "$db", "shop")),
 	}
 }

@@ -149,7 +149,7 @@ func withoutGenerated(n Node) Node {
 	case *And:
 		out := x.Children[:0]
 		for _, c := range x.Children {
-			if isGenerated(c) {
+			if IsGenerated(c) {
 				continue
 			}
 			out = append(out, withoutGenerated(c))
@@ -169,18 +169,15 @@ func withoutGenerated(n Node) Node {
 	return n
 }
 
-// IsGenerated reports whether n is an internal comparison an $expr rewrite
-// made (or an $or of them), not one the filter spelled out.
-func IsGenerated(n Node) bool { return isGenerated(n) }
-
-// isGenerated: an internal comparison from a rewrite, or an $or of them.
-func isGenerated(n Node) bool {
+// IsGenerated reports whether n is an internal comparison an $expr
+// rewrite made (or an $or of them), not one the filter spelled out.
+func IsGenerated(n Node) bool {
 	switch x := n.(type) {
 	case *InternalExpr:
 		return x.generated
 	case *Or:
 		for _, c := range x.Children {
-			if !isGenerated(c) {
+			if !IsGenerated(c) {
 				return false
 			}
 		}

@@ -142,6 +142,12 @@ func compileFieldPath(s string, scope *Scope) (Expr, error) {
 		if name == "CURRENT" && len(parts) > 0 {
 			return &fieldPath{path: tail, parts: parts}, nil
 		}
+		if v, ok := scope.letConstant(name); ok && scope.fold && len(parts) == 0 {
+			// ExpressionFieldPath::optimize: a variable with a constant
+			// value (the command's let) is that value, so an operator
+			// that needs a constant argument accepts it (SERVER-77503).
+			return constant{v}, nil
+		}
 		return &varPath{name: name, parts: parts}, nil
 	}
 	p := s[1:]

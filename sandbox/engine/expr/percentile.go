@@ -88,11 +88,6 @@ func parsePercentiles(spec any, scope *Scope) ([]float64, error) {
 		return nil, err
 	}
 	v, isConst := IsConstant(x)
-	if vp, isVar := x.(*varPath); !isConst && isVar && len(vp.parts) == 0 {
-		// A command-level let variable is a constant once the pipeline
-		// is optimized (SERVER-77503: p may name one).
-		v, isConst = scope.letConstant(vp.name)
-	}
 	if !isConst {
 		return nil, mongoerr.Newf(mongoerr.ErrPercentilePNotConstant, "The $percentile 'p' field must be an array of constant values, but found value: %s.", FormatValue(spec))
 	}

@@ -170,7 +170,7 @@ func compileOperator(name string, arg any, scope *Scope) (Expr, error) {
 	if err != nil || !scope.fold {
 		return x, err
 	}
-	return foldConstant(name, arg, x)
+	return foldConstant(name, arg, x, scope)
 }
 
 // IsOperator reports whether name is a known expression operator.

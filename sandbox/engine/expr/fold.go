@@ -33,8 +33,8 @@ func (s *Scope) withoutFolding() *Scope {
 
 // foldConstant replaces x, the operator name applied to arg, by its value
 // when arg is constant.
-func foldConstant(name string, arg any, x Expr) (Expr, error) {
-	if _, ok := x.(constant); ok || neverFolded[name] || !ConstantSpec(arg) {
+func foldConstant(name string, arg any, x Expr, scope *Scope) (Expr, error) {
+	if _, ok := x.(constant); ok || neverFolded[name] || !scope.constantSpec(arg) {
 		return x, nil
 	}
 	v, err := x.Eval(NewEnv(bson.D{}, 0))
@@ -84,22 +84,31 @@ var neverFolded = map[string]bool{
 // ConstantSpec reports whether an expression specification reads neither
 // a field nor a variable and has no operator optimize() leaves alone: one
 // that optimizing a pipeline replaces by its value.
-func ConstantSpec(spec any) bool {
-	switch s := spec.(type) {
+func ConstantSpec(spec any) bool { return (*Scope)(nil).constantSpec(spec) }
+
+// constantSpec is ConstantSpec in scope s, where a command-level let
+// variable is a constant too (ExpressionFieldPath::optimize): compiled in
+// s, it is its value (compileFieldPath), so an operator over it folds.
+func (s *Scope) constantSpec(spec any) bool {
+	switch x := spec.(type) {
 	case string:
-		return !strings.HasPrefix(s, "$")
+		if name, ok := strings.CutPrefix(x, "$$"); ok && s != nil {
+			_, isConst := s.letConstant(name)
+			return isConst
+		}
+		return !strings.HasPrefix(x, "$")
 	case bson.A:
-		for _, e := range s {
-			if !ConstantSpec(e) {
+		for _, e := range x {
+			if !s.constantSpec(e) {
 				return false
 			}
 		}
 	case bson.D:
-		if len(s) == 1 && s[0].Key == "$literal" {
+		if len(x) == 1 && x[0].Key == "$literal" {
 			return true
 		}
-		for _, e := range s {
-			if strings.HasPrefix(e.Key, "$") && neverFolded[e.Key] || !ConstantSpec(e.Value) {
+		for _, e := range x {
+			if strings.HasPrefix(e.Key, "$") && neverFolded[e.Key] || !s.constantSpec(e.Value) {
 				return false
 			}
 		}

@@ -90,6 +90,12 @@ func (o Options) Pushdown(filter bson.D, s BucketState) Pushdown {
 	return out
 }
 
+// EventFilterDoc is an eventFilter as explain shows it: in the order
+// mongod's optimizer leaves it (rewriteFirst), not sorted.
+func EventFilterDoc(f *query.Filter) bson.D {
+	return (&query.Filter{Root: rewriteFirst(f.Root)}).SerializeInOrder()
+}
+
 // rewriteFirst orders the eventFilter as mongod's optimizer leaves it,
 // which does not sort it as a query's canonical form is sorted. An $expr's
 // optimizer (ExprMatchExpression::getOptimizer, expression_expr.cpp)
@@ -101,12 +107,6 @@ func (o Options) Pushdown(filter bson.D, s BucketState) Pushdown {
 // within an enclosing $and that block moves after the other children. The
 // compiled filter holds each $expr in place, followed by its rewrite; n is
 // copied in mongod's order.
-// EventFilterDoc is an eventFilter as explain shows it: in the order
-// mongod's optimizer leaves it (rewriteFirst), not sorted.
-func EventFilterDoc(f *query.Filter) bson.D {
-	return (&query.Filter{Root: rewriteFirst(f.Root)}).SerializeInOrder()
-}
-
 func rewriteFirst(n query.Node) query.Node {
 	switch x := n.(type) {
 	case *query.And:

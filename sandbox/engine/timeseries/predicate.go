@@ -76,7 +76,7 @@ func (o Options) Pushdown(filter bson.D, s BucketState) Pushdown {
 			clauses = append(clauses, p.loose)
 		}
 		if !p.exact {
-			out.Event = (&query.Filter{Root: rewriteFirst(rest)}).SerializeInOrder()
+			out.Event = EventFilterDoc(&query.Filter{Root: rest})
 			out.WholeBucket = p.tight
 		}
 	}

@@ -815,14 +815,20 @@ type tsMatch struct {
 // ts.buckets is live, under its write lock (writeTimeseries): the matches
 // are then removed before any other writer can change a bucket.
 func (e *Engine) timeseriesMatches(req *request, ts *tsView, filter bson.D, f *query.Filter, multi bool) ([]tsMatch, error) {
-	q := planner.Query{Ctx: req.ctx}
+	// mongod ANDs {"control.closed": {$not: {$eq: true}}} into the bucket
+	// filter of every time-series update and delete (closedBucketFilter in
+	// getMatchExprsForWrites, timeseries_update_delete_util.cpp): a bucket
+	// marked closed by a direct write to the buckets collection is out of
+	// their reach.
+	bucketFilter := bson.D{{Key: "control.closed", Value: bson.D{{Key: "$ne", Value: true}}}}
 	if bf := ts.opts.BucketFilter(filter, ts.bucketState()); bf != nil {
-		bq, err := query.Compile(bf, query.Options{Now: req.now})
-		if err != nil {
-			return nil, err
-		}
-		q.Filter = bq
+		bucketFilter = bson.D{{Key: "$and", Value: bson.A{bucketFilter, bf}}}
 	}
+	bq, err := query.Compile(bucketFilter, query.Options{Now: req.now})
+	if err != nil {
+		return nil, err
+	}
+	q := planner.Query{Ctx: req.ctx, Filter: bq}
 	exec, err := e.plan(ts.buckets, ts.buckets.NS(), q)
 	if err != nil {
 		return nil, err

@@ -49,7 +49,11 @@ func (g *groupStage) execStats() bson.D {
 }
 
 func parseGroupStage(spec any, p *parser) ([]Stage, error) {
-	return oneStage(parseGroup(spec, p))
+	g, err := parseGroup(spec, p)
+	if err != nil {
+		return nil, err
+	}
+	return g.withCommonSortKeys(p), nil
 }
 
 func parseGroup(spec any, p *parser) (*groupStage, error) {

@@ -381,6 +381,9 @@ func (e *Engine) explainDelete(req *request, verbosity string) (bson.D, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ts, _, ok := e.timeseriesView(req.db, b.coll); ok {
+		return e.explainTimeseriesDelete(req, ts, st, verbosity)
+	}
 	return e.explainWrite(req, b.coll, st.filter, st.sort, st.hint, st.let, explainedWrite{single: !st.multi}, verbosity, func(n int64) bson.D {
 		return bson.D{{Key: "nWouldDelete", Value: n}}
 	}, "DELETE")
@@ -441,12 +444,13 @@ func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D
 		return nil, errViewNotCollection(req.db, collName)
 	}
 	if e.isTimeseries(req.db, collName) {
-		// mongod plans these on the buckets, as a TS_MODIFY stage with a
-		// bucket filter and a residual filter (or a DELETE of whole
-		// buckets); the sandbox has no such plan, and an explain of the
+		// mongod plans these on the buckets (an update of the metaField
+		// as an UPDATE of the buckets, the rest as a TS_MODIFY stage);
+		// the sandbox has no such plan for them, and an explain of the
 		// view as a collection would show a plan mongod never runs.
+		// Deletes are explained on the buckets (explainTimeseriesDelete).
 		return nil, mongoerr.New(mongoerr.NotImplemented,
-			"explain of an update, delete or findAndModify on a time-series collection is not supported by the schemalab sandbox; run it against a real MongoDB with --uri")
+			"explain of an update or findAndModify on a time-series collection is not supported by the schemalab sandbox; run it against a real MongoDB with --uri")
 	}
 	single := w.single
 	// A single-document write has no LIMIT stage: its UPDATE or DELETE

@@ -815,12 +815,11 @@ type tsMatch struct {
 // ts.buckets is live, under its write lock (writeTimeseries): the matches
 // are then removed before any other writer can change a bucket.
 func (e *Engine) timeseriesMatches(req *request, ts *tsView, filter bson.D, f *query.Filter, multi bool) ([]tsMatch, error) {
-	// mongod ANDs {"control.closed": {$not: {$eq: true}}} into the bucket
-	// filter of every time-series update and delete (closedBucketFilter in
-	// getMatchExprsForWrites, timeseries_update_delete_util.cpp): a bucket
+	// mongod ANDs the closed bucket filter into the bucket filter of every
+	// time-series update and delete (getMatchExprsForWrites): a bucket
 	// marked closed by a direct write to the buckets collection is out of
 	// their reach.
-	bucketFilter := bson.D{{Key: "control.closed", Value: bson.D{{Key: "$ne", Value: true}}}}
+	bucketFilter := timeseries.ClosedBucketFilter()
 	if bf := ts.opts.BucketFilter(filter, ts.bucketState()); bf != nil {
 		bucketFilter = bson.D{{Key: "$and", Value: bson.A{bucketFilter, bf}}}
 	}

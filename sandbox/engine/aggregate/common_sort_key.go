@@ -41,7 +41,6 @@ type topBottomMember struct {
 	op      string
 	n       any // serialized; missing for $top and $bottom
 	output  any
-	sortBy  any
 	pattern bson.D
 }
 
@@ -50,15 +49,26 @@ func topBottomMemberOf(a *accStatement) (topBottomMember, bool) {
 		return topBottomMember{}, false
 	}
 	single := a.op == "$top" || a.op == "$bottom"
-	n, output, sortBy, err := topBottomArgs(a.op, a.spec, single)
+	n, output, _, err := topBottomArgs(a.op, a.spec, single)
 	if err != nil {
 		return topBottomMember{}, false
 	}
-	m := topBottomMember{op: a.op, output: output, sortBy: sortBy, pattern: a.sortBy.pattern, n: value.Missing{}}
+	m := topBottomMember{op: a.op, output: output, pattern: a.sortBy.pattern, n: value.Missing{}}
 	if !single {
 		m.n = expr.Serialize(n, nil)
 	}
 	return m, true
+}
+
+// serialize is AccumulatorTopBottomN::serialize (accumulator_multi.cpp):
+// n (for the N forms) and output as the expressions they parse to, then
+// the sort pattern.
+func (m topBottomMember) serialize() bson.D {
+	args := bson.D{}
+	if !value.IsMissing(m.n) {
+		args = append(args, bson.E{Key: "n", Value: m.n})
+	}
+	return append(args, bson.E{Key: "output", Value: expr.Serialize(m.output, nil)}, bson.E{Key: "sortBy", Value: m.pattern})
 }
 
 func (m topBottomMember) sameSet(o topBottomMember) bool {
@@ -69,9 +79,7 @@ func (m topBottomMember) sameSet(o topBottomMember) bool {
 // withCommonSortKeys is the $group, rewritten when it has such a set, and
 // the $project that restores its fields. A missing output must stay a
 // null in the merged object (as the member alone would give), hence the
-// $ifNull around each output. The merged accumulator's arguments are
-// written as mongod serializes them (n and each output as expressions),
-// which is how explain shows them. Should the rewritten stages not parse (a
+// $ifNull around each output. Should the rewritten stages not parse (a
 // field of the group already has the merged accumulator's name), the
 // group stays as it is.
 func (g *groupStage) withCommonSortKeys(p *parser) []Stage {
@@ -113,16 +121,12 @@ func (g *groupStage) withCommonSortKeys(p *parser) []Stage {
 		output := bson.D{}
 		for j := i; j < len(g.accs); j++ {
 			if setOf[j] == first {
-				ifNull := bson.A{expr.Serialize(members[j].output, nil), bson.D{{Key: "$const", Value: nil}}}
-				output = append(output, bson.E{Key: g.accs[j].field, Value: bson.D{{Key: "$ifNull", Value: ifNull}}})
+				output = append(output, bson.E{Key: g.accs[j].field, Value: bson.D{{Key: "$ifNull", Value: bson.A{members[j].output, nil}}}})
 			}
 		}
-		args := bson.D{}
-		if !value.IsMissing(members[i].n) {
-			args = append(args, bson.E{Key: "n", Value: members[i].n})
-		}
-		args = append(args, bson.E{Key: "output", Value: output}, bson.E{Key: "sortBy", Value: members[i].sortBy})
-		spec = append(spec, bson.E{Key: name, Value: bson.D{{Key: a.op, Value: args}}})
+		set := members[i]
+		set.output = output
+		spec = append(spec, bson.E{Key: name, Value: bson.D{{Key: a.op, Value: set.serialize()}}})
 	}
 	if !merged {
 		return []Stage{g}

@@ -162,12 +162,15 @@ func (g *groupStage) Name() string { return "$group" }
 func (g *groupStage) Spec() bson.D {
 	// The _id and an accumulator's one argument are expressions, shown as
 	// they serialize (AccumulationStatement and ExpressionConstant); the
-	// accumulators that take named arguments ($topN, $percentile...) keep
-	// them as given.
+	// $top family writes its named arguments back in its own order; the
+	// other accumulators that take named arguments ($firstN,
+	// $percentile...) keep them as given.
 	body := bson.D{{Key: "_id", Value: expr.Serialize(g.idSpec, nil)}}
 	for _, a := range g.accs {
 		arg := a.spec
-		if d, named := arg.(bson.D); !named || len(d) == 0 || strings.HasPrefix(d[0].Key, "$") {
+		if tb, ok := topBottomMemberOf(a); ok {
+			arg = tb.serialize()
+		} else if d, named := arg.(bson.D); !named || len(d) == 0 || strings.HasPrefix(d[0].Key, "$") {
 			arg = expr.Serialize(arg, nil)
 		}
 		body = append(body, bson.E{Key: a.field, Value: bson.D{{Key: a.op, Value: arg}}})

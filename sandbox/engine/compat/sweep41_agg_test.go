@@ -48,6 +48,17 @@ func TestSweep41AggCommonSortKey(t *testing.T) {
 			}
 		})
 
+	// AccumulatorTopBottomN::serialize (src/mongo/db/pipeline/accumulator_multi.cpp)
+	// writes n and output as the expressions they parse to, then the sort
+	// pattern, whatever order they were given in.
+	s.runCase(t, "a $topN serializes n, output and sortBy in its own order", "src/mongo/db/pipeline/accumulator_multi.cpp (AccumulatorTopBottomN::serialize)",
+		groupExplain, func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), docs)
+			pipeline := `[{"$_internalInhibitOptimization": {}}, {"$group": {"_id": null, "t": {"$topN": {"sortBy": {"y": 1}, "output": "$x", "n": 2}}}}]`
+			sameValue(t, "$group", lastStage(t, aggExplain(t, db, pipeline, "queryPlanner")),
+				`{"$group": {"_id": {"$const": null}, "t": {"$topN": {"n": {"$const": 2}, "output": "$x", "sortBy": {"y": 1}}}}}`)
+		})
+
 	// The merged results are the members' own: a missing output is still
 	// a null, in the single and in the N forms.
 	runAggCases(t, []aggCase{

@@ -103,6 +103,11 @@ func (c *Catalog) Insert(buckets *catalog.Collection, o Options, docs []bson.D, 
 	defer s.mu.Unlock()
 	var errs []InsertError
 	var touched []*bucket
+	// first is the batch index of each touched bucket's first measurement,
+	// and added the measurements the batch put in it: a failed commit is
+	// reported at the first, and none of them counts as inserted.
+	first := map[*bucket]int{}
+	added := map[*bucket]int{}
 	n := 0
 	for i, doc := range docs {
 		t, ok := value.Get(doc, o.TimeField).(bson.DateTime)
@@ -123,17 +128,42 @@ func (c *Catalog) Insert(buckets *catalog.Collection, o Options, docs []bson.D, 
 		if !b.dirty {
 			b.dirty = true
 			touched = append(touched, b)
+			first[b] = i
 		}
+		added[b]++
 		n++
 	}
 	for _, b := range touched {
 		if err := s.commit(buckets, o, b); err != nil {
-			// Only a clash with a bucket written directly to the buckets
-			// collection can fail a commit; the batch reports it once.
-			errs = append(errs, InsertError{Index: 0, Err: mongoerr.As(err)})
+			// An array under an indexed measurement field, or a clash with
+			// a bucket written directly to the buckets collection, fails
+			// the commit: the bucket is aborted, as mongod's bucket catalog
+			// does, so that its unstored measurements are not written by a
+			// later insert.
+			s.abort(b)
+			n -= added[b]
+			errs = append(errs, InsertError{Index: first[b], Err: mongoerr.As(err)})
 		}
 	}
 	return n, errs
+}
+
+// abort forgets a bucket whose commit failed; its stored document, if
+// any, stays in the collection.
+func (s *collState) abort(b *bucket) {
+	for key, open := range s.open {
+		if open == b {
+			delete(s.open, key)
+		}
+	}
+	for key, list := range s.archived {
+		for i, a := range list {
+			if a == b {
+				s.archived[key] = append(list[:i:i], list[i+1:]...)
+				break
+			}
+		}
+	}
 }
 
 // metaKey groups measurements by their meta value; objects compare with
@@ -275,6 +305,9 @@ func (b *bucket) add(o Options, doc bson.D, t bson.DateTime) {
 func (s *collState) commit(buckets *catalog.Collection, o Options, b *bucket) error {
 	b.dirty = false
 	doc := b.document(o)
+	if err := CheckIndexedArrays(doc, buckets, o.TimeField); err != nil {
+		return err
+	}
 	s.stats.NumCommits++
 	s.stats.NumMeasurementsCommitted += int64(b.count - b.storedN)
 	if b.rid == 0 {

@@ -342,6 +342,11 @@ func (e *Engine) insertDocs(req *request, collName string, docs bson.A, sizes []
 			for j, doc := range prepared {
 				perr := perrs[j]
 				if perr == nil {
+					if err := checkDirectBucketWrite(coll, doc, false); err != nil {
+						perr = mongoerr.As(err)
+					}
+				}
+				if perr == nil {
 					perr = e.validateWrite(req, coll, nil, doc)
 				}
 				if perr == nil {

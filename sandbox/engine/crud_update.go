@@ -243,6 +243,9 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 		if err := checkIDUnchanged(cur, newDoc); err != nil {
 			return err
 		}
+		if err := checkDirectBucketWrite(coll, newDoc, true); err != nil {
+			return err
+		}
 		if err := e.validateWrite(req, coll, cur, newDoc); err != nil {
 			return err
 		}
@@ -302,6 +305,9 @@ func (e *Engine) applyUpdate(req *request, collName string, st *updateStatement,
 		}
 		if coll.Kind == catalog.KindView {
 			return errViewNotCollection(req.db, collName)
+		}
+		if err := checkDirectBucketWrite(coll, doc, false); err != nil {
+			return err
 		}
 		if err := e.validateWrite(req, coll, nil, doc); err != nil {
 			return err

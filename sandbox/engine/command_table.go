@@ -222,8 +222,7 @@ func commands() []*command {
 			help: "Sets index filter for a query shape. Overrides existing filter."},
 		{name: "reIndex", run: cmdReIndex, noWriteConcern: true,
 			help: "re-index a collection (can only be run on a standalone mongod)"},
-		// Commands mongod 8.0 has that the sandbox leaves out.
-		{name: "compact", run: cmdNotSupported, secondary: secondaryAlways, help: compactHelp},
+		{name: "compact", run: cmdCompact, secondary: secondaryAlways, noWriteConcern: true, help: compactHelp},
 	}, append(replicaSetCommands(), unsupportedCommands()...)...)
 }
 

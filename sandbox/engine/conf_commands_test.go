@@ -26,11 +26,6 @@ func TestConfCommandReplies(t *testing.T) {
 		okJ(t, admin, c)
 	}
 	wantErr(t, db, `{"noSuchCommand":1}`, mongoerr.CommandNotFound, "no such command: 'noSuchCommand'")
-	// Commands mongod has and the sandbox leaves out say so.
-	for _, name := range []string{"compact"} {
-		wantErr(t, db, `{"`+name+`":"c"}`, mongoerr.NotImplemented,
-			"the "+name+" command is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it")
-	}
 	// getLog names a wrong argument as BSONElement::toString(false) prints it.
 	wantErr(t, admin, `{"getLog":{"$numberDouble":"NaN"}}`, mongoerr.TypeMismatch, "Argument to getLog must be of type String; found nan.0 of type double")
 	wantErr(t, admin, `{"getLog":{"a":1}}`, mongoerr.TypeMismatch, "Argument to getLog must be of type String; found { a: 1 } of type object")

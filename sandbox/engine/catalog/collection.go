@@ -487,11 +487,6 @@ func (c *Collection) buildIndex(spec index.Spec) (*index.Index, error) {
 // newIndex checks spec against c's indexes and returns it as an empty
 // index, or nil, nil when an identical index exists.
 func (c *Collection) newIndex(spec index.Spec) (*index.Index, error) {
-	// IndexCatalogImpl::prepareSpecForCreate refuses a TTL index on a
-	// capped collection before it looks for conflicts.
-	if c.IsCapped() && !value.IsMissing(value.Get(spec.Options, "expireAfterSeconds")) {
-		return nil, mongoerr.New(mongoerr.CannotCreateIndex, "Cannot create TTL index on a capped collection")
-	}
 	for _, ix := range c.indexes {
 		if ix.Spec.Name != spec.Name {
 			continue

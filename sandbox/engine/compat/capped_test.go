@@ -135,9 +135,12 @@ func TestCappedCollections(t *testing.T) {
 		{name: "capped allows an update that grows a document", ref: "jstests/core/capped/capped_update.js (SERVER-58865)", cov: cover{op: "update"},
 			setup: []string{capped, five}, cmd: `{"update":"c","updates":[{"q":{"_id":4},"u":{"$set":{"s":"a longer value"}}}]}`, want: `{"n":1,"nModified":1}`,
 			thenFind: `{"find":"c"}`, thenWant: `[{"_id":3},{"_id":4,"s":"a longer value"},{"_id":5}]`},
-		{name: "capped refuses a TTL index", ref: "src/mongo/db/catalog/index_catalog_impl.cpp (prepareSpecForCreate)", cov: cover{op: "createIndexes"},
+		// 7.1 dropped prepareSpecForCreate's refusal of a TTL index on a
+		// capped collection (SERVER-77586; DOCS-16225: "TTL indexes can now
+		// be created on capped collections").
+		{name: "capped takes a TTL index", ref: "SERVER-77586; jstests/core/ddl/coll_mod_convert_to_ttl.js", cov: cover{op: "createIndexes"},
 			setup: []string{capped}, cmd: `{"createIndexes":"c","indexes":[{"key":{"t":1},"name":"t_1","expireAfterSeconds":10}]}`,
-			code: mongoerr.CannotCreateIndex, msg: "Cannot create TTL index on a capped collection"},
+			want: `{"numIndexesBefore":1,"numIndexesAfter":2}`},
 		{name: "capped has an _id index", ref: cappedCreateRef, cov: cover{op: "listIndexes"}, setup: []string{capped}, cmd: `{"listIndexes":"c"}`,
 			want: `{"cursor":{"id":{"$numberLong":"0"},"ns":"{{db}}.c","firstBatch":[{"v":2,"key":{"_id":1},"name":"_id_"}]}}`},
 		{name: "$out to a capped collection", ref: "src/mongo/db/pipeline/document_source_out.cpp (17152)", cov: cover{family: stage, op: "$out"},

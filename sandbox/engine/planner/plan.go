@@ -517,7 +517,7 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 		// when neither exists (buildWholeIXSoln).
 		cands := containedOrCandidates(coll, q, hintedOnly)
 		if len(cands) == 0 {
-			return []*candidate{indexCandidate(hinted, preds, sortSpec, true)}, nil
+			return []*candidate{indexCandidate(hinted, relevantPreds(hinted, preds), sortSpec, true)}, nil
 		}
 		if c := indexCandidate(hinted, preds, sortSpec, false); c != nil {
 			cands = append(cands, c)
@@ -570,14 +570,14 @@ func enumerateOver(coll *catalog.Collection, q Query, allowed func(*index.Index)
 	}
 	// QueryPlanner::plan: when no plan gives the sort without a blocking
 	// SORT, every index that provides it is a candidate too, scanned whole
-	// if no predicate bounds it; the trial may pick it over a SORT that
-	// would read (and hold) every match first.
+	// when the query is not relevant to it (buildWholeIXSoln); the trial
+	// may pick it over a SORT that would read (and hold) every match first.
 	if len(sortSpec) > 0 && !slices.ContainsFunc(out, func(c *candidate) bool { return c.sorted }) {
 		for _, ix := range coll.Indexes() {
 			if !admits(ix) || ix.Spec.Sparse || ix.Spec.Partial != nil || ix.Wildcard() != nil {
 				continue
 			}
-			if c := indexCandidate(ix, preds, sortSpec, true); c != nil && c.sorted {
+			if c := indexCandidate(ix, relevantPreds(ix, preds), sortSpec, true); c != nil && c.sorted {
 				out = append(out, c)
 			}
 		}
@@ -657,9 +657,26 @@ func collectPreds(nodes []query.Node, prefix string, em *query.ElemMatchObject, 
 // intersected or compounded only when the same $elemMatch joins them
 // above that prefix; otherwise each could be satisfied by a different
 // element, and the later one is left for FETCH.
+// relevant reports whether the query has a predicate on ix's first field
+// that the index can take.
+func relevant(ix *index.Index, preds map[string][]indexedPred) bool {
+	return slices.ContainsFunc(preds[ix.Spec.Fields[0].Path], func(p indexedPred) bool { return compatible(p, ix, 0) })
+}
+
+// relevantPreds is preds when the query is relevant to ix (a predicate
+// on its first field, QueryPlannerIXSelect::findRelevantIndices), nil
+// otherwise: such an index, hinted or scanned for its order, is scanned
+// whole (buildWholeIXSoln), and no predicate on a later field bounds it.
+func relevantPreds(ix *index.Index, preds map[string][]indexedPred) map[string][]indexedPred {
+	if relevant(ix, preds) {
+		return preds
+	}
+	return nil
+}
+
 func indexCandidate(ix *index.Index, preds map[string][]indexedPred, sortSpec bson.D, force bool) *candidate {
 	fields := ix.Spec.Fields
-	if !force && !slices.ContainsFunc(preds[fields[0].Path], func(p indexedPred) bool { return compatible(p, ix, 0) }) {
+	if !force && !relevant(ix, preds) {
 		return nil
 	}
 	c := &candidate{ix: ix, dir: 1, bounds: make([]oil, len(fields))}

@@ -19,8 +19,10 @@ const uuidSubtype = 4
 // collectionUUID: when the command names one, the namespace must be a
 // collection with that UUID, or the command fails with
 // CollectionUUIDMismatch, which says which collection of the same database
-// has the UUID (actualCollection, null if none). A view never matches; a
-// time-series collection is its buckets collection, as mongod checks.
+// has the UUID (actualCollection, null if none). A view never matches, nor
+// does a time-series collection, which 8.0 keeps as a view on its buckets:
+// the buckets' UUID names system.buckets.<name> as the actual collection
+// (jstests/core/timeseries/ddl/timeseries_collection_uuid.js, viewful).
 func (e *Engine) checkCollectionUUID(c *command, req *request) error {
 	if !c.collectionUUID {
 		return nil
@@ -58,9 +60,6 @@ func (e *Engine) checkCollectionUUID(c *command, req *request) error {
 		}
 	}
 	target := e.catalog.Snapshot(db, coll)
-	if target != nil && target.Kind == catalog.KindTimeseries {
-		target = e.catalog.Snapshot(db, bucketsPrefix+coll)
-	}
 	if target != nil && target.Kind == catalog.KindCollection && bytes.Equal(target.UUID.Data, want.Data) {
 		return nil
 	}

@@ -2,6 +2,7 @@ package compat_test
 
 import (
 	"testing"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -58,6 +59,16 @@ func TestCollectionUUID(t *testing.T) {
 			mismatch(t, other, bson.D{{Key: "find", Value: "coll"}, {Key: "collectionUUID", Value: uuid}}, "coll", nil)
 			mustCommand(t, db, `{"create":"view","viewOn":"coll","pipeline":[]}`)
 			mismatch(t, db, bson.D{{Key: "find", Value: "view"}, {Key: "collectionUUID", Value: uuid}}, "view", "coll")
+		})
+	// 8.0 keeps a time-series collection as a view on its buckets: no
+	// UUID is its own, and its buckets' names the buckets collection
+	// (jstests/core/timeseries/ddl/timeseries_collection_uuid.js, viewful).
+	s.runCase(t, "a time-series collection with its buckets' UUID", "jstests/core/timeseries/ddl/timeseries_collection_uuid.js",
+		cover{family: commandFam, op: "insert", col: errorCol}, func(t *testing.T, db *mongo.Database) {
+			mustCommand(t, db, `{"create":"ts","timeseries":{"timeField":"t","metaField":"m"}}`)
+			uuid := uuidOf(t, db, "system.buckets.ts")
+			mismatch(t, db, bson.D{{Key: "insert", Value: "ts"}, {Key: "documents", Value: bson.A{bson.D{{Key: "t", Value: bson.NewDateTimeFromTime(time.Unix(0, 0))}}}},
+				{Key: "collectionUUID", Value: uuid}}, "ts", "system.buckets.ts")
 		})
 	s.runCase(t, "writes, index and collection commands with a UUID that is not the collection's", collectionUUIDRef,
 		cover{family: commandFam, op: "insert", col: errorCol}, func(t *testing.T, db *mongo.Database) {

@@ -102,5 +102,16 @@ func stageSeeds(t testing.TB) [][]byte {
 		mustEncode(t, d("create", "raw", "timeseries", d("timeField", "t"), "$db", "shop")),
 		mustEncode(t, d("createIndexes", "system.buckets.raw", "indexes", bson.A{d("key", d("_id", int32(1)), "name", "_id_1", "clustered", true, "unique", true)}, "$db", "shop")),
 		mustEncode(t, d("explain", d("delete", "ticks", "deletes", bson.A{d("q", bson.D{}, "limit", int32(0))}), "$db", "shop")),
+		// Draw 41/42's paths: a time-series delete explained as TS_MODIFY
+		// with a hint, a mixed-schema bucket written straight to the
+		// buckets, compact, a top/bottom set sharing one sort key, and a
+		// hinted index the query is not relevant to.
+		mustEncode(t, d("explain", d("delete", "ticks", "deletes", bson.A{d("q", d("m", int32(2), "_id", d("$gte", int32(3))), "limit", int32(1), "hint", d("m", int32(1)))}),
+			"verbosity", "executionStats", "$db", "shop")),
+		mustEncode(t, d("insert", "system.buckets.ticks", "documents", bson.A{d("_id", bson.NewObjectID(), "control", d("version", int32(1),
+			"min", d("t", bson.DateTime(0), "a", d("x", int32(1))), "max", d("t", bson.DateTime(0), "a", d("x", bson.A{int32(1)}))), "data", bson.D{})}, "$db", "shop")),
+		mustEncode(t, d("compact", "books", "dryRun", true, "freeSpaceTargetMB", int32(1), "$db", "shop")),
+		agg(st("$group", d("_id", nil, "a", d("$top", d("output", "$x", "sortBy", d("y", int32(1)))), "b", d("$top", d("output", "$z", "sortBy", d("y", int32(1))))))),
+		mustEncode(t, d("find", "books", "filter", d("y", int32(7)), "hint", d("x", int32(1), "y", int32(1)), "$db", "shop")),
 	}
 }

@@ -633,7 +633,16 @@ func (e *Engine) readTimeseries(req *request, ts *tsView, view *catalog.View) (b
 // exist, or is hidden, fails as on any collection
 // (jstests/core/timeseries/ddl/timeseries_index.js).
 func timeseriesHint(req *request, o timeseries.Options) any {
-	switch h := value.Get(req.cmd, "hint").(type) {
+	return bucketHint(o, value.Get(req.cmd, "hint"))
+}
+
+// bucketHint is a hint on a time-series collection, for the buckets: an
+// index name as it is, a key pattern translated to the buckets' schema as
+// createIndexes translates it (or left as written when it does not
+// translate, so that it fails as a hint of no index would), $natural as
+// it is, and an empty pattern or anything else as no hint.
+func bucketHint(o timeseries.Options, hint any) any {
+	switch h := hint.(type) {
 	case string:
 		return h
 	case bson.D:

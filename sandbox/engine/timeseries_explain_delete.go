@@ -122,21 +122,3 @@ func tsModifyStage(opType string, bucketFilter, residualFilter, counts bson.D) f
 		return append(d, bson.E{Key: "inputStage", Value: plan})
 	}
 }
-
-// bucketHint is a write statement's hint on a time-series collection, for
-// the buckets: an index name as it is, a key pattern translated to the
-// buckets' schema as createIndexes translates it (or left as written when
-// it does not translate, so that it fails as a hint of no index would).
-func bucketHint(o timeseries.Options, hint any) any {
-	h, ok := hint.(bson.D)
-	if !ok || len(h) == 0 || h[0].Key == "$natural" {
-		if ok && len(h) == 0 {
-			return nil
-		}
-		return hint
-	}
-	if key, err := bucketIndexKey(o, h); err == nil {
-		return key
-	}
-	return h
-}

@@ -262,9 +262,11 @@ func (e *Engine) explainDistinct(req *request, verbosity string) (bson.D, error)
 	return e.explainQuery(req, s.coll, q, verbosity)
 }
 
-// writeStage renders the UPDATE or DELETE stage mongod puts above the
-// query plan of a write; explain never performs the write.
-func writeStage(name string, counts bson.D, c *writeCounters) func(plan bson.D, exec bool) bson.D {
+// writeStage renders the UPDATE, DELETE or TS_MODIFY stage mongod puts
+// above the query plan of a write; explain never performs the write.
+// fields are the stage's own, which every verbosity shows (TS_MODIFY's
+// opType and filters), after the common figures and before the counts.
+func writeStage(name string, fields, counts bson.D, c *writeCounters) func(plan bson.D, exec bool) bson.D {
 	return func(plan bson.D, exec bool) bson.D {
 		d := bson.D{{Key: "stage", Value: name}}
 		if exec {
@@ -282,6 +284,9 @@ func writeStage(name string, counts bson.D, c *writeCounters) func(plan bson.D, 
 				bson.E{Key: "restoreState", Value: int64(0)},
 				bson.E{Key: "isEOF", Value: int64(1)},
 			)
+		}
+		d = append(d, fields...)
+		if exec {
 			d = append(d, counts...)
 		}
 		return append(d, bson.E{Key: "inputStage", Value: plan})
@@ -495,7 +500,7 @@ func (e *Engine) explainWrite(req *request, collName string, filter, sort bson.D
 			}
 		}
 	}
-	wrap := writeStage(stage, counts(n), countWrites(stage, w, n, exec.PulledWorks()))
+	wrap := writeStage(stage, nil, counts(n), countWrites(stage, w, n, exec.PulledWorks()))
 	winning, _ := value.Get(exec.QueryPlanner(), "winningPlan").(bson.D)
 	// A collection clustered by _id has no _id index: mongod 8.0 takes
 	// the express path for its write by _id too (get_executor.cpp,

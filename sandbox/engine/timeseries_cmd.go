@@ -824,15 +824,10 @@ type tsMatch struct {
 // ts.buckets is live, under its write lock (writeTimeseries): the matches
 // are then removed before any other writer can change a bucket.
 func (e *Engine) timeseriesMatches(req *request, ts *tsView, filter bson.D, f *query.Filter, multi bool) ([]tsMatch, error) {
-	// mongod ANDs the closed bucket filter into the bucket filter of every
-	// time-series update and delete (getMatchExprsForWrites): a bucket
-	// marked closed by a direct write to the buckets collection is out of
-	// their reach.
-	bucketFilter := timeseries.ClosedBucketFilter()
-	if bf := ts.opts.BucketFilter(filter, ts.bucketState()); bf != nil {
-		bucketFilter = bson.D{{Key: "$and", Value: bson.A{bucketFilter, bf}}}
-	}
-	bq, err := query.Compile(bucketFilter, query.Options{Now: req.now})
+	// The buckets are read through the write's bucket filter
+	// (getMatchExprsForWrites), which leaves out a bucket marked closed
+	// by a direct write to the buckets collection.
+	bq, err := query.Compile(ts.opts.ForWrites(filter, ts.bucketState()).Bucket, query.Options{Now: req.now})
 	if err != nil {
 		return nil, err
 	}

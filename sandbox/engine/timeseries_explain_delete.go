@@ -24,15 +24,11 @@ import (
 //
 // The explain runs the scan but deletes nothing.
 func (e *Engine) explainTimeseriesDelete(req *request, ts *tsView, st *deleteStatement, verbosity string) (bson.D, error) {
-	opts := query.Options{Now: req.now, LetVars: st.let, JSONSchema: validation.CompileSchema}
-	f, err := query.Compile(st.filter, opts)
+	f, err := query.Compile(st.filter, query.Options{Now: req.now, LetVars: st.let, JSONSchema: validation.CompileSchema})
 	if err != nil {
 		return nil, err
 	}
-	wf, err := ts.opts.ForWrites(st.filter, opts, ts.bucketState())
-	if err != nil {
-		return nil, err
-	}
+	wf := ts.opts.ForWrites(st.filter, ts.bucketState())
 	bucketQuery, err := query.Compile(wf.Bucket, query.Options{Now: req.now})
 	if err != nil {
 		return nil, err
@@ -55,7 +51,7 @@ func (e *Engine) explainTimeseriesDelete(req *request, ts *tsView, st *deleteSta
 			}
 		}
 		counts := bson.D{{Key: "nWouldDelete", Value: measurements}}
-		return explainReply(req, renderPlan(exec, verbosity, writeStage("DELETE", counts, nil))), nil
+		return explainReply(req, renderPlan(exec, verbosity, writeStage("DELETE", nil, counts, nil))), nil
 	}
 	var unpacked, deleted int64
 	if verbosity != "queryPlanner" {
@@ -85,40 +81,10 @@ func (e *Engine) explainTimeseriesDelete(req *request, ts *tsView, st *deleteSta
 	if residual == nil {
 		residual = bson.D{}
 	}
-	stage := tsModifyStage(opType, wf.Bucket, residual, bson.D{
-		{Key: "nBucketsUnpacked", Value: unpacked},
-		{Key: "nMeasurementsDeleted", Value: deleted},
-	})
+	// TS_MODIFY's fields in the order plan_explainer_impl.cpp appends
+	// them; like DELETE it returns nothing.
+	stage := writeStage("TS_MODIFY",
+		bson.D{{Key: "opType", Value: opType}, {Key: "bucketFilter", Value: wf.Bucket}, {Key: "residualFilter", Value: residual}},
+		bson.D{{Key: "nBucketsUnpacked", Value: unpacked}, {Key: "nMeasurementsDeleted", Value: deleted}}, nil)
 	return explainReply(req, renderPlan(exec, verbosity, stage)), nil
-}
-
-// tsModifyStage renders the TS_MODIFY stage above the buckets' plan, its
-// fields in the order plan_explainer_impl.cpp appends them: the common
-// figures, opType, bucketFilter and residualFilter, then (with execution
-// stats) its counts. It returns no document, and works once per work of
-// its plan and once more at its end.
-func tsModifyStage(opType string, bucketFilter, residualFilter, counts bson.D) func(plan bson.D, exec bool) bson.D {
-	return func(plan bson.D, exec bool) bson.D {
-		d := bson.D{{Key: "stage", Value: "TS_MODIFY"}}
-		if exec {
-			works := lookupInt(plan, "works")
-			d = append(d,
-				bson.E{Key: "nReturned", Value: int64(0)},
-				bson.E{Key: "executionTimeMillisEstimate", Value: lookupInt(plan, "executionTimeMillisEstimate")},
-				bson.E{Key: "works", Value: works + 1},
-				bson.E{Key: "advanced", Value: int64(0)},
-				bson.E{Key: "needTime", Value: works},
-				bson.E{Key: "needYield", Value: int64(0)},
-				bson.E{Key: "saveState", Value: int64(0)},
-				bson.E{Key: "restoreState", Value: int64(0)},
-				bson.E{Key: "isEOF", Value: int64(1)},
-			)
-		}
-		d = append(d, bson.E{Key: "opType", Value: opType}, bson.E{Key: "bucketFilter", Value: bucketFilter},
-			bson.E{Key: "residualFilter", Value: residualFilter})
-		if exec {
-			d = append(d, counts...)
-		}
-		return append(d, bson.E{Key: "inputStage", Value: plan})
-	}
 }

@@ -59,33 +59,58 @@ type Pushdown struct {
 // the command's let variables) is left whole to the eventFilter, whose
 // compilation then reports an error or runs it.
 func (o Options) Pushdown(filter bson.D, s BucketState) Pushdown {
-	f, err := query.Compile(filter, query.Options{})
-	if err != nil {
+	sp, ok := o.split(filter, s)
+	if !ok {
 		return Pushdown{Event: filter}
 	}
+	out := Pushdown{Buckets: and(sp.clauses()...)}
+	if sp.rest != nil && !sp.pred.exact {
+		out.Event = EventFilterDoc(&query.Filter{Root: sp.rest})
+		out.WholeBucket = sp.pred.tight
+	}
+	return out
+}
+
+// bucketSplit is a measurement filter split for the buckets.
+type bucketSplit struct {
+	// meta is the conjuncts that read the metaField alone, renamed onto
+	// "meta"; nil when there is none.
+	meta bson.D
+	// rest is the other conjuncts, nil when there is none, and pred their
+	// bucket predicates.
+	rest query.Node
+	pred bucketPredicate
+}
+
+// split compiles filter and splits it for a collection in state s. ok is
+// false for a filter that does not compile here (one reading the
+// command's let variables).
+func (o Options) split(filter bson.D, s BucketState) (bucketSplit, bool) {
+	f, err := query.Compile(filter, query.Options{})
+	if err != nil {
+		return bucketSplit{}, false
+	}
+	var out bucketSplit
 	meta, rest := o.splitMeta(f.Root)
-	var clauses bson.A
 	if meta != nil {
-		clauses = append(clauses, (&query.Filter{Root: meta}).Serialize())
+		out.meta = (&query.Filter{Root: meta}).Serialize()
 	}
-	var out Pushdown
 	if rest != nil {
-		g := &predicateGenerator{o: o, s: s}
-		p := g.predicates(rest)
-		if p.loose != nil {
-			clauses = append(clauses, p.loose)
-		}
-		if !p.exact {
-			out.Event = EventFilterDoc(&query.Filter{Root: rest})
-			out.WholeBucket = p.tight
-		}
+		out.rest = rest
+		out.pred = (&predicateGenerator{o: o, s: s}).predicates(rest)
 	}
-	switch len(clauses) {
-	case 0:
-	case 1:
-		out.Buckets = clauses[0].(bson.D)
-	default:
-		out.Buckets = bson.D{{Key: "$and", Value: clauses}}
+	return out, true
+}
+
+// clauses are the split's predicates on the buckets: the metaField's,
+// then the loose bucket predicate of the rest.
+func (sp bucketSplit) clauses() []bson.D {
+	var out []bson.D
+	if sp.meta != nil {
+		out = append(out, sp.meta)
+	}
+	if sp.pred.loose != nil {
+		out = append(out, sp.pred.loose)
 	}
 	return out
 }
@@ -237,13 +262,6 @@ func andOf(nodes []query.Node) query.Node {
 		return nodes[0]
 	}
 	return &query.And{Children: nodes}
-}
-
-// BucketFilter is Pushdown's $match on the buckets for a collection in
-// state s: it keeps every bucket that may hold a measurement filter
-// matches.
-func (o Options) BucketFilter(filter bson.D, s BucketState) bson.D {
-	return o.Pushdown(filter, s).Buckets
 }
 
 // isMetaPath reports whether field is the metaField or below it.

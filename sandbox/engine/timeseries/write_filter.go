@@ -26,30 +26,17 @@ type WriteFilters struct {
 	Residual bson.D
 }
 
-// ForWrites splits a write's measurement filter, compiled with opts, for
-// the buckets of a collection in state s. It compiles a filter of its
-// own, as the split renames the metaField's predicates in place.
-func (o Options) ForWrites(filter bson.D, opts query.Options, s BucketState) (WriteFilters, error) {
-	f, err := query.Compile(filter, opts)
-	if err != nil {
-		return WriteFilters{}, err
+// ForWrites splits a write's measurement filter for the buckets of a
+// collection in state s. A filter that does not compile here (one reading
+// the command's let variables) is residual whole.
+func (o Options) ForWrites(filter bson.D, s BucketState) WriteFilters {
+	sp, ok := o.split(filter, s)
+	if !ok {
+		return WriteFilters{Bucket: ClosedBucketFilter(), Residual: filter}
 	}
-	clauses := bson.A{ClosedBucketFilter()}
-	meta, rest := o.splitMeta(f.Root)
-	if meta != nil {
-		clauses = append(clauses, (&query.Filter{Root: meta}).Serialize())
+	out := WriteFilters{Bucket: and(append([]bson.D{ClosedBucketFilter()}, sp.clauses()...)...)}
+	if sp.rest != nil {
+		out.Residual = EventFilterDoc(&query.Filter{Root: sp.rest})
 	}
-	var out WriteFilters
-	if rest != nil {
-		g := &predicateGenerator{o: o, s: s}
-		if p := g.predicates(rest); p.loose != nil {
-			clauses = append(clauses, p.loose)
-		}
-		out.Residual = EventFilterDoc(&query.Filter{Root: rest})
-	}
-	out.Bucket = clauses[0].(bson.D)
-	if len(clauses) > 1 {
-		out.Bucket = bson.D{{Key: "$and", Value: clauses}}
-	}
-	return out, nil
+	return out
 }

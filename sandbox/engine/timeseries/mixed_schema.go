@@ -12,33 +12,26 @@ import (
 func BucketHasMixedSchema(bucket bson.D) bool {
 	min, _ := value.Lookup(bucket, "control.min").(bson.D)
 	max, _ := value.Lookup(bucket, "control.max").(bson.D)
-	return mixedValues(docValues(min), docValues(max))
+	return mixedFields(min, max)
 }
 
-func docValues(d bson.D) []any {
-	out := make([]any, len(d))
-	for i, e := range d {
-		out[i] = e.Value
-	}
-	return out
-}
-
-// mixedValues walks min and max side by side, as doesMinMaxHaveMixedSchemaData
-// does; the two have the same fields in the same order in a well-formed
-// bucket, and a walk stops at the end of the shorter.
-func mixedValues(min, max []any) bool {
+// mixedFields walks min and max side by side, as doesMinMaxHaveMixedSchemaData
+// does, an array read as the object of its positions; the two have the
+// same fields in the same order in a well-formed bucket, and a walk stops
+// at the end of the shorter.
+func mixedFields(min, max bson.D) bool {
 	for i := 0; i < len(min) && i < len(max); i++ {
-		a, b := min[i], max[i]
+		a, b := min[i].Value, max[i].Value
 		if value.CanonicalTypeOrder(a) != value.CanonicalTypeOrder(b) {
 			return true
 		}
 		switch x := a.(type) {
 		case bson.D:
-			if y, ok := b.(bson.D); ok && mixedValues(docValues(x), docValues(y)) {
+			if y, ok := b.(bson.D); ok && mixedFields(x, y) {
 				return true
 			}
 		case bson.A:
-			if y, ok := b.(bson.A); ok && mixedValues(x, y) {
+			if y, ok := b.(bson.A); ok && mixedFields(value.ArrayAsDoc(x), value.ArrayAsDoc(y)) {
 				return true
 			}
 		}

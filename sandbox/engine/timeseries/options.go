@@ -131,7 +131,10 @@ func Parse(v any, ns string) (Options, error) {
 	return o, o.setBucketing(hasSpan, hasRounding)
 }
 
-// setBucketing is validateAndSetBucketingParameters.
+// setBucketing is 8.0's validateAndSetBucketingParameters: a granularity
+// takes at most its own span and never a rounding, even the one it
+// implies; without one, the span and the rounding come as an equal pair
+// (one alone differs from the missing other, held as 0).
 func (o *Options) setBucketing(hasSpan, hasRounding bool) error {
 	g := o.Granularity
 	if g == "" {
@@ -142,14 +145,11 @@ func (o *Options) setBucketing(hasSpan, hasRounding bool) error {
 		if hasSpan && o.BucketMaxSpanSeconds != def.span {
 			return mongoerr.Newf(mongoerr.InvalidOptions, "Timeseries 'bucketMaxSpanSeconds' is not configurable to a value other than the default of %d for the provided granularity", def.span)
 		}
-		if hasRounding && o.BucketRoundingSeconds != def.rounding {
-			return mongoerr.Newf(mongoerr.InvalidOptions, "Timeseries 'bucketRoundingSeconds' is not configurable to a value other than the default of %d for the provided granularity", def.rounding)
+		if hasRounding {
+			return mongoerr.New(mongoerr.InvalidOptions, "Timeseries 'bucketRoundingSeconds' is not configurable alongside the granularity parameter")
 		}
 		o.BucketMaxSpanSeconds, o.BucketRoundingSeconds = def.span, def.rounding
 		return nil
-	}
-	if hasSpan != hasRounding {
-		return mongoerr.New(mongoerr.InvalidOptions, "Timeseries 'bucketMaxSpanSeconds' and 'bucketRoundingSeconds' need to be set alongside each other")
 	}
 	if o.BucketRoundingSeconds != o.BucketMaxSpanSeconds {
 		return mongoerr.New(mongoerr.InvalidOptions, "Timeseries 'bucketRoundingSeconds' needs to be equal to 'bucketMaxSpanSeconds'")

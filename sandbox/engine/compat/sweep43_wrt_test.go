@@ -1,0 +1,42 @@
+package compat_test
+
+import (
+	"testing"
+
+	"github.com/schemalab/schemalab/sandbox/mongoerr"
+)
+
+// Sweep 43 (writes, time series, capped and catalog jstests): cases for
+// the differences fixed in the sandbox.
+
+// tsBucketingRef: 8.0's validateAndSetBucketingParameters. A granularity
+// admits its own bucketMaxSpanSeconds but no bucketRoundingSeconds at
+// all; without a granularity, the two seconds parameters must be equal,
+// so one given alone fails that same check.
+const tsBucketingRef = "src/mongo/db/timeseries/timeseries_options.cpp (validateAndSetBucketingParameters); " +
+	"jstests/core/timeseries/ddl/timeseries_create.js"
+
+func TestSweep43TimeseriesCreateBucketing(t *testing.T) {
+	const msgRounding = "Timeseries 'bucketRoundingSeconds' is not configurable alongside the granularity parameter"
+	runCmdCases(t, []cmdCase{
+		{name: "a granularity with the rounding it implies", ref: tsBucketingRef,
+			cmd:  `{"create": "w", "timeseries": {"timeField": "t", "granularity": "seconds", "bucketMaxSpanSeconds": 3600, "bucketRoundingSeconds": 60}}`,
+			code: mongoerr.InvalidOptions, msg: msgRounding,
+			thenFind: `{"listCollections": 1, "nameOnly": true}`, thenWant: `{"cursor": {"id": {"$numberLong": "0"}, "ns": "*", "firstBatch": []}}`},
+		{name: "a granularity with a rounding alone", ref: tsBucketingRef,
+			cmd:  `{"create": "w", "timeseries": {"timeField": "t", "granularity": "hours", "bucketRoundingSeconds": 86400}}`,
+			code: mongoerr.InvalidOptions, msg: msgRounding},
+		{name: "a granularity with its own span", ref: tsBucketingRef,
+			cmd:      `{"create": "w", "timeseries": {"timeField": "t", "granularity": "minutes", "bucketMaxSpanSeconds": 86400}}`,
+			want:     `{"ok": 1.0}`,
+			thenFind: `{"listCollections": 1, "filter": {"name": "w"}}`,
+			thenWant: `{"cursor": {"id": {"$numberLong": "0"}, "ns": "*", "firstBatch": [{"name": "w", "type": "timeseries",
+				"options": {"timeseries": {"timeField": "t", "granularity": "minutes", "bucketMaxSpanSeconds": 86400}}, "info": "*"}]}}`},
+		{name: "a span without a rounding", ref: tsBucketingRef,
+			cmd:  `{"create": "w", "timeseries": {"timeField": "t", "bucketMaxSpanSeconds": 100}}`,
+			code: mongoerr.InvalidOptions, msg: "Timeseries 'bucketRoundingSeconds' needs to be equal to 'bucketMaxSpanSeconds'"},
+		{name: "a rounding without a span", ref: tsBucketingRef,
+			cmd:  `{"create": "w", "timeseries": {"timeField": "t", "bucketRoundingSeconds": 100}}`,
+			code: mongoerr.InvalidOptions, msg: "Timeseries 'bucketRoundingSeconds' needs to be equal to 'bucketMaxSpanSeconds'"},
+	})
+}

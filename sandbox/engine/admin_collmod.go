@@ -36,6 +36,13 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 	if err := checkViewFields(req.cmd, "collMod"); err != nil {
 		return nil, err
 	}
+	// CollectionModCommand refuses a buckets namespace before anything
+	// else: a change made there would leave the time-series view behind
+	// (dbcommands.cpp). collMod on the time-series collection reaches the
+	// buckets through collModTimeseries instead.
+	if strings.HasPrefix(collName, bucketsPrefix) {
+		return nil, mongoerr.New(mongoerr.InvalidNamespace, "collMod on a time-series collection's underlying buckets collection is not supported.")
+	}
 	if e.isView(req.db, collName) {
 		return e.collModView(req, collName)
 	}
@@ -129,11 +136,6 @@ func cmdCollMod(e *Engine, req *request) (bson.D, error) {
 				return err
 			}
 			changes = append(changes, bson.E{Key: "expireAfterSeconds", Value: ttl})
-		}
-		if _, isBuckets := value.Get(c.Options, "timeseries").(bson.D); isBuckets {
-			if err := refuseTimeseriesValidation(changes); err != nil {
-				return err
-			}
 		}
 		reply = bson.D{}
 		if idx != nil {

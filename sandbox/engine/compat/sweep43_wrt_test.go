@@ -40,3 +40,30 @@ func TestSweep43TimeseriesCreateBucketing(t *testing.T) {
 			code: mongoerr.InvalidOptions, msg: "Timeseries 'bucketRoundingSeconds' needs to be equal to 'bucketMaxSpanSeconds'"},
 	})
 }
+
+// collModBucketsRef: the collMod command refuses a time-series
+// collection's buckets namespace before it looks at the options or the
+// collection; collMod on the time-series collection itself still works.
+const collModBucketsRef = "src/mongo/db/commands/dbcommands.cpp (CollectionModCommand::Invocation::run, InvalidNamespace); " +
+	"jstests/core/timeseries/ddl/timeseries_collmod_legacy.js"
+
+func TestSweep43CollModBucketsNamespace(t *testing.T) {
+	ts := `{"create": "ts", "timeseries": {"timeField": "t", "granularity": "seconds"}}`
+	const msg = "collMod on a time-series collection's underlying buckets collection is not supported."
+	runCmdCases(t, []cmdCase{
+		{name: "collMod granularity on the buckets", ref: collModBucketsRef, setup: []string{ts},
+			cmd:  `{"collMod": "system.buckets.ts", "timeseries": {"granularity": "hours"}}`,
+			code: mongoerr.InvalidNamespace, msg: msg},
+		{name: "collMod validator on the buckets", ref: collModBucketsRef, setup: []string{ts},
+			cmd:  `{"collMod": "system.buckets.ts", "validator": {"required": ["t"]}}`,
+			code: mongoerr.InvalidNamespace, msg: msg},
+		{name: "collMod expireAfterSeconds on the buckets", ref: collModBucketsRef, setup: []string{ts},
+			cmd:  `{"collMod": "system.buckets.ts", "expireAfterSeconds": 60}`,
+			code: mongoerr.InvalidNamespace, msg: msg},
+		{name: "collMod on a buckets name with no collection", ref: collModBucketsRef,
+			cmd:  `{"collMod": "system.buckets.none", "validationLevel": "moderate"}`,
+			code: mongoerr.InvalidNamespace, msg: msg},
+		{name: "collMod granularity on the time-series collection", ref: collModBucketsRef, setup: []string{ts},
+			cmd: `{"collMod": "ts", "timeseries": {"granularity": "minutes"}}`, want: `{"ok": 1.0}`},
+	})
+}

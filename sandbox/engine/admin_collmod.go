@@ -504,10 +504,10 @@ func (r *collModIndexRequest) modifications() int {
 // the catalog stores the new value; hiding an index already hidden (or
 // unhiding a visible one) is a no-op that adds no hidden_old/_new.
 func collModIndex(ch *catalog.Change, c *catalog.Collection, r *collModIndexRequest) (bson.D, error) {
+	// A capped collection's index converts to TTL like any other: 8.0's
+	// refusal waits on featureFlagTTLIndexesOnCappedCollections, enabled
+	// since 7.1 (SERVER-77586).
 	if r.expire != nil {
-		if c.IsCapped() {
-			return nil, mongoerr.New(mongoerr.InvalidOptions, "TTL indexes are not supported for capped collections.")
-		}
 		if reason := index.ExpireAfterSecondsProblem(r.expire); reason != "" {
 			return nil, mongoerr.New(mongoerr.InvalidOptions, reason)
 		}

@@ -67,3 +67,26 @@ func TestSweep43CollModBucketsNamespace(t *testing.T) {
 			cmd: `{"collMod": "ts", "timeseries": {"granularity": "minutes"}}`, want: `{"ok": 1.0}`},
 	})
 }
+
+// cappedTTLCollModRef: with featureFlagTTLIndexesOnCappedCollections on
+// (since 7.1, SERVER-77586), collMod's refusal of a TTL on a capped
+// collection's index no longer applies; 8.0-era
+// collmod_convert_capped_to_ttl.js expects the conversion to work.
+const cappedTTLCollModRef = "src/mongo/db/catalog/coll_mod.cpp (parseCollModRequest, TTL on a capped collection); " +
+	"jstests/core/ddl/collmod_convert_capped_to_ttl.js, jstests/core/ddl/coll_mod_convert_to_ttl.js"
+
+func TestSweep43CollModTTLOnCapped(t *testing.T) {
+	setup := []string{`{"create": "c", "capped": true, "size": 100000}`,
+		`{"createIndexes": "c", "indexes": [{"key": {"t": 1}, "name": "t_1"}]}`}
+	runCmdCases(t, []cmdCase{
+		{name: "collMod makes a capped collection's index a TTL index", ref: cappedTTLCollModRef, setup: setup,
+			cmd:      `{"collMod": "c", "index": {"keyPattern": {"t": 1}, "expireAfterSeconds": 100}}`,
+			want:     `{"expireAfterSeconds_new": {"$numberLong": "100"}}`,
+			thenFind: `{"listIndexes": "c"}`,
+			thenWant: `{"cursor": {"id": {"$numberLong": "0"}, "ns": "*", "firstBatch": [{"v": 2, "key": {"_id": 1}, "name": "_id_"},
+				{"v": 2, "key": {"t": 1}, "name": "t_1", "expireAfterSeconds": "*"}]}}`},
+		{name: "collMod still checks the TTL's range on a capped collection", ref: cappedTTLCollModRef, setup: setup,
+			cmd:  `{"collMod": "c", "index": {"name": "t_1", "expireAfterSeconds": -1}}`,
+			code: mongoerr.InvalidOptions, msg: "TTL index 'expireAfterSeconds' option cannot be less than 0"},
+	})
+}

@@ -84,6 +84,8 @@ func serverParameters() []serverParameter {
 	memoryLimitLong := int64(value.MemoryLimit)
 	return []serverParameter{
 		{name: "featureCompatibilityVersion", value: bson.D{{Key: "version", Value: fcvVersion}}},
+		{name: "featureFlagBulkWriteCommand", value: enabledFeatureFlag("8.0"), settableAtStartup: true},
+		{name: "featureFlagTTLIndexesOnCappedCollections", value: enabledFeatureFlag("7.1"), settableAtStartup: true},
 		{name: "internalDocumentSourceGroupMaxMemoryBytes", value: memoryLimitLong, settableAtRuntime: true, settableAtStartup: true},
 		{name: "internalLookupStageIntermediateDocumentMaxSizeBytes", value: memoryLimitLong, settableAtRuntime: true, settableAtStartup: true},
 		{name: "internalPipelineLengthLimit", value: int32(aggregate.MaxPipelineLength), settableAtStartup: true},
@@ -101,6 +103,14 @@ func serverParameters() []serverParameter {
 		{name: "timeseriesBucketMaxCount", value: int32(timeseries.BucketMaxCount), settableAtStartup: true},
 		{name: "timeseriesBucketMaxSize", value: int32(timeseries.BucketMaxSize), settableAtStartup: true},
 	}
+}
+
+// enabledFeatureFlag is how FeatureFlagServerParameter::append reports
+// an FCV-gated feature flag that is on, version being the release that
+// enabled it. The sandbox lists the 8.0 flags jstests gate behaviour it
+// has on (FeatureFlagUtil.isEnabled), so those tests run rather than skip.
+func enabledFeatureFlag(version string) bson.D {
+	return bson.D{{Key: "value", Value: true}, {Key: "version", Value: version}, {Key: "shouldBeFCVGated", Value: true}}
 }
 
 // getParameter supports {getParameter: 1, name: 1, ...}, {getParameter:

@@ -90,3 +90,24 @@ func TestSweep43CollModTTLOnCapped(t *testing.T) {
 			code: mongoerr.InvalidOptions, msg: "TTL index 'expireAfterSeconds' option cannot be less than 0"},
 	})
 }
+
+// featureFlagRef: getParameter reports a feature flag as
+// FeatureFlagServerParameter::append does; 8.0 ships bulkWrite (flag
+// version 8.0) and TTL indexes on capped collections (7.1) enabled, and
+// jstests skip their bodies when FeatureFlagUtil finds a flag off.
+const featureFlagRef = "src/mongo/db/feature_flag_server_parameter.cpp (append); " +
+	"jstests/core/write/bulk/bulk_write_cursor.js, jstests/core/ddl/collmod_convert_capped_to_ttl.js"
+
+func TestSweep43FeatureFlagParameters(t *testing.T) {
+	runCmdCases(t, []cmdCase{
+		{name: "getParameter featureFlagBulkWriteCommand", ref: featureFlagRef, admin: true,
+			cmd:  `{"getParameter": 1, "featureFlagBulkWriteCommand": 1}`,
+			want: `{"featureFlagBulkWriteCommand": {"value": true, "version": "8.0", "shouldBeFCVGated": true}}`},
+		{name: "getParameter featureFlagTTLIndexesOnCappedCollections", ref: featureFlagRef, admin: true,
+			cmd:  `{"getParameter": 1, "featureFlagTTLIndexesOnCappedCollections": 1}`,
+			want: `{"featureFlagTTLIndexesOnCappedCollections": {"value": true, "version": "7.1", "shouldBeFCVGated": true}}`},
+		{name: "setParameter of a feature flag at runtime", ref: featureFlagRef + "; src/mongo/db/commands/set_parameter.cpp", admin: true,
+			cmd:  `{"setParameter": 1, "featureFlagBulkWriteCommand": true}`,
+			code: mongoerr.IllegalOperation, msg: "not allowed to change [featureFlagBulkWriteCommand] at runtime"},
+	})
+}

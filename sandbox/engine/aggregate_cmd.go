@@ -391,7 +391,10 @@ func (e *Engine) replaceCollection(req *request, ctx context.Context, db, c stri
 	var specs []index.Spec
 	if old != nil {
 		if old.Kind == catalog.KindTimeseries {
-			return timeseries.ErrTarget("$out")
+			// document_source_out.cpp validateTimeseries: without the
+			// timeseries option, an existing time-series target keeps its
+			// own options and is replaced as a time-series collection.
+			return e.replaceTimeseries(req, db, c, nil, docs)
 		}
 		if old.Kind == catalog.KindView {
 			return errViewNotCollection(db, c)
@@ -463,21 +466,40 @@ func (e *Engine) replaceCollection(req *request, ctx context.Context, db, c stri
 	return nil
 }
 
-// replaceTimeseries is $out with the timeseries option
-// (DocumentSourceOut::validateTimeseries and initialize): the target is
-// created as a time-series collection with those options, or must already
-// be one with the same timeField and metaField, and its measurements are
-// replaced by the documents. mongod writes a temporary collection and
-// renames it over the target; the sandbox checks every document's time
-// field before it touches the target, so that a failing $out leaves it as
-// it was.
+// replaceTimeseries is $out into a time-series collection
+// (DocumentSourceOut::validateTimeseries and initialize): with the
+// timeseries option (spec), the target is created as a time-series
+// collection with those options, or must already be one whose options
+// equal them (timeseries::optionsAreEqual); without it (spec nil, from
+// replaceCollection), the existing time-series target keeps its options.
+// Its measurements are replaced by the documents. mongod writes a
+// temporary collection and renames it over the target; the sandbox checks
+// every document's time field before it touches the target, so that a
+// failing $out leaves it as it was.
 func (e *Engine) replaceTimeseries(req *request, db, c string, spec bson.D, docs []bson.D) error {
 	if err := catalog.ValidateNamespace(db, c); err != nil {
 		return err
 	}
-	opts, err := timeseries.Parse(spec, ns(db, c))
-	if err != nil {
-		return err
+	existing := e.catalog.Snapshot(db, c)
+	var have timeseries.Options
+	if existing != nil && existing.Kind == catalog.KindTimeseries {
+		stored, _ := value.Get(existing.Options, "timeseries").(bson.D)
+		have = timeseries.FromDocument(stored)
+	}
+	opts := have
+	if spec == nil && opts.TimeField == "" {
+		// replaceCollection saw a time-series target that has since been
+		// dropped or replaced; mongod's rename finds the options changed.
+		return mongoerr.Newf(mongoerr.CommandFailed, "collection options of target collection %s changed during processing", ns(db, c))
+	}
+	if spec != nil {
+		var err error
+		if opts, err = timeseries.Parse(spec, ns(db, c)); err != nil {
+			return err
+		}
+		if err := checkOutTimeseriesTarget(existing, spec, opts, have); err != nil {
+			return err
+		}
 	}
 	arr := make(bson.A, len(docs))
 	sizes := make([]int, len(docs))
@@ -487,26 +509,14 @@ func (e *Engine) replaceTimeseries(req *request, db, c string, spec bson.D, docs
 		}
 		arr[i], sizes[i] = d, value.Size(d)
 	}
-	existing := e.catalog.Snapshot(db, c)
-	switch {
-	case existing == nil:
+	if existing == nil {
 		create := *req
 		create.db, create.name = db, "create"
 		create.cmd = bson.D{{Key: "create", Value: c}, {Key: "timeseries", Value: spec}}
 		if _, err := e.createTimeseries(&create, c); err != nil {
 			return err
 		}
-	case existing.Kind != catalog.KindTimeseries:
-		return mongoerr.New(mongoerr.ErrOutTimeseriesFromCollection, "Cannot create a time-series collection from a non time-series collection.")
-	default:
-		have, _ := value.Get(existing.Options, "timeseries").(bson.D)
-		cur := timeseries.FromDocument(have)
-		if cur.TimeField != opts.TimeField {
-			return mongoerr.New(mongoerr.ErrOutTimeseriesTimeField, "Time field inputted does not match the time field of the existing time-series collection.")
-		}
-		if opts.MetaField != "" && cur.MetaField != opts.MetaField {
-			return mongoerr.New(mongoerr.ErrOutTimeseriesMetaField, "Meta field inputted does not match the time field of the existing time-series collection.")
-		}
+	} else {
 		err := e.writeTimeseries(db, c, func(ts *tsView) error {
 			ts.buckets.Truncate()
 			e.buckets.Forget(ts.buckets)
@@ -527,6 +537,45 @@ func (e *Engine) replaceTimeseries(req *request, db, c string, spec bson.D, docs
 	}
 	e.cursors.killNamespace(ns(db, c), false)
 	return nil
+}
+
+// checkOutTimeseriesTarget is 8.0's validateTimeseries for an $out given
+// the timeseries option: an existing collection or view that is not a
+// time-series collection fails (7268700, 7268703), an existing
+// time-series collection must have the options asked for (7406103).
+// opts is spec parsed, have the existing collection's options.
+func checkOutTimeseriesTarget(existing *catalog.Collection, spec bson.D, opts, have timeseries.Options) error {
+	switch {
+	case existing == nil:
+		return nil
+	case existing.Kind == catalog.KindView:
+		return mongoerr.New(7268703, "Cannot create a time-series collection from a non time-series view.")
+	case existing.Kind != catalog.KindTimeseries:
+		return mongoerr.New(mongoerr.ErrOutTimeseriesFromCollection, "Cannot create a time-series collection from a non time-series collection.")
+	}
+	// optionsAreEqual (timeseries_options.cpp): the time and meta fields,
+	// the granularity (none counts as seconds) and the bucket span.
+	granularity := func(o timeseries.Options) string {
+		if o.Granularity == "" {
+			return "seconds"
+		}
+		return o.Granularity
+	}
+	if opts.TimeField == have.TimeField && opts.MetaField == have.MetaField &&
+		granularity(opts) == granularity(have) && opts.BucketMaxSpanSeconds == have.BucketMaxSpanSeconds {
+		return nil
+	}
+	// The message shows the option as parsed (the IDL struct's fields in
+	// their declared order) and the collection's stored options.
+	var received bson.D
+	for _, f := range []string{"timeField", "metaField", "granularity", "bucketRoundingSeconds", "bucketMaxSpanSeconds"} {
+		if v := value.Get(spec, f); !value.IsMissing(v) {
+			received = append(received, bson.E{Key: f, Value: v})
+		}
+	}
+	stored, _ := value.Get(existing.Options, "timeseries").(bson.D)
+	return mongoerr.Newf(7406103, "Time-series options inputted must match the existing time-series collection. Received: %sFound: %s",
+		value.FormatDoc(received), value.FormatDoc(stored))
 }
 
 // findRecord locates the stored record of a document read earlier in the

@@ -1,0 +1,94 @@
+package compat_test
+
+import (
+	"strings"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+)
+
+// $out into time-series targets as 8.0's DocumentSourceOut::validateTimeseries
+// decides (document_source_out.cpp, with timeseries::optionsAreEqual from
+// timeseries_options.cpp); the situations follow the 8.0 jstest
+// core/timeseries/timeseries_out_non_sharded.js, found while walking the
+// siblings of aggregation/sources/out/out_preserve_coll_options.js.
+func TestSweep43OutTimeseriesTarget(t *testing.T) {
+	docs := `[{"_id": 1, "t": {"$date": "2024-01-01T00:00:00Z"}, "m": "a", "v": 1}, {"_id": 2, "t": {"$date": "2024-01-01T01:00:00Z"}, "m": "b", "v": 2}]`
+	prefix := "PlanExecutor error during aggregation :: caused by :: "
+	found := `Found: { timeField: "t", metaField: "m", granularity: "seconds", bucketMaxSpanSeconds: 3600 }`
+	cases := []struct {
+		name   string
+		target string // the collection $out writes: ts (time-series), plain or vw (a view)
+		out    string // $out's value; DB stands for the case's database
+		code   int32
+		msg    string
+		then   string // find on ts afterwards (JSON), when the case succeeds
+		want   string
+	}{
+		// Without the timeseries option an existing time-series collection
+		// lends its own options: its measurements are replaced and it stays
+		// a time-series collection (before, the sandbox refused with 238).
+		{name: "$out without the option replaces a time-series target's measurements", target: "ts", out: `"ts"`,
+			then: `{"find": "ts", "projection": {"_id": 0, "m": 1, "v": 1}, "sort": {"v": 1}}`, want: `[{"m": "a", "v": 1}, {"m": "b", "v": 2}]`},
+		{name: "$out without the option keeps the target a time-series collection", target: "ts", out: `"ts"`,
+			then: `{"listCollections": 1, "filter": {"name": "ts"}, "nameOnly": true}`, want: `[{"name": "ts", "type": "timeseries"}]`},
+		// With it, the options must equal the collection's: time and meta
+		// fields, granularity (none counts as seconds) and bucket span.
+		{name: "$out's timeseries option equal to the target's by its span", target: "ts",
+			out:  `{"db": "DB", "coll": "ts", "timeseries": {"timeField": "t", "metaField": "m", "bucketMaxSpanSeconds": 3600, "bucketRoundingSeconds": 3600}}`,
+			then: `{"find": "ts", "projection": {"_id": 0, "v": 1}, "sort": {"v": 1}}`, want: `[{"v": 1}, {"v": 2}]`},
+		{name: "$out's timeseries option with another timeField", target: "ts",
+			out:  `{"db": "DB", "coll": "ts", "timeseries": {"timeField": "v", "metaField": "m"}}`,
+			code: 7406103, msg: `Received: { timeField: "v", metaField: "m" }` + found},
+		{name: "$out's timeseries option without the target's metaField", target: "ts",
+			out:  `{"db": "DB", "coll": "ts", "timeseries": {"timeField": "t"}}`,
+			code: 7406103, msg: `Received: { timeField: "t" }` + found},
+		{name: "$out's timeseries option with another granularity", target: "ts",
+			out:  `{"db": "DB", "coll": "ts", "timeseries": {"timeField": "t", "metaField": "m", "granularity": "minutes"}}`,
+			code: 7406103, msg: `Received: { timeField: "t", metaField: "m", granularity: "minutes" }` + found},
+		{name: "$out's timeseries option with another bucket span", target: "ts",
+			out:  `{"db": "DB", "coll": "ts", "timeseries": {"timeField": "t", "metaField": "m", "bucketMaxSpanSeconds": 330, "bucketRoundingSeconds": 330}}`,
+			code: 7406103, msg: `Received: { timeField: "t", metaField: "m", bucketRoundingSeconds: 330, bucketMaxSpanSeconds: 330 }` + found},
+		{name: "$out's timeseries option onto a plain collection", target: "plain",
+			out:  `{"db": "DB", "coll": "plain", "timeseries": {"timeField": "t"}}`,
+			code: 7268700, msg: "Cannot create a time-series collection from a non time-series collection."},
+		{name: "$out's timeseries option onto a view", target: "vw",
+			out:  `{"db": "DB", "coll": "vw", "timeseries": {"timeField": "t"}}`,
+			code: 7268703, msg: "Cannot create a time-series collection from a non time-series view."},
+	}
+	s := newSuite(t)
+	for _, tc := range cases {
+		cov := cover{family: stage, op: "$out", col: errorsOr(tc.code)}
+		s.runCase(t, tc.name, outSrc, cov, func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), docs)
+			switch tc.target {
+			case "ts":
+				mustCommand(t, db, `{"create": "ts", "timeseries": {"timeField": "t", "metaField": "m"}}`)
+				mustCommand(t, db, `{"insert": "ts", "documents": [{"t": {"$date": "2023-01-01T00:00:00Z"}, "m": "old", "v": 0}]}`)
+			case "plain":
+				mustCommand(t, db, `{"insert": "plain", "documents": [{"_id": 1}]}`)
+			case "vw":
+				mustCommand(t, db, `{"create": "vw", "viewOn": "c", "pipeline": []}`)
+			}
+			pipeline := `[{"$out": ` + strings.ReplaceAll(tc.out, `"DB"`, `"`+db.Name()+`"`) + `}]`
+			cmd := bson.D{{Key: "aggregate", Value: "c"}, {Key: "pipeline", Value: ejArray(t, pipeline)}, {Key: "cursor", Value: bson.D{}}}
+			_, err := cursorDocs(t, db, cmd)
+			if tc.code != 0 {
+				if tc.code == 7406103 {
+					tc.msg = "Time-series options inputted must match the existing time-series collection. " + tc.msg
+				}
+				sameError(t, pipeline, err, tc.code, prefix+tc.msg)
+				return
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", pipeline, err)
+			}
+			after, ferr := cursorDocs(t, db, ejDoc(t, tc.then))
+			if ferr != nil {
+				t.Fatal(ferr)
+			}
+			sameDocs(t, tc.then, after, tc.want, false)
+		})
+	}
+}

@@ -91,6 +91,12 @@ func (e *Engine) applyDelete(req *request, collName string, st *deleteStatement)
 		return out, errViewNotCollection(req.db, collName)
 	}
 	if e.isTimeseries(req.db, collName) {
+		// ParsedDelete refuses a time-series delete of one measurement
+		// with a sort, which only findAndModify sends: 8.0 cannot sort
+		// the measurements of the buckets it deletes from.
+		if !st.multi && len(st.sort) > 0 {
+			return out, mongoerr.New(mongoerr.InvalidOptions, "Cannot perform a findAndModify with a query and sort on a time-series collection.")
+		}
 		if out, err := e.deleteTimeseries(req, collName, st.filter, f, st.multi); err != errNotTimeseries {
 			return out, err
 		}

@@ -111,3 +111,26 @@ func TestSweep43FeatureFlagParameters(t *testing.T) {
 			code: mongoerr.IllegalOperation, msg: "not allowed to change [featureFlagBulkWriteCommand] at runtime"},
 	})
 }
+
+// tsFindAndModifySortRef: ParsedDelete refuses a single-measurement
+// time-series delete with a sort, which only findAndModify can send; an
+// empty sort is no sort.
+const tsFindAndModifySortRef = "src/mongo/db/query/write_ops/parsed_delete.cpp (InvalidOptions, time-series delete with a sort); " +
+	"jstests/core/timeseries/write/timeseries_find_and_modify_remove.js (testSortOptionFails)"
+
+func TestSweep43TimeseriesFindAndModifyRemoveSort(t *testing.T) {
+	setup := []string{
+		`{"create": "ts", "timeseries": {"timeField": "t", "metaField": "m"}}`,
+		`{"insert": "ts", "documents": [{"_id": 1, "t": {"$date": "2024-03-01T00:00:00Z"}, "m": "a", "f": 103},
+			{"_id": 2, "t": {"$date": "2024-03-01T00:01:00Z"}, "m": "b", "f": 105}]}`,
+	}
+	runCmdCases(t, []cmdCase{
+		{name: "findAndModify remove with a sort on a time-series collection", ref: tsFindAndModifySortRef, setup: setup,
+			cmd:  `{"findAndModify": "ts", "query": {"f": {"$gt": 100}}, "sort": {"f": 1}, "remove": true}`,
+			code: mongoerr.InvalidOptions, msg: "Cannot perform a findAndModify with a query and sort on a time-series collection.",
+			thenFind: `{"find": "ts", "projection": {"_id": 1}, "sort": {"_id": 1}}`, thenWant: `[{"_id": 1}, {"_id": 2}]`},
+		{name: "findAndModify remove with an empty sort on a time-series collection", ref: tsFindAndModifySortRef, setup: setup,
+			cmd:  `{"findAndModify": "ts", "query": {"f": 105}, "sort": {}, "remove": true, "fields": {"_id": 1}}`,
+			want: `{"lastErrorObject": {"n": 1}, "value": {"_id": 2}}`},
+	})
+}

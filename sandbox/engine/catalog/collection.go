@@ -259,7 +259,13 @@ func (c *Collection) keysFor(doc bson.D) ([]index.KeySet, error) {
 }
 
 func (c *Collection) keysInto(sets []index.KeySet, doc bson.D) ([]index.KeySet, error) {
+	timeField, isBuckets := c.bucketTimeField()
 	for i, ix := range c.indexes {
+		if isBuckets {
+			if err := checkIndexedArrays(doc, ix.Spec.Key, timeField); err != nil {
+				return nil, err
+			}
+		}
 		ks, err := ix.KeysReusing(sets[i].Keys, doc)
 		if err != nil {
 			return nil, err
@@ -366,7 +372,15 @@ func (c *Collection) Replace(rid int64, doc bson.D) error {
 	// KeySet.Without leaves.
 	sets := make([]index.KeySet, len(c.indexes))
 	removed := make([]index.KeySet, len(c.indexes))
+	timeField, isBuckets := c.bucketTimeField()
 	for i, ix := range c.indexes {
+		// The check reads the data columns, which the index's own inputs
+		// do not cover.
+		if isBuckets {
+			if err := checkIndexedArrays(doc, ix.Spec.Key, timeField); err != nil {
+				return err
+			}
+		}
 		if ix.InputsIdentical(old.Doc, doc) {
 			continue
 		}
@@ -459,9 +473,17 @@ func (c *Collection) buildIndex(spec index.Spec) (*index.Index, error) {
 		return nil, err
 	}
 	var buildErr error
+	timeField, isBuckets := c.bucketTimeField()
 	c.records.Ascend(func(ref recordRef) bool {
 		r := ref.r
-		ks, err := ix.Keys(r.Doc)
+		var err error
+		if isBuckets {
+			err = checkIndexedArrays(r.Doc, spec.Key, timeField)
+		}
+		var ks index.KeySet
+		if err == nil {
+			ks, err = ix.Keys(r.Doc)
+		}
 		if err == nil {
 			err = ix.TryAdd(ks, r.ID, c.NS())
 		}

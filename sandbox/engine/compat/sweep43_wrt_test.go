@@ -134,3 +134,35 @@ func TestSweep43TimeseriesFindAndModifyRemoveSort(t *testing.T) {
 			want: `{"lastErrorObject": {"n": 1}, "value": {"_id": 2}}`},
 	})
 }
+
+// bucketArraysRef: mongod's index access methods run validateDocumentCommon
+// on every document of a buckets collection before computing its keys, so
+// an array under an indexed measurement field is refused with 5930501 on
+// an index build over stored buckets and on a direct write to the buckets
+// too, not only on the bucket catalog's commits.
+const bucketArraysRef = "src/mongo/db/index/expression_keys_private.cpp (validateDocumentCommon); " +
+	"jstests/core/timeseries/ddl/timeseries_metric_index_compound.js"
+
+func TestSweep43BucketArraysOutsideBucketCatalog(t *testing.T) {
+	create := `{"create": "ts", "timeseries": {"timeField": "t", "metaField": "m"}}`
+	withX := `{"createIndexes": "ts", "indexes": [{"key": {"x": 1}, "name": "x_1"}]}`
+	const msg = "Indexed measurement field contains an array value"
+	runCmdCases(t, []cmdCase{
+		{name: "an index build over a stored array measurement", ref: bucketArraysRef,
+			setup: []string{create, `{"insert": "ts", "documents": [{"t": {"$date": "2024-03-01T00:00:00Z"}, "m": 1, "x": [1, 2]}]}`},
+			// The message names a fresh build UUID: the code alone is checked.
+			cmd: withX, code: 5930501,
+			thenFind: `{"listIndexes": "ts"}`,
+			thenWant: `{"cursor": {"id": {"$numberLong": "0"}, "ns": "*", "firstBatch": [{"v": 2, "key": {"m": 1, "t": 1}, "name": "m_1_t_1"}]}}`},
+		{name: "a direct insert of a bucket with an indexed array", ref: bucketArraysRef, setup: []string{create, withX},
+			cmd: `{"insert": "system.buckets.ts", "documents": [{"_id": {"$oid": "65f9972047423af45aeafc67"},
+				"control": {"version": 1, "min": {"_id": 1, "t": {"$date": "2024-03-01T00:00:00Z"}, "x": [1]}, "max": {"_id": 1, "t": {"$date": "2024-03-01T00:00:00Z"}, "x": [2]}},
+				"meta": 1, "data": {"_id": {"0": 1}, "t": {"0": {"$date": "2024-03-01T00:00:00Z"}}, "x": {"0": [1, 2]}}}]}`,
+			writeError: true, code: 5930501, msg: msg},
+		{name: "a direct update giving a bucket an indexed array", ref: bucketArraysRef,
+			setup:      []string{create, withX, `{"insert": "ts", "documents": [{"t": {"$date": "2024-03-01T00:00:00Z"}, "m": 1, "x": 5}]}`},
+			cmd:        `{"update": "system.buckets.ts", "updates": [{"q": {}, "u": {"$set": {"control.min.x": [1], "control.max.x": [9], "data.x.0": [1, 9]}}}]}`,
+			writeError: true, code: 5930501, msg: msg,
+			thenFind: `{"find": "ts", "projection": {"_id": 0, "x": 1}}`, thenWant: `[{"x": 5}]`},
+	})
+}

@@ -305,7 +305,7 @@ func (b *bucket) add(o Options, doc bson.D, t bson.DateTime) {
 func (s *collState) commit(buckets *catalog.Collection, o Options, b *bucket) error {
 	b.dirty = false
 	doc := b.document(o)
-	if err := CheckIndexedArrays(doc, buckets, o.TimeField); err != nil {
+	if err := buckets.CheckBucketArrays(doc); err != nil {
 		return err
 	}
 	s.stats.NumCommits++

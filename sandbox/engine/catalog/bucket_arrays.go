@@ -1,11 +1,10 @@
-package timeseries
+package catalog
 
 import (
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
@@ -25,32 +24,60 @@ const (
 	arraysUndecided
 )
 
-// CheckIndexedArrays is ExpressionKeysPrivate::validateDocumentCommon
-// (expression_keys_private.cpp), which mongod runs on every bucket it
-// indexes: for each ascending or descending index field on
-// control.min.<f> or control.max.<f> (f not the time field), a bucket
-// whose summaries show, or may hide, an array under f, and whose data
-// column f does hold one, is refused with 5930501. The buckets of the
-// sandbox are uncompressed (version 1) documents.
-func CheckIndexedArrays(bucket bson.D, buckets *catalog.Collection, timeField string) *mongoerr.Error {
+// bucketTimeField is the time field of c's time-series options, which
+// only a time-series collection's buckets have; ok is false for any other
+// collection.
+func (c *Collection) bucketTimeField() (timeField string, ok bool) {
+	ts, ok := value.Get(c.Options, "timeseries").(bson.D)
+	if !ok {
+		return "", false
+	}
+	timeField, _ = value.Get(ts, "timeField").(string)
+	return timeField, true
+}
+
+// CheckBucketArrays runs checkIndexedArrays for each of c's indexes, as
+// the bucket catalog's commit of bucket would before writing it.
+func (c *Collection) CheckBucketArrays(bucket bson.D) error {
+	timeField, ok := c.bucketTimeField()
+	if !ok {
+		return nil
+	}
+	for _, ix := range c.indexes {
+		if err := checkIndexedArrays(bucket, ix.Spec.Key, timeField); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkIndexedArrays is ExpressionKeysPrivate::validateDocumentCommon
+// (expression_keys_private.cpp), which mongod's index access methods run
+// on every document of a collection with time-series options (its
+// buckets) before they compute its keys, whether it comes from the bucket
+// catalog, a direct write or an index build: for each ascending or
+// descending field of key on control.min.<f> or control.max.<f> (f not
+// the time field), a bucket whose summaries show, or may hide, an array
+// under f, and whose data column f does hold one, is refused with
+// 5930501. The buckets of the sandbox are uncompressed (version 1)
+// documents.
+func checkIndexedArrays(bucket, key bson.D, timeField string) error {
 	checked := map[string]bool{}
-	for _, ix := range buckets.Indexes() {
-		for _, k := range ix.Spec.Key {
-			if !value.IsNumber(k.Value) {
-				continue
-			}
-			field, ok := strings.CutPrefix(k.Key, "control.max.")
-			if !ok {
-				field, ok = strings.CutPrefix(k.Key, "control.min.")
-			}
-			if !ok || field == "" || field == timeField || checked[field] {
-				continue
-			}
-			checked[field] = true
-			d := fieldContainsArrayData(bucket, field)
-			if d != arraysNo && (d != arraysMaybe || dataHasArray(bucket, field)) {
-				return mongoerr.New(errIndexedArray, "Indexed measurement field contains an array value")
-			}
+	for _, k := range key {
+		if !value.IsNumber(k.Value) {
+			continue
+		}
+		field, ok := strings.CutPrefix(k.Key, "control.max.")
+		if !ok {
+			field, ok = strings.CutPrefix(k.Key, "control.min.")
+		}
+		if !ok || field == "" || field == timeField || checked[field] {
+			continue
+		}
+		checked[field] = true
+		d := fieldContainsArrayData(bucket, field)
+		if d != arraysNo && (d != arraysMaybe || dataHasArray(bucket, field)) {
+			return mongoerr.New(errIndexedArray, "Indexed measurement field contains an array value")
 		}
 	}
 	return nil

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"slices"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/catalog"
@@ -43,8 +45,9 @@ func orCandidateOver(coll *catalog.Collection, q Query, admit func(*index.Index)
 			nodes = []query.Node{branch}
 		}
 		preds := predicatesByPath(nodes)
-		var best branchChoice
-		bestScore := -1
+		bq := Query{Filter: &query.Filter{Root: branch}, Ctx: q.Ctx}
+		var opts []branchChoice
+		var leading []int
 		for rank, ix := range coll.Indexes() {
 			if !admit(ix) {
 				continue
@@ -56,11 +59,12 @@ func orCandidateOver(coll *catalog.Collection, q Query, admit func(*index.Index)
 				options = []*candidate{b}
 			}
 			for _, b := range options {
-				if !usable(b.ix, b, Query{Filter: &query.Filter{Root: branch}}) {
+				if !usable(b.ix, b, bq) {
 					continue
 				}
-				// Prefer the index that constrains more leading fields, as
-				// the per-branch multi-planner would on selective data.
+				// The index that constrains more leading fields comes
+				// first: it is the plan when the branch is not raced, and
+				// wins the race's ties.
 				score := 0
 				for _, o := range b.bounds {
 					if o.isFull() {
@@ -68,13 +72,20 @@ func orCandidateOver(coll *catalog.Collection, q Query, admit func(*index.Index)
 					}
 					score++
 				}
-				if score > bestScore {
-					best, bestScore = branchChoice{scan: b, rank: rank}, score
+				at := len(leading)
+				for at > 0 && leading[at-1] < score {
+					at--
 				}
+				opts = slices.Insert(opts, at, branchChoice{scan: b, rank: rank})
+				leading = slices.Insert(leading, at, score)
 			}
 		}
-		if best.scan == nil {
+		if len(opts) == 0 {
 			return nil
+		}
+		best := opts[0]
+		if len(opts) > 1 && q.subplanned() {
+			best = raceBranch(coll, bq, opts)
 		}
 		best.scan.orBranch = branch
 		best.pos, best.path = tagPos(branch, best.scan), query.NodePath(branch)
@@ -85,6 +96,28 @@ func orCandidateOver(coll *catalog.Collection, q Query, admit func(*index.Index)
 		c.mergeSort(q.Sort)
 	}
 	return c
+}
+
+// raceBranch multi-plans the index plans of one rooted $or branch, as the
+// subplanner does for a branch with more than one solution
+// (SubplanStage::choosePlanForSubqueries, subplan.cpp): each runs the
+// branch alone through the whole-query trial (MultiPlanStage), and the
+// best-scored wins, the first of opts on a tie. The trial works copies of
+// the plans, so the chosen one is still unbuilt for the $or's own plan. A
+// trial the query's deadline interrupts leaves the first plan; the query
+// then stops at its own next interrupt check.
+func raceBranch(coll *catalog.Collection, bq Query, opts []branchChoice) branchChoice {
+	e := &Executor{coll: coll, q: bq}
+	e.SetContext(bq.Ctx)
+	for _, o := range opts {
+		t := *o.scan
+		build(coll, bq, &t, e.context)
+		e.candidates = append(e.candidates, &t)
+	}
+	if e.runTrial() != nil {
+		return opts[0]
+	}
+	return opts[slices.Index(e.candidates, e.winner)]
 }
 
 // mergeSort makes the $or plan c a SORT_MERGE when every branch's scan

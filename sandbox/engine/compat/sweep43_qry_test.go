@@ -1,0 +1,97 @@
+package compat_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Sweep 43 (query family): the subplanner races the index plans of each
+// rooted $or branch on the data, as it races whole queries, instead of
+// taking the index that bounds the most leading fields.
+
+// diagonalDocs are n documents where a counts up from 0 and b counts down
+// from n, so a range on a and a range on b select opposite ends of the
+// collection.
+func diagonalDocs(n int) string {
+	docs := make([]string, n)
+	for i := range docs {
+		docs[i] = fmt.Sprintf(`{"_id": %d, "a": %d, "b": %d}`, i, i, n-i)
+	}
+	return "[" + strings.Join(docs, ", ") + "]"
+}
+
+// tenFieldDocs are six documents equal in a to i and differing only in j.
+func tenFieldDocs() string {
+	docs := make([]string, 6)
+	for j := range docs {
+		docs[j] = fmt.Sprintf(`{"_id": %d, "a": 0, "b": 0, "c": 0, "d": 0, "e": 0, "f": 0, "g": 0, "h": 0, "i": 0, "j": %d}`, j, j)
+	}
+	return "[" + strings.Join(docs, ", ") + "]"
+}
+
+func TestSweep43QrySubplanRace(t *testing.T) {
+	const (
+		diagonalOr = `{"find": "c", "filter": {"$or": [{"a": {"$lte": 102}, "b": {"$gte": 0}}, {"a": {"$gte": 0}, "b": {"$lte": 102}}]}}`
+		// Each branch's scan reads the range it selects: a up to 102 is
+		// 103 keys, b up to 102 is 102 (b is at least 1).
+		diagonalPlan = `SUBPLAN > OR [FETCH {"b":{"$gte":0}} > IXSCAN a_1 {"a":["[-inf.0, 102]"]}, ` +
+			`FETCH {"a":{"$gte":0}} > IXSCAN b_1 {"b":["[-inf.0, 102]"]}]`
+	)
+	var tenIndexes, tenBranches, tenScans []string
+	for _, f := range []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"} {
+		tenIndexes = append(tenIndexes, fmt.Sprintf(`{"key": {"%s": 1}, "name": "%s_1"}`, f, f))
+	}
+	others := `{"$and":[{"a":{"$eq":0}},{"b":{"$eq":0}},{"c":{"$eq":0}},{"d":{"$eq":0}},{"e":{"$eq":0}},{"f":{"$eq":0}},{"g":{"$eq":0}},{"h":{"$eq":0}},{"i":{"$eq":0}}]}`
+	for j := range 6 {
+		tenBranches = append(tenBranches, fmt.Sprintf(`{"a": 0, "b": 0, "c": 0, "d": 0, "e": 0, "f": 0, "g": 0, "h": 0, "i": 0, "j": %d}`, j))
+		tenScans = append(tenScans, fmt.Sprintf(`FETCH %s > IXSCAN j_1 {"j":["[%d, %d]"]}`, others, j, j))
+	}
+	runContainedOrCases(t, []containedOrCase{
+		{
+			// subplan.cpp choosePlanForSubqueries multi-plans a branch with
+			// several solutions (MultiPlanStage, plan_ranker.h): in the first
+			// branch a_1 returns a match per key while b_1, scanning b up
+			// from 1, finds none until b reaches 398; the second branch is
+			// the mirror image. Bounding one leading field each, the two
+			// indexes tie on shape; the data decides. jstests/core/query/or/
+			// subplanning_plan_quality.js runs this query and expects both
+			// indexes in the winning plan.
+			name:     "each rooted $or branch takes the index its trial finds productive",
+			ref:      "src/mongo/db/exec/subplan.cpp choosePlanForSubqueries; plan_ranker.h; jstests/core/query/or/subplanning_plan_quality.js",
+			collDocs: diagonalDocs(500),
+			indexes:  `[{"key": {"a": 1}, "name": "a_1"}, {"key": {"b": 1}, "name": "b_1"}]`,
+			cmd:      diagonalOr,
+			plan:     diagonalPlan,
+			keys:     205, docs: 205, n: 205,
+		},
+		{
+			// The same with b_1 created first: the race, not the catalog
+			// order, picks each branch's index (the tagged branches are then
+			// ordered on their indexes' numbers, sortUsingTags, so b_1's
+			// branch runs first).
+			name:     "the branch race does not depend on the order the indexes were created in",
+			ref:      "src/mongo/db/exec/subplan.cpp choosePlanForSubqueries; index_tag.cpp sortUsingTags; jstests/core/query/or/subplanning_plan_quality.js",
+			collDocs: diagonalDocs(500),
+			indexes:  `[{"key": {"b": 1}, "name": "b_1"}, {"key": {"a": 1}, "name": "a_1"}]`,
+			cmd:      diagonalOr,
+			plan: `SUBPLAN > OR [FETCH {"a":{"$gte":0}} > IXSCAN b_1 {"b":["[-inf.0, 102]"]}, ` +
+				`FETCH {"b":{"$gte":0}} > IXSCAN a_1 {"a":["[-inf.0, 102]"]}]`,
+			keys: 205, docs: 205, n: 205,
+		},
+		{
+			// Ten single-field indexes and six branches equal on a to i: per
+			// branch the scan of j ends after its one key (the trial's EOF
+			// bonus) while every other index reads all six documents, so
+			// every branch takes j_1. subplanning_plan_quality.js expects
+			// j_1 alone in the plan.
+			name:     "a branch race among ten indexes picks the one that pins the branch",
+			ref:      "src/mongo/db/exec/subplan.cpp choosePlanForSubqueries; plan_ranker.h; jstests/core/query/or/subplanning_plan_quality.js",
+			collDocs: tenFieldDocs(),
+			indexes:  "[" + strings.Join(tenIndexes, ", ") + "]",
+			cmd:      `{"find": "c", "filter": {"$or": [` + strings.Join(tenBranches, ", ") + `]}}`,
+			plan:     "SUBPLAN > OR [" + strings.Join(tenScans, ", ") + "]",
+			keys:     6, docs: 6, n: 6,
+		},
+	})
+}

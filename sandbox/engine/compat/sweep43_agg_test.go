@@ -92,3 +92,44 @@ func TestSweep43OutTimeseriesTarget(t *testing.T) {
 		})
 	}
 }
+
+// $concat is fully associative (ExpressionConcat::getAssociativity is kFull
+// in src/mongo/db/pipeline/expression.h), so ExpressionNary::optimize
+// (expression.cpp) evaluates each run of two or more constants into one and
+// flattens a nested $concat; for a commutative operator ($setUnion, $sum of
+// several arguments, $bitOr...) the constants first move behind the other
+// arguments, and $and/$or flatten nested calls too. Found next to
+// aggregation/optimization/and_or_short_circuit.js and
+// expressions/concat_arrays2.js; the explain of a $group shows its _id as
+// optimize() left it.
+func TestSweep43FullyAssociativeFolding(t *testing.T) {
+	const ref = exprCpp + " (ExpressionNary::optimize); src/mongo/db/pipeline/expression.h (getAssociativity, isCommutative)"
+	s := newSuite(t)
+	for _, tc := range []struct{ name, op, id, want string }{
+		{"concat evaluates a leading run of constants", "$concat", `{"$concat": ["a", "b", "$s"]}`, `{"$concat": [{"$const": "ab"}, "$s"]}`},
+		{"concat evaluates a trailing run of constants", "$concat", `{"$concat": ["$s", "a", "b"]}`, `{"$concat": ["$s", {"$const": "ab"}]}`},
+		{"concat keeps single constants between fields", "$concat", `{"$concat": ["a", "$s", "b"]}`, `{"$concat": [{"$const": "a"}, "$s", {"$const": "b"}]}`},
+		{"concat flattens a nested concat", "$concat", `{"$concat": ["a", {"$concat": ["b", "$s"]}]}`, `{"$concat": [{"$const": "ab"}, "$s"]}`},
+		{"concatArrays flattens and evaluates runs", "$concatArrays", `{"$concatArrays": ["$x", {"$concatArrays": [[1], [2], "$x"]}]}`, `{"$concatArrays": ["$x", {"$const": [1, 2]}, "$x"]}`},
+		{"bitOr moves its constants behind the fields", "$bitOr", `{"$bitOr": [1, {"$bitOr": ["$a", 2]}]}`, `{"$bitOr": ["$a", {"$const": 3}]}`},
+		{"sum of several arguments moves a constant behind", "$sum", `{"$sum": [1, "$a"]}`, `{"$sum": ["$a", {"$const": 1}]}`},
+		{"and flattens a nested and", "$and", `{"$and": ["$x", {"$and": ["$a", "$b"]}]}`, `{"$and": ["$x", "$a", "$b"]}`},
+		{"or flattens a nested or", "$or", `{"$or": [{"$or": ["$a", "$b"]}, "$x"]}`, `{"$or": ["$a", "$b", "$x"]}`},
+	} {
+		s.runCase(t, tc.name, ref, cover{family: expression, op: tc.op, col: semantics}, func(t *testing.T, db *mongo.Database) {
+			reply := aggExplain(t, db, `[{"$_internalInhibitOptimization": {}}, {"$group": {"_id": `+tc.id+`, "n": {"$sum": 1}}}]`, "queryPlanner")
+			group, _ := field(lastStage(t, reply), "$group").(bson.D)
+			sameValue(t, "_id", field(group, "_id"), tc.want)
+		})
+	}
+	runExprCases(t, []exprCase{
+		// The trailing run is evaluated while the pipeline is optimized, so
+		// its error comes even though the null field would make $concat null.
+		{name: "concat fails on a bad constant run before reading a null field", ref: ref, doc: `{"_id": 0, "s": null}`,
+			expr: `{"$concat": ["$s", "a", 1]}`, code: 16702, msg: "Failed to optimize pipeline :: caused by :: $concat only supports strings, not int"},
+		// A single constant after the field is left to the evaluation,
+		// which stops at the null field.
+		{name: "concat is null at a null field before a single bad constant", ref: ref, doc: `{"_id": 0, "s": null}`,
+			expr: `{"$concat": ["$s", 1]}`, want: `null`},
+	})
+}

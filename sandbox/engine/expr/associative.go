@@ -4,8 +4,9 @@ import "go.mongodb.org/mongo-driver/v2/bson"
 
 // foldAssociative is what ExpressionNary::optimize does, beyond folding an
 // all-constant call, to the operators mongod declares fully associative
-// ($concatArrays, $setUnion, $setIntersection, $bitAnd, $bitOr, $bitXor,
-// and $sum, $min and $max given more than one argument): in a pipeline,
+// ($concat, $concatArrays, $setUnion, $setIntersection, $bitAnd, $bitOr,
+// $bitXor, and $sum, $min and $max given more than one argument; see
+// fullyAssociative): in a pipeline,
 // a run of two or more constant arguments is evaluated into one, and for
 // a commutative operator every constant first moves behind the other
 // arguments. So a bad constant fails while optimizing even when a field

@@ -48,6 +48,9 @@ func Serialize(spec any, scope *Scope) any {
 				if leftAssociative(op) {
 					return bson.D{{Key: op, Value: serializeLeading(op, a, scope)}}
 				}
+				if full, commutative := associativity(op, len(a)); full {
+					return bson.D{{Key: op, Value: serializeAssociative(op, a, commutative, scope)}}
+				}
 				return bson.D{{Key: op, Value: Serialize(a, scope)}}
 			case bson.D:
 				if len(a) > 0 && !strings.HasPrefix(a[0].Key, "$") {
@@ -131,21 +134,120 @@ func serializeLeading(op string, args bson.A, scope *Scope) bson.A {
 // shows as $coerceToBool and any other serialization as $and
 // (ExpressionCoerceToBool::serialize): a $match split or moved is compiled
 // again from this form, so it is the $and, which parses.
+//
+// Both are fully associative: an argument that stays the same operator
+// (not one coerced to a boolean) gives its arguments to this one, as
+// ExpressionNary::optimize flattens it, before the constants are looked at.
 func serializeAndOr(op string, args bson.A, scope *Scope) any {
 	isAnd := op == "$and"
 	rest := make(bson.A, 0, len(args))
+	operands := 0
 	for _, a := range args {
 		out := Serialize(a, scope)
 		if d, ok := out.(bson.D); ok && len(d) == 1 && d[0].Key == "$const" {
+			operands++
 			if IsTrue(d[0].Value) != isAnd {
 				return bson.D{{Key: "$const", Value: !isAnd}}
 			}
 			continue
 		}
+		if inner, ok := sameAndOr(op, a, out); ok {
+			operands += len(inner)
+			rest = append(rest, inner...)
+			continue
+		}
+		operands++
 		rest = append(rest, out)
 	}
-	if len(rest) == 1 && len(rest) < len(args) {
+	if len(rest) == 1 && len(rest) < operands {
 		return bson.D{{Key: "$and", Value: rest}}
 	}
 	return bson.D{{Key: op, Value: rest}}
+}
+
+// sameAndOr returns the arguments of out, spec serialized, when it is still
+// the operator op: neither folded to a constant nor reduced to a single
+// argument coerced to a boolean (ExpressionCoerceToBool, not an
+// ExpressionNary, is not flattened).
+func sameAndOr(op string, spec, out any) (bson.A, bool) {
+	d, ok := out.(bson.D)
+	if !ok || len(d) != 1 || d[0].Key != op {
+		return nil, false
+	}
+	args, _ := d[0].Value.(bson.A)
+	s, _ := spec.(bson.D)
+	if len(s) != 1 || s[0].Key != op {
+		return nil, false
+	}
+	if given, ok := s[0].Value.(bson.A); ok && len(args) == 1 && len(given) > 1 {
+		return nil, false
+	}
+	return args, true
+}
+
+// associativity is ExpressionNary::getAssociativity and isCommutative
+// (expression.h) for the operators 8.0 calls fully associative; $add and
+// $multiply are left associative (leftAssociative), $and and $or have
+// their own serialization (serializeAndOr). $sum, $min and $max
+// (ExpressionFromAccumulator) are associative only over more than one
+// argument: a single one is an array they accumulate.
+func associativity(op string, args int) (full, commutative bool) {
+	switch op {
+	case "$concat", "$concatArrays":
+		return true, false
+	case "$setUnion", "$setIntersection", "$bitAnd", "$bitOr", "$bitXor":
+		return true, true
+	case "$sum", "$min", "$max":
+		return args > 1, true
+	}
+	return false, false
+}
+
+// serializeAssociative serializes the arguments of a fully associative
+// operator as ExpressionNary::optimize leaves them: an argument that is
+// the same operator, itself fully associative, is replaced by its
+// arguments; then a commutative operator's constants move behind the
+// other arguments, and each run of two or more constants is shown as the
+// one value it evaluates to (see foldAssociative).
+func serializeAssociative(op string, args bson.A, commutative bool, scope *Scope) bson.A {
+	flat := make(bson.A, 0, len(args))
+	for _, a := range args {
+		out := Serialize(a, scope)
+		if d, ok := out.(bson.D); ok && len(d) == 1 && d[0].Key == op {
+			if inner, ok := d[0].Value.(bson.A); ok {
+				if full, _ := associativity(op, len(inner)); full {
+					flat = append(flat, inner...)
+					continue
+				}
+			}
+		}
+		flat = append(flat, out)
+	}
+	out := make(bson.A, 0, len(flat))
+	var run bson.A
+	flush := func() {
+		if len(run) > 1 {
+			if e, err := Compile(bson.D{{Key: op, Value: run}}, scope); err == nil {
+				if v, err := e.Eval(NewEnv(bson.D{}, 0)); err == nil {
+					out = append(out, bson.D{{Key: "$const", Value: v}})
+					run = nil
+					return
+				}
+			}
+		}
+		out = append(out, run...)
+		run = nil
+	}
+	for _, a := range flat {
+		if d, ok := a.(bson.D); ok && len(d) == 1 && d[0].Key == "$const" {
+			run = append(run, a)
+			continue
+		}
+		if !commutative {
+			flush()
+		}
+		out = append(out, a)
+	}
+	flush()
+	return out
 }

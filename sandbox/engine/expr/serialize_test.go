@@ -12,7 +12,15 @@ func TestSerialize(t *testing.T) {
 		{`{"$add": [1, 2]}`, `{"$const": 3}`},
 		{`{"$add": ["$a", 1]}`, `{"$add": ["$a", {"$const": 1}]}`},
 		{`{"$avg": "$score"}`, `{"$avg": ["$score"]}`},
-		{`{"x": "$a", "y": {"$sum": [1, "$b"]}}`, `{"x": "$a", "y": {"$sum": [{"$const": 1}, "$b"]}}`},
+		// A commutative, fully associative operator's constants go behind
+		// its other arguments (ExpressionNary::optimize), a run becomes one.
+		{`{"x": "$a", "y": {"$sum": [1, "$b"]}}`, `{"x": "$a", "y": {"$sum": ["$b", {"$const": 1}]}}`},
+		{`{"$setUnion": [[1], "$b", [2]]}`, `{"$setUnion": ["$b", {"$const": [1, 2]}]}`},
+		// A non-commutative one only evaluates runs; a nested call of the
+		// same operator is flattened into it first.
+		{`{"$concat": ["a", {"$concat": ["b", "$s"]}, "c"]}`, `{"$concat": [{"$const": "ab"}, "$s", {"$const": "c"}]}`},
+		{`{"$and": ["$x", {"$and": ["$a", "$b"]}]}`, `{"$and": ["$x", "$a", "$b"]}`},
+		{`{"$and": ["$x", {"$and": ["$a", true]}]}`, `{"$and": ["$x", {"$and": ["$a"]}]}`},
 		{`{"$cond": {"if": "$a", "then": 1, "else": 2}}`, `{"$cond": {"if": "$a", "then": {"$const": 1}, "else": {"$const": 2}}}`},
 	}
 	for _, c := range cases {

@@ -79,6 +79,13 @@ func compileConcat(name string, arg any, scope *Scope) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if args, err = foldAssociative(scope, args, false, concat); err != nil {
+		return nil, err
+	}
+	return concat(args), nil
+}
+
+func concat(args []Expr) Expr {
 	return evalFunc(func(env *Env) (any, error) {
 		parts := make([]string, 0, len(args))
 		var size stringBuild
@@ -103,7 +110,7 @@ func compileConcat(name string, arg any, scope *Scope) (Expr, error) {
 			return nil, err
 		}
 		return strings.Join(parts, ""), nil
-	}), nil
+	})
 }
 
 func caseChange(name string, v any) (any, error) {

@@ -80,6 +80,22 @@ func TestSweep43QrySubplanRace(t *testing.T) {
 			keys: 205, docs: 205, n: 205,
 		},
 		{
+			// The branch queries keep the query's sort
+			// (CanonicalQuery::makeForSubplanner): sorted on b descending,
+			// the first branch's a_1 plan must read and sort its 103 matches
+			// before returning one, while b_1, scanned backwards, gives the
+			// order and returns a match per key from b = 500 down. b_1 wins
+			// both branches, and the scans merge on the sort.
+			name:     "a branch race runs with the query's sort",
+			ref:      "src/mongo/db/query/canonical_query.cpp makeForSubplanner; src/mongo/db/exec/subplan.cpp choosePlanForSubqueries; plan_ranker.h",
+			collDocs: diagonalDocs(500),
+			indexes:  `[{"key": {"a": 1}, "name": "a_1"}, {"key": {"b": 1}, "name": "b_1"}]`,
+			cmd:      strings.Replace(diagonalOr, `"filter"`, `"sort": {"b": -1}, "filter"`, 1),
+			plan: `SUBPLAN > SORT_MERGE [FETCH {"a":{"$lte":102}} > IXSCAN b_1 {"b":["[inf.0, 0]"]}, ` +
+				`FETCH {"a":{"$gte":0}} > IXSCAN b_1 {"b":["[102, -inf.0]"]}]`,
+			keys: 602, docs: 602, n: 205,
+		},
+		{
 			// Ten single-field indexes and six branches equal on a to i: per
 			// branch the scan of j ends after its one key (the trial's EOF
 			// bonus) while every other index reads all six documents, so

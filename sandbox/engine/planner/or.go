@@ -85,7 +85,7 @@ func orCandidateOver(coll *catalog.Collection, q Query, admit func(*index.Index)
 		}
 		best := opts[0]
 		if len(opts) > 1 && q.subplanned() {
-			best = raceBranch(coll, bq, opts)
+			best = raceBranch(coll, q, bq, preds, opts)
 		}
 		best.scan.orBranch = branch
 		best.pos, best.path = tagPos(branch, best.scan), query.NodePath(branch)
@@ -102,15 +102,23 @@ func orCandidateOver(coll *catalog.Collection, q Query, admit func(*index.Index)
 // subplanner does for a branch with more than one solution
 // (SubplanStage::choosePlanForSubqueries, subplan.cpp): each runs the
 // branch alone through the whole-query trial (MultiPlanStage), and the
-// best-scored wins, the first of opts on a tie. The trial works copies of
-// the plans, so the chosen one is still unbuilt for the $or's own plan. A
-// trial the query's deadline interrupts leaves the first plan; the query
-// then stops at its own next interrupt check.
-func raceBranch(coll *catalog.Collection, bq Query, opts []branchChoice) branchChoice {
+// best-scored wins, the first of opts on a tie. The branch's query keeps
+// the whole query's sort and projection (CanonicalQuery::makeForSubplanner),
+// so a plan whose index gives the order races without a blocking SORT. The
+// trial works plans of its own, so the chosen one is still unbuilt for the
+// $or's plan. A trial the query's deadline interrupts leaves the first
+// plan; the query then stops at its own next interrupt check.
+func raceBranch(coll *catalog.Collection, q, bq Query, preds map[string][]indexedPred, opts []branchChoice) branchChoice {
+	bq.Sort, bq.Projection = q.Sort, q.Projection
 	e := &Executor{coll: coll, q: bq}
 	e.SetContext(bq.Ctx)
 	for _, o := range opts {
 		t := *o.scan
+		if len(bq.Sort) > 0 && t.ix.Wildcard() == nil {
+			if sorted := indexCandidate(t.ix, preds, bq.Sort, false); sorted != nil {
+				t = *sorted
+			}
+		}
 		build(coll, bq, &t, e.context)
 		e.candidates = append(e.candidates, &t)
 	}

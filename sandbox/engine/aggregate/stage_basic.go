@@ -9,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
+	"github.com/schemalab/schemalab/sandbox/engine/projection"
 	"github.com/schemalab/schemalab/sandbox/engine/query"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
@@ -296,17 +297,31 @@ func (s *sampleFromRandomCursorStage) open(in Iterator, rt *runtime) (Iterator, 
 
 // ---- $documents ----
 
+// documentsStage is $documents, which mongod desugars
+// (document_source_documents.cpp) into a $queue of one empty document, a
+// $project of the specification into _tempDocumentsField (made by
+// DocumentSourceProject::create under the name "$documents"), a strict
+// $unwind of that field and a $replaceWith of it.
 type documentsStage struct {
 	spec any
-	x    expr.Expr
+	proj *projection.Projection
 }
 
+// documentsField is the field $documents' desugared stages pass the
+// documents through (DocumentSourceDocuments::kGenFieldName).
+const documentsField = "_tempDocumentsField"
+
 func parseDocuments(spec any, p *parser) ([]Stage, error) {
-	x, err := p.compile(spec)
+	// The specification is parsed as that projection's value: an object
+	// that is no expression is a sub-projection ({} fails with 51270), and
+	// every parse error reads "Invalid $documents :: caused by :: ...".
+	opts := p.projectionOptions()
+	opts.Stage = "$documents"
+	proj, err := projection.Compile(bson.D{{Key: documentsField, Value: spec}}, opts)
 	if err != nil {
 		return nil, err
 	}
-	return []Stage{&documentsStage{spec: spec, x: x}}, nil
+	return []Stage{&documentsStage{spec: spec, proj: proj}}, nil
 }
 
 func (s *documentsStage) Name() string { return "$documents" }
@@ -315,11 +330,13 @@ func (s *documentsStage) Spec() bson.D { return stageSpec("$documents", s.spec) 
 func (s *documentsStage) open(_ Iterator, rt *runtime) (Iterator, error) {
 	env := rt.newEnv()
 	env.Reset(bson.D{})
-	v, err := s.x.Eval(env)
+	projected, err := s.proj.ApplyEnv(bson.D{}, env)
 	if err != nil {
 		return nil, err
 	}
-	arr, ok := v.(bson.A)
+	// The strict $unwind refuses anything but an array, missing and null
+	// included (UnwindProcessor::getNext).
+	arr, ok := value.Get(projected, documentsField).(bson.A)
 	if !ok {
 		return nil, mongoerr.Newf(mongoerr.ErrDocumentsNotArray, "an array is expected")
 	}
@@ -333,7 +350,7 @@ func (s *documentsStage) open(_ Iterator, rt *runtime) (Iterator, error) {
 			// object fails the $replaceWith.
 			return nil, mongoerr.Newf(mongoerr.ErrReplaceRootResultNotObject,
 				"'replacement document' must evaluate to an object, but resulting value was: %s. Type of resulting value: '%s'. Input document: %s",
-				documentString(e), typeNameOf(e), documentString(bson.D{{Key: "_tempDocumentsField", Value: e}}))
+				documentString(e), typeNameOf(e), documentString(bson.D{{Key: documentsField, Value: e}}))
 		}
 		docs = append(docs, d)
 	}

@@ -133,3 +133,31 @@ func TestSweep43FullyAssociativeFolding(t *testing.T) {
 			expr: `{"$concat": ["$s", 1]}`, want: `null`},
 	})
 }
+
+// $documents is desugared (src/mongo/db/pipeline/document_source_documents.cpp)
+// into a $queue of {}, a $project of the specification into
+// _tempDocumentsField made by DocumentSourceProject::create under the name
+// "$documents", a strict $unwind and a $replaceWith: the specification is
+// parsed as a projection value, so an empty object is an empty
+// sub-projection and parse errors carry "Invalid $documents", before the
+// collection-level aggregate is refused; a sub-projection of {} leaves the
+// field missing, which the strict $unwind refuses (UnwindProcessor::getNext).
+// Siblings of aggregation/sources/documents.js.
+func TestSweep43DocumentsDesugaredProjection(t *testing.T) {
+	const ref = "src/mongo/db/pipeline/document_source_documents.cpp; src/mongo/db/pipeline/document_source_project.cpp (create); src/mongo/db/exec/unwind_processor.cpp"
+	cov := cover{family: stage, op: "$documents"}
+	runCmdCases(t, []cmdCase{
+		{name: "$documents of an empty object is an empty sub-projection", ref: ref, cov: cov,
+			cmd:  `{"aggregate": 1, "pipeline": [{"$documents": {}}], "cursor": {}}`,
+			code: 51270, msg: "Invalid $documents :: caused by :: An empty sub-projection is not a valid value. Found empty object at path"},
+		{name: "$documents' parse error comes before the collection is refused", ref: ref, cov: cov, docs: `[{"_id": 1}]`,
+			cmd:  `{"aggregate": "c", "pipeline": [{"$documents": {}}], "cursor": {}}`,
+			code: 51270, msg: "Invalid $documents :: caused by :: An empty sub-projection is not a valid value. Found empty object at path"},
+		{name: "$documents of an unknown operator fails as $project's does", ref: ref, cov: cov,
+			cmd:  `{"aggregate": 1, "pipeline": [{"$documents": {"$foo": 1}}], "cursor": {}}`,
+			code: 31325, msg: "Invalid $documents :: caused by :: Unknown expression $foo"},
+		{name: "$documents of a sub-projection leaves nothing to unwind", ref: ref, cov: cov,
+			cmd:  `{"aggregate": 1, "pipeline": [{"$documents": {"a": 1}}], "cursor": {}}`,
+			code: 5858203, msg: "PlanExecutor error during aggregation :: caused by :: an array is expected"},
+	})
+}

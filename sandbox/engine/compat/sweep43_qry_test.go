@@ -111,3 +111,31 @@ func TestSweep43QrySubplanRace(t *testing.T) {
 		},
 	})
 }
+
+func TestSweep43QryTieBreaking(t *testing.T) {
+	docs := make([]string, 10)
+	for i := range docs {
+		docs[i] = fmt.Sprintf(`{"_id": %d, "a": 1, "b": %d}`, i, i)
+	}
+	runContainedOrCases(t, []containedOrCase{
+		{
+			// Every document has a: 1 and b at least 0, so the scan of a_1
+			// (b left to FETCH) and the scan of a_1_b_1 return the same ten
+			// documents in the same works and tie on score. plan_ranker.h
+			// addTieBreakingHeuristicsBonuses then rewards the tied plans:
+			// both examined ten documents (the docs-examined bonus goes to
+			// each), and getIndexBoundsScore (plan_ranker.cpp) prefers the
+			// scan that bounds the longer prefix, a then b, so a_1_b_1 wins
+			// although a_1 was created first and races first.
+			name: "plans tied on score are told apart by the bounded index prefix",
+			ref: "src/mongo/db/query/plan_ranker.h addTieBreakingHeuristicsBonuses; " +
+				"src/mongo/db/query/plan_ranker.cpp applyIndexPrefixHeuristic, getIndexBoundsScore",
+			collDocs: "[" + strings.Join(docs, ", ") + "]",
+			indexes:  `[{"key": {"a": 1}, "name": "a_1"}, {"key": {"a": 1, "b": 1}, "name": "a_1_b_1"}]`,
+			cmd:      `{"find": "c", "filter": {"a": 1, "b": {"$gte": 0}}}`,
+			plan:     `FETCH > IXSCAN a_1_b_1 {"a":["[1, 1]"],"b":["[0, inf.0]"]}`,
+			rejected: []string{`FETCH {"b":{"$gte":0}} > IXSCAN a_1 {"a":["[1, 1]"]}`},
+			keys:     10, docs: 10, n: 10, plans: 2,
+		},
+	})
+}

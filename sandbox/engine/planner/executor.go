@@ -91,7 +91,9 @@ const trialResults = 101
 // productivity (advanced/works) plus plan_ranker's small bonuses for plans
 // without a FETCH (covered), without a SORT, and without index
 // intersection (which this planner never builds), and 1 for each plan
-// that finished; ties go to the earlier candidate.
+// that finished. The plans tied for the best score are then told apart
+// by the tie-breaking bonuses (breakTies); a tie left after those goes to
+// the earlier candidate.
 func (e *Executor) runTrial() error {
 	start := time.Now()
 	maxWorks := max(10000, int64(0.29*float64(e.coll.Count())))
@@ -131,14 +133,16 @@ func (e *Executor) runTrial() error {
 			}
 		}
 	}
-	best := -1.0
+	var ranked []*candidate
 	for _, c := range e.candidates {
 		if c.failed && !e.allFailed() {
 			continue
 		}
 		s := c.root.common()
 		works := max(s.works, 1)
-		eps := math.Min(1/(10*float64(works)), 1e-4)
+		// PlanScorer::calculateScore (plan_ranker.h) sizes the bonuses on
+		// the plan's advances, capped at kBonusEpsilon.
+		eps := math.Min(1/(10*float64(max(s.advanced, 1))), bonusEpsilon)
 		c.score = 1 + float64(s.advanced)/float64(works) + eps // no index intersection
 		if !hasSort(c.root) {
 			c.score += eps
@@ -151,8 +155,14 @@ func (e *Executor) runTrial() error {
 			// trial is scored above its peers, every such plan alike.
 			c.score++
 		}
-		if c.score > best {
-			best, e.winner = c.score, c
+		c.rank = c.score
+		ranked = append(ranked, c)
+	}
+	breakTies(ranked)
+	best := -1.0
+	for _, c := range ranked {
+		if c.rank > best {
+			best, e.winner = c.rank, c
 		}
 	}
 	e.trialTime = time.Since(start)
@@ -160,6 +170,180 @@ func (e *Executor) runTrial() error {
 		c.trialEx = c.root.describe(true)
 	}
 	return nil
+}
+
+// bonusEpsilon is plan_ranker.h's kBonusEpsilon, the unit of its
+// tie-breaking bonuses.
+const bonusEpsilon = 1e-4
+
+// breakTies adds plan_ranker's tie-breaking bonuses to the rank of the
+// plans tied for the best score (addTieBreakingHeuristicsBonuses, with
+// internalQueryPlanTieBreakingWithIndexHeuristics on by default): one
+// epsilon to those that examined the fewest documents, two to those whose
+// index scans bound the best index prefix (applyIndexPrefixHeuristic). A
+// plan's explain score stays the one the trial earned; the ranks order the
+// plan cache entry's scores.
+func breakTies(cands []*candidate) {
+	top := -1.0
+	for _, c := range cands {
+		top = max(top, c.score)
+	}
+	var tied []*candidate
+	for _, c := range cands {
+		if c.score == top {
+			tied = append(tied, c)
+		}
+	}
+	if len(tied) < 2 {
+		return
+	}
+	fewest := tied[0].docsExamined()
+	for _, c := range tied[1:] {
+		fewest = min(fewest, c.docsExamined())
+	}
+	for _, c := range tied {
+		if c.docsExamined() == fewest {
+			c.rank += bonusEpsilon
+		}
+	}
+	for _, c := range indexPrefixWinners(tied) {
+		c.rank += 2 * bonusEpsilon
+	}
+}
+
+// indexPrefixWinners is applyIndexPrefixHeuristic (plan_ranker.cpp): when
+// the plans have one shape (the same stages, each with as many inputs), the
+// index scans at each position of it are scored on their bounds
+// (indexBoundsScore) and the best of each position earn their plan a
+// point; the plans with the most points win. Plans of different shapes
+// have no winner.
+func indexPrefixWinners(cands []*candidate) []*candidate {
+	shape := stageShape(cands[0].root.describe(false))
+	for _, c := range cands[1:] {
+		if stageShape(c.root.describe(false)) != shape || len(c.ixscans) != len(cands[0].ixscans) {
+			return nil
+		}
+	}
+	points := make([]int, len(cands))
+	for pos := range cands[0].ixscans {
+		scores := make([]uint64, len(cands))
+		for i, c := range cands {
+			scores[i] = indexBoundsScore(c.ixscans[pos])
+		}
+		best := slices.Max(scores)
+		for i, sc := range scores {
+			if sc == best {
+				points[i]++
+			}
+		}
+	}
+	most := slices.Max(points)
+	var out []*candidate
+	for i, c := range cands {
+		if points[i] == most {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// stageShape writes a plan's stage names and how they nest, to compare
+// plans' shapes.
+func stageShape(d bson.D) string {
+	var b strings.Builder
+	var walk func(d bson.D)
+	walk = func(d bson.D) {
+		for _, e := range d {
+			switch e.Key {
+			case "stage":
+				b.WriteString(e.Value.(string))
+			case "inputStage":
+				b.WriteByte('(')
+				walk(e.Value.(bson.D))
+				b.WriteByte(')')
+			case "inputStages":
+				b.WriteByte('[')
+				for _, in := range e.Value.(bson.A) {
+					walk(in.(bson.D))
+					b.WriteByte(',')
+				}
+				b.WriteByte(']')
+			}
+		}
+	}
+	walk(d)
+	return b.String()
+}
+
+// indexBoundsScore is getIndexBoundsScore (plan_ranker.cpp): over the
+// leading fields the scan bounds to less than all values, the longest
+// prefix of single points, then of point lists, then of closed intervals,
+// then the length of that prefix, then the shorter key pattern, packed so
+// that one comparison orders them.
+func indexBoundsScore(s *ixScan) uint64 {
+	var singlePoints, points, closed, length uint64
+	for i, f := range s.bounds {
+		if s.ix.Spec.Fields[i].Path == "$_path" {
+			continue
+		}
+		if scanIsFull(f) {
+			break
+		}
+		if length == singlePoints && len(f) == 1 && scanIsPoint(f[0]) {
+			singlePoints++
+		}
+		if length == points && !slices.ContainsFunc(f, func(iv scanInterval) bool { return !scanIsPoint(iv) }) {
+			points++
+		}
+		if length == closed && !slices.ContainsFunc(f, func(iv scanInterval) bool { return !scanIsClosed(iv) }) {
+			closed++
+		}
+		length++
+	}
+	return singlePoints<<52 | points<<40 | closed<<28 | length<<16 | (math.MaxUint16 - uint64(len(s.bounds)))
+}
+
+// scanIsFull: the field's bounds are all values, in either direction.
+func scanIsFull(f []scanInterval) bool {
+	if len(f) != 1 || !f[0].startInc || !f[0].endInc {
+		return false
+	}
+	return isMinKey(f[0].start) && isMaxKey(f[0].end) || isMaxKey(f[0].start) && isMinKey(f[0].end)
+}
+
+func scanIsPoint(iv scanInterval) bool {
+	return iv.startInc && iv.endInc && value.Compare(iv.start, iv.end) == 0
+}
+
+// scanIsClosed is isClosedInterval (plan_ranker.cpp): both ends of one BSON
+// type and neither the open end of that type's bracket (MinKey, MaxKey, or
+// the bracket's lowest or highest value, as -inf and inf for numbers). A
+// point is closed.
+func scanIsClosed(iv scanInterval) bool {
+	if value.TypeName(iv.start) != value.TypeName(iv.end) {
+		return false
+	}
+	if value.Compare(iv.start, iv.end) == 0 {
+		return true
+	}
+	lo, hi := iv.start, iv.end
+	if value.Compare(lo, hi) > 0 {
+		lo, hi = hi, lo
+	}
+	return !isBracketEnd(lo, true) && !isBracketEnd(hi, false)
+}
+
+// isBracketEnd: v is MinKey or MaxKey, or the lowest (low) or highest
+// value of its type's bracket.
+func isBracketEnd(v any, low bool) bool {
+	if isMinKey(v) || isMaxKey(v) {
+		return true
+	}
+	bLo, _, bHi, _ := typeBracket(v)
+	if low {
+		return value.Compare(v, bLo) == 0
+	}
+	return value.Compare(v, bHi) == 0
 }
 
 func hasSort(s stage) bool {

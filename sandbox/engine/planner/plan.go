@@ -211,6 +211,9 @@ type candidate struct {
 	trialEx       bson.D
 	// failed: the candidate ran out of memory during the trial.
 	failed bool
+	// rank is score plus the tie-breaking bonuses (breakTies): the winner
+	// has the best, and the plan cache entry reports them.
+	rank float64
 	// hitScanLimit: exploding the scan for the sort would have made more
 	// than maxScansToExplode scans (explain's maxScansToExplodeReached).
 	hitScanLimit bool

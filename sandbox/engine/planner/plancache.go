@@ -379,9 +379,9 @@ func (c *Cache) record(coll *catalog.Collection, e *Executor, hash, key string, 
 	ranked := slices.Clone(e.candidates)
 	slices.SortStableFunc(ranked, func(a, b *candidate) int {
 		switch {
-		case a.score > b.score:
+		case a.rank > b.rank:
 			return -1
-		case a.score < b.score:
+		case a.rank < b.rank:
 			return 1
 		}
 		return 0
@@ -394,7 +394,7 @@ func (c *Cache) record(coll *catalog.Collection, e *Executor, hash, key string, 
 			// with a score of 0, after the others.
 			continue
 		}
-		entry.scores = append(entry.scores, cand.score)
+		entry.scores = append(entry.scores, cand.rank)
 		entry.execStats = append(entry.execStats, cand.creationStats())
 	}
 	for _, cand := range ranked {

@@ -20,7 +20,10 @@ func parseCount(req *request) (*findSpec, error) {
 		return nil, err
 	}
 	a := newArgs(req)
-	if err := a.checkKnown(true, "query", "limit", "skip", "hint", "collation", "fields", "let", "readConcern"); err != nil {
+	if err := a.checkKnown(true, "query", "limit", "skip", "hint", "collation", "fields", "let", "readConcern", "mirrored", "sampleId"); err != nil {
+		return nil, err
+	}
+	if err := checkReplicaReadFields(a); err != nil {
 		return nil, err
 	}
 	s := &findSpec{coll: collName}
@@ -97,7 +100,10 @@ func parseDistinct(req *request) (*findSpec, string, error) {
 		return nil, "", err
 	}
 	a := newArgs(req)
-	if err := a.checkKnown(true, "key", "query", "hint", "collation", "let"); err != nil {
+	if err := a.checkKnown(true, "key", "query", "hint", "collation", "let", "mirrored", "sampleId"); err != nil {
+		return nil, "", err
+	}
+	if err := checkReplicaReadFields(a); err != nil {
 		return nil, "", err
 	}
 	key, ok, err := a.str("key")

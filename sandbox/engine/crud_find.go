@@ -44,7 +44,32 @@ var findFields = []string{"filter", "projection", "sort", "hint", "skip", "limit
 	"singleBatch", "let", "collation", "allowDiskUse", "noCursorTimeout", "returnKey",
 	"showRecordId", "min", "max", "tailable", "awaitData", "allowPartialResults", "oplogReplay",
 	"readOnce", "$_requestResumeToken", "$_resumeAfter", "term", "ntoreturn",
-	"allowSpeculativeMajorityRead", "includeQueryStatsMetrics", "collectionUUID"}
+	"allowSpeculativeMajorityRead", "includeQueryStatsMetrics", "collectionUUID", "mirrored", "sampleId"}
+
+// checkReplicaReadFields type-checks the fields find, count and distinct
+// take for what a replica set does with a read and a single node ignores
+// (find_command.idl, count_command.idl, distinct_command.idl): mirrored,
+// an optionalBool that marks a read a primary mirrors to its secondaries
+// (mirror_maestro.cpp appends mirrored: true), and sampleId, the UUID
+// analyzeShardKey's query sampling gives a sampled read.
+func checkReplicaReadFields(a args) error {
+	if _, err := a.boolean("mirrored", false); err != nil {
+		return err
+	}
+	v, ok := a.get("sampleId")
+	if !ok {
+		return nil
+	}
+	id, isBin := v.(bson.Binary)
+	if !isBin {
+		return a.wrongType("sampleId", v, "type 'binData'")
+	}
+	if id.Subtype != uuidSubtype {
+		return mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s.sampleId' is the wrong binData type '%s', expected type 'UUID'",
+			a.prefix, binDataTypeName(id.Subtype))
+	}
+	return nil
+}
 
 func parseFind(req *request) (*findSpec, error) {
 	coll, err := collectionName(req)
@@ -53,6 +78,9 @@ func parseFind(req *request) (*findSpec, error) {
 	}
 	a := newArgs(req)
 	if err := a.checkKnown(true, findFields...); err != nil {
+		return nil, err
+	}
+	if err := checkReplicaReadFields(a); err != nil {
 		return nil, err
 	}
 	s := &findSpec{coll: coll}

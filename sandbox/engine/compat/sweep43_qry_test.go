@@ -139,3 +139,34 @@ func TestSweep43QryTieBreaking(t *testing.T) {
 		},
 	})
 }
+
+func TestSweep43QryReplicaReadFields(t *testing.T) {
+	const (
+		ref      = "src/mongo/db/query/find_command.idl, count_command.idl, distinct_command.idl (mirrored: optionalBool, sampleId: uuid)"
+		sampleID = `{"$binary": {"base64": "AAECAwQFBgcICQoLDA0ODw==", "subType": "04"}}`
+		generic  = `{"$binary": {"base64": "AAECAwQFBgcICQoLDA0ODw==", "subType": "00"}}`
+		docs     = `[{"_id": 1, "a": 1}]`
+	)
+	runCmdCases(t, []cmdCase{
+		// A primary mirrors a read to its secondaries with mirrored: true
+		// added (mirror_maestro.cpp), and analyzeShardKey's sampling tags a
+		// read with a sampleId; each read command parses both and a single
+		// node reads as if they were not there.
+		{name: "find takes mirrored and sampleId", ref: ref, docs: docs,
+			cmd:  `{"find": "c", "mirrored": true, "sampleId": ` + sampleID + `}`,
+			want: `{"cursor": {"firstBatch": [{"_id": 1, "a": 1}], "id": {"$numberLong": "0"}, "ns": "{{db}}.c"}}`},
+		{name: "count takes mirrored and sampleId", ref: ref, docs: docs,
+			cmd: `{"count": "c", "query": {"a": 1}, "mirrored": true, "sampleId": ` + sampleID + `}`, want: `{"n": 1}`},
+		{name: "distinct takes mirrored and sampleId", ref: ref, docs: docs,
+			cmd: `{"distinct": "c", "key": "a", "mirrored": true, "sampleId": ` + sampleID + `}`, want: `{"values": [1]}`},
+		{name: "find's mirrored is a boolean", ref: ref, docs: docs,
+			cmd: `{"find": "c", "mirrored": "yes"}`, code: 14,
+			msg: "BSON field 'FindCommandRequest.mirrored' is the wrong type 'string', expected types '[bool, long, int, decimal, double']"},
+		{name: "count's sampleId is binData", ref: ref, docs: docs,
+			cmd: `{"count": "c", "sampleId": "x"}`, code: 14,
+			msg: "BSON field 'count.sampleId' is the wrong type 'string', expected type 'binData'"},
+		{name: "distinct's sampleId is a UUID", ref: ref, docs: docs,
+			cmd: `{"distinct": "c", "key": "a", "sampleId": ` + generic + `}`, code: 14,
+			msg: "BSON field 'distinct.sampleId' is the wrong binData type 'general', expected type 'UUID'"},
+	})
+}

@@ -62,13 +62,14 @@ func topBottomMemberOf(a *accStatement) (topBottomMember, bool) {
 
 // serialize is AccumulatorTopBottomN::serialize (accumulator_multi.cpp):
 // n (for the N forms) and output as the expressions they parse to, then
-// the sort pattern.
-func (m topBottomMember) serialize() bson.D {
+// the sort pattern. ser is expr.SerializeExplain for an explain,
+// expr.Serialize for a specification parsed again.
+func (m topBottomMember) serialize(ser func(any, *expr.Scope) any) bson.D {
 	args := bson.D{}
 	if !value.IsMissing(m.n) {
 		args = append(args, bson.E{Key: "n", Value: m.n})
 	}
-	return append(args, bson.E{Key: "output", Value: expr.Serialize(m.output, nil)}, bson.E{Key: "sortBy", Value: m.pattern})
+	return append(args, bson.E{Key: "output", Value: ser(m.output, nil)}, bson.E{Key: "sortBy", Value: m.pattern})
 }
 
 func (m topBottomMember) sameSet(o topBottomMember) bool {
@@ -126,7 +127,7 @@ func (g *groupStage) withCommonSortKeys(p *parser) []Stage {
 		}
 		set := members[i]
 		set.output = output
-		spec = append(spec, bson.E{Key: name, Value: bson.D{{Key: a.op, Value: set.serialize()}}})
+		spec = append(spec, bson.E{Key: name, Value: bson.D{{Key: a.op, Value: set.serialize(expr.Serialize)}}})
 	}
 	if !merged {
 		return []Stage{g}

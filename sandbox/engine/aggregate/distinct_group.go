@@ -140,7 +140,7 @@ func (s *groupByDistinctStage) Spec() bson.D {
 	}
 	root := bson.D{{Key: "_id", Value: id}}
 	for _, a := range g.accs {
-		root = append(root, bson.E{Key: a.field, Value: expr.Serialize(a.fromDocSpec, nil)})
+		root = append(root, bson.E{Key: a.field, Value: expr.SerializeExplain(a.fromDocSpec, nil)})
 	}
 	return stageSpec(s.Name(), bson.D{{Key: "newRoot", Value: root}})
 }

@@ -165,13 +165,13 @@ func (g *groupStage) Spec() bson.D {
 	// $top family writes its named arguments back in its own order; the
 	// other accumulators that take named arguments ($firstN,
 	// $percentile...) keep them as given.
-	body := bson.D{{Key: "_id", Value: expr.Serialize(g.idSpec, nil)}}
+	body := bson.D{{Key: "_id", Value: expr.SerializeExplain(g.idSpec, nil)}}
 	for _, a := range g.accs {
 		arg := a.spec
 		if tb, ok := topBottomMemberOf(a); ok {
-			arg = tb.serialize()
+			arg = tb.serialize(expr.SerializeExplain)
 		} else if d, named := arg.(bson.D); !named || len(d) == 0 || strings.HasPrefix(d[0].Key, "$") {
-			arg = expr.Serialize(arg, nil)
+			arg = expr.SerializeExplain(arg, nil)
 		}
 		body = append(body, bson.E{Key: a.field, Value: bson.D{{Key: a.op, Value: arg}}})
 	}

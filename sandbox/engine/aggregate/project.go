@@ -147,10 +147,10 @@ func explainTransformation(t bson.D) bson.D {
 			if len(v) > 0 && !strings.HasPrefix(v[0].Key, "$") {
 				e.Value = explainTransformation(v)
 			} else {
-				e.Value = expr.Serialize(v, nil)
+				e.Value = expr.SerializeExplain(v, nil)
 			}
 		default:
-			e.Value = expr.Serialize(v, nil)
+			e.Value = expr.SerializeExplain(v, nil)
 		}
 		out[i] = e
 	}

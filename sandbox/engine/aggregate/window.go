@@ -251,13 +251,13 @@ func (o *windowOutput) serialize(arg any, scope *expr.Scope) bson.D {
 	case "$shift", "$expMovingAvg":
 		return bson.D{{Key: o.op, Value: arg}}
 	case "$locf", "$linearFill":
-		return bson.D{{Key: o.op, Value: expr.Serialize(arg, scope)}}
+		return bson.D{{Key: o.op, Value: expr.SerializeExplain(arg, scope)}}
 	case "$count":
 		return bson.D{{Key: "$sum", Value: bson.D{{Key: "$const", Value: int32(1)}}}, {Key: "window", Value: o.bounds.serialize()}}
 	case "$derivative", "$integral":
 		args := bson.D{}
 		if d, ok := arg.(bson.D); ok {
-			args = append(args, bson.E{Key: "input", Value: expr.Serialize(value.Get(d, "input"), scope)})
+			args = append(args, bson.E{Key: "input", Value: expr.SerializeExplain(value.Get(d, "input"), scope)})
 			if unit := value.Get(d, "unit"); !value.IsMissing(unit) {
 				args = append(args, bson.E{Key: "unit", Value: unit})
 			}
@@ -266,7 +266,7 @@ func (o *windowOutput) serialize(arg any, scope *expr.Scope) bson.D {
 	case "$firstN", "$lastN", "$minN", "$maxN", "$topN", "$bottomN", "$top", "$bottom", "$percentile", "$median":
 		return bson.D{{Key: o.op, Value: arg}, {Key: "window", Value: o.bounds.serialize()}}
 	}
-	return bson.D{{Key: o.op, Value: expr.Serialize(arg, scope)}, {Key: "window", Value: o.bounds.serialize()}}
+	return bson.D{{Key: o.op, Value: expr.SerializeExplain(arg, scope)}, {Key: "window", Value: o.bounds.serialize()}}
 }
 
 // pathsConflict: one path equals the other or is a prefix of it.

@@ -161,3 +161,24 @@ func TestSweep43DocumentsDesugaredProjection(t *testing.T) {
 			code: 5858203, msg: "PlanExecutor error during aggregation :: caused by :: an array is expected"},
 	})
 }
+
+// When $and or $or optimizes down to one argument, it becomes an
+// ExpressionCoerceToBool, whose serialize (src/mongo/db/pipeline/expression.cpp)
+// writes {$coerceToBool: [x]} when explaining (SerializationOptions.verbosity)
+// and {$and: [x]} otherwise. Siblings of aggregation/optimization/and_or_short_circuit.js.
+func TestSweep43CoerceToBoolExplain(t *testing.T) {
+	const ref = exprCpp + " (ExpressionCoerceToBool::serialize, ExpressionAnd::optimize, ExpressionOr::optimize)"
+	s := newSuite(t)
+	for _, tc := range []struct{ name, op, id, want string }{
+		{"and left with one argument explains as coerceToBool", "$and", `{"$and": ["$x", true]}`, `{"$coerceToBool": ["$x"]}`},
+		{"or left with one argument explains as coerceToBool", "$or", `{"$or": [0, "$x"]}`, `{"$coerceToBool": ["$x"]}`},
+		{"a coerced argument is not flattened into the outer and", "$and", `{"$and": ["$y", {"$and": ["$x", 1]}]}`, `{"$and": ["$y", {"$coerceToBool": ["$x"]}]}`},
+		{"an and written with one argument stays an and", "$and", `{"$and": ["$x"]}`, `{"$and": ["$x"]}`},
+	} {
+		s.runCase(t, tc.name, ref, cover{family: expression, op: tc.op, col: explain}, func(t *testing.T, db *mongo.Database) {
+			reply := aggExplain(t, db, `[{"$_internalInhibitOptimization": {}}, {"$group": {"_id": `+tc.id+`, "n": {"$sum": 1}}}]`, "queryPlanner")
+			group, _ := field(lastStage(t, reply), "$group").(bson.D)
+			sameValue(t, "_id", field(group, "_id"), tc.want)
+		})
+	}
+}

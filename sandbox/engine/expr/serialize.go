@@ -12,7 +12,15 @@ import (
 // value, operator arguments are listed as arrays. Named-argument
 // operators ($cond's object form, $let, $map, $dateToString...) keep their
 // object form.
-func Serialize(spec any, scope *Scope) any {
+func Serialize(spec any, scope *Scope) any { return serialize(spec, scope, false) }
+
+// SerializeExplain is Serialize for an explain: a single argument left of
+// $and or $or shows as {$coerceToBool: [x]}, which
+// ExpressionCoerceToBool::serialize writes when explaining (expression.cpp),
+// where Serialize writes the $and that parses again.
+func SerializeExplain(spec any, scope *Scope) any { return serialize(spec, scope, true) }
+
+func serialize(spec any, scope *Scope, explain bool) any {
 	if scope == nil {
 		scope = NewScope()
 	}
@@ -29,7 +37,7 @@ func Serialize(spec any, scope *Scope) any {
 	case bson.A:
 		out := make(bson.A, len(s))
 		for i, e := range s {
-			out[i] = Serialize(e, scope)
+			out[i] = serialize(e, scope, explain)
 		}
 		return out
 	case bson.D:
@@ -43,29 +51,29 @@ func Serialize(spec any, scope *Scope) any {
 			switch a := arg.(type) {
 			case bson.A:
 				if op == "$and" || op == "$or" {
-					return serializeAndOr(op, a, scope)
+					return serializeAndOr(op, a, scope, explain)
 				}
 				if leftAssociative(op) {
-					return bson.D{{Key: op, Value: serializeLeading(op, a, scope)}}
+					return bson.D{{Key: op, Value: serializeLeading(op, a, scope, explain)}}
 				}
 				if full, commutative := associativity(op, len(a)); full {
-					return bson.D{{Key: op, Value: serializeAssociative(op, a, commutative, scope)}}
+					return bson.D{{Key: op, Value: serializeAssociative(op, a, commutative, scope, explain)}}
 				}
-				return bson.D{{Key: op, Value: Serialize(a, scope)}}
+				return bson.D{{Key: op, Value: serialize(a, scope, explain)}}
 			case bson.D:
 				if len(a) > 0 && !strings.HasPrefix(a[0].Key, "$") {
 					out := make(bson.D, len(a))
 					for i, e := range a {
-						out[i] = bson.E{Key: e.Key, Value: Serialize(e.Value, scope)}
+						out[i] = bson.E{Key: e.Key, Value: serialize(e.Value, scope, explain)}
 					}
 					return bson.D{{Key: op, Value: out}}
 				}
 			}
-			return bson.D{{Key: op, Value: bson.A{Serialize(arg, scope)}}}
+			return bson.D{{Key: op, Value: bson.A{serialize(arg, scope, explain)}}}
 		}
 		out := make(bson.D, len(s))
 		for i, e := range s {
-			out[i] = bson.E{Key: e.Key, Value: Serialize(e.Value, scope)}
+			out[i] = bson.E{Key: e.Key, Value: serialize(e.Value, scope, explain)}
 		}
 		return out
 	}
@@ -105,12 +113,12 @@ func isFoldable(spec any) bool {
 // serializeLeading serializes the arguments of a left-associative operator
 // as its optimize() leaves them: the constants before the first other
 // argument, when two or more, shown as their one value (see foldLeading).
-func serializeLeading(op string, args bson.A, scope *Scope) bson.A {
+func serializeLeading(op string, args bson.A, scope *Scope, explain bool) bson.A {
 	n := 0
 	for n < len(args) && isFoldable(args[n]) {
 		n++
 	}
-	out := Serialize(args, scope).(bson.A)
+	out := serialize(args, scope, explain).(bson.A)
 	if n < 2 {
 		return out
 	}
@@ -133,17 +141,18 @@ func serializeLeading(op string, args bson.A, scope *Scope) bson.A {
 // dropped. A single argument left is coerced to a boolean, which explain
 // shows as $coerceToBool and any other serialization as $and
 // (ExpressionCoerceToBool::serialize): a $match split or moved is compiled
-// again from this form, so it is the $and, which parses.
+// again from Serialize's form, so it is the $and, which parses; only
+// SerializeExplain writes $coerceToBool.
 //
 // Both are fully associative: an argument that stays the same operator
 // (not one coerced to a boolean) gives its arguments to this one, as
 // ExpressionNary::optimize flattens it, before the constants are looked at.
-func serializeAndOr(op string, args bson.A, scope *Scope) any {
+func serializeAndOr(op string, args bson.A, scope *Scope, explain bool) any {
 	isAnd := op == "$and"
 	rest := make(bson.A, 0, len(args))
 	operands := 0
 	for _, a := range args {
-		out := Serialize(a, scope)
+		out := serialize(a, scope, explain)
 		if d, ok := out.(bson.D); ok && len(d) == 1 && d[0].Key == "$const" {
 			operands++
 			if IsTrue(d[0].Value) != isAnd {
@@ -160,6 +169,9 @@ func serializeAndOr(op string, args bson.A, scope *Scope) any {
 		rest = append(rest, out)
 	}
 	if len(rest) == 1 && len(rest) < operands {
+		if explain {
+			return bson.D{{Key: "$coerceToBool", Value: rest}}
+		}
 		return bson.D{{Key: "$and", Value: rest}}
 	}
 	return bson.D{{Key: op, Value: rest}}
@@ -209,10 +221,10 @@ func associativity(op string, args int) (full, commutative bool) {
 // arguments; then a commutative operator's constants move behind the
 // other arguments, and each run of two or more constants is shown as the
 // one value it evaluates to (see foldAssociative).
-func serializeAssociative(op string, args bson.A, commutative bool, scope *Scope) bson.A {
+func serializeAssociative(op string, args bson.A, commutative bool, scope *Scope, explain bool) bson.A {
 	flat := make(bson.A, 0, len(args))
 	for _, a := range args {
-		out := Serialize(a, scope)
+		out := serialize(a, scope, explain)
 		if d, ok := out.(bson.D); ok && len(d) == 1 && d[0].Key == op {
 			if inner, ok := d[0].Value.(bson.A); ok {
 				if full, _ := associativity(op, len(inner)); full {

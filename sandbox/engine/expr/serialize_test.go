@@ -31,3 +31,15 @@ func TestSerialize(t *testing.T) {
 		}
 	}
 }
+
+func TestSerializeExplainCoerceToBool(t *testing.T) {
+	spec := parseValue(t, `{"$and": ["$x", true]}`)
+	if got, want := SerializeExplain(spec, nil), parseValue(t, `{"$coerceToBool": ["$x"]}`); !reflect.DeepEqual(got, want) {
+		t.Errorf("explain: want %v got %v", want, got)
+	}
+	// Outside an explain the coerced argument is written as the $and that
+	// parses again.
+	if got, want := Serialize(spec, nil), parseValue(t, `{"$and": ["$x"]}`); !reflect.DeepEqual(got, want) {
+		t.Errorf("serialize: want %v got %v", want, got)
+	}
+}

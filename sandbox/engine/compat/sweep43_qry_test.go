@@ -170,3 +170,43 @@ func TestSweep43QryReplicaReadFields(t *testing.T) {
 			msg: "BSON field 'distinct.sampleId' is the wrong binData type 'general', expected type 'UUID'"},
 	})
 }
+
+func TestSweep43QrySubplanCache(t *testing.T) {
+	const or = `{"find": "c", "filter": {"$or": [{"a": {"$lte": 102}, "b": {"$gte": 0}}, {"a": {"$gte": 0}, "b": {"$lte": 102}}]}}`
+	entries := `{"aggregate": "c", "pipeline": [{"$planCacheStats": {}},
+		{"$group": {"_id": "$createdFromQuery.query", "active": {"$first": "$isActive"}, "index": {"$first": "$cachedPlan.inputStage.indexName"}}},
+		{"$sort": {"_id": 1}}], "cursor": {}}`
+	branchA := `{"$and": [{"a": {"$lte": 102}}, {"b": {"$gte": 0}}]}`
+	branchB := `{"$and": [{"b": {"$lte": 102}}, {"a": {"$gte": 0}}]}`
+	runCmdCases(t, []cmdCase{
+		{
+			// subplan.cpp races a branch with several plans in a
+			// MultiPlanStage in SometimesCache mode, so the winner of each
+			// branch is written to the plan cache under the branch's own
+			// query (its AND as the canonical query serializes it), inactive
+			// at first; the composite $or plan itself is not cached.
+			name: "a subplanned $or caches each raced branch's plan under the branch's shape",
+			ref:  "src/mongo/db/exec/subplan.cpp (MultiPlanStage, PlanCachingMode::SometimesCache); src/mongo/db/query/plan_cache_util.h",
+			docs: diagonalDocs(500),
+			setup: []string{
+				`{"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": "a_1"}, {"key": {"b": 1}, "name": "b_1"}]}`, or,
+			},
+			cmd: entries,
+			want: `{"cursor": {"firstBatch": [{"_id": ` + branchA + `, "active": false, "index": "a_1"}, ` +
+				`{"_id": ` + branchB + `, "active": false, "index": "b_1"}], "id": {"$numberLong": "0"}, "ns": "{{db}}.c"}}`,
+		},
+		{
+			// A second run takes no more works than the entries record, so
+			// they become active (PlanCache::set).
+			name: "a second run of the $or activates its branches' entries",
+			ref:  "src/mongo/db/exec/subplan.cpp; src/mongo/db/query/plan_cache/plan_cache.h (set)",
+			docs: diagonalDocs(500),
+			setup: []string{
+				`{"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": "a_1"}, {"key": {"b": 1}, "name": "b_1"}]}`, or, or,
+			},
+			cmd: entries,
+			want: `{"cursor": {"firstBatch": [{"_id": ` + branchA + `, "active": true, "index": "a_1"}, ` +
+				`{"_id": ` + branchB + `, "active": true, "index": "b_1"}], "id": {"$numberLong": "0"}, "ns": "{{db}}.c"}}`,
+		},
+	})
+}

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"math"
 	"slices"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -108,8 +109,12 @@ func orCandidateOver(coll *catalog.Collection, q Query, admit func(*index.Index)
 // trial works plans of its own, so the chosen one is still unbuilt for the
 // $or's plan. A trial the query's deadline interrupts leaves the first
 // plan; the query then stops at its own next interrupt check.
+//
+// The branch's plan goes through the plan cache under the branch's own
+// shape: an active entry picks it without a trial, and a trial writes
+// the entry in the subplanner's SometimesCache mode (branchCacheable).
 func raceBranch(coll *catalog.Collection, q, bq Query, preds map[string][]indexedPred, opts []branchChoice) branchChoice {
-	bq.Sort, bq.Projection = q.Sort, q.Projection
+	bq.Sort, bq.Projection, bq.Cache, bq.Explain = q.Sort, q.Projection, q.Cache, q.Explain
 	e := &Executor{coll: coll, q: bq}
 	e.SetContext(bq.Ctx)
 	for _, o := range opts {
@@ -119,13 +124,42 @@ func raceBranch(coll *catalog.Collection, q, bq Query, preds map[string][]indexe
 				t = *sorted
 			}
 		}
-		build(coll, bq, &t, e.context)
 		e.candidates = append(e.candidates, &t)
+	}
+	var hash, key string
+	if bq.cacheable() {
+		hash = ShapeHash(coll.NS(), bq.Filter, bq.Sort, bq.shapeProjection())
+		key = planCacheKey(hash, coll, bq)
+		if w := bq.Cache.cached(coll, key, e.candidates); w != nil {
+			return opts[slices.Index(e.candidates, w)]
+		}
+	}
+	for _, c := range e.candidates {
+		build(coll, bq, c, e.context)
 	}
 	if e.runTrial() != nil {
 		return opts[0]
 	}
+	if key != "" && branchCacheable(e) {
+		bq.Cache.record(coll, e, hash, key, false)
+	}
 	return opts[slices.Index(e.candidates, e.winner)]
+}
+
+// branchCacheable is the SometimesCache rule the subplanner's branch
+// trials are cached under (plan_cache_util.h): not when the winner ties
+// with the runner-up (PlanRankingDecision::tieForBest, their ranks within
+// 1e-10), nor when it returned nothing during the trial.
+func branchCacheable(e *Executor) bool {
+	if e.winner.root.common().advanced == 0 {
+		return false
+	}
+	for _, c := range e.candidates {
+		if c != e.winner && !c.failed && math.Abs(c.rank-e.winner.rank) < 1e-10 {
+			return false
+		}
+	}
+	return true
 }
 
 // mergeSort makes the $or plan c a SORT_MERGE when every branch's scan

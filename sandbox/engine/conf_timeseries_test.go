@@ -27,7 +27,7 @@ func TestTimeseriesCreateErrors(t *testing.T) {
 	wantErr(t, db, `{"create": "t", "timeseries": {"timeField": "t", "granularity": "minutes", "bucketMaxSpanSeconds": 100}}`, 72,
 		"Timeseries 'bucketMaxSpanSeconds' is not configurable to a value other than the default of 86400 for the provided granularity")
 	wantErr(t, db, `{"create": "t", "timeseries": {"timeField": "t", "bucketMaxSpanSeconds": 3600}}`, 72,
-		"Timeseries 'bucketMaxSpanSeconds' and 'bucketRoundingSeconds' need to be set alongside each other")
+		"Timeseries 'bucketRoundingSeconds' needs to be equal to 'bucketMaxSpanSeconds'")
 	wantErr(t, db, `{"create": "t", "timeseries": {"timeField": "t", "bucketMaxSpanSeconds": 100, "bucketRoundingSeconds": 50}}`, 72,
 		"Timeseries 'bucketRoundingSeconds' needs to be equal to 'bucketMaxSpanSeconds'")
 	wantErr(t, db, `{"create": "t", "timeseries": {"timeField": "t"}, "validator": {"a": 1}}`, 72,
@@ -380,17 +380,18 @@ func TestTimeseriesBucketCatalogFollowsRestoreAndDrop(t *testing.T) {
 }
 
 // $out into an existing time-series collection without the timeseries
-// option is out of the sandbox's scope: it says so, instead of writing a
-// plain collection over it. (With the option, $out writes measurements:
-// the compat suite's TestStageOutTimeseries.)
-func TestTimeseriesOutTargetIsRefused(t *testing.T) {
+// option replaces its measurements and keeps it a time-series collection
+// with its own options, as 8.0's DocumentSourceOut::validateTimeseries
+// takes them from the catalog (document_source_out.cpp).
+func TestTimeseriesOutTargetKeepsItsOptions(t *testing.T) {
 	db, _ := confColl(t, `{"_id": 1, "t": {"$date": "2026-05-25T08:00:00Z"}}`)
-	msg := "$out into a time-series collection is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it"
 	mustRun(t, db, j(t, `{"create": "ts2", "timeseries": {"timeField": "t"}}`))
-	wantErr(t, db, `{"aggregate": "c", "pipeline": [{"$out": "ts2"}], "cursor": {}}`, mongoerr.NotImplemented,
-		"PlanExecutor error during aggregation :: caused by :: "+msg)
+	mustRun(t, db, j(t, `{"aggregate": "c", "pipeline": [{"$out": "ts2"}], "cursor": {}}`))
 	if names := firstBatch(t, db, `{"listCollections": 1, "filter": {"name": "ts2"}}`); len(names) != 1 || field(names[0].(bson.D), "type") != "timeseries" {
-		t.Fatalf("a refused $out changed ts2: %s", relaxed(names))
+		t.Fatalf("$out changed ts2's kind: %s", relaxed(names))
+	}
+	if got := firstBatch(t, db, `{"find": "ts2"}`); len(got) != 1 {
+		t.Fatalf("ts2 after $out: %s", relaxed(got))
 	}
 }
 

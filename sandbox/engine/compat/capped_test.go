@@ -169,8 +169,8 @@ func TestCappedCollections(t *testing.T) {
 			code: 51024, msg: "BSON field 'cappedSize' value must be >= 1, actual value '0'"},
 		{name: "collMod cappedMax 2^31", ref: cappedModRef, setup: []string{capped}, cmd: `{"collMod":"c","cappedMax":{"$numberLong":"2147483648"}}`,
 			code: 51024, msg: "BSON field 'cappedMax' value must be < 2147483648, actual value '2147483648'"},
-		{name: "collMod a TTL on a capped collection's index", ref: cappedModRef, setup: []string{capped, `{"createIndexes":"c","indexes":[{"key":{"t":1},"name":"t_1"}]}`},
-			cmd: `{"collMod":"c","index":{"name":"t_1","expireAfterSeconds":10}}`, code: mongoerr.InvalidOptions, msg: "TTL indexes are not supported for capped collections."},
+		{name: "collMod a TTL on a capped collection's index", ref: cappedModRef + " (featureFlagTTLIndexesOnCappedCollections, on since 7.1)", setup: []string{capped, `{"createIndexes":"c","indexes":[{"key":{"t":1},"name":"t_1"}]}`},
+			cmd: `{"collMod":"c","index":{"name":"t_1","expireAfterSeconds":10}}`, want: `{"expireAfterSeconds_new":{"$numberLong":"10"}}`},
 
 		// find options
 		{name: "find tailable on a collection that is not capped", ref: cappedTailRef, docs: `[{"_id":1}]`, cmd: `{"find":"c","tailable":true,"filter":{"a":1}}`,

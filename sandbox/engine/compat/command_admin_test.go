@@ -64,7 +64,7 @@ func TestCollectionAndDatabaseCommands(t *testing.T) {
 			cmd: `{"create":"w","timeseries":{"timeField":"t","metaField":""}}`, code: mongoerr.NotImplemented,
 			msg: `a time-series metaField of "" is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it`, thenFind: `{"find":"w"}`, thenWant: `[]`},
 		{name: "create time series with one bucketing parameter", ref: timeseriesRef, cmd: `{"create":"w","timeseries":{"timeField":"t","bucketMaxSpanSeconds":100}}`, code: mongoerr.InvalidOptions,
-			msg: "Timeseries 'bucketMaxSpanSeconds' and 'bucketRoundingSeconds' need to be set alongside each other"},
+			msg: "Timeseries 'bucketRoundingSeconds' needs to be equal to 'bucketMaxSpanSeconds'"},
 		{name: "create time series with unequal bucketing parameters", ref: timeseriesRef, cmd: `{"create":"w","timeseries":{"timeField":"t","bucketMaxSpanSeconds":100,"bucketRoundingSeconds":50}}`,
 			code: mongoerr.InvalidOptions, msg: "Timeseries 'bucketRoundingSeconds' needs to be equal to 'bucketMaxSpanSeconds'"},
 		{name: "create time series with a granularity and another span", ref: timeseriesRef, cmd: `{"create":"w","timeseries":{"timeField":"t","granularity":"seconds","bucketMaxSpanSeconds":100,"bucketRoundingSeconds":100}}`,

@@ -40,8 +40,8 @@ func TestTimeseriesDropIndexes(t *testing.T) {
 		// collection is redirected to (makeTimeseriesCollModCommand).
 		{name: "collMod validator on a time-series collection", ref: collModIndexRef + " (getNotSupportedOnTimeseriesError); jstests/core/timeseries/ddl/timeseries_collmod.js", setup: []string{ts},
 			cmd: `{"collMod":"ts","validationAction":"warn","validator":{"required":["t"]}}`, code: mongoerr.InvalidOptions, msg: "option not supported on a time-series collection: validator"},
-		{name: "collMod validationLevel on a time-series collection's buckets", ref: collModIndexRef + " (getNotSupportedOnTimeseriesError); jstests/core/timeseries/ddl/timeseries_collmod.js", setup: []string{ts},
-			cmd: `{"collMod":"system.buckets.ts","validationLevel":"moderate"}`, code: mongoerr.InvalidOptions, msg: "option not supported on a time-series collection: validationLevel"},
+		{name: "collMod validationLevel on a time-series collection's buckets", ref: "src/mongo/db/commands/dbcommands.cpp (CollectionModCommand refuses a buckets namespace); jstests/core/timeseries/ddl/timeseries_collmod.js", setup: []string{ts},
+			cmd: `{"collMod":"system.buckets.ts","validationLevel":"moderate"}`, code: mongoerr.InvalidNamespace, msg: "collMod on a time-series collection's underlying buckets collection is not supported."},
 		{name: "collMod hiding _id_ on a time-series collection", ref: tsDropIndexRef + "; src/mongo/db/catalog/coll_mod.cpp (parseCollModRequest looks the index up first)", setup: []string{ts},
 			cmd: `{"collMod":"ts","index":{"name":"_id_","hidden":true}}`, code: mongoerr.IndexNotFound, msg: "cannot find index _id_ for ns {{db}}.system.buckets.ts"},
 	})

@@ -66,6 +66,9 @@ type accStatement struct {
 	sortBy      *sortSpec
 	fromDoc     func(env *expr.Env) (any, error)
 	fromDocSpec any
+	// explain is the argument as the accumulator serializes it for
+	// explain when it cannot be told from spec alone (nil otherwise).
+	explain bson.D
 }
 
 func parseAccStatement(field string, v any, p *parser) (*accStatement, error) {
@@ -103,6 +106,7 @@ func parseAccStatement(field string, v any, p *parser) (*accStatement, error) {
 		}
 		st.input = q.Input.Eval
 		st.newAcc = func(*expr.Env) (accumulator, error) { return &percentileAcc{q: q, digest: expr.NewTDigest()}, nil }
+		st.explain = quantileExplain(arg, q, p.scope)
 		return st, nil
 	case "$_internalJsReduce":
 		return nil, parseInternalJsReduce(op, arg, p)
@@ -727,4 +731,40 @@ func (a *topAcc) result() any {
 		out[i] = r.out
 	}
 	return out
+}
+
+// quantileExplain is AccumulatorPercentile::serializeHelper (and
+// AccumulatorMedian's): the input as it serializes, the percentiles as the
+// numbers p evaluated to ($median has none) and the method.
+func quantileExplain(arg any, q *expr.Quantile, scope *expr.Scope) bson.D {
+	d, _ := arg.(bson.D)
+	out := bson.D{{Key: "input", Value: expr.SerializeExplain(value.Get(d, "input"), scope)}}
+	if !q.Median {
+		ps := make(bson.A, len(q.Ps))
+		for i, v := range q.Ps {
+			ps[i] = v
+		}
+		out = append(out, bson.E{Key: "p", Value: ps})
+	}
+	return append(out, bson.E{Key: "method", Value: "approximate"})
+}
+
+// nAccumulator reports the accumulators built on AccumulatorN that take
+// {input, n}.
+func nAccumulator(op string) bool {
+	switch op {
+	case "$firstN", "$lastN", "$minN", "$maxN":
+		return true
+	}
+	return false
+}
+
+// nExplain is AccumulatorN::serializeHelper: n, then input, each as its
+// expression serializes; ok is false when arg is no {input, n}.
+func nExplain(op string, arg any, scope *expr.Scope) (bson.D, bool) {
+	input, n, err := nArgs(op, arg)
+	if err != nil {
+		return nil, false
+	}
+	return bson.D{{Key: "n", Value: expr.SerializeExplain(n, scope)}, {Key: "input", Value: expr.SerializeExplain(input, scope)}}, true
 }

@@ -167,13 +167,25 @@ func (g *groupStage) Spec() bson.D {
 	// $percentile...) keep them as given.
 	body := bson.D{{Key: "_id", Value: expr.SerializeExplain(g.idSpec, nil)}}
 	for _, a := range g.accs {
-		arg := a.spec
-		if tb, ok := topBottomMemberOf(a); ok {
+		op, arg := a.op, a.spec
+		switch tb, isTB := topBottomMemberOf(a); {
+		case a.explain != nil:
+			arg = a.explain
+		case op == "$count":
+			// parseCountAccumulator makes it a $sum of 1.
+			op, arg = "$sum", bson.D{{Key: "$const", Value: int32(1)}}
+		case isTB:
 			arg = tb.serialize(expr.SerializeExplain)
-		} else if d, named := arg.(bson.D); !named || len(d) == 0 || strings.HasPrefix(d[0].Key, "$") {
-			arg = expr.SerializeExplain(arg, nil)
+		case nAccumulator(op):
+			if nd, ok := nExplain(op, arg, nil); ok {
+				arg = nd
+			}
+		default:
+			if d, named := arg.(bson.D); !named || len(d) == 0 || strings.HasPrefix(d[0].Key, "$") {
+				arg = expr.SerializeExplain(arg, nil)
+			}
 		}
-		body = append(body, bson.E{Key: a.field, Value: bson.D{{Key: a.op, Value: arg}}})
+		body = append(body, bson.E{Key: a.field, Value: bson.D{{Key: op, Value: arg}}})
 	}
 	return stageSpec("$group", body)
 }

@@ -263,7 +263,14 @@ func (o *windowOutput) serialize(arg any, scope *expr.Scope) bson.D {
 			}
 		}
 		return bson.D{{Key: o.op, Value: args}, {Key: "window", Value: o.bounds.serialize()}}
-	case "$firstN", "$lastN", "$minN", "$maxN", "$topN", "$bottomN", "$top", "$bottom", "$percentile", "$median":
+	case "$firstN", "$lastN", "$minN", "$maxN":
+		// ExpressionMinMaxN::serialize and its $firstN/$lastN sibling
+		// write AccumulatorN::serializeHelper's {n, input}.
+		if nd, ok := nExplain(o.op, arg, scope); ok {
+			return bson.D{{Key: o.op, Value: nd}, {Key: "window", Value: o.bounds.serialize()}}
+		}
+		return bson.D{{Key: o.op, Value: arg}, {Key: "window", Value: o.bounds.serialize()}}
+	case "$topN", "$bottomN", "$top", "$bottom", "$percentile", "$median":
 		return bson.D{{Key: o.op, Value: arg}, {Key: "window", Value: o.bounds.serialize()}}
 	}
 	return bson.D{{Key: o.op, Value: expr.SerializeExplain(arg, scope)}, {Key: "window", Value: o.bounds.serialize()}}

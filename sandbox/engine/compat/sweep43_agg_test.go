@@ -182,3 +182,31 @@ func TestSweep43CoerceToBoolExplain(t *testing.T) {
 		})
 	}
 }
+
+// $group's explain writes each accumulator as its serialize does
+// (DocumentSourceGroup::serialize calling AccumulatorState::serialize):
+// $count was parsed into a $sum of 1 (parseCountAccumulator,
+// accumulation_statement.cpp); the AccumulatorN family writes {n, input}
+// (AccumulatorN::serializeHelper, accumulator_multi.cpp); $percentile and
+// $median write input, the evaluated percentiles and the method
+// (AccumulatorPercentile::serializeHelper, accumulator_percentile.cpp).
+// Siblings of aggregation/accumulators/avg_null_no_input.js and
+// sources/setWindowFields/percentile.js.
+func TestSweep43GroupAccumulatorExplain(t *testing.T) {
+	const ref = "src/mongo/db/pipeline/accumulation_statement.cpp (parseCountAccumulator); src/mongo/db/pipeline/accumulator_multi.cpp (AccumulatorN::serializeHelper); src/mongo/db/pipeline/accumulator_percentile.cpp (serializeHelper)"
+	s := newSuite(t)
+	for _, tc := range []struct{ name, op, acc, want string }{
+		{"count explains as a sum of one", "$count", `{"$count": {}}`, `{"$sum": {"$const": 1}}`},
+		{"firstN explains n then input", "$firstN", `{"$firstN": {"input": "$a", "n": 2}}`, `{"$firstN": {"n": {"$const": 2}, "input": "$a"}}`},
+		{"maxN explains its n optimized", "$maxN", `{"$maxN": {"input": "$a", "n": {"$add": [1, 2]}}}`, `{"$maxN": {"n": {"$const": 3}, "input": "$a"}}`},
+		{"percentile explains input, p, method", "$percentile", `{"$percentile": {"method": "approximate", "p": [0.5, 1], "input": "$a"}}`,
+			`{"$percentile": {"input": "$a", "p": [0.5, 1.0], "method": "approximate"}}`},
+		{"median explains input and method", "$median", `{"$median": {"method": "approximate", "input": "$a"}}`, `{"$median": {"input": "$a", "method": "approximate"}}`},
+	} {
+		s.runCase(t, tc.name, ref, cover{family: accumulator, op: tc.op, col: explain}, func(t *testing.T, db *mongo.Database) {
+			reply := aggExplain(t, db, `[{"$_internalInhibitOptimization": {}}, {"$group": {"_id": null, "r": `+tc.acc+`}}]`, "queryPlanner")
+			group, _ := field(lastStage(t, reply), "$group").(bson.D)
+			sameValue(t, "r", field(group, "r"), tc.want)
+		})
+	}
+}

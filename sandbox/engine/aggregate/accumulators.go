@@ -749,16 +749,6 @@ func quantileExplain(arg any, q *expr.Quantile, scope *expr.Scope) bson.D {
 	return append(out, bson.E{Key: "method", Value: "approximate"})
 }
 
-// nAccumulator reports the accumulators built on AccumulatorN that take
-// {input, n}.
-func nAccumulator(op string) bool {
-	switch op {
-	case "$firstN", "$lastN", "$minN", "$maxN":
-		return true
-	}
-	return false
-}
-
 // nExplain is AccumulatorN::serializeHelper: n, then input, each as its
 // expression serializes; ok is false when arg is no {input, n}.
 func nExplain(op string, arg any, scope *expr.Scope) (bson.D, bool) {

@@ -176,7 +176,7 @@ func (g *groupStage) Spec() bson.D {
 			op, arg = "$sum", bson.D{{Key: "$const", Value: int32(1)}}
 		case isTB:
 			arg = tb.serialize(expr.SerializeExplain)
-		case nAccumulator(op):
+		case expr.IsNOperator(op):
 			if nd, ok := nExplain(op, arg, nil); ok {
 				arg = nd
 			}

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/schemalab/schemalab/sandbox/engine/value"
 )
 
 // Serialize renders an expression specification the way mongod's explain
@@ -61,6 +63,11 @@ func serialize(spec any, scope *Scope, explain bool) any {
 				}
 				return bson.D{{Key: op, Value: serialize(a, scope, explain)}}
 			case bson.D:
+				if n, input := value.Get(a, "n"), value.Get(a, "input"); len(a) == 2 && IsNOperator(op) && !value.IsMissing(n) && !value.IsMissing(input) {
+					// ExpressionFromAccumulatorN::serialize writes
+					// AccumulatorN::serializeHelper's n, then input.
+					return bson.D{{Key: op, Value: bson.D{{Key: "n", Value: serialize(n, scope, explain)}, {Key: "input", Value: serialize(input, scope, explain)}}}}
+				}
 				if len(a) > 0 && !strings.HasPrefix(a[0].Key, "$") {
 					out := make(bson.D, len(a))
 					for i, e := range a {
@@ -262,4 +269,15 @@ func serializeAssociative(op string, args bson.A, commutative bool, scope *Scope
 	}
 	flush()
 	return out
+}
+
+// IsNOperator reports the operators built on AccumulatorN ($firstN,
+// $lastN, $minN, $maxN), which take {n, input} as accumulators, window
+// functions and expressions alike.
+func IsNOperator(op string) bool {
+	switch op {
+	case "$firstN", "$lastN", "$minN", "$maxN":
+		return true
+	}
+	return false
 }

@@ -21,6 +21,8 @@ func TestSerialize(t *testing.T) {
 		{`{"$concat": ["a", {"$concat": ["b", "$s"]}, "c"]}`, `{"$concat": [{"$const": "ab"}, "$s", {"$const": "c"}]}`},
 		{`{"$and": ["$x", {"$and": ["$a", "$b"]}]}`, `{"$and": ["$x", "$a", "$b"]}`},
 		{`{"$and": ["$x", {"$and": ["$a", true]}]}`, `{"$and": ["$x", {"$and": ["$a"]}]}`},
+		// ExpressionFromAccumulatorN writes n before input.
+		{`{"$firstN": {"input": "$a", "n": 2}}`, `{"$firstN": {"n": {"$const": 2}, "input": "$a"}}`},
 		{`{"$cond": {"if": "$a", "then": 1, "else": 2}}`, `{"$cond": {"if": "$a", "then": {"$const": 1}, "else": {"$const": 2}}}`},
 	}
 	for _, c := range cases {

@@ -166,3 +166,20 @@ func TestSweep43BucketArraysOutsideBucketCatalog(t *testing.T) {
 			thenFind: `{"find": "ts", "projection": {"_id": 0, "x": 1}}`, thenWant: `[{"x": 5}]`},
 	})
 }
+
+// collModBucketsUUIDRef: the buckets refusal comes before the UUID is
+// compared, which processCollMod does later (SERVER-87446 shows the
+// refusal for the UUID of no collection).
+const collModBucketsUUIDRef = "src/mongo/db/commands/dbcommands.cpp (CollectionModCommand::Invocation::run); SERVER-87446"
+
+func TestSweep43CollModBucketsBeforeUUID(t *testing.T) {
+	runCmdCases(t, []cmdCase{
+		{name: "collMod on the buckets with a UUID of no collection", ref: collModBucketsUUIDRef,
+			setup: []string{`{"create": "ts", "timeseries": {"timeField": "t"}}`},
+			cmd:   `{"collMod": "system.buckets.ts", "collectionUUID": {"$uuid": "00000000-0000-4000-8000-000000000000"}, "validationLevel": "off"}`,
+			code:  mongoerr.InvalidNamespace, msg: "collMod on a time-series collection's underlying buckets collection is not supported."},
+		{name: "collMod on the buckets with a collectionUUID of the wrong type", ref: collModBucketsUUIDRef,
+			cmd:  `{"collMod": "system.buckets.ts", "collectionUUID": "x"}`,
+			code: mongoerr.TypeMismatch, msg: "BSON field 'collMod.collectionUUID' is the wrong type 'string', expected type 'binData'"},
+	})
+}

@@ -289,12 +289,19 @@ func parseBucketAuto(spec any, p *parser) ([]Stage, error) {
 
 func (s *bucketAutoStage) Name() string { return "$bucketAuto" }
 
+// Spec is DocumentSourceBucketAuto::serialize: groupBy as it serializes,
+// buckets, the granularity when there is one, then the output's
+// accumulators as $group writes them.
 func (s *bucketAutoStage) Spec() bson.D {
-	body := bson.D{{Key: "groupBy", Value: s.groupBy}, {Key: "buckets", Value: int32(s.buckets)}, {Key: "output", Value: s.output}}
+	body := bson.D{{Key: "groupBy", Value: expr.SerializeExplain(s.groupBy, nil)}, {Key: "buckets", Value: int32(s.buckets)}}
 	if s.granularity != "" {
 		body = append(body, bson.E{Key: "granularity", Value: s.granularity})
 	}
-	return stageSpec("$bucketAuto", body)
+	output := make(bson.D, len(s.accs))
+	for i, a := range s.accs {
+		output[i] = bson.E{Key: a.field, Value: a.explainSpec()}
+	}
+	return stageSpec("$bucketAuto", append(body, bson.E{Key: "output", Value: output}))
 }
 
 type autoEntry struct {

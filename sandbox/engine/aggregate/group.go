@@ -160,34 +160,40 @@ func parseGroupID(spec any, p *parser) (func(env *expr.Env) (any, error), error)
 func (g *groupStage) Name() string { return "$group" }
 
 func (g *groupStage) Spec() bson.D {
-	// The _id and an accumulator's one argument are expressions, shown as
-	// they serialize (AccumulationStatement and ExpressionConstant); the
-	// $top family writes its named arguments back in its own order; the
-	// other accumulators that take named arguments ($firstN,
-	// $percentile...) keep them as given.
 	body := bson.D{{Key: "_id", Value: expr.SerializeExplain(g.idSpec, nil)}}
 	for _, a := range g.accs {
-		op, arg := a.op, a.spec
-		switch tb, isTB := topBottomMemberOf(a); {
-		case a.explain != nil:
-			arg = a.explain
-		case op == "$count":
-			// parseCountAccumulator makes it a $sum of 1.
-			op, arg = "$sum", bson.D{{Key: "$const", Value: int32(1)}}
-		case isTB:
-			arg = tb.serialize(expr.SerializeExplain)
-		case expr.IsNOperator(op):
-			if nd, ok := nExplain(op, arg, nil); ok {
-				arg = nd
-			}
-		default:
-			if d, named := arg.(bson.D); !named || len(d) == 0 || strings.HasPrefix(d[0].Key, "$") {
-				arg = expr.SerializeExplain(arg, nil)
-			}
-		}
-		body = append(body, bson.E{Key: a.field, Value: bson.D{{Key: op, Value: arg}}})
+		body = append(body, bson.E{Key: a.field, Value: a.explainSpec()})
 	}
 	return stageSpec("$group", body)
+}
+
+// explainSpec is {op: arg} as AccumulatorState::serialize (and its
+// overrides) writes the statement for explain, in $group and $bucketAuto:
+// the one argument is an expression as it serializes (AccumulationStatement
+// and ExpressionConstant); $count became a $sum of 1; the $top family and
+// the AccumulatorN family write their named arguments in their own order;
+// $percentile and $median write what they parsed (a.explain); other named
+// arguments are kept as given.
+func (a *accStatement) explainSpec() bson.D {
+	op, arg := a.op, a.spec
+	switch tb, isTB := topBottomMemberOf(a); {
+	case a.explain != nil:
+		arg = a.explain
+	case op == "$count":
+		// parseCountAccumulator makes it a $sum of 1.
+		op, arg = "$sum", bson.D{{Key: "$const", Value: int32(1)}}
+	case isTB:
+		arg = tb.serialize(expr.SerializeExplain)
+	case expr.IsNOperator(op):
+		if nd, ok := nExplain(op, arg, nil); ok {
+			arg = nd
+		}
+	default:
+		if d, named := arg.(bson.D); !named || len(d) == 0 || strings.HasPrefix(d[0].Key, "$") {
+			arg = expr.SerializeExplain(arg, nil)
+		}
+	}
+	return bson.D{{Key: op, Value: arg}}
 }
 
 type group struct {

@@ -210,3 +210,23 @@ func TestSweep43GroupAccumulatorExplain(t *testing.T) {
 		})
 	}
 }
+
+// $bucketAuto's explain is DocumentSourceBucketAuto::serialize
+// (src/mongo/db/pipeline/document_source_bucket_auto.cpp): groupBy, buckets,
+// the granularity when given, then output with each accumulator serialized
+// as $group writes it. Sibling of the $group explain cases above.
+func TestSweep43BucketAutoExplain(t *testing.T) {
+	const ref = "src/mongo/db/pipeline/document_source_bucket_auto.cpp (serialize)"
+	s := newSuite(t)
+	for _, tc := range []struct{ name, stage, want string }{
+		{"bucketAuto's default output is a serialized sum", `{"$bucketAuto": {"groupBy": "$a", "buckets": 2}}`,
+			`{"groupBy": "$a", "buckets": 2, "output": {"count": {"$sum": {"$const": 1}}}}`},
+		{"bucketAuto's granularity comes before its output", `{"$bucketAuto": {"groupBy": "$a", "buckets": 2, "output": {"c": {"$count": {}}, "m": {"$max": "$a"}}, "granularity": "R5"}}`,
+			`{"groupBy": "$a", "buckets": 2, "granularity": "R5", "output": {"c": {"$sum": {"$const": 1}}, "m": {"$max": "$a"}}}`},
+	} {
+		s.runCase(t, tc.name, ref, cover{family: stage, op: "$bucketAuto", col: explain}, func(t *testing.T, db *mongo.Database) {
+			reply := aggExplain(t, db, `[{"$_internalInhibitOptimization": {}}, `+tc.stage+`]`, "queryPlanner")
+			sameValue(t, "$bucketAuto", field(lastStage(t, reply), "$bucketAuto"), tc.want)
+		})
+	}
+}

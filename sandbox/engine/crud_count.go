@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,12 +37,8 @@ func parseCount(req *request) (*findSpec, error) {
 	if s.skip < 0 {
 		return nil, mongoerr.Newf(51024, "BSON field 'skip' value must be >= 0, actual value '%d'", s.skip)
 	}
-	if s.limit, _, err = a.int64Arg("limit"); err != nil {
+	if s.limit, err = countLimit(a); err != nil {
 		return nil, err
-	}
-	if s.limit < 0 {
-		// count treats a negative limit as its absolute value.
-		s.limit = -s.limit
 	}
 	if h, ok := a.get("hint"); ok {
 		if hd, isDoc := h.(bson.D); !isDoc || len(hd) > 0 {
@@ -55,6 +52,32 @@ func parseCount(req *request) (*findSpec, error) {
 		return nil, err
 	}
 	return s, checkCollation(a)
+}
+
+// countLimit is count_request.cpp's countParseLimit, the deserializer of
+// count_command.idl's countLimit type: the limit must be a number
+// (BadValue), an integer (parseIntegerElementToLong's FailedToParse) and
+// not the least long, whose absolute value a long cannot hold; a negative
+// limit counts as its absolute value.
+func countLimit(a args) (int64, error) {
+	v, ok := a.get("limit")
+	if !ok {
+		return 0, nil
+	}
+	if !value.IsNumber(v) {
+		return 0, mongoerr.New(mongoerr.BadValue, "limit value is not a valid number")
+	}
+	n, reason := value.ParseIntegerElementToLong("limit", v)
+	if reason != "" {
+		return 0, mongoerr.New(mongoerr.FailedToParse, reason)
+	}
+	if n == math.MinInt64 {
+		return 0, mongoerr.New(mongoerr.BadValue, "limit value for count cannot be min long")
+	}
+	if n < 0 {
+		n = -n
+	}
+	return n, nil
 }
 
 func countQuery(req *request, s *findSpec) (planner.Query, error) {

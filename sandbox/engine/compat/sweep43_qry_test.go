@@ -210,3 +210,21 @@ func TestSweep43QrySubplanCache(t *testing.T) {
 		},
 	})
 }
+
+func TestSweep43QryCountLimit(t *testing.T) {
+	const (
+		ref  = "src/mongo/db/query/count_request.cpp countParseLimit (count_command.idl countLimit); src/mongo/bson/bsonelement.cpp parseIntegerElementToLong"
+		docs = `[{"_id": 1}, {"_id": 2}, {"_id": 3}, {"_id": 4}]`
+	)
+	runCmdCases(t, []cmdCase{
+		{name: "count's negative limit counts as its absolute value", ref: ref, docs: docs,
+			cmd: `{"count": "c", "limit": -3}`, want: `{"n": 3}`},
+		{name: "count's limit must be a number", ref: ref, docs: docs,
+			cmd: `{"count": "c", "limit": "3"}`, code: 2, msg: "limit value is not a valid number"},
+		{name: "count's limit must be an integer", ref: ref, docs: docs,
+			cmd: `{"count": "c", "limit": 1.5}`, code: 9, msg: "Expected an integer: limit: 1.5"},
+		{name: "count's limit cannot be the least long", ref: ref, docs: docs,
+			cmd:  `{"count": "c", "limit": {"$numberLong": "-9223372036854775808"}}`,
+			code: 2, msg: "limit value for count cannot be min long"},
+	})
+}

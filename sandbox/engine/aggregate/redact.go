@@ -36,7 +36,9 @@ func parseRedact(spec any, p *parser) ([]Stage, error) {
 }
 
 func (s *redactStage) Name() string { return "$redact" }
-func (s *redactStage) Spec() bson.D { return stageSpec("$redact", s.spec) }
+// Spec is DocumentSourceRedact::serialize: the expression as it
+// optimizes and serializes (a $cond on a constant is the branch it picks).
+func (s *redactStage) Spec() bson.D { return stageSpec("$redact", expr.SerializeExplain(s.spec, nil)) }
 
 func (s *redactStage) open(in Iterator, rt *runtime) (Iterator, error) {
 	env := rt.newEnv()

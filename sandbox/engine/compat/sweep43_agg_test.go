@@ -230,3 +230,37 @@ func TestSweep43BucketAutoExplain(t *testing.T) {
 		})
 	}
 }
+
+// Explain shows $cond, $ifNull and $switch as their optimize and serialize
+// leave them (src/mongo/db/pipeline/expression.cpp): ExpressionCond::optimize
+// replaces a constant condition by the branch it picks, and ExpressionCond
+// serializes as an array (ExpressionNary::serialize) whichever form was
+// written; ExpressionIfNull::optimize drops null constants before the last
+// argument and everything after a non-null constant, a lone argument
+// standing for the whole; ExpressionSwitch::serialize writes each branch as
+// {case, then}. $redact shows its expression optimized
+// (DocumentSourceRedact::serialize). Siblings of sources/redact/redact.js and
+// optimization/and_or_short_circuit.js.
+func TestSweep43ConditionalExplain(t *testing.T) {
+	const ref = exprCpp + " (ExpressionCond::optimize, ExpressionIfNull::optimize, ExpressionSwitch::serialize)"
+	s := newSuite(t)
+	for _, tc := range []struct{ name, op, id, want string }{
+		{"cond on a constant is its branch", "$cond", `{"$cond": [true, "$a", "$b"]}`, `"$a"`},
+		{"cond's object form explains as an array", "$cond", `{"$cond": {"if": "$x", "then": 1, "else": "$b"}}`, `{"$cond": ["$x", {"$const": 1}, "$b"]}`},
+		{"ifNull drops a leading null constant", "$ifNull", `{"$ifNull": [null, "$a", 2]}`, `{"$ifNull": ["$a", {"$const": 2}]}`},
+		{"ifNull stops at a non-null constant", "$ifNull", `{"$ifNull": ["$a", 1, "$b"]}`, `{"$ifNull": ["$a", {"$const": 1}]}`},
+		{"switch writes each branch as case and then", "$switch", `{"$switch": {"branches": [{"case": false, "then": 1}, {"case": "$x", "then": 2}], "default": 3}}`,
+			`{"$switch": {"branches": [{"case": {"$const": false}, "then": {"$const": 1}}, {"case": "$x", "then": {"$const": 2}}], "default": {"$const": 3}}}`},
+	} {
+		s.runCase(t, tc.name, ref, cover{family: expression, op: tc.op, col: explain}, func(t *testing.T, db *mongo.Database) {
+			reply := aggExplain(t, db, `[{"$_internalInhibitOptimization": {}}, {"$group": {"_id": `+tc.id+`, "n": {"$sum": 1}}}]`, "queryPlanner")
+			group, _ := field(lastStage(t, reply), "$group").(bson.D)
+			sameValue(t, "_id", field(group, "_id"), tc.want)
+		})
+	}
+	s.runCase(t, "redact explains its expression optimized", "src/mongo/db/pipeline/document_source_redact.cpp (serialize)", cover{family: stage, op: "$redact", col: explain},
+		func(t *testing.T, db *mongo.Database) {
+			reply := aggExplain(t, db, `[{"$_internalInhibitOptimization": {}}, {"$redact": {"$cond": [true, "$$KEEP", "$$PRUNE"]}}]`, "queryPlanner")
+			sameValue(t, "$redact", field(lastStage(t, reply), "$redact"), `"$$KEEP"`)
+		})
+}

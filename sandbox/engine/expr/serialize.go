@@ -50,6 +50,20 @@ func serialize(spec any, scope *Scope, explain bool) any {
 				// again ($rand refuses an array).
 				return bson.D{{Key: op, Value: bson.D{}}}
 			}
+			switch op {
+			case "$cond":
+				if out, ok := serializeCond(arg, scope, explain); ok {
+					return out
+				}
+			case "$ifNull":
+				if a, ok := arg.(bson.A); ok && len(a) > 1 {
+					return serializeIfNull(a, scope, explain)
+				}
+			case "$switch":
+				if out, ok := serializeSwitch(arg, scope, explain); ok {
+					return out
+				}
+			}
 			switch a := arg.(type) {
 			case bson.A:
 				if op == "$and" || op == "$or" {
@@ -280,4 +294,95 @@ func IsNOperator(op string) bool {
 		return true
 	}
 	return false
+}
+
+// isConstSpec reports a serialized {$const: v}, and v.
+func isConstSpec(out any) (any, bool) {
+	if d, ok := out.(bson.D); ok && len(d) == 1 && d[0].Key == "$const" {
+		return d[0].Value, true
+	}
+	return nil, false
+}
+
+// serializeCond is $cond as ExpressionCond::optimize leaves it: a constant
+// condition is replaced by the branch it picks; otherwise the three
+// arguments serialize as an array (ExpressionNary::serialize), whichever
+// form was written. ok is false for a malformed argument, left to the
+// general form.
+func serializeCond(arg any, scope *Scope, explain bool) (any, bool) {
+	var ifSpec, thenSpec, elseSpec any
+	switch a := arg.(type) {
+	case bson.A:
+		if len(a) != 3 {
+			return nil, false
+		}
+		ifSpec, thenSpec, elseSpec = a[0], a[1], a[2]
+	case bson.D:
+		ifSpec, thenSpec, elseSpec = value.Get(a, "if"), value.Get(a, "then"), value.Get(a, "else")
+		if len(a) != 3 || value.IsMissing(ifSpec) || value.IsMissing(thenSpec) || value.IsMissing(elseSpec) {
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	cond := serialize(ifSpec, scope, explain)
+	if v, ok := isConstSpec(cond); ok {
+		if IsTrue(v) {
+			return serialize(thenSpec, scope, explain), true
+		}
+		return serialize(elseSpec, scope, explain), true
+	}
+	return bson.D{{Key: "$cond", Value: bson.A{cond, serialize(thenSpec, scope, explain), serialize(elseSpec, scope, explain)}}}, true
+}
+
+// serializeIfNull is $ifNull as ExpressionIfNull::optimize leaves it: a
+// null constant before the last argument is dropped, a non-null one drops
+// every argument after it, and a single argument left stands alone.
+func serializeIfNull(args bson.A, scope *Scope, explain bool) any {
+	out := make(bson.A, 0, len(args))
+	for i, a := range args {
+		ser := serialize(a, scope, explain)
+		if v, ok := isConstSpec(ser); ok && i < len(args)-1 {
+			if nullish(v) {
+				continue
+			}
+			out = append(out, ser)
+			break
+		}
+		out = append(out, ser)
+	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	return bson.D{{Key: "$ifNull", Value: out}}
+}
+
+// serializeSwitch is ExpressionSwitch::serialize: each branch as {case,
+// then}, each serialized, then the default when there is one.
+func serializeSwitch(arg any, scope *Scope, explain bool) (any, bool) {
+	d, ok := arg.(bson.D)
+	if !ok {
+		return nil, false
+	}
+	branches, ok := value.Get(d, "branches").(bson.A)
+	if !ok {
+		return nil, false
+	}
+	out := make(bson.A, len(branches))
+	for i, b := range branches {
+		bd, ok := b.(bson.D)
+		if !ok {
+			return nil, false
+		}
+		caseSpec, thenSpec := value.Get(bd, "case"), value.Get(bd, "then")
+		if value.IsMissing(caseSpec) || value.IsMissing(thenSpec) {
+			return nil, false
+		}
+		out[i] = bson.D{{Key: "case", Value: serialize(caseSpec, scope, explain)}, {Key: "then", Value: serialize(thenSpec, scope, explain)}}
+	}
+	body := bson.D{{Key: "branches", Value: out}}
+	if def := value.Get(d, "default"); !value.IsMissing(def) {
+		body = append(body, bson.E{Key: "default", Value: serialize(def, scope, explain)})
+	}
+	return bson.D{{Key: "$switch", Value: body}}, true
 }

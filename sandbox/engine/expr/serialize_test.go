@@ -23,7 +23,13 @@ func TestSerialize(t *testing.T) {
 		{`{"$and": ["$x", {"$and": ["$a", true]}]}`, `{"$and": ["$x", {"$and": ["$a"]}]}`},
 		// ExpressionFromAccumulatorN writes n before input.
 		{`{"$firstN": {"input": "$a", "n": 2}}`, `{"$firstN": {"n": {"$const": 2}, "input": "$a"}}`},
-		{`{"$cond": {"if": "$a", "then": 1, "else": 2}}`, `{"$cond": {"if": "$a", "then": {"$const": 1}, "else": {"$const": 2}}}`},
+		// ExpressionCond serializes as ExpressionNary does, an array,
+		// whichever form was written; a constant condition picks a branch.
+		{`{"$cond": {"if": "$a", "then": 1, "else": 2}}`, `{"$cond": ["$a", {"$const": 1}, {"$const": 2}]}`},
+		{`{"$cond": [true, "$a", "$b"]}`, `"$a"`},
+		{`{"$ifNull": [null, "$a", 2]}`, `{"$ifNull": ["$a", {"$const": 2}]}`},
+		{`{"$ifNull": [1, "$a"]}`, `{"$const": 1}`},
+		{`{"$switch": {"branches": [{"case": "$x", "then": 1}], "default": 2}}`, `{"$switch": {"branches": [{"case": "$x", "then": {"$const": 1}}], "default": {"$const": 2}}}`},
 	}
 	for _, c := range cases {
 		got := Serialize(parseValue(t, c.spec), nil)

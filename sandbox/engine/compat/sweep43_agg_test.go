@@ -264,3 +264,24 @@ func TestSweep43ConditionalExplain(t *testing.T) {
 			sameValue(t, "$redact", field(lastStage(t, reply), "$redact"), `"$$KEEP"`)
 		})
 }
+
+// $let, $map and $filter explain in their own serialize forms
+// (src/mongo/db/pipeline/expression.cpp ExpressionLet::serialize,
+// ExpressionMap::serialize, ExpressionFilter::serialize): vars keeps one
+// entry per variable, each value serialized, and the iteration variable's
+// name is written even when it is the default "this".
+func TestSweep43LetMapFilterExplain(t *testing.T) {
+	const ref = exprCpp + " (ExpressionLet::serialize, ExpressionMap::serialize, ExpressionFilter::serialize)"
+	s := newSuite(t)
+	for _, tc := range []struct{ name, op, id, want string }{
+		{"let's constant vars stay an object", "$let", `{"$let": {"vars": {"v": 1}, "in": {"$add": ["$$v", "$x"]}}}`, `{"$let": {"vars": {"v": {"$const": 1}}, "in": {"$add": ["$$v", "$x"]}}}`},
+		{"map writes its default variable name", "$map", `{"$map": {"input": "$a", "in": {"$add": ["$$this", 1]}}}`, `{"$map": {"input": "$a", "as": "this", "in": {"$add": ["$$this", {"$const": 1}]}}}`},
+		{"filter writes its default variable name", "$filter", `{"$filter": {"input": "$a", "cond": {"$gt": ["$$this", 1]}, "limit": 2}}`, `{"$filter": {"input": "$a", "as": "this", "cond": {"$gt": ["$$this", {"$const": 1}]}, "limit": {"$const": 2}}}`},
+	} {
+		s.runCase(t, tc.name, ref, cover{family: expression, op: tc.op, col: explain}, func(t *testing.T, db *mongo.Database) {
+			reply := aggExplain(t, db, `[{"$_internalInhibitOptimization": {}}, {"$group": {"_id": `+tc.id+`, "n": {"$sum": 1}}}]`, "queryPlanner")
+			group, _ := field(lastStage(t, reply), "$group").(bson.D)
+			sameValue(t, "_id", field(group, "_id"), tc.want)
+		})
+	}
+}

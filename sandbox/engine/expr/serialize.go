@@ -63,6 +63,14 @@ func serialize(spec any, scope *Scope, explain bool) any {
 				if out, ok := serializeSwitch(arg, scope, explain); ok {
 					return out
 				}
+			case "$let":
+				if out, ok := serializeLet(arg, scope, explain); ok {
+					return out
+				}
+			case "$map", "$filter":
+				if out, ok := serializeIteration(op, arg, scope, explain); ok {
+					return out
+				}
 			}
 			switch a := arg.(type) {
 			case bson.A:
@@ -385,4 +393,52 @@ func serializeSwitch(arg any, scope *Scope, explain bool) (any, bool) {
 		body = append(body, bson.E{Key: "default", Value: serialize(def, scope, explain)})
 	}
 	return bson.D{{Key: "$switch", Value: body}}, true
+}
+
+// serializeLet is ExpressionLet::serialize: vars with each value
+// serialized (an object of constants stays an object), then in.
+func serializeLet(arg any, scope *Scope, explain bool) (any, bool) {
+	d, ok := arg.(bson.D)
+	if !ok || len(d) != 2 {
+		return nil, false
+	}
+	vars, ok := value.Get(d, "vars").(bson.D)
+	in := value.Get(d, "in")
+	if !ok || value.IsMissing(in) {
+		return nil, false
+	}
+	out := make(bson.D, len(vars))
+	for i, v := range vars {
+		out[i] = bson.E{Key: v.Key, Value: serialize(v.Value, scope, explain)}
+	}
+	return bson.D{{Key: "$let", Value: bson.D{{Key: "vars", Value: out}, {Key: "in", Value: serialize(in, scope, explain)}}}}, true
+}
+
+// serializeIteration is ExpressionMap::serialize and
+// ExpressionFilter::serialize: input, the variable's name (as, "this" when
+// not given), then in (or cond and, when given, limit), each serialized.
+func serializeIteration(op string, arg any, scope *Scope, explain bool) (any, bool) {
+	d, ok := arg.(bson.D)
+	if !ok {
+		return nil, false
+	}
+	input := value.Get(d, "input")
+	as := value.Get(d, "as")
+	if value.IsMissing(as) {
+		as = "this"
+	}
+	body := bson.D{{Key: "input", Value: serialize(input, scope, explain)}, {Key: "as", Value: as}}
+	fields := []string{"in"}
+	if op == "$filter" {
+		fields = []string{"cond", "limit"}
+	}
+	for _, f := range fields {
+		if v := value.Get(d, f); !value.IsMissing(v) {
+			body = append(body, bson.E{Key: f, Value: serialize(v, scope, explain)})
+		}
+	}
+	if value.IsMissing(input) || len(body) == 2 {
+		return nil, false
+	}
+	return bson.D{{Key: op, Value: body}}, true
 }

@@ -29,6 +29,11 @@ func TestSerialize(t *testing.T) {
 		{`{"$cond": [true, "$a", "$b"]}`, `"$a"`},
 		{`{"$ifNull": [null, "$a", 2]}`, `{"$ifNull": ["$a", {"$const": 2}]}`},
 		{`{"$ifNull": [1, "$a"]}`, `{"$const": 1}`},
+		// ExpressionLet, ExpressionMap and ExpressionFilter write their own
+		// forms: vars' values each serialized, the variable's name always.
+		{`{"$let": {"vars": {"v": 1}, "in": "$$v"}}`, `{"$let": {"vars": {"v": {"$const": 1}}, "in": "$$v"}}`},
+		{`{"$map": {"input": "$a", "in": "$$this"}}`, `{"$map": {"input": "$a", "as": "this", "in": "$$this"}}`},
+		{`{"$filter": {"input": "$a", "cond": true}}`, `{"$filter": {"input": "$a", "as": "this", "cond": {"$const": true}}}`},
 		{`{"$switch": {"branches": [{"case": "$x", "then": 1}], "default": 2}}`, `{"$switch": {"branches": [{"case": "$x", "then": {"$const": 1}}], "default": {"$const": 2}}}`},
 	}
 	for _, c := range cases {

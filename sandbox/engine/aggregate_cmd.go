@@ -549,7 +549,7 @@ func checkOutTimeseriesTarget(existing *catalog.Collection, spec bson.D, opts, h
 	case existing == nil:
 		return nil
 	case existing.Kind == catalog.KindView:
-		return mongoerr.New(7268703, "Cannot create a time-series collection from a non time-series view.")
+		return mongoerr.New(mongoerr.ErrOutTimeseriesFromView, "Cannot create a time-series collection from a non time-series view.")
 	case existing.Kind != catalog.KindTimeseries:
 		return mongoerr.New(mongoerr.ErrOutTimeseriesFromCollection, "Cannot create a time-series collection from a non time-series collection.")
 	}
@@ -574,7 +574,7 @@ func checkOutTimeseriesTarget(existing *catalog.Collection, spec bson.D, opts, h
 		}
 	}
 	stored, _ := value.Get(existing.Options, "timeseries").(bson.D)
-	return mongoerr.Newf(7406103, "Time-series options inputted must match the existing time-series collection. Received: %sFound: %s",
+	return mongoerr.Newf(mongoerr.ErrOutTimeseriesOptionsMismatch, "Time-series options inputted must match the existing time-series collection. Received: %sFound: %s",
 		value.FormatDoc(received), value.FormatDoc(stored))
 }
 

@@ -135,8 +135,8 @@ const (
 	ErrOutSpecType                     = 16990    // document_source_out.cpp
 	ErrOutSystemCollection             = 17385    // document_source_out.cpp
 	ErrOutTimeseriesFromCollection     = 7268700  // document_source_out.cpp
-	ErrOutTimeseriesMetaField          = 7268702  // document_source_out.cpp
-	ErrOutTimeseriesTimeField          = 7268701  // document_source_out.cpp
+	ErrOutTimeseriesFromView           = 7268703  // document_source_out.cpp
+	ErrOutTimeseriesOptionsMismatch    = 7406103  // document_source_out.cpp (validateTimeseries)
 	ErrPipelineTooLong                 = 7749501  // pipeline.cpp
 	ErrProjectEmpty                    = 51272    // src/mongo/db/query/projection_parser.cpp
 	ErrProjectNotObject                = 15969    // document_source_project.cpp

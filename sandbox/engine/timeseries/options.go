@@ -378,9 +378,8 @@ func (o Options) Modify(m Modification) (next Options, changed bool, err error) 
 	return o, true, nil
 }
 
-// ErrTarget refuses $out without its timeseries option and $merge into a
-// time-series collection, which would need the bucket catalog behind the
-// stage.
+// ErrTarget refuses $merge into a time-series collection, which would
+// need the bucket catalog behind the stage.
 func ErrTarget(stage string) error {
 	return mongoerr.Newf(mongoerr.NotImplemented, "%s into a time-series collection is not supported by the schemalab sandbox; use a real MongoDB (--uri) for it", stage)
 }

@@ -81,5 +81,30 @@ func diagSeeds(t testing.TB) [][]byte {
 		cmd("hello", int32(1), "internalClient", bson.D{{Key: "minWireVersion", Value: int32(0)}}, "$db", "admin"),
 		cmd("logRotate", "server", "$db", "admin"),
 		cmd("listCommands", int32(1), "$db", "shop"),
+		// Sweep 43's paths: count's limit parsing, the replica read
+		// fields, $out into a time-series collection, $documents'
+		// projection parse, time-series create and collMod refusals, a TTL
+		// conversion on a capped collection, a sorted time-series
+		// findAndModify, feature-flag parameters, the subplanner's race
+		// of $or branches, constant folding of $concat, and the explain
+		// forms of $cond, $switch, $let, $map and $group's accumulators.
+		cmd("count", "books", "limit", 1.5, "skip", int64(-1), "$db", "shop"),
+		cmd("find", "books", "mirrored", true, "sampleId", bson.Binary{Subtype: 4, Data: make([]byte, 16)}, "$db", "shop"),
+		cmd("aggregate", "books", "pipeline", bson.A{e("$out", bson.D{{Key: "db", Value: "shop"}, {Key: "coll", Value: "ts"}, {Key: "timeseries", Value: bson.D{{Key: "timeField", Value: "t"}, {Key: "granularity", Value: "hours"}}}})}, "cursor", bson.D{}, "$db", "shop"),
+		cmd("aggregate", int32(1), "pipeline", bson.A{e("$documents", bson.D{}), e("$limit", int32(1))}, "cursor", bson.D{}, "$db", "shop"),
+		cmd("create", "ts2", "timeseries", bson.D{{Key: "timeField", Value: "t"}, {Key: "granularity", Value: "seconds"}, {Key: "bucketRoundingSeconds", Value: int32(60)}}, "$db", "shop"),
+		cmd("collMod", "system.buckets.ts", "expireAfterSeconds", int32(5), "collectionUUID", bson.Binary{Subtype: 4, Data: make([]byte, 16)}, "$db", "shop"),
+		cmd("create", "cap", "capped", true, "size", int32(4096), "$db", "shop"),
+		cmd("collMod", "cap", "index", bson.D{{Key: "keyPattern", Value: e("t", int32(1))}, {Key: "expireAfterSeconds", Value: int32(10)}}, "$db", "shop"),
+		cmd("findAndModify", "ts", "query", e("m", int32(1)), "sort", e("t", int32(1)), "remove", true, "$db", "shop"),
+		cmd("getParameter", int32(1), "featureFlagBulkWriteCommand", int32(1), "$db", "admin"),
+		cmd("find", "books", "filter", e("$or", bson.A{bson.D{{Key: "a", Value: e("$lte", int32(3))}, {Key: "b", Value: e("$gte", int32(0))}}, e("b", e("$lte", int32(3)))}), "sort", e("a", int32(1)), "$db", "shop"),
+		cmd("aggregate", "books", "pipeline", bson.A{e("$project", e("c", e("$concat", bson.A{"x", "y", "$s", "z", "w"})))}, "cursor", bson.D{}, "$db", "shop"),
+		cmd("explain", e("aggregate", "books"), "$db", "shop"),
+		cmd("explain", bson.D{{Key: "aggregate", Value: "books"}, {Key: "pipeline", Value: bson.A{e("$project", bson.D{
+			{Key: "c", Value: e("$cond", bson.A{true, "$a", "$b"})},
+			{Key: "s", Value: e("$switch", e("branches", bson.A{bson.D{{Key: "case", Value: "$a"}, {Key: "then", Value: int32(1)}}}))},
+			{Key: "l", Value: e("$let", bson.D{{Key: "vars", Value: e("v", "$a")}, {Key: "in", Value: e("$map", bson.D{{Key: "input", Value: "$b"}, {Key: "in", Value: "$$v"}})}})},
+		}), e("$group", bson.D{{Key: "_id", Value: nil}, {Key: "n", Value: e("$count", bson.D{})}, {Key: "f", Value: e("$firstN", bson.D{{Key: "input", Value: "$a"}, {Key: "n", Value: int32(2)}})}})}}, {Key: "cursor", Value: bson.D{}}}, "verbosity", "queryPlanner", "$db", "shop"),
 	}
 }

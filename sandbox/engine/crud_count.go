@@ -40,10 +40,8 @@ func parseCount(req *request) (*findSpec, error) {
 	if s.limit, err = countLimit(a); err != nil {
 		return nil, err
 	}
-	if h, ok := a.get("hint"); ok {
-		if hd, isDoc := h.(bson.D); !isDoc || len(hd) > 0 {
-			s.hint = h
-		}
+	if s.hint, err = hintArg(a); err != nil {
+		return nil, err
 	}
 	if err := planner.CheckNatural(nil, s.hint); err != nil {
 		return nil, err

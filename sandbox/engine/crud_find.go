@@ -99,16 +99,8 @@ func parseFind(req *request) (*findSpec, error) {
 	if err := checkCollation(a); err != nil {
 		return nil, err
 	}
-	if h, ok := a.get("hint"); ok {
-		switch h.(type) {
-		case string, bson.D:
-			s.hint = h
-		default:
-			return nil, a.wrongType("hint", h, "types '[string, object']")
-		}
-		if d, isDoc := h.(bson.D); isDoc && len(d) == 0 {
-			s.hint = nil
-		}
+	if s.hint, err = hintArg(a); err != nil {
+		return nil, err
 	}
 	if s.skip, _, err = a.int64Arg("skip"); err != nil {
 		return nil, err
@@ -446,6 +438,18 @@ func cmdFind(e *Engine, req *request) (bson.D, error) {
 		return nil, executorError(errContext, err)
 	}
 	return e.firstBatch(req, ns(req.db, s.coll), executorStream(exec, coll), s.batchSize, s.hasBatch, s.singleBatch, errContext)
+}
+
+// hintArg is the hint of find and count, of hint.idl's indexHint type:
+// hint_parser.cpp's parseHint takes an index name or a key pattern (an
+// empty one naming none) and refuses any other value, null included, with
+// its own FailedToParse message, not the write commands' IndexHint one.
+func hintArg(a args) (any, error) {
+	h, err := indexHint(a)
+	if err != nil {
+		return nil, mongoerr.New(mongoerr.FailedToParse, "Hint must be a string or an object")
+	}
+	return h, nil
 }
 
 func cmdGetMore(e *Engine, req *request) (bson.D, error) {

@@ -982,15 +982,22 @@ func (e *Engine) collStatsStage(view *catalog.View, db, coll string, spec bson.D
 			}
 			out = append(out, bson.E{Key: "count", Value: int64(c.Count())})
 		case "queryExecStats":
+			// appendQueryExecStats (common_mongod_process_interface.cpp)
+			// reads the collection's scan counters and fails, as count
+			// does, when there is no collection.
+			if c == nil {
+				return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "Unable to retrieve queryExecStats in $collStats stage :: caused by :: Collection [%s] not found.", ns(db, coll))
+			}
 			out = append(out, bson.E{Key: "queryExecStats", Value: bson.D{{Key: "collectionScans", Value: bson.D{
 				{Key: "total", Value: int64(0)}, {Key: "nonTailable", Value: int64(0)}}}}})
 		}
 	}
 	styled := appendNumberStyleDoc(out)
 	for i := range styled {
-		// OperationLatencyHistogram appends its figures as longs.
-		if styled[i].Key == "latencyStats" {
-			styled[i].Value = value.Get(out, "latencyStats")
+		// OperationLatencyHistogram appends its figures as longs, and
+		// appendQueryExecStats its scan counters.
+		if styled[i].Key == "latencyStats" || styled[i].Key == "queryExecStats" {
+			styled[i].Value = value.Get(out, styled[i].Key)
 		}
 	}
 	return styled, nil

@@ -18,9 +18,10 @@ import (
 // latencyStats report. The engine records the reads (find, getMore,
 // aggregate, count, distinct) and the writes (insert, update and delete,
 // one per statement, and findAndModify), on the namespace the client
-// named, a view included, whether they succeed or fail; the other
-// commands that mongod also records on a collection (listIndexes, for
-// one) are left out. Times are the handler's, in microseconds.
+// named, a view included, whether they succeed or fail, and the index
+// commands (listIndexes, createIndexes, dropIndexes); the other commands
+// that mongod also records on a collection are left out. Times are the
+// handler's, in microseconds.
 type topStats struct {
 	mu    sync.Mutex
 	usage map[string]*collectionUsage
@@ -119,6 +120,12 @@ var topOps = map[string]topOp{
 	"update":        {kind: func(c *collectionUsage) *usageEntry { return &c.update }, writes: true, rw: rwWrite},
 	"delete":        {kind: func(c *collectionUsage) *usageEntry { return &c.remove }, writes: true, rw: rwWrite},
 	"findAndModify": {kind: func(c *collectionUsage) *usageEntry { return &c.commands }, writes: true, rw: rwWrite},
+	// The index commands take the collection through an AutoStatsTracker
+	// too (list_indexes.cpp reading, create_indexes.cpp and
+	// drop_indexes.cpp writing): commands of type kCommand.
+	"listIndexes":   {kind: func(c *collectionUsage) *usageEntry { return &c.commands }, rw: rwCommand},
+	"createIndexes": {kind: func(c *collectionUsage) *usageEntry { return &c.commands }, writes: true, rw: rwCommand},
+	"dropIndexes":   {kind: func(c *collectionUsage) *usageEntry { return &c.commands }, writes: true, rw: rwCommand},
 }
 
 // recordCommand records a finished command in Top: on the namespace it

@@ -111,6 +111,27 @@ func TestTopAndLatencyStats(t *testing.T) {
 				t.Errorf("foreign commands grew by %d, want 3 (one per local document)", got)
 			}
 		})
+	s.runCase(t, "listIndexes counts as a read command, createIndexes and dropIndexes as write commands", topRef+"; src/mongo/db/commands/list_indexes.cpp, create_indexes.cpp, drop_indexes.cpp (AutoStatsTracker); jstests/core/query/top/top.js", cover{family: commandFam, op: "top", col: semantics},
+		func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("ix"), `[{"a": 1}]`)
+			counts := func() (commands, readLock, writeLock int32) {
+				reply := mustCommand(t, db.Client().Database("admin"), `{"top": 1}`)
+				entry, _ := field(field(reply, "totals").(bson.D), db.Name()+".ix").(bson.D)
+				n := func(kind string) int32 { c, _ := field(field(entry, kind).(bson.D), "count").(int32); return c }
+				return n("commands"), n("readLock"), n("writeLock")
+			}
+			step := func(cmd string, wantRead, wantWrite int32) {
+				c0, r0, w0 := counts()
+				mustCommand(t, db, cmd)
+				c1, r1, w1 := counts()
+				if c1-c0 != 1 || r1-r0 != wantRead || w1-w0 != wantWrite {
+					t.Errorf("%s: commands +%d, readLock +%d, writeLock +%d; want +1, +%d, +%d", cmd, c1-c0, r1-r0, w1-w0, wantRead, wantWrite)
+				}
+			}
+			step(`{"listIndexes": "ix"}`, 1, 0)
+			step(`{"createIndexes": "ix", "indexes": [{"key": {"a": 1}, "name": "a_1"}]}`, 0, 1)
+			step(`{"dropIndexes": "ix", "index": "a_1"}`, 0, 1)
+		})
 	runCmdCases(t, []cmdCase{
 		{name: "top runs on admin only", ref: topRef + "; src/mongo/db/commands/top_command.cpp (adminOnly)", cov: cover{family: commandFam, op: "top", col: errorCol},
 			cmd: `{"top": 1}`, code: mongoerr.Unauthorized, msg: "top may only be run against the admin database."},

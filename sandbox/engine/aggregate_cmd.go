@@ -944,7 +944,17 @@ func (e *Engine) collStatsStage(view *catalog.View, db, coll string, spec bson.D
 		{Key: "host", Value: host},
 		{Key: "localTime", Value: bson.NewDateTimeFromTime(time.Now())},
 	}
-	for _, f := range spec {
+	// makeStatsForNs (document_source_coll_stats.cpp) appends the options
+	// in this order, whatever the order of the spec.
+	var ordered []bson.E
+	for _, key := range []string{"latencyStats", "storageStats", "count", "queryExecStats"} {
+		for _, f := range spec {
+			if f.Key == key {
+				ordered = append(ordered, f)
+			}
+		}
+	}
+	for _, f := range ordered {
 		switch f.Key {
 		case "latencyStats":
 			histograms := false

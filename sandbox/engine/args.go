@@ -114,6 +114,26 @@ func (a args) document(name string) (bson.D, bool, error) {
 	return d, true, nil
 }
 
+// uuidSubtype is BSON's binary subtype 4, the one a UUID field takes.
+const uuidSubtype = 4
+
+// uuid reads an optional IDL uuid field: binData of the UUID subtype.
+func (a args) uuid(name string) (bson.Binary, bool, error) {
+	v, ok := a.get(name)
+	if !ok {
+		return bson.Binary{}, false, nil
+	}
+	id, isBin := v.(bson.Binary)
+	if !isBin {
+		return bson.Binary{}, false, a.wrongType(name, v, "type 'binData'")
+	}
+	if id.Subtype != uuidSubtype {
+		return bson.Binary{}, false, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s.%s' is the wrong binData type '%s', expected type 'UUID'",
+			a.prefix, name, binDataTypeName(id.Subtype))
+	}
+	return id, true, nil
+}
+
 func (a args) array(name string) (bson.A, bool, error) {
 	v, ok := a.get(name)
 	if !ok {

@@ -11,9 +11,6 @@ import (
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
 
-// uuidSubtype is BSON's binary subtype 4, the one a UUID field takes.
-const uuidSubtype = 4
-
 // checkCollectionUUID is checkCollectionUUIDMismatch
 // (collection_uuid_mismatch.cpp) for the commands whose IDL has a
 // collectionUUID: when the command names one, the namespace must be a
@@ -27,18 +24,9 @@ func (e *Engine) checkCollectionUUID(c *command, req *request) error {
 	if !c.collectionUUID {
 		return nil
 	}
-	v := value.Get(req.cmd, "collectionUUID")
-	if value.IsMissing(v) {
-		return nil
-	}
-	a := newArgs(req)
-	want, ok := v.(bson.Binary)
-	if !ok {
-		return a.wrongType("collectionUUID", v, "type 'binData'")
-	}
-	if want.Subtype != uuidSubtype {
-		return mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s.collectionUUID' is the wrong binData type '%s', expected type 'UUID'",
-			a.prefix, binDataTypeName(want.Subtype))
+	want, ok, err := newArgs(req).uuid("collectionUUID")
+	if err != nil || !ok {
+		return err
 	}
 	if c.name == "aggregate" {
 		// runAggregate refuses a UUID for what reads no collection.
@@ -78,10 +66,10 @@ func (e *Engine) checkCollectionUUID(c *command, req *request) error {
 			}
 		}
 	}
-	err := mongoerr.New(mongoerr.CollectionUUIDMismatch, "Collection UUID does not match that specified")
-	err.Extra = bson.D{{Key: "db", Value: db}, {Key: "collectionUUID", Value: want},
+	mismatch := mongoerr.New(mongoerr.CollectionUUIDMismatch, "Collection UUID does not match that specified")
+	mismatch.Extra = bson.D{{Key: "db", Value: db}, {Key: "collectionUUID", Value: want},
 		{Key: "expectedCollection", Value: coll}, {Key: "actualCollection", Value: actual}}
-	return err
+	return mismatch
 }
 
 // binDataTypeName is typeName(BinDataType) of bsontypes.cpp.

@@ -56,19 +56,8 @@ func checkReplicaReadFields(a args) error {
 	if _, err := a.boolean("mirrored", false); err != nil {
 		return err
 	}
-	v, ok := a.get("sampleId")
-	if !ok {
-		return nil
-	}
-	id, isBin := v.(bson.Binary)
-	if !isBin {
-		return a.wrongType("sampleId", v, "type 'binData'")
-	}
-	if id.Subtype != uuidSubtype {
-		return mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s.sampleId' is the wrong binData type '%s', expected type 'UUID'",
-			a.prefix, binDataTypeName(id.Subtype))
-	}
-	return nil
+	_, _, err := a.uuid("sampleId")
+	return err
 }
 
 func parseFind(req *request) (*findSpec, error) {

@@ -452,5 +452,5 @@ func indexHint(a args) (any, error) {
 		}
 		return x, nil
 	}
-	return nil, mongoerr.Newf(mongoerr.FailedToParse, "Hint must be either a string or nested object")
+	return nil, mongoerr.New(mongoerr.FailedToParse, "Hint must be a string or an object")
 }

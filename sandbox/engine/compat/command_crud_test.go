@@ -93,7 +93,7 @@ func TestCRUDCommands(t *testing.T) {
 			cmd: `{"update":"c","updates":[{"q":{},"u":{"$set":{"hit":true}},"sort":{"a":-1}}]}`, want: `{"n":1,"nModified":1}`,
 			thenFind: `{"find":"c","filter":{"hit":true},"projection":{"_id":1}}`, thenWant: `[{"_id":3}]`},
 		{name: "update a hint that is a number", ref: "src/mongo/db/query/index_hint.cpp", docs: docs, cmd: `{"update":"c","updates":[{"q":{},"u":{"$set":{"h":1}},"hint":1}]}`,
-			code: mongoerr.FailedToParse, msg: "Hint must be either a string or nested object"},
+			code: mongoerr.FailedToParse, msg: "Hint must be a string or an object"},
 		{name: "update an unknown statement field", ref: writeCmdRef, cmd: `{"update":"c","updates":[{"q":{},"u":{"$set":{"h":1}},"x":1}]}`,
 			code: mongoerr.IDLUnknownField, msg: "BSON field 'update.updates.x' is an unknown field."},
 		{name: "update statement with a generic argument's name", ref: writeCmdRef + " (UpdateOpEntry is a strict struct: generic arguments belong to the command)",
@@ -176,7 +176,7 @@ func TestCRUDCommands(t *testing.T) {
 			code: 31254, msg: "Cannot do exclusion on field b in inclusion projection"},
 		{name: "explain of a findAndModify whose hint is a number", ref: "jstests/core/write/find_and_modify/find_and_modify_hint.js", cov: cover{family: commandFam, op: "explain", col: errorCol}, docs: `[{"_id":1}]`,
 			cmd:  `{"explain":{"findAndModify":"c","query":{"_id":1},"remove":true,"hint":1}}`,
-			code: mongoerr.FailedToParse, msg: "Hint must be either a string or nested object"},
+			code: mongoerr.FailedToParse, msg: "Hint must be a string or an object"},
 		{name: "explain of a delete with a $natural hint of 2", ref: naturalRef, cov: cover{family: commandFam, op: "explain", col: errorCol}, docs: `[{"_id":1}]`,
 			cmd: `{"explain":{"delete":"c","deletes":[{"q":{},"limit":1,"hint":{"$natural":2}}]}}`, code: mongoerr.BadValue, msg: "$natural hint cannot be set to a value other than -1 or 1."},
 		{name: "findAndModify sort $natural -100", ref: naturalRef, cov: cover{family: commandFam, op: "findAndModify", col: errorCol}, docs: `[{"_id":1}]`,
@@ -246,7 +246,7 @@ func TestCRUDCommands(t *testing.T) {
 		{name: "delete limit 2", ref: writeCmdRef, cmd: `{"delete":"c","deletes":[{"q":{},"limit":2}]}`, code: mongoerr.FailedToParse, msg: "The limit field in delete objects must be 0 or 1. Got 2"},
 		{name: "delete without limit", ref: writeCmdRef, cmd: `{"delete":"c","deletes":[{"q":{}}]}`, code: mongoerr.IDLFailedToParse, msg: "BSON field 'delete.deletes.limit' is missing but a required field"},
 		{name: "delete a hint that is a boolean", ref: "jstests/core/write/delete/delete_hint.js; src/mongo/db/query/index_hint.cpp", cmd: `{"delete":"c","deletes":[{"q":{},"limit":1,"hint":true}]}`,
-			code: mongoerr.FailedToParse, msg: "Hint must be either a string or nested object"},
+			code: mongoerr.FailedToParse, msg: "Hint must be a string or an object"},
 		{name: "delete a hint naming no index", ref: "jstests/core/write/delete/delete_hint.js", docs: docs, cmd: `{"delete":"c","deletes":[{"q":{"_id":1},"limit":1,"hint":{"badHint":1}}]}`,
 			writeError: true, code: mongoerr.BadValue},
 
@@ -284,7 +284,7 @@ func TestCRUDCommands(t *testing.T) {
 		{name: "findAndModify an array filter that is no document", ref: famRef + " (arrayFilters: array<object>)", cmd: `{"findAndModify":"c","query":{},"update":{"$set":{"a.$[e]":1}},"arrayFilters":["e"]}`,
 			code: mongoerr.TypeMismatch, msg: "BSON field 'findAndModify.arrayFilters.0' is the wrong type 'string', expected type 'object'"},
 		{name: "findAndModify a hint that is a number", ref: "jstests/core/write/find_and_modify/find_and_modify_hint.js", cmd: `{"findAndModify":"c","query":{"_id":1},"update":{"$set":{"y":1}},"hint":1}`,
-			code: mongoerr.FailedToParse, msg: "Hint must be either a string or nested object"},
+			code: mongoerr.FailedToParse, msg: "Hint must be a string or an object"},
 
 		// find, getMore, killCursors
 		{name: "find with skip, limit, sort and projection", ref: findCmdRef, docs: docs, cmd: `{"find":"c","filter":{"a":{"$gte":1}},"sort":{"a":-1},"skip":1,"limit":1,"projection":{"a":1}}`,

@@ -36,6 +36,7 @@ func parseRedact(spec any, p *parser) ([]Stage, error) {
 }
 
 func (s *redactStage) Name() string { return "$redact" }
+
 // Spec is DocumentSourceRedact::serialize: the expression as it
 // optimizes and serializes (a $cond on a constant is the branch it picks).
 func (s *redactStage) Spec() bson.D { return stageSpec("$redact", expr.SerializeExplain(s.spec, nil)) }

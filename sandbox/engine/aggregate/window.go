@@ -151,15 +151,16 @@ func parseSetWindowFields(spec any, p *parser) ([]Stage, error) {
 	// stages sort and partition on and then remove.
 	var partitionPath string
 	var bindPartition bson.D
+	var partitionIsArray bool
 	if !value.IsMissing(partitionBy) {
 		x, err := p.compile(partitionBy)
 		if err != nil {
 			return nil, err
 		}
 		c, constant := expr.IsConstant(x)
-		if constant && value.IsArray(c) {
-			return nil, mongoerr.New(mongoerr.TypeMismatch, "An expression used to partition cannot evaluate to value of type array")
-		}
+		// create() refuses a constant array only after createFromBson has
+		// parsed sortBy and every output, whose errors come first.
+		partitionIsArray = constant && value.IsArray(c)
 		if !constant {
 			if path, ok := partitionBy.(string); ok && strings.HasPrefix(path, "$") && !strings.HasPrefix(path, "$$") {
 				partitionPath = path[1:]
@@ -197,6 +198,9 @@ func parseSetWindowFields(spec any, p *parser) ([]Stage, error) {
 			return nil, err
 		}
 		s.outputs = append(s.outputs, o)
+	}
+	if partitionIsArray {
+		return nil, mongoerr.New(mongoerr.TypeMismatch, "An expression used to partition cannot evaluate to value of type array")
 	}
 	var stages []Stage
 	if bindPartition != nil {

@@ -201,6 +201,11 @@ func TestWindowFunctions(t *testing.T) {
 		{name: "partitioning by a constant array", ref: swfSrc, cov: w("$sum"),
 			pipeline: `[{"$setWindowFields": {"partitionBy": [1], "output": {"a": {"$sum": 1}}}}]`,
 			code:     14, msg: "An expression used to partition cannot evaluate to value of type array"},
+		// createFromBson parses every output before create() looks at the
+		// partition (jstests/aggregation/sources/setWindowFields/comprehensive_parse.js).
+		{name: "an output's error comes before a constant array partition's", ref: swfSrc, cov: w("$sum"),
+			pipeline: `[{"$setWindowFields": {"partitionBy": [1], "output": {"a": {"$sum": 1, "window": {"documents": [-1, 1]}}}}}]`,
+			code:     5339901, msg: "Document-based bounds require a sortBy"},
 		{name: "partitioning by an array value", ref: swfSrc, cov: w("$sum"), docs: `[{"p": [1]}]`,
 			pipeline: `[{"$setWindowFields": {"partitionBy": "$p", "output": {"a": {"$sum": 1}}}}]`,
 			code:     14, msg: planExecutor + "An expression used to partition cannot evaluate to value of type array"},

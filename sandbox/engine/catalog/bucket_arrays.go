@@ -36,21 +36,6 @@ func (c *Collection) bucketTimeField() (timeField string, ok bool) {
 	return timeField, true
 }
 
-// CheckBucketArrays runs checkIndexedArrays for each of c's indexes, as
-// the bucket catalog's commit of bucket would before writing it.
-func (c *Collection) CheckBucketArrays(bucket bson.D) error {
-	timeField, ok := c.bucketTimeField()
-	if !ok {
-		return nil
-	}
-	for _, ix := range c.indexes {
-		if err := checkIndexedArrays(bucket, ix.Spec.Key, timeField); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // checkIndexedArrays is ExpressionKeysPrivate::validateDocumentCommon
 // (expression_keys_private.cpp), which mongod's index access methods run
 // on every document of a collection with time-series options (its

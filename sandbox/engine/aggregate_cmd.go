@@ -630,6 +630,9 @@ func (e *Engine) preparePipeline(req *request, view *catalog.View, coll string, 
 	if len(p.Stages()) > 0 && collectionlessStage(p.Stages()[0].Name()) && p.Stages()[0].Name() == "$documents" {
 		return nil, mongoerr.New(mongoerr.InvalidNamespace, "$documents' is not allowed in user requests: aggregate must be run against the database, not a collection")
 	}
+	if len(p.Stages()) > 0 && noInputStage(p.Stages()[0].Name()) {
+		return &preparedPipeline{p: p, ctx: actx}, nil
+	}
 	if key, ok := p.LeadingGeoNear(); ok {
 		// PipelineD::buildInnerQueryExecutorGeoNear (pipeline_d.cpp): the
 		// collection must exist and, without a key, hold one 2d or
@@ -804,6 +807,12 @@ func unprojected(_ func() context.Context, doc bson.D, _ int, _ bson.D, _ int64,
 func collectionlessStage(name string) bool {
 	s, ok := stages.Lookup(name)
 	return ok && s.Collectionless
+}
+
+// noInputStage: a first stage that reads no documents of the collection.
+func noInputStage(name string) bool {
+	s, ok := stages.Lookup(name)
+	return ok && s.NoInput
 }
 
 // input is what feeds the pipeline: the plan's results, or nothing.
@@ -998,8 +1007,9 @@ func (e *Engine) collStatsStage(view *catalog.View, db, coll string, spec bson.D
 			if c == nil {
 				return nil, mongoerr.Newf(mongoerr.NamespaceNotFound, "Unable to retrieve queryExecStats in $collStats stage :: caused by :: Collection [%s] not found.", ns(db, coll))
 			}
+			scans := e.usage.scansOf(c)
 			out = append(out, bson.E{Key: "queryExecStats", Value: bson.D{{Key: "collectionScans", Value: bson.D{
-				{Key: "total", Value: int64(0)}, {Key: "nonTailable", Value: int64(0)}}}}})
+				{Key: "total", Value: scans.total}, {Key: "nonTailable", Value: scans.nonTailable}}}}})
 		}
 	}
 	styled := appendNumberStyleDoc(out)

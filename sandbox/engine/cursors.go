@@ -126,16 +126,24 @@ func (s *resultStream) examined() (keys, docs int64) {
 }
 
 // collectionScans is PlanSummaryStats.collectionScans of what the stream
-// has run so far.
-func (s *resultStream) collectionScans() int64 {
+// has run so far, and the collection it reads (nil when it reads none).
+func (s *resultStream) collectionScans() (*catalog.Collection, int64) {
+	var coll *catalog.Collection
 	var n int64
-	if s.exec != nil && s.exec.CollectionScan() || s.tail != nil && s.tail.snap != nil {
+	switch {
+	case s.exec != nil:
+		coll = s.exec.Collection()
+		if s.exec.CollectionScan() {
+			n++
+		}
+	case s.tail != nil && s.tail.snap != nil:
+		coll = s.tail.snap
 		n++
 	}
 	if s.foreign != nil {
 		n += s.foreign.CollectionScans
 	}
-	return n
+	return coll, n
 }
 
 // newlyExamined is what c's stream examined since its last batch.
@@ -290,7 +298,8 @@ func (e *Engine) firstBatch(req *request, namespace string, s resultStream, batc
 	if n != 0 || !s.idleAtZero {
 		var err error
 		batch, exhausted, err = c.fill(n)
-		e.metrics.queried(s.collectionScans(), s.tail != nil)
+		coll, scans := s.collectionScans()
+		e.collectionScanned(coll, scans, s.tail != nil)
 		keys, docs = c.newlyExamined()
 		e.metrics.examined(keys, docs)
 		if err != nil {

@@ -14,14 +14,22 @@ import (
 // keyed by the collection's UUID, which a drop and a re-creation change,
 // and an index built again starts from zero, as mongod's statistics reset
 // on an index's drop and re-creation.
+//
+// It also counts each collection's collection scans, for $collStats'
+// queryExecStats, as mongod's CollectionIndexUsageTracker holds both.
 type indexUsage struct {
 	mu    sync.Mutex
 	ops   map[string]int64
 	since map[string]time.Time
+	scans map[string]collectionScans
 }
 
+// collectionScans is what appendQueryExecStats reports of a collection:
+// its collection scans, and how many of them were not tailable.
+type collectionScans struct{ total, nonTailable int64 }
+
 func newIndexUsage() *indexUsage {
-	return &indexUsage{ops: map[string]int64{}, since: map[string]time.Time{}}
+	return &indexUsage{ops: map[string]int64{}, since: map[string]time.Time{}, scans: map[string]collectionScans{}}
 }
 
 func usageKey(c *catalog.Collection, index string) string {
@@ -58,6 +66,28 @@ func (u *indexUsage) get(c *catalog.Collection, index string, fallback time.Time
 		u.since[k] = since
 	}
 	return u.ops[k], since
+}
+
+// recordScans counts n collection scans of c.
+func (u *indexUsage) recordScans(c *catalog.Collection, n int64, tailable bool) {
+	if c == nil || n == 0 {
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	k := string(c.UUID.Data)
+	count := u.scans[k]
+	count.total += n
+	if !tailable {
+		count.nonTailable += n
+	}
+	u.scans[k] = count
+}
+
+func (u *indexUsage) scansOf(c *catalog.Collection) collectionScans {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.scans[string(c.UUID.Data)]
 }
 
 // plan wraps planner.Plan and records which index the winning plan uses.

@@ -7,6 +7,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/catalog"
 	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/planner"
 )
@@ -183,13 +184,25 @@ func (m *serverMetrics) queried(collScans int64, tailable bool) {
 	}
 }
 
+// collectionScanned counts an operation's collection scans of coll in
+// serverStatus and in coll's $collStats queryExecStats, as
+// CollectionQueryInfo::notifyOfQuery hands an operation's summary to the
+// collection's CollectionIndexUsageTracker, which counts both. The scans
+// of a pipeline's $lookup and $unionWith count against the collection the
+// pipeline runs on, as the classic engine sums a pipeline's stages into
+// that one summary (PipelineD::accumulatePipelinePlanSummaryStats).
+func (e *Engine) collectionScanned(coll *catalog.Collection, n int64, tailable bool) {
+	e.metrics.queried(n, tailable)
+	e.usage.recordScans(coll, n, tailable)
+}
+
 // planRan counts what the plan of a count, a distinct or a write's
 // statement examined, in serverStatus's metrics and in the operation's
 // profile entry.
 func (e *Engine) planRan(req *request, exec *planner.Executor) {
 	e.metrics.examined(exec.KeysExamined(), exec.DocsExamined())
 	if exec.CollectionScan() {
-		e.metrics.queried(1, false)
+		e.collectionScanned(exec.Collection(), 1, false)
 	}
 	if req.prof != nil {
 		req.prof.planned(exec)

@@ -31,6 +31,11 @@ type Stage struct {
 	// Collectionless: isIndependentOfAnyCollection, the stages that run
 	// as {aggregate: 1}.
 	Collectionless bool
+	// NoInput: requiresInputDocSource false, a first stage that makes its
+	// own documents from the collection's statistics, so the pipeline
+	// reads no documents of it (PipelineD::buildInnerQueryExecutor builds
+	// no $cursor before it).
+	NoInput bool
 	// ServerWide stages read the server's state rather than a database's
 	// (operations, sessions, query statistics, the catalog of every
 	// database).
@@ -113,7 +118,7 @@ var all = []*Stage{
 	{Name: "$bucketAuto"},
 	{Name: "$changeStream", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Collectionless: true, API: APIConditionally},
 	{Name: "$changeStreamSplitLargeEvent", LastOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, API: APINeverInVersion1},
-	{Name: "$collStats", FirstOnly: true, NotInFacet: true, API: APIConditionally},
+	{Name: "$collStats", FirstOnly: true, NoInput: true, NotInFacet: true, API: APIConditionally},
 	{Name: "$count"},
 	{Name: "$currentOp", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Collectionless: true, ServerWide: true, API: APINeverInVersion1},
 	{Name: "$densify"},
@@ -123,13 +128,13 @@ var all = []*Stage{
 	{Name: "$geoNear", FirstOnly: true, NotInFacet: true},
 	{Name: "$graphLookup", target: "from"},
 	{Name: "$group"},
-	{Name: "$indexStats", FirstOnly: true, NotInFacet: true, API: APINeverInVersion1},
+	{Name: "$indexStats", FirstOnly: true, NoInput: true, NotInFacet: true, API: APINeverInVersion1},
 	{Name: "$limit"},
 	{Name: "$listCatalog", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, ServerWide: true, API: APINeverInVersion1},
 	{Name: "$listClusterCatalog", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Collectionless: true, ServerWide: true, API: APINeverInVersion1},
 	{Name: "$listLocalSessions", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Collectionless: true, ServerWide: true, API: APINeverInVersion1},
 	{Name: "$listSampledQueries", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Collectionless: true, ServerWide: true, API: APINeverInVersion1},
-	{Name: "$listSearchIndexes", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, API: APINeverInVersion1},
+	{Name: "$listSearchIndexes", FirstOnly: true, NoInput: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, API: APINeverInVersion1},
 	{Name: "$listSessions", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, ServerWide: true, API: APINeverInVersion1},
 	{Name: "$lookup", target: "from", pipelines: []string{"pipeline"}, API: APIConditionally},
 	{Name: "$match"},
@@ -139,7 +144,7 @@ var all = []*Stage{
 	// $unionWith).
 	{Name: "$mergeCursors", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Internal: true, API: APIInternal},
 	{Name: "$out", LastOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, target: "coll", self: true, write: true},
-	{Name: "$planCacheStats", FirstOnly: true, NotInFacet: true, API: APINeverInVersion1},
+	{Name: "$planCacheStats", FirstOnly: true, NoInput: true, NotInFacet: true, API: APINeverInVersion1},
 	{Name: "$project"},
 	{Name: "$querySettings", FirstOnly: true, NotInFacet: true, Collectionless: true, ServerWide: true, API: APINeverInVersion1},
 	{Name: "$queryStats", FirstOnly: true, NotInFacet: true, NotInLookup: true, NotInUnionWith: true, Collectionless: true, ServerWide: true, API: APINeverInVersion1},

@@ -510,6 +510,9 @@ func (e *Executor) UsedIndex() string {
 	return e.winner.ix.Spec.Name
 }
 
+// Collection is the collection the plan reads.
+func (e *Executor) Collection() *catalog.Collection { return e.coll }
+
 // CollectionScan reports whether the plan that ran reads the whole
 // collection, as PlanSummaryStats.collectionScans counts a COLLSCAN stage
 // (an express or EOF plan reads none).

@@ -47,6 +47,7 @@ const (
 	ErrBucketUnknownOption             = 40197    // document_source_bucket.cpp
 	ErrChangeStreamNotReplicaSet       = 40573    // document_source_change_stream.cpp
 	ErrCollStatsNotObject              = 40166    // document_source_coll_stats.cpp
+	ErrCollStatsNotEmpty               = 31170    // document_source_parsing_validators.cpp validateObjectIsEmpty
 	ErrCountFieldDollar                = 40158    // document_source_count.cpp
 	ErrCountFieldDotted                = 40160    // document_source_count.cpp
 	ErrCountFieldEmpty                 = 40157    // document_source_count.cpp

@@ -17,6 +17,9 @@ type idlField struct {
 	// message lists them; nil accepts any value.
 	types    []string
 	required bool
+	// check is the field's validator, or the parse of its nested struct,
+	// run in the field's turn as the generated parser does.
+	check func(v any) error
 }
 
 // idlNumber is IDL's safeNumeric/safeInt family, as its messages list it.
@@ -41,6 +44,11 @@ func parseIDL(ctx string, spec bson.D, fields ...idlField) (map[string]any, erro
 				return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s.%s' is the wrong type '%s', expected type '%s'", ctx, e.Key, typeNameOf(e.Value), t[0])
 			}
 			return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '%s.%s' is the wrong type '%s', expected types '[%s']", ctx, e.Key, typeNameOf(e.Value), strings.Join(t, ", "))
+		}
+		if c := fields[i].check; c != nil {
+			if err := c(e.Value); err != nil {
+				return nil, err
+			}
 		}
 		out[e.Key] = e.Value
 	}

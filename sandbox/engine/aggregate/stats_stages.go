@@ -20,35 +20,42 @@ func parseCollStats(spec any, _ *parser) ([]Stage, error) {
 		return nil, mongoerr.Newf(mongoerr.ErrCollStatsNotObject, "$collStats must take a nested object but found: %s", value.FormatElem("$collStats", spec))
 	}
 	object := []string{"object"}
-	args, err := parseIDL("$collStats", d,
-		idlField{name: "latencyStats", types: object}, idlField{name: "storageStats", types: object},
-		idlField{name: "count", types: object}, idlField{name: "queryExecStats", types: object})
-	if err != nil {
-		return nil, err
+	latency := func(v any) error {
+		_, err := parseIDL("$collStats.latencyStats", v.(bson.D), idlField{name: "histograms", types: []string{"bool"}})
+		return err
 	}
-	if ls, ok := args["latencyStats"].(bson.D); ok {
-		if _, err := parseIDL("$collStats.latencyStats", ls, idlField{name: "histograms", types: []string{"bool"}}); err != nil {
-			return nil, err
-		}
-	}
-	if ss, ok := args["storageStats"].(bson.D); ok {
+	storage := func(v any) error {
 		boolean := []string{"bool"}
-		st, err := parseIDL("$collStats.storageStats", ss,
+		st, err := parseIDL("$collStats.storageStats", v.(bson.D),
 			idlField{name: "scale", types: []string{"long", "int", "decimal", "double"}},
 			idlField{name: "verbose", types: boolean}, idlField{name: "waitForLock", types: boolean},
 			idlField{name: "numericOnly", types: boolean})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if v, ok := st["scale"]; ok {
 			n, whole := value.IntegralLong(v)
 			if !whole {
-				return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '$collStats.storageStats.scale' is the wrong type '%s', expected types '[long, int, decimal, double']", typeNameOf(v))
+				return mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '$collStats.storageStats.scale' is the wrong type '%s', expected types '[long, int, decimal, double']", typeNameOf(v))
 			}
 			if n < 1 {
-				return nil, mongoerr.Newf(mongoerr.ErrIDLValueOutOfRange, "BSON field 'scale' value must be >= 1, actual value '%d'", n)
+				return mongoerr.Newf(mongoerr.ErrIDLValueOutOfRange, "BSON field 'scale' value must be >= 1, actual value '%d'", n)
 			}
 		}
+		return nil
+	}
+	// count and queryExecStats take {} alone: validateObjectIsEmpty
+	// (document_source_parsing_validators.cpp) is their IDL validator.
+	empty := func(v any) error {
+		if d := v.(bson.D); len(d) > 0 {
+			return mongoerr.Newf(mongoerr.ErrCollStatsNotEmpty, "expected an empty object, but got %s", value.FormatDoc(d))
+		}
+		return nil
+	}
+	if _, err := parseIDL("$collStats", d,
+		idlField{name: "latencyStats", types: object, check: latency}, idlField{name: "storageStats", types: object, check: storage},
+		idlField{name: "count", types: object, check: empty}, idlField{name: "queryExecStats", types: object, check: empty}); err != nil {
+		return nil, err
 	}
 	return []Stage{&collStatsStage{spec: d}}, nil
 }

@@ -71,3 +71,24 @@ func TestNoInputStagesReadNoCollection(t *testing.T) {
 			cmd: stats, thenFind: stats, thenWant: `[{"total": {"$numberLong": "0"}, "nonTailable": {"$numberLong": "0"}}]`},
 	})
 }
+
+// count and queryExecStats take the empty object alone: their IDL
+// validator is validateObjectIsEmpty (document_source_coll_stats.idl,
+// document_source_parsing_validators.cpp), run in the field's turn, so a
+// later option's wrong type is not reached. The sandbox accepted any
+// object.
+func TestCollStatsEmptyObjectOptions(t *testing.T) {
+	ref := "src/mongo/db/pipeline/document_source_coll_stats.idl; src/mongo/db/pipeline/document_source_parsing_validators.cpp"
+	cov := cover{family: stage, op: "$collStats", col: errorCol}
+	runCmdCases(t, []cmdCase{
+		{name: "$collStats count with a field", ref: ref, cov: cov,
+			cmd:  `{"aggregate": "c", "pipeline": [{"$collStats": {"count": {"a": 1}}}], "cursor": {}}`,
+			code: 31170, msg: "expected an empty object, but got { a: 1 }"},
+		{name: "$collStats queryExecStats with a field, before a wrong latencyStats", ref: ref, cov: cov,
+			cmd:  `{"aggregate": "c", "pipeline": [{"$collStats": {"queryExecStats": {"x": "y"}, "latencyStats": 1}}], "cursor": {}}`,
+			code: 31170, msg: `expected an empty object, but got { x: "y" }`},
+		{name: "$collStats latencyStats checked in its turn, before count", ref: ref, cov: cov,
+			cmd:  `{"aggregate": "c", "pipeline": [{"$collStats": {"latencyStats": {"histograms": 1}, "count": {"a": 1}}}], "cursor": {}}`,
+			code: 14, msg: "BSON field '$collStats.latencyStats.histograms' is the wrong type 'int', expected type 'bool'"},
+	})
+}

@@ -158,7 +158,13 @@ func Subtract(lhs, rhs any) (any, error) {
 	if value.IsNumber(lhs) && value.IsNumber(rhs) {
 		switch max(numKind(lhs), numKind(rhs)) {
 		case kDecimal:
-			return decAdd(toDec(lhs), decNeg(toDec(rhs))).toD128(), nil
+			r := decAdd(toDec(lhs), decNeg(toDec(rhs))).toD128()
+			if isDecZero(r) && isZero(lhs) && isZero(rhs) && signBit(lhs) && !signBit(rhs) {
+				// Decimal128::subtract of zeros: -0 - 0 is -0, as in binary
+				// floating point.
+				return negated(r), nil
+			}
+			return r, nil
 		case kDouble:
 			return value.ToDouble(lhs) - value.ToDouble(rhs), nil
 		default:
@@ -186,13 +192,15 @@ func Subtract(lhs, rhs any) (any, error) {
 			s := addState{longTotal: int64(d), isDate: true}
 			var neg any
 			switch n := rhs.(type) {
-			case int32:
-				neg = -int64(n)
-			case int64:
-				if n == math.MinInt64 {
+			case int32, int64:
+				// overflow::sub on the milliseconds: a date before the epoch
+				// may still take away the least long.
+				b, _ := value.CoerceToLong(n)
+				r := int64(d) - b
+				if (b < 0) != (r > int64(d)) {
 					return nil, mongoerr.New(mongoerr.Overflow, "date overflow")
 				}
-				neg = -n
+				return bson.DateTime(r), nil
 			case float64:
 				neg = -n
 			case bson.Decimal128:
@@ -307,7 +315,13 @@ func Divide(lhs, rhs any) (any, error) {
 			if d.kind == decFinite && d.coef.Sign() == 0 {
 				return nil, mongoerr.New(mongoerr.BadValue, "can't $divide by zero")
 			}
-			return decDiv(toDec(lhs), d).toD128(), nil
+			r := decDiv(toDec(lhs), d).toD128()
+			if isDecZero(r) && negative(lhs) != negative(rhs) {
+				// Decimal128::divide gives a zero quotient the operands'
+				// sign product: 0 / -5 is -0.
+				return negated(r), nil
+			}
+			return r, nil
 		}
 		den := value.ToDouble(rhs)
 		if den == 0 {
@@ -450,7 +464,7 @@ func ceilFloor(mode roundMode, f func(float64) float64) func(string, any) (any, 
 		case float64:
 			return f(n), nil
 		case bson.Decimal128:
-			return decQuantize(decOf(n), 0, mode).toD128(), nil
+			return quantizeD128(n, 0, mode), nil
 		}
 		return v, nil
 	}
@@ -650,17 +664,18 @@ func compileRound(mode roundMode) compiler {
 func roundNumber(name string, v any, place int, mode roundMode) (any, error) {
 	switch n := v.(type) {
 	case bson.Decimal128:
-		d := decOf(n)
-		if d.kind != decFinite {
-			return n, nil
-		}
-		return decQuantize(d, -place, mode).toD128(), nil
+		return quantizeD128(n, -place, mode), nil
 	case float64:
 		if math.IsNaN(n) || math.IsInf(n, 0) {
 			return n, nil
 		}
-		d := decQuantize(decFromDouble(n, 34), -place, mode)
-		r := decToFloat(d)
+		// The double goes through Decimal128 too, so one too large for the
+		// precision is NaN as well (evaluateRoundOrTrunc).
+		d := decFromDouble(n, 34)
+		if !quantizeFits(d, -place) {
+			return math.NaN(), nil
+		}
+		r := decToFloat(decQuantize(d, -place, mode))
 		if r == 0 && math.Signbit(n) {
 			r = math.Copysign(0, -1)
 		}
@@ -681,6 +696,29 @@ func roundNumber(name string, v any, place int, mode roundMode) (any, error) {
 		return r, nil
 	}
 	return v, nil
+}
+
+// isZero reports whether the number v is a zero of either sign.
+func isZero(v any) bool {
+	switch x := v.(type) {
+	case bson.Decimal128:
+		return isDecZero(x)
+	case float64:
+		return x == 0
+	}
+	n, _ := value.CoerceToLong(v)
+	return n == 0
+}
+
+// negative reports whether the number v is below zero or a negative zero.
+func negative(v any) bool {
+	switch x := v.(type) {
+	case int32:
+		return x < 0
+	case int64:
+		return x < 0
+	}
+	return signBit(v)
 }
 
 // signBit reports whether a double's or a decimal's sign bit is set (a

@@ -371,6 +371,45 @@ func decQuantize(d dec, exp int, mode roundMode) dec {
 	return dec{coef: q, exp: exp}
 }
 
+// quantizeD128 is Decimal128::quantize to the exponent exp (bid128_quantize,
+// IEEE 754-2008): an infinity or NaN stays as it is; a coefficient that would
+// need more than 34 digits at that exponent is the invalid operation, NaN
+// ({$ceil: NumberDecimal("1E+34")}); and the result keeps x's sign, so a
+// negative value that rounds to zero is -0 ({$ceil: NumberDecimal("-0.5")}).
+func quantizeD128(x bson.Decimal128, exp int, mode roundMode) bson.Decimal128 {
+	d := decOf(x)
+	if d.kind != decFinite {
+		return x
+	}
+	if !quantizeFits(d, exp) {
+		return decNaNValue
+	}
+	q := decQuantize(d, exp, mode)
+	if q.coef.Sign() == 0 && signBit(x) {
+		return negated(q.toD128())
+	}
+	return q.toD128()
+}
+
+// negated is d with its sign bit set: dec's big.Int coefficient has no
+// negative zero, which IEEE 754 decimal results keep.
+func negated(d bson.Decimal128) bson.Decimal128 {
+	h, l := d.GetBytes()
+	return bson.NewDecimal128(h|1<<63, l)
+}
+
+// isDecZero reports whether the finite decimal d is a zero of either sign.
+func isDecZero(d bson.Decimal128) bool {
+	x := decOf(d)
+	return x.kind == decFinite && x.coef.Sign() == 0
+}
+
+// quantizeFits reports whether the finite d quantized to exp keeps at most
+// 34 digits, Decimal128's precision.
+func quantizeFits(d dec, exp int) bool {
+	return d.coef.Sign() == 0 || len(new(big.Int).Abs(d.coef).String())+d.exp-exp <= 34
+}
+
 type roundMode int
 
 const (

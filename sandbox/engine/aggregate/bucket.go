@@ -110,11 +110,32 @@ func parseBucket(spec any, p *parser) ([]Stage, error) {
 	if !outputGiven {
 		output = bson.D{{Key: "count", Value: bson.D{{Key: "$sum", Value: int32(1)}}}}
 	}
+	// mongod hands $group the output's fields ahead of the _id it builds, so
+	// they parse first, and an _id among them is a second _id (15948) once
+	// it parses as a group key (document_source_bucket.cpp createFromBson).
+	g := &groupStage{idSpec: bucketSwitchSpec(groupBy, bounds, def)}
+	outputID := false
+	for _, e := range output {
+		if e.Key == "_id" {
+			if _, err := parseGroupID(e.Value, p); err != nil {
+				return nil, err
+			}
+			outputID = true
+			continue
+		}
+		st, err := parseAccStatement(e.Key, e.Value, p)
+		if err != nil {
+			return nil, err
+		}
+		g.accs = append(g.accs, st)
+	}
+	if outputID {
+		return nil, mongoerr.New(mongoerr.ErrGroupDuplicateID, "a group's _id may only be specified once")
+	}
 	by, err := p.compile(groupBy)
 	if err != nil {
 		return nil, err
 	}
-	g := &groupStage{idSpec: bucketSwitchSpec(groupBy, bounds, def)}
 	// Numeric boundaries (the common case) are searched as float64s, which
 	// is exact for int32, double and longs below 2^53.
 	var boundsF []float64
@@ -151,13 +172,6 @@ func parseBucket(spec any, p *parser) ([]Stage, error) {
 			return def, nil
 		}
 		return nil, mongoerr.New(mongoerr.ErrSwitchNoMatch, "$switch could not find a matching branch for an input, and no default was specified.")
-	}
-	for _, e := range output {
-		st, err := parseAccStatement(e.Key, e.Value, p)
-		if err != nil {
-			return nil, err
-		}
-		g.accs = append(g.accs, st)
 	}
 	srt, _ := parseSortPattern(bson.D{{Key: "_id", Value: int32(1)}})
 	return []Stage{g, &sortStage{sortSpec: srt}}, nil

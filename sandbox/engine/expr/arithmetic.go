@@ -253,6 +253,7 @@ func multiplyOf(args []Expr) Expr {
 			lng  = int64(1)
 			dc   dec
 			kind = kInt
+			neg  bool // the sign a zero decimal product takes (Decimal128::multiply)
 		)
 		for _, a := range args {
 			v, err := a.Eval(env)
@@ -265,6 +266,7 @@ func multiplyOf(args []Expr) Expr {
 			if !value.IsNumber(v) {
 				return nil, mongoerr.Newf(mongoerr.TypeMismatch, "$multiply only supports numeric types, not %s", typeName(v))
 			}
+			neg = neg != negative(v)
 			old := kind
 			kind = max(kind, numKind(v))
 			if old != kind {
@@ -297,7 +299,11 @@ func multiplyOf(args []Expr) Expr {
 		}
 		switch kind {
 		case kDecimal:
-			return dc.toD128(), nil
+			r := dc.toD128()
+			if isDecZero(r) && neg {
+				return negated(r), nil
+			}
+			return r, nil
 		case kDouble:
 			return dbl, nil
 		case kLong:

@@ -104,7 +104,12 @@ var (
 func angleConversion(decFactor dec, factor float64) compiler {
 	return compileUnaryNumeric(func(_ string, v any) (any, error) {
 		if d, ok := v.(bson.Decimal128); ok {
-			return decMul(decOf(d), decFactor).toD128(), nil
+			r := decMul(decOf(d), decFactor).toD128()
+			if isDecZero(r) && signBit(d) {
+				// Decimal128::multiply keeps -0's sign: -0 degrees is -0E-35.
+				return negated(r), nil
+			}
+			return r, nil
 		}
 		return value.ToDouble(v) * factor, nil
 	})

@@ -11,12 +11,15 @@ import (
 
 // Bits is {field: {$bitsAllSet|$bitsAllClear|$bitsAnySet|$bitsAnyClear: mask}};
 // the mask (number, BinData or list of positions) is kept as bit
-// positions, which is also how explain prints it.
+// positions, which is also how explain prints it and what BinData values
+// are tested against, and as mongod's 64-bit mask, which numbers are
+// tested against (BitTestMatchExpression in expression_leaf.cpp).
 type Bits struct {
 	Path      string
 	Op        string
 	Positions []uint32
 
+	mask  uint64
 	parts []string
 }
 
@@ -25,32 +28,36 @@ func (b *Bits) Matches(doc bson.D, pos *Position) bool {
 	return matchPath(doc, pathParts(b.parts, b.Path), true, b, pos)
 }
 
-// matchValue tests integral numbers (as 64-bit two's complement, so that
-// positions past 63 of a negative number count as set) and BinData.
+// matchValue tests integral numbers against the mask (as 64-bit two's
+// complement, so that positions past 63 of a negative number count as set)
+// and BinData against the positions, past its end all clear.
 func (b *Bits) matchValue(v any, _ *Position) bool {
-	var bit func(p uint32) bool
+	var data []byte
 	switch x := v.(type) {
 	case int32, int64, float64, bson.Decimal128:
 		n, ok := integralInt64(x)
 		if !ok {
 			return false
 		}
-		bit = func(p uint32) bool {
-			if p >= 64 {
-				return n < 0
-			}
-			return n&(1<<p) != 0
+		u := uint64(n)
+		switch b.Op {
+		case "$bitsAllSet":
+			return u&b.mask == b.mask
+		case "$bitsAllClear":
+			return ^u&b.mask == b.mask
+		case "$bitsAnySet":
+			return u&b.mask != 0
+		default:
+			return ^u&b.mask != 0
 		}
 	case bson.Binary:
-		bit = func(p uint32) bool {
-			i := int(p / 8)
-			return i < len(x.Data) && x.Data[i]&(1<<(p%8)) != 0
-		}
+		data = x.Data
 	default:
 		return false
 	}
 	for _, p := range b.Positions {
-		set := bit(p)
+		i := int(p / 8)
+		set := i < len(data) && data[i]&(1<<(p%8)) != 0
 		switch b.Op {
 		case "$bitsAllSet":
 			if !set {
@@ -96,12 +103,15 @@ func parseBits(path, op string, v any) (Node, error) {
 				return nil, badValue("Failed to parse bit position. " + reason)
 			}
 			b.Positions = append(b.Positions, uint32(p))
+			// A number's bits past 63 are copies of its sign bit.
+			b.mask |= 1 << min(p, 63)
 		}
 	case int32, int64, float64, bson.Decimal128:
 		n, reason := value.ParseIntegerElementToNonNegativeLong(op, x)
 		if reason != "" {
 			return nil, mongoerr.New(mongoerr.FailedToParse, reason)
 		}
+		b.mask = uint64(n)
 		for p := range uint32(63) {
 			if n&(1<<p) != 0 {
 				b.Positions = append(b.Positions, p)
@@ -109,6 +119,17 @@ func parseBits(path, op string, v any) (Node, error) {
 		}
 	case bson.Binary:
 		for i, by := range x.Data {
+			// mongod widens each of the first 8 bytes from a (signed, on
+			// x86-64) char, so a byte of 0x80 or more also sets every
+			// higher bit of the mask numbers are tested against; any
+			// later non-zero byte sets the sign bit.
+			switch {
+			case by == 0:
+			case i < 8:
+				b.mask |= uint64(int64(int8(by))) << (i * 8)
+			default:
+				b.mask |= 1 << 63
+			}
 			for j := range uint32(8) {
 				if by&(1<<j) != 0 {
 					b.Positions = append(b.Positions, uint32(i)*8+j)

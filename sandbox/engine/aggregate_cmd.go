@@ -100,10 +100,10 @@ func parseAggregate(req *request) (*aggregateSpec, error) {
 		}
 	}
 	s.batchSize, s.hasBatch = batch, hasBatch
-	if h, ok := a.get("hint"); ok {
-		if hd, isDoc := h.(bson.D); !isDoc || len(hd) > 0 {
-			s.hint = h
-		}
+	// aggregate_command.idl types hint as indexHint, whose parser refuses
+	// anything but a string or an object.
+	if s.hint, err = hintArg(a); err != nil {
+		return nil, err
 	}
 	if err := planner.CheckNatural(nil, s.hint); err != nil {
 		return nil, err

@@ -30,6 +30,14 @@ func TestSweep43Qry2Hint(t *testing.T) {
 			code: mongoerr.FailedToParse, msg: msg},
 		{name: "explain of a count whose hint is a number", ref: ref, docs: docs, cmd: `{"explain": {"count": "c", "hint": 1}}`,
 			code: mongoerr.FailedToParse, msg: msg},
+		// aggregate_command.idl types its hint as indexHint too.
+		{name: "aggregate whose hint is a number", ref: ref + "; aggregate_command.idl", docs: docs,
+			cmd: `{"aggregate": "c", "pipeline": [], "cursor": {}, "hint": 5}`, code: mongoerr.FailedToParse, msg: msg},
+		{name: "aggregate whose hint is null", ref: ref + "; aggregate_command.idl", docs: docs,
+			cmd: `{"aggregate": "c", "pipeline": [{"$match": {"a": 1}}], "cursor": {}, "hint": null}`, code: mongoerr.FailedToParse, msg: msg},
+		{name: "aggregate whose hint is an empty document", ref: ref + "; aggregate_command.idl", docs: docs,
+			cmd: `{"aggregate": "c", "pipeline": [{"$match": {"a": 2}}, {"$project": {"_id": 1}}], "cursor": {}, "hint": {}}`,
+			want: `{"cursor": {"firstBatch": [{"_id": 2}], "id": {"$numberLong": "0"}, "ns": "*"}}`},
 		// An empty key pattern still names no index, and a name or a key
 		// pattern still hints.
 		{name: "count whose hint is an empty document", ref: ref, docs: docs, cmd: `{"count": "c", "hint": {}}`, want: `{"n": 2}`},

@@ -722,32 +722,53 @@ func (a *removableSumAcc) result() any {
 // population of one (or a squared-difference sum rounded below zero),
 // where $group's accumulator answers 0.0. A NaN or infinite value makes it
 // NaN, as the window_function_stddev.h this follows has it (other versions
-// answer null; no case pins this).
+// answer null; no case pins this). Its state depends on the order of its
+// adds and removes, not only on the window's values: a NaN or infinity
+// counts in the count that weighs the finite values added or removed
+// while it is in the window, so a sliding window feeds it as mongod does
+// (slideDocuments).
 type removableStdDevAcc struct {
 	sample    bool
 	n         int64
-	nonFinite int
+	nonFinite int64
 	sum, m2   expr.Sum
 }
 
 func (a *removableStdDevAcc) add(v any) error {
+	a.update(v, 1)
+	return nil
+}
+
+func (a *removableStdDevAcc) remove(v any) error {
+	a.update(v, -1)
+	return nil
+}
+
+// update is WindowFunctionStdDev::update, q being 1 to add v and -1 to
+// remove it.
+func (a *removableStdDevAcc) update(v any, q int64) {
 	if !value.IsNumber(v) {
-		return nil
+		return
 	}
-	a.n++
 	if nonFinite(v) {
-		a.nonFinite++
-		return nil
+		a.nonFinite += q
+		a.n += q
+		return
 	}
-	if a.n == 1 {
+	switch {
+	case a.n == 0: // mongod takes this for an add
+		a.n++
 		a.sum.Add(v)
-		return nil
+		return
+	case a.n+q == 0:
+		*a = removableStdDevAcc{sample: a.sample}
+		return
 	}
 	f := value.ToDouble(v)
-	x := float64(a.n-1)*f - value.ToDouble(a.sum.Result())
-	a.sum.Add(f)
-	a.m2.Add(x * x / float64(a.n*(a.n-1)))
-	return nil
+	x := float64(a.n)*f - value.ToDouble(a.sum.Result())
+	a.n += q
+	a.sum.Add(f * float64(q))
+	a.m2.Add(x * x * float64(q) / float64(a.n*(a.n-q)))
 }
 
 func (a *removableStdDevAcc) result() any {
@@ -763,6 +784,9 @@ func (a *removableStdDevAcc) result() any {
 	}
 	sq := value.ToDouble(a.m2.Result())
 	if sq < 0 || (!a.sample && a.n == 1) {
+		// getValue resets the squared differences here: the adds and
+		// removes that follow start again from 0.
+		a.m2 = expr.Sum{}
 		return int32(0)
 	}
 	return math.Sqrt(sq / float64(adjusted))

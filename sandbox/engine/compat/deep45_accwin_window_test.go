@@ -308,19 +308,29 @@ func TestDeep45AccwinWindow(t *testing.T) {
 		{name: "minN n not a number", ref: accMultiSrc + " AccumulatorN::validateN", cov: we("$minN"), docs: kinds,
 			pipeline: swf(`{"$minN": {"input": "$x", "n": "2"}}`), code: 5787902, msg: planExecutor + `Value for 'n' must be of integral type, but found "2"`},
 
-		// $stdDevSamp (window_function_stddev.h): one number is null, two
-		// equal ones are 0.0, a non-finite one makes it NaN; a double.
-		{name: "stdDevSamp of a sliding window", ref: wfStdDevH, cov: w("$stdDevSamp"),
+		// $stdDevSamp (window_function_stddev.h): one number is null, a
+		// non-finite one makes it NaN; a double. A sliding window adds
+		// the entering value before it removes the leaving one
+		// (window_function_exec_removable_document.cpp), and the running
+		// sums keep what rounding left: two equal values after 1 left the
+		// window are sqrt(2 + 4/6 - 16/6), about 1e-8, not 0.
+		{name: "stdDevSamp of a sliding window keeps the rounding of its removals", ref: wfStdDevH, cov: w("$stdDevSamp"),
 			docs:     `[{"t": 1, "x": 1}, {"t": 2, "x": "a"}, {"t": 3, "x": 3}, {"t": 4, "x": 3}]`,
 			pipeline: swf(`{"$stdDevSamp": "$x", ` + sliding + `}`),
-			want:     `[{"r": null}, {"r": 1.4142135623730951}, {"r": 0.0}, {"r": 0.0}]`},
+			want:     `[{"r": null}, {"r": 1.4142135623730951}, {"r": 1.0536712127723509e-08}, {"r": 1.0536712127723509e-08}]`},
+		{name: "stdDevSamp of equal values stays 0 as the window slides", ref: wfStdDevH, cov: w("$stdDevSamp"),
+			docs:     `[{"t": 1, "x": 3}, {"t": 2, "x": 3}, {"t": 3, "x": 3}]`,
+			pipeline: swf(`{"$stdDevSamp": "$x", "window": {"documents": [0, 1]}}`), want: `[{"r": 0.0}, {"r": 0.0}, {"r": null}]`},
 		{name: "stdDevSamp of decimals is a double", ref: wfStdDevH, cov: wt("$stdDevSamp"),
 			docs:     `[{"t": 1, "x": {"$numberDecimal": "1"}}, {"t": 2, "x": {"$numberDecimal": "3"}}]`,
 			pipeline: swf(`{"$stdDevSamp": "$x", "window": {"documents": [-1, 0]}}`), want: `[{"r": null}, {"r": 1.4142135623730951}]`},
-		{name: "stdDevSamp with an infinity is NaN", ref: wfStdDevH, cov: wt("$stdDevSamp"),
+		// The infinity counts in the count that weighs 3 and 5 as they
+		// come while it is in the window: once it leaves, the window of
+		// 3 and 5 answers sqrt(25/6 - 1/6 + 49/6), not sqrt(2).
+		{name: "stdDevSamp with an infinity is NaN, and weighs the values added beside it", ref: wfStdDevH, cov: wt("$stdDevSamp"),
 			docs:     `[{"t": 1, "x": 1}, {"t": 2, "x": {"$numberDouble": "-Infinity"}}, {"t": 3, "x": 3}, {"t": 4, "x": 5}]`,
 			pipeline: swf(`{"$stdDevSamp": "$x", "window": {"documents": [-1, 0]}}`),
-			want:     `[{"r": null}, {"r": {"$numberDouble": "NaN"}}, {"r": {"$numberDouble": "NaN"}}, {"r": 1.4142135623730951}]`},
+			want:     `[{"r": null}, {"r": {"$numberDouble": "NaN"}}, {"r": {"$numberDouble": "NaN"}}, {"r": 3.488074922742725}]`},
 		{name: "stdDevSamp unknown argument", ref: wfExprH + " ExpressionRemovable::parse", cov: we("$stdDevSamp"),
 			pipeline: swf(`{"$stdDevSamp": "$x", "input": "$x"}`), code: 9, msg: "Window function found an unknown argument: input"},
 

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
@@ -434,4 +435,81 @@ func decToInt64(d dec, mode roundMode) (int64, bool) {
 		return 0, false
 	}
 	return c.Int64(), true
+}
+
+// parseDecimalString is NumberParser for a Decimal128: the string
+// constructor (bid128_from_string and validateInputString, decimal128.cpp)
+// takes a sign, then "inf", "infinity" or "nan" in any case, or digits with
+// an optional point and at least one digit, and an optional e exponent. Too
+// many digits round half to even (the inexact flag is ignored); why names
+// an overflow, an inexact underflow or a malformed string.
+func parseDecimalString(s string) (d bson.Decimal128, why string) {
+	const malformed = "Failed to parse string to decimal"
+	body, neg := s, false
+	if body != "" && (body[0] == '+' || body[0] == '-') {
+		body, neg = body[1:], body[0] == '-'
+	}
+	switch strings.ToLower(body) {
+	case "inf", "infinity":
+		if neg {
+			return decNegInfV, ""
+		}
+		return decPosInfV, ""
+	case "nan":
+		return decNaNValue, ""
+	}
+	mantissa, expText, hasExp := strings.Cut(strings.ToLower(body), "e")
+	intPart, frac, _ := strings.Cut(mantissa, ".")
+	digits := intPart + frac
+	if digits == "" || strings.Trim(digits, "0123456789") != "" || strings.Count(mantissa, ".") > 1 {
+		return d, malformed
+	}
+	exp := 0
+	if hasExp {
+		t := strings.TrimLeft(expText, "+-")
+		if t == "" || strings.Trim(t, "0123456789") != "" || len(expText)-len(t) > 1 {
+			return d, malformed
+		}
+		// Past a few times the format's range every exponent gives the
+		// same overflow, underflow or clamped zero, so a longer one is cut.
+		if t = strings.TrimLeft(t, "0"); len(t) > 6 {
+			t = "999999"
+		}
+		exp, _ = strconv.Atoi("0" + t)
+		if expText[0] == '-' {
+			exp = -exp
+		}
+	}
+	exp -= len(frac)
+	coef, _ := new(big.Int).SetString(digits, 10)
+	if coef.Sign() == 0 {
+		// A zero is exact: its exponent is clamped to the format's range.
+		exp = min(max(exp, -6176), 6111)
+		d, _ = bson.ParseDecimal128FromBigInt(coef, exp)
+		if neg {
+			d = negated(d)
+		}
+		return d, ""
+	}
+	if neg {
+		coef.Neg(coef)
+	}
+	x := dec{coef: coef, exp: exp}
+	d = x.toD128()
+	if d.IsInf() != 0 {
+		return d, "Conversion from string to decimal would overflow"
+	}
+	// Intel's underflow is a tiny result (below 1E-6143) that is inexact.
+	if adjusted := len(strings.TrimLeft(digits, "0")) + exp - 1; adjusted < -6143 {
+		if r := decOf(d); r.coef.Sign() == 0 || !sameDecValue(r, x) {
+			return d, "Conversion from string to decimal would underflow"
+		}
+	}
+	return d, ""
+}
+
+// sameDecValue reports whether the finite a and b are equal in value.
+func sameDecValue(a, b dec) bool {
+	x, y, _ := align(a, b)
+	return x.Cmp(y) == 0
 }

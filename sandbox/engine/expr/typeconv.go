@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"math/big"
 	"encoding/base64"
 	"encoding/hex"
 	"math"
@@ -98,6 +99,10 @@ func Convert(v any, to string) (any, error) {
 			if d.kind == decFinite && (math.IsInf(f, 0) || d.coef.Sign() != 0 && math.Abs(f) < 0x1p-1022) {
 				return nil, conversionError("Conversion would overflow target type in $convert with no onError value: %s", x.String())
 			}
+			if f == 0 && signBit(x) {
+				// A decimal -0 converts to a double -0.
+				return math.Copysign(0, -1), nil
+			}
 			return f, nil
 		case string:
 			return parseDouble(x)
@@ -179,9 +184,15 @@ func Convert(v any, to string) (any, error) {
 		case bson.DateTime:
 			return toDec(int64(x)).toD128(), nil
 		case string:
-			d, err := bson.ParseDecimal128(x)
-			if err != nil || strings.TrimSpace(x) != x || x == "" {
-				return nil, conversionError("Failed to parse number '%s' in $convert with no onError value: Failed to parse string to decimal", x)
+			if err := checkHexPrefix(x); err != nil {
+				return nil, err
+			}
+			if x == "" {
+				return nil, parseFailure(x, "Empty string")
+			}
+			d, why := parseDecimalString(x)
+			if why != "" {
+				return nil, parseFailure(x, why)
 			}
 			return d, nil
 		}
@@ -257,50 +268,210 @@ func parseFailure(s, why string) error {
 	return conversionError("Failed to parse number '%s' in $convert with no onError value: %s", s, why)
 }
 
-// checkNumberString applies NumberParser's checks shared by all targets.
-func checkNumberString(s string) error {
+// checkHexPrefix is parseStringToNumber's own check, made before any
+// parser runs: only a lowercase "0x" at the very start is refused, so
+// strtod still reads "0X1A" or "-0x1A" for a double.
+func checkHexPrefix(s string) error {
 	if strings.HasPrefix(s, "0x") {
 		return conversionError("Illegal hexadecimal input in $convert with no onError value: %s", s)
-	}
-	if s == "" {
-		return parseFailure(s, "No digits")
-	}
-	if s[0] == ' ' || s[0] == '\t' || s[0] == '\n' || s[0] == '\r' || s[0] == '\v' || s[0] == '\f' {
-		return parseFailure(s, "Leading whitespace")
 	}
 	return nil
 }
 
+// isCSpace is ctype::isSpace.
+func isCSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+// parseDouble is NumberParser for a double (src/mongo/base/parse_number.cpp):
+// strtod over the whole string, where an out-of-range result, overflow or
+// underflow alike (ERANGE), is refused before any trailing text.
 func parseDouble(s string) (any, error) {
-	if err := checkNumberString(s); err != nil {
+	if err := checkHexPrefix(s); err != nil {
 		return nil, err
 	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return nil, parseFailure(s, "Out of range")
-		}
+	if s == "" {
+		return nil, parseFailure(s, "Empty string")
+	}
+	if isCSpace(s[0]) {
+		return nil, parseFailure(s, "Leading whitespace")
+	}
+	f, n, outOfRange := strtod(s)
+	switch {
+	case n == 0:
+		return nil, parseFailure(s, "Did not consume any digits")
+	case outOfRange:
+		return nil, parseFailure(s, "Out of range")
+	case n != len(s):
 		return nil, parseFailure(s, "Did not consume whole string.")
 	}
 	return f, nil
 }
 
+// strtod reads the longest prefix of s C's strtod takes: a sign, then
+// "inf", "infinity", "nan" or "nan(...)" in any case, a hexadecimal
+// mantissa after 0x with an optional p exponent, or decimal digits with an
+// optional point and e exponent. n is the bytes read (0 for none);
+// outOfRange is glibc's ERANGE: an overflow, or an underflow to a
+// subnormal or zero that is inexact.
+func strtod(s string) (f float64, n int, outOfRange bool) {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	neg := i > 0 && s[0] == '-'
+	sign := func(f float64) float64 {
+		if neg {
+			return -f
+		}
+		return f
+	}
+	rest := strings.ToLower(s[i:])
+	switch {
+	case strings.HasPrefix(rest, "infinity"):
+		return sign(math.Inf(1)), i + 8, false
+	case strings.HasPrefix(rest, "inf"):
+		return sign(math.Inf(1)), i + 3, false
+	case strings.HasPrefix(rest, "nan"):
+		j := i + 3
+		if j < len(s) && s[j] == '(' {
+			k := j + 1
+			for k < len(s) && (isAlnum(s[k]) || s[k] == '_') {
+				k++
+			}
+			if k < len(s) && s[k] == ')' {
+				j = k + 1
+			}
+		}
+		return math.NaN(), j, false
+	}
+	hex := strings.HasPrefix(rest, "0x")
+	digit := isDigit
+	start := i
+	if hex {
+		digit = isHexDigit
+		i += 2
+	}
+	mant := i
+	digits := 0
+	for i < len(s) && digit(s[i]) {
+		i, digits = i+1, digits+1
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && digit(s[i]) {
+			i, digits = i+1, digits+1
+		}
+	}
+	if digits == 0 {
+		if hex {
+			// "0x" with no hex digit is the number 0 followed by "x".
+			return sign(0), start + 1, false
+		}
+		return 0, 0, false
+	}
+	body := s[mant:i]
+	expMark, expName := byte('e'), "e"
+	if hex {
+		expMark, expName = 'p', "p"
+	}
+	exp := "0"
+	if i < len(s) && (s[i]|0x20) == expMark {
+		j := i + 1
+		if j < len(s) && (s[j] == '+' || s[j] == '-') {
+			j++
+		}
+		if j < len(s) && isDigit(s[j]) {
+			for j < len(s) && isDigit(s[j]) {
+				j++
+			}
+			exp, i = s[i+1:j], j
+		}
+	}
+	text := body + expName + exp
+	if hex {
+		text = "0x" + text
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		// Only a range error is left: the syntax was checked above.
+		return sign(f), i, true
+	}
+	if math.Abs(f) < 0x1p-1022 && !exactDouble(text, f) {
+		outOfRange = true
+	}
+	return sign(f), i, outOfRange
+}
+
+// exactDouble reports whether the decimal or hexadecimal text is exactly
+// the double f; it is only asked about subnormals and zeros, whose text's
+// exponent is small, so the rational stays small too.
+func exactDouble(text string, f float64) bool {
+	if strings.HasPrefix(text, "0x") {
+		// A hexadecimal mantissa rounds only past 53 bits; a subnormal
+		// keeps fewer, which big.Float decides exactly.
+		b, _, err := big.ParseFloat(text, 0, 2000, big.ToNearestEven)
+		if err != nil {
+			return false
+		}
+		return b.Cmp(new(big.Float).SetFloat64(f)) == 0
+	}
+	mantissa, exp, _ := strings.Cut(text, "e")
+	e, err := strconv.Atoi(exp)
+	if err != nil || e < -1200 || e > 400 {
+		// Far past the double range, f is 0 or an infinity and the text
+		// is not 0 when a digit is not zero.
+		return strings.Trim(mantissa, "0.") == ""
+	}
+	r, ok := new(big.Rat).SetString(text)
+	if !ok {
+		return false
+	}
+	return r.Cmp(new(big.Rat).SetFloat64(f)) == 0
+}
+
+func isDigit(c byte) bool    { return c >= '0' && c <= '9' }
+func isHexDigit(c byte) bool { return isDigit(c) || (c|0x20) >= 'a' && (c|0x20) <= 'f' }
+func isAlnum(c byte) bool    { return isDigit(c) || (c|0x20) >= 'a' && (c|0x20) <= 'z' }
+
+// parseInteger is NumberParser for an int or long in base 10
+// (_parseNumber, parse_number.cpp): a sign, then digits to the end of the
+// string, the magnitude checked for overflow digit by digit and then
+// against the type's range.
 func parseInteger(s string, bits int) (int64, error) {
-	if err := checkNumberString(s); err != nil {
+	if err := checkHexPrefix(s); err != nil {
 		return 0, err
 	}
-	n, err := strconv.ParseInt(s, 10, bits)
-	if err != nil {
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return 0, parseFailure(s, "Out of range")
+	body, neg := s, false
+	if body != "" && (body[0] == '+' || body[0] == '-') {
+		body, neg = body[1:], body[0] == '-'
+	}
+	if body == "" {
+		return 0, parseFailure(s, "No digits")
+	}
+	var n uint64
+	consumed := 0
+	for ; consumed < len(body) && isDigit(body[consumed]); consumed++ {
+		d := uint64(body[consumed] - '0')
+		if n > (math.MaxUint64-d)/10 {
+			return 0, parseFailure(s, "Overflow")
 		}
-		body := strings.TrimLeft(s, "+-")
-		if body == "" || body[0] < '0' || body[0] > '9' {
-			return 0, parseFailure(s, "No digits")
-		}
+		n = n*10 + d
+	}
+	if consumed != len(body) {
 		return 0, parseFailure(s, "Did not consume whole string.")
 	}
-	return n, nil
+	limit := uint64(1)<<(bits-1) - 1
+	if neg {
+		limit++
+	}
+	if n > limit {
+		return 0, parseFailure(s, "Overflow")
+	}
+	if neg {
+		return -int64(n), nil
+	}
+	return int64(n), nil
 }
 
 // convertTarget is $convert's evaluated 'to': a type name, with the

@@ -55,7 +55,9 @@ func TestDeep45NumdateToDecimal(t *testing.T) {
 	c := cover{op: "$toDecimal"}
 	ct := cover{op: "$toDecimal", col: types}
 	ce := cover{op: "$toDecimal", col: errorCol}
-	f := func(s string) string { return planExecutor + "Failed to parse number '" + s + "' in $convert with no onError value: " }
+	f := func(s string) string {
+		return planExecutor + "Failed to parse number '" + s + "' in $convert with no onError value: "
+	}
 	runExprCases(t, []exprCase{
 		{name: "an int", ref: ref, cov: ct, doc: nd45Doc, expr: `{"$toDecimal": "$i"}`, want: `{"$numberDecimal": "5"}`},
 		{name: "the least long", ref: ref, cov: ct, doc: nd45Doc, expr: `{"$toDecimal": "$lmin"}`, want: `{"$numberDecimal": "-9223372036854775808"}`},
@@ -94,7 +96,9 @@ func TestDeep45NumdateToDouble(t *testing.T) {
 	c := cover{op: "$toDouble"}
 	ct := cover{op: "$toDouble", col: types}
 	ce := cover{op: "$toDouble", col: errorCol}
-	f := func(s string) string { return planExecutor + "Failed to parse number '" + s + "' in $convert with no onError value: " }
+	f := func(s string) string {
+		return planExecutor + "Failed to parse number '" + s + "' in $convert with no onError value: "
+	}
 	str := func(s string) string { return `{"_id": 0, "x": "` + s + `"}` }
 	runExprCases(t, []exprCase{
 		{name: "a long", ref: ref, cov: ct, doc: nd45Doc, expr: `{"$toDouble": "$lmin"}`, want: `{"$numberDouble": "-9.223372036854775808E+18"}`},
@@ -132,7 +136,9 @@ func TestDeep45NumdateToDouble(t *testing.T) {
 
 func TestDeep45NumdateToIntLong(t *testing.T) {
 	ref := convertCpp + "; " + parseNumCpp + " (_parseNumber, _parseMagnitude)"
-	f := func(s string) string { return planExecutor + "Failed to parse number '" + s + "' in $convert with no onError value: " }
+	f := func(s string) string {
+		return planExecutor + "Failed to parse number '" + s + "' in $convert with no onError value: "
+	}
 	str := func(s string) string { return `{"_id": 0, "x": "` + s + `"}` }
 	ci := cover{op: "$toInt"}
 	cit := cover{op: "$toInt", col: types}

@@ -1,10 +1,10 @@
 package expr
 
 import (
-	"math/big"
 	"encoding/base64"
 	"encoding/hex"
 	"math"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"

@@ -13,8 +13,15 @@ import "testing"
 const (
 	convertCpp  = "src/mongo/db/pipeline/expression_convert.cpp"
 	parseNumCpp = "src/mongo/base/parse_number.cpp"
-	convFail    = "Failed to parse number '%s' in $convert with no onError value: "
 )
+
+// nd45StringDoc is a document whose field x is the string s.
+func nd45StringDoc(s string) string { return `{"_id": 0, "x": "` + s + `"}` }
+
+// nd45ParseFailure is parseStringToNumber's message prefix for the string s.
+func nd45ParseFailure(s string) string {
+	return planExecutor + "Failed to parse number '" + s + "' in $convert with no onError value: "
+}
 
 func TestDeep45NumdateToDate(t *testing.T) {
 	ref := convertCpp + " (performCastNumberToDate); jstests/aggregation/expressions/convert.js"
@@ -55,9 +62,7 @@ func TestDeep45NumdateToDecimal(t *testing.T) {
 	c := cover{op: "$toDecimal"}
 	ct := cover{op: "$toDecimal", col: types}
 	ce := cover{op: "$toDecimal", col: errorCol}
-	f := func(s string) string {
-		return planExecutor + "Failed to parse number '" + s + "' in $convert with no onError value: "
-	}
+	f := nd45ParseFailure
 	runExprCases(t, []exprCase{
 		{name: "an int", ref: ref, cov: ct, doc: nd45Doc, expr: `{"$toDecimal": "$i"}`, want: `{"$numberDecimal": "5"}`},
 		{name: "the least long", ref: ref, cov: ct, doc: nd45Doc, expr: `{"$toDecimal": "$lmin"}`, want: `{"$numberDecimal": "-9223372036854775808"}`},
@@ -96,10 +101,8 @@ func TestDeep45NumdateToDouble(t *testing.T) {
 	c := cover{op: "$toDouble"}
 	ct := cover{op: "$toDouble", col: types}
 	ce := cover{op: "$toDouble", col: errorCol}
-	f := func(s string) string {
-		return planExecutor + "Failed to parse number '" + s + "' in $convert with no onError value: "
-	}
-	str := func(s string) string { return `{"_id": 0, "x": "` + s + `"}` }
+	f := nd45ParseFailure
+	str := nd45StringDoc
 	runExprCases(t, []exprCase{
 		{name: "a long", ref: ref, cov: ct, doc: nd45Doc, expr: `{"$toDouble": "$lmin"}`, want: `{"$numberDouble": "-9.223372036854775808E+18"}`},
 		{name: "a decimal", ref: ref, cov: ct, doc: nd45Doc, expr: `{"$toDouble": "$dec"}`, want: `-2.5`},
@@ -136,10 +139,8 @@ func TestDeep45NumdateToDouble(t *testing.T) {
 
 func TestDeep45NumdateToIntLong(t *testing.T) {
 	ref := convertCpp + "; " + parseNumCpp + " (_parseNumber, _parseMagnitude)"
-	f := func(s string) string {
-		return planExecutor + "Failed to parse number '" + s + "' in $convert with no onError value: "
-	}
-	str := func(s string) string { return `{"_id": 0, "x": "` + s + `"}` }
+	f := nd45ParseFailure
+	str := nd45StringDoc
 	ci := cover{op: "$toInt"}
 	cit := cover{op: "$toInt", col: types}
 	cie := cover{op: "$toInt", col: errorCol}

@@ -334,3 +334,35 @@ func TestDeep45StrcmpObjectAndLiteral(t *testing.T) {
 			code: 14, msg: invalidProject + "BSON field '$percentile.method' is the wrong type 'int', expected type 'string'"},
 	})
 }
+
+// Runtime messages stream the offending Value (value.cpp operator<<): an
+// ObjectId is its bare hex, a date its ISO string, a decimal its digits,
+// BinData(subtype, "HEX"), and a symbol or code is wrapped in its name.
+func TestDeep45StrcmpValueInMessages(t *testing.T) {
+	ref := valueCpp + " (operator<<); " + d45StringCpp + " (ExpressionTrim)"
+	doc := `{"_id": 0, "sym": {"$symbol": "aBc"}, "oid": {"$oid": "5f5e1000aaaaaaaaaaaaaaaa"}, "d": {"$date": "1970-01-01T00:00:00Z"},` +
+		` "dec": {"$numberDecimal": "1.50"}, "bin": {"$binary": {"base64": "Cg8=", "subType": "00"}}, "code": {"$code": "x"}}`
+	runExprCases(t, []exprCase{
+		{name: "rtrim of a symbol", ref: ref, cov: cover{op: "$rtrim", col: types}, doc: doc, expr: `{"$rtrim": {"input": "$sym"}}`,
+			code: 50699, msg: planExecutor + `$rtrim requires its input to be a string, got Symbol("aBc") (of type symbol) instead.`},
+		{name: "ltrim of an ObjectId", ref: ref, cov: cover{op: "$ltrim", col: types}, doc: doc, expr: `{"$ltrim": {"input": "$oid"}}`,
+			code: 50699, msg: planExecutor + "$ltrim requires its input to be a string, got 5f5e1000aaaaaaaaaaaaaaaa (of type objectId) instead."},
+		{name: "ltrim of a date", ref: ref, cov: cover{op: "$ltrim", col: types}, doc: doc, expr: `{"$ltrim": {"input": "$d"}}`,
+			code: 50699, msg: planExecutor + "$ltrim requires its input to be a string, got 1970-01-01T00:00:00.000Z (of type date) instead."},
+		{name: "ltrim with decimal chars", ref: ref, cov: cover{op: "$ltrim", col: types}, doc: doc, expr: `{"$ltrim": {"input": "x", "chars": "$dec"}}`,
+			code: 50700, msg: planExecutor + "$ltrim requires 'chars' to be a string, got 1.50 (of type decimal) instead."},
+		{name: "rtrim of BinData", ref: ref, cov: cover{op: "$rtrim", col: types}, doc: doc, expr: `{"$rtrim": {"input": "$bin"}}`,
+			code: 50699, msg: planExecutor + `$rtrim requires its input to be a string, got BinData(0, "0A0F") (of type binData) instead.`},
+		{name: "rtrim of code", ref: ref, cov: cover{op: "$rtrim", col: types}, doc: doc, expr: `{"$rtrim": {"input": "$code"}}`,
+			code: 50699, msg: planExecutor + `$rtrim requires its input to be a string, got Code("x") (of type javascript) instead.`},
+		{name: "ltrim of an array of them", ref: ref, cov: cover{op: "$ltrim"}, doc: doc, expr: `{"$ltrim": {"input": ["$oid", {"x": "$d"}]}}`,
+			code: 50699, msg: planExecutor + "$ltrim requires its input to be a string, got [5f5e1000aaaaaaaaaaaaaaaa, {x: 1970-01-01T00:00:00.000Z}] (of type array) instead."},
+		{name: "firstN with a decimal n of 1.50", ref: multiCpp + " (validateN streams the Value)", cov: cover{op: "$firstN", col: types}, doc: doc,
+			expr: `{"$firstN": {"n": "$dec", "input": [1]}}`, code: 5787903, msg: planExecutor + "Value for 'n' must be of integral type, but found 1.50"},
+		{name: "lastN with an ObjectId n", ref: multiCpp + " (validateN streams the Value)", cov: cover{op: "$lastN", col: types}, doc: doc,
+			expr: `{"$lastN": {"n": "$oid", "input": [1]}}`, code: 5787902, msg: planExecutor + "Value for 'n' must be of integral type, but found 5f5e1000aaaaaaaaaaaaaaaa"},
+		{name: "percentile with a decimal p past 1", ref: "src/mongo/db/pipeline/accumulator_percentile.cpp (parsePercentileAndMethod streams the Value)",
+			cov: cover{op: "$percentile", col: types}, expr: `{"$percentile": {"input": [1], "p": [{"$numberDecimal": "1.5"}], "method": "approximate"}}`,
+			code: 7750303, msg: invalidProject + "The $percentile 'p' field must be an array of numbers from [0.0, 1.0], but found: 1.5"},
+	})
+}

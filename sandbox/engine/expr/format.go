@@ -21,8 +21,11 @@ func FormatValue(v any) string {
 
 // formatValue renders an evaluated value the way mongod's Value
 // operator<< does (Document and array printing have no inner padding):
-// {a: 1, b: "x"}, [1, 2]. mongod streams a Value into most runtime
-// messages, e.g. "Missing either or both keys from: {k: "key", z: 2}".
+// {a: 1, b: "x"}, [1, 2]; an ObjectId as its bare hex, a date in ISO form,
+// a decimal as its digits, BinData(0, "0AFF"), Symbol("s"), Code("c")
+// (src/mongo/db/exec/document_value/value.cpp). mongod streams a Value
+// into most runtime messages, e.g. "Missing either or both keys from:
+// {k: "key", z: 2}".
 func formatValue(v any) string {
 	var sb strings.Builder
 	formatTo(&sb, v, true)
@@ -86,10 +89,26 @@ func formatTo(sb *strings.Builder, v any, compact bool) {
 	case bson.Undefined:
 		sb.WriteString("undefined")
 	case bson.ObjectID:
+		if compact {
+			sb.WriteString(hex.EncodeToString(x[:]))
+			return
+		}
 		sb.WriteString("ObjectId('" + hex.EncodeToString(x[:]) + "')")
 	case bson.DateTime:
+		if compact {
+			s, err := isoDate(x)
+			if err != nil {
+				s = "illegal date"
+			}
+			sb.WriteString(s)
+			return
+		}
 		sb.WriteString("new Date(" + strconv.FormatInt(int64(x), 10) + ")")
 	case bson.Decimal128:
+		if compact {
+			sb.WriteString(x.String())
+			return
+		}
 		sb.WriteString("NumberDecimal(\"" + x.String() + "\")")
 	case bson.Timestamp:
 		sb.WriteString("Timestamp(" + strconv.FormatUint(uint64(x.T), 10) + ", " + strconv.FormatUint(uint64(x.I), 10) + ")")
@@ -100,7 +119,38 @@ func formatTo(sb *strings.Builder, v any, compact bool) {
 	case bson.MaxKey:
 		sb.WriteString("MaxKey")
 	case bson.Binary:
-		sb.WriteString("BinData(" + strconv.Itoa(int(x.Subtype)) + ", " + strings.ToUpper(hex.EncodeToString(x.Data)) + ")")
+		data := strings.ToUpper(hex.EncodeToString(x.Data))
+		if compact {
+			data = `"` + data + `"`
+		}
+		sb.WriteString("BinData(" + strconv.Itoa(int(x.Subtype)) + ", " + data + ")")
+	case bson.Symbol:
+		if !compact {
+			sb.WriteString(typeName(v))
+			return
+		}
+		sb.WriteString(`Symbol("` + string(x) + `")`)
+	case bson.JavaScript:
+		if !compact {
+			sb.WriteString(typeName(v))
+			return
+		}
+		sb.WriteString(`Code("` + string(x) + `")`)
+	case bson.CodeWithScope:
+		if !compact {
+			sb.WriteString(typeName(v))
+			return
+		}
+		// The scope is a BSONObj, streamed with its own spacing.
+		sb.WriteString(`CodeWScope("` + string(x.Code) + `", `)
+		formatTo(sb, x.Scope, false)
+		sb.WriteString(")")
+	case bson.DBPointer:
+		if !compact {
+			sb.WriteString(typeName(v))
+			return
+		}
+		sb.WriteString(`DBRef("` + x.DB + `", ` + x.Pointer.Hex() + ")")
 	default:
 		sb.WriteString(typeName(v))
 	}

@@ -684,14 +684,12 @@ func (o *windowOutput) accumulate(part []windowRow, env *expr.Env, ar *arith) (v
 		}
 		peak = held[len(part)]
 	default:
-		if !b.byRange {
-			acc, err := newAcc()
-			if err != nil {
-				return nil, 0, err
-			}
-			if r, ok := acc.(removableAccumulator); ok {
-				return slideDocuments(r, b, inputs, held, env)
-			}
+		acc, err := newAcc()
+		if err != nil {
+			return nil, 0, err
+		}
+		if r, ok := acc.(removableAccumulator); ok {
+			return slideWindow(r, part, inputs, held, env, ar, b)
 		}
 		for i := range part {
 			if err := env.Tick(); err != nil {
@@ -720,54 +718,47 @@ func (o *windowOutput) accumulate(part []windowRow, env *expr.Env, ar *arith) (v
 
 // removableAccumulator is a removable window state whose answer depends
 // on the order of its adds and removes (WindowFunctionState::remove), not
-// only on the values of the window: a document-based window feeds it as
-// mongod does rather than recomputing each window.
+// only on the values of the window: a sliding window feeds it as mongod
+// does rather than recomputing each window.
 type removableAccumulator interface {
 	accumulator
 	remove(v any) error
 }
 
-// slideDocuments is WindowFunctionExecRemovableDocument
-// (window_function_exec_removable_document.cpp) over a partition's inputs:
-// the first document adds its window from max(lower, 0) to the upper
-// bound (the partition's end when unbounded); each next one adds the
-// input entering at the upper bound, then removes the oldest held once
-// the lower bound has passed the partition's start. peak is as in
-// accumulate.
-func slideDocuments(acc removableAccumulator, b windowBounds, inputs []any, held []int64, env *expr.Env) (vals []any, peak int64, err error) {
-	n := len(inputs)
-	lower := b.lo.offset()
-	vals = make([]any, n)
+// slideWindow feeds a removable state as WindowFunctionExecRemovableRange
+// does (window_function_exec_removable_range.cpp), which for a
+// document-based window comes to what WindowFunctionExecRemovableDocument
+// does: each document adds the inputs past the previous window's end up
+// to its own (its whole window after an empty one), then removes as many
+// of the oldest as its start moved on (every one when its window is
+// empty). peak is as in accumulate.
+func slideWindow(acc removableAccumulator, part []windowRow, inputs []any, held []int64, env *expr.Env, ar *arith, b windowBounds) (vals []any, peak int64, err error) {
+	vals = make([]any, len(part))
 	// The inputs held are those from first to next-1, as mongod's queue.
 	first, next := 0, 0
-	add := func(k int) error {
-		if k != next {
-			next, first = k, k
-		}
-		next++
-		return acc.add(inputs[k])
-	}
-	for i := range inputs {
+	for i := range part {
 		if err := env.Tick(); err != nil {
 			return nil, 0, err
 		}
-		if i == 0 {
-			for k := max(lower, 0); k < n && (b.hi.unbounded || k <= b.hi.offset()); k++ {
-				if err := add(k); err != nil {
+		lo, hi, ok, err := b.window(part, i, env, ar)
+		if err != nil {
+			return nil, 0, err
+		}
+		removeTo := next // an empty window removes all it held
+		if ok {
+			if first == next {
+				first, next = lo, lo
+			}
+			for ; next <= hi; next++ {
+				if err := acc.add(inputs[next]); err != nil {
 					return nil, 0, err
 				}
 			}
-		} else {
-			if k := i + b.hi.offset(); !b.hi.unbounded && k >= 0 && k < n {
-				if err := add(k); err != nil {
-					return nil, 0, err
-				}
-			}
-			if (lower >= 0 || i > -lower) && first < next {
-				if err := acc.remove(inputs[first]); err != nil {
-					return nil, 0, err
-				}
-				first++
+			removeTo = lo
+		}
+		for ; first < removeTo; first++ {
+			if err := acc.remove(inputs[first]); err != nil {
+				return nil, 0, err
 			}
 		}
 		vals[i] = acc.result()

@@ -331,6 +331,13 @@ func TestDeep45AccwinWindow(t *testing.T) {
 			docs:     `[{"t": 1, "x": 1}, {"t": 2, "x": {"$numberDouble": "-Infinity"}}, {"t": 3, "x": 3}, {"t": 4, "x": 5}]`,
 			pipeline: swf(`{"$stdDevSamp": "$x", "window": {"documents": [-1, 0]}}`),
 			want:     `[{"r": null}, {"r": {"$numberDouble": "NaN"}}, {"r": {"$numberDouble": "NaN"}}, {"r": 3.488074922742725}]`},
+		// A range window is fed the same way
+		// (window_function_exec_removable_range.cpp); a population of one
+		// is the int 0.
+		{name: "stdDevPop of a range window weighs the values added beside an infinity", ref: wfStdDevH, cov: wt("$stdDevPop"),
+			docs:     `[{"t": 1, "x": 1}, {"t": 2, "x": {"$numberDouble": "-Infinity"}}, {"t": 3, "x": 3}, {"t": 4, "x": 5}]`,
+			pipeline: swf(`{"$stdDevPop": "$x", "window": {"range": [-1, 0]}}`),
+			want:     `[{"r": 0}, {"r": {"$numberDouble": "NaN"}}, {"r": {"$numberDouble": "NaN"}}, {"r": 2.4664414311581235}]`},
 		{name: "stdDevSamp unknown argument", ref: wfExprH + " ExpressionRemovable::parse", cov: we("$stdDevSamp"),
 			pipeline: swf(`{"$stdDevSamp": "$x", "input": "$x"}`), code: 9, msg: "Window function found an unknown argument: input"},
 

@@ -48,7 +48,7 @@ func parseBucket(spec any, p *parser) ([]Stage, error) {
 		switch e.Key {
 		case "groupBy":
 			if !isExprSpec(e.Value) {
-				return nil, mongoerr.Newf(mongoerr.ErrBucketGroupByNotExpression, "The $bucket 'groupBy' field must be defined as a $-prefixed path or an expression, but found: %s.", docString(e.Value))
+				return nil, mongoerr.Newf(mongoerr.ErrBucketGroupByNotExpression, "The $bucket 'groupBy' field must be defined as a $-prefixed path or an expression, but found: %s.", expr.FormatValue(e.Value))
 			}
 			groupBy = e.Value
 		case "boundaries":
@@ -63,7 +63,7 @@ func parseBucket(spec any, p *parser) ([]Stage, error) {
 					return nil, err
 				}
 				if !ok {
-					return nil, mongoerr.Newf(mongoerr.ErrBucketBoundaryNotConstant, "The $bucket 'boundaries' field must be an array of constant values, but found value: %s.", docString(b))
+					return nil, mongoerr.Newf(mongoerr.ErrBucketBoundaryNotConstant, "The $bucket 'boundaries' field must be an array of constant values, but found value: %s.", expr.FormatValue(b))
 				}
 				bounds = append(bounds, c)
 			}
@@ -76,7 +76,7 @@ func parseBucket(spec any, p *parser) ([]Stage, error) {
 					return nil, mongoerr.Newf(mongoerr.ErrBucketBoundariesMixedTypes, "All values in the the 'boundaries' option to $bucket must have the same type. Found conflicting types %s and %s.", typeNameOf(lo), typeNameOf(hi))
 				}
 				if value.Compare(lo, hi) >= 0 {
-					return nil, mongoerr.Newf(mongoerr.ErrBucketBoundariesUnsorted, "The 'boundaries' option to $bucket must be sorted, but elements %d and %d are not in ascending order (%s is not less than %s).", i-1, i, docString(lo), docString(hi))
+					return nil, mongoerr.Newf(mongoerr.ErrBucketBoundariesUnsorted, "The 'boundaries' option to $bucket must be sorted, but elements %d and %d are not in ascending order (%s is not less than %s).", i-1, i, expr.StreamValue(lo), expr.StreamValue(hi))
 				}
 			}
 		case "default":
@@ -85,7 +85,7 @@ func parseBucket(spec any, p *parser) ([]Stage, error) {
 				return nil, err
 			}
 			if !ok {
-				return nil, mongoerr.Newf(mongoerr.ErrBucketDefaultNotConstant, "The $bucket 'default' field must be a constant expression, but found: %s.", docString(e.Value))
+				return nil, mongoerr.Newf(mongoerr.ErrBucketDefaultNotConstant, "The $bucket 'default' field must be a constant expression, but found: %s.", expr.FormatValue(e.Value))
 			}
 			def = c
 		case "output":
@@ -221,84 +221,98 @@ type bucketAutoStage struct {
 	by          expr.Expr
 	buckets     int64
 	accs        []*accStatement
-	output      bson.D
 	granularity string
 }
 
 func parseBucketAuto(spec any, p *parser) ([]Stage, error) {
 	d, ok := spec.(bson.D)
 	if !ok {
-		return nil, mongoerr.Newf(mongoerr.ErrBucketAutoNotObject, "The argument to $bucketAuto must be an object, but found type: %s.", typeNameOf(spec))
+		return nil, mongoerr.Newf(mongoerr.ErrBucketAutoNotObject, "The argument to $bucketAuto must be an object, but found type: %s", typeNameOf(spec))
 	}
+	// DocumentSourceBucketAuto::createFromBson parses each argument in its
+	// turn (groupBy and output's accumulators included); the missing
+	// arguments, then the bucket count's sign, are checked after them all
+	// (create), and no accumulator at all means the default count.
 	s := &bucketAutoStage{}
-	var groupBy any = value.Missing{}
 	haveBuckets := false
-	outputGiven := false
 	for _, e := range d {
 		switch e.Key {
 		case "groupBy":
-			if !isExprSpec(e.Value) {
-				return nil, mongoerr.Newf(mongoerr.ErrBucketAutoGroupByNotExpression, "The $bucketAuto 'groupBy' field must be defined as a $-prefixed path or an expression object, but found: %s.", docString(e.Value))
+			// parseGroupByExpression takes a path of a name at least: "$"
+			// alone is refused here, not by the field path parser.
+			if !isExprSpec(e.Value) || e.Value == "$" {
+				return nil, mongoerr.Newf(mongoerr.ErrBucketAutoGroupByNotExpression, "The $bucketAuto 'groupBy' field must be defined as a $-prefixed path or an expression object, but found: %s", expr.FormatValue(e.Value))
 			}
-			groupBy = e.Value
+			by, err := p.compile(e.Value)
+			if err != nil {
+				return nil, err
+			}
+			s.by, s.groupBy = by, e.Value
 		case "buckets":
 			if !value.IsNumber(e.Value) {
-				return nil, mongoerr.Newf(mongoerr.ErrBucketAutoBucketsNotNumber, "The $bucketAuto 'buckets' field must be a numeric value, but found type: %s.", typeNameOf(e.Value))
+				return nil, mongoerr.Newf(mongoerr.ErrBucketAutoBucketsNotNumber, "The $bucketAuto 'buckets' field must be a numeric value, but found type: %s", typeNameOf(e.Value))
 			}
-			n, ok := value.IntegralLong(e.Value)
-			if !ok || n > math.MaxInt32 {
-				return nil, mongoerr.Newf(mongoerr.ErrBucketAutoBucketsNotInt32, "The $bucketAuto 'buckets' field must be representable as a 32-bit integer, but found %s.", docString(e.Value))
+			// Value::integral: an int32 exactly; the message streams the
+			// number as a double.
+			if !value.Integral(e.Value) {
+				return nil, mongoerr.Newf(mongoerr.ErrBucketAutoBucketsNotInt32, "The $bucketAuto 'buckets' field must be representable as a 32-bit integer, but found %s",
+					value.FormatStreamDouble(value.ToDouble(e.Value)))
 			}
-			if n <= 0 {
-				return nil, mongoerr.Newf(mongoerr.ErrBucketAutoBucketsNotPositive, "The $bucketAuto 'buckets' field must be greater than 0, but found: %d", n)
-			}
-			s.buckets, haveBuckets = n, true
+			s.buckets, _ = value.IntegralLong(e.Value)
+			haveBuckets = true
 		case "output":
 			o, ok := e.Value.(bson.D)
 			if !ok {
-				return nil, mongoerr.Newf(mongoerr.ErrBucketAutoOutputNotObject, "The $bucketAuto 'output' field must be an object, but found type: %s.", typeNameOf(e.Value))
+				return nil, mongoerr.Newf(mongoerr.ErrBucketAutoOutputNotObject, "The $bucketAuto 'output' field must be an object, but found type: %s", typeNameOf(e.Value))
 			}
-			s.output, outputGiven = o, true
+			if err := s.addOutput(o, p); err != nil {
+				return nil, err
+			}
 		case "granularity":
 			g, ok := e.Value.(string)
 			if !ok {
-				return nil, mongoerr.Newf(mongoerr.ErrBucketAutoGranularityNotString, "The $bucketAuto 'granularity' field must be a string, but found type: %s.", typeNameOf(e.Value))
+				return nil, mongoerr.Newf(mongoerr.ErrBucketAutoGranularityNotString, "The $bucketAuto 'granularity' field must be a string, but found type: %s", typeNameOf(e.Value))
 			}
 			if _, ok := granularitySeries(g); !ok {
 				return nil, mongoerr.Newf(mongoerr.ErrGranularityUnknown, "Unknown rounding granularity '%s'", g)
 			}
 			s.granularity = g
 		default:
-			return nil, mongoerr.Newf(mongoerr.ErrBucketAutoUnknownOption, "Unrecognized option to $bucketAuto: %s.", e.Key)
+			return nil, mongoerr.Newf(mongoerr.ErrBucketAutoUnknownOption, "Unrecognized option to $bucketAuto: %s", e.Key)
 		}
 	}
-	if value.IsMissing(groupBy) || !haveBuckets {
+	if s.by == nil || !haveBuckets {
 		return nil, mongoerr.New(mongoerr.ErrBucketAutoMissingArguments, "$bucketAuto requires 'groupBy' and 'buckets' to be specified")
 	}
-	if !outputGiven {
-		s.output = bson.D{{Key: "count", Value: bson.D{{Key: "$sum", Value: int32(1)}}}}
+	if s.buckets <= 0 {
+		return nil, mongoerr.Newf(mongoerr.ErrBucketAutoBucketsNotPositive, "The $bucketAuto 'buckets' field must be greater than 0, but found: %d", s.buckets)
 	}
-	var err error
-	if s.by, err = p.compile(groupBy); err != nil {
-		return nil, err
+	if len(s.accs) == 0 {
+		if err := s.addOutput(bson.D{{Key: "count", Value: bson.D{{Key: "$sum", Value: int32(1)}}}}, p); err != nil {
+			return nil, err
+		}
 	}
-	s.groupBy = groupBy
-	for _, e := range s.output {
+	return []Stage{s}, nil
+}
+
+// addOutput parses output's accumulators after any parsed before.
+func (s *bucketAutoStage) addOutput(output bson.D, p *parser) error {
+	for _, e := range output {
 		st, err := parseAccStatement(e.Key, e.Value, p)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		// $bucketAuto has no group key to compute an n from
 		// (DocumentSourceBucketAuto::createFromBson): n must optimize to
 		// a constant.
 		if st.initN != nil {
 			if _, ok := expr.IsConstant(st.initN); !ok {
-				return nil, mongoerr.New(4544714, "Can't refer to the group key in $bucketAuto")
+				return mongoerr.New(4544714, "Can't refer to the group key in $bucketAuto")
 			}
 		}
 		s.accs = append(s.accs, st)
 	}
-	return []Stage{s}, nil
+	return nil
 }
 
 func (s *bucketAutoStage) Name() string { return "$bucketAuto" }

@@ -154,3 +154,62 @@ func TestDeep45StrcmpReplaceRoot(t *testing.T) {
 			pipeline: `[{"$replaceWith": {"$x": 1}}]`, code: 168, msg: "Unrecognized expression '$x'"},
 	})
 }
+
+// The $bucket and $bucketAuto messages: an argument is printed as
+// BSONElement::toString prints it ({ a: "$x" }), a boundary Value as
+// value.cpp streams it (an ObjectId as bare hex), $bucketAuto's 'buckets'
+// as a streamed double, and $bucketAuto's messages end without a period.
+func TestDeep45StrcmpBucketMessages(t *testing.T) {
+	autoCpp := "src/mongo/db/pipeline/document_source_bucket_auto.cpp (createFromBson, create, parseGroupByExpression)"
+	docs := `[{"_id": 1, "a": 1}, {"_id": 2, "a": 2}]`
+	runAggCases(t, []aggCase{
+		{name: "an object boundary that is no constant", ref: d45BucketCpp + " (boundaryElem.toString(false, false))", docs: docs,
+			pipeline: `[{"$bucket": {"groupBy": "$a", "boundaries": [{"a": "$x"}, 2]}}]`,
+			code:     40191, msg: `The $bucket 'boundaries' field must be an array of constant values, but found value: { a: "$x" }.`},
+		{name: "an object default that is no constant", ref: d45BucketCpp + " (argument.toString(false, false))", docs: docs,
+			pipeline: `[{"$bucket": {"groupBy": "$a", "boundaries": [1, 2], "default": {"a": "$x"}}}]`,
+			code:     40195, msg: `The $bucket 'default' field must be a constant expression, but found: { a: "$x" }.`},
+		{name: "an object groupBy without an operator", ref: d45BucketCpp + " (groupByField.toString(false, false))", docs: docs,
+			pipeline: `[{"$bucket": {"groupBy": {"a": "$x"}, "boundaries": [1, 2]}}]`,
+			code:     40202, msg: `The $bucket 'groupBy' field must be defined as a $-prefixed path or an expression, but found: { a: "$x" }.`},
+		{name: "unsorted ObjectId boundaries", ref: d45BucketCpp + " (lower.toString(): value.cpp operator<<)", docs: docs,
+			pipeline: `[{"$bucket": {"groupBy": "$a", "boundaries": [{"$oid": "5f5e1000aaaaaaaaaaaaaaab"}, {"$oid": "5f5e1000aaaaaaaaaaaaaaaa"}]}}]`,
+			code:     40194, msg: "The 'boundaries' option to $bucket must be sorted, but elements 0 and 1 are not in ascending order (5f5e1000aaaaaaaaaaaaaaab is not less than 5f5e1000aaaaaaaaaaaaaaaa)."},
+		{name: "unsorted decimal boundaries", ref: d45BucketCpp + " (lower.toString(): value.cpp operator<<)", docs: docs,
+			pipeline: `[{"$bucket": {"groupBy": "$a", "boundaries": [{"$numberDecimal": "2"}, {"$numberDecimal": "1.0"}]}}]`,
+			code:     40194, msg: "The 'boundaries' option to $bucket must be sorted, but elements 0 and 1 are not in ascending order (2 is not less than 1.0)."},
+		{name: "bucketAuto with an empty output counts", ref: autoCpp + " (create adds the count when no accumulator is given)", cov: cover{op: "$bucketAuto"}, docs: docs,
+			pipeline: `[{"$bucketAuto": {"groupBy": "$a", "buckets": 1, "output": {}}}]`, want: `[{"_id": {"min": 1, "max": 2}, "count": 2}]`},
+		{name: "bucketAuto checks an unknown option before the bucket count's sign", ref: autoCpp, cov: cover{op: "$bucketAuto"}, docs: docs,
+			pipeline: `[{"$bucketAuto": {"groupBy": "$a", "buckets": 0, "x": 1}}]`, code: 40245, msg: "Unrecognized option to $bucketAuto: x"},
+		{name: "bucketAuto checks the missing groupBy before the bucket count's sign", ref: autoCpp, cov: cover{op: "$bucketAuto"}, docs: docs,
+			pipeline: `[{"$bucketAuto": {"buckets": 0}}]`, code: 40246, msg: "$bucketAuto requires 'groupBy' and 'buckets' to be specified"},
+		{name: "bucketAuto parses groupBy in its turn", ref: autoCpp, cov: cover{op: "$bucketAuto"}, docs: docs,
+			pipeline: `[{"$bucketAuto": {"groupBy": "$$nope", "buckets": "x"}}]`, code: 17276, msg: "Use of undefined variable: nope"},
+		{name: "bucketAuto parses output in its turn", ref: autoCpp, cov: cover{op: "$bucketAuto"}, docs: docs,
+			pipeline: `[{"$bucketAuto": {"output": {"x": 1}, "buckets": 0}}]`, code: 40234, msg: "The field 'x' must be an accumulator object"},
+		{name: "bucketAuto groupBy of a lone dollar", ref: autoCpp + " (valuestrsize() > 2)", cov: cover{op: "$bucketAuto"}, docs: docs,
+			pipeline: `[{"$bucketAuto": {"groupBy": "$", "buckets": 1}}]`,
+			code:     40239, msg: `The $bucketAuto 'groupBy' field must be defined as a $-prefixed path or an expression object, but found: "$"`},
+		{name: "bucketAuto groupBy of an object without an operator", ref: autoCpp, cov: cover{op: "$bucketAuto"}, docs: docs,
+			pipeline: `[{"$bucketAuto": {"groupBy": {"a": "$x"}, "buckets": 2}}]`,
+			code:     40239, msg: `The $bucketAuto 'groupBy' field must be defined as a $-prefixed path or an expression object, but found: { a: "$x" }`},
+		{name: "bucketAuto with a negative long bucket count", ref: autoCpp + " (Value::integral, coerceToDouble streamed)", cov: cover{op: "$bucketAuto"}, docs: docs,
+			pipeline: `[{"$bucketAuto": {"groupBy": "$a", "buckets": {"$numberLong": "-5000000000"}}}]`,
+			code:     40242, msg: "The $bucketAuto 'buckets' field must be representable as a 32-bit integer, but found -5e+09"},
+		{name: "bucketAuto with a fractional decimal bucket count", ref: autoCpp, cov: cover{op: "$bucketAuto"}, docs: docs,
+			pipeline: `[{"$bucketAuto": {"groupBy": "$a", "buckets": {"$numberDecimal": "2.50"}}}]`,
+			code:     40242, msg: "The $bucketAuto 'buckets' field must be representable as a 32-bit integer, but found 2.5"},
+		{name: "bucketAuto of a number", ref: autoCpp, cov: cover{op: "$bucketAuto"}, docs: docs,
+			pipeline: `[{"$bucketAuto": 1}]`, code: 40240, msg: "The argument to $bucketAuto must be an object, but found type: int"},
+		{name: "bucketAuto with a string bucket count", ref: autoCpp, cov: cover{op: "$bucketAuto"}, docs: docs,
+			pipeline: `[{"$bucketAuto": {"groupBy": "$a", "buckets": "2"}}]`, code: 40241, msg: "The $bucketAuto 'buckets' field must be a numeric value, but found type: string"},
+		{name: "bucketAuto with an array output", ref: autoCpp, cov: cover{op: "$bucketAuto"}, docs: docs,
+			pipeline: `[{"$bucketAuto": {"groupBy": "$a", "buckets": 2, "output": []}}]`, code: 40244, msg: "The $bucketAuto 'output' field must be an object, but found type: array"},
+		{name: "bucketAuto with a numeric granularity", ref: autoCpp, cov: cover{op: "$bucketAuto"}, docs: docs,
+			pipeline: `[{"$bucketAuto": {"groupBy": "$a", "buckets": 2, "granularity": 1}}]`, code: 40261, msg: "The $bucketAuto 'granularity' field must be a string, but found type: int"},
+		{name: "bucketAuto with two outputs keeps both", ref: autoCpp + " (each output's statements are appended)", cov: cover{op: "$bucketAuto"}, docs: docs,
+			pipeline: `[{"$bucketAuto": {"groupBy": "$a", "buckets": 1, "output": {"n": {"$sum": 1}}, "output": {"m": {"$max": "$a"}}}}]`,
+			want:     `[{"_id": {"min": 1, "max": 2}, "n": 2, "m": 2}]`},
+	})
+}

@@ -156,6 +156,10 @@ func formatTo(sb *strings.Builder, v any, compact bool) {
 	}
 }
 
+// StreamValue is formatValue for the stages' messages that stream a Value
+// (Value::toString), as opposed to a BSONElement.
+func StreamValue(v any) string { return formatValue(v) }
+
 // formatForMessage renders a value inside a message where mongod streams
 // a Value (strings unquoted).
 func formatForMessage(v any) string {

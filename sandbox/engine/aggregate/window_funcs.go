@@ -816,35 +816,37 @@ func (a *discreteQuantileAcc) result() any {
 
 // covarianceAcc is WindowFunctionCovariance (window_function_covariance.cpp):
 // Welford's online algorithm in mongod's value arithmetic, so a decimal
-// input makes a decimal covariance; the running means are $avg's and the
-// co-moment is $sum's. A pair with NaN or an infinity does not count: it
-// adds one NaN or infinity to the co-moment (nonFinitePair).
+// input makes a decimal covariance; the running means are
+// WindowFunctionAvg and the co-moment WindowFunctionSum, all removable. A
+// pair with NaN or an infinity does not count: it adds one NaN or infinity
+// to the co-moment (nonFinitePair). A sliding window removes pairs as
+// mongod does (slideWindow), so its sums keep the same rounding.
 type covarianceAcc struct {
 	sample       bool
 	ar           *arith // set by accumulate: the stage's arithmetic
 	n            int64
-	meanX, meanY expr.Sum
-	cXY          expr.Sum
+	meanX, meanY removableAvg
+	cXY          removableSum
 }
 
 func (a *covarianceAcc) add(v any) error {
-	arr, ok := v.(bson.A)
-	if !ok || len(arr) != 2 || !value.IsNumber(arr[0]) || !value.IsNumber(arr[1]) {
+	arr, ok := covariancePair(v)
+	if !ok {
 		return nil
 	}
 	if nonFinite(arr[0]) || nonFinite(arr[1]) {
-		a.cXY.Add(nonFinitePair(arr))
+		a.cXY.update(nonFinitePair(arr), 1)
 		return nil
 	}
 	a.n++
 	// Before the first pair the means are null, and so is the product.
-	dx, err := a.ar.Sub(arr[0], a.meanX.Avg())
+	dx, err := a.ar.Sub(arr[0], a.meanX.value())
 	if err != nil {
 		return err
 	}
-	a.meanX.Add(arr[0])
-	a.meanY.Add(arr[1])
-	dy, err := a.ar.Sub(arr[1], a.meanY.Avg())
+	a.meanX.update(arr[0], 1)
+	a.meanY.update(arr[1], 1)
+	dy, err := a.ar.Sub(arr[1], a.meanY.value())
 	if err != nil {
 		return err
 	}
@@ -852,8 +854,48 @@ func (a *covarianceAcc) add(v any) error {
 	if err != nil {
 		return err
 	}
-	a.cXY.Add(d)
+	a.cXY.update(d, 1)
 	return nil
+}
+
+// remove is WindowFunctionCovariance::remove: the last finite pair out
+// resets every sum, a NaN or infinity counted in the co-moment included.
+func (a *covarianceAcc) remove(v any) error {
+	arr, ok := covariancePair(v)
+	if !ok {
+		return nil
+	}
+	if nonFinite(arr[0]) || nonFinite(arr[1]) {
+		a.cXY.update(nonFinitePair(arr), -1)
+		return nil
+	}
+	a.n--
+	if a.n == 0 {
+		*a = covarianceAcc{sample: a.sample, ar: a.ar}
+		return nil
+	}
+	a.meanX.update(arr[0], -1)
+	dx, err := a.ar.Sub(arr[0], a.meanX.value())
+	if err != nil {
+		return err
+	}
+	dy, err := a.ar.Sub(arr[1], a.meanY.value())
+	if err != nil {
+		return err
+	}
+	d, err := a.ar.Mul(dx, dy)
+	if err != nil {
+		return err
+	}
+	a.cXY.update(d, -1)
+	a.meanY.update(arr[1], -1)
+	return nil
+}
+
+// covariancePair is the input as a pair of numbers, which alone counts.
+func covariancePair(v any) (bson.A, bool) {
+	arr, ok := v.(bson.A)
+	return arr, ok && len(arr) == 2 && value.IsNumber(arr[0]) && value.IsNumber(arr[1])
 }
 
 func (a *covarianceAcc) result() any {
@@ -867,7 +909,7 @@ func (a *covarianceAcc) result() any {
 	if adjusted <= 0 {
 		return nil
 	}
-	out := a.cXY.Result()
+	out := a.cXY.value()
 	if d, ok := out.(bson.Decimal128); ok {
 		q, err := a.ar.Div(d, float64(adjusted))
 		if err != nil {
@@ -876,6 +918,147 @@ func (a *covarianceAcc) result() any {
 		return q
 	}
 	return value.ToDouble(out) / float64(adjusted)
+}
+
+// removableSum is RemovableSum (window_function_sum.h): an AccumulatorSum
+// given each value added and the negation of each removed, with NaN and
+// the infinities counted apart, and the counts of doubles and decimals
+// held, which narrow its total once they are all gone.
+type removableSum struct {
+	s                   expr.Sum
+	posInf, negInf, nan int
+	doubles, decimals   int64
+}
+
+// update adds v (q 1) or removes it (q -1); what is not a number counts
+// for nothing.
+func (r *removableSum) update(v any, q int) {
+	switch x := v.(type) {
+	case int32:
+		if x == math.MinInt32 && q == -1 {
+			r.s.Add(int32(math.MaxInt32))
+			r.s.Add(int32(1))
+			return
+		}
+		r.s.Add(x * int32(q))
+	case int64:
+		if x == math.MinInt64 && q == -1 {
+			r.s.Add(int64(math.MaxInt64))
+			r.s.Add(int32(1))
+			return
+		}
+		r.s.Add(x * int64(q))
+	case float64:
+		r.doubles += int64(q)
+		switch {
+		case math.IsNaN(x):
+			r.nan += q
+		case math.IsInf(x, 1):
+			r.posInf += q
+		case math.IsInf(x, -1):
+			r.negInf += q
+		default:
+			r.s.Add(x * float64(q))
+		}
+	case bson.Decimal128:
+		r.decimals += int64(q)
+		switch {
+		case x.IsNaN():
+			r.nan += q
+		case x.IsInf() > 0:
+			r.posInf += q
+		case x.IsInf() < 0:
+			r.negInf += q
+		case q < 0:
+			h, l := x.GetBytes()
+			r.s.Add(bson.NewDecimal128(h^1<<63, l))
+		default:
+			r.s.Add(x)
+		}
+	}
+}
+
+// value is RemovableSum::getValue.
+func (r *removableSum) value() any {
+	special := func(s string, f float64) any {
+		if r.decimals > 0 {
+			d, _ := bson.ParseDecimal128(s)
+			return d
+		}
+		return f
+	}
+	switch {
+	case r.nan > 0 || (r.posInf > 0 && r.negInf > 0):
+		return special("NaN", math.NaN())
+	case r.posInf > 0:
+		return special("Infinity", math.Inf(1))
+	case r.negInf > 0:
+		return special("-Infinity", math.Inf(-1))
+	}
+	switch x := r.s.Result().(type) {
+	case bson.Decimal128:
+		if r.decimals > 0 {
+			return x
+		}
+		if r.doubles == 0 {
+			if n, ok := value.IntegralLong(x); ok {
+				return value.CreateIntOrLong(n)
+			}
+		}
+		return value.DecimalToDouble(x)
+	case float64:
+		if r.doubles == 0 && x > math.MinInt64 && x < math.MaxInt64 {
+			return value.CreateIntOrLong(int64(math.Round(x)))
+		}
+		return x
+	case int64:
+		return value.CreateIntOrLong(x)
+	default:
+		return x
+	}
+}
+
+// removableAvg is WindowFunctionAvg: a removableSum of the numbers and
+// their count; null when there is none, else a double, or a decimal when
+// the total is one, NaN and the infinities as they are.
+type removableAvg struct {
+	removableSum
+	n int64
+}
+
+func (a *removableAvg) update(v any, q int) {
+	if !value.IsNumber(v) {
+		return
+	}
+	a.removableSum.update(v, q)
+	a.n += int64(q)
+}
+
+func (a *removableAvg) value() any {
+	if a.n == 0 {
+		return nil
+	}
+	switch x := a.removableSum.value().(type) {
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return x
+		}
+		return x / float64(a.n)
+	case bson.Decimal128:
+		if x.IsNaN() || x.IsInf() != 0 {
+			return x
+		}
+		q, err := expr.Divide(x, a.n)
+		if err != nil {
+			return nil
+		}
+		return q
+	case int32:
+		return float64(x) / float64(a.n)
+	case int64:
+		return float64(x) / float64(a.n)
+	}
+	return nil
 }
 
 func nonFinite(v any) bool {

@@ -95,6 +95,25 @@ func TestDeep45AccwinWindow(t *testing.T) {
 			docs:     `[{"t": 1, "x": 1, "y": 1}, {"t": 2, "x": 2, "y": 2}, {"t": 3, "x": {"$numberDouble": "-Infinity"}, "y": {"$numberDouble": "Infinity"}}]`,
 			pipeline: swf(`{"$covarianceSamp": ["$x", "$y"], "window": {"documents": [-2, 0]}}`),
 			want:     `[{"r": null}, {"r": 0.5}, {"r": {"$numberDouble": "NaN"}}]`},
+		// A sliding window removes pairs as WindowFunctionCovariance::remove
+		// does, its running means and co-moment being removable sums: their
+		// rounding differs from a window computed afresh (-4.5 here).
+		{name: "covarianceSamp of a sliding window keeps the rounding of its removals", ref: wfCovCpp, cov: wt("$covarianceSamp"),
+			docs: `[{"t": 0, "x": 1, "y": 2}, {"t": 1, "x": 2, "y": 5}, {"t": 2, "x": 4, "y": 4}, {"t": 3, "x": 7, "y": 1},
+				{"t": 4, "x": 3, "y": 9}, {"t": 5, "x": 6, "y": 6}]`,
+			pipeline: swf(`{"$covarianceSamp": ["$x", "$y"], ` + sliding + `}`),
+			want:     `[{"r": 1.5}, {"r": 1.166666666666667}, {"r": -5.166666666666666}, {"r": -7.666666666666665}, {"r": -7.666666666666665}, {"r": -4.499999999999998}]`},
+		// Removing the last finite pair resets every sum, the infinity
+		// still in the window included. Removing that infinity later
+		// leaves the co-moment's counts at -1: its count of doubles makes
+		// the next product, 0.5, narrow to the integer llround gives (1),
+		// and its count of infinities cancels the next infinity to come
+		// (window_function_sum.h RemovableSum).
+		{name: "covarianceSamp forgets an infinity when its last finite pair leaves", ref: wfCovCpp, cov: w("$covarianceSamp"),
+			docs: `[{"t": 0, "x": 1, "y": 1}, {"t": 1, "x": {"$numberDouble": "Infinity"}, "y": 1}, {"t": 2, "x": "a"}, {"t": 3, "x": "a"},
+				{"t": 4, "x": 2, "y": 2}, {"t": 5, "x": 3, "y": 3}, {"t": 6, "x": {"$numberDouble": "Infinity"}, "y": 9}]`,
+			pipeline: swf(`{"$covarianceSamp": ["$x", "$y"], "window": {"documents": [-2, 0]}}`),
+			want:     `[{"r": null}, {"r": null}, {"r": null}, {"r": null}, {"r": null}, {"r": 1.0}, {"r": 0.5}]`},
 		{name: "covarianceSamp unknown argument", ref: wfExprH + " ExpressionRemovable::parse", cov: we("$covarianceSamp"),
 			pipeline: swf(`{"$covarianceSamp": ["$x", "$y"], "sortBy": {"t": 1}}`), code: 9, msg: "Window function found an unknown argument: sortBy"},
 

@@ -84,6 +84,9 @@ func decFromDouble(f float64, digits int) dec {
 		return dec{kind: decPosInf}
 	case math.IsInf(f, -1):
 		return dec{kind: decNegInf}
+	case f == 0:
+		// Decimal128(double) converts a zero without quantizing it: 0E+0.
+		return dec{coef: new(big.Int)}
 	}
 	s := strconv.FormatFloat(f, 'e', digits-1, 64)
 	d, err := bson.ParseDecimal128(s)

@@ -174,7 +174,12 @@ func Convert(v any, to string) (any, error) {
 		return n, nil
 	case "decimal":
 		switch x := v.(type) {
-		case int32, int64, float64:
+		case int32, int64:
+			return toDec(x).toD128(), nil
+		case float64:
+			if x == 0 && math.Signbit(x) {
+				return negated(toDec(x).toD128()), nil
+			}
 			return toDec(x).toD128(), nil
 		case bool:
 			if x {

@@ -163,6 +163,11 @@ func TestDeep45AccwinGroup(t *testing.T) {
 			pipeline: deep45Group(`{"$median": {"input": "$x", "method": "approximate"}}`), want: `[{"r": null}]`},
 		{name: "median refuses p", ref: accPctSrc, cov: ae("$median"),
 			pipeline: deep45Group(`{"$median": {"input": "$x", "method": "approximate", "p": [0.5]}}`), code: 40415, msg: "BSON field '$median.p' is an unknown field."},
+		// The IDL parser of {input, method} refuses a field given twice.
+		{name: "median refuses input twice", ref: accPctSrc + " (IDL parser)", cov: ae("$median"),
+			pipeline: deep45Group(`{"$median": {"input": "$x", "input": "$y", "method": "approximate"}}`), code: 40413, msg: "BSON field '$median.input' is a duplicate field"},
+		{name: "median refuses method twice", ref: accPctSrc + " (IDL parser)", cov: ae("$median"),
+			pipeline: deep45Group(`{"$median": {"input": "$x", "method": "approximate", "method": "approximate"}}`), code: 40413, msg: "BSON field '$median.method' is a duplicate field"},
 		{name: "median needs input", ref: accPctSrc, cov: ae("$median"),
 			pipeline: deep45Group(`{"$median": {"method": "approximate"}}`), code: 40414, msg: "BSON field '$median.input' is missing but a required field"},
 

@@ -39,6 +39,10 @@ func ParseQuantile(op string, arg any, scope *Scope) (*Quantile, error) {
 	var pSpec any
 	haveInput, haveP, haveMethod := false, false, false
 	for _, e := range d {
+		// The IDL parser refuses a field it has already seen.
+		if (e.Key == "input" && haveInput) || (e.Key == "p" && haveP) || (e.Key == "method" && haveMethod) {
+			return nil, mongoerr.Newf(mongoerr.IDLDuplicateField, "BSON field '%s.%s' is a duplicate field", op, e.Key)
+		}
 		switch {
 		case e.Key == "input":
 			x, err := Compile(e.Value, scope)

@@ -71,30 +71,34 @@ func (s *addState) add(v any) error {
 }
 
 func (s *addState) addToDate(v any) error {
-	overflow := mongoerr.New(mongoerr.Overflow, "date overflow")
-	var n int64
-	switch x := v.(type) {
-	case int32:
-		n = int64(x)
-	case int64:
-		n = x
-	case float64:
-		if !(x >= -9.223372036854775808e18 && x < 9.223372036854775808e18) {
-			return overflow
-		}
-		n = int64(math.Round(x))
-	case bson.Decimal128:
-		l, ok := decToInt64(decOf(x), roundHalfEven)
-		if !ok {
-			return overflow
-		}
-		n = l
-	}
-	if addOverflows(s.longTotal, n) {
-		return overflow
+	n, ok := dateMillis(v)
+	if !ok || addOverflows(s.longTotal, n) {
+		return mongoerr.New(mongoerr.Overflow, "date overflow")
 	}
 	s.longTotal += n
 	return nil
+}
+
+// dateMillis is the number of milliseconds a number adds to or takes from a
+// date ($add's AddState, evaluateSubtract): an int or long as it is, a
+// double within the long range rounded half away from zero (llround), a
+// decimal rounded half to even (Decimal128::toLong); ok is false for a
+// double or decimal that no long holds.
+func dateMillis(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	case float64:
+		if !(x >= -9.223372036854775808e18 && x < 9.223372036854775808e18) {
+			return 0, false
+		}
+		return int64(math.Round(x)), true
+	case bson.Decimal128:
+		return decToInt64(decOf(x), roundHalfEven)
+	}
+	return 0, false
 }
 
 func (s *addState) value() any {
@@ -189,27 +193,14 @@ func Subtract(lhs, rhs any) (any, error) {
 			return int64(d) - int64(r), nil
 		}
 		if value.IsNumber(rhs) {
-			s := addState{longTotal: int64(d), isDate: true}
-			var neg any
-			switch n := rhs.(type) {
-			case int32, int64:
-				// overflow::sub on the milliseconds: a date before the epoch
-				// may still take away the least long.
-				b, _ := value.CoerceToLong(n)
-				r := int64(d) - b
-				if (b < 0) != (r > int64(d)) {
-					return nil, mongoerr.New(mongoerr.Overflow, "date overflow")
-				}
-				return bson.DateTime(r), nil
-			case float64:
-				neg = -n
-			case bson.Decimal128:
-				neg = decNeg(decOf(n)).toD128()
+			// overflow::sub on the milliseconds: a date before the epoch
+			// may still take away the least long.
+			b, ok := dateMillis(rhs)
+			r := int64(d) - b
+			if !ok || (b < 0) != (r > int64(d)) {
+				return nil, mongoerr.New(mongoerr.Overflow, "date overflow")
 			}
-			if err := s.addToDate(neg); err != nil {
-				return nil, err
-			}
-			return s.value(), nil
+			return bson.DateTime(r), nil
 		}
 		return nil, mongoerr.Newf(mongoerr.TypeMismatch, "can't $subtract %s from Date", typeName(rhs))
 	}

@@ -350,7 +350,7 @@ func (s *documentsStage) open(_ Iterator, rt *runtime) (Iterator, error) {
 			// object fails the $replaceWith.
 			return nil, mongoerr.Newf(mongoerr.ErrReplaceRootResultNotObject,
 				"'replacement document' must evaluate to an object, but resulting value was: %s. Type of resulting value: '%s'. Input document: %s",
-				documentString(e), typeNameOf(e), documentString(bson.D{{Key: documentsField, Value: e}}))
+				expr.StreamValue(e), typeNameOf(e), expr.StreamValue(bson.D{{Key: documentsField, Value: e}}))
 		}
 		docs = append(docs, d)
 	}
@@ -418,7 +418,7 @@ func (s *replaceRootStage) transform(d bson.D, env *expr.Env) (bson.D, error) {
 	if !isDoc {
 		return nil, mongoerr.Newf(mongoerr.ErrReplaceRootResultNotObject,
 			"%s must evaluate to an object, but resulting value was: %s. Type of resulting value: '%s'. Input document: %s",
-			s.name, documentString(v), typeNameOf(v), documentString(d))
+			s.name, expr.StreamValue(v), typeNameOf(v), expr.StreamValue(d))
 	}
 	return nd, nil
 }
@@ -427,21 +427,11 @@ func (s *replaceRootStage) transform(d bson.D, env *expr.Env) (bson.D, error) {
 // {a: 1, b: "x"}, [1, 2], MISSING.
 func valueString(v any) string {
 	var b strings.Builder
-	writeValue(&b, v, false)
+	writeValue(&b, v)
 	return b.String()
 }
 
-// documentString renders a value as mongod's Value and Document toString
-// do in a stage's runtime error: as valueString, but an ObjectId as its
-// hex digits alone (OID's operator<<), "Input document: {_id:
-// 679b9beb4e1ac8e34475f53c}".
-func documentString(v any) string {
-	var b strings.Builder
-	writeValue(&b, v, true)
-	return b.String()
-}
-
-func writeValue(b *strings.Builder, v any, bareOID bool) {
+func writeValue(b *strings.Builder, v any) {
 	switch x := v.(type) {
 	case value.Missing:
 		b.WriteString("MISSING")
@@ -457,7 +447,7 @@ func writeValue(b *strings.Builder, v any, bareOID bool) {
 			}
 			b.WriteString(e.Key)
 			b.WriteString(": ")
-			writeValue(b, e.Value, bareOID)
+			writeValue(b, e.Value)
 		}
 		b.WriteString("}")
 	case bson.A:
@@ -466,17 +456,13 @@ func writeValue(b *strings.Builder, v any, bareOID bool) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			writeValue(b, e, bareOID)
+			writeValue(b, e)
 		}
 		b.WriteString("]")
 	case float64:
 		b.WriteString(strconv.FormatFloat(x, 'g', -1, 64))
 	case bson.ObjectID:
-		if bareOID {
-			b.WriteString(x.Hex())
-		} else {
-			b.WriteString("ObjectId('" + x.Hex() + "')")
-		}
+		b.WriteString("ObjectId('" + x.Hex() + "')")
 	case bson.DateTime:
 		b.WriteString(x.Time().UTC().Format("2006-01-02T15:04:05.000Z"))
 	default:

@@ -213,3 +213,24 @@ func TestDeep45StrcmpBucketMessages(t *testing.T) {
 			want:     `[{"_id": {"min": 1, "max": 2}, "n": 2, "m": 2}]`},
 	})
 }
+
+// The 40228 message streams the value and the input Document as value.cpp
+// operator<< does: a double with six significant digits, Timestamp(t, i),
+// /re/flags, BinData(0, "HEX"), a decimal's digits, Symbol("s"), MinKey.
+func TestDeep45StrcmpReplaceRootMessage(t *testing.T) {
+	ref := d45ReplaceCpp + " (kErrorTemplate with newRoot.toString() and input.toString()); " + valueCpp + " (operator<<)"
+	runAggCases(t, []aggCase{
+		{name: "every kind of value in the input document", ref: ref, cov: cover{op: "$replaceWith"},
+			docs: `[{"_id": {"$oid": "5f5e1000aaaaaaaaaaaaaaaa"}, "a": 1.23456789, "t": {"$timestamp": {"t": 1, "i": 2}},` +
+				` "r": {"$regularExpression": {"pattern": "x", "options": "i"}}, "b": {"$binary": {"base64": "Cg==", "subType": "00"}},` +
+				` "dec": {"$numberDecimal": "1.50"}, "d": {"$date": {"$numberLong": "-1"}}, "n": {"$numberLong": "5"}, "big": 1e300,` +
+				` "s": {"$symbol": "q"}, "mk": {"$minKey": 1}, "arr": [1, "x", {}]}]`,
+			pipeline: `[{"$replaceWith": {"$cond": [false, "$$ROOT", "$a"]}}]`,
+			code:     40228, msg: planExecutor + "'replacement document'  must evaluate to an object, but resulting value was: 1.23457. Type of resulting value: 'double'." +
+				` Input document: {_id: 5f5e1000aaaaaaaaaaaaaaaa, a: 1.23457, t: Timestamp(1, 2), r: /x/i, b: BinData(0, "0A"), dec: 1.50,` +
+				` d: 1969-12-31T23:59:59.999Z, n: 5, big: 1e+300, s: Symbol("q"), mk: MinKey, arr: [1, "x", {}]}`},
+		{name: "a regex newRoot", ref: ref, docs: `[{"_id": 1, "r": {"$regularExpression": {"pattern": "x", "options": "i"}}}]`,
+			pipeline: `[{"$replaceRoot": {"newRoot": "$r"}}]`,
+			code:     40228, msg: planExecutor + "'newRoot' expression  must evaluate to an object, but resulting value was: /x/i. Type of resulting value: 'regex'. Input document: {r: /x/i}"},
+	})
+}

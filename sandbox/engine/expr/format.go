@@ -88,6 +88,8 @@ func formatTo(sb *strings.Builder, v any, compact bool) {
 		sb.WriteString("null")
 	case bson.Undefined:
 		sb.WriteString("undefined")
+	case value.Missing:
+		sb.WriteString("MISSING")
 	case bson.ObjectID:
 		if compact {
 			sb.WriteString(hex.EncodeToString(x[:]))

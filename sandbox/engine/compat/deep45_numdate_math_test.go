@@ -96,6 +96,8 @@ func TestDeep45NumdateTrig(t *testing.T) {
 	ce := func(op string) cover { return cover{op: op, col: errorCol} }
 	runExprCases(t, []exprCase{
 		{name: "sin of a decimal NaN", ref: ref, cov: c("$sin"), doc: nd45Doc, expr: `{"$sin": "$dnan"}`, want: `{"$numberDecimal": "NaN"}`},
+		{name: "sin of a decimal -0.00 keeps its sign and exponent", ref: ref + "; bid128_sin (a zero is x*1)", cov: cover{op: "$sin", col: types},
+			doc: `{"_id": 0, "x": {"$numberDecimal": "-0.00"}}`, expr: `{"$sin": "$x"}`, want: `{"$numberDecimal": "-0.00"}`},
 		{name: "sin of -infinity", ref: ref, cov: ce("$sin"), doc: nd45Doc, expr: `{"$sin": "$ninf"}`,
 			code: 50989, msg: planExecutor + "cannot apply $sin to -inf, value must in (-inf,inf)"},
 		{name: "sin of an array", ref: ref, cov: ce("$sin"), doc: nd45Doc, expr: `{"$sin": "$a"}`,

@@ -80,7 +80,13 @@ func compileTrig(op trigOp) compiler {
 			if op.bounds != nil && !op.bounds.containsDec(x) {
 				return nil, op.bounds.errorFor(name, d.String())
 			}
-			return decimalTrig(name, x).toD128(), nil
+			r := decimalTrig(name, x).toD128()
+			if isDecZero(r) && isDecZero(d) && signBit(d) {
+				// The odd functions give a zero back as x*1 (bid128_sin's
+				// zero path), so -0 stays -0.
+				return negated(r), nil
+			}
+			return r, nil
 		}
 		x := value.ToDouble(v)
 		if math.IsNaN(x) {

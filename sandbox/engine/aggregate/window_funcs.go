@@ -593,12 +593,31 @@ func (o *windowOutput) parseFill(d bson.D, sortBy *sortSpec, p *parser) error {
 
 // linearFill is WindowFunctionExecLinearFill: a nullish value between two
 // known points is interpolated along the sortBy value; before the first
-// or after the last known point it stays null.
+// or after the last known point it stays null. Documents are checked in
+// order as each comes to be filled, and the next known point is the next
+// document whose value and sortBy value are not nullish, whatever their
+// type: a string there fails the interpolation's arithmetic before its
+// own document is checked.
 func linearFill(part []windowRow, input expr.Expr, env *expr.Env, ar *arith) ([]any, error) {
 	ys := make([]any, len(part))
-	for i, r := range part {
-		env.Reset(r.doc)
-		y, err := input.Eval(env)
+	evaluated := make([]bool, len(part))
+	eval := func(i int) (any, error) {
+		if !evaluated[i] {
+			env.Reset(part[i].doc)
+			y, err := input.Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			ys[i], evaluated[i] = y, true
+		}
+		return ys[i], nil
+	}
+	vals := make([]any, len(part))
+	// left is the last known point; right the next one of the current
+	// run of nullish values, len(part) when there is none.
+	left, right := -1, -1
+	for i := range part {
+		y, err := eval(i)
 		if err != nil {
 			return nil, err
 		}
@@ -618,27 +637,30 @@ func linearFill(part []windowRow, input expr.Expr, env *expr.Env, ar *arith) ([]
 				return nil, mongoerr.Newf(mongoerr.TypeMismatch, "Conflicting sort value types, previously received type %s, but found %s", typeNameOf(prev), typeNameOf(x))
 			}
 		}
-		ys[i] = y
-	}
-	vals := make([]any, len(part))
-	left := -1
-	for i := range part {
-		if !nullish(ys[i]) {
-			vals[i], left = ys[i], i
+		if !nullish(y) {
+			vals[i], left, right = y, i, -1
 			continue
 		}
-		right := -1
-		for j := i + 1; j < len(part); j++ {
-			if !nullish(ys[j]) && !nullish(part[j].sortValue) {
-				right = j
-				break
+		if left < 0 {
+			continue
+		}
+		if right < 0 {
+			right = len(part)
+			for j := i + 1; j < len(part); j++ {
+				yj, err := eval(j)
+				if err != nil {
+					return nil, err
+				}
+				if !nullish(yj) && !nullish(part[j].sortValue) {
+					right = j
+					break
+				}
 			}
 		}
-		if left < 0 || right < 0 {
-			vals[i] = nil
+		if right == len(part) {
 			continue
 		}
-		v, err := interpolate(ar, part[left].sortValue, ys[left], part[right].sortValue, ys[right], part[i].sortValue)
+		v, err := interpolate(ar, part[left].sortValue, ys[left], part[right].sortValue, ys[right], x)
 		if err != nil {
 			return nil, err
 		}

@@ -257,6 +257,15 @@ func TestDeep45AccwinWindow(t *testing.T) {
 		{name: "linearFill refuses a number then a date", ref: wfLinearCpp, cov: we("$linearFill"),
 			docs:     `[{"t": 1, "y": 1}, {"t": {"$date": "2021-01-01T00:00:00Z"}}]`,
 			pipeline: swf(`{"$linearFill": "$y"}`), code: 14, msg: planExecutor + "Conflicting sort value types, previously received type int, but found date"},
+		// Each document is checked as it comes to be filled; the next
+		// known point is found ahead without its checks, so a string or an
+		// array there fails ExpressionSubtract before its own check.
+		{name: "linearFill interpolating toward a string fails the subtraction", ref: wfLinearCpp, cov: we("$linearFill"),
+			docs:     `[{"t": 0, "y": 0}, {"t": 1, "y": null}, {"t": 2, "y": "a"}]`,
+			pipeline: swf(`{"$linearFill": "$y"}`), code: 14, msg: planExecutor + "can't $subtract int from string"},
+		{name: "linearFill interpolating toward an array fails the subtraction", ref: wfLinearCpp, cov: we("$linearFill"),
+			docs:     `[{"t": 0, "y": 1.5}, {"t": 1}, {"t": 2, "y": [1]}]`,
+			pipeline: swf(`{"$linearFill": "$y"}`), code: 14, msg: planExecutor + "can't $subtract double from array"},
 		{name: "linearFill refuses a window", ref: wfExprH + " ExpressionLinearFill::parse", cov: we("$linearFill"),
 			pipeline: swf(`{"$linearFill": "$y", "window": {"documents": [-1, 1]}}`), code: 9, msg: "'window' field is not allowed in $linearFill"},
 		{name: "linearFill without a sortBy", ref: wfExprH + " ExpressionLinearFill::parse", cov: we("$linearFill"),

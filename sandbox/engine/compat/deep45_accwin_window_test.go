@@ -201,6 +201,11 @@ func TestDeep45AccwinWindow(t *testing.T) {
 			want:     `[{"r": [1, 1.0]}, {"r": [1.0, {"$numberLong": "1"}]}, {"r": [{"$numberLong": "1"}, {"$numberDecimal": "1"}]}, {"r": [{"$numberDecimal": "1"}]}]`},
 		{name: "firstN n from a field is missing", ref: wfExprCpp + " ExpressionN::buildRemovable", cov: we("$firstN"), docs: kinds,
 			pipeline: swf(`{"$firstN": {"input": "$x", "n": "$t"}}`), code: 5787902, msg: planExecutor + "Value for 'n' must be of integral type, but found MISSING"},
+		// n is evaluated against no document, but with the command's
+		// variables (ExpressionN::buildRemovable).
+		{name: "firstN n from the command's let", ref: wfExprCpp + " ExpressionN::buildRemovable", cov: w("$firstN"), docs: kinds, let: `{"k": 2}`,
+			pipeline: swf(`{"$firstN": {"input": "$x", "n": "$$k"}, "window": {"documents": [0, 2]}}`),
+			want:     `[{"r": [1, null]}, {"r": [null, null]}, {"r": [null, [1, 2]]}, {"r": [[1, 2], 2.5]}, {"r": [2.5]}]`},
 		{name: "firstN n zero", ref: accMultiSrc + " AccumulatorN::validateN", cov: we("$firstN"), docs: kinds,
 			pipeline: swf(`{"$firstN": {"input": "$x", "n": 0}, ` + sliding + `}`), code: 5787908, msg: planExecutor + "'n' must be greater than 0, found 0"},
 		{name: "firstN spec must be an object", ref: accMultiSrc, cov: we("$firstN"),
@@ -311,6 +316,17 @@ func TestDeep45AccwinWindow(t *testing.T) {
 		{name: "stdDevSamp with two windows takes the last", ref: wfExprH + " ExpressionRemovable::parse", cov: w("$stdDevSamp"),
 			docs:     `[{"t": 1, "x": 1}, {"t": 2, "x": 3}]`,
 			pipeline: swf(`{"$stdDevSamp": "$x", "window": {"documents": [-1, 0]}, "window": {"documents": [0, 0]}}`), want: `[{"r": null}, {"r": null}]`},
+		// Of equal values, a sliding window's multiset answers the latest
+		// for $max and the earliest for $min; a running window is $group's
+		// accumulator, which keeps the first.
+		{name: "max of a sliding window answers the latest of equal values", ref: wfMinMaxH, cov: wt("$max"), docs: numerics,
+			pipeline: swf(`{"$max": "$x", "window": {"documents": [0, 1]}}`),
+			want:     `[{"r": 1.0}, {"r": {"$numberLong": "1"}}, {"r": {"$numberDecimal": "1"}}, {"r": {"$numberDecimal": "1"}}]`},
+		{name: "max of a running window keeps the first of equal values", ref: accMinMaxSrc, cov: wt("$max"), docs: numerics,
+			pipeline: swf(`{"$max": "$x", ` + running + `}`), want: `[{"r": 1}, {"r": 1}, {"r": 1}, {"r": 1}]`},
+		{name: "min of a sliding window answers the earliest of equal values", ref: wfMinMaxH, cov: wt("$min"), docs: numerics,
+			pipeline: swf(`{"$min": "$x", "window": {"documents": [-1, 0]}}`),
+			want:     `[{"r": 1}, {"r": 1}, {"r": 1.0}, {"r": {"$numberLong": "1"}}]`},
 		{name: "max unknown argument", ref: wfExprH + " ExpressionRemovable::parse", cov: we("$max"),
 			pipeline: swf(`{"$max": "$x", "unit": "day"}`), code: 9, msg: "Window function found an unknown argument: unit"},
 		{name: "min of a sliding window skips null and missing", ref: wfMinMaxH, cov: w("$min"),

@@ -124,6 +124,10 @@ func TestDeep45StrcmpRegexForms(t *testing.T) {
 			code: 2, msg: "$regex has to be a string"},
 		{name: "a NUL in the pattern", ref: "src/mongo/db/matcher/expression_leaf.cpp (RegexMatchExpression)", docs: d45RegexDocs,
 			filter: `{"a": {"$regex": "a\u0000"}}`, code: 2, msg: "Regular expression cannot contain an embedded null byte"},
+		{name: "a second $options", ref: ref, cov: cover{op: "$options"}, docs: d45RegexDocs,
+			filter: `{"a": {"$regex": "a", "$options": "i", "$options": "m"}}`, code: 51075, msg: "options set in both $regex and $options"},
+		{name: "a second $regex replaces the first", ref: ref, docs: d45RegexDocs, projection: `{"_id": 1}`,
+			filter: `{"a": {"$regex": "x", "$regex": "^A"}}`, want: `[{"_id": 1}, {"_id": 3}]`},
 		{name: "$regex beside $eq", ref: d45ParserCpp + " (parseSub ANDs the regex with the other operators)", docs: d45RegexDocs, projection: `{"_id": 1}`,
 			filter: `{"a": {"$regex": "^1", "$eq": 1}}`, want: `[]`},
 	})

@@ -443,9 +443,10 @@ func decToInt64(d dec, mode roundMode) (int64, bool) {
 // parseDecimalString is NumberParser for a Decimal128: the string
 // constructor (bid128_from_string and validateInputString, decimal128.cpp)
 // takes a sign, then "inf", "infinity" or "nan" in any case, or digits with
-// an optional point and at least one digit, and an optional e exponent. Too
-// many digits round half to even (the inexact flag is ignored); why names
-// an overflow, an inexact underflow or a malformed string.
+// an optional point and at least one digit, and an optional e exponent.
+// NumberParser rounds toward zero (its default rounding mode) and ignores
+// the inexact flag, so too many digits are cut; why names an overflow, an
+// inexact underflow or a malformed string.
 func parseDecimalString(s string) (d bson.Decimal128, why string) {
 	const malformed = "Failed to parse string to decimal"
 	body, neg := s, false
@@ -484,35 +485,44 @@ func parseDecimalString(s string) (d bson.Decimal128, why string) {
 		}
 	}
 	exp -= len(frac)
-	coef, _ := new(big.Int).SetString(digits, 10)
-	if coef.Sign() == 0 {
-		// A zero is exact: its exponent is clamped to the format's range.
+	digits = strings.TrimLeft(digits, "0")
+	inexact := false
+	// cut drops the last n digits, toward zero.
+	cut := func(n int) {
+		if n >= len(digits) {
+			inexact = inexact || digits != ""
+			digits = ""
+		} else {
+			inexact = inexact || strings.Trim(digits[len(digits)-n:], "0") != ""
+			digits = digits[:len(digits)-n]
+		}
+		exp += n
+	}
+	if len(digits) > 34 {
+		cut(len(digits) - 34)
+	}
+	tiny := digits != "" && len(digits)+exp-1 < -6143
+	if exp < -6176 {
+		cut(-6176 - exp)
+	}
+	if digits == "" {
+		// A zero's exponent is clamped to the format's range.
 		exp = min(max(exp, -6176), 6111)
-		d, _ = bson.ParseDecimal128FromBigInt(coef, exp)
-		if neg {
-			d = negated(d)
+	} else if exp > 6111 {
+		if len(digits)+exp-6111 > 34 {
+			return d, "Conversion from string to decimal would overflow"
 		}
-		return d, ""
+		digits += strings.Repeat("0", exp-6111)
+		exp = 6111
 	}
+	if tiny && inexact {
+		return d, "Conversion from string to decimal would underflow"
+	}
+	coef, _ := new(big.Int).SetString("0"+digits, 10)
+	d, _ = bson.ParseDecimal128FromBigInt(coef, exp)
 	if neg {
-		coef.Neg(coef)
-	}
-	x := dec{coef: coef, exp: exp}
-	d = x.toD128()
-	if d.IsInf() != 0 {
-		return d, "Conversion from string to decimal would overflow"
-	}
-	// Intel's underflow is a tiny result (below 1E-6143) that is inexact.
-	if adjusted := len(strings.TrimLeft(digits, "0")) + exp - 1; adjusted < -6143 {
-		if r := decOf(d); r.coef.Sign() == 0 || !sameDecValue(r, x) {
-			return d, "Conversion from string to decimal would underflow"
-		}
+		d = negated(d)
 	}
 	return d, ""
 }
 
-// sameDecValue reports whether the finite a and b are equal in value.
-func sameDecValue(a, b dec) bool {
-	x, y, _ := align(a, b)
-	return x.Cmp(y) == 0
-}

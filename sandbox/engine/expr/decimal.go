@@ -525,4 +525,3 @@ func parseDecimalString(s string) (d bson.Decimal128, why string) {
 	}
 	return d, ""
 }
-

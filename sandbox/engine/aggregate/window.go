@@ -337,6 +337,7 @@ func (o *windowOutput) parse(d bson.D, sortBy *sortSpec, p *parser) error {
 // argument is one expression ($sum, $push, $covariancePop, $count...).
 func (o *windowOutput) parseRemovable(d bson.D, sortBy *sortSpec, p *parser) error {
 	var fn *bson.E
+	var x expr.Expr
 	for i, e := range d {
 		switch {
 		case e.Key == "window":
@@ -358,6 +359,11 @@ func (o *windowOutput) parseRemovable(d bson.D, sortBy *sortSpec, p *parser) err
 			if fn != nil {
 				return mongoerr.New(mongoerr.FailedToParse, "Cannot specify two functions in window function spec")
 			}
+			// The input parses where it stands, before any field after it.
+			var err error
+			if x, err = p.compile(e.Value); err != nil {
+				return err
+			}
 			fn = &d[i]
 		default:
 			return mongoerr.Newf(mongoerr.FailedToParse, "Window function found an unknown argument: %s", e.Key)
@@ -369,10 +375,6 @@ func (o *windowOutput) parseRemovable(d bson.D, sortBy *sortSpec, p *parser) err
 		st.newAcc = func(*expr.Env) (accumulator, error) { return &sumAcc{}, nil }
 		o.acc = st
 		return nil
-	}
-	x, err := p.compile(fn.Value)
-	if err != nil {
-		return err
 	}
 	mk := windowAccumulators[o.op]
 	if r, ok := removableAccumulators[o.op]; ok && !o.bounds.lo.unbounded {
@@ -386,9 +388,35 @@ func (o *windowOutput) parseRemovable(d bson.D, sortBy *sortSpec, p *parser) err
 
 // parseNamedArgs reads the functions that take {name: args, window}:
 // $first/$last (ExpressionFirstLast), the n-functions and $top/$bottom
-// (ExpressionN), and the quantiles (ExpressionQuantile).
+// (ExpressionN), and the quantiles (ExpressionQuantile). Each field parses
+// where it stands, so the first bad one is refused; which state runs is
+// known once the window is.
 func (o *windowOutput) parseNamedArgs(d bson.D, sortBy *sortSpec, p *parser) error {
-	var arg any
+	st := &accStatement{field: o.field, op: o.op}
+	var q *expr.Quantile
+	parseArg := func(arg any) error {
+		st.spec = arg
+		switch o.op {
+		case "$first", "$last":
+			x, err := p.compile(arg)
+			if err != nil {
+				return err
+			}
+			st.input = x.Eval
+			st.newAcc = func(*expr.Env) (accumulator, error) { return &windowFirstLast{last: o.op == "$last"}, nil }
+			return nil
+		case "$top", "$bottom", "$topN", "$bottomN":
+			return parseTopBottom(st, arg, p)
+		case "$firstN", "$lastN", "$minN", "$maxN":
+			return parseNAcc(st, arg, p)
+		}
+		var err error
+		if q, err = expr.ParseQuantile(o.op, arg, p.scope); err != nil {
+			return err
+		}
+		st.input = q.Input.Eval
+		return nil
+	}
 	haveArg, haveWindow := false, false
 	for _, e := range d {
 		switch e.Key {
@@ -411,47 +439,27 @@ func (o *windowOutput) parseNamedArgs(d bson.D, sortBy *sortSpec, p *parser) err
 			default:
 				return mongoerr.Newf(mongoerr.FailedToParse, "saw multiple specifications for '%s' expression", o.op)
 			}
-			arg, haveArg = e.Value, true
+			if err := parseArg(e.Value); err != nil {
+				return err
+			}
+			haveArg = true
 		default:
 			return mongoerr.Newf(mongoerr.FailedToParse, "%s got unexpected argument: %s", o.op, e.Key)
 		}
 	}
-	st := &accStatement{field: o.field, op: o.op, spec: arg}
-	switch o.op {
-	case "$first", "$last":
-		x, err := p.compile(arg)
-		if err != nil {
-			return err
-		}
-		st.input = x.Eval
-		st.newAcc = func(*expr.Env) (accumulator, error) { return &windowFirstLast{last: o.op == "$last"}, nil }
-	case "$top", "$bottom", "$topN", "$bottomN":
-		if err := parseTopBottom(st, arg, p); err != nil {
-			return err
-		}
-		if !o.bounds.lo.unbounded {
-			mk := st.newAcc
-			st.newAcc = func(env *expr.Env) (accumulator, error) {
-				acc, err := mk(env)
-				if t, ok := acc.(*topAcc); ok {
-					t.removable = true
-				}
-				return acc, err
-			}
-		}
-	case "$firstN", "$lastN", "$minN", "$maxN":
-		if err := parseNAcc(st, arg, p); err != nil {
-			return err
-		}
-	default:
-		q, err := expr.ParseQuantile(o.op, arg, p.scope)
-		if err != nil {
-			return err
-		}
-		st.input = q.Input.Eval
+	switch {
+	case q != nil && o.bounds.lo.unbounded:
 		st.newAcc = func(*expr.Env) (accumulator, error) { return &percentileAcc{q: q, digest: expr.NewTDigest()}, nil }
-		if !o.bounds.lo.unbounded {
-			st.newAcc = func(*expr.Env) (accumulator, error) { return &discreteQuantileAcc{q: q}, nil }
+	case q != nil:
+		st.newAcc = func(*expr.Env) (accumulator, error) { return &discreteQuantileAcc{q: q}, nil }
+	case st.sortBy != nil && !o.bounds.lo.unbounded: // $top, $bottom, $topN, $bottomN
+		mk := st.newAcc
+		st.newAcc = func(env *expr.Env) (accumulator, error) {
+			acc, err := mk(env)
+			if t, ok := acc.(*topAcc); ok {
+				t.removable = true
+			}
+			return acc, err
 		}
 	}
 	o.acc = st

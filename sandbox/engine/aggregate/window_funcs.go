@@ -541,17 +541,21 @@ func decimalOfValue(v any) bson.Decimal128 {
 // (ExpressionFromLeftUnboundedWindowFunction and ExpressionLinearFill):
 // one expression, no window.
 func (o *windowOutput) parseFill(d bson.D, sortBy *sortSpec, p *parser) error {
-	var arg any
-	haveFn, haveWindow := false, false
+	var input expr.Expr
+	haveWindow := false
 	for _, e := range d {
 		switch {
 		case e.Key == "window":
 			haveWindow = true
 		case windowFunctions[e.Key]:
-			if haveFn {
+			if input != nil {
 				return mongoerr.New(mongoerr.FailedToParse, "Cannot specify two functions in window function spec")
 			}
-			arg, haveFn = e.Value, true
+			// The input parses where it stands, before the checks below.
+			var err error
+			if input, err = p.compile(e.Value); err != nil {
+				return err
+			}
 		default:
 			return mongoerr.Newf(mongoerr.FailedToParse, "Window function found an unknown argument: %s", e.Key)
 		}
@@ -561,10 +565,6 @@ func (o *windowOutput) parseFill(d bson.D, sortBy *sortSpec, p *parser) error {
 	}
 	if o.op == "$linearFill" && (sortBy == nil || len(sortBy.Paths) != 1) {
 		return mongoerr.New(mongoerr.ErrLinearFillSortBy, "$linearFill must be specified with a top level sortBy expression with exactly one element")
-	}
-	input, err := p.compile(arg)
-	if err != nil {
-		return err
 	}
 	if o.op == "$locf" {
 		o.fn = func(part []windowRow, env *expr.Env, _ *arith) ([]any, error) {

@@ -293,6 +293,32 @@ func TestDeep45AccwinWindow(t *testing.T) {
 		{name: "locf unknown argument", ref: wfExprH, cov: we("$locf"),
 			pipeline: swf(`{"$locf": "$y", "default": 0}`), code: 9, msg: "Window function found an unknown argument: default"},
 
+		// Every window function's parser reads its fields in order and
+		// parses the function's argument where it stands
+		// (window_function_expression.h/.cpp): a bad argument before a bad
+		// window is what is refused, and the other way round.
+		{name: "firstN's bad spec before a bad window", ref: wfExprCpp + " ExpressionN::parse", cov: we("$firstN"),
+			pipeline: swf(`{"$firstN": 5, "window": "bad"}`), code: 5787801, msg: "specification must be an object; found $firstN: 5"},
+		{name: "firstN's bad window before a bad spec", ref: wfExprCpp + " ExpressionN::parse", cov: we("$firstN"),
+			pipeline: swf(`{"window": "bad", "$firstN": 5}`), code: 9, msg: "'window' field must be an object"},
+		{name: "top's bad sortBy before a bad window", ref: wfExprCpp + " ExpressionN::parse", cov: we("$top"),
+			pipeline: swf(`{"$top": {"output": "$x", "sortBy": {"k": 0}}, "window": {"documents": [1, 0]}}`), code: 15975,
+			msg: "$sort key ordering must be 1 (for ascending) or -1 (for descending)"},
+		{name: "max's bad expression before a bad window", ref: wfExprH + " ExpressionRemovable::parse", cov: we("$max"),
+			pipeline: swf(`{"$max": {"$nope": 1}, "window": "bad"}`), code: 168, msg: "Unrecognized expression '$nope'"},
+		{name: "addToSet's bad window before a bad expression", ref: wfExprH + " ExpressionRemovable::parse", cov: we("$addToSet"),
+			pipeline: swf(`{"window": "bad", "$addToSet": {"$nope": 1}}`), code: 9, msg: "'window' field must be an object"},
+		{name: "first's bad expression before a bad window", ref: wfExprCpp + " ExpressionFirstLast::parse", cov: we("$first"),
+			pipeline: swf(`{"$first": {"$nope": 1}, "window": "bad"}`), code: 168, msg: "Unrecognized expression '$nope'"},
+		{name: "locf's bad expression before its refused window", ref: wfExprH + " ExpressionFromLeftUnboundedWindowFunction::parse", cov: we("$locf"),
+			pipeline: swf(`{"$locf": {"$nope": 1}, "window": {}}`), code: 168, msg: "Unrecognized expression '$nope'"},
+		{name: "linearFill's bad expression before its missing sortBy", ref: wfExprH + " ExpressionLinearFill::parse", cov: we("$linearFill"),
+			pipeline: `[{"$setWindowFields": {"output": {"r": {"$linearFill": {"$nope": 1}}}}}]`, code: 168, msg: "Unrecognized expression '$nope'"},
+		{name: "median's bad spec before a bad window", ref: wfExprCpp + " ExpressionQuantile::parse", cov: we("$median"),
+			pipeline: swf(`{"$median": {}, "window": "bad"}`), code: 40414, msg: "BSON field '$median.input' is missing but a required field"},
+		{name: "stdDevSamp's bad expression before an unknown argument", ref: wfExprH + " ExpressionRemovable::parse", cov: we("$stdDevSamp"),
+			pipeline: swf(`{"$stdDevSamp": {"$nope": 1}, "unit": "day"}`), code: 168, msg: "Unrecognized expression '$nope'"},
+
 		// $max / $min (window_function_min_max.h): nullish values are
 		// skipped; an empty or all-nullish window is null.
 		{name: "max of a sliding window skips null and missing", ref: wfMinMaxH, cov: w("$max"),

@@ -357,8 +357,10 @@ func (a *stdDevAcc) result() any {
 
 // ---- $firstN / $lastN / $minN / $maxN (accumulator_multi.cpp) ----
 
-// nArgs is AccumulatorN::parseArgs: {input, n}, both required.
-func nArgs(op string, arg any) (input, n any, err error) {
+// nArgs is AccumulatorN::parseArgs: {input, n}, both required. parse,
+// when given, parses each where it stands, before the fields after it are
+// read (the last of a repeated one counts).
+func nArgs(op string, arg any, parse func(key string, v any) error) (input, n any, err error) {
 	d, ok := arg.(bson.D)
 	if !ok {
 		code := int32(mongoerr.ErrAccNSpecNotObject)
@@ -376,6 +378,11 @@ func nArgs(op string, arg any) (input, n any, err error) {
 			n = e.Value
 		default:
 			return nil, nil, mongoerr.Newf(mongoerr.ErrAccNUnknownArgument, "Unknown argument for 'n' operator: %s", e.Key)
+		}
+		if parse != nil {
+			if err := parse(e.Key, e.Value); err != nil {
+				return nil, nil, err
+			}
 		}
 	}
 	if value.IsMissing(n) {
@@ -407,15 +414,16 @@ func evalN(x expr.Expr, env *expr.Env) (int64, error) {
 }
 
 func parseNAcc(st *accStatement, arg any, p *parser) error {
-	inputSpec, nSpec, err := nArgs(st.op, arg)
-	if err != nil {
+	var in, nx expr.Expr
+	inputSpec, nSpec, err := nArgs(st.op, arg, func(key string, v any) error {
+		x, err := p.compile(v)
+		if key == "input" {
+			in = x
+		} else {
+			nx = x
+		}
 		return err
-	}
-	in, err := p.compile(inputSpec)
-	if err != nil {
-		return err
-	}
-	nx, err := p.compile(nSpec)
+	})
 	if err != nil {
 		return err
 	}
@@ -752,7 +760,7 @@ func quantileExplain(arg any, q *expr.Quantile, scope *expr.Scope) bson.D {
 // nExplain is AccumulatorN::serializeHelper: n, then input, each as its
 // expression serializes; ok is false when arg is no {input, n}.
 func nExplain(op string, arg any, scope *expr.Scope) (bson.D, bool) {
-	input, n, err := nArgs(op, arg)
+	input, n, err := nArgs(op, arg, nil)
 	if err != nil {
 		return nil, false
 	}

@@ -185,6 +185,15 @@ func TestDeep45AccwinGroup(t *testing.T) {
 			pipeline: deep45Group(`{"$push": "$x"}`), want: `[{"r": [{"$undefined": true}]}]`},
 		{name: "max skips undefined", ref: accMinMaxSrc, cov: at("$max"), docs: `[{"_id": 1, "x": {"$undefined": true}}, {"_id": 2, "x": {"$minKey": 1}}]`,
 			pipeline: deep45Group(`{"$max": "$x"}`), want: `[{"r": {"$minKey": 1}}]`},
+		// AccumulatorN::parseArgs parses input and n where they stand:
+		// their errors come before a later unknown field and before the
+		// missing-field checks.
+		{name: "lastN's bad input before an unknown field", ref: accMultiSrc + " AccumulatorN::parseArgs", cov: ae("$lastN"),
+			pipeline: deep45Group(`{"$lastN": {"input": {"$nope": 1}, "sortBy": 1}}`), code: 168, msg: "Unrecognized expression '$nope'"},
+		{name: "lastN's unknown field before a bad input", ref: accMultiSrc + " AccumulatorN::parseArgs", cov: ae("$lastN"),
+			pipeline: deep45Group(`{"$lastN": {"sortBy": 1, "input": {"$nope": 1}}}`), code: 5787901, msg: "Unknown argument for 'n' operator: sortBy"},
+		{name: "minN's bad n before the missing input", ref: accMultiSrc + " AccumulatorN::parseArgs", cov: ae("$minN"),
+			pipeline: deep45Group(`{"$minN": {"n": {"$nope": 1}}}`), code: 168, msg: "Unrecognized expression '$nope'"},
 		{name: "lastN spec must be an object", ref: accMultiSrc, cov: ae("$lastN"),
 			pipeline: deep45Group(`{"$lastN": "$x"}`), code: 5787801, msg: `specification must be an object; found $lastN: "$x"`},
 		{name: "lastN unknown argument", ref: accMultiSrc, cov: ae("$lastN"),

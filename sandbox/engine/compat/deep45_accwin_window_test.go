@@ -388,6 +388,8 @@ func TestDeep45AccwinWindow(t *testing.T) {
 			want:     `[{"r": [4.5, {"$numberLong": "5"}]}, {"r": [4.5, {"$numberLong": "5"}]}, {"r": [4.5, {"$numberDecimal": "6"}]}]`},
 		{name: "minN unknown argument inside", ref: accMultiSrc + " AccumulatorN::parseArgs", cov: we("$minN"),
 			pipeline: swf(`{"$minN": {"input": "$x", "n": 1, "window": {}}}`), code: 5787901, msg: "Unknown argument for 'n' operator: window"},
+		{name: "minN's bad input before its missing n", ref: accMultiSrc + " AccumulatorN::parseArgs", cov: we("$minN"),
+			pipeline: swf(`{"$minN": {"input": {"$nope": 1}}}`), code: 168, msg: "Unrecognized expression '$nope'"},
 		{name: "minN n not a number", ref: accMultiSrc + " AccumulatorN::validateN", cov: we("$minN"), docs: kinds,
 			pipeline: swf(`{"$minN": {"input": "$x", "n": "2"}}`), code: 5787902, msg: planExecutor + `Value for 'n' must be of integral type, but found "2"`},
 

@@ -399,9 +399,12 @@ func parseReplaceWith(spec any, p *parser) ([]Stage, error) {
 
 func (s *replaceRootStage) Name() string { return "$replaceRoot" }
 
-// Spec: mongod serializes $replaceWith as $replaceRoot {newRoot: ...}.
+// Spec: mongod serializes $replaceWith as $replaceRoot {newRoot: ...}, the
+// expression as it optimized (ReplaceRootTransformation::
+// serializeTransformation): literals as {$const: ...}, an object of
+// constants as one.
 func (s *replaceRootStage) Spec() bson.D {
-	return stageSpec("$replaceRoot", bson.D{{Key: "newRoot", Value: s.newRoot}})
+	return stageSpec("$replaceRoot", bson.D{{Key: "newRoot", Value: expr.SerializeExplain(s.newRoot, nil)}})
 }
 
 func (s *replaceRootStage) open(in Iterator, rt *runtime) (Iterator, error) {

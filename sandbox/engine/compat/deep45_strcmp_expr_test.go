@@ -246,7 +246,7 @@ func TestDeep45StrcmpArrayEnds(t *testing.T) {
 		{name: "lastN with n of 0", ref: nRef, cov: cover{op: "$lastN"}, doc: d45Doc, expr: `{"$lastN": {"n": 0, "input": "$arr"}}`,
 			code: 5787908, msg: planExecutor + "'n' must be greater than 0, found 0"},
 		{name: "lastN with a missing n", ref: nRef, cov: cover{op: "$lastN"}, doc: d45Doc, expr: `{"$lastN": {"n": "$nope", "input": "$arr"}}`,
-			code: 5787902, msg: planExecutor + "Value for 'n' must be of integral type, but found missing"},
+			code: 5787902, msg: planExecutor + "Value for 'n' must be of integral type, but found MISSING"},
 		{name: "lastN without input", ref: nRef, cov: cover{op: "$lastN"}, expr: `{"$lastN": {"n": 1}}`,
 			code: 5787907, msg: invalidProject + "Missing value for 'input'"},
 		{name: "lastN with an unknown field", ref: nRef, cov: cover{op: "$lastN"}, expr: `{"$lastN": {"n": 1, "input": [1], "x": 1}}`,

@@ -580,6 +580,12 @@ type rankedValue struct {
 // topBottomArgs is accumulatorNParseArgs: {n, output, sortBy}, without n
 // for $top and $bottom.
 func topBottomArgs(op string, arg any, single bool) (n, output, sortBy any, err error) {
+	return topBottomArgsParsingN(op, arg, single, nil)
+}
+
+// topBottomArgsParsingN is topBottomArgs that also parses n where it
+// stands (parseN, when given), before the fields after it are read.
+func topBottomArgsParsingN(op string, arg any, single bool, parseN func(v any) error) (n, output, sortBy any, err error) {
 	d, ok := arg.(bson.D)
 	if !ok {
 		return nil, nil, nil, mongoerr.Newf(mongoerr.ErrAccTopSpecNotObject, "specification must be an object; found %s", value.FormatElem(op, arg))
@@ -589,6 +595,11 @@ func topBottomArgs(op string, arg any, single bool) (n, output, sortBy any, err 
 		switch {
 		case e.Key == "n" && !single:
 			n = e.Value
+			if parseN != nil {
+				if err := parseN(n); err != nil {
+					return nil, nil, nil, err
+				}
+			}
 		case e.Key == "output":
 			output = e.Value
 		case e.Key == "sortBy":
@@ -622,7 +633,11 @@ func topBottomArgs(op string, arg any, single bool) (n, output, sortBy any, err 
 
 func parseTopBottom(st *accStatement, arg any, p *parser) error {
 	single := st.op == "$top" || st.op == "$bottom"
-	nSpec, outSpec, sortSpec, err := topBottomArgs(st.op, arg, single)
+	var nx expr.Expr
+	nSpec, outSpec, sortSpec, err := topBottomArgsParsingN(st.op, arg, single, func(v any) (err error) {
+		nx, err = p.compile(v)
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -645,11 +660,12 @@ func parseTopBottom(st *accStatement, arg any, p *parser) error {
 		}
 		return rankedValue{key: key, out: missingToNull(v)}, nil
 	}
-	nx, err := p.compile(nSpec)
-	if err != nil {
-		return err
-	}
-	if !single {
+	if single {
+		// $top and $bottom take n as the constant 1.
+		if nx, err = p.compile(nSpec); err != nil {
+			return err
+		}
+	} else {
 		st.initN = nx
 	}
 	bottom := st.op == "$bottom" || st.op == "$bottomN"

@@ -251,6 +251,14 @@ func TestDeep45AccwinGroup(t *testing.T) {
 			pipeline: deep45Group(`{"$top": {"output": "$x", "sortBy": 1}}`), code: 10065, msg: "invalid parameter: expected an object (sortBy)"},
 		{name: "top sortBy direction 2", ref: "src/mongo/db/query/sort_pattern.cpp", cov: ae("$top"),
 			pipeline: deep45Group(`{"$top": {"output": "$x", "sortBy": {"k": 2}}}`), code: 15975, msg: "$sort key ordering must be 1 (for ascending) or -1 (for descending)"},
+		// accumulatorNParseArgs parses $topN's n where it stands, the output
+		// only once sortBy has made a pattern: n's error comes first.
+		{name: "topN's bad n before its missing output", ref: accMultiSrc + " accumulatorNParseArgs", cov: ae("$topN"),
+			pipeline: deep45Group(`{"$topN": {"n": {"$nope": 1}, "sortBy": {"k": 1}}}`), code: 168, msg: "Unrecognized expression '$nope'"},
+		{name: "bottomN's bad n before its bad output", ref: accMultiSrc + " accumulatorNParseArgs", cov: ae("$bottomN"),
+			pipeline: deep45Group(`{"$bottomN": {"output": {"$nope2": 1}, "sortBy": {"k": 1}, "n": {"$nope": 1}}}`), code: 168, msg: "Unrecognized expression '$nope'"},
+		{name: "topN's bad sortBy before its bad output", ref: accMultiSrc + " parseTopBottomN", cov: ae("$topN"),
+			pipeline: deep45Group(`{"$topN": {"output": {"$nope": 1}, "sortBy": {"k": 0}, "n": 1}}`), code: 15975, msg: "$sort key ordering must be 1 (for ascending) or -1 (for descending)"},
 		{name: "bottom of a missing output is null", ref: accMultiSrc, cov: a("$bottom"), docs: `[{"_id": 1, "k": 2}, {"_id": 2, "k": 1, "x": 5}]`,
 			pipeline: deep45Group(`{"$bottom": {"output": "$x", "sortBy": {"k": 1}}}`), want: `[{"r": null}]`},
 		{name: "bottom by an ascending key of an array uses its least element", ref: accMultiSrc, cov: a("$bottom"),

@@ -125,11 +125,13 @@ func Convert(v any, to string) (any, error) {
 			if math.IsInf(x, 0) {
 				return nil, conversionError("Attempt to convert infinity value to integer type in $convert with no onError value")
 			}
-			lo, hi := -2147483648.0, 2147483648.0
+			// performCastDoubleToInt takes up to INT_MAX itself, so
+			// 2147483647.5 overflows; performCastDoubleToLong stops below 2^63.
+			inRange := x >= -2147483648.0 && x <= 2147483647.0
 			if to == "long" {
-				lo, hi = -9.223372036854775808e18, 9.223372036854775808e18
+				inRange = x >= -9.223372036854775808e18 && x < 9.223372036854775808e18
 			}
-			if !(x >= lo && x < hi) {
+			if !inRange {
 				return nil, conversionError("Conversion would overflow target type in $convert with no onError value: %s", value.FormatStreamDouble(x))
 			}
 			n = int64(x)
@@ -243,17 +245,14 @@ func Convert(v any, to string) (any, error) {
 		switch x := v.(type) {
 		case int64:
 			return bson.DateTime(x), nil
-		case float64:
-			if math.IsNaN(x) || math.IsInf(x, 0) || x < -9.223372036854775808e18 || x >= 9.223372036854775808e18 {
-				return nil, conversionError("Conversion would overflow target type in $convert with no onError value: %s", value.FormatStreamDouble(x))
+		case float64, bson.Decimal128:
+			// performCastNumberToDate goes through the double and decimal
+			// casts to long, with their NaN and infinity messages.
+			l, err := Convert(x, "long")
+			if err != nil {
+				return nil, err
 			}
-			return bson.DateTime(int64(x)), nil
-		case bson.Decimal128:
-			l, ok := decToInt64(decOf(x), roundTowardZero)
-			if !ok {
-				return nil, conversionError("Conversion would overflow target type in $convert with no onError value: %s", x.String())
-			}
-			return bson.DateTime(l), nil
+			return bson.DateTime(l.(int64)), nil
 		case bson.Timestamp:
 			return bson.DateTime(int64(x.T) * 1000), nil
 		case bson.ObjectID:

@@ -46,8 +46,10 @@ func TestDeep45NumdateAbs(t *testing.T) {
 // $ceil of a decimal is Decimal128::quantize to exponent 0 rounding toward
 // +inf: the result keeps the argument's sign (a negative fraction is -0), and
 // a value needing more than 34 digits at exponent 0 is the invalid
-// operation, NaN. $floor and $round/$trunc (evaluateRoundOrTrunc, which also
-// quantizes a double through Decimal128) share the rule.
+// operation, NaN ($floor too). $round/$trunc quantize to a reference 1E-p,
+// for which Decimal128::quantize returns such a value normalized to 34
+// digits instead (evaluateRoundOrTrunc; jstests/aggregation/expressions/
+// round_trunc.js).
 func TestDeep45NumdateCeil(t *testing.T) {
 	ref := exprCpp + " (ExpressionCeil::evaluateNumericArg); src/mongo/platform/decimal128.cpp (quantize); " +
 		"jstests/aggregation/expressions/floor_ceil.js"
@@ -72,8 +74,14 @@ func TestDeep45NumdateCeil(t *testing.T) {
 			want: `{"$numberDecimal": "NaN"}`},
 		{name: "round of a decimal -0.4 is -0", ref: mathCpp + " (evaluateRoundOrTrunc)", cov: cover{op: "$round"},
 			expr: `{"$round": [{"$numberDecimal": "-0.4"}, 0]}`, want: `{"$numberDecimal": "-0"}`},
-		{name: "trunc of a double too wide for 34 digits is NaN", ref: mathCpp + " (evaluateRoundOrTrunc)", cov: cover{op: "$trunc"},
-			expr: `{"$trunc": [1e300, 0]}`, want: `{"$numberDouble": "NaN"}`},
+		{name: "trunc of a double too wide for 34 digits keeps it", ref: mathCpp + " (evaluateRoundOrTrunc); src/mongo/platform/decimal128.cpp (quantize)",
+			cov: cover{op: "$trunc"}, expr: `{"$trunc": [1e300, 0]}`, want: `1e300`},
+		{name: "round of a double to 100 places", ref: "jstests/aggregation/expressions/round_trunc.js", cov: cover{op: "$round"},
+			expr: `{"$round": [1.298, 100]}`, want: `1.298`},
+		{name: "trunc of a decimal to 100 places is normalized to 34 digits", ref: "jstests/aggregation/expressions/round_trunc.js; decimal128.cpp (quantize)",
+			cov: cover{op: "$trunc"}, expr: `{"$trunc": [{"$numberDecimal": "1.298"}, 100]}`, want: `{"$numberDecimal": "1.298000000000000000000000000000000"}`},
+		{name: "round of a decimal 1E+34 to 0 places", ref: "src/mongo/platform/decimal128.cpp (quantize)", cov: cover{op: "$round"},
+			expr: `{"$round": [{"$numberDecimal": "1E+34"}, 0]}`, want: `{"$numberDecimal": "1.000000000000000000000000000000000E+34"}`},
 		{name: "ceil of a decimal infinity", ref: ref, cov: c, doc: nd45Doc, expr: `{"$ceil": "$dinf"}`, want: `{"$numberDecimal": "Infinity"}`},
 		{name: "ceil of NaN", ref: ref, cov: c, doc: nd45Doc, expr: `{"$ceil": "$nan"}`, want: `{"$numberDouble": "NaN"}`},
 		{name: "ceil of null", ref: ref, cov: c, doc: nd45Doc, expr: `{"$ceil": "$n"}`, want: `null`},

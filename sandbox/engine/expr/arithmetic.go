@@ -461,7 +461,7 @@ func ceilFloor(mode roundMode, f func(float64) float64) func(string, any) (any, 
 		case float64:
 			return f(n), nil
 		case bson.Decimal128:
-			return quantizeD128(n, 0, mode), nil
+			return quantizeD128(n, 0, mode, false), nil
 		}
 		return v, nil
 	}
@@ -661,16 +661,17 @@ func compileRound(mode roundMode) compiler {
 func roundNumber(name string, v any, place int, mode roundMode) (any, error) {
 	switch n := v.(type) {
 	case bson.Decimal128:
-		return quantizeD128(n, -place, mode), nil
+		return quantizeD128(n, -place, mode, true), nil
 	case float64:
 		if math.IsNaN(n) || math.IsInf(n, 0) {
 			return n, nil
 		}
-		// The double goes through Decimal128 too, so one too large for the
-		// precision is NaN as well (evaluateRoundOrTrunc).
+		// The double goes through Decimal128 too; past 34 digits quantize
+		// gives it back normalized, which converts back to the same double
+		// ({$round: [1.298, 100]} is 1.298, evaluateRoundOrTrunc).
 		d := decFromDouble(n, 34)
 		if !quantizeFits(d, -place) {
-			return math.NaN(), nil
+			return n, nil
 		}
 		r := decToFloat(decQuantize(d, -place, mode))
 		if r == 0 && math.Signbit(n) {

@@ -375,18 +375,28 @@ func decQuantize(d dec, exp int, mode roundMode) dec {
 	return dec{coef: q, exp: exp}
 }
 
-// quantizeD128 is Decimal128::quantize to the exponent exp (bid128_quantize,
-// IEEE 754-2008): an infinity or NaN stays as it is; a coefficient that would
-// need more than 34 digits at that exponent is the invalid operation, NaN
-// ({$ceil: NumberDecimal("1E+34")}); and the result keeps x's sign, so a
-// negative value that rounds to zero is -0 ({$ceil: NumberDecimal("-0.5")}).
-func quantizeD128(x bson.Decimal128, exp int, mode roundMode) bson.Decimal128 {
+// quantizeD128 is Decimal128::quantize to the exponent exp (decimal128.cpp
+// over bid128_quantize): an infinity or NaN stays as it is, and the result
+// keeps x's sign, so a negative value that rounds to zero is -0
+// ({$ceil: NumberDecimal("-0.5")}). When x would need more than 34 digits
+// at exp, bid128_quantize's answer is NaN, the invalid operation; that is
+// what $ceil and $floor get, their reference 0E0 normalizing to exponent 0.
+// A reference 1E-p ($round, $trunc) takes quantize's shortcut instead, which
+// returns x normalized to 34 digits ({$trunc: [NumberDecimal("1.298"), 100]}
+// is 1.298000000000000000000000000000000, jstests/aggregation/expressions/
+// round_trunc.js); normalizedPast asks for it.
+func quantizeD128(x bson.Decimal128, exp int, mode roundMode, normalizedPast bool) bson.Decimal128 {
 	d := decOf(x)
 	if d.kind != decFinite {
 		return x
 	}
 	if !quantizeFits(d, exp) {
-		return decNaNValue
+		if !normalizedPast {
+			return decNaNValue
+		}
+		pad := min(34-len(new(big.Int).Abs(d.coef).String()), d.exp+6176)
+		scale := new(big.Int).Exp(bigTen, big.NewInt(int64(pad)), nil)
+		return dec{coef: new(big.Int).Mul(d.coef, scale), exp: d.exp - pad}.toD128()
 	}
 	q := decQuantize(d, exp, mode)
 	if q.coef.Sign() == 0 && signBit(x) {

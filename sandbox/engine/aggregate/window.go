@@ -99,6 +99,7 @@ var removableAccumulators = map[string]func() accumulator{
 	},
 	"$max":        func() accumulator { return &minMaxAcc{sign: -1, latestTie: true} },
 	"$sum":        func() accumulator { return &removableSumAcc{} },
+	"$avg":        func() accumulator { return &removableAvgAcc{} },
 	"$stdDevPop":  func() accumulator { return &removableStdDevAcc{} },
 	"$stdDevSamp": func() accumulator { return &removableStdDevAcc{sample: true} },
 }

@@ -726,18 +726,22 @@ func (a *sortedSetAcc) result() any {
 	return out
 }
 
-// removableSumAcc is WindowFunctionSum, whose RemovableSum::getValue
-// narrows the total: a long that fits an int is an int. (Its narrowing of
-// a double total of integers only never applies here: the total of
-// integers is a double only when it does not fit a long.)
-type removableSumAcc struct{ sumAcc }
+// removableSumAcc is WindowFunctionSum and removableAvgAcc
+// WindowFunctionAvg (window_function_sum.h, window_function_avg.h): a
+// sliding window removes the values that leave it (slideWindow), so the
+// total keeps the type the values held made it (a decimal that left
+// still sums the doubles as decimals) before RemovableSum narrows it.
+type removableSumAcc struct{ s removableSum }
 
-func (a *removableSumAcc) result() any {
-	if x, ok := a.s.Result().(int64); ok {
-		return value.CreateIntOrLong(x)
-	}
-	return a.s.Result()
-}
+func (a *removableSumAcc) add(v any) error    { a.s.update(v, 1); return nil }
+func (a *removableSumAcc) remove(v any) error { a.s.update(v, -1); return nil }
+func (a *removableSumAcc) result() any        { return a.s.value() }
+
+type removableAvgAcc struct{ a removableAvg }
+
+func (a *removableAvgAcc) add(v any) error    { a.a.update(v, 1); return nil }
+func (a *removableAvgAcc) remove(v any) error { a.a.update(v, -1); return nil }
+func (a *removableAvgAcc) result() any        { return a.a.value() }
 
 // removableStdDevAcc is WindowFunctionStdDev: running sums of the values
 // and of the squared differences, in doubles, and the int 0 for a

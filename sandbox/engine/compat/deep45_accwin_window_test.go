@@ -426,6 +426,18 @@ func TestDeep45AccwinWindow(t *testing.T) {
 		{name: "stdDevSamp unknown argument", ref: wfExprH + " ExpressionRemovable::parse", cov: we("$stdDevSamp"),
 			pipeline: swf(`{"$stdDevSamp": "$x", "input": "$x"}`), code: 9, msg: "Window function found an unknown argument: input"},
 
+		// $sum and $avg over a sliding window are WindowFunctionSum and
+		// WindowFunctionAvg (window_function_sum.h, window_function_avg.h),
+		// whose total narrows once the decimal that made it one has left.
+		{name: "sum of a sliding window narrows once the decimal left", ref: "src/mongo/db/pipeline/window_function/window_function_sum.cpp", cov: wt("$sum"),
+			docs:     `[{"t": 1, "x": {"$numberDecimal": "1.5"}}, {"t": 2, "x": 2}, {"t": 3, "x": 3}]`,
+			pipeline: swf(`{"$sum": "$x", "window": {"documents": [-1, 0]}}`),
+			want:     `[{"r": {"$numberDecimal": "1.5"}}, {"r": {"$numberDecimal": "3.5"}}, {"r": 5}]`},
+		{name: "avg of a sliding window", ref: "src/mongo/db/pipeline/window_function/window_function_avg.h", cov: wt("$avg"),
+			docs:     `[{"t": 1, "x": {"$numberDecimal": "1.5"}}, {"t": 2, "x": 2}, {"t": 3, "x": 3}, {"t": 4, "x": "a"}]`,
+			pipeline: swf(`{"$avg": "$x", "window": {"documents": [-1, 0]}}`),
+			want:     `[{"r": {"$numberDecimal": "1.5"}}, {"r": {"$numberDecimal": "1.75"}}, {"r": 2.5}, {"r": 3.0}]`},
+
 		// $top (window_function_top_bottom_n.h): the first output by its
 		// own sortBy; null for a missing output or an empty window.
 		{name: "top of a sliding window by its own sortBy", ref: wfTopH, cov: w("$top"),

@@ -94,6 +94,8 @@ func TestDeep45NumdateDateParts(t *testing.T) {
 			doc: nd45Dates, expr: `{"$millisecond": {"date": "$n", "timezone": "Z"}}`, code: 40485,
 			msg: "Failed to optimize pipeline :: caused by :: unrecognized time zone identifier: \"Z\""},
 
+		{name: "millisecond of a constant null folds before the timezone is parsed", ref: dateTZ + " (optimize: all constant, evaluate first)",
+			cov: c("$millisecond"), expr: `{"$millisecond": {"date": null, "timezone": "Z"}}`, want: `null`},
 		{name: "minute in a 45-minute zone", ref: dateTZ, cov: c("$minute"), doc: nd45Dates,
 			expr: `{"$minute": {"date": "$dt", "timezone": "Asia/Kathmandu"}}`, want: `19`},
 		{name: "minute with a 45-minute offset", ref: dateTZ, cov: c("$minute"), doc: nd45Dates,

@@ -43,6 +43,13 @@ func TestDeep45StrcmpBucket(t *testing.T) {
 		{name: "boundaries that optimize to constants", ref: d45BucketCpp + " (getExpressionConstant optimizes each boundary)",
 			docs: `[{"_id": 1, "a": 4}]`, pipeline: `[{"$bucket": {"groupBy": "$a", "boundaries": [{"$add": [1, 2]}, 5]}}]`,
 			want: `[{"_id": 3, "count": 1}]`},
+		// ExpressionObject::optimize makes an object of constants one
+		// constant, so getExpressionConstant takes it as a boundary or a
+		// default.
+		{name: "object boundaries and default", ref: d45BucketCpp + "; src/mongo/db/pipeline/expression.cpp (ExpressionObject::optimize)",
+			docs:     `[{"_id": 1, "a": {"v": 2}}, {"_id": 2, "a": 7}]`,
+			pipeline: `[{"$bucket": {"groupBy": "$a", "boundaries": [{"v": 1}, {"v": {"$add": [2, 3]}}], "default": {"other": true}}}]`,
+			want:     `[{"_id": {"v": 1}, "count": 1}, {"_id": {"other": true}, "count": 1}]`},
 		{name: "array boundaries", ref: d45BucketCpp, docs: `[{"_id": 1, "a": [1, 5]}]`,
 			pipeline: `[{"$bucket": {"groupBy": "$a", "boundaries": [[1], [2]]}}]`, want: `[{"_id": [1], "count": 1}]`},
 		{name: "a boundary that is a field path", ref: d45BucketCpp, docs: d45BucketDocs,

@@ -4,6 +4,7 @@
 package expr
 
 import (
+	"slices"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -129,7 +130,7 @@ func compileObject(d bson.D, scope *Scope) (Expr, error) {
 		}
 		fields = append(fields, field{e.Key, x})
 	}
-	return evalFunc(func(env *Env) (any, error) {
+	obj := evalFunc(func(env *Env) (any, error) {
 		out := make(bson.D, 0, len(fields))
 		for _, f := range fields {
 			v, err := f.e.Eval(env)
@@ -142,7 +143,17 @@ func compileObject(d bson.D, scope *Scope) (Expr, error) {
 			}
 		}
 		return out, checkDoc("object literal", out)
-	}), nil
+	})
+	if !scope.fold || slices.ContainsFunc(fields, func(f field) bool { _, ok := f.e.(constant); return !ok }) {
+		return obj, nil
+	}
+	// ExpressionObject::optimize: an object whose fields are all constants
+	// is one constant.
+	v, err := obj.Eval(NewEnv(bson.D{}, 0))
+	if err != nil {
+		return nil, scope.optimizationError(err)
+	}
+	return constant{v}, nil
 }
 
 // ValidateFieldName is FieldPath::uassertValidFieldName

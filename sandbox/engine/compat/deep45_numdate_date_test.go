@@ -153,5 +153,10 @@ func TestDeep45NumdateTimestampRand(t *testing.T) {
 			code: 3040501, msg: invalidProject + "$rand does not currently accept arguments"},
 		{name: "rand of a scalar", ref: exprCpp + " (ExpressionRandom::parse, BSONElement::Obj)", cov: cover{op: "$rand", col: errorCol},
 			expr: `{"$rand": 1}`, code: 10065, msg: invalidProject + "invalid parameter: expected an object ($rand)"},
+		// BSONElement::Obj takes an array as an object (isABSONObj).
+		{name: "rand of an empty array", ref: exprCpp + " (ExpressionRandom::parse, BSONElement::Obj)", cov: cover{op: "$rand"},
+			expr: `{"$lt": [{"$rand": []}, 1]}`, want: `true`},
+		{name: "rand of an array with an element", ref: exprCpp + " (ExpressionRandom::parse, BSONElement::Obj)", cov: cover{op: "$rand", col: errorCol},
+			expr: `{"$rand": [1]}`, code: 3040501, msg: invalidProject + "$rand does not currently accept arguments"},
 	})
 }

@@ -280,12 +280,19 @@ func bitNot(name string, v any) (any, error) {
 }
 
 func compileRand(name string, arg any, scope *Scope) (Expr, error) {
-	d, ok := arg.(bson.D)
-	if !ok {
-		// BSONElement::Obj() on a non-object.
+	// ExpressionRandom::parse reads its argument with BSONElement::Obj(),
+	// which takes an array as well as an object (isABSONObj).
+	n := -1
+	switch x := arg.(type) {
+	case bson.D:
+		n = len(x)
+	case bson.A:
+		n = len(x)
+	}
+	if n < 0 {
 		return nil, mongoerr.New(mongoerr.ErrRandArgumentNotObject, "invalid parameter: expected an object ($rand)")
 	}
-	if len(d) != 0 {
+	if n != 0 {
 		return nil, mongoerr.New(mongoerr.ErrRandWithArguments, "$rand does not currently accept arguments")
 	}
 	return evalFunc(func(*Env) (any, error) { return rand.Float64(), nil }), nil

@@ -20,7 +20,7 @@ func TestTypeConversion(t *testing.T) {
 		{name: "toInt null", expr: `{"$toInt": null}`, want: `null`},
 		{name: "toLong date", expr: `{"$toLong": {"$date": "1970-01-01T00:00:01Z"}}`, want: `{"$numberLong": "1000"}`},
 		{name: "toDouble string", expr: `{"$toDouble": "2.5"}`, want: `2.5`},
-		{name: "toDouble bad", expr: `{"$toDouble": "abc"}`, code: mongoerr.ConversionFailure, msg: "Failed to parse number 'abc' in $convert with no onError value: Did not consume whole string."},
+		{name: "toDouble bad", expr: `{"$toDouble": "abc"}`, code: mongoerr.ConversionFailure, msg: "Failed to parse number 'abc' in $convert with no onError value: Did not consume any digits"},
 		{name: "toDecimal double", expr: `{"$toDecimal": 2.5}`, want: `{"$numberDecimal": "2.50000000000000"}`},
 		{name: "toDecimal int", expr: `{"$toDecimal": 5}`, want: `{"$numberDecimal": "5"}`},
 		{name: "toString double", expr: `{"$toString": 2.5}`, want: `"2.5"`},

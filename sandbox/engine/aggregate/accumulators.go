@@ -401,11 +401,11 @@ func evalN(x expr.Expr, env *expr.Env) (int64, error) {
 		return 0, err
 	}
 	if !value.IsNumber(v) {
-		return 0, mongoerr.Newf(mongoerr.ErrAccNNotNumber, "Value for 'n' must be of integral type, but found %s", docString(v))
+		return 0, mongoerr.Newf(mongoerr.ErrAccNNotNumber, "Value for 'n' must be of integral type, but found %s", expr.StreamValue(v))
 	}
 	n, ok := value.IntegralLong(v)
 	if !ok {
-		return 0, mongoerr.Newf(mongoerr.ErrAccNNotIntegral, "Value for 'n' must be of integral type, but found %s", docString(v))
+		return 0, mongoerr.Newf(mongoerr.ErrAccNNotIntegral, "Value for 'n' must be of integral type, but found %s", expr.StreamValue(v))
 	}
 	if n <= 0 {
 		return 0, mongoerr.Newf(mongoerr.ErrAccNNotPositive, "'n' must be greater than 0, found %d", n)

@@ -91,7 +91,7 @@ func (s *redactStage) redactObject(doc bson.D, env *expr.Env) (bson.D, bool, err
 		return out, true, nil
 	}
 	return nil, false, mongoerr.Newf(mongoerr.ErrRedactBadResult,
-		"$redact's expression should not return anything aside from the variables $$KEEP, $$DESCEND, and $$PRUNE, but returned %s", valueString(v))
+		"$redact's expression should not return anything aside from the variables $$KEEP, $$DESCEND, and $$PRUNE, but returned %s", expr.StreamValue(v))
 }
 
 func (s *redactStage) redactValue(v any, env *expr.Env) (any, bool, error) {

@@ -285,3 +285,14 @@ func TestSweep43LetMapFilterExplain(t *testing.T) {
 		})
 	}
 }
+
+// $substr parses as ExpressionSubstrBytes, whose getOpName is $substrBytes
+// (expression.cpp), so explain names it $substrBytes.
+func TestSubstrExplainsAsSubstrBytes(t *testing.T) {
+	s := newSuite(t)
+	s.runCase(t, "substr explains as substrBytes", exprCpp+" (ExpressionSubstrBytes)", cover{family: expression, op: "$substr", col: explain}, func(t *testing.T, db *mongo.Database) {
+		reply := aggExplain(t, db, `[{"$_internalInhibitOptimization": {}}, {"$group": {"_id": {"$substr": ["$s", 0, 2]}}}]`, "queryPlanner")
+		group, _ := field(lastStage(t, reply), "$group").(bson.D)
+		sameValue(t, "_id", field(group, "_id"), `{"$substrBytes": ["$s", {"$const": 0}, {"$const": 2}]}`)
+	})
+}

@@ -46,9 +46,13 @@ func serialize(spec any, scope *Scope, explain bool) any {
 		if len(s) == 1 && strings.HasPrefix(s[0].Key, "$") {
 			op, arg := s[0].Key, s[0].Value
 			if op == "$rand" {
-				// ExpressionRandom::serialize: {$rand: {}}, which parses
-				// again ($rand refuses an array).
+				// ExpressionRandom::serialize: {$rand: {}}.
 				return bson.D{{Key: op, Value: bson.D{}}}
+			}
+			if op == "$substr" {
+				// $substr parses as ExpressionSubstrBytes, whose
+				// getOpName is $substrBytes.
+				op = "$substrBytes"
 			}
 			switch op {
 			case "$cond":

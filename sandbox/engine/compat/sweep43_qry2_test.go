@@ -36,7 +36,7 @@ func TestSweep43Qry2Hint(t *testing.T) {
 		{name: "aggregate whose hint is null", ref: ref + "; aggregate_command.idl", docs: docs,
 			cmd: `{"aggregate": "c", "pipeline": [{"$match": {"a": 1}}], "cursor": {}, "hint": null}`, code: mongoerr.FailedToParse, msg: msg},
 		{name: "aggregate whose hint is an empty document", ref: ref + "; aggregate_command.idl", docs: docs,
-			cmd: `{"aggregate": "c", "pipeline": [{"$match": {"a": 2}}, {"$project": {"_id": 1}}], "cursor": {}, "hint": {}}`,
+			cmd:  `{"aggregate": "c", "pipeline": [{"$match": {"a": 2}}, {"$project": {"_id": 1}}], "cursor": {}, "hint": {}}`,
 			want: `{"cursor": {"firstBatch": [{"_id": 2}], "id": {"$numberLong": "0"}, "ns": "*"}}`},
 		// An empty key pattern still names no index, and a name or a key
 		// pattern still hints.

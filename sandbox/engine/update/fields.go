@@ -108,10 +108,28 @@ func (a arithmeticOp) modify(c *applyCtx, v any, exists bool) (any, bool, error)
 		return nil, false, mongoerr.Newf(mongoerr.BadValue,
 			"Failed to apply %s operations to current value (%s) for document {%s}", a.name(), debugNumber(v), c.idString())
 	}
-	if identical(r, v) {
+	if sameNumber(r, v) {
 		return v, false, nil
 	}
 	return r, true, nil
+}
+
+// sameNumber is SafeNum::isIdentical, which decides that $inc and $mul
+// did nothing: the same type and an equal value, compared as numbers (so a
+// NaN result is a change, -0 for 0 is not, nor decimal 1.00 for 1.0).
+func sameNumber(a, b any) bool {
+	if value.TypeNumber(a) != value.TypeNumber(b) {
+		return false
+	}
+	switch x := a.(type) {
+	case float64:
+		return x == b.(float64)
+	case bson.Decimal128:
+		if x.IsNaN() || b.(bson.Decimal128).IsNaN() {
+			return false
+		}
+	}
+	return value.Compare(a, b) == 0
 }
 
 // add and multiply follow mongod's SafeNum: int32 overflow widens to

@@ -206,7 +206,7 @@ func parseAddToSet(_ string, arg any, _ map[string]*arrayFilter) (leaf, error) {
 	if d, ok := arg.(bson.D); ok && len(d) > 0 && d[0].Key == "$each" {
 		each, ok := d[0].Value.(bson.A)
 		if !ok {
-			return nil, mongoerr.Newf(mongoerr.BadValue,
+			return nil, mongoerr.Newf(mongoerr.TypeMismatch,
 				"The argument to $each in $addToSet must be an array but it was of type %s", value.TypeName(d[0].Value))
 		}
 		if len(d) > 1 {

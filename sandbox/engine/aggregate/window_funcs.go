@@ -437,11 +437,15 @@ func (o *windowOutput) parseExpMovingAvg(d bson.D, sortBy *sortSpec, p *parser) 
 		if f != math.Floor(f) {
 			return mongoerr.Newf(mongoerr.FailedToParse, "'N' field must be an integer, but found  %s. To use a non-integer, use the 'alpha' argument instead", value.FormatElem("N", n))
 		}
-		if f <= 0 {
-			return mongoerr.Newf(mongoerr.FailedToParse, "'N' must be greater than zero. Got %d", int64(f))
+		// safeNumberLong: an N past the long range (or infinite) saturates.
+		nNum, _ := value.SafeNumberLong(n)
+		if nNum <= 0 {
+			return mongoerr.Newf(mongoerr.FailedToParse, "'N' must be greater than zero. Got %d", nNum)
 		}
-		// alpha = 2 / (N + 1), in decimal as mongod computes it.
-		alpha, err = expr.Divide(decimalOf(2), decimalOf(int64(f)+1))
+		// alpha = 2 / (N + 1), in decimal as mongod computes it; N + 1
+		// is formed unsigned, as it passes the long range for N = 2^63-1.
+		nPlusOne, _ := bson.ParseDecimal128(strconv.FormatUint(uint64(nNum)+1, 10))
+		alpha, err = expr.Divide(decimalOf(2), nPlusOne)
 		if err != nil {
 			return err
 		}
@@ -449,7 +453,10 @@ func (o *windowOutput) parseExpMovingAvg(d bson.D, sortBy *sortSpec, p *parser) 
 		if !value.IsNumber(a) {
 			return mongoerr.New(mongoerr.FailedToParse, "'alpha' must be a number")
 		}
-		if f := value.ToDouble(a); !(f > 0 && f < 1) {
+		// The bounds are checked on alpha as a decimal (numberDecimal(): a
+		// double rounded to 15 digits), so 0.9999999999999999 is 1 and a
+		// decimal just under 1 passes.
+		if d := decimalOfValue(a); !(value.Compare(d, int32(0)) > 0 && value.Compare(d, int32(1)) < 0) {
 			return mongoerr.Newf(mongoerr.FailedToParse, "'alpha' must be between 0 and 1 (exclusive), found %s", value.FormatElem("alpha", a))
 		}
 		alpha = a

@@ -1,0 +1,161 @@
+package compat_test
+
+import "testing"
+
+// Sweep 45 wave 2, window functions: $derivative, $integral,
+// $expMovingAvg, $shift, $locf, $median/$percentile, the top/bottom
+// family, range windows over dates, and $setWindowFields' own parse
+// errors, following mongod 8.0's window_function_expression.h/.cpp
+// (parsers), window_function_exec_derivative.cpp,
+// window_function_integral.cpp and accumulator_exp_moving_avg.cpp.
+const (
+	wfDerivCpp  = "src/mongo/db/pipeline/window_function/window_function_exec_derivative.cpp"
+	wfIntegCpp  = "src/mongo/db/pipeline/window_function/window_function_integral.cpp"
+	wfExpAvgCpp = "src/mongo/db/pipeline/accumulator_exp_moving_avg.cpp"
+	wfExpAvgPrs = wfExprCpp + " ExpressionExpMovingAvg::parse"
+	wfUnitPrs   = wfExprH + " ExpressionWithUnit"
+)
+
+func TestDeep45Win2Window(t *testing.T) {
+	w := func(op string) cover { return cover{family: window, op: op} }
+	wt := func(op string) cover { return cover{family: window, op: op, col: types} }
+	we := func(op string) cover { return cover{family: window, op: op, col: errorCol} }
+	pts := `[{"t": 1, "x": 1}, {"t": 2, "x": 3}, {"t": 4, "x": 10}, {"t": 5, "x": {"$numberDecimal": "2"}}, {"t": 6, "x": {"$numberLong": "5"}}]`
+	days := `[{"t": {"$date": "2024-01-01T00:00:00Z"}, "x": 0}, {"t": {"$date": "2024-01-02T00:00:00Z"}, "x": 24},
+		{"t": {"$date": "2024-01-02T12:00:00Z"}, "x": 36}]`
+	prev := `"window": {"documents": [-1, 0]}`
+	pe := "PlanExecutor error during aggregation :: caused by :: "
+	runAggCases(t, []aggCase{
+		// $derivative: rise / run between the window's ends through
+		// $subtract and $divide, so two ints give a double, a decimal
+		// gives a decimal; a window of one document divides by zero: null.
+		{name: "derivative of ints is a double, of a decimal a decimal", ref: wfDerivCpp, cov: wt("$derivative"), docs: pts,
+			pipeline: swf(`{"$derivative": {"input": "$x"}, ` + prev + `}`),
+			want:     `[{"r": null}, {"r": 2.0}, {"r": 3.5}, {"r": {"$numberDecimal": "-8"}}, {"r": {"$numberDecimal": "3"}}]`},
+		{name: "derivative over a range window", ref: wfDerivCpp, cov: w("$derivative"), docs: pts,
+			pipeline: swf(`{"$derivative": {"input": "$x"}, "window": {"range": [-1, 0]}}`),
+			want:     `[{"r": null}, {"r": 2.0}, {"r": null}, {"r": {"$numberDecimal": "-8"}}, {"r": {"$numberDecimal": "3"}}]`},
+		// Per unit the 1/ms rate is multiplied by the unit's ms, in doubles.
+		{name: "derivative per hour over dates", ref: wfDerivCpp, cov: w("$derivative"), docs: days,
+			pipeline: swf(`{"$derivative": {"input": "$x", "unit": "hour"}, ` + prev + `}`),
+			want:     `[{"r": null}, {"r": 0.9999999999999999}, {"r": 0.9999999999999999}]`},
+		{name: "derivative per week over a time range window", ref: wfDerivCpp, cov: w("$derivative"), docs: days,
+			pipeline: swf(`{"$derivative": {"input": "$x", "unit": "week"}, "window": {"range": [-1, 0], "unit": "day"}}`),
+			want:     `[{"r": null}, {"r": 168.0}, {"r": 168.0}]`},
+		{name: "derivative of a null input", ref: wfDerivCpp, cov: we("$derivative"), docs: `[{"t": 1, "x": 1}, {"t": 2}]`,
+			pipeline: swf(`{"$derivative": {"input": "$x"}, ` + prev + `}`), code: 5624903, msg: pe + "$derivative input must not be null or missing"},
+		{name: "derivative with a unit over numbers", ref: wfDerivCpp, cov: we("$derivative"), docs: pts,
+			pipeline: swf(`{"$derivative": {"input": "$x", "unit": "day"}, ` + prev + `}`), code: 5624900, msg: pe + "$derivative with 'unit' expects the sortBy field to be a Date"},
+		{name: "derivative over dates without a unit", ref: wfDerivCpp, cov: we("$derivative"), docs: days,
+			pipeline: swf(`{"$derivative": {"input": "$x"}, ` + prev + `}`), code: 5624901, msg: pe + "$derivative where the sortBy is a Date requires an 'unit'"},
+		{name: "derivative over a string sortBy", ref: wfDerivCpp, cov: we("$derivative"), docs: `[{"t": "a", "x": 1}, {"t": "b", "x": 2}]`,
+			pipeline: swf(`{"$derivative": {"input": "$x"}, ` + prev + `}`), code: 5624902, msg: pe + "$derivative (with no 'unit') expects the sortBy field to be numeric"},
+		{name: "derivative needs a window", ref: wfUnitPrs, cov: we("$derivative"),
+			pipeline: swf(`{"$derivative": {"input": "$x"}}`), code: 9, msg: "$derivative requires explicit window bounds"},
+		{name: "derivative needs input", ref: wfUnitPrs, cov: we("$derivative"),
+			pipeline: swf(`{"$derivative": {"unit": "day"}, ` + prev + `}`), code: 9, msg: "$derivative requires an 'input' expression"},
+		{name: "derivative of a string", ref: wfUnitPrs, cov: we("$derivative"),
+			pipeline: swf(`{"$derivative": "$x", ` + prev + `}`), code: 9, msg: `$derivative expects an object, but got a string: $derivative: "$x"`},
+		{name: "derivative unit of a number", ref: wfUnitPrs, cov: we("$derivative"),
+			pipeline: swf(`{"$derivative": {"input": "$x", "unit": 1}, ` + prev + `}`), code: 9, msg: "unit' must be a string, but got int"},
+		{name: "derivative unit month", ref: wfUnitPrs, cov: we("$derivative"),
+			pipeline: swf(`{"$derivative": {"input": "$x", "unit": "month"}, ` + prev + `}`), code: 5490710, msg: "unit must be 'week' or smaller"},
+		{name: "derivative unknown unit", ref: wfUnitPrs, cov: we("$derivative"),
+			pipeline: swf(`{"$derivative": {"input": "$x", "unit": "days"}, ` + prev + `}`), code: 9, msg: "unknown time unit value: days"},
+		{name: "derivative unknown argument", ref: wfUnitPrs, cov: we("$derivative"),
+			pipeline: swf(`{"$derivative": {"input": "$x", "by": 1}, ` + prev + `}`), code: 9, msg: "$derivative got unexpected argument: by"},
+		{name: "derivative without sortBy", ref: wfUnitPrs, cov: we("$derivative"),
+			pipeline: `[{"$setWindowFields": {"output": {"r": {"$derivative": {"input": "$x"}, ` + prev + `}}}}]`, code: 9, msg: "$derivative requires a sortBy"},
+		{name: "derivative with a compound sortBy", ref: wfUnitPrs, cov: we("$derivative"),
+			pipeline: `[{"$setWindowFields": {"sortBy": {"t": 1, "x": 1}, "output": {"r": {"$derivative": {"input": "$x"}, ` + prev + `}}}}]`, code: 9, msg: "$derivative requires a non-compound sortBy"},
+
+		// $integral: the trapezoid rule, each area (y1 + y2) * dx / 2.0 (a
+		// double or a decimal) summed in a WindowFunctionSum; one point is
+		// the sum of nothing, int 0; per unit it is divided by its ms.
+		{name: "integral of one point is int 0, then doubles and decimals", ref: wfIntegCpp, cov: wt("$integral"), docs: pts,
+			pipeline: swf(`{"$integral": {"input": "$x"}, ` + prev + `}`),
+			want:     `[{"r": 0}, {"r": 2.0}, {"r": 13.0}, {"r": {"$numberDecimal": "6"}}, {"r": {"$numberDecimal": "3.5"}}]`},
+		{name: "integral per hour over dates", ref: wfIntegCpp, cov: w("$integral"), docs: days,
+			pipeline: swf(`{"$integral": {"input": "$x", "unit": "hour"}, "window": {"documents": ["unbounded", "current"]}}`),
+			want:     `[{"r": 0.0}, {"r": 288.0}, {"r": 648.0}]`},
+		{name: "integral of an empty range window is null", ref: wfIntegCpp, cov: w("$integral"), docs: pts,
+			pipeline: swf(`{"$integral": {"input": "$x"}, "window": {"range": [1, 1]}}`),
+			want:     `[{"r": 0}, {"r": null}, {"r": 0}, {"r": 0}, {"r": null}]`},
+		{name: "integral with NaN in the window is NaN", ref: wfIntegCpp, cov: wt("$integral"),
+			docs:     `[{"t": 1, "x": 1}, {"t": 2, "x": {"$numberDouble": "NaN"}}, {"t": 3, "x": 1}, {"t": 4, "x": 1}]`,
+			pipeline: swf(`{"$integral": {"input": "$x"}, ` + prev + `}`),
+			want:     `[{"r": 0}, {"r": {"$numberDouble": "NaN"}}, {"r": {"$numberDouble": "NaN"}}, {"r": 1.0}]`},
+		{name: "integral of a null input", ref: wfIntegCpp, cov: we("$integral"), docs: `[{"t": 1, "x": 1}, {"t": 2, "x": null}]`,
+			pipeline: swf(`{"$integral": {"input": "$x"}}`), code: 5423900,
+			msg: pe + "The input value of $integral window function must be a vector of 2 value, the first value must be numeric or date type and the second must be numeric."},
+		{name: "integral with a unit over numbers", ref: wfIntegCpp, cov: we("$integral"), docs: pts,
+			pipeline: swf(`{"$integral": {"input": "$x", "unit": "second"}}`), code: 5423901, msg: pe + "$integral with 'unit' expects the sortBy field to be a Date"},
+		{name: "integral over dates without a unit", ref: wfIntegCpp, cov: we("$integral"), docs: days,
+			pipeline: swf(`{"$integral": {"input": "$x"}}`), code: 5423902, msg: pe + "$integral (with no 'unit') expects the sortBy field to be numeric"},
+		{name: "integral with two units", ref: wfUnitPrs, cov: we("$integral"),
+			pipeline: swf(`{"$integral": {"input": "$x", "unit": "day", "unit": "hour"}}`), code: 9, msg: "There can be only one 'unit' field for $integral"},
+		{name: "integral with two windows", ref: wfUnitPrs, cov: we("$integral"),
+			pipeline: swf(`{"$integral": {"input": "$x"}, ` + prev + `, ` + prev + `}`), code: 9, msg: "There can be only one 'window' field for $integral"},
+		{name: "integral unknown argument", ref: wfUnitPrs, cov: we("$integral"),
+			pipeline: swf(`{"$integral": {"input": "$x"}, "unit": "day"}`), code: 9, msg: "$integral got unexpected argument: unit"},
+		{name: "integral unit quarter", ref: wfUnitPrs, cov: we("$integral"),
+			pipeline: swf(`{"$integral": {"input": "$x", "unit": "quarter"}}`), code: 5490710, msg: "unit must be 'week' or smaller"},
+
+		// $expMovingAvg: alpha = 2 / (N + 1) in decimal, each number
+		// folded in as a decimal; a double unless an input was a decimal;
+		// null before the first number, non-numbers skipped.
+		{name: "expMovingAvg N of ints gives doubles", ref: wfExpAvgCpp, cov: wt("$expMovingAvg"), docs: pts,
+			pipeline: swf(`{"$expMovingAvg": {"input": "$x", "N": 2}}`),
+			want: `[{"r": 1.0}, {"r": 2.3333333333333335}, {"r": 7.444444444444445}, {"r": {"$numberDecimal": "3.814814814814814814814814814814814"}},
+				{"r": {"$numberDecimal": "4.604938271604938271604938271604939"}}]`},
+		{name: "expMovingAvg skips what is not a number", ref: wfExpAvgCpp, cov: w("$expMovingAvg"),
+			docs:     `[{"t": 1, "x": null}, {"t": 2, "x": "s"}, {"t": 3, "x": 3}, {"t": 4}, {"t": 5, "x": 1.5}]`,
+			pipeline: swf(`{"$expMovingAvg": {"input": "$x", "alpha": 0.5}}`),
+			want:     `[{"r": null}, {"r": null}, {"r": 3.0}, {"r": 3.0}, {"r": 2.25}]`},
+		{name: "expMovingAvg alpha as a double has 15 digits", ref: wfExpAvgCpp, cov: wt("$expMovingAvg"),
+			docs:     `[{"t": 1, "x": 3}, {"t": 2, "x": {"$numberDecimal": "10"}}, {"t": 3, "x": 1.5}]`,
+			pipeline: swf(`{"$expMovingAvg": {"input": "$x", "alpha": 0.3}}`),
+			want:     `[{"r": 3.0}, {"r": {"$numberDecimal": "5.100000000000000"}}, {"r": {"$numberDecimal": "4.020000000000000000000000000000"}}]`},
+		{name: "expMovingAvg with NaN stays NaN", ref: wfExpAvgCpp, cov: wt("$expMovingAvg"),
+			docs:     `[{"t": 1, "x": 3}, {"t": 2, "x": {"$numberDouble": "NaN"}}, {"t": 3, "x": 1}]`,
+			pipeline: swf(`{"$expMovingAvg": {"input": "$x", "N": 3}}`),
+			want:     `[{"r": 3.0}, {"r": {"$numberDouble": "NaN"}}, {"r": {"$numberDouble": "NaN"}}]`},
+		// The alpha bounds are compared as decimals: a decimal just under
+		// 1 passes, a double just under 1 rounds to 1 (15 digits) and fails.
+		{name: "expMovingAvg alpha a decimal just under 1", ref: wfExpAvgPrs, cov: w("$expMovingAvg"), docs: `[{"t": 1, "x": 1}, {"t": 2, "x": 3}]`,
+			pipeline: swf(`{"$expMovingAvg": {"input": "$x", "alpha": {"$numberDecimal": "0.999999999999999999999999999999999"}}}`),
+			want:     `[{"r": 1.0}, {"r": 3.0}]`},
+		{name: "expMovingAvg alpha a double just under 1", ref: wfExpAvgPrs, cov: we("$expMovingAvg"),
+			pipeline: swf(`{"$expMovingAvg": {"input": "$x", "alpha": 0.9999999999999999}}`), code: 9,
+			msg: "'alpha' must be between 0 and 1 (exclusive), found alpha: 0.9999999999999999"},
+		// N is read with safeNumberLong: the largest long still gives
+		// 2 / 2^63, and -Infinity saturates in the message.
+		{name: "expMovingAvg N the largest long", ref: wfExpAvgPrs, cov: w("$expMovingAvg"), docs: `[{"t": 1, "x": 1}, {"t": 2, "x": 3}]`,
+			pipeline: swf(`{"$expMovingAvg": {"input": "$x", "N": {"$numberLong": "9223372036854775807"}}}`),
+			want:     `[{"r": 1.0}, {"r": 1.0}]`},
+		{name: "expMovingAvg N minus infinity", ref: wfExpAvgPrs, cov: we("$expMovingAvg"),
+			pipeline: swf(`{"$expMovingAvg": {"input": "$x", "N": {"$numberDouble": "-Infinity"}}}`), code: 9,
+			msg: "'N' must be greater than zero. Got -9223372036854775808"},
+		{name: "expMovingAvg N not an integer", ref: wfExpAvgPrs, cov: we("$expMovingAvg"),
+			pipeline: swf(`{"$expMovingAvg": {"input": "$x", "N": {"$numberDecimal": "2.5"}}}`), code: 9,
+			msg: `'N' field must be an integer, but found  N: NumberDecimal("2.5"). To use a non-integer, use the 'alpha' argument instead`},
+		{name: "expMovingAvg N a bool", ref: wfExpAvgPrs, cov: we("$expMovingAvg"),
+			pipeline: swf(`{"$expMovingAvg": {"input": "$x", "N": true}}`), code: 9, msg: "'N' field must be an integer, but found type bool"},
+		{name: "expMovingAvg N zero", ref: wfExpAvgPrs, cov: we("$expMovingAvg"),
+			pipeline: swf(`{"$expMovingAvg": {"input": "$x", "N": 0.0}}`), code: 9, msg: "'N' must be greater than zero. Got 0"},
+		{name: "expMovingAvg alpha a string", ref: wfExpAvgPrs, cov: we("$expMovingAvg"),
+			pipeline: swf(`{"$expMovingAvg": {"input": "$x", "alpha": "0.5"}}`), code: 9, msg: "'alpha' must be a number"},
+		{name: "expMovingAvg with N and alpha", ref: wfExpAvgPrs, cov: we("$expMovingAvg"),
+			pipeline: swf(`{"$expMovingAvg": {"input": "$x", "N": 2, "alpha": 0.5}}`), code: 9,
+			msg: "$expMovingAvg sub object must have exactly two fields: An 'input' field, and either an 'N' field or an 'alpha' field"},
+		{name: "expMovingAvg with neither", ref: wfExpAvgPrs, cov: we("$expMovingAvg"),
+			pipeline: swf(`{"$expMovingAvg": {"input": "$x", "beta": 0.5}}`), code: 9,
+			msg: "Got unrecognized field in $expMovingAvg$expMovingAvg sub object must have exactly two fields: An 'input' field, and either an 'N' field or an 'alpha' field"},
+		{name: "expMovingAvg with a window", ref: wfExpAvgPrs, cov: we("$expMovingAvg"),
+			pipeline: swf(`{"$expMovingAvg": {"input": "$x", "N": 2}, "window": {"documents": [-1, 0]}}`), code: 9,
+			msg: "$expMovingAvg must have exactly one argument that is an object"},
+		{name: "expMovingAvg without sortBy", ref: wfExpAvgPrs, cov: we("$expMovingAvg"),
+			pipeline: `[{"$setWindowFields": {"output": {"r": {"$expMovingAvg": {"input": "$x", "N": 2}}}}}]`, code: 9,
+			msg: "$expMovingAvg requires an explicit 'sortBy'"},
+	})
+}

@@ -54,7 +54,7 @@ func arrayElemAt(name string, arr, idx any) (any, error) {
 		return nil, mongoerr.Newf(mongoerr.ErrArrayElemAtIndexNotNumber, "$arrayElemAt's second argument must be a numeric value, but is %s", typeName(idx))
 	}
 	if !value.Integral(idx) {
-		return nil, mongoerr.Newf(mongoerr.ErrArrayElemAtIndexNotInt, "$arrayElemAt's second argument must be representable as a 32-bit integer: %s", formatNumber(idx))
+		return nil, mongoerr.Newf(mongoerr.ErrArrayElemAtIndexNotInt, "$arrayElemAt's second argument must be representable as a 32-bit integer: %s", streamAsDouble(idx))
 	}
 	i := checkedInt(idx)
 	if i < 0 {
@@ -293,14 +293,15 @@ func compileSlice(name string, arg any, scope *Scope) (Expr, error) {
 		return nil, err
 	}
 	return evalFunc(func(env *Env) (any, error) {
-		vals, err := evalAll(env, args, make([]any, 0, 3))
+		// ExpressionSlice evaluates the array and the second argument, answers
+		// null when either is nullish, checks them, and only then evaluates
+		// and checks the count (evaluate_array.cpp).
+		vals, err := evalAll(env, args[:2], make([]any, 0, 2))
 		if err != nil {
 			return nil, err
 		}
-		for _, v := range vals {
-			if nullish(v) {
-				return nil, nil
-			}
+		if nullish(vals[0]) || nullish(vals[1]) {
+			return nil, nil
 		}
 		arr, ok := vals[0].(bson.A)
 		if !ok {
@@ -310,12 +311,12 @@ func compileSlice(name string, arg any, scope *Scope) (Expr, error) {
 			return nil, mongoerr.Newf(mongoerr.ErrSliceSecondNotNumber, "Second argument to $slice must be a numeric value, but is of type: %s", typeName(vals[1]))
 		}
 		if !value.Integral(vals[1]) {
-			return nil, mongoerr.Newf(mongoerr.ErrSliceSecondNotInt, "Second argument to $slice can't be represented as a 32-bit integer: %s", formatNumber(vals[1]))
+			return nil, mongoerr.Newf(mongoerr.ErrSliceSecondNotInt, "Second argument to $slice can't be represented as a 32-bit integer: %s", streamAsDouble(vals[1]))
 		}
 		n := len(arr)
 		second := checkedInt(vals[1])
 		var start, length int
-		if len(vals) == 2 {
+		if len(args) == 2 {
 			if second >= 0 {
 				start, length = 0, min(second, n)
 			} else {
@@ -323,15 +324,22 @@ func compileSlice(name string, arg any, scope *Scope) (Expr, error) {
 				length = n - start
 			}
 		} else {
-			if !value.IsNumber(vals[2]) {
-				return nil, mongoerr.Newf(mongoerr.ErrSliceThirdNotNumber, "Third argument to $slice must be numeric, but is of type: %s", typeName(vals[2]))
+			count, err := args[2].Eval(env)
+			if err != nil {
+				return nil, err
 			}
-			if !value.Integral(vals[2]) {
-				return nil, mongoerr.Newf(mongoerr.ErrSliceThirdNotInt, "Third argument to $slice can't be represented as a 32-bit integer: %s", formatNumber(vals[2]))
+			if nullish(count) {
+				return nil, nil
 			}
-			length = checkedInt(vals[2])
+			if !value.IsNumber(count) {
+				return nil, mongoerr.Newf(mongoerr.ErrSliceThirdNotNumber, "Third argument to $slice must be numeric, but is of type: %s", typeName(count))
+			}
+			if !value.Integral(count) {
+				return nil, mongoerr.Newf(mongoerr.ErrSliceThirdNotInt, "Third argument to $slice can't be represented as a 32-bit integer: %s", streamAsDouble(count))
+			}
+			length = checkedInt(count)
 			if length <= 0 {
-				return nil, mongoerr.Newf(mongoerr.ErrSliceCountNotPositive, "Third argument to $slice must be positive: %s", formatNumber(vals[2]))
+				return nil, mongoerr.Newf(mongoerr.ErrSliceCountNotPositive, "Third argument to $slice must be positive: %d", length)
 			}
 			if second < 0 {
 				start = max(0, n+second)
@@ -345,6 +353,11 @@ func compileSlice(name string, arg any, scope *Scope) (Expr, error) {
 		return out, nil
 	}), nil
 }
+
+// streamAsDouble renders a number as mongod's messages that stream
+// Value::coerceToDouble do: a long or decimal prints as a double with six
+// significant digits (3000000000 is "3e+09").
+func streamAsDouble(v any) string { return value.FormatStreamDouble(value.ToDouble(v)) }
 
 // compileMapFilter builds $map and $filter from their {input, as, ...} object.
 func compileMapFilter(name string, arg any, scope *Scope) (Expr, error) {

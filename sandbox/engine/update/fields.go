@@ -268,6 +268,9 @@ type renameOp struct {
 }
 
 func newRename(from, to string) (leaf, error) {
+	if strings.IndexByte(to, 0) >= 0 {
+		return nil, mongoerr.New(mongoerr.BadValue, "The 'to' field for $rename cannot contain an embedded null byte")
+	}
 	fromParts, toParts := strings.Split(from, "."), strings.Split(to, ".")
 	spec := elemString(from, to)
 	if from == to {
@@ -318,15 +321,20 @@ func (r renameOp) modify(c *applyCtx, v any, exists bool) (any, bool, error) {
 				r.to, c.idString(), c.path[i-1])
 		}
 	}
+	// RenameNode::apply sets the target (SetElementNode), then removes
+	// the source with an UnsetNode: each checks the immutable paths, in
+	// that order (modifier_node.cpp).
+	if err := c.checkIDUnchanged(exists); err != nil {
+		return nil, false, err
+	}
 	if r.from[0] == "_id" {
 		return nil, false, mongoerr.Newf(mongoerr.ImmutableField,
-			"Unsetting the path '%s' using $rename would modify the immutable field '_id'", strings.Join(r.from, "."))
+			"Performing an update on the path '%s' would modify the immutable field '_id'", strings.Join(r.from, "."))
 	}
 	c.renames = append(c.renames, r.from)
-	if exists && identical(v, src) {
-		// The target already holds the value; only the source goes away.
-		return v, false, nil
-	}
+	// RenameNode's SetElementNode never checks for a no-op: the target is
+	// always written, so renaming onto an _id that holds the same value
+	// still modifies the immutable field.
 	return value.DeepCopy(src), true, nil
 }
 

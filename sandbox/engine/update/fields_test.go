@@ -154,7 +154,7 @@ func TestRename(t *testing.T) {
 			update: `{"$rename": {"a": "b"}, "$set": {"a": 1}}`, code: 40,
 			msg: "Updating the path 'a' would create a conflict at 'a'"},
 		{name: "rename _id", doc: `{"_id": 1}`, update: `{"$rename": {"_id": "x"}}`, code: 66,
-			msg: "Unsetting the path '_id' using $rename would modify the immutable field '_id'"},
+			msg: "Performing an update on the path '_id' would modify the immutable field '_id'"},
 	})
 }
 

@@ -20,20 +20,34 @@ type leafNode struct{ op leaf }
 
 func (l leafNode) apply(c *applyCtx, v any, exists bool) (any, bool, error) {
 	nv, changed, err := l.op.modify(c, v, exists)
-	if err != nil || !changed || len(c.path) == 0 || c.path[0] != "_id" {
+	if err != nil || !changed {
 		return nv, changed, err
 	}
+	if err := c.checkIDUnchanged(exists); err != nil {
+		return nil, false, err
+	}
+	return nv, changed, nil
+}
+
+// checkIDUnchanged is ModifierNode's immutable-path check for a modifier
+// that changed the element at the context's path: writing _id or a field
+// under it fails (checkImmutablePathsNotModified, or for a created field
+// the check in applyToNonexistentElement).
+func (c *applyCtx) checkIDUnchanged(exists bool) error {
+	if len(c.path) == 0 || c.path[0] != "_id" {
+		return nil
+	}
 	if exists {
-		return nil, false, mongoerr.Newf(mongoerr.ImmutableField,
+		return mongoerr.Newf(mongoerr.ImmutableField,
 			"Performing an update on the path '%s' would modify the immutable field '_id'", c.dotted())
 	}
 	if c.taken > 0 {
 		taken := strings.Join(c.path[:c.taken], ".")
-		return nil, false, mongoerr.Newf(mongoerr.ImmutableField,
+		return mongoerr.Newf(mongoerr.ImmutableField,
 			"Updating the path '%s' to %s would modify the immutable field '_id'",
 			taken, elemString(c.path[c.taken-1], value.Lookup(c.doc, taken)))
 	}
-	return nv, changed, err
+	return nil
 }
 
 // placeholderNode occupies a $rename source path so that other modifiers

@@ -69,3 +69,30 @@ func TestDeep45StrarrSliceAndElemAt(t *testing.T) {
 			code: 16020, msg: invalidProject + "Expression $last takes exactly 1 arguments. 2 were passed in."},
 	})
 }
+
+func TestDeep45StrarrIndexOfArray(t *testing.T) {
+	ref := d45ArrayCpp + " (evaluateAndValidateArguments, evaluate ExpressionIndexOfArray); jstests/aggregation/expressions/indexof_array.js"
+	runExprCases(t, []exprCase{
+		{name: "finds an array element", ref: ref, expr: `{"$indexOfArray": [[[1], 2], [1]]}`, want: `0`},
+		{name: "compares numbers across types", ref: ref, cov: cover{op: "$indexOfArray", col: types}, expr: `{"$indexOfArray": [[1, 2], {"$numberDecimal": "2.0"}]}`, want: `1`},
+		{name: "null finds null", ref: ref, expr: `{"$indexOfArray": [[1, null], null]}`, want: `1`},
+		{name: "missing does not find null", ref: ref, doc: sa45Doc, expr: `{"$indexOfArray": [[1, null], "$nope"]}`, want: `-1`},
+		{name: "end bounds the search", ref: ref, expr: `{"$indexOfArray": [[1, 2, 3], 2, 0, 1]}`, want: `-1`},
+		{name: "end past the length", ref: ref, doc: sa45Doc, expr: `{"$indexOfArray": ["$arr", 2, 0, 5]}`, want: `1`},
+		{name: "start past the length", ref: ref, expr: `{"$indexOfArray": [[1, 2, 3], 2, 5]}`, want: `-1`},
+		// The searched value is evaluated after the indexes are checked.
+		{name: "a missing array does not evaluate the value", ref: ref, doc: sa45Doc, expr: `{"$indexOfArray": ["$nope", {"$divide": ["$i", 0]}]}`, want: `null`},
+		{name: "a bad start is found before the value fails", ref: ref, doc: sa45Doc, expr: `{"$indexOfArray": ["$arr", {"$divide": ["$i", 0]}, -1]}`,
+			code: 40097, msg: planExecutor + "$indexOfArray requires a nonnegative starting index, found: -1"},
+		{name: "a negative decimal start keeps its digits", ref: ref, cov: cover{op: "$indexOfArray", col: types}, expr: `{"$indexOfArray": [[1], 1, {"$numberDecimal": "-1.0"}]}`,
+			code: 40097, msg: "Failed to optimize pipeline :: caused by :: $indexOfArray requires a nonnegative starting index, found: -1.0"},
+		{name: "a string end", ref: ref, doc: sa45Doc, expr: `{"$indexOfArray": ["$arr", 2, 0, "$s"]}`,
+			code: 40096, msg: planExecutor + "$indexOfArrayrequires an integral ending index, found a value of type: string, with value: \"abc\""},
+		{name: "a long start beyond 32 bits", ref: ref, cov: cover{op: "$indexOfArray", col: types}, doc: sa45Doc, expr: `{"$indexOfArray": ["$arr", 2, "$big"]}`,
+			code: 40096, msg: planExecutor + "$indexOfArrayrequires an integral starting index, found a value of type: long, with value: 3000000001"},
+		{name: "a string at run time", ref: ref, cov: cover{op: "$indexOfArray", col: types}, doc: sa45Doc, expr: `{"$indexOfArray": ["$s", 1]}`,
+			code: 40090, msg: planExecutor + "$indexOfArray requires an array as a first argument, found: string"},
+		{name: "one argument", ref: exprCpp, expr: `{"$indexOfArray": [[1]]}`,
+			code: 28667, msg: invalidProject + "Expression $indexOfArray takes at least 2 arguments, and at most 4, but 1 were passed in."},
+	})
+}

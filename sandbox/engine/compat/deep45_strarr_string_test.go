@@ -176,6 +176,12 @@ func TestDeep45StrarrIndexOf(t *testing.T) {
 			code: 40097, msg: "Failed to optimize pipeline :: caused by :: $indexOfCP requires a nonnegative ending index, found: -1"},
 		{name: "a string end", ref: ref, expr: `{"$indexOfCP": ["abc", "b", 0, "1"]}`,
 			code: 40096, msg: "Failed to optimize pipeline :: caused by :: $indexOfCPrequires an integral ending index, found a value of type: string, with value: \"1\""},
+		// Each argument is evaluated just before its check.
+		{name: "a missing input does not evaluate the token", ref: ref, doc: sa45Doc, expr: `{"$indexOfCP": ["$nope", {"$divide": ["$i", 0]}]}`, want: `null`},
+		{name: "a bad token is found before the start fails", ref: ref, doc: sa45Doc, expr: `{"$indexOfBytes": ["$s", 1, {"$divide": ["$i", 0]}]}`,
+			code: 40092, msg: planExecutor + "$indexOfBytes requires a string as the second argument, found: int"},
+		{name: "a negative decimal start keeps its digits", ref: ref, cov: cover{op: "$indexOfCP", col: types}, expr: `{"$indexOfCP": ["a", "a", {"$numberDecimal": "-1.0"}]}`,
+			code: 40097, msg: "Failed to optimize pipeline :: caused by :: $indexOfCP requires a nonnegative starting index, found: -1.0"},
 		{name: "five arguments", ref: exprCpp + " (ExpressionRangedArity)", expr: `{"$indexOfCP": ["a", "b", 1, 2, 3]}`,
 			code: 28667, msg: invalidProject + "Expression $indexOfCP takes at least 2 arguments, and at most 4, but 5 were passed in."},
 	})

@@ -183,34 +183,47 @@ func compileIndexOfArray(name string, arg any, scope *Scope) (Expr, error) {
 		}
 	}
 	return evalFunc(func(env *Env) (any, error) {
-		vals, err := evalAll(env, args, make([]any, 0, 4))
+		// ExpressionIndexOfArray evaluates and checks the array, then the
+		// start and end indexes, and the value it searches for last
+		// (evaluateAndValidateArguments, evaluate_array.cpp).
+		av, err := args[0].Eval(env)
 		if err != nil {
 			return nil, err
 		}
-		if nullish(vals[0]) {
+		if nullish(av) {
 			return nil, nil
 		}
-		arr, ok := vals[0].(bson.A)
+		arr, ok := av.(bson.A)
 		if !ok {
-			return nil, mongoerr.Newf(mongoerr.ErrIndexOfArrayNotArray, "$indexOfArray requires an array as a first argument, found: %s", typeName(vals[0]))
+			return nil, mongoerr.Newf(mongoerr.ErrIndexOfArrayNotArray, "$indexOfArray requires an array as a first argument, found: %s", typeName(av))
 		}
 		start, end := 0, len(arr)
-		if len(vals) > 2 {
-			s, err := indexArg(name, vals[2], "starting")
+		if len(args) > 2 {
+			v, err := args[2].Eval(env)
 			if err != nil {
 				return nil, err
 			}
-			start = s
+			if start, err = indexArg(name, v, "starting"); err != nil {
+				return nil, err
+			}
 		}
-		if len(vals) > 3 {
-			e, err := indexArg(name, vals[3], "ending")
+		if len(args) > 3 {
+			v, err := args[3].Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			e, err := indexArg(name, v, "ending")
 			if err != nil {
 				return nil, err
 			}
 			end = min(e, len(arr))
 		}
+		target, err := args[1].Eval(env)
+		if err != nil {
+			return nil, err
+		}
 		for i := start; i < end; i++ {
-			if value.Compare(arr[i], vals[1]) == 0 {
+			if value.Compare(arr[i], target) == 0 {
 				return int32(i), nil
 			}
 		}
@@ -225,7 +238,8 @@ func indexArg(name string, v any, which string) (int, error) {
 	}
 	i := checkedInt(v)
 	if i < 0 {
-		return 0, mongoerr.Newf(mongoerr.ErrIndexOfIndexNegative, "%s requires a nonnegative %s index, found: %d", name, which, i)
+		// The value prints as Value::toString: a decimal keeps its digits.
+		return 0, mongoerr.Newf(mongoerr.ErrIndexOfIndexNegative, "%s requires a nonnegative %s index, found: %s", name, which, formatNumber(v))
 	}
 	return i, nil
 }

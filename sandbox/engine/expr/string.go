@@ -307,20 +307,27 @@ func compileIndexOfStr(name string, arg any, scope *Scope) (Expr, error) {
 		codes = [2]int32{mongoerr.ErrIndexOfCPInputNotString, mongoerr.ErrIndexOfCPTokenNotString}
 	}
 	return evalFunc(func(env *Env) (any, error) {
-		vals, err := evalAll(env, args, make([]any, 0, 4))
+		// mongod evaluates each argument just before it checks it: a
+		// nullish input answers null without evaluating the rest
+		// (ExpressionIndexOfBytes/CP, evaluate_string.cpp).
+		in, err := args[0].Eval(env)
 		if err != nil {
 			return nil, err
 		}
-		if nullish(vals[0]) {
+		if nullish(in) {
 			return nil, nil
 		}
-		s, ok := vals[0].(string)
+		s, ok := in.(string)
 		if !ok {
-			return nil, mongoerr.Newf(codes[0], "%s requires a string as the first argument, found: %s", name, typeName(vals[0]))
+			return nil, mongoerr.Newf(codes[0], "%s requires a string as the first argument, found: %s", name, typeName(in))
 		}
-		tok, ok := vals[1].(string)
+		tv, err := args[1].Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		tok, ok := tv.(string)
 		if !ok {
-			return nil, mongoerr.Newf(codes[1], "%s requires a string as the second argument, found: %s", name, typeName(vals[1]))
+			return nil, mongoerr.Newf(codes[1], "%s requires a string as the second argument, found: %s", name, typeName(tv))
 		}
 		// offsets[i] is the byte offset of unit i (bytes or code points).
 		var offsets []int
@@ -332,13 +339,21 @@ func compileIndexOfStr(name string, arg any, scope *Scope) (Expr, error) {
 			n = len(offsets)
 		}
 		start, end := 0, n
-		if len(vals) > 2 {
-			if start, err = indexArg(name, vals[2], "starting"); err != nil {
+		if len(args) > 2 {
+			v, err := args[2].Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			if start, err = indexArg(name, v, "starting"); err != nil {
 				return nil, err
 			}
 		}
-		if len(vals) > 3 {
-			if end, err = indexArg(name, vals[3], "ending"); err != nil {
+		if len(args) > 3 {
+			v, err := args[3].Eval(env)
+			if err != nil {
+				return nil, err
+			}
+			if end, err = indexArg(name, v, "ending"); err != nil {
 				return nil, err
 			}
 			end = min(end, n)

@@ -744,67 +744,17 @@ func compileDateFromParts(name string, arg any, scope *Scope) (Expr, error) {
 	}))
 }
 
-// dateLayouts are the ISO-8601-like forms $dateFromString accepts without
-// a format.
-var dateLayouts = []string{
-	"2006-01-02T15:04:05.999999999Z07:00",
-	"2006-01-02T15:04:05.999999999Z0700",
-	"2006-01-02T15:04:05.999999999Z07",
-	"2006-01-02T15:04:05.999999999",
-	"2006-01-02 15:04:05.999999999Z07:00",
-	"2006-01-02 15:04:05.999999999Z0700",
-	"2006-01-02 15:04:05.999999999 Z07:00",
-	"2006-01-02 15:04:05.999999999 Z0700",
-	"2006-01-02 15:04:05.999999999",
-	"2006-01-02T15:04Z07:00",
-	"2006-01-02T15:04",
-	"2006-01-02 15:04",
-	"2006-01-02",
-	"2006/01/02 15:04:05",
-	"2006/01/02",
-	"Jan 2, 2006",
-	"January 2, 2006",
-}
-
 // parseDateString parses like $dateFromString; loc is the timezone
 // argument (nil for UTC).
 func parseDateString(s, format string, loc *time.Location) (bson.DateTime, error) {
 	if loc == nil {
 		loc = time.UTC
 	}
-	fail := func() error {
-		return mongoerr.Newf(mongoerr.ConversionFailure, "Error parsing date string '%s'; 0: passed in string does not match format", s)
-	}
 	if format != "" {
 		return parseDateWithFormat(s, format, loc)
 	}
-	str, zone, err := splitStringZone(s)
-	if err != nil {
-		return 0, err
-	}
-	str = dotSeconds(str)
-	if zone != nil {
-		// TimeZoneDatabase::fromString: zone information in the string
-		// and a timezone argument other than UTC cannot go together.
-		if loc != time.UTC {
-			return 0, zoneConflict(zone)
-		}
-		loc = time.FixedZone(zone.abbr, zone.offset)
-	}
-	for _, l := range dateLayouts {
-		if strings.Contains(l, "Z07") {
-			if t, err := time.ParseInLocation(l, str, loc); err == nil {
-				return bson.DateTime(t.UnixMilli()), nil
-			}
-			continue
-		}
-		// Without a zone in the string the wall time is read in loc as
-		// timelib_update_ts does.
-		if w, err := time.Parse(l, str); err == nil {
-			return bson.DateTime(wallTime(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), loc).UnixMilli()), nil
-		}
-	}
-	return 0, fail()
+	ms, err := parseFreeDateString(s, loc)
+	return bson.DateTime(ms), err
 }
 
 func zoneConflict(zone *stringZone) error {
@@ -832,7 +782,7 @@ func readZone(s string) (*stringZone, int, string) {
 		}
 		off, ok := parseZoneOffset(s[i+1 : j])
 		if !ok {
-			return nil, 0, "The timezone could not be found in the database"
+			return nil, 0, tzNotFound
 		}
 		if s[i] == '-' {
 			off = -off
@@ -844,15 +794,18 @@ func readZone(s string) (*stringZone, int, string) {
 		j++
 	}
 	word := s[i:j]
-	if strings.Contains(word, "/") {
-		return nil, 0, "passing a time zone identifier as part of the string is not allowed"
-	}
 	off, ok := zoneAbbreviation(word)
 	if !ok {
-		return nil, 0, "The timezone could not be found in the database"
+		return nil, 0, tzNotFound
 	}
 	return &stringZone{offset: off, abbr: strings.ToUpper(word)}, j, ""
 }
+
+// tzNotFound is how TimeZoneDatabase::fromString words timelib's
+// TIMELIB_ERR_TZID_NOT_FOUND ("The timezone could not be found in the
+// database"), which timelib reports for an unknown abbreviation and a bad
+// offset as well as for an identifier, which mongod never lets it look up.
+const tzNotFound = "passing a time zone identifier as part of the string is not allowed"
 
 // stringZone is the zone a date string ends with, as timelib_parse_zone
 // reads it: an offset (zone_type 1: "+03:30", "GMT+02") or an
@@ -862,92 +815,9 @@ type stringZone struct {
 	abbr   string // upper case; "" for an offset
 }
 
-// splitStringZone takes the zone off the end of a date string that has a
-// time of day. An abbreviation timelib does not know is an error, not a
-// zone to ignore, and so is a time zone identifier, which mongod never
-// lets timelib look up.
-func splitStringZone(s string) (string, *stringZone, error) {
-	end := len(s)
-	i := end
-	for i > 0 && (isASCIILetter(s[i-1]) || s[i-1] == '/' || s[i-1] == '_') {
-		i--
-	}
-	if i < end && isASCIILetter(s[i]) {
-		before := strings.TrimRight(s[:i], " ")
-		if !endsWithTime(before) {
-			return s, nil, nil
-		}
-		word := s[i:]
-		if strings.Contains(word, "/") {
-			return "", nil, mongoerr.Newf(mongoerr.ConversionFailure,
-				"Error parsing date string '%s'; %d: passing a time zone identifier as part of the string is not allowed '%c'", s, i, s[i])
-		}
-		off, ok := zoneAbbreviation(word)
-		if !ok {
-			return "", nil, mongoerr.Newf(mongoerr.ConversionFailure,
-				"Error parsing date string '%s'; %d: The timezone could not be found in the database '%c'", s, i, s[i])
-		}
-		return before, &stringZone{offset: off, abbr: strings.ToUpper(word)}, nil
-	}
-	// An offset, after the time or after "GMT"/"UTC": ±H, ±HH, ±HHMM, ±H:MM, ±HH:MM.
-	i = end
-	for i > 0 && (isASCIIDigit(s[i-1]) || s[i-1] == ':') {
-		i--
-	}
-	if i == end || i == 0 || (s[i-1] != '+' && s[i-1] != '-') {
-		return s, nil, nil
-	}
-	before := s[:i-1]
-	trimmed := strings.TrimRight(before, " ")
-	if t := strings.TrimSuffix(strings.TrimSuffix(trimmed, "GMT"), "UTC"); t != trimmed {
-		trimmed = strings.TrimRight(t, " ")
-	} else if trimmed != before {
-		// "11:36 -05" is a time and an offset only after GMT or UTC.
-		return s, nil, nil
-	}
-	if !endsWithTime(trimmed) {
-		return s, nil, nil
-	}
-	off, ok := parseZoneOffset(s[i:])
-	if !ok {
-		return s, nil, nil
-	}
-	if s[i-1] == '-' {
-		off = -off
-	}
-	return trimmed, &stringZone{offset: off}, nil
-}
-
-// dotSeconds rewrites a time written "11:56.02" (timelib's hour24[:.]minute
-// [:.]second) as "11:56:02", the only separator the layouts know.
-func dotSeconds(s string) string {
-	i := strings.LastIndexAny(s, "T ")
-	t := s[i+1:]
-	// hh:mm.ss or h:mm.ss, then an optional fraction.
-	c := strings.IndexByte(t, ':')
-	if c < 1 || c > 2 || len(t) < c+6 || t[c+3] != '.' {
-		return s
-	}
-	for _, k := range []int{c + 1, c + 2, c + 4, c + 5} {
-		if !isASCIIDigit(t[k]) {
-			return s
-		}
-	}
-	if len(t) > c+6 && t[c+6] != '.' {
-		return s
-	}
-	return s[:i+1] + t[:c+3] + ":" + t[c+4:]
-}
-
 func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 func isASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-// endsWithTime says whether s ends with a time of day, after which a
-// string may name its zone.
-func endsWithTime(s string) bool {
-	return s != "" && isASCIIDigit(s[len(s)-1]) && strings.Contains(s, ":")
-}
 
 // parseZoneOffset is timelib_parse_tz_cor: H, HH, H:MM, HH:M, HHMM or
 // HH:MM, in seconds.

@@ -250,7 +250,9 @@ func compileRange(name string, arg any, scope *Scope) (Expr, error) {
 		return nil, err
 	}
 	return evalFunc(func(env *Env) (any, error) {
-		vals, err := evalAll(env, args, make([]any, 0, 3))
+		// ExpressionRange evaluates the step only after the start and the
+		// end pass their checks.
+		vals, err := evalAll(env, args[:2], make([]any, 0, 2))
 		if err != nil {
 			return nil, err
 		}
@@ -267,14 +269,18 @@ func compileRange(name string, arg any, scope *Scope) (Expr, error) {
 			return nil, mongoerr.Newf(mongoerr.ErrRangeEndNotInt, "$range requires an ending value that can be represented as a 32-bit integer, found value: %s", formatNumber(vals[1]))
 		}
 		step := 1
-		if len(vals) == 3 {
-			if !value.IsNumber(vals[2]) {
-				return nil, mongoerr.Newf(mongoerr.ErrRangeStepNotNumber, "$range requires a numeric step value, found value of type:%s", typeName(vals[2]))
+		if len(args) == 3 {
+			sv, err := args[2].Eval(env)
+			if err != nil {
+				return nil, err
 			}
-			if !value.Integral(vals[2]) {
-				return nil, mongoerr.Newf(mongoerr.ErrRangeStepNotInt, "$range requires a step value that can be represented as a 32-bit integer, found value: %s", formatNumber(vals[2]))
+			if !value.IsNumber(sv) {
+				return nil, mongoerr.Newf(mongoerr.ErrRangeStepNotNumber, "$range requires a numeric step value, found value of type:%s", typeName(sv))
 			}
-			step = checkedInt(vals[2])
+			if !value.Integral(sv) {
+				return nil, mongoerr.Newf(mongoerr.ErrRangeStepNotInt, "$range requires a step value that can be represented as a 32-bit integer, found value: %s", formatNumber(sv))
+			}
+			step = checkedInt(sv)
 			if step == 0 {
 				return nil, mongoerr.New(mongoerr.ErrRangeStepZero, "$range requires a non-zero step value")
 			}
@@ -641,7 +647,12 @@ func compileZip(name string, arg any, scope *Scope) (Expr, error) {
 			minLen, maxLen = min(minLen, len(a)), max(maxLen, len(a))
 		}
 		defs := make([]any, len(inputs))
+		// ExpressionZip evaluates the defaults only when the inputs differ
+		// in length (evaluate_array.cpp).
 		for i, de := range defaults {
+			if minLen == maxLen {
+				break
+			}
 			v, err := de.Eval(env)
 			if err != nil {
 				return nil, err

@@ -122,29 +122,19 @@ func parseSetWindowFields(spec any, p *parser) ([]Stage, error) {
 		return nil, mongoerr.Newf(mongoerr.FailedToParse, "the $setWindowFields stage specification must be an object, found %s", typeNameOf(spec))
 	}
 	s := &setWindowFieldsStage{}
-	var output bson.D
-	haveOutput := false
-	var partitionBy any = value.Missing{}
-	for _, e := range d {
-		switch e.Key {
-		case "partitionBy":
-			partitionBy = e.Value
-		case "sortBy":
-			if _, ok := e.Value.(bson.D); !ok {
-				return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '$setWindowFields.sortBy' is the wrong type '%s', expected type 'object'", typeNameOf(e.Value))
-			}
-		case "output":
-			o, ok := e.Value.(bson.D)
-			if !ok {
-				return nil, mongoerr.Newf(mongoerr.TypeMismatch, "BSON field '$setWindowFields.output' is the wrong type '%s', expected type 'object'", typeNameOf(e.Value))
-			}
-			output, haveOutput = o, true
-		default:
-			return nil, mongoerr.Newf(mongoerr.IDLUnknownField, "BSON field '$setWindowFields.%s' is an unknown field.", e.Key)
-		}
+	// SetWindowFieldsSpec (document_source_set_window_fields.idl): each
+	// field once, sortBy and output objects, output required.
+	fields, err := parseIDL("$setWindowFields", d,
+		idlField{name: "partitionBy"},
+		idlField{name: "sortBy", types: []string{"object"}},
+		idlField{name: "output", types: []string{"object"}, required: true})
+	if err != nil {
+		return nil, err
 	}
-	if !haveOutput {
-		return nil, mongoerr.New(mongoerr.IDLFailedToParse, "BSON field '$setWindowFields.output' is missing but a required field")
+	output := fields["output"].(bson.D)
+	partitionBy, ok := fields["partitionBy"]
+	if !ok {
+		partitionBy = value.Missing{}
 	}
 	// document_source_set_window_fields.cpp create(): a constant
 	// partitionBy is no partitioning; a field path is sorted on directly;
@@ -185,9 +175,6 @@ func parseSetWindowFields(spec any, p *parser) ([]Stage, error) {
 	}
 	var seen []string
 	for _, e := range output {
-		if err := projection.ValidateFieldPath(e.Key); err != nil {
-			return nil, err
-		}
 		for _, prev := range seen {
 			if pathsConflict(prev, e.Key) {
 				return nil, mongoerr.New(mongoerr.ErrWindowOutputConflict, "$setWindowFields 'output' specification contains two conflicting paths")
@@ -202,6 +189,14 @@ func parseSetWindowFields(spec any, p *parser) ([]Stage, error) {
 	}
 	if partitionIsArray {
 		return nil, mongoerr.New(mongoerr.TypeMismatch, "An expression used to partition cannot evaluate to value of type array")
+	}
+	// The output names become FieldPaths only when the pipeline takes the
+	// stage's dependencies (WindowFunctionStatement::addDependencies),
+	// after every output has parsed.
+	for _, e := range output {
+		if err := projection.ValidateFieldPath(e.Key); err != nil {
+			return nil, err
+		}
 	}
 	var stages []Stage
 	if bindPartition != nil {

@@ -159,3 +159,72 @@ func TestDeep45Win2Window(t *testing.T) {
 			msg: "$expMovingAvg requires an explicit 'sortBy'"},
 	})
 }
+
+// swfParse is where mongod parses $setWindowFields.
+const swfParse = "src/mongo/db/pipeline/document_source_set_window_fields.cpp createFromBson"
+
+func TestDeep45Win2SetWindowFields(t *testing.T) {
+	se := cover{family: stage, op: "$setWindowFields", col: errorCol}
+	sc := cover{family: stage, op: "$setWindowFields"}
+	one := `[{"_id": 1, "t": 1, "x": 1}]`
+	runAggCases(t, []aggCase{
+		// The spec is parsed by its IDL parser first: each field once.
+		{name: "partitionBy given twice", ref: swfParse + " (SetWindowFieldsSpec IDL)", cov: se,
+			pipeline: `[{"$setWindowFields": {"partitionBy": "$t", "partitionBy": "$x", "output": {"a": {"$sum": 1}}}}]`,
+			code:     40413, msg: "BSON field '$setWindowFields.partitionBy' is a duplicate field"},
+		{name: "output given twice", ref: swfParse + " (SetWindowFieldsSpec IDL)", cov: se,
+			pipeline: `[{"$setWindowFields": {"output": {"a": {"$sum": 1}}, "output": {"b": {"$sum": 1}}}}]`,
+			code:     40413, msg: "BSON field '$setWindowFields.output' is a duplicate field"},
+		{name: "sortBy not an object", ref: swfParse + " (SetWindowFieldsSpec IDL)", cov: se,
+			pipeline: `[{"$setWindowFields": {"sortBy": 1, "output": {"a": {"$sum": 1}}}}]`,
+			code:     14, msg: "BSON field '$setWindowFields.sortBy' is the wrong type 'int', expected type 'object'"},
+		{name: "unknown field before the missing output", ref: swfParse + " (SetWindowFieldsSpec IDL)", cov: se,
+			pipeline: `[{"$setWindowFields": {"window": {}}}]`,
+			code:     40415, msg: "BSON field '$setWindowFields.window' is an unknown field."},
+		{name: "output missing", ref: swfParse + " (SetWindowFieldsSpec IDL)", cov: se,
+			pipeline: `[{"$setWindowFields": {"partitionBy": "$t"}}]`,
+			code:     40414, msg: "BSON field '$setWindowFields.output' is missing but a required field"},
+		// Output names go into a FieldRefSet: a name twice conflicts as a
+		// prefix does.
+		{name: "the same output field twice", ref: swfParse, cov: se,
+			pipeline: `[{"$setWindowFields": {"output": {"a": {"$sum": 1}, "a": {"$max": "$x"}}}}]`,
+			code:     6307900, msg: "$setWindowFields 'output' specification contains two conflicting paths"},
+		{name: "an output field under another", ref: swfParse, cov: se,
+			pipeline: `[{"$setWindowFields": {"output": {"a.b": {"$sum": 1}, "a": {"$max": "$x"}}}}]`,
+			code:     6307900, msg: "$setWindowFields 'output' specification contains two conflicting paths"},
+		// A name is made a FieldPath only when the stage's dependencies are
+		// taken, after every output has parsed: a later output's error
+		// comes first.
+		{name: "a $-name then a bad function", ref: swfParse + "; window_function_statement.h addDependencies", cov: se,
+			pipeline: `[{"$setWindowFields": {"output": {"$a": {"$sum": 1}, "b": {"$nope": 1}}}}]`,
+			code:     9, msg: "Unrecognized window function, $nope"},
+		{name: "a $-name then a non-object output", ref: swfParse + "; window_function_statement.cpp", cov: se,
+			pipeline: `[{"$setWindowFields": {"output": {"$a": {"$sum": 1}, "b": 1}}}]`,
+			code:     9, msg: "The field 'b' must be an object"},
+		{name: "a $-name alone", ref: swfParse + "; window_function_statement.h addDependencies", cov: se,
+			pipeline: `[{"$setWindowFields": {"output": {"$a": {"$sum": 1}}}}]`,
+			code:     16410, msg: "FieldPath field names may not start with '$'. Consider using $getField or $setField."},
+		{name: "a name ending in a dot", ref: swfParse + "; window_function_statement.h addDependencies", cov: se,
+			pipeline: `[{"$setWindowFields": {"output": {"a.": {"$sum": 1}}}}]`,
+			code:     40353, msg: "FieldPath must not end with a '.'."},
+		{name: "an output that is no function", ref: wfExprCpp + " Expression::parse", cov: se,
+			pipeline: `[{"$setWindowFields": {"output": {"a": {"x": 1}}}}]`,
+			code:     9, msg: "Expected a $-prefixed window function, x"},
+		{name: "an empty output", ref: wfExprCpp + " Expression::parse", cov: se,
+			pipeline: `[{"$setWindowFields": {"output": {"a": {}}}}]`,
+			code:     9, msg: "Expected a $-prefixed window function"},
+		// A constant array partitionBy is refused by create(), after the
+		// outputs parsed; other constants put everything in one partition.
+		{name: "constant array partitionBy after the outputs", ref: swfParse + " create", cov: se,
+			pipeline: `[{"$setWindowFields": {"partitionBy": [1], "output": {"a": {"$nope": 1}}}}]`,
+			code:     9, msg: "Unrecognized window function, $nope"},
+		{name: "constant array partitionBy", ref: swfParse + " create", cov: se,
+			pipeline: `[{"$setWindowFields": {"partitionBy": {"$literal": [1]}, "output": {"a": {"$sum": 1}}}}]`,
+			code:     14, msg: "An expression used to partition cannot evaluate to value of type array"},
+		{name: "constant partitionBy is one partition", ref: swfParse + " create", cov: sc, docs: `[{"_id": 1, "t": 1}, {"_id": 2, "t": 2}]`,
+			pipeline: `[{"$setWindowFields": {"partitionBy": {"$add": [1, 2]}, "sortBy": {"_id": 1}, "output": {"a": {"$sum": "$t"}}}}, {"$project": {"_id": 0, "a": 1}}]`,
+			want:     `[{"a": 3}, {"a": 3}]`},
+		{name: "empty output adds nothing", ref: swfParse, cov: sc, docs: one,
+			pipeline: `[{"$setWindowFields": {"output": {}}}]`, want: one},
+	})
+}

@@ -39,6 +39,16 @@ func TestDeep45UpdRename(t *testing.T) {
 			code: mongoerr.BadValue, msg: "The source and target field for $rename must not be on the same path: a.b: \"a\""},
 		{name: "$rename from a positional path", ref: upd45RenameRef, cov: errs, docs: one(`"a":[1]`), update: `{"$rename":{"a.$[]":"b"}}`,
 			code: mongoerr.BadValue, msg: "The source field for $rename may not be dynamic: a.$[]"},
+		// The source gets a placeholder node parsed like any modifier's
+		// path: its positional checks and array filter lookups come first.
+		{name: "$rename from a path starting with $", ref: upd45RenameRef, cov: errs, docs: one(`"a":1`), update: `{"$rename":{"$":"b"}}`,
+			code: mongoerr.BadValue, msg: "Cannot have positional (i.e. '$') element in the first position in path '$'"},
+		{name: "$rename from a path with two $", ref: upd45RenameRef, cov: errs, docs: one(`"a":1`), update: `{"$rename":{"a.$.$":"b"}}`,
+			code: mongoerr.BadValue, msg: "Too many positional (i.e. '$') elements found in path 'a.$.$'"},
+		{name: "$rename from an unknown array filter", ref: upd45RenameRef, cov: errs, docs: one(`"a":1`), update: `{"$rename":{"a.$[x]":"b"}}`,
+			code: mongoerr.BadValue, msg: "No array filter found for identifier 'x' in path 'a.$[x]'"},
+		{name: "$rename from a path with one $", ref: upd45RenameRef, cov: errs, docs: one(`"a":[1]`), filter: `{"a":1}`, update: `{"$rename":{"a.$":"b"}}`,
+			code: mongoerr.BadValue, msg: "The source field for $rename may not be dynamic: a.$"},
 		{name: "$rename to a positional path", ref: upd45RenameRef, cov: errs, docs: one(`"a":1`), update: `{"$rename":{"a":"b.$"}}`,
 			code: mongoerr.BadValue, msg: "The destination field for $rename may not be dynamic: b.$"},
 		{name: "$rename to a number", ref: upd45RenameRef, cov: errs, docs: one(`"a":1`), update: `{"$rename":{"a":5}}`,

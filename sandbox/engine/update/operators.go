@@ -120,7 +120,17 @@ func (u *Update) merge(op string, parse func(string, any, map[string]*arrayFilte
 	field bson.E, filters map[string]*arrayFilter, used map[string]bool) error {
 	path := field.Key
 	if op == "$rename" {
-		if err := u.insert(path, placeholderNode{}, filters, used); err != nil {
+		// The source's placeholder is parsed and merged as a modifier of
+		// its own, with the same path checks (parseAndMerge with
+		// MOD_CONFLICT_PLACEHOLDER), before the target is looked at.
+		parts, err := splitPath(path)
+		if err != nil {
+			return err
+		}
+		if err := checkPositional(parts, path); err != nil {
+			return err
+		}
+		if err := u.insertParts(parts, path, placeholderNode{}, filters, used); err != nil {
 			return err
 		}
 		to, ok := field.Value.(string)
@@ -134,6 +144,24 @@ func (u *Update) merge(op string, parse func(string, any, map[string]*arrayFilte
 	if err != nil {
 		return err
 	}
+	if err := checkPositional(parts, path); err != nil {
+		return err
+	}
+	var l leaf
+	if op == "$rename" {
+		l, err = newRename(field.Key, path)
+	} else {
+		l, err = parse(path, field.Value, filters)
+	}
+	if err != nil {
+		return err
+	}
+	return u.insertParts(parts, path, leafNode{l}, filters, used)
+}
+
+// checkPositional is parseAndMerge's check of the positional $ parts: at
+// most one, and not first.
+func checkPositional(parts []string, path string) error {
 	positionalAt, positionalCount := -1, 0
 	for i, p := range parts {
 		if p == "$" {
@@ -150,24 +178,7 @@ func (u *Update) merge(op string, parse func(string, any, map[string]*arrayFilte
 		return mongoerr.Newf(mongoerr.BadValue,
 			"Cannot have positional (i.e. '$') element in the first position in path '%s'", path)
 	}
-	var l leaf
-	if op == "$rename" {
-		l, err = newRename(field.Key, path)
-	} else {
-		l, err = parse(path, field.Value, filters)
-	}
-	if err != nil {
-		return err
-	}
-	return u.insertParts(parts, path, leafNode{l}, filters, used)
-}
-
-func (u *Update) insert(path string, n node, filters map[string]*arrayFilter, used map[string]bool) error {
-	parts, err := splitPath(path)
-	if err != nil {
-		return err
-	}
-	return u.insertParts(parts, path, n, filters, used)
+	return nil
 }
 
 func (u *Update) insertParts(parts []string, path string, n node, filters map[string]*arrayFilter, used map[string]bool) error {

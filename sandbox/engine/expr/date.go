@@ -724,24 +724,57 @@ func compileDateFromParts(name string, arg any, scope *Scope) (Expr, error) {
 				return nil, mongoerr.Newf(mongoerr.ErrDateFromPartsYearOutOfRange, "'year' must evaluate to an integer in the range 1 to 9999, found %d", n)
 			}
 		}
-		// timelib normalizes every part, seconds and milliseconds included,
-		// as local time before it applies the zone, as time.Date does; a
-		// time.Duration would overflow past 292 years of seconds.
-		ms := vals["millisecond"]
-		sec := vals["second"] + ms/1000
-		nsec := ms % 1000 * int(time.Millisecond)
-		var t time.Time
+		var days int64
 		if hasISOYear {
 			// ISO week 1 contains January 4th.
 			jan4 := time.Date(vals["isoWeekYear"], 1, 4, 0, 0, 0, 0, time.UTC)
-			week1 := jan4.AddDate(0, 0, -(isoDayOfWeek(jan4) - 1))
-			t = wallTime(week1.Year(), week1.Month(), week1.Day()+(vals["isoWeek"]-1)*7+vals["isoDayOfWeek"]-1,
-				vals["hour"], vals["minute"], sec, nsec, loc)
+			days = daysFromCivil(vals["isoWeekYear"], 1, 4) - int64(isoDayOfWeek(jan4)-1) + int64((vals["isoWeek"]-1)*7+vals["isoDayOfWeek"]-1)
 		} else {
-			t = wallTime(vals["year"], time.Month(vals["month"]), vals["day"], vals["hour"], vals["minute"], sec, nsec, loc)
+			months := int64(vals["year"])*12 + int64(vals["month"]) - 1
+			y := floorDiv(months, 12)
+			days = daysFromCivil(int(y), int(months-y*12)+1, 1) + int64(vals["day"]) - 1
 		}
-		return bson.DateTime(t.UnixMilli()), nil
+		ms, err := datePartsMillis(days, int64(vals["hour"]), int64(vals["minute"]), int64(vals["second"]), int64(vals["millisecond"]), loc)
+		if err != nil {
+			return nil, err
+		}
+		return bson.DateTime(ms), nil
 	}))
+}
+
+// datePartsMillis is the end of TimeZone::createFromDateParts
+// (date_time_support.cpp): the milliseconds become microseconds, timelib
+// normalizes every part as local time (seconds and microseconds as much
+// as days) and applies the zone there, and the result is
+// Seconds(sse) + Microseconds(us) in milliseconds. Each widening that
+// overflows a long is mongo's Duration cast error, 159.
+func datePartsMillis(days, h, mi, sec, ms int64, loc *time.Location) (int64, error) {
+	overflow := mongoerr.New(mongoerr.DurationOverflow, "Overflow casting from a lower-precision duration to a higher-precision duration")
+	us, over := mulOverflows(ms, 1000)
+	if over {
+		return 0, overflow
+	}
+	sec, us = sec+floorDiv(us, 1_000_000), us-floorDiv(us, 1_000_000)*1_000_000
+	local := days*86400 + h*3600 + mi*60
+	if addOverflows(local, sec) {
+		return 0, overflow
+	}
+	local += sec
+	// Past 2^63 microseconds, less than a day's offset cannot save it;
+	// the bound keeps the civil date within what time.Date can hold.
+	const limit = math.MaxInt64/1_000_000 + 2*86400
+	if local > limit || local < -limit {
+		return 0, overflow
+	}
+	d := floorDiv(local, 86400)
+	rem := int(local - d*86400)
+	y, m, dd := civilFromDays(d)
+	sse := wallTime(y, time.Month(m), dd, rem/3600, rem%3600/60, rem%60, 0, loc).Unix()
+	micros, over := mulOverflows(sse, 1_000_000)
+	if over || addOverflows(micros, us) {
+		return 0, overflow
+	}
+	return (micros + us) / 1000, nil
 }
 
 // parseDateString parses like $dateFromString; loc is the timezone

@@ -21,6 +21,7 @@ const (
 	upd45PosRef      = "src/mongo/db/update/update_object_node.cpp (parseAndMerge, applyChild, createUpdateNodeByMerging), update_array_node.cpp (apply); src/mongo/db/ops/parsed_update.cpp (parseArrayFilters); jstests/core/write/update/update_arrayFilters.js"
 	upd45UpsertRef   = "src/mongo/db/exec/upsert_stage.cpp (_produceNewDocumentForInsert); src/mongo/db/update/update_driver.cpp (populateDocumentWithQueryFields); jstests/core/write/upsert/upsert_fields.js"
 	upd45ConflictRef = "src/mongo/db/update/update_object_node.cpp (parseAndMerge: ConflictingUpdateOperators)"
+	upd45StorageRef  = "src/mongo/db/update/storage_validation.cpp (scanDocument, validateDollarPrefixElement); src/mongo/db/update/modifier_node.cpp (validateUpdate)"
 )
 
 func TestDeep45UpdPaths(t *testing.T) {
@@ -55,6 +56,25 @@ func TestDeep45UpdPaths(t *testing.T) {
 			want: one(`"a":{"$numberDouble":"NaN"}`), modified: `0`},
 		{name: "$set -0.0 over 0.0 is a change", ref: upd45SetRef, cov: c("$set", types), docs: one(`"a":0.0`), update: `{"$set":{"a":{"$numberDouble":"-0.0"}}}`,
 			want: one(`"a":{"$numberDouble":"-0.0"}`), modified: `1`},
+
+		// A new top-level $-prefixed field must be part of a DBRef, in
+		// order; as fields are appended in path order ("$id" before
+		// "$ref"), an update can never start a DBRef at the top level
+		// (storage_validation.cpp validateDollarPrefixElement).
+		{name: "$set a top-level $ref without $id", ref: upd45StorageRef, cov: c("$set", errorCol), docs: one(`"a":1`), update: `{"$set":{"$ref":"c"}}`,
+			code: mongoerr.InvalidDBRef, msg: "The DBRef $ref field must be followed by a $id field"},
+		{name: "$set a top-level $ref that is not a string", ref: upd45StorageRef, cov: c("$set", errorCol), docs: one(`"a":1`), update: `{"$set":{"$ref":1}}`,
+			code: mongoerr.InvalidDBRef, msg: "The DBRef $ref field must be a String, not a int"},
+		{name: "$set a top-level $ref and $id", ref: upd45StorageRef, cov: c("$set", errorCol), docs: one(`"a":1`), update: `{"$set":{"$ref":"c","$id":1}}`,
+			code: mongoerr.InvalidDBRef, msg: "Found $id field without a $ref before it, which is invalid."},
+		{name: "$set a top-level $db that is not a string", ref: upd45StorageRef, cov: c("$set", errorCol), docs: one(`"a":1`), update: `{"$set":{"$db":5}}`,
+			code: mongoerr.InvalidDBRef, msg: "The DBRef $db field must be a String, not a int"},
+		{name: "$set a top-level $db", ref: upd45StorageRef, cov: c("$set", errorCol), docs: one(`"a":1`), update: `{"$set":{"$db":"x"}}`,
+			code: mongoerr.InvalidDBRef, msg: "Found $db field without a $id before it, which is invalid."},
+		{name: "$rename to a top-level $id", ref: upd45StorageRef, cov: c("$rename", errorCol), docs: one(`"a":1`), update: `{"$rename":{"a":"$id"}}`,
+			code: mongoerr.InvalidDBRef, msg: "Found $id field without a $ref before it, which is invalid."},
+		{name: "$set a nested $ref is not checked", ref: upd45StorageRef, cov: c("$set", semantics), docs: one(`"a":1`), update: `{"$set":{"b.$ref":1}}`,
+			want: one(`"a":1,"b":{"$ref":1}`), modified: `1`},
 
 		// $unset: array elements become null, paths through scalars are
 		// no-ops, _id cannot go.

@@ -332,9 +332,9 @@ func (n *objectNode) applyDoc(c *applyCtx, cur bson.D) (any, bool, error) {
 				// except in the document an upsert inserts, which is
 				// validated as an insert is (manual: Dollar-Prefixed
 				// Field Names; jstest core/write/update/update_invalid1.js).
-				return mongoerr.Newf(mongoerr.DollarPrefixedFieldName,
-					"The dollar ($) prefixed field '%s' in '%s' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.",
-					name, name)
+				if err := checkTopLevelDollar(out, name, nv); err != nil {
+					return err
+				}
 			}
 			out = append(out, bson.E{Key: name, Value: nv})
 		}
@@ -450,4 +450,51 @@ func (n *arrayNode) apply(c *applyCtx, v any, exists bool) (any, bool, error) {
 		}
 	}
 	return out, changed, nil
+}
+
+// checkTopLevelDollar is storage_validation.cpp's validateDollarPrefixElement
+// for a $-prefixed field an update appends to the top level of doc (so its
+// left sibling is doc's last field and it has none on its right): only the
+// parts of a DBRef may be there, in order ($ref, $id, then $db), and
+// anything else is refused as a dollar-prefixed field.
+func checkTopLevelDollar(doc bson.D, name string, v any) error {
+	left := len(doc)
+	step := func() (string, any, bool) {
+		if left == 0 {
+			return "", nil, false
+		}
+		left--
+		return doc[left].Key, doc[left].Value, true
+	}
+	cur, val := name, v
+	if cur == "$db" {
+		if _, ok := val.(string); !ok {
+			return mongoerr.Newf(mongoerr.InvalidDBRef, "The DBRef $db field must be a String, not a %s", value.TypeName(val))
+		}
+		n, x, ok := step()
+		if !ok || n != "$id" {
+			return mongoerr.New(mongoerr.InvalidDBRef, "Found $db field without a $id before it, which is invalid.")
+		}
+		cur, val = n, x
+	}
+	if cur == "$id" {
+		n, x, ok := step()
+		if !ok || n != "$ref" {
+			return mongoerr.New(mongoerr.InvalidDBRef, "Found $id field without a $ref before it, which is invalid.")
+		}
+		cur, val = n, x
+	}
+	if cur != "$ref" {
+		return mongoerr.Newf(mongoerr.DollarPrefixedFieldName,
+			"The dollar ($) prefixed field '%s' in '%s' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.",
+			name, name)
+	}
+	if _, ok := val.(string); !ok {
+		return mongoerr.Newf(mongoerr.InvalidDBRef, "The DBRef $ref field must be a String, not a %s", value.TypeName(val))
+	}
+	if name == "$ref" {
+		// The new $ref is last: no $id follows it.
+		return mongoerr.New(mongoerr.InvalidDBRef, "The DBRef $ref field must be followed by a $id field")
+	}
+	return nil
 }

@@ -62,23 +62,24 @@ func replaceDocument(doc, repl bson.D, copyRepl bool) (bson.D, bool, error) {
 	}
 	oldID := value.Get(doc, "_id")
 	newID := value.Get(repl, "_id")
-	var out bson.D
-	switch {
-	case value.IsMissing(newID) && !value.IsMissing(oldID):
+	out := repl
+	if value.IsMissing(newID) && !value.IsMissing(oldID) {
 		out = make(bson.D, 0, len(repl)+1)
 		out = append(out, bson.E{Key: "_id", Value: oldID})
 		out = append(out, repl...)
-	case !value.IsMissing(newID) && !value.IsMissing(oldID) && value.Compare(oldID, newID) != 0:
+	}
+	// The new document is validated for storage before the immutable
+	// _id is compared (applyReplacementUpdate: scanDocument, then the
+	// immutable paths), so a bad new _id is refused as such.
+	if err := validateID(out); err != nil {
+		return nil, false, err
+	}
+	if !value.IsMissing(newID) && !value.IsMissing(oldID) && value.Compare(oldID, newID) != 0 {
 		return nil, false, mongoerr.Newf(mongoerr.ImmutableField,
 			"After applying the update, the (immutable) field '_id' was found to have been altered to %s", elemString("_id", newID))
-	default:
-		out = repl
 	}
 	if copyRepl {
 		out = value.CopyDoc(out)
-	}
-	if err := validateID(out); err != nil {
-		return nil, false, err
 	}
 	return out, true, nil
 }

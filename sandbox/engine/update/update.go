@@ -191,12 +191,39 @@ func validateID(doc bson.D) error {
 	case bson.Undefined:
 		return mongoerr.New(mongoerr.InvalidIdField, "The '_id' value cannot be of type undefined")
 	case bson.D:
-		for _, e := range v {
-			if strings.HasPrefix(e.Key, "$") {
-				return mongoerr.Newf(mongoerr.DollarPrefixedFieldName,
-					"_id fields may not contain '$'-prefixed fields: %s is not valid for storage.", e.Key)
-			}
+		if name := dollarFieldIn(v, 0); name != "" {
+			return mongoerr.Newf(mongoerr.DollarPrefixedFieldName,
+				"_id fields may not contain '$'-prefixed fields: %s is not valid for storage.", name)
 		}
 	}
 	return nil
+}
+
+// dollarFieldIn finds a $-prefixed field name anywhere in an _id value,
+// through documents and arrays, as the storage validation of _id does at
+// every depth (storageValidEmbedded; SERVER-75880,
+// jstests/core/write/field_name_validation_id_nested.js). It stops at
+// mongod's nesting limit, which storage refuses anyway.
+func dollarFieldIn(v any, depth int) string {
+	if depth > 200 {
+		return ""
+	}
+	switch x := v.(type) {
+	case bson.D:
+		for _, e := range x {
+			if strings.HasPrefix(e.Key, "$") {
+				return e.Key
+			}
+			if name := dollarFieldIn(e.Value, depth+1); name != "" {
+				return name
+			}
+		}
+	case bson.A:
+		for _, e := range x {
+			if name := dollarFieldIn(e, depth+1); name != "" {
+				return name
+			}
+		}
+	}
+	return ""
 }

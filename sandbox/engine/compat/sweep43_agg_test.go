@@ -296,3 +296,22 @@ func TestSubstrExplainsAsSubstrBytes(t *testing.T) {
 		sameValue(t, "_id", field(group, "_id"), `{"$substrBytes": ["$s", {"$const": 0}, {"$const": 2}]}`)
 	})
 }
+
+// ExpressionZip::serialize (expression.cpp) writes inputs and defaults
+// element by element, defaults as [] when not given, and useLongestLength
+// as a plain boolean, false when not given.
+func TestZipExplainsEveryField(t *testing.T) {
+	s := newSuite(t)
+	for _, tc := range []struct{ name, zip, want string }{
+		{"zip explains its defaults and useLongestLength when not given", `{"$zip": {"inputs": ["$a", "$b"]}}`,
+			`{"$zip": {"inputs": ["$a", "$b"], "defaults": [], "useLongestLength": false}}`},
+		{"zip explains each default and a plain useLongestLength", `{"$zip": {"inputs": ["$a", [1]], "useLongestLength": true, "defaults": [0, "$c"]}}`,
+			`{"$zip": {"inputs": ["$a", {"$const": [1]}], "defaults": [{"$const": 0}, "$c"], "useLongestLength": true}}`},
+	} {
+		s.runCase(t, tc.name, exprCpp+" (ExpressionZip::serialize)", cover{family: expression, op: "$zip", col: explain}, func(t *testing.T, db *mongo.Database) {
+			reply := aggExplain(t, db, `[{"$_internalInhibitOptimization": {}}, {"$group": {"_id": `+tc.zip+`}}]`, "queryPlanner")
+			group, _ := field(lastStage(t, reply), "$group").(bson.D)
+			sameValue(t, "_id", field(group, "_id"), tc.want)
+		})
+	}
+}

@@ -75,6 +75,10 @@ func serialize(spec any, scope *Scope, explain bool) any {
 				if out, ok := serializeIteration(op, arg, scope, explain); ok {
 					return out
 				}
+			case "$zip":
+				if out, ok := serializeZip(arg, scope, explain); ok {
+					return out
+				}
 			}
 			switch a := arg.(type) {
 			case bson.A:
@@ -445,4 +449,34 @@ func serializeIteration(op string, arg any, scope *Scope, explain bool) (any, bo
 		return nil, false
 	}
 	return bson.D{{Key: op, Value: body}}, true
+}
+
+// serializeZip is ExpressionZip::serialize: inputs and defaults element by
+// element (defaults [] when not given), then useLongestLength as a plain
+// boolean (false when not given).
+func serializeZip(arg any, scope *Scope, explain bool) (any, bool) {
+	d, ok := arg.(bson.D)
+	if !ok {
+		return nil, false
+	}
+	inputs, ok := value.Get(d, "inputs").(bson.A)
+	if !ok {
+		return nil, false
+	}
+	defaults := bson.A{}
+	if v := value.Get(d, "defaults"); !value.IsMissing(v) {
+		if defaults, ok = v.(bson.A); !ok {
+			return nil, false
+		}
+	}
+	longest, _ := value.Get(d, "useLongestLength").(bool)
+	each := func(a bson.A) bson.A {
+		out := make(bson.A, len(a))
+		for i, e := range a {
+			out[i] = serialize(e, scope, explain)
+		}
+		return out
+	}
+	return bson.D{{Key: "$zip", Value: bson.D{
+		{Key: "inputs", Value: each(inputs)}, {Key: "defaults", Value: each(defaults)}, {Key: "useLongestLength", Value: longest}}}}, true
 }

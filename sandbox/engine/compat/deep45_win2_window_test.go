@@ -228,3 +228,143 @@ func TestDeep45Win2SetWindowFields(t *testing.T) {
 			pipeline: `[{"$setWindowFields": {"output": {}}}]`, want: one},
 	})
 }
+
+// TestDeep45Win2WindowFamilies covers $shift, $locf, the top/bottom and
+// first/last families, $median/$percentile and $avg/$min over range windows
+// with dates and units (window_function_shift.cpp, window_bounds.cpp,
+// window_function_expression.cpp ExpressionN and ExpressionFirstLast).
+func TestDeep45Win2WindowFamilies(t *testing.T) {
+	w := func(op string) cover { return cover{family: window, op: op} }
+	wt := func(op string) cover { return cover{family: window, op: op, col: types} }
+	we := func(op string) cover { return cover{family: window, op: op, col: errorCol} }
+	const shiftCpp = "src/mongo/db/pipeline/window_function/window_function_shift.cpp"
+	const boundsCpp = "src/mongo/db/pipeline/window_function/window_bounds.cpp"
+	gaps := `[{"t": 1, "x": 3}, {"t": 2}, {"t": 3, "x": 1}, {"t": 4, "x": null}]`
+	dated := `[{"t": {"$date": "2024-01-01T00:00:00Z"}, "x": 1}, {"t": {"$date": "2024-01-01T12:00:00Z"}, "x": 4},
+		{"t": {"$date": "2024-01-03T00:00:00Z"}, "x": {"$numberLong": "7"}}, {"t": {"$date": "2024-01-03T00:00:01Z"}, "x": {"$numberDecimal": "2"}}]`
+	empty := `"window": {"documents": [5, 6]}`
+	runAggCases(t, []aggCase{
+		// $shift: the output of the document 'by' away; the constant
+		// default (null when none) past the partition's ends and where the
+		// output is missing (shift.js's {_id: 1}, {_id: 2} case); a null
+		// output stays null.
+		{name: "shift forward: a missing output and the end give the default", ref: shiftCpp + "; shift.js", cov: w("$shift"), docs: gaps,
+			pipeline: swf(`{"$shift": {"output": "$x", "by": 1, "default": "d"}}`),
+			want:     `[{"r": "d"}, {"r": 1}, {"r": null}, {"r": "d"}]`},
+		{name: "shift by a decimal and a default folded to a constant", ref: shiftCpp, cov: wt("$shift"), docs: gaps,
+			pipeline: swf(`{"$shift": {"output": "$x", "by": {"$numberDecimal": "-1"}, "default": {"$add": [1, 2]}}}`),
+			want:     `[{"r": 3}, {"r": 3}, {"r": 3}, {"r": 1}]`},
+		{name: "shift by 0 is the document itself", ref: shiftCpp, cov: w("$shift"), docs: gaps,
+			pipeline: swf(`{"$shift": {"output": "$x", "by": 0}}`), want: `[{"r": 3}, {"r": null}, {"r": 1}, {"r": null}]`},
+		{name: "shift by past int", ref: shiftCpp, cov: we("$shift"),
+			pipeline: swf(`{"$shift": {"output": "$x", "by": {"$numberLong": "3000000000"}}}`), code: 9,
+			msg: "'$shift:by' field must be an integer, but found  by: 3000000000"},
+		{name: "shift by a fraction", ref: shiftCpp, cov: we("$shift"),
+			pipeline: swf(`{"$shift": {"output": "$x", "by": 1.5}}`), code: 9, msg: "'$shift:by' field must be an integer, but found  by: 1.5"},
+		{name: "shift default not constant", ref: shiftCpp, cov: we("$shift"),
+			pipeline: swf(`{"$shift": {"output": "$x", "by": 1, "default": "$x"}}`), code: 9, msg: "'$shift:default' expression must yield a constant value."},
+		{name: "shift refuses a window", ref: shiftCpp, cov: we("$shift"),
+			pipeline: swf(`{"$shift": {"output": "$x", "by": 1}, "window": {"documents": [-1, 0]}}`), code: 9, msg: "$shift does not accept a 'window' field"},
+		{name: "shift without by", ref: shiftCpp, cov: we("$shift"),
+			pipeline: swf(`{"$shift": {"output": "$x"}}`), code: 9, msg: "$shift requires 'by' as an integer value."},
+		{name: "shift without output", ref: shiftCpp, cov: we("$shift"),
+			pipeline: swf(`{"$shift": {"by": 1}}`), code: 9, msg: "$shift requires an 'output' expression."},
+		{name: "shift unknown argument", ref: shiftCpp, cov: we("$shift"),
+			pipeline: swf(`{"$shift": {"output": "$x", "by": 1, "n": 1}}`), code: 9, msg: "Unknown argument in $shift"},
+		{name: "shift of a number", ref: shiftCpp, cov: we("$shift"),
+			pipeline: swf(`{"$shift": 1}`), code: 9, msg: "Argument to $shift must be an object"},
+		{name: "shift with a second function", ref: shiftCpp, cov: we("$shift"),
+			pipeline: swf(`{"$shift": {"output": "$x", "by": 1}, "$locf": "$x"}`), code: 9, msg: "Cannot specify multiple functions in window function spec"},
+
+		// $locf: the last non-null value so far; an array input is a value.
+		{name: "locf carries the last non-null value", ref: wfExprH + " ExpressionFromLeftUnboundedWindowFunction", cov: w("$locf"), docs: gaps,
+			pipeline: swf(`{"$locf": "$x"}`), want: `[{"r": 3}, {"r": 3}, {"r": 1}, {"r": 1}]`},
+		{name: "locf of an array expression", ref: wfExprH + " ExpressionFromLeftUnboundedWindowFunction", cov: w("$locf"), docs: gaps,
+			pipeline: swf(`{"$locf": ["$x"]}`), want: `[{"r": [3]}, {"r": [null]}, {"r": [1]}, {"r": [null]}]`},
+
+		// The top/bottom family as windows: missing outputs are null; an
+		// empty window is [] for the N forms, null for the single ones.
+		{name: "topN of a sliding window, missing sorts first", ref: wfTopH, cov: w("$topN"), docs: gaps,
+			pipeline: swf(`{"$topN": {"n": 2, "sortBy": {"x": 1}, "output": "$x"}, "window": {"documents": [-1, 1]}}`),
+			want:     `[{"r": [null, 3]}, {"r": [null, 1]}, {"r": [null, null]}, {"r": [null, 1]}]`},
+		{name: "bottomN of a sliding window", ref: wfTopH, cov: w("$bottomN"), docs: gaps,
+			pipeline: swf(`{"$bottomN": {"n": 2, "sortBy": {"x": 1}, "output": "$x"}, "window": {"documents": [-1, 1]}}`),
+			want:     `[{"r": [null, 3]}, {"r": [1, 3]}, {"r": [null, 1]}, {"r": [null, 1]}]`},
+		{name: "bottom of a sliding window", ref: wfTopH, cov: w("$bottom"), docs: gaps,
+			pipeline: swf(`{"$bottom": {"sortBy": {"x": 1}, "output": "$x"}, "window": {"documents": [-1, 1]}}`),
+			want:     `[{"r": 3}, {"r": 3}, {"r": 1}, {"r": 1}]`},
+		{name: "bottom of an empty window is null", ref: wfTopH, cov: w("$bottom"), docs: gaps,
+			pipeline: swf(`{"$bottom": {"sortBy": {"x": 1}, "output": "$x"}, ` + empty + `}`),
+			want:     `[{"r": null}, {"r": null}, {"r": null}, {"r": null}]`},
+		{name: "topN of an empty window is empty", ref: wfTopH, cov: w("$topN"), docs: gaps,
+			pipeline: swf(`{"$topN": {"n": 2, "sortBy": {"x": 1}, "output": "$x"}, ` + empty + `}`),
+			want:     `[{"r": []}, {"r": []}, {"r": []}, {"r": []}]`},
+		{name: "topN given twice", ref: wfExprCpp + " ExpressionN::parse", cov: we("$topN"),
+			pipeline: swf(`{"$topN": {"n": 2, "sortBy": {"x": 1}, "output": "$x"}, "$topN": {"n": 1, "sortBy": {"x": 1}, "output": "$x"}}`),
+			code:     9, msg: "saw multiple specifications for '$topN' expression"},
+		{name: "topN with a second function", ref: wfExprCpp + " ExpressionN::parse", cov: we("$topN"),
+			pipeline: swf(`{"$topN": {"n": 2, "sortBy": {"x": 1}, "output": "$x"}, "$bottomN": {"n": 2, "sortBy": {"x": 1}, "output": "$x"}}`),
+			code:     9, msg: "$topN got unexpected argument: $bottomN"},
+		{name: "bottomN with two windows", ref: wfExprCpp + " ExpressionN::parse", cov: we("$bottomN"),
+			pipeline: swf(`{"$bottomN": {"n": 2, "sortBy": {"x": 1}, "output": "$x"}, "window": {}, "window": {}}`),
+			code:     9, msg: "saw multiple 'window' fields in '$bottomN' expression"},
+		{name: "topN n from the document is missing", ref: wfExprCpp + " ExpressionN::buildRemovable", cov: we("$topN"), docs: gaps,
+			pipeline: swf(`{"$topN": {"n": "$t", "sortBy": {"x": 1}, "output": "$x"}}`), code: 5787902,
+			msg: "PlanExecutor error during aggregation :: caused by :: Value for 'n' must be of integral type, but found MISSING"},
+
+		// $last: the value at the window's end (missing writes nothing);
+		// an empty window is null.
+		{name: "last of a sliding window", ref: wfFirstLastH, cov: w("$last"), docs: gaps,
+			pipeline: swf(`{"$last": "$x", "window": {"documents": [-1, 0]}}`), want: `[{"r": 3}, {}, {"r": 1}, {"r": null}]`},
+		{name: "last of an empty window", ref: wfFirstLastH, cov: w("$last"), docs: gaps,
+			pipeline: swf(`{"$last": "$x", ` + empty + `}`), want: `[{"r": null}, {"r": null}, {"r": null}, {"r": null}]`},
+		{name: "last with two windows", ref: wfExprCpp + " ExpressionFirstLast::parse", cov: we("$last"),
+			pipeline: swf(`{"$last": "$x", "window": {}, "window": {}}`), code: 9, msg: "saw multiple 'window' fields in '$last' expression"},
+		{name: "last unknown argument", ref: wfExprCpp + " ExpressionFirstLast::parse", cov: we("$last"),
+			pipeline: swf(`{"$last": "$x", "unit": "day"}`), code: 9, msg: "$last got unexpected argument: unit"},
+		{name: "lastN of a sliding window", ref: wfNH, cov: w("$lastN"), docs: gaps,
+			pipeline: swf(`{"$lastN": {"n": 2, "input": "$x"}, "window": {"documents": [-2, 0]}}`),
+			want:     `[{"r": [3]}, {"r": [3, null]}, {"r": [null, 1]}, {"r": [1, null]}]`},
+		{name: "lastN of an empty window", ref: wfNH, cov: w("$lastN"), docs: gaps,
+			pipeline: swf(`{"$lastN": {"n": 2, "input": "$x"}, ` + empty + `}`), want: `[{"r": []}, {"r": []}, {"r": []}, {"r": []}]`},
+
+		// $median/$percentile as windows over dated ranges and sliding
+		// documents: the discrete approximate percentile, always a double.
+		{name: "median over a day range", ref: "src/mongo/db/pipeline/window_function/window_function_percentile.cpp", cov: wt("$median"), docs: dated,
+			pipeline: swf(`{"$median": {"input": "$x", "method": "approximate"}, "window": {"range": [-1, 0], "unit": "day"}}`),
+			want:     `[{"r": 1.0}, {"r": 1.0}, {"r": 7.0}, {"r": 2.0}]`},
+		{name: "percentile of a sliding window", ref: "src/mongo/db/pipeline/window_function/window_function_percentile.cpp", cov: wt("$percentile"), docs: dated,
+			pipeline: swf(`{"$percentile": {"input": "$x", "p": [0.5, 0.9], "method": "approximate"}, "window": {"documents": [-1, 1]}}`),
+			want:     `[{"r": [1.0, 4.0]}, {"r": [4.0, 7.0]}, {"r": [4.0, 7.0]}, {"r": [2.0, 7.0]}]`},
+		{name: "median of an empty window", ref: "src/mongo/db/pipeline/window_function/window_function_percentile.cpp", cov: w("$median"), docs: gaps,
+			pipeline: swf(`{"$median": {"input": "$x", "method": "approximate"}, ` + empty + `}`),
+			want:     `[{"r": null}, {"r": null}, {"r": null}, {"r": null}]`},
+		{name: "percentile p from the document", ref: "src/mongo/db/pipeline/accumulator_percentile.cpp", cov: we("$percentile"),
+			pipeline: swf(`{"$percentile": {"input": "$x", "p": "$t", "method": "approximate"}}`), code: 7750300,
+			msg: `The $percentile 'p' field must be an array of constant values, but found value: "$t".`},
+
+		// $avg and $min over range windows of dates with a unit: the
+		// bounds are whole units; a decimal among longs makes $avg decimal.
+		{name: "avg over a day range of dates", ref: boundsCpp, cov: wt("$avg"), docs: dated,
+			pipeline: swf(`{"$avg": "$x", "window": {"range": [-1, 0], "unit": "day"}}`),
+			want:     `[{"r": 1.0}, {"r": 2.5}, {"r": 7.0}, {"r": {"$numberDecimal": "4.5"}}]`},
+		{name: "min over a day range of dates keeps the type", ref: boundsCpp, cov: wt("$min"), docs: dated,
+			pipeline: swf(`{"$min": "$x", "window": {"range": [-1, 0], "unit": "day"}}`),
+			want:     `[{"r": 1}, {"r": 1}, {"r": {"$numberLong": "7"}}, {"r": {"$numberDecimal": "2"}}]`},
+		{name: "avg from the current date a second ahead", ref: boundsCpp, cov: w("$avg"), docs: dated,
+			pipeline: swf(`{"$avg": "$x", "window": {"range": ["current", 1], "unit": "second"}}`),
+			want:     `[{"r": 1.0}, {"r": 4.0}, {"r": {"$numberDecimal": "4.5"}}, {"r": {"$numberDecimal": "2"}}]`},
+		{name: "avg over dates without a unit", ref: boundsCpp, cov: we("$avg"), docs: dated,
+			pipeline: swf(`{"$avg": "$x", "window": {"range": [-1, 0]}}`), code: 5429413,
+			msg: "PlanExecutor error during aggregation :: caused by :: Invalid range: For windows that involve date or time ranges, a unit must be provided."},
+		{name: "min over a unit range of numbers", ref: boundsCpp, cov: we("$min"), docs: gaps,
+			pipeline: swf(`{"$min": "$x", "window": {"range": [-1, 0], "unit": "day"}}`), code: 5429513,
+			msg: "PlanExecutor error during aggregation :: caused by :: Invalid range: Expected the sortBy field to be a Date, but it was int"},
+		{name: "avg with a fractional unit bound", ref: boundsCpp, cov: we("$avg"),
+			pipeline: swf(`{"$avg": "$x", "window": {"range": [{"$numberDecimal": "-1.5"}, 0], "unit": "day"}}`), code: 9,
+			msg: "With 'unit', range-based bounds must be an integer"},
+		{name: "min with a unit on document bounds", ref: boundsCpp, cov: we("$min"),
+			pipeline: swf(`{"$min": "$x", "window": {"documents": [-1, 0], "unit": "day"}}`), code: 9,
+			msg: "Window bounds can only specify 'unit' with range-based bounds."},
+	})
+}

@@ -98,3 +98,26 @@ func TestDeep45DatesFromStringFree(t *testing.T) {
 			doc: fsDoc("4 Jul 2017 10am"), expr: `{"$convert": {"input": "$s", "to": "date"}}`, want: `{"$date": "2017-07-04T10:00:00Z"}`},
 	})
 }
+
+// %b and %B in a $dateFromString format (kDateFromStringFormatMap's
+// TIMELIB_FORMAT_TEXTUAL_MONTH_3_LETTER and _FULL since 6.1, SERVER-32863):
+// both read timelib_lookup_month's word, so any month name, abbreviation or
+// roman numeral, in any case.
+func TestDeep45DatesFromStringMonthNames(t *testing.T) {
+	c := cover{op: "$dateFromString"}
+	ce := cover{op: "$dateFromString", col: errorCol}
+	ref := dateTimeCp + " (kDateFromStringFormatMap); src/third_party/timelib/dist/parse_date.re (timelib_parse_from_format_with_map)"
+	withFormat := func(f string) string {
+		return `{"$dateFromString": {"dateString": "$s", "format": "` + f + `"}}`
+	}
+	runExprCases(t, []exprCase{
+		{name: "an abbreviated month", ref: ref, cov: c, doc: fsDoc("04 Jul 2017"), expr: withFormat("%d %b %Y"), want: `{"$date": "2017-07-04T00:00:00Z"}`},
+		{name: "a full month name", ref: ref, cov: c, doc: fsDoc("04 July 2017"), expr: withFormat("%d %B %Y"), want: `{"$date": "2017-07-04T00:00:00Z"}`},
+		{name: "%b takes a full name in lower case", ref: ref, cov: c, doc: fsDoc("04 july 2017"), expr: withFormat("%d %b %Y"), want: `{"$date": "2017-07-04T00:00:00Z"}`},
+		{name: "%B takes a roman numeral", ref: ref, cov: c, doc: fsDoc("04 VII 2017"), expr: withFormat("%d %B %Y"), want: `{"$date": "2017-07-04T00:00:00Z"}`},
+		{name: "a word that is no month", ref: ref, cov: ce, doc: fsDoc("04 Foo 2017"), expr: withFormat("%d %b %Y"), code: 241,
+			msg: planExecutor + "Error parsing date string '04 Foo 2017'; 3: A textual month could not be found 'F'"},
+		{name: "a number where a month name goes", ref: ref, cov: ce, doc: fsDoc("04 5 2017"), expr: withFormat("%d %B %Y"), code: 241,
+			msg: planExecutor + "Error parsing date string '04 5 2017'; 3: A textual month could not be found '5'; 3: Format literal not found '5'; 4: Unexpected data found. ' '"},
+	})
+}

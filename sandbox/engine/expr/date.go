@@ -917,7 +917,8 @@ func zoneAbbreviation(a string) (int, bool) {
 }
 
 // validateFromStringFormat is TimeZone::validateFromStringFormat: the
-// specifiers kDateFromStringFormatMap knows, and %%.
+// specifiers kDateFromStringFormatMap knows (%b and %B since 6.1,
+// SERVER-32863), and %%.
 func validateFromStringFormat(f string) error {
 	for i := 0; i < len(f); i++ {
 		if f[i] != '%' {
@@ -927,7 +928,7 @@ func validateFromStringFormat(f string) error {
 			return mongoerr.New(mongoerr.ErrDateFormatUnmatchedPercent, "Unmatched '%' at end of format string")
 		}
 		i++
-		if !strings.ContainsRune("dGHLmMSuVYzZ%", rune(f[i])) {
+		if !strings.ContainsRune("bBdGHLmMSuVYzZ%", rune(f[i])) {
 			return mongoerr.Newf(mongoerr.ErrDateFormatInvalidCharacter, "Invalid format character '%%%c' in format string", f[i])
 		}
 	}
@@ -1010,6 +1011,21 @@ func parseDateWithFormat(s, format string, loc *time.Location) (bson.DateTime, e
 			d = number(2, false, "A two digit day could not be found")
 		case 'm':
 			m = number(2, false, "A two digit month could not be found")
+		case 'b', 'B':
+			// TIMELIB_FORMAT_TEXTUAL_MONTH_3_LETTER and _FULL both read
+			// timelib_lookup_month's word: any name, abbreviation or roman
+			// numeral of a month.
+			if n := ttMonth(s[pos:], new(int)); n != 0 {
+				m = int(n)
+				for pos < len(s) && isASCIILetter(s[pos]) {
+					pos++
+				}
+			} else {
+				for pos < len(s) && isASCIILetter(s[pos]) {
+					pos++
+				}
+				p.fail(begin, "A textual month could not be found")
+			}
 		case 'Y':
 			y = number(4, false, "A four digit year could not be found")
 		case 'H':

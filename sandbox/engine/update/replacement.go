@@ -10,16 +10,6 @@ import (
 )
 
 func compileReplacement(spec bson.D, opts Options) (*Update, error) {
-	for _, e := range spec {
-		if strings.HasPrefix(e.Key, "$") {
-			return nil, mongoerr.Newf(mongoerr.DollarPrefixedFieldName,
-				"The dollar ($) prefixed field '%s' in '%s' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.",
-				e.Key, e.Key)
-		}
-	}
-	if err := validateID(spec); err != nil {
-		return nil, err
-	}
 	if !opts.BypassEmptyTsReplacement {
 		spec = fillEmptyTimestamps(spec, opts.Now, opts.clock())
 	}
@@ -47,7 +37,35 @@ func fillEmptyTimestamps(spec bson.D, now bson.DateTime, clock *ClusterClock) bs
 }
 
 func (u *Update) applyReplacement(doc bson.D) (bson.D, bool, error) {
+	if identical(u.replacement, doc) {
+		return doc, false, nil
+	}
+	if err := u.checkReplacementFields(); err != nil {
+		return nil, false, err
+	}
 	return replaceDocument(doc, u.replacement, true)
+}
+
+// checkReplacementFields is the storage validation a replacement gets when
+// it is applied, not when it is parsed (so one that matches nothing is no
+// error): in document order, the _id's type and fields, and top-level
+// $-prefixed names, which only a DBRef's parts may have
+// (object_replace_executor.cpp applyReplacementUpdate, scanDocument).
+func (u *Update) checkReplacementFields() error {
+	for i, e := range u.replacement {
+		if e.Key == "_id" {
+			if err := validateID(u.replacement[i : i+1]); err != nil {
+				return err
+			}
+			continue
+		}
+		if strings.HasPrefix(e.Key, "$") {
+			if err := checkTopLevelDollar(u.replacement, i); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // replaceDocument is mongod's ObjectReplaceExecutor: the new document keeps

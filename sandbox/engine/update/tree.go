@@ -332,9 +332,8 @@ func (n *objectNode) applyDoc(c *applyCtx, cur bson.D) (any, bool, error) {
 				// except in the document an upsert inserts, which is
 				// validated as an insert is (manual: Dollar-Prefixed
 				// Field Names; jstest core/write/update/update_invalid1.js).
-				if err := checkTopLevelDollar(out, name, nv); err != nil {
-					return err
-				}
+				out = append(out, bson.E{Key: name, Value: nv})
+				return checkTopLevelDollar(out, len(out)-1)
 			}
 			out = append(out, bson.E{Key: name, Value: nv})
 		}
@@ -453,47 +452,45 @@ func (n *arrayNode) apply(c *applyCtx, v any, exists bool) (any, bool, error) {
 }
 
 // checkTopLevelDollar is storage_validation.cpp's validateDollarPrefixElement
-// for a $-prefixed field an update appends to the top level of doc (so its
-// left sibling is doc's last field and it has none on its right): only the
-// parts of a DBRef may be there, in order ($ref, $id, then $db), and
-// anything else is refused as a dollar-prefixed field.
-func checkTopLevelDollar(doc bson.D, name string, v any) error {
-	left := len(doc)
-	step := func() (string, any, bool) {
-		if left == 0 {
-			return "", nil, false
+// for doc[i], a $-prefixed top-level field: only the parts of a DBRef may
+// be there, in order ($ref, $id, then $db), and anything else is refused
+// as a dollar-prefixed field.
+func checkTopLevelDollar(doc bson.D, i int) error {
+	name, at := doc[i].Key, i
+	step := func() (string, bool) {
+		if at == 0 {
+			return "", false
 		}
-		left--
-		return doc[left].Key, doc[left].Value, true
+		at--
+		return doc[at].Key, true
 	}
-	cur, val := name, v
+	cur := name
 	if cur == "$db" {
-		if _, ok := val.(string); !ok {
-			return mongoerr.Newf(mongoerr.InvalidDBRef, "The DBRef $db field must be a String, not a %s", value.TypeName(val))
+		if _, ok := doc[at].Value.(string); !ok {
+			return mongoerr.Newf(mongoerr.InvalidDBRef, "The DBRef $db field must be a String, not a %s", value.TypeName(doc[at].Value))
 		}
-		n, x, ok := step()
+		n, ok := step()
 		if !ok || n != "$id" {
 			return mongoerr.New(mongoerr.InvalidDBRef, "Found $db field without a $id before it, which is invalid.")
 		}
-		cur, val = n, x
+		cur = n
 	}
 	if cur == "$id" {
-		n, x, ok := step()
+		n, ok := step()
 		if !ok || n != "$ref" {
 			return mongoerr.New(mongoerr.InvalidDBRef, "Found $id field without a $ref before it, which is invalid.")
 		}
-		cur, val = n, x
+		cur = n
 	}
 	if cur != "$ref" {
 		return mongoerr.Newf(mongoerr.DollarPrefixedFieldName,
 			"The dollar ($) prefixed field '%s' in '%s' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.",
 			name, name)
 	}
-	if _, ok := val.(string); !ok {
-		return mongoerr.Newf(mongoerr.InvalidDBRef, "The DBRef $ref field must be a String, not a %s", value.TypeName(val))
+	if _, ok := doc[at].Value.(string); !ok {
+		return mongoerr.Newf(mongoerr.InvalidDBRef, "The DBRef $ref field must be a String, not a %s", value.TypeName(doc[at].Value))
 	}
-	if name == "$ref" {
-		// The new $ref is last: no $id follows it.
+	if at+1 >= len(doc) || doc[at+1].Key != "$id" {
 		return mongoerr.New(mongoerr.InvalidDBRef, "The DBRef $ref field must be followed by a $id field")
 	}
 	return nil

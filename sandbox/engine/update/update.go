@@ -123,6 +123,9 @@ func (u *Update) Upsert(seed bson.D) (bson.D, error) {
 	switch u.kind {
 	case Replacement:
 		// Only the filter's _id seeds a replacement upsert.
+		if err := u.checkReplacementFields(); err != nil {
+			return nil, err
+		}
 		var base bson.D
 		if id := value.Get(seed, "_id"); !value.IsMissing(id) {
 			base = bson.D{{Key: "_id", Value: id}}

@@ -30,6 +30,10 @@ func TestDeep45UpdID(t *testing.T) {
 			update: `{"$setOnInsert":{"_id":{"a":[{"$b":1}]}}}`, code: mongoerr.DollarPrefixedFieldName},
 		{name: "a replacement upsert whose query seeds a nested $ field in _id", ref: upd45IDRef, cov: cover{family: update, op: "replacement", col: errorCol}, docs: doc, filter: `{"_id":{"a":{"$b":1}}}`, upsert: true,
 			update: `{"_id":{"a":{"$b":1}}}`, code: mongoerr.DollarPrefixedFieldName},
+		{name: "an upsert whose query seeds a nested $ field in _id", ref: upd45IDRef, cov: cover{family: update, op: "$set", col: errorCol}, docs: doc, filter: `{"_id.a.$b":1}`, upsert: true,
+			update: `{"$set":{"x":1}}`, code: mongoerr.DollarPrefixedFieldName},
+		{name: "a replacement upsert whose query names a path under _id", ref: upd45IDRef, cov: cover{family: update, op: "replacement", col: errorCol}, docs: doc, filter: `{"_id.a.$b":1}`, upsert: true,
+			update: `{"_id":{"a":{"$b":1}}}`, code: mongoerr.NotExactValueField},
 		{name: "a pipeline replacing the document with a nested $ field in _id", ref: upd45IDRef, cov: cover{family: update, op: "pipeline", col: errorCol}, docs: doc, filter: `{"_id":0}`,
 			update: `[{"$replaceWith":{"$literal":{"_id":{"a":{"$b":1}}}}}]`, code: mongoerr.DollarPrefixedFieldName},
 		// Top-level $-prefixed names in a replacement are checked when it

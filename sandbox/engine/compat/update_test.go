@@ -118,7 +118,7 @@ func TestUpdateErrors(t *testing.T) {
 		{name: "{\"$pullAll\":{\"a\":1}}", ref: updateErrRef, docs: `[{"_id":1,"a":[1]}]`, filter: `{"_id":1}`, update: `{"$pullAll":{"a":1}}`, code: mongoerr.BadValue, msg: "$pullAll requires an array argument but was given a int"},
 		{name: "{\"$push\":{\"a\":{\"$each\":1}}}", ref: updateErrRef, docs: `[{"_id":1,"a":[1]}]`, filter: `{"_id":1}`, update: `{"$push":{"a":{"$each":1}}}`, code: mongoerr.BadValue, msg: "The argument to $each in $push must be an array but it was of type: int"},
 		{name: "{\"$push\":{\"a\":{\"$each\":[1],\"$slice\":\"x\"}}}", ref: updateErrRef, docs: `[{"_id":1,"a":[1]}]`, filter: `{"_id":1}`, update: `{"$push":{"a":{"$each":[1],"$slice":"x"}}}`, code: mongoerr.BadValue, msg: "The value for $slice must be an integer value but was given type: string"},
-		{name: "{\"$addToSet\":{\"a\":{\"$each\":1}}}", ref: updateErrRef, docs: `[{"_id":1,"a":[1]}]`, filter: `{"_id":1}`, update: `{"$addToSet":{"a":{"$each":1}}}`, code: mongoerr.BadValue, msg: "The argument to $each in $addToSet must be an array but it was of type int"},
+		{name: "{\"$addToSet\":{\"a\":{\"$each\":1}}}", ref: updateErrRef, docs: `[{"_id":1,"a":[1]}]`, filter: `{"_id":1}`, update: `{"$addToSet":{"a":{"$each":1}}}`, code: mongoerr.TypeMismatch, msg: "The argument to $each in $addToSet must be an array but it was of type int"},
 	})
 }
 

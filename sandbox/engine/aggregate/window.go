@@ -248,8 +248,10 @@ func (o *windowOutput) serialize(arg any, scope *expr.Scope) bson.D {
 	switch o.op {
 	case "$rank", "$denseRank", "$documentNumber":
 		return bson.D{{Key: o.op, Value: bson.D{}}}
-	case "$shift", "$expMovingAvg":
-		return bson.D{{Key: o.op, Value: arg}}
+	case "$shift":
+		return bson.D{{Key: o.op, Value: shiftExplain(arg, scope)}}
+	case "$expMovingAvg":
+		return bson.D{{Key: o.op, Value: expMovingAvgExplain(arg, scope)}}
 	case "$locf", "$linearFill":
 		return bson.D{{Key: o.op, Value: expr.SerializeExplain(arg, scope)}}
 	case "$count":
@@ -274,6 +276,44 @@ func (o *windowOutput) serialize(arg any, scope *expr.Scope) bson.D {
 		return bson.D{{Key: o.op, Value: arg}, {Key: "window", Value: o.bounds.serialize()}}
 	}
 	return bson.D{{Key: o.op, Value: expr.SerializeExplain(arg, scope)}, {Key: "window", Value: o.bounds.serialize()}}
+}
+
+// shiftExplain is ExpressionShift::serialize for an argument that parsed:
+// by as an int, the output expression, the default's constant value (null
+// when none), in that order, the last of a field given twice winning.
+func shiftExplain(arg any, scope *expr.Scope) bson.D {
+	var by int64
+	var out, def any
+	a, _ := arg.(bson.D)
+	for _, e := range a {
+		switch e.Key {
+		case "by":
+			by, _ = value.IntegralLong(e.Value)
+		case "output":
+			out = expr.SerializeExplain(e.Value, scope)
+		case "default":
+			if x, err := expr.Compile(e.Value, scope); err == nil {
+				def, _ = expr.IsConstant(x)
+			}
+		}
+	}
+	return bson.D{{Key: "by", Value: int32(by)}, {Key: "output", Value: out}, {Key: "default", Value: def}}
+}
+
+// expMovingAvgExplain is ExpressionExpMovingAvg::serialize for an argument
+// that parsed: N as the long it was read as, or alpha as the decimal it
+// was read as, then the input.
+func expMovingAvgExplain(arg any, scope *expr.Scope) bson.D {
+	a, _ := arg.(bson.D)
+	out := bson.D{}
+	if n, ok := lookupField(a, "N"); ok {
+		l, _ := value.SafeNumberLong(n)
+		out = append(out, bson.E{Key: "N", Value: l})
+	} else if alpha, ok := lookupField(a, "alpha"); ok {
+		out = append(out, bson.E{Key: "alpha", Value: decimalOfValue(alpha)})
+	}
+	input, _ := lookupField(a, "input")
+	return append(out, bson.E{Key: "input", Value: expr.SerializeExplain(input, scope)})
 }
 
 // pathsConflict: one path equals the other or is a prefix of it.

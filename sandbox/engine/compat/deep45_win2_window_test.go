@@ -1,6 +1,10 @@
 package compat_test
 
-import "testing"
+import (
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+)
 
 // Sweep 45 wave 2, window functions: $derivative, $integral,
 // $expMovingAvg, $shift, $locf, $median/$percentile, the top/bottom
@@ -367,4 +371,30 @@ func TestDeep45Win2WindowFamilies(t *testing.T) {
 			pipeline: swf(`{"$min": "$x", "window": {"documents": [-1, 0], "unit": "day"}}`), code: 9,
 			msg: "Window bounds can only specify 'unit' with range-based bounds."},
 	})
+}
+
+// $shift and $expMovingAvg explain as their serialize() writes them:
+// ExpressionShift::serialize gives {by, output, default} (default null when
+// none, an optimized default as its constant); ExpressionExpMovingAvg's gives
+// N as a long or alpha as the decimal it was read as, then the input.
+func TestDeep45Win2ShiftExpMovingAvgExplain(t *testing.T) {
+	ref := wfExprH + " ExpressionExpMovingAvg::serialize; src/mongo/db/pipeline/window_function/window_function_shift.cpp ExpressionShift::serialize"
+	s := newSuite(t)
+	for _, tc := range []struct{ name, fn, want string }{
+		{"expMovingAvg N is a long", `{"$expMovingAvg": {"input": {"$add": ["$x", 1]}, "N": 2}}`,
+			`{"$expMovingAvg": {"N": {"$numberLong": "2"}, "input": {"$add": ["$x", {"$const": 1}]}}}`},
+		{"expMovingAvg alpha is a decimal", `{"$expMovingAvg": {"alpha": 0.5, "input": "$x"}}`,
+			`{"$expMovingAvg": {"alpha": {"$numberDecimal": "0.500000000000000"}, "input": "$x"}}`},
+		{"shift without default", `{"$shift": {"output": {"$add": ["$x", 1]}, "by": 1.0}}`,
+			`{"$shift": {"by": 1, "output": {"$add": ["$x", {"$const": 1}]}, "default": null}}`},
+		{"shift with a folded default", `{"$shift": {"default": {"$add": [1, 2]}, "by": -1, "output": "$x"}}`,
+			`{"$shift": {"by": -1, "output": "$x", "default": 3}}`},
+	} {
+		s.runCase(t, tc.name, ref, cover{family: window, op: firstOperator(ejDoc(t, tc.fn)), col: explain}, func(t *testing.T, db *mongo.Database) {
+			insertDocs(t, db.Collection("c"), `[{"_id": 1, "t": 1, "x": 1}]`)
+			reply := aggExplain(t, db, `[{"$_internalInhibitOptimization": {}}, {"$setWindowFields": {"sortBy": {"t": 1}, "output": {"r": `+tc.fn+`}}}]`, "queryPlanner")
+			got := lastStage(t, reply)
+			sameValue(t, tc.fn, got, `{"$_internalSetWindowFields": {"sortBy": {"t": 1}, "output": {"r": `+tc.want+`}}}`)
+		})
+	}
 }

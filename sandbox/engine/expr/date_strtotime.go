@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"strings"
 	"time"
@@ -70,6 +71,9 @@ const (
 type ttRule struct {
 	re   *regexp.Regexp
 	kind int
+	// first holds the bytes a match can begin with, so that the scanner
+	// tries at each position only the rules that can match there.
+	first [256]bool
 }
 
 // ttRules are parse_date.re's rules in its order, each anchored and
@@ -186,10 +190,63 @@ var ttRules = func() []ttRule {
 	for i, r := range rules {
 		re := regexp.MustCompile(`^(?:` + r.re + `)`)
 		re.Longest()
-		out[i] = ttRule{re, r.kind}
+		out[i] = ttRule{re: re, kind: r.kind, first: firstBytes(r.re)}
 	}
 	return out
 }()
+
+// firstBytes is the set of bytes a match of the expression can start
+// with: the runes the compiled program can read first, both cases of a
+// case-folded letter, and every non-ASCII lead byte for a non-ASCII rune.
+func firstBytes(expr string) [256]bool {
+	var set [256]bool
+	re, _ := syntax.Parse(expr, syntax.Perl)
+	prog, _ := syntax.Compile(re.Simplify())
+	seen := map[uint32]bool{}
+	var walk func(pc uint32)
+	addRange := func(lo, hi rune, fold bool) {
+		if hi > 0x7f {
+			for b := 0x80; b < 256; b++ {
+				set[b] = true
+			}
+			hi = 0x7f
+		}
+		for c := lo; c <= hi; c++ {
+			set[c] = true
+			if fold && isASCIILetter(byte(c)) {
+				set[c^0x20] = true
+			}
+		}
+	}
+	walk = func(pc uint32) {
+		if seen[pc] {
+			return
+		}
+		seen[pc] = true
+		in := prog.Inst[pc]
+		switch in.Op {
+		case syntax.InstAlt, syntax.InstAltMatch:
+			walk(in.Out)
+			walk(in.Arg)
+		case syntax.InstCapture, syntax.InstEmptyWidth, syntax.InstNop:
+			walk(in.Out)
+		case syntax.InstRune, syntax.InstRune1:
+			fold := syntax.Flags(in.Arg)&syntax.FoldCase != 0
+			for k := 0; k+1 < len(in.Rune); k += 2 {
+				addRange(in.Rune[k], in.Rune[k+1], fold)
+			}
+			if len(in.Rune) == 1 {
+				addRange(in.Rune[0], in.Rune[0], fold)
+			}
+		case syntax.InstRuneAny, syntax.InstRuneAnyNotNL, syntax.InstMatch:
+			for b := range set {
+				set[b] = true
+			}
+		}
+	}
+	walk(uint32(prog.Start))
+	return set
+}
 
 // ttMsg is a timelib error or warning: where the token began and its byte.
 type ttMsg struct {
@@ -387,7 +444,11 @@ func scanDateString(s string) *strtotime {
 	for pos := 0; pos < len(s) && !st.unsupported; {
 		rest := buf[pos:]
 		best, kind := 0, -1
-		for _, r := range ttRules {
+		for k := range ttRules {
+			r := &ttRules[k]
+			if !r.first[rest[0]] {
+				continue
+			}
 			if loc := r.re.FindStringIndex(rest); loc != nil && loc[1] > best {
 				best, kind = loc[1], r.kind
 			}

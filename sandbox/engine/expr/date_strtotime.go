@@ -437,6 +437,76 @@ func ttParseZone(tok string, p *int) (*stringZone, bool) {
 
 // scanDateString runs timelib_strtotime's scanner over s (already trimmed).
 func scanDateString(s string) *strtotime {
+	if st, ok := scanISODateTime(s); ok {
+		return st
+	}
+	return scanDateTokens(s)
+}
+
+// scanISODateTime reads the form dates are most often written in,
+// YYYY-MM-DD with an optional THH:MM:SS, up to six digits of fraction and a
+// Z, into what the token rules would read from it (timelib's datefull,
+// iso8601long and zone rules), without trying every rule: ok is false for
+// anything else, out-of-range fields included, which the rules then scan.
+func scanISODateTime(s string) (*strtotime, bool) {
+	digits := func(from, n int) (int64, bool) {
+		if from+n > len(s) {
+			return 0, false
+		}
+		var v int64
+		for _, c := range []byte(s[from : from+n]) {
+			if !isASCIIDigit(c) {
+				return 0, false
+			}
+			v = v*10 + int64(c-'0')
+		}
+		return v, true
+	}
+	y, ok1 := digits(0, 4)
+	m, ok2 := digits(5, 2)
+	d, ok3 := digits(8, 2)
+	if !ok1 || !ok2 || !ok3 || s[4] != '-' || s[7] != '-' || m < 1 || m > 12 || d < 1 || d > 31 {
+		return nil, false
+	}
+	st := &strtotime{y: y, m: m, d: d, h: ttUnset, i: ttUnset, s: ttUnset, us: ttUnset, haveDate: 1}
+	if len(s) == 10 {
+		return st, true
+	}
+	h, ok1 := digits(11, 2)
+	i, ok2 := digits(14, 2)
+	sec, ok3 := digits(17, 2)
+	if !ok1 || !ok2 || !ok3 || s[10] != 'T' || s[13] != ':' || s[16] != ':' || h > 23 || i > 59 || sec > 59 {
+		return nil, false
+	}
+	st.h, st.i, st.s, st.us, st.haveTime = h, i, sec, 0, 1
+	rest := s[19:]
+	if len(rest) > 1 && rest[0] == '.' {
+		n := 1
+		for n < len(rest) && isASCIIDigit(rest[n]) {
+			n++
+		}
+		if n == 1 || n > 7 {
+			return nil, false
+		}
+		frac, _ := digits(20, n-1)
+		for range 7 - n {
+			frac *= 10
+		}
+		st.us, rest = frac, rest[n:]
+	}
+	switch rest {
+	case "":
+	case "Z":
+		st.zone, st.haveZone = &stringZone{abbr: "Z"}, 1
+	default:
+		return nil, false
+	}
+	return st, true
+}
+
+// scanDateTokens is timelib_strtotime's scanner: at each position the
+// longest-matching token rule, then its action.
+func scanDateTokens(s string) *strtotime {
 	st := &strtotime{y: ttUnset, m: ttUnset, d: ttUnset, h: ttUnset, i: ttUnset, s: ttUnset, us: ttUnset}
 	// The scanner reads past the end into NUL padding, which the meridian
 	// and a month-and-day token may take.

@@ -55,3 +55,30 @@ func BenchmarkToDateISOString(b *testing.B) {
 		}
 	}
 }
+
+// $dateFromString and $toDate hand the scanner any string a document
+// holds: it must answer every one with a date or mongod's error, never a
+// panic, and take no longer than its length warrants.
+func FuzzDateFromString(f *testing.F) {
+	for _, s := range []string{"2017-07-04T12:34:56.789Z", "July 4th, 2017 11am", "7/4/17", "Tue, 04 Jul 2017 12:00:00 GMT",
+		"2017-W27-2", "@1499169600", "2017-07-04T", "2017, 12:50:53", "23:59:60", "2017-02-30", "", " ", "\x00", "9999-12-31T23:59:59.999999Z"} {
+		f.Add(s, "")
+		f.Add(s, "Europe/Paris")
+	}
+	f.Fuzz(func(t *testing.T, s, zone string) {
+		spec := bson.D{{Key: "dateString", Value: s}}
+		if zone != "" {
+			spec = append(spec, bson.E{Key: "timezone", Value: zone})
+		}
+		e, err := Compile(bson.D{{Key: "$dateFromString", Value: spec}}, NewScope())
+		if err != nil {
+			return
+		}
+		if v, err := e.Eval(NewEnv(bson.D{}, 0)); err == nil && v != nil {
+			// A timezone that names a missing field makes the answer null.
+			if _, ok := v.(bson.DateTime); !ok {
+				t.Fatalf("%q in %q: %T %v", s, zone, v, v)
+			}
+		}
+	})
+}

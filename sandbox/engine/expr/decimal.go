@@ -412,6 +412,29 @@ func negated(d bson.Decimal128) bson.Decimal128 {
 	return bson.NewDecimal128(h|1<<63, l)
 }
 
+// DecimalAdd is Decimal128::add of two numbers, the sum SafeNum's
+// addDecimals makes for $inc: rounded half to even to 34 digits, an
+// infinity staying infinite, Inf-Inf NaN, and a zero sum negative only
+// when both operands are.
+func DecimalAdd(a, b any) bson.Decimal128 {
+	r := decAdd(toDec(a), toDec(b)).toD128()
+	if isDecZero(r) && negative(a) && negative(b) {
+		return negated(r)
+	}
+	return r
+}
+
+// DecimalMultiply is Decimal128::multiply of two numbers (SafeNum's
+// mulDecimals for $mul): Inf*0 is NaN, and a zero product takes the
+// operands' sign product.
+func DecimalMultiply(a, b any) bson.Decimal128 {
+	r := decMul(toDec(a), toDec(b)).toD128()
+	if isDecZero(r) && negative(a) != negative(b) {
+		return negated(r)
+	}
+	return r
+}
+
 // isDecZero reports whether the finite decimal d is a zero of either sign.
 func isDecZero(d bson.Decimal128) bool {
 	x := decOf(d)

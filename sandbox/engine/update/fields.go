@@ -6,6 +6,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/schemalab/schemalab/sandbox/engine/expr"
 	"github.com/schemalab/schemalab/sandbox/engine/value"
 	"github.com/schemalab/schemalab/sandbox/mongoerr"
 )
@@ -137,7 +138,7 @@ func sameNumber(a, b any) bool {
 func add(a, b any) (any, bool) {
 	switch {
 	case isDecimal(a) || isDecimal(b):
-		return decimalArith(a, b, false)
+		return expr.DecimalAdd(a, b), true
 	case isDouble(a) || isDouble(b):
 		return value.ToDouble(a) + value.ToDouble(b), true
 	}
@@ -153,7 +154,7 @@ func add(a, b any) (any, bool) {
 func multiply(a, b any) (any, bool) {
 	switch {
 	case isDecimal(a) || isDecimal(b):
-		return decimalArith(a, b, true)
+		return expr.DecimalMultiply(a, b), true
 	case isDouble(a) || isDouble(b):
 		return value.ToDouble(a) * value.ToDouble(b), true
 	}

@@ -197,26 +197,9 @@ func compileIndexOfArray(name string, arg any, scope *Scope) (Expr, error) {
 		if !ok {
 			return nil, mongoerr.Newf(mongoerr.ErrIndexOfArrayNotArray, "$indexOfArray requires an array as a first argument, found: %s", typeName(av))
 		}
-		start, end := 0, len(arr)
-		if len(args) > 2 {
-			v, err := args[2].Eval(env)
-			if err != nil {
-				return nil, err
-			}
-			if start, err = indexArg(name, v, "starting"); err != nil {
-				return nil, err
-			}
-		}
-		if len(args) > 3 {
-			v, err := args[3].Eval(env)
-			if err != nil {
-				return nil, err
-			}
-			e, err := indexArg(name, v, "ending")
-			if err != nil {
-				return nil, err
-			}
-			end = min(e, len(arr))
+		start, end, err := indexBounds(name, args, env, len(arr))
+		if err != nil {
+			return nil, err
 		}
 		target, err := args[1].Eval(env)
 		if err != nil {
@@ -229,6 +212,33 @@ func compileIndexOfArray(name string, arg any, scope *Scope) (Expr, error) {
 		}
 		return int32(-1), nil
 	}), nil
+}
+
+// indexBounds evaluates and validates, in that order, the optional start
+// (args[2]) and end (args[3]) of $indexOfArray/$indexOfBytes/$indexOfCP
+// over n items: 0 and n when not given, the end no further than n.
+func indexBounds(name string, args []Expr, env *Env, n int) (start, end int, err error) {
+	start, end = 0, n
+	if len(args) > 2 {
+		v, err := args[2].Eval(env)
+		if err != nil {
+			return 0, 0, err
+		}
+		if start, err = indexArg(name, v, "starting"); err != nil {
+			return 0, 0, err
+		}
+	}
+	if len(args) > 3 {
+		v, err := args[3].Eval(env)
+		if err != nil {
+			return 0, 0, err
+		}
+		if end, err = indexArg(name, v, "ending"); err != nil {
+			return 0, 0, err
+		}
+		end = min(end, n)
+	}
+	return start, end, nil
 }
 
 // indexArg validates the optional start/end of $indexOfArray/$indexOfCP.

@@ -338,25 +338,9 @@ func compileIndexOfStr(name string, arg any, scope *Scope) (Expr, error) {
 			}
 			n = len(offsets)
 		}
-		start, end := 0, n
-		if len(args) > 2 {
-			v, err := args[2].Eval(env)
-			if err != nil {
-				return nil, err
-			}
-			if start, err = indexArg(name, v, "starting"); err != nil {
-				return nil, err
-			}
-		}
-		if len(args) > 3 {
-			v, err := args[3].Eval(env)
-			if err != nil {
-				return nil, err
-			}
-			if end, err = indexArg(name, v, "ending"); err != nil {
-				return nil, err
-			}
-			end = min(end, n)
+		start, end, err := indexBounds(name, args, env, n)
+		if err != nil {
+			return nil, err
 		}
 		if !cp {
 			// std::string::find on the prefix, as mongod does.
